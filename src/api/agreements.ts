@@ -221,9 +221,11 @@ export class AgreementsApi {
   /**
    * Publishes version N+1; on an unknown outcome the version number tells whether it happened.
    * Resolves to the number the service's answer gives the version (above N+1 when someone else
-   * published meanwhile), or N+1 when the answer gives none or was lost.
+   * published meanwhile), or N+1 when the answer gives none or was lost; `read`: the term's
+   * version when it was read after a lost answer (the service does not say who published it).
    */
-  async publishTermVersion(id: string, label: string, content: { body: string } | { docx: FileUpload }, actor: Actor, expectedVersion: number, beforeSend?: () => Promise<void>): Promise<number> {
+  async publishTermVersion(id: string, label: string, content: { body: string } | { docx: FileUpload }, actor: Actor, expectedVersion: number, beforeSend?: () => Promise<void>): Promise<{ version: number; read?: number }> {
+    let read: number | undefined;
     const body: Record<string, unknown> | FormPart[] =
       'body' in content
         ? { body: content.body, user_email: actor.email }
@@ -242,13 +244,16 @@ export class AgreementsApi {
       operation: `publish custom term "${label}"`,
       recover: async () => {
         const now = await this.getCustomTerm(id, label);
-        return now.attributes.current_version_number >= expectedVersion ? now : undefined;
+        if (now.attributes.current_version_number < expectedVersion) return undefined;
+        read = now.attributes.current_version_number;
+        return now;
       },
     });
     refuseUnpublished(answer, `publish custom term "${label}"`, 'custom term', expectedVersion);
     // Only an answer's own `data` gives the number: a term read after a lost answer (a resource, no
-    // `data`) may show another client's version published after this one.
-    return versionNumber(attributesOf(answer)?.current_version_number) ?? expectedVersion;
+    // `data`) may show another client's version, published before or after this one.
+    const answered = versionNumber(attributesOf(answer)?.current_version_number);
+    return answered !== undefined ? { version: answered } : { version: expectedVersion, ...(read !== undefined ? { read } : {}) };
   }
 
   async listCustomTemplates(): Promise<ApiResource<CustomTemplateAttrs>[]> {

@@ -201,12 +201,16 @@ export const customTermKind: KindModule<'custom-term'> = {
         const publish = (mark?: () => Promise<void>) => api.publishTermVersion(change.liveId!, change.key, content, actor, expected, mark);
         if (typeof docxPath === 'string') {
           // The number the service gave it: above `expected` when the app published meanwhile.
-          const version = await sendMarked(ctx, 'custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: expected }, publish);
-          await afterDocx(api, change.liveId!, change, ctx, version).catch((error: unknown) => {
+          const published = await sendMarked(ctx, 'custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: expected }, publish);
+          await afterDocx(api, change.liveId!, change, ctx, published.version).catch((error: unknown) => {
             // The version is published: what failed is the wait for its conversion.
             ctx.registerWritten?.('custom-term', change.key, change.fields.map((f) => f.field));
             throw error;
           });
+          // Found by reading after a lost answer: as when an interrupted apply's publish is settled.
+          if (published.read !== undefined) {
+            return `custom term "${change.key}": the answer to its publish was lost; the term is at version ${published.read}, and docket.lock.json records ${docxPath} as version ${published.version} (the service does not say who published a version: if version ${published.version} in the app is not this file, save the file again so the next apply publishes it)`;
+          }
         } else await publish();
         return;
       }

@@ -275,6 +275,21 @@ describe('custom terms', () => {
     expect((await cli('drift', '-C', dir)).code).toBe(0);
   });
 
+  it("says which version a Word term's publish is recorded as when its answer was lost and the term was read to find it", async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
+    await writeFile(join(dir, 'terms/data.docx'), docx('first'));
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'terms/data.docx'), docx('second'));
+    // The service publishes it, then closes the connection without answering.
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/custom_terms/:id/versions', status: 'drop', count: 1 });
+    const applied = await cli('apply', '-C', dir, '--auto-approve');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('custom term "Data Terms": the answer to its publish was lost; the term is at version 2, and docket.lock.json records terms/data.docx as version 2 (the service does not say who published a version: if version 2 in the app is not this file, save the file again so the next apply publishes it)');
+    expect(term('Data Terms')!.versions).toHaveLength(2);
+    await expectNoChanges(cli, dir);
+  });
+
   it('explains in plain words when custom terms are not enabled for the organization', async () => {
     await start({ seed: (s) => (s.organizations[0]!.features = { custom_terms: false }) });
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
