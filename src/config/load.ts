@@ -36,7 +36,7 @@ export interface KindSchemaInfo {
   schema: string;
   /** Fields of this kind's documents that name data files (relative to the document). */
   dataFiles?: Readonly<Record<string, unknown>>;
-  /** `kind:` values people write for this kind, lower case, with what to write instead. */
+  /** `kind:` values people write for this kind (lower case letters only, singular), with what to write instead. */
   otherNames?: Readonly<Record<string, string>>;
 }
 
@@ -428,7 +428,9 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
     const test = kind === 'PlaybookTest' || kind === 'TemplateTest';
     // The kind says how the rest is read, placeholders included: it is read first, as written.
     const placeholder = typeof kind === 'string' && kind.includes('${');
-    const otherName = typeof kind === 'string' ? [...ctx.kindsByName.values()].map((k) => k.otherNames?.[kind.toLowerCase()]).find((n) => n !== undefined) : undefined;
+    // `Rules`, `standard_template` and `Standard Template` are the same other name.
+    const spelled = typeof kind === 'string' ? kind.toLowerCase().replace(/[^a-z]/g, '').replace(/s$/, '') : undefined;
+    const otherName = spelled === undefined ? undefined : [...ctx.kindsByName.values()].map((k) => k.otherNames?.[spelled]).find((n) => n !== undefined);
     diagnostics.push({
       severity: 'error',
       code: 'unknown-kind',

@@ -238,7 +238,7 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
   reads?: readonly KindName[];
   /** Document fields that name data files (relative to the document), and what each must hold. */
   dataFiles?: Readonly<Record<string, DataFileContent>>;
-  /** `kind:` values people write for this kind (the app's or the API's words), lower case, with what to write instead. */
+  /** `kind:` values people write for this kind (the app's or the API's words; lower case letters only, singular), with what to write instead. */
   otherNames?: Readonly<Record<string, string>>;
   /**
    * An upload whose answer was lost cannot be read back (attachments cannot be listed): the next

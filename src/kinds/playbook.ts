@@ -22,7 +22,7 @@ export const playbookKind: KindModule<'playbook'> = {
   overflowField: 'description',
   service: 'review',
   schema: 'playbook.schema.json',
-  otherNames: { rule: "a rule is an item of its playbook's `rules:` list, not a document of its own" },
+  otherNames: { rule: "a rule is an item of its playbook's `rules:` list, not a document of its own", playbookrule: "a rule is an item of its playbook's `rules:` list, not a document of its own" },
   deletion: 'archive',
   actions: ['create', 'update', 'rename', 'archive'],
   pruneKey: 'playbooks',

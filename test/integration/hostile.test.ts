@@ -93,6 +93,7 @@ const CASES: Case[] = [
   { name: 'a kind with no value', files: { 'p.yaml': 'kind:\nname: P\n' }, at: 'p.yaml:1 not-a-resource', says: '`kind` has no value', hint: 'write the kind after `kind:`' },
   { name: 'a rule written as a document of its own', files: { 'r.yaml': 'kind: Rule\nname: Term\nactions: ACCEPT\n' }, at: 'r.yaml:1 unknown-kind', says: "unknown kind `Rule`: a rule is an item of its playbook's `rules:` list, not a document of its own" },
   { name: 'a standard template under the name the docs give the kind', files: { 't.yaml': 'kind: StandardTemplate\nname: T\n' }, at: 't.yaml:1 unknown-kind', says: 'a standard template is `kind: Template`' },
+  { name: 'a rule as a PlaybookRule, and other names in the plural or in words', files: { 'r.yaml': 'kind: PlaybookRule\nname: A\n---\nkind: Standard Templates\nname: B\n' }, at: 'r.yaml:1 unknown-kind', says: "unknown kind `PlaybookRule`: a rule is an item of its playbook's `rules:` list", errors: 2 },
   { name: 'a kind that is a number', files: { 'p.yaml': 'kind: 5\nname: P\n' }, at: 'p.yaml:1 unknown-kind', says: 'unknown kind 5 (`kind` is the name of one, such as `Playbook`)' },
   // Rule text written as markdown: YAML reserves its first character; the hint says to quote it.
   { name: 'rule text starting with markdown emphasis', files: ruleActions('*Never* accept a perpetual term'), at: 'p.yaml:5 yaml-undefined-alias', says: 'alias `*Never*` names no anchor', hint: 'YAML reads a value starting with `*` as an alias: quote the value if it is text' },
