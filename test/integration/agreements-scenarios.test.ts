@@ -256,12 +256,18 @@ describe('custom terms', () => {
     await expectNoChanges(cli, dir);
   });
 
-  it("records the version a Word term's publish became as the service numbers it, also when the app published another while it was sent", async () => {
+  /** A Word term applied as version 1, whose file then changed: the next apply publishes version 2. */
+  async function wordTermToPublish(): Promise<string> {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
     await writeFile(join(dir, 'terms/data.docx'), docx('first'));
     await applyOk(cli, dir);
     await writeFile(join(dir, 'terms/data.docx'), docx('second'));
+    return dir;
+  }
+
+  it("records the version a Word term's publish became as the service numbers it, also when the app published another while it was sent", async () => {
+    const dir = await wordTermToPublish();
     // docket's publish waits at the service (version 1 read at plan time) while the app publishes version 2.
     t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/custom_terms/:id/versions', status: 'late', delay_ms: 400, count: 1 });
     const applying = cli('apply', '-C', dir, '--auto-approve');
@@ -276,11 +282,7 @@ describe('custom terms', () => {
   });
 
   it("says which version a Word term's publish is recorded as when its answer was lost and the term was read to find it", async () => {
-    await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
-    await writeFile(join(dir, 'terms/data.docx'), docx('first'));
-    await applyOk(cli, dir);
-    await writeFile(join(dir, 'terms/data.docx'), docx('second'));
+    const dir = await wordTermToPublish();
     // The service publishes it, then closes the connection without answering.
     t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/custom_terms/:id/versions', status: 'drop', count: 1 });
     const applied = await cli('apply', '-C', dir, '--auto-approve');

@@ -77,6 +77,14 @@ describe('createLimiter', () => {
   });
 });
 
+/** `n` requests sent at once (retries when `resumed`), one of them answered, then a 429 with a pause of 1 s. */
+async function refusedBurst(limiter: ReturnType<typeof createLimiter>, n: number, resumed: boolean): Promise<void> {
+  const sent = limiter.slowdowns;
+  await Promise.all(Array.from({ length: n }, () => limiter.run(async () => undefined, resumed)));
+  limiter.succeeded();
+  limiter.throttled(1000, sent);
+}
+
 describe('the shared pace after a 429', () => {
   /** vitest's fake clock: the limiter's readings and its timers move together, only when told. */
   function paced(limit: number, options: { maxRps?: number } = {}) {
@@ -239,17 +247,11 @@ describe('the shared pace after a 429', () => {
   it('paces at what the service answered once most of many requests were refused, however few the answers (a limit of 1 a second): the retries go a pace step apart', async () => {
     const { limiter, advance, paces } = paced(8);
     // Eight sent at once, one answered, a 429 with a pause of 1 s: no pace yet (too few sent to tell a limit from chance).
-    const sent = limiter.slowdowns;
-    await Promise.all(Array.from({ length: 8 }, () => limiter.run(async () => undefined)));
-    limiter.succeeded();
-    limiter.throttled(1000, sent);
+    await refusedBurst(limiter, 8, false);
     expect(paces()).toEqual([undefined]);
     await advance(1000);
     // Four retries at once after the pause, one answered, a 429 again: 2 answered of 12 sent in 1 s.
-    const again = limiter.slowdowns;
-    await Promise.all(Array.from({ length: 4 }, () => limiter.run(async () => undefined, true)));
-    limiter.succeeded();
-    limiter.throttled(1000, again);
+    await refusedBurst(limiter, 4, true);
     expect(paces()[1]).toBe('1.8');
     await advance(1000);
     // The retries after that pause go one pace step apart, not at once.
@@ -263,15 +265,9 @@ describe('the shared pace after a 429', () => {
 
   it('takes half of what it sent as a first pace at a second 429, where too few were sent to measure the service', async () => {
     const { limiter, advance, paces } = paced(8);
-    const sent = limiter.slowdowns;
-    await Promise.all(Array.from({ length: 5 }, () => limiter.run(async () => undefined)));
-    limiter.succeeded();
-    limiter.throttled(1000, sent);
+    await refusedBurst(limiter, 5, false);
     await advance(1000);
-    const again = limiter.slowdowns;
-    await Promise.all(Array.from({ length: 4 }, () => limiter.run(async () => undefined, true)));
-    limiter.succeeded();
-    limiter.throttled(1000, again);
+    await refusedBurst(limiter, 4, true);
     // 9 sent in 1 s: 4.5 a second, less 10 %.
     expect(paces()).toEqual([undefined, '4.0']);
   });
