@@ -498,6 +498,15 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           if (n === 0) throw new DocketError('timeout', `${t.operation}: not sent: this command's time budget ran out before its turn came`, `give the command more time with --timeout${t.method === 'GET' ? '' : '; what was not sent is planned again'}`);
           throw new DocketError('timeout', `${t.operation}: this command's time budget ran out before the ${service} service answered${reasons.length ? ` (${reasons.join('; ')})` : ''}`, 'try again later, or give the command more time with --timeout');
         }
+        // A turn the pace puts past the budget (`--max-rps 0.001`) is known now: not waited for.
+        const turnIn = limiter.startsIn(throttled);
+        if (deadline !== undefined && now() + turnIn > deadline) {
+          throw new DocketError(
+            'timeout',
+            `${t.operation}: ${n === 0 ? 'not sent: ' : ''}its turn comes in ${Math.ceil(turnIn / 1000)} s (${limiter.paused && !throttled ? "every request waits out a service's 429 pause" : 'at most --max-rps requests a second; fewer for a while after a service answers 429'}), past the ${Math.max(0, Math.floor((deadline - now()) / 1000))} s left of this command's time budget${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
+            'give the command more time with --timeout, or allow more requests a second with --max-rps',
+          );
+        }
         // Made only if the request has to wait for a permit.
         let queue: Wait | undefined;
         let a: Attempt;

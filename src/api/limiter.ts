@@ -27,6 +27,11 @@ export interface Limiter {
   /** Nothing starts now: a 429's Retry-After is being waited out. */
   readonly paused: boolean;
   /**
+   * Milliseconds until a request queued now could start at the earliest: the pause and the pace
+   * (not the requests ahead of it). `resumed`: a retry that waited out its own pause.
+   */
+  startsIn(resumed?: boolean): number;
+  /**
    * Slowdowns so far. Read as a request starts and given back with its 429: a request sent before
    * the last slowdown was sent at the old pace, and its refusal slows nothing down again.
    */
@@ -216,6 +221,9 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     },
     get paused() {
       return now() < pausedUntil;
+    },
+    startsIn(resumed = false) {
+      return Math.max(0, (resumed ? nextStart : Math.max(pausedUntil, nextStart)) - now());
     },
     get slowdowns() {
       return slowdowns;

@@ -990,6 +990,18 @@ describe('retries', () => {
     }
   });
 
+  it('fails at once, not at the end of the budget, when the pace puts a request\'s turn past it (--max-rps 0.001)', async () => {
+    const { mock, client } = setup({ deadline: Date.now() + 20_000, limiter: createLimiter(8, { maxRps: 0.001 }) });
+    mock.intercept({ path: '/v1/a' }).reply(200, { ok: 1 });
+    await client.request({ method: 'GET', path: '/v1/a', operation: 'read a' });
+    const started = Date.now();
+    const err = (await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'read b' }))) as DocketError;
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(err.code).toBe('timeout');
+    expect(err.message).toMatch(/^read b: not sent: its turn comes in 1000 s \(at most --max-rps requests a second; fewer for a while after a service answers 429\), past the (19|20) s left of this command's time budget$/);
+    expect(err.hint).toContain('--max-rps');
+  });
+
   it('fails at once, naming the wait, when Retry-After is beyond the command budget', async () => {
     const { mock, client, sleeps } = setup({ deadline: Date.now() + 120_000 });
     const later = new Date(Date.now() + 3_600_000).toUTCString();
@@ -1377,13 +1389,22 @@ describe('stopping and the time budget', () => {
 
   it('never waits for its turn past the budget, and says so', async () => {
     const limiter = createLimiter(1);
-    // A 429 elsewhere paused every request for a minute.
+    // A 429 elsewhere paused every request for a minute: known to outlast the budget, said at once.
     limiter.throttled(60_000);
     const { client } = setup({ limiter, deadline: Date.now() + 50 });
     const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
     expect(err.code).toBe('timeout');
-    expect(err.message).toMatch(/^read a: not sent: this command's time budget ran out while the request waited for its turn/);
+    expect(err.message).toBe("read a: not sent: its turn comes in 60 s (every request waits out a service's 429 pause), past the 0 s left of this command's time budget");
     expect(limiter.pending).toBe(0);
+    // Behind another request (one at a time), the wait is not known in advance: it ends with the budget.
+    let finish!: () => void;
+    const busy = createLimiter(1);
+    const holding = busy.run(() => new Promise<void>((r) => (finish = r)));
+    const queued = setup({ limiter: busy, deadline: Date.now() + 50 });
+    const waited = (await rejection(queued.client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
+    expect(waited.message).toMatch(/^read a: not sent: this command's time budget ran out while the request waited for its turn/);
+    finish();
+    await holding;
   });
 
   it('a create whose budget ran out before its first attempt says it was not sent, and changed nothing', async () => {
