@@ -214,7 +214,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       const unquoted = typeof e.data === 'number' && expected.includes('string') && !expected.includes('number') && !expected.includes('integer');
       // Quotes help only where the digits as text are a value the key takes: not an e-mail address, a UUID or one of a list.
       const quotable = unquoted && quotedPasses(parentSchema, written?.(positions.valueAt(pointer)) ?? String(e.data));
-      const hint = quotable ? 'put the value in quotes: YAML reads unquoted digits as a number (2.0 becomes 2)' : undefined;
+      const hint = quotable ? 'put the value in quotes: unquoted, YAML reads it as a number (2.0 becomes 2, .inf infinity)' : undefined;
       // `null` or `~` written out is no value to YAML, not an empty one: said as written.
       const nullWord = nullWritten();
       if (nullWord !== undefined) {

@@ -386,7 +386,7 @@ describe('loadConfig: schema errors', () => {
       't.yaml': lines('kind: Template', 'name: T', 'type: 1', '---', 'kind: Template', 'name: N', 'type: NDA', 'parameters:', '  term: 2.5'),
     }, { kinds: [...KINDS, { yamlKind: 'Template', schema: 'template.schema.json' }] });
     expect(r.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
-      ['p.yaml:2:7 invalid-value', '`name` must be a string, not an integer (got 2024)', 'put the value in quotes: YAML reads unquoted digits as a number (2.0 becomes 2)'],
+      ['p.yaml:2:7 invalid-value', '`name` must be a string, not an integer (got 2024)', 'put the value in quotes: unquoted, YAML reads it as a number (2.0 becomes 2, .inf infinity)'],
       // Quoted, these would be refused again: what the key takes is said instead.
       ['p.yaml:6:15 invalid-value', '`reviewer` must be an e-mail address, not an integer (got 42)', undefined],
       ['t.yaml:3:7 invalid-value', '`type` must be `NDA`, `CSA`, `DPA`, `PSA`, `Design`, `Software License`, `Pilot`, `Partnership`, `BAA` or `LOI`, not an integer (got 1)', undefined],
