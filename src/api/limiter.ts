@@ -129,8 +129,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     }
     while (waiting.length > 0 && active < Math.floor(allowed)) {
       const t = now();
-      // A retry that waited out its own pause goes at the pace: all of them at once were the next burst of refusals.
-      const at = waiting[0]!.resumed ? nextStart : Math.max(pausedUntil, nextStart);
+      const at = dueAt(waiting[0]!.resumed);
       if (t < at) {
         // A retry put first may be due before the timer a request queued earlier set.
         if (timer && at < timerAt) {
@@ -152,6 +151,9 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
       waiting.shift()!.go();
     }
   };
+
+  /** The earliest a request may start: a retry that waited out its own pause goes at the pace (all of them at once were the next burst of refusals). */
+  const dueAt = (resumed: boolean): number => (resumed ? nextStart : Math.max(pausedUntil, nextStart));
 
   /** A request starts at `t`: it holds a permit, and the next may start one pace step later. */
   const take = (t: number): void => {
@@ -223,7 +225,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
       return now() < pausedUntil;
     },
     startsIn(resumed = false) {
-      return Math.max(0, (resumed ? nextStart : Math.max(pausedUntil, nextStart)) - now());
+      return Math.max(0, dueAt(resumed) - now());
     },
     get slowdowns() {
       return slowdowns;

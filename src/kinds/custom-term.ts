@@ -209,7 +209,7 @@ export const customTermKind: KindModule<'custom-term'> = {
           });
           // Found by reading after a lost answer: as when an interrupted apply's publish is settled.
           if (published.read !== undefined) {
-            return `custom term "${change.key}": the answer to its publish was lost; the term is at version ${published.read}, and docket.lock.json records ${docxPath} as version ${published.version} (the service does not say who published a version: if version ${published.version} in the app is not this file, save the file again so the next apply publishes it)`;
+            return `custom term "${change.key}": the answer to its publish was lost; the term is at version ${published.read}, and docket.lock.json records ${docxPath} as version ${published.version} ${whosVersion(published.version)}`;
           }
         } else await publish();
         return;
@@ -230,6 +230,11 @@ export const customTermKind: KindModule<'custom-term'> = {
     },
   },
 };
+
+/** What to do about a version docket records as its upload, found by reading the term. */
+function whosVersion(version: number | undefined): string {
+  return `(the service does not say who published a version: if version ${String(version)} in the app is not this file, save the file again so the next apply publishes it)`;
+}
 
 async function docxUpload(change: Change, ctx: ExecContext): Promise<{ data: Uint8Array; filename: string }> {
   const path = String(change.desired?.docx_file);
@@ -282,7 +287,7 @@ async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: 
       const at = pending.version ?? version;
       const entryNow: LockEntry = { id: term.id, file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) };
       out.set(term.id, { file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) });
-      ctx.settle({ kind: 'custom-term', key, entry: entryNow, reason: `custom term "${key}": ${pending.file} was published (version ${version}) by an earlier apply that stopped before recording it; apply records it in docket.lock.json (the service does not say who published a version: if version ${at} in the app is not this file, save the file again so the next apply publishes it)` });
+      ctx.settle({ kind: 'custom-term', key, entry: entryNow, reason: `custom term "${key}": ${pending.file} was published (version ${version}) by an earlier apply that stopped before recording it; apply records it in docket.lock.json ${whosVersion(at)}` });
     } else {
       if (confirmed) out.set(confirmed.id, confirmed);
       ctx.settle({

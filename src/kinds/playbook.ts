@@ -14,6 +14,9 @@ import { freshSiblings } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
 import { removeOrFindGone } from './support/gone.js';
 
+/** What a `kind: Rule` document is told. */
+const RULES_IN_PLAYBOOK = "a rule is an item of its playbook's `rules:` list, not a document of its own";
+
 export const playbookKind: KindModule<'playbook'> = {
   name: 'playbook',
   yamlKind: 'Playbook',
@@ -22,7 +25,7 @@ export const playbookKind: KindModule<'playbook'> = {
   overflowField: 'description',
   service: 'review',
   schema: 'playbook.schema.json',
-  otherNames: { rule: "a rule is an item of its playbook's `rules:` list, not a document of its own", playbookrule: "a rule is an item of its playbook's `rules:` list, not a document of its own" },
+  otherNames: { rule: RULES_IN_PLAYBOOK, playbookrule: RULES_IN_PLAYBOOK },
   deletion: 'archive',
   actions: ['create', 'update', 'rename', 'archive'],
   pruneKey: 'playbooks',

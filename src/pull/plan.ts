@@ -34,7 +34,8 @@ import { testNamesOf } from '../kinds/support/test-subjects.js';
 import { RENAME_IN_FILE_CODES, SETTING_CODES } from '../kinds/support/fixed-in-files.js';
 import { nameKey } from '../testing/match.js';
 import { testNames } from '../testing/names.js';
-import { formerNames, setAt, valueAt } from './values.js';
+import { formerNames, setAt } from './values.js';
+import { valueAt } from '../config/value-at.js';
 import { addsToFlowList, asEdited, documentValues, editYaml, parseForEdit, removedBefore, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
 import { addTo } from '../util/multi-map.js';
 

@@ -6,17 +6,7 @@
 import { isPlainObject } from '../util/plain.js';
 import { splitPointer } from '../config/yaml-positions.js';
 import { namesList } from '../kinds/support/positions.js';
-
-/** The value at a pointer, or undefined. */
-export function valueAt(root: unknown, pointer: string): unknown {
-  let node = root;
-  for (const segment of splitPointer(pointer)) {
-    if (Array.isArray(node)) node = node[Number(segment)];
-    else if (isPlainObject(node) && Object.hasOwn(node, segment)) node = node[segment];
-    else return undefined;
-  }
-  return node;
-}
+import { valueAt } from '../config/value-at.js';
 
 /**
  * Sets (or with `undefined`, removes) the value at a pointer, creating mappings on the way; a new key

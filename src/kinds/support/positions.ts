@@ -5,6 +5,7 @@ import { normName } from '../../engine/normalize.js';
 import type { ResourceDoc } from '../../config/types.js';
 import { pointerToPath, type DocPositions } from '../../config/yaml-positions.js';
 import { isPlainObject } from '../../util/plain.js';
+import { valueAt } from '../../config/value-at.js';
 
 export function posOf(doc: ResourceDoc, pointer: string): SourcePos {
   return doc.positions.at(pointer);
@@ -32,7 +33,8 @@ export function formerNamesAt(doc: ResourceDoc, pointer: string, value: unknown,
   const written = namesList(value);
   const names = written.map(normName);
   // Its own name: nothing to rename from (the matching finds the object by its name already).
-  const own = ownerAt(doc.body, pointer)?.name;
+  const owner = valueAt(doc.body, pointer);
+  const own = isPlainObject(owner) ? owner.name : undefined;
   const self = typeof own === 'string' ? names.indexOf(normName(own)) : -1;
   if (self >= 0) {
     diag.warning('renamed-from-itself', `\`renamed_from\` names ${quoteValue(written[self])}, the name this ${pointer === '' ? 'document' : 'rule'} has now: nothing is renamed from it`, {
@@ -55,13 +57,6 @@ export function formerNamesAt(doc: ResourceDoc, pointer: string, value: unknown,
     break;
   }
   return names;
-}
-
-/** The mapping at `pointer` (`''` or `/rules/3`) of a document's body. */
-function ownerAt(body: Readonly<Record<string, unknown>>, pointer: string): Record<string, unknown> | undefined {
-  let at: unknown = body;
-  for (const key of pointer.split('/').slice(1)) at = isPlainObject(at) || Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined;
-  return isPlainObject(at) ? at : undefined;
 }
 
 /** `renamed_from` may be one name or a list. */
