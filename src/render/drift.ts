@@ -29,18 +29,25 @@ function leftOnlyLive(i: DriftItem): boolean {
   return i.direction === 'only-live' && i.action === undefined && !i.removed_in_files;
 }
 
-/** Objects only live are removed by apply only where prune is on for their kind (playbooks are archived with `--prune`); the app removes the rest. */
-function onlyLiveNote(report: DriftReport): string {
+/**
+ * Objects only live are removed by apply only where prune is on for their kind (playbooks are
+ * archived with `--prune`); the app removes the rest. Where the plan removes other objects only
+ * live (a rule is deleted), the note names those it leaves, so it is not read as about all of them.
+ */
+function onlyLiveNote(report: DriftReport, name: (s: string) => string): string {
   const left = report.drift.filter(leftOnlyLive);
   if (left.length === 0) return '';
+  const removedToo = report.drift.some((i) => i.direction === 'only-live' && !i.removed_in_files && !leftOnlyLive(i));
+  const them = removedToo && left.length === 1 ? 'it' : 'them';
+  const which = removedToo ? `${shortList(left.map((i) => subject(i, name)))}, only live` : 'objects only live';
   const prunable = report.prunable;
   // After apply's clause, a note on it; alone (nothing else for apply to revert), a clause of its own, not a note on pull.
   const alone = !applyReverts(report);
-  if (prunable && left.every((i) => prunable.has(i.kind))) return alone ? '; `docket apply --prune` archives the objects only live' : ' (objects only live: with `docket apply --prune`)';
-  if (prunable && !left.some((i) => prunable.has(i.kind))) return alone ? '; the app removes the objects only live, no apply does' : ' (objects only live: the app removes them, no apply does)';
+  if (prunable && left.every((i) => prunable.has(i.kind))) return alone ? '; `docket apply --prune` archives the objects only live' : ` (${which}: with \`docket apply --prune\`)`;
+  if (prunable && !left.some((i) => prunable.has(i.kind))) return alone ? '; the app removes the objects only live, no apply does' : ` (${which}: the app removes ${them}, no apply does)`;
   return alone
     ? '; of the objects only live, `docket apply --prune` archives those of the kinds it archives, the app removes the others'
-    : ' (objects only live: `docket apply --prune` archives those of the kinds it archives, the app removes the others)';
+    : ` (${which}: \`docket apply --prune\` archives those of the kinds it archives, the app removes the others)`;
 }
 
 /** Whether an apply reverts any of the drift: not objects only live it leaves, nor live work in objects the files removed. */
@@ -125,7 +132,7 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
     lines.push(paint('bold', `Left alone by drift: ignore (${report.ignored.length})`), ...report.ignored.map(line), '');
   }
   if (report.drift.length === 0) lines.push('No drift: the live services have not moved away from the files.');
-  else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}.${revertible(report) ? ` ${pullable(report) ? '`docket pull` writes it into the files' : '`docket pull` leaves it'}${applyReverts(report) ? '; `docket apply` reverts what no `drift: adopt` policy covers' : ''}${onlyLiveNote(report)}.` : ''}`);
+  else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}.${revertible(report) ? ` ${pullable(report) ? '`docket pull` writes it into the files' : '`docket pull` leaves it'}${applyReverts(report) ? '; `docket apply` reverts what no `drift: adopt` policy covers' : ''}${onlyLiveNote(report, quote)}.` : ''}`);
   const removed = removedNote(report);
   if (removed) lines.push(removed);
   const edited = editedNote(report);
@@ -195,8 +202,8 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     pushWithin(lines, report.ignored.map(item), budget);
     lines.push('');
   }
-  if (revertible(report) && pullable(report)) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request${applyReverts(report) ? ', or `docket apply` to revert it' : ''}${onlyLiveNote(report)}.`, '');
-  else if (revertible(report) && applyReverts(report)) lines.push(`Run \`docket apply\` to revert it${onlyLiveNote(report)}.`, '');
+  if (revertible(report) && pullable(report)) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request${applyReverts(report) ? ', or `docket apply` to revert it' : ''}${onlyLiveNote(report, codeSpan)}.`, '');
+  else if (revertible(report) && applyReverts(report)) lines.push(`Run \`docket apply\` to revert it${onlyLiveNote(report, codeSpan)}.`, '');
   const removed = removedNote(report);
   if (removed) lines.push(`_${removed}_`, ''); // docket's own words and code spans: nothing to escape
   const edited = editedNote(report);

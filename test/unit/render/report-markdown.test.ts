@@ -178,6 +178,12 @@ describe('drift and pull markdown at scale', () => {
     expect(withKinds([made])).toContain('`docket pull` writes it into the files; `docket apply --prune` archives the objects only live.');
     expect(withKinds([made, edited])).toContain('`docket apply` reverts what no `drift: adopt` policy covers (objects only live: with `docket apply --prune`).');
     expect(withKinds([made, template])).toContain('`docket apply --prune` archives those of the kinds it archives, the app removes the others');
+    // A rule only live is deleted by apply: the note on what apply leaves names the term it leaves, not "objects only live" (probe DO).
+    const rule: DriftItem = { kind: 'rule', key: 'NDA/Publicity', name: 'Publicity', direction: 'only-live', action: 'delete', fields: [] };
+    const term: DriftItem = { kind: 'custom-term', key: 'Scratch Term', name: 'Scratch Term', direction: 'only-live', fields: [] };
+    const termAndRule = withKinds([rule, term]);
+    expect(termAndRule).toContain('`docket apply` reverts what no `drift: adopt` policy covers (custom-term "Scratch Term", only live: the app removes it, no apply does).');
+    expect(renderDriftMarkdown(plan([]), { drift: [rule, term], ignored: [], pending: [], prunable: new Set(['playbook'] as const) })).toContain('(custom-term `Scratch Term`, only live: the app removes it, no apply does)');
     // Drift a `drift: adopt` policy holds: apply never reverts it.
     const adopted: DriftItem = { ...edited, action: undefined, policy: 'adopt' };
     expect(text([adopted])).not.toContain('`docket apply` reverts');
