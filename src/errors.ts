@@ -124,9 +124,13 @@ function attemptsSaid(last: number, earlier: readonly number[] | undefined): str
 export class StalePlanError extends DocketError {
   readonly stale: string[];
 
-  /** `approved`: the plan apply showed and a person approved, which went stale while they read it. */
-  /** `hint`: what to do instead of planning again (a plan made for another target applies there). */
-  constructor(stale: string[], approved = false, hint?: string) {
+  /**
+   * `approved`: the plan apply showed and a person approved, which went stale while they read it.
+   * `again`: the command that plans again, with the run's folder, environment and flags.
+   * `hint`: what to do instead of planning again (a plan made for another target applies there).
+   */
+  constructor(stale: string[], options: { approved?: boolean; again: string; hint?: string }) {
+    const { approved = false, again, hint } = options;
     super(
       'stale-plan',
       approved
@@ -134,9 +138,9 @@ export class StalePlanError extends DocketError {
         : `the saved plan is stale:\n${stale.map((s) => `  - ${s}`).join('\n')}`,
       hint ??
         (approved
-          ? 'run `docket apply` again to see the plan as things are now'
+          ? `run \`${again}\` again to see the plan as things are now`
           : // The plan's own earlier apply reads the same as an edit in the app: both changed what it touches.
-            'run `docket plan --out PLAN.json` again and review the new plan: a saved plan applies only to what it was made from (once it was applied, whole or in part, or the app or the files changed, it is stale)'),
+            `run \`${again}\` again and review the new plan: a saved plan applies only to what it was made from (once it was applied, whole or in part, or the app or the files changed, it is stale)`),
     );
     this.stale = stale;
   }

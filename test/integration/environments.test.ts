@@ -111,6 +111,10 @@ it('names the environment a saved plan was made for when it applies it', async (
   const apply = await runCli(['apply', join(dir, 'p.json'), '-C', dir]);
   expect(apply.code).toBe(0);
   expect(apply.stdout).toMatch(/^docket apply · target: local emulator\nenvironment: staging\n\n/);
+  // Applied once, it is stale; the command that plans again is for the same folder, environment and emulator (probe DO).
+  const again = await runCli(['apply', join(dir, 'p.json'), '-C', dir]);
+  expect(again.code).toBe(1);
+  expect(again.stderr).toContain(`hint: run \`docket plan -C ${dir} --env staging --emulator --out PLAN.json\` again and review the new plan`);
   // The JSON report says it too, as the plan's JSON does.
   await writeFile(join(dir, 'playbook.yaml'), 'kind: Playbook\nname: Staged\ndescription: second\nrules: []\n');
   expect((await runCli(['plan', '-C', dir, '--env', 'staging', '--emulator', '--out', join(dir, 'p.json')])).code).toBe(0);
@@ -273,7 +277,7 @@ it('says a saved plan whose environment docket.yaml no longer defines (renamed o
     expect(applied.code).toBe(1);
     expect(applied.stderr).toContain('the saved plan is stale:\n  - it was made for --env staging, which docket.yaml no longer defines');
     expect(applied.stderr).not.toContain('configuration is invalid');
-    expect(applied.stderr).toContain('hint: environments in docket.yaml: stage; make a new plan for the environment as docket.yaml names it now: docket plan --env NAME --out PLAN.json\n');
+    expect(applied.stderr).toContain(`hint: environments in docket.yaml: stage; make a new plan for the environment as docket.yaml names it now: docket plan -C ${dir} --env NAME --out PLAN.json\n`);
     // A new plan for the renamed environment applies, and converges.
     expect((await cli('apply', '-C', dir, '--env', 'stage', '--auto-approve')).code).toBe(0);
     expect((await cli('plan', '-C', dir, '--env', 'stage', '--detailed-exitcode')).code).toBe(0);

@@ -378,7 +378,7 @@ describe('saved plans', () => {
     expect(apply.code).toBe(1);
     expect(apply.stderr).toContain('playbook "Inbound NDA" changed live since the plan');
     // Never applied: the hint leads with what to do, not with "applies once".
-    expect(apply.stderr).toContain('hint: run `docket plan --out PLAN.json` again and review the new plan: a saved plan applies only to what it was made from');
+    expect(apply.stderr).toContain(`hint: run \`docket plan -C ${dir} --out PLAN.json\` again and review the new plan: a saved plan applies only to what it was made from`);
     expect(livePlaybook('Inbound NDA')!.description).toBe('edited by hand');
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
@@ -528,7 +528,7 @@ describe('approval', () => {
     const edited = await runCli(['apply', '-C', dir], { env: t.env, answer: 'yes', whileAsked: () => app.editRule('Inbound NDA', 'Term', { description: 'Edited in the app meanwhile' }) });
     expect(edited.code).toBe(1);
     expect(edited.stderr).toContain('the plan changed live while it waited for your yes; nothing was changed:\n  - rule "Inbound NDA/Term" changed live since the plan');
-    expect(edited.stderr).toContain('run `docket apply` again');
+    expect(edited.stderr).toContain(`run \`docket apply -C ${dir}\` again`);
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('changed live and in files');
     // Applied now, with the app's edit in view, it converges.

@@ -96,9 +96,10 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         throw new UsageError(`the plan was made ${saved.environment ? `for --env ${saved.environment}` : 'without --env'}, not --env ${opts.env}`, 'apply it without --env: it applies to the environment it was made for');
       }
       const env = opts.env ?? saved?.environment;
+      const shape: PlanShape = { dir: opts.dir, env, emulator, prune: opts.prune, retryUncertain: opts.retryUncertain, target: opts.target };
       const interrupts = interruptsOf(io);
       const root = resolve(io.cwd, opts.dir);
-      await holdingApplyLock(io, { root: applyLockRoot(root), checkout: root, timeoutMs: opts.lockTimeout }, () => staleIfEnvironmentGone(saved?.environment, async () => {
+      await holdingApplyLock(io, { root: applyLockRoot(root), checkout: root, timeoutMs: opts.lockTimeout }, () => staleIfEnvironmentGone(saved?.environment, opts.dir, async () => {
         // The time budget runs from the start, paused while a person reads the plan.
         let deadline = Date.now() + opts.timeout;
         // Aborted once the grace after an interrupt is over: requests still in flight end then.
@@ -106,7 +107,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         // Every request and every wait for a free slot listens to it: thousands at once are expected.
         setMaxListeners(0, hard.signal);
         await annotatingProblems(io, opts, () => withSession(io, { ...opts, targets: opts.target, emulator, changesEmulator: true, ...(env ? { env } : {}), ...(saved?.target.review?.organization_id ? { reviewOrganization: saved.target.review.organization_id } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
-          const plan = saved ? await checked(saved, s) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
+          const plan = saved ? await checked(saved, s, shape) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           const planShown = !saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove);
           if (planShown) {
@@ -144,11 +145,11 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           // Only changes to the services need a person's yes; recording what is already live does not.
           if (!saved && !opts.autoApprove && hasChanges(plan)) {
             const asked = Date.now();
-            await confirm(io, opts.output === 'json' ? planJsonChunks(plan) : undefined, savedPlanCommand(opts, env));
+            await confirm(io, opts.output === 'json' ? planJsonChunks(plan) : undefined, savedPlanCommand({ ...shape, force: opts.force, adoptFiles: opts.adoptFiles }));
             deadline += Date.now() - asked;
             // What was approved is what is applied: an edit made in the app while a person read the
             // plan would otherwise be overwritten (or its object deleted) unseen, as a saved plan's is not.
-            await checked(plan, s, true);
+            await checked(plan, s, shape, true);
           }
           await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), adopting: adopting.map((a) => a.file) });
           setExit(0);
@@ -161,7 +162,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
  * A saved plan's environment that docket.yaml no longer defines (renamed or removed since) makes
  * the plan stale, not the configuration invalid: validate passes, and the way on is a new plan.
  */
-async function staleIfEnvironmentGone(environment: string | undefined, run: () => Promise<void>): Promise<void> {
+async function staleIfEnvironmentGone(environment: string | undefined, dir: string, run: () => Promise<void>): Promise<void> {
   try {
     await run();
   } catch (error) {
@@ -170,11 +171,11 @@ async function staleIfEnvironmentGone(environment: string | undefined, run: () =
       const unknown = error.diagnostics.find((d) => d.code === 'unknown-environment');
       const file = unknown?.file ?? 'docket.yaml';
       // The plan was never applied, and applies nowhere now: the hint is what the environment needs.
-      throw new StalePlanError(
-        [`it was made for --env ${environment}, which ${file} no longer defines (or this is not the configuration it was made from: apply it with -C naming that folder)`],
-        false,
-        `${unknown?.hint ? `${unknown.hint}; ` : ''}make a new plan for the environment as ${file} names it now: docket plan --env NAME --out PLAN.json`,
-      );
+      const again = `docket plan${dirFlag(dir)} --env NAME --out PLAN.json`;
+      throw new StalePlanError([`it was made for --env ${environment}, which ${file} no longer defines (or this is not the configuration it was made from: apply it with -C naming that folder)`], {
+        again,
+        hint: `${unknown?.hint ? `${unknown.hint}; ` : ''}make a new plan for the environment as ${file} names it now: ${again}`,
+      });
     }
     throw error;
   }
@@ -357,7 +358,8 @@ async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFla
   if (told && !opts.quiet) io.stderr(`${told}\n`);
 }
 
-async function checked(plan: Plan, s: Session, approved = false): Promise<Plan> {
+/** `shape`: this run's; `approved`: the plan is the one this apply showed, not a saved one. */
+async function checked(plan: Plan, s: Session, shape: PlanShape, approved = false): Promise<Plan> {
   const w = s.workspace;
   // The files' parse is garbage now: collected before the reads, not grown over (see collectGarbage).
   collectGarbage(w.desired.length);
@@ -370,19 +372,59 @@ async function checked(plan: Plan, s: Session, approved = false): Promise<Plan> 
     configDigest: () => w.digestInSlices(),
     target: () => s.connection.target,
   });
-  const hint = targetDifference(plan.target, s.connection.target) !== undefined ? 'apply it against the target it was made for (the same --emulator, --env, URLs and keys), or make a new plan for this one with `docket plan --out PLAN.json`' : undefined;
-  if (stale.length > 0) throw new StalePlanError(stale, approved, hint);
+  const hint =
+    targetDifference(plan.target, s.connection.target) !== undefined
+      ? `apply it against the target it was made for (the same --emulator, --env, URLs and keys), or make a new plan for this one with \`${shapedCommand('plan', { ...shape, target: plan.targets ?? [] })} --out PLAN.json\``
+      : undefined;
+  if (stale.length > 0) throw new StalePlanError(stale, { approved, again: planAgain(plan, shape, !approved), ...(hint ? { hint } : {}) });
   return plan;
 }
 
-/** The commands that save this run's plan and apply it, with the flags that shape the plan (run from the same folder). */
-function savedPlanCommand(opts: { dir: string; emulator?: boolean; prune?: boolean; retryUncertain?: boolean; force?: boolean; adoptFiles?: boolean; target: string[] }, env: string | undefined): string {
-  const dir = opts.dir !== '.' ? ` -C ${shellPath(opts.dir)}` : '';
-  const words = (list: string[]): string => list.map((w) => ` ${shellWord(w)}`).join('');
-  const shaping = [...(env !== undefined ? ['--env', env] : []), ...(opts.emulator ? ['--emulator'] : []), ...(opts.prune ? ['--prune'] : []), ...(opts.retryUncertain ? ['--retry-uncertain'] : []), ...opts.target.flatMap((t) => ['--target', t])];
+/** What shapes a plan, as its command line gives it. */
+interface PlanShape {
+  dir: string;
+  env?: string | undefined;
+  emulator?: boolean | undefined;
+  prune?: boolean | undefined;
+  retryUncertain?: boolean | undefined;
+  target: readonly string[];
+}
+
+/** `docket plan` or `docket apply` with the flags that shape the plan (run from the same folder). */
+function shapedCommand(command: 'plan' | 'apply', shape: PlanShape): string {
+  const flags = [
+    ...(shape.env !== undefined ? ['--env', shape.env] : []),
+    ...(shape.emulator ? ['--emulator'] : []),
+    ...(shape.prune ? ['--prune'] : []),
+    ...(shape.retryUncertain ? ['--retry-uncertain'] : []),
+    ...shape.target.flatMap((t) => ['--target', t]),
+  ];
+  return `docket ${command}${dirFlag(shape.dir)}${words(flags)}`;
+}
+
+function dirFlag(dir: string): string {
+  return dir !== '.' ? ` -C ${shellPath(dir)}` : '';
+}
+
+function words(list: readonly string[]): string {
+  return list.map((w) => ` ${shellWord(w)}`).join('');
+}
+
+/** The commands that save this run's plan and apply it, with the flags that shape the plan. */
+function savedPlanCommand(opts: PlanShape & { force?: boolean; adoptFiles?: boolean }): string {
   // What a saved plan still takes when it is applied.
   const applying = [...(opts.force ? ['--force'] : []), ...(opts.adoptFiles ? ['--adopt-files'] : [])];
-  return `docket plan${dir}${words(shaping)} --out PLAN.json && docket apply${dir}${words(applying)} PLAN.json`;
+  return `${shapedCommand('plan', opts)} --out PLAN.json && docket apply${dirFlag(opts.dir)}${words(applying)} PLAN.json`;
+}
+
+/**
+ * What plans again after a stale plan: for a saved plan, `docket plan --out` as it was made (its
+ * environment, emulator and targets; --prune the user adds, as the plan does not record it); for
+ * the plan a person approved, this apply again.
+ */
+function planAgain(plan: Plan, opts: PlanShape, saved: boolean): string {
+  if (!saved) return shapedCommand('apply', opts);
+  return `${shapedCommand('plan', { dir: opts.dir, env: plan.environment, emulator: plan.target.emulator, target: plan.targets ?? [] })} --out PLAN.json`;
 }
 
 async function confirm(io: Io, planJson: Iterable<string> | undefined, savedPlan: string): Promise<void> {
