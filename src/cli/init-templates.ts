@@ -74,11 +74,3 @@ rules:
     generate_summary: true                 # the default: summarise the clause for the reviewer
 `;
 }
-
-export const GITIGNORE_ENTRY = '.docket/';
-
-export function gitignore(): string {
-  return `# Local scratch of docket (the --emulator state); never committed.
-${GITIGNORE_ENTRY}
-`;
-}

@@ -7,6 +7,18 @@ import { join } from 'node:path';
 
 export const WORK_DIR = '.docket';
 
+export const GITIGNORE_FILE = '.gitignore';
+
+/** The line of a .gitignore that keeps the work folder out of git. */
+export const GITIGNORE_ENTRY = `${WORK_DIR}/`;
+
+/** The .gitignore a new configuration directory gets (`init`, `export`). */
+export function gitignoreText(): string {
+  return `# Local scratch of docket (the --emulator state); never committed.
+${GITIGNORE_ENTRY}
+`;
+}
+
 /** The lock file at the configuration's root (in git, unlike the work folder). */
 export const LOCK_FILE = 'docket.lock.json';
 

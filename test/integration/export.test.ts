@@ -142,6 +142,7 @@ describe('docket export', () => {
     // Nothing but the files: no empty .docket/ the records' write left.
     expect(await readdir(out)).not.toContain('.docket');
     expect(Object.keys(files).sort()).toEqual([
+      '.gitignore',
       'attachments/security-exhibit.yaml.pending',
       'custom-templates/consulting-agreement.cover.yaml',
       'custom-templates/consulting-agreement.yaml',
@@ -156,6 +157,9 @@ describe('docket export', () => {
       'templates/cloud-service-agreement.yaml',
       'templates/mutual-nda.yaml',
     ]);
+    // A new configuration directory, as init makes one: docket's scratch stays out of git (probe DO).
+    expect(files['.gitignore']).toContain('\n.docket/\n');
+    expect(result.stdout).toContain("  .gitignore         keeps .docket/ (docket's local scratch) out of git\n");
     // Every resource document (pending ones too) carries the schema comment, relative to the file.
     for (const [path, text] of Object.entries(files)) {
       if (!/\.yaml(\.pending)?$/.test(path) || path.endsWith('.cover.yaml')) continue;
@@ -353,7 +357,7 @@ describe('docket export', () => {
     const { exportFrom } = await seed();
     const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');
     expect(result.code).toBe(0);
-    expect(Object.keys(await tree(out)).sort()).toEqual(['docket.lock.json', 'docket.yaml', 'playbooks/inbound-nda.yaml', 'playbooks/vendor-msa.yaml']);
+    expect(Object.keys(await tree(out)).sort()).toEqual(['.gitignore', 'docket.lock.json', 'docket.yaml', 'playbooks/inbound-nda.yaml', 'playbooks/vendor-msa.yaml']);
     const project = await readFile(join(out, 'docket.yaml'), 'utf8');
     expect(project).toContain('review:');
     expect(project).not.toContain('agreements:');
@@ -369,7 +373,7 @@ describe('docket export', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const files = await tree(out);
-    expect(Object.keys(files).sort()).toEqual(['docket.lock.json', 'docket.yaml', 'members.yaml', 'organization.yaml', 'playbooks/inbound-nda.yaml', 'playbooks/vendor-msa.yaml']);
+    expect(Object.keys(files).sort()).toEqual(['.gitignore', 'docket.lock.json', 'docket.yaml', 'members.yaml', 'organization.yaml', 'playbooks/inbound-nda.yaml', 'playbooks/vendor-msa.yaml']);
     expect(files['docket.yaml']).not.toContain('agreements');
     expect(files['organization.yaml']).toContain('name: Acme Legal');
     expect(files['organization.yaml']).not.toContain('agreements:');
@@ -431,6 +435,7 @@ describe('docket export', () => {
     const { out, result } = await exportTo(exportFrom, '--kind', 'custom-term');
     expect(result.code).toBe(0);
     expect(Object.keys(await tree(out)).sort()).toEqual([
+      '.gitignore',
       'custom-terms/consulting-terms.md',
       'custom-terms/consulting-terms.yaml',
       'custom-terms/data-terms.yaml.pending',
@@ -555,7 +560,7 @@ describe('docket export', () => {
     const out = await makeDir({});
     const result = await cli('export', '-C', exportFrom, '--out', out, '--kind', 'member');
     expect(result.code).toBe(0);
-    expect(Object.keys(await tree(out)).sort()).toEqual(['docket.lock.json', 'docket.yaml', 'members.yaml']);
+    expect(Object.keys(await tree(out)).sort()).toEqual(['.gitignore', 'docket.lock.json', 'docket.yaml', 'members.yaml']);
     expect(await readFile(join(out, 'members.yaml'), 'utf8')).toMatch(/email: alice@acme\.example[\s\S]*email: bob@acme\.example[\s\S]*name: Bob Jones[\s\S]*email: carol@acme\.example/);
     await expectNoChanges(cli, out);
   });

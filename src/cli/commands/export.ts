@@ -37,7 +37,7 @@ import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { withSession } from '../session.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
-import { EMULATOR_STATE_FILE, workPath } from '../../config/work-dir.js';
+import { EMULATOR_STATE_FILE, GITIGNORE_FILE, gitignoreText, workPath } from '../../config/work-dir.js';
 
 interface ExportFlags extends CommonOptions {
   timeout: number;
@@ -111,6 +111,8 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
           paths: { outRoot: out, schemasDir: schemaHome(out).dir },
         });
         result.notes.unshift(...scope(w).notes, ...featureNotes);
+        // A new configuration directory, as init writes one: docket's scratch (.docket/) stays out of git.
+        result.files.unshift({ path: GITIGNORE_FILE, content: gitignoreText() });
         const keyed = filesHoldingKeys(result.files, keysOf(io.env));
         if (keyed.length > 0) throw keysInLiveState(keyed);
         const emulatorState = emulator ? workPath(root, EMULATOR_STATE_FILE) : undefined;

@@ -13,7 +13,8 @@ import { Command } from 'commander';
 import { enclosingConfiguration, PROJECT_FILES } from '../../config/load.js';
 import { schemaHome } from '../../config/schema-names.js';
 import { DocketError, UsageError } from '../../errors.js';
-import { GITIGNORE_ENTRY, docketYaml, examplePlaybook, gitignore } from '../init-templates.js';
+import { docketYaml, examplePlaybook } from '../init-templates.js';
+import { GITIGNORE_ENTRY, GITIGNORE_FILE, gitignoreText } from '../../config/work-dir.js';
 import type { Io } from '../io.js';
 import { escapeControl } from '../../render/sanitize.js';
 
@@ -39,7 +40,7 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
     .action(async (dir: string, opts: InitOptions) => {
       const root = resolve(io.cwd, dir);
       // Checked before anything is written: a half-written directory would refuse the next init.
-      const blocked = blockerOf(root, [...STARTERS.map((s) => s.path), '.gitignore']);
+      const blocked = blockerOf(root, [...STARTERS.map((s) => s.path), GITIGNORE_FILE]);
       if (blocked) {
         const shown = relative(io.cwd, blocked.path);
         throw new UsageError(`${showPath(shown === '' || shown.startsWith('..') ? blocked.path : shown)} ${blocked.why}; nothing was written`, 'move it aside, or pass another DIR');
@@ -62,7 +63,7 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
           const written = await writeNew(file, starter.content(ref), undo);
           done.push([written ? 'created' : 'kept (exists)', showPath(join(dir, starter.path))]);
         }
-        done.push([await ensureGitignore(join(root, '.gitignore'), undo), showPath(join(dir, '.gitignore'))]);
+        done.push([await ensureGitignore(join(root, GITIGNORE_FILE), undo), showPath(join(dir, GITIGNORE_FILE))]);
       } catch (error) {
         for (const step of undo.reverse()) await step().catch(() => undefined);
         const failed = error as NodeJS.ErrnoException;
@@ -142,7 +143,7 @@ async function writeNew(file: string, content: string, undo: (() => Promise<unkn
 
 /** Creates .gitignore, or appends `.docket/` to one that lacks it. Returns the verb to print. */
 async function ensureGitignore(file: string, undo: (() => Promise<unknown>)[]): Promise<string> {
-  if (await writeNew(file, gitignore(), undo)) return 'created';
+  if (await writeNew(file, gitignoreText(), undo)) return 'created';
   const text = await readFile(file, 'utf8');
   const ignored = text.split(/\r?\n/).some((l) => ['.docket', '.docket/', '/.docket', '/.docket/'].includes(l.trim()));
   if (ignored) return 'kept (has .docket/)';
