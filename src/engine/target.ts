@@ -10,7 +10,7 @@ import { quoteValue, showName, showText } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
 import { removedButEditedStart, summarize } from './plan.js';
-import { CREATE_ACTIONS, refKey, type DesiredResource, type KindName, type Plan } from './types.js';
+import { CREATE_ACTIONS, formerKeys, refKey, type DesiredResource, type KindName, type Plan } from './types.js';
 import { isRenameHintOf } from './hints.js';
 
 export interface TargetSpec {
@@ -101,7 +101,9 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     // A child of no declared parent is never planned for (whether read or not): the parent is the target.
     const parentKind = parentOf.get(t.kind);
     const undeclaredParent = parentKind !== undefined && !prefixesOf(t.key).some((p) => declared.has(refKey(parentKind, p)));
-    if (undeclaredParent && !options.undeclaredParents && !declared.has(`${t.kind}:${t.key}`)) {
+    // A name a renamed_from lists (its own or its parent's) is said as such, whether or not its parent is declared.
+    const renamed = declared.has(refKey(t.kind, t.key)) ? undefined : renamedTo(t, desired, parentOf);
+    if (undeclaredParent && !options.undeclaredParents && !declared.has(`${t.kind}:${t.key}`) && !renamed) {
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared, and no declared ${parentKind} holds it (docket plans for the ${t.kind}s of declared ${parentKind}s only)`, {
         hint: `to act on a ${parentKind} no file declares, target the ${parentKind} itself (${parentKind}/NAME; with --prune to archive it)`,
       });
@@ -110,8 +112,9 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     if (!known.has(`${t.kind}:${t.key}`)) {
       const sameKind = [...known].filter((k) => k.startsWith(`${t.kind}:`)).map((k) => k.slice(t.kind.length + 1));
       // Of a parent no file declares, the children are read only where it was dropped since the last sync (pull: all).
-      const missing = undeclaredParent ? `is declared or was read (the ${t.kind}s read are those of declared ${parentKind}s and of ${parentKind}s the files dropped since the last sync)` : 'is declared or exists live';
-      diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} ${missing}${didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`)}`, {
+      const missing = undeclaredParent && !renamed ? `is declared or was read (the ${t.kind}s read are those of declared ${parentKind}s and of ${parentKind}s the files dropped since the last sync)` : 'is declared or exists live';
+      const suggestion = renamed ? `, did you mean \`${t.kind}/${renamed.key}\`? (${renamed.why})` : didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`);
+      diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} ${missing}${suggestion}`, {
         hint: 'targets are KIND/NAME with the CLI kind names, e.g. playbook/Inbound NDA or rule/Inbound NDA/Term',
       });
     }
@@ -160,6 +163,24 @@ function prefixesOf(key: string): string[] {
  * plan makes (`renamed_from` or a pin), not every `renamed_from` (whose former object may stay,
  * or be removed, under its name).
  */
+/**
+ * A target naming an object, or its parent, by a name its `renamed_from` lists, once the rename is
+ * applied (before that, the plan's rename carries the target over: underNewName): the name it has
+ * now, and why.
+ */
+function renamedTo(t: TargetSpec, desired: readonly DesiredResource[], parentOf: ReadonlyMap<KindName, KindName>): { key: string; why: string } | undefined {
+  const wanted = refKey(t.kind, t.key);
+  const self = desired.find((d) => d.kind === t.kind && formerKeys(d).includes(wanted));
+  if (self) return { key: self.key, why: `${quoteValue(self.parent ? t.key.slice(self.parent.key.length + 1) : t.key)} is a former name its renamed_from lists` };
+  const parentKind = parentOf.get(t.kind);
+  for (const d of parentKind ? desired : []) {
+    if (d.kind !== parentKind) continue;
+    const old = d.renamedFrom.find((name) => t.key.startsWith(`${composed(name)}/`));
+    if (old !== undefined) return { key: `${d.key}/${t.key.slice(composed(old).length + 1)}`, why: `${parentKind} ${quoteValue(composed(old))} is now ${quoteValue(d.key)}, by its renamed_from` };
+  }
+  return undefined;
+}
+
 function formerNames(plan: Plan): Map<string, string> {
   const former = new Map<string, string>();
   for (const c of plan.changes) {

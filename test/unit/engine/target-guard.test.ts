@@ -115,6 +115,16 @@ describe('limitToTargets', () => {
     expect(result.diagnostics.errors[0]).toMatchObject({ code: 'unknown-target' });
   });
 
+  it('names the object a former name its renamed_from lists now has, once the rename is applied (probe DO)', () => {
+    const renamedPlaybook = desiredPlaybook('Vendor Agreements', { renamedFrom: ['Vendor MSA'] });
+    const applied = planOf([], { 'playbook:Vendor Agreements': 'pb-1', 'rule:Vendor Agreements/Term': 'r-1' });
+    const message = (t: string): string | undefined => limitToTargets(applied, [renamedPlaybook], [target(t)], KINDS).diagnostics.errors[0]?.message;
+    expect(message('playbook/Vendor MSA')).toBe('--target playbook/Vendor MSA: no playbook "Vendor MSA" is declared or exists live, did you mean `playbook/Vendor Agreements`? ("Vendor MSA" is a former name its renamed_from lists)');
+    // A rule under its playbook's former name: not "no declared playbook holds it".
+    expect(message('rule/Vendor MSA/Term')).toBe('--target rule/Vendor MSA/Term: no rule "Vendor MSA/Term" is declared or exists live, did you mean `rule/Vendor Agreements/Term`? (playbook "Vendor MSA" is now "Vendor Agreements", by its renamed_from)');
+    expect(message('playbook/Vendor Agreements')).toBeUndefined();
+  });
+
   it('says a rule of a playbook no file declares is not read, rather than that it does not exist live', () => {
     const stray = limitToTargets(planOf([], { 'playbook:Stray': 'pb-7' }), desired, [target('rule/Stray/S1')], KINDS);
     expect(stray.diagnostics.errors[0]!.message).toBe('--target rule/Stray/S1: no rule "Stray/S1" is declared, and no declared playbook holds it (docket plans for the rules of declared playbooks only)');
