@@ -15,7 +15,8 @@ import { readFileSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { DocketError } from '../errors.js';
-import { formatDuration } from './duration.js';
+import { Option } from 'commander';
+import { formatDuration, parseDuration } from './duration.js';
 import { processAlive, processStartTicks } from '../util/process-alive.js';
 import { interruptsOf, type Io } from './io.js';
 import { APPLY_LOCK_FILE, LOCK_FILE, workPath } from '../config/work-dir.js';
@@ -59,8 +60,16 @@ export interface LockTaker {
   waitLonger: (waitedMs: number, suggested: string) => string;
 }
 
-/** apply waits for nothing by default (`--lock-timeout 0s`): a suggested wait is a start. */
-const APPLY: LockTaker = { command: 'apply', waitLonger: (_waited, suggested) => `--lock-timeout ${suggested}` };
+/** apply and pull wait for nothing by default (`--lock-timeout 0s`): a suggested wait is a start. */
+const byLockTimeout = (command: string): LockTaker => ({ command, waitLonger: (_waited, suggested) => `--lock-timeout ${suggested}` });
+const APPLY = byLockTimeout('apply');
+/** pull writes the files and their sync records: an apply's last write of the records beside it would undo its own. */
+export const PULL = byLockTimeout('pull');
+
+/** The flag of the commands that take the lock and wait as `--lock-timeout` says. */
+export function lockTimeoutOption(): Option {
+  return new Option('--lock-timeout <DURATION>', 'wait this long for another apply or pull of this checkout to finish').argParser(parseDuration).default(0, '0s: refuse at once');
+}
 
 /** docket test's wait shares its run's time budget (30 minutes by default): only a longer one waits longer. */
 export const TEST_RUN: LockTaker = { command: 'test', waitLonger: (waited) => `a --timeout longer than ${formatDuration(waited)}` };
@@ -378,7 +387,7 @@ function held(path: string): HeldApplyLock {
  * releases it after, or at a signal's exit. `docket test --emulator` takes it too: it applies to the
  * in-process emulator, whose state an apply beside it would otherwise overwrite, or be overwritten by.
  */
-export async function holdingApplyLock<T>(io: Io, options: { root: string; timeoutMs: number; checkout?: string }, fn: () => Promise<T>): Promise<T> {
+export async function holdingApplyLock<T>(io: Io, options: { root: string; timeoutMs: number; checkout?: string; takenBy?: LockTaker }, fn: () => Promise<T>): Promise<T> {
   const release = await takeApplyLock(io, options);
   try {
     return await fn();

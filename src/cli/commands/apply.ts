@@ -24,10 +24,10 @@ import { painter } from '../../render/paint.js';
 import { headerLines, writeApplyReportText, writePlanText } from '../../render/text.js';
 import { noChangesSentence } from '../../render/facts.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
-import { applyLockRoot, holdingApplyLock } from '../apply-lock.js';
+import { applyLockRoot, holdingApplyLock, lockTimeoutOption } from '../apply-lock.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
 import { EMULATOR_STATE_LABEL } from '../connect.js';
-import { formatDuration, parseDuration, parseTimeBudget } from '../duration.js';
+import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import type { SignalName } from '../interrupt.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
@@ -69,7 +69,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--adopt-files', 'record files the plan cannot compare (no docket.lock.json entry) as live, without uploading')
     .option('--retry-uncertain', 'upload again files an interrupted apply may or may not have uploaded (attachments)')
     .addOption(new Option('--timeout <DURATION>', 'time budget for the whole apply, not counting the approval prompt').argParser(parseTimeBudget).default(APPLY_TIMEOUT_MS, '10m'))
-    .addOption(new Option('--lock-timeout <DURATION>', 'wait this long for another apply of this checkout to finish').argParser(parseDuration).default(0, '0s: refuse at once'))
+    .addOption(lockTimeoutOption())
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .addOption(annotationsOption())
     // Not an option of apply: said so, instead of commander's "did you mean --output" (a format).

@@ -38,6 +38,7 @@ import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
 import { describePullViolation, pullRemovalViolations } from '../../engine/guard.js';
 import { DocketError, UnsafePlanError } from '../../errors.js';
 import { formatDuration } from '../duration.js';
+import { applyLockRoot, holdingApplyLock, lockTimeoutOption, PULL } from '../apply-lock.js';
 
 interface PullFlags extends CommonOptions {
   output: 'text' | 'json' | 'markdown';
@@ -47,6 +48,7 @@ interface PullFlags extends CommonOptions {
   force?: boolean;
   emulator?: boolean;
   timeout: number;
+  lockTimeout: number;
 }
 
 export function pullCommand(io: Io, setExit: (code: number) => void): Command {
@@ -58,6 +60,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--dry-run', 'print the diff of each file and write nothing')
     .option('--force', 'write even when the objects removed live exceed safety.max_delete_fraction of a kind')
     .addOption(timeoutOption(READ_TIMEOUT_MS))
+    .addOption(lockTimeoutOption())
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .action(async (opts: PullFlags) => {
       const deadline = Date.now() + opts.timeout;
@@ -65,7 +68,10 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       const check = refuseTargetsOutsideKinds(opts.target, kinds);
       const dryRun = Boolean(opts.dryRun);
       let told: string | undefined;
-      const { plan, result } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds), ...(check ? { check } : {}) }, async (s) => {
+      const root = path.resolve(io.cwd, opts.dir);
+      // Writing, pull takes the apply lock: an apply beside it would write its own view of the sync records last, over pull's.
+      const locked = <T>(run: () => Promise<T>): Promise<T> => (dryRun ? run() : holdingApplyLock(io, { root: applyLockRoot(root), checkout: root, timeoutMs: opts.lockTimeout, takenBy: PULL }, run));
+      const { plan, result } = await locked(() => withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds), ...(check ? { check } : {}) }, async (s) => {
         // The configuration's warnings (a lock file's merge conflict, say), as plan and validate give them.
         for (const warning of s.workspace.warnings) s.logger.info(`Warning: ${warning}`);
         const { details, dropped } = await readWithDroppedKinds(s, { targets: opts.target, kinds, readAll: true });
@@ -119,7 +125,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           });
         }
         return { plan: byKind.plan, result };
-      });
+      }));
       if (opts.output === 'json') io.stdout(renderPullJson(plan, result, { dryRun }));
       else if (opts.output === 'markdown') io.stdout(renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts) }));
       else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts) }));

@@ -9,6 +9,7 @@ import { cp, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
+import { App } from '../../helpers/app.js';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { DOCKET_YAML, MSA, NDA } from '../fixtures.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
@@ -287,3 +288,42 @@ async function until(done: () => boolean): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+it('pull and apply of one checkout take turns: the one that finds the other running refuses, and no sync record pull wrote is lost (probe DP)', async () => {
+  t = await startTestEmulator({ latencyMs: 5 });
+  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+  const run = bin(t);
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  const app = new App(t.env);
+  // An apply of an edit in the files holds the lock while its update is answered late; meanwhile a reviewer edits another rule.
+  await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('What is the term?', 'How long is the term?') });
+  t.emulator.faults.add({ method: 'PATCH', path_pattern: '/playbook_rules/', status: 'late', delay_ms: 1500, count: 1 });
+  const applying = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
+  // Its update is being answered (the fault taken) before the app's edit, which would otherwise take it.
+  await until(() => existsSync(join(dir, '.docket', 'apply.lock')) && t.emulator.faults.list().length === 0);
+  await app.editRule('Inbound NDA', 'Residuals', { questions: 'Edited in the app?' });
+  const before = await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8');
+  const refused = await run('pull', '-C', dir);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toMatch(/^Error: another docket apply holds .*apply\.lock \(pid \d+/);
+  expect(refused.stderr).toContain('pass --lock-timeout 5m to wait for it');
+  expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(before);
+  // Waiting, it pulls once the apply is done; its records stand, so the app's edit is no longer drift.
+  const pulled = await run('pull', '-C', dir, '--lock-timeout', '1m');
+  expect(await applying.exited).toBe(0);
+  expect(pulled.code).toBe(0);
+  expect(pulled.stderr).toContain('Waiting for another docket apply of this checkout to finish');
+  expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toContain('Edited in the app?');
+  expect((await run('drift', '-C', dir)).code).toBe(0);
+
+  // The other way round: an apply refuses while a pull holds the lock, naming it.
+  await app.editRule('Inbound NDA', 'Term', { questions: 'Edited again?' });
+  t.emulator.faults.add({ method: 'GET', path_pattern: '/playbook_rules', status: 'late', delay_ms: 1500, count: 1 });
+  const pulling = spawnBin(['pull', '-C', dir], t.env);
+  await until(() => existsSync(join(dir, '.docket', 'apply.lock')));
+  const applyRefused = await run('apply', '-C', dir, '--auto-approve');
+  expect(applyRefused.code).toBe(1);
+  expect(applyRefused.stderr).toMatch(/^Error: another docket pull holds .*apply\.lock/);
+  expect(await pulling.exited).toBe(0);
+  await expectConverged(run, dir);
+});
