@@ -123,6 +123,15 @@ async function variantOf(subject: PlaybookSubject | undefined, ctx: RunContext, 
   return { digest: playbookDigest(subject.rules), subject };
 }
 
+/** How the live playbook a `--live` variant was read from is not that variant any more, or undefined while it is. */
+async function changedSince(services: Services, variant: Variant): Promise<string | undefined> {
+  const now = await livePlaybookSubject(services, variant.subject.name);
+  if (!now || now.id !== variant.liveId) return `the live playbook ${JSON.stringify(variant.subject.name)} was renamed or archived while its reviews ran`;
+  const digest = playbookDigest(now.subject.rules);
+  if (digest !== variant.digest) return `the live playbook ${JSON.stringify(variant.subject.name)} changed while its reviews ran (digest ${variant.digest.slice(0, 12)} when read, ${digest.slice(0, 12)} after)`;
+  return undefined;
+}
+
 async function playbookSuite(file: PlaybookTestFile, ctx: RunContext, reviews: Reviews, compare: CompareTo | undefined): Promise<SuiteOutcome> {
   const after = await variantOf(ctx.subjects.playbooks.get(file.subject), ctx, ctx.live, file.subject);
   const suite: SuiteOutcome = { kind: file.kind, file: file.file, subject: file.subject, cases: [], notes: [] };
@@ -259,6 +268,12 @@ class Reviews {
         this.report();
         return attributeReview(review.id, finished.attributes, rules);
       });
+      // The live playbook (--live) may have been edited in the app while the reviews ran: their
+      // results are then for neither version of its rules, and must not be kept under the first.
+      if (variant.liveId) {
+        const changed = await changedSince(ctx.services, variant);
+        if (changed) return { error: `${changed}: the results are for neither version, so none was kept; run docket test --live again`, evidence: asked };
+      }
       const all = [...cached, ...made];
       await ctx.cache.put(key, all);
       const allLive = cached.length === 0 || (cached === earlier?.facts && earlier.source === 'live');

@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
 import { runCli } from '../helpers/cli.js';
 import { ACTOR } from '../helpers/emulator.js';
+import { App } from '../helpers/app.js';
 import { junitErrors, testReportErrors } from '../helpers/test-reports.js';
 import { testAgreementMessage } from '../../src/testing/test-agreements.js';
 import type { RunIdentity } from '../../src/testing/run-owner.js';
@@ -366,6 +367,27 @@ describe('docket test against a standalone emulator', () => {
     }
     expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).stdout).toContain('Note: archived 1 scratch playbook(s) a crashed run left');
   });
+  it('--live keeps no result of reviews made while the live playbook was edited in the app, and says so (probe DP)', async () => {
+    const dir = await example();
+    expect((await runCli(['apply', '-C', dir, '--target', NDA, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    const app = new App(emu().env);
+    // The reviews are answered late; while the first is held, a reviewer edits a rule.
+    emu().emulator.faults.add({ method: 'POST', path_pattern: '/reviews', status: 'late', delay_ms: 600, count: 3 });
+    const running = runCli(['test', '-C', dir, '--live', '--no-cache', '--target', NDA], { env: emu().env });
+    for (let i = 0; i < 400 && (emu().emulator.faults.list()[0]?.count ?? 0) === 3; i++) await new Promise((r) => setTimeout(r, 10));
+    await app.editRule('Inbound NDA', 'Term', { actions: 'ACCEPT any term' });
+    const raced = await running;
+    expect(raced.code).toBe(1);
+    expect(raced.stdout).toMatch(/ERROR a perpetual NDA is flagged for its term: the live playbook "Inbound NDA" changed while its reviews ran \(digest [0-9a-f]{12} when read, [0-9a-f]{12} after\): the results are for neither version, so none was kept; run docket test --live again/);
+    // Nothing was kept under the digest it read, which is the files': a replay of the files' version has none.
+    const replay = await runCli(['test', '-C', dir, '--replay-only', '--target', NDA], { env: { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! } });
+    expect(replay.stdout).toContain('3 cases: 0 passed, 3 not replayed.');
+    // Put back as the files say, the live playbook passes.
+    expect((await runCli(['apply', '-C', dir, '--target', NDA, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    const again = await runCli(['test', '-C', dir, '--live', '--target', NDA], { env: emu().env });
+    expect([again.code, again.stdout]).toEqual([0, expect.stringContaining('3 cases: 3 passed')]);
+  });
+
   it('says when the live template it tests differs from the files (it never changes one on the services), and not once applied', async () => {
     const dir = await example();
     const TARGET = 'custom-template/Consulting Agreement';
