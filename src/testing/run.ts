@@ -94,14 +94,14 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
         if (left.length > 0) notes.push(`could not archive ${left.map((n) => JSON.stringify(n)).join(', ')}; the next docket test archives it`);
         leftBehind.push(...left);
         const swept = await scratch.sweep().catch(() => []);
-        if (swept.length > 0) notes.push(`archived ${swept.length} scratch playbook(s) a crashed run left: ${swept.map((n) => JSON.stringify(n)).join(', ')}`);
+        if (swept.length > 0) notes.push(`archived ${swept.length} scratch playbook(s) an earlier run left behind: ${swept.map((n) => JSON.stringify(n)).join(', ')}`);
       }
       if (agreements.made?.started) {
         const swept = await agreements.made.sweep().catch((error: unknown) => {
-          notes.push(`could not look for draft test agreements a crashed run left: ${error instanceof Error ? error.message : String(error)}`);
+          notes.push(`could not look for draft test agreements an earlier run left behind: ${error instanceof Error ? error.message : String(error)}`);
           return [];
         });
-        if (swept.length > 0) notes.push(`voided ${swept.length} draft test agreement(s) a crashed run left: ${swept.join(', ')}`);
+        if (swept.length > 0) notes.push(`voided ${swept.length} draft test agreement(s) an earlier run left behind: ${swept.join(', ')}`);
       }
     });
   }

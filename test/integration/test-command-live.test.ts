@@ -265,7 +265,7 @@ describe('docket test against a standalone emulator', () => {
     expect(r.code).toBe(0);
     // Template tests need only the agreements service.
     expect(Object.keys(emu().emulator.stats().requests.by_route).filter((route) => route.includes('/review/'))).toEqual([]);
-    expect(r.stdout).toContain(`Note: voided 2 draft test agreement(s) a crashed run left: ${killed}, ${expired}`);
+    expect(r.stdout).toContain(`Note: voided 2 draft test agreement(s) an earlier run left behind: ${killed}, ${expired}`);
     const agreements = org().agreements.agreements;
     expect([killed, expired].map((id) => agreements[id]!.status)).toEqual(['voided', 'voided']);
     expect(kept.map((id) => agreements[id]!.status)).toEqual(['draft', 'draft', 'draft', 'draft']);
@@ -320,7 +320,7 @@ describe('docket test against a standalone emulator', () => {
 
       await fetch(`${emu().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 20 }) });
       const next = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env });
-      expect(next.stdout).toMatch(/Note: archived 1 scratch playbook\(s\) a crashed run left: "docket-test: Inbound NDA @ [0-9a-f]{12}"/);
+      expect(next.stdout).toMatch(/Note: archived 1 scratch playbook\(s\) an earlier run left behind: "docket-test: Inbound NDA @ [0-9a-f]{12}"/);
       expect(active()).toEqual([]);
     } finally {
       await fetch(`${emu().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 20 }) });
@@ -365,7 +365,7 @@ describe('docket test against a standalone emulator', () => {
     } finally {
       await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
     }
-    expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).stdout).toContain('Note: archived 1 scratch playbook(s) a crashed run left');
+    expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).stdout).toContain('Note: archived 1 scratch playbook(s) an earlier run left behind');
   });
   it('--live keeps no result of reviews made while the live playbook was edited in the app, and says so (probe DP)', async () => {
     const dir = await example();
