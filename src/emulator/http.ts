@@ -82,11 +82,24 @@ export function sendBytes(res: ServerResponse, status: number, body: Buffer, hea
 }
 
 export function sendProblem(res: ServerResponse, problem: HttpProblem, instance: string, requestId: string): void {
+  if (problem.body !== undefined) {
+    sendOwnBody(res, problem);
+    return;
+  }
   const text = JSON.stringify(problemDocument(problem, instance, requestId));
   res.writeHead(problem.status, {
     'content-type': PROBLEM_CONTENT_TYPE,
     'content-length': String(Buffer.byteLength(text)),
     ...problem.headers,
   });
+  res.end(text);
+}
+
+/** A problem with a body of its own: a string as text (HTML when it looks like it, as a gateway's page), anything else as JSON. */
+function sendOwnBody(res: ServerResponse, problem: HttpProblem): void {
+  const body = problem.body;
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const type = typeof body !== 'string' ? 'application/json; charset=utf-8' : body.trimStart().startsWith('<') ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8';
+  res.writeHead(problem.status, { 'content-type': type, 'content-length': String(Buffer.byteLength(text)), ...problem.headers });
   res.end(text);
 }

@@ -25,13 +25,16 @@ export class HttpProblem extends Error {
   readonly status: number;
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string>;
+  /** Answered as it is instead of the problem document: an injected fault's `body`, an error shape another edition of the docs shows. */
+  readonly body: unknown;
 
-  constructor(status: number, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+  constructor(status: number, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string>; body?: unknown } = {}) {
     super(detail);
     this.name = 'HttpProblem';
     this.status = status;
     this.errors = options.errors;
     this.headers = options.headers ?? {};
+    this.body = options.body;
   }
 }
 

@@ -547,10 +547,12 @@ function retryAfter(seconds: number): { headers: Record<string, string> } {
 }
 
 function faultProblem(fault: Fault, defaultRetryAfter: number): HttpProblem {
-  if (fault.status === 429) return tooMany('injected fault: too many requests', fault.retryAfter ?? defaultRetryAfter);
+  // The fault's `body`, when given, is answered instead of the problem document (the error shapes the docs show).
+  const body = fault.body === undefined ? {} : { body: fault.body };
+  if (fault.status === 429) return new HttpProblem(429, 'injected fault: too many requests', { ...retryAfter(fault.retryAfter ?? defaultRetryAfter), ...body });
   const status = typeof fault.status === 'number' ? fault.status : 500;
   // A 503 may say when to come back as a 429 does (RFC 9110 §10.2.3); only when the fault asks.
-  return new HttpProblem(status, `injected fault: HTTP ${status}`, fault.retryAfter === undefined ? {} : retryAfter(fault.retryAfter));
+  return new HttpProblem(status, `injected fault: HTTP ${status}`, { ...(fault.retryAfter === undefined ? {} : retryAfter(fault.retryAfter)), ...body });
 }
 
 /** The answer one byte at a time: a server that keeps a client waiting without ever going quiet. */

@@ -448,6 +448,24 @@ describe('failures and retries', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('says what an error body in each documented shape says, as the emulator answers it with a fault\'s body (probe DN)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const refusedWith = async (body: unknown): Promise<string> => {
+      t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 422, count: 1, body });
+      const run = await cli('apply', '-C', dir, '--auto-approve');
+      expect(run.code).toBe(1);
+      return run.stdout;
+    };
+    expect(await refusedWith({ errors: [{ source: { pointer: '/data/attributes/name' }, detail: 'has already been taken' }] })).toContain('/data/attributes/name: has already been taken');
+    expect(await refusedWith({ errors: { name: ["can't be blank"] } })).toContain("name: can't be blank");
+    const messaged = await refusedWith({ message: 'names must be unique', request_id: 'req-42' });
+    expect(messaged).toContain('names must be unique');
+    expect(messaged).toContain('req-42');
+    expect(await refusedWith('<html><body>Bad gateway</body></html>')).not.toContain('<html>');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('skips what depends on a failed operation, finishes the rest, and a re-run converges', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
     // The first playbook create is refused, finally (a 422 is not tried again; one at a time).
