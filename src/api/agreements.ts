@@ -222,10 +222,13 @@ export class AgreementsApi {
    * Publishes version N+1; on an unknown outcome the version number tells whether it happened.
    * Resolves to the number the service's answer gives the version (above N+1 when someone else
    * published meanwhile), or N+1 when the answer gives none or was lost; `read`: the term's
-   * version when it was read after a lost answer (the service does not say who published it).
+   * version when it was read after an answer that was lost (`lost`) or gave no id (a `204`): the
+   * service does not say who published it.
    */
-  async publishTermVersion(id: string, label: string, content: { body: string } | { docx: FileUpload }, actor: Actor, expectedVersion: number, beforeSend?: () => Promise<void>): Promise<{ version: number; read?: number }> {
+  async publishTermVersion(id: string, label: string, content: { body: string } | { docx: FileUpload }, actor: Actor, expectedVersion: number, beforeSend?: () => Promise<void>): Promise<{ version: number; read?: number; lost?: boolean }> {
     let read: number | undefined;
+    let lost = false;
+    let found: ApiResource<CustomTermAttrs> | undefined;
     const body: Record<string, unknown> | FormPart[] =
       'body' in content
         ? { body: content.body, user_email: actor.email }
@@ -242,10 +245,15 @@ export class AgreementsApi {
       body,
       ...(beforeSend ? { beforeSend } : {}),
       operation: `publish custom term "${label}"`,
-      recover: async () => {
+      recover: async (...[why]) => {
+        // Found after a lost answer, the term is asked for again as an answer with no id (it is no
+        // `data`, so the version it shows is not taken for the answer's): the same read serves.
+        if (why === 'no-id' && found) return found;
         const now = await this.getCustomTerm(id, label);
         if (now.attributes.current_version_number < expectedVersion) return undefined;
         read = now.attributes.current_version_number;
+        lost = why === 'no-answer';
+        found = now;
         return now;
       },
     });
@@ -253,7 +261,7 @@ export class AgreementsApi {
     // Only an answer's own `data` gives the number: a term read after a lost answer (a resource, no
     // `data`) may show another client's version, published before or after this one.
     const answered = versionNumber(attributesOf(answer)?.current_version_number);
-    return answered !== undefined ? { version: answered } : { version: expectedVersion, ...(read !== undefined ? { read } : {}) };
+    return answered !== undefined ? { version: answered } : { version: expectedVersion, ...(read !== undefined ? { read, lost } : {}) };
   }
 
   async listCustomTemplates(): Promise<ApiResource<CustomTemplateAttrs>[]> {

@@ -207,9 +207,10 @@ export const customTermKind: KindModule<'custom-term'> = {
             ctx.registerWritten?.('custom-term', change.key, change.fields.map((f) => f.field));
             throw error;
           });
-          // Found by reading after a lost answer: as when an interrupted apply's publish is settled.
+          // Found by reading after a lost answer (or one with no version, a 204): as when an interrupted apply's publish is settled.
           if (published.read !== undefined) {
-            return `custom term "${change.key}": the answer to its publish was lost; the term is at version ${published.read}, and docket.lock.json records ${docxPath} as version ${published.version} ${whosVersion(published.version)}`;
+            const answer = published.lost ? 'the answer to its publish was lost' : "the service's answer to its publish gave no version number";
+            return `custom term "${change.key}": ${answer}; the term is at version ${published.read}, and docket.lock.json records ${docxPath} as version ${published.version} ${whosVersion(published.version)}`;
           }
         } else await publish();
         return;

@@ -292,6 +292,16 @@ describe('custom terms', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it("says a Word term's publish answered with no body (a 204) gave no version number, not that its answer was lost (probe DN)", async () => {
+    const dir = await wordTermToPublish();
+    t.emulator.configure({ variants: { ...t.emulator.config().variants, createStatus: 204 } });
+    const applied = await cli('apply', '-C', dir, '--auto-approve');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('custom term "Data Terms": the service\'s answer to its publish gave no version number; the term is at version 2, and docket.lock.json records terms/data.docx as version 2');
+    expect(applied.stdout).not.toContain('was lost');
+    await expectNoChanges(cli, dir);
+  });
+
   it('explains in plain words when custom terms are not enabled for the organization', async () => {
     await start({ seed: (s) => (s.organizations[0]!.features = { custom_terms: false }) });
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
