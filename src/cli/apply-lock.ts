@@ -10,7 +10,7 @@
  * nothing or a lock this process's exit removes (`releaseApplyLockSync`).
  */
 import { realPathOrSelf } from '../util/real-path.js';
-import { link, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -116,10 +116,11 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
   const givingUp = (): boolean => Date.now() >= giveUpAt || options.signal?.aborted === true;
   let told = false;
   let lookedAgain = false;
+  const folderThere = await stat(dirname(path)).then(() => true, () => false);
   for (;;) {
     if (await tryCreate(path, mine)) {
       await removeDeadCopies(path);
-      return held(path);
+      return held(path, !folderThere);
     }
     const holder = await readHolder(path);
     const unreadable = holder ? undefined : await unreadableAge(path);
@@ -234,7 +235,9 @@ async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean
     return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
+    // EEXIST: held. ENOENT: the folder went between its mkdir and this write (a run that made it
+    // removed it, empty, as it released its lock): looked at again.
+    if (code === 'EEXIST' || code === 'ENOENT') return false;
     // A file system without hard links: the lock is created in place (and is empty for an instant).
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw unusable(path, error);
   } finally {
@@ -373,11 +376,15 @@ function isOurs(text: string): boolean {
   }
 }
 
-function held(path: string): HeldApplyLock {
+/** `madeFolder`: the lock's folder was not there before it was taken, and goes with it when left empty (a pull that wrote nothing). */
+function held(path: string, madeFolder: boolean): HeldApplyLock {
   return {
     async release() {
       const text = await readFile(path, 'utf8').catch(() => '');
-      if (isOurs(text)) await rm(path, { force: true });
+      if (!isOurs(text)) return;
+      await rm(path, { force: true });
+      // Not empty (the run wrote its records there, or another run its lock): it stays.
+      if (madeFolder) await rmdir(dirname(path)).catch(() => undefined);
     },
   };
 }

@@ -168,7 +168,12 @@ describe('the version a term publish made', () => {
     const publish = () => api.publishTermVersion('t1', 'T', { body: 'New text' }, { email: 'legal@acme.example' }, 3);
     await expect(publish()).resolves.toEqual({ version: 4 });
     // Read back, the term's version is said beside the one recorded: docket cannot tell whose it is.
-    await expect(publish()).resolves.toEqual({ version: 3, read: 5 });
+    await expect(publish()).resolves.toEqual({ version: 3, read: 5, lost: false });
+    // A lost answer is said as lost, and its one read of the term serves: a second read (for the
+    // answer's missing id) would find no intercept, and net connect is off.
+    mock.intercept({ path: '/v1/custom_terms/t1/versions', method: 'POST' }).replyWithError(new Error('socket hang up'));
+    mock.intercept({ path: '/v1/custom_terms/t1', method: 'GET' }).reply(200, { data: { id: 't1', type: 'custom_term', attributes: { name: 'T', term_type: 'text', body: 'New text', current_version_number: 3 } } }, { headers: JSON_HEADERS });
+    await expect(publish()).resolves.toEqual({ version: 3, read: 3, lost: true });
   });
 });
 
