@@ -5,7 +5,7 @@
 import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
 import { holdsPlaceholder, interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
-import { keysOf } from './api-keys.js';
+import { KEYS_STAY_OUT, keysOf } from './api-keys.js';
 import { schemaDiagnostics } from './schema.js';
 import { schemaValidator, subschemaValidator } from './validators.js';
 import { didYouMean } from './suggest.js';
@@ -326,9 +326,22 @@ async function envOverrides(processEnv: Record<string, string | undefined>): Pro
 }> {
   const values: { variable: string; section: 'review' | 'agreements'; key: string; value: string }[] = [];
   const diagnostics: Diagnostic[] = [];
+  const keys = keysOf(processEnv);
   for (const o of ENV_OVERRIDES) {
     const value = processEnv[o.variable];
     if (value === undefined || value.trim() === '') continue;
+    // A URL or organization id is written into docket.lock.json, plans and the test cache's folder
+    // names: a key inside one would be committed, or shared as a CI artifact (never quoted here).
+    const key = keys.find(([, k]) => value.toLowerCase().includes(k.toLowerCase()));
+    if (key) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'api-key-in-setting',
+        message: `environment variable ${o.variable} holds the value of ${key[0]}, an API key: docket writes \`${o.section}.${o.key}\` into docket.lock.json and saved plans, where a commit would carry it`,
+        hint: `set ${o.variable} to ${o.key === 'url' ? "the service's URL, without the key" : "the organization's id (a UUID), not the key"}; ${KEYS_STAY_OUT}`,
+      });
+      continue;
+    }
     const check = await subschemaValidator(PROJECT_SCHEMA, o.fragment);
     // As typed: the check narrows what it refuses to `never`.
     const typed: string = value;

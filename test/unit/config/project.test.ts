@@ -357,6 +357,19 @@ describe('DOCKET_* environment variables', () => {
     expect(filled.config!.project.agreements).toEqual({ url: 'https://agreements.example' });
   });
 
+  it('refuse a URL or organization id that holds an API key, without quoting it: docket writes them into docket.lock.json and plans (probe DR)', async () => {
+    const key = 'sk-live-PROBEKEY-1234567890';
+    const said = async (processEnv: Record<string, string>) => (await load({ 'docket.yaml': DOCKET }, { processEnv })).diagnostics.map((d) => [d.code, d.message, d.hint]);
+    expect(await said({ DOCKET_REVIEW_API_KEY: key, DOCKET_REVIEW_URL: `http://127.0.0.1:7823/${key}/review` })).toEqual([
+      ['api-key-in-setting', 'environment variable DOCKET_REVIEW_URL holds the value of DOCKET_REVIEW_API_KEY, an API key: docket writes `review.url` into docket.lock.json and saved plans, where a commit would carry it', expect.stringMatching(/^set DOCKET_REVIEW_URL to the service's URL, without the key; /)],
+    ]);
+    // A key that looks like a UUID, set as the organization too (in another letter case).
+    const uuidKey = '7e3f9a2c-1b4d-4c8e-9f00-abcdef123456';
+    const org = await said({ DOCKET_API_KEY: uuidKey, DOCKET_ORGANIZATION_ID: uuidKey.toUpperCase() });
+    expect(org.map(([code, message]) => [code, message])).toEqual([['api-key-in-setting', 'environment variable DOCKET_ORGANIZATION_ID holds the value of DOCKET_API_KEY, an API key: docket writes `review.organization_id` into docket.lock.json and saved plans, where a commit would carry it']]);
+    expect(JSON.stringify(org).toLowerCase()).not.toContain(uuidKey);
+  });
+
   it('never silently replace what an environment chosen by name sets: two explicit choices that differ are an error at its line', async () => {
     const staging = (processEnv: Record<string, string>) => load({ 'docket.yaml': DOCKET }, { env: 'staging', processEnv });
     const conflict = await staging({ DOCKET_ORGANIZATION_ID: ORG_A });
