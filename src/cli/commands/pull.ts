@@ -63,14 +63,21 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
     .addOption(lockTimeoutOption())
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .action(async (opts: PullFlags) => {
-      const deadline = Date.now() + opts.timeout;
+      // From when the lock is held: a wait for another run's lock is --lock-timeout's, not the reads'.
+      let deadline = Date.now() + opts.timeout;
       const kinds = kindNames(opts.kind);
       const check = refuseTargetsOutsideKinds(opts.target, kinds);
       const dryRun = Boolean(opts.dryRun);
       let told: string | undefined;
       const root = path.resolve(io.cwd, opts.dir);
       // Writing, pull takes the apply lock: an apply beside it would write its own view of the sync records last, over pull's.
-      const locked = <T>(run: () => Promise<T>): Promise<T> => (dryRun ? run() : holdingApplyLock(io, { root: applyLockRoot(root), checkout: root, timeoutMs: opts.lockTimeout, takenBy: PULL }, run));
+      const locked = <T>(run: () => Promise<T>): Promise<T> => {
+        const timed = (): Promise<T> => {
+          deadline = Date.now() + opts.timeout;
+          return run();
+        };
+        return dryRun ? timed() : holdingApplyLock(io, { root: applyLockRoot(root), checkout: root, timeoutMs: opts.lockTimeout, takenBy: PULL }, timed);
+      };
       const { plan, result } = await locked(() => withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds), ...(check ? { check } : {}) }, async (s) => {
         // The configuration's warnings (a lock file's merge conflict, say), as plan and validate give them.
         for (const warning of s.workspace.warnings) s.logger.info(`Warning: ${warning}`);

@@ -309,7 +309,8 @@ it('pull and apply of one checkout take turns: the one that finds the other runn
   expect(refused.stderr).toContain('pass --lock-timeout 5m to wait for it');
   expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(before);
   // Waiting, it pulls once the apply is done; its records stand, so the app's edit is no longer drift.
-  const pulled = await run('pull', '-C', dir, '--lock-timeout', '1m');
+  // The wait is --lock-timeout's: its --timeout (shorter than the wait) starts once it holds the lock.
+  const pulled = await run('pull', '-C', dir, '--lock-timeout', '1m', '--timeout', '1s');
   expect(await applying.exited).toBe(0);
   expect(pulled.code).toBe(0);
   expect(pulled.stderr).toContain('Waiting for another docket apply of this checkout to finish');
@@ -324,6 +325,8 @@ it('pull and apply of one checkout take turns: the one that finds the other runn
   const applyRefused = await run('apply', '-C', dir, '--auto-approve');
   expect(applyRefused.code).toBe(1);
   expect(applyRefused.stderr).toMatch(/^Error: another docket pull holds .*apply\.lock/);
+  const applyWaited = await run('apply', '-C', dir, '--auto-approve', '--lock-timeout', '1m', '--timeout', '1s');
   expect(await pulling.exited).toBe(0);
+  expect([applyWaited.code, applyWaited.stderr]).toEqual([0, expect.stringContaining('Waiting for another docket pull of this checkout to finish')]);
   await expectConverged(run, dir);
 });
