@@ -543,10 +543,11 @@ describe('approval', () => {
     await applyOk(cli, dir);
     await writeFile(join(dir, 'playbooks/nda.yaml'), NDA.replace('How long the agreement lasts', 'Edited in the files'));
     const app = new App(t.env);
-    const edited = await runCli(['apply', '-C', dir], { env: t.env, answer: 'yes', whileAsked: () => app.editRule('Inbound NDA', 'Term', { description: 'Edited in the app meanwhile' }) });
+    // --force changes what an apply does (past the delete guard): the command to run again keeps it (probe DQ).
+    const edited = await runCli(['apply', '-C', dir, '--force'], { env: t.env, answer: 'yes', whileAsked: () => app.editRule('Inbound NDA', 'Term', { description: 'Edited in the app meanwhile' }) });
     expect(edited.code).toBe(1);
     expect(edited.stderr).toContain('the plan changed live while it waited for your yes; nothing was changed:\n  - rule "Inbound NDA/Term" changed live since the plan');
-    expect(edited.stderr).toContain(`run \`docket apply -C ${dir}\` again`);
+    expect(edited.stderr).toContain(`run \`docket apply -C ${dir} --force\` again`);
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('changed live and in files');
     // Applied now, with the app's edit in view, it converges.

@@ -96,7 +96,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         throw new UsageError(`the plan was made ${saved.environment ? `for --env ${saved.environment}` : 'without --env'}, not --env ${opts.env}`, 'apply it without --env: it applies to the environment it was made for');
       }
       const env = opts.env ?? saved?.environment;
-      const shape: PlanShape = { dir: opts.dir, env, emulator, prune: opts.prune, retryUncertain: opts.retryUncertain, target: opts.target };
+      const shape: PlanShape = { dir: opts.dir, env, emulator, prune: opts.prune, retryUncertain: opts.retryUncertain, target: opts.target, force: opts.force, adoptFiles: opts.adoptFiles };
       const interrupts = interruptsOf(io);
       const root = resolve(io.cwd, opts.dir);
       await holdingApplyLock(io, { root: applyLockRoot(root), checkout: root, timeoutMs: opts.lockTimeout }, () => staleIfEnvironmentGone(saved?.environment, opts.dir, async () => {
@@ -145,7 +145,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           // Only changes to the services need a person's yes; recording what is already live does not.
           if (!saved && !opts.autoApprove && hasChanges(plan)) {
             const asked = Date.now();
-            await confirm(io, opts.output === 'json' ? planJsonChunks(plan) : undefined, savedPlanCommand({ ...shape, force: opts.force, adoptFiles: opts.adoptFiles }));
+            await confirm(io, opts.output === 'json' ? planJsonChunks(plan) : undefined, savedPlanCommand(shape));
             deadline += Date.now() - asked;
             // What was approved is what is applied: an edit made in the app while a person read the
             // plan would otherwise be overwritten (or its object deleted) unseen, as a saved plan's is not.
@@ -380,7 +380,7 @@ async function checked(plan: Plan, s: Session, shape: PlanShape, approved = fals
   return plan;
 }
 
-/** What shapes a plan, as its command line gives it. */
+/** What shapes a plan, as its command line gives it, and what an apply of it takes besides (`--force`, `--adopt-files`). */
 interface PlanShape {
   dir: string;
   env?: string | undefined;
@@ -388,9 +388,11 @@ interface PlanShape {
   prune?: boolean | undefined;
   retryUncertain?: boolean | undefined;
   target: readonly string[];
+  force?: boolean | undefined;
+  adoptFiles?: boolean | undefined;
 }
 
-/** `docket plan` or `docket apply` with the flags that shape the plan (run from the same folder). */
+/** `docket plan` or `docket apply` with the flags that shape the plan (and, for apply, what it takes besides), run from the same folder. */
 function shapedCommand(command: 'plan' | 'apply', shape: PlanShape): string {
   const flags = [
     ...(shape.env !== undefined ? ['--env', shape.env] : []),
@@ -398,8 +400,14 @@ function shapedCommand(command: 'plan' | 'apply', shape: PlanShape): string {
     ...(shape.prune ? ['--prune'] : []),
     ...(shape.retryUncertain ? ['--retry-uncertain'] : []),
     ...shape.target.flatMap((t) => ['--target', t]),
+    ...(command === 'apply' ? applying(shape) : []),
   ];
   return `docket ${command}${dirFlag(shape.dir)}${words(flags)}`;
+}
+
+/** What a saved plan still takes when it is applied. */
+function applying(shape: PlanShape): string[] {
+  return [...(shape.force ? ['--force'] : []), ...(shape.adoptFiles ? ['--adopt-files'] : [])];
 }
 
 function dirFlag(dir: string): string {
@@ -411,10 +419,8 @@ function words(list: readonly string[]): string {
 }
 
 /** The commands that save this run's plan and apply it, with the flags that shape the plan. */
-function savedPlanCommand(opts: PlanShape & { force?: boolean; adoptFiles?: boolean }): string {
-  // What a saved plan still takes when it is applied.
-  const applying = [...(opts.force ? ['--force'] : []), ...(opts.adoptFiles ? ['--adopt-files'] : [])];
-  return `${shapedCommand('plan', opts)} --out PLAN.json && docket apply${dirFlag(opts.dir)}${words(applying)} PLAN.json`;
+function savedPlanCommand(shape: PlanShape): string {
+  return `${shapedCommand('plan', shape)} --out PLAN.json && docket apply${dirFlag(shape.dir)}${words(applying(shape))} PLAN.json`;
 }
 
 /**
