@@ -37,6 +37,17 @@ export function guardWarning(v: GuardViolation): string {
   return `apply will refuse this plan: ${describeViolation(v)}; pass --force to apply it anyway`;
 }
 
+/**
+ * The plan as an apply with `--force` shows it: the guard's refusals said as what is forced past,
+ * not as a refusal the apply then does not make.
+ */
+export function forcedPastGuard(plan: Plan): Plan {
+  if (!plan.guard?.length) return plan;
+  const { guard, ...rest } = plan;
+  const refusals = new Map(guard.map((v) => [guardWarning(v), `${describeViolation(v)}; --force applies it`]));
+  return { ...rest, warnings: plan.warnings.map((w) => refusals.get(w) ?? w) };
+}
+
 const pct = (n: number): string => `${Math.round(n * 1000) / 10}%`;
 
 export function describeViolation(v: GuardViolation): string {

@@ -100,6 +100,9 @@ describe('pruning and the mass-delete guard', () => {
 
     const forced = await cli('apply', '-C', dir, '--auto-approve', '--force');
     expect(forced.code).toBe(0);
+    // The plan it shows says what --force goes past, not that apply will refuse it (probe DQ).
+    expect(forced.stdout).toContain('Warning: the plan removes 5 of 6 live playbook objects (83.3%), over the safety threshold of 30% (safety.max_delete_fraction); --force applies it');
+    expect(forced.stdout).not.toContain('apply will refuse this plan');
     expect(livePlaybooks()).toEqual(['Playbook 0']);
     await expectNoChanges(cli, dir);
   });

@@ -25,6 +25,7 @@ import { headerLines, writeApplyReportText, writePlanText } from '../../render/t
 import { noChangesSentence } from '../../render/facts.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { applyLockRoot, holdingApplyLock, lockTimeoutOption } from '../apply-lock.js';
+import { forcedPastGuard } from '../../engine/guard.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
 import { EMULATOR_STATE_LABEL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
@@ -114,7 +115,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
             // Like the approval question, the plan's printing is not the apply's work: a reader that
             // takes it slowly (a CI log) must not use up the budget of the changes.
             const printing = Date.now();
-            await writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout, io.stdoutDrained);
+            await writePlanText(opts.force ? forcedPastGuard(plan) : plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout, io.stdoutDrained);
             deadline += Date.now() - printing;
           }
           // Before applying, so the annotations are there even when an operation fails.
