@@ -169,16 +169,26 @@ function prefixesOf(key: string): string[] {
  * now, and why.
  */
 function renamedTo(t: TargetSpec, desired: readonly DesiredResource[], parentOf: ReadonlyMap<KindName, KindName>): { key: string; why: string } | undefined {
-  const wanted = refKey(t.kind, t.key);
-  const self = desired.find((d) => d.kind === t.kind && formerKeys(d).includes(wanted));
-  if (self) return { key: self.key, why: `${quoteValue(self.parent ? t.key.slice(self.parent.key.length + 1) : t.key)} is a former name its renamed_from lists` };
+  const whys: string[] = [];
+  let key = t.key;
+  // The parent's former name first: a rule renamed too is then found under its parent's name now.
   const parentKind = parentOf.get(t.kind);
   for (const d of parentKind ? desired : []) {
     if (d.kind !== parentKind) continue;
-    const old = d.renamedFrom.find((name) => t.key.startsWith(`${composed(name)}/`));
-    if (old !== undefined) return { key: `${d.key}/${t.key.slice(composed(old).length + 1)}`, why: `${parentKind} ${quoteValue(composed(old))} is now ${quoteValue(d.key)}, by its renamed_from` };
+    const old = d.renamedFrom.find((name) => key.startsWith(`${composed(name)}/`));
+    if (old === undefined) continue;
+    key = `${d.key}/${key.slice(composed(old).length + 1)}`;
+    whys.push(`${parentKind} ${quoteValue(composed(old))} is now ${quoteValue(d.key)}, by its renamed_from`);
+    break;
   }
-  return undefined;
+  const wanted = refKey(t.kind, key);
+  const self = desired.find((d) => d.kind === t.kind && formerKeys(d).includes(wanted));
+  if (self) {
+    const name = self.parent ? key.slice(self.parent.key.length + 1) : key;
+    whys.push(whys.length > 0 ? `its ${t.kind} ${quoteValue(name)} is now ${quoteValue(self.parent ? self.key.slice(self.parent.key.length + 1) : self.key)}` : `${quoteValue(name)} is a former name its renamed_from lists`);
+    key = self.key;
+  }
+  return whys.length > 0 ? { key, why: whys.join('; ') } : undefined;
 }
 
 function formerNames(plan: Plan): Map<string, string> {

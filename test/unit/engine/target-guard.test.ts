@@ -123,6 +123,10 @@ describe('limitToTargets', () => {
     // A rule under its playbook's former name: not "no declared playbook holds it".
     expect(message('rule/Vendor MSA/Term')).toBe('--target rule/Vendor MSA/Term: no rule "Vendor MSA/Term" is declared or exists live, did you mean `rule/Vendor Agreements/Term`? (playbook "Vendor MSA" is now "Vendor Agreements", by its renamed_from)');
     expect(message('playbook/Vendor Agreements')).toBeUndefined();
+    // The rule renamed too: its name now, in one step (probe DQ).
+    const renamedRule = desiredRule('Vendor Agreements', 'Term length', {}, { renamedFrom: ['Term'] });
+    const both = limitToTargets(planOf([], { 'playbook:Vendor Agreements': 'pb-1', 'rule:Vendor Agreements/Term length': 'r-1' }), [renamedPlaybook, renamedRule], [target('rule/Vendor MSA/Term')], KINDS);
+    expect(both.diagnostics.errors[0]?.message).toBe('--target rule/Vendor MSA/Term: no rule "Vendor MSA/Term" is declared or exists live, did you mean `rule/Vendor Agreements/Term length`? (playbook "Vendor MSA" is now "Vendor Agreements", by its renamed_from; its rule "Term" is now "Term length")');
   });
 
   it('says a rule of a playbook no file declares is not read, rather than that it does not exist live', () => {
