@@ -24,7 +24,9 @@ export function keyValues(env: Readonly<Record<string, string | undefined>>): st
   // Lower-cased too: a key put in a URL's host comes back as the URL parser writes hosts.
   // Each renderer escapes a value as it is or as a message quoted it (`contains "k"` in a test's markdown report).
   const escaped = (v: string): string[] => [v, escapeMarkdown(v), json(escapeMarkdown(v)), escapeMarkdown(v, 'html'), escapeData(v), escapeProperty(v)];
-  const values = keys.flatMap((k) => [k.toLowerCase(), ...escaped(k), ...escaped(json(k)), json(json(k)), slug(k)]);
+  // Percent-encoded too: a key put where a path segment goes (an id a command takes) is printed in the request's path.
+  const encoded = (k: string): string[] => [encodeURIComponent(k), encodeURI(k)].filter((e) => e !== k);
+  const values = keys.flatMap((k) => [k.toLowerCase(), ...escaped(k), ...escaped(json(k)), json(json(k)), slug(k), ...encoded(k).flatMap(escaped)]);
   // Longest first, so a key that holds another is replaced whole.
   return [...new Set(values)].sort((a, b) => b.length - a.length);
 }

@@ -31,13 +31,16 @@ describe('API keys in output', () => {
         expect(result.stdout + result.stderr).not.toContain(KEY);
       }
     }
-    // In a host, the URL parser lower-cases it (an `_` keeps it apart from the file-name form).
+    // In a host (in any letter case: the URL parser lower-cases it), refused before anything is read, and never quoted.
     const hostKey = 'sk_live_TopSecret98765';
-    const host = await runCli(['plan', '-C', dir, '--timeout', '5s'], { env: { DOCKET_API_KEY: hostKey, DOCKET_REVIEW_URL: `https://${hostKey}.invalid/x` } });
-    expect(host.stderr).toContain('[redacted].invalid');
+    const host = await runCli(['plan', '-C', dir, '--timeout', '5s'], { env: { DOCKET_API_KEY: hostKey, DOCKET_REVIEW_URL: `https://${hostKey.toLowerCase()}.invalid/x` } });
+    expect(host.stderr).toContain('api-key-in-setting environment variable DOCKET_REVIEW_URL holds the value of DOCKET_API_KEY');
     expect((host.stdout + host.stderr).toLowerCase()).not.toContain(hostKey.toLowerCase());
     const refused = await runCli(['plan', '-C', dir], { env: { DOCKET_REVIEW_API_KEY: KEY, DOCKET_ORGANIZATION_ID: KEY } });
-    expect(refused.stderr).toContain('DOCKET_ORGANIZATION_ID must be a UUID (got "[redacted]")');
+    expect(refused.stderr).toContain('api-key-in-setting environment variable DOCKET_ORGANIZATION_ID holds the value of DOCKET_REVIEW_API_KEY');
+    // A value quoted where a key does not belong (a flag's) is redacted.
+    const flag = await runCli(['plan', '-C', dir, '--env', KEY], { env: { DOCKET_API_KEY: KEY } });
+    expect(flag.stderr).toContain('[redacted]');
   });
 
   it('are replaced as each output escapes them too: JSON and quoted values, markdown, annotations, and a quoted value in markdown or an annotation (docket test\'s expectations)', async () => {
@@ -50,7 +53,7 @@ describe('API keys in output', () => {
       expect(out).not.toMatch(/k3y|\(a\+b\)/);
     }
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': 'kind: Playbook\nname: P\n' });
-    const json = await runCli(['plan', '-C', dir, '-o', 'json'], { env: { DOCKET_API_KEY: key, DOCKET_ORGANIZATION_ID: key } });
+    const json = await runCli(['plan', '-C', dir, '-o', 'json', '--env', key], { env: { DOCKET_API_KEY: key } });
     expect(json.stdout).toContain('[redacted]');
     expect(json.stdout + json.stderr).not.toContain('k3y');
   });

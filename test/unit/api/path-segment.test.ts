@@ -25,5 +25,12 @@ describe('shortId', () => {
     expect(redact(problem, keyValues({ DOCKET_API_KEY: key }))).toBe(`has an id that cannot be one segment of a URL ("${'x'.repeat(40)}[redacted]…")`);
     expect(shortId('a/b')).toBe('a/b');
   });
+
+  it('a key sent where an id goes is redacted as the request path shows it, percent-encoded (probe DR)', () => {
+    const key = 'pk%live:PROBE,KEY|12_<b>&amp;*x*`@alice';
+    const path = `GET /v1/reviews/${pathSegment(key)} failed with HTTP 404`;
+    expect(path).toContain('pk%25live%3APROBE');
+    expect(redact(path, keyValues({ DOCKET_API_KEY: key }))).toBe('GET /v1/reviews/[redacted] failed with HTTP 404');
+  });
 });
 
