@@ -3,6 +3,7 @@
  * messages that refuse that variable's value: the key never reaches the output all the same.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keyValues, redact } from '../../src/cli/redact.js';
@@ -123,6 +124,25 @@ describe('API keys in a saved plan', () => {
     expect(shown.stdout + shown.stderr).not.toContain(key);
     const applied = await cli('apply', '-C', dir, out);
     expect(applied.code).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
+
+  it('saves no plan whose objects differ only by a key, which the file could not tell apart, and says so (probe DR)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    const app = new App(env());
+    // Two keys (the agreements key unused by this review-only configuration): both are written `[redacted]`.
+    const other = 'ag-live-5e8d1b7c9a02';
+    await app.createRule('Inbound NDA', { name: `Rule ${SECRET}`, actions: 'ACCEPT' });
+    await app.createRule('Inbound NDA', { name: `Rule ${other}`, actions: 'ACCEPT' });
+    const out = join(dir, 'plan.json');
+    const plan = await runCli(['plan', '-C', dir, '--out', out], { env: { ...env(), DOCKET_AGREEMENTS_API_KEY: other } });
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('Error: the plan cannot be saved: the names of two objects differ only where the value of an API key is written (delete:rule:Inbound NDA/Rule [redacted])');
+    expect(plan.stdout + plan.stderr).not.toMatch(new RegExp(`${SECRET}|${other}`));
+    expect(existsSync(out)).toBe(false);
+    // Without a saved plan, apply tells them apart.
+    await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
 });

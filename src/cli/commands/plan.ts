@@ -4,6 +4,7 @@ import { showPath } from '../../config/quote.js';
 import { removeStaleTemps, writeFileAtomic } from '../../util/atomic-write.js';
 import { rmSync } from 'node:fs';
 import { DocketError } from '../../errors.js';
+import type { Plan } from '../../engine/types.js';
 import { Command, Option } from 'commander';
 import { hasChanges } from '../../engine/plan.js';
 import { planJsonChunks } from '../../render/json.js';
@@ -60,6 +61,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
       // it, and `docket show` prints the file to whoever has it, key or not.
       if (out) {
         const secrets = keyValues(io.env);
+        if (secrets.length > 0) refuseRedactedTwins(plan, (text) => redact(text, secrets));
         // Texts and names as the file is written: only when there is a key to keep out.
         sealPlan(plan, io.env, secrets.length > 0 ? (text) => redact(text, secrets) : undefined);
         await savePlan(out, opts.out!, redactEach(planJsonChunks(plan), secrets), interruptsOf(io));
@@ -91,3 +93,22 @@ export function timeoutOption(defaultMs: number): Option {
   return new Option('--timeout <DURATION>', 'time budget for all requests of the command (like 90s, 10m)').argParser(parseTimeBudget).default(defaultMs, formatDuration(defaultMs));
 }
 
+/**
+ * Two changes, or two known ids, whose names differ only where a key's value is written: the saved
+ * file never holds a key, so it could not tell them apart (show and apply would refuse it as a
+ * plan that lists a change twice).
+ */
+function refuseRedactedTwins(plan: Plan, redacted: (text: string) => string): void {
+  const seen = new Set<string>();
+  for (const id of [...plan.changes.map((c) => c.id), ...Object.keys(plan.ids).map((k) => `id of ${k}`)]) {
+    const shown = redacted(id);
+    if (seen.has(shown)) {
+      throw new DocketError(
+        'plan-not-saved',
+        `the plan cannot be saved: the names of two objects differ only where the value of an API key is written (${shown}), and a saved plan, which never holds a key, could not tell them apart; nothing was saved`,
+        'rename one of them in the app so that no name holds a key, then plan again; or apply without a saved plan (docket apply)',
+      );
+    }
+    seen.add(shown);
+  }
+}
