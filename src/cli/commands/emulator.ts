@@ -105,8 +105,8 @@ async function serve(io: Io, opts: EmulatorOptions, seed: EmulatorSeed, waitForS
       ...(opts.faultRate !== undefined ? { faultRate: opts.faultRate } : {}),
       ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
       variants: variantsOf(opts),
-      // Headers are never shown, so neither is a key.
-      ...(opts.verbose ? { onRequest: (r: AnsweredRequest) => io.stderr(`${requestLine(r)}\n`) } : {}),
+      // Headers are never shown; a key sent in the query (a hand-made request) is masked.
+      ...(opts.verbose ? { onRequest: (r: AnsweredRequest) => io.stderr(`${requestLine(r, emulatorKeys(emulator))}\n`) } : {}),
     });
   } catch (error) {
     release?.();
@@ -175,8 +175,41 @@ function outputFails(io: Io): { promise: Promise<void>; stop: () => void } {
 }
 
 /** `GET /review/v1/… → 200 in 3 ms [request …]`, like docket's own -v lines. */
-export function requestLine(r: AnsweredRequest): string {
-  return `${r.method} ${stripControl(r.path)} → ${r.status ?? 'no answer'} in ${r.ms} ms${r.requestId ? ` [request ${r.requestId}]` : ''}`;
+/** `keys`: the emulator's own API keys, masked wherever the path holds one (as sent, or percent-encoded). */
+export function requestLine(r: AnsweredRequest, keys: readonly string[] = []): string {
+  return `${r.method} ${stripControl(maskedPath(r.path, keys))} → ${r.status ?? 'no answer'} in ${r.ms} ms${r.requestId ? ` [request ${r.requestId}]` : ''}`;
+}
+
+/** Query parameters that carry a credential by their name, whatever their value. */
+const CREDENTIAL_PARAMS = /^(api[_-]?key|key|token|access[_-]?token|secret|password|auth(orization)?)$/i;
+
+function maskedPath(path: string, keys: readonly string[]): string {
+  let out = path;
+  for (const key of keys) for (const form of new Set([key, encodeURIComponent(key)])) out = out.split(form).join('[redacted]');
+  const at = out.indexOf('?');
+  if (at === -1) return out;
+  const query = out
+    .slice(at + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq === -1 ? pair : pair.slice(0, eq);
+      return eq !== -1 && CREDENTIAL_PARAMS.test(decodeURIComponentSafe(name)) ? `${name}=[redacted]` : pair;
+    });
+  return `${out.slice(0, at)}?${query.join('&')}`;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Every API key the emulator's organizations hold (a seed's, and those of organizations made since). */
+function emulatorKeys(emulator: RunningEmulator | undefined): string[] {
+  return emulator ? Object.values(emulator.store.state.organizations).flatMap((o) => o.api_keys).filter((k) => k.length > 0) : [];
 }
 
 function variantsOf(opts: EmulatorOptions): Partial<EmulatorVariants> {
