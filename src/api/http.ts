@@ -18,7 +18,7 @@ import { isPlainObject } from '../util/plain.js';
 import { shortId } from './path-segment.js';
 import { urlProblem } from '../config/url-policy.js';
 import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
-import { headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
+import { apiKeyVariable, headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
 import type {
   ApiResource,
@@ -993,11 +993,11 @@ function checkApiKey(key: string, service: ServiceName): string {
   const k = key.trim();
   // A control character or space would make undici reject the header, or split it.
   if (/[\s\u0000-\u001f\u007f-\u009f]/.test(k)) {
-    throw new DocketError('invalid-api-key', `the ${service} service API key contains spaces or control characters`, 'check how the key was copied into the environment');
+    throw new DocketError('invalid-api-key', `the ${service} service API key contains spaces or control characters`, `check how the key in ${apiKeyVariable(service)} was copied into the environment`);
   }
   // An HTTP header holds Latin-1 only: undici refused such a key as a connection failure.
   if (/[^\u0000-\u00ff]/.test(k)) {
-    throw new DocketError('invalid-api-key', `the ${service} service API key contains characters an HTTP header cannot hold (such as € or a curly quote)`, 'check how the key was copied into the environment');
+    throw new DocketError('invalid-api-key', `the ${service} service API key contains characters an HTTP header cannot hold (such as € or a curly quote)`, `check how the key in ${apiKeyVariable(service)} was copied into the environment`);
   }
   return k;
 }

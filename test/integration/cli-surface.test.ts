@@ -312,9 +312,11 @@ describe('API keys that cannot be sent', () => {
     ] as const) {
       const plan = await runCli(['plan', '-C', dir, '-o', 'json'], { env: { ...env, DOCKET_API_KEY: key } });
       expect(plan.code).toBe(1);
-      const doc = JSON.parse(plan.stdout) as { error: { code: string; message: string } };
+      const doc = JSON.parse(plan.stdout) as { error: { code: string; message: string; hint: string } };
       expect(doc.error.code).toBe('invalid-api-key');
       expect(doc.error.message).toContain(says);
+      // Which variable to look at: the service's own, or DOCKET_API_KEY that serves both (probe DR).
+      expect(doc.error.hint).toBe('check how the key in DOCKET_REVIEW_API_KEY (or DOCKET_API_KEY) was copied into the environment');
       expect(plan.stdout + plan.stderr).not.toContain(key);
     }
   });
