@@ -138,6 +138,8 @@ export function parseFaultSpec(body: JsonBody, routes: ReadonlyMap<string, reado
   const status = body.status;
   const statusOk = FAULT_STATUSES.some((s) => s === status) || TRANSPORT_FAULTS.some((s) => s === status);
   if (!isPresent(body, 'status') || !statusOk) errors.add('status', `must be one of ${FAULT_STATUSES.join(', ')}, ${TRANSPORT_FAULTS.map((t) => `"${t}"`).join(', ')}`);
+  // Only a status or `malformed` answers with a body: accepted on another, it would be ignored.
+  if (body.body !== undefined && statusOk && typeof status === 'string' && status !== 'malformed') errors.add('body', `is answered only by a status or "malformed", not by "${status}", which sends no body of its own`);
   if (errors.list.length > 0) return errors;
   const spec: FaultSpec = { status: status as FaultStatus, count: count ?? 1 };
   if (method !== undefined && method !== null) spec.method = method;

@@ -116,6 +116,11 @@ describe('faults', () => {
     const late = await h.control('POST', '/_emulator/faults', { method: 'GET', status: 'late', delay_ms: 1e12 });
     expect([late.status, fields(late)]).toEqual([422, ['delay_ms']]);
     expect((await h.control('POST', '/_emulator/faults', { method: 'get', status: 500 })).status).toBe(201);
+    // A body a transport fault would never send (probe DQ); a status and `malformed` send theirs.
+    const dropped = await h.control('POST', '/_emulator/faults', { status: 'drop', body: { message: 'x' } });
+    expect([dropped.status, fields(dropped)]).toEqual([422, ['body']]);
+    for (const status of [422, 'malformed']) expect((await h.control('POST', '/_emulator/faults', { status, body: { message: 'x' } })).status).toBe(201);
+    await h.control('DELETE', '/_emulator/faults');
     // A route written as the docs write it (`{id}`) would match nothing: said, with the form that matches.
     const braces = await h.control('POST', '/_emulator/faults', { method: 'POST', path_pattern: '/agreements/v1/custom_terms/{id}/versions', status: 422 });
     expect([braces.status, fields(braces)]).toEqual([422, ['path_pattern']]);
