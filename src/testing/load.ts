@@ -152,7 +152,10 @@ class Checker {
       const wanted = String(body.playbook);
       const subject = this.subjects.playbooks.get(normName(wanted));
       if (!subject && !this.subjects.unknown && typeof body.playbook === 'string') {
-        this.error('unknown-playbook', `no Playbook named ${quoteValue(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.playbooks.values()].map((p) => p.name))}`, '/playbook');
+        // A former name its renamed_from still lists is said as such, as --target says it.
+        const renamed = [...this.subjects.playbooks.values()].find((p) => p.formerNames?.some((f) => normName(f) === normName(wanted)));
+        const suggestion = renamed ? `, did you mean \`${renamed.name}\`? (${quoteValue(wanted)} is a former name its renamed_from lists)` : didYouMean(wanted, [...this.subjects.playbooks.values()].map((p) => p.name));
+        this.error('unknown-playbook', `no Playbook named ${quoteValue(wanted)} is declared in this configuration${suggestion}`, '/playbook');
       }
       if (subject?.renamedAwayTo) this.renamedAway(subject.name, subject.renamedAwayTo, '/playbook');
       const rules = subject ? subject.rules.map((r) => r.name) : undefined;

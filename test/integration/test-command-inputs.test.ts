@@ -88,6 +88,15 @@ describe('docket test with broken inputs', () => {
     expect(xml).toContain('<testcase name="tests/broken.test.yaml:2:11 unknown-playbook" classname="docket test" time="0.000">');
   });
 
+  it('says a test file naming a playbook by a former name (its renamed_from) which name it has now (probe DQ)', async () => {
+    const dir = await example();
+    const file = join(dir, 'playbooks/inbound-nda.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('name: Inbound NDA\n', 'name: Inbound NDAs\nrenamed_from: [Inbound NDA]\n'));
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain('tests/inbound-nda.test.yaml:5:11 error unknown-playbook no Playbook named "Inbound NDA" is declared in this configuration, did you mean `Inbound NDAs`? ("Inbound NDA" is a former name its renamed_from lists)');
+  });
+
   it('redacts a key in its JUnit report as in every other output: the file is a CI artifact', async () => {
     const dir = await example();
     const key = 'sk_live_ABCDEF<123>';
