@@ -297,7 +297,7 @@ it('pull and apply of one checkout take turns: the one that finds the other runn
   const app = new App(t.env);
   // An apply of an edit in the files holds the lock while its update is answered late; meanwhile a reviewer edits another rule.
   await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('What is the term?', 'How long is the term?') });
-  t.emulator.faults.add({ method: 'PATCH', path_pattern: '/playbook_rules/', status: 'late', delay_ms: 1500, count: 1 });
+  t.emulator.faults.add({ method: 'PATCH', path_pattern: '/playbook_rules/', status: 'late', delay_ms: 2500, count: 1 });
   const applying = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
   // Its update is being answered (the fault taken) before the app's edit, which would otherwise take it.
   await until(() => existsSync(join(dir, '.docket', 'apply.lock')) && t.emulator.faults.list().length === 0);
@@ -319,7 +319,7 @@ it('pull and apply of one checkout take turns: the one that finds the other runn
 
   // The other way round: an apply refuses while a pull holds the lock, naming it.
   await app.editRule('Inbound NDA', 'Term', { questions: 'Edited again?' });
-  t.emulator.faults.add({ method: 'GET', path_pattern: '/playbook_rules', status: 'late', delay_ms: 1500, count: 1 });
+  t.emulator.faults.add({ method: 'GET', path_pattern: '/playbook_rules', status: 'late', delay_ms: 2500, count: 1 });
   const pulling = spawnBin(['pull', '-C', dir], t.env);
   await until(() => existsSync(join(dir, '.docket', 'apply.lock')));
   const applyRefused = await run('apply', '-C', dir, '--auto-approve');
