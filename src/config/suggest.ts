@@ -108,7 +108,12 @@ function prefixOf(wanted: string, candidates: Iterable<string>, input: string): 
 /** `, did you mean \`x\`?` or an empty string; meant to be appended to a message. `pick`: suggestAddress for an e-mail address. */
 export function didYouMean(input: string, candidates: Iterable<string>, format: (s: string) => string = (s) => s, pick: typeof suggest = suggest): string {
   const match = pick(input, candidates);
-  return match === undefined ? '' : `, did you mean \`${format(match)}\`?`;
+  return match === undefined ? '' : didYouMeanBecause(format(match));
+}
+
+/** The suggestion as didYouMean words it, with why it is the one meant when not by spelling (a former name). */
+export function didYouMeanBecause(suggestion: string, why?: string): string {
+  return `, did you mean \`${suggestion}\`?${why ? ` (${why})` : ''}`;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { spelledKind } from '../kinds/spelled-kind.js';
 import { composed } from '../util/nfc.js';
-import { didYouMean } from '../config/suggest.js';
+import { didYouMean, didYouMeanBecause } from '../config/suggest.js';
 import { quoteValue, showName, showText } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
@@ -101,8 +101,9 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     // A child of no declared parent is never planned for (whether read or not): the parent is the target.
     const parentKind = parentOf.get(t.kind);
     const undeclaredParent = parentKind !== undefined && !prefixesOf(t.key).some((p) => declared.has(refKey(parentKind, p)));
-    // A name a renamed_from lists (its own or its parent's) is said as such, whether or not its parent is declared.
-    const renamed = declared.has(refKey(t.kind, t.key)) ? undefined : renamedTo(t, desired, parentOf);
+    // Nothing by that name, but a renamed_from lists it (its own or its parent's): said as such, the
+    // parent's being undeclared then being no reason of its own. Something live by that name is that.
+    const renamed = known.has(refKey(t.kind, t.key)) ? undefined : renamedTo(t, desired, parentOf, (key) => known.has(refKey(t.kind, key)));
     if (undeclaredParent && !options.undeclaredParents && !declared.has(`${t.kind}:${t.key}`) && !renamed) {
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared, and no declared ${parentKind} holds it (docket plans for the ${t.kind}s of declared ${parentKind}s only)`, {
         hint: `to act on a ${parentKind} no file declares, target the ${parentKind} itself (${parentKind}/NAME; with --prune to archive it)`,
@@ -113,7 +114,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
       const sameKind = [...known].filter((k) => k.startsWith(`${t.kind}:`)).map((k) => k.slice(t.kind.length + 1));
       // Of a parent no file declares, the children are read only where it was dropped since the last sync (pull: all).
       const missing = undeclaredParent && !renamed ? `is declared or was read (the ${t.kind}s read are those of declared ${parentKind}s and of ${parentKind}s the files dropped since the last sync)` : 'is declared or exists live';
-      const suggestion = renamed ? `, did you mean \`${t.kind}/${renamed.key}\`? (${renamed.why})` : didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`);
+      const suggestion = renamed ? didYouMeanBecause(`${t.kind}/${renamed.key}`, renamed.why) : didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`);
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} ${missing}${suggestion}`, {
         hint: 'targets are KIND/NAME with the CLI kind names, e.g. playbook/Inbound NDA or rule/Inbound NDA/Term',
       });
@@ -159,16 +160,11 @@ function prefixesOf(key: string): string[] {
 }
 
 /**
- * `kind:key` of a name this plan renames an object away from → the key it gets: the renames the
- * plan makes (`renamed_from` or a pin), not every `renamed_from` (whose former object may stay,
- * or be removed, under its name).
- */
-/**
  * A target naming an object, or its parent, by a name its `renamed_from` lists, once the rename is
  * applied (before that, the plan's rename carries the target over: underNewName): the name it has
- * now, and why.
+ * now, and why; only a name that is declared or live (`exists`), never one made up.
  */
-function renamedTo(t: TargetSpec, desired: readonly DesiredResource[], parentOf: ReadonlyMap<KindName, KindName>): { key: string; why: string } | undefined {
+function renamedTo(t: TargetSpec, desired: readonly DesiredResource[], parentOf: ReadonlyMap<KindName, KindName>, exists: (key: string) => boolean): { key: string; why: string } | undefined {
   const whys: string[] = [];
   let key = t.key;
   // The parent's former name first: a rule renamed too is then found under its parent's name now.
@@ -188,9 +184,14 @@ function renamedTo(t: TargetSpec, desired: readonly DesiredResource[], parentOf:
     whys.push(whys.length > 0 ? `its ${t.kind} ${quoteValue(name)} is now ${quoteValue(self.parent ? self.key.slice(self.parent.key.length + 1) : self.key)}` : `${quoteValue(name)} is a former name its renamed_from lists`);
     key = self.key;
   }
-  return whys.length > 0 ? { key, why: whys.join('; ') } : undefined;
+  return whys.length > 0 && exists(key) ? { key, why: whys.join('; ') } : undefined;
 }
 
+/**
+ * `kind:key` of a name this plan renames an object away from → the key it gets: the renames the
+ * plan makes (`renamed_from` or a pin), not every `renamed_from` (whose former object may stay,
+ * or be removed, under its name).
+ */
 function formerNames(plan: Plan): Map<string, string> {
   const former = new Map<string, string>();
   for (const c of plan.changes) {

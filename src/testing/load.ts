@@ -12,7 +12,7 @@ import { discoverYamlFiles, invalidUtf8, isTestFile, readFiles, unreadableFile }
 import { isAbsoluteName, isInside, resolveDataPath, rootRelative, startsAsPdf, startsAsZip } from '../config/data-files.js';
 import { gotValue, schemaDiagnostics } from '../config/schema.js';
 import { schemaValidator } from '../config/validators.js';
-import { didYouMean } from '../config/suggest.js';
+import { didYouMean, didYouMeanBecause } from '../config/suggest.js';
 import { quoteValue } from '../config/quote.js';
 import { textDiagnostics, withoutEchoesOf } from '../config/text-hygiene.js';
 import { writtenIn } from '../config/written-number.js';
@@ -154,7 +154,7 @@ class Checker {
       if (!subject && !this.subjects.unknown && typeof body.playbook === 'string') {
         // A former name its renamed_from still lists is said as such, as --target says it.
         const renamed = [...this.subjects.playbooks.values()].find((p) => p.formerNames?.some((f) => normName(f) === normName(wanted)));
-        const suggestion = renamed ? `, did you mean \`${renamed.name}\`? (${quoteValue(wanted)} is a former name its renamed_from lists)` : didYouMean(wanted, [...this.subjects.playbooks.values()].map((p) => p.name));
+        const suggestion = renamed ? didYouMeanBecause(renamed.name, `${quoteValue(wanted)} is a former name its renamed_from lists`) : didYouMean(wanted, [...this.subjects.playbooks.values()].map((p) => p.name));
         this.error('unknown-playbook', `no Playbook named ${quoteValue(wanted)} is declared in this configuration${suggestion}`, '/playbook');
       }
       if (subject?.renamedAwayTo) this.renamedAway(subject.name, subject.renamedAwayTo, '/playbook');
