@@ -16,7 +16,11 @@ export const REDACTED = '[redacted]';
  * punctuation, annotations `%`, `:` and `,`).
  */
 export function keyValues(env: Readonly<Record<string, string | undefined>>): string[] {
-  const keys = keysOf(env).map(([, key]) => key);
+  return keyForms(keysOf(env).map(([, key]) => key));
+}
+
+/** Each of `keys` in every form output may show it (keyValues), longest first. */
+export function keyForms(keys: readonly string[]): string[] {
   const json = (v: string): string => JSON.stringify(v).slice(1, -1);
   // A message quotes a value JSON-escaped, and `-o json` escapes the message again: json(json(k)).
   // And as a file name made from a name holding it (export's slugs: lower case, `-` between words).

@@ -14,6 +14,7 @@ import type { Io } from '../io.js';
 import { EMULATOR_EXAMPLE_USERS } from '../connect.js';
 import { readRegularFileSync, unreadableReason } from '../../util/special-file.js';
 import { showPath } from '../../config/quote.js';
+import { keyForms, redact } from '../redact.js';
 
 interface EmulatorOptions {
   verbose?: boolean;
@@ -105,7 +106,7 @@ async function serve(io: Io, opts: EmulatorOptions, seed: EmulatorSeed, waitForS
       ...(opts.faultRate !== undefined ? { faultRate: opts.faultRate } : {}),
       ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
       variants: variantsOf(opts),
-      // Headers are never shown; a key sent in the query (a hand-made request) is masked.
+      // Headers are never shown; a key in a hand-made request's path or query is masked.
       ...(opts.verbose ? { onRequest: (r: AnsweredRequest) => io.stderr(`${requestLine(r, emulatorKeys(emulator))}\n`) } : {}),
     });
   } catch (error) {
@@ -184,8 +185,8 @@ export function requestLine(r: AnsweredRequest, keys: readonly string[] = []): s
 const CREDENTIAL_PARAMS = /^(api[_-]?key|key|token|access[_-]?token|secret|password|auth(orization)?)$/i;
 
 function maskedPath(path: string, keys: readonly string[]): string {
-  let out = path;
-  for (const key of keys) for (const form of new Set([key, encodeURIComponent(key)])) out = out.split(form).join('[redacted]');
+  // As docket's own output redacts a key: every form of it, the longest first (one key may start another).
+  const out = redact(path, keyForms(keys));
   const at = out.indexOf('?');
   if (at === -1) return out;
   const query = out
