@@ -36,7 +36,7 @@ export interface ApplyLockHolder {
 }
 
 export interface HeldApplyLock {
-  /** Removes the lock (only if it is still this process's). */
+  /** Removes the lock (only if it is still this process's), and its folder when that is left empty. */
   release(): Promise<void>;
 }
 
@@ -116,11 +116,10 @@ export async function acquireApplyLock(options: ApplyLockOptions): Promise<HeldA
   const givingUp = (): boolean => Date.now() >= giveUpAt || options.signal?.aborted === true;
   let told = false;
   let lookedAgain = false;
-  const folderThere = await stat(dirname(path)).then(() => true, () => false);
   for (;;) {
     if (await tryCreate(path, mine)) {
       await removeDeadCopies(path);
-      return held(path, !folderThere);
+      return held(path);
     }
     const holder = await readHolder(path);
     const unreadable = holder ? undefined : await unreadableAge(path);
@@ -343,7 +342,7 @@ function isStale(holder: ApplyLockHolder): boolean {
 function busyTakingOver(path: string, timeoutMs: number, by: LockTaker): DocketError {
   return new DocketError(
     'apply-locked',
-    `another docket apply is taking over ${path}, left by a process that no longer runs (${path}.takeover is there)${waited(timeoutMs)}`,
+    `another docket run is taking over ${path}, left by a process that no longer runs (${path}.takeover is there)${waited(timeoutMs)}`,
     `run ${by.command} again in a few seconds (a takeover folder older than ${TAKEOVER_GRACE_MS / 1000} s is removed), or pass ${by.waitLonger(timeoutMs, '1m')} to wait`,
   );
 }
@@ -376,15 +375,15 @@ function isOurs(text: string): boolean {
   }
 }
 
-/** `madeFolder`: the lock's folder was not there before it was taken, and goes with it when left empty (a pull that wrote nothing). */
-function held(path: string, madeFolder: boolean): HeldApplyLock {
+/** Released, the lock takes its folder with it when nothing else is left there (a pull that wrote nothing made it only for the lock). */
+function held(path: string): HeldApplyLock {
   return {
     async release() {
       const text = await readFile(path, 'utf8').catch(() => '');
       if (!isOurs(text)) return;
       await rm(path, { force: true });
-      // Not empty (the run wrote its records there, or another run its lock): it stays.
-      if (madeFolder) await rmdir(dirname(path)).catch(() => undefined);
+      // Not empty (the run wrote its records there, or another run waits with its own copy): it stays, for the last one out.
+      await rmdir(dirname(path)).catch(() => undefined);
     },
   };
 }

@@ -29,7 +29,9 @@ export function keyForms(keys: readonly string[]): string[] {
   // Each renderer escapes a value as it is or as a message quoted it (`contains "k"` in a test's markdown report).
   const escaped = (v: string): string[] => [v, escapeMarkdown(v), json(escapeMarkdown(v)), escapeMarkdown(v, 'html'), escapeData(v), escapeProperty(v)];
   // Percent-encoded too: a key put where a path segment goes (an id a command takes) is printed in the request's path.
-  const encoded = (k: string): string[] => [encodeURIComponent(k), encodeURI(k)].filter((e) => e !== k);
+  // In upper- and lower-case hex both, as other clients write escapes.
+  const lowerHex = (e: string): string => e.replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase());
+  const encoded = (k: string): string[] => [encodeURIComponent(k), encodeURI(k)].flatMap((e) => [e, lowerHex(e)]).filter((e) => e !== k);
   const values = keys.flatMap((k) => [k.toLowerCase(), ...escaped(k), ...escaped(json(k)), json(json(k)), slug(k), ...encoded(k).flatMap(escaped)]);
   // Longest first, so a key that holds another is replaced whole.
   return [...new Set(values)].sort((a, b) => b.length - a.length);

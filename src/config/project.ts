@@ -332,7 +332,9 @@ async function envOverrides(processEnv: Record<string, string | undefined>): Pro
     if (value === undefined || value.trim() === '') continue;
     // A URL or organization id is written into docket.lock.json, plans and the test cache's folder
     // names: a key inside one would be committed, or shared as a CI artifact (never quoted here).
-    const key = keys.find(([, k]) => value.toLowerCase().includes(k.toLowerCase()));
+    // Decoded too: a key in a URL's path may be written with escapes (`%2B`, `%2f`, `%5F`).
+    const forms = [value, decodedOrSelf(value)].map((v) => v.toLowerCase());
+    const key = keys.find(([, k]) => forms.some((v) => v.includes(k.toLowerCase())));
     if (key) {
       diagnostics.push({
         severity: 'error',
@@ -407,4 +409,12 @@ function namedOtherEnvironments(raw: Plain, selected: string | undefined): { nam
 
 function plainVars(block: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(isPlainObject(block) ? block : {}).filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean').map(([k, v]) => [k, String(v)]));
+}
+
+function decodedOrSelf(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

@@ -44,8 +44,9 @@ export function guardWarning(v: GuardViolation): string {
 export function forcedPastGuard(plan: Plan): Plan {
   if (!plan.guard?.length) return plan;
   const { guard, ...rest } = plan;
-  const refusals = new Map(guard.map((v) => [guardWarning(v), `${describeViolation(v)}; --force applies it`]));
-  return { ...rest, warnings: plan.warnings.map((w) => refusals.get(w) ?? w) };
+  const refusals = new Set(guard.map(guardWarning));
+  // First, where the refusals stood: what a reader must see before the rest.
+  return { ...rest, warnings: [...guard.map((v) => `${describeViolation(v)}; --force applies it`), ...plan.warnings.filter((w) => !refusals.has(w))] };
 }
 
 const pct = (n: number): string => `${Math.round(n * 1000) / 10}%`;

@@ -59,15 +59,18 @@ it('serves a configuration with its own organization id, persists state to --sta
     expect(log()).not.toContain(served.DOCKET_API_KEY);
     // A hand-made request with a key in its query: the emulator's own key, and any credential by its name, are masked (probe DR).
     await fetch(`${served.DOCKET_REVIEW_URL}/v1/organizations?api_key=${served.DOCKET_API_KEY}&page[size]=5`, { headers: { authorization: `Bearer ${served.DOCKET_API_KEY}` } });
-    await fetch(`${served.DOCKET_REVIEW_URL}/v1/organizations?access_token=sk-live-elsewhere-1234`, { headers: { authorization: `Bearer ${served.DOCKET_API_KEY}` } });
+    await fetch(`${served.DOCKET_REVIEW_URL}/v1/organizations?access_token=sk-live-elsewhere-1234&client_secret=sk-other-5678`, { headers: { authorization: `Bearer ${served.DOCKET_API_KEY}` } });
+    // Its key with escapes of another client's (`%2d` for `-`): found decoded (probe DS).
+    await fetch(`${served.DOCKET_REVIEW_URL}/v1/x/${served.DOCKET_API_KEY.replace(/-/g, '%2d')}`, { headers: { authorization: `Bearer ${served.DOCKET_API_KEY}` } });
     // The organization's own key (the public key is the start of it) in a path: masked whole.
     const orgKey = `${served.DOCKET_API_KEY}-6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f`;
     await fetch(`${served.DOCKET_REVIEW_URL}/v1/organizations/6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f/playbooks/${orgKey}`, { headers: { authorization: `Bearer ${served.DOCKET_API_KEY}` } });
     for (let i = 0; i < 200 && !(log().includes('access_token=') && log().includes('/playbooks/[redacted]')); i++) await new Promise((r) => setTimeout(r, 10));
     expect(log()).toMatch(/^GET \/review\/v1\/organizations\/6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f\/playbooks\/\[redacted\] → 404/m);
     expect(log()).toMatch(/^GET \/review\/v1\/organizations\?api_key=\[redacted\]&page\[size\]=5 → 200/m);
-    expect(log()).toContain('?access_token=[redacted] → 200');
-    expect(log()).not.toMatch(new RegExp(`${served.DOCKET_API_KEY}|sk-live-elsewhere`));
+    expect(log()).toContain('?access_token=[redacted]&client_secret=[redacted] → 200');
+    expect(log()).toMatch(/^GET \/review\/v1\/x\/\[redacted\] → 404/m);
+    expect(log()).not.toMatch(new RegExp(`${served.DOCKET_API_KEY}|sk-live-elsewhere|sk-other|docket%2demulator`));
     // A second emulator on the same state would drop the first one's writes (each writes it whole): refused.
     const second = await runCli(['emulator', '--port', '0', '--state', state]);
     expect([second.code, second.stdout]).toEqual([1, '']);

@@ -108,14 +108,16 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         // Every request and every wait for a free slot listens to it: thousands at once are expected.
         setMaxListeners(0, hard.signal);
         await annotatingProblems(io, opts, () => withSession(io, { ...opts, targets: opts.target, emulator, changesEmulator: true, ...(env ? { env } : {}), ...(saved?.target.review?.organization_id ? { reviewOrganization: saved.target.review.organization_id } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
-          const plan = saved ? await checked(saved, s, shape) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
+          const made = saved ? await checked(saved, s, shape) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
+          // With --force, the guard's refusals are said as what it goes past, in every output of this run.
+          const plan = opts.force ? forcedPastGuard(made) : made;
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           const planShown = !saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove);
           if (planShown) {
             // Like the approval question, the plan's printing is not the apply's work: a reader that
             // takes it slowly (a CI log) must not use up the budget of the changes.
             const printing = Date.now();
-            await writePlanText(opts.force ? forcedPastGuard(plan) : plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout, io.stdoutDrained);
+            await writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout, io.stdoutDrained);
             deadline += Date.now() - printing;
           }
           // Before applying, so the annotations are there even when an operation fails.

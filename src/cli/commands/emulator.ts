@@ -181,12 +181,16 @@ export function requestLine(r: AnsweredRequest, keys: readonly string[] = []): s
   return `${r.method} ${stripControl(maskedPath(r.path, keys))} → ${r.status ?? 'no answer'} in ${r.ms} ms${r.requestId ? ` [request ${r.requestId}]` : ''}`;
 }
 
-/** Query parameters that carry a credential by their name, whatever their value. */
-const CREDENTIAL_PARAMS = /^(api[_-]?key|key|token|access[_-]?token|secret|password|auth(orization)?)$/i;
+/** Query parameters that carry a credential by their name (`client_secret`, `x-api-key`, `bearer`), whatever their value. */
+const CREDENTIAL_PARAMS = /key|token|secret|password|passwd|auth|bearer|credential|signature/i;
 
 function maskedPath(path: string, keys: readonly string[]): string {
   // As docket's own output redacts a key: every form of it, the longest first (one key may start another).
-  const out = redact(path, keyForms(keys));
+  const forms = keyForms(keys);
+  let out = redact(path, forms);
+  // Written with other escapes than docket's (`%2b`, `%5F` for `_`): found decoded, and the path then shown decoded.
+  const decoded = decodeURIComponentSafe(out);
+  if (decoded !== out && redact(decoded, forms) !== decoded) out = redact(decoded, forms);
   const at = out.indexOf('?');
   if (at === -1) return out;
   const query = out

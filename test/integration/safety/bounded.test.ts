@@ -198,7 +198,11 @@ describe('one apply per checkout at a time (.docket/apply.lock)', () => {
       const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
       return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
     };
-    const lock = (pid: number, ticks: number) => writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid, host: hostname(), started: new Date().toISOString(), start_ticks: ticks }));
+    // The folder again each time: a released lock takes it with it, left empty.
+    const lock = async (pid: number, ticks: number) => {
+      await mkdir(join(dir, '.docket'), { recursive: true });
+      await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid, host: hostname(), started: new Date().toISOString(), start_ticks: ticks }));
+    };
     // A process that runs now, under the pid of an apply that started at another time (a reboot, a restarted container).
     const other = spawn('sleep', ['30'], { stdio: 'ignore' });
     try {

@@ -45,7 +45,10 @@ describe('the apply lock', () => {
     expect(await takeOverStale(path, dead)).toBe(true);
     expect(readFileSync(path, 'utf8')).toBe(held);
     await first.release();
+    // Released, the lock took its folder, left empty, with it.
+    expect(existsSync(dirname(path))).toBe(false);
     // Still the dead holder's: removed.
+    await mkdir(dirname(path), { recursive: true });
     await writeFile(path, JSON.stringify(dead));
     expect(await takeOverStale(path, dead)).toBe(true);
     expect([existsSync(path), existsSync(`${path}.takeover`)]).toEqual([false, false]);
@@ -71,7 +74,7 @@ describe('the apply lock', () => {
     const path = applyLockPath(root);
     await mkdir(`${path}.takeover`, { recursive: true });
     await writeFile(path, JSON.stringify({ pid: 2 ** 22 + 11, host: hostname(), started: '2026-01-01T00:00:00.000Z' }));
-    await expect(acquireApplyLock({ root, timeoutMs: 0 })).rejects.toThrow(`another docket apply is taking over ${path}, left by a process that no longer runs`);
+    await expect(acquireApplyLock({ root, timeoutMs: 0 })).rejects.toThrow(`another docket run is taking over ${path}, left by a process that no longer runs`);
   });
 
   it('is removed on exit with what taking it left, and only when it is this process\'s', async () => {

@@ -363,6 +363,9 @@ describe('DOCKET_* environment variables', () => {
     expect(await said({ DOCKET_REVIEW_API_KEY: key, DOCKET_REVIEW_URL: `http://127.0.0.1:7823/${key}/review` })).toEqual([
       ['api-key-in-setting', 'environment variable DOCKET_REVIEW_URL holds the value of DOCKET_REVIEW_API_KEY, an API key: docket writes `review.url` into docket.lock.json and saved plans, where a commit would carry it', expect.stringMatching(/^set DOCKET_REVIEW_URL to the service's URL, without the key; /)],
     ]);
+    // Written with escapes of another client (lower-case hex, an escaped `_`): decoded, the key is there (probe DS).
+    const plus = 'key+Secret/Value_0987654321';
+    expect((await said({ DOCKET_REVIEW_API_KEY: plus, DOCKET_REVIEW_URL: 'https://api.example.com/key%2bSecret%2fValue%5F0987654321' })).map(([code]) => code)).toEqual(['api-key-in-setting']);
     // A key that looks like a UUID, set as the organization too (in another letter case).
     const uuidKey = '7e3f9a2c-1b4d-4c8e-9f00-abcdef123456';
     const org = await said({ DOCKET_API_KEY: uuidKey, DOCKET_ORGANIZATION_ID: uuidKey.toUpperCase() });
