@@ -90,13 +90,9 @@ function changeProblems(changes: Plan['changes']): string[] {
 }
 
 /** A plan is applied only by the docket that made it: another version may read its changes differently. */
-export function checkPlanVersion(plan: Plan, path: string): void {
+export function checkPlanVersion(plan: Plan, path: string, replan = 'docket plan --out PLAN.json'): void {
   if (plan.docket_version !== VERSION) {
-    throw new DocketError(
-      'plan-version',
-      `${path} was made by docket ${plan.docket_version}, and this is docket ${VERSION}`,
-      'make the plan again with this docket: docket plan --out PLAN.json',
-    );
+    throw new DocketError('plan-version', `${path} was made by docket ${plan.docket_version}, and this is docket ${VERSION}`, `make the plan again with this docket: ${replan}`);
   }
 }
 
@@ -117,9 +113,9 @@ export function sealPlan(plan: Plan, env: Record<string, string | undefined>, re
 }
 
 /** A saved plan is applied only as `plan --out` wrote it: refused before anything is read otherwise. */
-export function checkPlanSeal(plan: Plan, path: string, env: Record<string, string | undefined>): void {
+export function checkPlanSeal(plan: Plan, path: string, env: Record<string, string | undefined>, replan = 'docket plan --out PLAN.json'): void {
   const problem = sealProblem(plan, sealKey(plan.target, env));
   if (problem) {
-    throw new DocketError('plan-seal', `${path} cannot be applied: ${problem}`, 'a plan file is applied as docket wrote it; make a new one with `docket plan --out PLAN.json` and apply that');
+    throw new DocketError('plan-seal', `${path} cannot be applied: ${problem}`, `a plan file is applied as docket wrote it; make a new one with \`${replan}\` and apply that`);
   }
 }

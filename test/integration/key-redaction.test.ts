@@ -42,6 +42,7 @@ describe('API keys in output', () => {
     // A value quoted where a key does not belong (a flag's) is redacted.
     const flag = await runCli(['plan', '-C', dir, '--env', KEY], { env: { DOCKET_API_KEY: KEY } });
     expect(flag.stderr).toContain('[redacted]');
+    expect(flag.stdout + flag.stderr).not.toContain(KEY);
   });
 
   it('are replaced as each output escapes them too: JSON and quoted values, markdown, annotations, and a quoted value in markdown or an annotation (docket test\'s expectations)', async () => {
@@ -141,6 +142,7 @@ describe('API keys in a saved plan', () => {
     expect(plan.stderr).toContain('Error: the plan cannot be saved: the names of two objects differ only where the value of an API key is written (delete:rule:Inbound NDA/Rule [redacted])');
     expect(plan.stdout + plan.stderr).not.toMatch(new RegExp(`${SECRET}|${other}`));
     expect(existsSync(out)).toBe(false);
+    expect(plan.stderr).toContain(`or apply without a saved plan (docket apply -C ${dir})`);
     // Without a saved plan, apply tells them apart.
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);

@@ -509,7 +509,8 @@ describe('failures and retries', () => {
     t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 422, count: 1 });
     const first = await cli('apply', '-C', dir, planFile, '--concurrency', '1');
     expect(first.code).toBe(1);
-    expect(first.stderr).toContain('fix the cause and make a new plan (docket plan --out PLAN.json) and apply that one: it converges');
+    // The plan to make is for the same folder (second read).
+    expect(first.stderr).toContain(`fix the cause and make a new plan (docket plan -C ${dir} --out PLAN.json) and apply that one: it converges`);
     expect((await cli('apply', '-C', dir, planFile)).code).toBe(1);
     expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
     expect((await cli('apply', '-C', dir, planFile)).code).toBe(0);

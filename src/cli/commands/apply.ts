@@ -4,7 +4,6 @@
  * it is not stale. One apply per checkout at a time (`.docket/apply.lock`); a first Ctrl-C or
  * SIGTERM stops it cleanly, a second at once, and docket.lock.json is written as uploads happen.
  */
-import { shellPath, shellWord } from '../../util/shell-word.js';
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
@@ -26,6 +25,7 @@ import { noChangesSentence } from '../../render/facts.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { applyLockRoot, holdingApplyLock, lockTimeoutOption } from '../apply-lock.js';
 import { forcedPastGuard } from '../../engine/guard.js';
+import { replanCommand, savedPlanCommand, shapedCommand, type PlanShape } from '../command-line.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
 import { EMULATOR_STATE_LABEL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
@@ -85,8 +85,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       const color = useColor(io, opts);
       // An empty argument (`docket apply "$PLAN"` with PLAN unset) is read, and refused: never taken as none.
       const saved = planFile !== undefined ? await readPlanFile(planFile) : undefined;
-      if (saved && planFile) checkPlanVersion(saved, planFile);
-      if (saved && planFile) checkPlanSeal(saved, planFile, io.env);
+      if (saved && planFile) checkPlanVersion(saved, planFile, replanCommand(saved, opts.dir));
+      if (saved && planFile) checkPlanSeal(saved, planFile, io.env, replanCommand(saved, opts.dir));
       if (saved && opts.target.length > 0) throw new UsageError('--target cannot be combined with a saved plan', 'pass --target to `docket plan --out` instead');
       // The saved plan already holds (or leaves out) its archives: a --prune here would be ignored.
       if (saved && opts.prune) throw new UsageError('--prune cannot be combined with a saved plan', 'pass --prune to `docket plan --out` instead');
@@ -100,7 +100,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       const shape: PlanShape = { dir: opts.dir, env, emulator, prune: opts.prune, retryUncertain: opts.retryUncertain, target: opts.target, force: opts.force, adoptFiles: opts.adoptFiles };
       const interrupts = interruptsOf(io);
       const root = resolve(io.cwd, opts.dir);
-      await holdingApplyLock(io, { root: applyLockRoot(root), checkout: root, timeoutMs: opts.lockTimeout }, () => staleIfEnvironmentGone(saved?.environment, opts.dir, async () => {
+      await holdingApplyLock(io, { root: applyLockRoot(root), checkout: root, timeoutMs: opts.lockTimeout }, () => staleIfEnvironmentGone(saved, opts.dir, async () => {
         // The time budget runs from the start, paused while a person reads the plan.
         let deadline = Date.now() + opts.timeout;
         // Aborted once the grace after an interrupt is over: requests still in flight end then.
@@ -165,7 +165,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
  * A saved plan's environment that docket.yaml no longer defines (renamed or removed since) makes
  * the plan stale, not the configuration invalid: validate passes, and the way on is a new plan.
  */
-async function staleIfEnvironmentGone(environment: string | undefined, dir: string, run: () => Promise<void>): Promise<void> {
+async function staleIfEnvironmentGone(saved: Plan | undefined, dir: string, run: () => Promise<void>): Promise<void> {
+  const environment = saved?.environment;
   try {
     await run();
   } catch (error) {
@@ -174,7 +175,8 @@ async function staleIfEnvironmentGone(environment: string | undefined, dir: stri
       const unknown = error.diagnostics.find((d) => d.code === 'unknown-environment');
       const file = unknown?.file ?? 'docket.yaml';
       // The plan was never applied, and applies nowhere now: the hint is what the environment needs.
-      const again = `docket plan${dirFlag(dir)} --env NAME --out PLAN.json`;
+      // As the plan was made, for the environment as docket.yaml names it now.
+      const again = replanCommand({ ...saved!, environment: 'NAME' }, dir);
       throw new StalePlanError([`it was made for --env ${environment}, which ${file} no longer defines (or this is not the configuration it was made from: apply it with -C naming that folder)`], {
         again,
         hint: `${unknown?.hint ? `${unknown.hint}; ` : ''}make a new plan for the environment as ${file} names it now: ${again}`,
@@ -297,7 +299,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
     io.stdout(`${header}${nothingSent(plan, settings.saved)}\n`);
   }
   // A saved plan is stale once part of it ran (applying the file again is refused): a new plan finishes the work.
-  const again = settings.saved ? 'make a new plan (docket plan --out PLAN.json) and apply that one' : 'run apply again';
+  const again = settings.saved ? `make a new plan (${replanCommand(plan, opts.dir)}) and apply that one` : 'run apply again';
   // An upload that may have arrived (its pending mark is still in the lock) stops the next plan
   // until the person says which it was: a plain re-run does not finish then.
   // Other kinds' marks (a Word term's publish) are settled by the next plan's read: a re-run converges.
@@ -379,61 +381,10 @@ async function checked(plan: Plan, s: Session, shape: PlanShape, approved = fals
     targetDifference(plan.target, s.connection.target) !== undefined
       ? `apply it against the target it was made for (the same --emulator, --env, URLs and keys), or make a new plan for this one with \`${shapedCommand('plan', { ...shape, target: plan.targets ?? [] })} --out PLAN.json\``
       : undefined;
-  if (stale.length > 0) throw new StalePlanError(stale, { approved, again: planAgain(plan, shape, !approved), ...(hint ? { hint } : {}) });
+  // A saved plan is made again as it was made; the one a person approved, by this apply again.
+  const again = approved ? shapedCommand('apply', shape) : replanCommand(plan, shape.dir);
+  if (stale.length > 0) throw new StalePlanError(stale, { approved, again, ...(hint ? { hint } : {}) });
   return plan;
-}
-
-/** What shapes a plan, as its command line gives it, and what an apply of it takes besides (`--force`, `--adopt-files`). */
-interface PlanShape {
-  dir: string;
-  env?: string | undefined;
-  emulator?: boolean | undefined;
-  prune?: boolean | undefined;
-  retryUncertain?: boolean | undefined;
-  target: readonly string[];
-  force?: boolean | undefined;
-  adoptFiles?: boolean | undefined;
-}
-
-/** `docket plan` or `docket apply` with the flags that shape the plan (and, for apply, what it takes besides), run from the same folder. */
-function shapedCommand(command: 'plan' | 'apply', shape: PlanShape): string {
-  const flags = [
-    ...(shape.env !== undefined ? ['--env', shape.env] : []),
-    ...(shape.emulator ? ['--emulator'] : []),
-    ...(shape.prune ? ['--prune'] : []),
-    ...(shape.retryUncertain ? ['--retry-uncertain'] : []),
-    ...shape.target.flatMap((t) => ['--target', t]),
-    ...(command === 'apply' ? applying(shape) : []),
-  ];
-  return `docket ${command}${dirFlag(shape.dir)}${words(flags)}`;
-}
-
-/** What a saved plan still takes when it is applied. */
-function applying(shape: PlanShape): string[] {
-  return [...(shape.force ? ['--force'] : []), ...(shape.adoptFiles ? ['--adopt-files'] : [])];
-}
-
-function dirFlag(dir: string): string {
-  return dir !== '.' ? ` -C ${shellPath(dir)}` : '';
-}
-
-function words(list: readonly string[]): string {
-  return list.map((w) => ` ${shellWord(w)}`).join('');
-}
-
-/** The commands that save this run's plan and apply it, with the flags that shape the plan. */
-function savedPlanCommand(shape: PlanShape): string {
-  return `${shapedCommand('plan', shape)} --out PLAN.json && docket apply${dirFlag(shape.dir)}${words(applying(shape))} PLAN.json`;
-}
-
-/**
- * What plans again after a stale plan: for a saved plan, `docket plan --out` as it was made (its
- * environment, emulator and targets; --prune the user adds, as the plan does not record it); for
- * the plan a person approved, this apply again.
- */
-function planAgain(plan: Plan, opts: PlanShape, saved: boolean): string {
-  if (!saved) return shapedCommand('apply', opts);
-  return `${shapedCommand('plan', { dir: opts.dir, env: plan.environment, emulator: plan.target.emulator, target: plan.targets ?? [] })} --out PLAN.json`;
 }
 
 async function confirm(io: Io, planJson: Iterable<string> | undefined, savedPlan: string): Promise<void> {

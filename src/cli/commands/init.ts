@@ -4,7 +4,7 @@
  * `.docket/` to an existing .gitignore.
  */
 import { showPath } from '../../config/quote.js';
-import { shellPath, shellWord } from '../../util/shell-word.js';
+import { shellWord } from '../../util/shell-word.js';
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -15,6 +15,7 @@ import { schemaHome } from '../../config/schema-names.js';
 import { DocketError, UsageError } from '../../errors.js';
 import { docketYaml, examplePlaybook } from '../init-templates.js';
 import { GITIGNORE_ENTRY, GITIGNORE_FILE, gitignoreText } from '../../config/work-dir.js';
+import { dirFlag } from '../command-line.js';
 import type { Io } from '../io.js';
 import { escapeControl } from '../../render/sanitize.js';
 
@@ -161,7 +162,7 @@ function table(rows: [string, string][]): string {
 }
 
 function nextSteps(dir: string): string {
-  const c = dir === '.' ? '' : ` -C ${shellPath(dir)}`;
+  const c = dirFlag(dir);
   const steps: [string, string][] = [
     [`docket validate${c}`, 'check the files offline'],
     [`docket plan${c} --emulator`, 'the plan against a local emulator (no account needed)'],

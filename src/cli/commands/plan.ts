@@ -5,6 +5,7 @@ import { removeStaleTemps, writeFileAtomic } from '../../util/atomic-write.js';
 import { rmSync } from 'node:fs';
 import { DocketError } from '../../errors.js';
 import type { Plan } from '../../engine/types.js';
+import { dirFlag, shapedCommand, type PlanShape } from '../command-line.js';
 import { Command, Option } from 'commander';
 import { hasChanges } from '../../engine/plan.js';
 import { planJsonChunks } from '../../render/json.js';
@@ -61,15 +62,16 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
       // it, and `docket show` prints the file to whoever has it, key or not.
       if (out) {
         const secrets = keyValues(io.env);
-        if (secrets.length > 0) refuseRedactedTwins(plan, (text) => redact(text, secrets));
+        if (secrets.length > 0) refuseRedactedTwins(plan, (text) => redact(text, secrets), shapedCommand('apply', shapeOf(opts)));
         // Texts and names as the file is written: only when there is a key to keep out.
         sealPlan(plan, io.env, secrets.length > 0 ? (text) => redact(text, secrets) : undefined);
         await savePlan(out, opts.out!, redactEach(planJsonChunks(plan), secrets), interruptsOf(io));
       }
       await printPlan(io, plan, opts.output, { color: useColor(io, opts), verbose: Boolean(opts.verbose) });
       if (opts.annotations === 'github') printAnnotations(io, plan, workspace, opts);
-      const dir = opts.dir && opts.dir !== '.' ? ` -C ${shellPath(opts.dir)}` : '';
-      if (opts.out && !opts.quiet) io.stderr(`Saved the plan to ${showPath(opts.out)}; review it with: docket show ${shellPath(opts.out)}; apply it with: docket apply${dir} ${shellPath(opts.out)}\n`);
+      // Over the delete guard, the apply of it is refused without --force: said, not offered.
+      const guarded = plan.guard?.length ? ' (it is refused without --force: see the warning)' : '';
+      if (opts.out && !opts.quiet) io.stderr(`Saved the plan to ${showPath(opts.out)}; review it with: docket show ${shellPath(opts.out)}; apply it with: docket apply${dirFlag(opts.dir ?? '.')} ${shellPath(opts.out)}${guarded}\n`);
       setExit(opts.detailedExitcode && hasChanges(plan) ? 2 : 0);
     });
 }
@@ -98,7 +100,7 @@ export function timeoutOption(defaultMs: number): Option {
  * file never holds a key, so it could not tell them apart (show and apply would refuse it as a
  * plan that lists a change twice).
  */
-function refuseRedactedTwins(plan: Plan, redacted: (text: string) => string): void {
+function refuseRedactedTwins(plan: Plan, redacted: (text: string) => string, applyCommand: string): void {
   const seen = new Set<string>();
   for (const id of [...plan.changes.map((c) => c.id), ...Object.keys(plan.ids).map((k) => `id of ${k}`)]) {
     const shown = redacted(id);
@@ -106,9 +108,14 @@ function refuseRedactedTwins(plan: Plan, redacted: (text: string) => string): vo
       throw new DocketError(
         'plan-not-saved',
         `the plan cannot be saved: the names of two objects differ only where the value of an API key is written (${shown}), and a saved plan, which never holds a key, could not tell them apart; nothing was saved`,
-        'rename one of them in the app so that no name holds a key, then plan again; or apply without a saved plan (docket apply)',
+        `rename one of them in the app so that no name holds a key, then plan again; or apply without a saved plan (${applyCommand})`,
       );
     }
     seen.add(shown);
   }
+}
+
+/** What shapes this run's plan, for the command lines its hints give. */
+function shapeOf(opts: PlanFlags): PlanShape {
+  return { dir: opts.dir ?? '.', env: opts.env, emulator: opts.emulator, prune: opts.prune, retryUncertain: opts.retryUncertain, target: opts.target };
 }

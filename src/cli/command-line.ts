@@ -1,0 +1,59 @@
+/**
+ * The docket command lines hints give to copy: with the folder, environment and flags the run
+ * they follow was given, so that copied as written they act on the same organization.
+ */
+import type { Plan } from '../engine/types.js';
+import { shellPath, shellWord } from '../util/shell-word.js';
+
+/** What shapes a plan, as its command line gives it, and what an apply of it takes besides (`--force`, `--adopt-files`). */
+export interface PlanShape {
+  dir: string;
+  env?: string | undefined;
+  emulator?: boolean | undefined;
+  prune?: boolean | undefined;
+  retryUncertain?: boolean | undefined;
+  target: readonly string[];
+  force?: boolean | undefined;
+  adoptFiles?: boolean | undefined;
+}
+
+/** `docket plan` or `docket apply` with the flags that shape the plan (and, for apply, what it takes besides), run from the same folder. */
+export function shapedCommand(command: 'plan' | 'apply', shape: PlanShape): string {
+  const flags = [
+    ...(shape.env !== undefined ? ['--env', shape.env] : []),
+    ...(shape.emulator ? ['--emulator'] : []),
+    ...(shape.prune ? ['--prune'] : []),
+    ...(shape.retryUncertain ? ['--retry-uncertain'] : []),
+    ...shape.target.flatMap((t) => ['--target', t]),
+    ...(command === 'apply' ? applying(shape) : []),
+  ];
+  return `docket ${command}${dirFlag(shape.dir)}${words(flags)}`;
+}
+
+/** What a saved plan still takes when it is applied. */
+function applying(shape: PlanShape): string[] {
+  return [...(shape.force ? ['--force'] : []), ...(shape.adoptFiles ? ['--adopt-files'] : [])];
+}
+
+/** ` -C DIR`, or nothing for the current folder. */
+export function dirFlag(dir: string): string {
+  return dir !== '.' ? ` -C ${shellPath(dir)}` : '';
+}
+
+function words(list: readonly string[]): string {
+  return list.map((w) => ` ${shellWord(w)}`).join('');
+}
+
+/** The commands that save this run's plan and apply it, with the flags that shape the plan. */
+export function savedPlanCommand(shape: PlanShape): string {
+  return `${shapedCommand('plan', shape)} --out PLAN.json && docket apply${dirFlag(shape.dir)}${words(applying(shape))} PLAN.json`;
+}
+
+/**
+ * The `docket plan --out` that makes a saved plan again as it was made (its environment, emulator
+ * and targets; a --prune it was made with is the user's to add, as the plan does not record it),
+ * from the folder `dir`.
+ */
+export function replanCommand(plan: Plan, dir: string): string {
+  return `${shapedCommand('plan', { dir, env: plan.environment, emulator: plan.target.emulator, target: plan.targets ?? [] })} --out PLAN.json`;
+}
