@@ -336,11 +336,17 @@ async function envOverrides(processEnv: Record<string, string | undefined>): Pro
     const forms = [value, decodedOrSelf(value)].map((v) => v.toLowerCase());
     const key = keys.find(([, k]) => forms.some((v) => v.includes(k.toLowerCase())));
     if (key) {
+      // The same value in both: which one was set to the other's cannot be told (an organization id pasted as the key, or the reverse).
+      const same = value.trim().toLowerCase() === key[1].toLowerCase();
       diagnostics.push({
         severity: 'error',
         code: 'api-key-in-setting',
-        message: `environment variable ${o.variable} holds the value of ${key[0]}, an API key: docket writes \`${o.section}.${o.key}\` into docket.lock.json and saved plans, where a commit would carry it`,
-        hint: `set ${o.variable} to ${o.key === 'url' ? "the service's URL, without the key" : "the organization's id (a UUID), not the key"}; ${KEYS_STAY_OUT}`,
+        message: same
+          ? `environment variables ${o.variable} and ${key[0]} hold the same value: one of them is set to the other's (docket writes \`${o.section}.${o.key}\` into docket.lock.json and saved plans, and never an API key)`
+          : `environment variable ${o.variable} holds the value of ${key[0]}, an API key: docket writes \`${o.section}.${o.key}\` into docket.lock.json and saved plans, where a commit would carry it`,
+        hint: same
+          ? `set ${key[0]} to the API key and ${o.variable} to ${o.key === 'url' ? "the service's URL" : "the organization's id (a UUID)"}`
+          : `set ${o.variable} to ${o.key === 'url' ? "the service's URL, without the key" : "the organization's id (a UUID), not the key"}; ${KEYS_STAY_OUT}`,
       });
       continue;
     }

@@ -538,8 +538,8 @@ function toProblem(err: unknown): HttpProblem {
   return new HttpProblem(500, `internal emulator error: ${err instanceof Error ? err.message : String(err)}`);
 }
 
-function tooMany(detail: string, retryAfterSeconds: number): HttpProblem {
-  return new HttpProblem(429, detail, retryAfter(retryAfterSeconds));
+function tooMany(detail: string, retryAfterSeconds: number, body: { body?: unknown } = {}): HttpProblem {
+  return new HttpProblem(429, detail, { ...retryAfter(retryAfterSeconds), ...body });
 }
 
 function retryAfter(seconds: number): { headers: Record<string, string> } {
@@ -549,7 +549,7 @@ function retryAfter(seconds: number): { headers: Record<string, string> } {
 function faultProblem(fault: Fault, defaultRetryAfter: number): HttpProblem {
   // The fault's `body`, when given, is answered instead of the problem document (the error shapes the docs show).
   const body = fault.body === undefined ? {} : { body: fault.body };
-  if (fault.status === 429) return new HttpProblem(429, 'injected fault: too many requests', { ...retryAfter(fault.retryAfter ?? defaultRetryAfter), ...body });
+  if (fault.status === 429) return tooMany('injected fault: too many requests', fault.retryAfter ?? defaultRetryAfter, body);
   const status = typeof fault.status === 'number' ? fault.status : 500;
   // A 503 may say when to come back as a 429 does (RFC 9110 §10.2.3); only when the fault asks.
   return new HttpProblem(status, `injected fault: HTTP ${status}`, { ...(fault.retryAfter === undefined ? {} : retryAfter(fault.retryAfter)), ...body });

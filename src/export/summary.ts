@@ -37,7 +37,7 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
   const clean = (s: string) => stripControl(s).replace(/\n/g, ' ');
   const lines: string[] = [`docket export · ${options.target}`, ''];
   lines.push(`Wrote ${plural(result.files.length, 'file', 'files')} to ${clean(options.out)}:`);
-  if (result.files.some((f) => f.path === GITIGNORE_FILE)) lines.push(`  ${GITIGNORE_FILE.padEnd(18)} keeps ${GITIGNORE_ENTRY} (docket's local scratch) out of git`);
+  lines.push(`  ${GITIGNORE_FILE.padEnd(18)} keeps ${GITIGNORE_ENTRY} (docket's local scratch) out of git`);
   lines.push(`  ${'docket.yaml'.padEnd(18)} project settings`);
   const kindOf = (name: string) => options.kinds.find((k) => k.name === name);
   for (const part of result.parts) {

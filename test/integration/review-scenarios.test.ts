@@ -461,7 +461,10 @@ describe('failures and retries', () => {
     const messaged = await refusedWith({ message: 'names must be unique', request_id: 'req-42' });
     expect(messaged).toContain('names must be unique');
     expect(messaged).toContain('req-42');
-    expect(await refusedWith('<html><body>Bad gateway</body></html>')).not.toContain('<html>');
+    // An HTML page: the status alone, neither the page nor the emulator's own problem document.
+    const html = await refusedWith('<html><body>Bad gateway</body></html>');
+    expect(html).toContain('failed with HTTP 422');
+    expect(html).not.toMatch(/<html>|injected fault/);
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });

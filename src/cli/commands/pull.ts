@@ -63,8 +63,8 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
     .addOption(lockTimeoutOption())
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .action(async (opts: PullFlags) => {
-      // From when the lock is held: a wait for another run's lock is --lock-timeout's, not the reads'.
-      let deadline = Date.now() + opts.timeout;
+      // Set when the lock is held (timed, below): a wait for another run's lock is --lock-timeout's, not the reads'.
+      let deadline = Number.POSITIVE_INFINITY;
       const kinds = kindNames(opts.kind);
       const check = refuseTargetsOutsideKinds(opts.target, kinds);
       const dryRun = Boolean(opts.dryRun);
