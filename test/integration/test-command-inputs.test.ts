@@ -88,15 +88,6 @@ describe('docket test with broken inputs', () => {
     expect(xml).toContain('<testcase name="tests/broken.test.yaml:2:11 unknown-playbook" classname="docket test" time="0.000">');
   });
 
-  it('says a test file naming a playbook by a former name (its renamed_from) which name it has now (probe DQ)', async () => {
-    const dir = await example();
-    const file = join(dir, 'playbooks/inbound-nda.yaml');
-    await writeFile(file, (await readFile(file, 'utf8')).replace('name: Inbound NDA\n', 'name: Inbound NDAs\nrenamed_from: [Inbound NDA]\n'));
-    const r = await runCli(['validate', '-C', dir]);
-    expect(r.code).toBe(1);
-    expect(r.stdout + r.stderr).toContain('tests/inbound-nda.test.yaml:5:11 error unknown-playbook no Playbook named "Inbound NDA" is declared in this configuration, did you mean `Inbound NDAs`? ("Inbound NDA" is a former name its renamed_from lists)');
-  });
-
   it('redacts a key in its JUnit report as in every other output: the file is a CI artifact', async () => {
     const dir = await example();
     const key = 'sk_live_ABCDEF<123>';
@@ -453,11 +444,22 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr.match(/tests\/ctl\.test\.yaml:4:/g)).toHaveLength(1);
   });
 
-  it('tells a test naming a rule by its former name (renamed_from) the name it has now', async () => {
+  /** validate of the example with its NDA playbook's text edited (a rename with renamed_from). */
+  const validateRenamed = async (from: string, to: string) => {
     const dir = await example();
     const playbook = join(dir, 'playbooks/inbound-nda.yaml');
-    await writeFile(playbook, (await readFile(playbook, 'utf8')).replace('  - name: Term\n', '  - name: Duration\n    renamed_from: [Term]\n'));
-    const r = await runCli(['validate', '-C', dir]);
+    await writeFile(playbook, (await readFile(playbook, 'utf8')).replace(from, to));
+    return runCli(['validate', '-C', dir]);
+  };
+
+  it('says a test file naming a playbook by a former name (its renamed_from) which name it has now (probe DQ)', async () => {
+    const r = await validateRenamed('name: Inbound NDA\n', 'name: Inbound NDAs\nrenamed_from: [Inbound NDA]\n');
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain('tests/inbound-nda.test.yaml:5:11 error unknown-playbook no Playbook named "Inbound NDA" is declared in this configuration, did you mean `Inbound NDAs`? ("Inbound NDA" is a former name its renamed_from lists)');
+  });
+
+  it('tells a test naming a rule by its former name (renamed_from) the name it has now', async () => {
+    const r = await validateRenamed('  - name: Term\n', '  - name: Duration\n    renamed_from: [Term]\n');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/tests\/inbound-nda\.test\.yaml:\d+:\d+ error unknown-rule "Term" is not a rule of the playbook: it is renamed to "Duration" \(renamed_from\)\n  hint: name it "Duration"/);
   });
