@@ -38,7 +38,7 @@ describe('API keys in output', () => {
     expect(host.stderr).toContain('api-key-in-setting environment variable DOCKET_REVIEW_URL holds the value of DOCKET_API_KEY');
     expect((host.stdout + host.stderr).toLowerCase()).not.toContain(hostKey.toLowerCase());
     const refused = await runCli(['plan', '-C', dir], { env: { DOCKET_REVIEW_API_KEY: KEY, DOCKET_ORGANIZATION_ID: KEY } });
-    expect(refused.stderr).toContain('api-key-in-setting environment variable DOCKET_ORGANIZATION_ID holds the value of DOCKET_REVIEW_API_KEY');
+    expect(refused.stderr).toContain('api-key-in-setting environment variables DOCKET_ORGANIZATION_ID and DOCKET_REVIEW_API_KEY hold the same value');
     // A value quoted where a key does not belong (a flag's) is redacted.
     const flag = await runCli(['plan', '-C', dir, '--env', KEY], { env: { DOCKET_API_KEY: KEY } });
     expect(flag.stderr).toContain('[redacted]');
