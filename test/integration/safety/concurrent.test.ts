@@ -5,7 +5,9 @@
  * later apply converges to zero changes.
  */
 import { existsSync } from 'node:fs';
-import { cp, readFile, symlink } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
@@ -317,16 +319,20 @@ it('pull and apply of one checkout take turns: the one that finds the other runn
   expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toContain('Edited in the app?');
   expect((await run('drift', '-C', dir)).code).toBe(0);
 
-  // The other way round: an apply refuses while a pull holds the lock, naming it.
-  await app.editRule('Inbound NDA', 'Term', { questions: 'Edited again?' });
-  t.emulator.faults.add({ method: 'GET', path_pattern: '/playbook_rules', status: 'late', delay_ms: 2500, count: 1 });
-  const pulling = spawnBin(['pull', '-C', dir], t.env);
-  await until(() => existsSync(join(dir, '.docket', 'apply.lock')));
-  const applyRefused = await run('apply', '-C', dir, '--auto-approve');
-  expect(applyRefused.code).toBe(1);
-  expect(applyRefused.stderr).toMatch(/^Error: another docket pull holds .*apply\.lock/);
-  const applyWaited = await run('apply', '-C', dir, '--auto-approve', '--lock-timeout', '1m', '--timeout', '1s');
-  expect(await pulling.exited).toBe(0);
-  expect([applyWaited.code, applyWaited.stderr]).toEqual([0, expect.stringContaining('Waiting for another docket pull of this checkout to finish')]);
+  // The other way round: an apply refuses while a pull holds the lock (as its lock file says it), naming it,
+  // and waits for it with --lock-timeout, its --timeout running from when it holds the lock.
+  const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
+  try {
+    await mkdir(join(dir, '.docket'), { recursive: true });
+    await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: holder.pid, host: hostname(), started: new Date().toISOString(), command: 'pull' }));
+    const applyRefused = await run('apply', '-C', dir, '--auto-approve');
+    expect(applyRefused.code).toBe(1);
+    expect(applyRefused.stderr).toMatch(/^Error: another docket pull holds .*apply\.lock \(pid \d+/);
+    setTimeout(() => void rm(join(dir, '.docket', 'apply.lock'), { force: true }), 1200);
+    const applyWaited = await run('apply', '-C', dir, '--auto-approve', '--lock-timeout', '1m', '--timeout', '1s');
+    expect([applyWaited.code, applyWaited.stderr]).toEqual([0, expect.stringContaining('Waiting for another docket pull of this checkout to finish')]);
+  } finally {
+    holder.kill();
+  }
   await expectConverged(run, dir);
 });

@@ -3,12 +3,20 @@ import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireApplyLock, applyLockPath, releaseApplyLockSync, takeOverStale, unusableHint, type ApplyLockHolder } from '../../../src/cli/apply-lock.js';
+import { acquireApplyLock, applyLockPath, PULL, releaseApplyLockSync, takeOverStale, unusableHint, type ApplyLockHolder } from '../../../src/cli/apply-lock.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
 afterAll(removeMadeDirs);
 
 describe('the apply lock', () => {
+  it('taken by a pull, says so in the lock, so an apply beside it names a pull', async () => {
+    const root = await makeDir({});
+    const held = await acquireApplyLock({ root, timeoutMs: 0, takenBy: PULL });
+    expect(JSON.parse(readFileSync(applyLockPath(root), 'utf8'))).toMatchObject({ pid: process.pid, command: 'pull' });
+    await held.release();
+    expect(existsSync(applyLockPath(root))).toBe(false);
+  });
+
   it('is never there empty or half-written while it is taken (a signal then left an empty lock that refused the next apply)', async () => {
     const root = await makeDir({ 'docket.yaml': 'version: 1\n' });
     const path = applyLockPath(root);
