@@ -32,7 +32,8 @@ export function keyForms(keys: readonly string[]): string[] {
   // In upper- and lower-case hex both, as other clients write escapes.
   const lowerHex = (e: string): string => e.replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase());
   const encoded = (k: string): string[] => [encodeURIComponent(k), encodeURI(k)].flatMap((e) => [e, lowerHex(e)]).filter((e) => e !== k);
-  const values = keys.flatMap((k) => [k.toLowerCase(), ...escaped(k), ...escaped(json(k)), json(json(k)), slug(k), ...encoded(k).flatMap(escaped)]);
+  // Upper-cased too: not the key, but it gives the key away up to letter case.
+  const values = keys.flatMap((k) => [k.toLowerCase(), k.toUpperCase(), ...escaped(k), ...escaped(json(k)), json(json(k)), slug(k), ...encoded(k).flatMap(escaped)]);
   // Longest first, so a key that holds another is replaced whole.
   return [...new Set(values)].sort((a, b) => b.length - a.length);
 }

@@ -152,10 +152,7 @@ class Checker {
       const wanted = String(body.playbook);
       const subject = this.subjects.playbooks.get(normName(wanted));
       if (!subject && !this.subjects.unknown && typeof body.playbook === 'string') {
-        // A former name its renamed_from still lists is said as such, as --target says it.
-        const renamed = [...this.subjects.playbooks.values()].find((p) => p.formerNames?.some((f) => normName(f) === normName(wanted)));
-        const suggestion = renamed ? didYouMeanBecause(renamed.name, `${quoteValue(wanted)} is a former name its renamed_from lists`) : didYouMean(wanted, [...this.subjects.playbooks.values()].map((p) => p.name));
-        this.error('unknown-playbook', `no Playbook named ${quoteValue(wanted)} is declared in this configuration${suggestion}`, '/playbook');
+        this.error('unknown-playbook', `no Playbook named ${quoteValue(wanted)} is declared in this configuration${suggestSubject(wanted, this.subjects.playbooks.values())}`, '/playbook');
       }
       if (subject?.renamedAwayTo) this.renamedAway(subject.name, subject.renamedAwayTo, '/playbook');
       const rules = subject ? subject.rules.map((r) => r.name) : undefined;
@@ -168,7 +165,7 @@ class Checker {
       const wanted = String(body.template);
       const subject = this.subjects.templates.get(normName(wanted));
       if (!subject && !this.subjects.unknown && typeof body.template === 'string') {
-        this.error('unknown-template', `no CustomTemplate or Template named ${quoteValue(wanted)} is declared in this configuration${didYouMean(wanted, [...this.subjects.templates.values()].map((t) => t.name))}`, '/template');
+        this.error('unknown-template', `no CustomTemplate or Template named ${quoteValue(wanted)} is declared in this configuration${suggestSubject(wanted, this.subjects.templates.values())}`, '/template');
       }
       if (subject?.renamedAwayTo) this.renamedAway(subject.name, subject.renamedAwayTo, '/template');
       // A blank one is docket.yaml's own error.
@@ -463,4 +460,11 @@ function contractContentProblem(rel: string, head: Uint8Array, size: number): { 
 function pathOf(pointer: string): { path?: string } {
   const path = pointerToPath(pointer);
   return path ? { path } : {};
+}
+
+/** The declared subject a test naming `wanted` means: one whose renamed_from lists it (said as such, as --target says it), else the closest spelling. */
+function suggestSubject(wanted: string, subjects: Iterable<{ name: string; formerNames?: readonly string[] }>): string {
+  const all = [...subjects];
+  const renamed = all.find((s) => s.formerNames?.some((f) => normName(f) === normName(wanted)));
+  return renamed ? didYouMeanBecause(renamed.name, `${quoteValue(wanted)} is a former name its renamed_from lists`) : didYouMean(wanted, all.map((s) => s.name));
 }

@@ -444,11 +444,11 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr.match(/tests\/ctl\.test\.yaml:4:/g)).toHaveLength(1);
   });
 
-  /** validate of the example with its NDA playbook's text edited (a rename with renamed_from). */
-  const validateRenamed = async (from: string, to: string) => {
+  /** validate of the example with one of its files edited (a rename with renamed_from): its NDA playbook by default. */
+  const validateRenamed = async (from: string, to: string, file = 'playbooks/inbound-nda.yaml') => {
     const dir = await example();
-    const playbook = join(dir, 'playbooks/inbound-nda.yaml');
-    await writeFile(playbook, (await readFile(playbook, 'utf8')).replace(from, to));
+    const path = join(dir, file);
+    await writeFile(path, (await readFile(path, 'utf8')).replace(from, to));
     return runCli(['validate', '-C', dir]);
   };
 
@@ -456,6 +456,9 @@ describe('docket test with broken inputs', () => {
     const r = await validateRenamed('name: Inbound NDA\n', 'name: Inbound NDAs\nrenamed_from: [Inbound NDA]\n');
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).toContain('tests/inbound-nda.test.yaml:5:11 error unknown-playbook no Playbook named "Inbound NDA" is declared in this configuration, did you mean `Inbound NDAs`? ("Inbound NDA" is a former name its renamed_from lists)');
+    // A template too (the second read).
+    const t = await validateRenamed('name: Mutual NDA\n', 'name: Mutual NDA 2027\nrenamed_from: [Mutual NDA]\n', 'templates/mutual-nda.yaml');
+    expect(t.stdout + t.stderr).toContain('error unknown-template no CustomTemplate or Template named "Mutual NDA" is declared in this configuration, did you mean `Mutual NDA 2027`? ("Mutual NDA" is a former name its renamed_from lists)');
   });
 
   it('tells a test naming a rule by its former name (renamed_from) the name it has now', async () => {

@@ -117,8 +117,10 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
         if (Date.now() > deadline) throw outOfTime(opts.timeout);
         const removedLive = result.pulled.filter((e) => e.direction === 'removed-live');
         const violations = pullRemovalViolations(removedLive, s.workspace.desired, project.safety.max_delete_fraction);
+        const why = violations.map(describePullViolation).join('; ');
+        // Forced past the guard, it says what it goes past, as apply --force does.
+        if (violations.length > 0 && opts.force) io.stderr(`Warning: ${why}; --force writes it\n`);
         if (violations.length > 0 && !opts.force) {
-          const why = violations.map(describePullViolation).join('; ');
           if (!dryRun) throw new UnsafePlanError(`refusing to pull: ${why}`, 'check that the service lists them (a service in trouble may answer an empty list); if they were removed in the app, run pull again with --force (or raise safety.max_delete_fraction); nothing was written');
           // Said even with --quiet: it is what the pull would do.
           io.stderr(`Warning: pull will refuse to write this: ${why}; pass --force to write it anyway\n`);

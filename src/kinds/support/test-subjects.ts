@@ -54,6 +54,8 @@ export interface TemplateSubject {
   ref: { kind: KindName; key: string };
   /** Another declared template is `renamed_from` this name: a test naming it may mean that one. */
   renamedAwayTo?: RenamedAway;
+  /** Its `renamed_from`. */
+  formerNames?: readonly string[];
 }
 
 /** The playbooks the configuration declares, with their rules, by name. */
@@ -84,7 +86,7 @@ export function declaredTemplates(desired: readonly DesiredResource[]): Map<stri
   const out = new Map<string, TemplateSubject>();
   for (const d of desired) {
     if (d.kind !== customTemplateKind.name && d.kind !== templateKind.name) continue;
-    out.set(d.key, { name: d.name, custom: d.kind === customTemplateKind.name, source: d.source, target: `${d.kind}/${d.name}`, ref: { kind: d.kind, key: d.key } });
+    out.set(d.key, { name: d.name, custom: d.kind === customTemplateKind.name, source: d.source, target: `${d.kind}/${d.name}`, ref: { kind: d.kind, key: d.key }, ...(d.renamedFrom.length > 0 ? { formerNames: d.renamedFrom } : {}) });
   }
   // `renamed_from` names a former name of the same kind: a custom template's, or a standard template's.
   markRenamedAway(out, desired, customTemplateKind.name, (t) => t.custom);

@@ -31,6 +31,8 @@ describe('shortId', () => {
     const path = `GET /v1/reviews/${pathSegment(key)} failed with HTTP 404`;
     expect(path).toContain('pk%2Blive%3APROBE');
     expect(redact(path, keyValues({ DOCKET_API_KEY: key }))).toBe('GET /v1/reviews/[redacted] failed with HTTP 404');
+    // Upper-cased, which gives the key away up to letter case (probe DS).
+    expect(redact(`GET /v1/reviews/${key.toUpperCase()}`, keyValues({ DOCKET_API_KEY: key }))).toBe('GET /v1/reviews/[redacted]');
     // Escaped in lower-case hex, as other clients write them (probe DS).
     expect(redact(path.replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase()), keyValues({ DOCKET_API_KEY: key }))).toBe('GET /v1/reviews/[redacted] failed with HTTP 404');
   });
