@@ -31,7 +31,8 @@ export function keyForms(keys: readonly string[]): string[] {
   // Percent-encoded too: a key put where a path segment goes (an id a command takes) is printed in the request's path.
   // In upper- and lower-case hex both, as other clients write escapes.
   const lowerHex = (e: string): string => e.replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase());
-  const encoded = (k: string): string[] => [encodeURIComponent(k), encodeURI(k)].flatMap((e) => [e, lowerHex(e)]).filter((e) => e !== k);
+  // Of the key in each letter case output may hold it in (a name upper-cased, a host lower-cased).
+  const encoded = (k: string): string[] => [k, k.toLowerCase(), k.toUpperCase()].flatMap((c) => [encodeURIComponent(c), encodeURI(c)]).flatMap((e) => [e, lowerHex(e)]).filter((e) => e !== k);
   // Upper-cased too: not the key, but it gives the key away up to letter case.
   const values = keys.flatMap((k) => [k.toLowerCase(), k.toUpperCase(), ...escaped(k), ...escaped(json(k)), json(json(k)), slug(k), ...encoded(k).flatMap(escaped)]);
   // Longest first, so a key that holds another is replaced whole.

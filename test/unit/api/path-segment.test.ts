@@ -33,6 +33,12 @@ describe('shortId', () => {
     expect(redact(path, keyValues({ DOCKET_API_KEY: key }))).toBe('GET /v1/reviews/[redacted] failed with HTTP 404');
     // Upper-cased, which gives the key away up to letter case (probe DS).
     expect(redact(`GET /v1/reviews/${key.toUpperCase()}`, keyValues({ DOCKET_API_KEY: key }))).toBe('GET /v1/reviews/[redacted]');
+    // Upper- or lower-cased, then escaped (probe DT).
+    for (const cased of [key.toUpperCase(), key.toLowerCase()]) {
+      for (const escaped of [encodeURIComponent(cased), encodeURIComponent(cased).replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase())]) {
+        expect(redact(`A ${escaped} B`, keyValues({ DOCKET_API_KEY: key }))).toBe('A [redacted] B');
+      }
+    }
     // Escaped in lower-case hex, as other clients write them (probe DS).
     expect(redact(path.replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase()), keyValues({ DOCKET_API_KEY: key }))).toBe('GET /v1/reviews/[redacted] failed with HTTP 404');
   });
