@@ -104,7 +104,10 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     // Nothing by that name, but a renamed_from lists it (its own or its parent's): said as such, the
     // parent's being undeclared then being no reason of its own. Something live by that name is that.
     const renamed = known.has(refKey(t.kind, t.key)) ? undefined : renamedTo(t, desired, parentOf, (key) => known.has(refKey(t.kind, key)));
-    if (undeclaredParent && !options.undeclaredParents && !declared.has(`${t.kind}:${t.key}`) && !renamed) {
+    // Under a declared parent's former name, nothing by it live (the former parent gone): that parent,
+    // now under its new name, its children looked for there.
+    const parentNow = parentKind && undeclaredParent && !known.has(refKey(t.kind, t.key)) ? renamedParent(t.key, parentKind, desired) : undefined;
+    if (undeclaredParent && !options.undeclaredParents && !declared.has(`${t.kind}:${t.key}`) && !renamed && !parentNow) {
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared, and no declared ${parentKind} holds it (docket plans for the ${t.kind}s of declared ${parentKind}s only)`, {
         hint: `to act on a ${parentKind} no file declares, target the ${parentKind} itself (${parentKind}/NAME; with --prune to archive it)`,
       });
@@ -113,8 +116,14 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     if (!known.has(`${t.kind}:${t.key}`)) {
       const sameKind = [...known].filter((k) => k.startsWith(`${t.kind}:`)).map((k) => k.slice(t.kind.length + 1));
       // Of a parent no file declares, the children are read only where it was dropped since the last sync (pull: all).
-      const missing = undeclaredParent && !renamed ? `is declared or was read (the ${t.kind}s read are those of declared ${parentKind}s and of ${parentKind}s the files dropped since the last sync)` : 'is declared or exists live';
-      const suggestion = renamed ? didYouMeanBecause(`${t.kind}/${renamed.key}`, renamed.why) : didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`);
+      const missing = undeclaredParent && !renamed && !parentNow ? `is declared or was read (the ${t.kind}s read are those of declared ${parentKind}s and of ${parentKind}s the files dropped since the last sync)` : 'is declared or exists live';
+      // A child's name is compared with its parent's children only: the parent's name they share made any short name look close.
+      const scope = parentNow?.key ?? (parentKind ? prefixesOf(t.key).findLast((p) => declared.has(refKey(parentKind, p))) : undefined);
+      const rest = scope === undefined ? undefined : t.key.slice((parentNow?.old ?? scope).length + 1);
+      const siblings = scope === undefined ? [] : sameKind.filter((k) => k.startsWith(`${scope}/`)).map((k) => k.slice(scope.length + 1));
+      const spelled = rest === undefined ? didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`) : didYouMean(rest, siblings, (n) => `${t.kind}/${scope}/${n}`);
+      const moved = parentNow ? `; ${parentKind} ${quoteValue(parentNow.old)} is now ${quoteValue(parentNow.key)}, by its renamed_from` : '';
+      const suggestion = renamed ? didYouMeanBecause(`${t.kind}/${renamed.key}`, renamed.why) : `${spelled}${moved}`;
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} ${missing}${suggestion}`, {
         hint: 'targets are KIND/NAME with the CLI kind names, e.g. playbook/Inbound NDA or rule/Inbound NDA/Term',
       });
@@ -169,13 +178,10 @@ function renamedTo(t: TargetSpec, desired: readonly DesiredResource[], parentOf:
   let key = t.key;
   // The parent's former name first: a rule renamed too is then found under its parent's name now.
   const parentKind = parentOf.get(t.kind);
-  for (const d of parentKind ? desired : []) {
-    if (d.kind !== parentKind) continue;
-    const old = d.renamedFrom.find((name) => key.startsWith(`${composed(name)}/`));
-    if (old === undefined) continue;
-    key = `${d.key}/${key.slice(composed(old).length + 1)}`;
-    whys.push(`${parentKind} ${quoteValue(composed(old))} is now ${quoteValue(d.key)}, by its renamed_from`);
-    break;
+  const parent = parentKind ? renamedParent(key, parentKind, desired) : undefined;
+  if (parent) {
+    key = `${parent.key}/${key.slice(parent.old.length + 1)}`;
+    whys.push(`${parentKind} ${quoteValue(parent.old)} is now ${quoteValue(parent.key)}, by its renamed_from`);
   }
   const wanted = refKey(t.kind, key);
   const self = desired.find((d) => d.kind === t.kind && formerKeys(d).includes(wanted));
@@ -185,6 +191,16 @@ function renamedTo(t: TargetSpec, desired: readonly DesiredResource[], parentOf:
     key = self.key;
   }
   return whys.length > 0 && exists(key) ? { key, why: whys.join('; ') } : undefined;
+}
+
+/** The declared parent a child's key names by a former name its `renamed_from` lists: its key now, and the former name as written. */
+function renamedParent(key: string, parentKind: KindName, desired: readonly DesiredResource[]): { key: string; old: string } | undefined {
+  for (const d of desired) {
+    if (d.kind !== parentKind) continue;
+    const old = d.renamedFrom.find((name) => key.startsWith(`${composed(name)}/`));
+    if (old !== undefined) return { key: d.key, old: composed(old) };
+  }
+  return undefined;
 }
 
 /**

@@ -127,8 +127,13 @@ describe('limitToTargets', () => {
     const renamedRule = desiredRule('Vendor Agreements', 'Term length', {}, { renamedFrom: ['Term'] });
     const both = limitToTargets(planOf([], { 'playbook:Vendor Agreements': 'pb-1', 'rule:Vendor Agreements/Term length': 'r-1' }), [renamedPlaybook, renamedRule], [target('rule/Vendor MSA/Term')], KINDS);
     expect(both.diagnostics.errors[0]?.message).toBe('--target rule/Vendor MSA/Term: no rule "Vendor MSA/Term" is declared or exists live, did you mean `rule/Vendor Agreements/Term length`? (playbook "Vendor MSA" is now "Vendor Agreements", by its renamed_from; its rule "Term" is now "Term length")');
-    // A rule the playbook never had is suggested by no made-up name: the refusal of a rule of an undeclared playbook stands.
-    expect(message('rule/Vendor MSA/Nonexistent')).toBe('--target rule/Vendor MSA/Nonexistent: no rule "Vendor MSA/Nonexistent" is declared, and no declared playbook holds it (docket plans for the rules of declared playbooks only)');
+    // A rule the playbook never had is suggested by no made-up name; what the playbook is called now is said (probe DT).
+    expect(message('rule/Vendor MSA/Nonexistent')).toBe('--target rule/Vendor MSA/Nonexistent: no rule "Vendor MSA/Nonexistent" is declared or exists live; playbook "Vendor MSA" is now "Vendor Agreements", by its renamed_from');
+    expect(message('rule/Vendor MSA/Trem')).toBe('--target rule/Vendor MSA/Trem: no rule "Vendor MSA/Trem" is declared or exists live, did you mean `rule/Vendor Agreements/Term`?; playbook "Vendor MSA" is now "Vendor Agreements", by its renamed_from');
+    // A rule's name is compared with its playbook's rules only: the playbook's name they share is no likeness (probe DT).
+    const declaredRules = [renamedPlaybook, desiredRule('Vendor Agreements', 'Renewal'), desiredRule('Vendor Agreements', 'Term')];
+    const ruled = planOf([], { 'playbook:Vendor Agreements': 'pb-1', 'rule:Vendor Agreements/Term': 'r-1', 'rule:Vendor Agreements/Renewal': 'r-2' });
+    expect(limitToTargets(ruled, declaredRules, [target('rule/Vendor Agreements/xyz')], KINDS).diagnostics.errors[0]?.message).toBe('--target rule/Vendor Agreements/xyz: no rule "Vendor Agreements/xyz" is declared or exists live');
     // The former playbook still live (not archived), its rule read: a rule of an undeclared playbook, refused as before.
     const stillLive = planOf([], { 'playbook:Vendor Agreements': 'pb-1', 'playbook:Vendor MSA': 'pb-9', 'rule:Vendor MSA/Term': 'r-9' });
     expect(limitToTargets(stillLive, [renamedPlaybook], [target('rule/Vendor MSA/Term')], KINDS).diagnostics.errors[0]?.message).toBe('--target rule/Vendor MSA/Term: no rule "Vendor MSA/Term" is declared, and no declared playbook holds it (docket plans for the rules of declared playbooks only)');
