@@ -53,12 +53,39 @@ export function missingApiKey(service: keyof typeof API_KEY_VARIABLES): UsageErr
 }
 
 /**
+ * Whether `text` holds `key` as output would give it away, and so redacts it: in any letter case,
+ * and percent-escaped (a key pasted into the app as part of a URL). Escapes are read byte by byte,
+ * so a stray `%` elsewhere does not hide one.
+ */
+export function holdsKey(text: string, key: string): boolean {
+  const k = key.toLowerCase();
+  if (text.toLowerCase().includes(k)) return true;
+  return text.includes('%') && unescaped(text).toLowerCase().includes(k);
+}
+
+function unescaped(text: string): string {
+  return text.replace(/%[0-9a-f]{2}/gi, (e) => String.fromCharCode(parseInt(e.slice(1), 16)));
+}
+
+/** Where `key` is written in `text` as holdsKey finds it (escaped: at its line's start), or -1. */
+function keyIndex(text: string, key: string): number {
+  const at = text.toLowerCase().indexOf(key.toLowerCase());
+  if (at !== -1 || !holdsKey(text, key)) return at;
+  let start = 0;
+  for (const line of text.split(/(?<=\r\n|\r(?!\n)|\n)/)) {
+    if (holdsKey(line, key)) return start;
+    start += line.length;
+  }
+  return 0;
+}
+
+/**
  * The first place a key's value is written in a file's text, as a 1-based line and column (a
  * line ends at CR LF, CR or LF, as editors count them), with the variable it is the value of.
  */
 export function keyWrittenIn(text: string, keys: readonly [string, string][]): { variable: string; line: number; col: number } | undefined {
   for (const [variable, key] of keys) {
-    const at = text.indexOf(key);
+    const at = keyIndex(text, key);
     if (at === -1) continue;
     const before = text.slice(0, at);
     const lineStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1;
@@ -72,7 +99,7 @@ export function keyWrittenIn(text: string, keys: readonly [string, string][]): {
  * file's case): `api-key-in-file` at the first place, since a commit would carry it into git.
  */
 export function keyInFileText(file: string, text: string, env: Readonly<Record<string, string | undefined>>): Diagnostic | undefined {
-  const keys = keysOf(env).filter(([, key]) => text.includes(key));
+  const keys = keysOf(env).filter(([, key]) => holdsKey(text, key));
   return keys.length === 0 ? undefined : keyInFile(file, text, keys, (variable) => `this line holds the value of ${variable}, an API key, which docket never puts into the configuration: a commit would carry it into git`);
 }
 

@@ -2,7 +2,7 @@
  * `${var.NAME}` and `${env.NAME}` substitution in string values. `$${` writes a literal `${`.
  * Substitution happens on parsed values (never on YAML text), so a value can never inject YAML.
  */
-import { isKeyVariable, keysOf, KEYS_STAY_OUT } from './api-keys.js';
+import { holdsKey, isKeyVariable, keysOf, KEYS_STAY_OUT } from './api-keys.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer, splitPointer } from './yaml-positions.js';
 
@@ -199,7 +199,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
 
 /** The API key variable whose (non-trivial) value `value` holds, if any. */
 function keyIn(value: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
-  return keysOf(env).find(([, key]) => value.includes(key))?.[0];
+  return keysOf(env).find(([, key]) => holdsKey(value, key))?.[0];
 }
 
 /**
@@ -208,7 +208,7 @@ function keyIn(value: string, env: Readonly<Record<string, string | undefined>>)
  */
 export function keysIn(value: unknown, keys: readonly [string, string][], pointer = ''): TreeProblem[] {
   if (typeof value === 'string') {
-    const found = keys.find(([, key]) => value.includes(key));
+    const found = keys.find(([, key]) => holdsKey(value, key));
     return found
       ? [{ pointer, code: 'api-key-in-file', message: `this value holds the value of ${found[0]}, an API key, which docket never puts into the configuration`, hint: `remove it: ${KEYS_STAY_OUT}` }]
       : [];

@@ -11,7 +11,7 @@ import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
 import { holdsResource, namedFiles, type DocketInput } from './data-files.js';
 import { discoverYamlFiles, invalidUtf8, type Discovered, isTestFile, readFiles, skipDirectory, unreadableFile, withoutDocumentBoms } from './discover.js';
-import { keyInFileText, keysOf } from './api-keys.js';
+import { holdsKey, keyInFileText, keysOf } from './api-keys.js';
 import { interpolateString, interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics } from './schema.js';
@@ -373,7 +373,7 @@ function keyAsideIn(file: string, text: string | undefined, env: Record<string, 
  * scope with the returned document's getters and keep every file's text alive.
  */
 function keysWritten(env: Record<string, string | undefined>, text: string, placeholders: boolean): [string, string][] {
-  return keysOf(env).filter(([, key]) => placeholders || text.includes(key));
+  return keysOf(env).filter(([, key]) => placeholders || holdsKey(text, key));
 }
 
 /** One document of a resource file: its kind, its variables, its schema. */

@@ -5,7 +5,7 @@
 import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
 import { holdsPlaceholder, interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
-import { KEYS_STAY_OUT, keysOf } from './api-keys.js';
+import { holdsKey, KEYS_STAY_OUT, keysOf } from './api-keys.js';
 import { schemaDiagnostics } from './schema.js';
 import { schemaValidator, subschemaValidator } from './validators.js';
 import { didYouMean } from './suggest.js';
@@ -332,12 +332,11 @@ async function envOverrides(processEnv: Record<string, string | undefined>): Pro
     if (value === undefined || value.trim() === '') continue;
     // A URL or organization id is written into docket.lock.json, plans and the test cache's folder
     // names: a key inside one would be committed, or shared as a CI artifact (never quoted here).
-    // Decoded too: a key in a URL's path may be written with escapes (`%2B`, `%2f`, `%5F`).
-    const forms = [value, decodedOrSelf(value)].map((v) => v.toLowerCase());
-    const key = keys.find(([, k]) => forms.some((v) => v.includes(k.toLowerCase())));
+    // Escaped too: a key in a URL's path may be written with escapes (`%2B`, `%2f`, `%5F`).
+    const key = keys.find(([, k]) => holdsKey(value, k));
     if (key) {
       // The same value in both: which one was set to the other's cannot be told (an organization id pasted as the key, or the reverse).
-      const same = value.trim().toLowerCase() === key[1].toLowerCase();
+      const same = value.trim() === key[1];
       diagnostics.push({
         severity: 'error',
         code: 'api-key-in-setting',
@@ -417,10 +416,3 @@ function plainVars(block: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(isPlainObject(block) ? block : {}).filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean').map(([k, v]) => [k, String(v)]));
 }
 
-function decodedOrSelf(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}

@@ -2,7 +2,7 @@
  * An API key someone pasted into an object in the app (a rule's notes, a term's body) would be
  * written into the exported files, and committed with them: export refuses instead. Pure.
  */
-import { KEY_PIECE_MIN, KEYS_STAY_OUT } from '../config/api-keys.js';
+import { holdsKey, KEY_PIECE_MIN, KEYS_STAY_OUT } from '../config/api-keys.js';
 import { slug } from './layout.js';
 import { DocketError } from '../errors.js';
 import type { ExportFile } from './yaml.js';
@@ -16,7 +16,7 @@ export function filesHoldingKeys(files: readonly ExportFile[], keys: readonly (r
   if (keys.length === 0) return [];
   const found: { path: string; variables: string[] }[] = [];
   for (const file of files) {
-    const variables = keys.filter(([, key]) => file.content.includes(key)).map(([name]) => name);
+    const variables = keys.filter(([, key]) => holdsKey(file.content, key)).map(([name]) => name);
     if (variables.length > 0) found.push({ path: shownPath(file.path, keys), variables });
   }
   return found;

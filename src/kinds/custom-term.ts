@@ -234,7 +234,7 @@ export const customTermKind: KindModule<'custom-term'> = {
 
 /** What to do about a version docket records as its upload, found by reading the term. */
 function whosVersion(version: number | undefined): string {
-  return `(the service does not say who published a version: if version ${String(version)} in the app is not this file, save the file again so the next apply publishes it)`;
+  return `(the service does not say who published a version: if version ${String(version)} in the app is not this file, publish the file there by hand; docket publishes a Word file again only when its bytes change)`;
 }
 
 async function docxUpload(change: Change, ctx: ExecContext): Promise<{ data: Uint8Array; filename: string }> {

@@ -287,7 +287,7 @@ describe('custom terms', () => {
     t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/custom_terms/:id/versions', status: 'drop', count: 1 });
     const applied = await cli('apply', '-C', dir, '--auto-approve');
     expect(applied.code).toBe(0);
-    expect(applied.stdout).toContain('custom term "Data Terms": the answer to its publish was lost; the term is at version 2, and docket.lock.json records terms/data.docx as version 2 (the service does not say who published a version: if version 2 in the app is not this file, save the file again so the next apply publishes it)');
+    expect(applied.stdout).toContain('custom term "Data Terms": the answer to its publish was lost; the term is at version 2, and docket.lock.json records terms/data.docx as version 2 (the service does not say who published a version: if version 2 in the app is not this file, publish the file there by hand; docket publishes a Word file again only when its bytes change)');
     expect(term('Data Terms')!.versions).toHaveLength(2);
     await expectNoChanges(cli, dir);
   });

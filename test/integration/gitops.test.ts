@@ -98,11 +98,11 @@ describe('pruning and the mass-delete guard', () => {
     expect([savedRefused.code, savedRefused.stderr]).toEqual([1, expect.stringContaining('apply this plan file again with --force (or raise safety.max_delete_fraction and make a new plan)')]);
     expect(livePlaybooks()).toHaveLength(6);
 
-    const forced = await cli('apply', '-C', dir, '--auto-approve', '--force');
+    // The saved plan with --force: not printed again, it says on stderr what it goes past (probe DU).
+    const forced = await cli('apply', '-C', dir, planFile, '--force');
     expect(forced.code).toBe(0);
-    // The plan it shows says what --force goes past, not that apply will refuse it (probe DQ).
-    expect(forced.stdout).toContain('Warning: the plan removes 5 of 6 live playbook objects (83.3%), over the safety threshold of 30% (safety.max_delete_fraction); --force applies it');
-    expect(forced.stdout).not.toContain('apply will refuse this plan');
+    expect(forced.stderr).toContain('Warning: the plan removes 5 of 6 live playbook objects (83.3%), over the safety threshold of 30% (safety.max_delete_fraction); --force applies it\n');
+    expect(forced.stdout + forced.stderr).not.toContain('apply will refuse this plan');
     expect(livePlaybooks()).toEqual(['Playbook 0']);
     await expectNoChanges(cli, dir);
   });
@@ -115,7 +115,11 @@ describe('pruning and the mass-delete guard', () => {
     const refused = await cli('apply', '-C', dir, '--auto-approve');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('removes 5 of 6 live rule objects');
-    expect((await cli('apply', '-C', dir, '--auto-approve', '--force')).code).toBe(0);
+    const forced = await cli('apply', '-C', dir, '--auto-approve', '--force');
+    expect(forced.code).toBe(0);
+    // The plan it shows says what --force goes past, not that apply will refuse it (probe DQ).
+    expect(forced.stdout).toContain('Warning: the plan removes 5 of 6 live rule objects (83.3%), over the safety threshold of 30% (safety.max_delete_fraction); --force applies it');
+    expect(forced.stdout).not.toContain('apply will refuse this plan');
     await expectNoChanges(cli, dir);
   });
 

@@ -111,6 +111,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           const made = saved ? await checked(saved, s, shape) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
           // With --force, the guard's refusals are said as what it goes past, in every output of this run.
           const plan = opts.force ? forcedPastGuard(made) : made;
+          // A saved plan is not printed again: what --force goes past is said on its own.
+          if (saved && opts.force && made.guard?.length && !opts.quiet) for (const w of plan.warnings.slice(0, made.guard.length)) io.stderr(`Warning: ${w}\n`);
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           const planShown = !saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove);
           if (planShown) {

@@ -41,7 +41,7 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     const again = await run('apply', '-C', dir, '--auto-approve');
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('was published (version 1) by an earlier apply that stopped before recording it');
-    expect(again.stdout).toContain('if version 1 in the app is not this file, save the file again so the next apply publishes it');
+    expect(again.stdout).toContain('if version 1 in the app is not this file, publish the file there by hand; docket publishes a Word file again only when its bytes change');
     expect(termsNamed(t, 'Data Terms')).toHaveLength(1);
     expect(termsNamed(t, 'Data Terms')[0]!.versions).toHaveLength(1);
     const after = await expectLockIntact(dir);

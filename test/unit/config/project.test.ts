@@ -368,10 +368,13 @@ describe('DOCKET_* environment variables', () => {
     expect((await said({ DOCKET_REVIEW_API_KEY: plus, DOCKET_REVIEW_URL: 'https://api.example.com/key%2bSecret%2fValue%5F0987654321' })).map(([code]) => code)).toEqual(['api-key-in-setting']);
     // A key that looks like a UUID, set as the organization too (in another letter case).
     const uuidKey = '7e3f9a2c-1b4d-4c8e-9f00-abcdef123456';
-    const org = await said({ DOCKET_API_KEY: uuidKey, DOCKET_ORGANIZATION_ID: uuidKey.toUpperCase() });
+    const org = await said({ DOCKET_API_KEY: uuidKey, DOCKET_ORGANIZATION_ID: uuidKey });
     // The same value in both: either may be the wrong one (second read).
     expect(org.map(([code, message, hint]) => [code, message, hint])).toEqual([['api-key-in-setting', "environment variables DOCKET_ORGANIZATION_ID and DOCKET_API_KEY hold the same value: one of them is set to the other's (docket writes `review.organization_id` into docket.lock.json and saved plans, and never an API key)", "set DOCKET_API_KEY to the API key and DOCKET_ORGANIZATION_ID to the organization's id (a UUID)"]]);
     expect(JSON.stringify(org).toLowerCase()).not.toContain(uuidKey);
+    // In another letter case the values are not the same: the id holds the key's value (probe DU).
+    const cased = await said({ DOCKET_API_KEY: uuidKey, DOCKET_ORGANIZATION_ID: uuidKey.toUpperCase() });
+    expect(cased.map(([code, message]) => [code, message])).toEqual([['api-key-in-setting', 'environment variable DOCKET_ORGANIZATION_ID holds the value of DOCKET_API_KEY, an API key: docket writes `review.organization_id` into docket.lock.json and saved plans, where a commit would carry it']]);
   });
 
   it('never silently replace what an environment chosen by name sets: two explicit choices that differ are an error at its line', async () => {

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { holdsKey, keyInFileText } from '../../../src/config/api-keys.js';
+import { keysIn } from '../../../src/config/interpolate.js';
+import { filesHoldingKeys } from '../../../src/export/keys.js';
+
+const KEY = 'sk/Live+Abc123=x9';
+const ENV = { DOCKET_API_KEY: KEY };
+
+describe('a key held in text', () => {
+  it('is found in any letter case and percent-escaped, as output redacts it: pull and export would otherwise write what the report showed as [redacted] (probe DU)', () => {
+    for (const held of [KEY, KEY.toUpperCase(), KEY.toLowerCase(), encodeURIComponent(KEY), encodeURIComponent(KEY).toLowerCase(), encodeURIComponent(KEY.toUpperCase())]) {
+      expect(holdsKey(`up ${held} down`, KEY), held).toBe(true);
+    }
+    // A stray escape elsewhere does not hide one; text without the key is not taken for it.
+    expect(holdsKey(`100% sure: ${encodeURIComponent(KEY)}`, KEY)).toBe(true);
+    expect(holdsKey('sk/Live+Abc123 and x9', KEY)).toBe(false);
+  });
+
+  it('is refused in a value, a file and an export, at the line that holds it', () => {
+    expect(keysIn({ description: `see ${KEY.toUpperCase()}` }, [['DOCKET_API_KEY', KEY]]).map((p) => [p.pointer, p.code])).toEqual([['/description', 'api-key-in-file']]);
+    const found = keyInFileText('p.yaml', `kind: Playbook\nname: P\ndescription: ${encodeURIComponent(KEY)}\n`, ENV);
+    expect([found?.code, found?.line]).toEqual(['api-key-in-file', 3]);
+    expect(filesHoldingKeys([{ path: 'playbooks/p.yaml', content: `name: ${KEY.toLowerCase()}\n` }], [['DOCKET_API_KEY', KEY]]).map((f) => f.variables)).toEqual([['DOCKET_API_KEY']]);
+  });
+});
