@@ -51,7 +51,22 @@ export function redact(text: string, secrets: readonly string[]): string {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     if (secret.length > MIN_CUT_KEY) out = redactCut(out, secret);
   }
-  return out;
+  return out.includes('%') ? redactEscaped(out, secrets) : out;
+}
+
+/** A run of text with a percent escape in it: a URL, or a value written as one. */
+const ESCAPED_RUN = /[^\s"'<>`]*%[0-9a-fA-F]{2}[^\s"'<>`]*/g;
+
+/**
+ * A key written with escapes no encoder makes (`%5F` for `_`): found unescaped, its whole run is
+ * replaced (holdsKey refuses it in files; here it is only printed).
+ */
+function redactEscaped(text: string, secrets: readonly string[]): string {
+  const keys = secrets.filter((s) => s.length >= MIN_CUT_KEY).map((s) => s.toLowerCase());
+  return text.replace(ESCAPED_RUN, (run) => {
+    const plain = run.replace(/%[0-9a-f]{2}/gi, (e) => String.fromCharCode(parseInt(e.slice(1), 16))).toLowerCase();
+    return keys.some((k) => plain.includes(k)) ? REDACTED : run;
+  });
 }
 
 /** A piece of a key beside an ellipsis is a key a message (quoteValue cuts at 60) or an excerpt's window cut short. */
