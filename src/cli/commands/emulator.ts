@@ -187,10 +187,9 @@ const CREDENTIAL_PARAMS = /key|token|secret|password|passwd|auth|bearer|credenti
 function maskedPath(path: string, keys: readonly string[]): string {
   // As docket's own output redacts a key: every form of it, the longest first (one key may start another).
   const forms = keyForms(keys);
-  let out = redact(path, forms);
-  // Written with other escapes than docket's (`%2b`, `%5F` for `_`): found decoded, and the path then shown decoded.
-  const decoded = decodeURIComponentSafe(out);
-  if (decoded !== out && redact(decoded, forms) !== decoded) out = redact(decoded, forms);
+  // Escaped in any way (`%2b`, `%5F` for `_`): found decoded, and the path then shown decoded, only the key masked.
+  const decoded = decodeURIComponentSafe(path);
+  const out = decoded !== path && redact(decoded, forms) !== decoded ? redact(decoded, forms) : redact(path, forms);
   const at = out.indexOf('?');
   if (at === -1) return out;
   const query = out
