@@ -4,7 +4,7 @@
  * (`DOCKET_ORGANIZATION_ID`, a URL's path) would be quoted with it.
  */
 import type { Io } from './io.js';
-import { KEY_PIECE_MIN, keysOf } from '../config/api-keys.js';
+import { holdsKey, KEY_PIECE_MIN, keysOf } from '../config/api-keys.js';
 import { escapeData, escapeMarkdown, escapeProperty } from '../render/sanitize.js';
 import { xmlAttr, xmlText } from '../render/test-junit.js';
 
@@ -62,11 +62,8 @@ const ESCAPED_RUN = /[^\s"'<>`]*%[0-9a-fA-F]{2}[^\s"'<>`]*/g;
  * replaced (holdsKey refuses it in files; here it is only printed).
  */
 function redactEscaped(text: string, secrets: readonly string[]): string {
-  const keys = secrets.filter((s) => s.length >= MIN_CUT_KEY).map((s) => s.toLowerCase());
-  return text.replace(ESCAPED_RUN, (run) => {
-    const plain = run.replace(/%[0-9a-f]{2}/gi, (e) => String.fromCharCode(parseInt(e.slice(1), 16))).toLowerCase();
-    return keys.some((k) => plain.includes(k)) ? REDACTED : run;
-  });
+  const keys = secrets.filter((s) => s.length >= MIN_CUT_KEY);
+  return text.replace(ESCAPED_RUN, (run) => (keys.some((k) => holdsKey(run, k)) ? REDACTED : run));
 }
 
 /** A piece of a key beside an ellipsis is a key a message (quoteValue cuts at 60) or an excerpt's window cut short. */

@@ -5,6 +5,7 @@
 
 import { EMULATOR_API_KEY } from '../emulator/identity.js';
 import { UsageError } from '../errors.js';
+import { escapeRegExp } from '../util/escape-regexp.js';
 import type { Diagnostic } from '../diagnostics.js';
 
 /** Each service's own key variable; DOCKET_API_KEY serves whichever has none. */
@@ -55,21 +56,30 @@ export function missingApiKey(service: keyof typeof API_KEY_VARIABLES): UsageErr
 /**
  * Whether `text` holds `key` as output would give it away, and so redacts it: in any letter case,
  * and percent-escaped (a key pasted into the app as part of a URL). Escapes are read byte by byte,
- * so a stray `%` elsewhere does not hide one.
+ * so a stray `%` elsewhere does not hide one. Checked for every value of a configuration when a
+ * key is set: a case-blind pattern per key, not a lower-cased copy of each value.
  */
 export function holdsKey(text: string, key: string): boolean {
-  const k = key.toLowerCase();
-  if (text.toLowerCase().includes(k)) return true;
-  return text.includes('%') && unescaped(text).toLowerCase().includes(k);
+  const pattern = caseBlind(key);
+  return pattern.test(text) || (text.includes('%') && pattern.test(percentDecoded(text)));
 }
 
-function unescaped(text: string): string {
+const caseBlindPatterns = new Map<string, RegExp>();
+
+function caseBlind(key: string): RegExp {
+  let pattern = caseBlindPatterns.get(key);
+  if (!pattern) caseBlindPatterns.set(key, (pattern = new RegExp(escapeRegExp(key), 'iu')));
+  return pattern;
+}
+
+/** `%XX` escapes read as the bytes they stand for, one character each (any other `%` left as it is). */
+export function percentDecoded(text: string): string {
   return text.replace(/%[0-9a-f]{2}/gi, (e) => String.fromCharCode(parseInt(e.slice(1), 16)));
 }
 
 /** Where `key` is written in `text` as holdsKey finds it (escaped: at its line's start), or -1. */
 function keyIndex(text: string, key: string): number {
-  const at = text.toLowerCase().indexOf(key.toLowerCase());
+  const at = text.search(caseBlind(key));
   if (at !== -1 || !holdsKey(text, key)) return at;
   let start = 0;
   for (const line of text.split(/(?<=\r\n|\r(?!\n)|\n)/)) {

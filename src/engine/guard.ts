@@ -46,7 +46,12 @@ export function forcedPastGuard(plan: Plan): Plan {
   const { guard, ...rest } = plan;
   const refusals = new Set(guard.map(guardWarning));
   // First, where the refusals stood: what a reader must see before the rest.
-  return { ...rest, warnings: [...guard.map((v) => `${describeViolation(v)}; --force applies it`), ...plan.warnings.filter((w) => !refusals.has(w))] };
+  return { ...rest, warnings: [...guard.map(forcedWarning), ...plan.warnings.filter((w) => !refusals.has(w))] };
+}
+
+/** A violation `--force` goes past, as the warning says it. */
+export function forcedWarning(v: GuardViolation): string {
+  return `${describeViolation(v)}; --force applies it`;
 }
 
 const pct = (n: number): string => `${Math.round(n * 1000) / 10}%`;

@@ -103,27 +103,24 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     const undeclaredParent = parentKind !== undefined && !prefixesOf(t.key).some((p) => declared.has(refKey(parentKind, p)));
     // Nothing by that name, but a renamed_from lists it (its own or its parent's): said as such, the
     // parent's being undeclared then being no reason of its own. Something live by that name is that.
-    const renamed = known.has(refKey(t.kind, t.key)) ? undefined : renamedTo(t, desired, parentOf, (key) => known.has(refKey(t.kind, key)));
+    const exists = known.has(refKey(t.kind, t.key));
+    const renamed = exists ? undefined : renamedTo(t, desired, parentOf, (key) => known.has(refKey(t.kind, key)));
     // Under a declared parent's former name, nothing by it live (the former parent gone): that parent,
     // now under its new name, its children looked for there.
-    const parentNow = parentKind && undeclaredParent && !known.has(refKey(t.kind, t.key)) ? renamedParent(t.key, parentKind, desired) : undefined;
+    const parentNow = parentKind && undeclaredParent && !exists ? renamedParent(t.key, parentKind, desired) : undefined;
     if (undeclaredParent && !options.undeclaredParents && !declared.has(`${t.kind}:${t.key}`) && !renamed && !parentNow) {
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared, and no declared ${parentKind} holds it (docket plans for the ${t.kind}s of declared ${parentKind}s only)`, {
         hint: `to act on a ${parentKind} no file declares, target the ${parentKind} itself (${parentKind}/NAME; with --prune to archive it)`,
       });
       continue;
     }
-    if (!known.has(`${t.kind}:${t.key}`)) {
+    if (!exists) {
       const sameKind = [...known].filter((k) => k.startsWith(`${t.kind}:`)).map((k) => k.slice(t.kind.length + 1));
       // Of a parent no file declares, the children are read only where it was dropped since the last sync (pull: all).
       const missing = undeclaredParent && !renamed && !parentNow ? `is declared or was read (the ${t.kind}s read are those of declared ${parentKind}s and of ${parentKind}s the files dropped since the last sync)` : 'is declared or exists live';
-      // A child's name is compared with its parent's children only: the parent's name they share made any short name look close.
-      const scope = parentNow?.key ?? (parentKind ? prefixesOf(t.key).findLast((p) => declared.has(refKey(parentKind, p))) : undefined);
-      const rest = scope === undefined ? undefined : t.key.slice((parentNow?.old ?? scope).length + 1);
-      const siblings = scope === undefined ? [] : sameKind.filter((k) => k.startsWith(`${scope}/`)).map((k) => k.slice(scope.length + 1));
-      const spelled = rest === undefined ? didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`) : didYouMean(rest, siblings, (n) => `${t.kind}/${scope}/${n}`);
       const moved = parentNow ? `; ${parentKind} ${quoteValue(parentNow.old)} is now ${quoteValue(parentNow.key)}, by its renamed_from` : '';
-      const suggestion = renamed ? didYouMeanBecause(`${t.kind}/${renamed.key}`, renamed.why) : `${spelled}${moved}`;
+      const parent = parentNow ?? (parentKind ? declaredParentOf(t.key, parentKind, declared) : undefined);
+      const suggestion = renamed ? didYouMeanBecause(`${t.kind}/${renamed.key}`, renamed.why) : `${spellingSuggestion(t, sameKind, parent)}${moved}`;
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} ${missing}${suggestion}`, {
         hint: 'targets are KIND/NAME with the CLI kind names, e.g. playbook/Inbound NDA or rule/Inbound NDA/Term',
       });
@@ -191,6 +188,22 @@ function renamedTo(t: TargetSpec, desired: readonly DesiredResource[], parentOf:
     key = self.key;
   }
   return whys.length > 0 && exists(key) ? { key, why: whys.join('; ') } : undefined;
+}
+
+/** The declared parent a child's key names (the longest such prefix), as renamedParent gives one. */
+function declaredParentOf(key: string, parentKind: KindName, declared: ReadonlySet<string>): { key: string; old: string } | undefined {
+  const found = prefixesOf(key).findLast((p) => declared.has(refKey(parentKind, p)));
+  return found === undefined ? undefined : { key: found, old: found };
+}
+
+/**
+ * "did you mean" by spelling: a child's name against its parent's children only (the parent's name
+ * they share made any short name look close), written under `parent.old`, suggested under `parent.key`.
+ */
+function spellingSuggestion(t: TargetSpec, sameKind: readonly string[], parent: { key: string; old: string } | undefined): string {
+  if (!parent) return didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`);
+  const siblings = sameKind.filter((k) => k.startsWith(`${parent.key}/`)).map((k) => k.slice(parent.key.length + 1));
+  return didYouMean(t.key.slice(parent.old.length + 1), siblings, (n) => `${t.kind}/${parent.key}/${n}`);
 }
 
 /** The declared parent a child's key names by a former name its `renamed_from` lists: its key now, and the former name as written. */

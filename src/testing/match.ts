@@ -18,6 +18,7 @@ import type { SubjectRule } from '../kinds/support/test-subjects.js';
 import { isPlainObject } from '../util/plain.js';
 import { quoteFound } from './labels.js';
 import type { Count, ExpectationResult, ExpectationSpec, FlagFact, PositionFact, RedlineFact, ReviewFacts, TextMatch } from './types.js';
+import { escapeRegExp } from '../util/escape-regexp.js';
 
 export function nameKey(text: string): string {
   return text.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
@@ -67,10 +68,6 @@ export function attributeFlag(text: string | null, flagId: string | null, rules:
   const longest = Math.max(0, ...mentioned.map((r) => r.name.length));
   const best = mentioned.filter((r) => r.name.length === longest);
   return best.length === 1 ? best[0]!.name : null;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 export function inCount(n: number, c: Count): boolean {

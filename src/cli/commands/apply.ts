@@ -24,7 +24,7 @@ import { headerLines, writeApplyReportText, writePlanText } from '../../render/t
 import { noChangesSentence } from '../../render/facts.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { applyLockRoot, holdingApplyLock, lockTimeoutOption } from '../apply-lock.js';
-import { forcedPastGuard } from '../../engine/guard.js';
+import { forcedPastGuard, forcedWarning } from '../../engine/guard.js';
 import { replanCommand, savedPlanCommand, shapedCommand, type PlanShape } from '../command-line.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
 import { EMULATOR_STATE_LABEL } from '../connect.js';
@@ -112,7 +112,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           // With --force, the guard's refusals are said as what it goes past, in every output of this run.
           const plan = opts.force ? forcedPastGuard(made) : made;
           // A saved plan is not printed again: what --force goes past is said on its own.
-          if (saved && opts.force && made.guard?.length && !opts.quiet) for (const w of plan.warnings.slice(0, made.guard.length)) io.stderr(`Warning: ${w}\n`);
+          if (saved && opts.force && !opts.quiet) for (const v of made.guard ?? []) io.stderr(`Warning: ${forcedWarning(v)}\n`);
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           const planShown = !saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove);
           if (planShown) {
