@@ -532,7 +532,8 @@ function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent
   const action = kind.createAction ?? 'create';
   const all = Object.assign({}, d.fields, d.createOnly);
   const fields: FieldChange[] = Object.entries(all)
-    .filter(([, v]) => v !== null && v !== undefined)
+    // Text written empty compares as none but is sent as written: shown, as `""`.
+    .filter(([field, v]) => (v !== null && v !== undefined) || (v === null && kind.sentValue?.(field, d) === ''))
     .map(([field, after]) => withSummary(kind, withSent(kind, d, { field, before: null, after: shown(kind, field, after) })));
   return {
     id: changeId(action, kind.name, d.key),
@@ -713,8 +714,10 @@ function ambiguousHint(found: readonly LiveResource[], syncedId: string | undefi
  */
 function withSent(kind: KindMeta, d: DesiredResource, f: FieldChange): FieldChange {
   // Asked for every field of every create: most kinds send what they compare.
-  if (!kind.sentValue || f.after === SENSITIVE || f.after === null || Array.isArray(f.after)) return f;
+  if (!kind.sentValue || f.after === SENSITIVE || Array.isArray(f.after)) return f;
   const sent = kind.sentValue(f.field, d);
+  // Text written empty (`""`) compares as none, so the plan's after side is null where apply sends `""`.
+  if (f.after === null) return sent === '' ? { ...f, sent } : f;
   if (sent === undefined || sent === null || Array.isArray(sent)) return f;
   if (typeof sent === 'object' ? typeof f.after !== 'object' || sameValue(sent, f.after) : JSON.stringify(sent) === JSON.stringify(f.after)) return f;
   return { ...f, sent };

@@ -83,7 +83,7 @@ export function subject(o: { kind: string; key: string }, name: (key: string) =>
 export function visibleFields(c: Change, verbose: boolean): FieldChange[] {
   const sides = fieldSides(c);
   if (sides === 'before') return verbose ? c.fields.filter((f) => f.before != null) : [];
-  if (sides === 'after') return c.fields.filter((f) => f.after != null);
+  if (sides === 'after') return c.fields.filter((f) => f.after != null || f.sent !== undefined);
   const skip = renamedFrom(c)?.field;
   return c.fields.filter((f) => f.field !== skip);
 }

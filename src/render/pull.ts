@@ -14,7 +14,7 @@ import { painter } from './paint.js';
 import { codeSpan, escapeMarkdown, stripControl } from './sanitize.js';
 import { scopeLine } from './drift.js';
 import { headerLines } from './text.js';
-import { oneLine, quote } from './value.js';
+import { oneLine, quote, sameShownNote } from './value.js';
 import { markInvisible } from '../config/quote.js';
 import { maxEditLength, replacedBlock } from './textdiff.js';
 
@@ -59,6 +59,22 @@ function withoutKeptMark(f: FileChange): FileChange {
   return mark(f.before) && mark(f.after) ? { ...f, before: f.before!.slice(1), after: f.after!.slice(1) } : f;
 }
 
+/**
+ * The plan's note for an added line that prints as a line its hunk removes, differing only in how
+ * its accents are encoded (NFC and NFD), which no escape shows.
+ */
+function sameLineNote(diffLines: readonly string[], at: number): string {
+  const added = diffLines[at]!.slice(1);
+  for (let i = at - 1; i >= 0 && !diffLines[i]!.startsWith('@@'); i--) {
+    const line = diffLines[i]!;
+    if (line.startsWith('-') && !line.startsWith('---')) {
+      const note = sameShownNote(line.slice(1), added);
+      if (note) return note;
+    }
+  }
+  return '';
+}
+
 function changeOf(f: FileChange): 'created' | 'deleted' | 'modified' {
   return f.before === null ? 'created' : f.after === null ? 'deleted' : 'modified';
 }
@@ -83,9 +99,12 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
   const lines: string[] = [];
   if (opts.dryRun) {
     for (const f of result.files) {
-      for (const l of markInvisible(stripControl(fileDiff(withoutKeptMark(f)))).replace(/\n$/, '').split('\n')) {
-        lines.push(l.startsWith('+') && !l.startsWith('+++') ? paint('green', l) : l.startsWith('-') && !l.startsWith('---') ? paint('red', l) : l.startsWith('@@') ? paint('cyan', l) : l);
-      }
+      const diffLines = fileDiff(withoutKeptMark(f)).replace(/\n$/, '').split('\n');
+      diffLines.forEach((raw, at) => {
+        const l = markInvisible(stripControl(raw));
+        if (l.startsWith('+') && !l.startsWith('+++')) lines.push(paint('green', l) + paint('dim', sameLineNote(diffLines, at)));
+        else lines.push(l.startsWith('-') && !l.startsWith('---') ? paint('red', l) : l.startsWith('@@') ? paint('cyan', l) : l);
+      });
     }
     if (result.files.length > 0) lines.push('');
   }

@@ -556,6 +556,23 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('shows text written empty as apply sends it (`""`), on create and on update, though it compares as none', async () => {
+    await start();
+    const nda = 'kind: Template\nname: Empty Role NDA\ntype: NDA\nparameters:\n  purpose: P\n  recipient_role: ""\n';
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'templates/nda.yaml': nda });
+    expect((await cli('plan', '-C', dir)).stdout).toContain('parameters.recipient_role: ""');
+    await applyOk(cli, dir);
+    expect(template('Empty Role NDA')!.parameters.recipient_role).toBe('');
+    await expectNoChanges(cli, dir);
+    template('Empty Role NDA')!.parameters.recipient_role = 'Someone';
+    expect((await cli('plan', '-C', dir)).stdout).toContain('parameters.recipient_role: "Someone" → ""');
+    const json = JSON.parse((await cli('plan', '-C', dir, '-o', 'json')).stdout) as { changes: { fields: { field: string; after: unknown; sent?: unknown }[] }[] };
+    expect(json.changes[0]!.fields).toEqual([expect.objectContaining({ field: 'parameters.recipient_role', before: 'Someone', after: null, sent: '' })]);
+    await applyOk(cli, dir);
+    expect(template('Empty Role NDA')!.parameters.recipient_role).toBe('');
+    await expectNoChanges(cli, dir);
+  });
+
   it('compares the `version` parameter of the types that have one (CSA, PSA, Design): applied, it converges', async () => {
     await start();
     const csa = csaTemplate('standard_version: "2.1"\nparameters:\n  provider: Acme, Inc.\n  version: "7"\n  template_csa_order_form_attributes:\n    cloud_service_description: Contract analytics\n');

@@ -77,6 +77,17 @@ describe('drift and pull markdown at scale', () => {
     }
   });
 
+  it("notes a pulled line that prints as the one it replaces, its accents encoded otherwise, as the plan does", () => {
+    const file = { path: 'organization.yaml', before: 'city: "Gen\u00e8ve"\nname: A\n', after: 'city: "Gene\u0300ve"\nname: A\n' };
+    const result: PullResult = { pulled: [], notPulled: [], notes: [], files: [file], sync: new Map() };
+    const lines = renderPullText(plan([]), result, { dryRun: true, color: false }).split('\n');
+    expect(lines).toContain('+city: "Gene\u0300ve" (no visible difference: the same letters, their accents encoded otherwise)');
+    expect(lines).toContain('-city: "Gen\u00e8ve"');
+    // A line that reads otherwise gets no note.
+    const other = renderPullText(plan([]), { ...result, files: [{ ...file, after: 'city: "Bern"\nname: A\n' }] }, { dryRun: true, color: false });
+    expect(other).toContain('+city: "Bern"\n');
+  });
+
   it('says which side moved each field of an object changed on both sides, in the words the plan uses', () => {
     const rule: DriftItem = { kind: 'rule', key: 'NDA/Term', name: 'Term', direction: 'changed-both', fields: [{ field: 'internal_notes', direction: 'both' }, { field: 'actions', direction: 'live' }] };
     const drift = { drift: [rule], ignored: [], pending: [] };
