@@ -250,24 +250,36 @@ export function diff(input: DiffInput): DiffResult {
         claim(d, l);
       }
     }
-    // Asked only of a `renamed_from` whose new name is live too: not built for 20,000 rules per plan.
+    // Asked only of renames in doubt (both names live, a record naming another object): not built for 20,000 rules per plan.
     let declaredNames: Set<string> | undefined;
     const declaresName = (parent: string, name: string): boolean =>
       (declaredNames ??= new Set(desired.map((d) => `${d.parent?.key ?? ''}\u0000${localName(d, isChild)}`))).has(`${parent}\u0000${name}`);
     /** A `renamed_from` whose former name is live beside the file's own: said once matching is done. */
     const bothLive: { d: DesiredResource; former: string }[] = [];
-    const ownRecordLive = (d: DesiredResource): boolean => {
+    /**
+     * The id last synced under the file's own name, unless the object now holds a name another
+     * document declares: an apply cut short along a chain (D from C, C from B) renamed C's object
+     * to D before it could record that, and C's record would take D's object back.
+     */
+    const ownRecord = (d: DesiredResource): string | undefined => {
       const id = input.recordedId?.(refKey(kind.name, d.key));
+      const l = id !== undefined ? liveById.get(id) : undefined;
+      if (l === undefined || scopeOfLive(l) !== scopeOfDesired(d)) return id;
+      const liveName = localName(l, isChild);
+      return liveName !== localName(d, isChild) && declaresName(d.parent?.key ?? '', liveName) ? undefined : id;
+    };
+    const ownRecordLive = (d: DesiredResource): boolean => {
+      const id = ownRecord(d);
       const l = id !== undefined ? liveById.get(id) : undefined;
       return l !== undefined && !used.has(l.id) && scopeOfLive(l) === scopeOfDesired(d);
     };
     /** The live object a `renamed_from` name holds; two holding one is for the person to settle (as for a name). */
     const claimFormer = (d: DesiredResource): void => {
-      const ownRecord = input.recordedId?.(refKey(kind.name, d.key));
+      const recorded = ownRecord(d);
       // Unless another rename of this plan took the object it was synced as (D from C): then its
       // own rename (C from B) is new too, along the chain.
-      const takenAs = ownRecord === undefined ? undefined : claimedAs.get(ownRecord);
-      const renamedBefore = ownRecord !== undefined && (takenAs === undefined || takenAs === refKey(kind.name, d.key));
+      const takenAs = recorded === undefined ? undefined : claimedAs.get(recorded);
+      const renamedBefore = recorded !== undefined && (takenAs === undefined || takenAs === refKey(kind.name, d.key));
       // A former name another document declares as its own comes last: the object of that name is
       // most likely that document's (two objects that traded names over renames in another
       // environment), and is this one's only when no other former name is live (rename A→B, new A).

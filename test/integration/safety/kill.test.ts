@@ -89,3 +89,29 @@ describe('kill -9 at arbitrary points of a larger apply', () => {
     });
   }
 });
+
+describe('kill -9 along a chain of renames', () => {
+  it('the re-run goes on renaming where the apply stopped, with the records from before it: no version is published onto the wrong term', async () => {
+    t = await startTestEmulator({ latencyMs: 0 });
+    const term = (name: string, body: string, from?: string) => `kind: CustomTerm\nname: ${name}\n${from ? `renamed_from: [${from}]\n` : ''}body: ${body}\n`;
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms.yaml': [term('T1', 'body one'), term('T2', 'body two'), term('T3', 'body three')].join('---\n') });
+    const run = bin(t);
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    const idOf = (name: string) => termsNamed(t, name)[0]!.id;
+    const [one, two, three] = [idOf('T1'), idOf('T2'), idOf('T3')];
+    // Each moves one name along, and a new T1; the second rename is never made nor answered.
+    await writeFiles(dir, { 'terms.yaml': [term('T4', 'body three', 'T3'), term('T3', 'body two', 'T2'), term('T2', 'body one', 'T1'), term('T1', 'body zero')].join('---\n') });
+    t.emulator.faults.add({ method: 'PATCH', path_pattern: two, status: 'silent' });
+    await killWhen(t, dir, () => termsNamed(t, 'T4').length > 0, 'the first rename');
+    expect(termsNamed(t, 'T4').map((x) => x.id)).toEqual([three]);
+    t.emulator.faults.clear();
+
+    const plan = await run('plan', '-C', dir);
+    expect(plan.stdout).not.toContain('publish');
+    expect(plan.stdout).toContain('Plan: 1 to create, 0 to update, 2 to rename, 0 to delete.');
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await expectConverged(run, dir);
+    expect([idOf('T2'), idOf('T3'), idOf('T4')]).toEqual([one, two, three]);
+    for (const name of ['T1', 'T2', 'T3', 'T4']) expect(termsNamed(t, name)[0]!.versions).toHaveLength(1);
+  });
+});

@@ -433,6 +433,29 @@ describe('diff: pins and ambiguity', () => {
     expect(ids(rules.changes).sort()).toEqual([`create:rule:${NDA.name}/Step 1`, ...[2, 3, 4, 5].map((n) => `rename:rule:${NDA.name}/Step ${n}`)]);
   });
 
+  it('a chain an apply cut short (killed before it recorded its first rename) goes on where it stopped, with the records from before it', () => {
+    // T2 from T1, T3 from T2, T4 from T3, and a new T1: the kill came after T3's object became T4.
+    const records: Record<string, string> = { 'playbook:T1': 'pb-1', 'playbook:T2': 'pb-2', 'playbook:T3': 'pb-3' };
+    const live = [livePlaybook('pb-1', 'T1'), livePlaybook('pb-2', 'T2'), livePlaybook('pb-3', 'T4')];
+    const chain = [desiredPlaybook('T4', { renamedFrom: ['T3'] }), desiredPlaybook('T3', { renamedFrom: ['T2'] }), desiredPlaybook('T2', { renamedFrom: ['T1'] }), desiredPlaybook('T1')];
+    for (const desired of [chain, [...chain].reverse()]) {
+      const result = diff({ kinds: KIND_META, desired, live, prune: {}, recordedId: (key) => records[key] });
+      expect(result.diagnostics.items).toEqual([]);
+      expect(result.changes.map((c) => [c.id, c.liveId ?? null]).sort()).toEqual([
+        ['create:playbook:T1', null],
+        ['rename:playbook:T2', 'pb-1'],
+        ['rename:playbook:T3', 'pb-2'],
+      ]);
+    }
+    // Rules renumbered after a new first one, cut short the same way after Step 5 became Step 6.
+    const steps = [1, 2, 3, 4].map((n) => liveRule(`r-${n}`, NDA, `Step ${n}`));
+    const ruleRecords = Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`rule:${NDA.name}/Step ${n}`, `r-${n}`]));
+    const renumbered = [desiredPlaybook(NDA.name), desiredRule(NDA.name, 'Step 1'), ...[2, 3, 4, 5, 6].map((n) => desiredRule(NDA.name, `Step ${n}`, {}, { renamedFrom: [`Step ${n - 1}`] }))];
+    const rules = diff({ kinds: KIND_META, desired: renumbered, live: [livePlaybook(NDA.id, NDA.name), ...steps, liveRule('r-5', NDA, 'Step 6')], prune: {}, recordedId: (key) => ruleRecords[key] });
+    expect(rules.diagnostics.items).toEqual([]);
+    expect(ids(rules.changes).sort()).toEqual([`create:rule:${NDA.name}/Step 1`, ...[2, 3, 4, 5].map((n) => `rename:rule:${NDA.name}/Step ${n}`)]);
+  });
+
   it('a renamed_from left in the file after its rename does not take the new object of the former name when the renamed one was renamed again in the app', () => {
     const records: Record<string, string> = { 'playbook:B': 'pb-b', 'playbook:A': 'pb-new' };
     const result = diff({
