@@ -7,6 +7,7 @@ import { Diagnostics } from '../diagnostics.js';
 import { problemSourceOf } from '../kinds/support/positions.js';
 import { formerSource } from './desired.js';
 import { digest, sameValue } from './canonical.js';
+import { isPlainObject } from '../util/plain.js';
 import { formerKey, formerKeys, refKey } from './types.js';
 import type { Action, AdoptableFile, Change, DesiredResource, FieldChange, Fields, KindName, LiveResource, UndeclaredSummary } from './types.js';
 
@@ -162,6 +163,8 @@ export function diff(input: DiffInput): DiffResult {
   const replaced = new Set<string>();
   /** live id → the refKey of the resource it was matched to under another name (a rename). */
   const claimedAs = new Map<string, string>();
+  /** live id → the name a renamed object holds live until this plan renames it. */
+  const formerNames = new Map<string, string>();
 
   // Grouped once, and looked up by identity below: no scan per resource (one playbook may hold 20,000 rules).
   const desiredByKind = groupBy(input.desired, (d) => d.kind);
@@ -215,6 +218,7 @@ export function diff(input: DiffInput): DiffResult {
       if (l.key === d.key) return;
       // Renamed: its former name no longer names it (a new object may take that name).
       claimedAs.set(l.id, refKey(kind.name, d.key));
+      formerNames.set(l.id, l.name);
       const former = refKey(kind.name, l.key);
       if (ids[former] === l.id) {
         delete ids[former];
@@ -439,7 +443,7 @@ export function diff(input: DiffInput): DiffResult {
         if (createdUnknown) unknownIds[refKey(kind.name, d.key)] ??= createdUnknown;
         continue;
       }
-      const compared = compare(kind, d, l, parentOf, { ids, claimedAs, replaced, diagnostics });
+      const compared = compare(kind, d, l, parentOf, { ids, claimedAs, formerNames, replaced, diagnostics });
       if (compared.some((c) => c.action === 'upload')) replaced.add(refKey(kind.name, d.key));
       for (const c of compared) changes.push(c);
       if (l.unknownFields) adoptable.push(...unknownFiles(kind, d, l, compared.some((c) => c.action === 'upload')));
@@ -566,6 +570,7 @@ function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent
 interface CompareState {
   ids: Record<string, string>;
   claimedAs: ReadonlyMap<string, string>;
+  formerNames: ReadonlyMap<string, string>;
   replaced: ReadonlySet<string>;
   diagnostics: Diagnostics;
 }
@@ -613,8 +618,8 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
     const repoint = same && repointed(d, l, field, replaced);
     if (same && !repoint) continue;
     // A link to an object this plan renames away: shown by the name that object gets, not the same name twice.
-    const away = typeof liveValue === 'string' ? renamedAwayTo(d, l, field, state) : undefined;
-    const before = shown(kind, field, repoint ? (l.refIds?.[field] ?? liveValue) : (away ?? liveValue));
+    const away = renamedAwayNames(d, l, field, state);
+    const before = shown(kind, field, repoint ? (l.refIds?.[field] ?? liveValue) : away ? renamedIn(liveValue, away) : liveValue);
     const after = shown(kind, field, desiredValue);
     const refused = kind.refuseChange?.(field, liveValue, desiredValue, d.name);
     if (refused) {
@@ -683,17 +688,34 @@ function sameField(kind: KindMeta, d: DesiredResource, l: LiveResource, field: s
  * name, another object (rename term A to B and create a new A: a template naming A is re-pointed).
  */
 function pointsAway(d: DesiredResource, l: LiveResource, field: string, state: CompareState): boolean {
-  return renamedAwayTo(d, l, field, state) !== undefined;
+  return renamedAwayNames(d, l, field, state) !== undefined;
 }
 
-/** The name this plan gives the object a reference points at live, when it is not the name the file gives. */
-function renamedAwayTo(d: DesiredResource, l: LiveResource, field: string, state: CompareState): string | undefined {
-  const liveId = l.refIds?.[field];
-  if (typeof liveId !== 'string') return undefined;
-  const claimed = state.claimedAs.get(liveId);
-  if (claimed === undefined) return undefined;
-  const ref = d.refs.find((r) => r.field === field);
-  return ref !== undefined && claimed !== refKey(ref.kind, ref.key) ? claimed.slice(claimed.indexOf(':') + 1) : undefined;
+/**
+ * The objects a reference (or a list of them) points at live that this plan renames to names the
+ * file does not give it: each one's live name → the name it gets.
+ */
+function renamedAwayNames(d: DesiredResource, l: LiveResource, field: string, state: CompareState): Map<string, string> | undefined {
+  const live = l.refIds?.[field];
+  const liveIds = typeof live === 'string' ? [live] : Array.isArray(live) ? live : [];
+  let away: Map<string, string> | undefined;
+  for (const liveId of liveIds) {
+    const claimed = typeof liveId === 'string' ? state.claimedAs.get(liveId) : undefined;
+    const former = claimed === undefined ? undefined : state.formerNames.get(liveId as string);
+    if (claimed === undefined || former === undefined) continue;
+    const refs = d.refs.filter((r) => r.field === field);
+    if (refs.length === 0 || refs.some((r) => refKey(r.kind, r.key) === claimed)) continue;
+    (away ??= new Map()).set(former, claimed.slice(claimed.indexOf(':') + 1));
+  }
+  return away;
+}
+
+/** A live value with the names of the objects this plan renames away given as they will be. */
+function renamedIn(value: unknown, away: ReadonlyMap<string, string>): unknown {
+  if (typeof value === 'string') return away.get(value) ?? value;
+  if (Array.isArray(value)) return value.map((v) => renamedIn(v, away));
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renamedIn(v, away)]));
+  return value;
 }
 
 /**

@@ -701,6 +701,25 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a template naming an attachment renamed away while a new one takes its name is re-pointed at the new one, its parameter and its list, in the same apply', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    await writeFiles(dir, {
+      'attachments/security.yaml': `${ATTACHMENT_YAML.replace('name: Security Exhibit', 'name: Security Old\nrenamed_from: [Security Exhibit]')}---\n${ATTACHMENT_YAML.replace('security.pdf', 'new.pdf')}`,
+    });
+    await writeFile(join(dir, 'attachments/new.pdf'), pdf('new'));
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('parameters.include_security_policy_attachment_id: {"attachment":"Security Old"} → {"attachment":"Security Exhibit"}');
+    expect(plan.stdout).toContain('attachments: ["Security Old"] → ["Security Exhibit"]');
+    await applyOk(cli, dir);
+    const newId = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
+    expect(template('Cloud Service Agreement')!.parameters.include_security_policy_attachment_id).toBe(newId);
+    expect(template('Cloud Service Agreement')!.parameters.attachment_ids).toEqual([newId]);
+    await expectNoChanges(cli, dir);
+  });
+
   it('a new PDF in the files, not yet uploaded, is the files\' change, and so is the re-point of the templates that name it', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
