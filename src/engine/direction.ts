@@ -264,10 +264,11 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     }
     return c;
   };
-  // Creates and uploads first, whatever the order of the changes: the re-points to them need their side.
+  // Creates, uploads and renames first, whatever the order of the changes: the re-points to them
+  // (to a new object, or to one another renames onto the name a reference gives) need their side.
   const classified = new Map<Change, Change>();
   for (const change of changes) {
-    if (!CREATE_ACTIONS.includes(change.action)) continue;
+    if (!CREATE_ACTIONS.includes(change.action) && change.action !== 'rename') continue;
     const c = classify(change);
     classified.set(change, c);
     if (c.direction) directionOf.set(refKey(c.kind, c.key), c.direction);
@@ -384,8 +385,9 @@ export function fieldDirection(field: string, d: DesiredResource, l: LiveResourc
 
 /**
  * The side that moved for a reference field whose value is what was last synced on both sides yet
- * changes: it names an object this plan creates or uploads again (a PDF changed in the files), and
- * the re-point follows that change's side (classified first, so it is known).
+ * changes: it names an object this plan creates or uploads again (a PDF changed in the files), or
+ * one it renames onto that name, and the re-point follows that change's side (classified first,
+ * so it is known).
  */
 function repointedBy(c: Change, field: string, directionOf: ReadonlyMap<string, Direction>): FieldDirection | undefined {
   for (const ref of c.refs) {

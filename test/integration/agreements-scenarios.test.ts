@@ -540,6 +540,25 @@ describe('custom templates', () => {
     const drift = await cli('drift', '-C', dir);
     expect(drift.code).toBe(0);
   });
+
+  it('the re-point of a template to a term another renames onto its name is the files\' change, not one of unknown direction', async () => {
+    await start();
+    const dir = await project();
+    await writeFiles(dir, { 'terms/extra.yaml': 'kind: CustomTerm\nname: Extra Terms\nbody: Extra.\n' });
+    await applyOk(cli, dir);
+    await writeFiles(dir, {
+      'terms/consulting.yaml': TERM_YAML.replace('name: Consulting Terms', 'name: Old Terms\nrenamed_from: [Consulting Terms]'),
+      'terms/extra.yaml': 'kind: CustomTerm\nname: Consulting Terms\nrenamed_from: [Extra Terms]\nbody: Extra.\n',
+    });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('custom_term: "Old Terms" → "Consulting Terms"');
+    expect(plan.stdout).not.toContain('no sync record');
+    const json = JSON.parse((await cli('plan', '-C', dir, '-o', 'json')).stdout) as { changes: { kind: string; direction: string }[] };
+    expect(json.changes.filter((c) => c.kind === 'custom-template').map((c) => c.direction)).toEqual(['changed-in-files']);
+    await applyOk(cli, dir);
+    expect(customTemplate('Consulting Agreement')!.custom_term_id).toBe(term('Consulting Terms')!.id);
+    await expectNoChanges(cli, dir);
+  });
 });
 
 describe('standard templates and attachments', () => {
