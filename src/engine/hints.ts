@@ -45,6 +45,8 @@ function renameHints({ kinds, desired, live, changes, ids, sync }: HintInput): s
   // Nothing created, nothing that could be a rename: the indexes below cover every declared and live object.
   if (created.size === 0) return out;
   const childKindOf = new Map(kinds.filter((k) => k.parentKind).map((k) => [k.parentKind!, k.name]));
+  // What `--prune` archives in this plan: the rename's "beside it" is then no longer so.
+  const archived = new Set(changes.filter((c) => c.action === 'archive').map((c) => c.liveId));
   const desiredChildren = groupBy(desired.filter((d) => d.parent), (d) => refKey(d.parent!.kind, d.parent!.key));
   const liveChildren = groupBy(live.filter((l) => l.parentId), (l) => `${l.kind}@${l.parentId!}`);
 
@@ -79,7 +81,7 @@ function renameHints({ kinds, desired, live, changes, ids, sync }: HintInput): s
       const found = lookLike(d, kind, sorts, candidates, taken, childKind ? (desiredChildren.get(refKey(kind.name, d.key)) ?? []).map((x) => x.name) : []);
       if (!found) continue;
       taken.add(found.live.id);
-      out.push(renameSentence(kind, d, found.live, found.why));
+      out.push(renameSentence(kind, d, found.live, found.why, archived.has(found.live.id)));
     }
   }
   return out;
@@ -170,12 +172,12 @@ export function isRenameHintOf(warning: string, c: { kind: string; name: string;
 
 const RENAME_HINT_MARK = ') looks like a rename of the live ';
 
-function renameSentence(kind: KindMeta, d: DesiredResource, l: LiveResource, why: string): string {
+function renameSentence(kind: KindMeta, d: DesiredResource, l: LiveResource, why: string, archived: boolean): string {
   const where = `${d.source.file}:${d.source.line}`;
   // Names quoted with what shows as nothing escaped: the difference may be exactly such a character.
   const [was, now] = [quoteValue(l.name, Infinity), quoteValue(d.name, Infinity)];
   const then =
-    kind.deletion === 'delete' ? `the plan deletes ${was} and creates ${now}` : kind.deletion === 'none' ? `the plan creates ${now} beside it, and a ${kind.name} cannot be deleted over the API` : `the plan creates ${now} beside it`;
+    kind.deletion === 'delete' ? `the plan deletes ${was} and creates ${now}` : archived ? `the plan archives ${was} and creates ${now}` : kind.deletion === 'none' ? `the plan creates ${now} beside it, and a ${kind.name} cannot be deleted over the API` : `the plan creates ${now} beside it`;
   return `${kind.name} ${now} (${where}${RENAME_HINT_MARK}${kind.name} ${was} (${why}), but ${then}: if it was renamed, add \`renamed_from: [${yamlName(l.name)}]\``;
 }
 

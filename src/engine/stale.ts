@@ -115,7 +115,7 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
       // Another object given the new name since: renaming onto it would make two of that name.
       if (live && c.action === 'rename' && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${c.kind} "${c.key}" now exists live, so renaming ${quoteValue(live.name)} to it would duplicate it`);
     } else if (CREATE_ACTIONS.includes(c.action)) {
-      if (heldBy(c).length > 0) reasons.push(`${label} now exists live, so creating it would duplicate it`);
+      if (heldBy(c).length > 0) reasons.push(`${label} now exists live, so ${c.action === 'invite' ? 'inviting it would invite it twice' : `${c.action === 'upload' ? 'uploading' : 'creating'} it would duplicate it`}`);
     }
   }
   return [...new Set(reasons)];

@@ -21,6 +21,20 @@ describe('plan hints', () => {
     expect(hints).toEqual([
       'playbook "Mutual NDA" (playbooks/nda.yaml:1) looks like a rename of the live playbook "NDA" (the same children), but the plan creates "Mutual NDA" beside it: if it was renamed, add `renamed_from: [NDA]`',
     ]);
+    // Under --prune the plan archives the live one: not "beside it".
+    const { plan } = buildPlan({
+      kinds: KIND_META,
+      desired: [desiredPlaybook('Mutual NDA'), desiredRule('Mutual NDA', 'Term'), desiredRule('Mutual NDA', 'Law')],
+      live: [livePlaybook('pb-1', 'NDA'), liveRule('r-1', NDA, 'Law'), liveRule('r-2', NDA, 'Term')],
+      prune: { playbooks: true },
+      configDigest: 'c',
+      target: { emulator: true },
+      now: new Date(0),
+      version: 't',
+    });
+    expect(plan!.warnings).toContain(
+      'playbook "Mutual NDA" (playbooks/nda.yaml:1) looks like a rename of the live playbook "NDA" (the same children), but the plan archives "NDA" and creates "Mutual NDA": if it was renamed, add `renamed_from: [NDA]`',
+    );
   });
 
   it('a new rule with the same text as a rule the plan deletes looks like a rename; so does a close name', () => {

@@ -132,6 +132,10 @@ describe('staleReasons', () => {
   it('an object it creates now exists live', () => {
     const cap = liveRule('r-2', { id: 'pb-1', name: 'NDA' }, 'Cap', { actions: 'A' });
     expect(staleReasons(plan(), { ...NOW, live: [NDA, TERM, ALICE, cap] })).toEqual(['rule "NDA/Cap" now exists live, so creating it would duplicate it']);
+    // A member another apply invited since: said as what apply does to members.
+    const erin = liveMember('u-2', 'erin@acme.example');
+    const invite = planOf([change('invite', 'member', 'erin@acme.example')], {});
+    expect(staleReasons(invite, { ...NOW, live: [erin] })).toEqual(['member "erin@acme.example" now exists live, so inviting it would invite it twice']);
   });
 
   it('an object the plan renames and that is gone is named by the name it had, which is what was live', () => {
