@@ -696,7 +696,10 @@ function pointsAway(d: DesiredResource, l: LiveResource, field: string, state: C
  * file does not give it: each one's live name → the name it gets.
  */
 function renamedAwayNames(d: DesiredResource, l: LiveResource, field: string, state: CompareState): Map<string, string> | undefined {
+  // Asked of every field of every matched object: most plans rename nothing.
+  if (state.claimedAs.size === 0) return undefined;
   const live = l.refIds?.[field];
+  if (live === undefined || live === null) return undefined;
   const liveIds = typeof live === 'string' ? [live] : Array.isArray(live) ? live : [];
   let away: Map<string, string> | undefined;
   for (const liveId of liveIds) {
