@@ -220,6 +220,7 @@ class PullPlanner {
       else objects.push(entry);
     }
     this.keepEditedRemovals(toRemove);
+    this.keepStillNamed(toRemove, objects);
     for (const r of toRemove) this.removing.add(refKey(r.change.kind, r.change.key));
     for (const o of objects) this.writeFields(o);
     for (const o of objects) this.repointReferences(o);
@@ -417,6 +418,58 @@ class PullPlanner {
     for (const key of this.editedRemovals) keptParents.add(key);
     const stays = (c: Change): boolean => c.parent !== undefined && keptParents.has(refKey(c.parent.kind, c.parent.key));
     toRemove.splice(0, toRemove.length, ...toRemove.filter((r) => !keptParents.has(refKey(r.change.kind, r.change.key)) && !stays(r.change)));
+  }
+
+  /**
+   * Takes out of `toRemove` a document the files would no longer plan without, or that is not this
+   * environment's alone: one a document that stays still names where this pull writes nothing (a
+   * rule's reviewer the app kept, or written with a variable), and one whose name or e-mail is
+   * written with a variable (every environment declares it through that variable).
+   */
+  private keepStillNamed(toRemove: Pulling[], objects: readonly Pulling[]): void {
+    if (toRemove.length === 0) return;
+    const removing = new Set(toRemove.map((r) => refKey(r.change.kind, r.change.key)));
+    const written = new Set(objects.flatMap((o) => o.fields.map((f) => `${refKey(o.change.kind, o.change.key)}\u0000${f}`)));
+    const kept = new Map<string, string>();
+    for (const d of this.desired.values()) {
+      const key = refKey(d.kind, d.key);
+      if (removing.has(key) || (d.parent && removing.has(refKey(d.parent.kind, d.parent.key)))) continue;
+      for (const ref of d.refs) {
+        const target = refKey(ref.kind, ref.key);
+        if (!removing.has(target) || kept.has(target) || (written.has(`${key}\u0000${ref.field}`) && !this.placeholderAt(d, ref.field))) continue;
+        const at = ref.source ? ` at ${ref.source.file}:${ref.source.line}` : '';
+        kept.set(target, `removed live, but ${d.kind} ${quoteValue(d.key)} still names it (\`${ref.field}\`${at}), and without it the files would not plan: change that reference first, or remove both by hand`);
+      }
+    }
+    for (const r of toRemove) {
+      const key = refKey(r.change.kind, r.change.key);
+      const variables = kept.has(key) ? [] : this.identityVariables(r);
+      if (variables.length > 0) kept.set(key, `removed live, but the files name it with ${variables.join(', ')}, which other environments may use too: change the variable for this environment, or remove it by hand`);
+      const reason = kept.get(key);
+      if (reason) this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], reason, r.d));
+    }
+    if (kept.size > 0) toRemove.splice(0, toRemove.length, ...toRemove.filter((r) => !kept.has(refKey(r.change.kind, r.change.key))));
+  }
+
+  /** Whether a field of a document is written with a variable (pull never writes over one). */
+  private placeholderAt(d: DesiredResource, field: string): boolean {
+    if (!d.document) return false;
+    const written = valueAt(this.current(d.document.file, d.document.index), `${d.pointer ?? ''}/${field.split('.').join('/')}`);
+    return typeof written === 'string' && this.input.expand(written) !== written;
+  }
+
+  /** The variables a document's name (or e-mail) is written with, as its top-level values hold them. */
+  private identityVariables(r: Pulling): string[] {
+    const at = r.d?.document;
+    if (!at || r.d?.pointer) return [];
+    const doc = this.current(at.file, at.index);
+    if (!isPlainObject(doc)) return [];
+    for (const value of Object.values(doc)) {
+      if (typeof value !== 'string' || !value.includes('${')) continue;
+      if (this.input.expand(value).toLowerCase() !== r.d!.name.toLowerCase()) continue;
+      return [...new Set([...value.matchAll(/\$\{((?:var|env)\.[A-Za-z_][A-Za-z0-9_-]*)\}/g)].map((m) => m[1]!))];
+    }
+    return [];
   }
 
   /** How many live objects have each name as it looks (kind, parent, look-alike), and each key, made when first asked. */

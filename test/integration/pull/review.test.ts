@@ -703,6 +703,39 @@ describe('a reviewer who leaves the organization in the app', () => {
     }
   });
 
+  it('keeps the Member document of one who left while a rule still names them, or while a variable names them (other environments use it)', async () => {
+    const t = await startTestEmulator();
+    try {
+      const run = cliWith(() => t.env);
+      const dir = await makeDir({
+        'docket.yaml': 'version: 1\nvars:\n  lead: lee@acme.example\n',
+        'members.yaml': 'kind: Member\nemail: pat@acme.example\n---\nkind: Member\nemail: ${var.lead}\n',
+        'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT\n    reviewer: pat@acme.example\n',
+      });
+      await applyOk(run, dir);
+      const members = await readFile(join(dir, 'members.yaml'), 'utf8');
+      // Both leave; the service keeps pat on the rule.
+      const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+      const [pat, lee] = ['pat@acme.example', 'lee@acme.example'].map((e) => t.emulator.store.memberByEmail(org, e)!);
+      org.members = org.members.filter((m) => m.user_id !== pat!.id && m.user_id !== lee!.id);
+      for (const [id, i] of Object.entries(org.invitations)) if (i.email === 'pat@acme.example' || i.email === 'lee@acme.example') delete org.invitations[id];
+
+      const pulled = await run('pull', '-C', dir);
+      expect(pulled.stdout).toContain('member "pat@acme.example" (members.yaml:1): removed live, but rule "P/R" still names it (`reviewer` at playbooks/p.yaml:6), and without it the files would not plan');
+      expect(pulled.stdout).toContain('member "lee@acme.example" (members.yaml:4): removed live, but the files name it with var.lead, which other environments may use too');
+      expect(await readFile(join(dir, 'members.yaml'), 'utf8')).toBe(members);
+      // The files still plan: the two are invited again.
+      const plan = await run('plan', '-C', dir);
+      expect([plan.code, plan.stderr]).toEqual([0, '']);
+      expect(plan.stdout).toContain('+ invite member "pat@acme.example"');
+      expect(plan.stdout).toContain('+ invite member "lee@acme.example"');
+      await applyOk(run, dir);
+      await expectNoChanges(run, dir);
+    } finally {
+      await t.emulator.close();
+    }
+  });
+
   it('leaves a default reviewer written through a variable for a person to delete, saying so (no value of the variable stands for none)', async () => {
     const t = await startTestEmulator();
     try {
