@@ -117,11 +117,14 @@ export const memberKind: KindModule<'member'> = {
       // A declared member not found here may still be one: docket sees only whom something names.
       ctx.seenInPart('member');
       // Without a users list a pinned id is the only word on a user docket cannot see: trust it.
+      // Not for an e-mail the service shows with another id (a reviewer field names that user):
+      // the pin is wrong, and trusted it would make another person the reviewer (pinned-id-not-found).
       const known = new Set(live.map((l) => l.id));
+      const seenEmails = new Set(live.map((l) => l.key));
       const pinned = new Set<string>();
       const unidentified = new Set(directory.unidentified.map((u) => u.email));
       for (const d of ctx.declared ?? []) {
-        if (d.kind !== 'member' || !d.pinId || known.has(d.pinId)) continue;
+        if (d.kind !== 'member' || !d.pinId || known.has(d.pinId) || seenEmails.has(d.key)) continue;
         // Still evidence, once pinned, that the service's invitations name no user.
         const extra = unidentified.has(d.key) ? { invitedWithoutUser: true } : undefined;
         live.push({ kind: 'member', id: d.pinId, key: d.key, name: d.key, fields: { email: d.key }, refs: [], ...(extra ? { extra } : {}) });

@@ -65,6 +65,30 @@ describe('without a users list', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('refuses a pin to another id for a member a reviewer field shows, before anything is assigned (invitations naming no user either)', async () => {
+    t = await startVariant({ reviewUsers: false, invitationUser: false });
+    const cli = cliWith(() => t!.env);
+    const qa = t.emulator.store.userByEmail('qa@acme.example')!;
+    const admin = t.emulator.store.userByEmail('admin@emulator.local')!;
+    const rule = (name: string) => `  - name: ${name}\n    actions: ACCEPT\n    reviewer: qa@acme.example\n`;
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': `kind: Member\nemail: qa@acme.example\nid: ${qa.id}\n`, 'playbooks/p.yaml': `kind: Playbook\nname: P\nrules:\n${rule('A')}` });
+    await applyOk(cli, dir);
+    // The pin now names another user, and a new rule names qa.
+    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: qa@acme.example\nid: ${admin.id}\n`, 'playbooks/p.yaml': `kind: Playbook\nname: P\nrules:\n${rule('A')}${rule('B')}` });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain(`members.yaml:3:5 error pinned-id-not-found member "qa@acme.example" is pinned to id "${admin.id}"`);
+    const apply = await cli('apply', '-C', dir, '--auto-approve');
+    expect(apply.code).toBe(1);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    const p = Object.values(org.playbooks).find((x) => x.name === 'P')!;
+    expect(Object.values(org.rules).filter((r) => r.playbook_id === p.id).map((r) => [r.name, r.reviewer_id])).toEqual([['A', qa.id]]);
+    // Corrected, it converges.
+    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: qa@acme.example\nid: ${qa.id}\n` });
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('pull does not write a reviewer docket sees only through that field until it is pinned, and drift and pull never call an unseen member removed', async () => {
     t = await startVariant({ reviewUsers: false });
     const cli = cliWith(() => t!.env);
