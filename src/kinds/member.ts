@@ -155,6 +155,17 @@ export const memberKind: KindModule<'member'> = {
           ctx.registerId('member', change.key, existing.id);
           return `already a member (invited since the plan, by another apply or by hand); user id ${existing.id}`;
         }
+        // No users list: an invitation made since the plan (another apply's) says the same.
+        const invited = users === undefined ? (await ctx.readAfterWrites('review:invitations', () => api.listInvitations())).find((i) => normEmail(i.attributes.email) === change.key) : undefined;
+        if (invited) {
+          const userId = invitedUserId(invited);
+          if (userId === undefined) {
+            ctx.registerUnknownId('member', change.key, ID_UNKNOWN);
+            return "already invited (since the plan, by another apply or by hand); the review service does not say the user's id, so rules and the organization cannot name this member until its Member document has `id:`";
+          }
+          ctx.registerId('member', change.key, userId);
+          return `already a member (invited since the plan, by another apply or by hand); user id ${userId}`;
+        }
         // Only a service without a users list can hide a member; with one, the list just read says who is.
         throw new DocketError(error.code, users === undefined ? `${error.message}; if ${change.key} is already a member that docket could not see, ${PIN_HINT}` : error.message);
       }
