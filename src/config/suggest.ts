@@ -76,9 +76,14 @@ export function suggest(input: string, candidates: Iterable<string>): string | u
 
 const wordsOf = (s: string): string[] => s.toLowerCase().split(/[-_\s]+/).filter(Boolean);
 
-/** The shortest candidate holding every word of `input` (of two or more), in order, and more. */
+/**
+ * The shortest candidate holding every word of `input` (of two or more), in order, and more; for
+ * one word (`notes`), the one candidate of several words that has it (`internal_notes`), when only
+ * one has.
+ */
 function withAllWords(input: string, candidates: Iterable<string>): string | undefined {
   const words = wordsOf(input);
+  if (words.length === 1) return onlyWithWord(words[0]!, candidates);
   if (words.length < 2) return undefined;
   let found: string | undefined;
   for (const candidate of candidates) {
@@ -87,6 +92,18 @@ function withAllWords(input: string, candidates: Iterable<string>): string | und
     let at = 0;
     for (const word of theirs) if (word === words[at]) at++;
     if (at === words.length) found = candidate;
+  }
+  return found;
+}
+
+function onlyWithWord(word: string, candidates: Iterable<string>): string | undefined {
+  if (word.length < 3) return undefined;
+  let found: string | undefined;
+  for (const candidate of candidates) {
+    const theirs = wordsOf(candidate);
+    if (theirs.length < 2 || !theirs.includes(word)) continue;
+    if (found !== undefined) return undefined;
+    found = candidate;
   }
   return found;
 }

@@ -38,6 +38,11 @@ describe('suggest', () => {
     expect(suggest('data_exporter_zipcode', keys)).toBe('data_exporter_address_zipcode');
     // A one-letter slip is still that slip.
     expect(suggest('data_exporter_rol', keys)).toBe('data_exporter_role');
+    // One word of a key of several, when only that key has it: the words kept may be the last ones.
+    expect(suggest('notes', ['name', 'internal_notes', 'generate_summary', 'renamed_from'])).toBe('internal_notes');
+    expect(suggest('from', ['name', 'internal_notes', 'generate_summary', 'renamed_from'])).toBe('renamed_from');
+    expect(suggest('rps', ['version', 'max_rps', 'concurrency'])).toBe('max_rps');
+    expect(suggest('address', keys)).toBeUndefined();
   });
 
   it('suggests nothing for unrelated words', () => {
