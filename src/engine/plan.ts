@@ -3,7 +3,7 @@
  * digest of the configuration and a fingerprint of every live object it touches. Pure: the
  * clock and version come in as parameters.
  */
-import { didYouMean, suggest, suggestAddress } from '../config/suggest.js';
+import { didYouMeanBecause, suggest, suggestAddress } from '../config/suggest.js';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
 import { digestWithList, digestWithListInSlices } from './canonical.js';
@@ -227,12 +227,15 @@ function checkReferences(
         });
         continue;
       }
-      const { message, hint } = byName.get(ref.kind)?.describeMissing?.(ref.key) ?? {
+      const { message, hint: declare } = byName.get(ref.kind)?.describeMissing?.(ref.key) ?? {
         message: `${ref.kind} "${ref.key}", which is neither declared in the configuration nor exists live`,
         hint: `declare the ${ref.kind} or fix the name`,
       };
-      const suggestion = didYouMean(ref.key, namesOf(ref.kind), undefined, ref.key.includes('@') ? suggestAddress : suggest);
+      const match = (ref.key.includes('@') ? suggestAddress : suggest)(ref.key, namesOf(ref.kind));
+      const suggestion = match === undefined ? '' : didYouMeanBecause(match);
       const said = `\`${ref.field}\` names ${message}${suggestion}`;
+      // Close to a name that exists: the likelier fix leads (declaring it would invite a mistyped address).
+      const hint = match === undefined ? declare : `if you meant ${quoteValue(match)}, write that; else ${declare}`;
       // Drift and pull send nothing: a reference to someone gone live (a reviewer who left) is the
       // live change they report and pull, said as a warning rather than an error that stops them.
       if (readOnly) diagnostics.warning('unknown-reference', said, { ...refAt(d, ref), hint: `${hint}; plan and apply refuse it` });

@@ -341,6 +341,8 @@ describe('did you mean, everywhere a name is looked up', () => {
     // At the value's column: the value is what is wrong.
     expect(plan.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` names "alcie@acme.example"');
     expect(plan.stderr).toContain('did you mean `alice@acme.example`?');
+    // The likelier fix leads: declaring it would invite the mistyped address.
+    expect(plan.stderr).toContain('hint: if you meant "alice@acme.example", write that; else declare it with `kind: Member`');
     // Another person's address is no near miss (`bob@` is in `nobody@`).
     await writeFile(join(ref, 'playbooks/nda.yaml'), 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: nobody@acme.example\n');
     expect((await runCli(['plan', '-C', ref, '--emulator'])).stderr).not.toContain('did you mean');
