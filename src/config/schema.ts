@@ -29,6 +29,14 @@ export interface SchemaDiagnosticOptions {
 const VARIABLE_REFS: ReadonlySet<unknown> = new Set(['#/$defs/variable', '#/$defs/wholeVariable']);
 
 /** Turns ajv's errors into one diagnostic per real problem, at the key or value it is about. */
+/** Patterns of the schemas said in words: a regular expression says little to whoever wrote the value. */
+const PATTERN_WORDS: Readonly<Record<string, string>> = {
+  '^\\d+(\\.\\d+)*$': 'a version number of digits and dots, such as `2.1`',
+  '^[0-9a-fA-F]{64}$': 'a SHA-256 digest: 64 hexadecimal digits',
+  '^[0-9a-f]{64}$': 'a SHA-256 digest: 64 lower-case hexadecimal digits',
+  '^[a-z][a-z0-9_]*$': 'lower-case letters, digits and `_`, starting with a letter',
+};
+
 export function schemaDiagnostics(errors: readonly ErrorObject[] | null | undefined, options: SchemaDiagnosticOptions): Diagnostic[] {
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
@@ -187,6 +195,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       if (params.pattern === YAML_NAME_PATTERN) return make('invalid-value', `${label} must name a .yaml or .yml file`, pointer);
       const extension = extensionIn(String(params.pattern));
       if (extension) return make('invalid-value', `${label} must name a ${extension} file`, pointer);
+      const words = PATTERN_WORDS[String(params.pattern)];
+      if (words) return make('invalid-value', `${label} must be ${words}${gotValue(e.data)}`, pointer);
       return make('invalid-value', `${label} must match the pattern \`${String(params.pattern)}\``, pointer);
     }
     case 'anyOf':
@@ -197,8 +207,13 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       // A word close to one the alternatives allow (`expect: acepted`) is a typo of it.
       const words = alternatives.flatMap((a) => (typeof a.const === 'string' ? [a.const] : Array.isArray(a.enum) ? a.enum.filter((v): v is string => typeof v === 'string') : []));
       const closest = typeof e.data === 'string' ? suggest(e.data, words) : undefined;
+      // A word that is a key of a mapping the alternatives allow (`expect: rejected`) is that mapping written short.
+      const key = typeof e.data === 'string' && closest === undefined ? e.data : undefined;
+      const asKey = key !== undefined && alternatives.some((a) => isPlainObject(a.properties) && Object.hasOwn(a.properties, key));
+      const described = typeof parentSchema.description === 'string' ? ` (${parentSchema.description.replace(/\.$/, '')})` : '';
+      const hint = closest !== undefined ? `did you mean \`${closest}\`?` : asKey ? `\`${key}\` is a key of the mapping written here, not a value: write \`{ ${key}: … }\`${described}` : undefined;
       // No value is quoted as written (`evaluation: ~`); anything else as `make` quotes it, so the suggestion is the hint.
-      return make('invalid-value', `${message}${e.data === null ? (asWritten() ?? '') : ''}`, pointer, closest === undefined ? undefined : `did you mean \`${closest}\`?`);
+      return make('invalid-value', `${message}${e.data === null ? (asWritten() ?? '') : ''}`, pointer, hint);
     }
     case 'uniqueItems':
       // At the repeat, which is what to take out.

@@ -363,6 +363,10 @@ describe('docket test with broken inputs', () => {
     const r = await runCli(['validate', '-C', dir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('tests/typo.test.yaml:6:13 error invalid-value `expect` must be `accepted` or a mapping (got "acepted")\n  hint: did you mean `accepted`?');
+    // The other form written short: a key of the mapping, said so.
+    await writeFile(join(dir, 'tests/typo.test.yaml'), ['kind: TemplateTest', 'template: Consulting Agreement', 'cases:', '  - name: c', '    values: { services_summary: x }', '    expect: rejected', ''].join('\n'));
+    const short = await runCli(['validate', '-C', dir]);
+    expect(short.stderr).toContain('hint: `rejected` is a key of the mapping written here, not a value: write `{ rejected: … }` (accepted, or { rejected: { field } }: the 400 names that field)');
   });
 
   it('refuses a case name used twice for one playbook in a file, also across its documents (the reports could not tell them apart)', async () => {
