@@ -275,10 +275,12 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
 function forgetSuperseded(plan: Plan, report: ApplyReport, lock: LockFile): boolean {
   if (plan.targets?.length) return false;
   const done = new Set(report.results.filter((r) => r.status === 'done').map((r) => r.changeId));
-  const owed = new Set(plan.changes.filter((c) => !done.has(c.id)).flatMap((c) => c.refs.map((r) => lockKey(r.kind, r.key))));
+  // By kind: a template whose attachment was renamed away names the new one, while the upload it
+  // still points at is remembered under the name the old one took (`Sec Old` from `Sec`).
+  const owedKinds = new Set<string>(plan.changes.filter((c) => !done.has(c.id)).flatMap((c) => c.refs.map((r) => r.kind)));
   let forgot = false;
   for (const [key, entry] of Object.entries(lock.files)) {
-    if (!entry.superseded || owed.has(key)) continue;
+    if (!entry.superseded || owedKinds.has(key.slice(0, key.indexOf(':')))) continue;
     const { superseded: _earlier, ...rest } = entry;
     lock.files[key] = rest;
     forgot = true;

@@ -374,6 +374,9 @@ export function fieldDirection(field: string, d: DesiredResource, l: LiveResourc
   // Both sides hold one value, other than the record's: a reference recorded in another form (an
   // exported attachment id, since written `{ attachment: … }`); the record cannot say who moved.
   if (filesMoved && liveMoved && filesHash === liveHash) return l.staleRefs?.includes(field) === true ? 'files' : 'unknown';
+  // It names, by id, the upload docket replaced when it renamed that attachment away: live reads
+  // otherwise only because of docket's own upload, a re-point still owed.
+  if (liveMoved && !filesMoved && l.repointOwed?.includes(field) === true) return 'files';
   if (filesMoved && liveMoved) return 'both';
   if (liveMoved) return 'live';
   if (filesMoved) return 'files';

@@ -46,7 +46,15 @@ export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResou
   const scopeOf = (c: Change): string => `${c.kind}|${c.parent?.key ?? ''}`;
   const localName = (c: Change): string => (c.parent ? c.name : c.key);
   const freed = new Map<string, Change[]>();
+  // An object replaced by an upload under another name (an attachment renamed away) gives up the
+  // name it has: a new object of that name comes after it (its record in docket.lock.json, too).
+  let liveById: Map<string, LiveResource> | undefined;
   for (const c of changes) {
+    if (c.liveId && CREATE_ACTIONS.includes(c.action)) {
+      const l = (liveById ??= new Map(live.map((x) => [`${x.kind}|${x.id}`, x]))).get(`${c.kind}|${c.liveId}`);
+      const was = l ? (c.parent ? l.name : l.key) : undefined;
+      if (was !== undefined && was !== localName(c)) push(freed, `${scopeOf(c)}|${was}`, c);
+    }
     if (c.action === 'rename') {
       const before = String(c.fields[0]?.before ?? '');
       push(freed, `${scopeOf(c)}|${before}`, c);

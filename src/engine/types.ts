@@ -112,6 +112,12 @@ export interface LiveResource {
    * earlier upload): shown by the name of what replaced it, and re-pointed as the files' change.
    */
   staleRefs?: string[];
+  /**
+   * Of those, the ones whose earlier upload was, to the files, the object they name: it was
+   * renamed away (`Sec Old` from `Sec`, a new `Sec` uploaded), so the name it reads by moved only
+   * because docket replaced it. Still the files' re-point.
+   */
+  repointOwed?: string[];
   /** Fields the service cannot give back and docket has no record of (field → reason); never compared. */
   unknownFields?: Record<string, string>;
   /** What the service says beyond the compared fields (a member's display name), for export. */

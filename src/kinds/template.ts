@@ -317,6 +317,14 @@ export const templateKind: KindModule<'template'> = {
     for (const [id, name] of earlier) names.set(id, name);
     const nameOf = (id: string): unknown => (names.has(id) ? { attachment: names.get(id) } : id);
     const declared = new Map((ctx.declared ?? []).filter((d) => d.kind === 'template').flatMap((d) => [d.key, ...d.renamedFrom].map((n) => [n, d.fields] as const)));
+    // The names each attachment the files renamed away had: an earlier upload of one is, to a file
+    // still naming the former name, the object it names (repointOwed).
+    const formerOf = new Map((ctx.declared ?? []).filter((d) => d.kind === 'attachment' && d.renamedFrom.length > 0).map((d) => [d.key, d.renamedFrom]));
+    const renamedAwayFrom = (id: string, named: readonly unknown[]): boolean => {
+      const owner = earlier.get(id);
+      const former = owner === undefined ? undefined : formerOf.get(owner);
+      return former !== undefined && named.some((n) => former.includes(String(isPlainObject(n) ? n.attachment : n)));
+    };
     return templates.map((t): LiveResource => {
       const attributes = templateAttributes(t);
       const info = liveTemplateType(t as { type?: unknown; attributes?: Record<string, unknown> });
@@ -325,18 +333,27 @@ export const templateKind: KindModule<'template'> = {
       const refIds: Record<string, unknown> = {};
       const refs = new Set<string>();
       const staleRefs: string[] = [];
+      const repointOwed: string[] = [];
+      const written = declared.get(normName(t.attributes.name));
       for (const [field, value] of Object.entries(flattenParameters(parametersOf(attributes, info)))) {
         if (field.endsWith('_attachment_id') && typeof value === 'string') {
           refIds[field] = value;
           if (names.has(value)) refs.add(names.get(value)!);
           // Shown by name only where the file names it; an id the file writes itself is what it says.
-          if (earlier.has(value) && isPlainObject(fields[field])) staleRefs.push(field);
+          if (earlier.has(value) && isPlainObject(fields[field])) {
+            staleRefs.push(field);
+            if (renamedAwayFrom(value, [written?.[field]])) repointOwed.push(field);
+          }
         }
       }
       const ids = Array.isArray(attributes.attachment_ids) ? attributes.attachment_ids.map(String) : [];
       refIds.attachments = [...ids].sort();
       for (const id of ids) if (names.has(id)) refs.add(names.get(id)!);
-      if (ids.some((id) => earlier.has(id))) staleRefs.push('attachments');
+      if (ids.some((id) => earlier.has(id))) {
+        staleRefs.push('attachments');
+        const listed = Array.isArray(written?.attachments) ? written.attachments : [];
+        if (ids.some((id) => renamedAwayFrom(id, listed))) repointOwed.push('attachments');
+      }
       return {
         kind: 'template',
         id: t.id,
@@ -346,6 +363,7 @@ export const templateKind: KindModule<'template'> = {
         refs: [...refs].map((key) => ({ kind: 'attachment' as const, key })),
         refIds,
         ...(staleRefs.length > 0 ? { staleRefs } : {}),
+        ...(repointOwed.length > 0 ? { repointOwed } : {}),
         extra: { wireType: t.type, attributes },
         ...(unknownFields ? { unknownFields } : {}),
         ...updatedAt(t.attributes),

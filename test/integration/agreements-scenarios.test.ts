@@ -739,6 +739,37 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('an attachment renamed away while a new one takes its name: a --target of the new one uploads the old one first, and a re-point the service refused stays the files\' change', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    await writeFiles(dir, {
+      'attachments/security.yaml': `${ATTACHMENT_YAML.replace('name: Security Exhibit', 'name: Security Old\nrenamed_from: [Security Exhibit]')}---\n${ATTACHMENT_YAML.replace('security.pdf', 'new.pdf')}`,
+    });
+    await writeFile(join(dir, 'attachments/new.pdf'), pdf('new'));
+    const uploads = () => Object.values(agreements().attachments).length;
+    // The new one alone: the old one's upload under its new name comes with it (the name it frees).
+    const targeted = await cli('apply', '-C', dir, '--auto-approve', '--target', 'attachment/Security Exhibit');
+    expect(targeted.code).toBe(0);
+    expect(targeted.stdout).toContain('upload attachment "Security Old"');
+    expect(uploads()).toBe(3);
+    // The templates' re-point, refused by the service: still the files' change, not drift.
+    const csa = template('Cloud Service Agreement')!;
+    t.emulator.faults.add({ method: 'PATCH', path_pattern: csa.id, status: 422, count: 1 });
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(1);
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('~ update template "Cloud Service Agreement" (templates/csa.yaml:9) · changed in files');
+    expect(plan.stdout).toContain('attachments: ["Security Old"] → ["Security Exhibit"]');
+    expect(plan.stdout).not.toContain('upload');
+    expect((await cli('drift', '-C', dir)).code).toBe(0);
+    await applyOk(cli, dir);
+    expect(uploads()).toBe(3);
+    const newId = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
+    expect(template('Cloud Service Agreement')!.parameters.attachment_ids).toEqual([newId]);
+    await expectNoChanges(cli, dir);
+  });
+
   it('a new PDF in the files, not yet uploaded, is the files\' change, and so is the re-point of the templates that name it', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
