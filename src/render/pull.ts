@@ -14,9 +14,9 @@ import { painter } from './paint.js';
 import { codeSpan, escapeMarkdown, stripControl } from './sanitize.js';
 import { scopeLine } from './drift.js';
 import { headerLines } from './text.js';
-import { oneLine, quote, sameShownNote } from './value.js';
+import { oneLine, quote } from './value.js';
 import { markInvisible } from '../config/quote.js';
-import { maxEditLength, replacedBlock } from './textdiff.js';
+import { maxEditLength, replacedBlock, sameLineNotes } from './textdiff.js';
 
 /**
  * How far a file's diff may look for the shortest edit (see textdiff.ts), some 0.5 s a file: one
@@ -59,22 +59,6 @@ function withoutKeptMark(f: FileChange): FileChange {
   return mark(f.before) && mark(f.after) ? { ...f, before: f.before!.slice(1), after: f.after!.slice(1) } : f;
 }
 
-/**
- * The plan's note for an added line that prints as a line its hunk removes, differing only in how
- * its accents are encoded (NFC and NFD), which no escape shows.
- */
-function sameLineNote(diffLines: readonly string[], at: number): string {
-  const added = diffLines[at]!.slice(1);
-  for (let i = at - 1; i >= 0 && !diffLines[i]!.startsWith('@@'); i--) {
-    const line = diffLines[i]!;
-    if (line.startsWith('-') && !line.startsWith('---')) {
-      const note = sameShownNote(line.slice(1), added);
-      if (note) return note;
-    }
-  }
-  return '';
-}
-
 function changeOf(f: FileChange): 'created' | 'deleted' | 'modified' {
   return f.before === null ? 'created' : f.after === null ? 'deleted' : 'modified';
 }
@@ -100,9 +84,10 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
   if (opts.dryRun) {
     for (const f of result.files) {
       const diffLines = fileDiff(withoutKeptMark(f)).replace(/\n$/, '').split('\n');
+      const notes = sameLineNotes(diffLines);
       diffLines.forEach((raw, at) => {
         const l = markInvisible(stripControl(raw));
-        if (l.startsWith('+') && !l.startsWith('+++')) lines.push(paint('green', l) + paint('dim', sameLineNote(diffLines, at)));
+        if (l.startsWith('+') && !l.startsWith('+++')) lines.push(paint('green', l) + paint('dim', notes[at]!));
         else lines.push(l.startsWith('-') && !l.startsWith('---') ? paint('red', l) : l.startsWith('@@') ? paint('cyan', l) : l);
       });
     }

@@ -31,7 +31,7 @@ import {
 import { painter, type Paint, type Style } from './paint.js';
 import { writeLines } from './chunks.js';
 import { stripControl } from './sanitize.js';
-import { diffLines, itemDiff } from './textdiff.js';
+import { diffLines, itemDiff, sameLineNotes } from './textdiff.js';
 import { formatValue, oneLine, quote, sameShownNote } from './value.js';
 
 export { renderApplyReportText, writeApplyReportText } from './apply-text.js';
@@ -85,7 +85,8 @@ function fieldLines(c: Change, field: FieldChange, paint: Paint): string[] {
     const after = sides === 'before' ? null : f.after;
     const lines = diffLines(before, after);
     if (lines.length === 0) return [`${FIELD_INDENT}${name}: (no visible difference)`];
-    return [`${FIELD_INDENT}${name}:`, ...lines.map((l) => `${DIFF_INDENT}${paintDiffLine(l, paint)}`)];
+    const notes = sameLineNotes(lines);
+    return [`${FIELD_INDENT}${name}:`, ...lines.map((l, at) => `${DIFF_INDENT}${paintDiffLine(l, paint)}${paint('dim', notes[at]!)}`)];
   }
   if (sides === 'after') return [`${FIELD_INDENT}${name}: ${formatValue(f.after)}`];
   if (sides === 'before') return [`${FIELD_INDENT}${name}: ${formatValue(f.before)}`];

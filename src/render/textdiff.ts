@@ -6,7 +6,7 @@
 import { structuredPatch } from 'diff';
 import { markInvisible } from '../config/quote.js';
 import { stripControl } from './sanitize.js';
-import { formatValue } from './value.js';
+import { formatValue, sameShownNote } from './value.js';
 
 /** The text a side contributes: strings as they are, nothing for null, other values as JSON. */
 function sideText(v: unknown): string {
@@ -118,3 +118,28 @@ export function replacedBlock(before: readonly string[], after: readonly string[
     ...before.slice(before.length - tail, oldEnd).map((l) => ` ${l}`),
   ];
 }
+
+/**
+ * The plan's note for each added line (`+…`) of a diff that prints as a line its hunk removes,
+ * differing only in how its accents are encoded (NFC and NFD), which no escape shows; '' for the
+ * rest. Only lines that are not plain ASCII are compared (a replaced block may have thousands).
+ */
+export function sameLineNotes(lines: readonly string[]): string[] {
+  const notes = lines.map(() => '');
+  let removed = new Map<string, Set<string>>();
+  lines.forEach((line, at) => {
+    if (line.startsWith('@@')) removed = new Map();
+    if (!NOT_ASCII.test(line)) return;
+    const text = line.slice(1);
+    if (line.startsWith('-') && !line.startsWith('---')) {
+      const composed = text.normalize('NFC');
+      (removed.get(composed) ?? removed.set(composed, new Set()).get(composed)!).add(text);
+    } else if (line.startsWith('+') && !line.startsWith('+++')) {
+      const same = removed.get(text.normalize('NFC'));
+      if (same && !same.has(text)) notes[at] = sameShownNote([...same][0]!, text);
+    }
+  });
+  return notes;
+}
+
+const NOT_ASCII = /[^\x00-\x7f]/;

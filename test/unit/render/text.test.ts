@@ -11,6 +11,10 @@ describe('renderPlanText', () => {
     const shown = text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [nfd, nfd.normalize('NFC')] } })]));
     expect(shown).toContain(`      actions: "${nfd}" → "${nfd.normalize('NFC')}" (no visible difference: the same letters, their accents encoded otherwise)\n`);
     expect(text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: ['a', 'b'] } })]))).not.toContain('no visible difference');
+    // In a multi-line diff, on the added line that prints as the one it replaces.
+    const lines = text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [`ACCEPT\n${nfd.normalize('NFC')} clause\nend`, `ACCEPT\n${nfd} clause\nend`] } })])).split('\n');
+    expect(lines).toContain(`        -${nfd.normalize('NFC')} clause`);
+    expect(lines).toContain(`        +${nfd} clause (no visible difference: the same letters, their accents encoded otherwise)`);
   });
 
   it('shows what apply sends where the files write it otherwise than it is compared ("0", compared as 0)', () => {
