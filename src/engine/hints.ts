@@ -172,6 +172,17 @@ export function isRenameHintOf(warning: string, c: { kind: string; name: string;
 
 const RENAME_HINT_MARK = ') looks like a rename of the live ';
 
+/** A rename hint as it reads when the plan (cut to `--target`s) no longer archives `archived`. */
+export function withoutArchiveOf(warning: string, archived: string): string {
+  const start = `but the plan archives ${quoteValue(archived, Infinity)} and creates `;
+  const at = warning.indexOf(start);
+  const end = at < 0 ? -1 : warning.indexOf(RENAME_HINT_END, at);
+  if (end < 0) return warning;
+  return `${warning.slice(0, at)}but the plan creates ${warning.slice(at + start.length, end)} beside it${warning.slice(end)}`;
+}
+
+const RENAME_HINT_END = ': if it was renamed, add';
+
 function renameSentence(kind: KindMeta, d: DesiredResource, l: LiveResource, why: string, archived: boolean): string {
   const where = `${d.source.file}:${d.source.line}`;
   // Names quoted with what shows as nothing escaped: the difference may be exactly such a character.

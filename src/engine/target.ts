@@ -11,7 +11,7 @@ import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
 import { removedButEditedStart, summarize } from './plan.js';
 import { CREATE_ACTIONS, formerKeys, refKey, type DesiredResource, type KindName, type Plan } from './types.js';
-import { isRenameHintOf } from './hints.js';
+import { isRenameHintOf, withoutArchiveOf } from './hints.js';
 
 export interface TargetSpec {
   kind: KindName;
@@ -147,10 +147,13 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   const dropped = plan.changes.filter((c) => !keep.has(c.id) && (c.action === 'delete' || c.action === 'archive')).map(removedButEditedStart);
   // Nor is a rename hint about a create it no longer makes.
   const notCreated = plan.changes.filter((c) => !keep.has(c.id) && CREATE_ACTIONS.includes(c.action));
-  const warnings =
+  // A rename hint that says the live object is archived (--prune) where this plan no longer archives it.
+  const unarchived = plan.changes.filter((c) => !keep.has(c.id) && c.action === 'archive').map((c) => c.name);
+  const warnings = (
     dropped.length === 0 && notCreated.length === 0
       ? plan.warnings
-      : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)) && !notCreated.some((c) => isRenameHintOf(w, c)));
+      : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)) && !notCreated.some((c) => isRenameHintOf(w, c)))
+  ).map((w) => unarchived.reduce(withoutArchiveOf, w));
   const { held: _all, ...rest } = plan;
   return {
     plan: { ...rest, changes, warnings, summary: summarize(changes), targets: targets.map((t) => t.text), ...(held?.length ? { held } : {}) },

@@ -70,6 +70,17 @@ describe('limitToTargets', () => {
     expect(result.plan!.warnings).toEqual([warnings[1], 'another warning']);
   });
 
+  it('says of a rename hint\'s archive (--prune) that the targets leave out that the plan creates beside it', () => {
+    const archive = change('archive', 'playbook', 'NDA', { liveId: 'pb-1' });
+    const create = change('create', 'playbook', 'Mutual NDA');
+    const hint = 'playbook "Mutual NDA" (playbooks/nda.yaml:1) looks like a rename of the live playbook "NDA" (the same children), but the plan archives "NDA" and creates "Mutual NDA": if it was renamed, add `renamed_from: [NDA]`';
+    const full = { ...planOf([create, archive], { 'playbook:NDA': 'pb-1' }), warnings: [hint] };
+    const targeted = limitToTargets(full, [desiredPlaybook('Mutual NDA')], [target('playbook/Mutual NDA')], KINDS);
+    expect(targeted.plan!.warnings).toEqual([hint.replace('the plan archives "NDA" and creates "Mutual NDA"', 'the plan creates "Mutual NDA" beside it')]);
+    const both = limitToTargets(full, [desiredPlaybook('Mutual NDA')], [target('playbook/Mutual NDA'), target('playbook/NDA')], KINDS);
+    expect(both.plan!.warnings).toEqual([hint]);
+  });
+
   it('drops the rename hint of a create the targets leave out, and keeps the kept one\'s', () => {
     const hint = (kind: string, name: string) => `${kind} "${name}" (x.yaml:1) looks like a rename of the live ${kind} "Old" (a close name), but the plan creates "${name}" beside it: if it was renamed, add \`renamed_from: [Old]\``;
     const terms = ['Data Terms', 'Fee Terms'].map((name) => change('create', 'custom-term', name));
