@@ -121,7 +121,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
         at,
         names.length > 0 ? `environments in ${file}: ${names.join(', ')}` : `define it under \`environments:\` in ${file}`,
       );
-      varsKnown = false; // its overrides are unknown: do not report variables as undefined
+      varsKnown = false; // its values are unknown: only what no environment defines is undefined (namesDefinedAnywhere)
     }
   }
   const selected = input.env !== undefined && envBlock !== undefined ? `/environments/${escapePointer(input.env)}` : undefined;
@@ -169,8 +169,11 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     }
   }
 
+  // An unknown environment's values are unknown: a variable is still undefined when neither the top
+  // level nor any environment defines it; the uses of the others are left unchecked (as broken ones).
+  const anywhere = varsKnown ? undefined : namesDefinedAnywhere(raw);
   // Pass 2: everything, vars included, so each problem is reported once at its own position.
-  const full: InterpolationContext = { vars: varsKnown ? vars : undefined, env: input.processEnv, allowVars: true, brokenVars };
+  const full: InterpolationContext = { vars: anywhere?.vars ?? vars, env: input.processEnv, allowVars: true, brokenVars: anywhere?.names ?? brokenVars };
   // Another environment is not resolved, but the names of its `var.` placeholders are known offline:
   // the run that selects it would refuse one it does not define.
   const unselectedVars = new Map<string, InterpolationContext>();
@@ -260,7 +263,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     const names = others.filter((e) => Object.hasOwn(plainVars(get(get(get(raw, 'environments'), e.name), 'vars')), name)).map((e) => e.name);
     return { names, every: input.env === undefined && names.length > 0 && names.length === others.length };
   };
-  const result: ProjectResult = { diagnostics, ...(varsKnown ? { vars, brokenVars } : {}), otherVars, ...(input.env !== undefined ? { otherEnvironments: others } : {}), definedIn };
+  const result: ProjectResult = { diagnostics, ...(anywhere ? { vars: anywhere.vars, brokenVars: anywhere.names } : { vars, brokenVars }), otherVars, ...(input.env !== undefined ? { otherEnvironments: others } : {}), definedIn };
 
   const value = pass.value as Plain;
   const envResolved = selected ? get(get(value, 'environments'), input.env!) : undefined;
@@ -416,3 +419,12 @@ function plainVars(block: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(isPlainObject(block) ? block : {}).filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean').map(([k, v]) => [k, String(v)]));
 }
 
+
+/** Every variable name the top level or any environment defines, each with no value, for an unknown `--env`. */
+function namesDefinedAnywhere(raw: unknown): { vars: Record<string, string>; names: Set<string> } {
+  const vars: Record<string, string> = Object.create(null) as Record<string, string>;
+  const environments = get(raw, 'environments');
+  const blocks = [get(raw, 'vars'), ...(isPlainObject(environments) ? Object.values(environments).map((e) => get(e, 'vars')) : [])];
+  for (const block of blocks) if (isPlainObject(block)) for (const name of Object.keys(block)) vars[name] = '';
+  return { vars, names: new Set(Object.keys(vars)) };
+}
