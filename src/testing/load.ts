@@ -21,6 +21,7 @@ import { linesIn } from '../config/source-lines.js';
 import { parseWithPositions, pointerToPath, type DocPositions } from '../config/yaml-positions.js';
 import { compareDiagnostics, type Diagnostic, type SourcePos } from '../diagnostics.js';
 import { normName } from '../engine/normalize.js';
+import { KINDS } from '../kinds/index.js';
 import type { PlaybookSubject, RenamedAway, TemplateSubject } from '../kinds/support/test-subjects.js';
 import { isPlainObject } from '../util/plain.js';
 import { LINK_HINT, linkReason } from '../util/special-file.js';
@@ -94,6 +95,19 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
       const hygiene = textDiagnostics(value, doc.positions, { lineOf });
       diagnostics.push(...hygiene);
       const label = isPlainObject(value) && typeof value.kind === 'string' ? value.kind : 'test file';
+      // A resource in a test file is in the wrong file, not a misspelt test.
+      const resource = isPlainObject(value) && typeof value.kind === 'string' ? KINDS.find((k) => k.yamlKind === value.kind) : undefined;
+      if (resource) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'unknown-kind',
+          message: `${resource.yamlKind} is a resource, and files named *.test.yaml hold only tests (\`kind: PlaybookTest\` or \`kind: TemplateTest\`)`,
+          ...doc.positions.valueAt('/kind'),
+          path: 'kind',
+          hint: `move it to a file not named *.test.yaml${parsed.documents.length === 1 ? ` (rename ${file} to ${file.replace(/\.tests?\.ya?ml$/i, '.yaml')})` : ''}`,
+        });
+        continue;
+      }
       const valid = validate(value);
       // A value with a control character is one error, not also the schema's about the same value.
       // Tests written as list items (`- kind: PlaybookTest`) read as a list: said how to write them, as for resource files.

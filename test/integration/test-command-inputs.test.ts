@@ -367,6 +367,11 @@ describe('docket test with broken inputs', () => {
     await writeFile(join(dir, 'tests/typo.test.yaml'), ['kind: TemplateTest', 'template: Consulting Agreement', 'cases:', '  - name: c', '    values: { services_summary: x }', '    expect: rejected', ''].join('\n'));
     const short = await runCli(['validate', '-C', dir]);
     expect(short.stderr).toContain('hint: `rejected` is a key of the mapping written here, not a value: write `{ rejected: … }` (accepted, or { rejected: { field } }: the 400 names that field)');
+    // A resource in a test file is in the wrong file, not a misspelt test.
+    await writeFile(join(dir, 'tests/typo.test.yaml'), 'kind: Playbook\nname: Extra\n');
+    const resource = await runCli(['validate', '-C', dir]);
+    expect(resource.stderr).toContain('tests/typo.test.yaml:1:7 error unknown-kind Playbook is a resource, and files named *.test.yaml hold only tests (`kind: PlaybookTest` or `kind: TemplateTest`)\n  hint: move it to a file not named *.test.yaml (rename tests/typo.test.yaml to tests/typo.yaml)');
+    expect(resource.stderr).not.toContain('did you mean `PlaybookTest`');
   });
 
   it('refuses a case name used twice for one playbook in a file, also across its documents (the reports could not tell them apart)', async () => {
