@@ -213,7 +213,8 @@ export function parseDefinitionFile(text: string, file: string, parsed: ParsedFi
       hint: 'remove the `---` separator and what follows, or move it to its own file',
     });
   }
-  if (text.includes('<<') && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...mergeKeys(text, file));
+  // After a duplicate key the file still reads as written, as the README says of every check.
+  if (text.includes('<<') && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) diagnostics.push(...mergeKeys(text, file));
   // A merge key is refused, but the file reads (merged); a second document does not change the first.
   return { value: first.value, positions: first.positions, diagnostics, readable: first.ok || first.readable === true };
 }
