@@ -58,7 +58,8 @@ export interface KindMeta {
    * A change the service cannot make (a template's type, clearing a setting it only accepts set):
    * its message becomes a plan error at the field's line, so apply never tries it.
    */
-  refuseChange?(field: string, before: unknown, after: unknown, name: string): { message: string; hint?: string } | undefined;
+  /** `at`: the field the problem is at, where it is not the one refused (a member's `id:`, for its e-mail). */
+  refuseChange?(field: string, before: unknown, after: unknown, name: string): { message: string; hint?: string; at?: string } | undefined;
   /**
    * A value a create or update would send that the target cannot take (a template naming an
    * attachment id this organization does not know): a plan error at the field's line, before any
@@ -623,7 +624,8 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
     const after = shown(kind, field, desiredValue);
     const refused = kind.refuseChange?.(field, liveValue, desiredValue, d.name);
     if (refused) {
-      diagnostics.error('unsupported-change', refused.message, { ...(problemSourceOf(d.fieldSources, field) ?? d.source), ...(refused.hint ? { hint: refused.hint } : {}) });
+      const at = (refused.at !== undefined ? problemSourceOf(d.fieldSources, refused.at) : undefined) ?? problemSourceOf(d.fieldSources, field) ?? d.source;
+      diagnostics.error('unsupported-change', refused.message, { ...at, ...(refused.hint ? { hint: refused.hint } : {}) });
       continue;
     }
     if (field === kind.nameField) {

@@ -60,6 +60,7 @@ export const memberKind: KindModule<'member'> = {
     return {
       message: `member ${quoteValue(String(after))} is pinned to the id of the user ${quoteValue(String(before))}; a member's e-mail cannot be changed`,
       hint: 'correct the `id:` to the uuid of that e-mail\'s user, or remove it to match by e-mail',
+      at: 'id',
     };
   },
 

@@ -179,13 +179,13 @@ describe('member and organization writes', () => {
     expect(e.requests().filter((r) => r.method === 'GET' && r.route?.endsWith('/users'))).toHaveLength(0);
   });
 
-  it("refuses a Member pinned to another user's id at its e-mail, naming whose id it is", async () => {
+  it("refuses a Member pinned to another user's id at its `id:`, naming whose id it is", async () => {
     const e = await start();
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'members.yaml': `kind: Member\nemail: bob@acme.example\nid: ${userId(e, 'alice@acme.example')}\n` });
     const outcome = await e.plan(dir);
     expect(outcome.plan).toBeUndefined();
     expect(outcome.diagnostics.map((d) => [d.code, d.file, d.line, d.col, d.message])).toEqual([
-      ['unsupported-change', 'members.yaml', 2, 8, 'member "bob@acme.example" is pinned to the id of the user "alice@acme.example"; a member\'s e-mail cannot be changed'],
+      ['unsupported-change', 'members.yaml', 3, 5, 'member "bob@acme.example" is pinned to the id of the user "alice@acme.example"; a member\'s e-mail cannot be changed'],
     ]);
     // Its e-mail held by another live user: still the one error, not advice to rename a member.
     await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: alice@acme.example\nid: ${userId(e, 'qa@acme.example')}\n` });
