@@ -561,6 +561,22 @@ describe('custom templates', () => {
   });
 });
 
+/**
+ * The example's attachment applied, then renamed away (`Security Old`, renamed_from) while a new
+ * `Security Exhibit` with another PDF takes its name; the CSA template still names `Security Exhibit`.
+ */
+async function securityRenamedAway(): Promise<string> {
+  await start();
+  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+  await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+  await applyOk(cli, dir);
+  await writeFiles(dir, {
+    'attachments/security.yaml': `${ATTACHMENT_YAML.replace('name: Security Exhibit', 'name: Security Old\nrenamed_from: [Security Exhibit]')}---\n${ATTACHMENT_YAML.replace('security.pdf', 'new.pdf')}`,
+  });
+  await writeFile(join(dir, 'attachments/new.pdf'), pdf('new'));
+  return dir;
+}
+
 describe('standard templates and attachments', () => {
   it('shows a parameter the schema leaves open as apply sends it: a "3" inside it stays text in the plan, its JSON `sent` and the service', async () => {
     await start();
@@ -721,14 +737,7 @@ describe('standard templates and attachments', () => {
   });
 
   it('a template naming an attachment renamed away while a new one takes its name is re-pointed at the new one, its parameter and its list, in the same apply', async () => {
-    await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
-    await applyOk(cli, dir);
-    await writeFiles(dir, {
-      'attachments/security.yaml': `${ATTACHMENT_YAML.replace('name: Security Exhibit', 'name: Security Old\nrenamed_from: [Security Exhibit]')}---\n${ATTACHMENT_YAML.replace('security.pdf', 'new.pdf')}`,
-    });
-    await writeFile(join(dir, 'attachments/new.pdf'), pdf('new'));
+    const dir = await securityRenamedAway();
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('parameters.include_security_policy_attachment_id: {"attachment":"Security Old"} → {"attachment":"Security Exhibit"}');
     expect(plan.stdout).toContain('attachments: ["Security Old"] → ["Security Exhibit"]');
@@ -740,14 +749,7 @@ describe('standard templates and attachments', () => {
   });
 
   it('an attachment renamed away while a new one takes its name: a --target of the new one uploads the old one first, and a re-point the service refused stays the files\' change', async () => {
-    await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
-    await applyOk(cli, dir);
-    await writeFiles(dir, {
-      'attachments/security.yaml': `${ATTACHMENT_YAML.replace('name: Security Exhibit', 'name: Security Old\nrenamed_from: [Security Exhibit]')}---\n${ATTACHMENT_YAML.replace('security.pdf', 'new.pdf')}`,
-    });
-    await writeFile(join(dir, 'attachments/new.pdf'), pdf('new'));
+    const dir = await securityRenamedAway();
     const uploads = () => Object.values(agreements().attachments).length;
     // The new one alone: the old one's upload under its new name comes with it (the name it frees).
     const targeted = await cli('apply', '-C', dir, '--auto-approve', '--target', 'attachment/Security Exhibit');
