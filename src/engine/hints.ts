@@ -212,7 +212,7 @@ function createOnlyHints({ kinds, desired, live, ids }: HintInput): string[] {
       const now = l.extra[field];
       if (now === undefined || wanted === null || wanted === undefined || sameValue(now, wanted)) continue;
       out.push(
-        `${d.kind} "${d.key}" (${d.source.file}:${d.source.line}): \`${field}\` is set only when docket ${verbOf.get(d.kind) ?? 'creates'} it, and is not managed for an existing one: it stays ${JSON.stringify(now)} live (the file says ${JSON.stringify(wanted)})`,
+        `${d.kind} "${d.key}" (${d.source.file}:${d.source.line}): \`${field}\` is set only when docket ${verbOf.get(d.kind) ?? 'creates'} it, and is not managed for an existing one: ${now === null || now === '' ? 'it has none live' : `it stays ${JSON.stringify(now)} live`} (the file says ${JSON.stringify(wanted)})`,
       );
     }
   }

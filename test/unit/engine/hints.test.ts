@@ -102,6 +102,11 @@ describe('plan hints', () => {
       'member "bob@acme.example" (members.yaml:1): `name` is set only when docket invites it, and is not managed for an existing one: it stays "Bob Jones" live (the file says "Robert Jones")',
     ]);
     expect(warnings([desiredMember('bob@acme.example', 'Bob Jones')], [live])).toEqual([]);
+    // A user with no name live: said so, not as the value null.
+    const nameless = { ...live, extra: { name: null } };
+    expect(warnings([desiredMember('bob@acme.example', 'Robert Jones')], [nameless])).toEqual([
+      'member "bob@acme.example" (members.yaml:1): `name` is set only when docket invites it, and is not managed for an existing one: it has none live (the file says "Robert Jones")',
+    ]);
   });
 });
 
