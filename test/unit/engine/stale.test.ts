@@ -5,7 +5,7 @@ import { editedChanges, removalsOfDeclared, staleReasons, type StaleCheck } from
 import { buildPlan } from '../../../src/engine/plan.js';
 import { EMPTY_SYNC } from '../../../src/engine/sync.js';
 import type { Plan } from '../../../src/engine/types.js';
-import { KIND_META, change, desiredPlaybook, desiredRule, liveMember, livePlaybook, liveRule, planOf } from './builders.js';
+import { KIND_META, change, desiredPlaybook, desiredRule, liveMember, liveOrganization, livePlaybook, liveRule, planOf } from './builders.js';
 
 const NDA = livePlaybook('pb-1', 'NDA', 'Old');
 const TERM = liveRule('r-1', { id: 'pb-1', name: 'NDA' }, 'Term', { actions: 'A' });
@@ -85,6 +85,10 @@ describe('staleReasons', () => {
   it('an object it changes changed live', () => {
     const edited = { ...NDA, fields: { ...NDA.fields, description: 'Edited in the app' } };
     expect(staleReasons(plan(), { ...NOW, live: [edited, TERM, ALICE] })).toEqual(['playbook "NDA" changed live since the plan']);
+    // The organization, of which there is one, by what it is.
+    const org = liveOrganization('org-1', { 'review.name': 'Acme' });
+    const update = planOf([{ ...change('update', 'organization', 'organization', { liveId: 'org-1' }), fingerprint: fingerprint(org) }], {});
+    expect(staleReasons(update, { ...NOW, live: [{ ...org, fields: { 'review.name': 'Acme Legal' } }] })).toEqual(['the organization changed live since the plan']);
   });
 
   it('of an object whose file manages only what it writes (a template), only those fields count', () => {
