@@ -26,7 +26,7 @@ const ID_UNKNOWN = {
 /** A member this apply invites, where invitations name no user (see ID_UNKNOWN). */
 const INVITED_ID_UNKNOWN = {
   message: "whom this apply invites; the review service's invitations do not say the user's id (it has no users list, and the invitations it holds name no user), so nothing can name the member in the same apply",
-  hint: 'apply the invitation first without naming the member, then add `id: <the user\'s uuid>` to its Member document and name it',
+  hint: 'apply the invitation first without naming the member (`docket apply --target member/<e-mail>`), then add `id: <the user\'s uuid>` to its Member document and name it',
 };
 
 export const memberKind: KindModule<'member'> = {

@@ -239,7 +239,7 @@ describe('without a users list', () => {
     const refused = await cli('apply', '-C', dir, '--auto-approve');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('organization.yaml:3:21 error unknown-id `review.default_reviewer` names "erin@acme.example", whom this apply invites');
-    expect(refused.stderr).toContain('apply the invitation first without naming the member');
+    expect(refused.stderr).toContain('apply the invitation first without naming the member (`docket apply --target member/<e-mail>`)');
     const writes = (counts: Record<string, number>): number => Object.entries(counts).reduce((n, [route, count]) => (route.startsWith('GET ') ? n : n + count), 0);
     expect(writes(emulated.emulator.stats().requests.by_route)).toBe(writes(before));
 
