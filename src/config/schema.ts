@@ -28,7 +28,6 @@ export interface SchemaDiagnosticOptions {
 /** How the schemas mark a value that may be a `${var.NAME}` placeholder: in text, or whole (scripts/gen-schemas.mjs). */
 const VARIABLE_REFS: ReadonlySet<unknown> = new Set(['#/$defs/variable', '#/$defs/wholeVariable']);
 
-/** Turns ajv's errors into one diagnostic per real problem, at the key or value it is about. */
 /** Patterns of the schemas said in words: a regular expression says little to whoever wrote the value. */
 const PATTERN_WORDS: Readonly<Record<string, string>> = {
   '^\\d+(\\.\\d+)*$': 'a version number of digits and dots, such as `2.1`',
@@ -37,6 +36,7 @@ const PATTERN_WORDS: Readonly<Record<string, string>> = {
   '^[a-z][a-z0-9_]*$': 'lower-case letters, digits and `_`, starting with a letter',
 };
 
+/** Turns ajv's errors into one diagnostic per real problem, at the key or value it is about. */
 export function schemaDiagnostics(errors: readonly ErrorObject[] | null | undefined, options: SchemaDiagnosticOptions): Diagnostic[] {
   const out: Diagnostic[] = [];
   const seen = new Set<string>();

@@ -74,7 +74,17 @@ export function suggest(input: string, candidates: Iterable<string>): string | u
   return best ?? prefixOf(wanted, candidates, input);
 }
 
-const wordsOf = (s: string): string[] => s.toLowerCase().split(/[-_\s]+/).filter(Boolean);
+/** The words of a name, as `normalise` keeps them: the same thousands of names are asked about again. */
+function wordsOf(s: string): string[] {
+  let known = words.get(s);
+  if (known === undefined) {
+    if (words.size >= 50_000) words.clear();
+    words.set(s, (known = s.toLowerCase().split(/[-_\s]+/).filter(Boolean)));
+  }
+  return known;
+}
+
+const words = new Map<string, string[]>();
 
 /**
  * The shortest candidate holding every word of `input` (of two or more), in order, and more; for

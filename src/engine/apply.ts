@@ -275,8 +275,9 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
 function forgetSuperseded(plan: Plan, report: ApplyReport, lock: LockFile): boolean {
   if (plan.targets?.length) return false;
   const done = new Set(report.results.filter((r) => r.status === 'done').map((r) => r.changeId));
-  // By kind: a template whose attachment was renamed away names the new one, while the upload it
-  // still points at is remembered under the name the old one took (`Sec Old` from `Sec`).
+  // By kind, not by name: a template whose attachment was renamed away names the new one, while
+  // the upload it still points at is remembered under the name the old one took (`Sec Old` from
+  // `Sec`). Kept a run longer than needed, an earlier upload only reads as a re-point owed.
   const owedKinds = new Set<string>(plan.changes.filter((c) => !done.has(c.id)).flatMap((c) => c.refs.map((r) => r.kind)));
   let forgot = false;
   for (const [key, entry] of Object.entries(lock.files)) {

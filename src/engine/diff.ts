@@ -261,17 +261,23 @@ export function diff(input: DiffInput): DiffResult {
       (declaredNames ??= new Set(desired.map((d) => `${d.parent?.key ?? ''}\u0000${localName(d, isChild)}`))).has(`${parent}\u0000${name}`);
     /** A `renamed_from` whose former name is live beside the file's own: said once matching is done. */
     const bothLive: { d: DesiredResource; former: string }[] = [];
+    // Asked only of a record whose object holds another name live: not built for 20,000 rules per plan.
+    let declaredAt: Map<string, DesiredResource> | undefined;
     /**
-     * The id last synced under the file's own name, unless the object now holds a name another
-     * document declares: an apply cut short along a chain (D from C, C from B) renamed C's object
-     * to D before it could record that, and C's record would take D's object back.
+     * The id last synced under the file's own name, unless the document that declares the name
+     * its object holds now says it was renamed from this one: an apply cut short along a chain (D
+     * from C, C from B) renamed C's object to D before it could record that, and C's record would
+     * take D's object back.
      */
     const ownRecord = (d: DesiredResource): string | undefined => {
       const id = input.recordedId?.(refKey(kind.name, d.key));
       const l = id !== undefined ? liveById.get(id) : undefined;
       if (l === undefined || scopeOfLive(l) !== scopeOfDesired(d)) return id;
       const liveName = localName(l, isChild);
-      return liveName !== localName(d, isChild) && declaresName(d.parent?.key ?? '', liveName) ? undefined : id;
+      if (liveName === localName(d, isChild)) return id;
+      declaredAt ??= new Map(desired.map((x) => [`${x.parent?.key ?? ''}\u0000${localName(x, isChild)}`, x]));
+      const holder = declaredAt.get(`${d.parent?.key ?? ''}\u0000${liveName}`);
+      return holder !== undefined && holder !== d && holder.renamedFrom.includes(localName(d, isChild)) ? undefined : id;
     };
     const ownRecordLive = (d: DesiredResource): boolean => {
       const id = ownRecord(d);

@@ -172,9 +172,11 @@ export function isRenameHintOf(warning: string, c: { kind: string; name: string;
 
 const RENAME_HINT_MARK = ') looks like a rename of the live ';
 
-/** A rename hint as it reads when the plan (cut to `--target`s) no longer archives `archived`. */
-export function withoutArchiveOf(warning: string, archived: string): string {
-  const start = `but the plan archives ${quoteValue(archived, Infinity)} and creates `;
+/** A rename hint as it reads when the plan (cut to `--target`s) no longer archives the live `archived`. */
+export function withoutArchiveOf(warning: string, archived: { kind: string; name: string }): string {
+  const was = quoteValue(archived.name, Infinity);
+  if (!warning.includes(`${RENAME_HINT_MARK}${archived.kind} ${was} (`)) return warning;
+  const start = `but the plan archives ${was} and creates `;
   const at = warning.indexOf(start);
   const end = at < 0 ? -1 : warning.indexOf(RENAME_HINT_END, at);
   if (end < 0) return warning;

@@ -103,8 +103,8 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   // An object the plan both renames and updates is said once, by the first of its changes.
   const said = new Set<string>();
   for (const c of plan.changes) {
-    // A kind of one object (the organization) is keyed by its kind's name: "the organization".
-    const label = c.action === 'rename' ? renameLabel(c) : c.key === c.kind ? `the ${c.kind}` : `${c.kind} "${c.key}"`;
+    // The organization, of which there is one, by what it is, not as `organization "organization"`.
+    const label = c.action === 'rename' ? renameLabel(c) : KINDS.find((k) => k.name === c.kind)?.singleton === true ? `the ${c.kind}` : `${c.kind} "${c.key}"`;
     if (c.liveId) {
       const live = byId.get(`${c.kind}:${c.liveId}`);
       const once = (reason: string): void => {

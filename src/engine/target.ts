@@ -148,7 +148,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   // Nor is a rename hint about a create it no longer makes.
   const notCreated = plan.changes.filter((c) => !keep.has(c.id) && CREATE_ACTIONS.includes(c.action));
   // A rename hint that says the live object is archived (--prune) where this plan no longer archives it.
-  const unarchived = plan.changes.filter((c) => !keep.has(c.id) && c.action === 'archive').map((c) => c.name);
+  const unarchived = plan.changes.filter((c) => !keep.has(c.id) && c.action === 'archive');
   const warnings = (
     dropped.length === 0 && notCreated.length === 0
       ? plan.warnings

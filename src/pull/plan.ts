@@ -431,24 +431,38 @@ class PullPlanner {
     const removing = new Set(toRemove.map((r) => refKey(r.change.kind, r.change.key)));
     const written = new Set(objects.flatMap((o) => o.fields.map((f) => `${refKey(o.change.kind, o.change.key)}\u0000${f}`)));
     const kept = new Map<string, string>();
-    for (const d of this.desired.values()) {
-      const key = refKey(d.kind, d.key);
-      if (removing.has(key) || (d.parent && removing.has(refKey(d.parent.kind, d.parent.key)))) continue;
-      for (const ref of d.refs) {
-        const target = refKey(ref.kind, ref.key);
-        if (!removing.has(target) || kept.has(target) || (written.has(`${key}\u0000${ref.field}`) && !this.placeholderAt(d, ref.field))) continue;
-        const at = ref.source ? ` at ${ref.source.file}:${ref.source.line}` : '';
-        kept.set(target, `removed live, but ${d.kind} ${quoteValue(d.key)} still names it (\`${ref.field}\`${at}), and without it the files would not plan: change that reference first, or remove both by hand`);
+    // Its own name first: a document kept for that keeps what it names in turn (below).
+    for (const r of toRemove) {
+      if (r.change.parent) continue;
+      const variables = this.identityVariables(r);
+      if (variables.length > 0) kept.set(refKey(r.change.kind, r.change.key), `removed live, but the files name it with ${variables.join(', ')}, which other environments may use too: change the variable for this environment, or remove it by hand`);
+    }
+    /** Whether a declared document stays in the files: not removed, or kept, and so its parent. */
+    const stays = (key: string, parent: string | undefined): boolean => (!removing.has(key) || kept.has(key)) && (parent === undefined || !removing.has(parent) || kept.has(parent));
+    // Until nothing more is kept: what a kept document names stays too.
+    for (let more = true; more; ) {
+      more = false;
+      for (const d of this.desired.values()) {
+        if (!d.refs.some((ref) => removing.has(refKey(ref.kind, ref.key)))) continue;
+        const key = refKey(d.kind, d.key);
+        if (!stays(key, d.parent ? refKey(d.parent.kind, d.parent.key) : undefined)) continue;
+        for (const ref of d.refs) {
+          const target = refKey(ref.kind, ref.key);
+          if (!removing.has(target) || kept.has(target) || (written.has(`${key}\u0000${ref.field}`) && !this.placeholderAt(d, ref.field))) continue;
+          const at = ref.source ? ` at ${ref.source.file}:${ref.source.line}` : '';
+          kept.set(target, `removed live, but ${d.kind} ${quoteValue(d.key)} still names it (\`${ref.field}\`${at}), and without it the files would not plan: change that reference first, or remove both by hand`);
+          more = true;
+        }
       }
     }
+    if (kept.size === 0) return;
     for (const r of toRemove) {
-      const key = refKey(r.change.kind, r.change.key);
-      const variables = kept.has(key) ? [] : this.identityVariables(r);
-      if (variables.length > 0) kept.set(key, `removed live, but the files name it with ${variables.join(', ')}, which other environments may use too: change the variable for this environment, or remove it by hand`);
-      const reason = kept.get(key);
+      const reason = kept.get(refKey(r.change.kind, r.change.key));
       if (reason) this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], reason, r.d));
     }
-    if (kept.size > 0) toRemove.splice(0, toRemove.length, ...toRemove.filter((r) => !kept.has(refKey(r.change.kind, r.change.key))));
+    // A kept document keeps what it holds (a playbook its rules), as keepEditedRemovals does.
+    const keptWhole = (c: Change): boolean => kept.has(refKey(c.kind, c.key)) || (c.parent !== undefined && kept.has(refKey(c.parent.kind, c.parent.key)));
+    toRemove.splice(0, toRemove.length, ...toRemove.filter((r) => !keptWhole(r.change)));
   }
 
   /** Whether a field of a document is written with a variable (pull never writes over one). */

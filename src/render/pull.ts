@@ -84,7 +84,7 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
   if (opts.dryRun) {
     for (const f of result.files) {
       const diffLines = fileDiff(withoutKeptMark(f)).replace(/\n$/, '').split('\n');
-      const notes = sameLineNotes(diffLines);
+      const notes = sameLineNotes(diffLines, true);
       diffLines.forEach((raw, at) => {
         const l = markInvisible(stripControl(raw));
         if (l.startsWith('+') && !l.startsWith('+++')) lines.push(paint('green', l) + paint('dim', notes[at]!));

@@ -124,17 +124,19 @@ export function replacedBlock(before: readonly string[], after: readonly string[
  * differing only in how its accents are encoded (NFC and NFD), which no escape shows; '' for the
  * rest. Only lines that are not plain ASCII are compared (a replaced block may have thousands).
  */
-export function sameLineNotes(lines: readonly string[]): string[] {
+export function sameLineNotes(lines: readonly string[], fileHeaders = false): string[] {
   const notes = lines.map(() => '');
   let removed = new Map<string, Set<string>>();
   lines.forEach((line, at) => {
     if (line.startsWith('@@')) removed = new Map();
     if (!NOT_ASCII.test(line)) return;
     const text = line.slice(1);
-    if (line.startsWith('-') && !line.startsWith('---')) {
+    // A file diff's `---`/`+++` lines name the files; a value's diff has none (`--x` is a line).
+    const header = fileHeaders && (line.startsWith('---') || line.startsWith('+++'));
+    if (line.startsWith('-') && !header) {
       const composed = text.normalize('NFC');
       (removed.get(composed) ?? removed.set(composed, new Set()).get(composed)!).add(text);
-    } else if (line.startsWith('+') && !line.startsWith('+++')) {
+    } else if (line.startsWith('+') && !header) {
       const same = removed.get(text.normalize('NFC'));
       if (same && !same.has(text)) notes[at] = sameShownNote([...same][0]!, text);
     }

@@ -736,6 +736,26 @@ describe('a reviewer who leaves the organization in the app', () => {
     }
   });
 
+  it('keeps a playbook named through a variable whole, its rules too, when it is archived live', async () => {
+    const t = await startTestEmulator();
+    try {
+      const run = cliWith(() => t.env);
+      const playbook = 'kind: Playbook\nname: ${var.pb}\nrules:\n  - name: R1\n    actions: ACCEPT\n  - name: R2\n    actions: FLAG\n';
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  pb: Var NDA\n', 'playbooks/p.yaml': playbook });
+      await applyOk(run, dir);
+      await new App(t.env).archivePlaybook('Var NDA');
+      const pulled = await run('pull', '-C', dir);
+      expect(pulled.stdout).toContain('playbook "Var NDA" (playbooks/p.yaml:1): removed live, but the files name it with var.pb');
+      expect(pulled.stdout).not.toContain('rule "Var NDA/R1"');
+      expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(playbook);
+      // The next apply makes it again, as the files say.
+      await applyOk(run, dir);
+      await expectNoChanges(run, dir);
+    } finally {
+      await t.emulator.close();
+    }
+  });
+
   it('leaves a default reviewer written through a variable for a person to delete, saying so (no value of the variable stands for none)', async () => {
     const t = await startTestEmulator();
     try {

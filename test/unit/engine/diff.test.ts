@@ -454,6 +454,16 @@ describe('diff: pins and ambiguity', () => {
     const rules = diff({ kinds: KIND_META, desired: renumbered, live: [livePlaybook(NDA.id, NDA.name), ...steps, liveRule('r-5', NDA, 'Step 6')], prune: {}, recordedId: (key) => ruleRecords[key] });
     expect(rules.diagnostics.items).toEqual([]);
     expect(ids(rules.changes).sort()).toEqual([`create:rule:${NDA.name}/Step 1`, ...[2, 3, 4, 5].map((n) => `rename:rule:${NDA.name}/Step ${n}`)]);
+    // A record whose object another document holds by identity, not by renamed_from, stays its own:
+    // B (from A) was renamed C in the app, where a new A was made; the new A is not renamed to B.
+    const appRenamed = diff({
+      kinds: KIND_META,
+      desired: [desiredPlaybook('A'), desiredPlaybook('B', { renamedFrom: ['A'] }), desiredPlaybook('C')],
+      live: [livePlaybook('pb-3', 'A'), livePlaybook('pb-1', 'C')],
+      prune: {},
+      recordedId: (key) => ({ 'playbook:A': 'pb-3', 'playbook:B': 'pb-1' })[key],
+    });
+    expect(ids(appRenamed.changes)).toEqual(['create:playbook:B']);
   });
 
   it('a renamed_from left in the file after its rename does not take the new object of the former name when the renamed one was renamed again in the app', () => {

@@ -79,6 +79,9 @@ describe('limitToTargets', () => {
     expect(targeted.plan!.warnings).toEqual([hint.replace('the plan archives "NDA" and creates "Mutual NDA"', 'the plan creates "Mutual NDA" beside it')]);
     const both = limitToTargets(full, [desiredPlaybook('Mutual NDA')], [target('playbook/Mutual NDA'), target('playbook/NDA')], KINDS);
     expect(both.plan!.warnings).toEqual([hint]);
+    // Another kind's archive of that name is no archive of this playbook.
+    const otherKind = { ...planOf([create, archive, change('archive', 'custom-template', 'NDA', { liveId: 'ct-1' })], { 'playbook:NDA': 'pb-1' }), warnings: [hint] };
+    expect(limitToTargets(otherKind, [desiredPlaybook('Mutual NDA')], [target('playbook/Mutual NDA'), target('playbook/NDA')], KINDS).plan!.warnings).toEqual([hint]);
   });
 
   it('drops the rename hint of a create the targets leave out, and keeps the kept one\'s', () => {

@@ -15,6 +15,9 @@ describe('renderPlanText', () => {
     const lines = text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [`ACCEPT\n${nfd.normalize('NFC')} clause\nend`, `ACCEPT\n${nfd} clause\nend`] } })])).split('\n');
     expect(lines).toContain(`        -${nfd.normalize('NFC')} clause`);
     expect(lines).toContain(`        +${nfd} clause (no visible difference: the same letters, their accents encoded otherwise)`);
+    // A line of the text that starts with dashes is a line of it, not a file header.
+    const dashed = text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [`--${nfd.normalize('NFC')}\nend`, `--${nfd}\nend`] } })])).split('\n');
+    expect(dashed).toContain(`        +--${nfd} (no visible difference: the same letters, their accents encoded otherwise)`);
   });
 
   it('shows what apply sends where the files write it otherwise than it is compared ("0", compared as 0)', () => {
