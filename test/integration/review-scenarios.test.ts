@@ -386,11 +386,12 @@ describe('saved plans', () => {
 });
 
 describe('failures and retries', () => {
-  it('without a users list, an invitation another apply sent since the plan counts as done, as the invitations list shows it', async () => {
-    await t.emulator.close();
-    t = await startTestEmulator({ variants: { reviewUsers: false } });
-    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'members.yaml': 'kind: Member\nemail: race@acme.example\n', 'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT\n    reviewer: race@acme.example\n' });
-    // docket's invitation is held while another apply's is made: then the service refuses docket's.
+  /**
+   * An apply of `dir` whose invitation of race@acme.example the service holds while another apply's
+   * is made (after docket has read the invitations): the service then refuses docket's. Its result,
+   * and the user the other one made.
+   */
+  async function applyRacingAnInvitation(dir: string) {
     t.emulator.faults.add({ method: 'POST', path_pattern: '/invitations', status: 'late', delay_ms: 400, count: 1 });
     const apply = cli('apply', '-C', dir, '--auto-approve');
     const org = t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!;
@@ -398,13 +399,29 @@ describe('failures and retries', () => {
     while (!t.emulator.requests().some((r) => r.method === 'GET' && r.path.endsWith('/invitations')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     const user = t.emulator.store.addMember(org, 'race@acme.example', null, 'member');
     org.invitations['inv-race'] = { id: 'inv-race', email: 'race@acme.example', name: null, invited_by_email: null, user_id: user.id, created_at: t.emulator.store.timestamp() };
-    const done = await apply;
+    return { done: await apply, org, user };
+  }
+
+  it('without a users list, an invitation another apply sent since the plan counts as done, as the invitations list shows it', async () => {
+    await t.emulator.close();
+    t = await startTestEmulator({ variants: { reviewUsers: false } });
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'members.yaml': 'kind: Member\nemail: race@acme.example\n', 'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT\n    reviewer: race@acme.example\n' });
+    const { done, org, user } = await applyRacingAnInvitation(dir);
     expect([done.code, done.stderr]).toEqual([0, '']);
     expect(done.stdout).toContain('already a member (invited since the plan, by another apply or by hand)');
     expect(Object.values(org.invitations).filter((i) => i.email === 'race@acme.example')).toHaveLength(1);
     const p = Object.values(org.playbooks).find((x) => x.name === 'P')!;
     expect(Object.values(org.rules).filter((r) => r.playbook_id === p.id).map((r) => r.reviewer_id)).toEqual([user.id]);
     await expectNoChanges(cli, dir);
+
+    // Where invitations name no user either: done too, and said that nothing can name the member yet.
+    await t.emulator.close();
+    t = await startTestEmulator({ variants: { reviewUsers: false, invitationUser: false } });
+    const bare = await makeDir({ 'docket.yaml': DOCKET_YAML, 'members.yaml': 'kind: Member\nemail: race@acme.example\n' });
+    const second = await applyRacingAnInvitation(bare);
+    expect([second.done.code, second.done.stderr]).toEqual([0, '']);
+    expect(second.done.stdout).toContain('already invited (since the plan, by another apply or by hand)');
+    await expectNoChanges(cli, bare);
   });
 
   it('a refused invitation hints at pinning the member only where the service has no users list to say who is one', async () => {
