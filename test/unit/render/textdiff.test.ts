@@ -47,6 +47,14 @@ describe('a change too long to diff line by line', () => {
     expect(shown.slice(7999)).toEqual([' line 3999']);
   });
 
+  it('shows a few dozen lines edited across a long text as their own hunks, not the whole text replaced', () => {
+    const before = Array.from({ length: 25_000 }, (_, i) => `line ${i} of the contract`);
+    const after = before.map((line, i) => (i % 400 === 0 ? `${line} X` : line));
+    const shown = diffLines(before.join('\n'), after.join('\n'));
+    expect(shown.filter((l) => l.startsWith('@@'))).toHaveLength(63);
+    expect(shown.filter((l) => l.startsWith('+'))).toHaveLength(63);
+  });
+
   it('a replaced block keeps what both sides share at their start and end as three lines of context, as jsdiff shows one changed block', () => {
     const cases: [string[], string[]][] = [
       [['a', 'b', 'c', 'd', 'e', 'x', 'y', 'f', 'g', 'h', 'i'], ['a', 'b', 'c', 'd', 'e', 'X', 'f', 'g', 'h', 'i']],
