@@ -54,7 +54,11 @@ export function forcedWarning(v: GuardViolation): string {
   return `${describeViolation(v)}; --force applies it`;
 }
 
-const pct = (n: number): string => `${Math.round(n * 1000) / 10}%`;
+/** One decimal; a share short of all (4,999 of 5,000) never rounds to 100 %, nor one above none to 0 %. */
+const pct = (n: number): string => {
+  const rounded = Math.round(n * 1000) / 10;
+  return `${n < 1 && rounded >= 100 ? '>99.9' : n > 0 && rounded <= 0 ? '<0.1' : rounded}%`;
+};
 
 export function describeViolation(v: GuardViolation): string {
   return `the plan removes ${v.removals} of ${v.live} live ${v.kind} objects (${pct(v.removals / v.live)}), over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction)`;

@@ -175,6 +175,9 @@ describe('massDeleteViolations', () => {
     expect(describeViolation(v!)).toBe(
       'the plan removes 2 of 6 live playbook objects (33.3%), over the safety threshold of 30% (safety.max_delete_fraction)',
     );
+    // All but one of thousands is not all.
+    expect(describeViolation({ kind: 'playbook', removals: 4999, live: 5000, threshold: 0.3 })).toContain('removes 4999 of 5000 live playbook objects (>99.9%)');
+    expect(describeViolation({ kind: 'playbook', removals: 5000, live: 5000, threshold: 0.3 })).toContain('(100%)');
   });
 
   it('allows removals at or under the threshold, and any removals from kinds with fewer than 5 live objects', () => {
