@@ -516,6 +516,9 @@ function undefinedElsewhereWords(problem: { code: string; message: string; hint?
       };
 }
 
+/** No variable at all: every `${var.X}` of a document is reported, with its place and name. */
+const NO_VARS: Record<string, string> = Object.create(null) as Record<string, string>;
+
 /**
  * A `${var.X}` the selected environment defines and another does not: the files are every
  * environment's, so each must be able to fill them in. Said once per place, naming the environments.
@@ -525,13 +528,17 @@ function undefinedElsewhere(value: unknown, doc: ParsedDocument, ctx: CheckConte
   // Each place and name once: a name the selected environment lacks too is reported already.
   const here = new Set(reported.filter((p) => p.variable !== undefined).map(keyOf));
   const missing = new Map<string, { pointer: string; name: string; environments: string[] }>();
+  // Every `${var.X}` of the document by place, found once (none is defined here), then looked up in
+  // each environment: not the document filled in again per environment (200 of them took 18 s).
+  const uses = interpolateTree(value, '', { ctx: { vars: NO_VARS, env: ctx.processEnv, allowVars: true }, isPlain: (p) => doc.positions.isPlain(p) }).problems.filter(
+    (p): p is typeof p & { variable: string } => p.code === 'undefined-variable' && p.variable !== undefined && !here.has(keyOf(p)),
+  );
+  if (uses.length === 0) return [];
   for (const other of ctx.otherEnvironments ?? []) {
-    const elsewhere = interpolateTree(value, '', { ctx: { vars: other.vars, env: ctx.processEnv, allowVars: true }, isPlain: (p) => doc.positions.isPlain(p) });
-    for (const p of elsewhere.problems) {
-      const name = p.variable;
+    for (const p of uses) {
+      if (Object.hasOwn(other.vars, p.variable)) continue;
       const key = keyOf(p);
-      if (name === undefined || here.has(key)) continue;
-      const entry = missing.get(key) ?? { pointer: p.pointer, name, environments: [] };
+      const entry = missing.get(key) ?? { pointer: p.pointer, name: p.variable, environments: [] };
       entry.environments.push(other.name);
       missing.set(key, entry);
     }
