@@ -196,8 +196,12 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
       break;
     }
   }
-  if (leading.length === 0 || !commands.includes(rest[i] ?? '')) return argv;
-  return [node, bin, rest[i]!, ...leading, ...rest.slice(i + 1)];
+  if (leading.length === 0) return argv;
+  if (commands.includes(rest[i] ?? '')) return [node, bin, rest[i]!, ...leading, ...rest.slice(i + 1)];
+  // Something else between them and the command (`--no-color --bogus plan`): the common flags still
+  // go after the command, so commander names what it does not know, not the first common flag.
+  const command = rest.findIndex((arg, at) => at > i && commands.includes(arg));
+  return command === -1 ? argv : [node, bin, ...rest.slice(i, command), rest[command]!, ...leading, ...rest.slice(command + 1)];
 }
 
 /** The command, when `plan`/`apply`/`show`/`test`/`drift`/`pull`/`validate` runs with `-o json` (validate prints its own JSON for configuration errors). */

@@ -24,4 +24,12 @@ describe('hoistCommonFlags', () => {
     expect(hoistCommonFlags(['node', 'docket', '--version'], COMMANDS)).toEqual(['node', 'docket', '--version']);
     expect(hoistCommonFlags(['node', 'docket', '--bogus', 'plan'], COMMANDS)).toEqual(['node', 'docket', '--bogus', 'plan']);
   });
+
+  it('still moves them when something else comes before the command, which is left for commander to name', () => {
+    expect(hoistCommonFlags(['node', 'docket', '--no-color', '--bogus', 'plan', '-C', 'g'], COMMANDS)).toEqual(['node', 'docket', '--bogus', 'plan', '--no-color', '-C', 'g']);
+    expect(hoistCommonFlags(['node', 'docket', '--no-color', '-o', 'json', 'plan'], COMMANDS)).toEqual(['node', 'docket', '-o', 'json', 'plan', '--no-color']);
+    // No command at all: as written.
+    const none = ['node', 'docket', '--no-color', '--bogus'];
+    expect(hoistCommonFlags(none, COMMANDS)).toBe(none);
+  });
 });
