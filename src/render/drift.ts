@@ -224,6 +224,9 @@ export interface DriftJson {
   created_at: string;
   target: Plan['target'];
   environment?: string;
+  /** `--kind` and `--target` as given, when they limited the report: nothing else was compared. */
+  kinds?: string[];
+  targets?: string[];
   drift: DriftItem[];
   ignored: DriftItem[];
   /** Changes of the files an apply still owes. */
@@ -234,7 +237,7 @@ export interface DriftJson {
   summary: { drift: number; ignored: number; pending: number; left_live: number; adopting: number; by_direction: Partial<Record<Direction, number>> };
 }
 
-export function renderDriftJson(plan: Plan, report: DriftReport): string {
+export function renderDriftJson(plan: Plan, report: DriftReport, limits: { kinds?: readonly string[]; targets?: readonly string[] } = {}): string {
   const byDirection: Partial<Record<Direction, number>> = {};
   for (const i of report.drift) byDirection[i.direction] = (byDirection[i.direction] ?? 0) + 1;
   const pending = report.pending.filter((i) => !isLeftLive(i));
@@ -245,6 +248,8 @@ export function renderDriftJson(plan: Plan, report: DriftReport): string {
     created_at: plan.created_at,
     target: plan.target,
     ...(plan.environment ? { environment: plan.environment } : {}),
+    ...(limits.kinds?.length ? { kinds: [...limits.kinds] } : {}),
+    ...(limits.targets?.length ? { targets: [...limits.targets] } : {}),
     drift: report.drift,
     ignored: report.ignored,
     pending,

@@ -173,11 +173,14 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }
 
-export function renderPullJson(plan: Plan, result: PullResult, opts: { dryRun: boolean }): string {
+export function renderPullJson(plan: Plan, result: PullResult, opts: { dryRun: boolean; kinds?: readonly string[]; targets?: readonly string[] }): string {
   return jsonText({
     format_version: 1,
     target: plan.target,
     ...(plan.environment ? { environment: plan.environment } : {}),
+    // As drift's: what limited the pull, so a bot tells a partial pull from a whole one.
+    ...(opts.kinds?.length ? { kinds: [...opts.kinds] } : {}),
+    ...(opts.targets?.length ? { targets: [...opts.targets] } : {}),
     dry_run: opts.dryRun,
     pulled: result.pulled,
     not_pulled: result.notPulled,

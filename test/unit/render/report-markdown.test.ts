@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DriftItem } from '../../../src/engine/drift.js';
 import type { PullEntry, PullResult } from '../../../src/pull/plan.js';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../../src/render/drift.js';
-import { renderPullMarkdown, renderPullText } from '../../../src/render/pull.js';
+import { renderPullJson, renderPullMarkdown, renderPullText } from '../../../src/render/pull.js';
 import { plan } from './fixtures.js';
 import { markdownShape } from './markdown-check.js';
 
@@ -86,6 +86,16 @@ describe('drift and pull markdown at scale', () => {
     // A line that reads otherwise gets no note.
     const other = renderPullText(plan([]), { ...result, files: [{ ...file, after: 'city: "Bern"\nname: A\n' }] }, { dryRun: true, color: false });
     expect(other).toContain('+city: "Bern"\n');
+  });
+
+  it('says in JSON too what --kind and --target limited a drift report or a pull to, and nothing when they did not', () => {
+    const empty = { drift: [], ignored: [], pending: [] };
+    const limited = JSON.parse(renderDriftJson(plan([]), empty, { kinds: ['playbook'], targets: ['playbook/NDA'] })) as Record<string, unknown>;
+    expect([limited.kinds, limited.targets]).toEqual([['playbook'], ['playbook/NDA']]);
+    const whole = JSON.parse(renderDriftJson(plan([]), empty, { kinds: [], targets: [] })) as Record<string, unknown>;
+    expect(['kinds' in whole, 'targets' in whole]).toEqual([false, false]);
+    const pulled = JSON.parse(renderPullJson(plan([]), { pulled: [], notPulled: [], notes: [], files: [], sync: new Map() }, { dryRun: true, kinds: ['custom-term'], targets: [] })) as Record<string, unknown>;
+    expect([pulled.kinds, 'targets' in pulled]).toEqual([['custom-term'], false]);
   });
 
   it('says which side moved each field of an object changed on both sides, in the words the plan uses', () => {
