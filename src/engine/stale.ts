@@ -86,8 +86,11 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
     }
   }
   // Each name live, in its scope, with the ids that hold it; not the objects the plan itself renames
-  // away or removes (their fingerprints say they still hold their planned names).
-  const vacated = new Set(plan.changes.filter((c) => c.liveId && (c.action === 'rename' || c.action === 'delete' || c.action === 'archive')).map((c) => `${c.kind}:${c.liveId}`));
+  // away, replaces by an upload under another name (an attachment renamed away), or removes (their
+  // fingerprints say they still hold their planned names).
+  const movesAway = (c: Change): boolean => c.action === 'rename' || c.action === 'delete' || c.action === 'archive' || (CREATE_ACTIONS.includes(c.action) && c.key !== liveKeyOf(c));
+  const liveKeyOf = (c: Change): string | undefined => byId.get(`${c.kind}:${c.liveId}`)?.key;
+  const vacated = new Set(plan.changes.filter((c) => c.liveId && movesAway(c)).map((c) => `${c.kind}:${c.liveId}`));
   const holders = new Map<string, string[]>();
   for (const l of now.live) {
     if (vacated.has(`${l.kind}:${l.id}`)) continue;
