@@ -437,8 +437,12 @@ class PullPlanner {
       const variables = this.identityVariables(r);
       if (variables.length > 0) kept.set(refKey(r.change.kind, r.change.key), `removed live, but the files name it with ${variables.join(', ')}, which other environments may use too: change the variable for this environment, or remove it by hand`);
     }
-    /** Whether a declared document stays in the files: not removed, or kept, and so its parent. */
-    const stays = (key: string, parent: string | undefined): boolean => (!removing.has(key) || kept.has(key)) && (parent === undefined || !removing.has(parent) || kept.has(parent));
+    /** Whether a declared document stays in the files: in a kept parent (which keeps what it holds), else not removed or kept. */
+    const stays = (key: string, parent: string | undefined): boolean => {
+      if (parent !== undefined && kept.has(parent)) return true;
+      if (parent !== undefined && removing.has(parent)) return false;
+      return !removing.has(key) || kept.has(key);
+    };
     // Until nothing more is kept: what a kept document names stays too.
     for (let more = true; more; ) {
       more = false;

@@ -736,18 +736,26 @@ describe('a reviewer who leaves the organization in the app', () => {
     }
   });
 
-  it('keeps a playbook named through a variable whole, its rules too, when it is archived live', async () => {
+  it('keeps a playbook named through a variable whole, its rules too, when it is archived live, and the member a rule of it names', async () => {
     const t = await startTestEmulator();
     try {
       const run = cliWith(() => t.env);
-      const playbook = 'kind: Playbook\nname: ${var.pb}\nrules:\n  - name: R1\n    actions: ACCEPT\n  - name: R2\n    actions: FLAG\n';
-      const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  pb: Var NDA\n', 'playbooks/p.yaml': playbook });
+      const playbook = 'kind: Playbook\nname: ${var.pb}\nrules:\n  - name: R1\n    actions: ACCEPT\n    reviewer: kim@acme.example\n  - name: R2\n    actions: FLAG\n';
+      const members = 'kind: Member\nemail: kim@acme.example\n';
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  pb: Var NDA\n', 'playbooks/p.yaml': playbook, 'members.yaml': members });
       await applyOk(run, dir);
       await new App(t.env).archivePlaybook('Var NDA');
+      // And kim, whom a rule of it names, leaves: kept too, as that rule stays.
+      const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+      const kim = t.emulator.store.memberByEmail(org, 'kim@acme.example')!;
+      org.members = org.members.filter((m) => m.user_id !== kim.id);
+      for (const [id, i] of Object.entries(org.invitations)) if (i.email === 'kim@acme.example') delete org.invitations[id];
       const pulled = await run('pull', '-C', dir);
       expect(pulled.stdout).toContain('playbook "Var NDA" (playbooks/p.yaml:1): removed live, but the files name it with var.pb');
-      expect(pulled.stdout).not.toContain('rule "Var NDA/R1"');
+      expect(pulled.stdout).not.toContain('- rule "Var NDA/R1"');
+      expect(pulled.stdout).toContain('member "kim@acme.example" (members.yaml:1): removed live, but rule "Var NDA/R1" still names it');
       expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(playbook);
+      expect(await readFile(join(dir, 'members.yaml'), 'utf8')).toBe(members);
       // The next apply makes it again, as the files say.
       await applyOk(run, dir);
       await expectNoChanges(run, dir);
