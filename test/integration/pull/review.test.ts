@@ -11,7 +11,7 @@ import { parse as parseYaml } from 'yaml';
 import { App } from '../../helpers/app.js';
 import { runCli } from '../../helpers/cli.js';
 import { applyOk, cliWith, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
-import { startTestEmulator } from '../../helpers/emulator.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir } from '../../helpers/tmpdir.js';
 
 /** A key of the organization's own (the emulator's public key is not redacted). */
@@ -673,6 +673,14 @@ rules:
   });
 });
 
+/** Members who leave the organization in the app: their membership and their invitation go (rules keep naming them). */
+function leave(t: TestEmulator, ...emails: string[]): void {
+  const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+  const ids = new Set(emails.map((e) => t.emulator.store.memberByEmail(org, e)!.id));
+  org.members = org.members.filter((m) => !ids.has(m.user_id));
+  for (const [id, i] of Object.entries(org.invitations)) if (emails.includes(i.email)) delete org.invitations[id];
+}
+
 describe('a reviewer who leaves the organization in the app', () => {
   it('is drift that pull takes: the default reviewer leaves the file (it cannot be written empty), and neither stops at the reference', async () => {
     const t = await startTestEmulator();
@@ -715,10 +723,7 @@ describe('a reviewer who leaves the organization in the app', () => {
       await applyOk(run, dir);
       const members = await readFile(join(dir, 'members.yaml'), 'utf8');
       // Both leave; the service keeps pat on the rule.
-      const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
-      const [pat, lee] = ['pat@acme.example', 'lee@acme.example'].map((e) => t.emulator.store.memberByEmail(org, e)!);
-      org.members = org.members.filter((m) => m.user_id !== pat!.id && m.user_id !== lee!.id);
-      for (const [id, i] of Object.entries(org.invitations)) if (i.email === 'pat@acme.example' || i.email === 'lee@acme.example') delete org.invitations[id];
+      leave(t, 'pat@acme.example', 'lee@acme.example');
 
       const pulled = await run('pull', '-C', dir);
       expect(pulled.stdout).toContain('member "pat@acme.example" (members.yaml:1): removed live, but rule "P/R" still names it (`reviewer` at playbooks/p.yaml:6), and without it the files would not plan');
@@ -746,10 +751,7 @@ describe('a reviewer who leaves the organization in the app', () => {
       await applyOk(run, dir);
       await new App(t.env).archivePlaybook('Var NDA');
       // And kim, whom a rule of it names, leaves: kept too, as that rule stays.
-      const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
-      const kim = t.emulator.store.memberByEmail(org, 'kim@acme.example')!;
-      org.members = org.members.filter((m) => m.user_id !== kim.id);
-      for (const [id, i] of Object.entries(org.invitations)) if (i.email === 'kim@acme.example') delete org.invitations[id];
+      leave(t, 'kim@acme.example');
       const pulled = await run('pull', '-C', dir);
       expect(pulled.stdout).toContain('playbook "Var NDA" (playbooks/p.yaml:1): removed live, but the files name it with var.pb');
       expect(pulled.stdout).not.toContain('- rule "Var NDA/R1"');
