@@ -11,18 +11,18 @@ import { joinPointer, splitPointer } from './yaml-positions.js';
  * rules), and how many names were compared in all: past SUGGESTION_BUDGET (a thousand misspelt
  * names among a thousand variables), the rest are said without a "did you mean", in seconds.
  */
-const varSuggestions = new WeakMap<object, { told: Map<string, string>; compared: number }>();
+const varSuggestions = new WeakMap<object, { told: Map<string, string>; compared: number; names: string[] }>();
 
 const SUGGESTION_BUDGET = 1_000_000;
 
 function varSuggestion(name: string, vars: Record<string, string>): string {
   let state = varSuggestions.get(vars);
-  if (!state) varSuggestions.set(vars, (state = { told: new Map(), compared: 0 }));
+  // The names listed once per set of variables, not once per misspelt name.
+  if (!state) varSuggestions.set(vars, (state = { told: new Map(), compared: 0, names: Object.keys(vars) }));
   let said = state.told.get(name);
   if (said === undefined) {
-    const names = Object.keys(vars);
-    state.compared += names.length;
-    said = state.compared <= SUGGESTION_BUDGET ? didYouMean(name, names, (n) => `var.${n}`) : '';
+    state.compared += state.names.length;
+    said = state.compared <= SUGGESTION_BUDGET ? didYouMean(name, state.names, (n) => `var.${n}`) : '';
     state.told.set(name, said);
   }
   return said;

@@ -259,8 +259,11 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // The other environments (and, with one selected, the top level): data files named through their variables are theirs.
   const others = namedOtherEnvironments(raw, input.env);
   const otherVars = [...others.map((e) => e.vars), ...(input.env !== undefined ? [plainVars(get(raw, 'vars'))] : [])];
+  // Each environment's own variables read once: asked for every undefined name (thousands, with typos).
+  let ownVars: { name: string; vars: Record<string, string> }[] | undefined;
   const definedIn = (name: string): { names: string[]; every: boolean } => {
-    const names = others.filter((e) => Object.hasOwn(plainVars(get(get(get(raw, 'environments'), e.name), 'vars')), name)).map((e) => e.name);
+    ownVars ??= others.map((e) => ({ name: e.name, vars: plainVars(get(get(get(raw, 'environments'), e.name), 'vars')) }));
+    const names = ownVars.filter((e) => Object.hasOwn(e.vars, name)).map((e) => e.name);
     return { names, every: input.env === undefined && names.length > 0 && names.length === others.length };
   };
   const result: ProjectResult = { diagnostics, ...(anywhere ? { vars: anywhere.vars, brokenVars: anywhere.names } : { vars, brokenVars }), otherVars, ...(input.env !== undefined ? { otherEnvironments: others } : {}), definedIn };
