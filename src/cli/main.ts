@@ -201,7 +201,9 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
   // Something else between them and the command (`--no-color --bogus plan`): the common flags still
   // go after the command, so commander names what it does not know, not the first common flag.
   const command = rest.findIndex((arg, at) => at > i && commands.includes(arg));
-  return command === -1 ? argv : [node, bin, ...rest.slice(i, command), rest[command]!, ...leading, ...rest.slice(command + 1)];
+  // No command at all: the common flags are no fault of theirs (`docket --no-color --bogus` names `--bogus`, bare `docket --no-color` the usage).
+  if (command === -1) return [node, bin, ...rest.slice(i)];
+  return [node, bin, ...rest.slice(i, command), rest[command]!, ...leading, ...rest.slice(command + 1)];
 }
 
 /** The command, when `plan`/`apply`/`show`/`test`/`drift`/`pull`/`validate` runs with `-o json` (validate prints its own JSON for configuration errors). */
