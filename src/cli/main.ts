@@ -175,7 +175,8 @@ export const COMMON_WITH_VALUE: ReadonlySet<string> = new Set(['--concurrency', 
 
 /**
  * Common flags may also come before the command (`docket --no-color plan`): they are moved after
- * it, where the command's own options read them. Anything else is left for commander to judge.
+ * it, where the command's own options read them, also past something else before it; with no
+ * command at all they are left out. Anything else is left for commander to judge.
  */
 export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
   const [node = 'node', bin = 'docket', ...rest] = argv;

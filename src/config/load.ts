@@ -519,6 +519,19 @@ function undefinedElsewhereWords(problem: { code: string; message: string; hint?
 /** No variable at all: every `${var.X}` of a document is reported, with its place and name. */
 const NO_VARS: Record<string, string> = Object.create(null) as Record<string, string>;
 
+/** The names the selected environment has that some other environment lacks, worked out once per run. */
+const lackingByRun = new WeakMap<object, Set<string>>();
+function lackingElsewhere(ctx: CheckContext): Set<string> {
+  const others = ctx.otherEnvironments ?? [];
+  let lacking = lackingByRun.get(others);
+  if (!lacking) {
+    lacking = new Set<string>();
+    for (const name of Object.keys(ctx.vars ?? {})) if (others.some((o) => !Object.hasOwn(o.vars, name))) lacking.add(name);
+    lackingByRun.set(others, lacking);
+  }
+  return lacking;
+}
+
 /**
  * A `${var.X}` the selected environment defines and another does not: the files are every
  * environment's, so each must be able to fill them in. Said once per place, naming the environments.
@@ -527,11 +540,21 @@ function undefinedElsewhere(value: unknown, doc: ParsedDocument, ctx: CheckConte
   const keyOf = (p: { pointer: string; variable?: string }): string => `${p.pointer}\u0000${p.variable ?? ''}`;
   // Each place and name once: a name the selected environment lacks too is reported already.
   const here = new Set(reported.filter((p) => p.variable !== undefined).map(keyOf));
+  // Usually every environment has every name the selected one has (they override the top level's):
+  // then no document can use one another lacks, and none is read again.
+  const lacking = lackingElsewhere(ctx);
+  if (lacking.size === 0) return [];
   const missing = new Map<string, { pointer: string; name: string; environments: string[] }>();
   // Every `${var.X}` of the document by place, found once (none is defined here), then looked up in
-  // each environment: not the document filled in again per environment (200 of them took 18 s).
+  // each environment: not the document filled in again per environment (200 of them took 17 s).
+  const seen = new Set<string>();
   const uses = interpolateTree(value, '', { ctx: { vars: NO_VARS, env: ctx.processEnv, allowVars: true }, isPlain: (p) => doc.positions.isPlain(p) }).problems.filter(
-    (p): p is typeof p & { variable: string } => p.code === 'undefined-variable' && p.variable !== undefined && !here.has(keyOf(p)),
+    (p): p is typeof p & { variable: string } => {
+      // A name used twice in one value is one place (its environments said once).
+      if (p.code !== 'undefined-variable' || p.variable === undefined || !lacking.has(p.variable) || here.has(keyOf(p)) || seen.has(keyOf(p))) return false;
+      seen.add(keyOf(p));
+      return true;
+    },
   );
   if (uses.length === 0) return [];
   for (const other of ctx.otherEnvironments ?? []) {

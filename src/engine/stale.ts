@@ -116,8 +116,9 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
       };
       if (!live) once(c.action !== 'rename' && heldBy(c).length > 0 ? `${label} was replaced since the plan (another object of that name is live now)` : `${label} no longer exists live`);
       else if (c.fingerprint !== null && fingerprint(live, now.managed?.get(refKey(c.kind, c.key))) !== c.fingerprint) once(`${label} changed live since the plan`);
-      // Another object given the new name since: renaming onto it would make two of that name.
+      // Another object given the new name since: renaming onto it (or uploading it again under it) would make two of that name.
       if (live && c.action === 'rename' && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${c.kind} "${c.key}" now exists live, so renaming ${quoteValue(live.name)} to it would duplicate it`);
+      if (live && movesAway(c) && CREATE_ACTIONS.includes(c.action) && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${c.kind} "${c.key}" now exists live, so uploading ${quoteValue(live.name)} again under that name would duplicate it`);
     } else if (CREATE_ACTIONS.includes(c.action)) {
       if (heldBy(c).length > 0) reasons.push(`${label} now exists live, so ${c.action === 'invite' ? 'inviting it would invite it twice' : `${c.action === 'upload' ? 'uploading' : 'creating'} it would duplicate it`}`);
     }

@@ -47,17 +47,33 @@ export function itemDiff(before: unknown, after: unknown): string[] | undefined 
 /**
  * How far the line diff of a value may look for the shortest edit: Myers' diff costs about
  * (lines of both sides) × (edits), so two 10,000-line texts with every line changed took 20 s.
- * Beyond it a value's change is shown as one replaced block (still a true unified diff). Each
- * value is bounded to some 0.3 s, as a pulled file is: 62 lines edited across a 25,000-line text
- * are 63 hunks (a tenth of this budget made them one block of the whole text), and a plan of many
- * long values changed throughout stays seconds.
+ * Beyond it a value's change is shown as one replaced block (still a true unified diff), bounded
+ * to some 0.05 s a value. It may look further, up to FEW_EDITS_BUDGET, where the lines one side
+ * has and the other has not (counted first, in linear time) say the edit is that short: 63 lines
+ * edited across a 25,000-line text are 63 hunks, and a text rewritten throughout is one block
+ * without running the diff at all.
  */
-const VALUE_DIFF_BUDGET = 20_000_000;
+const VALUE_DIFF_BUDGET = 1_000_000;
+const FEW_EDITS_BUDGET = 20_000_000;
 
 /** The longest edit a line diff of `oldText` and `newText` may look for within `budget`. */
 export function maxEditLength(oldText: string, newText: string, budget: number): number {
   const lines = lineCount(oldText) + lineCount(newText);
   return Math.max(100, Math.floor(budget / Math.max(1, lines)));
+}
+
+/**
+ * How many lines one side holds that the other does not (as many times): the fewest lines any
+ * edit script adds and removes. Its shortest edit is at least this long, and as long when no
+ * line moved.
+ */
+function unsharedLines(before: readonly string[], after: readonly string[]): number {
+  const counts = new Map<string, number>();
+  for (const line of before) counts.set(line, (counts.get(line) ?? 0) + 1);
+  for (const line of after) counts.set(line, (counts.get(line) ?? 0) - 1);
+  let unshared = 0;
+  for (const n of counts.values()) unshared += Math.abs(n);
+  return unshared;
 }
 
 /** The lines of a text each of whose lines ends in `\n`. */
@@ -72,7 +88,14 @@ function lineCount(text: string): number {
 }
 
 function unified(oldText: string, newText: string): string[] {
-  const patch = structuredPatch('before', 'after', oldText, newText, undefined, undefined, { context: 3, maxEditLength: maxEditLength(oldText, newText, VALUE_DIFF_BUDGET) });
+  let maxEdit = maxEditLength(oldText, newText, VALUE_DIFF_BUDGET);
+  if (maxEdit < maxEditLength(oldText, newText, FEW_EDITS_BUDGET)) {
+    // A long value: how short its edit can be decides how far to look (twice that, as some lines may move).
+    const fewest = unsharedLines(linesOf(oldText), linesOf(newText));
+    if (fewest > maxEditLength(oldText, newText, FEW_EDITS_BUDGET)) return replacedBlock(linesOf(oldText), linesOf(newText));
+    maxEdit = Math.max(maxEdit, Math.min(2 * fewest, maxEditLength(oldText, newText, FEW_EDITS_BUDGET)));
+  }
+  const patch = structuredPatch('before', 'after', oldText, newText, undefined, undefined, { context: 3, maxEditLength: maxEdit });
   if (!patch) return replacedBlock(linesOf(oldText), linesOf(newText));
   const out: string[] = [];
   for (const h of patch.hunks) {

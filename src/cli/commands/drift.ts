@@ -101,7 +101,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         const childrenOf = opts.target.length === 0 ? children : (liveId: string) => children(liveId).filter(inTargets);
         return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: s.sync(), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: new Set(KINDS.filter((k) => k.pruneKey).map((k) => k.name)), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired }) };
       });
-      if (opts.output === 'json') io.stdout(renderDriftJson(plan, report, { kinds: opts.kind, targets: opts.target }));
+      if (opts.output === 'json') io.stdout(renderDriftJson(plan, report, { kinds: [...new Set(kindNames(opts.kind))], targets: opts.target }));
       else if (opts.output === 'markdown') io.stdout(renderDriftMarkdown(plan, report, undefined, scopeOf(opts)));
       else io.stdout(renderDriftText(plan, report, { color: useColor(io, opts), scope: scopeOf(opts) }));
       setExit(report.drift.length > 0 ? 2 : 0);

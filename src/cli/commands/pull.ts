@@ -135,7 +135,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
         }
         return { plan: byKind.plan, result };
       }));
-      if (opts.output === 'json') io.stdout(renderPullJson(plan, result, { dryRun, kinds: opts.kind, targets: opts.target }));
+      if (opts.output === 'json') io.stdout(renderPullJson(plan, result, { dryRun, kinds: [...new Set(kindNames(opts.kind))], targets: opts.target }));
       else if (opts.output === 'markdown') io.stdout(renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts) }));
       else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts) }));
       if (told && !opts.quiet) io.stderr(`${told}\n`);

@@ -507,6 +507,9 @@ describe('loadConfig: interpolation', () => {
     ]);
     const eu = await load({ ...files, 'p.yaml': files['p.yaml'].replace('${var.note}', '${var.note} ${var.other}') }, { env: 'eu' });
     expect(eu.diagnostics.map((d) => d.message)).toEqual(['undefined variable `var.note`: docket.yaml defines it only in environment `prod`', 'variable `var.other` is not defined in environments `staging`, `prod`']);
+    // One name twice in one value: each environment said once.
+    const twice = await load({ ...files, 'p.yaml': files['p.yaml'].replace('${var.note}', '${var.note}-${var.note}') }, { env: 'prod' });
+    expect(twice.diagnostics.map((d) => d.message)).toEqual(['variable `var.note` is not defined in environments `staging`, `eu`']);
   });
 
   it('reports a variable whose own value is broken once, where it is defined, not again in a file that uses it', async () => {

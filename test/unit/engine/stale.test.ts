@@ -43,6 +43,15 @@ describe('staleReasons', () => {
     expect(staleReasons(renamed, { ...NOW, live: [exhibit, template] })).toEqual([]);
   });
 
+  it('an attachment the plan uploads again under another name, whose new name another object took since: uploading it would make two', () => {
+    const attachment = (id: string, name: string) => ({ kind: 'attachment' as const, id, key: name, name, fields: { name }, refs: [] });
+    const old = attachment('att-1', 'A');
+    const renamedAway = planOf([{ ...change('upload', 'attachment', 'B', { liveId: 'att-1' }), fingerprint: fingerprint(old) }, change('upload', 'attachment', 'A')], { 'attachment:A': 'att-1' });
+    // As planned: the new A takes the name the plan moves the old one off.
+    expect(staleReasons(renamedAway, { ...NOW, live: [old] })).toEqual([]);
+    expect(staleReasons(renamedAway, { ...NOW, live: [old, attachment('att-9', 'B')] })).toEqual(['attachment "B" now exists live, so uploading "A" again under that name would duplicate it']);
+  });
+
   it('the configuration changed', () => {
     expect(staleReasons(plan(), { ...NOW, configDigest: 'other' })).toEqual(['the configuration changed since the plan was made (its files, or a value they take from the environment), or it is not the one the plan was made from (apply it with -C naming that folder)']);
   });
