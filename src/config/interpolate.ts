@@ -127,9 +127,12 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
     i = end + 1;
     const m = NAME.exec(inner);
     if (!m) {
+      // Quoted to its matching brace: `${{ secrets.X }}` (a CI expression) as written, not cut at the first `}`.
+      let shownEnd = end;
+      for (let open = [...inner].filter((c) => c === '{').length; open > 0 && s[shownEnd + 1] === '}'; open--) shownEnd++;
       problems.push({
         code: 'invalid-placeholder',
-        message: `invalid placeholder \`${raw}\`: write \`\${var.NAME}\` or \`\${env.NAME}\``,
+        message: `invalid placeholder \`${s.slice(i - raw.length, shownEnd + 1)}\`: write \`\${var.NAME}\` or \`\${env.NAME}\``,
         hint: 'write `$${` for a literal `${`',
       });
       keep(raw);

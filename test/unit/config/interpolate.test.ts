@@ -65,6 +65,8 @@ describe('interpolateString', () => {
     for (const bad of ['${foo}', '${var.}', '${env}', '${var.a b}', '${ var.x }', 'x ${var.x']) {
       expect(interpolateString(bad, ctx).problems.map((p) => p.code), bad).toEqual(['invalid-placeholder']);
     }
+    // A CI expression is quoted whole, to its matching brace.
+    expect(interpolateString('x ${{ secrets.X }} y', ctx).problems[0]!.message).toBe('invalid placeholder `${{ secrets.X }}`: write `${var.NAME}` or `${env.NAME}`');
   });
 
   it('refuses var references where vars are defined', () => {
