@@ -62,6 +62,13 @@ export interface InterpolatedString {
 
 const NAME = /^(var|env)\.([A-Za-z_][A-Za-z0-9_-]*)$/;
 
+/** The `var.X` and `env.X` names a text's placeholders use, in order, each as often as it is used. */
+export function variablesIn(s: string): string[] {
+  return [...s.matchAll(VARIABLE)].map((m) => m[1]!);
+}
+
+const VARIABLE = /\$\{((?:var|env)\.[A-Za-z_][A-Za-z0-9_-]*)\}/g;
+
 /** True when the string contains something `interpolateString` would act on. */
 export function hasPlaceholder(s: string): boolean {
   return s.includes('${');

@@ -35,18 +35,21 @@ export function levenshtein(a: string, b: string, max = Infinity): number {
 
 let rows: [Int32Array, Int32Array, Int32Array] = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
 
-/** Case, `-` and `_` are not worth a typo: `Default-Reviewer` is `default_reviewer`. */
-function normalise(s: string): string {
-  let known = normalised.get(s);
-  if (known === undefined) {
-    if (normalised.size >= 50_000) normalised.clear();
-    normalised.set(s, (known = s.toLowerCase().replace(/[-_\s]/g, '')));
-  }
-  return known;
+/** `of` remembered per name: the same thousands of names are asked about once per misspelt one. */
+function remembered<T>(of: (s: string) => T): (s: string) => T {
+  const known = new Map<string, T>();
+  return (s) => {
+    let value = known.get(s);
+    if (value === undefined) {
+      if (known.size >= 50_000) known.clear();
+      known.set(s, (value = of(s)));
+    }
+    return value;
+  };
 }
 
-/** The same thousands of names are asked about once per misspelt one. */
-const normalised = new Map<string, string>();
+/** Case, `-` and `_` are not worth a typo: `Default-Reviewer` is `default_reviewer`. */
+const normalise = remembered((s) => s.toLowerCase().replace(/[-_\s]/g, ''));
 
 /**
  * The candidate closest to `input`, or undefined when none is close enough to be a plausible typo
@@ -74,17 +77,8 @@ export function suggest(input: string, candidates: Iterable<string>): string | u
   return best ?? prefixOf(wanted, candidates, input);
 }
 
-/** The words of a name, as `normalise` keeps them: the same thousands of names are asked about again. */
-function wordsOf(s: string): string[] {
-  let known = words.get(s);
-  if (known === undefined) {
-    if (words.size >= 50_000) words.clear();
-    words.set(s, (known = s.toLowerCase().split(/[-_\s]+/).filter(Boolean)));
-  }
-  return known;
-}
-
-const words = new Map<string, string[]>();
+/** The words of a name, split where `normalise` drops characters. */
+const wordsOf = remembered((s) => s.toLowerCase().split(/[-_\s]+/).filter(Boolean));
 
 /**
  * The shortest candidate holding every word of `input` (of two or more), in order, and more; for

@@ -708,14 +708,14 @@ function renamedAwayNames(d: DesiredResource, l: LiveResource, field: string, st
   if (state.claimedAs.size === 0) return undefined;
   const live = l.refIds?.[field];
   if (live === undefined || live === null) return undefined;
+  const refs = d.refs.filter((r) => r.field === field);
+  if (refs.length === 0) return undefined;
   const liveIds = typeof live === 'string' ? [live] : Array.isArray(live) ? live : [];
   let away: Map<string, string> | undefined;
   for (const liveId of liveIds) {
     const claimed = typeof liveId === 'string' ? state.claimedAs.get(liveId) : undefined;
     const former = claimed === undefined ? undefined : state.formerNames.get(liveId as string);
-    if (claimed === undefined || former === undefined) continue;
-    const refs = d.refs.filter((r) => r.field === field);
-    if (refs.length === 0 || refs.some((r) => refKey(r.kind, r.key) === claimed)) continue;
+    if (claimed === undefined || former === undefined || refs.some((r) => refKey(r.kind, r.key) === claimed)) continue;
     (away ??= new Map()).set(former, claimed.slice(claimed.indexOf(':') + 1));
   }
   return away;

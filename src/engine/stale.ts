@@ -4,7 +4,7 @@
  */
 import { canonicalUrl, type LockFile } from '../config/lock.js';
 import { quoteValue } from '../config/quote.js';
-import { KINDS, type AnyKind } from '../kinds/index.js';
+import { KINDS, kindNamed, type AnyKind } from '../kinds/index.js';
 import type { Services } from '../kinds/kind.js';
 import { fingerprint, managedFields, storable, type KindMeta } from './diff.js';
 import { canonicalJson } from './canonical.js';
@@ -88,8 +88,8 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   // Each name live, in its scope, with the ids that hold it; not the objects the plan itself renames
   // away, replaces by an upload under another name (an attachment renamed away), or removes (their
   // fingerprints say they still hold their planned names).
-  const movesAway = (c: Change): boolean => c.action === 'rename' || c.action === 'delete' || c.action === 'archive' || (CREATE_ACTIONS.includes(c.action) && c.key !== liveKeyOf(c));
   const liveKeyOf = (c: Change): string | undefined => byId.get(`${c.kind}:${c.liveId}`)?.key;
+  const movesAway = (c: Change): boolean => c.action === 'rename' || c.action === 'delete' || c.action === 'archive' || (CREATE_ACTIONS.includes(c.action) && c.key !== liveKeyOf(c));
   const vacated = new Set(plan.changes.filter((c) => c.liveId && movesAway(c)).map((c) => `${c.kind}:${c.liveId}`));
   const holders = new Map<string, string[]>();
   for (const l of now.live) {
@@ -107,7 +107,7 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   const said = new Set<string>();
   for (const c of plan.changes) {
     // The organization, of which there is one, by what it is, not as `organization "organization"`.
-    const label = c.action === 'rename' ? renameLabel(c) : KINDS.find((k) => k.name === c.kind)?.singleton === true ? `the ${c.kind}` : `${c.kind} "${c.key}"`;
+    const label = c.action === 'rename' ? renameLabel(c) : kindNamed(c.kind)?.singleton === true ? `the ${c.kind}` : `${c.kind} "${c.key}"`;
     if (c.liveId) {
       const live = byId.get(`${c.kind}:${c.liveId}`);
       const once = (reason: string): void => {

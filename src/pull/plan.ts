@@ -23,7 +23,7 @@ import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject } from '../util/plain.js';
 import { parse as parseYaml, type Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
-import { keysIn, literalPlaceholders } from '../config/interpolate.js';
+import { keysIn, literalPlaceholders, variablesIn } from '../config/interpolate.js';
 import { textProblems } from '../config/text-hygiene.js';
 import { lookAlike, nameProblem } from '../engine/desired.js';
 import { parseWithPositions, pointerToPath } from '../config/yaml-positions.js';
@@ -485,7 +485,7 @@ class PullPlanner {
     for (const value of Object.values(doc)) {
       if (typeof value !== 'string' || !value.includes('${')) continue;
       if (this.input.expand(value).toLowerCase() !== r.d!.name.toLowerCase()) continue;
-      return [...new Set([...value.matchAll(/\$\{((?:var|env)\.[A-Za-z_][A-Za-z0-9_-]*)\}/g)].map((m) => m[1]!))];
+      return [...new Set(variablesIn(value))];
     }
     return [];
   }
@@ -732,7 +732,7 @@ class PullPlanner {
       } else {
         const at = ref.source ? `${ref.source.file}:${ref.source.line}` : file;
         // A placeholder is never written over: its variable is what to change.
-        const variables = typeof written === 'string' ? [...written.matchAll(/\$\{((?:var|env)\.[A-Za-z_][A-Za-z0-9_-]*)\}/g)].map((m) => m[1]!) : [];
+        const variables = typeof written === 'string' ? variablesIn(written) : [];
         const fix = variables.length > 0 ? `change ${variables.join(', ')} to it (docket writes over no placeholder)` : 'write the new name there';
         this.notes.push(`${at}: \`${ref.field}\` names ${c.kind} ${quoteValue(c.key)}, renamed ${quoteValue(l.name)} in the app; ${fix}`);
       }

@@ -58,7 +58,10 @@ const FEW_EDITS_BUDGET = 20_000_000;
 
 /** The longest edit a line diff of `oldText` and `newText` may look for within `budget`. */
 export function maxEditLength(oldText: string, newText: string, budget: number): number {
-  const lines = lineCount(oldText) + lineCount(newText);
+  return editLimit(lineCount(oldText) + lineCount(newText), budget);
+}
+
+function editLimit(lines: number, budget: number): number {
   return Math.max(100, Math.floor(budget / Math.max(1, lines)));
 }
 
@@ -88,12 +91,15 @@ function lineCount(text: string): number {
 }
 
 function unified(oldText: string, newText: string): string[] {
-  let maxEdit = maxEditLength(oldText, newText, VALUE_DIFF_BUDGET);
-  if (maxEdit < maxEditLength(oldText, newText, FEW_EDITS_BUDGET)) {
+  const lines = lineCount(oldText) + lineCount(newText);
+  let maxEdit = editLimit(lines, VALUE_DIFF_BUDGET);
+  const furthest = editLimit(lines, FEW_EDITS_BUDGET);
+  if (maxEdit < furthest) {
     // A long value: how short its edit can be decides how far to look (twice that, as some lines may move).
-    const fewest = unsharedLines(linesOf(oldText), linesOf(newText));
-    if (fewest > maxEditLength(oldText, newText, FEW_EDITS_BUDGET)) return replacedBlock(linesOf(oldText), linesOf(newText));
-    maxEdit = Math.max(maxEdit, Math.min(2 * fewest, maxEditLength(oldText, newText, FEW_EDITS_BUDGET)));
+    const [before, after] = [linesOf(oldText), linesOf(newText)];
+    const fewest = unsharedLines(before, after);
+    if (fewest > furthest) return replacedBlock(before, after);
+    maxEdit = Math.max(maxEdit, Math.min(2 * fewest, furthest));
   }
   const patch = structuredPatch('before', 'after', oldText, newText, undefined, undefined, { context: 3, maxEditLength: maxEdit });
   if (!patch) return replacedBlock(linesOf(oldText), linesOf(newText));
