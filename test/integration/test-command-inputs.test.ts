@@ -359,17 +359,19 @@ describe('docket test with broken inputs', () => {
 
   it('suggests the word a typo of one form of a value is close to (`expect: acepted`)', async () => {
     const dir = await example();
-    await writeFile(join(dir, 'tests/typo.test.yaml'), ['kind: TemplateTest', 'template: Consulting Agreement', 'cases:', '  - name: c', '    values: { services_summary: x }', '    expect: acepted', ''].join('\n'));
-    const r = await runCli(['validate', '-C', dir]);
+    const validateTest = async (text: string) => {
+      await writeFile(join(dir, 'tests/typo.test.yaml'), text);
+      return runCli(['validate', '-C', dir]);
+    };
+    const expecting = (outcome: string) => ['kind: TemplateTest', 'template: Consulting Agreement', 'cases:', '  - name: c', '    values: { services_summary: x }', `    expect: ${outcome}`, ''].join('\n');
+    const r = await validateTest(expecting('acepted'));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('tests/typo.test.yaml:6:13 error invalid-value `expect` must be `accepted` or a mapping (got "acepted")\n  hint: did you mean `accepted`?');
     // The other form written short: a key of the mapping, said so.
-    await writeFile(join(dir, 'tests/typo.test.yaml'), ['kind: TemplateTest', 'template: Consulting Agreement', 'cases:', '  - name: c', '    values: { services_summary: x }', '    expect: rejected', ''].join('\n'));
-    const short = await runCli(['validate', '-C', dir]);
+    const short = await validateTest(expecting('rejected'));
     expect(short.stderr).toContain('hint: `rejected` is a key of the mapping written here, not a value: write `{ rejected: … }` (accepted, or { rejected: { field } }: the 400 names that field)');
     // A resource in a test file is in the wrong file, not a misspelt test.
-    await writeFile(join(dir, 'tests/typo.test.yaml'), 'kind: Playbook\nname: Extra\n');
-    const resource = await runCli(['validate', '-C', dir]);
+    const resource = await validateTest('kind: Playbook\nname: Extra\n');
     expect(resource.stderr).toContain('tests/typo.test.yaml:1:7 error unknown-kind Playbook is a resource, and files named *.test.yaml hold only tests (`kind: PlaybookTest` or `kind: TemplateTest`)\n  hint: move it to a file not named *.test.yaml (rename tests/typo.test.yaml to tests/typo.yaml)');
     expect(resource.stderr).not.toContain('did you mean `PlaybookTest`');
   });

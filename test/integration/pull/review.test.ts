@@ -6,7 +6,7 @@
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { App } from '../../helpers/app.js';
 import { runCli } from '../../helpers/cli.js';
@@ -682,109 +682,95 @@ function leave(t: TestEmulator, ...emails: string[]): void {
 }
 
 describe('a reviewer who leaves the organization in the app', () => {
-  it('is drift that pull takes: the default reviewer leaves the file (it cannot be written empty), and neither stops at the reference', async () => {
-    const t = await startTestEmulator();
-    try {
-      const run = cliWith(() => t.env);
-      const dir = await makeDir({
-        'docket.yaml': 'version: 1\n',
-        'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Legal\n  default_reviewer: alice@acme.example\n',
-        'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT\n    reviewer: alice@acme.example\n',
-      });
-      await applyOk(run, dir);
-      // Alice leaves: the service drops him as the default reviewer and as the rule's reviewer.
-      const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
-      const alice = t.emulator.store.memberByEmail(org, 'alice@acme.example')!;
-      org.members = org.members.filter((m) => m.user_id !== alice.id);
-      org.default_reviewer_id = null;
-      for (const rule of Object.values(org.rules)) if (rule.reviewer_id === alice.id) rule.reviewer_id = null;
+  // An emulator of each test's own: the tests change who is a member.
+  let t: TestEmulator;
+  beforeEach(async () => {
+    t = await startTestEmulator();
+  });
+  afterEach(async () => {
+    await t.emulator.close();
+  });
+  const run = cliWith(() => t.env);
 
-      const drift = await run('drift', '-C', dir);
-      expect([drift.code, drift.stderr]).toEqual([2, '']);
-      const pulled = await run('pull', '-C', dir);
-      expect([pulled.code, pulled.stderr]).toEqual([0, '']);
-      expect(await readFile(join(dir, 'organization.yaml'), 'utf8')).toBe('kind: Organization\nreview:\n  name: Acme Legal\n');
-      expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).not.toContain('alice@acme.example');
-      await expectNoChanges(run, dir);
-    } finally {
-      await t.emulator.close();
-    }
+  it('is drift that pull takes: the default reviewer leaves the file (it cannot be written empty), and neither stops at the reference', async () => {
+    const dir = await makeDir({
+      'docket.yaml': 'version: 1\n',
+      'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Legal\n  default_reviewer: alice@acme.example\n',
+      'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT\n    reviewer: alice@acme.example\n',
+    });
+    await applyOk(run, dir);
+    // Alice leaves: the service drops him as the default reviewer and as the rule's reviewer.
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    const alice = t.emulator.store.memberByEmail(org, 'alice@acme.example')!;
+    org.members = org.members.filter((m) => m.user_id !== alice.id);
+    org.default_reviewer_id = null;
+    for (const rule of Object.values(org.rules)) if (rule.reviewer_id === alice.id) rule.reviewer_id = null;
+
+    const drift = await run('drift', '-C', dir);
+    expect([drift.code, drift.stderr]).toEqual([2, '']);
+    const pulled = await run('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    expect(await readFile(join(dir, 'organization.yaml'), 'utf8')).toBe('kind: Organization\nreview:\n  name: Acme Legal\n');
+    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).not.toContain('alice@acme.example');
+    await expectNoChanges(run, dir);
   });
 
   it('keeps the Member document of one who left while a rule still names them, or while a variable names them (other environments use it)', async () => {
-    const t = await startTestEmulator();
-    try {
-      const run = cliWith(() => t.env);
-      const dir = await makeDir({
-        'docket.yaml': 'version: 1\nvars:\n  lead: lee@acme.example\n',
-        'members.yaml': 'kind: Member\nemail: pat@acme.example\n---\nkind: Member\nemail: ${var.lead}\n',
-        'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT\n    reviewer: pat@acme.example\n',
-      });
-      await applyOk(run, dir);
-      const members = await readFile(join(dir, 'members.yaml'), 'utf8');
-      // Both leave; the service keeps pat on the rule.
-      leave(t, 'pat@acme.example', 'lee@acme.example');
+    const dir = await makeDir({
+      'docket.yaml': 'version: 1\nvars:\n  lead: lee@acme.example\n',
+      'members.yaml': 'kind: Member\nemail: pat@acme.example\n---\nkind: Member\nemail: ${var.lead}\n',
+      'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT\n    reviewer: pat@acme.example\n',
+    });
+    await applyOk(run, dir);
+    const members = await readFile(join(dir, 'members.yaml'), 'utf8');
+    // Both leave; the service keeps pat on the rule.
+    leave(t, 'pat@acme.example', 'lee@acme.example');
 
-      const pulled = await run('pull', '-C', dir);
-      expect(pulled.stdout).toContain('member "pat@acme.example" (members.yaml:1): removed live, but rule "P/R" still names it (`reviewer` at playbooks/p.yaml:6), and without it the files would not plan');
-      expect(pulled.stdout).toContain('member "lee@acme.example" (members.yaml:4): removed live, but the files name it with var.lead, which other environments may use too');
-      expect(await readFile(join(dir, 'members.yaml'), 'utf8')).toBe(members);
-      // The files still plan: the two are invited again.
-      const plan = await run('plan', '-C', dir);
-      expect([plan.code, plan.stderr]).toEqual([0, '']);
-      expect(plan.stdout).toContain('+ invite member "pat@acme.example"');
-      expect(plan.stdout).toContain('+ invite member "lee@acme.example"');
-      await applyOk(run, dir);
-      await expectNoChanges(run, dir);
-    } finally {
-      await t.emulator.close();
-    }
+    const pulled = await run('pull', '-C', dir);
+    expect(pulled.stdout).toContain('member "pat@acme.example" (members.yaml:1): removed live, but rule "P/R" still names it (`reviewer` at playbooks/p.yaml:6), and without it the files would not plan');
+    expect(pulled.stdout).toContain('member "lee@acme.example" (members.yaml:4): removed live, but the files name it with var.lead, which other environments may use too');
+    expect(await readFile(join(dir, 'members.yaml'), 'utf8')).toBe(members);
+    // The files still plan: the two are invited again.
+    const plan = await run('plan', '-C', dir);
+    expect([plan.code, plan.stderr]).toEqual([0, '']);
+    expect(plan.stdout).toContain('+ invite member "pat@acme.example"');
+    expect(plan.stdout).toContain('+ invite member "lee@acme.example"');
+    await applyOk(run, dir);
+    await expectNoChanges(run, dir);
   });
 
   it('keeps a playbook named through a variable whole, its rules too, when it is archived live, and the member a rule of it names', async () => {
-    const t = await startTestEmulator();
-    try {
-      const run = cliWith(() => t.env);
-      const playbook = 'kind: Playbook\nname: ${var.pb}\nrules:\n  - name: R1\n    actions: ACCEPT\n    reviewer: kim@acme.example\n  - name: R2\n    actions: FLAG\n';
-      const members = 'kind: Member\nemail: kim@acme.example\n';
-      const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  pb: Var NDA\n', 'playbooks/p.yaml': playbook, 'members.yaml': members });
-      await applyOk(run, dir);
-      await new App(t.env).archivePlaybook('Var NDA');
-      // And kim, whom a rule of it names, leaves: kept too, as that rule stays.
-      leave(t, 'kim@acme.example');
-      const pulled = await run('pull', '-C', dir);
-      expect(pulled.stdout).toContain('playbook "Var NDA" (playbooks/p.yaml:1): removed live, but the files name it with var.pb');
-      expect(pulled.stdout).not.toContain('- rule "Var NDA/R1"');
-      expect(pulled.stdout).toContain('member "kim@acme.example" (members.yaml:1): removed live, but rule "Var NDA/R1" still names it');
-      expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(playbook);
-      expect(await readFile(join(dir, 'members.yaml'), 'utf8')).toBe(members);
-      // The next apply makes it again, as the files say.
-      await applyOk(run, dir);
-      await expectNoChanges(run, dir);
-    } finally {
-      await t.emulator.close();
-    }
+    const playbook = 'kind: Playbook\nname: ${var.pb}\nrules:\n  - name: R1\n    actions: ACCEPT\n    reviewer: kim@acme.example\n  - name: R2\n    actions: FLAG\n';
+    const members = 'kind: Member\nemail: kim@acme.example\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  pb: Var NDA\n', 'playbooks/p.yaml': playbook, 'members.yaml': members });
+    await applyOk(run, dir);
+    await new App(t.env).archivePlaybook('Var NDA');
+    // And kim, whom a rule of it names, leaves: kept too, as that rule stays.
+    leave(t, 'kim@acme.example');
+    const pulled = await run('pull', '-C', dir);
+    expect(pulled.stdout).toContain('playbook "Var NDA" (playbooks/p.yaml:1): removed live, but the files name it with var.pb');
+    expect(pulled.stdout).not.toContain('- rule "Var NDA/R1"');
+    expect(pulled.stdout).toContain('member "kim@acme.example" (members.yaml:1): removed live, but rule "Var NDA/R1" still names it');
+    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(playbook);
+    expect(await readFile(join(dir, 'members.yaml'), 'utf8')).toBe(members);
+    // The next apply makes it again, as the files say.
+    await applyOk(run, dir);
+    await expectNoChanges(run, dir);
   });
 
   it('leaves a default reviewer written through a variable for a person to delete, saying so (no value of the variable stands for none)', async () => {
-    const t = await startTestEmulator();
-    try {
-      const run = cliWith(() => t.env);
-      const organization = 'kind: Organization\nreview:\n  name: Acme Legal\n  default_reviewer: ${var.lead}\n';
-      const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': organization });
-      await applyOk(run, dir);
-      const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
-      org.default_reviewer_id = null;
+    const organization = 'kind: Organization\nreview:\n  name: Acme Legal\n  default_reviewer: ${var.lead}\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': organization });
+    await applyOk(run, dir);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    org.default_reviewer_id = null;
 
-      const pulled = await run('pull', '-C', dir);
-      expect(pulled.stdout).toContain('review.default_reviewer (organization.yaml:4): live has no value for var.lead, and no value of it stands for none there; delete the key from the file');
-      expect(pulled.stdout).not.toContain('change the variable');
-      expect(await readFile(join(dir, 'organization.yaml'), 'utf8')).toBe(organization);
-      // Deleted by hand, as it says: nothing left to change.
-      await writeFile(join(dir, 'organization.yaml'), 'kind: Organization\nreview:\n  name: Acme Legal\n');
-      await expectNoChanges(run, dir);
-    } finally {
-      await t.emulator.close();
-    }
+    const pulled = await run('pull', '-C', dir);
+    expect(pulled.stdout).toContain('review.default_reviewer (organization.yaml:4): live has no value for var.lead, and no value of it stands for none there; delete the key from the file');
+    expect(pulled.stdout).not.toContain('change the variable');
+    expect(await readFile(join(dir, 'organization.yaml'), 'utf8')).toBe(organization);
+    // Deleted by hand, as it says: nothing left to change.
+    await writeFile(join(dir, 'organization.yaml'), 'kind: Organization\nreview:\n  name: Acme Legal\n');
+    await expectNoChanges(run, dir);
   });
 });
