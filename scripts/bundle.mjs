@@ -63,9 +63,28 @@ const lazyChildProcess = {
   },
 };
 
+/**
+ * undici's client requires its HTTP/2 half when it loads, and that half requires node:http2, which
+ * loads node:tls: about 11 ms of CPU on every command that talks to a service, for a protocol
+ * docket never negotiates (its pools do not allow h2). The half is required the first time a
+ * connection answers ALPN with h2, which cannot happen. The build fails if the line is not found.
+ */
+const lazyHttp2 = {
+  name: 'undici-lazy-h2',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const eager = "const connectH2 = require('./client-h2.js')";
+      if (source.split(eager).length !== 2) throw new Error(`undici changed: ${args.path} no longer requires client-h2.js as this build expects (scripts/bundle.mjs)`);
+      const lazy = "let h2Half\nconst connectH2 = (client, socket) => (h2Half ??= require('./client-h2.js'))(client, socket)";
+      return { contents: source.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
 rmSync(OUT, { recursive: true, force: true });
 await build({
-  plugins: [lazyFlowKeys, lazyChildProcess],
+  plugins: [lazyFlowKeys, lazyChildProcess, lazyHttp2],
   // `docket --version` alone loads version-main.js and the few modules it shares with main.js.
   entryPoints: [path.join(ROOT, 'dist', 'cli', 'main.js'), path.join(ROOT, 'dist', 'cli', 'version-main.js')],
   outdir: OUT,
