@@ -22,6 +22,8 @@ export interface StaleCheck {
   live: LiveResource[];
   /** The fields each partial object of the configuration manages, by `kind:key` (managedFields). */
   managed?: ReadonlyMap<string, readonly string[]>;
+  /** The kinds read: one of them with nothing live (the only playbook archived) was still read. Else those with something live. */
+  read?: ReadonlySet<string>;
 }
 
 /**
@@ -123,7 +125,31 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
       if (heldBy(c).length > 0) reasons.push(`${label} now exists live, so ${c.action === 'invite' ? 'inviting it would invite it twice' : `${c.action === 'upload' ? 'uploading' : 'creating'} it would duplicate it`}`);
     }
   }
+  reasons.push(...lostParents(plan, byId, now.read ?? kindsRead, gone, renaming));
   return [...new Set(reasons)];
+}
+
+/**
+ * The parents the plan's creates go into, where the plan found them live, that are no longer
+ * there or went by another name since: archived in the app, each create would fail half-way
+ * through the apply beside the changes that went ahead; renamed there, the rule would land in a
+ * playbook the files do not name. Said once per parent.
+ */
+function lostParents(plan: Plan, byId: ReadonlyMap<string, LiveResource>, kindsRead: ReadonlySet<string>, gone: ReadonlySet<string>, renaming: ReadonlySet<string>): string[] {
+  const reasons: string[] = [];
+  for (const c of plan.changes) {
+    if (!c.parent || !CREATE_ACTIONS.includes(c.action) || !kindsRead.has(c.parent.kind)) continue;
+    const parentKey = refKey(c.parent.kind, c.parent.key);
+    const parentId = c.parent.liveId ?? plan.ids[`${c.parent.kind}:${c.parent.key}`];
+    // A parent the plan creates has no id yet; one the plan changes is said as such above.
+    if (!parentId || gone.has(parentKey)) continue;
+    const parent = byId.get(`${c.parent.kind}:${parentId}`);
+    const label = `${c.parent.kind} "${c.parent.key}"`;
+    const creates = `the plan creates ${kindNamed(c.kind)?.title.toLowerCase() ?? `${c.kind}s`} in it`;
+    if (!parent) reasons.push(`${label} no longer exists live (${creates})`);
+    else if (parent.key !== c.parent.key && !renaming.has(`${parentKey}|${parentId}`)) reasons.push(`${label} was renamed live to ${quoteValue(parent.name)} since the plan (${creates})`);
+  }
+  return reasons;
 }
 
 /** A rename is of the object under its old name, which is what a person finds live (or not). */
@@ -196,7 +222,7 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
     const fields = managedFields(d);
     return fields ? [[refKey(d.kind, d.key), fields] as const] : [];
   }));
-  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, managed }), ...unconfirmedSincePlan(plan, uncertain)];
+  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, managed, read: new Set(read.map((k) => k.name)) }), ...unconfirmedSincePlan(plan, uncertain)];
   // Worth comparing only against the configuration the plan was made from.
   return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds), ...removalsOfDeclared(plan, input.desired, live)] : reasons;
 }

@@ -383,6 +383,40 @@ describe('saved plans', () => {
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
+
+  it('refuses a saved plan that creates rules in a playbook archived or renamed in the app since, and changes nothing else it holds (probe EH)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
+    await applyOk(cli, dir);
+    await writeFiles(dir, {
+      'playbooks/nda.yaml': `${NDA}  - name: Governing law\n    actions: ACCEPT New York\n`,
+      'playbooks/msa.yaml': MSA.replace('60 days notice', '90 days notice'),
+    });
+    const planFile = join(dir, 'plan.json');
+    expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
+    const app = new App(t.env);
+    await app.archivePlaybook('Inbound NDA');
+    const archived = await cli('apply', '-C', dir, planFile);
+    expect(archived.code).toBe(1);
+    expect(archived.stderr).toContain('playbook "Inbound NDA" no longer exists live (the plan creates rules in it)');
+    // The plan's other change is not made either: a stale plan changes nothing.
+    expect(liveRules('Vendor MSA').find((r) => r.name === 'Auto-renewal')!.actions).toBe('COUNTERPROPOSE 60 days notice');
+
+    // Renamed in the app instead: the rule would go into a playbook the files do not name.
+    const again = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await writeFiles(again, { 'playbooks/nda.yaml': NDA.replace('Inbound NDA', 'Outbound NDA') });
+    await applyOk(cli, again);
+    await writeFiles(again, { 'playbooks/nda.yaml': `${NDA.replace('Inbound NDA', 'Outbound NDA')}  - name: Governing law\n    actions: ACCEPT New York\n` });
+    expect((await cli('plan', '-C', again, '--out', planFile)).code).toBe(0);
+    await app.editPlaybook('Outbound NDA', { name: 'Outbound NDA (2026)' });
+    const renamed = await cli('apply', '-C', again, planFile);
+    expect(renamed.code).toBe(1);
+    expect(renamed.stderr).toContain('playbook "Outbound NDA" was renamed live to "Outbound NDA (2026)" since the plan (the plan creates rules in it)');
+    expect(liveRules('Outbound NDA (2026)').map((r) => r.name)).not.toContain('Governing law');
+    await applyOk(cli, again);
+    await expectNoChanges(cli, again);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
 });
 
 describe('failures and retries', () => {

@@ -151,6 +151,27 @@ describe('staleReasons', () => {
     expect(staleReasons(invite, { ...NOW, live: [erin] })).toEqual(['member "erin@acme.example" now exists live, so inviting it would invite it twice']);
   });
 
+  it('a playbook it creates rules in was archived or renamed live since: the rules would fail half-way, or go into a playbook of another name', () => {
+    const creates = planOf(
+      [
+        change('create', 'rule', 'NDA/Cap', { parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' } }),
+        change('create', 'rule', 'NDA/Floor', { parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' } }),
+      ],
+      { 'playbook:NDA': 'pb-1' },
+    );
+    expect(staleReasons(creates, NOW)).toEqual([]);
+    // Said once for the playbook, not once per rule.
+    expect(staleReasons(creates, { ...NOW, live: [ALICE], read: new Set(['playbook', 'rule', 'member']) })).toEqual(['playbook "NDA" no longer exists live (the plan creates rules in it)']);
+    // Nothing is said of a kind that was not read.
+    expect(staleReasons(creates, { ...NOW, live: [ALICE], read: new Set(['member']) })).toEqual([]);
+    expect(staleReasons(creates, { ...NOW, live: [livePlaybook('pb-1', 'Vendor NDA', 'Old'), ALICE] })).toEqual(['playbook "NDA" was renamed live to "Vendor NDA" since the plan (the plan creates rules in it)']);
+    // A playbook the plan renames itself is expected under its old name; one the plan creates has no id to look for.
+    const renamed = planOf([{ ...change('rename', 'playbook', 'NDA', { liveId: 'pb-1' }), fingerprint: fingerprint(livePlaybook('pb-1', 'Old NDA', 'Old')) }, change('create', 'rule', 'NDA/Cap', { parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' } })], { 'playbook:NDA': 'pb-1' });
+    expect(staleReasons(renamed, { ...NOW, live: [livePlaybook('pb-1', 'Old NDA', 'Old')] })).toEqual([]);
+    const fresh = planOf([change('create', 'playbook', 'MSA'), change('create', 'rule', 'MSA/Cap', { parent: { kind: 'playbook', key: 'MSA' } })], {});
+    expect(staleReasons(fresh, { ...NOW, live: [] })).toEqual([]);
+  });
+
   it('an object the plan renames and that is gone is named by the name it had, which is what was live', () => {
     const renames = planOf(
       [{ ...change('rename', 'rule', 'NDA/Duration', { liveId: 'r-1', parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' }, fields: [{ field: 'name', before: 'Term', after: 'Duration' }] }), fingerprint: fingerprint(TERM) }],
