@@ -13,6 +13,7 @@ import { livePlaybooks } from './support/review-reads.js';
 import { freshSiblings } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
 import { removeOrFindGone } from './support/gone.js';
+import { updatedAt } from './support/updated.js';
 
 /** What a `kind: Rule` document is told. */
 const RULES_IN_PLAYBOOK = "a rule is an item of its playbook's `rules:` list, not a document of its own";
@@ -62,8 +63,7 @@ export const playbookKind: KindModule<'playbook'> = {
     const playbooks = await livePlaybooks(ctx);
     return playbooks.map((p) => {
       const name = normName(p.attributes.name);
-      const updatedAt = p.attributes.updated_at;
-      return { kind: 'playbook' as const, id: p.id, key: name, name, fields: { name, description: liveText(p.attributes.description, 'description') }, refs: [], ...(updatedAt ? { updatedAt } : {}) };
+      return { kind: 'playbook' as const, id: p.id, key: name, name, fields: { name, description: liveText(p.attributes.description, 'description') }, refs: [], ...updatedAt(p.attributes) };
     });
   },
 

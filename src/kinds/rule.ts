@@ -14,6 +14,7 @@ import { policyOf } from './support/policy.js';
 import { fieldSourcesUnder, formerNamesAt, posOf, problemAt, valueOf } from './support/positions.js';
 import { declaredRules } from './support/review-reads.js';
 import { removeOrFindGone } from './support/gone.js';
+import { updatedAt } from './support/updated.js';
 
 const TEXT_FIELDS = ['description', 'actions', 'internal_notes', 'questions'] as const;
 const RULE_FIELDS = ['name', ...TEXT_FIELDS, 'generate_summary', 'reviewer'] as const;
@@ -212,7 +213,7 @@ export const ruleKind: KindModule<'rule'> = {
           parentId: p.id,
           fields: { name, ...liveRuleTexts(a), reviewer },
           refs: reviewer ? [{ kind: 'member' as const, key: reviewer }] : [],
-          ...(a.updated_at ? { updatedAt: a.updated_at } : {}),
+          ...updatedAt(a),
         };
       }),
     );

@@ -210,6 +210,25 @@ describe('review service scenarios', () => {
     expect(result.stderr).toContain('unknown-reference');
     expect(t.emulator.stats().requests.by_route['POST /review/v1/organizations/:org/playbooks']).toBeUndefined();
   });
+
+  it('reports drift of objects whose updated_at is not a timestamp text (epoch seconds, true), leaving the time out (probe EG)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    const playbook = livePlaybook('Inbound NDA')!;
+    const rule = liveRules('Inbound NDA').find((r) => r.name === 'Term')!;
+    // As a service that keeps times as numbers would send them.
+    Object.assign(playbook, { description: 'Edited in the app', updated_at: 1764672000 });
+    Object.assign(rule, { description: 'Edited in the app too', updated_at: true });
+    for (const output of ['text', 'markdown']) {
+      const drift = await cli('drift', '-C', dir, '-o', output);
+      expect([drift.code, drift.stderr]).toEqual([2, '']);
+      expect(drift.stdout).toMatch(/playbook "?`?Inbound NDA/);
+      expect(drift.stdout).toMatch(/rule "?`?Inbound NDA\/Term/);
+      expect(drift.stdout).not.toContain('updated');
+    }
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
 });
 
 describe('saved plans', () => {
