@@ -365,8 +365,10 @@ export function fieldDirection(field: string, d: DesiredResource, l: LiveResourc
   if (!record) return 'unknown';
   const recorded = record.fields[field];
   // A field the record does not hold: the files started to declare it (partial kinds) since. Not
-  // so for a record of another object (an organization whose other half another environment syncs).
-  if (recorded === undefined) return record.id === l.id ? 'files' : 'unknown';
+  // so for a record of another object (an organization whose other half another environment syncs),
+  // nor for a kind whose files declare every field: there the field was left to the app
+  // (`ignore_fields`) when last in sync, and an edit in the app since is as likely as not.
+  if (recorded === undefined) return record.id === l.id && d.partial ? 'files' : 'unknown';
   const filesHash = fieldHash(d.fields[field]);
   const liveHash = fieldHash(l.fields[field]);
   const filesMoved = filesHash !== recorded;

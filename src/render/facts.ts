@@ -215,5 +215,6 @@ export function unknownNote(plan: Plan): string | undefined {
   const n = plan.changes.filter((c) => c.direction === 'unknown').length;
   if (n === 0) return undefined;
   const they = n === 1 ? 'it was' : 'they were';
-  return `${plural(n, 'change')} ${n === 1 ? 'has' : 'have'} no sync record, so docket cannot tell whether ${they} made live or in the files (apply and pull record one).`;
+  // No record, or one that does not hold a field (left to the app by `ignore_fields` then).
+  return `${plural(n, 'change')} ${n === 1 ? 'has' : 'have'} no sync record that says which side moved, so docket cannot tell whether ${they} made live or in the files (apply and pull record one).`;
 }

@@ -2,7 +2,7 @@
  * Drift policies (`drift: adopt | revert | ignore`, `ignore_fields`) as plan, drift, pull and apply
  * see them, and a playbook removed in the app leaving its multi-document file.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
@@ -99,5 +99,25 @@ describe('drift policies', () => {
     const quiet = await cli('apply', '-C', dir, '--auto-approve', '-q');
     expect(quiet.stdout).toContain('No changes. The live services match the configuration, except for 1 live change a drift policy leaves alone (`docket plan` lists them).');
     expect((await cli('drift', '-C', dir)).code).toBe(0);
+  });
+
+  it('a field ignore_fields left to the app, no longer ignored, is of unknown direction: an edit in the app since is drift and pull takes it, not the files\' change (probe EH)', async () => {
+    const ignoring = 'kind: Playbook\nname: Ign\nignore_fields: [description]\nrules:\n  - name: R\n    description: one\n    actions: ACCEPT\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/ign.yaml': ignoring });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editRule('Ign', 'R', { description: 'edited in the app' });
+    const managing = ignoring.replace('ignore_fields: [description]\n', '');
+    await writeFile(join(dir, 'playbooks/ign.yaml'), managing);
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('~ update rule "Ign/R" (playbooks/ign.yaml:5)\n      description: "edited in the app" → "one"');
+    expect(plan.stdout).toContain('1 change has no sync record that says which side moved, so docket cannot tell whether it was made live or in the files');
+    expect(plan.stdout).not.toContain('changed in files');
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('rule "Ign/R"');
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/ign.yaml'), 'utf8')).toBe(managing.replace('description: one', 'description: edited in the app'));
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 });

@@ -102,13 +102,15 @@ describe('directions', () => {
     }
   });
 
-  it('a field the record does not hold is new in the files only when the record is of this object', () => {
+  it('a field the record does not hold is new in the files only when the record is of this object, of a kind whose files may leave fields out', () => {
     // The record (of `name` alone) is of pb-0: another object, say an organization's half that another environment syncs.
-    const d = desiredPlaybook(NDA.name, { description: 'NDAs we receive' });
+    const d = { ...desiredPlaybook(NDA.name, { description: 'NDAs we receive' }), partial: true };
     const half = (id: string) => syncState([{ [`playbook:${NDA.name}`]: formatSyncRecord({ id, fields: { name: recordOf(d, id, undefined).fields.name! } }) }]);
-    const direction = (sync: ReturnType<typeof half>) => plan([d], [livePlaybook(NDA.id, NDA.name, 'Old text')], sync).changes.map((c) => [c.direction, c.fields.map((f) => f.direction)]);
+    const direction = (sync: ReturnType<typeof half>, declared = d) => plan([declared], [livePlaybook(NDA.id, NDA.name, 'Old text')], sync).changes.map((c) => [c.direction, c.fields.map((f) => f.direction)]);
     expect(direction(half(NDA.id))).toEqual([['changed-in-files', ['files']]]);
     expect(direction(half('pb-0'))).toEqual([['unknown', ['unknown']]]);
+    // A kind whose files declare every field left this one to the app when last in sync (`ignore_fields`, since removed): the app may have moved it (probe EH).
+    expect(direction(half(NDA.id), { ...d, partial: false })).toEqual([['unknown', ['unknown']]]);
   });
 
   it('an object whose fields name one side and one cannot say is of unknown direction, each field saying its side', () => {
