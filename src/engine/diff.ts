@@ -141,6 +141,18 @@ export function managedFields(d: DesiredResource): readonly string[] | undefined
   return nested.length > 0 ? [...fields, ...new Set(nested)] : fields;
 }
 
+/**
+ * The fields a saved plan checks of one change: managedFields, but of an object whose `drift:`
+ * policy leaves live edits alone (adopt, ignore), only those its update or rename writes (a
+ * playbook's or rule's update sends no others): an edit in the app that the apply leaves alone is
+ * no reason to call the plan stale.
+ */
+export function checkedFields(d: DesiredResource, c: Pick<Change, 'action' | 'fields'>): readonly string[] | undefined {
+  const drift = d.policy?.drift;
+  if (!d.partial && (drift === 'adopt' || drift === 'ignore') && (c.action === 'update' || c.action === 'rename')) return c.fields.map((f) => f.field);
+  return managedFields(d);
+}
+
 const NONE: LiveResource[] = [];
 const NO_CHANGES: readonly Change[] = [];
 

@@ -8,6 +8,7 @@
 import { CREATE_ACTIONS, formerKeys, refKey } from './types.js';
 import type { Change, DesiredResource, Direction, FieldChange, FieldDirection, KindName, LiveResource } from './types.js';
 import { fieldHash, type SyncRecord, type SyncState } from './sync.js';
+import { checkedFields, fingerprint } from './diff.js';
 
 /** Changes on the live side: what `docket drift` reports and `docket pull` adopts. */
 export const DRIFT_DIRECTIONS: ReadonlySet<Direction> = new Set<Direction>(['changed-live', 'changed-both', 'unknown', 'only-live', 'removed-live']);
@@ -315,7 +316,20 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     const rest = c.fields.filter((f) => !liveSide(f.direction));
     if (rest.length > 0) kept.push({ ...c, fields: rest, refs: c.refs.filter((r) => rest.some((f) => f.field === r.field)), direction: objectDirection(rest) });
   }
-  return { changes: dropDanglingDependencies(kept), held };
+  return { changes: dropDanglingDependencies(kept.map((c) => checkedAsWritten(c, desired, liveById))), held };
+}
+
+/**
+ * A change of an object whose policy leaves live edits alone, fingerprinted over what it writes
+ * (checkedFields): the fields it held back, and any other the app edits before a saved plan is
+ * applied, are no reason to call the plan stale.
+ */
+function checkedAsWritten(c: Change, desired: ReadonlyMap<string, DesiredResource>, liveById: ReadonlyMap<string, LiveResource>): Change {
+  const drift = desired.get(refKey(c.kind, c.key))?.policy?.drift;
+  if ((drift !== 'adopt' && drift !== 'ignore') || c.fingerprint === null || !c.liveId) return c;
+  const own = desired.get(refKey(c.kind, c.key))!;
+  const l = liveById.get(c.liveId);
+  return l ? { ...c, fingerprint: fingerprint(l, checkedFields(own, c)) } : c;
 }
 
 /**

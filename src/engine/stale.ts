@@ -6,7 +6,7 @@ import { canonicalUrl, type LockFile } from '../config/lock.js';
 import { quoteValue } from '../config/quote.js';
 import { KINDS, kindNamed, type AnyKind } from '../kinds/index.js';
 import type { Services } from '../kinds/kind.js';
-import { fingerprint, managedFields, storable, type KindMeta } from './diff.js';
+import { checkedFields, fingerprint, storable, type KindMeta } from './diff.js';
 import { canonicalJson } from './canonical.js';
 import { fetchLive } from './live.js';
 import { matchedToDeclared } from './matched.js';
@@ -20,8 +20,8 @@ export interface StaleCheck {
   /** Where the plan would apply now (after the live reads). */
   target: PlanTarget;
   live: LiveResource[];
-  /** The fields each partial object of the configuration manages, by `kind:key` (managedFields). */
-  managed?: ReadonlyMap<string, readonly string[]>;
+  /** The fields the fingerprint of a change covers (checkedFields); undefined: every field. */
+  checked?: (c: Change) => readonly string[] | undefined;
   /** The kinds read: one of them with nothing live (the only playbook archived) was still read. Else those with something live. */
   read?: ReadonlySet<string>;
 }
@@ -117,7 +117,7 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
         said.add(`${c.kind}:${c.liveId}`);
       };
       if (!live) once(c.action !== 'rename' && heldBy(c).length > 0 ? `${label} was replaced since the plan (another object of that name is live now)` : `${label} no longer exists live`);
-      else if (c.fingerprint !== null && fingerprint(live, now.managed?.get(refKey(c.kind, c.key))) !== c.fingerprint) once(`${label} changed live since the plan`);
+      else if (c.fingerprint !== null && fingerprint(live, now.checked?.(c)) !== c.fingerprint) once(`${label} changed live since the plan`);
       // Another object given the new name since: renaming onto it (or uploading it again under it) would make two of that name.
       if (live && c.action === 'rename' && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${c.kind} "${c.key}" now exists live, so renaming ${quoteValue(live.name)} to it would duplicate it`);
       if (live && movesAway(c) && CREATE_ACTIONS.includes(c.action) && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${c.kind} "${c.key}" now exists live, so uploading ${quoteValue(live.name)} again under that name would duplicate it`);
@@ -218,11 +218,12 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
   const reading = fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared, synced: () => ({ idOf: (kindKey) => plan.ids[kindKey] }) });
   const [{ live, uncertain }, configDigest] = await Promise.all([reading, typeof input.configDigest === 'string' ? input.configDigest : input.configDigest()]);
   // Of what the plan touches only: a plan of 200 changes asks about 200 objects, not 20,000.
-  const managed = new Map(declared.flatMap((d) => {
-    const fields = managedFields(d);
-    return fields ? [[refKey(d.kind, d.key), fields] as const] : [];
-  }));
-  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, managed, read: new Set(read.map((k) => k.name)) }), ...unconfirmedSincePlan(plan, uncertain)];
+  const declaredByKey = new Map(declared.map((d) => [refKey(d.kind, d.key), d]));
+  const checked = (c: Change): readonly string[] | undefined => {
+    const d = declaredByKey.get(refKey(c.kind, c.key));
+    return d ? checkedFields(d, c) : undefined;
+  };
+  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, checked, read: new Set(read.map((k) => k.name)) }), ...unconfirmedSincePlan(plan, uncertain)];
   // Worth comparing only against the configuration the plan was made from.
   return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds), ...removalsOfDeclared(plan, input.desired, live)] : reasons;
 }

@@ -120,4 +120,35 @@ describe('drift policies', () => {
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
+
+  it('a saved plan of an object whose policy leaves live edits alone holds while the app edits what the plan does not write, and not when it edits what the plan writes (probe EH)', async () => {
+    for (const policy of ['adopt', 'ignore']) {
+      const playbook = (actions: string) => `kind: Playbook\nname: Tuned ${policy}\ndrift: ${policy}\nrules:\n  - name: R\n    description: one\n    actions: ${actions}\n`;
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/tuned.yaml': playbook('ACCEPT') });
+      await applyOk(cli, dir);
+      const app = new App(emulator().env);
+      await app.editRule(`Tuned ${policy}`, 'R', { description: 'app edit 1' });
+      await writeFile(join(dir, 'playbooks/tuned.yaml'), playbook('ACCEPT always'));
+      const planFile = join(dir, 'plan.json');
+      expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
+      // Reviewers go on tuning it in the app: the held field again, and one no change touches.
+      await app.editRule(`Tuned ${policy}`, 'R', { description: 'app edit 2', questions: 'Asked in the app?' });
+      const applied = await cli('apply', '-C', dir, planFile);
+      expect([applied.code, applied.stderr]).toEqual([0, '']);
+      expect(applied.stdout).toContain(`✓ update rule "Tuned ${policy}/R"`);
+      const { store } = emulator().emulator;
+      const org = store.organization(emulator().env.DOCKET_ORGANIZATION_ID!)!;
+      const rule = store.rulesOf(org, store.activePlaybooks(org).find((p) => p.name === `Tuned ${policy}`)!.id)[0]!;
+      expect([rule.actions, rule.description, rule.questions]).toEqual(['ACCEPT always', 'app edit 2', 'Asked in the app?']);
+      // What the plan writes, edited in the app since: applying would overwrite it.
+      await writeFile(join(dir, 'playbooks/tuned.yaml'), playbook('ACCEPT never'));
+      expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
+      await app.editRule(`Tuned ${policy}`, 'R', { actions: 'REJECT' });
+      const stale = await cli('apply', '-C', dir, planFile);
+      expect(stale.code).toBe(1);
+      expect(stale.stderr).toContain(`rule "Tuned ${policy}/R" changed live since the plan`);
+      await applyOk(cli, dir);
+      await expectNoChanges(cli, dir);
+    }
+  });
 });

@@ -1,6 +1,6 @@
 /** Every reason a saved plan goes stale, one by one (staleReasons is pure). */
 import { describe, expect, it } from 'vitest';
-import { fingerprint, managedFields } from '../../../src/engine/diff.js';
+import { checkedFields, fingerprint, managedFields } from '../../../src/engine/diff.js';
 import { editedChanges, removalsOfDeclared, staleReasons, type StaleCheck } from '../../../src/engine/stale.js';
 import { buildPlan } from '../../../src/engine/plan.js';
 import { EMPTY_SYNC } from '../../../src/engine/sync.js';
@@ -104,7 +104,7 @@ describe('staleReasons', () => {
     const template = { kind: 'template' as const, id: 't-1', key: 'NDA', name: 'NDA', refs: [], fields: { name: 'NDA', type: 'NDA', 'parameters.term': 2, 'parameters.governing_law_state': null } };
     const managed = ['name', 'type', 'parameters.term'];
     const planned = planOf([{ ...change('update', 'template', 'NDA', { liveId: 't-1' }), fingerprint: fingerprint(template, managed) }], { 'template:NDA': 't-1' });
-    const check = (fields: Record<string, unknown>) => staleReasons(planned, { ...NOW, live: [{ ...template, fields: { ...template.fields, ...fields } }], managed: new Map([['template:NDA', managed]]) });
+    const check = (fields: Record<string, unknown>) => staleReasons(planned, { ...NOW, live: [{ ...template, fields: { ...template.fields, ...fields } }], checked: () => managed });
     expect(check({ 'parameters.governing_law_state': 'Bavaria' })).toEqual([]);
     expect(check({ 'parameters.term': 4 })).toEqual(['template "NDA" changed live since the plan']);
   });
@@ -114,9 +114,21 @@ describe('staleReasons', () => {
     const managed = managedFields(rule)!;
     const live = liveRule('r-9', { id: 'pb-1', name: 'NDA' }, 'Term', { actions: 'A', internal_notes: 'n' });
     const planned = planOf([{ ...change('update', 'rule', 'NDA/Term', { liveId: 'r-9' }), fingerprint: fingerprint(live, managed) }], { 'rule:NDA/Term': 'r-9' });
-    const check = (fields: Record<string, unknown>) => staleReasons(planned, { ...NOW, live: [{ ...live, fields: { ...live.fields, ...fields } }], managed: new Map([['rule:NDA/Term', managed]]) });
+    const check = (fields: Record<string, unknown>) => staleReasons(planned, { ...NOW, live: [{ ...live, fields: { ...live.fields, ...fields } }], checked: () => managed });
     expect(check({ internal_notes: 'edited in the app' })).toEqual([]);
     expect(check({ actions: 'C' })).toEqual(['rule "NDA/Term" changed live since the plan']);
+  });
+
+  it('of an object whose drift policy leaves live edits alone, only the fields its update writes count; every field of what it removes', () => {
+    const rule = { ...desiredRule('NDA', 'Term', { actions: 'B', description: 'ours' }), policy: { drift: 'adopt' as const } };
+    const live = liveRule('r-9', { id: 'pb-1', name: 'NDA' }, 'Term', { actions: 'A', description: 'theirs' });
+    const update = { ...change('update', 'rule', 'NDA/Term', { liveId: 'r-9' }), fields: [{ field: 'actions', before: 'A', after: 'B' }] };
+    const planned = planOf([{ ...update, fingerprint: fingerprint(live, checkedFields(rule, update)) }], { 'rule:NDA/Term': 'r-9' });
+    const check = (fields: Record<string, unknown>) => staleReasons(planned, { ...NOW, live: [{ ...live, fields: { ...live.fields, ...fields } }], checked: (c) => checkedFields(rule, c) });
+    expect(check({ description: 'edited again', questions: 'new' })).toEqual([]);
+    expect(check({ actions: 'C' })).toEqual(['rule "NDA/Term" changed live since the plan']);
+    expect(checkedFields(rule, { action: 'delete', fields: [] })).toBeUndefined();
+    expect(checkedFields({ ...rule, policy: { drift: 'revert' as const } }, update)).toBeUndefined();
   });
 
   it('of a nested object a file writes in part, every key counts: an update sends the others again as they were read', () => {
@@ -125,7 +137,7 @@ describe('staleReasons', () => {
     const managed = managedFields(order)!;
     const template = { kind: 'template' as const, id: 't-2', key: 'CSA', name: 'CSA', refs: [], fields: { name: 'CSA', 'parameters.template_csa_order_form_attributes.fee_amount': 5, 'parameters.template_csa_order_form_attributes.fees_currency': 'EUR', 'parameters.provider': 'Acme' } };
     const planned = planOf([{ ...change('update', 'template', 'CSA', { liveId: 't-2' }), fingerprint: fingerprint(template, managed) }], { 'template:CSA': 't-2' });
-    const check = (fields: Record<string, unknown>) => staleReasons(planned, { ...NOW, live: [{ ...template, fields: { ...template.fields, ...fields } }], managed: new Map([['template:CSA', managed]]) });
+    const check = (fields: Record<string, unknown>) => staleReasons(planned, { ...NOW, live: [{ ...template, fields: { ...template.fields, ...fields } }], checked: () => managed });
     expect(check({ 'parameters.provider': 'Other' })).toEqual([]);
     expect(check({ 'parameters.template_csa_order_form_attributes.fees_currency': 'USD' })).toEqual(['template "CSA" changed live since the plan']);
   });
