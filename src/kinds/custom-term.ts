@@ -155,6 +155,9 @@ export const customTermKind: KindModule<'custom-term'> = {
       };
     }
     const body = typeof live.fields.body === 'string' ? live.fields.body : '';
+    // A byte-order mark that starts a file is read past, so one starting the text could never come
+    // back from a file: written in the document instead (`"\uFEFF…"`), it is kept.
+    if (body.startsWith('\uFEFF')) return { document: { kind: 'CustomTerm', name: live.name, body }, notes: actorNotes(ctx) };
     return {
       document: { kind: 'CustomTerm', name: live.name, body_file: `${ctx.slug}.md` },
       // Trailing newlines are not compared (DESIGN "No phantom diffs"); the file ends with one.

@@ -885,11 +885,14 @@ class PullPlanner {
     this.dataFiles.set(path, crlf ? body.replace(/\n/g, '\r\n') : body);
   }
 
-  /** A new object of a kind whose text goes into a file of its own, holding text that starts with a byte-order mark (read past there). */
+  /** A new object whose text export would write into a file of its own starting with a byte-order mark (read past there). */
   private markedForTextFile(l: LiveResource): string | undefined {
-    const textFile = Object.values(this.kinds.get(l.kind)?.dataFiles ?? {}).includes('text');
+    const kind = this.kinds.get(l.kind);
+    const textFile = Object.values(kind?.dataFiles ?? {}).includes('text');
     const marked = textFile ? Object.keys(l.fields).find((f) => typeof l.fields[f] === 'string' && (l.fields[f] as string).startsWith('\uFEFF')) : undefined;
-    return marked === undefined ? undefined : `its ${marked} ${markedText('a file')}`;
+    // A kind may write such a text in the document instead, where it is kept (a custom term's `body:`).
+    if (marked === undefined || !kind?.toConfig?.(l, this.configContext(undefined)).dataFiles?.some((f) => f.content.startsWith('\uFEFF'))) return undefined;
+    return `its ${marked} ${markedText('a file')}`;
   }
 
   private sharers: Map<string, string[]> | undefined;

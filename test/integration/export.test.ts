@@ -320,6 +320,17 @@ describe('docket export', () => {
     await expectNoChanges(cli, out);
   });
 
+  it('writes a term whose text starts with a byte-order mark in its document, where it is kept: a file would read past it (probe EF)', async () => {
+    const { exportFrom } = await seed();
+    await new App(t!.env).createTerm('Pasted from Word', '\uFEFFThe supplier warrants.\n');
+    const { out, result } = await exportTo(exportFrom, '--kind', 'custom-term');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Recorded');
+    expect(result.stdout).not.toContain('moved while export read it');
+    expect(await readFile(join(out, 'custom-terms/pasted-from-word.yaml'), 'utf8')).toContain('name: Pasted from Word\nbody: "\\ufeffThe supplier warrants."\n');
+    await expectNoChanges(cli, out);
+  });
+
   it('writes nothing when an object in the app holds the value of an API key, which would be committed with the files, and says where', async () => {
     const { exportFrom } = await seed();
     const key = 'sk-live-5b2e8d10c7a4';

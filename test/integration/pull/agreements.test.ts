@@ -549,7 +549,7 @@ parameters:
     await expectNoChanges(cli, dir);
   });
 
-  it('writes no term body into a file another term names too, nor one starting with a byte-order mark', async () => {
+  it('writes no term body into a file another term names too, nor one starting with a byte-order mark; a new term\'s such body goes in its document, where it is kept', async () => {
     const terms = 'kind: CustomTerm\nname: Shared One\nbody_file: shared.md\n---\nkind: CustomTerm\nname: Shared Two\nbody_file: shared.md\n---\nkind: CustomTerm\nname: Marked\nbody_file: marked.md\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/shared.yaml': terms, 'custom-terms/shared.md': 'Shared text\n', 'custom-terms/marked.md': 'Plain text\n' });
     await applyOk(cli, dir);
@@ -563,9 +563,9 @@ parameters:
     expect(reasons).toEqual({
       'Shared Two': 'custom-terms/shared.md is also the file of custom-term Shared One: written, it would change that one too; give each its own file, or change them by hand',
       Marked: 'live starts with a byte-order mark (U+FEFF), which docket reads past in custom-terms/marked.md; remove it in the app, then pull again',
-      'Marked New': 'its body starts with a byte-order mark (U+FEFF), which docket reads past in a file; remove it in the app, then pull again',
     });
     expect([await read(dir, 'custom-terms/shared.md'), await read(dir, 'custom-terms/marked.md')]).toEqual(['Shared text\n', 'Plain text\n']);
+    expect(await read(dir, 'custom-terms/marked-new.yaml')).toContain('kind: CustomTerm\nname: Marked New\nbody: "\\ufeffNew from Word"\n');
     // Apply puts the files' text back live.
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
