@@ -193,7 +193,7 @@ class EmulatorServer implements EmulatorControls {
     options: EmulatorOptions,
   ) {
     this.onRequest = options.onRequest;
-    this.template = options.openOrganizations ? (options.seed ?? defaultSeed()).organizations[0] : undefined;
+    this.template = options.openOrganizations ? peopleAndSettingsOf((options.seed ?? defaultSeed()).organizations[0]) : undefined;
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? ((ms) => this.wait(ms));
     this.pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE)));
@@ -425,6 +425,19 @@ class EmulatorServer implements EmulatorControls {
   private context(req: IncomingMessage, method: string, target: RequestTarget, rawBody: Buffer, requestId: string): RequestContext {
     return new Context(method, target, req.headers, requestId, rawBody, this.store, this.pageSize, this.settings.variants);
   }
+}
+
+/**
+ * What an organization opened on first use takes from the seed's first one: its people and
+ * settings, none of its objects (a seed's playbooks, terms or reviews would make "a new, empty
+ * organization" hold another's work, and a bootstrap into it plan nothing).
+ */
+function peopleAndSettingsOf(seed: SeedOrganization | undefined): SeedOrganization | undefined {
+  if (!seed) return undefined;
+  const { playbooks: _playbooks, imported_files: _files, reviews: _reviews, agreements, ...rest } = seed;
+  if (!agreements) return rest;
+  const { custom_terms: _terms, custom_templates: _customTemplates, templates: _templates, attachments: _attachments, ...settings } = agreements;
+  return { ...rest, agreements: settings };
 }
 
 /** A class, not an object literal: its getters live on the prototype instead of in every request. */

@@ -1,7 +1,7 @@
 /** Seeded imported files and reviews (what `docket test capture --review <id>` reads). */
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSeed, parseSeed, type EmulatorSeed, type SeedOrganization } from '../../../src/emulator/seed.js';
-import { closeAll, list, one, problem } from './harness.js';
+import { ORG, ORG_PATH, closeAll, list, one, problem, start } from './harness.js';
 import { docx } from './documents.js';
 import { STYLES, startReviews } from './reviews-harness.js';
 
@@ -127,5 +127,20 @@ describe('seeded reviews', () => {
       expect(reply.status).toBe(400);
       expect(problem(reply).detail).toMatch(message);
     }
+  });
+});
+
+describe('an organization opened on first use (the standalone emulator)', () => {
+  it('takes the seed organization\'s people and settings, not its playbooks or terms: a bootstrap into it starts from nothing (probe EF)', async () => {
+    const seed = seedWith({ default_reviewer_email: 'admin@emulator.local', agreements: { organization: { name: 'Seeded' }, custom_terms: [{ name: 'Seeded term', body: 'Text' }] } });
+    const { review, emu } = await start({ seed, openOrganizations: true });
+    const other = '12345678-1234-4234-8234-123456789abc';
+    expect(list(await review('GET', `/v1/organizations/${other}/playbooks`))).toEqual([]);
+    expect(one(await review('GET', `/v1/organizations/${other}`)).attributes.default_reviewer_email).toBe('admin@emulator.local');
+    const opened = emu.store.organization(other)!;
+    expect([opened.agreements.organization.name, Object.keys(opened.agreements.custom_terms)]).toEqual(['Seeded', []]);
+    // The seeded one keeps its own.
+    expect(list(await review('GET', `${ORG_PATH}/playbooks`)).map((p) => p.attributes.name)).toEqual(['NDA']);
+    expect(Object.values(emu.store.organization(ORG)!.agreements.custom_terms).map((t) => t.name)).toEqual(['Seeded term']);
   });
 });
