@@ -59,7 +59,7 @@ export function targetDifference(planned: PlanTarget, now: PlanTarget): string |
 }
 
 /** How a plan made for another target (services, emulator, organization) is said stale. */
-const OTHER_TARGET = 'the plan was made for a different target';
+export const OTHER_TARGET = 'the plan was made for a different target';
 
 /** Why a saved plan may not be applied any more: configuration, target or touched live objects changed. */
 export function staleReasons(plan: Plan, now: StaleCheck): string[] {

@@ -1,4 +1,5 @@
 /** `--env` selects an environment's overrides: its own organization and its own variables. */
+import { existsSync } from 'node:fs';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -137,6 +138,12 @@ it('a saved plan applied to another organization is stale for its target alone: 
     expect(elsewhere.stderr).toContain('hint: apply it against the target it was made for (the same --emulator, --env, URLs and keys), or make a new plan for this one');
     // What it touched is not there to compare: no "no longer exists live" beside the target.
     expect(elsewhere.stderr).not.toContain('no longer exists');
+    // With --emulator: stale before the emulator's state (or anything else) is made in the folder (probe EH).
+    const local = await runCli(['apply', join(dir, 'p.json'), '-C', dir, '--emulator'], { env: t.env });
+    expect(local.code).toBe(1);
+    expect(local.stderr).toContain('the plan was made for a different target (the services then, the emulator now)');
+    expect(local.stderr).toContain(`hint: apply it against the target it was made for (the same --emulator, --env, URLs and keys), or make a new plan for this one with \`docket plan -C ${dir} --emulator --out PLAN.json\``);
+    expect(existsSync(join(dir, '.docket'))).toBe(false);
     // Where it was made for, it applies.
     expect((await runCli(['apply', join(dir, 'p.json'), '-C', dir], { env: t.env })).code).toBe(0);
     expect((await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env: t.env })).code).toBe(0);

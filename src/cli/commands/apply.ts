@@ -10,7 +10,7 @@ import { Command, Option } from 'commander';
 import { applyPlan } from '../../engine/apply.js';
 import { describeViolation } from '../../engine/guard.js';
 import { hasChanges } from '../../engine/plan.js';
-import { checkSavedPlan, targetDifference } from '../../engine/stale.js';
+import { OTHER_TARGET, checkSavedPlan, targetDifference } from '../../engine/stale.js';
 import { syncAfterApply, type RecordHeld, type SyncUpdates } from '../../engine/sync.js';
 import { KINDS } from '../../kinds/index.js';
 import type { ApplyReport, Plan } from '../../engine/types.js';
@@ -98,6 +98,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       }
       const env = opts.env ?? saved?.environment;
       const shape: PlanShape = { dir: opts.dir, env, emulator, prune: opts.prune, retryUncertain: opts.retryUncertain, target: opts.target, force: opts.force, adoptFiles: opts.adoptFiles };
+      // A plan made for the services, applied with --emulator: stale before anything is opened or written (the emulator's state, the apply lock).
+      if (saved && !saved.target.emulator && opts.emulator) throw new StalePlanError([`${OTHER_TARGET} (${targetDifference(saved.target, { emulator: true })})`], { again: replanCommand(saved, opts.dir), hint: otherTargetHint(saved, shape) });
       const interrupts = interruptsOf(io);
       const root = resolve(io.cwd, opts.dir);
       await holdingApplyLock(io, { root: applyLockRoot(root), checkout: root, timeoutMs: opts.lockTimeout }, () => staleIfEnvironmentGone(saved, opts.dir, async () => {
@@ -379,14 +381,16 @@ async function checked(plan: Plan, s: Session, shape: PlanShape, approved = fals
     configDigest: () => w.digestInSlices(),
     target: () => s.connection.target,
   });
-  const hint =
-    targetDifference(plan.target, s.connection.target) !== undefined
-      ? `apply it against the target it was made for (the same --emulator, --env, URLs and keys), or make a new plan for this one with \`${shapedCommand('plan', { ...shape, target: plan.targets ?? [] })} --out PLAN.json\``
-      : undefined;
+  const hint = targetDifference(plan.target, s.connection.target) !== undefined ? otherTargetHint(plan, shape) : undefined;
   // A saved plan is made again as it was made; the one a person approved, by this apply again.
   const again = approved ? shapedCommand('apply', shape) : replanCommand(plan, shape.dir);
   if (stale.length > 0) throw new StalePlanError(stale, { approved, again, ...(hint ? { hint } : {}) });
   return plan;
+}
+
+/** What to do with a saved plan made for another target than this apply's. */
+function otherTargetHint(plan: Plan, shape: PlanShape): string {
+  return `apply it against the target it was made for (the same --emulator, --env, URLs and keys), or make a new plan for this one with \`${shapedCommand('plan', { ...shape, target: plan.targets ?? [] })} --out PLAN.json\``;
 }
 
 async function confirm(io: Io, planJson: Iterable<string> | undefined, savedPlan: string): Promise<void> {
