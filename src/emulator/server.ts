@@ -183,7 +183,8 @@ class EmulatorServer implements EmulatorControls {
   private readonly pageSize: number;
   private settings: EmulatorConfig;
   private limiter: TokenBucket | undefined;
-  private readonly template: SeedOrganization | undefined;
+  /** Whether an organization a review path names is made on first use, after the seed's first (see template). */
+  private readonly openOrganizations: boolean;
   /** Ends each latency wait under way: a stopped emulator neither lingers for them nor runs their requests. */
   private readonly waits = new Set<() => void>();
   private closed = false;
@@ -193,7 +194,7 @@ class EmulatorServer implements EmulatorControls {
     options: EmulatorOptions,
   ) {
     this.onRequest = options.onRequest;
-    this.template = options.openOrganizations ? peopleAndSettingsOf((options.seed ?? defaultSeed()).organizations[0]) : undefined;
+    this.openOrganizations = options.openOrganizations === true;
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? ((ms) => this.wait(ms));
     this.pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(options.pageSize ?? DEFAULT_PAGE_SIZE)));
@@ -414,11 +415,16 @@ class EmulatorServer implements EmulatorControls {
   /** With `openOrganizations`: creates the organization a review path names, for a key of the template's. */
   private openOrganization(path: string, key: string): void {
     const id = /^\/review\/v1\/organizations\/([0-9a-fA-F-]{36})(?:\/|$)/.exec(path)?.[1]?.toLowerCase();
-    if (!this.template || !id || !this.template.api_keys.includes(key) || this.store.organization(id)) return;
-    // The template's keys, but its own organization's key: the new organization gets one of its own.
-    const own = emulatorOrganizationKey(this.template.id);
-    const apiKeys = this.template.api_keys.map((k) => (k === own ? emulatorOrganizationKey(id) : k));
-    this.store.addMissingOrganizations({ organizations: [{ ...this.template, id, api_keys: apiKeys }] });
+    if (!this.openOrganizations || !id || this.store.organization(id)) return;
+    // The seed loaded now (a reset may have loaded another since the start): its keys open organizations, a removed seed's do not.
+    const template = peopleAndSettingsOf(this.store.currentSeed().organizations[0]);
+    if (!template?.api_keys.includes(key)) return;
+    // The template's keys, but its own organization's key: the new organization gets one of its own,
+    // also when the seed gave the template none, since an agreements key acts for the first
+    // organization it names (the agreements service has no organization in its paths).
+    const own = emulatorOrganizationKey(template.id);
+    const apiKeys = [...new Set([...template.api_keys.filter((k) => k !== own), emulatorOrganizationKey(id)])];
+    this.store.addMissingOrganizations({ organizations: [{ ...template, id, api_keys: apiKeys }] });
     void this.store.persist();
   }
 

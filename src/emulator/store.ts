@@ -169,6 +169,11 @@ export class EmulatorStore {
     return randomUUID();
   }
 
+  /** The seed resets go back to: the one started from, or the last one a reset loaded. */
+  currentSeed(): EmulatorSeed {
+    return this.seed;
+  }
+
   /** Back to the seed (a new one when given, which later resets reuse). */
   reset(seed?: EmulatorSeed): void {
     const next = seed ?? this.seed;

@@ -139,8 +139,21 @@ describe('an organization opened on first use (the standalone emulator)', () => 
     expect(one(await review('GET', `/v1/organizations/${other}`)).attributes.default_reviewer_email).toBe('admin@emulator.local');
     const opened = emu.store.organization(other)!;
     expect([opened.agreements.organization.name, Object.keys(opened.agreements.custom_terms)]).toEqual(['Seeded', []]);
+    // Its own key reaches its agreements part (an agreements key acts for the first organization it names: the shared one, the seeded one).
+    expect(opened.api_keys).toContain(`docket-emulator-key-${other}`);
     // The seeded one keeps its own.
     expect(list(await review('GET', `${ORG_PATH}/playbooks`)).map((p) => p.attributes.name)).toEqual(['NDA']);
     expect(Object.values(emu.store.organization(ORG)!.agreements.custom_terms).map((t) => t.name)).toEqual(['Seeded term']);
+  });
+
+  it('follows the seed a reset loaded: its key opens organizations with its people, a removed seed\'s key opens none (probe EI)', async () => {
+    const { review, control } = await start({ seed: seedWith({}), openOrganizations: true });
+    const second: EmulatorSeed = { organizations: [{ id: 'eeeeeeee-0000-4000-8000-000000000001', name: 'Second', api_keys: ['seedkey-second-999999'], users: [{ email: 'zed@second.example', role: 'admin' }] }] };
+    expect((await control('POST', '/_emulator/reset', second)).status).toBe(200);
+    const fresh = '12345678-1234-4234-8234-000000000009';
+    expect(list(await review('GET', `/v1/organizations/${fresh}/playbooks`, undefined, { key: 'seedkey-second-999999' }))).toEqual([]);
+    const users = list(await review('GET', `/v1/organizations/${fresh}/users`, undefined, { key: 'seedkey-second-999999' }));
+    expect(users.map((u) => u.attributes.email)).toEqual(['zed@second.example']);
+    expect((await review('GET', '/v1/organizations/12345678-1234-4234-8234-000000000008')).status).toBe(401);
   });
 });
