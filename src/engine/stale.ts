@@ -137,6 +137,7 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
  */
 function lostParents(plan: Plan, byId: ReadonlyMap<string, LiveResource>, kindsRead: ReadonlySet<string>, gone: ReadonlySet<string>, renaming: ReadonlySet<string>): string[] {
   const reasons: string[] = [];
+  let liveKeys: Set<string> | undefined;
   for (const c of plan.changes) {
     if (!c.parent || !CREATE_ACTIONS.includes(c.action) || !kindsRead.has(c.parent.kind)) continue;
     const parentKey = refKey(c.parent.kind, c.parent.key);
@@ -146,8 +147,11 @@ function lostParents(plan: Plan, byId: ReadonlyMap<string, LiveResource>, kindsR
     const parent = byId.get(`${c.parent.kind}:${parentId}`);
     const label = `${c.parent.kind} "${c.parent.key}"`;
     const creates = `the plan creates ${kindNamed(c.kind)?.title.toLowerCase() ?? `${c.kind}s`} in it`;
-    if (!parent) reasons.push(`${label} no longer exists live (${creates})`);
-    else if (parent.key !== c.parent.key && !renaming.has(`${parentKey}|${parentId}`)) reasons.push(`${label} was renamed live to ${quoteValue(parent.name)} since the plan (${creates})`);
+    if (!parent) {
+      // Archived and made again under its name in the app: a person finds one of that name live.
+      liveKeys ??= new Set([...byId.values()].map((l) => refKey(l.kind, l.key)));
+      reasons.push(liveKeys.has(parentKey) ? `${label} was replaced since the plan (another object of that name is live now; ${creates})` : `${label} no longer exists live (${creates})`);
+    } else if (parent.key !== c.parent.key && !renaming.has(`${parentKey}|${parentId}`)) reasons.push(`${label} was renamed live to ${quoteValue(parent.name)} since the plan (${creates})`);
   }
   return reasons;
 }

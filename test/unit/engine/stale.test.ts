@@ -177,6 +177,8 @@ describe('staleReasons', () => {
     // Nothing is said of a kind that was not read.
     expect(staleReasons(creates, { ...NOW, live: [ALICE], read: new Set(['member']) })).toEqual([]);
     expect(staleReasons(creates, { ...NOW, live: [livePlaybook('pb-1', 'Vendor NDA', 'Old'), ALICE] })).toEqual(['playbook "NDA" was renamed live to "Vendor NDA" since the plan (the plan creates rules in it)']);
+    // Archived, and another made under its name: the one a person finds live is not the one the plan read.
+    expect(staleReasons(creates, { ...NOW, live: [livePlaybook('pb-2', 'NDA', 'Old'), ALICE] })).toEqual(['playbook "NDA" was replaced since the plan (another object of that name is live now; the plan creates rules in it)']);
     // A playbook the plan renames itself is expected under its old name; one the plan creates has no id to look for.
     const renamed = planOf([{ ...change('rename', 'playbook', 'NDA', { liveId: 'pb-1' }), fingerprint: fingerprint(livePlaybook('pb-1', 'Old NDA', 'Old')) }, change('create', 'rule', 'NDA/Cap', { parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' } })], { 'playbook:NDA': 'pb-1' });
     expect(staleReasons(renamed, { ...NOW, live: [livePlaybook('pb-1', 'Old NDA', 'Old')] })).toEqual([]);
