@@ -60,6 +60,12 @@ export function codePointOf(c: string): string {
   return `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+/** A value as JSON, whole, with what prints as nothing escaped (`"\ufeffG"`): a value quoted in a plan line. */
+export function jsonQuoted(value: unknown): string {
+  const json = JSON.stringify(value);
+  return json === undefined ? 'undefined' : escapeC1(json);
+}
+
 /** Each escaped as JSON escapes (a character past U+FFFF as its two halves, `\\udb40\\udc20`). */
 function escapeC1(json: string): string {
   // A character beyond U+FFFF (a tag character) as one code point, not as the halves of its UTF-16 pair.

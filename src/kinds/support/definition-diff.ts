@@ -6,7 +6,7 @@
 import { joinPointer, pointerToPath } from '../../config/yaml-positions.js';
 import { definitionText } from './definition-text.js';
 import { deepEqual, definitionData, isRecord, isStringList } from './definition-model.js';
-import { markInvisible } from '../../config/quote.js';
+import { jsonQuoted, markInvisible } from '../../config/quote.js';
 
 /**
  * True when both definitions hold the same data: mapping key order, quoting and layout do not
@@ -39,8 +39,8 @@ export function describeDefinitionChange(before: unknown, after: unknown): strin
   }
   const from = b.value ?? {};
   const to = a.value ?? {};
-  // A key or text holding a character that prints as nothing shows it (`no<U+200B>te`): raw, a
-  // field removed and one added would read as the same field.
+  // A key or text holding a character that prints as nothing shows it (`no<U+200B>te`; quoted,
+  // `"no\u200bte"`): raw, a field removed and one added would read as the same field.
   const renamed = renamedSections(from, to);
   return [...describeTopLevel(from, to), ...describeSections(from, to, renamed), ...describeFields(from, to, renamed)].map(markInvisible);
 }
@@ -87,7 +87,7 @@ function sections(definition: Record<string, unknown>): SectionRef[] {
       name = `import ${String(value.import)}`;
     } else if (isRecord(value) && typeof value.heading === 'string') {
       base = `heading:${value.heading}`;
-      name = JSON.stringify(value.heading);
+      name = jsonQuoted(value.heading);
     } else {
       base = `index:${index}`;
       name = String(index + 1);
@@ -150,7 +150,7 @@ function describeSections(from: Record<string, unknown>, to: Record<string, unkn
       continue;
     }
     const former = renamedTo.get(s.id);
-    if (former) out.push(`~ ${former.label} heading: ${JSON.stringify(headingOf(former))} → ${JSON.stringify(headingOf(s))}`);
+    if (former) out.push(`~ ${former.label} heading: ${jsonQuoted(headingOf(former))} → ${jsonQuoted(headingOf(s))}`);
     const x = isRecord(old.value) ? old.value : {};
     const y = isRecord(s.value) ? s.value : {};
     const skip = new Set(['heading', 'import', 'fields']);
@@ -228,17 +228,17 @@ function describeFields(from: Record<string, unknown>, to: Record<string, unknow
 /** ` (currency, "Payout amount")` for an added field, from whatever of input and label it has. */
 function fieldSummary(spec: unknown): string {
   if (!isRecord(spec)) return '';
-  const parts = [typeof spec.input === 'string' ? spec.input : undefined, typeof spec.label === 'string' ? JSON.stringify(spec.label) : undefined];
+  const parts = [typeof spec.input === 'string' ? spec.input : undefined, typeof spec.label === 'string' ? jsonQuoted(spec.label) : undefined];
   const shown = parts.filter((p): p is string => p !== undefined);
   return shown.length > 0 ? ` (${shown.join(', ')})` : '';
 }
 
 function optionsChange(key: string, x: string[], y: string[]): string[] {
   if (deepEqual(x, y)) return [];
-  const added = y.filter((o) => !x.includes(o)).map((o) => `+ ${JSON.stringify(o)}`);
-  const removed = x.filter((o) => !y.includes(o)).map((o) => `- ${JSON.stringify(o)}`);
+  const added = y.filter((o) => !x.includes(o)).map((o) => `+ ${jsonQuoted(o)}`);
+  const removed = x.filter((o) => !y.includes(o)).map((o) => `- ${jsonQuoted(o)}`);
   if (added.length === 0 && removed.length === 0) {
-    return [`~ field ${key}.options: reordered ${x.map((o) => JSON.stringify(o)).join(', ')} → ${y.map((o) => JSON.stringify(o)).join(', ')}`];
+    return [`~ field ${key}.options: reordered ${x.map((o) => jsonQuoted(o)).join(', ')} → ${y.map((o) => jsonQuoted(o)).join(', ')}`];
   }
   return [`~ field ${key}.options: ${[...added, ...removed].join(', ')}`];
 }
@@ -256,7 +256,7 @@ function valueChange(name: string, x: unknown, y: unknown): string[] {
 }
 
 function show(value: unknown): string {
-  return value === undefined ? '(none)' : JSON.stringify(value);
+  return value === undefined ? '(none)' : jsonQuoted(value);
 }
 
 /** The keys of both mappings: `first` in that order, then the rest sorted. */

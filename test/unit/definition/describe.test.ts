@@ -45,6 +45,9 @@ describe('describeDefinitionChange', () => {
   it('shows a character that prints as nothing in a key or a value, so a renamed key does not read as the same one', () => {
     const after = BEFORE.replace('old_key:', '"old\u200bkey":');
     expect(describeDefinitionChange(BEFORE, after)).toEqual(['- field sections[2].fields.old_key', '+ field sections[2].fields.old<U+200B>key (text, "Old")']);
+    // In a quoted value, as an escape, as other quoted values of a plan show it (probe EI).
+    const label = BEFORE.replace('label: Old', 'label: "\\ufeffOld\\u00a0now"');
+    expect(describeDefinitionChange(BEFORE, label)).toEqual(['~ field old_key.label: "Old" → "\\ufeffOld\\u00a0now"']);
   });
 
   it('summarises an options change by option', () => {
