@@ -23,10 +23,13 @@ export function ownerText(run: RunIdentity): string {
   return `one run of pid ${run.pid} on ${run.host} until ${run.until.toISOString()}`;
 }
 
-/** Whether the text names no living run (or no run at all). */
+/**
+ * Whether the text names a run that is over. Text that names no run is not a run's: a playbook
+ * someone named `docket-test: …` in the app, or a draft they wrote so, is theirs, and stays.
+ */
 export function isLeftover(text: string | null, me: RunIdentity, now: Date, alive: (pid: number) => boolean): boolean {
   const m = OWNER.exec(text ?? '');
-  if (!m) return true;
+  if (!m) return false;
   const until = new Date(m[3]!);
   if (Number.isNaN(until.getTime()) || until.getTime() < now.getTime()) return true;
   return m[2] === me.host && Number(m[1]) !== me.pid && !alive(Number(m[1]));

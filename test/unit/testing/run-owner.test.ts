@@ -22,10 +22,11 @@ describe('isLeftover', () => {
     for (const text of [scratchDescription(owner), testAgreementMessage(owner)]) expect(isLeftover(text, ME, NOW, alive)).toBe(expected);
   });
 
-  it('counts text that names no run, or an unreadable deadline, as left over', () => {
-    expect(isLeftover(null, ME, NOW, alive)).toBe(true);
-    expect(isLeftover('made by hand', ME, NOW, alive)).toBe(true);
+  it('counts a run whose deadline cannot be read as left over, and text that names no run (made by hand) as no run\'s', () => {
     expect(isLeftover('one run of pid 200 on laptop until someday', ME, NOW, alive)).toBe(true);
+    expect(isLeftover(null, ME, NOW, alive)).toBe(false);
+    expect(isLeftover('made by hand', ME, NOW, alive)).toBe(false);
+    expect(isLeftover('docket-test: trial by sales, keep', ME, NOW, alive)).toBe(false);
   });
 
   it('reads back what it writes, with the sentence going on after the deadline', () => {
