@@ -11,7 +11,7 @@
  */
 import { realPathOrSelf } from '../util/real-path.js';
 import { link, mkdir, open, readdir, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { DocketError } from '../errors.js';
@@ -214,7 +214,14 @@ export function releaseApplyLockSync(root: string): void {
   } catch {
     return;
   }
-  if (isOurs(text)) rmSync(path, { force: true });
+  if (!isOurs(text)) return;
+  rmSync(path, { force: true });
+  // As release() does: the folder goes too when nothing else is left in it.
+  try {
+    rmdirSync(dirname(path));
+  } catch {
+    // Not empty (records, another run's copy), or gone: it stays for the last one out.
+  }
 }
 
 async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean> {

@@ -92,6 +92,12 @@ describe('the apply lock', () => {
     await writeFile(`${path}.${process.pid}`, 'left while taking it\n');
     releaseApplyLockSync(root);
     expect([existsSync(path), existsSync(`${path}.${process.pid}`)]).toEqual([false, false]);
+    // Its folder too, left empty (a second signal's exit, probe EK); one holding records stays.
+    expect(existsSync(join(root, '.docket'))).toBe(false);
+    await acquireApplyLock({ root, timeoutMs: 0 });
+    await writeFile(join(root, '.docket', 'emulator.json'), '{}');
+    releaseApplyLockSync(root);
+    expect([existsSync(path), existsSync(join(root, '.docket', 'emulator.json'))]).toEqual([false, true]);
 
     const other = JSON.stringify({ pid: process.pid + 1, host: 'elsewhere', started: new Date().toISOString() });
     await writeFile(path, other);
