@@ -59,6 +59,10 @@ describe('docket test with broken inputs', () => {
     const strictDoc = JSON.parse(strictJson.stdout) as { ok: boolean; diagnostics?: { code: string }[] };
     expect([strictDoc.ok, strictDoc.diagnostics?.map((d) => d.code)]).toEqual([false, ['test-subject-renamed']]);
     expect(await testReportErrors(strictDoc)).toEqual([]);
+    // A --target that selects another test file's tests does not fail on this one's warning (probe EJ).
+    const other = await runCli(['test', '-C', dir, '--emulator', '--target', 'custom-template/Consulting Agreement', '--fail-on-warn']);
+    expect([other.code, other.stdout]).toEqual([0, expect.not.stringContaining('--fail-on-warn fails')]);
+    expect((await runCli(['test', '-C', dir, '--emulator', '--target', 'playbook/Inbound NDA', '--fail-on-warn', '--replay-only'])).code).toBe(1);
   });
 
   it('says how to write tests given as list items, as for resource files', async () => {
