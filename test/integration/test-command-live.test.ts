@@ -278,11 +278,13 @@ describe('docket test against a standalone emulator', () => {
     const dir = await example();
     await fetch(`${emu().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 60_000 }) });
     try {
-      const start = (...flags: string[]): { exit: Promise<number | null>; kill: (s: NodeJS.Signals) => void; stdout: () => string } => {
-        const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA, ...flags], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'pipe', 'ignore'] });
+      const start = (...flags: string[]): { exit: Promise<number | null>; kill: (s: NodeJS.Signals) => void; stdout: () => string; stderr: () => string } => {
+        const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA, ...flags], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'pipe', 'pipe'] });
         let out = '';
+        let err = '';
         child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-        return { exit: new Promise((res) => child.on('close', (code) => res(code))), kill: (s) => child.kill(s), stdout: () => out };
+        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+        return { exit: new Promise((res) => child.on('close', (code) => res(code))), kill: (s) => child.kill(s), stdout: () => out, stderr: () => err };
       };
       const active = () => scratch(org()).filter((p) => p.archived_at === null);
       const waitForScratch = async (): Promise<void> => {
@@ -295,6 +297,8 @@ describe('docket test against a standalone emulator', () => {
       interrupted.kill('SIGINT');
       expect(await interrupted.exit).toBe(130);
       expect(active()).toEqual([]);
+      // Said at once, not only at the end (probe EJ).
+      expect(interrupted.stderr()).toContain('SIGINT: stopping: no new review is asked for, the reviews under way are waited for, then what the run made is archived or voided; Ctrl-C again stops at once.');
 
       // CI's cancel: SIGTERM, then SIGTERM again before the cleanup ends: it stops at once, leaving
       // its scratch playbook, and its reports still say why.

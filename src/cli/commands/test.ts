@@ -129,7 +129,7 @@ async function prepareTests(io: Io, workspace: Workspace, files: string[], opts:
   const contracts = loaded.files.flatMap((f) => (f.kind === 'PlaybookTest' ? f.cases.flatMap((c) => ('file' in c.contract ? [c.contract.file] : [])) : []));
   // With --target, the warnings of the test files it selects: a CI job split by target does not fail (--fail-on-warn) on another's.
   const selectedFiles = new Set(selected.map((f) => f.file));
-  const warnings = opts.target.length > 0 ? loaded.diagnostics.filter((d) => selectedFiles.has(d.file)) : loaded.diagnostics;
+  const warnings = opts.target.length > 0 ? loaded.diagnostics.filter((d) => d.file !== undefined && selectedFiles.has(d.file)) : loaded.diagnostics;
   return { subjects, selected, warnings, compare, none, contracts };
 }
 
@@ -308,7 +308,11 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
   if (opts.replayOnly && opts.live) throw new UsageError('--live reads the live playbooks, which --replay-only never contacts', 'drop one of them');
   if (opts.replayOnly && !opts.cache) throw new UsageError('--replay-only runs from the cache, which --no-cache ignores');
   const interrupts = interruptsOf(io);
-  const release = interrupts.hold();
+  // Said at once: the run may wait a while for the reviews under way before it cleans up.
+  const release = interrupts.hold(
+    'stopping: no new review is asked for, the reviews under way are waited for, then what the run made is archived or voided',
+    'what the run made (scratch playbooks, draft test agreements) may be left: the next docket test removes it',
+  );
   const deadline = Date.now() + opts.timeout;
   // Removing what the run made (scratch playbooks, draft test agreements) gets its own time after
   // the budget: a run whose budget a hung request spent must still clean up, as the README says.
