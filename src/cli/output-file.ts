@@ -113,7 +113,9 @@ export async function refuseConfigurationFile(out: string, file: string, flag: s
   const hint = `save it outside the configuration's files, such as ${flag} ${written.example} beside docket.yaml`;
   if (linked === undefined) {
     // Any other file there that is not one this flag writes (a test's contract, a note): not replaced either.
-    const head = isInside(realRoot, real) && !rootRelative(realRoot, real).startsWith(`${WORK_DIR}/`) ? fileHeadSync(real, HEAD_BYTES)?.toString('utf8') : undefined;
+    // Named there, or landing there: a link in the directory to a file outside replaces that file (probe EJ).
+    const there = (isInside(realRoot, real) && !rootRelative(realRoot, real).startsWith(`${WORK_DIR}/`)) || (isInside(root, out) && !rootRelative(root, out).startsWith(`${WORK_DIR}/`));
+    const head = there ? fileHeadSync(real, HEAD_BYTES)?.toString('utf8') : undefined;
     if (head !== undefined && head.trim() !== '' && !written.looksLike(head)) throw new ConfigurationFileRefused(`${flag} ${file} is a file of the configuration directory that is not ${written.what}: the saved file would take its place`, hint);
     return;
   }

@@ -275,6 +275,12 @@ describe('docket test with broken inputs', () => {
       expect([r.code, r.stderr.split('\n')[0]]).toEqual([1, `Error: --junit ${path} ${says}${file === 'tests/report.test.yaml' ? '' : ': the saved file would take its place'}`]);
       expect(await readFile(path).catch(() => undefined)).toEqual(before);
     }
+    // A link in the directory to a file outside: that file would be replaced (probe EJ).
+    const notes = join(await makeDir({ 'notes.md': 'important notes\n' }), 'notes.md');
+    await symlink(notes, join(dir, 'report.xml'));
+    const linked = await runCli(['test', '-C', dir, '--emulator', 'tests/inbound-nda.test.yaml', '--junit', join(dir, 'report.xml')]);
+    expect([linked.code, linked.stderr.split('\n')[0]]).toEqual([1, `Error: --junit ${join(dir, 'report.xml')} is a file of the configuration directory that is not a JUnit report: the saved file would take its place`]);
+    expect(await readFile(notes, 'utf8')).toBe('important notes\n');
     // A configuration that cannot be read cannot judge the file: the report of why goes only to a
     // new file no run reads as YAML (or over an earlier report), never over the configuration's.
     const broken = await example();
