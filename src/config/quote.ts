@@ -62,11 +62,10 @@ export function codePointOf(c: string): string {
 
 /** A value as JSON, whole, with what prints as nothing escaped (`"\ufeffG"`): a value quoted in a plan line. */
 export function jsonQuoted(value: unknown): string {
-  const json = JSON.stringify(value);
-  return json === undefined ? 'undefined' : escapeC1(json);
+  return showJson(value, Number.POSITIVE_INFINITY);
 }
 
-/** Each escaped as JSON escapes (a character past U+FFFF as its two halves, `\\udb40\\udc20`). */
+/** Each escaped as JSON escapes (a character past U+FFFF as one code point, `\\u{E0020}`). */
 function escapeC1(json: string): string {
   // A character beyond U+FFFF (a tag character) as one code point, not as the halves of its UTF-16 pair.
   return json.replace(EACH_ESCAPED, (c) => (c.length === 2 ? `\\u{${c.codePointAt(0)!.toString(16).toUpperCase()}}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));

@@ -418,7 +418,8 @@ class EmulatorServer implements EmulatorControls {
     if (!this.openOrganizations || !id || this.store.organization(id)) return;
     // The seed loaded now (a reset may have loaded another since the start): its keys open organizations, a removed seed's do not.
     const template = peopleAndSettingsOf(this.store.currentSeed().organizations[0]);
-    if (!template?.api_keys.includes(key)) return;
+    // Its own key opens it too (the key the README says reaches its agreements part).
+    if (!template || (!template.api_keys.includes(key) && key !== emulatorOrganizationKey(id))) return;
     // The template's keys, but its own organization's key: the new organization gets one of its own,
     // also when the seed gave the template none, since an agreements key acts for the first
     // organization it names (the agreements service has no organization in its paths).

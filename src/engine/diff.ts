@@ -8,7 +8,7 @@ import { problemSourceOf } from '../kinds/support/positions.js';
 import { formerSource } from './desired.js';
 import { digest, sameValue } from './canonical.js';
 import { isPlainObject } from '../util/plain.js';
-import { formerKey, formerKeys, refKey } from './types.js';
+import { formerKey, formerKeys, leavesLiveEdits, refKey } from './types.js';
 import type { Action, AdoptableFile, Change, DesiredResource, FieldChange, Fields, KindName, LiveResource, UndeclaredSummary } from './types.js';
 
 /** What diff needs to know about a kind; KindModule satisfies it. */
@@ -148,8 +148,9 @@ export function managedFields(d: DesiredResource): readonly string[] | undefined
  * no reason to call the plan stale.
  */
 export function checkedFields(d: DesiredResource, c: Pick<Change, 'action' | 'fields'>): readonly string[] | undefined {
-  const drift = d.policy?.drift;
-  if (!d.partial && (drift === 'adopt' || drift === 'ignore') && (c.action === 'update' || c.action === 'rename')) return c.fields.map((f) => f.field);
+  // A removal is fingerprinted whole, as removeChange does: the app's edits are what it would lose.
+  if (c.action === 'delete' || c.action === 'archive') return undefined;
+  if (!d.partial && leavesLiveEdits(d.policy?.drift) && (c.action === 'update' || c.action === 'rename')) return c.fields.map((f) => f.field);
   return managedFields(d);
 }
 
@@ -409,8 +410,7 @@ export function diff(input: DiffInput): DiffResult {
     const removalHeld = (d: DesiredResource): boolean => {
       if (!d.parent) return false;
       parentPolicies ??= new Map((desiredByKind.get(d.parent.kind) ?? []).map((p) => [p.key, p.policy]));
-      const policy = parentPolicies.get(d.parent.key)?.drift;
-      return policy === 'adopt' || policy === 'ignore';
+      return leavesLiveEdits(parentPolicies.get(d.parent.key)?.drift);
     };
     // Unless a later rename in the files took the former object (B from A while C from B).
     for (const { d, former } of bothLive) {

@@ -5,7 +5,7 @@
  * object whose policy is `adopt` or `ignore` leave the plan (apply never reverts them) and are
  * kept aside as held drift. Pure.
  */
-import { CREATE_ACTIONS, formerKeys, refKey } from './types.js';
+import { CREATE_ACTIONS, formerKeys, leavesLiveEdits, refKey } from './types.js';
 import type { Change, DesiredResource, Direction, FieldChange, FieldDirection, KindName, LiveResource } from './types.js';
 import { fieldHash, type SyncRecord, type SyncState } from './sync.js';
 import { checkedFields, fingerprint } from './diff.js';
@@ -291,7 +291,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     const movedFrom = c.action === 'delete' && c.direction === 'changed-live' ? syncedAsOther(c, input.sync) : undefined;
     const policy = (movedFrom !== undefined ? desired.get(movedFrom)?.policy?.drift : undefined) ?? (c.action === 'delete' ? parent : own)?.policy?.drift;
     const holdParent = c.parent !== undefined && heldParents.has(refKey(c.parent.kind, c.parent.key));
-    if (policy !== 'adopt' && policy !== 'ignore' && !holdParent) {
+    if (!leavesLiveEdits(policy) && !holdParent) {
       kept.push(c);
       continue;
     }
@@ -325,9 +325,8 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
  * applied, are no reason to call the plan stale.
  */
 function checkedAsWritten(c: Change, desired: ReadonlyMap<string, DesiredResource>, liveById: ReadonlyMap<string, LiveResource>): Change {
-  const drift = desired.get(refKey(c.kind, c.key))?.policy?.drift;
-  if ((drift !== 'adopt' && drift !== 'ignore') || c.fingerprint === null || !c.liveId) return c;
-  const own = desired.get(refKey(c.kind, c.key))!;
+  const own = desired.get(refKey(c.kind, c.key));
+  if (!own || !leavesLiveEdits(own.policy?.drift) || c.fingerprint === null || !c.liveId) return c;
   const l = liveById.get(c.liveId);
   return l ? { ...c, fingerprint: fingerprint(l, checkedFields(own, c)) } : c;
 }

@@ -70,7 +70,7 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   // Elsewhere, what the plan touched is not there to compare: that follows from the target alone.
   if (moved) return [...reasons, `${OTHER_TARGET} (${moved})`];
   const byId = new Map(now.live.map((l) => [`${l.kind}:${l.id}`, l]));
-  const kindsRead = new Set(now.live.map((l) => l.kind));
+  const kindsRead = now.read ?? new Set(now.live.map((l) => l.kind));
   // An object the plan changes and that is gone is said once, below, not also for each reference to it.
   const gone = new Set(plan.changes.filter((c) => c.liveId && !byId.has(`${c.kind}:${c.liveId}`)).map((c) => refKey(c.kind, c.key)));
   // The ids the plan resolves references to must still be those objects' ids, and theirs, not
@@ -125,7 +125,7 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
       if (heldBy(c).length > 0) reasons.push(`${label} now exists live, so ${c.action === 'invite' ? 'inviting it would invite it twice' : `${c.action === 'upload' ? 'uploading' : 'creating'} it would duplicate it`}`);
     }
   }
-  reasons.push(...lostParents(plan, byId, now.read ?? kindsRead, gone, renaming));
+  reasons.push(...lostParents(plan, byId, kindsRead, gone, renaming));
   return [...new Set(reasons)];
 }
 
@@ -138,12 +138,14 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
 function lostParents(plan: Plan, byId: ReadonlyMap<string, LiveResource>, kindsRead: ReadonlySet<string>, gone: ReadonlySet<string>, renaming: ReadonlySet<string>): string[] {
   const reasons: string[] = [];
   let liveKeys: Set<string> | undefined;
+  // A parent the plan changes itself is checked as such above (its fingerprint, or gone).
+  const changed = new Set(plan.changes.filter((c) => c.liveId).map((c) => refKey(c.kind, c.key)));
   for (const c of plan.changes) {
     if (!c.parent || !CREATE_ACTIONS.includes(c.action) || !kindsRead.has(c.parent.kind)) continue;
     const parentKey = refKey(c.parent.kind, c.parent.key);
     const parentId = c.parent.liveId ?? plan.ids[`${c.parent.kind}:${c.parent.key}`];
-    // A parent the plan creates has no id yet; one the plan changes is said as such above.
-    if (!parentId || gone.has(parentKey)) continue;
+    // A parent the plan creates has no id yet.
+    if (!parentId || gone.has(parentKey) || changed.has(parentKey)) continue;
     const parent = byId.get(`${c.parent.kind}:${parentId}`);
     const label = `${c.parent.kind} "${c.parent.key}"`;
     const creates = `the plan creates ${kindNamed(c.kind)?.title.toLowerCase() ?? `${c.kind}s`} in it`;

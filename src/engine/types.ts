@@ -50,6 +50,11 @@ export type FieldDirection = 'live' | 'files' | 'both' | 'unknown';
 /** `drift:` of a playbook or rule: what plan, apply and pull do with live-side changes. */
 export type DriftPolicy = 'adopt' | 'revert' | 'ignore';
 
+/** Whether a policy leaves live edits alone (adopt, ignore): apply never reverts them. */
+export function leavesLiveEdits(policy: DriftPolicy | undefined): boolean {
+  return policy === 'adopt' || policy === 'ignore';
+}
+
 export interface ResourcePolicy {
   /** As written (own, or inherited from the parent); absent: the default, revert. */
   drift?: DriftPolicy;

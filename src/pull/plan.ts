@@ -885,14 +885,16 @@ class PullPlanner {
     this.dataFiles.set(path, crlf ? body.replace(/\n/g, '\r\n') : body);
   }
 
-  /** A new object whose text export would write into a file of its own starting with a byte-order mark (read past there). */
+  /**
+   * A new object whose text export would write into a text file of its own starting with a
+   * byte-order mark (read past there). A guard for kinds to come: a custom term writes such a
+   * text as `body:` in its document, where it is kept.
+   */
   private markedForTextFile(l: LiveResource): string | undefined {
     const kind = this.kinds.get(l.kind);
-    const textFile = Object.values(kind?.dataFiles ?? {}).includes('text');
-    const marked = textFile ? Object.keys(l.fields).find((f) => typeof l.fields[f] === 'string' && (l.fields[f] as string).startsWith('\uFEFF')) : undefined;
-    // A kind may write such a text in the document instead, where it is kept (a custom term's `body:`).
-    if (marked === undefined || !kind?.toConfig?.(l, this.configContext(undefined)).dataFiles?.some((f) => f.content.startsWith('\uFEFF'))) return undefined;
-    return `its ${marked} ${markedText('a file')}`;
+    if (!Object.values(kind?.dataFiles ?? {}).includes('text')) return undefined;
+    const marked = kind?.toConfig?.(l, this.configContext(undefined)).dataFiles?.find((f) => f.content.startsWith('\uFEFF'));
+    return marked === undefined ? undefined : `its text for ${marked.name} ${markedText('a file')}`;
   }
 
   private sharers: Map<string, string[]> | undefined;
@@ -1372,8 +1374,9 @@ function wholeRecord(l: LiveResource): SyncRecord {
 
 /**
  * The record of what pull wrote; a field it did not pull keeps its old record, so the next plan
- * still sees it move. Undefined when such a field has no old record: left out, it would read as
- * the files' change (a field the record does not hold), so no new record is made.
+ * still sees it move. Undefined when such a field has no old record: left out, it would read as a
+ * field the record does not hold (the files' change for a partial kind, unknown for the others),
+ * so no new record is made.
  */
 function liveRecord(l: LiveResource, fields: readonly string[], unpulled?: ReadonlySet<string>, old?: SyncRecord | null): SyncRecord | undefined {
   const hashes: Record<string, string> = {};

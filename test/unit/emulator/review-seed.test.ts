@@ -155,5 +155,8 @@ describe('an organization opened on first use (the standalone emulator)', () => 
     const users = list(await review('GET', `/v1/organizations/${fresh}/users`, undefined, { key: 'seedkey-second-999999' }));
     expect(users.map((u) => u.attributes.email)).toEqual(['zed@second.example']);
     expect((await review('GET', '/v1/organizations/12345678-1234-4234-8234-000000000008')).status).toBe(401);
+    // Its own key opens an organization too, as the first request to it (second read).
+    const own = '12345678-1234-4234-8234-00000000000a';
+    expect(list(await review('GET', `/v1/organizations/${own}/playbooks`, undefined, { key: `docket-emulator-key-${own}` }))).toEqual([]);
   });
 });

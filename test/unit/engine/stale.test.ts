@@ -127,7 +127,7 @@ describe('staleReasons', () => {
     const check = (fields: Record<string, unknown>) => staleReasons(planned, { ...NOW, live: [{ ...live, fields: { ...live.fields, ...fields } }], checked: (c) => checkedFields(rule, c) });
     expect(check({ description: 'edited again', questions: 'new' })).toEqual([]);
     expect(check({ actions: 'C' })).toEqual(['rule "NDA/Term" changed live since the plan']);
-    expect(checkedFields(rule, { action: 'delete', fields: [] })).toBeUndefined();
+    expect(checkedFields({ ...rule, policy: { drift: 'adopt' as const, ignoreFields: ['questions'] } }, { action: 'delete', fields: [] })).toBeUndefined();
     expect(checkedFields({ ...rule, policy: { drift: 'revert' as const } }, update)).toBeUndefined();
   });
 
@@ -176,6 +176,9 @@ describe('staleReasons', () => {
     expect(staleReasons(creates, { ...NOW, live: [ALICE], read: new Set(['playbook', 'rule', 'member']) })).toEqual(['playbook "NDA" no longer exists live (the plan creates rules in it)']);
     // Nothing is said of a kind that was not read.
     expect(staleReasons(creates, { ...NOW, live: [ALICE], read: new Set(['member']) })).toEqual([]);
+    // A playbook the plan changes too is said once, as changed.
+    const both = planOf([{ ...change('update', 'playbook', 'NDA', { liveId: 'pb-1' }), fingerprint: fingerprint(NDA) }, ...creates.changes], { 'playbook:NDA': 'pb-1' });
+    expect(staleReasons(both, { ...NOW, live: [livePlaybook('pb-1', 'NDA 2026', 'Old'), ALICE] })).toEqual(['playbook "NDA" changed live since the plan']);
     expect(staleReasons(creates, { ...NOW, live: [livePlaybook('pb-1', 'Vendor NDA', 'Old'), ALICE] })).toEqual(['playbook "NDA" was renamed live to "Vendor NDA" since the plan (the plan creates rules in it)']);
     // Archived, and another made under its name: the one a person finds live is not the one the plan read.
     expect(staleReasons(creates, { ...NOW, live: [livePlaybook('pb-2', 'NDA', 'Old'), ALICE] })).toEqual(['playbook "NDA" was replaced since the plan (another object of that name is live now; the plan creates rules in it)']);
@@ -241,6 +244,8 @@ describe('staleReasons', () => {
   it('an object it references no longer has the id it recorded', () => {
     const alice = liveMember('u-9', 'alice@acme.example');
     expect(staleReasons(plan(), { ...NOW, live: [NDA, TERM, alice] })).toEqual(['member "alice@acme.example" no longer has the id the plan recorded']);
+    // Also when it was the only one of its kind live: the kind was read, and holds nothing now.
+    expect(staleReasons(plan(), { ...NOW, live: [NDA, TERM], read: new Set(['playbook', 'rule', 'member']) })).toEqual(['member "alice@acme.example" no longer has the id the plan recorded']);
   });
 
   it('an object it references has another object\'s id in the plan file (edited: the rule would go live reviewed by bob)', () => {
