@@ -65,8 +65,10 @@ export interface OwnOutput {
 /** Enough of a file to tell a flag's own output from anything else. */
 const HEAD_BYTES = 64;
 
-export const SAVED_PLAN: OwnOutput = { what: 'a saved plan', example: 'plan.json', looksLike: (head) => head.trimStart().startsWith('{') };
-export const JUNIT_REPORT: OwnOutput = { what: 'a JUnit report', example: 'docket-test.xml', looksLike: (head) => head.trimStart().startsWith('<') };
+// By how docket writes each: a plan's first key, a report's root element (past a declaration and
+// comments). Any JSON or XML file would pass a first character: a package.json, a pom.xml (probe EL).
+export const SAVED_PLAN: OwnOutput = { what: 'a saved plan', example: 'plan.json', looksLike: (head) => /^\s*\{\s*"format_version"/.test(head) };
+export const JUNIT_REPORT: OwnOutput = { what: 'a JUnit report', example: 'docket-test.xml', looksLike: (head) => /^\s*<testsuites?[\s>/]/.test(head.replace(/^\s*<\?xml[^>]*\?>/, '').replace(/^(\s*<!--[\s\S]*?-->)+/, '')) };
 
 /**
  * Whether `out` may take a report though the configuration could not be read, so

@@ -412,19 +412,24 @@ class EmulatorServer implements EmulatorControls {
     return { apiKey: key, organizationIds: orgs.map((o) => o.id) };
   }
 
-  /** With `openOrganizations`: creates the organization a review path names, for a key of the template's. */
+  /**
+   * With `openOrganizations`: creates the organization a review path names, for a key of the
+   * template's (with those keys, and one of its own); or the one an organization's own key names
+   * (`docket-emulator-key-<id>`), on any path, with that key alone: a team using its own key
+   * changes nothing the shared key sees.
+   */
   private openOrganization(path: string, key: string): void {
-    const id = /^\/review\/v1\/organizations\/([0-9a-fA-F-]{36})(?:\/|$)/.exec(path)?.[1]?.toLowerCase();
-    if (!this.openOrganizations || !id || this.store.organization(id)) return;
+    if (!this.openOrganizations) return;
+    const named = /^\/review\/v1\/organizations\/([0-9a-fA-F-]{36})(?:\/|$)/.exec(path)?.[1]?.toLowerCase();
+    const ownId = OWN_KEY.exec(key)?.[1]?.toLowerCase();
+    const id = ownId ?? named;
+    if (!id || this.store.organization(id)) return;
     // The seed loaded now (a reset may have loaded another since the start): its keys open organizations, a removed seed's do not.
     const template = peopleAndSettingsOf(this.store.currentSeed().organizations[0]);
-    // Its own key opens it too (the key the README says reaches its agreements part).
-    if (!template || (!template.api_keys.includes(key) && key !== emulatorOrganizationKey(id))) return;
-    // The template's keys, but its own organization's key: the new organization gets one of its own,
-    // also when the seed gave the template none, since an agreements key acts for the first
-    // organization it names (the agreements service has no organization in its paths).
+    if (!template || (ownId === undefined && !template.api_keys.includes(key))) return;
+    // An agreements key acts for the first organization it names (no organization in its paths): each gets a key of its own.
     const own = emulatorOrganizationKey(template.id);
-    const apiKeys = [...new Set([...template.api_keys.filter((k) => k !== own), emulatorOrganizationKey(id)])];
+    const apiKeys = ownId !== undefined ? [key] : [...new Set([...template.api_keys.filter((k) => k !== own), emulatorOrganizationKey(id)])];
     this.store.addMissingOrganizations({ organizations: [{ ...template, id, api_keys: apiKeys }] });
     void this.store.persist();
   }
@@ -433,6 +438,9 @@ class EmulatorServer implements EmulatorControls {
     return new Context(method, target, req.headers, requestId, rawBody, this.store, this.pageSize, this.settings.variants);
   }
 }
+
+/** An organization's own emulator key (emulatorOrganizationKey), naming its id. */
+const OWN_KEY = new RegExp(`^${emulatorOrganizationKey('')}([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$`);
 
 /**
  * What an organization opened on first use takes from the seed's first one: its people and

@@ -281,6 +281,15 @@ describe('docket test with broken inputs', () => {
     const linked = await runCli(['test', '-C', dir, '--emulator', 'tests/inbound-nda.test.yaml', '--junit', join(dir, 'report.xml')]);
     expect([linked.code, linked.stderr.split('\n')[0]]).toEqual([1, `Error: --junit ${join(dir, 'report.xml')} is a file of the configuration directory that is not a JUnit report: the saved file would take its place`]);
     expect(await readFile(notes, 'utf8')).toBe('important notes\n');
+    // Nor is any XML that is not a report one (a pom.xml outside, through a link), nor text that starts with `<` (probe EL).
+    const pom = join(await makeDir({ 'pom.xml': '<?xml version="1.0"?>\n<project><keep/></project>\n' }), 'pom.xml');
+    await symlink(pom, join(dir, 'pom-link.xml'));
+    await writeFile(join(dir, 'heart.txt'), '<3 love notes, keep\n');
+    for (const [file, kept] of [[join(dir, 'pom-link.xml'), pom], [join(dir, 'heart.txt'), join(dir, 'heart.txt')]] as const) {
+      const before = await readFile(kept, 'utf8');
+      expect((await runCli(['test', '-C', dir, '--emulator', 'tests/inbound-nda.test.yaml', '--junit', file])).code).toBe(1);
+      expect(await readFile(kept, 'utf8')).toBe(before);
+    }
     // A configuration that cannot be read cannot judge the file: the report of why goes only to a
     // new file no run reads as YAML (or over an earlier report), never over the configuration's.
     const broken = await example();
@@ -295,7 +304,7 @@ describe('docket test with broken inputs', () => {
     expect(report.code).toBe(1);
     expect(await readFile(join(broken, 'docket-test.xml'), 'utf8')).toContain('unknown-key');
     // A text contract that starts as XML would: named by a test file, still refused.
-    await writeFile(join(dir, 'tests/fixtures/nda.txt'), '<contract>This Agreement is governed by the laws of Delaware.</contract>\n');
+    await writeFile(join(dir, 'tests/fixtures/nda.txt'), '<testsuites>This Agreement is governed by the laws of Delaware.</testsuites>\n');
     await writeFile(join(dir, 'tests/text.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: text\n    contract: { file: fixtures/nda.txt }\n    expect: { flags: { count: { min: 0 } } }\n');
     const text = await runCli(['test', '-C', dir, '--emulator', 'tests/text.test.yaml', '--junit', join(dir, 'tests/fixtures/nda.txt')]);
     expect([text.code, text.stderr.split('\n')[0]]).toEqual([1, `Error: --junit ${join(dir, 'tests/fixtures/nda.txt')} is tests/fixtures/nda.txt, a contract a test file names: the report would take its place`]);

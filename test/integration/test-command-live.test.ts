@@ -298,7 +298,7 @@ describe('docket test against a standalone emulator', () => {
       expect(await interrupted.exit).toBe(130);
       expect(active()).toEqual([]);
       // Said at once, not only at the end (probe EJ).
-      expect(interrupted.stderr()).toContain('SIGINT: stopping: no new review is asked for, the reviews under way are waited for, then what the run made is archived or voided; Ctrl-C again stops at once.');
+      expect(interrupted.stderr()).toContain('SIGINT: stopping: no new review is asked for (those under way are left), and what the run made is archived or voided; Ctrl-C again stops at once.');
 
       // CI's cancel: SIGTERM, then SIGTERM again before the cleanup ends: it stops at once, leaving
       // its scratch playbook, and its reports still say why.

@@ -1,7 +1,7 @@
 /** Seeded imported files and reviews (what `docket test capture --review <id>` reads). */
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSeed, parseSeed, type EmulatorSeed, type SeedOrganization } from '../../../src/emulator/seed.js';
-import { ORG, ORG_PATH, closeAll, list, one, problem, start } from './harness.js';
+import { ORG, ORG_PATH, call, closeAll, list, one, problem, start } from './harness.js';
 import { docx } from './documents.js';
 import { STYLES, startReviews } from './reviews-harness.js';
 
@@ -147,7 +147,7 @@ describe('an organization opened on first use (the standalone emulator)', () => 
   });
 
   it('follows the seed a reset loaded: its key opens organizations with its people, a removed seed\'s key opens none (probe EI)', async () => {
-    const { review, control } = await start({ seed: seedWith({}), openOrganizations: true });
+    const { review, control, emu } = await start({ seed: seedWith({}), openOrganizations: true });
     const second: EmulatorSeed = { organizations: [{ id: 'eeeeeeee-0000-4000-8000-000000000001', name: 'Second', api_keys: ['seedkey-second-999999'], users: [{ email: 'zed@second.example', role: 'admin' }] }] };
     expect((await control('POST', '/_emulator/reset', second)).status).toBe(200);
     const fresh = '12345678-1234-4234-8234-000000000009';
@@ -155,8 +155,13 @@ describe('an organization opened on first use (the standalone emulator)', () => 
     const users = list(await review('GET', `/v1/organizations/${fresh}/users`, undefined, { key: 'seedkey-second-999999' }));
     expect(users.map((u) => u.attributes.email)).toEqual(['zed@second.example']);
     expect((await review('GET', '/v1/organizations/12345678-1234-4234-8234-000000000008')).status).toBe(401);
-    // Its own key opens an organization too, as the first request to it (second read).
+    // Its own key opens an organization too, on its first request whatever the path (the agreements
+    // service names none), and with that key alone: the shared key sees what it saw (probe EL).
     const own = '12345678-1234-4234-8234-00000000000a';
-    expect(list(await review('GET', `/v1/organizations/${own}/playbooks`, undefined, { key: `docket-emulator-key-${own}` }))).toEqual([]);
+    const ownKey = { key: `docket-emulator-key-${own}` };
+    expect((await call(`${emu.url}/agreements/v1/custom_terms`, 'GET', undefined, ownKey)).status).toBe(200);
+    expect(list(await review('GET', `/v1/organizations/${own}/playbooks`, undefined, ownKey))).toEqual([]);
+    expect(list(await review('GET', '/v1/organizations', undefined, ownKey)).map((o) => o.id)).toEqual([own]);
+    expect(emu.store.organization(own)!.api_keys).toEqual([`docket-emulator-key-${own}`]);
   });
 });
