@@ -308,7 +308,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
   if (opts.replayOnly && opts.live) throw new UsageError('--live reads the live playbooks, which --replay-only never contacts', 'drop one of them');
   if (opts.replayOnly && !opts.cache) throw new UsageError('--replay-only runs from the cache, which --no-cache ignores');
   const interrupts = interruptsOf(io);
-    // Said at once: the cleanup (archives, voids) may take a while, and a second signal cuts it short.
+  // Said at once: the cleanup (archives, voids) may take a while, and a second signal cuts it short.
   const release = interrupts.hold(
     'stopping: no new review is asked for (those under way are left), and what the run made is archived or voided',
     'what the run made (scratch playbooks, draft test agreements) may be left: the next docket test removes it',
