@@ -27,6 +27,12 @@ export class ContractStore {
     private readonly beforeWrite: () => Promise<void> = () => Promise.resolve(),
     /** The copy kept with the test cache, for a run whose lock changes are not kept (CI). */
     private readonly copy?: UploadCopy,
+    /**
+     * Records kept until flush(), not written per upload: for the in-process emulator, where each
+     * write is of its whole state, contracts included (400 contracts took three minutes), and a
+     * run killed before the flush loses its uploads with the state, so nothing names one lost.
+     */
+    private readonly deferred = false,
   ) {}
 
   /** The copy's record of an upload, for when the lock's names a file the service no longer has. */
@@ -39,6 +45,9 @@ export class ContractStore {
   async idFor(sha: string): Promise<string | undefined> {
     const target = this.target();
     if (!target) return undefined;
+    // Recorded by this run and not written yet (deferred, or waiting for the write under way).
+    const pending = this.pending.get(sha);
+    if (pending) return pending.id;
     const recorded = (await this.read(target))[lockKey(ENTRY_KIND, sha)]?.id;
     return recorded ?? this.copy?.idFor(target, sha);
   }
@@ -73,21 +82,47 @@ export class ContractStore {
     return Object.values(doc.targets).flatMap((section) => Object.entries(section.files).filter(([key]) => key.startsWith(`${ENTRY_KIND}:`)));
   }
 
-  /** Records (or, with `id` undefined, forgets) an upload; writes are serialised and atomic. */
+  /** Uploads recorded and not written yet, by sha256 (undefined id: forgotten). */
+  private readonly pending = new Map<string, { id: string | undefined; file: string }>();
+
+  /**
+   * Records (or, with `id` undefined, forgets) an upload; resolves once it is in the lock. Writes
+   * are serialised and atomic, and take every record waiting by then: uploads that end while one
+   * is written share the next write, as each write is of the whole lock (and, with --emulator,
+   * first of the emulator's whole state, which holds every contract: one write per upload made
+   * 400 contracts take three minutes).
+   */
   record(sha: string, id: string | undefined, file: string): Promise<void> {
     const target = this.target();
     if (!target) return Promise.resolve();
-    this.chain = this.chain.then(async () => {
-      const { doc } = await readLockDocument(this.location);
-      const lock = lockSection(doc, target, this.location);
+    this.pending.set(sha, { id, file });
+    if (this.deferred) return Promise.resolve();
+    return this.flush();
+  }
+
+  /** Writes what is recorded and not written yet; resolves once it is in the lock. */
+  flush(): Promise<void> {
+    const target = this.target();
+    if (!target) return Promise.resolve();
+    this.chain = this.chain.then(() => this.writePending(target));
+    return this.chain;
+  }
+
+  private async writePending(target: string): Promise<void> {
+    // An earlier write of the chain took them.
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending];
+    this.pending.clear();
+    const { doc } = await readLockDocument(this.location);
+    const lock = lockSection(doc, target, this.location);
+    for (const [sha, { id, file }] of batch) {
       if (id === undefined) delete lock.files[lockKey(ENTRY_KIND, sha)];
       else lock.files[lockKey(ENTRY_KIND, sha)] = { id, file, sha256: sha };
-      await this.beforeWrite();
-      await writeLock(this.location, target, lock);
-      this.known = Promise.resolve(lock.files);
-      await this.copy?.record(target, sha, id);
-    });
-    return this.chain;
+    }
+    await this.beforeWrite();
+    await writeLock(this.location, target, lock);
+    this.known = Promise.resolve(lock.files);
+    await this.copy?.record(target, batch.map(([sha, { id }]) => [sha, id]));
   }
 }
 

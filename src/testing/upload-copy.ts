@@ -28,14 +28,16 @@ export class UploadCopy {
     return (await this.read())[target]?.[sha.toLowerCase()];
   }
 
-  /** Records (or, with `id` undefined, forgets) an upload; writes are serialised and atomic. */
-  record(target: string, sha: string, id: string | undefined): Promise<void> {
+  /** Records (or, with an undefined id, forgets) uploads, `[sha256, id]`; writes are serialised and atomic. */
+  record(target: string, uploadsMade: readonly (readonly [string, string | undefined])[]): Promise<void> {
     this.chain = this.chain
       .then(async () => {
         const uploads = await this.read();
         const section = (uploads[target] ??= {});
-        if (id === undefined) delete section[sha.toLowerCase()];
-        else section[sha.toLowerCase()] = id;
+        for (const [sha, id] of uploadsMade) {
+          if (id === undefined) delete section[sha.toLowerCase()];
+          else section[sha.toLowerCase()] = id;
+        }
         await writeFileAtomic(this.path, `${JSON.stringify({ version: 1, uploads }, null, 2)}\n`);
       })
       // A copy that cannot be written costs an upload next time, never this run, nor the next record.

@@ -357,6 +357,8 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
       const reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
       s.progress.start('Testing');
       const uploads = UploadCopy.in(project.root);
+      // On the in-process emulator the upload records are written once, at the end (see ContractStore).
+      const contracts = contractStoreOf(s, emulator, uploads, emulator);
       const run = await runTests(
         selected,
         {
@@ -366,7 +368,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
           cache: new TestCache(join(project.root, CACHE_DIR, cachePartition(emulator, reviewUrl))),
           readCache: opts.cache,
           live: Boolean(opts.live),
-          contracts: contractStoreOf(s, emulator, uploads),
+          contracts,
           concurrency: s.concurrency,
           run: { pid: process.pid, host: hostname(), until: new Date(deadline) },
           signal: interrupts.signal,
@@ -379,7 +381,12 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
           prepareTemplate: (t: TemplateSubject) => (emulator ? syncEmulatorTemplate(s, t) : compareLiveTemplate(s, t)),
         },
         compare,
-      );
+      ).catch(async (error: unknown) => {
+        // Whatever stopped the run, what it uploaded is recorded; the run's own error is the one said.
+        await contracts.flush().catch(() => undefined);
+        throw error;
+      });
+      await contracts.flush();
       if (uploads.unwritten) s.logger.info(`warning: the copy of the upload records could not be written (${uploads.unwritten}): ${relative(project.root, uploads.path)}; a CI job that keeps the test cache but not docket.lock.json's changes uploads these contracts again`);
       // The report carries them (with their source lines, as validate -o json gives them): its JSON, its annotations and --fail-on-warn see them too.
       return warnings.length > 0 ? { ...run, warnings: withExcerpts(warnings, sourceLines(project.root)) } : run;
@@ -398,8 +405,8 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
 }
 
 /** The contracts this checkout uploaded, in the lock section of imported files. */
-function contractStoreOf(s: Session, emulator: boolean, uploads = UploadCopy.in(s.workspace.config.project.root)): ContractStore {
-  return new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, emulator), () => s.connection.saveEmulator(), uploads);
+function contractStoreOf(s: Session, emulator: boolean, uploads = UploadCopy.in(s.workspace.config.project.root), deferred = false): ContractStore {
+  return new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, emulator), () => s.connection.saveEmulator(), uploads, deferred);
 }
 
 /** The lock section of imported files: the review service's URL and organization (known once located). */
