@@ -29,8 +29,8 @@ export class ContractStore {
     private readonly copy?: UploadCopy,
     /**
      * Records kept until flush(), not written per upload: for the in-process emulator, where each
-     * write is of its whole state, contracts included (400 contracts took three minutes), and a
-     * run killed before the flush loses its uploads with the state, so nothing names one lost.
+     * write is of its whole state, contracts included (400 contracts took 52 s), and a run killed
+     * before the flush uploads them again next time, to the emulator, where nothing is paid for.
      */
     private readonly deferred = false,
   ) {}
