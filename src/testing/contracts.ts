@@ -86,11 +86,9 @@ export class ContractStore {
   private readonly pending = new Map<string, { id: string | undefined; file: string }>();
 
   /**
-   * Records (or, with `id` undefined, forgets) an upload; resolves once it is in the lock. Writes
-   * are serialised and atomic, and take every record waiting by then: uploads that end while one
-   * is written share the next write, as each write is of the whole lock (and, with --emulator,
-   * first of the emulator's whole state, which holds every contract: one write per upload made
-   * 400 contracts take three minutes).
+   * Records (or, with `id` undefined, forgets) an upload; resolves once it is in the lock (kept
+   * until flush() when deferred). Writes are serialised and atomic, and take every record waiting
+   * by then: uploads that end while one is written share the next write of the whole lock.
    */
   record(sha: string, id: string | undefined, file: string): Promise<void> {
     const target = this.target();
