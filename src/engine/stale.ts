@@ -125,7 +125,7 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
       if (heldBy(c).length > 0) reasons.push(`${label} now exists live, so ${c.action === 'invite' ? 'inviting it would invite it twice' : `${c.action === 'upload' ? 'uploading' : 'creating'} it would duplicate it`}`);
     }
   }
-  reasons.push(...lostParents(plan, byId, kindsRead, gone, renaming));
+  reasons.push(...lostParents(plan, byId, kindsRead, gone, renaming, (kind, key) => holders.has(`${kind}|${key}`)));
   return [...new Set(reasons)];
 }
 
@@ -135,9 +135,16 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
  * through the apply beside the changes that went ahead; renamed there, the rule would land in a
  * playbook the files do not name. Said once per parent.
  */
-function lostParents(plan: Plan, byId: ReadonlyMap<string, LiveResource>, kindsRead: ReadonlySet<string>, gone: ReadonlySet<string>, renaming: ReadonlySet<string>): string[] {
+function lostParents(
+  plan: Plan,
+  byId: ReadonlyMap<string, LiveResource>,
+  kindsRead: ReadonlySet<string>,
+  gone: ReadonlySet<string>,
+  renaming: ReadonlySet<string>,
+  /** Whether a top-level object of that kind and name is live now (staleReasons' index of names). */
+  liveNamed: (kind: string, key: string) => boolean,
+): string[] {
   const reasons: string[] = [];
-  let liveKeys: Set<string> | undefined;
   // A parent the plan changes itself is checked as such above (its fingerprint, or gone).
   const changed = new Set(plan.changes.filter((c) => c.liveId).map((c) => refKey(c.kind, c.key)));
   for (const c of plan.changes) {
@@ -151,8 +158,7 @@ function lostParents(plan: Plan, byId: ReadonlyMap<string, LiveResource>, kindsR
     const creates = `the plan creates ${kindNamed(c.kind)?.title.toLowerCase() ?? `${c.kind}s`} in it`;
     if (!parent) {
       // Archived and made again under its name in the app: a person finds one of that name live.
-      liveKeys ??= new Set([...byId.values()].map((l) => refKey(l.kind, l.key)));
-      reasons.push(liveKeys.has(parentKey) ? `${label} was replaced since the plan (another object of that name is live now; ${creates})` : `${label} no longer exists live (${creates})`);
+      reasons.push(liveNamed(c.parent.kind, c.parent.key) ? `${label} was replaced since the plan (another object of that name is live now; ${creates})` : `${label} no longer exists live (${creates})`);
     } else if (parent.key !== c.parent.key && !renaming.has(`${parentKey}|${parentId}`)) reasons.push(`${label} was renamed live to ${quoteValue(parent.name)} since the plan (${creates})`);
   }
   return reasons;

@@ -18,6 +18,8 @@ export class ContractStore {
   private known: Promise<LockFile['files']> | undefined;
   /** The uploads every section records, for a run that never located the service (see conflictOf). */
   private everyUpload: Promise<[string, LockEntry][]> | undefined;
+  /** Uploads recorded and not in the lock yet, by sha256 (undefined id: forgotten), until their write ends. */
+  private readonly pending = new Map<string, { id: string | undefined; file: string }>();
 
   constructor(
     private readonly location: LockLocation,
@@ -82,9 +84,6 @@ export class ContractStore {
     return Object.values(doc.targets).flatMap((section) => Object.entries(section.files).filter(([key]) => key.startsWith(`${ENTRY_KIND}:`)));
   }
 
-  /** Uploads recorded and not written yet, by sha256 (undefined id: forgotten). */
-  private readonly pending = new Map<string, { id: string | undefined; file: string }>();
-
   /**
    * Records (or, with `id` undefined, forgets) an upload; resolves once it is in the lock (kept
    * until flush() when deferred). Writes are serialised and atomic, and take every record waiting
@@ -110,7 +109,6 @@ export class ContractStore {
     // An earlier write of the chain took them.
     if (this.pending.size === 0) return;
     const batch = [...this.pending];
-    this.pending.clear();
     const { doc } = await readLockDocument(this.location);
     const lock = lockSection(doc, target, this.location);
     for (const [sha, { id, file }] of batch) {
@@ -120,6 +118,8 @@ export class ContractStore {
     await this.beforeWrite();
     await writeLock(this.location, target, lock);
     this.known = Promise.resolve(lock.files);
+    // Known from the lock now, unless recorded again meanwhile (that record's write is next).
+    for (const [sha, entry] of batch) if (this.pending.get(sha) === entry) this.pending.delete(sha);
     await this.copy?.record(target, batch.map(([sha, { id }]) => [sha, id]));
   }
 }

@@ -357,8 +357,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
       const reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
       s.progress.start('Testing');
       const uploads = UploadCopy.in(project.root);
-      // On the in-process emulator the upload records are written once, at the end (see ContractStore).
-      const contracts = contractStoreOf(s, emulator, uploads, emulator);
+      const contracts = contractStoreOf(s, emulator, uploads);
       const run = await runTests(
         selected,
         {
@@ -404,9 +403,12 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
   }
 }
 
-/** The contracts this checkout uploaded, in the lock section of imported files. */
-function contractStoreOf(s: Session, emulator: boolean, uploads = UploadCopy.in(s.workspace.config.project.root), deferred = false): ContractStore {
-  return new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, emulator), () => s.connection.saveEmulator(), uploads, deferred);
+/**
+ * The contracts this checkout uploaded, in the lock section of imported files. On the in-process
+ * emulator the records are written once, at flush() (see ContractStore).
+ */
+function contractStoreOf(s: Session, emulator: boolean, uploads = UploadCopy.in(s.workspace.config.project.root)): ContractStore {
+  return new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, emulator), () => s.connection.saveEmulator(), uploads, emulator);
 }
 
 /** The lock section of imported files: the review service's URL and organization (known once located). */
