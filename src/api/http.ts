@@ -295,7 +295,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     for (const wait of LANDING_READ_WAITS_MS) {
       if (options.stop?.aborted) return { readFor, cut: 'stopping' };
       if (!withinBudget(wait)) return { readFor, cut: 'budget' };
-      const cut = waitLink(undefined, () => true);
+      const cut = waitLink(() => true);
       try {
         await sleep(wait, cut.signal);
       } catch (err) {
@@ -413,10 +413,22 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     };
   }
 
-  function waitLink(timeoutMs: number | undefined, onStop?: () => boolean): Wait<AbortSignal> {
+  /** A wait on an AbortController; one bounded by `deadline` ends there through the timer it shares. */
+  function waitLink(onStop?: () => boolean, deadline?: number): Wait<AbortSignal> {
     const controller = new AbortController();
+    const abort = (why: WaitEnd): void => controller.abort(why);
     const ended = (): WaitEnd | undefined => (controller.signal.aborted ? (controller.signal.reason as WaitEnd) : undefined);
-    return linked(controller.signal, (why) => controller.abort(why), ended, timeoutMs, onStop);
+    const wait = linked(controller.signal, abort, ended, undefined, onStop);
+    // Beyond what a timer can hold (about 24 days) there is no budget worth keeping.
+    if (deadline === undefined || deadline - now() > MAX_TIMER_MS) return wait;
+    const leave = untilDeadline(deadline, abort);
+    return {
+      ...wait,
+      release() {
+        leave();
+        wait.release();
+      },
+    };
   }
 
   /** An attempt's link: undici takes an emitter, which costs a fraction of an AbortController (one per request). */
@@ -425,10 +437,37 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return linked(stop, (why) => stop.abort(why), () => stop.reason, timeoutMs);
   }
 
+  /**
+   * One timer per deadline for the waits it bounds, not one each: queued requests wait for a
+   * permit until the command's deadline, their times left all differ, and a thousand distinct
+   * timers cost more than the waits.
+   */
+  const atDeadline = new Map<number, { waits: Set<(why: WaitEnd) => void>; timer: ReturnType<typeof setTimeout> }>();
+  function untilDeadline(deadline: number, abort: (why: WaitEnd) => void): () => void {
+    let shared = atDeadline.get(deadline);
+    if (!shared) {
+      const waits = new Set<(why: WaitEnd) => void>();
+      const timer = setTimeout(() => {
+        atDeadline.delete(deadline);
+        waits.forEach((w) => w('timeout'));
+      }, Math.max(0, deadline - now()));
+      shared = { waits, timer };
+      atDeadline.set(deadline, shared);
+    }
+    const own = shared;
+    own.waits.add(abort);
+    return () => {
+      own.waits.delete(abort);
+      if (own.waits.size === 0 && atDeadline.get(deadline) === own) {
+        clearTimeout(own.timer);
+        atDeadline.delete(deadline);
+      }
+    };
+  }
+
   /** The wait for a permit: not past the budget, and not through a 429's pause after the first signal. */
   function queueWait(): Wait {
-    const deadline = deadlineAt();
-    return waitLink(deadline === undefined ? undefined : Math.max(0, deadline - now()), () => limiter.paused);
+    return waitLink(() => limiter.paused, deadlineAt());
   }
 
   function apiError(t: RequestTarget, a: Attempt, attempts: number, earlierStatuses: number[], landed: boolean): ApiError {
@@ -583,7 +622,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         earlierStatuses.push(status);
         reasons.push(a.kind === 'response' ? `HTTP ${a.status}${requestId ? ` (request ${requestId})` : ''}` : clean(a.failure.message));
         // Waiting before a recover read also gives a create still running on the server time to land.
-        const cut = waitLink(undefined, decision === 'retry' ? () => true : undefined);
+        const cut = waitLink(decision === 'retry' ? () => true : undefined);
         try {
           await sleep(wait, cut.signal);
         } catch (err) {

@@ -1407,6 +1407,27 @@ describe('stopping and the time budget', () => {
     await holding;
   });
 
+  it('ends every request still waiting for its turn at the budget, also after others left the queue', async () => {
+    let finish!: () => void;
+    const busy = createLimiter(1);
+    const holding = busy.run(() => new Promise<void>((r) => (finish = r)));
+    const { mock, client } = setup({ limiter: busy, deadline: Date.now() + 150 });
+    // In line, one at a time: the first is answered at once, the second keeps its turn past the budget.
+    mock.intercept({ path: '/v1/quick', method: 'GET' }).reply(200, { data: [] });
+    mock.intercept({ path: '/v1/slow', method: 'GET' }).reply(200, { data: [] }).delay(400);
+    const quick = client.request({ method: 'GET', path: '/v1/quick', operation: 'read quick' });
+    const slow = client.request({ method: 'GET', path: '/v1/slow', operation: 'read slow' }).catch((e: unknown) => e);
+    const rest = [1, 2].map((i) => rejection(client.request({ method: 'GET', path: `/v1/${i}`, operation: `read ${i}` })));
+    finish();
+    await holding;
+    await expect(quick).resolves.toEqual({ data: [] });
+    for (const [i, waited] of (await Promise.all(rest)).entries()) {
+      expect((waited as DocketError).message).toMatch(new RegExp(`^read ${i + 1}: not sent: this command's time budget ran out while the request waited for its turn`));
+    }
+    await slow;
+    expect(busy.pending).toBe(0);
+  });
+
   it('a create whose budget ran out before its first attempt says it was not sent, and changed nothing', async () => {
     const { client } = setup({ deadline: Date.now() - 1 });
     const err = (await rejection(client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => undefined }))) as DocketError;
