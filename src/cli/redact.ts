@@ -54,8 +54,12 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out.includes('%') ? redactEscaped(out, secrets) : out;
 }
 
-/** A run of text with a percent escape in it: a URL, or a value written as one. */
-const ESCAPED_RUN = /[^\s"'<>`]*%[0-9a-fA-F]{2}[^\s"'<>`]*/g;
+/**
+ * A run of text with a percent escape in it: a URL, or a value written as one. It stops at a
+ * backslash: in JSON and quoted values that starts an escape (`\"` closing the quote), which a
+ * replaced run must leave whole.
+ */
+const ESCAPED_RUN = /[^\s"'<>`\\]*%[0-9a-fA-F]{2}[^\s"'<>`\\]*/g;
 
 /**
  * A key written with escapes no encoder makes (`%5F` for `_`): found unescaped, its whole run is

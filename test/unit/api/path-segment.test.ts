@@ -42,6 +42,10 @@ describe('shortId', () => {
     // Written with escapes no encoder makes (`%5F` for `_`): the run that holds it goes (probe DS).
     expect(redact('see https://x.example/sk%5Flive%5FAbcdefgh12345678 now', keyValues({ DOCKET_API_KEY: 'sk_live_Abcdefgh12345678' }))).toBe('see [redacted] now');
     expect(redact('100% of https://x.example/a%20b', keyValues({ DOCKET_API_KEY: 'sk_live_Abcdefgh12345678' }))).toBe('100% of https://x.example/a%20b');
+    // Inside a JSON string the run leaves the escape that closes the quote (probe EO): the document stays JSON.
+    const json = JSON.stringify({ notes: 'token "sk_live_Abcdefgh1234567%38"', next: 'a\\b%20' });
+    const hidden = redact(json, keyValues({ DOCKET_API_KEY: 'sk_live_Abcdefgh12345678' }));
+    expect(JSON.parse(hidden)).toEqual({ notes: 'token "[redacted]"', next: 'a\\b%20' });
     // Escaped in lower-case hex, as other clients write them (probe DS).
     expect(redact(path.replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase()), keyValues({ DOCKET_API_KEY: key }))).toBe('GET /v1/reviews/[redacted] failed with HTTP 404');
   });
