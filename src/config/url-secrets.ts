@@ -3,9 +3,13 @@
  * or `#` as `…`. Used by every message that quotes a value and by the source line under it.
  */
 
-/** `withoutCredentials`, and a query or fragment as `?…` or `#…`. */
+/**
+ * `withoutCredentials`, and a query or fragment as `?…` or `#…`. A part already shown so is left
+ * as it is, with what follows it: an identity whose parent's name was hidden on its own
+ * (`Links https://ex.example/a?…/Term`) keeps its child's name when the whole is quoted.
+ */
 export function withoutSecrets(url: string): string {
-  return withoutCredentials(url).replace(/\?[^#]*/, '?…').replace(/#[\s\S]*$/, '#…');
+  return withoutCredentials(url).replace(/\?(?!…)[^#]*/, '?…').replace(/#(?!…)[\s\S]*$/, '#…');
 }
 
 /** A URL's `user:password@` as `***@`, also when the scheme or its slashes are missing (`bob:pw@host`). */
@@ -28,4 +32,14 @@ const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]+:[^\s"'`/?#@[\]{},
  */
 export function lineWithoutSecrets(line: string): string {
   return line.replace(URL_IN_LINE, withoutSecrets).replace(BARE_CREDENTIALS, '***@');
+}
+
+/**
+ * An identity (`Playbook/Rule`) as output shows it: the parent's part and the name hidden each on
+ * its own, so a query hidden in a playbook's name does not take its rule's name with it (two rules
+ * would read the same, and a permanent delete would not say which).
+ */
+export function identityWithoutSecrets(key: string, name: string): string {
+  if (key === name || !key.endsWith(`/${name}`)) return lineWithoutSecrets(key);
+  return `${lineWithoutSecrets(key.slice(0, -name.length - 1))}/${lineWithoutSecrets(name)}`;
 }

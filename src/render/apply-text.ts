@@ -30,7 +30,9 @@ const WRITES = ['create', 'update', 'rename', 'publish', 'delete', 'archive', 'u
 
 function operationPrefixes(c: Change): string[] {
   if (isSingleton(c)) return [`${c.action} ${c.kind}: `];
-  const labels = [changeLabel(c), renamedFrom(c)?.label].filter((l): l is string => l !== undefined);
+  // As the operation names it (the identity as written) and as the plan showed it.
+  const former = renamedFrom(c);
+  const labels = [c.key !== '' ? c.key : c.name, changeLabel(c), former?.written, former?.label].filter((l): l is string => l !== undefined);
   const kinds = [c.kind, c.kind.replace(/-/g, ' ')];
   return WRITES.flatMap((action) => kinds.flatMap((kind) => labels.map((label) => `${action} ${kind} "${label}": `)));
 }

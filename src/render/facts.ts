@@ -6,6 +6,7 @@
 import { DIRECTION_LABEL } from '../engine/direction.js';
 import { guardWarning } from '../engine/guard.js';
 import { CREATE_ACTIONS, type Action, type Change, type Direction, type FieldChange, type FieldDirection, type KindName, type Plan } from '../engine/types.js';
+import { identityWithoutSecrets } from '../config/url-secrets.js';
 
 export interface KindTitle {
   name: KindName;
@@ -75,8 +76,8 @@ import { changeLabel, isSingleton, renamedFrom } from './headline.js';
 export { changeHeadline, changeLabel, headlineOf, isSingleton, renamedFrom, skippedBecause } from './headline.js';
 
 /** `playbook "Inbound NDA"`, or just `organization` for a singleton (drift and pull reports). */
-export function subject(o: { kind: string; key: string }, name: (key: string) => string): string {
-  return isSingleton(o) ? o.kind : `${o.kind} ${name(o.key)}`;
+export function subject(o: { kind: string; key: string; name?: string }, name: (key: string) => string): string {
+  return isSingleton(o) ? o.kind : `${o.kind} ${name(o.name === undefined ? o.key : identityWithoutSecrets(o.key, o.name))}`;
 }
 
 /** Field lines a change shows: creates their values, deletes only when asked, renames minus the name. */

@@ -3,11 +3,12 @@
  * (loaded before any command, for error documents) uses it too.
  */
 import type { Change, ChangeResult } from '../engine/types.js';
+import { identityWithoutSecrets } from '../config/url-secrets.js';
 import { quote } from './value.js';
 
 /** The identity users wrote (`Inbound NDA/Term`, an e-mail); the name when a kind has no key. */
 export function changeLabel(c: Change): string {
-  return c.key !== '' ? c.key : c.name;
+  return c.key !== '' ? identityWithoutSecrets(c.key, c.name) : c.name;
 }
 
 /** Singletons (the organization) carry their kind as key; a quoted `"organization"` would be noise. */
@@ -15,12 +16,13 @@ export function isSingleton(c: { kind: string; key: string }): boolean {
   return c.key === c.kind;
 }
 
-/** For a rename: the old label and the name field, so the headline reads `"Old" → "New"`. */
-export function renamedFrom(c: Change): { label: string; field: string } | undefined {
+/** For a rename: the old label (as shown, and as written) and the name field, so the headline reads `"Old" → "New"`. */
+export function renamedFrom(c: Change): { label: string; written: string; field: string } | undefined {
   if (c.action !== 'rename') return undefined;
   const f = c.fields.find((x) => typeof x.before === 'string' && x.after === c.name) ?? c.fields[0];
   if (!f || typeof f.before !== 'string') return undefined;
-  return { label: c.parent ? `${c.parent.key}/${f.before}` : f.before, field: f.field };
+  const written = c.parent ? `${c.parent.key}/${f.before}` : f.before;
+  return { label: c.parent ? identityWithoutSecrets(written, f.before) : f.before, written, field: f.field };
 }
 
 /** A change as the plan showed it: `update playbook "NDA"`, a rename `rename playbook "Old" → "New"`; its id quoted when the plan has no such change. */

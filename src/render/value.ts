@@ -1,5 +1,5 @@
 /** Field values as one line of JSON-ish text: strings quoted, numbers and booleans plain, null as `null`. */
-import { markInvisible, quoteValue, showJson } from '../config/quote.js';
+import { markInvisible, quoteAsWritten, quoteValue, showJson } from '../config/quote.js';
 import { stripControl } from './sanitize.js';
 
 /** Never cut: a plan shows the whole value. */
@@ -19,6 +19,18 @@ export function formatValue(v: unknown): string {
   } catch {
     return stripControl(String(v)); // cycles cannot come from a plan, but a renderer must not throw
   }
+}
+
+/**
+ * A field's two sides as the plan shows them, and whether they are as written. Where hiding a
+ * URL's password, query or fragment would show two values that differ as the same, both are shown
+ * as written: the difference is what the plan is to show (`?id=5` → `?id=6`).
+ */
+export function formatSides(before: unknown, after: unknown): { before: string; after: string; asWritten: boolean } {
+  const shown = { before: formatValue(before), after: formatValue(after), asWritten: false };
+  if (shown.before !== shown.after || typeof before !== 'string' || typeof after !== 'string') return shown;
+  const written = { before: quoteAsWritten(before), after: quoteAsWritten(after), asWritten: true };
+  return written.before !== written.after ? written : shown;
 }
 
 /**

@@ -294,3 +294,13 @@ describe('renderPlanMarkdown', () => {
     }
   });
 });
+
+describe("a URL's hidden parts in markdown", () => {
+  it('keeps each rule its name and shows a value as written where only its hidden part changes', () => {
+    const linked = 'Links https://ex.example/a?ref=1';
+    const md = renderPlanMarkdown(plan([change('update', 'rule', `${linked}/Term`, { parent: linked, fields: { actions: ['see https://x.example/doc?id=5 now', 'see https://x.example/doc?id=6 now'] } })]), { kindOrder: KIND_ORDER });
+    expect(md).toContain('rule `Links https://ex.example/a?…/Term`');
+    expect(md).toContain('`"see https://x.example/doc?id=5 now"` → `"see https://x.example/doc?id=6 now"`');
+    expect(md).not.toContain('ref=1');
+  });
+});

@@ -242,3 +242,15 @@ describe('drift and pull markdown at scale', () => {
     expect(noted).toContain('`docket plan` now shows no changes for what was pulled, once the notes above are dealt with.\n');
   });
 });
+
+describe("drift and a URL's hidden parts", () => {
+  it("hides a playbook's query on its own: each rule keeps its name", () => {
+    const linked = 'Links https://ex.example/a?ref=1';
+    const drift = { drift: ['Term', 'Liability'].map((name): DriftItem => ({ kind: 'rule', key: `${linked}/${name}`, name, direction: 'only-live', fields: [] })), ignored: [], pending: [] };
+    for (const out of [renderDriftText(plan([]), drift, { color: false }), renderDriftMarkdown(plan([]), drift)]) {
+      expect(out).toContain('Links https://ex.example/a?…/Term');
+      expect(out).toContain('Links https://ex.example/a?…/Liability');
+      expect(out).not.toContain('ref=1');
+    }
+  });
+});

@@ -310,3 +310,25 @@ describe('renderPlanText', () => {
     expect(paced.join('')).toBe(renderPlanText(p, opts));
   });
 });
+
+describe("a URL's hidden parts in names and values", () => {
+  const linked = 'Links https://ex.example/a?ref=1';
+  const rules = plan([
+    change('delete', 'rule', `${linked}/Liability`, { parent: linked, irreversible: true }),
+    change('update', 'rule', `${linked}/Term`, { parent: linked, fields: { actions: ['see https://x.example/doc?id=5 now', 'see https://x.example/doc?id=6 now'], description: ['https://x.example/?t=1 old', 'https://x.example/?t=1 new'] } }),
+  ]);
+
+  it("hides a parent's query on its own, so each rule keeps its name (and a permanent delete says which)", () => {
+    const out = text(rules);
+    expect(out).toContain('- delete rule "Links https://ex.example/a?…/Liability"');
+    expect(out).toContain('~ update rule "Links https://ex.example/a?…/Term"');
+    expect(out).toContain('1 rule will be permanently deleted (cannot be undone): "Links https://ex.example/a?…/Liability"');
+    expect(out).not.toContain('ref=1');
+  });
+
+  it('shows a value as written where hiding would show two values that differ as the same, and hides it elsewhere', () => {
+    const out = text(rules);
+    expect(out).toContain('actions: "see https://x.example/doc?id=5 now" → "see https://x.example/doc?id=6 now"');
+    expect(out).toContain('description: "https://x.example/?… old" → "https://x.example/?… new"');
+  });
+});
