@@ -10,6 +10,7 @@ import { refKey, type Change, type Plan } from '../engine/types.js';
 import { renderDiagnosticAnnotations, renderGithubAnnotations } from '../render/annotations.js';
 import { ConfigError } from '../errors.js';
 import type { Io } from './io.js';
+import { writeWorkflowCommands } from './workflow-commands.js';
 import type { Workspace } from '../engine/workspace.js';
 
 export type AnnotationFormat = 'github';
@@ -41,8 +42,7 @@ export function repoPathPrefix(configDir: string, cwd: string): string {
 export function printAnnotations(io: Io, plan: Plan, workspace: Workspace, opts: { dir: string; output: string }): void {
   const text = renderGithubAnnotations(plan, { pathPrefix: repoPathPrefix(opts.dir, io.cwd), locate: parentLocator(workspace) });
   if (text === '') return;
-  if (opts.output === 'text') io.stdout(text);
-  else io.stderr(text);
+  writeWorkflowCommands(io, opts.output === 'text' ? 'stdout' : 'stderr', text);
 }
 
 /** A removed rule has no line of its own; its playbook's declaration is the closest place. */
@@ -60,7 +60,7 @@ export async function annotatingProblems<T>(io: Io, opts: { dir: string; annotat
   try {
     return await work();
   } catch (error) {
-    if (opts.annotations === 'github' && error instanceof ConfigError) io.stderr(renderDiagnosticAnnotations(error.diagnostics, repoPathPrefix(opts.dir, io.cwd)));
+    if (opts.annotations === 'github' && error instanceof ConfigError) writeWorkflowCommands(io, 'stderr', renderDiagnosticAnnotations(error.diagnostics, repoPathPrefix(opts.dir, io.cwd)));
     throw error;
   }
 }

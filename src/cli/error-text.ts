@@ -1,15 +1,12 @@
 /** How an error's message and hint are printed on stderr. */
 import { lineWithoutSecrets } from '../config/url-secrets.js';
 import { stripControl } from '../util/control-text.js';
+import { defuseWorkflowCommands } from './workflow-commands.js';
 
 /**
  * Secrets and control characters out. Some messages list their reasons a line each (a stale
- * plan); a CI runner reads workflow commands from stderr too, as a line that starts with `::`
- * after any spaces (Unicode's included) and, in the older form, `##[` anywhere. What text from a
- * service or a file brought in is broken up so (`: :`, `# #[`), and cannot become one.
+ * plan): none of those lines can become a CI workflow command (see workflow-commands.ts).
  */
 export function errorText(text: string): string {
-  return stripControl(lineWithoutSecrets(text))
-    .replace(/^([^\S\r\n]*):(?=:)/gmu, '$1: ')
-    .replace(/#(?=#\[)/g, '# ');
+  return defuseWorkflowCommands(stripControl(lineWithoutSecrets(text)));
 }

@@ -28,6 +28,8 @@ export interface Io {
    * on it between pieces instead of piling up in memory. Signals and timers still run meanwhile.
    */
   stdoutDrained?: () => Promise<void>;
+  /** Writes workflow commands docket means (`--annotations github`) as they are; stdout and stderr break them up. */
+  commands?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
 export function processIo(): Io {

@@ -15,6 +15,7 @@ import { VERSION } from '../version.js';
 import { interruptsOf, processIo, useColor, type Io } from './io.js';
 import type { SignalName } from './interrupt.js';
 import { redactingIo } from './redact.js';
+import { commandSafeIo } from './workflow-commands.js';
 
 export { exitWhenWritten } from './exit.js';
 
@@ -108,7 +109,7 @@ export interface MainOptions {
 }
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
-  const given = redactingIo(options.io ?? processIo());
+  const given = commandSafeIo(redactingIo(options.io ?? processIo()));
   // Whether the command printed its result (an apply report): a failure after it adds no second JSON document.
   let printed = false;
   const io: Io = {

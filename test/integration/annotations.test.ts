@@ -117,6 +117,33 @@ describe('plan --annotations github', () => {
   });
 });
 
+describe('text from files or the app in output', () => {
+  it('never becomes a workflow command: only the annotations docket means are', async () => {
+    const hostile = await makeDir({
+      'docket.yaml': DOCKET_YAML,
+      'playbooks/p.yaml': 'kind: Playbook\nname: P\ndescription: "##[error]from a description"\nrules:\n  - name: R\n    actions: |\n      one\n      ::error::from an action\n      two\n',
+    });
+    expect((await runCli(['apply', '-C', hostile, '--emulator', '--auto-approve'])).code).toBe(0);
+    // An unchanged line of the actions is shown as context; the description as a field's value.
+    await writeFiles(hostile, { 'playbooks/p.yaml': 'kind: Playbook\nname: P\ndescription: "##[warning]changed"\nrules:\n  - name: R\n    actions: |\n      one\n      ::error::from an action\n      three\n' });
+    const commands = (text: string): string[] => text.split('\n').filter((l) => /^\s*::/u.test(l) || l.includes('##['));
+    const plan = await runCli(['plan', '-C', hostile, '--emulator', '--annotations', 'github']);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain(': :error::from an action');
+    expect(plan.stdout).toContain('"# #[warning]changed"');
+    expect(commands(plan.stdout + plan.stderr)).toEqual([
+      expect.stringMatching(/^::notice file=\S*playbooks\/p\.yaml,line=3,title=docket update::update playbook "P"$/),
+      expect.stringMatching(/^::notice file=\S*playbooks\/p\.yaml,line=6,title=docket update::update rule "P\/R"$/),
+    ]);
+    // In JSON on stdout too, with the annotations on stderr as they are.
+    const json = await runCli(['plan', '-C', hostile, '--emulator', '--annotations', 'github', '-o', 'json']);
+    expect(json.code).toBe(0);
+    expect(commands(json.stdout)).toEqual([]);
+    expect(JSON.stringify(JSON.parse(json.stdout))).toContain('# #[warning]changed');
+    expect(commands(json.stderr)).toHaveLength(2);
+  });
+});
+
 describe('repoPathPrefix', () => {
   it('is the path from the nearest .git (folder or file) to the configuration dir', async () => {
     expect(findGitRoot(join(dir, 'playbooks'))).toBe(repo);

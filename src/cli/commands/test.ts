@@ -45,6 +45,7 @@ import { writeFileAtomic, writeFileAtomicSync } from '../../util/atomic-write.js
 import { junitKeyValues, redact } from '../redact.js';
 import { VERSION } from '../../version.js';
 import { annotatingProblems, annotationsOption, repoPathPrefix, type AnnotationFormat } from '../annotations.js';
+import { writeWorkflowCommands } from '../workflow-commands.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
 import { TEST_RUN, takeApplyLock } from '../apply-lock.js';
 import { DEFAULT_REVIEW_URL } from '../connect.js';
@@ -290,8 +291,7 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   else io.stdout(renderTestText(report, { color: useColor(io, opts), failOnWarn: Boolean(opts.failOnWarn) }));
   if (opts.annotations === 'github') {
     const text = renderTestAnnotations(report, { pathPrefix: repoPathPrefix(opts.dir, io.cwd) });
-    if (opts.output === 'text') io.stdout(text);
-    else io.stderr(text);
+    writeWorkflowCommands(io, opts.output === 'text' ? 'stdout' : 'stderr', text);
   }
   if (stopped) throw stopped;
   return isFailed ? 1 : 0;
