@@ -40,6 +40,8 @@ export interface ServiceClientOptions {
   baseUrl: string;
   /** Sent as `Authorization: Bearer <key>`; never appears in an error, a log line or a message. */
   apiKey: string;
+  /** The environment variable the key was read from: the one a 401's hint names. */
+  apiKeyFrom?: string;
   /** Default: a keep-alive undici Pool for the base URL's origin, created on first use. */
   dispatcher?: Dispatcher;
   /** Shared by both services' clients so `--concurrency` bounds the total. Default: 8 for this client. */
@@ -135,7 +137,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   const { service, onRequest } = options;
   const logDebug = options.onDebug;
   const base = parseBaseUrl(options.baseUrl, service);
-  const apiKey = checkApiKey(options.apiKey, service);
+  const apiKey = checkApiKey(options.apiKey, service, options.apiKeyFrom);
   const retries = Math.max(0, Math.floor(options.retries ?? DEFAULTS.retries));
   const baseDelayMs = options.baseDelayMs ?? DEFAULTS.baseDelayMs;
   const maxDelayMs = options.maxDelayMs ?? DEFAULTS.maxDelayMs;
@@ -489,7 +491,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const hintStatus = a.status === 429 ? (earlierStatuses.find((s) => s >= 500) ?? a.status) : a.status;
     return new ApiError(
       { service, status: a.status, method: t.method, path: t.path, operation: t.operation, ...problem, ...(earlierStatuses.length ? { earlierStatuses } : {}), ...(outcome ? { outcome } : {}) },
-      hintForStatus(service, hintStatus, t.path, { location: clean(headerValue(a.headers, 'location') ?? '') || undefined, baseUrl: base.url, requestUrl: `${base.url}${t.path}${t.query ? `?${t.query}` : ''}` }),
+      hintForStatus(service, hintStatus, t.path, { location: clean(headerValue(a.headers, 'location') ?? '') || undefined, baseUrl: base.url, requestUrl: `${base.url}${t.path}${t.query ? `?${t.query}` : ''}` }, options.apiKeyFrom),
     );
   }
 
@@ -1028,15 +1030,15 @@ function parseBaseUrl(raw: string, service: ServiceName): BaseUrl {
   return { url: `${u.origin}${prefix}`, origin: u.origin, prefix };
 }
 
-function checkApiKey(key: string, service: ServiceName): string {
+function checkApiKey(key: string, service: ServiceName, from: string | undefined): string {
   const k = key.trim();
   // A control character or space would make undici reject the header, or split it.
   if (/[\s\u0000-\u001f\u007f-\u009f]/.test(k)) {
-    throw new DocketError('invalid-api-key', `the ${service} service API key contains spaces or control characters`, `check how the key in ${apiKeyVariable(service)} was copied into the environment`);
+    throw new DocketError('invalid-api-key', `the ${service} service API key contains spaces or control characters`, `check how the key in ${apiKeyVariable(service, from)} was copied into the environment`);
   }
   // An HTTP header holds Latin-1 only: undici refused such a key as a connection failure.
   if (/[^\u0000-\u00ff]/.test(k)) {
-    throw new DocketError('invalid-api-key', `the ${service} service API key contains characters an HTTP header cannot hold (such as € or a curly quote)`, `check how the key in ${apiKeyVariable(service)} was copied into the environment`);
+    throw new DocketError('invalid-api-key', `the ${service} service API key contains characters an HTTP header cannot hold (such as € or a curly quote)`, `check how the key in ${apiKeyVariable(service, from)} was copied into the environment`);
   }
   return k;
 }

@@ -165,8 +165,12 @@ function redirectHint(service: ServiceName, path: string, redirect: { location?:
   return `the ${service} service redirects this request${to}; docket does not follow redirects (the API key would go along): ${what}`;
 }
 
-/** The environment variable that holds each service's key (the CLI reads the same names). */
-export function apiKeyVariable(service: ServiceName): string {
+/**
+ * The environment variable a service's key was read from (`from`, when the caller knows it: the one
+ * a person is to check), else the names the CLI reads it from.
+ */
+export function apiKeyVariable(service: ServiceName, from?: string): string {
+  if (from !== undefined) return from;
   return service === 'review' ? 'DOCKET_REVIEW_API_KEY (or DOCKET_API_KEY)' : 'DOCKET_AGREEMENTS_API_KEY (or DOCKET_API_KEY)';
 }
 
@@ -186,10 +190,10 @@ export function isFeatureOff(error: unknown): boolean {
 }
 
 /** The hint for a service's answer, or undefined when the message says it all. */
-export function hintForStatus(service: ServiceName, status: number, path: string, redirect?: { location?: string; baseUrl: string; requestUrl: string }): string | undefined {
+export function hintForStatus(service: ServiceName, status: number, path: string, redirect?: { location?: string; baseUrl: string; requestUrl: string }, keyFrom?: string): string | undefined {
   if (status >= 300 && status < 400 && status !== 304 && redirect) return redirectHint(service, path, redirect);
-  if (status === 401) return `check ${apiKeyVariable(service)}: the ${service} service did not accept the API key`;
-  if (status === 403) return `check ${apiKeyVariable(service)}: the API key is not allowed to do this on the ${service} service`;
+  if (status === 401) return `check ${apiKeyVariable(service, keyFrom)}: the ${service} service did not accept the API key`;
+  if (status === 403) return `check ${apiKeyVariable(service, keyFrom)}: the API key is not allowed to do this on the ${service} service`;
   if (status === 404 && service === 'agreements' && FEATURE_GATED_COLLECTIONS.some((p) => path === p || path === `${p}/`)) return FEATURE_OFF_HINT;
   if (status === 404 && service === 'agreements' && FEATURE_GATED_COLLECTIONS.some((p) => path.startsWith(`${p}/`))) {
     return 'it is not there any more: it may have been deleted or archived in the app since docket read it; run the command again (for a saved plan, make a new one)';

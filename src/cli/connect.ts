@@ -12,7 +12,7 @@ import type { PlanTarget } from '../engine/types.js';
 import type { Services } from '../kinds/kind.js';
 import type { RunningEmulator } from '../emulator/server.js';
 import { interruptsOf, type Io, type Logger } from './io.js';
-import { missingApiKey, serviceApiKey } from '../config/api-keys.js';
+import { missingApiKey, serviceApiKey, serviceApiKeyVariable } from '../config/api-keys.js';
 import { writtenAs } from '../util/file-write-error.js';
 import { EMULATOR_STATE_FILE, EMULATOR_SYNC_FILE, workLabel, workPath } from '../config/work-dir.js';
 import { linkOutside } from '../config/discover.js';
@@ -105,6 +105,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   let reviewKey = serviceApiKey(io.env, 'review');
   let agreementsUrl = project.agreements.url ?? DEFAULT_AGREEMENTS_URL;
   let agreementsKey = serviceApiKey(io.env, 'agreements');
+  // Where each key came from, for a 401's hint (none with the emulator's own keys).
+  let keysFrom: Partial<Record<ServiceName, string>> = { review: serviceApiKeyVariable(io.env, 'review'), agreements: serviceApiKeyVariable(io.env, 'agreements') };
 
   if (options.emulator) {
     // The emulator is loaded only when asked for: a run against the services never pays for it.
@@ -146,6 +148,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     agreementsUrl = emulator.agreementsUrl;
     // This organization's own key: one organization's key for both services, as on the real ones.
     reviewKey = agreementsKey = emulatorOrganizationKey(organizationId);
+    keysFrom = {};
   } else {
     if (options.needs.has('review') && !reviewKey) throw missingApiKey('review');
     if (options.needs.has('agreements') && !agreementsKey) throw missingApiKey('agreements');
@@ -170,7 +173,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const services: Services = {
     review() {
       if (!review) {
-        const client = createServiceClient({ service: 'review', baseUrl: reviewUrl, apiKey: reviewKey ?? '', limiter, onRequest, onDebug, isExistingId, ...budget });
+        const client = createServiceClient({ service: 'review', baseUrl: reviewUrl, apiKey: reviewKey ?? '', ...(keysFrom.review ? { apiKeyFrom: keysFrom.review } : {}), limiter, onRequest, onDebug, isExistingId, ...budget });
         clients.push(client);
         review = new ReviewApi(client, {
           ...(organizationId ? { organizationId } : {}),
@@ -182,7 +185,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     },
     agreements() {
       if (!agreements) {
-        const client = createServiceClient({ service: 'agreements', baseUrl: agreementsUrl, apiKey: agreementsKey ?? '', limiter, onRequest, onDebug, isExistingId, ...budget });
+        const client = createServiceClient({ service: 'agreements', baseUrl: agreementsUrl, apiKey: agreementsKey ?? '', ...(keysFrom.agreements ? { apiKeyFrom: keysFrom.agreements } : {}), limiter, onRequest, onDebug, isExistingId, ...budget });
         clients.push(client);
         agreements = new AgreementsApi(client, project.agreements.organization_id ? { organizationId: project.agreements.organization_id } : {});
       }

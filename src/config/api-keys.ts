@@ -44,8 +44,13 @@ export function keysOf(env: Readonly<Record<string, string | undefined>>): [stri
  * not have). A variable set to nothing but spaces is unset, as an empty one is (else an empty key would be sent).
  */
 export function serviceApiKey(env: Readonly<Record<string, string | undefined>>, service: keyof typeof API_KEY_VARIABLES): string | undefined {
-  const given = (name: string): string | undefined => env[name]?.trim() || undefined;
-  return given(API_KEY_VARIABLES[service]) ?? given('DOCKET_API_KEY');
+  const from = serviceApiKeyVariable(env, service);
+  return from === undefined ? undefined : env[from]!.trim();
+}
+
+/** The variable serviceApiKey reads the key from: the service's own when set, else DOCKET_API_KEY. */
+export function serviceApiKeyVariable(env: Readonly<Record<string, string | undefined>>, service: keyof typeof API_KEY_VARIABLES): string | undefined {
+  return [API_KEY_VARIABLES[service], 'DOCKET_API_KEY'].find((name) => env[name]?.trim());
 }
 
 /** The error of a run that needs `service` and has no key for it. */

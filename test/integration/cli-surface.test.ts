@@ -306,17 +306,18 @@ describe('API keys that cannot be sent', () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     // Nothing listens there: a key refused after connecting would be a network error.
     const env = { DOCKET_REVIEW_URL: 'http://127.0.0.1:9/review', DOCKET_ORGANIZATION_ID: '00000000-0000-4000-8000-000000000001' };
-    for (const [key, says] of [
-      ['Key\u20ac-123456789', 'characters an HTTP header cannot hold'],
-      ['key 123456789', 'spaces or control characters'],
+    for (const [key, says, keyEnv, variable] of [
+      ['Key\u20ac-123456789', 'characters an HTTP header cannot hold', { DOCKET_API_KEY: 'Key\u20ac-123456789' }, 'DOCKET_API_KEY'],
+      ['key 123456789', 'spaces or control characters', { DOCKET_API_KEY: 'key 123456789', DOCKET_REVIEW_API_KEY: '  ' }, 'DOCKET_API_KEY'],
+      ['key 123456789', 'spaces or control characters', { DOCKET_API_KEY: 'good-key-123456789', DOCKET_REVIEW_API_KEY: 'key 123456789' }, 'DOCKET_REVIEW_API_KEY'],
     ] as const) {
-      const plan = await runCli(['plan', '-C', dir, '-o', 'json'], { env: { ...env, DOCKET_API_KEY: key } });
+      const plan = await runCli(['plan', '-C', dir, '-o', 'json'], { env: { ...env, ...keyEnv } });
       expect(plan.code).toBe(1);
       const doc = JSON.parse(plan.stdout) as { error: { code: string; message: string; hint: string } };
       expect(doc.error.code).toBe('invalid-api-key');
       expect(doc.error.message).toContain(says);
-      // Which variable to look at: the service's own, or DOCKET_API_KEY that serves both (probe DR).
-      expect(doc.error.hint).toBe('check how the key in DOCKET_REVIEW_API_KEY (or DOCKET_API_KEY) was copied into the environment');
+      // The variable the key was read from: the service's own, or DOCKET_API_KEY when that one is unset or blank (probes DR, EO).
+      expect(doc.error.hint).toBe(`check how the key in ${variable} was copied into the environment`);
       expect(plan.stdout + plan.stderr).not.toContain(key);
     }
   });

@@ -826,6 +826,12 @@ describe('errors', () => {
     const e2 = (await rejection(agreements.client.list('/v1/users', 'list users'))) as ApiError;
     expect(e2.status).toBe(403);
     expect(e2.hint).toContain('DOCKET_AGREEMENTS_API_KEY (or DOCKET_API_KEY)');
+
+    // Told where the key came from, the hint names that variable alone (probe EO).
+    const told = setup({ apiKeyFrom: 'DOCKET_API_KEY' });
+    told.mock.intercept({ path: '/v1/a' }).reply(401, { title: 'Unauthorized', status: 401 }, { headers: PROBLEM_HEADERS });
+    const e3 = (await rejection(told.client.request({ method: 'GET', path: '/v1/a', operation: 'read organization' }))) as ApiError;
+    expect(e3.hint).toBe('check DOCKET_API_KEY: the review service did not accept the API key');
   });
 
   it('says a redirect is one, where it leads (no password, query or key), and that docket does not follow it', async () => {
