@@ -665,7 +665,8 @@ describe('logs and secrets', () => {
     const result = await runCli(['plan', '-C', dir], { env: { ...t.env, DOCKET_API_KEY: 'zpka_wrong_key_123' } });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('401');
-    expect(result.stderr).toContain('DOCKET_REVIEW_API_KEY');
+    // The variable the key came from (the review service's own is unset).
+    expect(result.stderr).toContain('hint: check DOCKET_API_KEY: the review service did not accept the API key');
     expect(result.stderr).not.toContain('zpka_wrong_key_123');
   });
 });

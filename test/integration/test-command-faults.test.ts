@@ -178,7 +178,7 @@ describe('docket test when answers are lost', () => {
     try {
       const r = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env });
       expect(r.code).toBe(1);
-      expect(r.stdout).toMatch(/ERROR a standard NDA raises no flag: .*HTTP 403.* \(hint: check DOCKET_REVIEW_API_KEY \(or DOCKET_API_KEY\): the API key is not allowed to do this on the review service\)/);
+      expect(r.stdout).toMatch(/ERROR a standard NDA raises no flag: .*HTTP 403.* \(hint: check DOCKET_API_KEY: the API key is not allowed to do this on the review service\)/);
     } finally {
       await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
     }
