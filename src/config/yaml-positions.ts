@@ -602,6 +602,20 @@ function anchoredBefore(name: string, offset: number, state: WalkState): Node | 
   return found;
 }
 
+/** A mapping key as text: an alias (`*k : v`) is the scalar its anchor names, as other YAML readers read it. */
+function keyOf(keyNode: Node | null, state: WalkState): string {
+  if (keyNode === null) return '';
+  if (yaml().isAlias(keyNode)) {
+    const target = anchoredBefore(keyNode.source, keyNode.range?.[0] ?? 0, state);
+    if (yaml().isScalar(target)) return String(target.value);
+    if (!target) {
+      const at = state.lc(keyNode.range?.[0] ?? 0);
+      state.diagnostics.push({ severity: 'error', code: 'yaml-undefined-alias', message: `alias \`*${keyNode.source}\` names no anchor defined before it`, file: state.file, ...at, hint: undefinedAliasHint(keyNode.source, state) });
+    }
+  }
+  return yaml().isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
+}
+
 function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined, depth: number, state: WalkState): unknown {
   const { positions, lc } = state;
   if (node === null) {
@@ -685,7 +699,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
         mergeInto(out, pair.value as Node | null, pointer, depth, state);
         continue;
       }
-      const key = keyNode === null ? '' : yaml().isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
+      const key = keyOf(keyNode, state);
       const kp = keyNode?.range ? lc(keyNode.range[0]) : here;
       const value = toPlain(pair.value as Node | null, joinPointer(pointer, key), kp, depth + 1, state);
       // defineProperty: a `__proto__:` key must become data, not change the object's prototype.

@@ -188,6 +188,13 @@ describe('aliases', () => {
     expect(parsed.diagnostics.map((d) => [d.code, d.line])).toEqual([['yaml-undefined-alias', 5]]);
   });
 
+  it('used as keys read as the text their anchor names, as other YAML readers read them (probe EM)', () => {
+    const text = lines('rules:', '  - &k name: R1', '    actions: x', '  - *k : R2', '    actions: y', '  - *nowhere : R3');
+    const parsed = parseWithPositions(text, 'k.yaml');
+    expect(parsed.documents[0]!.value).toEqual({ rules: [{ name: 'R1', actions: 'x' }, { name: 'R2', actions: 'y' }, { '*nowhere': 'R3' }] });
+    expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['yaml-undefined-alias', 6, 5]]);
+  });
+
   it('merged with `<<` are said once when they name nothing or their own mapping, not also as a merge of nothing', () => {
     const text = lines('a: &r', '  x: 1', '  <<: *r', 'b:', '  <<: *nowhere', 'c:', '  <<: [*nowhere, 3]');
     const parsed = parseWithPositions(text, 'm.yaml');
