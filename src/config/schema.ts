@@ -228,8 +228,11 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       const expected = String(params.type).split(',');
       const unquoted = typeof e.data === 'number' && expected.includes('string') && !expected.includes('number') && !expected.includes('integer');
       // Quotes help only where the digits as text are a value the key takes: not an e-mail address, a UUID or one of a list.
-      const quotable = unquoted && quotedPasses(parentSchema, written?.(positions.valueAt(pointer)) ?? String(e.data));
-      const hint = quotable ? 'put the value in quotes: unquoted, YAML reads it as a number (2.0 becomes 2, .inf infinity)' : undefined;
+      const source = written?.(positions.valueAt(pointer));
+      // Quoted already (`!!int "2024"`): a tag before it made the number.
+      const tagged = unquoted && source !== undefined && /^["']/.test(source);
+      const quotable = unquoted && !tagged && quotedPasses(parentSchema, source ?? String(e.data));
+      const hint = tagged ? 'remove the tag before the value (such as `!!int`): docket reads plain YAML, and the tag makes the text a number' : quotable ? 'put the value in quotes: unquoted, YAML reads it as a number (2.0 becomes 2, .inf infinity)' : undefined;
       // `null` or `~` written out is no value to YAML, not an empty one: said as written.
       const nullWord = nullWritten();
       if (nullWord !== undefined) {
