@@ -162,7 +162,9 @@ export const ruleKind: KindModule<'rule'> = {
           path: why.field ? `rules[${i}].${why.field}` : `rules[${i}]`,
         });
       }
-      const first = seen.get(name);
+      // A name that is missing, not text or blank is reported as such: two of them are no duplicate besides.
+      const named = typeof rule.name === 'string' && name.trim() !== '';
+      const first = named ? seen.get(name) : undefined;
       if (first !== undefined) {
         // At the name, as duplicate-resource points: the value is what is repeated.
         // A copy made by an alias (`- *rule`) has its name where the anchor is: it is at the alias.
@@ -170,7 +172,7 @@ export const ruleKind: KindModule<'rule'> = {
         const firstAt = valueOf(doc, `/rules/${first}/name`);
         const copied = nameAt.line === firstAt.line && nameAt.col === firstAt.col;
         diag.error('duplicate-rule', `playbook ${quoteValue(playbook)} declares rule ${quoteValue(name)} twice (first at line ${posOf(doc, `/rules/${first}`).line})`, copied ? { ...posOf(doc, `/rules/${i}`), path: `rules[${i}]` } : nameAt);
-      } else {
+      } else if (named) {
         seen.set(name, i);
       }
 

@@ -229,6 +229,11 @@ describe('Rule toDesired', () => {
     expect(diagnostics.errors[0]!.message).toContain('line 5');
   });
 
+  it('says nothing of a repeat among names that are missing, not text or blank: those are reported as such (probe EM)', () => {
+    const { diagnostics } = playbook({ rules: [{ actions: 'A' }, { actions: 'B' }, { name: 1, actions: 'C' }, { name: '1', actions: 'D' }, { name: ' ', actions: 'E' }, { name: '  ', actions: 'F' }] }, {});
+    expect(diagnostics.errors.filter((d) => d.code === 'duplicate-rule')).toEqual([]);
+  });
+
   it('quotes a repeated rule name as every value is quoted: cut at 60 characters', () => {
     const long = 'L'.repeat(150);
     const { diagnostics } = playbook({ rules: [{ name: long, actions: 'A' }, { name: long, actions: 'B' }] }, { '/rules/0': 5, '/rules/1': 7 });
