@@ -7,6 +7,7 @@ import type { Io } from './io.js';
 import { holdsKey, KEY_PIECE_MIN, keysOf } from '../config/api-keys.js';
 import { escapeData, escapeMarkdown, escapeProperty } from '../render/sanitize.js';
 import { xmlAttr, xmlText } from '../render/test-junit.js';
+import { defuseWorkflowCommands } from './workflow-commands.js';
 
 export const REDACTED = '[redacted]';
 
@@ -35,8 +36,10 @@ export function keyForms(keys: readonly string[]): string[] {
   const encoded = (k: string): string[] => [k, k.toLowerCase(), k.toUpperCase()].flatMap((c) => [encodeURIComponent(c), encodeURI(c)]).flatMap((e) => [e, lowerHex(e)]).filter((e) => e !== k);
   // Upper-cased too: not the key, but it gives the key away up to letter case.
   const values = keys.flatMap((k) => [k.toLowerCase(), k.toUpperCase(), ...escaped(k), ...escaped(json(k)), json(json(k)), slug(k), ...encoded(k).flatMap(escaped)]);
+  // As every line is printed: a key holding `##[`, or starting with `::`, is broken up (workflow-commands.ts) before it may be replaced.
+  const printed = values.map(defuseWorkflowCommands);
   // Longest first, so a key that holds another is replaced whole.
-  return [...new Set(values)].sort((a, b) => b.length - a.length);
+  return [...new Set([...values, ...printed])].sort((a, b) => b.length - a.length);
 }
 
 /** Each key as a JUnit report may show it: as output shows it, and escaped for XML text and attributes. */

@@ -11,11 +11,6 @@ export function quoteValue(text: string, max = 60): string {
   return escapeC1(JSON.stringify(cutShort(lineWithoutSecrets(text), max)));
 }
 
-/** A value quoted as quoteValue quotes it, whole, with a URL's password, query and fragment as written. */
-export function quoteAsWritten(text: string): string {
-  return escapeC1(JSON.stringify(text));
-}
-
 /**
  * As quoteValue, but a long value is shown around index `at` (the character a message is about),
  * `…` where it is cut: its first characters may not reach it.

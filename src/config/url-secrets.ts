@@ -3,13 +3,9 @@
  * or `#` as `…`. Used by every message that quotes a value and by the source line under it.
  */
 
-/**
- * `withoutCredentials`, and a query or fragment as `?…` or `#…`. A part already shown so is left
- * as it is, with what follows it: an identity whose parent's name was hidden on its own
- * (`Links https://ex.example/a?…/Term`) keeps its child's name when the whole is quoted.
- */
+/** `withoutCredentials`, and a query or fragment as `?…` or `#…`. */
 export function withoutSecrets(url: string): string {
-  return withoutCredentials(url).replace(/\?(?!…)[^#]*/, '?…').replace(/#(?!…)[\s\S]*$/, '#…');
+  return withoutCredentials(url).replace(/\?[^#]*/, '?…').replace(/#[\s\S]*$/, '#…');
 }
 
 /** A URL's `user:password@` as `***@`, also when the scheme or its slashes are missing (`bob:pw@host`). */
@@ -37,9 +33,14 @@ export function lineWithoutSecrets(line: string): string {
 /**
  * An identity (`Playbook/Rule`) as output shows it: the parent's part and the name hidden each on
  * its own, so a query hidden in a playbook's name does not take its rule's name with it (two rules
- * would read the same, and a permanent delete would not say which).
+ * would read the same, and a permanent delete would not say which). Where the parent's part ends
+ * in a URL, the `/` is set apart (`…/a?… / Term`): hidden again as a whole, as every quoted value
+ * is, the URL would take the name with it once more.
  */
 export function identityWithoutSecrets(key: string, name: string): string {
   if (key === name || !key.endsWith(`/${name}`)) return lineWithoutSecrets(key);
-  return `${lineWithoutSecrets(key.slice(0, -name.length - 1))}/${lineWithoutSecrets(name)}`;
+  const parent = lineWithoutSecrets(key.slice(0, -name.length - 1));
+  const child = lineWithoutSecrets(name);
+  const joined = `${parent}/${child}`;
+  return lineWithoutSecrets(joined) === joined ? joined : `${parent} / ${child}`;
 }

@@ -106,7 +106,7 @@ function checkName(resource: DesiredResource, diagnostics: Diagnostics, naming?:
 }
 
 /** Nothing but spaces and characters that show as nothing (zero-width ones, a Hangul filler). */
-function isBlank(name: string): boolean {
+export function isBlank(name: string): boolean {
   if (name.trim() === '') return true;
   return !/^[\x20-\x7e]*$/.test(name) && name.replace(/[\s\p{Default_Ignorable_Code_Point}]/gu, '') === '';
 }

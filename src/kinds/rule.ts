@@ -3,6 +3,7 @@
  * rule name`, matched inside its matched playbook. Seed 000's create rules are checked offline here.
  */
 import type { DesiredResource, Ref } from '../engine/types.js';
+import { isBlank } from '../engine/desired.js';
 import { isBlankText, liveFlag, liveText, normEmail, normName, normText } from '../engine/normalize.js';
 import { quoteValue, showJson } from '../config/quote.js';
 import { ApiError } from '../errors.js';
@@ -163,7 +164,7 @@ export const ruleKind: KindModule<'rule'> = {
         });
       }
       // A name that is missing, not text or blank is reported as such: two of them are no duplicate besides.
-      const named = typeof rule.name === 'string' && name.trim() !== '';
+      const named = typeof rule.name === 'string' && !isBlank(name);
       const first = named ? seen.get(name) : undefined;
       if (first !== undefined) {
         // At the name, as duplicate-resource points: the value is what is repeated.

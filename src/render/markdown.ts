@@ -30,9 +30,9 @@ import {
   type KindTitle,
 } from './facts.js';
 import { MARKDOWN_MAX_CHARS, thousands } from './markdown-fit.js';
-import { codeSpan, codeSpanAsWritten, escapeMarkdown, fencedBlock } from './sanitize.js';
+import { codeSpan, escapeMarkdown, fencedBlock } from './sanitize.js';
 import { diffLines, itemDiff } from './textdiff.js';
-import { formatSides, formatValue, sameShownNote } from './value.js';
+import { formatValue, sameShownNote } from './value.js';
 
 export interface PlanMarkdownOptions {
   kindOrder: KindTitle[];
@@ -163,9 +163,7 @@ function fieldLines(c: Change, field: FieldChange): string[] {
   if (sides === 'before') return [`  - ${name}: ${codeSpan(formatValue(f.before))}`];
   const items = itemDiff(f.before, f.after);
   if (items) return [`  - ${name}:`, ...fencedBlock(items.join('\n'), 'diff').split('\n').map((l) => `    ${l}`)];
-  const shown = formatSides(f.before, f.after);
-  const span = shown.asWritten ? codeSpanAsWritten : codeSpan;
-  return [`  - ${name}: ${span(shown.before)} → ${span(shown.after)}${sameShownNote(f.before, f.after)}`];
+  return [`  - ${name}: ${codeSpan(formatValue(f.before))} → ${codeSpan(formatValue(f.after))}${sameShownNote(f.before, f.after)}`];
 }
 
 function buildSections(plan: Plan, kindOrder: KindTitle[]): MdSection[] {

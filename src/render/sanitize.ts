@@ -66,17 +66,8 @@ function longestBacktickRun(text: string): number {
  * Newlines become spaces: a line break could start a new block. Not for table cells (`|`).
  */
 export function codeSpan(text: string): string {
-  return codeSpanOf(lineWithoutSecrets(text));
-}
-
-/** As codeSpan, a URL's password, query and fragment as written (a value whose difference is there). */
-export function codeSpanAsWritten(text: string): string {
-  return codeSpanOf(text);
-}
-
-function codeSpanOf(text: string): string {
   // What prints as nothing inside a code span is shown (`no<U+200B>te`), as the text report shows it.
-  let body = markInvisible(stripControl(text).replace(/\n/g, ' '));
+  let body = markInvisible(stripControl(lineWithoutSecrets(text)).replace(/\n/g, ' '));
   if (body === '') body = ' ';
   const fence = '`'.repeat(longestBacktickRun(body) + 1);
   // CommonMark strips one space on each side when both are present; pad so edges survive.

@@ -32,7 +32,7 @@ import { painter, type Paint, type Style } from './paint.js';
 import { writeLines } from './chunks.js';
 import { stripControl } from './sanitize.js';
 import { diffLines, itemDiff, sameLineNotes } from './textdiff.js';
-import { formatSides, formatValue, oneLine, quote, sameShownNote } from './value.js';
+import { formatValue, oneLine, quote, sameShownNote } from './value.js';
 
 export { renderApplyReportText, writeApplyReportText } from './apply-text.js';
 export { renderDiagnosticsText } from './diagnostics-text.js';
@@ -92,8 +92,7 @@ function fieldLines(c: Change, field: FieldChange, paint: Paint): string[] {
   if (sides === 'before') return [`${FIELD_INDENT}${name}: ${formatValue(f.before)}`];
   const items = itemDiff(f.before, f.after);
   if (items) return [`${FIELD_INDENT}${name}:`, ...items.map((l) => `${DIFF_INDENT}${paintDiffLine(l, paint)}`)];
-  const shown = formatSides(f.before, f.after);
-  return [`${FIELD_INDENT}${name}: ${shown.before} → ${shown.after}${sameShownNote(f.before, f.after)}`];
+  return [`${FIELD_INDENT}${name}: ${formatValue(f.before)} → ${formatValue(f.after)}${sameShownNote(f.before, f.after)}`];
 }
 
 function paintDiffLine(line: string, paint: Paint): string {

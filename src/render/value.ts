@@ -1,5 +1,5 @@
 /** Field values as one line of JSON-ish text: strings quoted, numbers and booleans plain, null as `null`. */
-import { markInvisible, quoteAsWritten, quoteValue, showJson } from '../config/quote.js';
+import { markInvisible, quoteValue, showJson } from '../config/quote.js';
 import { stripControl } from './sanitize.js';
 
 /** Never cut: a plan shows the whole value. */
@@ -22,24 +22,15 @@ export function formatValue(v: unknown): string {
 }
 
 /**
- * A field's two sides as the plan shows them, and whether they are as written. Where hiding a
- * URL's password, query or fragment would show two values that differ as the same, both are shown
- * as written: the difference is what the plan is to show (`?id=5` → `?id=6`).
- */
-export function formatSides(before: unknown, after: unknown): { before: string; after: string; asWritten: boolean } {
-  const shown = { before: formatValue(before), after: formatValue(after), asWritten: false };
-  if (shown.before !== shown.after || typeof before !== 'string' || typeof after !== 'string') return shown;
-  const written = { before: quoteAsWritten(before), after: quoteAsWritten(after), asWritten: true };
-  return written.before !== written.after ? written : shown;
-}
-
-/**
  * What a field line adds when its two sides print the same but differ: text whose accents are
- * composed on one side and decomposed on the other (NFC and NFD), which no escape shows.
+ * composed on one side and decomposed on the other (NFC and NFD), which no escape shows; or text
+ * that differs only in what output hides of a URL (a password, a query, a fragment), which is not
+ * shown even then: it may hold a token.
  */
 export function sameShownNote(before: unknown, after: unknown): string {
-  const composed = typeof before === 'string' && typeof after === 'string' && before !== after && before.normalize('NFC') === after.normalize('NFC');
-  return composed ? ' (no visible difference: the same letters, their accents encoded otherwise)' : '';
+  if (typeof before !== 'string' || typeof after !== 'string' || before === after) return '';
+  if (before.normalize('NFC') === after.normalize('NFC')) return ' (no visible difference: the same letters, their accents encoded otherwise)';
+  return formatValue(before) === formatValue(after) ? " (no visible difference: they differ in a URL's password, query or fragment, which output hides as it may hold a token)" : '';
 }
 
 /** A name or identity in quotes, escaped like a JSON string so it stays on one line. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { idProblem, pathSegment, shortId } from '../../../src/api/path-segment.js';
 import { keyValues, redact } from '../../../src/cli/redact.js';
+import { defuseWorkflowCommands } from '../../../src/cli/workflow-commands.js';
 import { DocketError } from '../../../src/errors.js';
 
 describe('pathSegment', () => {
@@ -46,6 +47,10 @@ describe('shortId', () => {
     const json = JSON.stringify({ notes: 'token "sk_live_Abcdefgh1234567%38"', next: 'a\\b%20' });
     const hidden = redact(json, keyValues({ DOCKET_API_KEY: 'sk_live_Abcdefgh12345678' }));
     expect(JSON.parse(hidden)).toEqual({ notes: 'token "[redacted]"', next: 'a\\b%20' });
+    // A key as a line is printed, broken up where a CI runner would read a workflow command (second read).
+    for (const odd of ['sk_live##[Abcdefgh12345678', '::sk_live_Abcdefgh12345678']) {
+      expect(redact(defuseWorkflowCommands(`token ${odd}\n${odd} x`), keyValues({ DOCKET_API_KEY: odd }))).toBe('token [redacted]\n[redacted] x');
+    }
     // Escaped in lower-case hex, as other clients write them (probe DS).
     expect(redact(path.replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase()), keyValues({ DOCKET_API_KEY: key }))).toBe('GET /v1/reviews/[redacted] failed with HTTP 404');
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { markInvisible, quoteValue, showJson, showName } from '../../../src/config/quote.js';
-import { lineWithoutSecrets } from '../../../src/config/url-secrets.js';
+import { identityWithoutSecrets, lineWithoutSecrets } from '../../../src/config/url-secrets.js';
 import { codeSpan, escapeMarkdown } from '../../../src/render/sanitize.js';
 import { formatAnnotation } from '../../../src/render/annotations.js';
 import { renderDiagnosticsText } from '../../../src/render/diagnostics-text.js';
@@ -44,9 +44,20 @@ describe("a URL's secrets in what output quotes", () => {
       ['  url: https:/api.example.com/r?QS', '  url: https:/api.example.com/r?…'],
       ["  url: 'https:\\\\u:PW@api.example.com/r'", "  url: '***@api.example.com/r'"],
       ['  url: bob:pw@host.example  # alice@acme.example', '  url: ***@host.example  # alice@acme.example'],
+      // One copied from docket's own output with a token added: hidden whole again (second read).
+      ['  url: http://api.example.com/v1?…&token=T1#…F1', '  url: http://api.example.com/v1?…#…'],
     ]) expect(lineWithoutSecrets(line)).toBe(shown);
     // What is no URL is left as it is: e-mails, a path with a double slash, a key and its value.
     for (const plain of ['email: alice@acme.example', 'file: docs//a.md', 'name: Clause #3', 'actions: ACCEPT a?']) expect(lineWithoutSecrets(plain)).toBe(plain);
+  });
+
+  it("are hidden in an identity part by part, the `/` set apart only where the parent's part ends in a URL", () => {
+    expect(identityWithoutSecrets('Links https://ex.example/a?ref=1/Term', 'Term')).toBe('Links https://ex.example/a?… / Term');
+    expect(identityWithoutSecrets('https://x.example/?q=1 links/Term', 'Term')).toBe('https://x.example/?… links/Term');
+    expect(identityWithoutSecrets('NDA/see https://bob:pw@x.example/?q=1', 'see https://bob:pw@x.example/?q=1')).toBe('NDA/see https://***@x.example/?…');
+    expect(identityWithoutSecrets('Inbound NDA/Term', 'Term')).toBe('Inbound NDA/Term');
+    // Hidden again as a whole, as every quoted value is, it stays as it is.
+    for (const shown of ['Links https://ex.example/a?… / Term', 'NDA/see https://***@x.example/?…']) expect(lineWithoutSecrets(shown)).toBe(shown);
   });
 
   it('are hidden wherever a name reaches output as it is: messages, markdown, annotations', () => {

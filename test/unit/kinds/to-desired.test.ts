@@ -230,7 +230,7 @@ describe('Rule toDesired', () => {
   });
 
   it('says nothing of a repeat among names that are missing, not text or blank: those are reported as such (probe EM)', () => {
-    const { diagnostics } = playbook({ rules: [{ actions: 'A' }, { actions: 'B' }, { name: 1, actions: 'C' }, { name: '1', actions: 'D' }, { name: ' ', actions: 'E' }, { name: '  ', actions: 'F' }] }, {});
+    const { diagnostics } = playbook({ rules: [{ actions: 'A' }, { actions: 'B' }, { name: 1, actions: 'C' }, { name: '1', actions: 'D' }, { name: ' ', actions: 'E' }, { name: '  ', actions: 'F' }, { name: '\u200b', actions: 'G' }, { name: '\u200b', actions: 'H' }] }, {});
     expect(diagnostics.errors.filter((d) => d.code === 'duplicate-rule')).toEqual([]);
   });
 

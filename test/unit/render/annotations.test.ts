@@ -118,6 +118,6 @@ describe("a URL's hidden parts in annotations", () => {
   it("hides a parent's query on its own: each rule keeps its name", () => {
     const linked = 'Links https://ex.example/a?ref=1';
     const out = renderGithubAnnotations(plan([change('create', 'rule', `${linked}/Term`, { parent: linked, file: 'playbooks/p.yaml', line: 4 })]), { pathPrefix: '' });
-    expect(out).toBe('::notice file=playbooks/p.yaml,line=4,title=docket create::create rule "Links https://ex.example/a?…/Term"\n');
+    expect(out).toBe('::notice file=playbooks/p.yaml,line=4,title=docket create::create rule "Links https://ex.example/a?… / Term"\n');
   });
 });
