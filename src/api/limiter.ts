@@ -20,6 +20,8 @@ import { DocketError } from '../errors.js';
 export interface Limiter {
   /** The most requests in flight (`--concurrency`). */
   readonly limit: number;
+  /** Whether a pace was set (`--max-rps`, `max_rps:`), not only found from a service's 429s. */
+  readonly capped: boolean;
   /** Permits held right now (for tests and the benchmark report). */
   readonly active: number;
   /** Callers waiting for a permit. */
@@ -215,6 +217,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
 
   return {
     limit,
+    capped: options.maxRps !== undefined,
     get active() {
       return active;
     },

@@ -46,6 +46,8 @@ export interface ApplyPlanInput {
   signal?: AbortSignal;
   /** Asked before each change starts (see ExecuteOptions.beforeStart). */
   beforeStart?: () => void;
+  /** Told of each change's failure (see ExecuteOptions.afterFailure). */
+  afterFailure?: (error: unknown) => void;
   graceMs?: number;
 }
 
@@ -248,6 +250,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     ...(input.onResult ? { onResult: input.onResult } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.beforeStart ? { beforeStart: input.beforeStart } : {}),
+    ...(input.afterFailure ? { afterFailure: input.afterFailure } : {}),
     ...(input.graceMs !== undefined ? { graceMs: input.graceMs } : {}),
   });
   // Stopped by a signal or the time budget: start no new reads; the next plan shows any duplicate.

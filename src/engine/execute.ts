@@ -20,6 +20,11 @@ export interface ExecuteOptions {
    * waited behind busy work: changes started then would fail at once, "not sent").
    */
   beforeStart?: () => void;
+  /**
+   * Told of each change's failure before the next starts; may abort `signal` (a request the time
+   * budget left unsent: the changes after it would each fail at once, unsent too).
+   */
+  afterFailure?: (error: unknown) => void;
   /** How long running changes may take to finish after `signal` (default 30 s). */
   graceMs?: number;
   /** Waits `ms` or until the returned promise is settled by the caller; injected for tests. */
@@ -128,6 +133,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
           const unknown = code === 'unknown-outcome' || code === 'unnamed-upload';
           const hint = (error as { hint?: unknown } | null)?.hint;
           finish(change, { changeId: change.id, status: 'failed', message: error instanceof Error ? error.message : String(error), ...(typeof hint === 'string' && hint !== '' ? { hint } : {}), ...(unknown ? { outcomeUnknown: true as const } : {}), ...(code === 'outcome-pending' ? { pending: true as const } : {}), ms: Math.round(options.clock() - t0) });
+          options.afterFailure?.(error);
           complete(i, false);
         },
       )

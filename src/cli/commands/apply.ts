@@ -247,6 +247,11 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
       beforeStart: () => {
         if (!budget.signal.aborted && Date.now() >= settings.deadline()) runOut();
       },
+      // A request the budget left unsent (its turn, at the pace allowed, comes past the deadline):
+      // the budget is spent for what follows too, which is not started rather than failed unsent.
+      afterFailure: (error) => {
+        if (!budget.signal.aborted && error instanceof DocketError && error.code === 'timeout' && error.notCarriedOut) runOut();
+      },
       graceMs: INTERRUPT_GRACE_MS,
     });
   } finally {

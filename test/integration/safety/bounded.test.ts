@@ -39,6 +39,23 @@ describe('bounded waits', () => {
     expect((await bin(t)('plan', '-C', dir, '--detailed-exitcode')).code).toBe(0);
   });
 
+  it('a budget spent at the pace --max-rps allows leaves the changes after it not started, not failed unsent (probe EN)', async () => {
+    t = await startTestEmulator();
+    const rules = Array.from({ length: 60 }, (_, i) => `  - name: Rule ${i}\n    actions: A\n`).join('');
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': `kind: Playbook\nname: Inbound NDA\nrules:\n${rules}` });
+    const apply = await bin(t)('apply', '-C', dir, '--auto-approve', '--max-rps', '5', '--timeout', '3s');
+    expect(apply.code).toBe(1);
+    const summary = /Apply stopped \(.*\): (\d+) done, (\d+) failed, (\d+) skipped, (\d+) not started\./.exec(apply.stdout);
+    expect(summary).not.toBeNull();
+    const [done, failed, , notStarted] = summary!.slice(1).map(Number);
+    // At most the changes under way when it ran out (--concurrency 8) fail unsent; the rest were never started.
+    expect(failed).toBeLessThanOrEqual(8);
+    expect(notStarted).toBeGreaterThan(30);
+    expect(done! + failed! + notStarted!).toBe(61);
+    expect((await bin(t)('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await expectConverged(bin(t), dir);
+  });
+
   it('a server that trickles its answer one byte a second ends within --timeout, saying so', async () => {
     t = await startTestEmulator();
     const dir = await config();

@@ -1008,6 +1008,18 @@ describe('retries', () => {
     expect(err.hint).toContain('--max-rps');
   });
 
+  it('names --max-rps only when one was set: a pace found from 429s alone says so (probe EN)', async () => {
+    const limiter = createLimiter(8);
+    // 429s slow the pace down to its least.
+    for (let i = 0; i < 20; i++) limiter.throttled(0);
+    const { mock, client } = setup({ deadline: Date.now() + 300, limiter });
+    mock.intercept({ path: '/v1/a' }).reply(200, { ok: 1 });
+    await client.request({ method: 'GET', path: '/v1/a', operation: 'read a' });
+    const err = (await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'read b' }))) as DocketError;
+    expect(err.message).toMatch(/^read b: not sent: its turn comes in \d+ s \(fewer requests a second for a while after a service answers 429\), past the 0 s left/);
+    expect(err.hint).toBe('give the command more time with --timeout, or try again later: the service is refusing requests for pace');
+  });
+
   it('fails at once, naming the wait, when Retry-After is beyond the command budget', async () => {
     const { mock, client, sleeps } = setup({ deadline: Date.now() + 120_000 });
     const later = new Date(Date.now() + 3_600_000).toUTCString();

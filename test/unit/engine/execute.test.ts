@@ -298,6 +298,26 @@ describe('executePlan: stopping', () => {
     expect(report).toMatchObject({ failed: 2, notStarted: 4, stopped: 'its time budget ran out' });
   });
 
+  it('is told of each failure before the next start: one the budget left unsent stops what follows, not started', async () => {
+    const controller = new AbortController();
+    let started = 0;
+    const report = await executePlan(planOf(independent(6)), {
+      concurrency: 2,
+      clock: tickingClock(),
+      run: async () => {
+        started++;
+        throw Object.assign(new Error('not sent: its turn comes past the budget'), { unsent: true });
+      },
+      signal: controller.signal,
+      afterFailure: (error) => {
+        if ((error as { unsent?: boolean }).unsent) controller.abort(new Error('its time budget ran out'));
+      },
+    });
+    // The first failure stops the run; the second had started with it.
+    expect(started).toBe(2);
+    expect(report).toMatchObject({ failed: 2, notStarted: 4, stopped: 'its time budget ran out' });
+  });
+
   it('an operation still running after the grace is reported failed with an unknown outcome the service may still be carrying out (pending: no re-run at once)', async () => {
     const r = controlledRunner();
     const controller = new AbortController();
