@@ -316,7 +316,7 @@ export function diff(input: DiffInput): DiffResult {
         const stillFormer = (l: LiveResource): boolean => !renamedBefore || (input.recordedId?.(formerKey(d, old)) === l.id && !declaresName(parentKey, old));
         const found = candidates(scopeOfDesired(d), old).filter(stillFormer);
         if (found.length > 1) {
-          diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named "${old}", which ${kind.name} "${d.name}" says it was renamed from; docket cannot tell which one the file means`, {
+          diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named ${quoteValue(old, 200)}, which ${kind.name} ${quoteValue(d.name, 200)} says it was renamed from; docket cannot tell which one the file means`, {
             ...(formerSource(d, d.renamedFrom.indexOf(old)) ?? d.source),
             hint: ambiguousHint(found, input.recordedId?.(formerKey(d, old))),
           });
@@ -368,7 +368,7 @@ export function diff(input: DiffInput): DiffResult {
       if (matched.has(d.key) || d.pinId) continue;
       const found = candidates(scopeOfDesired(d), localName(d, isChild));
       if (found.length > 1) {
-        diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named "${d.name}"; docket cannot tell which one the file means`, {
+        diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named ${quoteValue(d.name, 200)}; docket cannot tell which one the file means`, {
           // At the name (a member's at its e-mail), as the other problems of a name are.
           ...(problemSourceOf(d.fieldSources, 'name') ?? problemSourceOf(d.fieldSources, 'email') ?? d.source),
           hint: ambiguousHint(found, input.recordedId?.(refKey(kind.name, d.key))),

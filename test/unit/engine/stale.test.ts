@@ -98,6 +98,10 @@ describe('staleReasons', () => {
     const org = liveOrganization('org-1', { 'review.name': 'Acme' });
     const update = planOf([{ ...change('update', 'organization', 'organization', { liveId: 'org-1' }), fingerprint: fingerprint(org) }], {});
     expect(staleReasons(update, { ...NOW, live: [{ ...org, fields: { 'review.name': 'Acme Legal' } }] })).toEqual(['the organization changed live since the plan']);
+    // A name holding quotes is quoted as every name is, so the reason reads one way (probe EN).
+    const quoted = livePlaybook('pb-2', 'Playbook: "quoted"', 'Old');
+    const quotedPlan = planOf([{ ...change('update', 'playbook', 'Playbook: "quoted"', { liveId: 'pb-2' }), fingerprint: fingerprint(quoted) }], {});
+    expect(staleReasons(quotedPlan, { ...NOW, live: [{ ...quoted, fields: { ...quoted.fields, description: 'Edited' } }] })).toEqual(['playbook "Playbook: \\"quoted\\"" changed live since the plan']);
   });
 
   it('of an object whose file manages only what it writes (a template), only those fields count', () => {
