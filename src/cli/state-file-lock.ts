@@ -120,8 +120,8 @@ function busy(state: string, path: string, holder: Holder | undefined): DocketEr
   const who = holder ? ` (pid ${holder.pid} on ${holder.host}, started ${holder.started})` : '';
   return new DocketError(
     'emulator-state',
-    `cannot start the emulator: another emulator uses ${state}${who}, and each writes the whole state, so one would drop the other's changes`,
-    `stop that emulator first (or start it on another --state file); if no emulator runs, delete ${path}`,
+    `cannot start the emulator: another docket process uses ${state}${who} (an emulator, or a command run with --emulator), and each writes the whole state, so one would drop the other's changes`,
+    `let that process end or stop it first (or start this one on another --state file); if none runs, delete ${path}`,
   );
 }
 

@@ -74,7 +74,7 @@ it('serves a configuration with its own organization id, persists state to --sta
     // A second emulator on the same state would drop the first one's writes (each writes it whole): refused.
     const second = await runCli(['emulator', '--port', '0', '--state', state]);
     expect([second.code, second.stdout]).toEqual([1, '']);
-    expect(second.stderr).toMatch(new RegExp(`^Error: cannot start the emulator: another emulator uses ${state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(pid \\d+ on .*\\), and each writes the whole state, so one would drop the other's changes\n  hint: stop that emulator first \\(or start it on another --state file\\); if no emulator runs, delete .*emulator\\.json\\.lock\n$`));
+    expect(second.stderr).toMatch(new RegExp(`^Error: cannot start the emulator: another docket process uses ${state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(pid \\d+ on .*\\) \\(an emulator, or a command run with --emulator\\), and each writes the whole state, so one would drop the other's changes\n  hint: let that process end or stop it first \\(or start this one on another --state file\\); if none runs, delete .*emulator\\.json\\.lock\n$`));
   });
   // Stopped, it gives the state file back.
   expect(existsSync(`${state}.lock`)).toBe(false);
@@ -82,7 +82,7 @@ it('serves a configuration with its own organization id, persists state to --sta
   const config = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
   await withEmulator(['--state', join(config, '.docket', 'emulator.json')], async () => {
     const apply = await runCli(['apply', '-C', config, '--emulator', '--auto-approve']);
-    expect([apply.code, apply.stderr]).toEqual([1, expect.stringContaining(`cannot start the emulator: another emulator uses ${join(config, '.docket', 'emulator.json')} (pid `)]);
+    expect([apply.code, apply.stderr]).toEqual([1, expect.stringContaining(`cannot start the emulator: another docket process uses ${join(config, '.docket', 'emulator.json')} (pid `)]);
   });
   expect((await runCli(['apply', '-C', config, '--emulator', '--auto-approve'])).code).toBe(0);
   expect(existsSync(join(config, '.docket', 'emulator.json.lock'))).toBe(false);
