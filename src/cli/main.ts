@@ -109,7 +109,8 @@ export interface MainOptions {
 }
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
-  const given = commandSafeIo(redactingIo(options.io ?? processIo()));
+  // Redacted first: `[redacted]` after a `##` written beside a key makes `##[`, which defusing then breaks up.
+  const given = redactingIo(commandSafeIo(options.io ?? processIo()));
   // Whether the command printed its result (an apply report): a failure after it adds no second JSON document.
   let printed = false;
   const io: Io = {

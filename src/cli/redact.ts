@@ -59,18 +59,31 @@ export function redact(text: string, secrets: readonly string[]): string {
 
 /**
  * A run of text with a percent escape in it: a URL, or a value written as one. It stops at a
- * backslash: in JSON and quoted values that starts an escape (`\"` closing the quote), which a
- * replaced run must leave whole.
+ * backslash (in JSON and quoted values an escape starts there, `\"` closing the quote) and at a
+ * control character (JSON writes it as an escape, so the text a saved plan's seal covers and the
+ * file's text must hide the same characters).
  */
-const ESCAPED_RUN = /[^\s"'<>`\\]*%[0-9a-fA-F]{2}[^\s"'<>`\\]*/g;
+const ESCAPED_RUN = /[^\s"'<>`\\\u0000-\u001f\u007f-\u009f]*%[0-9a-fA-F]{2}[^\s"'<>`\\\u0000-\u001f\u007f-\u009f]*/g;
+/** Past this, a run that holds a key is replaced whole, not narrowed to the key (each step reads the run again). */
+const NARROWED_RUN_MAX = 512;
 
 /**
- * A key written with escapes no encoder makes (`%5F` for `_`): found unescaped, its whole run is
- * replaced (holdsKey refuses it in files; here it is only printed).
+ * A key written with escapes no encoder makes (`%5F` for `_`): found unescaped, the part of its run
+ * that holds it is replaced (holdsKey refuses it in files; here it is only printed). Only that part:
+ * what the run took beside it (a diff line's `-`, the `n` of a `\n` escape) stays.
  */
 function redactEscaped(text: string, secrets: readonly string[]): string {
   const keys = secrets.filter((s) => s.length >= MIN_CUT_KEY);
-  return text.replace(ESCAPED_RUN, (run) => (keys.some((k) => holdsKey(run, k)) ? REDACTED : run));
+  return text.replace(ESCAPED_RUN, (run) => {
+    const holds = (part: string): boolean => keys.some((k) => holdsKey(part, k));
+    if (!holds(run)) return run;
+    if (run.length > NARROWED_RUN_MAX) return REDACTED;
+    let start = 0;
+    let end = run.length;
+    while (start < end - 1 && holds(run.slice(start + 1, end))) start++;
+    while (end > start + 1 && holds(run.slice(start, end - 1))) end--;
+    return `${run.slice(0, start)}${REDACTED}${run.slice(end)}`;
+  });
 }
 
 /** A piece of a key beside an ellipsis is a key a message (quoteValue cuts at 60) or an excerpt's window cut short. */
@@ -143,5 +156,11 @@ export function* redactEach(pieces: Iterable<string>, secrets: readonly string[]
 export function redactingIo(io: Io): Io {
   const secrets = keyValues(io.env);
   if (secrets.length === 0) return io;
-  return { ...io, stdout: (text) => io.stdout(redact(text, secrets)), stderr: (text) => io.stderr(redact(text, secrets)) };
+  const commands = io.commands;
+  return {
+    ...io,
+    stdout: (text) => io.stdout(redact(text, secrets)),
+    stderr: (text) => io.stderr(redact(text, secrets)),
+    ...(commands ? { commands: (stream: 'stdout' | 'stderr', text: string) => commands(stream, redact(text, secrets)) } : {}),
+  };
 }

@@ -142,6 +142,14 @@ describe('text from files or the app in output', () => {
     expect(JSON.stringify(JSON.parse(json.stdout))).toContain('# #[warning]changed');
     expect(commands(json.stderr)).toHaveLength(2);
   });
+
+  it('nor does a key hidden beside `##` (probe EP): redacted first, then broken up', async () => {
+    const key = 'sk_live_S3cretKeyValue12345';
+    const plan = await runCli(['plan', '-C', dir, '--emulator', '--target', `playbook/x ##${key}`], { env: { DOCKET_API_KEY: key } });
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('x # #[redacted]');
+    expect(plan.stdout + plan.stderr).not.toMatch(/##\[|S3cret/);
+  });
 });
 
 describe('repoPathPrefix', () => {

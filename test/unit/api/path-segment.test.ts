@@ -41,12 +41,21 @@ describe('shortId', () => {
       }
     }
     // Written with escapes no encoder makes (`%5F` for `_`): the run that holds it goes (probe DS).
-    expect(redact('see https://x.example/sk%5Flive%5FAbcdefgh12345678 now', keyValues({ DOCKET_API_KEY: 'sk_live_Abcdefgh12345678' }))).toBe('see [redacted] now');
+    expect(redact('see https://x.example/sk%5Flive%5FAbcdefgh12345678 now', keyValues({ DOCKET_API_KEY: 'sk_live_Abcdefgh12345678' }))).toBe('see https://x.example/[redacted] now');
     expect(redact('100% of https://x.example/a%20b', keyValues({ DOCKET_API_KEY: 'sk_live_Abcdefgh12345678' }))).toBe('100% of https://x.example/a%20b');
     // Inside a JSON string the run leaves the escape that closes the quote (probe EO): the document stays JSON.
     const json = JSON.stringify({ notes: 'token "sk_live_Abcdefgh1234567%38"', next: 'a\\b%20' });
     const hidden = redact(json, keyValues({ DOCKET_API_KEY: 'sk_live_Abcdefgh12345678' }));
     expect(JSON.parse(hidden)).toEqual({ notes: 'token "[redacted]"', next: 'a\\b%20' });
+    // Only the part of its run that holds the key (probe EP): not the escape before it, a control after it, or a diff line's `-`.
+    const keys = keyValues({ DOCKET_API_KEY: 'sk_live_Abcdefgh12345678' });
+    for (const around of ['see\nsk_live_Abcdefgh1234567%38', 'x\tsk_live_Abcdefgh1234567%38\u0007', 'sk_live_Abcdefgh1234567%38\u0085', '\u0085sk_live_Abcdefgh1234567%38 ok']) {
+      const doc = redact(JSON.stringify({ v: around }), keys);
+      expect(JSON.parse(doc)).toEqual({ v: around.replace('sk_live_Abcdefgh1234567%38', '[redacted]') });
+      // Hidden in the text and in its JSON alike: what a saved plan's seal covers is what the file holds.
+      expect(JSON.stringify({ v: redact(around, keys) })).toBe(doc);
+    }
+    expect(redact('@@ -1 +0,0 @@\n-sk_live_Abcdefgh1234567%38', keys)).toBe('@@ -1 +0,0 @@\n-[redacted]');
     // A key as a line is printed, broken up where a CI runner would read a workflow command (second read).
     for (const odd of ['sk_live##[Abcdefgh12345678', '::sk_live_Abcdefgh12345678']) {
       expect(redact(defuseWorkflowCommands(`token ${odd}\n${odd} x`), keyValues({ DOCKET_API_KEY: odd }))).toBe('token [redacted]\n[redacted] x');
