@@ -685,6 +685,8 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
   if (yaml().isMap(node)) {
     const out: Record<string, unknown> = {};
     let merged = false;
+    // Keys written in this mapping, and whether as an alias: the parser compares only keys written as text.
+    const written = new Map<string, boolean>();
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
       // With `merge` on, the parser marks the merge key with a symbol.
@@ -701,6 +703,12 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
       }
       const key = keyOf(keyNode, state);
       const kp = keyNode?.range ? lc(keyNode.range[0]) : here;
+      const isAlias = yaml().isAlias(keyNode);
+      const before = written.get(key);
+      if (before !== undefined && (before || isAlias)) {
+        state.diagnostics.push({ severity: 'error', code: 'duplicate-key', message: `duplicate key ${quoteValue(key)}${isAlias ? ` (\`*${(keyNode as { source: string }).source}\` names it)` : ''}: each key may appear once in a mapping`, file: state.file, ...kp });
+      }
+      written.set(key, before === true || isAlias);
       const value = toPlain(pair.value as Node | null, joinPointer(pointer, key), kp, depth + 1, state);
       // defineProperty: a `__proto__:` key must become data, not change the object's prototype.
       Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });

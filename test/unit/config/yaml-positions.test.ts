@@ -195,6 +195,15 @@ describe('aliases', () => {
     expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['yaml-undefined-alias', 6, 5]]);
   });
 
+  it('used as a key that the mapping has already (or has after) are a duplicate key (probe EP)', () => {
+    const text = lines('rules:', '  - &k name: S1', '    actions: A', '  - name: S2', '    *k : S3', '    actions: B', '  - *k : S4', '    name: S5');
+    const parsed = parseWithPositions(text, 'd.yaml');
+    expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([
+      ['duplicate-key', 5, 5, 'duplicate key "name" (`*k` names it): each key may appear once in a mapping'],
+      ['duplicate-key', 8, 5, 'duplicate key "name": each key may appear once in a mapping'],
+    ]);
+  });
+
   it('merged with `<<` are said once when they name nothing or their own mapping, not also as a merge of nothing', () => {
     const text = lines('a: &r', '  x: 1', '  <<: *r', 'b:', '  <<: *nowhere', 'c:', '  <<: [*nowhere, 3]');
     const parsed = parseWithPositions(text, 'm.yaml');
