@@ -6,6 +6,7 @@
 import { Diagnostics } from '../diagnostics.js';
 import type { SourcePos } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
+import { lineWithoutSecrets } from '../config/url-secrets.js';
 import { itemProblemSourceOf, problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
 import type { LoadedConfig, ResourceDoc } from '../config/types.js';
 import type { AnyKind } from '../kinds/index.js';
@@ -172,13 +173,14 @@ function checkLookAlikes(desired: readonly DesiredResource[], diagnostics: Diagn
   const seen = new Map<string, DesiredResource>();
   for (const d of desired) {
     if (!('name' in d.fieldSources)) continue; // identities that are not names (a member's e-mail)
-    const key = `${d.kind}:${d.parent ? `${d.parent.key}/` : ''}${lookAlike(d.name)}`;
+    const key = `${d.kind}:${d.parent ? `${d.parent.key}/` : ''}${shownAlike(d.name)}`;
     const first = seen.get(key);
     if (!first) {
       seen.set(key, d);
       continue;
     }
-    diagnostics.error('confusable-name', `${d.kind} name ${quoteValue(d.name)} looks like ${d.kind} ${quoteValue(first.name)} (${lineOf(first, 'name')}): they differ only in white space or in how Unicode encodes a character`, {
+    const why = lookAlike(d.name) === lookAlike(first.name) ? 'they differ only in white space or in how Unicode encodes a character' : "they differ only in a URL's password, query or fragment, which output hides (plans and reports would show them alike)";
+    diagnostics.error('confusable-name', `${d.kind} name ${quoteValue(d.name)} looks like ${d.kind} ${quoteValue(first.name)} (${lineOf(first, 'name')}): ${why}`, {
       ...(problemSourceOf(d.fieldSources, 'name') ?? d.source),
       hint: 'give them names that read differently, or declare one of them (retype the name to remove invisible characters)',
     });
@@ -198,6 +200,14 @@ export function lookAlike(name: string): string {
 }
 
 const PLAIN_NAME = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
+
+/** A name as output shows it: lookAlike, and a URL in it without its password, query and fragment. */
+function shownAlike(name: string): string {
+  const alike = lookAlike(name);
+  return MAY_HOLD_URL.test(alike) ? lineWithoutSecrets(alike) : alike;
+}
+
+const MAY_HOLD_URL = /[:@]|\/\//;
 
 /** Where the `index`th name of a resource's `renamed_from` was written (a list of more than one: the item). */
 export function formerSource(d: DesiredResource, index: number): (SourcePos & { path?: string }) | undefined {

@@ -65,6 +65,19 @@ describe('buildDesired', () => {
     expect(desired.map((d) => d.key)).toContain('cafe');
   });
 
+  it('refuses two names that differ only in what output hides of a URL: every plan would show them alike too (probe EP)', async () => {
+    const { diagnostics } = await build([
+      resourceDoc('Playbook', { name: 'Links https://ex.example/a?ref=1' }, {}, 'a.yaml'),
+      resourceDoc('Playbook', { name: 'Links https://ex.example/a?ref=2' }, {}, 'b.yaml'),
+      resourceDoc('Playbook', { name: 'Links https://ex.example/b?ref=2' }, {}, 'c.yaml'),
+      resourceDoc('Playbook', { name: 'Mail bob@acme.example' }, {}, 'd.yaml'),
+    ]);
+    expect(diagnostics.errors.map((d) => [d.code, d.file])).toEqual([['confusable-name', 'b.yaml']]);
+    expect(diagnostics.errors[0]!.message).toBe(
+      `playbook name "Links https://ex.example/a?…" looks like playbook "Links https://ex.example/a?…" (a.yaml:1): they differ only in a URL's password, query or fragment, which output hides (plans and reports would show them alike)`,
+    );
+  });
+
   it('an Organization that writes no key manages nothing, and says so (the plan said the live organization could not be read)', async () => {
     const { desired, diagnostics } = await build([resourceDoc('Organization', { review: {} }, {}, 'organization.yaml')]);
     expect(desired).toEqual([]);
