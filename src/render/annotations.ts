@@ -6,7 +6,7 @@
 import { posix } from 'node:path';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { Change, Plan } from '../engine/types.js';
-import { changeLabel, isSingleton, renamedFrom } from './facts.js';
+import { changeLabel, isSingleton, renamedFrom, renameNote } from './facts.js';
 import { escapeData, escapeProperty, stripControl } from './sanitize.js';
 import { lineWithoutSecrets } from '../config/url-secrets.js';
 
@@ -70,7 +70,7 @@ export function renderGithubAnnotations(plan: Plan, options: AnnotationOptions):
     const source = c.source ?? options.locate?.(c);
     // A rename says both names, as the plan's text does: the new one alone does not say what moved.
     const from = renamedFrom(c);
-    const what = isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} ${from ? `"${from.label}" → ` : ''}"${changeLabel(c)}"`;
+    const what = isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} ${from ? `"${from.label}" → ` : ''}"${changeLabel(c)}"${renameNote(c)}`;
     const why = c.irreversible ? (PERMANENCE[c.action] ?? 'cannot be undone') : undefined;
     lines.push(
       formatAnnotation({

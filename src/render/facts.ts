@@ -73,7 +73,7 @@ export function groupByKind(changes: Change[], kindOrder: KindTitle[]): KindGrou
 
 import { changeLabel, isSingleton, renamedFrom } from './headline.js';
 
-export { changeHeadline, changeLabel, headlineOf, isSingleton, renamedFrom, skippedBecause } from './headline.js';
+export { changeHeadline, changeLabel, headlineOf, isSingleton, renamedFrom, renameNote, skippedBecause } from './headline.js';
 
 /** `playbook "Inbound NDA"`, or just `organization` for a singleton (drift and pull reports). */
 export function subject(o: { kind: string; key: string; name?: string }, name: (key: string) => string): string {

@@ -3,7 +3,7 @@
  * (loaded before any command, for error documents) uses it too.
  */
 import type { Change, ChangeResult } from '../engine/types.js';
-import { identityWithoutSecrets } from '../config/url-secrets.js';
+import { identityWithoutSecrets, lineWithoutSecrets } from '../config/url-secrets.js';
 import { quote } from './value.js';
 
 /** The identity users wrote (`Inbound NDA/Term`, an e-mail); the name when a kind has no key. */
@@ -25,6 +25,17 @@ export function renamedFrom(c: Change): { label: string; written: string; field:
   return { label: c.parent ? identityWithoutSecrets(written, f.before) : f.before, written, field: f.field };
 }
 
+/**
+ * What a rename's headline adds when its two names show alike: they differ only in what output
+ * hides of a URL (`?ref=1` → `?ref=2`), and without it the rename would read as none.
+ */
+export function renameNote(c: Change): string {
+  const from = renamedFrom(c);
+  return from && lineWithoutSecrets(from.label) === lineWithoutSecrets(changeLabel(c)) && from.written !== c.key
+    ? " (no visible difference: the names differ in a URL's password, query or fragment, which output hides)"
+    : '';
+}
+
 /** A change as the plan showed it: `update playbook "NDA"`, a rename `rename playbook "Old" → "New"`; its id quoted when the plan has no such change. */
 export function headlineOf(id: string, byId: ReadonlyMap<string, Change>): string {
   const c = byId.get(id);
@@ -33,7 +44,7 @@ export function headlineOf(id: string, byId: ReadonlyMap<string, Change>): strin
 
 export function changeHeadline(c: Change): string {
   const from = renamedFrom(c);
-  if (from) return `${c.action} ${c.kind} ${quote(from.label)} → ${quote(changeLabel(c))}`;
+  if (from) return `${c.action} ${c.kind} ${quote(from.label)} → ${quote(changeLabel(c))}${renameNote(c)}`;
   return isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} ${quote(changeLabel(c))}`;
 }
 

@@ -20,6 +20,7 @@ import {
   noChangesSentence,
   plural,
   renamedFrom,
+  renameNote,
   shownField,
   undeclaredNamed,
   undeclaredSentence,
@@ -137,7 +138,7 @@ export function targetLine(plan: Plan): string {
 
 function changeHead(c: Change): string {
   const from = renamedFrom(c);
-  const what = from ? ` ${codeSpan(from.label)} → ${codeSpan(changeLabel(c))}` : isSingleton(c) ? '' : ` ${codeSpan(changeLabel(c))}`;
+  const what = from ? ` ${codeSpan(from.label)} → ${codeSpan(changeLabel(c))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${codeSpan(changeLabel(c))}`;
   const permanent = c.action === 'delete' && c.irreversible && !c.policy ? ' (permanent)' : '';
   const source = c.source ? ` · ${codeSpan(`${c.source.file}:${c.source.line}`)}` : '';
   const label = directionLabel(c);

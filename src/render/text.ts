@@ -18,6 +18,7 @@ import {
   noChangesSentence,
   plural,
   renamedFrom,
+  renameNote,
   shownField,
   summaryParts,
   undeclaredNamed,
@@ -65,7 +66,7 @@ export function targetLine(plan: Pick<Plan, 'target'>, paint: Paint): string {
 function headline(c: Change, paint: Paint): string {
   const symbol = SYMBOL[c.action];
   const from = renamedFrom(c);
-  const what = from ? ` ${quote(from.label)} → ${quote(changeLabel(c))}` : isSingleton(c) ? '' : ` ${quote(changeLabel(c))}`;
+  const what = from ? ` ${quote(from.label)} → ${quote(changeLabel(c))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${quote(changeLabel(c))}`;
   const tail: string[] = [];
   if (c.action === 'delete' && c.irreversible && !c.policy) tail.push('(permanent)');
   if (c.source) tail.push(`(${oneLine(c.source.file)}:${c.source.line})`);

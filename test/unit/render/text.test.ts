@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderApplyReportText, renderPlanText, writeApplyReportText, writePlanText } from '../../../src/render/text.js';
 import { KIND_ORDER, change, mixedPlan, plan } from './fixtures.js';
+import { renderPlanMarkdown } from '../../../src/render/markdown.js';
+import { renderGithubAnnotations } from '../../../src/render/annotations.js';
 
 const ANSI = /\x1b\[/;
 const text = (p: ReturnType<typeof plan>, verbose = false): string => renderPlanText(p, { color: false, verbose, kindOrder: KIND_ORDER });
@@ -331,5 +333,15 @@ describe("a URL's hidden parts in names and values", () => {
     expect(out).toContain(`actions: "see https://x.example/doc?… now" → "see https://x.example/doc?… now" (no visible difference: they differ in a URL's password, query or fragment, which output hides as it may hold a token)`);
     expect(out).toContain('description: "https://x.example/?… old" → "https://x.example/?… new"\n');
     expect(out).not.toMatch(/id=5|id=6|t=1/);
+  });
+
+  it('says a rename whose names differ only in a hidden query is one, in text, markdown and annotations (probe EP)', () => {
+    const renamed = plan([change('rename', 'rule', 'P/Doc https://ex.example/d?v=2', { parent: 'P', name: 'Doc https://ex.example/d?v=2', fields: { name: ['Doc https://ex.example/d?v=1', 'Doc https://ex.example/d?v=2'] } })]);
+    const note = "(no visible difference: the names differ in a URL's password, query or fragment, which output hides)";
+    expect(text(renamed)).toContain(`~ rename rule "P/Doc https://ex.example/d?…" → "P/Doc https://ex.example/d?…" ${note}`);
+    expect(renderPlanMarkdown(renamed, { kindOrder: KIND_ORDER })).toContain(note);
+    expect(renderGithubAnnotations(renamed, { pathPrefix: '' })).toContain('names differ in a URL');
+    // A rename that reads as one says nothing more.
+    expect(text(plan([change('rename', 'rule', 'P/B', { parent: 'P', fields: { name: ['A', 'B'] } })]))).not.toContain('no visible difference');
   });
 });
