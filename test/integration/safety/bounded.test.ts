@@ -41,17 +41,17 @@ describe('bounded waits', () => {
 
   it('a budget spent at the pace --max-rps allows leaves the changes after it not started, not failed unsent (probe EN)', async () => {
     t = await startTestEmulator();
-    const rules = Array.from({ length: 60 }, (_, i) => `  - name: Rule ${i}\n    actions: A\n`).join('');
+    const rules = Array.from({ length: 40 }, (_, i) => `  - name: Rule ${i}\n    actions: A\n`).join('');
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': `kind: Playbook\nname: Inbound NDA\nrules:\n${rules}` });
-    const apply = await bin(t)('apply', '-C', dir, '--auto-approve', '--max-rps', '5', '--timeout', '3s');
+    const apply = await bin(t)('apply', '-C', dir, '--auto-approve', '--max-rps', '5', '--timeout', '2s');
     expect(apply.code).toBe(1);
     const summary = /Apply stopped \(.*\): (\d+) done, (\d+) failed, (\d+) skipped, (\d+) not started\./.exec(apply.stdout);
     expect(summary).not.toBeNull();
     const [done, failed, , notStarted] = summary!.slice(1).map(Number);
     // At most the changes under way when it ran out (--concurrency 8) fail unsent; the rest were never started.
     expect(failed).toBeLessThanOrEqual(8);
-    expect(notStarted).toBeGreaterThan(30);
-    expect(done! + failed! + notStarted!).toBe(61);
+    expect(notStarted).toBeGreaterThan(15);
+    expect(done! + failed! + notStarted!).toBe(41);
     expect((await bin(t)('apply', '-C', dir, '--auto-approve')).code).toBe(0);
     await expectConverged(bin(t), dir);
   });
