@@ -277,45 +277,33 @@ describe('executePlan: stopping', () => {
     expect(report).toMatchObject({ done: 2, failed: 0, skipped: 0, notStarted: 3, stopped: 'SIGTERM' });
   });
 
-  it('asks before each start whether to stop: a budget past its deadline stops the next start, though its timer has not fired', async () => {
+  /** Six changes, two at a time, each failing at once (as a request refused for want of budget would). */
+  async function failingAtOnce(hooks: (stop: () => void, started: () => number) => Pick<Parameters<typeof executePlan>[1], 'beforeStart' | 'afterFailure'>) {
     const controller = new AbortController();
     let started = 0;
-    // Each change fails at once (as a request refused for want of budget would): without the check
-    // the freed slot would start the next one, and every change would fail the same way.
     const report = await executePlan(planOf(independent(6)), {
       concurrency: 2,
       clock: tickingClock(),
       run: async () => {
         started++;
-        throw new Error('not sent');
+        throw Object.assign(new Error('not sent'), { unsent: true });
       },
       signal: controller.signal,
-      beforeStart: () => {
-        if (started >= 2) controller.abort(new Error('its time budget ran out'));
-      },
+      ...hooks(() => controller.abort(new Error('its time budget ran out')), () => started),
     });
-    expect(started).toBe(2);
-    expect(report).toMatchObject({ failed: 2, notStarted: 4, stopped: 'its time budget ran out' });
-  });
+    return { started, report };
+  }
 
-  it('is told of each failure before the next start: one the budget left unsent stops what follows, not started', async () => {
-    const controller = new AbortController();
-    let started = 0;
-    const report = await executePlan(planOf(independent(6)), {
-      concurrency: 2,
-      clock: tickingClock(),
-      run: async () => {
-        started++;
-        throw Object.assign(new Error('not sent: its turn comes past the budget'), { unsent: true });
-      },
-      signal: controller.signal,
-      afterFailure: (error) => {
-        if ((error as { unsent?: boolean }).unsent) controller.abort(new Error('its time budget ran out'));
-      },
-    });
-    // The first failure stops the run; the second had started with it.
-    expect(started).toBe(2);
-    expect(report).toMatchObject({ failed: 2, notStarted: 4, stopped: 'its time budget ran out' });
+  it('asks before each start whether to stop, and is told of each failure: either stops what follows, not started', async () => {
+    // A budget past its deadline stops the next start, though its timer has not fired: without the
+    // check the freed slot would start the next one, and every change would fail the same way.
+    const asked = await failingAtOnce((stop, started) => ({ beforeStart: () => (started() >= 2 ? stop() : undefined) }));
+    // A failure the budget left unsent stops the run; the second change had started with it.
+    const told = await failingAtOnce((stop) => ({ afterFailure: (error) => ((error as { unsent?: boolean }).unsent ? stop() : undefined) }));
+    for (const { started, report } of [asked, told]) {
+      expect(started).toBe(2);
+      expect(report).toMatchObject({ failed: 2, notStarted: 4, stopped: 'its time budget ran out' });
+    }
   });
 
   it('an operation still running after the grace is reported failed with an unknown outcome the service may still be carrying out (pending: no re-run at once)', async () => {
