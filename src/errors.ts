@@ -15,6 +15,11 @@ export class DocketError extends Error {
    */
   notCarriedOut = false;
   /**
+   * Set by the HTTP client when the command's time budget ends before this request's turn (the
+   * budget ran out, or the pace allowed puts its turn past it): a request after it would end so too.
+   */
+  outOfTurn = false;
+  /**
    * The docket.yaml setting (a JSON pointer: `/agreements/organization_id`) the service showed to
    * be wrong: where the file writes it, the error is said at that file:line.
    */

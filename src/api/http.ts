@@ -536,17 +536,17 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         const deadline = deadlineAt();
         if (deadline !== undefined && now() >= deadline) {
           // Before a first attempt nothing was sent: said so, not taken for an unanswered request.
-          if (n === 0) throw new DocketError('timeout', `${t.operation}: not sent: this command's time budget ran out before its turn came`, `give the command more time with --timeout${t.method === 'GET' ? '' : '; what was not sent is planned again'}`);
+          if (n === 0) throw outOfTurn(new DocketError('timeout', `${t.operation}: not sent: this command's time budget ran out before its turn came`, `give the command more time with --timeout${t.method === 'GET' ? '' : '; what was not sent is planned again'}`));
           throw new DocketError('timeout', `${t.operation}: this command's time budget ran out before the ${service} service answered${reasons.length ? ` (${reasons.join('; ')})` : ''}`, 'try again later, or give the command more time with --timeout');
         }
         // A turn the pace puts past the budget (`--max-rps 0.001`) is known now: not waited for.
         const turnIn = limiter.startsIn(throttled);
         if (deadline !== undefined && now() + turnIn > deadline) {
-          throw new DocketError(
+          throw outOfTurn(new DocketError(
             'timeout',
             `${t.operation}: ${n === 0 ? 'not sent: ' : ''}its turn comes in ${Math.ceil(turnIn / 1000)} s (${limiter.paused && !throttled ? "every request waits out a service's 429 pause" : limiter.capped ? 'at most --max-rps requests a second; fewer for a while after a service answers 429' : 'fewer requests a second for a while after a service answers 429'}), past the ${Math.max(0, Math.floor((deadline - now()) / 1000))} s left of this command's time budget${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
             limiter.capped ? 'give the command more time with --timeout, or allow more requests a second with --max-rps' : 'give the command more time with --timeout, or try again later: the service is refusing requests for pace',
-          );
+          ));
         }
         // Made only if the request has to wait for a permit.
         let queue: Wait | undefined;
@@ -569,10 +569,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
             throw new DocketError('interrupted', `${t.operation}: interrupted before it was sent (requests were waiting out a 429 pause)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`);
           }
           if (queue?.why() === 'timeout') {
-            throw new DocketError(
-              'timeout',
-              `${t.operation}: ${n === 0 ? 'not sent: ' : ''}this command's time budget ran out while the request waited for its turn (at most --concurrency requests at a time and, when set, --max-rps a second; fewer for a while after a service answers 429)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
-              'try again later, or give the command more time with --timeout',
+            throw outOfTurn(
+              new DocketError(
+                'timeout',
+                `${t.operation}: ${n === 0 ? 'not sent: ' : ''}this command's time budget ran out while the request waited for its turn (at most --concurrency requests at a time and, when set, --max-rps a second; fewer for a while after a service answers 429)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
+                'try again later, or give the command more time with --timeout',
+              ),
             );
           }
           throw err;
@@ -1028,6 +1030,12 @@ function parseBaseUrl(raw: string, service: ServiceName): BaseUrl {
   const u = new URL(raw.trim());
   const prefix = u.pathname.replace(/\/+$/, '');
   return { url: `${u.origin}${prefix}`, origin: u.origin, prefix };
+}
+
+/** `error`, marked as the end of the command's time budget for every request after it. */
+function outOfTurn(error: DocketError): DocketError {
+  error.outOfTurn = true;
+  return error;
 }
 
 function checkApiKey(key: string, service: ServiceName, from: string | undefined): string {

@@ -4,7 +4,7 @@
  * (`DOCKET_ORGANIZATION_ID`, a URL's path) would be quoted with it.
  */
 import type { Io } from './io.js';
-import { holdsKey, KEY_PIECE_MIN, keysOf } from '../config/api-keys.js';
+import { holdsKey, KEY_PIECE_MIN, keySpans, keysOf } from '../config/api-keys.js';
 import { escapeData, escapeMarkdown, escapeProperty } from '../render/sanitize.js';
 import { xmlAttr, xmlText } from '../render/test-junit.js';
 import { defuseWorkflowCommands } from './workflow-commands.js';
@@ -64,25 +64,25 @@ export function redact(text: string, secrets: readonly string[]): string {
  * file's text must hide the same characters).
  */
 const ESCAPED_RUN = /[^\s"'<>`\\\u0000-\u001f\u007f-\u009f]*%[0-9a-fA-F]{2}[^\s"'<>`\\\u0000-\u001f\u007f-\u009f]*/g;
-/** Past this, a run that holds a key is replaced whole, not narrowed to the key (each step reads the run again). */
-const NARROWED_RUN_MAX = 512;
 
 /**
- * A key written with escapes no encoder makes (`%5F` for `_`): found unescaped, the part of its run
- * that holds it is replaced (holdsKey refuses it in files; here it is only printed). Only that part:
+ * A key written with escapes no encoder makes (`%5F` for `_`): found unescaped, each place of its
+ * run that holds it is replaced (holdsKey refuses it in files; here it is only printed). Only those:
  * what the run took beside it (a diff line's `-`, the `n` of a `\n` escape) stays.
  */
 function redactEscaped(text: string, secrets: readonly string[]): string {
   const keys = secrets.filter((s) => s.length >= MIN_CUT_KEY);
   return text.replace(ESCAPED_RUN, (run) => {
-    const holds = (part: string): boolean => keys.some((k) => holdsKey(part, k));
-    if (!holds(run)) return run;
-    if (run.length > NARROWED_RUN_MAX) return REDACTED;
-    let start = 0;
-    let end = run.length;
-    while (start < end - 1 && holds(run.slice(start + 1, end))) start++;
-    while (end > start + 1 && holds(run.slice(start, end - 1))) end--;
-    return `${run.slice(0, start)}${REDACTED}${run.slice(end)}`;
+    if (!keys.some((k) => holdsKey(run, k))) return run;
+    const spans = keys.flatMap((k) => keySpans(run, k)).sort((x, y) => x[0] - y[0]);
+    let out = '';
+    let from = 0;
+    for (const [start, end] of spans) {
+      if (end <= from) continue;
+      out += `${run.slice(from, Math.max(from, start))}${REDACTED}`;
+      from = end;
+    }
+    return out + run.slice(from);
   });
 }
 

@@ -69,6 +69,32 @@ export function holdsKey(text: string, key: string): boolean {
   return pattern.test(text) || (text.includes('%') && pattern.test(percentDecoded(text)));
 }
 
+/**
+ * Where `key` is written in `text` as holdsKey finds it, as [start, end) offsets of `text`: in any
+ * letter case, as it is or percent-escaped (an escape stands for one character).
+ */
+export function keySpans(text: string, key: string): [number, number][] {
+  const spans: [number, number][] = [];
+  const find = (within: string, at: (i: number) => number): void => {
+    const pattern = new RegExp(caseBlind(key).source, 'giu');
+    for (const m of within.matchAll(pattern)) spans.push([at(m.index), at(m.index + m[0].length)]);
+  };
+  find(text, (i) => i);
+  if (!text.includes('%')) return spans;
+  // Decoded once, with where each decoded character starts in the text (and the text's end past the last).
+  let decoded = '';
+  const starts: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    starts.push(i);
+    const escape = text[i] === '%' && /^[0-9a-f]{2}$/i.test(text.slice(i + 1, i + 3));
+    decoded += escape ? String.fromCharCode(parseInt(text.slice(i + 1, i + 3), 16)) : text[i]!;
+    i += escape ? 3 : 1;
+  }
+  starts.push(text.length);
+  find(decoded, (i) => starts[i]!);
+  return spans;
+}
+
 const caseBlindPatterns = new Map<string, RegExp>();
 
 function caseBlind(key: string): RegExp {

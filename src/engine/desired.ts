@@ -179,10 +179,11 @@ function checkLookAlikes(desired: readonly DesiredResource[], diagnostics: Diagn
       seen.set(key, d);
       continue;
     }
-    const why = lookAlike(d.name) === lookAlike(first.name) ? 'they differ only in white space or in how Unicode encodes a character' : "they differ only in a URL's password, query or fragment, which output hides (plans and reports would show them alike)";
+    const unicode = lookAlike(d.name) === lookAlike(first.name);
+    const why = unicode ? 'they differ only in white space or in how Unicode encodes a character' : "they differ only in what output hides as it may hold a secret (a URL's query or fragment, a `user:password@`), so plans and reports would show them alike";
     diagnostics.error('confusable-name', `${d.kind} name ${quoteValue(d.name)} looks like ${d.kind} ${quoteValue(first.name)} (${lineOf(first, 'name')}): ${why}`, {
       ...(problemSourceOf(d.fieldSources, 'name') ?? d.source),
-      hint: 'give them names that read differently, or declare one of them (retype the name to remove invisible characters)',
+      hint: unicode ? 'give them names that read differently, or declare one of them (retype the name to remove invisible characters)' : 'give them names that read differently outside the hidden part, or declare one of them',
     });
   }
 }

@@ -32,7 +32,7 @@ export function renamedFrom(c: Change): { label: string; written: string; field:
 export function renameNote(c: Change): string {
   const from = renamedFrom(c);
   return from && lineWithoutSecrets(from.label) === lineWithoutSecrets(changeLabel(c)) && from.written !== c.key
-    ? " (no visible difference: the names differ in a URL's password, query or fragment, which output hides)"
+    ? " (no visible difference: the names differ only in what output hides as it may hold a secret: a URL's query or fragment, a `user:password@`)"
     : '';
 }
 

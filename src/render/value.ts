@@ -30,7 +30,7 @@ export function formatValue(v: unknown): string {
 export function sameShownNote(before: unknown, after: unknown): string {
   if (typeof before !== 'string' || typeof after !== 'string' || before === after) return '';
   if (before.normalize('NFC') === after.normalize('NFC')) return ' (no visible difference: the same letters, their accents encoded otherwise)';
-  return formatValue(before) === formatValue(after) ? " (no visible difference: they differ in a URL's password, query or fragment, which output hides as it may hold a token)" : '';
+  return formatValue(before) === formatValue(after) ? " (no visible difference: they differ only in what output hides as it may hold a secret: a URL's query or fragment, a `user:password@`)" : '';
 }
 
 /** A name or identity in quotes, escaped like a JSON string so it stays on one line. */

@@ -247,10 +247,11 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
       beforeStart: () => {
         if (!budget.signal.aborted && Date.now() >= settings.deadline()) runOut();
       },
-      // A request the budget left unsent (its turn, at the pace allowed, comes past the deadline):
-      // the budget is spent for what follows too, which is not started rather than failed unsent.
+      // A request whose turn the budget does not reach (its turn, at the pace allowed, comes past
+      // the deadline): the budget is spent for what follows too, which is not started rather than
+      // failed unsent. (Not a Retry-After longer than the time left: that holds its own request.)
       afterFailure: (error) => {
-        if (!budget.signal.aborted && error instanceof DocketError && error.code === 'timeout' && error.notCarriedOut) runOut();
+        if (!budget.signal.aborted && error instanceof DocketError && error.outOfTurn) runOut();
       },
       graceMs: INTERRUPT_GRACE_MS,
     });

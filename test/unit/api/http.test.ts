@@ -1012,12 +1012,13 @@ describe('retries', () => {
     const limiter = createLimiter(8);
     // 429s slow the pace down to its least.
     for (let i = 0; i < 20; i++) limiter.throttled(0);
-    const { mock, client } = setup({ deadline: Date.now() + 300, limiter });
+    const { mock, client } = setup({ deadline: Date.now() + 1000, limiter });
     mock.intercept({ path: '/v1/a' }).reply(200, { ok: 1 });
     await client.request({ method: 'GET', path: '/v1/a', operation: 'read a' });
     const err = (await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'read b' }))) as DocketError;
-    expect(err.message).toMatch(/^read b: not sent: its turn comes in \d+ s \(fewer requests a second for a while after a service answers 429\), past the 0 s left/);
+    expect(err.message).toMatch(/^read b: not sent: its turn comes in \d+ s \(fewer requests a second for a while after a service answers 429\), past the [01] s left/);
     expect(err.hint).toBe('give the command more time with --timeout, or try again later: the service is refusing requests for pace');
+    expect(err.outOfTurn).toBe(true);
   });
 
   it('fails at once, naming the wait, when Retry-After is beyond the command budget', async () => {
@@ -1029,6 +1030,8 @@ describe('retries', () => {
     expect(err.message).toMatch(/^read a: the review service answered HTTP 429 and asked to wait (3599|3600) s \(Retry-After\), longer than the 1[12]\d s left of this command's time budget$/);
     expect(err.hint).toContain('--timeout');
     expect(sleeps).toEqual([]);
+    // Its own wait, not the budget's end for every request: an apply goes on with the others (second read).
+    expect(err.outOfTurn).toBe(false);
   });
 
   it('past the budget, still reads whether a create landed (at once), and says what that read says', async () => {

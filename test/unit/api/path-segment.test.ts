@@ -56,6 +56,10 @@ describe('shortId', () => {
       expect(JSON.stringify({ v: redact(around, keys) })).toBe(doc);
     }
     expect(redact('@@ -1 +0,0 @@\n-sk_live_Abcdefgh1234567%38', keys)).toBe('@@ -1 +0,0 @@\n-[redacted]');
+    // Every place of a run that holds it, in any case; a long run as a short one (second read).
+    expect(redact('see https://x.example/sk%5Flive%5FAbcdefgh12345678/SK%5FLIVE%5FABCDEFGH12345678 now', keys)).toBe('see https://x.example/[redacted]/[redacted] now');
+    const long = `x\nsk_live_Abcdefgh1234567%38${'a'.repeat(2000)}`;
+    expect(JSON.parse(redact(JSON.stringify({ v: long }), keys))).toEqual({ v: `x\n[redacted]${'a'.repeat(2000)}` });
     // A key as a line is printed, broken up where a CI runner would read a workflow command (second read).
     for (const odd of ['sk_live##[Abcdefgh12345678', '::sk_live_Abcdefgh12345678']) {
       expect(redact(defuseWorkflowCommands(`token ${odd}\n${odd} x`), keyValues({ DOCKET_API_KEY: odd }))).toBe('token [redacted]\n[redacted] x');

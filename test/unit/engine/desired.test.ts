@@ -70,11 +70,13 @@ describe('buildDesired', () => {
       resourceDoc('Playbook', { name: 'Links https://ex.example/a?ref=1' }, {}, 'a.yaml'),
       resourceDoc('Playbook', { name: 'Links https://ex.example/a?ref=2' }, {}, 'b.yaml'),
       resourceDoc('Playbook', { name: 'Links https://ex.example/b?ref=2' }, {}, 'c.yaml'),
+      // E-mail addresses are shown as written: two are two names that read differently.
       resourceDoc('Playbook', { name: 'Mail bob@acme.example' }, {}, 'd.yaml'),
+      resourceDoc('Playbook', { name: 'Mail carol@acme.example' }, {}, 'e.yaml'),
     ]);
     expect(diagnostics.errors.map((d) => [d.code, d.file])).toEqual([['confusable-name', 'b.yaml']]);
     expect(diagnostics.errors[0]!.message).toBe(
-      `playbook name "Links https://ex.example/a?…" looks like playbook "Links https://ex.example/a?…" (a.yaml:1): they differ only in a URL's password, query or fragment, which output hides (plans and reports would show them alike)`,
+      `playbook name "Links https://ex.example/a?…" looks like playbook "Links https://ex.example/a?…" (a.yaml:1): they differ only in what output hides as it may hold a secret (a URL's query or fragment, a \`user:password@\`), so plans and reports would show them alike`,
     );
   });
 

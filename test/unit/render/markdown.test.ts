@@ -300,7 +300,7 @@ describe("a URL's hidden parts in markdown", () => {
     const linked = 'Links https://ex.example/a?ref=1';
     const md = renderPlanMarkdown(plan([change('update', 'rule', `${linked}/Term`, { parent: linked, fields: { actions: ['see https://bob:pw1@x.example/doc?id=5 now', 'see https://bob:pw2@x.example/doc?id=5 now'] } })]), { kindOrder: KIND_ORDER });
     expect(md).toContain('rule `Links https://ex.example/a?… / Term`');
-    expect(md).toContain("`\"see https://***@x.example/doc?… now\"` → `\"see https://***@x.example/doc?… now\"` (no visible difference: they differ in a URL's password, query or fragment, which output hides as it may hold a token)");
+    expect(md).toContain("`\"see https://***@x.example/doc?… now\"` → `\"see https://***@x.example/doc?… now\"` (no visible difference: they differ only in what output hides as it may hold a secret: a URL's query or fragment, a `user:password@`)");
     expect(md).not.toMatch(/ref=1|pw1|pw2|id=5/);
   });
 });

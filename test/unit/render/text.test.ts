@@ -330,17 +330,17 @@ describe("a URL's hidden parts in names and values", () => {
 
   it('says a value differs where hiding shows its two sides the same, still hiding them', () => {
     const out = text(rules);
-    expect(out).toContain(`actions: "see https://x.example/doc?… now" → "see https://x.example/doc?… now" (no visible difference: they differ in a URL's password, query or fragment, which output hides as it may hold a token)`);
+    expect(out).toContain(`actions: "see https://x.example/doc?… now" → "see https://x.example/doc?… now" (no visible difference: they differ only in what output hides as it may hold a secret: a URL's query or fragment, a \`user:password@\`)`);
     expect(out).toContain('description: "https://x.example/?… old" → "https://x.example/?… new"\n');
     expect(out).not.toMatch(/id=5|id=6|t=1/);
   });
 
   it('says a rename whose names differ only in a hidden query is one, in text, markdown and annotations (probe EP)', () => {
     const renamed = plan([change('rename', 'rule', 'P/Doc https://ex.example/d?v=2', { parent: 'P', name: 'Doc https://ex.example/d?v=2', fields: { name: ['Doc https://ex.example/d?v=1', 'Doc https://ex.example/d?v=2'] } })]);
-    const note = "(no visible difference: the names differ in a URL's password, query or fragment, which output hides)";
+    const note = "(no visible difference: the names differ only in what output hides as it may hold a secret: a URL's query or fragment, a `user:password@`)";
     expect(text(renamed)).toContain(`~ rename rule "P/Doc https://ex.example/d?…" → "P/Doc https://ex.example/d?…" ${note}`);
     expect(renderPlanMarkdown(renamed, { kindOrder: KIND_ORDER })).toContain(note);
-    expect(renderGithubAnnotations(renamed, { pathPrefix: '' })).toContain('names differ in a URL');
+    expect(renderGithubAnnotations(renamed, { pathPrefix: '' })).toContain('the names differ only in what output hides');
     // A rename that reads as one says nothing more.
     expect(text(plan([change('rename', 'rule', 'P/B', { parent: 'P', fields: { name: ['A', 'B'] } })]))).not.toContain('no visible difference');
   });
