@@ -74,16 +74,20 @@ function redactEscaped(text: string, secrets: readonly string[]): string {
   const keys = secrets.filter((s) => s.length >= MIN_CUT_KEY);
   return text.replace(ESCAPED_RUN, (run) => {
     if (!keys.some((k) => holdsKey(run, k))) return run;
-    const spans = keys.flatMap((k) => keySpans(run, k)).sort((x, y) => x[0] - y[0]);
-    let out = '';
-    let from = 0;
-    for (const [start, end] of spans) {
-      if (end <= from) continue;
-      out += `${run.slice(from, Math.max(from, start))}${REDACTED}`;
-      from = end;
-    }
-    return out + run.slice(from);
+    return replaceSpans(run, keys.flatMap((k) => keySpans(run, k)));
   });
+}
+
+/** `text` with each of `spans` ([start, end) offsets, in any order, overlapping or not) as REDACTED. */
+function replaceSpans(text: string, spans: [number, number][]): string {
+  let out = '';
+  let from = 0;
+  for (const [start, end] of [...spans].sort((a, b) => a[0] - b[0])) {
+    if (end <= from) continue;
+    out += `${text.slice(from, Math.max(from, start))}${REDACTED}`;
+    from = end;
+  }
+  return out + text.slice(from);
 }
 
 /** A piece of a key beside an ellipsis is a key a message (quoteValue cuts at 60) or an excerpt's window cut short. */
@@ -107,16 +111,7 @@ function redactCut(text: string, secret: string): string {
     const end = cutPieceAfter(text, after, secret);
     if (end !== undefined) cuts.push([after, end]);
   }
-  if (cuts.length === 0) return text;
-  cuts.sort((a, b) => a[0] - b[0]);
-  let out = '';
-  let from = 0;
-  for (const [start, end] of cuts) {
-    if (end <= from) continue;
-    out += `${text.slice(from, Math.max(from, start))}${REDACTED}`;
-    from = end;
-  }
-  return out + text.slice(from);
+  return cuts.length === 0 ? text : replaceSpans(text, cuts);
 }
 
 /**
