@@ -19,7 +19,7 @@ import { documentValidators, type DocumentValidator } from './document-validator
 import { didYouMean, suggest } from './suggest.js';
 import { quoteValue, showJson, showName, showPath } from './quote.js';
 import { textDiagnostics, withoutEchoesOf } from './text-hygiene.js';
-import { writtenIn } from './written-number.js';
+import { taggedIn, writtenIn } from './written-number.js';
 import { linesIn } from './source-lines.js';
 import type { LoadedConfig, ResourceDoc } from './types.js';
 import { escapePointer, pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
@@ -476,7 +476,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   // A placeholder's value takes the type its field wants, then the document is checked again.
   if (!validate(body) && (!typedByField(body, validate.errors, interpolated.wholes) || !validate(body))) {
     diagnostics.push(
-      ...withoutEchoesOf(controlCharacters, schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written })),
+      ...withoutEchoesOf(controlCharacters, schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written, tagged: taggedIn(lineOf) })),
     );
   }
   // The start is worked out only if asked for (it may need the full parser: yaml-read.ts).

@@ -23,6 +23,8 @@ export interface SchemaDiagnosticOptions {
   unresolved?: Set<string>;
   /** A plain scalar as written at a value's position (`0x1F`, read as 31), to quote it as written. */
   written?: (pos: { line: number; col: number }) => string | undefined;
+  /** Whether a tag is written just before a value's position (`!!int "2024"`, `!!int 2024`). */
+  tagged?: (pos: { line: number; col: number }) => boolean;
 }
 
 /** How the schemas mark a value that may be a `${var.NAME}` placeholder: in text, or whole (scripts/gen-schemas.mjs). */
@@ -137,7 +139,7 @@ function extensionIn(pattern: string): string | undefined {
   return letters === undefined ? undefined : `.${letters.replace(/\[(\w)\w\]/g, (_, c: string) => c.toLowerCase())}`;
 }
 
-function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: SchemaDiagnosticOptions): Diagnostic {
+function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagged: taggedAt }: SchemaDiagnosticOptions): Diagnostic {
   const pointer = e.instancePath;
   // The whole document is named as such, not as a key (`the document` would read as one).
   const label = pointer === '' ? 'the document' : `\`${pointerLabel(pointer)}\``;
@@ -229,8 +231,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written }: Sch
       const unquoted = typeof e.data === 'number' && expected.includes('string') && !expected.includes('number') && !expected.includes('integer');
       // Quotes help only where the digits as text are a value the key takes: not an e-mail address, a UUID or one of a list.
       const source = written?.(positions.valueAt(pointer));
-      // Quoted already (`!!int "2024"`): a tag before it made the number.
-      const tagged = unquoted && source !== undefined && /^["']/.test(source);
+      // A tag before it made the number (`!!int 2024`): quotes would not help (`!!int "2024"` is one too).
+      const tagged = unquoted && ((source !== undefined && /^["']/.test(source)) || taggedAt?.(positions.valueAt(pointer)) === true);
       const quotable = unquoted && !tagged && quotedPasses(parentSchema, source ?? String(e.data));
       const hint = tagged ? 'remove the tag before the value (such as `!!int`): docket reads plain YAML, and the tag makes the text a number' : quotable ? 'put the value in quotes: unquoted, YAML reads it as a number (2.0 becomes 2, .inf infinity)' : undefined;
       // `null` or `~` written out is no value to YAML, not an empty one: said as written.

@@ -36,3 +36,8 @@ export function numberAsText(value: unknown, lineAt: SourceLine, pos: SourcePos,
     hint: `quote it to keep what is written: ${JSON.stringify(written)}`,
   };
 }
+
+/** Whether a tag (`!!int`, `!custom`) is written just before the value at `pos` on its line. */
+export function taggedIn(lineOf: LineOf): (pos: { line: number; col: number }) => boolean {
+  return (pos) => /(?:^|[\s:[{,-])![^\s]*\s+$/.test(lineOf(pos.line)?.slice(0, pos.col - 1) ?? '');
+}

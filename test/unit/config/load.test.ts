@@ -382,7 +382,7 @@ describe('loadConfig: schema errors', () => {
   it('tells to quote digits YAML read as a number only where the digits as text are a value the key takes', async () => {
     const r = await load({
       'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n',
-      'p.yaml': lines('kind: Playbook', 'name: 2024', 'rules:', '  - name: Term', '    actions: A', '    reviewer: 42', '---', 'kind: Playbook', 'name: !!int "2025"', 'rules: []'),
+      'p.yaml': lines('kind: Playbook', 'name: 2024', 'rules:', '  - name: Term', '    actions: A', '    reviewer: 42', '---', 'kind: Playbook', 'name: !!int "2025"', 'rules: []', '---', 'kind: Playbook', 'name: !!int 2026', 'rules: []'),
       't.yaml': lines('kind: Template', 'name: T', 'type: 1', '---', 'kind: Template', 'name: N', 'type: NDA', 'parameters:', '  term: 2.5'),
     }, { kinds: [...KINDS, { yamlKind: 'Template', schema: 'template.schema.json' }] });
     expect(r.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
@@ -391,6 +391,8 @@ describe('loadConfig: schema errors', () => {
       ['p.yaml:6:15 invalid-value', '`reviewer` must be an e-mail address, not an integer (got 42)', undefined],
       // Quoted already: the tag is what to take out (probe EM).
       ['p.yaml:9:13 invalid-value', '`name` must be a string, not an integer (written "\\"2025\\"", which YAML reads as 2025)', 'remove the tag before the value (such as `!!int`): docket reads plain YAML, and the tag makes the text a number'],
+      // Unquoted too: quoting alone would not help (second read).
+      ['p.yaml:13:13 invalid-value', '`name` must be a string, not an integer (got 2026)', 'remove the tag before the value (such as `!!int`): docket reads plain YAML, and the tag makes the text a number'],
       ['t.yaml:3:7 invalid-value', '`type` must be `NDA`, `CSA`, `DPA`, `PSA`, `Design`, `Software License`, `Pilot`, `Partnership`, `BAA` or `LOI`, not an integer (got 1)', undefined],
       // An integer, written as one or as text: 2.5 is neither (not "an integer or a string").
       ['t.yaml:9:9 invalid-value', '`term` must be an integer, not 2.5', undefined],
