@@ -141,6 +141,9 @@ describe('text from files or the app in output', () => {
     expect(commands(json.stdout)).toEqual([]);
     expect(JSON.stringify(JSON.parse(json.stdout))).toContain('# #[warning]changed');
     expect(commands(json.stderr)).toHaveLength(2);
+    expect((await runCli(['apply', '-C', hostile, '--emulator', '--auto-approve'])).code).toBe(0);
+    const again = await runCli(['plan', '-C', hostile, '--emulator', '--detailed-exitcode']);
+    expect([again.code, again.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
   });
 
   it('nor does a key hidden beside `##` (probe EP): redacted first, then broken up', async () => {
