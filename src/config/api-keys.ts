@@ -76,8 +76,7 @@ export function holdsKey(text: string, key: string): boolean {
 export function keySpans(text: string, key: string): [number, number][] {
   const spans: [number, number][] = [];
   const find = (within: string, at: (i: number) => number): void => {
-    const pattern = new RegExp(caseBlind(key).source, 'giu');
-    for (const m of within.matchAll(pattern)) spans.push([at(m.index), at(m.index + m[0].length)]);
+    for (const m of within.matchAll(caseBlind(key, 'giu'))) spans.push([at(m.index), at(m.index + m[0].length)]);
   };
   find(text, (i) => i);
   if (!text.includes('%')) return spans;
@@ -97,9 +96,11 @@ export function keySpans(text: string, key: string): [number, number][] {
 
 const caseBlindPatterns = new Map<string, RegExp>();
 
-function caseBlind(key: string): RegExp {
-  let pattern = caseBlindPatterns.get(key);
-  if (!pattern) caseBlindPatterns.set(key, (pattern = new RegExp(escapeRegExp(key), 'iu')));
+/** `key` in any letter case; `giu` for every place of it (matchAll takes a copy of the pattern, so sharing it is safe). */
+function caseBlind(key: string, flags: 'iu' | 'giu' = 'iu'): RegExp {
+  const id = `${flags}\u0000${key}`;
+  let pattern = caseBlindPatterns.get(id);
+  if (!pattern) caseBlindPatterns.set(id, (pattern = new RegExp(escapeRegExp(key), flags)));
   return pattern;
 }
 

@@ -3,6 +3,9 @@
  * or `#` as `…`. Used by every message that quotes a value and by the source line under it.
  */
 
+/** What withoutSecrets and lineWithoutSecrets hide, as messages name it. */
+export const HIDDEN_PARTS = "a URL's query or fragment, a `user:password@`";
+
 /** `withoutCredentials`, and a query or fragment as `?…` or `#…`. */
 export function withoutSecrets(url: string): string {
   return withoutCredentials(url).replace(/\?[^#]*/, '?…').replace(/#[\s\S]*$/, '#…');

@@ -6,7 +6,7 @@
 import { Diagnostics } from '../diagnostics.js';
 import type { SourcePos } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
-import { lineWithoutSecrets } from '../config/url-secrets.js';
+import { HIDDEN_PARTS, lineWithoutSecrets } from '../config/url-secrets.js';
 import { itemProblemSourceOf, problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
 import type { LoadedConfig, ResourceDoc } from '../config/types.js';
 import type { AnyKind } from '../kinds/index.js';
@@ -180,7 +180,7 @@ function checkLookAlikes(desired: readonly DesiredResource[], diagnostics: Diagn
       continue;
     }
     const unicode = lookAlike(d.name) === lookAlike(first.name);
-    const why = unicode ? 'they differ only in white space or in how Unicode encodes a character' : "they differ only in what output hides as it may hold a secret (a URL's query or fragment, a `user:password@`), so plans and reports would show them alike";
+    const why = unicode ? 'they differ only in white space or in how Unicode encodes a character' : `they differ only in what output hides as it may hold a secret (${HIDDEN_PARTS}), so plans and reports would show them alike`;
     diagnostics.error('confusable-name', `${d.kind} name ${quoteValue(d.name)} looks like ${d.kind} ${quoteValue(first.name)} (${lineOf(first, 'name')}): ${why}`, {
       ...(problemSourceOf(d.fieldSources, 'name') ?? d.source),
       hint: unicode ? 'give them names that read differently, or declare one of them (retype the name to remove invisible characters)' : 'give them names that read differently outside the hidden part, or declare one of them',

@@ -83,8 +83,8 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
       const id = plan.ids[`${ref.kind}:${ref.key}`];
       if (!id || !kindsRead.has(ref.kind) || gone.has(refKey(ref.kind, ref.key))) continue;
       const holder = byId.get(`${ref.kind}:${id}`);
-      if (!holder) reasons.push(`${ref.kind} ${quoteValue(ref.key, Infinity)} no longer has the id the plan recorded`);
-      else if (holder.key !== ref.key && !renaming.has(`${refKey(ref.kind, ref.key)}|${id}`)) reasons.push(`${ref.kind} ${quoteValue(ref.key, Infinity)} has another id than the plan records for it (${id} is ${ref.kind} ${quoteValue(holder.key, Infinity)})`);
+      if (!holder) reasons.push(`${named(ref.kind, ref.key)} no longer has the id the plan recorded`);
+      else if (holder.key !== ref.key && !renaming.has(`${refKey(ref.kind, ref.key)}|${id}`)) reasons.push(`${named(ref.kind, ref.key)} has another id than the plan records for it (${id} is ${named(ref.kind, holder.key)})`);
     }
   }
   // Each name live, in its scope, with the ids that hold it; not the objects the plan itself renames
@@ -109,7 +109,7 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   const said = new Set<string>();
   for (const c of plan.changes) {
     // The organization, of which there is one, by what it is, not as `organization "organization"`.
-    const label = c.action === 'rename' ? renameLabel(c) : kindNamed(c.kind)?.singleton === true ? `the ${c.kind}` : `${c.kind} ${quoteValue(c.key, Infinity)}`;
+    const label = c.action === 'rename' ? renameLabel(c) : kindNamed(c.kind)?.singleton === true ? `the ${c.kind}` : `${named(c.kind, c.key)}`;
     if (c.liveId) {
       const live = byId.get(`${c.kind}:${c.liveId}`);
       const once = (reason: string): void => {
@@ -119,8 +119,8 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
       if (!live) once(c.action !== 'rename' && heldBy(c).length > 0 ? `${label} was replaced since the plan (another object of that name is live now)` : `${label} no longer exists live`);
       else if (c.fingerprint !== null && fingerprint(live, now.checked?.(c)) !== c.fingerprint) once(`${label} changed live since the plan`);
       // Another object given the new name since: renaming onto it (or uploading it again under it) would make two of that name.
-      if (live && c.action === 'rename' && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${c.kind} ${quoteValue(c.key, Infinity)} now exists live, so renaming ${quoteValue(live.name)} to it would duplicate it`);
-      if (live && movesAway(c) && CREATE_ACTIONS.includes(c.action) && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${c.kind} ${quoteValue(c.key, Infinity)} now exists live, so uploading ${quoteValue(live.name)} again under that name would duplicate it`);
+      if (live && c.action === 'rename' && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${named(c.kind, c.key)} now exists live, so renaming ${quoteValue(live.name)} to it would duplicate it`);
+      if (live && movesAway(c) && CREATE_ACTIONS.includes(c.action) && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${named(c.kind, c.key)} now exists live, so uploading ${quoteValue(live.name)} again under that name would duplicate it`);
     } else if (CREATE_ACTIONS.includes(c.action)) {
       if (heldBy(c).length > 0) reasons.push(`${label} now exists live, so ${c.action === 'invite' ? 'inviting it would invite it twice' : `${c.action === 'upload' ? 'uploading' : 'creating'} it would duplicate it`}`);
     }
@@ -154,7 +154,7 @@ function lostParents(
     // A parent the plan creates has no id yet.
     if (!parentId || gone.has(parentKey) || changed.has(parentKey)) continue;
     const parent = byId.get(`${c.parent.kind}:${parentId}`);
-    const label = `${c.parent.kind} ${quoteValue(c.parent.key, Infinity)}`;
+    const label = `${named(c.parent.kind, c.parent.key)}`;
     const creates = `the plan creates ${kindNamed(c.kind)?.title.toLowerCase() ?? `${c.kind}s`} in it`;
     if (!parent) {
       // Archived and made again under its name in the app: a person finds one of that name live.
@@ -164,12 +164,17 @@ function lostParents(
   return reasons;
 }
 
+/** An object as a reason names it: its kind and its identity, quoted whole. */
+function named(kind: string, key: string): string {
+  return `${kind} ${quoteValue(key, Infinity)}`;
+}
+
 /** A rename is of the object under its old name, which is what a person finds live (or not). */
 function renameLabel(c: Change): string {
   const from = c.fields.find((f) => f.field === 'name')?.before;
-  if (typeof from !== 'string') return `${c.kind} ${quoteValue(c.key, Infinity)}`;
+  if (typeof from !== 'string') return `${named(c.kind, c.key)}`;
   const scope = c.parent ? `${c.parent.key}/` : '';
-  return `${c.kind} ${quoteValue(`${scope}${from}`, Infinity)} (renamed to ${quoteValue(c.key, Infinity)} by the plan)`;
+  return `${named(c.kind, `${scope}${from}`)} (renamed to ${quoteValue(c.key, Infinity)} by the plan)`;
 }
 
 /**
@@ -190,14 +195,14 @@ export function editedChanges(plan: Plan, desired: readonly DesiredResource[], k
     // Removing an object the plan matched to a declared one (not a duplicate of its name): no plan docket makes.
     const removesDeclared = (c.action === 'delete' || c.action === 'archive') && c.liveId !== undefined ? declaredAs(c.kind, c.liveId) : undefined;
     if (removesDeclared !== undefined) {
-      out.push(`${c.kind} ${quoteValue(c.key, Infinity)}: the plan removes what the configuration declares as ${c.kind} ${quoteValue(removesDeclared, Infinity)} (was PLAN.json edited?)`);
+      out.push(`${named(c.kind, c.key)}: the plan removes what the configuration declares as ${named(c.kind, removesDeclared)} (was PLAN.json edited?)`);
       continue;
     }
     if (!c.desired || !d || !kind) continue;
     const declared = Object.assign({}, d.fields, !c.liveId && CREATE_ACTIONS.includes(c.action) ? d.createOnly : undefined, d.payload);
     // As the plan file holds it: through JSON.
     const expected: unknown = JSON.parse(JSON.stringify(storable(kind, declared)));
-    if (canonicalJson(expected) !== canonicalJson(c.desired)) out.push(`${c.kind} ${quoteValue(c.key, Infinity)}: the plan's values are not what the configuration declares (was PLAN.json edited?)`);
+    if (canonicalJson(expected) !== canonicalJson(c.desired)) out.push(`${named(c.kind, c.key)}: the plan's values are not what the configuration declares (was PLAN.json edited?)`);
   }
   return out;
 }
@@ -260,8 +265,8 @@ export function removalsOfDeclared(plan: Plan, desired: readonly DesiredResource
     const l = byId.get(`${c.kind}:${c.liveId}`);
     if (!l) continue;
     const key = refKey(l.kind, l.key);
-    if (c.fingerprint === null) out.push(`${c.kind} ${quoteValue(c.key, Infinity)}: the plan removes it without the fingerprint docket writes (was PLAN.json edited?)`);
-    else if ((declared.has(key) && holding.get(key) === 1) || pinned.has(`${l.kind}:${l.id.toLowerCase()}`)) out.push(`${c.kind} ${quoteValue(c.key, Infinity)}: the plan removes what the configuration declares as ${l.kind} ${quoteValue(l.key, Infinity)} (was PLAN.json edited?)`);
+    if (c.fingerprint === null) out.push(`${named(c.kind, c.key)}: the plan removes it without the fingerprint docket writes (was PLAN.json edited?)`);
+    else if ((declared.has(key) && holding.get(key) === 1) || pinned.has(`${l.kind}:${l.id.toLowerCase()}`)) out.push(`${named(c.kind, c.key)}: the plan removes what the configuration declares as ${named(l.kind, l.key)} (was PLAN.json edited?)`);
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * (loaded before any command, for error documents) uses it too.
  */
 import type { Change, ChangeResult } from '../engine/types.js';
-import { identityWithoutSecrets, lineWithoutSecrets } from '../config/url-secrets.js';
+import { HIDDEN_PARTS, identityWithoutSecrets } from '../config/url-secrets.js';
 import { quote } from './value.js';
 
 /** The identity users wrote (`Inbound NDA/Term`, an e-mail); the name when a kind has no key. */
@@ -22,7 +22,7 @@ export function renamedFrom(c: Change): { label: string; written: string; field:
   const f = c.fields.find((x) => typeof x.before === 'string' && x.after === c.name) ?? c.fields[0];
   if (!f || typeof f.before !== 'string') return undefined;
   const written = c.parent ? `${c.parent.key}/${f.before}` : f.before;
-  return { label: c.parent ? identityWithoutSecrets(written, f.before) : f.before, written, field: f.field };
+  return { label: identityWithoutSecrets(written, f.before), written, field: f.field };
 }
 
 /**
@@ -31,9 +31,7 @@ export function renamedFrom(c: Change): { label: string; written: string; field:
  */
 export function renameNote(c: Change): string {
   const from = renamedFrom(c);
-  return from && lineWithoutSecrets(from.label) === lineWithoutSecrets(changeLabel(c)) && from.written !== c.key
-    ? " (no visible difference: the names differ only in what output hides as it may hold a secret: a URL's query or fragment, a `user:password@`)"
-    : '';
+  return from && from.label === changeLabel(c) && from.written !== c.key ? ` (no visible difference: the names differ only in what output hides as it may hold a secret: ${HIDDEN_PARTS})` : '';
 }
 
 /** A change as the plan showed it: `update playbook "NDA"`, a rename `rename playbook "Old" → "New"`; its id quoted when the plan has no such change. */

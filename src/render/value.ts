@@ -1,5 +1,6 @@
 /** Field values as one line of JSON-ish text: strings quoted, numbers and booleans plain, null as `null`. */
 import { markInvisible, quoteValue, showJson } from '../config/quote.js';
+import { HIDDEN_PARTS } from '../config/url-secrets.js';
 import { stripControl } from './sanitize.js';
 
 /** Never cut: a plan shows the whole value. */
@@ -30,7 +31,7 @@ export function formatValue(v: unknown): string {
 export function sameShownNote(before: unknown, after: unknown): string {
   if (typeof before !== 'string' || typeof after !== 'string' || before === after) return '';
   if (before.normalize('NFC') === after.normalize('NFC')) return ' (no visible difference: the same letters, their accents encoded otherwise)';
-  return formatValue(before) === formatValue(after) ? " (no visible difference: they differ only in what output hides as it may hold a secret: a URL's query or fragment, a `user:password@`)" : '';
+  return formatValue(before) === formatValue(after) ? ` (no visible difference: they differ only in what output hides as it may hold a secret: ${HIDDEN_PARTS})` : '';
 }
 
 /** A name or identity in quotes, escaped like a JSON string so it stays on one line. */
