@@ -139,11 +139,14 @@ export async function planPull(input: PullInput): Promise<PullResult> {
   // resource files that would be written, checked as validate checks each document, and the objects
   // that wrote it are planned again as not pulled. Each round refuses at least one more object, or
   // is the last.
+  // So are the objects of a file that could not be edited safely: what their change wrote in other
+  // files (a rename into the tests and references naming them) must not be written without them.
   const refused = new Map<string, string>();
   for (;;) {
     const planner = new PullPlanner(input, refused);
     const result = planner.run();
-    const more = input.check ? await planner.refusedByCheck(result.files, input.check) : new Map<string, string>();
+    const unwritten = planner.unwritten();
+    const more = unwritten.size > 0 ? unwritten : input.check ? await planner.refusedByCheck(result.files, input.check) : new Map<string, string>();
     if (more.size === 0) return result;
     for (const [key, reason] of more) refused.set(key, reason);
   }
@@ -189,6 +192,8 @@ class PullPlanner {
 
   /** The list positions rebuildChildren moved items to: item index in the file → index written. */
   private readonly listMoves: { file: string; index: number; field: string; moves: Map<number, number> }[] = [];
+  /** Objects whose file could not be edited safely, with why (see planPull). */
+  private readonly unwrittenObjects = new Map<string, string>();
   /** The objects each new file was written for, by path. */
   private readonly newFileObjects = new Map<string, string[]>();
 
@@ -1095,6 +1100,7 @@ class PullPlanner {
         // Each object whose change was to go there is told as not pulled, once.
         const entries = new Set(this.writing.filter((x) => x.file === file).map((w) => w.entry));
         for (const entry of entries) {
+          if (!this.refusedWhenChecked.has(refKey(entry.change.kind, entry.change.key))) this.unwrittenObjects.set(refKey(entry.change.kind, entry.change.key), reason);
           // Fields already told as not pulled (a variable, a file the service cannot give) are not told twice.
           const told = entry.failed.has('*') || (entry.fields.length > 0 && entry.fields.every((f) => entry.failed.has(f)));
           const rest = entry.fields.filter((f) => !entry.failed.has(f));
@@ -1121,6 +1127,11 @@ class PullPlanner {
    * whose data file the document names (an empty body), else (a YAML or document-wide problem)
    * every object written to the file. A removal writes nothing to blame.
    */
+  /** The objects whose file could not be edited (new this round), with why: planned again as not pulled. */
+  unwritten(): ReadonlyMap<string, string> {
+    return this.unwrittenObjects;
+  }
+
   async refusedByCheck(files: readonly FileChange[], check: NonNullable<PullInput['check']>): Promise<Map<string, string>> {
     const refused = new Map<string, string>();
     const refuse = (key: string, p: DocumentProblem): void => {

@@ -15,7 +15,7 @@
  * The result is parsed again and must read as wanted, or this throws (a bug, never a bad file).
  */
 import { diffArrays } from 'diff';
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { joinPointer, splitPointer } from '../config/yaml-positions.js';
 import { holdsPlaceholder, losslessRetype } from '../config/interpolate.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
@@ -383,7 +383,8 @@ interface EditorContext {
 
 /** The values a mapping or list holds (a mapping's by key order), none for a scalar. */
 function childrenOf(node: Node): (Node | null)[] {
-  return isMap(node) ? node.items.map((pair) => pair.value as Node | null) : isSeq(node) ? (node.items as Node[]) : [];
+  // Keys too: one may hold an anchor (`&k name:`) or be an alias (`*k : R2`).
+  return isMap(node) ? node.items.flatMap((pair) => [isNode(pair.key) ? pair.key : null, pair.value as Node | null]) : isSeq(node) ? (node.items as Node[]) : [];
 }
 
 /** The nodes a merge key (`<<: *a` or `<<: [*a, *b]`) merges. */
@@ -568,12 +569,13 @@ class DocumentEditor {
 
   private patchMap(map: YAMLMap, wanted: Record<string, unknown>, pointer: string): void {
     const own = new Map<string, Pair>();
-    for (const pair of map.items) if (!isMergeKey(pair)) own.set(keyOf(pair), pair);
+    for (const pair of map.items) if (!isMergeKey(pair)) own.set(keyOf(pair, this.doc), pair);
     // A merge key of this mapping may name an anchor in one of its own values: those go first.
     const early = new Set<Pair>();
     for (const pair of own.values()) {
-      const k = keyOf(pair);
+      const k = keyOf(pair, this.doc);
       if (!this.anchorHolders.has(pair.value as Node) || !Object.hasOwn(wanted, k)) continue;
+      this.keepKey(pair);
       this.patch(pair.value as Node | null, wanted[k], joinPointer(pointer, k), { kind: 'pair', map, pair });
       early.add(pair);
     }
@@ -598,15 +600,20 @@ class DocumentEditor {
       // A merge of an anchor the edit took out goes too: what it gave is written in the mapping below.
       if (isMergeKey(pair) && (writtenOut || this.mergesOnlyGone(pair))) this.removePair(map, pair);
       if (isMergeKey(pair) || early.has(pair)) continue;
-      const k = keyOf(pair);
+      const k = keyOf(pair, this.doc);
       const at = joinPointer(pointer, k);
-      if (Object.hasOwn(wanted, k)) this.patch(pair.value as Node | null, wanted[k], at, { kind: 'pair', map, pair });
+      if (Object.hasOwn(wanted, k)) {
+        this.keepKey(pair);
+        this.patch(pair.value as Node | null, wanted[k], at, { kind: 'pair', map, pair });
+      }
       // Without its own key, a merged value would show through: say none instead.
       else if (Object.hasOwn(merged, k)) {
+        this.keepKey(pair);
         this.ctx.nulled.add(`${this.ctx.index}\u0000${at}`);
         this.patch(pair.value as Node | null, null, at, { kind: 'pair', map, pair });
       }
-      else if (!this.keepsPlaceholder(pair.value as Node | null, at)) this.removePair(map, pair);
+      else if (this.keepsPlaceholder(pair.value as Node | null, at)) this.keepKey(pair);
+      else this.removePair(map, pair);
     }
     let previous: Pair | undefined;
     for (const k of Object.keys(wanted)) {
@@ -809,7 +816,7 @@ class DocumentEditor {
       const lineEnd = this.afterLine(end);
       // A key with no value (`description:   # TODO`) has its comment after the colon.
       const comment = /^(?:[ \t]*:(?=[ \t]))?([ \t]*#.*)/.exec(this.text.slice(end, lineEnd))?.[1] ?? '';
-      const block = toYaml({ [keyOf(parent.pair)]: wanted }, this.ctx.quote, this.ctx.indent);
+      const block = toYaml({ [keyOf(parent.pair, this.doc)]: wanted }, this.ctx.quote, this.ctx.indent);
       const text = indented(block.slice(block.indexOf(':')), this.column(key.range![0])).replace(/^ +/, '');
       const first = text.indexOf('\n');
       this.splice(key.range![1], lineEnd, comment && first >= 0 ? `${text.slice(0, first)}${comment}${text.slice(first)}` : text);
@@ -842,7 +849,17 @@ class DocumentEditor {
     this.splice(at, at, text);
   }
 
+  /** A key that stays: one naming an anchor the edit takes out is written out (its alias would not parse). */
+  private keepKey(pair: Pair): void {
+    const key = pair.key;
+    if (!isAlias(key) || this.anchorWanted(key.source, key) !== GONE) return;
+    // `*k : R2` needs the space before its colon; `name: R2` does not.
+    const end = /^[ \t]*(?=:)/.exec(this.text.slice(key.range![1]))?.[0].length ?? 0;
+    this.splice(key.range![0], key.range![1] + end, flowYaml(this.resolved(key), this.ctx.quote, true));
+  }
+
   private removePair(map: YAMLMap, pair: Pair): void {
+    this.noteAnchorsIn(isNode(pair.key) ? pair.key : null, true);
     this.noteAnchorsIn(pair.value as Node | null, true);
     const key = (pair.key as Node).range![0];
     const i = map.items.indexOf(pair);
@@ -964,8 +981,9 @@ function isMergeKey(pair: Pair): boolean {
   return isScalar(key) && (typeof key.value === 'symbol' || (key as Scalar).source === '<<');
 }
 
-function keyOf(pair: Pair): string {
-  const key = pair.key;
+function keyOf(pair: Pair, doc: Document.Parsed): string {
+  // An alias as a key (`*k : R2`) is the key its anchor names, as the files were read.
+  const key = isAlias(pair.key) ? pair.key.resolve(doc) : pair.key;
   if (key === null || key === undefined) return '';
   return isScalar(key) ? String(key.value) : String(key);
 }

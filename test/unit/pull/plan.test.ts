@@ -190,6 +190,24 @@ describe('planPull', () => {
     expect(unsafe.sync.size).toBe(0);
   });
 
+  it('renames no test of a rule whose own file it cannot edit: the tests and the playbook stay as they agree', async () => {
+    const tests = 'kind: PlaybookTest\nplaybook: NDA\ncases:\n  - name: short\n    contract: { file: c.docx }\n    expect:\n      flags: { excludes: [Term] }\n';
+    const files: Record<string, string> = { 'playbooks/nda.yaml': FILE, 'tests/nda.test.yaml': tests };
+    const rename = update([{ field: 'name', before: 'Duration', after: 'Term', direction: 'live' }], { id: 'rename:rule:NDA/Term', action: 'rename' });
+    const renamed = liveRule('r-1', NDA, 'Duration', { actions: 'ACCEPT', reviewer: 'alice@acme.example' });
+    const run = () => planPull({ ...input([rename], [term], [renamed]), tests: ['tests/nda.test.yaml'], read: (path) => files[path] });
+    const editable = await run();
+    expect(editable.files.map((f) => f.path)).toEqual(['playbooks/nda.yaml', 'tests/nda.test.yaml']);
+    expect(editable.notes).toEqual(['tests/nda.test.yaml:7: now names rule "Duration", renamed in the app from "Term"']);
+    // The same rename where the playbook's file cannot be edited: nothing at all is written.
+    files['playbooks/nda.yaml'] = `${FILE}---\nkind: [\n`;
+    const unsafe = await run();
+    expect(unsafe.files).toEqual([]);
+    expect(unsafe.notes).toEqual([]);
+    expect(unsafe.notPulled.map((p) => [p.key, p.reason?.replace(/ \(.*\)/, '')])).toEqual([['NDA/Term', 'docket could not edit playbooks/nda.yaml safely; nothing was written to it']]);
+    expect(unsafe.sync.size).toBe(0);
+  });
+
   it('a document it cannot edit keeps its data file too: nothing of the object is written, and it is told once', async () => {
     const yaml = 'kind: CustomTerm\nname: Consulting Terms\nbody_file: c.md\n---\nkind: [\n';
     const d: DesiredResource = {

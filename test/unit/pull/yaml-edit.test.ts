@@ -294,6 +294,15 @@ describe('editYaml', () => {
     expect(edit(rules, (v) => setAt(v, '/rules/0/notes', undefined)).text).toBe('rules:\n  - name: T\n  - name: U\n    notes: N\n');
   });
 
+  it('edits a mapping whose key is an alias (`*k : R2`) as the key its anchor names, and writes it out when the anchor goes', () => {
+    const rules = 'rules:\n  - &k name: R1\n    notes: A\n  - *k : R2\n    notes: B\n';
+    expect(edit(rules, (v) => setAt(v, '/rules/1/name', 'R3')).text).toBe(rules.replace('*k : R2', '*k : R3'));
+    expect(edit(rules, (v) => setAt(v, '/rules/1/renamed_from', ['R2'])).text).toBe(`${rules}    renamed_from:\n      - R2\n`);
+    // The item holding the anchor taken out: the alias would not parse, so the key is written as it reads.
+    expect(edit(rules, (v) => setAt(v, '/rules', [(v as { rules: unknown[] }).rules[1]])).text).toBe('rules:\n  - name: R2\n    notes: B\n');
+    expect(edit('a: &k b\nm:\n  *k : 1\n', (v) => ({ m: (v as { m: unknown }).m })).text).toBe('m:\n  b: 1\n');
+  });
+
   it('a merge of an anchor the edit takes out goes, and what it gave is written in the mapping', () => {
     const rules = 'rules:\n  - &base\n    name: Law\n    actions: ACCEPT Germany\n  - <<: *base\n    name: Courts\n    questions: Which?\n';
     expect(edit(rules, (v) => ({ rules: [(v as { rules: unknown[] }).rules[1]] })).text).toBe('rules:\n  - name: Courts\n    actions: ACCEPT Germany\n    questions: Which?\n');
