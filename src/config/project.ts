@@ -13,7 +13,7 @@ import { quoteValue, showName } from './quote.js';
 import type { ProjectConfig } from './types.js';
 import { shown, urlProblem, urlSpellingHint } from './url-policy.js';
 import { characterAt, CONTROL_CHARACTER, textProblems, withoutEchoesOf } from './text-hygiene.js';
-import { numberAsText, writtenIn } from './written-number.js';
+import { numberAsText, taggedIn, writtenIn } from './written-number.js';
 import { linesIn, sourceLines } from './source-lines.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
 import { separatorBefore } from './yaml-read.js';
@@ -223,7 +223,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   if (!validate(pass.value) && (!typedByField(pass.value, validate.errors, pass.wholes) || !validate(pass.value))) {
     // An environment written as a placeholder is never a mapping, whatever it would resolve to.
     const unresolved = new Set([...pass.unresolved].filter((p) => !(p.startsWith('/environments/') && splitPointer(p).length === 2)));
-    diagnostics.push(...withoutEchoesOf(controlCharacters, schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, ...(lineOf ? { written: writtenIn(lineOf) } : {}) })));
+    diagnostics.push(...withoutEchoesOf(controlCharacters, schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, ...(lineOf ? { written: writtenIn(lineOf), tagged: taggedIn(lineOf) } : {}) })));
   }
 
   const overrides = await envOverrides(input.processEnv);

@@ -15,7 +15,7 @@ import { schemaValidator } from '../config/validators.js';
 import { didYouMean, didYouMeanBecause } from '../config/suggest.js';
 import { quoteValue } from '../config/quote.js';
 import { textDiagnostics, withoutEchoesOf } from '../config/text-hygiene.js';
-import { writtenIn } from '../config/written-number.js';
+import { taggedIn, writtenIn } from '../config/written-number.js';
 import { keyInFileText } from '../config/api-keys.js';
 import { linesIn } from '../config/source-lines.js';
 import { parseWithPositions, pointerToPath, type DocPositions } from '../config/yaml-positions.js';
@@ -113,7 +113,7 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
       // Tests written as list items (`- kind: PlaybookTest`) read as a list: said how to write them, as for resource files.
       const listed = Array.isArray(value) && value.some((item) => isPlainObject(item) && item.kind !== undefined);
       const hint = 'write each test as a document of its own, without the leading `- ` (separate documents in one file with `---`)';
-      if (!valid) diagnostics.push(...withoutEchoesOf(hygiene, schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: label, written })).map((d) => (listed && !d.path && !d.hint ? { ...d, hint } : d)));
+      if (!valid) diagnostics.push(...withoutEchoesOf(hygiene, schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: label, written, tagged: taggedIn(lineOf) })).map((d) => (listed && !d.path && !d.hint ? { ...d, hint } : d)));
       // The checks below run on a document the schema refused too (each reads only values of the
       // right type), so one run reports every problem, not the schema's first and then the rest.
       if (!isPlainObject(value) || (value.kind !== 'PlaybookTest' && value.kind !== 'TemplateTest')) continue;

@@ -74,6 +74,14 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('hint: write each test as a document of its own, without the leading `- ` (separate documents in one file with `---`)');
   });
 
+  it('tells to remove a tag that made a value a number in a test file, not to quote it (quoted, the tag still makes it one)', async () => {
+    const dir = await example();
+    await writeFile(join(dir, 'tests/tagged.test.yaml'), 'kind: PlaybookTest\nplaybook: !!int 2024\ncases: []\n');
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tests/tagged.test.yaml:2:17 error invalid-value `playbook` must be a string, not an integer (got 2024)\n  hint: remove the tag before the value (such as `!!int`)');
+  });
+
   it('stops at a broken test file before any request to the services', async () => {
     const dir = await example();
     await writeFile(join(dir, 'tests/broken.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDAA', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
