@@ -139,14 +139,20 @@ export async function planPull(input: PullInput): Promise<PullResult> {
   // resource files that would be written, checked as validate checks each document, and the objects
   // that wrote it are planned again as not pulled. Each round refuses at least one more object, or
   // is the last.
-  // So are the objects of a file that could not be edited safely: what their change wrote in other
-  // files (a rename into the tests and references naming them) must not be written without them.
+  // A rename that could not be written (its file could not be edited, a variable holds the name)
+  // is planned again without what it wrote elsewhere: the tests and references naming the object
+  // would otherwise name what the files do not declare.
   const refused = new Map<string, string>();
+  const renamesHeld = new Set<string>();
   for (;;) {
-    const planner = new PullPlanner(input, refused);
+    const planner = new PullPlanner(input, refused, renamesHeld);
     const result = planner.run();
-    const unwritten = planner.unwritten();
-    const more = unwritten.size > 0 ? unwritten : input.check ? await planner.refusedByCheck(result.files, input.check) : new Map<string, string>();
+    const unwritten = planner.renamesUnwritten();
+    if (unwritten.size > 0) {
+      for (const key of unwritten) renamesHeld.add(key);
+      continue;
+    }
+    const more = input.check ? await planner.refusedByCheck(result.files, input.check) : new Map<string, string>();
     if (more.size === 0) return result;
     for (const [key, reason] of more) refused.set(key, reason);
   }
@@ -192,14 +198,16 @@ class PullPlanner {
 
   /** The list positions rebuildChildren moved items to: item index in the file → index written. */
   private readonly listMoves: { file: string; index: number; field: string; moves: Map<number, number> }[] = [];
-  /** Objects whose file could not be edited safely, with why (see planPull). */
-  private readonly unwrittenObjects = new Map<string, string>();
+  /** Renames whose new name this pull wrote into tests or references. */
+  private readonly followedRenames = new Set<Pulling>();
   /** The objects each new file was written for, by path. */
   private readonly newFileObjects = new Map<string, string[]>();
 
   constructor(
     private readonly input: PullInput,
     private readonly refusedWhenChecked: ReadonlyMap<string, string> = new Map(),
+    /** Objects (`kind:key`) whose rename is not written in their own file: nor in the tests and references. */
+    private readonly renamesHeld: ReadonlySet<string> = new Set(),
   ) {
     this.desired = new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
     this.declaredKeys = new Set(this.desired.keys());
@@ -721,7 +729,7 @@ class PullPlanner {
    */
   private repointReferences(o: Pulling): void {
     const { change: c, l } = o;
-    if (c.action !== 'rename' || c.parent || !l || o.failed.has('name') || o.failed.has('*')) return;
+    if (c.action !== 'rename' || c.parent || !l || o.failed.has('name') || o.failed.has('*') || this.renamesHeld.has(refKey(c.kind, c.key))) return;
     for (const { d, ref } of this.referencesTo(c.kind, c.key)) {
       if (!d.document) continue;
       const { file, index } = d.document;
@@ -729,6 +737,7 @@ class PullPlanner {
       const doc = this.current(file, index);
       const written = valueAt(doc, pointer);
       if (typeof written === 'string' && this.input.expand(written) === written) {
+        this.followedRenames.add(o);
         this.editOf(file).documents.set(index, setAt(doc, pointer, literalPlaceholders(l.name), [], this.owned));
         // Its record says so too: the next edit of the reference in the files is the files' alone.
         const key = refKey(d.kind, d.key);
@@ -751,12 +760,13 @@ class PullPlanner {
    */
   private renameInTests(o: Pulling): void {
     const { change: c, l } = o;
-    if (c.action !== 'rename' || !l || o.failed.has('name') || o.failed.has('*')) return;
+    if (c.action !== 'rename' || !l || o.failed.has('name') || o.failed.has('*') || this.renamesHeld.has(refKey(c.kind, c.key))) return;
     const from = c.parent ? c.key.slice(c.parent.key.length + 1) : c.key;
     // A rule's tests name its playbook by its files' name, or by its new one when that was renamed too.
     const parents = c.parent ? new Set([c.parent.key, normName(this.liveById.get(l.parentId ?? '')?.name)]) : undefined;
     for (const [file, mentions] of this.testsNaming(c.kind, from, parents)) {
       for (const { index, pointer } of mentions) {
+        this.followedRenames.add(o);
         this.editOf(file).documents.set(index, setAt(this.current(file, index), pointer, literalPlaceholders(l.name), [], this.owned));
         this.notes.push(`${file}:${this.lineOf(file, index, pointer)}: now names ${c.kind} "${l.name}", renamed in the app from "${from}"`);
       }
@@ -1100,7 +1110,6 @@ class PullPlanner {
         // Each object whose change was to go there is told as not pulled, once.
         const entries = new Set(this.writing.filter((x) => x.file === file).map((w) => w.entry));
         for (const entry of entries) {
-          if (!this.refusedWhenChecked.has(refKey(entry.change.kind, entry.change.key))) this.unwrittenObjects.set(refKey(entry.change.kind, entry.change.key), reason);
           // Fields already told as not pulled (a variable, a file the service cannot give) are not told twice.
           const told = entry.failed.has('*') || (entry.fields.length > 0 && entry.fields.every((f) => entry.failed.has(f)));
           const rest = entry.fields.filter((f) => !entry.failed.has(f));
@@ -1127,9 +1136,9 @@ class PullPlanner {
    * whose data file the document names (an empty body), else (a YAML or document-wide problem)
    * every object written to the file. A removal writes nothing to blame.
    */
-  /** The objects whose file could not be edited (new this round), with why: planned again as not pulled. */
-  unwritten(): ReadonlyMap<string, string> {
-    return this.unwrittenObjects;
+  /** Renames that wrote into other files (tests, references) but not into their own: see planPull. */
+  renamesUnwritten(): ReadonlySet<string> {
+    return new Set([...this.followedRenames].filter((o) => o.failed.has('name') || o.failed.has('*')).map((o) => refKey(o.change.kind, o.change.key)));
   }
 
   async refusedByCheck(files: readonly FileChange[], check: NonNullable<PullInput['check']>): Promise<Map<string, string>> {

@@ -71,6 +71,35 @@ describe('objects renamed in the app', () => {
     }
   });
 
+  it('a rename a variable holds back is not written into the tests either: validate still passes (probe ER)', async () => {
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      const test = 'kind: PlaybookTest\nplaybook: Sales NDA\ncases:\n  - name: c\n    contract: { file: nda.txt }\n    expect: { flags: { excludes: [Sales NDA rule] } }\n';
+      const dir = await makeDir({
+        'docket.yaml': 'version: 1\nvars: { pb: Sales NDA }\n',
+        'playbooks/sales.yaml': 'kind: Playbook\nname: ${var.pb}\nrules:\n  - name: "${var.pb} rule"\n    actions: ACCEPT\n',
+        'tests/sales.test.yaml': test,
+        'tests/nda.txt': 'An NDA.\n',
+      });
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.editPlaybook('Sales NDA', { name: 'Sales NDA 2' });
+      await app.editRule('Sales NDA 2', 'Sales NDA rule', { name: 'Sales NDA 2 rule' });
+      const pulled = await run('pull', '-C', dir);
+      expect(pulled.code).toBe(0);
+      expect(pulled.stdout).toContain('live value "Sales NDA 2" differs from var.pb; change the variable or the environment');
+      expect(pulled.stdout).not.toContain('now names');
+      expect(await readFile(join(dir, 'tests/sales.test.yaml'), 'utf8')).toBe(test);
+      expect((await run('validate', '-C', dir)).code).toBe(0);
+      // Once the variable says the new name, the plan shows nothing to change.
+      await writeFiles(dir, { 'docket.yaml': 'version: 1\nvars: { pb: Sales NDA 2 }\n', 'tests/sales.test.yaml': test.replaceAll('Sales NDA', 'Sales NDA 2') });
+      await expectNoChanges(run, dir);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('two pinned playbooks that swapped names in the app: each test follows its playbook to its new name, and validate passes', async () => {
     const playbook = (name: string, rule: string, id = '') => `kind: Playbook\n${id ? `id: ${id}\n` : ''}name: ${name}\nrules:\n  - name: ${rule}\n    actions: ACCEPT\n`;
     const test = (name: string, rule: string) => `kind: PlaybookTest\nplaybook: ${name}\ncases:\n  - name: c\n    contract: { file: nda.txt }\n    expect: { flags: { includes: [${rule}] } }\n`;
