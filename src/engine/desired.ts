@@ -203,7 +203,7 @@ export function lookAlike(name: string): string {
 const PLAIN_NAME = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 
 /** A name as output shows it: lookAlike, and a URL in it without its password, query and fragment. */
-function shownAlike(name: string): string {
+export function shownAlike(name: string): string {
   const alike = lookAlike(name);
   return MAY_HOLD_URL.test(alike) ? lineWithoutSecrets(alike) : alike;
 }

@@ -25,7 +25,8 @@ import { parse as parseYaml, type Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
 import { keysIn, literalPlaceholders, variablesIn } from '../config/interpolate.js';
 import { textProblems } from '../config/text-hygiene.js';
-import { lookAlike, nameProblem } from '../engine/desired.js';
+import { lookAlike, nameProblem, shownAlike } from '../engine/desired.js';
+import { HIDDEN_PARTS } from '../config/url-secrets.js';
 import { parseWithPositions, pointerToPath } from '../config/yaml-positions.js';
 import type { DocumentProblem } from '../config/load.js';
 import { isTestFile } from '../config/discover.js';
@@ -512,8 +513,8 @@ class PullPlanner {
    * in names: rule "X/Y" of playbook "K" and rule "Y" of playbook "K/X"), which validate refuses.
    */
   private sharedLiveName(l: LiveResource): string | undefined {
-    const slot = (o: LiveResource): string => `${o.kind}\u0000${o.parentId ?? ''}\u0000${lookAlike(o.name)}`;
-    const keySlot = (o: LiveResource): string => `${o.kind}\u0000\u0000${lookAlike(o.key)}`;
+    const slot = (o: LiveResource): string => `${o.kind}\u0000${o.parentId ?? ''}\u0000${shownAlike(o.name)}`;
+    const keySlot = (o: LiveResource): string => `${o.kind}\u0000\u0000${shownAlike(o.key)}`;
     if (!this.liveLooks) {
       const looks = (this.liveLooks = new Map());
       const count = (at: string): void => void looks.set(at, (looks.get(at) ?? 0) + 1);
@@ -535,11 +536,12 @@ class PullPlanner {
    * in its scope (a trailing space, a zero-width character typed in the app), which validate refuses.
    */
   private lookAlikeDeclared(kind: KindName, parentKey: string | undefined, name: string, self?: DesiredResource): string | undefined {
-    const slot = (k: string, parent: string | undefined, n: string): string => `${k}\u0000${parent ?? ''}\u0000${lookAlike(n)}`;
+    const slot = (k: string, parent: string | undefined, n: string): string => `${k}\u0000${parent ?? ''}\u0000${shownAlike(n)}`;
     this.declaredLooks ??= new Map(this.input.desired.map((d) => [slot(d.kind, d.parent?.key, d.name), d]));
     const other = this.declaredLooks.get(slot(kind, parentKey, name));
     if (!other || other === self || other.name === name) return undefined;
-    return `its name ${quoteValue(name)} looks like ${kind} ${quoteValue(other.name)}, which the files declare (they differ only in white space or how Unicode encodes a character), so validate would refuse it; rename it in the app, then pull again`;
+    const why = lookAlike(other.name) === lookAlike(name) ? 'white space or how Unicode encodes a character' : `what output hides as it may hold a secret (${HIDDEN_PARTS})`;
+    return `its name ${quoteValue(name)} looks like ${kind} ${quoteValue(other.name)}, which the files declare (they differ only in ${why}), so validate would refuse it; rename it in the app, then pull again`;
   }
 
   private noteUnpulled(c: Change, fields: readonly string[]): void {

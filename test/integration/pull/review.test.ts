@@ -564,6 +564,19 @@ rules:
     expect((await cli('validate', '-C', dir)).code).toBe(0);
   });
 
+  it('does not write a rename made in the app onto a name that differs from a declared one only in what output hides (a URL\'s query), and says why (probe ER)', async () => {
+    const file = 'kind: Playbook\nname: Links\nrules:\n  - name: Link https://ex.example/x?y=1\n    actions: ACCEPT\n  - name: Other\n    actions: ACCEPT\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/links.yaml': file });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editRule('Links', 'Other', { name: 'Link https://ex.example/x?y=2' });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain('its name "Link https://ex.example/x?…" looks like rule "Link https://ex.example/x?…", which the files declare (they differ only in what output hides as it may hold a secret');
+    expect(pulled.stdout).not.toContain('y=2');
+    expect(await read(dir, 'playbooks/links.yaml')).toBe(file);
+    expect((await cli('validate', '-C', dir)).code).toBe(0);
+  });
+
   it('records as in sync what the files already hold live (a pull killed after writing them, run again): the next edit in the app is the app\'s alone', async () => {
     const vendor = 'kind: Playbook\nname: Vendor MSA\nrules:\n  - name: Liability\n    actions: CAP at 12 months of fees\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/vendor.yaml': vendor });
