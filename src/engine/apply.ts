@@ -189,6 +189,9 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       set(kind, key, superseded ? { ...entry, superseded } : entry);
       await changed();
     },
+    ignoredFields(kind, key) {
+      return desiredAt(`${kind}:${key}`)?.policy?.ignoreFields ?? [];
+    },
     sensitive(kind, key, field) {
       const d = desiredAt(`${kind}:${key}`);
       if (!d) throw new Error(`${kind} "${key}" is not declared any more; plan again`);

@@ -7,7 +7,7 @@
  */
 import { CREATE_ACTIONS, formerKeys, leavesLiveEdits, refKey } from './types.js';
 import type { Change, DesiredResource, Direction, FieldChange, FieldDirection, KindName, LiveResource } from './types.js';
-import { fieldHash, type SyncRecord, type SyncState } from './sync.js';
+import { fieldHash, NOT_KEPT, type SyncRecord, type SyncState } from './sync.js';
 import { checkedFields, fingerprint } from './diff.js';
 
 /** Changes on the live side: what `docket drift` reports and `docket pull` adopts. */
@@ -377,6 +377,7 @@ export function fieldDirection(field: string, d: DesiredResource, l: LiveResourc
   if (l.failedWrites?.includes(field) === true) return 'files';
   if (!record) return 'unknown';
   const recorded = record.fields[field];
+  if (recorded === NOT_KEPT) return 'files';
   // A field the record does not hold: the files started to declare it (partial kinds) since. Not
   // so for a record of another object (an organization whose other half another environment syncs),
   // nor for a kind whose files declare every field: there the field was left to the app

@@ -255,7 +255,7 @@ export type RecordHeld = (key: string, record: SyncRecord) => boolean;
 /**
  * A record holding, for each field a write did not make stick, the value the service holds: the
  * files' value reads as still owed next time, and a later edit in the app as made on both sides.
- * A value the kind cannot say (undefined) is left out: the files' change, whatever the app does.
+ * A value the kind cannot say (undefined) is recorded as NOT_KEPT.
  * `recordable`: the fields the record may hold (not ignored, not sensitive).
  */
 function withServiceValues(
@@ -268,11 +268,17 @@ function withServiceValues(
   const out = { ...fields };
   for (const [field, value] of Object.entries(held)) {
     if (!recordable(field)) continue;
-    if (value === undefined) delete out[field];
-    else out[field] = hash(value, field);
+    out[field] = value === undefined ? NOT_KEPT : hash(value, field);
   }
   return out;
 }
+
+/**
+ * Recorded for a field the service did not keep as written, holding a value docket cannot say (a
+ * reviewer answered as another id): the files' change until an apply writes it, whatever the app
+ * does. Left out, the field read as changed in an unknown direction, which `pull` wrote back.
+ */
+export const NOT_KEPT = 'unkept';
 
 /**
  * After an apply: every declared object in the plan's scope whose changes all succeeded now

@@ -113,6 +113,8 @@ export interface ExecContext {
    * files' value as still owed, and a later edit in the app as made on both sides.
    */
   registerUnkept?(kind: KindName, key: string, held: Readonly<Record<string, unknown>>): void;
+  /** The fields the object's `ignore_fields:` leaves out of every plan. */
+  ignoredFields?(kind: KindName, key: string): readonly string[];
   /**
    * Record fields a change made of several requests has written, as each request succeeds: when a
    * later one fails, the sync record still learns them (else the next plan reads a later edit in

@@ -43,11 +43,17 @@ function toWire(field: string, value: unknown, resolveMember: (email: string) =>
  * NOTE(api): the public docs document only name, actions and description, so a service may drop
  * the rest silently, and every later plan would show them again without saying why.
  */
-export function unkeptNote(sent: Record<string, unknown>, answer: Record<string, unknown> | undefined, unkept?: (held: Record<string, unknown>) => void): string | undefined {
+export function unkeptNote(sent: Record<string, unknown>, answer: Record<string, unknown> | undefined, unkept?: (held: Record<string, unknown>) => void, ignored: readonly string[] = []): string | undefined {
   const lost = unkeptFields(sent, answer);
   if (lost.length === 0) return undefined;
   unkept?.(Object.fromEntries(lost.map((l) => [l.field, l.held])));
-  return `the service answered without ${lost.map((l) => `\`${l.field}\``).join(', ')} as sent (it holds ${lost.map((l) => l.quoted).join(', ')}): the next plan will show ${lost.length === 1 ? 'it' : 'them'} again`;
+  const names = (fields: readonly { field: string }[]) => fields.map((l) => `\`${l.field}\``).join(', ');
+  // An ignored field is never compared again: no plan shows it.
+  const shown = lost.filter((l) => !ignored.includes(l.field));
+  const left = lost.filter((l) => ignored.includes(l.field));
+  const again = shown.length === 0 ? [] : [`the next plan will show ${shown.length === lost.length ? (shown.length === 1 ? 'it' : 'them') : names(shown)} again`];
+  const unseen = left.length === 0 ? [] : [`\`ignore_fields\` leaves ${left.length === lost.length ? (left.length === 1 ? 'it' : 'them') : names(left)} out of every plan`];
+  return `the service answered without ${names(lost)} as sent (it holds ${lost.map((l) => l.quoted).join(', ')}): ${[...again, ...unseen].join('; ')}`;
 }
 
 /**
@@ -70,11 +76,12 @@ export function unkeptFields(sent: Record<string, unknown>, answer: Record<strin
 
 /**
  * A field of a write's answer as a read of the rule gives it; undefined where that cannot be said
- * (a reviewer's e-mail from its id, text of a wrong type).
+ * (a reviewer's e-mail from another id, text of a wrong type).
  */
 function heldAsRead(answer: Record<string, unknown>, wireKey: string): unknown {
   if (wireKey === 'name') return normName(answer.name);
-  if (wireKey === 'reviewer_id') return undefined;
+  // No reviewer (the service dropped it) reads as none; another id names someone only a read can say.
+  if (wireKey === 'reviewer_id') return answer.reviewer_id === null ? null : undefined;
   try {
     return (liveRuleTexts(answer as unknown as RuleAttrs) as Record<string, unknown>)[wireKey];
   } catch {
@@ -279,7 +286,7 @@ export const ruleKind: KindModule<'rule'> = {
           throw err;
         });
         ctx.registerCreated('rule', change.key, created);
-        return unkeptNote(body, created.attributes as unknown as Record<string, unknown>, (held) => ctx.registerUnkept?.('rule', change.key, held));
+        return unkeptNote(body, created.attributes as unknown as Record<string, unknown>, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key));
       }
       case 'rename':
       case 'update': {
@@ -289,7 +296,7 @@ export const ruleKind: KindModule<'rule'> = {
           body[k] = v;
         }
         const updated = await api.updateRule(playbookId, change.liveId!, body, change.key);
-        return unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined, (held) => ctx.registerUnkept?.('rule', change.key, held));
+        return unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key));
       }
       case 'delete':
         return removeOrFindGone(

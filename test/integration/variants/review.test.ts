@@ -303,6 +303,34 @@ describe('rule fields the service drops without a word', () => {
     await writeFiles(dir, { 'playbooks/p.yaml': playbook('ACCEPT up to 3 years') });
     await expectNoChanges(cli, dir);
   });
+  it('does not say a plan will show again what ignore_fields leaves out of every plan (probe EQ)', async () => {
+    t = await startVariant({ ruleFields: 'documented' });
+    const cli = cliWith(() => t!.env);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': 'kind: Playbook\nname: P\nignore_fields: [internal_notes]\nrules:\n  - name: R\n    actions: ACCEPT\n    internal_notes: n\n    questions: Which?\n' });
+    const created = await applyOk(cli, dir);
+    expect(created.stdout).toContain('note: the service answered without `internal_notes`, `questions` as sent (it holds null, null): the next plan will show `questions` again; `ignore_fields` leaves `internal_notes` out of every plan');
+    expect((await cli('plan', '-C', dir)).stdout).toMatch(/~ update rule "P\/R"[^\n]*· changed in files\n\s+questions: null → "Which\?"\n\n/);
+    await writeFiles(dir, { 'playbooks/p.yaml': 'kind: Playbook\nname: P\nignore_fields: [internal_notes, questions]\nrules:\n  - name: R\n    actions: ACCEPT\n    internal_notes: n\n    questions: Which?\n' });
+    await expectNoChanges(cli, dir);
+  });
+
+  it('a reviewer the service dropped is the files\' change: not drift, and pull keeps it in the files (probe EQ)', async () => {
+    t = await startVariant({ ruleFields: 'documented' });
+    const cli = cliWith(() => t!.env);
+    const file = 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: alice@acme.example\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: alice@acme.example\n', 'playbooks/p.yaml': file });
+    const created = await applyOk(cli, dir);
+    expect(created.stdout).toMatch(/create rule "P\/R"[^\n]*\n\s+note: the service answered without `reviewer` as sent \(it holds null\)/);
+    expect((await cli('plan', '-C', dir)).stdout).toMatch(/~ update rule "P\/R"[^\n]*· changed in files/);
+    const drift = await cli('drift', '-C', dir);
+    expect([drift.code, drift.stdout]).toEqual([0, expect.stringContaining('1 object changed in the files is pending')]);
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(file);
+    // Left out of the files, as this service keeps no reviewer: no changes.
+    await writeFiles(dir, { 'playbooks/p.yaml': file.replace('    reviewer: alice@acme.example\n', '') });
+    await expectNoChanges(cli, dir);
+  });
 });
 
 describe('creates answered 204 with no body', () => {

@@ -2,10 +2,11 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockLocation, parseLockText, readLockDocument, syncRecords, writeLock, writeSync } from '../../../src/config/lock.js';
-import { fieldHash, formatSyncRecord, parseSyncRecord, recordHeld, recordOf, splitByService, syncAfterApply, syncState, withChildrenForgotten, withMovedRecords } from '../../../src/engine/sync.js';
+import { fieldHash, formatSyncRecord, NOT_KEPT, parseSyncRecord, recordHeld, recordOf, splitByService, syncAfterApply, syncState, withChildrenForgotten, withMovedRecords } from '../../../src/engine/sync.js';
 import type { ApplyReport } from '../../../src/engine/types.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
-import { change, desiredOrganization, desiredPlaybook, desiredRule, planOf } from './builders.js';
+import { fieldDirection } from '../../../src/engine/direction.js';
+import { change, desiredOrganization, desiredPlaybook, desiredRule, liveRule, planOf } from './builders.js';
 
 afterEach(removeMadeDirs);
 
@@ -109,7 +110,12 @@ describe('sync records', () => {
     const report = { results: [{ changeId: 'create:rule:NDA/Term', status: 'done' as const, ms: 1 }], done: 1, failed: 0, skipped: 0, ms: 1 };
     const updates = syncAfterApply({ plan, report, desired: [rule], ids: new Map([['rule:NDA/Term', 'r-1']]), kinds: [], unkept: new Map([['rule:NDA/Term', { internal_notes: null, reviewer: undefined }]]) });
     const fields = updates.get('rule:NDA/Term')!.fields;
-    expect([fields.internal_notes, fields.actions, 'reviewer' in fields]).toEqual([fieldHash(null), fieldHash('ACCEPT'), false]);
+    expect([fields.internal_notes, fields.actions, fields.reviewer]).toEqual([fieldHash(null), fieldHash('ACCEPT'), NOT_KEPT]);
+    // What the kind cannot say is the files' change, whatever the app holds: not drift pull writes back (probe EQ).
+    const record = updates.get('rule:NDA/Term')!;
+    for (const held of ['erin@acme.example', null, 'dave@acme.example']) {
+      expect(fieldDirection('reviewer', rule, liveRule('r-1', { id: 'pb-1', name: 'NDA' }, 'Term', { reviewer: held }), record)).toBe('files');
+    }
     // A field the files ignore stays out of the record, whatever the service holds.
     const ignoring = syncAfterApply({ plan, report, desired: [{ ...rule, policy: { ignoreFields: ['internal_notes'] } }], ids: new Map([['rule:NDA/Term', 'r-1']]), kinds: [], unkept: new Map([['rule:NDA/Term', { internal_notes: null }]]) });
     expect('internal_notes' in ignoring.get('rule:NDA/Term')!.fields).toBe(false);
