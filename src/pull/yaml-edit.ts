@@ -591,7 +591,8 @@ class DocumentEditor {
       // differs from what it gives, that is said, as for any placeholder, not written over.
       for (const [k, v] of Object.entries(merged)) {
         if (own.has(k) || typeof v !== 'string' || !holdsPlaceholder(v) || !Object.hasOwn(wanted, k)) continue;
-        if (!standsFor(v, wanted[k], this.ctx.expand, false)) this.ctx.problems.push({ document: this.ctx.index, pointer: joinPointer(pointer, k), line: this.lineOf(map.range![0]), written: v, wanted: wanted[k] });
+        // Wanted as written (a field pull does not change keeps its placeholder), or as it expands: nothing to say.
+        if (v !== wanted[k] && !standsFor(v, wanted[k], this.ctx.expand, false)) this.ctx.problems.push({ document: this.ctx.index, pointer: joinPointer(pointer, k), line: this.lineOf(map.range![0]), written: v, wanted: wanted[k] });
         wanted = { ...wanted, [k]: v };
       }
       merged = {};
@@ -653,7 +654,7 @@ class DocumentEditor {
    */
   private mergedPlaceholder(map: YAMLMap, merged: unknown, wanted: unknown, pointer: string): boolean {
     if (typeof merged !== 'string' || !holdsPlaceholder(merged)) return false;
-    if (!standsFor(merged, wanted, this.ctx.expand, false)) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(map.range![0]), written: merged, wanted });
+    if (merged !== wanted && !standsFor(merged, wanted, this.ctx.expand, false)) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(map.range![0]), written: merged, wanted });
     return true;
   }
 
