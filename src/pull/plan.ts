@@ -373,7 +373,7 @@ class PullPlanner {
     const adding = c.action === 'delete';
     const renaming = fields.includes('name');
     const alike = l && (adding || renaming) ? (this.lookAlikeDeclared(l.kind, c.parent?.key, l.name, d) ?? (adding ? this.sharedLiveName(l) : undefined)) : undefined;
-    const refused = (l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields, this.input.keys) : undefined) ?? alike ?? this.refusedWhenChecked.get(refKey(c.kind, c.key));
+    const refused = (l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields, this.input.keys, !adding && this.writesInline(d, 'body')) : undefined) ?? alike ?? this.refusedWhenChecked.get(refKey(c.kind, c.key));
     if (refused) {
       this.notPulled.push(this.entryOf(c, direction, adding ? [] : fields, refused, d));
       this.noteUnpulled(c, fields);
@@ -542,6 +542,13 @@ class PullPlanner {
     if (!other || other === self || other.name === name) return undefined;
     const why = lookAlike(other.name) === lookAlike(name) ? 'white space or how Unicode encodes a character' : `what output hides as it may hold a secret (${HIDDEN_PARTS})`;
     return `its name ${quoteValue(name)} looks like ${kind} ${quoteValue(other.name)}, which the files declare (they differ only in ${why}), so validate would refuse it; rename it in the app, then pull again`;
+  }
+
+  /** Whether the document declaring `d` writes `field` in itself (`body:`), not in a data file. */
+  private writesInline(d: DesiredResource | undefined, field: string): boolean {
+    if (!d?.document) return false;
+    const written = valueAt(this.current(d.document.file, d.document.index), d.pointer ?? '');
+    return isPlainObject(written) && typeof written[field] === 'string';
   }
 
   private noteUnpulled(c: Change, fields: readonly string[]): void {
@@ -1455,7 +1462,7 @@ function keepTextStyleWithin(current: unknown, value: unknown): unknown {
  * Why a live value pull would write is one docket refuses in a file (a control character, a name of
  * two lines or of 300 characters), said as the reason it is not pulled; undefined when none is.
  */
-function refusedLiveValue(l: LiveResource, fields: readonly string[], keys: readonly [string, string][] = []): string | undefined {
+function refusedLiveValue(l: LiveResource, fields: readonly string[], keys: readonly [string, string][] = [], inlineBody = false): string | undefined {
   const values: Record<string, unknown> = {};
   for (const field of fields) if (Object.hasOwn(l.fields, field)) values[field] = l.fields[field];
   // A key pasted into the app: written into a file, it would be committed with it.
@@ -1463,7 +1470,10 @@ function refusedLiveValue(l: LiveResource, fields: readonly string[], keys: read
   if (key) return `its ${key.pointer.slice(1).split('/')[0]} holds the value of an API key, which docket never writes into the files; change it in the app, then pull again`;
   // A name is its kind's `name`, or the organization's `review.name` and `agreements.name`.
   const names = fields.filter((f) => (f === 'name' || f.endsWith('.name')) && typeof values[f] === 'string');
-  const why = textProblems(values)[0]?.message ?? names.map((f) => nameProblem(l.kind, values[f] as string)?.message).find((m) => m !== undefined);
+  // A term body written inline is refused with git's markers as one in its own file is (there the
+  // file's check says so): published, they would go live.
+  const markers = inlineBody && typeof values.body === 'string' ? conflictMarkers(values.body) : undefined;
+  const why = textProblems(values)[0]?.message ?? names.map((f) => nameProblem(l.kind, values[f] as string)?.message).find((m) => m !== undefined) ?? (markers ? `its body holds git's conflict markers ${markersNamed(markers)}` : undefined);
   return why === undefined ? undefined : `${why}, which docket refuses in the files; change it in the app, then pull again`;
 }
 
