@@ -1,5 +1,6 @@
 /** The plan step of plan, apply, drift and pull: the engine's planProject with this session's services and settings, and its flags' help. */
 import { planProject } from '../engine/project.js';
+import { warningText } from '../engine/plan.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import { refKey, type DesiredResource, type KindName, type LiveResource, type Plan } from '../engine/types.js';
 import { ConfigError } from '../errors.js';
@@ -68,6 +69,8 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       const targetErrors = result.diagnostics.every((d) => d.code === 'unknown-target');
       throw new ConfigError(result.diagnostics, targetErrors ? 'the targets do not name known resources' : 'the plan could not be made', p.root);
     }
+    // Read only (drift, pull), what plan and apply would refuse is said, and the rest still reported.
+    if (opts.readOnly) for (const d of result.diagnostics) if (d.severity === 'warning' && d.code === 'unsupported-change') s.logger.info(`Warning: ${warningText(d)}`);
     const lockless = lockKnowsNothing(s, result.plan);
     if (lockless) result.plan.warnings.push(lockless);
     return { plan: result.plan, live: result.live, unmatched: result.unmatched };

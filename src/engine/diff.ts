@@ -90,6 +90,8 @@ export interface DiffInput {
    * renamed in the app is matched by it, so the plan shows a rename rather than a create and a delete.
    */
   recordedId?: (kindKey: string) => string | undefined;
+  /** The plan is only read (drift, pull): a change the service cannot make is a warning, as nothing is sent. */
+  readOnly?: boolean;
 }
 
 export interface DiffResult {
@@ -462,7 +464,7 @@ export function diff(input: DiffInput): DiffResult {
         if (createdUnknown) unknownIds[refKey(kind.name, d.key)] ??= createdUnknown;
         continue;
       }
-      const compared = compare(kind, d, l, parentOf, { ids, claimedAs, formerNames, replaced, diagnostics });
+      const compared = compare(kind, d, l, parentOf, { ids, claimedAs, formerNames, replaced, diagnostics, readOnly: input.readOnly === true });
       if (compared.some((c) => c.action === 'upload')) replaced.add(refKey(kind.name, d.key));
       for (const c of compared) changes.push(c);
       if (l.unknownFields) adoptable.push(...unknownFiles(kind, d, l, compared.some((c) => c.action === 'upload')));
@@ -592,6 +594,7 @@ interface CompareState {
   formerNames: ReadonlyMap<string, string>;
   replaced: ReadonlySet<string>;
   diagnostics: Diagnostics;
+  readOnly: boolean;
 }
 
 function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: () => Change['parent'], state: CompareState): readonly Change[] {
@@ -643,7 +646,8 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
     const refused = kind.refuseChange?.(field, liveValue, desiredValue, d.name);
     if (refused) {
       const at = (refused.at !== undefined ? problemSourceOf(d.fieldSources, refused.at) : undefined) ?? problemSourceOf(d.fieldSources, field) ?? d.source;
-      diagnostics.error('unsupported-change', refused.message, { ...at, ...(refused.hint ? { hint: refused.hint } : {}) });
+      // Read only (drift, pull), the other live changes are still reported: plan and apply refuse this one.
+      (state.readOnly ? diagnostics.warning : diagnostics.error).call(diagnostics, 'unsupported-change', refused.message, { ...at, ...(refused.hint ? { hint: refused.hint } : {}) });
       continue;
     }
     if (field === kind.nameField) {

@@ -70,7 +70,7 @@ export interface BuildPlanResult {
 export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const sync = input.sync ?? EMPTY_SYNC;
   const recordedId = sync === EMPTY_SYNC ? undefined : (kindKey: string) => sync.idOf(kindKey);
-  const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(recordedId ? { recordedId } : {}) });
+  const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(recordedId ? { recordedId } : {}), ...(input.readOnly ? { readOnly: true } : {}) });
   const diagnostics = result.diagnostics;
   const unmatched = result.unmatched;
   const unsentReferences: NonNullable<BuildPlanResult['unsentReferences']> = [];
@@ -132,7 +132,7 @@ function refAt(d: DesiredResource, ref: Ref): SourcePos & { path: string } {
 }
 
 /** A warning found while matching, as the plan's warnings say them: at its file:line, with what to do. */
-function warningText(d: Diagnostic): string {
+export function warningText(d: Diagnostic): string {
   const at = d.file ? ` (${d.file}${d.line ? `:${d.line}` : ''})` : '';
   return `${d.message}${at}${d.hint ? `: ${d.hint}` : ''}`;
 }

@@ -482,6 +482,37 @@ parameters:
     await expectNoChanges(cli, dir);
   });
 
+  it('drift and pull report the other live changes when the name of a term now belongs to a Word term made in the app: the type change is a warning, not the end of the run (probe ER)', async () => {
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      const terms = 'kind: CustomTerm\nname: Zeta Terms\nbody: Zeta text.\n';
+      const organization = 'kind: Organization\nreview:\n  name: Acme Legal\n';
+      const dir = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/t.yaml': terms, 'organization.yaml': organization });
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.renameTerm('Zeta Terms', 'Zeta Terms (old)');
+      const other = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/word.yaml': 'kind: CustomTerm\nname: Zeta Terms\ndocx_file: word.docx\n' });
+      await writeFile(join(other, 'custom-terms/word.docx'), docx('made elsewhere'));
+      await applyOk(run, other);
+      await app.editOrganization({ name: 'Acme Legal (app)' });
+      for (const args of [['drift'], ['drift', '--kind', 'organization']]) {
+        const drift = await run(...args, '-C', dir);
+        expect([drift.code, drift.stdout], args.join(' ')).toEqual([2, expect.stringContaining('organization')]);
+        expect(drift.stderr).toContain('Warning: custom term "Zeta Terms" is a Word term on the service; it cannot become a text term (custom-terms/t.yaml:3): the service cannot change');
+      }
+      const pulled = await run('pull', '-C', dir, '--kind', 'organization');
+      expect(pulled.code, pulled.stderr).toBe(0);
+      expect(await read(dir, 'organization.yaml')).toBe(organization.replace('Acme Legal', 'Acme Legal (app)'));
+      expect(await read(dir, 'custom-terms/t.yaml')).toBe(terms);
+      // Plan and apply still refuse what the service cannot do.
+      const plan = await run('plan', '-C', dir);
+      expect([plan.code, plan.stderr]).toEqual([1, expect.stringContaining('error unsupported-change')]);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('reports what it cannot write: a Word file, a value from a variable', async () => {
     const dir = await makeDir({
       ...files(),
