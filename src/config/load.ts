@@ -3,7 +3,8 @@
  * resources from data files, substitutes variables and validates each resource against its kind's
  * schema. Every problem is collected as a diagnostic; nothing stops at the first one.
  */
-import { access, lstat, stat } from 'node:fs/promises';
+import { access, lstat, readdir, stat } from 'node:fs/promises';
+import { shellPath } from '../util/shell-word.js';
 import { constants } from 'node:fs';
 import { readRegularFileSync } from '../util/special-file.js';
 import path from 'node:path';
@@ -229,6 +230,9 @@ async function checkRoot(root: string, shown: string): Promise<Diagnostic | unde
   if (folder) {
     return { severity: 'error', code: 'missing-project-file', message: `${path.join(shown, folder)} is a folder, not a file`, hint: `move the folder aside and write ${folder} as a file (\`docket init ${shown}\` writes a starter)` };
   }
+  // Written in another case (a repository made on macOS, whose file system took it): said, not "none".
+  const miscased = (await readdir(root).catch(() => [] as string[])).find((name) => /^docket\.ya?ml$/i.test(name));
+  if (miscased) return failed(`${said} has no docket.yaml but a ${miscased}: docket reads docket.yaml (or docket.yml), in lower case`, `rename it: mv ${shellPath(path.join(shown, miscased))} ${shellPath(path.join(shown, 'docket.yaml'))}`);
   return noProjectFile(shown, await enclosingProject(root, shown));
 }
 
@@ -282,7 +286,7 @@ function noProjectFile(shown: string, enclosing?: string): Diagnostic {
     // Run from a folder of a configuration (playbooks/): init there would start a second one inside it.
     hint: enclosing
       ? `it is a folder of the configuration of ${enclosing}: pass -C ${path.dirname(enclosing)}`
-      : 'run `docket init` to create one, or point -C at the directory that holds docket.yaml',
+      : `run \`docket init${shown === '.' || shown === '' ? '' : ` ${shellPath(shown)}`}\` to create one, or point -C at the directory that holds docket.yaml`,
   };
 }
 

@@ -176,6 +176,19 @@ describe('docket init', () => {
     expect(existsSync(join(dir, 'playbooks'))).toBe(false);
   });
 
+  it('names the directory in its hints, and refuses a project file in another case, which validate names too (probe ES)', async () => {
+    const dir = await makeDir({ 'Docket.yaml': 'version: 1\n' });
+    const validated = await runCli(['validate', '-C', dir]);
+    expect([validated.code, validated.stderr]).toEqual([1, `error missing-project-file ${dir} has no docket.yaml but a Docket.yaml: docket reads docket.yaml (or docket.yml), in lower case\n  hint: rename it: mv ${join(dir, 'Docket.yaml')} ${join(dir, 'docket.yaml')}\n1 error, 0 warnings.\n`]);
+    const init = await runCli(['init', dir]);
+    expect([init.code, init.stderr]).toEqual([1, expect.stringContaining(`Docket.yaml already exists (docket reads docket.yaml, in lower case); nothing was written\n  hint: rename it to docket.yaml, then \`docket validate -C ${dir}\` to check it`)]);
+    expect(existsSync(join(dir, 'docket.yaml'))).toBe(false);
+    const empty = await makeDir({ 'notes.txt': 'x\n' });
+    expect((await runCli(['validate', '-C', empty])).stderr).toContain(`hint: run \`docket init ${empty}\` to create one`);
+    await writeFile(join(empty, 'docket.yaml'), 'version: 1\n');
+    expect((await runCli(['init', empty])).stderr).toContain(`hint: run \`docket validate -C ${empty}\` to check it`);
+  });
+
   it('warns that a DIR inside another configuration directory breaks that configuration', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n' });
     const result = await runCli(['init', join(dir, 'teams/sales')]);

@@ -6,7 +6,7 @@
 import { showPath } from '../../config/quote.js';
 import { shellWord } from '../../util/shell-word.js';
 import { existsSync, lstatSync, statSync } from 'node:fs';
-import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseDir, withCommon } from '../options.js';
 import { Command } from 'commander';
@@ -49,8 +49,14 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
       // Either name is the project file: a docket.yaml beside a docket.yml would not validate.
       // lstat, not exists: a link to a missing file is there too (existsSync follows it, and said no).
       const existing = PROJECT_FILES.find((name) => isThere(join(root, name)));
+      const validate = `run \`docket validate${dir === '.' ? '' : ` -C ${shellWord(dir.startsWith('-') ? `./${dir}` : dir)}`}\``;
       if (existing) {
-        throw new UsageError(`${showPath(join(dir, existing))} already exists; nothing was written`, 'run `docket validate` to check it, or pass another DIR');
+        throw new UsageError(`${showPath(join(dir, existing))} already exists; nothing was written`, `${validate} to check it, or pass another DIR`);
+      }
+      // One in another case is the project file of a case-blind file system: a second beside it would not validate.
+      const miscased = (await readdir(root).catch(() => [] as string[])).find((name) => /^docket\.ya?ml$/i.test(name));
+      if (miscased) {
+        throw new UsageError(`${showPath(join(dir, miscased))} already exists (docket reads docket.yaml, in lower case); nothing was written`, `rename it to docket.yaml, then ${validate.slice(4)} to check it`);
       }
       const done: [string, string][] = [];
       // Relative, into the repository's node_modules/docket: the comment resolves for everyone who installs it.
