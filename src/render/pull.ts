@@ -16,6 +16,7 @@ import { scopeLine } from './drift.js';
 import { headerLines } from './text.js';
 import { oneLine, quote } from './value.js';
 import { markInvisible } from '../config/quote.js';
+import { lineWithoutSecrets } from '../config/url-secrets.js';
 import { maxEditLength, replacedBlock, sameLineNotes } from './textdiff.js';
 
 /**
@@ -86,7 +87,9 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
       const diffLines = fileDiff(withoutKeptMark(f)).replace(/\n$/, '').split('\n');
       const notes = sameLineNotes(diffLines, true);
       diffLines.forEach((raw, at) => {
-        const l = markInvisible(stripControl(raw));
+        // A URL's password, query and fragment are hidden as plan hides them (-o json keeps the files' text).
+        const content = at >= 2 && /^[-+ ]/.test(raw); // after the `---`/`+++` lines
+        const l = markInvisible(stripControl(content ? raw[0] + lineWithoutSecrets(raw.slice(1)) : raw));
         if (l.startsWith('+') && !l.startsWith('+++')) lines.push(paint('green', l) + paint('dim', notes[at]!));
         else lines.push(l.startsWith('-') && !l.startsWith('---') ? paint('red', l) : l.startsWith('@@') ? paint('cyan', l) : l);
       });

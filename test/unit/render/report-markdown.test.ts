@@ -253,4 +253,13 @@ describe("drift and a URL's hidden parts", () => {
       expect(out).not.toContain('ref=1');
     }
   });
+
+  it("hides them in a dry run's file diff too, as the plan does; -o json keeps the files' text (probe ER)", () => {
+    const file = { path: 'playbooks/l.yaml', before: 'name: L\ndescription: see https://ex.example/a?token=abc\n', after: 'name: L\ndescription: see https://u:pw@ex.example/b?token=def#x\n' };
+    const result: PullResult = { pulled: [], notPulled: [], notes: [], files: [file], sync: new Map() };
+    const text = renderPullText(plan([]), result, { dryRun: true, color: false });
+    expect(text).toContain('-description: see https://ex.example/a?…\n+description: see https://***@ex.example/b?…#…\n');
+    expect(text).not.toMatch(/token|pw@|#x/);
+    expect(renderPullJson(plan([]), result, { dryRun: true, kinds: [], targets: [] })).toContain('token=def');
+  });
 });
