@@ -28,6 +28,7 @@ import { textProblems } from '../config/text-hygiene.js';
 import { lookAlike, nameProblem, shownAlike } from '../engine/desired.js';
 import { HIDDEN_PARTS } from '../config/url-secrets.js';
 import { parseWithPositions, pointerToPath } from '../config/yaml-positions.js';
+import { valueSourceOf } from '../kinds/support/positions.js';
 import type { DocumentProblem } from '../config/load.js';
 import { isTestFile } from '../config/discover.js';
 import { normName } from '../engine/normalize.js';
@@ -380,7 +381,12 @@ class PullPlanner {
       return undefined;
     }
     const conflicts = c.fields.filter((f) => f.direction === 'both').map((f) => f.field);
-    if (conflicts.length > 0) this.notPulled.push(this.entryOf(c, direction, conflicts, 'changed live and in the files since the last sync: keep one by hand'));
+    if (conflicts.length > 0) {
+      // At the first field's own line, not the object's first change's.
+      const at = d ? valueSourceOf(d.fieldSources, conflicts[0]!) : undefined;
+      const entry = this.entryOf(c, direction, conflicts, 'changed live and in the files since the last sync: keep one by hand');
+      this.notPulled.push(at ? { ...entry, file: at.file, line: at.line } : entry);
+    }
     this.noteUnpulled(c, conflicts);
     // A reference that moved only because what it names was renamed in the app onto a name the
     // files declare too (two terms that swapped names): that rename is not pulled, so neither is

@@ -549,6 +549,16 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
+  it('says a field changed on both sides at its own line, not at the object\'s first changed field (probe ER)', async () => {
+    const file = 'kind: Playbook\nname: Lines\nrules:\n  - name: R\n    description: d\n    actions: ACCEPT\n    internal_notes: n\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/lines.yaml': file });
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'playbooks/lines.yaml'), file.replace('internal_notes: n', 'internal_notes: files'));
+    await new App(emulator().env).editRule('Lines', 'R', { description: 'app d', internal_notes: 'app n' });
+    const dry = await cli('pull', '-C', dir, '--dry-run');
+    expect(dry.stdout).toContain('rule "Lines/R" internal_notes (playbooks/lines.yaml:7): changed live and in the files since the last sync: keep one by hand');
+  });
+
   it('does not write a name made in the app that looks like one the files declare (a trailing space, a zero-width character), and says why', async () => {
     const file = 'kind: Playbook\nname: Alike\nrules:\n  - name: T1\n    actions: ACCEPT\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/alike.yaml': file });
