@@ -226,6 +226,9 @@ describe('docket test with broken inputs', () => {
     const target = await runCli(['test', '-C', dir, '--emulator', '--target', 'template/Consulting Agreement']);
     expect(target.code).toBe(1);
     expect(target.stderr).toContain('Error: --target template/Consulting Agreement names nothing declared in this configuration, did you mean `custom-template/Consulting Agreement`?');
+    // A typo of the name is suggested; a name nothing like one is not, whatever the shared `playbook/` (probe ER).
+    expect((await runCli(['test', '-C', dir, '--target', 'playbook/Inbond NDA'])).stderr).toContain('did you mean `playbook/Inbound NDA`?');
+    expect((await runCli(['test', '-C', dir, '--target', 'playbook/Inside NDA'])).stderr).toMatch(/^Error: --target playbook\/Inside NDA names nothing declared in this configuration\n/);
     // Refused before the emulator started: nothing was written.
     expect(await exists(join(dir, '.docket'))).toBe(false);
     // A path relative to -C DIR names the file too.

@@ -35,7 +35,7 @@ import { playbooksAtRef } from '../../testing/git-ref.js';
 import { findTestFiles, loadTests, type TestSubjects } from '../../testing/load.js';
 import { isTestFile, skipDirectory } from '../../config/discover.js';
 import { quoteValue, showText, showPath } from '../../config/quote.js';
-import { didYouMean } from '../../config/suggest.js';
+import { didYouMean, didYouMeanBecause } from '../../config/suggest.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import type { Workspace } from '../../engine/workspace.js';
 import { failed } from '../../testing/outcome.js';
@@ -443,7 +443,12 @@ function selectTargets(files: TestFile[], targets: string[], subjects: TestSubje
     const known = kind === TEST_TARGET_KINDS[0] ? subjects.playbooks.has(name) : [...subjects.templates.values()].some((x) => x.target === `${kind}/${name}`);
     if (!known) {
       const declared = [...[...subjects.playbooks.values()].map((p) => `${TEST_TARGET_KINDS[0]}/${p.name}`), ...[...subjects.templates.values()].map((x) => x.target)];
-      throw new UsageError(`--target ${showText(t)} names nothing declared in this configuration${didYouMean(t, declared)}`);
+      // A name of that kind as close as a typo of the name (the shared `playbook/` is no budget for
+      // one), else the name as another kind declares it.
+      const sameKind = declared.filter((d) => d.startsWith(`${kind}/`)).map((d) => d.slice(kind.length + 1));
+      const otherKind = declared.find((d) => d.slice(d.indexOf('/') + 1) === name);
+      const suggestion = didYouMean(name, sameKind, (n) => `${kind}/${n}`) || (otherKind === undefined ? '' : didYouMeanBecause(otherKind));
+      throw new UsageError(`--target ${showText(t)} names nothing declared in this configuration${suggestion}`);
     }
     return { playbook: kind === TEST_TARGET_KINDS[0], name };
   });
