@@ -180,9 +180,9 @@ function removedFromFiles(c: Change): boolean {
   return (c.action === 'delete' || c.action === 'archive') && c.direction === 'removed-in-files' && Boolean(c.liveId);
 }
 
-/** The fields of `values` (live) that the record holds another value for. */
+/** The fields of `values` (live) that the record holds another value for (one not kept is the files' change, not live's). */
 function movedSince(record: SyncRecord, values: Readonly<Record<string, unknown>>): string[] {
-  return Object.keys(values).filter((f) => record.fields[f] !== undefined && fieldHash(values[f]) !== record.fields[f]);
+  return Object.keys(values).filter((f) => record.fields[f] !== undefined && record.fields[f] !== NOT_KEPT && fieldHash(values[f]) !== record.fields[f]);
 }
 
 /**
