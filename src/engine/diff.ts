@@ -646,9 +646,14 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
     const refused = kind.refuseChange?.(field, liveValue, desiredValue, d.name);
     if (refused) {
       const at = (refused.at !== undefined ? problemSourceOf(d.fieldSources, refused.at) : undefined) ?? problemSourceOf(d.fieldSources, field) ?? d.source;
-      // Read only (drift, pull), the other live changes are still reported: plan and apply refuse this one.
-      (state.readOnly ? diagnostics.warning : diagnostics.error).call(diagnostics, 'unsupported-change', refused.message, { ...at, ...(refused.hint ? { hint: refused.hint } : {}) });
-      continue;
+      const hint = refused.hint ? { hint: refused.hint } : {};
+      if (!state.readOnly) {
+        diagnostics.error('unsupported-change', refused.message, { ...at, ...hint });
+        continue;
+      }
+      // Read only (drift, pull): the difference is reported like any other (pull writes the live
+      // value, or says why it cannot), and said, as plan and apply refuse to send it.
+      diagnostics.warning('unsupported-change', refused.message, { ...at, ...hint });
     }
     if (field === kind.nameField) {
       renamed = true;

@@ -498,7 +498,7 @@ parameters:
       await app.editOrganization({ name: 'Acme Legal (app)' });
       for (const args of [['drift'], ['drift', '--kind', 'organization']]) {
         const drift = await run(...args, '-C', dir);
-        expect([drift.code, drift.stdout], args.join(' ')).toEqual([2, expect.stringContaining('organization')]);
+        expect([drift.code, drift.stdout], args.join(' ')).toEqual([2, expect.stringContaining('~ organization (organization.yaml:3): review.name')]);
         expect(drift.stderr).toContain('Warning: custom term "Zeta Terms" is a Word term on the service; it cannot become a text term (custom-terms/t.yaml:3): the service cannot change');
       }
       const pulled = await run('pull', '-C', dir, '--kind', 'organization');
@@ -508,6 +508,17 @@ parameters:
       // Plan and apply still refuse what the service cannot do.
       const plan = await run('plan', '-C', dir);
       expect([plan.code, plan.stderr]).toEqual([1, expect.stringContaining('error unsupported-change')]);
+      // A whole pull writes the old term as only live, says the declared one as not pulled (its file
+      // cannot say a Word term), and records nothing of it as in sync with the Word term: once that
+      // is renamed away in the app, the plan makes the text term again (second read).
+      const whole = await run('pull', '-C', dir);
+      expect(whole.code).toBe(0);
+      expect(whole.stdout).toMatch(/Not pulled \(1\):\n  custom-term "Zeta Terms" body \(custom-terms\/t\.yaml:3\)/);
+      expect(await read(dir, 'custom-terms/t.yaml')).toBe(terms);
+      await app.renameTerm('Zeta Terms', 'Zeta Word');
+      const back = await run('plan', '-C', dir);
+      expect([back.code, back.stderr]).toEqual([0, '']);
+      expect(back.stdout).toContain('+ create custom-term "Zeta Terms"');
     } finally {
       await own.emulator.close();
     }

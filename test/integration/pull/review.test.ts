@@ -410,6 +410,27 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
+  it('reports and pulls a default reviewer set in the app where the files say none, which no apply can clear (second read)', async () => {
+    const own = await startTestEmulator();
+    const ownCli = cliWith(() => own.env);
+    try {
+      const organization = 'kind: Organization\nreview:\n  name: Acme\n  default_reviewer: null\n';
+      const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': organization });
+      await applyOk(ownCli, dir);
+      const app = new App(own.env);
+      await app.editOrganization({ default_reviewer_id: await app.userId('alice@acme.example') });
+      const drift = await ownCli('drift', '-C', dir);
+      expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining('~ organization (organization.yaml:4): review.default_reviewer')]);
+      expect(drift.stderr).toContain('Warning: `review.default_reviewer` is empty, but the review service cannot clear');
+      const pulled = await ownCli('pull', '-C', dir);
+      expect(pulled.code).toBe(0);
+      expect(await read(dir, 'organization.yaml')).toBe(organization.replace('default_reviewer: null', 'default_reviewer: alice@acme.example'));
+      await expectNoChanges(ownCli, dir);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('pull says the same of a rule edited in the app in a playbook the files removed (prune archives it)', async () => {
     // An emulator of its own: pruning would archive the playbooks of the other tests.
     const own = await startTestEmulator();
