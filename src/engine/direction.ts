@@ -91,9 +91,9 @@ function filesAsRecorded(d: DesiredResource, record: SyncRecord): boolean {
   return changedSinceRecord(d, record).length === 0;
 }
 
-/** The fields the record holds whose value in the files is no longer the recorded one. */
+/** The fields the record holds whose value in the files is no longer the recorded one (one not kept was edited on neither side). */
 export function changedSinceRecord(d: DesiredResource, record: SyncRecord): string[] {
-  return Object.keys(record.fields).filter((field) => fieldHash(d.fields[field]) !== record.fields[field]);
+  return Object.keys(record.fields).filter((field) => record.fields[field] !== NOT_KEPT && fieldHash(d.fields[field]) !== record.fields[field]);
 }
 
 /**
@@ -180,7 +180,7 @@ function removedFromFiles(c: Change): boolean {
   return (c.action === 'delete' || c.action === 'archive') && c.direction === 'removed-in-files' && Boolean(c.liveId);
 }
 
-/** The fields of `values` (live) that the record holds another value for (one not kept is the files' change, not live's). */
+/** The fields of `values` (either side's) that the record holds another value for (one not kept was edited on neither side). */
 function movedSince(record: SyncRecord, values: Readonly<Record<string, unknown>>): string[] {
   return Object.keys(values).filter((f) => record.fields[f] !== undefined && record.fields[f] !== NOT_KEPT && fieldHash(values[f]) !== record.fields[f]);
 }

@@ -374,7 +374,7 @@ class PullPlanner {
     const adding = c.action === 'delete';
     const renaming = fields.includes('name');
     const alike = l && (adding || renaming) ? (this.lookAlikeDeclared(l.kind, c.parent?.key, l.name, d) ?? (adding ? this.sharedLiveName(l) : undefined)) : undefined;
-    const refused = (l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields, this.input.keys, !adding && this.writesInline(d, 'body')) : undefined) ?? alike ?? this.refusedWhenChecked.get(refKey(c.kind, c.key));
+    const refused = (l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields, this.input.keys) : undefined) ?? alike ?? this.refusedWhenChecked.get(refKey(c.kind, c.key));
     if (refused) {
       this.notPulled.push(this.entryOf(c, direction, adding ? [] : fields, refused, d));
       this.noteUnpulled(c, fields);
@@ -548,13 +548,6 @@ class PullPlanner {
     if (!other || other === self || other.name === name) return undefined;
     const why = lookAlike(other.name) === lookAlike(name) ? 'white space or how Unicode encodes a character' : `what output hides as it may hold a secret (${HIDDEN_PARTS})`;
     return `its name ${quoteValue(name)} looks like ${kind} ${quoteValue(other.name)}, which the files declare (they differ only in ${why}), so validate would refuse it; rename it in the app, then pull again`;
-  }
-
-  /** Whether the document declaring `d` writes `field` in itself (`body:`), not in a data file. */
-  private writesInline(d: DesiredResource | undefined, field: string): boolean {
-    if (!d?.document) return false;
-    const written = valueAt(this.current(d.document.file, d.document.index), d.pointer ?? '');
-    return isPlainObject(written) && typeof written[field] === 'string';
   }
 
   private noteUnpulled(c: Change, fields: readonly string[]): void {
@@ -783,7 +776,7 @@ class PullPlanner {
       for (const { index, pointer } of mentions) {
         this.followedRenames.add(o);
         this.editOf(file).documents.set(index, setAt(this.current(file, index), pointer, literalPlaceholders(l.name), [], this.owned));
-        this.notes.push(`${file}:${this.lineOf(file, index, pointer)}: now names ${c.kind} "${l.name}", renamed in the app from "${from}"`);
+        this.notes.push(`${file}:${this.lineOf(file, index, pointer)}: now names ${c.kind} ${quoteValue(l.name, Infinity)}, renamed in the app from ${quoteValue(from, Infinity)}`);
       }
     }
   }
@@ -805,7 +798,7 @@ class PullPlanner {
     const parents = c.parent ? new Set([c.parent.key, ...(renamedTo === undefined ? [] : [renamedTo])]) : undefined;
     for (const [file, mentions] of this.testsNaming(c.kind, name, parents)) {
       for (const { index, pointer } of mentions) {
-        this.notes.push(`${file}:${this.lineOf(file, index, pointer)}: names ${c.kind} "${c.key}", removed in the app; ${what} (validate and docket test refuse it)`);
+        this.notes.push(`${file}:${this.lineOf(file, index, pointer)}: names ${c.kind} ${quoteValue(c.key, Infinity)}, removed in the app; ${what} (validate and docket test refuse it)`);
       }
     }
   }
@@ -1468,7 +1461,7 @@ function keepTextStyleWithin(current: unknown, value: unknown): unknown {
  * Why a live value pull would write is one docket refuses in a file (a control character, a name of
  * two lines or of 300 characters), said as the reason it is not pulled; undefined when none is.
  */
-function refusedLiveValue(l: LiveResource, fields: readonly string[], keys: readonly [string, string][] = [], inlineBody = false): string | undefined {
+function refusedLiveValue(l: LiveResource, fields: readonly string[], keys: readonly [string, string][] = []): string | undefined {
   const values: Record<string, unknown> = {};
   for (const field of fields) if (Object.hasOwn(l.fields, field)) values[field] = l.fields[field];
   // A key pasted into the app: written into a file, it would be committed with it.
@@ -1476,10 +1469,10 @@ function refusedLiveValue(l: LiveResource, fields: readonly string[], keys: read
   if (key) return `its ${key.pointer.slice(1).split('/')[0]} holds the value of an API key, which docket never writes into the files; change it in the app, then pull again`;
   // A name is its kind's `name`, or the organization's `review.name` and `agreements.name`.
   const names = fields.filter((f) => (f === 'name' || f.endsWith('.name')) && typeof values[f] === 'string');
-  // A term body written inline is refused with git's markers as one in its own file is (there the
-  // file's check says so): published, they would go live.
-  const markers = inlineBody && typeof values.body === 'string' ? conflictMarkers(values.body) : undefined;
-  const why = textProblems(values)[0]?.message ?? names.map((f) => nameProblem(l.kind, values[f] as string)?.message).find((m) => m !== undefined) ?? (markers ? `its body holds git's conflict markers ${markersNamed(markers)}` : undefined);
+  // Text holding git's markers, wherever it is written (in a block scalar they are indented, where
+  // validate does not see them): a term's body would go live with them, a rule's actions guide reviews.
+  const marked = Object.entries(values).map(([field, value]) => [field, typeof value === 'string' ? conflictMarkers(value) : undefined] as const).find(([, markers]) => markers !== undefined);
+  const why = textProblems(values)[0]?.message ?? names.map((f) => nameProblem(l.kind, values[f] as string)?.message).find((m) => m !== undefined) ?? (marked ? `its \`${marked[0]}\` holds git's conflict markers ${markersNamed(marked[1]!)}` : undefined);
   return why === undefined ? undefined : `${why}, which docket refuses in the files; change it in the app, then pull again`;
 }
 

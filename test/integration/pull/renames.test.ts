@@ -71,6 +71,26 @@ describe('objects renamed in the app', () => {
     }
   });
 
+  it('says a rename it writes into a test with the names hidden as output hides them: a URL\'s password and query (second read)', async () => {
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      const test = 'kind: PlaybookTest\nplaybook: Links\ncases:\n  - name: c\n    contract: { file: nda.txt }\n    expect: { flags: { excludes: [Link https://ex.example/a] } }\n';
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/links.yaml': 'kind: Playbook\nname: Links\nrules:\n  - name: Link https://ex.example/a\n    actions: ACCEPT\n', 'tests/links.test.yaml': test, 'tests/nda.txt': 'An NDA.\n' });
+      await applyOk(run, dir);
+      await new App(own.env).editRule('Links', 'Link https://ex.example/a', { name: 'Link https://u:secretpw@ex.example/a?token=SECRET' });
+      for (const args of [['--dry-run'], ['--dry-run', '-o', 'json'], []]) {
+        const pulled = await run('pull', '-C', dir, ...args);
+        expect(pulled.code).toBe(0);
+        const notes = args.includes('json') ? (JSON.parse(pulled.stdout) as { notes: string[] }).notes.join('\n') : pulled.stdout;
+        expect(notes).toContain('now names rule "Link https://***@ex.example/a?…", renamed in the app from "Link https://ex.example/a"');
+        expect(notes).not.toMatch(/secretpw|SECRET/);
+      }
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('a rename a variable holds back is not written into the tests either: validate still passes (probe ER)', async () => {
     const own = await startTestEmulator();
     try {

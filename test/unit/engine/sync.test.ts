@@ -5,7 +5,7 @@ import { LOCK_FILE, lockLocation, parseLockText, readLockDocument, syncRecords, 
 import { fieldHash, formatSyncRecord, NOT_KEPT, parseSyncRecord, recordHeld, recordOf, splitByService, syncAfterApply, syncState, withChildrenForgotten, withMovedRecords } from '../../../src/engine/sync.js';
 import type { ApplyReport } from '../../../src/engine/types.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
-import { droppedEditedLive, fieldDirection } from '../../../src/engine/direction.js';
+import { changedSinceRecord, droppedEditedLive, fieldDirection } from '../../../src/engine/direction.js';
 import { change, desiredOrganization, desiredPlaybook, desiredRule, liveRule, planOf } from './builders.js';
 
 afterEach(removeMadeDirs);
@@ -116,8 +116,9 @@ describe('sync records', () => {
     for (const held of ['erin@acme.example', null, 'dave@acme.example']) {
       expect(fieldDirection('reviewer', rule, liveRule('r-1', { id: 'pb-1', name: 'NDA' }, 'Term', { reviewer: held }), record)).toBe('files');
     }
-    // Nor, the rule dropped from the files, an edit made in the app since the last sync.
+    // Nor, the rule dropped from the files, an edit made in the app since the last sync; nor, removed live, one in the files (second read).
     expect(droppedEditedLive(liveRule('r-1', { id: 'pb-1', name: 'NDA' }, 'Term', { actions: 'ACCEPT', internal_notes: null, reviewer: 'erin@acme.example' }), syncState([{ 'rule:NDA/Term': formatSyncRecord(record) }]))).toEqual([]);
+    expect(changedSinceRecord(rule, record)).toEqual(['internal_notes']);
     // A field the files ignore stays out of the record, whatever the service holds.
     const ignoring = syncAfterApply({ plan, report, desired: [{ ...rule, policy: { ignoreFields: ['internal_notes'] } }], ids: new Map([['rule:NDA/Term', 'r-1']]), kinds: [], unkept: new Map([['rule:NDA/Term', { internal_notes: null }]]) });
     expect('internal_notes' in ignoring.get('rule:NDA/Term')!.fields).toBe(false);
