@@ -3,7 +3,7 @@
  * the files to upload, the lock entries uploads make), run through the executor. The caller gets
  * the report and the lock as it should now be; it decides where to write it.
  */
-import { errnoOf, isFileSystemError, unwrittenFile } from '../util/file-write-error.js';
+import { errnoOf, isFileSystemError, unwrittenFile, writeFixFor } from '../util/file-write-error.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ProjectConfig } from '../config/types.js';
 import { lockEntries, lockKey, supersededBy, type LockEntry, type LockFile } from '../config/lock.js';
@@ -104,7 +104,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     // Before any change: a lock that cannot take what the plan settles stops the apply with nothing done.
     await changed().catch((error: unknown) => {
       if (!isFileSystemError(error)) throw error;
-      throw lockWriteFailed(error, '; nothing was changed', 'free the space or fix the file, then apply again');
+      throw lockWriteFailed(error, '; nothing was changed', `${writeFixFor(errnoOf(error))}, then apply again`);
     });
   }
   /** A renamed object's file entry moves to its new name: a new object may take the old one (and its entry key). */

@@ -14,7 +14,7 @@ export class FileWriteError extends DocketError {
     readonly label: string,
     override readonly cause: NodeJS.ErrnoException,
   ) {
-    super('file-write-failed', `${label} could not be written (${cause.code ?? cause.message})`, `${fixFor(cause.code)}, then run the command again`);
+    super('file-write-failed', `${label} could not be written (${cause.code ?? cause.message})`, `${writeFixFor(cause.code)}, then run the command again`);
     this.errno = cause.code;
     this.syscall = cause.syscall;
   }
@@ -61,7 +61,7 @@ export function errnoOf(error: unknown): string | undefined {
 }
 
 /** What to do about a write's error: room for a full disk, permissions for a refusal, either when unknown. */
-function fixFor(code: string | undefined): string {
+export function writeFixFor(code: string | undefined): string {
   if (code === 'ENOSPC' || code === 'EDQUOT') return 'free some space';
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'make the file and its folder writable';
   return 'free the space or make the file and its folder writable';

@@ -35,7 +35,7 @@ import { collect, withCommon, type CommonOptions } from '../options.js';
 import { checkPlanSeal, checkPlanVersion, readPlanFile } from '../plan-file.js';
 import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession, type Session } from '../session.js';
-import { errnoOf, isFileSystemError, unwrittenFile } from '../../util/file-write-error.js';
+import { errnoOf, isFileSystemError, unwrittenFile, writeFixFor } from '../../util/file-write-error.js';
 
 interface ApplyFlags extends CommonOptions {
   output: 'text' | 'json';
@@ -323,7 +323,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
   const failedFile = unwrittenFile(lockFailure, 'docket.lock.json');
   // The emulator's state holds the changes themselves; the lock and the sync file, what docket knows of them.
   const unsaved = failedFile === EMULATOR_STATE_LABEL ? 'the emulator state this apply made is not saved (the next run makes it again)' : 'what it records of this apply (uploads, sync records) is not saved';
-  if (lockFailure && ending) io.stderr(`Warning: ${failedFile} could not be written (${errnoOf(lockFailure)}): ${unsaved}; free the space or fix the file, then run docket plan\n`);
+  if (lockFailure && ending) io.stderr(`Warning: ${failedFile} could not be written (${errnoOf(lockFailure)}): ${unsaved}; ${writeFixFor(errnoOf(lockFailure))}, then run docket plan\n`);
   // A write the service may still be carrying out would be sent twice by a re-run at once.
   const pending = report.results.some((r) => r.pending);
   const waitFirst = `wait a few minutes for what the service may still be carrying out, then run docket plan: it shows what is left to do (then ${again})${uncertain ? `; ${unknownUpload}` : ''}`;
@@ -338,7 +338,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
     throw new DocketError(
       'lock-write-failed',
       `the changes reported above were made, but ${failedFile} could not be written (${errnoOf(lockFailure)}): ${unsaved}`,
-      `free the space or fix the file, then run docket plan: the uploads it could not record are found again or reported there, and ${again} to finish`,
+      `${writeFixFor(errnoOf(lockFailure))}, then run docket plan: the uploads it could not record are found again or reported there, and ${again} to finish`,
     );
   }
   const fix = pending
