@@ -1337,7 +1337,8 @@ class PullPlanner {
     const recordedNow = new Set([...this.sync.values()].flatMap((r) => (r ? [r.id] : [])));
     for (const key of this.input.sync.byKey.keys()) {
       const to = movedKey(key);
-      if (to === undefined || this.sync.has(to)) continue;
+      // A child this pull takes out (removed live) is forgotten, not moved: declared again, it would read as removed live.
+      if (to === undefined || this.sync.has(to) || this.sync.get(key) === null) continue;
       const record = this.input.sync.byKey.get(key);
       if (record && !recordedNow.has(record.id)) this.sync.set(to, record);
     }

@@ -91,6 +91,32 @@ describe('objects renamed in the app', () => {
     }
   });
 
+  it('forgets a rule deleted in the app in a playbook renamed there: declared again, it is only in the files, not removed live (probe ET)', async () => {
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      const file = 'kind: Playbook\nname: P\nrules:\n  - name: A\n    actions: a\n  - name: B\n    actions: b\n';
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file });
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.deleteRule('P', 'B');
+      await app.editPlaybook('P', { name: 'Q' });
+      expect((await run('pull', '-C', dir)).code).toBe(0);
+      const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+      expect(lock).toContain('"rule:Q/A"');
+      expect(lock).not.toMatch(/"rule:[PQ]\/B"/);
+      // The team adds it back: a create of its own, which pull leaves to apply.
+      const pulled = await readFile(join(dir, 'playbooks/p.yaml'), 'utf8');
+      await writeFile(join(dir, 'playbooks/p.yaml'), `${pulled}  - name: B\n    actions: b\n`);
+      expect((await run('plan', '-C', dir)).stdout).toMatch(/\+ create rule "Q\/B" \(playbooks\/p\.yaml:\d+\) · only in files/);
+      expect((await run('drift', '-C', dir)).code).toBe(0);
+      await applyOk(run, dir);
+      await expectNoChanges(run, dir);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('a rename a variable holds back is not written into the tests either: validate still passes (probe ER)', async () => {
     const own = await startTestEmulator();
     try {
