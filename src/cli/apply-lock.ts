@@ -436,7 +436,11 @@ export async function takeApplyLock(io: Io, options: { root: string; timeoutMs: 
     throw error;
   });
   return async () => {
-    releaseOnExit();
-    await applyLock.release();
+    // The exit's cleanup stays until the lock is gone: a signal while it is being removed must not leave it behind.
+    try {
+      await applyLock.release();
+    } finally {
+      releaseOnExit();
+    }
   };
 }

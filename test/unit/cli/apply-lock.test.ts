@@ -3,12 +3,33 @@ import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireApplyLock, applyLockPath, PULL, releaseApplyLockSync, takeOverStale, unusableHint, type ApplyLockHolder } from '../../../src/cli/apply-lock.js';
+import { acquireApplyLock, applyLockPath, PULL, releaseApplyLockSync, takeApplyLock, takeOverStale, unusableHint, type ApplyLockHolder } from '../../../src/cli/apply-lock.js';
+import type { Interrupts } from '../../../src/cli/interrupt.js';
+import type { Io } from '../../../src/cli/io.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
 afterAll(removeMadeDirs);
 
 describe('the apply lock', () => {
+  it('keeps its exit cleanup until the lock is removed: a signal while it is released leaves no lock (probe ET)', async () => {
+    const root = await makeDir({});
+    const cleanups = new Set<() => void>();
+    const interrupts: Interrupts = {
+      signal: new AbortController().signal,
+      received: () => undefined,
+      onExit: (fn) => (cleanups.add(fn), () => void cleanups.delete(fn)),
+      hold: () => () => undefined,
+    };
+    const io = { stdout: () => undefined, stderr: () => undefined, isTTY: false, stderrTTY: false, canPrompt: false, prompt: async () => '', env: {}, cwd: root, interrupts } satisfies Io;
+    const release = await takeApplyLock(io, { root, timeoutMs: 0 });
+    const releasing = release();
+    // A signal arrives while the lock file is being removed: its exit runs the cleanup.
+    expect(cleanups.size).toBe(1);
+    for (const cleanup of cleanups) cleanup();
+    await releasing;
+    expect([existsSync(applyLockPath(root)), cleanups.size]).toEqual([false, 0]);
+  });
+
   it('taken by a pull, says so in the lock, so an apply beside it names a pull', async () => {
     const root = await makeDir({});
     const held = await acquireApplyLock({ root, timeoutMs: 0, takenBy: PULL });
