@@ -209,7 +209,7 @@ async function checkRoot(root: string, shown: string): Promise<Diagnostic | unde
     if (reason === 'ENOENT' && (await lstat(root).then((l) => l.isSymbolicLink(), () => false))) return failed(`configuration directory ${said} is a symbolic link to something that does not exist`, 'point the link at the configuration directory, or -C at the directory itself');
     if (reason === 'ELOOP') return failed(`configuration directory ${said} is (or is below) a symbolic link that loops`, 'point -C at the directory itself, or fix the link');
     if (reason === 'ENOTDIR') return failed(`configuration directory ${said} cannot be reached: a folder on its path is a file`, 'point -C at the directory that holds docket.yaml');
-    return failed(`configuration directory ${said} does not exist`, `create one with \`docket init ${said}\`, or point -C at an existing one`);
+    return failed(`configuration directory ${said} does not exist`, `create one with \`docket init ${shellPath(shown)}\`, or point -C at an existing one`);
   }
   if (!info.isDirectory()) {
     if (!info.isFile()) return failed(`${said} is not a folder (a named pipe or a device); -C takes the configuration directory`, 'point -C at the directory that holds docket.yaml');
@@ -228,7 +228,7 @@ async function checkRoot(root: string, shown: string): Promise<Diagnostic | unde
   if (unreadable) return unreadable;
   const folder = (await Promise.all(PROJECT_FILES.map((name) => stat(path.join(root, name)).then((f) => (f.isDirectory() ? name : undefined), () => undefined)))).find(Boolean);
   if (folder) {
-    return { severity: 'error', code: 'missing-project-file', message: `${path.join(shown, folder)} is a folder, not a file`, hint: `move the folder aside and write ${folder} as a file (\`docket init ${shown}\` writes a starter)` };
+    return { severity: 'error', code: 'missing-project-file', message: `${path.join(shown, folder)} is a folder, not a file`, hint: `move the folder aside and write ${folder} as a file (\`docket init ${shellPath(shown)}\` writes a starter)` };
   }
   // Written in another case (a repository made on macOS, whose file system took it): said, not "none".
   const miscased = (await readdir(root).catch(() => [] as string[])).find((name) => /^docket\.ya?ml$/i.test(name));

@@ -167,6 +167,9 @@ describe('docket.yaml', () => {
     const typed = path.join(os.tmpdir(), 'docket-\x1b[31mgone');
     const escaped = await loadConfig({ dir: typed, kinds: KINDS, processEnv: {} });
     expect(escaped.diagnostics[0]!.message).toBe(`configuration directory ${JSON.stringify(typed)} does not exist`);
+    // The command it suggests runs as written: a path with a space is quoted (probe ET).
+    const spaced = path.join(os.tmpdir(), 'docket gone here');
+    expect((await loadConfig({ dir: spaced, kinds: KINDS, processEnv: {} })).diagnostics[0]!.hint).toBe(`create one with \`docket init '${spaced}'\`, or point -C at an existing one`);
   });
 
   it('says -C naming a link to nothing or a named pipe is that, not that no configuration is there (init would refuse each)', async () => {
