@@ -12,6 +12,7 @@ import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './y
 import { quoteValue, showJson, showName } from './quote.js';
 import { urlSpellingHint } from './url-policy.js';
 import { withoutSecrets } from './url-secrets.js';
+import { TAG_HINT } from './written-number.js';
 
 export { schemasDir } from './schema-names.js';
 
@@ -234,7 +235,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
       // A tag before it made the number (`!!int 2024`): quotes would not help (`!!int "2024"` is one too).
       const tagged = unquoted && ((source !== undefined && /^["']/.test(source)) || taggedAt?.(positions.valueAt(pointer)) === true);
       const quotable = unquoted && !tagged && quotedPasses(parentSchema, source ?? String(e.data));
-      const hint = tagged ? 'remove the tag before the value (such as `!!int`): docket reads plain YAML, and the tag makes the text a number' : quotable ? 'put the value in quotes: unquoted, YAML reads it as a number (2.0 becomes 2, .inf infinity)' : undefined;
+      const hint = tagged ? TAG_HINT : quotable ? 'put the value in quotes: unquoted, YAML reads it as a number (2.0 becomes 2, .inf infinity)' : undefined;
       // `null` or `~` written out is no value to YAML, not an empty one: said as written.
       const nullWord = nullWritten();
       if (nullWord !== undefined) {

@@ -26,18 +26,27 @@ export function writtenIn(lineOf: LineOf): (pos: { line: number; col: number }) 
  */
 export function numberAsText(value: unknown, lineAt: SourceLine, pos: SourcePos, label: string, asRead = false): Diagnostic | undefined {
   if (typeof value !== 'number') return undefined;
-  const written = plainScalarAt(lineAt(pos.file, pos.line), pos.col);
+  const line = lineAt(pos.file, pos.line);
+  const written = plainScalarAt(line, pos.col);
   if (written === undefined || written === String(value) || written.startsWith('${')) return undefined;
   return {
     severity: 'error',
     code: 'number-as-text',
     message: asRead ? `YAML reads ${quoteValue(written)} as the number ${String(value)}, which is what \`${label}\` would be sent as` : `\`${label}\` is sent as text, but YAML reads ${quoteValue(written)} as the number ${String(value)}`,
     ...pos,
-    hint: `quote it to keep what is written: ${JSON.stringify(written)}`,
+    // Quoted, a tagged value is still made a number: the tag is what goes (probe ET).
+    hint: taggedBefore(line, pos.col) ? TAG_HINT : `quote it to keep what is written: ${JSON.stringify(written)}`,
   };
 }
 
+/** What to do about a tag that made a value a number. */
+export const TAG_HINT = 'remove the tag before the value (such as `!!int`): docket reads plain YAML, and the tag makes the text a number';
+
 /** Whether a tag (`!!int`, `!custom`) is written just before the value at `pos` on its line. */
 export function taggedIn(lineOf: LineOf): (pos: { line: number; col: number }) => boolean {
-  return (pos) => /(?:^|[\s:[{,-])![^\s]*\s+$/.test(lineOf(pos.line)?.slice(0, pos.col - 1) ?? '');
+  return (pos) => taggedBefore(lineOf(pos.line), pos.col);
+}
+
+function taggedBefore(line: string | undefined, col: number): boolean {
+  return /(?:^|[\s:[{,-])![^\s]*\s+$/.test(line?.slice(0, col - 1) ?? '');
 }

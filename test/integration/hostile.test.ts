@@ -164,6 +164,8 @@ const CASES: Case[] = [
   { name: 'a zip code with a leading zero, unquoted', files: { 'o.yaml': 'kind: Organization\nagreements:\n  zipcode: 01067   # Dresden\n' }, at: 'o.yaml:3:12 number-as-text', says: 'YAML reads "01067" as the number 1067', hint: 'quote it' },
   { name: 'an environment written as a placeholder, not selected', files: { 'docket.yaml': `${DOCKET}vars: { lead: alice }\nenvironments:\n  v2: \${var.lead}\n` }, at: 'docket.yaml:6:7 invalid-value', says: '`v2` must be a mapping, not a string (got "${var.lead}")' },
   { name: 'a variable whose number prints otherwise', files: { 'docket.yaml': `${DOCKET}environments:\n  staging:\n    vars: { code: 1.10 }\n` }, at: 'docket.yaml:6:19 number-as-text', says: '"1.10" as the number 1.1' },
+  // Quoted as a hint would say, the tag still makes it a number: the tag is what goes (probe ET).
+  { name: 'a variable a tag makes a number', files: { 'docket.yaml': `${DOCKET}vars:\n  zip: !!int "01067"\n` }, at: 'docket.yaml:5:14 number-as-text', says: 'as the number 1067', hint: 'remove the tag before the value' },
   { name: 'two playbook names that differ only in how an accent is encoded', files: { 'a.yaml': 'kind: Playbook\nname: Caf\u00e9\n', 'b.yaml': 'kind: Playbook\nname: Cafe\u0301\n' }, at: 'b.yaml:2:7 duplicate-resource', says: '(also at a.yaml:2)' },
   { name: 'two rule names that differ only in a trailing space', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: Term\n    actions: A\n  - name: "Term "\n    actions: B\n' }, at: 'p.yaml:6:11 confusable-name', says: '"Term "' },
   { name: 'a lock file path that is a folder', files: { 'docket.lock.json/keep': '' }, at: 'docket.lock.json:1:1 invalid-lock-file', says: 'is a folder' },
