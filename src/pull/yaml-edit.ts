@@ -842,7 +842,7 @@ class DocumentEditor {
       return;
     }
     const first = map.items[0]!;
-    const firstKey = (first.key as Node).range![0];
+    const firstKey = this.keyStart(first);
     const text = indented(toYaml({ [key]: value }, this.ctx.quote, this.ctx.indent), this.column(firstKey));
     // Never above the first key when it shares its line with a `- `.
     const anchor = after ?? (this.startsLine(firstKey) ? undefined : first);
@@ -859,10 +859,17 @@ class DocumentEditor {
     this.splice(key.range![0], key.range![1] + end, flowYaml(this.resolved(key), this.ctx.quote, true));
   }
 
+  /** Where a pair's key starts, its anchor or tag included (`- &k name:`): where keys beside it line up. */
+  private keyStart(pair: Pair): number {
+    const start = (pair.key as Node).range![0];
+    const props = /(?:[&!][^\s]*[ \t]+)+$/.exec(this.text.slice(this.lineStart(start), start));
+    return props ? start - props[0].length : start;
+  }
+
   private removePair(map: YAMLMap, pair: Pair): void {
     this.noteAnchorsIn(isNode(pair.key) ? pair.key : null, true);
     this.noteAnchorsIn(pair.value as Node | null, true);
-    const key = (pair.key as Node).range![0];
+    const key = this.keyStart(pair);
     const i = map.items.indexOf(pair);
     const next = map.items[i + 1];
     if (map.flow) {
@@ -871,7 +878,7 @@ class DocumentEditor {
     }
     if (!this.startsLine(key)) {
       // The first key on a `- ` line: the next key moves up onto that line.
-      if (next) this.splice(key, (next.key as Node).range![0], '');
+      if (next) this.splice(key, this.keyStart(next), '');
       else this.splice(key, this.afterLine(this.pairEnd(pair)), '{}\n');
       return;
     }

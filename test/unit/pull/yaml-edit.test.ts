@@ -303,6 +303,14 @@ describe('editYaml', () => {
     expect(edit('a: &k b\nm:\n  *k : 1\n', (v) => ({ m: (v as { m: unknown }).m })).text).toBe('m:\n  b: 1\n');
   });
 
+  it('lines a key added beside an anchored first key up with the item, and takes an anchored key out whole (probe ET, second read)', () => {
+    const rules = 'rules:\n  - &k2 name: R4\n    actions: four\n';
+    expect(edit(rules, (v) => setAt(v, '/rules/0/description', 'd')).text).toBe(`${rules}    description: d\n`);
+    expect(edit(rules, (v) => setAt(v, '/rules/0/renamed_from', ['R3'])).text).toBe(`${rules}    renamed_from:\n      - R3\n`);
+    expect(edit('m:\n  &k name: 1\n  other: 2\n', () => ({ m: { other: 2 } })).text).toBe('m:\n  other: 2\n');
+    expect(edit('- &a name: 1\n  &b other: 2\n', () => [{ other: 2 }]).text).toBe('- &b other: 2\n');
+  });
+
   it('a merge of an anchor the edit takes out goes, and what it gave is written in the mapping', () => {
     const rules = 'rules:\n  - &base\n    name: Law\n    actions: ACCEPT Germany\n  - <<: *base\n    name: Courts\n    questions: Which?\n';
     expect(edit(rules, (v) => ({ rules: [(v as { rules: unknown[] }).rules[1]] })).text).toBe('rules:\n  - name: Courts\n    actions: ACCEPT Germany\n    questions: Which?\n');
