@@ -35,5 +35,12 @@ export function optionalList(obj: Record<string, unknown>, key: string, at: stri
 
 /** A key the seed format does not have (a typo would otherwise seed nothing, silently). */
 export function onlyKeys(obj: Record<string, unknown>, allowed: readonly string[], at: string, problems: string[]): void {
-  reportUnknownKeys(obj, allowed, 'a seed field', (key, message) => problems.push(`${at}.${key} ${message}`));
+  reportUnknownKeys(obj, allowed, SEED_FIELD, (key, message) => problems.push(`${at}.${key} ${message}`));
+}
+
+const SEED_FIELD = 'a seed field';
+
+/** Whether a problem is only a key the format does not have: the values beside it still have their types. */
+export function unknownKeyOnly(problem: string): boolean {
+  return problem.includes(` is not ${SEED_FIELD}`);
 }

@@ -5,7 +5,7 @@
 import { checkAgreementsSeed, type SeedAgreements } from './seed-agreements.js';
 import { checkReviewsSeed, type SeedImportedFile, type SeedReview } from './seed-reviews.js';
 import { FieldErrors } from './fields.js';
-import { isObject, onlyKeys, optionalType, requireString } from './seed-checks.js';
+import { isObject, onlyKeys, optionalType, requireString, unknownKeyOnly } from './seed-checks.js';
 import { readVariants, type EmulatorVariants } from './variants.js';
 import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, emulatorOrganizationKey } from './identity.js';
 import { EMAIL } from './definition.js';
@@ -112,7 +112,8 @@ export function parseSeed(value: unknown): EmulatorSeed {
   // Said with the misspelt key beside it (`"organisations"`), not alone.
   if (!Array.isArray(orgs)) throw new Error(`seed: \`organizations\` must be an array${problems.length > 0 ? `; ${problems.join('; ')}` : ''}`);
   orgs.forEach((org: unknown, i) => checkOrganization(org, `organizations[${i}]`, problems));
-  if (problems.length === 0) checkIdentities(orgs as SeedOrganization[], problems);
+  // Checked beside misspelt keys too (the values have their types), so one run says every problem.
+  if (problems.every(unknownKeyOnly)) checkIdentities(orgs as SeedOrganization[], problems);
   const errors = new FieldErrors();
   const variants = readVariants((value as Record<string, unknown>).variants, errors);
   problems.push(...errors.list.map((e) => `${e.field} ${e.message}`));

@@ -112,6 +112,9 @@ describe('seeded reviews', () => {
     expect(() => parseSeed(typo)).toThrow(
       'invalid seed: organizations[0].playbooks[0].rule is not a seed field, did you mean `rules`?; organizations[0].agreements.custom_term is not a seed field, did you mean `custom_terms`?',
     );
+    // With the other problems, in one report: not one round per kind of problem (probe ES).
+    const all = { organizations: [{ id: 'not-uuid', name: 'O', api_keys: ['k'], users: [{ email: 'bad', name: 'B', role: 'admin' }], playbooks: [{ name: 'NDA', rule: [] }] }] };
+    expect(() => parseSeed(all)).toThrow('invalid seed: organizations[0].playbooks[0].rule is not a seed field, did you mean `rules`?; organizations[0].id must be a UUID, as docket takes organization ids (got "not-uuid"); organizations[0].users[0].email must be an e-mail address (got "bad")');
     expect(() => parseSeed({ organisations: [] })).toThrow('seed: `organizations` must be an array; seed.organisations is not a seed field, did you mean `organizations`?');
     expect(() => parseSeed({ organizations: [], companies: [] })).toThrow('seed.companies is not a seed field (variants, organizations)');
     const h = await startReviews('nested');
