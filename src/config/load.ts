@@ -231,7 +231,7 @@ async function checkRoot(root: string, shown: string): Promise<Diagnostic | unde
     return { severity: 'error', code: 'missing-project-file', message: `${path.join(shown, folder)} is a folder, not a file`, hint: `move the folder aside and write ${folder} as a file (\`docket init ${shellPath(shown)}\` writes a starter)` };
   }
   // Written in another case (a repository made on macOS, whose file system took it): said, not "none".
-  const miscased = (await readdir(root).catch(() => [] as string[])).find((name) => /^docket\.ya?ml$/i.test(name));
+  const miscased = await miscasedProjectFile(root);
   if (miscased) return failed(`${said} has no docket.yaml but a ${miscased}: docket reads docket.yaml (or docket.yml), in lower case`, `rename it: mv ${shellPath(path.join(shown, miscased))} ${shellPath(path.join(shown, 'docket.yaml'))}`);
   return noProjectFile(shown, await enclosingProject(root, shown));
 }
@@ -276,6 +276,11 @@ export async function enclosingConfiguration(root: string, readsIt = false): Pro
     if (name) return { dir, name };
   }
   return undefined;
+}
+
+/** The project file written in another case (`Docket.yaml`), which a case-blind file system reads and Linux does not. */
+export async function miscasedProjectFile(root: string): Promise<string | undefined> {
+  return (await readdir(root).catch(() => [] as string[])).find((name) => /^docket\.ya?ml$/i.test(name) && !isProjectFile(name));
 }
 
 function noProjectFile(shown: string, enclosing?: string): Diagnostic {

@@ -140,10 +140,9 @@ export async function planPull(input: PullInput): Promise<PullResult> {
   // What the app holds and the files cannot (a type or shape the schema refuses) is found in the
   // resource files that would be written, checked as validate checks each document, and the objects
   // that wrote it are planned again as not pulled. Each round refuses at least one more object, or
-  // is the last.
-  // A rename that could not be written (its file could not be edited, a variable holds the name)
-  // is planned again without what it wrote elsewhere: the tests and references naming the object
-  // would otherwise name what the files do not declare.
+  // is the last. Before that, a rename that could not be written (its file could not be edited, a
+  // variable holds the name) is planned again without what it wrote elsewhere: the tests and
+  // references naming the object would otherwise name what the files do not declare.
   const refused = new Map<string, string>();
   const renamesHeld = new Set<string>();
   for (;;) {
@@ -1138,17 +1137,17 @@ class PullPlanner {
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
+  /** Renames that wrote into other files (tests, references) but not into their own: see planPull. */
+  renamesUnwritten(): ReadonlySet<string> {
+    return new Set([...this.followedRenames].filter((o) => o.failed.has('name') || o.failed.has('*')).map((o) => refKey(o.change.kind, o.change.key)));
+  }
+
   /**
    * The objects whose writing makes a file validate refuses, each with why: the object written at
    * the problem's place (or the nearest place above it that one is written at), else the objects
    * whose data file the document names (an empty body), else (a YAML or document-wide problem)
    * every object written to the file. A removal writes nothing to blame.
    */
-  /** Renames that wrote into other files (tests, references) but not into their own: see planPull. */
-  renamesUnwritten(): ReadonlySet<string> {
-    return new Set([...this.followedRenames].filter((o) => o.failed.has('name') || o.failed.has('*')).map((o) => refKey(o.change.kind, o.change.key)));
-  }
-
   async refusedByCheck(files: readonly FileChange[], check: NonNullable<PullInput['check']>): Promise<Map<string, string>> {
     const refused = new Map<string, string>();
     const refuse = (key: string, p: DocumentProblem): void => {

@@ -603,18 +603,17 @@ class DocumentEditor {
       if (isMergeKey(pair) || early.has(pair)) continue;
       const k = keyOf(pair, this.doc);
       const at = joinPointer(pointer, k);
-      if (Object.hasOwn(wanted, k)) {
-        this.keepKey(pair);
-        this.patch(pair.value as Node | null, wanted[k], at, { kind: 'pair', map, pair });
+      if (!Object.hasOwn(wanted, k) && !Object.hasOwn(merged, k) && !this.keepsPlaceholder(pair.value as Node | null, at)) {
+        this.removePair(map, pair);
+        continue;
       }
+      this.keepKey(pair);
+      if (Object.hasOwn(wanted, k)) this.patch(pair.value as Node | null, wanted[k], at, { kind: 'pair', map, pair });
       // Without its own key, a merged value would show through: say none instead.
       else if (Object.hasOwn(merged, k)) {
-        this.keepKey(pair);
         this.ctx.nulled.add(`${this.ctx.index}\u0000${at}`);
         this.patch(pair.value as Node | null, null, at, { kind: 'pair', map, pair });
       }
-      else if (this.keepsPlaceholder(pair.value as Node | null, at)) this.keepKey(pair);
-      else this.removePair(map, pair);
     }
     let previous: Pair | undefined;
     for (const k of Object.keys(wanted)) {

@@ -6,11 +6,11 @@
 import { showPath } from '../../config/quote.js';
 import { shellWord } from '../../util/shell-word.js';
 import { existsSync, lstatSync, statSync } from 'node:fs';
-import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseDir, withCommon } from '../options.js';
 import { Command } from 'commander';
-import { enclosingConfiguration, PROJECT_FILES } from '../../config/load.js';
+import { enclosingConfiguration, miscasedProjectFile, PROJECT_FILES } from '../../config/load.js';
 import { schemaHome } from '../../config/schema-names.js';
 import { DocketError, UsageError } from '../../errors.js';
 import { docketYaml, examplePlaybook } from '../init-templates.js';
@@ -54,7 +54,7 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
         throw new UsageError(`${showPath(join(dir, existing))} already exists; nothing was written`, `${validate} to check it, or pass another DIR`);
       }
       // One in another case is the project file of a case-blind file system: a second beside it would not validate.
-      const miscased = (await readdir(root).catch(() => [] as string[])).find((name) => /^docket\.ya?ml$/i.test(name));
+      const miscased = await miscasedProjectFile(root);
       if (miscased) {
         throw new UsageError(`${showPath(join(dir, miscased))} already exists (docket reads docket.yaml, in lower case); nothing was written`, `rename it to docket.yaml, then ${validate.slice(4)} to check it`);
       }
