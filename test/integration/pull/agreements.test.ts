@@ -519,6 +519,8 @@ parameters:
       const back = await run('plan', '-C', dir);
       expect([back.code, back.stderr]).toEqual([0, '']);
       expect(back.stdout).toContain('+ create custom-term "Zeta Terms"');
+      await applyOk(run, dir);
+      await expectNoChanges(run, dir);
     } finally {
       await own.emulator.close();
     }
@@ -635,6 +637,9 @@ parameters:
     expect(await read(dir, 'custom-terms/inline.yaml')).toBe(inline);
     expect(await read(dir, 'playbooks/pasted.yaml')).toBe(playbook);
     expect((await cli('validate', '-C', dir)).code).toBe(0);
+    // The files kept: apply puts their text back live (the new term, only live, is left to the app).
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('leaves a custom template naming a term whose name another term took in the app (two terms swapped names): written, it would carry the other text', async () => {

@@ -86,6 +86,7 @@ describe('objects renamed in the app', () => {
         expect(notes).toContain('now names rule "Link https://***@ex.example/a?…", renamed in the app from "Link https://ex.example/a"');
         expect(notes).not.toMatch(/secretpw|SECRET/);
       }
+      await expectNoChanges(run, dir);
     } finally {
       await own.emulator.close();
     }

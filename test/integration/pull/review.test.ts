@@ -578,6 +578,9 @@ rules:
     await new App(emulator().env).editRule('Lines', 'R', { description: 'app d', internal_notes: 'app n' });
     const dry = await cli('pull', '-C', dir, '--dry-run');
     expect(dry.stdout).toContain('rule "Lines/R" internal_notes (playbooks/lines.yaml:7): changed live and in the files since the last sync: keep one by hand');
+    // The files kept: apply makes live match them.
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('does not write a name made in the app that looks like one the files declare (a trailing space, a zero-width character), and says why', async () => {
@@ -606,6 +609,8 @@ rules:
     expect(pulled.stdout).not.toContain('y=2');
     expect(await read(dir, 'playbooks/links.yaml')).toBe(file);
     expect((await cli('validate', '-C', dir)).code).toBe(0);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('records as in sync what the files already hold live (a pull killed after writing them, run again): the next edit in the app is the app\'s alone', async () => {
