@@ -59,6 +59,8 @@ export interface SessionOptions extends CommonOptions {
   check?: (workspace: Workspace) => Promise<void>;
   /** Keep the digest of each YAML file as loaded (pull). */
   digests?: boolean;
+  /** Load docket.yaml and the lock alone, not the resource files (export reads the live state, not them). */
+  projectOnly?: boolean;
   /** The services to connect; by default what the configuration's kinds need. */
   needs?: (workspace: Workspace, prune: PruneSwitches) => Set<ServiceName>;
   /** Aborts the requests in flight. */
@@ -85,7 +87,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     const target = parseTarget(text, KINDS);
     if ('error' in target) throw new UsageError(target.error);
   }
-  const workspace = await loadWorkspace({ dir: opts.dir, processEnv: io.env, emulator, ...(opts.env ? { env: opts.env } : {}), ...(opts.digests ? { digests: true } : {}) });
+  const workspace = await loadWorkspace({ dir: opts.dir, processEnv: io.env, emulator, ...(opts.env ? { env: opts.env } : {}), ...(opts.digests ? { digests: true } : {}), ...(opts.projectOnly ? { projectOnly: true } : {}) });
   const prune: PruneSwitches = opts.prune ? 'all' : workspace.config.project.prune;
   const concurrency = opts.concurrency ?? workspace.config.project.concurrency;
   const maxRps = opts.maxRps ?? workspace.config.project.maxRps;

@@ -44,9 +44,9 @@ export interface Discovered {
  * Every `*.yaml`/`*.yml` below `root`, as paths relative to it with `/` separators, sorted so
  * that output is the same on every machine. Sibling directories are listed in parallel. A folder
  * that cannot be listed, or a `*.yaml` link that leads nowhere, is a problem: skipping it would
- * silently drop what it declares.
+ * silently drop what it declares. `below: false` looks in `root` alone.
  */
-export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE): Promise<Discovered> {
+export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE, below = true): Promise<Discovered> {
   const found: string[] = [];
   const problems: Diagnostic[] = [];
   const links = new Map<string, string>();
@@ -61,14 +61,14 @@ export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE)
     for (const entry of entries) {
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (!skipDirectory(entry.name)) subdirs.push(walk(rel));
+        if (below && !skipDirectory(entry.name)) subdirs.push(walk(rel));
       } else if (match.test(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isLinkedFile(root, rel, rootReal, problems, links))))) {
         // A symlinked file is read like any other; symlinked folders are not followed (they can loop).
         found.push(rel);
       } else if (match.test(entry.name) && !entry.isSymbolicLink()) {
         // A named pipe would be read for ever; skipped, what it declares would silently go.
         problems.push(notRegularFile(rel));
-      } else if (entry.isSymbolicLink() && !skipDirectory(entry.name)) {
+      } else if (below && entry.isSymbolicLink() && !skipDirectory(entry.name)) {
         subdirs.push(linkedFolderProblem(root, rel, rootReal).then((problem) => void (problem && problems.push(problem))));
       }
     }

@@ -52,6 +52,8 @@ export interface LoadOptions {
   digests?: boolean;
   /** A run against the in-process emulator, which uses no service URL. */
   emulator?: boolean;
+  /** Read docket.yaml alone (export: the source's other files say nothing of what it writes). */
+  projectOnly?: boolean;
 }
 
 export interface LoadResult {
@@ -75,6 +77,7 @@ export interface YamlData {
 }
 
 export const PROJECT_FILES = ['docket.yaml', 'docket.yml'] as const;
+const PROJECT_FILE_NAME = /^docket\.ya?ml$/;
 
 /**
  * Reads a file again when a position is asked for. Made here, not inline in loadConfig: a closure
@@ -101,7 +104,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   if (missing) return { diagnostics: [missing], yamlData: new Map() };
 
   // Test files are read and checked by src/testing (and by `validate` through it).
-  const found = await discoverYamlFiles(root);
+  const found = options.projectOnly ? await discoverYamlFiles(root, PROJECT_FILE_NAME, false) : await discoverYamlFiles(root);
   const discovered = found.files.filter((f) => !isTestFile(f));
   const read = readFiles(root, discovered);
   const encodingProblems: Diagnostic[] = [...found.problems];

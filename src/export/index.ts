@@ -82,13 +82,15 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
   const objects = input.live.get(kind.name) ?? [];
   const children = input.registry.filter((c) => c.parentKind === kind.name && c.parentField && c.toConfig);
   for (const c of children) part.children.push({ kind: c.name, count: 0 });
+  // By parent once: looked up per parent, 20,000 rules were scanned 500 times.
+  const kidsByParent = new Map(children.map((c) => [c.name, byParent(input.live.get(c.name) ?? [])]));
   const dir = 'folder' in layout ? layout.folder : '';
   const document = (live: LiveResource, slug: string): ConfigDocument => {
     const cfg = kind.toConfig!(live, contextOf(input, slug, dir));
     const doc = { ...cfg.document };
     for (const c of children) {
       // Children are declared inline, in the order the service returned them.
-      const kids = (input.live.get(c.name) ?? []).filter((x) => x.parentId === live.id);
+      const kids = kidsByParent.get(c.name)!.get(live.id) ?? [];
       for (const dup of duplicateNames(kids.map((x) => x.name))) {
         part.sameNames++;
         part.notes.push(`${kind.noun[0]} "${live.name}" has several ${c.noun[1]} named "${dup}": docket identifies ${c.noun[1]} by name, so plan will refuse the file until all but one are renamed`);
@@ -141,6 +143,17 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
     part.count++;
   }
   return part;
+}
+
+/** Children by their parent's live id, each list in the service's order. */
+function byParent(children: readonly LiveResource[]): Map<string | undefined, LiveResource[]> {
+  const out = new Map<string | undefined, LiveResource[]>();
+  for (const child of children) {
+    const list = out.get(child.parentId);
+    if (list) list.push(child);
+    else out.set(child.parentId, [child]);
+  }
+  return out;
 }
 
 function contextOf(input: ExportInput, slug: string, dir: string): ConfigContext {

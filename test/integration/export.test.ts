@@ -364,6 +364,22 @@ describe('docket export', () => {
     await expectNoChanges(cli, out);
   });
 
+  it('reads only the source docket.yaml and lock: a resource file there that does not validate does not stop it', async () => {
+    const { exportFrom } = await seed();
+    await writeFile(join(exportFrom, 'playbooks.yaml'), 'kind: Playbook\nname: [Inbound NDA\nrules: []\n');
+    const refused = await cli('validate', '-C', exportFrom);
+    expect(refused.code).toBe(1);
+    const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect(Object.keys(await tree(out)).sort()).toEqual(['.gitignore', 'docket.lock.json', 'docket.yaml', 'playbooks/inbound-nda.yaml', 'playbooks/vendor-msa.yaml']);
+    // A docket.yaml that does not validate still stops it: it says what to read.
+    await writeFile(join(exportFrom, 'docket.yaml'), 'version: 1\nconcurrency: many\n');
+    const broken = await exportTo(exportFrom, '--kind', 'playbook');
+    expect(broken.result.code).toBe(1);
+    expect(broken.result.stderr).toContain('docket.yaml:2');
+    await expectNoChanges(cli, out);
+  });
+
   it('limits the export to the kinds given with --kind', async () => {
     const { exportFrom } = await seed();
     const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');
