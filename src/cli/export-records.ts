@@ -5,6 +5,7 @@
  * apply read as the files' own addition, pending, and drift and pull did not see it.
  */
 import { hasChanges } from '../engine/plan.js';
+import type { ExportRecords } from '../export/summary.js';
 import { syncAfterApply } from '../engine/sync.js';
 import { collectGarbage } from '../util/collect.js';
 import { KINDS } from '../kinds/index.js';
@@ -13,9 +14,6 @@ import type { CommonOptions } from './options.js';
 import { planInSession } from './plan-step.js';
 import { withSession } from './session.js';
 import { EMULATOR_SYNC_FILE, LOCK_FILE, workLabel } from '../config/work-dir.js';
-
-/** How many objects were recorded and in which file, or why none were. */
-export type ExportRecords = { recorded: number; file: string } | { skipped: string };
 
 export interface RecordOptions extends Pick<CommonOptions, 'concurrency' | 'maxRps' | 'verbose'> {
   emulator: boolean;
@@ -31,7 +29,8 @@ export async function recordExported(io: Io, dir: string, opts: RecordOptions): 
   return await withSession(io, { dir, quiet: true, ...opts }, async (s) => {
     const plan = await planInSession(s, []);
     if (hasChanges(plan)) {
-      return { skipped: `a plan of the written directory shows ${plan.changes.length} change(s) (the live state moved while export read it)` };
+      const n = plan.changes.length;
+      return { skipped: `a plan of the written directory shows ${n} ${n === 1 ? 'change' : 'changes'}: the live state moved while export read it`, changes: n };
     }
     let recorded = 0;
     // The pages read are garbage now: collected before the records are made, as apply does (see collectGarbage).

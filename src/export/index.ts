@@ -5,6 +5,7 @@
  * inline, and collects the files the user must add and the notes. No I/O here.
  */
 import { literalPlaceholders } from '../config/interpolate.js';
+import { quoteValue } from '../config/quote.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
 import type { LiveResource } from '../engine/types.js';
@@ -93,7 +94,7 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
       const kids = kidsByParent.get(c.name)!.get(live.id) ?? [];
       for (const dup of duplicateNames(kids.map((x) => x.name))) {
         part.sameNames++;
-        part.notes.push(`${kind.noun[0]} "${live.name}" has several ${c.noun[1]} named "${dup}": docket identifies ${c.noun[1]} by name, so plan will refuse the file until all but one are renamed`);
+        part.notes.push(`${kind.noun[0]} ${quoteValue(live.name, 200)} has several ${c.noun[1]} named ${quoteValue(dup, 200)}: docket identifies ${c.noun[1]} by name, so plan will refuse the file until all but one are renamed`);
       }
       doc[c.parentField!] = kids.map((x) => c.toConfig!(x, contextOf(input, '', dir)).document);
       part.children.find((x) => x.kind === c.name)!.count += kids.length;

@@ -4,6 +4,7 @@
  */
 import { spelledKind } from '../kinds/spelled-kind.js';
 import { lineWithoutSecrets } from '../config/url-secrets.js';
+import { quoteValue } from '../config/quote.js';
 import type { ServiceName } from '../api/types.js';
 import { didYouMean } from '../config/suggest.js';
 import { showName } from '../config/quote.js';
@@ -128,6 +129,6 @@ export function duplicateNames(names: readonly string[]): string[] {
 /** One note per name several live objects of a kind share (`kinds`: plural, e.g. `custom terms`). */
 export function duplicateNameNotes(kinds: string, names: readonly string[]): string[] {
   return duplicateNames(names).map(
-    (dup) => `several ${kinds} are named "${dup}": docket identifies them by name, so plan will refuse them until all but one are renamed`,
+    (dup) => `several ${kinds} are named ${quoteValue(dup, 200)}: docket identifies them by name, so plan will refuse them until all but one are renamed`,
   );
 }

@@ -8,6 +8,10 @@ import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { SETTING_CODES } from '../kinds/support/fixed-in-files.js';
 import { GITIGNORE_ENTRY, GITIGNORE_FILE } from '../config/work-dir.js';
+import { quoteValue, showPath } from '../config/quote.js';
+
+/** How many objects were recorded and in which file, or why none were (and how many changes a plan of the files showed, when that is why). */
+export type ExportRecords = { recorded: number; file: string } | { skipped: string; changes?: number };
 
 export interface SummaryOptions {
   /** The output directory as the user wrote it (shown in commands). */
@@ -21,10 +25,10 @@ export interface SummaryOptions {
   paint: Paint;
   /** The kinds, for their titles and nouns. */
   kinds: readonly AnyKind[];
-  /** What validate refuses in the written directory: what the services hold that docket does not allow. */
+  /** What plan refuses in the written directory (validate's checks, then those against the services): what they hold that docket does not allow. */
   refused?: readonly Diagnostic[];
   /** The objects recorded as in sync in the written docket.lock.json, or why none were. */
-  records?: { recorded: number; file: string } | { skipped: string };
+  records?: ExportRecords;
 }
 
 /** Refusals listed before the rest is left to `docket validate`. */
@@ -36,7 +40,7 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
   const { paint } = options;
   const clean = (s: string) => stripControl(s).replace(/\n/g, ' ');
   const lines: string[] = [`docket export · ${options.target}`, ''];
-  lines.push(`Wrote ${plural(result.files.length, 'file', 'files')} to ${clean(options.out)}:`);
+  lines.push(`Wrote ${plural(result.files.length, 'file', 'files')} to ${showPath(options.out)}:`);
   lines.push(`  ${GITIGNORE_FILE.padEnd(18)} keeps ${GITIGNORE_ENTRY} (docket's local scratch) out of git`);
   lines.push(`  ${'docket.yaml'.padEnd(18)} project settings`);
   const kindOf = (name: string) => options.kinds.find((k) => k.name === name);
@@ -57,7 +61,7 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
     const width = Math.max(...result.missing.map((m) => m.path.length));
     for (const m of result.missing) {
       const from = m.sourceFile ? `; the source configuration uploaded ${clean(m.sourceFile)}` : '';
-      lines.push(`  ${clean(m.path).padEnd(width)}  ${m.what} of ${m.kind} "${clean(m.name)}"${from}`);
+      lines.push(`  ${clean(m.path).padEnd(width)}  ${m.what} of ${m.kind} ${quoteValue(m.name, 200)}${from}`);
     }
   }
   if (result.notes.length > 0) {
@@ -65,26 +69,26 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
     for (const n of result.notes) lines.push(`  - ${clean(n)}`);
   }
   if (options.copiedEmulatorState) {
-    lines.push('', `The emulator state was copied to ${clean(options.out)}/.docket/emulator.json, so --emulator runs there see the same organization.`);
+    lines.push('', `The emulator state was copied to ${showPath(path.join(options.out, '.docket', 'emulator.json'))}, so --emulator runs there see the same organization.`);
   }
   // A setting the source docket.yaml lacks is not a value the services hold: the app cannot mend it.
   const settings = (options.refused ?? []).filter((d) => SETTING_CODES.has(d.code));
   const refused = (options.refused ?? []).filter((d) => !SETTING_CODES.has(d.code));
   if (settings.length > 0) {
-    lines.push('', paint('yellow', `docket validate refuses the written files until docket.yaml sets what they need:`));
+    lines.push('', paint('yellow', `docket refuses the written files until docket.yaml sets what they need:`));
     for (const message of new Set(settings.map((d) => d.message))) {
       // Where validate says it, so the two outputs can be matched.
       const where = settings.filter((d) => d.message === message && d.file).map((d) => `${clean(d.file!)}:${d.line ?? 1}:${d.col ?? 1}`);
       const shown = where.length > 3 ? `${where.slice(0, 3).join(', ')} and ${where.length - 3} more` : where.join(', ');
-      lines.push(`  ${clean(path.join(options.out, 'docket.yaml'))}: ${clean(message)}${shown ? ` (validate says it at ${shown})` : ''}`);
+      lines.push(`  ${showPath(path.join(options.out, 'docket.yaml'))}: ${clean(message)}${shown ? ` (plan says it at ${shown})` : ''}`);
     }
   }
   if (refused.length > 0) {
-    lines.push('', paint('yellow', `docket validate refuses ${plural(refused.length, 'value', 'values')} the services hold (docket allows less than they do):`));
+    lines.push('', paint('yellow', `docket refuses ${plural(refused.length, 'value', 'values')} the services hold (docket allows less than they do):`));
     // Where the user runs the next commands from: under the output directory.
-    const at = (d: Diagnostic): string => (d.file ? `${clean(path.join(options.out, d.file))}:${d.line ?? 1}:${d.col ?? 1} ` : '');
+    const at = (d: Diagnostic): string => (d.file ? `${showPath(path.join(options.out, d.file))}:${d.line ?? 1}:${d.col ?? 1} ` : '');
     for (const d of refused.slice(0, REFUSED_SHOWN)) lines.push(`  ${at(d)}${clean(d.message)}`);
-    if (refused.length > REFUSED_SHOWN) lines.push(`  … and ${refused.length - REFUSED_SHOWN} more: docket validate -C ${shellWord(options.out)}`);
+    if (refused.length > REFUSED_SHOWN) lines.push(`  … and ${refused.length - REFUSED_SHOWN} more: docket plan -C ${shellWord(options.out)}${options.flags.map((f) => ` ${f}`).join('')}`);
   }
   const records = options.records;
   if (records && 'recorded' in records && records.recorded > 0) {
@@ -93,11 +97,14 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
     lines.push('', paint('yellow', `No sync records were written (${clean(records.skipped)}): the first apply records what it finds in sync.`));
   }
   lines.push('', 'Next steps:');
-  if (settings.length > 0) lines.push(`  set them in ${clean(path.join(options.out, 'docket.yaml'))}; then`);
+  if (settings.length > 0) lines.push(`  set them in ${showPath(path.join(options.out, 'docket.yaml'))}; then`);
   if (refused.length > 0) lines.push('  change these in the app (and export again) or in the files; then');
   if (result.parts.some((p) => p.sameNames > 0)) lines.push('  rename all but one of the objects that share a name (see the notes), in the app and in its file; then');
   lines.push(`  docket plan -C ${dir}${flags}`);
-  lines.push('  shows no changes.');
+  const moved = records && 'skipped' in records ? records.changes : undefined;
+  // The files are of the state first read: what its check saw since is a plan's changes, not none.
+  if (moved) lines.push(`  shows the ${plural(moved, 'change', 'changes')} its check found; to have files that match the organization as it is now, export again into an empty directory.`);
+  else lines.push('  shows no changes.');
   if (result.missing.length > 0) {
     lines.push('', 'To manage the resources whose files the services cannot give back:');
     lines.push('  1. add each file listed above');

@@ -82,7 +82,7 @@ export const customTermKind: KindModule<'custom-term'> = {
     // Blanks alone are no terms either; the value (the text, or the file's name) is what is wrong.
     if ('body' in fields && (typeof fields.body !== 'string' || fields.body.trim() === '')) {
       const said = content === 'body' ? ` (got ${quoteValue(String(doc.body.body))})` : `: ${quoteValue(String(doc.body.body_file))} holds no text`;
-      diag.error('term-content', `custom term "${name}" has an empty body${said}`, problemAt(doc, `/${content}`));
+      diag.error('term-content', `custom term ${quoteValue(name, 200)} has an empty body${said}`, problemAt(doc, `/${content}`));
     }
     const resource: DesiredResource = {
       kind: 'custom-term',
@@ -162,7 +162,7 @@ export const customTermKind: KindModule<'custom-term'> = {
       document: { kind: 'CustomTerm', name: live.name, body_file: `${ctx.slug}.md` },
       // Trailing newlines are not compared (DESIGN "No phantom diffs"); the file ends with one.
       dataFiles: [{ name: `${ctx.slug}.md`, content: `${body.replace(/\n+$/, '')}\n` }],
-      notes: [...(body ? [] : [`custom term "${live.name}" has an empty body live; docket needs some text in ${ctx.dir}/${ctx.slug}.md`]), ...actorNotes(ctx)],
+      notes: [...(body ? [] : [`custom term ${quoteValue(live.name, 200)} has an empty body live; docket needs some text in ${ctx.dir}/${ctx.slug}.md`]), ...actorNotes(ctx)],
     };
   },
 

@@ -13,6 +13,7 @@ import { docSource, fieldSourcesAt, formerNamesAt, valueOf } from './support/pos
 import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 import { readSchema } from '../config/schema-read.js';
+import { quoteValue } from '../config/quote.js';
 import { numberAsText } from '../config/written-number.js';
 import { joinPointer } from '../config/yaml-positions.js';
 import { sourceLines, type SourceLine } from '../config/source-lines.js';
@@ -385,7 +386,7 @@ export const templateKind: KindModule<'template'> = {
     const result = templateDocument(data, { schemas, attachmentName: (id) => ctx.declaredName?.('attachment', id), attachmentPending: (id) => written && known.has(id), attachmentKnown: (id) => known.has(id) });
     if (!info || !result) {
       const agreementType = typeof data.attributes.agreement_type === 'string' ? ` (agreement_type ${data.attributes.agreement_type})` : '';
-      return { document: {}, empty: true, notes: [`template "${live.name}" has type ${data.wireType}${agreementType}, which docket does not know; not exported`] };
+      return { document: {}, empty: true, notes: [`template ${quoteValue(live.name, 200)} has type ${data.wireType}${agreementType}, which docket does not know; not exported`] };
     }
     const notes = result.notes.map((n) => `template "${live.name}": ${n}`);
     if (usesAttachments(data.attributes)) {

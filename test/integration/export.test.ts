@@ -136,7 +136,7 @@ describe('docket export', () => {
     const { out, result } = await exportTo(exportFrom);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).not.toContain('docket validate refuses');
+    expect(result.stdout).not.toContain('docket refuses');
 
     const files = await tree(out);
     // Nothing but the files: no empty .docket/ the records' write left.
@@ -264,11 +264,11 @@ describe('docket export', () => {
     await app.createRule('Inbound NDA', { name: 'Term ', actions: 'ACCEPT' });
     const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('docket validate refuses 2 values the services hold (docket allows less than they do):');
+    expect(result.stdout).toContain('docket refuses 2 values the services hold (docket allows less than they do):');
     expect(result.stdout).toMatch(/ {2}\S*acme\/playbooks\/long-x+\.yaml:\d+:7 playbook name "Long x+.*" is 250 characters long; docket allows 200/);
     expect(result.stdout).toMatch(/ {2}\S*acme\/playbooks\/inbound-nda\.yaml:\d+:\d+ .*"Term "/);
     expect(result.stdout).toContain('change these in the app (and export again) or in the files; then');
-    expect(result.stdout).toContain('No sync records were written (docket validate refuses values in the written files): the first apply records what it finds in sync.');
+    expect(result.stdout).toContain('No sync records were written (docket refuses values in the written files): the first apply records what it finds in sync.');
     expect(Object.keys(await tree(out))).not.toContain('docket.lock.json');
     expect((await cli('validate', '-C', out)).code).toBe(1);
 
@@ -276,7 +276,7 @@ describe('docket export', () => {
     await app.archivePlaybook(`Long ${'x'.repeat(245)}`);
     await app.deleteRule('Inbound NDA', 'Term ');
     const again = await exportTo(exportFrom, '--kind', 'playbook');
-    expect(again.result.stdout).not.toContain('docket validate refuses');
+    expect(again.result.stdout).not.toContain('docket refuses');
     await expectNoChanges(cli, again.out);
   });
 
@@ -285,8 +285,8 @@ describe('docket export', () => {
     const bare = await makeDir({ 'docket.yaml': 'version: 1\n' });
     const { out, result } = await exportTo(bare);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('docket validate refuses the written files until docket.yaml sets what they need:');
-    expect(result.stdout).toMatch(/acme\/docket\.yaml: custom term writes need `agreements\.actor` in docket\.yaml.* \(validate says it at custom-terms\/[^ ]+\.yaml:\d+:\d+/);
+    expect(result.stdout).toContain('docket refuses the written files until docket.yaml sets what they need:');
+    expect(result.stdout).toMatch(/acme\/docket\.yaml: custom term writes need `agreements\.actor` in docket\.yaml.* \(plan says it at custom-terms\/[^ ]+\.yaml:\d+:\d+/);
     expect(result.stdout).toMatch(/set them in \S*acme\/docket\.yaml; then/);
     expect(result.stdout).not.toContain('the services hold');
     expect(result.stdout).not.toContain('change these in the app');
@@ -315,7 +315,7 @@ describe('docket export', () => {
     await app.createRule('Inbound NDA', { name: 'Fee ${var.x}', actions: 'Pay ${env.HOME}' });
     const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');
     expect(result.code).toBe(0);
-    expect(result.stdout).not.toContain('docket validate refuses');
+    expect(result.stdout).not.toContain('docket refuses');
     expect(await readFile(join(out, 'playbooks/inbound-nda.yaml'), 'utf8')).toContain('name: Fee $${var.x}\n    actions: Pay $${env.HOME}');
     await expectNoChanges(cli, out);
   });
@@ -378,6 +378,27 @@ describe('docket export', () => {
     expect(broken.result.code).toBe(1);
     expect(broken.result.stderr).toContain('docket.yaml:2');
     await expectNoChanges(cli, out);
+  });
+
+  it('asks again for a rule list answered empty before writing `rules: []`, and says a check that found changes as such (probe EU)', async () => {
+    const { exportFrom } = await seed();
+    const org = t!.emulator.store.organization(t!.env.DOCKET_ORGANIZATION_ID!)!;
+    const nda = Object.values(org.playbooks).find((p) => p.name === 'Inbound NDA' && !p.archived_at)!;
+    const emptyOnce = (count: number) => t!.emulator.faults.add({ method: 'GET', path_pattern: `/playbooks/${nda.id}/playbook_rules`, status: 'malformed', body: { data: [] }, count });
+    emptyOnce(1);
+    const once = await exportTo(exportFrom, '--kind', 'playbook');
+    expect(once.result.code).toBe(0);
+    expect(await readFile(join(once.out, 'playbooks/inbound-nda.yaml'), 'utf8')).toContain('  - name: Residuals\n');
+    expect(once.result.stdout).toContain('Recorded 7 objects as in sync');
+    await expectNoChanges(cli, once.out);
+    // Answered empty twice: the files say so, but the check reads the rules, records nothing and says so.
+    emptyOnce(2);
+    const twice = await exportTo(exportFrom, '--kind', 'playbook');
+    expect(twice.result.code).toBe(0);
+    expect(await readFile(join(twice.out, 'playbooks/inbound-nda.yaml'), 'utf8')).toContain('rules: []');
+    expect(twice.result.stdout).toContain('No sync records were written (a plan of the written directory shows 3 changes: the live state moved while export read it)');
+    expect(twice.result.stdout).toContain(`docket plan -C ${twice.out}\n  shows the 3 changes its check found; to have files that match the organization as it is now, export again into an empty directory.\n`);
+    expect(twice.result.stdout).not.toContain('shows no changes');
   });
 
   it('limits the export to the kinds given with --kind', async () => {

@@ -20,7 +20,7 @@ import { buildExport, type ProjectSettings } from '../../export/index.js';
 import { filesHoldingKeys, keysInLiveState } from '../../export/keys.js';
 import { keysOf } from '../../config/api-keys.js';
 import { exportKinds, exportReads, namedServices } from '../../export/layout.js';
-import { renderExportSummary } from '../../export/summary.js';
+import { renderExportSummary, type ExportRecords } from '../../export/summary.js';
 import { readSchema } from '../../config/schema-read.js';
 import { checkOut, writeExport } from '../../export/write.js';
 import { isInside, rootRelative } from '../../config/data-files.js';
@@ -32,7 +32,7 @@ import { oneLine } from '../../render/value.js';
 import { actorCheckReads } from '../../kinds/support/agreements-reads.js';
 import { painter } from '../../render/paint.js';
 import { API_KEY_VARIABLES, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, serviceApiKey, type Connection } from '../connect.js';
-import { recordExported, type ExportRecords, type RecordOptions } from '../export-records.js';
+import { recordExported, type RecordOptions } from '../export-records.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { withSession } from '../session.js';
@@ -221,7 +221,7 @@ async function checkAndRecord(io: Io, out: string, opts: RecordOptions): Promise
   try {
     return { refused: [], records: await recordExported(io, out, opts) };
   } catch (error) {
-    if (error instanceof ConfigError) return { refused: error.diagnostics.filter((d) => d.severity === 'error'), records: { skipped: 'docket validate refuses values in the written files' } };
+    if (error instanceof ConfigError) return { refused: error.diagnostics.filter((d) => d.severity === 'error'), records: { skipped: 'docket refuses values in the written files' } };
     if (error instanceof InterruptedError || !(error instanceof DocketError)) throw error;
     return { refused: [], records: { skipped: error.message } };
   }

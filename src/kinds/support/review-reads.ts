@@ -62,11 +62,22 @@ export function declaredRules(ctx: FetchContext): Promise<{ playbook: ApiResourc
       let rules = await list();
       // NOTE(api): an empty list where docket last saw rules is asked for again. A service in
       // trouble may answer one empty, and taken as it is every rule would be planned again (and
-      // created twice by an apply cut off before its closing check).
-      if (rules.length === 0 && declared(playbook.id, normName(playbook.attributes.name)) && (await lastSawRules(ctx, playbook))) rules = await list();
+      // created twice by an apply cut off before its closing check). So is any empty list export
+      // writes, or pull writes into a new file: `rules: []` there is a file that deletes them all.
+      if (rules.length === 0 && declared(playbook.id, normName(playbook.attributes.name)) && (await askAgain(ctx, playbook))) rules = await list();
       return { playbook, rules };
     });
   });
+}
+
+/** Whether an empty rule list is read twice: one files are written from (export, a playbook pull adds), or one docket last saw rules in. */
+async function askAgain(ctx: FetchContext, playbook: ApiResource<PlaybookAttrs>): Promise<boolean> {
+  if (ctx.declared === undefined) return true;
+  const synced = await ctx.synced?.();
+  const name = normName(playbook.attributes.name);
+  const inFiles = ctx.declared.some((d) => d.kind === 'playbook' && declaresLive(d, playbook.id, name, synced));
+  if (!inFiles) return ctx.readAll === true;
+  return lastSawRules(ctx, playbook);
 }
 
 /**

@@ -720,6 +720,19 @@ rules:
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
+
+  it('asks again for the rule list of a playbook made in the app before writing its new file: `rules: []` would delete them on apply (probe EU)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/foxtrot.yaml': 'kind: Playbook\nname: Foxtrot\nrules:\n  - name: F0\n    actions: ACCEPT 0\n' });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    const id = await app.createPlaybook({ name: 'Golf', description: 'Made in the app' });
+    await app.createRule('Golf', { name: 'G0', actions: 'ACCEPT g' });
+    emulator().emulator.faults.add({ method: 'GET', path_pattern: `/playbooks/${id}/playbook_rules`, status: 'malformed', body: { data: [] }, count: 1 });
+    const pulled = await cli('pull', '-C', dir, '--target', 'playbook/Golf');
+    expect(pulled.code).toBe(0);
+    expect(await read(dir, 'playbooks/golf.yaml')).toContain('  - name: G0\n    actions: ACCEPT g\n');
+    await expectNoChanges(cli, dir);
+  });
 });
 
 /** Members who leave the organization in the app: their membership and their invitation go (rules keep naming them). */

@@ -205,6 +205,19 @@ describe('playbooks and their rules', () => {
     expect(summary({ recorded: 3, file: 'docket.lock.json' })).toContain('\nRecorded 3 objects as in sync in docket.lock.json, so drift and pull see what changes in the app from now on.\n\nNext steps:');
     expect(summary({ skipped: 'a plan of the written directory shows 1 change(s)' })).toContain('No sync records were written (a plan of the written directory shows 1 change(s)): the first apply records what it finds in sync.');
     expect(summary({ recorded: 0, file: 'docket.lock.json' })).not.toContain('Recorded');
+    // Its check found changes: the next plan shows them, it is not said to show none.
+    const moved = summary({ skipped: 'a plan of the written directory shows 2 changes: the live state moved while export read it', changes: 2 });
+    expect(moved).toContain('Next steps:\n  docket plan -C out\n  shows the 2 changes its check found; to have files that match the organization as it is now, export again into an empty directory.\n');
+    expect(moved).not.toContain('shows no changes');
+  });
+
+  it('shows a control character in a live name escaped, in the notes and the files to add, and quotes an --out that holds one', () => {
+    const result = buildExport(input([playbook('a', 'a\u001b[31mb'), playbook('b', 'a\u001b[31mb'), rule('r1', 'a', 'bell\u0007x'), rule('r2', 'a', 'bell\u0007x')], ['playbook']));
+    const text = renderExportSummary(result, { out: 'q\u001b[31mq', target: 'target: x', flags: [], paint: (_s, t) => t, kinds: KINDS });
+    expect(text).toContain('several playbooks are named "a\\u001b[31mb"');
+    expect(text).toContain('playbook "a\\u001b[31mb" has several rules named "bell\\u0007x"');
+    expect(text).toContain('Wrote 3 files to "q\\u001b[31mq":');
+    expect(text).not.toMatch(/[\u0000-\u0008\u001b]/);
   });
 });
 
