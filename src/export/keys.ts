@@ -10,13 +10,15 @@ import type { ExportFile } from './yaml.js';
 /**
  * The files that hold the value of one of `keys` (`[variable, value]`), with the variables they
  * hold, each named as a message may name it: a file named after an object named with the key
- * holds a piece of it (names are cut at 100 bytes, with no ellipsis that output would redact).
+ * holds a piece of it (names are cut at 100 bytes, with no ellipsis that output would redact). A
+ * file whose own name is the key (an object named `ABC DEF 1234` under the key `abc-def-1234`)
+ * would commit it as much as its text.
  */
 export function filesHoldingKeys(files: readonly ExportFile[], keys: readonly (readonly [string, string])[]): { path: string; variables: string[] }[] {
   if (keys.length === 0) return [];
   const found: { path: string; variables: string[] }[] = [];
   for (const file of files) {
-    const variables = keys.filter(([, key]) => holdsKey(file.content, key)).map(([name]) => name);
+    const variables = keys.filter(([, key]) => holdsKey(file.content, key) || holdsKey(file.path, key)).map(([name]) => name);
     if (variables.length > 0) found.push({ path: shownPath(file.path, keys), variables });
   }
   return found;

@@ -21,4 +21,10 @@ describe('filesHoldingKeys', () => {
     ]);
     expect(keysInLiveState(found).message).not.toMatch(/4ec39h/i);
   });
+
+  it('names a file whose own name is the key, though its text writes the name another way (probe EU)', () => {
+    const keys = [['DOCKET_API_KEY', 'abc-def-12345678']] as const;
+    const found = filesHoldingKeys([{ path: 'playbooks/abc-def-12345678.yaml', content: 'kind: Playbook\nname: ABC DEF 12345678\n' }], keys);
+    expect(found).toEqual([{ path: 'playbooks/… (a file named after an object whose name holds the key)', variables: ['DOCKET_API_KEY'] }]);
+  });
 });
