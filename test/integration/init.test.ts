@@ -231,6 +231,17 @@ describe('docket init', () => {
     }
   });
 
+  it('refuses a starter file or .gitignore that is a link to nothing, not keeping it as a file that exists (probe EU)', async () => {
+    for (const file of ['playbooks/example.yaml', '.gitignore']) {
+      const dir = await makeDir({});
+      await mkdir(join(dir, 'new', dirname(file)), { recursive: true });
+      await symlink(join(dir, 'missing.yaml'), join(dir, 'new', file));
+      const result = await runCli(['init', join(dir, 'new')]);
+      expect([result.code, result.stderr]).toEqual([1, expect.stringContaining(`${file} is a symbolic link to something that does not exist; nothing was written`)]);
+      expect(existsSync(join(dir, 'new', 'docket.yaml'))).toBe(false);
+    }
+  });
+
   it('undoes what it wrote when a later file cannot be written, and says which, without a stack trace', async () => {
     // A folder no one can write into, not even root (tests may run as root, which ignores modes).
     const dir = await makeDir({});

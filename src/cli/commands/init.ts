@@ -110,7 +110,12 @@ function blockerOf(root: string, files: readonly string[]): { path: string; why:
     const parts = file.split('/');
     for (let i = 1; i <= parts.length; i++) {
       const path = join(root, ...parts.slice(0, i));
-      if (!existsSync(path)) break;
+      // A link to nothing is no file to keep (validate cannot read it), nor one to write through;
+      // a project file there is said as one that exists, below.
+      if (!existsSync(path)) {
+        if (danglingLink(path) && !(PROJECT_FILES as readonly string[]).includes(file)) return { path, why: 'is a symbolic link to something that does not exist' };
+        break;
+      }
       const folder = statSync(path).isDirectory();
       if (i < parts.length && !folder) return { path, why: 'is a file, not a folder' };
       if (i === parts.length && folder) return { path, why: 'is a folder, not a file' };
