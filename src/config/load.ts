@@ -171,6 +171,10 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   parsed.forEach((file, i) => {
     if (dataFiles.has(file.file)) yamlData.set(file.file, { text: texts[i]!, parsed: file });
   });
+  // A document docket cannot read as a resource (a syntax error, an unknown kind) may name data files:
+  // one its text mentions is not also said to be no resource, a knock-on of that error.
+  const unreadTexts = texts.filter((_, i) => !isProjectFile(parsed[i]!.file) && !readAsResources(parsed[i]!, kindsByName));
+  const perhapsNamed = (file: string): boolean => unreadTexts.some((text) => text.includes(path.posix.basename(file)));
   parsed.forEach((file, i) => {
     // Data files (a custom template's definition, say) belong to the kind that names them, which reads and checks them.
     // A file holding a resource stays one (readDataFiles refuses naming it), even one that names itself.
@@ -180,7 +184,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     const placeholders = texts[i]!.includes('$');
     const text = rereaders[i]!;
     for (const doc of file.documents) {
-      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), processEnv, diagnostics, placeholders, text: texts[i]! });
+      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), processEnv, diagnostics, placeholders, text: texts[i]!, ...(unreadTexts.length > 0 && perhapsNamed(file.file) ? { perhapsNamed: true } : {}) });
       if (!resource) continue;
       // Set, not spread: the position getters stay lazy.
       resource.text = text;
@@ -368,6 +372,8 @@ interface CheckContext {
   placeholders: boolean;
   /** The file's text, to quote a value as written. */
   text: string;
+  /** A document docket could not read mentions the file: it may be a data file that one names. */
+  perhapsNamed?: boolean;
 }
 
 /**
@@ -386,6 +392,12 @@ function keyAsideIn(file: string, text: string | undefined, env: Record<string, 
  */
 function keysWritten(env: Record<string, string | undefined>, text: string, placeholders: boolean): [string, string][] {
   return keysOf(env).filter(([, key]) => placeholders || holdsKey(text, key));
+}
+
+/** Whether every document of a file was read, each with a kind docket knows. */
+function readAsResources(file: ParsedFile, kindsByName: ReadonlyMap<string, unknown>): boolean {
+  if (file.diagnostics.some((d) => d.severity === 'error')) return false;
+  return file.documents.every((doc) => (doc.ok || doc.readable) && (!isPlainObject(doc.value) || typeof doc.value.kind !== 'string' || kindsByName.has(doc.value.kind)));
 }
 
 /** One document of a resource file: its kind, its variables, its schema. */
@@ -418,6 +430,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
       });
       return undefined;
     }
+    if (ctx.perhapsNamed && (isPlainObject(value) || value === null || value === undefined)) return undefined;
     // A list of resources (`- kind: Member`) reads as a list, not as the resources it holds: say so, not "no `kind`".
     const listed = Array.isArray(value) && value.some((item) => isPlainObject(item) && item.kind !== undefined);
     const what = Array.isArray(value) ? `a list (got ${showJson(value)})` : isPlainObject(value) || value === null || value === undefined ? undefined : `a single value (got ${typeof value === 'string' ? quoteValue(value) : showJson(value)})`;

@@ -156,6 +156,14 @@ describe('loadConfig: documents', () => {
     );
   });
 
+  it('holds back not-a-resource for a file that a document it cannot read mentions: it may be that document\'s data file (probe EW)', async () => {
+    const cover = lines('title: Consulting Agreement', 'sections: []');
+    const broken = await load({ 'docket.yaml': PROJECT, 'ct.yaml': lines('kind: CustomTemplate', 'name: "Consulting Agreement', 'definition_file: ct.cover.yaml'), 'ct.cover.yaml': cover, 'notes.yaml': lines('title: Hello') });
+    expect(broken.diagnostics.map(brief)).toEqual(['ct.yaml:2:7 yaml-syntax', 'notes.yaml:1:1 not-a-resource']);
+    const unknownKind = await load({ 'docket.yaml': PROJECT, 'ct.yaml': lines('kind: CustomTemplat', 'name: Consulting Agreement', 'definition_file: ct.cover.yaml'), 'ct.cover.yaml': cover });
+    expect(unknownKind.diagnostics.map(brief)).toEqual(['ct.yaml:1:7 unknown-kind']);
+  });
+
   it('says a list of resources is a list, and how to write them, and quotes a single value', async () => {
     const r = await load({ 'docket.yaml': PROJECT, 'members.yaml': lines('- kind: Member', '  email: dave@acme.example'), 'note.yaml': lines('hello world') });
     expect(r.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
