@@ -230,6 +230,25 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
   // Told as what it is, not as the key errors the parser finds in the marker lines.
   const conflict = conflictMarkers(text);
   if (conflict) return { file, documents: [], diagnostics: [mergeConflictDiagnostic(file, conflict)] };
+  const { parsed, unclosedQuote, count } = parseAll(text, file);
+  // The parser reads a quote never closed to the end of the file, past a `---`: the documents after
+  // that line are read on their own (the text before it blanked, so lines and columns hold), as
+  // they are after a bracket never closed, so their own problems are said in the same run.
+  const resume = unclosedQuote === undefined ? -1 : nextDocumentStart(text, unclosedQuote);
+  if (resume < 0) return parsed;
+  const rest = parseWithPositions(text.slice(0, resume).replace(/[^\n]/g, ' ') + text.slice(resume), file);
+  return { file, documents: [...parsed.documents, ...rest.documents.map((d) => ({ ...d, index: d.index + count }))], diagnostics: [...parsed.diagnostics, ...rest.diagnostics] };
+}
+
+/** The offset of the first `---` line after `from`, or -1. */
+function nextDocumentStart(text: string, from: number): number {
+  const marker = /^---(?=[ \t\n]|$)/gm;
+  marker.lastIndex = from;
+  return marker.exec(text)?.index ?? -1;
+}
+
+function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuote: number | undefined; count: number } {
+  let unclosedQuote: number | undefined;
   const lineCounter = new (yaml().LineCounter)();
   const diagnostics: Diagnostic[] = [];
   let docs: Document.Parsed[];
@@ -239,7 +258,7 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
   } catch (error) {
     // The parser recurses per nesting level: a file nested thousands deep overflows it.
     if (!(error instanceof RangeError)) throw error;
-    return { file, documents: [], diagnostics: [tooDeep(file, deepestLine(text))] };
+    return { parsed: { file, documents: [], diagnostics: [tooDeep(file, deepestLine(text))] }, unclosedQuote: undefined, count: 0 };
   }
   const documents: ParsedDocument[] = [];
   const lc = (offset: number): LineCol => lineCounter.linePos(offset);
@@ -285,6 +304,7 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
       const opened = unclosedAt(doc, text, error.pos[0], error.code, error.message);
       if (opened) {
         diagnostics.push({ severity: 'error', code: 'yaml-syntax', file, ...lc(opened.offset), message: opened.message, hint: opened.hint });
+        if (opened.quote) unclosedQuote ??= opened.offset;
         continue;
       }
       const duplicate = error.code === 'DUPLICATE_KEY';
@@ -345,20 +365,20 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
     const readable = !ok && diagnostics.slice(firstOfDocument).every((d) => d.severity !== 'error' || READABLE_DESPITE.has(d.code));
     documents.push({ file, index, value, start, positions, ok, ...(readable ? { readable } : {}) });
   });
-  return { file, documents, diagnostics };
+  return { parsed: { file, documents, diagnostics }, unclosedQuote, count: docs.length };
 }
 
 /** The quoted string or flow collection that runs up to `offset`, where the parser stopped. */
-function unclosedAt(doc: Document.Parsed, text: string, offset: number, code: string, message: string): { offset: number; message: string; hint: string } | undefined {
+function unclosedAt(doc: Document.Parsed, text: string, offset: number, code: string, message: string): { offset: number; message: string; hint: string; quote?: true } | undefined {
   if (code !== 'MISSING_CHAR' && !(code === 'BAD_INDENT' && /end with a [\]}]/.test(message))) return undefined;
   // `"X"# note`: closed, but a comment must be set off by a space (the parser's own words say so).
   if (/^Comments must be separated/.test(message)) return undefined;
-  let found: { offset: number; message: string; hint: string } | undefined;
+  let found: { offset: number; message: string; hint: string; quote?: true } | undefined;
   yaml().visit(doc, (_key, node) => {
     if (!yaml().isNode(node) || !node.range || node.range[0] >= offset || node.range[1] !== offset) return;
     if (yaml().isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')) {
       const q = node.type === 'QUOTE_DOUBLE' ? '"' : "'";
-      found = { offset: node.range[0], message: `this ${q}quoted${q} value is never closed: ${quoteStart(text, node.range[0])}`, hint: `close it with ${q} on this value, or write text over several lines as a block (\`|\` then indented lines)` };
+      found = { offset: node.range[0], message: `this ${q}quoted${q} value is never closed: ${quoteStart(text, node.range[0])}`, hint: `close it with ${q} on this value, or write text over several lines as a block (\`|\` then indented lines)`, quote: true };
     } else if ((yaml().isSeq(node) || yaml().isMap(node)) && node.flow) {
       const [open, close] = yaml().isSeq(node) ? ['[', ']'] : ['{', '}'];
       found = { offset: node.range[0], message: `this \`${open}\` is never closed with \`${close}\`: ${quoteStart(text, node.range[0])}`, hint: `close it with \`${close}\`, or write it as indented ${yaml().isSeq(node) ? '`- item` lines' : '`key: value` lines'}` };

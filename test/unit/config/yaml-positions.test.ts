@@ -54,6 +54,21 @@ describe('parseYamlFile', () => {
     });
   });
 
+  it('reads the documents after a quote never closed on their own, as after a bracket, so their problems are said in the same run (probe EW)', () => {
+    const text = lines('kind: Member', 'email: "dan@example.com', '---', 'kind: Member', 'email: erin', '---', "name: 'x", '---', 'kind: Member');
+    const parsed = parseYamlFile(text, 'm.yaml');
+    expect(parsed.diagnostics.map((d) => [d.line, d.col, d.message])).toEqual([
+      [2, 8, 'this "quoted" value is never closed: "\\"dan@example.com"'],
+      [7, 7, 'this \'quoted\' value is never closed: "\'x"'],
+    ]);
+    expect(parsed.documents.map((d) => [d.index, d.start.line, d.ok, d.ok ? d.value : null])).toEqual([
+      [0, 1, false, null],
+      [1, 4, true, { kind: 'Member', email: 'erin' }],
+      [2, 7, false, null],
+      [3, 9, true, { kind: 'Member' }],
+    ]);
+  });
+
   it('reports syntax errors and duplicate keys at their line and column', () => {
     const syntax = parseYamlFile(lines('kind: Member', 'name: x: y'), 's.yaml');
     expect(syntax.diagnostics).toEqual([
