@@ -141,6 +141,13 @@ function extensionIn(pattern: string): string | undefined {
 }
 
 function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagged: taggedAt }: SchemaDiagnosticOptions): Diagnostic {
+  // A key YAML reads as null (`: x`, `~: x`) is named as written, not as the word `null`.
+  const unknownKey = (key: string, at: string): string => {
+    if (key !== 'null') return `unknown key ${showName(key)}`;
+    const raw = written?.(positions.at(at))?.replace(/:$/, '');
+    if (raw === '') return 'a key with no name (a line that starts with `:`)';
+    return raw === undefined || raw === key ? `unknown key ${showName(key)}` : `unknown key ${showName(raw)} (read as \`null\`)`;
+  };
   const pointer = e.instancePath;
   // The whole document is named as such, not as a key (`the document` would read as one).
   const label = pointer === '' ? 'the document' : `\`${pointerLabel(pointer)}\``;
@@ -168,7 +175,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
           : known.length > 0
             ? `allowed keys here: ${known.join(', ')}`
             : undefined;
-      return make('unknown-key', `unknown key ${showName(key)} in ${where}${didYouMean(key, known)}`, joinPointer(pointer, key), hint, false);
+      return make('unknown-key', `${unknownKey(key, joinPointer(pointer, key))} in ${where}${didYouMean(key, known)}`, joinPointer(pointer, key), hint, false);
     }
     case 'required': {
       const field = String(params.missingProperty);

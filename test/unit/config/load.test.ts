@@ -308,6 +308,14 @@ describe('loadConfig: schema errors', () => {
     expect(r.diagnostics.filter((d) => d.code === 'unsafe-number')).toEqual([]);
   });
 
+  it('names a key YAML reads as null as it is written: no name at all, or `~` (probe EW)', async () => {
+    const r = await load({ 'docket.yaml': PROJECT, 'p.yaml': lines('kind: Playbook', 'name: P', ': stray', 'rules: []'), 'q.yaml': lines('kind: Playbook', 'name: Q', '~: stray', 'rules: []') });
+    expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
+      'p.yaml:3:1 unknown-key a key with no name (a line that starts with `:`) in Playbook',
+      'q.yaml:3:1 unknown-key unknown key `~` (read as `null`) in Playbook',
+    ]);
+  });
+
   it('reports an unknown key at the key, with "did you mean"', async () => {
     const r = await load({
       'docket.yaml': PROJECT,
