@@ -230,14 +230,31 @@ export function parseWithPositions(text: string, file: string): ParsedFile {
   // Told as what it is, not as the key errors the parser finds in the marker lines.
   const conflict = conflictMarkers(text);
   if (conflict) return { file, documents: [], diagnostics: [mergeConflictDiagnostic(file, conflict)] };
-  const { parsed, unclosedQuote, count } = parseAll(text, file);
-  // The parser reads a quote never closed to the end of the file, past a `---`: the documents after
-  // that line are read on their own (the text before it blanked, so lines and columns hold), as
-  // they are after a bracket never closed, so their own problems are said in the same run.
-  const resume = unclosedQuote === undefined ? -1 : nextDocumentStart(text, unclosedQuote);
-  if (resume < 0) return parsed;
+  const { parsed, unclosedQuotes } = parseAll(text, file);
+  // With no closing quote anywhere after it, the parser reads a quote never closed to the end of
+  // the file, past a `---`: the documents after that line are then read on their own (the text
+  // before it blanked, so lines and columns hold), as they are after a bracket never closed, so
+  // their own problems are said in the same run. (One that stopped at the line left them read.)
+  const runsPast = (q: UnclosedQuote): number => {
+    const at = nextDocumentStart(text, q.start);
+    return at >= 0 && at < q.end ? at : -1;
+  };
+  const unclosedQuote = unclosedQuotes.find((q) => runsPast(q) >= 0);
+  if (unclosedQuote === undefined) return parsed;
+  const resume = runsPast(unclosedQuote);
+  const resumeLine = lineOfOffset(text, resume);
   const rest = parseWithPositions(text.slice(0, resume).replace(/[^\n]/g, ' ') + text.slice(resume), file);
-  return { file, documents: [...parsed.documents, ...rest.documents.map((d) => ({ ...d, index: d.index + count }))], diagnostics: [...parsed.diagnostics, ...rest.diagnostics] };
+  return {
+    file,
+    documents: [...parsed.documents.filter((d) => d.index <= unclosedQuote.index), ...rest.documents.map((d) => ({ ...d, index: d.index + unclosedQuote.index + 1 }))],
+    diagnostics: [...parsed.diagnostics.filter((d) => (d.line ?? 1) < resumeLine), ...rest.diagnostics],
+  };
+}
+
+function lineOfOffset(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
 }
 
 /** The offset of the first `---` line after `from`, or -1. */
@@ -247,8 +264,16 @@ function nextDocumentStart(text: string, from: number): number {
   return marker.exec(text)?.index ?? -1;
 }
 
-function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuote: number | undefined; count: number } {
-  let unclosedQuote: number | undefined;
+/** A quote never closed: where it opens, where the parser ended it, and in which document. */
+interface UnclosedQuote {
+  start: number;
+  end: number;
+  index: number;
+}
+
+/** The documents of a file, and its quotes never closed. */
+function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuotes: UnclosedQuote[] } {
+  const unclosedQuotes: UnclosedQuote[] = [];
   const lineCounter = new (yaml().LineCounter)();
   const diagnostics: Diagnostic[] = [];
   let docs: Document.Parsed[];
@@ -258,7 +283,7 @@ function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuo
   } catch (error) {
     // The parser recurses per nesting level: a file nested thousands deep overflows it.
     if (!(error instanceof RangeError)) throw error;
-    return { parsed: { file, documents: [], diagnostics: [tooDeep(file, deepestLine(text))] }, unclosedQuote: undefined, count: 0 };
+    return { parsed: { file, documents: [], diagnostics: [tooDeep(file, deepestLine(text))] }, unclosedQuotes };
   }
   const documents: ParsedDocument[] = [];
   const lc = (offset: number): LineCol => lineCounter.linePos(offset);
@@ -304,7 +329,7 @@ function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuo
       const opened = unclosedAt(doc, text, error.pos[0], error.code, error.message);
       if (opened) {
         diagnostics.push({ severity: 'error', code: 'yaml-syntax', file, ...lc(opened.offset), message: opened.message, hint: opened.hint });
-        if (opened.quote) unclosedQuote ??= opened.offset;
+        if (opened.quote) unclosedQuotes.push({ start: opened.offset, end: error.pos[0], index });
         continue;
       }
       const duplicate = error.code === 'DUPLICATE_KEY';
@@ -365,7 +390,7 @@ function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuo
     const readable = !ok && diagnostics.slice(firstOfDocument).every((d) => d.severity !== 'error' || READABLE_DESPITE.has(d.code));
     documents.push({ file, index, value, start, positions, ok, ...(readable ? { readable } : {}) });
   });
-  return { parsed: { file, documents, diagnostics }, unclosedQuote, count: docs.length };
+  return { parsed: { file, documents, diagnostics }, unclosedQuotes };
 }
 
 /** The quoted string or flow collection that runs up to `offset`, where the parser stopped. */

@@ -67,6 +67,10 @@ describe('parseYamlFile', () => {
       [2, 7, false, null],
       [3, 9, true, { kind: 'Member' }],
     ]);
+    // A quote later in the file stops the parser at the `---`: what follows is read once, not twice.
+    const closedLater = parseYamlFile(lines('kind: Playbook', 'name: "Alpha', 'rules: []', '---', 'kind: Playbook', 'name: "Beta"', '---', 'kind: Playbook', 'name: "Gamma', '---', 'kind: Playbook'), 'p.yaml');
+    expect(closedLater.documents.map((d) => [d.index, d.start.line])).toEqual([[0, 1], [1, 5], [2, 8], [3, 11]]);
+    expect(closedLater.diagnostics.map((d) => d.line)).toEqual([2, 9]);
   });
 
   it('reports syntax errors and duplicate keys at their line and column', () => {
