@@ -173,8 +173,9 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   });
   // A document docket cannot read as a resource (a syntax error, an unknown kind) may name data files:
   // one its text mentions is not also said to be no resource, a knock-on of that error.
-  const unreadTexts = texts.filter((_, i) => !isProjectFile(parsed[i]!.file) && !readAsResources(parsed[i]!, kindsByName));
-  const perhapsNamed = (file: string): boolean => unreadTexts.some((text) => text.includes(path.posix.basename(file)));
+  // (A data file's problems are its kind's: it names no files.)
+  const unreadTexts = texts.filter((_, i) => !isProjectFile(parsed[i]!.file) && !dataFiles.has(parsed[i]!.file) && !readAsResources(parsed[i]!, kindsByName));
+  const perhapsNamed = (file: string): boolean => unreadTexts.some((text) => mentionsFile(text, path.posix.basename(file)));
   parsed.forEach((file, i) => {
     // Data files (a custom template's definition, say) belong to the kind that names them, which reads and checks them.
     // A file holding a resource stays one (readDataFiles refuses naming it), even one that names itself.
@@ -392,6 +393,16 @@ function keyAsideIn(file: string, text: string | undefined, env: Record<string, 
  */
 function keysWritten(env: Record<string, string | undefined>, text: string, placeholders: boolean): [string, string][] {
   return keysOf(env).filter(([, key]) => placeholders || holdsKey(text, key));
+}
+
+/** Whether `text` holds `name` as a whole file name (`definition_file: a.cover.yaml`, not `data.yaml` for `a.yaml`). */
+function mentionsFile(text: string, name: string): boolean {
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + name.length];
+    if ((before === undefined || /[\s'"/:=,[{]/.test(before)) && (after === undefined || /[\s'"#,\]}]/.test(after))) return true;
+  }
+  return false;
 }
 
 /** Whether every document of a file was read, each with a kind docket knows. */

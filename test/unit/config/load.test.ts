@@ -162,6 +162,12 @@ describe('loadConfig: documents', () => {
     expect(broken.diagnostics.map(brief)).toEqual(['ct.yaml:2:7 yaml-syntax', 'notes.yaml:1:1 not-a-resource']);
     const unknownKind = await load({ 'docket.yaml': PROJECT, 'ct.yaml': lines('kind: CustomTemplat', 'name: Consulting Agreement', 'definition_file: ct.cover.yaml'), 'ct.cover.yaml': cover });
     expect(unknownKind.diagnostics.map(brief)).toEqual(['ct.yaml:1:7 unknown-kind']);
+    // A whole file name only: `data.yaml` in a broken file is no mention of `a.yaml`.
+    const partOfName = await load({ 'docket.yaml': PROJECT, 'p.yaml': lines('# see data.yaml', 'kind: Playbook', 'name: "P'), 'a.yaml': lines('title: Hello') });
+    expect(partOfName.diagnostics.map(brief)).toEqual(['a.yaml:1:1 not-a-resource', 'p.yaml:3:7 yaml-syntax']);
+    // A broken data file names no files: a stray file it mentions is still said.
+    const fromData = await load({ 'docket.yaml': PROJECT, 'ct.yaml': lines('kind: CustomTemplate', 'name: Consulting Agreement', 'definition_file: ct.cover.yaml'), 'ct.cover.yaml': lines('title: "see notes.yaml'), 'notes.yaml': lines('title: Hello') }, { kinds: [{ yamlKind: 'CustomTemplate', schema: 'custom-template.schema.json', dataFiles: { definition_file: 'yaml' } }] });
+    expect(fromData.diagnostics.map(brief)).toContain('notes.yaml:1:1 not-a-resource');
   });
 
   it('says a list of resources is a list, and how to write them, and quotes a single value', async () => {
