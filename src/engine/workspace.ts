@@ -115,8 +115,7 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
     config: loaded.config,
     desired,
     files: data.files,
-    // Export's source: its sync records are of files not read here (21,000 of them, about 10 MB held through the export).
-    lockDoc: options.projectOnly ? withoutRecords(locked.doc) : locked.doc,
+    lockDoc: locked.doc,
     lockLocation: location,
     // Worked out when a plan is saved or checked: a text plan of 20,000 rules never needs it.
     get digest() {
@@ -129,12 +128,6 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
     warnings: warnings.map((d) => `${d.file}:${d.line}: ${d.message}`),
     ...(loaded.textDigests ? { textDigests: loaded.textDigests } : {}),
   };
-}
-
-/** A new document: the read one is shared with lock.ts's cache. */
-function withoutRecords(doc: LockDocument): LockDocument {
-  const { synced: _records, ...rest } = doc;
-  return rest;
 }
 
 /** The lock entries of one target (undefined: none known, as with no agreements service). */
