@@ -30,7 +30,7 @@ export async function recordExported(io: Io, dir: string, opts: RecordOptions): 
     const plan = await planInSession(s, []);
     if (hasChanges(plan)) {
       const n = plan.changes.length;
-      return { skipped: `a plan of the written directory shows ${n} ${n === 1 ? 'change' : 'changes'}: the live state moved while export read it`, changes: n };
+      return { skipped: `a plan of the written directory shows ${n} ${n === 1 ? 'change' : 'changes'}: the live state moved while export read it, or a read of it was wrong`, changes: n };
     }
     let recorded = 0;
     // The pages read are garbage now: collected before the records are made, as apply does (see collectGarbage).

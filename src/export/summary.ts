@@ -31,7 +31,7 @@ export interface SummaryOptions {
   records?: ExportRecords;
 }
 
-/** Refusals listed before the rest is left to `docket validate`. */
+/** Refusals listed before the rest is left to `docket plan`. */
 const REFUSED_SHOWN = 10;
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -77,7 +77,7 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
   if (settings.length > 0) {
     lines.push('', paint('yellow', `docket refuses the written files until docket.yaml sets what they need:`));
     for (const message of new Set(settings.map((d) => d.message))) {
-      // Where validate says it, so the two outputs can be matched.
+      // Where plan says it, so the two outputs can be matched.
       const where = settings.filter((d) => d.message === message && d.file).map((d) => `${clean(d.file!)}:${d.line ?? 1}:${d.col ?? 1}`);
       const shown = where.length > 3 ? `${where.slice(0, 3).join(', ')} and ${where.length - 3} more` : where.join(', ');
       lines.push(`  ${showPath(path.join(options.out, 'docket.yaml'))}: ${clean(message)}${shown ? ` (plan says it at ${shown})` : ''}`);

@@ -13,6 +13,7 @@ import { definitionData } from './support/definition-model.js';
 import { definitionText, describeDefinitionChange, parseDefinitionFile, sameDefinition, validateDefinition } from './support/definition.js';
 import { publishedFileText } from './support/definition-text.js';
 import { docSource, fieldSourcesAt, formerNamesAt, posOf, valueOf } from './support/positions.js';
+import { quoteValue } from '../config/quote.js';
 import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
 
@@ -134,7 +135,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
       dataFiles: [{ name: `${ctx.slug}.cover.yaml`, content: String(live.extra?.definitionText ?? '') }],
       notes: [
         ...(typeof unknown === 'string'
-          ? [`custom template "${live.name}" links custom term ${unknown}, which the service does not list; add \`custom_term: <name>\` by hand, or plan will unlink it`]
+          ? [`custom template ${quoteValue(live.name, 200)} links custom term ${unknown}, which the service does not list; add \`custom_term: <name>\` by hand, or plan will unlink it`]
           : []),
         ...actorNotes(ctx),
       ],

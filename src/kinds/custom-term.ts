@@ -145,7 +145,7 @@ export const customTermKind: KindModule<'custom-term'> = {
   toConfig(live, ctx) {
     if (live.extra?.termType === 'file') {
       const notes = live.extra.conversionFailed
-        ? [`custom term "${live.name}": the service could not convert its current Word file to PDF, so plan will publish ${ctx.dir}/${ctx.slug}.docx again`]
+        ? [`custom term ${quoteValue(live.name, 200)}: the service could not convert its current Word file to PDF, so plan will publish ${ctx.dir}/${ctx.slug}.docx again`]
         : [];
       const sourceFile = typeof live.extra.sourceFile === 'string' ? live.extra.sourceFile : undefined;
       return {

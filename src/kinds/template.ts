@@ -388,7 +388,7 @@ export const templateKind: KindModule<'template'> = {
       const agreementType = typeof data.attributes.agreement_type === 'string' ? ` (agreement_type ${data.attributes.agreement_type})` : '';
       return { document: {}, empty: true, notes: [`template ${quoteValue(live.name, 200)} has type ${data.wireType}${agreementType}, which docket does not know; not exported`] };
     }
-    const notes = result.notes.map((n) => `template "${live.name}": ${n}`);
+    const notes = result.notes.map((n) => `template ${quoteValue(live.name, 200)}: ${n}`);
     if (usesAttachments(data.attributes)) {
       notes.push('templates name attachments by id; once an attachment is managed here, write `{ attachment: <name> }` instead so a new PDF re-points them');
     }

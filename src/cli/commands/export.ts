@@ -122,7 +122,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         // The copy is of the file: what the emulator holds only in memory is written first.
         await s.connection.saveEmulator();
         // The services take names and values docket does not (a name too long, two that read alike):
-        // what validate would refuse in the written directory is said, not a plan with no changes.
+        // what plan would refuse in the written directory is said, not a plan with no changes.
         let checked: Awaited<ReturnType<typeof checkAndRecord>> | undefined;
         // What was read is written now: not held while the written files are loaded and planned.
         byKind = undefined;
@@ -213,9 +213,9 @@ function checkKeys(io: Io, kinds: readonly AnyKind[], needs: Set<ServiceName>): 
 }
 
 /**
- * The written directory checked as validate checks it, and (when validate refuses nothing) recorded
- * as in sync through a plan of it: one load of the files for both. The files are written whatever
- * happens here: what validate refuses, or a failed read, is said in the summary, not a failed export.
+ * The written directory planned (validate's checks, then those against the services) and, when the
+ * plan refuses nothing and shows no changes, recorded as in sync. The files are written whatever
+ * happens here: what the plan refuses, or a failed read, is said in the summary, not a failed export.
  */
 async function checkAndRecord(io: Io, out: string, opts: RecordOptions): Promise<{ refused: Diagnostic[]; records: ExportRecords }> {
   try {
