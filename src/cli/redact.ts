@@ -4,8 +4,8 @@
  * (`DOCKET_ORGANIZATION_ID`, a URL's path) would be quoted with it.
  */
 import type { Io } from './io.js';
-import { holdsKey, KEY_PIECE_MIN, keySpans, keysOf } from '../config/api-keys.js';
-import { escapeData, escapeMarkdown, escapeProperty } from '../render/sanitize.js';
+import { holdsKey, KEY_PIECE_MIN, keySpans, keysOf, percentDecoded } from '../config/api-keys.js';
+import { escapeData, escapeMarkdown, escapeProperty, unescapeData, unescapeProperty } from '../render/sanitize.js';
 import { xmlAttr, xmlText } from '../render/test-junit.js';
 import { defuseWorkflowCommands } from './workflow-commands.js';
 
@@ -73,9 +73,19 @@ const ESCAPED_RUN = /[^\s"'<>`\\\u0000-\u001f\u007f-\u009f]*%[0-9a-fA-F]{2}[^\s"
 function redactEscaped(text: string, secrets: readonly string[]): string {
   const keys = secrets.filter((s) => s.length >= MIN_CUT_KEY);
   return text.replace(ESCAPED_RUN, (run) => {
-    if (!keys.some((k) => holdsKey(run, k))) return run;
+    if (!keys.some((k) => holdsKey(run, k))) return escapedCut(run, keys) ? REDACTED : run;
     return replaceSpans(run, keys.flatMap((k) => keySpans(run, k)));
   });
+}
+
+/**
+ * Whether an escaped run holds a piece of a key an ellipsis cut short (`%73%6b%5f…`, the cut
+ * perhaps inside an escape: `%5…`): the run goes whole, as where it holds the key.
+ */
+function escapedCut(run: string, keys: readonly string[]): boolean {
+  if (!run.includes('…') && !run.includes('...')) return false;
+  const decoded = percentDecoded(run).replace(/%[0-9a-fA-F]?(?=…|\.\.\.)/g, '');
+  return keys.some((k) => redactCut(decoded, k) !== decoded || redactCut(decoded.toLowerCase(), k.toLowerCase()) !== decoded.toLowerCase());
 }
 
 /** `text` with each of `spans` ([start, end) offsets, in any order, overlapping or not) as REDACTED. */
@@ -156,6 +166,29 @@ export function redactingIo(io: Io): Io {
     ...io,
     stdout: (text) => io.stdout(redact(text, secrets)),
     stderr: (text) => io.stderr(redact(text, secrets)),
-    ...(commands ? { commands: (stream: 'stdout' | 'stderr', text: string) => commands(stream, redact(text, secrets)) } : {}),
+    ...(commands ? { commands: (stream: 'stdout' | 'stderr', text: string) => commands(stream, redactCommands(text, secrets)) } : {}),
   };
+}
+
+/** A workflow command: `::error file=…,line=…::message`, its properties and message escaped. */
+const COMMAND = /^(\s*::[A-Za-z-]+)(?: ([^:]*))?::(.*)$/;
+
+/**
+ * Workflow commands redacted as the runner shows them: escaped, a percent-encoded key's `%` is
+ * `%25` and no longer reads as one (`sk%255Flive…` is `sk%5Flive…` on the page).
+ */
+export function redactCommands(text: string, secrets: readonly string[]): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const command = COMMAND.exec(line);
+      if (!command) return redact(line, secrets);
+      const [, head, props, message] = command;
+      const properties = props === undefined ? '' : ` ${props.split(',').map((p) => {
+        const eq = p.indexOf('=');
+        return eq < 0 ? p : `${p.slice(0, eq + 1)}${escapeProperty(redact(unescapeProperty(p.slice(eq + 1)), secrets))}`;
+      }).join(',')}`;
+      return `${head}${properties}::${escapeData(redact(unescapeData(message!), secrets))}`;
+    })
+    .join('\n');
 }

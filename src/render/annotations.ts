@@ -36,9 +36,14 @@ export function formatAnnotation(a: Annotation): string {
     props.push(`file=${escapeProperty(a.at.file.split('\r').map(stripControl).join('\r'))}`);
     if (a.at.line !== undefined) props.push(`line=${a.at.line}`);
   }
-  props.push(`title=${escapeProperty(stripControl(lineWithoutSecrets(a.title)))}`);
+  props.push(`title=${escapeProperty(noOldCommand(stripControl(lineWithoutSecrets(a.title))))}`);
   // A name holding a URL shows its secrets as every other output does: hidden.
-  return `::${a.level} ${props.join(',')}::${escapeData(stripControl(lineWithoutSecrets(a.message)))}`;
+  return `::${a.level} ${props.join(',')}::${escapeData(noOldCommand(stripControl(lineWithoutSecrets(a.message))))}`;
+}
+
+/** `##[` broken up (`# #[`), as in every other line docket prints: the runner's older command form, anywhere in a line. */
+function noOldCommand(text: string): string {
+  return text.replace(/#(?=#\[)/g, '# ');
 }
 
 /** Why an irreversible change deserves a warning rather than a notice. */

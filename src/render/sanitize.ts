@@ -95,3 +95,15 @@ export function escapeData(text: string): string {
 export function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
+
+const UNESCAPED: Record<string, string> = { '25': '%', '0D': '\r', '0A': '\n', '3A': ':', '2C': ',' };
+
+/** escapeData undone: the text a runner shows. */
+export function unescapeData(text: string): string {
+  return text.replace(/%(25|0D|0A)/g, (_, code: string) => UNESCAPED[code]!);
+}
+
+/** escapeProperty undone. */
+export function unescapeProperty(text: string): string {
+  return text.replace(/%(25|0D|0A|3A|2C)/g, (_, code: string) => UNESCAPED[code]!);
+}

@@ -6,7 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { keyValues, redact } from '../../src/cli/redact.js';
+import { keyValues, redact, redactingIo } from '../../src/cli/redact.js';
+import { commandSafeIo, writeWorkflowCommands } from '../../src/cli/workflow-commands.js';
+import { formatAnnotation } from '../../src/render/annotations.js';
 import { escapeData, escapeMarkdown, escapeProperty } from '../../src/render/sanitize.js';
 import { App } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
@@ -58,6 +60,21 @@ describe('API keys in output', () => {
     const json = await runCli(['plan', '-C', dir, '-o', 'json', '--env', key], { env: { DOCKET_API_KEY: key } });
     expect(json.stdout).toContain('[redacted]');
     expect(json.stdout + json.stderr).not.toContain('k3y');
+  });
+
+  it('redacts a percent-encoded key in an annotation as the runner shows it, and one an ellipsis cut short in any output (probe EZ)', () => {
+    const key = 'sk_live_Zx9Qw7Er5Ty3Ui1Op';
+    const printed: string[] = [];
+    const io = redactingIo(commandSafeIo({ stdout: (t) => void printed.push(t), stderr: (t) => void printed.push(t), isTTY: false, canPrompt: false, prompt: async () => null, env: { DOCKET_API_KEY: key }, cwd: '/' }));
+    const annotation = formatAnnotation({ level: 'error', title: 'docket test failed', message: 'NDA / leak: got "Term: sk%5Flive%5FZx9Qw7Er5Ty3Ui1Op is the term. ##[group]x"', at: { file: 'tests/t.test.yaml', line: 9 } });
+    expect(annotation).toContain('sk%255Flive%255FZx9Qw7Er5Ty3Ui1Op');
+    writeWorkflowCommands(io, 'stdout', `${annotation}\n`);
+    expect(printed.join('')).toBe('::error file=tests/t.test.yaml,line=9,title=docket test failed::NDA / leak: got "Term: [redacted] is the term. # #[group]x"\n');
+    // Every character escaped, cut inside an escape by a quote's ellipsis, in either letter case.
+    const encoded = [...key].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+    const secrets = keyValues({ DOCKET_API_KEY: key });
+    for (const shown of [encoded, encoded.toUpperCase()]) expect(redact(`"Fees: ${shown.slice(0, 50)}…" are`, secrets)).toBe('"Fees: [redacted]" are');
+    expect(redact('100%... done, 50%… of it', secrets)).toBe('100%... done, 50%… of it');
   });
 
   it('replaces the longest key first and leaves short values alone', () => {
