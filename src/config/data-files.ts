@@ -19,6 +19,7 @@ import type { ResourceDoc } from './types.js';
 import type { ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
 import { isWorkFile, LOCK_FILE } from './work-dir.js';
+import { wordFileProblem } from '../util/word-file.js';
 
 export interface DataFile {
   /** Relative to the configuration root, `/` separators. */
@@ -192,7 +193,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         if (BINARY.has(type)) {
           // Hundreds of multi-megabyte PDFs: hash them as they stream by rather than hold them.
           const { head, size, sha256: digest } = await hashFile(real);
-          const wrong = binaryProblem(type, head, size, rel);
+          const wrong = binaryProblem(type, head, size, rel) ?? wordProblem(type, real, rel);
           if (wrong) problem(doc, key, wrong.code, wrong.message, wrong.hint);
           else found({ path: rel, head, sha256: digest });
           return;
@@ -304,6 +305,12 @@ function binaryProblem(type: unknown, head: Uint8Array, size: number, rel: strin
     if (!startsAsZip(head)) return { code: 'not-a-docx', message: `${quoted(rel)} is not a Word file (a .docx is a zip archive; this one does not start like one)`, hint: 'save the document as .docx (Word 2007 or later)' };
   }
   return undefined;
+}
+
+/** A Word file's zip must hold a Word document: one that does not is refused by the service after its upload. */
+function wordProblem(type: unknown, real: string, rel: string): ContentProblem {
+  const wrong = type === 'docx' ? wordFileProblem(real) : undefined;
+  return wrong ? { code: 'not-a-docx', message: `${quoted(rel)} ${wrong}`, hint: 'save the document as .docx (Word 2007 or later)' } : undefined;
 }
 
 /** What a text file must look like: UTF-8 without NUL. */

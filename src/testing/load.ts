@@ -29,6 +29,7 @@ import { fileHeadSync } from '../util/file-head.js';
 import { countLabel, outcomesLabel, textLabel } from './labels.js';
 import { nameKey } from './match.js';
 import type { ContractRef, Count, Expectation, ExpectationSpec, OutcomeSet, PlaybookCase, Severity, TemplateCase, TestFile, TextMatch } from './types.js';
+import { wordFileProblem } from '../util/word-file.js';
 
 export const TEST_SCHEMA = 'test.schema.json';
 
@@ -313,7 +314,7 @@ class Checker {
         this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is a link to ${JSON.stringify(found.real)}, which is outside the configuration directory`, `${ptr}/file`, 'copy the file into the configuration directory instead of linking to it');
       } else if (found) {
         // Uploaded (and billed) before the service could refuse it: said here, before any call.
-        const problem = contractContentProblem(rel, fileHeadSync(found.real, 5) ?? new Uint8Array(), found.size);
+        const problem = contractContentProblem(rel, found.real, fileHeadSync(found.real, 5) ?? new Uint8Array(), found.size);
         if (problem) this.error(problem.code, `contract file ${JSON.stringify(c.file)} ${problem.says} (looked for ${rel})`, `${ptr}/file`, 'a contract is the PDF or Word (.docx) file of an agreement');
       }
     }
@@ -461,11 +462,13 @@ function docketOwnFile(rel: string): string | undefined {
  * Why a contract file cannot be what the service reviews: empty, or not the file its name says
  * (a `.docx` is a zip, a `.pdf` starts with `%PDF-`). Other names pass: the emulator reads text.
  */
-function contractContentProblem(rel: string, head: Uint8Array, size: number): { code: string; says: string } | undefined {
+function contractContentProblem(rel: string, real: string, head: Uint8Array, size: number): { code: string; says: string } | undefined {
   const ext = path.extname(rel).toLowerCase();
   const code = ext === '.docx' ? 'not-a-docx' : ext === '.pdf' ? 'not-a-pdf' : 'empty-file';
   if (size === 0) return { code, says: 'is empty' };
   if (ext === '.docx' && !startsAsZip(head)) return { code, says: 'is not a Word file (a .docx is a zip archive; this one does not start like one)' };
+  const notWord = ext === '.docx' ? wordFileProblem(real) : undefined;
+  if (notWord) return { code, says: notWord };
   if (ext === '.pdf' && !startsAsPdf(head)) return { code, says: 'is not a PDF (it does not start with %PDF-)' };
   return undefined;
 }

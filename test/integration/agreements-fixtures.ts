@@ -1,6 +1,7 @@
 /** Configuration trees for the agreements-service scenarios. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { writeZip } from '../../src/emulator/zip.js';
 
 export const AGREEMENTS_DOCKET_YAML = 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n';
 
@@ -8,9 +9,9 @@ export const TERM_YAML = 'kind: CustomTerm\nname: Consulting Terms\nbody_file: c
 export const TERM_MD = '1. **Services.** Consultant performs the services.\n2. **Fees.** Customer pays within 30 days.\n';
 
 export const DOCX_TERM_YAML = 'kind: CustomTerm\nname: Data Terms\ndocx_file: data.docx\n';
-/** Not a real Word file, but docx-shaped bytes: a zip header and some content. */
+/** A Word file as far as docket looks: a zip holding word/document.xml (here, `content`). */
 export function docx(content: string): Buffer {
-  return Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from(content)]);
+  return writeZip([{ name: 'word/document.xml', data: Buffer.from(content) }]);
 }
 
 export const CUSTOM_TEMPLATE_YAML = 'kind: CustomTemplate\nname: Consulting Agreement\ncustom_term: Consulting Terms\ndefinition_file: consulting.cover.yaml\n';

@@ -3,6 +3,7 @@
  * by `validate` with exit 1 at the right file:line, quoting what is wrong, and `plan` refuses it
  * before any connection (the services below point at a port nobody listens on).
  */
+import { writeZip } from '../../src/emulator/zip.js';
 import { execFile } from 'node:child_process';
 import { lstat, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
@@ -87,6 +88,7 @@ const CASES: Case[] = [
   { name: 'a text file that an attachment names first, and a term as its body: only the attachment is wrong', files: { 'r.yaml': 'kind: Attachment\nname: A\nfile: terms.md\n---\nkind: CustomTerm\nname: T\nbody_file: terms.md\n', 'terms.md': '# Terms\nPay in 30 days.\n' }, at: 'r.yaml:3 not-a-pdf', says: '"terms.md" is not a PDF', errors: 2 },
   { name: 'a docx_file that is not a Word file', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.docx\n', 't.docx': 'plain text' }, at: 't.yaml:3 not-a-docx', says: 't.docx' },
   { name: 'an empty docx_file', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.docx\n', 't.docx': '' }, at: 't.yaml:3 not-a-docx', says: 'empty' },
+  { name: 'a docx_file that is a zip but no Word document (a spreadsheet renamed)', files: { 't.yaml': 'kind: CustomTerm\nname: T\ndocx_file: t.docx\n', 't.docx': writeZip([{ name: 'xl/workbook.xml', data: Buffer.from('<workbook/>') }]) }, at: 't.yaml:3 not-a-docx', says: '"t.docx" is a zip archive without word/document.xml' },
   { name: 'an attachment file that is no PDF by its name', files: { 'a.yaml': 'kind: Attachment\nname: A\nfile: docs\n' }, at: 'a.yaml:3 invalid-value', says: '`file` must name a .pdf file (got "docs")' },
   { name: 'an unknown key merged into several rules', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - &base\n    name: A\n    actions: ACCEPT\n    reviewr: x\n  - <<: *base\n    name: B\n  - <<: *base\n    name: C\n' }, at: 'p.yaml:7 unknown-key', says: 'unknown key `reviewr` in `rules[0]`, did you mean `reviewer`?', errors: 1 },
   { name: 'a resource file saved as UTF-16 without a byte-order mark', files: { 'p.yaml': Buffer.from('kind: Playbook\nname: P\n', 'utf16le') }, at: 'p.yaml:1 invalid-utf8', says: 'p.yaml is not valid UTF-8', hint: 'save the file as UTF-8' },

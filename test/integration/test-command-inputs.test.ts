@@ -3,6 +3,7 @@
  * file, a contract linked from outside the directory, a JUnit path it cannot write. Each is a
  * clear error (exit 1) before any request, and --target contacts only the service it needs.
  */
+import { writeZip } from '../../src/emulator/zip.js';
 import { access, copyFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -328,7 +329,10 @@ describe('docket test with broken inputs', () => {
     await writeFile(join(dir, 'tests/fixtures/scan.pdf'), 'not a pdf');
     await writeFile(join(dir, 'tests/fixtures/blank.txt'), '');
     await writeFile(join(dir, 'tests/fixtures/nda.txt'), 'This Agreement is governed by the laws of Louisiana.');
-    const cases = ['empty.docx', 'plain.docx', 'scan.pdf', 'blank.txt', 'nda.txt'].map((f, i) => [`  - name: case ${i}`, `    contract: { file: fixtures/${f} }`, '    expect: { flags: { count: { min: 0 } } }'].join('\n'));
+    // A zip that is no Word document (a spreadsheet renamed), and a Word file cut short (probe EZ).
+    await writeFile(join(dir, 'tests/fixtures/sheet.docx'), writeZip([{ name: 'xl/workbook.xml', data: Buffer.from('<workbook/>') }]));
+    await writeFile(join(dir, 'tests/fixtures/cut.docx'), writeZip([{ name: 'word/document.xml', data: Buffer.from('<w:document/>') }]).subarray(0, 40));
+    const cases = ['empty.docx', 'plain.docx', 'scan.pdf', 'blank.txt', 'nda.txt', 'sheet.docx', 'cut.docx'].map((f, i) => [`  - name: case ${i}`, `    contract: { file: fixtures/${f} }`, '    expect: { flags: { count: { min: 0 } } }'].join('\n'));
     await writeFile(join(dir, 'tests/files.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', ...cases, ''].join('\n'));
     for (const command of [['validate'], ['test', '--emulator']]) {
       const r = await runCli([...command, '-C', dir]);
@@ -338,6 +342,8 @@ describe('docket test with broken inputs', () => {
         'tests/files.test.yaml:8:23 error not-a-docx contract file "fixtures/plain.docx" is not a Word file (a .docx is a zip archive; this one does not start like one) (looked for tests/fixtures/plain.docx)',
         'tests/files.test.yaml:11:23 error not-a-pdf contract file "fixtures/scan.pdf" is not a PDF (it does not start with %PDF-) (looked for tests/fixtures/scan.pdf)',
         'tests/files.test.yaml:14:23 error empty-file contract file "fixtures/blank.txt" is empty (looked for tests/fixtures/blank.txt)',
+        'tests/files.test.yaml:20:23 error not-a-docx contract file "fixtures/sheet.docx" is a zip archive without word/document.xml, not a Word document (a .xlsx or .pptx renamed?) (looked for tests/fixtures/sheet.docx)',
+        'tests/files.test.yaml:23:23 error not-a-docx contract file "fixtures/cut.docx" is not a readable zip archive (it has no central directory: cut short?) (looked for tests/fixtures/cut.docx)',
       ]);
       // Nothing was uploaded: the run stopped at the test files.
       expect(r.stdout + r.stderr).not.toContain('imported_files');

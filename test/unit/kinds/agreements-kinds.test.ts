@@ -3,10 +3,13 @@
  * from the service (and what they leave alone), what their writes send, and how they compare.
  * The life cycles of each kind are in test/integration/agreements-scenarios.test.ts.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { EmulatorSeed, SeedAgreements } from '../../../src/emulator/server.js';
 import { startEngine, type Engine } from '../../helpers/engine.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
+import { docx } from '../../integration/agreements-fixtures.js';
 
 let engine: Engine | undefined;
 afterEach(async () => {
@@ -36,9 +39,9 @@ describe('custom terms', () => {
       'docket.yaml': DOCKET,
       'a.yaml': 'kind: CustomTerm\nname: Declared\nbody: A\n',
       'w.yaml': 'kind: CustomTerm\nname: Word\ndocx_file: w.docx\n',
-      'w.docx': 'PK\u0003\u0004 word',
       'docket.lock.json': JSON.stringify({ version: 1, files: { 'custom-term:Word': { id: word.id, file: 'w.docx', sha256: 'f'.repeat(64) } } }),
     });
+    await writeFile(join(dir, 'w.docx'), docx('word'));
     e.requests();
     const plan = await e.planned(dir);
     // The docx differs from what the lock records: a publish, found without reading the term.
