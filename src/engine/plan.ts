@@ -12,7 +12,7 @@ import { diff, type DiffResult, type KindMeta } from './diff.js';
 import { childrenLookup } from './children.js';
 import { childrenEditedLive, classifyChanges, editedLiveSince } from './direction.js';
 import { planHints } from './hints.js';
-import { EMPTY_SYNC, type SyncState } from './sync.js';
+import { EMPTY_SYNC, withRenamedParents, type SyncState } from './sync.js';
 import { orderChanges } from './order.js';
 import { refKey } from './types.js';
 import type { Action, AdoptableFile, Change, DesiredResource, KindName, LiveResource, Ref, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
@@ -68,7 +68,7 @@ export interface BuildPlanResult {
 }
 
 export function buildPlan(input: BuildPlanInput): BuildPlanResult {
-  const sync = input.sync ?? EMPTY_SYNC;
+  const sync = withRenamedParents(input.sync ?? EMPTY_SYNC, input.desired, input.kinds);
   const recordedId = sync === EMPTY_SYNC ? undefined : (kindKey: string) => sync.idOf(kindKey);
   const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(recordedId ? { recordedId } : {}), ...(input.readOnly ? { readOnly: true } : {}) });
   const diagnostics = result.diagnostics;

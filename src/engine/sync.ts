@@ -171,6 +171,59 @@ export function syncState(sections: readonly Readonly<SyncRecords>[]): SyncState
   return { idOf, keysWithId: (id) => idIndex().get(id) ?? [], byKey, byId };
 }
 
+/**
+ * The records as the files' renames of parents make them read. Until an apply records them anew,
+ * the rules of a playbook the files rename from P to Q (`renamed_from`, or the id P was synced
+ * under pinned) are recorded under P (`rule:P/R1`): read as none, a rule renamed, edited or deleted
+ * in the app meanwhile was taken for the files' change, and apply deleted the app's work. A
+ * child's own record under the new name comes first.
+ */
+export function withRenamedParents(state: SyncState, desired: readonly DesiredResource[], kinds: readonly KindParent[]): SyncState {
+  if (state === EMPTY_SYNC) return state;
+  const children = kinds.filter((k) => k.parentKind !== undefined);
+  /** `rule:Q/` → `rule:P/`, for each former name P of a parent Q. */
+  const moved: [string, string][] = [];
+  for (const d of desired) {
+    const kindsBelow = children.filter((c) => c.parentKind === d.kind);
+    if (kindsBelow.length === 0 || (d.renamedFrom.length === 0 && !d.pinId)) continue;
+    const former = new Set(d.renamedFrom);
+    if (d.pinId) for (const key of state.keysWithId(d.pinId)) if (key.startsWith(`${d.kind}:`)) former.add(key.slice(d.kind.length + 1));
+    former.delete(d.key);
+    for (const child of kindsBelow) for (const name of former) moved.push([`${child.name}:${d.key}/`, `${child.name}:${name}/`]);
+  }
+  if (moved.length === 0) return state;
+  const formerKey = (key: string): string | undefined => {
+    if (state.idOf(key) !== undefined) return undefined;
+    for (const [now, then] of moved) {
+      if (!key.startsWith(now)) continue;
+      const was = then + key.slice(now.length);
+      if (state.idOf(was) !== undefined) return was;
+    }
+    return undefined;
+  };
+  const read = <V>(lookup: (key: string) => V | undefined) => (key: string): V | undefined => {
+    const own = lookup(key);
+    if (own !== undefined) return own;
+    const was = formerKey(key);
+    return was === undefined ? undefined : lookup(was);
+  };
+  const byKeyGet = read((key) => state.byKey.get(key));
+  return {
+    idOf: read((key) => state.idOf(key)),
+    keysWithId: (id) => state.keysWithId(id),
+    byKey: {
+      get size() {
+        return state.byKey.size;
+      },
+      get: byKeyGet,
+      has: (key) => byKeyGet(key) !== undefined,
+      keys: () => state.byKey.keys(),
+      entries: () => state.byKey.entries(),
+    },
+    byId: state.byId,
+  };
+}
+
 /** What kinds tell the records: fields never recorded (sensitive ones), and the kind a child's parent is. */
 export interface SyncKindInfo {
   name: KindName;

@@ -118,6 +118,46 @@ describe('objects renamed in the app', () => {
     }
   });
 
+  it('a playbook renamed in the files keeps its rules\' records: a rule renamed, edited or deleted in the app meanwhile is drift, not the files\' change (probe EX)', async () => {
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      const rules = '  - name: R1\n    actions: ACCEPT one\n  - name: R2\n    actions: ACCEPT two\n  - name: R3\n    actions: ACCEPT three\n';
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\nsafety:\n  max_delete_fraction: 1\n', 'playbooks/p.yaml': `kind: Playbook\nname: P\ndrift: adopt\nrules:\n${rules}` });
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.editRule('P', 'R1', { name: 'R1 app', actions: 'ACCEPT one, tuned by a reviewer' });
+      await app.editRule('P', 'R2', { actions: 'ACCEPT two, tuned' });
+      await app.deleteRule('P', 'R3');
+      // The files rename the playbook only, as its id pins it in a second run.
+      for (const renamed of ['name: Q\nrenamed_from: [P]', `name: Q\nid: ${await app.playbookId('P')}`]) {
+        await writeFile(join(dir, 'playbooks/p.yaml'), `kind: Playbook\n${renamed}\ndrift: adopt\nrules:\n${rules}`);
+        const plan = await run('plan', '-C', dir);
+        expect(plan.stdout).toContain('~ rename playbook "P" → "Q"');
+        // The app's work is drift the policy holds (pull brings it in), not a change apply makes.
+        expect(plan.stdout).toContain('Plan: 0 to create, 0 to update, 1 to rename, 0 to delete.');
+        expect(plan.stdout).toContain('+ create rule "Q/R3" (playbooks/p.yaml:10) · removed live · drift: adopt');
+        expect(plan.stdout).not.toContain('delete rule');
+        const drift = await run('drift', '-C', dir);
+        expect(drift.stdout).toMatch(/rule "Q\/R1 app"|rule "Q\/R1"/);
+        expect(drift.stdout).toContain('Removed live');
+        expect(drift.stdout).toMatch(/- rule "Q\/R3"/);
+      }
+      // Pulled, the files take the app's work; applied, the playbook is renamed and nothing else.
+      const pulled = await run('pull', '-C', dir);
+      expect(pulled.code).toBe(0);
+      const file = await readFile(join(dir, 'playbooks/p.yaml'), 'utf8');
+      expect(file).toContain('name: R1 app');
+      expect(file).toContain('ACCEPT two, tuned');
+      expect(file).not.toContain('R3');
+      await applyOk(run, dir);
+      expect(await app.playbookId('Q')).toBeTruthy();
+      await expectNoChanges(run, dir);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('a rename a variable holds back is not written into the tests either: validate still passes (probe ER)', async () => {
     const own = await startTestEmulator();
     try {
