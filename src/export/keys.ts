@@ -30,7 +30,7 @@ function shownPath(path: string, keys: readonly (readonly [string, string])[]): 
   for (const [, key] of keys) {
     const written = slug(key);
     for (let i = 0; i + KEY_PIECE_MIN <= written.length; i++) {
-      if (name.includes(written.slice(i, i + KEY_PIECE_MIN))) return `${path.slice(0, path.lastIndexOf('/') + 1)}… (a file named after an object whose name holds the key)`;
+      if (name.includes(written.slice(i, i + KEY_PIECE_MIN))) return `${path.slice(0, path.lastIndexOf('/') + 1)}… (a file named after an object whose name, as file names write it, holds the key)`;
     }
   }
   return path;

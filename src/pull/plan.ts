@@ -18,6 +18,8 @@ import { matchedToDeclared } from '../engine/matched.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { CREATE_ACTIONS, formerKey, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
 import { buildExport, type SchemaPaths } from '../export/index.js';
+import { slug } from '../export/layout.js';
+import { holdsKey } from '../config/api-keys.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject } from '../util/plain.js';
@@ -1048,7 +1050,7 @@ class PullPlanner {
       }
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const alike = this.lookAlikeDeclared(l.kind, undefined, l.name);
-      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? (alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key))) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys) ?? this.markedForTextFile(o)] as const).find(([, why]) => why !== undefined);
+      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? (alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key)) ?? keyInFileName(l, this.input.keys)) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys) ?? this.markedForTextFile(o)] as const).find(([, why]) => why !== undefined);
       if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}` });
       return !refused;
     });
@@ -1455,6 +1457,13 @@ function keepTextStyleWithin(current: unknown, value: unknown): unknown {
   if (Array.isArray(value)) return value.map((v, i) => keepTextStyleWithin(Array.isArray(current) ? current[i] : undefined, v));
   if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, keepTextStyleWithin(isPlainObject(current) ? current[k] : undefined, v)]));
   return keepTextStyle(current, value);
+}
+
+/** A new file named after `l` whose name, as file names write it (`ABC DEF 1234` → `abc-def-1234`), is an API key: the name would commit it. */
+function keyInFileName(l: LiveResource, keys: readonly [string, string][] = []): string | undefined {
+  const name = slug(l.name);
+  if (!keys.some(([, key]) => holdsKey(name, key))) return undefined;
+  return 'its name, written as a file name, is the value of an API key, which docket never writes into the files; rename it in the app, then pull again';
 }
 
 /**

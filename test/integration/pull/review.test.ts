@@ -4,7 +4,7 @@
  * documents per file and ${var} values. Each file changes exactly where live changed, and the next
  * plan shows no changes.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -321,6 +321,13 @@ rules:
     expect(pulled.stdout + pulled.stderr).not.toContain(key);
     expect(await readFile(join(dir, 'playbooks/keyed.yaml'), 'utf8')).toBe(nda);
     await app.deleteRule('Keyed', 'Token');
+    // A playbook whose name is the key as file names write it: its new file would carry it (probe EX).
+    await app.createPlaybook({ name: SECRET.toUpperCase().replaceAll('-', ' ') });
+    const named = await runCli(['pull', '-C', dir], { env: { ...emulator().env, DOCKET_API_KEY: key } });
+    expect(named.code).toBe(0);
+    expect(named.stdout).toContain('its name, written as a file name, is the value of an API key, which docket never writes into the files');
+    expect(await readdir(join(dir, 'playbooks'))).toEqual(['keyed.yaml']);
+    await app.archivePlaybook(SECRET.toUpperCase().replaceAll('-', ' '));
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });

@@ -16,7 +16,7 @@ describe('filesHoldingKeys', () => {
       keys,
     );
     expect(found).toEqual([
-      { path: 'playbooks/… (a file named after an object whose name holds the key)', variables: ['DOCKET_API_KEY'] },
+      { path: 'playbooks/… (a file named after an object whose name, as file names write it, holds the key)', variables: ['DOCKET_API_KEY'] },
       { path: 'playbooks/nda.yaml', variables: ['DOCKET_API_KEY'] },
     ]);
     expect(keysInLiveState(found).message).not.toMatch(/4ec39h/i);
@@ -25,6 +25,6 @@ describe('filesHoldingKeys', () => {
   it('names a file whose own name is the key, though its text writes the name another way (probe EU)', () => {
     const keys = [['DOCKET_API_KEY', 'abc-def-12345678']] as const;
     const found = filesHoldingKeys([{ path: 'playbooks/abc-def-12345678.yaml', content: 'kind: Playbook\nname: ABC DEF 12345678\n' }], keys);
-    expect(found).toEqual([{ path: 'playbooks/… (a file named after an object whose name holds the key)', variables: ['DOCKET_API_KEY'] }]);
+    expect(found).toEqual([{ path: 'playbooks/… (a file named after an object whose name, as file names write it, holds the key)', variables: ['DOCKET_API_KEY'] }]);
   });
 });
