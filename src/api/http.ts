@@ -13,6 +13,7 @@ import { Pool, request } from './undici-parts.js';
 import { ApiError, DocketError } from '../errors.js';
 import { createLimiter, MAX_TIMER_MS, type Limiter } from './limiter.js';
 import { markFound } from './found.js';
+import { MAX_BODY_BYTES } from './answer-limit.js';
 import { encodeMultipart } from './multipart.js';
 import { isPlainObject } from '../util/plain.js';
 import { shortId } from './path-segment.js';
@@ -110,12 +111,7 @@ const LANDING_READ_WAITS_MS = [2_000, 5_000];
 const MAX_PAGES = 10_000;
 /** Pages asked for at once when the first page states the last: each batch is checked before the next. */
 const PARALLEL_PAGES = 32;
-/**
- * NOTE(api): no answer is documented near this size (a page is 100 objects; a term's text a few
- * megabytes): one beyond it is a wrong URL or a broken service, and read whole it would hold
- * gigabytes (a string of over 512 MB cannot even be made), so it is refused, once, not read.
- */
-export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+export { MAX_BODY_BYTES };
 
 /** What one attempt produced: an answer (any status) or a network failure. */
 type Attempt =

@@ -8,6 +8,7 @@ import { isBlankText, liveFlag, liveText, normEmail, normName, normText } from '
 import { quoteValue, showJson } from '../config/quote.js';
 import { ApiError } from '../errors.js';
 import type { RuleAttrs } from '../api/review.js';
+import { MAX_BODY_BYTES } from '../api/answer-limit.js';
 import type { KindModule } from './kind.js';
 import { freshSiblings } from './support/race.js';
 import { blockText } from './support/yaml-out.js';
@@ -18,6 +19,25 @@ import { removeOrFindGone } from './support/gone.js';
 import { updatedAt } from './support/updated.js';
 
 const TEXT_FIELDS = ['description', 'actions', 'internal_notes', 'questions'] as const;
+
+/** What a rule's entry adds to its playbook's rule list beside its texts (id, type, keys, timestamps, reviewer). */
+const RULE_ENTRY_BYTES = 600;
+/** The share of the answer limit a playbook's rules may fill: the estimate leaves out what the service adds. */
+const ANSWER_ROOM = 0.9;
+
+/**
+ * About how many bytes a playbook's rule list is when answered (its texts as JSON, each rule's
+ * entry), when over `limit`; else undefined. A character is at most 3 bytes there (control
+ * characters are refused before), so most playbooks are judged by counting characters alone.
+ */
+function ruleListBytesOver(rules: readonly DesiredResource[], limit: number): number | undefined {
+  let chars = rules.length * RULE_ENTRY_BYTES;
+  for (const r of rules) for (const f of TEXT_FIELDS) chars += typeof r.fields[f] === 'string' ? (r.fields[f] as string).length : 0;
+  if (chars * 3 <= limit) return undefined;
+  let bytes = rules.length * RULE_ENTRY_BYTES;
+  for (const r of rules) for (const f of TEXT_FIELDS) bytes += typeof r.fields[f] === 'string' ? Buffer.byteLength(JSON.stringify(r.fields[f])) : 0;
+  return bytes > limit ? bytes : undefined;
+}
 const RULE_FIELDS = ['name', ...TEXT_FIELDS, 'generate_summary', 'reviewer'] as const;
 /**
  * Payload flag: the file states `generate_summary`. NOTE(api): the public create body documents
@@ -204,6 +224,14 @@ export const ruleKind: KindModule<'rule'> = {
         pointer,
       });
     });
+    const listBytes = ruleListBytesOver(out, MAX_BODY_BYTES * ANSWER_ROOM);
+    if (listBytes !== undefined) {
+      diag.error('rule-list-too-large', `playbook ${quoteValue(playbook, 200)} declares ${out.length.toLocaleString('en-US')} rules holding about ${Math.round(listBytes / 1024 / 1024)} MB: the review service answers a playbook's rules in one list, and docket reads no answer over ${MAX_BODY_BYTES / 1024 / 1024} MB, so it could not read them back once applied`, {
+        ...posOf(doc, '/rules'),
+        path: 'rules',
+        hint: `split the rules across several playbooks (about ${Math.floor((MAX_BODY_BYTES * ANSWER_ROOM) / 1024 / 1024)} MB of rules each at most)`,
+      });
+    }
     return out;
   },
 

@@ -175,6 +175,16 @@ describe('Rule toDesired', () => {
     ]);
   });
 
+  it('refuses a playbook whose rules docket could not read back: the service answers them in one list, and no answer over 64 MB is read (probe EY)', () => {
+    const big = (n: number, size: number) => Array.from({ length: n }, (_, i) => ({ name: `R${i}`, actions: 'x'.repeat(size) }));
+    const over = playbook({ rules: big(13, 5_000_000) }, { '/rules': 3 });
+    expect(over.diagnostics.errors).toEqual([expect.objectContaining({ code: 'rule-list-too-large', line: 3, path: 'rules' })]);
+    expect(over.diagnostics.errors[0]!.message).toBe('playbook "Inbound NDA" declares 13 rules holding about 62 MB: the review service answers a playbook\'s rules in one list, and docket reads no answer over 64 MB, so it could not read them back once applied');
+    // Just under (and one whose texts written in JSON would be longer: line breaks are two bytes each).
+    expect(playbook({ rules: big(11, 5_000_000) }).diagnostics.errors).toEqual([]);
+    expect(playbook({ rules: Array.from({ length: 6 }, (_, i) => ({ name: `R${i}`, actions: 'a\n'.repeat(3_500_000) })) }).diagnostics.errors.map((d) => d.code)).toEqual(['rule-list-too-large']);
+  });
+
   describe('missing-actions', () => {
     it('is reported when actions are absent and there are no questions', () => {
       const { diagnostics } = playbook({ rules: [{ name: 'Ok', actions: 'A' }, { name: 'Term' }] }, { '/rules/1': 12 });
