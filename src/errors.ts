@@ -20,6 +20,11 @@ export class DocketError extends Error {
    */
   outOfTurn = false;
   /**
+   * Set by the HTTP client for an answer over the size docket reads: the same answer would come
+   * again, so a read that ended so is not asked for again in the run (apply's duplicate checks).
+   */
+  answerTooLarge = false;
+  /**
    * The docket.yaml setting (a JSON pointer: `/agreements/organization_id`) the service showed to
    * be wrong: where the file writes it, the error is said at that file:line.
    */

@@ -262,7 +262,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
 
   /** An answer too large to read: refused once (the same answer would come again), after what its status says of the request. */
   function tooLargeError(t: RequestTarget, status: number): DocketError {
-    return new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${clean(t.path)} answered ${status} with a body over ${MAX_BODY_BYTES / 1024 / 1024} MB, which docket does not read`, badAnswerHint());
+    const error = new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${clean(t.path)} answered ${status} with a body over ${MAX_BODY_BYTES / 1024 / 1024} MB, which docket does not read`, badAnswerHint());
+    error.answerTooLarge = true;
+    return error;
   }
 
   function interrupted(t: RequestTarget): DocketError {

@@ -10,7 +10,7 @@ import { lockEntries, lockKey, supersededBy, type LockEntry, type LockFile } fro
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { ExecContext, Services } from '../kinds/kind.js';
 import { foundByReading } from '../api/found.js';
-import { freshReads } from '../util/fresh-read.js';
+import { freshReads, tooLarge } from '../util/fresh-read.js';
 import { DocketError } from '../errors.js';
 import { DEFAULT_GRACE_MS, executePlan, reasonOf, withinGrace } from './execute.js';
 import { lookBeforeCreate, settleAfterCreate } from './race.js';
@@ -317,8 +317,9 @@ function onceReads(): ExecContext['readAfterWrites'] {
     if (!read) {
       read = load();
       reads.set(key, read);
-      // A read that failed is tried again by the next caller, not handed to all of them.
-      read.catch(() => reads.delete(key));
+      // A read that failed is tried again by the next caller, not handed to all of them (but
+      // for an answer too large to read, which would come again).
+      read.catch((error: unknown) => void (tooLarge(error) || reads.delete(key)));
     }
     return read;
   };

@@ -4,11 +4,20 @@
  * already under way, since that one may have started before the caller's write. So callers that
  * finish their writes together (concurrent invites) share one read instead of making one each.
  */
+import { DocketError } from '../errors.js';
+
 export type FreshRead = <T>(key: string, load: () => Promise<T>) => Promise<T>;
+
+/** An answer over the size docket reads: asked for again, it comes again (README, Failure and safety). */
+export function tooLarge(error: unknown): boolean {
+  return error instanceof DocketError && error.answerTooLarge;
+}
 
 export function freshReads(): FreshRead {
   const running = new Map<string, Promise<unknown>>();
   const waiting = new Map<string, Promise<unknown>>();
+  /** Reads that ended in an answer too large to read: the same answer would come again. */
+  const refused = new Map<string, Promise<unknown>>();
   const ignore = (): void => undefined;
 
   const start = <T>(key: string, load: () => Promise<T>): Promise<T> => {
@@ -17,11 +26,16 @@ export function freshReads(): FreshRead {
     const done = (): void => {
       if (running.get(key) === p) running.delete(key);
     };
-    p.then(done, done);
+    p.then(done, (error: unknown) => {
+      if (tooLarge(error)) refused.set(key, p);
+      done();
+    });
     return p;
   };
 
   return <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    const failed = refused.get(key);
+    if (failed) return failed as Promise<T>;
     const queued = waiting.get(key);
     if (queued) return queued as Promise<T>;
     const busy = running.get(key);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { freshReads } from '../../../src/util/fresh-read.js';
+import { DocketError } from '../../../src/errors.js';
 
 /** A load whose calls are counted and which resolves only when told to. */
 function gatedLoad() {
@@ -59,5 +60,18 @@ describe('freshReads', () => {
     const failing = () => (++calls === 1 ? Promise.reject(new Error('boom')) : Promise.resolve(calls));
     await expect(read('users', failing)).rejects.toThrow('boom');
     expect(await read('users', failing)).toBe(2);
+  });
+
+  it('an answer too large to read is not asked for again: it would come again (probe EY)', async () => {
+    const read = freshReads();
+    let calls = 0;
+    const huge = () => {
+      calls++;
+      const error = new DocketError('bad-response', 'list rules: answered 200 with a body over 64 MB');
+      error.answerTooLarge = true;
+      return Promise.reject(error);
+    };
+    for (let i = 0; i < 3; i++) await expect(read('rules', huge)).rejects.toThrow('over 64 MB');
+    expect(calls).toBe(1);
   });
 });
