@@ -15,9 +15,12 @@ export interface PendingDocument {
   /** The kind as its document writes it (`CustomTerm`). */
   yamlKind: string;
   name: string;
+  /** The live id it pins (`id:`), when it pins one. */
+  id?: string;
   /** Relative to the configuration directory. */
   file: string;
 }
+
 
 /** Every pending document below `root` that names a kind and a name; one that cannot be read is left out. */
 export async function pendingDocuments(root: string): Promise<PendingDocument[]> {
@@ -33,7 +36,7 @@ export async function pendingDocuments(root: string): Promise<PendingDocument[]>
     // Read as any configuration file is (an id like 0e12… or a `<<` in a name needs the full parser).
     for (const doc of text === undefined ? [] : parseYamlFile(text, file).documents) {
       const value: unknown = doc.ok ? doc.value : undefined;
-      if (isPlainObject(value) && typeof value.kind === 'string' && typeof value.name === 'string') out.push({ yamlKind: value.kind, name: value.name, file });
+      if (isPlainObject(value) && typeof value.kind === 'string' && typeof value.name === 'string') out.push({ yamlKind: value.kind, name: value.name, ...(typeof value.id === 'string' ? { id: value.id } : {}), file });
     }
   }
   return out;

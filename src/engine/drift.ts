@@ -7,7 +7,7 @@
 import { childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, isDrift, liveSide, type ChildWork } from './direction.js';
 import type { SyncState } from './sync.js';
 import { addTo } from '../util/multi-map.js';
-import { refKey, type Action, type Change, type DesiredResource, type Direction, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
+import { pendingIdKey, refKey, type Action, type Change, type DesiredResource, type Direction, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
 import type { SourcePos } from '../diagnostics.js';
 
 export interface DriftItem {
@@ -151,7 +151,7 @@ export function driftReport(input: DriftInput): DriftReport {
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
   for (const l of input.unmatched) {
     if (input.quiet.has(l.kind) || inPlan.has(l.id)) continue;
-    const pendingIn = input.pendingDocuments?.get(refKey(l.kind, l.key));
+    const pendingIn = input.pendingDocuments?.get(refKey(l.kind, l.key)) ?? input.pendingDocuments?.get(pendingIdKey(l.kind, l.id));
     if (pendingIn !== undefined) {
       (report.adopting ??= []).push({ kind: l.kind, key: l.key, name: l.name, file: pendingIn });
       continue;

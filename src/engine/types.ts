@@ -307,6 +307,11 @@ export function refKey(kind: KindName, key: string): string {
   return `${kind}:${key}`;
 }
 
+/** A pending document's other key (cli/pending-documents.ts): its kind and the id it pins, found whatever the object is named live now. */
+export function pendingIdKey(kind: KindName, id: string): string {
+  return `${kind}#${id.toLowerCase()}`;
+}
+
 /** The `kind:key` identities a declared object had under the names its `renamed_from` gives. */
 export function formerKeys(d: Pick<DesiredResource, 'kind' | 'parent' | 'renamedFrom'>): string[] {
   return d.renamedFrom.map((old) => formerKey(d, old));

@@ -522,6 +522,26 @@ describe('docket export', () => {
     expect(replan.stdout).not.toContain('cannot compare');
   });
 
+  it('pins a pending Word term by id: renamed in the app before it is adopted, it is still being adopted, and its document adopts it (probe EX)', async () => {
+    const { exportFrom } = await seed({ 'terms/data.yaml': DOCX_TERM_YAML }, { 'terms/data.docx': docx('data') });
+    const { out } = await exportTo(exportFrom, '--kind', 'custom-term');
+    const pending = await readFile(join(out, 'custom-terms/data-terms.yaml.pending'), 'utf8');
+    expect(pending).toMatch(/\nid: [0-9a-f-]{36}\nname: Data Terms\n/);
+    await new App(t!.env).renameTerm('Data Terms', 'Data Terms Renamed');
+    const drift = await cli('drift', '-C', out);
+    expect([drift.code, drift.stdout]).toEqual([0, expect.stringContaining('custom-term "Data Terms Renamed" (custom-terms/data-terms.yaml.pending)')]);
+    const pulled = await cli('pull', '-C', out);
+    expect(pulled.stdout).toContain('custom-terms/data-terms.yaml.pending: names custom-term "Data Terms Renamed", which is live');
+    expect(Object.keys(await tree(out)).filter((f) => f.includes('.pending'))).toEqual(['custom-terms/data-terms.yaml.pending']);
+    // Adopted under the name the files give, it is the live term renamed back, not a second one.
+    await addFile(out, 'custom-terms/data-terms.docx', docx('data'), 'custom-terms/data-terms.yaml.pending');
+    const plan = await cli('plan', '-C', out);
+    expect(plan.stdout).toContain('~ rename custom-term "Data Terms Renamed" → "Data Terms"');
+    expect(plan.stdout).not.toContain('+ create custom-term');
+    expect((await cli('apply', '-C', out, '--auto-approve', '--adopt-files')).code).toBe(0);
+    await expectNoChanges(cli, out);
+  });
+
   it('writes byte-identical exports of the same live state', async () => {
     const { exportFrom } = await seed();
     const first = await exportTo(exportFrom);
