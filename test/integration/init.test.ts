@@ -240,6 +240,15 @@ describe('docket init', () => {
       expect([result.code, result.stderr]).toEqual([1, expect.stringContaining(`${file} is a symbolic link to something that does not exist; nothing was written`)]);
       expect(existsSync(join(dir, 'new', 'docket.yaml'))).toBe(false);
     }
+    // A named pipe there would be read for ever (.gitignore is appended to): refused at once (probe EX).
+    for (const file of ['.gitignore', 'playbooks/example.yaml']) {
+      const dir = await makeDir({});
+      await mkdir(join(dir, 'new', dirname(file)), { recursive: true });
+      spawnSync('mkfifo', [join(dir, 'new', file)]);
+      const result = await runCli(['init', join(dir, 'new')]);
+      expect([result.code, result.stderr]).toEqual([1, expect.stringContaining(`${file} is not a regular file (a named pipe or a device); nothing was written`)]);
+      expect(existsSync(join(dir, 'new', 'docket.yaml'))).toBe(false);
+    }
   });
 
   it('undoes what it wrote when a later file cannot be written, and says which, without a stack trace', async () => {

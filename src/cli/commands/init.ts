@@ -116,9 +116,12 @@ function blockerOf(root: string, files: readonly string[]): { path: string; why:
         if (danglingLink(path) && !(PROJECT_FILES as readonly string[]).includes(file)) return { path, why: 'is a symbolic link to something that does not exist' };
         break;
       }
-      const folder = statSync(path).isDirectory();
+      const found = statSync(path);
+      const folder = found.isDirectory();
       if (i < parts.length && !folder) return { path, why: 'is a file, not a folder' };
       if (i === parts.length && folder) return { path, why: 'is a folder, not a file' };
+      // A named pipe would be read for ever (.gitignore is read to append to it), and kept it is no file validate reads.
+      if (i === parts.length && !found.isFile() && !(PROJECT_FILES as readonly string[]).includes(file)) return { path, why: 'is not a regular file (a named pipe or a device)' };
     }
   }
   return undefined;
