@@ -3,7 +3,7 @@ import { shellWord } from '../util/shell-word.js';
 import { stripControl } from '../render/sanitize.js';
 import type { Paint } from '../render/paint.js';
 import type { AnyKind } from '../kinds/index.js';
-import type { ExportResult } from './index.js';
+import { PROJECT_FILE, type ExportResult } from './index.js';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { SETTING_CODES } from '../kinds/support/fixed-in-files.js';
@@ -71,9 +71,11 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
   if (options.copiedEmulatorState) {
     lines.push('', `The emulator state was copied to ${showPath(path.join(options.out, '.docket', 'emulator.json'))}, so --emulator runs there see the same organization.`);
   }
-  // A setting the source docket.yaml lacks is not a value the services hold: the app cannot mend it.
-  const settings = (options.refused ?? []).filter((d) => SETTING_CODES.has(d.code));
-  const refused = (options.refused ?? []).filter((d) => !SETTING_CODES.has(d.code));
+  // A setting the source docket.yaml lacks, or holds wrong (an actor who is no user), is not a value
+  // the services hold: the app cannot mend it.
+  const isSetting = (d: Diagnostic): boolean => SETTING_CODES.has(d.code) || d.file === PROJECT_FILE;
+  const settings = (options.refused ?? []).filter(isSetting);
+  const refused = (options.refused ?? []).filter((d) => !isSetting(d));
   if (settings.length > 0) {
     lines.push('', paint('yellow', `docket refuses the written files until docket.yaml sets what they need:`));
     for (const message of new Set(settings.map((d) => d.message))) {

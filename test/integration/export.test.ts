@@ -301,6 +301,10 @@ describe('docket export', () => {
     const { result } = await exportTo(stranger);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('`agreements.actor` in docket.yaml ("nobody@elsewhere.example") is no user of the agreements organization: plan refuses custom terms, custom templates and attachments until it names one');
+    // The check's refusal is of the new docket.yaml's setting, not a value the app holds (probe EX).
+    expect(result.stdout).toMatch(/docket refuses the written files until docket\.yaml sets what they need:\n  \S+acme\/docket\.yaml: `agreements\.actor` names "nobody@elsewhere\.example", which is not a user of the agreements service/);
+    expect(result.stdout).not.toContain('values the services hold');
+    expect(result.stdout).not.toContain('change these in the app');
     // A user's e-mail, in any case, is not noted.
     expect((await exportTo(await makeDir({ 'docket.yaml': DOCKET_YAML.replace('legal-ops', 'Legal-Ops') }))).result.stdout).not.toContain('is no user');
     // Attachments alone come from the lock: no service is read for the actor, and no key is needed.
