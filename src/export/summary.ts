@@ -10,7 +10,7 @@ import { SETTING_CODES } from '../kinds/support/fixed-in-files.js';
 import { GITIGNORE_ENTRY, GITIGNORE_FILE } from '../config/work-dir.js';
 import { quoteValue, showPath } from '../config/quote.js';
 
-/** How many objects were recorded and in which file, or why none were (and how many changes a plan of the files showed, when that is why). */
+/** How many objects were recorded and in which file, or why none were (and how many differences a plan of the files found, when that is why). */
 export type ExportRecords = { recorded: number; file: string } | { skipped: string; changes?: number };
 
 export interface SummaryOptions {
@@ -105,7 +105,7 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
   lines.push(`  docket plan -C ${dir}${flags}`);
   const moved = records && 'skipped' in records ? records.changes : undefined;
   // The files are of the state first read: what its check saw since is a plan's changes, not none.
-  if (moved) lines.push(`  shows the ${plural(moved, 'change', 'changes')} its check found; to have files that match the organization as it is now, export again into an empty directory.`);
+  if (moved) lines.push(`  shows the ${plural(moved, 'difference', 'differences')} its check found; to have files that match the organization as it is now, export again into an empty directory.`);
   else lines.push('  shows no changes.');
   if (result.missing.length > 0) {
     lines.push('', 'To manage the resources whose files the services cannot give back:');

@@ -401,8 +401,22 @@ describe('docket export', () => {
     expect(twice.result.code).toBe(0);
     expect(await readFile(join(twice.out, 'playbooks/inbound-nda.yaml'), 'utf8')).toContain('rules: []');
     expect(twice.result.stdout).toContain('No sync records were written (a plan of the written directory shows 3 changes: the live state moved while export read it, or a read of it was wrong)');
-    expect(twice.result.stdout).toContain(`docket plan -C ${twice.out}\n  shows the 3 changes its check found; to have files that match the organization as it is now, export again into an empty directory.\n`);
+    expect(twice.result.stdout).toContain(`docket plan -C ${twice.out}\n  shows the 3 differences its check found; to have files that match the organization as it is now, export again into an empty directory.\n`);
     expect(twice.result.stdout).not.toContain('shows no changes');
+  });
+
+  it('records nothing when its check finds live objects its own read did not list (the playbook list answered empty once, probe EX)', async () => {
+    const { exportFrom } = await seed();
+    t!.emulator.faults.add({ method: 'GET', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'malformed', body: { data: [] }, count: 1 });
+    const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('No sync records were written (a plan of the written directory finds 2 live objects export\'s read did not list: the live state moved while export read it, or a read of it was wrong)');
+    expect(result.stdout).toContain('shows the 2 differences its check found; to have files that match the organization as it is now, export again into an empty directory.');
+    expect(await readFile(join(out, 'docket.lock.json'), 'utf8').catch(() => '')).not.toContain('synced');
+    // Exported again, the files hold them.
+    const again = await exportTo(exportFrom, '--kind', 'playbook');
+    expect(Object.keys(await tree(again.out))).toContain('playbooks/inbound-nda.yaml');
+    await expectNoChanges(cli, again.out);
   });
 
   it('limits the export to the kinds given with --kind', async () => {

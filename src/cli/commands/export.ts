@@ -103,6 +103,8 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         } finally {
           s.progress.stop();
         }
+        // What was read, by name: the check tells an object this read missed (a list answered short).
+        const seen = new Set([...byKind].flatMap(([kind, objects]) => (KINDS.find((k) => k.name === kind)?.parentKind ? [] : objects.map((o) => `${kind}:${o.name}`))));
         const result = buildExport({
           kinds: exported,
           registry: KINDS,
@@ -130,7 +132,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         await writeExport(out, opts.out!, result.files, emulatorState, (cleanup) => interruptsOf(io).onExit(cleanup), async (staging) => {
           // The live objects and the files' text are garbage now: collected before the written files load.
           collectGarbage(result.parts.reduce((n, p) => n + p.count + p.children.reduce((m, c) => m + c.count, 0), 0));
-          checked = await checkAndRecord(io, staging, { emulator, deadline: () => deadline, ...pick(opts) });
+          checked = await checkAndRecord(io, staging, { emulator, deadline: () => deadline, seen, exported: exported.map((k) => k.name), ...pick(opts) });
         });
         const { refused, records } = checked!;
 

@@ -207,7 +207,7 @@ describe('playbooks and their rules', () => {
     expect(summary({ recorded: 0, file: 'docket.lock.json' })).not.toContain('Recorded');
     // Its check found changes: the next plan shows them, it is not said to show none.
     const moved = summary({ skipped: 'a plan of the written directory shows 2 changes: the live state moved while export read it', changes: 2 });
-    expect(moved).toContain('Next steps:\n  docket plan -C out\n  shows the 2 changes its check found; to have files that match the organization as it is now, export again into an empty directory.\n');
+    expect(moved).toContain('Next steps:\n  docket plan -C out\n  shows the 2 differences its check found; to have files that match the organization as it is now, export again into an empty directory.\n');
     expect(moved).not.toContain('shows no changes');
   });
 
