@@ -405,6 +405,12 @@ describe('docket test against a standalone emulator', () => {
     expect(await notes()).toEqual(['the live "Consulting Agreement" differs from the files (publish custom-template "Consulting Agreement" (definition)): these cases test the live one; run docket apply first to test the files\' version']);
     expect((await runCli(['apply', '-C', dir, '--target', TARGET, '--auto-approve'], { env: emu().env })).code).toBe(0);
     expect(await notes()).toEqual([]);
+    // The custom term it links, changed in the files only: its new version is not what the cases test either (probe EZ).
+    const terms = join(dir, 'custom-terms/consulting.md');
+    await writeFile(terms, `${await readFile(terms, 'utf8')}\n3. **Notice.** Thirty days.\n`);
+    expect(await notes()).toEqual(['the live "Consulting Agreement" differs from the files (publish custom-term "Consulting Terms" (body)): these cases test the live one; run docket apply first to test the files\' version']);
+    expect((await runCli(['apply', '-C', dir, '--target', 'custom-term/Consulting Terms', '--auto-approve'], { env: emu().env })).code).toBe(0);
+    expect(await notes()).toEqual([]);
     // One not live at all gets no note of a live one: its cases say it is not live yet.
     await writeFile(join(dir, 'templates/new.yaml'), 'kind: Template\nname: Brand New NDA\ntype: NDA\n');
     await writeFile(join(dir, 'tests/new.test.yaml'), 'kind: TemplateTest\ntemplate: Brand New NDA\ncases:\n  - name: ok\n    values: {}\n    expect: accepted\n');

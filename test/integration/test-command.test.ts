@@ -115,6 +115,17 @@ describe('docket test --emulator bringing a template up to date first', () => {
     expect(plan.stdout).toContain('No changes.');
     expect(plan.code).toBe(0);
   });
+
+  it('publishes the custom term a tested custom template links, changed in the files, before its cases (probe EZ)', async () => {
+    const dir = await example();
+    expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
+    const terms = join(dir, 'custom-terms/consulting.md');
+    await writeFile(terms, `${await readFile(terms, 'utf8')}\n3. **Notice.** Thirty days.\n`);
+    const r = await runCli(['test', '-C', dir, '--emulator', '--target', 'custom-template/Consulting Agreement']);
+    expect(r.stdout).toContain('brought "Consulting Agreement" up to date in the emulator first (1 change(s))');
+    const plan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
+    expect([plan.code, plan.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
+  });
 });
 
 describe('docket test --compare-to', () => {

@@ -461,7 +461,7 @@ function selectTargets(files: TestFile[], targets: string[], subjects: TestSubje
  * the file's version; the real services are never changed by `docket test`.
  */
 async function syncEmulatorTemplate(s: Session, subject: TemplateSubject): Promise<string | undefined> {
-  const plan = await planInSession(s, [subject.target]);
+  const plan = await planInSession(s, withReferenced(s.workspace.desired, subject).targets);
   if (!hasChanges(plan)) return undefined;
   // Recorded as an apply records them: the uploads in the lock, what is in sync in the sync records.
   const recorder = lockRecorder(s);
@@ -480,7 +480,8 @@ async function syncEmulatorTemplate(s: Session, subject: TemplateSubject): Promi
  */
 async function compareLiveTemplate(s: Session, subject: TemplateSubject): Promise<string | undefined> {
   // The template and what it names (terms, attachments) alone: the agreements service only, as the cases.
-  const plan = await planDetailsInSession(s, { targets: [subject.target], only: withReferenced(s.workspace.desired, subject) }).then((details) => details.plan, (error: unknown) => {
+  const { only, targets } = withReferenced(s.workspace.desired, subject);
+  const plan = await planDetailsInSession(s, { targets, only }).then((details) => details.plan, (error: unknown) => {
     if (error instanceof DocketError) return error;
     throw error;
   });
@@ -491,8 +492,11 @@ async function compareLiveTemplate(s: Session, subject: TemplateSubject): Promis
   return `the live ${JSON.stringify(subject.name)} differs from the files (${changes.join('; ')}): these cases test the live one; run docket apply first to test the files' version`;
 }
 
-/** The declared template a subject names, and every declared resource it references, transitively. */
-function withReferenced(desired: readonly DesiredResource[], subject: TemplateSubject): DesiredResource[] {
+/**
+ * The declared template a subject names, and every declared resource it references, transitively;
+ * and each one's target: a term's new version is no change the template's own target takes along.
+ */
+function withReferenced(desired: readonly DesiredResource[], subject: TemplateSubject): { only: DesiredResource[]; targets: string[] } {
   const byRef = new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
   const start = byRef.get(refKey(subject.ref.kind, subject.ref.key));
   const out = new Set<DesiredResource>();
@@ -502,7 +506,8 @@ function withReferenced(desired: readonly DesiredResource[], subject: TemplateSu
     for (const r of d.refs) visit(byRef.get(refKey(r.kind, r.key)));
   };
   visit(start);
-  return [...out];
+  const only = [...out];
+  return { only, targets: [subject.target, ...only.filter((d) => !d.parent && d !== start).map((d) => `${d.kind}/${d.name}`)] };
 }
 
 interface CaptureFlags extends CommonOptions {
