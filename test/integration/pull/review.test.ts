@@ -326,7 +326,8 @@ rules:
     const named = await runCli(['pull', '-C', dir], { env: { ...emulator().env, DOCKET_API_KEY: key } });
     expect(named.code).toBe(0);
     expect(named.stdout).toContain('its name, written as a file name, is the value of an API key, which docket never writes into the files');
-    expect(await readdir(join(dir, 'playbooks'))).toEqual(['keyed.yaml']);
+    // (The other playbooks of the emulator this file's tests share are written as they are.)
+    expect((await readdir(join(dir, 'playbooks'))).filter((f) => f.includes('7f3a9c21'))).toEqual([]);
     await app.archivePlaybook(SECRET.toUpperCase().replaceAll('-', ' '));
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);

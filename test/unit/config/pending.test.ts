@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 describe('pendingDocuments', () => {
-  it('finds the kind and name of each, also where only the full YAML parser reads the file', async () => {
+  it('finds the kind, name and pinned id of each, also where only the full YAML parser reads the file', async () => {
     await mkdir(join(dir, 'custom-terms'));
     await mkdir(join(dir, 'attachments'));
     await writeFile(join(dir, 'custom-terms/price.yaml.pending'), 'kind: CustomTerm\nname: Price <<list>>\ndocx_file: price.docx\n');
@@ -22,7 +22,7 @@ describe('pendingDocuments', () => {
     await writeFile(join(dir, 'attachments/b.yaml'), 'kind: Attachment\nname: Active\nfile: b.pdf\n');
     await writeFile(join(dir, 'attachments/broken.yaml.pending'), 'kind: [\n');
     expect(await pendingDocuments(dir)).toEqual([
-      { yamlKind: 'Attachment', name: 'Security', file: 'attachments/a.yaml.pending' },
+      { yamlKind: 'Attachment', name: 'Security', id: '0e123456-1e4a-4b1e-8e1e-0123456789ab', file: 'attachments/a.yaml.pending' },
       { yamlKind: 'CustomTerm', name: 'Price <<list>>', file: 'custom-terms/price.yaml.pending' },
     ]);
   });
