@@ -21,6 +21,7 @@ import { collect, withCommon, type CommonOptions } from '../options.js';
 import { withSession, type SessionOptions } from '../session.js';
 import { readWithDroppedKinds } from '../dropped-kinds.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
+import { withRenamedParents } from '../../engine/sync.js';
 
 interface DriftFlags extends CommonOptions {
   output: 'text' | 'json' | 'markdown';
@@ -99,7 +100,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         const children = childrenLookup(details.live);
         const inTargets = childInTargets(opts.target, KINDS);
         const childrenOf = opts.target.length === 0 ? children : (liveId: string) => children(liveId).filter(inTargets);
-        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: s.sync(), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: new Set(KINDS.filter((k) => k.pruneKey).map((k) => k.name)), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired }) };
+        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: withRenamedParents(s.sync(), s.workspace.desired, KINDS), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: new Set(KINDS.filter((k) => k.pruneKey).map((k) => k.name)), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired }) };
       });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report, { kinds: [...new Set(kindNames(opts.kind))], targets: opts.target }));
       else if (opts.output === 'markdown') io.stdout(renderDriftMarkdown(plan, report, undefined, scopeOf(opts)));

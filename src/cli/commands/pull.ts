@@ -39,6 +39,7 @@ import { describePullViolation, pullRemovalViolations } from '../../engine/guard
 import { DocketError, UnsafePlanError } from '../../errors.js';
 import { formatDuration } from '../duration.js';
 import { applyLockRoot, holdingApplyLock, lockTimeoutOption, PULL } from '../apply-lock.js';
+import { withRenamedParents } from '../../engine/sync.js';
 
 interface PullFlags extends CommonOptions {
   output: 'text' | 'json' | 'markdown';
@@ -99,7 +100,8 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           named: namedByTargets(opts.target, KINDS),
           unmatched,
           pendingDocuments: await pendingByKey(root, KINDS),
-          sync: s.sync(),
+          // Read as the plan read them: the rules of a playbook the files rename, under its former name.
+          sync: withRenamedParents(s.sync(), s.workspace.desired, KINDS),
           kinds: KINDS,
           read: fileReader(root, s.workspace),
           taken: takenSlugs(root),

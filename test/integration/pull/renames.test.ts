@@ -158,6 +158,27 @@ describe('objects renamed in the app', () => {
     }
   });
 
+  it('a rule deleted in the app and edited in the files of a playbook the files rename stays in the files: pull and drift read its record as the plan does (second read)', async () => {
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      const file = (name: string, three: string) => `kind: Playbook\n${name}\nrules:\n  - name: R1\n    actions: ACCEPT one\n  - name: R3\n    actions: ${three}\n`;
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file('name: P', 'ACCEPT three') });
+      await applyOk(run, dir);
+      await new App(own.env).deleteRule('P', 'R3');
+      await writeFile(join(dir, 'playbooks/p.yaml'), file('name: Q\nrenamed_from: [P]', 'ACCEPT three, edited in the files'));
+      const drift = await run('drift', '-C', dir);
+      expect(drift.stdout).toContain('Of these, 1 removed live stays in the files, which changed it');
+      const pulled = await run('pull', '-C', dir);
+      expect(pulled.stdout).toContain('removed live, but the files changed it since the last sync');
+      expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toContain('ACCEPT three, edited in the files');
+      await applyOk(run, dir);
+      await expectNoChanges(run, dir);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('a rename a variable holds back is not written into the tests either: validate still passes (probe ER)', async () => {
     const own = await startTestEmulator();
     try {
