@@ -342,7 +342,7 @@ describe('docket test with broken inputs', () => {
         'tests/files.test.yaml:8:23 error not-a-docx contract file "fixtures/plain.docx" is not a Word file (a .docx is a zip archive; this one does not start like one) (looked for tests/fixtures/plain.docx)',
         'tests/files.test.yaml:11:23 error not-a-pdf contract file "fixtures/scan.pdf" is not a PDF (it does not start with %PDF-) (looked for tests/fixtures/scan.pdf)',
         'tests/files.test.yaml:14:23 error empty-file contract file "fixtures/blank.txt" is empty (looked for tests/fixtures/blank.txt)',
-        'tests/files.test.yaml:20:23 error not-a-docx contract file "fixtures/sheet.docx" is a zip archive without word/document.xml, not a Word document (a .xlsx or .pptx renamed?) (looked for tests/fixtures/sheet.docx)',
+        'tests/files.test.yaml:20:23 error not-a-docx contract file "fixtures/sheet.docx" is a zip archive without a Word document part (word/document.xml), not a Word document (a .xlsx or .pptx renamed?) (looked for tests/fixtures/sheet.docx)',
         'tests/files.test.yaml:23:23 error not-a-docx contract file "fixtures/cut.docx" is not a readable zip archive (it has no central directory: cut short?) (looked for tests/fixtures/cut.docx)',
       ]);
       // Nothing was uploaded: the run stopped at the test files.
