@@ -171,7 +171,7 @@ export function redactingIo(io: Io): Io {
 }
 
 /** A workflow command: `::error file=…,line=…::message`, its properties and message escaped. */
-const COMMAND = /^(\s*::[A-Za-z-]+)(?: ([^:]*))?::(.*)$/;
+const COMMAND = /^(\s*::[A-Za-z-]+)(?: ([^:]*))?::([^\n]*)$/;
 
 /**
  * Workflow commands redacted as the runner shows them: escaped, a percent-encoded key's `%` is

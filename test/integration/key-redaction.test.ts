@@ -70,6 +70,11 @@ describe('API keys in output', () => {
     expect(annotation).toContain('sk%255Flive%255FZx9Qw7Er5Ty3Ui1Op');
     writeWorkflowCommands(io, 'stdout', `${annotation}\n`);
     expect(printed.join('')).toBe('::error file=tests/t.test.yaml,line=9,title=docket test failed::NDA / leak: got "Term: [redacted] is the term. # #[group]x"\n');
+    // A line separator in the message, or a CR ending the line, is still one command's text (second read).
+    printed.length = 0;
+    writeWorkflowCommands(io, 'stdout', `${annotation.replace('is the term', 'is\u2028the term')}\r\n`);
+    expect(printed.join('')).toContain('Term: [redacted] is\u2028the term');
+    expect(printed.join('')).not.toMatch(/Zx9Qw7/);
     // Every character escaped, cut inside an escape by a quote's ellipsis, in either letter case.
     const encoded = [...key].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
     const secrets = keyValues({ DOCKET_API_KEY: key });
