@@ -42,7 +42,7 @@ export function freshReads(): FreshRead {
     if (!busy) return start(key, load);
     const next = busy.then(ignore, ignore).then(() => {
       waiting.delete(key);
-      return start(key, load);
+      return (refused.get(key) as Promise<T> | undefined) ?? start(key, load);
     });
     waiting.set(key, next);
     return next;

@@ -73,5 +73,12 @@ describe('freshReads', () => {
     };
     for (let i = 0; i < 3; i++) await expect(read('rules', huge)).rejects.toThrow('over 64 MB');
     expect(calls).toBe(1);
+    // Nor by a caller that queued behind the read that ended so.
+    const again = freshReads();
+    const first = again('rules', huge);
+    const queued = again('rules', huge);
+    await expect(first).rejects.toThrow('over 64 MB');
+    await expect(queued).rejects.toThrow('over 64 MB');
+    expect(calls).toBe(2);
   });
 });
