@@ -19,8 +19,10 @@ import { removeOrFindGone } from './support/gone.js';
 import { updatedAt } from './support/updated.js';
 
 const TEXT_FIELDS = ['description', 'actions', 'internal_notes', 'questions'] as const;
+/** The fields a rule's entry in its playbook's list holds as text, its name among them. */
+const LISTED_TEXT = ['name', ...TEXT_FIELDS] as const;
 
-/** What a rule's entry adds to its playbook's rule list beside its texts (id, type, keys, timestamps, reviewer). */
+/** What a rule's entry adds to its playbook's rule list beside its texts (id, type, keys, timestamps, reviewer, measured about 600). */
 const RULE_ENTRY_BYTES = 600;
 /** The share of the answer limit a playbook's rules may fill: the estimate leaves out what the service adds. */
 const ANSWER_ROOM = 0.9;
@@ -32,10 +34,10 @@ const ANSWER_ROOM = 0.9;
  */
 function ruleListBytesOver(rules: readonly DesiredResource[], limit: number): number | undefined {
   let chars = rules.length * RULE_ENTRY_BYTES;
-  for (const r of rules) for (const f of TEXT_FIELDS) chars += typeof r.fields[f] === 'string' ? (r.fields[f] as string).length : 0;
+  for (const r of rules) for (const f of LISTED_TEXT) chars += typeof r.fields[f] === 'string' ? (r.fields[f] as string).length : 0;
   if (chars * 3 <= limit) return undefined;
   let bytes = rules.length * RULE_ENTRY_BYTES;
-  for (const r of rules) for (const f of TEXT_FIELDS) bytes += typeof r.fields[f] === 'string' ? Buffer.byteLength(JSON.stringify(r.fields[f])) : 0;
+  for (const r of rules) for (const f of LISTED_TEXT) bytes += typeof r.fields[f] === 'string' ? Buffer.byteLength(JSON.stringify(r.fields[f])) : 0;
   return bytes > limit ? bytes : undefined;
 }
 const RULE_FIELDS = ['name', ...TEXT_FIELDS, 'generate_summary', 'reviewer'] as const;
