@@ -185,11 +185,8 @@ export function withRenamedParents(state: SyncState, desired: readonly DesiredRe
   const moved: [string, string][] = [];
   for (const d of desired) {
     const kindsBelow = children.filter((c) => c.parentKind === d.kind);
-    if (kindsBelow.length === 0 || (d.renamedFrom.length === 0 && !d.pinId)) continue;
-    const former = new Set(d.renamedFrom);
-    if (d.pinId) for (const key of state.keysWithId(d.pinId)) if (key.startsWith(`${d.kind}:`)) former.add(key.slice(d.kind.length + 1));
-    former.delete(d.key);
-    for (const child of kindsBelow) for (const name of former) moved.push([`${child.name}:${d.key}/`, `${child.name}:${name}/`]);
+    if (kindsBelow.length === 0) continue;
+    for (const child of kindsBelow) for (const name of formerParentNames(d, state)) moved.push([`${child.name}:${d.key}/`, `${child.name}:${name}/`]);
   }
   if (moved.length === 0) return state;
   const formerKey = (key: string): string | undefined => {
@@ -222,6 +219,15 @@ export function withRenamedParents(state: SyncState, desired: readonly DesiredRe
     },
     byId: state.byId,
   };
+}
+
+/** The names a declared parent was synced under before the files renamed it (`renamed_from`, or the keys of the id it pins). */
+function formerParentNames(d: Pick<DesiredResource, 'kind' | 'key' | 'renamedFrom' | 'pinId'>, state: Pick<SyncState, 'keysWithId'>): string[] {
+  if (d.renamedFrom.length === 0 && !d.pinId) return [];
+  const former = new Set(d.renamedFrom);
+  if (d.pinId) for (const key of state.keysWithId(d.pinId)) if (key.startsWith(`${d.kind}:`)) former.add(key.slice(d.kind.length + 1));
+  former.delete(d.key);
+  return [...former];
 }
 
 /** What kinds tell the records: fields never recorded (sensitive ones), and the kind a child's parent is. */
@@ -395,8 +401,34 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
       if ((c.action === 'delete' || c.action === 'archive') && c.parent && !done.has(c.id)) children.push({ key: refKey(c.kind, c.key), parentKey: refKey(c.parent.kind, c.parent.key), id: c.liveId });
     }
     keepUnsettledChildren(out, children, { state: input.state, forgotten, keptOther });
+    keepRecordsOfAbsentChildren(out, keyed, { state: input.state, forgotten, ids: input.ids });
   }
   return out;
+}
+
+/**
+ * A declared child that is not live (deleted in the app, its create held by a `drift:` policy)
+ * keeps the record its parent's former name held, under the new one: forgotten with the old name,
+ * its deletion read as the files' change, and the next apply made it again.
+ */
+function keepRecordsOfAbsentChildren(out: SyncUpdates, keyed: readonly (readonly [DesiredResource, string])[], env: { state: Pick<SyncState, 'keysWithId' | 'byKey'>; forgotten: ReadonlySet<string>; ids: ReadonlyMap<string, string> }): void {
+  let parents: Map<string, DesiredResource> | undefined;
+  for (const [d, key] of keyed) {
+    if (!d.parent || out.has(key) || env.ids.has(key)) continue;
+    parents ??= new Map(keyed.map(([p, k]) => [k, p]));
+    const parent = parents.get(refKey(d.parent.kind, d.parent.key));
+    if (!parent) continue;
+    const local = d.key.slice(parent.key.length + 1);
+    for (const name of formerParentNames(parent, env.state)) {
+      const was = refKey(d.kind, `${name}/${local}`);
+      if (parentPrefixOf(was, env.forgotten) === undefined) continue;
+      const record = env.state.byKey.get(was);
+      if (record) {
+        out.set(key, record);
+        break;
+      }
+    }
+  }
 }
 
 /**

@@ -179,6 +179,30 @@ describe('objects renamed in the app', () => {
     }
   });
 
+  it('the apply that renames a playbook keeps the record of a rule deleted in the app that drift: adopt holds: still drift after it, not made again (probe FA)', async () => {
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      const file = (name: string) => `kind: Playbook\n${name}\ndrift: adopt\nrules:\n  - name: R1\n    actions: ACCEPT one\n  - name: R2\n    actions: ACCEPT two\n`;
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/a.yaml': file('name: Alpha') });
+      await applyOk(run, dir);
+      await new App(own.env).deleteRule('Alpha', 'R2');
+      await writeFile(join(dir, 'playbooks/a.yaml'), file('name: Beta\nrenamed_from: [Alpha]'));
+      await applyOk(run, dir);
+      const plan = await run('plan', '-C', dir);
+      expect(plan.stdout).toContain('+ create rule "Beta/R2" (playbooks/a.yaml:8) · removed live · drift: adopt');
+      expect(plan.stdout).not.toContain('only in files');
+      const drift = await run('drift', '-C', dir);
+      expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining('- rule "Beta/R2"')]);
+      // Pulled, the files take the app's deletion; then nothing is left to do.
+      expect((await run('pull', '-C', dir)).code).toBe(0);
+      expect(await readFile(join(dir, 'playbooks/a.yaml'), 'utf8')).not.toContain('R2');
+      await expectNoChanges(run, dir);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('a rename a variable holds back is not written into the tests either: validate still passes (probe ER)', async () => {
     const own = await startTestEmulator();
     try {
