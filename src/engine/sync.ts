@@ -183,12 +183,26 @@ export function withRenamedParents(state: SyncState, desired: readonly DesiredRe
   const children = kinds.filter((k) => k.parentKind !== undefined);
   /** `rule:Q/` → `rule:P/`, for each former name P of a parent Q. */
   const moved: [string, string][] = [];
+  /** `rule:P/` of a new parent the files name P while they rename the one synced as P: those records are not its. */
+  const vacated: string[] = [];
+  let declared: Set<string> | undefined;
   for (const d of desired) {
     const kindsBelow = children.filter((c) => c.parentKind === d.kind);
     if (kindsBelow.length === 0) continue;
-    for (const child of kindsBelow) for (const name of formerParentNames(d, state)) moved.push([`${child.name}:${d.key}/`, `${child.name}:${name}/`]);
+    const former = formerParentNames(d, state);
+    if (former.length === 0) continue;
+    // Until the rename is applied (nothing is recorded under the new name), what P's name holds is this parent's.
+    const unapplied = state.idOf(refKey(d.kind, d.key)) === undefined;
+    declared ??= new Set(desired.map((x) => refKey(x.kind, x.key)));
+    for (const child of kindsBelow) {
+      for (const name of former) {
+        moved.push([`${child.name}:${d.key}/`, `${child.name}:${name}/`]);
+        if (unapplied && declared.has(refKey(d.kind, name))) vacated.push(`${child.name}:${name}/`);
+      }
+    }
   }
   if (moved.length === 0) return state;
+  const isVacated = (key: string): boolean => vacated.some((prefix) => key.startsWith(prefix));
   const formerKey = (key: string): string | undefined => {
     if (state.idOf(key) !== undefined) return undefined;
     for (const [now, then] of moved) {
@@ -199,6 +213,7 @@ export function withRenamedParents(state: SyncState, desired: readonly DesiredRe
     return undefined;
   };
   const read = <V>(lookup: (key: string) => V | undefined) => (key: string): V | undefined => {
+    if (vacated.length > 0 && isVacated(key)) return undefined;
     const own = lookup(key);
     if (own !== undefined) return own;
     const was = formerKey(key);

@@ -203,6 +203,35 @@ describe('objects renamed in the app', () => {
     }
   });
 
+  it('a new playbook the files give the name of one they rename does not take its rules\' records: its rules are only in the files (probe FA)', async () => {
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      const rules = '  - name: R1\n    actions: ACCEPT one\n  - name: R2\n    actions: ACCEPT two\n';
+      for (const renamed of ['renamed_from: [Alpha]', 'pin']) {
+        const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/a.yaml': `kind: Playbook\nname: Alpha\nrules:\n${rules}` });
+        await applyOk(run, dir);
+        const app = new App(own.env);
+        const way = renamed === 'pin' ? `id: ${await app.playbookId('Alpha')}` : renamed;
+        await writeFile(join(dir, 'playbooks/a.yaml'), `kind: Playbook\nname: Beta\n${way}\nrules:\n${rules}`);
+        await writeFile(join(dir, 'playbooks/c.yaml'), `kind: Playbook\nname: Alpha\nrules:\n${rules}`);
+        const plan = await run('plan', '-C', dir);
+        expect(plan.stdout).toContain('+ create rule "Alpha/R1" (playbooks/c.yaml:4) · only in files');
+        expect(plan.stdout).not.toContain('removed live');
+        const drift = await run('drift', '-C', dir);
+        expect(drift.code).toBe(0);
+        expect((await run('pull', '-C', dir, '--dry-run')).stdout).not.toContain('Not pulled');
+        await applyOk(run, dir);
+        await expectNoChanges(run, dir);
+        // Both playbooks go, for the next way round on the same emulator.
+        await app.archivePlaybook('Alpha');
+        await app.archivePlaybook('Beta');
+      }
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('a rename a variable holds back is not written into the tests either: validate still passes (probe ER)', async () => {
     const own = await startTestEmulator();
     try {
