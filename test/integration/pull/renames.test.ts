@@ -10,10 +10,20 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
 import { applyOk, cliWith, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
-import { startTestEmulator } from '../../helpers/emulator.js';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, writeFiles } from '../../helpers/tmpdir.js';
 
 const { emulator, cli } = emulatorForFile();
+
+/** A scenario on an emulator of its own (its app-side renames and deletes would reach the other tests), closed whatever happens. */
+async function onOwnEmulator(scenario: (run: ReturnType<typeof cliWith>, own: TestEmulator) => Promise<void>): Promise<void> {
+  const own = await startTestEmulator();
+  try {
+    await scenario(cliWith(() => own.env), own);
+  } finally {
+    await own.emulator.close();
+  }
+}
 
 /** `files` applied with an agreements actor, and the app to change what they made. */
 async function applied(files: Record<string, string>): Promise<{ dir: string; app: App }> {
@@ -52,9 +62,7 @@ const COVER_TEST = 'kind: TemplateTest\ntemplate: "Consulting Agreement"\ncases:
 
 describe('objects renamed in the app', () => {
   it("leaves a test file holding git's conflict markers as it is, saying so where the conflict starts, not that it now names the new name", async () => {
-    const own = await startTestEmulator();
-    try {
-      const run = cliWith(() => own.env);
+    await onOwnEmulator(async (run, own) => {
       const test = 'kind: PlaybookTest\nplaybook: Gamma NDA\ncases:\n<<<<<<< HEAD\n  - name: c\n=======\n  - name: d\n>>>>>>> br\n    contract: { file: nda.txt }\n    expect: accepted\n';
       const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/gamma.yaml': 'kind: Playbook\nname: Gamma NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n', 'tests/nda.txt': 'An NDA.\n' });
       await applyOk(run, dir);
@@ -66,15 +74,11 @@ describe('objects renamed in the app', () => {
       expect(pulled.stdout).not.toContain('now names');
       expect(pulled.stdout).not.toContain('could not edit');
       expect(await readFile(join(dir, 'tests/gamma.test.yaml'), 'utf8')).toBe(test);
-    } finally {
-      await own.emulator.close();
-    }
+    });
   });
 
   it('says a rename it writes into a test with the names hidden as output hides them: a URL\'s password and query (second read)', async () => {
-    const own = await startTestEmulator();
-    try {
-      const run = cliWith(() => own.env);
+    await onOwnEmulator(async (run, own) => {
       const test = 'kind: PlaybookTest\nplaybook: Links\ncases:\n  - name: c\n    contract: { file: nda.txt }\n    expect: { flags: { excludes: [Link https://ex.example/a] } }\n';
       const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/links.yaml': 'kind: Playbook\nname: Links\nrules:\n  - name: Link https://ex.example/a\n    actions: ACCEPT\n', 'tests/links.test.yaml': test, 'tests/nda.txt': 'An NDA.\n' });
       await applyOk(run, dir);
@@ -87,15 +91,11 @@ describe('objects renamed in the app', () => {
         expect(notes).not.toMatch(/secretpw|SECRET/);
       }
       await expectNoChanges(run, dir);
-    } finally {
-      await own.emulator.close();
-    }
+    });
   });
 
   it('forgets a rule deleted in the app in a playbook renamed there: declared again, it is only in the files, not removed live (probe ET)', async () => {
-    const own = await startTestEmulator();
-    try {
-      const run = cliWith(() => own.env);
+    await onOwnEmulator(async (run, own) => {
       const file = 'kind: Playbook\nname: P\nrules:\n  - name: A\n    actions: a\n  - name: B\n    actions: b\n';
       const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file });
       await applyOk(run, dir);
@@ -113,15 +113,11 @@ describe('objects renamed in the app', () => {
       expect((await run('drift', '-C', dir)).code).toBe(0);
       await applyOk(run, dir);
       await expectNoChanges(run, dir);
-    } finally {
-      await own.emulator.close();
-    }
+    });
   });
 
   it('a playbook renamed in the files keeps its rules\' records: a rule renamed, edited or deleted in the app meanwhile is drift, not the files\' change (probe EX)', async () => {
-    const own = await startTestEmulator();
-    try {
-      const run = cliWith(() => own.env);
+    await onOwnEmulator(async (run, own) => {
       const rules = '  - name: R1\n    actions: ACCEPT one\n  - name: R2\n    actions: ACCEPT two\n  - name: R3\n    actions: ACCEPT three\n';
       const dir = await makeDir({ 'docket.yaml': 'version: 1\nsafety:\n  max_delete_fraction: 1\n', 'playbooks/p.yaml': `kind: Playbook\nname: P\ndrift: adopt\nrules:\n${rules}` });
       await applyOk(run, dir);
@@ -153,15 +149,11 @@ describe('objects renamed in the app', () => {
       await applyOk(run, dir);
       expect(await app.playbookId('Q')).toBeTruthy();
       await expectNoChanges(run, dir);
-    } finally {
-      await own.emulator.close();
-    }
+    });
   });
 
   it('a rule deleted in the app and edited in the files of a playbook the files rename stays in the files: pull and drift read its record as the plan does (second read)', async () => {
-    const own = await startTestEmulator();
-    try {
-      const run = cliWith(() => own.env);
+    await onOwnEmulator(async (run, own) => {
       const file = (name: string, three: string) => `kind: Playbook\n${name}\nrules:\n  - name: R1\n    actions: ACCEPT one\n  - name: R3\n    actions: ${three}\n`;
       const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file('name: P', 'ACCEPT three') });
       await applyOk(run, dir);
@@ -174,15 +166,11 @@ describe('objects renamed in the app', () => {
       expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toContain('ACCEPT three, edited in the files');
       await applyOk(run, dir);
       await expectNoChanges(run, dir);
-    } finally {
-      await own.emulator.close();
-    }
+    });
   });
 
   it('the apply that renames a playbook keeps the record of a rule deleted in the app that drift: adopt holds: still drift after it, not made again (probe FA)', async () => {
-    const own = await startTestEmulator();
-    try {
-      const run = cliWith(() => own.env);
+    await onOwnEmulator(async (run, own) => {
       const file = (name: string) => `kind: Playbook\n${name}\ndrift: adopt\nrules:\n  - name: R1\n    actions: ACCEPT one\n  - name: R2\n    actions: ACCEPT two\n`;
       const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/a.yaml': file('name: Alpha') });
       await applyOk(run, dir);
@@ -198,15 +186,11 @@ describe('objects renamed in the app', () => {
       expect((await run('pull', '-C', dir)).code).toBe(0);
       expect(await readFile(join(dir, 'playbooks/a.yaml'), 'utf8')).not.toContain('R2');
       await expectNoChanges(run, dir);
-    } finally {
-      await own.emulator.close();
-    }
+    });
   });
 
   it('a new playbook the files give the name of one they rename does not take its rules\' records: its rules are only in the files (probe FA)', async () => {
-    const own = await startTestEmulator();
-    try {
-      const run = cliWith(() => own.env);
+    await onOwnEmulator(async (run, own) => {
       const rules = '  - name: R1\n    actions: ACCEPT one\n  - name: R2\n    actions: ACCEPT two\n';
       for (const renamed of ['renamed_from: [Alpha]', 'pin']) {
         const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/a.yaml': `kind: Playbook\nname: Alpha\nrules:\n${rules}` });
@@ -227,15 +211,11 @@ describe('objects renamed in the app', () => {
         await app.archivePlaybook('Alpha');
         await app.archivePlaybook('Beta');
       }
-    } finally {
-      await own.emulator.close();
-    }
+    });
   });
 
   it('a rename a variable holds back is not written into the tests either: validate still passes (probe ER)', async () => {
-    const own = await startTestEmulator();
-    try {
-      const run = cliWith(() => own.env);
+    await onOwnEmulator(async (run, own) => {
       const test = 'kind: PlaybookTest\nplaybook: Sales NDA\ncases:\n  - name: c\n    contract: { file: nda.txt }\n    expect: { flags: { excludes: [Sales NDA rule] } }\n';
       const dir = await makeDir({
         'docket.yaml': 'version: 1\nvars: { pb: Sales NDA }\n',
@@ -256,18 +236,14 @@ describe('objects renamed in the app', () => {
       // Once the variable says the new name, the plan shows nothing to change.
       await writeFiles(dir, { 'docket.yaml': 'version: 1\nvars: { pb: Sales NDA 2 }\n', 'tests/sales.test.yaml': test.replaceAll('Sales NDA', 'Sales NDA 2') });
       await expectNoChanges(run, dir);
-    } finally {
-      await own.emulator.close();
-    }
+    });
   });
 
   it('two pinned playbooks that swapped names in the app: each test follows its playbook to its new name, and validate passes', async () => {
     const playbook = (name: string, rule: string, id = '') => `kind: Playbook\n${id ? `id: ${id}\n` : ''}name: ${name}\nrules:\n  - name: ${rule}\n    actions: ACCEPT\n`;
     const test = (name: string, rule: string) => `kind: PlaybookTest\nplaybook: ${name}\ncases:\n  - name: c\n    contract: { file: nda.txt }\n    expect: { flags: { includes: [${rule}] } }\n`;
     // Its own emulator: the file's shared one would list these playbooks in the other tests' drift.
-    const own = await startTestEmulator();
-    try {
-      const run = cliWith(() => own.env);
+    await onOwnEmulator(async (run, own) => {
       const app = new App(own.env);
       const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/alpha.yaml': playbook('Alpha NDA', 'Term'), 'playbooks/beta.yaml': playbook('Beta MSA', 'Fees'), 'tests/alpha.test.yaml': test('Alpha NDA', 'Term'), 'tests/beta.test.yaml': test('Beta MSA', 'Fees'), 'tests/nda.txt': 'An NDA.\n' });
       await applyOk(run, dir);
@@ -282,9 +258,7 @@ describe('objects renamed in the app', () => {
       expect(pulled.stdout).toContain('tests/alpha.test.yaml:2: now names playbook "Beta MSA", renamed in the app from "Alpha NDA"');
       expect((await run('validate', '-C', dir)).code).toBe(0);
       await expectNoChanges(run, dir);
-    } finally {
-      await own.emulator.close();
-    }
+    });
   });
 
   it('plan shows only the renames, drift counts each once, and pull writes the new names and keeps the rules in sync', async () => {
