@@ -1,7 +1,8 @@
 /** The plan step of plan, apply, drift and pull: the engine's planProject with this session's services and settings, and its flags' help. */
 import { planProject } from '../engine/project.js';
 import { warningText } from '../engine/plan.js';
-import { KINDS, type AnyKind } from '../kinds/index.js';
+import { KINDS, kindNamed, type AnyKind } from '../kinds/index.js';
+import { quoteValue } from '../config/quote.js';
 import { refKey, type DesiredResource, type KindName, type LiveResource, type Plan } from '../engine/types.js';
 import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
@@ -83,15 +84,27 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
  * Uploads planned while docket.lock.json records nothing for this target (deleted, or made for
  * another organization) although the organization already holds the templates the files declare:
  * the service cannot list attachments, so they read as new, and would be uploaded a second time.
+ * So too an upload of an object the sync records say docket synced before, though the lock holds
+ * no entry of its upload (a saved plan applied after the lock was lost writes the one, not the other).
  */
 function lockKnowsNothing(s: Session, plan: Plan): string | undefined {
-  const uploads = plan.changes.filter((c) => c.action === 'upload').length;
-  if (uploads === 0 || Object.keys(s.lock.files).length > 0 || s.sync().byKey.size > 0) return undefined;
+  const uploads = plan.changes.filter((c) => c.action === 'upload');
+  if (uploads.length === 0) return undefined;
+  const records = s.sync().byKey;
+  const lost = uploads.find((c) => c.liveId === undefined && records.has(refKey(c.kind, c.key)));
+  if (lost) {
+    const noun = kindNamed(lost.kind)?.noun[0] ?? lost.kind;
+    return `docket.lock.json records no upload of ${noun} ${quoteValue(lost.name, 200)}, though docket synced it before: the upload above may be of a file that is live already (the service cannot list them); to keep the live one, pin its id with \`id:\` (see "Adopting an existing organization" in the README)`;
+  }
+  if (Object.keys(s.lock.files).length > 0) return undefined;
+  // Records of the review service (a run with \`--target\` on a playbook since) say nothing of uploads.
+  const agreements = new Set(KINDS.filter((k) => k.service === 'agreements').map((k) => k.name as string));
+  for (const key of records.keys()) if (agreements.has(key.slice(0, key.indexOf(':')))) return undefined;
   // Uploads are made for the objects that name them (templates): one the files declare that is live already names its uploads.
   const unlisted = new Set(KINDS.filter((k) => k.uploadsUnreadable).map((k) => k.name));
   const naming = new Set(KINDS.filter((k) => k.reads?.some((r) => unlisted.has(r))).map((k) => k.name));
   if (!s.workspace.desired.some((d) => naming.has(d.kind) && plan.ids[refKey(d.kind, d.key)] !== undefined)) return undefined;
-  return `docket.lock.json records nothing for this target (it is missing, or was made for another organization), yet the organization already holds templates the files declare: the ${uploads === 1 ? 'upload' : `${uploads} uploads`} above may be of files that are live already (the service cannot list them); to keep a live one, pin its id with \`id:\` (see "Adopting an existing organization" in the README)`;
+  return `docket.lock.json records nothing for this target (it is missing, or was made for another organization), yet the organization already holds templates the files declare: the ${uploads.length === 1 ? 'upload' : `${uploads.length} uploads`} above may be of files that are live already (the service cannot list them); to keep a live one, pin its id with \`id:\` (see "Adopting an existing organization" in the README)`;
 }
 
 /** `--prune`'s help, from the kinds that declare a prune switch: `archive live playbooks that no file declares`. */

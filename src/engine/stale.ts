@@ -2,7 +2,7 @@
  * Whether a saved plan may still be applied: the configuration and every live object it touches
  * must be as they were when it was made. Reads live state; the comparison itself is pure.
  */
-import { canonicalUrl, type LockFile } from '../config/lock.js';
+import { canonicalUrl, lockEntries, type LockFile } from '../config/lock.js';
 import { quoteValue } from '../config/quote.js';
 import { KINDS, kindNamed, type AnyKind } from '../kinds/index.js';
 import type { Services } from '../kinds/kind.js';
@@ -240,9 +240,30 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
     const d = declaredByKey.get(refKey(c.kind, c.key));
     return d ? checkedFields(d, c) : undefined;
   };
-  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, checked, read: new Set(read.map((k) => k.name)) }), ...unconfirmedSincePlan(plan, uncertain)];
+  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, checked, read: new Set(read.map((k) => k.name)) }), ...unconfirmedSincePlan(plan, uncertain), ...lostUploads(plan, input.lock, input.desired, kinds)];
   // Worth comparing only against the configuration the plan was made from.
   return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds), ...removalsOfDeclared(plan, input.desired, live)] : reasons;
+}
+
+/**
+ * Uploads the plan knew from docket.lock.json (their ids in its \`ids\`) that the lock no longer
+ * records: the service cannot list them, so the files' references to them no longer resolve, and
+ * the apply would record those objects as naming an upload still to be made (the next plan would
+ * call them changed live). A pinned upload (\`id:\`) needs no entry.
+ */
+export function lostUploads(plan: Plan, lock: LockFile, desired: readonly DesiredResource[], kinds: readonly Pick<AnyKind, 'name' | 'uploadsUnreadable'>[]): string[] {
+  const out: string[] = [];
+  const pinned = new Set(desired.flatMap((d) => (d.pinId ? [refKey(d.kind, d.key)] : [])));
+  for (const kind of kinds) {
+    if (!kind.uploadsUnreadable) continue;
+    const prefix = `${kind.name}:`;
+    const recorded = new Set([...lockEntries(lock.files, kind.name).values()].flatMap((e) => (e.id ? [e.id.toLowerCase()] : [])));
+    for (const [kindKey, id] of Object.entries(plan.ids)) {
+      if (!kindKey.startsWith(prefix) || pinned.has(kindKey) || recorded.has(id.toLowerCase())) continue;
+      out.push(`docket.lock.json no longer records the upload of ${named(kind.name, kindKey.slice(prefix.length))} (${id}) that the plan was made with`);
+    }
+  }
+  return out;
 }
 
 /**

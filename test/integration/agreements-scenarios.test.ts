@@ -659,6 +659,49 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('says so too when the lock was lost and since holds only records of the review service, or a record of the upload without its entry', async () => {
+    await start();
+    const playbook = 'kind: Playbook\nname: Inbound NDA\nrules:\n  - name: Term\n    actions: ACCEPT a term of up to 3 years\n';
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'playbooks/nda.yaml': playbook, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    const warning = 'Warning: docket.lock.json records nothing for this target (it is missing, or was made for another organization), yet the organization already holds templates the files declare: the upload above may be of files that are live already';
+
+    // The lock lost, then an apply of the playbook alone: its records say nothing of the uploads.
+    await rm(join(dir, 'docket.lock.json'));
+    await writeFiles(dir, { 'playbooks/nda.yaml': playbook.replace('3 years', '4 years') });
+    await applyOk(cli, dir, '--target', 'rule/Inbound NDA/Term');
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('+ upload attachment "Security Exhibit"');
+    expect(plan.stdout).toContain(warning);
+
+    // A plan saved while the lock knew the upload, applied after the lock was lost: refused, as
+    // the files' references to the upload no longer resolve (its records would be of no id).
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'playbooks/nda.yaml': playbook });
+    const saved = join(dir, 'plan.json');
+    expect((await cli('plan', '-C', dir, '--out', saved)).code).toBe(0);
+    const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+    await rm(join(dir, 'docket.lock.json'));
+    const stale = await cli('apply', '-C', dir, saved);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toMatch(/docket\.lock\.json no longer records the upload of attachment "Security Exhibit" \([0-9a-f-]{36}\) that the plan was made with/);
+    // The lock restored, the same plan applies and leaves nothing to do.
+    await writeFile(join(dir, 'docket.lock.json'), lock);
+    expect((await cli('apply', '-C', dir, saved)).code).toBe(0);
+    await expectNoChanges(cli, dir);
+
+    // A record of the upload left without its entry (a lock merged by hand): the plan says so too.
+    const doc = JSON.parse(lock) as { targets: Record<string, { files: Record<string, unknown> }> };
+    for (const section of Object.values(doc.targets)) section.files = {};
+    await writeFile(join(dir, 'docket.lock.json'), JSON.stringify(doc, null, 2));
+    const again = await cli('plan', '-C', dir);
+    expect(again.stdout).toContain('+ upload attachment "Security Exhibit"');
+    expect(again.stdout).toContain('Warning: docket.lock.json records no upload of attachment "Security Exhibit", though docket synced it before: the upload above may be of a file that is live already');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('says it cannot compare the description of an attachment adopted without one, and records it with --adopt-files', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
@@ -950,6 +993,7 @@ describe('docket.lock.json with the in-process emulator', () => {
 
     await rm(join(dir, '.docket'), { recursive: true });
     const again = await runCli(['plan', '-C', dir, '--emulator']);
+    console.log(again.stdout);
     expect(again.stdout).toContain('+ upload attachment "Security Exhibit"');
     expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
     const replan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
