@@ -651,7 +651,8 @@ class PullPlanner {
         continue;
       }
       if ('file' in where) {
-        this.writeDataFile(resolveDataPath(file, where.file), where.text, Boolean(where.yaml), o, field);
+        // Named with a placeholder (`${var.region}.md`), the file is the one the placeholder names in this run.
+        this.writeDataFile(resolveDataPath(file, this.input.expand(where.file)), where.text, Boolean(where.yaml), o, field);
         continue;
       }
       const pointer = base + where.pointer;

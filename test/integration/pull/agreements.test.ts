@@ -563,6 +563,32 @@ parameters:
     expect(after.stdout).not.toContain('template');
   });
 
+  it('writes a term body and a definition into the files their ${var} paths name in this environment (probe FE)', async () => {
+    const docketYaml = `${DOCKET}  region: EU\nenvironments:\n  staging:\n    vars:\n      region: Staging\n`;
+    const dir = await makeDir({
+      'docket.yaml': docketYaml,
+      'custom-terms/t.yaml': 'kind: CustomTerm\nname: Consulting Terms\nbody_file: ${var.region}.md\n',
+      'custom-terms/EU.md': CONSULTING_MD,
+      'custom-terms/Staging.md': 'Staging text\n',
+      'custom-templates/t.yaml': TEMPLATE.replace('definition_file: consulting.cover.yaml', 'definition_file: ${var.region}.cover.yaml'),
+      'custom-templates/EU.cover.yaml': COVER,
+    });
+    expect(TEMPLATE).toContain('definition_file: consulting.cover.yaml');
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.publishTerm('Consulting Terms', 'Edited in the app\n');
+    await app.publishDefinition('Consulting Agreement', COVER.replace('Consulting Agreement', 'Consulting Agreement (edited)'));
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.stdout).not.toContain('cannot be read');
+    expect(pulled.code).toBe(0);
+    expect(await read(dir, 'custom-terms/EU.md')).toBe('Edited in the app\n');
+    expect(await read(dir, 'custom-templates/EU.cover.yaml')).toContain('Consulting Agreement (edited)');
+    // The other environment's file is not this organization's text.
+    expect(await read(dir, 'custom-terms/Staging.md')).toBe('Staging text\n');
+    expect(await read(dir, 'custom-terms/t.yaml')).toContain('body_file: ${var.region}.md');
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes no attachment into a template\'s attachments: that no Attachment document declares (plan could not resolve it), and says so', async () => {
     const template = csaTemplate('parameters:\n  provider: Acme, Inc.\nattachments: [Security Exhibit]\n').replace('Cloud Service Agreement', 'Cloud Pulled');
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/cloud.yaml': template });
