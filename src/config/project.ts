@@ -280,12 +280,15 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   for (const o of overrides.values) {
     // An environment chosen by name that says otherwise: two explicit choices, neither silently
     // taken (a CI recipe sets DOCKET_ORGANIZATION_ID on every step, and `--env staging` would plan production).
-    const chosen = text(get(get(envResolved, o.section), o.key));
+    // So does a top-level value written through a variable the environment sets (\`organization_id: ${var.org}\`).
+    const own = text(get(get(envResolved, o.section), o.key));
+    const through = own === undefined && selected ? variableSetBy(get(get(raw, o.section), o.key), get(get(raw, 'environments'), input.env!)) : undefined;
+    const chosen = own ?? (through !== undefined ? text(get(get(value, o.section), o.key)) : undefined);
     if (chosen !== undefined && !(input.emulator && o.key === 'url') && !sameSetting(o.key, chosen, o.value)) {
-      const pointer = `${selected!}/${o.section}/${o.key}`;
+      const pointer = own !== undefined ? `${selected!}/${o.section}/${o.key}` : `/${o.section}/${o.key}`;
       error(
         'conflicting-setting',
-        `environment ${showName(input.env!)} sets \`${o.section}.${o.key}\` to ${o.key === 'url' ? shown(chosen) : quoteValue(chosen)}, but ${o.variable} names ${o.key === 'url' ? shown(o.value) : quoteValue(o.value)}`,
+        `environment ${showName(input.env!)} sets \`${o.section}.${o.key}\` to ${o.key === 'url' ? shown(chosen) : quoteValue(chosen)}${through !== undefined ? ` (through var.${through})` : ''}, but ${o.variable} names ${o.key === 'url' ? shown(o.value) : quoteValue(o.value)}`,
         positions.valueAt(pointer),
         `unset ${o.variable} for runs with --env ${input.env!} (the environment names its own), or make the two agree`,
         pointer,
@@ -416,6 +419,14 @@ function namedOtherEnvironments(raw: Plain, selected: string | undefined): { nam
   return Object.entries(isPlainObject(environments) ? environments : {})
     .filter(([name]) => name !== selected)
     .map(([name, block]) => ({ name, vars: { ...top, ...plainVars(get(block, 'vars')) } }));
+}
+
+/** The first variable a setting is written through (\`${var.NAME}\`) that the environment's own \`vars:\` sets, if any. */
+function variableSetBy(written: unknown, environment: unknown): string | undefined {
+  if (typeof written !== 'string' || !written.includes('${var.')) return undefined;
+  const own = plainVars(get(environment, 'vars'));
+  for (const match of written.matchAll(/(?<!\$)\$\{var\.([A-Za-z_][A-Za-z0-9_-]*)\}/g)) if (Object.hasOwn(own, match[1]!)) return match[1];
+  return undefined;
 }
 
 function plainVars(block: unknown): Record<string, string> {

@@ -406,6 +406,19 @@ describe('DOCKET_* environment variables', () => {
     expect((await local({ DOCKET_ORGANIZATION_ID: ORG_A })).diagnostics.map((d) => d.code)).toEqual(['conflicting-setting']);
   });
 
+  it('never silently replace a top-level setting written through a variable the chosen environment sets (probe FE)', async () => {
+    const docketYaml = lines('version: 1', 'review:', '  url: ${var.base}/review', '  organization_id: ${var.org}', 'vars:', `  org: ${ORG_A}`, '  base: https://review.example.com', 'environments:', '  staging: {}', '  production:', `    vars: { org: ${ORG_B}, base: https://prod.example.com }`);
+    const run = (env: string, processEnv: Record<string, string>) => load({ 'docket.yaml': docketYaml }, { env, processEnv });
+    const production = await run('production', { DOCKET_ORGANIZATION_ID: ORG_A, DOCKET_REVIEW_URL: 'https://review.example.com' });
+    expect(production.diagnostics.map((d) => [`${d.file}:${d.line}`, d.code, d.message])).toEqual([
+      ['docket.yaml:3', 'conflicting-setting', 'environment `production` sets `review.url` to "https://prod.example.com/review" (through var.base), but DOCKET_REVIEW_URL names "https://review.example.com"'],
+      ['docket.yaml:4', 'conflicting-setting', `environment \`production\` sets \`review.organization_id\` to "${ORG_B}" (through var.org), but DOCKET_ORGANIZATION_ID names "${ORG_A}"`],
+    ]);
+    // An environment that sets none of those variables leaves the top level to the environment variables, as without --env.
+    expect((await run('staging', { DOCKET_ORGANIZATION_ID: ORG_B })).diagnostics).toEqual([]);
+    expect((await run('production', { DOCKET_ORGANIZATION_ID: ORG_B.toUpperCase() })).diagnostics).toEqual([]);
+  });
+
   it('are validated like the keys they replace', async () => {
     const r = await load({ 'docket.yaml': 'version: 1\n' }, { processEnv: { DOCKET_ORGANIZATION_ID: 'acme', DOCKET_REVIEW_URL: 'review.example' } });
     expect(r.diagnostics.map((d) => [d.code, d.message, d.file])).toEqual([
