@@ -932,6 +932,20 @@ describe('saved plans', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('says a plan applied with another --env was made for its own, before its seal, which that environment\'s key cannot match (probe FE)', async () => {
+    const otherOrg = '00000000-0000-4000-8000-0000000000b2';
+    await start({ seed: (s) => void s.organizations.push({ id: otherOrg, name: 'Beta', api_keys: ['beta-key'], users: [{ email: 'legal-ops@acme.example' }] }) });
+    const docketYaml = `${AGREEMENTS_DOCKET_YAML}environments:\n  staging: {}\n  production: {}\n`;
+    const dir = await makeDir({ 'docket.yaml': docketYaml, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
+    const planFile = join(dir, 'plan.json');
+    expect((await cli('plan', '-C', dir, '--env', 'staging', '--out', planFile)).code).toBe(0);
+    const other = await runCli(['apply', '-C', dir, planFile, '--env', 'production'], { env: { ...t.env, DOCKET_API_KEY: 'beta-key' } });
+    expect([other.code, other.stderr]).toEqual([1, 'Error: the plan was made for --env staging, not --env production\n  hint: apply it without --env: it applies to the environment it was made for\n']);
+    expect(Object.values(t.emulator.store.organization(otherOrg)!.agreements.custom_terms)).toEqual([]);
+    expect((await cli('apply', '-C', dir, planFile)).code).toBe(0);
+    await expectNoChanges(cli, dir, '--env', 'staging');
+  });
+
   it('is stale once an apply of it left its upload unconfirmed: applied again, it would upload a second copy', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });

@@ -86,16 +86,17 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       // An empty argument (`docket apply "$PLAN"` with PLAN unset) is read, and refused: never taken as none.
       const saved = planFile !== undefined ? await readPlanFile(planFile) : undefined;
       if (saved && planFile) checkPlanVersion(saved, planFile, replanCommand(saved, opts.dir));
+      // A saved plan knows its environment, as it knows whether it was made for the emulator. Said
+      // before the seal: run with another environment's keys, the seal fails for the wrong reason.
+      if (saved && opts.env !== undefined && opts.env !== saved.environment) {
+        throw new UsageError(`the plan was made ${saved.environment ? `for --env ${saved.environment}` : 'without --env'}, not --env ${opts.env}`, 'apply it without --env: it applies to the environment it was made for');
+      }
       if (saved && planFile) checkPlanSeal(saved, planFile, io.env, replanCommand(saved, opts.dir));
       if (saved && opts.target.length > 0) throw new UsageError('--target cannot be combined with a saved plan', 'pass --target to `docket plan --out` instead');
       // The saved plan already holds (or leaves out) its archives: a --prune here would be ignored.
       if (saved && opts.prune) throw new UsageError('--prune cannot be combined with a saved plan', 'pass --prune to `docket plan --out` instead');
       if (saved && opts.retryUncertain) throw new UsageError('--retry-uncertain cannot be combined with a saved plan', 'pass --retry-uncertain to `docket plan --out` instead');
       const emulator = Boolean(opts.emulator || saved?.target.emulator);
-      // A saved plan knows its environment, as it knows whether it was made for the emulator.
-      if (saved && opts.env !== undefined && opts.env !== saved.environment) {
-        throw new UsageError(`the plan was made ${saved.environment ? `for --env ${saved.environment}` : 'without --env'}, not --env ${opts.env}`, 'apply it without --env: it applies to the environment it was made for');
-      }
       const env = opts.env ?? saved?.environment;
       const shape: PlanShape = { dir: opts.dir, env, emulator, prune: opts.prune, retryUncertain: opts.retryUncertain, target: opts.target, force: opts.force, adoptFiles: opts.adoptFiles };
       // A plan made for the services, applied with --emulator: stale before anything is opened or written (the emulator's state, the apply lock).
