@@ -1,8 +1,10 @@
 /**
  * The mass-delete guard: a plan whose deletes and archives exceed `safety.max_delete_fraction` of
- * a kind's live objects (kinds with at least 5) is refused unless `--force`. Pure.
+ * a kind's live objects (kinds with at least 5) is refused unless `--force`; so is one that creates
+ * again more than that share of the objects the files declare that were removed live (a service
+ * in trouble answering an empty list would otherwise have every one made twice). Pure.
  */
-import type { KindName, LiveResource, Plan } from './types.js';
+import { CREATE_ACTIONS, type DesiredResource, type KindName, type LiveResource, type Plan } from './types.js';
 
 export interface GuardViolation {
   kind: KindName;
@@ -11,6 +13,8 @@ export interface GuardViolation {
   threshold: number;
   /** For the children of one parent (`playbook "NDA"`): the share is of that parent's. */
   parent?: string;
+  /** Creates of objects removed live, against those the files declare (`removals` counts them). */
+  recreates?: true;
 }
 
 /** Below this many live objects a kind is too small for a share to mean anything. */
@@ -18,6 +22,21 @@ export const GUARD_MIN_LIVE = 5;
 
 export function massDeleteViolations(plan: Plan, live: LiveResource[], threshold: number): GuardViolation[] {
   return violations(plan.changes.filter((c) => c.action === 'delete' || c.action === 'archive'), live, threshold);
+}
+
+/**
+ * Objects removed live that the plan creates again, against those of the kind (or of one parent)
+ * the files declare: the mirror of pull's guard. Templates and terms cannot be deleted over the
+ * API, so a second copy made because a list was answered empty would stay for good.
+ */
+export function recreateViolations(plan: Plan, desired: readonly DesiredResource[], threshold: number): GuardViolation[] {
+  const recreated = plan.changes.filter((c) => c.direction === 'removed-live' && CREATE_ACTIONS.includes(c.action));
+  if (recreated.length === 0) return [];
+  // The rules of a playbook made again come with it, as an archive takes them along: one playbook
+  // archived in the app and put back is one object, not its rules' share.
+  const again = new Set(recreated.map((c) => `${c.kind}:${c.key}`));
+  const counted = recreated.filter((c) => !c.parent || !again.has(`${c.parent.kind}:${c.parent.key}`));
+  return pullRemovalViolations(counted, desired, threshold).map((v) => ({ ...v, recreates: true as const }));
 }
 
 /** The kinds whose removals are more than `threshold` of the objects `of` holds of them (at least GUARD_MIN_LIVE). */
@@ -61,6 +80,10 @@ const pct = (n: number): string => {
 };
 
 export function describeViolation(v: GuardViolation): string {
+  if (v.recreates) {
+    const of = v.parent ? `${v.kind} objects of ${v.parent}` : `${v.kind} objects`;
+    return `the plan creates again ${v.removals} of the ${v.live} ${of} the files declare (${pct(v.removals / v.live)}; removed live, or a service in trouble answered an empty list), over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction)`;
+  }
   return `the plan removes ${v.removals} of ${v.live} live ${v.kind} objects (${pct(v.removals / v.live)}), over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction)`;
 }
 

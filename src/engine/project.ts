@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { Services } from '../kinds/kind.js';
 import type { ServiceName } from '../api/types.js';
-import { guardWarning, massDeleteViolations } from './guard.js';
+import { guardWarning, massDeleteViolations, recreateViolations } from './guard.js';
 import { fetchLive } from './live.js';
 import { buildPlan } from './plan.js';
 import type { SyncState } from './sync.js';
@@ -161,7 +161,8 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     if (sent.length > 0) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...sent]), unmatched };
     plan = limited.plan;
   }
-  const guard = plan.changes.some((c) => c.action === 'delete' || c.action === 'archive') ? massDeleteViolations(plan, inPlay(live, input.desired, plan), input.safety.max_delete_fraction) : [];
+  const removals = plan.changes.some((c) => c.action === 'delete' || c.action === 'archive') ? massDeleteViolations(plan, inPlay(live, input.desired, plan), input.safety.max_delete_fraction) : [];
+  const guard = [...removals, ...recreateViolations(plan, input.desired, input.safety.max_delete_fraction)];
   if (guard.length > 0) {
     plan = {
       ...plan,

@@ -295,8 +295,8 @@ export interface Plan {
   lock_updates?: LockUpdate[];
   /** Present when `--target` limited the plan. */
   targets?: string[];
-  /** Kinds whose removals exceed `safety.max_delete_fraction`: apply refuses them unless `--force`. */
-  guard?: { kind: KindName; removals: number; live: number; threshold: number }[];
+  /** Kinds whose removals (or creates again of objects removed live) exceed `safety.max_delete_fraction`: apply refuses them unless `--force`. */
+  guard?: { kind: KindName; removals: number; live: number; threshold: number; parent?: string; recreates?: true }[];
   /** Live-side drift a `drift: adopt` or `drift: ignore` policy keeps out of `changes` (apply never makes these). */
   held?: Change[];
   /** Set by `plan --out`: an HMAC of the rest under the targeted services' API keys (engine/seal.ts). */

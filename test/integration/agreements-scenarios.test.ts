@@ -659,6 +659,34 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('refuses to create again most of the templates the files declare when their list is answered empty: copies could never be deleted (probe FC)', async () => {
+    await start();
+    const names = ['A', 'B', 'C', 'D', 'E', 'F'].map((x) => `Mutual NDA ${x}`);
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'templates/nda.yaml': names.map((n) => NDA_TEMPLATE_YAML.replace('Mutual NDA', n)).join('---\n') });
+    await applyOk(cli, dir);
+    const templates = () => Object.values(agreements().templates);
+    expect(templates()).toHaveLength(6);
+    // A service in trouble answers every read of the list empty.
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/agreements/v1/templates', status: 'malformed', body: { data: [] }, count: 100 });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('Warning: apply will refuse this plan: the plan creates again 6 of the 6 template objects the files declare (100%; removed live, or a service in trouble answered an empty list), over the safety threshold of 30% (safety.max_delete_fraction); pass --force to apply it anyway');
+    const refused = await cli('apply', '-C', dir, '--auto-approve');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Error: refusing to apply: the plan creates again 6 of the 6 template objects');
+    expect(refused.stderr).toContain('hint: review the plan; if the creates again are intended, run apply again with --force');
+    expect(templates()).toHaveLength(6);
+    t.emulator.faults.clear();
+    await expectNoChanges(cli, dir);
+
+    // One template removed in the app (archived there) is made again, as ever: under the share.
+    delete agreements().templates[templates().find((x) => x.name === 'Mutual NDA A')!.id];
+    const again = await cli('plan', '-C', dir);
+    expect(again.stdout).toContain('+ create template "Mutual NDA A"');
+    expect(again.stdout).not.toContain('apply will refuse');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('says so too when the lock was lost and since holds only records of the review service, or a record of the upload without its entry', async () => {
     await start();
     const playbook = 'kind: Playbook\nname: Inbound NDA\nrules:\n  - name: Term\n    actions: ACCEPT a term of up to 3 years\n';

@@ -8,7 +8,7 @@ import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { applyPlan } from '../../engine/apply.js';
-import { describeViolation } from '../../engine/guard.js';
+import { describeViolation, type GuardViolation } from '../../engine/guard.js';
 import { hasChanges } from '../../engine/plan.js';
 import { OTHER_TARGET, checkSavedPlan, targetDifference } from '../../engine/stale.js';
 import { syncAfterApply, type RecordHeld, type SyncUpdates } from '../../engine/sync.js';
@@ -146,8 +146,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
               `refusing to apply: ${plan.guard.map(describeViolation).join('; ')}`,
               // The guard's setting is part of the configuration digest: raised, it makes a saved plan stale.
               saved
-                ? 'review the plan; if the removals are intended, apply this plan file again with --force (or raise safety.max_delete_fraction and make a new plan)'
-                : 'review the plan; if the removals are intended, run apply again with --force (or raise safety.max_delete_fraction)',
+                ? `review the plan; if ${guarded(plan.guard)} intended, apply this plan file again with --force (or raise safety.max_delete_fraction and make a new plan)`
+                : `review the plan; if ${guarded(plan.guard)} intended, run apply again with --force (or raise safety.max_delete_fraction)`,
             );
           }
           // Only changes to the services need a person's yes; recording what is already live does not.
@@ -195,6 +195,13 @@ async function staleIfEnvironmentGone(saved: Plan | undefined, dir: string, run:
  * A saved plan was not printed, so its report names the target itself (`target: local emulator`):
  * as the plan showed them, its target and the environment it was made for.
  */
+/** What the guard refused, as its hint asks whether it was meant: removals, creates again, or both. */
+function guarded(violations: readonly GuardViolation[]): string {
+  const again = violations.some((v) => v.recreates);
+  const removals = violations.some((v) => !v.recreates);
+  return again && removals ? 'the removals and the creates again are' : again ? 'the creates again are' : 'the removals are';
+}
+
 function reportHeader(plan: Plan, color: boolean): string {
   return `${headerLines('apply', plan, painter(color)).join('\n')}\n\n`;
 }
