@@ -421,7 +421,7 @@ export const templateKind: KindModule<'template'> = {
       const known = new Set(ctx.live('attachment').map((l) => l.key));
       const unknown = value.map(String).filter((v) => !known.has(v));
       if (unknown.length > 0) {
-        return { cannot: `names attachment ${unknown.join(', ')}, which no Attachment document declares: to list it here, write an Attachment document pinned with \`id: ${unknown[0]}\` beside its PDF, run \`docket apply --adopt-files\`, then pull again` };
+        return { cannot: `names attachment ${unknown.join(', ')}, which no Attachment document declares: to list it here, write an Attachment document pinned with \`id: ${unknown[0]}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)` };
       }
     }
     return { pointer, value };

@@ -4,7 +4,7 @@
  * files included, changing only what changed; what the service cannot give back is reported.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, writeFile, rm } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
@@ -601,8 +601,19 @@ parameters:
     await new App(emulator().env).editTemplate('Cloud Pulled', { attachment_ids: [id] });
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code).toBe(0);
-    expect(pulled.stdout).toContain(`names attachment ${id}, which no Attachment document declares`);
+    expect(pulled.stdout).toContain(`names attachment ${id}, which no Attachment document declares: to list it here, write an Attachment document pinned with \`id: ${id}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)`);
     expect(await read(dir, 'templates/cloud.yaml')).toBe(template);
+    // The hint followed in a copy: the pinned document and its PDF, a pull, then the apply; the app's re-point is kept (probe FC).
+    const copy = await makeDir({});
+    await cp(dir, copy, { recursive: true });
+    await writeFile(join(copy, 'attachments/other.yaml'), `kind: Attachment\nname: Other\nid: ${id}\nfile: other.pdf\n`);
+    await writeFile(join(copy, 'attachments/other.pdf'), pdf('theirs'));
+    expect((await cli('pull', '-C', copy)).code).toBe(0);
+    expect(await read(copy, 'templates/cloud.yaml')).toContain('attachments: [Other]');
+    expect((await cli('apply', '-C', copy, '--adopt-files', '--auto-approve')).code).toBe(0);
+    expect(Object.values(agreements.templates).find((x) => x.name === 'Cloud Pulled')!.parameters.attachment_ids).toEqual([id]);
+    await expectNoChanges(cli, copy);
+    await new App(emulator().env).editTemplate('Cloud Pulled', { attachment_ids: [id] });
     // The files still plan: the app's change is reverted, as any change pull leaves.
     const plan = await cli('plan', '-C', dir);
     expect(plan.code).toBe(0);
