@@ -776,6 +776,33 @@ parameters:
     }
   });
 
+  it('drift finds no live edit in a custom template the files dropped when an apply since renamed the term it links: its record follows the rename (probe FC)', async () => {
+    const own = await startTestEmulator();
+    const ownCli = cliWith(() => own.env);
+    try {
+      const advisory = 'kind: CustomTemplate\nname: Advisory Agreement\ncustom_term: Consulting Terms\ndefinition_file: consulting.cover.yaml\n';
+      const dir = await makeDir({ ...files(), 'custom-templates/advisory.yaml': advisory });
+      await applyOk(ownCli, dir);
+      await rm(join(dir, 'custom-templates/advisory.yaml'));
+      await applyOk(ownCli, dir);
+      // The term both templates link is renamed in the files; the apply renames it live.
+      await writeFile(join(dir, 'custom-terms/consulting.yaml'), TERMS.replace('name: Consulting Terms', 'name: Consulting Terms 2026\nrenamed_from: [Consulting Terms]'));
+      await writeFile(join(dir, 'custom-templates/consulting.yaml'), TEMPLATE.replace('custom_term: Consulting Terms', 'custom_term: Consulting Terms 2026'));
+      await applyOk(ownCli, dir);
+      const drift = await ownCli('drift', '-C', dir);
+      expect([drift.code, drift.stdout]).toEqual([0, expect.not.stringContaining('Advisory Agreement')]);
+      expect((await ownCli('pull', '-C', dir)).stdout).toContain('Nothing to pull');
+      // An edit in the app since is still said.
+      await new App(own.env).publishDefinition('Advisory Agreement', COVER.replace('Start date', 'First day'));
+      const edited = await ownCli('drift', '-C', dir, '-o', 'json');
+      expect(edited.code).toBe(2);
+      expect(JSON.parse(edited.stdout).drift).toEqual([expect.objectContaining({ kind: 'custom-template', key: 'Advisory Agreement', fields: [{ field: 'definition', direction: 'live' }], removed_in_files: true })]);
+      await expectNoChanges(ownCli, dir);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('drift reads a kind the files dropped every object of, for those objects only: a term edited live since is said, one made in the app is no one\'s', async () => {
     const own = await startTestEmulator();
     const ownCli = cliWith(() => own.env);
