@@ -434,7 +434,8 @@ function followRenamesInDropped(out: SyncUpdates, state: Pick<SyncState, 'keysWi
   const renamed = new Map<string, string>();
   for (const [key, record] of out) {
     const kind = key.slice(0, key.indexOf(':'));
-    if (record === null || childKinds.has(kind)) continue;
+    // Recorded under this name before: not renamed (and no index of every record by id is built).
+    if (record === null || childKinds.has(kind) || state.byKey.get(key)?.id === record.id) continue;
     for (const was of state.keysWithId(record.id)) {
       if (was === key || !was.startsWith(`${kind}:`) || declared.has(was)) continue;
       const [before, after] = [was.slice(kind.length + 1), key.slice(kind.length + 1)];
