@@ -18,7 +18,7 @@ import { encodeMultipart } from './multipart.js';
 import { isPlainObject } from '../util/plain.js';
 import { shortId } from './path-segment.js';
 import { urlProblem } from '../config/url-policy.js';
-import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, PAGE_SIZE, smallerPageSize } from './paging.js';
+import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, pagesCountProblem, PAGE_SIZE, smallerPageSize, statedRecords } from './paging.js';
 import { apiKeyVariable, headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
 import type {
@@ -721,6 +721,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     let probing = false;
     /** A page that said it was the last (`meta.pagination.last`, or `links.last` naming it) yet named a next one. */
     let pastLast: { page: number; last: LastPage } | undefined;
+    /** The counts of records the pages stated, and how many pages were read. */
+    const stated = new Set<number>();
+    let pagesRead = 0;
     const notAdvancing = (n: number): DocketError =>
       new DocketError('bad-response', `${operation}: ${service} service paging did not end (page ${n} repeated only items of earlier pages, and named a next page)`);
     const pageTarget = (n: number): RequestTarget => ({ ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': n })) });
@@ -731,6 +734,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a malformed list: ${clean(problem)}`, badAnswerHint());
       }
       const body = res as { data: ApiResource<A>[] } & Record<string, unknown>;
+      pagesRead++;
+      const records = statedRecords(body);
+      if (records !== undefined) stated.add(records);
       const miscounted = countProblem(body, body.data.length, at === first);
       if (miscounted) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a list that contradicts itself: ${clean(miscounted)}`, 'nothing was changed; run the command again, and report it to the service if it persists');
       let fresh = 0;
@@ -828,6 +834,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         current = undefined;
       }
     }
+    const short = pagesCountProblem(stated, ids.size, pagesRead);
+    if (short) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(first.path)} answered with a list that contradicts itself: ${clean(short)}`, 'nothing was changed; run the command again, and report it to the service if it persists');
     return out;
   }
 

@@ -90,6 +90,26 @@ export function countProblem(body: Record<string, unknown>, items: number, first
   return onlyPage && p.records !== items ? `"data" holds ${items} item${items === 1 ? '' : 's'}, but "meta.pagination.records" says the list holds ${p.records}` : undefined;
 }
 
+/** The count of items a page says its list holds (\`meta.pagination.records\`), when it says one. */
+export function statedRecords(body: Record<string, unknown>): number | undefined {
+  const meta = isPlainObject(body.meta) ? body.meta : undefined;
+  const records = meta && isPlainObject(meta.pagination) ? meta.pagination.records : undefined;
+  return typeof records === 'number' && Number.isInteger(records) && records >= 0 ? records : undefined;
+}
+
+/**
+ * NOTE(api): a list read over several pages that all state one count of records, but whose pages
+ * held another number of items, lost (or gained) items on the way: a page answered short would
+ * read its missing objects as removed live (drift reports them, pull deletes their files, apply
+ * makes a second copy of a term no API call can delete). Pages stating different counts say the
+ * list changed while it was read, which its own checks (items repeated on a shifted page) handle.
+ */
+export function pagesCountProblem(stated: ReadonlySet<number>, read: number, pages: number): string | undefined {
+  if (pages < 2 || stated.size !== 1) return undefined;
+  const [records] = stated;
+  return records === read ? undefined : `its ${pages} pages hold ${read} item${read === 1 ? '' : 's'}, but each says in "meta.pagination.records" that the list holds ${records}`;
+}
+
 /** The `data.attributes` of an answer of one object, when it has them. */
 export function attributesOf(answer: unknown): Record<string, unknown> | undefined {
   return isPlainObject(answer) && isPlainObject(answer.data) && isPlainObject(answer.data.attributes) ? answer.data.attributes : undefined;

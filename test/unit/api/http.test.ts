@@ -384,6 +384,19 @@ describe('list', () => {
     expect(Object.fromEntries(finishedWhenSent)).toEqual({ 1: 0, 2: 1, 3: 1, 4: 1 });
   });
 
+  it('refuses a list whose pages all state one count of records and hold another: a page answered short would read its objects as removed live (probe FD)', async () => {
+    const { mock, client } = setup();
+    const page = (n: number, ids: string[], records: number) => mock.intercept({ path: (p) => (n === 1 ? !p.includes('number') : p.includes(`page%5Bnumber%5D=${n}`)) }).reply(200, { data: ids.map(res), meta: { pagination: { current: n, next: n < 2 ? n + 1 : null, last: 2, records } } });
+    page(1, ['a', 'b'], 4);
+    page(2, ['c'], 4);
+    const err = await rejection(client.list('/v1/custom_terms', 'list custom terms'));
+    expect([(err as DocketError).code, (err as DocketError).message]).toEqual(['bad-response', 'list custom terms: review service GET /v1/custom_terms answered with a list that contradicts itself: its 2 pages hold 3 items, but each says in "meta.pagination.records" that the list holds 4']);
+    // Counts that differ from page to page: the list changed while it was read, and is taken as read.
+    page(1, ['a', 'b'], 4);
+    page(2, ['c'], 3);
+    expect((await client.list('/v1/custom_terms', 'list custom terms')).map((r) => r.id)).toEqual(['a', 'b', 'c']);
+  });
+
   it('treats a list without pagination as complete', async () => {
     const { mock, client, logs } = setup();
     mock.intercept({ path: '/v1/organizations/o1/playbooks?page%5Bsize%5D=100' }).reply(200, { data: [res('a'), res('b')] });
