@@ -550,13 +550,28 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         let queue: Wait | undefined;
         let a: Attempt;
         let sentAfter = limiter.slowdowns;
+        const backoff = backoffDelay(n, baseDelayMs, maxDelayMs, random);
+        /** A 429's pause, told to the limiter while this request still holds its permit (below). */
+        let paused: number | undefined;
         try {
           const first = n === 0 ? beforeSend : undefined;
           // Counted as it starts: one stopped on its way is no request that was never sent.
           const send = (): Promise<Attempt> => {
             attempts++;
             sentAfter = limiter.slowdowns;
-            return attempt(t);
+            return attempt(t).then((answer) => {
+              // Too many requests: every request of both services pauses for what the service asked
+              // and the pace slows (limiter.ts). Told before the permit is given back, so no request
+              // queued behind this one starts in the pause. No wait asked (\`Retry-After: 0\`, or a
+              // date already past by this clock): this request's own backoff, as when none is given,
+              // and never less than the first one's most (a backoff is jittered from 0).
+              if (answer.kind === 'response' && answer.status === 429) {
+                const asked = parseRetryAfter(headerValue(answer.headers, 'retry-after'), now());
+                paused = asked !== undefined && asked > 0 ? asked : Math.max(backoff, baseDelayMs);
+                limiter.throttled(paused, sentAfter);
+              }
+              return answer;
+            });
           };
           const go = first ? () => first().then(send) : send;
           a = await limiter.run(go, throttled, () => (queue = queueWait()).signal);
@@ -605,21 +620,15 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         // Stopped: what the service refused or lost is not sent again (a create's outcome is still read).
         if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded);
 
-        const backoff = backoffDelay(n, baseDelayMs, maxDelayMs, random);
         const retryAfter = a.kind === 'response' ? parseRetryAfter(headerValue(a.headers, 'retry-after'), now()) : undefined;
-        const wanted = Math.max(backoff, retryAfter ?? 0);
+        // A refused request waits out the pause it set, as every other does.
+        const wanted = Math.max(backoff, retryAfter ?? 0, paused ?? 0);
         // Past the budget, a create's outcome is still read (at once): an upload that cannot be read says so, not "trying again".
         const readNow = decision === 'recover' && recover !== undefined && !withinBudget(wanted);
         if (!readNow) checkBudget(t, a, wanted, retryAfter, mayHaveLanded);
         const wait = readNow ? 0 : wanted;
-        // Too many requests: every request of both services pauses for what the service asked
-        // (this one's own backoff, longer after several failures, is its alone) and the pace slows (limiter.ts).
-        if (a.kind === 'response' && a.status === 429) {
-          // No wait asked (`Retry-After: 0`, or a date already past by this clock): this request's own backoff, as when none is given,
-          // and never less than the first one's most (a backoff is jittered from 0).
-          limiter.throttled(retryAfter !== undefined && retryAfter > 0 ? retryAfter : Math.max(wait, baseDelayMs), sentAfter);
-          throttled = true;
-        }
+        // Its pause was told to the limiter as it was answered; this one's own backoff, longer after several failures, is its alone.
+        if (paused !== undefined) throttled = true;
         const requestId = a.kind === 'response' && a.headers['x-request-id'] ? clean(String(a.headers['x-request-id'])) : undefined;
         earlierStatuses.push(status);
         reasons.push(a.kind === 'response' ? `HTTP ${a.status}${requestId ? ` (request ${requestId})` : ''}` : clean(a.failure.message));

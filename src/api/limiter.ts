@@ -83,6 +83,8 @@ const WINDOW_MS = 5_000;
  * run set a pace of one request a second, which successes then raised by about one a second.
  */
 const MIN_MEASURED = 10;
+/** Fewer refusals in the window than this say nothing about a limit (a 429 or two may be chance). */
+const MIN_REFUSALS = 3;
 /** The share of the measured rate docket goes back to after a 429. */
 const BACK_OFF = 0.9;
 /** The slowest pace a 429 sets: below the service's limit also where that is 1 a second (at 1, every start was a coin toss). */
@@ -116,6 +118,8 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
   const starts: number[] = [];
   /** Pauses (from, to) that may overlap the window: time nothing could be served. */
   const pauses: [number, number][] = [];
+  /** When each 429 of the window came: "most refused" is counted, not guessed from requests not answered yet. */
+  const refusals: number[] = [];
   const started = now();
   // FIFO so that a long list cannot starve the writes queued behind it.
   const waiting: Waiter[] = [];
@@ -174,6 +178,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     while (served.length > 0 && served[0]! < t - WINDOW_MS) served.shift();
     while (starts.length > 0 && starts[0]! < t - WINDOW_MS) starts.shift();
     while (pauses.length > 0 && pauses[0]![1] < t - WINDOW_MS) pauses.shift();
+    while (refusals.length > 0 && refusals[0]! < t - WINDOW_MS) refusals.shift();
   };
 
   /**
@@ -276,6 +281,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     },
     throttled(pauseMs, sentAfter) {
       const t = now();
+      refusals.push(t);
       // The requests already in flight when the first 429 came were sent at the old pace: one
       // slowdown per pace, not one per refusal.
       if (sentAfter === undefined ? t >= pausedUntil : sentAfter >= slowdowns) {
@@ -288,8 +294,10 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         // Too few answers to measure, but most of many requests refused: the service serves about
         // what it answered over the window, pauses included (its quota fills during them). A burst
         // of 64 at a limit of 1 a second otherwise set a pace 30 times too fast, and each 429 took
-        // only a tenth off it: a request used up its retries first.
-        else if (starts.length >= MIN_MEASURED && starts.length >= 2 * served.length) rate = slowed(Math.min(rate, answeredRate(t)));
+        // only a tenth off it: a request used up its retries first. Refusals counted as they came:
+        // requests merely not answered yet (the first of a run, in flight) are no refusals, and one
+        // 429 by chance among them set a pace of a few a second for the whole run.
+        else if (starts.length >= MIN_MEASURED && refusals.length >= MIN_REFUSALS && refusals.length >= served.length) rate = slowed(Math.min(rate, answeredRate(t)));
         // Too few answers to measure (a limit of 2 a second): a pace there is still too fast.
         else if (Number.isFinite(rate)) rate = slowed(rate);
         // No pace yet, and a 429 again after a slowdown: the limit is real (a limit of 1 a second,

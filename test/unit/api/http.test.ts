@@ -986,6 +986,22 @@ describe('retries', () => {
     expect(pauses).toEqual([1000]);
   });
 
+  it('tells the pause of a 429 before its permit is free: a request queued behind it starts after the pause is set, not in it (probe FD)', async () => {
+    const events: string[] = [];
+    let paceClock = 0;
+    const shared = createLimiter(1, { now: () => (paceClock += 1_000_000) });
+    const limiter: Limiter = Object.assign(Object.create(shared) as Limiter, { throttled: (ms: number, sentAfter?: number) => (events.push(`pause ${ms}`), shared.throttled(ms, sentAfter)) });
+    const { mock, client, sleeps } = setup({ limiter, random: () => 0 });
+    mock.intercept({ path: '/v1/a' }).reply(429, '', { headers: { 'retry-after': '0' } });
+    mock.intercept({ path: '/v1/b' }).reply(() => (events.push('b sent'), { statusCode: 200, data: { ok: 2 } }));
+    mock.intercept({ path: '/v1/a' }).reply(200, { ok: 1 });
+    const [a, b] = await Promise.all([client.request({ method: 'GET', path: '/v1/a', operation: 'a' }), client.request({ method: 'GET', path: '/v1/b', operation: 'b' })]);
+    expect([a, b]).toEqual([{ ok: 1 }, { ok: 2 }]);
+    expect(events).toEqual(['pause 250', 'b sent']);
+    // The refused request waits out the pause it set too: its own backoff (jittered to 0 here) is shorter.
+    expect(sleeps).toEqual([250]);
+  });
+
   it('waits as long as Retry-After asks when the command has the time', async () => {
     const { mock, client, sleeps } = setup({ deadline: Date.now() + 3_700_000 });
     mock.intercept({ path: '/v1/a' }).reply(429, '', { headers: { 'retry-after': '3600' } });

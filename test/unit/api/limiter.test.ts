@@ -77,12 +77,12 @@ describe('createLimiter', () => {
   });
 });
 
-/** `n` requests sent at once (retries when `resumed`), one of them answered, then a 429 with a pause of 1 s. */
+/** `n` requests sent at once (retries when `resumed`), one of them answered, the others refused with a pause of 1 s. */
 async function refusedBurst(limiter: ReturnType<typeof createLimiter>, n: number, resumed: boolean): Promise<void> {
   const sent = limiter.slowdowns;
   await Promise.all(Array.from({ length: n }, () => limiter.run(async () => undefined, resumed)));
   limiter.succeeded();
-  limiter.throttled(1000, sent);
+  for (let i = 1; i < n; i++) limiter.throttled(1000, sent);
 }
 
 describe('the shared pace after a 429', () => {
@@ -261,6 +261,17 @@ describe('the shared pace after a 429', () => {
     await Promise.all(retries);
     expect(starts[1]! - starts[0]!).toBe(556);
     expect(starts[2]! - starts[1]!).toBe(556);
+  });
+
+  it('sets no pace from one 429 among the first requests of a run, however many are still in flight (probe FD)', async () => {
+    const { limiter, messages } = paced(8);
+    // Twelve started at once, two answered, one refused: the other nine are not answered yet, not refused.
+    const sent = limiter.slowdowns;
+    await Promise.all(Array.from({ length: 12 }, () => limiter.run(async () => undefined)));
+    limiter.succeeded();
+    limiter.succeeded();
+    limiter.throttled(1000, sent);
+    expect(messages).toEqual(['the service is rate limiting: 4 request(s) at a time, after a pause of 1000 ms']);
   });
 
   it('takes half of what it sent as a first pace at a second 429, where too few were sent to measure the service', async () => {
