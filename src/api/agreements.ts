@@ -6,7 +6,7 @@ import { attributesOf } from './paging.js';
 import { showJson } from '../config/quote.js';
 import { describeOrganizations } from './organization-list.js';
 import { pathSegment } from './path-segment.js';
-import { aboutSetting, DocketError } from '../errors.js';
+import { aboutSetting, ApiError, DocketError } from '../errors.js';
 import { firstMade } from './found.js';
 import type { ApiResource, FormPart, RecoverCause, ServiceClient } from './types.js';
 
@@ -406,8 +406,18 @@ export class AgreementsAgreements {
     return this.client.list<AgreementAttrs>('/v1/agreements', 'list draft agreements', { query: { 'filter[status_eq]': 'draft' } });
   }
 
+  /**
+   * Voids an agreement. Refused (a 4xx) after an earlier attempt whose answer was lost, it is read:
+   * voided already, that attempt did it (as a delete answered 404 when tried again).
+   */
   async void(id: string): Promise<void> {
-    await this.client.request({ method: 'PATCH', path: `/v1/agreements/${pathSegment(id)}/void`, operation: `void agreement ${id}` });
+    try {
+      await this.client.request({ method: 'PATCH', path: `/v1/agreements/${pathSegment(id)}/void`, operation: `void agreement ${id}` });
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500 || !error.details.earlierStatuses?.length) throw error;
+      const read = await this.client.request({ method: 'GET', path: `/v1/agreements/${pathSegment(id)}`, operation: `read agreement ${id}` }).catch(() => undefined);
+      if (attributesOf(read)?.status !== 'voided') throw error;
+    }
   }
 }
 

@@ -51,6 +51,21 @@ describe('docket test when answers are lost', () => {
     }
   });
 
+  it('a void whose answer was lost and whose retry is refused as voided already counts as done: no note to void it in the app (probe FD)', async () => {
+    const dir = await example();
+    expect((await runCli(['apply', '-C', dir, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    const faults = `${emu().emulator.url}/_emulator/faults`;
+    await fetch(faults, { method: 'POST', body: JSON.stringify({ method: 'PATCH', path_pattern: '/agreements/v1/agreements/:id/void', status: 'drop', count: 1 }) });
+    try {
+      const r = await runCli(['test', '-C', dir, '--target', 'template/Mutual NDA', '--no-cache'], { env: emu().env });
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toContain('could not void');
+      expect(Object.values(org().agreements.agreements).filter((a) => a.status === 'draft' && a.test_agreement)).toEqual([]);
+    } finally {
+      await fetch(faults, { method: 'DELETE' });
+    }
+  });
+
   it("a scratch playbook whose answer was lost is found by its run, not taken for a concurrent run's of the same name", async () => {
     const dir = await example();
     expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).code).toBe(0);
