@@ -11,7 +11,7 @@ import { GITIGNORE_ENTRY, GITIGNORE_FILE } from '../config/work-dir.js';
 import { quoteValue, showPath } from '../config/quote.js';
 
 /** How many objects were recorded and in which file, or why none were (and how many differences a plan of the files found, when that is why). */
-export type ExportRecords = { recorded: number; file: string } | { skipped: string; changes?: number };
+export type ExportRecords = { recorded: number; file: string } | { skipped: string; changes?: number; unchecked?: true };
 
 export interface SummaryOptions {
   /** The output directory as the user wrote it (shown in commands). */
@@ -106,6 +106,8 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
   const moved = records && 'skipped' in records ? records.changes : undefined;
   // The files are of the state first read: what its check saw since is a plan's changes, not none.
   if (moved) lines.push(`  shows the ${plural(moved, 'difference', 'differences')} its check found; to have files that match the organization as it is now, export again into an empty directory.`);
+  // No plan of the files was made: whether they match was never seen, so no "no changes" is promised.
+  else if (records && 'skipped' in records && records.unchecked) lines.push('  shows whether the files match the organization (export could not check them: see above).');
   else lines.push('  shows no changes.');
   if (result.missing.length > 0) {
     lines.push('', 'To manage the resources whose files the services cannot give back:');

@@ -288,6 +288,9 @@ describe('docket export', () => {
     expect(result.stdout).toContain('docket refuses the written files until docket.yaml sets what they need:');
     expect(result.stdout).toMatch(/acme\/docket\.yaml: custom term writes need `agreements\.actor` in docket\.yaml.* \(plan says it at custom-terms\/[^ ]+\.yaml:\d+:\d+/);
     expect(result.stdout).toMatch(/set them in \S*acme\/docket\.yaml; then/);
+    // Its check of the files could not run: no "no changes" is promised (probe FD).
+    expect(result.stdout).toMatch(/docket plan -C \S+\n {2}shows whether the files match the organization \(export could not check them: see above\)\.\n/);
+    expect(result.stdout).not.toContain('shows no changes');
     expect(result.stdout).not.toContain('the services hold');
     expect(result.stdout).not.toContain('change these in the app');
     // Set as it says, the export plans with no changes.

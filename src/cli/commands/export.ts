@@ -223,9 +223,9 @@ async function checkAndRecord(io: Io, out: string, opts: RecordOptions): Promise
   try {
     return { refused: [], records: await recordExported(io, out, opts) };
   } catch (error) {
-    if (error instanceof ConfigError) return { refused: error.diagnostics.filter((d) => d.severity === 'error'), records: { skipped: 'docket refuses values in the written files' } };
+    if (error instanceof ConfigError) return { refused: error.diagnostics.filter((d) => d.severity === 'error'), records: { skipped: 'docket refuses values in the written files', unchecked: true } };
     if (error instanceof InterruptedError || !(error instanceof DocketError)) throw error;
-    return { refused: [], records: { skipped: error.message } };
+    return { refused: [], records: { skipped: error.message, unchecked: true } };
   }
 }
 
