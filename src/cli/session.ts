@@ -7,10 +7,12 @@ import { lstat, rm } from 'node:fs/promises';
 import { EMULATOR_TARGET, emptyLock, forgetEmulatorUploads, forgetKnownLocks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
 import { parseTarget } from '../engine/target.js';
-import { recordHeld, splitByService, syncState, withChildrenForgotten, withMovedRecords, type RecordHeld, type SyncState, type SyncUpdates } from '../engine/sync.js';
+import { followRenamesInDropped, recordHeld, splitByService, syncState, withChildrenForgotten, withMovedRecords, type RecordHeld, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
 import type { ServiceName } from '../api/types.js';
 import { KINDS, kindNamed } from '../kinds/index.js';
+import { refKey } from '../engine/types.js';
+
 import { DEFAULT_AGREEMENTS_URL, connect, refuseScratchOutside, type Connection } from './connect.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { Logger, type Io } from './io.js';
@@ -19,6 +21,9 @@ import { Progress } from './progress.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { atSetting } from './setting-error.js';
 import { EMULATOR_SYNC_FILE, workLabel, workPath } from '../config/work-dir.js';
+
+/** Kinds that live inside another (rules): nothing names them by name. */
+const CHILD_KINDS: ReadonlySet<string> = new Set(KINDS.filter((k) => k.parentKind).map((k) => k.name));
 
 export interface Session {
   workspace: Workspace;
@@ -175,10 +180,13 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       };
       return { sections, serviceOf };
     };
+    let declared: Set<string> | undefined;
+    const declaredKeys = (): ReadonlySet<string> => (declared ??= new Set(workspace.desired.map((d) => refKey(d.kind, d.key))));
     const syncChanges = (updates: SyncUpdates, { sections, serviceOf }: Sections = sectionsNow()): SyncChanges | undefined => {
       if (sections.length === 0 || updates.size === 0) return undefined;
       const state = sync();
-      const split = splitByService(withMovedRecords(withChildrenForgotten(updates, state, KINDS), state), sections, serviceOf);
+      const moved = withMovedRecords(withChildrenForgotten(updates, state, KINDS), state);
+      const split = splitByService(followRenamesInDropped(moved, state, declaredKeys, CHILD_KINDS), sections, serviceOf);
       return Object.fromEntries([...split].map(([target, records]) => [target, { records }]));
     };
     /** Against the records of `doc`, the file as read for the write: exactly what a write would keep. */

@@ -153,9 +153,27 @@ export function childrenEditedLive(c: Change, sync: SyncState, childrenOf: (live
  * removing it (now with prune, or later) takes along. Its own record only: one made in the app
  * under its name since is another object.
  */
-export function droppedEditedLive(l: LiveResource, sync: SyncState): string[] {
+export function droppedEditedLive(l: LiveResource, sync: SyncState, renames?: ReadonlyMap<string, string>): string[] {
   const record = ownRecord(sync, l.id, refKey(l.kind, l.key));
-  return record ? movedSince(record, l.fields) : [];
+  return record ? movedSince(record, l.fields, renames) : [];
+}
+
+/**
+ * What the plan's renames make of the digest of a name as live holds it: the digest of the name
+ * the files (and so the records of what names it) still give it, alone or as a list of one. An
+ * object the files dropped that names a term renamed in the app since names it as live does, which
+ * is no edit of its own (the next apply or pull records the rename, and its record follows).
+ */
+export function liveRenames(changes: readonly Change[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of changes) {
+    if (c.action !== 'rename' || c.parent) continue;
+    const name = c.fields.find((f) => f.field === 'name');
+    if (typeof name?.before !== 'string' || typeof name.after !== 'string') continue;
+    out.set(fieldHash(name.before), fieldHash(name.after));
+    out.set(fieldHash([name.before]), fieldHash([name.after]));
+  }
+  return out;
 }
 
 /** The live children of `liveId` edited live since the last sync (with those fields), or made there since (no record). */
@@ -181,8 +199,13 @@ function removedFromFiles(c: Change): boolean {
 }
 
 /** The fields of `values` (either side's) that the record holds another value for (one not kept was edited on neither side). */
-function movedSince(record: SyncRecord, values: Readonly<Record<string, unknown>>): string[] {
-  return Object.keys(values).filter((f) => record.fields[f] !== undefined && record.fields[f] !== NOT_KEPT && fieldHash(values[f]) !== record.fields[f]);
+function movedSince(record: SyncRecord, values: Readonly<Record<string, unknown>>, renames?: ReadonlyMap<string, string>): string[] {
+  return Object.keys(values).filter((f) => {
+    const recorded = record.fields[f];
+    if (recorded === undefined || recorded === NOT_KEPT) return false;
+    const now = fieldHash(values[f]);
+    return now !== recorded && renames?.get(now) !== recorded;
+  });
 }
 
 /**

@@ -4,7 +4,7 @@
  * live-side change; what the files change is pending, not drift; what a `drift: ignore` policy
  * covers is listed apart. Pure: built from a plan and the live objects no file declares.
  */
-import { childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, isDrift, liveSide, type ChildWork } from './direction.js';
+import { childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, isDrift, liveRenames, liveSide, type ChildWork } from './direction.js';
 import type { SyncState } from './sync.js';
 import { addTo } from '../util/multi-map.js';
 import { pendingIdKey, refKey, type Action, type Change, type DesiredResource, type Direction, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
@@ -149,6 +149,7 @@ export function driftReport(input: DriftInput): DriftReport {
   }
   for (const c of input.plan.held ?? []) (c.policy === 'ignore' ? toIgnored : toDrift)(item(c), c.liveId);
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
+  let renames: Map<string, string> | undefined;
   for (const l of input.unmatched) {
     if (input.quiet.has(l.kind) || inPlan.has(l.id)) continue;
     const pendingIn = input.pendingDocuments?.get(refKey(l.kind, l.key)) ?? input.pendingDocuments?.get(pendingIdKey(l.kind, l.id));
@@ -164,7 +165,7 @@ export function driftReport(input: DriftInput): DriftReport {
     const named = input.named?.(l) ?? true;
     if (named) (removed ? report.pending : report.drift).push(entry);
     // Changed live since: the live part is drift, as for one a change removes (prune may come later).
-    const edited = removed && named ? droppedEditedLive(l, input.sync) : [];
+    const edited = removed && named ? droppedEditedLive(l, input.sync, (renames ??= liveRenames([...input.plan.changes, ...(input.plan.held ?? [])]))) : [];
     if (edited.length > 0) toDrift({ ...entry, direction: 'changed-both', fields: edited.map((field) => ({ field, direction: 'live' })), removed_in_files: true }, l.id);
     if (removed && input.childrenOf) for (const work of editedLiveChildren(l.id, input.sync, input.childrenOf)) toDrift(editedChild(work), work.child.id);
   }

@@ -418,41 +418,44 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     keepUnsettledChildren(out, children, { state: input.state, forgotten, keptOther });
     keepRecordsOfAbsentChildren(out, keyed, { state: input.state, forgotten, ids: input.ids });
   }
-  if (input.state) followRenamesInDropped(out, input.state, declared, new Set(input.kinds.filter((k) => k.parentKind).map((k) => k.name)));
   return out;
 }
 
 /**
  * The records of objects the files dropped (kinds the services cannot delete, left live) name what
- * they reference by name (a custom template's term, a template's attachments). An object this
- * write records under a new name (renamed by the apply, or in the app and pulled) is renamed in
- * them too: left as they were, drift read each such dropped object as changed live, on every run,
- * though no one edited it. A single name, or a list of one, is followed; what a longer list
- * held is not known from its digest.
+ * they reference by name (a custom template's term, a template's attachments). An object these
+ * updates move to a new name (renamed by an apply, or in the app and pulled: withMovedRecords
+ * forgets its record under the old one) is renamed in them too: left as they were, drift read each
+ * such dropped object as changed live, on every run, though no one edited it. A single name, or a
+ * list of one, is followed; what a longer list held is not known from its digest. `declared`: the
+ * keys the files declare (their records are the files' to write).
  */
-function followRenamesInDropped(out: SyncUpdates, state: Pick<SyncState, 'keysWithId' | 'byKey'>, declared: ReadonlySet<string>, childKinds: ReadonlySet<string>): void {
+export function followRenamesInDropped(updates: SyncUpdates, state: Pick<SyncState, 'keysWithId' | 'byKey'>, declared: () => ReadonlySet<string>, childKinds: ReadonlySet<string>): SyncUpdates {
   const renamed = new Map<string, string>();
-  for (const [key, record] of out) {
+  for (const [key, record] of updates) {
     const kind = key.slice(0, key.indexOf(':'));
     // Recorded under this name before: not renamed (and no index of every record by id is built).
     if (record === null || childKinds.has(kind) || state.byKey.get(key)?.id === record.id) continue;
     for (const was of state.keysWithId(record.id)) {
-      if (was === key || !was.startsWith(`${kind}:`) || declared.has(was)) continue;
+      if (was === key || !was.startsWith(`${kind}:`) || updates.get(was) !== null) continue;
       const [before, after] = [was.slice(kind.length + 1), key.slice(kind.length + 1)];
       renamed.set(fieldHash(before), fieldHash(after));
       renamed.set(fieldHash([before]), fieldHash([after]));
     }
   }
-  if (renamed.size === 0) return;
+  if (renamed.size === 0) return updates;
+  const files = declared();
+  let out: SyncUpdates | undefined;
   for (const [key, record] of state.byKey.entries()) {
-    if (declared.has(key) || out.has(key)) continue;
+    if (files.has(key) || updates.has(key)) continue;
     let fields: Record<string, string> | undefined;
     for (const [field, hash] of Object.entries(record.fields)) {
       const now = renamed.get(hash);
       if (now !== undefined) (fields ??= { ...record.fields })[field] = now;
     }
-    if (fields) out.set(key, { id: record.id, fields });
+    if (fields) (out ??= new Map(updates)).set(key, { id: record.id, fields });
   }
+  return out ?? updates;
 }
 
 /**

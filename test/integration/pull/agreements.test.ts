@@ -792,6 +792,16 @@ parameters:
       const drift = await ownCli('drift', '-C', dir);
       expect([drift.code, drift.stdout]).toEqual([0, expect.not.stringContaining('Advisory Agreement')]);
       expect((await ownCli('pull', '-C', dir)).stdout).toContain('Nothing to pull');
+      // Renamed in the app and pulled: the pull records the term under its new name, and the dropped template follows (probe FF).
+      await new App(own.env).renameTerm('Consulting Terms 2026', 'Consulting Terms 2027');
+      // Before the pull records it, the rename is no edit of the dropped template either: drift says only the term.
+      const before = await ownCli('drift', '-C', dir, '-o', 'json');
+      expect(JSON.parse(before.stdout).drift.map((i: { key: string }) => i.key)).toEqual(['Consulting Terms 2026']);
+      const pulled = await ownCli('pull', '-C', dir);
+      expect(pulled.stdout).not.toContain('Advisory Agreement');
+      expect(await read(dir, 'custom-templates/consulting.yaml')).toContain('custom_term: Consulting Terms 2027');
+      const afterPull = await ownCli('drift', '-C', dir);
+      expect([afterPull.code, afterPull.stdout]).toEqual([0, expect.not.stringContaining('Advisory Agreement')]);
       // An edit in the app since is still said.
       await new App(own.env).publishDefinition('Advisory Agreement', COVER.replace('Start date', 'First day'));
       const edited = await ownCli('drift', '-C', dir, '-o', 'json');
