@@ -323,8 +323,10 @@ function docketInputsOf(found: Discovered): Map<string, { is: DocketInput; file:
  * Files named by a resource's data fields (what its kind declares), as paths relative to the root.
  * Before interpolation: a name with a placeholder is left to readDataFiles, after it.
  */
-function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>, ctx: InterpolationContext, otherEnvironmentsVars: readonly Record<string, string>[] = []): Set<string> {
+function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>, ctx: InterpolationContext, otherEnvironmentsVars: readonly Record<string, string>[] = []): { has(path: string): boolean } {
   const named = new Set<string>();
+  /** Paths another environment names through a variable it takes from \`${env.X}\` (set where that environment runs): any text there. */
+  const patterns: RegExp[] = [];
   for (const file of parsed) {
     for (const doc of file.documents) {
       if (!isPlainObject(doc.value) || typeof doc.value.kind !== 'string') continue;
@@ -332,14 +334,28 @@ function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>
       // A file named through a variable (`definition_file: ${var.cover}`) is as much data as one
       // named outright, whichever environment's value names it.
       const bodies = holdsPlaceholderIn(doc.value, fields) ? [ctx, ...otherEnvironmentsVars.map((vars) => ({ ...ctx, vars }))].map((c) => withNamesResolved(doc.value as Record<string, unknown>, fields, c)) : [doc.value];
-      for (const body of bodies) {
+      for (const [i, body] of bodies.entries()) {
         for (const f of namedFiles(file.file, body, fields)) {
-          if (f.problem === undefined && !f.value.includes('${')) named.add(f.path);
+          if (f.problem !== undefined) continue;
+          if (!f.value.includes('${')) named.add(f.path);
+          // Another environment's (not this run's, whose unset \`${env.X}\` is an error of its own),
+          // where a variable of it, not the document, holds the \`${env.X}\`.
+          else if (i > 0 && !String(doc.value[f.field]).includes('${env.')) {
+            const pattern = envPattern(f.path);
+            if (pattern) patterns.push(pattern);
+          }
         }
       }
     }
   }
-  return named;
+  return { has: (path) => named.has(path) || patterns.some((p) => p.test(path)) };
+}
+
+/** A path holding only \`${env.X}\` placeholders, as a pattern where each stands for any text of one path segment. */
+function envPattern(path: string): RegExp | undefined {
+  const parts = path.split(/\$\{env\.[A-Za-z_][A-Za-z0-9_-]*\}/);
+  if (parts.length < 2 || parts.some((p) => p.includes('${'))) return undefined;
+  return new RegExp(`^${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
 }
 
 function holdsPlaceholderIn(body: Record<string, unknown>, fields: Readonly<Record<string, unknown>>): boolean {

@@ -110,6 +110,15 @@ describe('loadConfig: documents', () => {
       const r = await load(perEnvironment, { kinds, processEnv: { COVER: 'other.yaml' }, ...(env ? { env } : {}) });
       expect(r.diagnostics.map(brief), env).toEqual([]);
     }
+    // Another environment's value from ${env.X}, set where that environment runs: any file its name can make is data (probe FF).
+    const fromEnv = { 'b.yaml': files['b.yaml'], 'other.yaml': files['other.yaml'], 'a.yaml': lines('kind: CustomTemplate', 'name: A', 'definition_file: covers/${var.cover}.yaml'), 'covers/base.yaml': lines('sections: []'), 'covers/staging.yaml': lines('sections: []'), 'docket.yaml': lines('version: 1', 'vars:', '  cover: base', 'environments:', '  staging:', '    vars: { cover: "${env.STAGE_COVER}" }') };
+    for (const [env, processEnv] of [[undefined, { COVER: 'other.yaml' }], [undefined, { COVER: 'other.yaml', STAGE_COVER: 'staging' }], ['staging', { COVER: 'other.yaml', STAGE_COVER: 'staging' }]] as const) {
+      const r = await load(fromEnv, { kinds, processEnv, ...(env ? { env } : {}) });
+      expect(r.diagnostics.map(brief), `${env} ${JSON.stringify(processEnv)}`).toEqual([]);
+    }
+    // Only files its name can make: one in another folder is still no resource.
+    const stray = await load({ ...fromEnv, 'elsewhere/staging.yaml': lines('sections: []') }, { kinds, processEnv: { COVER: 'other.yaml' } });
+    expect(stray.diagnostics.map(brief)).toEqual(['elsewhere/staging.yaml:1:1 not-a-resource']);
   });
 
   it('says a test document belongs in a file named *.test.yaml, naming the file to rename', async () => {
