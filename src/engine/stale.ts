@@ -24,6 +24,11 @@ export interface StaleCheck {
   checked?: (c: Change) => readonly string[] | undefined;
   /** The kinds read: one of them with nothing live (the only playbook archived) was still read. Else those with something live. */
   read?: ReadonlySet<string>;
+  /**
+   * Objects (\`kind:key\`) whose live fingerprint cannot be compared: they name an upload
+   * docket.lock.json no longer records, which now reads as a bare id (said as its own reason).
+   */
+  uncomparable?: ReadonlySet<string>;
 }
 
 /**
@@ -117,7 +122,7 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
         said.add(`${c.kind}:${c.liveId}`);
       };
       if (!live) once(c.action !== 'rename' && heldBy(c).length > 0 ? `${label} was replaced since the plan (another object of that name is live now)` : `${label} no longer exists live`);
-      else if (c.fingerprint !== null && fingerprint(live, now.checked?.(c)) !== c.fingerprint) once(`${label} changed live since the plan`);
+      else if (c.fingerprint !== null && !now.uncomparable?.has(refKey(c.kind, c.key)) && fingerprint(live, now.checked?.(c)) !== c.fingerprint) once(`${label} changed live since the plan`);
       // Another object given the new name since: renaming onto it (or uploading it again under it) would make two of that name.
       if (live && c.action === 'rename' && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${named(c.kind, c.key)} now exists live, so renaming ${quoteValue(live.name)} to it would duplicate it`);
       if (live && movesAway(c) && CREATE_ACTIONS.includes(c.action) && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${named(c.kind, c.key)} now exists live, so uploading ${quoteValue(live.name)} again under that name would duplicate it`);
@@ -240,7 +245,11 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
     const d = declaredByKey.get(refKey(c.kind, c.key));
     return d ? checkedFields(d, c) : undefined;
   };
-  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, checked, read: new Set(read.map((k) => k.name)) }), ...unconfirmedSincePlan(plan, uncertain), ...lostUploads(plan, input.lock, input.desired, kinds)];
+  const lost = lostUploads(plan, input.lock, input.desired, kinds);
+  const naming = new Set(lost.keys());
+  // By what the files name (a change's own refs are only those of the fields it sends).
+  const uncomparable = new Set(naming.size === 0 ? [] : input.desired.filter((d) => d.refs.some((r) => naming.has(refKey(r.kind, r.key)))).map((d) => refKey(d.kind, d.key)));
+  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, checked, read: new Set(read.map((k) => k.name)), uncomparable }), ...unconfirmedSincePlan(plan, uncertain), ...lost.values()];
   // Worth comparing only against the configuration the plan was made from.
   return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds), ...removalsOfDeclared(plan, input.desired, live)] : reasons;
 }
@@ -251,8 +260,9 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
  * the apply would record those objects as naming an upload still to be made (the next plan would
  * call them changed live). A pinned upload (\`id:\`) needs no entry.
  */
-export function lostUploads(plan: Plan, lock: LockFile, desired: readonly DesiredResource[], kinds: readonly Pick<AnyKind, 'name' | 'uploadsUnreadable'>[]): string[] {
-  const out: string[] = [];
+export function lostUploads(plan: Plan, lock: LockFile, desired: readonly DesiredResource[], kinds: readonly Pick<AnyKind, 'name' | 'uploadsUnreadable'>[]): Map<string, string> {
+  /** \`kind:key\` of each lost upload → the reason. */
+  const out = new Map<string, string>();
   const pinned = new Set(desired.flatMap((d) => (d.pinId ? [refKey(d.kind, d.key)] : [])));
   for (const kind of kinds) {
     if (!kind.uploadsUnreadable) continue;
@@ -260,7 +270,7 @@ export function lostUploads(plan: Plan, lock: LockFile, desired: readonly Desire
     const recorded = new Set([...lockEntries(lock.files, kind.name).values()].flatMap((e) => (e.id ? [e.id.toLowerCase()] : [])));
     for (const [kindKey, id] of Object.entries(plan.ids)) {
       if (!kindKey.startsWith(prefix) || pinned.has(kindKey) || recorded.has(id.toLowerCase())) continue;
-      out.push(`docket.lock.json no longer records the upload of ${named(kind.name, kindKey.slice(prefix.length))} (${id}) that the plan was made with`);
+      out.set(kindKey, `docket.lock.json no longer records the upload of ${named(kind.name, kindKey.slice(prefix.length))} (${id}) that the plan was made with`);
     }
   }
   return out;

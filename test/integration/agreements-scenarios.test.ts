@@ -730,6 +730,27 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('calls a saved plan of a template stale for the lost upload alone, not also changed live: the template reads its upload as a bare id then (probe FF)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'templates/csa.yaml': CSA_TEMPLATE_YAML.replace('provider: Acme, Inc.', 'provider: Acme GmbH') });
+    const saved = join(dir, 'plan.json');
+    expect((await cli('plan', '-C', dir, '--out', saved)).code).toBe(0);
+    const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+    const doc = JSON.parse(lock) as { targets: Record<string, unknown> };
+    doc.targets = {};
+    await writeFile(join(dir, 'docket.lock.json'), JSON.stringify(doc, null, 2));
+    const stale = await cli('apply', '-C', dir, saved);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('docket.lock.json no longer records the upload of attachment "Security Exhibit"');
+    expect(stale.stderr).not.toContain('changed live since the plan');
+    await writeFile(join(dir, 'docket.lock.json'), lock);
+    expect((await cli('apply', '-C', dir, saved)).code).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
+
   it('says it cannot compare the description of an attachment adopted without one, and records it with --adopt-files', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
