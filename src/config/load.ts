@@ -160,7 +160,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   keyAsideIn(projectFile, texts[files.indexOf(projectFile)], processEnv, diagnostics);
 
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
-  const dataFiles = namedDataFiles(parsed, kindsByName, { vars: projectResult.vars, env: processEnv, allowVars: true, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}) }, projectResult.otherVars);
+  const { named: dataFiles, maybeNamed } = namedDataFiles(parsed, kindsByName, { vars: projectResult.vars, env: processEnv, allowVars: true, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}) }, projectResult.otherVars);
   // Only the schemas of the kinds the files use are loaded (and of a template, its types').
   const documentValues = parsed.flatMap((file) => file.documents.filter((doc) => doc.ok || doc.readable).map((doc) => doc.value));
   const used = new Set(documentValues.map((value) => (isPlainObject(value) ? value.kind : undefined)));
@@ -175,7 +175,9 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   // one its text mentions is not also said to be no resource, a knock-on of that error.
   // (A data file's problems are its kind's: it names no files.)
   const unreadTexts = texts.filter((_, i) => !isProjectFile(parsed[i]!.file) && !dataFiles.has(parsed[i]!.file) && !readAsResources(parsed[i]!, kindsByName));
-  const perhapsNamed = (file: string): boolean => unreadTexts.some((text) => mentionsFile(text, path.posix.basename(file)));
+  // So is a file another environment may name through a variable it takes from \`${env.X}\`: its
+  // own YAML errors, and a document with a kind or a typo of one, are still said.
+  const perhapsNamed = (file: string): boolean => unreadTexts.some((text) => mentionsFile(text, path.posix.basename(file))) || maybeNamed(file);
   parsed.forEach((file, i) => {
     // Data files (a custom template's definition, say) belong to the kind that names them, which reads and checks them.
     // A file holding a resource stays one (readDataFiles refuses naming it), even one that names itself.
@@ -184,8 +186,11 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     // Every placeholder (and every `$$` escape) has a `$`: a file without one has nothing to substitute.
     const placeholders = texts[i]!.includes('$');
     const text = rereaders[i]!;
+    // Asked only of a document with no kind: a file of resources never is.
+    let perhaps: boolean | undefined;
+    const named = (): boolean => (perhaps ??= perhapsNamed(file.file));
     for (const doc of file.documents) {
-      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), processEnv, diagnostics, placeholders, text: texts[i]!, ...(unreadTexts.length > 0 && perhapsNamed(file.file) ? { perhapsNamed: true } : {}) });
+      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), processEnv, diagnostics, placeholders, text: texts[i]!, perhapsNamed: named });
       if (!resource) continue;
       // Set, not spread: the position getters stay lazy.
       resource.text = text;
@@ -323,10 +328,10 @@ function docketInputsOf(found: Discovered): Map<string, { is: DocketInput; file:
  * Files named by a resource's data fields (what its kind declares), as paths relative to the root.
  * Before interpolation: a name with a placeholder is left to readDataFiles, after it.
  */
-function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>, ctx: InterpolationContext, otherEnvironmentsVars: readonly Record<string, string>[] = []): { has(path: string): boolean } {
+function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>, ctx: InterpolationContext, otherEnvironmentsVars: readonly Record<string, string>[] = []): { named: Set<string>; maybeNamed: (path: string) => boolean } {
   const named = new Set<string>();
   /** Paths another environment names through a variable it takes from \`${env.X}\` (set where that environment runs): any text there. */
-  const patterns: RegExp[] = [];
+  const patterns = new Set<string>();
   for (const file of parsed) {
     for (const doc of file.documents) {
       if (!isPlainObject(doc.value) || typeof doc.value.kind !== 'string') continue;
@@ -342,20 +347,22 @@ function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>
           // where a variable of it, not the document, holds the \`${env.X}\`.
           else if (i > 0 && !String(doc.value[f.field]).includes('${env.')) {
             const pattern = envPattern(f.path);
-            if (pattern) patterns.push(pattern);
+            if (pattern) patterns.add(pattern);
           }
         }
       }
     }
   }
-  return { has: (path) => named.has(path) || patterns.some((p) => p.test(path)) };
+  // One expression for every such name (thousands of terms may each name one).
+  const anyOf = patterns.size === 0 ? undefined : new RegExp(`^(?:${[...patterns].join('|')})$`);
+  return { named, maybeNamed: (path) => anyOf?.test(path) === true };
 }
 
 /** A path holding only \`${env.X}\` placeholders, as a pattern where each stands for any text of one path segment. */
-function envPattern(path: string): RegExp | undefined {
+function envPattern(path: string): string | undefined {
   const parts = path.split(/\$\{env\.[A-Za-z_][A-Za-z0-9_-]*\}/);
   if (parts.length < 2 || parts.some((p) => p.includes('${'))) return undefined;
-  return new RegExp(`^${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+  return parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*');
 }
 
 function holdsPlaceholderIn(body: Record<string, unknown>, fields: Readonly<Record<string, unknown>>): boolean {
@@ -389,8 +396,8 @@ interface CheckContext {
   placeholders: boolean;
   /** The file's text, to quote a value as written. */
   text: string;
-  /** A document docket could not read mentions the file: it may be a data file that one names. */
-  perhapsNamed?: boolean;
+  /** Whether the file may be a data file: a document docket could not read mentions it, or another environment's name can make it. */
+  perhapsNamed?: () => boolean;
 }
 
 /**
@@ -457,7 +464,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
       });
       return undefined;
     }
-    if (ctx.perhapsNamed && (isPlainObject(value) || value === null || value === undefined)) return undefined;
+    if ((isPlainObject(value) || value === null || value === undefined) && ctx.perhapsNamed?.() === true) return undefined;
     // A list of resources (`- kind: Member`) reads as a list, not as the resources it holds: say so, not "no `kind`".
     const listed = Array.isArray(value) && value.some((item) => isPlainObject(item) && item.kind !== undefined);
     const what = Array.isArray(value) ? `a list (got ${showJson(value)})` : isPlainObject(value) || value === null || value === undefined ? undefined : `a single value (got ${typeof value === 'string' ? quoteValue(value) : showJson(value)})`;

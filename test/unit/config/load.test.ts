@@ -116,9 +116,13 @@ describe('loadConfig: documents', () => {
       const r = await load(fromEnv, { kinds, processEnv, ...(env ? { env } : {}) });
       expect(r.diagnostics.map(brief), `${env} ${JSON.stringify(processEnv)}`).toEqual([]);
     }
-    // Only files its name can make: one in another folder is still no resource.
-    const stray = await load({ ...fromEnv, 'elsewhere/staging.yaml': lines('sections: []') }, { kinds, processEnv: { COVER: 'other.yaml' } });
-    expect(stray.diagnostics.map(brief)).toEqual(['elsewhere/staging.yaml:1:1 not-a-resource']);
+    // Only files its name can make: one in another folder is still no resource; and one it could make
+    // is still checked for what no data file is (a YAML error, a typo of `kind`, a list of resources).
+    const stray = await load(
+      { ...fromEnv, 'elsewhere/staging.yaml': lines('sections: []'), 'covers/typo.yaml': lines('knd: CustomTemplate', 'name: T'), 'covers/broken.yaml': lines('title: "unclosed'), 'covers/list.yaml': lines('- kind: CustomTemplate', '  name: L') },
+      { kinds, processEnv: { COVER: 'other.yaml' } },
+    );
+    expect(stray.diagnostics.map(brief)).toEqual(['covers/broken.yaml:1:8 yaml-syntax', 'covers/list.yaml:1:1 not-a-resource', 'covers/typo.yaml:1:1 not-a-resource', 'elsewhere/staging.yaml:1:1 not-a-resource']);
   });
 
   it('says a test document belongs in a file named *.test.yaml, naming the file to rename', async () => {
