@@ -22,8 +22,6 @@ import { ConfigError, UsageError } from '../errors.js';
 import { atSetting } from './setting-error.js';
 import { EMULATOR_SYNC_FILE, workLabel, workPath } from '../config/work-dir.js';
 
-/** Kinds that live inside another (rules): nothing names them by name. */
-const CHILD_KINDS: ReadonlySet<string> = new Set(KINDS.filter((k) => k.parentKind).map((k) => k.name));
 
 export interface Session {
   workspace: Workspace;
@@ -186,7 +184,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       if (sections.length === 0 || updates.size === 0) return undefined;
       const state = sync();
       const moved = withMovedRecords(withChildrenForgotten(updates, state, KINDS), state);
-      const split = splitByService(followRenamesInDropped(moved, state, declaredKeys, CHILD_KINDS), sections, serviceOf);
+      const split = splitByService(followRenamesInDropped(moved, state, declaredKeys, KINDS), sections, serviceOf);
       return Object.fromEntries([...split].map(([target, records]) => [target, { records }]));
     };
     /** Against the records of `doc`, the file as read for the write: exactly what a write would keep. */

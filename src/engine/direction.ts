@@ -7,7 +7,7 @@
  */
 import { CREATE_ACTIONS, formerKeys, leavesLiveEdits, refKey } from './types.js';
 import type { Change, DesiredResource, Direction, FieldChange, FieldDirection, KindName, LiveResource } from './types.js';
-import { fieldHash, NOT_KEPT, type SyncRecord, type SyncState } from './sync.js';
+import { fieldHash, NOT_KEPT, type NamingKind, type SyncRecord, type SyncState } from './sync.js';
 import { checkedFields, fingerprint } from './diff.js';
 
 /** Changes on the live side: what `docket drift` reports and `docket pull` adopts. */
@@ -153,25 +153,42 @@ export function childrenEditedLive(c: Change, sync: SyncState, childrenOf: (live
  * removing it (now with prune, or later) takes along. Its own record only: one made in the app
  * under its name since is another object.
  */
-export function droppedEditedLive(l: LiveResource, sync: SyncState, renames?: ReadonlyMap<string, string>): string[] {
+export function droppedEditedLive(l: LiveResource, sync: SyncState, renames?: LiveRenames): string[] {
   const record = ownRecord(sync, l.id, refKey(l.kind, l.key));
-  return record ? movedSince(record, l.fields, renames) : [];
+  return record ? movedSince(record, l.fields, renames?.get(l.kind)) : [];
 }
 
+/** Per kind, per field naming another kind's objects by name: the digest of a name as live holds it → as the files give it. */
+export type LiveRenames = ReadonlyMap<string, ReadonlyMap<string, ReadonlyMap<string, string>>>;
+
 /**
- * What the plan's renames make of the digest of a name as live holds it: the digest of the name
- * the files (and so the records of what names it) still give it, alone or as a list of one. An
- * object the files dropped that names a term renamed in the app since names it as live does, which
- * is no edit of its own (the next apply or pull records the rename, and its record follows).
+ * What the plan's renames make of a name as live holds it in the fields that name objects of the
+ * renamed kind (the kinds' \`namesByName\`): the name the files (and so the records of what names
+ * it) still give it, alone or as a list of one. An object the files dropped that names a term
+ * renamed in the app since names it as live does, which is no edit of its own (the next apply or
+ * pull records the rename, and its record follows).
  */
-export function liveRenames(changes: readonly Change[]): Map<string, string> {
-  const out = new Map<string, string>();
+export function liveRenames(changes: readonly Change[], kinds: readonly NamingKind[]): LiveRenames {
+  const byKind = new Map<string, Map<string, string>>();
   for (const c of changes) {
     if (c.action !== 'rename' || c.parent) continue;
     const name = c.fields.find((f) => f.field === 'name');
     if (typeof name?.before !== 'string' || typeof name.after !== 'string') continue;
-    out.set(fieldHash(name.before), fieldHash(name.after));
-    out.set(fieldHash([name.before]), fieldHash([name.after]));
+    let digests = byKind.get(c.kind);
+    if (!digests) byKind.set(c.kind, (digests = new Map()));
+    digests.set(fieldHash(name.before), fieldHash(name.after));
+    digests.set(fieldHash([name.before]), fieldHash([name.after]));
+  }
+  const out = new Map<string, Map<string, ReadonlyMap<string, string>>>();
+  if (byKind.size === 0) return out;
+  for (const k of kinds) {
+    for (const [field, named] of Object.entries(k.namesByName ?? {})) {
+      const digests = byKind.get(named);
+      if (!digests) continue;
+      let fields = out.get(k.name);
+      if (!fields) out.set(k.name, (fields = new Map()));
+      fields.set(field, digests);
+    }
   }
   return out;
 }
@@ -199,12 +216,12 @@ function removedFromFiles(c: Change): boolean {
 }
 
 /** The fields of `values` (either side's) that the record holds another value for (one not kept was edited on neither side). */
-function movedSince(record: SyncRecord, values: Readonly<Record<string, unknown>>, renames?: ReadonlyMap<string, string>): string[] {
+function movedSince(record: SyncRecord, values: Readonly<Record<string, unknown>>, renames?: ReadonlyMap<string, ReadonlyMap<string, string>>): string[] {
   return Object.keys(values).filter((f) => {
     const recorded = record.fields[f];
     if (recorded === undefined || recorded === NOT_KEPT) return false;
     const now = fieldHash(values[f]);
-    return now !== recorded && renames?.get(now) !== recorded;
+    return now !== recorded && renames?.get(f)?.get(now) !== recorded;
   });
 }
 

@@ -4,8 +4,8 @@
  * live-side change; what the files change is pending, not drift; what a `drift: ignore` policy
  * covers is listed apart. Pure: built from a plan and the live objects no file declares.
  */
-import { childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, isDrift, liveRenames, liveSide, type ChildWork } from './direction.js';
-import type { SyncState } from './sync.js';
+import { childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, isDrift, liveRenames, liveSide, type ChildWork, type LiveRenames } from './direction.js';
+import type { NamingKind, SyncState } from './sync.js';
 import { addTo } from '../util/multi-map.js';
 import { pendingIdKey, refKey, type Action, type Change, type DesiredResource, type Direction, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
 import type { SourcePos } from '../diagnostics.js';
@@ -79,6 +79,8 @@ export interface DriftInput {
   named?: (l: LiveResource) => boolean;
   /** The declared resources: a parent removed live stays in the files for a child they changed, in the plan or not. */
   desired?: readonly DesiredResource[];
+  /** The kinds' fields naming other kinds' objects by name: a rename in the app is no edit of an object the files dropped that names it (liveRenames). */
+  kinds?: readonly NamingKind[];
 }
 
 /** The live name of an object renamed in the app (a `name` changed on the live side), for the report to say. */
@@ -149,7 +151,7 @@ export function driftReport(input: DriftInput): DriftReport {
   }
   for (const c of input.plan.held ?? []) (c.policy === 'ignore' ? toIgnored : toDrift)(item(c), c.liveId);
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
-  let renames: Map<string, string> | undefined;
+  let renames: LiveRenames | undefined;
   for (const l of input.unmatched) {
     if (input.quiet.has(l.kind) || inPlan.has(l.id)) continue;
     const pendingIn = input.pendingDocuments?.get(refKey(l.kind, l.key)) ?? input.pendingDocuments?.get(pendingIdKey(l.kind, l.id));
@@ -165,7 +167,7 @@ export function driftReport(input: DriftInput): DriftReport {
     const named = input.named?.(l) ?? true;
     if (named) (removed ? report.pending : report.drift).push(entry);
     // Changed live since: the live part is drift, as for one a change removes (prune may come later).
-    const edited = removed && named ? droppedEditedLive(l, input.sync, (renames ??= liveRenames([...input.plan.changes, ...(input.plan.held ?? [])]))) : [];
+    const edited = removed && named ? droppedEditedLive(l, input.sync, (renames ??= liveRenames([...input.plan.changes, ...(input.plan.held ?? [])], input.kinds ?? []))) : [];
     if (edited.length > 0) toDrift({ ...entry, direction: 'changed-both', fields: edited.map((field) => ({ field, direction: 'live' })), removed_in_files: true }, l.id);
     if (removed && input.childrenOf) for (const work of editedLiveChildren(l.id, input.sync, input.childrenOf)) toDrift(editedChild(work), work.child.id);
   }

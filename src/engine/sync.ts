@@ -421,36 +421,49 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   return out;
 }
 
+/** What followRenamesInDropped needs of a kind: the fields naming another kind's objects by name. */
+export interface NamingKind {
+  name: KindName;
+  namesByName?: Readonly<Record<string, KindName>>;
+}
+
 /**
  * The records of objects the files dropped (kinds the services cannot delete, left live) name what
- * they reference by name (a custom template's term, a template's attachments). An object these
- * updates move to a new name (renamed by an apply, or in the app and pulled: withMovedRecords
- * forgets its record under the old one) is renamed in them too: left as they were, drift read each
- * such dropped object as changed live, on every run, though no one edited it. A single name, or a
- * list of one, is followed; what a longer list held is not known from its digest. `declared`: the
- * keys the files declare (their records are the files' to write).
+ * they reference by name (a custom template's term, a template's attachments: the kinds'
+ * \`namesByName\`). An object these updates move to a new name (renamed by an apply, or in the app
+ * and pulled: withMovedRecords forgets its record under the old one) is renamed in those fields
+ * too: left as they were, drift read each such dropped object as changed live, on every run, though
+ * no one edited it. A single name, or a list of one, is followed; what a longer list held is not
+ * known from its digest. \`declared\`: the keys the files declare (their records are the files' to write).
  */
-export function followRenamesInDropped(updates: SyncUpdates, state: Pick<SyncState, 'keysWithId' | 'byKey'>, declared: () => ReadonlySet<string>, childKinds: ReadonlySet<string>): SyncUpdates {
-  const renamed = new Map<string, string>();
+export function followRenamesInDropped(updates: SyncUpdates, state: Pick<SyncState, 'keysWithId' | 'byKey'>, declared: () => ReadonlySet<string>, kinds: readonly NamingKind[]): SyncUpdates {
+  const named = new Set(kinds.flatMap((k) => Object.values(k.namesByName ?? {})));
+  /** Per kind renamed: the digest of a former name (or a list of it) → that of the new one. */
+  const renamed = new Map<string, Map<string, string>>();
   for (const [key, record] of updates) {
     const kind = key.slice(0, key.indexOf(':'));
     // Recorded under this name before: not renamed (and no index of every record by id is built).
-    if (record === null || childKinds.has(kind) || state.byKey.get(key)?.id === record.id) continue;
+    if (record === null || !named.has(kind as KindName) || state.byKey.get(key)?.id === record.id) continue;
     for (const was of state.keysWithId(record.id)) {
       if (was === key || !was.startsWith(`${kind}:`) || updates.get(was) !== null) continue;
       const [before, after] = [was.slice(kind.length + 1), key.slice(kind.length + 1)];
-      renamed.set(fieldHash(before), fieldHash(after));
-      renamed.set(fieldHash([before]), fieldHash([after]));
+      let digests = renamed.get(kind);
+      if (!digests) renamed.set(kind, (digests = new Map()));
+      digests.set(fieldHash(before), fieldHash(after));
+      digests.set(fieldHash([before]), fieldHash([after]));
     }
   }
   if (renamed.size === 0) return updates;
+  const naming = new Map(kinds.filter((k) => k.namesByName).map((k) => [k.name as string, Object.entries(k.namesByName!)]));
   const files = declared();
   let out: SyncUpdates | undefined;
   for (const [key, record] of state.byKey.entries()) {
-    if (files.has(key) || updates.has(key)) continue;
+    const fieldsNaming = naming.get(key.slice(0, key.indexOf(':')));
+    if (!fieldsNaming || files.has(key) || updates.has(key)) continue;
     let fields: Record<string, string> | undefined;
-    for (const [field, hash] of Object.entries(record.fields)) {
-      const now = renamed.get(hash);
+    for (const [field, kind] of fieldsNaming) {
+      const was = record.fields[field];
+      const now = was === undefined ? undefined : renamed.get(kind)?.get(was);
       if (now !== undefined) (fields ??= { ...record.fields })[field] = now;
     }
     if (fields) (out ??= new Map(updates)).set(key, { id: record.id, fields });

@@ -30,6 +30,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
   actions: ['create', 'rename', 'publish'],
   nameField: 'name',
   versionedFields: ['definition', 'custom_term'],
+  namesByName: { custom_term: 'custom-term' },
   dataFiles: { definition_file: 'yaml' },
   layout: { folder: 'custom-templates' },
 

@@ -238,6 +238,12 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
   actions: readonly Action[];
   /** Other kinds whose live objects this kind's fetch asks for (`ctx.live`). */
   reads?: readonly KindName[];
+  /**
+   * Fields whose value names an object of another kind by its name (a custom template's
+   * \`custom_term\`), alone or as a list (a template's \`attachments\`): the sync records of an object
+   * the files dropped follow a rename of what they name (sync.ts followRenamesInDropped).
+   */
+  namesByName?: Readonly<Record<string, KindName>>;
   /** Document fields that name data files (relative to the document), and what each must hold. */
   dataFiles?: Readonly<Record<string, DataFileContent>>;
   /** `kind:` values people write for this kind (the app's or the API's words; lower case letters only, singular), with what to write instead. */

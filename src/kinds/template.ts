@@ -229,6 +229,7 @@ export const templateKind: KindModule<'template'> = {
   nameField: 'name',
   sortFields: ['type', 'standard_version'],
   reads: ['attachment'],
+  namesByName: { attachments: 'attachment' },
   layout: { folder: 'templates' },
 
   refuseChange(field, before, after, name) {

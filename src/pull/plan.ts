@@ -11,7 +11,7 @@ import { conflictMarkers, markersNamed } from '../config/merge-conflict.js';
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { changedSinceRecord, childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, isDrift, liveRenames, liveSide, renamedOnto, syncedAsOther, syncedRecordOf, type ChildWork } from '../engine/direction.js';
+import { changedSinceRecord, childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, isDrift, liveRenames, liveSide, renamedOnto, syncedAsOther, syncedRecordOf, type ChildWork, type LiveRenames } from '../engine/direction.js';
 import { childrenLookup } from '../engine/children.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
@@ -1011,14 +1011,14 @@ class PullPlanner {
   }
 
   /** Digests of live names → those the files give them, of what the plan renames (liveRenames). */
-  private renames: Map<string, string> | undefined;
+  private renames: LiveRenames | undefined;
 
   /** An object the files dropped (prune is off, so no change removes it) that changed live since the last sync: for a person to settle. */
   private droppedButEditedLive(l: LiveResource): void {
     // One a change removes (prune on) is said with that change (consider).
     this.removedByPlan ??= new Set(this.input.plan.changes.flatMap((c) => ((c.action === 'archive' || c.action === 'delete') && c.liveId ? [c.liveId] : [])));
     if (this.removedByPlan.has(l.id)) return;
-    this.renames ??= liveRenames([...this.input.plan.changes, ...(this.input.plan.held ?? [])]);
+    this.renames ??= liveRenames([...this.input.plan.changes, ...(this.input.plan.held ?? [])], this.input.kinds);
     const edited = (this.input.named?.(l) ?? true) ? droppedEditedLive(l, this.input.sync, this.renames) : [];
     if (edited.length > 0) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'changed-both', fields: edited, reason: 'removed from the files and changed live since the last sync: keep one by hand (to keep the live edit, put it back in the files)' });
     this.childWorkNotPulled(l.kind, editedLiveChildren(l.id, this.input.sync, (id) => this.childrenOf(id)));

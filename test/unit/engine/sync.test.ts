@@ -2,10 +2,10 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockLocation, parseLockText, readLockDocument, syncRecords, writeLock, writeSync } from '../../../src/config/lock.js';
-import { fieldHash, formatSyncRecord, NOT_KEPT, parseSyncRecord, recordHeld, recordOf, splitByService, syncAfterApply, syncState, withChildrenForgotten, withMovedRecords } from '../../../src/engine/sync.js';
+import { fieldHash, followRenamesInDropped, formatSyncRecord, NOT_KEPT, parseSyncRecord, recordHeld, recordOf, splitByService, syncAfterApply, syncState, withChildrenForgotten, withMovedRecords } from '../../../src/engine/sync.js';
 import type { ApplyReport } from '../../../src/engine/types.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
-import { changedSinceRecord, droppedEditedLive, fieldDirection } from '../../../src/engine/direction.js';
+import { changedSinceRecord, droppedEditedLive, fieldDirection, liveRenames } from '../../../src/engine/direction.js';
 import { change, desiredOrganization, desiredPlaybook, desiredRule, liveRule, planOf } from './builders.js';
 
 afterEach(removeMadeDirs);
@@ -335,5 +335,40 @@ describe('moved records', () => {
       ['playbook:New', { id: 'pb-1', fields: { name: 'cc' } }],
       ['playbook:Old', null],
     ]);
+  });
+});
+
+describe('followRenamesInDropped', () => {
+  const kinds = [{ name: 'custom-template' as const, namesByName: { custom_term: 'custom-term' as const } }, { name: 'custom-term' as const }, { name: 'playbook' as const }];
+  const record = (id: string, fields: Record<string, unknown>) => ({ id, fields: Object.fromEntries(Object.entries(fields).map(([f, v]) => [f, fieldHash(v)])) });
+
+  it('renames what a dropped object names in the fields naming the renamed kind, and nothing that merely holds the same text (second read)', () => {
+    // A custom template named like its term, and a playbook of that name: neither name is a reference.
+    const state = syncState([
+      {
+        'custom-term:Terms A': formatSyncRecord(record('t1', { name: 'Terms A' })),
+        'custom-template:Terms A': formatSyncRecord(record('c1', { name: 'Terms A', custom_term: 'Terms A' })),
+        'playbook:Other': formatSyncRecord(record('p1', { name: 'Terms A' })),
+      },
+    ]);
+    const renamed = withMovedRecords(new Map([['custom-term:Terms B', record('t1', { name: 'Terms B' })]]), state);
+    const out = followRenamesInDropped(renamed, state, () => new Set(['custom-term:Terms B']), kinds);
+    expect(out.get('custom-template:Terms A')).toEqual(record('c1', { name: 'Terms A', custom_term: 'Terms B' }));
+    expect(out.has('playbook:Other')).toBe(false);
+    // A declared template is the files' to record; a term written again under its own name renamed nothing.
+    expect(followRenamesInDropped(renamed, state, () => new Set(['custom-term:Terms B', 'custom-template:Terms A']), kinds).has('custom-template:Terms A')).toBe(false);
+    const same = new Map([['custom-term:Terms A', record('t1', { name: 'Terms A' })]]);
+    expect(followRenamesInDropped(same, state, () => new Set(), kinds)).toBe(same);
+  });
+
+  it('drift reads a term renamed in the app through, in the fields naming terms only, before a pull records it', () => {
+    const state = syncState([{ 'custom-template:Deal': formatSyncRecord(record('c1', { name: 'Deal', custom_term: 'Terms A' })), 'playbook:Terms A': formatSyncRecord(record('p1', { name: 'Terms A' })) }]);
+    // The plan renames the term back to the files' name: live "Terms B", the files "Terms A".
+    const renames = liveRenames([change('rename', 'custom-term', 'Terms A', { liveId: 't1', fields: [{ field: 'name', before: 'Terms B', after: 'Terms A' }] })], kinds);
+    const template = { kind: 'custom-template' as const, id: 'c1', key: 'Deal', name: 'Deal', fields: { name: 'Deal', custom_term: 'Terms B' }, refs: [] };
+    expect(droppedEditedLive(template, state, renames)).toEqual([]);
+    expect(droppedEditedLive({ ...template, fields: { name: 'Deal', custom_term: 'Terms C' } }, state, renames)).toEqual(['custom_term']);
+    // A playbook renamed in the app to the term's live name is its own edit.
+    expect(droppedEditedLive({ kind: 'playbook', id: 'p1', key: 'Terms B', name: 'Terms B', fields: { name: 'Terms B' }, refs: [] }, state, renames)).toEqual(['name']);
   });
 });
