@@ -5,6 +5,7 @@
  * apply read as the files' own addition, pending, and drift and pull did not see it.
  */
 import { hasChanges } from '../engine/plan.js';
+import { DocketError, InterruptedError } from '../errors.js';
 import type { ExportRecords } from '../export/summary.js';
 import { syncAfterApply } from '../engine/sync.js';
 import { collectGarbage } from '../util/collect.js';
@@ -44,11 +45,17 @@ export async function recordExported(io: Io, dir: string, opts: RecordOptions): 
     let recorded = 0;
     // The pages read are garbage now: collected before the records are made, as apply does (see collectGarbage).
     collectGarbage(s.workspace.desired.length);
-    await s.settle(s.lock, false, (held) => {
-      const updates = syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held, state: s.sync() });
-      recorded = updates.size;
-      return updates;
-    });
+    try {
+      await s.settle(s.lock, false, (held) => {
+        const updates = syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held, state: s.sync() });
+        recorded = updates.size;
+        return updates;
+      });
+    } catch (error) {
+      // The check ran and found the files in sync: only writing that down failed.
+      if (error instanceof InterruptedError || !(error instanceof DocketError)) throw error;
+      return { skipped: `writing them failed: ${error.message}` };
+    }
     return { recorded, file: opts.emulator ? workLabel(EMULATOR_SYNC_FILE) : LOCK_FILE };
   });
 }
