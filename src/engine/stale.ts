@@ -267,9 +267,13 @@ export function lostUploads(plan: Plan, lock: LockFile, desired: readonly Desire
   for (const kind of kinds) {
     if (!kind.uploadsUnreadable) continue;
     const prefix = `${kind.name}:`;
-    const recorded = new Set([...lockEntries(lock.files, kind.name).values()].flatMap((e) => (e.id ? [e.id.toLowerCase()] : [])));
+    const entries = lockEntries(lock.files, kind.name);
+    const recorded = new Set([...entries.values()].flatMap((e) => (e.id ? [e.id.toLowerCase()] : [])));
     for (const [kindKey, id] of Object.entries(plan.ids)) {
       if (!kindKey.startsWith(prefix) || pinned.has(kindKey) || recorded.has(id.toLowerCase())) continue;
+      // Recorded under its name with another id: uploaded again since the plan, which the check of
+      // the plan's ids says (\`no longer has the id the plan recorded\`); the lock lost nothing.
+      if (entries.has(kindKey.slice(prefix.length))) continue;
       out.set(kindKey, `docket.lock.json no longer records the upload of ${named(kind.name, kindKey.slice(prefix.length))} (${id}) that the plan was made with`);
     }
   }

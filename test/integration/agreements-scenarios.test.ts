@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { lockFiles, lockTargets } from '../helpers/lock.js';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
@@ -749,6 +749,21 @@ describe('standard templates and attachments', () => {
     await writeFile(join(dir, 'docket.lock.json'), lock);
     expect((await cli('apply', '-C', dir, saved)).code).toBe(0);
     await expectNoChanges(cli, dir);
+
+    // Uploaded again since the plan (second read): the lock lost nothing, and a plan that sends nothing of the upload still applies.
+    await writeFiles(dir, { 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    expect((await cli('plan', '-C', dir, '--out', saved)).code).toBe(0);
+    // Another checkout uploads a new PDF; its lock is merged here.
+    const other = await makeDir({});
+    await cp(dir, other, { recursive: true });
+    await writeFile(join(other, 'attachments/security.pdf'), pdf('second'));
+    await applyOk(cli, other, '--target', 'attachment/Security Exhibit');
+    await writeFile(join(dir, 'docket.lock.json'), await readFile(join(other, 'docket.lock.json'), 'utf8'));
+    const moved = await cli('apply', '-C', dir, saved);
+    expect([moved.code, moved.stderr]).toEqual([0, '']);
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('second'));
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('says it cannot compare the description of an attachment adopted without one, and records it with --adopt-files', async () => {
@@ -1056,7 +1071,6 @@ describe('docket.lock.json with the in-process emulator', () => {
 
     await rm(join(dir, '.docket'), { recursive: true });
     const again = await runCli(['plan', '-C', dir, '--emulator']);
-    console.log(again.stdout);
     expect(again.stdout).toContain('+ upload attachment "Security Exhibit"');
     expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
     const replan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
