@@ -191,10 +191,6 @@ async function staleIfEnvironmentGone(saved: Plan | undefined, dir: string, run:
   }
 }
 
-/**
- * A saved plan was not printed, so its report names the target itself (`target: local emulator`):
- * as the plan showed them, its target and the environment it was made for.
- */
 /** What the guard refused, as its hint asks whether it was meant: removals, creates again, or both. */
 function guarded(violations: readonly GuardViolation[]): string {
   const again = violations.some((v) => v.recreates);
@@ -202,6 +198,10 @@ function guarded(violations: readonly GuardViolation[]): string {
   return again && removals ? 'the removals and the creates again are' : again ? 'the creates again are' : 'the removals are';
 }
 
+/**
+ * A saved plan was not printed, so its report names the target itself (`target: local emulator`):
+ * as the plan showed them, its target and the environment it was made for.
+ */
 function reportHeader(plan: Plan, color: boolean): string {
   return `${headerLines('apply', plan, painter(color)).join('\n')}\n\n`;
 }
