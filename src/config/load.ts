@@ -338,15 +338,18 @@ function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>
       const fields = kinds.get(doc.value.kind)?.dataFiles ?? {};
       // A file named through a variable (`definition_file: ${var.cover}`) is as much data as one
       // named outright, whichever environment's value names it.
-      const bodies = holdsPlaceholderIn(doc.value, fields) ? [ctx, ...otherEnvironmentsVars.map((vars) => ({ ...ctx, vars }))].map((c) => withNamesResolved(doc.value as Record<string, unknown>, fields, c)) : [doc.value];
+      // A variable broken in this run (its \`${env.X}\` unset) is not broken in another environment.
+      const others = otherEnvironmentsVars.map((vars): InterpolationContext => ({ vars, env: ctx.env, allowVars: true }));
+      const bodies = holdsPlaceholderIn(doc.value, fields) ? [ctx, ...others].map((c) => withNamesResolved(doc.value as Record<string, unknown>, fields, c)) : [doc.value];
       for (const [i, body] of bodies.entries()) {
         for (const f of namedFiles(file.file, body, fields)) {
           if (f.problem !== undefined) continue;
           if (!f.value.includes('${')) named.add(f.path);
-          // Another environment's (not this run's, whose unset \`${env.X}\` is an error of its own),
-          // where a variable of it, not the document, holds the \`${env.X}\`.
-          else if (i > 0 && !String(doc.value[f.field]).includes('${env.')) {
-            const pattern = envPattern(f.path);
+          // Where a variable, not the document, holds an \`${env.X}\` unset in this run (the
+          // document's own is an error of its own): another environment's (set where it runs), or
+          // this run's own (said once, where the variable is defined), either may name any file.
+          else if (!String(doc.value[f.field]).includes('${env.')) {
+            const pattern = i > 0 ? wildPattern(f.path, ENV_PLACEHOLDER) : ctx.brokenVars?.size ? wildPattern(f.path, varPlaceholder(ctx.brokenVars)) : undefined;
             if (pattern) patterns.add(pattern);
           }
         }
@@ -358,11 +361,18 @@ function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>
   return { named, maybeNamed: (path) => anyOf?.test(path) === true };
 }
 
-/** A path holding only \`${env.X}\` placeholders, as a pattern where each stands for any text of one path segment. */
-function envPattern(path: string): string | undefined {
-  const parts = path.split(/\$\{env\.[A-Za-z_][A-Za-z0-9_-]*\}/);
+const ENV_PLACEHOLDER = /\$\{env\.[A-Za-z_][A-Za-z0-9_-]*\}/;
+
+/** The placeholders of these variables. */
+function varPlaceholder(names: ReadonlySet<string>): RegExp {
+  return new RegExp(`\\$\\{var\\.(?:${[...names].map((n) => n.replace(/[-]/g, '\\$&')).join('|')})\\}`);
+}
+
+/** A path holding only \`wild\` placeholders, as a pattern where each stands for any text (a folder too: a value may hold a \`/\`). */
+function wildPattern(path: string, wild: RegExp): string | undefined {
+  const parts = path.split(new RegExp(wild.source, 'g'));
   if (parts.length < 2 || parts.some((p) => p.includes('${'))) return undefined;
-  return parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*');
+  return parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
 }
 
 function holdsPlaceholderIn(body: Record<string, unknown>, fields: Readonly<Record<string, unknown>>): boolean {

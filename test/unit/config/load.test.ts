@@ -116,6 +116,12 @@ describe('loadConfig: documents', () => {
       const r = await load(fromEnv, { kinds, processEnv, ...(env ? { env } : {}) });
       expect(r.diagnostics.map(brief), `${env} ${JSON.stringify(processEnv)}`).toEqual([]);
     }
+    // Its value may hold a folder; and with that environment chosen and its variable unset, only the variable is said (probe FG).
+    const { 'covers/staging.yaml': _staging, ...rest } = fromEnv;
+    const nested = { ...rest, 'covers/eu/cover.yaml': lines('sections: []') };
+    expect((await load(nested, { kinds, processEnv: { COVER: 'other.yaml' } })).diagnostics.map(brief)).toEqual([]);
+    expect((await load(nested, { kinds, env: 'staging', processEnv: { COVER: 'other.yaml', STAGE_COVER: 'eu/cover' } })).diagnostics.map(brief)).toEqual([]);
+    expect((await load(nested, { kinds, env: 'staging', processEnv: { COVER: 'other.yaml' } })).diagnostics.map((d) => d.code)).toEqual(['undefined-variable']);
     // Only files its name can make: one in another folder is still no resource; and one it could make
     // is still checked for what no data file is (a YAML error, a typo of `kind`, a list of resources).
     const stray = await load(
