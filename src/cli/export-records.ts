@@ -40,7 +40,7 @@ export async function recordExported(io: Io, dir: string, opts: RecordOptions): 
     if (hasChanges(plan) || unseen > 0) {
       const n = plan.changes.length;
       const found = [...(n > 0 ? [`shows ${n} ${n === 1 ? 'change' : 'changes'}`] : []), ...(unseen > 0 ? [`finds ${unseen} live ${unseen === 1 ? 'object' : 'objects'} export's read did not list`] : [])];
-      return { skipped: `a plan of the written directory ${found.join(' and ')}: the live state moved while export read it, or a read of it was wrong`, changes: n + unseen };
+      return { skipped: `a plan of the written directory ${found.join(' and ')}: the live state moved while export read it, or a read of it was wrong`, changes: n, ...(unseen > 0 ? { unseen } : {}) };
     }
     let recorded = 0;
     // The pages read are garbage now: collected before the records are made, as apply does (see collectGarbage).

@@ -11,7 +11,8 @@ import { GITIGNORE_ENTRY, GITIGNORE_FILE } from '../config/work-dir.js';
 import { quoteValue, showPath } from '../config/quote.js';
 
 /** How many objects were recorded and in which file, or why none were (and how many differences a plan of the files found, when that is why). */
-export type ExportRecords = { recorded: number; file: string } | { skipped: string; changes?: number; unchecked?: true };
+/** `changes`: what a plan of the files shows; `unseen`: live objects the check found that export's read did not list (a plan lists them as declared in no file). */
+export type ExportRecords = { recorded: number; file: string } | { skipped: string; changes?: number; unseen?: number; unchecked?: true };
 
 export interface SummaryOptions {
   /** The output directory as the user wrote it (shown in commands). */
@@ -103,9 +104,15 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
   if (refused.length > 0) lines.push('  change these in the app (and export again) or in the files; then');
   if (result.parts.some((p) => p.sameNames > 0)) lines.push('  rename all but one of the objects that share a name (see the notes), in the app and in its file; then');
   lines.push(`  docket plan -C ${dir}${flags}`);
-  const moved = records && 'skipped' in records ? records.changes : undefined;
-  // The files are of the state first read: what its check saw since is a plan's changes, not none.
-  if (moved) lines.push(`  shows the ${plural(moved, 'difference', 'differences')} its check found; to have files that match the organization as it is now, export again into an empty directory.`);
+  const moved = records && 'skipped' in records ? (records.changes ?? 0) : 0;
+  const unseen = records && 'skipped' in records ? (records.unseen ?? 0) : 0;
+  // The files are of the state first read: what its check saw since is a plan's changes, not none;
+  // objects export's read missed are no change of a plan, which lists them as declared in no file.
+  if (moved > 0 || unseen > 0) {
+    const shows = moved > 0 ? `shows the ${plural(moved, 'difference', 'differences')} its check found` : 'shows no changes';
+    const lacking = unseen > 0 ? `${moved > 0 ? ', and' : ', though'} the files lack the ${plural(unseen, 'live object', 'live objects')} its check found and export's read missed` : '';
+    lines.push(`  ${shows}${lacking}; to have files that match the organization as it is now, export again into an empty directory.`);
+  }
   // No plan of the files was made: whether they match was never seen, so no "no changes" is promised.
   else if (records && 'skipped' in records && records.unchecked) lines.push('  shows whether the files match the organization (export could not check them: see above).');
   else lines.push('  shows no changes.');
