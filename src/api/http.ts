@@ -719,6 +719,22 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * null lets the service choose the page size, a number asks for it on every page.
    */
   async function readPages<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined, firstPage = false): Promise<ApiResource<A>[]> {
+    const read = await readPagesOnce<A>(path, operation, query, size, identity, firstPage);
+    if (!read.changed) return read.items;
+    // NOTE(api): pages stating different counts of records: the list changed while it was read,
+    // and an object deleted (or made) meanwhile shifts the later pages, so one may be read by no
+    // page and taken as removed live. Read again once; changing again, it is not taken as read.
+    logDebug?.(`${service} GET ${clean(path)}: its pages stated different counts of records (the list changed while it was read); reading it again`);
+    const again = await readPagesOnce<A>(path, operation, query, size, identity, firstPage);
+    if (!again.changed) return again.items;
+    throw new DocketError(
+      'bad-response',
+      `${operation}: ${service} service GET ${clean(path)} answered a list that changed while it was read, twice (its pages stated different counts of records): an object may have shifted past the pages read`,
+      'nothing was changed; run the command again once the list is not being changed, and report it to the service if it persists',
+    );
+  }
+
+  async function readPagesOnce<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined, firstPage: boolean): Promise<{ items: ApiResource<A>[]; changed: boolean }> {
     const sizeQuery: Query = typeof size === 'number' ? { 'page[size]': size } : {};
     const first = target({ method: 'GET', path, query, operation }, sizeQuery);
     const out: ApiResource<A>[] = [];
@@ -781,7 +797,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       }
       probing = false;
       let { body, fresh, next } = take(answer, current);
-      if (firstPage) return out;
+      if (firstPage) return { items: out, changed: false };
       // The first page says how many there are: ask for the others at once, in page order.
       const last = page === 1 && next.number === 2 ? lastPageFromBody(body) : undefined;
       if (last !== undefined && last > 2 && last <= MAX_PAGES) {
@@ -845,7 +861,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     }
     const short = pagesCountProblem(stated, ids.size, pagesRead);
     if (short) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(first.path)} answered with a list that contradicts itself: ${clean(short)}`, 'nothing was changed; run the command again, and report it to the service if it persists');
-    return out;
+    return { items: out, changed: stated.size > 1 };
   }
 
   /** The last page a page states: its number (`meta.pagination.last`), else the request `links.last` names. */
