@@ -10,7 +10,7 @@ import { readRegularFileSync } from '../util/special-file.js';
 import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
-import { holdsResource, namedFiles, type DocketInput } from './data-files.js';
+import { holdsResource, namedFiles, resolveDataPath, type DocketInput } from './data-files.js';
 import { discoverYamlFiles, invalidUtf8, type Discovered, isTestFile, readFiles, skipDirectory, unreadableFile, withoutDocumentBoms } from './discover.js';
 import { holdsKey, keyInFileText, keysOf } from './api-keys.js';
 import { interpolateString, interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
@@ -175,9 +175,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   // one its text mentions is not also said to be no resource, a knock-on of that error.
   // (A data file's problems are its kind's: it names no files.)
   const unreadTexts = texts.filter((_, i) => !isProjectFile(parsed[i]!.file) && !dataFiles.has(parsed[i]!.file) && !readAsResources(parsed[i]!, kindsByName));
-  // So is a file another environment may name through a variable it takes from \`${env.X}\`: its
-  // own YAML errors, and a document with a kind or a typo of one, are still said.
-  const perhapsNamed = (file: string): boolean => unreadTexts.some((text) => mentionsFile(text, path.posix.basename(file))) || maybeNamed(file);
+  const perhapsNamed = (file: string): boolean => unreadTexts.some((text) => mentionsFile(text, path.posix.basename(file)));
   parsed.forEach((file, i) => {
     // Data files (a custom template's definition, say) belong to the kind that names them, which reads and checks them.
     // A file holding a resource stays one (readDataFiles refuses naming it), even one that names itself.
@@ -189,8 +187,11 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     // Asked only of a document with no kind: a file of resources never is.
     let perhaps: boolean | undefined;
     const named = (): boolean => (perhaps ??= perhapsNamed(file.file));
+    // A file a variable whose \`${env.X}\` this run lacks may name (another environment's, or this
+    // run's own left unset): its own YAML errors, a typo of \`kind\`, a list, are still said.
+    const maybeData = (): boolean => maybeNamed(file.file);
     for (const doc of file.documents) {
-      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), processEnv, diagnostics, placeholders, text: texts[i]!, perhapsNamed: named });
+      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), processEnv, diagnostics, placeholders, text: texts[i]!, perhapsNamed: named, maybeData });
       if (!resource) continue;
       // Set, not spread: the position getters stay lazy.
       resource.text = text;
@@ -331,7 +332,7 @@ function docketInputsOf(found: Discovered): Map<string, { is: DocketInput; file:
 function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>, ctx: InterpolationContext, otherEnvironmentsVars: readonly Record<string, string>[] = []): { named: Set<string>; maybeNamed: (path: string) => boolean } {
   const named = new Set<string>();
   /** Paths another environment names through a variable it takes from \`${env.X}\` (set where that environment runs): any text there. */
-  const patterns = new Set<string>();
+  const patterns = new WildPaths();
   for (const file of parsed) {
     for (const doc of file.documents) {
       if (!isPlainObject(doc.value) || typeof doc.value.kind !== 'string') continue;
@@ -349,23 +350,58 @@ function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>
           // document's own is an error of its own): another environment's (set where it runs), or
           // this run's own (said once, where the variable is defined), either may name any file.
           else if (!String(doc.value[f.field]).includes('${env.')) {
-            const pattern = i > 0 ? wildPattern(f.path, ENV_PLACEHOLDER) : ctx.brokenVars?.size ? wildPattern(f.path, varPlaceholder(ctx.brokenVars)) : undefined;
-            if (pattern) patterns.add(pattern);
+            const wild = i > 0 ? f.path : ctx.brokenVars?.size ? resolveDataPath(file.file, withHealthyVars(String(doc.value[f.field]), ctx)) : undefined;
+            const pattern = wild === undefined ? undefined : wildPattern(wild, i > 0 ? ENV_PLACEHOLDER : varPlaceholder(ctx.brokenVars!));
+            if (pattern) patterns.add(pattern, wild!);
           }
         }
       }
     }
   }
-  // One expression for every such name (thousands of terms may each name one).
-  const anyOf = patterns.size === 0 ? undefined : new RegExp(`^(?:${[...patterns].join('|')})$`);
-  return { named, maybeNamed: (path) => anyOf?.test(path) === true };
+  return { named, maybeNamed: (path) => patterns.test(path) };
+}
+
+/**
+ * Wildcard paths, indexed by their file name where it is written out (\`covers/${var.region}/c12.yaml\`
+ * under \`c12.yaml\`): ten thousand templates may each name one, and each document with no kind asks.
+ */
+class WildPaths {
+  private readonly byName = new Map<string, Set<string>>();
+  private readonly rest = new Set<string>();
+  private compiled = new Map<string, RegExp>();
+
+  add(pattern: string, path: string): void {
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    const bucket = name.includes('${') ? this.rest : (this.byName.get(name) ?? this.byName.set(name, new Set()).get(name)!);
+    bucket.add(pattern);
+    this.compiled.clear();
+  }
+
+  test(path: string): boolean {
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    return this.matches(`name:${name}`, this.byName.get(name), path) || this.matches('rest', this.rest, path);
+  }
+
+  private matches(key: string, patterns: ReadonlySet<string> | undefined, path: string): boolean {
+    if (!patterns || patterns.size === 0) return false;
+    let re = this.compiled.get(key);
+    if (!re) this.compiled.set(key, (re = new RegExp(`^(?:${[...patterns].join('|')})$`)));
+    return re.test(path);
+  }
+}
+
+/** A data file's name with the variables of this run that are not broken filled in, the broken ones left as written. */
+function withHealthyVars(value: string, ctx: InterpolationContext): string {
+  return value.replace(/(?<!\$)\$\{var\.([A-Za-z_][A-Za-z0-9_-]*)\}/g, (placeholder, name: string) => (ctx.brokenVars?.has(name) ? placeholder : (ctx.vars?.[name] ?? placeholder)));
 }
 
 const ENV_PLACEHOLDER = /\$\{env\.[A-Za-z_][A-Za-z0-9_-]*\}/;
 
 /** The placeholders of these variables. */
 function varPlaceholder(names: ReadonlySet<string>): RegExp {
-  return new RegExp(`\\$\\{var\\.(?:${[...names].map((n) => n.replace(/[-]/g, '\\$&')).join('|')})\\}`);
+  // A name no placeholder can spell (a key docket.yaml's schema refuses) is left out: it names no file.
+  const valid = [...names].filter((n) => /^[A-Za-z_][A-Za-z0-9_-]*$/.test(n));
+  return new RegExp(`\\$\\{var\\.(?:${valid.length > 0 ? valid.join('|') : '(?!)'})\\}`);
 }
 
 /** A path holding only \`wild\` placeholders, as a pattern where each stands for any text (a folder too: a value may hold a \`/\`). */
@@ -406,8 +442,10 @@ interface CheckContext {
   placeholders: boolean;
   /** The file's text, to quote a value as written. */
   text: string;
-  /** Whether the file may be a data file: a document docket could not read mentions it, or another environment's name can make it. */
+  /** A document docket could not read mentions the file: it may be a data file that one names. */
   perhapsNamed?: () => boolean;
+  /** A data file name this run cannot spell out (a variable's \`${env.X}\` unset here) can make the file's path. */
+  maybeData?: () => boolean;
 }
 
 /**
@@ -475,6 +513,18 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
       return undefined;
     }
     if ((isPlainObject(value) || value === null || value === undefined) && ctx.perhapsNamed?.() === true) return undefined;
+    // Said, not refused: it is a data file in the environment that sets the variable, or a resource that lost its \`kind\`.
+    if ((isPlainObject(value) || value === null || value === undefined) && ctx.maybeData?.() === true) {
+      diagnostics.push({
+        severity: 'warning',
+        code: 'not-a-resource',
+        message: 'this YAML document has no `kind`: docket takes it for a data file a variable names in another environment, or while its `${env.X}` is unset',
+        file: doc.file,
+        ...doc.start,
+        hint: `if it is a resource, add \`kind:\` (one of ${kinds.join(', ')}); a resource without it is left out of the plan`,
+      });
+      return undefined;
+    }
     // A list of resources (`- kind: Member`) reads as a list, not as the resources it holds: say so, not "no `kind`".
     const listed = Array.isArray(value) && value.some((item) => isPlainObject(item) && item.kind !== undefined);
     const what = Array.isArray(value) ? `a list (got ${showJson(value)})` : isPlainObject(value) || value === null || value === undefined ? undefined : `a single value (got ${typeof value === 'string' ? quoteValue(value) : showJson(value)})`;

@@ -110,25 +110,39 @@ describe('loadConfig: documents', () => {
       const r = await load(perEnvironment, { kinds, processEnv: { COVER: 'other.yaml' }, ...(env ? { env } : {}) });
       expect(r.diagnostics.map(brief), env).toEqual([]);
     }
-    // Another environment's value from ${env.X}, set where that environment runs: any file its name can make is data (probe FF).
+    // Another environment's value from ${env.X}, set where that environment runs: any file its name
+    // can make may be data, so it is no error; it is said as a warning, as it may be a resource that lost its kind (probe FF, second read).
+    const said = (r: Awaited<ReturnType<typeof load>>, severity: 'error' | 'warning') => r.diagnostics.filter((d) => d.severity === severity).map(brief);
     const fromEnv = { 'b.yaml': files['b.yaml'], 'other.yaml': files['other.yaml'], 'a.yaml': lines('kind: CustomTemplate', 'name: A', 'definition_file: covers/${var.cover}.yaml'), 'covers/base.yaml': lines('sections: []'), 'covers/staging.yaml': lines('sections: []'), 'docket.yaml': lines('version: 1', 'vars:', '  cover: base', 'environments:', '  staging:', '    vars: { cover: "${env.STAGE_COVER}" }') };
-    for (const [env, processEnv] of [[undefined, { COVER: 'other.yaml' }], [undefined, { COVER: 'other.yaml', STAGE_COVER: 'staging' }], ['staging', { COVER: 'other.yaml', STAGE_COVER: 'staging' }]] as const) {
-      const r = await load(fromEnv, { kinds, processEnv, ...(env ? { env } : {}) });
-      expect(r.diagnostics.map(brief), `${env} ${JSON.stringify(processEnv)}`).toEqual([]);
-    }
-    // Its value may hold a folder; and with that environment chosen and its variable unset, only the variable is said (probe FG).
+    const base = await load(fromEnv, { kinds, processEnv: { COVER: 'other.yaml' } });
+    expect([said(base, 'error'), said(base, 'warning')]).toEqual([[], ['covers/staging.yaml:1:1 not-a-resource']]);
+    expect(base.diagnostics.find((d) => d.severity === 'warning')!.hint).toContain('a resource without it is left out of the plan');
+    // Set where that environment runs, its file is named outright.
+    expect((await load(fromEnv, { kinds, env: 'staging', processEnv: { COVER: 'other.yaml', STAGE_COVER: 'staging' } })).diagnostics).toEqual([]);
+    // Its value may hold a folder; and with that environment chosen and its variable unset, the variable is the error (probe FG).
     const { 'covers/staging.yaml': _staging, ...rest } = fromEnv;
     const nested = { ...rest, 'covers/eu/cover.yaml': lines('sections: []') };
-    expect((await load(nested, { kinds, processEnv: { COVER: 'other.yaml' } })).diagnostics.map(brief)).toEqual([]);
-    expect((await load(nested, { kinds, env: 'staging', processEnv: { COVER: 'other.yaml', STAGE_COVER: 'eu/cover' } })).diagnostics.map(brief)).toEqual([]);
-    expect((await load(nested, { kinds, env: 'staging', processEnv: { COVER: 'other.yaml' } })).diagnostics.map((d) => d.code)).toEqual(['undefined-variable']);
-    // Only files its name can make: one in another folder is still no resource; and one it could make
-    // is still checked for what no data file is (a YAML error, a typo of `kind`, a list of resources).
+    const nestedBase = await load(nested, { kinds, processEnv: { COVER: 'other.yaml' } });
+    expect([said(nestedBase, 'error'), said(nestedBase, 'warning')]).toEqual([[], ['covers/eu/cover.yaml:1:1 not-a-resource']]);
+    expect((await load(nested, { kinds, env: 'staging', processEnv: { COVER: 'other.yaml', STAGE_COVER: 'eu/cover' } })).diagnostics).toEqual([]);
+    const unsetStaging = await load(nested, { kinds, env: 'staging', processEnv: { COVER: 'other.yaml' } });
+    expect(unsetStaging.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual(['undefined-variable']);
+    // A name of another variable beside the unset one is filled in: only files in that folder are taken for its data (second read).
+    const mixed = await load(
+      { ...nested, 'a.yaml': lines('kind: CustomTemplate', 'name: A', 'definition_file: ${var.dir}/${var.cover}.yaml'), 'docket.yaml': lines('version: 1', 'vars:', '  cover: base', '  dir: covers', 'environments:', '  staging:', '    vars: { cover: "${env.STAGE_COVER}" }'), 'elsewhere/x.yaml': lines('sections: []') },
+      { kinds, env: 'staging', processEnv: { COVER: 'other.yaml' } },
+    );
+    expect(said(mixed, 'error')).toEqual(['docket.yaml:7:20 undefined-variable', 'elsewhere/x.yaml:1:1 not-a-resource']);
+    // A file it could make is still checked for what no data file is (a YAML error, a typo of `kind`, a list of resources).
     const stray = await load(
       { ...fromEnv, 'elsewhere/staging.yaml': lines('sections: []'), 'covers/typo.yaml': lines('knd: CustomTemplate', 'name: T'), 'covers/broken.yaml': lines('title: "unclosed'), 'covers/list.yaml': lines('- kind: CustomTemplate', '  name: L') },
       { kinds, processEnv: { COVER: 'other.yaml' } },
     );
-    expect(stray.diagnostics.map(brief)).toEqual(['covers/broken.yaml:1:8 yaml-syntax', 'covers/list.yaml:1:1 not-a-resource', 'covers/typo.yaml:1:1 not-a-resource', 'elsewhere/staging.yaml:1:1 not-a-resource']);
+    expect(said(stray, 'error')).toEqual(['covers/broken.yaml:1:8 yaml-syntax', 'covers/list.yaml:1:1 not-a-resource', 'covers/typo.yaml:1:1 not-a-resource', 'elsewhere/staging.yaml:1:1 not-a-resource']);
+    // A variable of a name no placeholder can spell breaks nothing (second read: it crashed the pattern).
+    const oddName = await load({ ...fromEnv, 'docket.yaml': lines('version: 1', 'vars:', '  cover: "${env.UNSET_COVER}"', '  "a(": "${env.UNSET_OTHER}"') }, { kinds, processEnv: { COVER: 'other.yaml' } });
+    expect(oddName.diagnostics.some((d) => d.code === 'internal-error')).toBe(false);
+    expect(said(oddName, 'error').length).toBeGreaterThan(0);
   });
 
   it('says a test document belongs in a file named *.test.yaml, naming the file to rename', async () => {
