@@ -176,6 +176,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   // (A data file's problems are its kind's: it names no files.)
   const unreadTexts = texts.filter((_, i) => !isProjectFile(parsed[i]!.file) && !dataFiles.has(parsed[i]!.file) && !readAsResources(parsed[i]!, kindsByName));
   const perhapsNamed = (file: string): boolean => unreadTexts.some((text) => mentionsFile(text, path.posix.basename(file)));
+  const takenForData: ParsedDocument[] = [];
   parsed.forEach((file, i) => {
     // Data files (a custom template's definition, say) belong to the kind that names them, which reads and checks them.
     // A file holding a resource stays one (readDataFiles refuses naming it), even one that names itself.
@@ -191,7 +192,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     // run's own left unset): its own YAML errors, a typo of \`kind\`, a list, are still said.
     const maybeData = (): boolean => maybeNamed(file.file);
     for (const doc of file.documents) {
-      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), processEnv, diagnostics, placeholders, text: texts[i]!, perhapsNamed: named, maybeData });
+      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), processEnv, diagnostics, placeholders, text: texts[i]!, perhapsNamed: named, maybeData, takenForData: (doc) => takenForData.push(doc) });
       if (!resource) continue;
       // Set, not spread: the position getters stay lazy.
       resource.text = text;
@@ -200,6 +201,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     keyAsideIn(file.file, texts[i], processEnv, diagnostics);
   });
 
+  if (takenForData.length > 0) diagnostics.push(takenForDataWarning(takenForData, [...kindsByName.keys()]));
   diagnostics.sort(compareDiagnostics);
   // With errors the config still carries every resource document, so the kinds' own rules can
   // report their problems in the same run; callers must not use it to talk to a service.
@@ -446,6 +448,8 @@ interface CheckContext {
   perhapsNamed?: () => boolean;
   /** A data file name this run cannot spell out (a variable's \`${env.X}\` unset here) can make the file's path. */
   maybeData?: () => boolean;
+  /** Told of each document with no kind taken for such a data file. */
+  takenForData?: (doc: ParsedDocument) => void;
 }
 
 /**
@@ -482,6 +486,23 @@ function readAsResources(file: ParsedFile, kindsByName: ReadonlyMap<string, unkn
   return file.documents.every((doc) => (doc.ok || doc.readable) && (!isPlainObject(doc.value) || typeof doc.value.kind !== 'string' || kindsByName.has(doc.value.kind)));
 }
 
+/**
+ * Documents with no kind in files a variable whose \`${env.X}\` this run lacks may name: one warning
+ * for all of them (another environment's definitions may be thousands), at the first.
+ */
+function takenForDataWarning(docs: readonly ParsedDocument[], kinds: readonly string[]): Diagnostic {
+  const files = [...new Set(docs.map((d) => d.file))];
+  const more = files.length > 1 ? ` (so are ${files.length - 1} more: ${files.slice(1, 4).join(', ')}${files.length > 4 ? ', …' : ''})` : '';
+  return {
+    severity: 'warning',
+    code: 'not-a-resource',
+    message: `this YAML document has no \`kind\`: docket takes it for a data file a variable names in another environment, or while its \`\${env.X}\` is unset${more}`,
+    file: docs[0]!.file,
+    ...docs[0]!.start,
+    hint: `if one is a resource, add \`kind:\` (one of ${kinds.join(', ')}); a resource without it is left out of the plan`,
+  };
+}
+
 /** One document of a resource file: its kind, its variables, its schema. */
 function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | undefined {
   const { diagnostics } = ctx;
@@ -513,16 +534,10 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
       return undefined;
     }
     if ((isPlainObject(value) || value === null || value === undefined) && ctx.perhapsNamed?.() === true) return undefined;
-    // Said, not refused: it is a data file in the environment that sets the variable, or a resource that lost its \`kind\`.
+    // Said, not refused (once for all such files: loadConfig): a data file in the environment that
+    // sets the variable, or a resource that lost its \`kind\`.
     if ((isPlainObject(value) || value === null || value === undefined) && ctx.maybeData?.() === true) {
-      diagnostics.push({
-        severity: 'warning',
-        code: 'not-a-resource',
-        message: 'this YAML document has no `kind`: docket takes it for a data file a variable names in another environment, or while its `${env.X}` is unset',
-        file: doc.file,
-        ...doc.start,
-        hint: `if it is a resource, add \`kind:\` (one of ${kinds.join(', ')}); a resource without it is left out of the plan`,
-      });
+      ctx.takenForData?.(doc);
       return undefined;
     }
     // A list of resources (`- kind: Member`) reads as a list, not as the resources it holds: say so, not "no `kind`".

@@ -117,6 +117,9 @@ describe('loadConfig: documents', () => {
     const base = await load(fromEnv, { kinds, processEnv: { COVER: 'other.yaml' } });
     expect([said(base, 'error'), said(base, 'warning')]).toEqual([[], ['covers/staging.yaml:1:1 not-a-resource']]);
     expect(base.diagnostics.find((d) => d.severity === 'warning')!.hint).toContain('a resource without it is left out of the plan');
+    // Thousands of another environment's definitions are one warning, naming a few.
+    const two = await load({ ...fromEnv, 'covers/eu/cover.yaml': lines('sections: []') }, { kinds, processEnv: { COVER: 'other.yaml' } });
+    expect(two.diagnostics.filter((d) => d.severity === 'warning').map((d) => d.message.replace(/^.*\(so are/, '(so are'))).toEqual([expect.stringMatching(/^\(so are 1 more: covers\/(eu\/cover|staging)\.yaml\)$/)]);
     // Set where that environment runs, its file is named outright.
     expect((await load(fromEnv, { kinds, env: 'staging', processEnv: { COVER: 'other.yaml', STAGE_COVER: 'staging' } })).diagnostics).toEqual([]);
     // Its value may hold a folder; and with that environment chosen and its variable unset, the variable is the error (probe FG).
