@@ -309,6 +309,12 @@ interface MismatchContext {
   exactAt: (pointer: string) => boolean;
 }
 
+/** Two pointers the same but for list indexes (\`/rules/1/reviewer\` and \`/rules/2/reviewer\`). */
+function samePlaceOutsideLists(a: string, b: string): boolean {
+  const [x, y] = [a.split('/'), b.split('/')];
+  return x.length === y.length && x.every((part, i) => part === y[i] || (/^\d+$/.test(part) && /^\d+$/.test(y[i]!)));
+}
+
 function firstMismatch(got: unknown, wanted: unknown, pointer: string, check: MismatchContext): string | undefined {
   const { expand, problems, nulledAt } = check;
   if (typeof got === 'string' && holdsPlaceholder(got) && problems.some((p) => p.pointer === pointer || pointer.startsWith(`${p.pointer}/`) || leftAsWritten(p, got, wanted, pointer))) return undefined;
@@ -326,11 +332,13 @@ function firstMismatch(got: unknown, wanted: unknown, pointer: string, check: Mi
     return undefined;
   }
   // A placeholder live has no value for stays, said as a problem: its key is not in what is wanted.
-  // And a key written `null` over a merged value that live has none for.
+  // And a key written `null` over a merged value that live has none for. The problem's pointer is
+  // where the key was written before the edit: a list item may have moved since (a rule added or
+  // removed above it in the app), so a problem of that key and that text, where it sat then, counts.
   const kept = (k: string): boolean => {
     const value = (got as Record<string, unknown>)[k];
     if (value === null) return nulledAt(joinPointer(pointer, k));
-    return typeof value === 'string' && holdsPlaceholder(value) && problems.some((p) => p.pointer === joinPointer(pointer, k));
+    return typeof value === 'string' && holdsPlaceholder(value) && problems.some((p) => p.pointer === joinPointer(pointer, k) || (p.written === value && samePlaceOutsideLists(p.pointer, joinPointer(pointer, k))));
   };
   if (isPlainObject(got) && isPlainObject(wanted) && sameKeys(Object.fromEntries(Object.entries(got).filter(([k]) => Object.hasOwn(wanted, k) || !kept(k))), wanted)) {
     for (const k of Object.keys(wanted)) {

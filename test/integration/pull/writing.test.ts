@@ -185,6 +185,27 @@ describe('pull writes files', () => {
     expect(await readFile(join(dir, 'playbooks/ph.yaml'), 'utf8')).toBe(file);
   });
 
+  it('keeps a placeholder live cleared in a rule that moved in its list (a rule above it deleted or made in the app) and writes the rest of the file (probe FH)', async () => {
+    const file = 'kind: Playbook\nname: PM\nrules:\n  - name: Z\n    actions: ACCEPT z\n  - name: A\n    actions: ACCEPT a\n    description: ${var.lead}\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  lead: Alice leads\n', 'playbooks/pm.yaml': file });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editRule('PM', 'A', { description: null });
+    await app.deleteRule('PM', 'Z');
+    const pulled = await cli('pull', '-C', dir, '--target', 'playbook/PM');
+    expect(pulled.stdout).not.toContain('could not edit');
+    expect(pulled.stdout).toContain('rule "PM/A" description (playbooks/pm.yaml:8): live has no value for var.lead');
+    expect(await readFile(join(dir, 'playbooks/pm.yaml'), 'utf8')).toBe('kind: Playbook\nname: PM\nrules:\n  - name: A\n    actions: ACCEPT a\n    description: ${var.lead}\n');
+    // Made in the app above it, the same.
+    await app.createRule('PM', { name: 'B', actions: 'ACCEPT b' });
+    const again = await cli('pull', '-C', dir, '--target', 'playbook/PM');
+    expect(again.stdout).not.toContain('could not edit');
+    expect(await readFile(join(dir, 'playbooks/pm.yaml'), 'utf8')).toContain('  - name: B\n');
+    // The variable is the files' word until it changes: applied, live has its value again.
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('says the line of a placeholder it keeps as the file was read, also when a text above it grew in the same pull', async () => {
     const file = 'kind: Playbook\nname: PL\nrules:\n  - name: A\n    actions: ACCEPT a\n  - name: B\n    actions: ACCEPT b\n    description: Lead is ${var.lead}\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  lead: alice@acme.example\n', 'playbooks/pl.yaml': file });
