@@ -720,21 +720,20 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    */
   async function readPages<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined, firstPage = false): Promise<ApiResource<A>[]> {
     const read = await readPagesOnce<A>(path, operation, query, size, identity, firstPage);
-    if (!read.changed) return read.items;
-    // NOTE(api): pages stating different counts of records: the list changed while it was read,
-    // and an object deleted (or made) meanwhile shifts the later pages, so one may be read by no
-    // page and taken as removed live. Read again once; changing again, it is not taken as read.
-    logDebug?.(`${service} GET ${clean(path)}: its pages stated different counts of records (the list changed while it was read); reading it again`);
+    if (!read.shrank) return read.items;
+    // NOTE(api): a later page stating fewer records than an earlier one: an object was deleted
+    // while the list was read, which shifts the later pages up, so one may be on no page read and
+    // be taken as removed live (made again by apply, taken out of the files by pull). Read again
+    // once; shrinking again (a list being emptied), what either read found is taken: an object
+    // deleted meanwhile reads as live for one run, which nothing duplicates or deletes.
+    logDebug?.(`${service} GET ${clean(path)}: a page stated fewer records than the one before it (an object was deleted while the list was read); reading it again`);
     const again = await readPagesOnce<A>(path, operation, query, size, identity, firstPage);
-    if (!again.changed) return again.items;
-    throw new DocketError(
-      'bad-response',
-      `${operation}: ${service} service GET ${clean(path)} answered a list that changed while it was read, twice (its pages stated different counts of records): an object may have shifted past the pages read`,
-      'nothing was changed; run the command again once the list is not being changed, and report it to the service if it persists',
-    );
+    if (!again.shrank) return again.items;
+    const seen = new Set(again.items.map((item) => item.id));
+    return [...again.items, ...read.items.filter((item) => !seen.has(item.id))];
   }
 
-  async function readPagesOnce<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined, firstPage: boolean): Promise<{ items: ApiResource<A>[]; changed: boolean }> {
+  async function readPagesOnce<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined, firstPage: boolean): Promise<{ items: ApiResource<A>[]; shrank: boolean }> {
     const sizeQuery: Query = typeof size === 'number' ? { 'page[size]': size } : {};
     const first = target({ method: 'GET', path, query, operation }, sizeQuery);
     const out: ApiResource<A>[] = [];
@@ -749,6 +748,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     /** The counts of records the pages stated, and how many pages were read. */
     const stated = new Set<number>();
     let pagesRead = 0;
+    /** The fewest records a page read so far stated, and whether a later one stated fewer still (pages are taken in page order). */
+    let lowest: number | undefined;
+    let shrank = false;
     const notAdvancing = (n: number): DocketError =>
       new DocketError('bad-response', `${operation}: ${service} service paging did not end (page ${n} repeated only items of earlier pages, and named a next page)`);
     const pageTarget = (n: number): RequestTarget => ({ ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': n })) });
@@ -761,7 +763,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       const body = res as { data: ApiResource<A>[] } & Record<string, unknown>;
       pagesRead++;
       const records = statedRecords(body);
-      if (records !== undefined) stated.add(records);
+      if (records !== undefined) {
+        if (lowest !== undefined && records < lowest) shrank = true;
+        lowest = Math.min(lowest ?? records, records);
+        stated.add(records);
+      }
       const miscounted = countProblem(body, body.data.length, at === first);
       if (miscounted) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a list that contradicts itself: ${clean(miscounted)}`, 'nothing was changed; run the command again, and report it to the service if it persists');
       let fresh = 0;
@@ -797,7 +803,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       }
       probing = false;
       let { body, fresh, next } = take(answer, current);
-      if (firstPage) return { items: out, changed: false };
+      if (firstPage) return { items: out, shrank: false };
       // The first page says how many there are: ask for the others at once, in page order.
       const last = page === 1 && next.number === 2 ? lastPageFromBody(body) : undefined;
       if (last !== undefined && last > 2 && last <= MAX_PAGES) {
@@ -861,7 +867,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     }
     const short = pagesCountProblem(stated, ids.size, pagesRead);
     if (short) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(first.path)} answered with a list that contradicts itself: ${clean(short)}`, 'nothing was changed; run the command again, and report it to the service if it persists');
-    return { items: out, changed: stated.size > 1 };
+    return { items: out, shrank };
   }
 
   /** The last page a page states: its number (`meta.pagination.last`), else the request `links.last` names. */

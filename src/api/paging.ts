@@ -102,7 +102,7 @@ export function statedRecords(body: Record<string, unknown>): number | undefined
  * held another number of items, lost (or gained) items on the way: a page answered short would
  * read its missing objects as removed live (drift reports them, pull deletes their files, apply
  * makes a second copy of a term no API call can delete). Pages stating different counts say the
- * list changed while it was read: http.ts reads it again.
+ * list changed while it was read: http.ts reads it again when a later page states fewer.
  */
 export function pagesCountProblem(stated: ReadonlySet<number>, read: number, pages: number): string | undefined {
   if (pages < 2 || stated.size !== 1) return undefined;
