@@ -271,9 +271,10 @@ export function lostUploads(plan: Plan, lock: LockFile, desired: readonly Desire
     const recorded = new Set([...entries.values()].flatMap((e) => (e.id ? [e.id.toLowerCase()] : [])));
     for (const [kindKey, id] of Object.entries(plan.ids)) {
       if (!kindKey.startsWith(prefix) || pinned.has(kindKey) || recorded.has(id.toLowerCase())) continue;
-      // Recorded under its name with another id: uploaded again since the plan, which the check of
-      // the plan's ids says (\`no longer has the id the plan recorded\`); the lock lost nothing.
-      if (entries.has(kindKey.slice(prefix.length))) continue;
+      // Uploaded again since the plan (its entry names the plan's upload as the one it superseded):
+      // the lock lost nothing, and the check of the plan's ids says what moved.
+      const entry = entries.get(kindKey.slice(prefix.length));
+      if (entry?.id && (entry.superseded ?? []).some((earlier) => earlier.toLowerCase() === id.toLowerCase())) continue;
       out.set(kindKey, `docket.lock.json no longer records the upload of ${named(kind.name, kindKey.slice(prefix.length))} (${id}) that the plan was made with`);
     }
   }
