@@ -901,22 +901,8 @@ class DocumentEditor {
     const items = seq.items as Node[];
     if (seq.flow) {
       const text = quotedLike(value, items[Math.min(before, items.length - 1)]) ?? flowYaml(value, this.ctx.quote, this.paddedIn(seq));
-      // A list written an item a line gains a line of its own, indented like its neighbour.
-      const next = items[before];
-      const last = items.at(-1)!;
-      const line = next ? this.ownLine(next.range![0], next.range![1]) : this.ownLine(last.range![0], last.range![1]);
-      if (line) {
-        const indent = this.text.slice(line[0], (next ?? last).range![0]);
-        if (next) this.splice(line[0], line[0], `${indent}${text},\n`);
-        else if (/^[ \t]*,/.test(this.text.slice(last.range![1], line[1]))) this.splice(line[1], line[1], `${indent}${text},\n`);
-        else {
-          this.splice(last.range![1], last.range![1], ',');
-          this.splice(line[1], line[1], `${this.text.slice(line[1] - 1, line[1]) === '\n' ? '' : '\n'}${indent}${text}\n`);
-        }
-        return;
-      }
       if (before < items.length) this.splice(items[before]!.range![0], items[before]!.range![0], `${text}, `);
-      else this.splice(last.range![1], last.range![1], `, ${text}`);
+      else this.splice(items.at(-1)!.range![1], items.at(-1)!.range![1], `, ${text}`);
       return;
     }
     const like = quotedLike(value, items[Math.min(before, items.length - 1)]);

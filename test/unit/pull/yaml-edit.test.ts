@@ -264,16 +264,6 @@ describe('editYaml', () => {
     expect(edit(map, (v) => setAt(v, '/limits/max', { a: 1 })).text).toBe('kind: P\nlimits: {min: 0, max: {a: 1}}\n');
   });
 
-  it('writes a new item of a flow list written an item a line on a line of its own, at the end or between (probe FH)', () => {
-    const lined = 'kind: P\nrules: [\n  {name: a, actions: x},\n  {name: b, actions: y},\n]\n';
-    expect(edit(lined, (v) => insertAt(v, '/rules', 'end', { name: 'c', actions: 'z' })).text).toBe('kind: P\nrules: [\n  {name: a, actions: x},\n  {name: b, actions: y},\n  {name: c, actions: z},\n]\n');
-    expect(edit(lined, (v) => insertAt(v, '/rules', 1, { name: 'c', actions: 'z' })).text).toBe('kind: P\nrules: [\n  {name: a, actions: x},\n  {name: c, actions: z},\n  {name: b, actions: y},\n]\n');
-    // Without a comma after the last item, it gets one; a comment after an item stays on its line.
-    const bare = 'kind: P\nrules: [\n  {name: a, actions: x},  # first\n  {name: b, actions: y}\n]\n';
-    expect(edit(bare, (v) => insertAt(v, '/rules', 'end', { name: 'c', actions: 'z' })).text).toBe('kind: P\nrules: [\n  {name: a, actions: x},  # first\n  {name: b, actions: y},\n  {name: c, actions: z}\n]\n');
-    expect(edit(bare.replace(/\n/g, '\r\n'), (v) => insertAt(v, '/rules', 'end', { name: 'c', actions: 'z' })).text).toBe('kind: P\r\nrules: [\r\n  {name: a, actions: x},  # first\r\n  {name: b, actions: y},\r\n  {name: c, actions: z}\r\n]\r\n');
-  });
-
   it('an empty list becomes a block when it gets an item, and a list that loses its last item becomes []', () => {
     const empty = 'kind: Playbook\nname: P\nrules: []   # none yet\n';
     expect(edit(empty, (v) => insertAt(v, '/rules', 'end', { name: 'A', actions: 'X' })).text).toBe('kind: Playbook\nname: P\nrules:   # none yet\n  - name: A\n    actions: X\n');
