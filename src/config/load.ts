@@ -536,7 +536,9 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
     if ((isPlainObject(value) || value === null || value === undefined) && ctx.perhapsNamed?.() === true) return undefined;
     // Said, not refused (once for all such files: loadConfig): a data file in the environment that
     // sets the variable, or a resource that lost its \`kind\`.
-    if ((isPlainObject(value) || value === null || value === undefined) && ctx.maybeData?.() === true) {
+    // A YAML data file is a custom template's definition, which has no \`name\`: a document with one
+    // is a resource that lost its kind, said as any other.
+    if ((isPlainObject(value) ? !('name' in value) : value === null || value === undefined) && ctx.maybeData?.() === true) {
       ctx.takenForData?.(doc);
       return undefined;
     }

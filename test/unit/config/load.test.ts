@@ -136,6 +136,9 @@ describe('loadConfig: documents', () => {
       { kinds, env: 'staging', processEnv: { COVER: 'other.yaml' } },
     );
     expect(said(mixed, 'error')).toEqual(['docket.yaml:7:20 undefined-variable', 'elsewhere/x.yaml:1:1 not-a-resource']);
+    // A resource that lost its kind there (it has a name, which no definition has) is still an error (probe FI).
+    const lost = await load({ ...fromEnv, 'covers/vendor.yaml': lines('name: Vendor MSA', 'rules: []') }, { kinds, processEnv: { COVER: 'other.yaml' } });
+    expect(said(lost, 'error')).toEqual(['covers/vendor.yaml:1:1 not-a-resource']);
     // A file it could make is still checked for what no data file is (a YAML error, a typo of `kind`, a list of resources).
     const stray = await load(
       { ...fromEnv, 'elsewhere/staging.yaml': lines('sections: []'), 'covers/typo.yaml': lines('knd: CustomTemplate', 'name: T'), 'covers/broken.yaml': lines('title: "unclosed'), 'covers/list.yaml': lines('- kind: CustomTemplate', '  name: L') },
