@@ -114,10 +114,10 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           const made = saved ? await checked(saved, s, shape) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
           // With --force, the guard's refusals are said as what it goes past, in every output of this run.
           const plan = opts.force ? forcedPastGuard(made) : made;
-          // A saved plan is not printed again: what --force goes past is said on its own.
-          if (saved && opts.force && !opts.quiet) for (const v of made.guard ?? []) io.stderr(`Warning: ${forcedWarning(v)}\n`);
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           const planShown = !saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove);
+          // A plan not printed (a saved one, or with -o json) says what --force goes past on its own: a CI log keeps it.
+          if (!planShown && opts.force && !opts.quiet) for (const v of made.guard ?? []) io.stderr(`Warning: ${forcedWarning(v)}\n`);
           if (planShown) {
             // Like the approval question, the plan's printing is not the apply's work: a reader that
             // takes it slowly (a CI log) must not use up the budget of the changes.
