@@ -12,7 +12,6 @@ import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
 import type { ServiceName } from '../api/types.js';
 import { KINDS, kindNamed } from '../kinds/index.js';
 import { refKey } from '../engine/types.js';
-
 import { DEFAULT_AGREEMENTS_URL, connect, refuseScratchOutside, type Connection } from './connect.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { Logger, type Io } from './io.js';
@@ -21,7 +20,6 @@ import { Progress } from './progress.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { atSetting } from './setting-error.js';
 import { EMULATOR_SYNC_FILE, workLabel, workPath } from '../config/work-dir.js';
-
 
 export interface Session {
   workspace: Workspace;

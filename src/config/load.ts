@@ -190,9 +190,9 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     const named = (): boolean => (perhaps ??= perhapsNamed(file.file));
     // A file a variable whose \`${env.X}\` this run lacks may name (another environment's, or this
     // run's own left unset): its own YAML errors, a typo of \`kind\`, a list, are still said.
-    const maybeData = (): boolean => maybeNamed(file.file);
+    const takeForData = (doc: ParsedDocument): boolean => maybeNamed(file.file) && takenForData.push(doc) > 0;
     for (const doc of file.documents) {
-      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), processEnv, diagnostics, placeholders, text: texts[i]!, perhapsNamed: named, maybeData, takenForData: (doc) => takenForData.push(doc) });
+      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), processEnv, diagnostics, placeholders, text: texts[i]!, perhapsNamed: named, takeForData });
       if (!resource) continue;
       // Set, not spread: the position getters stay lazy.
       resource.text = text;
@@ -335,14 +335,16 @@ function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>
   const named = new Set<string>();
   /** Paths another environment names through a variable it takes from \`${env.X}\` (set where that environment runs): any text there. */
   const patterns = new WildPaths();
+  // A variable broken in this run (its \`${env.X}\` unset) is not broken in another environment.
+  const others = otherEnvironmentsVars.map((vars): InterpolationContext => ({ vars, env: ctx.env, allowVars: true }));
+  // This run's names with its healthy variables filled in and its broken ones left as written.
+  const healthy: InterpolationContext | undefined = ctx.brokenVars?.size ? { vars: { ...ctx.vars, ...Object.fromEntries([...ctx.brokenVars].map((n) => [n, `\${var.${n}}`])) }, env: ctx.env, allowVars: true } : undefined;
   for (const file of parsed) {
     for (const doc of file.documents) {
       if (!isPlainObject(doc.value) || typeof doc.value.kind !== 'string') continue;
       const fields = kinds.get(doc.value.kind)?.dataFiles ?? {};
       // A file named through a variable (`definition_file: ${var.cover}`) is as much data as one
       // named outright, whichever environment's value names it.
-      // A variable broken in this run (its \`${env.X}\` unset) is not broken in another environment.
-      const others = otherEnvironmentsVars.map((vars): InterpolationContext => ({ vars, env: ctx.env, allowVars: true }));
       const bodies = holdsPlaceholderIn(doc.value, fields) ? [ctx, ...others].map((c) => withNamesResolved(doc.value as Record<string, unknown>, fields, c)) : [doc.value];
       for (const [i, body] of bodies.entries()) {
         for (const f of namedFiles(file.file, body, fields)) {
@@ -352,7 +354,7 @@ function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>
           // document's own is an error of its own): another environment's (set where it runs), or
           // this run's own (said once, where the variable is defined), either may name any file.
           else if (!String(doc.value[f.field]).includes('${env.')) {
-            const wild = i > 0 ? f.path : ctx.brokenVars?.size ? resolveDataPath(file.file, withHealthyVars(String(doc.value[f.field]), ctx)) : undefined;
+            const wild = i > 0 ? f.path : healthy ? resolveDataPath(file.file, interpolateString(String(doc.value[f.field]), healthy).value) : undefined;
             const pattern = wild === undefined ? undefined : wildPattern(wild, i > 0 ? ENV_PLACEHOLDER : varPlaceholder(ctx.brokenVars!));
             if (pattern) patterns.add(pattern, wild!);
           }
@@ -390,11 +392,6 @@ class WildPaths {
     if (!re) this.compiled.set(key, (re = new RegExp(`^(?:${[...patterns].join('|')})$`)));
     return re.test(path);
   }
-}
-
-/** A data file's name with the variables of this run that are not broken filled in, the broken ones left as written. */
-function withHealthyVars(value: string, ctx: InterpolationContext): string {
-  return value.replace(/(?<!\$)\$\{var\.([A-Za-z_][A-Za-z0-9_-]*)\}/g, (placeholder, name: string) => (ctx.brokenVars?.has(name) ? placeholder : (ctx.vars?.[name] ?? placeholder)));
 }
 
 const ENV_PLACEHOLDER = /\$\{env\.[A-Za-z_][A-Za-z0-9_-]*\}/;
@@ -446,10 +443,8 @@ interface CheckContext {
   text: string;
   /** A document docket could not read mentions the file: it may be a data file that one names. */
   perhapsNamed?: () => boolean;
-  /** A data file name this run cannot spell out (a variable's \`${env.X}\` unset here) can make the file's path. */
-  maybeData?: () => boolean;
-  /** Told of each document with no kind taken for such a data file. */
-  takenForData?: (doc: ParsedDocument) => void;
+  /** Takes a document with no kind for a data file, when a name this run cannot spell out (a variable's \`${env.X}\` unset here) can make the file's path. */
+  takeForData?: (doc: ParsedDocument) => boolean;
 }
 
 /**
@@ -538,10 +533,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
     // sets the variable, or a resource that lost its \`kind\`.
     // A YAML data file is a custom template's definition, which has no \`name\`: a document with one
     // is a resource that lost its kind, said as any other.
-    if ((isPlainObject(value) ? !('name' in value) : value === null || value === undefined) && ctx.maybeData?.() === true) {
-      ctx.takenForData?.(doc);
-      return undefined;
-    }
+    if ((isPlainObject(value) ? !('name' in value) : value === null || value === undefined) && ctx.takeForData?.(doc) === true) return undefined;
     // A list of resources (`- kind: Member`) reads as a list, not as the resources it holds: say so, not "no `kind`".
     const listed = Array.isArray(value) && value.some((item) => isPlainObject(item) && item.kind !== undefined);
     const what = Array.isArray(value) ? `a list (got ${showJson(value)})` : isPlainObject(value) || value === null || value === undefined ? undefined : `a single value (got ${typeof value === 'string' ? quoteValue(value) : showJson(value)})`;

@@ -4,7 +4,7 @@
  */
 import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
-import { holdsPlaceholder, interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
+import { holdsPlaceholder, interpolateTree, keysIn, typedByField, variablesIn, type InterpolationContext } from './interpolate.js';
 import { holdsKey, KEYS_STAY_OUT, keysOf } from './api-keys.js';
 import { schemaDiagnostics } from './schema.js';
 import { schemaValidator, subschemaValidator } from './validators.js';
@@ -423,10 +423,9 @@ function namedOtherEnvironments(raw: Plain, selected: string | undefined): { nam
 
 /** The first variable a setting is written through (\`${var.NAME}\`) that the environment's own \`vars:\` sets, if any. */
 function variableSetBy(written: unknown, environment: unknown): string | undefined {
-  if (typeof written !== 'string' || !written.includes('${var.')) return undefined;
+  if (typeof written !== 'string') return undefined;
   const own = plainVars(get(environment, 'vars'));
-  for (const match of written.matchAll(/(?<!\$)\$\{var\.([A-Za-z_][A-Za-z0-9_-]*)\}/g)) if (Object.hasOwn(own, match[1]!)) return match[1];
-  return undefined;
+  return variablesIn(written).find((name) => name.startsWith('var.') && Object.hasOwn(own, name.slice('var.'.length)))?.slice('var.'.length);
 }
 
 function plainVars(block: unknown): Record<string, string> {

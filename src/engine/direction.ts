@@ -7,7 +7,7 @@
  */
 import { CREATE_ACTIONS, formerKeys, leavesLiveEdits, refKey } from './types.js';
 import type { Change, DesiredResource, Direction, FieldChange, FieldDirection, KindName, LiveResource } from './types.js';
-import { fieldHash, NOT_KEPT, type NamingKind, type SyncRecord, type SyncState } from './sync.js';
+import { addRenameDigests, fieldHash, NOT_KEPT, type NamingKind, type SyncRecord, type SyncState } from './sync.js';
 import { checkedFields, fingerprint } from './diff.js';
 
 /** Changes on the live side: what `docket drift` reports and `docket pull` adopts. */
@@ -173,11 +173,7 @@ export function liveRenames(changes: readonly Change[], kinds: readonly NamingKi
   for (const c of changes) {
     if (c.action !== 'rename' || c.parent) continue;
     const name = c.fields.find((f) => f.field === 'name');
-    if (typeof name?.before !== 'string' || typeof name.after !== 'string') continue;
-    let digests = byKind.get(c.kind);
-    if (!digests) byKind.set(c.kind, (digests = new Map()));
-    digests.set(fieldHash(name.before), fieldHash(name.after));
-    digests.set(fieldHash([name.before]), fieldHash([name.after]));
+    if (typeof name?.before === 'string' && typeof name.after === 'string') addRenameDigests(byKind, c.kind, name.before, name.after);
   }
   const out = new Map<string, Map<string, ReadonlyMap<string, string>>>();
   if (byKind.size === 0) return out;

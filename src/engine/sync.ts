@@ -421,6 +421,17 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   return out;
 }
 
+/**
+ * Records, per kind, that a name became another: the digests a field naming it holds, alone or as
+ * a list of one (what a longer list held is not known from its digest).
+ */
+export function addRenameDigests(byKind: Map<string, Map<string, string>>, kind: string, before: string, after: string): void {
+  let digests = byKind.get(kind);
+  if (!digests) byKind.set(kind, (digests = new Map()));
+  digests.set(fieldHash(before), fieldHash(after));
+  digests.set(fieldHash([before]), fieldHash([after]));
+}
+
 /** What followRenamesInDropped needs of a kind: the fields naming another kind's objects by name. */
 export interface NamingKind {
   name: KindName;
@@ -446,11 +457,7 @@ export function followRenamesInDropped(updates: SyncUpdates, state: Pick<SyncSta
     if (record === null || !named.has(kind as KindName) || state.byKey.get(key)?.id === record.id) continue;
     for (const was of state.keysWithId(record.id)) {
       if (was === key || !was.startsWith(`${kind}:`) || updates.get(was) !== null) continue;
-      const [before, after] = [was.slice(kind.length + 1), key.slice(kind.length + 1)];
-      let digests = renamed.get(kind);
-      if (!digests) renamed.set(kind, (digests = new Map()));
-      digests.set(fieldHash(before), fieldHash(after));
-      digests.set(fieldHash([before]), fieldHash([after]));
+      addRenameDigests(renamed, kind, was.slice(kind.length + 1), key.slice(kind.length + 1));
     }
   }
   if (renamed.size === 0) return updates;
