@@ -60,14 +60,17 @@ export interface InterpolatedString {
   unresolved: boolean;
 }
 
-const NAME = /^(var|env)\.([A-Za-z_][A-Za-z0-9_-]*)$/;
+/** How a variable's name is spelled in a placeholder (`${var.NAME}`, `${env.NAME}`), as a regex source. */
+export const VARIABLE_NAME = '[A-Za-z_][A-Za-z0-9_-]*';
+
+const NAME = new RegExp(`^(var|env)\\.(${VARIABLE_NAME})$`);
 
 /** The `var.X` and `env.X` names a text's placeholders use, in order, each as often as it is used. */
 export function variablesIn(s: string): string[] {
   return [...s.matchAll(VARIABLE)].map((m) => m[1]!);
 }
 
-const VARIABLE = /\$\{((?:var|env)\.[A-Za-z_][A-Za-z0-9_-]*)\}/g;
+const VARIABLE = new RegExp(`\\$\\{((?:var|env)\\.${VARIABLE_NAME})\\}`, 'g');
 
 /** True when the string contains something `interpolateString` would act on. */
 export function hasPlaceholder(s: string): boolean {

@@ -13,7 +13,7 @@ import { isPlainObject } from '../util/plain.js';
 import { holdsResource, namedFiles, resolveDataPath, type DocketInput } from './data-files.js';
 import { discoverYamlFiles, invalidUtf8, type Discovered, isTestFile, readFiles, skipDirectory, unreadableFile, withoutDocumentBoms } from './discover.js';
 import { holdsKey, keyInFileText, keysOf } from './api-keys.js';
-import { interpolateString, interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
+import { VARIABLE_NAME, interpolateString, interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics } from './schema.js';
 import { documentValidators, type DocumentValidator } from './document-validators.js';
@@ -394,12 +394,13 @@ class WildPaths {
   }
 }
 
-const ENV_PLACEHOLDER = /\$\{env\.[A-Za-z_][A-Za-z0-9_-]*\}/;
+const ENV_PLACEHOLDER = new RegExp(`\\$\\{env\\.${VARIABLE_NAME}\\}`);
+const WHOLE_VARIABLE_NAME = new RegExp(`^${VARIABLE_NAME}$`);
 
 /** The placeholders of these variables. */
 function varPlaceholder(names: ReadonlySet<string>): RegExp {
   // A name no placeholder can spell (a key docket.yaml's schema refuses) is left out: it names no file.
-  const valid = [...names].filter((n) => /^[A-Za-z_][A-Za-z0-9_-]*$/.test(n));
+  const valid = [...names].filter((n) => WHOLE_VARIABLE_NAME.test(n));
   return new RegExp(`\\$\\{var\\.(?:${valid.length > 0 ? valid.join('|') : '(?!)'})\\}`);
 }
 
