@@ -10,7 +10,7 @@ import { lockEntries, lockKey, supersededBy, type LockEntry, type LockFile } fro
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { ExecContext, Services } from '../kinds/kind.js';
 import { foundByReading } from '../api/found.js';
-import { freshReads, tooLarge } from '../util/fresh-read.js';
+import { freshReads, onceReads } from '../util/fresh-read.js';
 import { DocketError } from '../errors.js';
 import { DEFAULT_GRACE_MS, executePlan, reasonOf, withinGrace } from './execute.js';
 import { lookBeforeCreate, settleAfterCreate } from './race.js';
@@ -307,22 +307,6 @@ function noteUnchecked(changes: readonly Change[], report: ApplyReport): void {
     const unchecked = 'not checked for a duplicate made by a concurrent apply (the apply was stopped); plan again to see';
     result.note = result.note ? `${result.note}; ${unchecked}` : unchecked;
   }
-}
-
-/** Reads shared by key for the rest of the apply (FreshRead's signature, without its freshness). */
-function onceReads(): ExecContext['readAfterWrites'] {
-  const reads = new Map<string, Promise<unknown>>();
-  return <T>(key: string, load: () => Promise<T>): Promise<T> => {
-    let read = reads.get(key) as Promise<T> | undefined;
-    if (!read) {
-      read = load();
-      reads.set(key, read);
-      // A read that failed is tried again by the next caller, not handed to all of them (but
-      // for an answer too large to read, which would come again).
-      read.catch((error: unknown) => void (tooLarge(error) || reads.delete(key)));
-    }
-    return read;
-  };
 }
 
 interface SettleEnv {

@@ -48,3 +48,22 @@ export function freshReads(): FreshRead {
     return next;
   };
 }
+
+/**
+ * Reads shared by key for as long as the reader is kept (FreshRead's signature, without its
+ * freshness): for the reads that need not see the caller's writes. A read that failed is tried
+ * again by the next caller, not handed to all of them, but for an answer too large to read, which
+ * would come again.
+ */
+export function onceReads(): FreshRead {
+  const reads = new Map<string, Promise<unknown>>();
+  return <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    let read = reads.get(key) as Promise<T> | undefined;
+    if (!read) {
+      read = load();
+      reads.set(key, read);
+      read.catch((error: unknown) => void (tooLarge(error) || reads.delete(key)));
+    }
+    return read;
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freshReads } from '../../../src/util/fresh-read.js';
+import { freshReads, onceReads } from '../../../src/util/fresh-read.js';
 import { DocketError } from '../../../src/errors.js';
 
 /** A load whose calls are counted and which resolves only when told to. */
@@ -80,5 +80,54 @@ describe('freshReads', () => {
     await expect(first).rejects.toThrow('over 64 MB');
     await expect(queued).rejects.toThrow('over 64 MB');
     expect(calls).toBe(2);
+  });
+});
+
+describe('onceReads', () => {
+  it('serves every caller of a key from its first read, under way or done', async () => {
+    const read = onceReads();
+    const g = gatedLoad();
+    const first = read('race:playbooks', g.load);
+    const during = read('race:playbooks', g.load);
+    g.open(0);
+    expect([await first, await during]).toEqual([1, 1]);
+    expect(await read('race:playbooks', g.load)).toBe(1);
+    expect(g.calls()).toBe(1);
+  });
+
+  it('keeps keys apart', async () => {
+    const read = onceReads();
+    const g = gatedLoad();
+    const a = read('race:rules:p1', g.load);
+    const b = read('race:rules:p2', g.load);
+    g.open(0);
+    g.open(1);
+    expect([await a, await b]).toEqual([1, 2]);
+  });
+
+  it('a failed read is tried again by the next caller; its own callers see the failure', async () => {
+    const read = onceReads();
+    let calls = 0;
+    const flaky = () => (++calls === 1 ? Promise.reject(new Error('HTTP 503')) : Promise.resolve(calls));
+    const first = read('review:users', flaky);
+    const joined = read('review:users', flaky);
+    await expect(first).rejects.toThrow('HTTP 503');
+    await expect(joined).rejects.toThrow('HTTP 503');
+    expect(await read('review:users', flaky)).toBe(2);
+    expect(await read('review:users', flaky)).toBe(2);
+    expect(calls).toBe(2);
+  });
+
+  it('an answer too large to read is not asked for again', async () => {
+    const read = onceReads();
+    let calls = 0;
+    const huge = () => {
+      calls++;
+      const error = new DocketError('bad-response', 'list rules: answered 200 with a body over 64 MB');
+      error.answerTooLarge = true;
+      return Promise.reject(error);
+    };
+    for (let i = 0; i < 3; i++) await expect(read('race:rules:p1', huge)).rejects.toThrow('over 64 MB');
+    expect(calls).toBe(1);
   });
 });
