@@ -14,7 +14,13 @@ export class FileWriteError extends DocketError {
     readonly label: string,
     override readonly cause: NodeJS.ErrnoException,
   ) {
-    super('file-write-failed', `${label} could not be written (${cause.code ?? cause.message})`, `${writeFixFor(cause.code)}, then run the command again`);
+    // A folder on the way that is a file (`.docket`, where docket writes its temporary files) is named: the code alone sent users to the file itself.
+    const onItsPath = (cause.code === 'ENOTDIR' || cause.code === 'EEXIST') && typeof cause.path === 'string' ? cause.path : undefined;
+    super(
+      'file-write-failed',
+      `${label} could not be written (${cause.code ?? cause.message}${onItsPath ? `: ${onItsPath} is in the way` : ''})`,
+      `${onItsPath ? `move ${onItsPath} aside (docket needs a folder there)` : writeFixFor(cause.code)}, then run the command again`,
+    );
     this.errno = cause.code;
     this.syscall = cause.syscall;
   }

@@ -17,6 +17,9 @@ import { App } from '../helpers/app.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { recordExported } from '../../src/cli/export-records.js';
+import { renderExportSummary } from '../../src/export/summary.js';
+import { KINDS } from '../../src/kinds/index.js';
 import { CSA_TEMPLATE_YAML, DEFINITION, DOCX_TERM_YAML, TERM_MD, docx, pdf } from './agreements-fixtures.js';
 
 let t: TestEmulator | undefined;
@@ -422,6 +425,31 @@ describe('docket export', () => {
     const again = await exportTo(exportFrom, '--kind', 'playbook');
     expect(Object.keys(await tree(again.out))).toContain('playbooks/inbound-nda.yaml');
     await expectNoChanges(cli, again.out);
+  });
+
+  it('says when its check found the files in sync and only writing the records failed, and writes nothing half-way', async () => {
+    const { exportFrom } = await seed();
+    const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');
+    expect(result.stdout).toContain('Recorded 7 objects as in sync');
+    // Records gone, and nowhere to write new ones: the lock's temporary file goes in .docket/, here a file.
+    const lock = JSON.parse(await readFile(join(out, 'docket.lock.json'), 'utf8')) as { synced?: unknown };
+    expect(lock.synced).toBeDefined();
+    delete lock.synced;
+    const unrecorded = `${JSON.stringify(lock, null, 2)}\n`;
+    await writeFile(join(out, 'docket.lock.json'), unrecorded);
+    await rm(join(out, '.docket'), { recursive: true, force: true });
+    await writeFile(join(out, '.docket'), 'not a folder\n');
+    let said = '';
+    const io = { stdout: (text: string) => void (said += text), stderr: (text: string) => void (said += text), isTTY: false, canPrompt: false, prompt: async () => null, env: { PATH: process.env.PATH, ...t!.env }, cwd: process.cwd() };
+    const records = await recordExported(io, out, { emulator: false, deadline: () => undefined, exported: ['playbook'] });
+    expect(records).toEqual({ skipped: `writing them failed: docket.lock.json could not be written (EEXIST: ${join(out, '.docket')} is in the way)` });
+    expect(await readFile(join(out, 'docket.lock.json'), 'utf8')).toBe(unrecorded);
+    // What the summary then says: nothing recorded, and the files match (the check found them in sync).
+    const summary = renderExportSummary({ files: [], parts: [], missing: [], notes: [] }, { out, target: 'emulator', flags: [], copiedEmulatorState: false, paint: (_c, text) => text, kinds: KINDS, refused: [], records });
+    expect(summary).toContain('No sync records were written (writing them failed: ');
+    expect(summary).not.toContain('could not check');
+    await rm(join(out, '.docket'));
+    await expectNoChanges(cli, out);
   });
 
   it('limits the export to the kinds given with --kind', async () => {
