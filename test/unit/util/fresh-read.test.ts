@@ -13,6 +13,18 @@ function gatedLoad() {
   return { load, calls: () => calls, open: (i: number) => gates[i]!() };
 }
 
+/** A load that always ends in an answer too large to read, its calls counted. */
+function tooLargeLoad() {
+  let calls = 0;
+  const huge = (): Promise<never> => {
+    calls++;
+    const error = new DocketError('bad-response', 'list rules: answered 200 with a body over 64 MB');
+    error.answerTooLarge = true;
+    return Promise.reject(error);
+  };
+  return { huge, calls: () => calls };
+}
+
 describe('freshReads', () => {
   it('starts a read at once when none is under way', async () => {
     const read = freshReads();
@@ -64,22 +76,16 @@ describe('freshReads', () => {
 
   it('an answer too large to read is not asked for again: it would come again (probe EY)', async () => {
     const read = freshReads();
-    let calls = 0;
-    const huge = () => {
-      calls++;
-      const error = new DocketError('bad-response', 'list rules: answered 200 with a body over 64 MB');
-      error.answerTooLarge = true;
-      return Promise.reject(error);
-    };
+    const { huge, calls } = tooLargeLoad();
     for (let i = 0; i < 3; i++) await expect(read('rules', huge)).rejects.toThrow('over 64 MB');
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
     // Nor by a caller that queued behind the read that ended so.
     const again = freshReads();
     const first = again('rules', huge);
     const queued = again('rules', huge);
     await expect(first).rejects.toThrow('over 64 MB');
     await expect(queued).rejects.toThrow('over 64 MB');
-    expect(calls).toBe(2);
+    expect(calls()).toBe(2);
   });
 });
 
@@ -120,14 +126,8 @@ describe('onceReads', () => {
 
   it('an answer too large to read is not asked for again', async () => {
     const read = onceReads();
-    let calls = 0;
-    const huge = () => {
-      calls++;
-      const error = new DocketError('bad-response', 'list rules: answered 200 with a body over 64 MB');
-      error.answerTooLarge = true;
-      return Promise.reject(error);
-    };
+    const { huge, calls } = tooLargeLoad();
     for (let i = 0; i < 3; i++) await expect(read('race:rules:p1', huge)).rejects.toThrow('over 64 MB');
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
   });
 });
