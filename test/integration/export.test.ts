@@ -427,6 +427,21 @@ describe('docket export', () => {
     await expectNoChanges(cli, again.out);
   });
 
+  it('records what --kind wrote when the check reads other kinds it names: a default reviewer, a template\'s term (probe FP)', async () => {
+    const { exportFrom } = await seed();
+    const organization = await exportTo(exportFrom, '--kind', 'organization');
+    expect(organization.result.stdout).toContain('Recorded 1 object as in sync');
+    expect(organization.result.stdout).not.toContain("export's read did not list");
+    const templates = await exportTo(exportFrom, '--kind', 'custom-template');
+    expect(templates.result.stdout).toMatch(/Recorded \d+ objects? as in sync/);
+    expect(templates.result.stdout).not.toContain("export's read did not list");
+    // Recorded, an edit in the app has its direction.
+    await new App(t!.env).editAgreementsOrganization({ city: 'Basel' });
+    const drift = await cli('drift', '-C', organization.out);
+    expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining('Changed live (1)')]);
+    await expectNoChanges(cli, templates.out);
+  });
+
   it('says when its check found the files in sync and only writing the records failed, and writes nothing half-way', async () => {
     const { exportFrom } = await seed();
     const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');
