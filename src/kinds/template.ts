@@ -7,8 +7,9 @@
 import { linesDeep, normEmail, normName } from '../engine/normalize.js';
 import type { Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
+import { valueAt } from '../config/value-at.js';
 import { earlierUploads, knownAttachmentIds } from './attachment.js';
-import type { ExecContext, KindModule } from './kind.js';
+import type { ExecContext, KindModule, PullField } from './kind.js';
 import { docSource, fieldSourcesAt, formerNamesAt, valueOf } from './support/positions.js';
 import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
@@ -417,14 +418,17 @@ export const templateKind: KindModule<'template'> = {
       return cleared ? { pointer, value: '' } : { pointer, value: undefined, noneByHand: true };
     }
     if (field !== 'attachments' && !field.endsWith('_attachment_id')) return undefined;
+    const undeclared = (ids: string[], where: string): PullField => ({
+      cannot: `names attachment ${ids.join(', ')}, which no Attachment document declares: to ${where}, write an Attachment document pinned with \`id: ${ids[0]}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)`,
+    });
     // `attachments:` names attachments (a parameter may hold an id): one no document declares cannot be named yet.
     if (field === 'attachments' && Array.isArray(value)) {
       const known = new Set(ctx.live('attachment').map((l) => l.key));
       const unknown = value.map(String).filter((v) => !known.has(v));
-      if (unknown.length > 0) {
-        return { cannot: `names attachment ${unknown.join(', ')}, which no Attachment document declares: to list it here, write an Attachment document pinned with \`id: ${unknown[0]}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)` };
-      }
+      if (unknown.length > 0) return undeclared(unknown, 'list it here');
     }
+    // Nor a parameter the file names by `{ attachment: <name> }`: an id written there would not follow a new PDF, and no other organization has it (probe FN).
+    if (typeof value === 'string' && value !== '' && attachmentName(valueAt(written, pointer)) !== undefined) return undeclared([value], 'name it here');
     return { pointer, value };
   },
 

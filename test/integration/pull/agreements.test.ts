@@ -12,7 +12,7 @@ import { applyOk, cliWith, emulatorForFile, expectNoChanges } from '../../helper
 import { startTestEmulator } from '../../helpers/emulator.js';
 import { makeDir } from '../../helpers/tmpdir.js';
 import { lockFiles } from '../../helpers/lock.js';
-import { ATTACHMENT_YAML, csaTemplate, docx, pdf } from '../agreements-fixtures.js';
+import { ATTACHMENT_YAML, CSA_TEMPLATE_YAML, csaTemplate, docx, pdf } from '../agreements-fixtures.js';
 
 const { emulator, cli } = emulatorForFile();
 
@@ -627,6 +627,35 @@ parameters:
     expect((await cli('pull', '-C', dir)).code).toBe(0);
     const made = (await readdir(join(dir, 'templates'))).find((f) => f.startsWith('app-made-nda'))!;
     expect(await read(dir, `templates/${made}`)).toContain('attachments:\n  - Security Exhibit\n');
+    await expectNoChanges(cli, dir);
+  });
+
+  it('writes no attachment id into a parameter the file names by `{ attachment: <name> }` when no document declares it, as for `attachments:`; once one does, both name it (probe FN)', async () => {
+    const template = CSA_TEMPLATE_YAML.replace('Cloud Service Agreement', 'Cloud Named');
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/cloud.yaml': template });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('ours'));
+    await applyOk(cli, dir);
+    const agreements = emulator().emulator.store.organization(emulator().env.DOCKET_ORGANIZATION_ID!)!.agreements;
+    const id = '7a1e2b3c-4d5e-4f60-8a9b-0c1d2e3f4a5c';
+    agreements.attachments[id] = { id, name: 'Other', description: null, filename: 'other.pdf', byte_size: 10, sha256: null, uploaded_by: null, created_at: new Date().toISOString() };
+    await new App(emulator().env).editTemplate('Cloud Named', { include_security_policy_attachment_id: id, attachment_ids: [id] });
+    const pulled = await cli('pull', '-C', dir, '-o', 'json');
+    expect(pulled.code).toBe(0);
+    const reasons = JSON.parse(pulled.stdout).not_pulled.map((e: { reason: string }) => e.reason).sort();
+    expect(reasons).toEqual([
+      `names attachment ${id}, which no Attachment document declares: to list it here, write an Attachment document pinned with \`id: ${id}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)`,
+      `names attachment ${id}, which no Attachment document declares: to name it here, write an Attachment document pinned with \`id: ${id}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)`,
+    ]);
+    expect(await read(dir, 'templates/cloud.yaml')).toBe(template);
+    // The advice followed: both name the attachment.
+    await writeFile(join(dir, 'attachments/other.yaml'), `kind: Attachment\nname: Other\nid: ${id}\nfile: other.pdf\n`);
+    await writeFile(join(dir, 'attachments/other.pdf'), pdf('theirs'));
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    const written = await read(dir, 'templates/cloud.yaml');
+    expect(written).toContain('include_security_policy_attachment_id: { attachment: Other }');
+    expect(written).toContain('attachments: [Other]');
+    expect((await cli('apply', '-C', dir, '--adopt-files', '--auto-approve')).code).toBe(0);
+    expect(Object.values(agreements.templates).find((x) => x.name === 'Cloud Named')!.parameters).toMatchObject({ include_security_policy_attachment_id: id, attachment_ids: [id] });
     await expectNoChanges(cli, dir);
   });
 
