@@ -70,8 +70,9 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       const targetErrors = result.diagnostics.every((d) => d.code === 'unknown-target');
       throw new ConfigError(result.diagnostics, targetErrors ? 'the targets do not name known resources' : 'the plan could not be made', p.root);
     }
-    // Read only (drift, pull), what plan and apply would refuse is said, and the rest still reported.
-    if (opts.readOnly) for (const d of result.diagnostics) if (d.severity === 'warning' && d.code === 'unsupported-change') s.logger.info(`Warning: ${warningText(d)}`);
+    // Read only (drift, pull), what plan and apply would refuse is said, and the rest still reported:
+    // a change no request can make, a reference to nothing (a reviewer who left, or a typo: probe FL).
+    if (opts.readOnly) for (const d of result.diagnostics) if (d.severity === 'warning' && SAID_READ_ONLY.has(d.code)) s.logger.info(`Warning: ${warningText(d)}`);
     const lockless = lockKnowsNothing(s, result.plan);
     if (lockless) result.plan.warnings.push(lockless);
     return { plan: result.plan, live: result.live, unmatched: result.unmatched };
@@ -79,6 +80,9 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
     s.progress.stop();
   }
 }
+
+/** Errors of plan and apply that drift and pull, which send nothing, say as warnings. */
+const SAID_READ_ONLY: ReadonlySet<string> = new Set(['unsupported-change', 'unknown-reference']);
 
 /**
  * Uploads planned while docket.lock.json records nothing for this target (deleted, or made for

@@ -75,6 +75,23 @@ async function read(dir: string, file: string): Promise<string> {
 }
 
 describe('docket pull (review service)', () => {
+  it('says as a warning a reference to no one that plan refuses: drift and pull still report, and plan still refuses it (probe FL)', async () => {
+    const rules = 'kind: Playbook\nname: Typo\nrules:\n  - name: R\n    actions: ACCEPT\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/typo.yaml': rules });
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'playbooks/typo.yaml'), `${rules}    reviewer: nobody@acme.example\n`);
+    const warning = 'Warning: `reviewer` names "nobody@acme.example", which is neither a user docket can see in the organization nor declared as a Member (playbooks/typo.yaml:6)';
+    const drift = await cli('drift', '-C', dir);
+    expect([drift.code, drift.stderr]).toEqual([0, expect.stringContaining(warning)]);
+    expect(drift.stderr).toContain('plan and apply refuse it');
+    const pulled = await cli('pull', '-C', dir, '--dry-run');
+    expect([pulled.code, pulled.stderr]).toEqual([0, expect.stringContaining(warning)]);
+    const plan = await cli('plan', '-C', dir);
+    expect([plan.code, plan.stderr]).toEqual([1, expect.stringContaining('playbooks/typo.yaml:6:15 error unknown-reference')]);
+    await writeFile(join(dir, 'playbooks/typo.yaml'), rules);
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes edits made in the app into the files, changing only their lines, and the next plan is empty', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': ORGANIZATION, 'members.yaml': MEMBERS, 'playbooks/nda.yaml': NDA, 'playbooks/more.yaml': MORE });
     await applyOk(cli, dir, '--concurrency', '1');
