@@ -181,6 +181,8 @@ type Runs = { facts: ReviewFacts[]; source: 'live' | 'cache' | 'mixed' } | { ski
 class Reviews {
   private readonly byKey = new Map<string, { needed: number; result: Promise<Runs> }>();
   private readonly uploads = new Map<string, Promise<string>>();
+  /** Uploads made again, by contract and the id found gone (`<sha> <id>`). */
+  private readonly reuploads = new Map<string, Promise<string>>();
   /** Reviews this run made. */
   private readonly reviews = new Set<string>();
   /**
@@ -321,8 +323,22 @@ class Reviews {
           if (!gone(again)) throw again;
         }
       }
-      return create(await this.upload(contract, true));
+      return create(await this.uploadAgain(contract, id));
     }
+  }
+
+  /**
+   * The contract uploaded again in place of `gone`, once however many reviews found that id gone
+   * (each is billed as a review: probe FJ); later reviews of the contract take the new id.
+   */
+  private uploadAgain(contract: { sha: string; bytes?: Uint8Array; file?: string }, gone: string): Promise<string> {
+    const key = `${contract.sha} ${gone}`;
+    let p = this.reuploads.get(key);
+    if (!p) {
+      p = this.upload(contract, true);
+      this.reuploads.set(key, p);
+    }
+    return p;
   }
 
   private upload(contract: { sha: string; bytes?: Uint8Array; file?: string }, again: boolean): Promise<string> {

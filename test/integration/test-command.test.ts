@@ -96,6 +96,33 @@ describe('docket test on the bundled example (--emulator)', () => {
   });
 });
 
+describe('docket test when the recorded uploads are gone', () => {
+  it('uploads each contract again once, however many reviews found its id gone (probe FJ)', async () => {
+    const dir = await example();
+    expect((await runCli(['test', '-C', dir, '--emulator', '--target', NDA])).code).toBe(0);
+    expect(Object.keys((await stateOf(dir)).imported_files).length).toBe(3);
+    // Three reviews of each contract, and every record of its upload naming a file the service no longer has.
+    const tests = join(dir, 'tests/inbound-nda.test.yaml');
+    await writeFile(tests, (await readFile(tests, 'utf8')).replace('defaults: { repeat: 1,', 'defaults: { repeat: 3,'));
+    const dead = '00000000-0000-4000-8000-00000000dead';
+    const lockPath = join(dir, 'docket.lock.json');
+    const lock = JSON.parse(await readFile(lockPath, 'utf8')) as { targets: Record<string, { files: Record<string, { id: string }> }> };
+    for (const section of Object.values(lock.targets)) for (const [key, entry] of Object.entries(section.files)) if (key.startsWith('imported-file:')) entry.id = dead;
+    await writeFile(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
+    const copyPath = join(dir, '.docket/test-cache/uploads.json');
+    const copy = JSON.parse(await readFile(copyPath, 'utf8')) as { uploads: Record<string, Record<string, string>> };
+    for (const target of Object.values(copy.uploads)) for (const sha of Object.keys(target)) target[sha] = dead;
+    await writeFile(copyPath, `${JSON.stringify(copy, null, 2)}\n`);
+    const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--no-cache']);
+    expect([r.code, r.stdout]).toEqual([0, expect.stringContaining('3 cases: 3 passed.')]);
+    expect(Object.keys((await stateOf(dir)).imported_files).length).toBe(6);
+    // Recorded: the next run that reviews uploads nothing.
+    const next = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--no-cache']);
+    expect(next.code).toBe(0);
+    expect(Object.keys((await stateOf(dir)).imported_files).length).toBe(6);
+  });
+});
+
 describe('docket test --emulator bringing a template up to date first', () => {
   it('records what it uploads and what is then in sync, as apply does: no drift, nothing to pull, nothing planned', async () => {
     const dir = await example();
