@@ -5,7 +5,7 @@
  * adopt it, or `--retry-uncertain`. An upload the configuration no longer wants is only reported.
  */
 import type { Diagnostics } from '../diagnostics.js';
-import { refKey, type DesiredResource, type LockUpdate, type Plan, type UncertainUpload } from './types.js';
+import { formerKeys, refKey, type DesiredResource, type LockUpdate, type Plan, type UncertainUpload } from './types.js';
 
 export interface UncertainOutcome {
   /** Entries to rewrite: the pending mark dropped, because the person chose or nothing wants it. */
@@ -24,6 +24,8 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
   // Almost always none: no index of every declared object for them.
   if (uncertain.length === 0) return { updates, warnings };
   const byKey = new Map(desired.map((d) => [`${d.kind}:${d.key}`, d]));
+  // What renames away from an unconfirmed upload's name: an object the service cannot rename is uploaded anew under its new name.
+  const renamedTo = new Map(desired.flatMap((d) => formerKeys(d).map((former) => [former, d] as const)));
   for (const u of uncertain) {
     const d = byKey.get(`${u.kind}:${u.key}`);
     const what = unconfirmed(u);
@@ -33,7 +35,8 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
     if (d?.pinId && !namesEarlierUpload(d.pinId, u)) {
       drop(`${what}; the configuration pins id ${d.pinIdWritten ?? d.pinId}, so the pending mark is dropped`);
     } else if (!d || d.fields[u.field] !== u.sha256) {
-      const why = d ? 'the configuration now names another file' : 'the configuration no longer declares it';
+      const renamed = d ? undefined : renamedTo.get(refKey(u.kind, u.key));
+      const why = d ? 'the configuration now names another file' : renamed ? `the configuration renames it to "${renamed.key}", which is uploaded anew under that name` : 'the configuration no longer declares it';
       drop(`${what} and may exist live as an orphan (${why}); apply forgets it`);
       warnings.push(`${what} and may exist live as an orphan docket cannot list or delete; ${why}, so apply drops the record of it`);
     } else if (retry) {

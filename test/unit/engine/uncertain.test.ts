@@ -70,6 +70,17 @@ describe('resolveUncertain', () => {
     }
   });
 
+  it('renamed away with renamed_from, it is said so (uploaded anew under the new name), not as no longer declared (probe FM)', () => {
+    const diagnostics = new Diagnostics();
+    const renamed = { ...desired({ sha256: SHA }), key: 'Security Annex', name: 'Security Annex', renamedFrom: ['Security Exhibit'] };
+    const out = resolveUncertain([upload], [renamed], false, diagnostics);
+    expect(diagnostics.items).toEqual([]);
+    expect(out.updates).toMatchObject([{ kind: 'attachment', key: 'Security Exhibit', entry: null }]);
+    expect(out.warnings).toEqual([
+      'attachment "Security Exhibit": an upload of attachments/security.pdf (sha256 aaaaaaaaaaaa…) started 2026-11-23T10:00:00.000Z was never confirmed and may exist live as an orphan docket cannot list or delete; the configuration renames it to "Security Annex", which is uploaded anew under that name, so apply drops the record of it',
+    ]);
+  });
+
   it('a pin of the attachment the upload takes the place of (renamed, so recorded under its former name) settles nothing', () => {
     const diagnostics = new Diagnostics();
     const out = resolveUncertain([{ ...upload, replaces: ['att-7'] }], [desired({ sha256: SHA }, 'ATT-7')], false, diagnostics);
