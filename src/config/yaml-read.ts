@@ -24,12 +24,15 @@ const NUMBER_1_1 = /(?<![\w.])(?:[-+]?0b[01_]|[-+]0[xo][0-9a-fA-F_]|[-+]\.[0-9])
  * - an explicit key (`? [a, b]`: a `?` where a node can start, then a space or the line's end),
  *   which js-yaml joins;
  * - a comment right after a quoted scalar or a flow collection (`"X"# note`, `[]# note`), which
- *   js-yaml reads as a comment and YAML refuses (a comment is separated by a space).
+ *   js-yaml reads as a comment and YAML refuses (a comment is separated by a space);
+ * - a flow collection as a key (`[name]: Dan`, a `]` or `}` then `:` and a space or the line's
+ *   end), which js-yaml joins into text (`name`, and `a,b` for `[a, b]`: a key no one wrote).
  * Text that merely looks like one ("R &D") only costs the full parser. A match of any of them
  * holds one of these candidates at its start (a signed number: one character after it), and no
  * candidate can start inside another, so one global search finds them all.
  */
-const CANDIDATE = /[!&?%#]|0[bxo]|[-+]\./g;
+const CANDIDATE = /[!&?%#\]}]|0[bxo]|[-+]\./g;
+const COLLECTION_KEY_END = /[ \t]*:(?:[ \t\n\r]|$)/y;
 const NUMBER_1_1_AT = new RegExp(NUMBER_1_1.source, 'y');
 const OPENS_NODE = /[\s[{,]/;
 const CLOSES_NODE = /["'\]}]/;
@@ -63,6 +66,11 @@ export function needsFullParser(text: string): boolean {
         break;
       case '#':
         if (before !== undefined && CLOSES_NODE.test(before)) return true;
+        break;
+      case ']':
+      case '}':
+        COLLECTION_KEY_END.lastIndex = i + 1;
+        if (COLLECTION_KEY_END.test(text)) return true;
         break;
       default:
         if (numberAt(text, i - 1) || numberAt(text, i)) return true;

@@ -209,6 +209,16 @@ describe('parseYamlFile (fast) against the full parser', () => {
   });
 });
 
+describe('a flow collection as a key (probe FL)', () => {
+  it('is read by the full parser, so it is never taken for the key its items spell', () => {
+    const member = parseYamlFile('kind: Member\nemail: dan@acme.example\n[name]: Dan\n', 'm.yaml').documents[0]!;
+    expect(member.value).toEqual({ kind: 'Member', email: 'dan@acme.example', '["name"]': 'Dan' });
+    expect(member.positions.at('/["name"]')).toMatchObject({ line: 3, col: 1 });
+    const playbook = parseYamlFile('kind: Playbook\nname: T\n[a, b]: c\n', 'p.yaml').documents[0]!;
+    expect(Object.keys(playbook.value as object)).toEqual(['kind', 'name', '["a","b"]']);
+  });
+});
+
 describe('needsFullParser', () => {
   // The three expressions it stands for: a tag or anchor property, a YAML 1.1 number, a directive
   // or explicit key (yaml-read.ts says why each goes to the full parser).
@@ -217,10 +227,11 @@ describe('needsFullParser', () => {
     text.includes('<<') ||
     /(?<![\w.])(?:[-+]?0b[01_]|[-+]0[xo][0-9a-fA-F_]|[-+]\.[0-9])/.test(text) ||
     /^%|(?:^|[\s[{,])\?(?:[ \t]|$)/m.test(text) ||
-    /["'\]}]#/.test(text);
+    /["'\]}]#/.test(text) ||
+    /[\]}][ \t]*:(?:[ \t\n\r]|$)/.test(text);
 
   it('answers as the expressions do, on texts made of the characters they look at', () => {
-    const alphabet = ['!', '&', '?', '%', '<', '0', '1', '5', 'b', 'x', 'o', 'F', '_', '-', '+', '.', 'a', ' ', '\t', '\n', '\r', '[', '{', ',', '#', '"', "'", ']', '}', '\u00a0', '\u2028'];
+    const alphabet = ['!', '&', '?', '%', '<', '0', '1', '5', 'b', 'x', 'o', 'F', '_', '-', '+', '.', 'a', ' ', '\t', '\n', '\r', '[', '{', ',', '#', '"', "'", ']', '}', ':', '\u00a0', '\u2028'];
     // A fixed linear congruential sequence: the same texts on every run.
     let seed = 12345;
     const next = (n: number): number => {
@@ -247,7 +258,7 @@ describe('needsFullParser', () => {
     for (const text of ['name: R&D review\n', 'x: Terms & Conditions\n', 'q: Is it capped?\n', 'fee: 5% of 0x\n', 'v: 1.5 and -1\n', 'n: a-.5\n']) {
       expect(needsFullParser(text), text).toBe(false);
     }
-    for (const text of ['a: "X"# note\n', "a: 'X'# note\n", 'a: []# note\n', '{"a": {}}# note\n', 'a: &x 1\n', 'a: !!str 1\n', '%YAML 1.2\n---\na: 1\n', '? [a, b]\n: 1\n', 'n: 0b101\n', 'n: -0x1F\n', 'n: -.5\n', 'a:\n  <<: *b\n']) {
+    for (const text of ['a: "X"# note\n', "a: 'X'# note\n", 'a: []# note\n', '{"a": {}}# note\n', 'a: &x 1\n', 'a: !!str 1\n', '%YAML 1.2\n---\na: 1\n', '? [a, b]\n: 1\n', 'n: 0b101\n', 'n: -0x1F\n', 'n: -.5\n', 'a:\n  <<: *b\n', '[name]: Dan\n', 'a: 1\n{b: 2}:\n  c\n', 'x: [1]:\n']) {
       expect(needsFullParser(text), text).toBe(true);
     }
   });
