@@ -201,8 +201,8 @@ function notRegularFile(file: string): Diagnostic {
   return { severity: 'error', code: 'unreadable-file', message: `${file} ${NOT_REGULAR_FILE}`, file, line: 1, col: 1, hint: 'replace it with a regular file, or move it out of the configuration directory' };
 }
 
-/** A file's text, or where its bytes stop being UTF-8. */
-export type DecodedText = { text: string } | { invalidAt: { line: number; col: number } };
+/** A file's text, or where its bytes stop being UTF-8 (`nul`: a stray NUL byte in UTF-8 text, which YAML does not allow). */
+export type DecodedText = { text: string } | { invalidAt: { line: number; col: number }; nul?: true };
 
 /** Decoded text, or why the file could not be read. */
 export type ReadText = DecodedText | { unreadable: unknown };
@@ -272,17 +272,31 @@ export function decodeStrict(bytes: Uint8Array): DecodedText {
   }
 }
 
-/** The error for a YAML file that is not UTF-8, at its first bad byte. */
-export function invalidUtf8(file: string, at: { line: number; col: number }): Diagnostic {
+/** The error for a YAML file that is not UTF-8, at its first bad byte, or that holds a stray NUL byte there. */
+export function invalidUtf8(file: string, decoded: Extract<DecodedText, { invalidAt: unknown }>): Diagnostic {
+  const at = decoded.invalidAt;
+  if (decoded.nul) {
+    return { severity: 'error', code: 'control-character', message: `${file} holds a NUL byte (U+0000), which a YAML file may not hold`, file, ...at, hint: 'delete it (editors show it as ^@ or \\0)' };
+  }
   return { severity: 'error', code: 'invalid-utf8', message: `${file} is not valid UTF-8`, file, ...at, hint: 'save the file as UTF-8' };
 }
 
 /**
  * A YAML file's text: NUL is UTF-8 but no YAML, and a file full of them is UTF-16 saved without a
- * byte-order mark, which would read as one value of NULs and letters.
+ * byte-order mark, which would read as one value of NULs and letters. A few in UTF-8 text are
+ * stray bytes, said as such: "not valid UTF-8" sent users to re-save a file that was.
  */
 export function decodeYaml(bytes: Uint8Array): DecodedText {
-  return bytes.includes(0) ? { invalidAt: firstInvalid(bytes, true) } : decodeStrict(bytes);
+  if (!bytes.includes(0)) return decodeStrict(bytes);
+  const invalidAt = firstInvalid(bytes, true);
+  return nulsAreStray(bytes) && 'text' in decodeStrict(bytes) ? { invalidAt, nul: true } : { invalidAt };
+}
+
+/** Fewer NULs than one byte in eight: UTF-16 text has one in every other byte of its ASCII. */
+function nulsAreStray(bytes: Uint8Array): boolean {
+  let nuls = 0;
+  for (const b of bytes) if (b === 0) nuls++;
+  return nuls * 8 < bytes.length;
 }
 
 /** Line and column (in characters) of the first byte sequence that is not UTF-8 (or the first NUL, when `stopAtNul`). */

@@ -116,7 +116,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
       files.push(file);
       texts.push(r.text);
     } else {
-      encodingProblems.push('invalidAt' in r ? invalidUtf8(file, r.invalidAt) : unreadableFile(file, r.unreadable));
+      encodingProblems.push('invalidAt' in r ? invalidUtf8(file, r) : unreadableFile(file, r.unreadable));
     }
   });
   // One reader per file: the positions and a kind's message (ResourceDoc.text) read it again alike.

@@ -77,7 +77,7 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
       continue;
     }
     if (!('text' in read)) {
-      diagnostics.push(invalidUtf8(file, read.invalidAt));
+      diagnostics.push(invalidUtf8(file, read));
       continue;
     }
     const parsed = parseWithPositions(read.text, file);
