@@ -289,7 +289,17 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
 
 /** The hint for a lock (or sync records file) that is not a file docket can read. */
 function writtenByDocket(label: string): string {
-  return `${label} is a file docket writes: remove what is there, or restore the file from git`;
+  return inScratch(label) ? `${label} is a file docket writes: remove what is there` : `${label} is a file docket writes: remove what is there, or restore the file from git`;
+}
+
+/** `--emulator`'s sync records live in .docket/, local scratch no commit holds: there is nothing to restore. */
+function inScratch(label: string): boolean {
+  return label.startsWith(`${WORK_DIR}/`);
+}
+
+/** How to mend a lock (or sync records file) docket cannot read. */
+function restoreHint(label: string): string {
+  return inScratch(label) ? 'delete it (local scratch, never in git): the next --emulator apply writes it again' : 'restore it from git; docket writes it after apply';
 }
 
 /** The problems of a lock linked from outside the configuration, with where they are but nothing of its text. */
@@ -377,7 +387,7 @@ export function parseLockText(raw: string, label: string): ReadLockResult {
   return 'errors' in parsed ? { doc: emptyDocument(), diagnostics: parsed.errors } : { doc: parsed.doc, diagnostics: [] };
 }
 
-function problem(label: string, line: number, message: string, hint = 'restore it from git; docket writes it after apply', col = 1): Diagnostic {
+function problem(label: string, line: number, message: string, hint = restoreHint(label), col = 1): Diagnostic {
   return { severity: 'error', code: 'invalid-lock-file', message, file: label, line, col, hint };
 }
 
@@ -415,7 +425,7 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
     value = JSON.parse(text);
   } catch (error) {
     const at = jsonErrorAt(error, text, line);
-    return { errors: [problem(label, at.line, `${label} is not valid JSON${at.what ? ` (${at.what})` : ''}`, 'restore it from git; docket writes it after apply', at.col)] };
+    return { errors: [problem(label, at.line, `${label} is not valid JSON${at.what ? ` (${at.what})` : ''}`, restoreHint(label), at.col)] };
   }
   if (!isPlainObject(value)) return { errors: [problem(label, line, `${label} is not a docket lock file`)] };
   // Problems are found by path, and placed in the text only when there are any.

@@ -2,7 +2,7 @@
  * A docket.lock.json that cannot be written by the end of an apply (a full disk; here a folder put
  * where it goes): the changes were made, so their report is printed, then the error, exit 1.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,9 +62,15 @@ describe('--emulator files that cannot be written', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).not.toContain('create playbook');
     expect(r.stderr).toContain('.docket/emulator-sync.json:1:1 error invalid-lock-file .docket/emulator-sync.json is a folder, not a file');
+    expect(r.stderr).toContain('hint: .docket/emulator-sync.json is a file docket writes: remove what is there\n');
     expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
-    // The folder gone, the next run applies and converges.
+    // Scratch that is no lock file is to be deleted: no commit holds it to restore (probe FL).
     rmSync(join(dir, '.docket/emulator-sync.json'), { recursive: true });
+    writeFileSync(join(dir, '.docket/emulator-sync.json'), '[1]\n');
+    const broken = await runCli(['plan', '-C', dir, '--emulator'], { env: {} });
+    expect([broken.code, broken.stderr]).toEqual([1, expect.stringContaining('.docket/emulator-sync.json:1:1 error invalid-lock-file .docket/emulator-sync.json is not a docket lock file\n  hint: delete it (local scratch, never in git): the next --emulator apply writes it again\n')]);
+    // The folder gone, the next run applies and converges.
+    rmSync(join(dir, '.docket/emulator-sync.json'));
     expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'], { env: {} })).code).toBe(0);
     const plan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'], { env: {} });
     expect(plan.stdout).toContain('No changes.');
