@@ -119,6 +119,11 @@ describe.each(layouts)('validateDefinition: %s', (_layout, check) => {
     expect(diagnostics.map(brief)).toEqual([`${pos(text, 'x:', token)} invalid-default`]);
   });
 
+  it('quotes the value a multiselect default that is no list holds (probe FL)', async () => {
+    const { diagnostics } = await check(withFields('x: { label: X, input: multiselect, options: [a, b], default: c }'));
+    expect(diagnostics.map((d) => d.message)).toEqual(['the default of a `multiselect` field must be a list of its options (got "c")']);
+  });
+
   it('reports a non-text multiselect item once, as the schema does', async () => {
     const { text, diagnostics } = await check(withFields('x: { label: X, input: multiselect, options: [A, B], default: [A, 7] }'));
     expect(diagnostics.map(brief)).toEqual([`${pos(text, 'x:', '7]')} invalid-value`]);
