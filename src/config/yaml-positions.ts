@@ -446,7 +446,7 @@ function overIndentedNext(code: string, text: string, offset: number): { offset:
     message: `${quoteStart(text, start)} is indented further than the key on line ${line}, which has a value of its own`,
     hint: next[1]!.includes('\t')
       ? "indent with spaces: this line's indentation holds a tab"
-      : `line ${line} has its key at column ${keyColumn} and this one at column ${next[1]!.length + 1}: line them up (keys of one mapping start at the same column)`,
+      : withLine(line, dashGlued(text, lineStart)) ?? `line ${line} has its key at column ${keyColumn} and this one at column ${next[1]!.length + 1}: line them up (keys of one mapping start at the same column)`,
   };
 }
 
@@ -515,6 +515,8 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
     // `key: a: b` on one line, or a key indented under a plain value on the next.
     return /:\s/.test(rest) ? 'a value containing `: ` must be quoted' : 'the next line is indented further than this key: keys of one mapping start at the same column';
   }
+  const glued = dashGlued(text, lineStart);
+  if (glued && (code === 'BAD_INDENT' || /without - indicator|same column/.test(message))) return glued;
   if (code === 'BAD_INDENT' || /without - indicator/.test(message)) return lineThemUp(text, lineStart, doc);
   if (/^Unexpected scalar at node end/.test(message)) {
     // `actions: *ACCEPT 3 years`: the alias's name ends at the space, and the rest is left over.
@@ -524,8 +526,8 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
     return lineThemUp(text, lineStart, doc);
   }
   // `description:hello` is one plain text to YAML: a key's `:` needs a space after it.
-  const glued = /^\s*([A-Za-z_][\w.-]*):(?=[^\s:/])(.*)$/.exec(rest);
-  const spaced = glued ? `put a space after the key's \`:\` (\`${glued[1]}: ${glued[2]!.trim()}\`)` : undefined;
+  const colonGlued = /^\s*([A-Za-z_][\w.-]*):(?=[^\s:/])(.*)$/.exec(rest);
+  const spaced = colonGlued ? `put a space after the key's \`:\` (\`${colonGlued[1]}: ${colonGlued[2]!.trim()}\`)` : undefined;
   if (/Implicit map keys need to be followed by map values/.test(message)) return offset === lineStart ? (spaced ?? 'a line here is neither `key: value` nor `- item`; check its indentation') : 'a key needs `:` after it';
   if (code === 'MULTILINE_IMPLICIT_KEY') return /:(\s|$)/.test(rest) ? 'the next line is indented further than this key: keys of one mapping start at the same column' : (spaced ?? `a key needs \`:\` after it (\`${keyed(rest.trim())}\`)`);
   if (/^Missing directives-end/.test(message)) return 'a line starting with `%` is a YAML directive, which `---` must follow before the document; remove it, or add `---` under it (a file that is not YAML, such as a PDF, starts so too)';
@@ -549,6 +551,34 @@ function quotedExample(rest: string): string {
   if (value === '' || value.length > 60) return '';
   return value.includes('`') ? ` (${JSON.stringify(value)})` : ` (\`${JSON.stringify(value)}\`)`;
 }
+
+/**
+ * `-name: R` where a list item belongs (under a key that opens a block, or beside items), a `-`
+ * with no space after it, which YAML reads as a key `-name`: said so (lining it up would not help).
+ */
+function dashGlued(text: string, lineStart: number): string | undefined {
+  const lineEnd = text.indexOf('\n', lineStart);
+  const glued = /^([ \t]*)-([A-Za-z_"'][^\n]*?)\r?$/.exec(text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd));
+  if (!glued || !listBelongsAt(text, lineStart, glued[1]!.length)) return undefined;
+  const item = glued[2]!;
+  return `put a space after \`-\` (\`- ${item.trim()}\`): without it, \`-${/^[^:]*/.exec(item)![0].trim()}\` is a key, not a list item`;
+}
+
+/** Whether a list item fits at `indent` on the line at `lineStart`: items above it there, or a key just above that opens a block. */
+function listBelongsAt(text: string, lineStart: number, indent: number): boolean {
+  for (let end = lineStart - 1; end > 0; ) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const line = text.slice(start, end).replace(/\r$/, '');
+    end = start - 1;
+    if (/^[ \t]*(#.*)?$/.test(line)) continue;
+    const own = /^ */.exec(line)![0].length;
+    if (own < indent) return /:[ \t]*(#.*)?$/.test(line);
+    if (own === indent) return /^ *- /.test(line);
+  }
+  return false;
+}
+
+const withLine = (line: number, hint: string | undefined): string | undefined => (hint === undefined ? undefined : `on line ${line}, ${hint}`);
 
 /** The hint of an indentation slip, naming the line above that this one slipped from. */
 function lineThemUp(text: string, lineStart: number, doc: Document.Parsed): string {
