@@ -24,7 +24,7 @@ import { normName } from '../engine/normalize.js';
 import { KINDS } from '../kinds/index.js';
 import type { PlaybookSubject, RenamedAway, TemplateSubject } from '../kinds/support/test-subjects.js';
 import { isPlainObject } from '../util/plain.js';
-import { LINK_HINT, linkReason } from '../util/special-file.js';
+import { LINK_HINT, NOT_REGULAR_FILE, linkReason } from '../util/special-file.js';
 import { fileHeadSync } from '../util/file-head.js';
 import { countLabel, outcomesLabel, textLabel } from './labels.js';
 import { nameKey } from './match.js';
@@ -341,6 +341,11 @@ class Checker {
     const link = 'code' in read && (await linkReason(file, read.code));
     if (link) {
       this.error('unreadable-file', `contract file ${JSON.stringify(name)} cannot be read (${link}) (looked for ${rel})`, ptr, LINK_HINT);
+      return undefined;
+    }
+    // There, but a named pipe or a device: docket never reads one (it could wait forever), and says what it is (probe FJ).
+    if (found && !found.isDirectory()) {
+      this.error('unreadable-file', `contract file ${JSON.stringify(name)} ${NOT_REGULAR_FILE} (looked for ${rel})`, ptr, 'replace it with the PDF or Word file of the contract');
       return undefined;
     }
     this.error('missing-file', `contract file ${JSON.stringify(name)} ${found?.isDirectory() ? 'is a folder, not a file' : 'does not exist'} (looked for ${rel})`, ptr, 'paths are relative to the test file');

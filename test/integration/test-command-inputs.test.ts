@@ -3,6 +3,7 @@
  * file, a contract linked from outside the directory, a JUnit path it cannot write. Each is a
  * clear error (exit 1) before any request, and --target contacts only the service it needs.
  */
+import { execFileSync } from 'node:child_process';
 import { writeZip } from '../../src/emulator/zip.js';
 import { access, copyFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -373,6 +374,11 @@ describe('docket test with broken inputs', () => {
     await symlink('gone.docx', join(dir, 'tests/fixtures/dangling.docx'));
     await writeFile(join(dir, 'tests/loop.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: c', '    contract: { file: fixtures/dangling.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
     expect((await runCli(['validate', '-C', dir])).stderr).toContain('error unreadable-file contract file "fixtures/dangling.docx" cannot be read (it is a symbolic link to something that does not exist)');
+    // A named pipe is there: said as what it is, and never read (probe FJ).
+    execFileSync('mkfifo', [join(dir, 'tests/fixtures/pipe.docx')]);
+    await writeFile(join(dir, 'tests/loop.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: c', '    contract: { file: fixtures/pipe.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
+    const piped = await runCli(['validate', '-C', dir]);
+    expect([piped.code, piped.stderr]).toEqual([1, expect.stringContaining('tests/loop.test.yaml:5:23 error unreadable-file contract file "fixtures/pipe.docx" is not a regular file (a named pipe or a device) (looked for tests/fixtures/pipe.docx)')]);
   });
 
   it('says what is wrong with a contract: a folder named as its file, or both a file and an imported id', async () => {
