@@ -252,8 +252,9 @@ export class ReviewApi {
   }
 
   /**
-   * A review of an imported file against a playbook. A review is billed, so one whose outcome is
-   * unknown (no answer, or an answer without its id) is not asked for again blindly: `recognise`
+   * A review of an imported file against a playbook. One whose outcome is unknown (no answer, or an
+   * answer without its id) is not asked for again blindly, which would leave a second review in
+   * the organization's list that no run reads (re-running a review is free; uploads are billed): `recognise`
    * picks, among the organization's reviews, the ones this create may have made; one found is it,
    * none means it was not made (sent again). Without `recognise`, or when it finds
    * several, nothing tells that review from others, and the create is not repeated. The read pages
@@ -261,12 +262,13 @@ export class ReviewApi {
    */
   async createReview(body: { imported_file_id: string; playbook_id: string; review_type?: string }, recognise?: (review: ApiResource<ReviewAttrs>) => boolean): Promise<ApiResource<ReviewAttrs>> {
     return this.locator.run(async (w) => {
-      const notRepeated = (): DocketError =>
-        new DocketError('unknown-outcome', 'create review: the service did not say which review it made, if any; not asked for again, since a second review is billed too', 'run docket test again');
+      const notRepeated = (why: string, hint: string): DocketError =>
+        new DocketError('unknown-outcome', `create review: the service did not say which review it made, if any, and ${why}; not asked for again, so no second review is left in the organization`, hint);
       const recover = async (): Promise<One<ReviewAttrs> | undefined> => {
-        if (!recognise) throw notRepeated();
+        // --live: the live playbook's reviews are anyone's. A scratch copy's are the run's alone.
+        if (!recognise) throw notRepeated("nothing tells this run's review of the live playbook from others of it", 'run docket test without --live: it reviews a scratch copy of the playbook, whose reviews only this run makes');
         const found = (await this.client.list<ReviewAttrs>(`${w.prefix}/reviews`, 'list reviews')).filter(recognise);
-        if (found.length > 1) throw notRepeated();
+        if (found.length > 1) throw notRepeated(`${found.length} reviews of this playbook and contract could be it`, 'run docket test again');
         return found[0] ? { data: found[0] } : undefined;
       };
       const res = await this.client.create<One<ReviewAttrs>>({ method: 'POST', path: `${w.prefix}/reviews`, body, operation: 'create review', recover });

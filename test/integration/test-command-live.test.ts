@@ -392,6 +392,21 @@ describe('docket test against a standalone emulator', () => {
     expect([again.code, again.stdout]).toEqual([0, expect.stringContaining('3 cases: 3 passed')]);
   });
 
+  it('--live does not ask again for a review whose answer was lost, says why (its reviews are not told apart) and how to go on (probe FJ)', async () => {
+    const dir = await example();
+    expect((await runCli(['apply', '-C', dir, '--target', NDA, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    emu().emulator.faults.add({ method: 'POST', path_pattern: '/reviews', status: 'drop', count: 1 });
+    const lost = await runCli(['test', '-C', dir, '--live', '--no-cache', '--target', NDA], { env: emu().env });
+    expect(lost.code).toBe(1);
+    expect(lost.stdout).toContain("create review: the service did not say which review it made, if any, and nothing tells this run's review of the live playbook from others of it; not asked for again, so no second review is left in the organization");
+    expect(lost.stdout).toContain('run docket test without --live: it reviews a scratch copy of the playbook, whose reviews only this run makes');
+    expect(lost.stdout).not.toContain('billed');
+    // Without --live, the same loss is recovered: the scratch copy's reviews are the run's alone.
+    emu().emulator.faults.add({ method: 'POST', path_pattern: '/reviews', status: 'drop', count: 1 });
+    const scratchRun = await runCli(['test', '-C', dir, '--no-cache', '--target', NDA], { env: emu().env });
+    expect([scratchRun.code, scratchRun.stdout]).toEqual([0, expect.stringContaining('3 cases: 3 passed')]);
+  });
+
   it('says when the live template it tests differs from the files (it never changes one on the services), and not once applied', async () => {
     const dir = await example();
     const TARGET = 'custom-template/Consulting Agreement';
