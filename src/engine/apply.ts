@@ -257,8 +257,10 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     ...(input.graceMs !== undefined ? { graceMs: input.graceMs } : {}),
   });
   // Stopped by a signal or the time budget: start no new reads; the next plan shows any duplicate.
-  if (report.stopped) noteUnchecked(checkLater, report);
-  else await settleLater(checkLater, report, { kinds, ids, foundBy, keptOther, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS });
+  // Stopped just after the last change, every change is made and its checks are what was cut short (probe FO).
+  if (report.stopped) {
+    if (noteUnchecked(checkLater, report) && report.done === plan.changes.length) report.checksCutShort = true;
+  } else await settleLater(checkLater, report, { kinds, ids, foundBy, keptOther, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS });
   for (const r of report.results) if (keptOther.has(r.changeId)) r.keptOther = true;
   // A failed change that wrote part of itself first says so: that part is live (a publish cannot be undone).
   const changeById = new Map(plan.changes.map((c) => [c.id, c]));
@@ -296,17 +298,20 @@ function forgetSuperseded(plan: Plan, report: ApplyReport, lock: LockFile): bool
 }
 
 /**
- * The end-of-apply duplicate checks (rules): one fresh read per scope, shared by the creates in
- * it. A failed check is said beside its change; the apply's outcome stays what it was.
+ * Says beside each create made that its end-of-apply duplicate check was not made (the apply was
+ * stopped first); true when there was one.
  */
-function noteUnchecked(changes: readonly Change[], report: ApplyReport): void {
+function noteUnchecked(changes: readonly Change[], report: ApplyReport): boolean {
   const results = new Map(report.results.map((r) => [r.changeId, r]));
+  let noted = false;
   for (const change of changes) {
     const result = results.get(change.id);
     if (result?.status !== 'done') continue;
     const unchecked = 'not checked for a duplicate made by a concurrent apply (the apply was stopped); plan again to see';
     result.note = result.note ? `${result.note}; ${unchecked}` : unchecked;
+    noted = true;
   }
+  return noted;
 }
 
 interface SettleEnv {
@@ -327,6 +332,10 @@ interface SettleEnv {
 /** Said of an apply whose duplicate checks the time budget cut short before its deadline's own stop. */
 const BUDGET_SPENT_ON_CHECKS = 'its time budget left no time for the checks for duplicates at the end';
 
+/**
+ * The end-of-apply duplicate checks (rules): one fresh read per scope, shared by the creates in
+ * it. A failed check is said beside its change; the apply's outcome stays what it was.
+ */
 async function settleLater(changes: readonly Change[], report: ApplyReport, env: SettleEnv): Promise<void> {
   const results = new Map(report.results.map((r) => [r.changeId, r]));
   // Every write of the apply is done: one read per scope now serves all its creates.

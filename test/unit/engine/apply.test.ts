@@ -105,6 +105,32 @@ describe('applyPlan', () => {
     expect(applied.report.results.find((r) => r.changeId === c!.id)?.note).toContain('another apply (or someone in the app) created it at the same time');
   });
 
+  it('stopped just after its last create, says the checks were cut short, beside each create and for the whole apply (probe FO)', async () => {
+    const stop = new AbortController();
+    const kind = creatingKind(
+      async (change, ctx) => {
+        ctx.registerId('playbook', change.key, `mine-${change.key}`);
+        if (change.key === 'B') stop.abort('SIGINT');
+      },
+      { race: { siblings: async () => [], setAside: async () => 'archived' } },
+    );
+    const desired = ['A', 'B'].map((n) => desiredPlaybook(n));
+    const { plan } = buildPlan({ kinds: [kind], desired, live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' });
+    const input = { kinds: [kind], services: { review: () => undefined as never, agreements: () => undefined as never }, project: projectConfig(), desired, files: async () => new Uint8Array(), lock: { files: {} }, clock: () => 0, concurrency: 1 };
+    const { report } = await applyPlan(plan!, { ...input, signal: stop.signal });
+    expect(report).toMatchObject({ stopped: 'SIGINT', done: 2, checksCutShort: true });
+    expect(report.results.map((r) => r.note)).toEqual([expect.stringContaining('not checked for a duplicate'), expect.stringContaining('not checked for a duplicate')]);
+    // Stopped before the last create: not every change is made, and that is what the apply says.
+    const early = new AbortController();
+    const first = creatingKind(async (change, ctx) => {
+      ctx.registerId('playbook', change.key, `mine-${change.key}`);
+      early.abort('SIGINT');
+    }, { race: { siblings: async () => [], setAside: async () => 'archived' } });
+    const cut = await applyPlan(buildPlan({ kinds: [first], desired, live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' }).plan!, { ...input, kinds: [first], signal: early.signal });
+    expect(cut.report).toMatchObject({ stopped: 'SIGINT', done: 1 });
+    expect(cut.report.checksCutShort).toBeUndefined();
+  });
+
   it("checks children after their parent, and not at all once the parent went as another run's duplicate: they went with it", async () => {
     const events: string[] = [];
     let parentSetAside = false;
