@@ -74,7 +74,8 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const diagnostics = result.diagnostics;
   const unmatched = result.unmatched;
   const unsentReferences: NonNullable<BuildPlanResult['unsentReferences']> = [];
-  checkReferences(input.desired, result, input.kinds, diagnostics, Boolean(input.readOnly), input.sends, unsentReferences);
+  const readOnlyWarnings: ReadOnlyWarning[] = [];
+  checkReferences(input.desired, result, input.kinds, diagnostics, input.readOnly ? readOnlyWarnings : undefined, input.sends, unsentReferences);
   const classified = classifyChanges(result.changes, {
     sensitive: new Map(input.kinds.map((k) => [k.name, k.sensitiveFields ?? []])),
     unlisted: new Set([...input.kinds.filter((k) => k.uploadsUnreadable).map((k) => k.name), ...(input.seenInPart ?? [])]),
@@ -82,6 +83,12 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     live: input.live,
     sync,
   });
+  // A reference the app took away (a reviewer who left) is the live change drift reports and pull
+  // takes; one the files changed to name nothing is said (probe FL).
+  if (readOnlyWarnings.length > 0) {
+    const changedLive = new Set(classified.changes.flatMap((c) => c.fields.filter((f) => f.direction === 'live').map((f) => `${c.kind}:${c.key}|${f.field}`)));
+    for (const w of readOnlyWarnings) if (!changedLive.has(`${w.of}|${w.field}`)) diagnostics.add(w.diagnostic);
+  }
   checkActions(classified.changes, input.kinds, diagnostics);
   checkSends(classified.changes, input, input.adoptFiles ? new Set(result.adoptable.map((a) => a.liveId.toLowerCase())) : new Set(), diagnostics);
   const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics);
@@ -182,15 +189,24 @@ export function summarize(changes: Change[]): Plan['summary'] {
  * A reference to something that exists neither in the files nor live is an error at its line, and
  * so is one to an object whose id the service does not say (the reference could not be sent).
  */
+/** What drift and pull say of a reference plan refuses, unless the field it is in changed live (`of`: `kind:key`). */
+interface ReadOnlyWarning {
+  of: string;
+  field: string;
+  diagnostic: Diagnostic;
+}
+
 function checkReferences(
   desired: DesiredResource[],
   found: Pick<DiffResult, 'ids' | 'unknownIds' | 'renamedAway'>,
   kinds: KindMeta[],
   diagnostics: Diagnostics,
-  readOnly: boolean,
+  /** Read only (drift, pull): where references to nothing go, as warnings, instead of errors. */
+  readOnlyWarnings: ReadOnlyWarning[] | undefined,
   sends: ((d: DesiredResource) => boolean) | undefined,
   unsent: NonNullable<BuildPlanResult['unsentReferences']>,
 ): void {
+  const readOnly = readOnlyWarnings !== undefined;
   const { ids, unknownIds } = found;
   // Most references name something live: what is declared is indexed only when one does not.
   let declaredKeys: Set<string> | undefined;
@@ -238,7 +254,7 @@ function checkReferences(
       const hint = match === undefined ? declare : `if you meant ${quoteValue(match)}, write that; else ${declare}`;
       // Drift and pull send nothing: a reference to someone gone live (a reviewer who left) is the
       // live change they report and pull, said as a warning rather than an error that stops them.
-      if (readOnly) diagnostics.warning('unknown-reference', said, { ...refAt(d, ref), hint: `${hint}; plan and apply refuse it` });
+      if (readOnlyWarnings) readOnlyWarnings.push({ of: refKey(d.kind, d.key), field: ref.field, diagnostic: { severity: 'warning', code: 'unknown-reference', message: said, ...refAt(d, ref), hint: `${hint}; plan and apply refuse it` } });
       else diagnostics.error('unknown-reference', said, { ...refAt(d, ref), hint });
     }
   }

@@ -415,6 +415,8 @@ class DocumentEditor {
   private readonly carriers = new Set<Node>();
   /** Indexes of the items to take out of flow collections, by collection: taken out in finish(). */
   private readonly flowRemovals = new Map<YAMLMap | YAMLSeq, number[]>();
+  /** Items to add to flow lists (the index of the item each goes before, as written), in order: added in finish(), knowing what goes. */
+  private readonly flowInserts = new Map<YAMLSeq, { before: number; text: string }[]>();
 
   constructor(
     private readonly text: string,
@@ -459,8 +461,12 @@ class DocumentEditor {
    * so two items taken out at the end never overlap (each alone would take the comma they share).
    */
   finish(): void {
-    for (const [collection, indexes] of this.flowRemovals) {
-      const removed = new Set(indexes);
+    for (const collection of new Set([...this.flowRemovals.keys(), ...this.flowInserts.keys()])) {
+      const removed = new Set(this.flowRemovals.get(collection) ?? []);
+      const inserts = isSeq(collection) ? (this.flowInserts.get(collection) ?? []) : [];
+      if (inserts.length > 0 && this.replacedWhole(collection as YAMLSeq, removed, inserts)) continue;
+      this.addFlowItems(collection as YAMLSeq, inserts);
+      if (removed.size === 0) continue;
       const items = collection.items as (Pair | Node)[];
       const start = (i: number): number => {
         const item = items[i]!;
@@ -488,6 +494,59 @@ class DocumentEditor {
       }
     }
     this.flowRemovals.clear();
+    this.flowInserts.clear();
+  }
+
+  /**
+   * Every item of a flow list taken out and others added: written an item a line, the lines go and
+   * the new ones take their place; else the list is written anew on its line (`[]`, then items
+   * inside it, would be two edits of one place).
+   */
+  private replacedWhole(seq: YAMLSeq, removed: ReadonlySet<number>, inserts: readonly { text: string }[]): boolean {
+    const items = seq.items as Node[];
+    if (items.some((_, i) => !removed.has(i))) return false;
+    const lines = this.itemLines(seq);
+    if (lines) {
+      const indent = this.text.slice(lines[0]![0], items[0]!.range![0]);
+      for (const [from, to] of lines) this.splice(from, to, '');
+      this.splice(lines[0]![0], lines[0]![0], inserts.map((i) => `${indent}${i.text},\n`).join(''));
+    } else {
+      const pad = /^\[[ \t]/.test(this.text.slice(seq.range![0])) ? ' ' : '';
+      this.splice(seq.range![0], seq.range![1], `[${pad}${inserts.map((i) => i.text).join(', ')}${pad}]`);
+    }
+    return true;
+  }
+
+  /**
+   * Items added to a flow list. Written an item a line, each gets a line of its own, indented as the
+   * one it goes beside (after the last only when that one has its comma: YAML takes `[a, b,]`);
+   * else it goes beside the item, with its comma.
+   */
+  private addFlowItems(seq: YAMLSeq, inserts: readonly { before: number; text: string }[]): void {
+    if (inserts.length === 0) return;
+    const items = seq.items as Node[];
+    const lines = this.itemLines(seq);
+    const last = items.at(-1)!;
+    const lastLine = lines?.at(-1);
+    const ownLineAtEnd = lastLine !== undefined && /^[ \t]*,/.test(this.text.slice(last.range![1], lastLine[1]));
+    for (const { before, text } of inserts) {
+      const beside = lines?.[Math.min(before, items.length - 1)];
+      if (beside && before < items.length) this.splice(beside[0], beside[0], `${this.text.slice(beside[0], items[before]!.range![0])}${text},\n`);
+      else if (beside && ownLineAtEnd) this.splice(beside[1], beside[1], `${this.text.slice(beside[0], last.range![0])}${text},\n`);
+      else if (before < items.length) this.splice(items[before]!.range![0], items[before]!.range![0], `${text}, `);
+      else this.splice(last.range![1], last.range![1], `, ${text}`);
+    }
+  }
+
+  /** The lines of a flow list's items, when each has lines of its own (as ownLine finds them). */
+  private itemLines(seq: YAMLSeq): [number, number][] | undefined {
+    const lines: [number, number][] = [];
+    for (const item of seq.items as Node[]) {
+      const line = item.range ? this.ownLine(item.range[0], item.range[1]) : undefined;
+      if (!line) return undefined;
+      lines.push(line);
+    }
+    return lines.length > 0 ? lines : undefined;
   }
 
   /** The line an item of a flow collection has to itself (with its comma and comment), as [start, end). */
@@ -900,9 +959,7 @@ class DocumentEditor {
   private insertItem(seq: YAMLSeq, before: number, value: unknown): void {
     const items = seq.items as Node[];
     if (seq.flow) {
-      const text = quotedLike(value, items[Math.min(before, items.length - 1)]) ?? flowYaml(value, this.ctx.quote, this.paddedIn(seq));
-      if (before < items.length) this.splice(items[before]!.range![0], items[before]!.range![0], `${text}, `);
-      else this.splice(items.at(-1)!.range![1], items.at(-1)!.range![1], `, ${text}`);
+      addTo(this.flowInserts, seq, { before, text: quotedLike(value, items[Math.min(before, items.length - 1)]) ?? flowYaml(value, this.ctx.quote, this.paddedIn(seq)) });
       return;
     }
     const like = quotedLike(value, items[Math.min(before, items.length - 1)]);

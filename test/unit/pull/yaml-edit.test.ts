@@ -264,6 +264,27 @@ describe('editYaml', () => {
     expect(edit(map, (v) => setAt(v, '/limits/max', { a: 1 })).text).toBe('kind: P\nlimits: {min: 0, max: {a: 1}}\n');
   });
 
+  it('gives an item added to a flow list written an item a line a line of its own, beside inserts and removals (probe FN)', () => {
+    const lines = 'kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Y, actions: y},   # why\n]\n';
+    const rule = (name: string) => ({ name, actions: name.toLowerCase() });
+    const set = (...names: string[]) => (v: unknown) => setAt(v, '/rules', names.map(rule));
+    expect(edit(lines, set('X', 'Y', 'Z')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Y, actions: y},   # why\n  {name: Z, actions: z},\n]\n');
+    expect(edit(lines, set('W', 'X', 'Y')).text).toBe('kind: P\nrules: [\n  {name: W, actions: w},\n  {name: X, actions: x},\n  {name: Y, actions: y},   # why\n]\n');
+    expect(edit(lines, set('X', 'M', 'Y')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: M, actions: m},\n  {name: Y, actions: y},   # why\n]\n');
+    // Two at once, in order; an insert where an item goes; an append after a last item taken out.
+    expect(edit(lines, set('X', 'M', 'N', 'Y', 'Z1', 'Z2')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: M, actions: m},\n  {name: N, actions: n},\n  {name: Y, actions: y},   # why\n  {name: Z1, actions: z1},\n  {name: Z2, actions: z2},\n]\n');
+    expect(edit(lines, set('M', 'Y')).text).toBe('kind: P\nrules: [\n  {name: M, actions: m},\n  {name: Y, actions: y},   # why\n]\n');
+    expect(edit(lines, set('X', 'Z')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Z, actions: z},\n]\n');
+    expect(edit(lines, set('Z')).text).toBe('kind: P\nrules: [\n  {name: Z, actions: z},\n]\n');
+    // The last item without its comma: the new one goes after it on its line, as in a list on one line.
+    const bare = 'kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Y, actions: y}\n]\n';
+    expect(edit(bare, set('X', 'Y', 'Z')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Y, actions: y}, {name: Z, actions: z}\n]\n');
+    expect(edit(bare, set('X', 'M', 'Y')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: M, actions: m},\n  {name: Y, actions: y}\n]\n');
+    // CRLF files get CRLF.
+    const crlf = lines.replace(/\n/g, '\r\n');
+    expect(edit(crlf, set('X', 'Y', 'Z')).text).toBe('kind: P\r\nrules: [\r\n  {name: X, actions: x},\r\n  {name: Y, actions: y},   # why\r\n  {name: Z, actions: z},\r\n]\r\n');
+  });
+
   it('an empty list becomes a block when it gets an item, and a list that loses its last item becomes []', () => {
     const empty = 'kind: Playbook\nname: P\nrules: []   # none yet\n';
     expect(edit(empty, (v) => insertAt(v, '/rules', 'end', { name: 'A', actions: 'X' })).text).toBe('kind: Playbook\nname: P\nrules:   # none yet\n  - name: A\n    actions: X\n');
