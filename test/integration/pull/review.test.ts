@@ -684,6 +684,18 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
+  it('gives a rule made in the app a line of its own in a flow list written a rule a line, beside one deleted there (probe FN)', async () => {
+    const file = 'kind: Playbook\nname: Lined Rules\nrules: [\n  {name: X, actions: ACCEPT x},\n  {name: Y, actions: ACCEPT y},\n]\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/lined.yaml': file });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.createRule('Lined Rules', { name: 'Z', actions: 'ACCEPT z' });
+    await app.deleteRule('Lined Rules', 'Y');
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await read(dir, 'playbooks/lined.yaml')).toBe('kind: Playbook\nname: Lined Rules\nrules: [\n  {name: X, actions: ACCEPT x},\n  {name: Z, actions: ACCEPT z},\n]\n');
+    await expectNoChanges(cli, dir);
+  });
+
   it('refuses to take most of a kind out of the files (objects removed live past safety.max_delete_fraction) unless --force', async () => {
     const names = ['Guard A', 'Guard B', 'Guard C', 'Guard D', 'Guard E', 'Guard F'];
     const files = Object.fromEntries(names.map((n, i) => [`playbooks/g${i}.yaml`, `kind: Playbook\nname: ${n}\nrules: []\n`]));
