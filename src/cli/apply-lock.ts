@@ -332,6 +332,12 @@ function notAFile(path: string, what = 'is not a file'): DocketError {
   return new DocketError('apply-lock-unusable', `the apply lock ${path} ${what}`, `docket keeps its apply lock there: move or delete what is in its place`);
 }
 
+/** The apply (or `docket test`) of this checkout that another process is running now, if any. */
+export async function runningApply(root: string): Promise<ApplyLockHolder | undefined> {
+  const holder = await readHolder(applyLockPath(root)).catch(() => undefined);
+  return holder && holder.pid !== process.pid && !isStale(holder) ? holder : undefined;
+}
+
 function isStale(holder: ApplyLockHolder): boolean {
   if (holder.host !== hostname()) return false;
   // Its pid given again since (a reboot, a restarted container that kept the workspace), to this

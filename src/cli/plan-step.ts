@@ -7,6 +7,9 @@ import { refKey, type DesiredResource, type KindName, type LiveResource, type Pl
 import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Session } from './session.js';
+import { hostname } from 'node:os';
+import type { LockFile } from '../config/lock.js';
+import { applyLockRoot, runningApply, type ApplyLockHolder } from './apply-lock.js';
 
 export async function planInSession(s: Session, targets: readonly string[], flags: Pick<PlanStepOptions, 'retryUncertain' | 'adoptFiles'> = {}): Promise<Plan> {
   return (await planDetailsInSession(s, { targets, ...flags })).plan;
@@ -38,13 +41,16 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
   const retryUncertain = Boolean(opts.retryUncertain);
   const { workspace: w, connection } = s;
   const p = w.config.project;
+  // An apply of this checkout running now: its uploads and publishes under way are marked pending
+  // in the lock, which a plan would take for what an interrupted apply left (probe FK).
+  const running = await runningApply(applyLockRoot(p.root));
   const started = performance.now();
   s.progress.start('Reading live state');
   try {
     const result = await planProject({
       desired: opts.only ?? w.desired,
       services: connection.services,
-      lock: s.lock,
+      lock: running ? withoutPendingMarks(s.lock) : s.lock,
       clock: () => new Date(),
       prune: opts.only ? {} : s.prune,
       targets,
@@ -75,10 +81,30 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
     if (opts.readOnly) for (const d of result.diagnostics) if (d.severity === 'warning' && SAID_READ_ONLY.has(d.code)) s.logger.info(`Warning: ${warningText(d)}`);
     const lockless = lockKnowsNothing(s, result.plan);
     if (lockless) result.plan.warnings.push(lockless);
+    if (running) result.plan.warnings.unshift(runningApplyWarning(running, p.root));
     return { plan: result.plan, live: result.live, unmatched: result.unmatched };
   } finally {
     s.progress.stop();
   }
+}
+
+/** The lock as a plan beside a running apply reads it: that apply's uploads and publishes under way are not yet done, and no interrupted run's. */
+function withoutPendingMarks(lock: LockFile): LockFile {
+  const files: LockFile['files'] = {};
+  for (const [key, entry] of Object.entries(lock.files)) {
+    if (!entry.pending) files[key] = entry;
+    else if (entry.id !== undefined) {
+      const { pending: _underWay, ...confirmed } = entry;
+      files[key] = confirmed;
+    }
+  }
+  return { ...lock, files };
+}
+
+function runningApplyWarning(holder: ApplyLockHolder, root: string): string {
+  const what = holder.command ? `docket ${holder.command}` : 'an apply';
+  const where = holder.checkout !== undefined && holder.checkout !== root ? ` of ${holder.checkout}, which shares this docket.lock.json,` : ' of this checkout';
+  return `${what}${where} is running (pid ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`}, since ${holder.started}): what it is changing now shows here as still to do; plan again once it ends`;
 }
 
 /** Errors of plan and apply that drift and pull, which send nothing, say as warnings. */

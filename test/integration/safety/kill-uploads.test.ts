@@ -101,6 +101,31 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     await expectConverged(run, dir);
   });
 
+  it('a plan beside a running apply says that apply runs, and takes its upload under way for work still to do, not for one an interrupted apply left (probe FK)', async () => {
+    t = await startTestEmulator({ latencyMs: 20 });
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'hang' });
+    const attachments = () => Object.values(agreementsOf(t).attachments);
+    const running = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
+    await waitUntil(() => attachments().length === 1, 'the upload');
+    const run = bin(t);
+    const beside = await run('plan', '-C', dir);
+    expect(beside.code).toBe(0);
+    expect(beside.stdout).toContain('+ upload attachment "Security Exhibit"');
+    expect(beside.stdout).toContain(`an apply of this checkout is running (pid ${running.child.pid}, since `);
+    expect(beside.stdout).toContain('what it is changing now shows here as still to do; plan again once it ends');
+    expect(beside.stderr).not.toContain('uncertain-upload');
+    // Killed, it is the interrupted apply it was not before: the plan stops at the upload.
+    running.child.kill('SIGKILL');
+    expect(await running.exited).toBe('SIGKILL');
+    const after = await run('plan', '-C', dir);
+    expect([after.code, after.stderr]).toEqual([1, expect.stringContaining('attachments/security.yaml:4:1 error uncertain-upload')]);
+    await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML}id: ${attachments()[0]!.id}\n` });
+    expect((await run('apply', '-C', dir, '--auto-approve', '--adopt-files')).code).toBe(0);
+    await expectConverged(run, dir);
+  });
+
   it('a pinned attachment renamed, whose new upload got no answer, is not uploaded again: its pin names the attachment it replaced', async () => {
     t = await startTestEmulator({ latencyMs: 0 });
     const { dir, run } = await appliedAttachment(t);
