@@ -108,7 +108,7 @@ function runningApplyWarning(holder: ApplyLockHolder, root: string): string {
 }
 
 /** Errors of plan and apply that drift and pull, which send nothing, say as warnings. */
-const SAID_READ_ONLY: ReadonlySet<string> = new Set(['unsupported-change', 'unknown-reference']);
+const SAID_READ_ONLY: ReadonlySet<string> = new Set(['unsupported-change', 'unknown-reference', 'uncertain-upload']);
 
 /**
  * Uploads planned while docket.lock.json records nothing for this target (deleted, or made for

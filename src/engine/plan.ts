@@ -91,7 +91,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   }
   checkActions(classified.changes, input.kinds, diagnostics);
   checkSends(classified.changes, input, input.adoptFiles ? new Set(result.adoptable.map((a) => a.liveId.toLowerCase())) : new Set(), diagnostics);
-  const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics);
+  const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics, { ...(input.readOnly ? { readOnly: true } : {}), ...(input.sends ? { sends: input.sends, unsent: unsentReferences } : {}) });
   const lockUpdates = [...(input.lockUpdates ?? []), ...uncertain.updates];
   const ordered = orderChanges(classified.changes, input.kinds, input.live, Boolean(input.readOnly));
   diagnostics.items.push(...ordered.diagnostics.items);

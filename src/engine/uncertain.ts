@@ -4,7 +4,7 @@
  * can delete, so docket stops and says so, unless the person chose: pin the live one's `id:` and
  * adopt it, or `--retry-uncertain`. An upload the configuration no longer wants is only reported.
  */
-import type { Diagnostics } from '../diagnostics.js';
+import type { Diagnostic, Diagnostics } from '../diagnostics.js';
 import { formerKeys, refKey, type DesiredResource, type LockUpdate, type Plan, type UncertainUpload } from './types.js';
 
 export interface UncertainOutcome {
@@ -18,7 +18,16 @@ const short = (sha: string): string => sha.slice(0, 12);
 /** How an upload never confirmed is named, wherever it is said. */
 const unconfirmed = (u: UncertainUpload): string => `${u.kind} "${u.key}": an upload of ${u.file} (sha256 ${short(u.sha256)}…) started ${u.since} was never confirmed`;
 
-export function resolveUncertain(uncertain: readonly UncertainUpload[], desired: readonly DesiredResource[], retry: boolean, diagnostics: Diagnostics): UncertainOutcome {
+/** Where a plan that sends nothing, or not everything, puts the stop at an unconfirmed upload. */
+export interface UncertainScope {
+  /** Drift and pull upload nothing: the stop is said as a warning. */
+  readOnly?: boolean;
+  /** A plan cut to `--target`s: an upload it does not send stops it only if the cut plan keeps it (`unsent`, by `kind:key`). */
+  sends?: (d: DesiredResource) => boolean;
+  unsent?: { of: string; diagnostic: Diagnostic }[];
+}
+
+export function resolveUncertain(uncertain: readonly UncertainUpload[], desired: readonly DesiredResource[], retry: boolean, diagnostics: Diagnostics, scope: UncertainScope = {}): UncertainOutcome {
   const updates: LockUpdate[] = [];
   const warnings: string[] = [];
   // Almost always none: no index of every declared object for them.
@@ -42,16 +51,26 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
     } else if (retry) {
       drop(`${what}; --retry-uncertain uploads it again`);
       warnings.push(`${what}; --retry-uncertain: apply uploads it again, and the first copy, if it reached the service, stays as an orphan`);
-    } else if (u.answered) {
-      diagnostics.error('uncertain-upload', `${u.kind} "${u.key}": the service took the upload of ${u.file} (sha256 ${short(u.sha256)}…) on ${u.since} but did not name the new ${u.kind}, and ${u.unreadable}, so docket cannot learn its id`, {
-        ...(d.fieldSources[u.field] ?? d.source),
-        hint: `find its id in the app, add it as \`id:\` to this document and run \`docket apply --adopt-files\` (\`--retry-uncertain\` would upload another copy the service may not name either)`,
-      });
     } else {
-      diagnostics.error('uncertain-upload', `${what} (the apply was interrupted, or the service's answer was lost or did not name the new ${u.kind}); it may already exist live, and ${u.unreadable}, so docket will not upload it again blindly`, {
-        ...(d.fieldSources[u.field] ?? d.source),
-        hint: `if it is live, add its id (from the app) as \`id:\` to this document and run \`docket apply --adopt-files\`; if it is not, or a second copy does not matter, run \`docket apply --retry-uncertain\``,
-      });
+      const stop: Diagnostic = u.answered
+        ? {
+            severity: 'error',
+            code: 'uncertain-upload',
+            message: `${u.kind} "${u.key}": the service took the upload of ${u.file} (sha256 ${short(u.sha256)}…) on ${u.since} but did not name the new ${u.kind}, and ${u.unreadable}, so docket cannot learn its id`,
+            ...(d.fieldSources[u.field] ?? d.source),
+            hint: `find its id in the app, add it as \`id:\` to this document and run \`docket apply --adopt-files\` (\`--retry-uncertain\` would upload another copy the service may not name either)`,
+          }
+        : {
+            severity: 'error',
+            code: 'uncertain-upload',
+            message: `${what} (the apply was interrupted, or the service's answer was lost or did not name the new ${u.kind}); it may already exist live, and ${u.unreadable}, so docket will not upload it again blindly`,
+            ...(d.fieldSources[u.field] ?? d.source),
+            hint: `if it is live, add its id (from the app) as \`id:\` to this document and run \`docket apply --adopt-files\`; if it is not, or a second copy does not matter, run \`docket apply --retry-uncertain\``,
+          };
+      // A plan that uploads nothing, or cut to other targets, is not stopped by it (probe FK): a playbook's hotfix waits on no attachment.
+      if (scope.readOnly) diagnostics.add({ ...stop, severity: 'warning' });
+      else if (scope.sends?.(d) === false) scope.unsent?.push({ of: refKey(d.kind, d.key), diagnostic: stop });
+      else diagnostics.add(stop);
     }
   }
   return { updates, warnings };

@@ -126,6 +126,28 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     await expectConverged(run, dir);
   });
 
+  it('an upload that may have happened stops only plans that send it: a targeted playbook fix applies, drift warns (probe FK)', async () => {
+    t = await startTestEmulator({ latencyMs: 20 });
+    const playbook = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT 1 year\n';
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'playbooks/nda.yaml': playbook });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'hang' });
+    const attachments = () => Object.values(agreementsOf(t).attachments);
+    await killWhen(t, dir, () => attachments().length === 1 && Object.keys(t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!.rules).length === 1, 'the upload and the rule');
+    await writeFiles(dir, { 'playbooks/nda.yaml': playbook.replace('1 year', '2 years') });
+    const run = bin(t);
+    expect((await run('plan', '-C', dir)).stderr).toContain('error uncertain-upload');
+    const targeted = await run('apply', '-C', dir, '--target', 'playbook/NDA', '--auto-approve');
+    expect([targeted.code, targeted.stdout]).toEqual([0, expect.stringContaining('~ update rule "NDA/Term"')]);
+    const drift = await run('drift', '-C', dir, '--kind', 'playbook');
+    expect([drift.code, drift.stderr]).toEqual([0, expect.stringContaining('Warning: attachment "Security Exhibit": an upload of attachments/security.pdf')]);
+    // A target that sends it is still stopped.
+    expect((await run('plan', '-C', dir, '--target', 'attachment/Security Exhibit')).stderr).toContain('attachments/security.yaml:4:1 error uncertain-upload');
+    await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML}id: ${attachments()[0]!.id}\n` });
+    expect((await run('apply', '-C', dir, '--auto-approve', '--adopt-files')).code).toBe(0);
+    await expectConverged(run, dir);
+  });
+
   it('a pinned attachment renamed, whose new upload got no answer, is not uploaded again: its pin names the attachment it replaced', async () => {
     t = await startTestEmulator({ latencyMs: 0 });
     const { dir, run } = await appliedAttachment(t);
