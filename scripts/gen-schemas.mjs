@@ -33,6 +33,8 @@ const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Names carry their length limit for editors; docket says it itself (see NAME_LENGTH_MARK).
 const { EMAIL_MESSAGE, EMAIL_PATTERN, NAME_LENGTH_MARK, NAME_LENGTH_MESSAGE, NAME_LENGTH_PATTERN } = await import(pathToFileURL(path.join(ROOT, 'dist', 'config', 'schema-names.js')).href);
+// How a variable's name is spelled, as docket reads placeholders (src/config/interpolate.ts).
+const { VARIABLE_NAME } = await import(pathToFileURL(path.join(ROOT, 'dist', 'config', 'interpolate.js')).href);
 const OUT = path.join(ROOT, 'schemas', 'templates');
 
 // ---------------------------------------------------------------------------------------------
@@ -1137,6 +1139,10 @@ function docketSchema(kinds) {
     };
   }
   schema.$defs.prune = { ...schema.$defs.prune, properties };
+  // Variable and environment names are spelled as placeholders spell them.
+  const names = { pattern: `^${VARIABLE_NAME}$` };
+  schema.properties.environments = { ...schema.properties.environments, propertyNames: names };
+  schema.$defs.vars = { ...schema.$defs.vars, propertyNames: names };
   return schema;
 }
 
@@ -1149,13 +1155,13 @@ const VARIABLE = {
   description: 'A value docket fills in when it runs: ${var.NAME} from `vars:` in docket.yaml, or ${env.NAME} from the environment (checked once filled in).',
   type: 'string',
   // Not after a `$`: `$${var.x}` is the literal text `${var.x}`, no placeholder.
-  pattern: '(^|[^$])\\$\\{(var|env)\\.[A-Za-z_][A-Za-z0-9_-]*\\}',
+  pattern: `(^|[^$])\\$\\{(var|env)\\.${VARIABLE_NAME}\\}`,
 };
 const WHOLE_VARIABLE_REF = '#/$defs/wholeVariable';
 const WHOLE_VARIABLE = {
   description: 'A value docket fills in when it runs, written as one placeholder and nothing else (only that becomes a number or a boolean): ${var.NAME} from `vars:` in docket.yaml, or ${env.NAME} from the environment.',
   type: 'string',
-  pattern: '^\\$\\{(var|env)\\.[A-Za-z_][A-Za-z0-9_-]*\\}$',
+  pattern: `^\\$\\{(var|env)\\.${VARIABLE_NAME}\\}$`,
 };
 /** What stays on the wrapper, where editors look for it (hover text, completion defaults). */
 const OUTER_KEYS = ['description', 'title', 'default', 'examples'];

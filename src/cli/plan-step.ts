@@ -77,7 +77,8 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       throw new ConfigError(result.diagnostics, targetErrors ? 'the targets do not name known resources' : 'the plan could not be made', p.root);
     }
     // Read only (drift, pull), what plan and apply would refuse is said, and the rest still reported:
-    // a change no request can make, a reference to nothing (a reviewer who left, or a typo: probe FL).
+    // a change no request can make, a reference the files changed to name nothing (probe FL), an
+    // upload that may have happened.
     if (opts.readOnly) for (const d of result.diagnostics) if (d.severity === 'warning' && SAID_READ_ONLY.has(d.code)) s.logger.info(`Warning: ${warningText(d)}`);
     const lockless = lockKnowsNothing(s, result.plan);
     if (lockless) result.plan.warnings.push(lockless);

@@ -561,7 +561,8 @@ function dashGlued(text: string, lineStart: number): string | undefined {
   const glued = /^([ \t]*)-([A-Za-z_"'][^\n]*?)\r?$/.exec(text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd));
   if (!glued || !listBelongsAt(text, lineStart, glued[1]!.length)) return undefined;
   const item = glued[2]!;
-  return `put a space after \`-\` (\`- ${item.trim()}\`): without it, \`-${/^[^:]*/.exec(item)![0].trim()}\` is a key, not a list item`;
+  const key = /^([^:]*):(\s|$)/.exec(item)?.[1];
+  return `put a space after \`-\` (\`- ${item.trim()}\`): without it, \`-${(key ?? item).trim()}\` is ${key === undefined ? 'text' : 'a key'}, not a list item`;
 }
 
 /** Whether a list item fits at `indent` on the line at `lineStart`: items above it there, or a key just above that opens a block. */

@@ -41,7 +41,7 @@ const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
 /**
  * Whether js-yaml might read `text` differently from the full parser: then the full parser reads
- * it. The answer of three regular expressions (the tests hold it to them) in one pass that looks
+ * it. The answer of the regular expressions above (the tests hold it to them) in one pass that looks
  * closer only at the characters that could start a match: the expressions each tried a match at
  * every character of the text, 13 MB in a large configuration.
  */

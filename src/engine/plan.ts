@@ -185,10 +185,6 @@ export function summarize(changes: Change[]): Plan['summary'] {
   return summary;
 }
 
-/**
- * A reference to something that exists neither in the files nor live is an error at its line, and
- * so is one to an object whose id the service does not say (the reference could not be sent).
- */
 /** What drift and pull say of a reference plan refuses, unless the field it is in changed live (`of`: `kind:key`). */
 interface ReadOnlyWarning {
   of: string;
@@ -196,6 +192,10 @@ interface ReadOnlyWarning {
   diagnostic: Diagnostic;
 }
 
+/**
+ * A reference to something that exists neither in the files nor live is an error at its line, and
+ * so is one to an object whose id the service does not say (the reference could not be sent).
+ */
 function checkReferences(
   desired: DesiredResource[],
   found: Pick<DiffResult, 'ids' | 'unknownIds' | 'renamedAway'>,

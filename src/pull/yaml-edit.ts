@@ -465,7 +465,7 @@ class DocumentEditor {
       const removed = new Set(this.flowRemovals.get(collection) ?? []);
       const inserts = isSeq(collection) ? (this.flowInserts.get(collection) ?? []) : [];
       if (inserts.length > 0 && this.replacedWhole(collection as YAMLSeq, removed, inserts)) continue;
-      this.addFlowItems(collection as YAMLSeq, inserts);
+      this.addFlowItems(collection as YAMLSeq, inserts, removed);
       if (removed.size === 0) continue;
       const items = collection.items as (Pair | Node)[];
       const start = (i: number): number => {
@@ -519,21 +519,28 @@ class DocumentEditor {
 
   /**
    * Items added to a flow list. Written an item a line, each gets a line of its own, indented as the
-   * one it goes beside (after the last only when that one has its comma: YAML takes `[a, b,]`);
-   * else it goes beside the item, with its comma.
+   * one it goes beside, with its comma (after the last item, that one gets its comma if it has none,
+   * or, taken out, gives its place); else it goes beside the item, with its comma.
    */
-  private addFlowItems(seq: YAMLSeq, inserts: readonly { before: number; text: string }[]): void {
+  private addFlowItems(seq: YAMLSeq, inserts: readonly { before: number; text: string }[], removed: ReadonlySet<number>): void {
     if (inserts.length === 0) return;
     const items = seq.items as Node[];
     const lines = this.itemLines(seq);
     const last = items.at(-1)!;
     const lastLine = lines?.at(-1);
-    const ownLineAtEnd = lastLine !== undefined && /^[ \t]*,/.test(this.text.slice(last.range![1], lastLine[1]));
+    const lineOf = (line: [number, number], item: Node, text: string): string => `${this.text.slice(line[0], item.range![0])}${text},\n`;
+    let commaGiven = false;
     for (const { before, text } of inserts) {
-      const beside = lines?.[Math.min(before, items.length - 1)];
-      if (beside && before < items.length) this.splice(beside[0], beside[0], `${this.text.slice(beside[0], items[before]!.range![0])}${text},\n`);
-      else if (beside && ownLineAtEnd) this.splice(beside[1], beside[1], `${this.text.slice(beside[0], last.range![0])}${text},\n`);
-      else if (before < items.length) this.splice(items[before]!.range![0], items[before]!.range![0], `${text}, `);
+      if (lines && lastLine && before < items.length) {
+        const line = lines[before]!;
+        this.splice(line[0], line[0], lineOf(line, items[before]!, text));
+      } else if (lastLine && removed.has(items.length - 1)) {
+        this.splice(lastLine[0], lastLine[0], lineOf(lastLine, last, text));
+      } else if (lastLine) {
+        if (!commaGiven && !/^[ \t]*,/.test(this.text.slice(last.range![1], lastLine[1]))) this.splice(last.range![1], last.range![1], ',');
+        commaGiven = true;
+        this.splice(lastLine[1], lastLine[1], lineOf(lastLine, last, text));
+      } else if (before < items.length) this.splice(items[before]!.range![0], items[before]!.range![0], `${text}, `);
       else this.splice(last.range![1], last.range![1], `, ${text}`);
     }
   }

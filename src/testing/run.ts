@@ -169,9 +169,9 @@ function timed(outcome: CaseOutcome, started: number): CaseOutcome {
   return { ...outcome, ms: Math.round(performance.now() - started) };
 }
 
-/** A review not asked for once the run is stopping (a review is billed). */
+/** A review not asked for once the run is stopping: a stopped run starts no work it would not wait for. */
 function notAskedFor(): DocketError {
-  return new DocketError('interrupted', 'interrupted before all of its reviews were asked for (a review is billed: none is asked for once the run is stopping)');
+  return new DocketError('interrupted', 'interrupted before all of its reviews were asked for (none is asked for once the run is stopping)');
 }
 
 /** `evidence`: the reviews asked for before the error, which the report names for a person to look at. */
@@ -296,7 +296,7 @@ class Reviews {
     const create = async (id: string) => {
       const body = { imported_file_id: id, playbook_id: playbookId, ...(reviewType ? { review_type: reviewType } : {}) };
       return this.pairTurns.run(`${playbookId} ${id}`, async () => {
-        // Its turn may come after Ctrl-C: a review is billed, so none is asked for once the run is stopping.
+        // Its turn may come after Ctrl-C: none is asked for once the run is stopping (it would not be waited for).
         if (this.ctx.signal.aborted) throw notAskedFor();
         // Only this run reviews with its scratch playbook, one create of a pair at a time: a review
         // of it and this file that the run did not get back is the one whose answer was lost.

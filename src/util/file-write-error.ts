@@ -14,12 +14,15 @@ export class FileWriteError extends DocketError {
     readonly label: string,
     override readonly cause: NodeJS.ErrnoException,
   ) {
-    // A folder on the way that is a file (`.docket`, where docket writes its temporary files) is named: the code alone sent users to the file itself.
-    const onItsPath = (cause.code === 'ENOTDIR' || cause.code === 'EEXIST') && typeof cause.path === 'string' ? cause.path : undefined;
+    // A folder on the way that is a file (`.docket`, where docket writes its temporary files) is said:
+    // the code alone sent users to the file itself. A folder made that is there as a file (EEXIST) is
+    // named; for ENOTDIR Node names the path asked for, not the file in its way.
+    const inTheWay = cause.code === 'EEXIST' && typeof cause.path === 'string' ? cause.path : undefined;
+    const onItsPath = inTheWay ? `: ${inTheWay} is in the way` : cause.code === 'ENOTDIR' ? ': a folder on its path is a file' : '';
     super(
       'file-write-failed',
-      `${label} could not be written (${cause.code ?? cause.message}${onItsPath ? `: ${onItsPath} is in the way` : ''})`,
-      `${onItsPath ? `move ${onItsPath} aside (docket needs a folder there)` : writeFixFor(cause.code)}, then run the command again`,
+      `${label} could not be written (${cause.code ?? cause.message}${onItsPath})`,
+      `${inTheWay ? `move ${inTheWay} aside (docket needs a folder there)` : cause.code === 'ENOTDIR' ? 'make each folder on its path a folder' : writeFixFor(cause.code)}, then run the command again`,
     );
     this.errno = cause.code;
     this.syscall = cause.syscall;

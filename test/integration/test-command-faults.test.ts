@@ -124,7 +124,7 @@ describe('docket test when answers are lost', () => {
     }
   });
 
-  it('asks for no review of a contract whose turn comes after Ctrl-C: creates of one playbook and contract wait their turn, and a review is billed', async () => {
+  it('asks for no review of a contract whose turn comes after Ctrl-C: creates of one playbook and contract wait their turn, and none is asked for once the run stops', async () => {
     const dir = await example();
     await writeFile(join(dir, 'tests/thrice.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: standard, thrice\n    contract: { file: fixtures/nda-standard.docx }\n    review_type: SummaryReview\n    repeat: 3\n    expect:\n      flags: { count: { max: 0 } }\n');
     const posts = () => emu().emulator.stats().requests.by_route['POST /review/v1/organizations/:org/reviews'] ?? 0;

@@ -9,7 +9,6 @@
  */
 import type { Diagnostics, SourcePos } from '../../diagnostics.js';
 import { didYouMean } from '../../config/suggest.js';
-import { quoteValue } from '../../config/quote.js';
 import { joinPointer, pointerToPath } from '../../config/yaml-positions.js';
 import {
   GOVERNING_LAW_IMPORT,
@@ -115,7 +114,7 @@ function checkDefault(spec: Record<string, unknown>, fieldPointer: string, posit
   if (input === 'multiselect') {
     if (!Array.isArray(value)) {
       const hint = typeof value === 'string' && options?.includes(value) ? `write it as a list: [${JSON.stringify(value)}]` : undefined;
-      fail(`the default of a \`multiselect\` field must be a list of its options (got ${quoteValue(value instanceof Date ? value.toISOString() : String(value))})`, pointer, hint);
+      fail(`the default of a \`multiselect\` field must be a list of its options, not ${describe(value)}`, pointer, hint);
       return;
     }
     if (!options) return; // missing or broken options: reported by the schema

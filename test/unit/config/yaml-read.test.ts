@@ -220,8 +220,9 @@ describe('a flow collection as a key (probe FL)', () => {
 });
 
 describe('needsFullParser', () => {
-  // The three expressions it stands for: a tag or anchor property, a YAML 1.1 number, a directive
-  // or explicit key (yaml-read.ts says why each goes to the full parser).
+  // The expressions it stands for: a tag or anchor property, a merge key, a YAML 1.1 number, a
+  // directive or explicit key, a comment glued to a quote or bracket, a flow collection as a key
+  // (yaml-read.ts says why each goes to the full parser).
   const oracle = (text: string): boolean =>
     /(?:^|[\s[{,])[!&][^\s]/m.test(text) ||
     text.includes('<<') ||

@@ -121,7 +121,7 @@ describe.each(layouts)('validateDefinition: %s', (_layout, check) => {
 
   it('quotes the value a multiselect default that is no list holds (probe FL)', async () => {
     const { diagnostics } = await check(withFields('x: { label: X, input: multiselect, options: [a, b], default: c }'));
-    expect(diagnostics.map((d) => d.message)).toEqual(['the default of a `multiselect` field must be a list of its options (got "c")']);
+    expect(diagnostics.map((d) => d.message)).toEqual(['the default of a `multiselect` field must be a list of its options, not "c"']);
   });
 
   it('reports a non-text multiselect item once, as the schema does', async () => {

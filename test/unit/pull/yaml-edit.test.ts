@@ -276,10 +276,14 @@ describe('editYaml', () => {
     expect(edit(lines, set('M', 'Y')).text).toBe('kind: P\nrules: [\n  {name: M, actions: m},\n  {name: Y, actions: y},   # why\n]\n');
     expect(edit(lines, set('X', 'Z')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Z, actions: z},\n]\n');
     expect(edit(lines, set('Z')).text).toBe('kind: P\nrules: [\n  {name: Z, actions: z},\n]\n');
-    // The last item without its comma: the new one goes after it on its line, as in a list on one line.
-    const bare = 'kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Y, actions: y}\n]\n';
-    expect(edit(bare, set('X', 'Y', 'Z')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Y, actions: y}, {name: Z, actions: z}\n]\n');
-    expect(edit(bare, set('X', 'M', 'Y')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: M, actions: m},\n  {name: Y, actions: y}\n]\n');
+    // The last item without its comma: it gets one, kept; taken out, the new ones take its line (second read).
+    const bare = 'kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Y, actions: y}   # why\n]\n';
+    expect(edit(bare, set('X', 'Y', 'Z')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Y, actions: y},   # why\n  {name: Z, actions: z},\n]\n');
+    expect(edit(bare, set('X', 'Y', 'Z1', 'Z2')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Y, actions: y},   # why\n  {name: Z1, actions: z1},\n  {name: Z2, actions: z2},\n]\n');
+    expect(edit(bare, set('X', 'M', 'Y')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: M, actions: m},\n  {name: Y, actions: y}   # why\n]\n');
+    expect(edit(bare, set('X', 'Z')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Z, actions: z},\n]\n');
+    const three = 'kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Y, actions: y},\n  {name: W, actions: w}\n]\n';
+    expect(edit(three, set('X', 'Y', 'Q')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Y, actions: y},\n  {name: Q, actions: q},\n]\n');
     // CRLF files get CRLF.
     const crlf = lines.replace(/\n/g, '\r\n');
     expect(edit(crlf, set('X', 'Y', 'Z')).text).toBe('kind: P\r\nrules: [\r\n  {name: X, actions: x},\r\n  {name: Y, actions: y},   # why\r\n  {name: Z, actions: z},\r\n]\r\n');
