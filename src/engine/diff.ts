@@ -299,6 +299,15 @@ export function diff(input: DiffInput): DiffResult {
       const l = id !== undefined ? liveById.get(id) : undefined;
       return l !== undefined && !used.has(l.id) && scopeOfLive(l) === scopeOfDesired(d);
     };
+    /** The live object, not yet taken, last synced under one of these former names of `d`, in its scope. */
+    const recordedFormer = (d: DesiredResource, names: readonly string[]): LiveResource | undefined => {
+      for (const old of names) {
+        const id = input.recordedId?.(formerKey(d, old));
+        const l = id !== undefined ? liveById.get(id) : undefined;
+        if (l && !used.has(l.id) && scopeOfLive(l) === scopeOfDesired(d)) return l;
+      }
+      return undefined;
+    };
     /** The live object a `renamed_from` name holds; two holding one is for the person to settle (as for a name). */
     const claimFormer = (d: DesiredResource): void => {
       const recorded = ownRecord(d);
@@ -311,7 +320,18 @@ export function diff(input: DiffInput): DiffResult {
       // environment), and is this one's only when no other former name is live (rename A→B, new A).
       const parentKey = d.parent?.key ?? '';
       const formers = d.renamedFrom.length > 1 ? declaredLast(d.renamedFrom, (old) => declaresName(parentKey, old)) : d.renamedFrom;
+      let ownFormersLooked = false;
       for (const old of formers) {
+        // Before a name another document declares: the object synced under one of this one's own
+        // former names, which the app renamed since (its record says which), is this one (probe FS).
+        if (!ownFormersLooked && formers.length > 1 && declaresName(parentKey, old)) {
+          ownFormersLooked = true;
+          const renamedInApp = recordedFormer(d, formers.filter((f) => !declaresName(parentKey, f)));
+          if (renamedInApp) {
+            claim(d, renamedInApp);
+            return;
+          }
+        }
         // Synced under its own name already, its rename from this one is done: the holder of the
         // former name is another object (made in the app since, or the one the files declare under
         // that name), unless it is the one synced under that name and no file declares it.

@@ -94,6 +94,28 @@ describe('objects renamed in the app', () => {
     });
   });
 
+  it('a rule renamed in the app and in the files from [its name before, a name a new rule took] is renamed, not deleted (probe FS)', () =>
+    onOwnEmulator(async (run, own) => {
+      const playbook = (rules: string) => `kind: Playbook\nname: Chain Rules\nrules:\n${rules}`;
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('  - name: A\n    actions: ACCEPT one\n') });
+      await applyOk(run, dir);
+      await writeFiles(dir, { 'playbooks/p.yaml': playbook('  - name: B\n    renamed_from: [A]\n    actions: ACCEPT one\n') });
+      await applyOk(run, dir);
+      await writeFiles(dir, { 'playbooks/p.yaml': playbook('  - name: B\n    renamed_from: [A]\n    actions: ACCEPT one\n  - name: A\n    actions: ACCEPT two\n') });
+      await applyOk(run, dir);
+      const rulesLive = () => Object.values(own.emulator.store.organization(own.env.DOCKET_ORGANIZATION_ID!)!.rules).map((r) => [r.id, r.name, r.actions]);
+      const [first] = rulesLive().filter(([, name]) => name === 'B');
+      await new App(own.env).editRule('Chain Rules', 'B', { name: 'B live' });
+      await writeFiles(dir, { 'playbooks/p.yaml': playbook('  - name: B files\n    renamed_from: [A, B]\n    actions: ACCEPT one\n  - name: A\n    actions: ACCEPT two\n') });
+      const plan = await run('plan', '-C', dir);
+      expect(plan.stdout).toContain('~ rename rule "Chain Rules/B live" → "Chain Rules/B files"');
+      expect(plan.stdout).not.toMatch(/delete rule|create rule/);
+      await applyOk(run, dir);
+      expect(rulesLive()).toEqual(expect.arrayContaining([[first![0], 'B files', 'ACCEPT one']]));
+      expect(rulesLive()).toHaveLength(2);
+      await expectNoChanges(run, dir);
+    }));
+
   it('forgets a rule deleted in the app in a playbook renamed there: declared again, it is only in the files, not removed live (probe ET)', async () => {
     await onOwnEmulator(async (run, own) => {
       const file = 'kind: Playbook\nname: P\nrules:\n  - name: A\n    actions: a\n  - name: B\n    actions: b\n';

@@ -321,6 +321,23 @@ describe('diff: pins and ambiguity', () => {
     expect(made.changes.map((c) => [c.id, c.liveId ?? null])).toEqual([['rename:playbook:B', 'pb-a'], ['create:playbook:A', null]]);
   });
 
+  it('a former name another file declares comes after the object synced under an own former name that the app renamed since (probe FS)', () => {
+    // TA renamed to TB, then a new TA; TB renamed in the app to "TB live"; the files now rename it "TB files" from [TA, TB].
+    const renamed = desiredPlaybook('TB files', { renamedFrom: ['TA', 'TB'] });
+    const live = [livePlaybook('pb-first', 'TB live'), livePlaybook('pb-new-ta', 'TA')];
+    const records: Record<string, string> = { 'playbook:TB': 'pb-first', 'playbook:TA': 'pb-new-ta' };
+    const { changes } = diff({ kinds: KIND_META, desired: [renamed, desiredPlaybook('TA')], live, prune: {}, recordedId: (key) => records[key] });
+    expect(changes.map((c) => [c.id, c.liveId ?? null])).toEqual([['rename:playbook:TB files', 'pb-first']]);
+    // The same for rules, in either order of the former names: nothing deleted, nothing made.
+    const nda = desiredPlaybook(NDA.name);
+    const rules = [liveRule('r-first', NDA, 'B live'), liveRule('r-new-a', NDA, 'A')];
+    const ruleRecords: Record<string, string> = { [`rule:${NDA.name}/B`]: 'r-first', [`rule:${NDA.name}/A`]: 'r-new-a' };
+    for (const formers of [['A', 'B'], ['B', 'A']]) {
+      const result = diff({ kinds: KIND_META, desired: [nda, desiredRule(NDA.name, 'B files', {}, { renamedFrom: formers }), desiredRule(NDA.name, 'A')], live: [livePlaybook(NDA.id, NDA.name), ...rules], prune: {}, recordedId: (key) => ruleRecords[key] });
+      expect(result.changes.map((c) => [c.id, c.liveId ?? null])).toEqual([[`rename:rule:${NDA.name}/B files`, 'r-first']]);
+    }
+  });
+
   it('a renamed_from whose rename is done (the object synced under its new name, since archived) takes no object made under the former name since', () => {
     const b = desiredPlaybook('B', { renamedFrom: ['A'] });
     const live = [livePlaybook('pb-new', 'A')];
