@@ -410,7 +410,9 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   const written = writtenByUnsettled(plan, done, pending, input.written, input.unkept);
   if (input.state && written.size) learnWritten(out, keyed, { ...input, written, state: input.state, pending, kinds, hash });
   if (input.state && forgotten.size > 0) {
-    const children = keyed.flatMap(([d, key]) => (d.parent ? [{ key, parentKey: refKey(d.parent.kind, d.parent.key), id: input.ids.get(key) }] : []));
+    // A child whose own rename did not happen still has its former name, under the parent's new one.
+    const renameOwed = new Set(plan.changes.filter((c) => c.action === 'rename' && !done.has(c.id)).map((c) => refKey(c.kind, c.key)));
+    const children = keyed.flatMap(([d, key]) => (d.parent ? [{ key, parentKey: refKey(d.parent.kind, d.parent.key), id: input.ids.get(key), ...(renameOwed.has(key) ? { formerName: true } : {}) }] : []));
     // A child removed from the files whose delete did not happen (failed, or never started) is still live and owed.
     for (const c of plan.changes) {
       if ((c.action === 'delete' || c.action === 'archive') && c.parent && !done.has(c.id)) children.push({ key: refKey(c.kind, c.key), parentKey: refKey(c.parent.kind, c.parent.key), id: c.liveId });
@@ -569,14 +571,19 @@ function learnWritten(
  */
 function keepUnsettledChildren(
   out: SyncUpdates,
-  children: readonly { key: string; parentKey: string; id: string | undefined }[],
+  children: readonly { key: string; parentKey: string; id: string | undefined; formerName?: boolean }[],
   env: { state: Pick<SyncState, 'keysWithId' | 'byKey'>; forgotten: ReadonlySet<string>; keptOther: ReadonlySet<string> },
 ): void {
-  for (const { key, parentKey, id } of children) {
-    if (!id || out.has(key) || env.keptOther.has(parentKey)) continue;
+  for (const { key, parentKey, id, formerName } of children) {
+    if (!id || env.keptOther.has(parentKey)) continue;
     const filed = env.state.keysWithId(id).find((other) => other !== key && parentPrefixOf(other, env.forgotten) !== undefined);
     const record = filed === undefined ? undefined : env.state.byKey.get(filed);
-    if (record) out.set(key, record);
+    if (!record) continue;
+    // Its own rename not made (failed, or not started), it is still named as filed: recorded under
+    // that name in the renamed parent, not under the name the files give it (probe FS: the next
+    // plan then read a chain of renames as edits that traded the rules' contents).
+    const under = formerName ? `${key.slice(0, key.indexOf(':'))}:${parentKey.slice(parentKey.indexOf(':') + 1)}/${filed!.slice(parentPrefixOf(filed!, env.forgotten)!.length)}` : key;
+    if (!out.has(under)) out.set(under, record);
   }
 }
 

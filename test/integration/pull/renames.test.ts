@@ -523,6 +523,28 @@ describe('objects renamed in the app', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a chain of rule renames that failed in the apply that renamed their playbook is taken up where it stopped, each rule keeping its content (probe FS)', () =>
+    onOwnEmulator(async (run, own) => {
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R1\n    actions: ACCEPT a\n  - name: R2\n    actions: ACCEPT b\n' });
+      await applyOk(run, dir);
+      const org = own.emulator.store.organization(own.env.DOCKET_ORGANIZATION_ID!)!;
+      const idOf = (name: string) => Object.values(org.rules).find((r) => r.name === name)!.id;
+      const [r1, r2] = [idOf('R1'), idOf('R2')];
+      await writeFiles(dir, { 'playbooks/p.yaml': 'kind: Playbook\nname: Q\nrenamed_from: [P]\nrules:\n  - name: R2\n    renamed_from: [R1]\n    actions: ACCEPT a\n  - name: R3\n    renamed_from: [R2]\n    actions: ACCEPT b\n' });
+      own.emulator.faults.add({ method: 'PATCH', path_pattern: r2, status: 503, count: 10 });
+      const failed = await run('apply', '-C', dir, '--auto-approve');
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toContain('✓ rename playbook "P" → "Q"');
+      own.emulator.faults.clear();
+      const plan = await run('plan', '-C', dir);
+      expect(plan.stdout).toContain('~ rename rule "Q/R1" → "Q/R2"');
+      expect(plan.stdout).toContain('~ rename rule "Q/R2" → "Q/R3"');
+      expect(plan.stdout).not.toContain('actions:');
+      await applyOk(run, dir);
+      expect([org.rules[r1]!.name, org.rules[r1]!.actions, org.rules[r2]!.name, org.rules[r2]!.actions]).toEqual(['R2', 'ACCEPT a', 'R3', 'ACCEPT b']);
+      await expectNoChanges(run, dir);
+    }));
+
   it('a playbook that goes while pull reads its rules is said to have gone, with the way on, not a bare 404', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA.replace('Inbound NDA', 'Going NDA') });
     await applyOk(cli, dir);
