@@ -3,7 +3,7 @@ import { planProject } from '../engine/project.js';
 import { warningText } from '../engine/plan.js';
 import { KINDS, kindNamed, type AnyKind } from '../kinds/index.js';
 import { quoteValue } from '../config/quote.js';
-import { refKey, type DesiredResource, type KindName, type LiveResource, type Plan } from '../engine/types.js';
+import { formerKeys, refKey, type DesiredResource, type KindName, type LiveResource, type Plan } from '../engine/types.js';
 import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Session } from './session.js';
@@ -122,7 +122,9 @@ function lockKnowsNothing(s: Session, plan: Plan): string | undefined {
   const uploads = plan.changes.filter((c) => c.action === 'upload');
   if (uploads.length === 0) return undefined;
   const records = s.sync().byKey;
-  const lost = uploads.find((c) => c.liveId === undefined && records.has(refKey(c.kind, c.key)));
+  // A record under a name another document renames away from is that one's (`Sec Old` from `Sec`, and a new `Sec`: probe FS).
+  const renamedAway = new Set(s.workspace.desired.flatMap((d) => formerKeys(d)));
+  const lost = uploads.find((c) => c.liveId === undefined && records.has(refKey(c.kind, c.key)) && !renamedAway.has(refKey(c.kind, c.key)));
   if (lost) {
     const noun = kindNamed(lost.kind)?.noun[0] ?? lost.kind;
     return `docket.lock.json records no upload of ${noun} ${quoteValue(lost.name, 200)}, though docket synced it before: the upload above may be of a file that is live already (the service cannot list them); to keep the live one, pin its id with \`id:\` (see "Adopting an existing organization" in the README)`;

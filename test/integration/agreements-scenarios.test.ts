@@ -730,6 +730,21 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('says no upload is lost where an attachment is renamed away and a new one takes its name (probe FS)', async () => {
+    await start();
+    const template = 'kind: Template\nname: T\ntype: NDA\nattachments: [Sec]\n';
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'r.yaml': `kind: Attachment\nname: Sec\ndescription: d\nfile: a.pdf\n---\n${template}` });
+    await writeFile(join(dir, 'a.pdf'), pdf('one'));
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'b.pdf'), pdf('two'));
+    await writeFiles(dir, { 'r.yaml': `kind: Attachment\nname: Sec Old\nrenamed_from: [Sec]\ndescription: d\nfile: a.pdf\n---\nkind: Attachment\nname: Sec\ndescription: d2\nfile: b.pdf\n---\n${template}` });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('+ upload attachment "Sec"');
+    expect(plan.stdout).not.toContain('records no upload');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('calls a saved plan of a template stale for the lost upload alone, not also changed live: the template reads its upload as a bare id then (probe FF)', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
