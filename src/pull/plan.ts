@@ -107,6 +107,8 @@ export interface PullResult {
   notPulled: PullEntry[];
   /** What the files of new objects could not express (as `docket export` says it). */
   notes: string[];
+  /** How many of the notes ask something of the user (the rest say what pull did: a test file following a rename); all when absent. */
+  notesOwed?: number;
   /** Sync records of what was pulled: files and live now match. */
   sync: SyncUpdates;
 }
@@ -181,6 +183,8 @@ class PullPlanner {
   private readonly reported = new Map<string, PullEntry>();
   private readonly notPulled: PullEntry[] = [];
   private readonly notes: string[] = [];
+  /** Notes that say what pull did and ask nothing. */
+  private done = 0;
   private readonly sync: SyncUpdates = new Map();
   private readonly parsed = new Map<string, unknown[]>();
   /** Objects being written, by where they are declared, so problems found in a file find their object. */
@@ -256,7 +260,7 @@ class PullPlanner {
     // In registry order (parents before children), then by identity.
     const rank = new Map(this.input.kinds.map((k, i) => [k.name, i]));
     const order = (a: PullEntry, b: PullEntry): number => (rank.get(a.kind) ?? 0) - (rank.get(b.kind) ?? 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-    return { files, pulled: this.pulled.sort(order), notPulled: this.notPulled.sort(order), notes: this.notes, sync: this.sync };
+    return { files, pulled: this.pulled.sort(order), notPulled: this.notPulled.sort(order), notes: this.notes, notesOwed: this.notes.length - this.done, sync: this.sync };
   }
 
   // ---- what to pull ---------------------------------------------------------------------------
@@ -779,6 +783,7 @@ class PullPlanner {
         this.followedRenames.add(o);
         this.editOf(file).documents.set(index, setAt(this.current(file, index), pointer, literalPlaceholders(l.name), [], this.owned));
         this.notes.push(`${file}:${this.lineOf(file, index, pointer)}: now names ${c.kind} ${quoteValue(l.name, Infinity)}, renamed in the app from ${quoteValue(from, Infinity)}`);
+        this.done++;
       }
     }
   }
