@@ -3,7 +3,7 @@
  * still say the live edits made since the last sync in those objects (and only those: an object
  * of such a kind made in the app is no one's).
  */
-import { kindsToRead } from '../engine/project.js';
+import { kindsManaged, kindsToRead } from '../engine/project.js';
 import type { KindName } from '../engine/types.js';
 import { KINDS } from '../kinds/index.js';
 import { planDetailsInSession } from './plan-step.js';
@@ -19,11 +19,26 @@ type Details = Awaited<ReturnType<typeof planDetailsInSession>>;
 export async function readWithDroppedKinds(s: Session, opts: { targets: string[]; kinds: readonly KindName[]; readAll?: boolean }): Promise<{ details: Details; dropped: KindName[] }> {
   const read = (also: readonly KindName[], droppedOnly: readonly KindName[] = []) => planDetailsInSession(s, { targets: opts.targets, alsoRead: [...also], readOnly: true, droppedOnly, ...(opts.readAll ? { readAll: true } : {}) });
   // `--kind` names what is read: nothing is added to it.
-  if (opts.kinds.length > 0) return { details: await read(opts.kinds), dropped: [] };
+  if (opts.kinds.length > 0) return { details: withinKinds(await read(opts.kinds), s, opts.kinds), dropped: [] };
   const review = s.connection.target.review;
   if (review && review.organization_id === '' && !s.connection.target.emulator) await s.connection.services.review().locate();
   const dropped = droppedKinds(s);
-  return { details: await read(dropped, dropped), dropped };
+  return { details: withinKinds(await read(dropped, dropped), s, dropped), dropped };
+}
+
+/**
+ * The objects no file declares, of the kinds the files manage or `also` names, or synced before: of a
+ * kind read only for a reference (a custom template's term), one made in the app is not drift, nor
+ * written by pull (probe FQ: every export of custom templates alone read as drift from its first day).
+ */
+function withinKinds(details: Details, s: Session, also: readonly KindName[]): Details {
+  const managed = kindsManaged(s.workspace.desired, s.prune, KINDS);
+  for (const k of also) managed.add(k);
+  for (const k of KINDS) if (k.parentKind && managed.has(k.parentKind)) managed.add(k.name);
+  // One the files declared before and dropped is theirs still: its live edits since are said, and pull removes it.
+  const sync = s.sync();
+  const unmatched = details.unmatched.filter((l) => managed.has(l.kind) || sync.keysWithId(l.id).length > 0);
+  return unmatched.length === details.unmatched.length ? details : { ...details, unmatched };
 }
 
 /**

@@ -35,6 +35,18 @@ export function kindsToRead(desired: readonly DesiredResource[], prune: PruneSwi
   return kinds.filter((k) => names.has(k.name));
 }
 
+/**
+ * The kinds the files manage: those they declare objects of or prune, with their children. A kind
+ * read only because a reference names it (the custom terms of custom templates) is not one: its
+ * objects no file declares are not the files' (drift and pull leave them).
+ */
+export function kindsManaged(desired: readonly DesiredResource[], prune: PruneSwitches, kinds: readonly AnyKind[] = KINDS): Set<KindName> {
+  const names = new Set<KindName>(desired.map((d) => d.kind));
+  for (const k of kinds) if (pruneOn(k, prune)) names.add(k.name);
+  for (const k of kinds) if (k.parentKind && names.has(k.parentKind)) names.add(k.name);
+  return names;
+}
+
 /** `read` plus the kinds named (and their children), in registry order. */
 export function withAlso(read: readonly AnyKind[], also: readonly KindName[], kinds: readonly AnyKind[] = KINDS): AnyKind[] {
   if (also.length === 0) return [...read];

@@ -435,6 +435,9 @@ describe('docket export', () => {
     const templates = await exportTo(exportFrom, '--kind', 'custom-template');
     expect(templates.result.stdout).toMatch(/Recorded \d+ objects? as in sync/);
     expect(templates.result.stdout).not.toContain("export's read did not list");
+    // The terms its check read for the templates are not the files': no drift from the first day (probe FQ).
+    const fresh = await cli('drift', '-C', templates.out);
+    expect([fresh.code, fresh.stdout]).toEqual([0, expect.stringContaining('No drift')]);
     // Recorded, an edit in the app has its direction.
     await new App(t!.env).editAgreementsOrganization({ city: 'Basel' });
     const drift = await cli('drift', '-C', organization.out);

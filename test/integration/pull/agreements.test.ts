@@ -879,13 +879,16 @@ parameters:
       // A target names such an object as any other (the kind is read before targets are checked).
       const targeted = await located('drift', '-C', dir, '-o', 'json', '--target', 'custom-term/Short Terms');
       expect([targeted.code, JSON.parse(targeted.stdout).drift.map((d: { key: string }) => d.key)], targeted.stderr).toEqual([2, ['Short Terms']]);
-      // A custom template that names a term: a plan reads the kind whole, and what is made in the app is drift, as pull writes it.
+      // A custom template that names a term: a plan reads the kind whole, but the files still manage
+      // no term: one made in the app is no drift, and pull writes none (probe FQ); --kind asks for them.
       await mkdir(join(dir, 'custom-templates'));
       await writeFile(join(dir, 'custom-templates/consulting.yaml'), TEMPLATE);
       await writeFile(join(dir, 'custom-templates/consulting.cover.yaml'), COVER);
       const named = JSON.parse((await ownCli('drift', '-C', dir, '-o', 'json')).stdout) as { drift: { key: string; direction: string }[] };
-      expect(named.drift.map((d) => [d.key, d.direction])).toEqual([['Short Terms', 'changed-both'], ['Made In The App', 'only-live']]);
-      expect((await ownCli('pull', '-C', dir, '--dry-run')).stdout).toContain('custom-term "Made In The App"');
+      expect(named.drift.map((d) => [d.key, d.direction])).toEqual([['Short Terms', 'changed-both']]);
+      expect((await ownCli('pull', '-C', dir, '--dry-run')).stdout).not.toContain('Made In The App');
+      const asked = JSON.parse((await ownCli('drift', '-C', dir, '-o', 'json', '--kind', 'custom-term')).stdout) as { drift: { key: string; direction: string }[] };
+      expect(asked.drift.map((d) => [d.key, d.direction])).toContainEqual(['Made In The App', 'only-live']);
     } finally {
       await own.emulator.close();
     }
