@@ -7,6 +7,7 @@
  * pulled is said, never guessed: a `${var}` value, a Word file or PDF, a field both sides changed,
  * an object whose `drift:` policy is revert or ignore. No I/O: files come in as text.
  */
+import type { SourcePos } from '../diagnostics.js';
 import { conflictMarkers, markersNamed } from '../config/merge-conflict.js';
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
@@ -562,8 +563,9 @@ class PullPlanner {
     for (const f of fields) set.add(f);
   }
 
-  private entryOf(c: Change, direction: Direction, fields: string[], reason?: string, d?: DesiredResource): PullEntry {
-    const source = c.source ?? d?.source;
+  /** `at`: where the one field the entry is about is written, when it says why that field alone was not pulled. */
+  private entryOf(c: Change, direction: Direction, fields: string[], reason?: string, d?: DesiredResource, at?: SourcePos): PullEntry {
+    const source = at ?? c.source ?? d?.source;
     return {
       kind: c.kind,
       key: c.key,
@@ -651,7 +653,8 @@ class PullPlanner {
       const where: PullField = kind.pullField?.(field, l, written, ctx) ?? this.defaultField(field, l, d, liveDocument());
       if ('cannot' in where) {
         o.failed.add(field);
-        this.notPulled.push(this.entryOf(o.change, o.change.direction ?? 'unknown', [field], where.cannot, d));
+        // At the field's own line: another changed field of the object may be written elsewhere (probe FQ).
+        this.notPulled.push(this.entryOf(o.change, o.change.direction ?? 'unknown', [field], where.cannot, d, valueSourceOf(d.fieldSources, field)));
         continue;
       }
       if ('file' in where) {

@@ -341,8 +341,9 @@ parameters:
       });
       const pulled = await cli('pull', '-C', dir, '--target', 'template/Cloud Service Agreement');
       expect(pulled.code, pulled.stderr).toBe(0);
-      for (const path of ['general_cap_preceding_amount', 'template_csa_order_form_attributes.cloud_service_description']) {
-        expect(pulled.stdout).toContain(`template "Cloud Service Agreement" parameters.${path} (templates/csa.yaml:5): live holds no \`${path}\`, which the file requires here`);
+      // Each at its own line in the file.
+      for (const [path, line] of [['general_cap_preceding_amount', 7], ['template_csa_order_form_attributes.cloud_service_description', 9]] as const) {
+        expect(pulled.stdout).toContain(`template "Cloud Service Agreement" parameters.${path} (templates/csa.yaml:${line}): live holds no \`${path}\`, which the file requires here`);
       }
       expect(await read(dir, 'templates/csa.yaml')).toBe(
         // Text the order form holds no longer at all (replaced whole) leaves the file, as the period does, rather than "".
@@ -641,7 +642,14 @@ parameters:
     await new App(emulator().env).editTemplate('Cloud Named', { include_security_policy_attachment_id: id, attachment_ids: [id] });
     const pulled = await cli('pull', '-C', dir, '-o', 'json');
     expect(pulled.code).toBe(0);
-    const reasons = JSON.parse(pulled.stdout).not_pulled.map((e: { reason: string }) => e.reason).sort();
+    const entries = JSON.parse(pulled.stdout).not_pulled as { reason: string; fields: string[]; line: number }[];
+    const reasons = entries.map((e) => e.reason).sort();
+    // Each at its own field's line (probe FQ).
+    const lineOf = (text: string) => template.split('\n').findIndex((l) => l.includes(text)) + 1;
+    expect(entries.map((e) => [e.fields[0], e.line]).sort()).toEqual([
+      ['attachments', lineOf('attachments: [Security Exhibit]')],
+      ['parameters.include_security_policy_attachment_id', lineOf('include_security_policy_attachment_id')],
+    ]);
     expect(reasons).toEqual([
       `names attachment ${id}, which no Attachment document declares: to list it here, write an Attachment document pinned with \`id: ${id}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)`,
       `names attachment ${id}, which no Attachment document declares: to name it here, write an Attachment document pinned with \`id: ${id}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)`,
