@@ -531,6 +531,10 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
   if (/Implicit map keys need to be followed by map values/.test(message)) return offset === lineStart ? (spaced ?? 'a line here is neither `key: value` nor `- item`; check its indentation') : 'a key needs `:` after it';
   if (code === 'MULTILINE_IMPLICIT_KEY') return /:(\s|$)/.test(rest) ? 'the next line is indented further than this key: keys of one mapping start at the same column' : (spaced ?? `a key needs \`:\` after it (\`${keyed(rest.trim())}\`)`);
   if (/^Missing directives-end/.test(message)) return 'a line starting with `%` is a YAML directive, which `---` must follow before the document; remove it, or add `---` under it (a file that is not YAML, such as a PDF, starts so too)';
+  // `[name]: Dan` under another key of a block mapping: a list or mapping written as a key, which no docket file has.
+  if (/^Map comment with trailing content/.test(message) && /^[[{].*[\]}][ \t]*:(\s|$)/.test(rest.trimStart())) return `a key is plain text: write it without brackets (\`${rest.trim().replace(/^[[{]\s*|\s*[\]}](?=[ \t]*:)/g, '')}\`)`;
+  // `[name]: Dan` under another key of a block mapping: a list or mapping written as a key, which no docket file has.
+  if (/^Map comment with trailing content/.test(message) && /^[[{].*[\]}][ \t]*:(\s|$)/.test(rest.trimStart())) return `a key is plain text: write it without brackets (\`${rest.trim().replace(/^[[{]\s*|\s*[\]}](?=[ \t]*:)/g, '')}\`)`;
   if (/^Comments must be separated/.test(message)) return 'put a space before `#`, or quote the value if `#` belongs to it';
   if (code === 'MISSING_CHAR') return 'a quote, bracket or brace was opened and not closed';
   // `* ACCEPT` (a markdown bullet) and `& ACCEPT`: an alias or an anchor with no name.
