@@ -140,6 +140,13 @@ function extensionIn(pattern: string): string | undefined {
   return letters === undefined ? undefined : `.${letters.replace(/\[(\w)\w\]/g, (_, c: string) => c.toLowerCase())}`;
 }
 
+/** A list wanted and a mapping written whose key starts `-name` (`-name: R`, no space after the dash): the hint is the space (probe FQ). */
+function dashGluedKey(data: unknown): string | undefined {
+  if (!isPlainObject(data)) return undefined;
+  const key = Object.keys(data).find((k) => /^-[A-Za-z_"']/.test(k));
+  return key === undefined ? undefined : `put a space after \`-\` (\`- ${key.slice(1)}: …\`): without it, \`${key}\` is a key, not a list item`;
+}
+
 function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagged: taggedAt }: SchemaDiagnosticOptions): Diagnostic {
   // A key YAML reads as null (`: x`, `~: x`) is named as written, not as the word `null`.
   const unknownKey = (key: string, at: string): string => {
@@ -175,7 +182,9 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
           : known.length > 0
             ? `allowed keys here: ${known.join(', ')}`
             : undefined;
-      return make('unknown-key', `${unknownKey(key, joinPointer(pointer, key))} in ${where}${didYouMean(key, known)}`, joinPointer(pointer, key), hint, false);
+      // `-name` is a list item that lost the space after its dash: not `name` misspelt (which would be there twice).
+      const glued = dashGluedKey({ [key]: true });
+      return make('unknown-key', `${unknownKey(key, joinPointer(pointer, key))} in ${where}${glued ? '' : didYouMean(key, known)}`, joinPointer(pointer, key), glued ?? hint, false);
     }
     case 'required': {
       const field = String(params.missingProperty);
@@ -260,7 +269,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
       if (takes.length > 0) return make('invalid-value', `${label} must be ${joinOr(takes)}, not ${describeValue(e.data)}${got ?? gotValue(e.data)}`, pointer);
       // An integer that may be written as text too (`term: 2.5` is neither): said as its text is.
       if (typeof e.data === 'number' && parentSchema.pattern === INTEGER_PATTERN) return make('invalid-value', `${label} must be an integer, not ${JSON.stringify(e.data)}`, pointer);
-      return make('invalid-value', `${label} ${valueMessage(e, params, got)}`, pointer, hint);
+      return make('invalid-value', `${label} ${valueMessage(e, params, got)}`, pointer, hint ?? (expected.includes('array') ? dashGluedKey(e.data) : undefined));
     }
     default: {
       const asIs = asWritten();
