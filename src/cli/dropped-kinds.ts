@@ -6,6 +6,7 @@
 import { kindsManaged, kindsToRead } from '../engine/project.js';
 import type { KindName } from '../engine/types.js';
 import { KINDS } from '../kinds/index.js';
+import { namedByTargets } from '../engine/target.js';
 import { planDetailsInSession } from './plan-step.js';
 import type { Session } from './session.js';
 
@@ -19,11 +20,11 @@ type Details = Awaited<ReturnType<typeof planDetailsInSession>>;
 export async function readWithDroppedKinds(s: Session, opts: { targets: string[]; kinds: readonly KindName[]; readAll?: boolean }): Promise<{ details: Details; dropped: KindName[] }> {
   const read = (also: readonly KindName[], droppedOnly: readonly KindName[] = []) => planDetailsInSession(s, { targets: opts.targets, alsoRead: [...also], readOnly: true, droppedOnly, ...(opts.readAll ? { readAll: true } : {}) });
   // `--kind` names what is read: nothing is added to it.
-  if (opts.kinds.length > 0) return { details: withinKinds(await read(opts.kinds), s, opts.kinds), dropped: [] };
+  if (opts.kinds.length > 0) return { details: withinKinds(await read(opts.kinds), s, opts.kinds, opts.targets), dropped: [] };
   const review = s.connection.target.review;
   if (review && review.organization_id === '' && !s.connection.target.emulator) await s.connection.services.review().locate();
   const dropped = droppedKinds(s);
-  return { details: withinKinds(await read(dropped, dropped), s, dropped), dropped };
+  return { details: withinKinds(await read(dropped, dropped), s, dropped, opts.targets), dropped };
 }
 
 /**
@@ -31,13 +32,15 @@ export async function readWithDroppedKinds(s: Session, opts: { targets: string[]
  * kind read only for a reference (a custom template's term), one made in the app is not drift, nor
  * written by pull (probe FQ: every export of custom templates alone read as drift from its first day).
  */
-function withinKinds(details: Details, s: Session, also: readonly KindName[]): Details {
+function withinKinds(details: Details, s: Session, also: readonly KindName[], targets: readonly string[]): Details {
   const managed = kindsManaged(s.workspace.desired, s.prune, KINDS);
   for (const k of also) managed.add(k);
   for (const k of KINDS) if (k.parentKind && managed.has(k.parentKind)) managed.add(k.name);
-  // One the files declared before and dropped is theirs still: its live edits since are said, and pull removes it.
+  // One the files declared before and dropped is theirs still: its live edits since are said, and
+  // pull removes it. One a `--target` names is asked for (second read).
   const sync = s.sync();
-  const unmatched = details.unmatched.filter((l) => managed.has(l.kind) || sync.keysWithId(l.id).length > 0);
+  const named = targets.length > 0 ? namedByTargets(targets, KINDS) : () => false;
+  const unmatched = details.unmatched.filter((l) => managed.has(l.kind) || sync.keysWithId(l.id).length > 0 || named(l));
   return unmatched.length === details.unmatched.length ? details : { ...details, unmatched };
 }
 

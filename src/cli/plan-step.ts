@@ -42,15 +42,17 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
   const { workspace: w, connection } = s;
   const p = w.config.project;
   // An apply of this checkout running now: its uploads and publishes under way are marked pending
-  // in the lock, which a plan would take for what an interrupted apply left (probe FK).
+  // in the lock, which a plan would take for what an interrupted apply left (probe FK). Only the
+  // marks made since it started are its own (a pull or a test holds the lock too, and makes none).
   const running = await runningApply(applyLockRoot(p.root));
+  const runningSince = running ? Date.parse(running.started) : NaN;
   const started = performance.now();
   s.progress.start('Reading live state');
   try {
     const result = await planProject({
       desired: opts.only ?? w.desired,
       services: connection.services,
-      lock: running ? withoutPendingMarks(s.lock) : s.lock,
+      lock: Number.isFinite(runningSince) ? withoutPendingMarks(s.lock, runningSince) : s.lock,
       clock: () => new Date(),
       prune: opts.only ? {} : s.prune,
       targets,
@@ -82,18 +84,18 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
     if (opts.readOnly) for (const d of result.diagnostics) if (d.severity === 'warning' && SAID_READ_ONLY.has(d.code)) s.logger.info(`Warning: ${warningText(d)}`);
     const lockless = lockKnowsNothing(s, result.plan);
     if (lockless) result.plan.warnings.push(lockless);
-    if (running) result.plan.warnings.unshift(runningApplyWarning(running, p.root));
+    if (running && running.command === undefined) result.plan.warnings.unshift(runningApplyWarning(running, p.root));
     return { plan: result.plan, live: result.live, unmatched: result.unmatched };
   } finally {
     s.progress.stop();
   }
 }
 
-/** The lock as a plan beside a running apply reads it: that apply's uploads and publishes under way are not yet done, and no interrupted run's. */
-function withoutPendingMarks(lock: LockFile): LockFile {
+/** The lock as a plan beside a running apply reads it: the uploads and publishes it marked since it started are under way, not an interrupted run's. */
+function withoutPendingMarks(lock: LockFile, since: number): LockFile {
   const files: LockFile['files'] = {};
   for (const [key, entry] of Object.entries(lock.files)) {
-    if (!entry.pending) files[key] = entry;
+    if (!entry.pending || !(Date.parse(entry.pending.since) >= since)) files[key] = entry;
     else if (entry.id !== undefined) {
       const { pending: _underWay, ...confirmed } = entry;
       files[key] = confirmed;
@@ -122,9 +124,11 @@ function lockKnowsNothing(s: Session, plan: Plan): string | undefined {
   const uploads = plan.changes.filter((c) => c.action === 'upload');
   if (uploads.length === 0) return undefined;
   const records = s.sync().byKey;
-  // A record under a name another document renames away from is that one's (`Sec Old` from `Sec`, and a new `Sec`: probe FS).
+  // A record under a name another document renames away from, whose upload the lock still holds
+  // there, is that one's (`Sec Old` from `Sec`, and a new `Sec`: probe FS); with no entry left, it is lost.
   const renamedAway = new Set(s.workspace.desired.flatMap((d) => formerKeys(d)));
-  const lost = uploads.find((c) => c.liveId === undefined && records.has(refKey(c.kind, c.key)) && !renamedAway.has(refKey(c.kind, c.key)));
+  const movesAway = (key: string): boolean => renamedAway.has(key) && s.lock.files[key] !== undefined;
+  const lost = uploads.find((c) => c.liveId === undefined && records.has(refKey(c.kind, c.key)) && !movesAway(refKey(c.kind, c.key)));
   if (lost) {
     const noun = kindNamed(lost.kind)?.noun[0] ?? lost.kind;
     return `docket.lock.json records no upload of ${noun} ${quoteValue(lost.name, 200)}, though docket synced it before: the upload above may be of a file that is live already (the service cannot list them); to keep the live one, pin its id with \`id:\` (see "Adopting an existing organization" in the README)`;

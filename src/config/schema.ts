@@ -182,8 +182,10 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
           : known.length > 0
             ? `allowed keys here: ${known.join(', ')}`
             : undefined;
-      // `-name` is a list item that lost the space after its dash: not `name` misspelt (which would be there twice).
-      const glued = dashGluedKey({ [key]: true });
+      // `-name` right under a key that takes a list and holds none (`rules:` then `-name: R`) is a
+      // list item that lost the space after its dash: not `name` misspelt (which would be there twice).
+      const listWanting = isPlainObject(e.data) && Object.entries(e.data).some(([k, v]) => v === null && [(properties[k] as { type?: unknown } | undefined)?.type].flat().includes('array'));
+      const glued = listWanting ? dashGluedKey({ [key]: true }) : undefined;
       return make('unknown-key', `${unknownKey(key, joinPointer(pointer, key))} in ${where}${glued ? '' : didYouMean(key, known)}`, joinPointer(pointer, key), glued ?? hint, false);
     }
     case 'required': {

@@ -533,8 +533,6 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
   if (/^Missing directives-end/.test(message)) return 'a line starting with `%` is a YAML directive, which `---` must follow before the document; remove it, or add `---` under it (a file that is not YAML, such as a PDF, starts so too)';
   // `[name]: Dan` under another key of a block mapping: a list or mapping written as a key, which no docket file has.
   if (/^Map comment with trailing content/.test(message) && /^[[{].*[\]}][ \t]*:(\s|$)/.test(rest.trimStart())) return `a key is plain text: write it without brackets (\`${rest.trim().replace(/^[[{]\s*|\s*[\]}](?=[ \t]*:)/g, '')}\`)`;
-  // `[name]: Dan` under another key of a block mapping: a list or mapping written as a key, which no docket file has.
-  if (/^Map comment with trailing content/.test(message) && /^[[{].*[\]}][ \t]*:(\s|$)/.test(rest.trimStart())) return `a key is plain text: write it without brackets (\`${rest.trim().replace(/^[[{]\s*|\s*[\]}](?=[ \t]*:)/g, '')}\`)`;
   if (/^Comments must be separated/.test(message)) return 'put a space before `#`, or quote the value if `#` belongs to it';
   if (code === 'MISSING_CHAR') return 'a quote, bracket or brace was opened and not closed';
   // `* ACCEPT` (a markdown bullet) and `& ACCEPT`: an alias or an anchor with no name.

@@ -299,12 +299,19 @@ export function diff(input: DiffInput): DiffResult {
       const l = id !== undefined ? liveById.get(id) : undefined;
       return l !== undefined && !used.has(l.id) && scopeOfLive(l) === scopeOfDesired(d);
     };
-    /** The live object, not yet taken, last synced under one of these former names of `d`, in its scope. */
+    /**
+     * The live object, not yet taken, last synced under one of these former names of `d`, in its
+     * scope, and named now as no document names or renames from (second read: one holding a name
+     * another document declares, or says it was renamed from, is that document's).
+     */
     const recordedFormer = (d: DesiredResource, names: readonly string[]): LiveResource | undefined => {
+      const parentKey = d.parent?.key ?? '';
+      // Rare (several former names, one declared by another document): a scan of the documents is cheap.
+      const namedByAnother = (name: string): boolean => declaresName(parentKey, name) || desired.some((x) => x !== d && (x.parent?.key ?? '') === parentKey && x.renamedFrom.includes(name));
       for (const old of names) {
         const id = input.recordedId?.(formerKey(d, old));
         const l = id !== undefined ? liveById.get(id) : undefined;
-        if (l && !used.has(l.id) && scopeOfLive(l) === scopeOfDesired(d)) return l;
+        if (l && !used.has(l.id) && scopeOfLive(l) === scopeOfDesired(d) && !namedByAnother(localName(l, isChild))) return l;
       }
       return undefined;
     };
@@ -324,7 +331,7 @@ export function diff(input: DiffInput): DiffResult {
       for (const old of formers) {
         // Before a name another document declares: the object synced under one of this one's own
         // former names, which the app renamed since (its record says which), is this one (probe FS).
-        if (!ownFormersLooked && formers.length > 1 && declaresName(parentKey, old)) {
+        if (!ownFormersLooked && formers.length > 1 && !renamedBefore && declaresName(parentKey, old)) {
           ownFormersLooked = true;
           const renamedInApp = recordedFormer(d, formers.filter((f) => !declaresName(parentKey, f)));
           if (renamedInApp) {

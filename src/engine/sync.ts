@@ -564,7 +564,8 @@ function learnWritten(
 
 /**
  * A child whose changes did not all succeed (failed, or not started when the apply stopped), or
- * whose removal did not happen, keeps the record it had, under its key now: filed under the old
+ * whose removal did not happen, keeps the record it had, under its key now (its parent's new name,
+ * and its own former name when its own rename is still owed): filed under the old
  * name of a parent renamed in this apply, it went with that name, and its changes still owed lost
  * their direction (a `pull` then took the files' edits for the app's and wrote the old values
  * back, or a rule removed from the files back in).

@@ -897,6 +897,9 @@ parameters:
       expect((await ownCli('pull', '-C', dir, '--dry-run')).stdout).not.toContain('Made In The App');
       const asked = JSON.parse((await ownCli('drift', '-C', dir, '-o', 'json', '--kind', 'custom-term')).stdout) as { drift: { key: string; direction: string }[] };
       expect(asked.drift.map((d) => [d.key, d.direction])).toContainEqual(['Made In The App', 'only-live']);
+      // ... and so does a --target naming one (second read).
+      const targeted2 = JSON.parse((await ownCli('drift', '-C', dir, '-o', 'json', '--target', 'custom-term/Made In The App')).stdout) as { drift: { key: string; direction: string }[] };
+      expect(targeted2.drift.map((d) => [d.key, d.direction])).toEqual([['Made In The App', 'only-live']]);
     } finally {
       await own.emulator.close();
     }

@@ -3,7 +3,9 @@
  * re-run must adopt what was done (no second version of a Word term, no second PDF), the lock must
  * stay whole, and a final plan shows nothing. (Apart from kill.test.ts so the two run side by side.)
  */
-import { writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
@@ -121,6 +123,18 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     expect(await running.exited).toBe('SIGKILL');
     const after = await run('plan', '-C', dir);
     expect([after.code, after.stderr]).toEqual([1, expect.stringContaining('attachments/security.yaml:4:1 error uncertain-upload')]);
+    // Another run holding the lock since (a pull, or a later apply) made no mark older than it: the killed one's still stops the plan (second read).
+    const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      for (const command of [{ command: 'pull' }, {}]) {
+        await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: holder.pid, host: hostname(), started: new Date().toISOString(), ...command }));
+        const held = await run('plan', '-C', dir);
+        expect([held.code, held.stderr]).toEqual([1, expect.stringContaining('attachments/security.yaml:4:1 error uncertain-upload')]);
+      }
+    } finally {
+      holder.kill('SIGKILL');
+      await rm(join(dir, '.docket', 'apply.lock'), { force: true });
+    }
     await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML}id: ${attachments()[0]!.id}\n` });
     expect((await run('apply', '-C', dir, '--auto-approve', '--adopt-files')).code).toBe(0);
     await expectConverged(run, dir);

@@ -338,6 +338,26 @@ describe('diff: pins and ambiguity', () => {
     }
   });
 
+  it('takes by record no object another document names now, declares as renamed from, or after its own rename is done (second read)', () => {
+    const plan = (desired: DesiredResource[], live: LiveResource[], records: Record<string, string>) =>
+      diff({ kinds: KIND_META, desired, live, prune: {}, recordedId: (key) => records[key] }).changes.map((c) => [c.id, c.liveId ?? null]);
+    // The record under F names an object now called G, which a document declares: G keeps it.
+    const x = desiredPlaybook('X', { renamedFrom: ['F', 'Y'] });
+    expect(plan([x, desiredPlaybook('Y'), desiredPlaybook('G')], [livePlaybook('id1', 'Y'), livePlaybook('id2', 'G')], { 'playbook:Y': 'id1', 'playbook:F': 'id2' })).toEqual([
+      ['rename:playbook:X', 'id1'],
+      ['create:playbook:Y', null],
+    ]);
+    // ... or that another document says it was renamed from.
+    const h = desiredPlaybook('H', { renamedFrom: ['F2'] });
+    expect(plan([x, desiredPlaybook('Y'), h], [livePlaybook('id1', 'Y'), livePlaybook('id2', 'F2')], { 'playbook:Y': 'id1', 'playbook:F': 'id2' })).toEqual([
+      ['rename:playbook:X', 'id1'],
+      ['create:playbook:Y', null],
+      ['rename:playbook:H', 'id2'],
+    ]);
+    // X synced under its new name already (its object deleted in the app since): its rename is done, and nothing else is taken for it.
+    expect(plan([x, desiredPlaybook('Y'), desiredPlaybook('G')], [livePlaybook('id2', 'G'), livePlaybook('id3', 'Y')], { 'playbook:X': 'id1', 'playbook:F': 'id2', 'playbook:Y': 'id3' })).toEqual([['create:playbook:X', null]]);
+  });
+
   it('a renamed_from whose rename is done (the object synced under its new name, since archived) takes no object made under the former name since', () => {
     const b = desiredPlaybook('B', { renamedFrom: ['A'] });
     const live = [livePlaybook('pb-new', 'A')];
