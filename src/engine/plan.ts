@@ -252,8 +252,9 @@ function checkReferences(
       const said = `\`${ref.field}\` names ${message}${suggestion}`;
       // Close to a name that exists: the likelier fix leads (declaring it would invite a mistyped address).
       const hint = match === undefined ? declare : `if you meant ${quoteValue(match)}, write that; else ${declare}`;
-      // Drift and pull send nothing: a reference to someone gone live (a reviewer who left) is the
-      // live change they report and pull, said as a warning rather than an error that stops them.
+      // Drift and pull send nothing: a reference to nothing is said as a warning rather than an error
+      // that stops them, and not at all where the field changed live (a reviewer who left: that
+      // change is what they report and pull).
       if (readOnlyWarnings) readOnlyWarnings.push({ of: refKey(d.kind, d.key), field: ref.field, diagnostic: { severity: 'warning', code: 'unknown-reference', message: said, ...refAt(d, ref), hint: `${hint}; plan and apply refuse it` } });
       else diagnostics.error('unknown-reference', said, { ...refAt(d, ref), hint });
     }
