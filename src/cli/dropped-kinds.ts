@@ -6,7 +6,7 @@
 import { kindsManaged, kindsToRead } from '../engine/project.js';
 import type { KindName } from '../engine/types.js';
 import { KINDS } from '../kinds/index.js';
-import { namedByTargets } from '../engine/target.js';
+import { namedByTargets, parseTarget } from '../engine/target.js';
 import { planDetailsInSession } from './plan-step.js';
 import type { Session } from './session.js';
 
@@ -24,7 +24,12 @@ export async function readWithDroppedKinds(s: Session, opts: { targets: string[]
   const review = s.connection.target.review;
   if (review && review.organization_id === '' && !s.connection.target.emulator) await s.connection.services.review().locate();
   const dropped = droppedKinds(s);
-  return { details: withinKinds(await read(dropped, dropped), s, dropped, opts.targets), dropped };
+  // A kind a `--target` names is read whole too, though no file declares it (a term made in the app, probe FT).
+  const targeted = opts.targets.flatMap((text) => {
+    const t = parseTarget(text, KINDS);
+    return 'error' in t || dropped.includes(t.kind) || KINDS.find((k) => k.name === t.kind)?.parentKind ? [] : [t.kind];
+  });
+  return { details: withinKinds(await read([...dropped, ...targeted], dropped), s, dropped, opts.targets), dropped };
 }
 
 /**

@@ -850,6 +850,25 @@ parameters:
     }
   });
 
+  it('reads a kind a --target names though no file declares or names it: a term made in the app is drifted and pulled by its target (probe FT)', async () => {
+    const own = await startTestEmulator();
+    const ownCli = cliWith(() => own.env);
+    try {
+      const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/p.yaml': 'kind: Playbook\nname: Only Playbooks\nrules: []\n' });
+      await applyOk(ownCli, dir);
+      await new App(own.env).createTerm('App Term', 'Made in the app.\n');
+      const drift = await ownCli('drift', '-C', dir, '--target', 'custom-term/App Term');
+      expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining('+ custom-term "App Term"')]);
+      expect((await ownCli('drift', '-C', dir)).stdout).toContain('No drift');
+      const pulled = await ownCli('pull', '-C', dir, '--target', 'custom-term/App Term');
+      expect(pulled.code, pulled.stderr).toBe(0);
+      expect(await read(dir, 'custom-terms/app-term.yaml')).toContain('name: App Term');
+      await expectNoChanges(ownCli, dir);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('drift reads a kind the files dropped every object of, for those objects only: a term edited live since is said, one made in the app is no one\'s', async () => {
     const own = await startTestEmulator();
     const ownCli = cliWith(() => own.env);
