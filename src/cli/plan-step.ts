@@ -84,7 +84,12 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
     if (opts.readOnly) for (const d of result.diagnostics) if (d.severity === 'warning' && SAID_READ_ONLY.has(d.code)) s.logger.info(`Warning: ${warningText(d)}`);
     const lockless = lockKnowsNothing(s, result.plan);
     if (lockless) result.plan.warnings.push(lockless);
-    if (running && running.command === undefined) result.plan.warnings.unshift(runningApplyWarning(running, p.root));
+    if (running && running.command === undefined) {
+      const warning = runningApplyWarning(running, p.root);
+      result.plan.warnings.unshift(warning);
+      // Drift and pull print no plan: said where they say warnings (probe FT).
+      if (opts.readOnly) s.logger.info(`Warning: ${warning}`);
+    }
     return { plan: result.plan, live: result.live, unmatched: result.unmatched };
   } finally {
     s.progress.stop();

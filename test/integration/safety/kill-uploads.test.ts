@@ -118,6 +118,9 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     expect(beside.stdout).toContain(`an apply of this checkout is running (pid ${running.child.pid}, since `);
     expect(beside.stdout).toContain('what it is changing now shows here as still to do; plan again once it ends');
     expect(beside.stderr).not.toContain('uncertain-upload');
+    // Drift says it too, where it says warnings (probe FT).
+    const drift = await run('drift', '-C', dir);
+    expect([drift.code, drift.stderr]).toEqual([0, expect.stringContaining(`Warning: an apply of this checkout is running (pid ${running.child.pid}, since `)]);
     // Killed, it is the interrupted apply it was not before: the plan stops at the upload.
     running.child.kill('SIGKILL');
     expect(await running.exited).toBe('SIGKILL');
