@@ -407,6 +407,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
     out.set(key, record);
   }
+  if (input.state) keepDisplacedRecords(out, input.state, input.ids);
   const written = writtenByUnsettled(plan, done, pending, input.written, input.unkept);
   if (input.state && written.size) learnWritten(out, keyed, { ...input, written, state: input.state, pending, kinds, hash });
   if (input.state && forgotten.size > 0) {
@@ -559,6 +560,23 @@ function learnWritten(
     const learned = { ...old.fields };
     for (const f of fields) if (now[f] !== undefined) learned[f] = now[f];
     out.set(key, { id, fields: withServiceValues(learned, env.unkept?.get(key), (f) => now[f] !== undefined, env.hash) });
+  }
+}
+
+/**
+ * A name another object now takes (a new A made, while the object synced as A is renamed to C by a
+ * change this apply did not make: left out by `--target`, or failed) keeps the record it held,
+ * under the key of the object the plan matched to it: overwritten, that object had none, so its
+ * rename read as of no known direction and pull would have undone it (probe FT).
+ */
+function keepDisplacedRecords(out: SyncUpdates, state: Pick<SyncState, 'byKey'>, ids: ReadonlyMap<string, string>): void {
+  let keyOfId: Map<string, string> | undefined;
+  for (const [key, record] of [...out]) {
+    const before = record ? state.byKey.get(key) : undefined;
+    if (!record || !before || before.id === record.id) continue;
+    keyOfId ??= new Map([...ids].map(([k, id]) => [id, k]));
+    const owner = keyOfId.get(before.id);
+    if (owner !== undefined && owner !== key && !out.has(owner) && !state.byKey.has(owner)) out.set(owner, before);
   }
 }
 

@@ -525,6 +525,27 @@ describe('objects renamed in the app', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a rename not made by a --target apply that made a new object under its former name keeps its direction: pull does not undo it (probe FT)', () =>
+    onOwnEmulator(async (run, own) => {
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/x.yaml': 'kind: Playbook\nname: A\ndescription: the first\nrules: []\n' });
+      await applyOk(run, dir);
+      await new App(own.env).editPlaybook('A', { name: 'B' });
+      await writeFiles(dir, {
+        'playbooks/x.yaml': 'kind: Playbook\nname: C\nrenamed_from: [A, B]\ndescription: the first\nrules: []\n',
+        'playbooks/a.yaml': 'kind: Playbook\nname: A\ndescription: a new one\nrules: []\n',
+      });
+      const before = await run('plan', '-C', dir);
+      expect(before.stdout).toContain('~ rename playbook "B" → "C" (playbooks/x.yaml:2) · changed live and in files');
+      await applyOk(run, dir, '--target', 'playbook/A');
+      const after = await run('plan', '-C', dir);
+      expect(after.stdout).toContain('~ rename playbook "B" → "C" (playbooks/x.yaml:2) · changed live and in files');
+      expect(after.stdout).not.toContain('no sync record');
+      const pulled = await run('pull', '-C', dir, '--dry-run');
+      expect(pulled.stdout).not.toContain('name: B');
+      await applyOk(run, dir);
+      await expectNoChanges(run, dir);
+    }));
+
   it('a chain of rule renames that failed in the apply that renamed their playbook is taken up where it stopped, each rule keeping its content (probe FS)', () =>
     onOwnEmulator(async (run, own) => {
       const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R1\n    actions: ACCEPT a\n  - name: R2\n    actions: ACCEPT b\n' });
