@@ -553,6 +553,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         const backoff = backoffDelay(n, baseDelayMs, maxDelayMs, random);
         /** A 429's pause, told to the limiter while this request still holds its permit (below). */
         let paused: number | undefined;
+        /** Its Retry-After as read then: read again later, a date gives a wait a millisecond shorter than the pause. */
+        let askedByRefusal: number | undefined;
         try {
           const first = n === 0 ? beforeSend : undefined;
           // Counted as it starts: one stopped on its way is no request that was never sent.
@@ -567,6 +569,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
               // and never less than the first one's most (a backoff is jittered from 0).
               if (answer.kind === 'response' && answer.status === 429) {
                 const asked = parseRetryAfter(headerValue(answer.headers, 'retry-after'), now());
+                askedByRefusal = asked;
                 paused = asked !== undefined && asked > 0 ? asked : Math.max(backoff, baseDelayMs);
                 limiter.throttled(paused, sentAfter);
               }
@@ -620,7 +623,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         // Stopped: what the service refused or lost is not sent again (a create's outcome is still read).
         if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded);
 
-        const retryAfter = a.kind === 'response' ? parseRetryAfter(headerValue(a.headers, 'retry-after'), now()) : undefined;
+        const retryAfter = askedByRefusal ?? (a.kind === 'response' ? parseRetryAfter(headerValue(a.headers, 'retry-after'), now()) : undefined);
         // A refused request waits out the pause it set, as every other does.
         const wanted = Math.max(backoff, retryAfter ?? 0, paused ?? 0);
         // Past the budget, a create's outcome is still read (at once): an upload that cannot be read says so, not "trying again".

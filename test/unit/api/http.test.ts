@@ -1063,6 +1063,15 @@ describe('retries', () => {
     expect(err.outOfTurn).toBe(true);
   });
 
+  it('names the wait a Retry-After date asks for however the clock moves between its readings (a flaky message)', async () => {
+    // Each reading of the clock a millisecond later: the date read twice gave two waits.
+    let clock = Date.parse('2026-12-03T07:00:00Z');
+    const { mock, client } = setup({ deadline: clock + 120_000, now: () => (clock += 1) });
+    mock.intercept({ path: '/v1/a' }).reply(429, '', { headers: { 'retry-after': new Date(clock + 3_600_000).toUTCString() } });
+    const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
+    expect(err.message).toMatch(/^read a: the review service answered HTTP 429 and asked to wait (3599|3600) s \(Retry-After\)/);
+  });
+
   it('fails at once, naming the wait, when Retry-After is beyond the command budget', async () => {
     const { mock, client, sleeps } = setup({ deadline: Date.now() + 120_000 });
     const later = new Date(Date.now() + 3_600_000).toUTCString();
