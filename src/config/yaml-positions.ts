@@ -352,7 +352,7 @@ function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuo
       diagnostics.push({
         severity: 'error',
         code: duplicate ? 'duplicate-key' : 'yaml-syntax',
-        message: duplicate ? `duplicate key${quoteKeyAt(text, offset)}: each key may appear once in a mapping` : `${firstLine(error.message)}${quoted}`,
+        message: duplicate ? `duplicate key${quoteKeyAt(text, offset)}: each key may appear once in a mapping` : `${parserWords(error.message, text, start)}${quoted}`,
         file,
         ...at,
         ...(hint ? { hint } : {}),
@@ -554,6 +554,13 @@ function quotedExample(rest: string): string {
   return value.includes('`') ? ` (${JSON.stringify(value)})` : ` (\`${JSON.stringify(value)}\`)`;
 }
 
+/** The parser's message, or plainer words where its own name another mistake (a bracketed key is no comment). */
+function parserWords(message: string, text: string, start: number): string {
+  const lineEnd = text.indexOf('\n', start);
+  if (/^Map comment with trailing content/.test(message) && /^[[{].*[\]}][ \t]*:(\s|$)/.test(text.slice(start, lineEnd < 0 ? undefined : lineEnd))) return 'a key written as a list or mapping';
+  return firstLine(message);
+}
+
 /**
  * `-name: R` where a list item belongs (under a key that opens a block, or beside items), a `-`
  * with no space after it, which YAML reads as a key `-name`: said so (lining it up would not help).
@@ -576,7 +583,8 @@ function listBelongsAt(text: string, lineStart: number, indent: number): boolean
     if (/^[ \t]*(#.*)?$/.test(line)) continue;
     const own = /^ */.exec(line)![0].length;
     if (own < indent) return /:[ \t]*(#.*)?$/.test(line);
-    if (own === indent) return /^ *- /.test(line);
+    // At the key's own indentation too: YAML takes a key's list items there (`rules:` then `- name: R`).
+    if (own === indent) return /^ *- /.test(line) || /:[ \t]*(#.*)?$/.test(line);
   }
   return false;
 }
