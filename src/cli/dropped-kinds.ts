@@ -38,9 +38,7 @@ export async function readWithDroppedKinds(s: Session, opts: { targets: string[]
  * written by pull (probe FQ: every export of custom templates alone read as drift from its first day).
  */
 function withinKinds(details: Details, s: Session, also: readonly KindName[], targets: readonly string[]): Details {
-  const managed = kindsManaged(s.workspace.desired, s.prune, KINDS);
-  for (const k of also) managed.add(k);
-  for (const k of KINDS) if (k.parentKind && managed.has(k.parentKind)) managed.add(k.name);
+  const managed = kindsManaged(s.workspace.desired, s.prune, KINDS, also);
   // One the files declared before and dropped is theirs still: its live edits since are said, and
   // pull removes it. One a `--target` names is asked for (second read).
   const sync = s.sync();

@@ -8,7 +8,7 @@ import { canonicalJson } from '../engine/canonical.js';
 import { isPlainObject } from '../util/plain.js';
 import { PLACEHOLDER_MARK } from './schema-names.js';
 import { didYouMean, suggest } from './suggest.js';
-import { joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
+import { gluedDashHint, joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
 import { quoteValue, showJson, showName } from './quote.js';
 import { urlSpellingHint } from './url-policy.js';
 import { withoutSecrets } from './url-secrets.js';
@@ -144,7 +144,7 @@ function extensionIn(pattern: string): string | undefined {
 function dashGluedKey(data: unknown): string | undefined {
   if (!isPlainObject(data)) return undefined;
   const key = Object.keys(data).find((k) => /^-[A-Za-z_"']/.test(k));
-  return key === undefined ? undefined : `put a space after \`-\` (\`- ${key.slice(1)}: …\`): without it, \`${key}\` is a key, not a list item`;
+  return key === undefined ? undefined : gluedDashHint(`${key.slice(1)}: …`);
 }
 
 function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagged: taggedAt }: SchemaDiagnosticOptions): Diagnostic {

@@ -532,7 +532,7 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
   if (code === 'MULTILINE_IMPLICIT_KEY') return /:(\s|$)/.test(rest) ? 'the next line is indented further than this key: keys of one mapping start at the same column' : (spaced ?? `a key needs \`:\` after it (\`${keyed(rest.trim())}\`)`);
   if (/^Missing directives-end/.test(message)) return 'a line starting with `%` is a YAML directive, which `---` must follow before the document; remove it, or add `---` under it (a file that is not YAML, such as a PDF, starts so too)';
   // `[name]: Dan` under another key of a block mapping: a list or mapping written as a key, which no docket file has.
-  if (/^Map comment with trailing content/.test(message) && /^[[{].*[\]}][ \t]*:(\s|$)/.test(rest.trimStart())) return `a key is plain text: write it without brackets (\`${rest.trim().replace(/^[[{]\s*|\s*[\]}](?=[ \t]*:)/g, '')}\`)`;
+  if (bracketedKey(message, rest)) return `a key is plain text: write it without brackets (\`${rest.trim().replace(/^[[{]\s*|\s*[\]}](?=[ \t]*:)/g, '')}\`)`;
   if (/^Comments must be separated/.test(message)) return 'put a space before `#`, or quote the value if `#` belongs to it';
   if (code === 'MISSING_CHAR') return 'a quote, bracket or brace was opened and not closed';
   // `* ACCEPT` (a markdown bullet) and `& ACCEPT`: an alias or an anchor with no name.
@@ -557,8 +557,12 @@ function quotedExample(rest: string): string {
 /** The parser's message, or plainer words where its own name another mistake (a bracketed key is no comment). */
 function parserWords(message: string, text: string, start: number): string {
   const lineEnd = text.indexOf('\n', start);
-  if (/^Map comment with trailing content/.test(message) && /^[[{].*[\]}][ \t]*:(\s|$)/.test(text.slice(start, lineEnd < 0 ? undefined : lineEnd))) return 'a key written as a list or mapping';
-  return firstLine(message);
+  return bracketedKey(message, text.slice(start, lineEnd < 0 ? undefined : lineEnd)) ? 'a key written as a list or mapping' : firstLine(message);
+}
+
+/** Whether the parser stopped at a list or mapping written as a key (`[name]: Dan`), which it calls a comment. */
+function bracketedKey(message: string, line: string): boolean {
+  return /^Map comment with trailing content/.test(message) && /^[[{].*[\]}][ \t]*:(\s|$)/.test(line.trimStart());
 }
 
 /**
@@ -569,7 +573,11 @@ function dashGlued(text: string, lineStart: number): string | undefined {
   const lineEnd = text.indexOf('\n', lineStart);
   const glued = /^([ \t]*)-([A-Za-z_"'][^\n]*?)\r?$/.exec(text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd));
   if (!glued || !listBelongsAt(text, lineStart, glued[1]!.length)) return undefined;
-  const item = glued[2]!;
+  return gluedDashHint(glued[2]!);
+}
+
+/** The hint for a list item written with no space after its dash: `item` is what follows the dash (`name: R`). */
+export function gluedDashHint(item: string): string {
   const key = /^([^:]*):(\s|$)/.exec(item)?.[1];
   return `put a space after \`-\` (\`- ${item.trim()}\`): without it, \`-${(key ?? item).trim()}\` is ${key === undefined ? 'text' : 'a key'}, not a list item`;
 }

@@ -36,12 +36,12 @@ export function kindsToRead(desired: readonly DesiredResource[], prune: PruneSwi
 }
 
 /**
- * The kinds the files manage: those they declare objects of or prune, with their children. A kind
+ * The kinds the files manage: those they declare objects of or prune (and `also`), with their children. A kind
  * read only because a reference names it (the custom terms of custom templates) is not one: its
  * objects no file declares are not the files' (drift and pull leave them).
  */
-export function kindsManaged(desired: readonly DesiredResource[], prune: PruneSwitches, kinds: readonly AnyKind[] = KINDS): Set<KindName> {
-  const names = new Set<KindName>(desired.map((d) => d.kind));
+export function kindsManaged(desired: readonly DesiredResource[], prune: PruneSwitches, kinds: readonly AnyKind[] = KINDS, also: readonly KindName[] = []): Set<KindName> {
+  const names = new Set<KindName>([...desired.map((d) => d.kind), ...also]);
   for (const k of kinds) if (pruneOn(k, prune)) names.add(k.name);
   for (const k of kinds) if (k.parentKind && names.has(k.parentKind)) names.add(k.name);
   return names;

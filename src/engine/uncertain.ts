@@ -52,21 +52,20 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
       drop(`${what}; --retry-uncertain uploads it again`);
       warnings.push(`${what}; --retry-uncertain: apply uploads it again, and the first copy, if it reached the service, stays as an orphan`);
     } else {
-      const stop: Diagnostic = u.answered
-        ? {
-            severity: 'error',
-            code: 'uncertain-upload',
-            message: `${u.kind} "${u.key}": the service took the upload of ${u.file} (sha256 ${short(u.sha256)}…) on ${u.since} but did not name the new ${u.kind}, and ${u.unreadable}, so docket cannot learn its id`,
-            ...(d.fieldSources[u.field] ?? d.source),
-            hint: `find its id in the app, add it as \`id:\` to this document and run \`docket apply --adopt-files\` (\`--retry-uncertain\` would upload another copy the service may not name either)`,
-          }
-        : {
-            severity: 'error',
-            code: 'uncertain-upload',
-            message: `${what} (the apply was interrupted, or the service's answer was lost or did not name the new ${u.kind}); it may already exist live, and ${u.unreadable}, so docket will not upload it again blindly`,
-            ...(d.fieldSources[u.field] ?? d.source),
-            hint: `if it is live, add its id (from the app) as \`id:\` to this document and run \`docket apply --adopt-files\`; if it is not, or a second copy does not matter, run \`docket apply --retry-uncertain\``,
-          };
+      const stop: Diagnostic = {
+        severity: 'error',
+        code: 'uncertain-upload',
+        ...(d.fieldSources[u.field] ?? d.source),
+        ...(u.answered
+          ? {
+              message: `${u.kind} "${u.key}": the service took the upload of ${u.file} (sha256 ${short(u.sha256)}…) on ${u.since} but did not name the new ${u.kind}, and ${u.unreadable}, so docket cannot learn its id`,
+              hint: `find its id in the app, add it as \`id:\` to this document and run \`docket apply --adopt-files\` (\`--retry-uncertain\` would upload another copy the service may not name either)`,
+            }
+          : {
+              message: `${what} (the apply was interrupted, or the service's answer was lost or did not name the new ${u.kind}); it may already exist live, and ${u.unreadable}, so docket will not upload it again blindly`,
+              hint: `if it is live, add its id (from the app) as \`id:\` to this document and run \`docket apply --adopt-files\`; if it is not, or a second copy does not matter, run \`docket apply --retry-uncertain\``,
+            }),
+      };
       // A plan that uploads nothing, or cut to other targets, is not stopped by it (probe FK): a playbook's hotfix waits on no attachment.
       if (scope.readOnly) diagnostics.add({ ...stop, severity: 'warning' });
       else if (scope.sends?.(d) === false) scope.unsent?.push({ of: refKey(d.kind, d.key), diagnostic: stop });

@@ -531,7 +531,7 @@ class DocumentEditor {
     const lineOf = (line: [number, number], item: Node, text: string): string => `${this.text.slice(line[0], item.range![0])}${text},\n`;
     let commaGiven = false;
     for (const { before, text } of inserts) {
-      if (lines && lastLine && before < items.length) {
+      if (lines && before < items.length) {
         const line = lines[before]!;
         this.splice(line[0], line[0], lineOf(line, items[before]!, text));
       } else if (lastLine && removed.has(items.length - 1)) {
