@@ -214,11 +214,22 @@ function createOnlyHints({ kinds, desired, live, ids }: HintInput): string[] {
       const now = l.extra[field];
       if (now === undefined || wanted === null || wanted === undefined || sameValue(now, wanted)) continue;
       out.push(
-        `${d.kind} "${d.key}" (${d.source.file}:${d.source.line}): \`${field}\` is set only when docket ${verbOf.get(d.kind) ?? 'creates'} it, and is not managed for an existing one: ${now === null || now === '' ? 'it has none live' : `it stays ${JSON.stringify(now)} live`} (the file says ${JSON.stringify(wanted)})`,
+        `${createOnlyHintStart(d)}\`${field}\`${CREATE_ONLY_MARK}${verbOf.get(d.kind) ?? 'creates'} it, and is not managed for an existing one: ${now === null || now === '' ? 'it has none live' : `it stays ${JSON.stringify(now)} live`} (the file says ${JSON.stringify(wanted)})`,
       );
     }
   }
   return out;
+}
+
+const CREATE_ONLY_MARK = ' is set only when docket ';
+
+function createOnlyHintStart(d: Pick<DesiredResource, 'kind' | 'key' | 'source'>): string {
+  return `${d.kind} "${d.key}" (${d.source.file}:${d.source.line}): `;
+}
+
+/** Whether a warning is the create-only hint of `d` (a plan cut to `--target`s leaves out those of objects it does not name). */
+export function isCreateOnlyHintOf(warning: string, d: Pick<DesiredResource, 'kind' | 'key' | 'source'>): boolean {
+  return warning.startsWith(createOnlyHintStart(d)) && warning.includes(CREATE_ONLY_MARK);
 }
 
 function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {

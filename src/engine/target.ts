@@ -11,7 +11,7 @@ import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
 import { removedButEditedStart, summarize } from './plan.js';
 import { CREATE_ACTIONS, formerKeys, refKey, type DesiredResource, type KindName, type Plan } from './types.js';
-import { isRenameHintOf, withoutArchiveOf } from './hints.js';
+import { isCreateOnlyHintOf, isRenameHintOf, withoutArchiveOf } from './hints.js';
 
 export interface TargetSpec {
   kind: KindName;
@@ -149,10 +149,12 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   const notCreated = plan.changes.filter((c) => !keep.has(c.id) && CREATE_ACTIONS.includes(c.action));
   // A rename hint that says the live object is archived (--prune) where this plan no longer archives it.
   const unarchived = plan.changes.filter((c) => !keep.has(c.id) && c.action === 'archive');
+  // Nor a create-only value of an object the targets leave out (it changes nothing either way).
+  const untargeted = desired.filter((d) => d.createOnly && !wanted(d.kind, d.key));
   const warnings = (
-    dropped.length === 0 && notCreated.length === 0
+    dropped.length === 0 && notCreated.length === 0 && untargeted.length === 0
       ? plan.warnings
-      : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)) && !notCreated.some((c) => isRenameHintOf(w, c)))
+      : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)) && !notCreated.some((c) => isRenameHintOf(w, c)) && !untargeted.some((d) => isCreateOnlyHintOf(w, d)))
   ).map((w) => unarchived.reduce(withoutArchiveOf, w));
   const { held: _all, ...rest } = plan;
   return {

@@ -412,6 +412,14 @@ describe('plans that point out likely mistakes', () => {
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain('No changes.');
     expect(plan.stdout).toContain('`name` is set only when docket invites it, and is not managed for an existing one: it stays "Alice Moreau" live (the file says "Alice")');
+    // A plan cut to other targets says nothing of it; one that names the member still does.
+    await writeFile(join(dir, 'org.yaml'), 'kind: Organization\nreview:\n  name: Acme\n');
+    const elsewhere = await runCli(['plan', '-C', dir, '--emulator', '--no-color', '--target', 'organization', '-o', 'json']);
+    const cut = JSON.parse(elsewhere.stdout) as { warnings: string[]; summary: Record<string, number> };
+    expect(cut.summary).toEqual({ update: 1 });
+    expect(cut.warnings.filter((w) => w.includes('alice'))).toEqual([]);
+    const named = await runCli(['plan', '-C', dir, '--emulator', '--no-color', '--target', 'member/alice@acme.example']);
+    expect(named.stdout).toContain('`name` is set only when docket invites it');
   });
 
   it('merge keys share rule text within a file, in block and flow style', async () => {
