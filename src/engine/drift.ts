@@ -54,6 +54,8 @@ export interface DriftReport {
   prunable?: ReadonlySet<KindName>;
   /** Each kind's fields that hold a file only the user has (a Word file, a PDF): pull cannot write them. */
   userFiles?: ReadonlyMap<KindName, readonly string[]>;
+  /** Whether pull leaves the live value of an object's field for what it holds (pullLeaves of its kind). */
+  pullLeaves?: (item: Pick<DriftItem, 'kind' | 'key'>, field: string) => boolean;
 }
 
 export interface DriftInput {
@@ -71,6 +73,8 @@ export interface DriftInput {
   prunable?: ReadonlySet<KindName>;
   /** Each kind's fields that hold a file only the user has (DriftReport.userFiles). */
   userFiles?: ReadonlyMap<KindName, readonly string[]>;
+  /** DriftReport.pullLeaves. */
+  pullLeaves?: DriftReport['pullLeaves'];
   /** The pending document naming each live object being adopted, by `kind:key`. */
   pendingDocuments?: ReadonlyMap<string, string>;
   /** The live children (rules) read of a live id: those of an object the files removed that changed live are drift. */
@@ -91,7 +95,7 @@ function liveName(c: Change): Pick<DriftItem, 'live_name'> {
 }
 
 export function driftReport(input: DriftInput): DriftReport {
-  const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [], ...(input.prunable ? { prunable: input.prunable } : {}), ...(input.userFiles ? { userFiles: input.userFiles } : {}) };
+  const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [], ...(input.prunable ? { prunable: input.prunable } : {}), ...(input.userFiles ? { userFiles: input.userFiles } : {}), ...(input.pullLeaves ? { pullLeaves: input.pullLeaves } : {}) };
   const item = (c: Change): DriftItem => ({
     kind: c.kind,
     key: c.key,

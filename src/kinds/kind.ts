@@ -289,6 +289,11 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
   /** Fields whose value is a file only the user has (the services cannot give it back): pull says how to put it in place, and drift does not offer pull for them. */
   userFiles?: readonly string[];
   /**
+   * Whether pull leaves this field's live value (its pullField says `cannot`) for a reason the
+   * declared resource and the live objects tell (no file text): drift then does not offer pull.
+   */
+  pullLeaves?(field: string, live: LiveResource, declared: DesiredResource, liveOf: (kind: KindName) => readonly LiveResource[]): boolean;
+  /**
    * A pulled list or mapping as `docket pull` writes it over `current` (the field's value as written
    * in the document `written`): the values in it the kind compares equal keep their spelling (a
    * fee's `".5"` beside an edited description). Default: as pulled.

@@ -9,7 +9,7 @@ import type { Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
 import { valueAt } from '../config/value-at.js';
 import { earlierUploads, knownAttachmentIds } from './attachment.js';
-import type { ExecContext, KindModule, PullField } from './kind.js';
+import type { ExecContext, KindModule } from './kind.js';
 import { docSource, fieldSourcesAt, formerNamesAt, valueOf } from './support/positions.js';
 import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
@@ -418,18 +418,17 @@ export const templateKind: KindModule<'template'> = {
       return cleared ? { pointer, value: '' } : { pointer, value: undefined, noneByHand: true };
     }
     if (field !== 'attachments' && !field.endsWith('_attachment_id')) return undefined;
-    const undeclared = (ids: string[], where: string): PullField => ({
-      cannot: `names attachment ${ids.join(', ')}, which no Attachment document declares: to ${where}, write an Attachment document pinned with \`id: ${ids[0]}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)`,
-    });
-    // `attachments:` names attachments (a parameter may hold an id): one no document declares cannot be named yet.
-    if (field === 'attachments' && Array.isArray(value)) {
-      const known = new Set(ctx.live('attachment').map((l) => l.key));
-      const unknown = value.map(String).filter((v) => !known.has(v));
-      if (unknown.length > 0) return undeclared(unknown, 'list it here');
+    const ids = undeclaredAttachments(field, value, attachmentName(valueAt(written, pointer)) !== undefined, ctx.live);
+    if (ids.length > 0) {
+      const where = field === 'attachments' ? 'list it here' : 'name it here';
+      return { cannot: `names attachment ${ids.join(', ')}, which no Attachment document declares: to ${where}, write an Attachment document pinned with \`id: ${ids[0]}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)` };
     }
-    // Nor a parameter the file names by `{ attachment: <name> }`: an id written there would not follow a new PDF, and no other organization has it (probe FN).
-    if (typeof value === 'string' && value !== '' && attachmentName(valueAt(written, pointer)) !== undefined) return undeclared([value], 'name it here');
     return { pointer, value };
+  },
+
+  pullLeaves(field, live, declared, liveOf) {
+    if (field !== 'attachments' && !field.endsWith('_attachment_id')) return false;
+    return undeclaredAttachments(field, live.fields[field], declared.refs.some((r) => r.kind === 'attachment' && r.field === field), liveOf).length > 0;
   },
 
   keepWritten(field, current, pulled, written) {
@@ -525,4 +524,19 @@ function usesAttachments(attributes: Plain): boolean {
     (Array.isArray(v) && v.some((x) => visit(x, ''))) ||
     (isPlainObject(v) && Object.entries(v).some(([k, x]) => visit(x, k)));
   return visit(attributes, '');
+}
+
+/**
+ * The attachment ids a template's live field holds that pull cannot write: in `attachments:`, one
+ * no live attachment's name stands for (a file lists attachments by name); in a parameter the file
+ * names by `{ attachment: <name> }`, any id (written there, it would not follow a new PDF, and no
+ * other organization has it; probe FN).
+ */
+function undeclaredAttachments(field: string, value: unknown, namedByName: boolean, liveOf: (kind: 'attachment') => readonly LiveResource[]): string[] {
+  if (field === 'attachments') {
+    if (!Array.isArray(value)) return [];
+    const known = new Set(liveOf('attachment').map((l) => l.key));
+    return value.map(String).filter((v) => !known.has(v));
+  }
+  return typeof value === 'string' && value !== '' && namedByName ? [value] : [];
 }

@@ -6,12 +6,12 @@
 import { spelledKind } from '../../kinds/spelled-kind.js';
 import { Command, Option } from 'commander';
 import { childrenLookup } from '../../engine/children.js';
-import { driftReport } from '../../engine/drift.js';
+import { driftReport, type DriftReport } from '../../engine/drift.js';
 import { kindsToRead, servicesNeeded, withAlso, type PruneSwitches } from '../../engine/project.js';
 import type { Workspace } from '../../engine/workspace.js';
 import { childInTargets, limitToKinds, namedByTargets, parseTarget, unmatchedInTargets } from '../../engine/target.js';
 import { pendingByKey } from '../pending-documents.js';
-import { refKey, type KindName } from '../../engine/types.js';
+import { refKey, type DesiredResource, type KindName, type LiveResource } from '../../engine/types.js';
 import { exportKinds } from '../../export/layout.js';
 import { KINDS } from '../../kinds/index.js';
 import { UsageError } from '../../errors.js';
@@ -100,11 +100,26 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         const children = childrenLookup(details.live);
         const inTargets = childInTargets(opts.target, KINDS);
         const childrenOf = opts.target.length === 0 ? children : (liveId: string) => children(liveId).filter(inTargets);
-        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: withRenamedParents(s.sync(), s.workspace.desired, KINDS), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: new Set(KINDS.filter((k) => k.pruneKey).map((k) => k.name)), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired, kinds: KINDS }) };
+        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: withRenamedParents(s.sync(), s.workspace.desired, KINDS), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: new Set(KINDS.filter((k) => k.pruneKey).map((k) => k.name)), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), pullLeaves: pullLeavesOf(s.workspace.desired, details.live, details.plan.ids), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired, kinds: KINDS }) };
       });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report, { kinds: [...new Set(kindNames(opts.kind))], targets: opts.target }));
       else if (opts.output === 'markdown') io.stdout(renderDriftMarkdown(plan, report, undefined, scopeOf(opts)));
       else io.stdout(renderDriftText(plan, report, { color: useColor(io, opts), scope: scopeOf(opts) }));
       setExit(report.drift.length > 0 ? 2 : 0);
     });
+}
+
+/** Whether pull leaves a field's live value, as the object's kind tells from it (a template naming an attachment no document declares). */
+function pullLeavesOf(desired: readonly DesiredResource[], live: readonly LiveResource[], ids: Readonly<Record<string, string>>): DriftReport['pullLeaves'] {
+  const deciding = new Map(KINDS.filter((k) => k.pullLeaves).map((k) => [k.name, k]));
+  const declared = new Map(desired.filter((d) => deciding.has(d.kind)).map((d) => [refKey(d.kind, d.key), d]));
+  const liveById = new Map(live.filter((l) => deciding.has(l.kind)).map((l) => [l.id, l]));
+  const ofKind = new Map<KindName, LiveResource[]>();
+  const liveOf = (kind: KindName): readonly LiveResource[] => ofKind.get(kind) ?? ofKind.set(kind, live.filter((l) => l.kind === kind)).get(kind)!;
+  return (item, field) => {
+    const key = refKey(item.kind, item.key);
+    const d = declared.get(key);
+    const l = ids[key] === undefined ? undefined : liveById.get(ids[key]);
+    return d !== undefined && l !== undefined && deciding.get(item.kind)!.pullLeaves!(field, l, d, liveOf);
+  };
 }

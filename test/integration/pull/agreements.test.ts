@@ -600,6 +600,10 @@ parameters:
     const id = '7a1e2b3c-4d5e-4f60-8a9b-0c1d2e3f4a5b';
     agreements.attachments[id] = { id, name: 'Other', description: null, filename: 'other.pdf', byte_size: 10, sha256: null, uploaded_by: null, created_at: new Date().toISOString() };
     await new App(emulator().env).editTemplate('Cloud Pulled', { attachment_ids: [id] });
+    // drift does not send the user to a pull that writes nothing (probe FX).
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('Drift: 1 object (1 changed live). `docket pull` leaves it; `docket apply` reverts');
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code).toBe(0);
     expect(pulled.stdout).toContain(`names attachment ${id}, which no Attachment document declares: to list it here, write an Attachment document pinned with \`id: ${id}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)`);
@@ -639,6 +643,11 @@ parameters:
     const agreements = emulator().emulator.store.organization(emulator().env.DOCKET_ORGANIZATION_ID!)!.agreements;
     const id = '7a1e2b3c-4d5e-4f60-8a9b-0c1d2e3f4a5c';
     agreements.attachments[id] = { id, name: 'Other', description: null, filename: 'other.pdf', byte_size: 10, sha256: null, uploaded_by: null, created_at: new Date().toISOString() };
+    await new App(emulator().env).editTemplate('Cloud Named', { include_security_policy_attachment_id: id });
+    // The parameter alone: drift does not offer a pull that writes nothing (probe FX).
+    const drift = await cli('drift', '-C', dir, '--target', 'template/Cloud Named', '-o', 'markdown');
+    expect(drift.stdout).toContain('`parameters.include_security_policy_attachment_id`');
+    expect(drift.stdout).not.toContain('docket pull');
     await new App(emulator().env).editTemplate('Cloud Named', { include_security_policy_attachment_id: id, attachment_ids: [id] });
     const pulled = await cli('pull', '-C', dir, '-o', 'json');
     expect(pulled.code).toBe(0);
