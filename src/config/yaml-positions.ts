@@ -796,7 +796,9 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
         continue;
       }
       const key = keyOf(keyNode, state);
-      const kp = keyNode?.range ? lc(keyNode.range[0]) : here;
+      // A key with no text (a line that starts with `:`) starts where its line does: in a block
+      // mapping, it is at the column the mapping's keys share.
+      const kp = keyNode?.range ? (isEmptyScalar(keyNode) && !node.flow ? { line: lc(keyNode.range[0]).line, col: here.col } : lc(keyNode.range[0])) : here;
       const isAlias = yaml().isAlias(keyNode);
       const before = written.get(key);
       if (before !== undefined && (before || isAlias)) {

@@ -354,10 +354,17 @@ describe('loadConfig: schema errors', () => {
   });
 
   it('names a key YAML reads as null as it is written: no name at all, or `~` (probe EW)', async () => {
-    const r = await load({ 'docket.yaml': PROJECT, 'p.yaml': lines('kind: Playbook', 'name: P', ': stray', 'rules: []'), 'q.yaml': lines('kind: Playbook', 'name: Q', '~: stray', 'rules: []') });
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'p.yaml': lines('kind: Playbook', 'name: P', ': stray', 'rules: []'),
+      'q.yaml': lines('kind: Playbook', 'name: Q', '~: stray', 'rules: []'),
+      // Nested: at the column its mapping's keys share, not the line's first (probe FY).
+      'r.yaml': lines('kind: Playbook', 'name: R', 'rules:', '  - name: T', '    actions: x', '    : stray'),
+    });
     expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
       'p.yaml:3:1 unknown-key a key with no name (a line that starts with `:`) in Playbook',
       'q.yaml:3:1 unknown-key unknown key `~` (read as `null`) in Playbook',
+      'r.yaml:6:5 unknown-key a key with no name (a line that starts with `:`) in `rules[0]`',
     ]);
   });
 
