@@ -34,8 +34,10 @@ export function keyForms(keys: readonly string[]): string[] {
   const lowerHex = (e: string): string => e.replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase());
   // Of the key in each letter case output may hold it in (a name upper-cased, a host lower-cased).
   const encoded = (k: string): string[] => [k, k.toLowerCase(), k.toUpperCase()].flatMap((c) => [encodeURIComponent(c), encodeURI(c)]).flatMap((e) => [e, lowerHex(e)]).filter((e) => e !== k);
-  // Upper-cased too: not the key, but it gives the key away up to letter case.
-  const values = keys.flatMap((k) => [k.toLowerCase(), k.toUpperCase(), ...escaped(k), ...escaped(json(k)), json(json(k)), slug(k), ...encoded(k).flatMap(escaped)]);
+  // Upper-cased too: not the key, but it gives the key away up to letter case; escaped as any value
+  // is (a name upper-cased in the app, quoted in JSON: `ABC\"DEF`; probe FV).
+  const cased = (k: string): string[] => [...new Set([k, k.toLowerCase(), k.toUpperCase()])];
+  const values = keys.flatMap((k) => [...cased(k).flatMap((c) => [...escaped(c), ...escaped(json(c)), json(json(c))]), slug(k), ...encoded(k).flatMap(escaped)]);
   // As every line is printed: a key holding `##[`, or starting with `::`, is broken up (workflow-commands.ts) before it may be replaced.
   const printed = values.map(defuseWorkflowCommands);
   // Longest first, so a key that holds another is replaced whole.
@@ -50,10 +52,8 @@ export function junitKeyValues(env: Readonly<Record<string, string | undefined>>
 
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of secrets) {
-    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    if (secret.length > MIN_CUT_KEY) out = redactCut(out, secret);
-  }
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  out = redactCut(out, secrets);
   return out.includes('%') ? redactEscaped(out, secrets) : out;
 }
 
@@ -85,16 +85,18 @@ function redactEscaped(text: string, secrets: readonly string[]): string {
 function escapedCut(run: string, keys: readonly string[]): boolean {
   if (!run.includes('…') && !run.includes('...')) return false;
   const decoded = percentDecoded(run).replace(/%[0-9a-fA-F]?(?=…|\.\.\.)/g, '');
-  return keys.some((k) => redactCut(decoded, k) !== decoded || redactCut(decoded.toLowerCase(), k.toLowerCase()) !== decoded.toLowerCase());
+  return keys.some((k) => redactCut(decoded, [k]) !== decoded || redactCut(decoded.toLowerCase(), [k.toLowerCase()]) !== decoded.toLowerCase());
 }
 
-/** `text` with each of `spans` ([start, end) offsets, in any order, overlapping or not) as REDACTED. */
+/** `text` with each of `spans` ([start, end) offsets, in any order) as REDACTED: spans that overlap or touch as one. */
 function replaceSpans(text: string, spans: [number, number][]): string {
   let out = '';
   let from = 0;
+  let replaced = false;
   for (const [start, end] of [...spans].sort((a, b) => a[0] - b[0])) {
     if (end <= from) continue;
-    out += `${text.slice(from, Math.max(from, start))}${REDACTED}`;
+    if (!replaced || start > from) out += `${text.slice(from, start)}${REDACTED}`;
+    replaced = true;
     from = end;
   }
   return out + text.slice(from);
@@ -105,49 +107,45 @@ const MIN_CUT_KEY = KEY_PIECE_MIN;
 const ELLIPSIS = /\.\.\.|…/g;
 
 /**
- * Replaces each piece of `secret` that an ellipsis cut short: its start before one (`sk_live_ab…`),
- * its end after one (`…ab12cd`, an excerpt's window that starts inside it), or a piece of it
- * between two.
+ * Replaces each piece of `secret` (MIN_CUT_KEY characters or more) beside an ellipsis: a quote or
+ * an excerpt's window cut the key short there, at its start, its end, or anywhere inside it
+ * (`…SECRETabc12`, `live_SECRET…`; probe FV).
  */
-function redactCut(text: string, secret: string): string {
+function redactCut(text: string, secrets: readonly string[]): string {
   if (!text.includes('…') && !text.includes('...')) return text;
   const cuts: [number, number][] = [];
-  // A start of the key cut short holds its first characters: none in the text, none to look for.
-  const headIn = text.includes(secret.slice(0, MIN_CUT_KEY));
+  // Each form of a key on the same text: one (escaped, say) may hold only part of the piece another holds whole.
+  const keys = secrets.filter((s) => s.length > MIN_CUT_KEY);
   for (const m of text.matchAll(ELLIPSIS)) {
-    const before = headIn ? cutStartBefore(text, m.index, secret) : undefined;
-    if (before !== undefined) cuts.push([before, m.index]);
     const after = m.index + m[0].length;
-    const end = cutPieceAfter(text, after, secret);
-    if (end !== undefined) cuts.push([after, end]);
+    for (const secret of keys) {
+      const start = pieceEndingAt(text, m.index, secret);
+      if (start !== undefined) cuts.push([start, m.index]);
+      const end = pieceStartingAt(text, after, secret);
+      if (end !== undefined) cuts.push([after, end]);
+    }
   }
   return cuts.length === 0 ? text : replaceSpans(text, cuts);
 }
 
 /**
- * Where a start of `secret` (at least MIN_CUT_KEY long) begins that ends at `at`, if one does:
- * looked for backwards within the key's length before `at` only, so each ellipsis of a long
- * output costs as much as one key, not a scan of the rest of the output.
+ * Where the longest piece of `secret` that ends at `at` begins, if its last MIN_CUT_KEY characters
+ * are one: grown a character at a time, so an ellipsis of a long output costs a few short searches,
+ * never a scan of the rest of it.
  */
-function cutStartBefore(text: string, at: number, secret: string): number | undefined {
-  const earliest = Math.max(0, at - secret.length);
-  // The window before the ellipsis, searched on its own (a string search is not bounded otherwise).
-  const window = text.slice(earliest, at);
-  const head = secret.slice(0, MIN_CUT_KEY);
-  for (let start = window.indexOf(head); start !== -1 && start + MIN_CUT_KEY <= window.length; start = window.indexOf(head, start + 1)) {
-    if (secret.startsWith(window.slice(start))) return earliest + start;
-  }
-  return undefined;
+function pieceEndingAt(text: string, at: number, secret: string): number | undefined {
+  if (at < MIN_CUT_KEY || !secret.includes(text.slice(at - MIN_CUT_KEY, at))) return undefined;
+  let start = at - MIN_CUT_KEY;
+  while (start > 0 && at - start < secret.length && secret.includes(text.slice(start - 1, at))) start--;
+  return start;
 }
 
-/** Where a piece of `secret` that starts at `at` ends: the key's end, or a piece followed by another ellipsis. */
-function cutPieceAfter(text: string, at: number, secret: string): number | undefined {
+/** Where the longest piece of `secret` that starts at `at` ends (pieceEndingAt, the other way). */
+function pieceStartingAt(text: string, at: number, secret: string): number | undefined {
   if (at + MIN_CUT_KEY > text.length || !secret.includes(text.slice(at, at + MIN_CUT_KEY))) return undefined;
-  for (let end = Math.min(text.length, at + secret.length - 1); end >= at + MIN_CUT_KEY; end--) {
-    const piece = text.slice(at, end);
-    if (secret.endsWith(piece) || (secret.includes(piece) && (text.startsWith('...', end) || text.startsWith('…', end)))) return end;
-  }
-  return undefined;
+  let end = at + MIN_CUT_KEY;
+  while (end < text.length && end - at < secret.length && secret.includes(text.slice(at, end + 1))) end++;
+  return end;
 }
 
 /**

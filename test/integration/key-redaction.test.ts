@@ -82,6 +82,16 @@ describe('API keys in output', () => {
     expect(redact('100%... done, 50%… of it', secrets)).toBe('100%... done, 50%… of it');
   });
 
+  it('replaces a key upper-cased in the app and then escaped as a quoted value is (probe FV)', () => {
+    for (const key of ['abcdefgh"ijkl', 'abcdefgh\\ijkl']) {
+      const secrets = keyValues({ DOCKET_API_KEY: key });
+      const shown = `a ${key.toUpperCase()} b`;
+      for (const printed of [JSON.stringify(shown), JSON.stringify({ before: shown }), JSON.stringify(JSON.stringify(shown))]) {
+        expect(redact(printed, secrets), printed).not.toMatch(/ABCDEFGH|IJKL/);
+      }
+    }
+  });
+
   it('replaces the longest key first and leaves short values alone', () => {
     expect(redact('a zqSECRETkey7731xyz-more b', ['zqSECRETkey7731xyz-more', 'zqSECRETkey7731xyz'])).toBe('a [redacted] b');
   });
@@ -92,6 +102,8 @@ describe('API keys in output', () => {
     expect(redact(`got "\\u0007${'a'.repeat(46)}${key.slice(0, 11)}…"`, secrets)).toBe(`got "\\u0007${'a'.repeat(46)}[redacted]…"`);
     expect(redact(`"${key.slice(0, 6)}..." and "${key.slice(0, 5)}..."`, secrets)).toBe(`"[redacted]..." and "${key.slice(0, 5)}..."`);
     expect(redact(`…${key.slice(3)}bbbb and …${key.slice(2, 9)}… and …${key.slice(7)}`, secrets)).toBe('…[redacted]bbbb and …[redacted]… and …' + key.slice(7));
+    // Neither its start nor its end, beside one ellipsis only (probe FV).
+    expect(redact(`a: …${key.slice(1, 10)} b: ${key.slice(2, 11)}… c`, secrets)).toBe('a: …[redacted] b: [redacted]… c');
     // A key that starts with a word leaves the word in prose beside an ellipsis.
     const worded = keyValues({ DOCKET_API_KEY: 'live_9f8e7d6c5b4a' });
     expect(redact('Reading live... and changed live… 3', worded)).toBe('Reading live... and changed live… 3');
