@@ -373,6 +373,24 @@ describe('flag values', () => {
       closeSync(full);
     }
   });
+
+  it('an apply whose plan cannot be printed (a full disk) sends nothing; one whose report cannot be written says it ran (probe FV)', async () => {
+    const fresh = await makeDir({ 'docket.yaml': 'version: 1\n', 'p.yaml': 'kind: Playbook\nname: Full Disk\n' });
+    const full = openSync('/dev/full', 'w');
+    try {
+      const apply = (...flags: string[]) => spawnSync(process.execPath, [BIN, 'apply', '-C', fresh, '--emulator', '--auto-approve', ...flags], { stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+      const unseen = apply();
+      expect(unseen.status).toBe(1);
+      expect(unseen.stderr).toContain('the plan could not be printed (ENOSPC), so nothing was applied');
+      expect((await run(['plan', '-C', fresh, '--emulator', '-o', 'json'])).stdout).toContain('"create": 1');
+      const unreported = apply('-o', 'json');
+      expect(unreported.status).toBe(1);
+      expect(unreported.stderr).toContain('Warning: the apply ran (1 done, 0 failed), but its report could not be written: run docket plan to see what is left');
+    } finally {
+      closeSync(full);
+    }
+    expect((await run(['plan', '-C', fresh, '--emulator', '--detailed-exitcode'])).code).toBe(0);
+  });
 });
 
 describe('usage errors', () => {

@@ -159,6 +159,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
             // plan would otherwise be overwritten (or its object deleted) unseen, as a saved plan's is not.
             await checked(plan, s, shape, true);
           }
+          // A plan that could not be printed (a full disk) is one nobody saw: nothing is sent (probe FV).
+          if (planShown) await refuseUnprintedPlan(io);
           await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), adopting: adopting.map((a) => a.file) });
           setExit(0);
         }));
@@ -316,6 +318,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
     // A saved plan was read when it was made: it says only what the plan holds.
     io.stdout(`${header}${nothingSent(plan, settings.saved)}\n`);
   }
+  await sayWhatRanUnreported(io, report);
   // A saved plan is stale once part of it ran (applying the file again is refused): a new plan finishes the work.
   const again = settings.saved ? `make a new plan (${replanCommand(plan, opts.dir)}) and apply that one` : 'run apply again';
   // An upload that may have arrived (its pending mark is still in the lock) stops the next plan
@@ -358,6 +361,25 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
         : `fix the cause and ${again}: it converges`;
   if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped, fix);
   if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped, 0, undefined, fix);
+}
+
+/** Whether stdout failed: asked after a turn of the event loop, as a write's error comes on a later tick. */
+async function outputFailed(io: Io): Promise<string | undefined> {
+  if (!io.outputFailure) return undefined;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  return io.outputFailure();
+}
+
+async function refuseUnprintedPlan(io: Io): Promise<void> {
+  const failure = await outputFailed(io);
+  if (failure === undefined) return;
+  throw new DocketError('output-failed', `the plan could not be printed (${failure}), so nothing was applied`, 'make room where the output goes (or send it elsewhere), then run apply again');
+}
+
+/** A report that could not be written (a full disk) hides that changes were made: stderr says so. */
+async function sayWhatRanUnreported(io: Io, report: ApplyReport): Promise<void> {
+  if (report.done + report.failed === 0 || (await outputFailed(io)) === undefined) return;
+  io.stderr(`Warning: the apply ran (${report.done} done, ${report.failed} failed), but its report could not be written: run docket plan to see what is left\n`);
 }
 
 /** What to do after a signal stopped the apply, from the most to the least pressing. */
