@@ -128,6 +128,15 @@ it("never prints a seed's own API key in its banner (a seed may be made from a r
   });
 });
 
+it("never prints a seed's API key in a refusal of the seed, where one was pasted into another field (probe FV)", async () => {
+  const key = 'sk_live_SEEDSECRET999';
+  const dir = await makeDir({ 'seed.json': JSON.stringify({ organizations: [{ id: '11111111-1111-4111-8111-111111111111', name: 'A', users: [], api_keys: [key], default_reviewer_email: key }] }) });
+  const r = await runCli(['emulator', '--port', '0', '--seed', join(dir, 'seed.json')]);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain('organizations[0].default_reviewer_email [redacted] is not one of organizations[0].users');
+  expect(r.stderr).not.toContain('SEEDSECRET');
+});
+
 it('refuses a state file in a folder it cannot write before it answers anything, and fails when its banner cannot be written', async () => {
   // (/sys is read-only: EACCES even for root.)
   const unwritable = await runCli(['emulator', '--port', '0', '--state', '/sys/docket-emulator-state.json']);

@@ -15,6 +15,7 @@ import { EMULATOR_EXAMPLE_USERS } from '../connect.js';
 import { readRegularFileSync, unreadableReason } from '../../util/special-file.js';
 import { showPath } from '../../config/quote.js';
 import { keyForms, redact } from '../redact.js';
+import { isPlainObject } from '../../util/plain.js';
 
 interface EmulatorOptions {
   verbose?: boolean;
@@ -253,12 +254,22 @@ async function readSeed(file: string): Promise<EmulatorSeed> {
     const hint = code === 'EACCES' || code === 'EPERM' ? 'check its permissions' : 'name a seed file (JSON; see "The emulator" in the README for its format)';
     throw new UsageError(`cannot read the seed file ${showPath(file)}: ${unreadableReason(error)}`, hint);
   }
+  let raw: unknown;
   try {
-    const seed = parseSeed(JSON.parse(text));
+    raw = JSON.parse(text);
+    const seed = parseSeed(raw);
     // What only building the state finds (a template's fields that contradict each other) is said here too, not as a crash at start.
     stateFromSeed(seed, new Date(0).toISOString());
     return seed;
   } catch (error) {
-    throw new UsageError(`${file} is not a valid seed: ${error instanceof Error ? error.message : String(error)}`, 'see "The emulator" in the README for the seed format');
+    // A seed's keys are never printed, also where one was pasted into another field (probe FV).
+    const message = redact(error instanceof Error ? error.message : String(error), keyForms(seedKeys(raw)));
+    throw new UsageError(`${file} is not a valid seed: ${message}`, 'see "The emulator" in the README for the seed format');
   }
+}
+
+/** The API keys a seed's organizations list, as far as its JSON says them. */
+function seedKeys(raw: unknown): string[] {
+  const organizations = isPlainObject(raw) && Array.isArray(raw.organizations) ? raw.organizations : [];
+  return organizations.flatMap((o: unknown) => (isPlainObject(o) && Array.isArray(o.api_keys) ? o.api_keys.filter((k: unknown): k is string => typeof k === 'string' && k.trim() !== '') : []));
 }
