@@ -260,6 +260,18 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     };
     return (carried.keys.has(kindKey) || carried.pins.has(liveId)) && carried.live.has(liveId);
   };
+  let liveChildren: Map<string, LiveResource> | undefined;
+  /**
+   * Whether the child last synced under a key is live under that key still, in another parent:
+   * rule `A/B` of playbook `P` and rule `B` of playbook `P/A` share the key `P/A/B`, and a create
+   * of one is no removal of the other (probe FU). (One that moved with its parent's rename in the
+   * app is live under another key.)
+   */
+  const livesElsewhere = (liveId: string, key: string, parentId: string | undefined): boolean => {
+    liveChildren ??= new Map(input.live.filter((l) => l.parentId !== undefined).map((l) => [l.id, l]));
+    const l = liveChildren.get(liveId);
+    return l !== undefined && l.key === key && l.parentId !== parentId;
+  };
   /** The direction of each create and upload, by what it makes: a re-point to it takes its side. */
   const directionOf = new Map<string, Direction>();
   const classify = (change: Change): Change => {
@@ -273,7 +285,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       // Last synced here, and that object still live but taken over by another declared object
       // (a `renamed_from` naming this name, a pinned id): the files make a new one here.
       const recorded = input.unlisted?.has(c.kind) ? undefined : input.sync.byKey.get(refKey(c.kind, c.key));
-      c.direction = !recorded || takenOver(refKey(c.kind, c.key), recorded.id) || (c.parent !== undefined && takenOver(refKey(c.parent.kind, c.parent.key), recorded.id)) ? 'only-in-files' : 'removed-live';
+      c.direction = !recorded || takenOver(refKey(c.kind, c.key), recorded.id) || (c.parent !== undefined && (takenOver(refKey(c.parent.kind, c.parent.key), recorded.id) || livesElsewhere(recorded.id, c.key, c.parent.liveId))) ? 'only-in-files' : 'removed-live';
     } else if (c.action === 'delete' || c.action === 'archive') {
       const key = refKey(c.kind, c.key);
       // Its own record: one under its name of another live id is another object's (this one was made in the app since).

@@ -290,19 +290,30 @@ export function lostUploads(plan: Plan, lock: LockFile, desired: readonly Desire
 export function removalsOfDeclared(plan: Plan, desired: readonly DesiredResource[], live: readonly LiveResource[]): string[] {
   const removals = plan.changes.filter((c) => (c.action === 'delete' || c.action === 'archive') && c.liveId !== undefined);
   if (removals.length === 0) return [];
-  // By name: not a document pinned by id, which means its pinned object whatever it is called.
-  const declared = new Set(desired.filter((d) => !d.pinId).map((d) => refKey(d.kind, d.key)));
+  // By name: not a document pinned by id, which means its pinned object whatever it is called. A
+  // child by its parent too: rule `A/B` of `P` and rule `B` of `P/A` share a key (probe FU).
+  const declared = new Map(desired.filter((d) => !d.pinId).map((d) => [refKey(d.kind, d.key), d.parent ? refKey(d.parent.kind, d.parent.key) : undefined]));
   const pinned = new Set(desired.flatMap((d) => (d.pinId ? [`${d.kind}:${d.pinId}`] : [])));
   const byId = new Map(live.map((l) => [`${l.kind}:${l.id}`, l]));
   const holding = new Map<string, number>();
   for (const l of live) holding.set(refKey(l.kind, l.key), (holding.get(refKey(l.kind, l.key)) ?? 0) + 1);
+  let parentIds: Map<string, Set<string>> | undefined;
+  // The live ids the declared parent's key names (by what is live, as above).
+  const underDeclaredParent = (parentKey: string | undefined, l: LiveResource): boolean => {
+    if (parentKey === undefined) return true;
+    if (!parentIds) {
+      parentIds = new Map();
+      for (const p of live) if (p.parentId === undefined) parentIds.set(refKey(p.kind, p.key), (parentIds.get(refKey(p.kind, p.key)) ?? new Set()).add(p.id));
+    }
+    return l.parentId !== undefined && (parentIds.get(parentKey)?.has(l.parentId) ?? false);
+  };
   const out: string[] = [];
   for (const c of removals) {
     const l = byId.get(`${c.kind}:${c.liveId}`);
     if (!l) continue;
     const key = refKey(l.kind, l.key);
     if (c.fingerprint === null) out.push(`${named(c.kind, c.key)}: the plan removes it without the fingerprint docket writes (was PLAN.json edited?)`);
-    else if ((declared.has(key) && holding.get(key) === 1) || pinned.has(`${l.kind}:${l.id.toLowerCase()}`)) out.push(`${named(c.kind, c.key)}: the plan removes what the configuration declares as ${named(l.kind, l.key)} (was PLAN.json edited?)`);
+    else if ((declared.has(key) && underDeclaredParent(declared.get(key), l) && holding.get(key) === 1) || pinned.has(`${l.kind}:${l.id.toLowerCase()}`)) out.push(`${named(c.kind, c.key)}: the plan removes what the configuration declares as ${named(l.kind, l.key)} (was PLAN.json edited?)`);
   }
   return out;
 }

@@ -252,6 +252,24 @@ describe('saved plans', () => {
     expect(idle.stdout).toMatch(/^docket apply · target: http:\/\/127\.0\.0\.1:\d+\/review.*\n\nNo changes in the saved plan: nothing was sent\.\n$/);
   });
 
+  it('applies a saved plan that deletes rule A/B of playbook P and creates rule B of playbook P/A (one key, two objects), with no drift before it (probe FU)', async () => {
+    const rule = (name: string, actions: string) => `  - name: ${name}\n    actions: ${actions}\n`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/p.yaml': `kind: Playbook\nname: P\nrules:\n${rule('A/B', 'ACCEPT one')}`, 'playbooks/pa.yaml': `kind: Playbook\nname: P/A\nrules:\n${rule('C', 'ACCEPT two')}` });
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'playbooks/p.yaml': `kind: Playbook\nname: P\nrules:\n${rule('X', 'ACCEPT one')}`, 'playbooks/pa.yaml': `kind: Playbook\nname: P/A\nrules:\n${rule('C', 'ACCEPT two')}${rule('B', 'ACCEPT three')}` });
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.stdout).toContain('No drift');
+    expect(drift.code).toBe(0);
+    const planFile = join(dir, 'plan.json');
+    const plan = await cli('plan', '-C', dir, '--out', planFile);
+    expect(plan.stdout).toContain('+ create rule "P/A/B" (playbooks/pa.yaml:6) · only in files');
+    expect(plan.stdout).toContain('- delete rule "P/A/B" (permanent) (playbooks/p.yaml:1) · removed from files');
+    const apply = await cli('apply', '-C', dir, planFile);
+    expect(apply.stderr).toBe('');
+    expect(apply.stdout).toContain('Apply complete: 3 done.');
+    await expectNoChanges(cli, dir);
+  });
+
   it('refuses a saved plan when the configuration changed since', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     const planFile = join(dir, 'plan.json');

@@ -277,22 +277,34 @@ describe('staleReasons', () => {
 
 describe('removalsOfDeclared', () => {
   const desired = [desiredPlaybook('NDA'), desiredRule('NDA', 'Term')];
+  const nda = livePlaybook('pb-1', 'NDA', '');
   const term = liveRule('r-term', { id: 'pb-1', name: 'NDA' }, 'Term');
   const extra = liveRule('r-extra', { id: 'pb-1', name: 'NDA' }, 'Extra');
   const removing = (liveId: string, fingerprint: string | null = 'f') =>
     ({ ...plan(), changes: [{ ...change('delete', 'rule', 'NDA/Extra', { liveId, parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' } }), fingerprint }] }) as Plan;
 
   it('names a removal of a live object a file declares, whatever name the change carries', () => {
-    expect(removalsOfDeclared(removing('r-term'), desired, [term, extra])).toEqual(['rule "NDA/Extra": the plan removes what the configuration declares as rule "NDA/Term" (was PLAN.json edited?)']);
-    expect(removalsOfDeclared(removing('r-extra'), desired, [term, extra])).toEqual([]);
-    expect(removalsOfDeclared(removing('r-extra', null), desired, [term, extra])).toEqual(['rule "NDA/Extra": the plan removes it without the fingerprint docket writes (was PLAN.json edited?)']);
+    expect(removalsOfDeclared(removing('r-term'), desired, [nda, term, extra])).toEqual(['rule "NDA/Extra": the plan removes what the configuration declares as rule "NDA/Term" (was PLAN.json edited?)']);
+    expect(removalsOfDeclared(removing('r-extra'), desired, [nda, term, extra])).toEqual([]);
+    expect(removalsOfDeclared(removing('r-extra', null), desired, [nda, term, extra])).toEqual(['rule "NDA/Extra": the plan removes it without the fingerprint docket writes (was PLAN.json edited?)']);
+  });
+
+  it('lets go a rule of another playbook whose key is the declared one: `Term/X` of `NDA` is not `X` of `NDA/Term` (probe FU)', () => {
+    const files = [desiredPlaybook('NDA'), desiredPlaybook('NDA/Term'), desiredRule('NDA/Term', 'X')];
+    const other = livePlaybook('pb-2', 'NDA/Term', '');
+    const slashed = liveRule('r-slashed', { id: 'pb-1', name: 'NDA' }, 'Term/X');
+    expect(slashed.key).toBe('NDA/Term/X');
+    expect(removalsOfDeclared(removing('r-slashed'), files, [nda, other, slashed])).toEqual([]);
+    // Under the declared playbook, the same removal is refused.
+    const own = liveRule('r-own', { id: 'pb-2', name: 'NDA/Term' }, 'X');
+    expect(removalsOfDeclared(removing('r-own'), files, [nda, other, own])).toHaveLength(1);
   });
 
   it('lets a duplicate of a declared name go, and a name a pinned document does not claim', () => {
     const twin = liveRule('r-twin', { id: 'pb-1', name: 'NDA' }, 'Term');
-    expect(removalsOfDeclared(removing('r-twin'), desired, [term, twin])).toEqual([]);
+    expect(removalsOfDeclared(removing('r-twin'), desired, [nda, term, twin])).toEqual([]);
     const pinned = [desiredPlaybook('NDA'), { ...desiredRule('NDA', 'Term'), pinId: 'r-other' }];
-    expect(removalsOfDeclared(removing('r-term'), pinned, [term])).toEqual([]);
+    expect(removalsOfDeclared(removing('r-term'), pinned, [nda, term])).toEqual([]);
   });
 });
 
