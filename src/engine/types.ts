@@ -356,7 +356,7 @@ export interface ApplyReport {
   notStarted?: number;
   /** Why the apply stopped before the end, when it did. */
   stopped?: string;
-  /** Every change was made; only the checks for duplicates at the end were stopped, or could not be made in time. */
+  /** Every change was started (made, unless it failed); only the checks for duplicates at the end were stopped, or could not be made in time. */
   checksCutShort?: boolean;
   /** Wall time of the whole apply in milliseconds. */
   ms: number;

@@ -73,7 +73,7 @@ function* applyReportLines(plan: Plan, report: ApplyReport, opts: { color: boole
   for (const [note, count] of shared) lines.push('', `${paint('yellow', 'note:')} ${count} of the changes above: ${message(note)}`);
   for (const [hint, count] of hints) lines.push('', `hint for ${count} of the failures above: ${message(hint)}`);
   if (report.stopped) {
-    yield `${paint('bold', stoppedHeading(report.stopped))}: ${report.checksCutShort ? 'every change was made; the checks for duplicates at the end were cut short.' : 'nothing new was started after it.'}`;
+    yield `${paint('bold', stoppedHeading(report.stopped))}: ${report.checksCutShort ? `${everyChangeTried(report)}; the checks for duplicates at the end were cut short.` : 'nothing new was started after it.'}`;
     yield '';
     yield* lines;
     const tally = `${report.done} done, ${paint(report.failed > 0 ? 'red' : 'bold', `${report.failed} failed`)}, ${report.skipped} skipped, ${report.notStarted ?? 0} not started`;
@@ -111,4 +111,10 @@ function sharedHints(report: ApplyReport): Map<string, number> {
 /** `SIGINT` → "Apply interrupted (SIGINT)"; any other reason (the time budget) is said as it is. */
 function stoppedHeading(reason: string): string {
   return /^SIG[A-Z]+$/.test(reason) ? `Apply interrupted (${reason})` : `Apply stopped (${stripControl(reason)})`;
+}
+
+/** Every change was started before the checks at the end: made, unless it failed (probe FZ). */
+function everyChangeTried(report: ApplyReport): string {
+  const unmade = report.failed + report.skipped;
+  return unmade === 0 ? 'every change was made' : `every change was tried, and ${unmade} ${unmade === 1 ? 'was' : 'were'} not made (failed or skipped)`;
 }

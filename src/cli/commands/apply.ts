@@ -356,7 +356,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
     ? waitFirst
     : uncertain
       ? `fix the cause and ${again}; ${unknownUpload}`
-      : report.checksCutShort
+      : report.checksCutShort && report.failed + report.skipped === 0
         ? `${CHECKS_CUT_SHORT} (give the next apply more time with --timeout)`
         : `fix the cause and ${again}: it converges`;
   if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped, fix);
@@ -386,7 +386,7 @@ async function sayWhatRanUnreported(io: Io, report: ApplyReport): Promise<void> 
 function interruptedHint(c: { pending: boolean; uncertain: boolean; waitFirst: string; unknownUpload: string; again: string; report: ApplyReport; plan: Plan }): string {
   if (c.pending) return c.waitFirst;
   if (c.uncertain) return `docket.lock.json records every upload that was confirmed; ${c.unknownUpload}`;
-  if (c.report.checksCutShort) return CHECKS_CUT_SHORT;
+  if (c.report.checksCutShort && c.report.failed + c.report.skipped === 0) return CHECKS_CUT_SHORT;
   // The signal came once every change and check was done (while the lock was written).
   if (c.report.done === c.plan.changes.length) return 'every change was made and checked: nothing is left to apply';
   if (c.plan.changes.some((ch) => ch.action === 'upload')) return `docket.lock.json records every upload that was confirmed; ${c.again} to finish`;

@@ -100,6 +100,22 @@ describe('bounded waits', () => {
     t.emulator.faults.clear();
     await expectConverged(bin(t), dir);
   });
+
+  it('with a change that failed as well, the stopped apply does not say every change was made (probe FZ)', async () => {
+    t = await startTestEmulator();
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Inbound NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n' });
+    // The rule create waits past the budget (it fails), and the checks after it wait on the same pause.
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbook_rules', status: 429, retry_after: 3600, count: 1 });
+    const apply = await bin(t)('apply', '-C', dir, '--auto-approve', '--timeout', '60s');
+    expect(apply.code).toBe(1);
+    expect(apply.stdout).toContain('✗ create rule "Inbound NDA/Term"');
+    expect(apply.stdout).not.toContain('every change was made');
+    expect(apply.stderr).not.toContain('every change was made');
+    expect(apply.stderr).toContain('fix the cause and run apply again: it converges');
+    t.emulator.faults.clear();
+    expect((await bin(t)('apply', '-C', dir, '--auto-approve')).stdout).toContain('Apply complete: 1 done.');
+    await expectConverged(bin(t), dir);
+  });
 });
 
 describe('malformed answers', () => {
