@@ -324,10 +324,13 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
   // An upload that may have arrived (its pending mark is still in the lock) stops the next plan
   // until the person says which it was: a plain re-run does not finish then.
   // Other kinds' marks (a Word term's publish) are settled by the next plan's read: a re-run converges.
-  const uncertain =
-    report.results.some((r) => r.outcomeUnknown) ||
-    KINDS.some((k) => k.uploadsUnreadable && [...lockEntries(lock.files, k.name).values()].some((e) => e.pending !== undefined));
-  const unknownUpload = 'the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with `id:` and apply with --adopt-files, otherwise apply with --retry-uncertain';
+  const marks = KINDS.filter((k) => k.uploadsUnreadable).flatMap((k) => [...lockEntries(lock.files, k.name).values()].flatMap((e) => (e.pending ? [e.pending] : [])));
+  const uncertain = report.results.some((r) => r.outcomeUnknown) || marks.length > 0;
+  // Taken by the service, unnamed: it is live, and another upload would be as unnamed (probe FZ).
+  const unknownUpload =
+    marks.length > 0 && marks.every((m) => m.answered)
+      ? `the next plan stops at the upload${marks.length === 1 ? '' : 's'} the service took without naming: find ${marks.length === 1 ? 'its id' : 'their ids'} in the app, add ${marks.length === 1 ? 'it' : 'each'} as \`id:\` to ${marks.length === 1 ? 'its document' : 'their documents'} and apply with --adopt-files`
+      : 'the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with `id:` and apply with --adopt-files, otherwise apply with --retry-uncertain';
   // With another error to end on (a signal, failed changes), the lock's is said before it.
   const ending = Boolean(report.stopped) || report.failed > 0 || report.skipped > 0;
   // With --emulator the sync records and the state have files of their own: the one that failed is named.
