@@ -542,7 +542,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (deadline !== undefined && now() + turnIn > deadline) {
           throw outOfTurn(new DocketError(
             'timeout',
-            `${t.operation}: ${n === 0 ? 'not sent: ' : ''}its turn comes in ${Math.ceil(turnIn / 1000)} s (${limiter.paused && !throttled ? "every request waits out a service's 429 pause" : limiter.capped ? 'at most --max-rps requests a second; fewer for a while after a service answers 429' : 'fewer requests a second for a while after a service answers 429'}), past the ${Math.max(0, Math.floor((deadline - now()) / 1000))} s left of this command's time budget${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
+            `${t.operation}: ${n === 0 ? 'not sent: ' : ''}its turn comes in ${seconds(Math.ceil(turnIn / 1000) * 1000)} (${limiter.paused && !throttled ? "every request waits out a service's 429 pause" : limiter.capped ? 'at most --max-rps requests a second; fewer for a while after a service answers 429' : 'fewer requests a second for a while after a service answers 429'}), past the ${Math.max(0, Math.floor((deadline - now()) / 1000))} s left of this command's time budget${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
             limiter.capped ? 'give the command more time with --timeout, or allow more requests a second with --max-rps' : 'give the command more time with --timeout, or try again later: the service is refusing requests for pace',
           ));
         }

@@ -1468,6 +1468,11 @@ describe('stopping and the time budget', () => {
     expect(err.code).toBe('timeout');
     expect(err.message).toBe("read a: not sent: its turn comes in 60 s (every request waits out a service's 429 pause), past the 0 s left of this command's time budget");
     expect(limiter.pending).toBe(0);
+    // A pause of months is named as the 429's own message names it, not in raw seconds (probe FZ).
+    const paused = createLimiter(1);
+    paused.throttled(40_000_000_000);
+    const far = (await rejection(setup({ limiter: paused, deadline: Date.now() + 50 }).client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
+    expect(far.message).toContain('its turn comes in more than a year (');
     // Behind another request (one at a time), the wait is not known in advance: it ends with the budget.
     let finish!: () => void;
     const busy = createLimiter(1);
