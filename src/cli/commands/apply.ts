@@ -5,7 +5,8 @@
  * SIGTERM stops it cleanly, a second at once, and docket.lock.json is written as uploads happen.
  */
 import { setMaxListeners } from 'node:events';
-import { resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { applyPlan } from '../../engine/apply.js';
 import { describeViolation, type GuardViolation } from '../../engine/guard.js';
@@ -15,6 +16,8 @@ import { syncAfterApply, type RecordHeld, type SyncUpdates } from '../../engine/
 import { KINDS } from '../../kinds/index.js';
 import type { ApplyReport, Plan } from '../../engine/types.js';
 import { lockEntries, type LockFile } from '../../config/lock.js';
+import { PROJECT_FILES } from '../../config/load.js';
+import { isPlainObject } from '../../util/plain.js';
 import { collectGarbage } from '../../util/collect.js';
 import { ApplyFailedError, ConfigError, DocketError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { planJsonChunks } from '../../render/json.js';
@@ -89,6 +92,10 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       // A saved plan knows its environment, as it knows whether it was made for the emulator. Said
       // before the seal: run with another environment's keys, the seal fails for the wrong reason.
       if (saved && opts.env !== undefined && opts.env !== saved.environment) {
+        // Made for an environment docket.yaml no longer defines (renamed since, say): stale, whatever
+        // --env names; "apply it without --env" would only lead there (probe FU).
+        const gone = saved.environment !== undefined ? await undefinedEnvironment(resolve(io.cwd, opts.dir), saved.environment) : undefined;
+        if (gone !== undefined) throw environmentGone(saved, opts.dir, gone);
         throw new UsageError(`the plan was made ${saved.environment ? `for --env ${saved.environment}` : 'without --env'}, not --env ${opts.env}`, 'apply it without --env: it applies to the environment it was made for');
       }
       if (saved && planFile) checkPlanSeal(saved, planFile, io.env, replanCommand(saved, opts.dir));
@@ -180,17 +187,44 @@ async function staleIfEnvironmentGone(saved: Plan | undefined, dir: string, run:
     const gone = environment !== undefined && error instanceof ConfigError && error.diagnostics.some((d) => d.code === 'unknown-environment' && d.severity === 'error');
     if (gone) {
       const unknown = error.diagnostics.find((d) => d.code === 'unknown-environment');
-      const file = unknown?.file ?? 'docket.yaml';
-      // The plan was never applied, and applies nowhere now: the hint is what the environment needs.
-      // As the plan was made, for the environment as docket.yaml names it now.
-      const again = replanCommand({ ...saved!, environment: 'NAME' }, dir);
-      throw new StalePlanError([`it was made for --env ${environment}, which ${file} no longer defines (or this is not the configuration it was made from: apply it with -C naming that folder)`], {
-        again,
-        hint: `${unknown?.hint ? `${unknown.hint}; ` : ''}make a new plan for the environment as ${file} names it now: ${again}`,
-      });
+      throw environmentGone(saved!, dir, unknown?.file ?? 'docket.yaml', unknown?.hint);
     }
     throw error;
   }
+}
+
+/** The plan was never applied, and applies nowhere now: the hint is what the environment needs. */
+function environmentGone(saved: Plan, dir: string, file: string, hint?: string): StalePlanError {
+  // As the plan was made, for the environment as docket.yaml names it now.
+  const again = replanCommand({ ...saved, environment: 'NAME' }, dir);
+  return new StalePlanError([`it was made for --env ${saved.environment}, which ${file} no longer defines (or this is not the configuration it was made from: apply it with -C naming that folder)`], {
+    again,
+    hint: `${hint ? `${hint}; ` : ''}make a new plan for the environment as ${file} names it now: ${again}`,
+  });
+}
+
+/**
+ * The project file, when it plainly defines no environment `name` (read only for that, before the
+ * run loads it; anything it cannot tell leaves the question to that load).
+ */
+async function undefinedEnvironment(root: string, name: string): Promise<string | undefined> {
+  for (const file of PROJECT_FILES) {
+    let text: string;
+    try {
+      text = await readFile(join(root, file), 'utf8');
+    } catch {
+      continue;
+    }
+    try {
+      const { parse } = await import('yaml');
+      const settings: unknown = parse(text);
+      const environments = isPlainObject(settings) ? settings.environments : undefined;
+      return environments === undefined || (isPlainObject(environments) && !Object.hasOwn(environments, name)) ? file : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /** What the guard refused, as its hint asks whether it was meant: removals, creates again, or both. */
