@@ -11,34 +11,39 @@ import { DocketError } from '../errors.js';
 import { showPath } from '../config/quote.js';
 import { VERSION } from '../version.js';
 import { isPlainObject } from '../util/plain.js';
+import { shapedCommand } from './command-line.js';
 
 const PLAN_SCHEMA = 'plan.schema.json';
 /** A hand-edited plan can be wrong in many places; the first few say enough. */
 const LISTED_PROBLEMS = 3;
-const EDITED_HINT = 'a plan file is applied as docket wrote it; make a new one with `docket plan --out PLAN.json` instead of editing it';
-
-export async function readPlanFile(path: string): Promise<Plan> {
-  if (path.trim() === '') throw new DocketError('invalid-plan-file', 'the plan file argument is empty', 'name the plan saved with `docket plan --out PLAN.json`');
+/**
+ * `dir`: the folder the command was given (`-C`), which the hints' commands name, with the
+ * environment and emulator the file says it was made for, as far as it says them.
+ */
+export async function readPlanFile(path: string, dir = '.'): Promise<Plan> {
+  const replan = (raw?: unknown): string => replanFrom(raw, dir);
+  if (path.trim() === '') throw new DocketError('invalid-plan-file', 'the plan file argument is empty', `name the plan saved with \`${replan()}\``);
   let text: string;
   try {
     // Never waited on: a named pipe (`<(...)`) would block the read, and the process with it, signals included.
     text = readRegularFileSync(path).toString('utf8');
   } catch (error) {
-    throw new DocketError('invalid-plan-file', `cannot read the plan file ${showPath(path)} (${unreadableReason(error)})`, 'make one with `docket plan --out PLAN.json`');
+    throw new DocketError('invalid-plan-file', `cannot read the plan file ${showPath(path)} (${unreadableReason(error)})`, `make one with \`${replan()}\``);
   }
   let plan: unknown;
   try {
     // A byte-order mark an editor saved it with (Windows Notepad) is no reason to refuse it; the lock file reads past one too.
     plan = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch {
-    throw new DocketError('invalid-plan-file', `${path} is not a docket plan file (not JSON)`);
+    throw new DocketError('invalid-plan-file', `${path} is not a docket plan file (not JSON)`, `make a new one with \`${replan()}\``);
   }
-  const notAPlan = new DocketError('invalid-plan-file', `${path} is not a docket plan file of format version 1`, 'make a new one with `docket plan --out PLAN.json`');
+  const EDITED_HINT = `a plan file is applied as docket wrote it; make a new one with \`${replan(plan)}\` instead of editing it`;
+  const notAPlan = new DocketError('invalid-plan-file', `${path} is not a docket plan file of format version 1`, `make a new one with \`${replan(plan)}\``);
   const p = plan as Partial<Plan> & { error?: unknown };
   if (!isPlainObject(p)) throw notAPlan;
   // What `plan -o json` prints when it fails: the error, and no plan.
   if (p.format_version === 1 && p.error !== undefined && !Array.isArray(p.changes)) {
-    throw new DocketError('invalid-plan-file', `${path} is the error document of a plan that could not be made, not a plan`, 'fix what it says, then make the plan again with `docket plan --out PLAN.json`');
+    throw new DocketError('invalid-plan-file', `${path} is the error document of a plan that could not be made, not a plan`, `fix what it says, then make the plan again with \`${replan(plan)}\``);
   }
   const ours = p.docket_version === VERSION;
   if (p.format_version !== undefined && p.format_version !== 1) {
@@ -49,7 +54,7 @@ export async function readPlanFile(path: string): Promise<Plan> {
       throw new DocketError(
         'plan-version',
         `${path} is a plan of format version ${String(p.format_version)}, made by docket ${JSON.stringify(p.docket_version).slice(1, -1)}; this is docket ${VERSION}, which reads format version 1`,
-        'apply it with the docket that made it, or make the plan again with this docket: docket plan --out PLAN.json',
+        `apply it with the docket that made it, or make the plan again with this docket: ${replan(plan)}`,
       );
     }
   }
@@ -71,6 +76,18 @@ export async function readPlanFile(path: string): Promise<Plan> {
     );
   }
   return plan as Plan;
+}
+
+/**
+ * The `docket plan --out` that makes the file again, from what it says of itself where it says it
+ * plainly: an environment written as one can be, the emulator. (Not its targets: a file refused
+ * may hold anything there.)
+ */
+function replanFrom(raw: unknown, dir: string): string {
+  const p = isPlainObject(raw) ? raw : {};
+  const target = isPlainObject(p.target) ? p.target : {};
+  const env = typeof p.environment === 'string' && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p.environment) ? p.environment : undefined;
+  return `${shapedCommand('plan', { dir, env, emulator: target.emulator === true, target: [] })} --out PLAN.json`;
 }
 
 /**

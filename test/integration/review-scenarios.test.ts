@@ -315,6 +315,10 @@ describe('saved plans', () => {
         expect(result.stderr).not.toContain('bug');
       }
     }
+    // The hint's command plans the folder the apply was given (probe FU); so for a file that is not JSON.
+    expect((await cli('apply', '-C', dir, broken[0]![0]!)).stderr).toContain(`make a new one with \`docket plan -C ${dir} --out PLAN.json\` instead of editing it`);
+    await writeFile(join(dir, 'cut.json'), JSON.stringify(saved).slice(0, 100));
+    expect((await cli('apply', '-C', dir, join(dir, 'cut.json'))).stderr).toContain(`hint: make a new one with \`docket plan -C ${dir} --out PLAN.json\``);
     const older = await cli('apply', '-C', dir, await edited('older.json', (p) => (p.docket_version = '0.0.1')));
     expect(older.code).toBe(1);
     expect(older.stderr).toContain('older.json was made by docket 0.0.1, and this is docket');
