@@ -451,7 +451,7 @@ describe('loadConfig: schema errors', () => {
     const r = await load({
       'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n',
       'p.yaml': lines('kind: Playbook', 'name: 2024', 'rules:', '  - name: Term', '    actions: A', '    reviewer: 42', '---', 'kind: Playbook', 'name: !!int "2025"', 'rules: []', '---', 'kind: Playbook', 'name: !!int 2026', 'rules: []'),
-      't.yaml': lines('kind: Template', 'name: T', 'type: 1', '---', 'kind: Template', 'name: N', 'type: NDA', 'parameters:', '  term: 2.5'),
+      't.yaml': lines('kind: Template', 'name: T', 'type: 1', '---', 'kind: Template', 'name: N', 'type: NDA', 'parameters:', '  term: 2.5', '---', 'kind: Template', 'name: I', 'type: NDA', 'parameters:', '  term: .inf'),
     }, { kinds: [...KINDS, { yamlKind: 'Template', schema: 'template.schema.json' }] });
     expect(r.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
       ['p.yaml:2:7 invalid-value', '`name` must be a string, not an integer (got 2024)', 'put the value in quotes: unquoted, YAML reads it as a number (2.0 becomes 2, .inf infinity)'],
@@ -464,6 +464,8 @@ describe('loadConfig: schema errors', () => {
       ['t.yaml:3:7 invalid-value', '`type` must be `NDA`, `CSA`, `DPA`, `PSA`, `Design`, `Software License`, `Pilot`, `Partnership`, `BAA` or `LOI`, not an integer (got 1)', undefined],
       // An integer, written as one or as text: 2.5 is neither (not "an integer or a string").
       ['t.yaml:9:9 invalid-value', '`term` must be an integer, not 2.5', undefined],
+      // Not `null`, as JSON prints infinity (probe FY).
+      ['t.yaml:15:9 invalid-value', '`term` must be an integer, not infinity (got .inf)', undefined],
     ]);
   });
 
