@@ -29,12 +29,15 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   // `https:///host` parses as https://host/: a slip that docket.yaml's schema refuses, refused here too (a DOCKET_*_URL variable).
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\/\//.test(raw.trim())) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} has a third / after the scheme`, hint: 'write it as https://host, with two slashes' };
   // A host of other letters (`bücher.example`) is a URL only once spelt in ASCII, as the editor's schema and a request spell it.
-  const host = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#]*)/.exec(raw.trim())?.[1] ?? '';
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(raw.trim())?.[1] ?? '';
+  const host = authority.slice(authority.lastIndexOf('@') + 1);
   if (/[^\x20-\x7e]/.test(host)) {
     return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} has a host written in other letters than ASCII`, hint: `write the host as a URL spells it: ${u.protocol}//${u.host}${u.pathname === '/' && !raw.trim().endsWith('/') ? '' : u.pathname}` };
   }
-  // Credentials in a URL would end up in plan headers and messages.
-  if (u.username || u.password) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} must not contain a user name or password`, hint: 'pass the API key in the environment instead' };
+  // Credentials in a URL would end up in plan headers and messages; an empty `@` is refused as the editor's schema refuses it.
+  if (u.username || u.password || authority.includes('@')) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} must not contain a user name or password`, hint: 'pass the API key in the environment instead' };
+  const spelling = hostSpellingProblem(host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:[^:]*$/, ''), u);
+  if (spelling) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} ${spelling.message}`, hint: spelling.hint };
   // `--port 0` asks the system for a free port; no service listens on port 0 (connecting would retry for seconds).
   if (u.port === '0') return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} names port 0, where no service listens`, hint: 'use the port the service (or `docket emulator`) printed' };
   if (u.search || u.hash) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} must not have a query or fragment`, hint: 'remove what follows `?` or `#`; docket adds the paths and queries it needs' };
@@ -45,6 +48,30 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
       message: `refusing plain http for ${what} ${shown(raw.trim())}: the API key would travel unencrypted`,
       hint: 'use https; plain http is allowed only for loopback hosts (localhost, 127.0.0.1, ::1), such as the emulator',
     };
+  }
+  return undefined;
+}
+
+/** An IPv4 number as the editor's schema takes one: decimal up to 255, or octal with a leading 0. */
+const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]|0[0-7]{1,3})';
+const DOTTED_QUAD = new RegExp(`^(${OCTET}\\.){3}${OCTET}$`);
+const LOOPBACK_WRITTEN = new RegExp(`^(localhost|.+\\.localhost|127(\\.${OCTET}){3}|\\[(::|(0{1,4}:){7})0{0,3}1\\])$`, 'i');
+
+/**
+ * A host the URL parser takes in a spelling the editor's schema refuses (schemas/docket.schema.json,
+ * `httpUrl`): so validate and the editor agree on every URL (probe FY). The parser reads `127.1`,
+ * `2130706433` and `0x7f.0.0.1` as 127.0.0.1, and `1.2.3` as an address: written so, a host is
+ * easily not what its writer meant.
+ */
+function hostSpellingProblem(host: string, u: URL): { message: string; hint: string } | undefined {
+  if (host.includes('%')) return { message: 'has a percent escape in its host', hint: 'write the host as it is spelt, without escapes' };
+  const address = `${u.protocol}//${u.host}`;
+  if (u.protocol === 'http:' && isLoopback(u.hostname) && !LOOPBACK_WRITTEN.test(host)) {
+    return { message: 'names a loopback host in a form docket does not take', hint: `write it as localhost, 127.0.0.1 or [::1] (the URL parser reads it as ${address})` };
+  }
+  const last = host.replace(/\.$/, '').split('.').at(-1) ?? '';
+  if (!host.startsWith('[') && /^[0-9]+$/.test(last) && !(DOTTED_QUAD.test(host) && !host.endsWith('.'))) {
+    return { message: 'names a numeric host that is not an IPv4 address written as four numbers', hint: `write the address as a.b.c.d (the URL parser reads it as ${address})` };
   }
   return undefined;
 }

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { schemasDir } from '../../../src/config/schema-names.js';
+import { urlProblem } from '../../../src/config/url-policy.js';
+
+/** The service-URL rule docket.yaml's schema gives editors (`$defs.httpUrl`). */
+function editorPattern(): RegExp {
+  const schema = JSON.parse(readFileSync(path.join(schemasDir(), 'docket.schema.json'), 'utf8')) as { $defs: { httpUrl: { anyOf: { pattern: string; allOf: { pattern: string }[] }[] } } };
+  const url = schema.$defs.httpUrl.anyOf[0]!;
+  return new RegExp(`(?=${url.pattern})${url.allOf[0]!.pattern}`, 'u');
+}
+
+describe('service URLs: the editor schema and validate', () => {
+  it('take and refuse the same URLs (probe FY)', () => {
+    const pattern = editorPattern();
+    const samples = [
+      // Taken by both.
+      'https://api.example.com', 'https://api.example.com/v1/', 'https://1.2.3.4:8443/review', 'https://[2001:db8::1]/x', 'http://localhost:4010/review', 'http://LOCALHOST', 'http://a.localhost', 'http://127.0.0.1:8580/review', 'http://127.0.0.010', 'http://[::1]:4010', 'http://[0:0:0:0:0:0:0:1]/',
+      // Refused by both: what the URL parser reads as loopback or an address in another spelling.
+      'http://127.1:8580/review', 'http://2130706433', 'http://0177.0.0.1', 'http://0x7f.0.0.1', 'http://127.0.0.1.', 'http://[::0:1]', 'https://1.2.3', 'https://0', 'https://1.2.3.4.', 'https://api.example.com.1',
+      // Credentials, even empty ones; escapes in the host; plain http elsewhere; a query.
+      'https://@api.example.com', 'https://:@api.example.com', 'https://u:p@api.example.com', 'https://ex%20ample.com', 'https://ex%41mple.com', 'http://api.example.com', 'https://api.example.com/?x=1', 'https://api.example.com:99999',
+    ];
+    for (const url of samples) expect([url, pattern.test(url)]).toEqual([url, urlProblem(url, '`review.url`') === undefined]);
+  });
+
+  it('says what the parser would have read a numeric or loopback host as', () => {
+    expect(urlProblem('http://127.1:8580/review', '`review.url`')).toEqual({ code: 'invalid-url', message: '`review.url` "http://127.1:8580/review" names a loopback host in a form docket does not take', hint: 'write it as localhost, 127.0.0.1 or [::1] (the URL parser reads it as http://127.0.0.1:8580)' });
+    expect(urlProblem('https://1.2.3', '`review.url`')?.hint).toBe('write the address as a.b.c.d (the URL parser reads it as https://1.2.0.3)');
+  });
+});
