@@ -190,14 +190,16 @@ function checkLookAlikes(desired: readonly DesiredResource[], diagnostics: Diagn
 
 /**
  * What a name looks like on screen: canonically composed (an accent as one character or two),
- * invisible format characters dropped, white space collapsed. Not compatibility-normalised: that
- * would also merge names that look different (`Schedule ²` and `Schedule 2`, full-width letters).
+ * invisible characters dropped (format characters, and those blank-name counts as showing nothing:
+ * a Hangul filler, a combining grapheme joiner; probe FY), white space collapsed. Not
+ * compatibility-normalised: that would also merge names that look different (`Schedule ²` and
+ * `Schedule 2`, full-width letters).
  */
 export function lookAlike(name: string): string {
   // Most names are printable ASCII words with single spaces, which look like themselves: twenty
   // thousand rules need not be normalised one by one.
   if (PLAIN_NAME.test(name)) return name;
-  return name.normalize('NFC').replace(/\p{Cf}/gu, '').replace(/\s+/gu, ' ').trim();
+  return name.normalize('NFC').replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '').replace(/\s+/gu, ' ').trim();
 }
 
 const PLAIN_NAME = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;

@@ -54,12 +54,18 @@ describe('buildDesired', () => {
       resourceDoc('Playbook', { name: 'Schedule \u00b2' }, {}, 'g.yaml'),
       resourceDoc('Playbook', { name: 'Notes' }, {}, 'h.yaml'),
       resourceDoc('Playbook', { name: '\uff2e\uff4f\uff54\uff45\uff53' }, {}, 'i.yaml'),
+      // Characters that show as nothing, as blank-name counts them (a Hangul filler, a combining grapheme joiner; probe FY).
+      resourceDoc('Playbook', { name: 'Term\u3164' }, {}, 'j.yaml'),
+      resourceDoc('Playbook', { name: 'Term' }, {}, 'k.yaml'),
+      resourceDoc('Playbook', { name: 'Ter\u034fm' }, {}, 'l.yaml'),
     ]);
     // An accent encoded either way is one name (NFC): declared twice, not merely alike.
     expect(diagnostics.errors.map((d) => [d.code, d.file])).toEqual([
       ['duplicate-resource', 'b.yaml'],
       ['confusable-name', 'c.yaml'],
       ['confusable-name', 'd.yaml'],
+      ['confusable-name', 'k.yaml'],
+      ['confusable-name', 'l.yaml'],
     ]);
     expect(diagnostics.errors[0]!.message).toContain('a.yaml:1');
     expect(desired.map((d) => d.key)).toContain('cafe');
