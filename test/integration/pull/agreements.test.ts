@@ -601,7 +601,7 @@ parameters:
     agreements.attachments[id] = { id, name: 'Other', description: null, filename: 'other.pdf', byte_size: 10, sha256: null, uploaded_by: null, created_at: new Date().toISOString() };
     await new App(emulator().env).editTemplate('Cloud Pulled', { attachment_ids: [id] });
     // drift does not send the user to a pull that writes nothing (probe FX).
-    const drift = await cli('drift', '-C', dir);
+    const drift = await cli('drift', '-C', dir, '--target', 'template/Cloud Pulled');
     expect(drift.code).toBe(2);
     expect(drift.stdout).toContain('Drift: 1 object (1 changed live). `docket pull` leaves it; `docket apply` reverts');
     const pulled = await cli('pull', '-C', dir);
