@@ -203,6 +203,8 @@ class PullPlanner {
   private readonly removing = new Set<string>();
   /** Of those, the children, by their parent's key (a parent removed too stays, whole, for them). */
   private readonly editedChildren = new Map<string, string[]>();
+  /** Children removed live that their `drift: revert` or `ignore` keeps in the files, by their parent's key: the parent stays for them. */
+  private readonly policyKeptChildren = new Map<string, string[]>();
 
   /** The list positions rebuildChildren moved items to: item index in the file → index written. */
   private readonly listMoves: { file: string; index: number; field: string; moves: Map<number, number> }[] = [];
@@ -332,6 +334,8 @@ class PullPlanner {
       const reason = policy === 'ignore' ? 'drift: ignore leaves it as it is on both sides' : 'drift: revert: `docket apply` puts the files’ value back';
       this.notPulled.push(this.entryOf(c, direction, fields, reason));
       this.noteUnpulled(c, fields);
+      // Removed live with its parent: the parent's document stays, or this child would go with it (probe GB).
+      if (removes(c) && c.parent) addTo(this.policyKeptChildren, refKey(c.parent.kind, c.parent.key), `${c.kind} "${c.key}" (\`drift: ${policy}\`)`);
       return undefined;
     }
     if (removes(c)) {
@@ -436,9 +440,14 @@ class PullPlanner {
       const key = refKey(r.change.kind, r.change.key);
       // Its children outside a --target's plan count too: taking the parent out would take them with it.
       const children = r.change.parent ? undefined : (this.editedChildren.get(key) ?? childrenEditedInFiles(this.desired.values(), this.input.sync, key).map((d) => `${d.kind} "${d.key}"`));
-      if (!children || children.length === 0) continue;
-      keptParents.add(key);
-      this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], removedButEdited(children)));
+      const kept = r.change.parent ? undefined : this.policyKeptChildren.get(key);
+      if (children && children.length > 0) {
+        keptParents.add(key);
+        this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], removedButEdited(children)));
+      } else if (kept) {
+        keptParents.add(key);
+        this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], `removed live, but the policy of what it holds keeps that in the files (${kept.join(', ')}): apply creates it again as they say, or remove it from the files by hand`));
+      }
     }
     // An object edited itself stays with all it holds.
     for (const key of this.editedRemovals) keptParents.add(key);

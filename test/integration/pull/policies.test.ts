@@ -101,6 +101,24 @@ describe('drift policies', () => {
     expect((await cli('drift', '-C', dir)).code).toBe(0);
   });
 
+  it('a playbook archived in the app stays in the files when a rule of it keeps a revert or ignore policy: pull would have taken that rule with it (probe GB)', async () => {
+    for (const policy of ['revert', 'ignore']) {
+      const file = `kind: Playbook\nname: Eps ${policy}\nrules:\n  - name: E1\n    actions: FLAG e1\n  - name: E2\n    actions: FLAG e2\n    drift: ${policy}\n`;
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file });
+      await applyOk(cli, dir);
+      await new App(emulator().env).archivePlaybook(`Eps ${policy}`);
+      // (Another iteration's playbook is live too: the emulator is the file's.)
+      const pulled = await cli('pull', '-C', dir, '-o', 'json', '--target', `playbook/Eps ${policy}`);
+      expect(pulled.code).toBe(0);
+      const result = JSON.parse(pulled.stdout) as { pulled: { key: string }[]; not_pulled: { key: string; reason: string }[] };
+      expect(result.pulled).toEqual([]);
+      expect(result.not_pulled.find((p) => p.key === `Eps ${policy}`)?.reason).toBe(`removed live, but the policy of what it holds keeps that in the files (rule "Eps ${policy}/E2" (\`drift: ${policy}\`)): apply creates it again as they say, or remove it from the files by hand`);
+      expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(file);
+      await applyOk(cli, dir);
+      await expectNoChanges(cli, dir);
+    }
+  });
+
   it('a field ignore_fields left to the app, no longer ignored, is of unknown direction: an edit in the app since is drift and pull takes it, not the files\' change (probe EH)', async () => {
     const ignoring = 'kind: Playbook\nname: Ign\nignore_fields: [description]\nrules:\n  - name: R\n    description: one\n    actions: ACCEPT\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/ign.yaml': ignoring });
