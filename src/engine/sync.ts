@@ -8,7 +8,7 @@
 import type { SyncRecords } from '../config/lock.js';
 import { digest } from './canonical.js';
 import { sortNamesInPlace } from '../util/sort-names.js';
-import { formerKeys, refKey, type ApplyReport, type DesiredResource, type KindName, type Plan } from './types.js';
+import { CREATE_ACTIONS, formerKeys, refKey, type ApplyReport, type Change, type DesiredResource, type KindName, type Plan } from './types.js';
 
 export interface SyncRecord {
   /** The live object the record is about (a rename keeps it). */
@@ -408,6 +408,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     out.set(key, record);
   }
   if (input.state) keepDisplacedRecords(out, input.state, input.ids);
+  if (input.state && plan.held?.length) keepHeldRemovals(out, plan.held, input.state);
   const written = writtenByUnsettled(plan, done, pending, input.written, input.unkept);
   if (input.state && written.size) learnWritten(out, keyed, { ...input, written, state: input.state, pending, kinds, hash });
   if (input.state && forgotten.size > 0) {
@@ -577,6 +578,24 @@ function keepDisplacedRecords(out: SyncUpdates, state: Pick<SyncState, 'byKey'>,
     keyOfId ??= new Map([...ids].map(([k, id]) => [id, k]));
     const owner = keyOfId.get(before.id);
     if (owner !== undefined && owner !== key && !out.has(owner) && !state.byKey.has(owner)) out.set(owner, before);
+  }
+}
+
+/**
+ * An object removed live whose re-creation a policy holds (`drift: ignore` or `adopt`) keeps its
+ * record when this apply records its live object under another key (renamed in the app onto a name
+ * the files declare too): moved there, the record was gone, and the next plan read the held
+ * removal as the files' new object to create (probe GB).
+ */
+function keepHeldRemovals(out: SyncUpdates, held: readonly Change[], state: Pick<SyncState, 'byKey'>): void {
+  let recordedIds: Set<string> | undefined;
+  for (const c of held) {
+    if (c.direction !== 'removed-live' || !CREATE_ACTIONS.includes(c.action)) continue;
+    const key = refKey(c.kind, c.key);
+    const record = out.has(key) ? undefined : state.byKey.get(key);
+    if (!record) continue;
+    recordedIds ??= new Set([...out.values()].flatMap((r) => (r ? [r.id] : [])));
+    if (recordedIds.has(record.id)) out.set(key, record);
   }
 }
 

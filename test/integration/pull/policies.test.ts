@@ -119,6 +119,23 @@ describe('drift policies', () => {
     }
   });
 
+  it('a rule renamed in the app onto a name the files then declare too stays a held removal after the apply: the re-plan is empty (probe GB)', async () => {
+    for (const policy of ['ignore', 'adopt']) {
+      const file = `kind: Playbook\nname: Zeta ${policy}\ndrift: ${policy}\nrules:\n  - name: Z1\n    actions: FLAG z1\n`;
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file });
+      await applyOk(cli, dir);
+      await new App(emulator().env).editRule(`Zeta ${policy}`, 'Z1', { name: 'Z1 app' });
+      await writeFile(join(dir, 'playbooks/p.yaml'), `${file}  - name: Z1 app\n    actions: FLAG z1 from files\n`);
+      const plan = await cli('plan', '-C', dir, '--target', `playbook/Zeta ${policy}`);
+      expect(plan.stdout).toContain(`+ create rule "Zeta ${policy}/Z1" (playbooks/p.yaml:5) · removed live · drift: ${policy}`);
+      expect(plan.stdout).toContain('Plan: 0 to create, 1 to update, 0 to delete.');
+      await applyOk(cli, dir);
+      const again = await cli('plan', '-C', dir, '--target', `playbook/Zeta ${policy}`, '--detailed-exitcode');
+      expect(again.stdout).toContain(`+ create rule "Zeta ${policy}/Z1" (playbooks/p.yaml:5) · removed live · drift: ${policy}`);
+      expect(again.code).toBe(0);
+    }
+  });
+
   it('a field ignore_fields left to the app, no longer ignored, is of unknown direction: an edit in the app since is drift and pull takes it, not the files\' change (probe EH)', async () => {
     const ignoring = 'kind: Playbook\nname: Ign\nignore_fields: [description]\nrules:\n  - name: R\n    description: one\n    actions: ACCEPT\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/ign.yaml': ignoring });
