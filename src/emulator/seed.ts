@@ -104,6 +104,12 @@ export function defaultSeed(opts: { organizationId?: string; users?: { email: st
   };
 }
 
+/** The API keys a seed's organizations list, as far as its value says them (a refusal of it never quotes one). */
+export function seedKeys(raw: unknown): string[] {
+  const organizations = isObject(raw) && Array.isArray(raw.organizations) ? raw.organizations : [];
+  return organizations.flatMap((o: unknown) => (isObject(o) && Array.isArray(o.api_keys) ? o.api_keys.filter((k: unknown): k is string => typeof k === 'string' && k.trim() !== '') : []));
+}
+
 /** Checks an untrusted value (a POSTed or loaded seed); throws an Error listing every problem. */
 export function parseSeed(value: unknown): EmulatorSeed {
   const problems: string[] = [];

@@ -7,7 +7,7 @@ import { MAX_LATENCY_MS } from '../../emulator/limits.js';
 import { stripControl } from '../../render/sanitize.js';
 import { startEmulatorForCli } from '../emulator-start.js';
 import { holdStateFile } from '../state-file-lock.js';
-import { parseSeed } from '../../emulator/seed.js';
+import { parseSeed, seedKeys } from '../../emulator/seed.js';
 import { stateFromSeed } from '../../emulator/store.js';
 import { UsageError } from '../../errors.js';
 import type { Io } from '../io.js';
@@ -15,7 +15,6 @@ import { EMULATOR_EXAMPLE_USERS } from '../connect.js';
 import { readRegularFileSync, unreadableReason } from '../../util/special-file.js';
 import { showPath } from '../../config/quote.js';
 import { keyForms, redact } from '../redact.js';
-import { isPlainObject } from '../../util/plain.js';
 
 interface EmulatorOptions {
   verbose?: boolean;
@@ -268,8 +267,3 @@ async function readSeed(file: string): Promise<EmulatorSeed> {
   }
 }
 
-/** The API keys a seed's organizations list, as far as its JSON says them. */
-function seedKeys(raw: unknown): string[] {
-  const organizations = isPlainObject(raw) && Array.isArray(raw.organizations) ? raw.organizations : [];
-  return organizations.flatMap((o: unknown) => (isPlainObject(o) && Array.isArray(o.api_keys) ? o.api_keys.filter((k: unknown): k is string => typeof k === 'string' && k.trim() !== '') : []));
-}

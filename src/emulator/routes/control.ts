@@ -8,7 +8,8 @@ import { LONGEST_TIMER_MS, MAX_LATENCY_MS } from '../limits.js';
 import { parseFaultSpec, type FaultQueue } from '../faults.js';
 import { badRequest, validationFailed } from '../problem.js';
 import type { HttpMethod, RequestContext, Route, RouteResult } from '../router.js';
-import { parseSeed, type EmulatorSeed } from '../seed.js';
+import { parseSeed, seedKeys, type EmulatorSeed } from '../seed.js';
+import { keyForms, redact } from '../../cli/redact.js';
 import type { LoggedRequest } from '../request-log.js';
 import type { EmulatorStats } from '../stats.js';
 import { readVariants, variantsJson, type EmulatorVariants } from '../variants.js';
@@ -78,7 +79,9 @@ function reset(ctx: RequestContext, controls: EmulatorControls): RouteResult {
     seed = Object.keys(body).length === 0 ? undefined : parseSeed(body);
     controls.reset(seed);
   } catch (err) {
-    throw badRequest(err instanceof Error ? err.message : String(err));
+    // Never a key, the seed's or this emulator's own, as `--seed` refuses a seed (probe GA).
+    const keys = [...seedKeys(body), ...Object.values(ctx.store.state.organizations).flatMap((o) => o.api_keys)];
+    throw badRequest(redact(err instanceof Error ? err.message : String(err), keyForms(keys)));
   }
   controls.resetStats();
   return { status: 200, body: { reset: true, organizations: Object.keys(ctx.store.state.organizations) } };

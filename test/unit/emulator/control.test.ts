@@ -44,6 +44,12 @@ describe('statistics', () => {
     const bad = await h.control('POST', '/_emulator/reset', { organizations: [{ id: 'x' }] });
     expect(bad.status).toBe(400);
     expect(list(await h.review('GET', PLAYBOOKS)).map((p) => p.attributes.name)).toEqual(['Seeded']);
+    // A key pasted into another field is never quoted back, as `--seed` refuses it (probe GA).
+    const key = 'sk_live_abcdef123456';
+    const leaky = await h.control('POST', '/_emulator/reset', { organizations: [{ id: '00000000-0000-4000-8000-0000000000ab', name: 'X', api_keys: [key], users: [{ email: key, name: 'B', role: 'admin' }] }] });
+    expect(leaky.status).toBe(400);
+    expect(JSON.stringify(leaky.body)).toContain('organizations[0].users[0].email must be an e-mail address (got \\"[redacted]\\")');
+    expect(JSON.stringify(leaky.body)).not.toContain('abcdef123456');
   });
 
   it("a POSTed seed's variants change the ones in force key by key: the command line's it does not name stay", async () => {
