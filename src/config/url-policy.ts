@@ -52,8 +52,8 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   return undefined;
 }
 
-/** An IPv4 number as the editor's schema takes one: decimal up to 255, or octal with a leading 0. */
-const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]|0[0-7]{1,3})';
+/** An IPv4 number as the editor's schema takes one: decimal up to 255, no leading 0 (the parser reads `010` as octal, 8). */
+const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
 const DOTTED_QUAD = new RegExp(`^(${OCTET}\\.){3}${OCTET}$`);
 const LOOPBACK_WRITTEN = new RegExp(`^(localhost|.+\\.localhost|127(\\.${OCTET}){3}|\\[(::|(0{1,4}:){7})0{0,3}1\\])$`, 'i');
 
@@ -69,8 +69,9 @@ function hostSpellingProblem(host: string, u: URL): { message: string; hint: str
   if (u.protocol === 'http:' && isLoopback(u.hostname) && !LOOPBACK_WRITTEN.test(host)) {
     return { message: 'names a loopback host in a form docket does not take', hint: `write it as localhost, 127.0.0.1 or [::1] (the URL parser reads it as ${address})` };
   }
+  // A host whose last part is a number (decimal, or hex `0x…`) is read as an IPv4 address, each part perhaps hex or octal.
   const last = host.replace(/\.$/, '').split('.').at(-1) ?? '';
-  if (!host.startsWith('[') && /^[0-9]+$/.test(last) && !(DOTTED_QUAD.test(host) && !host.endsWith('.'))) {
+  if (!host.startsWith('[') && /^([0-9]+|0x[0-9a-f]*)$/i.test(last) && !(DOTTED_QUAD.test(host) && !host.endsWith('.'))) {
     return { message: 'names a numeric host that is not an IPv4 address written as four numbers', hint: `write the address as a.b.c.d (the URL parser reads it as ${address})` };
   }
   return undefined;
