@@ -171,7 +171,8 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
       ['port-leading-zero', 'https://api.example.com:08443', true],
       ['octet-over', 'http://127.0.0.999:4010', false],
       ['octet-not-octal', 'http://127.0.0.08:4010', false],
-      ['octet-octal', 'http://127.0.0.010:4010', true],
+      // The parser reads 010 as octal (8): refused, as docket refuses it (probe GA).
+      ['octet-octal', 'http://127.0.0.010:4010', false],
       ['three-slashes', 'https:///api.example.com', false],
       ['https-ipv4', 'https://10.0.0.3:8443/x', true],
       ['https-octet-over', 'https://10.0.0.300/x', false],
