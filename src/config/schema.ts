@@ -131,6 +131,9 @@ function simplify(errors: readonly ErrorObject[]): ErrorObject[] {
   );
 }
 
+/** A key with nothing before its `:` (a line that starts with one, or `{ : x }`). */
+const NAMELESS_KEY = 'a key with no name (nothing before its `:`)';
+
 /** A definition file's name, in any letter case (`*.YAML` is read as a YAML file too). */
 const YAML_NAME_PATTERN = '\\.[yY][aA]?[mM][lL]$';
 
@@ -148,11 +151,13 @@ function dashGluedKey(data: unknown): string | undefined {
 }
 
 function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagged: taggedAt }: SchemaDiagnosticOptions): Diagnostic {
-  // A key YAML reads as null (`: x`, `~: x`) is named as written, not as the word `null`.
+  // A key YAML reads as null (`: x`, `~: x`) is named as written, not as the word `null` (the
+  // reader keeps `: x` as "" and `~: x` as `~`; `Null: x` is read as `null`).
   const unknownKey = (key: string, at: string): string => {
+    if (key === '') return NAMELESS_KEY;
+    if (key === '~') return 'unknown key `~` (read as `null`)';
     if (key !== 'null') return `unknown key ${showName(key)}`;
     const raw = written?.(positions.at(at))?.replace(/:$/, '');
-    if (raw === '') return 'a key with no name (a line that starts with `:`)';
     return raw === undefined || raw === key ? `unknown key ${showName(key)}` : `unknown key ${showName(raw)} (read as \`null\`)`;
   };
   const pointer = e.instancePath;
@@ -199,7 +204,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
         // From `propertyNames`: the key itself is wrong.
         return make(
           'invalid-value',
-          `invalid name ${showName(e.propertyName)} in ${where}: use letters, digits, \`_\` and \`-\`, starting with a letter or \`_\``,
+          `${e.propertyName === '' ? NAMELESS_KEY : `invalid name ${showName(e.propertyName)}`} in ${where}: use letters, digits, \`_\` and \`-\`, starting with a letter or \`_\``,
           joinPointer(pointer, e.propertyName),
           undefined,
           false,

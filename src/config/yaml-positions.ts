@@ -707,6 +707,9 @@ function keyOf(keyNode: Node | null, state: WalkState): string {
       state.diagnostics.push({ severity: 'error', code: 'yaml-undefined-alias', message: `alias \`*${keyNode.source}\` names no anchor defined before it`, file: state.file, ...at, hint: undefinedAliasHint(keyNode.source, state) });
     }
   }
+  // A key YAML reads as null is kept as written (`: x` has none, `~: x`), never the word `null`: in
+  // a mapping of free names (`vars:`, `environments:`) it would name a variable no one wrote (probe GA).
+  if (yaml().isScalar(keyNode) && keyNode.value === null && (keyNode.source === '' || keyNode.source === '~')) return keyNode.source;
   return yaml().isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
 }
 
@@ -796,7 +799,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
         continue;
       }
       const key = keyOf(keyNode, state);
-      // A key with no text (a line that starts with `:`) starts where its line does: in a block
+      // A key with no text (nothing before its `:`) starts where its line does: in a block
       // mapping, it is at the column the mapping's keys share.
       const kp = keyNode?.range ? (isEmptyScalar(keyNode) && !node.flow ? { line: lc(keyNode.range[0]).line, col: here.col } : lc(keyNode.range[0])) : here;
       const isAlias = yaml().isAlias(keyNode);

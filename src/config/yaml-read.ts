@@ -217,17 +217,19 @@ function fastReadable(text: string): boolean {
   return !text.startsWith('\uFEFF') && !needsFullParser(text);
 }
 
-/** Whether documents js-yaml read are as the full parser reads them: none empty, no node reached twice (`detach`: see reachedTwice). */
+/** Whether documents js-yaml read are as the full parser reads them: none empty, no node reached twice, no key `null` (`detach`: see readOtherwise). */
 function plainDocuments(read: readonly unknown[], detach: boolean): boolean {
-  return !read.some((v) => v === null || v === undefined || reachedTwice(v, detach));
+  return !read.some((v) => v === null || v === undefined || readOtherwise(v, detach));
 }
 
 /**
- * Whether a node is reached twice (an alias); with `detach`, long strings are also copied on the
- * way. js-yaml's scalars are slices of the file's text, and V8 keeps a whole text alive for any one
- * slice of it: the copies let the texts of a large configuration go (`reread` brings one back).
+ * Whether a node is reached twice (an alias), or a key reads `null` (js-yaml's name for `: x` and
+ * `~: x`, which the full parser keeps as written: a key no one named; probe GA); with `detach`,
+ * long strings are also copied on the way. js-yaml's scalars are slices of the file's text, and V8
+ * keeps a whole text alive for any one slice of it: the copies let the texts of a large
+ * configuration go (`reread` brings one back).
  */
-function reachedTwice(root: unknown, detach: boolean): boolean {
+function readOtherwise(root: unknown, detach: boolean): boolean {
   const seen = new Set<object>();
   const stack: unknown[] = [root];
   while (stack.length > 0) {
@@ -244,6 +246,7 @@ function reachedTwice(root: unknown, detach: boolean): boolean {
     } else {
       const o = v as Record<string, unknown>;
       for (const k in o) {
+        if (k === 'null') return true;
         const x = o[k];
         if (detach && typeof x === 'string' && x.length >= SLICED_MIN) o[k] = detached(x);
         else stack.push(x);

@@ -360,11 +360,20 @@ describe('loadConfig: schema errors', () => {
       'q.yaml': lines('kind: Playbook', 'name: Q', '~: stray', 'rules: []'),
       // Nested: at the column its mapping's keys share, not the line's first (probe FY).
       'r.yaml': lines('kind: Playbook', 'name: R', 'rules:', '  - name: T', '    actions: x', '    : stray'),
+      // In a flow mapping, which js-yaml reads with the key `null` (probe GA).
+      's.yaml': lines('kind: Playbook', 'name: S', 'rules:', '  - { name: T, actions: A, : x }'),
     });
     expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
-      'p.yaml:3:1 unknown-key a key with no name (a line that starts with `:`) in Playbook',
+      'p.yaml:3:1 unknown-key a key with no name (nothing before its `:`) in Playbook',
       'q.yaml:3:1 unknown-key unknown key `~` (read as `null`) in Playbook',
-      'r.yaml:6:5 unknown-key a key with no name (a line that starts with `:`) in `rules[0]`',
+      'r.yaml:6:5 unknown-key a key with no name (nothing before its `:`) in `rules[0]`',
+      's.yaml:4:28 unknown-key a key with no name (nothing before its `:`) in `rules[0]`',
+    ]);
+    // Where any name goes, it names no variable or environment `null` (probe GA).
+    const project = await load({ 'docket.yaml': lines('version: 1', 'vars:', '  : from-nameless-key', '  ok: 1', 'environments:', '  ~: {}') });
+    expect(project.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
+      'docket.yaml:3:3 invalid-value a key with no name (nothing before its `:`) in `vars`: use letters, digits, `_` and `-`, starting with a letter or `_`',
+      'docket.yaml:6:3 invalid-value invalid name `~` in `environments`: use letters, digits, `_` and `-`, starting with a letter or `_`',
     ]);
   });
 
