@@ -1002,8 +1002,11 @@ class PullPlanner {
       const ordered = work.inserts.filter((o) => o.l).sort((a, b) => (liveOrder.get(a.l!) ?? Infinity) - (liveOrder.get(b.l!) ?? Infinity));
       // Inside `[…]` text is a quoted string, which would show a final line break as `\n`.
       const inFlow = ordered.length > 0 && addsToFlowList(this.documentsOf(file), index, field);
+      // A field the parent's `ignore_fields` leaves to the app is never pulled, a new child's neither (probe GB).
+      const ignored = parent.policy?.ignoreFields ?? [];
       const entries = placeInserts(kept, siblings, ordered, (o) => {
-        const exported = childKind.toConfig?.(o.l!, this.configContext(parent)).document ?? { name: o.l!.name };
+        const whole = childKind.toConfig?.(o.l!, this.configContext(parent)).document ?? { name: o.l!.name };
+        const exported = ignored.length === 0 ? whole : Object.fromEntries(Object.entries(whole).filter(([k]) => !ignored.includes(k)));
         return literalPlaceholders(inFlow ? withoutFinalBreaks(exported) : exported);
       });
       // Where each item ends up, once every insert is made (a later one may go before an earlier one).
@@ -1388,7 +1391,9 @@ class PullPlanner {
     if (!c.liveId) {
       this.sync.set(key, null);
     } else if (o.l) {
-      const fields = o.d ? Object.keys(o.d.fields).filter((f) => !o.d!.policy?.ignoreFields?.includes(f)) : Object.keys(o.l.fields);
+      // Ignored fields are in no record: a new child's are its parent's.
+      const ignored = (o.d ?? (c.parent ? this.desired.get(refKey(c.parent.kind, c.parent.key)) : undefined))?.policy?.ignoreFields ?? [];
+      const fields = (o.d ? Object.keys(o.d.fields) : Object.keys(o.l.fields)).filter((f) => !ignored.includes(f));
       const unpulled = this.unpulled.get(o.l.id);
       const record = liveRecord(o.l, fields, unpulled, syncedRecordOf(this.input.sync, o.l.id, key));
       // An unpulled field with no record to keep would read as the files' change: the object keeps what it had.

@@ -53,7 +53,8 @@ describe('drift policies', () => {
     await app.editRule('NDA', 'Adopted', { actions: 'ACCEPT with care', internal_notes: 'theirs' });
     await app.editRule('NDA', 'Reverted', { actions: 'REJECT' });
     await app.editRule('NDA', 'Ignored', { actions: 'REJECT' });
-    await app.createRule('NDA', { name: 'Made live', actions: 'FLAG' });
+    // Its notes are the app's: `ignore_fields` keeps them out of the files (probe GB).
+    await app.createRule('NDA', { name: 'Made live', actions: 'FLAG', internal_notes: 'Sales promised an exception' });
     await app.archivePlaybook('Retired');
 
     const plan = await cli('plan', '-C', dir);
@@ -90,6 +91,9 @@ describe('drift policies', () => {
       NDA.replace('    actions: ACCEPT\n    internal_notes: ours\n', '    actions: ACCEPT with care\n    internal_notes: ours\n').replace('  - name: Ignored\n', '  - name: Made live\n    actions: FLAG\n  - name: Ignored\n'),
     );
     expect(await readFile(join(dir, 'playbooks/two.yaml'), 'utf8')).toBe('kind: Playbook\nname: Kept\n');
+    // Nor in its sync record, as for a rule an apply made.
+    expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).toMatch(/"rule:NDA\/Made live": "[^"]* actions=[^"]*"/);
+    expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).not.toMatch(/"rule:NDA\/Made live": "[^"]*internal_notes=/);
 
     // apply reverts what is not adopted; what is ignored stays as it is live.
     await applyOk(cli, dir);
