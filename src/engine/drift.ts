@@ -22,8 +22,8 @@ export interface DriftItem {
   source?: SourcePos;
   /** When the service says the live object last changed. */
   updated_at?: string;
-  /** The `drift:` policy when it is not the default: adopt (pull brings it in), ignore. */
-  policy?: 'adopt' | 'ignore';
+  /** The `drift:` policy when it is not the default: adopt (pull brings it in), ignore, revert written out (pull leaves it, apply reverts it). */
+  policy?: 'adopt' | 'ignore' | 'revert';
   /** Live work in an object the files removed (or in its rules): neither pull nor apply settles it. */
   removed_in_files?: true;
   /** Removed live, but the files changed it (or its rules) since the last sync: pull leaves it in the files, apply creates it again. */
@@ -95,6 +95,14 @@ function liveName(c: Change): Pick<DriftItem, 'live_name'> {
 }
 
 export function driftReport(input: DriftInput): DriftReport {
+  let declared: Map<string, DesiredResource> | undefined;
+  // `drift: revert` written on the object (or, for a child made live, its parent): pull leaves such drift (probe GB).
+  const revertWritten = (c: Change): boolean => {
+    if (c.policy || !input.desired) return false;
+    declared ??= new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
+    const governing = declared.get(refKey(c.kind, c.key)) ?? (c.action === 'delete' && c.parent ? declared.get(refKey(c.parent.kind, c.parent.key)) : undefined);
+    return governing?.policy?.drift === 'revert';
+  };
   const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [], ...(input.prunable ? { prunable: input.prunable } : {}), ...(input.userFiles ? { userFiles: input.userFiles } : {}), ...(input.pullLeaves ? { pullLeaves: input.pullLeaves } : {}) };
   const item = (c: Change): DriftItem => ({
     kind: c.kind,
@@ -107,7 +115,7 @@ export function driftReport(input: DriftInput): DriftReport {
     ...liveName(c),
     ...(c.source ? { source: c.source } : {}),
     ...(c.liveUpdatedAt ? { updated_at: c.liveUpdatedAt } : {}),
-    ...(c.policy ? { policy: c.policy } : {}),
+    ...(c.policy ? { policy: c.policy } : revertWritten(c) ? { policy: 'revert' as const } : {}),
   });
   // One object changed in the app is one item of drift, whatever changes the plan makes of it.
   const toDrift = adderTo(report.drift, true);

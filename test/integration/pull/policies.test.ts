@@ -68,8 +68,9 @@ describe('drift policies', () => {
     const drift = await cli('drift', '-C', dir, '-o', 'json');
     expect(drift.code).toBe(2);
     const report = JSON.parse(drift.stdout) as { drift: { key: string; direction: string; policy?: string }[]; ignored: { key: string }[]; summary: { by_direction: Record<string, number> } };
-    expect(report.drift.map((d) => [d.key, d.direction, d.policy ?? 'revert'])).toEqual([
-      ['Retired', 'removed-live', 'revert'],
+    // `drift: revert` written out is said (pull leaves it), the default is not (probe GB).
+    expect(report.drift.map((d) => [d.key, d.direction, d.policy ?? 'default'])).toEqual([
+      ['Retired', 'removed-live', 'default'],
       ['NDA/Reverted', 'changed-live', 'revert'],
       ['NDA/Adopted', 'changed-live', 'adopt'],
       ['NDA/Made live', 'only-live', 'adopt'],
@@ -103,6 +104,20 @@ describe('drift policies', () => {
     const quiet = await cli('apply', '-C', dir, '--auto-approve', '-q');
     expect(quiet.stdout).toContain('No changes. The live services match the configuration, except for 1 live change a drift policy leaves alone (`docket plan` lists them).');
     expect((await cli('drift', '-C', dir)).code).toBe(0);
+  });
+
+  it('drift does not send the user to pull when all the drift is under drift: revert, which pull leaves (probe GB)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': 'kind: Playbook\nname: Reverting\nrules:\n  - name: Term\n    actions: ACCEPT 3 years\n    drift: revert\n' });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editRule('Reverting', 'Term', { actions: 'ACCEPT 5 years' });
+    const drift = await cli('drift', '-C', dir, '--target', 'playbook/Reverting');
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('~ rule "Reverting/Term" (playbooks/p.yaml:5): actions');
+    expect(drift.stdout).toContain('· drift: revert');
+    expect(drift.stdout).toContain('Drift: 1 object (1 changed live). `docket pull` leaves it; `docket apply` reverts');
+    expect((await cli('drift', '-C', dir, '--target', 'playbook/Reverting', '-o', 'markdown')).stdout).not.toContain('docket pull');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('a playbook archived in the app stays in the files when a rule of it keeps a revert or ignore policy: pull would have taken that rule with it (probe GB)', async () => {
