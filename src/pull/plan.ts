@@ -332,8 +332,11 @@ class PullPlanner {
     const fields = c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field);
     if (policy === 'ignore' || policy === 'revert') {
       const reason = policy === 'ignore' ? 'drift: ignore leaves it as it is on both sides' : 'drift: revert: `docket apply` puts the files’ value back';
-      this.notPulled.push(this.entryOf(c, direction, fields, reason));
-      this.noteUnpulled(c, fields);
+      // A field both sides changed is the files' to apply, whatever the policy: not "left as it is" (probe GB).
+      const conflicts = c.fields.filter((f) => f.direction === 'both').map((f) => f.field);
+      if (fields.length > 0 || conflicts.length === 0) this.notPulled.push(this.entryOf(c, direction, fields, reason));
+      if (conflicts.length > 0) this.notPulled.push(this.entryOf(c, direction, conflicts, 'changed live and in the files since the last sync: `docket apply` puts the files’ value over the live edit (a drift policy covers only what changed live alone)'));
+      this.noteUnpulled(c, [...fields, ...conflicts]);
       // Removed live with its parent: the parent's document stays, or this child would go with it (probe GB).
       if (removes(c) && c.parent) addTo(this.policyKeptChildren, refKey(c.parent.kind, c.parent.key), `${c.kind} "${c.key}" (\`drift: ${policy}\`)`);
       return undefined;

@@ -120,6 +120,22 @@ describe('drift policies', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('under drift: ignore, a field both sides changed is said to be the files to apply, not left as it is (probe GB)', async () => {
+    const file = 'kind: Playbook\nname: Both Sides\ndrift: ignore\nrules:\n  - name: Term\n    actions: ACCEPT 3 years\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editRule('Both Sides', 'Term', { actions: 'ACCEPT 5 years' });
+    await writeFile(join(dir, 'playbooks/p.yaml'), file.replace('3 years', '4 years'));
+    const pulled = await cli('pull', '-C', dir, '--dry-run', '-o', 'json', '--target', 'playbook/Both Sides');
+    const result = JSON.parse(pulled.stdout) as { not_pulled: { key: string; fields: string[]; reason: string }[] };
+    expect(result.not_pulled.map((p) => [p.key, p.fields, p.reason])).toEqual([
+      ['Both Sides/Term', ['actions'], 'changed live and in the files since the last sync: `docket apply` puts the files’ value over the live edit (a drift policy covers only what changed live alone)'],
+    ]);
+    // As apply does.
+    await applyOk(cli, dir);
+    expect((await cli('plan', '-C', dir, '--target', 'playbook/Both Sides', '--detailed-exitcode')).code).toBe(0);
+  });
+
   it('a playbook archived in the app stays in the files when a rule of it keeps a revert or ignore policy: pull would have taken that rule with it (probe GB)', async () => {
     for (const policy of ['revert', 'ignore']) {
       const file = `kind: Playbook\nname: Eps ${policy}\nrules:\n  - name: E1\n    actions: FLAG e1\n  - name: E2\n    actions: FLAG e2\n    drift: ${policy}\n`;
