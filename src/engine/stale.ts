@@ -6,7 +6,7 @@ import { canonicalUrl, lockEntries, type LockFile } from '../config/lock.js';
 import { quoteValue } from '../config/quote.js';
 import { KINDS, kindNamed, type AnyKind } from '../kinds/index.js';
 import type { Services } from '../kinds/kind.js';
-import { checkedFields, fingerprint, storable, type KindMeta } from './diff.js';
+import { checkedFields, fingerprint, managedFields, storable, type KindMeta } from './diff.js';
 import { canonicalJson } from './canonical.js';
 import { fetchLive } from './live.js';
 import { matchedToDeclared } from './matched.js';
@@ -22,6 +22,11 @@ export interface StaleCheck {
   live: LiveResource[];
   /** The fields the fingerprint of a change covers (checkedFields); undefined: every field. */
   checked?: (c: Change) => readonly string[] | undefined;
+  /**
+   * The fields it may have covered when the plan was made, under another configuration (a drift
+   * policy changed since): the plan is stale for that change, and no live edit is said that none made.
+   */
+  checkedBefore?: (c: Change) => readonly (readonly string[] | undefined)[];
   /** The kinds read: one of them with nothing live (the only playbook archived) was still read. Else those with something live. */
   read?: ReadonlySet<string>;
   /**
@@ -110,6 +115,9 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
     const scope = c.parent ? (c.parent.liveId ?? plan.ids[`${c.parent.kind}:${c.parent.key}`]) : undefined;
     return holders.get(c.parent ? `${c.kind}|${scope}|${c.name}` : `${c.kind}|${c.key}`) ?? [];
   };
+  const configChanged = now.configDigest !== plan.config_digest;
+  const fingerprintHolds = (live: LiveResource, c: Change): boolean =>
+    fingerprint(live, now.checked?.(c)) === c.fingerprint || (configChanged && (now.checkedBefore?.(c) ?? []).some((fields) => fingerprint(live, fields) === c.fingerprint));
   // An object the plan both renames and updates is said once, by the first of its changes.
   const said = new Set<string>();
   for (const c of plan.changes) {
@@ -122,7 +130,7 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
         said.add(`${c.kind}:${c.liveId}`);
       };
       if (!live) once(c.action !== 'rename' && heldBy(c).length > 0 ? `${label} was replaced since the plan (another object of that name is live now)` : `${label} no longer exists live`);
-      else if (c.fingerprint !== null && !now.uncomparable?.has(refKey(c.kind, c.key)) && fingerprint(live, now.checked?.(c)) !== c.fingerprint) once(`${label} changed live since the plan`);
+      else if (c.fingerprint !== null && !now.uncomparable?.has(refKey(c.kind, c.key)) && !fingerprintHolds(live, c)) once(`${label} changed live since the plan`);
       // Another object given the new name since: renaming onto it (or uploading it again under it) would make two of that name.
       if (live && c.action === 'rename' && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${named(c.kind, c.key)} now exists live, so renaming ${quoteValue(live.name)} to it would duplicate it`);
       if (live && movesAway(c) && CREATE_ACTIONS.includes(c.action) && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${named(c.kind, c.key)} now exists live, so uploading ${quoteValue(live.name)} again under that name would duplicate it`);
@@ -245,11 +253,16 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
     const d = declaredByKey.get(refKey(c.kind, c.key));
     return d ? checkedFields(d, c) : undefined;
   };
+  // What checkedFields gives under either kind of drift policy (probe GB).
+  const checkedBefore = (c: Change): (readonly string[] | undefined)[] => {
+    const d = declaredByKey.get(refKey(c.kind, c.key));
+    return d ? [managedFields(d), c.fields.map((f) => f.field)] : [];
+  };
   const lost = lostUploads(plan, input.lock, input.desired, kinds);
   const naming = new Set(lost.keys());
   // By what the files name (a change's own refs are only those of the fields it sends).
   const uncomparable = new Set(naming.size === 0 ? [] : input.desired.filter((d) => d.refs.some((r) => naming.has(refKey(r.kind, r.key)))).map((d) => refKey(d.kind, d.key)));
-  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, checked, read: new Set(read.map((k) => k.name)), uncomparable }), ...unconfirmedSincePlan(plan, uncertain), ...lost.values()];
+  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, checked, checkedBefore, read: new Set(read.map((k) => k.name)), uncomparable }), ...unconfirmedSincePlan(plan, uncertain), ...lost.values()];
   // Worth comparing only against the configuration the plan was made from.
   return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds), ...removalsOfDeclared(plan, input.desired, live)] : reasons;
 }

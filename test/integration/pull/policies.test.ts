@@ -136,6 +136,23 @@ describe('drift policies', () => {
     expect((await cli('plan', '-C', dir, '--target', 'playbook/Both Sides', '--detailed-exitcode')).code).toBe(0);
   });
 
+  it('a saved plan made stale by a changed drift policy says the configuration changed, not that the object changed live (probe GB)', async () => {
+    const file = 'kind: Playbook\nname: Policy Flip\ndrift: revert\nrules:\n  - name: Term\n    actions: ACCEPT 3 years\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editRule('Policy Flip', 'Term', { actions: 'ACCEPT 5 years' });
+    const planFile = join(dir, 'plan.json');
+    expect((await cli('plan', '-C', dir, '--target', 'playbook/Policy Flip', '--out', planFile)).code).toBe(0);
+    await writeFile(join(dir, 'playbooks/p.yaml'), file.replace('drift: revert', 'drift: adopt'));
+    const stale = await cli('apply', '-C', dir, planFile);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('the configuration changed since the plan was made');
+    expect(stale.stderr).not.toContain('changed live since the plan');
+    // Put back, the same plan applies: nothing had changed live.
+    await writeFile(join(dir, 'playbooks/p.yaml'), file);
+    expect((await cli('apply', '-C', dir, planFile)).code).toBe(0);
+  });
+
   it('a playbook archived in the app stays in the files when a rule of it keeps a revert or ignore policy: pull would have taken that rule with it (probe GB)', async () => {
     for (const policy of ['revert', 'ignore']) {
       const file = `kind: Playbook\nname: Eps ${policy}\nrules:\n  - name: E1\n    actions: FLAG e1\n  - name: E2\n    actions: FLAG e2\n    drift: ${policy}\n`;
