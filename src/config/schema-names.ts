@@ -33,7 +33,7 @@ export const NAME_LENGTH_MARK = 'docket: longer than 200 characters is name-too-
  * nothing, as docket's blank-name), and its length, which yaml-language-server counts in UTF-16 units
  * for `maxLength` (an emoji is two) but by character in a pattern (read with the `u` flag).
  */
-export const NAME_LENGTH_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Default_Ignorable_Code_Point}])[\\s\\S]{0,200}$';
+export const NAME_LENGTH_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Default_Ignorable_Code_Point}\\u2800])[\\s\\S]{0,200}$';
 export const NAME_LENGTH_MESSAGE = 'A name is not blank and at most 200 characters (an emoji counts as one).';
 
 /**

@@ -29,10 +29,13 @@ export function numberAsText(value: unknown, lineAt: SourceLine, pos: SourcePos,
   const line = lineAt(pos.file, pos.line);
   const written = plainScalarAt(line, pos.col);
   if (written === undefined || written === String(value) || written.startsWith('${')) return undefined;
+  // Infinity and NaN as YAML says them: JSON has neither, so no such value would be sent (probe GA).
+  const finite = Number.isFinite(value);
+  const read = finite ? `the number ${String(value)}` : Number.isNaN(value) ? 'NaN (not a number)' : value > 0 ? 'infinity' : 'minus infinity';
   return {
     severity: 'error',
     code: 'number-as-text',
-    message: asRead ? `YAML reads ${quoteValue(written)} as the number ${String(value)}, which is what \`${label}\` would be sent as` : `\`${label}\` is sent as text, but YAML reads ${quoteValue(written)} as the number ${String(value)}`,
+    message: asRead ? `YAML reads ${quoteValue(written)} as ${read}, ${finite ? `which is what \`${label}\` would be sent as` : `which \`${label}\` cannot be sent as (JSON has no such number)`}` : `\`${label}\` is sent as text, but YAML reads ${quoteValue(written)} as ${read}`,
     ...pos,
     // Quoted, a tagged value is still made a number: the tag is what goes (probe ET).
     hint: taggedBefore(line, pos.col) ? TAG_HINT : `quote it to keep what is written: ${JSON.stringify(written)}`,

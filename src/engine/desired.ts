@@ -109,7 +109,8 @@ function checkName(resource: DesiredResource, diagnostics: Diagnostics, naming?:
 /** Nothing but spaces and characters that show as nothing (zero-width ones, a Hangul filler). */
 export function isBlank(name: string): boolean {
   if (name.trim() === '') return true;
-  return !/^[\x20-\x7e]*$/.test(name) && name.replace(/[\s\p{Default_Ignorable_Code_Point}]/gu, '') === '';
+  // U+2800 (braille blank) shows as a space, and is used so (probe GA).
+  return !/^[\x20-\x7e]*$/.test(name) && name.replace(/[\s\p{Default_Ignorable_Code_Point}\u2800]/gu, '') === '';
 }
 
 /** What a kind's name is called (`name`, or `e-mail` for a member), how long it may be, and which field can hold more. */
@@ -199,7 +200,7 @@ export function lookAlike(name: string): string {
   // Most names are printable ASCII words with single spaces, which look like themselves: twenty
   // thousand rules need not be normalised one by one.
   if (PLAIN_NAME.test(name)) return name;
-  return name.normalize('NFC').replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '').replace(/\s+/gu, ' ').trim();
+  return name.normalize('NFC').replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '').replace(/[\s\u2800]+/gu, ' ').trim();
 }
 
 const PLAIN_NAME = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;

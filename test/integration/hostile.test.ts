@@ -171,6 +171,8 @@ const CASES: Case[] = [
     hint: 'remove the markers',
   },
   { name: 'a zip code with a leading zero in a template parameter of no documented type', files: { 't.yaml': 'kind: Template\nname: D\ntype: DPA\nparameters:\n  data_exporter_address_zipcode: 02134\n' }, at: 't.yaml:5:34 number-as-text', says: 'YAML reads "02134" as the number 2134, which is what `data_exporter_address_zipcode` would be sent as', hint: 'quote it' },
+  // Infinity as YAML says it, and not as something JSON could send (probe GA).
+  { name: 'infinity in a template parameter of no documented type', files: { 't.yaml': 'kind: Template\nname: D\ntype: DPA\nparameters:\n  data_exporter_role: -.inf\n' }, at: 't.yaml:5:23 number-as-text', says: 'YAML reads "-.inf" as minus infinity, which `data_exporter_role` cannot be sent as (JSON has no such number)', hint: 'quote it' },
   { name: 'a zip code with a leading zero, unquoted', files: { 'o.yaml': 'kind: Organization\nagreements:\n  zipcode: 01067   # Dresden\n' }, at: 'o.yaml:3:12 number-as-text', says: 'YAML reads "01067" as the number 1067', hint: 'quote it' },
   { name: 'an environment written as a placeholder, not selected', files: { 'docket.yaml': `${DOCKET}vars: { lead: alice }\nenvironments:\n  v2: \${var.lead}\n` }, at: 'docket.yaml:6:7 invalid-value', says: '`v2` must be a mapping, not a string (got "${var.lead}")' },
   { name: 'a variable whose number prints otherwise', files: { 'docket.yaml': `${DOCKET}environments:\n  staging:\n    vars: { code: 1.10 }\n` }, at: 'docket.yaml:6:19 number-as-text', says: '"1.10" as the number 1.1' },

@@ -58,6 +58,8 @@ describe('buildDesired', () => {
       resourceDoc('Playbook', { name: 'Term\u3164' }, {}, 'j.yaml'),
       resourceDoc('Playbook', { name: 'Term' }, {}, 'k.yaml'),
       resourceDoc('Playbook', { name: 'Ter\u034fm' }, {}, 'l.yaml'),
+      // A braille blank shows as a space (probe GA).
+      resourceDoc('Playbook', { name: 'Term\u2800' }, {}, 'm.yaml'),
     ]);
     // An accent encoded either way is one name (NFC): declared twice, not merely alike.
     expect(diagnostics.errors.map((d) => [d.code, d.file])).toEqual([
@@ -66,6 +68,7 @@ describe('buildDesired', () => {
       ['confusable-name', 'd.yaml'],
       ['confusable-name', 'k.yaml'],
       ['confusable-name', 'l.yaml'],
+      ['confusable-name', 'm.yaml'],
     ]);
     expect(diagnostics.errors[0]!.message).toContain('a.yaml:1');
     expect(desired.map((d) => d.key)).toContain('cafe');

@@ -151,9 +151,9 @@ describe('loadWorkspace, rules', () => {
 describe('loadWorkspace, names that show as nothing', () => {
   it('a name of zero-width characters or fillers is blank, like one of spaces; one with visible text is not', async () => {
     const found = await refused({
-      'playbooks/a.yaml': lines('kind: Playbook', 'name: "\\u200b"', 'rules:', '  - name: "\\u3164 \\u2060"', '    actions: A', '  - name: "Term\\u200b"', '    actions: B'),
+      'playbooks/a.yaml': lines('kind: Playbook', 'name: "\\u200b"', 'rules:', '  - name: "\\u3164 \\u2060"', '    actions: A', '  - name: "Term\\u200b"', '    actions: B', '  - name: "\\u2800"', '    actions: C'),
     });
-    expect(found).toEqual(['playbooks/a.yaml:2:7 blank-name playbook name "\\u200b" is blank', 'playbooks/a.yaml:4:11 blank-name rule name "\\u3164 \\u2060" is blank']);
+    expect(found).toEqual(['playbooks/a.yaml:2:7 blank-name playbook name "\\u200b" is blank', 'playbooks/a.yaml:4:11 blank-name rule name "\\u3164 \\u2060" is blank', 'playbooks/a.yaml:8:11 blank-name rule name "\\u2800" is blank']);
     // Two names that look alike are told apart in messages: what shows as nothing is escaped.
     const id = '11111111-1111-4111-8111-111111111111';
     const pins = await refused({
