@@ -32,8 +32,11 @@ describe('statistics', () => {
   it('reset clears statistics and restores the seed, or loads a new one', async () => {
     const h = await start();
     await h.review('POST', PLAYBOOKS, { name: 'P' });
+    // A queued fault goes with the reset too (probe GE).
+    expect((await h.control('POST', '/_emulator/faults', { method: 'GET', path_pattern: '/review/v1/organizations/:org/playbooks', status: 503, count: 2 })).status).toBe(201);
     const reset = await h.control('POST', '/_emulator/reset');
     expect(reset.status).toBe(200);
+    expect((await h.control('GET', '/_emulator/faults')).body).toEqual({ faults: [] });
     expect(list(await h.review('GET', PLAYBOOKS))).toEqual([]);
     expect(h.emu.stats().requests.total).toBe(1);
 
