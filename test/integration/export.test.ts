@@ -714,5 +714,11 @@ describe('docket export', () => {
       // Taken out again: the source would now declare every member twice, and the next export would stop on it.
       await rm(out, { recursive: true });
     }
+    // Inside another configuration, as init warns: that one would now fail to validate (probe GD).
+    const other = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    const inOther = await cli('export', '-C', exportFrom, '--out', join(other, 'imported'), '--kind', 'member');
+    expect(inOther.code).toBe(0);
+    expect(inOther.stderr).toContain(`Warning: ${join(other, 'imported')} is inside the configuration directory ${other}, which reads every YAML file below it: \`docket validate -C ${other}\` now fails on the exported files.`);
+    expect((await cli('export', '-C', exportFrom, '--out', join(other, '.imports', 'copy'), '--kind', 'member')).stderr).not.toContain('Warning:');
   });
 });
