@@ -33,6 +33,9 @@ export function cachePartition(emulator: boolean, reviewUrl: string): string {
 }
 
 export class TestCache {
+  /** Entries that are there but could not be read (damaged, cut short): said once the run ends, as they cost reviews (probe GC). */
+  readonly unreadable = new Set<string>();
+
   constructor(
     readonly dir: string,
     private readonly now: () => Date = () => new Date(),
@@ -42,16 +45,26 @@ export class TestCache {
     return join(this.dir, `${sha256(canonicalJson(key)).slice(0, 32)}.json`);
   }
 
-  /** The runs recorded for the key, oldest first; none when the file is missing or unreadable. */
+  /** The runs recorded for the key, oldest first; none when the file is missing or unreadable (noted in `unreadable`). */
   async get(key: CacheKey): Promise<ReviewFacts[]> {
+    const file = this.file(key);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(await readFile(this.file(key), 'utf8'));
-    } catch {
+      parsed = JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.unreadable.add(file);
       return [];
     }
-    if (!isPlainObject(parsed) || parsed.version !== 1 || !Array.isArray(parsed.runs) || canonicalJson(parsed.key) !== canonicalJson(key)) return [];
+    if (!isPlainObject(parsed) || parsed.version !== 1 || !Array.isArray(parsed.runs) || canonicalJson(parsed.key) !== canonicalJson(key)) {
+      this.unreadable.add(file);
+      return [];
+    }
     return (parsed.runs as CacheFile['runs']).filter((r) => isPlainObject(r) && isPlainObject(r.facts)).map((r) => r.facts);
+  }
+
+  /** Whether the key's entry is there but could not be read (after `get`). */
+  unreadableFor(key: CacheKey): boolean {
+    return this.unreadable.has(this.file(key));
   }
 
   /** Replaces the key's runs. */

@@ -250,7 +250,11 @@ class Reviews {
     // Whichever holds more: an earlier case's runs are the cache's first ones, or ones this run made and recorded.
     const cached = earlier && earlier.facts.length >= recorded.length ? earlier.facts : recorded;
     if (cached.length >= needed) return { facts: cached.slice(0, needed), source: cached === earlier?.facts ? earlier.source : 'cache' };
-    if (!ctx.services) return { skipped: `not in the cache (${cached.length} of ${needed} run${needed === 1 ? '' : 's'} recorded for this contract, playbook digest ${key.playbook_digest.slice(0, 12)} and review type ${key.review_type})` };
+    if (!ctx.services) {
+      // A damaged entry is not an unrecorded one: said as such (probe GC).
+      const damaged = ctx.cache.unreadableFor(key) ? '; its cache entry is there but could not be read' : '';
+      return { skipped: `not in the cache (${cached.length} of ${needed} run${needed === 1 ? '' : 's'} recorded for this contract, playbook digest ${key.playbook_digest.slice(0, 12)} and review type ${key.review_type}${damaged})` };
+    }
     if (ctx.signal.aborted) return { error: 'interrupted before its reviews started' };
     const asked: string[] = [];
     try {

@@ -52,6 +52,26 @@ describe('docket test against a standalone emulator', () => {
     expect(changed.stdout).toContain('3 cases: 0 passed, 3 not replayed.');
   });
 
+  it('says a damaged cache entry as such: SKIP with --replay-only, reviewed again otherwise, with a warning each time (probe GC)', async () => {
+    const dir = await example();
+    expect((await runCli(['test', '-C', dir, '--target', NDA], { env: emu().env })).code).toBe(0);
+    const partition = join(dir, '.docket/test-cache', (await readdir(join(dir, '.docket/test-cache'))).find((f) => !f.endsWith('.json'))!);
+    const entries = (await readdir(partition)).filter((f) => f.endsWith('.json'));
+    await writeFile(join(partition, entries[0]!), '{garbage');
+    const replay = await runCli(['test', '-C', dir, '--replay-only', '--target', NDA], { env: { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! } });
+    expect(replay.stdout).toContain('; its cache entry is there but could not be read)');
+    expect(replay.stderr).toContain(`warning: a test cache entry could not be read (damaged or cut short): .docket/test-cache/${partition.split('/').at(-1)}/${entries[0]}; their cases were not replayed`);
+    const reviews = Object.keys(org().reviews).length;
+    const again = await runCli(['test', '-C', dir, '--target', NDA], { env: emu().env });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('their cases were reviewed again, and the entries written anew');
+    expect(Object.keys(org().reviews).length).toBeGreaterThan(reviews);
+    // Written anew: the next run replays it, silently.
+    const replayed = await runCli(['test', '-C', dir, '--replay-only', '--target', NDA], { env: { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! } });
+    expect(replayed.stderr).not.toContain('warning');
+    expect(replayed.stdout).not.toContain('SKIP');
+  });
+
   it('repeats a case and reports one that passes only sometimes as flaky', async () => {
     const dir = await example();
     const file = join(dir, 'tests/inbound-nda.test.yaml');

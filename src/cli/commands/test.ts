@@ -358,13 +358,14 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
       s.progress.start('Testing');
       const uploads = UploadCopy.in(project.root);
       const contracts = contractStoreOf(s, emulator, uploads);
+      const cache = new TestCache(join(project.root, CACHE_DIR, cachePartition(emulator, reviewUrl)));
       const run = await runTests(
         selected,
         {
           root: project.root,
           services: opts.replayOnly ? undefined : s.connection.services,
           subjects,
-          cache: new TestCache(join(project.root, CACHE_DIR, cachePartition(emulator, reviewUrl))),
+          cache,
           readCache: opts.cache,
           live: Boolean(opts.live),
           contracts,
@@ -386,6 +387,10 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
         throw error;
       });
       await contracts.flush();
+      if (cache.unreadable.size > 0) {
+        const entries = [...cache.unreadable].map((f) => relative(project.root, f)).sort();
+        s.logger.info(`warning: ${entries.length === 1 ? 'a test cache entry' : `${entries.length} test cache entries`} could not be read (damaged or cut short): ${entries.join(', ')}; ${opts.replayOnly ? 'their cases were not replayed' : 'their cases were reviewed again, and the entries written anew'}`);
+      }
       if (uploads.unwritten) s.logger.info(`warning: the copy of the upload records could not be written (${uploads.unwritten}): ${relative(project.root, uploads.path)}; a CI job that keeps the test cache but not docket.lock.json's changes uploads these contracts again`);
       // The report carries them (with their source lines, as validate -o json gives them): its JSON, its annotations and --fail-on-warn see them too.
       return warnings.length > 0 ? { ...run, warnings: withExcerpts(warnings, sourceLines(project.root)) } : run;
