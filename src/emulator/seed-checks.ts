@@ -40,7 +40,3 @@ export function onlyKeys(obj: Record<string, unknown>, allowed: readonly string[
 
 const SEED_FIELD = 'a seed field';
 
-/** Whether a problem is only a key the format does not have: the values beside it still have their types. */
-export function unknownKeyOnly(problem: string): boolean {
-  return problem.includes(` is not ${SEED_FIELD}`);
-}

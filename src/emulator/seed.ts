@@ -5,7 +5,7 @@
 import { checkAgreementsSeed, type SeedAgreements } from './seed-agreements.js';
 import { checkReviewsSeed, type SeedImportedFile, type SeedReview } from './seed-reviews.js';
 import { FieldErrors } from './fields.js';
-import { isObject, onlyKeys, optionalType, requireString, unknownKeyOnly } from './seed-checks.js';
+import { isObject, onlyKeys, optionalType, requireString } from './seed-checks.js';
 import { readVariants, type EmulatorVariants } from './variants.js';
 import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, emulatorOrganizationKey } from './identity.js';
 import { EMAIL } from './definition.js';
@@ -118,8 +118,8 @@ export function parseSeed(value: unknown): EmulatorSeed {
   // Said with the misspelt key beside it (`"organisations"`), not alone.
   if (!Array.isArray(orgs)) throw new Error(`seed: \`organizations\` must be an array${problems.length > 0 ? `; ${problems.join('; ')}` : ''}`);
   orgs.forEach((org: unknown, i) => checkOrganization(org, `organizations[${i}]`, problems));
-  // Checked beside misspelt keys too (the values have their types), so one run says every problem.
-  if (problems.every(unknownKeyOnly)) checkIdentities(orgs as SeedOrganization[], problems);
+  // Checked beside every other problem (each value only where it has its type), so one run says them all (probe GE).
+  checkIdentities(orgs, problems);
   const errors = new FieldErrors();
   const variants = readVariants((value as Record<string, unknown>).variants, errors);
   problems.push(...errors.list.map((e) => `${e.field} ${e.message}`));
@@ -133,41 +133,48 @@ export function parseSeed(value: unknown): EmulatorSeed {
  * object (a second of the same id would replace the first, without a word), and a reviewer is a
  * user of the organization.
  */
-function checkIdentities(orgs: readonly SeedOrganization[], problems: string[]): void {
+function checkIdentities(orgs: readonly unknown[], problems: string[]): void {
   const organizations = new Set<string>();
   // A user id names one person (one e-mail) across organizations.
   const userEmails = new Map<string, string>();
+  const listed = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
   orgs.forEach((org, i) => {
+    if (!isObject(org)) return;
     const at = `organizations[${i}]`;
-    if (!UUID.test(org.id)) problems.push(`${at}.id must be a UUID, as docket takes organization ids (got ${JSON.stringify(org.id)})`);
-    if (organizations.has(org.id.toLowerCase())) problems.push(`${at}.id ${org.id} is another organization's too`);
-    organizations.add(org.id.toLowerCase());
+    if (typeof org.id === 'string') {
+      if (!UUID.test(org.id)) problems.push(`${at}.id must be a UUID, as docket takes organization ids (got ${JSON.stringify(org.id)})`);
+      if (organizations.has(org.id.toLowerCase())) problems.push(`${at}.id ${org.id} is another organization's too`);
+      organizations.add(org.id.toLowerCase());
+    }
     const emails = new Set<string>();
-    org.users.forEach((u, j) => {
+    listed(org.users).forEach((u, j) => {
+      if (!isObject(u) || typeof u.email !== 'string') return;
       const uat = `${at}.users[${j}]`;
       if (!EMAIL.test(u.email)) problems.push(`${uat}.email must be an e-mail address (got ${JSON.stringify(u.email)})`);
       // E-mails are one person's whatever their case: a second entry would replace the first (its role, its name).
       if (emails.has(u.email.toLowerCase())) problems.push(`${uat}.email ${u.email} is another user's of this organization too`);
       emails.add(u.email.toLowerCase());
-      if (u.id === undefined) return;
+      if (typeof u.id !== 'string') return;
       const known = userEmails.get(u.id);
       if (known !== undefined && known !== u.email.toLowerCase()) problems.push(`${uat}.id ${u.id} is ${known}'s too`);
       userEmails.set(u.id, u.email.toLowerCase());
     });
-    const member = (email: string | null | undefined, where: string): void => {
+    const member = (email: unknown, where: string): void => {
       if (typeof email === 'string' && !emails.has(email.toLowerCase())) problems.push(`${where} ${email} is not one of ${at}.users`);
     };
     member(org.default_reviewer_email, `${at}.default_reviewer_email`);
     const playbooks = new Set<string>();
     const rules = new Set<string>();
-    (org.playbooks ?? []).forEach((p, j) => {
+    listed(org.playbooks).forEach((p, j) => {
+      if (!isObject(p)) return;
       const pat = `${at}.playbooks[${j}]`;
-      if (p.id !== undefined && playbooks.has(p.id)) problems.push(`${pat}.id ${p.id} is another playbook's too`);
-      if (p.id !== undefined) playbooks.add(p.id);
-      (p.rules ?? []).forEach((r, k) => {
+      if (typeof p.id === 'string' && playbooks.has(p.id)) problems.push(`${pat}.id ${p.id} is another playbook's too`);
+      if (typeof p.id === 'string') playbooks.add(p.id);
+      listed(p.rules).forEach((r, k) => {
+        if (!isObject(r)) return;
         const rat = `${pat}.rules[${k}]`;
-        if (r.id !== undefined && rules.has(r.id)) problems.push(`${rat}.id ${r.id} is another rule's too`);
-        if (r.id !== undefined) rules.add(r.id);
+        if (typeof r.id === 'string' && rules.has(r.id)) problems.push(`${rat}.id ${r.id} is another rule's too`);
+        if (typeof r.id === 'string') rules.add(r.id);
         member(r.reviewer_email, `${rat}.reviewer_email`);
       });
     });
@@ -183,7 +190,8 @@ function checkOrganization(org: unknown, at: string, problems: string[]): void {
   requireString(org, 'id', at, problems);
   requireString(org, 'name', at, problems);
   optionalType(org, 'default_reviewer_email', 'string', at, problems);
-  if (!Array.isArray(org.api_keys) || !org.api_keys.every((k) => typeof k === 'string' && k !== '')) {
+  if (org.api_keys === undefined) problems.push(`${at}.api_keys is missing: list the organization's API keys (an empty list: none works)`);
+  else if (!Array.isArray(org.api_keys) || !org.api_keys.every((k) => typeof k === 'string' && k !== '')) {
     problems.push(`${at}.api_keys must be an array of non-empty strings`);
   }
   if (!Array.isArray(org.users)) problems.push(`${at}.users must be an array`);

@@ -115,6 +115,11 @@ describe('seeded reviews', () => {
     // With the other problems, in one report: not one round per kind of problem (probe ES).
     const all = { organizations: [{ id: 'not-uuid', name: 'O', api_keys: ['k'], users: [{ email: 'bad', name: 'B', role: 'admin' }], playbooks: [{ name: 'NDA', rule: [] }] }] };
     expect(() => parseSeed(all)).toThrow('invalid seed: organizations[0].playbooks[0].rule is not a seed field, did you mean `rules`?; organizations[0].id must be a UUID, as docket takes organization ids (got "not-uuid"); organizations[0].users[0].email must be an e-mail address (got "bad")');
+    // Beside a wrong type or a missing field too; and a missing api_keys is said as missing (probe GE).
+    const typed = { organizations: [{ id: 'acme', name: 'X', users: [{ email: 'notanemail', name: 'A' }, { email: 'b@x.example' }, { email: 'B@x.example' }], default_reviewer_email: 'nobody@x.example', playbooks: [{ name: 'P', rules: 'none' }] }] };
+    expect(() => parseSeed(typed)).toThrow(
+      "invalid seed: organizations[0].api_keys is missing: list the organization's API keys (an empty list: none works); organizations[0].playbooks[0].rules must be an array; organizations[0].id must be a UUID, as docket takes organization ids (got \"acme\"); organizations[0].users[0].email must be an e-mail address (got \"notanemail\"); organizations[0].users[2].email B@x.example is another user's of this organization too; organizations[0].default_reviewer_email nobody@x.example is not one of organizations[0].users",
+    );
     expect(() => parseSeed({ organisations: [] })).toThrow('seed: `organizations` must be an array; seed.organisations is not a seed field, did you mean `organizations`?');
     expect(() => parseSeed({ organizations: [], companies: [] })).toThrow('seed.companies is not a seed field (variants, organizations)');
     const h = await startReviews('nested');
