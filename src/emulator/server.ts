@@ -178,6 +178,8 @@ class EmulatorServer implements EmulatorControls {
     void this.handle(req, res);
   });
   private readonly onRequest: ((request: AnsweredRequest) => void) | undefined;
+  /** Exchanges not yet reported (their connection still open): close() waits for them. */
+  private readonly reporting = new Set<Promise<void>>();
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly pageSize: number;
@@ -247,6 +249,12 @@ class EmulatorServer implements EmulatorControls {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
     });
+    // The exchanges the close ended are reported (`-v`: a request dropped while it waited out the
+    // latency) before the process may exit: their 'close' events come on a later turn (probe GE).
+    // (Bounded: a stop must never hang on a report.)
+    let bound: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(this.reporting), new Promise<void>((resolve) => (bound = setTimeout(resolve, 1_000).unref()))]);
+    clearTimeout(bound);
     await this.store.flush();
   }
 
@@ -307,15 +315,20 @@ class EmulatorServer implements EmulatorControls {
   /** Reports the request when its exchange ends, answered or not. */
   private report(req: IncomingMessage, res: ServerResponse, onRequest: (request: AnsweredRequest) => void): void {
     const started = performance.now();
-    res.once('close', () => {
-      onRequest({
-        method: (req.method ?? 'GET').toUpperCase(),
-        path: req.url ?? '/',
-        ...(res.headersSent ? { status: res.statusCode } : {}),
-        ms: Math.round(performance.now() - started),
-        requestId: String(res.getHeader('x-request-id') ?? ''),
+    const reported = new Promise<void>((resolve) => {
+      res.once('close', () => {
+        onRequest({
+          method: (req.method ?? 'GET').toUpperCase(),
+          path: req.url ?? '/',
+          ...(res.headersSent ? { status: res.statusCode } : {}),
+          ms: Math.round(performance.now() - started),
+          requestId: String(res.getHeader('x-request-id') ?? ''),
+        });
+        this.reporting.delete(reported);
+        resolve();
       });
     });
+    this.reporting.add(reported);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

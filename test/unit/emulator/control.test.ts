@@ -61,6 +61,16 @@ describe('statistics', () => {
     expect((await h.control('GET', '/_emulator/config')).body).toMatchObject({ variants: { review_paths: 'flat', review_users: false, paging: 'links' } });
   });
 
+  it('reports a request dropped at close while it waited out the latency, before close resolves (probe GE)', async () => {
+    const seen: { method: string; status?: number }[] = [];
+    const h = await start({ latencyMs: 5_000, onRequest: (r) => void seen.push({ method: r.method, ...(r.status !== undefined ? { status: r.status } : {}) }) });
+    const pending = h.review('POST', PLAYBOOKS, { name: 'Latent' }).catch(() => 'dropped');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await h.emu.close();
+    expect(seen).toEqual([{ method: 'POST' }]);
+    expect(await pending).toBe('dropped');
+  });
+
   it('shows the whole state', async () => {
     const h = await start();
     await h.review('POST', PLAYBOOKS, { name: 'P' });
