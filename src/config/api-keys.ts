@@ -34,9 +34,13 @@ export function keysOf(env: Readonly<Record<string, string | undefined>>): [stri
   return KEY_VARIABLES.flatMap((name): [string, string][] => {
     // A secret pasted into CI often ends with a line break the key itself does not have.
     const key = env[name]?.trim();
-    // The emulator's key is printed in the README and its banner: no secret to keep.
-    return key !== undefined && key.length >= KEY_MIN_LENGTH && key !== EMULATOR_API_KEY ? [[name, key]] : [];
+    return key !== undefined && isSecretKey(key) ? [[name, key]] : [];
   });
+}
+
+/** Whether a key (trimmed) is one output hides: long enough to be one, and not the emulator's, which the README and its banner print. */
+export function isSecretKey(key: string): boolean {
+  return key.length >= KEY_MIN_LENGTH && key !== EMULATOR_API_KEY;
 }
 
 /**

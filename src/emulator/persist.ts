@@ -71,7 +71,7 @@ function isLinkItself(file: string): boolean {
  * text, and a state file that is a link (to a configuration file, to /proc/self/environ) must not
  * be shown. Placed by jsonc-parser's scanner when JSON.parse names no position.
  */
-function whereJsonStops(err: unknown, text: string): string {
+export function whereJsonStops(err: unknown, text: string): string {
   const first = firstJsonSyntaxError(text);
   const offset = jsonParsePosition(err) ?? first?.offset ?? text.length;
   const { line, col } = lineColumnsOf(text)(offset);

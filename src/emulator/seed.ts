@@ -6,6 +6,7 @@ import { checkAgreementsSeed, type SeedAgreements } from './seed-agreements.js';
 import { checkReviewsSeed, type SeedImportedFile, type SeedReview } from './seed-reviews.js';
 import { FieldErrors } from './fields.js';
 import { isObject, onlyKeys, optionalType, requireString } from './seed-checks.js';
+import { isSecretKey } from '../config/api-keys.js';
 import { readVariants, type EmulatorVariants } from './variants.js';
 import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY, emulatorOrganizationKey } from './identity.js';
 import { EMAIL } from './definition.js';
@@ -104,10 +105,10 @@ export function defaultSeed(opts: { organizationId?: string; users?: { email: st
   };
 }
 
-/** The API keys a seed's organizations list, as far as its value says them (a refusal of it never quotes one). */
+/** The API keys a seed's organizations list, as far as its value says them, that output hides as docket's own (a refusal of the seed never quotes one). */
 export function seedKeys(raw: unknown): string[] {
   const organizations = isObject(raw) && Array.isArray(raw.organizations) ? raw.organizations : [];
-  return organizations.flatMap((o: unknown) => (isObject(o) && Array.isArray(o.api_keys) ? o.api_keys.filter((k: unknown): k is string => typeof k === 'string' && k.trim() !== '') : []));
+  return organizations.flatMap((o: unknown) => (isObject(o) && Array.isArray(o.api_keys) ? o.api_keys.filter((k: unknown): k is string => typeof k === 'string' && isSecretKey(k.trim())) : []));
 }
 
 /** Checks an untrusted value (a POSTed or loaded seed); throws an Error listing every problem. */

@@ -1,6 +1,6 @@
 /** `docket emulator` as a process: prints how to reach it, serves docket, keeps state, stops on SIGTERM. */
 import { spawn } from 'node:child_process';
-import { cp, mkdir, readFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -135,6 +135,12 @@ it("never prints a seed's API key in a refusal of the seed, where one was pasted
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('organizations[0].default_reviewer_email [redacted] is not one of organizations[0].users');
   expect(r.stderr).not.toContain('SEEDSECRET');
+  // Nor a file that is not JSON, which the parser's own message quotes (second read).
+  await writeFile(join(dir, 'broken.json'), `{"organizations":[{"id":"11111111-1111-4111-8111-111111111111","api_keys":[${key}]}]}`);
+  const broken = await runCli(['emulator', '--port', '0', '--seed', join(dir, 'broken.json')]);
+  expect(broken.code).toBe(1);
+  expect(broken.stderr).toContain('is not a valid seed: not valid JSON (');
+  expect(broken.stderr).not.toMatch(/SEEDSEC|sk_live/);
 });
 
 it('refuses a state file in a folder it cannot write before it answers anything, and fails when its banner cannot be written', async () => {

@@ -8,6 +8,7 @@ import { stripControl } from '../../render/sanitize.js';
 import { startEmulatorForCli } from '../emulator-start.js';
 import { holdStateFile } from '../state-file-lock.js';
 import { parseSeed, seedKeys } from '../../emulator/seed.js';
+import { whereJsonStops } from '../../emulator/persist.js';
 import { stateFromSeed } from '../../emulator/store.js';
 import { UsageError } from '../../errors.js';
 import type { Io } from '../io.js';
@@ -256,6 +257,11 @@ async function readSeed(file: string): Promise<EmulatorSeed> {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
+  } catch (error) {
+    // Said by where it stops, never by quoting the text: a key in it would be printed (second read).
+    throw new UsageError(`${file} is not a valid seed: not valid JSON (${whereJsonStops(error, text)})`, 'see "The emulator" in the README for the seed format');
+  }
+  try {
     const seed = parseSeed(raw);
     // What only building the state finds (a template's fields that contradict each other) is said here too, not as a crash at start.
     stateFromSeed(seed, new Date(0).toISOString());

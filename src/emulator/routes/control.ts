@@ -80,7 +80,7 @@ function reset(ctx: RequestContext, controls: EmulatorControls): RouteResult {
     controls.reset(seed);
   } catch (err) {
     // Never a key, the seed's or this emulator's own, as `--seed` refuses a seed (probe GA).
-    const keys = [...seedKeys(body), ...Object.values(ctx.store.state.organizations).flatMap((o) => o.api_keys)];
+    const keys = [...seedKeys(body), ...seedKeys({ organizations: Object.values(ctx.store.state.organizations) })];
     throw badRequest(redact(err instanceof Error ? err.message : String(err), keyForms(keys)));
   }
   controls.resetStats();
