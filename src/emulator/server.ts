@@ -286,6 +286,8 @@ class EmulatorServer implements EmulatorControls {
 
   reset(seed?: EmulatorSeed): void {
     this.store.reset(seed);
+    // A fault queued before is the last case's: it must not fire in the next one (probe GE).
+    this.faults.clear();
     this.conversions.cancelAll();
     this.reviews.cancelAll();
     // A seed may hold reviews that are still processing.
