@@ -6,7 +6,7 @@
  * kept aside as held drift. Pure.
  */
 import { CREATE_ACTIONS, formerKeys, leavesLiveEdits, refKey } from './types.js';
-import type { Change, DesiredResource, Direction, FieldChange, FieldDirection, KindName, LiveResource } from './types.js';
+import type { Change, DesiredResource, Direction, DriftPolicy, FieldChange, FieldDirection, KindName, LiveResource } from './types.js';
 import { addRenameDigests, fieldHash, NOT_KEPT, type NamingKind, type SyncRecord, type SyncState } from './sync.js';
 import { checkedFields, fingerprint } from './diff.js';
 
@@ -231,6 +231,20 @@ export function syncedAsOther(c: Pick<Change, 'kind' | 'key' | 'liveId'>, sync: 
   return sync.byId.get(c.liveId)?.key;
 }
 
+/**
+ * The `drift:` policy a live change is under: the object's own, or for a removed child (a delete)
+ * the parent's that declares it; an object moved in the app (renamed, and a new one made under its
+ * old name) keeps the policy of the declared object it was last in sync as: its removal is that
+ * object's live change. One rule for plan, drift and pull.
+ */
+export function governingPolicy(c: Change, declared: (kindKey: string) => DesiredResource | undefined, sync: Pick<SyncState, 'idOf' | 'byId'>): DriftPolicy | undefined {
+  const movedFrom = c.action === 'delete' && c.direction === 'changed-live' ? syncedAsOther(c, sync) : undefined;
+  const moved = movedFrom !== undefined ? declared(movedFrom)?.policy?.drift : undefined;
+  if (moved !== undefined) return moved;
+  if (c.action === 'delete') return c.parent ? declared(refKey(c.parent.kind, c.parent.key))?.policy?.drift : undefined;
+  return declared(refKey(c.kind, c.key))?.policy?.drift;
+}
+
 /** Whether the declared object takes over the identity `kindKey` of live object `liveId`. */
 function carriesOver(d: DesiredResource, kindKey: string, liveId: string): boolean {
   if (d.pinId === liveId) return true;
@@ -325,19 +339,13 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
   const revived = revivedRemovals([...classified.values()], desired, input.sync);
   for (const change of changes) {
     const c = classified.get(change) ?? classify(change);
-    const own = desired.get(refKey(c.kind, c.key));
-    const parent = c.parent ? desired.get(refKey(c.parent.kind, c.parent.key)) : undefined;
     // Removed live, but edited in the files since: the files' edit, applied whatever the policy.
     if (revived.has(refKey(c.kind, c.key)) || (c.parent !== undefined && CREATE_ACTIONS.includes(c.action) && revived.has(refKey(c.parent.kind, c.parent.key)))) {
       kept.push(c);
       continue;
     }
 
-    // The policy of the object itself, or for a removed child, of the parent that declares it.
-    // An object moved in the app (renamed, and a new one made under its old name) keeps the policy
-    // of the declared object it was last in sync as: its removal is that object's live change.
-    const movedFrom = c.action === 'delete' && c.direction === 'changed-live' ? syncedAsOther(c, input.sync) : undefined;
-    const policy = (movedFrom !== undefined ? desired.get(movedFrom)?.policy?.drift : undefined) ?? (c.action === 'delete' ? parent : own)?.policy?.drift;
+    const policy = governingPolicy(c, (key) => desired.get(key), input.sync);
     const holdParent = c.parent !== undefined && heldParents.has(refKey(c.parent.kind, c.parent.key));
     if (!leavesLiveEdits(policy) && !holdParent) {
       kept.push(c);

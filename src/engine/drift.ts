@@ -4,10 +4,10 @@
  * live-side change; what the files change is pending, not drift; what a `drift: ignore` policy
  * covers is listed apart. Pure: built from a plan and the live objects no file declares.
  */
-import { childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, isDrift, liveRenames, liveSide, type ChildWork, type LiveRenames } from './direction.js';
+import { childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, type ChildWork, type LiveRenames } from './direction.js';
 import type { NamingKind, SyncState } from './sync.js';
 import { addTo } from '../util/multi-map.js';
-import { pendingIdKey, refKey, type Action, type Change, type DesiredResource, type Direction, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
+import { pendingIdKey, refKey, type Action, type Change, type DesiredResource, type Direction, type DriftPolicy, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
 import type { SourcePos } from '../diagnostics.js';
 
 export interface DriftItem {
@@ -28,6 +28,8 @@ export interface DriftItem {
   removed_in_files?: true;
   /** Removed live, but the files changed it (or its rules) since the last sync: pull leaves it in the files, apply creates it again. */
   edited_in_files?: true;
+  /** Removed live with a parent a child's `drift: revert` or `ignore` keeps in the files: pull leaves it there, apply creates it again. */
+  kept_by_policy?: true;
   /** The name it holds live, when renamed there (its `name` changed live): what the report says it became. */
   live_name?: string;
 }
@@ -96,13 +98,14 @@ function liveName(c: Change): Pick<DriftItem, 'live_name'> {
 
 export function driftReport(input: DriftInput): DriftReport {
   let declared: Map<string, DesiredResource> | undefined;
-  // `drift: revert` written on the object (or, for a child made live, its parent): pull leaves such drift (probe GB).
-  const revertWritten = (c: Change): boolean => {
-    if (c.policy || !input.desired) return false;
+  const policyOf = (c: Change): DriftPolicy | undefined => {
+    if (c.policy) return c.policy;
+    if (!input.desired) return undefined;
     declared ??= new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
-    const governing = declared.get(refKey(c.kind, c.key)) ?? (c.action === 'delete' && c.parent ? declared.get(refKey(c.parent.kind, c.parent.key)) : undefined);
-    return governing?.policy?.drift === 'revert';
+    return governingPolicy(c, (key) => declared!.get(key), input.sync);
   };
+  // `drift: revert` written out: pull leaves such drift (probe GB).
+  const revertWritten = (c: Change): boolean => !c.policy && policyOf(c) === 'revert';
   const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [], ...(input.prunable ? { prunable: input.prunable } : {}), ...(input.userFiles ? { userFiles: input.userFiles } : {}), ...(input.pullLeaves ? { pullLeaves: input.pullLeaves } : {}) };
   const item = (c: Change): DriftItem => ({
     kind: c.kind,
@@ -160,6 +163,18 @@ export function driftReport(input: DriftInput): DriftReport {
     if (i.direction !== 'removed-live' || !editedChildrenOf.has(refKey(i.kind, i.key))) continue;
     i.edited_in_files = true;
     for (const child of removedChildren.get(refKey(i.kind, i.key)) ?? []) child.edited_in_files = true;
+  }
+  // A parent removed live stays in the files, with all its removed children, for a child whose
+  // policy pull keeps there (pull/plan.ts keepEditedRemovals; second read).
+  const keptParents = new Set(
+    [...input.plan.changes, ...(input.plan.held ?? [])]
+      .filter((c) => c.direction === 'removed-live' && c.parent && (policyOf(c) === 'revert' || policyOf(c) === 'ignore'))
+      .map((c) => refKey(c.parent!.kind, c.parent!.key)),
+  );
+  for (const i of report.drift) {
+    if (i.direction !== 'removed-live' || !keptParents.has(refKey(i.kind, i.key))) continue;
+    i.kept_by_policy = true;
+    for (const child of removedChildren.get(refKey(i.kind, i.key)) ?? []) child.kept_by_policy = true;
   }
   for (const c of input.plan.held ?? []) (c.policy === 'ignore' ? toIgnored : toDrift)(item(c), c.liveId);
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));

@@ -12,7 +12,7 @@ import { conflictMarkers, markersNamed } from '../config/merge-conflict.js';
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { changedSinceRecord, childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, isDrift, liveRenames, liveSide, renamedOnto, syncedAsOther, syncedRecordOf, type ChildWork, type LiveRenames } from '../engine/direction.js';
+import { changedSinceRecord, childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, renamedOnto, syncedAsOther, syncedRecordOf, type ChildWork, type LiveRenames } from '../engine/direction.js';
 import { childrenLookup } from '../engine/children.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
@@ -322,12 +322,9 @@ class PullPlanner {
     // Undeclared playbooks that prune would archive are new files, like every undeclared object.
     if (c.action === 'archive') return undefined;
     const d = this.desired.get(refKey(c.kind, c.key));
-    // An object moved in the app (a new one made under its old name) is governed by the declared
-    // object it was last in sync as, when that has a policy (engine/direction.ts does the same).
+    // An object moved in the app (a new one made under its old name): last in sync as another.
     const movedFrom = c.action === 'delete' && direction === 'changed-live' ? syncedAsOther(c, this.input.sync) : undefined;
-    const lastSyncedAs = movedFrom === undefined ? undefined : this.desired.get(movedFrom);
-    const governing = lastSyncedAs?.policy?.drift ? lastSyncedAs : c.action === 'delete' && c.parent ? this.desired.get(refKey(c.parent.kind, c.parent.key)) : d;
-    const policy = c.policy ?? governing?.policy?.drift;
+    const policy = c.policy ?? governingPolicy(c, (key) => this.desired.get(key), this.input.sync);
     const l = c.liveId ? this.liveById.get(c.liveId) : undefined;
     const fields = c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field);
     if (policy === 'ignore' || policy === 'revert') {

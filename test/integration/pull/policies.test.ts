@@ -118,6 +118,13 @@ describe('drift policies', () => {
     expect((await cli('drift', '-C', dir, '--target', 'playbook/Reverting', '-o', 'markdown')).stdout).not.toContain('docket pull');
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
+    // Moved in the app (renamed, a new one made under its name): still under the policy of what it was (second read).
+    const app = new App(emulator().env);
+    await app.editRule('Reverting', 'Term', { name: 'Term old' });
+    await app.createRule('Reverting', { name: 'Term', actions: 'ACCEPT 3 years' });
+    const moved = await cli('drift', '-C', dir, '--target', 'playbook/Reverting');
+    expect(moved.stdout).toMatch(/rule "Reverting\/Term old"[^\n]*· drift: revert/);
+    expect(moved.stdout).toContain('`docket pull` leaves it');
   });
 
   it('under drift: ignore, a field both sides changed is said to be the files to apply, not left as it is (probe GB)', async () => {
@@ -159,6 +166,8 @@ describe('drift policies', () => {
       const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file });
       await applyOk(cli, dir);
       await new App(emulator().env).archivePlaybook(`Eps ${policy}`);
+      // drift does not send the user to a pull that keeps it (second read).
+      expect((await cli('drift', '-C', dir, '--target', `playbook/Eps ${policy}`)).stdout).toContain('`docket pull` leaves it');
       // (Another iteration's playbook is live too: the emulator is the file's.)
       const pulled = await cli('pull', '-C', dir, '-o', 'json', '--target', `playbook/Eps ${policy}`);
       expect(pulled.code).toBe(0);
