@@ -130,7 +130,8 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
         said.add(`${c.kind}:${c.liveId}`);
       };
       if (!live) once(c.action !== 'rename' && heldBy(c).length > 0 ? `${label} was replaced since the plan (another object of that name is live now)` : `${label} no longer exists live`);
-      else if (c.fingerprint !== null && !now.uncomparable?.has(refKey(c.kind, c.key)) && !fingerprintHolds(live, c)) once(`${label} changed live since the plan`);
+      // With the configuration changed too (an `ignore_fields` no candidate covers), what was fingerprinted is not known for sure.
+      else if (c.fingerprint !== null && !now.uncomparable?.has(refKey(c.kind, c.key)) && !fingerprintHolds(live, c)) once(configChanged ? `${label} may have changed live since the plan (the configuration changed too, so docket cannot tell)` : `${label} changed live since the plan`);
       // Another object given the new name since: renaming onto it (or uploading it again under it) would make two of that name.
       if (live && c.action === 'rename' && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${named(c.kind, c.key)} now exists live, so renaming ${quoteValue(live.name)} to it would duplicate it`);
       if (live && movesAway(c) && CREATE_ACTIONS.includes(c.action) && heldBy(c).some((id) => id !== c.liveId)) reasons.push(`${named(c.kind, c.key)} now exists live, so uploading ${quoteValue(live.name)} again under that name would duplicate it`);

@@ -94,6 +94,17 @@ describe('staleReasons', () => {
   it('an object it changes changed live', () => {
     const edited = { ...NDA, fields: { ...NDA.fields, description: 'Edited in the app' } };
     expect(staleReasons(plan(), { ...NOW, live: [edited, TERM, ALICE] })).toEqual(['playbook "NDA" changed live since the plan']);
+    // With the configuration changed too, the fields the plan fingerprinted may have been others (an
+    // `ignore_fields` since changed): tried under the ones it may have covered, else said as unsure (second read).
+    const elsewhere = { ...NOW, configDigest: 'other', live: [edited, TERM, ALICE] };
+    const changed = staleReasons(plan(), elsewhere);
+    expect(changed).toHaveLength(2);
+    expect(changed[0]).toMatch(/^the configuration changed since the plan was made/);
+    expect(changed[1]).toBe('playbook "NDA" may have changed live since the plan (the configuration changed too, so docket cannot tell)');
+    // Fingerprinted then without `description` (ignored then, say): no live change to say.
+    const narrow = plan();
+    narrow.changes[0] = { ...narrow.changes[0]!, fingerprint: fingerprint(NDA, ['name']) };
+    expect(staleReasons(narrow, { ...elsewhere, checked: () => undefined, checkedBefore: () => [undefined, ['name']] })).toEqual([changed[0]]);
     // The organization, of which there is one, by what it is.
     const org = liveOrganization('org-1', { 'review.name': 'Acme' });
     const update = planOf([{ ...change('update', 'organization', 'organization', { liveId: 'org-1' }), fingerprint: fingerprint(org) }], {});
