@@ -18,10 +18,11 @@ const PLAN_SCHEMA = 'plan.schema.json';
 const LISTED_PROBLEMS = 3;
 /**
  * `dir`: the folder the command was given (`-C`), which the hints' commands name, with the
- * environment and emulator the file says it was made for, as far as it says them.
+ * environment and emulator the file says it was made for, as far as it says them, else those the
+ * command was `given`.
  */
-export async function readPlanFile(path: string, dir = '.'): Promise<Plan> {
-  const replan = (raw?: unknown): string => replanFrom(raw, dir);
+export async function readPlanFile(path: string, dir = '.', given: { env?: string | undefined; emulator?: boolean | undefined } = {}): Promise<Plan> {
+  const replan = (raw?: unknown): string => replanFrom(raw, dir, given);
   if (path.trim() === '') throw new DocketError('invalid-plan-file', 'the plan file argument is empty', `name the plan saved with \`${replan()}\``);
   let text: string;
   try {
@@ -83,11 +84,12 @@ export async function readPlanFile(path: string, dir = '.'): Promise<Plan> {
  * plainly: an environment written as one can be, the emulator. (Not its targets: a file refused
  * may hold anything there.)
  */
-function replanFrom(raw: unknown, dir: string): string {
+function replanFrom(raw: unknown, dir: string, given: { env?: string | undefined; emulator?: boolean | undefined }): string {
   const p = isPlainObject(raw) ? raw : {};
   const target = isPlainObject(p.target) ? p.target : {};
-  const env = typeof p.environment === 'string' && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p.environment) ? p.environment : undefined;
-  return `${shapedCommand('plan', { dir, env, emulator: target.emulator === true, target: [] })} --out PLAN.json`;
+  // Else as the apply was given them (a file cut short says neither).
+  const env = typeof p.environment === 'string' && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p.environment) ? p.environment : given.env;
+  return `${shapedCommand('plan', { dir, env, emulator: target.emulator === true || given.emulator === true, target: [] })} --out PLAN.json`;
 }
 
 /**

@@ -319,6 +319,8 @@ describe('saved plans', () => {
     expect((await cli('apply', '-C', dir, broken[0]![0]!)).stderr).toContain(`make a new one with \`docket plan -C ${dir} --out PLAN.json\` instead of editing it`);
     await writeFile(join(dir, 'cut.json'), JSON.stringify(saved).slice(0, 100));
     expect((await cli('apply', '-C', dir, join(dir, 'cut.json'))).stderr).toContain(`hint: make a new one with \`docket plan -C ${dir} --out PLAN.json\``);
+    // A file that says nothing of itself: as the apply was given (second read).
+    expect((await cli('apply', '-C', dir, '--emulator', join(dir, 'cut.json'))).stderr).toContain(`hint: make a new one with \`docket plan -C ${dir} --emulator --out PLAN.json\``);
     const older = await cli('apply', '-C', dir, await edited('older.json', (p) => (p.docket_version = '0.0.1')));
     expect(older.code).toBe(1);
     expect(older.stderr).toContain('older.json was made by docket 0.0.1, and this is docket');

@@ -87,7 +87,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .action(async (planFile: string | undefined, opts: ApplyFlags) => {
       const color = useColor(io, opts);
       // An empty argument (`docket apply "$PLAN"` with PLAN unset) is read, and refused: never taken as none.
-      const saved = planFile !== undefined ? await readPlanFile(planFile, opts.dir) : undefined;
+      const saved = planFile !== undefined ? await readPlanFile(planFile, opts.dir, { env: opts.env, emulator: opts.emulator }) : undefined;
       if (saved && planFile) checkPlanVersion(saved, planFile, replanCommand(saved, opts.dir));
       // A saved plan knows its environment, as it knows whether it was made for the emulator. Said
       // before the seal: run with another environment's keys, the seal fails for the wrong reason.
