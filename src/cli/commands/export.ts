@@ -25,8 +25,7 @@ import { readSchema } from '../../config/schema-read.js';
 import { checkOut, writeExport } from '../../export/write.js';
 import { isInside, rootRelative } from '../../config/data-files.js';
 import { skipDirectory } from '../../config/discover.js';
-import { enclosingConfiguration } from '../../config/load.js';
-import { shellWord } from '../../util/shell-word.js';
+import { nestedConfigurationWarning } from '../nested-configuration.js';
 import { writeDestinationOrAsNamed } from '../../util/atomic-write.js';
 import { KINDS, type AnyKind } from '../../kinds/index.js';
 import { targetLine } from '../../render/text.js';
@@ -82,11 +81,8 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
           s.logger.info(`Warning: ${opts.out} is inside the source configuration ${opts.dir}; docket reads every YAML file below it, so the source would declare everything twice`);
         } else {
           // Inside another configuration, as init warns: that one now reads these files as its own (probe GD).
-          const outer = (await enclosingConfiguration(writeDestinationOrAsNamed(out), true))?.dir;
-          if (outer) {
-            const where = path.isAbsolute(opts.out!) ? outer : path.relative(io.cwd, outer) || '.';
-            s.logger.info(`Warning: ${opts.out} is inside the configuration directory ${where}, which reads every YAML file below it: \`docket validate -C ${shellWord(where)}\` now fails on the exported files. Move ${opts.out} out of it (or into a dot-folder)`);
-          }
+          const nested = await nestedConfigurationWarning(opts.out!, out, io.cwd, 'the exported files');
+          if (nested) s.logger.info(nested);
         }
         s.progress.start('Reading live state');
         let byKind;

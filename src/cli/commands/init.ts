@@ -7,10 +7,11 @@ import { showPath } from '../../config/quote.js';
 import { shellWord } from '../../util/shell-word.js';
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseDir, withCommon } from '../options.js';
 import { Command } from 'commander';
-import { enclosingConfiguration, miscasedProjectFile, PROJECT_FILES } from '../../config/load.js';
+import { miscasedProjectFile, PROJECT_FILES } from '../../config/load.js';
+import { nestedConfigurationWarning } from '../nested-configuration.js';
 import { schemaHome } from '../../config/schema-names.js';
 import { DocketError, UsageError } from '../../errors.js';
 import { docketYaml, examplePlaybook } from '../init-templates.js';
@@ -80,12 +81,8 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
       }
       // The paths are what was typed: a control character in one is shown escaped, not sent to the terminal.
       if (!opts.quiet) io.stdout(escapeControl(`${table(done)}\n${nextSteps(dir)}${home.installed ? '' : editorNote(home.dir, root)}`));
-      // Written all the same (a user may move it), but that configuration now reads these files as its own.
-      const outer = (await enclosingConfiguration(root, true))?.dir;
-      if (outer) {
-        const where = isAbsolute(dir) ? outer : relative(io.cwd, outer) || '.';
-        io.stderr(escapeControl(`Warning: ${showPath(dir)} is inside the configuration directory ${showPath(where)}, which reads every YAML file below it: \`docket validate -C ${shellWord(where)}\` now fails on ${showPath(join(dir, 'docket.yaml'))}. Move ${showPath(dir)} out of it (or into a dot-folder).\n`));
-      }
+      const nested = await nestedConfigurationWarning(dir, root, io.cwd, showPath(join(dir, 'docket.yaml')));
+      if (nested) io.stderr(`${nested}\n`);
       setExit(0);
     });
 }
