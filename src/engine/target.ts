@@ -128,8 +128,10 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   }
   if (diagnostics.hasErrors()) return { diagnostics };
 
-  const wanted = (kind: KindName, key: string): boolean =>
-    targets.some((t) => (t.kind === kind && t.key === key) || (parentOf.get(kind) === t.kind && key.startsWith(`${t.key}/`)));
+  // A child by its parent's identity, not its key's start: rule `y` of playbook `P/X` is `P/X/y`,
+  // which starts as a rule of `P` would (probe GF).
+  const wanted = (kind: KindName, key: string, parent: { kind: KindName; key: string } | undefined): boolean =>
+    targets.some((t) => (t.kind === kind && t.key === key) || (parent !== undefined && parent.kind === t.kind && parent.key === t.key));
   const byId = new Map(plan.changes.map((c) => [c.id, c]));
   const keep = new Set<string>();
   const visit = (id: string): void => {
@@ -139,10 +141,10 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     keep.add(id);
     for (const dep of change.dependsOn) visit(dep);
   };
-  for (const c of plan.changes) if (wanted(c.kind, c.key)) visit(c.id);
+  for (const c of plan.changes) if (wanted(c.kind, c.key, c.parent)) visit(c.id);
 
   const changes = plan.changes.filter((c) => keep.has(c.id));
-  const held = plan.held?.filter((c) => wanted(c.kind, c.key));
+  const held = plan.held?.filter((c) => wanted(c.kind, c.key, c.parent));
   // A warning about a removal this plan no longer makes is not this plan's.
   const dropped = plan.changes.filter((c) => !keep.has(c.id) && (c.action === 'delete' || c.action === 'archive')).map(removedButEditedStart);
   // Nor is a rename hint about a create it no longer makes.
@@ -150,7 +152,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   // A rename hint that says the live object is archived (--prune) where this plan no longer archives it.
   const unarchived = plan.changes.filter((c) => !keep.has(c.id) && c.action === 'archive');
   // Nor a create-only value of an object the targets leave out (it changes nothing either way).
-  const untargeted = desired.filter((d) => d.createOnly && !wanted(d.kind, d.key));
+  const untargeted = desired.filter((d) => d.createOnly && !wanted(d.kind, d.key, d.parent));
   const warnings = (
     dropped.length === 0 && notCreated.length === 0 && untargeted.length === 0
       ? plan.warnings

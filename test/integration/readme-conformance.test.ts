@@ -40,6 +40,16 @@ describe('repeated flags', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('only "playbook/Inbound NDA" and what it depends on');
   });
+
+  it('--target playbook/P takes the rules of P, not those of another playbook whose name starts P/ (probe GF)', async () => {
+    const playbook = (name: string, rule: string) => `kind: Playbook\nname: ${name}\nrules:\n  - name: ${rule}\n    actions: ACCEPT ${rule}\n`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/p.yaml': playbook('P', 'r'), 'playbooks/px.yaml': playbook('P/X', 'y') });
+    const r = await runCli(['plan', '-C', dir, '--emulator', '--target', 'playbook/P', '-o', 'json']);
+    const plan = JSON.parse(r.stdout) as { changes: { kind: string; key: string }[] };
+    expect(plan.changes.map((c) => `${c.kind} ${c.key}`).sort()).toEqual(['playbook P', 'rule P/r']);
+    expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve', '--target', 'playbook/P'])).stdout).toContain('Apply complete: 2 done.');
+    expect((await runCli(['plan', '-C', dir, '--emulator', '-o', 'json'])).stdout).toContain('"key": "P/X/y"');
+  });
 });
 
 describe('--kind', () => {
