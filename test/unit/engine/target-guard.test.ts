@@ -43,9 +43,9 @@ describe('parseTarget', () => {
 
 describe('limitToTargets', () => {
   const pb = change('create', 'playbook', 'NDA');
-  const rule = change('create', 'rule', 'NDA/Term', { dependsOn: [pb.id] });
+  const rule = change('create', 'rule', 'NDA/Term', { dependsOn: [pb.id], parent: { kind: 'playbook', key: 'NDA' } });
   const invite = change('invite', 'member', 'dave@acme.example');
-  const ruleWithReviewer = change('create', 'rule', 'NDA/Cap', { dependsOn: [pb.id, invite.id] });
+  const ruleWithReviewer = change('create', 'rule', 'NDA/Cap', { dependsOn: [pb.id, invite.id], parent: { kind: 'playbook', key: 'NDA' } });
   const other = change('update', 'playbook', 'MSA', { liveId: 'pb-2' });
   const plan = planOf([invite, pb, rule, ruleWithReviewer, other], { 'playbook:MSA': 'pb-2' });
   const desired = [desiredPlaybook('NDA'), desiredRule('NDA', 'Term'), desiredRule('NDA', 'Cap'), desiredPlaybook('MSA')];
