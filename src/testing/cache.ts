@@ -3,7 +3,8 @@
  * (contract sha256, effective playbook digest, review type). A file per key, written atomically;
  * a later run (or `--replay-only`, with no keys) takes its runs from there instead of reviewing.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { readRegularFileSync } from '../util/special-file.js';
 import { join } from 'node:path';
 import { canonicalJson, sha256 } from '../engine/canonical.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
@@ -50,16 +51,18 @@ export class TestCache {
     const file = this.file(key);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(await readFile(file, 'utf8'));
+      // Never waited on: a named pipe there would hold the run, signals included (probe GF).
+      parsed = JSON.parse(readRegularFileSync(file).toString('utf8'));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.unreadable.add(file);
       return [];
     }
-    if (!isPlainObject(parsed) || parsed.version !== 1 || !Array.isArray(parsed.runs) || canonicalJson(parsed.key) !== canonicalJson(key)) {
+    // Every run as a review's facts, or the entry is damaged: a value of another shape would reach the matchers (probe GF).
+    if (!isPlainObject(parsed) || parsed.version !== 1 || !Array.isArray(parsed.runs) || canonicalJson(parsed.key) !== canonicalJson(key) || !parsed.runs.every((r) => isPlainObject(r) && isFacts(r.facts))) {
       this.unreadable.add(file);
       return [];
     }
-    return (parsed.runs as CacheFile['runs']).filter((r) => isPlainObject(r) && isPlainObject(r.facts)).map((r) => r.facts);
+    return (parsed.runs as CacheFile['runs']).map((r) => r.facts);
   }
 
   /** Whether the key's entry is there but could not be read (after `get`). */
@@ -74,4 +77,19 @@ export class TestCache {
     const body: CacheFile = { version: 1, key, runs: runs.map((facts) => ({ recorded_at: at, facts })) };
     await writeFileAtomic(this.file(key), `${JSON.stringify(body, null, 2)}\n`);
   }
+}
+
+const text = (v: unknown): boolean => v === null || typeof v === 'string';
+const listOf = (v: unknown, item: (x: Record<string, unknown>) => boolean): boolean => Array.isArray(v) && v.every((x) => isPlainObject(x) && item(x));
+
+/** Whether a recorded value has the shape of a review's facts (types.ts ReviewFacts). */
+function isFacts(v: unknown): v is ReviewFacts {
+  return (
+    isPlainObject(v) &&
+    typeof v.review_id === 'string' &&
+    typeof v.review_type === 'string' &&
+    listOf(v.redlines, (r) => typeof r.topic === 'string' && text(r.rule) && text(r.evaluation) && text(r.commentary)) &&
+    listOf(v.flags, (f) => text(f.rule) && text(f.text) && text(f.decision)) &&
+    listOf(v.positions, (p) => text(p.summary) && text(p.detailed_explanation))
+  );
 }

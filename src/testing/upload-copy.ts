@@ -4,7 +4,7 @@
  * a CI job that keeps the test cache between runs but not its changes to the lock (a test job does
  * not commit), which would otherwise upload every contract again on each run that reviews.
  */
-import { readFile } from 'node:fs/promises';
+import { readRegularFileSync } from '../util/special-file.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { isPlainObject } from '../util/plain.js';
@@ -49,7 +49,8 @@ export class UploadCopy {
 
   private async read(): Promise<Uploads> {
     try {
-      const parsed: unknown = JSON.parse(await readFile(this.path, 'utf8'));
+      // Never waited on: a named pipe there would hold the run, signals included (probe GF).
+      const parsed: unknown = JSON.parse(readRegularFileSync(this.path).toString('utf8'));
       if (!isPlainObject(parsed) || parsed.version !== 1 || !isPlainObject(parsed.uploads)) return {};
       const out: Uploads = {};
       for (const [target, section] of Object.entries(parsed.uploads)) {

@@ -4,7 +4,7 @@
  * Ctrl-C and after a crash (and by the next run). Apart from test-command.test.ts (and answers the
  * service loses, test-command-faults.test.ts) so that they run side by side.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -70,6 +70,17 @@ describe('docket test against a standalone emulator', () => {
     const replayed = await runCli(['test', '-C', dir, '--replay-only', '--target', NDA], { env: { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! } });
     expect(replayed.stderr).not.toContain('warning');
     expect(replayed.stdout).not.toContain('SKIP');
+    // A value of another shape in it, or a named pipe in its place: said the same, no crash, no wait (probe GF).
+    const entry = join(partition, entries[0]!);
+    const recorded = JSON.parse(await readFile(entry, 'utf8')) as { runs: { facts: Record<string, unknown> }[] };
+    recorded.runs[0]!.facts.flags = 'zz';
+    await writeFile(entry, JSON.stringify(recorded));
+    const shaped = await runCli(['test', '-C', dir, '--replay-only', '--target', NDA], { env: { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! } });
+    expect([shaped.code, shaped.stderr]).toEqual([0, expect.stringContaining('warning: a test cache entry could not be read')]);
+    await rm(entry);
+    execFileSync('mkfifo', [entry]);
+    const piped = await runCli(['test', '-C', dir, '--replay-only', '--target', NDA], { env: { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! } });
+    expect([piped.code, piped.stderr]).toEqual([0, expect.stringContaining('warning: a test cache entry could not be read')]);
   });
 
   it('repeats a case and reports one that passes only sometimes as flaky', async () => {
