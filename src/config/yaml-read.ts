@@ -186,7 +186,10 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
  * else undefined: the caller then takes the full parser, which reads anything else.
  */
 export function plainYamlValue(text: string): unknown {
-  const documents = plainYamlDocuments(text);
+  // A definition the service holds, compared with its file: a key YAML reads as null is js-yaml's
+  // `null` here, as the file's `null:` reads (a nameless or `~` key validate refuses in the file).
+  // The full parser's data model would make it "" (probe GF).
+  const documents = plainYamlDocuments(text, { nullKeys: true });
   return documents?.length === 1 ? documents[0] : undefined;
 }
 
@@ -195,7 +198,7 @@ export function plainYamlValue(text: string): unknown {
  * parseYamlFile: no tag, anchor, merge key, YAML 1.1 number or empty document), else undefined.
  * For values only, with no positions: several times faster than the full parser.
  */
-export function plainYamlDocuments(text: string): unknown[] | undefined {
+export function plainYamlDocuments(text: string, options: { nullKeys?: boolean } = {}): unknown[] | undefined {
   if (!fastReadable(text)) return undefined;
   const block = readBlockYaml(text);
   if (block !== undefined) return block.length > 0 ? block : undefined;
@@ -205,7 +208,7 @@ export function plainYamlDocuments(text: string): unknown[] | undefined {
   } catch {
     return undefined;
   }
-  return read.length > 0 && plainDocuments(read, false) ? read : undefined;
+  return read.length > 0 && plainDocuments(read, false, options.nullKeys) ? read : undefined;
 }
 
 /**
@@ -217,9 +220,9 @@ function fastReadable(text: string): boolean {
   return !text.startsWith('\uFEFF') && !needsFullParser(text);
 }
 
-/** Whether documents js-yaml read are as the full parser reads them: none empty, no node reached twice, no key `null` (`detach`: see readOtherwise). */
-function plainDocuments(read: readonly unknown[], detach: boolean): boolean {
-  return !read.some((v) => v === null || v === undefined || readOtherwise(v, detach));
+/** Whether documents js-yaml read are as the full parser reads them: none empty, no node reached twice, no key `null` unless `nullKeys` (`detach`: see readOtherwise). */
+function plainDocuments(read: readonly unknown[], detach: boolean, nullKeys = false): boolean {
+  return !read.some((v) => v === null || v === undefined || readOtherwise(v, detach, nullKeys));
 }
 
 /**
@@ -229,7 +232,7 @@ function plainDocuments(read: readonly unknown[], detach: boolean): boolean {
  * keeps a whole text alive for any one slice of it: the copies let the texts of a large
  * configuration go (`reread` brings one back).
  */
-function readOtherwise(root: unknown, detach: boolean): boolean {
+function readOtherwise(root: unknown, detach: boolean, nullKeys: boolean): boolean {
   const seen = new Set<object>();
   const stack: unknown[] = [root];
   while (stack.length > 0) {
@@ -246,7 +249,7 @@ function readOtherwise(root: unknown, detach: boolean): boolean {
     } else {
       const o = v as Record<string, unknown>;
       for (const k in o) {
-        if (k === 'null') return true;
+        if (k === 'null' && !nullKeys) return true;
         const x = o[k];
         if (detach && typeof x === 'string' && x.length >= SLICED_MIN) o[k] = detached(x);
         else stack.push(x);

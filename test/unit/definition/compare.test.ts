@@ -60,6 +60,14 @@ describe('sameDefinition', () => {
     expect(sameDefinition(parse(BLOCK, { version: '1.1' }), BLOCK)).toBe(true);
   });
 
+  it('reads a live definition as the file is read: a key YAML reads as null is the same key on both sides (probe GF)', async () => {
+    const { parseDefinitionFile } = await import('../../../src/kinds/support/definition.js');
+    const text = lines('title: T', 'sections:', '  - heading: H', '    fields:', '      null:', '        label: L', '        input: text');
+    const file = parseDefinitionFile(text, 'c.cover.yaml');
+    expect(definitionData(text)).toEqual({ ok: true, value: file.value });
+    expect(sameDefinition(text, file.value)).toBe(true);
+  });
+
   it('compares unparsable text as text', () => {
     const broken = 'title: "open\nsections: [\n';
     expect(sameDefinition(broken, broken)).toBe(true);
