@@ -26,6 +26,8 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   } catch {
     return { code: 'invalid-url', message: `${what} ${shown(raw)} is not a valid URL`, hint: 'use a URL such as https://api.commonpaper.com' };
   }
+  // A backslash the parser reads as `/` (in the host part) or keeps: the editor's schema refuses it, so does docket (second read).
+  if (raw.includes('\\')) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} holds a backslash`, hint: 'write `/` between the parts of a URL' };
   // `https:///host` parses as https://host/: a slip that docket.yaml's schema refuses, refused here too (a DOCKET_*_URL variable).
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\/\//.test(raw.trim())) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} has a third / after the scheme`, hint: 'write it as https://host, with two slashes' };
   // A host of other letters (`bücher.example`) is a URL only once spelt in ASCII, as the editor's schema and a request spell it.

@@ -21,6 +21,8 @@ describe('service URLs: the editor schema and validate', () => {
       'http://127.1:8580/review', 'http://2130706433', 'http://0177.0.0.1', 'http://0x7f.0.0.1', 'http://127.0.0.1.', 'http://[::0:1]', 'https://1.2.3', 'https://0', 'https://1.2.3.4.', 'https://api.example.com.1',
       // Hex or octal parts the parser reads as other numbers (probe GA): 1.2.3.4, 8.2.3.4, 127.0.0.1, 127.0.0.8.
       'https://1.2.3.0x4', 'https://010.2.3.4', 'https://127.0.0.0x1', 'http://127.0.0.010', 'https://api.example.0x1', 'https://a.0X',
+      // A backslash, in the host part or the path (second read).
+      'https://api.example.com\\v1', 'https://api.example.com/v1\\x',
       // Credentials, even empty ones; escapes in the host; plain http elsewhere; a query.
       'https://@api.example.com', 'https://:@api.example.com', 'https://u:p@api.example.com', 'https://ex%20ample.com', 'https://ex%41mple.com', 'http://api.example.com', 'https://api.example.com/?x=1', 'https://api.example.com:99999',
     ];
