@@ -12,7 +12,7 @@ import { gluedDashHint, joinPointer, pointerLabel, pointerToPath, type DocPositi
 import { quoteValue, showJson, showName } from './quote.js';
 import { urlSpellingHint } from './url-policy.js';
 import { withoutSecrets } from './url-secrets.js';
-import { TAG_HINT } from './written-number.js';
+import { nonFiniteName, TAG_HINT } from './written-number.js';
 
 export { schemasDir } from './schema-names.js';
 
@@ -131,8 +131,8 @@ function simplify(errors: readonly ErrorObject[]): ErrorObject[] {
   );
 }
 
-/** A key with nothing before its `:` (a line that starts with one, or `{ : x }`). */
-const NAMELESS_KEY = 'a key with no name (nothing before its `:`)';
+/** A key with nothing before its `:` (a line that starts with one, or `{ : x }`), or written `""`: the reader keeps both as "". */
+const NAMELESS_KEY = 'a key with no name (nothing, or `""`, before its `:`)';
 
 /** A definition file's name, in any letter case (`*.YAML` is read as a YAML file too). */
 const YAML_NAME_PATTERN = '\\.[yY][aA]?[mM][lL]$';
@@ -433,7 +433,7 @@ function describeValue(value: unknown): string {
   if (typeof value === 'object') return 'a mapping';
   if (typeof value === 'boolean') return 'a boolean';
   // YAML's .inf and .nan are numbers to JavaScript, not to a schema.
-  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : 'infinity';
+  if (typeof value === 'number' && !Number.isFinite(value)) return nonFiniteName(value);
   if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a number';
   return 'a string';
 }

@@ -31,7 +31,7 @@ export function numberAsText(value: unknown, lineAt: SourceLine, pos: SourcePos,
   if (written === undefined || written === String(value) || written.startsWith('${')) return undefined;
   // Infinity and NaN as YAML says them: JSON has neither, so no such value would be sent (probe GA).
   const finite = Number.isFinite(value);
-  const read = finite ? `the number ${String(value)}` : Number.isNaN(value) ? 'NaN (not a number)' : value > 0 ? 'infinity' : 'minus infinity';
+  const read = finite ? `the number ${String(value)}` : nonFiniteName(value);
   return {
     severity: 'error',
     code: 'number-as-text',
@@ -40,6 +40,11 @@ export function numberAsText(value: unknown, lineAt: SourceLine, pos: SourcePos,
     // Quoted, a tagged value is still made a number: the tag is what goes (probe ET).
     hint: taggedBefore(line, pos.col) ? TAG_HINT : `quote it to keep what is written: ${JSON.stringify(written)}`,
   };
+}
+
+/** `.inf`, `-.inf` and `.nan` as a message says what YAML read them as. */
+export function nonFiniteName(value: number): string {
+  return Number.isNaN(value) ? 'NaN' : value > 0 ? 'infinity' : 'minus infinity';
 }
 
 /** What to do about a tag that made a value a number. */

@@ -113,8 +113,8 @@ function stoppedHeading(reason: string): string {
   return /^SIG[A-Z]+$/.test(reason) ? `Apply interrupted (${reason})` : `Apply stopped (${stripControl(reason)})`;
 }
 
-/** Every change was started before the checks at the end: made, unless it failed (probe FZ). */
+/** Every change was started before the checks at the end, or skipped for one that failed (probe FZ). */
 function everyChangeTried(report: ApplyReport): string {
-  const unmade = report.failed + report.skipped;
-  return unmade === 0 ? 'every change was made' : `every change was tried, and ${unmade} ${unmade === 1 ? 'was' : 'were'} not made (failed or skipped)`;
+  if (report.failed + report.skipped === 0) return 'every change was made';
+  return `every change was started or skipped: ${report.failed} failed, ${report.skipped} skipped`;
 }

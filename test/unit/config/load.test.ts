@@ -364,15 +364,15 @@ describe('loadConfig: schema errors', () => {
       's.yaml': lines('kind: Playbook', 'name: S', 'rules:', '  - { name: T, actions: A, : x }'),
     });
     expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
-      'p.yaml:3:1 unknown-key a key with no name (nothing before its `:`) in Playbook',
+      'p.yaml:3:1 unknown-key a key with no name (nothing, or `""`, before its `:`) in Playbook',
       'q.yaml:3:1 unknown-key unknown key `~` (read as `null`) in Playbook',
-      'r.yaml:6:5 unknown-key a key with no name (nothing before its `:`) in `rules[0]`',
-      's.yaml:4:28 unknown-key a key with no name (nothing before its `:`) in `rules[0]`',
+      'r.yaml:6:5 unknown-key a key with no name (nothing, or `""`, before its `:`) in `rules[0]`',
+      's.yaml:4:28 unknown-key a key with no name (nothing, or `""`, before its `:`) in `rules[0]`',
     ]);
     // Where any name goes, it names no variable or environment `null` (probe GA).
     const project = await load({ 'docket.yaml': lines('version: 1', 'vars:', '  : from-nameless-key', '  ok: 1', 'environments:', '  ~: {}') });
     expect(project.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
-      'docket.yaml:3:3 invalid-value a key with no name (nothing before its `:`) in `vars`: use letters, digits, `_` and `-`, starting with a letter or `_`',
+      'docket.yaml:3:3 invalid-value a key with no name (nothing, or `""`, before its `:`) in `vars`: use letters, digits, `_` and `-`, starting with a letter or `_`',
       'docket.yaml:6:3 invalid-value invalid name `~` in `environments`: use letters, digits, `_` and `-`, starting with a letter or `_`',
     ]);
   });
@@ -449,7 +449,7 @@ describe('loadConfig: schema errors', () => {
       ['p.yaml:11:19 invalid-value', '`renamed_from` must be a string or a list of strings (got {"a":1})'],
       // Quoted as YAML wrote them: JSON has no NaN or infinity, and printed `null`.
       ['p.yaml:12:11 invalid-value', '`name` must be a string, not NaN (got .nan)'],
-      ['p.yaml:13:23 invalid-value', '`generate_summary` must be true or false, not infinity (got -.inf)'],
+      ['p.yaml:13:23 invalid-value', '`generate_summary` must be true or false, not minus infinity (got -.inf)'],
     ]);
     // Where a number is wanted, .inf is still not one.
     const inf = await load({ 'docket.yaml': 'version: 1\nmax_rps: .inf\n' });
