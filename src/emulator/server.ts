@@ -190,6 +190,8 @@ class EmulatorServer implements EmulatorControls {
   /** Ends each latency wait under way: a stopped emulator neither lingers for them nor runs their requests. */
   private readonly waits = new Set<() => void>();
   private closed = false;
+  /** Counts resets: a request that waited across one is dropped. */
+  private generation = 0;
 
   constructor(
     private readonly store: EmulatorStore,
@@ -285,6 +287,7 @@ class EmulatorServer implements EmulatorControls {
   }
 
   reset(seed?: EmulatorSeed): void {
+    this.generation++;
     this.store.reset(seed);
     // A fault queued before is the last case's: it must not fire in the next one (probe GE).
     this.faults.clear();
@@ -339,11 +342,18 @@ class EmulatorServer implements EmulatorControls {
     const method = (req.method ?? 'GET').toUpperCase();
     const target = requestTarget(req);
     const path = target.path;
+    // A reset while the request waits (its latency, a `late` fault) makes it the last case's: dropped, never run in the fresh state (probe GF).
+    const generation = this.generation;
+    const stale = (): boolean => {
+      if (this.generation === generation) return false;
+      res.destroy();
+      return true;
+    };
     try {
       const rawBody = hasNoBody(req) ? EMPTY_BODY : await readBody(req);
       if (this.settings.latencyMs > 0) await this.sleep(this.settings.latencyMs);
       // Closed meanwhile: its connection is gone, and a stopped server changes nothing.
-      if (this.closed) return;
+      if (this.closed || stale()) return;
       const match = this.router.match(method, path, this.settings.variants);
       const scope = match.kind === 'found' ? match.route.scope : scopeOfPath(path);
       const transport = scope === 'control' ? undefined : this.admit(method, path, match);
@@ -352,7 +362,7 @@ class EmulatorServer implements EmulatorControls {
       // Passed on late: performed after the client may have given up on it (the create docket must not send twice).
       if (transport?.status === 'late') {
         await this.sleep(transport.delayMs ?? LATE_FAULT_MS);
-        if (this.closed) return;
+        if (this.closed || stale()) return;
       }
       let result: RouteResult | HttpProblem;
       try {

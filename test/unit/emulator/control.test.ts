@@ -61,6 +61,16 @@ describe('statistics', () => {
     expect((await h.control('GET', '/_emulator/config')).body).toMatchObject({ variants: { review_paths: 'flat', review_users: false, paging: 'links' } });
   });
 
+  it('drops a request a late fault held across a reset: the fresh state never gets it (probe GF)', async () => {
+    const h = await start();
+    expect((await h.control('POST', '/_emulator/faults', { method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: 300, count: 1 })).status).toBe(201);
+    const held = h.review('POST', PLAYBOOKS, { name: 'Leftover' }).catch(() => 'dropped');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await h.control('POST', '/_emulator/reset')).status).toBe(200);
+    expect(await held).toBe('dropped');
+    expect(list(await h.review('GET', PLAYBOOKS))).toEqual([]);
+  });
+
   it('reports a request dropped at close while it waited out the latency, before close resolves (probe GE)', async () => {
     const seen: { method: string; status?: number }[] = [];
     const h = await start({ latencyMs: 5_000, onRequest: (r) => void seen.push({ method: r.method, ...(r.status !== undefined ? { status: r.status } : {}) }) });
