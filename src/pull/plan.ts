@@ -436,6 +436,7 @@ class PullPlanner {
   private keepEditedRemovals(toRemove: Pulling[]): void {
     // Parents removed live that stay for a child the files edited (a parent edited itself never reached toRemove).
     const keptParents = new Set<string>();
+    const policyKept = new Set<string>();
     for (const r of toRemove) {
       const key = refKey(r.change.kind, r.change.key);
       // Its children outside a --target's plan count too: taking the parent out would take them with it.
@@ -446,8 +447,14 @@ class PullPlanner {
         this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], removedButEdited(children)));
       } else if (kept) {
         keptParents.add(key);
+        policyKept.add(key);
         this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], `removed live, but the policy of what it holds keeps that in the files (${kept.join(', ')}): apply creates it again as they say, or remove it from the files by hand`));
       }
+    }
+    // Its other children stay with it: each said, not left out of the report (probe GF).
+    for (const r of toRemove) {
+      const parent = r.change.parent ? refKey(r.change.parent.kind, r.change.parent.key) : undefined;
+      if (parent !== undefined && policyKept.has(parent)) this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], `removed live with its ${r.change.parent!.kind}, which stays in the files for a policy (above): apply creates it again`));
     }
     // An object edited itself stays with all it holds.
     for (const key of this.editedRemovals) keptParents.add(key);

@@ -173,6 +173,8 @@ describe('drift policies', () => {
       expect(pulled.code).toBe(0);
       const result = JSON.parse(pulled.stdout) as { pulled: { key: string }[]; not_pulled: { key: string; reason: string }[] };
       expect(result.pulled).toEqual([]);
+      // The rule of no policy that stays with it is said too (probe GF).
+      expect(result.not_pulled.find((p) => p.key === `Eps ${policy}/E1`)?.reason).toBe('removed live with its playbook, which stays in the files for a policy (above): apply creates it again');
       expect(result.not_pulled.find((p) => p.key === `Eps ${policy}`)?.reason).toBe(`removed live, but the policy of what it holds keeps that in the files (rule "Eps ${policy}/E2" (\`drift: ${policy}\`)): apply creates it again as they say, or remove it from the files by hand`);
       expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(file);
       await applyOk(cli, dir);
