@@ -1184,8 +1184,17 @@ class PullPlanner {
    */
   async refusedByCheck(files: readonly FileChange[], check: NonNullable<PullInput['check']>): Promise<Map<string, string>> {
     const refused = new Map<string, string>();
-    const refuse = (key: string, p: DocumentProblem): void => {
+    const refuse = (key: string, p: DocumentProblem, o?: Pulling): void => {
       if (refused.has(key) || this.refusedWhenChecked.has(key)) return;
+      // A child made in the app, written without what its parent's `ignore_fields` leaves to the
+      // app, which the file needs: nothing in the app is wrong (probe GF).
+      const parent = !o?.d && o?.change.parent ? this.desired.get(refKey(o.change.parent.kind, o.change.parent.key)) : undefined;
+      const left = (parent?.policy?.ignoreFields ?? []).filter((f) => p.message.includes(`\`${f}\``));
+      if (parent && left.length > 0) {
+        const named = left.map((f) => `\`${f}\``).join(', ');
+        refused.set(key, `${p.path ? `${p.path}: ` : ''}${p.message}: the ${parent.kind}'s \`ignore_fields\` leaves ${named} out of what pull writes, so the file would not validate; write the ${o!.change.kind} into the file by hand, or take ${left.length === 1 ? 'it' : 'them'} out of \`ignore_fields\` and pull again`);
+        return;
+      }
       // A setting docket.yaml lacks is put right there, not in the app.
       if (SETTING_CODES.has(p.code)) refused.set(key, `${p.message}; ${p.hint ?? 'set it'}, then pull again`);
       else if (RENAME_IN_FILE_CODES.has(p.code)) refused.set(key, `${p.path ? `${p.path}: ` : ''}${p.message}, as live now has it: rename the key in the file (or set the value back in the app), then pull again`);
@@ -1229,7 +1238,7 @@ class PullPlanner {
         const owner = paths ? pathAndParents(p.path ?? '').map((path) => paths.get(path)).find((w) => w !== undefined) : undefined;
         const ofData = owning.filter((o) => o.d!.document!.index - removedBefore(removed, o.d!.document!.index) === p.index);
         const blamed = owner ? [owner.entry] : ofData.length > 0 ? ofData : written.map((w) => w.entry);
-        for (const o of blamed) refuse(refKey(o.change.kind, o.change.key), p);
+        for (const o of blamed) refuse(refKey(o.change.kind, o.change.key), p, o);
       }
     }
     return refused;

@@ -199,6 +199,20 @@ describe('drift policies', () => {
     }
   });
 
+  it('a rule made in the app that ignore_fields would leave invalid in the file is not pulled, with advice about ignore_fields, not the app (probe GF)', async () => {
+    const file = 'kind: Playbook\nname: Ignoring Actions\nignore_fields: [actions, generate_summary]\nrules:\n  - name: A\n    actions: ACCEPT a\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file });
+    await applyOk(cli, dir);
+    await new App(emulator().env).createRule('Ignoring Actions', { name: 'M', actions: 'ACCEPT m', generate_summary: false });
+    const pulled = await cli('pull', '-C', dir, '--target', 'playbook/Ignoring Actions', '-o', 'json');
+    expect(pulled.code).toBe(0);
+    const result = JSON.parse(pulled.stdout) as { not_pulled: { key: string; reason: string }[] };
+    const reason = result.not_pulled.find((p) => p.key === 'Ignoring Actions/M')?.reason ?? '';
+    expect(reason).toContain("the playbook's `ignore_fields` leaves `actions` out of what pull writes, so the file would not validate; write the rule into the file by hand, or take it out of `ignore_fields` and pull again");
+    expect(reason).not.toContain('change it in the app');
+    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(file);
+  });
+
   it('a field ignore_fields left to the app, no longer ignored, is of unknown direction: an edit in the app since is drift and pull takes it, not the files\' change (probe EH)', async () => {
     const ignoring = 'kind: Playbook\nname: Ign\nignore_fields: [description]\nrules:\n  - name: R\n    description: one\n    actions: ACCEPT\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/ign.yaml': ignoring });
