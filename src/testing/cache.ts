@@ -3,7 +3,7 @@
  * (contract sha256, effective playbook digest, review type). A file per key, written atomically;
  * a later run (or `--replay-only`, with no keys) takes its runs from there instead of reviewing.
  */
-import { mkdir } from 'node:fs/promises';
+import { lstat, mkdir, rm } from 'node:fs/promises';
 import { readRegularFileSync } from '../util/special-file.js';
 import { join } from 'node:path';
 import { canonicalJson, sha256 } from '../engine/canonical.js';
@@ -75,8 +75,20 @@ export class TestCache {
     await mkdir(this.dir, { recursive: true });
     const at = this.now().toISOString();
     const body: CacheFile = { version: 1, key, runs: runs.map((facts) => ({ recorded_at: at, facts })) };
-    await writeFileAtomic(this.file(key), `${JSON.stringify(body, null, 2)}\n`);
+    const file = this.file(key);
+    await asOwnFile(file);
+    await writeFileAtomic(file, `${JSON.stringify(body, null, 2)}\n`);
   }
+}
+
+/**
+ * Makes a scratch file of docket's (a cache entry, the upload copy) a file of its own before it is
+ * written: a link there (a restored or poisoned CI cache) is taken out, never written through to
+ * where it leads (a file outside, a device), and so is a folder or pipe in its place (probe GH).
+ */
+export async function asOwnFile(file: string): Promise<void> {
+  const info = await lstat(file).catch(() => undefined);
+  if (info && !info.isFile()) await rm(file, { recursive: true, force: true });
 }
 
 const text = (v: unknown): boolean => v === null || typeof v === 'string';

@@ -8,7 +8,7 @@ import { readRegularFileSync } from '../util/special-file.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { isPlainObject } from '../util/plain.js';
-import { CACHE_DIR } from './cache.js';
+import { asOwnFile, CACHE_DIR } from './cache.js';
 
 type Uploads = Record<string, Record<string, string>>;
 
@@ -38,6 +38,7 @@ export class UploadCopy {
           if (id === undefined) delete section[sha.toLowerCase()];
           else section[sha.toLowerCase()] = id;
         }
+        await asOwnFile(this.path);
         await writeFileAtomic(this.path, `${JSON.stringify({ version: 1, uploads }, null, 2)}\n`);
       })
       // A copy that cannot be written costs an upload next time, never this run, nor the next record.
@@ -47,17 +48,24 @@ export class UploadCopy {
     return this.chain;
   }
 
+  /** The copy was there but could not be read (damaged): said once the run ends, as it may cost uploads (probe GH). */
+  unreadable = false;
+
   private async read(): Promise<Uploads> {
     try {
       // Never waited on: a named pipe there would hold the run, signals included (probe GF).
       const parsed: unknown = JSON.parse(readRegularFileSync(this.path).toString('utf8'));
-      if (!isPlainObject(parsed) || parsed.version !== 1 || !isPlainObject(parsed.uploads)) return {};
+      if (!isPlainObject(parsed) || parsed.version !== 1 || !isPlainObject(parsed.uploads)) {
+        this.unreadable = true;
+        return {};
+      }
       const out: Uploads = {};
       for (const [target, section] of Object.entries(parsed.uploads)) {
         if (isPlainObject(section)) out[target] = Object.fromEntries(Object.entries(section).filter((e): e is [string, string] => typeof e[1] === 'string'));
       }
       return out;
-    } catch {
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.unreadable = true;
       return {};
     }
   }

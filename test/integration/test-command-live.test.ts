@@ -8,7 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
-import { readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ import { App } from '../helpers/app.js';
 import { junitErrors, testReportErrors } from '../helpers/test-reports.js';
 import { testAgreementMessage } from '../../src/testing/test-agreements.js';
 import type { RunIdentity } from '../../src/testing/run-owner.js';
-import { copyExample, removeMadeDirs } from '../helpers/tmpdir.js';
+import { copyExample, makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 import { breakTermRule, reviewingEmulatorForFile, scratch } from '../helpers/test-runs.js';
 
 const BIN = fileURLToPath(new URL('../../bin/docket.js', import.meta.url));
@@ -81,6 +81,18 @@ describe('docket test against a standalone emulator', () => {
     execFileSync('mkfifo', [entry]);
     const piped = await runCli(['test', '-C', dir, '--replay-only', '--target', NDA], { env: { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! } });
     expect([piped.code, piped.stderr]).toEqual([0, expect.stringContaining('warning: a test cache entry could not be read')]);
+    // Written anew in place of a link (never through it, to a file outside) or a folder (probe GH).
+    const outside = join(await makeDir({ 'victim.txt': 'precious\n' }), 'victim.txt');
+    await rm(entry);
+    await symlink(outside, entry);
+    expect((await runCli(['test', '-C', dir, '--target', NDA], { env: emu().env })).code).toBe(0);
+    expect(await readFile(outside, 'utf8')).toBe('precious\n');
+    expect((await lstat(entry)).isFile()).toBe(true);
+    await rm(entry);
+    await mkdir(entry);
+    const folder = await runCli(['test', '-C', dir, '--target', NDA], { env: emu().env });
+    expect([folder.code, folder.stderr]).toEqual([0, expect.not.stringContaining('Internal error')]);
+    expect((await lstat(entry)).isFile()).toBe(true);
   });
 
   it('repeats a case and reports one that passes only sometimes as flaky', async () => {
