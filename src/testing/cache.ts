@@ -36,6 +36,8 @@ export function cachePartition(emulator: boolean, reviewUrl: string): string {
 export class TestCache {
   /** Entries that are there but could not be read (damaged, cut short): said once the run ends, as they cost reviews (probe GC). */
   readonly unreadable = new Set<string>();
+  /** Why an entry could not be written, when one could not: said once the run ends. */
+  unwritten: string | undefined;
 
   constructor(
     readonly dir: string,
@@ -76,19 +78,25 @@ export class TestCache {
     const at = this.now().toISOString();
     const body: CacheFile = { version: 1, key, runs: runs.map((facts) => ({ recorded_at: at, facts })) };
     const file = this.file(key);
-    await asOwnFile(file);
-    await writeFileAtomic(file, `${JSON.stringify(body, null, 2)}\n`);
+    try {
+      await asOwnFile(file);
+      await writeFileAtomic(file, `${JSON.stringify(body, null, 2)}\n`);
+    } catch (error) {
+      // An entry that cannot be written (a folder in its place) costs a review next time, never this run (probe GH).
+      this.unwritten ??= (error as NodeJS.ErrnoException).code ?? String(error);
+    }
   }
 }
 
 /**
  * Makes a scratch file of docket's (a cache entry, the upload copy) a file of its own before it is
  * written: a link there (a restored or poisoned CI cache) is taken out, never written through to
- * where it leads (a file outside, a device), and so is a folder or pipe in its place (probe GH).
+ * where it leads (a file outside, a device), and so is a pipe or device in its place (probe GH). A
+ * folder is left: the write then fails, and is said.
  */
 export async function asOwnFile(file: string): Promise<void> {
   const info = await lstat(file).catch(() => undefined);
-  if (info && !info.isFile()) await rm(file, { recursive: true, force: true });
+  if (info && !info.isFile() && !info.isDirectory()) await rm(file, { force: true });
 }
 
 const text = (v: unknown): boolean => v === null || typeof v === 'string';

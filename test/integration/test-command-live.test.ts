@@ -91,8 +91,9 @@ describe('docket test against a standalone emulator', () => {
     await rm(entry);
     await mkdir(entry);
     const folder = await runCli(['test', '-C', dir, '--target', NDA], { env: emu().env });
-    expect([folder.code, folder.stderr]).toEqual([0, expect.not.stringContaining('Internal error')]);
-    expect((await lstat(entry)).isFile()).toBe(true);
+    expect(folder.code).toBe(0);
+    expect(folder.stderr).toContain('warning: a test cache entry could not be written (EISDIR)');
+    expect(folder.stderr).not.toContain('Internal error');
   });
 
   it('repeats a case and reports one that passes only sometimes as flaky', async () => {
