@@ -109,10 +109,10 @@ function withoutPendingMarks(lock: LockFile, since: number): LockFile {
   return { ...lock, files };
 }
 
+/** Said of an apply only: a pull or a test holding the lock marks nothing this plan would misread. */
 function runningApplyWarning(holder: ApplyLockHolder, root: string): string {
-  const what = holder.command ? `docket ${holder.command}` : 'an apply';
   const where = holder.checkout !== undefined && holder.checkout !== root ? ` of ${holder.checkout}, which shares this docket.lock.json,` : ' of this checkout';
-  return `${what}${where} is running (pid ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`}, since ${holder.started}): what it is changing now shows here as still to do; plan again once it ends`;
+  return `an apply${where} is running (pid ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`}, since ${holder.started}): what it is changing now shows here as still to do; plan again once it ends`;
 }
 
 /** Errors of plan and apply that drift and pull, which send nothing, say as warnings. */

@@ -7,7 +7,8 @@ import { MAX_LATENCY_MS } from '../../emulator/limits.js';
 import { stripControl } from '../../render/sanitize.js';
 import { startEmulatorForCli } from '../emulator-start.js';
 import { holdStateFile } from '../state-file-lock.js';
-import { parseSeed, seedKeys } from '../../emulator/seed.js';
+import { parseSeed } from '../../emulator/seed.js';
+import { withoutSeedKeys } from '../../emulator/seed-refusal.js';
 import { whereJsonStops } from '../../emulator/persist.js';
 import { stateFromSeed } from '../../emulator/store.js';
 import { UsageError } from '../../errors.js';
@@ -268,7 +269,7 @@ async function readSeed(file: string): Promise<EmulatorSeed> {
     return seed;
   } catch (error) {
     // A seed's keys are never printed, also where one was pasted into another field (probe FV).
-    const message = redact(error instanceof Error ? error.message : String(error), keyForms(seedKeys(raw)));
+    const message = withoutSeedKeys(error instanceof Error ? error.message : String(error), raw);
     throw new UsageError(`${file} is not a valid seed: ${message}`, 'see "The emulator" in the README for the seed format');
   }
 }

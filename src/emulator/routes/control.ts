@@ -8,8 +8,8 @@ import { LONGEST_TIMER_MS, MAX_LATENCY_MS } from '../limits.js';
 import { parseFaultSpec, type FaultQueue } from '../faults.js';
 import { badRequest, validationFailed } from '../problem.js';
 import type { HttpMethod, RequestContext, Route, RouteResult } from '../router.js';
-import { parseSeed, seedKeys, type EmulatorSeed } from '../seed.js';
-import { keyForms, redact } from '../../cli/redact.js';
+import { parseSeed, type EmulatorSeed } from '../seed.js';
+import { withoutSeedKeys } from '../seed-refusal.js';
 import type { LoggedRequest } from '../request-log.js';
 import type { EmulatorStats } from '../stats.js';
 import { readVariants, variantsJson, type EmulatorVariants } from '../variants.js';
@@ -80,8 +80,7 @@ function reset(ctx: RequestContext, controls: EmulatorControls): RouteResult {
     controls.reset(seed);
   } catch (err) {
     // Never a key, the seed's or this emulator's own, as `--seed` refuses a seed (probe GA).
-    const keys = [...seedKeys(body), ...seedKeys({ organizations: Object.values(ctx.store.state.organizations) })];
-    throw badRequest(redact(err instanceof Error ? err.message : String(err), keyForms(keys)));
+    throw badRequest(withoutSeedKeys(err instanceof Error ? err.message : String(err), body, { organizations: Object.values(ctx.store.state.organizations) }));
   }
   controls.resetStats();
   return { status: 200, body: { reset: true, organizations: Object.keys(ctx.store.state.organizations) } };
