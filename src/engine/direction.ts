@@ -237,12 +237,16 @@ export function syncedAsOther(c: Pick<Change, 'kind' | 'key' | 'liveId'>, sync: 
  * old name) keeps the policy of the declared object it was last in sync as: its removal is that
  * object's live change. One rule for plan, drift and pull.
  */
-export function governingPolicy(c: Change, declared: (kindKey: string) => DesiredResource | undefined, sync: Pick<SyncState, 'idOf' | 'byId'>): DriftPolicy | undefined {
-  const movedFrom = c.action === 'delete' && c.direction === 'changed-live' ? syncedAsOther(c, sync) : undefined;
+export function governingPolicy(c: Change, declared: (kindKey: string) => DesiredResource | undefined, sync: Pick<SyncState, 'idOf' | 'byId'>, movedFrom = movedFromOf(c, sync)): DriftPolicy | undefined {
   const moved = movedFrom !== undefined ? declared(movedFrom)?.policy?.drift : undefined;
   if (moved !== undefined) return moved;
   if (c.action === 'delete') return c.parent ? declared(refKey(c.parent.kind, c.parent.key))?.policy?.drift : undefined;
   return declared(refKey(c.kind, c.key))?.policy?.drift;
+}
+
+/** A delete changed live is of an object moved in the app: the `kind:key` it was last in sync as. */
+export function movedFromOf(c: Change, sync: Pick<SyncState, 'idOf' | 'byId'>): string | undefined {
+  return c.action === 'delete' && c.direction === 'changed-live' ? syncedAsOther(c, sync) : undefined;
 }
 
 /** Whether the declared object takes over the identity `kindKey` of live object `liveId`. */

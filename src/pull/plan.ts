@@ -12,7 +12,7 @@ import { conflictMarkers, markersNamed } from '../config/merge-conflict.js';
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { changedSinceRecord, childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, renamedOnto, syncedAsOther, syncedRecordOf, type ChildWork, type LiveRenames } from '../engine/direction.js';
+import { changedSinceRecord, childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, movedFromOf, renamedOnto, syncedRecordOf, type ChildWork, type LiveRenames } from '../engine/direction.js';
 import { childrenLookup } from '../engine/children.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
@@ -323,8 +323,8 @@ class PullPlanner {
     if (c.action === 'archive') return undefined;
     const d = this.desired.get(refKey(c.kind, c.key));
     // An object moved in the app (a new one made under its old name): last in sync as another.
-    const movedFrom = c.action === 'delete' && direction === 'changed-live' ? syncedAsOther(c, this.input.sync) : undefined;
-    const policy = c.policy ?? governingPolicy(c, (key) => this.desired.get(key), this.input.sync);
+    const movedFrom = movedFromOf(c, this.input.sync);
+    const policy = c.policy ?? governingPolicy(c, (key) => this.desired.get(key), this.input.sync, movedFrom);
     const l = c.liveId ? this.liveById.get(c.liveId) : undefined;
     const fields = c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field);
     if (policy === 'ignore' || policy === 'revert') {
