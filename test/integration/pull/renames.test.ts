@@ -554,7 +554,7 @@ describe('objects renamed in the app', () => {
       const idOf = (name: string) => Object.values(org.rules).find((r) => r.name === name)!.id;
       const [r1, r2] = [idOf('R1'), idOf('R2')];
       await writeFiles(dir, { 'playbooks/p.yaml': 'kind: Playbook\nname: Q\nrenamed_from: [P]\nrules:\n  - name: R2\n    renamed_from: [R1]\n    actions: ACCEPT a\n  - name: R3\n    renamed_from: [R2]\n    actions: ACCEPT b\n' });
-      own.emulator.faults.add({ method: 'PATCH', path_pattern: r2, status: 503, count: 10 });
+      own.emulator.faults.add({ method: 'PATCH', path_pattern: r2, status: 422, count: 1 });
       const failed = await run('apply', '-C', dir, '--auto-approve');
       expect(failed.code).toBe(1);
       expect(failed.stdout).toContain('✓ rename playbook "P" → "Q"');
