@@ -67,11 +67,17 @@ export function namedByTargets(texts: readonly string[], kinds: readonly AnyKind
   return (o) => targets.some((t) => t.kind === o.kind && t.key === o.key);
 }
 
-/** Whether `--target`s (none: everything) name a live child (a rule), or its parent. */
-export function childInTargets(texts: readonly string[], kinds: readonly AnyKind[]): (child: { kind: KindName; key: string }) => boolean {
+/**
+ * Whether `--target`s (none: everything) name a child (a rule), or its parent. The parent is matched
+ * by its identity where the caller knows it: rule `y` of playbook `P/X` is keyed `P/X/y`, which
+ * starts as a rule of `P` would (probe GF); only by its key's start where it does not.
+ */
+export function childInTargets(texts: readonly string[], kinds: readonly AnyKind[]): (child: { kind: KindName; key: string; parent?: { kind: KindName; key: string } }) => boolean {
   if (texts.length === 0) return () => true;
   const { targets, parentOf } = targetsOf(texts, kinds);
-  return (child) => targets.some((t) => (t.kind === child.kind && t.key === child.key) || (parentOf.get(child.kind) === t.kind && child.key.startsWith(`${t.key}/`)));
+  const ofParent = (t: TargetSpec, child: { kind: KindName; key: string; parent?: { kind: KindName; key: string } }): boolean =>
+    child.parent ? child.parent.kind === t.kind && child.parent.key === t.key : parentOf.get(child.kind) === t.kind && child.key.startsWith(`${t.key}/`);
+  return (child) => targets.some((t) => (t.kind === child.kind && t.key === child.key) || ofParent(t, child));
 }
 
 /**

@@ -50,7 +50,7 @@ export interface PullInput {
   /** Every live object read, rules of undeclared playbooks included, in the services' order. */
   live: readonly LiveResource[];
   /** The children `--target` names, or whose parent it names (none given: every child). */
-  childInScope?: (child: LiveResource) => boolean;
+  childInScope?: (child: LiveResource & { parent: { kind: KindName; key: string } }) => boolean;
   /** Whether `--target`s name an undeclared object itself (none given: all), not only a child of it. */
   named?: (l: LiveResource) => boolean;
   /** Top-level live objects no file declares. */
@@ -317,7 +317,7 @@ class PullPlanner {
     // Removed from the files and edited in the app since: which one counts is for a person to say.
     const editedLive = editedLiveSince(c, this.input.sync);
     if (editedLive.length > 0) this.notPulled.push(this.entryOf(c, 'changed-both', editedLive, 'removed from the files and changed live since the last sync: keep one by hand (to keep the live edit, put it back in the files)'));
-    this.childWorkNotPulled(c.kind, childrenEditedLive(c, this.input.sync, (id) => this.childrenOf(id)));
+    this.childWorkNotPulled({ kind: c.kind, key: c.key }, childrenEditedLive(c, this.input.sync, (id) => this.childrenOf(id)));
     if (!isDrift(direction)) return undefined;
     // Undeclared playbooks that prune would archive are new files, like every undeclared object.
     if (c.action === 'archive') return undefined;
@@ -1048,13 +1048,14 @@ class PullPlanner {
     this.renames ??= liveRenames([...this.input.plan.changes, ...(this.input.plan.held ?? [])], this.input.kinds);
     const edited = (this.input.named?.(l) ?? true) ? droppedEditedLive(l, this.input.sync, this.renames) : [];
     if (edited.length > 0) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'changed-both', fields: edited, reason: 'removed from the files and changed live since the last sync: keep one by hand (to keep the live edit, put it back in the files)' });
-    this.childWorkNotPulled(l.kind, editedLiveChildren(l.id, this.input.sync, (id) => this.childrenOf(id)));
+    this.childWorkNotPulled({ kind: l.kind, key: l.key }, editedLiveChildren(l.id, this.input.sync, (id) => this.childrenOf(id)));
   }
 
   /** Rules edited or made in the app inside a playbook the files removed: for a person to settle. */
-  private childWorkNotPulled(parentKind: KindName, work: readonly ChildWork[]): void {
+  private childWorkNotPulled(parent: { kind: KindName; key: string }, work: readonly ChildWork[]): void {
+    const parentKind = parent.kind;
     for (const { child, fields, made } of work) {
-      if (this.input.childInScope && !this.input.childInScope(child)) continue;
+      if (this.input.childInScope && !this.input.childInScope({ ...child, parent })) continue;
       const reason = made
         ? `its ${parentKind} is removed from the files, and it is in no sync record (made in the app since the last sync, or never recorded): keep one by hand (to keep it, put the ${parentKind} back in the files)`
         : `its ${parentKind} is removed from the files, and it changed live since the last sync: keep one by hand (to keep the live edit, put the ${parentKind} back in the files)`;

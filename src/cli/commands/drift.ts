@@ -99,7 +99,11 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         // (--kind leaves out the parents of other kinds: their children are never asked for.)
         const children = childrenLookup(details.live);
         const inTargets = childInTargets(opts.target, KINDS);
-        const childrenOf = opts.target.length === 0 ? children : (liveId: string) => children(liveId).filter(inTargets);
+        const liveById = opts.target.length === 0 ? undefined : new Map(details.live.map((l) => [l.id, l]));
+        const childrenOf = !liveById ? children : (liveId: string) => {
+          const parent = liveById.get(liveId);
+          return children(liveId).filter((c) => inTargets(parent ? { ...c, parent: { kind: parent.kind, key: parent.key } } : c));
+        };
         return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: withRenamedParents(s.sync(), s.workspace.desired, KINDS), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: new Set(KINDS.filter((k) => k.pruneKey).map((k) => k.name)), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), pullLeaves: pullLeavesOf(s.workspace.desired, details.live, details.plan.ids), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired, kinds: KINDS }) };
       });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report, { kinds: [...new Set(kindNames(opts.kind))], targets: opts.target }));

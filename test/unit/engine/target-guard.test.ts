@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { massDeleteViolations, describeViolation } from '../../../src/engine/guard.js';
-import { limitToTargets, parseTarget, type TargetSpec } from '../../../src/engine/target.js';
+import { childInTargets, limitToTargets, parseTarget, type TargetSpec } from '../../../src/engine/target.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { removedButEditedStart } from '../../../src/engine/plan.js';
 import { change, desiredPlaybook, desiredRule, livePlaybook, planOf } from './builders.js';
@@ -162,6 +162,17 @@ describe('limitToTargets', () => {
     expect(limitToTargets(read, desired, [target('rule/Stray/S1')], KINDS).diagnostics.errors[0]!.code).toBe('unknown-target');
     // Pull, which writes such rules, takes it.
     expect(limitToTargets(read, desired, [target('rule/Stray/S1')], KINDS, { undeclaredParents: true }).diagnostics.errors).toEqual([]);
+  });
+});
+
+describe('childInTargets', () => {
+  it('takes a rule of playbook P/X for one of P only where its parent is not known (drift, pull and the reference checks know it)', () => {
+    const inP = childInTargets(['playbook/P'], KINDS);
+    expect(inP({ kind: 'rule', key: 'P/X/y', parent: { kind: 'playbook', key: 'P/X' } })).toBe(false);
+    expect(inP({ kind: 'rule', key: 'P/X/y', parent: { kind: 'playbook', key: 'P' } })).toBe(true);
+    expect(inP({ kind: 'rule', key: 'P/y' })).toBe(true);
+    expect(childInTargets(['rule/P/X/y'], KINDS)({ kind: 'rule', key: 'P/X/y', parent: { kind: 'playbook', key: 'P/X' } })).toBe(true);
+    expect(childInTargets([], KINDS)({ kind: 'rule', key: 'Q/y' })).toBe(true);
   });
 });
 
