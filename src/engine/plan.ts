@@ -320,7 +320,8 @@ function* digestContent(desired: readonly DesiredResource[]): Generator<unknown>
   // two Unicode spellings of one name, as equal, leaving their order to the files) and cheap.
   const sorted = desired.map((d) => ({ d, id: `${d.kind}:${d.key}` })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   // A policy changes what a plan holds (drift it holds back, fields it ignores): it is part of what was planned.
-  for (const { d } of sorted) yield { kind: d.kind, key: d.key, name: d.name, fields: d.fields, createOnly: d.createOnly ?? null, partial: d.partial, refs: d.refs.map((r) => [r.kind, r.key, r.field]), pin: d.pinId ?? null, renamed: d.renamedFrom, ...(d.policy ? { policy: d.policy } : {}) };
+  // So is what a change carries beside its compared fields (a data file's path, probe GJ).
+  for (const { d } of sorted) yield { kind: d.kind, key: d.key, name: d.name, fields: d.fields, createOnly: d.createOnly ?? null, payload: d.payload ?? null, partial: d.partial, refs: d.refs.map((r) => [r.kind, r.key, r.field]), pin: d.pinId ?? null, renamed: d.renamedFrom, ...(d.policy ? { policy: d.policy } : {}) };
 }
 
 export function hasChanges(plan: Plan): boolean {

@@ -246,6 +246,11 @@ describe('configDigest', () => {
     expect(configDigest(renamed, settings)).not.toBe(configDigest(config(), settings));
   });
 
+  it('changes when what a change carries beside its fields changes: a data file renamed, its bytes the same (probe GJ)', () => {
+    const attachment = (file: string): DesiredResource => ({ ...desiredMember('x@acme.example', 'X'), kind: 'attachment', key: 'Sec', name: 'Sec', fields: { name: 'Sec', sha256: 'ab' }, payload: { file } });
+    expect(configDigest([...config(), attachment('b.pdf')], settings)).not.toBe(configDigest([...config(), attachment('a.pdf')], settings));
+  });
+
   it('changes when the settings change', () => {
     expect(configDigest(config(), { prune: { playbooks: true } })).not.toBe(configDigest(config(), settings));
   });
