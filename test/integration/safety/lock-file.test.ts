@@ -128,7 +128,10 @@ it('pull and drift say what a merge conflict in the sync records drops, and pull
   const text = await readFile(path, 'utf8');
   const doc = JSON.parse(text) as Synced & Record<string, unknown>;
   const side = (term: string) => JSON.stringify({ ...doc, synced: { ...doc.synced, [review]: { ...records, 'rule:Inbound NDA/Term': term } } }, null, 2);
-  await writeFile(path, `<<<<<<< HEAD\n${side(records['rule:Inbound NDA/Term']!)}\n=======\n${side(`${records['rule:Inbound NDA/Term']!}x`)}\n>>>>>>> other\n`);
+  // The other side's record: its last digest one digit else.
+  const record = records['rule:Inbound NDA/Term']!;
+  const theirs = `${record.slice(0, -1)}${record.endsWith('0') ? '1' : '0'}`;
+  await writeFile(path, `<<<<<<< HEAD\n${side(records['rule:Inbound NDA/Term']!)}\n=======\n${side(theirs)}\n>>>>>>> other\n`);
   const warning = 'drops the 1 sync record the two sides disagree on';
   const drift = await run('drift', '-C', dir);
   expect(drift.stderr).toContain(`Warning: docket.lock.json:1: docket.lock.json has a merge conflict; docket reads both sides' file entries, which do not contradict, ${warning}`);
@@ -138,7 +141,7 @@ it('pull and drift say what a merge conflict in the sync records drops, and pull
   expect(pulled.stderr).toContain("docket.lock.json: its merge conflict is resolved (both sides' file entries kept, the sync record they disagreed on dropped) and the file written whole");
   expect(await readFile(path, 'utf8')).not.toContain('<<<<<<<');
   // apply of a lock holding only sync records (a review-only configuration) says so too.
-  await writeFile(path, `<<<<<<< HEAD\n${side(records['rule:Inbound NDA/Term']!)}\n=======\n${side(`${records['rule:Inbound NDA/Term']!}x`)}\n>>>>>>> other\n`);
+  await writeFile(path, `<<<<<<< HEAD\n${side(records['rule:Inbound NDA/Term']!)}\n=======\n${side(theirs)}\n>>>>>>> other\n`);
   const applied = await run('apply', '-C', dir, '--auto-approve');
   expect(applied.stderr).toContain("docket.lock.json: its merge conflict is resolved (both sides' file entries kept, the sync record they disagreed on dropped) and the file written whole");
   expect(await readFile(path, 'utf8')).not.toContain('<<<<<<<');

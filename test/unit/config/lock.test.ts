@@ -79,12 +79,12 @@ describe('docket.lock.json', () => {
     const doc = {
       version: 2,
       targets: { [PROD]: { files: { 'attachment:Se\u0301curite\u0301': ATTACHMENT, 'custom-term:Caf\u00e9': TERM, 'custom-term:Cafe\u0301': { ...TERM, id: '55555555-5555-4555-8555-555555555555' } } } },
-      synced: { [PROD]: { 'rule:Caf\u0065\u0301/R': 'r-1 name=aa' } },
+      synced: { [PROD]: { 'rule:Caf\u0065\u0301/R': 'r-1 name=aaaaaaaaaa' } },
     };
     const read = parseLockText(JSON.stringify(doc), LOCK_FILE);
     expect(read.diagnostics).toEqual([]);
     expect(read.doc.targets[PROD]!.files).toEqual({ 'attachment:S\u00e9curit\u00e9': ATTACHMENT, 'custom-term:Caf\u00e9': TERM });
-    expect(read.doc.synced![PROD]).toEqual({ 'rule:Caf\u00e9/R': 'r-1 name=aa' });
+    expect(read.doc.synced![PROD]).toEqual({ 'rule:Caf\u00e9/R': 'r-1 name=aaaaaaaaaa' });
   });
 
   it('names one service by one section however its URL is spelled, and reads a section an earlier docket keyed by the URL as typed', () => {
@@ -95,12 +95,12 @@ describe('docket.lock.json', () => {
     const doc = {
       version: 2,
       targets: { 'https://API.commonpaper.com org-prod': { files: { 'attachment:A': ATTACHMENT, 'custom-term:T': { ...TERM, id: '55555555-5555-4555-8555-555555555555' } } }, [PROD]: { files: { 'custom-term:T': TERM } } },
-      synced: { 'https://API.commonpaper.com/ org-prod': { 'playbook:P': 'p-1 name=aa' } },
+      synced: { 'https://API.commonpaper.com/ org-prod': { 'playbook:P': 'p-1 name=aaaaaaaaaa' } },
     };
     const read = parseLockText(JSON.stringify(doc), LOCK_FILE);
     expect(read.diagnostics).toEqual([]);
     expect(read.doc.targets).toEqual({ [PROD]: { files: { 'attachment:A': ATTACHMENT, 'custom-term:T': TERM } } });
-    expect(read.doc.synced).toEqual({ [PROD]: { 'playbook:P': 'p-1 name=aa' } });
+    expect(read.doc.synced).toEqual({ [PROD]: { 'playbook:P': 'p-1 name=aaaaaaaaaa' } });
   });
 
   it('an apply with nothing new to record still writes the sections an older docket spelled otherwise under their names now', async () => {
@@ -114,8 +114,8 @@ describe('docket.lock.json', () => {
   it('every problem of a lock file is told at once, each at the line and column of its value, quoting it', () => {
     const doc = {
       version: 2,
-      targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, sha256: 'xyz' }, 'attachment:B': { ...ATTACHMENT, pending: { file: 'b.pdf' } }, 'custom-term:T': { id: '77777777-7777-4777-8777-777777777777', file: 't.docx' }, 'attachment:C': { id: 42, file: 'c.pdf', sha256: 'nothex' } } } },
-      synced: { [PROD]: { 'attachment:Att 7': 7, 'rule:P/R': 'r-1 name=aa', 'rule:P/S': 'garbage value' } },
+      targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, sha256: 'xyz' }, 'attachment:B': { ...ATTACHMENT, id: '22222222-2222-4222-8222-222222222222', pending: { file: 'b.pdf' } }, 'custom-term:T': { id: '77777777-7777-4777-8777-777777777777', file: 't.docx' }, 'attachment:C': { id: 42, file: 'c.pdf', sha256: 'nothex' } } } },
+      synced: { [PROD]: { 'attachment:Att 7': 7, 'rule:P/R': 'r-1 name=aaaaaaaaaa', 'rule:P/S': 'garbage value' } },
     };
     const text = `${JSON.stringify(doc, null, 2)}\n`;
     const lines = text.split('\n');
@@ -127,7 +127,7 @@ describe('docket.lock.json', () => {
     const told = parseLockText(text, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`);
     expect(told).toEqual([
       `${valueOf('attachment:Att 7')} docket.lock.json: sync record "attachment:Att 7" must be text (got 7)`,
-      `${valueOf('rule:P/S')} docket.lock.json: sync record "rule:P/S" must be \`<id> <field>=<digest> …\` (got "garbage value")`,
+      `${valueOf('rule:P/S')} docket.lock.json: sync record "rule:P/S" must be \`<id> <field>=<digest> …\`, each digest 10 hex digits (got "garbage value")`,
       // attachment:A's digest is the first in the file.
       `${valueOf('sha256')} docket.lock.json: entry "attachment:A" has sha256 "xyz", which is not 64 hex digits`,
       `${valueOf('pending')} docket.lock.json: entry "attachment:B" has a \`pending\` mark without its sha256`,
@@ -154,7 +154,7 @@ describe('docket.lock.json', () => {
     expect(parseLockText('{\n  "version": 2,\n  "targets": []\n}', LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`)).toEqual(['3:14 docket.lock.json: `targets` must map each target to its `files` (got [])']);
     // Said with every other problem, not instead of them.
     const both = parseLockText('{\n  "version": 2,\n  "targets": [],\n  "synced": { "t": { "rule:P/R": "garbage record" } }\n}', LOCK_FILE).diagnostics.map((d) => d.message);
-    expect(both).toEqual(['docket.lock.json: `targets` must map each target to its `files` (got [])', 'docket.lock.json: sync record "rule:P/R" must be `<id> <field>=<digest> …` (got "garbage record")']);
+    expect(both).toEqual(['docket.lock.json: `targets` must map each target to its `files` (got [])', 'docket.lock.json: sync record "rule:P/R" must be `<id> <field>=<digest> …`, each digest 10 hex digits (got "garbage record")']);
     const records = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`rule:P/R${i}`, { id: 'x' }]));
     const told = parseLockText(JSON.stringify({ version: 2, targets: {}, synced: { t: records } }, null, 2), LOCK_FILE).diagnostics;
     expect(told).toHaveLength(21);
@@ -218,6 +218,10 @@ describe('docket.lock.json', () => {
       'custom-term:Version': { ...TERM, id: ok, version: 0 },
       'attachment:Pending': { pending: { file: 'p.pdf', sha256: 'c'.repeat(64), since: 'yesterday', version: 1.5, description: 7, answered: 'yes' } },
     };
+    // An upload each: one id held by two entries is a problem of its own.
+    Object.values(entries).forEach((e, i) => {
+      if (e.id === ok && e !== entries['custom-term:Version']) e.id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    });
     const text = JSON.stringify({ version: 2, targets: { [PROD]: { files: entries } } }, null, 2);
     const lines = text.split('\n');
     // The line and column of the value `written` under entry `key`.
@@ -246,6 +250,32 @@ describe('docket.lock.json', () => {
       `${at('attachment:Pending', '1.5')} invalid-lock-file docket.lock.json: entry "attachment:Pending" has pending.version 1.5, which is not a version number (a whole number from 1)`,
       `${at('attachment:Pending', '"yesterday"')} invalid-lock-file docket.lock.json: entry "attachment:Pending" has pending.since "yesterday", which is not a time (ISO 8601, as docket writes it)`,
       `${at('attachment:Pending', '"yes"')} invalid-lock-file docket.lock.json: entry "attachment:Pending" has pending.answered "yes", which is not \`true\``,
+    ]);
+  });
+
+  it('refuses sync records a plan would misread, at each: a digest not 10 hex digits, an id no URL can carry, a key that is not kind:key (probe GJ)', () => {
+    const records = { 'playbook:NDA': 'pb-1 name=zz', 'rule:NDA/Term': 'a/b name=0123456789', bogus: 'x name=0123456789', 'rule:NDA/Law': 'r-2 actions=unkept name=0123abcdef' };
+    const text = JSON.stringify({ version: 2, targets: {}, synced: { [PROD]: records } }, null, 2);
+    const lines = text.split('\n');
+    const at = (key: string): string => {
+      const line = lines.findIndex((l) => l.includes(`"${key}": `));
+      return `${line + 1}:${lines[line]!.indexOf(`"${key}": `) + key.length + 5}`;
+    };
+    expect(parseLockText(text, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`)).toEqual([
+      `${at('playbook:NDA')} docket.lock.json: sync record "playbook:NDA" must be \`<id> <field>=<digest> …\`, each digest 10 hex digits (got "pb-1 name=zz")`,
+      `${at('rule:NDA/Term')} docket.lock.json: sync record "rule:NDA/Term" must be \`<id> <field>=<digest> …\`, each digest 10 hex digits (got "a/b name=0123456789")`,
+      `${at('bogus')} docket.lock.json: sync record key "bogus" is not \`kind:key\``,
+    ]);
+  });
+
+  it('refuses an upload id two entries of one kind hold, at the second, naming the first: read, one would be dropped unsaid and its file uploaded again (probe GJ)', () => {
+    const [id, other] = ['abcdef01-2345-4678-89ab-cdef01234567', '22222222-2222-4222-8222-222222222222'];
+    // In upper case the same id (read in lower case); a custom term's upload is another kind's.
+    const text = JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, id }, 'attachment:B': { ...ATTACHMENT, id: id.toUpperCase(), file: 'b.pdf' }, 'attachment:C': { ...ATTACHMENT, id: other }, 'custom-term:T': { ...TERM, id: other } } } } }, null, 2);
+    const lines = text.split('\n');
+    const line = lines.findIndex((l) => l.includes(id.toUpperCase()));
+    expect(parseLockText(text, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.code} ${d.message}`)).toEqual([
+      `${line + 1}:${lines[line]!.indexOf('"ABC') + 1} invalid-lock-file docket.lock.json: entry "attachment:B" has id "${id.toUpperCase()}", which entry "attachment:A" has too: one upload is one resource's (keep the entry of the resource it is, and remove the other's, which its next apply uploads again)`,
     ]);
   });
 
@@ -359,7 +389,7 @@ describe('docket.lock.json', () => {
     // Sides whose section holds no files (only sync records were written for it): read, not a crash.
     // Theirs' targets and records after ours' would be re-sorted by the next write (churn in git): read in key order.
     const syncedSide = (records: Record<string, Record<string, string>>) => JSON.stringify({ version: 2, targets: {}, synced: records }, null, 2);
-    const interleaved = `<<<<<<< HEAD\n${syncedSide({ [STAGING]: { 'rule:P/B': 'r-2 name=b' } })}\n=======\n${syncedSide({ [PROD]: { 'rule:P/A': 'r-1 name=a' }, [STAGING]: { 'rule:P/A': 'r-3 name=a' } })}\n>>>>>>> other\n`;
+    const interleaved = `<<<<<<< HEAD\n${syncedSide({ [STAGING]: { 'rule:P/B': 'r-2 name=bbbbbbbbbb' } })}\n=======\n${syncedSide({ [PROD]: { 'rule:P/A': 'r-1 name=aaaaaaaaaa' }, [STAGING]: { 'rule:P/A': 'r-3 name=aaaaaaaaaa' } })}\n>>>>>>> other\n`;
     const read = parseLockText(interleaved, LOCK_FILE).doc.synced!;
     expect([Object.keys(read), Object.keys(read[STAGING]!)]).toEqual([[PROD, STAGING].sort(), ['rule:P/A', 'rule:P/B']]);
     const bare = ['{', '<<<<<<< HEAD', '  "version": 2, "targets": { "emulator": {} }', '=======', '  "version": 2, "targets": { "emulator": {} }, "synced": {}', '>>>>>>> other', '}'].join('\n');
@@ -398,13 +428,13 @@ describe('docket.lock.json', () => {
 
     // Sync records the two sides disagree on are dropped, and the message says so.
     const synced = (records: Record<string, string>) => JSON.stringify({ version: 2, targets: { [PROD]: { files: {} } }, synced: { [PROD]: records } }, null, 2);
-    const split = `<<<<<<< HEAD\n${synced({ 'rule:P/A': 'r-1 name=a', 'rule:P/B': 'r-2 name=ours' })}\n=======\n${synced({ 'rule:P/A': 'r-1 name=a', 'rule:P/B': 'r-2 name=theirs' })}\n>>>>>>> other\n`;
+    const split = `<<<<<<< HEAD\n${synced({ 'rule:P/A': 'r-1 name=aaaaaaaaaa', 'rule:P/B': 'r-2 name=0000000001' })}\n=======\n${synced({ 'rule:P/A': 'r-1 name=aaaaaaaaaa', 'rule:P/B': 'r-2 name=0000000002' })}\n>>>>>>> other\n`;
     const disagreeing = await makeDir({ [LOCK_FILE]: split });
     const disagreed = lockLocation(disagreeing, { emulator: false });
     expect(await settleLock(disagreed, PROD, await read(disagreeing, PROD), true)).toBe(
       `${LOCK_FILE}: its merge conflict is resolved (both sides' file entries kept, the sync record they disagreed on dropped) and the file written whole`,
     );
-    expect(JSON.parse(await readFile(join(disagreeing, LOCK_FILE), 'utf8')).synced).toEqual({ [PROD]: { 'rule:P/A': 'r-1 name=a' } });
+    expect(JSON.parse(await readFile(join(disagreeing, LOCK_FILE), 'utf8')).synced).toEqual({ [PROD]: { 'rule:P/A': 'r-1 name=aaaaaaaaaa' } });
 
     const v1 = await makeDir({ [LOCK_FILE]: JSON.stringify({ version: 1, files: { 'attachment:A': ATTACHMENT } }) });
     const v1Location = lockLocation(v1, { emulator: false });
@@ -513,7 +543,7 @@ describe('docket.lock.json', () => {
   });
 
   it('writes during an apply give the same text as a render of the whole document', async () => {
-    const synced = { [PROD]: { 'custom-term:B': 'ct-1 body=abc', 'rule:Ü/€': 'id2' } };
+    const synced = { [PROD]: { 'custom-term:B': 'ct-1 body=abcabcabca', 'rule:Ü/€': 'id2' } };
     const root = await makeDir({ [LOCK_FILE]: JSON.stringify({ version: 2, targets: {}, synced }) });
     const writer = new LockWriter(lockLocation(root, { emulator: false }), PROD);
     const states: LockFile['files'][] = [{ 'attachment:A': ATTACHMENT }, { 'attachment:A': ATTACHMENT, 'custom-term:B': TERM }];
@@ -528,7 +558,7 @@ describe('docket.lock.json', () => {
     const location = lockLocation(root, { emulator: false });
     const writer = new LockWriter(location, PROD);
     await writer.write(lockOf({ 'attachment:A': ATTACHMENT }));
-    const theirs = { version: 2, targets: { [STAGING]: { files: { 'custom-term:B': TERM } } }, synced: { [STAGING]: { 'custom-term:B': 'ct-1 body=abc' } } };
+    const theirs = { version: 2, targets: { [STAGING]: { files: { 'custom-term:B': TERM } } }, synced: { [STAGING]: { 'custom-term:B': 'ct-1 body=abcabcabca' } } };
     await writeFile(join(root, 'other.json'), JSON.stringify(theirs));
     await rename(join(root, 'other.json'), join(root, LOCK_FILE));
     await writer.write(lockOf({ 'attachment:A': ATTACHMENT, 'custom-term:C': TERM }));

@@ -156,32 +156,32 @@ describe('sync records in docket.lock.json', () => {
     await expect(stat(join(root, LOCK_FILE))).rejects.toThrow();
 
     await writeLock(location, 'files-target', { files: { 'attachment:X': { id: '11111111-1111-4111-8111-111111111111', file: 'x.pdf', sha256: 'c'.repeat(64) } } });
-    await writeSync(location, { t: { records: { 'rule:B': 'r-2 name=1', 'rule:A': 'r-1 name=2' } } });
+    await writeSync(location, { t: { records: { 'rule:B': 'r-2 name=1111111111', 'rule:A': 'r-1 name=2222222222' } } });
     const text = await readFile(join(root, LOCK_FILE), 'utf8');
     expect(text.indexOf('"rule:A"')).toBeLessThan(text.indexOf('"rule:B"'));
     const { doc } = await readLockDocument(location);
-    expect(syncRecords(doc, 't')).toEqual({ 'rule:A': 'r-1 name=2', 'rule:B': 'r-2 name=1' });
+    expect(syncRecords(doc, 't')).toEqual({ 'rule:A': 'r-1 name=2222222222', 'rule:B': 'r-2 name=1111111111' });
     expect(doc.targets['files-target']?.files['attachment:X']?.id).toBe('11111111-1111-4111-8111-111111111111');
 
     // An upload written later keeps the records; forgetting the last record of a target drops it.
     await writeLock(location, 'files-target', { files: {} });
-    expect(syncRecords((await readLockDocument(location)).doc, 't')).toEqual({ 'rule:A': 'r-1 name=2', 'rule:B': 'r-2 name=1' });
+    expect(syncRecords((await readLockDocument(location)).doc, 't')).toEqual({ 'rule:A': 'r-1 name=2222222222', 'rule:B': 'r-2 name=1111111111' });
     const before = await readFile(join(root, LOCK_FILE), 'utf8');
-    await writeSync(location, { t: { records: { 'rule:A': 'r-1 name=2' } } });
+    await writeSync(location, { t: { records: { 'rule:A': 'r-1 name=2222222222' } } });
     expect(await readFile(join(root, LOCK_FILE), 'utf8')).toBe(before);
     await writeSync(location, { t: { records: { 'rule:A': null, 'rule:B': null } } });
     expect((await readLockDocument(location)).doc.synced).toBeUndefined();
   });
 
   it('a merge conflict keeps records both sides agree on and drops the ones they changed differently', () => {
-    const side = (b: string) => JSON.stringify({ version: 2, targets: {}, synced: { t: { 'rule:A': 'r-1 name=1', 'rule:B': b } } }, null, 2);
-    const ours = side('r-2 name=ours').split('\n');
-    const theirs = side('r-2 name=theirs').split('\n');
+    const side = (b: string) => JSON.stringify({ version: 2, targets: {}, synced: { t: { 'rule:A': 'r-1 name=1111111111', 'rule:B': b } } }, null, 2);
+    const ours = side('r-2 name=0000000001').split('\n');
+    const theirs = side('r-2 name=0000000002').split('\n');
     const at = ours.findIndex((l) => l.includes('rule:B'));
     const text = [...ours.slice(0, at), '<<<<<<< HEAD', ours[at], '=======', theirs[at], '>>>>>>> other', ...ours.slice(at + 1)].join('\n');
     const { doc, diagnostics } = parseLockText(text, LOCK_FILE);
     expect(diagnostics.map((d) => d.severity)).toEqual(['warning']);
-    expect(syncRecords(doc, 't')).toEqual({ 'rule:A': 'r-1 name=1' });
+    expect(syncRecords(doc, 't')).toEqual({ 'rule:A': 'r-1 name=1111111111' });
     // Said as dropped, not as kept: the warning, its hint, and what the apply that settles it prints.
     expect(diagnostics[0]!.message).toContain("drops the 1 sync record the two sides disagree on (those objects' direction is unknown until an apply or a pull records them again)");
     expect(diagnostics[0]!.message).not.toContain('which do not contradict, and writes');
