@@ -50,6 +50,8 @@ const FALLBACK_WARNING_CHARS = 300;
 interface MdChange {
   head: string;
   details: string[];
+  /** Removals first when a section is cut (0 a permanent delete, 1 another removal, 2 the rest): what cannot be undone stays listed. */
+  rank: number;
 }
 
 interface MdSection {
@@ -172,6 +174,7 @@ function buildSections(plan: Plan, kindOrder: KindTitle[]): MdSection[] {
     const changes = list.map((c) => ({
       head: changeHead(c),
       details: visibleFields(c, false).flatMap((f) => fieldLines(c, f)),
+      rank: c.action === 'delete' && c.irreversible ? 0 : c.action === 'delete' || c.action === 'archive' ? 1 : 2,
     }));
     const detailChars = changes.reduce((n, c) => n + c.details.reduce((m, l) => m + l.length + 1, 0), 0);
     return { title, changes, detailChars };
@@ -310,7 +313,9 @@ function cutToFit(plan: Plan, sections: MdSection[], layout: Layout, maxChars: n
     if (out) return out;
   }
 
-  // 2. List entries: a prefix of each kind, taken round-robin so every kind (deletes too) shows some.
+  // 2. List entries: a prefix of each kind, taken round-robin so every kind (deletes too) shows some;
+  // in a kind, its removals first (a permanent delete above all), so none is left to a count (probe GL).
+  for (const s of sections) s.changes = s.changes.map((c, i) => ({ c, i })).sort((a, b) => a.c.rank - b.c.rank || a.i - b.i).map(({ c }) => c);
   layout.shown = sections.map(() => 0);
   const base = render(plan, sections, layout, maxChars);
   if (base.length >= maxChars) return undefined;

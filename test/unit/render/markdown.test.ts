@@ -213,6 +213,22 @@ describe('renderPlanMarkdown', () => {
     expect(markdownShape(out).detailsCount).toBe(2);
   });
 
+  it('lists the permanent deletes and archives of a kind first when its list is cut, each by name, then the rest (probe GL)', () => {
+    const changes: Change[] = [];
+    for (let i = 0; i < 1190; i++) changes.push(change('update', 'rule', `P/rule ${String(i).padStart(4, '0')}`, { parent: 'P', fields: { actions: [`ACCEPT ${i}`, `ACCEPT ${i} v2`] } }));
+    for (let i = 1190; i < 1200; i++) changes.push(change('delete', 'rule', `P/rule ${i}`, { parent: 'P', irreversible: true }));
+    changes.push(change('archive', 'playbook', 'Old'), ...Array.from({ length: 900 }, (_, i) => change('create', 'playbook', `New ${i}`, { fields: { name: [null, `New ${i}`] } })));
+    const out = md(plan(changes));
+    expect(out.length).toBeLessThan(60_000);
+    expect(out).toContain(NOTE);
+    for (let i = 1190; i < 1200; i++) expect(out).toContain(`- \`-\` **delete** rule \`P/rule ${i}\` (permanent)`);
+    expect(out).toContain('**archive** playbook `Old`');
+    const rules = out.slice(out.indexOf('<summary>Rules'));
+    expect(rules.indexOf('P/rule 1199')).toBeLessThan(rules.indexOf('**update**'));
+    expect(rules).toContain('- `~` **update** rule `P/rule 0000`');
+    expectWellFormed(out);
+  });
+
   it('cuts a plan whose details run to 200,000 lines instead of crashing (a 20,000-rule plan did)', () => {
     const changes = [
       change('create', 'custom-term', 'Huge', { fields: { body: [null, 'clause\n'.repeat(200_000)] } }),
