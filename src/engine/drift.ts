@@ -58,6 +58,8 @@ export interface DriftReport {
   userFiles?: ReadonlyMap<KindName, readonly string[]>;
   /** Whether pull leaves the live value of an object's field for what it holds (pullLeaves of its kind). */
   pullLeaves?: (item: Pick<DriftItem, 'kind' | 'key'>, field: string) => boolean;
+  /** Whether pull leaves the object for its name: shared live, or like one the files declare (pull/name-refusals.ts). */
+  pullRefuses?: (item: DriftItem) => boolean;
 }
 
 export interface DriftInput {
@@ -77,6 +79,8 @@ export interface DriftInput {
   userFiles?: ReadonlyMap<KindName, readonly string[]>;
   /** DriftReport.pullLeaves. */
   pullLeaves?: DriftReport['pullLeaves'];
+  /** DriftReport.pullRefuses. */
+  pullRefuses?: DriftReport['pullRefuses'];
   /** The pending document naming each live object being adopted, by `kind:key`. */
   pendingDocuments?: ReadonlyMap<string, string>;
   /** The live children (rules) read of a live id: those of an object the files removed that changed live are drift. */
@@ -106,7 +110,7 @@ export function driftReport(input: DriftInput): DriftReport {
   };
   // `drift: revert` written out: pull leaves such drift (probe GB).
   const revertWritten = (c: Change): boolean => !c.policy && policyOf(c) === 'revert';
-  const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [], ...(input.prunable ? { prunable: input.prunable } : {}), ...(input.userFiles ? { userFiles: input.userFiles } : {}), ...(input.pullLeaves ? { pullLeaves: input.pullLeaves } : {}) };
+  const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [], ...(input.prunable ? { prunable: input.prunable } : {}), ...(input.userFiles ? { userFiles: input.userFiles } : {}), ...(input.pullLeaves ? { pullLeaves: input.pullLeaves } : {}), ...(input.pullRefuses ? { pullRefuses: input.pullRefuses } : {}) };
   const item = (c: Change): DriftItem => ({
     kind: c.kind,
     key: c.key,

@@ -28,8 +28,8 @@ import { parse as parseYaml, type Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
 import { keysIn, literalPlaceholders, variablesIn } from '../config/interpolate.js';
 import { textProblems } from '../config/text-hygiene.js';
-import { lookAlike, nameProblem, shownAlike } from '../engine/desired.js';
-import { HIDDEN_PARTS } from '../config/url-secrets.js';
+import { nameProblem } from '../engine/desired.js';
+import { lookAlikeDeclared, sharedLiveNames } from './name-refusals.js';
 import { parseWithPositions, pointerToPath } from '../config/yaml-positions.js';
 import { valueSourceOf } from '../kinds/support/positions.js';
 import type { DocumentProblem } from '../config/load.js';
@@ -532,45 +532,21 @@ class PullPlanner {
     return [];
   }
 
-  /** How many live objects have each name as it looks (kind, parent, look-alike), and each key, made when first asked. */
-  private liveLooks: Map<string, number> | undefined;
-
-  /**
-   * Why a live object may not be written: others of its kind and scope have its name, or one that
-   * looks the same (made through the API, which takes them), or others of its kind its key (a `/`
-   * in names: rule "X/Y" of playbook "K" and rule "Y" of playbook "K/X"), which validate refuses.
-   */
+  /** Why a live object may not be written: its name shared live (name-refusals.ts). */
   private sharedLiveName(l: LiveResource): string | undefined {
-    const slot = (o: LiveResource): string => `${o.kind}\u0000${o.parentId ?? ''}\u0000${shownAlike(o.name)}`;
-    const keySlot = (o: LiveResource): string => `${o.kind}\u0000\u0000${shownAlike(o.key)}`;
-    if (!this.liveLooks) {
-      const looks = (this.liveLooks = new Map());
-      const count = (at: string): void => void looks.set(at, (looks.get(at) ?? 0) + 1);
-      for (const list of this.liveByKind.values()) for (const o of list) (count(slot(o)), o.parentId !== undefined && count(keySlot(o)));
-    }
-    const count = this.liveLooks.get(slot(l)) ?? 0;
-    const parent = l.parentId ? this.kinds.get(l.kind)?.parentKind : undefined;
-    if (count >= 2) return `${count} live ${l.kind} objects${parent ? ` of one ${parent}` : ''} are named ${quoteValue(l.name)} (or look so), which validate refuses in the files; rename all but one in the app, then pull again`;
-    const sharingKey = l.parentId !== undefined ? (this.liveLooks.get(keySlot(l)) ?? 0) : 0;
-    if (sharingKey < 2) return undefined;
-    return `${sharingKey} live ${l.kind} objects are ${l.kind} ${quoteValue(l.key)} (a \`/\` in the names of ${l.kind}s or ${parent}s makes them one), which validate refuses in the files; rename all but one in the app, then pull again`;
+    this.sharedNames ??= sharedLiveNames(this.input.live, (kind) => this.kinds.get(kind)?.parentKind);
+    return this.sharedNames(l);
   }
 
-  /** Declared objects by what their names look like (kind, parent, look-alike), made when first asked. */
-  private declaredLooks: Map<string, DesiredResource> | undefined;
+  private sharedNames: ((l: LiveResource) => string | undefined) | undefined;
 
-  /**
-   * Why a live name may not be written: it looks like the name of another object the files declare
-   * in its scope (a trailing space, a zero-width character typed in the app), which validate refuses.
-   */
+  /** Why a live name may not be written: it looks like one the files declare (name-refusals.ts). */
   private lookAlikeDeclared(kind: KindName, parentKey: string | undefined, name: string, self?: DesiredResource): string | undefined {
-    const slot = (k: string, parent: string | undefined, n: string): string => `${k}\u0000${parent ?? ''}\u0000${shownAlike(n)}`;
-    this.declaredLooks ??= new Map(this.input.desired.map((d) => [slot(d.kind, d.parent?.key, d.name), d]));
-    const other = this.declaredLooks.get(slot(kind, parentKey, name));
-    if (!other || other === self || other.name === name) return undefined;
-    const why = lookAlike(other.name) === lookAlike(name) ? 'white space or how Unicode encodes a character' : `what output hides as it may hold a secret (${HIDDEN_PARTS})`;
-    return `its name ${quoteValue(name)} looks like ${kind} ${quoteValue(other.name)}, which the files declare (they differ only in ${why}), so validate would refuse it; rename it in the app, then pull again`;
+    this.lookAlikes ??= lookAlikeDeclared(this.input.desired);
+    return this.lookAlikes(kind, parentKey, name, self);
   }
+
+  private lookAlikes: ReturnType<typeof lookAlikeDeclared> | undefined;
 
   private noteUnpulled(c: Change, fields: readonly string[]): void {
     if (!c.liveId || fields.length === 0) return;
