@@ -20,6 +20,12 @@ export class DocketError extends Error {
    */
   outOfTurn = false;
   /**
+   * Set with outOfTurn when the budget is not spent but the pace puts this request's turn past it
+   * (a service's 429 pause of an hour): when the turn comes and why (`in 3600 s (…)`), for the
+   * apply's stop to say rather than that its budget ran out.
+   */
+  turnPastBudget: string | undefined;
+  /**
    * Set by the HTTP client for an answer over the size docket reads: the same answer would come
    * again, so a read that ended so is not asked for again in the run (apply's duplicate checks).
    */

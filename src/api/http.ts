@@ -540,11 +540,14 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         // A turn the pace puts past the budget (`--max-rps 0.001`) is known now: not waited for.
         const turnIn = limiter.startsIn(throttled);
         if (deadline !== undefined && now() + turnIn > deadline) {
-          throw outOfTurn(new DocketError(
+          const turn = `in ${seconds(Math.ceil(turnIn / 1000) * 1000)} (${limiter.paused && !throttled ? "every request waits out a service's 429 pause" : limiter.capped ? 'at most --max-rps requests a second; fewer for a while after a service answers 429' : 'fewer requests a second for a while after a service answers 429'})`;
+          const late = outOfTurn(new DocketError(
             'timeout',
-            `${t.operation}: ${n === 0 ? 'not sent: ' : ''}its turn comes in ${seconds(Math.ceil(turnIn / 1000) * 1000)} (${limiter.paused && !throttled ? "every request waits out a service's 429 pause" : limiter.capped ? 'at most --max-rps requests a second; fewer for a while after a service answers 429' : 'fewer requests a second for a while after a service answers 429'}), past the ${Math.max(0, Math.floor((deadline - now()) / 1000))} s left of this command's time budget${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
+            `${t.operation}: ${n === 0 ? 'not sent: ' : ''}its turn comes ${turn}, past the ${Math.max(0, Math.floor((deadline - now()) / 1000))} s left of this command's time budget${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
             limiter.capped ? 'give the command more time with --timeout, or allow more requests a second with --max-rps' : 'give the command more time with --timeout, or try again later: the service is refusing requests for pace',
           ));
+          late.turnPastBudget = turn;
+          throw late;
         }
         // Made only if the request has to wait for a permit.
         let queue: Wait | undefined;

@@ -326,7 +326,8 @@ interface SettleEnv {
   signal: AbortSignal | undefined;
   graceMs: number;
   /** Set when a check could not be made for want of time: the budget stopped the apply. */
-  budgetSpent?: boolean;
+  /** The checks' time ran out (true), or their turn is past the budget (when it comes, and why). */
+  budgetSpent?: boolean | string;
 }
 
 /** Said of an apply whose duplicate checks the time budget cut short before its deadline's own stop. */
@@ -360,7 +361,7 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
     // Checks that failed for want of time (a retry's wait past the budget, a request not sent) are
     // the budget stopping the apply, a moment before its deadline would have: never "complete".
     if (env.budgetSpent) {
-      report.stopped = env.signal?.aborted ? reasonOf(env.signal) : BUDGET_SPENT_ON_CHECKS;
+      report.stopped = env.signal?.aborted ? reasonOf(env.signal) : typeof env.budgetSpent === 'string' ? `the checks for duplicates at the end wait past its time budget: their turn comes ${env.budgetSpent}` : BUDGET_SPENT_ON_CHECKS;
       report.checksCutShort = true;
     }
     return;
@@ -387,7 +388,7 @@ async function settleOne(change: Change, result: ChangeResult | undefined, ctx: 
     if (settled.id !== mine) env.keptOther.add(change.id);
     return true;
   } catch (error) {
-    if (error instanceof DocketError && error.code === 'timeout') env.budgetSpent = true;
+    if (error instanceof DocketError && error.code === 'timeout') env.budgetSpent = error.turnPastBudget ?? true;
     const unchecked = `could not check for a duplicate created by a concurrent apply (${error instanceof Error ? error.message : String(error)}); plan again to see`;
     result.note = result.note ? `${result.note}; ${unchecked}` : unchecked;
     return false;

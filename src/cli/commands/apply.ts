@@ -271,8 +271,10 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   const budget = new AbortController();
   const left = Math.max(0, settings.deadline() - Date.now());
   // setTimeout fires at once for more than 2^31-1 ms (24.8 days): a budget that long never runs out.
-  const runOut = (): void => budget.abort(new Error(`its time budget of ${formatDuration(opts.timeout)} ran out; raise it with --timeout`));
-  const timer = left > MAX_TIMER_MS ? undefined : setTimeout(runOut, left);
+  // A turn past the budget is no budget run out (probe GK): the stop says when the turn comes, and why.
+  const runOut = (turn?: string): void =>
+    budget.abort(new Error(turn ? `the next request waits past its time budget of ${formatDuration(opts.timeout)}: its turn comes ${turn}; raise it with --timeout, or try again later` : `its time budget of ${formatDuration(opts.timeout)} ran out; raise it with --timeout`));
+  const timer = left > MAX_TIMER_MS ? undefined : setTimeout(() => runOut(), left);
   timer?.unref();
   let finished = 0;
   s.progress.start('Applying');
@@ -295,7 +297,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
       // the deadline): the budget is spent for what follows too, which is not started rather than
       // failed unsent. (Not a Retry-After longer than the time left: that holds its own request.)
       afterFailure: (error) => {
-        if (!budget.signal.aborted && error instanceof DocketError && error.outOfTurn) runOut();
+        if (!budget.signal.aborted && error instanceof DocketError && error.outOfTurn) runOut(error.turnPastBudget);
       },
       graceMs: INTERRUPT_GRACE_MS,
     });

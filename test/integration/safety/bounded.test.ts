@@ -112,8 +112,25 @@ describe('bounded waits', () => {
     expect(apply.stdout).not.toContain('every change was made');
     expect(apply.stderr).not.toContain('every change was made');
     expect(apply.stderr).toContain('fix the cause and run apply again: it converges');
+    // Nor that its budget ran out, with nearly all of it left: a turn an hour away is past it (probe GK).
+    expect(apply.stderr).toContain("apply stopped: the checks for duplicates at the end wait past its time budget: their turn comes in 3600 s (every request waits out a service's 429 pause)");
+    expect(apply.stdout).not.toMatch(/left no time|ran out/);
     t.emulator.faults.clear();
     expect((await bin(t)('apply', '-C', dir, '--auto-approve')).stdout).toContain('Apply complete: 1 done.');
+    await expectConverged(bin(t), dir);
+  });
+
+  it('a 429 pause past the budget stops the changes after it, saying when their turn comes rather than that the budget ran out (probe GK)', async () => {
+    t = await startTestEmulator();
+    const rules = Array.from({ length: 4 }, (_, i) => `  - name: Rule ${i}\n    actions: ACCEPT\n`).join('');
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': `kind: Playbook\nname: Inbound NDA\nrules:\n${rules}` });
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbook_rules', status: 429, retry_after: 3600, count: 1 });
+    const apply = await bin(t)('apply', '-C', dir, '--auto-approve', '--concurrency', '1');
+    expect(apply.code).toBe(1);
+    expect(apply.stdout).toMatch(/Apply stopped \(the next request waits past its time budget of 10m: its turn comes in 3600 s \(every request waits out a service's 429 pause\); raise it with --timeout, or try again later\): 1 done, 2 failed, 0 skipped, 2 not started\./);
+    expect(apply.stdout).not.toContain('ran out');
+    t.emulator.faults.clear();
+    expect((await bin(t)('apply', '-C', dir, '--auto-approve')).code).toBe(0);
     await expectConverged(bin(t), dir);
   });
 });
