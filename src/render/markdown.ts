@@ -204,7 +204,12 @@ function sectionLines(s: MdSection, showDetails: boolean, shown: number): string
     lines.push(c.head);
     if (showDetails) for (const line of c.details) lines.push(line);
   }
-  if (shown < total) lines.push(`- _… and ${thousands(total - shown)} more not listed_`);
+  if (shown < total) {
+    // Deletes too many to list are counted apart, not mixed into a count of updates (probe GM).
+    let deletes = 0;
+    for (let i = shown; i < total; i++) if (s.changes[i]!.rank === 0) deletes++;
+    lines.push(`- _… and ${thousands(total - shown)} more not listed${deletes > 0 ? `, ${thousands(deletes)} of them permanent deletes` : ''}_`);
+  }
   lines.push('', '</details>', '');
   return lines;
 }

@@ -226,7 +226,18 @@ describe('renderPlanMarkdown', () => {
     const rules = out.slice(out.indexOf('<summary>Rules'));
     expect(rules.indexOf('P/rule 1199')).toBeLessThan(rules.indexOf('**update**'));
     expect(rules).toContain('- `~` **update** rule `P/rule 0000`');
+    expect(rules).toMatch(/- _… and [\d,]+ more not listed_/);
     expectWellFormed(out);
+    // More deletes than fit: those left out are counted apart from the updates.
+    const many = md(plan(Array.from({ length: 2400 }, (_, i) => change(i % 2 ? 'delete' : 'update', 'rule', `P/Clause ${i} limitation of liability`, { parent: 'P', irreversible: i % 2 === 1, fields: i % 2 ? {} : { actions: ['A', 'B'] } }))));
+    expect(many.length).toBeLessThan(60_000);
+    const left = /- _… and ([\d,]+) more not listed, ([\d,]+) of them permanent deletes_/.exec(many);
+    expect(left).not.toBeNull();
+    const listedDeletes = many.split('\n').filter((l) => l.startsWith('- `-` **delete**')).length;
+    expect(listedDeletes + Number(left![2]!.replace(/,/g, ''))).toBe(1200);
+    expect(Number(left![1]!.replace(/,/g, ''))).toBe(2400 - many.split('\n').filter((l) => /^- `[-~]` \*\*(delete|update)\*\*/.test(l)).length);
+    expect(many).not.toContain('**update**');
+    expectWellFormed(many);
   });
 
   it('cuts a plan whose details run to 200,000 lines instead of crashing (a 20,000-rule plan did)', () => {
