@@ -433,11 +433,13 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
     const lc = lineColumnsOf(text);
     const told = problems.slice(0, MAX_LOCK_PROBLEMS).map((p) => {
       // A side of a merge conflict is not the file's text: its problems are at the conflict.
-      const at = line === 1 ? lc(jsonValueOffset(text, p.path)) : { line, col: 1 };
+      const at = line === 1 ? lc(jsonValueOffset(text, p.path) + (p.within ?? 0)) : { line, col: 1 };
       return problem(label, at.line, `${label}: ${p.message}`, undefined, at.col);
     });
     const more = problems.length - told.length;
-    return more > 0 ? [...told, problem(label, line, `${label}: ${more} more problem${more === 1 ? '' : 's'} like these`)] : told;
+    // After the last one told, where a reader sorting by line finds it: not first, at line 1.
+    const last = told.reduce((latest, d) => Math.max(latest, d.line ?? line), line);
+    return more > 0 ? [...told, problem(label, last, `${label}: ${more} more problem${more === 1 ? '' : 's'} like these`)] : told;
   };
   if (value.version === 1 && isPlainObject(value.files)) return checked(fromVersion1(value as LegacySection & { emulator?: LegacySection }), [], found);
   if (value.version === 2 && isPlainObject(value.targets)) return checked(value as unknown as LockDocument, ['legacy'], found);
@@ -500,6 +502,8 @@ function composeKeys(entries: Record<string, unknown>): void {
 interface LockProblem {
   path: string[];
   message: string;
+  /** Where in the value (a text's character, past its opening quote) the problem is, when not at its start. */
+  within?: number;
 }
 
 /**
@@ -508,7 +512,36 @@ interface LockProblem {
  * A digest of another form would read as a field changed live (probe GJ). Anchored, the match costs
  * less than looking for the broken forms did (3 against 6 ms for 21,000 records).
  */
-const SYNC_RECORD = /^[^ /\\?#%\u0000-\u0020\u007f]+(?: [^= ]+=(?:[0-9a-f]{10}|unkept))*$/;
+const SYNC_RECORD = /^(?!\.\.?(?: |$))[^ /\\?#%\u0000-\u0020\u007f]+(?: [^= ]+=(?:[0-9a-fA-F]{10}|unkept))*$/;
+/** What is wrong with a sync record SYNC_RECORD refuses: its first bad part, named, at its place in the text. */
+function syncRecordProblem(path: string[], key: string, record: string): LockProblem {
+  const parts = record.split(' ');
+  const bad = (within: number, what: string): LockProblem => ({ path, within: within + 1, message: `sync record "${key}" ${what}` });
+  const id = parts[0]!;
+  if (id === '' || id === '.' || id === '..' || /[/\\?#%\u0000-\u0020\u007f]/.test(id)) return bad(0, `has id ${quoteValue(id)}, which cannot be one segment of a URL (\`<id> <field>=<digest> …\`)`);
+  let at = id.length + 1;
+  for (const part of parts.slice(1)) {
+    const eq = part.lastIndexOf('=');
+    if (part === '' || eq <= 0) return bad(at, `has ${quoteValue(part)} where \`<field>=<digest>\` goes`);
+    const digest = part.slice(eq + 1);
+    if (digest !== 'unkept' && !/^[0-9a-fA-F]{10}$/.test(digest)) return bad(at + eq + 1, `has ${quoteValue(digest)} as the digest of field ${quoteValue(part.slice(0, eq))}, which is not 10 hex digits`);
+    at += part.length + 1;
+  }
+  return bad(0, `must be \`<id> <field>=<digest> …\`, each digest 10 hex digits (got ${showJson(record)})`);
+}
+
+/** A record's id (a UUID) and digests in lower case; field names as they are (a template's own may hold capitals). */
+function lowerCaseRecord(record: string): string {
+  return record
+    .split(' ')
+    .map((part, i) => {
+      if (i === 0) return UUID.test(part) ? part.toLowerCase() : part;
+      const eq = part.lastIndexOf('=');
+      return `${part.slice(0, eq + 1)}${part.slice(eq + 1).toLowerCase()}`;
+    })
+    .join(' ');
+}
+
 /** `kind:key`, as refKey writes it: a key of another form names no object, and its record is read as none. */
 const SYNC_RECORD_KEY = /^[a-z][a-z-]*:./s;
 
@@ -527,7 +560,9 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
         if (!SYNC_RECORD_KEY.test(key)) problems.push({ path: ['synced', target, key], message: `sync record key ${showJson(key)} is not \`kind:key\`` });
         if (typeof record !== 'string') problems.push({ path: ['synced', target, key], message: `sync record "${key}" must be text (got ${showJson(record)})` });
         // Read as no record, it would give the object an unknown direction without a word.
-        else if (!SYNC_RECORD.test(record)) problems.push({ path: ['synced', target, key], message: `sync record "${key}" must be \`<id> <field>=<digest> …\`, each digest 10 hex digits (got ${showJson(record)})` });
+        else if (!SYNC_RECORD.test(record)) problems.push(syncRecordProblem(['synced', target, key], key, record));
+        // Read in lower case, as docket writes them: compared as written, a digest would look changed live.
+        else if (/[A-F]/.test(record)) records[key] = lowerCaseRecord(record);
       }
     }
   }

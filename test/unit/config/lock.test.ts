@@ -127,7 +127,8 @@ describe('docket.lock.json', () => {
     const told = parseLockText(text, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`);
     expect(told).toEqual([
       `${valueOf('attachment:Att 7')} docket.lock.json: sync record "attachment:Att 7" must be text (got 7)`,
-      `${valueOf('rule:P/S')} docket.lock.json: sync record "rule:P/S" must be \`<id> <field>=<digest> …\`, each digest 10 hex digits (got "garbage value")`,
+      // At the part that is wrong, in the record's text, named.
+      `${valueOf('rule:P/S').replace(/\d+$/, (col) => String(Number(col) + 9))} docket.lock.json: sync record "rule:P/S" has "value" where \`<field>=<digest>\` goes`,
       // attachment:A's digest is the first in the file.
       `${valueOf('sha256')} docket.lock.json: entry "attachment:A" has sha256 "xyz", which is not 64 hex digits`,
       `${valueOf('pending')} docket.lock.json: entry "attachment:B" has a \`pending\` mark without its sha256`,
@@ -154,7 +155,7 @@ describe('docket.lock.json', () => {
     expect(parseLockText('{\n  "version": 2,\n  "targets": []\n}', LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`)).toEqual(['3:14 docket.lock.json: `targets` must map each target to its `files` (got [])']);
     // Said with every other problem, not instead of them.
     const both = parseLockText('{\n  "version": 2,\n  "targets": [],\n  "synced": { "t": { "rule:P/R": "garbage record" } }\n}', LOCK_FILE).diagnostics.map((d) => d.message);
-    expect(both).toEqual(['docket.lock.json: `targets` must map each target to its `files` (got [])', 'docket.lock.json: sync record "rule:P/R" must be `<id> <field>=<digest> …`, each digest 10 hex digits (got "garbage record")']);
+    expect(both).toEqual(['docket.lock.json: `targets` must map each target to its `files` (got [])', 'docket.lock.json: sync record "rule:P/R" has "record" where `<field>=<digest>` goes']);
     const records = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`rule:P/R${i}`, { id: 'x' }]));
     const told = parseLockText(JSON.stringify({ version: 2, targets: {}, synced: { t: records } }, null, 2), LOCK_FILE).diagnostics;
     expect(told).toHaveLength(21);
@@ -254,18 +255,33 @@ describe('docket.lock.json', () => {
   });
 
   it('refuses sync records a plan would misread, at each: a digest not 10 hex digits, an id no URL can carry, a key that is not kind:key (probe GJ)', () => {
-    const records = { 'playbook:NDA': 'pb-1 name=zz', 'rule:NDA/Term': 'a/b name=0123456789', bogus: 'x name=0123456789', 'rule:NDA/Law': 'r-2 actions=unkept name=0123abcdef' };
+    const records = { 'playbook:NDA': 'pb-1 name=zz', 'rule:NDA/Term': 'a/b name=0123456789', 'rule:NDA/Dots': '.. name=0123456789', bogus: 'x name=0123456789', 'rule:NDA/Law': 'r-2 actions=unkept name=0123abcdef' };
     const text = JSON.stringify({ version: 2, targets: {}, synced: { [PROD]: records } }, null, 2);
     const lines = text.split('\n');
-    const at = (key: string): string => {
+    /** Where `part` starts in the value of `key` (the value itself when none). */
+    const at = (key: string, part?: string): string => {
       const line = lines.findIndex((l) => l.includes(`"${key}": `));
-      return `${line + 1}:${lines[line]!.indexOf(`"${key}": `) + key.length + 5}`;
+      const value = lines[line]!.indexOf(`"${key}": `) + key.length + 4;
+      return `${line + 1}:${part === undefined ? value + 1 : lines[line]!.indexOf(part, value) + 1}`;
     };
     expect(parseLockText(text, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`)).toEqual([
-      `${at('playbook:NDA')} docket.lock.json: sync record "playbook:NDA" must be \`<id> <field>=<digest> …\`, each digest 10 hex digits (got "pb-1 name=zz")`,
-      `${at('rule:NDA/Term')} docket.lock.json: sync record "rule:NDA/Term" must be \`<id> <field>=<digest> …\`, each digest 10 hex digits (got "a/b name=0123456789")`,
+      `${at('playbook:NDA', 'zz')} docket.lock.json: sync record "playbook:NDA" has "zz" as the digest of field "name", which is not 10 hex digits`,
+      `${at('rule:NDA/Term', 'a/b')} docket.lock.json: sync record "rule:NDA/Term" has id "a/b", which cannot be one segment of a URL (\`<id> <field>=<digest> …\`)`,
+      `${at('rule:NDA/Dots', '..')} docket.lock.json: sync record "rule:NDA/Dots" has id "..", which cannot be one segment of a URL (\`<id> <field>=<digest> …\`)`,
       `${at('bogus')} docket.lock.json: sync record key "bogus" is not \`kind:key\``,
     ]);
+    // Ids and digests are read in lower case, as docket writes them: not refused, not taken for a change.
+    const upper = parseLockText(JSON.stringify({ version: 2, targets: {}, synced: { [PROD]: { 'rule:NDA/Law': 'ABCDEF01-2345-4678-89AB-CDEF01234567 actions=unkept Name=0123ABCDEF' } } }), LOCK_FILE);
+    expect(upper.diagnostics).toEqual([]);
+    expect(upper.doc.synced![PROD]).toEqual({ 'rule:NDA/Law': 'abcdef01-2345-4678-89ab-cdef01234567 actions=unkept Name=0123abcdef' });
+  });
+
+  it('says past how many problems it stopped after the last one it tells, not first at line 1', () => {
+    const records = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`playbook:P${i}`, `a/${i} name=0123456789`]));
+    const told = parseLockText(JSON.stringify({ version: 2, targets: {}, synced: { [PROD]: records } }, null, 2), LOCK_FILE).diagnostics;
+    expect(told).toHaveLength(21);
+    expect(told[20]!.message).toBe('docket.lock.json: 5 more problems like these');
+    expect(told[20]!.line).toBe(told[19]!.line);
   });
 
   it('refuses an upload id two entries of one kind hold, at the second, naming the first: read, one would be dropped unsaid and its file uploaded again (probe GJ)', () => {
