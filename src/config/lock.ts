@@ -19,6 +19,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { isSpecialFile, LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
 import { firstJsonSyntaxError, jsonParsePosition } from '../util/json-error.js';
 import { jsonValueOffset } from '../util/json-offset.js';
+import { duplicateKeys } from '../util/json-duplicates.js';
 import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { linkedFile, removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
@@ -433,7 +434,7 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
     const lc = lineColumnsOf(text);
     const told = problems.slice(0, MAX_LOCK_PROBLEMS).map((p) => {
       // A side of a merge conflict is not the file's text: its problems are at the conflict.
-      const at = line === 1 ? lc(jsonValueOffset(text, p.path) + (p.within ?? 0)) : { line, col: 1 };
+      const at = line === 1 ? lc(p.offset ?? jsonValueOffset(text, p.path) + (p.within ?? 0)) : { line, col: 1 };
       return problem(label, at.line, `${label}: ${p.message}`, undefined, at.col);
     });
     const more = problems.length - told.length;
@@ -441,8 +442,16 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
     const last = told.reduce((latest, d) => Math.max(latest, d.line ?? line), line);
     return more > 0 ? [...told, problem(label, last, `${label}: ${more} more problem${more === 1 ? '' : 's'} like these`)] : told;
   };
-  if (value.version === 1 && isPlainObject(value.files)) return checked(fromVersion1(value as LegacySection & { emulator?: LegacySection }), [], found);
-  if (value.version === 2 && isPlainObject(value.targets)) return checked(value as unknown as LockDocument, ['legacy'], found);
+  // A key written twice (both sides of a merge conflict kept): docket would take the last unsaid (probe GM).
+  const twice: LockProblem[] = duplicateKeys(text, value).map((d) => ({
+    path: d.path,
+    offset: d.offset,
+    message: `${d.path.length > 0 ? `${showJson(d.path[d.path.length - 1])} has ` : ''}key ${showJson(d.key)} written twice: JSON readers take one or the other; keep the one that is right`,
+  }));
+  const withTwice = (checkedDoc: { doc: LockDocument } | { errors: Diagnostic[] }): { doc: LockDocument } | { errors: Diagnostic[] } => ('doc' in checkedDoc && twice.length > 0 ? { errors: found(twice) } : checkedDoc);
+  const foundToo = (problems: LockProblem[]): Diagnostic[] => found([...twice, ...problems]);
+  if (value.version === 1 && isPlainObject(value.files)) return withTwice(checked(fromVersion1(value as LegacySection & { emulator?: LegacySection }), [], foundToo));
+  if (value.version === 2 && isPlainObject(value.targets)) return withTwice(checked(value as unknown as LockDocument, ['legacy'], foundToo));
   // A version 2 lock whose sections are not a mapping: said at that value, quoting it, with every other problem.
   if (value.version === 2 && 'targets' in value) {
     const targets: LockProblem = { path: ['targets'], message: `\`targets\` must map each target to its \`files\` (got ${showJson(value.targets)})` };
@@ -504,6 +513,8 @@ interface LockProblem {
   message: string;
   /** Where in the value (a text's character, past its opening quote) the problem is, when not at its start. */
   within?: number;
+  /** Where in the text the problem is, when not at a value (a key written twice). */
+  offset?: number;
 }
 
 /**

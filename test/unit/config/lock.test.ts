@@ -147,7 +147,8 @@ describe('docket.lock.json', () => {
     const lines = v1.split('\n');
     expect(told.sort()).toEqual([`2:${col(lines[1]!, '"bad2"')} sha256 "bad2", which is not 64 hex digits`, `3:${col(lines[2]!, '"bad"')} sha256 "bad", which is not 64 hex digits`].sort());
     const repeated = `{"version":2,"targets":{"t":{"files":{\n"attachment:A":${JSON.stringify(entry('c'.repeat(64)))},\n"attachment:A":${JSON.stringify(entry('alsobad'))}}}}}`;
-    expect(parseLockText(repeated, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col}`)).toEqual([`3:${col(repeated.split('\n')[2]!, '"alsobad"')}`]);
+    // The key written twice is a problem of its own, at the second.
+    expect(parseLockText(repeated, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col}`)).toEqual(['3:1', `3:${col(repeated.split('\n')[2]!, '"alsobad"')}`]);
   });
 
   it('a target that is not an object is a problem, not a crash; a lock wrong throughout is told by its first 20 problems', () => {
@@ -274,6 +275,17 @@ describe('docket.lock.json', () => {
     const upper = parseLockText(JSON.stringify({ version: 2, targets: {}, synced: { [PROD]: { 'rule:NDA/Law': 'ABCDEF01-2345-4678-89AB-CDEF01234567 actions=unkept Name=0123ABCDEF' } } }), LOCK_FILE);
     expect(upper.diagnostics).toEqual([]);
     expect(upper.doc.synced![PROD]).toEqual({ 'rule:NDA/Law': 'abcdef01-2345-4678-89ab-cdef01234567 actions=unkept Name=0123abcdef' });
+  });
+
+  it('refuses a key written twice in one object (both sides of a merge conflict kept), at the second, as JSON.parse would take the last unsaid (probe GM)', () => {
+    const other = '22222222-2222-4222-8222-222222222222';
+    const text = `{\n  "version": 2,\n  "targets": {\n    "${PROD}": {\n      "files": {\n        "attachment:C": {\n          "id": "${ATTACHMENT.id}",\n          "id": "${other}",\n          "file": "c.pdf",\n          "sha256": "${'a'.repeat(64)}"\n        }\n      }\n    }\n  },\n  "synced": {\n    "${PROD}": {\n      "attachment:C": "${ATTACHMENT.id} name=0123456789",\n      "attachment:C": "${other} name=0123456789"\n    }\n  }\n}\n`;
+    expect(parseLockText(text, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.code} ${d.message}`)).toEqual([
+      `8:11 invalid-lock-file docket.lock.json: "attachment:C" has key "id" written twice: JSON readers take one or the other; keep the one that is right`,
+      `18:7 invalid-lock-file docket.lock.json: "${PROD}" has key "attachment:C" written twice: JSON readers take one or the other; keep the one that is right`,
+    ]);
+    // A value holding `":` (counted as a key) is no key written twice.
+    expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, description: 'say ": here' } } } } }), LOCK_FILE).diagnostics).toEqual([]);
   });
 
   it('says past how many problems it stopped after the last one it tells, not first at line 1', () => {
