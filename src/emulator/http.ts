@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonBody } from './fields.js';
 import { badRequest, HttpProblem, PROBLEM_CONTENT_TYPE, problemDocument } from './problem.js';
+import { whereJsonStops } from './persist.js';
 
 /** Large enough for docx and PDF uploads of the agreements service. */
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;
@@ -53,8 +54,9 @@ export function parseJsonObject(raw: Buffer): JsonBody {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch {
-    throw badRequest('the request body is not valid JSON');
+  } catch (err) {
+    // Where it stops, quoting nothing (a seed POSTed to reset may hold keys), as --seed says it.
+    throw badRequest(`the request body is not valid JSON (${whereJsonStops(err, text)})`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the request body must be a JSON object');
   return value as JsonBody;

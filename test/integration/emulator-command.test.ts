@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { startTestEmulator } from '../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 import { DOCKET_YAML, NDA } from './fixtures.js';
 
@@ -141,6 +142,17 @@ it("never prints a seed's API key in a refusal of the seed, where one was pasted
   expect(broken.code).toBe(1);
   expect(broken.stderr).toContain('is not a valid seed: not valid JSON (');
   expect(broken.stderr).not.toMatch(/SEEDSEC|sk_live/);
+  // POSTed to reset, the same seed is refused in the same words, where it stops (GH-6).
+  const where = /not valid JSON \(([^)]*)\)/.exec(broken.stderr)![1]!;
+  const t = await startTestEmulator();
+  try {
+    const reset = await fetch(`${t.emulator.url}/_emulator/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: await readFile(join(dir, 'broken.json'), 'utf8') });
+    expect(reset.status).toBe(400);
+    const detail = ((await reset.json()) as { detail: string }).detail;
+    expect(detail).toBe(`the request body is not valid JSON (${where})`);
+  } finally {
+    await t.emulator.close();
+  }
 });
 
 it('refuses a state file in a folder it cannot write before it answers anything, and fails when its banner cannot be written', async () => {
