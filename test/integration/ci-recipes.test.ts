@@ -276,7 +276,11 @@ describe('examples/ci/github-actions.yml', () => {
     for (const { job, step } of docketCommands()) {
       const s = workflow.jobs[job]!.steps.find((x) => x.name === step)!;
       if (s.run?.includes('docket validate') || s.run?.includes('--replay-only')) expect(s.env, step).toBeUndefined();
-      else expect(s.env?.DOCKET_REVIEW_API_KEY, `${job}/${step}`).toBe('${{ secrets.DOCKET_REVIEW_API_KEY }}');
+      else {
+        expect(s.env?.DOCKET_REVIEW_API_KEY, `${job}/${step}`).toBe('${{ secrets.DOCKET_REVIEW_API_KEY }}');
+        // One secret for both, as the header offers: an unset secret maps to "", which gives way to it (probe GP).
+        expect(s.env?.DOCKET_API_KEY, `${job}/${step}`).toBe('${{ secrets.DOCKET_API_KEY }}');
+      }
     }
     for (const job of Object.values(workflow.jobs)) {
       const install = job.steps.find((s) => s.run?.includes('npm ci'))!;
