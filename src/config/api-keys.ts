@@ -4,7 +4,7 @@
  */
 
 import { EMULATOR_API_KEY } from '../emulator/identity.js';
-import { UsageError } from '../errors.js';
+import { DocketError } from '../errors.js';
 import { escapeRegExp } from '../util/escape-regexp.js';
 import type { Diagnostic } from '../diagnostics.js';
 
@@ -57,9 +57,9 @@ export function serviceApiKeyVariable(env: Readonly<Record<string, string | unde
   return [API_KEY_VARIABLES[service], 'DOCKET_API_KEY'].find((name) => env[name]?.trim());
 }
 
-/** The error of a run that needs `service` and has no key for it. */
-export function missingApiKey(service: keyof typeof API_KEY_VARIABLES): UsageError {
-  return new UsageError(`no API key for the ${service} service`, `set ${API_KEY_VARIABLES[service]} (or DOCKET_API_KEY); keys are never read from files`);
+/** The error of a run that needs `service` and has no key for it: its own code, not a bad flag's `usage` (probe GP). */
+export function missingApiKey(service: keyof typeof API_KEY_VARIABLES): DocketError {
+  return new DocketError('missing-api-key', `no API key for the ${service} service`, `set ${API_KEY_VARIABLES[service]} (or DOCKET_API_KEY); keys are never read from files`);
 }
 
 /**

@@ -232,6 +232,9 @@ describe('environment variables', () => {
     expect(r.code).toBe(1);
     expect(r.requests).toBe(0);
     expect(r.stderr).toContain('no API key for the review service');
+    // In JSON, a code of its own: no bad flag's `usage` (probe GP).
+    const json = await run(['plan', '-C', dir, '-o', 'json'], { DOCKET_API_KEY: '' });
+    expect((JSON.parse(json.stdout) as { error: { code: string } }).error.code).toBe('missing-api-key');
     // A blank specific key gives way to DOCKET_API_KEY, as an empty one does.
     const specific = await run(['plan', '-C', dir, '--timeout', '2s'], { DOCKET_REVIEW_API_KEY: '  ', DOCKET_API_KEY: 'k' });
     expect(specific.requests).toBeGreaterThan(0);

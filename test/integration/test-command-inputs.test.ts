@@ -142,7 +142,7 @@ describe('docket test with broken inputs', () => {
     expect(doc).toMatchObject({ ok: false, error: { message: 'no API key for the review service' } });
     const xml = await readFile(junit, 'utf8');
     expect(await junitErrors(xml)).toEqual([]);
-    expect(xml).toContain('<error message="no API key for the review service" type="usage">');
+    expect(xml).toContain('<error message="no API key for the review service" type="missing-api-key">');
     // `test capture` makes no test report: its error is the common document.
     const capture = await runCli(['test', '-C', dir, '-o', 'json', 'capture', '--review', 'r1', '--out', join(dir, 'tests/c.test.yaml')], { env: { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! } });
     expect(JSON.parse(capture.stdout)).toEqual({ format_version: 1, error: expect.objectContaining({ message: 'no API key for the review service' }) as unknown, diagnostics: [] });

@@ -150,9 +150,9 @@ describe('the JSON report', () => {
 
 describe('the JSON report of a run that could not start', () => {
   it('is a report (no suites, not ok) holding the error, valid against the schema', async () => {
-    const doc = JSON.parse(renderTestErrorJson(errorJson(new DocketError('usage', 'no API key for the review service', 'set DOCKET_REVIEW_API_KEY')))) as Record<string, unknown>;
+    const doc = JSON.parse(renderTestErrorJson(errorJson(new DocketError('missing-api-key', 'no API key for the review service', 'set DOCKET_REVIEW_API_KEY')))) as Record<string, unknown>;
     expect(await testReportErrors(doc)).toEqual([]);
-    expect(doc).toMatchObject({ ok: false, suites: [], summary: { cases: 0 }, error: { code: 'usage', message: 'no API key for the review service', exit_code: 1 }, diagnostics: [] });
+    expect(doc).toMatchObject({ ok: false, suites: [], summary: { cases: 0 }, error: { code: 'missing-api-key', message: 'no API key for the review service', exit_code: 1 }, diagnostics: [] });
     // A source line quoted from a test file cannot drive the terminal that shows the JSON.
     const quoted = renderTestErrorJson(errorJson(new ConfigError([{ severity: 'error', code: 'x', message: 'y', file: 'tests/a.test.yaml', line: 1, col: 1 }]), () => 'name: \u009b31m'));
     expect(quoted).toContain('"excerpt": "name: \\u009b31m"');
