@@ -13,7 +13,7 @@ import { fetchLive } from '../../engine/live.js';
 import type { Workspace } from '../../engine/workspace.js';
 import { collectGarbage } from '../../util/collect.js';
 import { servicesNeeded } from '../../engine/project.js';
-import { ConfigError, DocketError, InterruptedError, UsageError } from '../../errors.js';
+import { ConfigError, DocketError, InterruptedError } from '../../errors.js';
 import { isFeatureOff } from '../../api/problem.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import { buildExport, type ProjectSettings } from '../../export/index.js';
@@ -212,7 +212,8 @@ function checkKeys(io: Io, kinds: readonly AnyKind[], needs: Set<ServiceName>): 
     if (serviceApiKey(io.env, service)) continue;
     const needing = kinds.filter((k) => reads(k, service)).map((k) => k.name);
     const others = kinds.filter((k) => !reads(k, service)).map((k) => k.name);
-    throw new UsageError(
+    throw new DocketError(
+      'missing-api-key',
       `no API key for the ${service} service, which ${needing.join(', ')} ${needing.length === 1 ? 'is' : 'are'} read from`,
       `set ${API_KEY_VARIABLES[service]} (or DOCKET_API_KEY); keys are never read from files${others.length > 0 ? `. Or export only the other kinds: ${others.map((k) => `--kind ${k}`).join(' ')}` : ''}`,
     );
