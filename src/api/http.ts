@@ -465,6 +465,13 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     };
   }
 
+  // A 429's pause that ends past the budget: the requests queued for a permit meanwhile fail at
+  // once, as one that asks for a turn then does, rather than wait the budget out (probe GO).
+  limiter.onPause((pauseMs) => {
+    const until = now() + pauseMs;
+    for (const [deadline, shared] of atDeadline) if (deadline < until) for (const end of [...shared.waits]) end('past-turn');
+  });
+
   /** The wait for a permit: not past the budget, and not through a 429's pause after the first signal. */
   function queueWait(): Wait {
     return waitLink(() => limiter.paused, deadlineAt());
@@ -586,6 +593,13 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           if (options.signal?.aborted) throw interrupted(t);
           if (queue?.why() === 'stopped') {
             throw new DocketError('interrupted', `${t.operation}: interrupted before it was sent (requests were waiting out a 429 pause)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`);
+          }
+          if (queue?.why() === 'past-turn') {
+            const turn = `in ${seconds(Math.ceil(limiter.startsIn() / 1000) * 1000)} (every request waits out a service's 429 pause)`;
+            const deadline = deadlineAt() ?? now();
+            const late = outOfTurn(new DocketError('timeout', `${t.operation}: ${n === 0 ? 'not sent: ' : ''}its turn comes ${turn}, past the ${Math.max(0, Math.floor((deadline - now()) / 1000))} s left of this command's time budget${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`, 'give the command more time with --timeout, or try again later: the service is refusing requests for pace'));
+            late.turnPastBudget = turn;
+            throw late;
           }
           if (queue?.why() === 'timeout') {
             throw outOfTurn(
@@ -966,7 +980,7 @@ const READ_FAILURES: ReadonlySet<string> = new Set(['timeout', 'bad-response', '
 const PENDING_HINT = 'run `docket plan` again in a few minutes: it shows whether the service carried it out (then there is nothing to do), and `docket apply` sends what is still missing';
 
 /** Why a wait ended early. */
-type WaitEnd = 'interrupted' | 'stopped' | 'timeout';
+type WaitEnd = 'interrupted' | 'stopped' | 'timeout' | 'past-turn';
 
 interface Wait<S = AbortSignal> {
   signal: S;

@@ -53,6 +53,8 @@ export interface Limiter {
    * pause slows nothing down again).
    */
   throttled(pauseMs: number, sentAfter?: number): void;
+  /** Calls `listener` with how long each 429 pause lasts from now, as it is set (its own clock is the limiter's); the function returned stops it. */
+  onPause(listener: (pauseMs: number) => void): () => void;
   /** A request succeeded: speed back up a little. */
   succeeded(): void;
   /**
@@ -159,6 +161,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
   };
 
   /** The earliest a request may start: a retry that waited out its own pause goes at the pace (all of them at once were the next burst of refusals). */
+  const pauseListeners = new Set<(pauseMs: number) => void>();
   const dueAt = (resumed: boolean): number => (resumed ? nextStart : Math.max(pausedUntil, nextStart));
 
   /** A request starts at `t`: it holds a permit, and the next may start one pace step later. */
@@ -312,7 +315,12 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
       if (last && last[1] >= t) last[1] = until;
       else if (until > t) pauses.push([t, until]);
       pausedUntil = until;
+      for (const listener of pauseListeners) listener(until - t);
       pump();
+    },
+    onPause(listener) {
+      pauseListeners.add(listener);
+      return () => void pauseListeners.delete(listener);
     },
     answered: answer,
     succeeded() {

@@ -132,6 +132,18 @@ describe('bounded waits', () => {
     t.emulator.faults.clear();
     expect((await bin(t)('apply', '-C', dir, '--auto-approve')).code).toBe(0);
     await expectConverged(bin(t), dir);
+
+    // Requests already queued for the pace (--max-rps) when the pause came fail at once too, not
+    // at the end of the budget, waited out in the queue (probe GO).
+    await writeFile(join(dir, 'playbooks/nda.yaml'), `kind: Playbook\nname: Inbound NDA\nrules:\n${rules}  - name: New A\n    actions: ACCEPT\n  - name: New B\n    actions: ACCEPT\n`);
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbook_rules', status: 429, retry_after: 3600, count: 1 });
+    const paced = await bin(t)('apply', '-C', dir, '--auto-approve', '--max-rps', '5', '--timeout', '15s');
+    expect(paced.code).toBe(1);
+    expect(paced.stdout).toContain("Apply stopped (the next request waits past its time budget of 15s: its turn comes in 3600 s (every request waits out a service's 429 pause)");
+    expect(paced.stdout).not.toContain('ran out');
+    t.emulator.faults.clear();
+    expect((await bin(t)('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await expectConverged(bin(t), dir);
   });
 });
 
