@@ -434,7 +434,7 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
     const lc = lineColumnsOf(text);
     const told = problems.slice(0, MAX_LOCK_PROBLEMS).map((p) => {
       // A side of a merge conflict is not the file's text: its problems are at the conflict.
-      const at = line === 1 ? lc(p.offset ?? jsonValueOffset(text, p.path) + (p.within ?? 0)) : { line, col: 1 };
+      const at = line === 1 ? lc(p.offset ?? inString(text, jsonValueOffset(text, p.path), p.within)) : { line, col: 1 };
       return problem(label, at.line, `${label}: ${p.message}`, undefined, at.col);
     });
     const more = problems.length - told.length;
@@ -450,6 +450,8 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
   }));
   const withTwice = (checkedDoc: { doc: LockDocument } | { errors: Diagnostic[] }): { doc: LockDocument } | { errors: Diagnostic[] } => ('doc' in checkedDoc && twice.length > 0 ? { errors: found(twice) } : checkedDoc);
   const foundToo = (problems: LockProblem[]): Diagnostic[] => found([...twice, ...problems]);
+  // Of a document that is not a lock as read, the key written twice is what to mend (`"version": 2, "version": 1`).
+  if (twice.length > 0 && !((value.version === 1 && isPlainObject(value.files)) || (value.version === 2 && isPlainObject(value.targets)))) return { errors: found(twice) };
   if (value.version === 1 && isPlainObject(value.files)) return withTwice(checked(fromVersion1(value as LegacySection & { emulator?: LegacySection }), [], foundToo));
   if (value.version === 2 && isPlainObject(value.targets)) return withTwice(checked(value as unknown as LockDocument, ['legacy'], foundToo));
   // A version 2 lock whose sections are not a mapping: said at that value, quoting it, with every other problem.
@@ -511,7 +513,7 @@ function composeKeys(entries: Record<string, unknown>): void {
 interface LockProblem {
   path: string[];
   message: string;
-  /** Where in the value (a text's character, past its opening quote) the problem is, when not at its start. */
+  /** The character of the value's text (0: its first, escapes read) where the problem is, when not at the value itself. */
   within?: number;
   /** Where in the text the problem is, when not at a value (a key written twice). */
   offset?: number;
@@ -524,15 +526,27 @@ interface LockProblem {
  * less than looking for the broken forms did (3 against 6 ms for 21,000 records).
  */
 const SYNC_RECORD = /^(?!\.\.?(?: |$))[^ /\\?#%\u0000-\u0020\u007f]+(?: [^= ]+=(?:[0-9a-fA-F]{10}|unkept))*$/;
+/**
+ * Where the character `within` of a JSON string starts in the text (`quote`: where the string
+ * does): past each escape as written (`\u0062` is one character of six), probe GO.
+ */
+function inString(text: string, quote: number, within: number | undefined): number {
+  if (within === undefined) return quote;
+  let raw = quote + 1;
+  for (let i = 0; i < within && raw < text.length; i++) raw += text[raw] !== '\\' ? 1 : text[raw + 1] === 'u' ? 6 : 2;
+  return raw;
+}
+
 /** What is wrong with a sync record SYNC_RECORD refuses: its first bad part, named, at its place in the text. */
 function syncRecordProblem(path: string[], key: string, record: string): LockProblem {
   const parts = record.split(' ');
-  const bad = (within: number, what: string): LockProblem => ({ path, within: within + 1, message: `sync record "${key}" ${what}` });
+  const bad = (within: number, what: string): LockProblem => ({ path, within, message: `sync record "${key}" ${what}` });
   const id = parts[0]!;
   if (id === '' || id === '.' || id === '..' || /[/\\?#%\u0000-\u0020\u007f]/.test(id)) return bad(0, `has id ${quoteValue(id)}, which cannot be one segment of a URL (\`<id> <field>=<digest> …\`)`);
   let at = id.length + 1;
   for (const part of parts.slice(1)) {
-    const eq = part.lastIndexOf('=');
+    // Field names are written URI-encoded: the first `=` ends one (`actions==…` is a digest `=…`).
+    const eq = part.indexOf('=');
     if (part === '' || eq <= 0) return bad(at, `has ${quoteValue(part)} where \`<field>=<digest>\` goes`);
     const digest = part.slice(eq + 1);
     if (digest !== 'unkept' && !/^[0-9a-fA-F]{10}$/.test(digest)) return bad(at + eq + 1, `has ${quoteValue(digest)} as the digest of field ${quoteValue(part.slice(0, eq))}, which is not 10 hex digits`);
@@ -760,7 +774,10 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
   const a = parseDocument(sides.ours, label, sides.line);
   const b = parseDocument(sides.theirs, label, sides.line);
   if ('errors' in a || 'errors' in b) {
-    return { doc: emptyDocument(), diagnostics: [problem(label, sides.line, `${label} has a merge conflict that docket cannot read (a side is not a lock file)`, CONFLICT_HINT)] };
+    // What is wrong with the side, said: a key written twice in it is no matter of uploads (probe GO).
+    const [side, errors] = 'errors' in a ? (['ours', a.errors] as const) : (['theirs', (b as { errors: Diagnostic[] }).errors] as const);
+    const why = errors[0]?.message.startsWith(`${label}: `) ? errors[0].message.slice(label.length + 2) : 'it is not a lock file';
+    return { doc: emptyDocument(), diagnostics: [problem(label, sides.line, `${label} has a merge conflict that docket cannot read (${side === 'ours' ? 'the side before =======' : 'the side after ======='}: ${why})`, CONFLICT_HINT)] };
   }
   const merged = structuredClone(a.doc);
   const clashes: string[] = [];

@@ -17,7 +17,8 @@ export interface DuplicateKey {
 
 /** The keys `text` (valid JSON that JSON.parse read as `parsed`) writes twice in one object. */
 export function duplicateKeys(text: string, parsed: unknown): DuplicateKey[] {
-  // Each key is followed by `":`; text that holds `":` in a value, or writes `"key" :`, is looked at whole.
+  // Each key is a quote, white space or none, then a colon: counted, a key written twice is one
+  // more than JSON.parse kept (a value holding `":` counts too, and sends the text to be looked at whole).
   if (keyMarks(text) === keyCount(parsed)) return [];
   const jsonc = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
   const out: DuplicateKey[] = [];
@@ -37,10 +38,19 @@ export function duplicateKeys(text: string, parsed: unknown): DuplicateKey[] {
   return out;
 }
 
+/** Colons after a quote and white space or none: however each key of the text is spaced (probe GO). */
 function keyMarks(text: string): number {
   let count = 0;
-  for (let at = text.indexOf('":'); at >= 0; at = text.indexOf('":', at + 2)) count++;
+  for (let at = text.indexOf(':'); at >= 0; at = text.indexOf(':', at + 1)) {
+    let before = at - 1;
+    while (before >= 0 && isJsonSpace(text.charCodeAt(before))) before--;
+    if (text.charCodeAt(before) === 34) count++;
+  }
   return count;
+}
+
+function isJsonSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
 }
 
 function keyCount(value: unknown): number {

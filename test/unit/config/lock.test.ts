@@ -63,8 +63,10 @@ describe('docket.lock.json', () => {
     expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:X': { id: '11111111-1111-4111-8111-111111111111', file: 'x.pdf' } } } } }), LOCK_FILE).diagnostics[0]!.message).toContain('attachment:X');
     // Another version is said at its value, quoted.
     expect(parseLockText('{\n  "version": 3,\n  "targets": {}\n}\n', LOCK_FILE).diagnostics[0]).toMatchObject({ line: 2, col: 14, message: 'docket.lock.json is not a docket lock file of version 1 or 2: its `version` is 3' });
-    // A known version without what it holds says which, at the version JSON reads (the last of two written).
-    expect(parseLockText('{"version": 9, "version": 2}', LOCK_FILE).diagnostics[0]).toMatchObject({ line: 1, col: 27, message: 'docket.lock.json is not a docket lock file: it says `version` 2, and it has no `targets`' });
+    // A known version without what it holds says which, at the version.
+    expect(parseLockText('{"version": 2}', LOCK_FILE).diagnostics[0]).toMatchObject({ line: 1, col: 13, message: 'docket.lock.json is not a docket lock file: it says `version` 2, and it has no `targets`' });
+    // A version written twice is that, at the second, whatever the two say (probe GO).
+    expect(parseLockText('{"version": 2, "version" :1}', LOCK_FILE).diagnostics).toMatchObject([{ line: 1, col: 16, message: 'docket.lock.json: key "version" written twice: JSON readers take one or the other; keep the one that is right' }]);
     expect(parseLockText('{"version": 1, "files": 3}', LOCK_FILE).diagnostics[0]).toMatchObject({ line: 1, col: 13, message: 'docket.lock.json is not a docket lock file: it says `version` 1, and its `files` is 3, not a mapping' });
   });
 
@@ -271,6 +273,13 @@ describe('docket.lock.json', () => {
       `${at('rule:NDA/Dots', '..')} docket.lock.json: sync record "rule:NDA/Dots" has id "..", which cannot be one segment of a URL (\`<id> <field>=<digest> …\`)`,
       `${at('bogus')} docket.lock.json: sync record key "bogus" is not \`kind:key\``,
     ]);
+    // At the part as the text writes it, past escapes; a digest after a second `=` is that digest (probe GO).
+    const escaped = `{"version": 2, "targets": {}, "synced": {"${PROD}": {"rule:A": "\\u0062\\u0037-1 actions=012345678Z", "rule:B": "r-2 actions==012345678"}}}`;
+    const lineOf = escaped.split('\n')[0]!;
+    expect(parseLockText(escaped, LOCK_FILE).diagnostics.map((d) => `${d.col} ${d.message}`)).toEqual([
+      `${lineOf.indexOf('012345678Z') + 1} docket.lock.json: sync record "rule:A" has "012345678Z" as the digest of field "actions", which is not 10 hex digits`,
+      `${lineOf.indexOf('=012345678"') + 1} docket.lock.json: sync record "rule:B" has "=012345678" as the digest of field "actions", which is not 10 hex digits`,
+    ]);
     // Ids and digests are read in lower case, as docket writes them: not refused, not taken for a change.
     const upper = parseLockText(JSON.stringify({ version: 2, targets: {}, synced: { [PROD]: { 'rule:NDA/Law': 'ABCDEF01-2345-4678-89AB-CDEF01234567 actions=unkept Name=0123ABCDEF' } } }), LOCK_FILE);
     expect(upper.diagnostics).toEqual([]);
@@ -284,6 +293,9 @@ describe('docket.lock.json', () => {
       `8:11 invalid-lock-file docket.lock.json: "attachment:C" has key "id" written twice: JSON readers take one or the other; keep the one that is right`,
       `18:7 invalid-lock-file docket.lock.json: "${PROD}" has key "attachment:C" written twice: JSON readers take one or the other; keep the one that is right`,
     ]);
+    // However each is spaced: `"id": …` then `"id" : …` (probe GO).
+    const spaced = text.replace(`"id": "${other}"`, `"id" :\t"${other}"`);
+    expect(parseLockText(spaced, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col}`)).toEqual(['8:11', '18:7']);
     // A value holding `":` (counted as a key) is no key written twice.
     expect(parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, description: 'say ": here' } } } } }), LOCK_FILE).diagnostics).toEqual([]);
   });
@@ -422,6 +434,10 @@ describe('docket.lock.json', () => {
     expect([Object.keys(read), Object.keys(read[STAGING]!)]).toEqual([[PROD, STAGING].sort(), ['rule:P/A', 'rule:P/B']]);
     const bare = ['{', '<<<<<<< HEAD', '  "version": 2, "targets": { "emulator": {} }', '=======', '  "version": 2, "targets": { "emulator": {} }, "synced": {}', '>>>>>>> other', '}'].join('\n');
     expect(parseLockText(bare, LOCK_FILE).diagnostics).toMatchObject([{ severity: 'warning', code: 'lock-merge-conflict' }]);
+    // A side that is no lock says why, not that it uploaded files (probe GO).
+    const twice = syncedSide({ [PROD]: { 'rule:P/A': 'r-1 name=aaaaaaaaaa' } }).replace('"rule:P/A": "r-1 name=aaaaaaaaaa"', '"rule:P/A": "r-1 name=aaaaaaaaaa",\n      "rule:P/A": "r-1 name=bbbbbbbbbb"');
+    const unreadable = `<<<<<<< HEAD\n${twice}\n=======\n${syncedSide({ [PROD]: { 'rule:P/A': 'r-1 name=cccccccccc' } })}\n>>>>>>> other\n`;
+    expect(parseLockText(unreadable, LOCK_FILE).diagnostics.map((d) => `${d.line} ${d.message}`)).toEqual([`1 docket.lock.json has a merge conflict that docket cannot read (the side before =======: "${PROD}" has key "rule:P/A" written twice: JSON readers take one or the other; keep the one that is right)`]);
   });
 
   it('a version 1 environment section whose files are null is a problem, as a target\'s is', () => {
