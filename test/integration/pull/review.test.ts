@@ -634,6 +634,12 @@ rules:
     expect(pulled.stdout).not.toContain('y=2');
     expect(await read(dir, 'playbooks/links.yaml')).toBe(file);
     expect((await cli('validate', '-C', dir)).code).toBe(0);
+    // Nor does drift send the user to pull for it; but it does for another field edited with it (probe GO).
+    expect((await cli('drift', '-C', dir, '--target', 'playbook/Links')).stdout).toContain('`docket pull` leaves it');
+    await new App(emulator().env).editRule('Links', 'Link https://ex.example/x?y=2', { actions: 'FLAG' });
+    expect((await cli('drift', '-C', dir, '--target', 'playbook/Links')).stdout).toContain('`docket pull` writes it into the files');
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await read(dir, 'playbooks/links.yaml')).toBe(file.replace('name: Other\n    actions: ACCEPT', 'name: Other\n    actions: FLAG'));
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
