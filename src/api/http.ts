@@ -467,10 +467,18 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
 
   // A 429's pause that ends past the budget: the requests queued for a permit meanwhile fail at
   // once, as one that asks for a turn then does, rather than wait the budget out (probe GO).
-  limiter.onPause((pauseMs) => {
+  const stopListening = limiter.onPause((pauseMs) => {
     const until = now() + pauseMs;
     for (const [deadline, shared] of atDeadline) if (deadline < until) for (const end of [...shared.waits]) end('past-turn');
   });
+
+  /** A request whose turn (`in 3600 s (why)`) comes past the budget: failed now, the turn said for the apply's stop. */
+  function turnPastBudget(t: RequestTarget, sent: boolean, turn: string, reasons: readonly string[], hint: string): DocketError {
+    const deadline = deadlineAt() ?? now();
+    const late = outOfTurn(new DocketError('timeout', `${t.operation}: ${sent ? '' : 'not sent: '}its turn comes ${turn}, past the ${Math.max(0, Math.floor((deadline - now()) / 1000))} s left of this command's time budget${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`, hint));
+    late.turnPastBudget = turn;
+    return late;
+  }
 
   /** The wait for a permit: not past the budget, and not through a 429's pause after the first signal. */
   function queueWait(): Wait {
@@ -548,13 +556,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         const turnIn = limiter.startsIn(throttled);
         if (deadline !== undefined && now() + turnIn > deadline) {
           const turn = `in ${seconds(Math.ceil(turnIn / 1000) * 1000)} (${limiter.paused && !throttled ? "every request waits out a service's 429 pause" : limiter.capped ? 'at most --max-rps requests a second; fewer for a while after a service answers 429' : 'fewer requests a second for a while after a service answers 429'})`;
-          const late = outOfTurn(new DocketError(
-            'timeout',
-            `${t.operation}: ${n === 0 ? 'not sent: ' : ''}its turn comes ${turn}, past the ${Math.max(0, Math.floor((deadline - now()) / 1000))} s left of this command's time budget${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
-            limiter.capped ? 'give the command more time with --timeout, or allow more requests a second with --max-rps' : 'give the command more time with --timeout, or try again later: the service is refusing requests for pace',
-          ));
-          late.turnPastBudget = turn;
-          throw late;
+          throw turnPastBudget(t, n > 0, turn, reasons, limiter.capped ? 'give the command more time with --timeout, or allow more requests a second with --max-rps' : PACE_HINT);
         }
         // Made only if the request has to wait for a permit.
         let queue: Wait | undefined;
@@ -594,13 +596,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           if (queue?.why() === 'stopped') {
             throw new DocketError('interrupted', `${t.operation}: interrupted before it was sent (requests were waiting out a 429 pause)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`);
           }
-          if (queue?.why() === 'past-turn') {
-            const turn = `in ${seconds(Math.ceil(limiter.startsIn() / 1000) * 1000)} (every request waits out a service's 429 pause)`;
-            const deadline = deadlineAt() ?? now();
-            const late = outOfTurn(new DocketError('timeout', `${t.operation}: ${n === 0 ? 'not sent: ' : ''}its turn comes ${turn}, past the ${Math.max(0, Math.floor((deadline - now()) / 1000))} s left of this command's time budget${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`, 'give the command more time with --timeout, or try again later: the service is refusing requests for pace'));
-            late.turnPastBudget = turn;
-            throw late;
-          }
+          if (queue?.why() === 'past-turn') throw turnPastBudget(t, n > 0, `in ${seconds(Math.ceil(limiter.startsIn() / 1000) * 1000)} (every request waits out a service's 429 pause)`, reasons, PACE_HINT);
           if (queue?.why() === 'timeout') {
             throw outOfTurn(
               new DocketError(
@@ -963,6 +959,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     },
     list,
     async close(): Promise<void> {
+      stopListening();
       const pool = ownPool;
       ownPool = undefined;
       if (pool) await pool.close();
@@ -978,6 +975,8 @@ const READ_FAILURES: ReadonlySet<string> = new Set(['timeout', 'bad-response', '
 
 /** What to do about a write the service may still be carrying out: not send it again at once. */
 const PENDING_HINT = 'run `docket plan` again in a few minutes: it shows whether the service carried it out (then there is nothing to do), and `docket apply` sends what is still missing';
+
+const PACE_HINT = 'give the command more time with --timeout, or try again later: the service is refusing requests for pace';
 
 /** Why a wait ended early. */
 type WaitEnd = 'interrupted' | 'stopped' | 'timeout' | 'past-turn';

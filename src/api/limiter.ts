@@ -160,8 +160,9 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     }
   };
 
-  /** The earliest a request may start: a retry that waited out its own pause goes at the pace (all of them at once were the next burst of refusals). */
   const pauseListeners = new Set<(pauseMs: number) => void>();
+
+  /** The earliest a request may start: a retry that waited out its own pause goes at the pace (all of them at once were the next burst of refusals). */
   const dueAt = (resumed: boolean): number => (resumed ? nextStart : Math.max(pausedUntil, nextStart));
 
   /** A request starts at `t`: it holds a permit, and the next may start one pace step later. */

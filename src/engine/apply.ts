@@ -325,8 +325,7 @@ interface SettleEnv {
   /** A stop while the checks run: none starts after it, and those under way get `graceMs`. */
   signal: AbortSignal | undefined;
   graceMs: number;
-  /** Set when a check could not be made for want of time: the budget stopped the apply. */
-  /** The checks' time ran out (true), or their turn is past the budget (when it comes, and why). */
+  /** Set when a check could not be made for want of time, the budget stopping the apply: `true`, or when their turn comes and why. */
   budgetSpent?: boolean | string;
 }
 
