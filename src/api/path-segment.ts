@@ -1,6 +1,10 @@
 /** Ids in request paths: each is one segment, whatever the service (or a file) named. */
 import { DocketError } from '../errors.js';
 
+/** The characters (a regular expression's class) that end a URL's path segment or its path: no id holds one. */
+export const SEGMENT_BREAKERS = '/\\\\?#%\\u0000-\\u0020\\u007f';
+const SEGMENT_BREAKER = new RegExp(`[${SEGMENT_BREAKERS}]`);
+
 /**
  * Why an id from the service cannot be sent back as one segment of a request path (`/` or `..`
  * would reach another object's route, `?` or `#` cut the path), or undefined when it can.
@@ -8,7 +12,7 @@ import { DocketError } from '../errors.js';
  * is refused rather than guessed at.
  */
 export function idProblem(id: string): string | undefined {
-  if (id !== '.' && id !== '..' && !/[/\\?#%\u0000-\u0020\u007f]/.test(id)) return undefined;
+  if (id !== '.' && id !== '..' && !SEGMENT_BREAKER.test(id)) return undefined;
   return `has an id that cannot be one segment of a URL (${JSON.stringify(shortId(id))})`;
 }
 

@@ -33,6 +33,7 @@ import { decodeStrict, linkOutside } from './discover.js';
 import { CONTROL_CHARACTER } from './text-hygiene.js';
 import { LOCK_FILE, WORK_DIR } from './work-dir.js';
 import { UUID } from '../util/uuid.js';
+import { idProblem, SEGMENT_BREAKERS } from '../api/path-segment.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 
 export { LOCK_FILE };
@@ -525,7 +526,7 @@ interface LockProblem {
  * A digest of another form would read as a field changed live (probe GJ). Anchored, the match costs
  * less than looking for the broken forms did (3 against 6 ms for 21,000 records).
  */
-const SYNC_RECORD = /^(?!\.\.?(?: |$))[^ /\\?#%\u0000-\u0020\u007f]+(?: [^= ]+=(?:[0-9a-fA-F]{10}|unkept))*$/;
+const SYNC_RECORD = new RegExp(`^(?!\\.\\.?(?: |$))[^ ${SEGMENT_BREAKERS}]+(?: [^= ]+=(?:[0-9a-fA-F]{10}|unkept))*$`);
 
 /**
  * Where the character `within` of a JSON string starts in the text (`quote`: where the string
@@ -543,7 +544,7 @@ function syncRecordProblem(path: string[], key: string, record: string): LockPro
   const parts = record.split(' ');
   const bad = (within: number, what: string): LockProblem => ({ path, within, message: `sync record "${key}" ${what}` });
   const id = parts[0]!;
-  if (id === '' || id === '.' || id === '..' || /[/\\?#%\u0000-\u0020\u007f]/.test(id)) return bad(0, `has id ${quoteValue(id)}, which cannot be one segment of a URL (\`<id> <field>=<digest> …\`)`);
+  if (id === '' || idProblem(id) !== undefined) return bad(0, `has id ${quoteValue(id)}, which cannot be one segment of a URL (\`<id> <field>=<digest> …\`)`);
   let at = id.length + 1;
   for (const part of parts.slice(1)) {
     // Field names are written URI-encoded: the first `=` ends one (`actions==…` is a digest `=…`).
@@ -777,7 +778,8 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
   if ('errors' in a || 'errors' in b) {
     // What is wrong with the side, said: a key written twice in it is no matter of uploads (probe GO).
     const [side, errors] = 'errors' in a ? (['ours', a.errors] as const) : (['theirs', (b as { errors: Diagnostic[] }).errors] as const);
-    const why = errors[0]?.message.startsWith(`${label}: `) ? errors[0].message.slice(label.length + 2) : 'it is not a lock file';
+    // `docket.lock.json: key … written twice`, `docket.lock.json is not valid JSON (…)`: said without the file's name.
+    const why = errors[0]?.message.startsWith(label) ? errors[0].message.slice(label.length).replace(/^:? /, '') : 'it is not a lock file';
     return { doc: emptyDocument(), diagnostics: [problem(label, sides.line, `${label} has a merge conflict that docket cannot read (${side === 'ours' ? 'the side before =======' : 'the side after ======='}: ${why})`, CONFLICT_HINT)] };
   }
   const merged = structuredClone(a.doc);

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonBody } from './fields.js';
 import { badRequest, HttpProblem, PROBLEM_CONTENT_TYPE, problemDocument } from './problem.js';
-import { whereJsonStops } from './persist.js';
+import { whereJsonStops } from '../util/json-error.js';
 
 /** Large enough for docx and PDF uploads of the agreements service. */
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;

@@ -1,8 +1,7 @@
 /** Atomic JSON persistence: write a temp file in the same directory, then rename over the target. */
-import { firstJsonSyntaxError, jsonParsePosition } from '../util/json-error.js';
+import { whereJsonStops } from '../util/json-error.js';
 import { lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { lineColumnsOf } from '../util/line-columns.js';
 import { removeStaleTemps, writeFileAtomic } from '../util/atomic-write.js';
 import { NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
 
@@ -66,17 +65,6 @@ function isLinkItself(file: string): boolean {
   }
 }
 
-/**
- * Where, and in words that quote nothing, JSON.parse stopped: its message may hold a snippet of the
- * text, and a state file that is a link (to a configuration file, to /proc/self/environ) must not
- * be shown. Placed by jsonc-parser's scanner when JSON.parse names no position.
- */
-export function whereJsonStops(err: unknown, text: string): string {
-  const first = firstJsonSyntaxError(text);
-  const offset = jsonParsePosition(err) ?? first?.offset ?? text.length;
-  const { line, col } = lineColumnsOf(text)(offset);
-  return `${first?.words ?? 'unexpected text'} at line ${line}, column ${col}`;
-}
 
 /**
  * Serialises writes of a changing value to one file. Calls made while a write is waiting share it;

@@ -387,7 +387,8 @@ async function settleOne(change: Change, result: ChangeResult | undefined, ctx: 
     if (settled.id !== mine) env.keptOther.add(change.id);
     return true;
   } catch (error) {
-    if (error instanceof DocketError && error.code === 'timeout') env.budgetSpent = error.turnPastBudget ?? true;
+    // A turn past the budget, once known, is what the stop says, whichever check ends last.
+    if (error instanceof DocketError && error.code === 'timeout') env.budgetSpent = typeof env.budgetSpent === 'string' ? env.budgetSpent : (error.turnPastBudget ?? true);
     const unchecked = `could not check for a duplicate created by a concurrent apply (${error instanceof Error ? error.message : String(error)}); plan again to see`;
     result.note = result.note ? `${result.note}; ${unchecked}` : unchecked;
     return false;

@@ -50,7 +50,7 @@ const FALLBACK_WARNING_CHARS = 300;
 interface MdChange {
   head: string;
   details: string[];
-  /** Removals first when a section is cut (0 a permanent delete, 1 another removal, 2 the rest): what cannot be undone stays listed. */
+  /** What is listed first when a section is cut: 0 a delete (permanent), 1 an archive or a publish (the rest that cannot be undone), 2 the rest. */
   rank: number;
 }
 
@@ -174,7 +174,7 @@ function buildSections(plan: Plan, kindOrder: KindTitle[]): MdSection[] {
     const changes = list.map((c) => ({
       head: changeHead(c),
       details: visibleFields(c, false).flatMap((f) => fieldLines(c, f)),
-      rank: c.action === 'delete' && c.irreversible ? 0 : c.action === 'delete' || c.action === 'archive' ? 1 : 2,
+      rank: c.action === 'delete' ? 0 : c.action === 'archive' || c.irreversible ? 1 : 2,
     }));
     const detailChars = changes.reduce((n, c) => n + c.details.reduce((m, l) => m + l.length + 1, 0), 0);
     return { title, changes, detailChars };

@@ -17,8 +17,8 @@ export interface DuplicateKey {
 
 /** The keys `text` (valid JSON that JSON.parse read as `parsed`) writes twice in one object. */
 export function duplicateKeys(text: string, parsed: unknown): DuplicateKey[] {
-  // Each key is a quote, white space or none, then a colon: counted, a key written twice is one
-  // more than JSON.parse kept (a value holding `":` counts too, and sends the text to be looked at whole).
+  // Each key is an unescaped quote, white space or none, then a colon (in valid JSON nothing else
+  // is): counted, a key written twice is one more than JSON.parse kept.
   if (keyMarks(text) === keyCount(parsed)) return [];
   const jsonc = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
   const out: DuplicateKey[] = [];
@@ -39,12 +39,16 @@ export function duplicateKeys(text: string, parsed: unknown): DuplicateKey[] {
 }
 
 /** Colons after a quote and white space or none: however each key of the text is spaced (probe GO). */
-function keyMarks(text: string): number {
+export function keyMarks(text: string): number {
   let count = 0;
   for (let at = text.indexOf(':'); at >= 0; at = text.indexOf(':', at + 1)) {
     let before = at - 1;
     while (before >= 0 && isJsonSpace(text.charCodeAt(before))) before--;
-    if (text.charCodeAt(before) === 34) count++;
+    if (text.charCodeAt(before) !== 34) continue;
+    // A quote after an odd run of backslashes is inside a string (`say \": here`), not the end of a key.
+    let slashes = 0;
+    while (text.charCodeAt(before - 1 - slashes) === 92) slashes++;
+    if (slashes % 2 === 0) count++;
   }
   return count;
 }
@@ -53,7 +57,7 @@ function isJsonSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 13;
 }
 
-function keyCount(value: unknown): number {
+export function keyCount(value: unknown): number {
   if (value === null || typeof value !== 'object') return 0;
   let count = 0;
   if (Array.isArray(value)) for (const item of value) count += keyCount(item);

@@ -9,7 +9,7 @@ import { startEmulatorForCli } from '../emulator-start.js';
 import { holdStateFile } from '../state-file-lock.js';
 import { parseSeed } from '../../emulator/seed.js';
 import { withoutSeedKeys } from '../../emulator/seed-refusal.js';
-import { whereJsonStops } from '../../emulator/persist.js';
+import { whereJsonStops } from '../../util/json-error.js';
 import { stateFromSeed } from '../../emulator/store.js';
 import { UsageError } from '../../errors.js';
 import type { Io } from '../io.js';

@@ -238,6 +238,9 @@ describe('renderPlanMarkdown', () => {
     expect(Number(left![1]!.replace(/,/g, ''))).toBe(2400 - many.split('\n').filter((l) => /^- `[-~]` \*\*(delete|update)\*\*/.test(l)).length);
     expect(many).not.toContain('**update**');
     expectWellFormed(many);
+    // A publish cannot be undone either: listed before the updates (second read).
+    const published = md(plan([...Array.from({ length: 2000 }, (_, i) => change('update', 'custom-term', `Term ${i} with a name long enough to fill the comment`, { fields: { description: ['a', 'b'] } })), change('publish', 'custom-term', 'Last term', { irreversible: true })]));
+    expect(published).toContain('**publish** custom-term `Last term`');
   });
 
   it('cuts a plan whose details run to 200,000 lines instead of crashing (a 20,000-rule plan did)', () => {
