@@ -21,9 +21,12 @@ import { maxEditLength, replacedBlock, sameLineNotes } from './textdiff.js';
 
 /**
  * How far a file's diff may look for the shortest edit (see textdiff.ts), some 0.5 s a file: one
- * of 10,000 lines gets about 1,000 changed lines diffed line by line; past that, one replaced block.
+ * of 10,000 lines gets about 1,000 changed lines diffed line by line, and a file of any length up
+ * to FEW_FILE_EDITS where that few lines changed (100 rules edited in a 144,000-line playbook were
+ * one replaced block of the whole file, probe GR); past that, one replaced block.
  */
 const FILE_DIFF_BUDGET = 20_000_000;
+const FEW_FILE_EDITS = 2_000;
 
 /** The unified diff of one file, `a/` and `b/` prefixed as git shows them. */
 export function fileDiff(f: FileChange): string {
@@ -31,7 +34,7 @@ export function fileDiff(f: FileChange): string {
   const to = f.after === null ? '/dev/null' : `b/${f.path}`;
   const before = f.before ?? '';
   const after = f.after ?? '';
-  const patch = createTwoFilesPatch(from, to, before, after, undefined, undefined, { context: 3, maxEditLength: maxEditLength(before, after, FILE_DIFF_BUDGET) });
+  const patch = createTwoFilesPatch(from, to, before, after, undefined, undefined, { context: 3, maxEditLength: maxEditLength(before, after, FILE_DIFF_BUDGET, FEW_FILE_EDITS) });
   if (patch === undefined) return replacedFile(from, to, before, after);
   // The library's first line is an `Index:`-less `===` banner; git's form starts at `---`.
   return patch.replace(/^={10,}\n/m, '').replace(/^Index: .*\n/m, '');

@@ -22,6 +22,17 @@ describe("pull's file diff", () => {
     expect(applyPatch(before, patch)).toBe(after);
   });
 
+  it('shows a hundred edits spread across a 72,000-line file as a hundred hunks, not the whole file replaced (probe GR)', () => {
+    const lines = ['kind: Playbook', 'name: Big', 'rules:'];
+    for (let i = 0; i < 6000; i++) lines.push(`  - name: R${i}`, `    description: d${i}`, '    actions: |', ...Array.from({ length: 9 }, (_, k) => `      COUNTERPROPOSE ${k} lorem ipsum dolor sit amet`));
+    const edited = lines.map((line) => line.replace(/^( {4}description: d)(\d+)$/, (whole, head: string, n: string) => (Number(n) % 60 === 1 ? `    description: live ${n}` : whole)));
+    const [before, after] = [`${lines.join('\n')}\n`, `${edited.join('\n')}\n`];
+    const patch = fileDiff({ path: 'playbooks/big.yaml', before, after });
+    expect(patch.split('\n').filter((l) => l.startsWith('@@')).length).toBe(100);
+    expect(patch.split('\n').filter((l) => /^[-+] /.test(l)).length).toBe(200);
+    expect(applyPatch(before, patch)).toBe(after);
+  });
+
   it('a small change is still the shortest edit, with context', () => {
     expect(fileDiff({ path: 'p.yaml', before: 'a\nb\nc\n', after: 'a\nB\nc\n' })).toBe('--- a/p.yaml\n+++ b/p.yaml\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n');
   });
