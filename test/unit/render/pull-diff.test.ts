@@ -25,7 +25,7 @@ describe("pull's file diff", () => {
   it('shows a hundred edits spread across a 72,000-line file as a hundred hunks, not the whole file replaced (probe GR)', () => {
     const lines = ['kind: Playbook', 'name: Big', 'rules:'];
     for (let i = 0; i < 6000; i++) lines.push(`  - name: R${i}`, `    description: d${i}`, '    actions: |', ...Array.from({ length: 9 }, (_, k) => `      COUNTERPROPOSE ${k} lorem ipsum dolor sit amet`));
-    const edited = lines.map((line) => line.replace(/^( {4}description: d)(\d+)$/, (whole, head: string, n: string) => (Number(n) % 60 === 1 ? `    description: live ${n}` : whole)));
+    const edited = lines.map((line) => line.replace(/^( {4}description: d)(\d+)$/, (whole, _head: string, n: string) => (Number(n) % 60 === 1 ? `    description: live ${n}` : whole)));
     const [before, after] = [`${lines.join('\n')}\n`, `${edited.join('\n')}\n`];
     const patch = fileDiff({ path: 'playbooks/big.yaml', before, after });
     expect(patch.split('\n').filter((l) => l.startsWith('@@')).length).toBe(100);
