@@ -29,8 +29,9 @@ export interface Limiter {
   /** Nothing starts now: a 429's Retry-After is being waited out. */
   readonly paused: boolean;
   /**
-   * Milliseconds until a request queued now could start at the earliest: the pause and the pace
-   * (not the requests ahead of it). `resumed`: a retry that waited out its own pause.
+   * Milliseconds until a request queued now could start at the earliest: the pause, and the pace for
+   * it and each request queued ahead of it (not what --concurrency adds). `resumed`: a retry that
+   * waited out its own pause, which goes first.
    */
   startsIn(resumed?: boolean): number;
   /**
@@ -237,7 +238,10 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
       return now() < pausedUntil;
     },
     startsIn(resumed = false) {
-      return Math.max(0, dueAt(resumed) - now());
+      // Each request queued ahead starts one pace step after the last (probe GQ: three rule lists
+      // at 0.05 a second each took their turn for 20 s away, and the last two waited the budget out).
+      const ahead = resumed || !Number.isFinite(rate) ? 0 : waiting.length * (1000 / rate);
+      return Math.max(0, dueAt(resumed) - now()) + ahead;
     },
     get slowdowns() {
       return slowdowns;

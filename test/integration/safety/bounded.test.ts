@@ -56,6 +56,18 @@ describe('bounded waits', () => {
     await expectConverged(bin(t), dir);
   });
 
+  it('a read whose turn the pace puts past the budget, behind others queued for it, fails at once saying when it comes (probe GQ)', async () => {
+    t = await startTestEmulator();
+    const playbook = (i: number) => `kind: Playbook\nname: P${i}\nrules:\n  - name: R\n    actions: ACCEPT x\n`;
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p1.yaml': playbook(1), 'playbooks/p2.yaml': playbook(2), 'playbooks/p3.yaml': playbook(3) });
+    expect((await bin(t)('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    // At 0.05 a second the three rule lists start at about 40, 60 and 80 s: each past a 30 s budget.
+    const plan = await bin(t)('plan', '-C', dir, '--max-rps', '0.05', '--timeout', '30s');
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toMatch(/list rules: not sent: its turn comes in [4-8]0 s \(at most --max-rps requests a second/);
+    expect(plan.stderr).not.toContain('ran out');
+  });
+
   it('a server that trickles its answer one byte a second ends within --timeout, saying so', async () => {
     t = await startTestEmulator();
     const dir = await config();
