@@ -741,6 +741,9 @@ interface ConflictSides {
   theirs: string;
   /** 1-based line of the first `<<<<<<<`. */
   line: number;
+  /** The file's line (1-based) of each line of a side, so a problem in it is said where it is. */
+  oursLines: number[];
+  theirsLines: number[];
 }
 
 /** A file with git conflict markers, as the two whole files either side would have written. */
@@ -753,19 +756,20 @@ function splitConflict(text: string): ConflictSides | undefined {
   if (first < 0) return undefined;
   const ours: string[] = [];
   const theirs: string[] = [];
+  const oursLines: number[] = [];
+  const theirsLines: number[] = [];
   let state: 'both' | 'ours' | 'base' | 'theirs' = 'both';
-  for (const l of lines) {
+  lines.forEach((l, i) => {
     if (l.startsWith('<<<<<<<')) state = 'ours';
     else if (l.startsWith('|||||||')) state = 'base';
     else if (l.startsWith('=======') && state !== 'both') state = 'theirs';
     else if (l.startsWith('>>>>>>>')) state = 'both';
-    else if (state === 'both') {
-      ours.push(l);
-      theirs.push(l);
-    } else if (state === 'ours') ours.push(l);
-    else if (state === 'theirs') theirs.push(l);
-  }
-  return { ours: ours.join('\n'), theirs: theirs.join('\n'), line: first + 1 };
+    else {
+      if (state === 'both' || state === 'ours') (ours.push(l), oursLines.push(i + 1));
+      if (state === 'both' || state === 'theirs') (theirs.push(l), theirsLines.push(i + 1));
+    }
+  });
+  return { ours: ours.join('\n'), theirs: theirs.join('\n'), line: first + 1, oursLines, theirsLines };
 }
 
 const CONFLICT_HINT =
@@ -773,14 +777,17 @@ const CONFLICT_HINT =
 
 /** Both sides of a conflict as one document when no entry has two different values. */
 function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
-  const a = parseDocument(sides.ours, label, sides.line);
-  const b = parseDocument(sides.theirs, label, sides.line);
+  // Each side read as a whole file, its problems placed in it, then on the file's own lines.
+  const a = parseDocument(sides.ours, label, 1);
+  const b = parseDocument(sides.theirs, label, 1);
   if ('errors' in a || 'errors' in b) {
-    // What is wrong with the side, said: a key written twice in it is no matter of uploads (probe GO).
-    const [side, errors] = 'errors' in a ? (['ours', a.errors] as const) : (['theirs', (b as { errors: Diagnostic[] }).errors] as const);
+    // What is wrong with the side, said where it is: a key written twice in it is no matter of uploads (probe GO, GQ).
+    const [side, errors, fileLines] = 'errors' in a ? (['ours', a.errors, sides.oursLines] as const) : (['theirs', (b as { errors: Diagnostic[] }).errors, sides.theirsLines] as const);
+    const first = errors[0];
     // `docket.lock.json: key … written twice`, `docket.lock.json is not valid JSON (…)`: said without the file's name.
-    const why = errors[0]?.message.startsWith(label) ? errors[0].message.slice(label.length).replace(/^:? /, '') : 'it is not a lock file';
-    return { doc: emptyDocument(), diagnostics: [problem(label, sides.line, `${label} has a merge conflict that docket cannot read (${side === 'ours' ? 'the side before =======' : 'the side after ======='}: ${why})`, CONFLICT_HINT)] };
+    const why = first?.message.startsWith(label) ? first.message.slice(label.length).replace(/^:? /, '') : 'it is not a lock file';
+    const name = side === 'ours' ? 'the side before =======' : 'the side after =======';
+    return { doc: emptyDocument(), diagnostics: [problem(label, fileLines[(first?.line ?? 1) - 1] ?? sides.line, `${label} has a merge conflict that docket cannot read (${name}: ${why})`, `mend ${name} (or keep the other side whole), then remove the markers`, first?.col ?? 1)] };
   }
   const merged = structuredClone(a.doc);
   const clashes: string[] = [];

@@ -437,7 +437,11 @@ describe('docket.lock.json', () => {
     // A side that is no lock says why, not that it uploaded files (probe GO).
     const twice = syncedSide({ [PROD]: { 'rule:P/A': 'r-1 name=aaaaaaaaaa' } }).replace('"rule:P/A": "r-1 name=aaaaaaaaaa"', '"rule:P/A": "r-1 name=aaaaaaaaaa",\n      "rule:P/A": "r-1 name=bbbbbbbbbb"');
     const unreadable = `<<<<<<< HEAD\n${twice}\n=======\n${syncedSide({ [PROD]: { 'rule:P/A': 'r-1 name=cccccccccc' } })}\n>>>>>>> other\n`;
-    expect(parseLockText(unreadable, LOCK_FILE).diagnostics.map((d) => `${d.line} ${d.message}`)).toEqual([`1 docket.lock.json has a merge conflict that docket cannot read (the side before =======: "${PROD}" has key "rule:P/A" written twice: JSON readers take one or the other; keep the one that is right)`]);
+    // At the key written twice, on the file's own line, with what to do about it (probe GQ).
+    const second = unreadable.split('\n').findLastIndex((l) => l.includes('"rule:P/A": "r-1 name=bbbbbbbbbb"')) + 1;
+    expect(parseLockText(unreadable, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message} | ${d.hint}`)).toEqual([
+      `${second}:7 docket.lock.json has a merge conflict that docket cannot read (the side before =======: "${PROD}" has key "rule:P/A" written twice: JSON readers take one or the other; keep the one that is right) | mend the side before ======= (or keep the other side whole), then remove the markers`,
+    ]);
     // A side that is not JSON (a comma missing where each side added a line) says so (second read).
     const commaless = `<<<<<<< HEAD\n${syncedSide({ [PROD]: { 'rule:P/A': 'r-1 name=aaaaaaaaaa' } }).replace('"r-1 name=aaaaaaaaaa"', '"r-1 name=aaaaaaaaaa"\n      "rule:P/B": "r-2 name=bbbbbbbbbb"')}\n=======\n${syncedSide({})}\n>>>>>>> other\n`;
     expect(parseLockText(commaless, LOCK_FILE).diagnostics[0]!.message).toMatch(/^docket\.lock\.json has a merge conflict that docket cannot read \(the side before =======: is not valid JSON \(.+\)\)$/);
