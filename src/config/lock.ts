@@ -447,7 +447,7 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
   const twice: LockProblem[] = duplicateKeys(text, value).map((d) => ({
     path: d.path,
     offset: d.offset,
-    message: `${d.path.length > 0 ? `${showJson(d.path[d.path.length - 1])} has ` : ''}key ${showJson(d.key)} written twice: JSON readers take one or the other; keep the one that is right`,
+    message: `${d.path.length > 0 ? `${quoteValue(d.path[d.path.length - 1]!)} has ` : ''}key ${quoteValue(d.key)} written twice: JSON readers take one or the other; keep the one that is right`,
   }));
   const withTwice = (checkedDoc: { doc: LockDocument } | { errors: Diagnostic[] }): { doc: LockDocument } | { errors: Diagnostic[] } => ('doc' in checkedDoc && twice.length > 0 ? { errors: found(twice) } : checkedDoc);
   const foundToo = (problems: LockProblem[]): Diagnostic[] => found([...twice, ...problems]);
@@ -744,6 +744,8 @@ interface ConflictSides {
   /** The file's line (1-based) of each line of a side, so a problem in it is said where it is. */
   oursLines: number[];
   theirsLines: number[];
+  /** A conflict whose markers do not close (a `<<<<<<<` without its `=======` or `>>>>>>>`): what is missing, and where. */
+  unclosed?: { line: number; missing: string; where: 'after' | 'before' };
 }
 
 /** A file with git conflict markers, as the two whole files either side would have written. */
@@ -759,8 +761,13 @@ function splitConflict(text: string): ConflictSides | undefined {
   const oursLines: number[] = [];
   const theirsLines: number[] = [];
   let state: 'both' | 'ours' | 'base' | 'theirs' = 'both';
+  let opened = 0;
+  let unclosed: ConflictSides['unclosed'];
   lines.forEach((l, i) => {
-    if (l.startsWith('<<<<<<<')) state = 'ours';
+    // A marker where the one before it is not closed: the hand edit left a marker out (probe GS).
+    if (l.startsWith('<<<<<<<') && state !== 'both') unclosed ??= { line: opened, missing: state === 'theirs' ? '>>>>>>>' : '======= and >>>>>>>', where: 'after' };
+    if (l.startsWith('>>>>>>>') && state !== 'theirs') unclosed ??= { line: i + 1, missing: state === 'both' ? '<<<<<<<' : '=======', where: 'before' };
+    if (l.startsWith('<<<<<<<')) (state = 'ours'), (opened = i + 1);
     else if (l.startsWith('|||||||')) state = 'base';
     else if (l.startsWith('=======') && state !== 'both') state = 'theirs';
     else if (l.startsWith('>>>>>>>')) state = 'both';
@@ -769,7 +776,8 @@ function splitConflict(text: string): ConflictSides | undefined {
       if (state === 'both' || state === 'theirs') (theirs.push(l), theirsLines.push(i + 1));
     }
   });
-  return { ours: ours.join('\n'), theirs: theirs.join('\n'), line: first + 1, oursLines, theirsLines };
+  if (state !== 'both') unclosed ??= { line: opened, missing: state === 'theirs' ? '>>>>>>>' : '======= and >>>>>>>', where: 'after' };
+  return { ours: ours.join('\n'), theirs: theirs.join('\n'), line: first + 1, oursLines, theirsLines, ...(unclosed ? { unclosed } : {}) };
 }
 
 const CONFLICT_HINT =
@@ -778,16 +786,24 @@ const CONFLICT_HINT =
 /** Both sides of a conflict as one document when no entry has two different values. */
 function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
   // Each side read as a whole file, its problems placed in it, then on the file's own lines.
+  if (sides.unclosed) {
+    const { line, missing, where } = sides.unclosed;
+    return { doc: emptyDocument(), diagnostics: [problem(label, line, `${label} has a merge conflict whose markers do not close: no ${missing} ${where} line ${line}`, 'put the missing marker line back, or resolve the conflict by hand and remove every marker')] };
+  }
   const a = parseDocument(sides.ours, label, 1);
   const b = parseDocument(sides.theirs, label, 1);
   if ('errors' in a || 'errors' in b) {
-    // What is wrong with the side, said where it is: a key written twice in it is no matter of uploads (probe GO, GQ).
-    const [side, errors, fileLines] = 'errors' in a ? (['ours', a.errors, sides.oursLines] as const) : (['theirs', (b as { errors: Diagnostic[] }).errors, sides.theirsLines] as const);
-    const first = errors[0];
-    // `docket.lock.json: key … written twice`, `docket.lock.json is not valid JSON (…)`: said without the file's name.
-    const why = first?.message.startsWith(label) ? first.message.slice(label.length).replace(/^:? /, '') : 'it is not a lock file';
-    const name = side === 'ours' ? 'the side before =======' : 'the side after =======';
-    return { doc: emptyDocument(), diagnostics: [problem(label, fileLines[(first?.line ?? 1) - 1] ?? sides.line, `${label} has a merge conflict that docket cannot read (${name}: ${why})`, `mend ${name} (or keep the other side whole), then remove the markers`, first?.col ?? 1)] };
+    // What is wrong with each side, said where it is: a key written twice in it is no matter of uploads (probe GO, GQ, GS).
+    const told: Diagnostic[] = [];
+    for (const [side, read, fileLines] of [['the side before =======', a, sides.oursLines], ['the side after =======', b, sides.theirsLines]] as const) {
+      if (!('errors' in read)) continue;
+      for (const e of read.errors) {
+        // `docket.lock.json: key … written twice`, `docket.lock.json is not valid JSON (…)`: said without the file's name.
+        const why = e.message.startsWith(label) ? e.message.slice(label.length).replace(/^:? /, '') : 'it is not a lock file';
+        told.push(problem(label, fileLines[(e.line ?? 1) - 1] ?? sides.line, `${label} has a merge conflict that docket cannot read (${side}: ${why})`, `mend ${side} (or keep the other side whole), then remove the markers`, e.col ?? 1));
+      }
+    }
+    return { doc: emptyDocument(), diagnostics: told };
   }
   const merged = structuredClone(a.doc);
   const clashes: string[] = [];

@@ -442,6 +442,14 @@ describe('docket.lock.json', () => {
     expect(parseLockText(unreadable, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message} | ${d.hint}`)).toEqual([
       `${second}:7 docket.lock.json has a merge conflict that docket cannot read (the side before =======: "${PROD}" has key "rule:P/A" written twice: JSON readers take one or the other; keep the one that is right) | mend the side before ======= (or keep the other side whole), then remove the markers`,
     ]);
+    // Markers that do not close are said as that, not as a side's JSON (probe GS).
+    const markers = `{\n  "version": 2,\n  "targets": {},\n  "synced": {\n    "t": {\n<<<<<<< HEAD\n      "rule:P/A": "r-1 name=aaaaaaaaaa"\n=======\n      "rule:P/A": "r-1 name=bbbbbbbbbb"\n>>>>>>> other\n    }\n  }\n}\n`;
+    const without = (marker: string) => markers.split('\n').filter((l) => !l.startsWith(marker)).join('\n');
+    expect(parseLockText(without('>>>>>>>'), LOCK_FILE).diagnostics.map((d) => `${d.line} ${d.message}`)).toEqual(['6 docket.lock.json has a merge conflict whose markers do not close: no >>>>>>> after line 6']);
+    expect(parseLockText(without('======='), LOCK_FILE).diagnostics.map((d) => `${d.line} ${d.message}`)).toEqual(['9 docket.lock.json has a merge conflict whose markers do not close: no ======= before line 9']);
+    // Every bad value of both sides at once, each where it is.
+    const bad = markers.replace('name=aaaaaaaaaa"', 'name=aaaaaaaaaZ",\n      "rule:P/B": "r-2 name=aaaaaaaaaY"').replace('name=bbbbbbbbbb', 'name=bbbbbbbbbX');
+    expect(parseLockText(bad, LOCK_FILE).diagnostics.map((d) => d.line)).toEqual([7, 8, 10]);
     // A side that is not JSON (a comma missing where each side added a line) says so (second read).
     const commaless = `<<<<<<< HEAD\n${syncedSide({ [PROD]: { 'rule:P/A': 'r-1 name=aaaaaaaaaa' } }).replace('"r-1 name=aaaaaaaaaa"', '"r-1 name=aaaaaaaaaa"\n      "rule:P/B": "r-2 name=bbbbbbbbbb"')}\n=======\n${syncedSide({})}\n>>>>>>> other\n`;
     expect(parseLockText(commaless, LOCK_FILE).diagnostics[0]!.message).toMatch(/^docket\.lock\.json has a merge conflict that docket cannot read \(the side before =======: is not valid JSON \(.+\)\)$/);
