@@ -7,7 +7,7 @@
 import { childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, type ChildWork, type LiveRenames } from './direction.js';
 import type { NamingKind, SyncState } from './sync.js';
 import { addTo } from '../util/multi-map.js';
-import { pendingIdKey, refKey, type Action, type Change, type DesiredResource, type Direction, type DriftPolicy, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
+import { keepsFilesFromPull, pendingIdKey, refKey, type Action, type Change, type DesiredResource, type Direction, type DriftPolicy, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
 import type { SourcePos } from '../diagnostics.js';
 
 export interface DriftItem {
@@ -172,7 +172,7 @@ export function driftReport(input: DriftInput): DriftReport {
   // policy pull keeps there (pull/plan.ts keepEditedRemovals; second read).
   const keptParents = new Set(
     [...input.plan.changes, ...(input.plan.held ?? [])]
-      .filter((c) => c.direction === 'removed-live' && c.parent && (policyOf(c) === 'revert' || policyOf(c) === 'ignore'))
+      .filter((c) => c.direction === 'removed-live' && c.parent && keepsFilesFromPull(policyOf(c)))
       .map((c) => refKey(c.parent!.kind, c.parent!.key)),
   );
   for (const i of report.drift) {

@@ -55,6 +55,11 @@ export function leavesLiveEdits(policy: DriftPolicy | undefined): boolean {
   return policy === 'adopt' || policy === 'ignore';
 }
 
+/** Whether a policy keeps what the files say from pull (ignore, revert): pull writes no live edit under it. */
+export function keepsFilesFromPull(policy: DriftPolicy | undefined): boolean {
+  return policy === 'ignore' || policy === 'revert';
+}
+
 export interface ResourcePolicy {
   /** As written (own, or inherited from the parent); absent: the default, revert. */
   drift?: DriftPolicy;

@@ -17,7 +17,7 @@ import { childrenLookup } from '../engine/children.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
-import { CREATE_ACTIONS, formerKey, pendingIdKey, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
+import { CREATE_ACTIONS, formerKey, keepsFilesFromPull, pendingIdKey, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
 import { buildExport, type SchemaPaths } from '../export/index.js';
 import { slug } from '../export/layout.js';
 import { holdsKey } from '../config/api-keys.js';
@@ -283,7 +283,7 @@ class PullPlanner {
     // Left there by a policy, not by a filter: pulling again would not move it.
     // (A rule's policy holds its playbook's already: kinds/rule.ts.)
     const policy = this.desired.get(was)?.policy?.drift;
-    if (policy === 'ignore' || policy === 'revert') return `the files still declare it as ${named}, whose \`drift: ${policy}\` keeps it there; move it in the files by hand`;
+    if (keepsFilesFromPull(policy)) return `the files still declare it as ${named}, whose \`drift: ${policy}\` keeps it there; move it in the files by hand`;
     return `the files still declare it as ${named}, which this pull leaves there; pull both together (without --target or --kind) to move it`;
   }
 
@@ -327,7 +327,7 @@ class PullPlanner {
     const policy = c.policy ?? governingPolicy(c, (key) => this.desired.get(key), this.input.sync, movedFrom);
     const l = c.liveId ? this.liveById.get(c.liveId) : undefined;
     const fields = c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field);
-    if (policy === 'ignore' || policy === 'revert') {
+    if (keepsFilesFromPull(policy)) {
       const reason = policy === 'ignore' ? 'drift: ignore leaves it as it is on both sides' : 'drift: revert: `docket apply` puts the files’ value back';
       // A field both sides changed is the files' to apply, whatever the policy: not "left as it is" (probe GB).
       const conflicts = c.fields.filter((f) => f.direction === 'both').map((f) => f.field);

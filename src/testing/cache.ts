@@ -3,8 +3,8 @@
  * (contract sha256, effective playbook digest, review type). A file per key, written atomically;
  * a later run (or `--replay-only`, with no keys) takes its runs from there instead of reviewing.
  */
-import { lstat, mkdir, rm } from 'node:fs/promises';
-import { readRegularFileSync } from '../util/special-file.js';
+import { mkdir } from 'node:fs/promises';
+import { asOwnFile, readRegularFileSync } from '../util/special-file.js';
 import { join } from 'node:path';
 import { canonicalJson, sha256 } from '../engine/canonical.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
@@ -86,17 +86,6 @@ export class TestCache {
       this.unwritten ??= (error as NodeJS.ErrnoException).code ?? String(error);
     }
   }
-}
-
-/**
- * Makes a scratch file of docket's (a cache entry, the upload copy) a file of its own before it is
- * written: a link there (a restored or poisoned CI cache) is taken out, never written through to
- * where it leads (a file outside, a device), and so is a pipe or device in its place (probe GH). A
- * folder is left: the write then fails, and is said.
- */
-export async function asOwnFile(file: string): Promise<void> {
-  const info = await lstat(file).catch(() => undefined);
-  if (info && !info.isFile() && !info.isDirectory()) await rm(file, { force: true });
 }
 
 const text = (v: unknown): boolean => v === null || typeof v === 'string';

@@ -4,11 +4,11 @@
  * a CI job that keeps the test cache between runs but not its changes to the lock (a test job does
  * not commit), which would otherwise upload every contract again on each run that reviews.
  */
-import { readRegularFileSync } from '../util/special-file.js';
+import { asOwnFile, readRegularFileSync } from '../util/special-file.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { isPlainObject } from '../util/plain.js';
-import { asOwnFile, CACHE_DIR } from './cache.js';
+import { CACHE_DIR } from './cache.js';
 
 type Uploads = Record<string, Record<string, string>>;
 

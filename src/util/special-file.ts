@@ -3,7 +3,7 @@
  * (checked before they are opened, or opened without waiting and checked).
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
-import { lstat, stat } from 'node:fs/promises';
+import { lstat, rm, stat } from 'node:fs/promises';
 
 /** Whether `file` (links followed) exists and is neither a regular file nor a folder. */
 export async function isSpecialFile(file: string): Promise<boolean> {
@@ -57,4 +57,15 @@ export function unreadableReason(error: unknown): string {
   if (code === 'EISDIR') return 'it is a folder';
   if (code === 'ENOENT') return 'no such file';
   return code ?? String(error);
+}
+
+/**
+ * Makes a scratch file of docket's (a cache entry, the upload copy) a file of its own before it is
+ * written: a link there (a restored or poisoned CI cache) is taken out, never written through to
+ * where it leads (a file outside, a device), and so is a pipe or device in its place (probe GH). A
+ * folder is left: the write then fails, and is said.
+ */
+export async function asOwnFile(file: string): Promise<void> {
+  const info = await lstat(file).catch(() => undefined);
+  if (info && !info.isFile() && !info.isDirectory()) await rm(file, { force: true });
 }
