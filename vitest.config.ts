@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/v8-flags-setup.ts'],
     // Integration tests start emulators on loopback and spend much of their time waiting on child
     // processes and timers: on two cores, three workers finish the suite about 15 % sooner than two.
     // Four were as fast as three in warm paired runs (79 against 78 s) but spent a quarter more CPU

@@ -1,4 +1,9 @@
 #!/usr/bin/env node
+// Before any of docket's code is loaded, so that every function starts with them (v8-flags.ts says why).
+import { setV8Flags } from '../dist/util/v8-flags.js';
+
+setV8Flags();
+
 // The bundle of dist/cli/main.js (scripts/bundle.mjs): a few files to load instead of hundreds.
 // A Ctrl-C or SIGTERM while they load is held and handed to docket once its own handlers listen,
 // so the run ends as after any first signal (exit 130 or 143, -o json's error document) rather

@@ -1,15 +1,17 @@
 /**
  * Whether the build's validators in `dir` (dist/validators/) were made from the schemas and the
  * ajv setup as they are now: not older than any file in schemas/ nor than ajv-setup.ts and
- * schema-names.ts, which decide how a schema compiles. The tests' global setup rebuilds them when
- * not; a run from the sources takes them only when they are (schema.ts's loader, validators.ts).
+ * schema-names.ts, which decide how a schema compiles, nor than v8-flags.ts (their code cache).
+ * The tests' global setup rebuilds them when not; a run from the sources takes them only when
+ * they are (schema.ts's loader, validators.ts).
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { schemasDir } from './schema-names.js';
 
-const HOW_SCHEMAS_COMPILE = ['ajv-setup.ts', 'schema-names.ts'];
+// V8's flags too: the validators' code cache is taken only by a process with the flags it was made with.
+const HOW_SCHEMAS_COMPILE = ['ajv-setup.ts', 'schema-names.ts', '../util/v8-flags.ts'];
 
 export function builtValidatorsCurrent(dir: string): boolean {
   if (!existsSync(dir)) return false;

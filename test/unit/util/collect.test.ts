@@ -3,6 +3,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { collectGarbage } from '../../../src/util/collect.js';
+import { V8_FLAGS } from '../../../src/util/v8-flags.js';
 
 const SOURCE = 'function answer() { return 6 * 7; } answer();';
 
@@ -15,8 +16,9 @@ describe('collectGarbage', () => {
     expect(held.deref()).toBeUndefined();
   });
 
-  it('leaves V8 taking code caches made by a process with the default flags (the precompiled validators\')', () => {
-    const made = execFileSync(process.execPath, ['-e', `process.stdout.write(new (require('node:vm').Script)(${JSON.stringify(SOURCE)}).createCachedData().toString('base64'))`], { encoding: 'utf8' });
+  it('leaves V8 taking code caches made under the flags docket runs with (those of the precompiled validators)', () => {
+    const setFlags = V8_FLAGS.map((flag) => `require('node:v8').setFlagsFromString(${JSON.stringify(flag)});`).join('');
+    const made = execFileSync(process.execPath, ['-e', `${setFlags} process.stdout.write(new (require('node:vm').Script)(${JSON.stringify(SOURCE)}).createCachedData().toString('base64'))`], { encoding: 'utf8' });
     collectGarbage(20_000);
     expect(new Script(SOURCE, { cachedData: Buffer.from(made, 'base64') }).cachedDataRejected).toBe(false);
   });
