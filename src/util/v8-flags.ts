@@ -5,14 +5,29 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
+/** V8's own (Node 20's V8 11.3): a function is looked at for optimising after 66 KB of its bytecode ran. */
+const DEFAULT_INTERRUPT_BUDGET = 67_584;
+
 /**
- * V8 optimises a function once it has run 66 KB of bytecode, and a large plan then spends about a
- * quarter of its CPU on optimising compiles on other threads. Nine times that budget leaves the
- * optimiser only the hottest functions: 10–15 % less CPU for a large plan at the same wall time
- * (README, Benchmarks, round fifty-nine).
+ * Reading and checking the files and diffing them run many functions a few thousand times each,
+ * once: a large plan spent about a quarter of its CPU optimising them on other threads. Nine
+ * times the budget leaves the optimiser only the hottest: 10–20 % less CPU for a large plan at
+ * the same wall time (README, Benchmarks, round fifty-nine).
  */
-export const V8_FLAGS: readonly string[] = ['--interrupt-budget=600000'];
+const PLANNING_INTERRUPT_BUDGET = 600_000;
+
+export const V8_FLAGS: readonly string[] = [`--interrupt-budget=${PLANNING_INTERRUPT_BUDGET}`];
 
 export function setV8Flags(): void {
   for (const flag of V8_FLAGS) setFlagsFromString(flag);
+}
+
+/**
+ * V8's default budget again, for a loop of requests (an apply's changes, the emulator's answers):
+ * it runs the same small functions tens of thousands of times, and optimising them early pays
+ * (an apply from empty of 21,000 creates took about 15 % more CPU under the planning budget).
+ * Once the validators are loaded: their code cache is V8's to take only under V8_FLAGS.
+ */
+export function setV8FlagsForRequestLoops(): void {
+  setFlagsFromString(`--interrupt-budget=${DEFAULT_INTERRUPT_BUDGET}`);
 }

@@ -19,6 +19,7 @@ import { lockEntries, type LockFile } from '../../config/lock.js';
 import { PROJECT_FILES } from '../../config/load.js';
 import { isPlainObject } from '../../util/plain.js';
 import { collectGarbage } from '../../util/collect.js';
+import { setV8FlagsForRequestLoops } from '../../util/v8-flags.js';
 import { ApplyFailedError, ConfigError, DocketError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { planJsonChunks } from '../../render/json.js';
 import { renderApplyReportJson } from '../../render/apply-json.js';
@@ -281,6 +282,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   s.progress.update(`0/${plan.changes.length} changes`);
   let result;
   collectGarbage(w.desired.length);
+  setV8FlagsForRequestLoops();
   try {
     result = await applyPlan(plan, {
       ...applyInputOf(s),

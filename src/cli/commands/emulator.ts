@@ -17,6 +17,7 @@ import { EMULATOR_EXAMPLE_USERS } from '../connect.js';
 import { readRegularFileSync, unreadableReason } from '../../util/special-file.js';
 import { showPath } from '../../config/quote.js';
 import { keyForms, redact } from '../redact.js';
+import { setV8FlagsForRequestLoops } from '../../util/v8-flags.js';
 
 interface EmulatorOptions {
   verbose?: boolean;
@@ -89,6 +90,8 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
 }
 
 async function serve(io: Io, opts: EmulatorOptions, seed: EmulatorSeed, waitForStop: () => Promise<void>): Promise<void> {
+  // A standalone emulator is a loop of answers and nothing else.
+  setV8FlagsForRequestLoops();
   // Taken once the state file's name is found good and before it is read: an emulator stopping
   // meanwhile saves its last writes first, and this one reads them.
   let release: (() => void) | undefined;
