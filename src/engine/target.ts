@@ -120,6 +120,15 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
       });
       continue;
     }
+    const singleton = kinds.find((k) => k.name === t.kind && k.singleton);
+    if (!exists && singleton) {
+      // It exists live, and has no name: what is missing is the document that makes docket read it (probe GV).
+      const doc = `\`kind: ${singleton.yamlKind ?? t.kind}\``;
+      diagnostics.error('unknown-target', `--target ${showText(t.text)}: no file declares the ${t.kind} (docket reads and plans its settings only from a ${doc} document)`, {
+        hint: `add a ${doc} document with the settings docket is to manage, or leave --target ${t.kind} out`,
+      });
+      continue;
+    }
     if (!exists) {
       const sameKind = [...known].filter((k) => k.startsWith(`${t.kind}:`)).map((k) => k.slice(t.kind.length + 1));
       // Of a parent no file declares, the children are read only where it was dropped since the last sync (pull: all).

@@ -129,6 +129,15 @@ describe('limitToTargets', () => {
     expect(result.diagnostics.errors[0]).toMatchObject({ code: 'unknown-target' });
   });
 
+  it('says the organization is not declared, not that it does not exist live, when no file declares it (probe GV)', () => {
+    const result = limitToTargets(planOf([], {}), [desiredPlaybook('MSA')], [target('organization')], KINDS);
+    expect(result.diagnostics.errors[0]).toMatchObject({
+      code: 'unknown-target',
+      message: '--target organization: no file declares the organization (docket reads and plans its settings only from a `kind: Organization` document)',
+      hint: 'add a `kind: Organization` document with the settings docket is to manage, or leave --target organization out',
+    });
+  });
+
   it('names the object a former name its renamed_from lists now has, once the rename is applied (probe DO)', () => {
     const renamedPlaybook = desiredPlaybook('Vendor Agreements', { renamedFrom: ['Vendor MSA'] });
     const applied = planOf([], { 'playbook:Vendor Agreements': 'pb-1', 'rule:Vendor Agreements/Term': 'r-1' });
