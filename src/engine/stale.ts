@@ -102,7 +102,15 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   // fingerprints say they still hold their planned names).
   const liveKeyOf = (c: Change): string | undefined => byId.get(`${c.kind}:${c.liveId}`)?.key;
   const movesAway = (c: Change): boolean => c.action === 'rename' || c.action === 'delete' || c.action === 'archive' || (CREATE_ACTIONS.includes(c.action) && c.key !== liveKeyOf(c));
-  const vacated = new Set(plan.changes.filter((c) => c.liveId && movesAway(c)).map((c) => `${c.kind}:${c.liveId}`));
+  // Only while it still holds the name the plan moves it from: renamed in the app since, it holds
+  // another name, which a create of the plan may be about to take too (probe GV).
+  const stillWherePlanned = (c: Change): boolean => {
+    if (CREATE_ACTIONS.includes(c.action)) return true;
+    const former = c.action === 'rename' ? formerKeyOf(c) : c.key;
+    // A rename that does not say its former name: as before, taken to hold it.
+    return (c.action === 'rename' && former === c.key) || liveKeyOf(c) === former;
+  };
+  const vacated = new Set(plan.changes.filter((c) => c.liveId && movesAway(c) && stillWherePlanned(c)).map((c) => `${c.kind}:${c.liveId}`));
   const holders = new Map<string, string[]>();
   for (const l of now.live) {
     if (vacated.has(`${l.kind}:${l.id}`)) continue;
@@ -183,12 +191,18 @@ function named(kind: string, key: string): string {
   return `${kind} ${quoteValue(key, Infinity)}`;
 }
 
+/** The key a rename moves its object from (its own key when the change says no former name). */
+function formerKeyOf(c: Change): string {
+  const from = c.fields.find((f) => f.field === 'name')?.before;
+  if (typeof from !== 'string') return c.key;
+  return c.parent ? `${c.parent.key}/${from}` : from;
+}
+
 /** A rename is of the object under its old name, which is what a person finds live (or not). */
 function renameLabel(c: Change): string {
-  const from = c.fields.find((f) => f.field === 'name')?.before;
-  if (typeof from !== 'string') return `${named(c.kind, c.key)}`;
-  const scope = c.parent ? `${c.parent.key}/` : '';
-  return `${named(c.kind, `${scope}${from}`)} (renamed to ${quoteValue(c.key, Infinity)} by the plan)`;
+  const former = formerKeyOf(c);
+  if (former === c.key) return `${named(c.kind, c.key)}`;
+  return `${named(c.kind, former)} (renamed to ${quoteValue(c.key, Infinity)} by the plan)`;
 }
 
 /**
@@ -327,7 +341,13 @@ export function removalsOfDeclared(plan: Plan, desired: readonly DesiredResource
     if (!l) continue;
     const key = refKey(l.kind, l.key);
     if (c.fingerprint === null) out.push(`${named(c.kind, c.key)}: the plan removes it without the fingerprint docket writes (was PLAN.json edited?)`);
-    else if ((declared.has(key) && underDeclaredParent(declared.get(key), l) && holding.get(key) === 1) || pinned.has(`${l.kind}:${l.id.toLowerCase()}`)) out.push(`${named(c.kind, c.key)}: the plan removes what the configuration declares as ${named(l.kind, l.key)} (was PLAN.json edited?)`);
+    else if (pinned.has(`${l.kind}:${l.id.toLowerCase()}`)) out.push(`${named(c.kind, c.key)}: the plan removes what the configuration declares as ${named(l.kind, l.key)} (was PLAN.json edited?)`);
+    else if (declared.has(key) && underDeclaredParent(declared.get(key), l) && holding.get(key) === 1) {
+      // Renamed in the app since the plan (which knew it by the change's name), onto a name the
+      // files declare: no edit of the plan file (probe GV).
+      const renamedLive = l.key !== c.key && plan.ids[refKey(c.kind, c.key)] === c.liveId;
+      out.push(renamedLive ? `${named(c.kind, c.key)} was renamed live to ${quoteValue(l.name, Infinity)} since the plan, a name the configuration declares: the plan would ${c.action} it` : `${named(c.kind, c.key)}: the plan removes what the configuration declares as ${named(l.kind, l.key)} (was PLAN.json edited?)`);
+    }
   }
   return out;
 }

@@ -30,6 +30,13 @@ describe('staleReasons', () => {
     expect(staleReasons(plan(), NOW)).toEqual([]);
   });
 
+  it('says the name a plan creates is taken when the object it archives was renamed onto it in the app (probe GV)', () => {
+    const old = livePlaybook('pb-old', 'Old');
+    const swap = planOf([{ ...change('archive', 'playbook', 'Old', { liveId: 'pb-old' }), fingerprint: fingerprint(old) }, change('create', 'playbook', 'New')], { 'playbook:Old': 'pb-old' });
+    expect(staleReasons(swap, { ...NOW, live: [old] })).toEqual([]);
+    expect(staleReasons(swap, { ...NOW, live: [livePlaybook('pb-old', 'New')] })).toEqual(['playbook "Old" changed live since the plan', 'playbook "New" now exists live, so creating it would duplicate it']);
+  });
+
   it('a pinned attachment uploaded again under a new name, and the template naming it by that name, are as planned', () => {
     const exhibit = { kind: 'attachment' as const, id: 'att-1', key: 'U', name: 'U', fields: { name: 'U' }, refs: [] };
     const template = { kind: 'template' as const, id: 'tpl-1', key: 'T', name: 'T', fields: { name: 'T', attachments: [{ attachment: 'U' }] }, refs: [] };
@@ -298,6 +305,14 @@ describe('removalsOfDeclared', () => {
     expect(removalsOfDeclared(removing('r-term'), desired, [nda, term, extra])).toEqual(['rule "NDA/Extra": the plan removes what the configuration declares as rule "NDA/Term" (was PLAN.json edited?)']);
     expect(removalsOfDeclared(removing('r-extra'), desired, [nda, term, extra])).toEqual([]);
     expect(removalsOfDeclared(removing('r-extra', null), desired, [nda, term, extra])).toEqual(['rule "NDA/Extra": the plan removes it without the fingerprint docket writes (was PLAN.json edited?)']);
+  });
+
+  it('says an object the plan removes was renamed in the app onto a declared name, not that the plan file was edited (probe GV)', () => {
+    const archiving = { ...planOf([{ ...change('archive', 'playbook', 'Old', { liveId: 'pb-old' }), fingerprint: 'f' }], { 'playbook:Old': 'pb-old' }) };
+    expect(removalsOfDeclared(archiving, [desiredPlaybook('New')], [livePlaybook('pb-old', 'New')])).toEqual(['playbook "Old" was renamed live to "New" since the plan, a name the configuration declares: the plan would archive it']);
+    // The plan knew that object by another name than its change carries: an edit.
+    const edited = { ...archiving, ids: { 'playbook:Other': 'pb-old' } };
+    expect(removalsOfDeclared(edited, [desiredPlaybook('New')], [livePlaybook('pb-old', 'New')])).toEqual(['playbook "Old": the plan removes what the configuration declares as playbook "New" (was PLAN.json edited?)']);
   });
 
   it('lets go a rule of another playbook whose key is the declared one: `Term/X` of `NDA` is not `X` of `NDA/Term` (probe FU)', () => {
