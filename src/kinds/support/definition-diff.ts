@@ -10,14 +10,26 @@ import { jsonQuoted, markInvisible } from '../../config/quote.js';
 
 /**
  * True when both definitions hold the same data: mapping key order, quoting and layout do not
- * matter; list order (sections, options) does. A string is parsed as YAML first; when either side
- * does not parse, both are compared as text.
+ * matter; list order (sections, options) does, and so does the order of a section's fields, which
+ * is the order the form shows them in (probe GU). A string is parsed as YAML first; when either
+ * side does not parse, both are compared as text.
  */
 export function sameDefinition(a: unknown, b: unknown): boolean {
   const pa = definitionData(a);
   const pb = definitionData(b);
-  if (pa.ok && pb.ok) return deepEqual(pa.value, pb.value);
+  if (pa.ok && pb.ok) return deepEqual(pa.value, pb.value) && fieldOrders(pa.value) === fieldOrders(pb.value);
   return comparableText(a) === comparableText(b);
+}
+
+/** The field keys of a section's `fields:` mapping, in the order written. */
+function fieldKeys(section: unknown): string[] {
+  return isRecord(section) && isRecord(section.fields) ? Object.keys(section.fields) : [];
+}
+
+/** Every section's field keys in order, as one text. */
+function fieldOrders(definition: unknown): string {
+  if (!isRecord(definition) || !Array.isArray(definition.sections)) return '';
+  return definition.sections.map((section) => fieldKeys(section).join('\u0000')).join('\u0001');
 }
 
 function comparableText(definition: unknown): string {
@@ -165,12 +177,23 @@ function describeSections(from: Record<string, unknown>, to: Record<string, unkn
       }
     }
     if (!isRecord(old.value) || !isRecord(s.value)) out.push(...valueChange(s.label, old.value, s.value));
+    const order = fieldOrderChange(old.value, s.value);
+    if (order) out.push(`~ ${s.label} field order: ${order}`);
   }
   const kept = before.filter((s) => afterIds.has(s.id));
   const keptAfter = after.filter((s) => beforeById.has(s.id));
   const names = (list: SectionRef[]): string => list.map((s) => s.name).join(', ');
   if (kept.map((s) => s.id).join('\n') !== keptAfter.map((s) => s.id).join('\n')) out.push(`~ section order: ${names(kept)} → ${names(keptAfter)}`);
   return out;
+}
+
+/** The fields a section keeps, in their order before and after, when that order changed. */
+function fieldOrderChange(before: unknown, after: unknown): string | undefined {
+  const was = fieldKeys(before);
+  const now = fieldKeys(after);
+  const kept = (keys: string[], other: string[]): string[] => keys.filter((k) => other.includes(k));
+  const [from, to] = [kept(was, now), kept(now, was)];
+  return from.join('\u0000') === to.join('\u0000') ? undefined : `${from.join(', ')} → ${to.join(', ')}`;
 }
 
 interface FieldRef {

@@ -30,8 +30,8 @@ describe('sameDefinition', () => {
       '# the cover page',
       'sections:',
       '- fields:',
-      '    start_date: {input: date, default: "2026-01-01", label: \'Program start\'}',
       '    payout_model: {label: "Payout model", options: ["Flat fee", \'Percentage\'], input: select}',
+      '    start_date: {input: date, default: "2026-01-01", label: \'Program start\'}',
       '  required: true',
       '  heading: "Program"',
       'title: "Referral Agreement"',
@@ -46,6 +46,28 @@ describe('sameDefinition', () => {
     expect(sameDefinition(BLOCK, BLOCK.replace('2026-01-01', '2026-02-01'))).toBe(false);
     const twoSections = (a: string, b: string) => ({ title: 'T', sections: [{ heading: a, fields: {} }, { heading: b, fields: {} }] });
     expect(sameDefinition(twoSections('A', 'B'), twoSections('B', 'A'))).toBe(false);
+  });
+
+  it('sees fields written in another order: the order the form shows them in (probe GU)', () => {
+    const swapped = lines(
+      'title: Referral Agreement',
+      'sections:',
+      '  - heading: Program',
+      '    required: true',
+      '    fields:',
+      '      start_date:',
+      '        label: Program start',
+      '        input: date',
+      '        default: 2026-01-01',
+      '      payout_model:',
+      '        label: Payout model',
+      '        input: select',
+      '        options:',
+      '          - Flat fee',
+      '          - Percentage',
+    );
+    expect(sameDefinition(BLOCK, swapped)).toBe(false);
+    expect(sameDefinition(parse(swapped) as unknown, swapped)).toBe(true);
   });
 
   it('compares a string with a mapping by parsing the string', () => {

@@ -137,6 +137,14 @@ describe('describeDefinitionChange', () => {
     ]);
   });
 
+  it('says the fields a section keeps in another order, in their order before and after (probe GU)', () => {
+    const two = (first: string, second: string, extra = '') =>
+      lines('title: T', 'sections:', '  - heading: A', '    fields:', `      ${first}: { label: ${first}, input: text }`, `      ${second}: { label: ${second}, input: text }${extra}`);
+    expect(describeDefinitionChange(two('a', 'b'), two('b', 'a'))).toEqual(['~ section "A" field order: a, b → b, a']);
+    // A field added keeps the others where they were: no order line.
+    expect(describeDefinitionChange(two('a', 'b'), two('a', 'b', '\n      c: { label: Z, input: text }'))).toEqual(['+ field sections[0].fields.c (text, "Z")']);
+  });
+
   it('lists everything as added for a new definition', () => {
     const text = lines('title: T', 'sections:', '  - heading: A', '    fields:', '      a: { label: A, input: text }', '  - import: governing_law');
     expect(describeDefinitionChange(undefined, text)).toEqual([
