@@ -16,6 +16,7 @@ import { DEFAULT_GRACE_MS, executePlan, reasonOf, withinGrace } from './execute.
 import { lookBeforeCreate, settleAfterCreate } from './race.js';
 import { mapLimit } from '../util/map-limit.js';
 import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
+import { followRenamedFiles } from './lock-follow.js';
 
 /** Reads a data file for upload (the CLI reads it from the configuration directory). */
 export type FileReader = (path: string, sha256: string) => Promise<Uint8Array>;
@@ -272,6 +273,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     if (fields && fields.length > 0) r.written = [...new Set(fields)];
   }
   if (forgetSuperseded(plan, report, lock)) lockChanged = true;
+  // Not for --target, which acts on its targets alone.
+  if (!plan.targets?.length && followRenamedFiles(lock, input.desired, [...kinds.values()])) lockChanged = true;
   return { report, lock, lockChanged, ids, unkept, written };
 }
 

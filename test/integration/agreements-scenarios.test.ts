@@ -642,6 +642,23 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('records the file an upload is of under the name the files give it now when it is renamed on disk, the same bytes uploaded once (probe GU)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    const uploaded = (await lockFiles(dir))['attachment:Security Exhibit']!;
+    expect(uploaded.file).toBe('attachments/security.pdf');
+    await rm(join(dir, 'attachments/security.pdf'));
+    await writeFile(join(dir, 'attachments/security-final.pdf'), pdf('first'));
+    await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML.replace('security.pdf', 'security-final.pdf') });
+    const apply = await cli('apply', '-C', dir, '--auto-approve');
+    expect(apply.code).toBe(0);
+    expect(apply.stdout).toContain('No changes.');
+    expect((await lockFiles(dir))['attachment:Security Exhibit']).toEqual({ ...uploaded, file: 'attachments/security-final.pdf' });
+    await expectNoChanges(cli, dir);
+  });
+
   it('says so when docket.lock.json knows nothing of an organization whose templates are live: its uploads may be live already', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });

@@ -20,6 +20,7 @@ import { PROJECT_FILES } from '../../config/load.js';
 import { isPlainObject } from '../../util/plain.js';
 import { collectGarbage } from '../../util/collect.js';
 import { setV8FlagsForRequestLoops } from '../../util/v8-flags.js';
+import { followRenamedFiles } from '../../engine/lock-follow.js';
 import { ApplyFailedError, ConfigError, DocketError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { planJsonChunks } from '../../render/json.js';
 import { renderApplyReportJson } from '../../render/apply-json.js';
@@ -139,7 +140,9 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           const settling = plan.lock_updates ?? [];
           if (!hasChanges(plan) && adopting.length === 0 && settling.length === 0) {
             // Nothing to change, and so everything in scope is in sync: recorded, for the next plan's directions.
-            await settleLockFile(s, s.lock, io, opts, false, (held) => syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held, state: s.sync() }));
+            const lock = { files: { ...s.lock.files } };
+            if (!plan.targets?.length) followRenamedFiles(lock, s.workspace.desired, KINDS);
+            await settleLockFile(s, lock, io, opts, false, (held) => syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held, state: s.sync() }));
             // From here a signal stops nothing: the report is what happened, and its exit code the apply's.
             interrupts.hold('there was nothing to change; the report is being written');
             if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
