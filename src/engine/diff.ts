@@ -517,18 +517,19 @@ export function diff(input: DiffInput): DiffResult {
       if (prunable) {
         for (const l of unmatched) changes.push(removeChange(kind, l, 'archive'));
       } else if (unmatched.length > 0) {
+        const reason =
+          kind.deletion === 'archive'
+            ? `prune is off: set prune.${kind.pruneKey} or pass --prune to archive them`
+            : kind.deletion === 'none'
+              ? 'the service has no delete for them'
+              : 'docket never removes them';
         undeclared.push({
           kind: kind.name,
           count: unmatched.length,
           names: unmatched.map((l) => l.name).sort(),
           ...(kind.deletion === 'archive' && kind.pruneKey !== undefined ? { prunable: true } : {}),
           ...(kind.deletion === 'never' ? { quiet: true } : {}),
-          reason:
-            kind.deletion === 'archive'
-              ? `prune is off: set prune.${kind.pruneKey} or pass --prune to archive them`
-              : kind.deletion === 'none'
-                ? 'the service has no delete for them'
-                : 'docket never removes them',
+          reason: `${reason}${namesakesNote(kind.name, unmatched, new Map(desired.map((d) => [d.key, d])), matched)}`,
         });
       }
     }
@@ -850,4 +851,17 @@ function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> 
     else out.set(key, [item]);
   }
   return out;
+}
+
+/**
+ * Undeclared objects holding a name a file declares, the file meaning another object by it (its
+ * `id:` pin; an earlier upload of an attachment it pins): said as such, or the list would read as
+ * the declared one being undeclared (probe GU).
+ */
+function namesakesNote(kind: KindName, unmatched: readonly LiveResource[], declared: ReadonlyMap<string, DesiredResource>, matched: ReadonlyMap<string, LiveResource>): string {
+  const namesakes = unmatched.filter((l) => declared.has(l.key) && matched.get(l.key)?.id !== l.id);
+  if (namesakes.length === 0) return '';
+  const pinned = namesakes.every((l) => declared.get(l.key)?.pinId !== undefined);
+  const which = namesakes.length === 1 ? `${quoteValue(namesakes[0]!.name)} is another ${kind} than the one` : `${namesakes.map((l) => quoteValue(l.name)).join(', ')} are other ${kind}s than those`;
+  return `; ${which} the files declare by that name${pinned ? `, which ${namesakes.length === 1 ? 'its file pins' : 'their files pin'} by \`id:\`` : ''}`;
 }

@@ -180,6 +180,14 @@ describe('diff: members', () => {
     expect(undeclared).toEqual([{ kind: 'member', count: 2, names: ['bob@acme.example', 'zed@acme.example'], reason: expect.any(String), quiet: true }]);
   });
 
+  it('says an undeclared object holding a declared name is not the one its file pins by id (probe GU)', () => {
+    const { changes, undeclared } = run([desiredPlaybook('NDA', { pinId: 'pb-2' })], [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA'), livePlaybook('pb-3', 'MSA')]);
+    expect(changes).toEqual([]);
+    expect(undeclared).toEqual([
+      { kind: 'playbook', count: 2, names: ['MSA', 'NDA'], prunable: true, reason: 'prune is off: set prune.playbooks or pass --prune to archive them; "NDA" is another playbook than the one the files declare by that name, which its file pins by `id:`' },
+    ]);
+  });
+
   it('a changed create-only name never shows as a change', () => {
     expect(run([desiredMember('bob@acme.example', 'Robert')], [liveMember('u-2', 'bob@acme.example')]).changes).toEqual([]);
   });
