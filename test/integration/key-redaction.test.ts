@@ -181,4 +181,25 @@ describe('API keys in a saved plan', () => {
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
+
+  it('saves a plan that leaves alone two objects differing only by a key: their ids are left out of the file (probe GT)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    const app = new App(env());
+    const other = 'ag-live-5e8d1b7c9a02';
+    await app.createPlaybook({ name: `Book ${SECRET}` });
+    await app.createPlaybook({ name: `Book ${other}` });
+    const out = join(dir, 'plan.json');
+    const withKeys = { env: { ...env(), DOCKET_AGREEMENTS_API_KEY: other } };
+    const plan = await runCli(['plan', '-C', dir, '--out', out], withKeys);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('No changes.');
+    const saved = await readFile(out, 'utf8');
+    expect(saved).not.toMatch(new RegExp(`${SECRET}|${other}`));
+    expect(saved).not.toContain('"playbook:Book [redacted]"');
+    const applied = await runCli(['apply', '-C', dir, out], withKeys);
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('No changes in the saved plan: nothing was sent.');
+    await expectNoChanges(cli, dir);
+  });
 });
