@@ -65,7 +65,9 @@ export class UploadCopy {
       }
       return out;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.unreadable = true;
+      // A folder in its place is no damaged copy: it cannot be written either, which is said (probe GW).
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'EISDIR') this.unreadable = true;
       return {};
     }
   }
