@@ -18,14 +18,15 @@ import type { CacheKey, TestCache } from './cache.js';
 import { importedFileSha, type ContractStore } from './contracts.js';
 import { playbookDigest } from './digest.js';
 import type { TestSubjects } from './load.js';
-import { attributeReview, checkAgreement, checkReview, type AgreementFacts } from './match.js';
+import { attributeReview, checkAgreement, type AgreementFacts } from './match.js';
 import { caseOutcome, caseWithout } from './outcome.js';
+import { playbookCaseResult, timed, type Runs } from './case-result.js';
 import { awaitReview } from './poll.js';
 import type { RunIdentity } from './run-owner.js';
 import { ScratchPlaybooks } from './scratch.js';
 import { testAgreementMessage, TestAgreements, testAgreementObject } from './test-agreements.js';
 import type { CaseOutcome, PlaybookCase, PlaybookTestFile, ReviewFacts, SuiteOutcome, TemplateTestFile, TestFile, TestReport } from './types.js';
-import { factsNamedToday, playbookAtRef } from './at-ref.js';
+import { playbookAtRef } from './at-ref.js';
 
 export interface RunContext {
   root: string;
@@ -156,17 +157,8 @@ async function playbookSuite(file: PlaybookTestFile, ctx: RunContext, reviews: R
 async function casesAgainst(file: PlaybookTestFile, variant: Variant, ctx: RunContext, reviews: Reviews, renamed: ReadonlyMap<string, string> = new Map()): Promise<CaseOutcome[]> {
   return mapLimit(file.cases, ctx.concurrency, async (c) => {
     const started = performance.now();
-    const got = await reviews.runsFor(c, variant, c.repeat);
-    if ('skipped' in got) return timed(caseWithout(c, 'skipped', got.skipped), started);
-    if ('error' in got) return timed(caseWithout(c, 'error', got.error, got.evidence), started);
-    const runs = got.facts.slice(0, c.repeat).map((facts) => c.expectations.map((e) => checkReview(e.spec, factsNamedToday(facts, renamed))));
-    return timed(caseOutcome(c, runs, { evidence: got.facts.slice(0, c.repeat).map((f) => f.review_id), source: got.source }), started);
+    return playbookCaseResult(c, await reviews.runsFor(c, variant, c.repeat), started, renamed);
   });
-}
-
-/** The outcome with how long its case took since `started` (a JUnit report's per-case time). */
-function timed(outcome: CaseOutcome, started: number): CaseOutcome {
-  return { ...outcome, ms: Math.round(performance.now() - started) };
 }
 
 /** A review not asked for once the run is stopping: a stopped run starts no work it would not wait for. */
@@ -174,8 +166,6 @@ function notAskedFor(): DocketError {
   return new DocketError('interrupted', 'interrupted before all of its reviews were asked for (none is asked for once the run is stopping)');
 }
 
-/** `evidence`: the reviews asked for before the error, which the report names for a person to look at. */
-type Runs = { facts: ReviewFacts[]; source: 'live' | 'cache' | 'mixed' } | { skipped: string } | { error: string; evidence?: string[] };
 
 /** The reviews of the run: shared by every case with the same key, from the cache or made once. */
 class Reviews {
@@ -201,7 +191,7 @@ class Reviews {
 
   async runsFor(c: PlaybookCase, variant: Variant, needed: number): Promise<Runs> {
     const contract = await this.contractOf(c);
-    if ('error' in contract) return contract;
+    if ('error' in contract) return { ...contract, notRun: true };
     const key: CacheKey = { contract_sha256: contract.sha, playbook_digest: variant.digest, review_type: c.reviewType ?? 'auto' };
     const id = JSON.stringify(key);
     const known = this.byKey.get(id);
@@ -255,7 +245,7 @@ class Reviews {
       const damaged = ctx.cache.unreadableFor(key) ? '; its cache entry is there but could not be read' : '';
       return { skipped: `not in the cache (${cached.length} of ${needed} run${needed === 1 ? '' : 's'} recorded for this contract, playbook digest ${key.playbook_digest.slice(0, 12)} and review type ${key.review_type}${damaged})` };
     }
-    if (ctx.signal.aborted) return { error: 'interrupted before its reviews started' };
+    if (ctx.signal.aborted) return { error: 'interrupted before its reviews started', notRun: true };
     const asked: string[] = [];
     try {
       const api = ctx.services.review();
