@@ -4,7 +4,7 @@ import { playbookCaseResult } from '../../../src/testing/case-result.js';
 import type { PlaybookCase } from '../../../src/testing/types.js';
 
 const at = { file: 't.test.yaml', line: 3, col: 5 };
-const c: PlaybookCase = { name: 'c', at, contract: { file: 'c.txt' }, reviewType: null, repeat: 1, passRate: 1, expectations: [] };
+const c: PlaybookCase = { name: 'c', at, contract: { file: 'c.txt', at }, reviewType: null, repeat: 1, passRate: 1, expectations: [] };
 const NONE = new Map<string, string>();
 
 describe('playbookCaseResult', () => {
