@@ -53,8 +53,36 @@ export function junitKeyValues(env: Readonly<Record<string, string | undefined>>
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  out = redactAnyCase(out, secrets);
   out = redactCut(out, secrets);
   return out.includes('%') ? redactEscaped(out, secrets) : out;
+}
+
+/**
+ * A key in a letter case of its own (`sK_lIvE_…` pasted into a name in the app): it gives the key
+ * away up to the case of some letters, so it goes too (probe GY). Looked for in the text lower-cased
+ * once; replaced by a pattern that ignores case, which keeps every other character where it was.
+ */
+function redactAnyCase(text: string, secrets: readonly string[]): string {
+  const lower = text.toLowerCase();
+  let out = text;
+  for (const form of lowerForms(secrets)) if (lower.includes(form)) out = out.replace(caseless(form), REDACTED);
+  return out;
+}
+
+const lowerFormsOf = new WeakMap<readonly string[], string[]>();
+/** Each form of the keys in lower case, once, longest first (a key that holds another goes whole). */
+function lowerForms(secrets: readonly string[]): string[] {
+  let forms = lowerFormsOf.get(secrets);
+  if (!forms) lowerFormsOf.set(secrets, (forms = [...new Set(secrets.map((s) => s.toLowerCase()))].sort((a, b) => b.length - a.length)));
+  return forms;
+}
+
+const caselessPatterns = new Map<string, RegExp>();
+function caseless(form: string): RegExp {
+  let pattern = caselessPatterns.get(form);
+  if (!pattern) caselessPatterns.set(form, (pattern = new RegExp(form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi')));
+  return pattern;
 }
 
 /**

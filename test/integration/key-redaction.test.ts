@@ -92,6 +92,12 @@ describe('API keys in output', () => {
     }
   });
 
+  it('replaces a key pasted into the app in a letter case of its own, however output escapes it (probe GY)', () => {
+    const secrets = keyValues({ DOCKET_API_KEY: 'sk_live_SECRET12345' });
+    expect(redact('"Mix sK_lIvE_SeCrEt12345" and Term Sk_Live_SECRET12345.', secrets)).toBe('"Mix [redacted]" and Term [redacted].');
+    expect(redact(JSON.stringify({ name: 'a SK_live_secret12345 b' }), secrets)).toBe('{"name":"a [redacted] b"}');
+  });
+
   it('replaces the longest key first and leaves short values alone', () => {
     expect(redact('a zqSECRETkey7731xyz-more b', ['zqSECRETkey7731xyz-more', 'zqSECRETkey7731xyz'])).toBe('a [redacted] b');
   });
@@ -147,11 +153,15 @@ describe('API keys in a saved plan', () => {
     const app = new App(env());
     await app.editRule('Inbound NDA', 'Term', { actions: `use token ${key} now` });
     await app.createRule('Inbound NDA', { name: `Live ${key} rule`, actions: `ACCEPT ${key}` });
+    // And in a letter case of its own (probe GY).
+    await app.createPlaybook({ name: `Mixed ${key.replace(/[a-z]/g, (c, i: number) => (i % 2 ? c.toUpperCase() : c))}` });
     const out = join(dir, 'plan.json');
-    const plan = await cli('plan', '-C', dir, '--out', out);
+    const plan = await cli('plan', '-C', dir, '--out', out, '-v');
     expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('"Mixed [redacted]"');
+    expect(plan.stdout).not.toMatch(new RegExp(key, 'i'));
     const saved = await readFile(out, 'utf8');
-    expect(saved).not.toContain(key);
+    expect(saved).not.toMatch(new RegExp(key, 'i'));
     expect(saved).toContain('use token [redacted] now');
     // `docket show` needs no key, so the file is all that keeps it from whoever reads the plan.
     const shown = await runCli(['show', out], { env: {} });
