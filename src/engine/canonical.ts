@@ -36,7 +36,7 @@ function write(value: unknown): string | undefined {
   if (typeof json === 'function') return write(json.call(record));
   let out = '{';
   let first = true;
-  for (const key of sortNamesInPlace(Object.keys(record))) {
+  for (const key of KEEPS_KEY_ORDER in record ? Object.keys(record) : sortNamesInPlace(Object.keys(record))) {
     const v = write(record[key]);
     if (v === undefined) continue;
     out += `${first ? '' : ','}${quotedKey(key)}:${v}`;
@@ -44,6 +44,13 @@ function write(value: unknown): string | undefined {
   }
   return `${out}}`;
 }
+
+/**
+ * Marks a mapping whose key order is part of its value (the fields of a custom template section,
+ * the order a form shows them in): its digest follows that order, so a sync record tells a
+ * reordering from no change (probe GY). Not enumerable, and never written by JSON.stringify.
+ */
+export const KEEPS_KEY_ORDER: unique symbol = Symbol('keeps key order');
 
 /** Keys repeat in every object of a kind (`description`, `reviewer`): each is quoted once. */
 const quotedKeys = new Map<string, string>();

@@ -897,17 +897,19 @@ class PullPlanner {
       // Only what changed is re-formatted: the file is edited to hold the live definition.
       try {
         const edited = editYaml(before, { documents: new Map([[0, parseYaml(text) as unknown]]), bothVersions: true, exactTypes: () => true });
-        this.dataFiles.set(path, edited.text ?? '');
+        // An edit in place keeps the file's key order: where the kind compares order too (the
+        // fields of a definition's section, reordered in the app), the live text is written whole (probe GY).
+        if (edited.text !== null && this.kinds.get(o.change.kind)?.sameField?.(field, text, edited.text) === false) {
+          this.dataFiles.set(path, withEndingsOf(before, text));
+          this.notes.push(`${path} was written whole from the live text, which orders what the file orders otherwise; comments in it were not kept`);
+        } else this.dataFiles.set(path, edited.text ?? '');
       } catch (error) {
         o.failed.add(field);
         this.notes.push(`docket could not edit ${path} safely (${firstLine(error)}); nothing was written to it`);
       }
       return;
     }
-    // The file's own line endings and final line break.
-    const crlf = before.includes('\r\n');
-    const body = text.replace(/\n+$/, '') + (before.endsWith('\n') || before === '' ? '\n' : '');
-    this.dataFiles.set(path, crlf ? body.replace(/\n/g, '\r\n') : body);
+    this.dataFiles.set(path, withEndingsOf(before, text));
   }
 
   /**
@@ -1645,4 +1647,10 @@ function placeInserts(kept: ListEntry[], siblings: readonly LiveResource[], inse
   const listed = new Set(siblings);
   for (const o of inserts) if (!listed.has(o.l!)) out.push({ value: valueOf(o), id: o.l!.id, inserted: o });
   return out;
+}
+
+/** `text` with the line endings and final line break of the file it replaces. */
+function withEndingsOf(before: string, text: string): string {
+  const body = text.replace(/\n+$/, '') + (before.endsWith('\n') || before === '' ? '\n' : '');
+  return before.includes('\r\n') ? body.replace(/\n/g, '\r\n') : body;
 }

@@ -26,6 +26,12 @@ function fieldKeys(section: unknown): string[] {
   return isRecord(section) && isRecord(section.fields) ? Object.keys(section.fields) : [];
 }
 
+/** Whether both definitions (as data) list each section's fields in one order. */
+export function sameFieldOrder(a: unknown, b: unknown): boolean {
+  const [pa, pb] = [definitionData(a), definitionData(b)];
+  return !pa.ok || !pb.ok || fieldOrders(pa.value) === fieldOrders(pb.value);
+}
+
 /** Every section's field keys in order, as one text. */
 function fieldOrders(definition: unknown): string {
   if (!isRecord(definition) || !Array.isArray(definition.sections)) return '';

@@ -4,6 +4,7 @@
  */
 import { yaml } from '../../util/lazy-yaml.js';
 import { plainYamlValue } from '../../config/yaml-read.js';
+import { KEEPS_KEY_ORDER } from '../../engine/canonical.js';
 
 /** File name of the definition's JSON Schema in schemas/. */
 export const DEFINITION_SCHEMA = 'custom-template-definition.schema.json';
@@ -83,18 +84,27 @@ export type ParsedDefinition = { ok: true; value: unknown } | { ok: false; text:
  * parsed as one YAML document; anything else is already data. Unparsable text stays text.
  */
 export function definitionData(definition: unknown): ParsedDefinition {
-  if (typeof definition !== 'string') return { ok: true, value: withoutDates(definition ?? null) };
+  if (typeof definition !== 'string') return { ok: true, value: withFieldOrder(withoutDates(definition ?? null)) };
   // Most definitions are plain YAML: js-yaml reads them several times faster (and no Date to undo).
   const plain = plainYamlValue(definition);
-  if (plain !== undefined) return { ok: true, value: plain };
+  if (plain !== undefined) return { ok: true, value: withFieldOrder(plain) };
   const doc = yaml().parseDocument(definition, { uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length > 0) return { ok: false, text: definition };
   try {
-    return { ok: true, value: withoutDates(doc.toJS() ?? null) };
+    return { ok: true, value: withFieldOrder(withoutDates(doc.toJS() ?? null)) };
   } catch {
     // Too many aliases (yaml's guard against alias bombs): not something to compare structurally.
     return { ok: false, text: definition };
   }
+}
+
+/** The value, each section's `fields:` marked as a mapping whose order counts (the form's), for digests. */
+function withFieldOrder(value: unknown): unknown {
+  if (!isRecord(value) || !Array.isArray(value.sections)) return value;
+  for (const section of value.sections) {
+    if (isRecord(section) && isRecord(section.fields)) Object.defineProperty(section.fields, KEEPS_KEY_ORDER, { value: true });
+  }
+  return value;
 }
 
 /** Structural equality of plain YAML data: mapping key order ignored, list order kept. */

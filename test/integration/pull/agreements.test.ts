@@ -195,6 +195,34 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('writes a definition file whose fields were reordered in the app whole, and says an inline one must be reordered by hand (probe GY)', async () => {
+    const fields = (first: string, second: string) => `      ${first}:\n        label: ${first}\n        input: text\n      ${second}:\n        label: ${second}\n        input: text\n`;
+    const cover = (first: string, second: string) => `# our cover\ntitle: Order\nsections:\n  - heading: S\n    fields:\n${fields(first, second)}`;
+    const live = (first: string, second: string) => `title: Order\nsections:\n  - heading: S\n    fields:\n${fields(first, second)}`;
+    const inline = (first: string, second: string) => `kind: CustomTemplate\nname: Inline Order\ndefinition:\n  title: Order\n  sections:\n    - heading: S\n      fields:\n        ${first}: { label: ${first}, input: text }\n        ${second}: { label: ${second}, input: text }\n`;
+    const dir = await makeDir({
+      'docket.yaml': DOCKET,
+      'custom-templates/order.yaml': 'kind: CustomTemplate\nname: Order\ndefinition_file: order.cover.yaml\n',
+      'custom-templates/order.cover.yaml': cover('a', 'b'),
+      'custom-templates/inline.yaml': inline('a', 'b'),
+    });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.publishDefinition('Order', live('b', 'a'));
+    await app.publishDefinition('Inline Order', live('b', 'a'));
+    // The side that moved is known: the records tell field order apart.
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.stdout).toContain('~ custom-template "Order"');
+    expect(drift.stdout).not.toContain('direction unknown');
+    const pulled = await cli('pull', '-C', dir);
+    expect(await read(dir, 'custom-templates/order.cover.yaml')).toBe(live('b', 'a'));
+    expect(pulled.stdout).toContain('custom-templates/order.cover.yaml was written whole from the live text');
+    expect(pulled.stdout).toContain('docket does not reorder an inline definition: reorder them by hand');
+    expect(await read(dir, 'custom-templates/inline.yaml')).toBe(inline('a', 'b'));
+    await writeFile(join(dir, 'custom-templates/inline.yaml'), inline('b', 'a'));
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes a text parameter written as a | block and cleared in the app as "", not as a block of a blank line', async () => {
     const nda = (changes: string) => `kind: Template\nname: Cleared Block\ntype: NDA\nparameters:\n  purpose: Evaluation\n  additional_changes: ${changes}\n`;
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/t.yaml': nda('|\n    line one\n    line two') });
