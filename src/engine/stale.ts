@@ -105,10 +105,12 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   // Only while it still holds the name the plan moves it from: renamed in the app since, it holds
   // another name, which a create of the plan may be about to take too (probe GV).
   const stillWherePlanned = (c: Change): boolean => {
-    if (CREATE_ACTIONS.includes(c.action)) return true;
-    const former = c.action === 'rename' ? formerKeyOf(c) : c.key;
-    // A rename that does not say its former name: as before, taken to hold it.
-    return (c.action === 'rename' && former === c.key) || liveKeyOf(c) === former;
+    const live = byId.get(`${c.kind}:${c.liveId}`);
+    if (CREATE_ACTIONS.includes(c.action) || !live) return true;
+    // By its own name: a child's key holds its parent's, which the plan may rename too (second
+    // read). A rename that does not say its former name is taken to hold it, as before.
+    const before = c.action === 'rename' ? c.fields.find((f) => f.field === 'name')?.before : c.name;
+    return typeof before !== 'string' || live.name === before;
   };
   const vacated = new Set(plan.changes.filter((c) => c.liveId && movesAway(c) && stillWherePlanned(c)).map((c) => `${c.kind}:${c.liveId}`));
   const holders = new Map<string, string[]>();
@@ -345,7 +347,7 @@ export function removalsOfDeclared(plan: Plan, desired: readonly DesiredResource
     else if (declared.has(key) && underDeclaredParent(declared.get(key), l) && holding.get(key) === 1) {
       // Renamed in the app since the plan (which knew it by the change's name), onto a name the
       // files declare: no edit of the plan file (probe GV).
-      const renamedLive = l.key !== c.key && plan.ids[refKey(c.kind, c.key)] === c.liveId;
+      const renamedLive = l.name !== c.name && plan.ids[refKey(c.kind, c.key)] === c.liveId;
       out.push(renamedLive ? `${named(c.kind, c.key)} was renamed live to ${quoteValue(l.name, Infinity)} since the plan, a name the configuration declares: the plan would ${c.action} it` : `${named(c.kind, c.key)}: the plan removes what the configuration declares as ${named(l.kind, l.key)} (was PLAN.json edited?)`);
     }
   }

@@ -263,6 +263,21 @@ describe('staleReasons', () => {
     expect(staleReasons(chain, { ...NOW, live: [NDA, ALICE, a, b] })).toEqual([]);
   });
 
+  it('a rule renamed away under a playbook the plan renames too frees its name for a create: no collision (second read)', () => {
+    const pb = livePlaybook('pb-1', 'Old PB');
+    const a = liveRule('r-1', { id: 'pb-1', name: 'Old PB' }, 'A', { actions: 'A' });
+    const parent = { kind: 'playbook' as const, key: 'New PB', liveId: 'pb-1' };
+    const swap = planOf(
+      [
+        { ...change('rename', 'playbook', 'New PB', { liveId: 'pb-1', fields: [{ field: 'name', before: 'Old PB', after: 'New PB' }] }), fingerprint: fingerprint(pb) },
+        { ...change('rename', 'rule', 'New PB/B', { liveId: 'r-1', parent, fields: [{ field: 'name', before: 'A', after: 'B' }] }), fingerprint: fingerprint(a) },
+        change('create', 'rule', 'New PB/A', { parent }),
+      ],
+      { 'playbook:Old PB': 'pb-1', 'rule:Old PB/A': 'r-1' },
+    );
+    expect(staleReasons(swap, { ...NOW, live: [pb, ALICE, a] })).toEqual([]);
+  });
+
   it('an object it references no longer has the id it recorded', () => {
     const alice = liveMember('u-9', 'alice@acme.example');
     expect(staleReasons(plan(), { ...NOW, live: [NDA, TERM, alice] })).toEqual(['member "alice@acme.example" no longer has the id the plan recorded']);
