@@ -10,6 +10,7 @@ import { keyValues, redact, redactingIo } from '../../src/cli/redact.js';
 import { commandSafeIo, writeWorkflowCommands } from '../../src/cli/workflow-commands.js';
 import { formatAnnotation } from '../../src/render/annotations.js';
 import { escapeData, escapeMarkdown, escapeProperty } from '../../src/render/sanitize.js';
+import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
 import { App } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { applyOk, emulatorForFile, expectNoChanges } from '../helpers/scenario.js';
@@ -207,6 +208,10 @@ describe('API keys in a saved plan', () => {
     const saved = await readFile(out, 'utf8');
     expect(saved).not.toMatch(new RegExp(`${SECRET}|${other}`));
     expect(saved).not.toContain('"playbook:Book [redacted]"');
+    // Their ids kept all the same, for what goes by every id read (sync records, duplicate checks).
+    const ids = Object.values((JSON.parse(saved) as { ids: Record<string, string> }).ids);
+    const live = Object.values(emulator().emulator.store.organization(DEFAULT_ORGANIZATION_ID)!.playbooks);
+    for (const name of [`Book ${SECRET}`, `Book ${other}`]) expect(ids).toContain(live.find((p) => p.name === name)!.id);
     const applied = await runCli(['apply', '-C', dir, out], withKeys);
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain('No changes in the saved plan: nothing was sent.');

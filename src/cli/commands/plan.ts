@@ -99,8 +99,8 @@ export function timeoutOption(defaultMs: number): Option {
  * Two changes, or two known ids, whose names differ only where a key's value is written: the saved
  * file never holds a key, so it could not tell them apart (show and apply would refuse it as a
  * plan that lists a change twice). Ids of objects the plan neither changes, names nor declares
- * (two undeclared playbooks, left alone) are not needed to apply it or to check it: those are
- * left out of the file instead (probe GT).
+ * (two undeclared playbooks, left alone) are not needed by their keys to apply it or to check it:
+ * those are kept under keys of their own instead (probe GT).
  */
 function dropRedactedTwins(plan: Plan, desired: readonly DesiredResource[], redacted: (text: string) => string, applyCommand: string): void {
   const refuse = (shown: string): never => {
@@ -129,7 +129,12 @@ function dropRedactedTwins(plan: Plan, desired: readonly DesiredResource[], reda
       ...plan.changes.flatMap((c) => [refKey(c.kind, c.key), ...c.refs.map((r) => refKey(r.kind, r.key)), ...(c.parent ? [refKey(c.parent.kind, c.parent.key)] : [])]),
     ]);
     if (kindKeys.some((k) => needed!.has(k))) refuse(`the id of ${shown.replace(':', ' ')}`);
-    for (const k of kindKeys) delete plan.ids[k];
+    // Kept under keys of their own, as what the read found: the apply's sync records and
+    // duplicate checks go by every id read (second read). NUL is in no name.
+    kindKeys.forEach((k, i) => {
+      plan.ids[`${shown}\u0000${i + 1}`] = plan.ids[k]!;
+      delete plan.ids[k];
+    });
   }
 }
 
