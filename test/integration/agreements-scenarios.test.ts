@@ -657,6 +657,14 @@ describe('standard templates and attachments', () => {
     expect(apply.stdout).toContain('No changes.');
     expect((await lockFiles(dir))['attachment:Security Exhibit']).toEqual({ ...uploaded, file: 'attachments/security-final.pdf' });
     await expectNoChanges(cli, dir);
+    // Moved again beside a change of another object: the apply that makes it records the move too.
+    await rm(join(dir, 'attachments/security-final.pdf'));
+    await writeFile(join(dir, 'attachments/v3.pdf'), pdf('first'));
+    await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML.replace('security.pdf', 'v3.pdf'), 'templates/csa.yaml': CSA_TEMPLATE_YAML.replace('provider: Acme, Inc.', 'provider: Acme Corp.') });
+    const changed = await cli('apply', '-C', dir, '--auto-approve');
+    expect([changed.code, changed.stdout]).toEqual([0, expect.stringContaining('Apply complete: 1 done.')]);
+    expect((await lockFiles(dir))['attachment:Security Exhibit']).toEqual({ ...uploaded, file: 'attachments/v3.pdf' });
+    await expectNoChanges(cli, dir);
   });
 
   it('says so when docket.lock.json knows nothing of an organization whose templates are live: its uploads may be live already', async () => {

@@ -193,7 +193,7 @@ describe('API keys in a saved plan', () => {
     await expectNoChanges(cli, dir);
   });
 
-  it('saves a plan that leaves alone two objects differing only by a key: their ids are left out of the file (probe GT)', async () => {
+  it('saves a plan that leaves alone two objects differing only by a key: their ids kept under keys of their own (probe GT)', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     await applyOk(cli, dir);
     const app = new App(env());
