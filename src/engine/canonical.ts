@@ -6,13 +6,24 @@ import { sortNamesInPlace } from '../util/sort-names.js';
 /** One-shot hashing (Node 20.12 and later): a third of the cost of a Hash object for short texts. */
 const oneShot = (crypto as { hash?: typeof crypto.hash }).hash;
 
-/** JSON.stringify of the value with every object's keys sorted (and `undefined` members left out). */
+/**
+ * JSON.stringify of the value with every object's keys sorted (and `undefined` members left out),
+ * but for mappings marked KEEPS_KEY_ORDER, whose keys stay in their order.
+ */
 export function canonicalJson(value: unknown): string {
-  return write(value) ?? 'null';
+  return write(value, true) ?? 'null';
+}
+
+/**
+ * canonicalJson with every object's keys sorted, marked or not: for a value compared with itself
+ * read back from JSON, which keeps no mark (a saved plan's seal).
+ */
+export function sortedJson(value: unknown): string {
+  return write(value, false) ?? 'null';
 }
 
 // Written directly (no sorted copy of the tree): digests run over every declared resource.
-function write(value: unknown): string | undefined {
+function write(value: unknown, marksKept: boolean): string | undefined {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
@@ -28,16 +39,16 @@ function write(value: unknown): string | undefined {
   }
   if (Array.isArray(value)) {
     let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + (write(value[i]) ?? 'null');
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + (write(value[i], marksKept) ?? 'null');
     return `${out}]`;
   }
   const record = value as Record<string, unknown>;
   const json = (record as { toJSON?: () => unknown }).toJSON;
-  if (typeof json === 'function') return write(json.call(record));
+  if (typeof json === 'function') return write(json.call(record), marksKept);
   let out = '{';
   let first = true;
-  for (const key of KEEPS_KEY_ORDER in record ? Object.keys(record) : sortNamesInPlace(Object.keys(record))) {
-    const v = write(record[key]);
+  for (const key of marksKept && KEEPS_KEY_ORDER in record ? Object.keys(record) : sortNamesInPlace(Object.keys(record))) {
+    const v = write(record[key], marksKept);
     if (v === undefined) continue;
     out += `${first ? '' : ','}${quotedKey(key)}:${v}`;
     first = false;
@@ -105,7 +116,7 @@ function* listPieces(listKey: string, list: Iterable<unknown>, rest: Record<stri
   yield `{${JSON.stringify(listKey)}:[`;
   let first = true;
   for (const item of list) {
-    yield `${first ? '' : ','}${write(item) ?? 'null'}`;
+    yield `${first ? '' : ','}${write(item, true) ?? 'null'}`;
     first = false;
   }
   const tail = canonicalJson(rest).slice(1);

@@ -6,7 +6,7 @@
  * edits. Whoever can reseal a file holds the keys, and could call the services directly anyway.
  */
 import { createHmac } from 'node:crypto';
-import { canonicalJson } from './canonical.js';
+import { sortedJson } from './canonical.js';
 import type { Plan } from './types.js';
 
 const ALGORITHM = 'hmac-sha256';
@@ -19,7 +19,8 @@ const ALGORITHM = 'hmac-sha256';
 export function planSeal(plan: Plan, secret: string, redact?: (text: string) => string): string {
   const mac = createHmac('sha256', secret);
   const fields = plan as unknown as Record<string, unknown>;
-  const canonical = (value: unknown): string => canonicalJson(redact ? redacted(value, redact) : value);
+  // Keys sorted throughout: the file read back keeps no mark of a mapping whose order counts.
+  const canonical = (value: unknown): string => sortedJson(redact ? redacted(value, redact) : value);
   for (const key of Object.keys(fields).sort()) {
     if (key === 'seal') continue;
     const value = fields[key];
