@@ -224,7 +224,7 @@ function createOnlyHints({ kinds, desired, live, ids }: HintInput): string[] {
 const CREATE_ONLY_MARK = ' is set only when docket ';
 
 function createOnlyHintStart(d: Pick<DesiredResource, 'kind' | 'key' | 'source'>): string {
-  return `${d.kind} "${d.key}" (${d.source.file}:${d.source.line}): `;
+  return `${d.kind} ${quoteValue(d.key, 200)} (${d.source.file}:${d.source.line}): `;
 }
 
 /** Whether a warning is the create-only hint of `d` (a plan cut to `--target`s leaves out those of objects it does not name). */

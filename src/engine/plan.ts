@@ -175,7 +175,7 @@ function adoptableWarning(a: AdoptableFile): string {
     const fields = Object.keys(a.values ?? {}).join(', ');
     return `${a.kind} "${a.key}": cannot compare its ${fields} (${a.reason}), so a change to it is not seen; run \`docket apply --adopt-files\` to record the files' ${fields} as live`;
   }
-  return `${a.kind} "${a.key}": cannot compare ${a.file} (${a.reason}); run \`docket apply --adopt-files\` to record the current file as live`;
+  return `${a.kind} ${quoteValue(a.key, 200)}: cannot compare ${a.file} (${a.reason}); run \`docket apply --adopt-files\` to record the current file as live`;
 }
 
 /** How many changes of each action a plan holds (actions it does not hold are left out). */

@@ -13,6 +13,7 @@ import { actorNotes, actorOf, actorRef } from './support/agreements-reads.js';
 import { blockText } from './support/yaml-out.js';
 import { sendMarked } from './support/pending-upload.js';
 import { docSource, fieldSourcesAt, formerNamesAt, problemAt } from './support/positions.js';
+import { quoteValue } from '../config/quote.js';
 
 /**
  * The attachment ids docket knows exist in this target: uploaded or adopted here (docket.lock.json),
@@ -82,7 +83,7 @@ export const attachmentKind: KindModule<'attachment'> = {
     const path = typeof doc.body.file === 'string' ? dataFilePath(doc, doc.body.file) : '';
     const file = ctx.files.get(path);
     if (file && !startsAsPdf(file.head)) {
-      diag.error('not-a-pdf', `attachment "${name}": ${JSON.stringify(path)} is not a PDF (it does not start with %PDF-)`, problemAt(doc, '/file'));
+      diag.error('not-a-pdf', `attachment ${quoteValue(name, 200)}: ${JSON.stringify(path)} is not a PDF (it does not start with %PDF-)`, problemAt(doc, '/file'));
     }
     const fields: Fields = { name, description: normText(doc.body.description), sha256: file?.sha256 ?? null };
     return [

@@ -50,7 +50,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
     const fields: Fields = { name };
     const payload: Fields = {};
     if ((inline === undefined) === (fileName === undefined)) {
-      diag.error('definition-source', `custom template "${name}" needs exactly one of \`definition\` or \`definition_file\``, {
+      diag.error('definition-source', `custom template ${quoteValue(name, 200)} needs exactly one of \`definition\` or \`definition_file\``, {
         ...(inline !== undefined ? posOf(doc, '/definition_file') : docSource(doc)),
       });
     } else if (inline !== undefined) {
@@ -202,7 +202,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
       const name = asideName(duplicate.key, duplicate.id);
       const actor = actorOf(ctx);
       await ctx.services.agreements().updateCustomTemplate(duplicate.id, { name, user_id: ctx.resolveId('agreements-user', normEmail(actor.email) ?? '') }, duplicate.key);
-      return `renamed aside as "${name}"`;
+      return `renamed aside as ${quoteValue(name, 200)}`;
     },
   },
 };

@@ -51,7 +51,7 @@ export const customTermKind: KindModule<'custom-term'> = {
     if ((field !== 'body' && field !== 'docx') || before !== null || after === null || after === undefined) return undefined;
     const [was, becomes, keep] = field === 'docx' ? ['text', 'Word', '`body_file:` (or `body:`)'] : ['Word', 'text', '`docx_file:`'];
     return {
-      message: `custom term "${name}" is a ${was} term on the service; it cannot become a ${becomes} term`,
+      message: `custom term ${quoteValue(name, 200)} is a ${was} term on the service; it cannot become a ${becomes} term`,
       hint: `the service cannot change a term's type: keep ${keep}, or declare the ${becomes} term under another name`,
     };
   },
@@ -60,7 +60,7 @@ export const customTermKind: KindModule<'custom-term'> = {
     const name = normName(doc.body.name);
     const given = CONTENT_KEYS.filter((k) => doc.body[k] !== undefined && doc.body[k] !== null);
     if (given.length !== 1) {
-      diag.error('term-content', `custom term "${name}" needs exactly one of \`body\`, \`body_file\` or \`docx_file\`${given.length > 1 ? ` (it has ${given.join(', ')})` : ''}`, {
+      diag.error('term-content', `custom term ${quoteValue(name, 200)} needs exactly one of \`body\`, \`body_file\` or \`docx_file\`${given.length > 1 ? ` (it has ${given.join(', ')})` : ''}`, {
         ...(given.length > 1 ? { ...posOf(doc, `/${given[1]}`), path: given[1] } : docSource(doc)),
       });
     }
@@ -231,7 +231,7 @@ export const customTermKind: KindModule<'custom-term'> = {
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       await ctx.services.agreements().renameCustomTerm(duplicate.id, name, duplicate.key);
-      return `renamed aside as "${name}"`;
+      return `renamed aside as ${quoteValue(name, 200)}`;
     },
   },
 };
@@ -292,14 +292,14 @@ async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: 
       const at = pending.version ?? version;
       const entryNow: LockEntry = { id: term.id, file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) };
       out.set(term.id, { file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) });
-      ctx.settle({ kind: 'custom-term', key, entry: entryNow, reason: `custom term "${key}": ${pending.file} was published (version ${version}) by an earlier apply that stopped before recording it; apply records it in docket.lock.json ${whosVersion(at)}` });
+      ctx.settle({ kind: 'custom-term', key, entry: entryNow, reason: `custom term ${quoteValue(key, 200)}: ${pending.file} was published (version ${version}) by an earlier apply that stopped before recording it; apply records it in docket.lock.json ${whosVersion(at)}` });
     } else {
       if (confirmed) out.set(confirmed.id, confirmed);
       ctx.settle({
         kind: 'custom-term',
         key,
         entry: confirmed ?? null,
-        reason: `custom term "${key}": the ${confirmed ? 'publish' : 'create'} of ${pending.file} that an earlier apply started did not happen; apply forgets it`,
+        reason: `custom term ${quoteValue(key, 200)}: the ${confirmed ? 'publish' : 'create'} of ${pending.file} that an earlier apply started did not happen; apply forgets it`,
       });
     }
   }

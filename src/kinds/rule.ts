@@ -186,7 +186,7 @@ export const ruleKind: KindModule<'rule'> = {
       const unresolved = (field: string): boolean => doc.unresolved?.has(`/rules/${i}/${field}`) === true;
       if (isBlankText(fields.actions) && !(fields.generate_summary === true && !isBlankText(fields.questions)) && !unresolved('actions') && !unresolved('questions')) {
         const why = missingActions(rule);
-        diag.error('missing-actions', `rule "${name}" needs \`actions\`${why.detail} (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`, {
+        diag.error('missing-actions', `rule ${quoteValue(name, 200)} needs \`actions\`${why.detail} (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`, {
           // At the value when the value is what is wrong (white space only), else at the rule.
           ...(why.field ? valueOf(doc, `${pointer}/${why.field}`) : posOf(doc, pointer)),
           path: why.field ? `rules[${i}].${why.field}` : `rules[${i}]`,

@@ -236,7 +236,7 @@ export const templateKind: KindModule<'template'> = {
   refuseChange(field, before, after, name) {
     if (field !== 'type') return undefined;
     return {
-      message: `template "${name}" is ${article(String(before))} ${String(before)} template on the service; its type cannot change to ${String(after)}`,
+      message: `template ${quoteValue(name, 200)} is ${article(String(before))} ${String(before)} template on the service; its type cannot change to ${String(after)}`,
       hint: `the service cannot change a template's type: set \`type: ${String(before)}\` again, or declare the ${String(after)} template under a new name`,
     };
   },
@@ -264,7 +264,7 @@ export const templateKind: KindModule<'template'> = {
     // Adopted in this run (a pin the user asserts is this organization's, as the hint below asks).
     if (sendableAttachmentIds(live).has(value.toLowerCase()) || adopting.has(value.toLowerCase())) return undefined;
     return {
-      message: `template "${name}": \`${field.slice(PARAM.length)}\` names attachment id ${value}, which this organization has no record of (docket.lock.json records no upload or adoption of it for this target, and no template here names it); the service would refuse it`,
+      message: `template ${quoteValue(name, 200)}: \`${field.slice(PARAM.length)}\` names attachment id ${value}, which this organization has no record of (docket.lock.json records no upload or adoption of it for this target, and no template here names it); the service would refuse it`,
       hint: `write \`{ attachment: <name> }\` naming the Attachment document whose PDF docket uploads here (a document exported with \`id: ${value}\` pins the source organization's attachment: delete that \`id:\` line so the PDF is uploaded here); if ${value} is an attachment of this organization, pin it in an Attachment document with its PDF and run \`docket apply --adopt-files\``,
     };
   },
@@ -483,7 +483,7 @@ export const templateKind: KindModule<'template'> = {
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       await ctx.services.agreements().updateTemplate(duplicate.id, { name }, duplicate.key);
-      return `renamed aside as "${name}"`;
+      return `renamed aside as ${quoteValue(name, 200)}`;
     },
   },
 };
