@@ -216,14 +216,15 @@ describe('custom terms', () => {
 
   it('cannot compare a docx it has no lock entry for, and adopts it with --adopt-files', async () => {
     await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
+    // A quote in its name is escaped as every message escapes one (probe HA).
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML.replace('Data Terms', '\'Data "Terms"\'') });
     await writeFile(join(dir, 'terms/data.docx'), docx('adopted'));
     await applyOk(cli, dir);
     await rm(join(dir, 'docket.lock.json'));
 
     const plan = await cli('plan', '-C', dir, '--detailed-exitcode');
     expect(plan.code).toBe(0);
-    expect(plan.stdout).toContain('cannot compare terms/data.docx');
+    expect(plan.stdout).toContain('Warning: custom-term "Data \\"Terms\\"": cannot compare terms/data.docx');
     expect(plan.stdout).toContain('--adopt-files');
 
     // Adopted from a saved plan: it says what the saved plan held, not that live matches (read when the plan was made).
@@ -239,17 +240,17 @@ describe('custom terms', () => {
     expect(adopt.stderr).toContain('Recorded 1 file(s) in docket.lock.json');
     // The plan it prints does not ask for the very thing it is doing.
     expect(adopt.stdout).not.toContain('cannot compare');
-    expect(term('Data Terms')!.versions).toHaveLength(1);
+    expect(term('Data "Terms"')!.versions).toHaveLength(1);
     const replan = await cli('plan', '-C', dir, '--detailed-exitcode');
     expect(replan.stdout).not.toContain('cannot compare');
     expect(replan.code).toBe(0);
 
     // Adopted as the version live held: a version published in the app since is a change made live.
-    expect((await lockFiles(dir))['custom-term:Data Terms']).toMatchObject({ version: 1 });
-    await new App(t!.env).publishTermDocx('Data Terms', docx('from the app'));
+    expect((await lockFiles(dir))['custom-term:Data "Terms"']).toMatchObject({ version: 1 });
+    await new App(t!.env).publishTermDocx('Data "Terms"', docx('from the app'));
     const moved = await cli('plan', '-C', dir, '--detailed-exitcode');
     expect(moved.code).toBe(2);
-    expect(moved.stdout).toContain('↑ publish custom-term "Data Terms"');
+    expect(moved.stdout).toContain('↑ publish custom-term "Data \\"Terms\\""');
     // Said as what the lock knows: a later version may be an apply's from a checkout with another lock.
     expect(moved.stdout).toMatch(/docx: "version 2, published since the upload docket\.lock\.json records \(version 1, [0-9a-f]{64}\): in the app, or by an apply whose docket\.lock\.json this one is not" → "[0-9a-f]{64}"/);
     await applyOk(cli, dir);
