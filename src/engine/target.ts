@@ -129,6 +129,13 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
       });
       continue;
     }
+    if (!exists && !parentKind && !desired.some((d) => d.kind === t.kind) && ![...known].some((k) => k.startsWith(`${t.kind}:`))) {
+      // Nothing of the kind declared or read: not that it is not live, which docket did not look at (probe HA).
+      diagnostics.error('unknown-target', `--target ${showText(t.text)}: no file declares a ${t.kind}, so docket read none (it reads the kinds the files declare); it cannot act on ${t.kind} ${quoteValue(t.key)}`, {
+        hint: `declare the ${t.kind} in a file to manage it (\`docket export --kind ${t.kind}\` writes the live ones)`,
+      });
+      continue;
+    }
     if (!exists) {
       const sameKind = [...known].filter((k) => k.startsWith(`${t.kind}:`)).map((k) => k.slice(t.kind.length + 1));
       // Of a parent no file declares, the children are read only where it was dropped since the last sync (pull: all).

@@ -37,7 +37,7 @@ describe('parseTarget', () => {
 
   it('names a target that matches nothing one line, whatever it holds', () => {
     const result = limitToTargets(planOf([], {}), [], [target('playbook/Inbound\nNDA\u001b[31m')], KINDS);
-    expect(result.diagnostics.items.map((d) => d.message)[0]).toContain('no playbook "Inbound\\nNDA\\u001b[31m" is declared');
+    expect(result.diagnostics.items.map((d) => d.message)[0]).toContain('it cannot act on playbook "Inbound\\nNDA\\u001b[31m"');
   });
 });
 
@@ -127,6 +127,18 @@ describe('limitToTargets', () => {
     const result = limitToTargets(plan, desired, [target('playbook/Nope')], KINDS);
     expect(result.plan).toBeUndefined();
     expect(result.diagnostics.errors[0]).toMatchObject({ code: 'unknown-target' });
+  });
+
+  it('says a kind no file declares was not read, not that the object does not exist live (probe HA)', () => {
+    // Templates read, playbooks not: the files declare none.
+    const result = limitToTargets(planOf([], { 'template:T': 't-1' }), [], [target('playbook/Tricky')], KINDS);
+    expect(result.diagnostics.errors[0]).toMatchObject({
+      code: 'unknown-target',
+      message: '--target playbook/Tricky: no file declares a playbook, so docket read none (it reads the kinds the files declare); it cannot act on playbook "Tricky"',
+      hint: 'declare the playbook in a file to manage it (`docket export --kind playbook` writes the live ones)',
+    });
+    // A kind that was read: nothing of that name there.
+    expect(limitToTargets(planOf([], { 'playbook:MSA': 'pb-1' }), [], [target('playbook/Tricky')], KINDS).diagnostics.errors[0]!.message).toContain('no playbook "Tricky" is declared or exists live');
   });
 
   it('says the organization is not declared, not that it does not exist live, when no file declares it (probe GV)', () => {
