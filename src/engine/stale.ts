@@ -344,11 +344,14 @@ export function removalsOfDeclared(plan: Plan, desired: readonly DesiredResource
     const key = refKey(l.kind, l.key);
     if (c.fingerprint === null) out.push(`${named(c.kind, c.key)}: the plan removes it without the fingerprint docket writes (was PLAN.json edited?)`);
     else if (pinned.has(`${l.kind}:${l.id.toLowerCase()}`)) out.push(`${named(c.kind, c.key)}: the plan removes what the configuration declares as ${named(l.kind, l.key)} (was PLAN.json edited?)`);
-    else if (declared.has(key) && underDeclaredParent(declared.get(key), l) && holding.get(key) === 1) {
+    else if (declared.has(key) && underDeclaredParent(declared.get(key), l)) {
       // Renamed in the app since the plan (which knew it by the change's name), onto a name the
-      // files declare: no edit of the plan file (probe GV).
+      // files declare: no edit of the plan file (probe GV), and said also where another object
+      // holds that name, as two do now (probe GY).
       const renamedLive = l.name !== c.name && plan.ids[refKey(c.kind, c.key)] === c.liveId;
-      out.push(renamedLive ? `${named(c.kind, c.key)} was renamed live to ${quoteValue(l.name, Infinity)} since the plan, a name the configuration declares: the plan would ${c.action} it` : `${named(c.kind, c.key)}: the plan removes what the configuration declares as ${named(l.kind, l.key)} (was PLAN.json edited?)`);
+      const holders = holding.get(key) ?? 0;
+      if (renamedLive) out.push(`${named(c.kind, c.key)} was renamed live to ${quoteValue(l.name, Infinity)} since the plan, a name the configuration declares${holders > 1 ? ` and ${holders - 1 === 1 ? 'another live object holds' : `${holders - 1} other live objects hold`} too` : ''}: the plan would ${c.action} it`);
+      else if (holders === 1) out.push(`${named(c.kind, c.key)}: the plan removes what the configuration declares as ${named(l.kind, l.key)} (was PLAN.json edited?)`);
     }
   }
   return out;

@@ -325,6 +325,8 @@ describe('removalsOfDeclared', () => {
   it('says an object the plan removes was renamed in the app onto a declared name, not that the plan file was edited (probe GV)', () => {
     const archiving = { ...planOf([{ ...change('archive', 'playbook', 'Old', { liveId: 'pb-old' }), fingerprint: 'f' }], { 'playbook:Old': 'pb-old' }) };
     expect(removalsOfDeclared(archiving, [desiredPlaybook('New')], [livePlaybook('pb-old', 'New')])).toEqual(['playbook "Old" was renamed live to "New" since the plan, a name the configuration declares: the plan would archive it']);
+    // Onto a declared name another live object holds too: said, two hold it now (probe GY).
+    expect(removalsOfDeclared(archiving, [desiredPlaybook('New')], [livePlaybook('pb-old', 'New'), livePlaybook('pb-new', 'New')])).toEqual(['playbook "Old" was renamed live to "New" since the plan, a name the configuration declares and another live object holds too: the plan would archive it']);
     // The plan knew that object by another name than its change carries: an edit.
     const edited = { ...archiving, ids: { 'playbook:Other': 'pb-old' } };
     expect(removalsOfDeclared(edited, [desiredPlaybook('New')], [livePlaybook('pb-old', 'New')])).toEqual(['playbook "Old": the plan removes what the configuration declares as playbook "New" (was PLAN.json edited?)']);
