@@ -4,7 +4,7 @@
  * PDF (or description) uploads a new attachment; templates that name it are re-pointed at it.
  */
 import { dataFilePath, startsAsPdf } from '../config/data-files.js';
-import { confirmedUpload, lockEntries } from '../config/lock.js';
+import { confirmedUpload, lockEntries, lockKey } from '../config/lock.js';
 import { normName, normText } from '../engine/normalize.js';
 import type { DesiredResource, Fields, LiveResource } from '../engine/types.js';
 import { DocketError } from '../errors.js';
@@ -131,6 +131,13 @@ export const attachmentKind: KindModule<'attachment'> = {
     for (const d of ctx.declared ?? []) {
       if (d.kind !== 'attachment' || !d.pinId || live.some((l) => l.id === d.pinId || l.pinnedAs?.includes(d.pinId!))) continue;
       if (ctx.lock.elsewhere?.has(d.pinId)) continue;
+      // The lock may record another upload under this name, and no upload since: not the one
+      // pinned, which is what is said (probe GY). With one since, the pin is likely that one.
+      const recorded = ctx.lock.files[lockKey('attachment', d.key)];
+      const other = recorded?.pending ? undefined : confirmedUpload(recorded);
+      const unrecorded = other
+        ? `docket.lock.json records an upload of ${other.file} as id ${other.id}, not the id its \`id:\` pins; the service cannot give a PDF back`
+        : 'docket.lock.json records no confirmed upload of it (none, or one never confirmed); the service cannot give a PDF back';
       live.push({
         kind: 'attachment',
         id: d.pinId,
@@ -138,7 +145,7 @@ export const attachmentKind: KindModule<'attachment'> = {
         name: d.name,
         fields: { name: d.name },
         refs: [],
-        unknownFields: { sha256: 'docket.lock.json records no confirmed upload of it (none, or one never confirmed); the service cannot give a PDF back', description: 'not readable over the API' },
+        unknownFields: { sha256: unrecorded, description: 'not readable over the API' },
         extra: { pinOnly: true },
       });
     }

@@ -116,6 +116,16 @@ describe('attachments', () => {
     const again = await e.planned(dir);
     expect(again.changes).toEqual([]);
   });
+
+  it('say a pin of another upload than the one the lock records as that: not that the lock records none (probe GY)', async () => {
+    const other = '00000000-0000-4000-8000-0000000000a3';
+    const e = await start({ attachments: [{ id: other, name: 'Other' }] });
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'a.yaml': 'kind: Attachment\nname: Security\nfile: s.pdf\n', 's.pdf': PDF });
+    await e.converge(dir);
+    await writeFiles(dir, { 'a.yaml': `kind: Attachment\nname: Security\nid: ${other}\nfile: s.pdf\n` });
+    const plan = await e.planned(dir);
+    expect(plan.warnings).toContainEqual(expect.stringMatching(/^attachment "Security": cannot compare s\.pdf \(docket\.lock\.json records an upload of s\.pdf as id [0-9a-f-]{36}, not the id its `id:` pins; the service cannot give a PDF back\)/));
+  });
 });
 
 describe('standard templates', () => {
