@@ -49,23 +49,9 @@ describe('sameDefinition', () => {
   });
 
   it('sees fields written in another order: the order the form shows them in (probe GU)', () => {
-    const swapped = lines(
-      'title: Referral Agreement',
-      'sections:',
-      '  - heading: Program',
-      '    required: true',
-      '    fields:',
-      '      start_date:',
-      '        label: Program start',
-      '        input: date',
-      '        default: 2026-01-01',
-      '      payout_model:',
-      '        label: Payout model',
-      '        input: select',
-      '        options:',
-      '          - Flat fee',
-      '          - Percentage',
-    );
+    // BLOCK with its two fields' blocks the other way round.
+    const [first, second] = [BLOCK.indexOf('      payout_model:'), BLOCK.indexOf('      start_date:')];
+    const swapped = `${BLOCK.slice(0, first)}${BLOCK.slice(second).replace(/\n?$/, '\n')}${BLOCK.slice(first, second)}`;
     expect(sameDefinition(BLOCK, swapped)).toBe(false);
     expect(sameDefinition(parse(swapped) as unknown, swapped)).toBe(true);
   });
