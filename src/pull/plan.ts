@@ -901,7 +901,8 @@ class PullPlanner {
         // fields of a definition's section, reordered in the app), the live text is written whole (probe GY).
         if (edited.text !== null && this.kinds.get(o.change.kind)?.sameField?.(field, text, edited.text) === false) {
           this.dataFiles.set(path, withEndingsOf(before, text));
-          this.notes.push(`${path} was written whole from the live text, which orders what the file orders otherwise; comments in it were not kept`);
+          // Said as what pull does: a dry run prints the same notes (probe HB).
+          this.notes.push(`pull writes ${path} whole from the live text, whose fields are in another order than the file's: comments in it are not kept`);
         } else this.dataFiles.set(path, edited.text ?? '');
       } catch (error) {
         o.failed.add(field);

@@ -214,9 +214,12 @@ describe('docket pull (agreements service)', () => {
     const drift = await cli('drift', '-C', dir);
     expect(drift.stdout).toContain('~ custom-template "Order"');
     expect(drift.stdout).not.toContain('direction unknown');
+    const dry = await cli('pull', '-C', dir, '--dry-run');
+    expect(dry.stdout).toContain('pull writes custom-templates/order.cover.yaml whole from the live text, whose fields are in another order than the file\'s: comments in it are not kept');
+    expect(dry.stdout).not.toContain('was written');
     const pulled = await cli('pull', '-C', dir);
     expect(await read(dir, 'custom-templates/order.cover.yaml')).toBe(live('b', 'a'));
-    expect(pulled.stdout).toContain('custom-templates/order.cover.yaml was written whole from the live text');
+    expect(pulled.stdout).toContain('pull writes custom-templates/order.cover.yaml whole from the live text');
     expect(pulled.stdout).toContain('docket does not reorder an inline definition: reorder them by hand');
     expect(await read(dir, 'custom-templates/inline.yaml')).toBe(inline('a', 'b'));
     await writeFile(join(dir, 'custom-templates/inline.yaml'), inline('b', 'a'));
