@@ -216,7 +216,7 @@ describe('docket pull (agreements service)', () => {
     expect(drift.stdout).not.toContain('direction unknown');
     const dry = await cli('pull', '-C', dir, '--dry-run');
     expect(dry.stdout).toContain('pull writes custom-templates/order.cover.yaml whole from the live text, whose fields are in another order than the file\'s: comments in it are not kept');
-    expect(dry.stdout).not.toContain('was written');
+    expect(dry.stdout).not.toContain('was written whole');
     const pulled = await cli('pull', '-C', dir);
     expect(await read(dir, 'custom-templates/order.cover.yaml')).toBe(live('b', 'a'));
     expect(pulled.stdout).toContain('pull writes custom-templates/order.cover.yaml whole from the live text');
