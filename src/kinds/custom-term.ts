@@ -174,6 +174,8 @@ export const customTermKind: KindModule<'custom-term'> = {
       return { cannot: `the service cannot give a Word file back: save version ${live.version ?? '(the current one)'} of "${live.name}" from the app as ${file}; the next apply publishes it again as the next version` };
     }
     if (field !== 'body') return undefined;
+    // A Word term live, a text term in the files: its body is no text to write (probe HB).
+    if (live.extra?.termType === 'file') return { cannot: `it is a Word term on the service, and the files declare a text term: the service cannot make one the other; declare it with \`docx_file:\`, or give the text term another name` };
     const body = typeof live.fields.body === 'string' ? live.fields.body : '';
     if (typeof written.body_file === 'string') return { file: written.body_file, text: `${body}\n` };
     return { pointer: '/body', value: body };

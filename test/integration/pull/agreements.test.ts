@@ -546,6 +546,9 @@ parameters:
       const whole = await run('pull', '-C', dir);
       expect(whole.code).toBe(0);
       expect(whole.stdout).toMatch(/Not pulled \(1\):\n  custom-term "Zeta Terms" body \(custom-terms\/t\.yaml:3\)/);
+      // Said as what it is, not as an empty body (probe HB).
+      expect(whole.stdout).toContain('it is a Word term on the service, and the files declare a text term');
+      expect(whole.stdout).not.toContain('empty body');
       expect(await read(dir, 'custom-terms/t.yaml')).toBe(terms);
       await app.renameTerm('Zeta Terms', 'Zeta Word');
       const back = await run('plan', '-C', dir);
