@@ -10,7 +10,7 @@ import type { KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
 import { detailFilter } from './support/declared.js';
 import { definitionData } from './support/definition-model.js';
-import { definitionText, describeDefinitionChange, parseDefinitionFile, sameDefinition, sameFieldOrder, validateDefinition } from './support/definition.js';
+import { definitionText, describeDefinitionChange, parseDefinitionFile, sameDefinition, editKeepsFieldOrder, validateDefinition } from './support/definition.js';
 import { publishedFileText } from './support/definition-text.js';
 import { docSource, fieldSourcesAt, formerNamesAt, posOf, valueOf } from './support/positions.js';
 import { quoteValue } from '../config/quote.js';
@@ -150,8 +150,8 @@ export const customTemplateKind: KindModule<'custom-template'> = {
     if (typeof written.definition_file === 'string') return { file: written.definition_file, text, yaml: true };
     // An edit in place keeps the document's key order, and a section's fields in another order live
     // would still read as a change (probe GY).
-    if (!sameFieldOrder(written.definition, live.fields.definition)) {
-      return { cannot: 'the fields of a section are in another order live, and docket does not reorder an inline definition: reorder them by hand, or keep the definition in a definition_file (which pull writes whole)' };
+    if (!editKeepsFieldOrder(written.definition, live.fields.definition)) {
+      return { cannot: 'the fields of a section are in another order live (reordered, or one added between others), and docket does not reorder an inline definition: change it by hand, or keep the definition in a definition_file (which pull writes whole)' };
     }
     // A definition is compared as parsed YAML, types and all: `default: "1000"` is not `1000`.
     return { pointer: '/definition', value: live.fields.definition, exact: true };

@@ -26,10 +26,21 @@ function fieldKeys(section: unknown): string[] {
   return isRecord(section) && isRecord(section.fields) ? Object.keys(section.fields) : [];
 }
 
-/** Whether both definitions (as data) list each section's fields in one order. */
-export function sameFieldOrder(a: unknown, b: unknown): boolean {
-  const [pa, pb] = [definitionData(a), definitionData(b)];
-  return !pa.ok || !pb.ok || fieldOrders(pa.value) === fieldOrders(pb.value);
+/**
+ * Whether an edit of `written` in place (fields removed where they were, new ones added at the end
+ * of their section) gives `wanted`'s order of each section's fields: not so when fields were
+ * reordered, or one was added between others (second read: adding or removing one is no reordering).
+ */
+export function editKeepsFieldOrder(written: unknown, wanted: unknown): boolean {
+  const [pa, pb] = [definitionData(written), definitionData(wanted)];
+  if (!pa.ok || !pb.ok || !isRecord(pa.value) || !isRecord(pb.value)) return true;
+  const before = Array.isArray(pa.value.sections) ? pa.value.sections : [];
+  const after = Array.isArray(pb.value.sections) ? pb.value.sections : [];
+  return after.every((section, i) => {
+    const [was, now] = [fieldKeys(before[i]), fieldKeys(section)];
+    const edited = [...was.filter((k) => now.includes(k)), ...now.filter((k) => !was.includes(k))];
+    return edited.join('\u0000') === now.join('\u0000');
+  });
 }
 
 /** Every section's field keys in order, as one text. */

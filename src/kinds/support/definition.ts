@@ -25,7 +25,7 @@ import { CHOICE_INPUTS, DEFINITION_SCHEMA, isRecord, withoutDates } from './defi
 export { CHOICE_INPUTS, DEFINITION_INPUTS, DEFINITION_SCHEMA, GOVERNING_LAW_KEYS, type DefinitionInput } from './definition-model.js';
 export { checkDefinitionRules, isCalendarDate } from './definition-rules.js';
 export { definitionText } from './definition-text.js';
-export { describeDefinitionChange, sameDefinition, sameFieldOrder } from './definition-diff.js';
+export { describeDefinitionChange, editKeepsFieldOrder, sameDefinition } from './definition-diff.js';
 
 /** Where a definition is, and what the checks of it may quote: see validateDefinition. */
 export interface DefinitionSource {

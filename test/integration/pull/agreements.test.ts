@@ -220,9 +220,17 @@ describe('docket pull (agreements service)', () => {
     const pulled = await cli('pull', '-C', dir);
     expect(await read(dir, 'custom-templates/order.cover.yaml')).toBe(live('b', 'a'));
     expect(pulled.stdout).toContain('pull writes custom-templates/order.cover.yaml whole from the live text');
-    expect(pulled.stdout).toContain('docket does not reorder an inline definition: reorder them by hand');
+    expect(pulled.stdout).toContain('docket does not reorder an inline definition: change it by hand');
     expect(await read(dir, 'custom-templates/inline.yaml')).toBe(inline('a', 'b'));
     await writeFile(join(dir, 'custom-templates/inline.yaml'), inline('b', 'a'));
+    await expectNoChanges(cli, dir);
+    // Recorded in sync (an apply with nothing to change), then a field added at the end in the
+    // app: no reordering, pulled in place (second read).
+    await applyOk(cli, dir);
+    await app.publishDefinition('Inline Order', `${live('b', 'a')}      c:\n        label: c\n        input: text\n`);
+    const added = await cli('pull', '-C', dir);
+    expect([added.code, added.stdout]).toEqual([0, expect.stringContaining('Pulled into the files (1)')]);
+    expect(await read(dir, 'custom-templates/inline.yaml')).toContain('c:');
     await expectNoChanges(cli, dir);
   });
 

@@ -3,7 +3,7 @@ import { parse, parseDocument } from 'yaml';
 import { plainYamlValue } from '../../../src/config/yaml-read.js';
 import { definitionData } from '../../../src/kinds/support/definition-model.js';
 import { describe, expect, it } from 'vitest';
-import { definitionText, sameDefinition } from '../../../src/kinds/support/definition.js';
+import { definitionText, editKeepsFieldOrder, sameDefinition } from '../../../src/kinds/support/definition.js';
 import { FULL, lines } from './helpers.js';
 
 const BLOCK = lines(
@@ -54,6 +54,14 @@ describe('sameDefinition', () => {
     const swapped = `${BLOCK.slice(0, first)}${BLOCK.slice(second).replace(/\n?$/, '\n')}${BLOCK.slice(first, second)}`;
     expect(sameDefinition(BLOCK, swapped)).toBe(false);
     expect(sameDefinition(parse(swapped) as unknown, swapped)).toBe(true);
+  });
+
+  it('says whether an edit in place gives the wanted order of fields: removing and appending do, reordering and inserting do not (second read)', () => {
+    const of = (...keys: string[]) => ({ title: 'T', sections: [{ heading: 'S', fields: Object.fromEntries(keys.map((k) => [k, { label: k, input: 'text' }])) }] });
+    expect(editKeepsFieldOrder(of('b', 'a'), of('b', 'a', 'c'))).toBe(true);
+    expect(editKeepsFieldOrder(of('b', 'a', 'c'), of('b', 'c'))).toBe(true);
+    expect(editKeepsFieldOrder(of('b', 'a'), of('a', 'b'))).toBe(false);
+    expect(editKeepsFieldOrder(of('b', 'a'), of('b', 'c', 'a'))).toBe(false);
   });
 
   it('compares a string with a mapping by parsing the string', () => {
