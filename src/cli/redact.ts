@@ -51,37 +51,49 @@ export function junitKeyValues(env: Readonly<Record<string, string | undefined>>
 }
 
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  out = redactAnyCase(out, secrets);
+  let out = redactAnyCase(text, secrets);
   out = redactCut(out, secrets);
   return out.includes('%') ? redactEscaped(out, secrets) : out;
 }
 
 /**
- * A key in a letter case of its own (`sK_lIvE_…` pasted into a name in the app): it gives the key
- * away up to the case of some letters, so it goes too (probe GY). Looked for in the text lower-cased
- * once; replaced by a pattern that ignores case, which keeps every other character where it was.
+ * Each form of a key, in any letter case: one in a case of its own (`sK_lIvE_…` pasted into a name
+ * in the app) gives the key away up to the case of some letters (probe GY). Looked for in the text
+ * lower-cased once; replaced by a pattern that ignores case, which keeps every other character
+ * where it was.
  */
 function redactAnyCase(text: string, secrets: readonly string[]): string {
-  const lower = text.toLowerCase();
+  const lower = asciiLower(text);
   let out = text;
   for (const form of lowerForms(secrets)) if (lower.includes(form)) out = out.replace(caseless(form), REDACTED);
   return out;
+}
+
+/**
+ * The text in lower case, of the same length, so a place found in it is the place in the text: as
+ * toLowerCase gives it, unless a letter became two there (`İ`), then ASCII letters alone.
+ */
+function asciiLower(text: string): string {
+  const lower = text.toLowerCase();
+  return lower.length === text.length ? lower : text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
 const lowerFormsOf = new WeakMap<readonly string[], string[]>();
 /** Each form of the keys in lower case, once, longest first (a key that holds another goes whole). */
 function lowerForms(secrets: readonly string[]): string[] {
   let forms = lowerFormsOf.get(secrets);
-  if (!forms) lowerFormsOf.set(secrets, (forms = [...new Set(secrets.map((s) => s.toLowerCase()))].sort((a, b) => b.length - a.length)));
+  if (!forms) lowerFormsOf.set(secrets, (forms = [...new Set(secrets.map(asciiLower))].sort((a, b) => b.length - a.length)));
   return forms;
 }
 
+/** Bounded, as a long-running emulator's log redacts the keys of every organization it made. */
 const caselessPatterns = new Map<string, RegExp>();
 function caseless(form: string): RegExp {
   let pattern = caselessPatterns.get(form);
-  if (!pattern) caselessPatterns.set(form, (pattern = new RegExp(form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi')));
+  if (!pattern) {
+    if (caselessPatterns.size >= 4096) caselessPatterns.clear();
+    caselessPatterns.set(form, (pattern = new RegExp(form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi')));
+  }
   return pattern;
 }
 
@@ -142,14 +154,16 @@ const ELLIPSIS = /\.\.\.|…/g;
 function redactCut(text: string, secrets: readonly string[]): string {
   if (!text.includes('…') && !text.includes('...')) return text;
   const cuts: [number, number][] = [];
-  // Each form of a key on the same text: one (escaped, say) may hold only part of the piece another holds whole.
-  const keys = secrets.filter((s) => s.length > MIN_CUT_KEY);
-  for (const m of text.matchAll(ELLIPSIS)) {
+  // Each form of a key on the same text: one (escaped, say) may hold only part of the piece another
+  // holds whole. In any letter case, as whole keys are (second read): found in the text lower-cased.
+  const keys = lowerForms(secrets).filter((s) => s.length > MIN_CUT_KEY);
+  const lower = asciiLower(text);
+  for (const m of lower.matchAll(ELLIPSIS)) {
     const after = m.index + m[0].length;
     for (const secret of keys) {
-      const start = pieceEndingAt(text, m.index, secret);
+      const start = pieceEndingAt(lower, m.index, secret);
       if (start !== undefined) cuts.push([start, m.index]);
-      const end = pieceStartingAt(text, after, secret);
+      const end = pieceStartingAt(lower, after, secret);
       if (end !== undefined) cuts.push([after, end]);
     }
   }

@@ -97,6 +97,8 @@ describe('API keys in output', () => {
     const secrets = keyValues({ DOCKET_API_KEY: 'sk_live_SECRET12345' });
     expect(redact('"Mix sK_lIvE_SeCrEt12345" and Term Sk_Live_SECRET12345.', secrets)).toBe('"Mix [redacted]" and Term [redacted].');
     expect(redact(JSON.stringify({ name: 'a SK_live_secret12345 b' }), secrets)).toBe('{"name":"a [redacted] b"}');
+    // Cut short by a quote as well, in a case of its own (second read); an İ before it moves nothing.
+    expect(redact('İ got "sK_lIvE_SeC…" and "…eCrEt12345"', secrets)).toBe('İ got "[redacted]…" and "…[redacted]"');
   });
 
   it('replaces the longest key first and leaves short values alone', () => {
