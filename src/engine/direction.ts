@@ -7,7 +7,7 @@
  */
 import { CREATE_ACTIONS, formerKeys, leavesLiveEdits, refKey } from './types.js';
 import type { Change, DesiredResource, Direction, DriftPolicy, FieldChange, FieldDirection, KindName, LiveResource } from './types.js';
-import { addRenameDigests, fieldHash, NOT_KEPT, type NamingKind, type SyncRecord, type SyncState } from './sync.js';
+import { addRenameDigests, fieldHash, NOT_KEPT, recordHolds, type NamingKind, type SyncRecord, type SyncState } from './sync.js';
 import { checkedFields, fingerprint } from './diff.js';
 
 /** Changes on the live side: what `docket drift` reports and `docket pull` adopts. */
@@ -93,7 +93,7 @@ function filesAsRecorded(d: DesiredResource, record: SyncRecord): boolean {
 
 /** The fields the record holds whose value in the files is no longer the recorded one (one not kept was edited on neither side). */
 export function changedSinceRecord(d: DesiredResource, record: SyncRecord): string[] {
-  return Object.keys(record.fields).filter((field) => record.fields[field] !== NOT_KEPT && fieldHash(d.fields[field]) !== record.fields[field]);
+  return Object.keys(record.fields).filter((field) => record.fields[field] !== NOT_KEPT && !recordHolds(record.fields[field]!, d.fields[field]));
 }
 
 /**
@@ -217,7 +217,7 @@ function movedSince(record: SyncRecord, values: Readonly<Record<string, unknown>
     const recorded = record.fields[f];
     if (recorded === undefined || recorded === NOT_KEPT) return false;
     const now = fieldHash(values[f]);
-    return now !== recorded && renames?.get(f)?.get(now) !== recorded;
+    return !recordHolds(recorded, values[f]) && renames?.get(f)?.get(now) !== recorded;
   });
 }
 
@@ -445,8 +445,8 @@ export function fieldDirection(field: string, d: DesiredResource, l: LiveResourc
   if (recorded === undefined) return record.id === l.id && d.partial ? 'files' : 'unknown';
   const filesHash = fieldHash(d.fields[field]);
   const liveHash = fieldHash(l.fields[field]);
-  const filesMoved = filesHash !== recorded;
-  const liveMoved = liveHash !== recorded;
+  const filesMoved = !recordHolds(recorded, d.fields[field]);
+  const liveMoved = !recordHolds(recorded, l.fields[field]);
   // Both sides hold one value, other than the record's: a reference recorded in another form (an
   // exported attachment id, since written `{ attachment: … }`); the record cannot say who moved.
   if (filesMoved && liveMoved && filesHash === liveHash) return l.staleRefs?.includes(field) === true ? 'files' : 'unknown';

@@ -6,7 +6,7 @@
  * the value itself), as one line of text: `<id> <field>=<digest> …`. Pure.
  */
 import type { SyncRecords } from '../config/lock.js';
-import { digest } from './canonical.js';
+import { digest, sha256, sortedJson } from './canonical.js';
 import { sortNamesInPlace } from '../util/sort-names.js';
 import { CREATE_ACTIONS, formerKeys, refKey, type ApplyReport, type Change, type DesiredResource, type KindName, type Plan } from './types.js';
 
@@ -45,6 +45,16 @@ const HASH_LENGTH = 10;
 /** The digest a record keeps for one field's (normalised) value. */
 export function fieldHash(value: unknown): string {
   return digest(value ?? null).slice(0, HASH_LENGTH);
+}
+
+/**
+ * Whether a record's digest is of this value: as fieldHash makes it, or, for a value holding a
+ * mapping whose order counts (a definition's fields), as records made before that order counted
+ * hold it (keys sorted throughout), so those read as unchanged, not as moved on both sides (second read).
+ */
+export function recordHolds(recorded: string, value: unknown): boolean {
+  if (fieldHash(value) === recorded) return true;
+  return value !== null && typeof value === 'object' && sha256(sortedJson(value)).slice(0, HASH_LENGTH) === recorded;
 }
 
 export function formatSyncRecord(record: SyncRecord): string {

@@ -2,11 +2,13 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockLocation, parseLockText, readLockDocument, syncRecords, writeLock, writeSync } from '../../../src/config/lock.js';
-import { fieldHash, followRenamesInDropped, formatSyncRecord, NOT_KEPT, parseSyncRecord, recordHeld, recordOf, splitByService, syncAfterApply, syncState, withChildrenForgotten, withMovedRecords } from '../../../src/engine/sync.js';
+import { fieldHash, followRenamesInDropped, recordHolds, formatSyncRecord, NOT_KEPT, parseSyncRecord, recordHeld, recordOf, splitByService, syncAfterApply, syncState, withChildrenForgotten, withMovedRecords } from '../../../src/engine/sync.js';
 import type { ApplyReport } from '../../../src/engine/types.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { changedSinceRecord, droppedEditedLive, fieldDirection, liveRenames } from '../../../src/engine/direction.js';
 import { change, desiredOrganization, desiredPlaybook, desiredRule, liveRule, planOf } from './builders.js';
+import { sha256, sortedJson } from '../../../src/engine/canonical.js';
+import { definitionData } from '../../../src/kinds/support/definition-model.js';
 
 afterEach(removeMadeDirs);
 
@@ -370,5 +372,19 @@ describe('followRenamesInDropped', () => {
     expect(droppedEditedLive({ ...template, fields: { name: 'Deal', custom_term: 'Terms C' } }, state, renames)).toEqual(['custom_term']);
     // A playbook renamed in the app to the term's live name is its own edit.
     expect(droppedEditedLive({ kind: 'playbook', id: 'p1', key: 'Terms B', name: 'Terms B', fields: { name: 'Terms B' }, refs: [] }, state, renames)).toEqual(['name']);
+  });
+});
+
+describe('recordHolds', () => {
+  it('takes a definition recorded before the order of its fields counted (keys sorted) as unchanged, not as moved (second read)', () => {
+    const cover = (label: string) => definitionData(`title: T\nsections:\n  - heading: S\n    fields:\n      zeta: { label: ${label}, input: text }\n      alpha: { label: A, input: text }\n`);
+    const now = cover('Z');
+    if (!now.ok) throw new Error('not a definition');
+    const before = sha256(sortedJson(now.value)).slice(0, 10);
+    expect(fieldHash(now.value)).not.toBe(before);
+    expect(recordHolds(before, now.value)).toBe(true);
+    expect(recordHolds(fieldHash(now.value), now.value)).toBe(true);
+    const edited = cover('Zed');
+    expect(recordHolds(before, edited.ok ? edited.value : undefined)).toBe(false);
   });
 });
