@@ -50,6 +50,15 @@ export function junitKeyValues(env: Readonly<Record<string, string | undefined>>
   return [...new Set([...values, ...values.map(xmlText), ...values.map(xmlAttr)])].sort((a, b) => b.length - a.length);
 }
 
+/**
+ * The entries of `map` whose keys hold no key's value: a sync record is kept under the name of the
+ * object it records, and docket.lock.json is committed (second read: a record moved to an object
+ * renamed in the app onto a name holding a key wrote the key into the file).
+ */
+export function withoutSecretKeys<V>(map: ReadonlyMap<string, V>, secrets: readonly string[]): Map<string, V> {
+  return new Map([...map].filter(([key]) => secrets.length === 0 || redact(key, secrets) === key));
+}
+
 export function redact(text: string, secrets: readonly string[]): string {
   let out = redactAnyCase(text, secrets);
   out = redactCut(out, secrets);

@@ -15,6 +15,7 @@ import { refKey } from '../engine/types.js';
 import { DEFAULT_AGREEMENTS_URL, connect, refuseScratchOutside, type Connection } from './connect.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { Logger, type Io } from './io.js';
+import { keyValues, withoutSecretKeys } from './redact.js';
 import type { CommonOptions } from './options.js';
 import { Progress } from './progress.js';
 import { ConfigError, UsageError } from '../errors.js';
@@ -178,7 +179,9 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     };
     let declared: Set<string> | undefined;
     const declaredKeys = (): ReadonlySet<string> => (declared ??= new Set(workspace.desired.map((d) => refKey(d.kind, d.key))));
-    const syncChanges = (updates: SyncUpdates, { sections, serviceOf }: Sections = sectionsNow()): SyncChanges | undefined => {
+    const secrets = keyValues(io.env);
+    const syncChanges = (all: SyncUpdates, { sections, serviceOf }: Sections = sectionsNow()): SyncChanges | undefined => {
+      const updates = withoutSecretKeys(all, secrets);
       if (sections.length === 0 || updates.size === 0) return undefined;
       const state = sync();
       const moved = withMovedRecords(withChildrenForgotten(updates, state, KINDS), state);

@@ -585,7 +585,8 @@ function keepDisplacedRecords(out: SyncUpdates, state: Pick<SyncState, 'byKey'>,
   for (const [key, record] of [...out]) {
     const before = record ? state.byKey.get(key) : undefined;
     if (!record || !before || before.id === record.id) continue;
-    keyOfId ??= new Map([...ids].map(([k, id]) => [id, k]));
+    // Not under the keys a saved plan gives ids it needs only as ids (names differing only by an API key; plan.ts).
+    keyOfId ??= new Map([...ids].filter(([k]) => !k.includes('\u0000')).map(([k, id]) => [id, k]));
     const owner = keyOfId.get(before.id);
     if (owner !== undefined && owner !== key && !out.has(owner) && !state.byKey.has(owner)) out.set(owner, before);
   }

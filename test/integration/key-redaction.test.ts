@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { keyValues, redact, redactingIo } from '../../src/cli/redact.js';
+import { keyValues, redact, redactingIo, withoutSecretKeys } from '../../src/cli/redact.js';
 import { commandSafeIo, writeWorkflowCommands } from '../../src/cli/workflow-commands.js';
 import { formatAnnotation } from '../../src/render/annotations.js';
 import { escapeData, escapeMarkdown, escapeProperty } from '../../src/render/sanitize.js';
@@ -101,6 +101,13 @@ describe('API keys in output', () => {
     expect(redact('İ got "sK_lIvE_SeC…" and "…eCrEt12345"', secrets)).toBe('İ got "[redacted]…" and "…[redacted]"');
   });
 
+  it('keeps no sync record under a name that holds a key, in any letter case: docket.lock.json is committed (second read)', () => {
+    const secrets = keyValues({ DOCKET_API_KEY: 'sk_live_SECRET12345' });
+    const records = new Map([['playbook:Book sK_LiVe_secret12345', 1], ['playbook:NDA', 2]]);
+    expect([...withoutSecretKeys(records, secrets).keys()]).toEqual(['playbook:NDA']);
+    expect(withoutSecretKeys(records, []).size).toBe(2);
+  });
+
   it('replaces the longest key first and leaves short values alone', () => {
     expect(redact('a zqSECRETkey7731xyz-more b', ['zqSECRETkey7731xyz-more', 'zqSECRETkey7731xyz'])).toBe('a [redacted] b');
   });
@@ -192,6 +199,17 @@ describe('API keys in a saved plan', () => {
     expect(plan.stderr).toContain(`or apply without a saved plan (docket apply -C ${dir})`);
     // Without a saved plan, apply tells them apart.
     await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
+  it('writes no key into docket.lock.json when a record moves to an object renamed in the app onto a name holding one (second read)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    const app = new App(env());
+    await app.editPlaybook('Inbound NDA', { name: `Book ${SECRET}` });
+    await app.createPlaybook({ name: 'Inbound NDA' });
+    await applyOk(cli, dir);
+    expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).not.toMatch(new RegExp(SECRET, 'i'));
     await expectNoChanges(cli, dir);
   });
 
