@@ -93,7 +93,7 @@ function filesAsRecorded(d: DesiredResource, record: SyncRecord): boolean {
 
 /** The fields the record holds whose value in the files is no longer the recorded one (one not kept was edited on neither side). */
 export function changedSinceRecord(d: DesiredResource, record: SyncRecord): string[] {
-  return Object.keys(record.fields).filter((field) => record.fields[field] !== NOT_KEPT && !recordHolds(record.fields[field]!, d.fields[field]));
+  return Object.keys(record.fields).filter((field) => record.fields[field] !== NOT_KEPT && fieldHash(d.fields[field]) !== record.fields[field]);
 }
 
 /**
@@ -217,7 +217,7 @@ function movedSince(record: SyncRecord, values: Readonly<Record<string, unknown>
     const recorded = record.fields[f];
     if (recorded === undefined || recorded === NOT_KEPT) return false;
     const now = fieldHash(values[f]);
-    return !recordHolds(recorded, values[f]) && renames?.get(f)?.get(now) !== recorded;
+    return now !== recorded && renames?.get(f)?.get(now) !== recorded;
   });
 }
 
@@ -445,8 +445,12 @@ export function fieldDirection(field: string, d: DesiredResource, l: LiveResourc
   if (recorded === undefined) return record.id === l.id && d.partial ? 'files' : 'unknown';
   const filesHash = fieldHash(d.fields[field]);
   const liveHash = fieldHash(l.fields[field]);
-  const filesMoved = !recordHolds(recorded, d.fields[field]);
-  const liveMoved = !recordHolds(recorded, l.fields[field]);
+  // A record neither side's digest is may be one made before a definition's field order counted
+  // (keys sorted): read by that digest then (second read). Not while either side is the record
+  // exactly, which tells a reordering of fields already sorted apart from none.
+  const exact = filesHash === recorded || liveHash === recorded;
+  const filesMoved = exact ? filesHash !== recorded : !recordHolds(recorded, d.fields[field]);
+  const liveMoved = exact ? liveHash !== recorded : !recordHolds(recorded, l.fields[field]);
   // Both sides hold one value, other than the record's: a reference recorded in another form (an
   // exported attachment id, since written `{ attachment: … }`); the record cannot say who moved.
   if (filesMoved && liveMoved && filesHash === liveHash) return l.staleRefs?.includes(field) === true ? 'files' : 'unknown';

@@ -173,7 +173,7 @@ export function removedButEditedStart(c: Pick<Change, 'kind' | 'key'>): string {
 function adoptableWarning(a: AdoptableFile): string {
   if (a.valuesOnly) {
     const fields = Object.keys(a.values ?? {}).join(', ');
-    return `${a.kind} "${a.key}": cannot compare its ${fields} (${a.reason}), so a change to it is not seen; run \`docket apply --adopt-files\` to record the files' ${fields} as live`;
+    return `${a.kind} ${quoteValue(a.key, 200)}: cannot compare its ${fields} (${a.reason}), so a change to it is not seen; run \`docket apply --adopt-files\` to record the files' ${fields} as live`;
   }
   return `${a.kind} ${quoteValue(a.key, 200)}: cannot compare ${a.file} (${a.reason}); run \`docket apply --adopt-files\` to record the current file as live`;
 }
@@ -244,7 +244,7 @@ function checkReferences(
         continue;
       }
       const { message, hint: declare } = byName.get(ref.kind)?.describeMissing?.(ref.key) ?? {
-        message: `${ref.kind} "${ref.key}", which is neither declared in the configuration nor exists live`,
+        message: `${ref.kind} ${quoteValue(ref.key, 200)}, which is neither declared in the configuration nor exists live`,
         hint: `declare the ${ref.kind} or fix the name`,
       };
       const match = (ref.key.includes('@') ? suggestAddress : suggest)(ref.key, namesOf(ref.kind));
@@ -279,7 +279,7 @@ function checkActions(changes: Change[], kinds: KindMeta[], diagnostics: Diagnos
   for (const c of changes) {
     const actions = byName.get(c.kind)?.actions;
     if (!actions || actions.includes(c.action)) continue;
-    diagnostics.error('unsupported-change', `${c.kind} "${c.name}" would need ${c.action}, which docket cannot do for a ${c.kind}`, {
+    diagnostics.error('unsupported-change', `${c.kind} ${quoteValue(c.name, 200)} would need ${c.action}, which docket cannot do for a ${c.kind}`, {
       ...(c.source ?? {}),
       hint: `a ${c.kind} can only ${actions.join(', ') || 'be read'}`,
     });

@@ -6,6 +6,7 @@
  */
 import type { Diagnostic, Diagnostics } from '../diagnostics.js';
 import { formerKeys, refKey, type DesiredResource, type LockUpdate, type Plan, type UncertainUpload } from './types.js';
+import { quoteValue } from '../config/quote.js';
 
 export interface UncertainOutcome {
   /** Entries to rewrite: the pending mark dropped, because the person chose or nothing wants it. */
@@ -16,7 +17,7 @@ export interface UncertainOutcome {
 const short = (sha: string): string => sha.slice(0, 12);
 
 /** How an upload never confirmed is named, wherever it is said. */
-const unconfirmed = (u: UncertainUpload): string => `${u.kind} "${u.key}": an upload of ${u.file} (sha256 ${short(u.sha256)}…) started ${u.since} was never confirmed`;
+const unconfirmed = (u: UncertainUpload): string => `${u.kind} ${quoteValue(u.key, 200)}: an upload of ${u.file} (sha256 ${short(u.sha256)}…) started ${u.since} was never confirmed`;
 
 /** Where a plan that sends nothing, or not everything, puts the stop at an unconfirmed upload. */
 export interface UncertainScope {
@@ -58,7 +59,7 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
         ...(d.fieldSources[u.field] ?? d.source),
         ...(u.answered
           ? {
-              message: `${u.kind} "${u.key}": the service took the upload of ${u.file} (sha256 ${short(u.sha256)}…) on ${u.since} but did not name the new ${u.kind}, and ${u.unreadable}, so docket cannot learn its id`,
+              message: `${u.kind} ${quoteValue(u.key, 200)}: the service took the upload of ${u.file} (sha256 ${short(u.sha256)}…) on ${u.since} but did not name the new ${u.kind}, and ${u.unreadable}, so docket cannot learn its id`,
               hint: `find its id in the app, add it as \`id:\` to this document and run \`docket apply --adopt-files\` (\`--retry-uncertain\` would upload another copy the service may not name either)`,
             }
           : {

@@ -169,7 +169,7 @@ export const attachmentKind: KindModule<'attachment'> = {
     if (field !== 'sha256') return undefined;
     const file = typeof written.file === 'string' ? written.file : 'the PDF';
     const from = typeof live.extra?.sourceFile === 'string' ? ` (docket.lock.json says it was uploaded from ${live.extra.sourceFile})` : '';
-    return { cannot: `the service cannot give a PDF back: put the PDF attachment "${live.name}" holds live${from} at ${file}` };
+    return { cannot: `the service cannot give a PDF back: put the PDF attachment ${quoteValue(live.name, 200)} holds live${from} at ${file}` };
   },
 
   async execute(change, ctx) {

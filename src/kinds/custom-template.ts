@@ -202,7 +202,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
       const name = asideName(duplicate.key, duplicate.id);
       const actor = actorOf(ctx);
       await ctx.services.agreements().updateCustomTemplate(duplicate.id, { name, user_id: ctx.resolveId('agreements-user', normEmail(actor.email) ?? '') }, duplicate.key);
-      return `renamed aside as ${quoteValue(name, 200)}`;
+      return `renamed aside as ${quoteValue(name, Infinity)}`;
     },
   },
 };

@@ -171,7 +171,7 @@ export const customTermKind: KindModule<'custom-term'> = {
   pullField(field, live, written) {
     if (field === 'docx') {
       const file = typeof written.docx_file === 'string' ? written.docx_file : 'the Word file';
-      return { cannot: `the service cannot give a Word file back: save version ${live.version ?? '(the current one)'} of "${live.name}" from the app as ${file}; the next apply publishes it again as the next version` };
+      return { cannot: `the service cannot give a Word file back: save version ${live.version ?? '(the current one)'} of ${quoteValue(live.name, 200)} from the app as ${file}; the next apply publishes it again as the next version` };
     }
     if (field !== 'body') return undefined;
     // A Word term live, a text term in the files: its body is no text to write (probe HB).
@@ -233,7 +233,7 @@ export const customTermKind: KindModule<'custom-term'> = {
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       await ctx.services.agreements().renameCustomTerm(duplicate.id, name, duplicate.key);
-      return `renamed aside as ${quoteValue(name, 200)}`;
+      return `renamed aside as ${quoteValue(name, Infinity)}`;
     },
   },
 };

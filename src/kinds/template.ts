@@ -483,7 +483,7 @@ export const templateKind: KindModule<'template'> = {
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       await ctx.services.agreements().updateTemplate(duplicate.id, { name }, duplicate.key);
-      return `renamed aside as ${quoteValue(name, 200)}`;
+      return `renamed aside as ${quoteValue(name, Infinity)}`;
     },
   },
 };

@@ -387,4 +387,22 @@ describe('recordHolds', () => {
     const edited = cover('Zed');
     expect(recordHolds(before, edited.ok ? edited.value : undefined)).toBe(false);
   });
+
+  it('tells which side of a definition moved, under a record made before field order counted and under one made since (second read)', () => {
+    const data = (text: string): unknown => {
+      const parsed = definitionData(text);
+      if (!parsed.ok) throw new Error('not a definition');
+      return parsed.value;
+    };
+    const cover = (first: string, second: string, label = 'Z') => data(`title: T\nsections:\n  - heading: S\n    fields:\n      ${first}: { label: ${label}, input: text }\n      ${second}: { label: A, input: text }\n`);
+    const side = (definition: unknown) => ({ kind: 'custom-template' as const, key: 'C', name: 'C', fields: { name: 'C', definition } });
+    const d = (definition: unknown) => ({ ...side(definition), partial: false, refs: [], renamedFrom: [], source: { file: 'c.yaml', line: 1, col: 1 }, fieldSources: {} });
+    const l = (definition: unknown) => ({ ...side(definition), id: 'ct-1', refs: [] });
+    // Recorded before: keys sorted. A label edited in the files is the files' change, not both sides'.
+    const legacy = { id: 'ct-1', fields: { definition: sha256(sortedJson(cover('zeta', 'alpha'))).slice(0, 10) } };
+    expect(fieldDirection('definition', d(cover('zeta', 'alpha', 'Zed')), l(cover('zeta', 'alpha')), legacy)).toBe('files');
+    // Recorded since, its fields already in sorted order: reordered in the app is the app's change.
+    const since = { id: 'ct-1', fields: { definition: fieldHash(cover('alpha', 'zeta')) } };
+    expect(fieldDirection('definition', d(cover('alpha', 'zeta')), l(cover('zeta', 'alpha')), since)).toBe('live');
+  });
 });
