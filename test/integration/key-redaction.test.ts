@@ -153,14 +153,18 @@ describe('API keys in a saved plan', () => {
   const SECRET = 'sk-live-7f3a9c21d0e4';
   const { emulator } = emulatorForFile({ seed: (s) => void s.organizations[0]!.api_keys.push(SECRET) });
   const env = (): Record<string, string> => ({ ...emulator().env, DOCKET_API_KEY: SECRET });
+  /** The example's NDA applied, and the app to change it in. */
+  const appliedNda = async (): Promise<{ dir: string; app: App }> => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    return { dir, app: new App(env()) };
+  };
   const cli = (...args: string[]) => runCli(args, { env: env() });
 
   it('are replaced in the file, where a value read live holds one, and the plan still applies', async () => {
-    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
-    await applyOk(cli, dir);
+    const { dir, app } = await appliedNda();
     // Someone pasted the key into the app: a rule edited, another created.
     const key = SECRET;
-    const app = new App(env());
     await app.editRule('Inbound NDA', 'Term', { actions: `use token ${key} now` });
     await app.createRule('Inbound NDA', { name: `Live ${key} rule`, actions: `ACCEPT ${key}` });
     // And in a letter case of its own (probe GY).
@@ -183,9 +187,7 @@ describe('API keys in a saved plan', () => {
   });
 
   it('saves no plan whose objects differ only by a key, which the file could not tell apart, and says so (probe DR)', async () => {
-    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
-    await applyOk(cli, dir);
-    const app = new App(env());
+    const { dir, app } = await appliedNda();
     // Two keys (the agreements key unused by this review-only configuration): both are written `[redacted]`.
     const other = 'ag-live-5e8d1b7c9a02';
     await app.createRule('Inbound NDA', { name: `Rule ${SECRET}`, actions: 'ACCEPT' });
@@ -203,9 +205,7 @@ describe('API keys in a saved plan', () => {
   });
 
   it('writes no key into docket.lock.json when a record moves to an object renamed in the app onto a name holding one (second read)', async () => {
-    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
-    await applyOk(cli, dir);
-    const app = new App(env());
+    const { dir, app } = await appliedNda();
     await app.editPlaybook('Inbound NDA', { name: `Book ${SECRET}` });
     await app.createPlaybook({ name: 'Inbound NDA' });
     await applyOk(cli, dir);
@@ -214,9 +214,7 @@ describe('API keys in a saved plan', () => {
   });
 
   it('saves a plan that leaves alone two objects differing only by a key: their ids kept under keys of their own (probe GT)', async () => {
-    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
-    await applyOk(cli, dir);
-    const app = new App(env());
+    const { dir, app } = await appliedNda();
     const other = 'ag-live-5e8d1b7c9a02';
     await app.createPlaybook({ name: `Book ${SECRET}` });
     await app.createPlaybook({ name: `Book ${other}` });
