@@ -72,7 +72,7 @@ export function redact(text: string, secrets: readonly string[]): string {
  * where it was.
  */
 function redactAnyCase(text: string, secrets: readonly string[]): string {
-  const lower = asciiLower(text);
+  const lower = sameLengthLower(text);
   let out = text;
   for (const form of lowerForms(secrets)) if (lower.includes(form)) out = out.replace(caseless(form), REDACTED);
   return out;
@@ -82,7 +82,7 @@ function redactAnyCase(text: string, secrets: readonly string[]): string {
  * The text in lower case, of the same length, so a place found in it is the place in the text: as
  * toLowerCase gives it, unless a letter became two there (`İ`), then ASCII letters alone.
  */
-function asciiLower(text: string): string {
+function sameLengthLower(text: string): string {
   const lower = text.toLowerCase();
   return lower.length === text.length ? lower : text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
@@ -91,7 +91,7 @@ const lowerFormsOf = new WeakMap<readonly string[], string[]>();
 /** Each form of the keys in lower case, once, longest first (a key that holds another goes whole). */
 function lowerForms(secrets: readonly string[]): string[] {
   let forms = lowerFormsOf.get(secrets);
-  if (!forms) lowerFormsOf.set(secrets, (forms = [...new Set(secrets.map(asciiLower))].sort((a, b) => b.length - a.length)));
+  if (!forms) lowerFormsOf.set(secrets, (forms = [...new Set(secrets.map(sameLengthLower))].sort((a, b) => b.length - a.length)));
   return forms;
 }
 
@@ -166,7 +166,7 @@ function redactCut(text: string, secrets: readonly string[]): string {
   // Each form of a key on the same text: one (escaped, say) may hold only part of the piece another
   // holds whole. In any letter case, as whole keys are (second read): found in the text lower-cased.
   const keys = lowerForms(secrets).filter((s) => s.length > MIN_CUT_KEY);
-  const lower = asciiLower(text);
+  const lower = sameLengthLower(text);
   for (const m of lower.matchAll(ELLIPSIS)) {
     const after = m.index + m[0].length;
     for (const secret of keys) {

@@ -451,10 +451,12 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
   }));
   const withTwice = (checkedDoc: { doc: LockDocument } | { errors: Diagnostic[] }): { doc: LockDocument } | { errors: Diagnostic[] } => ('doc' in checkedDoc && twice.length > 0 ? { errors: found(twice) } : checkedDoc);
   const foundToo = (problems: LockProblem[]): Diagnostic[] => found([...twice, ...problems]);
+  const versionOne = value.version === 1 && isPlainObject(value.files);
+  const versionTwo = value.version === 2 && isPlainObject(value.targets);
   // Of a document that is not a lock as read, the key written twice is what to mend (`"version": 2, "version": 1`).
-  if (twice.length > 0 && !((value.version === 1 && isPlainObject(value.files)) || (value.version === 2 && isPlainObject(value.targets)))) return { errors: found(twice) };
-  if (value.version === 1 && isPlainObject(value.files)) return withTwice(checked(fromVersion1(value as LegacySection & { emulator?: LegacySection }), [], foundToo));
-  if (value.version === 2 && isPlainObject(value.targets)) return withTwice(checked(value as unknown as LockDocument, ['legacy'], foundToo));
+  if (twice.length > 0 && !versionOne && !versionTwo) return { errors: found(twice) };
+  if (versionOne) return withTwice(checked(fromVersion1(value as LegacySection & { emulator?: LegacySection }), [], foundToo));
+  if (versionTwo) return withTwice(checked(value as unknown as LockDocument, ['legacy'], foundToo));
   // A version 2 lock whose sections are not a mapping: said at that value, quoting it, with every other problem.
   if (value.version === 2 && 'targets' in value) {
     const targets: LockProblem = { path: ['targets'], message: `\`targets\` must map each target to its \`files\` (got ${showJson(value.targets)})` };
@@ -763,9 +765,11 @@ function splitConflict(text: string): ConflictSides | undefined {
   let state: 'both' | 'ours' | 'base' | 'theirs' = 'both';
   let opened = 0;
   let unclosed: ConflictSides['unclosed'];
+  /** The conflict opened last does not close: what its side still lacks. */
+  const openedUnclosed = (): NonNullable<ConflictSides['unclosed']> => ({ line: opened, missing: state === 'theirs' ? '>>>>>>>' : '======= and >>>>>>>', where: 'after' });
   lines.forEach((l, i) => {
     // A marker where the one before it is not closed: the hand edit left a marker out (probe GS).
-    if (l.startsWith('<<<<<<<') && state !== 'both') unclosed ??= { line: opened, missing: state === 'theirs' ? '>>>>>>>' : '======= and >>>>>>>', where: 'after' };
+    if (l.startsWith('<<<<<<<') && state !== 'both') unclosed ??= openedUnclosed();
     if (l.startsWith('>>>>>>>') && state !== 'theirs') unclosed ??= { line: i + 1, missing: state === 'both' ? '<<<<<<<' : '=======', where: 'before' };
     if (l.startsWith('<<<<<<<')) (state = 'ours'), (opened = i + 1);
     else if (l.startsWith('|||||||')) state = 'base';
@@ -776,7 +780,7 @@ function splitConflict(text: string): ConflictSides | undefined {
       if (state === 'both' || state === 'theirs') (theirs.push(l), theirsLines.push(i + 1));
     }
   });
-  if (state !== 'both') unclosed ??= { line: opened, missing: state === 'theirs' ? '>>>>>>>' : '======= and >>>>>>>', where: 'after' };
+  if (state !== 'both') unclosed ??= openedUnclosed();
   return { ours: ours.join('\n'), theirs: theirs.join('\n'), line: first + 1, oursLines, theirsLines, ...(unclosed ? { unclosed } : {}) };
 }
 

@@ -129,15 +129,15 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
       });
       continue;
     }
-    if (!exists && !parentKind && !desired.some((d) => d.kind === t.kind) && ![...known].some((k) => k.startsWith(`${t.kind}:`))) {
-      // Nothing of the kind declared or read: not that it is not live, which docket did not look at (probe HA).
+    const sameKind = exists ? [] : [...known].filter((k) => k.startsWith(`${t.kind}:`)).map((k) => k.slice(t.kind.length + 1));
+    if (!exists && !parentKind && sameKind.length === 0) {
+      // Nothing of the kind declared or read (`known` holds both): not that it is not live, which docket did not look at (probe HA).
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no file declares a ${t.kind}, so docket read none (it reads the kinds the files declare); it cannot act on ${t.kind} ${quoteValue(t.key)}`, {
         hint: `declare the ${t.kind} in a file to manage it (\`docket export --kind ${t.kind}\` writes the live ones)`,
       });
       continue;
     }
     if (!exists) {
-      const sameKind = [...known].filter((k) => k.startsWith(`${t.kind}:`)).map((k) => k.slice(t.kind.length + 1));
       // Of a parent no file declares, the children are read only where it was dropped since the last sync (pull: all).
       const missing = undeclaredParent && !renamed && !parentNow ? `is declared or was read (the ${t.kind}s read are those of declared ${parentKind}s and of ${parentKind}s the files dropped since the last sync)` : 'is declared or exists live';
       const moved = parentNow ? `; ${parentKind} ${quoteValue(parentNow.old)} is now ${quoteValue(parentNow.key)}, by its renamed_from` : '';

@@ -62,7 +62,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
       // it, and `docket show` prints the file to whoever has it, key or not.
       if (out) {
         const secrets = keyValues(io.env);
-        if (secrets.length > 0) dropRedactedTwins(plan, workspace.desired, (text) => redact(text, secrets), shapedCommand('apply', shapeOf(opts)));
+        if (secrets.length > 0) keepRedactedTwinsApart(plan, workspace.desired, (text) => redact(text, secrets), shapedCommand('apply', shapeOf(opts)));
         // Texts and names as the file is written: only when there is a key to keep out.
         sealPlan(plan, io.env, secrets.length > 0 ? (text) => redact(text, secrets) : undefined);
         await savePlan(out, opts.out!, redactEach(planJsonChunks(plan), secrets), interruptsOf(io));
@@ -102,7 +102,7 @@ export function timeoutOption(defaultMs: number): Option {
  * (two undeclared playbooks, left alone) are not needed by their keys to apply it or to check it:
  * those are kept under keys of their own instead (probe GT).
  */
-function dropRedactedTwins(plan: Plan, desired: readonly DesiredResource[], redacted: (text: string) => string, applyCommand: string): void {
+function keepRedactedTwinsApart(plan: Plan, desired: readonly DesiredResource[], redacted: (text: string) => string, applyCommand: string): void {
   const refuse = (shown: string): never => {
     throw new DocketError(
       'plan-not-saved',
