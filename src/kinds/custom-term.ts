@@ -8,7 +8,7 @@ import { dataFilePath } from '../config/data-files.js';
 import { quoteValue } from '../config/quote.js';
 import { confirmedUpload, lockEntries, type LockEntry } from '../config/lock.js';
 import { liveText, normName, normText } from '../engine/normalize.js';
-import type { Change, DesiredResource, Fields } from '../engine/types.js';
+import type { Change, DesiredResource, Fields, LiveResource } from '../engine/types.js';
 import type { ExecContext, FetchContext, KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
 import { detailFilter } from './support/declared.js';
@@ -174,11 +174,14 @@ export const customTermKind: KindModule<'custom-term'> = {
       return { cannot: `the service cannot give a Word file back: save version ${live.version ?? '(the current one)'} of ${quoteValue(live.name, 200)} from the app as ${file}; the next apply publishes it again as the next version` };
     }
     if (field !== 'body') return undefined;
-    // A Word term live, a text term in the files: its body is no text to write (probe HB).
-    if (live.extra?.termType === 'file') return { cannot: `it is a Word term on the service, and the files declare a text term: the service cannot make one the other; declare it with \`docx_file:\`, or give the text term another name` };
+    if (wordBodyLive(field, live)) return { cannot: `it is a Word term on the service, and the files declare a text term: the service cannot make one the other; declare it with \`docx_file:\`, or give the text term another name` };
     const body = typeof live.fields.body === 'string' ? live.fields.body : '';
     if (typeof written.body_file === 'string') return { file: written.body_file, text: `${body}\n` };
     return { pointer: '/body', value: body };
+  },
+
+  pullLeaves(field, live) {
+    return wordBodyLive(field, live);
   },
 
   async execute(change, ctx) {
@@ -314,4 +317,9 @@ async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: 
  */
 function sinceRecord(locked: { version?: number; sha256: string }): string {
   return `published since the upload docket.lock.json records (version ${locked.version}, ${locked.sha256}): in the app, or by an apply whose docket.lock.json this one is not`;
+}
+
+/** A Word term live, a text term in the files: its body is no text pull can write (probe HB). */
+function wordBodyLive(field: string, live: LiveResource): boolean {
+  return field === 'body' && live.extra?.termType === 'file';
 }

@@ -19,16 +19,13 @@ import { matchedToDeclared } from '../engine/matched.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { CREATE_ACTIONS, formerKey, keepsFilesFromPull, pendingIdKey, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
 import { buildExport, type SchemaPaths } from '../export/index.js';
-import { slug } from '../export/layout.js';
-import { holdsKey } from '../config/api-keys.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject } from '../util/plain.js';
 import { parse as parseYaml, type Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
-import { keysIn, literalPlaceholders, variablesIn } from '../config/interpolate.js';
-import { textProblems } from '../config/text-hygiene.js';
-import { nameProblem } from '../engine/desired.js';
+import { literalPlaceholders, variablesIn } from '../config/interpolate.js';
+import { keyInFileName, refusedLiveValue } from './live-value-refusals.js';
 import { lookAlikeDeclared, sharedLiveNames } from './name-refusals.js';
 import { parseWithPositions, pointerToPath } from '../config/yaml-positions.js';
 import { valueSourceOf } from '../kinds/support/positions.js';
@@ -1480,32 +1477,6 @@ function keepTextStyleWithin(current: unknown, value: unknown): unknown {
   if (Array.isArray(value)) return value.map((v, i) => keepTextStyleWithin(Array.isArray(current) ? current[i] : undefined, v));
   if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, keepTextStyleWithin(isPlainObject(current) ? current[k] : undefined, v)]));
   return keepTextStyle(current, value);
-}
-
-/** A new file named after `l` whose name, as file names write it (`ABC DEF 1234` → `abc-def-1234`), is an API key: the name would commit it. */
-function keyInFileName(l: LiveResource, keys: readonly [string, string][] = []): string | undefined {
-  const name = slug(l.name);
-  if (!keys.some(([, key]) => holdsKey(name, key))) return undefined;
-  return 'its name, written as a file name, is the value of an API key, which docket never writes into the files; rename it in the app, then pull again';
-}
-
-/**
- * Why a live value pull would write is one docket refuses in a file (a control character, a name of
- * two lines or of 300 characters), said as the reason it is not pulled; undefined when none is.
- */
-function refusedLiveValue(l: LiveResource, fields: readonly string[], keys: readonly [string, string][] = []): string | undefined {
-  const values: Record<string, unknown> = {};
-  for (const field of fields) if (Object.hasOwn(l.fields, field)) values[field] = l.fields[field];
-  // A key pasted into the app: written into a file, it would be committed with it.
-  const key = keys.length > 0 ? keysIn(values, keys)[0] : undefined;
-  if (key) return `its ${key.pointer.slice(1).split('/')[0]} holds the value of an API key, which docket never writes into the files; change it in the app, then pull again`;
-  // A name is its kind's `name`, or the organization's `review.name` and `agreements.name`.
-  const names = fields.filter((f) => (f === 'name' || f.endsWith('.name')) && typeof values[f] === 'string');
-  // Text holding git's markers, wherever it is written (in a block scalar they are indented, where
-  // validate does not see them): a term's body would go live with them, a rule's actions guide reviews.
-  const marked = Object.entries(values).map(([field, value]) => [field, typeof value === 'string' ? conflictMarkers(value) : undefined] as const).find(([, markers]) => markers !== undefined);
-  const why = textProblems(values)[0]?.message ?? names.map((f) => nameProblem(l.kind, values[f] as string)?.message).find((m) => m !== undefined) ?? (marked ? `its \`${marked[0]}\` holds git's conflict markers ${markersNamed(marked[1]!)}` : undefined);
-  return why === undefined ? undefined : `${why}, which docket refuses in the files; change it in the app, then pull again`;
 }
 
 function sameName(written: unknown, name: string): boolean {

@@ -9,7 +9,9 @@ import { childrenLookup } from '../../engine/children.js';
 import { driftReport, type DriftReport } from '../../engine/drift.js';
 import { kindsToRead, servicesNeeded, withAlso, type PruneSwitches } from '../../engine/project.js';
 import type { Workspace } from '../../engine/workspace.js';
+import { pullRefusesLiveValue } from '../../pull/live-value-refusals.js';
 import { pullRefusesName } from '../../pull/name-refusals.js';
+import { keysOf } from '../../config/api-keys.js';
 import { childInTargets, limitToKinds, namedByTargets, parseTarget, unmatchedInTargets } from '../../engine/target.js';
 import { pendingByKey } from '../pending-documents.js';
 import { refKey, type DesiredResource, type KindName, type LiveResource } from '../../engine/types.js';
@@ -105,7 +107,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
           const parent = liveById.get(liveId);
           return children(liveId).filter((c) => inTargets(parent ? { ...c, parent: { kind: parent.kind, key: parent.key } } : c));
         };
-        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: withRenamedParents(s.sync(), s.workspace.desired, KINDS), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: new Set(KINDS.filter((k) => k.pruneKey).map((k) => k.name)), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), pullLeaves: pullLeavesOf(s.workspace.desired, details.live, details.plan.ids), pullRefuses: pullRefusesName(details.live, s.workspace.desired, (kind) => KINDS.find((k) => k.name === kind)?.parentKind), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired, kinds: KINDS }) };
+        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: withRenamedParents(s.sync(), s.workspace.desired, KINDS), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: new Set(KINDS.filter((k) => k.pruneKey).map((k) => k.name)), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), ...pullRefusals(s.workspace.desired, details.live, details.plan.ids, keysOf(io.env)), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired, kinds: KINDS }) };
       });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report, { kinds: [...new Set(kindNames(opts.kind))], targets: opts.target }));
       else if (opts.output === 'markdown') io.stdout(renderDriftMarkdown(plan, report, undefined, scopeOf(opts)));
@@ -114,8 +116,24 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
     });
 }
 
+/**
+ * What pull leaves, for drift not to send users to pull for it: a field's live value its kind
+ * leaves (a template naming an attachment no document declares, a Word term where the files have
+ * text), an object whose name validate would refuse, or one holding a value docket never writes
+ * into the files (an API key, text validate refuses).
+ */
+function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveResource[], ids: Readonly<Record<string, string>>, keys: readonly [string, string][]): Pick<DriftReport, 'pullLeaves' | 'pullRefuses'> {
+  const kindLeaves = pullLeavesOf(desired, live, ids);
+  const refusesName = pullRefusesName(live, desired, (kind) => KINDS.find((k) => k.name === kind)?.parentKind);
+  const refusesValue = pullRefusesLiveValue(live, ids, keys);
+  return {
+    pullLeaves: (item, field) => kindLeaves(item, field) || refusesValue(item),
+    pullRefuses: (item) => refusesName(item) || (item.direction === 'only-live' && refusesValue(item)),
+  };
+}
+
 /** Whether pull leaves a field's live value, as the object's kind tells from it (a template naming an attachment no document declares). */
-function pullLeavesOf(desired: readonly DesiredResource[], live: readonly LiveResource[], ids: Readonly<Record<string, string>>): DriftReport['pullLeaves'] {
+function pullLeavesOf(desired: readonly DesiredResource[], live: readonly LiveResource[], ids: Readonly<Record<string, string>>): NonNullable<DriftReport['pullLeaves']> {
   const deciding = new Map(KINDS.filter((k) => k.pullLeaves).map((k) => [k.name, k]));
   const declared = new Map(desired.filter((d) => deciding.has(d.kind)).map((d) => [refKey(d.kind, d.key), d]));
   const liveById = new Map(live.filter((l) => deciding.has(l.kind)).map((l) => [l.id, l]));

@@ -558,6 +558,10 @@ parameters:
       expect(whole.stdout).toContain('it is a Word term on the service, and the files declare a text term');
       expect(whole.stdout).not.toContain('empty body');
       expect(await read(dir, 'custom-terms/t.yaml')).toBe(terms);
+      // What is left is the body pull cannot write: drift does not send the user to pull for it (probe HB).
+      const left = await run('drift', '-C', dir);
+      expect([left.code, left.stdout]).toEqual([2, expect.stringContaining('Drift: 1 object (1 changed, direction unknown). `docket pull` leaves it; ')]);
+      expect(left.stdout).not.toContain('Run `docket pull`');
       await app.renameTerm('Zeta Terms', 'Zeta Word');
       const back = await run('plan', '-C', dir);
       expect([back.code, back.stderr]).toEqual([0, '']);

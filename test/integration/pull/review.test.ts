@@ -337,12 +337,18 @@ rules:
     expect(pulled.stdout).toContain('its description holds the value of an API key');
     expect(pulled.stdout + pulled.stderr).not.toContain(key);
     expect(await readFile(join(dir, 'playbooks/keyed.yaml'), 'utf8')).toBe(nda);
+    // Nor does drift send the user to pull for them (probe HB).
+    const drift = await runCli(['drift', '-C', dir, '--target', 'playbook/Keyed'], { env: { ...emulator().env, DOCKET_API_KEY: key } });
+    expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining('`docket pull` leaves it; `docket apply` reverts')]);
+    expect(drift.stdout).not.toContain('Run `docket pull`');
     await app.deleteRule('Keyed', 'Token');
     // A playbook whose name is the key as file names write it: its new file would carry it (probe EX).
     await app.createPlaybook({ name: SECRET.toUpperCase().replaceAll('-', ' ') });
     const named = await runCli(['pull', '-C', dir], { env: { ...emulator().env, DOCKET_API_KEY: key } });
     expect(named.code).toBe(0);
     expect(named.stdout).toContain('its name, written as a file name, is the value of an API key, which docket never writes into the files');
+    const keyNamed = await runCli(['drift', '-C', dir, '--target', `playbook/${SECRET.toUpperCase().replaceAll('-', ' ')}`], { env: { ...emulator().env, DOCKET_API_KEY: key } });
+    expect([keyNamed.code, keyNamed.stdout]).toEqual([2, expect.stringContaining('`docket pull` leaves it')]);
     // (The other playbooks of the emulator this file's tests share are written as they are.)
     expect((await readdir(join(dir, 'playbooks'))).filter((f) => f.includes('7f3a9c21'))).toEqual([]);
     await app.archivePlaybook(SECRET.toUpperCase().replaceAll('-', ' '));

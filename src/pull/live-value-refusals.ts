@@ -1,0 +1,62 @@
+/**
+ * What pull refuses to write for a value the app holds (an API key, text validate refuses), told
+ * from the live object alone: pull says why, and drift does not send users to pull for it.
+ */
+import { holdsKey } from '../config/api-keys.js';
+import { keysIn } from '../config/interpolate.js';
+import { conflictMarkers, markersNamed } from '../config/merge-conflict.js';
+import { textProblems } from '../config/text-hygiene.js';
+import { childrenLookup } from '../engine/children.js';
+import { nameProblem } from '../engine/desired.js';
+import { liveSide } from '../engine/direction.js';
+import type { DriftItem } from '../engine/drift.js';
+import { refKey, type LiveResource } from '../engine/types.js';
+import { slug } from '../export/layout.js';
+
+/** A new file named after `l` whose name, as file names write it (`ABC DEF 1234` → `abc-def-1234`), is an API key: the name would commit it. */
+export function keyInFileName(l: LiveResource, keys: readonly [string, string][] = []): string | undefined {
+  const name = slug(l.name);
+  if (!keys.some(([, key]) => holdsKey(name, key))) return undefined;
+  return 'its name, written as a file name, is the value of an API key, which docket never writes into the files; rename it in the app, then pull again';
+}
+
+/**
+ * Why a live value pull would write is one docket refuses in a file (a control character, a name of
+ * two lines or of 300 characters), said as the reason it is not pulled; undefined when none is.
+ */
+export function refusedLiveValue(l: LiveResource, fields: readonly string[], keys: readonly [string, string][] = []): string | undefined {
+  const values: Record<string, unknown> = {};
+  for (const field of fields) if (Object.hasOwn(l.fields, field)) values[field] = l.fields[field];
+  // A key pasted into the app: written into a file, it would be committed with it.
+  const key = keys.length > 0 ? keysIn(values, keys)[0] : undefined;
+  if (key) return `its ${key.pointer.slice(1).split('/')[0]} holds the value of an API key, which docket never writes into the files; change it in the app, then pull again`;
+  // A name is its kind's `name`, or the organization's `review.name` and `agreements.name`.
+  const names = fields.filter((f) => (f === 'name' || f.endsWith('.name')) && typeof values[f] === 'string');
+  // Text holding git's markers, wherever it is written (in a block scalar they are indented, where
+  // validate does not see them): a term's body would go live with them, a rule's actions guide reviews.
+  const marked = Object.entries(values).map(([field, value]) => [field, typeof value === 'string' ? conflictMarkers(value) : undefined] as const).find(([, markers]) => markers !== undefined);
+  const why = textProblems(values)[0]?.message ?? names.map((f) => nameProblem(l.kind, values[f] as string)?.message).find((m) => m !== undefined) ?? (marked ? `its \`${marked[0]}\` holds git's conflict markers ${markersNamed(marked[1]!)}` : undefined);
+  return why === undefined ? undefined : `${why}, which docket refuses in the files; change it in the app, then pull again`;
+}
+
+/**
+ * Whether pull leaves a drift item whole for a live value it holds, as it says when it runs: the
+ * fields changed live of an object both sides have (or all of a rule made in the app), and for
+ * an object no file declares, its file name and its children's values too.
+ */
+export function pullRefusesLiveValue(live: readonly LiveResource[], ids: Readonly<Record<string, string>>, keys: readonly [string, string][]): (item: Pick<DriftItem, 'kind' | 'key' | 'direction' | 'fields'>) => boolean {
+  let byId: Map<string, LiveResource> | undefined;
+  let byKey: Map<string, LiveResource> | undefined;
+  let children: ((liveId: string) => readonly LiveResource[]) | undefined;
+  return (item) => {
+    const key = refKey(item.kind, item.key);
+    byId ??= new Map(live.map((l) => [l.id, l]));
+    const id = ids[key];
+    const l = id !== undefined ? byId.get(id) : (byKey ??= new Map(live.map((o) => [refKey(o.kind, o.key), o]))).get(key);
+    if (!l) return false;
+    if (item.direction !== 'only-live') return refusedLiveValue(l, item.fields.filter((f) => liveSide(f.direction)).map((f) => f.field), keys) !== undefined;
+    if (l.parentId !== undefined) return refusedLiveValue(l, Object.keys(l.fields), keys) !== undefined;
+    children ??= childrenLookup(live);
+    return keyInFileName(l, keys) !== undefined || [l, ...children(l.id)].some((o) => refusedLiveValue(o, Object.keys(o.fields), keys) !== undefined);
+  };
+}
