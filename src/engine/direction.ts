@@ -5,7 +5,7 @@
  * object whose policy is `adopt` or `ignore` leave the plan (apply never reverts them) and are
  * kept aside as held drift. Pure.
  */
-import { CREATE_ACTIONS, formerKeys, leavesLiveEdits, refKey } from './types.js';
+import { CREATE_ACTIONS, formerKeys, keepsFilesFromPull, leavesLiveEdits, refKey } from './types.js';
 import type { Change, DesiredResource, Direction, DriftPolicy, FieldChange, FieldDirection, KindName, LiveResource } from './types.js';
 import { addRenameDigests, fieldHash, NOT_KEPT, recordHolds, type NamingKind, type SyncRecord, type SyncState } from './sync.js';
 import { checkedFields, fingerprint } from './diff.js';
@@ -263,8 +263,8 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
   const declared = (kindKey: string): boolean => (declaredKeys ??= new Set(input.desired.map((d) => refKey(d.kind, d.key)))).has(kindKey);
   const kept: Change[] = [];
   const held: Change[] = [];
-  /** Parents whose create a policy holds back: their children's creates cannot run either. */
-  const heldParents = new Set<string>();
+  /** Parents whose create a policy holds back, with that policy: their children's creates cannot run either. */
+  const heldParents = new Map<string, 'adopt' | 'ignore'>();
   let carried: { keys: Set<string>; pins: Set<string>; live: Set<string> } | undefined;
   /**
    * Whether a declared object carries over identity `kindKey` (of the object, or of its parent: a
@@ -341,6 +341,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     if (c.direction) directionOf.set(refKey(c.kind, c.key), c.direction);
   }
   const revived = revivedRemovals([...classified.values()], desired, input.sync);
+  const keptForChild = keptForChildPolicy([...classified.values()], (c) => governingPolicy(c, (key) => desired.get(key), input.sync));
   for (const change of changes) {
     const c = classified.get(change) ?? classify(change);
     // Removed live, but edited in the files since: the files' edit, applied whatever the policy.
@@ -350,16 +351,19 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     }
 
     const policy = governingPolicy(c, (key) => desired.get(key), input.sync);
-    const holdParent = c.parent !== undefined && heldParents.has(refKey(c.parent.kind, c.parent.key));
-    if (!leavesLiveEdits(policy) && !holdParent) {
+    const heldParent = c.parent !== undefined ? heldParents.get(refKey(c.parent.kind, c.parent.key)) : undefined;
+    // Removed live with a parent pull keeps in the files for a child's policy: what pull cannot adopt, apply makes again.
+    const keptWithParent = policy === 'adopt' && c.direction === 'removed-live' && keptForChild.has(c.parent ? refKey(c.parent.kind, c.parent.key) : refKey(c.kind, c.key));
+    if ((!leavesLiveEdits(policy) || keptWithParent) && heldParent === undefined) {
       kept.push(c);
       continue;
     }
-    const holding: 'adopt' | 'ignore' = policy === 'ignore' ? 'ignore' : 'adopt';
+    // Held with its parent: under the parent's policy, whatever its own (a rule's `drift: revert` cannot make its playbook).
+    const holding: 'adopt' | 'ignore' = heldParent ?? (policy === 'ignore' ? 'ignore' : 'adopt');
     // A delete changed live is of an object moved in the app (see classify): held like one only live.
-    if (holdParent || c.direction === 'removed-live' || c.direction === 'only-live' || (c.action === 'delete' && c.direction === 'changed-live')) {
+    if (heldParent !== undefined || c.direction === 'removed-live' || c.direction === 'only-live' || (c.action === 'delete' && c.direction === 'changed-live')) {
       held.push({ ...c, policy: holding });
-      if (CREATE_ACTIONS.includes(c.action)) heldParents.add(refKey(c.kind, c.key));
+      if (CREATE_ACTIONS.includes(c.action)) heldParents.set(refKey(c.kind, c.key), holding);
       continue;
     }
     // New in the files, or removed from them: the files' own change, applied whatever the policy.
@@ -377,6 +381,23 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     if (rest.length > 0) kept.push({ ...c, fields: rest, refs: c.refs.filter((r) => rest.some((f) => f.field === r.field)), direction: objectDirection(rest) });
   }
   return { changes: dropDanglingDependencies(kept.map((c) => checkedAsWritten(c, desired, liveById))), held };
+}
+
+/**
+ * Parents removed live that pull keeps in the files, with all their children, for a child removed
+ * with them whose policy keeps the files from pull (`revert`, `ignore`: pull/plan.ts
+ * keepEditedRemovals). Pull says apply makes them again, so a parent's `drift: adopt` does not
+ * hold their creates back: held, they were drift that neither pull nor apply settled (probe HE).
+ */
+function keptForChildPolicy(creates: readonly Change[], policyOf: (c: Change) => DriftPolicy | undefined): Set<string> {
+  const removedParents = new Set(creates.filter((c) => !c.parent && c.direction === 'removed-live').map((c) => refKey(c.kind, c.key)));
+  const kept = new Set<string>();
+  for (const c of creates) {
+    if (!c.parent || c.direction !== 'removed-live') continue;
+    const parent = refKey(c.parent.kind, c.parent.key);
+    if (removedParents.has(parent) && keepsFilesFromPull(policyOf(c))) kept.add(parent);
+  }
+  return kept;
 }
 
 /**

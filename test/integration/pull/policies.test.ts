@@ -160,9 +160,9 @@ describe('drift policies', () => {
     expect((await cli('apply', '-C', dir, planFile)).code).toBe(0);
   });
 
-  it('a playbook archived in the app stays in the files when a rule of it keeps a revert or ignore policy: pull would have taken that rule with it (probe GB)', async () => {
-    for (const policy of ['revert', 'ignore']) {
-      const file = `kind: Playbook\nname: Eps ${policy}\nrules:\n  - name: E1\n    actions: FLAG e1\n  - name: E2\n    actions: FLAG e2\n    drift: ${policy}\n`;
+  it('a playbook archived in the app stays in the files when a rule of it keeps a revert or ignore policy: pull would have taken that rule with it (probe GB), and apply makes it again, under drift: adopt too (probe HE)', async () => {
+    for (const [policy, own] of [['revert', ''], ['ignore', ''], ['revert', 'drift: adopt\n'], ['ignore', 'drift: adopt\n']] as const) {
+      const file = `kind: Playbook\nname: Eps ${policy}\n${own}rules:\n  - name: E1\n    actions: FLAG e1\n  - name: E2\n    actions: FLAG e2\n    drift: ${policy}\n`;
       const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file });
       await applyOk(cli, dir);
       await new App(emulator().env).archivePlaybook(`Eps ${policy}`);
@@ -177,8 +177,17 @@ describe('drift policies', () => {
       expect(result.not_pulled.find((p) => p.key === `Eps ${policy}/E1`)?.reason).toBe('removed live with its playbook, which stays in the files for a policy (above): apply creates it again');
       expect(result.not_pulled.find((p) => p.key === `Eps ${policy}`)?.reason).toBe(`removed live, but the policy of what it holds keeps that in the files (rule "Eps ${policy}/E2" (\`drift: ${policy}\`)): apply creates it again as they say, or remove it from the files by hand`);
       expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(file);
+      // As pull says, apply makes the playbook again with its rules (a rule under `drift: ignore` is left removed).
+      const plan = await cli('plan', '-C', dir, '--target', `playbook/Eps ${policy}`);
+      expect(plan.stdout).toContain(`+ create playbook "Eps ${policy}"`);
+      expect(plan.stdout).toContain(`+ create rule "Eps ${policy}/E1"`);
+      expect(plan.stdout.split('\nPlan: ')[0]!.includes(`+ create rule "Eps ${policy}/E2"`), plan.stdout).toBe(policy === 'revert');
+      expect(plan.stdout.includes(`Live changes the drift policy leaves alone (1):\n  + create rule "Eps ${policy}/E2"`), plan.stdout).toBe(policy === 'ignore');
       await applyOk(cli, dir);
       await expectNoChanges(cli, dir);
+      const settled = await cli('drift', '-C', dir, '--target', `playbook/Eps ${policy}`);
+      expect([settled.code, settled.stdout]).toEqual([0, expect.not.stringContaining('removed live ·')]);
+      await new App(emulator().env).archivePlaybook(`Eps ${policy}`);
     }
   });
 

@@ -317,4 +317,29 @@ describe('drift policies and the files’ own changes', () => {
     expect(alone.changes).toEqual([]);
     expect(alone.held?.map((c) => c.id)).toEqual(['create:rule:NDA/Law']);
   });
+
+  it('a playbook removed live under drift: adopt is made again for a rule of it whose own policy pull keeps in the files (revert, ignore): pull leaves it, so apply must (probe HE)', () => {
+    const playbook = withPolicy(desiredPlaybook(NDA.name), { drift: 'adopt' });
+    const adopted = withPolicy(desiredRule(NDA.name, 'Law'), { drift: 'adopt' });
+    for (const own of ['revert', 'ignore'] as const) {
+      const keeps = withPolicy(desiredRule(NDA.name, 'Term'), { drift: own });
+      const sync = recorded([{ d: playbook, id: NDA.id }, { d: adopted, id: 'r-2' }, { d: keeps, id: 'r-1' }]);
+      const p = plan([playbook, adopted, keeps], [], sync);
+      expect(p.changes.map((c) => c.id), own).toEqual(['create:playbook:NDA', 'create:rule:NDA/Law', ...(own === 'revert' ? ['create:rule:NDA/Term'] : [])]);
+      expect(p.held?.map((c) => [c.id, c.policy]), own).toEqual(own === 'ignore' ? [['create:rule:NDA/Term', 'ignore']] : undefined);
+      // The playbook still live: each rule's removal is its own policy's.
+      const live = plan([playbook, adopted, keeps], baseLive, sync);
+      expect(live.changes.map((c) => c.id), own).toEqual(own === 'revert' ? ['create:rule:NDA/Term'] : []);
+      expect(live.held?.map((c) => [c.id, c.policy]), own).toEqual([['create:rule:NDA/Law', 'adopt'], ...(own === 'ignore' ? [['create:rule:NDA/Term', 'ignore']] : [])]);
+    }
+  });
+
+  it('a rule held with its playbook is held under the playbook\'s policy, not its own', () => {
+    const playbook = withPolicy(desiredPlaybook(NDA.name), { drift: 'ignore' });
+    const reverted = withPolicy(desiredRule(NDA.name, 'Term'), { drift: 'revert' });
+    const sync = recorded([{ d: playbook, id: NDA.id }, { d: reverted, id: 'r-1' }]);
+    const p = plan([playbook, reverted], [], sync);
+    expect(p.changes).toEqual([]);
+    expect(p.held?.map((c) => [c.id, c.policy])).toEqual([['create:playbook:NDA', 'ignore'], ['create:rule:NDA/Term', 'ignore']]);
+  });
 });
