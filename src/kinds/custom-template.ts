@@ -12,7 +12,7 @@ import { detailFilter } from './support/declared.js';
 import { definitionData } from './support/definition-model.js';
 import { definitionText, describeDefinitionChange, parseDefinitionFile, sameDefinition, editKeepsFieldOrder, validateDefinition } from './support/definition.js';
 import { publishedFileText } from './support/definition-text.js';
-import { docSource, fieldSourcesAt, formerNamesAt, posOf, valueOf } from './support/positions.js';
+import { docSource, fieldSourcesAt, formerNamesAt, pointerOf, posOf, valueOf } from './support/positions.js';
 import { quoteValue } from '../config/quote.js';
 import { asideName, freshSiblings } from './support/race.js';
 import { updatedAt } from './support/updated.js';
@@ -151,10 +151,14 @@ export const customTemplateKind: KindModule<'custom-template'> = {
     // An edit in place keeps the document's key order, and a section's fields in another order live
     // would still read as a change (probe GY).
     if (!editKeepsFieldOrder(written.definition, live.fields.definition)) {
-      return { cannot: 'the fields of a section are in another order live (reordered, or one added between others), and docket does not reorder an inline definition: change it by hand, or keep the definition in a definition_file (which pull writes whole)' };
+      return { cannot: 'the fields of a section are in another order live (reordered in the app), and docket does not reorder an inline definition: change it by hand, or keep the definition in a definition_file (which pull writes whole)' };
     }
     // A definition is compared as parsed YAML, types and all: `default: "1000"` is not `1000`.
     return { pointer: '/definition', value: live.fields.definition, exact: true };
+  },
+
+  pullLeaves(field, live, declared) {
+    return field === 'definition' && pointerOf(declared.fieldSources, field) === '/definition' && !editKeepsFieldOrder(declared.fields.definition, live.fields.definition);
   },
 
   async execute(change, ctx) {

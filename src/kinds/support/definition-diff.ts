@@ -27,9 +27,10 @@ function fieldKeys(section: unknown): string[] {
 }
 
 /**
- * Whether an edit of `written` in place (fields removed where they were, new ones added at the end
- * of their section) gives `wanted`'s order of each section's fields: not so when fields were
- * reordered, or one was added between others (second read: adding or removing one is no reordering).
+ * Whether an edit of `written` in place gives `wanted`'s order of each section's fields: it removes
+ * fields where they were and adds a new one after the field before it in `wanted`, so the order
+ * holds unless the fields both have are in another order (reordered live). Adding or removing one,
+ * between others too, is no reordering (second read, probe HE).
  */
 export function editKeepsFieldOrder(written: unknown, wanted: unknown): boolean {
   const [pa, pb] = [definitionData(written), definitionData(wanted)];
@@ -38,8 +39,7 @@ export function editKeepsFieldOrder(written: unknown, wanted: unknown): boolean 
   const after = Array.isArray(pb.value.sections) ? pb.value.sections : [];
   return after.every((section, i) => {
     const [was, now] = [fieldKeys(before[i]), fieldKeys(section)];
-    const edited = [...was.filter((k) => now.includes(k)), ...now.filter((k) => !was.includes(k))];
-    return edited.join('\u0000') === now.join('\u0000');
+    return was.filter((k) => now.includes(k)).join('\u0000') === now.filter((k) => was.includes(k)).join('\u0000');
   });
 }
 

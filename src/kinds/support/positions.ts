@@ -129,6 +129,11 @@ function classFor(fields: readonly string[]): FieldSourcesClass {
   return Sources;
 }
 
+/** The pointer in its document where a field was written (`/definition` or `/definition_file`), when the sources know it. */
+export function pointerOf(sources: Readonly<Record<string, SourcePos>>, field: string): string | undefined {
+  return sources instanceof FieldSourcesBase && field in sources ? FieldSourcesBase.pointer(sources, field) : undefined;
+}
+
 /**
  * `fieldSources` for fields written under `base` (`/rules/3`): each position is looked up only
  * when asked for (a change or an error needs it), through getters shared by every resource with

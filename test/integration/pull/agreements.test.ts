@@ -214,6 +214,9 @@ describe('docket pull (agreements service)', () => {
     const drift = await cli('drift', '-C', dir);
     expect(drift.stdout).toContain('~ custom-template "Order"');
     expect(drift.stdout).not.toContain('direction unknown');
+    // Nor is the user sent to pull for the inline one, which pull leaves (probe HE).
+    const inlineOnly = await cli('drift', '-C', dir, '--target', 'custom-template/Inline Order');
+    expect([inlineOnly.code, inlineOnly.stdout]).toEqual([2, expect.stringContaining('`docket pull` leaves it')]);
     const dry = await cli('pull', '-C', dir, '--dry-run');
     expect(dry.stdout).toContain('pull writes custom-templates/order.cover.yaml whole from the live text, whose fields are in another order than the file\'s: comments in it are not kept');
     expect(dry.stdout).not.toContain('was written whole');
@@ -231,6 +234,15 @@ describe('docket pull (agreements service)', () => {
     const added = await cli('pull', '-C', dir);
     expect([added.code, added.stdout]).toEqual([0, expect.stringContaining('Pulled into the files (1)')]);
     expect(await read(dir, 'custom-templates/inline.yaml')).toContain('c:');
+    await expectNoChanges(cli, dir);
+    // One added between two others in the app, the ordinary way to add one: pulled where the app put it (probe HE).
+    await app.publishDefinition('Inline Order', `${live('b', 'm')}${fields('a', 'c')}`);
+    const inserted = await cli('drift', '-C', dir, '--target', 'custom-template/Inline Order');
+    expect(inserted.stdout).toContain('`docket pull` writes it into the files');
+    const between = await cli('pull', '-C', dir);
+    expect([between.code, between.stdout]).toEqual([0, expect.stringContaining('Pulled into the files (1)')]);
+    const text = await read(dir, 'custom-templates/inline.yaml');
+    expect([text.indexOf('b:'), text.indexOf('m:'), text.indexOf('a:'), text.indexOf('c:')].every((at, i, all) => at > (all[i - 1] ?? 0)), text).toBe(true);
     await expectNoChanges(cli, dir);
   });
 
