@@ -8,7 +8,7 @@
 import type { SyncRecords } from '../config/lock.js';
 import { digest, sha256, sortedJson } from './canonical.js';
 import { sortNamesInPlace } from '../util/sort-names.js';
-import { CREATE_ACTIONS, formerKeys, refKey, type ApplyReport, type Change, type DesiredResource, type KindName, type Plan } from './types.js';
+import { CREATE_ACTIONS, formerKeys, refKey, type ApplyReport, type Change, type DesiredResource, type KindName, type LiveResource, type Plan } from './types.js';
 
 export interface SyncRecord {
   /** The live object the record is about (a rename keeps it). */
@@ -188,9 +188,10 @@ export function syncState(sections: readonly Readonly<SyncRecords>[]): SyncState
  * in the app meanwhile was taken for the files' change, and apply deleted the app's work. A
  * child's own record under the new name comes first.
  */
-export function withRenamedParents(state: SyncState, desired: readonly DesiredResource[], kinds: readonly KindParent[]): SyncState {
+export function withRenamedParents(state: SyncState, desired: readonly DesiredResource[], kinds: readonly KindParent[], live?: readonly LiveResource[]): SyncState {
   if (state === EMPTY_SYNC) return state;
   const children = kinds.filter((k) => k.parentKind !== undefined);
+  const heldBy = liveParentsByKey(live);
   /** `rule:Q/` → `rule:P/`, for each former name P of a parent Q. */
   const moved: [string, string][] = [];
   /** `rule:P/` of a new parent the files name P while they rename the one synced as P: those records are not its. */
@@ -199,7 +200,10 @@ export function withRenamedParents(state: SyncState, desired: readonly DesiredRe
   for (const d of desired) {
     const kindsBelow = children.filter((c) => c.parentKind === d.kind);
     if (kindsBelow.length === 0) continue;
-    const former = formerParentNames(d, state);
+    // Another live object already holds the new name: plan matches that one, and the rename is
+    // not made (both are live), so what the old name's children hold is not the new parent's (probe HC).
+    const holder = d.pinId ? undefined : heldBy(refKey(d.kind, d.key));
+    const former = formerParentNames(d, state).filter((name) => holder === undefined || state.idOf(refKey(d.kind, name)) === holder);
     if (former.length === 0) continue;
     // Until the rename is applied (nothing is recorded under the new name), what P's name holds is this parent's.
     const unapplied = state.idOf(refKey(d.kind, d.key)) === undefined;
@@ -244,6 +248,13 @@ export function withRenamedParents(state: SyncState, desired: readonly DesiredRe
     },
     byId: state.byId,
   };
+}
+
+/** The id of the live top-level object holding a `kind:key`, from the live objects read (none given: not known). */
+function liveParentsByKey(live: readonly LiveResource[] | undefined): (kindKey: string) => string | undefined {
+  if (!live) return () => undefined;
+  let byKey: Map<string, string> | undefined;
+  return (kindKey) => (byKey ??= new Map(live.filter((l) => l.parentId === undefined).map((l) => [refKey(l.kind, l.key), l.id]))).get(kindKey);
 }
 
 /** The names a declared parent was synced under before the files renamed it (`renamed_from`, or the keys of the id it pins). */

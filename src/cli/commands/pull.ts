@@ -101,7 +101,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           unmatched,
           pendingDocuments: await pendingByKey(root, KINDS),
           // Read as the plan read them: the rules of a playbook the files rename, under its former name.
-          sync: withRenamedParents(s.sync(), s.workspace.desired, KINDS),
+          sync: withRenamedParents(s.sync(), s.workspace.desired, KINDS, details.live),
           kinds: KINDS,
           read: fileReader(root, s.workspace),
           taken: takenSlugs(root),

@@ -782,6 +782,23 @@ rules:
     expect(await read(dir, 'playbooks/golf.yaml')).toContain('  - name: G0\n    actions: ACCEPT g\n');
     await expectNoChanges(cli, dir);
   });
+
+  it('keeps the rules of a playbook the files rename onto a name a playbook made in the app holds: they are not removed live, the old playbook keeps them (probe HC)', async () => {
+    const renamed = 'kind: Playbook\nname: Hotel 2\nrenamed_from: [Hotel]\nrules:\n  - name: H1\n    actions: ACCEPT one\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/hotel.yaml': 'kind: Playbook\nname: Hotel\nrules:\n  - name: H1\n    actions: ACCEPT one\n' });
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'playbooks/hotel.yaml'), renamed);
+    await new App(emulator().env).createPlaybook({ name: 'Hotel 2' });
+    const plan = await cli('plan', '-C', dir, '--target', 'playbook/Hotel 2');
+    expect(plan.stdout).toContain('+ create rule "Hotel 2/H1" (playbooks/hotel.yaml:5) · only in files');
+    const drift = await cli('drift', '-C', dir, '--target', 'playbook/Hotel 2');
+    expect([drift.code, drift.stdout]).toEqual([0, expect.not.stringContaining('Removed live')]);
+    const pulled = await cli('pull', '-C', dir, '--target', 'playbook/Hotel 2');
+    expect(pulled.code).toBe(0);
+    expect(await read(dir, 'playbooks/hotel.yaml')).toBe(renamed);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
 });
 
 /** Members who leave the organization in the app: their membership and their invitation go (rules keep naming them). */

@@ -179,6 +179,14 @@ describe('a rename in the files, and a new object under the old name', () => {
     // Gone from the app, it is removed live.
     expect(plan([...base, term('REJECT')], baseLive, synced(term('ACCEPT'))).changes.map((c) => [c.id, c.direction])).toEqual([['create:rule:NDA/Term', 'removed-live']]);
   });
+
+  it('a playbook the files rename onto a name another live playbook holds reads its rules as new there, not as removed live: the rename is not made, the old one keeps them (probe HC)', () => {
+    const renamed = desiredPlaybook('NDA 2', { renamedFrom: ['NDA'] });
+    const rule = desiredRule('NDA 2', 'Term', { actions: 'ACCEPT' });
+    const made = livePlaybook('pb-2', 'NDA 2');
+    const result = buildPlan({ kinds: KIND_META, desired: [renamed, rule], live: [...baseLive, liveTerm('ACCEPT'), made], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: '0', sync: synced(term('ACCEPT')) });
+    expect(result.plan!.changes.map((c) => [c.id, c.direction])).toEqual([['create:rule:NDA 2/Term', 'only-in-files']]);
+  });
 });
 
 describe('objects renamed in the app onto a name the files declare too', () => {
