@@ -292,6 +292,24 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
   };
   /** The direction of each create and upload, by what it makes: a re-point to it takes its side. */
   const directionOf = new Map<string, Direction>();
+  let formerNameDigests: Map<string, Set<string>> | undefined;
+  /**
+   * Whether a reference reads as moved live only because the files renamed what it names
+   * (`renamed_from`) and an apply made that rename without this object's re-point (a `--target`,
+   * a create under the old name that failed): it still names the object it was synced with, by
+   * that object's new name, so the re-point the files ask for is their change (probe HC).
+   */
+  const renamedByFiles = (c: Change, field: string, l: LiveResource, record: SyncRecord): boolean => {
+    const ref = c.refs.find((r) => r.field === field);
+    const now = l.fields[field];
+    if (!ref || typeof now !== 'string') return false;
+    formerNameDigests ??= new Map(input.desired.filter((d) => d.renamedFrom.length > 0).map((d) => [refKey(d.kind, d.key), new Set(d.renamedFrom.map((name) => fieldHash(name)))]));
+    if (formerNameDigests.get(refKey(ref.kind, now))?.has(record.fields[field]!) !== true) return false;
+    // The object live under that name is the one synced under it (what the rename moved), when both are known.
+    const linked = l.refIds?.[field];
+    const synced = input.sync.idOf(refKey(ref.kind, now));
+    return typeof linked !== 'string' || synced === undefined || synced === linked;
+  };
   const classify = (change: Change): Change => {
     const l = change.liveId ? liveById.get(change.liveId) : undefined;
     // Object.assign, not a spread: a spread of changes of many shapes gives each copy a hidden class
@@ -322,6 +340,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
         c.fields = c.fields.map((f) => {
           if (sensitive.includes(f.field)) return { ...f, direction: 'unknown' };
           const direction = fieldDirection(f.field, own, l, record);
+          if (direction === 'live' && renamedByFiles(c, f.field, l, record)) return { ...f, direction: 'files' };
           return { ...f, direction: direction === 'unknown' ? (repointedBy(c, f.field, directionOf) ?? direction) : direction };
         });
       }

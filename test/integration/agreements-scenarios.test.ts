@@ -542,6 +542,26 @@ describe('custom templates', () => {
     expect(drift.code).toBe(0);
   });
 
+  it('the re-point still owed after an apply made only the rename (a --target) is the files\' change: not drift, and pull does not undo it (probe HC)', async () => {
+    await start();
+    const dir = await project();
+    await applyOk(cli, dir);
+    await writeFiles(dir, {
+      'terms/consulting.yaml': TERM_YAML.replace('name: Consulting Terms', 'name: Consulting Terms 2019\nrenamed_from: [Consulting Terms]'),
+      'terms/new.yaml': 'kind: CustomTerm\nname: Consulting Terms\nbody: New consulting terms.\n',
+    });
+    await applyOk(cli, dir, '--target', 'custom-term/Consulting Terms 2019');
+    const plan = JSON.parse((await cli('plan', '-C', dir, '-o', 'json')).stdout) as { changes: { kind: string; direction: string }[] };
+    expect(plan.changes.map((c) => [c.kind, c.direction])).toEqual([['custom-term', 'only-in-files'], ['custom-template', 'changed-in-files']]);
+    const drift = await cli('drift', '-C', dir);
+    expect([drift.code, drift.stdout]).toEqual([0, expect.not.stringContaining('custom_term')]);
+    const pulled = await cli('pull', '-C', dir, '--dry-run');
+    expect(pulled.stdout).not.toContain('+custom_term');
+    await applyOk(cli, dir);
+    expect(customTemplate('Consulting Agreement')!.custom_term_id).toBe(term('Consulting Terms')!.id);
+    await expectNoChanges(cli, dir);
+  });
+
   it('the re-point of a template to a term another renames onto its name is the files\' change, not one of unknown direction', async () => {
     await start();
     const dir = await project();
