@@ -252,7 +252,8 @@ function renamedParent(key: string, parentKind: KindName, desired: readonly Desi
  */
 function formerNames(plan: Plan): Map<string, string> {
   const former = new Map<string, string>();
-  for (const c of plan.changes) {
+  // A rename in the app a `drift:` policy holds is named by its live name too (probe HE).
+  for (const c of [...plan.changes, ...(plan.held ?? [])]) {
     const before = c.action === 'rename' ? c.fields[0]?.before : undefined;
     if (typeof before === 'string') former.set(refKey(c.kind, c.parent ? `${c.parent.key}/${composed(before)}` : composed(before)), c.key);
   }

@@ -191,6 +191,25 @@ describe('drift policies', () => {
     }
   });
 
+  it('a --target names a playbook renamed in the app by its live name under drift: adopt and ignore too, as under the default policy (probe HE)', async () => {
+    for (const policy of ['adopt', 'ignore']) {
+      const file = `kind: Playbook\nname: Tango ${policy}\ndrift: ${policy}\nrules:\n  - name: T1\n    actions: ACCEPT t\n`;
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/t.yaml': file });
+      await applyOk(cli, dir);
+      await new App(emulator().env).editPlaybook(`Tango ${policy}`, { name: `Tango ${policy} renamed` });
+      for (const command of ['plan', 'drift']) {
+        const run = await cli(command, '-C', dir, '--target', `playbook/Tango ${policy} renamed`);
+        expect([run.code, run.stderr], `${command} ${policy}`).toEqual([policy === 'adopt' && command === 'drift' ? 2 : 0, expect.not.stringContaining('unknown-target')]);
+        expect(run.stdout).toContain(command === 'plan' ? `~ rename playbook "Tango ${policy} renamed" → "Tango ${policy}"` : `~ playbook "Tango ${policy}"`);
+      }
+      const pulled = await cli('pull', '-C', dir, '--target', `playbook/Tango ${policy} renamed`, '--dry-run');
+      expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+      expect(pulled.stdout.includes(`+name: Tango ${policy} renamed`), pulled.stdout).toBe(policy === 'adopt');
+      await new App(emulator().env).editPlaybook(`Tango ${policy} renamed`, { name: `Tango ${policy}` });
+      await expectNoChanges(cli, dir);
+    }
+  });
+
   it('a rule renamed in the app onto a name the files then declare too stays a held removal after the apply: the re-plan is empty (probe GB)', async () => {
     for (const policy of ['ignore', 'adopt']) {
       const file = `kind: Playbook\nname: Zeta ${policy}\ndrift: ${policy}\nrules:\n  - name: Z1\n    actions: FLAG z1\n`;
