@@ -910,7 +910,7 @@ function furtherSchema(name, note) {
   if (name.endsWith('_attachment_id')) return attachmentIdSchema(`${base} ${ATTACHMENT_TAIL}`);
   // Any value, except the `{ attachment: … }` reference, which only *_attachment_id parameters take.
   return {
-    description: `${base} Any value is sent as written, except \`{ attachment: … }\`, which only *_attachment_id parameters take.`,
+    description: `${base} Any value is sent as YAML reads it (quote a number YAML would read otherwise than written, such as 1.10, which validate refuses unquoted), except \`{ attachment: … }\`, which only *_attachment_id parameters take.`,
     not: { type: 'object', required: ['attachment'], properties: { attachment: { description: 'An attachment reference.' } }, additionalProperties: false },
   };
 }
@@ -1140,7 +1140,7 @@ function docketSchema(kinds) {
   }
   schema.$defs.prune = { ...schema.$defs.prune, properties };
   // Variable and environment names are spelled as placeholders spell them.
-  const names = { pattern: `^${VARIABLE_NAME}$` };
+  const names = { pattern: mergeKeyToo(`^${VARIABLE_NAME}$`) };
   schema.properties.environments = { ...schema.properties.environments, propertyNames: names };
   schema.$defs.vars = { ...schema.$defs.vars, propertyNames: names };
   return schema;
@@ -1152,14 +1152,14 @@ function docketSchema(kinds) {
 
 const VARIABLE_REF = '#/$defs/variable';
 const VARIABLE = {
-  description: 'A value docket fills in when it runs: ${var.NAME} from `vars:` in docket.yaml, or ${env.NAME} from the environment (checked once filled in).',
+  $comment: 'A value docket fills in when it runs: ${var.NAME} from `vars:` in docket.yaml, or ${env.NAME} from the environment (checked once filled in).',
   type: 'string',
   // Not after a `$`: `$${var.x}` is the literal text `${var.x}`, no placeholder.
   pattern: `(^|[^$])\\$\\{(var|env)\\.${VARIABLE_NAME}\\}`,
 };
 const WHOLE_VARIABLE_REF = '#/$defs/wholeVariable';
 const WHOLE_VARIABLE = {
-  description: 'A value docket fills in when it runs, written as one placeholder and nothing else (only that becomes a number or a boolean): ${var.NAME} from `vars:` in docket.yaml, or ${env.NAME} from the environment.',
+  $comment: 'A value docket fills in when it runs, written as one placeholder and nothing else (only that becomes a number or a boolean): ${var.NAME} from `vars:` in docket.yaml, or ${env.NAME} from the environment.',
   type: 'string',
   pattern: `^\\$\\{(var|env)\\.${VARIABLE_NAME}\\}$`,
 };
@@ -1260,6 +1260,25 @@ function resourceSchema(kinds) {
 }
 
 /**
+ * A key pattern that takes YAML's merge key `<<` too: docket reads merges before it checks keys,
+ * so the pattern never sees one, but an editor checks the key as written (probe HF).
+ */
+function mergeKeyToo(pattern) {
+  return `^(?:<<|${pattern.replace(/^\^/, '').replace(/\$$/, '')})$`;
+}
+
+/** A schema whose `propertyNames` patterns take the merge key too, at any depth. */
+function withMergeKeys(node) {
+  if (Array.isArray(node)) return node.map(withMergeKeys);
+  if (!isObject(node)) return node;
+  const out = {};
+  for (const [key, value] of Object.entries(node)) {
+    out[key] = key === 'propertyNames' && typeof value?.pattern === 'string' ? { ...value, pattern: mergeKeyToo(value.pattern) } : withMergeKeys(value);
+  }
+  return out;
+}
+
+/**
  * custom-template.schema.json with its inline `definition:` checked by a copy of the definition
  * schema kept in its own `$defs`: docket fills variables into an inline definition (a resource
  * file's value), never into a definition file, so only the copy takes placeholders (acceptVariables
@@ -1271,7 +1290,8 @@ function withInlineDefinition(schema) {
   return {
     ...schema,
     properties: { ...schema.properties, definition: { description: inline.description, $comment: inline.$comment, $ref: '#/$defs/definition' } },
-    $defs: { ...(schema.$defs ?? {}), ...definitionDefs, definition },
+    // Written out resolved, an inline definition may use merge keys, which a definition file may not.
+    $defs: { ...(schema.$defs ?? {}), ...withMergeKeys({ ...definitionDefs, definition }) },
   };
 }
 

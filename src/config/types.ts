@@ -32,6 +32,8 @@ export interface Positions {
   valueAt(pointer: string): SourcePos;
   /** True when the key was written in the file. */
   has(pointer: string): boolean;
+  /** For a key a merge key (`<<`) brought in, where that `<<` was written: its own position is the anchor's. */
+  mergedAt?(pointer: string): SourcePos | undefined;
 }
 
 export interface ResourceDoc {

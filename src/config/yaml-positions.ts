@@ -70,6 +70,8 @@ export function pointerLabel(pointer: string): string {
  */
 export class DocPositions implements Positions {
   private readonly entries = new Map<string, Entry>();
+  /** Keys a merge key brought in → where that `<<` was written (made on the first merge). */
+  private merges: Map<string, LineCol> | undefined;
 
   constructor(
     readonly file: string,
@@ -94,6 +96,16 @@ export class DocPositions implements Positions {
 
   has(pointer: string): boolean {
     return this.entries.has(pointer);
+  }
+
+  /** @internal A key `<<` at `by` brought in. */
+  markMerged(pointer: string, by: LineCol): void {
+    (this.merges ??= new Map()).set(pointer, by);
+  }
+
+  mergedAt(pointer: string): SourcePos | undefined {
+    const by = this.merges?.get(pointer);
+    return by ? this.pos(by) : undefined;
   }
 
   at(pointer: string): SourcePos {
@@ -795,7 +807,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
           continue;
         }
         merged = true;
-        mergeInto(out, pair.value as Node | null, pointer, depth, state);
+        mergeInto(out, pair.value as Node | null, pointer, depth, state, keyNode.range ? lc(keyNode.range[0]) : here);
         continue;
       }
       const key = keyOf(keyNode, state);
@@ -824,7 +836,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
  * `<<: *base` (or a list of them): the keys of the merged mappings that the mapping does not set
  * itself, as YAML merge keys define (keys written in the mapping win, wherever they appear).
  */
-function mergeInto(out: Record<string, unknown>, source: Node | null, pointer: string, depth: number, state: WalkState): void {
+function mergeInto(out: Record<string, unknown>, source: Node | null, pointer: string, depth: number, state: WalkState, mergeKey: LineCol): void {
   const sources = source && yaml().isSeq(source) ? (source.items as (Node | null)[]) : [source];
   const own = new Set(Object.keys(out));
   for (const item of sources) {
@@ -850,6 +862,7 @@ function mergeInto(out: Record<string, unknown>, source: Node | null, pointer: s
       if (own.has(k) || Object.hasOwn(out, k)) continue;
       Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
       into.adopt(merged, joinPointer(pointer, k));
+      into.markMerged(joinPointer(pointer, k), mergeKey);
     }
   }
 }

@@ -74,6 +74,13 @@ export class YamlLanguageServer {
     return Array.isArray(result) ? result : result.items;
   }
 
+  /** The hover text at a position (markdown), empty when there is none. */
+  async hover(file: string, line: number, character: number): Promise<string> {
+    const result = (await this.request('textDocument/hover', { textDocument: { uri: pathToFileURL(file).href }, position: { line, character } })) as { contents: { value: string } | string } | null;
+    if (!result) return '';
+    return typeof result.contents === 'string' ? result.contents : result.contents.value;
+  }
+
   async stop(): Promise<void> {
     try {
       await this.request('shutdown', null);

@@ -150,6 +150,31 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     expect(fileProblems.map((d) => d.range.start.line)).toEqual([4, 6]);
   });
 
+  it('a merge key (`<<`) where keys are names (variables, an inline definition\'s fields) is taken, as validate takes it; in a definition file, which validate refuses it in, it is flagged (probe HF)', async () => {
+    const dir = await makeDir({});
+    const line = (name: string): string => modeline(dir, name);
+    const docket = `${line('docket.schema.json')}version: 1\nvars: &shared\n  lead: a@b.example\nenvironments:\n  staging:\n    vars:\n      <<: *shared\n      region: eu\n`;
+    const fields = (indent: string) => `${indent}fields:\n${indent}  <<: { start_date: { label: Start, input: date } }\n${indent}  summary: { label: Summary, input: textarea }\n`;
+    const inline = `${line('custom-template.schema.json')}kind: CustomTemplate\nname: C\ndefinition:\n  title: T\n  sections:\n    - heading: H\n${fields('      ')}`;
+    const file = `${line('custom-template-definition.schema.json')}title: T\nsections:\n  - heading: H\n${fields('    ')}`;
+    const [docketProblems, inlineProblems, fileProblems] = await Promise.all([server.open(path.join(dir, 'docket.yaml'), docket), server.open(path.join(dir, 'inline.yaml'), inline), server.open(path.join(dir, 'c.cover.yaml'), file)]);
+    expect(docketProblems).toEqual([]);
+    expect(inlineProblems).toEqual([]);
+    expect(fileProblems.map((d) => d.range.start.line)).toEqual([5]);
+  });
+
+  it('hover shows a field\'s own text, also where its value is a placeholder or a URL (not that of the form it takes) (probe HF)', async () => {
+    const dir = await makeDir({});
+    const line = (name: string): string => modeline(dir, name);
+    const docket = path.join(dir, 'docket.yaml');
+    await server.open(docket, `${line('docket.schema.json')}version: 1\nreview:\n  url: http://127.0.0.2:8080\nagreements:\n  url: \${env.AGREEMENTS}\n`);
+    expect(await server.hover(docket, 3, 4)).toContain('DOCKET\\_REVIEW\\_URL takes precedence');
+    expect(await server.hover(docket, 5, 4)).toContain('DOCKET_AGREEMENTS_URL takes precedence');
+    const organization = path.join(dir, 'organization.yaml');
+    await server.open(organization, `${line('organization.schema.json')}kind: Organization\nreview:\n  default_reviewer: \${var.lead}\n`);
+    expect(await server.hover(organization, 3, 4)).toContain('null is refused while one is set');
+  });
+
   it('a service URL docket refuses is flagged: plain http to a remote host, credentials, a query; https and loopback http are not', async () => {
     const dir = await makeDir({});
     const line = modeline(dir, 'docket.schema.json');

@@ -24,6 +24,7 @@ import {
 export interface RulePositions {
   at(pointer: string): SourcePos;
   valueAt(pointer: string): SourcePos;
+  mergedAt?(pointer: string): SourcePos | undefined;
 }
 
 /**
@@ -85,7 +86,8 @@ export function checkDefinitionRules(definition: unknown, positions: RulePositio
           'duplicate-field-key',
           `duplicate field key \`${key}\`: ${clash.what} at line ${positions.at(clash.pointer).line} already uses it; field keys must be unique across the whole definition`,
           fieldPointer,
-          positions.at(fieldPointer),
+          // Brought in by a merge key: there, not at the anchor's field (which is the one it repeats).
+          positions.mergedAt?.(fieldPointer) ?? positions.at(fieldPointer),
           'rename one of them; the key is how agreements name the field’s value',
         );
       } else {

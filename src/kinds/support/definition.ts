@@ -173,6 +173,10 @@ class PositionsView extends DocPositions {
   override valueAt(pointer: string): SourcePos {
     return this.inner.at(pointer);
   }
+
+  override mergedAt(pointer: string): SourcePos | undefined {
+    return this.inner.mergedAt?.(pointer);
+  }
 }
 
 export interface ParsedDefinitionFile {

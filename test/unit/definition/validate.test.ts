@@ -274,3 +274,14 @@ describe('parseDefinitionFile', () => {
     expect(parseDefinitionFile(lines('title: "A <<: b"', 'sections: []'), 'c.cover.yaml').diagnostics).toEqual([]);
   });
 });
+
+// A definition file refuses merge keys (definition-merge-key): only an inline definition has them.
+describe('validateDefinition: an inline definition with merge keys', () => {
+  it('reports a field key a merge key brings in twice at that merge key, not at the field it repeats (probe HF)', async () => {
+    const { text, diagnostics } = await checkInline(
+      lines('title: A', 'sections:', '  - heading: Program', '    fields: &program', '      start_date: { label: Start, input: date }', '  - heading: Term', '    fields:', '      <<: *program', '      other: { label: Other, input: text }'),
+    );
+    expect(diagnostics.map(brief)).toEqual([`${pos(text, '<<: *program', '<<')} duplicate-field-key`]);
+    expect(diagnostics[0]!.message).toContain(`line ${pos(text, 'start_date').split(':')[0]}`);
+  });
+});
