@@ -7,6 +7,7 @@
  */
 import { CREATE_ACTIONS, formerKeys, keepsFilesFromPull, leavesLiveEdits, refKey } from './types.js';
 import type { Change, DesiredResource, Direction, DriftPolicy, FieldChange, FieldDirection, KindName, LiveResource } from './types.js';
+import { addTo } from '../util/multi-map.js';
 import { addRenameDigests, fieldHash, NOT_KEPT, recordHolds, type NamingKind, type SyncRecord, type SyncState } from './sync.js';
 import { checkedFields, fingerprint } from './diff.js';
 
@@ -129,6 +130,25 @@ export function childrenEditedInFiles(desired: Iterable<DesiredResource>, sync: 
     if (record && changedSinceRecord(d, record).length > 0) edited.push(d);
   }
   return edited;
+}
+
+/**
+ * The declared children, by parent (`kind:key`), whose own policy keeps the files from pull
+ * (`revert`, `ignore`) and that were in sync (so removed live with a parent removed live): pull
+ * leaves such a parent in the files with all its children, and apply makes it again, also when a
+ * --target left those children out of the plan (second read). Indexed on the first question.
+ */
+export function childrenKeptByPolicy(desired: Iterable<DesiredResource>, sync: Pick<SyncState, 'byKey'>): (parent: string) => readonly DesiredResource[] {
+  let byParent: Map<string, DesiredResource[]> | undefined;
+  return (parent) => {
+    if (!byParent) {
+      byParent = new Map();
+      for (const d of desired) {
+        if (d.parent && keepsFilesFromPull(d.policy?.drift) && sync.byKey.get(refKey(d.kind, d.key)) !== undefined) addTo(byParent, refKey(d.parent.kind, d.parent.key), d);
+      }
+    }
+    return byParent.get(parent) ?? [];
+  };
 }
 
 /** Work done in the app inside an object the files removed: a child edited since the last sync (its fields), or one no sync record names (`made`: made in the app since, or never recorded). */
@@ -360,7 +380,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     if (c.direction) directionOf.set(refKey(c.kind, c.key), c.direction);
   }
   const revived = revivedRemovals([...classified.values()], desired, input.sync);
-  const keptForChild = keptForChildPolicy([...classified.values()], (c) => governingPolicy(c, (key) => desired.get(key), input.sync));
+  const keptByPolicy = childrenKeptByPolicy(input.desired, input.sync);
   for (const change of changes) {
     const c = classified.get(change) ?? classify(change);
     // Removed live, but edited in the files since: the files' edit, applied whatever the policy.
@@ -372,7 +392,8 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     const policy = governingPolicy(c, (key) => desired.get(key), input.sync);
     const heldParent = c.parent !== undefined ? heldParents.get(refKey(c.parent.kind, c.parent.key)) : undefined;
     // Removed live with a parent pull keeps in the files for a child's policy: what pull cannot adopt, apply makes again.
-    const keptWithParent = policy === 'adopt' && c.direction === 'removed-live' && keptForChild.has(c.parent ? refKey(c.parent.kind, c.parent.key) : refKey(c.kind, c.key));
+    const parentKey = c.parent ? refKey(c.parent.kind, c.parent.key) : refKey(c.kind, c.key);
+    const keptWithParent = policy === 'adopt' && c.direction === 'removed-live' && directionOf.get(parentKey) === 'removed-live' && keptByPolicy(parentKey).length > 0;
     if ((!leavesLiveEdits(policy) || keptWithParent) && heldParent === undefined) {
       kept.push(c);
       continue;
@@ -400,23 +421,6 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     if (rest.length > 0) kept.push({ ...c, fields: rest, refs: c.refs.filter((r) => rest.some((f) => f.field === r.field)), direction: objectDirection(rest) });
   }
   return { changes: dropDanglingDependencies(kept.map((c) => checkedAsWritten(c, desired, liveById))), held };
-}
-
-/**
- * Parents removed live that pull keeps in the files, with all their children, for a child removed
- * with them whose policy keeps the files from pull (`revert`, `ignore`: pull/plan.ts
- * keepEditedRemovals). Pull says apply makes them again, so a parent's `drift: adopt` does not
- * hold their creates back: held, they were drift that neither pull nor apply settled (probe HE).
- */
-function keptForChildPolicy(creates: readonly Change[], policyOf: (c: Change) => DriftPolicy | undefined): Set<string> {
-  const removedParents = new Set(creates.filter((c) => !c.parent && c.direction === 'removed-live').map((c) => refKey(c.kind, c.key)));
-  const kept = new Set<string>();
-  for (const c of creates) {
-    if (!c.parent || c.direction !== 'removed-live') continue;
-    const parent = refKey(c.parent.kind, c.parent.key);
-    if (removedParents.has(parent) && keepsFilesFromPull(policyOf(c))) kept.add(parent);
-  }
-  return kept;
 }
 
 /**

@@ -4,7 +4,7 @@
  * live-side change; what the files change is pending, not drift; what a `drift: ignore` policy
  * covers is listed apart. Pure: built from a plan and the live objects no file declares.
  */
-import { childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, type ChildWork, type LiveRenames } from './direction.js';
+import { childrenEditedInFiles, childrenEditedLive, childrenKeptByPolicy, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, type ChildWork, type LiveRenames } from './direction.js';
 import type { NamingKind, SyncState } from './sync.js';
 import { addTo } from '../util/multi-map.js';
 import { keepsFilesFromPull, pendingIdKey, refKey, type Action, type Change, type DesiredResource, type Direction, type DriftPolicy, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
@@ -175,8 +175,10 @@ export function driftReport(input: DriftInput): DriftReport {
       .filter((c) => c.direction === 'removed-live' && c.parent && keepsFilesFromPull(policyOf(c)))
       .map((c) => refKey(c.parent!.kind, c.parent!.key)),
   );
+  // Its children outside a --target's plan count too, as pull counts them (second read).
+  const keptByPolicy = input.desired ? childrenKeptByPolicy(input.desired, input.sync) : () => [];
   for (const i of report.drift) {
-    if (i.direction !== 'removed-live' || !keptParents.has(refKey(i.kind, i.key))) continue;
+    if (i.direction !== 'removed-live' || (!keptParents.has(refKey(i.kind, i.key)) && keptByPolicy(refKey(i.kind, i.key)).length === 0)) continue;
     i.kept_by_policy = true;
     for (const child of removedChildren.get(refKey(i.kind, i.key)) ?? []) child.kept_by_policy = true;
   }

@@ -12,7 +12,7 @@ import { conflictMarkers, markersNamed } from '../config/merge-conflict.js';
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { changedSinceRecord, childrenEditedInFiles, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, movedFromOf, renamedOnto, syncedRecordOf, type ChildWork, type LiveRenames } from '../engine/direction.js';
+import { changedSinceRecord, childrenEditedInFiles, childrenKeptByPolicy, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, movedFromOf, renamedOnto, syncedRecordOf, type ChildWork, type LiveRenames } from '../engine/direction.js';
 import { childrenLookup } from '../engine/children.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
@@ -301,6 +301,13 @@ class PullPlanner {
   }
   private matched: Map<string, string> | undefined;
 
+  /** The declared children that keep a parent removed live in the files by their policy (made on first use). */
+  private keptByPolicy(parent: string): readonly DesiredResource[] {
+    this.keptByPolicyOf ??= childrenKeptByPolicy(this.desired.values(), this.input.sync);
+    return this.keptByPolicyOf(parent);
+  }
+  private keptByPolicyOf: ((parent: string) => readonly DesiredResource[]) | undefined;
+
   private children: ((liveId: string) => readonly LiveResource[]) | undefined;
   /** The live children (rules) of a live object. */
   private childrenOf(liveId: string): readonly LiveResource[] {
@@ -438,11 +445,12 @@ class PullPlanner {
       const key = refKey(r.change.kind, r.change.key);
       // Its children outside a --target's plan count too: taking the parent out would take them with it.
       const children = r.change.parent ? undefined : (this.editedChildren.get(key) ?? childrenEditedInFiles(this.desired.values(), this.input.sync, key).map((d) => `${d.kind} "${d.key}"`));
-      const kept = r.change.parent ? undefined : this.policyKeptChildren.get(key);
+      // Its children outside a --target's plan count here too (second read).
+      const kept = r.change.parent ? undefined : (this.policyKeptChildren.get(key) ?? this.keptByPolicy(key).map((d) => `${d.kind} "${d.key}" (\`drift: ${d.policy!.drift!}\`)`));
       if (children && children.length > 0) {
         keptParents.add(key);
         this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], removedButEdited(children)));
-      } else if (kept) {
+      } else if (kept && kept.length > 0) {
         keptParents.add(key);
         policyKept.add(key);
         this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], `removed live, but the policy of what it holds keeps that in the files (${kept.join(', ')}): apply creates it again as they say, or remove it from the files by hand`));

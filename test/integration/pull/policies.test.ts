@@ -166,8 +166,12 @@ describe('drift policies', () => {
       const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file });
       await applyOk(cli, dir);
       await new App(emulator().env).archivePlaybook(`Eps ${policy}`);
-      // drift does not send the user to a pull that keeps it (second read).
+      // drift does not send the user to a pull that keeps it (second read), nor for a sibling rule named alone.
       expect((await cli('drift', '-C', dir, '--target', `playbook/Eps ${policy}`)).stdout).toContain('`docket pull` leaves it');
+      expect((await cli('drift', '-C', dir, '--target', `rule/Eps ${policy}/E1`)).stdout).toContain('`docket pull` leaves it');
+      const sibling = await cli('pull', '-C', dir, '--target', `rule/Eps ${policy}/E1`);
+      expect([sibling.code, sibling.stdout]).toEqual([0, expect.stringContaining('Wrote no file')]);
+      expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(file);
       // (Another iteration's playbook is live too: the emulator is the file's.)
       const pulled = await cli('pull', '-C', dir, '-o', 'json', '--target', `playbook/Eps ${policy}`);
       expect(pulled.code).toBe(0);
