@@ -312,23 +312,27 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
   };
   /** The direction of each create and upload, by what it makes: a re-point to it takes its side. */
   const directionOf = new Map<string, Direction>();
-  let formerNameDigests: Map<string, Set<string>> | undefined;
+  /** `kind` NUL the digest of a former name (`renamed_from`) → the identities (`kind:key`) it and the name it became were synced under. */
+  let renamedFromDigest: Map<string, string[]> | undefined;
   /**
    * Whether a reference reads as moved live only because the files renamed what it names
    * (`renamed_from`) and an apply made that rename without this object's re-point (a `--target`,
-   * a create under the old name that failed): it still names the object it was synced with, by
-   * that object's new name, so the re-point the files ask for is their change (probe HC).
+   * a create under the old name that failed): it still links, by id, the object it was synced
+   * with, whatever that object is called now (an app rename since too), so the re-point the files
+   * ask for is their change (probe HC). By id: a link the app moved to another object is the app's.
    */
   const renamedByFiles = (c: Change, field: string, l: LiveResource, record: SyncRecord): boolean => {
     const ref = c.refs.find((r) => r.field === field);
-    const now = l.fields[field];
-    if (!ref || typeof now !== 'string') return false;
-    formerNameDigests ??= new Map(input.desired.filter((d) => d.renamedFrom.length > 0).map((d) => [refKey(d.kind, d.key), new Set(d.renamedFrom.map((name) => fieldHash(name)))]));
-    if (formerNameDigests.get(refKey(ref.kind, now))?.has(record.fields[field]!) !== true) return false;
-    // The object live under that name is the one synced under it (what the rename moved), when both are known.
     const linked = l.refIds?.[field];
-    const synced = input.sync.idOf(refKey(ref.kind, now));
-    return typeof linked !== 'string' || synced === undefined || synced === linked;
+    if (!ref || typeof linked !== 'string') return false;
+    if (!renamedFromDigest) {
+      renamedFromDigest = new Map();
+      for (const d of input.desired) {
+        // Recorded under the old name until the rename is applied, under the new one after.
+        for (const name of d.renamedFrom) for (const key of [refKey(d.kind, name), refKey(d.kind, d.key)]) addTo(renamedFromDigest, `${d.kind}\u0000${fieldHash(name)}`, key);
+      }
+    }
+    return (renamedFromDigest.get(`${ref.kind}\u0000${record.fields[field]}`) ?? []).some((key) => input.sync.idOf(key) === linked);
   };
   const classify = (change: Change): Change => {
     const l = change.liveId ? liveById.get(change.liveId) : undefined;

@@ -114,6 +114,12 @@ export class App {
     await this.call('agreements', 'PATCH', `/custom_templates/${await this.find('agreements', '/custom_templates', name)}`, { name: to });
   }
 
+  /** Links a custom template to another term, as the app's editor does. */
+  async linkTemplate(template: string, term: string): Promise<void> {
+    const termId = await this.find('agreements', '/custom_terms', term);
+    await this.call('agreements', 'PATCH', `/custom_templates/${await this.find('agreements', '/custom_templates', template)}`, { custom_term_id: termId });
+  }
+
   async publishDefinition(template: string, definition: string): Promise<void> {
     await this.call('agreements', 'POST', `/custom_templates/${await this.find('agreements', '/custom_templates', template)}/versions`, { definition, user_email: ACTOR });
   }

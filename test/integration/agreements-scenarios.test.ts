@@ -557,9 +557,32 @@ describe('custom templates', () => {
     expect([drift.code, drift.stdout]).toEqual([0, expect.not.stringContaining('custom_term')]);
     const pulled = await cli('pull', '-C', dir, '--dry-run');
     expect(pulled.stdout).not.toContain('+custom_term');
+    // Renamed again in the app since: the template still links that term, by id, so the re-point is still the files' (probe HG).
+    await new App(t.env).renameTerm('Consulting Terms 2019', 'Consulting Terms 2020');
+    const again = JSON.parse((await cli('plan', '-C', dir, '-o', 'json')).stdout) as { changes: { kind: string; direction: string }[] };
+    expect(again.changes.filter((c) => c.kind === 'custom-template').map((c) => c.direction)).toEqual(['changed-in-files']);
+    const renamedLive = await cli('pull', '-C', dir);
+    expect(renamedLive.code).toBe(0);
+    expect(await readFile(join(dir, 'templates/consulting.yaml'), 'utf8')).toBe(CUSTOM_TEMPLATE_YAML);
+    expect(await readFile(join(dir, 'terms/consulting.yaml'), 'utf8')).toContain('name: Consulting Terms 2020');
     await applyOk(cli, dir);
     expect(customTemplate('Consulting Agreement')!.custom_term_id).toBe(term('Consulting Terms')!.id);
     await expectNoChanges(cli, dir);
+  });
+
+  it('a link the app moved to another term, named as the files rename theirs to, is the app\'s change, not the files\' (second read)', async () => {
+    await start();
+    const dir = await project();
+    await applyOk(cli, dir);
+    await writeFiles(dir, {
+      'terms/consulting.yaml': TERM_YAML.replace('name: Consulting Terms', 'name: Consulting Terms 2019\nrenamed_from: [Consulting Terms]'),
+      'terms/new.yaml': 'kind: CustomTerm\nname: Consulting Terms\nbody: New consulting terms.\n',
+    });
+    const app = new App(t.env);
+    await app.createTerm('Consulting Terms 2019', 'Made in the app.');
+    await app.linkTemplate('Consulting Agreement', 'Consulting Terms 2019');
+    const plan = JSON.parse((await cli('plan', '-C', dir, '-o', 'json')).stdout) as { changes: { kind: string; direction: string }[] };
+    expect(plan.changes.filter((c) => c.kind === 'custom-template').map((c) => c.direction)).toEqual(['changed-live']);
   });
 
   it('the re-point of a template to a term another renames onto its name is the files\' change, not one of unknown direction', async () => {
