@@ -35,6 +35,7 @@ import { LOCK_FILE, WORK_DIR } from './work-dir.js';
 import { UUID } from '../util/uuid.js';
 import { idProblem, SEGMENT_BREAKERS } from '../api/path-segment.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
+import { isKindName } from '../kinds/index.js';
 
 export { LOCK_FILE };
 
@@ -574,6 +575,13 @@ function lowerCaseRecord(record: string): string {
 /** `kind:key`, as refKey writes it: a key of another form names no object, and its record is read as none. */
 const SYNC_RECORD_KEY = /^[a-z][a-z-]*:./s;
 
+/** A key naming no kind of docket (`Attachment:A`, `widget:A`): hand-edited or merged wrong. */
+function unknownKindOf(what: string, key: string): string {
+  const colon = key.indexOf(':');
+  const kind = colon < 0 ? key : key.slice(0, colon);
+  return `${what} ${showJson(key)} names ${colon < 0 ? 'no kind (it is not `kind:key`)' : `no kind of docket (${showJson(kind)})`}: docket would read what it records as never recorded`;
+}
+
 /** Every problem of the document at once, each at its value (see `found`). */
 function checked(doc: LockDocument, legacyAt: readonly string[], found: (problems: LockProblem[]) => Diagnostic[]): { doc: LockDocument } | { errors: Diagnostic[] } {
   const problems: LockProblem[] = [];
@@ -587,6 +595,7 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
       }
       for (const [key, record] of Object.entries(records)) {
         if (!SYNC_RECORD_KEY.test(key)) problems.push({ path: ['synced', target, key], message: `sync record key ${showJson(key)} is not \`kind:key\`` });
+        else if (!isKindName(key.slice(0, key.indexOf(':')))) problems.push({ path: ['synced', target, key], message: unknownKindOf('sync record key', key) });
         if (typeof record !== 'string') problems.push({ path: ['synced', target, key], message: `sync record "${key}" must be text (got ${showJson(record)})` });
         // Read as no record, it would give the object an unknown direction without a word.
         else if (!SYNC_RECORD.test(record)) problems.push(syncRecordProblem(['synced', target, key], key, record));
@@ -608,6 +617,11 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
     // entry per file's bytes, each only ever asked for by them.
     const holderOfId = new Map<string, string>();
     for (const [key, entry] of Object.entries(files)) {
+      // Read under no kind, an upload's entry is none, and the next apply uploads it again (probe HI).
+      if (!key.startsWith('imported-file:') && !isKindName(key.slice(0, Math.max(0, key.indexOf(':'))))) {
+        problems.push({ path: [...at, key], message: unknownKindOf('entry key', key) });
+        continue;
+      }
       const e = entry as LockEntry | null;
       const confirmed = isPlainObject(e) && typeof e.id === 'string' && typeof e.file === 'string' && typeof e.sha256 === 'string';
       if (confirmed && !key.startsWith('imported-file:')) {

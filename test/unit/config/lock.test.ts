@@ -166,6 +166,18 @@ describe('docket.lock.json', () => {
     expect(told[20]!.message).toBe('docket.lock.json: 4980 more problems like these');
   });
 
+  it('a key naming no kind of docket, an entry\'s or a sync record\'s, is a problem at that key: read as none, the upload it records was made again (probe HI)', () => {
+    const text = JSON.stringify({ version: 2, targets: { T: { files: { 'Attachment:A': ATTACHMENT, 'custom-term:B': TERM, 'imported-file:abc': ATTACHMENT } } }, synced: { T: { 'widget:A': `${ATTACHMENT.id} name=0123456789`, 'custom-term:B': `${TERM.id} name=0123456789` } } }, null, 2);
+    const told = parseLockText(text, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`);
+    const lines = text.split('\n');
+    // At the key's value, where each problem of an entry is told.
+    const at = (needle: string) => `${lines.findIndex((l) => l.includes(needle)) + 1}:${lines.find((l) => l.includes(needle))!.indexOf(needle) + needle.length + 3}`;
+    expect(told.sort()).toEqual([
+      `${at('"Attachment:A"')} docket.lock.json: entry key "Attachment:A" names no kind of docket ("Attachment"): docket would read what it records as never recorded`,
+      `${at('"widget:A"')} docket.lock.json: sync record key "widget:A" names no kind of docket ("widget"): docket would read what it records as never recorded`,
+    ].sort());
+  });
+
   it('a section whose files are null is a problem, not a section with none (its uploads would be made again)', () => {
     expect(parseLockText('{"version":2,"targets":{"T":{"files":null}}}', LOCK_FILE).diagnostics.map((d) => d.message)).toEqual(["docket.lock.json: a section's files must be an object (got null)"]);
     expect(parseLockText('{"version":2,"targets":{"T":{}}}', LOCK_FILE).diagnostics).toEqual([]);
