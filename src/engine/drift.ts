@@ -56,8 +56,8 @@ export interface DriftReport {
   prunable?: ReadonlySet<KindName>;
   /** Each kind's fields that hold a file only the user has (a Word file, a PDF): pull cannot write them. */
   userFiles?: ReadonlyMap<KindName, readonly string[]>;
-  /** Whether pull leaves the live value of an object's field for what it, or another of the object's fields changed live, holds. */
-  pullLeaves?: (item: Pick<DriftItem, 'kind' | 'key' | 'direction' | 'fields'>, field: string) => boolean;
+  /** Whether pull leaves the live value of an object's field for what it, or another field of the same change, holds. */
+  pullLeaves?: (item: Pick<DriftItem, 'kind' | 'key'>, field: string) => boolean;
   /** Whether pull leaves the object for its name: shared live, or like one the files declare (pull/name-refusals.ts). */
   pullRefuses?: (item: DriftItem) => boolean;
 }

@@ -58,7 +58,8 @@ export const customTemplateKind: KindModule<'custom-template'> = {
       const parsed = definitionData(inline);
       fields.definition = parsed.ok ? parsed.value : inline;
       payload.definition_text = definitionText(inline);
-    } else if (typeof fileName === 'string') {
+    } else if (typeof fileName === 'string' && /\.ya?ml$/i.test(fileName)) {
+      // (Another file, a term's markdown or a PDF, is refused at `definition_file` by the schema: not also read as YAML, probe HI.)
       const path = dataFilePath(doc, fileName);
       const file = ctx.files.get(path);
       // A YAML data file always has its text (only binary files have none).

@@ -10,7 +10,8 @@ import { childrenLookup } from '../engine/children.js';
 import { nameProblem } from '../engine/desired.js';
 import { liveSide } from '../engine/direction.js';
 import type { DriftItem } from '../engine/drift.js';
-import { refKey, type LiveResource } from '../engine/types.js';
+import { refKey, type Change, type LiveResource, type Plan } from '../engine/types.js';
+import { addTo } from '../util/multi-map.js';
 import { slug } from '../export/layout.js';
 
 /** A new file named after `l` whose name, as file names write it (`ABC DEF 1234` → `abc-def-1234`), is an API key: the name would commit it. */
@@ -39,24 +40,44 @@ export function refusedLiveValue(l: LiveResource, fields: readonly string[], key
   return why === undefined ? undefined : `${why}, which docket refuses in the files; change it in the app, then pull again`;
 }
 
-/**
- * Whether pull leaves a drift item whole for a live value it holds, as it says when it runs: the
- * fields changed live of an object both sides have (or all of a rule made in the app), and for
- * an object no file declares, its file name and its children's values too.
- */
-export function pullRefusesLiveValue(live: readonly LiveResource[], ids: Readonly<Record<string, string>>, keys: readonly [string, string][]): (item: Pick<DriftItem, 'kind' | 'key' | 'direction' | 'fields'>) => boolean {
+/** What pull refuses of drift items for the live values they hold: LiveValueRefusals. */
+export interface LiveValueRefusals {
+  /** A field of an object both sides have: refused with the rest of its change (pull judges each change whole: a rename apart from an edit). */
+  field(item: Pick<DriftItem, 'kind' | 'key'>, field: string): boolean;
+  /** An object only live: all its values (a rule made in the app), and for one no file declares, its file name and its children's values too. */
+  onlyLive(item: Pick<DriftItem, 'kind' | 'key'>): boolean;
+}
+
+/** LiveValueRefusals of a plan and the live objects it read, as pull tells them when it runs. */
+export function liveValueRefusals(live: readonly LiveResource[], plan: Pick<Plan, 'ids' | 'changes' | 'held'>, keys: readonly [string, string][]): LiveValueRefusals {
   let byId: Map<string, LiveResource> | undefined;
   let byKey: Map<string, LiveResource> | undefined;
   let children: ((liveId: string) => readonly LiveResource[]) | undefined;
-  return (item) => {
+  let changes: Map<string, Change[]> | undefined;
+  const liveOf = (item: Pick<DriftItem, 'kind' | 'key'>): LiveResource | undefined => {
     const key = refKey(item.kind, item.key);
     byId ??= new Map(live.map((l) => [l.id, l]));
-    const id = ids[key];
-    const l = id !== undefined ? byId.get(id) : (byKey ??= new Map(live.map((o) => [refKey(o.kind, o.key), o]))).get(key);
-    if (!l) return false;
-    if (item.direction !== 'only-live') return refusedLiveValue(l, item.fields.filter((f) => liveSide(f.direction)).map((f) => f.field), keys) !== undefined;
-    if (l.parentId !== undefined) return refusedLiveValue(l, Object.keys(l.fields), keys) !== undefined;
-    children ??= childrenLookup(live);
-    return keyInFileName(l, keys) !== undefined || [l, ...children(l.id)].some((o) => refusedLiveValue(o, Object.keys(o.fields), keys) !== undefined);
+    const id = plan.ids[key];
+    return id !== undefined ? byId.get(id) : (byKey ??= new Map(live.map((o) => [refKey(o.kind, o.key), o]))).get(key);
+  };
+  return {
+    field: (item, field) => {
+      const l = liveOf(item);
+      if (!l) return false;
+      if (!changes) {
+        changes = new Map();
+        for (const c of [...plan.changes, ...(plan.held ?? [])]) addTo(changes, refKey(c.kind, c.key), c);
+      }
+      const change = changes.get(refKey(item.kind, item.key))?.find((c) => c.fields.some((f) => f.field === field));
+      const judged = change ? change.fields.filter((f) => liveSide(f.direction)).map((f) => f.field) : [field];
+      return refusedLiveValue(l, judged, keys) !== undefined;
+    },
+    onlyLive: (item) => {
+      const l = liveOf(item);
+      if (!l) return false;
+      if (l.parentId !== undefined) return refusedLiveValue(l, Object.keys(l.fields), keys) !== undefined;
+      children ??= childrenLookup(live);
+      return keyInFileName(l, keys) !== undefined || [l, ...children(l.id)].some((o) => refusedLiveValue(o, Object.keys(o.fields), keys) !== undefined);
+    },
   };
 }

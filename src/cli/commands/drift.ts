@@ -9,12 +9,12 @@ import { childrenLookup } from '../../engine/children.js';
 import { driftReport, type DriftReport } from '../../engine/drift.js';
 import { kindsToRead, servicesNeeded, withAlso, type PruneSwitches } from '../../engine/project.js';
 import type { Workspace } from '../../engine/workspace.js';
-import { pullRefusesLiveValue } from '../../pull/live-value-refusals.js';
+import { liveValueRefusals } from '../../pull/live-value-refusals.js';
 import { pullRefusesName } from '../../pull/name-refusals.js';
 import { keysOf } from '../../config/api-keys.js';
 import { childInTargets, limitToKinds, namedByTargets, parseTarget, unmatchedInTargets } from '../../engine/target.js';
 import { pendingByKey } from '../pending-documents.js';
-import { refKey, type DesiredResource, type KindName, type LiveResource } from '../../engine/types.js';
+import { refKey, type DesiredResource, type KindName, type LiveResource, type Plan } from '../../engine/types.js';
 import { exportKinds } from '../../export/layout.js';
 import { KINDS } from '../../kinds/index.js';
 import { UsageError } from '../../errors.js';
@@ -107,7 +107,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
           const parent = liveById.get(liveId);
           return children(liveId).filter((c) => inTargets(parent ? { ...c, parent: { kind: parent.kind, key: parent.key } } : c));
         };
-        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: withRenamedParents(s.sync(), s.workspace.desired, KINDS, details.live), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: new Set(KINDS.filter((k) => k.pruneKey).map((k) => k.name)), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), ...pullRefusals(s.workspace.desired, details.live, details.plan.ids, keysOf(io.env)), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired, kinds: KINDS }) };
+        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: withRenamedParents(s.sync(), s.workspace.desired, KINDS, details.live), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: new Set(KINDS.filter((k) => k.pruneKey).map((k) => k.name)), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), ...pullRefusals(s.workspace.desired, details.live, details.plan, keysOf(io.env)), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired, kinds: KINDS }) };
       });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report, { kinds: [...new Set(kindNames(opts.kind))], targets: opts.target }));
       else if (opts.output === 'markdown') io.stdout(renderDriftMarkdown(plan, report, undefined, scopeOf(opts)));
@@ -122,13 +122,13 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
  * text), an object whose name validate would refuse, or one holding a value docket never writes
  * into the files (an API key, text validate refuses).
  */
-function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveResource[], ids: Readonly<Record<string, string>>, keys: readonly [string, string][]): Pick<DriftReport, 'pullLeaves' | 'pullRefuses'> {
-  const kindLeaves = pullLeavesOf(desired, live, ids);
+function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveResource[], plan: Plan, keys: readonly [string, string][]): Pick<DriftReport, 'pullLeaves' | 'pullRefuses'> {
+  const kindLeaves = pullLeavesOf(desired, live, plan.ids);
   const refusesName = pullRefusesName(live, desired, (kind) => KINDS.find((k) => k.name === kind)?.parentKind);
-  const refusesValue = pullRefusesLiveValue(live, ids, keys);
+  const refusesValue = liveValueRefusals(live, plan, keys);
   return {
-    pullLeaves: (item, field) => kindLeaves(item, field) || refusesValue(item),
-    pullRefuses: (item) => refusesName(item) || (item.direction === 'only-live' && refusesValue(item)),
+    pullLeaves: (item, field) => kindLeaves(item, field) || refusesValue.field(item, field),
+    pullRefuses: (item) => refusesName(item) || (item.direction === 'only-live' && refusesValue.onlyLive(item)),
   };
 }
 

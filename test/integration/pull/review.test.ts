@@ -304,6 +304,20 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
+  it('drift sends the user to pull for a rename in the app that pull writes, beside an edit of the same rule it refuses, and pull writes the rename (second read)', async () => {
+    const nda = 'kind: Playbook\nname: Kilo\nrules:\n  - name: Term\n    actions: ACCEPT\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/kilo.yaml': nda });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editRule('Kilo', 'Term', { name: 'Term 2', actions: 'ACCEPT x\u000bpasted' });
+    const drift = await cli('drift', '-C', dir, '--target', 'playbook/Kilo');
+    expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining('`docket pull` writes it into the files')]);
+    const pulled = await cli('pull', '-C', dir, '--target', 'playbook/Kilo');
+    expect(pulled.stdout).toContain('holds the control character U+000B');
+    expect(await read(dir, 'playbooks/kilo.yaml')).toContain('name: Term 2\n');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes no value docket would refuse in the files (text pasted into the app with control characters), and says why', async () => {
     const nda = 'kind: Playbook\nname: Paste\nrules:\n  - name: Term\n    actions: ACCEPT\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/paste.yaml': nda });
