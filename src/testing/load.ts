@@ -247,13 +247,22 @@ class Checker {
     if (isPlainObject(expect.flags)) {
       const flags = expect.flags;
       const flagSeverity = severityOf(flags.severity) ?? severity;
+      const included = new Set<string>();
       for (const [list, type] of [['includes', 'flag-includes'], ['excludes', 'flag-excludes']] as const) {
         (Array.isArray(flags[list]) ? (flags[list] as unknown[]) : []).forEach((name, i) => {
           const pointer = `${ptr}/expect/flags/${list}/${i}`;
-          specs.push({ spec: { type, rule: ruleName(name, pointer) }, pointer, severity: flagSeverity });
+          const rule = ruleName(name, pointer);
+          if (list === 'includes') included.add(nameKey(rule));
+          // No review passes it: every run of the case would be a billed review sure to fail (probe HI).
+          else if (included.has(nameKey(rule))) this.error('invalid-value', `flag ${quoteValue(rule)} is in both \`includes\` and \`excludes\`: no review can pass the case`, pointer);
+          specs.push({ spec: { type, rule }, pointer, severity: flagSeverity });
         });
       }
-      if (flags.count !== undefined) specs.push({ spec: { type: 'flag-count', count: this.count(flags.count, `${ptr}/expect/flags/count`) }, pointer: `${ptr}/expect/flags/count`, severity: flagSeverity });
+      if (flags.count !== undefined) {
+        const count = this.count(flags.count, `${ptr}/expect/flags/count`);
+        if (count.max !== undefined && count.max < included.size) this.error('invalid-value', `\`count\` allows at most ${count.max} flag${count.max === 1 ? '' : 's'}, but \`includes\` asks for ${included.size}: no review can pass the case`, `${ptr}/expect/flags/count`);
+        specs.push({ spec: { type: 'flag-count', count }, pointer: `${ptr}/expect/flags/count`, severity: flagSeverity });
+      }
     }
     (Array.isArray(expect.positions) ? (expect.positions as unknown[]) : []).forEach((p, i) => {
       if (!isPlainObject(p)) return;

@@ -481,6 +481,31 @@ describe('docket test with broken inputs', () => {
     expect((await runCli(['validate', '-C', dir])).stderr).toContain('tests/many.test.yaml:8:80 error unknown-rule "Nope"');
   });
 
+  it('refuses expectations no review can meet, as it refuses a count whose min is above its max: a flag both included and excluded, more flags included than the count allows (probe HI)', async () => {
+    const dir = await example();
+    const doc = [
+      'kind: PlaybookTest',
+      'playbook: Inbound NDA',
+      'cases:',
+      '  - name: contradictory',
+      '    contract: { file: fixtures/nda-perpetual.docx }',
+      '    expect: { flags: { includes: [Term], excludes: [term] } }',
+      '  - name: too few',
+      '    contract: { file: fixtures/nda-perpetual.docx }',
+      '    expect: { flags: { includes: [Term, Residuals], count: { max: 1 } } }',
+      '  - name: possible',
+      '    contract: { file: fixtures/nda-perpetual.docx }',
+      '    expect: { flags: { includes: [Term], excludes: [Residuals], count: 1 } }',
+      '',
+    ].join('\n');
+    await writeFile(join(dir, 'tests/never.test.yaml'), doc);
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tests/never.test.yaml:6:53 error invalid-value flag "term" is in both `includes` and `excludes`: no review can pass the case');
+    expect(r.stderr).toContain('tests/never.test.yaml:9:60 error invalid-value `count` allows at most 1 flag, but `includes` asks for 2: no review can pass the case');
+    expect(r.stderr).toContain('2 errors,');
+  });
+
   it('reports the other problems of a test file with a duplicate key or a control character, as it does for resource files', async () => {
     const dir = await example();
     const doc = (head: string[], name: string) =>
