@@ -8,9 +8,14 @@ import { stripControl } from './sanitize.js';
 import { lineWithoutSecrets } from '../config/url-secrets.js';
 import type { Plan } from '../engine/types.js';
 
-/** C1 controls (U+007F–U+009F) and the line separators, escaped: see `jsonText`. */
+/**
+ * C1 controls (U+007F–U+009F) and the line separators escaped (see `jsonText`), and a CI runner's
+ * older workflow command `##[` written `#\u0023[`: JSON reads the same text, where breaking it up
+ * as other output is (`# #[`) changed the values, and a saved plan's seal no longer held (probe HJ).
+ * (`#` is never JSON's own syntax, so only text in strings holds one.)
+ */
 function escapeControls(json: string): string {
-  return json.replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replaceAll('##[', '#\\u0023[');
 }
 
 /**

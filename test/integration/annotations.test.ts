@@ -135,13 +135,19 @@ describe('text from files or the app in output', () => {
       expect.stringMatching(/^::notice file=\S*playbooks\/p\.yaml,line=3,title=docket update::update playbook "P"$/),
       expect.stringMatching(/^::notice file=\S*playbooks\/p\.yaml,line=6,title=docket update::update rule "P\/R"$/),
     ]);
-    // In JSON on stdout too, with the annotations on stderr as they are.
-    const json = await runCli(['plan', '-C', hostile, '--emulator', '--annotations', 'github', '-o', 'json']);
+    // In JSON on stdout too, with the annotations on stderr as they are; its values as they are
+    // (`#\u0023[` reads as `##[`), so the copy printed beside a saved plan applies as it (probe HJ).
+    const saved = join(await makeDir({}), 'plan.json');
+    const json = await runCli(['plan', '-C', hostile, '--emulator', '--annotations', 'github', '-o', 'json', '--out', saved]);
     expect(json.code).toBe(0);
     expect(commands(json.stdout)).toEqual([]);
-    expect(JSON.stringify(JSON.parse(json.stdout))).toContain('# #[warning]changed');
+    expect(JSON.stringify(JSON.parse(json.stdout))).toContain('"##[warning]changed"');
     expect(commands(json.stderr)).toHaveLength(2);
-    expect((await runCli(['apply', '-C', hostile, '--emulator', '--auto-approve'])).code).toBe(0);
+    const copy = `${saved}.copy.json`;
+    await writeFile(copy, json.stdout);
+    const shown = await runCli(['show', saved, '-o', 'json']);
+    expect(JSON.parse(shown.stdout)).toEqual(JSON.parse(json.stdout));
+    expect((await runCli(['apply', '-C', hostile, '--emulator', copy])).code).toBe(0);
     const again = await runCli(['plan', '-C', hostile, '--emulator', '--detailed-exitcode']);
     expect([again.code, again.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
   });
