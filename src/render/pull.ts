@@ -8,10 +8,10 @@ import type { Plan } from '../engine/types.js';
 import type { FileChange, PullEntry, PullResult } from '../pull/plan.js';
 import { shortList, subject } from './facts.js';
 import { jsonText } from './json.js';
-import { cutNote, fitMarkdown, MARKDOWN_MAX_CHARS, joinWithin, pushWithin, type ListBudget } from './markdown-fit.js';
+import { cutNote, fitMarkdown, MARKDOWN_MAX_CHARS, joinWithin, pushWithin, thousands, type ListBudget } from './markdown-fit.js';
 import { targetLine as markdownTargetLine } from './markdown.js';
 import { painter } from './paint.js';
-import { codeSpan, escapeMarkdown, stripControl } from './sanitize.js';
+import { codeSpan, escapeMarkdown, fencedBlock, stripControl } from './sanitize.js';
 import { scopeLine } from './drift.js';
 import { headerLines } from './text.js';
 import { oneLine, quote } from './value.js';
@@ -173,10 +173,33 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
     lines.push('');
   }
   if (files) lines.push(files, '');
+  if (dryRun && result.files.length > 0) pushDiffs(lines, result.files, budget);
   const only = scopeLine(scope, codeSpan);
   if (only) lines.push(`_${only}_`, '');
   if (budget.cut) lines.push(cutNote(maxChars), '');
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+/** A dry run's diffs, as the text report gives them, folded away, as many as the budget holds (probe HJ). */
+function pushDiffs(lines: string[], files: readonly FileChange[], budget: ListBudget): void {
+  const blocks = files.map((f) => `${codeSpan(f.path)}\n\n${fencedBlock(fileDiff(withoutKeptMark(f)).replace(/\n$/, ''), 'diff')}`);
+  const shown: string[] = [];
+  for (const block of blocks) {
+    if (block.length + 2 > budget.left) break;
+    budget.left -= block.length + 2;
+    shown.push(block);
+  }
+  if (shown.length === 0 && blocks.length > 0) {
+    budget.cut = true;
+    lines.push('_The diffs do not fit in this comment: `docket pull --dry-run` prints them._', '');
+    return;
+  }
+  lines.push('<details><summary>Diff</summary>', '', ...shown.flatMap((b) => [b, '']));
+  if (shown.length < blocks.length) {
+    budget.cut = true;
+    lines.push(`_… and the diffs of ${thousands(blocks.length - shown.length)} more files not shown: \`docket pull --dry-run\` prints them._`, '');
+  }
+  lines.push('</details>', '');
 }
 
 export function renderPullJson(plan: Plan, result: PullResult, opts: { dryRun: boolean; kinds?: readonly string[]; targets?: readonly string[] }): string {

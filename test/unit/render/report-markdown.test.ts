@@ -51,6 +51,19 @@ describe('drift and pull markdown at scale', () => {
     expect(oneFile).toMatch(/- _… and [\d,]+ more not listed_/);
     expect(oneFile).toContain('Files: `playbooks/playbook-0.yaml` (created)\n');
   });
+  it('a dry run shows each file\'s diff, folded away, as the text report does; one too long for a comment is said, not cut (probe HJ)', () => {
+    const file = { path: 'playbooks/p.yaml', before: 'kind: Playbook\nname: P\n', after: 'kind: Playbook\nname: P\ndescription: added in app\n' };
+    const result: PullResult = { pulled: [pulled(0)], notPulled: [], notes: [], files: [file], sync: new Map() };
+    const out = renderPullMarkdown(plan([]), result, { dryRun: true });
+    expect(out).toContain('<details><summary>Diff</summary>\n\n`playbooks/p.yaml`\n\n```diff\n--- a/playbooks/p.yaml\n+++ b/playbooks/p.yaml\n');
+    expect(out).toContain('+description: added in app\n```\n\n</details>');
+    expect(renderPullMarkdown(plan([]), result, { dryRun: false })).not.toContain('```diff');
+    const huge = { ...file, after: `kind: Playbook\nname: P\ndescription: ${'x'.repeat(GITHUB_BODY)}\n` };
+    const cut = renderPullMarkdown(plan([]), { ...result, files: [huge] }, { dryRun: true });
+    expect(cut.length).toBeLessThan(GITHUB_BODY);
+    expect(cut).toContain('The diffs do not fit in this comment: `docket pull --dry-run` prints them.');
+  });
+
   it('says where each field not pulled is written, in markdown as in text', () => {
     const entry: PullEntry = { kind: 'organization', key: 'organization', name: 'organization', direction: 'changed-live', fields: ['review.default_reviewer'], file: 'organization.yaml', line: 5, reason: 'live value differs from var.legal_lead' };
     const result: PullResult = { pulled: [], notPulled: [entry], notes: [], files: [], sync: new Map() };
