@@ -1298,8 +1298,9 @@ class PullPlanner {
     // Each variable once, and the live value quoted short: a long rule text may use one many times.
     const names = [...new Set([...p.written.matchAll(/\$\{((?:var|env)\.[^}]+)\}/g)].map((m) => m[1]!))];
     const what = names.length > 0 ? names.join(', ') : quoteValue(p.written);
-    // The line end a block scalar (`|`) gives both sides is the file's, not live's.
-    const wanted = typeof p.wanted === 'string' ? quoteValue(p.written.endsWith('\n') ? p.wanted.replace(/\n$/, '') : p.wanted) : JSON.stringify(p.wanted);
+    // The line end a block scalar (`|`) gives the text written is the file's, not live's (trailing
+    // line breaks are never compared): live's value is quoted without it (probe HJ).
+    const wanted = typeof p.wanted === 'string' ? quoteValue(p.wanted.replace(/\n+$/, '')) : JSON.stringify(p.wanted);
     // Cleared text is written `""` where no placeholder holds it: live has no value all the same.
     const them = names.length > 1 ? 'them' : 'it';
     const reason =

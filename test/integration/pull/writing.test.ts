@@ -186,6 +186,11 @@ describe('pull writes files', () => {
     await app.editRule('PH', 'D', { questions: 'Another note' });
     const changed = await cli('pull', '-C', dir, '--target', 'playbook/PH');
     expect(changed.stdout).toContain('live value "Another note" differs from var.note');
+    // A value of two lines is quoted as live holds it, without the line end a block would give it (probe HJ).
+    await app.editRule('PH', 'D', { questions: 'line one\nline two' });
+    const lines = await cli('pull', '-C', dir, '--target', 'playbook/PH');
+    expect(lines.stdout).toContain('live value "line one\\nline two" differs from var.note');
+    await app.editRule('PH', 'D', { questions: 'Another note' });
     // The field live did not change, through the same alias, is not said to differ.
     expect(changed.stdout).not.toContain('description');
     expect(await readFile(join(dir, 'playbooks/ph.yaml'), 'utf8')).toBe(file);
