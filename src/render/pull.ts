@@ -63,6 +63,20 @@ function withoutKeptMark(f: FileChange): FileChange {
   return mark(f.before) && mark(f.after) ? { ...f, before: f.before!.slice(1), after: f.after!.slice(1) } : f;
 }
 
+/**
+ * A file's diff as a report shows it, line by line, text and markdown alike: a URL's password,
+ * query and fragment hidden as plan hides them (-o json keeps the files' text), controls taken
+ * out, invisible characters marked, and an added line that reads as the one it replaces noted.
+ */
+function shownDiff(f: FileChange): { line: string; note: string }[] {
+  const diffLines = fileDiff(withoutKeptMark(f)).replace(/\n$/, '').split('\n');
+  const notes = sameLineNotes(diffLines, true);
+  return diffLines.map((raw, at) => {
+    const content = at >= 2 && /^[-+ ]/.test(raw); // after the `---`/`+++` lines
+    return { line: markInvisible(stripControl(content ? raw[0] + lineWithoutSecrets(raw.slice(1)) : raw)), note: notes[at]! };
+  });
+}
+
 function changeOf(f: FileChange): 'created' | 'deleted' | 'modified' {
   return f.before === null ? 'created' : f.after === null ? 'deleted' : 'modified';
 }
@@ -87,15 +101,10 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
   const lines: string[] = [];
   if (opts.dryRun) {
     for (const f of result.files) {
-      const diffLines = fileDiff(withoutKeptMark(f)).replace(/\n$/, '').split('\n');
-      const notes = sameLineNotes(diffLines, true);
-      diffLines.forEach((raw, at) => {
-        // A URL's password, query and fragment are hidden as plan hides them (-o json keeps the files' text).
-        const content = at >= 2 && /^[-+ ]/.test(raw); // after the `---`/`+++` lines
-        const l = markInvisible(stripControl(content ? raw[0] + lineWithoutSecrets(raw.slice(1)) : raw));
-        if (l.startsWith('+') && !l.startsWith('+++')) lines.push(paint('green', l) + paint('dim', notes[at]!));
+      for (const { line: l, note } of shownDiff(f)) {
+        if (l.startsWith('+') && !l.startsWith('+++')) lines.push(paint('green', l) + paint('dim', note));
         else lines.push(l.startsWith('-') && !l.startsWith('---') ? paint('red', l) : l.startsWith('@@') ? paint('cyan', l) : l);
-      });
+      }
     }
     if (result.files.length > 0) lines.push('');
   }
@@ -182,22 +191,24 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
 
 /** A dry run's diffs, as the text report gives them, folded away, as many as the budget holds (probe HJ). */
 function pushDiffs(lines: string[], files: readonly FileChange[], budget: ListBudget): void {
-  const blocks = files.map((f) => `${codeSpan(f.path)}\n\n${fencedBlock(fileDiff(withoutKeptMark(f)).replace(/\n$/, ''), 'diff')}`);
   const shown: string[] = [];
-  for (const block of blocks) {
+  // Worked out one by one, up to the first that does not fit: a diff may take half a second.
+  for (const f of files) {
+    const block = `${codeSpan(f.path)}\n\n${fencedBlock(shownDiff(f).map((d) => `${d.line}${d.note}`).join('\n'), 'diff')}`;
     if (block.length + 2 > budget.left) break;
     budget.left -= block.length + 2;
     shown.push(block);
   }
-  if (shown.length === 0 && blocks.length > 0) {
+  if (shown.length === 0) {
     budget.cut = true;
     lines.push('_The diffs do not fit in this comment: `docket pull --dry-run` prints them._', '');
     return;
   }
   lines.push('<details><summary>Diff</summary>', '', ...shown.flatMap((b) => [b, '']));
-  if (shown.length < blocks.length) {
+  const left = files.length - shown.length;
+  if (left > 0) {
     budget.cut = true;
-    lines.push(`_… and the diffs of ${thousands(blocks.length - shown.length)} more files not shown: \`docket pull --dry-run\` prints them._`, '');
+    lines.push(`_… and the diff${left === 1 ? '' : 's'} of ${thousands(left)} more file${left === 1 ? '' : 's'} not shown: \`docket pull --dry-run\` prints ${left === 1 ? 'it' : 'them'}._`, '');
   }
   lines.push('</details>', '');
 }

@@ -58,6 +58,11 @@ describe('drift and pull markdown at scale', () => {
     expect(out).toContain('<details><summary>Diff</summary>\n\n`playbooks/p.yaml`\n\n```diff\n--- a/playbooks/p.yaml\n+++ b/playbooks/p.yaml\n');
     expect(out).toContain('+description: added in app\n```\n\n</details>');
     expect(renderPullMarkdown(plan([]), result, { dryRun: false })).not.toContain('```diff');
+    // A URL's password and query are hidden, as in the text diff (second read).
+    const secret = { ...file, after: 'kind: Playbook\nname: P\ndescription: see https://user:hunter2@ex.example/a?token=SECRET123#frag\n' };
+    const hidden = renderPullMarkdown(plan([]), { ...result, files: [secret] }, { dryRun: true });
+    expect(hidden).toContain('+description: see https://***@ex.example/a?…#…');
+    expect(hidden).not.toMatch(/hunter2|SECRET123/);
     const huge = { ...file, after: `kind: Playbook\nname: P\ndescription: ${'x'.repeat(GITHUB_BODY)}\n` };
     const cut = renderPullMarkdown(plan([]), { ...result, files: [huge] }, { dryRun: true });
     expect(cut.length).toBeLessThan(GITHUB_BODY);
