@@ -271,6 +271,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return new DocketError('interrupted', `${t.operation}: interrupted`);
   }
 
+  function notSentStopping(t: RequestTarget): DocketError {
+    return new DocketError('interrupted', `${t.operation}: not sent: docket was stopping when its turn came`);
+  }
+
   function notTriedAgain(t: RequestTarget, a: Attempt, landed: boolean): DocketError {
     return new DocketError('interrupted', `${t.operation}: interrupted, so not tried again after ${failedAttempt(a)}${maybeDone(t, landed)}`);
   }
@@ -567,6 +571,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         let paused: number | undefined;
         /** Its Retry-After as read then: read again later, a date gives a wait a millisecond shorter than the pause. */
         let askedByRefusal: number | undefined;
+        const attemptsBefore = attempts;
         try {
           const first = n === 0 ? beforeSend : undefined;
           // Counted as it starts: one stopped on its way is no request that was never sent.
@@ -588,9 +593,13 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
               return answer;
             });
           };
-          const go = first ? () => first().then(send) : send;
+          // A request marked before it is sent (an upload's pending mark) whose mark was being
+          // written as the run was told to stop is not sent: nothing new starts (probe HH).
+          const go = first ? () => first().then(() => (options.stop?.aborted ? Promise.reject(notSentStopping(t)) : send())) : send;
           a = await limiter.run(go, throttled, () => (queue = queueWait()).signal);
         } catch (err) {
+          // Stopped on its way, once sent: the service may have it (an upload's mark must stay, probe HH).
+          if (attempts > attemptsBefore) mayHaveLanded = true;
           if (err instanceof DocketError) throw err;
           if (options.signal?.aborted) throw interrupted(t);
           if (queue?.why() === 'stopped') {

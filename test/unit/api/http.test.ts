@@ -1369,6 +1369,34 @@ describe('whether a failed write changed anything', () => {
     expect(logs.map((e) => [e.status, e.notSent])).toEqual([[0, undefined]]);
   });
 
+  it('leaves it open when a write was stopped on its way: the service may have it, so an upload keeps its pending mark (probe HH)', async () => {
+    const signal = new AbortController();
+    const { mock, client } = setup({ signal: signal.signal });
+    mock.intercept({ path: '/v1/slow', method: 'POST' }).reply(201, {}).delay(5_000);
+    const stopped = post(client, '/v1/slow');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    signal.abort();
+    const err = await stopped;
+    expect([err.code, err.notCarriedOut === true]).toEqual(['interrupted', false]);
+  });
+
+  it('does not send a create whose mark was being written as the run was told to stop: nothing new starts (probe HH)', async () => {
+    const stop = new AbortController();
+    const { mock, client } = setup({ stop: stop.signal });
+    let posts = 0;
+    mock
+      .intercept({ path: '/v1/upload', method: 'POST' })
+      .reply(() => {
+        posts++;
+        return { statusCode: 201, data: { data: res('u1') } };
+      })
+      .persist();
+    const marked = client.create({ method: 'POST', path: '/v1/upload', body: {}, operation: 'upload u', recover: async () => undefined, beforeSend: async () => void stop.abort() });
+    const err = (await rejection(marked)) as DocketError;
+    expect([err.code, err.message, err.notCarriedOut]).toEqual(['interrupted', 'upload u: not sent: docket was stopping when its turn came', true]);
+    expect(posts).toBe(0);
+  });
+
   it('leaves it open when an attempt may have landed: a 5xx, a lost answer, a 2xx, or a create whose first answer was lost', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: '/v1/a', method: 'POST' }).reply(500, '');
