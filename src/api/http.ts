@@ -508,7 +508,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const hintStatus = a.status === 429 ? (earlierStatuses.find((s) => s >= 500) ?? a.status) : a.status;
     return new ApiError(
       { service, status: a.status, method: t.method, path: t.path, operation: t.operation, ...problem, ...(earlierStatuses.length ? { earlierStatuses } : {}), ...(outcome ? { outcome } : {}) },
-      hintForStatus(service, hintStatus, t.path, { location: clean(headerValue(a.headers, 'location') ?? '') || undefined, baseUrl: base.url, requestUrl: `${base.url}${t.path}${t.query ? `?${t.query}` : ''}` }, options.apiKeyFrom),
+      hintForStatus(service, hintStatus, t.path, { location: clean(headerValue(a.headers, 'location') ?? '') || undefined, baseUrl: base.url, requestUrl: `${base.url}${t.path}${t.query ? `?${t.query}` : ''}` }, options.apiKeyFrom, t.method),
     );
   }
 

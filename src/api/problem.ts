@@ -190,7 +190,7 @@ export function isFeatureOff(error: unknown): boolean {
 }
 
 /** The hint for a service's answer, or undefined when the message says it all. */
-export function hintForStatus(service: ServiceName, status: number, path: string, redirect?: { location?: string; baseUrl: string; requestUrl: string }, keyFrom?: string): string | undefined {
+export function hintForStatus(service: ServiceName, status: number, path: string, redirect?: { location?: string; baseUrl: string; requestUrl: string }, keyFrom?: string, method = 'GET'): string | undefined {
   if (status >= 300 && status < 400 && status !== 304 && redirect) return redirectHint(service, path, redirect);
   if (status === 401) return `check ${apiKeyVariable(service, keyFrom)}: the ${service} service did not accept the API key`;
   if (status === 403) return `check ${apiKeyVariable(service, keyFrom)}: the API key is not allowed to do this on the ${service} service`;
@@ -199,6 +199,7 @@ export function hintForStatus(service: ServiceName, status: number, path: string
     return 'it is not there any more: it may have been deleted or archived in the app since docket read it; run the command again (for a saved plan, make a new one)';
   }
   if (status === 429) return 'the service is still rate limiting after several retries; lower --concurrency or try again later';
-  if (status === 500 || status === 502 || status === 503 || status === 504) return 'the service failed or is unavailable; try again later (apply converges: running it again is safe)';
+  // A read fails drift and pull as much as apply: not a word about apply there (probe HH).
+  if (status === 500 || status === 502 || status === 503 || status === 504) return method === 'GET' ? 'the service failed or is unavailable; try again later: running the command again is safe' : 'the service failed or is unavailable; try again later (apply converges: running it again is safe)';
   return undefined;
 }

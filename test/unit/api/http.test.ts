@@ -984,6 +984,16 @@ describe('retries', () => {
     expect(sleeps[0]).toBeGreaterThanOrEqual(3000);
   });
 
+  it('a read the service keeps failing says to run the command again, a write that apply converges (probe HH: drift and pull read too)', async () => {
+    const { mock, client } = setup({ retries: 0 });
+    mock.intercept({ path: '/v1/r' }).reply(503, '');
+    mock.intercept({ path: '/v1/w', method: 'PATCH' }).reply(503, '');
+    const read = (await rejection(client.request({ method: 'GET', path: '/v1/r', operation: 'read r' }))) as DocketError;
+    expect(read.hint).toBe('the service failed or is unavailable; try again later: running the command again is safe');
+    const write = (await rejection(client.request({ method: 'PATCH', path: '/v1/w', body: {}, operation: 'write w' }))) as DocketError;
+    expect(write.hint).toBe('the service failed or is unavailable; try again later (apply converges: running it again is safe)');
+  });
+
   it('pauses the other requests for the Retry-After only; a request several failures in waits its own longer backoff alone', async () => {
     const pauses: number[] = [];
     let paceClock = 0;
