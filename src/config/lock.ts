@@ -37,6 +37,8 @@ import { idProblem, SEGMENT_BREAKERS } from '../api/path-segment.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { isKindName } from '../kinds/index.js';
 
+export { confirmedUpload, lockEntries, lockKey } from './lock-entries.js';
+
 export { LOCK_FILE };
 
 /** An upload or publish docket started and has not seen confirmed yet (it was interrupted). */
@@ -107,19 +109,6 @@ const MAX_SUPERSEDED = 10;
 export function supersededBy(id: string, replaced: Pick<LockEntry, 'id' | 'superseded'> | undefined): string[] | undefined {
   if (!replaced?.id || replaced.id === id) return replaced?.superseded;
   return [...new Set([replaced.id, ...(replaced.superseded ?? [])])].slice(0, MAX_SUPERSEDED);
-}
-
-export function confirmedUpload(entry: LockEntry | undefined): ConfirmedUpload | undefined {
-  if (!entry?.id || entry.file === undefined || entry.sha256 === undefined) return undefined;
-  return {
-    id: entry.id,
-    file: entry.file,
-    sha256: entry.sha256,
-    ...(entry.description !== undefined ? { description: entry.description } : {}),
-    ...(typeof entry.version === 'number' ? { version: entry.version } : {}),
-    ...(typeof entry.pinned === 'string' ? { pinned: entry.pinned } : {}),
-    ...(Array.isArray(entry.superseded) && entry.superseded.length > 0 ? { superseded: entry.superseded } : {}),
-  };
 }
 
 /** One target's entries: `kind:key` → entry. */
@@ -231,19 +220,6 @@ function canonicalSections<T extends object>(sections: Record<string, T>, merge:
 
 /** The target key of a real agreements service (its uploaded files are kept there). */
 export const agreementsTarget = serviceTarget;
-
-/** The key of a resource's entry: `kind:key`. */
-export function lockKey(kind: string, key: string): string {
-  return `${kind}:${key}`;
-}
-
-/** One kind's entries, by the resource key they were recorded under. */
-export function lockEntries(files: Files, kind: string): Map<string, LockEntry> {
-  const prefix = lockKey(kind, '');
-  const out = new Map<string, LockEntry>();
-  for (const [key, entry] of Object.entries(files)) if (key.startsWith(prefix)) out.set(key.slice(prefix.length), entry);
-  return out;
-}
 
 export function emptyLock(): LockFile {
   return { files: {} };

@@ -4,7 +4,7 @@
  * PDF (or description) uploads a new attachment; templates that name it are re-pointed at it.
  */
 import { dataFilePath, startsAsPdf } from '../config/data-files.js';
-import { confirmedUpload, lockEntries, lockKey } from '../config/lock.js';
+import { confirmedUpload, lockEntries, lockKey } from '../config/lock-entries.js';
 import { normName, normText } from '../engine/normalize.js';
 import type { DesiredResource, Fields, LiveResource } from '../engine/types.js';
 import { DocketError } from '../errors.js';

@@ -6,7 +6,8 @@
 import type { AgreementsApi } from '../api/agreements.js';
 import { dataFilePath } from '../config/data-files.js';
 import { quoteValue } from '../config/quote.js';
-import { confirmedUpload, lockEntries, type LockEntry } from '../config/lock.js';
+import type { LockEntry } from '../config/lock.js';
+import { confirmedUpload, lockEntries } from '../config/lock-entries.js';
 import { liveText, normName, normText } from '../engine/normalize.js';
 import type { Change, DesiredResource, Fields, LiveResource } from '../engine/types.js';
 import type { ExecContext, FetchContext, KindModule } from './kind.js';

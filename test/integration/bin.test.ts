@@ -1,6 +1,6 @@
 /** The real bin, as a process: exit codes, streams and the in-process emulator's persisted state. */
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, runBin } from '../helpers/bin.js';
@@ -15,6 +15,22 @@ describe('docket bin', () => {
     const result = await runBin(['--version']);
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe(pkg.version);
+  });
+
+  it('loads each kind module first in a process of its own: no import cycle reaches one before it is made (second read)', async () => {
+    const kinds = new URL('../../dist/kinds/', import.meta.url);
+    const modules = (await readdir(kinds)).filter((f) => f.endsWith('.js'));
+    expect(modules).toContain('attachment.js');
+    const failed = await Promise.all(
+      modules.map(async (name) => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(new URL(name, kinds).href)})`], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+        return code === 0 ? [] : [`${name}: ${stderr.split('\n').find((l) => l.includes('Error')) ?? stderr}`];
+      }),
+    );
+    expect(failed.flat()).toEqual([]);
   });
 
   it('finishes quietly when its reader goes away (`docket --help | head -1`)', async () => {
