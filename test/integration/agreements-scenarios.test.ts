@@ -351,6 +351,18 @@ describe('custom templates', () => {
     });
   }
 
+  /** The project applied, then its term renamed away in the files (`Consulting Terms 2019`) while a new term takes its name; the template still names `Consulting Terms`. */
+  async function termRenamedAway(): Promise<string> {
+    await start();
+    const dir = await project();
+    await applyOk(cli, dir);
+    await writeFiles(dir, {
+      'terms/consulting.yaml': TERM_YAML.replace('name: Consulting Terms', 'name: Consulting Terms 2019\nrenamed_from: [Consulting Terms]'),
+      'terms/new.yaml': 'kind: CustomTerm\nname: Consulting Terms\nbody: New consulting terms.\n',
+    });
+    return dir;
+  }
+
   it('publishes the file text, never republishes a reformatted definition, and shows field-level changes', async () => {
     await start();
     const dir = await project();
@@ -520,14 +532,9 @@ describe('custom templates', () => {
   });
 
   it('a template naming terms that are renamed away while new terms take their name is re-pointed to the new terms in the same apply', async () => {
-    await start();
-    const dir = await project();
-    await applyOk(cli, dir);
+    const dir = await termRenamedAway();
+    // (Live as applied: the files' rename is not made yet.)
     const old = term('Consulting Terms')!.id;
-    await writeFiles(dir, {
-      'terms/consulting.yaml': TERM_YAML.replace('name: Consulting Terms', 'name: Consulting Terms 2019\nrenamed_from: [Consulting Terms]'),
-      'terms/new.yaml': 'kind: CustomTerm\nname: Consulting Terms\nbody: New consulting terms.\n',
-    });
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('~ rename custom-term "Consulting Terms" → "Consulting Terms 2019"');
     expect(plan.stdout).toContain('+ create custom-term "Consulting Terms"');
@@ -543,13 +550,7 @@ describe('custom templates', () => {
   });
 
   it('the re-point still owed after an apply made only the rename (a --target) is the files\' change: not drift, and pull does not undo it (probe HC)', async () => {
-    await start();
-    const dir = await project();
-    await applyOk(cli, dir);
-    await writeFiles(dir, {
-      'terms/consulting.yaml': TERM_YAML.replace('name: Consulting Terms', 'name: Consulting Terms 2019\nrenamed_from: [Consulting Terms]'),
-      'terms/new.yaml': 'kind: CustomTerm\nname: Consulting Terms\nbody: New consulting terms.\n',
-    });
+    const dir = await termRenamedAway();
     await applyOk(cli, dir, '--target', 'custom-term/Consulting Terms 2019');
     const plan = JSON.parse((await cli('plan', '-C', dir, '-o', 'json')).stdout) as { changes: { kind: string; direction: string }[] };
     expect(plan.changes.map((c) => [c.kind, c.direction])).toEqual([['custom-term', 'only-in-files'], ['custom-template', 'changed-in-files']]);
@@ -571,13 +572,7 @@ describe('custom templates', () => {
   });
 
   it('a link the app moved to another term, named as the files rename theirs to, is the app\'s change, not the files\' (second read)', async () => {
-    await start();
-    const dir = await project();
-    await applyOk(cli, dir);
-    await writeFiles(dir, {
-      'terms/consulting.yaml': TERM_YAML.replace('name: Consulting Terms', 'name: Consulting Terms 2019\nrenamed_from: [Consulting Terms]'),
-      'terms/new.yaml': 'kind: CustomTerm\nname: Consulting Terms\nbody: New consulting terms.\n',
-    });
+    const dir = await termRenamedAway();
     const app = new App(t.env);
     await app.createTerm('Consulting Terms 2019', 'Made in the app.');
     await app.linkTemplate('Consulting Agreement', 'Consulting Terms 2019');
