@@ -200,10 +200,12 @@ export function withRenamedParents(state: SyncState, desired: readonly DesiredRe
   for (const d of desired) {
     const kindsBelow = children.filter((c) => c.parentKind === d.kind);
     if (kindsBelow.length === 0) continue;
+    const named = formerParentNames(d, state);
+    if (named.length === 0) continue;
     // Another live object already holds the new name: plan matches that one, and the rename is
     // not made (both are live), so what the old name's children hold is not the new parent's (probe HC).
     const holder = d.pinId ? undefined : heldBy(refKey(d.kind, d.key));
-    const former = formerParentNames(d, state).filter((name) => holder === undefined || state.idOf(refKey(d.kind, name)) === holder);
+    const former = holder === undefined ? named : named.filter((name) => state.idOf(refKey(d.kind, name)) === holder);
     if (former.length === 0) continue;
     // Until the rename is applied (nothing is recorded under the new name), what P's name holds is this parent's.
     const unapplied = state.idOf(refKey(d.kind, d.key)) === undefined;
