@@ -271,6 +271,8 @@ export interface UncertainUpload {
   answered?: true;
   /** The ids of the live object the upload takes the place of (PendingUpload.replaces). */
   replaces?: readonly string[];
+  /** A kind that can read it back, but not yet: started moments ago, it may still land (a Word term's create or publish). */
+  landing?: true;
 }
 
 export interface PlanTarget {

@@ -57,7 +57,12 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
         severity: 'error',
         code: 'uncertain-upload',
         ...(d.fieldSources[u.field] ?? d.source),
-        ...(u.answered
+        ...(u.landing
+          ? {
+              message: `${what}; ${u.unreadable}, so docket will not send it again yet`,
+              hint: 'run `docket plan` again in a few minutes: once it is live it is recorded, and one that never landed is forgotten after ten minutes and sent again; `docket apply --retry-uncertain` sends it again now',
+            }
+          : u.answered
           ? {
               message: `${u.kind} ${quoteValue(u.key, 200)}: the service took the upload of ${u.file} (sha256 ${short(u.sha256)}…) on ${u.since} but did not name the new ${u.kind}, and ${u.unreadable}, so docket cannot learn its id`,
               hint: `find its id in the app, add it as \`id:\` to this document and run \`docket apply --adopt-files\` (\`--retry-uncertain\` would upload another copy the service may not name either)`,

@@ -299,6 +299,21 @@ async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: 
       const entryNow: LockEntry = { id: term.id, file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) };
       out.set(term.id, { file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) });
       ctx.settle({ kind: 'custom-term', key, entry: entryNow, reason: `custom term ${quoteValue(key, 200)}: ${pending.file} was published (version ${version}) by an earlier apply that stopped before recording it; apply records it in docket.lock.json ${whosVersion(at)}` });
+    } else if (mayStillLand(pending.since)) {
+      // Not live yet, but a request docket stopped waiting for may still be running there: sent
+      // again now, the term or its version would be made twice, and neither can be deleted (probe HK).
+      if (confirmed) out.set(confirmed.id, confirmed);
+      ctx.uncertain({
+        kind: 'custom-term',
+        key,
+        field: 'docx',
+        file: pending.file,
+        sha256: pending.sha256,
+        since: pending.since,
+        settled: confirmed ?? null,
+        unreadable: `the ${confirmed ? 'publish' : 'create'} is not live yet, though a request docket stopped waiting for may still be running at the service`,
+        landing: true,
+      });
     } else {
       if (confirmed) out.set(confirmed.id, confirmed);
       ctx.settle({
@@ -310,6 +325,19 @@ async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: 
     }
   }
   return out;
+}
+
+/**
+ * How long after an interrupted apply marked a create or publish it may still land: a request
+ * docket stopped waiting for (a second signal, `kill -9`, its own timeout) may still be running at
+ * the service. NOTE(api): neither service says how long one runs; the emulator's `late` fault
+ * plays one that lands after docket stopped.
+ */
+const LANDING_WINDOW_MS = 10 * 60_000;
+
+function mayStillLand(since: string): boolean {
+  const at = Date.parse(since);
+  return Number.isFinite(at) && Date.now() - at < LANDING_WINDOW_MS;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
@@ -71,6 +71,19 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     await killWhen(t, dir, () => t.emulator.stats().faults_injected > started, 'the publish to be sent');
     expect(termsNamed(t, 'Data Terms')[0]!.versions).toHaveLength(1);
 
+    // Moments later it may still land (a request docket stopped waiting for may still run there):
+    // not sent again yet, or the same file could be published twice (probe HK).
+    const early = await run('apply', '-C', dir, '--auto-approve');
+    expect(early.code).toBe(1);
+    expect(early.stderr).toContain('error uncertain-upload custom-term "Data Terms": an upload of terms/data.docx');
+    expect(early.stderr).toContain('the publish is not live yet, though a request docket stopped waiting for may still be running at the service, so docket will not send it again yet');
+    expect(early.stderr).toContain('run `docket plan` again in a few minutes');
+    expect(termsNamed(t, 'Data Terms')[0]!.versions).toHaveLength(1);
+
+    // Ten minutes on, it did not happen: the re-run publishes it, once.
+    const lockPath = join(dir, 'docket.lock.json');
+    const lock = await readFile(lockPath, 'utf8');
+    await writeFile(lockPath, lock.replace(/"since": "[^"]+"/, `"since": "${new Date(Date.now() - 11 * 60_000).toISOString()}"`));
     const again = await run('apply', '-C', dir, '--auto-approve');
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('did not happen');
