@@ -18,7 +18,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isSpecialFile, LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
 import { firstJsonSyntaxError, jsonParsePosition } from '../util/json-error.js';
-import { jsonValueOffset } from '../util/json-offset.js';
+import { jsonKeyOffset, jsonValueOffset } from '../util/json-offset.js';
 import { duplicateKeys } from '../util/json-duplicates.js';
 import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
@@ -412,7 +412,7 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
     const lc = lineColumnsOf(text);
     const told = problems.slice(0, MAX_LOCK_PROBLEMS).map((p) => {
       // A side of a merge conflict is not the file's text: its problems are at the conflict.
-      const at = line === 1 ? lc(p.offset ?? inString(text, jsonValueOffset(text, p.path), p.within)) : { line, col: 1 };
+      const at = line === 1 ? lc(p.offset ?? (p.atKey ? jsonKeyOffset(text, p.path) : inString(text, jsonValueOffset(text, p.path), p.within))) : { line, col: 1 };
       return problem(label, at.line, `${label}: ${p.message}`, undefined, at.col);
     });
     const more = problems.length - told.length;
@@ -497,6 +497,8 @@ interface LockProblem {
   within?: number;
   /** Where in the text the problem is, when not at a value (a key written twice). */
   offset?: number;
+  /** The key itself is wrong (a kind docket has not): told at the key, not its value. */
+  atKey?: true;
 }
 
 /**
@@ -548,14 +550,14 @@ function lowerCaseRecord(record: string): string {
     .join(' ');
 }
 
-/** `kind:key`, as refKey writes it: a key of another form names no object, and its record is read as none. */
-const SYNC_RECORD_KEY = /^[a-z][a-z-]*:./s;
-
 /** A key naming no kind of docket (`Attachment:A`, `widget:A`): hand-edited or merged wrong. */
 function unknownKindOf(what: string, key: string): string {
   const colon = key.indexOf(':');
   const kind = colon < 0 ? key : key.slice(0, colon);
-  return `${what} ${showJson(key)} names ${colon < 0 ? 'no kind (it is not `kind:key`)' : `no kind of docket (${showJson(kind)})`}: docket would read what it records as never recorded`;
+  // Written in another letter case (`Playbook:P`): said so, with the kind as docket writes it.
+  const lower = kind.toLowerCase();
+  const cased = lower !== kind && isKindName(lower) ? `, which docket writes \`${lower}\`` : '';
+  return `${what} ${showJson(key)} names ${colon < 0 ? 'no kind (it is not `kind:key`)' : `no kind of docket (${showJson(kind)}${cased})`}: docket would read what it records as never recorded`;
 }
 
 /** Every problem of the document at once, each at its value (see `found`). */
@@ -570,8 +572,9 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
         continue;
       }
       for (const [key, record] of Object.entries(records)) {
-        if (!SYNC_RECORD_KEY.test(key)) problems.push({ path: ['synced', target, key], message: `sync record key ${showJson(key)} is not \`kind:key\`` });
-        else if (!isKindName(key.slice(0, key.indexOf(':')))) problems.push({ path: ['synced', target, key], message: unknownKindOf('sync record key', key) });
+        const colon = key.indexOf(':');
+        if (colon <= 0 || colon === key.length - 1) problems.push({ path: ['synced', target, key], message: `sync record key ${showJson(key)} is not \`kind:key\`` });
+        else if (!isKindName(key.slice(0, colon))) problems.push({ path: ['synced', target, key], message: unknownKindOf('sync record key', key), atKey: true });
         if (typeof record !== 'string') problems.push({ path: ['synced', target, key], message: `sync record "${key}" must be text (got ${showJson(record)})` });
         // Read as no record, it would give the object an unknown direction without a word.
         else if (!SYNC_RECORD.test(record)) problems.push(syncRecordProblem(['synced', target, key], key, record));
@@ -595,7 +598,7 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
     for (const [key, entry] of Object.entries(files)) {
       // Read under no kind, an upload's entry is none, and the next apply uploads it again (probe HI).
       if (!key.startsWith('imported-file:') && !isKindName(key.slice(0, Math.max(0, key.indexOf(':'))))) {
-        problems.push({ path: [...at, key], message: unknownKindOf('entry key', key) });
+        problems.push({ path: [...at, key], message: unknownKindOf('entry key', key), atKey: true });
         continue;
       }
       const e = entry as LockEntry | null;

@@ -19,6 +19,20 @@ export function jsonValueOffset(text: string, path: readonly string[]): number {
   return node.offset;
 }
 
+/** Where the key of the property at `path` starts (its opening quote), for a problem with the key itself; the value's when there is none. */
+export function jsonKeyOffset(text: string, path: readonly string[]): number {
+  let node: JsonNode | undefined = treeOf(text);
+  if (node === undefined || path.length === 0) return jsonValueOffset(text, path);
+  for (const key of path.slice(0, -1)) {
+    const next = childValue(node, key);
+    if (next === undefined) return jsonValueOffset(text, path);
+    node = next;
+  }
+  const last = path[path.length - 1]!;
+  const property = node.type === 'object' ? node.children?.findLast((p) => p.children?.[0]?.value === last) : undefined;
+  return property?.children?.[0]?.offset ?? jsonValueOffset(text, path);
+}
+
 /** The last text's tree: a message places up to twenty problems of one file, and a lock may be megabytes. */
 let last: { text: string; tree: JsonNode | undefined } | undefined;
 

@@ -170,12 +170,18 @@ describe('docket.lock.json', () => {
     const text = JSON.stringify({ version: 2, targets: { T: { files: { 'Attachment:A': ATTACHMENT, 'custom-term:B': TERM, 'imported-file:abc': ATTACHMENT } } }, synced: { T: { 'widget:A': `${ATTACHMENT.id} name=0123456789`, 'custom-term:B': `${TERM.id} name=0123456789` } } }, null, 2);
     const told = parseLockText(text, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`);
     const lines = text.split('\n');
-    // At the key's value, where each problem of an entry is told.
-    const at = (needle: string) => `${lines.findIndex((l) => l.includes(needle)) + 1}:${lines.find((l) => l.includes(needle))!.indexOf(needle) + needle.length + 3}`;
+    // At the key, which is what is wrong (probe HK).
+    const at = (needle: string) => `${lines.findIndex((l) => l.includes(needle)) + 1}:${lines.find((l) => l.includes(needle))!.indexOf(needle) + 1}`;
     expect(told.sort()).toEqual([
-      `${at('"Attachment:A"')} docket.lock.json: entry key "Attachment:A" names no kind of docket ("Attachment"): docket would read what it records as never recorded`,
+      `${at('"Attachment:A"')} docket.lock.json: entry key "Attachment:A" names no kind of docket ("Attachment", which docket writes \`attachment\`): docket would read what it records as never recorded`,
       `${at('"widget:A"')} docket.lock.json: sync record key "widget:A" names no kind of docket ("widget"): docket would read what it records as never recorded`,
     ].sort());
+    // A sync record's kind in another letter case is that, not a key of another form (probe HK).
+    const cased = parseLockText(JSON.stringify({ version: 2, targets: {}, synced: { T: { 'Playbook:P': `${ATTACHMENT.id} name=0123456789`, 'rule:': `${ATTACHMENT.id} name=0123456789` } } }), LOCK_FILE).diagnostics.map((d) => d.message);
+    expect(cased.sort()).toEqual([
+      'docket.lock.json: sync record key "Playbook:P" names no kind of docket ("Playbook", which docket writes `playbook`): docket would read what it records as never recorded',
+      'docket.lock.json: sync record key "rule:" is not `kind:key`',
+    ]);
   });
 
   it('a section whose files are null is a problem, not a section with none (its uploads would be made again)', () => {
