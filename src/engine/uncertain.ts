@@ -51,7 +51,11 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
       warnings.push(`${what} and may exist live as an orphan docket cannot list or delete; ${why}, so apply drops the record of it`);
     } else if (retry) {
       drop(`${what}; --retry-uncertain uploads it again`);
-      warnings.push(`${what}; --retry-uncertain: apply uploads it again, and the first copy, if it reached the service, stays as an orphan`);
+      warnings.push(
+        u.landing
+          ? `${what}; --retry-uncertain: apply sends it again, and if the first request still lands, the ${u.kind} is made twice (a second version of the same file, or a second one of that name)`
+          : `${what}; --retry-uncertain: apply uploads it again, and the first copy, if it reached the service, stays as an orphan`,
+      );
     } else {
       const stop: Diagnostic = {
         severity: 'error',
@@ -87,7 +91,8 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
  */
 export function unconfirmedSincePlan(plan: Plan, uncertain: readonly UncertainUpload[]): string[] {
   if (uncertain.length === 0) return [];
-  const uploads = new Set(plan.changes.filter((c) => c.action === 'upload').map((c) => refKey(c.kind, c.key)));
+  // A Word term's create or publish too, whose mark may still land (second read): sent again, the same file is made twice.
+  const uploads = new Set(plan.changes.filter((c) => c.action === 'upload' || c.action === 'create' || c.action === 'publish').map((c) => refKey(c.kind, c.key)));
   const givenUp = new Set((plan.lock_updates ?? []).map((u) => `${refKey(u.kind, u.key)}|${u.pending_since ?? ''}`));
   return uncertain
     .filter((u) => uploads.has(refKey(u.kind, u.key)) && !givenUp.has(`${refKey(u.kind, u.key)}|${u.since}`))

@@ -337,7 +337,8 @@ const LANDING_WINDOW_MS = 10 * 60_000;
 
 function mayStillLand(since: string): boolean {
   const at = Date.parse(since);
-  return Number.isFinite(at) && Date.now() - at < LANDING_WINDOW_MS;
+  // Either way: a mark from a clock far ahead of this one would otherwise stop every plan until then (second read).
+  return Number.isFinite(at) && Math.abs(Date.now() - at) < LANDING_WINDOW_MS;
 }
 
 /**

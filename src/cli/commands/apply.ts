@@ -73,7 +73,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--prune', pruneHelp())
     .option('--force', 'apply even when removals exceed safety.max_delete_fraction')
     .option('--adopt-files', 'record files the plan cannot compare (no docket.lock.json entry) as live, without uploading')
-    .option('--retry-uncertain', 'upload again files an interrupted apply may or may not have uploaded (attachments)')
+    .option('--retry-uncertain', 'upload again files an interrupted apply may or may not have uploaded (attachments, Word terms)')
     .addOption(new Option('--timeout <DURATION>', 'time budget for the whole apply, not counting the approval prompt').argParser(parseTimeBudget).default(APPLY_TIMEOUT_MS, '10m'))
     .addOption(lockTimeoutOption())
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
@@ -364,7 +364,8 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
   const again = settings.saved ? `make a new plan (${replanCommand(plan, opts.dir)}) and apply that one` : 'run apply again';
   // An upload that may have arrived (its pending mark is still in the lock) stops the next plan
   // until the person says which it was: a plain re-run does not finish then.
-  // Other kinds' marks (a Word term's publish) are settled by the next plan's read: a re-run converges.
+  // Other kinds' marks (a Word term's publish) are settled by the next plan's read, once no request
+  // of them may still be running (custom-term.ts mayStillLand): a re-run converges.
   const marks = KINDS.filter((k) => k.uploadsUnreadable).flatMap((k) => [...lockEntries(lock.files, k.name).values()].flatMap((e) => (e.pending ? [e.pending] : [])));
   const uncertain = report.results.some((r) => r.outcomeUnknown) || marks.length > 0;
   // Taken by the service, unnamed: it is live, and another upload would be as unnamed (probe FZ).

@@ -44,7 +44,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--target <KIND/NAME>', 'limit the plan to a resource and what it needs (repeatable)', collect, [])
     .option('--prune', pruneHelp())
     .option('--detailed-exitcode', 'exit 2 when the plan has changes (0: none, 1: error)')
-    .option('--retry-uncertain', 'plan to upload again files an interrupted apply may or may not have uploaded (attachments)')
+    .option('--retry-uncertain', 'plan to upload again files an interrupted apply may or may not have uploaded (attachments, Word terms)')
     .addOption(timeoutOption(READ_TIMEOUT_MS))
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .addOption(annotationsOption())

@@ -65,6 +65,8 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
 
   it('a publish that never reached the service is made by the re-run, once', async () => {
     const { dir, run } = await appliedWordTermWithNewFile();
+    const saved = join(await makeDir({}), 'plan.json');
+    expect((await run('plan', '-C', dir, '--out', saved)).code).toBe(0);
     // A dead server: the request is neither performed nor answered.
     t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 'silent' });
     const started = t.emulator.stats().faults_injected;
@@ -78,11 +80,18 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     expect(early.stderr).toContain('error uncertain-upload custom-term "Data Terms": an upload of terms/data.docx');
     expect(early.stderr).toContain('the publish is not live yet, though a request docket stopped waiting for may still be running at the service, so docket will not send it again yet');
     expect(early.stderr).toContain('run `docket plan` again in a few minutes');
+    // Nor does a plan saved before the apply publish it again (second read).
+    const stale = await run('apply', '-C', dir, saved);
+    expect([stale.code, stale.stderr]).toEqual([1, expect.stringContaining('the publish is not live yet')]);
     expect(termsNamed(t, 'Data Terms')[0]!.versions).toHaveLength(1);
 
-    // Ten minutes on, it did not happen: the re-run publishes it, once.
     const lockPath = join(dir, 'docket.lock.json');
     const lock = await readFile(lockPath, 'utf8');
+    // A mark dated a day ahead (a clock far off) is not "may still land" until then (second read).
+    await writeFile(lockPath, lock.replace(/"since": "[^"]+"/, `"since": "${new Date(Date.now() + 24 * 3_600_000).toISOString()}"`));
+    const ahead = await run('plan', '-C', dir);
+    expect([ahead.code, ahead.stdout]).toEqual([0, expect.stringContaining('did not happen')]);
+    // Ten minutes on, it did not happen: the re-run publishes it, once.
     await writeFile(lockPath, lock.replace(/"since": "[^"]+"/, `"since": "${new Date(Date.now() - 11 * 60_000).toISOString()}"`));
     const again = await run('apply', '-C', dir, '--auto-approve');
     expect(again.code).toBe(0);
