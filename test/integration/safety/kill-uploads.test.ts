@@ -100,6 +100,24 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     await expectConverged(run, dir);
   });
 
+  it('a create that never reached the service is not sent again while it may still land, then made once (second read)', async () => {
+    t = await startTestEmulator({ latencyMs: 20 });
+    const dir = await wordTermDir();
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/custom_terms', status: 'silent' });
+    await killWhen(t, dir, () => t.emulator.stats().faults_injected > 0, 'the create to be sent');
+    t.emulator.faults.clear();
+    const run = bin(t);
+    const early = await run('apply', '-C', dir, '--auto-approve');
+    expect([early.code, early.stderr]).toEqual([1, expect.stringContaining('the create is not live yet')]);
+    expect(termsNamed(t, 'Data Terms')).toHaveLength(0);
+    const lockPath = join(dir, 'docket.lock.json');
+    await writeFile(lockPath, (await readFile(lockPath, 'utf8')).replace(/"since": "[^"]+"/, `"since": "${new Date(Date.now() - 11 * 60_000).toISOString()}"`));
+    const again = await run('apply', '-C', dir, '--auto-approve');
+    expect([again.code, again.stdout]).toEqual([0, expect.stringContaining('did not happen')]);
+    expect(termsNamed(t, 'Data Terms')).toHaveLength(1);
+    await expectConverged(run, dir);
+  });
+
   it('an attachment upload that may have happened is not sent again blindly; pinning its id adopts it', async () => {
     t = await startTestEmulator({ latencyMs: 20 });
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
