@@ -550,6 +550,11 @@ function lowerCaseRecord(record: string): string {
     .join(' ');
 }
 
+/** Whether a `kind:key` names a kind of docket, as docket writes it. */
+function namesKind(key: string): boolean {
+  return isKindName(key.slice(0, Math.max(0, key.indexOf(':'))));
+}
+
 /** A key naming no kind of docket (`Attachment:A`, `widget:A`): hand-edited or merged wrong. */
 function unknownKindOf(what: string, key: string): string {
   const colon = key.indexOf(':');
@@ -574,7 +579,7 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
       for (const [key, record] of Object.entries(records)) {
         const colon = key.indexOf(':');
         if (colon <= 0 || colon === key.length - 1) problems.push({ path: ['synced', target, key], message: `sync record key ${showJson(key)} is not \`kind:key\`` });
-        else if (!isKindName(key.slice(0, colon))) problems.push({ path: ['synced', target, key], message: unknownKindOf('sync record key', key), atKey: true });
+        else if (!namesKind(key)) problems.push({ path: ['synced', target, key], message: unknownKindOf('sync record key', key), atKey: true });
         if (typeof record !== 'string') problems.push({ path: ['synced', target, key], message: `sync record "${key}" must be text (got ${showJson(record)})` });
         // Read as no record, it would give the object an unknown direction without a word.
         else if (!SYNC_RECORD.test(record)) problems.push(syncRecordProblem(['synced', target, key], key, record));
@@ -597,7 +602,7 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
     const holderOfId = new Map<string, string>();
     for (const [key, entry] of Object.entries(files)) {
       // Read under no kind, an upload's entry is none, and the next apply uploads it again (probe HI).
-      if (!key.startsWith('imported-file:') && !isKindName(key.slice(0, Math.max(0, key.indexOf(':'))))) {
+      if (!key.startsWith('imported-file:') && !namesKind(key)) {
         problems.push({ path: [...at, key], message: unknownKindOf('entry key', key), atKey: true });
         continue;
       }

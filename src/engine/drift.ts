@@ -7,7 +7,7 @@
 import { childrenEditedInFiles, childrenEditedLive, childrenKeptByPolicy, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, type ChildWork, type LiveRenames } from './direction.js';
 import type { NamingKind, SyncState } from './sync.js';
 import { addTo } from '../util/multi-map.js';
-import { keepsFilesFromPull, pendingIdKey, refKey, type Action, type Change, type DesiredResource, type Direction, type DriftPolicy, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
+import { pendingIdKey, refKey, type Action, type Change, type DesiredResource, type Direction, type DriftPolicy, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
 import type { SourcePos } from '../diagnostics.js';
 
 export interface DriftItem {
@@ -168,17 +168,12 @@ export function driftReport(input: DriftInput): DriftReport {
     i.edited_in_files = true;
     for (const child of removedChildren.get(refKey(i.kind, i.key)) ?? []) child.edited_in_files = true;
   }
-  // A parent removed live stays in the files, with all its removed children, for a child whose
-  // policy pull keeps there (pull/plan.ts keepEditedRemovals; second read).
-  const keptParents = new Set(
-    [...input.plan.changes, ...(input.plan.held ?? [])]
-      .filter((c) => c.direction === 'removed-live' && c.parent && keepsFilesFromPull(policyOf(c)))
-      .map((c) => refKey(c.parent!.kind, c.parent!.key)),
-  );
-  // Its children outside a --target's plan count too, as pull counts them (second read).
+  // A parent removed live stays in the files, with all its removed children, for a declared child
+  // whose own policy pull keeps there, in a --target's plan or not (pull/plan.ts keepEditedRemovals;
+  // second read). (Held changes are listed below, after this.)
   const keptByPolicy = input.desired ? childrenKeptByPolicy(input.desired, input.sync) : () => [];
   for (const i of report.drift) {
-    if (i.direction !== 'removed-live' || (!keptParents.has(refKey(i.kind, i.key)) && keptByPolicy(refKey(i.kind, i.key)).length === 0)) continue;
+    if (i.direction !== 'removed-live' || keptByPolicy(refKey(i.kind, i.key)).length === 0) continue;
     i.kept_by_policy = true;
     for (const child of removedChildren.get(refKey(i.kind, i.key)) ?? []) child.kept_by_policy = true;
   }
