@@ -8,7 +8,8 @@ import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Session } from './session.js';
 import { hostname } from 'node:os';
-import type { LockFile } from '../config/lock.js';
+import { strandedLegacyEnvironments, type LockFile } from '../config/lock.js';
+import { escapePointer } from '../config/yaml-positions.js';
 import { applyLockRoot, runningApply, type ApplyLockHolder } from './apply-lock.js';
 
 export async function planInSession(s: Session, targets: readonly string[], flags: Pick<PlanStepOptions, 'retryUncertain' | 'adoptFiles'> = {}): Promise<Plan> {
@@ -126,6 +127,26 @@ const SAID_READ_ONLY: ReadonlySet<string> = new Set(['unsupported-change', 'unkn
  * no entry of its upload (a saved plan applied after the lock was lost writes the one, not the other).
  */
 function lockKnowsNothing(s: Session, plan: Plan): string | undefined {
+  const said = lockKnowsNothingOf(s, plan);
+  return said === undefined ? undefined : said + strandedEntriesNote(s);
+}
+
+/**
+ * Entries of a version 1 lock wait under the environment's name: renamed in docket.yaml before an
+ * apply moved them to their target's section, the environment reads none of them (probe HP-1).
+ */
+function strandedEntriesNote(s: Session): string {
+  const location = s.workspace.lockLocation;
+  const positions = s.workspace.config.project.positions;
+  if (location.environment === undefined || !positions) return '';
+  const stranded = strandedLegacyEnvironments(s.workspace.lockDoc, location, (name) => positions.has(`/environments/${escapePointer(name)}`));
+  if (stranded.length === 0) return '';
+  const names = stranded.map((name) => quoteValue(name, 80)).join(', ');
+  const one = stranded.length === 1 ? stranded[0]! : '<former name>';
+  return `. docket.lock.json still holds version 1 entries of the environment ${names}, which docket.yaml no longer defines: if this environment was renamed from ${stranded.length === 1 ? 'it' : 'one of them'}, give it that name again, run \`docket apply --env ${one}\` once (it moves those entries to this target's section), then rename it to ${quoteValue(location.environment, 80)} again`;
+}
+
+function lockKnowsNothingOf(s: Session, plan: Plan): string | undefined {
   const uploads = plan.changes.filter((c) => c.action === 'upload');
   if (uploads.length === 0) return undefined;
   const records = s.sync().byKey;

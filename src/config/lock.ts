@@ -894,6 +894,18 @@ function otherIds(doc: LockDocument, target: string): Set<string> {
   return ids;
 }
 
+/**
+ * The environments whose version 1 sections (of this run's kind, emulator or not) still hold entries
+ * and that `isDefined` says docket.yaml no longer defines: after a rename, the entries wait under
+ * the former name, which no run reads any more (probe HP-1).
+ */
+export function strandedLegacyEnvironments(doc: LockDocument, location: LockLocation, isDefined: (environment: string) => boolean): string[] {
+  const legacy = location.emulator ? doc.legacy?.emulator : doc.legacy;
+  return Object.entries(legacy?.environments ?? {})
+    .filter(([name, section]) => name !== location.environment && Object.keys(section.files ?? {}).length > 0 && !isDefined(name))
+    .map(([name]) => name);
+}
+
 /** The version 1 section a run at `location` used (its `--env`, emulator or not). */
 function legacyFiles(doc: LockDocument, location: LockLocation): Files | undefined {
   const legacy = location.emulator ? doc.legacy?.emulator : doc.legacy;

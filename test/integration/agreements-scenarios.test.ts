@@ -723,6 +723,30 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('says where a version 1 lock keeps the entries of an environment renamed before an apply moved them, and how to take them over (probe HP-1)', async () => {
+    await start();
+    const docketYaml = (env: string) => `${AGREEMENTS_DOCKET_YAML}environments:\n  ${env}: {}\n`;
+    const dir = await makeDir({ 'docket.yaml': docketYaml('old'), 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir, '--env', 'old');
+    // The same entries as a version 1 lock keeps them: by the environment's name.
+    const entry = (await lockFiles(dir))['attachment:Security Exhibit'];
+    await writeFile(join(dir, 'docket.lock.json'), JSON.stringify({ version: 1, files: {}, environments: { old: { files: { 'attachment:Security Exhibit': entry } } } }));
+    await expectNoChanges(cli, dir, '--env', 'old');
+
+    await writeFiles(dir, { 'docket.yaml': docketYaml('new') });
+    const renamed = await cli('plan', '-C', dir, '--env', 'new');
+    expect(renamed.stdout).toContain('+ upload attachment "Security Exhibit"');
+    expect(renamed.stdout).toContain('. docket.lock.json still holds version 1 entries of the environment "old", which docket.yaml no longer defines: if this environment was renamed from it, give it that name again, run `docket apply --env old` once (it moves those entries to this target\'s section), then rename it to "new" again');
+    // As told: the entries move, and the environment under its new name uploads nothing again.
+    await writeFiles(dir, { 'docket.yaml': docketYaml('old') });
+    const moved = await cli('apply', '-C', dir, '--auto-approve', '--env', 'old');
+    expect([moved.code, moved.stdout, moved.stderr]).toEqual([0, expect.stringContaining('No changes.'), expect.stringContaining("this run's entries moved from the version 1 section")]);
+    await writeFiles(dir, { 'docket.yaml': docketYaml('new') });
+    await expectNoChanges(cli, dir, '--env', 'new');
+    expect(Object.values(agreements().attachments)).toHaveLength(1);
+  });
+
   it('refuses to create again most of the templates the files declare when their list is answered empty: copies could never be deleted (probe FC)', async () => {
     await start();
     const names = ['A', 'B', 'C', 'D', 'E', 'F'].map((x) => `Mutual NDA ${x}`);
