@@ -7,10 +7,18 @@ export function parseDuration(text: string): number {
   return Math.round(exactMs(text));
 }
 
+/**
+ * A year: longer budgets end past the dates a clock can say (a run's deadline is written as one, in
+ * the description of a test's scratch playbook), and no run needs them (probe HM-1).
+ */
+const LONGEST_MS = 8760 * UNITS.h!;
+
 function exactMs(text: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text);
   if (!m) throw new InvalidArgumentError(`"${text}" is not a duration (like 30s, 10m or 1h)`);
-  return Number(m[1]) * UNITS[m[2] ?? 's']!;
+  const ms = Number(m[1]) * UNITS[m[2] ?? 's']!;
+  if (ms > LONGEST_MS) throw new InvalidArgumentError(`a duration can be at most 8760h, a year (got "${text}")`);
+  return ms;
 }
 
 /** A time budget: a duration longer than nothing (a budget of 0 would fail the first request). */

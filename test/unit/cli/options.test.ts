@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { parseConcurrency, parseMaxRps } from '../../../src/cli/options.js';
-import { parseTimeBudget } from '../../../src/cli/duration.js';
+import { parseDuration, parseTimeBudget } from '../../../src/cli/duration.js';
 
 describe('number flags', () => {
   it('take numbers written in decimal, as docket.yaml does, and refuse what Number() would also read', () => {
@@ -20,5 +20,14 @@ describe('number flags', () => {
     expect(parseTimeBudget('1.4ms')).toBe(1);
     // Spaces around it are refused, as the number flags refuse them.
     expect(() => parseTimeBudget(' 5')).toThrow('" 5" is not a duration');
+  });
+
+  it('refuses a duration longer than a year, whose deadline no clock can say, rather than fail the run at its first use (probe HM-1)', () => {
+    expect(parseTimeBudget('8760h')).toBe(31_536_000_000);
+    expect(parseDuration('525600m')).toBe(31_536_000_000);
+    for (const long of ['8761h', '9999999999h', '31536000001ms']) {
+      expect(() => parseTimeBudget(long), long).toThrow(`a duration can be at most 8760h, a year (got "${long}")`);
+      expect(() => parseDuration(long), long).toThrow(InvalidArgumentError);
+    }
   });
 });
