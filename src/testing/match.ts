@@ -114,10 +114,13 @@ export function checkReview(spec: ExpectationSpec, facts: ReviewFacts): Expectat
     case 'position': {
       const matching = facts.positions.filter((p) => (!spec.summary || matchText(spec.summary, p.summary)) && (!spec.detailed_explanation || matchText(spec.detailed_explanation, p.detailed_explanation)));
       const ok = inCount(matching.length, spec.count);
-      if (ok) return { ok, got: matching.length === 0 ? 'no matching position' : quoteFound(matching[0]!.summary) };
+      // What the expectation compared: an explanation's text alone is quoted as the explanation (probe HM-2).
+      const shownOf = (p: PositionFact, max?: number): string =>
+        !spec.detailed_explanation ? quoteFound(p.summary, max) : !spec.summary ? `explanation ${quoteFound(p.detailed_explanation, max)}` : `${quoteFound(p.summary, max)} (explanation ${quoteFound(p.detailed_explanation, max)})`;
+      if (ok) return { ok, got: matching.length === 0 ? 'no matching position' : shownOf(matching[0]!) };
       // Some matched (too many, or too few): those, as what the count was about. None: what there was instead.
       const listed = matching.length > 0 ? matching : facts.positions;
-      const shown = listed.slice(0, 3).map((p) => quoteFound(p.summary, 60));
+      const shown = listed.slice(0, 3).map((p) => shownOf(p, 60));
       const more = listed.length > 3 ? `, and ${listed.length - 3} more` : '';
       return { ok, got: `${plural(matching.length, 'matching position')} of ${facts.positions.length}${shown.length > 0 ? `: ${shown.join(', ')}${more}` : ''}` };
     }

@@ -87,6 +87,13 @@ describe('checking expectations', () => {
     expect(checkReview({ type: 'position', summary: { contains: 'five' }, detailed_explanation: { equals: 'Clause 3' }, count: { min: 1 } }, facts).ok).toBe(false);
     expect(checkReview({ type: 'position', summary: { contains: 'perpetual' }, count: { max: 0 } }, facts).ok).toBe(true);
   });
+  it('positions: got quotes the text the expectation compared, an explanation as the explanation (probe HM-2)', () => {
+    expect(checkReview({ type: 'position', detailed_explanation: { contains: 'no such words' }, count: { min: 1 } }, facts)).toEqual({ ok: false, got: '0 matching positions of 1: explanation "Clause 2"' });
+    expect(checkReview({ type: 'position', detailed_explanation: { contains: 'clause' }, count: { min: 1 } }, facts)).toEqual({ ok: true, got: 'explanation "Clause 2"' });
+    expect(checkReview({ type: 'position', summary: { contains: 'five' }, detailed_explanation: { equals: 'Clause 3' }, count: { min: 1 } }, facts)).toEqual({ ok: false, got: '0 matching positions of 1: "The term is five years." (explanation "Clause 2")' });
+    const unexplained: ReviewFacts = { ...facts, positions: [{ summary: 'The term is five years.', detailed_explanation: null }] };
+    expect(checkReview({ type: 'position', detailed_explanation: { contains: 'clause' }, count: { min: 1 } }, unexplained).got).toBe('0 matching positions of 1: explanation none');
+  });
   it('positions: a count broken by too many matches shows the ones that matched, not the first of all', () => {
     const many: ReviewFacts = { ...facts, positions: ['One.', 'Two.', 'Three.', 'Residuals: unaided memory.'].map((summary) => ({ summary, detailed_explanation: null })) };
     expect(checkReview({ type: 'position', summary: { contains: 'memory' }, count: { max: 0 } }, many)).toEqual({ ok: false, got: '1 matching position of 4: "Residuals: unaided memory."' });
