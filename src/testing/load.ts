@@ -260,7 +260,8 @@ class Checker {
       }
       if (flags.count !== undefined) {
         const count = this.count(flags.count, `${ptr}/expect/flags/count`);
-        if (count.max !== undefined && count.max < included.size) this.error('invalid-value', `\`count\` allows at most ${count.max} flag${count.max === 1 ? '' : 's'}, but \`includes\` asks for ${included.size}: no review can pass the case`, `${ptr}/expect/flags/count`);
+        // A count the schema refuses (negative, a fraction) is said once, as that (probe HM-3).
+        if (count.max !== undefined && Number.isInteger(count.max) && count.max >= 0 && count.max < included.size) this.error('invalid-value', `\`count\` allows at most ${count.max} flag${count.max === 1 ? '' : 's'}, but \`includes\` asks for ${included.size}: no review can pass the case`, `${ptr}/expect/flags/count`);
         specs.push({ spec: { type: 'flag-count', count }, pointer: `${ptr}/expect/flags/count`, severity: flagSeverity });
       }
     }

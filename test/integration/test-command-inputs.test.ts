@@ -506,6 +506,17 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('2 errors,');
   });
 
+  it('says a count the schema refuses once, not also that it allows fewer flags than `includes` asks for (probe HM-3)', async () => {
+    const dir = await example();
+    const caseOf = (name: string, flags: string) => [`  - name: ${name}`, '    contract: { file: fixtures/nda-perpetual.docx }', `    expect: { flags: ${flags} }`];
+    const doc = ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', ...caseOf('negative', '{ count: -1 }'), ...caseOf('negative max', '{ count: { max: -2 } }'), ...caseOf('fraction', '{ includes: [Term], count: { min: 0, max: 0.5 } }'), ''].join('\n');
+    await writeFile(join(dir, 'tests/odd.test.yaml'), doc);
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain('asks for');
+    expect(r.stderr.match(/tests\/odd\.test\.yaml:\d+:\d+ error/g)).toHaveLength(3);
+  });
+
   it('reports the other problems of a test file with a duplicate key or a control character, as it does for resource files', async () => {
     const dir = await example();
     const doc = (head: string[], name: string) =>
