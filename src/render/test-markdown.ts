@@ -40,18 +40,28 @@ interface Layout {
   rows: number;
 }
 
+/** Whether a case is one a reviewer of the comment must see: it did not pass (a skipped case was not run). */
+const broken = (c: CaseOutcome): boolean => c.status !== 'pass' && c.status !== 'skipped';
+
+/** At most `rows` cases, those not passing first, in the file's order (probe HM-4: a cut kept passing rows and dropped failing ones). */
+function shownCases(cases: readonly CaseOutcome[], rows: number): readonly CaseOutcome[] {
+  if (cases.length <= rows) return cases;
+  const kept = new Set([...cases.filter(broken), ...cases.filter((c) => !broken(c))].slice(0, rows));
+  return cases.filter((c) => kept.has(c));
+}
+
 function suiteSection(suite: SuiteOutcome, layout: Layout): string[] {
   const labels: string[] = [];
   for (const c of suite.cases) for (const e of c.expectations) if (!labels.includes(e.label)) labels.push(e.label);
   const inline = labels.join('').length <= INLINE_HEADER_CHARS;
   const before = suite.before ? new Map(suite.before.cases.map((c) => [c.name, c])) : undefined;
-  const broken = suite.cases.filter((c) => c.status !== 'pass' && c.status !== 'skipped').length;
-  const head = `${escapeMarkdown(suite.subject, 'html')} · ${escapeMarkdown(suite.file, 'html')} · ${suite.cases.length} case${suite.cases.length === 1 ? '' : 's'}${broken > 0 ? `, ${broken} not passing` : ''}`;
-  const out = [`<details${broken > 0 ? ' open' : ''}><summary>${head}</summary>`, ''];
+  const notPassing = suite.cases.filter(broken).length;
+  const head = `${escapeMarkdown(suite.subject, 'html')} · ${escapeMarkdown(suite.file, 'html')} · ${suite.cases.length} case${suite.cases.length === 1 ? '' : 's'}${notPassing > 0 ? `, ${notPassing} not passing` : ''}`;
+  const out = [`<details${notPassing > 0 ? ' open' : ''}><summary>${head}</summary>`, ''];
   if (suite.before?.note) out.push(`_${escapeMarkdown(`${suite.before.ref}: ${suite.before.note}`)}_`, '');
   const header = ['case', 'result', ...labels.map((l, i) => (inline ? escapeMarkdown(l) : String(i + 1)))];
   out.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`);
-  for (const c of suite.cases.slice(0, layout.rows)) {
+  for (const c of shownCases(suite.cases, layout.rows)) {
     const old = before?.get(c.name);
     const pair = (f: (x: CaseOutcome | undefined) => string): string => (before ? `${f(old)} → ${f(c)}` : f(c));
     out.push(`| ${escapeMarkdown(c.name)} | ${pair((x) => (x ? ICON[x.status] : '·'))} | ${labels.map((l) => pair((x) => cell(x, l))).join(' | ')} |`);
@@ -102,18 +112,34 @@ function render(report: TestReport, layout: Layout, suites: number, failOnWarn: 
 
 export function renderTestMarkdown(report: TestReport, options: TestMarkdownOptions = {}): string {
   const max = options.maxChars ?? DEFAULT_MAX_CHARS;
+  const failOnWarn = options.failOnWarn ?? false;
   const most = Math.max(0, ...report.suites.map((s) => s.cases.length));
-  let text = render(report, { details: true, rows: most }, report.suites.length, options.failOnWarn ?? false);
+  const text = render(report, { details: true, rows: most }, report.suites.length, failOnWarn);
   if (text.length < max) return text;
+  const renderCut = (layout: Layout, note: string): string => render(report, layout, report.suites.length, failOnWarn) + note;
+  // Passing rows go first, with every failure's details, while every case not passing still has its row.
+  const passingCut = '\n_This comment was cut to stay under GitHub’s size limit: some passing rows are left out. The job log and the --junit report have everything._\n';
+  const everyBroken = Math.max(0, ...report.suites.map((s) => s.cases.filter(broken).length));
+  const withDetails = mostRows(everyBroken, most, (rows) => renderCut({ details: true, rows }, passingCut).length < max);
+  if (withDetails !== undefined) return renderCut({ details: true, rows: withDetails }, passingCut);
   const note = '\n_This comment was cut to stay under GitHub’s size limit: failure details and some rows are left out. The job log and the --junit report have everything._\n';
-  // Halve the rows until it fits, then drop whole files.
-  for (let rows = most; rows >= 1; rows = Math.floor(rows / 2)) {
-    text = render(report, { details: false, rows }, report.suites.length, options.failOnWarn ?? false);
-    if (text.length + note.length < max) return text + note;
-  }
+  const rows = mostRows(1, most, (n) => renderCut({ details: false, rows: n }, note).length < max);
+  if (rows !== undefined) return renderCut({ details: false, rows }, note);
   for (let suites = report.suites.length - 1; suites >= 0; suites--) {
-    text = render(report, { details: false, rows: 1 }, suites, options.failOnWarn ?? false);
-    if (text.length + note.length < max) return text + note;
+    const cut = render(report, { details: false, rows: 1 }, suites, failOnWarn);
+    if (cut.length + note.length < max) return cut + note;
   }
   return `### docket test\n\n${tally(report).cases} cases; the report is too large for a comment: see the job log.\n`;
+}
+
+/** The most rows, from `least` to `most`, with which the comment fits (it grows with the rows); undefined when even `least` does not. */
+function mostRows(least: number, most: number, fits: (rows: number) => boolean): number | undefined {
+  if (least > most || !fits(least)) return undefined;
+  let [low, high] = [least, most];
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(mid)) low = mid;
+    else high = mid - 1;
+  }
+  return low;
 }

@@ -206,6 +206,26 @@ describe('the pull-request comment', () => {
     expect(renderTestMarkdown(report).length).toBeLessThan(60_000);
     expect(renderTestMarkdown(report)).not.toContain('was cut');
   });
+  it('when cut, keeps every failing row (with its details while they fit) before passing ones, filling the budget (probe HM-4)', () => {
+    const name = (i: number) => `case ${i} ${'n'.repeat(140)}`;
+    const cases = (n: number) => Array.from({ length: n }, (_, i) => kase(name(i), i % 3 === 2 ? 'fail' : 'pass'));
+    const rowOf = (i: number) => `| ${name(i)} |`;
+    // Details fit with the failing rows: passing rows go, and the comment uses most of its budget.
+    const some = renderTestMarkdown({ ...report, suites: [{ ...report.suites[0]!, cases: cases(400) }] });
+    expect(some).toContain('some passing rows are left out');
+    expect(some.length).toBeLessThan(60_000);
+    expect(some.length).toBeGreaterThan(55_000);
+    for (let i = 2; i < 400; i += 3) expect(some, `row ${i}`).toContain(rowOf(i));
+    expect(some).toContain(`**${name(398)}** (tests/nda.test.yaml:9): expected redline`);
+    expect(some).toContain(rowOf(0));
+    expect(some).not.toContain(rowOf(399));
+    // Too many failures for their details: the failing rows still come first, without details.
+    const more = renderTestMarkdown({ ...report, suites: [{ ...report.suites[0]!, cases: cases(900) }] });
+    expect(more).toContain('failure details and some rows are left out');
+    expect(more.length).toBeGreaterThan(55_000);
+    for (let i = 2; i < 900; i += 3) expect(more, `row ${i}`).toContain(rowOf(i));
+    expect(more).not.toContain('expected redline');
+  });
 });
 
 describe('annotations', () => {
