@@ -100,9 +100,12 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
       if (agreements.made?.started) {
         const swept = await agreements.made.sweep().catch((error: unknown) => {
           notes.push(`could not look for draft test agreements an earlier run left behind: ${error instanceof Error ? error.message : String(error)}`);
-          return [];
+          return undefined;
         });
-        if (swept.length > 0) notes.push(`voided ${swept.length} draft test agreement(s) an earlier run left behind: ${swept.join(', ')}`);
+        if (swept?.voided.length) notes.push(`voided ${swept.voided.length} draft test agreement(s) an earlier run left behind: ${swept.voided.join(', ')}`);
+        if (swept?.failed.length) {
+          notes.push(`could not void ${swept.failed.length} draft test agreement(s) an earlier run left behind (${swept.failed.map((f) => f.id).join(', ')}): ${swept.failed[0]!.error}; the next docket test voids them`);
+        }
       }
     });
   }

@@ -22,8 +22,14 @@ export function testAgreementObject(values: Record<string, unknown>, custom: boo
   return custom ? { custom_field_values: values, message, test_agreement: true } : { message, ...values, test_agreement: true };
 }
 
+/** What a sweep of the drafts earlier runs left did: TestAgreements.sweep. */
+export interface Swept {
+  voided: string[];
+  failed: { id: string; error: string }[];
+}
+
 export class TestAgreements {
-  private swept: Promise<string[]> | undefined;
+  private swept: Promise<Swept> | undefined;
   /** Every agreement this run knows it made. */
   private readonly made = new Set<string>();
 
@@ -69,8 +75,12 @@ export class TestAgreements {
     throw new DocketError('unknown-outcome', `create agreement: no complete answer came back, and ${found.length} draft test agreements of this run could be the one it made`, 'the run voids them when it ends');
   }
 
-  /** Voids the draft test agreements crashed runs left (once per run); returns their ids. */
-  sweep(): Promise<string[]> {
+  /**
+   * Voids the draft test agreements crashed runs left (once per run): the ids voided, and those a
+   * void failed for, each with its error (one refused leaves the others voided: probe HM-5). Throws
+   * when the drafts could not be listed.
+   */
+  sweep(): Promise<Swept> {
     this.swept ??= (async () => {
       const alive = this.options.alive ?? processAlive;
       const now = this.options.now();
@@ -78,8 +88,18 @@ export class TestAgreements {
         const { status, test_agreement: test, message } = a.attributes;
         return (status === undefined || status === 'draft') && test === true && typeof message === 'string' && message.startsWith(SCRATCH_PREFIX) && isLeftover(message, this.run, now, alive);
       });
-      await mapLimit(left, this.options.concurrency, (a) => this.api.void(a.id));
-      return left.map((a) => a.id);
+      const swept: Swept = { voided: [], failed: [] };
+      await mapLimit(left, this.options.concurrency, (a) =>
+        this.api.void(a.id).then(
+          () => void swept.voided.push(a.id),
+          (error: unknown) => void swept.failed.push({ id: a.id, error: error instanceof Error ? error.message : String(error) }),
+        ),
+      );
+      // In the order they were listed, whichever void answered first.
+      const order = new Map(left.map((a, i) => [a.id, i]));
+      swept.voided.sort((a, b) => order.get(a)! - order.get(b)!);
+      swept.failed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+      return swept;
     })();
     return this.swept;
   }

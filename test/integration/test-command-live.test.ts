@@ -318,6 +318,34 @@ describe('docket test against a standalone emulator', () => {
     expect(own.map((a) => [a.status, a.test_agreement, a.fields.message?.startsWith('docket-test: ')])).toEqual([['voided', true, true]]);
   });
 
+  it('says which leftover drafts it voided and which one the service refused, rather than that it could not look for them (probe HM-5)', async () => {
+    const dir = await example();
+    const TEMPLATE = 'template/Mutual NDA';
+    expect((await runCli(['apply', '-C', dir, '--target', TEMPLATE, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    const templateId = Object.entries(org().agreements.templates).find(([, t]) => t.name === 'Mutual NDA')![0];
+    const headers = { authorization: `Bearer ${emu().env.DOCKET_API_KEY}`, 'content-type': 'application/json' };
+    const leftover = async (): Promise<string> => {
+      const agreement = { message: testAgreementMessage({ pid: 1, host: 'ci-runner-7', until: new Date(Date.now() - 1000) }), test_agreement: true };
+      const res = await fetch(`${emu().env.DOCKET_AGREEMENTS_URL}/v1/agreements`, { method: 'POST', headers, body: JSON.stringify({ template_id: templateId, owner_email: ACTOR, signer_email: ACTOR, draft: true, agreement }) });
+      return ((await res.json()) as { data: { id: string } }).data.id;
+    };
+    const left = [await leftover(), await leftover()];
+    emu().emulator.faults.add({ method: 'PATCH', path_pattern: '/void', status: 403, count: 1 });
+    const r = await runCli(['test', '-C', dir, '--target', TEMPLATE], { env: emu().env });
+    const agreements = org().agreements.agreements;
+    const voided = left.filter((id) => agreements[id]!.status === 'voided');
+    const refused = left.filter((id) => agreements[id]!.status === 'draft');
+    expect([voided.length, refused.length]).toEqual([1, 1]);
+    expect(r.stdout).toContain(`Note: voided 1 draft test agreement(s) an earlier run left behind: ${voided[0]}`);
+    expect(r.stdout).toContain(`Note: could not void 1 draft test agreement(s) an earlier run left behind (${refused[0]}): void agreement ${refused[0]}: agreements service PATCH /v1/agreements/${refused[0]}/void failed with HTTP 403`);
+    expect(r.stdout).toContain('; the next docket test voids them');
+    expect(r.stdout).not.toContain('could not look for');
+    // As said: the next run voids it.
+    const again = await runCli(['test', '-C', dir, '--target', TEMPLATE], { env: emu().env });
+    expect(again.stdout).toContain(`Note: voided 1 draft test agreement(s) an earlier run left behind: ${refused[0]}`);
+    expect(left.map((id) => agreements[id]!.status)).toEqual(['voided', 'voided']);
+  });
+
   it('archives its scratch playbook on Ctrl-C, and the next run archives what a run stopped at once left', async () => {
     const dir = await example();
     await fetch(`${emu().emulator.url}/_emulator/config`, { method: 'PUT', body: JSON.stringify({ review_delay_ms: 60_000 }) });
