@@ -334,6 +334,21 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     }
     return (renamedFromDigest.get(`${ref.kind}\u0000${record.fields[field]}`) ?? []).some((key) => input.sync.idOf(key) === linked);
   };
+  /**
+   * The record of what a create makes again: under its name, or, renamed in the files
+   * (`renamed_from`) while the app archived it, under a former name no other document declares:
+   * removed live, as its children read (probe HO-1).
+   */
+  const createRecord = (c: Change, own: DesiredResource | undefined): [string, SyncRecord] | [] => {
+    const key = refKey(c.kind, c.key);
+    const recorded = input.sync.byKey.get(key);
+    if (recorded) return [key, recorded];
+    for (const former of own ? formerKeys(own) : []) {
+      const then = declared(former) ? undefined : input.sync.byKey.get(former);
+      if (then) return [former, then];
+    }
+    return [];
+  };
   const classify = (change: Change): Change => {
     const l = change.liveId ? liveById.get(change.liveId) : undefined;
     // Object.assign, not a spread: a spread of changes of many shapes gives each copy a hidden class
@@ -344,8 +359,8 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     if (!c.liveId && CREATE_ACTIONS.includes(c.action)) {
       // Last synced here, and that object still live but taken over by another declared object
       // (a `renamed_from` naming this name, a pinned id): the files make a new one here.
-      const recorded = input.unlisted?.has(c.kind) ? undefined : input.sync.byKey.get(refKey(c.kind, c.key));
-      c.direction = !recorded || takenOver(refKey(c.kind, c.key), recorded.id) || (c.parent !== undefined && (takenOver(refKey(c.parent.kind, c.parent.key), recorded.id) || livesElsewhere(recorded.id, c.key, c.parent.liveId))) ? 'only-in-files' : 'removed-live';
+      const [recordedAt, recorded] = input.unlisted?.has(c.kind) ? [] : createRecord(c, own);
+      c.direction = !recorded || takenOver(recordedAt!, recorded.id) || (c.parent !== undefined && (takenOver(refKey(c.parent.kind, c.parent.key), recorded.id) || livesElsewhere(recorded.id, c.key, c.parent.liveId))) ? 'only-in-files' : 'removed-live';
     } else if (c.action === 'delete' || c.action === 'archive') {
       const key = refKey(c.kind, c.key);
       // Its own record: one under its name of another live id is another object's (this one was made in the app since).

@@ -137,6 +137,23 @@ describe('review service scenarios', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a playbook archived in the app and renamed in the files reads as removed live with its rules, and is put back with them as one object, as without the rename (probe HO-1)', async () => {
+    const third = NDA.replace('Inbound NDA', 'Outbound NDA');
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA, 'playbooks/out.yaml': third });
+    await applyOk(cli, dir);
+    await new App(t.env).archivePlaybook('Vendor MSA');
+    await writeFiles(dir, { 'playbooks/msa.yaml': MSA.replace('name: Vendor MSA\n', 'name: Supplier MSA\nrenamed_from: [Vendor MSA]\n') });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('+ create playbook "Supplier MSA" (playbooks/msa.yaml:1) · removed live');
+    expect(plan.stdout).toContain('+ create rule "Supplier MSA/Auto-renewal" (playbooks/msa.yaml:');
+    expect(plan.stdout).not.toContain('only in files');
+    // Two of six rules: over the share, were they counted apart from their playbook.
+    expect(plan.stdout).not.toContain('apply will refuse');
+    await applyOk(cli, dir);
+    expect(liveRules('Supplier MSA')).toHaveLength(2);
+    await expectNoChanges(cli, dir);
+  });
+
   it('a rule removed while its playbook is renamed leaves no record under the old name: a new playbook taking that name has no drift', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     await applyOk(cli, dir);
