@@ -71,26 +71,52 @@ async function writePulledFiles(root: string, files: readonly FileChange[], sync
   }
   if (problems.length > 0) throw cannotWrite(problems, 'make them writable, or see the changes with --dry-run and make them by hand');
   // Each file still as pull read it: an edit saved since would be written over.
-  for (const t of targets) {
+  const stillAsRead = (t: Target): boolean => {
     let now: string | null;
     try {
       now = readRegularFileSync(path.join(root, ...t.change.path.split('/'))).toString('utf8');
     } catch {
       now = null;
     }
-    if (now !== t.change.before) throw changedWhilePulling(t.change.path);
-  }
-  for (const t of targets) {
+    return now === t.change.before;
+  };
+  const changed = targets.filter((t) => !stillAsRead(t)).map((t) => t.change.path);
+  if (changed.length > 0) throw changedWhilePulling(...changed);
+  for (const [i, t] of targets.entries()) {
+    const written = targets.slice(0, i).map((w) => w.change.path);
+    // Looked at again the moment before it is replaced: an editor's save while the files before it
+    // were written is kept, and the pull stops there (probe HL-1).
+    const unchanged = (): void => {
+      if (!stillAsRead(t)) throw new ChangedWhileWriting(t.change.path, written);
+    };
     try {
       const file = path.join(root, ...t.change.path.split('/'));
       // A document removed with its file: a link goes, not what it leads to.
-      if (t.change.after === null) await rm(file, { force: true });
+      if (t.change.after === null) {
+        unchanged();
+        await rm(file, { force: true });
+      }
       // writeFileAtomic keeps the permission bits of the file it replaces.
-      else await writeFileAtomic(t.real, t.change.after, { tempDir });
+      else await writeFileAtomic(t.real, t.change.after, { tempDir, beforeReplacing: unchanged });
     } catch (error) {
-      const written = targets.slice(0, targets.indexOf(t)).map((w) => w.change.path);
+      if (error instanceof ChangedWhileWriting) throw error.said();
       throw new DocketError('pull-cannot-write', `cannot write ${t.change.path} (${codeOf(error)})${written.length > 0 ? `; written before it: ${written.join(', ')}` : ''}`, 'fix what stops the write and run pull again: it converges');
     }
+  }
+}
+
+/** A file saved again while pull wrote the ones before it. */
+class ChangedWhileWriting extends Error {
+  constructor(
+    readonly file: string,
+    readonly written: readonly string[],
+  ) {
+    super(file);
+  }
+
+  said(): DocketError {
+    const before = this.written.length > 0 ? `; written before it: ${this.written.join(', ')}` : '';
+    return new DocketError('pull-files-changed', `${showPath(this.file)} changed while pull wrote the files: it was not written, nor the files after it${before}`, 'run pull again; it reads the files as they are now, and converges');
   }
 }
 
@@ -102,9 +128,9 @@ export function inWriteOrder<T extends { path: string }>(files: readonly T[]): T
   return [...files.filter((f) => isTestFile(f.path)), ...files.filter((f) => !isTestFile(f.path))];
 }
 
-/** A file edited while pull ran: nothing is written, and pulling again takes the edit into account. */
-export function changedWhilePulling(file: string): DocketError {
-  return new DocketError('pull-files-changed', `${showPath(file)} changed while pull ran: nothing was written`, 'run pull again; it reads the files as they are now');
+/** Files edited while pull ran: nothing is written, and pulling again takes the edits into account. */
+export function changedWhilePulling(...files: string[]): DocketError {
+  return new DocketError('pull-files-changed', `${files.map(showPath).join(', ')} changed while pull ran: nothing was written`, 'run pull again; it reads the files as they are now');
 }
 
 /** Where a change goes; throws when it cannot be written there. */

@@ -20,6 +20,8 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** Told the temporary file while it exists (to remove it if a signal ends the process); returns its release. */
   whileWriting?: (tmp: string) => () => void;
+  /** Called once the text is written, just before it replaces the file: throwing leaves the file as it is. */
+  beforeReplacing?: () => void;
 }
 
 /**
@@ -90,6 +92,7 @@ export async function writeFileAtomic(path: string, content: string | Iterable<s
     // A file someone made private (or read-only) stays so: a rename would otherwise give it the umask's bits.
     const mode = options.mode ?? (await stat(file).then((s) => s.mode & 0o7777, () => undefined));
     if (mode !== undefined) await chmod(tmp, mode);
+    options.beforeReplacing?.();
     await rename(tmp, file);
   } catch (err) {
     await rm(tmp, { force: true });

@@ -139,6 +139,9 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
           collectGarbage(result.parts.reduce((n, p) => n + p.count + p.children.reduce((m, c) => m + c.count, 0), 0));
           checked = await checkAndRecord(io, staging, { emulator, deadline: () => deadline, seen, exported: exported.map((k) => k.name), ...pick(opts) });
         });
+        // The directory is in place: from here a signal stops nothing, and the exit code is the
+        // export's (a retry would refuse the directory as not empty: probe HL-2).
+        interruptsOf(io).hold('the export is written; its report is being written');
         const { refused, records } = checked!;
 
         const paint = painter(useColor(io, opts));

@@ -19,7 +19,7 @@ import { keysOf } from '../../config/api-keys.js';
 import { findTestFiles } from '../../testing/load.js';
 import { renderPullJson, renderPullMarkdown, renderPullText } from '../../render/pull.js';
 import { writePulled } from '../pull-write.js';
-import { useColor, type Io } from '../io.js';
+import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { readWithDroppedKinds } from '../dropped-kinds.js';
 import { droppedFromFiles } from '../../engine/drift.js';
@@ -128,6 +128,10 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           io.stderr(`Warning: pull will refuse to write this: ${why}; pass --force to write it anyway\n`);
         }
         if (!dryRun) {
+          // A first signal from here on stops nothing: the writes take moments, and cut short they
+          // would leave some files pulled, the records not, and a new object's data file without
+          // its document (probe HL-3, HL-4). Held to the end: the report says what was written.
+          interruptsOf(io).hold('the pulled files are being written', 'some files may be written, the sync records not; pull again converges');
           await writePulled(root, result.files, {
             file: s.syncFile,
             write: async () => {
