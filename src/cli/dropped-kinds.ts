@@ -6,6 +6,7 @@
 import { kindsManaged, kindsToRead } from '../engine/project.js';
 import type { KindName } from '../engine/types.js';
 import { KINDS } from '../kinds/index.js';
+import { isSetAside } from '../kinds/support/race.js';
 import { namedByTargets, parseTarget } from '../engine/target.js';
 import { planDetailsInSession } from './plan-step.js';
 import type { Session } from './session.js';
@@ -33,7 +34,8 @@ export async function readWithDroppedKinds(s: Session, opts: { targets: string[]
 }
 
 /**
- * The objects no file declares, of the kinds the files manage or `also` names, or synced before: of a
+ * The objects no file declares, of the kinds the files manage or `also` names, or synced before (but
+ * the copies concurrent applies set aside), and those a `--target` names: of a
  * kind read only for a reference (a custom template's term), one made in the app is not drift, nor
  * written by pull (probe FQ: every export of custom templates alone read as drift from its first day).
  */
@@ -43,7 +45,8 @@ function withinKinds(details: Details, s: Session, also: readonly KindName[], ta
   // pull removes it. One a `--target` names is asked for (second read).
   const sync = s.sync();
   const named = targets.length > 0 ? namedByTargets(targets, KINDS) : () => false;
-  const unmatched = details.unmatched.filter((l) => managed.has(l.kind) || sync.keysWithId(l.id).length > 0 || named(l));
+  // A copy a concurrent apply set aside is no one's edit: not drift, nor for pull to write (probe HN-3).
+  const unmatched = details.unmatched.filter((l) => named(l) || ((managed.has(l.kind) || sync.keysWithId(l.id).length > 0) && !isSetAside(l)));
   return unmatched.length === details.unmatched.length ? details : { ...details, unmatched };
 }
 

@@ -723,6 +723,25 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('leaves alone a copy a concurrent apply set aside: not drift, and pull writes no file of it (probe HN-3)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
+    await applyOk(cli, dir);
+    const app = new App(t!.env);
+    await app.createTerm('Consulting Terms copy', 'the copy');
+    const copy = term('Consulting Terms copy')!;
+    await app.renameTerm('Consulting Terms copy', `Consulting Terms (duplicate ${copy.id.slice(0, 8)}, created by a concurrent docket apply)`);
+    // One named so by hand, with another object's id in it, is someone's: drift says it.
+    await app.createTerm('Vendor Terms (duplicate 12345678, created by a concurrent docket apply)', 'by hand');
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.stdout).not.toContain('Consulting Terms (duplicate');
+    expect(drift.stdout).toContain('Vendor Terms (duplicate 12345678');
+    const pull = await cli('pull', '-C', dir, '--dry-run');
+    expect(pull.stdout).not.toContain('Consulting Terms (duplicate');
+    expect(pull.stdout).toContain('Vendor Terms (duplicate 12345678');
+    await expectNoChanges(cli, dir);
+  });
+
   it('says where a version 1 lock keeps the entries of an environment renamed before an apply moved them, and how to take them over (probe HP-1)', async () => {
     await start();
     const docketYaml = (env: string) => `${AGREEMENTS_DOCKET_YAML}environments:\n  ${env}: {}\n`;
