@@ -18,8 +18,8 @@ export function collect(value: string, previous: string[]): string[] {
  * same value twice are left alone.
  */
 export function checkFlagValues(command: Command): void {
-  // commander's own help flag is none of `options`.
-  const flags = new Set(['-h', '--help', ...command.options.flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined))]);
+  // commander's own help flag is none of `options`; `--version` is docket's own alone (main.ts).
+  const flags = new Set(['-h', '--help', '--version', ...command.options.flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined))]);
   for (const option of command.options) {
     if (!(option.required || option.optional) || option.variadic) continue;
     const parse = option.parseArg;

@@ -288,6 +288,17 @@ describe('flag values', () => {
     expect(r.stderr).toContain('--prune cannot be combined with a saved plan');
   });
 
+  it('--version is docket\'s alone: after a command it is a usage error, not the version with exit 0 that read as "no changes" (probe HQ-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    const plan = await run(['plan', '-C', dir, '--emulator', '--detailed-exitcode', '--version']);
+    expect([plan.code, plan.stdout, plan.stderr]).toEqual([1, '', expect.stringContaining("error: unknown option '--version'")]);
+    const json = await run(['plan', '-C', dir, '--emulator', '-o', 'json', '--version']);
+    expect([json.code, JSON.parse(json.stdout)]).toEqual([1, expect.objectContaining({ error: expect.objectContaining({ code: 'usage' }) })]);
+    expect((await run(['bogus', '--version'])).stderr).toContain("unknown command 'bogus'");
+    expect((await run(['plan', '-C', dir, '--out', '--version'])).stderr).toContain('needs a value, and got the flag "--version"');
+    for (const args of [['--version'], ['-q', '--version']]) expect(await run(args)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
+  });
+
   it('a flag missing its value does not take the next flag as one (an unset variable): --out --emulator saved no plan to a file "--emulator", and ran against the services', async () => {
     const envs = await makeDir({ 'docket.yaml': 'version: 1\n' });
     const out = await run(['plan', '-C', envs, '--out', '--emulator']);
