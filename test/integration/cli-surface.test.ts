@@ -51,6 +51,10 @@ describe('help and completion', () => {
       [['docket', '-C', 'test', 'plan', '--det'], ['--detailed-exitcode']],
       [['docket', '--env', 'init', 'plan', '--det'], ['--detailed-exitcode']],
       [['docket', '--env', '=', 'init', 'plan', '--det'], ['--detailed-exitcode']],
+      // The value of a common flag before the command: folders for -C, no command names (probe HQ-2).
+      [['docket', '-C', 'exam'], ['examples']],
+      [['docket', '--concurrency', ''], []],
+      [['docket', '--env', '=', ''], []],
       // `--output=j` after the command, as bash splits it; a flag's value that names a subcommand.
       [['docket', 'plan', '--output', '=', 'j'], ['json']],
       [['docket', 'plan', '-o', '=', ''], ['text', 'json', 'markdown']],

@@ -95,6 +95,11 @@ _docket() {
     esac
   done
   if [ -z "$cmd" ]; then
+    # The value of a common flag before the command (\`docket -C <TAB>\`): a folder for -C, nothing offered for the rest.
+    case "$prev" in
+      -C|--dir) COMPREPLY=( $(compgen -d -- "$cur") ); return ;;
+      ${VALUED_BEFORE_COMMAND}) COMPREPLY=(); return ;;
+    esac
     COMPREPLY=( $(compgen -W "${top.map((c) => c.name).join(' ')} --help --version" -- "$cur") )
     return
   fi
@@ -153,6 +158,11 @@ _docket() {
     esac
   done
   if [[ -z "$cmd" ]]; then
+    # The value of a common flag before the command: a folder for -C, nothing offered for the rest.
+    case "\${words[CURRENT-1]}" in
+      -C|--dir) _files -/; return ;;
+      ${VALUED_BEFORE_COMMAND}) return ;;
+    esac
     compadd -- ${top.join(' ')}
     return
   fi
