@@ -380,6 +380,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   function checkBudget(t: RequestTarget, a: Attempt, ms: number, retryAfter: number | undefined, landed: boolean): void {
     if (withinBudget(ms)) return;
     const left = deadlineAt()! - now();
+    // Cut off by the budget itself (the attempt's time was what was left of it): said as that, not
+    // as a failure of the service with a retry's wait beside it (probe HQ-3).
+    if (left < 1 && a.kind === 'failure' && a.failure.timedOut) {
+      throw new DocketError('timeout', `${t.operation}: this command's time budget ran out while the request to the ${service} service was under way (${clean(a.failure.message)})${maybeDone(t, landed)}`, 'give the command more time with --timeout');
+    }
     const wait = retryAfter !== undefined && retryAfter >= ms ? `asked to wait ${seconds(retryAfter)} (Retry-After)` : `trying again would mean waiting ${seconds(ms)}`;
     throw new DocketError(
       'timeout',

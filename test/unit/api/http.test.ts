@@ -1134,6 +1134,14 @@ describe('retries', () => {
     expect(err.message).toMatch(/^read a: the review service answered HTTP 503 and trying again would mean waiting \d+ ms, with none of this command's time budget left$/);
   });
 
+  it('says a request the time budget cut off as the budget running out, with no retry wait beside it (probe HQ-3)', async () => {
+    const { mock, client } = setup({ deadline: Date.now() + 150 });
+    mock.intercept({ path: '/v1/a' }).reply(200, {}).delay(5_000);
+    const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
+    expect([err.code, err.hint]).toEqual(['timeout', 'give the command more time with --timeout']);
+    expect(err.message).toMatch(/^read a: this command's time budget ran out while the request to the review service was under way \(no complete answer within \d+ ms\)$/);
+  });
+
   it('names a wait and a budget under a second in milliseconds', async () => {
     const { mock, client } = setup({ deadline: Date.now() + 200, random: () => 0.999 });
     mock.intercept({ path: '/v1/a' }).reply(503, '');
