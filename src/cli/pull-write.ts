@@ -33,8 +33,8 @@ export interface SyncWrite {
  * The pulled files, then the sync records (a run killed between the two has pulled; only the
  * directions wait for the next apply or pull). The records' file is checked with the others.
  */
-export async function writePulled(root: string, files: readonly FileChange[], sync: SyncWrite): Promise<void> {
-  await writePulledFiles(root, files, sync.file);
+export async function writePulled(root: string, files: readonly FileChange[], sync: SyncWrite, afterEachFile?: (path: string) => void): Promise<void> {
+  await writePulledFiles(root, files, sync.file, afterEachFile);
   try {
     await sync.write();
   } catch (error) {
@@ -44,7 +44,8 @@ export async function writePulled(root: string, files: readonly FileChange[], sy
   }
 }
 
-async function writePulledFiles(root: string, files: readonly FileChange[], syncFile: string): Promise<void> {
+/** `afterEachFile`: told each file once it is written (what happens between two writes, in tests). */
+async function writePulledFiles(root: string, files: readonly FileChange[], syncFile: string, afterEachFile?: (path: string) => void): Promise<void> {
   const tempDir = workPath(root);
   // What a pull stopped mid-write left there (a signal ends it between a temporary file and its rename).
   await removeStaleTempsIn(tempDir);
@@ -98,6 +99,7 @@ async function writePulledFiles(root: string, files: readonly FileChange[], sync
       }
       // writeFileAtomic keeps the permission bits of the file it replaces.
       else await writeFileAtomic(t.real, t.change.after, { tempDir, beforeReplacing: unchanged });
+      afterEachFile?.(t.change.path);
     } catch (error) {
       if (error instanceof ChangedWhileWriting) throw error.said();
       throw new DocketError('pull-cannot-write', `cannot write ${t.change.path} (${codeOf(error)})${written.length > 0 ? `; written before it: ${written.join(', ')}` : ''}`, 'fix what stops the write and run pull again: it converges');

@@ -1,20 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { inWriteOrder, writePulled } from '../../../src/cli/pull-write.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
-/** Runs as a file's new text replaces it: where an editor's save lands between two of pull's writes. */
-const renames = vi.hoisted(() => ({ before: undefined as ((to: string) => void) | undefined }));
-vi.mock('node:fs/promises', async (original) => {
-  const fs = await original<typeof import('node:fs/promises')>();
-  return { ...fs, rename: async (from: string, to: string) => (renames.before?.(to), fs.rename(from, to)) };
-});
-
 afterAll(removeMadeDirs);
-afterEach(() => {
-  renames.before = undefined;
-});
 
 describe('writePulled', () => {
   it('writes nothing, not even a new file or the records, when a file is no longer the text pull read', async () => {
@@ -35,11 +25,11 @@ describe('writePulled', () => {
     const dir = await makeDir({ 'a.yaml': 'as read\n', 'b.yaml': 'as read\n', 'c.yaml': 'as read\n' });
     let recorded = false;
     const changes = ['a.yaml', 'b.yaml', 'c.yaml'].map((path) => ({ path, before: 'as read\n', after: 'pulled\n' }));
-    // Saved the moment a.yaml is replaced: after pull looked at every file, before it wrote b.yaml.
-    renames.before = (to) => {
-      if (to.endsWith('a.yaml')) writeFileSync(join(dir, 'b.yaml'), 'saved by the editor\n');
+    // Saved once a.yaml is written: after pull looked at every file, before it wrote b.yaml.
+    const editorSaves = (root: string) => (written: string) => {
+      if (written === 'a.yaml') writeFileSync(join(root, 'b.yaml'), 'saved by the editor\n');
     };
-    await expect(writePulled(dir, changes, { file: join(dir, 'docket.lock.json'), write: async () => void (recorded = true) })).rejects.toMatchObject({
+    await expect(writePulled(dir, changes, { file: join(dir, 'docket.lock.json'), write: async () => void (recorded = true) }, editorSaves(dir))).rejects.toMatchObject({
       code: 'pull-files-changed',
       message: 'b.yaml changed while pull wrote the files: it was not written, nor the files after it; written before it: a.yaml',
     });
@@ -47,11 +37,8 @@ describe('writePulled', () => {
     expect(recorded).toBe(false);
     // A file removed by the pull is looked at the same way.
     const gone = await makeDir({ 'a.yaml': 'as read\n', 'b.yaml': 'as read\n' });
-    renames.before = (to) => {
-      if (to.endsWith('a.yaml')) writeFileSync(join(gone, 'b.yaml'), 'saved by the editor\n');
-    };
     const removing = [{ path: 'a.yaml', before: 'as read\n', after: 'pulled\n' }, { path: 'b.yaml', before: 'as read\n', after: null }];
-    await expect(writePulled(gone, removing, { file: join(gone, 'docket.lock.json'), write: async () => undefined })).rejects.toMatchObject({ code: 'pull-files-changed' });
+    await expect(writePulled(gone, removing, { file: join(gone, 'docket.lock.json'), write: async () => undefined }, editorSaves(gone))).rejects.toMatchObject({ code: 'pull-files-changed' });
     expect(readFileSync(join(gone, 'b.yaml'), 'utf8')).toBe('saved by the editor\n');
     expect(existsSync(join(gone, '.docket')) ? readdirSync(join(gone, '.docket')) : []).toEqual([]);
   });
