@@ -58,7 +58,7 @@ export interface DriftReport {
   userFiles?: ReadonlyMap<KindName, readonly string[]>;
   /** Whether pull leaves the live value of an object's field for what it, or another field of the same change, holds. */
   pullLeaves?: (item: Pick<DriftItem, 'kind' | 'key'>, field: string) => boolean;
-  /** Whether pull leaves the object for its name: shared live, or like one the files declare (pull/name-refusals.ts). */
+  /** Whether pull leaves the object for its name (shared live, or like one the files declare: pull/name-refusals.ts), or, removed live, as still live under a name the files declare. */
   pullRefuses?: (item: DriftItem) => boolean;
 }
 

@@ -154,6 +154,22 @@ describe('review service scenarios', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a rule renamed in the app onto a name the files add: drift does not send the renamed one to pull, which leaves it for a rename by hand (probe HN-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/msa.yaml': MSA });
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'playbooks/msa.yaml': `${MSA}  - name: Governing law\n    actions: ACCEPT New York\n` });
+    await new App(t.env).editRule('Vendor MSA', 'Auto-renewal', { name: 'Governing law' });
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.stdout).toContain('- rule "Vendor MSA/Auto-renewal" (playbooks/msa.yaml:7)');
+    expect(drift.stdout).toContain('`docket pull` leaves it');
+    expect(drift.stdout).not.toContain('`docket pull` writes it into the files');
+    const pull = await cli('pull', '-C', dir, '--dry-run');
+    expect(pull.stdout).toContain('rule "Vendor MSA/Auto-renewal" (playbooks/msa.yaml:7): still live as rule "Vendor MSA/Governing law", renamed or moved in the app to a name the files declare too');
+    expect(pull.stdout).toContain('would write no file');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('a rule removed while its playbook is renamed leaves no record under the old name: a new playbook taking that name has no drift', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     await applyOk(cli, dir);

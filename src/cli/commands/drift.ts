@@ -6,7 +6,7 @@
 import { spelledKind } from '../../kinds/spelled-kind.js';
 import { Command, Option } from 'commander';
 import { childrenLookup } from '../../engine/children.js';
-import { driftReport, type DriftReport } from '../../engine/drift.js';
+import { driftReport, type DriftItem, type DriftReport } from '../../engine/drift.js';
 import { kindsToRead, servicesNeeded, withAlso, type PruneSwitches } from '../../engine/project.js';
 import type { Workspace } from '../../engine/workspace.js';
 import { liveValueRefusals } from '../../pull/live-value-refusals.js';
@@ -15,6 +15,8 @@ import { keysOf } from '../../config/api-keys.js';
 import { childInTargets, limitToKinds, namedByTargets, parseTarget, unmatchedInTargets } from '../../engine/target.js';
 import { pendingByKey } from '../pending-documents.js';
 import { refKey, type DesiredResource, type KindName, type LiveResource, type Plan } from '../../engine/types.js';
+import type { SyncState } from '../../engine/sync.js';
+import { renamedOnto } from '../../engine/direction.js';
 import { exportKinds } from '../../export/layout.js';
 import { KINDS } from '../../kinds/index.js';
 import { UsageError } from '../../errors.js';
@@ -107,7 +109,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
           const parent = liveById.get(liveId);
           return children(liveId).filter((c) => inTargets(parent ? { ...c, parent: { kind: parent.kind, key: parent.key } } : c));
         };
-        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: withRenamedParents(s.sync(), s.workspace.desired, KINDS, details.live), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: new Set(KINDS.filter((k) => k.pruneKey).map((k) => k.name)), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), ...pullRefusals(s.workspace.desired, details.live, details.plan, keysOf(io.env)), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired, kinds: KINDS }) };
+        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync: withRenamedParents(s.sync(), s.workspace.desired, KINDS, details.live), declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: new Set(KINDS.filter((k) => k.pruneKey).map((k) => k.name)), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), ...pullRefusals(s.workspace.desired, details.live, details.plan, keysOf(io.env), withRenamedParents(s.sync(), s.workspace.desired, KINDS, details.live)), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired, kinds: KINDS }) };
       });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report, { kinds: [...new Set(kindNames(opts.kind))], targets: opts.target }));
       else if (opts.output === 'markdown') io.stdout(renderDriftMarkdown(plan, report, undefined, scopeOf(opts)));
@@ -122,13 +124,47 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
  * text), an object whose name validate would refuse, or one holding a value docket never writes
  * into the files (an API key, text validate refuses).
  */
-function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveResource[], plan: Plan, keys: readonly [string, string][]): Pick<DriftReport, 'pullLeaves' | 'pullRefuses'> {
+function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveResource[], plan: Plan, keys: readonly [string, string][], sync: SyncState): Pick<DriftReport, 'pullLeaves' | 'pullRefuses'> {
   const kindLeaves = pullLeavesOf(desired, live, plan.ids);
   const refusesName = pullRefusesName(live, desired, (kind) => KINDS.find((k) => k.name === kind)?.parentKind);
   const refusesValue = liveValueRefusals(live, plan, keys);
+  const movedLive = movedLiveOntoDeclared(desired, live, plan, sync);
+  let declared: Map<string, DesiredResource> | undefined;
+  // The live object of this name was last in sync as another the files declare: pull leaves its
+  // values for a rename by hand, as they are that other object's (probe HN-1).
+  const renamedOntoDeclared = (item: Pick<DriftItem, 'kind' | 'key'>): boolean => {
+    const key = refKey(item.kind, item.key);
+    declared ??= new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
+    const d = declared.get(key);
+    const id = plan.ids[key];
+    return d !== undefined && id !== undefined && renamedOnto(sync, d, id, (k) => declared!.has(k)) !== undefined;
+  };
   return {
-    pullLeaves: (item, field) => kindLeaves(item, field) || refusesValue.field(item, field),
-    pullRefuses: (item) => refusesName(item) || (item.direction === 'only-live' && refusesValue.onlyLive(item)),
+    pullLeaves: (item, field) => kindLeaves(item, field) || refusesValue.field(item, field) || renamedOntoDeclared(item),
+    pullRefuses: (item) => refusesName(item) || (item.direction === 'only-live' && refusesValue.onlyLive(item)) || (item.direction === 'removed-live' && movedLive(item)),
+  };
+}
+
+/**
+ * Whether an object that reads as removed live is still live under a name the files declare too, or
+ * under a parent they declare: renamed or moved in the app (two rules that swapped names, a rule
+ * renamed onto one the files add). Pull leaves it for a rename by hand (probe HN-1).
+ */
+function movedLiveOntoDeclared(desired: readonly DesiredResource[], live: readonly LiveResource[], plan: Plan, sync: Pick<SyncState, 'idOf'>): (item: Pick<DriftItem, 'kind' | 'key'>) => boolean {
+  let byId: Map<string, LiveResource> | undefined;
+  let declared: Set<string> | undefined;
+  let matched: Set<string> | undefined;
+  return (item) => {
+    const recorded = sync.idOf(refKey(item.kind, item.key));
+    if (recorded === undefined) return false;
+    const now = (byId ??= new Map(live.map((l) => [l.id, l]))).get(recorded);
+    if (!now || now.kind !== item.kind) return false;
+    declared ??= new Set(desired.map((d) => refKey(d.kind, d.key)));
+    if (declared.has(refKey(now.kind, now.key))) return true;
+    // As pull's own test of it (plan.ts): one with no parent live is under none the files could lose.
+    const parent = now.parentId !== undefined ? byId.get(now.parentId) : undefined;
+    if (!parent) return true;
+    return declared.has(refKey(parent.kind, parent.key)) || (matched ??= new Set(Object.values(plan.ids))).has(parent.id);
   };
 }
 
