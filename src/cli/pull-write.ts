@@ -84,11 +84,11 @@ async function writePulledFiles(root: string, files: readonly FileChange[], sync
   const changed = targets.filter((t) => !stillAsRead(t)).map((t) => t.change.path);
   if (changed.length > 0) throw changedWhilePulling(...changed);
   for (const [i, t] of targets.entries()) {
-    const written = targets.slice(0, i).map((w) => w.change.path);
+    const written = (): string[] => targets.slice(0, i).map((w) => w.change.path);
     // Looked at again the moment before it is replaced: an editor's save while the files before it
     // were written is kept, and the pull stops there (probe HL-1).
     const unchanged = (): void => {
-      if (!stillAsRead(t)) throw new ChangedWhileWriting(t.change.path, written);
+      if (!stillAsRead(t)) throw new ChangedWhileWriting(t.change.path, written());
     };
     try {
       const file = path.join(root, ...t.change.path.split('/'));
@@ -102,7 +102,8 @@ async function writePulledFiles(root: string, files: readonly FileChange[], sync
       afterEachFile?.(t.change.path);
     } catch (error) {
       if (error instanceof ChangedWhileWriting) throw error.said();
-      throw new DocketError('pull-cannot-write', `cannot write ${t.change.path} (${codeOf(error)})${written.length > 0 ? `; written before it: ${written.join(', ')}` : ''}`, 'fix what stops the write and run pull again: it converges');
+      const before = written();
+      throw new DocketError('pull-cannot-write', `cannot write ${t.change.path} (${codeOf(error)})${before.length > 0 ? `; written before it: ${before.join(', ')}` : ''}`, 'fix what stops the write and run pull again: it converges');
     }
   }
 }
