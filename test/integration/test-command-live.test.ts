@@ -276,9 +276,10 @@ describe('docket test against a standalone emulator', () => {
     expect(text).not.toContain('Term');
   });
 
-  it('voids the draft test agreements a killed run left, and leaves a concurrent run’s alone', async () => {
+  const TEMPLATE = 'template/Mutual NDA';
+  /** The example with its Mutual NDA template applied, and a maker of draft agreements of it (as someone in the app, or a run, makes them). */
+  async function withTemplateDrafts(): Promise<{ dir: string; draft: (agreement: Record<string, unknown>) => Promise<string> }> {
     const dir = await example();
-    const TEMPLATE = 'template/Mutual NDA';
     expect((await runCli(['apply', '-C', dir, '--target', TEMPLATE, '--auto-approve'], { env: emu().env })).code).toBe(0);
     const templateId = Object.entries(org().agreements.templates).find(([, t]) => t.name === 'Mutual NDA')![0];
     const headers = { authorization: `Bearer ${emu().env.DOCKET_API_KEY}`, 'content-type': 'application/json' };
@@ -288,6 +289,11 @@ describe('docket test against a standalone emulator', () => {
       expect(res.status).toBe(201);
       return ((await res.json()) as { data: { id: string } }).data.id;
     };
+    return { dir, draft };
+  }
+
+  it('voids the draft test agreements a killed run left, and leaves a concurrent run’s alone', async () => {
+    const { dir, draft } = await withTemplateDrafts();
     const marked = (run: RunIdentity, test = true) => draft({ message: testAgreementMessage(run), test_agreement: test });
     const exited = spawn(process.execPath, ['-e', '']);
     await new Promise((res) => exited.on('exit', res));
@@ -319,16 +325,8 @@ describe('docket test against a standalone emulator', () => {
   });
 
   it('says which leftover drafts it voided and which one the service refused, rather than that it could not look for them (probe HM-5)', async () => {
-    const dir = await example();
-    const TEMPLATE = 'template/Mutual NDA';
-    expect((await runCli(['apply', '-C', dir, '--target', TEMPLATE, '--auto-approve'], { env: emu().env })).code).toBe(0);
-    const templateId = Object.entries(org().agreements.templates).find(([, t]) => t.name === 'Mutual NDA')![0];
-    const headers = { authorization: `Bearer ${emu().env.DOCKET_API_KEY}`, 'content-type': 'application/json' };
-    const leftover = async (): Promise<string> => {
-      const agreement = { message: testAgreementMessage({ pid: 1, host: 'ci-runner-7', until: new Date(Date.now() - 1000) }), test_agreement: true };
-      const res = await fetch(`${emu().env.DOCKET_AGREEMENTS_URL}/v1/agreements`, { method: 'POST', headers, body: JSON.stringify({ template_id: templateId, owner_email: ACTOR, signer_email: ACTOR, draft: true, agreement }) });
-      return ((await res.json()) as { data: { id: string } }).data.id;
-    };
+    const { dir, draft } = await withTemplateDrafts();
+    const leftover = () => draft({ message: testAgreementMessage({ pid: 1, host: 'ci-runner-7', until: new Date(Date.now() - 1000) }), test_agreement: true });
     const left = [await leftover(), await leftover()];
     emu().emulator.faults.add({ method: 'PATCH', path_pattern: '/void', status: 403, count: 1 });
     const r = await runCli(['test', '-C', dir, '--target', TEMPLATE], { env: emu().env });
