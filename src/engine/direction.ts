@@ -112,10 +112,28 @@ export function editedLiveSince(c: Change, sync: SyncState): string[] {
  * would put it back): pull leaves such an object in the files, so its removal is not for it to
  * adopt. Sensitive fields are in no record, and so never compared.
  */
-export function editedInFilesSince(c: Change, sync: SyncState): string[] {
+export function editedInFilesSince(c: Change, sync: SyncState, declared?: ReadonlyMap<string, Pick<DesiredResource, 'kind' | 'key' | 'parent' | 'renamedFrom'>>): string[] {
   if (c.direction !== 'removed-live') return [];
-  const record = sync.byKey.get(refKey(c.kind, c.key));
+  const d = declared?.get(refKey(c.kind, c.key));
+  const record = d ? recordOfDeclared(d, sync, (key) => declared!.has(key))?.[1] : sync.byKey.get(refKey(c.kind, c.key));
   return record ? movedSince(record, Object.fromEntries(c.fields.map((f) => [f.field, f.after]))) : [];
+}
+
+/**
+ * The record (and its key) of what the files declare as `d`: under its name, or, renamed in the
+ * files (`renamed_from`) since the last sync, under a former name no other document declares. Such
+ * a rename is the files' edit: removed live, the object stays in the files and is made again, as
+ * after an edit of any other field (probe HO-1, HR-2).
+ */
+export function recordOfDeclared(d: Pick<DesiredResource, 'kind' | 'key' | 'parent' | 'renamedFrom'>, sync: Pick<SyncState, 'byKey'>, declared: (kindKey: string) => boolean): [string, SyncRecord] | undefined {
+  const key = refKey(d.kind, d.key);
+  const recorded = sync.byKey.get(key);
+  if (recorded) return [key, recorded];
+  for (const former of formerKeys(d)) {
+    const then = declared(former) ? undefined : sync.byKey.get(former);
+    if (then) return [former, then];
+  }
+  return undefined;
 }
 
 /**
@@ -124,9 +142,11 @@ export function editedInFilesSince(c: Change, sync: SyncState): string[] {
  */
 export function childrenEditedInFiles(desired: Iterable<DesiredResource>, sync: SyncState, parent: string): DesiredResource[] {
   const edited: DesiredResource[] = [];
+  let keys: Set<string> | undefined;
   for (const d of desired) {
     if (!d.parent || refKey(d.parent.kind, d.parent.key) !== parent) continue;
-    const record = sync.byKey.get(refKey(d.kind, d.key));
+    // A former name another document declares is that one's (read only for a child renamed in the files).
+    const record = recordOfDeclared(d, sync, (key) => (keys ??= new Set([...desired].map((x) => refKey(x.kind, x.key)))).has(key))?.[1];
     if (record && changedSinceRecord(d, record).length > 0) edited.push(d);
   }
   return edited;
@@ -334,20 +354,13 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     }
     return (renamedFromDigest.get(`${ref.kind}\u0000${record.fields[field]}`) ?? []).some((key) => input.sync.idOf(key) === linked);
   };
-  /**
-   * The record of what a create makes again: under its name, or, renamed in the files
-   * (`renamed_from`) while the app archived it, under a former name no other document declares:
-   * removed live, as its children read (probe HO-1).
-   */
+  /** The record of what a create makes again: removed live, renamed in the files or not (recordOfDeclared), as its children read (probe HO-1). */
   const createRecord = (c: Change, own: DesiredResource | undefined): [string, SyncRecord] | [] => {
     const key = refKey(c.kind, c.key);
-    const recorded = input.sync.byKey.get(key);
-    if (recorded) return [key, recorded];
-    for (const former of own ? formerKeys(own) : []) {
-      const then = declared(former) ? undefined : input.sync.byKey.get(former);
-      if (then) return [former, then];
-    }
-    return [];
+    const recorded = own ? recordOfDeclared(own, input.sync, declared) : undefined;
+    if (recorded) return recorded;
+    const byKey = input.sync.byKey.get(key);
+    return byKey ? [key, byKey] : [];
   };
   const classify = (change: Change): Change => {
     const l = change.liveId ? liveById.get(change.liveId) : undefined;
@@ -398,7 +411,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     classified.set(change, c);
     if (c.direction) directionOf.set(refKey(c.kind, c.key), c.direction);
   }
-  const revived = revivedRemovals([...classified.values()], desired, input.sync);
+  const revived = revivedRemovals([...classified.values()], desired, input.sync, declared);
   const keptByPolicy = childrenKeptByPolicy(input.desired, input.sync);
   for (const change of changes) {
     const c = classified.get(change) ?? classify(change);
@@ -458,14 +471,14 @@ function checkedAsWritten(c: Change, desired: ReadonlyMap<string, DesiredResourc
  * Creates of objects removed live that the files edited since the last sync: those objects, and a
  * parent removed live whose child the files edited (it comes back with all it holds).
  */
-function revivedRemovals(creates: readonly Change[], desired: ReadonlyMap<string, DesiredResource>, sync: SyncState): Set<string> {
+function revivedRemovals(creates: readonly Change[], desired: ReadonlyMap<string, DesiredResource>, sync: SyncState, declared: (kindKey: string) => boolean): Set<string> {
   const removed = new Set(creates.filter((c) => c.direction === 'removed-live').map((c) => refKey(c.kind, c.key)));
   const revived = new Set<string>();
   for (const c of creates) {
     const key = refKey(c.kind, c.key);
     if (!removed.has(key)) continue;
     const d = desired.get(key);
-    const record = sync.byKey.get(key);
+    const record = d ? recordOfDeclared(d, sync, declared)?.[1] : undefined;
     if (!d || !record || filesAsRecorded(d, record)) continue;
     revived.add(key);
     if (c.parent && removed.has(refKey(c.parent.kind, c.parent.key))) revived.add(refKey(c.parent.kind, c.parent.key));

@@ -132,6 +132,7 @@ export function driftReport(input: DriftInput): DriftReport {
   const editedChildrenOf = new Set<string>();
   /** The drift items of children removed live, by their parent's `kind:key`. */
   const removedChildren = new Map<string, DriftItem[]>();
+  let declaredByKey: Map<string, DesiredResource> | undefined;
   for (const c of input.plan.changes) {
     if (!isDrift(c.direction)) {
       toPending(item(c));
@@ -142,7 +143,7 @@ export function driftReport(input: DriftInput): DriftReport {
       continue;
     }
     // Removed live, but changed in the files since: the files' part is pending, and pull leaves the object in them.
-    const editedInFiles = editedInFilesSince(c, input.sync);
+    const editedInFiles = editedInFilesSince(c, input.sync, (declaredByKey ??= new Map((input.desired ?? []).map((d) => [refKey(d.kind, d.key), d]))));
     if (editedInFiles.length > 0) {
       toDrift({ ...item(c), edited_in_files: true }, c.liveId);
       toPending({ ...item(c), direction: 'changed-in-files', fields: editedInFiles.map((field) => ({ field, direction: 'files' })) }, c.liveId);

@@ -12,7 +12,7 @@ import { conflictMarkers, markersNamed } from '../config/merge-conflict.js';
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { changedSinceRecord, childrenEditedInFiles, childrenKeptByPolicy, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, movedFromOf, renamedOnto, syncedRecordOf, type ChildWork, type LiveRenames } from '../engine/direction.js';
+import { changedSinceRecord, recordOfDeclared, childrenEditedInFiles, childrenKeptByPolicy, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, movedFromOf, renamedOnto, syncedRecordOf, type ChildWork, type LiveRenames } from '../engine/direction.js';
 import { childrenLookup } from '../engine/children.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
@@ -25,6 +25,7 @@ import { isPlainObject } from '../util/plain.js';
 import { parse as parseYaml, type Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
 import { literalPlaceholders, variablesIn } from '../config/interpolate.js';
+import { movedLiveOntoDeclared } from './moved-live.js';
 import { keyInFileName, refusedLiveValue } from './live-value-refusals.js';
 import { lookAlikeDeclared, sharedLiveNames } from './name-refusals.js';
 import { parseWithPositions, pointerToPath } from '../config/yaml-positions.js';
@@ -284,16 +285,8 @@ class PullPlanner {
     return `the files still declare it as ${named}, which this pull leaves there; pull both together (without --target or --kind) to move it`;
   }
 
-  /**
-   * Whether a live child's parent is one the files declare, matched by name, old name or pin
-   * (moved between declared parents: by hand). True too for an object without a parent, or one
-   * whose parent was not read: only a child moved under an undeclared parent is written by pull.
-   */
-  private underDeclaredParent(l: LiveResource): boolean {
-    const parent = l.parentId ? this.liveById.get(l.parentId) : undefined;
-    if (!parent) return true;
-    return this.desired.has(refKey(parent.kind, parent.key)) || this.matchedIds().has(`${parent.kind}:${parent.id}`);
-  }
+  /** movedLiveOntoDeclared of this pull's plan (made on first use). */
+  private movedLive: ReturnType<typeof movedLiveOntoDeclared> | undefined;
 
   /** `kind:liveId` → the declared key the plan matched that live object to (made on first use). */
   private matchedIds(): Map<string, string> {
@@ -346,16 +339,17 @@ class PullPlanner {
       // Gone from its name, but the object last synced under it is still live elsewhere: renamed or
       // moved in the app to a name the files declare too (two playbooks that swapped names). Taken
       // out of the files, it would be lost from both.
-      const recorded = this.input.sync.idOf(refKey(c.kind, c.key));
-      const now = recorded ? this.liveById.get(recorded) : undefined;
-      // Moved under a parent nothing declares (its playbook renamed in the app): this pull writes
-      // it there, with its parent, as objects only live, so it is taken out here.
-      if (now && now.kind === c.kind && (this.desired.has(refKey(now.kind, now.key)) || this.underDeclaredParent(now))) {
+      // (Moved under a parent nothing declares, its playbook renamed in the app: this pull writes
+      // it there, with its parent, as objects only live, so it is taken out here.)
+      this.movedLive ??= movedLiveOntoDeclared({ plan: this.input.plan, desired: this.desired, liveById: this.liveById });
+      const now = this.movedLive(c.kind, this.input.sync.idOf(refKey(c.kind, c.key)));
+      if (now) {
         this.notPulled.push(this.entryOf(c, direction, [], `still live as ${now.kind} "${now.key}", renamed or moved in the app to a name the files declare too; rename it in the files by hand`));
         return undefined;
       }
       // Removed live, but edited in the files since the last sync: taking it out would lose the edit.
-      const record = this.input.sync.byKey.get(refKey(c.kind, c.key));
+      // (Renamed in the files since, its record is under the former name: the rename is such an edit.)
+      const record = d ? recordOfDeclared(d, this.input.sync, (key) => this.desired.has(key))?.[1] : this.input.sync.byKey.get(refKey(c.kind, c.key));
       const edited = d && record ? changedSinceRecord(d, record) : [];
       if (edited.length > 0) {
         this.notPulled.push(this.entryOf(c, direction, edited, removedButEdited()));

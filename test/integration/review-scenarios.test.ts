@@ -149,8 +149,29 @@ describe('review service scenarios', () => {
     expect(plan.stdout).not.toContain('only in files');
     // Two of six rules: over the share, were they counted apart from their playbook.
     expect(plan.stdout).not.toContain('apply will refuse');
+    // The rename is the files' edit since the last sync: pull keeps the playbook in them (probe HR-2), as after any edit.
+    const pull = await cli('pull', '-C', dir, '--dry-run');
+    expect(pull.stdout).toContain('playbook "Supplier MSA" name (playbooks/msa.yaml:1): removed live, but the files changed it since the last sync');
+    expect(pull.stdout).toContain('would write no file');
     await applyOk(cli, dir);
     expect(liveRules('Supplier MSA')).toHaveLength(2);
+    await expectNoChanges(cli, dir);
+  });
+
+  it('a rule the files renamed since the last sync and the app deleted stays in the files: pull keeps it, apply makes it again (probe HR-2)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/msa.yaml': MSA });
+    await applyOk(cli, dir);
+    await new App(t.env).deleteRule('Vendor MSA', 'Auto-renewal');
+    const renamed = MSA.replace('  - name: Auto-renewal\n', '  - name: Renewal\n    renamed_from: [Auto-renewal]\n');
+    await writeFiles(dir, { 'playbooks/msa.yaml': renamed });
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.stdout).toContain('- rule "Vendor MSA/Renewal"');
+    expect(drift.stdout).toContain('pull leaves it');
+    const pull = await cli('pull', '-C', dir);
+    expect(pull.stdout).toContain('rule "Vendor MSA/Renewal" name (playbooks/msa.yaml:');
+    expect(await readFile(join(dir, 'playbooks/msa.yaml'), 'utf8')).toBe(renamed);
+    await applyOk(cli, dir);
+    expect(liveRules('Vendor MSA').map((r) => r.name).sort()).toEqual(['Liability cap', 'Renewal']);
     await expectNoChanges(cli, dir);
   });
 

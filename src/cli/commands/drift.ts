@@ -10,6 +10,7 @@ import { driftReport, type DriftItem, type DriftReport } from '../../engine/drif
 import { kindsToRead, servicesNeeded, withAlso, type PruneSwitches } from '../../engine/project.js';
 import type { Workspace } from '../../engine/workspace.js';
 import { liveValueRefusals } from '../../pull/live-value-refusals.js';
+import { movedLiveOntoDeclared } from '../../pull/moved-live.js';
 import { pullRefusesName } from '../../pull/name-refusals.js';
 import { keysOf } from '../../config/api-keys.js';
 import { childInTargets, limitToKinds, namedByTargets, parseTarget, unmatchedInTargets } from '../../engine/target.js';
@@ -129,8 +130,14 @@ function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveRe
   const kindLeaves = pullLeavesOf(desired, live, plan.ids);
   const refusesName = pullRefusesName(live, desired, (kind) => KINDS.find((k) => k.name === kind)?.parentKind);
   const refusesValue = liveValueRefusals(live, plan, keys);
-  const movedLive = movedLiveOntoDeclared(desired, live, plan, sync);
   let declared: Map<string, DesiredResource> | undefined;
+  let movedLive: ReturnType<typeof movedLiveOntoDeclared> | undefined;
+  // Removed live, and still live under a name the files declare, or a parent they declare: as pull tells it.
+  const stillLive = (item: Pick<DriftItem, 'kind' | 'key'>): boolean => {
+    declared ??= new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
+    movedLive ??= movedLiveOntoDeclared({ plan, desired: declared, liveById: new Map(live.map((l) => [l.id, l])) });
+    return movedLive(item.kind, sync.idOf(refKey(item.kind, item.key))) !== undefined;
+  };
   // The live object of this name was last in sync as another the files declare: pull leaves its
   // values for a rename by hand, as they are that other object's (probe HN-1).
   const renamedOntoDeclared = (item: Pick<DriftItem, 'kind' | 'key'>): boolean => {
@@ -142,30 +149,7 @@ function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveRe
   };
   return {
     pullLeaves: (item, field) => kindLeaves(item, field) || refusesValue.field(item, field) || renamedOntoDeclared(item),
-    pullRefuses: (item) => refusesName(item) || (item.direction === 'only-live' && refusesValue.onlyLive(item)) || (item.direction === 'removed-live' && movedLive(item)),
-  };
-}
-
-/**
- * Whether an object that reads as removed live is still live under a name the files declare too, or
- * under a parent they declare: renamed or moved in the app (two rules that swapped names, a rule
- * renamed onto one the files add). Pull leaves it for a rename by hand (probe HN-1).
- */
-function movedLiveOntoDeclared(desired: readonly DesiredResource[], live: readonly LiveResource[], plan: Plan, sync: Pick<SyncState, 'idOf'>): (item: Pick<DriftItem, 'kind' | 'key'>) => boolean {
-  let byId: Map<string, LiveResource> | undefined;
-  let declared: Set<string> | undefined;
-  let matched: Set<string> | undefined;
-  return (item) => {
-    const recorded = sync.idOf(refKey(item.kind, item.key));
-    if (recorded === undefined) return false;
-    const now = (byId ??= new Map(live.map((l) => [l.id, l]))).get(recorded);
-    if (!now || now.kind !== item.kind) return false;
-    declared ??= new Set(desired.map((d) => refKey(d.kind, d.key)));
-    if (declared.has(refKey(now.kind, now.key))) return true;
-    // As pull's own test of it (plan.ts): one with no parent live is under none the files could lose.
-    const parent = now.parentId !== undefined ? byId.get(now.parentId) : undefined;
-    if (!parent) return true;
-    return declared.has(refKey(parent.kind, parent.key)) || (matched ??= new Set(Object.values(plan.ids))).has(parent.id);
+    pullRefuses: (item) => refusesName(item) || (item.direction === 'only-live' && refusesValue.onlyLive(item)) || (item.direction === 'removed-live' && stillLive(item)),
   };
 }
 
