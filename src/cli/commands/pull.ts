@@ -156,23 +156,30 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
  */
 function fileReader(root: string, loaded: Pick<Workspace, 'textDigests' | 'files'>): (file: string) => string | undefined {
   const cache = new Map<string, string | undefined>();
+  /** The file's text now, and whether it is what the plan was made from (none loaded: nothing to compare). */
+  const read = (file: string): { text: string | undefined; same: boolean } => {
+    let bytes: Buffer | undefined;
+    try {
+      bytes = readRegularFileSync(path.join(root, ...file.split('/')));
+    } catch {
+      bytes = undefined;
+    }
+    const text = bytes?.toString('utf8');
+    // A YAML file as the loader read it (decoded as it decodes); a text data file as read (its
+    // byte-order mark left out). Gone since is changed too.
+    const digest = loaded.textDigests?.get(file);
+    const data = digest === undefined ? loaded.files.get(file)?.text : undefined;
+    if (digest === undefined && data === undefined) return { text, same: true };
+    const decoded = digest !== undefined && bytes ? decodeStrict(bytes) : undefined;
+    return { text, same: digest !== undefined ? decoded !== undefined && 'text' in decoded && sha256(decoded.text) === digest : text?.replace(/^\uFEFF/, '') === data };
+  };
   return (file) => {
     if (!cache.has(file)) {
-      let bytes: Buffer | undefined;
-      try {
-        bytes = readRegularFileSync(path.join(root, ...file.split('/')));
-      } catch {
-        bytes = undefined;
-      }
-      const text = bytes?.toString('utf8');
-      // A YAML file as the loader read it (decoded as it decodes); a text data file as read (its
-      // byte-order mark left out). Gone since is changed too.
-      const digest = loaded.textDigests?.get(file);
-      const data = digest === undefined ? loaded.files.get(file)?.text : undefined;
-      if (digest !== undefined || data !== undefined) {
-        const decoded = digest !== undefined && bytes ? decodeStrict(bytes) : undefined;
-        const same = digest !== undefined ? decoded !== undefined && 'text' in decoded && sha256(decoded.text) === digest : text?.replace(/^\uFEFF/, '') === data;
-        if (!same) throw changedWhilePulling(file);
+      const { text, same } = read(file);
+      if (!same) {
+        // Every file saved since is named, not the first one read (probe HL-5, second read).
+        const others = [...new Set([...(loaded.textDigests?.keys() ?? []), ...[...loaded.files].filter(([, f]) => f.text !== undefined).map(([name]) => name)])];
+        throw changedWhilePulling(file, ...others.filter((other) => other !== file && !read(other).same).sort());
       }
       cache.set(file, text);
     }

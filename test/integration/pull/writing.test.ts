@@ -43,6 +43,18 @@ describe('pull writes files', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('names every file saved again while it reads the services, not the first one it reads (probe HL-5)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('P', 'ACCEPT'), 'playbooks/q.yaml': playbook('Q', 'ACCEPT'), 'playbooks/r.yaml': playbook('R', 'ACCEPT') });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editRule('P', 'Term', { actions: 'REJECT' });
+    whileAnswering = () => {
+      whileAnswering = undefined;
+      for (const name of ['p', 'r']) writeFileSync(join(dir, `playbooks/${name}.yaml`), playbook(name.toUpperCase(), 'FLAG'));
+    };
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr]).toEqual([1, 'Error: playbooks/p.yaml, playbooks/r.yaml changed while pull ran: nothing was written\n  hint: run pull again; it reads the files as they are now\n']);
+  });
+
   it('keeps their permission bits, and changes a linked file where the link leads', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/private.yaml': playbook('Private', 'ACCEPT'), 'shared/linked.txt': playbook('Linked', 'ACCEPT') });
     await chmod(join(dir, 'playbooks/private.yaml'), 0o600);
