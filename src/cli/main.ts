@@ -151,8 +151,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     const args = helpAsFlag(hoisted);
     // `docket --version` only: after a command (`plan --detailed-exitcode --version`) it is no flag of
     // that command, and printing the version with exit 0 read as "no changes" in CI (probe HQ-1).
-    // (Listed by `docket --help`, which names no command either.)
-    if (args[2] === '--version' || args.slice(2).every((a) => a.startsWith('-'))) program.version(VERSION, '--version');
+    // Listed by the program's help (`docket --help`, `docket help`), which names no command either.
+    const first = args[2];
+    if (first === undefined || first.startsWith('-') || first === 'help') program.version(VERSION, '--version');
     for (const name of commandsFor(args.slice(2))) {
       const command = await COMMANDS[name]!(context);
       // A command added whole does not take the program's settings: its usage errors say where help is too.

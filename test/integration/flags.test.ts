@@ -297,6 +297,8 @@ describe('flag values', () => {
     expect((await run(['bogus', '--version'])).stderr).toContain("unknown command 'bogus'");
     expect((await run(['plan', '-C', dir, '--out', '--version'])).stderr).toContain('needs a value, and got the flag "--version"');
     for (const args of [['--version'], ['-q', '--version']]) expect(await run(args)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
+    // The program's help lists it, however it is asked for.
+    for (const args of [['--help'], ['help'], ['--help', 'plan']]) expect((await run(args)).stdout, args.join(' ')).toMatch(/^ {2}--version +output the version number$/m);
   });
 
   it('a flag missing its value does not take the next flag as one (an unset variable): --out --emulator saved no plan to a file "--emulator", and ran against the services', async () => {
