@@ -10,6 +10,7 @@ import type { Session } from './session.js';
 import { hostname } from 'node:os';
 import { strandedLegacyEnvironments, type LockFile } from '../config/lock.js';
 import { escapePointer } from '../config/yaml-positions.js';
+import { shellWord } from '../util/shell-word.js';
 import { applyLockRoot, runningApply, type ApplyLockHolder } from './apply-lock.js';
 
 export async function planInSession(s: Session, targets: readonly string[], flags: Pick<PlanStepOptions, 'retryUncertain' | 'adoptFiles'> = {}): Promise<Plan> {
@@ -138,12 +139,13 @@ function lockKnowsNothing(s: Session, plan: Plan): string | undefined {
 function strandedEntriesNote(s: Session): string {
   const location = s.workspace.lockLocation;
   const positions = s.workspace.config.project.positions;
-  if (location.environment === undefined || !positions) return '';
+  // Once this target has a section of its own, the version 1 entries are no longer read into it (second read).
+  if (location.environment === undefined || !positions || (s.lockTarget !== undefined && s.workspace.lockDoc.targets[s.lockTarget] !== undefined)) return '';
   const stranded = strandedLegacyEnvironments(s.workspace.lockDoc, location, (name) => positions.has(`/environments/${escapePointer(name)}`));
   if (stranded.length === 0) return '';
   const names = stranded.map((name) => quoteValue(name, 80)).join(', ');
   const one = stranded.length === 1 ? stranded[0]! : '<former name>';
-  return `. docket.lock.json still holds version 1 entries of the environment ${names}, which docket.yaml no longer defines: if this environment was renamed from ${stranded.length === 1 ? 'it' : 'one of them'}, give it that name again, run \`docket apply --env ${one}\` once (it moves those entries to this target's section), then rename it to ${quoteValue(location.environment, 80)} again`;
+  return `. docket.lock.json still holds version 1 entries of the environment ${names}, which docket.yaml no longer defines: if this environment was renamed from ${stranded.length === 1 ? 'it' : 'one of them'}, give it that name again, run \`docket apply --env ${stranded.length === 1 ? shellWord(one) : one}\` once (it moves those entries to this target's section), then rename it to ${quoteValue(location.environment, 80)} again`;
 }
 
 function lockKnowsNothingOf(s: Session, plan: Plan): string | undefined {
