@@ -158,6 +158,20 @@ describe('review service scenarios', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a playbook renamed in the app onto one the files add, taking a rule they do not declare there: drift says pull leaves it all, as pull does (probe HR-3)', async () => {
+    const pc = 'kind: Playbook\nname: Pc\nrules:\n  - name: R\n    actions: ACCEPT r\n  - name: R2\n    actions: ACCEPT r2\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/c.yaml': pc });
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'playbooks/d.yaml': 'kind: Playbook\nname: Pd\nrules:\n  - name: R\n    actions: ACCEPT r\n' });
+    await new App(t.env).editPlaybook('Pc', { name: 'Pd' });
+    const pull = await cli('pull', '-C', dir, '--dry-run');
+    expect(pull.stdout).toContain('would write no file');
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.stdout).toContain('~ rule "Pd/R2"');
+    expect(drift.stdout).toContain('`docket pull` leaves it');
+    expect(drift.stdout).not.toContain('`docket pull` writes it into the files');
+  });
+
   it('a rule the files renamed since the last sync and the app deleted stays in the files: pull keeps it, apply makes it again (probe HR-2)', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/msa.yaml': MSA });
     await applyOk(cli, dir);
