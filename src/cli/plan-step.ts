@@ -10,7 +10,8 @@ import type { Session } from './session.js';
 import { hostname } from 'node:os';
 import { strandedLegacyEnvironments, type LockFile } from '../config/lock.js';
 import { escapePointer } from '../config/yaml-positions.js';
-import { shellWord } from '../util/shell-word.js';
+import path from 'node:path';
+import { shapedCommand } from './command-line.js';
 import { applyLockRoot, runningApply, type ApplyLockHolder } from './apply-lock.js';
 
 export async function planInSession(s: Session, targets: readonly string[], flags: Pick<PlanStepOptions, 'retryUncertain' | 'adoptFiles'> = {}): Promise<Plan> {
@@ -144,8 +145,9 @@ function strandedEntriesNote(s: Session): string {
   const stranded = strandedLegacyEnvironments(s.workspace.lockDoc, location, (name) => positions.has(`/environments/${escapePointer(name)}`));
   if (stranded.length === 0) return '';
   const names = stranded.map((name) => quoteValue(name, 80)).join(', ');
-  const one = stranded.length === 1 ? stranded[0]! : '<former name>';
-  return `. docket.lock.json still holds version 1 entries of the environment ${names}, which docket.yaml no longer defines: if this environment was renamed from ${stranded.length === 1 ? 'it' : 'one of them'}, give it that name again, run \`docket apply --env ${stranded.length === 1 ? shellWord(one) : one}\` once (it moves those entries to this target's section), then rename it to ${quoteValue(location.environment, 80)} again`;
+  // As this run was made (its folder, the emulator), under the former name: copied, it moves those entries.
+  const apply = shapedCommand('apply', { dir: path.relative(process.cwd(), location.root) || '.', env: stranded.length === 1 ? stranded[0]! : 'FORMER', emulator: location.emulator, target: [] });
+  return `. docket.lock.json still holds version 1 entries of the environment ${names}, which docket.yaml no longer defines: if this environment was renamed from ${stranded.length === 1 ? 'it' : 'one of them (FORMER below)'}, give it that name again, run \`${apply}\` once (it moves those entries to this target's section), then rename it to ${quoteValue(location.environment, 80)} again`;
 }
 
 function lockKnowsNothingOf(s: Session, plan: Plan): string | undefined {

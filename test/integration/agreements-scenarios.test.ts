@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { lockFiles, lockTargets } from '../helpers/lock.js';
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
 import { applyOk, expectNoChanges } from '../helpers/scenario.js';
@@ -756,7 +756,8 @@ describe('standard templates and attachments', () => {
     await writeFiles(dir, { 'docket.yaml': docketYaml('new') });
     const renamed = await cli('plan', '-C', dir, '--env', 'new');
     expect(renamed.stdout).toContain('+ upload attachment "Security Exhibit"');
-    expect(renamed.stdout).toContain('. docket.lock.json still holds version 1 entries of the environment "old", which docket.yaml no longer defines: if this environment was renamed from it, give it that name again, run `docket apply --env old` once (it moves those entries to this target\'s section), then rename it to "new" again');
+    // The command as this run was made: its folder (-C, from where docket runs), its environment's former name.
+    expect(renamed.stdout).toContain(`. docket.lock.json still holds version 1 entries of the environment "old", which docket.yaml no longer defines: if this environment was renamed from it, give it that name again, run \`docket apply -C ${relative(process.cwd(), dir)} --env old\` once (it moves those entries to this target's section), then rename it to "new" again`);
     // As told: the entries move, and the environment under its new name uploads nothing again.
     await writeFiles(dir, { 'docket.yaml': docketYaml('old') });
     const moved = await cli('apply', '-C', dir, '--auto-approve', '--env', 'old');
