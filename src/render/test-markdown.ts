@@ -36,7 +36,8 @@ function expectationIcon(e: ExpectationOutcome): string {
 }
 
 interface Layout {
-  details: boolean;
+  /** Failure details shown, at most, per test file (0: none; Infinity: all). */
+  details: number;
   rows: number;
 }
 
@@ -68,7 +69,7 @@ function suiteSection(suite: SuiteOutcome, layout: Layout): string[] {
   }
   if (suite.cases.length > layout.rows) out.push('', `_…and ${suite.cases.length - layout.rows} more case(s), left out to keep this comment under the size limit._`);
   if (!inline) out.push('', ...labels.map((l, i) => `${i + 1}. ${escapeMarkdown(l)}`));
-  if (layout.details) {
+  if (layout.details > 0) {
     const lines: string[] = [];
     for (const c of suite.cases) {
       if (c.reason && c.status !== 'pass') lines.push(`- **${escapeMarkdown(c.name)}**: ${escapeMarkdown(c.reason)}`);
@@ -77,7 +78,8 @@ function suiteSection(suite: SuiteOutcome, layout: Layout): string[] {
         lines.push(`- **${escapeMarkdown(c.name)}** (${escapeMarkdown(`${e.at.file}:${e.at.line}`)}${e.severity === 'warn' ? ', warn' : ''}): expected ${escapeMarkdown(e.label)}, got ${escapeMarkdown(e.got)}${e.runs > 1 ? ` (held in ${e.held} of ${e.runs} runs)` : ''}`);
       }
     }
-    if (lines.length > 0) out.push('', ...lines);
+    if (lines.length > 0) out.push('', ...lines.slice(0, layout.details));
+    if (lines.length > layout.details) out.push('', `_…and ${lines.length - layout.details} more failure detail(s), left out to keep this comment under the size limit._`);
   }
   for (const note of suite.notes) out.push('', `_${escapeMarkdown(note)}_`);
   out.push('', '</details>', '');
@@ -114,19 +116,24 @@ export function renderTestMarkdown(report: TestReport, options: TestMarkdownOpti
   const max = options.maxChars ?? DEFAULT_MAX_CHARS;
   const failOnWarn = options.failOnWarn ?? false;
   const most = Math.max(0, ...report.suites.map((s) => s.cases.length));
-  const text = render(report, { details: true, rows: most }, report.suites.length, failOnWarn);
+  const text = render(report, { details: Infinity, rows: most }, report.suites.length, failOnWarn);
   if (text.length < max) return text;
   const renderCut = (layout: Layout, note: string): string => render(report, layout, report.suites.length, failOnWarn) + note;
+  const fits = (layout: Layout, note: string): boolean => renderCut(layout, note).length < max;
   // Passing rows go first, with every failure's details, while every case not passing still has its row.
   const passingCut = '\n_This comment was cut to stay under GitHub’s size limit: some passing rows are left out. The job log and the --junit report have everything._\n';
   const everyBroken = Math.max(0, ...report.suites.map((s) => s.cases.filter(broken).length));
-  const withDetails = mostRows(everyBroken, most, (rows) => renderCut({ details: true, rows }, passingCut).length < max);
-  if (withDetails !== undefined) return renderCut({ details: true, rows: withDetails }, passingCut);
+  const withDetails = mostRows(everyBroken, most, (rows) => fits({ details: Infinity, rows }, passingCut));
+  if (withDetails !== undefined) return renderCut({ details: Infinity, rows: withDetails }, passingCut);
+  // Then the failure details, as many as fit beside every failing row (probe HR-5: all or none went).
   const note = '\n_This comment was cut to stay under GitHub’s size limit: failure details and some rows are left out. The job log and the --junit report have everything._\n';
-  const rows = mostRows(1, most, (n) => renderCut({ details: false, rows: n }, note).length < max);
-  if (rows !== undefined) return renderCut({ details: false, rows }, note);
+  const details = mostRows(1, Math.max(1, ...report.suites.map((s) => s.cases.length * Math.max(1, ...s.cases.map((c) => c.expectations.length + 1)))), (n) => fits({ details: n, rows: everyBroken }, note));
+  if (details !== undefined) return renderCut({ details, rows: everyBroken }, note);
+  // Then rows of failures.
+  const rows = mostRows(1, most, (n) => fits({ details: 0, rows: n }, note));
+  if (rows !== undefined) return renderCut({ details: 0, rows }, note);
   for (let suites = report.suites.length - 1; suites >= 0; suites--) {
-    const cut = render(report, { details: false, rows: 1 }, suites, failOnWarn);
+    const cut = render(report, { details: 0, rows: 1 }, suites, failOnWarn);
     if (cut.length + note.length < max) return cut + note;
   }
   return `### docket test\n\n${tally(report).cases} cases; the report is too large for a comment: see the job log.\n`;

@@ -219,12 +219,21 @@ describe('the pull-request comment', () => {
     expect(some).toContain(`**${name(398)}** (tests/nda.test.yaml:9): expected redline`);
     expect(some).toContain(rowOf(0));
     expect(some).not.toContain(rowOf(399));
-    // Too many failures for their details: the failing rows still come first, without details.
+    // Too many failures for all their details: every failing row, no passing one, and the details that fit (probe HR-5).
     const more = renderTestMarkdown({ ...report, suites: [{ ...report.suites[0]!, cases: cases(900) }] });
     expect(more).toContain('failure details and some rows are left out');
+    expect(more.length).toBeLessThan(60_000);
     expect(more.length).toBeGreaterThan(55_000);
     for (let i = 2; i < 900; i += 3) expect(more, `row ${i}`).toContain(rowOf(i));
-    expect(more).not.toContain('expected redline');
+    expect(more).not.toContain(rowOf(0));
+    expect(more).toContain(`**${name(2)}** (tests/nda.test.yaml:9): expected redline`);
+    expect(more).toMatch(/_…and \d+ more failure detail\(s\), left out to keep this comment under the size limit\._/);
+    // Too many failures for their rows: as many failing rows as fit, no details.
+    const most = renderTestMarkdown({ ...report, suites: [{ ...report.suites[0]!, cases: cases(1500) }] });
+    expect(most.length).toBeLessThan(60_000);
+    expect(most).not.toContain('expected redline');
+    expect(most).toContain(rowOf(2));
+    expect(most).not.toContain(rowOf(0));
   });
 });
 
