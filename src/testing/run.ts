@@ -104,7 +104,9 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
         });
         if (swept?.voided.length) notes.push(`voided ${swept.voided.length} draft test agreement(s) an earlier run left behind: ${swept.voided.join(', ')}`);
         if (swept?.failed.length) {
-          notes.push(`could not void ${swept.failed.length} draft test agreement(s) an earlier run left behind (${swept.failed.map((f) => f.id).join(', ')}): ${swept.failed[0]!.error}; the next docket test voids them`);
+          // Each reason once (a refused key is not a passing conflict): the next run only tries again.
+          const reasons = [...new Set(swept.failed.map((f) => f.error))];
+          notes.push(`could not void ${swept.failed.length} draft test agreement(s) an earlier run left behind (${swept.failed.map((f) => f.id).join(', ')}): ${reasons.join('; ')}; the next docket test tries them again`);
         }
       }
     });

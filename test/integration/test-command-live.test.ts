@@ -336,7 +336,7 @@ describe('docket test against a standalone emulator', () => {
     expect([voided.length, refused.length]).toEqual([1, 1]);
     expect(r.stdout).toContain(`Note: voided 1 draft test agreement(s) an earlier run left behind: ${voided[0]}`);
     expect(r.stdout).toContain(`Note: could not void 1 draft test agreement(s) an earlier run left behind (${refused[0]}): void agreement ${refused[0]}: agreements service PATCH /v1/agreements/${refused[0]}/void failed with HTTP 403`);
-    expect(r.stdout).toContain('; the next docket test voids them');
+    expect(r.stdout).toContain('; the next docket test tries them again');
     expect(r.stdout).not.toContain('could not look for');
     // As said: the next run voids it.
     const again = await runCli(['test', '-C', dir, '--target', TEMPLATE], { env: emu().env });
