@@ -55,6 +55,11 @@ describe('help and completion', () => {
       [['docket', '-C', 'exam'], ['examples']],
       [['docket', '--concurrency', ''], []],
       [['docket', '--env', '=', ''], []],
+      // After the command too: folders for -C, no file names for a name, a number or a duration (probe HR-6).
+      [['docket', 'plan', '-C', 'exam'], ['examples']],
+      [['docket', 'plan', '--env', ''], []],
+      [['docket', 'apply', '--concurrency', ''], []],
+      [['docket', 'plan', '--timeout', ''], []],
       // `--output=j` after the command, as bash splits it; a flag's value that names a subcommand.
       [['docket', 'plan', '--output', '=', 'j'], ['json']],
       [['docket', 'plan', '-o', '=', ''], ['text', 'json', 'markdown']],
@@ -88,7 +93,9 @@ describe('help and completion', () => {
     expect(fish.code).toBe(1);
     expect(fish.stderr).toContain('bash and zsh');
     // Each subcommand has its own flags in the script, whether or not this machine has zsh to run it.
-    expect(zsh).toMatch(/"test capture"\) _arguments [^\n]*'--review:value:_files'/);
+    expect(zsh).toMatch(/"test capture"\) _arguments [^\n]*'--out:value:_files'/);
+    // A review's id is no file name (probe HR-6).
+    expect(zsh).toMatch(/"test capture"\) _arguments [^\n]*'--review:value: '/);
     // And the parent's place flags it reads (-C, --env, --emulator).
     expect((await runCli(['completion', 'bash'])).stdout).toMatch(/"test capture"\) opts="[^"]*--emulator[^"]*--env[^"]*-C[ "]/);
     expect((await runCli(['test', 'capture', '--help'])).stdout).toContain("Also takes docket test's -C DIR, --env E and --emulator");

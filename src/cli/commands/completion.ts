@@ -13,6 +13,14 @@ interface FlagWords {
   names: string[];
   /** The values it takes, when they are a fixed list (`text json markdown`). */
   values?: string[];
+  /** What its value names on disk, by its placeholder (`<DIR>`, `<FILE>`, `<PLAN.json>`); none: no file names are offered (probe HR-6). */
+  path?: 'dir' | 'file';
+}
+
+/** What a flag's value names on disk, told by the placeholder its help gives it. */
+function pathOf(flags: string): FlagWords['path'] {
+  const placeholder = /<([^>]+)>/.exec(flags)?.[1];
+  return placeholder === 'DIR' ? 'dir' : placeholder === 'FILE' || placeholder?.endsWith('.json') ? 'file' : undefined;
 }
 
 interface CommandWords {
@@ -44,7 +52,8 @@ function wordsOf(program: Command): CommandWords[] {
         .map((o) => {
           // `--kind` checks its value itself (with a suggestion), so its list is not commander's choices.
           const values = o.argChoices ? [...o.argChoices] : o.long === '--kind' ? LISTED_KINDS : undefined;
-          return { names: [o.short, o.long].filter((f): f is string => Boolean(f)), ...(values ? { values } : {}) };
+          const path = values ? undefined : pathOf(o.flags);
+          return { names: [o.short, o.long].filter((f): f is string => Boolean(f)), ...(values ? { values } : {}), ...(path ? { path } : {}) };
         }),
       words: c.name() === 'completion' ? [...SHELLS] : c.commands.map((sub) => sub.name()),
     };
@@ -77,9 +86,10 @@ export function bashScript(commands: CommandWords[]): string {
   const cases = commands.map((c) => `    "${c.name}") opts="${c.flags.join(' ')}"; words="${c.words.join(' ')}" ;;`).join('\n');
   // What follows a flag of a command with subcommands is its value, not a subcommand (`test --junit capture`).
   const skipped = valuedOfParents(commands);
-  // The value a flag takes: its fixed list, else a file (a directory, a plan file, a number).
+  // The value a flag takes: its fixed list, folders, files, or nothing offered (a name, a number, a duration).
+  const valueWords = (f: FlagWords): string => (f.values ? `compgen -W "${f.values.join(' ')}" -- "$cur"` : f.path === 'dir' ? 'compgen -d -- "$cur"' : f.path === 'file' ? 'compgen -f -- "$cur"' : '');
   const values = commands
-    .flatMap((c) => c.valued.filter((f) => f.values).map((f) => `    ${f.names.map((n) => `"${c.name} ${n}"`).join('|')}) COMPREPLY=( $(compgen -W "${f.values!.join(' ')}" -- "$cur") ); return ;;`))
+    .flatMap((c) => c.valued.map((f) => `    ${f.names.map((n) => `"${c.name} ${n}"`).join('|')}) COMPREPLY=( ${valueWords(f) ? `$(${valueWords(f)})` : ''} ); return ;;`))
     .join('\n');
   return `# docket completion for bash: eval "$(docket completion bash)" (e.g. in ~/.bashrc)
 _docket() {
@@ -133,7 +143,7 @@ export function zshScript(commands: CommandWords[]): string {
   const spec = (c: CommandWords, flag: string): string => {
     const valued = c.valued.find((f) => f.names.includes(flag));
     if (!valued) return `'${flag}'`;
-    return `'${flag}:value:${valued.values ? `(${valued.values.join(' ')})` : '_files'}'`;
+    return `'${flag}:value:${valued.values ? `(${valued.values.join(' ')})` : valued.path === 'dir' ? '_files -/' : valued.path === 'file' ? '_files' : ' '}'`;
   };
   // Files are what most commands take; `completion` a shell; `test` test files or `capture`.
   const operand = (c: CommandWords): string => {
