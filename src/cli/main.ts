@@ -153,7 +153,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     // that command, and printing the version with exit 0 read as "no changes" in CI (probe HQ-1).
     // Listed by the program's help (`docket --help`, `docket help`), which names no command either.
     const first = args[2];
-    if (first === undefined || first.startsWith('-') || first === 'help') program.version(VERSION, '--version');
+    // (Flags alone: one not moved behind a command, `--emulator plan --version`, leaves a command named.)
+    if (first === 'help' || args.slice(2).every((a) => a.startsWith('-')) || (first === '--help' && !args.slice(3).some((a) => a.startsWith('-')))) program.version(VERSION, '--version');
     for (const name of commandsFor(args.slice(2))) {
       const command = await COMMANDS[name]!(context);
       // A command added whole does not take the program's settings: its usage errors say where help is too.

@@ -142,11 +142,13 @@ export function recordOfDeclared(d: Pick<DesiredResource, 'kind' | 'key' | 'pare
  */
 export function childrenEditedInFiles(desired: Iterable<DesiredResource>, sync: SyncState, parent: string): DesiredResource[] {
   const edited: DesiredResource[] = [];
+  // Read once: a caller's iterator (a map's values) would be used up by the declared keys' set.
+  const all = [...desired];
   let keys: Set<string> | undefined;
-  for (const d of desired) {
+  for (const d of all) {
     if (!d.parent || refKey(d.parent.kind, d.parent.key) !== parent) continue;
     // A former name another document declares is that one's (read only for a child renamed in the files).
-    const record = recordOfDeclared(d, sync, (key) => (keys ??= new Set([...desired].map((x) => refKey(x.kind, x.key)))).has(key))?.[1];
+    const record = recordOfDeclared(d, sync, (key) => (keys ??= new Set(all.map((x) => refKey(x.kind, x.key)))).has(key))?.[1];
     if (record && changedSinceRecord(d, record).length > 0) edited.push(d);
   }
   return edited;

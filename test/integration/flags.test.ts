@@ -295,6 +295,8 @@ describe('flag values', () => {
     const json = await run(['plan', '-C', dir, '--emulator', '-o', 'json', '--version']);
     expect([json.code, JSON.parse(json.stdout)]).toEqual([1, expect.objectContaining({ error: expect.objectContaining({ code: 'usage' }) })]);
     expect((await run(['bogus', '--version'])).stderr).toContain("unknown command 'bogus'");
+    // A flag before the command that is not moved behind it leaves the command named all the same.
+    expect((await run(['--emulator', 'plan', '-C', dir, '--detailed-exitcode', '--version'])).code).toBe(1);
     expect((await run(['plan', '-C', dir, '--out', '--version'])).stderr).toContain('needs a value, and got the flag "--version"');
     for (const args of [['--version'], ['-q', '--version']]) expect(await run(args)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
     // The program's help lists it, however it is asked for.

@@ -159,17 +159,23 @@ describe('review service scenarios', () => {
   });
 
   it('a playbook renamed in the app onto one the files add, taking a rule they do not declare there: drift says pull leaves it all, as pull does (probe HR-3)', async () => {
-    const pc = 'kind: Playbook\nname: Pc\nrules:\n  - name: R\n    actions: ACCEPT r\n  - name: R2\n    actions: ACCEPT r2\n';
-    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/c.yaml': pc });
-    await applyOk(cli, dir);
-    await writeFiles(dir, { 'playbooks/d.yaml': 'kind: Playbook\nname: Pd\nrules:\n  - name: R\n    actions: ACCEPT r\n' });
-    await new App(t.env).editPlaybook('Pc', { name: 'Pd' });
-    const pull = await cli('pull', '-C', dir, '--dry-run');
-    expect(pull.stdout).toContain('would write no file');
-    const drift = await cli('drift', '-C', dir);
-    expect(drift.stdout).toContain('~ rule "Pd/R2"');
-    expect(drift.stdout).toContain('`docket pull` leaves it');
-    expect(drift.stdout).not.toContain('`docket pull` writes it into the files');
+    // Under `drift: adopt` too, where the plan holds the delete (second read).
+    for (const [name, policy] of [['Pc', ''], ['Qc', 'drift: adopt\n']] as const) {
+      const renamedTo = name.replace('c', 'd');
+      const pc = `kind: Playbook\nname: ${name}\n${policy}rules:\n  - name: R\n    actions: ACCEPT r\n  - name: R2\n    actions: ACCEPT r2\n`;
+      const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/c.yaml': pc });
+      await applyOk(cli, dir);
+      await writeFiles(dir, { 'playbooks/d.yaml': `kind: Playbook\nname: ${renamedTo}\n${policy}rules:\n  - name: R\n    actions: ACCEPT r\n` });
+      await new App(t.env).editPlaybook(name, { name: renamedTo });
+      const pull = await cli('pull', '-C', dir, '--dry-run');
+      expect(pull.stdout, policy).toContain('would write no file');
+      const drift = await cli('drift', '-C', dir);
+      expect(drift.stdout, policy).toContain(`~ rule "${renamedTo}/R2"`);
+      expect(drift.stdout, policy).toContain('`docket pull` leaves it');
+      expect(drift.stdout, policy).not.toContain('`docket pull` writes it into the files');
+      // Out of the next round's organization.
+      await new App(t.env).archivePlaybook(renamedTo);
+    }
   });
 
   it('a rule the files renamed since the last sync and the app deleted stays in the files: pull keeps it, apply makes it again (probe HR-2)', async () => {

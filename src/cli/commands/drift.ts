@@ -151,7 +151,8 @@ function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveRe
   // leaves it for a move by hand, as it would be declared twice (probe HR-3).
   let deletes: Map<string, Change> | undefined;
   const movedInApp = (item: Pick<DriftItem, 'kind' | 'key'>): boolean => {
-    deletes ??= new Map(plan.changes.filter((c) => c.action === 'delete').map((c) => [refKey(c.kind, c.key), c]));
+    // Held ones too: a delete changed live under `drift: adopt` is held, and pull leaves it all the same (second read).
+    deletes ??= new Map([...plan.changes, ...(plan.held ?? [])].filter((c) => c.action === 'delete').map((c) => [refKey(c.kind, c.key), c]));
     const c = deletes.get(refKey(item.kind, item.key));
     const movedFrom = c ? movedFromOf(c, sync) : undefined;
     const takenBy = movedFrom === undefined ? undefined : plan.ids[movedFrom];

@@ -3,7 +3,7 @@ import { buildPlan } from '../../../src/engine/plan.js';
 import { EMPTY_SYNC, recordOf, syncState, formatSyncRecord } from '../../../src/engine/sync.js';
 import type { DesiredResource, KindName, LiveResource, ResourcePolicy } from '../../../src/engine/types.js';
 import { KIND_META, change, desiredPlaybook, desiredRule, liveMember, livePlaybook, liveRule } from './builders.js';
-import { classifyChanges } from '../../../src/engine/direction.js';
+import { childrenEditedInFiles, classifyChanges } from '../../../src/engine/direction.js';
 import { fieldDirectionLabel } from '../../../src/render/facts.js';
 
 const NDA = { id: 'pb-1', name: 'NDA' };
@@ -349,5 +349,18 @@ describe('drift policies and the files’ own changes', () => {
     const p = plan([playbook, reverted], [], sync);
     expect(p.changes).toEqual([]);
     expect(p.held?.map((c) => [c.id, c.policy])).toEqual([['create:playbook:NDA', 'ignore'], ['create:rule:NDA/Term', 'ignore']]);
+  });
+});
+
+describe('childrenEditedInFiles', () => {
+  it('finds every child the files changed, one renamed in the files first among them, from a map\'s values as from a list (second read)', () => {
+    const b1 = desiredRule(NDA.name, 'b1');
+    const b2 = desiredRule(NDA.name, 'b2');
+    const sync = recorded([{ d: b1, id: 'r-1' }, { d: b2, id: 'r-2' }]);
+    // A new rule named from a name never synced, listed first; b2 edited in the files since.
+    const renamed = desiredRule(NDA.name, 'n1', {}, { renamedFrom: ['ghost'] });
+    const declared = [renamed, b1, desiredRule(NDA.name, 'b2', { actions: 'REJECT everything' })];
+    const byKey = new Map(declared.map((d) => [`${d.kind}:${d.key}`, d]));
+    for (const desired of [declared, byKey.values()]) expect(childrenEditedInFiles(desired, sync, `playbook:${NDA.name}`).map((d) => d.key)).toEqual([`${NDA.name}/b2`]);
   });
 });
