@@ -1,11 +1,11 @@
 /**
- * Whether the live object a removal's record names is still live where the files could lose it if
- * pull took the removal out of them: under a name the files declare too, or under a parent they
- * declare (renamed or moved in the app: two playbooks that swapped names, a rule renamed onto one the
- * files add). Pull leaves such a removal for a rename by hand, and drift says so. Pure.
+ * What pull leaves for a rename or move by hand, of objects renamed or moved in the app, as pull
+ * and drift both tell it (drift's closing line says whether pull writes anything). Pure.
  */
+import { movedFromOf } from '../engine/direction.js';
 import { matchedToDeclared } from '../engine/matched.js';
-import { refKey, type DesiredResource, type LiveResource, type Plan } from '../engine/types.js';
+import type { SyncState } from '../engine/sync.js';
+import { refKey, type Change, type DesiredResource, type LiveResource, type Plan } from '../engine/types.js';
 
 export interface MovedLiveInput {
   plan: Pick<Plan, 'ids' | 'changes'>;
@@ -13,7 +13,11 @@ export interface MovedLiveInput {
   liveById: ReadonlyMap<string, LiveResource>;
 }
 
-/** The live object `recordedId` as it is now, when it is still live where the files could lose it (see above); undefined otherwise. */
+/**
+ * The live object a removal's record names (`recordedId`), when it is still live where the files
+ * could lose it if pull took the removal out of them: under a name the files declare too, or under
+ * a parent they declare (two playbooks that swapped names, a rule renamed onto one the files add).
+ */
 export function movedLiveOntoDeclared(input: MovedLiveInput): (kind: string, recordedId: string | undefined) => LiveResource | undefined {
   let matched: Map<string, string> | undefined;
   // A live child's parent the files declare, matched by name, old name or pin (moved between
@@ -28,4 +32,15 @@ export function movedLiveOntoDeclared(input: MovedLiveInput): (kind: string, rec
     const now = recordedId !== undefined ? input.liveById.get(recordedId) : undefined;
     return now && now.kind === kind && (input.desired.has(refKey(now.kind, now.key)) || underDeclaredParent(now)) ? now : undefined;
   };
+}
+
+/**
+ * The `kind:key` a delete changed live was last in sync as, when pull leaves it for a move by hand:
+ * moved in the app from an object the files still declare, whose declaration names no other live
+ * object (one made in the app under the old name). Written too, it would be declared twice.
+ */
+export function movedFromDeclared(c: Change, sync: Pick<SyncState, 'idOf' | 'byId'>, ids: Readonly<Record<string, string>>): string | undefined {
+  const movedFrom = movedFromOf(c, sync);
+  const takenBy = movedFrom === undefined ? undefined : ids[movedFrom];
+  return movedFrom !== undefined && (takenBy === undefined || takenBy === c.liveId) ? movedFrom : undefined;
 }

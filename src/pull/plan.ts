@@ -25,7 +25,7 @@ import { isPlainObject } from '../util/plain.js';
 import { parse as parseYaml, type Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
 import { literalPlaceholders, variablesIn } from '../config/interpolate.js';
-import { movedLiveOntoDeclared } from './moved-live.js';
+import { movedFromDeclared, movedLiveOntoDeclared } from './moved-live.js';
 import { keyInFileName, refusedLiveValue } from './live-value-refusals.js';
 import { lookAlikeDeclared, sharedLiveNames } from './name-refusals.js';
 import { parseWithPositions, pointerToPath } from '../config/yaml-positions.js';
@@ -364,9 +364,9 @@ class PullPlanner {
     // A delete changed live is of an object moved in the app (engine/direction.ts): last in sync
     // as an object the files still declare, it would be declared twice if written here too.
     // Unless that declaration now names another live object (one made in the app under the old name).
-    const takenBy = movedFrom === undefined ? undefined : this.input.plan.ids[movedFrom];
-    if (movedFrom !== undefined && (takenBy === undefined || takenBy === c.liveId)) {
-      this.notPulled.push(this.entryOf(c, direction, [], `was ${c.kind} "${movedFrom.slice(movedFrom.indexOf(':') + 1)}" when last in sync, which the files still declare: renamed or moved in the app; move it in the files by hand`));
+    const movedFromHere = movedFromDeclared(c, this.input.sync, this.input.plan.ids);
+    if (movedFromHere !== undefined) {
+      this.notPulled.push(this.entryOf(c, direction, [], `was ${c.kind} "${movedFromHere.slice(movedFromHere.indexOf(':') + 1)}" when last in sync, which the files still declare: renamed or moved in the app; move it in the files by hand`));
       return undefined;
     }
     // The live object at this name was last in sync as another object the files declare: written

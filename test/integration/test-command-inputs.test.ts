@@ -9,7 +9,7 @@ import { access, copyFile, mkdir, readFile, rm, symlink, writeFile } from 'node:
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
 import { emulatorForFile } from '../helpers/scenario.js';
 import { junitErrors, testReportErrors } from '../helpers/test-reports.js';
 import { copyExample, makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
@@ -481,38 +481,33 @@ describe('docket test with broken inputs', () => {
     expect((await runCli(['validate', '-C', dir])).stderr).toContain('tests/many.test.yaml:8:80 error unknown-rule "Nope"');
   });
 
-  it('refuses expectations no review can meet, as it refuses a count whose min is above its max: a flag both included and excluded, more flags included than the count allows (probe HI)', async () => {
+  /** validate of the example with a test file `file` of Inbound NDA whose cases each expect only these flags of one contract: refused. */
+  async function validateFlagCases(file: string, cases: [name: string, flags: string][]): Promise<CliResult> {
     const dir = await example();
-    const doc = [
-      'kind: PlaybookTest',
-      'playbook: Inbound NDA',
-      'cases:',
-      '  - name: contradictory',
-      '    contract: { file: fixtures/nda-perpetual.docx }',
-      '    expect: { flags: { includes: [Term], excludes: [term] } }',
-      '  - name: too few',
-      '    contract: { file: fixtures/nda-perpetual.docx }',
-      '    expect: { flags: { includes: [Term, Residuals], count: { max: 1 } } }',
-      '  - name: possible',
-      '    contract: { file: fixtures/nda-perpetual.docx }',
-      '    expect: { flags: { includes: [Term], excludes: [Residuals], count: 1 } }',
-      '',
-    ].join('\n');
-    await writeFile(join(dir, 'tests/never.test.yaml'), doc);
+    const doc = ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', ...cases.flatMap(([name, flags]) => [`  - name: ${name}`, '    contract: { file: fixtures/nda-perpetual.docx }', `    expect: { flags: ${flags} }`]), ''].join('\n');
+    await writeFile(join(dir, file), doc);
     const r = await runCli(['validate', '-C', dir]);
     expect(r.code).toBe(1);
+    return r;
+  }
+
+  it('refuses expectations no review can meet, as it refuses a count whose min is above its max: a flag both included and excluded, more flags included than the count allows (probe HI)', async () => {
+    const r = await validateFlagCases('tests/never.test.yaml', [
+      ['contradictory', '{ includes: [Term], excludes: [term] }'],
+      ['too few', '{ includes: [Term, Residuals], count: { max: 1 } }'],
+      ['possible', '{ includes: [Term], excludes: [Residuals], count: 1 }'],
+    ]);
     expect(r.stderr).toContain('tests/never.test.yaml:6:53 error invalid-value flag "term" is in both `includes` and `excludes`: no review can pass the case');
     expect(r.stderr).toContain('tests/never.test.yaml:9:60 error invalid-value `count` allows at most 1 flag, but `includes` asks for 2: no review can pass the case');
     expect(r.stderr).toContain('2 errors,');
   });
 
   it('says a count the schema refuses once, not also that it allows fewer flags than `includes` asks for (probe HM-3)', async () => {
-    const dir = await example();
-    const caseOf = (name: string, flags: string) => [`  - name: ${name}`, '    contract: { file: fixtures/nda-perpetual.docx }', `    expect: { flags: ${flags} }`];
-    const doc = ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', ...caseOf('negative', '{ count: -1 }'), ...caseOf('negative max', '{ count: { max: -2 } }'), ...caseOf('fraction', '{ includes: [Term], count: { min: 0, max: 0.5 } }'), ''].join('\n');
-    await writeFile(join(dir, 'tests/odd.test.yaml'), doc);
-    const r = await runCli(['validate', '-C', dir]);
-    expect(r.code).toBe(1);
+    const r = await validateFlagCases('tests/odd.test.yaml', [
+      ['negative', '{ count: -1 }'],
+      ['negative max', '{ count: { max: -2 } }'],
+      ['fraction', '{ includes: [Term], count: { min: 0, max: 0.5 } }'],
+    ]);
     expect(r.stderr).not.toContain('asks for');
     expect(r.stderr.match(/tests\/odd\.test\.yaml:\d+:\d+ error/g)).toHaveLength(3);
   });

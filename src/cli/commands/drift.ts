@@ -10,14 +10,14 @@ import { driftReport, type DriftItem, type DriftReport } from '../../engine/drif
 import { kindsToRead, servicesNeeded, withAlso, type PruneSwitches } from '../../engine/project.js';
 import type { Workspace } from '../../engine/workspace.js';
 import { liveValueRefusals } from '../../pull/live-value-refusals.js';
-import { movedLiveOntoDeclared } from '../../pull/moved-live.js';
+import { movedFromDeclared, movedLiveOntoDeclared } from '../../pull/moved-live.js';
 import { pullRefusesName } from '../../pull/name-refusals.js';
 import { keysOf } from '../../config/api-keys.js';
 import { childInTargets, limitToKinds, namedByTargets, parseTarget, unmatchedInTargets } from '../../engine/target.js';
 import { pendingByKey } from '../pending-documents.js';
 import { refKey, type Change, type DesiredResource, type KindName, type LiveResource, type Plan } from '../../engine/types.js';
 import type { SyncState } from '../../engine/sync.js';
-import { movedFromOf, renamedOnto } from '../../engine/direction.js';
+import { renamedOnto } from '../../engine/direction.js';
 import { exportKinds } from '../../export/layout.js';
 import { KINDS } from '../../kinds/index.js';
 import { UsageError } from '../../errors.js';
@@ -154,9 +154,7 @@ function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveRe
     // Held ones too: a delete changed live under `drift: adopt` is held, and pull leaves it all the same (second read).
     deletes ??= new Map([...plan.changes, ...(plan.held ?? [])].filter((c) => c.action === 'delete').map((c) => [refKey(c.kind, c.key), c]));
     const c = deletes.get(refKey(item.kind, item.key));
-    const movedFrom = c ? movedFromOf(c, sync) : undefined;
-    const takenBy = movedFrom === undefined ? undefined : plan.ids[movedFrom];
-    return movedFrom !== undefined && (takenBy === undefined || takenBy === c!.liveId);
+    return c !== undefined && movedFromDeclared(c, sync, plan.ids) !== undefined;
   };
   return {
     pullLeaves: (item, field) => kindLeaves(item, field) || refusesValue.field(item, field) || renamedOntoDeclared(item),

@@ -86,6 +86,16 @@ function bodyText(opts: Opts): string {
 
 const anyPath = (): boolean => true;
 
+/** Every POST to `path` answered as `answer`, counted: how many the client under test sent. */
+function countedPosts(mock: Setup['mock'], path: string, answer: { statusCode: number; data: string | object }): () => number {
+  let posts = 0;
+  mock
+    .intercept({ path, method: 'POST' })
+    .reply(() => (posts++, answer))
+    .persist();
+  return () => posts;
+}
+
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   try {
     await p;
@@ -1401,18 +1411,11 @@ describe('whether a failed write changed anything', () => {
   it('does not send a create whose mark was being written as the run was told to stop: nothing new starts (probe HH)', async () => {
     const stop = new AbortController();
     const { mock, client } = setup({ stop: stop.signal });
-    let posts = 0;
-    mock
-      .intercept({ path: '/v1/upload', method: 'POST' })
-      .reply(() => {
-        posts++;
-        return { statusCode: 201, data: { data: res('u1') } };
-      })
-      .persist();
+    const posts = countedPosts(mock, '/v1/upload', { statusCode: 201, data: { data: res('u1') } });
     const marked = client.create({ method: 'POST', path: '/v1/upload', body: {}, operation: 'upload u', recover: async () => undefined, beforeSend: async () => void stop.abort() });
     const err = (await rejection(marked)) as DocketError;
     expect([err.code, err.message, err.notCarriedOut]).toEqual(['interrupted', 'upload u: not sent: docket was stopping when its turn came', true]);
-    expect(posts).toBe(0);
+    expect(posts()).toBe(0);
   });
 
   it('leaves it open when an attempt may have landed: a 5xx, a lost answer, a 2xx, or a create whose first answer was lost', async () => {
@@ -1462,17 +1465,10 @@ describe('stopping and the time budget', () => {
     const stop = new AbortController();
     stop.abort();
     const { mock, client } = setup({ stop: stop.signal });
-    let posts = 0;
-    mock
-      .intercept({ path: '/v1/x', method: 'POST' })
-      .reply(() => {
-        posts++;
-        return { statusCode: 502, data: '' };
-      })
-      .persist();
+    const posts = countedPosts(mock, '/v1/x', { statusCode: 502, data: '' });
     const err = (await rejection(client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => undefined }))) as DocketError;
     expect(err.message).toBe('create x: interrupted, so not tried again after the review service answered HTTP 502; the service may have carried it out, and the next plan shows whether it did');
-    expect(posts).toBe(1);
+    expect(posts()).toBe(1);
   });
 
   it('after the stop, a request waiting out a 429 pause for its turn is not sent', async () => {
@@ -1708,18 +1704,11 @@ describe('create with unknown outcome', () => {
 
   it('calls recover and returns what it found without posting again', async () => {
     const { mock, client, logs } = setup();
-    let posts = 0;
     mock
       .intercept({ path: '/v1/organizations/o1/playbooks', method: 'POST' })
       .replyWithError(new undiciErrors.SocketError('other side closed'))
       .times(1);
-    mock
-      .intercept({ path: '/v1/organizations/o1/playbooks', method: 'POST' })
-      .reply(() => {
-        posts++;
-        return { statusCode: 201, data: { data: res('dup') } };
-      })
-      .persist();
+    const posts = countedPosts(mock, '/v1/organizations/o1/playbooks', { statusCode: 201, data: { data: res('dup') } });
     let recovers = 0;
     const out = await client.create({
       method: 'POST',
@@ -1733,24 +1722,17 @@ describe('create with unknown outcome', () => {
     });
     expect(out).toEqual({ data: res('found') });
     expect(recovers).toBe(1);
-    expect(posts).toBe(0);
+    expect(posts()).toBe(0);
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ method: 'POST', status: 0, retries: 0 });
   });
 
   it('runs the POST interceptor exactly once when recover finds the object (502)', async () => {
     const { mock, client } = setup();
-    let posts = 0;
-    mock
-      .intercept({ path: '/v1/x', method: 'POST' })
-      .reply(() => {
-        posts++;
-        return { statusCode: 502, data: { title: 'Bad Gateway' } };
-      })
-      .persist();
+    const posts = countedPosts(mock, '/v1/x', { statusCode: 502, data: { title: 'Bad Gateway' } });
     const out = await client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => 'recovered' });
     expect(out).toBe('recovered');
-    expect(posts).toBe(1);
+    expect(posts()).toBe(1);
   });
 
   it('posts again when recover finds nothing', async () => {
@@ -1841,14 +1823,7 @@ describe('create with unknown outcome', () => {
 
   it('recovers after the last attempt too, and throws when nothing was created', async () => {
     const { mock, client } = setup({ retries: 1 });
-    let posts = 0;
-    mock
-      .intercept({ path: '/v1/x', method: 'POST' })
-      .reply(() => {
-        posts++;
-        return { statusCode: 502, data: '' };
-      })
-      .persist();
+    const posts = countedPosts(mock, '/v1/x', { statusCode: 502, data: '' });
     let recovers = 0;
     const e = (await rejection(
       client.create({
@@ -1863,7 +1838,7 @@ describe('create with unknown outcome', () => {
       }),
     )) as ApiError;
     expect(e.status).toBe(502);
-    expect(posts).toBe(2);
+    expect(posts()).toBe(2);
     expect(recovers).toBe(2);
   });
 });
