@@ -173,8 +173,10 @@ describe('review service scenarios', () => {
       expect(drift.stdout, policy).toContain(`~ rule "${renamedTo}/R2"`);
       expect(drift.stdout, policy).toContain('`docket pull` leaves it');
       expect(drift.stdout, policy).not.toContain('`docket pull` writes it into the files');
-      // Out of the next round's organization.
-      await new App(t.env).archivePlaybook(renamedTo);
+      await applyOk(cli, dir);
+      await expectNoChanges(cli, dir);
+      // Out of the next round's organization (without a policy, the apply made the original again; adopt keeps its removal).
+      for (const playbook of policy ? [renamedTo] : [renamedTo, name]) await new App(t.env).archivePlaybook(playbook);
     }
   });
 

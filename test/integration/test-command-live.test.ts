@@ -342,6 +342,8 @@ describe('docket test against a standalone emulator', () => {
     const again = await runCli(['test', '-C', dir, '--target', TEMPLATE], { env: emu().env });
     expect(again.stdout).toContain(`Note: voided 1 draft test agreement(s) an earlier run left behind: ${refused[0]}`);
     expect(left.map((id) => agreements[id]!.status)).toEqual(['voided', 'voided']);
+    // docket test changed nothing the files declare.
+    expect((await runCli(['plan', '-C', dir, '--target', TEMPLATE, '--detailed-exitcode'], { env: emu().env })).code).toBe(0);
   });
 
   it('archives its scratch playbook on Ctrl-C, and the next run archives what a run stopped at once left', async () => {

@@ -53,6 +53,9 @@ describe('pull writes files', () => {
     };
     const pulled = await cli('pull', '-C', dir);
     expect([pulled.code, pulled.stderr]).toEqual([1, 'Error: playbooks/p.yaml, playbooks/r.yaml changed while pull ran: nothing was written\n  hint: run pull again; it reads the files as they are now\n']);
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('keeps their permission bits, and changes a linked file where the link leads', async () => {
