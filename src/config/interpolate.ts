@@ -65,12 +65,45 @@ export const VARIABLE_NAME = '[A-Za-z_][A-Za-z0-9_-]*';
 
 const NAME = new RegExp(`^(var|env)\\.(${VARIABLE_NAME})$`);
 
-/** The `var.X` and `env.X` names a text's placeholders use, in order, each as often as it is used. */
+/** The `var.X` and `env.X` names a text's placeholders use, in order, each as often as it is used (a literal `$${var.X}` is none). */
 export function variablesIn(s: string): string[] {
-  return [...s.matchAll(VARIABLE)].map((m) => m[1]!);
+  return placeholderParts(s).names;
 }
 
-const VARIABLE = new RegExp(`\\$\\{((?:var|env)\\.${VARIABLE_NAME})\\}`, 'g');
+/**
+ * A text as `interpolateString` reads it: the text between its placeholders (each literal `$${`
+ * read as `${`), and the `var.X` or `env.X` each placeholder names; `pieces` has one more entry
+ * than `names`. Anything else written `${…}` is kept as text, as it cannot stand for a variable.
+ */
+export function placeholderParts(s: string): { pieces: string[]; names: string[] } {
+  const pieces: string[] = [];
+  const names: string[] = [];
+  let piece = '';
+  let i = 0;
+  while (i < s.length) {
+    const next = s.indexOf('$', i);
+    if (next < 0) break;
+    piece += s.slice(i, next);
+    i = next;
+    if (s.startsWith('$${', i)) {
+      piece += '${';
+      i += 3;
+      continue;
+    }
+    const end = s.startsWith('${', i) ? s.indexOf('}', i + 2) : -1;
+    if (end >= 0 && NAME.test(s.slice(i + 2, end))) {
+      pieces.push(piece);
+      names.push(s.slice(i + 2, end));
+      piece = '';
+      i = end + 1;
+      continue;
+    }
+    piece += '$';
+    i += 1;
+  }
+  pieces.push(piece + s.slice(i));
+  return { pieces, names };
+}
 
 /** True when the string contains something `interpolateString` would act on. */
 export function hasPlaceholder(s: string): boolean {
@@ -377,4 +410,9 @@ export function literalPlaceholders<T>(value: T): T {
     return out as T;
   }
   return value;
+}
+
+/** The text `literalPlaceholders` wrote a string as: each `$${` read back as `${`. */
+export function literalText(written: string): string {
+  return written.replaceAll('$${', '${');
 }

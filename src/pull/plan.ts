@@ -24,7 +24,7 @@ import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject } from '../util/plain.js';
 import { parse as parseYaml, type Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
-import { literalPlaceholders, variablesIn } from '../config/interpolate.js';
+import { literalPlaceholders, literalText, placeholderParts, variablesIn } from '../config/interpolate.js';
 import { movedFromDeclared, movedLiveOntoDeclared } from './moved-live.js';
 import { keyInFileName, refusedLiveValue } from './live-value-refusals.js';
 import { lookAlikeDeclared, sharedLiveNames } from './name-refusals.js';
@@ -1290,11 +1290,13 @@ class PullPlanner {
     const held = this.ownerOf(file, p);
     const owner = held?.owner;
     // Each variable once, and the live value quoted short: a long rule text may use one many times.
-    const names = [...new Set([...p.written.matchAll(/\$\{((?:var|env)\.[^}]+)\}/g)].map((m) => m[1]!))];
+    const names = [...new Set(variablesIn(p.written))];
     const what = names.length > 0 ? names.join(', ') : quoteValue(p.written);
+    // What the edit wanted written, each `${` of live's text as `$${`: live holds it as `${` (probe HT-1).
+    const live = typeof p.wanted === 'string' ? literalText(p.wanted) : p.wanted;
     // The line end a block scalar (`|`) gives the text written is the file's, not live's (trailing
     // line breaks are never compared): live's value is quoted without it (probe HJ).
-    const wanted = typeof p.wanted === 'string' ? quoteValue(p.wanted.replace(/\n+$/, '')) : JSON.stringify(p.wanted);
+    const wanted = typeof live === 'string' ? quoteValue(live.replace(/\n+$/, '')) : JSON.stringify(live);
     // Cleared text is written `""` where no placeholder holds it: live has no value all the same.
     const them = names.length > 1 ? 'them' : 'it';
     const reason =
@@ -1302,7 +1304,7 @@ class PullPlanner {
         ? held?.field !== undefined && owner?.entry.noneByHand?.has(held.field)
           ? `live has no value for ${what}, and no value of ${them} stands for none there; delete the key from the file`
           : `live has no value for ${what}; change the variable or the environment`
-        : variablesCouldGive(p.written, p.wanted)
+        : variablesCouldGive(p.written, live)
           ? `live value ${wanted} differs from ${what}; change the variable or the environment`
           : // The text around the placeholder changed: no value of the variable gives what live holds.
             `live value ${wanted} differs in the text around ${what}, which no value of ${them} gives; edit the file by hand`;
@@ -1522,10 +1524,8 @@ function markedText(where: string): string {
  * use on its own: the advice then may be to change a variable where only "by hand" would do.
  */
 export function variablesCouldGive(written: string, wanted: unknown): boolean {
-  const placeholder = /(?<!\$)\$\{((?:var|env)\.[^}]+)\}/g;
-  const names = [...written.matchAll(placeholder)].map((m) => m[1]!);
+  const { pieces, names } = placeholderParts(written);
   if (names.length === 0) return false;
-  const pieces = written.split(placeholder).filter((_, i) => i % 2 === 0).map((piece) => piece.replaceAll('$${', '${'));
   const text = typeof wanted === 'string' ? wanted : JSON.stringify(wanted);
   // A block scalar's line end is the file's, whichever side.
   const lives = written.endsWith('\n') && !text.endsWith('\n') ? [text, `${text}\n`] : [text];

@@ -276,6 +276,22 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
+  it('reads a literal $${ beside a ${var} as the text it writes: a new value of the variable is the variable\'s to change, and once changed nothing is left to pull (probe HT-1)', async () => {
+    const file = 'kind: Playbook\nname: Escalation\ndescription: "Escalate $${x} and $${env.HOME} to ${var.lead}"\nrules: []\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/escalation.yaml': file });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editPlaybook('Escalation', { description: 'Escalate ${x} and ${env.HOME} to bob@acme.example' });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.stdout).toContain('playbook "Escalation" description (playbooks/escalation.yaml:3): live value "Escalate ${x} and ${env.HOME} to bob@acme.example" differs from var.lead; change the variable or the environment');
+    expect(await read(dir, 'playbooks/escalation.yaml')).toBe(file);
+    await writeFile(join(dir, 'docket.yaml'), DOCKET.replace('alice@', 'bob@'));
+    const again = await cli('pull', '-C', dir);
+    expect([again.code, again.stdout]).toEqual([0, expect.not.stringContaining('Not pulled')]);
+    const drift = await cli('drift', '-C', dir);
+    expect([drift.code, drift.stderr]).toEqual([0, '']);
+    await expectNoChanges(cli, dir);
+  });
+
   it('says an edit of the text around a ${var} is the file\'s to make by hand, not the variable\'s', async () => {
     const file = 'kind: Playbook\nname: Terms\nrules:\n  - name: Term\n    actions: |\n      ACCEPT ${var.suffix} years\n      COUNTERPROPOSE 1 year\n';
     const dir = await makeDir({ 'docket.yaml': `${DOCKET}  suffix: "3"\n`, 'playbooks/terms.yaml': file });

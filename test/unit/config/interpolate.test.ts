@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { interpolateString, interpolateTree, literalPlaceholders, retype, type InterpolationContext } from '../../../src/config/interpolate.js';
+import { interpolateString, interpolateTree, literalPlaceholders, literalText, placeholderParts, retype, variablesIn, type InterpolationContext } from '../../../src/config/interpolate.js';
 
 const ctx: InterpolationContext = {
   vars: { legal_lead: 'alice@acme.example', term: '3' },
@@ -125,7 +125,18 @@ describe('literalPlaceholders', () => {
       const read = interpolateString(written, ctx);
       expect(read.problems).toEqual([]);
       expect(read.value).toBe(text);
+      // literalText reads it back the same.
+      expect(literalText(written)).toBe(text);
     }
     expect(literalPlaceholders({ rules: [{ actions: 'x ${env.SECRET}' }], n: 1 })).toEqual({ rules: [{ actions: 'x $${env.SECRET}' }], n: 1 });
+  });
+});
+
+describe('placeholderParts', () => {
+  it('splits a text as interpolateString reads it: a literal $${var.X} is text, not a placeholder (probe HT-1)', () => {
+    expect(placeholderParts('Escalate $${x} and $${env.HOME} to ${var.lead}.')).toEqual({ pieces: ['Escalate ${x} and ${env.HOME} to ', '.'], names: ['var.lead'] });
+    expect(placeholderParts('${env.A}${var.b}')).toEqual({ pieces: ['', '', ''], names: ['env.A', 'var.b'] });
+    expect(placeholderParts('$$${var.x} ${other} $')).toEqual({ pieces: ['$${var.x} ${other} $'], names: [] });
+    expect(variablesIn('only $${var.x} and ${var.y}')).toEqual(['var.y']);
   });
 });

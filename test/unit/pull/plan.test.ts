@@ -386,6 +386,10 @@ describe('variablesCouldGive: whether a new value of the placeholders explains w
     expect(variablesCouldGive('three ${var.suffix}', 'three (UK)')).toBe(true);
     expect(variablesCouldGive('ACCEPT ${var.a} or ${var.b} years', 'ACCEPT 2 or 3 years')).toBe(true);
     expect(variablesCouldGive('ACCEPT ${var.a} or ${var.b} years', 'ACCEPT 2 and 3 years')).toBe(false);
+    // A literal `$${` is the text `${`, never a placeholder (probe HT-1).
+    expect(variablesCouldGive('Escalate $${x} and $${env.HOME} to ${var.lead}', 'Escalate ${x} and ${env.HOME} to bob')).toBe(true);
+    expect(variablesCouldGive('Escalate $${env.HOME} to ${var.lead}', 'Escalate /root to bob')).toBe(false);
+    expect(variablesCouldGive('only $${var.x}', 'anything')).toBe(false);
     expect(variablesCouldGive('ACCEPT ${var.years} years\nCOUNTERPROPOSE 1 year\n', 'ACCEPT 3 years\nCOUNTERPROPOSE 2 years')).toBe(false);
     expect(variablesCouldGive('ACCEPT ${var.years} years\n', 'ACCEPT 3 years')).toBe(true);
     // A literal `$${` is text, written `${` live.
