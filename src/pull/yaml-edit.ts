@@ -612,6 +612,9 @@ class DocumentEditor {
     }
     if (isScalar(node) && isScalarValue(wanted) && node.srcToken && node.source !== '') {
       const s = scalarSplice(node, wanted, this.inFlow(parent), this.ctx.quote, this.ctx.indent, this.ctx.exactAt(pointer));
+      // A type tag the new value does not have would make it read back as another (`!!null What?` is no text).
+      const tag = node.tag !== undefined && !tagFits(node.tag, wanted) ? tagBefore(this.text, node.range![0]) : undefined;
+      if (tag) this.splice(tag.start, tag.end, '');
       this.splice(s.start, s.end, s.text);
       return;
     }
@@ -1037,6 +1040,37 @@ class DocumentEditor {
 function standsFor(written: string, wanted: unknown, expand: (text: string) => string, plain: boolean): boolean {
   const text = expand(written);
   return text === wanted || (plain && (typeof wanted === 'boolean' || typeof wanted === 'number') && losslessRetype(text) === wanted);
+}
+
+/** Whether a value written with this core schema tag reads back as `value` (docket's files hold no others). */
+function tagFits(tag: string, value: unknown): boolean {
+  const type = tag.replace(/^tag:yaml\.org,2002:/, '');
+  if (value === null || value === undefined) return type === 'null';
+  if (typeof value === 'string') return type === 'str';
+  if (typeof value === 'boolean') return type === 'bool';
+  if (typeof value === 'number') return type === 'float' || (type === 'int' && Number.isInteger(value));
+  return false;
+}
+
+/** Where the tag among a node's properties is (`!!str` of `&a !!str x`), with the space after it: taken out with it. */
+function tagBefore(text: string, valueStart: number): { start: number; end: number } | undefined {
+  let end = valueStart;
+  // At most two properties: an anchor and a tag, in either order, on the value's line.
+  for (let props = 0; props < 2; props++) {
+    let start = end;
+    while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
+    const tokenEnd = start;
+    while (start > 0 && !/\s/.test(text[start - 1]!)) start--;
+    const token = text.slice(start, tokenEnd);
+    if (token.startsWith('!')) {
+      let after = tokenEnd;
+      while (text[after] === ' ' || text[after] === '\t') after++;
+      return { start, end: after };
+    }
+    if (!token.startsWith('&')) return undefined;
+    end = start;
+  }
+  return undefined;
 }
 
 /** A one-line string quoted as its neighbour in the list is (`"Retainer"` beside `"Fixed fee"`). */

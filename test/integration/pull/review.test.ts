@@ -292,6 +292,19 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
+  it('writes a value edited in the app over one written with a type tag (`!!null null`), the tag taken off, and the other edits of the file with it (probe HT-2)', async () => {
+    const file = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT up to 3 years\n    questions: !!null null\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/nda.yaml': file });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editRule('NDA', 'Term', { questions: 'What is the term?' });
+    await app.editPlaybook('NDA', { name: 'NDA inbound' });
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr, pulled.stdout]).toEqual([0, '', expect.not.stringContaining('Not pulled')]);
+    expect(await read(dir, 'playbooks/nda.yaml')).toBe('kind: Playbook\nname: NDA inbound\nrenamed_from:\n  - NDA\nrules:\n  - name: Term\n    actions: ACCEPT up to 3 years\n    questions: What is the term?\n');
+    await expectNoChanges(cli, dir);
+  });
+
   it('says an edit of the text around a ${var} is the file\'s to make by hand, not the variable\'s', async () => {
     const file = 'kind: Playbook\nname: Terms\nrules:\n  - name: Term\n    actions: |\n      ACCEPT ${var.suffix} years\n      COUNTERPROPOSE 1 year\n';
     const dir = await makeDir({ 'docket.yaml': `${DOCKET}  suffix: "3"\n`, 'playbooks/terms.yaml': file });

@@ -27,6 +27,13 @@ rules:
 `;
 
 describe('editYaml', () => {
+  it('takes off a type tag the new value does not have, and keeps one it does: the file reads back as live has it (probe HT-2)', () => {
+    const seq = 'items:\n  - !!null null\n  - !!int 5\n';
+    expect(edit(seq, () => ({ items: ['Who?', 6] })).text).toBe('items:\n  - Who?\n  - !!int 6\n');
+    const map = 'a: !!null null # to ask\nb: &r !!str alice\nc: !!str &s bob\nd: !!bool true\n';
+    expect(edit(map, () => ({ a: 'What is the term?', b: 'carol', c: 7, d: 'yes' })).text).toBe('a: What is the term? # to ask\nb: &r !!str carol\nc: &s 7\nd: yes\n');
+  });
+
   it('keeps a list item holding a placeholder that live no longer has, and says so; the other items go', () => {
     const expand = (t: string) => t.replace('${var.sec}', 'Sec A');
     const text = 'kind: Template\nname: T\nattachments:\n  - ${var.sec}\n  - Sec B\n  - Sec C\n';
