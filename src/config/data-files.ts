@@ -104,6 +104,11 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
   // By what the file is read as and its path: one file named as a PDF and as a term's text is checked as each.
   const wanted = new Map<string, { rel: string; doc: ResourceDoc; key: string; type: unknown }>();
   const diagnostics: Diagnostic[] = [];
+  // A file field's value as written (`../docket.yaml`), and the file it names when that reads otherwise (probe HT-4).
+  const named = (doc: ResourceDoc, key: string, rel: string): string => {
+    const value = doc.body[key];
+    return typeof value !== 'string' || value === rel ? quoted(rel) : `${quoted(value)} (that is ${quoted(rel)})`;
+  };
   const problem = (doc: ResourceDoc, key: string, code: string, message: string, hint?: string): void => {
     // The value is what is wrong, so the column is the value's.
     diagnostics.push({ severity: 'error', code, message, ...doc.positions.valueAt(`/${key}`), path: key, ...(hint ? { hint } : {}) });
@@ -146,13 +151,13 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
     if (!input) return false;
     const target = linked === rel ? input.file : linked;
     const link = target === rel ? '' : `a link to ${quoted(target)}, `;
-    problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, ${link}which is ${DOCKET_INPUT[input.is]}, not data`, 'name a data file of your own');
+    problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${named(doc, key, rel)}, ${link}which is ${DOCKET_INPUT[input.is]}, not data`, 'name a data file of your own');
     return true;
   };
   // docket's own files change with every apply: sent as data, they would never be in sync.
   const isDocketOwn = (doc: ResourceDoc, key: string, rel: string, real: string, linked = rootRelative(realRoot, real)): boolean => {
     if (real !== realLock && !isWorkFile(rel) && !isWorkFile(linked)) return false;
-    problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, which is docket's own (${linked === rel ? 'it' : quoted(linked)} changes with every apply), not data`, 'name a data file of your own');
+    problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${named(doc, key, rel)}, which is docket's own (${linked === rel ? 'it' : quoted(linked)} changes with every apply), not data`, 'name a data file of your own');
     return true;
   };
   await Promise.all(
@@ -163,7 +168,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
       if (known && isDocketOwn(doc, key, rel, await realpath(path.join(root, rel)).catch(() => path.join(root, rel)))) return;
       if (known) {
         if (holdsResource(known.parsed)) {
-          problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, which holds a docket resource (a \`kind:\` document), not data`, 'name the data file itself; every YAML file with a `kind:` is read as a resource');
+          problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${named(doc, key, rel)}, which holds a docket resource (a \`kind:\` document), not data`, 'name the data file itself; every YAML file with a `kind:` is read as a resource');
           return;
         }
         const bytes = Buffer.from(known.text, 'utf8');
@@ -175,7 +180,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         // A symlink may point anywhere: what is read must be inside the configuration directory.
         const real = await realpath(path.join(root, rel));
         if (!isInside(realRoot, real)) {
-          problem(doc, key, 'file-outside-config', `\`${key}\` names ${quoted(rel)}, a link to ${quoted(real)}, which is outside the configuration directory`, 'copy the file into the configuration directory instead of linking to it');
+          problem(doc, key, 'file-outside-config', `\`${key}\` names ${named(doc, key, rel)}, a link to ${quoted(real)}, which is outside the configuration directory`, 'copy the file into the configuration directory instead of linking to it');
           return;
         }
         const linked = rootRelative(realRoot, real);
@@ -183,7 +188,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         // A link to a resource file holds a resource as much as the file itself.
         if (isDocketInput(doc, key, rel, linked)) return;
         if (linked !== rel && options.resourceFiles?.has(linked)) {
-          problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${quoted(rel)}, a link to ${quoted(linked)}, which holds a docket resource (a \`kind:\` document), not data`, 'name the data file itself; every YAML file with a `kind:` is read as a resource');
+          problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${named(doc, key, rel)}, a link to ${quoted(linked)}, which holds a docket resource (a \`kind:\` document), not data`, 'name the data file itself; every YAML file with a `kind:` is read as a resource');
           return;
         }
         if (await isSpecialFile(real)) {

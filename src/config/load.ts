@@ -537,7 +537,8 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
     if ((isPlainObject(value) ? !('name' in value) : value === null || value === undefined) && ctx.takeForData?.(doc) === true) return undefined;
     // A list of resources (`- kind: Member`) reads as a list, not as the resources it holds: say so, not "no `kind`".
     const listed = Array.isArray(value) && value.some((item) => isPlainObject(item) && item.kind !== undefined);
-    const what = Array.isArray(value) ? `a list (got ${showJson(value)})` : isPlainObject(value) || value === null || value === undefined ? undefined : `a single value (got ${typeof value === 'string' ? quoteValue(value) : showJson(value)})`;
+    // A document of only `~` or `null` is one as much as `hello` is (empty documents never get here: probe HT-4).
+    const what = Array.isArray(value) ? `a list (got ${showJson(value)})` : isPlainObject(value) || value === undefined ? undefined : `a single value (got ${typeof value === 'string' ? quoteValue(value) : showJson(value)})`;
     diagnostics.push({
       severity: 'error',
       code: 'not-a-resource',

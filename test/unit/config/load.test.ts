@@ -210,7 +210,7 @@ describe('loadConfig: documents', () => {
   });
 
   it('says a list of resources is a list, and how to write them, and quotes a single value', async () => {
-    const r = await load({ 'docket.yaml': PROJECT, 'members.yaml': lines('- kind: Member', '  email: dave@acme.example'), 'note.yaml': lines('hello world') });
+    const r = await load({ 'docket.yaml': PROJECT, 'members.yaml': lines('- kind: Member', '  email: dave@acme.example'), 'note.yaml': lines('hello world'), 'tilde.yaml': lines('~  # nothing yet'), 'empty.yaml': lines('---', '# only comments') });
     expect(r.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
       [
         'members.yaml:1:1 not-a-resource',
@@ -220,6 +220,12 @@ describe('loadConfig: documents', () => {
       [
         'note.yaml:1:1 not-a-resource',
         'this YAML document is a single value (got "hello world"), not a mapping with `kind`; every YAML file below the configuration directory must be a docket resource or a data file named by one',
+        expect.stringContaining('add `kind:`'),
+      ],
+      // A null written out is a single value too; a document with nothing in it declares nothing (probe HT-4).
+      [
+        'tilde.yaml:1:1 not-a-resource',
+        'this YAML document is a single value (got null), not a mapping with `kind`; every YAML file below the configuration directory must be a docket resource or a data file named by one',
         expect.stringContaining('add `kind:`'),
       ],
     ]);
