@@ -145,8 +145,10 @@ export class StalePlanError extends DocketError {
    * `again`: the command that plans again, with the run's folder, environment and flags.
    * `hint`: what to do instead of planning again (a plan made for another target applies there).
    */
-  constructor(stale: string[], options: { approved?: boolean; again: string; hint?: string }) {
+  constructor(reasons: string[], options: { approved?: boolean; again: string; hint?: string }) {
     const { approved = false, again, hint } = options;
+    // Each reason once: two checks may find the same edit of a plan file (probe HU-1).
+    const stale = [...new Set(reasons)];
     super(
       'stale-plan',
       approved

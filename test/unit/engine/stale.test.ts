@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkedFields, fingerprint, managedFields } from '../../../src/engine/diff.js';
 import { editedChanges, removalsOfDeclared, staleReasons, type StaleCheck } from '../../../src/engine/stale.js';
+import { StalePlanError } from '../../../src/errors.js';
 import { buildPlan } from '../../../src/engine/plan.js';
 import { EMPTY_SYNC } from '../../../src/engine/sync.js';
 import type { Plan } from '../../../src/engine/types.js';
@@ -348,6 +349,19 @@ describe('removalsOfDeclared', () => {
     expect(removalsOfDeclared(removing('r-twin'), desired, [nda, term, twin])).toEqual([]);
     const pinned = [desiredPlaybook('NDA'), { ...desiredRule('NDA', 'Term'), pinId: 'r-other' }];
     expect(removalsOfDeclared(removing('r-term'), pinned, [nda, term])).toEqual([]);
+  });
+});
+
+describe('a stale plan\'s reasons', () => {
+  it('says each once, though two checks find the same edit: an update turned into a delete of a declared rule (probe HU-1)', () => {
+    const desired = [desiredPlaybook('NDA'), desiredRule('NDA', 'Term')];
+    const term = liveRule('r-term', { id: 'pb-1', name: 'NDA' }, 'Term');
+    const edited = { ...plan(), ids: { 'playbook:NDA': 'pb-1', 'rule:NDA/Term': 'r-term' }, changes: [{ ...change('delete', 'rule', 'NDA/Term', { liveId: 'r-term', parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' } }), fingerprint: 'f' }] } as Plan;
+    const reason = 'rule "NDA/Term": the plan removes what the configuration declares as rule "NDA/Term" (was PLAN.json edited?)';
+    const found = [...editedChanges(edited, desired, KIND_META), ...removalsOfDeclared(edited, desired, [livePlaybook('pb-1', 'NDA', ''), term])];
+    expect(found).toEqual([reason, reason]);
+    const error = new StalePlanError(found, { again: 'docket plan --out plan.json' });
+    expect([error.stale, error.message]).toEqual([[reason], `the saved plan is stale:\n  - ${reason}`]);
   });
 });
 
