@@ -98,8 +98,9 @@ export class ConfigurationFileRefused extends UsageError {}
  * would be published as a term's text). Written over, the next run fails or publishes it. Named
  * as the configuration names them, or reached through a link either way (a lock shared by two
  * checkouts is a link out of the configuration; a data file may be a link to another file). Any
- * other file already in the directory that is not what `written` says the flag writes (a test's
- * contract, a note) is refused too: only a new file, or the flag's own earlier output, is replaced.
+ * other file already there, in the directory or not, that is not what `written` says the flag
+ * writes (a test's contract, a note, a package.json) is refused too: only a new or empty file, or
+ * the flag's own earlier output, is replaced.
  */
 export async function refuseConfigurationFile(out: string, file: string, flag: string, workspace: Workspace, written: OwnOutput): Promise<void> {
   const root = workspace.config.project.root;
@@ -114,11 +115,18 @@ export async function refuseConfigurationFile(out: string, file: string, flag: s
   const linked = named ?? own.find((rel) => writeDestinationOrAsNamed(path.join(root, rel)) === real);
   const hint = `save it outside the configuration's files, such as ${flag} ${written.example} beside docket.yaml`;
   if (linked === undefined) {
-    // Any other file there that is not one this flag writes (a test's contract, a note): not replaced either.
-    // Named there, or landing there: a link in the directory to a file outside replaces that file (probe EJ).
-    const there = (isInside(realRoot, real) && !rootRelative(realRoot, real).startsWith(`${WORK_DIR}/`)) || (isInside(root, out) && !rootRelative(root, out).startsWith(`${WORK_DIR}/`));
-    const head = there ? fileHeadSync(real, HEAD_BYTES)?.toString('utf8') : undefined;
-    if (head !== undefined && head.trim() !== '' && !written.looksLike(head)) throw new ConfigurationFileRefused(`${flag} ${file} is a file of the configuration directory that is not ${written.what}: the saved file would take its place`, hint);
+    // Any other file that is not one this flag writes (a test's contract, a note, the package.json
+    // beside the configuration: probe HU-2) is not replaced either, wherever it is; docket's own
+    // scratch files in .docket/ are. Named there, or landing there: a link to a file elsewhere replaces that file (probe EJ).
+    const inWorkDir = (isInside(realRoot, real) && rootRelative(realRoot, real).startsWith(`${WORK_DIR}/`)) || (isInside(root, out) && rootRelative(root, out).startsWith(`${WORK_DIR}/`));
+    const head = inWorkDir ? undefined : fileHeadSync(real, HEAD_BYTES)?.toString('utf8');
+    if (head !== undefined && head.trim() !== '' && !written.looksLike(head)) {
+      const inside = isInside(realRoot, real) || isInside(root, out);
+      throw new ConfigurationFileRefused(
+        `${flag} ${file} is a file ${inside ? 'of the configuration directory ' : ''}that is not ${written.what}: the saved file would take its place`,
+        inside ? hint : `name a new file (or ${written.what} docket wrote before), such as ${flag} ${written.example}, or move that file away first`,
+      );
+    }
     return;
   }
   // A YAML path no file holds yet is refused for what the next run would make of it, not for a file it would replace.

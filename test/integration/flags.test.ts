@@ -127,6 +127,15 @@ describe('a file the command writes at its end is checked at its start', () => {
     await writeFile(join(config, 'tests/fixtures/nda.docx'), Buffer.from('PK\u0003\u0004 a contract'));
     await refused(config, join(config, 'tests/fixtures/nda.docx'), '', `--out ${join(config, 'tests/fixtures/nda.docx')} is a file of the configuration directory that is not a saved plan: the saved file would take its place`);
     expect(await readFile(join(config, 'tests/fixtures/nda.docx'), 'utf8')).toBe('PK\u0003\u0004 a contract');
+    // Nor one outside it: the package.json beside the configuration, a typo away from plan.json (probe HU-2).
+    const repository = await makeDir({ 'config/docket.yaml': 'version: 1\n', 'config/playbooks/nda.yaml': NDA, 'package.json': '{"name":"acme-legal-config"}\n', 'empty.json': '' });
+    await refused(join(repository, 'config'), join(repository, 'package.json'), '', `--out ${join(repository, 'package.json')} is a file that is not a saved plan: the saved file would take its place`);
+    expect(await readFile(join(repository, 'package.json'), 'utf8')).toBe('{"name":"acme-legal-config"}\n');
+    // A new file, an empty one or an earlier saved plan there is written.
+    for (const out of ['plan.json', 'empty.json', 'plan.json']) {
+      const saved = await run(['plan', '-C', join(repository, 'config'), '--emulator', '--out', join(repository, out)]);
+      expect([saved.code, saved.stderr]).toEqual([0, expect.stringContaining(`Saved the plan to ${join(repository, out)};`)]);
+    }
     // Not there yet, and still read as a resource by every later run: said so, not as a file it would replace.
     await refused(config, join(config, 'plans', 'saved.yaml'), 'plans/saved.yaml', `--out ${join(config, 'plans', 'saved.yaml')} is a YAML file below the configuration: every later run would read it as a resource`);
     expect(await contents()).toEqual(before);
