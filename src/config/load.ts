@@ -728,10 +728,14 @@ export async function resourceTextChecker(options: {
     // Read as a file is read (decodeStrict): a byte-order mark may start any document of it.
     const text = withoutDocumentBoms(written);
     const parsed = parseYamlFile(text, file);
-    const problems: DocumentProblem[] = parsed.diagnostics.map((d) => ({ ...d, index: -1 }));
+    // A YAML problem is its document's, by where it is (a tag in one document blocks no other: probe HV-3).
+    const documentAt = (line: number | undefined): number => (line === undefined ? -1 : (parsed.documents.findLast((d) => d.start.line <= line)?.index ?? -1));
+    const problems: DocumentProblem[] = parsed.diagnostics.map((d) => ({ ...d, index: documentAt(d.line) }));
     for (const doc of parsed.documents) {
       const diagnostics: Diagnostic[] = [];
       const checked = checkDocument(doc, { kindsByName, validators, vars: options.vars, processEnv: options.processEnv, diagnostics, placeholders: text.includes('$'), text });
+      // The text as it would be written: a kind's message quoting a value as written reads it there, not in the file as it is.
+      if (checked) checked.text = () => text;
       // A document its schema refuses is refused already: the kind's checks would only add noise.
       if (checked && options.kindCheck && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...(await options.kindCheck(checked, dataTexts)));
       problems.push(...diagnostics.map((d) => ({ ...d, index: doc.index })));

@@ -36,6 +36,16 @@ export function sourceLines(root: string): SourceLine {
 }
 
 /**
+ * The lines a document's own messages quote: its text as it was read or would be written (what pull
+ * checks before it writes: probe HV-2), other files' as the configuration's are.
+ */
+export function documentLines(doc: { file: string; text?: () => string }, root: string): SourceLine {
+  const own = doc.text ? lazyLines(doc.text) : undefined;
+  const others = sourceLines(root);
+  return (file, line) => (own && file === doc.file ? own(line) : others(file, line));
+}
+
+/**
  * Line `n` (1-based) of `text`, without its line end; a lone CR ends a line too, as positions
  * count it. Split on the first question, so a file asked nothing costs nothing.
  */

@@ -8,7 +8,7 @@ import type { ServiceName } from '../api/types.js';
 import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types.js';
 import { liveText, normEmail, normName, normText } from '../engine/normalize.js';
 import { numberAsText } from '../config/written-number.js';
-import { sourceLines } from '../config/source-lines.js';
+import { documentLines } from '../config/source-lines.js';
 import { isPlainObject } from '../util/plain.js';
 import type { FetchContext, KindModule } from './kind.js';
 import { docSource, fieldSourcesAt, problemAt, valueOf } from './support/positions.js';
@@ -109,7 +109,7 @@ export const organizationKind: KindModule<'organization'> = {
       // At the value, as every reference: the e-mail is what is wrong when no user has it.
       if (email) refs.push({ kind: 'member', key: email, field: 'review.default_reviewer', source: valueOf(doc, '/review/default_reviewer') });
     }
-    const lineAt = sourceLines(ctx.project.root);
+    const lineAt = documentLines(doc, ctx.project.root);
     for (const f of AGREEMENTS_ORG_FIELDS) {
       if (!(f in agreements)) continue;
       fields[`agreements.${f}`] = normText(agreements[f]);

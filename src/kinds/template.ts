@@ -17,7 +17,7 @@ import { readSchema } from '../config/schema-read.js';
 import { quoteValue } from '../config/quote.js';
 import { numberAsText } from '../config/written-number.js';
 import { joinPointer } from '../config/yaml-positions.js';
-import { sourceLines, type SourceLine } from '../config/source-lines.js';
+import { documentLines, type SourceLine } from '../config/source-lines.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { ResourceDoc } from '../config/types.js';
 import { hasObjectLists, requiredKeys, templateDocument, withKnownItemKeys, type ParameterSchema } from './support/template-config.js';
@@ -276,7 +276,7 @@ export const templateKind: KindModule<'template'> = {
     // A `name` written in `parameters` is refused by the schema, saying where the name goes; it is never sent.
     const type = typeof doc.body.type === 'string' ? doc.body.type : 'NDA';
     const info = templateTypeInfo(type);
-    checkWrittenNumbers(doc, parameters, valueKindsOfType(info), diag, () => sourceLines(ctx.project.root));
+    checkWrittenNumbers(doc, parameters, valueKindsOfType(info), diag, () => documentLines(doc, ctx.project.root));
     const fields: Fields = { name, type, ...flattenParameters(Object.fromEntries(Object.entries(parameters).filter(([k]) => k !== 'name')), valueKindsOfType(info)) };
     if (doc.body.standard_version !== undefined) fields.standard_version = String(doc.body.standard_version);
     const refs: Ref[] = [];

@@ -15,7 +15,7 @@
  * The result is parsed again and must read as wanted, or this throws (a bug, never a bad file).
  */
 import { diffArrays } from 'diff';
-import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { joinPointer, splitPointer } from '../config/yaml-positions.js';
 import { holdsPlaceholder, losslessRetype } from '../config/interpolate.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
@@ -613,7 +613,7 @@ class DocumentEditor {
     if (isScalar(node) && isScalarValue(wanted) && node.srcToken && node.source !== '') {
       const s = scalarSplice(node, wanted, this.inFlow(parent), this.ctx.quote, this.ctx.indent, this.ctx.exactAt(pointer));
       // A type tag the new value does not have would make it read back as another (`!!null What?` is no text).
-      const tag = node.tag !== undefined && !tagFits(node.tag, wanted) ? tagBefore(this.text, node.range![0]) : undefined;
+      const tag = node.tag !== undefined && !tagFits(node.tag, wanted, s.text) ? tagBefore(this.text, node.range![0]) : undefined;
       if (tag) this.splice(tag.start, tag.end, '');
       this.splice(s.start, s.end, s.text);
       return;
@@ -1042,14 +1042,19 @@ function standsFor(written: string, wanted: unknown, expand: (text: string) => s
   return text === wanted || (plain && (typeof wanted === 'boolean' || typeof wanted === 'number') && losslessRetype(text) === wanted);
 }
 
-/** Whether a value written with this core schema tag reads back as `value` (docket's files hold no others). */
-function tagFits(tag: string, value: unknown): boolean {
+/**
+ * Whether `text`, the value written with this core schema tag (docket's files hold no others),
+ * reads back as `value`: `!!float 2` does not read at all (a float's text has a point), `!!str`
+ * holds any text.
+ */
+function tagFits(tag: string, value: unknown, text: string): boolean {
   const type = tag.replace(/^tag:yaml\.org,2002:/, '');
   if (value === null || value === undefined) return type === 'null';
   if (typeof value === 'string') return type === 'str';
   if (typeof value === 'boolean') return type === 'bool';
-  if (typeof value === 'number') return type === 'float' || (type === 'int' && Number.isInteger(value));
-  return false;
+  if (typeof value !== 'number' || (type !== 'int' && type !== 'float') || text.includes('\n')) return false;
+  const read = parseDocument(`!!${type} ${text}`);
+  return read.errors.length === 0 && read.warnings.length === 0 && read.toJS() === value;
 }
 
 /** Where the tag among a node's properties is (`!!str` of `&a !!str x`), with the space after it: taken out with it. */

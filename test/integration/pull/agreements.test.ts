@@ -175,6 +175,27 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('writes a parameter written with a type tag as live has it: the tag kept where it reads the new value so, taken off where not, and another document of the file pulled beside it (probe HV-1, HV-2, HV-3)', async () => {
+    const caps = (amount: string, qty: string) => `kind: Template\nname: Caps\ntype: CSA\nparameters:\n  general_cap_amount_type: base\n  general_cap_amount: ${amount}\n  general_cap_period_qty: ${qty}\n`;
+    const nda = (term: string) => `kind: Template\nname: Other\ntype: NDA\nparameters:\n  term: ${term}\n`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/t.yaml': `${caps('!!float 1.5', '!!int 12')}---\n${nda('2')}` });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editTemplate('Caps', { general_cap_amount: 2, general_cap_period_qty: 12.5 });
+    await app.editTemplate('Other', { term: 3 });
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr, pulled.stdout]).toEqual([0, '', expect.not.stringContaining('Not pulled')]);
+    expect(await read(dir, 'templates/t.yaml')).toBe(`${caps('2', '12.5')}---\n${nda('3')}`);
+    await expectNoChanges(cli, dir);
+    await writeFile(join(dir, 'templates/t.yaml'), `${caps('!!float 2.0', '!!str "12"')}---\n${nda('3')}`);
+    await applyOk(cli, dir);
+    await app.editTemplate('Caps', { general_cap_amount: 2.5, general_cap_period_qty: 200 });
+    expect((await cli('pull', '-C', dir)).stdout).not.toContain('Not pulled');
+    // A number the file quotes stays quoted: template parameters compare by value.
+    expect(await read(dir, 'templates/t.yaml')).toBe(`${caps('!!float 2.5', '"200"')}---\n${nda('3')}`);
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes a number live holds in a definition as a number where the file quoted it: a definition compares types too', async () => {
     const cover = (amount: string) => `title: Fees\nsections:\n  - heading: Fees\n    required: true\n    fields:\n      amount:\n        label: Amount\n        input: number\n        default: ${amount}\n`;
     const inline = (amount: string) => `kind: CustomTemplate\nname: Inline Fees\ndefinition:\n  title: Fees\n  sections:\n    - heading: Fees\n      required: true\n      fields:\n        amount: { label: Amount, input: number, default: ${amount} }\n`;

@@ -25,4 +25,14 @@ describe('pullFileChecker', () => {
     expect((await check('custom-terms/privacy.yaml', TERM, new Map([['custom-terms/privacy.md', 'x\n']]))).map((p) => p.code)).toEqual(['missing-actor']);
     expect((await check('custom-terms/privacy.yaml', 'kind: CustomTerm\nname: 7\n', new Map())).map((p) => p.code)).not.toContain('term-content');
   });
+
+  it('places a YAML problem in its document, so only what was written there is held back (probe HV-3), and quotes values as the text it checks writes them (probe HV-2)', async () => {
+    const check = await pullFileChecker({ kinds: KINDS, project, processEnv: {}, files: new Map() });
+    const text = 'kind: CustomTerm\nname: A\nbody: a\n---\nkind: CustomTerm\nname: B\nbody: !include b\n';
+    expect((await check('terms/t.yaml', text, new Map())).map((p) => [p.code, p.index])).toEqual([['unknown-tag', 1]]);
+    const template = 'kind: Template\nname: Caps\ntype: CSA\nparameters:\n  general_cap_amount_type: base\n  general_cap_amount: 2\n  general_cap_period_qty: 12.5\n';
+    expect(await check('templates/t.yaml', template, new Map())).toEqual([]);
+    const zip = await check('templates/t.yaml', template.replace('12.5', '012'), new Map());
+    expect(zip.map((p) => p.message)).toEqual(['YAML reads "012" as the number 12, which is what `general_cap_period_qty` would be sent as']);
+  });
 });

@@ -28,6 +28,8 @@ rules:
 
 describe('editYaml', () => {
   it('takes off a type tag the new value does not have, and keeps one it does: the file reads back as live has it (probe HT-2)', () => {
+    // A float's text has a point: `!!float 2` would not read (probe HV-1).
+    expect(edit('a: !!float 1.5\nb: !!float 1.5\n', () => ({ a: 2, b: 2.5 })).text).toBe('a: 2\nb: !!float 2.5\n');
     const seq = 'items:\n  - !!null null\n  - !!int 5\n';
     expect(edit(seq, () => ({ items: ['Who?', 6] })).text).toBe('items:\n  - Who?\n  - !!int 6\n');
     const map = 'a: !!null null # to ask\nb: &r !!str alice\nc: !!str &s bob\nd: !!bool true\n';
