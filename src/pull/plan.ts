@@ -63,6 +63,8 @@ export interface PullInput {
   taken(folder: string, slug: string): boolean;
   /** What a `${var.X}`/`${env.X}` string stands for. */
   expand(text: string): string;
+  /** The file a root-relative path is once links are followed (root-relative); itself when none. */
+  realPath?(path: string): string;
   project: ProjectConfig;
   lock: LockFile;
   schema(file: string): unknown;
@@ -877,7 +879,8 @@ class PullPlanner {
   private writeDataFile(path: string, text: string, yaml: boolean, o: Pulling, field: string): void {
     // Named by another declared object too: written for this one, it would change that one.
     const self = refKey(o.change.kind, o.change.key);
-    const other = this.dataFileSharers().get(path)?.find((key) => key !== self);
+    // By the file a write reaches: a link to another object's file is that file (probe HV-5).
+    const other = this.dataFileSharers().get(this.input.realPath?.(path) ?? path)?.find((key) => key !== self);
     // A byte-order mark at the start of a file is read past: the text written would read as another.
     const why = other !== undefined ? `${path} is also the file of ${other.replace(':', ' ')}: written, it would change that one too; give each its own file, or change them by hand` : text.startsWith('\uFEFF') ? `live ${markedText(path)}` : undefined;
     if (why !== undefined) {
@@ -937,7 +940,7 @@ class PullPlanner {
         const named = isPlainObject(doc) ? doc[field] : undefined;
         if (typeof named !== 'string') continue;
         const path = resolveDataPath(d.document.file, this.input.expand(named));
-        addTo(this.sharers, path, refKey(d.kind, d.key));
+        addTo(this.sharers, this.input.realPath?.(path) ?? path, refKey(d.kind, d.key));
       }
     }
     return this.sharers;

@@ -4,7 +4,7 @@
  * files included, changing only what changed; what the service cannot give back is reported.
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, readdir, writeFile, rm } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, writeFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
@@ -773,6 +773,24 @@ parameters:
     expect([await read(dir, 'custom-terms/shared.md'), await read(dir, 'custom-terms/marked.md')]).toEqual(['Shared text\n', 'Plain text\n']);
     expect(await read(dir, 'custom-terms/marked-new.yaml')).toContain('kind: CustomTerm\nname: Marked New\nbody: "\\ufeffNew from Word"\n');
     // Apply puts the files' text back live.
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
+  it('writes no term body through a link into the file another term names: that is the file a write reaches (probe HV-5)', async () => {
+    const terms = 'kind: CustomTerm\nname: First\nbody_file: shared.md\n---\nkind: CustomTerm\nname: Second\nbody_file: alias.md\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/t.yaml': terms, 'custom-terms/shared.md': 'Shared text\n' });
+    await symlink('shared.md', join(dir, 'custom-terms/alias.md'));
+    await applyOk(cli, dir);
+    await new App(emulator().env).publishTerm('Second', 'Edited in the app\n');
+    const pulled = await cli('pull', '-C', dir, '--kind', 'custom-term');
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    expect(pulled.stdout).toContain('custom-terms/alias.md is also the file of custom-term First: written, it would change that one too; give each its own file, or change them by hand');
+    expect(await read(dir, 'custom-terms/shared.md')).toBe('Shared text\n');
+    // The next plan publishes the files' text to Second only: First is as the files have it.
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('custom-term "Second"');
+    expect(plan.stdout).not.toContain('custom-term "First"');
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
