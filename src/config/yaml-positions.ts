@@ -373,13 +373,15 @@ function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuo
     for (const warning of doc.warnings) {
       // An unknown tag (`!include`) would be read as plain text: docket has no tags, so it is an error.
       const tag = warning.code === 'TAG_RESOLVE_FAILED';
+      // A core tag docket reads (`!!float`) on a value it does not fit: the value is what to change (probe HV-7).
+      const unfit = tag ? unfitCoreTag(text, warning.pos[0], warning.message) : undefined;
       diagnostics.push({
         severity: tag ? 'error' : 'warning',
         code: tag ? 'unknown-tag' : 'yaml-warning',
-        message: tag ? `the tag ${tagAsWritten(text, warning.pos[0], warning.message)} is not read: docket reads plain YAML without tags` : firstLine(warning.message),
+        message: unfit ? unfit.message : tag ? `the tag ${tagAsWritten(text, warning.pos[0], warning.message)} is not read: docket reads plain YAML without tags` : firstLine(warning.message),
         file,
         ...lc(warning.pos[0]),
-        ...(tag ? { hint: 'remove the tag; to share text within a file, use an anchor and an alias (`&name` / `*name`) or a merge key (`<<: *name`)' } : {}),
+        ...(unfit ? { hint: unfit.hint } : tag ? { hint: 'remove the tag; to share text within a file, use an anchor and an alias (`&name` / `*name`) or a merge key (`<<: *name`)' } : {}),
       });
     }
     const contents = doc.contents;
@@ -890,6 +892,27 @@ function normaliseScalar(value: unknown): unknown {
 }
 
 /** A tag as the file writes it (`!!float`, `!include`), not as the parser resolves it (`tag:yaml.org,2002:float`). */
+/** What each core tag docket reads takes, and how such a value is written. */
+const CORE_TAG_VALUES: Record<string, { takes: string; example: string }> = {
+  int: { takes: 'a whole number written in digits', example: '!!int 12' },
+  float: { takes: 'a number written with a point or an exponent', example: '!!float 2.0' },
+  bool: { takes: 'only `true` or `false`', example: '!!bool true' },
+  null: { takes: 'only `null`, `~` or nothing', example: '!!null null' },
+};
+
+/** A core tag (`!!float`, `!!bool`) whose value does not read as that type: said of the value, quoted. */
+function unfitCoreTag(text: string, offset: number, message: string): { message: string; hint: string } | undefined {
+  const type = /^Unresolved tag: tag:yaml\.org,2002:(\w+)/.exec(message)?.[1];
+  const values = type === undefined ? undefined : CORE_TAG_VALUES[type];
+  if (!values) return undefined;
+  const after = /^!\S*[ \t]+([^\n#]*?)[ \t]*(?:#.*)?$/m.exec(text.slice(offset, text.indexOf('\n', offset) === -1 ? undefined : text.indexOf('\n', offset)))?.[1];
+  const value = after === undefined || after === '' ? 'the value' : quoteValue(after);
+  return {
+    message: `${value} does not read as the tag \`!!${type}\` says: it takes ${values.takes}`,
+    hint: `write the value so (\`${values.example}\`), or remove the tag to take the value as YAML reads it`,
+  };
+}
+
 function tagAsWritten(text: string, offset: number, message: string): string {
   const written = /^![^\s,[\]{}]*/.exec(text.slice(offset, offset + 200))?.[0];
   const tag = written ?? firstLine(message).replace(/^Unresolved tag: /, '').replace('tag:yaml.org,2002:', '!!');
