@@ -259,6 +259,16 @@ describe('hostile and broken configurations', () => {
     expect(r.stderr).toContain('control-character');
   }, 20_000);
 
+  it('a definition file named through a link inside the directory (a folder or a file) is that file, not a YAML file no resource names (probe HV-8)', async () => {
+    const definition = 'title: Cover\nsections:\n  - heading: Terms\n    fields:\n      rate:\n        label: Rate\n        input: text\n';
+    for (const [named, link, target] of [['current/d.cover.yaml', 'ct/current', 'defs'], ['flink.cover.yaml', 'ct/flink.cover.yaml', 'defs/d.cover.yaml']] as const) {
+      const dir = await makeDir({ 'docket.yaml': DOCKET, 'ct/c.yaml': `kind: CustomTemplate\nname: C\ndefinition_file: ${named}\n`, 'ct/defs/d.cover.yaml': definition });
+      await symlink(target, join(dir, link));
+      const r = await runCli(['validate', '-C', dir]);
+      expect([r.code, r.stderr, r.stdout], named).toEqual([0, '', 'The configuration is valid: 1 resource.\n']);
+    }
+  });
+
   it('a *.yaml linked outside the directory is not read, a docket.lock.json linked there is read, and no output quotes what either names', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET });
     const secret = await secretOutside();
