@@ -107,7 +107,9 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
   // A file field's value as written (`../docket.yaml`), and the file it names when that reads otherwise (probe HT-4).
   const named = (doc: ResourceDoc, key: string, rel: string): string => {
     const value = doc.body[key];
-    return typeof value !== 'string' || value === rel ? quoted(rel) : `${quoted(value)} (that is ${quoted(rel)})`;
+    if (typeof value !== 'string') return quoted(rel);
+    // Beside its document (`s.pdf`), the name says the file; past `..` or `.`, the file is said too.
+    return value === rel || rel.endsWith(`/${value}`) ? quoted(value) : `${quoted(value)} (that is ${quoted(rel)})`;
   };
   const problem = (doc: ResourceDoc, key: string, code: string, message: string, hint?: string): void => {
     // The value is what is wrong, so the column is the value's.

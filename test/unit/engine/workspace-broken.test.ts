@@ -67,7 +67,7 @@ describe('loadWorkspace refuses', () => {
     // `body_file: consulting.yaml` in consulting.yaml made the term vanish: validate said valid,
     // and plan then failed on the template's reference to a term "neither declared nor live".
     const found = await refused({ 'terms/consulting.yaml': lines('kind: CustomTerm', 'name: Consulting Terms', 'body_file: consulting.yaml') });
-    expect(found).toEqual([expect.stringMatching(/^terms\/consulting\.yaml:3:12 data-file-is-resource .*"terms\/consulting\.yaml"/)]);
+    expect(found).toEqual(['terms/consulting.yaml:3:12 data-file-is-resource `body_file` names "consulting.yaml", which holds a docket resource (a `kind:` document), not data']);
   });
 });
 
@@ -93,12 +93,12 @@ describe('loadWorkspace refuses docket.yaml and test files as data', () => {
     const found = error.diagnostics.filter((d) => d.code === 'data-file-is-resource').map((d) => `${d.file}:${d.line}:${d.col} ${d.message}`);
     const project = "docket's project file (the organization ids, service URLs and vars), not data";
     expect(found).toEqual([
-      `attachments/s.yaml:3:7 \`file\` names "attachments/s.pdf", a link to "tests/nda.test.yaml", which is a \`docket test\` file, not data`,
-      `templates/t.yaml:3:18 \`definition_file\` names "templates/cover.yaml", a link to "docket.yaml", which is ${project}`,
-      `terms/a.yaml:3:12 \`body_file\` names "docket.yaml", which is ${project}`,
-      `terms/b.yaml:3:12 \`body_file\` names "tests/nda.test.yaml", which is a \`docket test\` file, not data`,
-      `terms/c.yaml:3:12 \`body_file\` names "terms/settings.md", a link to "docket.yaml", which is ${project}`,
-      `terms/d.yaml:3:12 \`docx_file\` names "terms/test.docx", a link to "tests/nda.test.yaml", which is a \`docket test\` file, not data`,
+      `attachments/s.yaml:3:7 \`file\` names "s.pdf", a link to "tests/nda.test.yaml", which is a \`docket test\` file, not data`,
+      `templates/t.yaml:3:18 \`definition_file\` names "cover.yaml", a link to "docket.yaml", which is ${project}`,
+      `terms/a.yaml:3:12 \`body_file\` names "../docket.yaml" (that is "docket.yaml"), which is ${project}`,
+      `terms/b.yaml:3:12 \`body_file\` names "../tests/nda.test.yaml" (that is "tests/nda.test.yaml"), which is a \`docket test\` file, not data`,
+      `terms/c.yaml:3:12 \`body_file\` names "settings.md", a link to "docket.yaml", which is ${project}`,
+      `terms/d.yaml:3:12 \`docx_file\` names "test.docx", a link to "tests/nda.test.yaml", which is a \`docket test\` file, not data`,
     ]);
   });
 });
