@@ -1308,7 +1308,8 @@ class PullPlanner {
           ? `live has no value for ${what}, and no value of ${them} stands for none there; delete the key from the file`
           : `live has no value for ${what}; change the variable or the environment`
         : variablesCouldGive(p.written, live)
-          ? `live value ${wanted} differs from ${what}; change the variable or the environment`
+          ? // A variable's value reads `$${` as `${` too: said, or the value set as live shows it reads otherwise (probe HV-9).
+            `live value ${wanted} differs from ${what}; change the variable or the environment${typeof live === 'string' && variablesTextIn(p.written, live).includes('${') ? ' (a variable\'s value is read as the files are: write each `${` of it as `$${`)' : ''}`
           : // The text around the placeholder changed: no value of the variable gives what live holds.
             `live value ${wanted} differs in the text around ${what}, which no value of ${them} gives; edit the file by hand`;
     if (!owner) {
@@ -1550,6 +1551,14 @@ export function variablesCouldGive(written: string, wanted: unknown): boolean {
     return lives.some((live) => whole.test(live));
   }
   return lives.some((live) => piecewise(pieces, live));
+}
+
+/** What of `live` the placeholders of `written` would stand for, run together: `live` without the text around them. */
+function variablesTextIn(written: string, live: string): string {
+  const { pieces } = placeholderParts(written);
+  let rest = live.slice(pieces[0]!.length, live.length - (pieces.length > 1 ? pieces.at(-1)!.length : 0));
+  for (const piece of pieces.slice(1, -1)) if (piece !== '') rest = rest.replace(piece, '');
+  return rest;
 }
 
 /** Whether the pieces appear in `live` in order, the first at its start and the last at its end. */

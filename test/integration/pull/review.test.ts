@@ -282,13 +282,24 @@ rules:
     await applyOk(cli, dir);
     await new App(emulator().env).editPlaybook('Escalation', { description: 'Escalate ${x} and ${env.HOME} to bob@acme.example' });
     const pulled = await cli('pull', '-C', dir);
-    expect(pulled.stdout).toContain('playbook "Escalation" description (playbooks/escalation.yaml:3): live value "Escalate ${x} and ${env.HOME} to bob@acme.example" differs from var.lead; change the variable or the environment');
+    expect(pulled.stdout).toContain('playbook "Escalation" description (playbooks/escalation.yaml:3): live value "Escalate ${x} and ${env.HOME} to bob@acme.example" differs from var.lead; change the variable or the environment\n');
     expect(await read(dir, 'playbooks/escalation.yaml')).toBe(file);
     await writeFile(join(dir, 'docket.yaml'), DOCKET.replace('alice@', 'bob@'));
     const again = await cli('pull', '-C', dir);
     expect([again.code, again.stdout]).toEqual([0, expect.not.stringContaining('Not pulled')]);
     const drift = await cli('drift', '-C', dir);
     expect([drift.code, drift.stderr]).toEqual([0, '']);
+    await expectNoChanges(cli, dir);
+  });
+
+  it('says a variable\'s value is read as the files are when the live value it should give holds `${` (probe HV-9)', async () => {
+    const file = 'kind: Playbook\nname: Prices\nrules:\n  - name: Price\n    actions: Price ${var.lead}\n';
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/prices.yaml': file });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editRule('Prices', 'Price', { actions: 'Price ${amount}' });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.stdout).toContain('live value "Price ${amount}" differs from var.lead; change the variable or the environment (a variable\'s value is read as the files are: write each `${` of it as `$${`)');
+    await writeFile(join(dir, 'docket.yaml'), DOCKET.replace('alice@acme.example', () => '"$${amount}"'));
     await expectNoChanges(cli, dir);
   });
 
