@@ -44,3 +44,17 @@ export function movedFromDeclared(c: Change, sync: Pick<SyncState, 'idOf' | 'byI
   const takenBy = movedFrom === undefined ? undefined : ids[movedFrom];
   return movedFrom !== undefined && (takenBy === undefined || takenBy === c.liveId) ? movedFrom : undefined;
 }
+
+/**
+ * Whether a reference changed live only because what it names was renamed in the app onto a name
+ * the files declare too (two terms that swapped names): live names, by `before`, the object the
+ * files' name was last in sync as. Pull leaves it (written, it would name the other object).
+ */
+export function followsSwappedName(d: DesiredResource, c: Pick<Change, 'fields'>, field: string, input: { liveOfKind: (kind: string) => readonly LiveResource[]; declared: (kindKey: string) => boolean; sync: Pick<SyncState, 'idOf'> }): boolean {
+  const ref = d.refs.find((r) => r.field === field);
+  const named = c.fields.find((f) => f.field === field)?.before;
+  if (!ref || typeof named !== 'string') return false;
+  const target = input.liveOfKind(ref.kind).find((l) => l.name === named);
+  if (!target || !input.declared(refKey(target.kind, target.key))) return false;
+  return input.sync.idOf(refKey(ref.kind, ref.key)) === target.id;
+}

@@ -25,7 +25,7 @@ import { isPlainObject } from '../util/plain.js';
 import { parse as parseYaml, type Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
 import { literalPlaceholders, literalText, placeholderParts, variablesIn } from '../config/interpolate.js';
-import { movedFromDeclared, movedLiveOntoDeclared } from './moved-live.js';
+import { followsSwappedName, movedFromDeclared, movedLiveOntoDeclared } from './moved-live.js';
 import { keyInFileName, refusedLiveValue } from './live-value-refusals.js';
 import { lookAlikeDeclared, sharedLiveNames } from './name-refusals.js';
 import { parseWithPositions, pointerToPath } from '../config/yaml-positions.js';
@@ -420,12 +420,7 @@ class PullPlanner {
    * (by its sync record), now under a name the files declare for another object.
    */
   private followsSwappedName(d: DesiredResource, c: Change, field: string): boolean {
-    const ref = d.refs.find((r) => r.field === field);
-    const named = c.fields.find((f) => f.field === field)?.before;
-    if (!ref || typeof named !== 'string') return false;
-    const target = this.liveByKind.get(ref.kind)?.find((l) => l.name === named);
-    if (!target || !this.declaredKeys.has(refKey(target.kind, target.key))) return false;
-    return this.input.sync.idOf(refKey(ref.kind, ref.key)) === target.id;
+    return followsSwappedName(d, c, field, { liveOfKind: (kind) => this.liveByKind.get(kind as KindName) ?? [], declared: (key) => this.declaredKeys.has(key), sync: this.input.sync });
   }
 
   /**

@@ -10,12 +10,13 @@ import { driftReport, type DriftItem, type DriftReport } from '../../engine/drif
 import { kindsToRead, servicesNeeded, withAlso, type PruneSwitches } from '../../engine/project.js';
 import type { Workspace } from '../../engine/workspace.js';
 import { liveValueRefusals } from '../../pull/live-value-refusals.js';
-import { movedFromDeclared, movedLiveOntoDeclared } from '../../pull/moved-live.js';
+import { followsSwappedName, movedFromDeclared, movedLiveOntoDeclared } from '../../pull/moved-live.js';
 import { pullRefusesName } from '../../pull/name-refusals.js';
 import { keysOf } from '../../config/api-keys.js';
 import { childInTargets, limitToKinds, namedByTargets, parseTarget, unmatchedInTargets } from '../../engine/target.js';
 import { pendingByKey } from '../pending-documents.js';
 import { refKey, type Change, type DesiredResource, type KindName, type LiveResource, type Plan } from '../../engine/types.js';
+import { addTo } from '../../util/multi-map.js';
 import type { SyncState } from '../../engine/sync.js';
 import { renamedOnto } from '../../engine/direction.js';
 import { exportKinds } from '../../export/layout.js';
@@ -156,8 +157,24 @@ function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveRe
     const c = deletes.get(refKey(item.kind, item.key));
     return c !== undefined && movedFromDeclared(c, sync, plan.ids) !== undefined;
   };
+  // A reference changed live only as what it names swapped names with a declared object: pull leaves it, as that rename (probe HX-2).
+  let changes: Map<string, Change> | undefined;
+  let liveByKind: Map<string, LiveResource[]> | undefined;
+  const followsSwapped = (item: Pick<DriftItem, 'kind' | 'key'>, field: string): boolean => {
+    const key = refKey(item.kind, item.key);
+    declared ??= new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
+    const d = declared.get(key);
+    if (!d?.refs.some((r) => r.field === field)) return false;
+    changes ??= new Map([...plan.changes, ...(plan.held ?? [])].map((c) => [refKey(c.kind, c.key), c]));
+    const c = changes.get(key);
+    if (!liveByKind) {
+      liveByKind = new Map();
+      for (const l of live) addTo(liveByKind, l.kind, l);
+    }
+    return c !== undefined && followsSwappedName(d, c, field, { liveOfKind: (kind) => liveByKind!.get(kind) ?? [], declared: (k) => declared!.has(k), sync });
+  };
   return {
-    pullLeaves: (item, field) => kindLeaves(item, field) || refusesValue.field(item, field) || renamedOntoDeclared(item),
+    pullLeaves: (item, field) => kindLeaves(item, field) || refusesValue.field(item, field) || renamedOntoDeclared(item) || followsSwapped(item, field),
     pullRefuses: (item) =>
       refusesName(item) || (item.direction === 'only-live' && refusesValue.onlyLive(item)) || (item.direction === 'removed-live' && stillLive(item)) || (item.direction === 'changed-live' && movedInApp(item)),
   };

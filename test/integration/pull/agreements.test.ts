@@ -829,6 +829,11 @@ parameters:
     await applyOk(cli, dir);
     const app = new App(emulator().env);
     await app.swapTermNames('Swap Alpha', 'Swap Beta');
+    // Drift says so too: pull writes none of it (probe HX-2).
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.stdout).toContain('custom_term');
+    expect(drift.stdout).toContain('`docket pull` leaves it');
+    expect(drift.stdout).not.toContain('`docket pull` writes it into the files');
     const pulled = await cli('pull', '-C', dir, '-o', 'json');
     expect(pulled.code).toBe(0);
     expect(JSON.parse(pulled.stdout).not_pulled).toContainEqual(
