@@ -232,7 +232,8 @@ describe('docket pull (agreements service)', () => {
     await app.publishDefinition('Order', live('b', 'a'));
     await app.publishDefinition('Inline Order', live('b', 'a'));
     // The side that moved is known: the records tell field order apart.
-    const drift = await cli('drift', '-C', dir);
+    // Of these objects: the emulator holds other tests' too, which pull would write.
+    const drift = await cli('drift', '-C', dir, '--target', 'custom-term/Swap Alpha', '--target', 'custom-term/Swap Beta', '--target', 'custom-template/Swap Template');
     expect(drift.stdout).toContain('~ custom-template "Order"');
     expect(drift.stdout).not.toContain('direction unknown');
     // Nor is the user sent to pull for the inline one, which pull leaves (probe HE).
@@ -830,7 +831,8 @@ parameters:
     const app = new App(emulator().env);
     await app.swapTermNames('Swap Alpha', 'Swap Beta');
     // Drift says so too: pull writes none of it (probe HX-2).
-    const drift = await cli('drift', '-C', dir);
+    // Of these objects: the emulator holds other tests' too, which pull would write.
+    const drift = await cli('drift', '-C', dir, '--target', 'custom-term/Swap Alpha', '--target', 'custom-term/Swap Beta', '--target', 'custom-template/Swap Template');
     expect(drift.stdout).toContain('custom_term');
     expect(drift.stdout).toContain('`docket pull` leaves it');
     expect(drift.stdout).not.toContain('`docket pull` writes it into the files');
@@ -858,7 +860,8 @@ parameters:
     const app = new App(emulator().env);
     await app.swapTermNames('Pin Gamma', 'Pin Alpha');
 
-    const drift = await cli('drift', '-C', dir);
+    // Of these objects: the emulator holds other tests' too, which pull would write.
+    const drift = await cli('drift', '-C', dir, '--target', 'custom-term/Swap Alpha', '--target', 'custom-term/Swap Beta', '--target', 'custom-template/Swap Template');
     expect(drift.code).toBe(2);
     expect(drift.stdout).toContain('~ custom-term "Pin Alpha" (custom-terms/alpha.yaml:3): name now "Pin Gamma"');
     // plan still stops at it: apply could not make the swap back in one run.
