@@ -232,8 +232,7 @@ describe('docket pull (agreements service)', () => {
     await app.publishDefinition('Order', live('b', 'a'));
     await app.publishDefinition('Inline Order', live('b', 'a'));
     // The side that moved is known: the records tell field order apart.
-    // Of these objects: the emulator holds other tests' too, which pull would write.
-    const drift = await cli('drift', '-C', dir, '--target', 'custom-term/Swap Alpha', '--target', 'custom-term/Swap Beta', '--target', 'custom-template/Swap Template');
+    const drift = await cli('drift', '-C', dir);
     expect(drift.stdout).toContain('~ custom-template "Order"');
     expect(drift.stdout).not.toContain('direction unknown');
     // Nor is the user sent to pull for the inline one, which pull leaves (probe HE).
@@ -830,8 +829,7 @@ parameters:
     await applyOk(cli, dir);
     const app = new App(emulator().env);
     await app.swapTermNames('Swap Alpha', 'Swap Beta');
-    // Drift says so too: pull writes none of it (probe HX-2).
-    // Of these objects: the emulator holds other tests' too, which pull would write.
+    // Drift says so too: pull writes none of it (probe HX-2). Of these objects: the emulator holds other tests' too, which pull would write.
     const drift = await cli('drift', '-C', dir, '--target', 'custom-term/Swap Alpha', '--target', 'custom-term/Swap Beta', '--target', 'custom-template/Swap Template');
     expect(drift.stdout).toContain('custom_term');
     expect(drift.stdout).toContain('`docket pull` leaves it');
@@ -860,8 +858,7 @@ parameters:
     const app = new App(emulator().env);
     await app.swapTermNames('Pin Gamma', 'Pin Alpha');
 
-    // Of these objects: the emulator holds other tests' too, which pull would write.
-    const drift = await cli('drift', '-C', dir, '--target', 'custom-term/Swap Alpha', '--target', 'custom-term/Swap Beta', '--target', 'custom-template/Swap Template');
+    const drift = await cli('drift', '-C', dir);
     expect(drift.code).toBe(2);
     expect(drift.stdout).toContain('~ custom-term "Pin Alpha" (custom-terms/alpha.yaml:3): name now "Pin Gamma"');
     // plan still stops at it: apply could not make the swap back in one run.
