@@ -163,7 +163,8 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
   const { named: dataFiles, maybeNamed } = namedDataFiles(parsed, kindsByName, { vars: projectResult.vars, env: processEnv, allowVars: true, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}) }, projectResult.otherVars);
   // A YAML data file named through a link (a folder `current` leading to `defs`) is the file found there too (probe HV-8).
-  for (const named of [...dataFiles]) if (isYamlName(named)) for (const reached of linkedFrom(root, named)) dataFiles.add(reached);
+  const reach = linkedFrom(root);
+  for (const named of [...dataFiles]) if (isYamlName(named)) for (const reached of reach(named)) dataFiles.add(reached);
   // Only the schemas of the kinds the files use are loaded (and of a template, its types').
   const documentValues = parsed.flatMap((file) => file.documents.filter((doc) => doc.ok || doc.readable).map((doc) => doc.value));
   const used = new Set(documentValues.map((value) => (isPlainObject(value) ? value.kind : undefined)));
@@ -335,12 +336,15 @@ function docketInputsOf(found: Discovered): Map<string, { is: DocketInput; file:
  * Before interpolation: a name with a placeholder is left to readDataFiles, after it.
  */
 /** The root-relative file a named path reaches through links, when that is another file of the configuration. */
-function linkedFrom(root: string, named: string): string[] {
-  const realRoot = realPathOrSelf(root);
-  const reached = realPathOrSelf(path.join(root, named));
-  if (!isInside(realRoot, reached)) return [];
-  const rel = rootRelative(realRoot, reached);
-  return rel === named ? [] : [rel];
+function linkedFrom(root: string): (named: string) => string[] {
+  let realRoot: string | undefined;
+  return (named) => {
+    realRoot ??= realPathOrSelf(root);
+    const reached = realPathOrSelf(path.join(root, named));
+    if (!isInside(realRoot, reached)) return [];
+    const rel = rootRelative(realRoot, reached);
+    return rel === named ? [] : [rel];
+  };
 }
 
 function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>, ctx: InterpolationContext, otherEnvironmentsVars: readonly Record<string, string>[] = []): { named: Set<string>; maybeNamed: (path: string) => boolean } {
