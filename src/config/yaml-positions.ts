@@ -766,11 +766,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
       state.aliasName = node.source;
     }
     try {
-      const value = toPlain(target, pointer, keyPos ?? here, depth + 1, state);
-      // The value stands where the alias is: a message about it points there, not at the anchor (probe HV-6).
-      // Not plain: the text there is the alias, no value written.
-      positions.set(pointer, { key: keyPos, value: here, plain: false });
-      return value;
+      return toPlain(target, pointer, keyPos ?? here, depth + 1, state);
     } finally {
       state.alias = outer;
       state.aliasName = outerName;

