@@ -75,7 +75,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const unmatched = result.unmatched;
   const unsentReferences: NonNullable<BuildPlanResult['unsentReferences']> = [];
   const readOnlyWarnings: ReadOnlyWarning[] = [];
-  checkReferences(input.desired, result, input.kinds, diagnostics, input.readOnly ? readOnlyWarnings : undefined, input.sends, unsentReferences, linkedLive(input.live, result.ids));
+  checkReferences(input.desired, result, input.kinds, diagnostics, input.readOnly ? readOnlyWarnings : undefined, input.sends, unsentReferences);
   const classified = classifyChanges(result.changes, {
     sensitive: new Map(input.kinds.map((k) => [k.name, k.sensitiveFields ?? []])),
     unlisted: new Set([...input.kinds.filter((k) => k.uploadsUnreadable).map((k) => k.name), ...(input.seenInPart ?? [])]),
@@ -205,7 +205,6 @@ function checkReferences(
   readOnlyWarnings: ReadOnlyWarning[] | undefined,
   sends: ((d: DesiredResource) => boolean) | undefined,
   unsent: NonNullable<BuildPlanResult['unsentReferences']>,
-  linked: (d: DesiredResource, kind: KindName) => string | undefined,
 ): void {
   const readOnly = readOnlyWarnings !== undefined;
   const { ids, unknownIds } = found;
@@ -248,13 +247,11 @@ function checkReferences(
         message: `${ref.kind} ${quoteValue(ref.key, 200)}, which is neither declared in the configuration nor exists live`,
         hint: `declare the ${ref.kind} or fix the name`,
       };
-      // What the object links live instead, when it exists: the name it had was likely renamed in the app (probe HX-1).
-      const live = byName.get(ref.kind)?.identityFixed ? undefined : linked(d, ref.kind);
-      const match = live ?? (ref.key.includes('@') ? suggestAddress : suggest)(ref.key, namesOf(ref.kind));
-      const suggestion = live !== undefined ? `; ${d.kind} ${quoteValue(d.key, 200)} links ${ref.kind} ${quoteValue(live, 200)} live (renamed in the app?)` : match === undefined ? '' : didYouMeanBecause(match);
+      const match = (ref.key.includes('@') ? suggestAddress : suggest)(ref.key, namesOf(ref.kind));
+      const suggestion = match === undefined ? '' : didYouMeanBecause(match);
       const said = `\`${ref.field}\` names ${message}${suggestion}`;
       // Close to a name that exists: the likelier fix leads (declaring it would invite a mistyped address).
-      const hint = live !== undefined ? `if it was renamed in the app, \`docket pull\` writes the new name here; else ${declare}` : match === undefined ? declare : `if you meant ${quoteValue(match)}, write that; else ${declare}`;
+      const hint = match === undefined ? declare : `if you meant ${quoteValue(match)}, write that; else ${declare}`;
       // Drift and pull send nothing: a reference to nothing is said as a warning rather than an error
       // that stops them, and not at all where the field changed live (a reviewer who left: that
       // change is what they report and pull).
@@ -262,21 +259,6 @@ function checkReferences(
       else diagnostics.error('unknown-reference', said, { ...refAt(d, ref), hint });
     }
   }
-}
-
-/**
- * The one object of a kind the live counterpart of a declared object links today, when it exists
- * live under a name the files do not write: indexed only once a reference names nothing.
- */
-function linkedLive(live: readonly LiveResource[], ids: Readonly<Record<string, string>>): (d: DesiredResource, kind: KindName) => string | undefined {
-  let byId: Map<string, LiveResource> | undefined;
-  return (d, kind) => {
-    const id = ids[refKey(d.kind, d.key)];
-    if (id === undefined) return undefined;
-    byId ??= new Map(live.map((l) => [`${l.kind}:${l.id}`, l]));
-    const linked = (byId.get(`${d.kind}:${id}`)?.refs ?? []).filter((r) => r.kind === kind && ids[refKey(r.kind, r.key)] !== undefined);
-    return linked.length === 1 ? linked[0]!.key : undefined;
-  };
 }
 
 /** `kind:key` strings as kind → keys, without duplicates. */
