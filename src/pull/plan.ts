@@ -1304,7 +1304,7 @@ class PullPlanner {
           : `live has no value for ${what}; change the variable or the environment`
         : variablesCouldGive(p.written, live)
           ? // A variable's value reads `$${` as `${` too: said, or the value set as live shows it reads otherwise (probe HV-9).
-            `live value ${wanted} differs from ${what}; change the variable or the environment${typeof live === 'string' && variablesTextIn(p.written, live).includes('${') ? ' (a variable\'s value is read as the files are: write each `${` of it as `$${`)' : ''}`
+            `live value ${wanted} differs from ${what}; change the variable or the environment${typeof live === 'string' && names.every((n) => n.startsWith('var.')) && variablesTextIn(p.written, live).includes('${') ? ' (a variable\'s value is read as the files are: write each `${` of it as `$${`)' : ''}`
           : // The text around the placeholder changed: no value of the variable gives what live holds.
             `live value ${wanted} differs in the text around ${what}, which no value of ${them} gives; edit the file by hand`;
     if (!owner) {

@@ -301,6 +301,12 @@ rules:
     expect(pulled.stdout).toContain('live value "Price ${amount}" differs from var.lead; change the variable or the environment (a variable\'s value is read as the files are: write each `${` of it as `$${`)');
     await writeFile(join(dir, 'docket.yaml'), DOCKET.replace('alice@acme.example', () => '"$${amount}"'));
     await expectNoChanges(cli, dir);
+    // An environment variable's value is taken as it is: no such note (probe HY-1).
+    const withEnv = cliWith(() => ({ ...emulator().env, PRICE: 'ten' }));
+    await writeFile(join(dir, 'playbooks/prices.yaml'), file.replace('${var.lead}', '${env.PRICE}'));
+    await applyOk(withEnv, dir);
+    await new App(emulator().env).editRule('Prices', 'Price', { actions: 'Price ${fee}' });
+    expect((await withEnv('pull', '-C', dir)).stdout).toContain('live value "Price ${fee}" differs from env.PRICE; change the variable or the environment\n');
   });
 
   it('writes a value edited in the app over one written with a type tag (`!!null null`), the tag taken off, and the other edits of the file with it (probe HT-2)', async () => {
