@@ -85,7 +85,11 @@ export function writableUnjudged(out: string, root: string, written: OwnOutput):
   } catch {
     // A folder that is not there holds no configuration file to keep.
   }
-  return !(isInside(realRoot, real) && readAsConfiguration(rootRelative(realRoot, real)));
+  if (!isInside(realRoot, real)) return true;
+  // Inside the configuration, what it names cannot be told (a missing data file, the lock, a
+  // contract): only a new report file is made there, `.xml` and outside .docket/ (probe HY-7).
+  const rel = rootRelative(realRoot, real);
+  return /\.xml$/i.test(rel) && !rel.startsWith(`${WORK_DIR}/`) && !readAsConfiguration(rel);
 }
 
 /** refuseConfigurationFile's error: the file named must not be written, not even with why the run failed. */

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 /**
  * `docket test` given what a careless user gives it: a broken test file, FILES that name no test
  * file, a contract linked from outside the directory, a JUnit path it cannot write. Each is a
@@ -146,6 +147,19 @@ describe('docket test with broken inputs', () => {
     // `test capture` makes no test report: its error is the common document.
     const capture = await runCli(['test', '-C', dir, '-o', 'json', 'capture', '--review', 'r1', '--out', join(dir, 'tests/c.test.yaml')], { env: { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! } });
     expect(JSON.parse(capture.stdout)).toEqual({ format_version: 1, error: expect.objectContaining({ message: 'no API key for the review service' }) as unknown, diagnostics: [] });
+  });
+
+  it('writes no report, when the configuration cannot be read, over a file it may name: inside the configuration only a new .xml file outside .docket/ (probe HY-7)', async () => {
+    const dir = await example();
+    await writeFile(join(dir, 'terms-broken.yaml'), 'kind: CustomTerm\nname: Consulting\nbody_file: consulting.md\n');
+    for (const out of ['consulting.md', 'docket.lock.json', '.docket/emulator.json', 'tests/fixtures/new-contract.txt']) {
+      const r = await runCli(['test', '-C', dir, '--junit', join(dir, out)], { env: emu().env });
+      expect(r.code, out).toBe(1);
+      expect(existsSync(join(dir, out)), out).toBe(false);
+    }
+    const r = await runCli(['test', '-C', dir, '--junit', join(dir, 'reports/junit.xml')], { env: emu().env });
+    expect(r.code).toBe(1);
+    expect(await junitErrors(await readFile(join(dir, 'reports/junit.xml'), 'utf8'))).toEqual([]);
   });
 
   it('reports a review service it cannot reach as a run that could not start, not as each case failing', async () => {
