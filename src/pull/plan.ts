@@ -679,12 +679,13 @@ class PullPlanner {
     const written = valueAt(doc, base);
     if (!isPlainObject(written)) return doc;
     const had = formerNames(written);
+    // The list as the file writes it: a name holding `${` is written `$${` there (probe HY-4).
     // Renamed back to a name it had: that name is its own again, no former one.
-    const listed = had.filter((n) => !sameName(n, name));
+    const listed = had.filter((n) => !sameName(n, literalPlaceholders(name)));
     const former = d.name;
     let next = listed;
-    if (!listed.some((n) => sameName(n, former)) && !this.namedOtherwise(d, former)) {
-      next = [...listed, former];
+    if (!listed.some((n) => sameName(n, literalPlaceholders(former))) && !this.namedOtherwise(d, former)) {
+      next = [...listed, literalPlaceholders(former)];
       for (const other of this.listingFormer(d, former)) doc = this.withoutFormer(doc, d, other, former);
     }
     if (next.length === had.length && next.every((n, i) => n === had[i])) return doc;

@@ -61,6 +61,20 @@ cases:
 const COVER_TEST = 'kind: TemplateTest\ntemplate: "Consulting Agreement"\ncases:\n  - name: a start date\n    values: { start_date: 2027-01-15 }\n    expect: accepted\n';
 
 describe('objects renamed in the app', () => {
+  it('writes a former name holding a literal `${` into renamed_from as the files write it, `$${` (probe HY-4)', async () => {
+    // On an emulator of its own: the rename in the app would reach the other tests.
+    await onOwnEmulator(async (run, own) => {
+      const file = 'kind: Playbook\nname: Fee $${amount}\nrules:\n  - name: R\n    actions: ACCEPT r\n';
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/fee.yaml': file });
+      await applyOk(run, dir);
+      await new App(own.env).editPlaybook('Fee ${amount}', { name: 'Fees' });
+      const pulled = await run('pull', '-C', dir);
+      expect([pulled.code, pulled.stderr, pulled.stdout]).toEqual([0, '', expect.not.stringContaining('Not pulled')]);
+      expect(await readFile(join(dir, 'playbooks/fee.yaml'), 'utf8')).toBe(file.replace('name: Fee $${amount}\n', () => 'name: Fees\nrenamed_from:\n  - Fee $${amount}\n'));
+      await expectNoChanges(run, dir);
+    });
+  });
+
   it("leaves a test file holding git's conflict markers as it is, saying so where the conflict starts, not that it now names the new name", async () => {
     await onOwnEmulator(async (run, own) => {
       const test = 'kind: PlaybookTest\nplaybook: Gamma NDA\ncases:\n<<<<<<< HEAD\n  - name: c\n=======\n  - name: d\n>>>>>>> br\n    contract: { file: nda.txt }\n    expect: accepted\n';
