@@ -905,8 +905,11 @@ function unfitCoreTag(text: string, offset: number, message: string): { message:
   const type = /^Unresolved tag: tag:yaml\.org,2002:(\w+)/.exec(message)?.[1];
   const values = type === undefined ? undefined : CORE_TAG_VALUES[type];
   if (!values) return undefined;
-  const after = /^!\S*[ \t]+([^\n#]*?)[ \t]*(?:#.*)?$/m.exec(text.slice(offset, text.indexOf('\n', offset) === -1 ? undefined : text.indexOf('\n', offset)))?.[1];
-  const value = after === undefined || after === '' ? 'the value' : quoteValue(after);
+  // The value on the tag's line, up to a comment or, in a flow collection, its next item (probe HY-2);
+  // a block scalar's text is on the lines after: named, not quoted.
+  const line = text.slice(offset, text.indexOf('\n', offset) === -1 ? undefined : text.indexOf('\n', offset));
+  const after = /^!\S*[ \t]+([^#,\]}]*?)[ \t]*(?:[#,\]}].*)?$/.exec(line)?.[1];
+  const value = after === undefined || after === '' || /^[|>]/.test(after) ? 'the value' : quoteValue(after);
   return {
     message: `${value} does not read as the tag \`!!${type}\` says: it takes ${values.takes}`,
     hint: `write the value so (\`${values.example}\`), or remove the tag to take the value as YAML reads it`,

@@ -307,6 +307,8 @@ rules:
     await applyOk(withEnv, dir);
     await new App(emulator().env).editRule('Prices', 'Price', { actions: 'Price ${fee}' });
     expect((await withEnv('pull', '-C', dir)).stdout).toContain('live value "Price ${fee}" differs from env.PRICE; change the variable or the environment\n');
+    // Set to live's text as it is, the environment variable gives what live holds.
+    await expectNoChanges(cliWith(() => ({ ...emulator().env, PRICE: '${fee}' })), dir);
   });
 
   it('writes a value edited in the app over one written with a type tag (`!!null null`), the tag taken off, and the other edits of the file with it (probe HT-2)', async () => {
