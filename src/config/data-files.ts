@@ -20,6 +20,7 @@ import type { ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
 import { isWorkFile, LOCK_FILE } from './work-dir.js';
 import { wordFileProblem } from '../util/word-file.js';
+import { realPathOrSelf } from '../util/real-path.js';
 
 export interface DataFile {
   /** Relative to the configuration root, `/` separators. */
@@ -249,6 +250,25 @@ export function isInside(realRoot: string, real: string): boolean {
 /** A real path inside the real root as the configuration names its files: relative, `/` separators. */
 export function rootRelative(realRoot: string, real: string): string {
   return path.relative(realRoot, real).split(path.sep).join('/');
+}
+
+/**
+ * The configuration's file a root-relative path reaches through links, root-relative (`current/d.yaml`
+ * → `defs/d.yaml`); the path itself when it leads outside or nowhere. Each path resolved once.
+ */
+export function reachedThroughLinks(root: string): (file: string) => string {
+  let realRoot: string | undefined;
+  const cache = new Map<string, string>();
+  return (file) => {
+    let reached = cache.get(file);
+    if (reached === undefined) {
+      realRoot ??= realPathOrSelf(root);
+      const real = realPathOrSelf(path.join(root, file));
+      reached = isInside(realRoot, real) ? rootRelative(realRoot, real) : file;
+      cache.set(file, reached);
+    }
+    return reached;
+  };
 }
 
 /** File names are quoted like any value, with room for a long path. */

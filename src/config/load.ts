@@ -10,8 +10,7 @@ import { readRegularFileSync } from '../util/special-file.js';
 import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
-import { holdsResource, isInside, namedFiles, resolveDataPath, rootRelative, type DocketInput } from './data-files.js';
-import { realPathOrSelf } from '../util/real-path.js';
+import { holdsResource, namedFiles, reachedThroughLinks, resolveDataPath, type DocketInput } from './data-files.js';
 import { discoverYamlFiles, invalidUtf8, type Discovered, isTestFile, isYamlName, readFiles, skipDirectory, unreadableFile, withoutDocumentBoms } from './discover.js';
 import { holdsKey, keyInFileText, keysOf } from './api-keys.js';
 import { VARIABLE_NAME, interpolateString, interpolateTree, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
@@ -163,8 +162,8 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
   const { named: dataFiles, maybeNamed } = namedDataFiles(parsed, kindsByName, { vars: projectResult.vars, env: processEnv, allowVars: true, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}) }, projectResult.otherVars);
   // A YAML data file named through a link (a folder `current` leading to `defs`) is the file found there too (probe HV-8).
-  const reach = linkedFrom(root);
-  for (const named of [...dataFiles]) if (isYamlName(named)) for (const reached of reach(named)) dataFiles.add(reached);
+  const reach = reachedThroughLinks(root);
+  for (const named of [...dataFiles]) if (isYamlName(named)) dataFiles.add(reach(named));
   // Only the schemas of the kinds the files use are loaded (and of a template, its types').
   const documentValues = parsed.flatMap((file) => file.documents.filter((doc) => doc.ok || doc.readable).map((doc) => doc.value));
   const used = new Set(documentValues.map((value) => (isPlainObject(value) ? value.kind : undefined)));
@@ -335,18 +334,6 @@ function docketInputsOf(found: Discovered): Map<string, { is: DocketInput; file:
  * Files named by a resource's data fields (what its kind declares), as paths relative to the root.
  * Before interpolation: a name with a placeholder is left to readDataFiles, after it.
  */
-/** The root-relative file a named path reaches through links, when that is another file of the configuration. */
-function linkedFrom(root: string): (named: string) => string[] {
-  let realRoot: string | undefined;
-  return (named) => {
-    realRoot ??= realPathOrSelf(root);
-    const reached = realPathOrSelf(path.join(root, named));
-    if (!isInside(realRoot, reached)) return [];
-    const rel = rootRelative(realRoot, reached);
-    return rel === named ? [] : [rel];
-  };
-}
-
 function namedDataFiles(parsed: ParsedFile[], kinds: Map<string, KindSchemaInfo>, ctx: InterpolationContext, otherEnvironmentsVars: readonly Record<string, string>[] = []): { named: Set<string>; maybeNamed: (path: string) => boolean } {
   const named = new Set<string>();
   /** Paths another environment names through a variable it takes from \`${env.X}\` (set where that environment runs): any text there. */

@@ -891,7 +891,6 @@ function normaliseScalar(value: unknown): unknown {
   return value === undefined ? null : value;
 }
 
-/** A tag as the file writes it (`!!float`, `!include`), not as the parser resolves it (`tag:yaml.org,2002:float`). */
 /** What each core tag docket reads takes, and how such a value is written. */
 const CORE_TAG_VALUES: Record<string, { takes: string; example: string }> = {
   int: { takes: 'a whole number written in digits', example: '!!int 12' },
@@ -916,6 +915,7 @@ function unfitCoreTag(text: string, offset: number, message: string): { message:
   };
 }
 
+/** A tag as the file writes it (`!!float`, `!include`), not as the parser resolves it (`tag:yaml.org,2002:float`). */
 function tagAsWritten(text: string, offset: number, message: string): string {
   const written = /^![^\s,[\]{}]*/.exec(text.slice(offset, offset + 200))?.[0];
   const tag = written ?? firstLine(message).replace(/^Unresolved tag: /, '').replace('tag:yaml.org,2002:', '!!');

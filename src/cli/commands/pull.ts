@@ -7,8 +7,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { readRegularFileSync } from '../../util/special-file.js';
-import { realPathOrSelf } from '../../util/real-path.js';
-import { isInside, rootRelative } from '../../config/data-files.js';
+import { reachedThroughLinks } from '../../config/data-files.js';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { schemaHome } from '../../config/schema-names.js';
@@ -108,7 +107,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           read: fileReader(root, s.workspace),
           taken: takenSlugs(root),
           expand: (text) => interpolateString(text, { vars: project.vars, env: io.env, allowVars: true }).value,
-          realPath: realPathIn(root),
+          realPath: reachedThroughLinks(root),
           project,
           lock: s.lock,
           schema: readSchema,
@@ -205,21 +204,6 @@ function takenSlugs(root: string): (folder: string, slug: string) => boolean {
     }
     // As a case- and normalization-insensitive file system (macOS, Windows) compares names.
     return listed.get(folder)!.some((n) => n.normalize('NFC').toLowerCase().startsWith(`${slug}.`));
-  };
-}
-
-/** The root-relative file a path reaches through links (a file not there yet, or one outside: the path as given). */
-function realPathIn(root: string): (file: string) => string {
-  const realRoot = realPathOrSelf(root);
-  const cache = new Map<string, string>();
-  return (file) => {
-    let real = cache.get(file);
-    if (real === undefined) {
-      const reached = realPathOrSelf(path.join(root, file));
-      real = isInside(realRoot, reached) ? rootRelative(realRoot, reached) : file;
-      cache.set(file, real);
-    }
-    return real;
   };
 }
 
