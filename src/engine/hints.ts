@@ -8,6 +8,7 @@
  *   live is not changed; without a word the plan would say "No changes".
  */
 import { quoteValue } from '../config/quote.js';
+import { literalPlaceholders } from '../config/interpolate.js';
 import { suggest } from '../config/suggest.js';
 import { digest, sameValue } from './canonical.js';
 import { fieldHash, type SyncState } from './sync.js';
@@ -196,7 +197,8 @@ function renameSentence(kind: KindMeta, d: DesiredResource, l: LiveResource, why
 
 /** A name as it can be written inside `[...]` in YAML: plain when safe, else double-quoted (YAML reads its `\u` escapes). */
 function yamlName(name: string): string {
-  return /^[A-Za-z0-9][A-Za-z0-9 ._'()/-]*$/.test(name) && !/\s$/.test(name) ? name : quoteValue(name, Infinity);
+  // The files read `${` as a placeholder: a live name holding it is written `$${` (probe HY-3).
+  return /^[A-Za-z0-9][A-Za-z0-9 ._'()/-]*$/.test(name) && !/\s$/.test(name) ? name : quoteValue(literalPlaceholders(name), Infinity);
 }
 
 function createOnlyHints({ kinds, desired, live, ids }: HintInput): string[] {

@@ -18,6 +18,7 @@ import { refKey } from './types.js';
 import type { Action, AdoptableFile, Change, DesiredResource, KindName, LiveResource, Ref, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
 import { resolveUncertain } from './uncertain.js';
 import { quoteValue } from '../config/quote.js';
+import { literalPlaceholders } from '../config/interpolate.js';
 
 export interface BuildPlanInput {
   kinds: KindMeta[];
@@ -239,7 +240,7 @@ function checkReferences(
         const to = renamedTo.slice(renamedTo.indexOf(':') + 1);
         diagnostics.error('unknown-reference', `\`${ref.field}\` names ${ref.kind} ${quoteValue(ref.key)}, which this plan renames to ${quoteValue(to)}`, {
           ...refAt(d, ref),
-          hint: `name it ${quoteValue(to)} here too`,
+          hint: `name it ${quoteValue(literalPlaceholders(to))} here too`,
         });
         continue;
       }
@@ -247,7 +248,9 @@ function checkReferences(
         message: `${ref.kind} ${quoteValue(ref.key, 200)}, which is neither declared in the configuration nor exists live`,
         hint: `declare the ${ref.kind} or fix the name`,
       };
-      const match = (ref.key.includes('@') ? suggestAddress : suggest)(ref.key, namesOf(ref.kind));
+      // Said as the files write it: they read `${` as a placeholder (probe HY-3).
+      const close = (ref.key.includes('@') ? suggestAddress : suggest)(ref.key, namesOf(ref.kind));
+      const match = close === undefined ? undefined : literalPlaceholders(close);
       const suggestion = match === undefined ? '' : didYouMeanBecause(match);
       const said = `\`${ref.field}\` names ${message}${suggestion}`;
       // Close to a name that exists: the likelier fix leads (declaring it would invite a mistyped address).

@@ -37,6 +37,16 @@ describe('plan hints', () => {
     );
   });
 
+  it('writes a former name holding `${` as the files write it, `$${`, so the renamed_from it offers validates (probe HY-3)', () => {
+    const hints = warnings(
+      [desiredPlaybook('NDA'), desiredRule('NDA', 'Fee', { actions: 'ACCEPT 2 years' })],
+      [livePlaybook('pb-1', 'NDA'), liveRule('r-1', NDA, 'Fee ${amount}', { actions: 'ACCEPT 2 years' })],
+    );
+    expect(hints).toEqual([
+      'rule "Fee" (playbooks/nda.yaml:10) looks like a rename of the live rule "Fee ${amount}" (the same content), but the plan deletes "Fee ${amount}" and creates "Fee": if it was renamed, add `renamed_from: ["Fee $${amount}"]`',
+    ]);
+  });
+
   it('a new rule with the same text as a rule the plan deletes looks like a rename; so does a close name', () => {
     const hints = warnings(
       [desiredPlaybook('NDA'), desiredRule('NDA', 'Term length', { actions: 'ACCEPT 2 years' }), desiredRule('NDA', 'Governing law', { actions: 'ACCEPT Germany' })],

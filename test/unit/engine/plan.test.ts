@@ -125,6 +125,19 @@ describe('buildPlan: references', () => {
     expect(diagnostics[0]!.hint).toContain('kind: Member');
   });
 
+  it('suggests a live name holding `${` as the files write it, `$${`: pasted as said, it validates (probe HY-3)', () => {
+    const template: DesiredResource = {
+      ...desiredPlaybook('Supplier NDA'),
+      kind: 'custom-template',
+      refs: [{ kind: 'custom-term', key: 'Fee ${amounts}', field: 'terms', source: pos(6, 5, 'custom-templates/nda.yaml') }],
+    };
+    const liveTerm: LiveResource = { kind: 'custom-term', id: 't-1', key: 'Fee ${amount}', name: 'Fee ${amount}', fields: {}, refs: [] };
+    const { diagnostics } = plan([template], [liveTerm]);
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'unknown-reference', line: 6 })]);
+    expect(diagnostics[0]!.message).toContain('did you mean `Fee $${amount}`?');
+    expect(diagnostics[0]!.hint).toMatch(/^if you meant "Fee \$\$\{amount\}", write that;/);
+  });
+
   it('accepts a reviewer declared as a Member (and invites it first)', () => {
     const { plan: p, diagnostics } = plan([desiredPlaybook(NDA.name), rule(), desiredMember('ghost@acme.example')], [livePlaybook(NDA.id, NDA.name)]);
     expect(diagnostics).toEqual([]);
