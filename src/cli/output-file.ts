@@ -65,9 +65,10 @@ export interface OwnOutput {
 /** Enough of a file to tell a flag's own output from anything else. */
 const HEAD_BYTES = 64;
 
-// By how docket writes each: a plan's first key, a report's root element (past a declaration and
-// comments). Any JSON or XML file would pass a first character: a package.json, a pom.xml (probe EL).
-export const SAVED_PLAN: OwnOutput = { what: 'a saved plan', example: 'plan.json', looksLike: (head) => /^\s*\{\s*"format_version"/.test(head) };
+// By how docket writes each: a plan's first two keys, a report's root element (past a declaration
+// and comments). Any JSON or XML file would pass a first character: a package.json, a pom.xml
+// (probe EL); a drift report starts with `format_version` too, without `docket_version` (HY-10).
+export const SAVED_PLAN: OwnOutput = { what: 'a saved plan', example: 'plan.json', looksLike: (head) => /^\s*\{\s*"format_version"\s*:\s*\d+\s*,\s*"docket_version"/.test(head) };
 export const JUNIT_REPORT: OwnOutput = { what: 'a JUnit report', example: 'docket-test.xml', looksLike: (head) => /^\s*<testsuites?[\s>/]/.test(head.replace(/^\s*<\?xml[^>]*\?>/, '').replace(/^(\s*<!--[\s\S]*?-->)+/, '')) };
 
 /**

@@ -128,9 +128,13 @@ describe('a file the command writes at its end is checked at its start', () => {
     await refused(config, join(config, 'tests/fixtures/nda.docx'), '', `--out ${join(config, 'tests/fixtures/nda.docx')} is a file of the configuration directory that is not a saved plan: the saved file would take its place`);
     expect(await readFile(join(config, 'tests/fixtures/nda.docx'), 'utf8')).toBe('PK\u0003\u0004 a contract');
     // Nor one outside it: the package.json beside the configuration, a typo away from plan.json (probe HU-2).
-    const repository = await makeDir({ 'config/docket.yaml': 'version: 1\n', 'config/playbooks/nda.yaml': NDA, 'package.json': '{"name":"acme-legal-config"}\n', 'empty.json': '' });
+    const drift = '{\n  "format_version": 1,\n  "created_at": "2026-12-03T22:37:19.307Z",\n  "drift": []\n}\n';
+    const repository = await makeDir({ 'config/docket.yaml': 'version: 1\n', 'config/playbooks/nda.yaml': NDA, 'package.json': '{"name":"acme-legal-config"}\n', 'empty.json': '', 'drift.json': drift });
     await refused(join(repository, 'config'), join(repository, 'package.json'), '', `--out ${join(repository, 'package.json')} is a file that is not a saved plan: the saved file would take its place`);
     expect(await readFile(join(repository, 'package.json'), 'utf8')).toBe('{"name":"acme-legal-config"}\n');
+    // A drift report starts with format_version too (probe HY-10).
+    await refused(join(repository, 'config'), join(repository, 'drift.json'), '', `--out ${join(repository, 'drift.json')} is a file that is not a saved plan: the saved file would take its place`);
+    expect(await readFile(join(repository, 'drift.json'), 'utf8')).toBe(drift);
     // A new file, an empty one or an earlier saved plan there is written.
     for (const out of ['plan.json', 'empty.json', 'plan.json']) {
       const saved = await run(['plan', '-C', join(repository, 'config'), '--emulator', '--out', join(repository, out)]);
