@@ -773,7 +773,8 @@ class PullPlanner {
     for (const [file, mentions] of this.testsNaming(c.kind, from, parents)) {
       for (const { index, pointer } of mentions) {
         this.followedRenames.add(o);
-        this.editOf(file).documents.set(index, setAt(this.current(file, index), pointer, literalPlaceholders(l.name), [], this.owned));
+        // Test files are read as written, `${` included: the name goes in unescaped (probe HY-5).
+        this.editOf(file).documents.set(index, setAt(this.current(file, index), pointer, l.name, [], this.owned));
         this.notes.push(`${file}:${this.lineOf(file, index, pointer)}: now names ${c.kind} ${quoteValue(l.name, Infinity)}, renamed in the app from ${quoteValue(from, Infinity)}`);
         this.done++;
       }

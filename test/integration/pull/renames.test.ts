@@ -75,6 +75,23 @@ describe('objects renamed in the app', () => {
     });
   });
 
+  it('writes a name holding `${` into the test files as they read it, unescaped: they take `${` as text (probe HY-5)', async () => {
+    await onOwnEmulator(async (run, own) => {
+      const test = 'kind: PlaybookTest\nplaybook: Fees\ncases:\n  - name: c\n    contract: { file: nda.txt }\n    expect: { flags: { includes: [R] } }\n';
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/fee.yaml': 'kind: Playbook\nname: Fees\nrules:\n  - name: R\n    actions: ACCEPT r\n', 'tests/fee.test.yaml': test, 'tests/nda.txt': 'An NDA.\n' });
+      await applyOk(run, dir);
+      await new App(own.env).editPlaybook('Fees', { name: 'Fee ${amount}' });
+      const pulled = await run('pull', '-C', dir);
+      expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+      expect(pulled.stdout).toContain('tests/fee.test.yaml:2: now names playbook "Fee ${amount}", renamed in the app from "Fees"');
+      expect(await readFile(join(dir, 'tests/fee.test.yaml'), 'utf8')).toBe(test.replace('playbook: Fees', () => 'playbook: Fee ${amount}'));
+      expect(await readFile(join(dir, 'playbooks/fee.yaml'), 'utf8')).toContain('name: Fee $${amount}\n');
+      const validated = await run('validate', '-C', dir);
+      expect([validated.code, validated.stderr]).toEqual([0, '']);
+      await expectNoChanges(run, dir);
+    });
+  });
+
   it("leaves a test file holding git's conflict markers as it is, saying so where the conflict starts, not that it now names the new name", async () => {
     await onOwnEmulator(async (run, own) => {
       const test = 'kind: PlaybookTest\nplaybook: Gamma NDA\ncases:\n<<<<<<< HEAD\n  - name: c\n=======\n  - name: d\n>>>>>>> br\n    contract: { file: nda.txt }\n    expect: accepted\n';
