@@ -468,9 +468,10 @@ class DocumentEditor {
       this.addFlowItems(collection as YAMLSeq, inserts, removed);
       if (removed.size === 0) continue;
       const items = collection.items as (Pair | Node)[];
+      // With its anchor and tag: the next item's would go with this one (probe SR-4).
       const start = (i: number): number => {
         const item = items[i]!;
-        return isPair(item) ? (item.key as Node).range![0] : item.range![0];
+        return propertiesStart(this.text, isPair(item) ? (item.key as Node).range![0] : item.range![0]);
       };
       const end = (i: number): number => {
         const item = items[i]!;
@@ -1057,25 +1058,55 @@ function tagFits(tag: string, value: unknown, text: string): boolean {
   return read.errors.length === 0 && read.warnings.length === 0 && read.toJS() === value;
 }
 
-/** Where the tag among a node's properties is (`!!str` of `&a !!str x`), with the space after it: taken out with it. */
+/**
+ * Where the tag among a node's properties is (`!!str` of `&a !!str x`), with the space after it:
+ * taken out with it. A tag alone at the end of its line goes with the blanks before it.
+ */
 function tagBefore(text: string, valueStart: number): { start: number; end: number } | undefined {
   let end = valueStart;
-  // At most two properties: an anchor and a tag, in either order, on the value's line.
+  // At most two properties: an anchor and a tag, in either order.
   for (let props = 0; props < 2; props++) {
-    let start = end;
-    while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
-    const tokenEnd = start;
-    while (start > 0 && !/\s/.test(text[start - 1]!)) start--;
-    const token = text.slice(start, tokenEnd);
-    if (token.startsWith('!')) {
-      let after = tokenEnd;
+    const token = propertyBefore(text, end);
+    if (token === undefined) return undefined;
+    if (token.text.startsWith('!')) {
+      let [start, after] = [token.start, token.end];
       while (text[after] === ' ' || text[after] === '\t') after++;
+      if (text[after] === '\n' || text[after] === '\r') {
+        while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start--;
+      }
       return { start, end: after };
     }
-    if (!token.startsWith('&')) return undefined;
-    end = start;
+    end = token.start;
   }
   return undefined;
+}
+
+/** Where a node's properties (an anchor, a tag) start, or `valueStart` when it has none: the yaml library's range leaves them out. */
+function propertiesStart(text: string, valueStart: number): number {
+  let start = valueStart;
+  for (let props = 0; props < 2; props++) {
+    const token = propertyBefore(text, start);
+    if (token === undefined) break;
+    start = token.start;
+  }
+  return start;
+}
+
+/**
+ * The anchor or tag written just before `end`: on its line or the line before (`a: !!str` then the
+ * value indented below), ended inside a flow collection by its brackets and commas (probe SR-4).
+ * Not one inside a comment.
+ */
+function propertyBefore(text: string, end: number): { start: number; end: number; text: string } | undefined {
+  let start = end;
+  while (start > 0 && /\s/.test(text[start - 1]!)) start--;
+  const tokenEnd = start;
+  while (start > 0 && !/[\s,[\]{}]/.test(text[start - 1]!)) start--;
+  const token = text.slice(start, tokenEnd);
+  if (!token.startsWith('!') && !token.startsWith('&')) return undefined;
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  if (/(^|\s)#/.test(text.slice(lineStart, start))) return undefined;
+  return { start, end: tokenEnd, text: token };
 }
 
 /** A one-line string quoted as its neighbour in the list is (`"Retainer"` beside `"Fixed fee"`). */

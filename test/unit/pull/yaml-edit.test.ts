@@ -34,6 +34,12 @@ describe('editYaml', () => {
     expect(edit(seq, () => ({ items: ['Who?', 6] })).text).toBe('items:\n  - Who?\n  - !!int 6\n');
     const map = 'a: !!null null # to ask\nb: &r !!str alice\nc: !!str &s bob\nd: !!bool true\n';
     expect(edit(map, () => ({ a: 'What is the term?', b: 'carol', c: 7, d: 'yes' })).text).toBe('a: What is the term? # to ask\nb: &r !!str carol\nc: &s 7\nd: yes\n');
+      // Inside a flow collection, and on the line before the value (probe SR-4).
+    expect(edit('a: [!!float 1.5]\nb: { c: !!str x }\n', () => ({ a: [2], b: { c: 4 } })).text).toBe('a: [2]\nb: { c: 4 }\n');
+    // An item taken out of a flow list goes with its tag and anchor, and leaves the next one its own.
+    expect(edit('a: [!!float 1.5, &n !!int 2, !!int 3]\n', () => ({ a: [2, 3] })).text).toBe('a: [&n !!int 2, !!int 3]\n');
+    expect(edit('a: [!!int 1, &n !!int 2, !!int 3]\n', () => ({ a: [1, 3] })).text).toBe('a: [!!int 1, !!int 3]\n');
+    expect(edit('a: !!float\n  1.5\nb: &k !!str\n  x\nc: 1\n', () => ({ a: 2, b: 5, c: 1 })).text).toBe('a:\n  2\nb: &k\n  5\nc: 1\n');
   });
 
   it('keeps a list item holding a placeholder that live no longer has, and says so; the other items go', () => {
