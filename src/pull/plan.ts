@@ -895,7 +895,7 @@ class PullPlanner {
     if (yaml) {
       // Only what changed is re-formatted: the file is edited to hold the live definition.
       try {
-        const edited = editYaml(before, { documents: new Map([[0, parseYaml(text) as unknown]]), bothVersions: true, exactTypes: () => true });
+        const edited = editYaml(before, { documents: new Map([[0, parseYaml(text) as unknown]]), bothVersions: true, exactTypes: () => true, placeholders: false });
         // An edit in place keeps the file's key order: where the kind compares order too (the
         // fields of a definition's section, reordered in the app), the live text is written whole (probe GY).
         if (edited.text !== null && this.kinds.get(o.change.kind)?.sameField?.(field, text, edited.text) === false) {

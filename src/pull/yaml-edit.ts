@@ -45,6 +45,8 @@ export interface YamlEditRequest {
    * written as a number where the file quoted it. By document index and pointer; none by default.
    */
   exactTypes?: (index: number, pointer: string) => boolean;
+  /** False for a data file (a definition), published as written: a `${` there is text, written over as any text is. */
+  placeholders?: boolean;
 }
 
 export interface YamlEditProblem {
@@ -213,7 +215,7 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
     }
     if (!request.documents.has(index) || !doc.contents) return;
     const wanted = request.documents.get(index);
-    const editor = new DocumentEditor(text, doc, { index, splices, problems, nulled, lines, indent: step, expand: request.expand ?? ((s) => s), exactAt: exactTypesIn(request, index), ...(request.bothVersions || readAsYaml11(doc) ? { quote: plainReadsOtherwise } : {}) });
+    const editor = new DocumentEditor(text, doc, { index, splices, problems, nulled, lines, indent: step, expand: request.expand ?? ((s) => s), holds: request.placeholders === false ? () => false : holdsPlaceholder, exactAt: exactTypesIn(request, index), ...(request.bothVersions || readAsYaml11(doc) ? { quote: plainReadsOtherwise } : {}) });
     editor.patch(doc.contents as Node, wanted, '', { kind: 'root' });
     editor.finish();
   });
@@ -379,6 +381,8 @@ interface EditorContext {
   problems: YamlEditProblem[];
   lines: LineCounter;
   expand: (text: string) => string;
+  /** Whether a string holds a placeholder, which stands for a value (never, in a data file). */
+  holds: (text: string) => boolean;
   /** Text to write quoted even where YAML 1.2 would read it plain (see `bothVersions`). */
   quote?: (text: string) => boolean;
   /** Where a number is written as one, not kept in a quoted value's quotes (see `exactTypes`). */
@@ -603,7 +607,7 @@ class DocumentEditor {
       return;
     }
     // Only a placeholder stands for a value; `$${` is the text `${`, overwritten as any text is.
-    if (isScalar(node) && typeof node.value === 'string' && holdsPlaceholder(node.value)) {
+    if (isScalar(node) && typeof node.value === 'string' && this.ctx.holds(node.value)) {
       // Quoted where numbers compare by value (a fee's `cost: "${var.fee}"`), it stands for the number it spells.
       const spelled = typeof wanted === 'number' && !this.ctx.exactAt(pointer) && this.ctx.expand(node.value) === String(wanted);
       if (!spelled && !standsFor(node.value, wanted, this.ctx.expand, node.type === 'PLAIN')) {
@@ -668,7 +672,7 @@ class DocumentEditor {
       // A placeholder the merge gave stays the mapping's own, pointing at its variable: where live
       // differs from what it gives, that is said, as for any placeholder, not written over.
       for (const [k, v] of Object.entries(merged)) {
-        if (own.has(k) || typeof v !== 'string' || !holdsPlaceholder(v) || !Object.hasOwn(wanted, k)) continue;
+        if (own.has(k) || typeof v !== 'string' || !this.ctx.holds(v) || !Object.hasOwn(wanted, k)) continue;
         // Wanted as written (a field pull does not change keeps its placeholder), or as it expands: nothing to say.
         if (v !== wanted[k] && !standsFor(v, wanted[k], this.ctx.expand, false)) this.ctx.problems.push({ document: this.ctx.index, pointer: joinPointer(pointer, k), line: this.lineOf(map.range![0]), written: v, wanted: wanted[k] });
         wanted = { ...wanted, [k]: v };
@@ -730,14 +734,14 @@ class DocumentEditor {
    * expands to what is wanted.
    */
   private mergedPlaceholder(map: YAMLMap, merged: unknown, wanted: unknown, pointer: string): boolean {
-    if (typeof merged !== 'string' || !holdsPlaceholder(merged)) return false;
+    if (typeof merged !== 'string' || !this.ctx.holds(merged)) return false;
     if (merged !== wanted && !standsFor(merged, wanted, this.ctx.expand, false)) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(map.range![0]), written: merged, wanted });
     return true;
   }
 
   /** A value with every placeholder in it filled in. */
   private expanded(value: unknown): unknown {
-    if (typeof value === 'string') return holdsPlaceholder(value) ? this.ctx.expand(value) : value;
+    if (typeof value === 'string') return this.ctx.holds(value) ? this.ctx.expand(value) : value;
     if (Array.isArray(value)) return value.map((v) => this.expanded(v));
     if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.expanded(v)]));
     return value;
@@ -746,7 +750,7 @@ class DocumentEditor {
   /** The text of a scalar, or of the scalar an alias names, when it holds a placeholder. */
   private placeholderIn(node: Node | null): string | undefined {
     const value = isScalar(node) ? node.value : isAlias(node) ? this.resolved(node) : undefined;
-    return typeof value === 'string' && holdsPlaceholder(value) ? value : undefined;
+    return typeof value === 'string' && this.ctx.holds(value) ? value : undefined;
   }
 
   /**

@@ -216,6 +216,23 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('edits a definition file whose values hold `${` in place: it is published as written, so `${` there is text, not a placeholder (probe HY-6)', async () => {
+    const cover = (title: string, label = 'Fee in ${currency}') => `# the cover of our price sheets\ntitle: ${title}   # shown on top\nsections:\n  - heading: Fees\n    fields:\n      fee:\n        label: ${label}   # the currency is filled in by the app\n        input: text\n`;
+    const dir = await makeDir({
+      'docket.yaml': DOCKET,
+      'custom-templates/price.yaml': 'kind: CustomTemplate\nname: Dollar Price Sheet\ndefinition_file: price.cover.yaml\n',
+      'custom-templates/price.cover.yaml': cover('Price sheet'),
+    });
+    await applyOk(cli, dir);
+    const uncommented = (text: string) => text.replace(/#[^\n]*\n/, '').replace(/ +# [^\n]*/g, '');
+    await new App(emulator().env).publishDefinition('Dollar Price Sheet', uncommented(cover('Price sheet 2027', 'Fee in ${currency} (net)')));
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    expect(pulled.stdout).not.toContain('whole from the live text');
+    expect(await read(dir, 'custom-templates/price.cover.yaml')).toBe(cover('Price sheet 2027', 'Fee in ${currency} (net)'));
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes a definition file whose fields were reordered in the app whole, and says an inline one must be reordered by hand (probe GY)', async () => {
     const fields = (first: string, second: string) => `      ${first}:\n        label: ${first}\n        input: text\n      ${second}:\n        label: ${second}\n        input: text\n`;
     const cover = (first: string, second: string) => `# our cover\ntitle: Order\nsections:\n  - heading: S\n    fields:\n${fields(first, second)}`;

@@ -42,6 +42,12 @@ describe('editYaml', () => {
     expect(edit('a: !!float\n  1.5\nb: &k !!str\n  x\nc: 1\n', () => ({ a: 2, b: 5, c: 1 })).text).toBe('a:\n  2\nb: &k\n  5\nc: 1\n');
   });
 
+  it('writes over a value holding `${` in a data file, which is published as written: no placeholder there (probe HY-6)', () => {
+    const text = 'title: Fee in ${currency}   # shown\nnote: ${x}\n';
+    const edited = editYaml(text, { documents: new Map([[0, { title: 'Fee in ${currency} (net)', note: '${x}' }]]), placeholders: false });
+    expect(edited).toEqual({ text: 'title: Fee in ${currency} (net)   # shown\nnote: ${x}\n', problems: [] });
+  });
+
   it('keeps a list item holding a placeholder that live no longer has, and says so; the other items go', () => {
     const expand = (t: string) => t.replace('${var.sec}', 'Sec A');
     const text = 'kind: Template\nname: T\nattachments:\n  - ${var.sec}\n  - Sec B\n  - Sec C\n';
