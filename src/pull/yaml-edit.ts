@@ -849,10 +849,14 @@ class DocumentEditor {
 
   /** Back over the comment lines right above a line, which belong to what follows them. */
   private aboveComments(lineStart: number): number {
+    // Not those indented further than the line (inside what comes above it, see innerComments):
+    // both would claim them (probe IB-1).
+    const column = /^[ \t]*/.exec(this.text.slice(lineStart))![0].length;
     let start = lineStart;
     while (start > 0) {
       const prev = this.lineStart(start - 1);
-      if (!/^\s*#/.test(this.text.slice(prev, start))) break;
+      const line = this.text.slice(prev, start);
+      if (!/^\s*#/.test(line) || /^[ \t]*/.exec(line)![0].length > column) break;
       start = prev;
     }
     return start;
@@ -980,7 +984,9 @@ class DocumentEditor {
     const like = quotedLike(value, items[Math.min(before, items.length - 1)]);
     const item = like !== undefined ? `- ${like}\n` : toYaml([value], this.ctx.quote, this.ctx.indent);
     const text = indented(this.spacedLikeItems(seq, item), this.column(this.dashOf(seq, 0)));
-    const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : this.afterLine(items.at(-1)!.range![1]);
+    // After the last item's own comments (indented into it), as a removal takes them with it.
+    const last = (): number => this.innerComments(this.afterLine(items.at(-1)!.range![1]), this.column(this.dashOf(seq, items.length - 1)));
+    const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : last();
     this.splice(at, at, text);
   }
 

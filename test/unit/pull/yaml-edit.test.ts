@@ -194,6 +194,15 @@ describe('editYaml', () => {
     // And with the comment lines after its last line indented into it: they are its own, not the next item's.
     const inner = 'rules:\n  - name: K1\n    actions: ACCEPT k1\n    # note about K1 only\n  # about K2\n  - name: K2\n    actions: ACCEPT k2\n';
     expect(edit(inner, (v) => setAt(v, '/rules/0', undefined)).text).toBe('rules:\n  # about K2\n  - name: K2\n    actions: ACCEPT k2\n');
+      // Never also the next item's: the one after it removed keeps them, or both go (probe IB-1, IB-2).
+    const trailing = 'rules:\n  - name: R1\n    actions: one\n  - name: R2\n    actions: two\n    # trailing in R2\n  - name: R3\n    actions: three\n';
+    expect(edit(trailing, (v) => setAt(v, '/rules/2', undefined)).text).toBe('rules:\n  - name: R1\n    actions: one\n  - name: R2\n    actions: two\n    # trailing in R2\n');
+    expect(edit(trailing, (v) => setAt(setAt(v, '/rules/2', undefined), '/rules/1', undefined)).text).toBe('rules:\n  - name: R1\n    actions: one\n');
+    // An item added after them or before the next goes below them, not inside the item they belong to.
+    const added = { name: 'N', actions: 'new' };
+    expect(edit(trailing, (v) => insertAt(v, '/rules', 2, added)).text).toBe(trailing.replace('  - name: R3', '  - name: N\n    actions: new\n  - name: R3'));
+    const last = 'rules:\n  - name: R1\n    actions: one\n    # trailing in R1\n';
+    expect(edit(last, (v) => insertAt(v, '/rules', 'end', added)).text).toBe(`${last}  - name: N\n    actions: new\n`);
   });
 
   it('renames a list item in place, keeping its comments, beside an item that comes', () => {
