@@ -85,6 +85,16 @@ export function showName(text: string): string {
   return isPlain(text) && lineWithoutSecrets(text) === text ? `\`${text}\`` : quoteValue(text);
 }
 
+/** As showName, but never cut: a suggestion to write (\`did you mean …\`), whole or escaped (probe IA-1). */
+export function showWholeName(text: string): string {
+  return isPlain(text, Number.POSITIVE_INFINITY) && lineWithoutSecrets(text) === text ? `\`${text}\`` : quoteValue(text, Number.POSITIVE_INFINITY);
+}
+
+/** As showWholeName, for text a message shows bare (a list of names). */
+export function showWholeText(text: string): string {
+  return isPlain(text, Number.POSITIVE_INFINITY) && lineWithoutSecrets(text) === text ? text : quoteValue(text, Number.POSITIVE_INFINITY);
+}
+
 /** As showName, for text a message shows bare (`--target playbook/X`). */
 export function showText(text: string): string {
   return isPlain(text) && lineWithoutSecrets(text) === text ? text : quoteValue(text);

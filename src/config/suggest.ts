@@ -1,4 +1,5 @@
 /** "Did you mean" suggestions for misspelt keys, kinds, variables and environments. */
+import { showWholeName } from './quote.js';
 
 /**
  * Edit distance (insertions, deletions, substitutions, and swapping two neighbours: `nmae` is one
@@ -134,7 +135,8 @@ export function didYouMean(input: string, candidates: Iterable<string>, format: 
 
 /** The suggestion as didYouMean words it, with why it is the one meant when not by spelling (a former name). */
 export function didYouMeanBecause(suggestion: string, why?: string): string {
-  return `, did you mean \`${suggestion}\`?${why ? ` (${why})` : ''}`;
+  // Escaped when it holds what prints as nothing or a space: it would look like the name refused (probe IA-1).
+  return `, did you mean ${showWholeName(suggestion)}?${why ? ` (${why})` : ''}`;
 }
 
 /**

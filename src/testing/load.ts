@@ -13,7 +13,7 @@ import { isAbsoluteName, isInside, resolveDataPath, rootRelative, startsAsPdf, s
 import { gotValue, schemaDiagnostics } from '../config/schema.js';
 import { schemaValidator } from '../config/validators.js';
 import { didYouMean, didYouMeanBecause } from '../config/suggest.js';
-import { quoteValue } from '../config/quote.js';
+import { quoteValue, showWholeText } from '../config/quote.js';
 import { textDiagnostics, withoutEchoesOf } from '../config/text-hygiene.js';
 import { taggedIn, writtenIn } from '../config/written-number.js';
 import { keyInFileText } from '../config/api-keys.js';
@@ -226,7 +226,7 @@ class Checker {
       if (rules && typeof value === 'string' && !rules.some((r) => nameKey(r) === nameKey(name))) {
         const renamed = this.renamedRules.get(nameKey(name));
         if (renamed) this.error('unknown-rule', `${quoteValue(name)} is not a rule of the playbook: it is renamed to ${quoteValue(renamed)} (renamed_from)`, pointer, `name it ${quoteValue(renamed)}`);
-        else this.error('unknown-rule', `${quoteValue(name)} is not a rule of the playbook${didYouMean(name, rules)}`, pointer, rules.length > 0 ? `its rules: ${rules.join(', ')}` : undefined);
+        else this.error('unknown-rule', `${quoteValue(name)} is not a rule of the playbook${didYouMean(name, rules)}`, pointer, rules.length > 0 ? `its rules: ${rules.map(showWholeText).join(', ')}` : undefined);
       }
       return name;
     };

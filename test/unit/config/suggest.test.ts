@@ -57,6 +57,12 @@ describe('suggest', () => {
   it('formats the suffix used in messages', () => {
     expect(didYouMean('legal_led', ['legal_lead'], (n) => `var.${n}`)).toBe(', did you mean `var.legal_lead`?');
     expect(didYouMean('zzz', ['legal_lead'])).toBe('');
+    // What prints as nothing or as a space is escaped: the suggestion would look like the name refused (probe IA-1).
+    expect(didYouMean('Term', ['Te\u200brm'])).toBe(', did you mean "Te\\u200brm"?');
+    expect(didYouMean('Inbound NDA', ['Inbound\u00a0NDA'])).toBe(', did you mean "Inbound\\u00a0NDA"?');
+    // And a long one is never cut: it is the text to write.
+    const long = `${'Governing law and jurisdiction '.repeat(3)}clause`;
+    expect(didYouMean(`${long}s`, [long])).toBe(`, did you mean \`${long}\`?`);
   });
 
   it('suggests an address with one half the same and the other a typo of it, never another person', () => {
