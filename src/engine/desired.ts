@@ -49,7 +49,7 @@ export async function buildDesired(
       const at = identitySource(first);
       const message = singletons.has(resource.kind)
         ? `only one ${resource.kind} may be declared (the first is at ${at.file}:${at.line})`
-        : `${resource.kind} ${quoteValue(resource.name)} is declared twice (also at ${at.file}:${at.line})`;
+        : `${resource.kind} ${quoteValue(resource.nameWritten ?? resource.name)} is declared twice (also at ${at.file}:${at.line})`;
       diagnostics.error('duplicate-resource', message, {
         ...identitySource(resource),
         hint: 'each resource must be declared once; identities are case-sensitive except e-mails',

@@ -88,6 +88,8 @@ export interface DesiredResource {
   pinId?: string;
   /** The pin as the file writes it, when its case differs: what errors quote. */
   pinIdWritten?: string;
+  /** The name as the file writes it, when it is not the name (an e-mail in capitals): what errors quote. */
+  nameWritten?: string;
   /** `renamed_from:` names in the file (names, not keys). */
   renamedFrom: string[];
   source: SourcePos;

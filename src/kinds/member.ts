@@ -91,6 +91,7 @@ export const memberKind: KindModule<'member'> = {
         kind: 'member',
         key: email,
         name: email,
+        ...(typeof doc.body.email === 'string' && doc.body.email !== email ? { nameWritten: doc.body.email } : {}),
         fields: { email },
         ...(name ? { createOnly: { name } } : {}),
         partial: true,

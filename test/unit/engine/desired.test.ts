@@ -25,7 +25,8 @@ describe('buildDesired', () => {
     expect(desired).toHaveLength(1);
     // At the e-mail, which is what repeats.
     expect(diagnostics.errors).toEqual([expect.objectContaining({ code: 'duplicate-resource', file: 'more-members.yaml', line: 9 })]);
-    expect(diagnostics.errors[0]!.message).toContain('members.yaml:1');
+    // Quoted as written there, not as compared (probe IA-4).
+    expect(diagnostics.errors[0]!.message).toBe('member "BOB@acme.example" is declared twice (also at members.yaml:1)');
   });
 
   it('allows only one Organization, and reports every extra one at its own file', async () => {

@@ -130,7 +130,7 @@ describe('loadWorkspace, objects declared twice', () => {
       'playbooks/nda-2.yaml': lines('kind: Playbook', 'description: the same', 'name: NDA'),
     });
     expect(found).toEqual([
-      'members.yaml:7:8 duplicate-resource member "bob@acme.example" is declared twice (also at members.yaml:2)',
+      'members.yaml:7:8 duplicate-resource member "BOB@acme.example" is declared twice (also at members.yaml:2)',
       'playbooks/nda.yaml:3:7 duplicate-resource playbook "NDA" is declared twice (also at playbooks/nda-2.yaml:3)',
     ]);
   });
