@@ -36,22 +36,34 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   if (/[^\x20-\x7e]/.test(host)) {
     return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} has a host written in other letters than ASCII`, hint: `write the host as a URL spells it: ${u.protocol}//${u.host}${u.pathname === '/' && !raw.trim().endsWith('/') ? '' : u.pathname}` };
   }
+  // Every problem of what is left at once: fixed one at a time, each would take another run (probe IA-3).
+  const shownRaw = shown(raw.trim());
+  const found: { code: UrlProblem['code']; alone: string; clause: string; hint?: string }[] = [];
   // Credentials in a URL would end up in plan headers and messages; an empty `@` is refused as the editor's schema refuses it.
-  if (u.username || u.password || authority.includes('@')) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} must not contain a user name or password`, hint: 'pass the API key in the environment instead' };
+  if (u.username || u.password || authority.includes('@')) found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} must not contain a user name or password`, clause: 'must not contain a user name or password', hint: 'pass the API key in the environment instead' });
   const spelling = hostSpellingProblem(host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:[^:]*$/, ''), u);
-  if (spelling) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} ${spelling.message}`, hint: spelling.hint };
+  if (spelling) found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} ${spelling.message}`, clause: spelling.message, hint: spelling.hint });
   // `--port 0` asks the system for a free port; no service listens on port 0 (connecting would retry for seconds).
-  if (u.port === '0') return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} names port 0, where no service listens`, hint: 'use the port the service (or `docket emulator`) printed' };
-  if (u.search || u.hash) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} must not have a query or fragment`, hint: 'remove what follows `?` or `#`; docket adds the paths and queries it needs' };
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') return { code: 'invalid-url', message: `${what} must use https (got ${shown(u.protocol)})` };
+  if (u.port === '0') found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} names port 0, where no service listens`, clause: 'names port 0, where no service listens', hint: 'use the port the service (or `docket emulator`) printed' });
+  if (u.search || u.hash) found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} must not have a query or fragment`, clause: 'must not have a query or fragment', hint: 'remove what follows `?` or `#` (docket adds the paths and queries it needs)' });
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') found.push({ code: 'invalid-url', alone: `${what} must use https (got ${shown(u.protocol)})`, clause: `must use https (got ${shown(u.protocol)})` });
   if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
-    return {
+    found.push({
       code: 'insecure-url',
-      message: `refusing plain http for ${what} ${shown(raw.trim())}: the API key would travel unencrypted`,
-      hint: 'use https; plain http is allowed only for loopback hosts (localhost, 127.0.0.1, ::1), such as the emulator',
-    };
+      alone: `refusing plain http for ${what} ${shownRaw}: the API key would travel unencrypted`,
+      clause: 'must not use plain http (the API key would travel unencrypted)',
+      hint: 'use https (plain http is allowed only for loopback hosts, such as the emulator: localhost, 127.0.0.1, ::1)',
+    });
   }
-  return undefined;
+  if (found.length === 0) return undefined;
+  const hints = found.flatMap((f) => (f.hint === undefined ? [] : [f.hint]));
+  if (found.length === 1) return { code: found[0]!.code, message: found[0]!.alone, ...(hints.length > 0 ? { hint: hints[0] } : {}) };
+  const clauses = found.map((f) => f.clause);
+  return {
+    code: found.some((f) => f.code === 'invalid-url') ? 'invalid-url' : 'insecure-url',
+    message: `${what} ${shownRaw} ${clauses.slice(0, -1).join(', ')} and ${clauses.at(-1)!}`,
+    ...(hints.length > 0 ? { hint: hints.join('; ') } : {}),
+  };
 }
 
 /** An IPv4 number as the editor's schema takes one: decimal up to 255, no leading 0 (the parser reads `010` as octal, 8). */

@@ -33,4 +33,15 @@ describe('service URLs: the editor schema and validate', () => {
     expect(urlProblem('http://127.1:8580/review', '`review.url`')).toEqual({ code: 'invalid-url', message: '`review.url` "http://127.1:8580/review" names a loopback host in a form docket does not take', hint: 'write it as localhost, 127.0.0.1 or [::1] (the URL parser reads it as http://127.0.0.1:8580)' });
     expect(urlProblem('https://1.2.3', '`review.url`')?.hint).toBe('write the address as a.b.c.d (the URL parser reads it as https://1.2.0.3)');
   });
+
+  it('says every problem of a URL at once, each hidden part hidden: fixed one a run, it took three (probe IA-3)', () => {
+    expect(urlProblem('http://u:p@example.com/x?q=1#f', '`review.url`')).toEqual({
+      code: 'invalid-url',
+      message: '`review.url` "http://***@example.com/x?…#…" must not contain a user name or password, must not have a query or fragment and must not use plain http (the API key would travel unencrypted)',
+      hint: 'pass the API key in the environment instead; remove what follows `?` or `#` (docket adds the paths and queries it needs); use https (plain http is allowed only for loopback hosts, such as the emulator: localhost, 127.0.0.1, ::1)',
+    });
+    expect(urlProblem('http://example.com/review?token=zz', 'environment variable DOCKET_REVIEW_URL')?.message).toBe('environment variable DOCKET_REVIEW_URL "http://example.com/review?…" must not have a query or fragment and must not use plain http (the API key would travel unencrypted)');
+    // One alone is worded as before.
+    expect(urlProblem('http://example.com/review', '`review.url`')).toMatchObject({ code: 'insecure-url', message: 'refusing plain http for `review.url` "http://example.com/review": the API key would travel unencrypted' });
+  });
 });
