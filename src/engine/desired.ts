@@ -83,8 +83,27 @@ export async function declaredBy(doc: ResourceDoc, kind: AnyKind, kinds: readonl
   for (const child of kinds.filter((c) => c.parentKind === kind.name && c.toDesired)) {
     declared.push(...(await child.toDesired!(doc, diagnostics, { ...ctx, ...(parent ? { parent } : {}) })));
   }
+  if (doc.wholes && doc.text) markPlaceholderRefs(declared, doc.file, doc.text);
   return declared;
 }
+
+/**
+ * Marks each reference whose value the file writes as one placeholder: an error about what it
+ * names then names the variable, where the value is set, not a value its line does not hold (probe IA-2).
+ */
+function markPlaceholderRefs(resources: readonly DesiredResource[], file: string, text: () => string): void {
+  let lines: string[] | undefined;
+  for (const ref of resources.flatMap((r) => r.refs)) {
+    if (ref.source?.file !== file) continue;
+    lines ??= text().split(/\r?\n/);
+    const placeholder = WHOLE_PLACEHOLDER.exec(lines[ref.source.line - 1]?.slice(ref.source.col - 1) ?? '')?.[2];
+    // Not enumerable: a saved plan's references stay as they were (its schema has no such field).
+    if (placeholder !== undefined) Object.defineProperty(ref, 'written', { value: placeholder, enumerable: false });
+  }
+}
+
+/** A value that is one `${var.X}` or `${env.X}`, quoted or not, and nothing else up to a comment or a flow collection's next item. */
+const WHOLE_PLACEHOLDER = /^(["']?)(\$\{\s*(?:var|env)\.[^}]*\})\1(?=\s*(?:#|$|[,}\]]))/;
 
 /** Longer than any name a person gives a playbook or a term; the services' limits are not documented. */
 export const MAX_NAME_LENGTH = 200;

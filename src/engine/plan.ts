@@ -248,13 +248,17 @@ function checkReferences(
         message: `${ref.kind} ${quoteValue(ref.key, 200)}, which is neither declared in the configuration nor exists live`,
         hint: `declare the ${ref.kind} or fix the name`,
       };
-      // Said as the files write it: they read `${` as a placeholder (probe HY-3).
+      // Written through a variable, the value is set where the variable is, not on this line (probe IA-2).
+      const via = ref.written === undefined ? undefined : /\$\{\s*(var|env)\.([^}\s]*)/.exec(ref.written);
       const close = (ref.key.includes('@') ? suggestAddress : suggest)(ref.key, namesOf(ref.kind));
-      const match = close === undefined ? undefined : literalPlaceholders(close);
+      // Said as the files write it: they read `${` as a placeholder (probe HY-3); so does a `var.` value, not an `env.` one.
+      const match = close === undefined ? undefined : via?.[1] === 'env' ? close : literalPlaceholders(close);
       const suggestion = match === undefined ? '' : didYouMeanBecause(match);
-      const said = `\`${ref.field}\` names ${message}${suggestion}`;
+      const said = `\`${ref.field}\` ${via ? `is \`${ref.written}\`, which ` : ''}names ${message}${suggestion}`;
+      const [setting, where] = !via ? [] : via[1] === 'env' ? [`the environment variable ${via[2]}`, ''] : [`var.${via[2]}`, " where it is defined (docket.yaml's `vars`, or the selected environment's)"];
       // Close to a name that exists: the likelier fix leads (declaring it would invite a mistyped address).
-      const hint = match === undefined ? declare : `if you meant ${quoteValue(match)}, write that; else ${declare}`;
+      const hint =
+        match === undefined ? (setting ? `${declare}, or change ${setting}${where}` : declare) : setting ? `if you meant ${quoteValue(match)}, set ${setting} to that${where}; else ${declare}` : `if you meant ${quoteValue(match)}, write that; else ${declare}`;
       // Drift and pull send nothing: a reference to nothing is said as a warning rather than an error
       // that stops them, and not at all where the field changed live (a reviewer who left: that
       // change is what they report and pull).

@@ -355,6 +355,12 @@ describe('did you mean, everywhere a name is looked up', () => {
     expect(plan.stderr).toContain('did you mean `alice@acme.example`?');
     // The likelier fix leads: declaring it would invite the mistyped address.
     expect(plan.stderr).toContain('hint: if you meant "alice@acme.example", write that; else declare it with `kind: Member`');
+    // Written through a variable, the value is set where the variable is: said so, and the fix is there (probe IA-2).
+    await writeFile(join(ref, 'docket.yaml'), `${DOCKET_YAML}vars:\n  legal_lead: alcie@acme.example\n`);
+    await writeFile(join(ref, 'playbooks/nda.yaml'), 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: "${var.legal_lead}"   # the lead\n');
+    const viaVariable = await runCli(['plan', '-C', ref, '--emulator']);
+    expect(viaVariable.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` is `${var.legal_lead}`, which names "alcie@acme.example"');
+    expect(viaVariable.stderr).toContain("hint: if you meant \"alice@acme.example\", set var.legal_lead to that where it is defined (docket.yaml's `vars`, or the selected environment's); else declare it with `kind: Member`");
     // Another person's address is no near miss (`bob@` is in `nobody@`).
     await writeFile(join(ref, 'playbooks/nda.yaml'), 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: nobody@acme.example\n');
     expect((await runCli(['plan', '-C', ref, '--emulator'])).stderr).not.toContain('did you mean');
