@@ -313,6 +313,12 @@ export const ruleKind: KindModule<'rule'> = {
             const live = await ctx.readAfterWrites('race:playbooks', () => api.listPlaybooks()).then((all) => all.some((p) => p.id === playbookId), () => true);
             if (!live) err.message = `${err.message} (playbook ${quoteValue(parent.key)} is no longer live: archived in the app or by another apply at the same time; run apply again)`;
           }
+          // NOTE(api): the public docs document only name, actions and description for a rule; a
+          // service that keeps only those refuses a summary-only rule as without actions, quoting a
+          // condition the file meets (probe ID-1): said what it takes.
+          if (err instanceof ApiError && (err.status === 422 || err.status === 400) && !('actions' in body) && 'questions' in body) {
+            err.message = `${err.message} (the rule has no \`actions\`, only \`questions\` with \`generate_summary\`, which this service's rules may not keep: give the rule \`actions\`)`;
+          }
           throw err;
         });
         ctx.registerCreated('rule', change.key, created);

@@ -303,6 +303,19 @@ describe('rule fields the service drops without a word', () => {
     await writeFiles(dir, { 'playbooks/p.yaml': playbook('ACCEPT up to 3 years') });
     await expectNoChanges(cli, dir);
   });
+  it('a summary-only rule the service refuses as without actions says what it takes, and converges once given actions (probe ID-1)', async () => {
+    t = await startVariant({ ruleFields: 'documented' });
+    const cli = cliWith(() => t!.env);
+    const playbook = (rule: string) => `kind: Playbook\nname: P\nrules:\n  - name: Residuals\n${rule}`;
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('    generate_summary: true\n    questions: Does it hold a residuals clause?\n') });
+    const refused = await cli('apply', '-C', dir, '--auto-approve');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout + refused.stderr).toContain('(the rule has no `actions`, only `questions` with `generate_summary`, which this service\'s rules may not keep: give the rule `actions`)');
+    await writeFiles(dir, { 'playbooks/p.yaml': playbook('    actions: FLAG residuals clauses\n') });
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('does not say a plan will show again what ignore_fields leaves out of every plan (probe EQ)', async () => {
     t = await startVariant({ ruleFields: 'documented' });
     const cli = cliWith(() => t!.env);
