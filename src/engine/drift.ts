@@ -60,6 +60,8 @@ export interface DriftReport {
   pullLeaves?: (item: Pick<DriftItem, 'kind' | 'key'>, field: string) => boolean;
   /** Whether pull leaves the object for its name (shared live, or like one the files declare: pull/name-refusals.ts), or, removed live, as still live under a name the files declare. */
   pullRefuses?: (item: DriftItem) => boolean;
+  /** Whether pull, planned on this drift, writes any file: false when all it would do is say why not (a placeholder, a shared file). */
+  pullWrites?: boolean;
 }
 
 export interface DriftInput {

@@ -61,12 +61,17 @@ function revertible(report: DriftReport): boolean {
   return report.drift.some((i) => !i.removed_in_files);
 }
 
+/** Whether the report sends users to pull: some drift pull writes, as far as the report tells, and pull, when planned, writes a file. */
+export function pullable(report: DriftReport): boolean {
+  return report.pullWrites !== false && pullableItems(report);
+}
+
 /**
  * Whether pull writes any of the drift: not what it leaves (live work in objects the files
  * removed, removals of objects the files changed, fields both sides changed since the last sync,
  * files only the user has).
  */
-function pullable(report: DriftReport): boolean {
+function pullableItems(report: DriftReport): boolean {
   // A Word file or PDF changed live: pull says how to put it in place, it writes nothing. Nor an
   // attachment no document declares, named by a template (probe FX); nor a name validate would
   // refuse in the files (shared live, or like a declared one).

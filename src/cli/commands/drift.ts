@@ -22,7 +22,7 @@ import { renamedOnto } from '../../engine/direction.js';
 import { exportKinds } from '../../export/layout.js';
 import { KINDS } from '../../kinds/index.js';
 import { UsageError } from '../../errors.js';
-import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
+import { pullable, renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
 import { useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { withSession, type SessionOptions } from '../session.js';
@@ -112,7 +112,21 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
           return children(liveId).filter((c) => inTargets(parent ? { ...c, parent: { kind: parent.kind, key: parent.key } } : c));
         };
         const sync = withRenamedParents(s.sync(), s.workspace.desired, KINDS, details.live);
-        return { plan: limited.plan, report: driftReport({ plan: limited.plan, unmatched: unmatchedInTargets(limited.unmatched, opts.target, KINDS), sync, declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: new Set(KINDS.filter((k) => k.pruneKey).map((k) => k.name)), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), ...pullRefusals(s.workspace.desired, details.live, details.plan, keysOf(io.env), sync), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired, kinds: KINDS }) };
+        const unmatched = unmatchedInTargets(limited.unmatched, opts.target, KINDS);
+        const report = driftReport({ plan: limited.plan, unmatched, sync, declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: new Set(KINDS.filter((k) => k.pruneKey).map((k) => k.name)), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), ...pullRefusals(s.workspace.desired, details.live, details.plan, keysOf(io.env), sync), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired, kinds: KINDS });
+        // The closing line sends users to pull only when pull would write a file: planned as pull
+        // plans it, it may only say why not (a value a variable holds, a file two terms share, probe IB-3).
+        if (report.drift.length > 0 && pullable(report)) {
+          // Loaded only then: most drift runs find none.
+          const [{ planPull }, { pullInputOf }] = await Promise.all([import('../../pull/plan.js'), import('../pull-input.js')]);
+          // A pull that cannot be planned (a file saved meanwhile) leaves the report's own account.
+          const writes = await (async () => planPull(await pullInputOf(s, io.env, { plan: limited.plan, live: details.live, unmatched, targets: opts.target })))().then(
+            (pulled) => pulled.files.length > 0,
+            () => undefined,
+          );
+          if (writes !== undefined) report.pullWrites = writes;
+        }
+        return { plan: limited.plan, report };
       });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report, { kinds: [...new Set(kindNames(opts.kind))], targets: opts.target }));
       else if (opts.output === 'markdown') io.stdout(renderDriftMarkdown(plan, report, undefined, scopeOf(opts)));

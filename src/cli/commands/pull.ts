@@ -5,21 +5,14 @@
  * atomically, then the sync records of what was pulled: a run killed half-way leaves whole files,
  * and pulling again converges.
  */
-import { readdirSync } from 'node:fs';
-import { readRegularFileSync } from '../../util/special-file.js';
-import { reachedThroughLinks } from '../../config/data-files.js';
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { schemaHome } from '../../config/schema-names.js';
-import { interpolateString } from '../../config/interpolate.js';
-import { childInTargets, limitToKinds, namedByTargets, unmatchedInTargets } from '../../engine/target.js';
-import { pendingByKey } from '../pending-documents.js';
+import { limitToKinds, unmatchedInTargets } from '../../engine/target.js';
 import { KINDS } from '../../kinds/index.js';
 import { planPull } from '../../pull/plan.js';
-import { keysOf } from '../../config/api-keys.js';
-import { findTestFiles } from '../../testing/load.js';
 import { renderPullJson, renderPullMarkdown, renderPullText } from '../../render/pull.js';
 import { writePulled } from '../pull-write.js';
+import { pullInputOf } from '../pull-input.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { readWithDroppedKinds } from '../dropped-kinds.js';
@@ -27,20 +20,12 @@ import { droppedFromFiles } from '../../engine/drift.js';
 import { refKey, type LiveResource } from '../../engine/types.js';
 import { withSession } from '../session.js';
 import { kindNames, kindOption, refuseTargetsOutsideKinds, scopeOf, servicesFor } from './drift.js';
-import { readSchema } from '../../config/schema-read.js';
-import { decodeStrict } from '../../config/discover.js';
-import { sha256 } from '../../engine/canonical.js';
-import type { Workspace } from '../../engine/workspace.js';
-import { changedWhilePulling } from '../pull-write.js';
 import { goneRecords, inSyncRecords } from '../../pull/in-sync.js';
-import { pullFileChecker } from '../../pull/file-check.js';
-import { membersOnlyNamed } from '../../kinds/member.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
 import { describePullViolation, pullRemovalViolations } from '../../engine/guard.js';
 import { DocketError, UnsafePlanError } from '../../errors.js';
 import { formatDuration } from '../duration.js';
 import { applyLockRoot, holdingApplyLock, lockTimeoutOption, PULL } from '../apply-lock.js';
-import { withRenamedParents } from '../../engine/sync.js';
 
 interface PullFlags extends CommonOptions {
   output: 'text' | 'json' | 'markdown';
@@ -90,31 +75,10 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
         const declaredKeys = dropped.length > 0 ? new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))) : undefined;
         const ownedOnly = (l: LiveResource): boolean => !dropped.includes(l.kind) || droppedFromFiles(l, s.sync(), byKind.plan.ids, declaredKeys!);
         const unmatched = declaredKeys ? inTargets.filter(ownedOnly) : inTargets;
-        const root = s.workspace.config.project.root;
         const project = s.workspace.config.project;
-        const check = await pullFileChecker({ kinds: KINDS, project, processEnv: io.env, files: s.workspace.files, onlyNamed: membersOnlyNamed(details.live, s.workspace.desired) });
+        const input = await pullInputOf(s, io.env, { plan: byKind.plan, live: details.live, unmatched, targets: opts.target });
         const result = await planPull({
-          plan: byKind.plan,
-          desired: s.workspace.desired,
-          live: details.live,
-          childInScope: childInTargets(opts.target, KINDS),
-          named: namedByTargets(opts.target, KINDS),
-          unmatched,
-          pendingDocuments: await pendingByKey(root, KINDS),
-          // Read as the plan read them: the rules of a playbook the files rename, under its former name.
-          sync: withRenamedParents(s.sync(), s.workspace.desired, KINDS, details.live),
-          kinds: KINDS,
-          read: fileReader(root, s.workspace),
-          taken: takenSlugs(root),
-          expand: (text) => interpolateString(text, { vars: project.vars, env: io.env, allowVars: true }).value,
-          realPath: reachedThroughLinks(root),
-          project,
-          lock: s.lock,
-          schema: readSchema,
-          paths: { outRoot: root, schemasDir: schemaHome(root).dir },
-          tests: await findTestFiles(root),
-          keys: keysOf(io.env),
-          check,
+          ...input,
           ...(dryRun ? {} : { inSync: new Map([...goneRecords(details.plan, s.workspace.desired, details.live, KINDS, s.sync(), kinds), ...inSyncRecords(details.plan, s.workspace.desired, KINDS, s.sync(), kinds)]) }),
         });
         // Editing thousands of changes into files is work of its own: past the budget, nothing is written.
@@ -149,62 +113,6 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       if (told && !opts.quiet) io.stderr(`${told}\n`);
       setExit(0);
     });
-}
-
-/**
- * Files of the configuration as text, read once each. One that is no longer what the plan was
- * made from (edited while pull read the services) stops the pull: written over, its edit would be
- * lost, or taken for what the files held at the last sync.
- */
-function fileReader(root: string, loaded: Pick<Workspace, 'textDigests' | 'files'>): (file: string) => string | undefined {
-  const cache = new Map<string, string | undefined>();
-  /** The file's text now, and whether it is what the plan was made from (none loaded: nothing to compare). */
-  const read = (file: string): { text: string | undefined; same: boolean } => {
-    let bytes: Buffer | undefined;
-    try {
-      bytes = readRegularFileSync(path.join(root, ...file.split('/')));
-    } catch {
-      bytes = undefined;
-    }
-    const text = bytes?.toString('utf8');
-    // A YAML file as the loader read it (decoded as it decodes); a text data file as read (its
-    // byte-order mark left out). Gone since is changed too.
-    const digest = loaded.textDigests?.get(file);
-    const data = digest === undefined ? loaded.files.get(file)?.text : undefined;
-    if (digest === undefined && data === undefined) return { text, same: true };
-    const decoded = digest !== undefined && bytes ? decodeStrict(bytes) : undefined;
-    return { text, same: digest !== undefined ? decoded !== undefined && 'text' in decoded && sha256(decoded.text) === digest : text?.replace(/^\uFEFF/, '') === data };
-  };
-  return (file) => {
-    if (!cache.has(file)) {
-      const { text, same } = read(file);
-      if (!same) {
-        // Every file saved since is named, not the first one read (probe HL-5, second read).
-        const others = [...new Set([...(loaded.textDigests?.keys() ?? []), ...[...loaded.files].filter(([, f]) => f.text !== undefined).map(([name]) => name)])];
-        throw changedWhilePulling(file, ...others.filter((other) => other !== file && !read(other).same).sort());
-      }
-      cache.set(file, text);
-    }
-    return cache.get(file);
-  };
-}
-
-/** Whether a folder has files named for a slug already (`<slug>.yaml`, `<slug>.md`, …). */
-function takenSlugs(root: string): (folder: string, slug: string) => boolean {
-  const listed = new Map<string, string[]>();
-  return (folder, slug) => {
-    if (!listed.has(folder)) {
-      let names: string[] = [];
-      try {
-        names = readdirSync(path.join(root, folder));
-      } catch {
-        names = [];
-      }
-      listed.set(folder, names);
-    }
-    // As a case- and normalization-insensitive file system (macOS, Windows) compares names.
-    return listed.get(folder)!.some((n) => n.normalize('NFC').toLowerCase().startsWith(`${slug}.`));
-  };
 }
 
 function outOfTime(timeoutMs: number): DocketError {

@@ -778,6 +778,9 @@ parameters:
     await applyOk(cli, dir);
     const app = new App(emulator().env);
     await app.publishTerm('Shared Two', 'Edited in the app\n');
+    // Drift does not send the user to pull for it: pull would write nothing (probe IB-3).
+    const drift = await cli('drift', '-C', dir, '--target', 'custom-term/Shared Two');
+    expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining('`docket pull` leaves it')]);
     await app.publishTerm('Marked', '\uFEFFPasted from Word\n');
     await app.createTerm('Marked New', '\uFEFFNew from Word\n');
     const pulled = await cli('pull', '-C', dir, '-o', 'json', '--target', 'custom-term/Shared Two', '--target', 'custom-term/Marked', '--target', 'custom-term/Marked New');

@@ -332,6 +332,14 @@ rules:
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.stdout).toContain('rule "Terms/Term" actions (playbooks/terms.yaml:5): live value "ACCEPT 3 years\\nCOUNTERPROPOSE 2 years" differs in the text around var.suffix, which no value of it gives; edit the file by hand');
     expect(await read(dir, 'playbooks/terms.yaml')).toBe(file);
+    // Nor does drift send the user to pull for it: pull would write nothing (probe IB-3).
+    for (const output of ['text', 'markdown']) {
+      const drift = await cli('drift', '-C', dir, '--target', 'playbook/Terms', '-o', output);
+      expect(drift.code).toBe(2);
+      expect(drift.stdout).not.toContain('docket pull` writes');
+      expect(drift.stdout).not.toContain('Run `docket pull`');
+    }
+    expect((await cli('drift', '-C', dir, '--target', 'playbook/Terms')).stdout).toContain('`docket pull` leaves it');
   });
 
   it('leaves a rule a ${var} holds back as written while rules above it are added and removed', async () => {

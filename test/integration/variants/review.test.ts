@@ -108,6 +108,9 @@ describe('without a users list', () => {
     ruleNamed('Fees').reviewer_id = qa.id;
     ruleNamed('Fees').updated_at = new Date().toISOString();
 
+    // Drift of the rule pull refuses alone does not send the user to pull (probe ID-2).
+    const onlyRefused = await cli('drift', '-C', dir, '--target', 'rule/NDA/Term');
+    expect([onlyRefused.code, onlyRefused.stdout]).toEqual([2, expect.stringContaining('`docket pull` leaves it')]);
     const refused = await cli('pull', '-C', dir);
     expect(refused.code).toBe(0);
     expect(refused.stdout).toContain('Not pulled (1):\n  rule "NDA/Term" reviewer');

@@ -1,0 +1,112 @@
+/**
+ * What pull plans from, built once for the two commands that plan a pull: `docket pull` itself,
+ * and `docket drift`, whose closing line sends users to pull only when pull would write something.
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { keysOf } from '../config/api-keys.js';
+import { reachedThroughLinks } from '../config/data-files.js';
+import { decodeStrict } from '../config/discover.js';
+import { interpolateString } from '../config/interpolate.js';
+import { readSchema } from '../config/schema-read.js';
+import { schemaHome } from '../config/schema-names.js';
+import { sha256 } from '../engine/canonical.js';
+import { withRenamedParents } from '../engine/sync.js';
+import { childInTargets, namedByTargets } from '../engine/target.js';
+import type { LiveResource, Plan } from '../engine/types.js';
+import type { Workspace } from '../engine/workspace.js';
+import { KINDS } from '../kinds/index.js';
+import { membersOnlyNamed } from '../kinds/member.js';
+import { pullFileChecker } from '../pull/file-check.js';
+import type { PullInput } from '../pull/plan.js';
+import { findTestFiles } from '../testing/load.js';
+import { readRegularFileSync } from '../util/special-file.js';
+import { pendingByKey } from './pending-documents.js';
+import { changedWhilePulling } from './pull-write.js';
+import type { Session } from './session.js';
+
+/** The pull input of a session's configuration and what was read live (`plan`, `live`, `unmatched` as the command limits them). */
+export async function pullInputOf(s: Session, env: Record<string, string | undefined>, read: { plan: Plan; live: readonly LiveResource[]; unmatched: readonly LiveResource[]; targets: readonly string[] }): Promise<PullInput> {
+  const project = s.workspace.config.project;
+  const root = project.root;
+  const check = await pullFileChecker({ kinds: KINDS, project, processEnv: env, files: s.workspace.files, onlyNamed: membersOnlyNamed(read.live, s.workspace.desired) });
+  return {
+    plan: read.plan,
+    desired: s.workspace.desired,
+    live: read.live,
+    childInScope: childInTargets([...read.targets], KINDS),
+    named: namedByTargets([...read.targets], KINDS),
+    unmatched: read.unmatched,
+    pendingDocuments: await pendingByKey(root, KINDS),
+    // Read as the plan read them: the rules of a playbook the files rename, under its former name.
+    sync: withRenamedParents(s.sync(), s.workspace.desired, KINDS, read.live),
+    kinds: KINDS,
+    read: fileReader(root, s.workspace),
+    taken: takenSlugs(root),
+    expand: (text) => interpolateString(text, { vars: project.vars, env, allowVars: true }).value,
+    realPath: reachedThroughLinks(root),
+    project,
+    lock: s.lock,
+    schema: readSchema,
+    paths: { outRoot: root, schemasDir: schemaHome(root).dir },
+    tests: await findTestFiles(root),
+    keys: keysOf(env),
+    check,
+  };
+}
+
+/**
+ * Files of the configuration as text, read once each. One that is no longer what the plan was
+ * made from (edited while pull read the services) stops the pull: written over, its edit would be
+ * lost, or taken for what the files held at the last sync.
+ */
+function fileReader(root: string, loaded: Pick<Workspace, 'textDigests' | 'files'>): (file: string) => string | undefined {
+  const cache = new Map<string, string | undefined>();
+  /** The file's text now, and whether it is what the plan was made from (none loaded: nothing to compare). */
+  const read = (file: string): { text: string | undefined; same: boolean } => {
+    let bytes: Buffer | undefined;
+    try {
+      bytes = readRegularFileSync(path.join(root, ...file.split('/')));
+    } catch {
+      bytes = undefined;
+    }
+    const text = bytes?.toString('utf8');
+    // A YAML file as the loader read it (decoded as it decodes); a text data file as read (its
+    // byte-order mark left out). Gone since is changed too.
+    const digest = loaded.textDigests?.get(file);
+    const data = digest === undefined ? loaded.files.get(file)?.text : undefined;
+    if (digest === undefined && data === undefined) return { text, same: true };
+    const decoded = digest !== undefined && bytes ? decodeStrict(bytes) : undefined;
+    return { text, same: digest !== undefined ? decoded !== undefined && 'text' in decoded && sha256(decoded.text) === digest : text?.replace(/^\uFEFF/, '') === data };
+  };
+  return (file) => {
+    if (!cache.has(file)) {
+      const { text, same } = read(file);
+      if (!same) {
+        // Every file saved since is named, not the first one read (probe HL-5, second read).
+        const others = [...new Set([...(loaded.textDigests?.keys() ?? []), ...[...loaded.files].filter(([, f]) => f.text !== undefined).map(([name]) => name)])];
+        throw changedWhilePulling(file, ...others.filter((other) => other !== file && !read(other).same).sort());
+      }
+      cache.set(file, text);
+    }
+    return cache.get(file);
+  };
+}
+
+/** Whether a folder has files named for a slug already (`<slug>.yaml`, `<slug>.md`, …). */
+function takenSlugs(root: string): (folder: string, slug: string) => boolean {
+  const listed = new Map<string, string[]>();
+  return (folder, slug) => {
+    if (!listed.has(folder)) {
+      let names: string[] = [];
+      try {
+        names = readdirSync(path.join(root, folder));
+      } catch {
+        names = [];
+      }
+      listed.set(folder, names);
+    }
+    // As a case- and normalization-insensitive file system (macOS, Windows) compares names.
+    return listed.get(folder)!.some((n) => n.normalize('NFC').toLowerCase().startsWith(`${slug}.`));
+  };
+}
