@@ -87,6 +87,13 @@ function editedNote(report: DriftReport): string | undefined {
   return `Of these, ${n} removed live ${n === 1 ? 'stays' : 'stay'} in the files, which changed ${n === 1 ? 'it' : 'them'} (or what ${n === 1 ? 'it belongs' : 'they belong'} with) since the last sync: pull leaves ${n === 1 ? 'it' : 'them'}; \`docket apply\` creates ${n === 1 ? 'it' : 'them'} again as the files say, or remove ${n === 1 ? 'it' : 'them'} from the files by hand.`;
 }
 
+/** Objects removed live that a rule's `drift: revert` or `ignore` keeps in the files (probe IB-4). */
+function keptNote(report: DriftReport): string | undefined {
+  const n = report.drift.filter((i) => i.kept_by_policy).length;
+  if (n === 0) return undefined;
+  return `Of these, ${n} removed live ${n === 1 ? 'stays' : 'stay'} in the files for the \`drift: revert\` or \`ignore\` of a rule in ${n === 1 ? 'its' : 'their'} playbook: pull leaves ${n === 1 ? 'it' : 'them'}; \`docket apply\` creates ${n === 1 ? 'it' : 'them'} again as the files say, or remove ${n === 1 ? 'it' : 'them'} from the files by hand.`;
+}
+
 /** Drift in objects the files removed is for a person to settle: neither pull nor apply does. */
 function removedNote(report: DriftReport): string | undefined {
   const n = report.drift.filter((i) => i.removed_in_files).length;
@@ -145,6 +152,8 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
   if (removed) lines.push(removed);
   const edited = editedNote(report);
   if (edited) lines.push(edited);
+  const kept = keptNote(report);
+  if (kept) lines.push(kept);
   const { owed, leftLive } = pendingParts(report.pending);
   // Objects, not changes: a rename and an edit of one rule are two changes of a plan.
   if (owed > 0) lines.push(`${plural(owed, 'object')} changed in the files ${owed === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` shows ${owed === 1 ? 'it' : 'them'}.`);
@@ -216,6 +225,8 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
   if (removed) lines.push(`_${removed}_`, ''); // docket's own words and code spans: nothing to escape
   const edited = editedNote(report);
   if (edited) lines.push(`_${edited}_`, '');
+  const kept = keptNote(report);
+  if (kept) lines.push(`_${kept}_`, '');
   const { owed, leftLive } = pendingParts(report.pending);
   // Worded so the CI recipe's grep ('pending change.* of the files (not drift)') finds what an apply still owes, and only that.
   if (owed > 0) lines.push(`_${plural(owed, 'object')} with pending changes of the files (not drift): see \`docket plan\`._`, '');

@@ -167,7 +167,12 @@ describe('drift policies', () => {
       await applyOk(cli, dir);
       await new App(emulator().env).archivePlaybook(`Eps ${policy}`);
       // drift does not send the user to a pull that keeps it (second read), nor for a sibling rule named alone.
-      expect((await cli('drift', '-C', dir, '--target', `playbook/Eps ${policy}`)).stdout).toContain('`docket pull` leaves it');
+      const drift = await cli('drift', '-C', dir, '--target', `playbook/Eps ${policy}`);
+      expect(drift.stdout).toContain('`docket pull` leaves it');
+      // And says why, as it says the other objects pull keeps (probe IB-4).
+      const kept = `Of these, ${policy === 'revert' ? 3 : 2} removed live stay in the files for the \`drift: revert\` or \`ignore\` of a rule in their playbook: pull leaves them;`;
+      expect(drift.stdout).toContain(kept);
+      expect((await cli('drift', '-C', dir, '--target', `playbook/Eps ${policy}`, '-o', 'markdown')).stdout).toContain(`_${kept}`);
       expect((await cli('drift', '-C', dir, '--target', `rule/Eps ${policy}/E1`)).stdout).toContain('`docket pull` leaves it');
       const sibling = await cli('pull', '-C', dir, '--target', `rule/Eps ${policy}/E1`);
       expect([sibling.code, sibling.stdout]).toEqual([0, expect.stringContaining('Wrote no file')]);
