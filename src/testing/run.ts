@@ -239,12 +239,14 @@ class Reviews {
   private readonly contractFiles = new Map<string, { sha: string; bytes: Uint8Array; file: string } | { error: string }>();
 
   /** `earlier`: what an earlier case of the same key got this run (it may have needed fewer runs than the cache holds). */
-  private async collect(key: CacheKey, c: PlaybookCase, variant: Variant, contract: { sha: string; bytes?: Uint8Array; file?: string; importedId?: string }, needed: number, earlier?: { facts: ReviewFacts[]; source: 'live' | 'cache' | 'mixed' }): Promise<Runs> {
+  private async collect(key: CacheKey, c: PlaybookCase, variant: Variant, contract: { sha: string; bytes?: Uint8Array; file?: string; importedId?: string }, needed: number, earlier?: { facts: ReviewFacts[]; replayed: number }): Promise<Runs> {
     const ctx = this.ctx;
     const recorded = ctx.readCache ? await ctx.cache.get(key) : [];
     // Whichever holds more: an earlier case's runs are the cache's first ones, or ones this run made and recorded.
     const cached = earlier && earlier.facts.length >= recorded.length ? earlier.facts : recorded;
-    if (cached.length >= needed) return { facts: cached.slice(0, needed), source: cached === earlier?.facts ? earlier.source : 'cache' };
+    // How many of the first runs are the cache's: an earlier case's may have been made this run.
+    const replayed = cached === earlier?.facts ? earlier.replayed : cached.length;
+    if (cached.length >= needed) return { facts: cached.slice(0, needed), replayed: Math.min(replayed, needed) };
     if (!ctx.services) {
       // A damaged entry is not an unrecorded one: said as such (probe GC).
       const damaged = ctx.cache.unreadableFor(key) ? '; its cache entry is there but could not be read' : '';
@@ -277,8 +279,7 @@ class Reviews {
       }
       const all = [...cached, ...made];
       await ctx.cache.put(key, all);
-      const allLive = cached.length === 0 || (cached === earlier?.facts && earlier.source === 'live');
-      return { facts: all, source: allLive ? 'live' : 'mixed' };
+      return { facts: all, replayed };
     } catch (error) {
       if (error instanceof DocketError) return { error: withHint(error), evidence: asked };
       throw error;
