@@ -89,6 +89,13 @@ describe('objects renamed in the app', () => {
       const validated = await run('validate', '-C', dir);
       expect([validated.code, validated.stderr]).toEqual([0, '']);
       await expectNoChanges(run, dir);
+      // Renamed again: the test's name holding `${` is text, written over as any name is (second read SR-1).
+      await new App(own.env).editPlaybook('Fee ${amount}', { name: 'Fee ${amount} net' });
+      const again = await run('pull', '-C', dir);
+      expect([again.code, again.stderr, again.stdout]).toEqual([0, '', expect.not.stringContaining('edit the file by hand')]);
+      expect(await readFile(join(dir, 'tests/fee.test.yaml'), 'utf8')).toBe(test.replace('playbook: Fees', () => 'playbook: Fee ${amount} net'));
+      expect((await run('validate', '-C', dir)).code).toBe(0);
+      await expectNoChanges(run, dir);
     });
   });
 
