@@ -54,6 +54,13 @@ function fromWire(key: string): string {
   return key === 'reviewer_id' ? 'reviewer' : key;
 }
 
+/** Whether a service's refusal is about a rule's `actions` (a field error, or its words): not another field's (second read SR-2). */
+function aboutActions(err: ApiError): boolean {
+  const { fieldErrors, detail, title } = err.details;
+  if (fieldErrors && fieldErrors.length > 0) return fieldErrors.some((f) => /(^|[/.])actions$/.test(f.field) || /\bactions\b/i.test(f.message));
+  return /\bactions\b/i.test(`${title ?? ''} ${detail ?? ''}`);
+}
+
 /** Rule fields as the service expects them: reviewer e-mail → reviewer_id. */
 function toWire(field: string, value: unknown, resolveMember: (email: string) => string): [string, unknown] {
   if (field === 'reviewer') return ['reviewer_id', value === null ? null : resolveMember(String(value))];
@@ -316,7 +323,7 @@ export const ruleKind: KindModule<'rule'> = {
           // NOTE(api): the public docs document only name, actions and description for a rule; a
           // service that keeps only those refuses a summary-only rule as without actions, quoting a
           // condition the file meets (probe ID-1): said what it takes.
-          if (err instanceof ApiError && (err.status === 422 || err.status === 400) && !('actions' in body) && 'questions' in body) {
+          if (err instanceof ApiError && (err.status === 422 || err.status === 400) && !('actions' in body) && 'questions' in body && aboutActions(err)) {
             err.message = `${err.message} (the rule has no \`actions\`, only \`questions\` with \`generate_summary\`, which this service's rules may not keep: give the rule \`actions\`)`;
           }
           throw err;

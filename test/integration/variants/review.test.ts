@@ -314,6 +314,12 @@ describe('rule fields the service drops without a word', () => {
     const refused = await cli('apply', '-C', dir, '--auto-approve');
     expect(refused.code).toBe(1);
     expect(refused.stdout + refused.stderr).toContain('(the rule has no `actions`, only `questions` with `generate_summary`, which this service\'s rules may not keep: give the rule `actions`)');
+    // A refusal about another field is said as it is (second read SR-2).
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbook_rules', status: 422, count: 1, body: { errors: [{ detail: 'is not a member of the organization', source: { pointer: '/data/attributes/reviewer_id' } }] } });
+    const other = await cli('apply', '-C', dir, '--auto-approve');
+    expect(other.code).toBe(1);
+    expect(other.stdout + other.stderr, other.stdout + other.stderr).toContain('is not a member of the organization');
+    expect(other.stdout + other.stderr).not.toContain('give the rule `actions`');
     await writeFiles(dir, { 'playbooks/p.yaml': playbook('    actions: FLAG residuals clauses\n') });
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
