@@ -89,7 +89,8 @@ function editedNote(report: DriftReport): string | undefined {
 
 /** Objects removed live that a rule's `drift: revert` or `ignore` keeps in the files (probe IB-4). */
 function keptNote(report: DriftReport): string | undefined {
-  const n = report.drift.filter((i) => i.kept_by_policy).length;
+  // Not those the files changed too: the note before says them (second read SR-5).
+  const n = report.drift.filter((i) => i.kept_by_policy && !i.edited_in_files).length;
   if (n === 0) return undefined;
   return `Of these, ${n} removed live ${n === 1 ? 'stays' : 'stay'} in the files for the \`drift: revert\` or \`ignore\` of a rule in ${n === 1 ? 'its' : 'their'} playbook: pull leaves ${n === 1 ? 'it' : 'them'}; \`docket apply\` creates ${n === 1 ? 'it' : 'them'} again as the files say, or remove ${n === 1 ? 'it' : 'them'} from the files by hand.`;
 }

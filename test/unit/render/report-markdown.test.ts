@@ -123,6 +123,14 @@ describe('drift and pull markdown at scale', () => {
       expect(out).toMatch(/internal_notes`? \(live and in files\), `?actions`? \(live\)/);
     }
   });
+  it('counts an object removed live that the files changed and a rule\'s policy keeps once, in the note on the files\' change (second read SR-5)', () => {
+    const removed = (key: string, extra: Partial<DriftItem>): DriftItem => ({ kind: 'rule', key, name: key, direction: 'removed-live', fields: [], kept_by_policy: true, ...extra });
+    const drift = { drift: [removed('Pol/E1', {}), removed('Pol/E2', { edited_in_files: true })], ignored: [], pending: [] };
+    const text = renderDriftText(plan([]), drift, { color: false });
+    expect(text).toContain('Of these, 1 removed live stays in the files, which changed it');
+    expect(text).toContain('Of these, 1 removed live stays in the files for the `drift: revert` or `ignore` of a rule in its playbook');
+  });
+
   it('says where the plan shows what is pending: an object the files dropped (prune off) is among its undeclared objects', () => {
     const dropped: DriftItem = { kind: 'playbook', key: 'Old', name: 'Old', direction: 'removed-in-files', fields: [] };
     const edited: DriftItem = { kind: 'rule', key: 'NDA/Term', name: 'Term', direction: 'changed-in-files', action: 'update', fields: [{ field: 'actions' }] };
