@@ -1109,7 +1109,16 @@ function propertiesStart(text: string, valueStart: number): number {
  */
 function propertyBefore(text: string, end: number): { start: number; end: number; text: string } | undefined {
   let start = end;
-  while (start > 0 && /\s/.test(text[start - 1]!)) start--;
+  for (;;) {
+    const from = start;
+    while (start > 0 && /\s/.test(text[start - 1]!)) start--;
+    // Past a line break, a comment ending the line before (`a: !!str # note`, the value below) is read past (second read SR-4).
+    if (!text.slice(start, from).includes('\n')) break;
+    const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+    const comment = /(^|\s)#/.exec(text.slice(lineStart, start));
+    if (!comment) break;
+    start = lineStart + comment.index;
+  }
   const tokenEnd = start;
   while (start > 0 && !/[\s,[\]{}]/.test(text[start - 1]!)) start--;
   const token = text.slice(start, tokenEnd);

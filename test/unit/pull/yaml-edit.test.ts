@@ -40,6 +40,8 @@ describe('editYaml', () => {
     expect(edit('a: [!!float 1.5, &n !!int 2, !!int 3]\n', () => ({ a: [2, 3] })).text).toBe('a: [&n !!int 2, !!int 3]\n');
     expect(edit('a: [!!int 1, &n !!int 2, !!int 3]\n', () => ({ a: [1, 3] })).text).toBe('a: [!!int 1, !!int 3]\n');
     expect(edit('a: !!float\n  1.5\nb: &k !!str\n  x\nc: 1\n', () => ({ a: 2, b: 5, c: 1 })).text).toBe('a:\n  2\nb: &k\n  5\nc: 1\n');
+    // With a comment after it, and comment lines between (second read SR-4).
+    expect(edit('a: !!str # note\n  # more\n  x\nb: 1\n', () => ({ a: 5, b: 1 })).text).toBe('a: # note\n  # more\n  5\nb: 1\n');
   });
 
   it('writes over a value holding `${` in a data file, which is published as written: no placeholder there (probe HY-6)', () => {
