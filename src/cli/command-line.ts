@@ -44,6 +44,11 @@ function words(list: readonly string[]): string {
   return list.map((w) => ` ${shellWord(w)}`).join('');
 }
 
+/** `docket apply` of the saved plan `file` again, from the same folder. */
+export function reapplyCommand(dir: string, file: string): string {
+  return `docket apply${dirFlag(dir)} ${shellPath(file)}`;
+}
+
 /** The commands that save this run's plan and apply it, with the flags that shape the plan. */
 export function savedPlanCommand(shape: PlanShape): string {
   return `${shapedCommand('plan', shape)} --out PLAN.json && docket apply${dirFlag(shape.dir)}${words(applying(shape))} PLAN.json`;

@@ -30,7 +30,7 @@ import { noChangesSentence } from '../../render/facts.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { applyLockRoot, holdingApplyLock, lockTimeoutOption } from '../apply-lock.js';
 import { forcedPastGuard, forcedWarning } from '../../engine/guard.js';
-import { replanCommand, savedPlanCommand, shapedCommand, type PlanShape } from '../command-line.js';
+import { reapplyCommand, replanCommand, savedPlanCommand, shapedCommand, type PlanShape } from '../command-line.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
 import { EMULATOR_STATE_LABEL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
@@ -172,7 +172,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           }
           // A plan that could not be printed (a full disk) is one nobody saw: nothing is sent (probe FV).
           if (planShown) await refuseUnprintedPlan(io);
-          await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), adopting: adopting.map((a) => a.file) });
+          await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), ...(saved && planFile !== undefined ? { savedFile: planFile } : {}), adopting: adopting.map((a) => a.file) });
           setExit(0);
         }));
       }));
@@ -251,6 +251,8 @@ interface ExecuteSettings {
   deadline: () => number;
   color: boolean;
   saved: boolean;
+  /** The saved plan's file as given, when one is applied. */
+  savedFile?: string;
   adopting: string[];
 }
 
@@ -360,8 +362,9 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
     io.stdout(`${header}${nothingSent(plan, settings.saved)}\n`);
   }
   await sayWhatRanUnreported(io, report);
-  // A saved plan is stale once part of it ran (applying the file again is refused): a new plan finishes the work.
-  const again = settings.saved ? `make a new plan (${replanCommand(plan, opts.dir)}) and apply that one` : 'run apply again';
+  // A saved plan is stale once part of it ran (applying the file again is refused): a new plan
+  // finishes the work. One that changed nothing still holds, and applies again (probe HZ-2).
+  const again = settings.savedFile === undefined ? 'run apply again' : report.done > 0 ? `make a new plan (${replanCommand(plan, opts.dir)}) and apply that one` : `apply the saved plan again (${reapplyCommand(opts.dir, settings.savedFile)})`;
   // An upload that may have arrived (its pending mark is still in the lock) stops the next plan
   // until the person says which it was: a plain re-run does not finish then.
   // Other kinds' marks (a Word term's publish) are settled by the next plan's read, once no request
@@ -435,8 +438,9 @@ function interruptedHint(c: { pending: boolean; uncertain: boolean; waitFirst: s
   // The signal came once every change and check was done (while the lock was written).
   if (c.report.done === c.plan.changes.length) return 'every change was made and checked: nothing is left to apply';
   if (c.plan.changes.some((ch) => ch.action === 'upload')) return `docket.lock.json records every upload that was confirmed; ${c.again} to finish`;
-  if (c.report.done > 0 || c.report.failed > 0) return `what was done is live; ${c.again} to finish`;
-  return `nothing was done; ${c.again}`;
+  if (c.report.done > 0) return `what was done is live; ${c.again} to finish`;
+  // A change that failed after its request was sent may still have been made: said so, not "nothing".
+  return c.report.failed > 0 ? `no change is known to have been made; ${c.again} to finish` : `nothing was done; ${c.again}`;
 }
 
 /**

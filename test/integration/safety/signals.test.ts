@@ -50,6 +50,24 @@ describe('a signal during apply', () => {
     });
   }
 
+  it('a saved plan whose interrupted apply changed nothing is said to apply again, and does (probe HZ-2)', async () => {
+    t = await startTestEmulator();
+    const dir = await manyPlaybooks(2);
+    const b = bin(t);
+    expect((await b('plan', '-C', dir, '--out', join(dir, '..', 'plan.json'))).code).toBe(0);
+    // The first create is refused for pace, with a long wait: the signal comes during it.
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 429, retry_after: 60, count: 1 });
+    const run = spawnBin(['apply', '-C', dir, '--concurrency', '1', join(dir, '..', 'plan.json')], t.env);
+    await waitUntil(() => t.emulator.faults.list().length === 0, 'the first create refused');
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(run.stdout()).toMatch(/0 done, 1 failed/);
+    expect(run.stderr()).toContain(`no change is known to have been made; apply the saved plan again (docket apply -C ${dir} ${join(dir, '..', 'plan.json')}) to finish`);
+    expect(livePlaybooks(t)).toHaveLength(0);
+    expect((await b('apply', '-C', dir, join(dir, '..', 'plan.json'))).code).toBe(0);
+    await expectConverged(b, dir);
+  });
+
   it('a second signal stops at once, without waiting for the operation in flight', async () => {
     t = await startTestEmulator();
     const dir = await manyPlaybooks(3);
