@@ -362,15 +362,16 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
     io.stdout(`${header}${nothingSent(plan, settings.saved)}\n`);
   }
   await sayWhatRanUnreported(io, report);
-  // A saved plan is stale once part of it ran (applying the file again is refused): a new plan
-  // finishes the work. One that changed nothing still holds, and applies again (probe HZ-2).
-  const again = settings.savedFile === undefined ? 'run apply again' : report.done > 0 ? `make a new plan (${replanCommand(plan, opts.dir)}) and apply that one` : `apply the saved plan again (${reapplyCommand(opts.dir, settings.savedFile)})`;
   // An upload that may have arrived (its pending mark is still in the lock) stops the next plan
   // until the person says which it was: a plain re-run does not finish then.
   // Other kinds' marks (a Word term's publish) are settled by the next plan's read, once no request
   // of them may still be running (custom-term.ts mayStillLand): a re-run converges.
   const marks = KINDS.filter((k) => k.uploadsUnreadable).flatMap((k) => [...lockEntries(lock.files, k.name).values()].flatMap((e) => (e.pending ? [e.pending] : [])));
   const uncertain = report.results.some((r) => r.outcomeUnknown) || marks.length > 0;
+  // A saved plan is stale once part of it ran (applying the file again is refused), or an upload
+  // of it is unconfirmed: a new plan finishes the work. One that changed nothing still holds, and
+  // applies again (probe HZ-2).
+  const again = settings.savedFile === undefined ? 'run apply again' : report.done > 0 || uncertain ? `make a new plan (${replanCommand(plan, opts.dir)}) and apply that one` : `apply the saved plan again (${reapplyCommand(opts.dir, settings.savedFile)})`;
   // Taken by the service, unnamed: it is live, and another upload would be as unnamed (probe FZ).
   const unknownUpload =
     marks.length > 0 && marks.every((m) => m.answered)
