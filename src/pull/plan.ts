@@ -511,7 +511,8 @@ class PullPlanner {
   private placeholderAt(d: DesiredResource, field: string): boolean {
     if (!d.document) return false;
     const written = valueAt(this.current(d.document.file, d.document.index), `${d.pointer ?? ''}/${field.split('.').join('/')}`);
-    return typeof written === 'string' && this.input.expand(written) !== written;
+    // A literal `$${` is no variable: pull writes such a value as it writes any other (probe IE-4).
+    return typeof written === 'string' && variablesIn(written).length > 0;
   }
 
   /** The variables a document's name (or e-mail) is written with, as its top-level values hold them. */
@@ -742,7 +743,7 @@ class PullPlanner {
       const pointer = `${d.pointer ?? ''}/${ref.field.split('.').join('/')}`;
       const doc = this.current(file, index);
       const written = valueAt(doc, pointer);
-      if (typeof written === 'string' && this.input.expand(written) === written) {
+      if (typeof written === 'string' && variablesIn(written).length === 0) {
         this.followedRenames.add(o);
         this.editOf(file).documents.set(index, setAt(doc, pointer, literalPlaceholders(l.name), [], this.owned));
         // Its record says so too: the next edit of the reference in the files is the files' alone.

@@ -1079,6 +1079,24 @@ parameters:
     await expectNoChanges(cli, dir);
   });
 
+  it('renames a reference written with a literal `$${` as any other: it is text, not a variable (probe IE-4)', async () => {
+    const dir = await makeDir({
+      'docket.yaml': DOCKET,
+      'custom-terms/fee.yaml': 'kind: CustomTerm\nname: Fee $${cap}\nbody: Fee terms\n',
+      'custom-templates/fee.yaml': TEMPLATE.replace('Consulting Agreement', 'Fee Agreement').replace('Consulting Terms', () => 'Fee $${cap}'),
+      'custom-templates/consulting.cover.yaml': COVER,
+    });
+    await applyOk(cli, dir);
+    await new App(emulator().env).renameTerm('Fee ${cap}', 'Fee ${limit}');
+
+    const pulled = await cli('pull', '-C', dir, '--target', 'custom-term/Fee ${cap}', '--target', 'custom-template/Fee Agreement');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).not.toContain('write the new name there');
+    expect(await read(dir, 'custom-terms/fee.yaml')).toContain('name: Fee $${limit}\n');
+    expect(await read(dir, 'custom-templates/fee.yaml')).toContain('custom_term: Fee $${limit}\n');
+    await expectNoChanges(cli, dir);
+  });
+
   it('says which variable to change when a reference to an object renamed in the app is written through one', async () => {
     const dir = await makeDir({
       'docket.yaml': `${DOCKET}  terms: Referral Terms\n`,
