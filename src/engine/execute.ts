@@ -132,7 +132,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
           const code = (error as { code?: unknown } | null)?.code;
           const unknown = code === 'unknown-outcome' || code === 'unnamed-upload';
           const hint = (error as { hint?: unknown } | null)?.hint;
-          finish(change, { changeId: change.id, status: 'failed', message: error instanceof Error ? error.message : String(error), ...(typeof hint === 'string' && hint !== '' ? { hint } : {}), ...(unknown ? { outcomeUnknown: true as const } : {}), ...(code === 'outcome-pending' ? { pending: true as const } : {}), ms: Math.round(options.clock() - t0) });
+          finish(change, { changeId: change.id, status: 'failed', message: error instanceof Error ? error.message : String(error), ...(typeof hint === 'string' && hint !== '' ? { hint } : {}), ...(unknown ? { outcomeUnknown: true as const } : {}), ...(code === 'outcome-pending' ? { pending: true as const } : {}), ...((error as { notCarriedOut?: unknown } | null)?.notCarriedOut === true ? { unchanged: true as const } : {}), ms: Math.round(options.clock() - t0) });
           options.afterFailure?.(error);
           complete(i, false);
         },

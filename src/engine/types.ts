@@ -351,6 +351,8 @@ export interface ChangeResult {
   outcomeUnknown?: true;
   /** For failed: no answer came in time and the service may still be carrying it out, so a re-run at once could do it twice. */
   pending?: true;
+  /** For failed: the request that failed surely changed nothing (never sent, or refused by every attempt); see DocketError.notCarriedOut. */
+  unchanged?: true;
   /** For failed: the fields an earlier request of the change wrote live before a later one failed (a definition published before the term link). */
   written?: string[];
   /** For a done create: a concurrent apply created the same object, and its copy is the one kept. */

@@ -710,6 +710,29 @@ describe('failures and retries', () => {
     expect((await cli('apply', '-C', dir, planFile)).code).toBe(0);
     await expectNoChanges(cli, dir);
   });
+
+  it('after a saved plan whose only change failed, says to apply it again when the service surely did nothing, and to make a new plan when its answer was lost (probe IE-3)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('What is the term?', 'What is the term (IE-3)?') });
+    const planFile = join(dir, 'plan.json');
+    expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
+    // Refused outright: nothing changed, the saved plan still holds.
+    t.emulator.faults.add({ method: 'PATCH', path_pattern: '/playbook_rules/', status: 422, count: 1 });
+    const refused = await cli('apply', '-C', dir, planFile);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`fix the cause and apply the saved plan again (docket apply -C ${dir} ${planFile})`);
+    // Carried out, but every answer lost: the plan is stale, as applying it again would show.
+    t.emulator.faults.add({ method: 'PATCH', path_pattern: '/playbook_rules/', status: 'drop', count: 20 });
+    const lost = await cli('apply', '-C', dir, planFile);
+    expect(lost.code).toBe(1);
+    expect(lost.stdout).toContain('the service may have carried it out');
+    expect(lost.stderr).toContain(`fix the cause and make a new plan (docket plan -C ${dir} --out PLAN.json) and apply that one: it converges`);
+    expect(lost.stderr).not.toContain('apply the saved plan again');
+    t.emulator.faults.clear();
+    expect(liveRules('Inbound NDA').find((r) => r.name === 'Term')?.questions).toBe('What is the term (IE-3)?');
+    await expectNoChanges(cli, dir);
+  });
 });
 
 describe('approval', () => {

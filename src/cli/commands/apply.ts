@@ -370,8 +370,9 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
   const uncertain = report.results.some((r) => r.outcomeUnknown) || marks.length > 0;
   // A saved plan is stale once part of it ran (applying the file again is refused), or an upload
   // of it is unconfirmed: a new plan finishes the work. One that changed nothing still holds, and
-  // applies again (probe HZ-2).
-  const again = settings.savedFile === undefined ? 'run apply again' : report.done > 0 || uncertain ? `make a new plan (${replanCommand(plan, opts.dir)}) and apply that one` : `apply the saved plan again (${reapplyCommand(opts.dir, settings.savedFile)})`;
+  // applies again (probe HZ-2). A failure whose answer was lost may have changed something (IE-3).
+  const mayHaveChanged = report.results.some((r) => r.status === 'failed' && (!r.unchanged || r.written !== undefined));
+  const again = settings.savedFile === undefined ? 'run apply again' : report.done > 0 || uncertain || mayHaveChanged ? `make a new plan (${replanCommand(plan, opts.dir)}) and apply that one` : `apply the saved plan again (${reapplyCommand(opts.dir, settings.savedFile)})`;
   // Taken by the service, unnamed: it is live, and another upload would be as unnamed (probe FZ).
   const unknownUpload =
     marks.length > 0 && marks.every((m) => m.answered)
@@ -391,7 +392,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
     throw new InterruptedError(
       signal,
       `apply interrupted by ${signal}: ${report.done} done, ${report.failed} failed, ${report.skipped} skipped, ${report.notStarted ?? 0} not started`,
-      interruptedHint({ pending, uncertain, waitFirst, unknownUpload, again, report, plan }),
+      interruptedHint({ pending, uncertain, mayHaveChanged, waitFirst, unknownUpload, again, report, plan }),
     );
   }
   if (lockFailure && !ending) {
@@ -432,7 +433,7 @@ async function sayWhatRanUnreported(io: Io, report: ApplyReport): Promise<void> 
 }
 
 /** What to do after a signal stopped the apply, from the most to the least pressing. */
-function interruptedHint(c: { pending: boolean; uncertain: boolean; waitFirst: string; unknownUpload: string; again: string; report: ApplyReport; plan: Plan }): string {
+function interruptedHint(c: { pending: boolean; uncertain: boolean; mayHaveChanged: boolean; waitFirst: string; unknownUpload: string; again: string; report: ApplyReport; plan: Plan }): string {
   if (c.pending) return c.waitFirst;
   if (c.uncertain) return `docket.lock.json records every upload that was confirmed; ${c.unknownUpload}`;
   if (c.report.checksCutShort && c.report.failed + c.report.skipped === 0) return CHECKS_CUT_SHORT;
@@ -441,6 +442,7 @@ function interruptedHint(c: { pending: boolean; uncertain: boolean; waitFirst: s
   if (c.plan.changes.some((ch) => ch.action === 'upload')) return `docket.lock.json records every upload that was confirmed; ${c.again} to finish`;
   if (c.report.done > 0) return `what was done is live; ${c.again} to finish`;
   // A change that failed after its request was sent may still have been made: said so, not "nothing".
+  if (c.mayHaveChanged) return `a change that failed may have been carried out; ${c.again} to finish`;
   return c.report.failed > 0 ? `no change is known to have been made; ${c.again} to finish` : `nothing was done; ${c.again}`;
 }
 
