@@ -11,6 +11,7 @@ import { interpolateString } from '../config/interpolate.js';
 import { readSchema } from '../config/schema-read.js';
 import { schemaHome } from '../config/schema-names.js';
 import { sha256 } from '../engine/canonical.js';
+import { fetchLive } from '../engine/live.js';
 import { withRenamedParents } from '../engine/sync.js';
 import { childInTargets, namedByTargets } from '../engine/target.js';
 import type { LiveResource, Plan } from '../engine/types.js';
@@ -24,6 +25,21 @@ import { readRegularFileSync } from '../util/special-file.js';
 import { pendingByKey } from './pending-documents.js';
 import { changedWhilePulling } from './pull-write.js';
 import type { Session } from './session.js';
+
+/**
+ * `live` with the objects of the kinds that `drifted` live objects name but the plan did not read
+ * (no file declares one): pull reads every kind, and checks that what it would write names only
+ * what a later plan finds (a reviewer the app alone shows, probe IE-2). Drift asks only when it
+ * plans the pull, so a run without such drift reads no more.
+ */
+export async function withNamedKindsRead(s: Session, live: readonly LiveResource[], drifted: readonly LiveResource[]): Promise<readonly LiveResource[]> {
+  const read = new Set(live.map((l) => l.kind));
+  const named = new Set(drifted.flatMap((l) => l.refs.map((r) => r.kind)).filter((kind) => !read.has(kind)));
+  const kinds = KINDS.filter((k) => named.has(k.name));
+  if (kinds.length === 0) return live;
+  const more = await fetchLive({ kinds, known: KINDS, services: s.connection.services, concurrency: s.concurrency, lock: s.lock, declared: s.workspace.desired, readAll: true, synced: () => s.sync() });
+  return [...live, ...more.live.filter((l) => named.has(l.kind))];
+}
 
 /** The pull input of a session's configuration and what was read live (`plan`, `live`, `unmatched` as the command limits them). */
 export async function pullInputOf(s: Session, env: Record<string, string | undefined>, read: { plan: Plan; live: readonly LiveResource[]; unmatched: readonly LiveResource[]; targets: readonly string[] }): Promise<PullInput> {

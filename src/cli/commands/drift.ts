@@ -118,9 +118,13 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         // plans it, it may only say why not (a value a variable holds, a file two terms share, probe IB-3).
         if (report.drift.length > 0 && pullable(report)) {
           // Loaded only then: most drift runs find none.
-          const [{ planPull }, { pullInputOf }] = await Promise.all([import('../../pull/plan.js'), import('../pull-input.js')]);
+          const [{ planPull }, { pullInputOf, withNamedKindsRead }] = await Promise.all([import('../../pull/plan.js'), import('../pull-input.js')]);
+          const drifted = new Set(report.drift.map((item) => refKey(item.kind, item.key)));
           // A pull that cannot be planned (a file saved meanwhile) leaves the report's own account.
-          const writes = await (async () => planPull(await pullInputOf(s, io.env, { plan: limited.plan, live: details.live, unmatched, targets: opts.target })))().then(
+          const writes = await (async () => {
+            const live = await withNamedKindsRead(s, details.live, details.live.filter((l) => drifted.has(refKey(l.kind, l.key))));
+            return planPull(await pullInputOf(s, io.env, { plan: limited.plan, live, unmatched, targets: opts.target }));
+          })().then(
             (pulled) => pulled.files.length > 0,
             () => undefined,
           );

@@ -89,6 +89,31 @@ describe('without a users list', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('drift whose only change is a reviewer pull cannot pin says pull leaves it, with no --target too (probe IE-2)', async () => {
+    t = await startVariant({ reviewUsers: false, invitationUser: false });
+    const cli = cliWith(() => t!.env);
+    const playbook = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': playbook });
+    await applyOk(cli, dir);
+    const rule = ndaRules(t).rules.find((r) => r.name === 'Term')!;
+    rule.reviewer_id = t.emulator.store.userByEmail('admin@emulator.local')!.id;
+    rule.updated_at = new Date().toISOString();
+
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('`docket pull` leaves it');
+    expect(drift.stdout).not.toContain('`docket pull` writes');
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(playbook);
+    // Pinned as pull says, drift sends the user to pull, and pull takes it.
+    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: admin@emulator.local\nid: ${rule.reviewer_id}\n` });
+    expect((await cli('drift', '-C', dir)).stdout).toContain('`docket pull` writes it into the files');
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toContain('reviewer: admin@emulator.local');
+    await expectNoChanges(cli, dir);
+  });
+
   it('pull does not write a reviewer docket sees only through that field until it is pinned, and drift and pull never call an unseen member removed', async () => {
     t = await startVariant({ reviewUsers: false });
     const cli = cliWith(() => t!.env);
