@@ -338,7 +338,13 @@ export const ruleKind: KindModule<'rule'> = {
           const [k, v] = toWire(f.field, f.after, resolveMember);
           body[k] = v;
         }
-        const updated = await api.updateRule(playbookId, change.liveId!, body, change.key);
+        const updated = await api.updateRule(playbookId, change.liveId!, body, change.key).catch((err: unknown) => {
+          // NOTE(api): as for a create (probe ID-1), an update that takes the actions away (probe IE-7).
+          if (err instanceof ApiError && (err.status === 422 || err.status === 400) && body.actions === null && aboutActions(err)) {
+            err.message = `${err.message} (the update takes the rule's \`actions\` away, and this service's rules may not keep a rule without them, even with \`questions\` and \`generate_summary\`: give the rule \`actions\`)`;
+          }
+          throw err;
+        });
         return unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key));
       }
       case 'delete':

@@ -348,6 +348,13 @@ describe('rule fields the service drops without a word', () => {
     await writeFiles(dir, { 'playbooks/p.yaml': playbook('    actions: FLAG residuals clauses\n') });
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
+    // An update that takes the actions away is refused so too, and says it (probe IE-7).
+    await writeFiles(dir, { 'playbooks/p.yaml': playbook('    generate_summary: true\n    questions: Does it hold a residuals clause?\n') });
+    const update = await cli('apply', '-C', dir, '--auto-approve');
+    expect(update.code).toBe(1);
+    expect(update.stdout + update.stderr).toContain("(the update takes the rule's `actions` away, and this service's rules may not keep a rule without them, even with `questions` and `generate_summary`: give the rule `actions`)");
+    await writeFiles(dir, { 'playbooks/p.yaml': playbook('    actions: FLAG residuals clauses\n') });
+    await expectNoChanges(cli, dir);
   });
 
   it('does not say a plan will show again what ignore_fields leaves out of every plan (probe EQ)', async () => {
