@@ -1037,7 +1037,11 @@ class DocumentEditor {
     // A comment on the key's line (`rules:   # one rule`) stays there.
     const key = (parent.pair.key as Node).range![1];
     const comment = /^[ \t]*:([ \t]*#[^\r\n]*)/.exec(this.text.slice(key, this.afterLine(key)))?.[1] ?? '';
-    this.splice(key, this.afterLine(seq.range![1]), `: []${comment}\n`);
+    // To the last item's own lines and the comments indented into it: not the blank lines and
+    // comments after it, which the list's range takes in but belong to what follows (probe IE-1).
+    const items = seq.items as Node[];
+    const end = this.innerComments(this.afterLine(items.at(-1)!.range![1]), this.column(this.dashOf(seq, items.length - 1)));
+    this.splice(key, end, `: []${comment}\n`);
   }
 }
 

@@ -107,6 +107,13 @@ describe('editYaml', () => {
     expect(edit('kind: P\nrules:   # one rule\n  - name: a\nname: x\n', (v) => setAt(v, '/rules', [])).text).toBe('kind: P\nrules: []   # one rule\nname: x\n');
   });
 
+  it('empties a list up to its last item\'s own comments, keeping the blank line and comment after it (probe IE-1)', () => {
+    const text = 'kind: Playbook\nname: P\nrules:\n  - name: R1\n    actions: ACCEPT\n    # about R1\n\n# about the description\ndescription: x\n';
+    expect(edit(text, (v) => setAt(v, '/rules', [])).text).toBe('kind: Playbook\nname: P\nrules: []\n\n# about the description\ndescription: x\n');
+    // At the end of the document too.
+    expect(edit('kind: Playbook\nname: P\nrules:\n  - name: R1\n    actions: ACCEPT\n\n# the end\n', (v) => setAt(v, '/rules', [])).text).toBe('kind: Playbook\nname: P\nrules: []\n\n# the end\n');
+  });
+
   it('writes invisible and direction characters as escapes in double quotes, wherever the value goes', () => {
     const { text } = edit(PLAYBOOK, (v) => {
       let out = setAt(v, '/name', 'Inbound NDA\u200b');
