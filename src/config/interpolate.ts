@@ -275,6 +275,8 @@ export interface InterpolatedTree {
   unresolved: Set<string>;
   /** Values that were one placeholder and nothing else, quoted or not, as the text they became (see typedByField). */
   wholes: Map<string, string>;
+  /** Pointers of values a placeholder is part of, among other text (`${var.lead}@acme.example`). */
+  within: Set<string>;
 }
 
 export interface TreeOptions {
@@ -294,6 +296,7 @@ export function interpolateTree(value: unknown, pointer: string, options: TreeOp
   const problems: TreeProblem[] = [];
   const unresolved = new Set<string>();
   const wholes = new Map<string, string>();
+  const within = new Set<string>();
   const walk = (v: unknown, p: string, skipped: boolean): unknown => {
     const skipHere = skipped || (options.skip?.(p) ?? false);
     if (typeof v === 'string') {
@@ -309,7 +312,10 @@ export function interpolateTree(value: unknown, pointer: string, options: TreeOp
       for (const pr of r.problems) problems.push({ ...pr, pointer: p });
       if (r.unresolved) unresolved.add(p);
       if (r.problems.length > 0) return v;
-      if (!r.whole) return r.value;
+      if (!r.whole) {
+        if (r.value !== v && holdsPlaceholder(v)) within.add(p);
+        return r.value;
+      }
       wholes.set(p, r.value);
       return options.isPlain?.(p) === true ? losslessRetype(r.value) : r.value;
     }
@@ -323,7 +329,7 @@ export function interpolateTree(value: unknown, pointer: string, options: TreeOp
     }
     return v;
   };
-  return { value: walk(value, pointer, false), problems, unresolved, wholes };
+  return { value: walk(value, pointer, false), problems, unresolved, wholes, within };
 }
 
 /** A type error of the schema check, as ajv reports one. */

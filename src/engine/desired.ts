@@ -6,6 +6,7 @@
 import { Diagnostics } from '../diagnostics.js';
 import type { SourcePos } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
+import { variablesIn } from '../config/interpolate.js';
 import { HIDDEN_PARTS, lineWithoutSecrets } from '../config/url-secrets.js';
 import { itemProblemSourceOf, problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
 import type { LoadedConfig, ResourceDoc } from '../config/types.js';
@@ -83,7 +84,7 @@ export async function declaredBy(doc: ResourceDoc, kind: AnyKind, kinds: readonl
   for (const child of kinds.filter((c) => c.parentKind === kind.name && c.toDesired)) {
     declared.push(...(await child.toDesired!(doc, diagnostics, { ...ctx, ...(parent ? { parent } : {}) })));
   }
-  if (doc.wholes && doc.text) markPlaceholderRefs(declared, doc.file, doc.text);
+  if ((doc.wholes || doc.within) && doc.text) markPlaceholderRefs(declared, doc.file, doc.text);
   return declared;
 }
 
@@ -96,10 +97,32 @@ function markPlaceholderRefs(resources: readonly DesiredResource[], file: string
   for (const ref of resources.flatMap((r) => r.refs)) {
     if (ref.source?.file !== file) continue;
     lines ??= text().split(/\r?\n/);
-    const placeholder = WHOLE_PLACEHOLDER.exec(lines[ref.source.line - 1]?.slice(ref.source.col - 1) ?? '')?.[2];
+    const at = lines[ref.source.line - 1]?.slice(ref.source.col - 1) ?? '';
+    const placeholder = WHOLE_PLACEHOLDER.exec(at)?.[2] ?? withPlaceholder(at);
     // Not enumerable: a saved plan's references stay as they were (its schema has no such field).
     if (placeholder !== undefined) Object.defineProperty(ref, 'written', { value: placeholder, enumerable: false });
   }
+}
+
+/** A one-line scalar from its start (quoted or plain, up to a comment or a flow collection's next item) when it holds a placeholder among other text (`${var.lead}@acme.example`, probe IE-5). */
+function withPlaceholder(at: string): string | undefined {
+  const quote = at[0] === '"' || at[0] === "'" ? at[0] : undefined;
+  const end = quote ? at.indexOf(quote, 1) : plainEnd(at);
+  if (end < 0) return undefined;
+  const text = quote ? at.slice(1, end) : at.slice(0, end).trimEnd();
+  return variablesIn(text).length > 0 ? text : undefined;
+}
+
+/** Where a plain scalar ends: at a comment or a flow collection's next item, past the braces of its placeholders. */
+function plainEnd(at: string): number {
+  for (let i = 0; i < at.length; i++) {
+    if (at.startsWith('${', i)) {
+      const close = at.indexOf('}', i);
+      if (close < 0) return at.length;
+      i = close;
+    } else if (at[i] === ',' || at[i] === ']' || at[i] === '}' || (at[i] === '#' && /\s/.test(at[i - 1] ?? ''))) return i;
+  }
+  return at.length;
 }
 
 /** A value that is one `${var.X}` or `${env.X}`, quoted or not, and nothing else up to a comment or a flow collection's next item. */

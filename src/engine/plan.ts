@@ -18,7 +18,7 @@ import { refKey } from './types.js';
 import type { Action, AdoptableFile, Change, DesiredResource, KindName, LiveResource, Ref, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
 import { resolveUncertain } from './uncertain.js';
 import { quoteValue } from '../config/quote.js';
-import { literalPlaceholders } from '../config/interpolate.js';
+import { literalPlaceholders, variablesIn } from '../config/interpolate.js';
 
 export interface BuildPlanInput {
   kinds: KindMeta[];
@@ -250,6 +250,8 @@ function checkReferences(
       };
       // Written through a variable, the value is set where the variable is, not on this line (probe IA-2).
       const via = ref.written === undefined ? undefined : /\$\{\s*(var|env)\.([^}\s]*)/.exec(ref.written);
+      // Written with other text around it, the variables are part of the value, not the whole of it (probe IE-5).
+      const within = via && !/^\$\{[^}]*\}$/.test(ref.written!) ? [...new Set(variablesIn(ref.written!))].map((v) => (v.startsWith('env.') ? `the environment variable ${v.slice(4)}` : v)) : undefined;
       const close = (ref.key.includes('@') ? suggestAddress : suggest)(ref.key, namesOf(ref.kind));
       // Said as the files write it: they read `${` as a placeholder (probe HY-3); so does a `var.` value, not an `env.` one.
       const match = close === undefined ? undefined : via?.[1] === 'env' ? close : literalPlaceholders(close);
@@ -258,7 +260,11 @@ function checkReferences(
       const [setting, where] = !via ? [] : via[1] === 'env' ? [`the environment variable ${via[2]}`, ''] : [`var.${via[2]}`, " where it is defined (docket.yaml's `vars`, or the selected environment's)"];
       // Close to a name that exists: the likelier fix leads (declaring it would invite a mistyped address).
       const hint =
-        match === undefined ? (setting ? `${declare}, or change ${setting}${where}` : declare) : setting ? `if you meant ${quoteValue(match)}, set ${setting} to that${where}; else ${declare}` : `if you meant ${quoteValue(match)}, write that; else ${declare}`;
+        match === undefined
+          ? setting ? `${declare}, or change ${within ? within.join(', ') : setting}${where}` : declare
+          : within ? `if you meant ${quoteValue(match)}, change ${within.join(', ')}${where} so that \`${ref.written}\` reads that; else ${declare}`
+          : setting ? `if you meant ${quoteValue(match)}, set ${setting} to that${where}; else ${declare}`
+          : `if you meant ${quoteValue(match)}, write that; else ${declare}`;
       // Drift and pull send nothing: a reference to nothing is said as a warning rather than an error
       // that stops them, and not at all where the field changed live (a reviewer who left: that
       // change is what they report and pull).

@@ -20,7 +20,7 @@ export interface Ref {
   source?: SourcePos;
   /** Its diagnostic path when more exact than the field's: an item of a list (`attachments[1]`). */
   path?: string;
-  /** The placeholder the file writes there, when the value is one and nothing else (`${var.legal_lead}`); never saved in a plan. */
+  /** What the file writes there when it holds a placeholder (`${var.legal_lead}`, `${var.lead}@acme.example`); never saved in a plan. */
   written?: string;
 }
 

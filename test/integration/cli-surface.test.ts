@@ -361,6 +361,12 @@ describe('did you mean, everywhere a name is looked up', () => {
     const viaVariable = await runCli(['plan', '-C', ref, '--emulator']);
     expect(viaVariable.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` is `${var.legal_lead}`, which names "alcie@acme.example"');
     expect(viaVariable.stderr).toContain("hint: if you meant \"alice@acme.example\", set var.legal_lead to that where it is defined (docket.yaml's `vars`, or the selected environment's); else declare it with `kind: Member`");
+    // Written with other text around the variable, the hint does not say to set it to the whole address (probe IE-5).
+    await writeFile(join(ref, 'docket.yaml'), `${DOCKET_YAML}vars:\n  lead: alcie\n`);
+    await writeFile(join(ref, 'playbooks/nda.yaml'), 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: ${var.lead}@acme.example   # the lead\n');
+    const within = await runCli(['plan', '-C', ref, '--emulator']);
+    expect(within.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` is `${var.lead}@acme.example`, which names "alcie@acme.example"');
+    expect(within.stderr).toContain("hint: if you meant \"alice@acme.example\", change var.lead where it is defined (docket.yaml's `vars`, or the selected environment's) so that `${var.lead}@acme.example` reads that; else declare it with `kind: Member`");
     // Another person's address is no near miss (`bob@` is in `nobody@`).
     await writeFile(join(ref, 'playbooks/nda.yaml'), 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: nobody@acme.example\n');
     expect((await runCli(['plan', '-C', ref, '--emulator'])).stderr).not.toContain('did you mean');
