@@ -322,8 +322,8 @@ export const ruleKind: KindModule<'rule'> = {
           }
           // NOTE(api): the public docs document only name, actions and description for a rule; a
           // service that keeps only those refuses a summary-only rule as without actions, quoting a
-          // condition the file meets (probe ID-1): said what it takes.
-          if (err instanceof ApiError && (err.status === 422 || err.status === 400) && !('actions' in body) && 'questions' in body && aboutActions(err)) {
+          // condition the file meets (probe ID-1): said what it takes. White space is none too (IF-1).
+          if (err instanceof ApiError && (err.status === 422 || err.status === 400) && isBlankText(body.actions) && 'questions' in body && aboutActions(err)) {
             err.message = `${err.message} (the rule has no \`actions\`, only \`questions\` with \`generate_summary\`, which this service's rules may not keep: give the rule \`actions\`)`;
           }
           throw err;
@@ -340,7 +340,7 @@ export const ruleKind: KindModule<'rule'> = {
         }
         const updated = await api.updateRule(playbookId, change.liveId!, body, change.key).catch((err: unknown) => {
           // NOTE(api): as for a create (probe ID-1), an update that takes the actions away (probe IE-7).
-          if (err instanceof ApiError && (err.status === 422 || err.status === 400) && body.actions === null && aboutActions(err)) {
+          if (err instanceof ApiError && (err.status === 422 || err.status === 400) && 'actions' in body && isBlankText(body.actions) && aboutActions(err)) {
             err.message = `${err.message} (the update takes the rule's \`actions\` away, and this service's rules may not keep a rule without them, even with \`questions\` and \`generate_summary\`: give the rule \`actions\`)`;
           }
           throw err;
