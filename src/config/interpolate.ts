@@ -275,8 +275,8 @@ export interface InterpolatedTree {
   unresolved: Set<string>;
   /** Values that were one placeholder and nothing else, quoted or not, as the text they became (see typedByField). */
   wholes: Map<string, string>;
-  /** Pointers of values a placeholder is part of, among other text (`${var.lead}@acme.example`). */
-  within: Set<string>;
+  /** Values that held a placeholder (whole or among other text), by pointer, as the file writes them: an error about a reference quotes them. */
+  written: Map<string, string>;
 }
 
 export interface TreeOptions {
@@ -296,7 +296,7 @@ export function interpolateTree(value: unknown, pointer: string, options: TreeOp
   const problems: TreeProblem[] = [];
   const unresolved = new Set<string>();
   const wholes = new Map<string, string>();
-  const within = new Set<string>();
+  const written = new Map<string, string>();
   const walk = (v: unknown, p: string, skipped: boolean): unknown => {
     const skipHere = skipped || (options.skip?.(p) ?? false);
     if (typeof v === 'string') {
@@ -313,10 +313,11 @@ export function interpolateTree(value: unknown, pointer: string, options: TreeOp
       if (r.unresolved) unresolved.add(p);
       if (r.problems.length > 0) return v;
       if (!r.whole) {
-        if (r.value !== v && holdsPlaceholder(v)) within.add(p);
+        if (r.value !== v && holdsPlaceholder(v)) written.set(p, v);
         return r.value;
       }
       wholes.set(p, r.value);
+      written.set(p, v);
       return options.isPlain?.(p) === true ? losslessRetype(r.value) : r.value;
     }
     if (Array.isArray(v)) return v.map((item, i) => walk(item, joinPointer(p, i), skipHere));
@@ -329,7 +330,7 @@ export function interpolateTree(value: unknown, pointer: string, options: TreeOp
     }
     return v;
   };
-  return { value: walk(value, pointer, false), problems, unresolved, wholes, within };
+  return { value: walk(value, pointer, false), problems, unresolved, wholes, written };
 }
 
 /** A type error of the schema check, as ajv reports one. */
@@ -421,4 +422,52 @@ export function literalPlaceholders<T>(value: T): T {
 /** The text `literalPlaceholders` wrote a string as: each `$${` read back as `${`. */
 export function literalText(written: string): string {
   return written.replaceAll('$${', '${');
+}
+
+/**
+ * Whether some values of the placeholders in `written` turn it into `wanted`: the text between
+ * them is live's, in order. A few placeholders in a short text, one used more than once, are matched
+ * as one regular expression, each variable the same value wherever it is used; otherwise (a rule text may use
+ * one thousands of times, too many for a regular expression) piece by piece, leftmost first, each
+ * use on its own: the advice then may be to change a variable where only "by hand" would do.
+ */
+export function variablesCouldGive(written: string, wanted: unknown): boolean {
+  const { pieces, names } = placeholderParts(written);
+  if (names.length === 0) return false;
+  const text = typeof wanted === 'string' ? wanted : JSON.stringify(wanted);
+  // A block scalar's line end is the file's, whichever side.
+  const lives = written.endsWith('\n') && !text.endsWith('\n') ? [text, `${text}\n`] : [text];
+  // Bounded so that the expression's backtracking stays small (its groups are `[\s\S]*` each).
+  if (names.length <= 4 && text.length <= 300 && new Set(names).size < names.length) {
+    const group = new Map<string, string>();
+    const source = pieces
+      .map((piece, i) => {
+        const literal = piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        const name = names[i];
+        if (name === undefined) return literal;
+        const known = group.get(name);
+        if (known) return `${literal}\\k<${known}>`;
+        group.set(name, `v${group.size}`);
+        return `${literal}(?<v${group.size - 1}>[\\s\\S]*)`;
+      })
+      .join('');
+    const whole = new RegExp(`^${source}$`);
+    return lives.some((live) => whole.test(live));
+  }
+  return lives.some((live) => piecewise(pieces, live));
+}
+
+/** Whether the pieces appear in `live` in order, the first at its start and the last at its end. */
+function piecewise(pieces: readonly string[], live: string): boolean {
+  const first = pieces[0]!;
+  const last = pieces[pieces.length - 1]!;
+  if (!live.startsWith(first) || !live.endsWith(last) || live.length < first.length + last.length) return false;
+  let at = first.length;
+  const end = live.length - last.length;
+  for (const middle of pieces.slice(1, -1)) {
+    const i = live.indexOf(middle, at);
+    if (i < 0 || i + middle.length > end) return false;
+    at = i + middle.length;
+  }
+  return true;
 }

@@ -582,7 +582,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
         ctx: { vars: ctx.vars, env: ctx.processEnv, allowVars: true, ...(ctx.brokenVars ? { brokenVars: ctx.brokenVars } : {}) },
         isPlain: (p) => doc.positions.isPlain(p),
       })
-    : { value, problems: [], unresolved: new Set<string>(), wholes: new Map<string, string>(), within: new Set<string>() };
+    : { value, problems: [], unresolved: new Set<string>(), wholes: new Map<string, string>(), written: new Map<string, string>() };
   // Only a file whose text holds a key, or a placeholder (a `var` may hold one), is walked; a
   // `${env.X}` holding one is refused above and kept as written.
   const keys = keysWritten(ctx.processEnv, ctx.text, ctx.placeholders);
@@ -627,7 +627,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
     positions: doc.positions,
     ...(interpolated.unresolved.size > 0 ? { unresolved: interpolated.unresolved } : {}),
     ...(interpolated.wholes.size > 0 ? { wholes: interpolated.wholes } : {}),
-    ...(interpolated.within.size > 0 ? { within: interpolated.within } : {}),
+    ...(interpolated.written.size > 0 ? { written: interpolated.written } : {}),
   };
 }
 

@@ -56,8 +56,8 @@ export interface ResourceDoc {
    * loader does the rest (typedByField).
    */
   wholes?: ReadonlyMap<string, string>;
-  /** Pointers of values a placeholder is part of, among other text (InterpolatedTree.within). */
-  within?: ReadonlySet<string>;
+  /** Values that held a placeholder, by pointer, as the file writes them (InterpolatedTree.written). */
+  written?: ReadonlyMap<string, string>;
   /** Its file's text, read again: for a kind's message that quotes a value as written (`0x10`, not 16). */
   text?: () => string;
 }

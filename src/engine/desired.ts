@@ -6,7 +6,6 @@
 import { Diagnostics } from '../diagnostics.js';
 import type { SourcePos } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
-import { variablesIn } from '../config/interpolate.js';
 import { HIDDEN_PARTS, lineWithoutSecrets } from '../config/url-secrets.js';
 import { itemProblemSourceOf, problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
 import type { LoadedConfig, ResourceDoc } from '../config/types.js';
@@ -84,49 +83,26 @@ export async function declaredBy(doc: ResourceDoc, kind: AnyKind, kinds: readonl
   for (const child of kinds.filter((c) => c.parentKind === kind.name && c.toDesired)) {
     declared.push(...(await child.toDesired!(doc, diagnostics, { ...ctx, ...(parent ? { parent } : {}) })));
   }
-  if ((doc.wholes || doc.within) && doc.text) markPlaceholderRefs(declared, doc.file, doc.text);
+  if (doc.written) markPlaceholderRefs(declared, doc.written);
   return declared;
 }
 
 /**
- * Marks each reference whose value the file writes as one placeholder: an error about what it
- * names then names the variable, where the value is set, not a value its line does not hold (probe IA-2).
+ * Marks each reference whose value the file writes with a placeholder, with what it writes: an
+ * error about what it names then names the variable, where the value is set, not a value its line
+ * does not hold (probes IA-2, IE-5). By pointer, from what the loader read: no text is read again.
  */
-function markPlaceholderRefs(resources: readonly DesiredResource[], file: string, text: () => string): void {
-  let lines: string[] | undefined;
-  for (const ref of resources.flatMap((r) => r.refs)) {
-    if (ref.source?.file !== file) continue;
-    lines ??= text().split(/\r?\n/);
-    const at = lines[ref.source.line - 1]?.slice(ref.source.col - 1) ?? '';
-    const placeholder = WHOLE_PLACEHOLDER.exec(at)?.[2] ?? withPlaceholder(at);
-    // Not enumerable: a saved plan's references stay as they were (its schema has no such field).
-    if (placeholder !== undefined) Object.defineProperty(ref, 'written', { value: placeholder, enumerable: false });
+function markPlaceholderRefs(resources: readonly DesiredResource[], written: ReadonlyMap<string, string>): void {
+  for (const d of resources) {
+    for (const ref of d.refs) {
+      // A list item's path (`attachments[1]`) is the document's; a field is under the resource's pointer.
+      const pointer = ref.path ? `/${ref.path.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}` : `${d.pointer ?? ''}/${ref.field.split('.').join('/')}`;
+      const text = written.get(pointer);
+      // Not enumerable: a saved plan's references stay as they were (its schema has no such field).
+      if (text !== undefined) Object.defineProperty(ref, 'written', { value: text, enumerable: false });
+    }
   }
 }
-
-/** A one-line scalar from its start (quoted or plain, up to a comment or a flow collection's next item) when it holds a placeholder among other text (`${var.lead}@acme.example`, probe IE-5). */
-function withPlaceholder(at: string): string | undefined {
-  const quote = at[0] === '"' || at[0] === "'" ? at[0] : undefined;
-  const end = quote ? at.indexOf(quote, 1) : plainEnd(at);
-  if (end < 0) return undefined;
-  const text = quote ? at.slice(1, end) : at.slice(0, end).trimEnd();
-  return variablesIn(text).length > 0 ? text : undefined;
-}
-
-/** Where a plain scalar ends: at a comment or a flow collection's next item, past the braces of its placeholders. */
-function plainEnd(at: string): number {
-  for (let i = 0; i < at.length; i++) {
-    if (at.startsWith('${', i)) {
-      const close = at.indexOf('}', i);
-      if (close < 0) return at.length;
-      i = close;
-    } else if (at[i] === ',' || at[i] === ']' || at[i] === '}' || (at[i] === '#' && /\s/.test(at[i - 1] ?? ''))) return i;
-  }
-  return at.length;
-}
-
-/** A value that is one `${var.X}` or `${env.X}`, quoted or not, and nothing else up to a comment or a flow collection's next item. */
-const WHOLE_PLACEHOLDER = /^(["']?)(\$\{\s*(?:var|env)\.[^}]*\})\1(?=\s*(?:#|$|[,}\]]))/;
 
 /** Longer than any name a person gives a playbook or a term; the services' limits are not documented. */
 export const MAX_NAME_LENGTH = 200;

@@ -18,7 +18,7 @@ import { refKey } from './types.js';
 import type { Action, AdoptableFile, Change, DesiredResource, KindName, LiveResource, Ref, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
 import { resolveUncertain } from './uncertain.js';
 import { quoteValue } from '../config/quote.js';
-import { literalPlaceholders, variablesIn } from '../config/interpolate.js';
+import { literalPlaceholders, placeholderParts, variablesCouldGive } from '../config/interpolate.js';
 
 export interface BuildPlanInput {
   kinds: KindMeta[];
@@ -248,23 +248,29 @@ function checkReferences(
         message: `${ref.kind} ${quoteValue(ref.key, 200)}, which is neither declared in the configuration nor exists live`,
         hint: `declare the ${ref.kind} or fix the name`,
       };
-      // Written through a variable, the value is set where the variable is, not on this line (probe IA-2).
-      const via = ref.written === undefined ? undefined : /\$\{\s*(var|env)\.([^}\s]*)/.exec(ref.written);
-      // Written with other text around it, the variables are part of the value, not the whole of it (probe IE-5).
-      const within = via && !/^\$\{[^}]*\}$/.test(ref.written!) ? [...new Set(variablesIn(ref.written!))].map((v) => (v.startsWith('env.') ? `the environment variable ${v.slice(4)}` : v)) : undefined;
+      // Written through variables, the value is set where they are, not on this line (probes IA-2, IE-5).
+      const { pieces, names } = ref.written === undefined ? { pieces: [], names: [] } : placeholderParts(ref.written);
+      const variables = [...new Set(names)];
       const close = (ref.key.includes('@') ? suggestAddress : suggest)(ref.key, namesOf(ref.kind));
       // Said as the files write it: they read `${` as a placeholder (probe HY-3); so does a `var.` value, not an `env.` one.
-      const match = close === undefined ? undefined : via?.[1] === 'env' ? close : literalPlaceholders(close);
+      const match = close === undefined ? undefined : variables.length > 0 && variables.every((v) => v.startsWith('env.')) ? close : literalPlaceholders(close);
       const suggestion = match === undefined ? '' : didYouMeanBecause(match);
-      const said = `\`${ref.field}\` ${via ? `is \`${ref.written}\`, which ` : ''}names ${message}${suggestion}`;
-      const [setting, where] = !via ? [] : via[1] === 'env' ? [`the environment variable ${via[2]}`, ''] : [`var.${via[2]}`, " where it is defined (docket.yaml's `vars`, or the selected environment's)"];
+      const said = `\`${ref.field}\` ${variables.length > 0 ? `is \`${ref.written}\`, which ` : ''}names ${message}${suggestion}`;
+      const setting = variables.map((v) => (v.startsWith('env.') ? `the environment variable ${v.slice(4)}` : v)).join(', ');
+      const defined = variables.filter((v) => v.startsWith('var.')).length;
+      const where = defined === 0 ? '' : ` where ${defined === 1 ? 'it is' : 'they are'} defined (docket.yaml's \`vars\`, or the selected environment's)`;
+      // One placeholder and nothing else: the variable is the whole value.
+      const whole = names.length === 1 && pieces.every((piece) => piece === '');
+      // Around the variables, text no value of them changes: a name it does not fit is fixed on this line (probe IF-2).
+      const reachable = match === undefined || variables.length === 0 || whole || variablesCouldGive(ref.written!, close);
       // Close to a name that exists: the likelier fix leads (declaring it would invite a mistyped address).
       const hint =
-        match === undefined
-          ? setting ? `${declare}, or change ${within ? within.join(', ') : setting}${where}` : declare
-          : within ? `if you meant ${quoteValue(match)}, change ${within.join(', ')}${where} so that \`${ref.written}\` reads that; else ${declare}`
-          : setting ? `if you meant ${quoteValue(match)}, set ${setting} to that${where}; else ${declare}`
-          : `if you meant ${quoteValue(match)}, write that; else ${declare}`;
+        variables.length === 0
+          ? match === undefined ? declare : `if you meant ${quoteValue(match)}, write that; else ${declare}`
+          : match === undefined ? `${declare}, or change ${setting}${where}`
+          : whole ? `if you meant ${quoteValue(match)}, set ${setting} to that${where}; else ${declare}`
+          : reachable ? `if you meant ${quoteValue(match)}, change ${setting}${where} so that \`${ref.written}\` reads that; else ${declare}`
+          : `if you meant ${quoteValue(match)}, edit the text around ${setting} on this line, which no value of ${variables.length === 1 ? 'it' : 'them'} changes; else ${declare}`;
       // Drift and pull send nothing: a reference to nothing is said as a warning rather than an error
       // that stops them, and not at all where the field changed live (a reviewer who left: that
       // change is what they report and pull).

@@ -24,7 +24,7 @@ import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject } from '../util/plain.js';
 import { parse as parseYaml, type Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
-import { literalPlaceholders, literalText, placeholderParts, variablesIn } from '../config/interpolate.js';
+import { literalPlaceholders, literalText, placeholderParts, variablesCouldGive, variablesIn } from '../config/interpolate.js';
 import { followsSwappedName, movedFromDeclared, movedLiveOntoDeclared } from './moved-live.js';
 import { keyInFileName, refusedLiveValue } from './live-value-refusals.js';
 import { lookAlikeDeclared, sharedLiveNames } from './name-refusals.js';
@@ -1520,60 +1520,12 @@ function markedText(where: string): string {
   return `starts with a byte-order mark (U+FEFF), which docket reads past in ${where}; remove it in the app, then pull again`;
 }
 
-/**
- * Whether some values of the placeholders in `written` turn it into `wanted`: the text between
- * them is live's, in order. A few placeholders in a short text, one used more than once, are matched
- * as one regular expression, each variable the same value wherever it is used; otherwise (a rule text may use
- * one thousands of times, too many for a regular expression) piece by piece, leftmost first, each
- * use on its own: the advice then may be to change a variable where only "by hand" would do.
- */
-export function variablesCouldGive(written: string, wanted: unknown): boolean {
-  const { pieces, names } = placeholderParts(written);
-  if (names.length === 0) return false;
-  const text = typeof wanted === 'string' ? wanted : JSON.stringify(wanted);
-  // A block scalar's line end is the file's, whichever side.
-  const lives = written.endsWith('\n') && !text.endsWith('\n') ? [text, `${text}\n`] : [text];
-  // Bounded so that the expression's backtracking stays small (its groups are `[\s\S]*` each).
-  if (names.length <= 4 && text.length <= 300 && new Set(names).size < names.length) {
-    const group = new Map<string, string>();
-    const source = pieces
-      .map((piece, i) => {
-        const literal = piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        const name = names[i];
-        if (name === undefined) return literal;
-        const known = group.get(name);
-        if (known) return `${literal}\\k<${known}>`;
-        group.set(name, `v${group.size}`);
-        return `${literal}(?<v${group.size - 1}>[\\s\\S]*)`;
-      })
-      .join('');
-    const whole = new RegExp(`^${source}$`);
-    return lives.some((live) => whole.test(live));
-  }
-  return lives.some((live) => piecewise(pieces, live));
-}
-
 /** What of `live` the placeholders of `written` would stand for, run together: `live` without the text around them. */
 function variablesTextIn(written: string, live: string): string {
   const { pieces } = placeholderParts(written);
   let rest = live.slice(pieces[0]!.length, live.length - (pieces.length > 1 ? pieces.at(-1)!.length : 0));
   for (const piece of pieces.slice(1, -1)) if (piece !== '') rest = rest.replace(piece, '');
   return rest;
-}
-
-/** Whether the pieces appear in `live` in order, the first at its start and the last at its end. */
-function piecewise(pieces: readonly string[], live: string): boolean {
-  const first = pieces[0]!;
-  const last = pieces[pieces.length - 1]!;
-  if (!live.startsWith(first) || !live.endsWith(last) || live.length < first.length + last.length) return false;
-  let at = first.length;
-  const end = live.length - last.length;
-  for (const middle of pieces.slice(1, -1)) {
-    const i = live.indexOf(middle, at);
-    if (i < 0 || i + middle.length > end) return false;
-    at = i + middle.length;
-  }
-  return true;
 }
 
 /** An item of a list pull rewrites: one the file has (`from`, its index there) or one inserted from live. */

@@ -367,6 +367,12 @@ describe('did you mean, everywhere a name is looked up', () => {
     const within = await runCli(['plan', '-C', ref, '--emulator']);
     expect(within.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` is `${var.lead}@acme.example`, which names "alcie@acme.example"');
     expect(within.stderr).toContain("hint: if you meant \"alice@acme.example\", change var.lead where it is defined (docket.yaml's `vars`, or the selected environment's) so that `${var.lead}@acme.example` reads that; else declare it with `kind: Member`");
+    // A name the text around the variable rules out: that text is what to fix (probe IF-2).
+    await writeFile(join(ref, 'docket.yaml'), `${DOCKET_YAML}vars:\n  lead: alice\n`);
+    await writeFile(join(ref, 'playbooks/nda.yaml'), 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: "${var.lead}@acme.exampl"\n');
+    const around = await runCli(['plan', '-C', ref, '--emulator']);
+    expect(around.stderr).toContain('error unknown-reference `reviewer` is `${var.lead}@acme.exampl`, which names "alice@acme.exampl"');
+    expect(around.stderr).toContain('hint: if you meant "alice@acme.example", edit the text around var.lead on this line, which no value of it changes; else declare it');
     // Another person's address is no near miss (`bob@` is in `nobody@`).
     await writeFile(join(ref, 'playbooks/nda.yaml'), 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: nobody@acme.example\n');
     expect((await runCli(['plan', '-C', ref, '--emulator'])).stderr).not.toContain('did you mean');

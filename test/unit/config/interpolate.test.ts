@@ -115,6 +115,15 @@ describe('interpolateTree', () => {
     expect(r.value).toEqual({ keep: '${env.MISSING}', bad: '${oops}' });
     expect(r.problems.map((p) => [p.pointer, p.code])).toEqual([['/bad', 'invalid-placeholder']]);
   });
+
+  it('keeps what each value holding a placeholder was written as, by pointer: an error about a reference quotes it (probes IE-5, second read)', () => {
+    const r = interpolateTree({ whole: '${var.term}', within: '${var.term}, Payment "x"', literal: 'Fees $${x}', plain: 'Fees', list: ['a', '${env.REGION}-b'] }, '', { ctx });
+    expect([...r.written]).toEqual([
+      ['/whole', '${var.term}'],
+      ['/within', '${var.term}, Payment "x"'],
+      ['/list/1', '${env.REGION}-b'],
+    ]);
+  });
 });
 
 describe('literalPlaceholders', () => {

@@ -3,7 +3,8 @@ import { driftReport } from '../../../src/engine/drift.js';
 import { EMPTY_SYNC, fieldHash, formatSyncRecord, syncState } from '../../../src/engine/sync.js';
 import type { Change, DesiredResource, LiveResource } from '../../../src/engine/types.js';
 import { KINDS } from '../../../src/kinds/index.js';
-import { keepTextStyle, planPull, variablesCouldGive, type PullInput } from '../../../src/pull/plan.js';
+import { keepTextStyle, planPull, type PullInput } from '../../../src/pull/plan.js';
+import { variablesCouldGive } from '../../../src/config/interpolate.js';
 import { renderDriftMarkdown, renderDriftText } from '../../../src/render/drift.js';
 import { desiredPlaybook, desiredRule, liveRule, planOf, projectConfig } from '../engine/builders.js';
 
