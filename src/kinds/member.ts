@@ -3,8 +3,9 @@
  * invited; the invitation creates the user at once. Members are never removed by docket.
  */
 import { composed } from '../util/nfc.js';
-import type { KindModule } from './kind.js';
-import { invitedUserId } from '../api/review.js';
+import type { ExecContext, KindModule } from './kind.js';
+import { invitedUserId, type InvitationAttrs } from '../api/review.js';
+import type { ApiResource } from '../api/types.js';
 import { ApiError, DocketError } from '../errors.js';
 import { normEmail } from '../engine/normalize.js';
 import type { DesiredResource, LiveResource } from '../engine/types.js';
@@ -169,32 +170,47 @@ export const memberKind: KindModule<'member'> = {
           return `already a member (invited since the plan, by another apply or by hand); user id ${userId}`;
         }
         // Only a service without a users list can hide a member; with one, the list just read says who is.
-        throw new DocketError(error.code, users === undefined ? `${error.message}; if ${change.key} is already a member that docket could not see, ${PIN_HINT}` : error.message);
+        const refused = new DocketError(error.code, users === undefined ? `${error.message}; if ${change.key} is already a member that docket could not see, ${PIN_HINT}` : error.message);
+        // Said in other words, it is still the refusal it was: it changed nothing (second read SR-6).
+        refused.notCarriedOut = error.notCarriedOut;
+        throw refused;
       }
       throw error;
     }
-    // The invitation's id is not the user's id; rules and the organization need the user id. One
-    // of another member (a gateway's mix-up) is no id for this one: it is looked for by e-mail.
-    let id = invitedUserId(invitation);
-    if (id !== undefined && ctx.isKnownId?.(id) === true) id = undefined;
-    if (!id) {
-      const users = await ctx.readAfterWrites('review:users', () => api.listUsers());
-      id = users?.find((u) => normEmail(u.attributes.email) === change.key)?.id;
-    }
-    if (!id) {
-      const invitations = await ctx.readAfterWrites('review:invitations', () => api.listInvitations());
-      const mine = invitations.find((i) => normEmail(i.attributes.email) === change.key);
-      id = mine ? invitedUserId(mine) : undefined;
-    }
-    if (!id) {
-      // The invitation is done; only what names this member needs the id, and fails saying so.
-      ctx.registerUnknownId('member', change.key, ID_UNKNOWN);
-      // Not naming the member (its line does): the same note for each invitation is said once, with a count.
-      return "invited; the review service does not say the new user's id, so rules and the organization cannot name this member until its Member document has `id:`";
-    }
-    ctx.registerId('member', change.key, id);
+    // The invitation is live: a read for its user's id that fails leaves a change made, whatever
+    // that read's own request changed (a saved plan of it is stale, second read SR-5).
+    return await findInvitedUser(change.key, invitation, ctx).catch((error: unknown) => {
+      if (error instanceof DocketError) error.notCarriedOut = false;
+      throw error;
+    });
   },
 };
+
+/** After an invitation, the id of the user it made (else its Member document needs `id:`); the note to say, if any. */
+async function findInvitedUser(key: string, invitation: ApiResource<InvitationAttrs>, ctx: ExecContext): Promise<string | undefined> {
+  const api = ctx.services.review();
+  // The invitation's id is not the user's id; rules and the organization need the user id. One
+  // of another member (a gateway's mix-up) is no id for this one: it is looked for by e-mail.
+  let id = invitedUserId(invitation);
+  if (id !== undefined && ctx.isKnownId?.(id) === true) id = undefined;
+  if (!id) {
+    const users = await ctx.readAfterWrites('review:users', () => api.listUsers());
+    id = users?.find((u) => normEmail(u.attributes.email) === key)?.id;
+  }
+  if (!id) {
+    const invitations = await ctx.readAfterWrites('review:invitations', () => api.listInvitations());
+    const mine = invitations.find((i) => normEmail(i.attributes.email) === key);
+    id = mine ? invitedUserId(mine) : undefined;
+  }
+  if (!id) {
+    // The invitation is done; only what names this member needs the id, and fails saying so.
+    ctx.registerUnknownId('member', key, ID_UNKNOWN);
+    // Not naming the member (its line does): the same note for each invitation is said once, with a count.
+    return "invited; the review service does not say the new user's id, so rules and the organization cannot name this member until its Member document has `id:`";
+  }
+  ctx.registerId('member', key, id);
+  return undefined;
+}
 
 /**
  * Users whose id docket learns only because a reviewer field names them (no users list, and no

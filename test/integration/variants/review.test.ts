@@ -417,3 +417,28 @@ describe('creates answered 204 with no body', () => {
     expect(Object.values(org.invitations).filter((i) => i.email === 'dave@acme.example')).toHaveLength(1);
   });
 });
+
+describe('invitations that do not name their user', () => {
+  it('an invitation made before the read for its user failed makes the saved plan stale, and says to make a new one (second read SR-5)', async () => {
+    t = await startVariant({ invitationUser: false });
+    const cli = cliWith(() => t!.env);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: dave@acme.example\n' });
+    const planFile = join(dir, 'plan.json');
+    expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
+    // The invitation is made; the read that looks for its user is then refused.
+    const { store, faults } = t.emulator;
+    const addMember = store.addMember.bind(store);
+    store.addMember = (...args: Parameters<typeof addMember>) => {
+      faults.add({ method: 'GET', path_pattern: '/users', status: 403, count: 1 });
+      return addMember(...args);
+    };
+    const apply = await cli('apply', '-C', dir, planFile);
+    store.addMember = addMember;
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain(`make a new plan (docket plan -C ${dir} --out PLAN.json) and apply that one`);
+    expect(apply.stderr).not.toContain('apply the saved plan again');
+    await expectNoChanges(cli, dir);
+    const org = store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    expect(Object.values(org.invitations).filter((i) => i.email === 'dave@acme.example')).toHaveLength(1);
+  });
+});
