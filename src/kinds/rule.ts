@@ -54,6 +54,15 @@ function fromWire(key: string): string {
   return key === 'reviewer_id' ? 'reviewer' : key;
 }
 
+/**
+ * NOTE(api): the public docs document only name, actions and description for a rule; a service
+ * that keeps only those refuses a summary-only rule as without actions, quoting a condition the file
+ * meets (probe ID-1): the refusal says what it takes. Text of white space only is none (IF-1).
+ */
+function withoutActionsNote(err: unknown, why: string): void {
+  if (err instanceof ApiError && (err.status === 422 || err.status === 400) && aboutActions(err)) err.message = `${err.message} (${why}: give the rule \`actions\`)`;
+}
+
 /** Whether a service's refusal is about a rule's `actions` (a field error, or its words): not another field's (second read SR-2). */
 function aboutActions(err: ApiError): boolean {
   const { fieldErrors, detail, title } = err.details;
@@ -320,12 +329,7 @@ export const ruleKind: KindModule<'rule'> = {
             const live = await ctx.readAfterWrites('race:playbooks', () => api.listPlaybooks()).then((all) => all.some((p) => p.id === playbookId), () => true);
             if (!live) err.message = `${err.message} (playbook ${quoteValue(parent.key)} is no longer live: archived in the app or by another apply at the same time; run apply again)`;
           }
-          // NOTE(api): the public docs document only name, actions and description for a rule; a
-          // service that keeps only those refuses a summary-only rule as without actions, quoting a
-          // condition the file meets (probe ID-1): said what it takes. White space is none too (IF-1).
-          if (err instanceof ApiError && (err.status === 422 || err.status === 400) && isBlankText(body.actions) && 'questions' in body && aboutActions(err)) {
-            err.message = `${err.message} (the rule has no \`actions\`, only \`questions\` with \`generate_summary\`, which this service's rules may not keep: give the rule \`actions\`)`;
-          }
+          if (isBlankText(body.actions) && 'questions' in body) withoutActionsNote(err, "the rule has no `actions`, only `questions` with `generate_summary`, which this service's rules may not keep");
           throw err;
         });
         ctx.registerCreated('rule', change.key, created);
@@ -339,10 +343,8 @@ export const ruleKind: KindModule<'rule'> = {
           body[k] = v;
         }
         const updated = await api.updateRule(playbookId, change.liveId!, body, change.key).catch((err: unknown) => {
-          // NOTE(api): as for a create (probe ID-1), an update that takes the actions away (probe IE-7).
-          if (err instanceof ApiError && (err.status === 422 || err.status === 400) && 'actions' in body && isBlankText(body.actions) && aboutActions(err)) {
-            err.message = `${err.message} (the update takes the rule's \`actions\` away, and this service's rules may not keep a rule without them, even with \`questions\` and \`generate_summary\`: give the rule \`actions\`)`;
-          }
+          // As a create is (probe ID-1), an update that takes the actions away (probe IE-7).
+          if ('actions' in body && isBlankText(body.actions)) withoutActionsNote(err, "the update takes the rule's `actions` away, and this service's rules may not keep a rule without them, even with `questions` and `generate_summary`");
           throw err;
         });
         return unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key));

@@ -753,8 +753,14 @@ class PullPlanner {
       } else {
         const at = ref.source ? `${ref.source.file}:${ref.source.line}` : file;
         // A placeholder is never written over: its variable is what to change.
-        const variables = typeof written === 'string' ? variablesIn(written) : [];
-        const fix = variables.length > 0 ? `change ${variables.join(', ')} to it (docket writes over no placeholder)` : 'write the new name there';
+        const { pieces, names } = typeof written === 'string' ? placeholderParts(written) : { pieces: [], names: [] };
+        const variables = [...new Set(names)].join(', ');
+        // One placeholder is the whole name; among other text, the variables give part of it, or none can (second read SR-10).
+        const fix =
+          names.length === 0 ? 'write the new name there'
+          : names.length === 1 && pieces.every((piece) => piece === '') ? `change ${variables} to it (docket writes over no placeholder)`
+          : variablesCouldGive(written as string, l.name) ? `change ${variables} so that \`${written as string}\` reads it (docket writes over no placeholder)`
+          : `edit the text around ${variables} there, which no value of ${names.length === 1 ? 'it' : 'them'} changes (docket writes over no placeholder)`;
         this.notes.push(`${at}: \`${ref.field}\` names ${c.kind} ${quoteValue(c.key)}, renamed ${quoteValue(l.name)} in the app; ${fix}`);
       }
     }

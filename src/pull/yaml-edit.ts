@@ -985,8 +985,7 @@ class DocumentEditor {
     const item = like !== undefined ? `- ${like}\n` : toYaml([value], this.ctx.quote, this.ctx.indent);
     const text = indented(this.spacedLikeItems(seq, item), this.column(this.dashOf(seq, 0)));
     // After the last item's own comments (indented into it), as a removal takes them with it.
-    const last = (): number => this.innerComments(this.afterLine(items.at(-1)!.range![1]), this.column(this.dashOf(seq, items.length - 1)));
-    const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : last();
+    const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : this.lastItemEnd(seq);
     this.splice(at, at, text);
   }
 
@@ -1014,6 +1013,12 @@ class DocumentEditor {
     this.splice(this.aboveComments(this.lineStart(dash)), this.innerComments(this.afterLine(item.range![1]), this.column(dash)), '');
   }
 
+  /** Past a block list's last item: its lines and the comment lines indented into it (its own). */
+  private lastItemEnd(seq: YAMLSeq): number {
+    const items = seq.items as Node[];
+    return this.innerComments(this.afterLine(items.at(-1)!.range![1]), this.column(this.dashOf(seq, items.length - 1)));
+  }
+
   /** Past the comment lines from `lineStart` on that are indented further than `column` (inside the item above them). */
   private innerComments(lineStart: number, column: number): number {
     let end = lineStart;
@@ -1037,11 +1042,9 @@ class DocumentEditor {
     // A comment on the key's line (`rules:   # one rule`) stays there.
     const key = (parent.pair.key as Node).range![1];
     const comment = /^[ \t]*:([ \t]*#[^\r\n]*)/.exec(this.text.slice(key, this.afterLine(key)))?.[1] ?? '';
-    // To the last item's own lines and the comments indented into it: not the blank lines and
-    // comments after it, which the list's range takes in but belong to what follows (probe IE-1).
-    const items = seq.items as Node[];
-    const end = this.innerComments(this.afterLine(items.at(-1)!.range![1]), this.column(this.dashOf(seq, items.length - 1)));
-    this.splice(key, end, `: []${comment}\n`);
+    // Not the blank lines and comments after the last item, which the list's range takes in but
+    // belong to what follows (probe IE-1).
+    this.splice(key, this.lastItemEnd(seq), `: []${comment}\n`);
   }
 }
 

@@ -1097,6 +1097,29 @@ parameters:
     await expectNoChanges(cli, dir);
   });
 
+  it('says whether a variable among other text in a reference can give the new name of what it names (second read SR-10)', async () => {
+    const dir = await makeDir({
+      'docket.yaml': `${DOCKET}  kind_of: Partner\n`,
+      'custom-terms/partner.yaml': 'kind: CustomTerm\nname: Partner Terms\nbody: Partner\n',
+      'custom-templates/partner.yaml': TEMPLATE.replace('Consulting Agreement', 'Partner Agreement').replace('Consulting Terms', () => '${var.kind_of} Terms'),
+      'custom-templates/consulting.cover.yaml': COVER,
+    });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.renameTerm('Partner Terms', 'Reseller Terms');
+    const targets = ['--target', 'custom-term/Partner Terms', '--target', 'custom-template/Partner Agreement'];
+    const reachable = await cli('pull', '-C', dir, '--dry-run', ...targets);
+    expect(reachable.stdout).toContain('`custom_term` names custom-term "Partner Terms", renamed "Reseller Terms" in the app; change var.kind_of so that `${var.kind_of} Terms` reads it (docket writes over no placeholder)');
+    await app.renameTerm('Reseller Terms', 'Reseller Conditions');
+    const around = await cli('pull', '-C', dir, ...targets);
+    expect(around.code, around.stderr).toBe(0);
+    expect(around.stdout).toContain('renamed "Reseller Conditions" in the app; edit the text around var.kind_of there, which no value of it changes (docket writes over no placeholder)');
+    expect(await read(dir, 'custom-templates/partner.yaml')).toContain('custom_term: ${var.kind_of} Terms\n');
+    // Edited as it says, the plan resolves the reference and has nothing to do.
+    await writeFile(join(dir, 'custom-templates/partner.yaml'), (await read(dir, 'custom-templates/partner.yaml')).replace('${var.kind_of} Terms', () => 'Reseller Conditions'));
+    await expectNoChanges(cli, dir);
+  });
+
   it('says which variable to change when a reference to an object renamed in the app is written through one', async () => {
     const dir = await makeDir({
       'docket.yaml': `${DOCKET}  terms: Referral Terms\n`,
