@@ -624,7 +624,8 @@ class DocumentEditor {
       return;
     }
     if (isMap(node) && isPlainObject(wanted)) {
-      this.patchMap(node, wanted, pointer);
+      if (this.emptiesBlockMap(node, wanted, pointer, parent)) this.emptyMap(node, parent);
+      else this.patchMap(node, wanted, pointer);
       return;
     }
     if (isSeq(node) && Array.isArray(wanted)) {
@@ -1029,6 +1030,23 @@ class DocumentEditor {
       end = nl < 0 ? this.text.length : nl + 1;
     }
     return end;
+  }
+
+  /** Whether every key of a block mapping that is a key's value goes, and none comes: it is written `{}` then. */
+  private emptiesBlockMap(map: YAMLMap, wanted: Record<string, unknown>, pointer: string, parent: Parent): boolean {
+    if (map.flow || parent.kind !== 'pair' || map.items.length === 0 || Object.keys(wanted).length > 0) return false;
+    return map.items.every((pair) => !isMergeKey(pair) && !this.keepsPlaceholder(pair.value as Node | null, joinPointer(pointer, keyOf(pair, this.doc))));
+  }
+
+  /** A mapping that must hold nothing: `{}`, since a key with no value would read as null (probe IF-3). */
+  private emptyMap(map: YAMLMap, parent: Parent): void {
+    this.noteAnchorsIn(map, true);
+    if (parent.kind !== 'pair') throw new Error('docket pull cannot empty a mapping that is not a mapping value');
+    const key = (parent.pair.key as Node).range![1];
+    const comment = /^[ \t]*:([ \t]*#[^\r\n]*)/.exec(this.text.slice(key, this.afterLine(key)))?.[1] ?? '';
+    // To the last key's own lines and the comments indented into it, as a list is emptied.
+    const end = this.innerComments(this.afterLine(this.pairEnd(map.items.at(-1)!)), this.column(this.keyStart(map.items[0]!)));
+    this.splice(key, end, `: {}${comment}\n`);
   }
 
   /** A list that must hold nothing: `[]`, since an empty block list would read as null. */

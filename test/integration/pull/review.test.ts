@@ -913,6 +913,20 @@ describe('a reviewer who leaves the organization in the app', () => {
     await expectNoChanges(run, dir);
   });
 
+  it('takes a default reviewer cleared in the app out of a review block that held only it, as `review: {}` (probe IF-3)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: alice@acme.example\n' });
+    await applyOk(run, dir);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    org.default_reviewer_id = null;
+    const drift = await run('drift', '-C', dir);
+    expect(drift.stdout).toContain('`docket pull` writes it into the files');
+    const pulled = await run('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    expect(pulled.stdout).not.toContain('could not edit');
+    expect(await readFile(join(dir, 'organization.yaml'), 'utf8')).toBe('kind: Organization\nreview: {}\n');
+    await expectNoChanges(run, dir);
+  });
+
   it('keeps the Member document of one who left while a rule still names them, or while a variable names them (other environments use it)', async () => {
     const dir = await makeDir({
       'docket.yaml': 'version: 1\nvars:\n  lead: lee@acme.example\n',

@@ -114,6 +114,14 @@ describe('editYaml', () => {
     expect(edit('kind: Playbook\nname: P\nrules:\n  - name: R1\n    actions: ACCEPT\n\n# the end\n', (v) => setAt(v, '/rules', [])).text).toBe('kind: Playbook\nname: P\nrules: []\n\n# the end\n');
   });
 
+  it('writes a block mapping whose every key goes as `{}`, not a key with no value, which reads as null (probe IF-3)', () => {
+    const text = 'kind: Organization\nreview:   # ours\n  # who reviews\n  default_reviewer: alice@acme.example\n    # about alice\n\n# the other service\nagreements:\n  city: Berlin\n';
+    expect(edit(text, (v) => setAt(v, '/review/default_reviewer', undefined)).text).toBe('kind: Organization\nreview: {}   # ours\n\n# the other service\nagreements:\n  city: Berlin\n');
+    expect(edit('kind: Organization\nreview:\n  default_reviewer: a@b.example\n', (v) => setAt(v, '/review/default_reviewer', undefined)).text).toBe('kind: Organization\nreview: {}\n');
+    // A key that stays keeps the mapping in block style.
+    expect(edit('kind: Organization\nreview:\n  name: Acme\n  default_reviewer: a@b.example\n', (v) => setAt(v, '/review/default_reviewer', undefined)).text).toBe('kind: Organization\nreview:\n  name: Acme\n');
+  });
+
   it('writes invisible and direction characters as escapes in double quotes, wherever the value goes', () => {
     const { text } = edit(PLAYBOOK, (v) => {
       let out = setAt(v, '/name', 'Inbound NDA\u200b');
