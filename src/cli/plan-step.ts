@@ -39,7 +39,7 @@ export interface PlanStepOptions {
 }
 
 /** The plan with what drift and pull need besides: the live objects, and those no file declares. */
-export async function planDetailsInSession(s: Session, opts: PlanStepOptions): Promise<{ plan: Plan; live: LiveResource[]; unmatched: LiveResource[] }> {
+export async function planDetailsInSession(s: Session, opts: PlanStepOptions): Promise<{ plan: Plan; live: LiveResource[]; unmatched: LiveResource[]; readForOthers?: LiveResource[] }> {
   const { targets } = opts;
   const retryUncertain = Boolean(opts.retryUncertain);
   const { workspace: w, connection } = s;
@@ -93,7 +93,7 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       // Drift and pull print no plan: said where they say warnings (probe FT).
       if (opts.readOnly) s.logger.info(`Warning: ${warning}`);
     }
-    return { plan: result.plan, live: result.live, unmatched: result.unmatched };
+    return { plan: result.plan, live: result.live, unmatched: result.unmatched, ...(result.readForOthers ? { readForOthers: result.readForOthers } : {}) };
   } finally {
     s.progress.stop();
   }

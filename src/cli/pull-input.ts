@@ -32,13 +32,17 @@ import type { Session } from './session.js';
  * what a later plan finds (a reviewer the app alone shows, probe IE-2). Drift asks only when it
  * plans the pull, so a run without such drift reads no more.
  */
-export async function withNamedKindsRead(s: Session, live: readonly LiveResource[], drifted: readonly LiveResource[]): Promise<readonly LiveResource[]> {
+export async function withNamedKindsRead(s: Session, live: readonly LiveResource[], drifted: readonly LiveResource[], readForOthers: readonly LiveResource[] = []): Promise<readonly LiveResource[]> {
   const read = new Set(live.map((l) => l.kind));
   const named = new Set(drifted.flatMap((l) => l.refs.map((r) => r.kind)).filter((kind) => !read.has(kind)));
+  if (named.size === 0) return live;
+  // Read already for another kind (the members, to name rules' reviewers): asked for again, never (second read SR-7).
+  const had = readForOthers.filter((l) => named.has(l.kind));
+  for (const l of had) named.delete(l.kind);
   const kinds = KINDS.filter((k) => named.has(k.name));
-  if (kinds.length === 0) return live;
+  if (kinds.length === 0) return [...live, ...had];
   const more = await fetchLive({ kinds, known: KINDS, services: s.connection.services, concurrency: s.concurrency, lock: s.lock, declared: s.workspace.desired, readAll: true, synced: () => s.sync() });
-  return [...live, ...more.live.filter((l) => named.has(l.kind))];
+  return [...live, ...had, ...more.live.filter((l) => named.has(l.kind))];
 }
 
 /** The pull input of a session's configuration and what was read live (`plan`, `live`, `unmatched` as the command limits them). */

@@ -128,6 +128,8 @@ export interface PlanProjectResult {
   diagnostics: Diagnostic[];
   /** Top-level live objects no file declares. */
   unmatched: LiveResource[];
+  /** The live objects of kinds read only because a kind read asked for them (the members, for rule reviewers): not planned. */
+  readForOthers?: LiveResource[];
 }
 
 /** Reads live state and plans: targets limit the plan, and the mass-delete guard is recorded in it. */
@@ -138,7 +140,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const read = input.readAll ? withAskedFor(asked, input.desired, kinds) : asked;
   // What the files dropped is read in detail where its live edits matter: drift reports them (every kind), a prune would archive them.
   const readDropped = new Set(kinds.filter((k) => input.readOnly || pruneOn(k, input.prune)).map((k) => k.name));
-  const { live, lockUpdates, uncertain, seenInPart } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(input.droppedOnly ? { droppedOnly: input.droppedOnly } : {}), ...(readDropped.size > 0 ? { readDropped } : {}), ...(input.sync ? { synced: input.sync } : {}) });
+  const { live, byKind, lockUpdates, uncertain, seenInPart } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(input.droppedOnly ? { droppedOnly: input.droppedOnly } : {}), ...(readDropped.size > 0 ? { readDropped } : {}), ...(input.sync ? { synced: input.sync } : {}) });
   const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
   const sync = input.sync ? await input.sync() : undefined;
   const result = buildPlan({
@@ -182,7 +184,9 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
       warnings: [...plan.warnings, ...guard.map(guardWarning)],
     };
   }
-  return { plan, live, diagnostics: result.diagnostics, unmatched };
+  const planned = new Set(read.map((k) => k.name));
+  const readForOthers = [...byKind].flatMap(([kind, objects]) => (planned.has(kind) ? [] : objects));
+  return { plan, live, diagnostics: result.diagnostics, unmatched, ...(readForOthers.length > 0 ? { readForOthers } : {}) };
 }
 
 function parseTargets(texts: readonly string[], kinds: readonly AnyKind[]): TargetSpec[] {

@@ -122,7 +122,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
           const drifted = new Set(report.drift.map((item) => refKey(item.kind, item.key)));
           // A pull that cannot be planned (a file saved meanwhile) leaves the report's own account.
           const writes = await (async () => {
-            const live = await withNamedKindsRead(s, details.live, details.live.filter((l) => drifted.has(refKey(l.kind, l.key))));
+            const live = await withNamedKindsRead(s, details.live, details.live.filter((l) => drifted.has(refKey(l.kind, l.key))), details.readForOthers);
             return planPull(await pullInputOf(s, io.env, { plan: limited.plan, live, unmatched, targets: opts.target }));
           })().then(
             (pulled) => pulled.files.length > 0,

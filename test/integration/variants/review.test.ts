@@ -99,7 +99,14 @@ describe('without a users list', () => {
     rule.reviewer_id = t.emulator.store.userByEmail('admin@emulator.local')!.id;
     rule.updated_at = new Date().toISOString();
 
+    // The members its read took in to name reviewers are not asked for again (second read SR-7).
+    const invitationReads = () => t!.emulator.requests().filter((r) => r.method === 'GET' && r.path.endsWith('/invitations')).length;
+    const beforePlan = invitationReads();
+    await cli('plan', '-C', dir);
+    const byPlan = invitationReads() - beforePlan;
+    const beforeDrift = invitationReads();
     const drift = await cli('drift', '-C', dir);
+    expect(invitationReads() - beforeDrift).toBe(byPlan);
     expect(drift.code).toBe(2);
     expect(drift.stdout).toContain('`docket pull` leaves it');
     expect(drift.stdout).not.toContain('`docket pull` writes');
