@@ -28,15 +28,15 @@ import type { Session } from './session.js';
 
 /**
  * `live` with the objects of the kinds that `drifted` live objects name but the plan did not read
- * (no file declares one): pull reads every kind, and checks that what it would write names only
- * what a later plan finds (a reviewer the app alone shows, probe IE-2). Drift asks only when it
- * plans the pull, so a run without such drift reads no more.
+ * (no file declares one): pull's own read takes them in, and it checks that what it would write
+ * names only what a later plan finds (a reviewer the app alone shows, probe IE-2). Drift asks only
+ * when it plans the pull, so a run without such drift reads no more.
  */
 export async function withNamedKindsRead(s: Session, live: readonly LiveResource[], drifted: readonly LiveResource[], readForOthers: readonly LiveResource[] = []): Promise<readonly LiveResource[]> {
   const read = new Set(live.map((l) => l.kind));
   const named = new Set(drifted.flatMap((l) => l.refs.map((r) => r.kind)).filter((kind) => !read.has(kind)));
   if (named.size === 0) return live;
-  // Read already for another kind (the members, to name rules' reviewers): asked for again, never (second read SR-7).
+  // Read already for another kind (the members, to name rules' reviewers): not asked for again (second read SR-7).
   const had = readForOthers.filter((l) => named.has(l.kind));
   for (const l of had) named.delete(l.kind);
   const kinds = KINDS.filter((k) => named.has(k.name));
