@@ -342,14 +342,18 @@ describe('rule fields the service drops without a word', () => {
     t = await startVariant({ ruleFields: 'documented' });
     const cli = cliWith(() => t!.env);
     const playbook = (rule: string) => `kind: Playbook\nname: P\nrules:\n  - name: Residuals\n${rule}`;
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('    actions: "   "\n    generate_summary: true\n    questions: Does it hold a residuals clause?\n') });
-    const spaces = await cli('apply', '-C', dir, '--auto-approve');
-    expect(spaces.code).toBe(1);
-    expect(spaces.stdout + spaces.stderr).toContain('(the rule has no `actions`, only `questions` with `generate_summary`');
-    await writeFiles(dir, { 'playbooks/p.yaml': playbook('    generate_summary: true\n    questions: Does it hold a residuals clause?\n') });
-    const refused = await cli('apply', '-C', dir, '--auto-approve');
-    expect(refused.code).toBe(1);
-    expect(refused.stdout + refused.stderr).toContain('(the rule has no `actions`, only `questions` with `generate_summary`, which this service\'s rules may not keep: give the rule `actions`)');
+    const summaryOnly = '    generate_summary: true\n    questions: Does it hold a residuals clause?\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook(summaryOnly) });
+    /** Applies the rule as written, which the service refuses, and expects the note. */
+    const refusedSaying = async (rule: string, note: string): Promise<void> => {
+      await writeFiles(dir, { 'playbooks/p.yaml': playbook(rule) });
+      const refused = await cli('apply', '-C', dir, '--auto-approve');
+      expect(refused.code).toBe(1);
+      expect(refused.stdout + refused.stderr).toContain(note);
+    };
+    // Actions of white space only are none, to the service as to validate (probe IF-1).
+    await refusedSaying(`    actions: "   "\n${summaryOnly}`, '(the rule has no `actions`, only `questions` with `generate_summary`');
+    await refusedSaying(summaryOnly, "(the rule has no `actions`, only `questions` with `generate_summary`, which this service's rules may not keep: give the rule `actions`)");
     // A refusal about another field is said as it is (second read SR-2).
     t.emulator.faults.add({ method: 'POST', path_pattern: '/playbook_rules', status: 422, count: 1, body: { errors: [{ detail: 'is not a member of the organization', source: { pointer: '/data/attributes/reviewer_id' } }] } });
     const other = await cli('apply', '-C', dir, '--auto-approve');
@@ -359,16 +363,10 @@ describe('rule fields the service drops without a word', () => {
     await writeFiles(dir, { 'playbooks/p.yaml': playbook('    actions: FLAG residuals clauses\n') });
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
-    // An update that takes the actions away is refused so too, and says it (probe IE-7).
-    await writeFiles(dir, { 'playbooks/p.yaml': playbook('    generate_summary: true\n    questions: Does it hold a residuals clause?\n') });
-    const update = await cli('apply', '-C', dir, '--auto-approve');
-    expect(update.code).toBe(1);
-    expect(update.stdout + update.stderr).toContain("(the update takes the rule's `actions` away, and this service's rules may not keep a rule without them, even with `questions` and `generate_summary`: give the rule `actions`)");
-    // Actions of white space only are none, to the service as to validate (probe IF-1).
-    await writeFiles(dir, { 'playbooks/p.yaml': playbook('    actions: "\\u00a0 "\n    generate_summary: true\n    questions: Does it hold a residuals clause?\n') });
-    const blank = await cli('apply', '-C', dir, '--auto-approve');
-    expect(blank.code).toBe(1);
-    expect(blank.stdout + blank.stderr).toContain("(the update takes the rule's `actions` away");
+    // An update that takes the actions away is refused so too, and says it (probe IE-7), white space too (IF-1).
+    const takenAway = "(the update takes the rule's `actions` away, and this service's rules may not keep a rule without them, even with `questions` and `generate_summary`: give the rule `actions`)";
+    await refusedSaying(summaryOnly, takenAway);
+    await refusedSaying(`    actions: "\\u00a0 "\n${summaryOnly}`, takenAway);
     await writeFiles(dir, { 'playbooks/p.yaml': playbook('    actions: FLAG residuals clauses\n') });
     await expectNoChanges(cli, dir);
   });
