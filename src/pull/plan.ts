@@ -115,7 +115,7 @@ export interface PullResult {
 }
 
 /** `exact`: `index\0pointer` of fields whose scalars compare by type too (PullField's `exact`). */
-type FileEdit = { documents: Map<number, unknown>; remove: Set<number>; exact: Set<string> };
+type FileEdit = { documents: Map<number, unknown>; remove: Set<number>; exact: Set<string>; absent: Set<string> };
 
 /** Where an object's change is written: a document of a file, at a pointer (as the file had it, unless `placed`). */
 interface Writing {
@@ -598,7 +598,7 @@ class PullPlanner {
 
   private editOf(file: string): FileEdit {
     let edit = this.edits.get(file);
-    if (!edit) this.edits.set(file, (edit = { documents: new Map(), remove: new Set(), exact: new Set() }));
+    if (!edit) this.edits.set(file, (edit = { documents: new Map(), remove: new Set(), exact: new Set(), absent: new Set() }));
     return edit;
   }
 
@@ -659,7 +659,11 @@ class PullPlanner {
       const value = literalPlaceholders(kind.keepWritten?.(field, current, where.value, written) ?? where.value);
       doc = setAt(doc, pointer, this.styledText(file, index, pointer, current, value), order, this.owned);
       if ('exact' in where && where.exact) this.editOf(file).exact.add(`${index}\u0000${pointer}`);
-      if ('noneByHand' in where) (o.noneByHand ??= new Set()).add(field);
+      if ('noneByHand' in where) {
+        (o.noneByHand ??= new Set()).add(field);
+        // No null stands for none there either: a merge giving the key is written out instead (probe IG-2).
+        this.editOf(file).absent.add(`${index}\u0000${pointer}`);
+      }
       (o.pointers ??= new Map()).set(field, [pointer]);
     }
     if (o.change.action === 'rename' && o.fields.includes('name') && !o.failed.has('name')) {
@@ -1254,7 +1258,7 @@ class PullPlanner {
   private editUnlessHeld(file: string, before: string, edit: FileEdit, exactTypes: (index: number, pointer: string) => boolean): { result: ReturnType<typeof editYaml>; problems: YamlEditProblem[] } {
     // A test file is read as written: its `${` is text, written over as any (second read SR-1).
     const asWritten = this.input.tests?.includes(file) === true;
-    const request = (documents: Map<number, unknown>) => ({ documents, remove: edit.remove, expand: this.input.expand, ...(edit.exact.size > 0 ? { exactTypes } : {}), ...(asWritten ? { placeholders: false } : {}) });
+    const request = (documents: Map<number, unknown>) => ({ documents, remove: edit.remove, expand: this.input.expand, ...(edit.exact.size > 0 ? { exactTypes } : {}), ...(edit.absent.size > 0 ? { absentAt: (index: number, pointer: string) => edit.absent.has(`${index}\u0000${pointer}`) } : {}), ...(asWritten ? { placeholders: false } : {}) });
     let documents = edit.documents;
     let result = editYaml(before, request(documents));
     const problems = [...result.problems];

@@ -47,6 +47,11 @@ export interface YamlEditRequest {
   exactTypes?: (index: number, pointer: string) => boolean;
   /** False for a data file (a definition), published as written: a `${` there is text, written over as any text is. */
   placeholders?: boolean;
+  /**
+   * Where a key taken out must be absent, not `null` (no null stands for none there: a reference):
+   * a merge that gives it is written out rather than the key written `null` (probe IG-2).
+   */
+  absentAt?: (index: number, pointer: string) => boolean;
 }
 
 export interface YamlEditProblem {
@@ -215,7 +220,7 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
     }
     if (!request.documents.has(index) || !doc.contents) return;
     const wanted = request.documents.get(index);
-    const editor = new DocumentEditor(text, doc, { index, splices, problems, nulled, lines, indent: step, expand: request.expand ?? ((s) => s), holds: request.placeholders === false ? () => false : holdsPlaceholder, exactAt: exactTypesIn(request, index), ...(request.bothVersions || readAsYaml11(doc) ? { quote: plainReadsOtherwise } : {}) });
+    const editor = new DocumentEditor(text, doc, { index, splices, problems, nulled, lines, indent: step, expand: request.expand ?? ((s) => s), holds: request.placeholders === false ? () => false : holdsPlaceholder, exactAt: exactTypesIn(request, index), absentAt: (pointer) => request.absentAt?.(index, pointer) ?? false, ...(request.bothVersions || readAsYaml11(doc) ? { quote: plainReadsOtherwise } : {}) });
     editor.patch(doc.contents as Node, wanted, '', { kind: 'root' });
     editor.finish();
   });
@@ -387,6 +392,8 @@ interface EditorContext {
   quote?: (text: string) => boolean;
   /** Where a number is written as one, not kept in a quoted value's quotes (see `exactTypes`). */
   exactAt: (pointer: string) => boolean;
+  /** Where a key taken out must be absent, not `null` (see YamlEditRequest.absentAt). */
+  absentAt: (pointer: string) => boolean;
   /** How many spaces the file indents a level by (2 unless it says otherwise). */
   indent: number;
   /** `index\0pointer` of keys written `null` so that a merged value does not show through: absent from what is wanted. */
@@ -668,7 +675,7 @@ class DocumentEditor {
     // absent, and an alias of an anchor taken out would not parse): when one of their anchors goes,
     // or one gains a key this mapping must not have, where `null` would say something else (a
     // default left out, a `renamed_from` the rule never had).
-    const writtenOut = this.mergesWrittenOut(map, merged, wanted);
+    const writtenOut = this.mergesWrittenOut(map, merged, wanted, pointer);
     if (writtenOut) {
       // A placeholder the merge gave stays the mapping's own, pointing at its variable: where live
       // differs from what it gives, that is said, as for any placeholder, not written over.
@@ -756,11 +763,14 @@ class DocumentEditor {
 
   /**
    * Whether this mapping's merges are to be written out: a source is an anchor the edit takes out,
-   * or an anchor gains a key the mapping must not have.
+   * an anchor gains a key the mapping must not have, or a key it gives must go where `null` would
+   * say something else (YamlEditRequest.absentAt).
    */
-  private mergesWrittenOut(map: YAMLMap, merged: Record<string, unknown>, wanted: Record<string, unknown>): boolean {
+  private mergesWrittenOut(map: YAMLMap, merged: Record<string, unknown>, wanted: Record<string, unknown>, pointer: string): boolean {
     const merges = map.items.filter(isMergeKey);
     if (merges.length === 0) return false;
+    // A key that must go where `null` would say something else (a default reviewer: none cannot be sent).
+    if (Object.keys(merged).some((k) => !Object.hasOwn(wanted, k) && this.ctx.absentAt(joinPointer(pointer, k)))) return true;
     const sources = merges.flatMap(mergeSources);
     // An alias of an anchor taken out would not parse: written out whatever it gave. (A
     // placeholder it gave is in `wanted` as written, so the mapping keeps it.)
@@ -1035,7 +1045,12 @@ class DocumentEditor {
   /** Whether every key of a block mapping that is a key's value goes, and none comes: it is written `{}` then. */
   private emptiesBlockMap(map: YAMLMap, wanted: Record<string, unknown>, pointer: string, parent: Parent): boolean {
     if (map.flow || parent.kind !== 'pair' || map.items.length === 0 || Object.keys(wanted).length > 0) return false;
-    return map.items.every((pair) => !isMergeKey(pair) && !this.keepsPlaceholder(pair.value as Node | null, joinPointer(pointer, keyOf(pair, this.doc))));
+    // A merge goes too when it is written out and gives no placeholder (which the mapping would keep); else its keys stay, `null`.
+    const merged: Record<string, unknown> = {};
+    for (const pair of map.items) if (isMergeKey(pair)) Object.assign(merged, this.mergedValues(pair));
+    const givesPlaceholder = Object.values(merged).some((v) => typeof v === 'string' && this.ctx.holds(v));
+    if (Object.keys(merged).length > 0 && (givesPlaceholder || !this.mergesWrittenOut(map, merged, wanted, pointer))) return false;
+    return map.items.every((pair) => isMergeKey(pair) || !this.keepsPlaceholder(pair.value as Node | null, joinPointer(pointer, keyOf(pair, this.doc))));
   }
 
   /** A mapping that must hold nothing: `{}`, since a key with no value would read as null (probe IF-3). */

@@ -927,6 +927,20 @@ describe('a reviewer who leaves the organization in the app', () => {
     await expectNoChanges(run, dir);
   });
 
+  it('takes a default reviewer cleared in the app out of a merge that gave it, not writing `null`, which a later reviewer set in the app would make a plan error (probe IG-2)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'organization.yaml': 'kind: Organization\nreview:\n  <<: {default_reviewer: alice@acme.example}\n' });
+    await applyOk(run, dir);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    org.default_reviewer_id = null;
+    const pulled = await run('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    expect(await readFile(join(dir, 'organization.yaml'), 'utf8')).toBe('kind: Organization\nreview: {}\n');
+    await expectNoChanges(run, dir);
+    // Someone named in the app later is theirs: the files no longer say none.
+    org.default_reviewer_id = t.emulator.store.memberByEmail(org, 'alice@acme.example')!.user_id;
+    await expectNoChanges(run, dir);
+  });
+
   it('keeps the Member document of one who left while a rule still names them, or while a variable names them (other environments use it)', async () => {
     const dir = await makeDir({
       'docket.yaml': 'version: 1\nvars:\n  lead: lee@acme.example\n',

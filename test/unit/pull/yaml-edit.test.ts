@@ -122,6 +122,18 @@ describe('editYaml', () => {
     expect(edit('kind: Organization\nreview:\n  name: Acme\n  default_reviewer: a@b.example\n', (v) => setAt(v, '/review/default_reviewer', undefined)).text).toBe('kind: Organization\nreview:\n  name: Acme\n');
   });
 
+  it('writes out a merge that gives a key which must go where null would say something else, not `key: null` (probe IG-2)', () => {
+    const take = (text: string, absent: boolean) => {
+      const value = documentValue(parseForEdit(text)[0]!);
+      return editYaml(text, { documents: new Map([[0, setAt(value, '/review/default_reviewer', undefined)]]), ...(absent ? { absentAt: (_: number, pointer: string) => pointer === '/review/default_reviewer' } : {}) }).text;
+    };
+    expect(take('kind: Organization\nreview:\n  <<: {default_reviewer: a@b.example}\n', true)).toBe('kind: Organization\nreview: {}\n');
+    expect(take('kind: Organization\nreview:\n  <<: {default_reviewer: a@b.example, name: Acme}\n', true)).toBe('kind: Organization\nreview:\n  name: Acme\n');
+    expect(take('kind: Organization\nreview: {<<: {default_reviewer: a@b.example}}\n', true)).toBe('kind: Organization\nreview: {}\n');
+    // Where null says none as absence does, the merge stays and the key is written null, as before.
+    expect(take('kind: Organization\nreview:\n  <<: {default_reviewer: a@b.example}\n', false)).toBe('kind: Organization\nreview:\n  default_reviewer: null\n  <<: {default_reviewer: a@b.example}\n');
+  });
+
   it('writes invisible and direction characters as escapes in double quotes, wherever the value goes', () => {
     const { text } = edit(PLAYBOOK, (v) => {
       let out = setAt(v, '/name', 'Inbound NDA\u200b');
