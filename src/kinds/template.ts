@@ -16,7 +16,7 @@ import { updatedAt } from './support/updated.js';
 import { readSchema } from '../config/schema-read.js';
 import { quoteValue } from '../config/quote.js';
 import { numberAsText } from '../config/written-number.js';
-import { joinPointer } from '../config/yaml-positions.js';
+import { joinPointer, pointerToPath } from '../config/yaml-positions.js';
 import { documentLines, type SourceLine } from '../config/source-lines.js';
 import type { Diagnostics } from '../diagnostics.js';
 import type { ResourceDoc } from '../config/types.js';
@@ -290,7 +290,8 @@ export const templateKind: KindModule<'template'> = {
     }
     for (const ref of attachmentParameterRefs(parameters, '/parameters')) {
       const field = `${PARAM}${ref.pointer.split('/').slice(2, 4).join('.')}`;
-      refs.push({ kind: 'attachment', key: normName(ref.name), field, source: valueOf(doc, `${ref.pointer}/attachment`) });
+      // With its path: a placeholder written there is quoted as written in an error about it (probe IG-1).
+      refs.push({ kind: 'attachment', key: normName(ref.name), field, source: valueOf(doc, `${ref.pointer}/attachment`), path: pointerToPath(`${ref.pointer}/attachment`) });
     }
     const signer = normEmail(parameters.default_signer_email);
     if (signer) refs.push({ kind: 'agreements-user', key: signer, field: `${PARAM}default_signer_email`, source: valueOf(doc, '/parameters/default_signer_email') });

@@ -404,6 +404,18 @@ describe("the plan's own problems in -o json", () => {
       ]),
     );
   });
+
+  it('say a template parameter naming an attachment through a placeholder is written so, at its path (probe IG-1)', async () => {
+    const dir = await copyExample();
+    await writeFile(join(dir, 'docket.yaml'), (await readFile(join(dir, 'docket.yaml'), 'utf8')).replace('vars:\n', 'vars:\n  sec: Security Exhibt\n'));
+    const csa = await readFile(join(dir, 'templates/cloud-services.yaml'), 'utf8');
+    await writeFile(join(dir, 'templates/cloud-services.yaml'), csa.replace('{ attachment: Security Exhibit }', () => '{ attachment: "${var.sec}" }'));
+    const plan = await runCli(['plan', '-C', dir, '--emulator']);
+    expect(plan.stderr).toContain('templates/cloud-services.yaml:12:56 error unknown-reference `parameters.include_security_policy_attachment_id` is `${var.sec}`, which names attachment "Security Exhibt"');
+    expect(plan.stderr).toContain('hint: if you meant "Security Exhibit", set var.sec to that where it is defined');
+    const json = JSON.parse((await runCli(['plan', '-C', dir, '--emulator', '-o', 'json'])).stdout) as { diagnostics: { code: string; path?: string }[] };
+    expect(json.diagnostics).toContainEqual(expect.objectContaining({ code: 'unknown-reference', path: 'parameters.include_security_policy_attachment_id.attachment' }));
+  });
 });
 
 describe('what the plan says about live objects no file declares', () => {

@@ -937,7 +937,7 @@ describe('a reviewer who leaves the organization in the app', () => {
     expect(await readFile(join(dir, 'organization.yaml'), 'utf8')).toBe('kind: Organization\nreview: {}\n');
     await expectNoChanges(run, dir);
     // Someone named in the app later is theirs: the files no longer say none.
-    org.default_reviewer_id = t.emulator.store.memberByEmail(org, 'alice@acme.example')!.user_id;
+    org.default_reviewer_id = t.emulator.store.memberByEmail(org, 'alice@acme.example')!.id;
     await expectNoChanges(run, dir);
   });
 
