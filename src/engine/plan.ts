@@ -219,6 +219,19 @@ function checkReferences(
     known ??= groupKeys([...declared(), ...Object.keys(ids)]);
     return known.get(kind) ?? [];
   };
+  // A name missing in many places is looked for once; past a million names compared, the rest go
+  // without a "did you mean", so that thousands of wrong references plan in seconds (probe IG-3).
+  const suggested = new Map<string, string | undefined>();
+  let compared = 0;
+  const closeTo = (ref: Ref): string | undefined => {
+    const key = refKey(ref.kind, ref.key);
+    if (suggested.has(key)) return suggested.get(key);
+    const names = namesOf(ref.kind);
+    compared += names.length;
+    const close = compared > REFERENCE_SUGGESTION_BUDGET ? undefined : (ref.key.includes('@') ? suggestAddress : suggest)(ref.key, names);
+    suggested.set(key, close);
+    return close;
+  };
   for (const d of desired) {
     for (const ref of d.refs) {
       const key = refKey(ref.kind, ref.key);
@@ -251,7 +264,7 @@ function checkReferences(
       // Written through variables, the value is set where they are, not on this line (probes IA-2, IE-5).
       const { pieces, names } = ref.written === undefined ? { pieces: [], names: [] } : placeholderParts(ref.written);
       const variables = [...new Set(names)];
-      const close = (ref.key.includes('@') ? suggestAddress : suggest)(ref.key, namesOf(ref.kind));
+      const close = closeTo(ref);
       // Said as the files write it: they read `${` as a placeholder (probe HY-3); so does a `var.` value, not an `env.` one.
       const match = close === undefined ? undefined : variables.length > 0 && variables.every((v) => v.startsWith('env.')) ? close : literalPlaceholders(close);
       const suggestion = match === undefined ? '' : didYouMeanBecause(match);
@@ -279,6 +292,9 @@ function checkReferences(
     }
   }
 }
+
+/** How many names the "did you mean" of unknown references compares in one plan, at most (as for `vars`). */
+const REFERENCE_SUGGESTION_BUDGET = 1_000_000;
 
 /** `kind:key` strings as kind → keys, without duplicates. */
 function groupKeys(keys: Iterable<string>): Map<string, string[]> {

@@ -125,6 +125,22 @@ describe('buildPlan: references', () => {
     expect(diagnostics[0]!.hint).toContain('kind: Member');
   });
 
+  it('looks a name missing in many places up once, and past a million names compared says the rest without "did you mean" (probe IG-3)', () => {
+    const members = Array.from({ length: 1000 }, (_, i) => liveMember(`u-${i}`, `user${i}@acme.example`));
+    // 1,001 different misspelt reviewers, each twice: the last one's is past the budget.
+    const rules = Array.from({ length: 1001 }, (_, i) => {
+      const ghost = `usr${i}@acme.example`;
+      const refs = [1, 2].map((n) => ({ kind: 'member' as const, key: ghost, field: 'reviewer', source: pos(i * 2 + n, 15, 'playbooks/nda.yaml') }));
+      return desiredRule(NDA.name, `R${i}`, { reviewer: ghost }, { refs });
+    });
+    const { diagnostics } = plan([desiredPlaybook(NDA.name), ...rules], [livePlaybook(NDA.id, NDA.name), ...members]);
+    expect(diagnostics).toHaveLength(2002);
+    expect(diagnostics[0]!.message).toContain('did you mean `user0@acme.example`?');
+    expect(diagnostics[1]!.message).toContain('did you mean `user0@acme.example`?');
+    expect(diagnostics.at(-1)!.message).not.toContain('did you mean');
+    expect(diagnostics.at(-1)!.hint).toContain('kind: Member');
+  });
+
   it('suggests a live name holding `${` as the files write it, `$${`: pasted as said, it validates (probe HY-3)', () => {
     const template: DesiredResource = {
       ...desiredPlaybook('Supplier NDA'),
