@@ -769,8 +769,10 @@ class DocumentEditor {
   private mergesWrittenOut(map: YAMLMap, merged: Record<string, unknown>, wanted: Record<string, unknown>, pointer: string): boolean {
     const merges = map.items.filter(isMergeKey);
     if (merges.length === 0) return false;
-    // A key that must go where `null` would say something else (a default reviewer: none cannot be sent).
-    if (Object.keys(merged).some((k) => !Object.hasOwn(wanted, k) && this.ctx.absentAt(joinPointer(pointer, k)))) return true;
+    // A key that must go where `null` would say something else (a default reviewer: none cannot be
+    // sent). Not one a placeholder gives: that stays, and is said (probe IH-1).
+    const placeholder = (v: unknown): boolean => typeof v === 'string' && this.ctx.holds(v);
+    if (Object.keys(merged).some((k) => !Object.hasOwn(wanted, k) && !placeholder(merged[k]) && this.ctx.absentAt(joinPointer(pointer, k)))) return true;
     const sources = merges.flatMap(mergeSources);
     // An alias of an anchor taken out would not parse: written out whatever it gave. (A
     // placeholder it gave is in `wanted` as written, so the mapping keeps it.)
@@ -1050,7 +1052,8 @@ class DocumentEditor {
     for (const pair of map.items) if (isMergeKey(pair)) Object.assign(merged, this.mergedValues(pair));
     const givesPlaceholder = Object.values(merged).some((v) => typeof v === 'string' && this.ctx.holds(v));
     if (Object.keys(merged).length > 0 && (givesPlaceholder || !this.mergesWrittenOut(map, merged, wanted, pointer))) return false;
-    return map.items.every((pair) => isMergeKey(pair) || !this.keepsPlaceholder(pair.value as Node | null, joinPointer(pointer, keyOf(pair, this.doc))));
+    // Asked without saying it: patchMap says each placeholder kept, once (probe IH-5).
+    return map.items.every((pair) => isMergeKey(pair) || this.placeholderIn(pair.value as Node | null) === undefined);
   }
 
   /** A mapping that must hold nothing: `{}`, since a key with no value would read as null (probe IF-3). */

@@ -941,6 +941,28 @@ describe('a reviewer who leaves the organization in the app', () => {
     await expectNoChanges(run, dir);
   });
 
+  it('keeps a reviewer a merge gives through a placeholder when the app clears it, and says so (probe IH-1)', async () => {
+    const playbook = 'kind: Playbook\nname: U\nrules:\n  - name: a\n    actions: x\n    <<: &v {reviewer: "${var.lead}", description: d}\n  - name: b\n    actions: y\n    <<: *v\n';
+    const organization = 'kind: Organization\nreview:\n  <<: {default_reviewer: "${var.lead}"}\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  lead: alice@acme.example\n', 'playbooks/u.yaml': playbook, 'organization.yaml': organization });
+    await applyOk(run, dir);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    const rule = Object.values(org.rules).find((r) => r.name === 'b')!;
+    rule.reviewer_id = null;
+    rule.updated_at = new Date().toISOString();
+    org.default_reviewer_id = null;
+    const pulled = await run('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    expect(pulled.stdout).toContain('rule "U/b" reviewer');
+    expect(pulled.stdout).toContain('organization review.default_reviewer');
+    expect(pulled.stdout).not.toContain('could not edit');
+    expect(await readFile(join(dir, 'playbooks/u.yaml'), 'utf8')).toBe(playbook);
+    expect(await readFile(join(dir, 'organization.yaml'), 'utf8')).toBe(organization);
+    // The files still say the variable's value: apply sets it again.
+    await applyOk(run, dir);
+    await expectNoChanges(run, dir);
+  });
+
   it('keeps the Member document of one who left while a rule still names them, or while a variable names them (other environments use it)', async () => {
     const dir = await makeDir({
       'docket.yaml': 'version: 1\nvars:\n  lead: lee@acme.example\n',

@@ -120,6 +120,10 @@ describe('editYaml', () => {
     expect(edit('kind: Organization\nreview:\n  default_reviewer: a@b.example\n', (v) => setAt(v, '/review/default_reviewer', undefined)).text).toBe('kind: Organization\nreview: {}\n');
     // A key that stays keeps the mapping in block style.
     expect(edit('kind: Organization\nreview:\n  name: Acme\n  default_reviewer: a@b.example\n', (v) => setAt(v, '/review/default_reviewer', undefined)).text).toBe('kind: Organization\nreview:\n  name: Acme\n');
+    // A placeholder stays, said once (probe IH-5).
+    const kept = edit('kind: Organization\nreview:\n  default_reviewer: ${var.lead}\n', (v) => setAt(v, '/review/default_reviewer', undefined));
+    expect(kept.text).toBe('kind: Organization\nreview:\n  default_reviewer: ${var.lead}\n');
+    expect(kept.problems).toHaveLength(1);
   });
 
   it('writes out a merge that gives a key which must go where null would say something else, not `key: null` (probe IG-2)', () => {
@@ -132,6 +136,13 @@ describe('editYaml', () => {
     expect(take('kind: Organization\nreview: {<<: {default_reviewer: a@b.example}}\n', true)).toBe('kind: Organization\nreview: {}\n');
     // Where null says none as absence does, the merge stays and the key is written null, as before.
     expect(take('kind: Organization\nreview:\n  <<: {default_reviewer: a@b.example}\n', false)).toBe('kind: Organization\nreview:\n  default_reviewer: null\n  <<: {default_reviewer: a@b.example}\n');
+    // A placeholder the merge gives is never taken out: it stays, and is said (probe IH-1).
+    for (const text of ['kind: Organization\nreview:\n  <<: {default_reviewer: "${var.lead}"}\n', 'kind: Organization\nreview:\n  name: Acme\n  <<:\n    default_reviewer: ${var.lead}\n']) {
+      const value = documentValue(parseForEdit(text)[0]!);
+      const result = editYaml(text, { documents: new Map([[0, setAt(value, '/review/default_reviewer', undefined)]]), absentAt: () => true });
+      expect(result.text).toBe(text);
+      expect(result.problems).toEqual([expect.objectContaining({ pointer: '/review/default_reviewer', written: '${var.lead}' })]);
+    }
   });
 
   it('writes invisible and direction characters as escapes in double quotes, wherever the value goes', () => {
