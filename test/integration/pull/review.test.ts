@@ -913,32 +913,23 @@ describe('a reviewer who leaves the organization in the app', () => {
     await expectNoChanges(run, dir);
   });
 
-  it('takes a default reviewer cleared in the app out of a review block that held only it, as `review: {}` (probe IF-3)', async () => {
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: alice@acme.example\n' });
-    await applyOk(run, dir);
-    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
-    org.default_reviewer_id = null;
-    const drift = await run('drift', '-C', dir);
-    expect(drift.stdout).toContain('`docket pull` writes it into the files');
-    const pulled = await run('pull', '-C', dir);
-    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
-    expect(pulled.stdout).not.toContain('could not edit');
-    expect(await readFile(join(dir, 'organization.yaml'), 'utf8')).toBe('kind: Organization\nreview: {}\n');
-    await expectNoChanges(run, dir);
-  });
-
-  it('takes a default reviewer cleared in the app out of a merge that gave it, not writing `null`, which a later reviewer set in the app would make a plan error (probe IG-2)', async () => {
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'organization.yaml': 'kind: Organization\nreview:\n  <<: {default_reviewer: alice@acme.example}\n' });
-    await applyOk(run, dir);
-    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
-    org.default_reviewer_id = null;
-    const pulled = await run('pull', '-C', dir);
-    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
-    expect(await readFile(join(dir, 'organization.yaml'), 'utf8')).toBe('kind: Organization\nreview: {}\n');
-    await expectNoChanges(run, dir);
-    // Someone named in the app later is theirs: the files no longer say none.
-    org.default_reviewer_id = t.emulator.store.memberByEmail(org, 'alice@acme.example')!.id;
-    await expectNoChanges(run, dir);
+  it('takes a default reviewer cleared in the app out of a review block that held only it, or out of the merge that gave it, as `review: {}` (probes IF-3, IG-2)', async () => {
+    // Written `null` beside the merge, it was a plan error as soon as someone was named in the app (IG-2).
+    for (const review of ['review:\n  default_reviewer: alice@acme.example\n', 'review:\n  <<: {default_reviewer: alice@acme.example}\n']) {
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'organization.yaml': `kind: Organization\n${review}` });
+      await applyOk(run, dir);
+      const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+      org.default_reviewer_id = null;
+      expect((await run('drift', '-C', dir)).stdout).toContain('`docket pull` writes it into the files');
+      const pulled = await run('pull', '-C', dir);
+      expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+      expect(pulled.stdout).not.toContain('could not edit');
+      expect(await readFile(join(dir, 'organization.yaml'), 'utf8')).toBe('kind: Organization\nreview: {}\n');
+      await expectNoChanges(run, dir);
+      // Someone named in the app later is theirs: the files no longer say none.
+      org.default_reviewer_id = t.emulator.store.memberByEmail(org, 'alice@acme.example')!.id;
+      await expectNoChanges(run, dir);
+    }
   });
 
   it('keeps a reviewer a merge gives through a placeholder when the app clears it, and says so (probe IH-1)', async () => {
