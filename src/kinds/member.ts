@@ -178,9 +178,11 @@ export const memberKind: KindModule<'member'> = {
       throw error;
     }
     // The invitation is live: a read for its user's id that fails leaves a change made, whatever
-    // that read's own request changed (a saved plan of it is stale, second read SR-5).
+    // that read's own request changed (a saved plan of it is stale, second read SR-5), and the
+    // failure says what is live already (probe IH-3).
     return await findInvitedUser(change.key, invitation, ctx).catch((error: unknown) => {
       if (error instanceof DocketError) error.notCarriedOut = false;
+      ctx.registerWritten?.('member', change.key, ['email']);
       throw error;
     });
   },

@@ -442,6 +442,8 @@ describe('invitations that do not name their user', () => {
     expect(apply.code).toBe(1);
     expect(apply.stderr).toContain(`make a new plan (docket plan -C ${dir} --out PLAN.json) and apply that one`);
     expect(apply.stderr).not.toContain('apply the saved plan again');
+    // Its line says the invitation is live (probe IH-3).
+    expect(apply.stdout).toMatch(/✗ invite member "dave@acme\.example"[^\n]*\n(?:[^\n]*\n)*?\s+live already: email \(written before the failure\)/);
     await expectNoChanges(cli, dir);
     const org = store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
     expect(Object.values(org.invitations).filter((i) => i.email === 'dave@acme.example')).toHaveLength(1);
