@@ -425,6 +425,17 @@ export function literalText(written: string): string {
 }
 
 /**
+ * How the placeholders of `written` can give `wanted`: `whole` (one placeholder and nothing else:
+ * its variable is the value), `some` (values of them would, the text around fits), or `none` (the
+ * text around them rules it out). Advice about a value written with variables follows from it.
+ */
+export function placeholderFit(written: string, wanted: unknown): 'whole' | 'some' | 'none' {
+  const { pieces, names } = placeholderParts(written);
+  if (names.length === 1 && pieces.every((piece) => piece === '')) return 'whole';
+  return variablesCouldGive(written, wanted) ? 'some' : 'none';
+}
+
+/**
  * Whether some values of the placeholders in `written` turn it into `wanted`: the text between
  * them is live's, in order. A few placeholders in a short text, one used more than once, are matched
  * as one regular expression, each variable the same value wherever it is used; otherwise (a rule text may use

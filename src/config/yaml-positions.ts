@@ -54,6 +54,11 @@ export function pointerToPath(pointer: string): string {
   return out;
 }
 
+/** The pointer a diagnostic path names (`attachments[1]` → `/attachments/1`): pointerToPath the other way, for docket's own keys. */
+export function pathToPointer(path: string): string {
+  return `/${path.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`;
+}
+
 /** The name a message uses for a value: its key, with indexes of a list it sits in (`renamed_from[1]`). */
 export function pointerLabel(pointer: string): string {
   const segments = splitPointer(pointer);

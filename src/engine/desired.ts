@@ -7,6 +7,7 @@ import { Diagnostics } from '../diagnostics.js';
 import type { SourcePos } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
 import { HIDDEN_PARTS, lineWithoutSecrets } from '../config/url-secrets.js';
+import { pathToPointer } from '../config/yaml-positions.js';
 import { itemProblemSourceOf, problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
 import type { LoadedConfig, ResourceDoc } from '../config/types.js';
 import type { AnyKind } from '../kinds/index.js';
@@ -96,7 +97,7 @@ function markPlaceholderRefs(resources: readonly DesiredResource[], written: Rea
   for (const d of resources) {
     for (const ref of d.refs) {
       // A list item's path (`attachments[1]`) is the document's; a field is under the resource's pointer.
-      const pointer = ref.path ? `/${ref.path.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}` : `${d.pointer ?? ''}/${ref.field.split('.').join('/')}`;
+      const pointer = ref.path ? pathToPointer(ref.path) : `${d.pointer ?? ''}/${ref.field.split('.').join('/')}`;
       const text = written.get(pointer);
       // Not enumerable: a saved plan's references stay as they were (its schema has no such field).
       if (text !== undefined) Object.defineProperty(ref, 'written', { value: text, enumerable: false });

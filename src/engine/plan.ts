@@ -18,7 +18,7 @@ import { refKey } from './types.js';
 import type { Action, AdoptableFile, Change, DesiredResource, KindName, LiveResource, Ref, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
 import { resolveUncertain } from './uncertain.js';
 import { quoteValue } from '../config/quote.js';
-import { literalPlaceholders, placeholderParts, variablesCouldGive } from '../config/interpolate.js';
+import { literalPlaceholders, placeholderFit, variablesIn } from '../config/interpolate.js';
 
 export interface BuildPlanInput {
   kinds: KindMeta[];
@@ -262,8 +262,7 @@ function checkReferences(
         hint: `declare the ${ref.kind} or fix the name`,
       };
       // Written through variables, the value is set where they are, not on this line (probes IA-2, IE-5).
-      const { pieces, names } = ref.written === undefined ? { pieces: [], names: [] } : placeholderParts(ref.written);
-      const variables = [...new Set(names)];
+      const variables = ref.written === undefined ? [] : [...new Set(variablesIn(ref.written))];
       const close = closeTo(ref);
       // Said as the files write it: they read `${` as a placeholder (probe HY-3); so does a `var.` value, not an `env.` one.
       const match = close === undefined ? undefined : variables.length > 0 && variables.every((v) => v.startsWith('env.')) ? close : literalPlaceholders(close);
@@ -272,17 +271,15 @@ function checkReferences(
       const setting = variables.map((v) => (v.startsWith('env.') ? `the environment variable ${v.slice(4)}` : v)).join(', ');
       const defined = variables.filter((v) => v.startsWith('var.')).length;
       const where = defined === 0 ? '' : ` where ${defined === 1 ? 'it is' : 'they are'} defined (docket.yaml's \`vars\`, or the selected environment's)`;
-      // One placeholder and nothing else: the variable is the whole value.
-      const whole = names.length === 1 && pieces.every((piece) => piece === '');
       // Around the variables, text no value of them changes: a name it does not fit is fixed on this line (probe IF-2).
-      const reachable = match === undefined || variables.length === 0 || whole || variablesCouldGive(ref.written!, close);
+      const fit = variables.length === 0 || close === undefined ? undefined : placeholderFit(ref.written!, close);
       // Close to a name that exists: the likelier fix leads (declaring it would invite a mistyped address).
       const hint =
         variables.length === 0
           ? match === undefined ? declare : `if you meant ${quoteValue(match)}, write that; else ${declare}`
           : match === undefined ? `${declare}, or change ${setting}${where}`
-          : whole ? `if you meant ${quoteValue(match)}, set ${setting} to that${where}; else ${declare}`
-          : reachable ? `if you meant ${quoteValue(match)}, change ${setting}${where} so that \`${ref.written}\` reads that; else ${declare}`
+          : fit === 'whole' ? `if you meant ${quoteValue(match)}, set ${setting} to that${where}; else ${declare}`
+          : fit === 'some' ? `if you meant ${quoteValue(match)}, change ${setting}${where} so that \`${ref.written}\` reads that; else ${declare}`
           : `if you meant ${quoteValue(match)}, edit the text around ${setting} on this line, which no value of ${variables.length === 1 ? 'it' : 'them'} changes; else ${declare}`;
       // Drift and pull send nothing: a reference to nothing is said as a warning rather than an error
       // that stops them, and not at all where the field changed live (a reviewer who left: that

@@ -128,7 +128,7 @@ export interface PlanProjectResult {
   diagnostics: Diagnostic[];
   /** Top-level live objects no file declares. */
   unmatched: LiveResource[];
-  /** The live objects of kinds read only because a kind read asked for them (the members, for rule reviewers): not planned. */
+  /** For a read-only run (drift, pull): the live objects of kinds read only because a kind read asked for them (the members, for rule reviewers), not planned. */
   readForOthers?: LiveResource[];
 }
 
@@ -184,8 +184,9 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
       warnings: [...plan.warnings, ...guard.map(guardWarning)],
     };
   }
+  // Only drift and pull (read-only) use them: a plan or apply gathers none.
   const planned = new Set(read.map((k) => k.name));
-  const readForOthers = [...byKind].flatMap(([kind, objects]) => (planned.has(kind) ? [] : objects));
+  const readForOthers = input.readOnly ? [...byKind].flatMap(([kind, objects]) => (planned.has(kind) ? [] : objects)) : [];
   return { plan, live, diagnostics: result.diagnostics, unmatched, ...(readForOthers.length > 0 ? { readForOthers } : {}) };
 }
 

@@ -24,7 +24,7 @@ import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject } from '../util/plain.js';
 import { parse as parseYaml, type Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
-import { literalPlaceholders, literalText, placeholderParts, variablesCouldGive, variablesIn } from '../config/interpolate.js';
+import { literalPlaceholders, literalText, placeholderFit, placeholderParts, variablesCouldGive, variablesIn } from '../config/interpolate.js';
 import { followsSwappedName, movedFromDeclared, movedLiveOntoDeclared } from './moved-live.js';
 import { keyInFileName, refusedLiveValue } from './live-value-refusals.js';
 import { lookAlikeDeclared, sharedLiveNames } from './name-refusals.js';
@@ -757,14 +757,16 @@ class PullPlanner {
       } else {
         const at = ref.source ? `${ref.source.file}:${ref.source.line}` : file;
         // A placeholder is never written over: its variable is what to change.
-        const { pieces, names } = typeof written === 'string' ? placeholderParts(written) : { pieces: [], names: [] };
-        const variables = [...new Set(names)].join(', ');
+        const used = typeof written === 'string' ? variablesIn(written) : [];
+        const names = [...new Set(used)];
+        const variables = names.join(', ');
         // One placeholder is the whole name; among other text, the variables give part of it, or none can (second read SR-10).
+        const fit = names.length === 0 ? undefined : placeholderFit(written as string, l.name);
         const fix =
-          names.length === 0 ? 'write the new name there'
-          : names.length === 1 && pieces.every((piece) => piece === '') ? `change ${variables} to it (docket writes over no placeholder)`
-          : variablesCouldGive(written as string, l.name) ? `change ${variables} so that \`${written as string}\` reads it (docket writes over no placeholder)`
-          : `edit the text around ${variables} there, which no value of ${names.length === 1 ? 'it' : 'them'} changes (docket writes over no placeholder)`;
+          fit === undefined ? 'write the new name there'
+          : fit === 'whole' ? `change ${variables} to it (docket writes over no placeholder)`
+          : fit === 'some' ? `change ${variables} so that \`${written as string}\` reads it (docket writes over no placeholder)`
+          : `edit the text around ${variables} there, which no value of ${used.length === 1 ? 'it' : 'them'} changes (docket writes over no placeholder)`;
         this.notes.push(`${at}: \`${ref.field}\` names ${c.kind} ${quoteValue(c.key)}, renamed ${quoteValue(l.name)} in the app; ${fix}`);
       }
     }

@@ -742,7 +742,7 @@ class DocumentEditor {
    * expands to what is wanted.
    */
   private mergedPlaceholder(map: YAMLMap, merged: unknown, wanted: unknown, pointer: string): boolean {
-    if (typeof merged !== 'string' || !this.ctx.holds(merged)) return false;
+    if (!this.holds(merged)) return false;
     if (merged !== wanted && !standsFor(merged, wanted, this.ctx.expand, false)) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(map.range![0]), written: merged, wanted });
     return true;
   }
@@ -758,7 +758,12 @@ class DocumentEditor {
   /** The text of a scalar, or of the scalar an alias names, when it holds a placeholder. */
   private placeholderIn(node: Node | null): string | undefined {
     const value = isScalar(node) ? node.value : isAlias(node) ? this.resolved(node) : undefined;
-    return typeof value === 'string' && this.ctx.holds(value) ? value : undefined;
+    return this.holds(value) ? value : undefined;
+  }
+
+  /** Whether a value is text holding a placeholder (as this edit reads them: not in a data file). */
+  private holds(value: unknown): value is string {
+    return typeof value === 'string' && this.ctx.holds(value);
   }
 
   /**
@@ -771,8 +776,7 @@ class DocumentEditor {
     if (merges.length === 0) return false;
     // A key that must go where `null` would say something else (a default reviewer: none cannot be
     // sent). Not one a placeholder gives: that stays, and is said (probe IH-1).
-    const placeholder = (v: unknown): boolean => typeof v === 'string' && this.ctx.holds(v);
-    if (Object.keys(merged).some((k) => !Object.hasOwn(wanted, k) && !placeholder(merged[k]) && this.ctx.absentAt(joinPointer(pointer, k)))) return true;
+    if (Object.keys(merged).some((k) => !Object.hasOwn(wanted, k) && !this.holds(merged[k]) && this.ctx.absentAt(joinPointer(pointer, k)))) return true;
     const sources = merges.flatMap(mergeSources);
     // An alias of an anchor taken out would not parse: written out whatever it gave. (A
     // placeholder it gave is in `wanted` as written, so the mapping keeps it.)
@@ -1050,8 +1054,7 @@ class DocumentEditor {
     // A merge goes too when it is written out and gives no placeholder (which the mapping would keep); else its keys stay, `null`.
     const merged: Record<string, unknown> = {};
     for (const pair of map.items) if (isMergeKey(pair)) Object.assign(merged, this.mergedValues(pair));
-    const givesPlaceholder = Object.values(merged).some((v) => typeof v === 'string' && this.ctx.holds(v));
-    if (Object.keys(merged).length > 0 && (givesPlaceholder || !this.mergesWrittenOut(map, merged, wanted, pointer))) return false;
+    if (Object.keys(merged).length > 0 && (Object.values(merged).some((v) => this.holds(v)) || !this.mergesWrittenOut(map, merged, wanted, pointer))) return false;
     // Asked without saying it: patchMap says each placeholder kept, once (probe IH-5).
     return map.items.every((pair) => isMergeKey(pair) || this.placeholderIn(pair.value as Node | null) === undefined);
   }
@@ -1059,12 +1062,8 @@ class DocumentEditor {
   /** A mapping that must hold nothing: `{}`, since a key with no value would read as null (probe IF-3). */
   private emptyMap(map: YAMLMap, parent: Parent): void {
     this.noteAnchorsIn(map, true);
-    if (parent.kind !== 'pair') throw new Error('docket pull cannot empty a mapping that is not a mapping value');
-    const key = (parent.pair.key as Node).range![1];
-    const comment = /^[ \t]*:([ \t]*#[^\r\n]*)/.exec(this.text.slice(key, this.afterLine(key)))?.[1] ?? '';
     // To the last key's own lines and the comments indented into it, as a list is emptied.
-    const end = this.innerComments(this.afterLine(this.pairEnd(map.items.at(-1)!)), this.column(this.keyStart(map.items[0]!)));
-    this.splice(key, end, `: {}${comment}\n`);
+    this.emptyAfterKey(parent, this.innerComments(this.afterLine(this.pairEnd(map.items.at(-1)!)), this.column(this.keyStart(map.items[0]!))), '{}');
   }
 
   /** A list that must hold nothing: `[]`, since an empty block list would read as null. */
@@ -1074,13 +1073,17 @@ class DocumentEditor {
       this.splice(seq.range![0], seq.range![1], '[]');
       return;
     }
-    if (parent.kind !== 'pair') throw new Error('docket pull cannot empty a list that is not a mapping value');
-    // A comment on the key's line (`rules:   # one rule`) stays there.
-    const key = (parent.pair.key as Node).range![1];
-    const comment = /^[ \t]*:([ \t]*#[^\r\n]*)/.exec(this.text.slice(key, this.afterLine(key)))?.[1] ?? '';
     // Not the blank lines and comments after the last item, which the list's range takes in but
     // belong to what follows (probe IE-1).
-    this.splice(key, this.lastItemEnd(seq), `: []${comment}\n`);
+    this.emptyAfterKey(parent, this.lastItemEnd(seq), '[]');
+  }
+
+  /** A block collection that is a key's value, up to `end`, written `empty` on the key's line; a comment there (`rules:   # one rule`) stays. */
+  private emptyAfterKey(parent: Parent, end: number, empty: '{}' | '[]'): void {
+    if (parent.kind !== 'pair') throw new Error('docket pull cannot empty a collection that is not a mapping value');
+    const key = (parent.pair.key as Node).range![1];
+    const comment = /^[ \t]*:([ \t]*#[^\r\n]*)/.exec(this.text.slice(key, this.afterLine(key)))?.[1] ?? '';
+    this.splice(key, end, `: ${empty}${comment}\n`);
   }
 }
 
