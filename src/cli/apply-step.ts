@@ -54,5 +54,6 @@ export function lockRecorder(s: Session): { persistLock: (lock: LockFile) => Pro
 export function settleApplied(s: Session, plan: Plan, result: Awaited<ReturnType<typeof applyPlan>>, stopped: boolean): Promise<string | undefined> {
   return s.settle(result.lock, stopped, (held) =>
     syncAfterApply({ plan, report: result.report, desired: s.workspace.desired, ids: result.ids, unkept: result.unkept, written: result.written, kinds: KINDS, held, state: s.sync() }),
+    result.landing,
   );
 }

@@ -68,6 +68,7 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       safety: p.safety,
       concurrency: s.concurrency,
       sync: () => s.sync(),
+      landing: () => s.landing(),
       meta: {
         configDigest: () => w.digest,
         target: () => connection.target,
@@ -119,7 +120,7 @@ function runningApplyWarning(holder: ApplyLockHolder, root: string): string {
 }
 
 /** Errors of plan and apply that drift and pull, which send nothing, say as warnings. */
-const SAID_READ_ONLY: ReadonlySet<string> = new Set(['unsupported-change', 'unknown-reference', 'uncertain-upload']);
+const SAID_READ_ONLY: ReadonlySet<string> = new Set(['unsupported-change', 'unknown-reference', 'uncertain-upload', 'uncertain-create']);
 
 /**
  * Uploads planned while docket.lock.json records nothing for this target (deleted, or made for

@@ -4,7 +4,7 @@
  * connection always closed.
  */
 import { lstat, rm } from 'node:fs/promises';
-import { EMULATOR_TARGET, emptyLock, forgetEmulatorUploads, forgetKnownLocks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
+import { EMULATOR_TARGET, emptyLock, forgetEmulatorUploads, forgetKnownLocks, landingMarks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
 import { parseTarget } from '../engine/target.js';
 import { followRenamesInDropped, recordHeld, splitByService, syncState, withChildrenForgotten, withMovedRecords, type RecordHeld, type SyncState, type SyncUpdates } from '../engine/sync.js';
@@ -12,6 +12,7 @@ import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
 import type { ServiceName } from '../api/types.js';
 import { KINDS, kindNamed } from '../kinds/index.js';
 import { refKey } from '../engine/types.js';
+import { parseLandingMark, type LandingMark, type LandingMarks } from '../engine/landing.js';
 import { DEFAULT_AGREEMENTS_URL, connect, refuseScratchOutside, type Connection } from './connect.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { Logger, type Io } from './io.js';
@@ -36,6 +37,8 @@ export interface Session {
   lockTarget: string | undefined;
   /** What docket last saw in sync, from the sections of the services this run talks to (ask once they answered). */
   sync(): SyncState;
+  /** Creates and publishes an earlier apply stopped waiting for (engine/landing.ts), from the same sections as `sync`. */
+  landing(): LandingMarks;
   /** The file recordSync writes (docket.lock.json, or the emulator's sync file). */
   syncFile: string;
   /** Records sync changes in docket.lock.json, each field under the service it lives on. */
@@ -45,9 +48,10 @@ export interface Session {
    * The end of an apply: this target's lock entries (`create`: write the file even with none) and
    * the sync changes, in one atomic write when both live in docket.lock.json (all but
    * `--emulator` runs). `updatesOf` makes the changes once the file is read, leaving out the
-   * records it holds already (`held`). Returns what is worth telling about the lock file.
+   * records it holds already (`held`), and `landing` the landing marks to set or (null) forget.
+   * Returns what is worth telling about the lock file.
    */
-  settle(lock: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates): Promise<string | undefined>;
+  settle(lock: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates, landing?: ReadonlyMap<string, string | null>): Promise<string | undefined>;
 }
 
 export interface SessionOptions extends CommonOptions {
@@ -136,10 +140,11 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     }
     // (connect refused a sync records file that leads out of the configuration.)
     const syncDoc = syncRead ? syncRead.doc : workspace.lockDoc;
-    if (connection.freshEmulator && Object.keys(syncDoc.synced ?? {}).length > 0) {
+    if (connection.freshEmulator && Object.keys({ ...syncDoc.synced, ...syncDoc.landing }).length > 0) {
       // A new emulator holds none of the objects an earlier one did: what was in sync then says nothing now.
       await rm(syncLocation.path, { force: true });
       delete syncDoc.synced;
+      delete syncDoc.landing;
     }
     if (lockTarget) logger.debug(`docket.lock.json section: ${lockTarget}`);
     /** The section of each service this run talks to (the emulator keeps one for both). */
@@ -177,6 +182,28 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       };
       return { sections, serviceOf };
     };
+    const landing = (): LandingMarks => {
+      const out = new Map<string, LandingMark>();
+      for (const target of new Set(syncTargets().values())) {
+        for (const [key, text] of Object.entries(landingMarks(syncDoc, target))) {
+          const mark = parseLandingMark(text);
+          if (mark) out.set(key, mark);
+        }
+      }
+      return out;
+    };
+    /** Landing mark changes, each under the section of its object's service. */
+    const landingChanges = (marks: ReadonlyMap<string, string | null>, { sections, serviceOf }: Sections): Map<string, Record<string, string | null>> => {
+      const out = new Map<string, Record<string, string | null>>();
+      if (sections.length === 0) return out;
+      for (const [key, mark] of marks) {
+        const target = serviceOf(key, '');
+        let into = out.get(target);
+        if (!into) out.set(target, (into = {}));
+        into[key] = mark;
+      }
+      return out;
+    };
     let declared: Set<string> | undefined;
     const declaredKeys = (): ReadonlySet<string> => (declared ??= new Set(workspace.desired.map((d) => refKey(d.kind, d.key))));
     const secrets = keyValues(io.env);
@@ -200,12 +227,14 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       await connection.saveEmulator();
       return writeSync(syncLocation, changes);
     };
-    const settle = async (files: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates): Promise<string | undefined> => {
+    const settle = async (files: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates, marks?: ReadonlyMap<string, string | null>): Promise<string | undefined> => {
       // With every record held already, the sections are still named: one written out of order by
       // hand is put in order, as restating its records did.
       const changesIn = (doc: LockDocument): SyncChanges | undefined => {
         const where = sectionsNow();
-        return syncChanges(updatesOf(heldIn(doc, where)), where) ?? Object.fromEntries(where.sections.map((target) => [target, { records: {} }]));
+        const changes: SyncChanges = syncChanges(updatesOf(heldIn(doc, where)), where) ?? Object.fromEntries(where.sections.map((target) => [target, { records: {} }]));
+        for (const [target, landing] of landingChanges(marks ?? new Map(), where)) changes[target] = { ...(changes[target] ?? { records: {} }), landing };
+        return changes;
       };
       const together = lockTarget !== undefined && syncLocation === workspace.lockLocation;
       await connection.saveEmulator();
@@ -215,7 +244,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       const wrote = together ? undefined : await writeSync(syncLocation, changesIn);
       return [told, wrote].filter((said) => said !== undefined).join('\n') || undefined;
     };
-    result = await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, syncFile: syncLocation.path, recordSync, settle });
+    result = await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, landing, syncFile: syncLocation.path, recordSync, settle });
   } catch (error) {
     progress.stop();
     // The command's own failure is the one to report: closing (the emulator's last save) may fail too.

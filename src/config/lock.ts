@@ -10,6 +10,8 @@
  *
  * Beside `targets`, `synced` holds per target what docket last saw in sync for each object
  * (engine/sync.ts): written by apply and pull, read by plan to tell which side changed since.
+ * `landing` holds per target the creates and publishes an apply stopped waiting for, which may
+ * still land (engine/landing.ts): the next plan does not send them again at once.
  *
  * A git merge conflict in the file is resolved here when the two sides do not contradict (each
  * side's entries are kept); when they do, it is an error at the conflict marker's line. Sync
@@ -131,6 +133,9 @@ type Files = Record<string, LockEntry>;
 /** Sync records of one target: `kind:key` → the record's text (engine/sync.ts reads and writes it). */
 export type SyncRecords = Record<string, string>;
 
+/** Landing marks of one target: `kind:key` → `<action> <since>` (engine/landing.ts reads and writes them). */
+export type LandingMarks = Record<string, string>;
+
 interface LegacySection {
   files?: Files;
   environments?: Record<string, { files?: Files }>;
@@ -144,6 +149,8 @@ export interface LockDocument {
   legacy?: LegacySection & { emulator?: LegacySection };
   /** What docket last saw in sync, per target (the service a record's fields live on). */
   synced?: Record<string, SyncRecords>;
+  /** Creates and publishes that may still land, per target (as `synced`). */
+  landing?: Record<string, LandingMarks>;
 }
 
 /** Where a configuration's lock file is, and which legacy section a run would have used. */
@@ -489,6 +496,31 @@ function composeKeys(entries: Record<string, unknown>): void {
   }
 }
 
+/** `create 2026-12-04T08:14:03.000Z`: the action an apply stopped waiting for, and when it was sent. */
+const LANDING_MARK = /^(create|invite|publish) (\S+)$/;
+
+/** What is wrong with `landing`: each mark is `<action> <time>` under a `kind:key` of a kind docket has. */
+function landingProblems(landing: unknown): LockProblem[] {
+  if (landing === undefined) return [];
+  if (!isPlainObject(landing)) return [{ path: ['landing'], message: '`landing` must map each target to `kind:key` → `<action> <time>`' }];
+  const problems: LockProblem[] = [];
+  for (const [target, marks] of Object.entries(landing)) {
+    if (!isPlainObject(marks)) {
+      problems.push({ path: ['landing', target], message: `\`landing\` target "${target}" must map \`kind:key\` → \`<action> <time>\` (got ${showJson(marks)})` });
+      continue;
+    }
+    for (const [key, mark] of Object.entries(marks)) {
+      const at = ['landing', target, key];
+      if (!namesKind(key)) problems.push({ path: at, message: unknownKindOf('landing mark key', key), atKey: true });
+      const parts = typeof mark === 'string' ? LANDING_MARK.exec(mark) : null;
+      // Read as no mark, the plan would send at once what may still land: made twice.
+      if (!parts) problems.push({ path: at, message: `landing mark "${key}" must be its action (\`create\`, \`invite\` or \`publish\`), a space and a time (got ${showJson(mark)})` });
+      else if (!ISO_TIME.test(parts[2]!) || Number.isNaN(Date.parse(parts[2]!))) problems.push({ path: at, within: parts[1]!.length + 1, message: `landing mark "${key}" has ${quoteValue(parts[2]!)}, which is not a time (ISO 8601, as docket writes it)` });
+    }
+  }
+  return problems;
+}
+
 /** What is wrong with a lock file, and the path of the value in it. */
 interface LockProblem {
   path: string[];
@@ -588,6 +620,7 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
       }
     }
   }
+  problems.push(...landingProblems(doc.landing));
   for (const [target, section] of Object.entries(doc.targets)) {
     if (!isPlainObject(section)) problems.push({ path: ['targets', target], message: `target "${target}" must be an object holding its \`files\` (got ${showJson(section)})` });
   }
@@ -649,11 +682,12 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
   if (problems.length > 0) return { errors: found(problems) };
   doc.targets = canonicalSections(doc.targets, (into, from) => ({ ...into, files: { ...from.files, ...into.files } }));
   if (doc.synced) doc.synced = canonicalSections(doc.synced, (into, from) => ({ ...from, ...into }));
+  if (doc.landing) doc.landing = canonicalSections(doc.landing, (into, from) => ({ ...from, ...into }));
   for (const [, files] of allSections(doc, legacyAt)) {
     composeKeys(files);
     for (const entry of Object.values(files)) lowerCaseHex(entry);
   }
-  for (const records of Object.values(doc.synced ?? {})) composeKeys(records);
+  for (const records of [...Object.values(doc.synced ?? {}), ...Object.values(doc.landing ?? {})]) composeKeys(records);
   return { doc };
 }
 
@@ -835,6 +869,12 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
     }
     merged.synced[target] = Object.fromEntries(Object.entries(into).filter(([, v]) => v !== ''));
   }
+  // Both sides' marks: of one object, the later (its window ends last).
+  for (const [target, marks] of Object.entries(b.doc.landing ?? {})) {
+    const into = ((merged.landing ??= {})[target] ??= {});
+    for (const [key, mark] of Object.entries(marks)) if (into[key] === undefined || landingTime(mark) > landingTime(into[key])) into[key] = mark;
+  }
+  if (merged.landing) merged.landing = inOrder(Object.fromEntries(Object.entries(merged.landing).map(([target, marks]) => [target, inOrder(marks)])));
   // Theirs came after ours: in key order, as every write keeps them, or the next write churns the file.
   if (merged.synced) merged.synced = inOrder(Object.fromEntries(Object.entries(merged.synced).map(([target, records]) => [target, inOrder(records)])));
   if (b.doc.legacy && JSON.stringify(b.doc.legacy) !== JSON.stringify(a.doc.legacy ?? b.doc.legacy)) clashes.push('the version 1 sections');
@@ -929,6 +969,16 @@ export async function resolveLockTarget(
   return known.length === 1 ? known[0] : undefined;
 }
 
+/** The time a landing mark's request was sent, in milliseconds (NaN for none). */
+function landingTime(mark: string): number {
+  return Date.parse(mark.slice(mark.indexOf(' ') + 1));
+}
+
+/** The landing marks of one target (none: empty). */
+export function landingMarks(doc: LockDocument, target: string): Readonly<LandingMarks> {
+  return doc.landing?.[target] ?? {};
+}
+
 /** The sync records of one target (none recorded: empty), as read: not copied, for they are 20,000 and only read. */
 export function syncRecords(doc: LockDocument, target: string): Readonly<SyncRecords> {
   return doc.synced?.[target] ?? {};
@@ -976,6 +1026,7 @@ export function withSection(doc: LockDocument, target: string, lock: LockFile, l
     if (legacy.emulator && Object.keys(legacy.emulator).length === 0) delete legacy.emulator;
     if (Object.keys(legacy).length > 0) out.legacy = legacy;
   }
+  if (doc.landing) out.landing = doc.landing;
   if (doc.synced) out.synced = doc.synced;
   return out;
 }
@@ -1029,7 +1080,7 @@ function renderBytes(doc: LockDocument): (string | Uint8Array)[] {
 function renderParts(doc: LockDocument): [string, LockDocument['synced'], string] {
   const { synced } = doc;
   // Written whole in docket's order, whatever order a formatter left the file read in.
-  const head = JSON.stringify({ version: doc.version, targets: inDocketOrder(doc.targets), ...(doc.legacy ? { legacy: doc.legacy } : {}) }, null, 2);
+  const head = JSON.stringify({ version: doc.version, targets: inDocketOrder(doc.targets), ...(doc.legacy ? { legacy: doc.legacy } : {}), ...(doc.landing ? { landing: doc.landing } : {}) }, null, 2);
   if (synced === undefined) return [`${head}\n`, undefined, ''];
   // `head` ends with the closing brace of an object that has keys (version and targets, at least).
   return [`${head.slice(0, -2)},\n  "synced": `, synced, '\n}\n'];
@@ -1077,11 +1128,36 @@ export async function forgetEmulatorUploads(location: LockLocation): Promise<voi
   await writeDocument(location, held.reduce((d, target) => withSection(d, target, emptyLock(), location), doc));
 }
 
-/** Sync record changes per target: `null` forgets a record; `reset` empties a target's records first. */
-export type SyncChanges = Record<string, { records: Record<string, string | null>; reset?: boolean }>;
+/**
+ * Sync record changes per target: `null` forgets a record; `reset` empties a target's records (and
+ * landing marks) first. `landing`: landing marks to set or (`null`) forget.
+ */
+export type SyncChanges = Record<string, { records: Record<string, string | null>; reset?: boolean; landing?: Record<string, string | null> }>;
 
 function hasSyncChanges(changes: SyncChanges | undefined): changes is SyncChanges {
-  return changes !== undefined && Object.values(changes).some((c) => Object.keys(c.records).length > 0 || c.reset);
+  return changes !== undefined && Object.values(changes).some((c) => Object.keys(c.records).length > 0 || c.reset || Object.keys(c.landing ?? {}).length > 0);
+}
+
+/** The document with the landing marks changed (a reset target's emptied first). */
+function withLanding(doc: LockDocument, changes: SyncChanges): LockDocument {
+  let landing: Record<string, LandingMarks> | undefined;
+  for (const [target, change] of Object.entries(changes)) {
+    const before = (landing ?? doc.landing)?.[target];
+    const marks: LandingMarks = change.reset ? {} : { ...before };
+    for (const [key, mark] of Object.entries(change.landing ?? {})) {
+      if (mark === null) delete marks[key];
+      else marks[key] = mark;
+    }
+    if (canonicalJson(marks) === canonicalJson(before ?? {})) continue;
+    landing ??= { ...doc.landing };
+    if (Object.keys(marks).length > 0) landing[target] = inOrder(marks);
+    else delete landing[target];
+  }
+  if (landing === undefined) return doc;
+  const out: LockDocument = { ...doc };
+  if (Object.keys(landing).length > 0) out.landing = inOrder(landing);
+  else delete out.landing;
+  return out;
 }
 
 /**
@@ -1090,7 +1166,8 @@ function hasSyncChanges(changes: SyncChanges | undefined): changes is SyncChange
  * kept as it is (and so is the document when none does), and records are sorted only when a key
  * is out of order.
  */
-function withSync(doc: LockDocument, changes: SyncChanges): LockDocument {
+function withSync(read: LockDocument, changes: SyncChanges): LockDocument {
+  const doc = withLanding(read, changes);
   const synced = { ...doc.synced };
   let changed = false;
   for (const [target, change] of Object.entries(changes)) {
@@ -1149,7 +1226,7 @@ export async function writeSync(location: LockLocation, changesOf: SyncChangesOf
   const out = withSync(read.doc, changes);
   const pieces = renderPieces(out);
   // Nothing new to record leaves the file as it was (no churn in git), or absent.
-  if (sameText(pieces, before) || (before === undefined && !out.synced) || holdsAlready(before, read.doc, out)) return undefined;
+  if (sameText(pieces, before) || (before === undefined && !out.synced && !out.landing) || holdsAlready(before, read.doc, out)) return undefined;
   await writtenAs(location.label, writeFileAtomic(location.path, pieces, { tempDir: tempDirOf(location.path) }));
   await remember(location.path, out);
   return before !== undefined && splitConflict(before) ? conflictResolved(location.label, read) : undefined;
@@ -1217,7 +1294,7 @@ export async function settleLock(location: LockLocation, target: string, lock: L
   const settled = section ? withSection(read.doc, target, lock, location) : read.doc;
   const out = changes ? withSync(settled, changes) : settled;
   // No file, and nothing to record in it (no entries, no records to keep): none is made.
-  if (!section && !out.synced) return undefined;
+  if (!section && !out.synced && !out.landing) return undefined;
   const next = renderPieces(out);
   if (sameText(next, text) || holdsAlready(text, read.doc, out)) return undefined;
   await removeStaleTempsOf(location.path);

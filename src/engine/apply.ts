@@ -17,6 +17,7 @@ import { lookBeforeCreate, settleAfterCreate } from './race.js';
 import { mapLimit } from '../util/map-limit.js';
 import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
 import { followRenamedFiles } from './lock-follow.js';
+import { LANDING_ACTIONS, landingAfterApply } from './landing.js';
 
 /** Reads a data file for upload (the CLI reads it from the configuration directory). */
 export type FileReader = (path: string, sha256: string) => Promise<Uint8Array>;
@@ -63,6 +64,8 @@ export interface ApplyPlanResult {
   unkept: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   /** Fields written by a change that then failed, by `kind:key` (ExecContext.registerWritten). */
   written: ReadonlyMap<string, readonly string[]>;
+  /** Landing marks to leave, by `kind:key` (null: forget it); see engine/landing.ts. */
+  landing: ReadonlyMap<string, string | null>;
 }
 
 export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<ApplyPlanResult> {
@@ -217,6 +220,19 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // read per scope then, not one after every few creates: 2,000 terms read the list 260 times).
   const checkLater: Change[] = [];
   const referredTo = new Set(plan.changes.flatMap((c) => c.dependsOn));
+  /** Creates and publishes this apply sent and stopped waiting for, by `kind:key`: when it stopped. */
+  const stoppedWaiting = new Map<string, string>();
+  const sent = async <T>(change: Change, write: () => Promise<T>): Promise<T> => {
+    try {
+      return await write();
+    } catch (error) {
+      // An upload keeps its own pending mark in the lock, which the next plan settles.
+      if (LANDING_ACTIONS.has(change.action) && mayStillRun(error) && !lock.files[lockKey(change.kind, change.key)]?.pending) {
+        stoppedWaiting.set(`${change.kind}:${change.key}`, (input.now?.() ?? new Date()).toISOString());
+      }
+      throw error;
+    }
+  };
   /** Creates that ended with an object this apply did not make: its fields are not known to be the files'. */
   const keptOther = new Set<string>();
   const foundBy = (change: Change): { known: ReadonlySet<string> } | undefined => (found.has(`${change.kind}:${change.key}`) ? { known: known() } : undefined);
@@ -228,7 +244,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       if (!kind) throw new Error(`the plan names kind ${change.kind}, which this docket does not know`);
       const guard = CREATE_ACTIONS.includes(change.action) ? kind.race : undefined;
       if (!guard) {
-        const note = await kind.execute(change, ctx);
+        const note = await sent(change, () => kind.execute(change, ctx));
         if (change.action === 'rename') await followRename(change);
         return note;
       }
@@ -239,7 +255,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
         return existing.note;
       }
       // What the write itself noted (a field that did not stick) stays unless a concurrent run's object replaces it.
-      const written = await kind.execute(change, ctx);
+      const written = await sent(change, () => kind.execute(change, ctx));
       const mine = ids.get(`${change.kind}:${change.key}`);
       if (!mine) return written;
       if (guard.checkAtEnd || !referredTo.has(change.id)) {
@@ -275,7 +291,16 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   if (forgetSuperseded(plan, report, lock)) lockChanged = true;
   // Not for --target, which acts on its targets alone.
   if (!plan.targets?.length && followRenamedFiles(lock, input.desired, [...kinds.values()])) lockChanged = true;
-  return { report, lock, lockChanged, ids, unkept, written };
+  return { report, lock, lockChanged, ids, unkept, written, landing: landingAfterApply(plan, report, stoppedWaiting) };
+}
+
+/**
+ * A write docket stopped waiting for while the service may still carry it out: its time ran out
+ * and reads did not find it (`outcome-pending`), or a signal cut it off once it was sent.
+ */
+function mayStillRun(error: unknown): boolean {
+  if (!(error instanceof DocketError)) return false;
+  return error.code === 'outcome-pending' || (error.code === 'interrupted' && error.notCarriedOut !== true);
 }
 
 /**

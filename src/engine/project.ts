@@ -12,6 +12,7 @@ import type { ServiceName } from '../api/types.js';
 import { guardWarning, massDeleteViolations, recreateViolations } from './guard.js';
 import { fetchLive } from './live.js';
 import { buildPlan } from './plan.js';
+import { resolveLanding, type LandingMarks } from './landing.js';
 import type { SyncState } from './sync.js';
 import { childInTargets, limitToTargets, parseTarget, type TargetSpec } from './target.js';
 import { refKey, type DesiredResource, type KindName, type LiveResource, type Plan, type PlanTarget } from './types.js';
@@ -117,6 +118,8 @@ export interface PlanProjectInput {
   concurrency: number;
   /** What docket last saw in sync (docket.lock.json), read once the target is known; gives changes their direction. */
   sync?: () => SyncState | Promise<SyncState>;
+  /** Creates and publishes an earlier apply stopped waiting for (docket.lock.json's `landing`), read as `sync` is. */
+  landing?: () => LandingMarks;
   /** What the plan records: the configuration digest, where it applies (known once read), and so on. */
   meta: { configDigest: string | (() => string); target: () => PlanTarget; environment?: string; version: string; warnings: string[] };
 }
@@ -175,6 +178,11 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     if (sent.length > 0) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...sent]), unmatched };
     plan = limited.plan;
   }
+  // Of the changes the plan sends, cut to its targets: a mark of an object it leaves alone stays.
+  const landing = resolveLanding(input.landing?.() ?? new Map(), plan.changes, input.desired, { now: input.clock(), ...(input.readOnly ? { readOnly: true } : {}), ...(input.retryUncertain ? { retry: true } : {}), ...(targets.length > 0 ? { sends: childInTargets(input.targets ?? [], kinds) } : {}) });
+  if (landing.stops.length > 0 && !input.readOnly) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...landing.stops]), unmatched };
+  if (landing.warnings.length > 0 || landing.givenUp.length > 0) plan = { ...plan, warnings: [...plan.warnings, ...landing.warnings], ...(landing.givenUp.length > 0 ? { landing_given_up: landing.givenUp } : {}) };
+  const diagnostics = input.readOnly && landing.stops.length > 0 ? uniqueDiagnostics([...result.diagnostics, ...landing.stops]) : result.diagnostics;
   const removals = plan.changes.some((c) => c.action === 'delete' || c.action === 'archive') ? massDeleteViolations(plan, inPlay(live, input.desired, plan), input.safety.max_delete_fraction) : [];
   const guard = [...removals, ...recreateViolations(plan, input.desired, input.safety.max_delete_fraction)];
   if (guard.length > 0) {
@@ -187,7 +195,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   // Only drift and pull (read-only) use them: a plan or apply gathers none.
   const planned = new Set(read.map((k) => k.name));
   const readForOthers = input.readOnly ? [...byKind].flatMap(([kind, objects]) => (planned.has(kind) ? [] : objects)) : [];
-  return { plan, live, diagnostics: result.diagnostics, unmatched, ...(readForOthers.length > 0 ? { readForOthers } : {}) };
+  return { plan, live, diagnostics, unmatched, ...(readForOthers.length > 0 ? { readForOthers } : {}) };
 }
 
 function parseTargets(texts: readonly string[], kinds: readonly AnyKind[]): TargetSpec[] {

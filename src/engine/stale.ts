@@ -11,6 +11,7 @@ import { canonicalJson } from './canonical.js';
 import { fetchLive } from './live.js';
 import { matchedToDeclared } from './matched.js';
 import { unconfirmedSincePlan } from './uncertain.js';
+import { landingSincePlan, type LandingMarks } from './landing.js';
 import { kindsToRead, type PruneSwitches } from './project.js';
 import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type LiveResource, type Plan, type PlanTarget } from './types.js';
 
@@ -247,6 +248,8 @@ export interface SavedPlanCheck {
   /** The configuration's digest now; asked for once the reads are under way. */
   configDigest: string | (() => Promise<string>);
   target: () => PlanTarget;
+  /** Creates and publishes an apply stopped waiting for (docket.lock.json's `landing`). */
+  landing?: LandingMarks;
 }
 
 /** Reads what the plan and the configuration touch, and says why the plan went stale (empty: it holds). */
@@ -279,7 +282,7 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
   const naming = new Set(lost.keys());
   // By what the files name (a change's own refs are only those of the fields it sends).
   const uncomparable = new Set(naming.size === 0 ? [] : input.desired.filter((d) => d.refs.some((r) => naming.has(refKey(r.kind, r.key)))).map((d) => refKey(d.kind, d.key)));
-  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, checked, checkedBefore, read: new Set(read.map((k) => k.name)), uncomparable }), ...unconfirmedSincePlan(plan, uncertain), ...lost.values()];
+  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, checked, checkedBefore, read: new Set(read.map((k) => k.name)), uncomparable }), ...unconfirmedSincePlan(plan, uncertain), ...landingSincePlan(plan, input.landing ?? new Map()), ...lost.values()];
   // Worth comparing only against the configuration the plan was made from.
   return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds), ...removalsOfDeclared(plan, input.desired, live)] : reasons;
 }

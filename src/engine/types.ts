@@ -304,6 +304,8 @@ export interface Plan {
   adoptable?: AdoptableFile[];
   /** docket.lock.json entries apply rewrites, even when nothing else changes (see LockUpdate). */
   lock_updates?: LockUpdate[];
+  /** Landing marks this plan gives up (engine/landing.ts): applied later, it forgets those marks only. */
+  landing_given_up?: { key: string; since: string }[];
   /** Present when `--target` limited the plan. */
   targets?: string[];
   /** Kinds whose removals (or creates again of objects removed live) exceed `safety.max_delete_fraction`: apply refuses them unless `--force`. */

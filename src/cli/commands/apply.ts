@@ -142,7 +142,9 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
             // Nothing to change, and so everything in scope is in sync: recorded, for the next plan's directions.
             const lock = { files: { ...s.lock.files } };
             if (!plan.targets?.length) followRenamedFiles(lock, s.workspace.desired, KINDS);
-            await settleLockFile(s, lock, io, opts, false, (held) => syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held, state: s.sync() }));
+            // The landing marks it settled (what they marked is live now, or wanted no more) are forgotten.
+            const landing = new Map((plan.landing_given_up ?? []).map((g) => [g.key, null]));
+            await settleLockFile(s, lock, io, opts, false, (held) => syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held, state: s.sync() }), landing);
             // From here a signal stops nothing: the report is what happened, and its exit code the apply's.
             interrupts.hold('there was nothing to change; the report is being written');
             if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
@@ -450,8 +452,8 @@ function interruptedHint(c: { pending: boolean; uncertain: boolean; mayHaveChang
  * The lock file as this apply leaves it, with the sync records: also rewritten when only its form
  * was out of date (a merge conflict, version 1).
  */
-async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFlags, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates): Promise<void> {
-  const told = await s.settle(lock, create, updatesOf);
+async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFlags, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates, landing?: ReadonlyMap<string, null>): Promise<void> {
+  const told = await s.settle(lock, create, updatesOf, landing);
   if (told && !opts.quiet) io.stderr(`${told}\n`);
 }
 
@@ -468,6 +470,7 @@ async function checked(plan: Plan, s: Session, shape: PlanShape, approved = fals
     concurrency: s.concurrency,
     configDigest: () => w.digestInSlices(),
     target: () => s.connection.target,
+    landing: s.landing(),
   });
   const hint = targetDifference(plan.target, s.connection.target) !== undefined ? otherTargetHint(plan, shape) : undefined;
   // A saved plan is made again as it was made; the one a person approved, by this apply again.

@@ -659,4 +659,44 @@ describe('docket.lock.json', () => {
     await writer.flush();
     await writeFile(join(root, 'unrelated'), '');
   });
+
+  describe('landing marks', () => {
+    const REVIEW = 'https://review.example org-1';
+    const MARK = 'create 2026-12-04T08:00:00.000Z';
+
+    it('are written beside the sync records, forgotten with null, and a section or the member with none left goes', async () => {
+      const root = await makeDir({});
+      const location = lockLocation(root, { emulator: false });
+      await writeSync(location, { [REVIEW]: { records: { 'playbook:P': 'p-1 name=aaaaaaaaaa' }, landing: { 'playbook:NDA': MARK } } });
+      const text = await readFile(join(root, LOCK_FILE), 'utf8');
+      expect(JSON.parse(text)).toEqual({ version: 2, targets: {}, landing: { [REVIEW]: { 'playbook:NDA': MARK } }, synced: { [REVIEW]: { 'playbook:P': 'p-1 name=aaaaaaaaaa' } } });
+      // Read back as written, and kept by a write that does not name them (an entry's upload).
+      expect((await readLockDocument(location)).doc.landing).toEqual({ [REVIEW]: { 'playbook:NDA': MARK } });
+      await settleLock(location, PROD, lockOf({ 'attachment:A': ATTACHMENT }));
+      expect(JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8')).landing).toEqual({ [REVIEW]: { 'playbook:NDA': MARK } });
+      await settleLock(location, PROD, lockOf({ 'attachment:A': ATTACHMENT }), false, { [REVIEW]: { records: {}, landing: { 'playbook:NDA': null } } });
+      expect(JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8'))).not.toHaveProperty('landing');
+    });
+
+    it('a mark that is not `<action> <time>` under a kind of docket stops the read, at its value, quoting it', () => {
+      const doc = { version: 2, targets: {}, landing: { [REVIEW]: { 'playbook:A': 'create soon', 'Playbook:B': MARK, 'playbook:C': 'made 2026-12-04T08:00:00.000Z' } } };
+      const told = parseLockText(`${JSON.stringify(doc, null, 2)}\n`, LOCK_FILE).diagnostics.map((d) => `${d.line} ${d.message}`);
+      expect(told).toEqual([
+        '6 docket.lock.json: landing mark "playbook:A" has "soon", which is not a time (ISO 8601, as docket writes it)',
+        '7 docket.lock.json: landing mark key "Playbook:B" names no kind of docket ("Playbook", which docket writes `playbook`): docket would read what it records as never recorded',
+        '8 docket.lock.json: landing mark "playbook:C" must be its action (`create`, `invite` or `publish`), a space and a time (got "made 2026-12-04T08:00:00.000Z")',
+      ]);
+    });
+
+    it('a merge conflict keeps both sides\' marks, and of one object the later', () => {
+      const later = 'create 2026-12-04T09:00:00.000Z';
+      const side = (marks: Record<string, string>) => JSON.stringify({ version: 2, targets: {}, landing: { [REVIEW]: marks } }, null, 2).split('\n');
+      const ours = side({ 'playbook:A': MARK, 'playbook:B': later });
+      const theirs = side({ 'playbook:A': later, 'playbook:C': MARK });
+      const text = ['<<<<<<< HEAD', ...ours, '=======', ...theirs, '>>>>>>> other', ''].join('\n');
+      const { doc, diagnostics } = parseLockText(text, LOCK_FILE);
+      expect(diagnostics).toMatchObject([{ severity: 'warning', code: 'lock-merge-conflict' }]);
+      expect(doc.landing).toEqual({ [REVIEW]: { 'playbook:A': later, 'playbook:B': later, 'playbook:C': MARK } });
+    });
+  });
 });

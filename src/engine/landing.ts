@@ -1,0 +1,152 @@
+/**
+ * Creates and publishes an apply stopped waiting for (its own timeout, a gateway's, a signal while
+ * the request was out): the service may still be carrying one out minutes later, so a plan made at
+ * once that does not find it must not send it again, or the object (or version) is made twice, and
+ * a custom term cannot be deleted. The apply leaves a landing mark in the lock; the next plan:
+ *
+ * - does not plan that action any more (the object is live, the version published, or the files
+ *   no longer want it): the mark is settled, and the apply forgets it;
+ * - plans it again within LANDING_WINDOW_MS of the mark: stops (`uncertain-create`), unless
+ *   `--retry-uncertain` sends it now;
+ * - plans it again later: it never landed, so it is sent, and the mark forgotten.
+ *
+ * Uploads keep their own marks (docket.lock.json's `pending`): those are not marked here.
+ */
+import type { Diagnostic } from '../diagnostics.js';
+import { quoteValue } from '../config/quote.js';
+import { refKey, type Action, type ApplyReport, type Change, type DesiredResource, type Plan } from './types.js';
+
+/** The actions a repeat of makes a second object or version. */
+export const LANDING_ACTIONS: ReadonlySet<Action> = new Set<Action>(['create', 'invite', 'publish']);
+
+/**
+ * How long after it was sent a request docket stopped waiting for may still land. NOTE(api):
+ * neither service says how long one runs; the emulator's `late` fault plays one that lands after
+ * docket stopped waiting. The same window as a Word term's pending mark (kinds/custom-term.ts).
+ */
+export const LANDING_WINDOW_MS = 10 * 60_000;
+
+export interface LandingMark {
+  action: Action;
+  /** When docket stopped waiting for the request (ISO 8601): the window runs from then. */
+  since: string;
+}
+
+/** `kind:key` → the mark, across the services' sections. */
+export type LandingMarks = ReadonlyMap<string, LandingMark>;
+
+export function formatLandingMark(mark: LandingMark): string {
+  return `${mark.action} ${mark.since}`;
+}
+
+/** A mark as the lock holds it (lock.ts checked its form). */
+export function parseLandingMark(text: string): LandingMark | undefined {
+  const space = text.indexOf(' ');
+  const action = text.slice(0, space) as Action;
+  return space > 0 && LANDING_ACTIONS.has(action) ? { action, since: text.slice(space + 1) } : undefined;
+}
+
+/** A mark the plan gave up (settled, expired or retried): a saved plan applied later forgets that mark only. */
+export interface LandingGivenUp {
+  /** `kind:key`. */
+  key: string;
+  since: string;
+}
+
+export interface LandingOutcome {
+  /** Plans that send what may still land: an error at the object's file:line (a warning for a plan only read). */
+  stops: Diagnostic[];
+  warnings: string[];
+  givenUp: LandingGivenUp[];
+}
+
+export interface LandingScope {
+  /** Drift and pull send nothing: the stop is said as a warning. */
+  readOnly?: boolean;
+  /** A plan cut to `--target`s: a mark of an object it does not send is left as it is. */
+  sends?: (d: DesiredResource) => boolean;
+  retry?: boolean;
+  now: Date;
+}
+
+/** What each mark means for this plan's changes (`changes`: as the plan sends them, cut to its targets). */
+export function resolveLanding(marks: LandingMarks, changes: readonly Change[], desired: readonly DesiredResource[], scope: LandingScope): LandingOutcome {
+  const out: LandingOutcome = { stops: [], warnings: [], givenUp: [] };
+  // Almost always none: no index of every change for them.
+  if (marks.size === 0) return out;
+  const planned = new Map(changes.filter((c) => LANDING_ACTIONS.has(c.action)).map((c) => [refKey(c.kind, c.key), c]));
+  const declared = new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
+  for (const [key, mark] of marks) {
+    const d = declared.get(key);
+    const change = planned.get(key);
+    if (!change || change.action !== mark.action) {
+      // Out of this plan's targets, it is neither settled nor sent: left for a plan that sends it.
+      if (d && scope.sends?.(d) === false) continue;
+      out.givenUp.push({ key, since: mark.since });
+      continue;
+    }
+    const what = sentText(change, mark);
+    if (!mayStillLand(mark, scope.now)) {
+      out.givenUp.push({ key, since: mark.since });
+      out.warnings.push(`${what} is not live ten minutes on, so apply sends it again`);
+    } else if (scope.retry) {
+      out.givenUp.push({ key, since: mark.since });
+      out.warnings.push(`${what} is not live yet; --retry-uncertain: apply sends it again, and if the first request still lands, it is made twice`);
+    } else {
+      const at = d?.source ?? {};
+      out.stops.push({
+        severity: scope.readOnly ? 'warning' : 'error',
+        code: 'uncertain-create',
+        ...at,
+        message: `${what} is not live yet, but the service may still be carrying it out, so docket will not send it again yet`,
+        hint: 'run `docket plan` again in a few minutes: once it is live nothing is left to do, and one that never landed is sent again ten minutes after it was sent; `docket apply --retry-uncertain` sends it again now',
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Landing marks of a saved plan's objects that an apply since it was made left: the plan would
+ * send them again at once (it gives up only the marks that were there when it was made).
+ */
+export function landingSincePlan(plan: Plan, marks: LandingMarks): string[] {
+  if (marks.size === 0) return [];
+  const givenUp = new Set((plan.landing_given_up ?? []).map((g) => `${g.key}|${g.since}`));
+  return plan.changes.flatMap((c) => {
+    const key = refKey(c.kind, c.key);
+    const mark = marks.get(key);
+    if (!mark || mark.action !== c.action || givenUp.has(`${key}|${mark.since}`)) return [];
+    return [`${sentText(c, mark)} may not be live yet, and the service may still be carrying it out, so the plan would send it a second time (docket plan stops at it and says how to go on)`];
+  });
+}
+
+/**
+ * The marks an apply leaves (`kind:key` → mark, or null to forget): those the plan gave up go,
+ * each action done goes, and each the apply stopped waiting for is marked with when it ran.
+ */
+export function landingAfterApply(plan: Plan, report: ApplyReport, stoppedWaiting: ReadonlyMap<string, string>): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const g of plan.landing_given_up ?? []) out.set(g.key, null);
+  const byId = new Map(plan.changes.map((c) => [c.id, c]));
+  for (const r of report.results) {
+    const c = byId.get(r.changeId);
+    if (!c || !LANDING_ACTIONS.has(c.action)) continue;
+    const key = refKey(c.kind, c.key);
+    const since = stoppedWaiting.get(key);
+    if (r.status === 'failed' && since !== undefined) out.set(key, formatLandingMark({ action: c.action, since }));
+    else if (r.status === 'done' || (r.status === 'failed' && r.unchanged)) out.set(key, null);
+  }
+  return out;
+}
+
+function sentText(c: Pick<Change, 'kind' | 'key' | 'action'>, mark: LandingMark): string {
+  const request = c.action === 'publish' ? 'a publish of its new version' : c.action === 'invite' ? 'an invitation' : 'a create';
+  return `${c.kind} ${quoteValue(c.key, 200)}: ${request} an earlier apply stopped waiting for at ${mark.since}`;
+}
+
+function mayStillLand(mark: LandingMark, now: Date): boolean {
+  const at = Date.parse(mark.since);
+  // Either way: a mark from a clock far ahead of this one would otherwise stop every plan until then.
+  return Number.isFinite(at) && Math.abs(now.getTime() - at) < LANDING_WINDOW_MS;
+}

@@ -1,0 +1,64 @@
+/**
+ * A create docket stopped waiting for may land after the apply ended: the lock marks it, and a plan
+ * or apply made at once (plain or of a saved plan) does not send it a second time (probe IH-2).
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { bin, expectConverged, reviewOf, waitUntil } from './harness.js';
+
+let t: TestEmulator;
+afterEach(async () => {
+  await t?.emulator.close();
+  await removeMadeDirs();
+});
+
+const lockOf = async (dir: string): Promise<{ landing?: Record<string, Record<string, string>> }> => JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { landing?: Record<string, Record<string, string>> };
+const named = (name: string) => Object.values(reviewOf(t).playbooks).filter((p) => p.name === name);
+const creates = () => t.emulator.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/playbooks')).length;
+
+it('a create still landing after its apply gave up is not sent again by a plan, an apply or the saved plan made before it, until it lands', async () => {
+  t = await startTestEmulator();
+  const run = bin(t);
+  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Late NDA\n' });
+  const planFile = join(dir, 'plan.json');
+  expect((await run('plan', '-C', dir, '--out', planFile)).code).toBe(0);
+  // Held 5 s, then carried out: past the apply's 1.5 s budget, so it ends before the create lands.
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: 5000, count: 1 });
+  const first = await run('apply', '-C', dir, planFile, '--timeout', '1500ms');
+  expect(first.code).toBe(1);
+  expect(first.stderr).toContain('wait a few minutes for what the service may still be carrying out');
+  const marks = Object.values((await lockOf(dir)).landing ?? {});
+  expect(marks.map((m) => Object.keys(m))).toEqual([['playbook:Late NDA']]);
+  expect(Object.values(marks[0]!)[0]).toMatch(/^create \d{4}-\d\d-\d\dT/);
+
+  // The saved plan still says create: applied again, it is stale, and sends nothing.
+  const again = await run('apply', '-C', dir, planFile);
+  expect(again.code).toBe(1);
+  expect(again.stderr).toContain('playbook "Late NDA": a create an earlier apply stopped waiting for at ');
+  expect(again.stderr).toContain('the plan would send it a second time');
+  // A new plan, and a plain apply, stop at the file's line and send nothing.
+  const plan = await run('plan', '-C', dir);
+  expect(plan.code).toBe(1);
+  expect(plan.stderr).toContain('playbooks/nda.yaml:1:1 error uncertain-create playbook "Late NDA"');
+  expect(plan.stderr).toContain('so docket will not send it again yet');
+  expect(plan.stderr).toContain('`docket apply --retry-uncertain` sends it again now');
+  const apply = await run('apply', '-C', dir, '--auto-approve');
+  expect(apply.code).toBe(1);
+  expect(apply.stderr).toContain('error uncertain-create');
+  // --retry-uncertain is the person's choice to send it now: the plan shows the create, and says the risk.
+  const retry = await run('plan', '-C', dir, '--retry-uncertain');
+  expect(retry.code).toBe(0);
+  expect(retry.stdout).toContain('--retry-uncertain: apply sends it again, and if the first request still lands, it is made twice');
+  expect(named('Late NDA')).toHaveLength(0);
+
+  // Once it landed, nothing is left to do; the next apply forgets the mark.
+  await waitUntil(() => named('Late NDA').length > 0, 'the late create');
+  await expectConverged(run, dir);
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  expect((await lockOf(dir)).landing).toBeUndefined();
+  expect(named('Late NDA')).toHaveLength(1);
+  expect(creates()).toBe(1);
+});

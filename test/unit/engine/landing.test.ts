@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { landingAfterApply, landingSincePlan, resolveLanding, type LandingMark } from '../../../src/engine/landing.js';
+import type { ApplyReport } from '../../../src/engine/types.js';
+import { change, desiredPlaybook, planOf, pos } from './builders.js';
+
+const SENT = '2026-12-04T08:00:00.000Z';
+const marks = (entries: Record<string, LandingMark>) => new Map(Object.entries(entries));
+const at = (minutes: number) => new Date(Date.parse(SENT) + minutes * 60_000);
+const create = change('create', 'playbook', 'NDA', { source: pos(1) });
+const nda = desiredPlaybook('NDA');
+
+describe('resolveLanding', () => {
+  it('stops a plan that creates again, within ten minutes, what an apply stopped waiting for, at its file line', () => {
+    const out = resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [create], [nda], { now: at(3) });
+    expect(out.givenUp).toEqual([]);
+    expect(out.stops).toMatchObject([{ severity: 'error', code: 'uncertain-create', file: nda.source.file, line: nda.source.line }]);
+    expect(out.stops[0]!.message).toBe(`playbook "NDA": a create an earlier apply stopped waiting for at ${SENT} is not live yet, but the service may still be carrying it out, so docket will not send it again yet`);
+    // Drift and pull send nothing: said, not stopped.
+    expect(resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [create], [nda], { now: at(3), readOnly: true }).stops[0]!.severity).toBe('warning');
+  });
+
+  it('sends it again ten minutes on, or at once with --retry-uncertain, saying so, and gives the mark up', () => {
+    const later = resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [create], [nda], { now: at(10) });
+    expect(later).toEqual({ stops: [], givenUp: [{ key: 'playbook:NDA', since: SENT }], warnings: [`playbook "NDA": a create an earlier apply stopped waiting for at ${SENT} is not live ten minutes on, so apply sends it again`] });
+    const retried = resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [create], [nda], { now: at(1), retry: true });
+    expect(retried.stops).toEqual([]);
+    expect(retried.warnings[0]).toContain('--retry-uncertain: apply sends it again, and if the first request still lands, it is made twice');
+    // A mark from a clock far ahead is not a stop until then.
+    expect(resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [create], [nda], { now: at(-30) }).stops).toEqual([]);
+  });
+
+  it('a mark whose action the plan no longer makes (it landed, or the files dropped it) is settled; one outside the targets is left', () => {
+    const landed = resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [change('update', 'playbook', 'NDA')], [nda], { now: at(1) });
+    expect(landed).toEqual({ stops: [], warnings: [], givenUp: [{ key: 'playbook:NDA', since: SENT }] });
+    expect(resolveLanding(marks({ 'playbook:Gone': { action: 'create', since: SENT } }), [], [nda], { now: at(1) }).givenUp).toEqual([{ key: 'playbook:Gone', since: SENT }]);
+    expect(resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [], [nda], { now: at(1), sends: () => false })).toEqual({ stops: [], warnings: [], givenUp: [] });
+  });
+});
+
+describe('landingAfterApply and landingSincePlan', () => {
+  const report = (status: 'done' | 'failed', extra: object = {}): ApplyReport => ({ results: [{ changeId: create.id, status, ms: 1, ...extra }], done: status === 'done' ? 1 : 0, failed: status === 'failed' ? 1 : 0, skipped: 0, ms: 1 });
+
+  it('marks what the apply stopped waiting for, forgets what it made, refused outright, or the plan gave up', () => {
+    const plan = { ...planOf([create]), landing_given_up: [{ key: 'playbook:Other', since: SENT }] };
+    expect(landingAfterApply(plan, report('failed', { pending: true }), new Map([['playbook:NDA', SENT]]))).toEqual(new Map([['playbook:Other', null], ['playbook:NDA', `create ${SENT}`]]));
+    expect(landingAfterApply(plan, report('done'), new Map())).toEqual(new Map([['playbook:Other', null], ['playbook:NDA', null]]));
+    expect(landingAfterApply(plan, report('failed', { unchanged: true }), new Map())).toEqual(new Map([['playbook:Other', null], ['playbook:NDA', null]]));
+  });
+
+  it('a saved plan that would send again what an apply since it stopped waiting for is stale; one that gave the mark up is not', () => {
+    const mark = marks({ 'playbook:NDA': { action: 'create', since: SENT } });
+    expect(landingSincePlan(planOf([create]), mark)).toEqual([`playbook "NDA": a create an earlier apply stopped waiting for at ${SENT} may not be live yet, and the service may still be carrying it out, so the plan would send it a second time (docket plan stops at it and says how to go on)`]);
+    expect(landingSincePlan({ ...planOf([create]), landing_given_up: [{ key: 'playbook:NDA', since: SENT }] }, mark)).toEqual([]);
+    expect(landingSincePlan(planOf([change('update', 'playbook', 'NDA')]), mark)).toEqual([]);
+  });
+});
