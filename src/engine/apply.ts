@@ -17,7 +17,7 @@ import { lookBeforeCreate, settleAfterCreate } from './race.js';
 import { mapLimit } from '../util/map-limit.js';
 import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
 import { followRenamedFiles } from './lock-follow.js';
-import { LANDING_ACTIONS, landingAfterApply } from './landing.js';
+import { LANDING_ACTIONS, landingAfterApply, type LandingMark } from './landing.js';
 
 /** Reads a data file for upload (the CLI reads it from the configuration directory). */
 export type FileReader = (path: string, sha256: string) => Promise<Uint8Array>;
@@ -220,15 +220,15 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // read per scope then, not one after every few creates: 2,000 terms read the list 260 times).
   const checkLater: Change[] = [];
   const referredTo = new Set(plan.changes.flatMap((c) => c.dependsOn));
-  /** Creates and publishes this apply sent and stopped waiting for, by `kind:key`: when it stopped. */
-  const stoppedWaiting = new Map<string, string>();
+  /** Creates, invitations and publishes this apply sent and stopped waiting for, by `kind:key`. */
+  const stoppedWaiting = new Map<string, LandingMark>();
   const sent = async <T>(change: Change, write: () => Promise<T>): Promise<T> => {
     try {
       return await write();
     } catch (error) {
       // An upload keeps its own pending mark in the lock, which the next plan settles.
       if (LANDING_ACTIONS.has(change.action) && mayStillRun(error) && !lock.files[lockKey(change.kind, change.key)]?.pending) {
-        stoppedWaiting.set(`${change.kind}:${change.key}`, (input.now?.() ?? new Date()).toISOString());
+        stoppedWaiting.set(`${change.kind}:${change.key}`, { action: change.action, since: (input.now?.() ?? new Date()).toISOString() });
       }
       throw error;
     }
@@ -291,7 +291,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   if (forgetSuperseded(plan, report, lock)) lockChanged = true;
   // Not for --target, which acts on its targets alone.
   if (!plan.targets?.length && followRenamedFiles(lock, input.desired, [...kinds.values()])) lockChanged = true;
-  return { report, lock, lockChanged, ids, unkept, written, landing: landingAfterApply(plan, report, stoppedWaiting) };
+  return { report, lock, lockChanged, ids, unkept, written, landing: landingAfterApply(plan, stoppedWaiting) };
 }
 
 /**

@@ -14,7 +14,7 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
-import { refKey, type Action, type ApplyReport, type Change, type DesiredResource, type Plan } from './types.js';
+import { refKey, type Action, type Change, type DesiredResource, type Plan } from './types.js';
 
 /** The actions a repeat of makes a second object or version. */
 export const LANDING_ACTIONS: ReadonlySet<Action> = new Set<Action>(['create', 'invite', 'publish']);
@@ -122,21 +122,13 @@ export function landingSincePlan(plan: Plan, marks: LandingMarks): string[] {
 }
 
 /**
- * The marks an apply leaves (`kind:key` → mark, or null to forget): those the plan gave up go,
- * each action done goes, and each the apply stopped waiting for is marked with when it ran.
+ * The marks an apply leaves (`kind:key` → mark, or null to forget it): those the plan gave up go
+ * (a mark the plan did not give up stopped it), and each write the apply stopped waiting for is marked.
  */
-export function landingAfterApply(plan: Plan, report: ApplyReport, stoppedWaiting: ReadonlyMap<string, string>): Map<string, string | null> {
+export function landingAfterApply(plan: Plan, stoppedWaiting: ReadonlyMap<string, LandingMark>): Map<string, string | null> {
   const out = new Map<string, string | null>();
   for (const g of plan.landing_given_up ?? []) out.set(g.key, null);
-  const byId = new Map(plan.changes.map((c) => [c.id, c]));
-  for (const r of report.results) {
-    const c = byId.get(r.changeId);
-    if (!c || !LANDING_ACTIONS.has(c.action)) continue;
-    const key = refKey(c.kind, c.key);
-    const since = stoppedWaiting.get(key);
-    if (r.status === 'failed' && since !== undefined) out.set(key, formatLandingMark({ action: c.action, since }));
-    else if (r.status === 'done' || (r.status === 'failed' && r.unchanged)) out.set(key, null);
-  }
+  for (const [key, mark] of stoppedWaiting) out.set(key, formatLandingMark(mark));
   return out;
 }
 

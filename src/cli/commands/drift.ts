@@ -126,7 +126,11 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
             return planPull(await pullInputOf(s, io.env, { plan: limited.plan, live, unmatched, targets: opts.target }));
           })().then(
             (pulled) => pulled.files.length > 0,
-            () => undefined,
+            (error: unknown) => {
+              // Said with -v: the closing line then cannot tell whether pull would write a file.
+              s.logger.debug(`pull could not be planned for the closing line (${error instanceof Error ? error.message : String(error)})`);
+              return undefined;
+            },
           );
           if (writes !== undefined) report.pullWrites = writes;
         }

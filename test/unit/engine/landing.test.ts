@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { landingAfterApply, landingSincePlan, resolveLanding, type LandingMark } from '../../../src/engine/landing.js';
-import type { ApplyReport } from '../../../src/engine/types.js';
 import { change, desiredPlaybook, planOf, pos } from './builders.js';
 
 const SENT = '2026-12-04T08:00:00.000Z';
@@ -38,13 +37,10 @@ describe('resolveLanding', () => {
 });
 
 describe('landingAfterApply and landingSincePlan', () => {
-  const report = (status: 'done' | 'failed', extra: object = {}): ApplyReport => ({ results: [{ changeId: create.id, status, ms: 1, ...extra }], done: status === 'done' ? 1 : 0, failed: status === 'failed' ? 1 : 0, skipped: 0, ms: 1 });
-
-  it('marks what the apply stopped waiting for, forgets what it made, refused outright, or the plan gave up', () => {
+  it('marks what the apply stopped waiting for, and forgets what the plan gave up', () => {
     const plan = { ...planOf([create]), landing_given_up: [{ key: 'playbook:Other', since: SENT }] };
-    expect(landingAfterApply(plan, report('failed', { pending: true }), new Map([['playbook:NDA', SENT]]))).toEqual(new Map([['playbook:Other', null], ['playbook:NDA', `create ${SENT}`]]));
-    expect(landingAfterApply(plan, report('done'), new Map())).toEqual(new Map([['playbook:Other', null], ['playbook:NDA', null]]));
-    expect(landingAfterApply(plan, report('failed', { unchanged: true }), new Map())).toEqual(new Map([['playbook:Other', null], ['playbook:NDA', null]]));
+    expect(landingAfterApply(plan, new Map([['playbook:NDA', { action: 'create', since: SENT }]]))).toEqual(new Map([['playbook:Other', null], ['playbook:NDA', `create ${SENT}`]]));
+    expect(landingAfterApply(planOf([create]), new Map())).toEqual(new Map());
   });
 
   it('a saved plan that would send again what an apply since it stopped waiting for is stale; one that gave the mark up is not', () => {
