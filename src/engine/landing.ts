@@ -14,7 +14,7 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
-import { refKey, type Action, type Change, type DesiredResource, type Plan } from './types.js';
+import { formerKeys, refKey, type Action, type Change, type DesiredResource, type Plan } from './types.js';
 
 /** The actions a repeat of makes a second object or version. */
 export const LANDING_ACTIONS: ReadonlySet<Action> = new Set<Action>(['create', 'invite', 'publish']);
@@ -74,18 +74,17 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
   const out: LandingOutcome = { stops: [], warnings: [], givenUp: [] };
   // Almost always none: no index of every change for them.
   if (marks.size === 0) return out;
-  const planned = new Map(changes.filter((c) => LANDING_ACTIONS.has(c.action)).map((c) => [refKey(c.kind, c.key), c]));
   const declared = new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
-  for (const [key, mark] of marks) {
-    const d = declared.get(key);
-    const change = planned.get(key);
-    if (!change || change.action !== mark.action) {
-      // Out of this plan's targets, it is neither settled nor sent: left for a plan that sends it.
-      if (d && scope.sends?.(d) === false) continue;
-      out.givenUp.push({ key, since: mark.since });
-      continue;
-    }
-    const what = sentText(change, mark);
+  const used = new Set<string>();
+  for (const change of changes) {
+    if (!LANDING_ACTIONS.has(change.action)) continue;
+    const d = declared.get(refKey(change.kind, change.key));
+    // Renamed in the files since (or its playbook): the mark is under the name the write was sent with.
+    const key = (d ? keysOf(d, declared) : [refKey(change.kind, change.key)]).find((k) => marks.get(k)?.action === change.action);
+    if (key === undefined) continue;
+    const mark = marks.get(key)!;
+    used.add(key);
+    const what = sentText(change, mark, key);
     if (!mayStillLand(mark, scope.now)) {
       out.givenUp.push({ key, since: mark.since });
       out.warnings.push(`${what} is not live ten minutes on, so apply sends it again`);
@@ -93,17 +92,32 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
       out.givenUp.push({ key, since: mark.since });
       out.warnings.push(`${what} is not live yet; --retry-uncertain: apply sends it again, and if the first request still lands, it is made twice`);
     } else {
-      const at = d?.source ?? {};
       out.stops.push({
         severity: scope.readOnly ? 'warning' : 'error',
         code: 'uncertain-create',
-        ...at,
+        ...(d?.source ?? change.source ?? {}),
         message: `${what} is not live yet, but the service may still be carrying it out, so docket will not send it again yet`,
         hint: 'run `docket plan` again in a few minutes: once it is live nothing is left to do, and one that never landed is sent again ten minutes after it was sent; `docket apply --retry-uncertain` sends it again now',
       });
     }
   }
+  // The rest: live now, or no longer wanted. Out of this plan's targets, neither settled nor sent: left for a plan that sends it.
+  for (const [key, mark] of marks) {
+    if (used.has(key)) continue;
+    const d = declared.get(key);
+    if (d && scope.sends?.(d) === false) continue;
+    out.givenUp.push({ key, since: mark.since });
+  }
   return out;
+}
+
+/** The `kind:key`s a declared object's write may have been sent under: its own, its former names', and under its parent's former names. */
+function keysOf(d: DesiredResource, declared: ReadonlyMap<string, DesiredResource>): string[] {
+  const own = [refKey(d.kind, d.key), ...formerKeys(d)];
+  const parent = d.parent ? declared.get(refKey(d.parent.kind, d.parent.key)) : undefined;
+  if (!parent || parent.renamedFrom.length === 0) return own;
+  const names = [d.name, ...d.renamedFrom];
+  return [...own, ...parent.renamedFrom.flatMap((former) => names.map((name) => refKey(d.kind, `${former}/${name}`)))];
 }
 
 /**
@@ -132,9 +146,11 @@ export function landingAfterApply(plan: Plan, stoppedWaiting: ReadonlyMap<string
   return out;
 }
 
-function sentText(c: Pick<Change, 'kind' | 'key' | 'action'>, mark: LandingMark): string {
+/** `markedAs`: the `kind:key` the mark is under, when another than the change's (a name the files renamed since). */
+function sentText(c: Pick<Change, 'kind' | 'key' | 'action'>, mark: LandingMark, markedAs = refKey(c.kind, c.key)): string {
   const request = c.action === 'publish' ? 'a publish of its new version' : c.action === 'invite' ? 'an invitation' : 'a create';
-  return `${c.kind} ${quoteValue(c.key, 200)}: ${request} an earlier apply stopped waiting for at ${mark.since}`;
+  const as = markedAs === refKey(c.kind, c.key) ? '' : ` (as ${quoteValue(markedAs.slice(markedAs.indexOf(':') + 1), 200)})`;
+  return `${c.kind} ${quoteValue(c.key, 200)}: ${request}${as} an earlier apply stopped waiting for at ${mark.since}`;
 }
 
 function mayStillLand(mark: LandingMark, now: Date): boolean {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { landingAfterApply, landingSincePlan, resolveLanding, type LandingMark } from '../../../src/engine/landing.js';
-import { change, desiredPlaybook, planOf, pos } from './builders.js';
+import { change, desiredPlaybook, desiredRule, planOf, pos } from './builders.js';
 
 const SENT = '2026-12-04T08:00:00.000Z';
 const marks = (entries: Record<string, LandingMark>) => new Map(Object.entries(entries));
@@ -26,6 +26,16 @@ describe('resolveLanding', () => {
     expect(retried.warnings[0]).toContain('--retry-uncertain: apply sends it again, and if the first request still lands, it is made twice');
     // A mark from a clock far ahead is not a stop until then.
     expect(resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [create], [nda], { now: at(-30) }).stops).toEqual([]);
+  });
+
+  it('a create renamed in the files since (or its playbook) is found under the name it was sent with', () => {
+    const renamed = { ...desiredPlaybook('NDA 2'), renamedFrom: ['NDA'] };
+    const out = resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [change('create', 'playbook', 'NDA 2')], [renamed], { now: at(1) });
+    expect(out.stops.map((d) => d.message)).toEqual([`playbook "NDA 2": a create (as "NDA") an earlier apply stopped waiting for at ${SENT} is not live yet, but the service may still be carrying it out, so docket will not send it again yet`]);
+    const rule = desiredRule('NDA 2', 'Term');
+    const ruleOut = resolveLanding(marks({ 'rule:NDA/Term': { action: 'create', since: SENT } }), [change('create', 'rule', 'NDA 2/Term')], [renamed, rule], { now: at(1) });
+    expect(ruleOut.stops).toHaveLength(1);
+    expect(ruleOut.givenUp).toEqual([]);
   });
 
   it('a mark whose action the plan no longer makes (it landed, or the files dropped it) is settled; one outside the targets is left', () => {
