@@ -4,7 +4,7 @@
  * connection always closed.
  */
 import { lstat, rm } from 'node:fs/promises';
-import { EMULATOR_TARGET, emptyLock, forgetEmulatorUploads, forgetKnownLocks, landingMarks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
+import { EMULATOR_TARGET, emptyLock, forgetEmulatorUploads, forgetKnownLocks, landingMarks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLandingSync, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
 import { parseTarget } from '../engine/target.js';
 import { followRenamesInDropped, recordHeld, splitByService, syncState, withChildrenForgotten, withMovedRecords, type RecordHeld, type SyncState, type SyncUpdates } from '../engine/sync.js';
@@ -12,7 +12,7 @@ import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
 import type { ServiceName } from '../api/types.js';
 import { KINDS, kindNamed } from '../kinds/index.js';
 import { refKey } from '../engine/types.js';
-import { parseLandingMark, type LandingMark, type LandingMarks } from '../engine/landing.js';
+import { parseLandingMark, type LandingChange, type LandingMark, type LandingMarks } from '../engine/landing.js';
 import { DEFAULT_AGREEMENTS_URL, connect, refuseScratchOutside, type Connection } from './connect.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { Logger, type Io } from './io.js';
@@ -37,8 +37,10 @@ export interface Session {
   lockTarget: string | undefined;
   /** What docket last saw in sync, from the sections of the services this run talks to (ask once they answered). */
   sync(): SyncState;
-  /** Creates and publishes an earlier apply stopped waiting for (engine/landing.ts), from the same sections as `sync`. */
+  /** Creates, invitations and publishes an earlier apply stopped waiting for (engine/landing.ts), from the same sections as `sync`. */
   landing(): LandingMarks;
+  /** Writes landing mark changes at once, synchronously: a second signal's last write (none for the in-process emulator, which ends with the process). */
+  landingNow(changes: ReadonlyMap<string, LandingChange>): void;
   /** The file recordSync writes (docket.lock.json, or the emulator's sync file). */
   syncFile: string;
   /** Records sync changes in docket.lock.json, each field under the service it lives on. */
@@ -48,10 +50,10 @@ export interface Session {
    * The end of an apply: this target's lock entries (`create`: write the file even with none) and
    * the sync changes, in one atomic write when both live in docket.lock.json (all but
    * `--emulator` runs). `updatesOf` makes the changes once the file is read, leaving out the
-   * records it holds already (`held`), and `landing` the landing marks to set or (null) forget.
-   * Returns what is worth telling about the lock file.
+   * records it holds already (`held`), and `landing` how the landing marks change. Returns what is
+   * worth telling about the lock file.
    */
-  settle(lock: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates, landing?: ReadonlyMap<string, string | null>): Promise<string | undefined>;
+  settle(lock: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates, landing?: ReadonlyMap<string, LandingChange>): Promise<string | undefined>;
 }
 
 export interface SessionOptions extends CommonOptions {
@@ -193,8 +195,8 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       return out;
     };
     /** Landing mark changes, each under the section of its object's service. */
-    const landingChanges = (marks: ReadonlyMap<string, string | null>, { sections, serviceOf }: Sections): Map<string, Record<string, string | null>> => {
-      const out = new Map<string, Record<string, string | null>>();
+    const landingChanges = (marks: ReadonlyMap<string, LandingChange>, { sections, serviceOf }: Sections): Map<string, Record<string, LandingChange>> => {
+      const out = new Map<string, Record<string, LandingChange>>();
       if (sections.length === 0) return out;
       for (const [key, mark] of marks) {
         const target = serviceOf(key, '');
@@ -203,6 +205,10 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
         into[key] = mark;
       }
       return out;
+    };
+    const landingNow = (marks: ReadonlyMap<string, LandingChange>): void => {
+      if (emulator || marks.size === 0) return;
+      writeLandingSync(syncLocation, Object.fromEntries([...landingChanges(marks, sectionsNow())].map(([target, landing]) => [target, { records: {}, landing }])));
     };
     let declared: Set<string> | undefined;
     const declaredKeys = (): ReadonlySet<string> => (declared ??= new Set(workspace.desired.map((d) => refKey(d.kind, d.key))));
@@ -227,7 +233,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       await connection.saveEmulator();
       return writeSync(syncLocation, changes);
     };
-    const settle = async (files: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates, marks?: ReadonlyMap<string, string | null>): Promise<string | undefined> => {
+    const settle = async (files: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates, marks?: ReadonlyMap<string, LandingChange>): Promise<string | undefined> => {
       // With every record held already, the sections are still named: one written out of order by
       // hand is put in order, as restating its records did.
       const changesIn = (doc: LockDocument): SyncChanges | undefined => {
@@ -244,7 +250,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       const wrote = together ? undefined : await writeSync(syncLocation, changesIn);
       return [told, wrote].filter((said) => said !== undefined).join('\n') || undefined;
     };
-    result = await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, landing, syncFile: syncLocation.path, recordSync, settle });
+    result = await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, landing, landingNow, syncFile: syncLocation.path, recordSync, settle });
   } catch (error) {
     progress.stop();
     // The command's own failure is the one to report: closing (the emulator's last save) may fail too.

@@ -10,8 +10,8 @@
  *
  * Beside `targets`, `synced` holds per target what docket last saw in sync for each object
  * (engine/sync.ts): written by apply and pull, read by plan to tell which side changed since.
- * `landing` holds per target the creates and publishes an apply stopped waiting for, which may
- * still land (engine/landing.ts): the next plan does not send them again at once.
+ * `landing` holds per target the creates, invitations and publishes an apply stopped waiting for,
+ * which may still land (engine/landing.ts): the next plan does not send them again at once.
  *
  * A git merge conflict in the file is resolved here when the two sides do not contradict (each
  * side's entries are kept); when they do, it is an error at the conflict marker's line. Sync
@@ -38,6 +38,7 @@ import { UUID } from '../util/uuid.js';
 import { idProblem, SEGMENT_BREAKERS } from '../api/path-segment.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { isKindName } from '../kinds/index.js';
+import { parseLandingMark, type LandingChange } from '../engine/landing.js';
 
 export { confirmedUpload, lockEntries, lockKey } from './lock-entries.js';
 
@@ -133,8 +134,8 @@ type Files = Record<string, LockEntry>;
 /** Sync records of one target: `kind:key` → the record's text (engine/sync.ts reads and writes it). */
 export type SyncRecords = Record<string, string>;
 
-/** Landing marks of one target: `kind:key` → `<action> <since>` (engine/landing.ts reads and writes them). */
-export type LandingMarks = Record<string, string>;
+/** Landing marks of one target: `kind:key` → `<action> <time>` (engine/landing.ts reads and writes them). */
+export type LandingSection = Record<string, string>;
 
 interface LegacySection {
   files?: Files;
@@ -149,8 +150,8 @@ export interface LockDocument {
   legacy?: LegacySection & { emulator?: LegacySection };
   /** What docket last saw in sync, per target (the service a record's fields live on). */
   synced?: Record<string, SyncRecords>;
-  /** Creates and publishes that may still land, per target (as `synced`). */
-  landing?: Record<string, LandingMarks>;
+  /** Creates, invitations and publishes that may still land, per target (as `synced`). */
+  landing?: Record<string, LandingSection>;
 }
 
 /** Where a configuration's lock file is, and which legacy section a run would have used. */
@@ -496,9 +497,6 @@ function composeKeys(entries: Record<string, unknown>): void {
   }
 }
 
-/** `create 2026-12-04T08:14:03.000Z`: the action an apply stopped waiting for, and when it was sent. */
-const LANDING_MARK = /^(create|invite|publish) (\S+)$/;
-
 /** What is wrong with `landing`: each mark is `<action> <time>` under a `kind:key` of a kind docket has. */
 function landingProblems(landing: unknown): LockProblem[] {
   if (landing === undefined) return [];
@@ -511,11 +509,13 @@ function landingProblems(landing: unknown): LockProblem[] {
     }
     for (const [key, mark] of Object.entries(marks)) {
       const at = ['landing', target, key];
-      if (!namesKind(key)) problems.push({ path: at, message: unknownKindOf('landing mark key', key), atKey: true });
-      const parts = typeof mark === 'string' ? LANDING_MARK.exec(mark) : null;
+      const colon = key.indexOf(':');
+      if (colon <= 0 || colon === key.length - 1) problems.push({ path: at, message: `landing mark key ${showJson(key)} is not \`kind:key\``, atKey: true });
+      else if (!namesKind(key)) problems.push({ path: at, message: unknownKindOf('landing mark key', key), atKey: true });
+      const parsed = typeof mark === 'string' ? parseLandingMark(mark) : undefined;
       // Read as no mark, the plan would send at once what may still land: made twice.
-      if (!parts) problems.push({ path: at, message: `landing mark "${key}" must be its action (\`create\`, \`invite\` or \`publish\`), a space and a time (got ${showJson(mark)})` });
-      else if (!ISO_TIME.test(parts[2]!) || Number.isNaN(Date.parse(parts[2]!))) problems.push({ path: at, within: parts[1]!.length + 1, message: `landing mark "${key}" has ${quoteValue(parts[2]!)}, which is not a time (ISO 8601, as docket writes it)` });
+      if (!parsed) problems.push({ path: at, message: `landing mark "${key}" must be its action (\`create\`, \`invite\` or \`publish\`), a space and a time (got ${showJson(mark)})` });
+      else if (!ISO_TIME.test(parsed.since) || Number.isNaN(Date.parse(parsed.since))) problems.push({ path: at, within: parsed.action.length + 1, message: `landing mark "${key}" has ${quoteValue(parsed.since)}, which is not a time (ISO 8601, as docket writes it)` });
     }
   }
   return problems;
@@ -682,7 +682,7 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
   if (problems.length > 0) return { errors: found(problems) };
   doc.targets = canonicalSections(doc.targets, (into, from) => ({ ...into, files: { ...from.files, ...into.files } }));
   if (doc.synced) doc.synced = canonicalSections(doc.synced, (into, from) => ({ ...from, ...into }));
-  if (doc.landing) doc.landing = canonicalSections(doc.landing, (into, from) => ({ ...from, ...into }));
+  if (doc.landing) doc.landing = canonicalSections(doc.landing, laterMarks);
   for (const [, files] of allSections(doc, legacyAt)) {
     composeKeys(files);
     for (const entry of Object.values(files)) lowerCaseHex(entry);
@@ -869,11 +869,7 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
     }
     merged.synced[target] = Object.fromEntries(Object.entries(into).filter(([, v]) => v !== ''));
   }
-  // Both sides' marks: of one object, the later (its window ends last).
-  for (const [target, marks] of Object.entries(b.doc.landing ?? {})) {
-    const into = ((merged.landing ??= {})[target] ??= {});
-    for (const [key, mark] of Object.entries(marks)) if (into[key] === undefined || landingTime(mark) > landingTime(into[key])) into[key] = mark;
-  }
+  for (const [target, marks] of Object.entries(b.doc.landing ?? {})) (merged.landing ??= {})[target] = laterMarks(merged.landing[target] ?? {}, marks);
   if (merged.landing) merged.landing = inOrder(Object.fromEntries(Object.entries(merged.landing).map(([target, marks]) => [target, inOrder(marks)])));
   // Theirs came after ours: in key order, as every write keeps them, or the next write churns the file.
   if (merged.synced) merged.synced = inOrder(Object.fromEntries(Object.entries(merged.synced).map(([target, records]) => [target, inOrder(records)])));
@@ -969,13 +965,16 @@ export async function resolveLockTarget(
   return known.length === 1 ? known[0] : undefined;
 }
 
-/** The time a landing mark's request was sent, in milliseconds (NaN for none). */
-function landingTime(mark: string): number {
-  return Date.parse(mark.slice(mark.indexOf(' ') + 1));
+/** Both sections' marks (two sides of a merge conflict, two spellings of a target): of one object, the later, whose window ends last. */
+function laterMarks(a: LandingSection, b: LandingSection): LandingSection {
+  const time = (mark: string | undefined): number => (mark === undefined ? -Infinity : Date.parse(parseLandingMark(mark)?.since ?? ''));
+  const out = { ...a };
+  for (const [key, mark] of Object.entries(b)) if (!(time(out[key]) >= time(mark))) out[key] = mark;
+  return out;
 }
 
 /** The landing marks of one target (none: empty). */
-export function landingMarks(doc: LockDocument, target: string): Readonly<LandingMarks> {
+export function landingMarks(doc: LockDocument, target: string): Readonly<LandingSection> {
   return doc.landing?.[target] ?? {};
 }
 
@@ -1130,9 +1129,9 @@ export async function forgetEmulatorUploads(location: LockLocation): Promise<voi
 
 /**
  * Sync record changes per target: `null` forgets a record; `reset` empties a target's records (and
- * landing marks) first. `landing`: landing marks to set or (`null`) forget.
+ * landing marks) first. `landing`: landing marks to set or forget (LandingChange).
  */
-export type SyncChanges = Record<string, { records: Record<string, string | null>; reset?: boolean; landing?: Record<string, string | null> }>;
+export type SyncChanges = Record<string, { records: Record<string, string | null>; reset?: boolean; landing?: Record<string, LandingChange> }>;
 
 function hasSyncChanges(changes: SyncChanges | undefined): changes is SyncChanges {
   return changes !== undefined && Object.values(changes).some((c) => Object.keys(c.records).length > 0 || c.reset || Object.keys(c.landing ?? {}).length > 0);
@@ -1140,13 +1139,14 @@ function hasSyncChanges(changes: SyncChanges | undefined): changes is SyncChange
 
 /** The document with the landing marks changed (a reset target's emptied first). */
 function withLanding(doc: LockDocument, changes: SyncChanges): LockDocument {
-  let landing: Record<string, LandingMarks> | undefined;
+  let landing: Record<string, LandingSection> | undefined;
   for (const [target, change] of Object.entries(changes)) {
     const before = (landing ?? doc.landing)?.[target];
-    const marks: LandingMarks = change.reset ? {} : { ...before };
+    const marks: LandingSection = change.reset ? {} : { ...before };
     for (const [key, mark] of Object.entries(change.landing ?? {})) {
-      if (mark === null) delete marks[key];
-      else marks[key] = mark;
+      if (typeof mark === 'string') marks[key] = mark;
+      // Only the mark the plan gave up: one another apply left since stays.
+      else if (marks[key] !== undefined && parseLandingMark(marks[key])?.since === mark.forget) delete marks[key];
     }
     if (canonicalJson(marks) === canonicalJson(before ?? {})) continue;
     landing ??= { ...doc.landing };
@@ -1315,6 +1315,22 @@ export function writeLockSync(location: LockLocation, target: string, lock: Lock
   }
   const doc = text === undefined ? emptyDocument() : parseLockText(text, location.label).doc;
   writtenAsSync(location.label, () => writeFileAtomicSync(location.path, render(withSection(doc, target, lock, location)), { tempDir: tempDirOf(location.path) }));
+  known.delete(location.path);
+}
+
+/** Landing mark changes, synchronously: for the moment a second signal ends the process. A file docket cannot read is left as it is. */
+export function writeLandingSync(location: LockLocation, changes: SyncChanges): void {
+  let text: string | undefined;
+  try {
+    text = readRegularFileSync(location.path).toString('utf8');
+  } catch {
+    text = undefined;
+  }
+  const read = text === undefined ? { doc: emptyDocument(), diagnostics: [] } : parseLockText(text, location.label);
+  if (read.diagnostics.some((d) => d.severity === 'error')) return;
+  const out = withLanding(read.doc, changes);
+  if (out === read.doc) return;
+  writtenAsSync(location.label, () => writeFileAtomicSync(location.path, render(out), { tempDir: tempDirOf(location.path) }));
   known.delete(location.path);
 }
 

@@ -17,7 +17,7 @@ import { lookBeforeCreate, settleAfterCreate } from './race.js';
 import { mapLimit } from '../util/map-limit.js';
 import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
 import { followRenamedFiles } from './lock-follow.js';
-import { LANDING_ACTIONS, landingAfterApply, type LandingMark } from './landing.js';
+import { formatLandingMark, isLandingAction, landingAfterApply, type LandingAction, type LandingChange, type LandingMark } from './landing.js';
 
 /** Reads a data file for upload (the CLI reads it from the configuration directory). */
 export type FileReader = (path: string, sha256: string) => Promise<Uint8Array>;
@@ -51,6 +51,11 @@ export interface ApplyPlanInput {
   /** Told of each change's failure (see ExecuteOptions.afterFailure). */
   afterFailure?: (error: unknown) => void;
   graceMs?: number;
+  /**
+   * Given, once, how to read the landing marks of the creates, invitations and publishes under
+   * way at that moment: what a second signal, ending the process at once, leaves in the lock.
+   */
+  underWay?: (read: () => Map<string, LandingChange>) => void;
 }
 
 export interface ApplyPlanResult {
@@ -64,8 +69,8 @@ export interface ApplyPlanResult {
   unkept: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   /** Fields written by a change that then failed, by `kind:key` (ExecContext.registerWritten). */
   written: ReadonlyMap<string, readonly string[]>;
-  /** Landing marks to leave, by `kind:key` (null: forget it); see engine/landing.ts. */
-  landing: ReadonlyMap<string, string | null>;
+  /** How the apply changes the landing marks, by `kind:key` (engine/landing.ts). */
+  landing: ReadonlyMap<string, LandingChange>;
 }
 
 export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<ApplyPlanResult> {
@@ -222,15 +227,22 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   const referredTo = new Set(plan.changes.flatMap((c) => c.dependsOn));
   /** Creates, invitations and publishes this apply sent and stopped waiting for, by `kind:key`. */
   const stoppedWaiting = new Map<string, LandingMark>();
+  // An upload keeps its own pending mark in the lock, which the next plan settles.
+  const uploadMarked = (kindKey: string): boolean => lock.files[kindKey]?.pending !== undefined;
+  const now = (): string => (input.now?.() ?? new Date()).toISOString();
+  const underWay = new Map<string, LandingAction>();
+  input.underWay?.(() => new Map([...underWay].filter(([key]) => !uploadMarked(key)).map(([key, action]) => [key, formatLandingMark({ action, since: now() })])));
   const sent = async <T>(change: Change, write: () => Promise<T>): Promise<T> => {
+    const key = `${change.kind}:${change.key}`;
+    const landing = isLandingAction(change.action) ? change.action : undefined;
+    if (landing) underWay.set(key, landing);
     try {
       return await write();
     } catch (error) {
-      // An upload keeps its own pending mark in the lock, which the next plan settles.
-      if (LANDING_ACTIONS.has(change.action) && mayStillRun(error) && !lock.files[lockKey(change.kind, change.key)]?.pending) {
-        stoppedWaiting.set(`${change.kind}:${change.key}`, { action: change.action, since: (input.now?.() ?? new Date()).toISOString() });
-      }
+      if (landing && mayStillRun(error) && !uploadMarked(key)) stoppedWaiting.set(key, { action: landing, since: now() });
       throw error;
+    } finally {
+      underWay.delete(key);
     }
   };
   /** Creates that ended with an object this apply did not make: its fields are not known to be the files'. */
@@ -291,7 +303,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   if (forgetSuperseded(plan, report, lock)) lockChanged = true;
   // Not for --target, which acts on its targets alone.
   if (!plan.targets?.length && followRenamedFiles(lock, input.desired, [...kinds.values()])) lockChanged = true;
-  return { report, lock, lockChanged, ids, unkept, written, landing: landingAfterApply(plan, stoppedWaiting) };
+  return { report, lock, lockChanged, ids, unkept, written, landing: landingAfterApply(plan, report, stoppedWaiting, { uploadMarked, now: input.now?.() ?? new Date() }) };
 }
 
 /**

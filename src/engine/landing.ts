@@ -1,8 +1,9 @@
 /**
- * Creates and publishes an apply stopped waiting for (its own timeout, a gateway's, a signal while
- * the request was out): the service may still be carrying one out minutes later, so a plan made at
- * once that does not find it must not send it again, or the object (or version) is made twice, and
- * a custom term cannot be deleted. The apply leaves a landing mark in the lock; the next plan:
+ * Creates, invitations and publishes an apply stopped waiting for (its own timeout, a gateway's,
+ * the end of its grace after a signal, a second signal once the request was out): the service may
+ * still be carrying one out minutes later, so a plan made at once that does not find it must not
+ * send it again, or the object (or version) is made twice, and a custom term cannot be deleted.
+ * The apply leaves a landing mark in the lock; the next plan:
  *
  * - does not plan that action any more (the object is live, the version published, or the files
  *   no longer want it): the mark is settled, and the apply forgets it;
@@ -14,20 +15,33 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
-import { formerKeys, refKey, type Action, type Change, type DesiredResource, type Plan } from './types.js';
+import { formerKeys, refKey, type Action, type ApplyReport, type Change, type DesiredResource, type Plan } from './types.js';
 
 /** The actions a repeat of makes a second object or version. */
-export const LANDING_ACTIONS: ReadonlySet<Action> = new Set<Action>(['create', 'invite', 'publish']);
+export type LandingAction = Extract<Action, 'create' | 'invite' | 'publish'>;
+
+const LANDING_ACTIONS: ReadonlySet<string> = new Set<LandingAction>(['create', 'invite', 'publish']);
+
+export function isLandingAction(action: string): action is LandingAction {
+  return LANDING_ACTIONS.has(action);
+}
 
 /**
- * How long after it was sent a request docket stopped waiting for may still land. NOTE(api):
- * neither service says how long one runs; the emulator's `late` fault plays one that lands after
- * docket stopped waiting. The same window as a Word term's pending mark (kinds/custom-term.ts).
+ * How long after docket stopped waiting for a request it may still land. NOTE(api): neither
+ * service says how long one runs; the emulator's `late` fault plays one that lands after docket
+ * stopped waiting. A Word term's pending mark (kinds/custom-term.ts) has the same window.
  */
 export const LANDING_WINDOW_MS = 10 * 60_000;
 
+/** Whether a request docket stopped waiting for at `since` may still land `now`. */
+export function mayStillLand(since: string, now = Date.now()): boolean {
+  const at = Date.parse(since);
+  // Either way: a mark from a clock far ahead of this one would otherwise stop every plan until then.
+  return Number.isFinite(at) && Math.abs(now - at) < LANDING_WINDOW_MS;
+}
+
 export interface LandingMark {
-  action: Action;
+  action: LandingAction;
   /** When docket stopped waiting for the request (ISO 8601): the window runs from then. */
   since: string;
 }
@@ -35,15 +49,21 @@ export interface LandingMark {
 /** `kind:key` → the mark, across the services' sections. */
 export type LandingMarks = ReadonlyMap<string, LandingMark>;
 
+/**
+ * How an apply changes a section's marks, by `kind:key`: a mark's text to set, or the time of a
+ * mark the plan gave up, forgotten only if it is still that mark (another apply may have left a new one).
+ */
+export type LandingChange = string | { forget: string };
+
 export function formatLandingMark(mark: LandingMark): string {
   return `${mark.action} ${mark.since}`;
 }
 
-/** A mark as the lock holds it (lock.ts checked its form). */
+/** A mark as the lock holds it: `<action> <time>` (undefined: not one). */
 export function parseLandingMark(text: string): LandingMark | undefined {
   const space = text.indexOf(' ');
-  const action = text.slice(0, space) as Action;
-  return space > 0 && LANDING_ACTIONS.has(action) ? { action, since: text.slice(space + 1) } : undefined;
+  const action = text.slice(0, space);
+  return space > 0 && isLandingAction(action) ? { action, since: text.slice(space + 1) } : undefined;
 }
 
 /** A mark the plan gave up (settled, expired or retried): a saved plan applied later forgets that mark only. */
@@ -77,7 +97,7 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
   const declared = new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
   const used = new Set<string>();
   for (const change of changes) {
-    if (!LANDING_ACTIONS.has(change.action)) continue;
+    if (!isLandingAction(change.action)) continue;
     const d = declared.get(refKey(change.kind, change.key));
     // Renamed in the files since (or its playbook): the mark is under the name the write was sent with.
     const key = (d ? keysOf(d, declared) : [refKey(change.kind, change.key)]).find((k) => marks.get(k)?.action === change.action);
@@ -85,7 +105,7 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
     const mark = marks.get(key)!;
     used.add(key);
     const what = sentText(change, mark, key);
-    if (!mayStillLand(mark, scope.now)) {
+    if (!mayStillLand(mark.since, scope.now.getTime())) {
       out.givenUp.push({ key, since: mark.since });
       out.warnings.push(`${what} is not live ten minutes on, so apply sends it again`);
     } else if (scope.retry) {
@@ -97,17 +117,26 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
         code: 'uncertain-create',
         ...(d?.source ?? change.source ?? {}),
         message: `${what} is not live yet, but the service may still be carrying it out, so docket will not send it again yet`,
-        hint: 'run `docket plan` again in a few minutes: once it is live nothing is left to do, and one that never landed is sent again ten minutes after it was sent; `docket apply --retry-uncertain` sends it again now',
+        hint: 'run `docket plan` again in a few minutes: once it is live nothing is left to do, and one that never landed is sent again ten minutes on; `docket apply --retry-uncertain` sends it again now',
       });
     }
   }
-  // The rest: live now, or no longer wanted. Out of this plan's targets, neither settled nor sent: left for a plan that sends it.
+  // The rest: live now, or no longer wanted. Out of this plan's targets, neither settled nor sent:
+  // left for a plan that sends it (found under a former name too).
+  let owners: Map<string, DesiredResource> | undefined;
   for (const [key, mark] of marks) {
     if (used.has(key)) continue;
-    const d = declared.get(key);
+    const d = declared.get(key) ?? (scope.sends ? (owners ??= formerOwners(desired, declared)).get(key) : undefined);
     if (d && scope.sends?.(d) === false) continue;
     out.givenUp.push({ key, since: mark.since });
   }
+  return out;
+}
+
+/** The declared objects by the `kind:key`s they had under former names (keysOf), for the few marks that need it. */
+function formerOwners(desired: readonly DesiredResource[], declared: ReadonlyMap<string, DesiredResource>): Map<string, DesiredResource> {
+  const out = new Map<string, DesiredResource>();
+  for (const d of desired) for (const key of keysOf(d, declared).slice(1)) out.set(key, d);
   return out;
 }
 
@@ -122,27 +151,41 @@ function keysOf(d: DesiredResource, declared: ReadonlyMap<string, DesiredResourc
 
 /**
  * Landing marks of a saved plan's objects that an apply since it was made left: the plan would
- * send them again at once (it gives up only the marks that were there when it was made).
+ * send them again (it gives up only the marks that were there when it was made).
  */
-export function landingSincePlan(plan: Plan, marks: LandingMarks): string[] {
+export function landingSincePlan(plan: Plan, marks: LandingMarks, desired: readonly DesiredResource[], now = Date.now()): string[] {
   if (marks.size === 0) return [];
   const givenUp = new Set((plan.landing_given_up ?? []).map((g) => `${g.key}|${g.since}`));
+  const declared = new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
   return plan.changes.flatMap((c) => {
-    const key = refKey(c.kind, c.key);
-    const mark = marks.get(key);
-    if (!mark || mark.action !== c.action || givenUp.has(`${key}|${mark.since}`)) return [];
-    return [`${sentText(c, mark)} may not be live yet, and the service may still be carrying it out, so the plan would send it a second time (docket plan stops at it and says how to go on)`];
+    if (!isLandingAction(c.action)) return [];
+    const d = declared.get(refKey(c.kind, c.key));
+    const key = (d ? keysOf(d, declared) : [refKey(c.kind, c.key)]).find((k) => marks.get(k)?.action === c.action && !givenUp.has(`${k}|${marks.get(k)!.since}`));
+    if (key === undefined) return [];
+    const mark = marks.get(key)!;
+    const how = mayStillLand(mark.since, now) ? 'docket plan stops at it and says how to go on' : 'make a new plan: it sends it again, with a warning';
+    return [`${sentText(c, mark, key)} may not be live yet, and the service may still be carrying it out, so the plan would send it a second time (${how})`];
   });
 }
 
 /**
- * The marks an apply leaves (`kind:key` → mark, or null to forget it): those the plan gave up go
- * (a mark the plan did not give up stopped it), and each write the apply stopped waiting for is marked.
+ * The marks an apply leaves, by `kind:key`: those the plan gave up go, and each write it stopped
+ * waiting for is marked: one that failed so (`stoppedWaiting`, when), and one still running when
+ * the apply stopped (`pending`, marked `now`), unless it is an upload, which has a mark of its own.
  */
-export function landingAfterApply(plan: Plan, stoppedWaiting: ReadonlyMap<string, LandingMark>): Map<string, string | null> {
-  const out = new Map<string, string | null>();
-  for (const g of plan.landing_given_up ?? []) out.set(g.key, null);
+export function landingAfterApply(plan: Plan, report: ApplyReport, stoppedWaiting: ReadonlyMap<string, LandingMark>, options: { uploadMarked: (kindKey: string) => boolean; now: Date }): Map<string, LandingChange> {
+  const out = new Map<string, LandingChange>();
+  for (const g of plan.landing_given_up ?? []) out.set(g.key, { forget: g.since });
   for (const [key, mark] of stoppedWaiting) out.set(key, formatLandingMark(mark));
+  const still = report.results.filter((r) => r.status === 'failed' && r.pending);
+  if (still.length === 0) return out;
+  const byId = new Map(plan.changes.map((c) => [c.id, c]));
+  for (const r of still) {
+    const c = byId.get(r.changeId);
+    const key = c && refKey(c.kind, c.key);
+    if (!c || !key || !isLandingAction(c.action) || stoppedWaiting.has(key) || options.uploadMarked(key)) continue;
+    out.set(key, formatLandingMark({ action: c.action, since: options.now.toISOString() }));
+  }
   return out;
 }
 
@@ -153,8 +196,3 @@ function sentText(c: Pick<Change, 'kind' | 'key' | 'action'>, mark: LandingMark,
   return `${c.kind} ${quoteValue(c.key, 200)}: ${request}${as} an earlier apply stopped waiting for at ${mark.since}`;
 }
 
-function mayStillLand(mark: LandingMark, now: Date): boolean {
-  const at = Date.parse(mark.since);
-  // Either way: a mark from a clock far ahead of this one would otherwise stop every plan until then.
-  return Number.isFinite(at) && Math.abs(now.getTime() - at) < LANDING_WINDOW_MS;
-}

@@ -248,7 +248,7 @@ export interface SavedPlanCheck {
   /** The configuration's digest now; asked for once the reads are under way. */
   configDigest: string | (() => Promise<string>);
   target: () => PlanTarget;
-  /** Creates and publishes an apply stopped waiting for (docket.lock.json's `landing`). */
+  /** Creates, invitations and publishes an apply stopped waiting for (docket.lock.json's `landing`). */
   landing?: LandingMarks;
 }
 
@@ -282,7 +282,7 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
   const naming = new Set(lost.keys());
   // By what the files name (a change's own refs are only those of the fields it sends).
   const uncomparable = new Set(naming.size === 0 ? [] : input.desired.filter((d) => d.refs.some((r) => naming.has(refKey(r.kind, r.key)))).map((d) => refKey(d.kind, d.key)));
-  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, checked, checkedBefore, read: new Set(read.map((k) => k.name)), uncomparable }), ...unconfirmedSincePlan(plan, uncertain), ...landingSincePlan(plan, input.landing ?? new Map()), ...lost.values()];
+  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, checked, checkedBefore, read: new Set(read.map((k) => k.name)), uncomparable }), ...unconfirmedSincePlan(plan, uncertain), ...landingSincePlan(plan, input.landing ?? new Map(), input.desired), ...lost.values()];
   // Worth comparing only against the configuration the plan was made from.
   return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds), ...removalsOfDeclared(plan, input.desired, live)] : reasons;
 }

@@ -6,6 +6,7 @@
 import type { LockEntry } from '../config/lock.js';
 import type { SourcePos } from '../diagnostics.js';
 import type { KindName } from '../kinds/index.js';
+import type { LandingGivenUp } from './landing.js';
 
 export type { KindName };
 
@@ -305,7 +306,7 @@ export interface Plan {
   /** docket.lock.json entries apply rewrites, even when nothing else changes (see LockUpdate). */
   lock_updates?: LockUpdate[];
   /** Landing marks this plan gives up (engine/landing.ts): applied later, it forgets those marks only. */
-  landing_given_up?: { key: string; since: string }[];
+  landing_given_up?: LandingGivenUp[];
   /** Present when `--target` limited the plan. */
   targets?: string[];
   /** Kinds whose removals (or creates again of objects removed live) exceed `safety.max_delete_fraction`: apply refuses them unless `--force`. */

@@ -9,6 +9,8 @@ import { quoteValue } from '../config/quote.js';
 import type { LockEntry } from '../config/lock.js';
 import { confirmedUpload, lockEntries } from '../config/lock-entries.js';
 import { liveText, normName, normText } from '../engine/normalize.js';
+// A pending mark's create or publish may still land for as long as any write docket stopped waiting for.
+import { mayStillLand } from '../engine/landing.js';
 import type { Change, DesiredResource, Fields, LiveResource } from '../engine/types.js';
 import type { ExecContext, FetchContext, KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
@@ -325,20 +327,6 @@ async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: 
     }
   }
   return out;
-}
-
-/**
- * How long after an interrupted apply marked a create or publish it may still land: a request
- * docket stopped waiting for (a second signal, `kill -9`, its own timeout) may still be running at
- * the service. NOTE(api): neither service says how long one runs; the emulator's `late` fault
- * plays one that lands after docket stopped.
- */
-const LANDING_WINDOW_MS = 10 * 60_000;
-
-function mayStillLand(since: string): boolean {
-  const at = Date.parse(since);
-  // Either way: a mark from a clock far ahead of this one would otherwise stop every plan until then (second read).
-  return Number.isFinite(at) && Math.abs(Date.now() - at) < LANDING_WINDOW_MS;
 }
 
 /**

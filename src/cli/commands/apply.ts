@@ -21,6 +21,7 @@ import { isPlainObject } from '../../util/plain.js';
 import { collectGarbage } from '../../util/collect.js';
 import { setV8FlagsForRequestLoops } from '../../util/v8-flags.js';
 import { followRenamedFiles } from '../../engine/lock-follow.js';
+import { landingAfterApply, type LandingChange } from '../../engine/landing.js';
 import { ApplyFailedError, ConfigError, DocketError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { planJsonChunks } from '../../render/json.js';
 import { renderApplyReportJson } from '../../render/apply-json.js';
@@ -143,7 +144,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
             const lock = { files: { ...s.lock.files } };
             if (!plan.targets?.length) followRenamedFiles(lock, s.workspace.desired, KINDS);
             // The landing marks it settled (what they marked is live now, or wanted no more) are forgotten.
-            const landing = new Map((plan.landing_given_up ?? []).map((g) => [g.key, null]));
+            const landing = landingAfterApply(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }, new Map(), { uploadMarked: () => false, now: new Date() });
             await settleLockFile(s, lock, io, opts, false, (held) => syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held, state: s.sync() }), landing);
             // From here a signal stops nothing: the report is what happened, and its exit code the apply's.
             interrupts.hold('there was nothing to change; the report is being written');
@@ -275,7 +276,12 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
     `stopping: no new change starts, and those under way get up to ${INTERRUPT_GRACE_MS / 1000} s to finish`,
     'changes and uploads under way may have been made: run docket plan, which shows what is live and stops at an upload whose outcome is unknown',
   );
-  const dropExit = interrupts.onExit(() => recorder.writeNow());
+  // A second signal ends the process at once: what is recorded so far, and the writes under way as landing.
+  let underWay: (() => Map<string, LandingChange>) | undefined;
+  const dropExit = interrupts.onExit(() => {
+    recorder.writeNow();
+    if (underWay) s.landingNow(underWay());
+  });
   const budget = new AbortController();
   const left = Math.max(0, settings.deadline() - Date.now());
   // setTimeout fires at once for more than 2^31-1 ms (24.8 days): a budget that long never runs out.
@@ -296,6 +302,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
       adoptFiles: Boolean(opts.adoptFiles),
       onResult: () => s.progress.update(`${++finished}/${plan.changes.length} changes`),
       persistLock: recorder.persistLock,
+      underWay: (read) => (underWay = read),
       signal: unlimitedListeners(AbortSignal.any([interrupts.signal, budget.signal])),
       // The timer fires late when the event loop is busy: a change started past the deadline would
       // fail at once, unsent, and free its slot for the next one to do the same.
@@ -452,7 +459,7 @@ function interruptedHint(c: { pending: boolean; uncertain: boolean; mayHaveChang
  * The lock file as this apply leaves it, with the sync records: also rewritten when only its form
  * was out of date (a merge conflict, version 1).
  */
-async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFlags, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates, landing?: ReadonlyMap<string, null>): Promise<void> {
+async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFlags, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates, landing?: ReadonlyMap<string, LandingChange>): Promise<void> {
   const told = await s.settle(lock, create, updatesOf, landing);
   if (told && !opts.quiet) io.stderr(`${told}\n`);
 }

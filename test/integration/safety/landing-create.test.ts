@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
-import { bin, expectConverged, reviewOf, waitUntil } from './harness.js';
+import { bin, expectConverged, reviewOf, spawnBin, waitUntil } from './harness.js';
 
 let t: TestEmulator;
 afterEach(async () => {
@@ -61,4 +61,24 @@ it('a create still landing after its apply gave up is not sent again by a plan, 
   expect((await lockOf(dir)).landing).toBeUndefined();
   expect(named('Late NDA')).toHaveLength(1);
   expect(creates()).toBe(1);
+});
+
+it('a second signal, which ends the apply at once, leaves a landing mark for the create it cut off', async () => {
+  t = await startTestEmulator();
+  const run = bin(t);
+  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Cut NDA\n' });
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: 4000, count: 1 });
+  const apply = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
+  await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the create to be held');
+  apply.child.kill('SIGINT');
+  await new Promise((r) => setTimeout(r, 200));
+  apply.child.kill('SIGINT');
+  expect(await apply.exited).toBe(130);
+  expect(Object.values((await lockOf(dir)).landing ?? {}).map((m) => Object.keys(m))).toEqual([['playbook:Cut NDA']]);
+  const plan = await run('plan', '-C', dir);
+  expect(plan.code).toBe(1);
+  expect(plan.stderr).toContain('error uncertain-create playbook "Cut NDA": a create an earlier apply stopped waiting for at ');
+  await waitUntil(() => named('Cut NDA').length > 0, 'the late create');
+  await expectConverged(run, dir);
+  expect(named('Cut NDA')).toHaveLength(1);
 });

@@ -674,7 +674,10 @@ describe('docket.lock.json', () => {
       expect((await readLockDocument(location)).doc.landing).toEqual({ [REVIEW]: { 'playbook:NDA': MARK } });
       await settleLock(location, PROD, lockOf({ 'attachment:A': ATTACHMENT }));
       expect(JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8')).landing).toEqual({ [REVIEW]: { 'playbook:NDA': MARK } });
-      await settleLock(location, PROD, lockOf({ 'attachment:A': ATTACHMENT }), false, { [REVIEW]: { records: {}, landing: { 'playbook:NDA': null } } });
+      await settleLock(location, PROD, lockOf({ 'attachment:A': ATTACHMENT }), false, { [REVIEW]: { records: {}, landing: { 'playbook:NDA': { forget: '2026-12-04T07:00:00.000Z' } } } });
+      // Only the mark given up goes: one left since (another time) stays.
+      expect(JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8')).landing).toEqual({ [REVIEW]: { 'playbook:NDA': MARK } });
+      await settleLock(location, PROD, lockOf({ 'attachment:A': ATTACHMENT }), false, { [REVIEW]: { records: {}, landing: { 'playbook:NDA': { forget: '2026-12-04T08:00:00.000Z' } } } });
       expect(JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8'))).not.toHaveProperty('landing');
     });
 

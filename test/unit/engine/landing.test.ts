@@ -47,16 +47,22 @@ describe('resolveLanding', () => {
 });
 
 describe('landingAfterApply and landingSincePlan', () => {
-  it('marks what the apply stopped waiting for, and forgets what the plan gave up', () => {
+  it('marks what the apply stopped waiting for, or what was still running when it stopped, and forgets only the marks the plan gave up', () => {
     const plan = { ...planOf([create]), landing_given_up: [{ key: 'playbook:Other', since: SENT }] };
-    expect(landingAfterApply(plan, new Map([['playbook:NDA', { action: 'create', since: SENT }]]))).toEqual(new Map([['playbook:Other', null], ['playbook:NDA', `create ${SENT}`]]));
-    expect(landingAfterApply(planOf([create]), new Map())).toEqual(new Map());
+    const none = { results: [], done: 0, failed: 0, skipped: 0, ms: 0 };
+    const options = { uploadMarked: () => false, now: at(5) };
+    expect(landingAfterApply(plan, none, new Map([['playbook:NDA', { action: 'create', since: SENT }]]), options)).toEqual(new Map<string, unknown>([['playbook:Other', { forget: SENT }], ['playbook:NDA', `create ${SENT}`]]));
+    expect(landingAfterApply(planOf([create]), none, new Map(), options)).toEqual(new Map());
+    // Still running when the apply stopped (its grace ran out): marked as of then, unless it is an upload with a mark of its own.
+    const stillRunning = { ...none, results: [{ changeId: create.id, status: 'failed' as const, pending: true as const, ms: 1 }], failed: 1 };
+    expect(landingAfterApply(planOf([create]), stillRunning, new Map(), options)).toEqual(new Map([['playbook:NDA', `create ${at(5).toISOString()}`]]));
+    expect(landingAfterApply(planOf([create]), stillRunning, new Map(), { ...options, uploadMarked: () => true })).toEqual(new Map());
   });
 
   it('a saved plan that would send again what an apply since it stopped waiting for is stale; one that gave the mark up is not', () => {
     const mark = marks({ 'playbook:NDA': { action: 'create', since: SENT } });
-    expect(landingSincePlan(planOf([create]), mark)).toEqual([`playbook "NDA": a create an earlier apply stopped waiting for at ${SENT} may not be live yet, and the service may still be carrying it out, so the plan would send it a second time (docket plan stops at it and says how to go on)`]);
-    expect(landingSincePlan({ ...planOf([create]), landing_given_up: [{ key: 'playbook:NDA', since: SENT }] }, mark)).toEqual([]);
-    expect(landingSincePlan(planOf([change('update', 'playbook', 'NDA')]), mark)).toEqual([]);
+    expect(landingSincePlan(planOf([create]), mark, [nda], at(1).getTime())).toEqual([`playbook "NDA": a create an earlier apply stopped waiting for at ${SENT} may not be live yet, and the service may still be carrying it out, so the plan would send it a second time (docket plan stops at it and says how to go on)`]);
+    expect(landingSincePlan({ ...planOf([create]), landing_given_up: [{ key: 'playbook:NDA', since: SENT }] }, mark, [nda])).toEqual([]);
+    expect(landingSincePlan(planOf([change('update', 'playbook', 'NDA')]), mark, [nda])).toEqual([]);
   });
 });
