@@ -118,7 +118,7 @@ export interface PlanProjectInput {
   concurrency: number;
   /** What docket last saw in sync (docket.lock.json), read once the target is known; gives changes their direction. */
   sync?: () => SyncState | Promise<SyncState>;
-  /** Creates and publishes an earlier apply stopped waiting for (docket.lock.json's `landing`), read as `sync` is. */
+  /** Creates, invitations and publishes an earlier apply stopped waiting for (docket.lock.json's `landing`), read as `sync` is. */
   landing?: () => LandingMarks;
   /** What the plan records: the configuration digest, where it applies (known once read), and so on. */
   meta: { configDigest: string | (() => string); target: () => PlanTarget; environment?: string; version: string; warnings: string[] };
@@ -181,7 +181,9 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   // Of the changes the plan sends, cut to its targets: a mark of an object it leaves alone stays.
   const landing = resolveLanding(input.landing?.() ?? new Map(), plan.changes, input.desired, { now: input.clock(), ...(input.readOnly ? { readOnly: true } : {}), ...(input.retryUncertain ? { retry: true } : {}), ...(targets.length > 0 ? { sends: childInTargets(input.targets ?? [], kinds) } : {}) });
   if (landing.stops.length > 0 && !input.readOnly) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...landing.stops]), unmatched };
-  if (landing.warnings.length > 0 || landing.givenUp.length > 0) plan = { ...plan, warnings: [...plan.warnings, ...landing.warnings], ...(landing.givenUp.length > 0 ? { landing_given_up: landing.givenUp } : {}) };
+  // Set on the plan as built, not spread: a spread would work out its configuration digest now.
+  plan.warnings.push(...landing.warnings);
+  if (landing.givenUp.length > 0) plan.landing_given_up = landing.givenUp;
   const diagnostics = input.readOnly && landing.stops.length > 0 ? uniqueDiagnostics([...result.diagnostics, ...landing.stops]) : result.diagnostics;
   const removals = plan.changes.some((c) => c.action === 'delete' || c.action === 'archive') ? massDeleteViolations(plan, inPlay(live, input.desired, plan), input.safety.max_delete_fraction) : [];
   const guard = [...removals, ...recreateViolations(plan, input.desired, input.safety.max_delete_fraction)];
