@@ -514,8 +514,8 @@ function landingProblems(landing: unknown): LockProblem[] {
       else if (!namesKind(key)) problems.push({ path: at, message: unknownKindOf('landing mark key', key), atKey: true });
       const parsed = typeof mark === 'string' ? parseLandingMark(mark) : undefined;
       // Read as no mark, the plan would send at once what may still land: made twice.
-      if (!parsed) problems.push({ path: at, message: `landing mark "${key}" must be its action (\`create\`, \`invite\` or \`publish\`), a space and a time (got ${showJson(mark)})` });
-      else if (!ISO_TIME.test(parsed.since) || Number.isNaN(Date.parse(parsed.since))) problems.push({ path: at, within: parsed.action.length + 1, message: `landing mark "${key}" has ${quoteValue(parsed.since)}, which is not a time (ISO 8601, as docket writes it)` });
+      if (!parsed) problems.push({ path: at, message: `landing mark "${key}" must be its action (\`create\`, \`invite\` or \`publish\`), a space and a time, then for a publish \`<field>=<digest>\` pairs (got ${showJson(mark)})` });
+      else if (!isIsoTime(parsed.since)) problems.push({ path: at, within: parsed.action.length + 1, message: `landing mark "${key}" has ${quoteValue(parsed.since)}, which is not a time (ISO 8601, as docket writes it)` });
     }
   }
   return problems;
@@ -737,7 +737,7 @@ function entryValueProblems(entry: Record<string, unknown>, at: readonly string[
   if (pending) {
     const mark = entry.pending as Record<string, unknown>;
     const since = mark.since as string;
-    if (!ISO_TIME.test(since) || Number.isNaN(Date.parse(since))) bad(['pending', 'since'], since, 'is not a time (ISO 8601, as docket writes it)');
+    if (!isIsoTime(since)) bad(['pending', 'since'], since, 'is not a time (ISO 8601, as docket writes it)');
     if (mark.answered !== undefined && mark.answered !== true) bad(['pending', 'answered'], mark.answered, 'is not `true`');
     if (mark.replaces !== undefined && !(Array.isArray(mark.replaces) && mark.replaces.every((id) => typeof id === 'string' && UUID.test(id)))) bad(['pending', 'replaces'], mark.replaces, 'is not a list of UUIDs');
   }
@@ -763,7 +763,16 @@ function isFileName(file: string): boolean {
 }
 
 /** `2026-11-28T10:00:00.000Z`, as toISOString writes it (an offset is read too). */
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+
+/** A time as ISO_TIME writes it, on a day the calendar has: Date.parse takes 30 February and 24:00 (as 2 March, the next day). */
+function isIsoTime(text: string): boolean {
+  const m = ISO_TIME.exec(text);
+  if (!m || Number.isNaN(Date.parse(text))) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1).map((n) => Number(n ?? 0)) as [number, number, number, number, number, number];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59;
+}
 
 /** A lock written wrong throughout is told by its first problems, not by one per record. */
 const MAX_LOCK_PROBLEMS = 20;

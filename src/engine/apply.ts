@@ -17,7 +17,7 @@ import { lookBeforeCreate, settleAfterCreate } from './race.js';
 import { mapLimit } from '../util/map-limit.js';
 import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
 import { followRenamedFiles } from './lock-follow.js';
-import { formatLandingMark, isLandingAction, landingAfterApply, type LandingAction, type LandingChange, type LandingMark } from './landing.js';
+import { formatLandingMark, isLandingAction, landingAfterApply, markOf, type LandingAction, type LandingChange, type LandingMark } from './landing.js';
 
 /** Reads a data file for upload (the CLI reads it from the configuration directory). */
 export type FileReader = (path: string, sha256: string) => Promise<Uint8Array>;
@@ -230,16 +230,16 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // An upload keeps its own pending mark in the lock, which the next plan settles.
   const uploadMarked = (kindKey: string): boolean => lock.files[kindKey]?.pending !== undefined;
   const now = (): string => (input.now?.() ?? new Date()).toISOString();
-  const underWay = new Map<string, LandingAction>();
-  input.underWay?.(() => new Map([...underWay].filter(([key]) => !uploadMarked(key)).map(([key, action]) => [key, formatLandingMark({ action, since: now() })])));
+  const underWay = new Map<string, Change & { action: LandingAction }>();
+  input.underWay?.(() => new Map([...underWay].filter(([key]) => !uploadMarked(key)).map(([key, change]) => [key, formatLandingMark(markOf(change, now()))])));
   const sent = async <T>(change: Change, write: () => Promise<T>): Promise<T> => {
     const key = `${change.kind}:${change.key}`;
-    const landing = isLandingAction(change.action) ? change.action : undefined;
+    const landing = isLandingAction(change.action) ? { ...change, action: change.action } : undefined;
     if (landing) underWay.set(key, landing);
     try {
       return await write();
     } catch (error) {
-      if (landing && mayStillRun(error) && !uploadMarked(key)) stoppedWaiting.set(key, { action: landing, since: now() });
+      if (landing && mayStillRun(error) && !uploadMarked(key)) stoppedWaiting.set(key, markOf(landing, now()));
       throw error;
     } finally {
       underWay.delete(key);

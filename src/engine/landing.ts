@@ -15,6 +15,7 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
+import { fieldHash } from './sync.js';
 import { formerKeys, refKey, type Action, type ApplyReport, type Change, type DesiredResource, type Plan } from './types.js';
 
 /** The actions a repeat of makes a second object or version. */
@@ -44,6 +45,16 @@ export interface LandingMark {
   action: LandingAction;
   /** When docket stopped waiting for the request (ISO 8601): the window runs from then. */
   since: string;
+  /**
+   * For a publish: the digest (sync.ts fieldHash) of each field's value it sent. Live with those
+   * values, it landed, whatever the files want now (a later edit is another publish).
+   */
+  sent?: Readonly<Record<string, string>>;
+}
+
+/** The mark of `change`, which docket stopped waiting for at `since`. */
+export function markOf(change: Pick<Change, 'fields'> & { action: LandingAction }, since: string): LandingMark {
+  return { action: change.action, since, ...(change.action === 'publish' && change.fields.length > 0 ? { sent: Object.fromEntries(change.fields.map((f) => [f.field, fieldHash(f.after)])) } : {}) };
 }
 
 /** `kind:key` → the mark, across the services' sections. */
@@ -55,15 +66,36 @@ export type LandingMarks = ReadonlyMap<string, LandingMark>;
  */
 export type LandingChange = string | { forget: string };
 
+/** `<action> <time>`, then for a publish `<field>=<digest>` of each field it sent (field names URI-encoded, as in sync records). */
 export function formatLandingMark(mark: LandingMark): string {
-  return `${mark.action} ${mark.since}`;
+  const sent = Object.entries(mark.sent ?? {}).map(([field, digest]) => ` ${encodeURIComponent(field)}=${digest}`);
+  return `${mark.action} ${mark.since}${sent.join('')}`;
 }
 
-/** A mark as the lock holds it: `<action> <time>` (undefined: not one). */
+/** A mark as the lock holds it (undefined: not one; its time is checked where the lock is read). */
 export function parseLandingMark(text: string): LandingMark | undefined {
-  const space = text.indexOf(' ');
-  const action = text.slice(0, space);
-  return space > 0 && isLandingAction(action) ? { action, since: text.slice(space + 1) } : undefined;
+  const [action, since, ...fields] = text.split(' ');
+  if (action === undefined || !isLandingAction(action) || !since) return undefined;
+  const sent: Record<string, string> = {};
+  for (const part of fields) {
+    const eq = part.indexOf('=');
+    const digest = part.slice(eq + 1);
+    if (eq <= 0 || !/^[0-9a-f]{10}$/.test(digest)) return undefined;
+    try {
+      sent[decodeURIComponent(part.slice(0, eq))] = digest;
+    } catch {
+      return undefined;
+    }
+  }
+  return { action, since, ...(fields.length > 0 ? { sent } : {}) };
+}
+
+/** A publish whose marked values are live now: it landed (the plan publishes a later edit). Unsure without every field's value in the change. */
+function landedAlready(change: Change, mark: LandingMark): boolean {
+  const sent = Object.entries(mark.sent ?? {});
+  if (sent.length === 0) return false;
+  const live = new Map(change.fields.map((f) => [f.field, f.before]));
+  return sent.every(([field, digest]) => live.has(field) && fieldHash(live.get(field)) === digest);
 }
 
 /** A mark the plan gave up (settled, expired or retried): a saved plan applied later forgets that mark only. */
@@ -105,9 +137,13 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
     const mark = marks.get(key)!;
     used.add(key);
     const what = sentText(change, mark, key);
-    if (!mayStillLand(mark.since, scope.now.getTime())) {
+    if (landedAlready(change, mark)) {
       out.givenUp.push({ key, since: mark.since });
-      out.warnings.push(`${what} is not live ten minutes on, so apply sends it again`);
+    } else if (!mayStillLand(mark.since, scope.now.getTime())) {
+      out.givenUp.push({ key, since: mark.since });
+      // A time ahead of this clock (another machine's) is no reason to hold the write for as long.
+      const ahead = Date.parse(mark.since) - scope.now.getTime() >= LANDING_WINDOW_MS;
+      out.warnings.push(ahead ? `${what}, more than ten minutes ahead of this machine's clock; it is not live, so apply sends it again` : `${what} is not live ten minutes on, so apply sends it again`);
     } else if (scope.retry) {
       out.givenUp.push({ key, since: mark.since });
       out.warnings.push(`${what} is not live yet; --retry-uncertain: apply sends it again, and if the first request still lands, it is made twice`);
@@ -183,8 +219,9 @@ export function landingAfterApply(plan: Plan, report: ApplyReport, stoppedWaitin
   for (const r of still) {
     const c = byId.get(r.changeId);
     const key = c && refKey(c.kind, c.key);
-    if (!c || !key || !isLandingAction(c.action) || stoppedWaiting.has(key) || options.uploadMarked(key)) continue;
-    out.set(key, formatLandingMark({ action: c.action, since: options.now.toISOString() }));
+    const action = c?.action;
+    if (!c || !key || action === undefined || !isLandingAction(action) || stoppedWaiting.has(key) || options.uploadMarked(key)) continue;
+    out.set(key, formatLandingMark(markOf({ action, fields: c.fields }, options.now.toISOString())));
   }
   return out;
 }

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
-import { bin, expectConverged, reviewOf, spawnBin, waitUntil } from './harness.js';
+import { agreementsOf, bin, expectConverged, reviewOf, spawnBin, waitUntil } from './harness.js';
+import { AGREEMENTS_DOCKET_YAML, TERM_MD, TERM_YAML } from '../agreements-fixtures.js';
+import { writeFile } from 'node:fs/promises';
 
 let t: TestEmulator;
 afterEach(async () => {
@@ -81,4 +83,24 @@ it('a second signal, which ends the apply at once, leaves a landing mark for the
   await waitUntil(() => named('Cut NDA').length > 0, 'the late create');
   await expectConverged(run, dir);
   expect(named('Cut NDA')).toHaveLength(1);
+});
+
+it('a publish that landed after its apply gave up does not hold back the next edit\'s publish', async () => {
+  t = await startTestEmulator();
+  const run = bin(t);
+  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  const versions = () => Object.values(agreementsOf(t).custom_terms).find((x) => x.name === 'Consulting Terms')!.versions.length;
+  await writeFile(join(dir, 'terms/consulting.md'), `${TERM_MD}3. Version three.\n`);
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/custom_terms/:id/versions', status: 'late', delay_ms: 2500, count: 1 });
+  expect((await run('apply', '-C', dir, '--auto-approve', '--timeout', '1500ms')).code).toBe(1);
+  expect(Object.values((await lockOf(dir)).landing ?? {}).flatMap((m) => Object.values(m))).toEqual([expect.stringMatching(/^publish \S+ body=[0-9a-f]{10}$/)]);
+  await waitUntil(() => versions() === 2, 'the late publish');
+  // The publish landed; the files moved on: the next one is planned, not held as a repeat.
+  await writeFile(join(dir, 'terms/consulting.md'), `${TERM_MD}3. Version four.\n`);
+  const apply = await run('apply', '-C', dir, '--auto-approve');
+  expect([apply.code, apply.stderr]).toEqual([0, '']);
+  expect(versions()).toBe(3);
+  expect((await lockOf(dir)).landing).toBeUndefined();
+  await expectConverged(run, dir);
 });

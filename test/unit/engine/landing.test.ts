@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { landingAfterApply, landingSincePlan, resolveLanding, type LandingMark } from '../../../src/engine/landing.js';
+import { formatLandingMark, landingAfterApply, landingSincePlan, markOf, parseLandingMark, resolveLanding, type LandingMark } from '../../../src/engine/landing.js';
 import { change, desiredPlaybook, desiredRule, planOf, pos } from './builders.js';
 
 const SENT = '2026-12-04T08:00:00.000Z';
@@ -24,8 +24,6 @@ describe('resolveLanding', () => {
     const retried = resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [create], [nda], { now: at(1), retry: true });
     expect(retried.stops).toEqual([]);
     expect(retried.warnings[0]).toContain('--retry-uncertain: apply sends it again, and if the first request still lands, it is made twice');
-    // A mark from a clock far ahead is not a stop until then.
-    expect(resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [create], [nda], { now: at(-30) }).stops).toEqual([]);
   });
 
   it('a create renamed in the files since (or its playbook) is found under the name it was sent with', () => {
@@ -36,6 +34,22 @@ describe('resolveLanding', () => {
     const ruleOut = resolveLanding(marks({ 'rule:NDA/Term': { action: 'create', since: SENT } }), [change('create', 'rule', 'NDA 2/Term')], [renamed, rule], { now: at(1) });
     expect(ruleOut.stops).toHaveLength(1);
     expect(ruleOut.givenUp).toEqual([]);
+  });
+
+  it('a publish whose values are live now landed, whatever later edit the plan publishes; one not live yet stops it', () => {
+    const published = (before: string, after: string) => change('publish', 'custom-term', 'Base Terms', { fields: [{ field: 'body', before, after }] });
+    const mark = markOf({ ...published('v2', 'v3'), action: 'publish' }, SENT);
+    expect(parseLandingMark(formatLandingMark(mark))).toEqual(mark);
+    const term = { ...desiredPlaybook('Base Terms'), kind: 'custom-term' as const };
+    const landed = resolveLanding(marks({ 'custom-term:Base Terms': mark }), [published('v3', 'v4')], [term], { now: at(1) });
+    expect(landed).toEqual({ stops: [], warnings: [], givenUp: [{ key: 'custom-term:Base Terms', since: SENT }] });
+    expect(resolveLanding(marks({ 'custom-term:Base Terms': mark }), [published('v2', 'v4')], [term], { now: at(1) }).stops).toHaveLength(1);
+  });
+
+  it('a mark from a clock more than ten minutes ahead is sent again, saying so, not held until then', () => {
+    const ahead = resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [create], [nda], { now: at(-11) });
+    expect(ahead.stops).toEqual([]);
+    expect(ahead.warnings).toEqual([`playbook "NDA": a create an earlier apply stopped waiting for at ${SENT}, more than ten minutes ahead of this machine's clock; it is not live, so apply sends it again`]);
   });
 
   it('a mark whose action the plan no longer makes (it landed, or the files dropped it) is settled; one outside the targets is left', () => {
