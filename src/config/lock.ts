@@ -37,7 +37,7 @@ import { LOCK_FILE, WORK_DIR } from './work-dir.js';
 import { UUID } from '../util/uuid.js';
 import { idProblem, SEGMENT_BREAKERS } from '../api/path-segment.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
-import { isKindName } from '../kinds/index.js';
+import { isKindName, kindNamed } from '../kinds/index.js';
 import { parseLandingMark, type LandingChange } from '../engine/landing.js';
 
 export { confirmedUpload, lockEntries, lockKey } from './lock-entries.js';
@@ -515,6 +515,8 @@ function landingProblems(landing: unknown): LockProblem[] {
       const parsed = typeof mark === 'string' ? parseLandingMark(mark) : undefined;
       // Read as no mark, the plan would send at once what may still land: made twice.
       if (!parsed) problems.push({ path: at, message: `landing mark "${key}" must be its action (\`create\`, \`invite\` or \`publish\`), a space and a time, then for a publish \`<field>=<digest>\` pairs (got ${showJson(mark)})` });
+      // A mark of an action its kind never has would match no change: dropped unsaid, the write sent again.
+      else if (colon > 0 && namesKind(key) && !kindNamed(key.slice(0, colon))?.actions.includes(parsed.action)) problems.push({ path: at, message: `landing mark "${key}" is of \`${parsed.action}\`, which docket never does to a ${key.slice(0, colon)}` });
       else if (!isIsoTime(parsed.since)) problems.push({ path: at, within: parsed.action.length + 1, message: `landing mark "${key}" has ${quoteValue(parsed.since)}, which is not a time (ISO 8601, as docket writes it)` });
     }
   }

@@ -682,7 +682,7 @@ describe('docket.lock.json', () => {
     });
 
     it('a mark that is not `<action> <time>` under a kind of docket stops the read, at its value, quoting it', () => {
-      const doc = { version: 2, targets: {}, landing: { [REVIEW]: { 'playbook:A': 'create soon', 'Playbook:B': MARK, 'playbook:C': 'made 2026-12-04T08:00:00.000Z', 'playbook:D': 'create 2026-02-30T08:00:00.000Z', 'playbook:E': 'create 2026-12-04T24:00:00.000Z' } } };
+      const doc = { version: 2, targets: {}, landing: { [REVIEW]: { 'playbook:A': 'create soon', 'Playbook:B': MARK, 'playbook:C': 'made 2026-12-04T08:00:00.000Z', 'playbook:D': 'create 2026-02-30T08:00:00.000Z', 'playbook:E': 'create 2026-12-04T24:00:00.000Z', 'playbook:F': 'invite 2026-12-04T08:00:00.000Z' } } };
       const told = parseLockText(`${JSON.stringify(doc, null, 2)}\n`, LOCK_FILE).diagnostics.map((d) => `${d.line} ${d.message}`);
       expect(told).toEqual([
         '6 docket.lock.json: landing mark "playbook:A" has "soon", which is not a time (ISO 8601, as docket writes it)',
@@ -691,6 +691,7 @@ describe('docket.lock.json', () => {
         // Days the calendar does not have, which Date.parse takes as others.
         '9 docket.lock.json: landing mark "playbook:D" has "2026-02-30T08:00:00.000Z", which is not a time (ISO 8601, as docket writes it)',
         '10 docket.lock.json: landing mark "playbook:E" has "2026-12-04T24:00:00.000Z", which is not a time (ISO 8601, as docket writes it)',
+        '11 docket.lock.json: landing mark "playbook:F" is of `invite`, which docket never does to a playbook',
       ]);
     });
 
