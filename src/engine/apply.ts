@@ -230,16 +230,17 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // An upload keeps its own pending mark in the lock, which the next plan settles.
   const uploadMarked = (kindKey: string): boolean => lock.files[kindKey]?.pending !== undefined;
   const now = (): string => (input.now?.() ?? new Date()).toISOString();
-  const underWay = new Map<string, Change & { action: LandingAction }>();
+  const underWay = new Map<string, { action: LandingAction; fields: Change['fields'] }>();
   input.underWay?.(() => new Map([...underWay].filter(([key]) => !uploadMarked(key)).map(([key, change]) => [key, formatLandingMark(markOf(change, now()))])));
   const sent = async <T>(change: Change, write: () => Promise<T>): Promise<T> => {
+    const action = change.action;
+    if (!isLandingAction(action)) return write();
     const key = `${change.kind}:${change.key}`;
-    const landing = isLandingAction(change.action) ? { ...change, action: change.action } : undefined;
-    if (landing) underWay.set(key, landing);
+    underWay.set(key, { action, fields: change.fields });
     try {
       return await write();
     } catch (error) {
-      if (landing && mayStillRun(error) && !uploadMarked(key)) stoppedWaiting.set(key, markOf(landing, now()));
+      if (mayStillRun(error) && !uploadMarked(key)) stoppedWaiting.set(key, markOf({ action, fields: change.fields }, now()));
       throw error;
     } finally {
       underWay.delete(key);
