@@ -59,6 +59,7 @@ export function savedPlanCommand(shape: PlanShape): string {
  * and targets; a --prune it was made with is the user's to add, as the plan does not record it),
  * from the folder `dir`.
  */
-export function replanCommand(plan: Plan, dir: string): string {
-  return `${shapedCommand('plan', { dir, env: plan.environment, emulator: plan.target.emulator, target: plan.targets ?? [] })} --out PLAN.json`;
+/** `out`: the saved plan's file as it was given, which the new plan replaces (the next command names it too). */
+export function replanCommand(plan: Plan, dir: string, out = 'PLAN.json'): string {
+  return `${shapedCommand('plan', { dir, env: plan.environment, emulator: plan.target.emulator, target: plan.targets ?? [] })} --out ${shellPath(out)}`;
 }

@@ -115,7 +115,7 @@ it('names the environment a saved plan was made for when it applies it', async (
   // Applied once, it is stale; the command that plans again is for the same folder, environment and emulator (probe DO).
   const again = await runCli(['apply', join(dir, 'p.json'), '-C', dir]);
   expect(again.code).toBe(1);
-  expect(again.stderr).toContain(`hint: run \`docket plan -C ${dir} --env staging --emulator --out PLAN.json\` again and review the new plan`);
+  expect(again.stderr).toContain(`hint: run \`docket plan -C ${dir} --env staging --emulator --out ${join(dir, 'p.json')}\` again and review the new plan`);
   // The JSON report says it too, as the plan's JSON does.
   await writeFile(join(dir, 'playbook.yaml'), 'kind: Playbook\nname: Staged\ndescription: second\nrules: []\n');
   expect((await runCli(['plan', '-C', dir, '--env', 'staging', '--emulator', '--out', join(dir, 'p.json')])).code).toBe(0);
@@ -284,7 +284,7 @@ it('says a saved plan whose environment docket.yaml no longer defines (renamed o
     expect(applied.code).toBe(1);
     expect(applied.stderr).toContain('the saved plan is stale:\n  - it was made for --env staging, which docket.yaml no longer defines');
     expect(applied.stderr).not.toContain('configuration is invalid');
-    expect(applied.stderr).toContain(`hint: environments in docket.yaml: stage; make a new plan for the environment as docket.yaml names it now: docket plan -C ${dir} --env NAME --out PLAN.json\n`);
+    expect(applied.stderr).toContain(`hint: environments in docket.yaml: stage; make a new plan for the environment as docket.yaml names it now: docket plan -C ${dir} --env NAME --out ${planFile}\n`);
     // With the new name given, the same: not "apply it without --env", which only leads here (probe FU).
     const named = await cli('apply', '-C', dir, '--env', 'stage', planFile);
     expect(named.code).toBe(1);

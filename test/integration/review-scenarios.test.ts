@@ -497,7 +497,7 @@ describe('saved plans', () => {
     expect(apply.code).toBe(1);
     expect(apply.stderr).toContain('playbook "Inbound NDA" changed live since the plan');
     // Never applied: the hint leads with what to do, not with "applies once".
-    expect(apply.stderr).toContain(`hint: run \`docket plan -C ${dir} --out PLAN.json\` again and review the new plan: a saved plan applies only to what it was made from`);
+    expect(apply.stderr).toContain(`hint: run \`docket plan -C ${dir} --out ${planFile}\` again and review the new plan: a saved plan applies only to what it was made from`);
     expect(livePlaybook('Inbound NDA')!.description).toBe('edited by hand');
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
@@ -704,7 +704,7 @@ describe('failures and retries', () => {
     const first = await cli('apply', '-C', dir, planFile, '--concurrency', '1');
     expect(first.code).toBe(1);
     // The plan to make is for the same folder (second read).
-    expect(first.stderr).toContain(`fix the cause and make a new plan (docket plan -C ${dir} --out PLAN.json) and apply that one: it converges`);
+    expect(first.stderr).toContain(`fix the cause and make a new plan (docket plan -C ${dir} --out ${planFile}) and apply that one: it converges`);
     expect((await cli('apply', '-C', dir, planFile)).code).toBe(1);
     expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
     expect((await cli('apply', '-C', dir, planFile)).code).toBe(0);
@@ -727,7 +727,7 @@ describe('failures and retries', () => {
     const lost = await cli('apply', '-C', dir, planFile);
     expect(lost.code).toBe(1);
     expect(lost.stdout).toContain('the service may have carried it out');
-    expect(lost.stderr).toContain(`fix the cause and make a new plan (docket plan -C ${dir} --out PLAN.json) and apply that one: it converges`);
+    expect(lost.stderr).toContain(`fix the cause and make a new plan (docket plan -C ${dir} --out ${planFile}) and apply that one: it converges`);
     expect(lost.stderr).not.toContain('apply the saved plan again');
     t.emulator.faults.clear();
     expect(liveRules('Inbound NDA').find((r) => r.name === 'Term')?.questions).toBe('What is the term (IE-3)?');

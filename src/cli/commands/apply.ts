@@ -91,7 +91,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       const color = useColor(io, opts);
       // An empty argument (`docket apply "$PLAN"` with PLAN unset) is read, and refused: never taken as none.
       const saved = planFile !== undefined ? await readPlanFile(planFile, opts.dir, { env: opts.env, emulator: opts.emulator }) : undefined;
-      if (saved && planFile) checkPlanVersion(saved, planFile, replanCommand(saved, opts.dir));
+      if (saved && planFile) checkPlanVersion(saved, planFile, replanCommand(saved, opts.dir, planFile));
       // A saved plan knows its environment, as it knows whether it was made for the emulator. Said
       // before the seal: run with another environment's keys, the seal fails for the wrong reason.
       if (saved && opts.env !== undefined && opts.env !== saved.environment) {
@@ -101,7 +101,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         if (gone !== undefined) throw environmentGone(saved, opts.dir, gone);
         throw new UsageError(`the plan was made ${saved.environment ? `for --env ${saved.environment}` : 'without --env'}, not --env ${opts.env}`, 'apply it without --env: it applies to the environment it was made for');
       }
-      if (saved && planFile) checkPlanSeal(saved, planFile, io.env, replanCommand(saved, opts.dir));
+      if (saved && planFile) checkPlanSeal(saved, planFile, io.env, replanCommand(saved, opts.dir, planFile));
       if (saved && opts.target.length > 0) throw new UsageError('--target cannot be combined with a saved plan', 'pass --target to `docket plan --out` instead');
       // The saved plan already holds (or leaves out) its archives: a --prune here would be ignored.
       if (saved && opts.prune) throw new UsageError('--prune cannot be combined with a saved plan', 'pass --prune to `docket plan --out` instead');
@@ -110,10 +110,10 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       const env = opts.env ?? saved?.environment;
       const shape: PlanShape = { dir: opts.dir, env, emulator, prune: opts.prune, retryUncertain: opts.retryUncertain, target: opts.target, force: opts.force, adoptFiles: opts.adoptFiles };
       // A plan made for the services, applied with --emulator: stale before anything is opened or written (the emulator's state, the apply lock).
-      if (saved && !saved.target.emulator && opts.emulator) throw new StalePlanError([`${OTHER_TARGET} (${targetDifference(saved.target, { emulator: true })})`], { again: replanCommand(saved, opts.dir), hint: otherTargetHint(saved, shape) });
+      if (saved && !saved.target.emulator && opts.emulator) throw new StalePlanError([`${OTHER_TARGET} (${targetDifference(saved.target, { emulator: true })})`], { again: replanCommand(saved, opts.dir, planFile), hint: otherTargetHint(saved, shape) });
       const interrupts = interruptsOf(io);
       const root = resolve(io.cwd, opts.dir);
-      await holdingApplyLock(io, { root: applyLockRoot(root), checkout: root, timeoutMs: opts.lockTimeout }, () => staleIfEnvironmentGone(saved, opts.dir, async () => {
+      await holdingApplyLock(io, { root: applyLockRoot(root), checkout: root, timeoutMs: opts.lockTimeout }, () => staleIfEnvironmentGone(saved, opts.dir, planFile, async () => {
         // The time budget runs from the start, paused while a person reads the plan.
         let deadline = Date.now() + opts.timeout;
         // Aborted once the grace after an interrupt is over: requests still in flight end then.
@@ -121,7 +121,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         // Every request and every wait for a free slot listens to it: thousands at once are expected.
         setMaxListeners(0, hard.signal);
         await annotatingProblems(io, opts, () => withSession(io, { ...opts, targets: opts.target, emulator, changesEmulator: true, ...(env ? { env } : {}), ...(saved?.target.review?.organization_id ? { reviewOrganization: saved.target.review.organization_id } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
-          const made = saved ? await checked(saved, s, shape) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
+          const made = saved ? await checked(saved, s, shape, false, planFile) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
           // With --force, the guard's refusals are said as what it goes past, in every output of this run.
           const plan = opts.force ? forcedPastGuard(made) : made;
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
@@ -186,7 +186,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
  * A saved plan's environment that docket.yaml no longer defines (renamed or removed since) makes
  * the plan stale, not the configuration invalid: validate passes, and the way on is a new plan.
  */
-async function staleIfEnvironmentGone(saved: Plan | undefined, dir: string, run: () => Promise<void>): Promise<void> {
+async function staleIfEnvironmentGone(saved: Plan | undefined, dir: string, planFile: string | undefined, run: () => Promise<void>): Promise<void> {
   const environment = saved?.environment;
   try {
     await run();
@@ -194,16 +194,16 @@ async function staleIfEnvironmentGone(saved: Plan | undefined, dir: string, run:
     const gone = environment !== undefined && error instanceof ConfigError && error.diagnostics.some((d) => d.code === 'unknown-environment' && d.severity === 'error');
     if (gone) {
       const unknown = error.diagnostics.find((d) => d.code === 'unknown-environment');
-      throw environmentGone(saved!, dir, unknown?.file ?? 'docket.yaml', unknown?.hint);
+      throw environmentGone(saved!, dir, unknown?.file ?? 'docket.yaml', unknown?.hint, planFile);
     }
     throw error;
   }
 }
 
 /** The plan was never applied, and applies nowhere now: the hint is what the environment needs. */
-function environmentGone(saved: Plan, dir: string, file: string, hint?: string): StalePlanError {
+function environmentGone(saved: Plan, dir: string, file: string, hint?: string, planFile?: string): StalePlanError {
   // As the plan was made, for the environment as docket.yaml names it now.
-  const again = replanCommand({ ...saved, environment: 'NAME' }, dir);
+  const again = replanCommand({ ...saved, environment: 'NAME' }, dir, planFile);
   return new StalePlanError([`it was made for --env ${saved.environment}, which ${file} no longer defines (or this is not the configuration it was made from: apply it with -C naming that folder)`], {
     again,
     hint: `${hint ? `${hint}; ` : ''}make a new plan for the environment as ${file} names it now: ${again}`,
@@ -381,7 +381,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
   // of it is unconfirmed: a new plan finishes the work. One that changed nothing still holds, and
   // applies again (probe HZ-2). A failure whose answer was lost may have changed something (IE-3).
   const mayHaveChanged = report.results.some((r) => r.status === 'failed' && (!r.unchanged || r.written !== undefined));
-  const again = settings.savedFile === undefined ? 'run apply again' : report.done > 0 || uncertain || mayHaveChanged ? `make a new plan (${replanCommand(plan, opts.dir)}) and apply that one` : `apply the saved plan again (${reapplyCommand(opts.dir, settings.savedFile)})`;
+  const again = settings.savedFile === undefined ? 'run apply again' : report.done > 0 || uncertain || mayHaveChanged ? `make a new plan (${replanCommand(plan, opts.dir, settings.savedFile)}) and apply that one` : `apply the saved plan again (${reapplyCommand(opts.dir, settings.savedFile)})`;
   // Taken by the service, unnamed: it is live, and another upload would be as unnamed (probe FZ).
   const unknownUpload =
     marks.length > 0 && marks.every((m) => m.answered)
@@ -464,8 +464,8 @@ async function settleLockFile(s: Session, lock: LockFile, io: Io, opts: ApplyFla
   if (told && !opts.quiet) io.stderr(`${told}\n`);
 }
 
-/** `shape`: this run's; `approved`: the plan is the one this apply showed, not a saved one. */
-async function checked(plan: Plan, s: Session, shape: PlanShape, approved = false): Promise<Plan> {
+/** `shape`: this run's; `approved`: the plan is the one this apply showed, not a saved one (`savedFile`). */
+async function checked(plan: Plan, s: Session, shape: PlanShape, approved = false, savedFile?: string): Promise<Plan> {
   const w = s.workspace;
   // The files' parse is garbage now: collected before the reads, not grown over (see collectGarbage).
   collectGarbage(w.desired.length);
@@ -481,7 +481,7 @@ async function checked(plan: Plan, s: Session, shape: PlanShape, approved = fals
   });
   const hint = targetDifference(plan.target, s.connection.target) !== undefined ? otherTargetHint(plan, shape) : undefined;
   // A saved plan is made again as it was made; the one a person approved, by this apply again.
-  const again = approved ? shapedCommand('apply', shape) : replanCommand(plan, shape.dir);
+  const again = approved ? shapedCommand('apply', shape) : replanCommand(plan, shape.dir, savedFile);
   if (stale.length > 0) throw new StalePlanError(stale, { approved, again, ...(hint ? { hint } : {}) });
   return plan;
 }

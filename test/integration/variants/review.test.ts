@@ -440,7 +440,7 @@ describe('invitations that do not name their user', () => {
     const apply = await cli('apply', '-C', dir, planFile);
     store.addMember = addMember;
     expect(apply.code).toBe(1);
-    expect(apply.stderr).toContain(`make a new plan (docket plan -C ${dir} --out PLAN.json) and apply that one`);
+    expect(apply.stderr).toContain(`make a new plan (docket plan -C ${dir} --out ${planFile}) and apply that one`);
     expect(apply.stderr).not.toContain('apply the saved plan again');
     // Its line says the invitation is live (probe IH-3).
     expect(apply.stdout).toMatch(/✗ invite member "dave@acme\.example"[^\n]*\n(?:[^\n]*\n)*?\s+live already: email \(written before the failure\)/);
