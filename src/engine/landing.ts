@@ -153,7 +153,7 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
         code: 'uncertain-create',
         ...(d?.source ?? change.source ?? {}),
         message: `${what} is not live yet, but the service may still be carrying it out, so docket will not send it again yet`,
-        hint: 'run `docket plan` again in a few minutes: once it is live nothing is left to do, and one that never landed is sent again ten minutes on; `docket apply --retry-uncertain` sends it again now',
+        hint: 'run `docket plan` again in a few minutes: once it has landed it is not sent again, and one that never landed is sent again ten minutes on; `docket apply --retry-uncertain` sends it again now',
       });
     }
   }

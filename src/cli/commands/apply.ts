@@ -274,7 +274,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   // From here a first signal stops the apply cleanly instead of ending the process.
   const release = interrupts.hold(
     `stopping: no new change starts, and those under way get up to ${INTERRUPT_GRACE_MS / 1000} s to finish`,
-    'changes and uploads under way may have been made: run docket plan, which shows what is live and stops at an upload whose outcome is unknown',
+    'changes and uploads under way may have been made: run docket plan, which shows what is live and stops at what may still be landing (a create or publish cut off, an upload whose outcome is unknown)',
   );
   // A second signal ends the process at once: what is recorded so far, and the writes under way as landing.
   let underWay: (() => Map<string, LandingChange>) | undefined;

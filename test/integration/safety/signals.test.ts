@@ -81,7 +81,7 @@ describe('a signal during apply', () => {
     // The create never answers: only the second signal, not the 30 s grace, can end the run in the test's time.
     expect(await run.exited).toBe(130);
     // What was under way is unknown: said, with what to run.
-    expect(run.stderr()).toContain('SIGINT again: stopped at once; changes and uploads under way may have been made: run docket plan, which shows what is live and stops at an upload whose outcome is unknown.');
+    expect(run.stderr()).toContain('SIGINT again: stopped at once; changes and uploads under way may have been made: run docket plan, which shows what is live and stops at what may still be landing (a create or publish cut off, an upload whose outcome is unknown).');
     expect(run.stderr()).not.toMatch(/Internal error|    at /);
     await expectLockIntact(dir);
   });
