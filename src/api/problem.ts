@@ -200,6 +200,6 @@ export function hintForStatus(service: ServiceName, status: number, path: string
   }
   if (status === 429) return 'the service is still rate limiting after several retries; lower --concurrency or try again later';
   // A read fails drift and pull as much as apply: not a word about apply there (probe HH).
-  if (status === 500 || status === 502 || status === 503 || status === 504) return method === 'GET' ? 'the service failed or is unavailable; try again later: running the command again is safe' : 'the service failed or is unavailable; try again later (apply converges: running it again is safe)';
+  if (status === 500 || status === 502 || status === 503 || status === 504) return method === 'GET' ? 'the service failed or is unavailable; try again later: running the command again is safe' : 'the service failed or is unavailable; try again later (the next plan shows what is left, and applying it converges)';
   return undefined;
 }

@@ -1001,7 +1001,7 @@ describe('retries', () => {
     const read = (await rejection(client.request({ method: 'GET', path: '/v1/r', operation: 'read r' }))) as DocketError;
     expect(read.hint).toBe('the service failed or is unavailable; try again later: running the command again is safe');
     const write = (await rejection(client.request({ method: 'PATCH', path: '/v1/w', body: {}, operation: 'write w' }))) as DocketError;
-    expect(write.hint).toBe('the service failed or is unavailable; try again later (apply converges: running it again is safe)');
+    expect(write.hint).toBe('the service failed or is unavailable; try again later (the next plan shows what is left, and applying it converges)');
   });
 
   it('pauses the other requests for the Retry-After only; a request several failures in waits its own longer backoff alone', async () => {
