@@ -210,8 +210,7 @@ export function landingSincePlan(plan: Plan, marks: LandingMarks, desired: reado
  * the apply stopped (`pending`, marked `now`), unless it is an upload, which has a mark of its own.
  */
 export function landingAfterApply(plan: Plan, report: ApplyReport, stoppedWaiting: ReadonlyMap<string, LandingMark>, options: { uploadMarked: (kindKey: string) => boolean; now: Date }): Map<string, LandingChange> {
-  const out = new Map<string, LandingChange>();
-  for (const g of plan.landing_given_up ?? []) out.set(g.key, { forget: g.since });
+  const out = givenUpForgotten(plan);
   for (const [key, mark] of stoppedWaiting) out.set(key, formatLandingMark(mark));
   const still = report.results.filter((r) => r.status === 'failed' && r.pending);
   if (still.length === 0) return out;
@@ -224,6 +223,11 @@ export function landingAfterApply(plan: Plan, report: ApplyReport, stoppedWaitin
     out.set(key, formatLandingMark(markOf({ action, fields: c.fields }, options.now.toISOString())));
   }
   return out;
+}
+
+/** The marks the plan gave up, each forgotten only while it is still that mark: all an apply with nothing to send changes. */
+export function givenUpForgotten(plan: Plan): Map<string, LandingChange> {
+  return new Map((plan.landing_given_up ?? []).map((g) => [g.key, { forget: g.since }]));
 }
 
 /** `markedAs`: the `kind:key` the mark is under, when another than the change's (a name the files renamed since). */

@@ -21,7 +21,7 @@ import { isPlainObject } from '../../util/plain.js';
 import { collectGarbage } from '../../util/collect.js';
 import { setV8FlagsForRequestLoops } from '../../util/v8-flags.js';
 import { followRenamedFiles } from '../../engine/lock-follow.js';
-import { landingAfterApply, type LandingChange } from '../../engine/landing.js';
+import { givenUpForgotten, type LandingChange } from '../../engine/landing.js';
 import { ApplyFailedError, ConfigError, DocketError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { planJsonChunks } from '../../render/json.js';
 import { renderApplyReportJson } from '../../render/apply-json.js';
@@ -144,8 +144,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
             const lock = { files: { ...s.lock.files } };
             if (!plan.targets?.length) followRenamedFiles(lock, s.workspace.desired, KINDS);
             // The landing marks it settled (what they marked is live now, or wanted no more) are forgotten.
-            const landing = landingAfterApply(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }, new Map(), { uploadMarked: () => false, now: new Date() });
-            await settleLockFile(s, lock, io, opts, false, (held) => syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held, state: s.sync() }), landing);
+            await settleLockFile(s, lock, io, opts, false, (held) => syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held, state: s.sync() }), givenUpForgotten(plan));
             // From here a signal stops nothing: the report is what happened, and its exit code the apply's.
             interrupts.hold('there was nothing to change; the report is being written');
             if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, { results: [], done: 0, failed: 0, skipped: 0, ms: 0 }));
