@@ -22,8 +22,13 @@ export function withoutCredentials(url: string): string {
  * of one, so a line of a megabyte is read once.
  */
 const URL_IN_LINE = /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]*:[\\/]+|(?<![:/])\/\/)[^\s"'`<>]*/g;
-/** `user:password@` without a scheme (`url: bob:pw@host`), at the start of a value. */
-const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]+:[^\s"'`/?#@[\]{},]*@/g;
+/**
+ * `user:password@` without a scheme, as the value of a `url` key (`url: bob:pw@host`,
+ * `DOCKET_REVIEW_URL=bob:pw@host`). Only there: elsewhere `word:local@domain` is a name
+ * (`Sales:anna@acme.example`) or a member's key (`member:bob@acme.example`), which output shows as
+ * it is (probe IK).
+ */
+const BARE_CREDENTIALS = /(?<=(?:^|[^A-Za-z0-9])url["']?\s*[:=]\s*["']?)[^\s"'`/?#@[\]{},:]+:[^\s"'`/?#@[\]{},]*@/gi;
 
 /**
  * A line of a file as an excerpt under a message shows it: each URL in it as `withoutSecrets`

@@ -51,6 +51,16 @@ describe("a URL's secrets in what output quotes", () => {
     for (const plain of ['email: alice@acme.example', 'file: docs//a.md', 'name: Clause #3', 'actions: ACCEPT a?']) expect(lineWithoutSecrets(plain)).toBe(plain);
   });
 
+  it('hide a `user:password@` written without a scheme only as the value of a `url`, not in a name or a key shaped `word:local@domain` (probe IK)', () => {
+    for (const [line, shown] of [
+      ['  url: "bob:pw@host.example/x"', '  url: "***@host.example/x"'],
+      ['review: {url: bob:pw@host.example}', 'review: {url: ***@host.example}'],
+      ['DOCKET_REVIEW_URL=bob:pw@host.example', 'DOCKET_REVIEW_URL=***@host.example'],
+    ]) expect(lineWithoutSecrets(line)).toBe(shown);
+    for (const plain of ['name: Sales:anna@acme.example', 'playbook "mailto:legal@acme.example" looks like', 'lock entry member:bob@acme.example', 'e-mail: bob:x@acme.example']) expect(lineWithoutSecrets(plain)).toBe(plain);
+    expect(quoteValue('Sales:anna@acme.example')).toBe('"Sales:anna@acme.example"');
+  });
+
   it("are hidden in an identity part by part, the `/` set apart only where the parent's part ends in a URL", () => {
     expect(identityWithoutSecrets('Links https://ex.example/a?ref=1/Term', 'Term')).toBe('Links https://ex.example/a?… / Term');
     expect(identityWithoutSecrets('https://x.example/?q=1 links/Term', 'Term')).toBe('https://x.example/?… links/Term');

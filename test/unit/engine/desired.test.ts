@@ -83,6 +83,10 @@ describe('buildDesired', () => {
       // E-mail addresses are shown as written: two are two names that read differently.
       resourceDoc('Playbook', { name: 'Mail bob@acme.example' }, {}, 'd.yaml'),
       resourceDoc('Playbook', { name: 'Mail carol@acme.example' }, {}, 'e.yaml'),
+      // So is `word:local@domain`, which is no URL without a scheme (probe IK).
+      resourceDoc('Playbook', { name: 'Sales:anna@acme.example' }, {}, 'f.yaml'),
+      resourceDoc('Playbook', { name: 'Sales:bob@acme.example' }, {}, 'g.yaml'),
+      resourceDoc('Playbook', { name: 'mailto:legal@acme.example' }, {}, 'h.yaml'),
     ]);
     expect(diagnostics.errors.map((d) => [d.code, d.file])).toEqual([['confusable-name', 'b.yaml']]);
     expect(diagnostics.errors[0]!.message).toBe(
