@@ -15,6 +15,7 @@ import { fieldHash, type SyncState } from './sync.js';
 import type { KindMeta } from './diff.js';
 import { refKey } from './types.js';
 import { CREATE_ACTIONS } from './types.js';
+import { formerSource } from './desired.js';
 import type { Change, DesiredResource, LiveResource } from './types.js';
 import { addTo } from '../util/multi-map.js';
 
@@ -82,7 +83,8 @@ function renameHints({ kinds, desired, live, changes, ids, sync }: HintInput): s
       const found = lookLike(d, kind, sorts, candidates, taken, childKind ? (desiredChildren.get(refKey(kind.name, d.key)) ?? []).map((x) => x.name) : []);
       if (!found) continue;
       taken.add(found.live.id);
-      out.push(renameSentence(kind, d, found.live, found.why, archived.has(found.live.id)));
+      const unmatched = d.renamedFrom.filter((old) => !live.some((l) => l.kind === kind.name && (l.parentId ?? '') === scope && l.name === old));
+      out.push(renameSentence(kind, d, found.live, found.why, archived.has(found.live.id), unmatched));
     }
   }
   return out;
@@ -186,13 +188,23 @@ export function withoutArchiveOf(warning: string, archived: { kind: string; name
 
 const RENAME_HINT_END = ': if it was renamed, add';
 
-function renameSentence(kind: KindMeta, d: DesiredResource, l: LiveResource, why: string, archived: boolean): string {
+/**
+ * `unmatched`: the names of the object's own `renamed_from` that no live object bears, said (with
+ * where they are written) so a misspelt former name is not read as a missing one (probe IK-3).
+ */
+function renameSentence(kind: KindMeta, d: DesiredResource, l: LiveResource, why: string, archived: boolean, unmatched: readonly string[]): string {
   const where = `${d.source.file}:${d.source.line}`;
   // Names quoted with what shows as nothing escaped: the difference may be exactly such a character.
   const [was, now] = [quoteValue(l.name, Infinity), quoteValue(d.name, Infinity)];
   const then =
     kind.deletion === 'delete' ? `the plan deletes ${was} and creates ${now}` : archived ? `the plan archives ${was} and creates ${now}` : kind.deletion === 'none' ? `the plan creates ${now} beside it, and a ${kind.name} cannot be deleted over the API` : `the plan creates ${now} beside it`;
-  return `${kind.name} ${now} (${where}${RENAME_HINT_MARK}${kind.name} ${was} (${why}), but ${then}: if it was renamed, add \`renamed_from: [${yamlName(l.name)}]\``;
+  const add = unmatched.length === 0 ? `\`renamed_from: [${yamlName(l.name)}]\`` : `${was} to its \`renamed_from\` (${formerWhere(d)}), whose ${unmatched.map((n) => quoteValue(n, Infinity)).join(', ')} ${unmatched.length === 1 ? 'names' : 'name'} no live ${kind.name}`;
+  return `${kind.name} ${now} (${where}${RENAME_HINT_MARK}${kind.name} ${was} (${why}), but ${then}: if it was renamed, add ${add}`;
+}
+
+function formerWhere(d: DesiredResource): string {
+  const at = formerSource(d, 0) ?? d.source;
+  return `${at.file}:${at.line}`;
 }
 
 /** A name as it can be written inside `[...]` in YAML: plain when safe, else double-quoted (YAML reads its `\u` escapes). */

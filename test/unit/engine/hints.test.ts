@@ -72,6 +72,13 @@ describe('plan hints', () => {
     expect(warnings([desiredPlaybook('Mutual NDA', { renamedFrom: ['NDA'] })], [livePlaybook('pb-1', 'NDA')])).toEqual([]);
   });
 
+  it('says where a renamed_from that names no live object is written, so a misspelt former name is not taken for a missing one (probe IK-3)', () => {
+    const renamed = { renamedFrom: ['Vendr MSA'], fieldSources: { renamed_from: { file: 'playbooks/nda.yaml', line: 3, col: 15 } } };
+    expect(warnings([desiredPlaybook('Vendor MSA 2027', renamed)], [livePlaybook('pb-1', 'Vendor MSA')])).toEqual([
+      'playbook "Vendor MSA 2027" (playbooks/nda.yaml:1) looks like a rename of the live playbook "Vendor MSA" (a close name), but the plan creates "Vendor MSA 2027" beside it: if it was renamed, add "Vendor MSA" to its `renamed_from` (playbooks/nda.yaml:3), whose "Vendr MSA" names no live playbook',
+    ]);
+  });
+
   it('a new template alike an undeclared live one only in its type (and a number) is no rename; alike in its text, it is', () => {
     const template = (name: string, fields: Record<string, unknown>): DesiredResource => ({
       kind: 'template',
