@@ -12,6 +12,7 @@ import { showPath } from '../config/quote.js';
 import { VERSION } from '../version.js';
 import { isPlainObject } from '../util/plain.js';
 import { shapedCommand } from './command-line.js';
+import { shellPath } from '../util/shell-word.js';
 
 const PLAN_SCHEMA = 'plan.schema.json';
 /** A hand-edited plan can be wrong in many places; the first few say enough. */
@@ -22,13 +23,16 @@ const LISTED_PROBLEMS = 3;
  * command was `given`.
  */
 export async function readPlanFile(path: string, dir = '.', given: { env?: string | undefined; emulator?: boolean | undefined } = {}): Promise<Plan> {
-  const replan = (raw?: unknown): string => replanFrom(raw, dir, given);
+  // The hints make the plan again under the name given, unless there is none or it names no file that can be written.
+  let out = path.trim() === '' ? 'PLAN.json' : path;
+  const replan = (raw?: unknown): string => replanFrom(raw, dir, given, out);
   if (path.trim() === '') throw new DocketError('invalid-plan-file', 'the plan file argument is empty', `name the plan saved with \`${replan()}\``);
   let text: string;
   try {
     // Never waited on: a named pipe (`<(...)`) would block the read, and the process with it, signals included.
     text = readRegularFileSync(path).toString('utf8');
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') out = 'PLAN.json';
     throw new DocketError('invalid-plan-file', `cannot read the plan file ${showPath(path)} (${unreadableReason(error)})`, `make one with \`${replan()}\``);
   }
   let plan: unknown;
@@ -84,12 +88,12 @@ export async function readPlanFile(path: string, dir = '.', given: { env?: strin
  * plainly: an environment written as one can be, the emulator. (Not its targets: a file refused
  * may hold anything there.)
  */
-function replanFrom(raw: unknown, dir: string, given: { env?: string | undefined; emulator?: boolean | undefined }): string {
+function replanFrom(raw: unknown, dir: string, given: { env?: string | undefined; emulator?: boolean | undefined }, out: string): string {
   const p = isPlainObject(raw) ? raw : {};
   const target = isPlainObject(p.target) ? p.target : {};
   // Else as the apply was given them (a file cut short says neither).
   const env = typeof p.environment === 'string' && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(p.environment) ? p.environment : given.env;
-  return `${shapedCommand('plan', { dir, env, emulator: target.emulator === true || given.emulator === true, target: [] })} --out PLAN.json`;
+  return `${shapedCommand('plan', { dir, env, emulator: target.emulator === true || given.emulator === true, target: [] })} --out ${shellPath(out)}`;
 }
 
 /**

@@ -131,8 +131,7 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
   for (const change of changes) {
     if (!isLandingAction(change.action)) continue;
     const d = declared.get(refKey(change.kind, change.key));
-    // Renamed in the files since (or its playbook): the mark is under the name the write was sent with.
-    const key = (d ? keysOf(d, declared) : [refKey(change.kind, change.key)]).find((k) => marks.get(k)?.action === change.action);
+    const key = markedKeyOf(change, d, declared, marks);
     if (key === undefined) continue;
     const mark = marks.get(key)!;
     used.add(key);
@@ -176,6 +175,17 @@ function formerOwners(desired: readonly DesiredResource[], declared: ReadonlyMap
   return out;
 }
 
+/**
+ * The key of the mark a change's write left, if any: renamed in the files since (or its playbook),
+ * the mark is under the name the write was sent with. `counts` leaves out marks already dealt with.
+ */
+function markedKeyOf(change: Change, d: DesiredResource | undefined, declared: ReadonlyMap<string, DesiredResource>, marks: LandingMarks, counts: (key: string, mark: LandingMark) => boolean = () => true): string | undefined {
+  return (d ? keysOf(d, declared) : [refKey(change.kind, change.key)]).find((k) => {
+    const mark = marks.get(k);
+    return mark?.action === change.action && counts(k, mark);
+  });
+}
+
 /** The `kind:key`s a declared object's write may have been sent under: its own, its former names', and under its parent's former names. */
 function keysOf(d: DesiredResource, declared: ReadonlyMap<string, DesiredResource>): string[] {
   const own = [refKey(d.kind, d.key), ...formerKeys(d)];
@@ -195,8 +205,7 @@ export function landingSincePlan(plan: Plan, marks: LandingMarks, desired: reado
   const declared = new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
   return plan.changes.flatMap((c) => {
     if (!isLandingAction(c.action)) return [];
-    const d = declared.get(refKey(c.kind, c.key));
-    const key = (d ? keysOf(d, declared) : [refKey(c.kind, c.key)]).find((k) => marks.get(k)?.action === c.action && !givenUp.has(`${k}|${marks.get(k)!.since}`));
+    const key = markedKeyOf(c, declared.get(refKey(c.kind, c.key)), declared, marks, (k, mark) => !givenUp.has(`${k}|${mark.since}`));
     if (key === undefined) return [];
     const mark = marks.get(key)!;
     const how = mayStillLand(mark.since, now) ? 'docket plan stops at it and says how to go on' : 'make a new plan: it sends it again, with a warning';

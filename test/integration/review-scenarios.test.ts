@@ -392,11 +392,15 @@ describe('saved plans', () => {
       }
     }
     // The hint's command plans the folder the apply was given (probe FU); so for a file that is not JSON.
-    expect((await cli('apply', '-C', dir, broken[0]![0]!)).stderr).toContain(`make a new one with \`docket plan -C ${dir} --out PLAN.json\` instead of editing it`);
+    // It makes the plan again under the name the apply was given.
+    expect((await cli('apply', '-C', dir, broken[0]![0]!)).stderr).toContain(`make a new one with \`docket plan -C ${dir} --out ${broken[0]![0]!}\` instead of editing it`);
     await writeFile(join(dir, 'cut.json'), JSON.stringify(saved).slice(0, 100));
-    expect((await cli('apply', '-C', dir, join(dir, 'cut.json'))).stderr).toContain(`hint: make a new one with \`docket plan -C ${dir} --out PLAN.json\``);
+    expect((await cli('apply', '-C', dir, join(dir, 'cut.json'))).stderr).toContain(`hint: make a new one with \`docket plan -C ${dir} --out ${join(dir, 'cut.json')}\``);
+    // One that is not there is made there; one that cannot be read as a file (a folder) is not named.
+    expect((await cli('apply', '-C', dir, join(dir, 'gone.json'))).stderr).toContain(`hint: make one with \`docket plan -C ${dir} --out ${join(dir, 'gone.json')}\``);
+    expect((await cli('apply', '-C', dir, dir)).stderr).toContain(`hint: make one with \`docket plan -C ${dir} --out PLAN.json\``);
     // A file that says nothing of itself: as the apply was given (second read).
-    expect((await cli('apply', '-C', dir, '--emulator', join(dir, 'cut.json'))).stderr).toContain(`hint: make a new one with \`docket plan -C ${dir} --emulator --out PLAN.json\``);
+    expect((await cli('apply', '-C', dir, '--emulator', join(dir, 'cut.json'))).stderr).toContain(`hint: make a new one with \`docket plan -C ${dir} --emulator --out ${join(dir, 'cut.json')}\``);
     const older = await cli('apply', '-C', dir, await edited('older.json', (p) => (p.docket_version = '0.0.1')));
     expect(older.code).toBe(1);
     expect(older.stderr).toContain('older.json was made by docket 0.0.1, and this is docket');
