@@ -5,7 +5,8 @@
  */
 import { spelledKind } from '../kinds/spelled-kind.js';
 import { composed } from '../util/nfc.js';
-import { didYouMean, didYouMeanBecause } from '../config/suggest.js';
+import { didYouMean, didYouMeanBecause, suggest } from '../config/suggest.js';
+import { shellWord } from '../util/shell-word.js';
 import { quoteValue, showName, showText } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
@@ -142,9 +143,12 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
       const missing = undeclaredParent && !renamed && !parentNow ? `is declared or was read (the ${t.kind}s read are those of declared ${parentKind}s and of ${parentKind}s the files dropped since the last sync)` : 'is declared or exists live';
       const moved = parentNow ? `; ${parentKind} ${quoteValue(parentNow.old)} is now ${quoteValue(parentNow.key)}, by its renamed_from` : '';
       const parent = parentNow ?? (parentKind ? declaredParentOf(t.key, parentKind, declared) : undefined);
-      const suggestion = renamed ? didYouMeanBecause(`${t.kind}/${renamed.key}`, renamed.why) : `${spellingSuggestion(t, sameKind, parent)}${moved}`;
+      const meant = renamed ? `${t.kind}/${renamed.key}` : spellingSuggestion(t, sameKind, parent);
+      const suggestion = renamed ? didYouMeanBecause(meant!, renamed.why) : `${meant === undefined ? '' : didYouMeanBecause(meant)}${moved}`;
+      // A name holding what prints as nothing cannot be typed as the message shows it.
+      const typed = meant !== undefined && shellWord(meant).startsWith("$'") ? `; type that one in a shell as --target ${shellWord(meant)}` : '';
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} ${missing}${suggestion}`, {
-        hint: 'targets are KIND/NAME with the CLI kind names, e.g. playbook/Inbound NDA or rule/Inbound NDA/Term',
+        hint: `targets are KIND/NAME with the CLI kind names, e.g. playbook/Inbound NDA or rule/Inbound NDA/Term${typed}`,
       });
     }
   }
@@ -229,10 +233,14 @@ function declaredParentOf(key: string, parentKind: KindName, declared: ReadonlyS
  * "did you mean" by spelling: a child's name against its parent's children only (the parent's name
  * they share made any short name look close), written under `parent.old`, suggested under `parent.key`.
  */
-function spellingSuggestion(t: TargetSpec, sameKind: readonly string[], parent: { key: string; old: string } | undefined): string {
-  if (!parent) return didYouMean(t.key, sameKind, (k) => `${t.kind}/${k}`);
+function spellingSuggestion(t: TargetSpec, sameKind: readonly string[], parent: { key: string; old: string } | undefined): string | undefined {
+  if (!parent) {
+    const match = suggest(t.key, sameKind);
+    return match === undefined ? undefined : `${t.kind}/${match}`;
+  }
   const siblings = sameKind.filter((k) => k.startsWith(`${parent.key}/`)).map((k) => k.slice(parent.key.length + 1));
-  return didYouMean(t.key.slice(parent.old.length + 1), siblings, (n) => `${t.kind}/${parent.key}/${n}`);
+  const match = suggest(t.key.slice(parent.old.length + 1), siblings);
+  return match === undefined ? undefined : `${t.kind}/${parent.key}/${match}`;
 }
 
 /** The declared parent a child's key names by a former name its `renamed_from` lists: its key now, and the former name as written. */

@@ -3,15 +3,21 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { shellPath, shellWord } from '../../../src/util/shell-word.js';
 
-const WORDS = ['acme-legal/plan.json', "o'brien's plan.json", 'a b', '$HOME/`x`', 'line\nbreak/::warning::y', 'tab\there', 'c1\u009b[31mred', "both\n'quote'\\"];
+const WORDS = ['acme-legal/plan.json', "o'brien's plan.json", 'a b', '$HOME/`x`', 'line\nbreak/::warning::y', 'tab\there', 'c1\u009b[31mred', "both\n'quote'\\", 'playbook/NDA\u200b', 'no\u00a0break', 'tag\u{E0041}s', 'Review ✏\ufe0f 👩\u200d💻', 'Café'];
 
 describe('shellWord', () => {
   it('leaves a plain path bare and quotes the rest so that bash reads each back exactly, with no line break or control character printed', () => {
     expect(shellWord('acme-legal/plan.json')).toBe('acme-legal/plan.json');
     const words = WORDS.map(shellWord);
-    for (const w of words) expect(w).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
-    const echoed = execFileSync('bash', ['-c', `printf '%s\\0' ${words.join(' ')}`]).toString('utf8').split('\0').slice(0, -1);
-    expect(echoed).toEqual(WORDS);
+    for (const w of words) expect(w).not.toMatch(/[\u0000-\u001f\u007f-\u00a0\u200b\u{E0041}]/u);
+    // What prints as nothing is written so it can be seen and typed; an emoji's joiner is part of the picture.
+    expect(shellWord('playbook/NDA\u200b')).toBe("$'playbook/NDA\\xe2\\x80\\x8b'");
+    expect(shellWord('Review ✏\ufe0f 👩\u200d💻')).toBe("'Review ✏\ufe0f 👩\u200d💻'");
+    // Read back exactly in a UTF-8 locale and in the C locale alike.
+    for (const LC_ALL of ['C.UTF-8', 'C']) {
+      const echoed = execFileSync('bash', ['-c', `printf '%s\\0' ${words.join(' ')}`], { env: { ...process.env, LC_ALL } }).toString('utf8').split('\0').slice(0, -1);
+      expect(echoed).toEqual(WORDS);
+    }
   });
 });
 
