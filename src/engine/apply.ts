@@ -12,8 +12,9 @@ import type { ExecContext, Services } from '../kinds/kind.js';
 import { foundByReading } from '../api/found.js';
 import { freshReads, onceReads } from '../util/fresh-read.js';
 import { DocketError } from '../errors.js';
+import { quoteValue } from '../config/quote.js';
 import { DEFAULT_GRACE_MS, executePlan, reasonOf, withinGrace } from './execute.js';
-import { lookBeforeCreate, settleAfterCreate } from './race.js';
+import { keeperOf, lookBeforeCreate, settleAfterCreate } from './race.js';
 import { mapLimit } from '../util/map-limit.js';
 import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
 import { followRenamedFiles } from './lock-follow.js';
@@ -290,7 +291,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // Stopped just after the last change, every change is made and its checks are what was cut short (probe FO).
   if (report.stopped) {
     if (noteUnchecked(checkLater, report) && report.done === plan.changes.length) report.checksCutShort = true;
-  } else await settleLater(checkLater, report, { kinds, ids, foundBy, keptOther, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS });
+  } else await settleLater(checkLater, report, { kinds, ids, foundBy, keptOther, createdNow, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS });
   for (const r of report.results) if (keptOther.has(r.changeId)) r.keptOther = true;
   // A failed change that wrote part of itself first says so: that part is live (a publish cannot be undone).
   const changeById = new Map(plan.changes.map((c) => [c.id, c]));
@@ -361,6 +362,8 @@ interface SettleEnv {
   foundBy: (change: Change) => { known: ReadonlySet<string> } | undefined;
   /** Creates that ended with another's copy (change ids). */
   keptOther: Set<string>;
+  /** `kind:key` of the objects this apply made: a failed create whose object is live says what it holds. */
+  createdNow: Set<string>;
   ctx: ExecContext;
   concurrency: number;
   /** A stop while the checks run: none starts after it, and those under way get `graceMs`. */
@@ -382,15 +385,17 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
   // Every write of the apply is done: one read per scope now serves all its creates.
   const ctx: ExecContext = { ...env.ctx, readAfterWrites: onceReads() };
   const checked = new Set<Change>();
-  // A parent set aside as the other run's duplicate took this run's children in it along: their
-  // scope is archived, and nothing of theirs is left to check.
+  // A parent set aside as the other run's duplicate took this run's children in it along: what
+  // is left to check is whether the kept parent has each of them (the other run may have been
+  // stopped before it made them all).
   const createOf = new Map(changes.map((c) => [`${c.kind}:${c.key}`, c.id]));
   const wentWithParent = (c: Change): boolean => c.parent !== undefined && env.keptOther.has(createOf.get(`${c.parent.kind}:${c.parent.key}`) ?? '');
   // Checks that ended without an answer (the request failed, or was not sent after a signal).
   let unanswered = 0;
   const check = async (change: Change): Promise<void> => {
     if (env.signal?.aborted) return;
-    if (!wentWithParent(change) && !(await settleOne(change, results.get(change.id), ctx, env))) unanswered++;
+    const settle = wentWithParent(change) ? findInKeptParent : settleOne;
+    if (!(await settle(change, results.get(change.id), ctx, env, report))) unanswered++;
     checked.add(change);
   };
   // Parents first, so that a child is checked knowing whether its parent stays. A bounded number
@@ -415,6 +420,37 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
   noteUnchecked(unchecked, report);
 }
 
+/**
+ * A create made in a parent this apply then set aside as another run's duplicate: went with it.
+ * The kept parent's own child of that identity stands for it; one the kept parent lacks is not
+ * live, and the change is failed, not done, so the apply does not say its files are live (probe IL-1).
+ */
+async function findInKeptParent(change: Change, result: ChangeResult | undefined, ctx: ExecContext, env: SettleEnv, report: ApplyReport): Promise<boolean> {
+  const guard = env.kinds.get(change.kind)?.race;
+  if (!guard || !result || result.status !== 'done' || !change.parent) return true;
+  const parent = `${change.parent.kind} ${quoteValue(change.parent.key, Infinity)}`;
+  try {
+    const kept = keeperOf((await guard.siblings(change, ctx)).filter((o) => o.key === change.key));
+    if (kept) {
+      ctx.registerId(change.kind, change.key, kept.id);
+      env.keptOther.add(change.id);
+      result.note = `made in the copy of ${parent} this apply set aside as another apply's duplicate, and went with it; the kept ${change.parent.kind} has its own (id ${kept.id}), whose fields may differ from the files (plan again to see)`;
+      return true;
+    }
+    // Not live, so nothing of it was written either.
+    env.createdNow.delete(`${change.kind}:${change.key}`);
+    result.status = 'failed';
+    result.message = `made in the copy of ${parent} this apply set aside as another apply's duplicate, and went with it: the kept ${change.parent.kind} has no such ${change.kind}, so it is not live`;
+    result.hint = `plan again: the next plan creates what the kept ${change.parent.kind} lacks`;
+    delete result.note;
+    report.done--;
+    report.failed++;
+    return true;
+  } catch (error) {
+    return uncheckedBecause(error, result, env, (why) => `made in the copy of ${parent} this apply set aside as another apply's duplicate; could not check that the kept ${change.parent!.kind} has it (${why}); plan again to see`);
+  }
+}
+
 /** Checks one create; false when the check got no answer (said beside its change). */
 async function settleOne(change: Change, result: ChangeResult | undefined, ctx: ExecContext, env: SettleEnv): Promise<boolean> {
   const guard = env.kinds.get(change.kind)?.race;
@@ -428,12 +464,17 @@ async function settleOne(change: Change, result: ChangeResult | undefined, ctx: 
     if (settled.id !== mine) env.keptOther.add(change.id);
     return true;
   } catch (error) {
-    // A turn past the budget, once known, is what the stop says, whichever check ends last.
-    if (error instanceof DocketError && error.code === 'timeout') env.budgetSpent = typeof env.budgetSpent === 'string' ? env.budgetSpent : (error.turnPastBudget ?? true);
-    const unchecked = `could not check for a duplicate created by a concurrent apply (${error instanceof Error ? error.message : String(error)}); plan again to see`;
-    result.note = result.note ? `${result.note}; ${unchecked}` : unchecked;
-    return false;
+    return uncheckedBecause(error, result, env, (why) => `could not check for a duplicate created by a concurrent apply (${why}); plan again to see`);
   }
+}
+
+/** A check that got no answer, said beside its change; false. */
+function uncheckedBecause(error: unknown, result: ChangeResult, env: SettleEnv, say: (why: string) => string): false {
+  // A turn past the budget, once known, is what the stop says, whichever check ends last.
+  if (error instanceof DocketError && error.code === 'timeout') env.budgetSpent = typeof env.budgetSpent === 'string' ? env.budgetSpent : (error.turnPastBudget ?? true);
+  const unchecked = say(error instanceof Error ? error.message : String(error));
+  result.note = result.note ? `${result.note}; ${unchecked}` : unchecked;
+  return false;
 }
 
 /** Resolves after `ms`, or as soon as `signal` aborts (the caller asks `stopping()` next). */

@@ -152,6 +152,40 @@ it('a playbook another apply created first is kept: this run archives its own co
   await expectConverged(run, dir);
 });
 
+it('a playbook another apply created first but was stopped before it made every rule: this run says which rules went with its archived copy and are not live, fails, and the next apply makes them (probe IL-1)', async () => {
+  let injected = false;
+  t = await startTestEmulator({
+    // Another run's copy, created earlier, that was stopped after its first rule.
+    onRequest: (request) => {
+      if (injected || request.method !== 'POST' || !request.path.endsWith('/playbooks')) return;
+      injected = true;
+      const org = reviewOf(t);
+      const at = '2000-01-01T00:00:00.000Z';
+      const id = t.emulator.store.newId();
+      org.playbooks[id] = { id, name: 'Inbound NDA', description: 'NDAs we receive', archived_at: null, created_at: at, updated_at: at };
+      t.emulator.store.addRule(org, { id: t.emulator.store.newId(), playbook_id: id, name: 'Term', description: null, actions: null, internal_notes: null, questions: null, generate_summary: true, reviewer_id: null, created_at: at, updated_at: at });
+    },
+  });
+  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+  const run = bin(t);
+  const first = await run('apply', '-C', dir, '--auto-approve');
+  expect(injected).toBe(true);
+  expect(first.code).toBe(1);
+  expect(first.stdout).toContain('the one this apply created (id ');
+  expect(first.stdout).toContain('made in the copy of playbook "Inbound NDA" this apply set aside as another apply\'s duplicate, and went with it; the kept playbook has its own (id ');
+  expect(first.stdout + first.stderr).toContain('made in the copy of playbook "Inbound NDA" this apply set aside as another apply\'s duplicate, and went with it: the kept playbook has no such rule, so it is not live');
+  expect(first.stdout + first.stderr).not.toContain('Apply complete');
+  // Nothing of it is live: not "written before the failure".
+  expect(first.stdout).not.toContain('live already');
+  const kept = Object.values(reviewOf(t).playbooks).filter((p) => !p.archived_at);
+  expect(t.emulator.store.rulesOf(reviewOf(t), kept[0]!.id).map((r) => r.name)).toEqual(['Term']);
+  // The next plan creates the rule the kept copy lacks, and sends the files' content to the one it has.
+  const plan = await run('plan', '-C', dir);
+  expect(plan.stdout).toContain('+ create rule "Inbound NDA/Residuals"');
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  await expectConverged(run, dir);
+});
+
 it('a rule someone made in the app with other content while the apply ran is kept, not recorded as in sync: the next plan shows the files\' content to send', async () => {
   let injected = false;
   t = await startTestEmulator({

@@ -131,7 +131,7 @@ describe('applyPlan', () => {
     expect(cut.report.checksCutShort).toBeUndefined();
   });
 
-  it("checks children after their parent, and not at all once the parent went as another run's duplicate: they went with it", async () => {
+  it("checks children after their parent, and once the parent went as another run's duplicate, in the kept parent: one it lacks went with the duplicate and is not live (probe IL-1)", async () => {
     const events: string[] = [];
     let parentSetAside = false;
     const playbook = creatingKind(async (change, ctx) => ctx.registerId('playbook', change.key, 'mine-P'), {
@@ -153,11 +153,13 @@ describe('applyPlan', () => {
     const rule = {
       ...creatingKind(async (change, ctx) => ctx.registerId('rule', change.key, `mine-${change.key}`), {
         race: {
-          siblings: async (change) => {
-            events.push(`check ${change.key}`);
+          siblings: async (change, ctx) => {
+            const parent = ctx.resolveId('playbook', 'P');
+            events.push(`check ${change.key} in ${parent}`);
             // The service's answer for the rules of an archived playbook.
-            if (parentSetAside) throw new Error('HTTP 404 Not Found: playbook mine-P not found');
-            return [{ id: `mine-${change.key}`, key: change.key }];
+            if (parent === 'mine-P' && parentSetAside) throw new Error('HTTP 404 Not Found: playbook mine-P not found');
+            // The kept playbook: the other run made R1 only.
+            return parent === 'theirs-P' ? [{ id: 'theirs-R1', key: 'P/R1' }] : [{ id: `mine-${change.key}`, key: change.key }];
           },
           setAside: async () => 'deleted',
         },
@@ -169,9 +171,16 @@ describe('applyPlan', () => {
     const { plan } = buildPlan({ kinds: [playbook, rule], desired, live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' });
     const applied = await applyPlan(plan!, { kinds: [playbook, rule], services: { review: () => undefined as never, agreements: () => undefined as never }, project: projectConfig(), desired, files: async () => new Uint8Array(), lock: { files: {} }, clock: () => 0, concurrency: 3 });
     // Three at a time: the rules' checks would start beside the playbook's, before it is set aside.
-    expect(events).toEqual(['check P']);
+    expect(events.slice(0, 1)).toEqual(['check P']);
+    expect(events.slice(1).sort()).toEqual(['check P/R1 in theirs-P', 'check P/R2 in theirs-P']);
     expect(applied.report.results.map((r) => r.note ?? '').join('\n')).not.toContain('could not check');
     expect(applied.ids.get('playbook:P')).toBe('theirs-P');
+    expect(applied.ids.get('rule:P/R1')).toBe('theirs-R1');
+    const [r1, r2] = ['P/R1', 'P/R2'].map((key) => applied.report.results.find((r) => plan!.changes.find((c) => c.id === r.changeId)!.key === key)!);
+    expect(r1).toMatchObject({ status: 'done', keptOther: true, note: expect.stringContaining('the kept playbook has its own (id theirs-R1)') });
+    expect(r2).toMatchObject({ status: 'failed', message: expect.stringContaining('the kept playbook has no such rule, so it is not live') });
+    expect(r2!.written).toBeUndefined();
+    expect(applied.report).toMatchObject({ done: 2, failed: 1 });
   });
 
   it('forgets a pending mark again, back to the upload confirmed before it or to no entry', async () => {
