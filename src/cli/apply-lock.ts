@@ -212,10 +212,9 @@ export function releaseApplyLockSync(root: string): void {
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    return;
+    // Not taken yet (stopped between the folder's mkdir and the lock's link, probe IL-2): the folder may be left empty all the same.
   }
-  if (!isOurs(text)) return;
-  rmSync(path, { force: true });
+  if (isOurs(text)) rmSync(path, { force: true });
   // As release() does: the folder goes too when nothing else is left in it.
   try {
     rmdirSync(dirname(path));

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -125,6 +125,11 @@ describe('the apply lock', () => {
     releaseApplyLockSync(root);
     expect(readFileSync(path, 'utf8')).toBe(other);
     expect(existsSync(join(root, '.docket'))).toBe(true);
+    // Stopped after making the folder, before the lock was taken: the empty folder goes (probe IL-2).
+    await rm(path);
+    await rm(join(root, '.docket', 'emulator.json'));
+    releaseApplyLockSync(root);
+    expect(existsSync(join(root, '.docket'))).toBe(false);
   });
 
   it('says what to do by what stopped it: a file in the way, permissions, a full disk (not a file to move when there is none)', () => {
