@@ -128,7 +128,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     // same file would write its own whole state over this run's changes.
     const hold = options.changesEmulator ? async (): Promise<void> => void (releaseState = await (await import('./state-file-lock.js')).holdStateFile(stateFile)) : undefined;
     try {
-      emulator = await startEmulatorForCli({ stateFile, seed, stateWrites: options.changesEmulator ? 'on-save' : 'none', ...(hold ? { beforeStateRead: hold } : {}) });
+      emulator = await startEmulatorForCli({ stateFile, seed, stateWrites: options.changesEmulator ? 'on-save' : 'none', ...(hold ? { beforeStateRead: hold } : {}) }, true);
     } catch (error) {
       releaseState?.();
       throw error;

@@ -13,7 +13,8 @@ function deleteHint(file: string, link: boolean): string {
   return `the state is scratch data: delete ${link ? `the link ${file} (not the file it leads to)` : file} to start again from the seed`;
 }
 
-export async function startEmulatorForCli(options: EmulatorOptions): Promise<RunningEmulator> {
+/** `ownState`: the state file is docket's own (`--emulator`'s `.docket/emulator.json`), never one a user named. */
+export async function startEmulatorForCli(options: EmulatorOptions, ownState = false): Promise<RunningEmulator> {
   try {
     return await startEmulator(options);
   } catch (error) {
@@ -27,7 +28,7 @@ export async function startEmulatorForCli(options: EmulatorOptions): Promise<Run
     if (error instanceof StateFileError) {
       const link = await isLink(error.file);
       // A file that is no state at all may be anyone's (docket.yaml, a contract): never told to delete it.
-      const hint = error.fix ?? (error.notState && !link ? 'it is no emulator state: name a file of its own for --state, such as emulator-state.json (the emulator writes it)' : deleteHint(error.file, link));
+      const hint = error.fix ?? (error.notState && !link && !ownState ? 'it is no emulator state: name a file of its own for --state, such as emulator-state.json (the emulator writes it)' : deleteHint(error.file, link));
       throw new DocketError('emulator-state', `cannot start the emulator: ${error.message}`, hint);
     }
     throw error;

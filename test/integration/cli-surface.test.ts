@@ -229,6 +229,11 @@ describe('emulator start-up problems are user errors', () => {
     const standalone = await runCli(['emulator', '--port', '0', '--state', join(dir, '.docket', 'emulator.json')]);
     expect(standalone.code).toBe(1);
     expect(standalone.stderr).not.toMatch(/Internal error|    at /);
+    // JSON, but no state: --emulator's own file is still scratch to delete, not a --state to rename (probe IM-1).
+    await writeFile(join(dir, '.docket', 'emulator.json'), '{}');
+    const notState = await runCli(['plan', '-C', dir, '--emulator']);
+    expect(notState.stderr).toContain(`is not a docket emulator state file (expected format "docket-emulator-state/1")\n  hint: the state is scratch data: delete ${join(dir, '.docket', 'emulator.json')} to start again from the seed`);
+    expect((await runCli(['emulator', '--port', '0', '--state', join(dir, '.docket', 'emulator.json')])).stderr).toContain('hint: it is no emulator state: name a file of its own for --state');
   });
 
   it('a state file that is a link: the hint deletes the link, never the file it leads to, and no line of that file is shown', async () => {
