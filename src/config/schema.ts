@@ -216,8 +216,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
       }
       // A required template parameter (scripts/gen-schemas.mjs): empty compares as no value.
       if (params.pattern === NOT_BLANK_PATTERN) return make('invalid-value', `${label} is required and must not be blank${gotValue(e.data)}`, pointer);
-      if (params.pattern === DECIMAL_PATTERN) return make('invalid-value', `${label} must be a number, not ${numberShown(e.data)}`, pointer);
-      if (params.pattern === INTEGER_PATTERN) return make('invalid-value', `${label} must be an integer, not ${numberShown(e.data)}`, pointer);
+      if (params.pattern === DECIMAL_PATTERN) return make('invalid-value', `${label} must be a number, not ${numberShown(e.data, asWritten)}`, pointer);
+      if (params.pattern === INTEGER_PATTERN) return make('invalid-value', `${label} must be an integer, not ${numberShown(e.data, asWritten)}`, pointer);
       if (params.pattern === YAML_NAME_PATTERN) return make('invalid-value', `${label} must name a .yaml or .yml file`, pointer);
       const extension = extensionIn(String(params.pattern));
       if (extension) return make('invalid-value', `${label} must name a ${extension} file`, pointer);
@@ -275,7 +275,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
       const takes = unquoted && !quotable && named ? describeSchema(parentSchema) : [];
       if (takes.length > 0) return make('invalid-value', `${label} must be ${joinOr(takes)}, not ${describeValue(e.data)}${got ?? gotValue(e.data)}`, pointer);
       // An integer that may be written as text too (`term: 2.5` is neither): said as its text is.
-      if (typeof e.data === 'number' && parentSchema.pattern === INTEGER_PATTERN) return make('invalid-value', `${label} must be an integer, not ${numberShown(e.data)}`, pointer);
+      if (typeof e.data === 'number' && parentSchema.pattern === INTEGER_PATTERN) return make('invalid-value', `${label} must be an integer, not ${numberShown(e.data, asWritten)}`, pointer);
       return make('invalid-value', `${label} ${valueMessage(e, params, got)}`, pointer, hint ?? (expected.includes('array') ? dashGluedKey(e.data) : undefined));
     }
     default: {
@@ -423,8 +423,9 @@ function typePhrase(type: string): string {
 }
 
 /** A value as JSON, but YAML's `.inf` and `.nan` as what they are (JSON prints them `null`; probe FY). */
-function numberShown(data: unknown): string {
-  return typeof data === 'number' && !Number.isFinite(data) ? `${describeValue(data)}${gotValue(data)}` : JSON.stringify(data);
+/** A number a message refuses; infinity or NaN with what is written when that is other text (`1e400`, probe IM-2). */
+function numberShown(data: unknown, asWritten: () => string | undefined): string {
+  return typeof data === 'number' && !Number.isFinite(data) ? `${describeValue(data)}${asWritten() ?? gotValue(data)}` : JSON.stringify(data);
 }
 
 function describeValue(value: unknown): string {

@@ -460,6 +460,9 @@ describe('loadConfig: schema errors', () => {
     // Where a number is wanted, .inf is still not one.
     const inf = await load({ 'docket.yaml': 'version: 1\nmax_rps: .inf\n' });
     expect(inf.diagnostics.map((d) => d.message)).toEqual(['`max_rps` must be a number, not infinity (got .inf)']);
+    // A number too large for one is quoted as written, not as YAML read it (probe IM-2).
+    const huge = await load({ 'docket.yaml': 'version: 1\nmax_rps: 1e400\n' });
+    expect(huge.diagnostics.map((d) => d.message)).toEqual(['`max_rps` must be a number, not infinity (written "1e400", which YAML reads as .inf)']);
   });
 
   it('tells to quote digits YAML read as a number only where the digits as text are a value the key takes', async () => {
