@@ -7,6 +7,7 @@ import { Diagnostics } from '../diagnostics.js';
 import type { SourcePos } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
 import { HIDDEN_PARTS, lineWithoutSecrets } from '../config/url-secrets.js';
+import { asLatinLetters } from '../util/other-script.js';
 import { pathToPointer } from '../config/yaml-positions.js';
 import { itemProblemSourceOf, problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
 import type { LoadedConfig, ResourceDoc } from '../config/types.js';
@@ -200,18 +201,22 @@ function checkLookAlikes(desired: readonly DesiredResource[], diagnostics: Diagn
       continue;
     }
     const unicode = lookAlike(d.name) === lookAlike(first.name);
-    const why = unicode ? 'they differ only in white space or in how Unicode encodes a character' : `they differ only in what output hides as it may hold a secret (${HIDDEN_PARTS}), so plans and reports would show them alike`;
+    const why = unicode ? `they differ only in ${UNICODE_ALIKE}` : `they differ only in what output hides as it may hold a secret (${HIDDEN_PARTS}), so plans and reports would show them alike`;
     diagnostics.error('confusable-name', `${d.kind} name ${quoteValue(d.name)} looks like ${d.kind} ${quoteValue(first.name)} (${lineOf(first, 'name')}): ${why}`, {
       ...(problemSourceOf(d.fieldSources, 'name') ?? d.source),
-      hint: unicode ? 'give them names that read differently, or declare one of them (retype the name to remove invisible characters)' : 'give them names that read differently outside the hidden part, or declare one of them',
+      hint: unicode ? 'give them names that read differently, or declare one of them (retype the name to remove invisible characters, or letters of another alphabet)' : 'give them names that read differently outside the hidden part, or declare one of them',
     });
   }
 }
 
+/** What lookAlike looks past, as a message says it. */
+export const UNICODE_ALIKE = 'white space, in how Unicode encodes a character, or in letters of another alphabet drawn alike (Cyrillic `А`, Latin `A`)';
+
 /**
  * What a name looks like on screen: canonically composed (an accent as one character or two),
  * invisible characters dropped (format characters, and those blank-name counts as showing nothing:
- * a Hangul filler, a combining grapheme joiner; probe FY), white space collapsed. Not
+ * a Hangul filler, a combining grapheme joiner; probe FY), white space collapsed, Cyrillic and
+ * Greek letters drawn as Latin ones are (asLatinLetters; probe IM-3) read as those. Not
  * compatibility-normalised: that would also merge names that look different (`Schedule ²` and
  * `Schedule 2`, full-width letters).
  */
@@ -219,7 +224,7 @@ export function lookAlike(name: string): string {
   // Most names are printable ASCII words with single spaces, which look like themselves: twenty
   // thousand rules need not be normalised one by one.
   if (PLAIN_NAME.test(name)) return name;
-  return name.normalize('NFC').replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '').replace(/[\s\u2800]+/gu, ' ').trim();
+  return asLatinLetters(name.normalize('NFC').replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '').replace(/[\s\u2800]+/gu, ' ').trim());
 }
 
 const PLAIN_NAME = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;

@@ -61,6 +61,11 @@ describe('buildDesired', () => {
       resourceDoc('Playbook', { name: 'Ter\u034fm' }, {}, 'l.yaml'),
       // A braille blank shows as a space (probe GA).
       resourceDoc('Playbook', { name: 'Term\u2800' }, {}, 'm.yaml'),
+      // A Cyrillic А drawn as the Latin A is (probe IM-3); a whole name in Cyrillic reads as itself.
+      resourceDoc('Playbook', { name: 'Vendor MSA' }, {}, 'n.yaml'),
+      resourceDoc('Playbook', { name: 'Vendor MS\u0410' }, {}, 'o.yaml'),
+      resourceDoc('Playbook', { name: 'Договор' }, {}, 'p.yaml'),
+      resourceDoc('Playbook', { name: 'Dogovor' }, {}, 'q.yaml'),
     ]);
     // An accent encoded either way is one name (NFC): declared twice, not merely alike.
     expect(diagnostics.errors.map((d) => [d.code, d.file])).toEqual([
@@ -70,7 +75,9 @@ describe('buildDesired', () => {
       ['confusable-name', 'k.yaml'],
       ['confusable-name', 'l.yaml'],
       ['confusable-name', 'm.yaml'],
+      ['confusable-name', 'o.yaml'],
     ]);
+    expect(diagnostics.errors.at(-1)!.message).toBe('playbook name "Vendor MSА" looks like playbook "Vendor MSA" (n.yaml:1): they differ only in white space, in how Unicode encodes a character, or in letters of another alphabet drawn alike (Cyrillic `А`, Latin `A`)');
     expect(diagnostics.errors[0]!.message).toContain('a.yaml:1');
     expect(desired.map((d) => d.key)).toContain('cafe');
   });
