@@ -519,7 +519,7 @@ class DocumentEditor {
     if (items.some((_, i) => !removed.has(i))) return false;
     const lines = this.itemLines(seq);
     if (lines) {
-      const indent = this.text.slice(lines[0]![0], items[0]!.range![0]);
+      const indent = this.text.slice(lines[0]![0], propertiesStart(this.text, items[0]!.range![0]));
       for (const [from, to] of lines) this.splice(from, to, '');
       this.splice(lines[0]![0], lines[0]![0], inserts.map((i) => `${indent}${i.text},\n`).join(''));
     } else {
@@ -540,7 +540,8 @@ class DocumentEditor {
     const lines = this.itemLines(seq);
     const last = items.at(-1)!;
     const lastLine = lines?.at(-1);
-    const lineOf = (line: [number, number], item: Node, text: string): string => `${this.text.slice(line[0], item.range![0])}${text},\n`;
+    // Indented as the item, not with its anchor or tag (`&a {…}`), which would name a second node.
+    const lineOf = (line: [number, number], item: Node, text: string): string => `${this.text.slice(line[0], propertiesStart(this.text, item.range![0]))}${text},\n`;
     let commaGiven = false;
     for (const { before, text } of inserts) {
       if (lines && before < items.length) {
@@ -561,7 +562,8 @@ class DocumentEditor {
   private itemLines(seq: YAMLSeq): [number, number][] | undefined {
     const lines: [number, number][] = [];
     for (const item of seq.items as Node[]) {
-      const line = item.range ? this.ownLine(item.range[0], item.range[1]) : undefined;
+      // From its anchor or tag: `&a {…}` on a line of its own is an item a line too (probe IN-2).
+      const line = item.range ? this.ownLine(propertiesStart(this.text, item.range[0]), item.range[1]) : undefined;
       if (!line) return undefined;
       lines.push(line);
     }

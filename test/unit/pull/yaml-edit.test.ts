@@ -359,6 +359,20 @@ describe('editYaml', () => {
     expect(edit(crlf, set('X', 'Y', 'Z')).text).toBe('kind: P\r\nrules: [\r\n  {name: X, actions: x},\r\n  {name: Y, actions: y},   # why\r\n  {name: Z, actions: z},\r\n]\r\n');
   });
 
+  it('counts an item with an anchor on its own line as an item a line: an item added beside it gets its own line, and neither an overlap nor the anchor moved (probes IN-1, IN-2)', () => {
+    const anchored = 'kind: P\nrules: [\n    &a {name: A, actions: "ACCEPT a"},\n    {<<: *a, name: B},\n    {name: C, actions: "ACCEPT c"}\n]\n';
+    const rule = (name: string) => ({ name, actions: `ACCEPT ${name.toLowerCase()}` });
+    const [a, b, c, d] = [rule('A'), { ...rule('A'), name: 'B' }, rule('C'), rule('D')];
+    const set = (...rules: object[]) => (v: unknown) => setAt(v, '/rules', rules);
+    // C deleted and D made in the app: one edit of the file, not "overlapping YAML edits".
+    expect(edit(anchored, set(a, b, d)).text).toBe('kind: P\nrules: [\n    &a {name: A, actions: "ACCEPT a"},\n    {<<: *a, name: B},\n    {name: D, actions: ACCEPT d},\n]\n');
+    expect(edit(anchored, set(a, b, c, d)).text).toBe('kind: P\nrules: [\n    &a {name: A, actions: "ACCEPT a"},\n    {<<: *a, name: B},\n    {name: C, actions: "ACCEPT c"},\n    {name: D, actions: ACCEPT d},\n]\n');
+    // Added before an anchored item: the anchor stays on its item.
+    const later = 'kind: P\nrules: [\n    {name: A, actions: "ACCEPT a"},\n    &c {name: C, actions: "ACCEPT c"}\n]\n';
+    expect(edit(later, set(a, d, c)).text).toBe('kind: P\nrules: [\n    {name: A, actions: "ACCEPT a"},\n    {name: D, actions: ACCEPT d},\n    &c {name: C, actions: "ACCEPT c"}\n]\n');
+    expect(edit(later, set(d)).text).toBe('kind: P\nrules: [\n    {name: D, actions: ACCEPT d},\n]\n');
+  });
+
   it('an empty list becomes a block when it gets an item, and a list that loses its last item becomes []', () => {
     const empty = 'kind: Playbook\nname: P\nrules: []   # none yet\n';
     expect(edit(empty, (v) => insertAt(v, '/rules', 'end', { name: 'A', actions: 'X' })).text).toBe('kind: Playbook\nname: P\nrules:   # none yet\n  - name: A\n    actions: X\n');
