@@ -23,19 +23,29 @@ export function withoutCredentials(url: string): string {
  */
 const URL_IN_LINE = /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]*:[\\/]+|(?<![:/])\/\/)[^\s"'`<>]*/g;
 /**
- * `user:password@` without a scheme, as the value of a `url` key (`url: bob:pw@host`,
- * `DOCKET_REVIEW_URL=bob:pw@host`). Only there: elsewhere `word:local@domain` is a name
- * (`Sales:anna@acme.example`) or a member's key (`member:bob@acme.example`), which output shows as
- * it is (probe IK).
+ * `user:password@` without a scheme (`url: bob:pw@host`), at the start of a value: hidden in the
+ * lines of files only (excerptWithoutSecrets). A name or key in a message shaped
+ * `word:local@domain` (`Sales:anna@acme.example`, `member:bob@acme.example`) is no URL, and
+ * messages show it as written (probe IK); a message quoting a `url:` hides its credentials itself.
  */
-const BARE_CREDENTIALS = /(?<=(?:^|[^A-Za-z0-9])url["']?\s*[:=]\s*["']?)[^\s"'`/?#@[\]{},:]+:[^\s"'`/?#@[\]{},]*@/gi;
+const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]+:[^\s"'`/?#@[\]{},]*@/g;
 
 /**
- * A line of a file as an excerpt under a message shows it: each URL in it as `withoutSecrets`
- * shows it, so the line quoted beside a refused `url:` does not print what the message hid.
+ * A line of text output shows (a message, a name, a value): each URL in it as `withoutSecrets`
+ * shows it.
  */
 export function lineWithoutSecrets(line: string): string {
-  return line.replace(URL_IN_LINE, withoutSecrets).replace(BARE_CREDENTIALS, '***@');
+  return line.replace(URL_IN_LINE, withoutSecrets);
+}
+
+/**
+ * A line of a file as an excerpt under a message shows it: lineWithoutSecrets, and a scheme-less
+ * `user:password@` at the start of a value too, however the `url:` before it is written (on the
+ * line before, after an anchor or a tag), so the line quoted beside a refused `url:` does not
+ * print what the message hid.
+ */
+export function excerptWithoutSecrets(line: string): string {
+  return lineWithoutSecrets(line).replace(BARE_CREDENTIALS, '***@');
 }
 
 /**

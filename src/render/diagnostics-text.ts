@@ -7,7 +7,7 @@ import { windowAround } from '../util/whole-slice.js';
 import { stripControl } from './sanitize.js';
 import { oneLine } from './value.js';
 import type { SourceLine } from '../config/source-lines.js';
-import { lineWithoutSecrets } from '../config/url-secrets.js';
+import { excerptWithoutSecrets, lineWithoutSecrets } from '../config/url-secrets.js';
 
 /** Messages quote user values; none of it may reach the terminal raw. */
 function clean(d: Diagnostic): Diagnostic {
@@ -48,7 +48,7 @@ export function renderDiagnosticsText(diags: Diagnostic[], opts: { color: boolea
  */
 export function sourceExcerpt(text: string | undefined, line: number, col: number, paint: ReturnType<typeof painter>): string | undefined {
   if (text === undefined) return undefined;
-  const clean = (t: string): string => stripControl(lineWithoutSecrets(t).replace(/\t/g, ' '));
+  const clean = (t: string): string => stripControl(excerptWithoutSecrets(t).replace(/\t/g, ' '));
   const whole = clean(text).replace(/\s+$/, '');
   // Where the column is in the line as shown (control characters before it are gone).
   const at = Math.min(clean(text.slice(0, Math.max(0, col - 1))).length, whole.length);

@@ -5,7 +5,7 @@
 import { windowAround } from '../util/whole-slice.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { stripControl } from './sanitize.js';
-import { lineWithoutSecrets } from '../config/url-secrets.js';
+import { excerptWithoutSecrets, lineWithoutSecrets } from '../config/url-secrets.js';
 import type { Plan } from '../engine/types.js';
 
 /**
@@ -119,7 +119,7 @@ const EXCERPT_CHARS = 500;
 
 /** The line, or the part of a long one around `col`, with `…` where it was cut; a URL's secrets hidden as messages hide them. */
 export function excerptAround(line: string, col: number): string {
-  return windowAround(lineWithoutSecrets(line), col - 1, EXCERPT_CHARS, EXCERPT_CHARS / 2).text;
+  return windowAround(excerptWithoutSecrets(line), col - 1, EXCERPT_CHARS, EXCERPT_CHARS / 2).text;
 }
 
 export function renderDiagnosticsJson(diags: Diagnostic[], source?: (file: string, line: number) => string | undefined): string {

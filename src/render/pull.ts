@@ -16,7 +16,7 @@ import { scopeLine } from './drift.js';
 import { headerLines } from './text.js';
 import { oneLine, quote } from './value.js';
 import { markInvisible } from '../config/quote.js';
-import { lineWithoutSecrets } from '../config/url-secrets.js';
+import { excerptWithoutSecrets } from '../config/url-secrets.js';
 import { maxEditLength, replacedBlock, sameLineNotes } from './textdiff.js';
 
 /**
@@ -73,7 +73,7 @@ function shownDiff(f: FileChange): { line: string; note: string }[] {
   const notes = sameLineNotes(diffLines, true);
   return diffLines.map((raw, at) => {
     const content = at >= 2 && /^[-+ ]/.test(raw); // after the `---`/`+++` lines
-    return { line: markInvisible(stripControl(content ? raw[0] + lineWithoutSecrets(raw.slice(1)) : raw)), note: notes[at]! };
+    return { line: markInvisible(stripControl(content ? raw[0] + excerptWithoutSecrets(raw.slice(1)) : raw)), note: notes[at]! };
   });
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { markInvisible, quoteValue, showJson, showName } from '../../../src/config/quote.js';
-import { identityWithoutSecrets, lineWithoutSecrets } from '../../../src/config/url-secrets.js';
+import { excerptWithoutSecrets, identityWithoutSecrets, lineWithoutSecrets } from '../../../src/config/url-secrets.js';
 import { codeSpan, escapeMarkdown } from '../../../src/render/sanitize.js';
 import { formatAnnotation } from '../../../src/render/annotations.js';
 import { renderDiagnosticsText } from '../../../src/render/diagnostics-text.js';
@@ -43,7 +43,6 @@ describe("a URL's secrets in what output quotes", () => {
       ['  url: //u:PW@api.example.com/r', '  url: //***@api.example.com/r'],
       ['  url: https:/api.example.com/r?QS', '  url: https:/api.example.com/r?…'],
       ["  url: 'https:\\\\u:PW@api.example.com/r'", "  url: '***@api.example.com/r'"],
-      ['  url: bob:pw@host.example  # alice@acme.example', '  url: ***@host.example  # alice@acme.example'],
       // One copied from docket's own output with a token added: hidden whole again (second read).
       ['  url: http://api.example.com/v1?…&token=T1#…F1', '  url: http://api.example.com/v1?…#…'],
     ]) expect(lineWithoutSecrets(line)).toBe(shown);
@@ -51,14 +50,22 @@ describe("a URL's secrets in what output quotes", () => {
     for (const plain of ['email: alice@acme.example', 'file: docs//a.md', 'name: Clause #3', 'actions: ACCEPT a?']) expect(lineWithoutSecrets(plain)).toBe(plain);
   });
 
-  it('hide a `user:password@` written without a scheme only as the value of a `url`, not in a name or a key shaped `word:local@domain` (probe IK)', () => {
+  it('hide a `user:password@` written without a scheme in the lines of files, however the `url:` before it is written, and show a name or key shaped `word:local@domain` as written (probes IK, SR66-1)', () => {
     for (const [line, shown] of [
+      ['  url: bob:pw@host.example  # alice@acme.example', '  url: ***@host.example  # alice@acme.example'],
       ['  url: "bob:pw@host.example/x"', '  url: "***@host.example/x"'],
       ['review: {url: bob:pw@host.example}', 'review: {url: ***@host.example}'],
-      ['DOCKET_REVIEW_URL=bob:pw@host.example', 'DOCKET_REVIEW_URL=***@host.example'],
-    ]) expect(lineWithoutSecrets(line)).toBe(shown);
-    for (const plain of ['name: Sales:anna@acme.example', 'playbook "mailto:legal@acme.example" looks like', 'lock entry member:bob@acme.example', 'e-mail: bob:x@acme.example']) expect(lineWithoutSecrets(plain)).toBe(plain);
+      // The value on the line after `url:`, after an anchor or a tag, or a complex key's value.
+      ['    bob:s3cret@host.example', '    ***@host.example'],
+      ['  url: &u bob:s3cret@host.example', '  url: &u ***@host.example'],
+      ['  url: !!str bob:s3cret@host.example', '  url: !!str ***@host.example'],
+      ['  : bob:s3cret@host.example', '  : ***@host.example'],
+    ]) expect(excerptWithoutSecrets(line)).toBe(shown);
+    // In a message, a name or a key is no URL without a scheme.
+    for (const plain of ['name: Sales:anna@acme.example', 'playbook "mailto:legal@acme.example" looks like', 'lock entry member:bob@acme.example']) expect(lineWithoutSecrets(plain)).toBe(plain);
     expect(quoteValue('Sales:anna@acme.example')).toBe('"Sales:anna@acme.example"');
+    // Excerpts read a long line once: a megabyte of spaces is no slower than a short line (SR66-2).
+    expect(excerptWithoutSecrets(`url:${' '.repeat(1_000_000)}bob:pw@h`).endsWith(' ***@h')).toBe(true);
   });
 
   it("are hidden in an identity part by part, the `/` set apart only where the parent's part ends in a URL", () => {
