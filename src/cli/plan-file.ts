@@ -13,6 +13,7 @@ import { VERSION } from '../version.js';
 import { isPlainObject } from '../util/plain.js';
 import { shapedCommand } from './command-line.js';
 import { shellPath } from '../util/shell-word.js';
+import { SAVED_PLAN } from './output-file.js';
 
 const PLAN_SCHEMA = 'plan.schema.json';
 /** A hand-edited plan can be wrong in many places; the first few say enough. */
@@ -23,7 +24,8 @@ const LISTED_PROBLEMS = 3;
  * command was `given`.
  */
 export async function readPlanFile(path: string, dir = '.', given: { env?: string | undefined; emulator?: boolean | undefined } = {}): Promise<Plan> {
-  // The hints make the plan again under the name given, unless there is none or it names no file that can be written.
+  // The hints make the plan again under the name given where `plan --out` takes it: a saved plan
+  // (cut short or edited), or a .json file that is not there; else as PLAN.json (SR66-6).
   let out = path.trim() === '' ? 'PLAN.json' : path;
   const replan = (raw?: unknown): string => replanFrom(raw, dir, given, out);
   if (path.trim() === '') throw new DocketError('invalid-plan-file', 'the plan file argument is empty', `name the plan saved with \`${replan()}\``);
@@ -32,9 +34,10 @@ export async function readPlanFile(path: string, dir = '.', given: { env?: strin
     // Never waited on: a named pipe (`<(...)`) would block the read, and the process with it, signals included.
     text = readRegularFileSync(path).toString('utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') out = 'PLAN.json';
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !/\.json$/i.test(path) || /(^|[\\/])docket\.lock\.json$/i.test(path)) out = 'PLAN.json';
     throw new DocketError('invalid-plan-file', `cannot read the plan file ${showPath(path)} (${unreadableReason(error)})`, `make one with \`${replan()}\``);
   }
+  if (!SAVED_PLAN.looksLike(text.slice(0, 200).replace(/^\uFEFF/, ''))) out = 'PLAN.json';
   let plan: unknown;
   try {
     // A byte-order mark an editor saved it with (Windows Notepad) is no reason to refuse it; the lock file reads past one too.

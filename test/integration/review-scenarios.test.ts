@@ -399,6 +399,9 @@ describe('saved plans', () => {
     // One that is not there is made there; one that cannot be read as a file (a folder) is not named.
     expect((await cli('apply', '-C', dir, join(dir, 'gone.json'))).stderr).toContain(`hint: make one with \`docket plan -C ${dir} --out ${join(dir, 'gone.json')}\``);
     expect((await cli('apply', '-C', dir, dir)).stderr).toContain(`hint: make one with \`docket plan -C ${dir} --out PLAN.json\``);
+    // Nor a file plan --out would refuse: a configuration file, or one that is no saved plan (SR66-6).
+    expect((await cli('apply', '-C', dir, join(dir, 'docket.yaml'))).stderr).toContain(`--out PLAN.json`);
+    expect((await cli('apply', '-C', dir, join(dir, 'playbooks', 'new.yaml'))).stderr).toContain(`hint: make one with \`docket plan -C ${dir} --out PLAN.json\``);
     // A file that says nothing of itself: as the apply was given (second read).
     expect((await cli('apply', '-C', dir, '--emulator', join(dir, 'cut.json'))).stderr).toContain(`hint: make a new one with \`docket plan -C ${dir} --emulator --out ${join(dir, 'cut.json')}\``);
     const older = await cli('apply', '-C', dir, await edited('older.json', (p) => (p.docket_version = '0.0.1')));

@@ -1,7 +1,7 @@
 /** The commands docket prints are copied into a shell: every word must read back exactly, on one line. */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { shellPath, shellWord } from '../../../src/util/shell-word.js';
+import { bashWord, shellPath, shellWord } from '../../../src/util/shell-word.js';
 
 const WORDS = ['acme-legal/plan.json', "o'brien's plan.json", 'a b', '$HOME/`x`', 'line\nbreak/::warning::y', 'tab\there', 'c1\u009b[31mred', "both\n'quote'\\", 'playbook/NDA\u200b', 'no\u00a0break', 'tag\u{E0041}s', 'Review ✏\ufe0f 👩\u200d💻', 'Café'];
 
@@ -9,11 +9,23 @@ describe('shellWord', () => {
   it('leaves a plain path bare and quotes the rest so that bash reads each back exactly, with no line break or control character printed', () => {
     expect(shellWord('acme-legal/plan.json')).toBe('acme-legal/plan.json');
     const words = WORDS.map(shellWord);
-    for (const w of words) expect(w).not.toMatch(/[\u0000-\u001f\u007f-\u00a0\u200b\u{E0041}]/u);
-    // What prints as nothing is written so it can be seen and typed; an emoji's joiner is part of the picture.
-    expect(shellWord('playbook/NDA\u200b')).toBe("$'playbook/NDA\\xe2\\x80\\x8b'");
-    expect(shellWord('Review ✏\ufe0f 👩\u200d💻')).toBe("'Review ✏\ufe0f 👩\u200d💻'");
+    for (const w of words) expect(w).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    // What prints as nothing stays in plain quotes, which every POSIX shell (dash too) reads back (SR66-5).
+    expect(shellWord('playbook/NDA\u200b')).toBe("'playbook/NDA\u200b'");
     // Read back exactly in a UTF-8 locale and in the C locale alike.
+    for (const LC_ALL of ['C.UTF-8', 'C']) {
+      const echoed = execFileSync('bash', ['-c', `printf '%s\\0' ${words.join(' ')}`], { env: { ...process.env, LC_ALL } }).toString('utf8').split('\0').slice(0, -1);
+      expect(echoed).toEqual(WORDS);
+    }
+  });
+});
+
+describe('bashWord', () => {
+  it('writes out what prints as nothing, so a name can be typed as shown, and bash reads it back in any locale; an emoji stays whole (probe IE-6)', () => {
+    const words = WORDS.map(bashWord);
+    for (const w of words) expect(w).not.toMatch(/[\u0000-\u001f\u007f-\u00a0\u200b\u{E0041}]/u);
+    expect(bashWord('playbook/NDA\u200b')).toBe("$'playbook/NDA\\xe2\\x80\\x8b'");
+    expect(bashWord('Review ✏\ufe0f 👩\u200d💻')).toBe("'Review ✏\ufe0f 👩\u200d💻'");
     for (const LC_ALL of ['C.UTF-8', 'C']) {
       const echoed = execFileSync('bash', ['-c', `printf '%s\\0' ${words.join(' ')}`], { env: { ...process.env, LC_ALL } }).toString('utf8').split('\0').slice(0, -1);
       expect(echoed).toEqual(WORDS);
