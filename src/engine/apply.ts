@@ -14,7 +14,7 @@ import { freshReads, onceReads } from '../util/fresh-read.js';
 import { DocketError } from '../errors.js';
 import { quoteValue } from '../config/quote.js';
 import { DEFAULT_GRACE_MS, executePlan, reasonOf, withinGrace } from './execute.js';
-import { keeperOf, lookBeforeCreate, settleAfterCreate } from './race.js';
+import { keeperOf, lookBeforeCreate, settleAfterCreate, type Sibling } from './race.js';
 import { mapLimit } from '../util/map-limit.js';
 import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
 import { followRenamedFiles } from './lock-follow.js';
@@ -52,6 +52,8 @@ export interface ApplyPlanInput {
   /** Told of each change's failure (see ExecuteOptions.afterFailure). */
   afterFailure?: (error: unknown) => void;
   graceMs?: number;
+  /** How long a rule missing from a kept playbook is given before it is looked for again (KEPT_CHILD_WAIT_MS; tests shorten it). */
+  lookAgainMs?: number;
   /**
    * Given, once, how to read the landing marks of the creates, invitations and publishes under
    * way at that moment: what a second signal, ending the process at once, leaves in the lock.
@@ -291,7 +293,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // Stopped just after the last change, every change is made and its checks are what was cut short (probe FO).
   if (report.stopped) {
     if (noteUnchecked(checkLater, report) && report.done === plan.changes.length) report.checksCutShort = true;
-  } else await settleLater(checkLater, report, { kinds, ids, foundBy, keptOther, createdNow, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS });
+  } else await settleLater(checkLater, report, { kinds, ids, foundBy, keptOther, createdNow, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS, lookAgainMs: input.lookAgainMs ?? KEPT_CHILD_WAIT_MS });
   for (const r of report.results) if (keptOther.has(r.changeId)) r.keptOther = true;
   // A failed change that wrote part of itself first says so: that part is live (a publish cannot be undone).
   const changeById = new Map(plan.changes.map((c) => [c.id, c]));
@@ -366,12 +368,21 @@ interface SettleEnv {
   createdNow: Set<string>;
   ctx: ExecContext;
   concurrency: number;
+  lookAgainMs: number;
   /** A stop while the checks run: none starts after it, and those under way get `graceMs`. */
   signal: AbortSignal | undefined;
   graceMs: number;
   /** Set when a check could not be made for want of time, the budget stopping the apply: `true`, or when their turn comes and why. */
   budgetSpent?: boolean | string;
 }
+
+/** What the checks at the end share besides: a fresh read of a kept parent's scope, a moment after the first (one per parent, shared by its children). */
+interface CheckEnv extends SettleEnv {
+  lookAgain: (parentKey: string) => Promise<ExecContext>;
+}
+
+/** How long a child missing from the kept parent is given before it is looked for again: the other apply may be making it. */
+const KEPT_CHILD_WAIT_MS = 2000;
 
 /** Said of an apply whose duplicate checks the time budget cut short before its deadline's own stop. */
 const BUDGET_SPENT_ON_CHECKS = 'its time budget left no time for the checks for duplicates at the end';
@@ -384,6 +395,19 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
   const results = new Map(report.results.map((r) => [r.changeId, r]));
   // Every write of the apply is done: one read per scope now serves all its creates.
   const ctx: ExecContext = { ...env.ctx, readAfterWrites: onceReads() };
+  const again = new Map<string, Promise<ExecContext>>();
+  const lookAgain = (parentKey: string): Promise<ExecContext> => {
+    let fresh = again.get(parentKey);
+    // No read starts once a signal came (as no check does).
+    const after = (): ExecContext => {
+      if (env.signal?.aborted) throw new Error('the apply was stopped before it looked again');
+      return { ...env.ctx, readAfterWrites: onceReads() };
+    };
+    if (!fresh) again.set(parentKey, (fresh = wait(env.lookAgainMs, env.signal).then(after)));
+    return fresh;
+  };
+  // The same object: what a check learns of the budget (budgetSpent) is read below.
+  const checkEnv: CheckEnv = Object.assign(env, { lookAgain });
   const checked = new Set<Change>();
   // A parent set aside as the other run's duplicate took this run's children in it along: what
   // is left to check is whether the kept parent has each of them (the other run may have been
@@ -395,7 +419,7 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
   const check = async (change: Change): Promise<void> => {
     if (env.signal?.aborted) return;
     const settle = wentWithParent(change) ? findInKeptParent : settleOne;
-    if (!(await settle(change, results.get(change.id), ctx, env, report))) unanswered++;
+    if (!(await settle(change, results.get(change.id), ctx, checkEnv, report))) unanswered++;
     checked.add(change);
   };
   // Parents first, so that a child is checked knowing whether its parent stays. A bounded number
@@ -422,32 +446,42 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
 
 /**
  * A create made in a parent this apply then set aside as another run's duplicate: went with it.
- * The kept parent's own child of that identity stands for it; one the kept parent lacks is not
- * live, and the change is failed, not done, so the apply does not say its files are live (probe IL-1).
+ * The kept parent's own child of that identity stands for it. One the kept parent lacks, looked
+ * for again a moment later (the other run may still be making it), is not live: the change is
+ * failed, not done, and so is one whose check got no answer, as its own copy is gone either way
+ * (probe IL-1, second read SR66-3/4).
  */
-async function findInKeptParent(change: Change, result: ChangeResult | undefined, ctx: ExecContext, env: SettleEnv, report: ApplyReport): Promise<boolean> {
+async function findInKeptParent(change: Change, result: ChangeResult | undefined, ctx: ExecContext, env: CheckEnv, report: ApplyReport): Promise<boolean> {
   const guard = env.kinds.get(change.kind)?.race;
   if (!guard || !result || result.status !== 'done' || !change.parent) return true;
   const parent = `${change.parent.kind} ${quoteValue(change.parent.key, Infinity)}`;
-  try {
-    const kept = keeperOf((await guard.siblings(change, ctx)).filter((o) => o.key === change.key));
-    if (kept) {
-      ctx.registerId(change.kind, change.key, kept.id);
-      env.keptOther.add(change.id);
-      result.note = `made in the copy of ${parent} this apply set aside as another apply's duplicate, and went with it; the kept ${change.parent.kind} has its own (id ${kept.id}), whose fields may differ from the files (plan again to see)`;
-      return true;
-    }
+  const made = `made in the copy of ${parent} this apply set aside as another apply's duplicate, and went with it`;
+  const kept = async (at: ExecContext): Promise<Sibling | undefined> => keeperOf((await guard.siblings(change, at)).filter((o) => o.key === change.key));
+  const fail = (message: string, hint: string): void => {
     // Not live, so nothing of it was written either.
     env.createdNow.delete(`${change.kind}:${change.key}`);
-    result.status = 'failed';
-    result.message = `made in the copy of ${parent} this apply set aside as another apply's duplicate, and went with it: the kept ${change.parent.kind} has no such ${change.kind}, so it is not live`;
-    result.hint = `plan again: the next plan creates what the kept ${change.parent.kind} lacks`;
+    Object.assign(result, { status: 'failed', message, hint });
     delete result.note;
     report.done--;
     report.failed++;
+  };
+  try {
+    const found = (await kept(ctx)) ?? (await kept(await env.lookAgain(`${change.parent.kind}:${change.parent.key}`)));
+    if (found) {
+      ctx.registerId(change.kind, change.key, found.id);
+      env.keptOther.add(change.id);
+      result.note = `${made}; the kept ${change.parent.kind} has its own (id ${found.id}), whose fields may differ from the files (plan again to see)`;
+      return true;
+    }
+    fail(
+      `${made}: the kept ${change.parent.kind} has no such ${change.kind} yet, so it is not live (the other apply was stopped before it made it, or is still making it)`,
+      `plan again once the other apply has ended: the next plan creates what the kept ${change.parent.kind} still lacks`,
+    );
     return true;
   } catch (error) {
-    return uncheckedBecause(error, result, env, (why) => `made in the copy of ${parent} this apply set aside as another apply's duplicate; could not check that the kept ${change.parent!.kind} has it (${why}); plan again to see`);
+    noteBudgetSpent(error, env);
+    fail(`${made}; could not check that the kept ${change.parent.kind} has it (${error instanceof Error ? error.message : String(error)})`, 'plan again to see what the kept one lacks');
+    return false;
   }
 }
 
@@ -470,11 +504,15 @@ async function settleOne(change: Change, result: ChangeResult | undefined, ctx: 
 
 /** A check that got no answer, said beside its change; false. */
 function uncheckedBecause(error: unknown, result: ChangeResult, env: SettleEnv, say: (why: string) => string): false {
-  // A turn past the budget, once known, is what the stop says, whichever check ends last.
-  if (error instanceof DocketError && error.code === 'timeout') env.budgetSpent = typeof env.budgetSpent === 'string' ? env.budgetSpent : (error.turnPastBudget ?? true);
+  noteBudgetSpent(error, env);
   const unchecked = say(error instanceof Error ? error.message : String(error));
   result.note = result.note ? `${result.note}; ${unchecked}` : unchecked;
   return false;
+}
+
+/** A check that failed for want of time: a turn past the budget, once known, is what the stop says, whichever check ends last. */
+function noteBudgetSpent(error: unknown, env: SettleEnv): void {
+  if (error instanceof DocketError && error.code === 'timeout') env.budgetSpent = typeof env.budgetSpent === 'string' ? env.budgetSpent : (error.turnPastBudget ?? true);
 }
 
 /** Resolves after `ms`, or as soon as `signal` aborts (the caller asks `stopping()` next). */

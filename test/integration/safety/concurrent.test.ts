@@ -173,7 +173,7 @@ it('a playbook another apply created first but was stopped before it made every 
   expect(first.code).toBe(1);
   expect(first.stdout).toContain('the one this apply created (id ');
   expect(first.stdout).toContain('made in the copy of playbook "Inbound NDA" this apply set aside as another apply\'s duplicate, and went with it; the kept playbook has its own (id ');
-  expect(first.stdout + first.stderr).toContain('made in the copy of playbook "Inbound NDA" this apply set aside as another apply\'s duplicate, and went with it: the kept playbook has no such rule, so it is not live');
+  expect(first.stdout + first.stderr).toContain('made in the copy of playbook "Inbound NDA" this apply set aside as another apply\'s duplicate, and went with it: the kept playbook has no such rule yet, so it is not live');
   expect(first.stdout + first.stderr).not.toContain('Apply complete');
   // Nothing of it is live: not "written before the failure".
   expect(first.stdout).not.toContain('live already');
@@ -182,6 +182,35 @@ it('a playbook another apply created first but was stopped before it made every 
   // The next plan creates the rule the kept copy lacks, and sends the files' content to the one it has.
   const plan = await run('plan', '-C', dir);
   expect(plan.stdout).toContain('+ create rule "Inbound NDA/Residuals"');
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  await expectConverged(run, dir);
+});
+
+it('a rule the kept playbook gains a moment after this run first looked (the other apply still making it) is found: the apply ends well (second read SR66-4)', async () => {
+  let injected = false;
+  let keptId = '';
+  const at = '2000-01-01T00:00:00.000Z';
+  t = await startTestEmulator({
+    onRequest: (request) => {
+      const org = reviewOf(t);
+      if (!injected && request.method === 'POST' && request.path.endsWith('/playbooks')) {
+        injected = true;
+        keptId = t.emulator.store.newId();
+        org.playbooks[keptId] = { id: keptId, name: 'Inbound NDA', description: 'NDAs we receive', archived_at: null, created_at: at, updated_at: at };
+        t.emulator.store.addRule(org, { id: t.emulator.store.newId(), playbook_id: keptId, name: 'Term', description: null, actions: null, internal_notes: null, questions: null, generate_summary: true, reviewer_id: null, created_at: at, updated_at: at });
+      }
+      // The other run makes its last rule just after this one's first look at the kept playbook.
+      if (keptId && request.method === 'GET' && request.path.includes(keptId) && t.emulator.store.rulesOf(org, keptId).length === 1) {
+        setTimeout(() => t.emulator.store.addRule(org, { id: t.emulator.store.newId(), playbook_id: keptId, name: 'Residuals', description: null, actions: null, internal_notes: null, questions: null, generate_summary: true, reviewer_id: null, created_at: at, updated_at: at }), 300);
+      }
+    },
+  });
+  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+  const run = bin(t);
+  const first = await run('apply', '-C', dir, '--auto-approve');
+  expect(injected).toBe(true);
+  expect(first.code).toBe(0);
+  expect(first.stdout.match(/the kept playbook has its own \(id /g)).toHaveLength(2);
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   await expectConverged(run, dir);
 });

@@ -169,18 +169,31 @@ describe('applyPlan', () => {
     } as AnyKind;
     const desired = [desiredPlaybook('P'), desiredRule('P', 'R1'), desiredRule('P', 'R2')];
     const { plan } = buildPlan({ kinds: [playbook, rule], desired, live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' });
-    const applied = await applyPlan(plan!, { kinds: [playbook, rule], services: { review: () => undefined as never, agreements: () => undefined as never }, project: projectConfig(), desired, files: async () => new Uint8Array(), lock: { files: {} }, clock: () => 0, concurrency: 3 });
+    const input = { kinds: [playbook, rule], services: { review: () => undefined as never, agreements: () => undefined as never }, project: projectConfig(), desired, files: async () => new Uint8Array(), lock: { files: {} }, clock: () => 0, concurrency: 3, lookAgainMs: 5 };
+    const applied = await applyPlan(plan!, input);
     // Three at a time: the rules' checks would start beside the playbook's, before it is set aside.
+    // R2 is looked for once more, a moment later: the other apply may still be making it.
     expect(events.slice(0, 1)).toEqual(['check P']);
-    expect(events.slice(1).sort()).toEqual(['check P/R1 in theirs-P', 'check P/R2 in theirs-P']);
+    expect(events.slice(1).sort()).toEqual(['check P/R1 in theirs-P', 'check P/R2 in theirs-P', 'check P/R2 in theirs-P']);
     expect(applied.report.results.map((r) => r.note ?? '').join('\n')).not.toContain('could not check');
     expect(applied.ids.get('playbook:P')).toBe('theirs-P');
     expect(applied.ids.get('rule:P/R1')).toBe('theirs-R1');
     const [r1, r2] = ['P/R1', 'P/R2'].map((key) => applied.report.results.find((r) => plan!.changes.find((c) => c.id === r.changeId)!.key === key)!);
     expect(r1).toMatchObject({ status: 'done', keptOther: true, note: expect.stringContaining('the kept playbook has its own (id theirs-R1)') });
-    expect(r2).toMatchObject({ status: 'failed', message: expect.stringContaining('the kept playbook has no such rule, so it is not live') });
+    expect(r2).toMatchObject({ status: 'failed', message: expect.stringContaining('the kept playbook has no such rule yet, so it is not live') });
     expect(r2!.written).toBeUndefined();
     expect(applied.report).toMatchObject({ done: 2, failed: 1 });
+
+    // A check of the kept playbook that gets no answer: its own copy went all the same, so not done (SR66-3).
+    parentSetAside = false;
+    events.length = 0;
+    const unread = { ...rule, race: { ...rule.race!, siblings: async () => Promise.reject(new Error('HTTP 503 Service Unavailable')) } } as AnyKind;
+    const again = await applyPlan(plan!, { ...input, kinds: [playbook, unread] });
+    expect(again.report).toMatchObject({ done: 1, failed: 2 });
+    expect(again.report.results.filter((r) => r.status === 'failed').map((r) => r.message)).toEqual([
+      expect.stringContaining('could not check that the kept playbook has it (HTTP 503 Service Unavailable)'),
+      expect.stringContaining('could not check that the kept playbook has it (HTTP 503 Service Unavailable)'),
+    ]);
   });
 
   it('forgets a pending mark again, back to the upload confirmed before it or to no entry', async () => {
