@@ -61,11 +61,16 @@ describe('buildDesired', () => {
       resourceDoc('Playbook', { name: 'Ter\u034fm' }, {}, 'l.yaml'),
       // A braille blank shows as a space (probe GA).
       resourceDoc('Playbook', { name: 'Term\u2800' }, {}, 'm.yaml'),
-      // A Cyrillic А drawn as the Latin A is (probe IM-3); a whole name in Cyrillic reads as itself.
+      // A Cyrillic А drawn as the Latin A is (probe IM-3); so is a whole name whose every letter is
+      // drawn as a Latin one (ТОР, TOP); letters that only resemble one another are names apart.
       resourceDoc('Playbook', { name: 'Vendor MSA' }, {}, 'n.yaml'),
       resourceDoc('Playbook', { name: 'Vendor MS\u0410' }, {}, 'o.yaml'),
-      resourceDoc('Playbook', { name: 'Договор' }, {}, 'p.yaml'),
-      resourceDoc('Playbook', { name: 'Dogovor' }, {}, 'q.yaml'),
+      resourceDoc('Playbook', { name: 'TOP' }, {}, 'p.yaml'),
+      resourceDoc('Playbook', { name: '\u0422\u041e\u0420' }, {}, 'q.yaml'),
+      resourceDoc('Playbook', { name: 'Bravo' }, {}, 'r.yaml'),
+      resourceDoc('Playbook', { name: '\u0432ravo' }, {}, 's.yaml'),
+      resourceDoc('Playbook', { name: 'Caf\u00e9 terms' }, {}, 't.yaml'),
+      resourceDoc('Playbook', { name: 'Caf\u0435\u0301 terms' }, {}, 'u.yaml'),
     ]);
     // An accent encoded either way is one name (NFC): declared twice, not merely alike.
     expect(diagnostics.errors.map((d) => [d.code, d.file])).toEqual([
@@ -76,8 +81,10 @@ describe('buildDesired', () => {
       ['confusable-name', 'l.yaml'],
       ['confusable-name', 'm.yaml'],
       ['confusable-name', 'o.yaml'],
+      ['confusable-name', 'q.yaml'],
+      ['confusable-name', 'u.yaml'],
     ]);
-    expect(diagnostics.errors.at(-1)!.message).toBe('playbook name "Vendor MSА" looks like playbook "Vendor MSA" (n.yaml:1): they differ only in white space, in how Unicode encodes a character, or in letters of another alphabet drawn alike (Cyrillic `А`, Latin `A`)');
+    expect(diagnostics.errors.at(-3)!.message).toBe('playbook name "Vendor MSА" looks like playbook "Vendor MSA" (n.yaml:1): they differ only in white space, in how Unicode encodes a character, or in letters of another alphabet drawn alike (Cyrillic `А`, Latin `A`)');
     expect(diagnostics.errors[0]!.message).toContain('a.yaml:1');
     expect(desired.map((d) => d.key)).toContain('cafe');
   });
