@@ -34,7 +34,7 @@ export async function readPlanFile(path: string, dir = '.', given: { env?: strin
     // Never waited on: a named pipe (`<(...)`) would block the read, and the process with it, signals included.
     text = readRegularFileSync(path).toString('utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !/\.json$/i.test(path) || /(^|[\\/])docket\.lock\.json$/i.test(path)) out = 'PLAN.json';
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !/\.json$/i.test(path) || /(^|[\\/])docket\.lock\.json$|(^|[\\/])\.docket[\\/]/i.test(path)) out = 'PLAN.json';
     throw new DocketError('invalid-plan-file', `cannot read the plan file ${showPath(path)} (${unreadableReason(error)})`, `make one with \`${replan()}\``);
   }
   if (!SAVED_PLAN.looksLike(text.slice(0, 200).replace(/^\uFEFF/, ''))) out = 'PLAN.json';

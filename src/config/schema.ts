@@ -170,7 +170,9 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
     const pos = valuePosition ? positions.valueAt(at) : positions.at(at);
     const path = pointerToPath(at);
     // A message about a value quotes it, unless it already says what it got.
-    const quoted = valuePosition && at === pointer && !/, not |\(got |\(written /.test(message) ? gotValue(e.data) || structureGot(e) : '';
+    // A `url:` as every message shows one: without its credentials, query and fragment (TR66-1).
+    const data = typeof e.data === 'string' && /\/url$/.test(at) ? withoutSecrets(e.data) : e.data;
+    const quoted = valuePosition && at === pointer && !/, not |\(got |\(written /.test(message) ? gotValue(data) || structureGot(e) : '';
     return { severity: 'error', code, message: `${message}${quoted}`, ...pos, ...(path ? { path } : {}), ...(hint ? { hint } : {}) };
   };
 

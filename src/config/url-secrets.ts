@@ -28,7 +28,8 @@ const URL_IN_LINE = /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]*:[\\/]+|(?<![:
  * `word:local@domain` (`Sales:anna@acme.example`, `member:bob@acme.example`) is no URL, and
  * messages show it as written (probe IK); a message quoting a `url:` hides its credentials itself.
  */
-const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]+:[^\s"'`/?#@[\]{},]*@/g;
+// An empty user (`:pw@host`) too, and up to the last `@` (`bob:p@ss@host`), as withoutCredentials reads it (TR66-7).
+const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]*:[^\s"'`/?#[\]{},]*@/g;
 
 /**
  * A line of text output shows (a message, a name, a value): each URL in it as `withoutSecrets`

@@ -8,6 +8,7 @@ import { yaml } from '../util/lazy-yaml.js';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { Positions } from './types.js';
 import { quoteValue } from './quote.js';
+import { excerptWithoutSecrets } from './url-secrets.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 
 
@@ -472,7 +473,8 @@ function overIndentedNext(code: string, text: string, offset: number): { offset:
 /** The first line of what starts at `offset`, shortened, as a message quotes it. */
 function quoteStart(text: string, offset: number): string {
   const line = text.slice(offset, text.indexOf('\n', offset) === -1 ? undefined : text.indexOf('\n', offset)).trimEnd();
-  return quoteValue(line);
+  // A line of a file: hidden as an excerpt is (a `url:`'s credentials; TR66-2).
+  return quoteValue(excerptWithoutSecrets(line));
 }
 
 /** `name A` as the key and value it most likely meant (`name: A`); else the text with `:` after it. */
@@ -913,7 +915,7 @@ function unfitCoreTag(text: string, offset: number, message: string): { message:
   // a block scalar's text is on the lines after: named, not quoted.
   const line = text.slice(offset, text.indexOf('\n', offset) === -1 ? undefined : text.indexOf('\n', offset));
   const after = /^!\S*[ \t]+([^#,\]}]*?)[ \t]*(?:[#,\]}].*)?$/.exec(line)?.[1];
-  const value = after === undefined || after === '' || /^[|>]/.test(after) ? 'the value' : quoteValue(after);
+  const value = after === undefined || after === '' || /^[|>]/.test(after) ? 'the value' : quoteValue(excerptWithoutSecrets(after));
   return {
     message: `${value} does not read as the tag \`!!${type}\` says: it takes ${values.takes}`,
     hint: `write the value so (\`${values.example}\`), or remove the tag to take the value as YAML reads it`,

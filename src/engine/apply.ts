@@ -441,6 +441,12 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
   const unchecked = changes.filter((c) => !checked.has(c));
   // The checks under way may all have ended, answered, within their grace: then none was cut short.
   if (unchecked.length > 0 || unanswered > 0) report.checksCutShort = true;
+  // One that went with its parent is not live whether or not the kept parent has its own (TR66-3).
+  for (const change of unchecked.filter(wentWithParent)) {
+    const result = results.get(change.id);
+    if (result?.status !== 'done' || !change.parent) continue;
+    failWentWithParent(change, result, env, report, `made in the copy of ${change.parent.kind} ${quoteValue(change.parent.key, Infinity)} this apply set aside as another apply's duplicate, and went with it; the apply was stopped before it looked for it in the kept ${change.parent.kind}`, 'plan again to see what the kept one lacks');
+  }
   noteUnchecked(unchecked, report);
 }
 
@@ -457,16 +463,9 @@ async function findInKeptParent(change: Change, result: ChangeResult | undefined
   const parent = `${change.parent.kind} ${quoteValue(change.parent.key, Infinity)}`;
   const made = `made in the copy of ${parent} this apply set aside as another apply's duplicate, and went with it`;
   const kept = async (at: ExecContext): Promise<Sibling | undefined> => keeperOf((await guard.siblings(change, at)).filter((o) => o.key === change.key));
-  const fail = (message: string, hint: string): void => {
-    // Not live, so nothing of it was written either.
-    env.createdNow.delete(`${change.kind}:${change.key}`);
-    Object.assign(result, { status: 'failed', message, hint });
-    delete result.note;
-    report.done--;
-    report.failed++;
-  };
+  const fail = (message: string, hint: string): void => failWentWithParent(change, result, env, report, message, hint);
   try {
-    const found = (await kept(ctx)) ?? (await kept(await env.lookAgain(`${change.parent.kind}:${change.parent.key}`)));
+    const found = (await kept(ctx)) ?? (await kept(await lookedAgain(env, `${change.parent.kind}:${change.parent.key}`)));
     if (found) {
       ctx.registerId(change.kind, change.key, found.id);
       env.keptOther.add(change.id);
@@ -483,6 +482,23 @@ async function findInKeptParent(change: Change, result: ChangeResult | undefined
     fail(`${made}; could not check that the kept ${change.parent.kind} has it (${error instanceof Error ? error.message : String(error)})`, 'plan again to see what the kept one lacks');
     return false;
   }
+}
+
+/** The kept parent's scope read again, a moment later; no read once a signal came. */
+async function lookedAgain(env: CheckEnv, parentKey: string): Promise<ExecContext> {
+  const fresh = await env.lookAgain(parentKey);
+  if (env.signal?.aborted) throw new Error('the apply was stopped before it looked again');
+  return fresh;
+}
+
+/** A create that went with the parent it was made in: failed, not done, as it is not live. */
+function failWentWithParent(change: Change, result: ChangeResult, env: SettleEnv, report: ApplyReport, message: string, hint: string): void {
+  // Not live, so nothing of it was written either.
+  env.createdNow.delete(`${change.kind}:${change.key}`);
+  Object.assign(result, { status: 'failed', message, hint });
+  delete result.note;
+  report.done--;
+  report.failed++;
 }
 
 /** Checks one create; false when the check got no answer (said beside its change). */

@@ -224,8 +224,8 @@ export function lookAlike(name: string): string {
   // Most names are printable ASCII words with single spaces, which look like themselves: twenty
   // thousand rules need not be normalised one by one.
   if (PLAIN_NAME.test(name)) return name;
-  // Composed again once Latin: a Cyrillic `е` and an accent compose as Latin `é` does (SR66).
-  return asLatinLetters(name.normalize('NFC').replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '').replace(/[\s\u2800]+/gu, ' ').trim()).normalize('NFC');
+  // Mapped decomposed, then composed: a Cyrillic `ё` is `е` and a diaeresis, so it reads as Latin `ë` (SR66, TR66-5).
+  return asLatinLetters(name.normalize('NFD').replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '').replace(/[\s\u2800]+/gu, ' ').trim()).normalize('NFC');
 }
 
 const PLAIN_NAME = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;

@@ -1,7 +1,10 @@
 import { NOT_EMOJI_PART } from './invisible.js';
 
-/** Control characters: a line break would break the printed line, a C1 code could drive the terminal. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+/**
+ * Control characters: a line break would break the printed line, a C1 code could drive the
+ * terminal, a direction override would show the rest of the line reversed (TR66-4).
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 /**
  * Those, and what prints as nothing or as a plain space (zero-width and direction marks, a no-break
  * space, tag characters): copied from the screen, a word would lose it, or no one sees it is there.

@@ -451,6 +451,14 @@ describe('DOCKET_* environment variables', () => {
     ]);
   });
 
+  it('never quote the password of a scheme-less URL in a message about how the line is written, or a value no URL parses (TR66-1, TR66-2)', async () => {
+    for (const url of ['bob:pw-in-file@api.example.com/x y', 'bob:pw-in-file@api.example.com x: y', '"bob:pw-in-file@api.example.com', '[bob:pw-in-file@api.example.com', '!!int bob:pw-in-file@api.example.com', ':pw-in-file@api.example.com', 'api.example.com/x?token=pw-in-file']) {
+      const r = await load({ 'docket.yaml': lines('version: 1', 'review:', `  url: ${url}`) });
+      expect(r.diagnostics.length).toBeGreaterThan(0);
+      expect(JSON.stringify(r.diagnostics.map((d) => [d.message, d.hint]))).not.toMatch(/pw-in-/);
+    }
+  });
+
   it('never carry API keys into the configuration', async () => {
     const r = await load({ 'docket.yaml': 'version: 1\n' }, { processEnv: { DOCKET_API_KEY: 'secret-key-123', DOCKET_REVIEW_API_KEY: 'secret-key-456' } });
     expect(JSON.stringify(r.config)).not.toContain('secret-key');

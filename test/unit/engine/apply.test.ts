@@ -194,6 +194,17 @@ describe('applyPlan', () => {
       expect.stringContaining('could not check that the kept playbook has it (HTTP 503 Service Unavailable)'),
       expect.stringContaining('could not check that the kept playbook has it (HTTP 503 Service Unavailable)'),
     ]);
+
+    // A signal while the first rule is looked for again: neither it nor the rules whose check never
+    // started are done, their own copies having gone with the playbook (TR66-3).
+    const stop = new AbortController();
+    const stopping = { ...rule, race: { ...rule.race!, siblings: async () => (stop.abort(), []) } } as AnyKind;
+    const stopped = await applyPlan(plan!, { ...input, kinds: [playbook, stopping], concurrency: 1, signal: stop.signal, lookAgainMs: 60_000 });
+    expect(stopped.report).toMatchObject({ done: 1, failed: 2, stopped: expect.any(String) });
+    expect(stopped.report.results.filter((r) => r.status === 'failed').map((r) => r.message).sort()).toEqual([
+      expect.stringContaining('could not check that the kept playbook has it (the apply was stopped before it looked again)'),
+      expect.stringContaining('the apply was stopped before it looked for it in the kept playbook'),
+    ]);
   });
 
   it('forgets a pending mark again, back to the upload confirmed before it or to no entry', async () => {

@@ -71,6 +71,8 @@ describe('buildDesired', () => {
       resourceDoc('Playbook', { name: '\u0432ravo' }, {}, 's.yaml'),
       resourceDoc('Playbook', { name: 'Caf\u00e9 terms' }, {}, 't.yaml'),
       resourceDoc('Playbook', { name: 'Caf\u0435\u0301 terms' }, {}, 'u.yaml'),
+      resourceDoc('Playbook', { name: 'Zo\u00eb' }, {}, 'v.yaml'),
+      resourceDoc('Playbook', { name: 'Zo\u0451' }, {}, 'w.yaml'),
     ]);
     // An accent encoded either way is one name (NFC): declared twice, not merely alike.
     expect(diagnostics.errors.map((d) => [d.code, d.file])).toEqual([
@@ -83,8 +85,9 @@ describe('buildDesired', () => {
       ['confusable-name', 'o.yaml'],
       ['confusable-name', 'q.yaml'],
       ['confusable-name', 'u.yaml'],
+      ['confusable-name', 'w.yaml'],
     ]);
-    expect(diagnostics.errors.at(-3)!.message).toBe('playbook name "Vendor MSА" looks like playbook "Vendor MSA" (n.yaml:1): they differ only in white space, in how Unicode encodes a character, or in letters of another alphabet drawn alike (Cyrillic `А`, Latin `A`)');
+    expect(diagnostics.errors.at(-4)!.message).toBe('playbook name "Vendor MSА" looks like playbook "Vendor MSA" (n.yaml:1): they differ only in white space, in how Unicode encodes a character, or in letters of another alphabet drawn alike (Cyrillic `А`, Latin `A`)');
     expect(diagnostics.errors[0]!.message).toContain('a.yaml:1');
     expect(desired.map((d) => d.key)).toContain('cafe');
   });

@@ -3,13 +3,13 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { bashWord, shellPath, shellWord } from '../../../src/util/shell-word.js';
 
-const WORDS = ['acme-legal/plan.json', "o'brien's plan.json", 'a b', '$HOME/`x`', 'line\nbreak/::warning::y', 'tab\there', 'c1\u009b[31mred', "both\n'quote'\\", 'playbook/NDA\u200b', 'no\u00a0break', 'tag\u{E0041}s', 'Review ✏\ufe0f 👩\u200d💻', 'Café'];
+const WORDS = ['acme-legal/plan.json', "o'brien's plan.json", 'a b', '$HOME/`x`', 'line\nbreak/::warning::y', 'tab\there', 'c1\u009b[31mred', "both\n'quote'\\", 'playbook/NDA\u200b', 'no\u00a0break', 'tag\u{E0041}s', 'Review ✏\ufe0f 👩\u200d💻', 'Café', 'x\u202egnp.json'];
 
 describe('shellWord', () => {
   it('leaves a plain path bare and quotes the rest so that bash reads each back exactly, with no line break or control character printed', () => {
     expect(shellWord('acme-legal/plan.json')).toBe('acme-legal/plan.json');
     const words = WORDS.map(shellWord);
-    for (const w of words) expect(w).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    for (const w of words) expect(w).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
     // What prints as nothing stays in plain quotes, which every POSIX shell (dash too) reads back (SR66-5).
     expect(shellWord('playbook/NDA\u200b')).toBe("'playbook/NDA\u200b'");
     // Read back exactly in a UTF-8 locale and in the C locale alike.
