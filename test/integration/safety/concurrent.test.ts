@@ -49,6 +49,24 @@ async function applyKeepingOther(injected: () => boolean): Promise<{ dir: string
   return { dir, run };
 }
 
+const EARLIER = '2000-01-01T00:00:00.000Z';
+
+/** A rule of the other run's copy, made earlier than anything this run makes. */
+function addOtherRunsRule(playbookId: string, name: string): void {
+  t.emulator.store.addRule(reviewOf(t), { id: t.emulator.store.newId(), playbook_id: playbookId, name, description: null, actions: null, internal_notes: null, questions: null, generate_summary: true, reviewer_id: null, created_at: EARLIER, updated_at: EARLIER });
+}
+
+/** Another run's copy of Inbound NDA with `rules`, created earlier than this run's: its id. */
+function addOtherRunsCopy(rules: readonly string[]): string {
+  const id = t.emulator.store.newId();
+  reviewOf(t).playbooks[id] = { id, name: 'Inbound NDA', description: 'NDAs we receive', archived_at: null, created_at: EARLIER, updated_at: EARLIER };
+  for (const name of rules) addOtherRunsRule(id, name);
+  return id;
+}
+
+/** Whether a request is this run's create of a playbook. */
+const createsPlaybook = (request: { method: string; path: string }): boolean => request.method === 'POST' && request.path.endsWith('/playbooks');
+
 /** Applies both checkouts at once; both must end well. */
 async function applyBoth(a: string, b: string) {
   const runs = [spawnBin(['apply', '-C', a, '--auto-approve'], t.env), spawnBin(['apply', '-C', b, '--auto-approve'], t.env)];
@@ -128,22 +146,15 @@ it('a playbook another apply created first is kept: this run archives its own co
   t = await startTestEmulator({
     // Just after this run creates the playbook, another run's copy appears, created earlier, with its rules.
     onRequest: (request) => {
-      if (injected || request.method !== 'POST' || !request.path.endsWith('/playbooks')) return;
+      if (injected || !createsPlaybook(request)) return;
       injected = true;
-      const org = reviewOf(t);
-      const at = '2000-01-01T00:00:00.000Z';
-      const id = t.emulator.store.newId();
-      org.playbooks[id] = { id, name: 'Inbound NDA', description: 'NDAs we receive', archived_at: null, created_at: at, updated_at: at };
-      for (const name of ['Term', 'Residuals']) {
-        const rule = { id: t.emulator.store.newId(), playbook_id: id, name, description: null, actions: null, internal_notes: null, questions: null, generate_summary: true, reviewer_id: null, created_at: at, updated_at: at };
-        t.emulator.store.addRule(org, rule);
-      }
+      addOtherRunsCopy(['Term', 'Residuals']);
     },
   });
   const { dir, run } = await applyKeepingOther(() => injected);
   const org = reviewOf(t);
   const kept = Object.values(org.playbooks).filter((p) => !p.archived_at);
-  expect(kept.map((p) => p.created_at)).toEqual(['2000-01-01T00:00:00.000Z']);
+  expect(kept.map((p) => p.created_at)).toEqual([EARLIER]);
   const keptRules = new Set(t.emulator.store.rulesOf(org, kept[0]!.id).map((r) => r.id));
   expect((await ruleRecordIds(dir)).filter((id) => !keptRules.has(id))).toEqual([]);
   // The next apply makes the kept rules say what the files say, and records them.
@@ -157,13 +168,9 @@ it('a playbook another apply created first but was stopped before it made every 
   t = await startTestEmulator({
     // Another run's copy, created earlier, that was stopped after its first rule.
     onRequest: (request) => {
-      if (injected || request.method !== 'POST' || !request.path.endsWith('/playbooks')) return;
+      if (injected || !createsPlaybook(request)) return;
       injected = true;
-      const org = reviewOf(t);
-      const at = '2000-01-01T00:00:00.000Z';
-      const id = t.emulator.store.newId();
-      org.playbooks[id] = { id, name: 'Inbound NDA', description: 'NDAs we receive', archived_at: null, created_at: at, updated_at: at };
-      t.emulator.store.addRule(org, { id: t.emulator.store.newId(), playbook_id: id, name: 'Term', description: null, actions: null, internal_notes: null, questions: null, generate_summary: true, reviewer_id: null, created_at: at, updated_at: at });
+      addOtherRunsCopy(['Term']);
     },
   });
   const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
@@ -187,28 +194,20 @@ it('a playbook another apply created first but was stopped before it made every 
 });
 
 it('a rule the kept playbook gains a moment after this run first looked (the other apply still making it) is found: the apply ends well (second read SR66-4)', async () => {
-  let injected = false;
   let keptId = '';
-  const at = '2000-01-01T00:00:00.000Z';
   t = await startTestEmulator({
     onRequest: (request) => {
-      const org = reviewOf(t);
-      if (!injected && request.method === 'POST' && request.path.endsWith('/playbooks')) {
-        injected = true;
-        keptId = t.emulator.store.newId();
-        org.playbooks[keptId] = { id: keptId, name: 'Inbound NDA', description: 'NDAs we receive', archived_at: null, created_at: at, updated_at: at };
-        t.emulator.store.addRule(org, { id: t.emulator.store.newId(), playbook_id: keptId, name: 'Term', description: null, actions: null, internal_notes: null, questions: null, generate_summary: true, reviewer_id: null, created_at: at, updated_at: at });
-      }
+      if (!keptId && createsPlaybook(request)) keptId = addOtherRunsCopy(['Term']);
       // The other run makes its last rule just after this one's first look at the kept playbook.
-      if (keptId && request.method === 'GET' && request.path.includes(keptId) && t.emulator.store.rulesOf(org, keptId).length === 1) {
-        setTimeout(() => t.emulator.store.addRule(org, { id: t.emulator.store.newId(), playbook_id: keptId, name: 'Residuals', description: null, actions: null, internal_notes: null, questions: null, generate_summary: true, reviewer_id: null, created_at: at, updated_at: at }), 300);
+      if (keptId && request.method === 'GET' && request.path.includes(keptId) && t.emulator.store.rulesOf(reviewOf(t), keptId).length === 1) {
+        setTimeout(() => addOtherRunsRule(keptId, 'Residuals'), 300);
       }
     },
   });
   const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
   const run = bin(t);
   const first = await run('apply', '-C', dir, '--auto-approve');
-  expect(injected).toBe(true);
+  expect(keptId).not.toBe('');
   expect(first.code).toBe(0);
   expect(first.stdout.match(/the kept playbook has its own \(id /g)).toHaveLength(2);
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
