@@ -445,7 +445,7 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
   for (const change of unchecked.filter(wentWithParent)) {
     const result = results.get(change.id);
     if (result?.status !== 'done' || !change.parent) continue;
-    failWentWithParent(change, result, env, report, `made in the copy of ${change.parent.kind} ${quoteValue(change.parent.key, Infinity)} this apply set aside as another apply's duplicate, and went with it; the apply was stopped before it looked for it in the kept ${change.parent.kind}`, 'plan again to see what the kept one lacks');
+    failWentWithParent(change, result, env, report, `${madeInSetAside(change.parent)}; the apply was stopped before it looked for it in the kept ${change.parent.kind}`, 'plan again to see what the kept one lacks');
   }
   noteUnchecked(unchecked, report);
 }
@@ -460,8 +460,7 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
 async function findInKeptParent(change: Change, result: ChangeResult | undefined, ctx: ExecContext, env: CheckEnv, report: ApplyReport): Promise<boolean> {
   const guard = env.kinds.get(change.kind)?.race;
   if (!guard || !result || result.status !== 'done' || !change.parent) return true;
-  const parent = `${change.parent.kind} ${quoteValue(change.parent.key, Infinity)}`;
-  const made = `made in the copy of ${parent} this apply set aside as another apply's duplicate, and went with it`;
+  const made = madeInSetAside(change.parent);
   const kept = async (at: ExecContext): Promise<Sibling | undefined> => keeperOf((await guard.siblings(change, at)).filter((o) => o.key === change.key));
   const fail = (message: string, hint: string): void => failWentWithParent(change, result, env, report, message, hint);
   try {
@@ -482,6 +481,11 @@ async function findInKeptParent(change: Change, result: ChangeResult | undefined
     fail(`${made}; could not check that the kept ${change.parent.kind} has it (${error instanceof Error ? error.message : String(error)})`, 'plan again to see what the kept one lacks');
     return false;
   }
+}
+
+/** How a change's message begins when the parent it was made in was set aside as another run's duplicate. */
+function madeInSetAside(parent: NonNullable<Change['parent']>): string {
+  return `made in the copy of ${parent.kind} ${quoteValue(parent.key, Infinity)} this apply set aside as another apply's duplicate, and went with it`;
 }
 
 /** The kept parent's scope read again, a moment later; no read once a signal came. */
