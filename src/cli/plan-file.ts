@@ -14,6 +14,7 @@ import { isPlainObject } from '../util/plain.js';
 import { shapedCommand } from './command-line.js';
 import { shellPath } from '../util/shell-word.js';
 import { SAVED_PLAN } from './output-file.js';
+import { LOCK_FILE, WORK_DIR } from '../config/work-dir.js';
 
 const PLAN_SCHEMA = 'plan.schema.json';
 /** A hand-edited plan can be wrong in many places; the first few say enough. */
@@ -34,7 +35,9 @@ export async function readPlanFile(path: string, dir = '.', given: { env?: strin
     // Never waited on: a named pipe (`<(...)`) would block the read, and the process with it, signals included.
     text = readRegularFileSync(path).toString('utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !/\.json$/i.test(path) || /(^|[\\/])docket\.lock\.json$|(^|[\\/])\.docket[\\/]/i.test(path)) out = 'PLAN.json';
+    const segments = path.split(/[\\/]/);
+    const lockOrRecord = segments.at(-1)?.toLowerCase() === LOCK_FILE || segments.slice(0, -1).some((s) => s.toLowerCase() === WORK_DIR);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !/\.json$/i.test(path) || lockOrRecord) out = 'PLAN.json';
     throw new DocketError('invalid-plan-file', `cannot read the plan file ${showPath(path)} (${unreadableReason(error)})`, `make one with \`${replan()}\``);
   }
   if (!SAVED_PLAN.looksLike(text.slice(0, 200).replace(/^\uFEFF/, ''))) out = 'PLAN.json';

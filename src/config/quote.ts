@@ -1,5 +1,5 @@
 import { windowAround } from '../util/whole-slice.js';
-import { NOT_EMOJI_PART } from '../util/invisible.js';
+import { NOT_EMOJI_PART, SHOWN_AS_NOTHING } from '../util/invisible.js';
 import { lineWithoutSecrets } from './url-secrets.js';
 
 /**
@@ -38,14 +38,8 @@ function cutShort(text: string, max: number): string {
   return characters.length > max ? `${characters.slice(0, max - 3).join('')}...` : text;
 }
 
-/**
- * DEL, C1, the line separators, and what prints as nothing or as a plain space (a no-break space,
- * wide and narrow spaces, the blank braille pattern, zero-width and direction marks, a soft hyphen, Hangul fillers, the
- * byte-order mark, a combining grapheme joiner, tag characters: Unicode's default-ignorable code
- * points): quoted raw, a value holding one would read as the very value it is refused for looking
- * unlike ("alice@acme.example").
- */
-const ESCAPED = '\\u007f-\\u00a0\\u1680\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u2800\\u3000\\p{Default_Ignorable_Code_Point}';
+/** SHOWN_AS_NOTHING: quoted raw, a value holding one would read as the very value it is refused for looking unlike ("alice@acme.example"). */
+const ESCAPED = SHOWN_AS_NOTHING;
 const EACH_ESCAPED = new RegExp(`${NOT_EMOJI_PART}[${ESCAPED}]`, 'gu');
 /** What a name must not hold to be shown as written: C0, a backtick, or any of the above. */
 const NOT_PLAIN = new RegExp(`${NOT_EMOJI_PART}[\\u0000-\\u001f\`${ESCAPED}]`, 'u');

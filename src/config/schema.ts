@@ -424,8 +424,10 @@ function typePhrase(type: string): string {
   }
 }
 
-/** A value as JSON, but YAML's `.inf` and `.nan` as what they are (JSON prints them `null`; probe FY). */
-/** A number a message refuses; infinity or NaN with what is written when that is other text (`1e400`, probe IM-2). */
+/**
+ * A number a message refuses, as JSON, but YAML's `.inf` and `.nan` as what they are (JSON prints
+ * them `null`; probe FY), with what is written when that is other text (`1e400`, probe IM-2).
+ */
 function numberShown(data: unknown, asWritten: () => string | undefined): string {
   return typeof data === 'number' && !Number.isFinite(data) ? `${describeValue(data)}${asWritten() ?? gotValue(data)}` : JSON.stringify(data);
 }

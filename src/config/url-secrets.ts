@@ -23,12 +23,12 @@ export function withoutCredentials(url: string): string {
  */
 const URL_IN_LINE = /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]*:[\\/]+|(?<![:/])\/\/)[^\s"'`<>]*/g;
 /**
- * `user:password@` without a scheme (`url: bob:pw@host`), at the start of a value: hidden in the
- * lines of files only (excerptWithoutSecrets). A name or key in a message shaped
+ * `user:password@` without a scheme (`url: bob:pw@host`), at the start of a value, with an empty
+ * user too and up to the last `@` (`bob:p@ss@host`), as withoutCredentials reads it (TR66-7):
+ * hidden in the lines of files only (excerptWithoutSecrets). A name or key in a message shaped
  * `word:local@domain` (`Sales:anna@acme.example`, `member:bob@acme.example`) is no URL, and
  * messages show it as written (probe IK); a message quoting a `url:` hides its credentials itself.
  */
-// An empty user (`:pw@host`) too, and up to the last `@` (`bob:p@ss@host`), as withoutCredentials reads it (TR66-7).
 const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]*:[^\s"'`/?#[\]{},]*@/g;
 
 /**

@@ -398,12 +398,8 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
   const again = new Map<string, Promise<ExecContext>>();
   const lookAgain = (parentKey: string): Promise<ExecContext> => {
     let fresh = again.get(parentKey);
-    // No read starts once a signal came (as no check does).
-    const after = (): ExecContext => {
-      if (env.signal?.aborted) throw new Error('the apply was stopped before it looked again');
-      return { ...env.ctx, readAfterWrites: onceReads() };
-    };
-    if (!fresh) again.set(parentKey, (fresh = wait(env.lookAgainMs, env.signal).then(after)));
+    // Whether a signal came meanwhile is asked by each child (lookedAgain), as the promise is shared.
+    if (!fresh) again.set(parentKey, (fresh = wait(env.lookAgainMs, env.signal).then((): ExecContext => ({ ...env.ctx, readAfterWrites: onceReads() }))));
     return fresh;
   };
   // The same object: what a check learns of the budget (budgetSpent) is read below.

@@ -482,7 +482,7 @@ class DocumentEditor {
       // With its anchor and tag: the next item's would go with this one (probe SR-4).
       const start = (i: number): number => {
         const item = items[i]!;
-        return propertiesStart(this.text, isPair(item) ? (item.key as Node).range![0] : item.range![0]);
+        return isPair(item) ? propertiesStart(this.text, (item.key as Node).range![0]) : this.itemStart(item);
       };
       const end = (i: number): number => {
         const item = items[i]!;
@@ -519,7 +519,7 @@ class DocumentEditor {
     if (items.some((_, i) => !removed.has(i))) return false;
     const lines = this.itemLines(seq);
     if (lines) {
-      const indent = this.text.slice(lines[0]![0], propertiesStart(this.text, items[0]!.range![0]));
+      const indent = this.text.slice(lines[0]![0], this.itemStart(items[0]!));
       for (const [from, to] of lines) this.splice(from, to, '');
       this.splice(lines[0]![0], lines[0]![0], inserts.map((i) => `${indent}${i.text},\n`).join(''));
     } else {
@@ -541,7 +541,7 @@ class DocumentEditor {
     const last = items.at(-1)!;
     const lastLine = lines?.at(-1);
     // Indented as the item, not with its anchor or tag (`&a {…}`), which would name a second node.
-    const lineOf = (line: [number, number], item: Node, text: string): string => `${this.text.slice(line[0], propertiesStart(this.text, item.range![0]))}${text},\n`;
+    const lineOf = (line: [number, number], item: Node, text: string): string => `${this.text.slice(line[0], this.itemStart(item))}${text},\n`;
     let commaGiven = false;
     for (const { before, text } of inserts) {
       if (lines && before < items.length) {
@@ -558,12 +558,17 @@ class DocumentEditor {
     }
   }
 
+  /** Where an item of a collection starts: at its anchor or tag, which go and come with it (probe SR-4). */
+  private itemStart(item: Node): number {
+    return propertiesStart(this.text, item.range![0]);
+  }
+
   /** The lines of a flow list's items, when each has lines of its own (as ownLine finds them). */
   private itemLines(seq: YAMLSeq): [number, number][] | undefined {
     const lines: [number, number][] = [];
     for (const item of seq.items as Node[]) {
       // From its anchor or tag: `&a {…}` on a line of its own is an item a line too (probe IN-2).
-      const line = item.range ? this.ownLine(propertiesStart(this.text, item.range[0]), item.range[1]) : undefined;
+      const line = item.range ? this.ownLine(this.itemStart(item), item.range[1]) : undefined;
       if (!line) return undefined;
       lines.push(line);
     }

@@ -16,6 +16,14 @@ const INVISIBLE_CLASS = '\\p{Default_Ignorable_Code_Point}\\p{Cf}\\u2028\\u2029'
  * smuggling text) stays escaped.
  */
 const EMOJI_PART = '(?<=\\p{Extended_Pictographic})[\\uFE0E\\uFE0F]|(?<=\\p{Extended_Pictographic}(?:\\uFE0F|\\p{Emoji_Modifier})?)\\u200D(?=\\p{Extended_Pictographic})|(?<=[#*0-9])\\uFE0F(?=\\u20E3)';
+/**
+ * DEL, C1, the line separators, and what prints as nothing or as a plain space (a no-break space,
+ * wide and narrow spaces, the blank braille pattern, zero-width and direction marks, a soft hyphen,
+ * Hangul fillers, the byte-order mark, a combining grapheme joiner, tag characters: Unicode's
+ * default-ignorable code points), as the inside of a character class: what output escapes.
+ */
+export const SHOWN_AS_NOTHING = '\\u007f-\\u00a0\\u1680\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u2800\\u3000\\p{Default_Ignorable_Code_Point}';
+
 /** Put before a character class: none of the class's characters where they are part of an emoji. */
 export const NOT_EMOJI_PART = `(?!${EMOJI_PART})`;
 

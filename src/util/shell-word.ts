@@ -1,4 +1,4 @@
-import { NOT_EMOJI_PART } from './invisible.js';
+import { NOT_EMOJI_PART, SHOWN_AS_NOTHING } from './invisible.js';
 
 /**
  * Control characters: a line break would break the printed line, a C1 code could drive the
@@ -6,10 +6,10 @@ import { NOT_EMOJI_PART } from './invisible.js';
  */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 /**
- * Those, and what prints as nothing or as a plain space (zero-width and direction marks, a no-break
- * space, tag characters): copied from the screen, a word would lose it, or no one sees it is there.
+ * Those, and what output escapes as printing as nothing or as a plain space (SHOWN_AS_NOTHING) or
+ * as a format character: copied from the screen, a word would lose it, or no one sees it is there.
  */
-const UNSEEN = new RegExp(`${NOT_EMOJI_PART}[\\u0000-\\u001f\\u007f-\\u00a0\\u1680\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u206f\\u2800\\u3000\\p{Default_Ignorable_Code_Point}\\p{Cf}]`, 'u');
+const UNSEEN = new RegExp(`${NOT_EMOJI_PART}[\\u0000-\\u001f${SHOWN_AS_NOTHING}\\p{Cf}]`, 'u');
 
 /**
  * A word as a POSIX shell reads it back, for the commands docket prints to be copied: bare when
