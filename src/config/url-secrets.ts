@@ -46,8 +46,38 @@ export function lineWithoutSecrets(line: string): string {
  * print what the message hid.
  */
 export function excerptWithoutSecrets(line: string): string {
-  return lineWithoutSecrets(line).replace(BARE_CREDENTIALS, '***@');
+  return lineWithoutSecrets(line).replace(BARE_CREDENTIALS, '***@').replace(/\S+/g, wordWithoutSecrets);
 }
+
+/**
+ * At the start of a word, after any quotes or brackets: a `user:password@` whose password holds
+ * what BARE_CREDENTIALS stops at in a flow collection (`,`, `[`, `{`, a quote), so a `url:` that
+ * is refused does not print it in the line under the message (TR66-7).
+ */
+const WORD_CREDENTIALS = /^(["'`[{(]*)[^\s:@"'`[{(]*:[^\s/?#]*@/;
+/**
+ * A scheme-less host or path with a query or fragment (`api.example.com/v1?token=…`): the `?` or
+ * `#` follows a word holding a `.` or `/` and comes before a character a query starts with, so a
+ * sentence's `U.S.?` is left as written.
+ */
+function queryStart(word: string): number | undefined {
+  const at = word.search(/[?#]/);
+  if (at < 0 || !/[\w%=&.-]/.test(word[at + 1] ?? '')) return undefined;
+  const before = word.slice(0, at);
+  return before.includes('.') || before.includes('/') ? at : undefined;
+}
+
+/** One word of an excerpt: words are disjoint and each regex is anchored, so a line is read once. */
+function wordWithoutSecrets(word: string): string {
+  const hidden = word.replace(WORD_CREDENTIALS, '$1***@');
+  const at = queryStart(hidden);
+  if (at === undefined) return hidden;
+  // The quote or bracket that closes the value stays, so the line still reads as YAML.
+  let end = hidden.length;
+  while (end > at + 2 && CLOSERS.includes(hidden[end - 1]!)) end--;
+  return hidden.slice(0, at) + withoutSecrets(hidden.slice(at, end)) + hidden.slice(end);
+}
+const CLOSERS = `"'\`)]},`;
 
 /**
  * An identity (`Playbook/Rule`) as output shows it: the parent's part and the name hidden each on

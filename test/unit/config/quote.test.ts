@@ -66,6 +66,19 @@ describe("a URL's secrets in what output quotes", () => {
     expect(quoteValue('Sales:anna@acme.example')).toBe('"Sales:anna@acme.example"');
     // Excerpts read a long line once: a megabyte of spaces is no slower than a short line (SR66-2).
     expect(excerptWithoutSecrets(`url:${' '.repeat(1_000_000)}bob:pw@h`).endsWith(' ***@h')).toBe(true);
+    // Nor a megabyte of what a word's credentials or query start or end with.
+    for (const long of ['{'.repeat(1_000_000), `"${'a.'.repeat(500_000)}`, `${'a:'.repeat(300_000)}@h`, `${':'.repeat(1_000_000)}@h`]) expect(excerptWithoutSecrets(long).length).toBeLessThanOrEqual(long.length);
+  });
+
+  it('hide in the lines of files a scheme-less password holding what ends a flow value, and a scheme-less query, and leave a sentence as written (TR66-7)', () => {
+    for (const [line, shown] of [
+      ['  url: bob:p,w@host.example', '  url: ***@host.example'],
+      ['  url: "bob:p\\"w@host.example"', '  url: "***@host.example"'],
+      ["review: {url: 'bob:p]w{x@host.example'}", "review: {url: '***@host.example'}"],
+      ['  url: api.example.com/v1?token=T1', '  url: api.example.com/v1?…'],
+      ['  url: "api.example.com/v1#F1"', '  url: "api.example.com/v1#…"'],
+    ]) expect(excerptWithoutSecrets(line)).toBe(shown);
+    for (const plain of ['text: Is it in the U.S.?', '- name: Clause #3', 'actions: ACCEPT a?', 'url: https://x.example/a?…']) expect(excerptWithoutSecrets(plain)).toBe(plain);
   });
 
   it("are hidden in an identity part by part, the `/` set apart only where the parent's part ends in a URL", () => {
