@@ -466,7 +466,9 @@ function keyAsideIn(file: string, text: string | undefined, env: Record<string, 
  * scope with the returned document's getters and keep every file's text alive.
  */
 function keysWritten(env: Record<string, string | undefined>, text: string, placeholders: boolean): [string, string][] {
-  return keysOf(env).filter(([, key]) => placeholders || holdsKey(text, key));
+  // A backslash may be a double-quoted escape (`\x73`, `\u0073`, a line joined by `\`): the value
+  // holds a key its text does not show (probe IP).
+  return keysOf(env).filter(([, key]) => placeholders || text.includes('\\') || holdsKey(text, key));
 }
 
 /** Whether `text` holds `name` as a whole file name (`definition_file: a.cover.yaml`, not `data.yaml` for `a.yaml`). */
@@ -583,7 +585,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
         isPlain: (p) => doc.positions.isPlain(p),
       })
     : { value, problems: [], unresolved: new Set<string>(), wholes: new Map<string, string>(), written: new Map<string, string>() };
-  // Only a file whose text holds a key, or a placeholder (a `var` may hold one), is walked; a
+  // Only a file whose text holds a key, an escape or a placeholder (a `var` may hold one), is walked; a
   // `${env.X}` holding one is refused above and kept as written.
   const keys = keysWritten(ctx.processEnv, ctx.text, ctx.placeholders);
   for (const problem of [...interpolated.problems, ...(keys.length > 0 ? keysIn(interpolated.value, keys) : [])]) {

@@ -16,7 +16,8 @@ import { didYouMean, didYouMeanBecause } from '../config/suggest.js';
 import { quoteValue, showWholeText } from '../config/quote.js';
 import { textDiagnostics, withoutEchoesOf } from '../config/text-hygiene.js';
 import { taggedIn, writtenIn } from '../config/written-number.js';
-import { keyInFileText } from '../config/api-keys.js';
+import { keyInFileText, keysOf } from '../config/api-keys.js';
+import { keysIn } from '../config/interpolate.js';
 import { linesIn } from '../config/source-lines.js';
 import { parseWithPositions, pointerToPath, type DocPositions } from '../config/yaml-positions.js';
 import { compareDiagnostics, type Diagnostic, type SourcePos } from '../diagnostics.js';
@@ -85,6 +86,8 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
     // A key pasted into a test (a case's name, a comment) would be committed with it.
     const key = keyInFileText(file, read.text, env);
     if (key) diagnostics.push(key);
+    // Or one its text does not show: written with double-quoted escapes (`\x73k_live_…`, probe IP).
+    const escapedKeys = !key && read.text.includes('\\') ? keysOf(env) : [];
     // To quote a value as written (`review_type: ~`, `repeat: 0x3`).
     const lineOf = linesIn(read.text);
     const written = writtenIn(lineOf);
@@ -93,6 +96,9 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
       // in resource files, so one run reports every problem of the file.
       if (!doc.ok && !doc.readable) continue;
       const value: unknown = doc.value;
+      for (const p of escapedKeys.length > 0 ? keysIn(value, escapedKeys).slice(0, 1) : []) {
+        diagnostics.push({ severity: 'error', code: p.code, message: p.message, ...doc.positions.valueAt(p.pointer), ...(p.pointer ? { path: pointerToPath(p.pointer) } : {}), ...(p.hint ? { hint: p.hint } : {}) });
+      }
       const hygiene = textDiagnostics(value, doc.positions, { lineOf });
       diagnostics.push(...hygiene);
       const label = isPlainObject(value) && typeof value.kind === 'string' ? value.kind : 'test file';

@@ -120,6 +120,10 @@ describe('docket test with broken inputs', () => {
     await writeFile(join(dir, 'tests/broken.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDA   # ' + key, 'cases: []', ''].join('\n'));
     const validated = await runCli(['validate', '-C', dir], { env: { DOCKET_API_KEY: key } });
     expect([validated.code, validated.stdout + validated.stderr]).toEqual([1, expect.stringContaining('tests/broken.test.yaml:2:27 error api-key-in-file')]);
+    // Written with an escape, which the file's text does not show (probe IP).
+    await writeFile(join(dir, 'tests/broken.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: "\\x73k_live_ABCDEF<123>"', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
+    const escaped = await runCli(['validate', '-C', dir], { env: { DOCKET_API_KEY: key } });
+    expect([escaped.code, escaped.stdout + escaped.stderr]).toEqual([1, expect.stringContaining('tests/broken.test.yaml:4:11 error api-key-in-file this value holds the value of DOCKET_API_KEY')]);
   });
 
   it('annotates a broken test file\'s lines for GitHub, as plan annotates a broken configuration', async () => {

@@ -665,6 +665,20 @@ describe('loadConfig: API keys typed into a file', () => {
     expect(JSON.stringify(unused.diagnostics)).not.toContain(key);
   });
 
+  it('refuses a key written with double-quoted escapes, in a value or a key name, which its text does not show (probe IP)', async () => {
+    const key = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
+    const r = await load(
+      {
+        'docket.yaml': PROJECT,
+        'p.yaml': lines('kind: Playbook', 'name: P', 'description: "\\x73k_live_4eC39HqLyjWDarjtT1zdp7dc"', 'rules:', '  - name: Term', '    actions: "sk_live_4eC39HqLy\\', '      jWDarjtT1zdp7dc"'),
+        'q.yaml': lines('kind: Playbook', 'name: Q', 'description: "\\u0073k_live_4eC39HqLyjWDarjtT1zdp7dc"'),
+      },
+      { processEnv: { DOCKET_API_KEY: key } },
+    );
+    expect(r.diagnostics.map((d) => `${brief(d)} ${d.path}`)).toEqual(['p.yaml:3:14 api-key-in-file description', 'p.yaml:6:14 api-key-in-file rules[0].actions', 'q.yaml:3:14 api-key-in-file description']);
+    expect(JSON.stringify(r.diagnostics)).not.toContain(key);
+  });
+
   it('refuses a key in a comment or a key name, once per file, at where it is written', async () => {
     const key = 'sk-live-0123456789abcdef';
     const r = await load(
