@@ -29,12 +29,13 @@ export const PLACEHOLDER_MARK = 'docket: a value is checked once its placeholder
  */
 export const NAME_LENGTH_MARK = 'docket: longer than 200 characters is name-too-long, which docket says counting characters as a person reads them';
 /**
- * The editors' check of a name, as a pattern: not blank (spaces and characters that show as
- * nothing, as docket's blank-name), and its length, which yaml-language-server counts in UTF-16 units
+ * The editors' check of a name, as a pattern: one line without control characters (as docket's
+ * control-character), not blank (spaces and characters that show as nothing, as docket's
+ * blank-name), and its length, which yaml-language-server counts in UTF-16 units
  * for `maxLength` (an emoji is two) but by character in a pattern (read with the `u` flag).
  */
-export const NAME_LENGTH_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Default_Ignorable_Code_Point}\\u2800])[\\s\\S]{0,200}$';
-export const NAME_LENGTH_MESSAGE = 'A name is not blank and at most 200 characters (an emoji counts as one).';
+export const NAME_LENGTH_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Default_Ignorable_Code_Point}\\u2800])[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]{0,200}$';
+export const NAME_LENGTH_MESSAGE = 'A name is one line of text without control characters, not blank, and at most 200 characters (an emoji counts as one).';
 
 /**
  * An e-mail address as docket checks it (ajv-formats' `email` format, written for editors, which

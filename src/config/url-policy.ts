@@ -28,6 +28,8 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   }
   // A backslash the parser reads as `/` (in the host part) or keeps: the editor's schema refuses it, so does docket (second read).
   if (raw.includes('\\')) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} holds a backslash`, hint: 'write `/` between the parts of a URL' };
+  // A `%` that starts no escape: the editor's schema (`format: uri`) refuses it, and the parser sends it as written (probe IP).
+  if (/%(?![0-9A-Fa-f]{2})/.test(raw)) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} holds a \`%\` that starts no escape (\`%\` and two hex digits)`, hint: 'write a percent sign as `%25`, or remove it' };
   // `https:///host` parses as https://host/: a slip that docket.yaml's schema refuses, refused here too (a DOCKET_*_URL variable).
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\/\//.test(raw.trim())) return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} has a third / after the scheme`, hint: 'write it as https://host, with two slashes' };
   // A host of other letters (`bücher.example`) is a URL only once spelt in ASCII, as the editor's schema and a request spell it.

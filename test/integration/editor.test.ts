@@ -268,8 +268,8 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     };
     const messagesOf = async (file: string, text: string) => (await server.open(path.join(dir, `${file}.yaml`), `${line}${text}`)).map((p) => p.message);
     const named = Object.entries(documents);
-    const nameRule = 'A name is not blank and at most 200 characters (an emoji counts as one).';
-    const [tooLong, ok, emoji, emojiLong, spaces, zeroWidth] = await Promise.all([
+    const nameRule = 'A name is one line of text without control characters, not blank, and at most 200 characters (an emoji counts as one).';
+    const [tooLong, ok, emoji, emojiLong, spaces, zeroWidth, tab, lineBreak, bell, nextLine] = await Promise.all([
       Promise.all(named.map(([name, text]) => messagesOf(name, text))),
       // 200 characters is a name, counted as docket counts them: an emoji is one.
       messagesOf('ok', `kind: Playbook\nname: ${'N'.repeat(200)}\n`),
@@ -278,9 +278,14 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
       // Blank, as docket's blank-name says: spaces, or characters that show as nothing.
       messagesOf('spaces', 'kind: Playbook\nname: "   "\n'),
       messagesOf('zero-width', 'kind: Playbook\nname: "\\u200b"\n'),
+      // Not one line, or a control character, as docket's control-character says (probe IP).
+      messagesOf('tab', 'kind: Playbook\nname: "a\\tb"\n'),
+      messagesOf('line-break', 'kind: Playbook\nname: "a\\nb"\n'),
+      messagesOf('bell', 'kind: Playbook\nname: "a\\u0007b"\n'),
+      messagesOf('next-line', 'kind: Playbook\nname: "a\\u0085b"\n'),
     ]);
     for (const [i, [name]] of named.entries()) expect(tooLong[i]!.filter((m) => /200|long/i.test(m)), name).toHaveLength(name === 'organization' ? 2 : 1);
-    expect([ok, emoji, emojiLong, spaces, zeroWidth]).toEqual([[], [], [nameRule], [nameRule], [nameRule]]);
+    expect([ok, emoji, emojiLong, spaces, zeroWidth, tab, lineBreak, bell, nextLine]).toEqual([[], [], [nameRule], [nameRule], [nameRule], [nameRule], [nameRule], [nameRule], [nameRule]]);
   });
 });
 

@@ -25,6 +25,8 @@ describe('service URLs: the editor schema and validate', () => {
       'https://api.example.com\\v1', 'https://api.example.com/v1\\x',
       // Credentials, even empty ones; escapes in the host; plain http elsewhere; a query.
       'https://@api.example.com', 'https://:@api.example.com', 'https://u:p@api.example.com', 'https://ex%20ample.com', 'https://ex%41mple.com', 'http://api.example.com', 'https://api.example.com/?x=1', 'https://api.example.com:99999',
+      // A `%` in the path that starts no escape is refused by both; one that does is taken by both (probe IP).
+      'https://api.example.com/%', 'https://api.example.com/a%2', 'https://api.example.com/%zz', 'https://api.example.com/a%41b',
     ];
     for (const url of samples) expect([url, pattern.test(url)]).toEqual([url, urlProblem(url, '`review.url`') === undefined]);
   });
