@@ -201,7 +201,7 @@ function checkLookAlikes(desired: readonly DesiredResource[], diagnostics: Diagn
       continue;
     }
     const unicode = lookAlike(d.name) === lookAlike(first.name);
-    const why = unicode ? `they differ only in ${UNICODE_ALIKE}` : `they differ only in what output hides as it may hold a secret (${HIDDEN_PARTS}), so plans and reports would show them alike`;
+    const why = unicode ? `they differ only in ${alikeIn(d.name, first.name)}` : `they differ only in what output hides as it may hold a secret (${HIDDEN_PARTS}), so plans and reports would show them alike`;
     diagnostics.error('confusable-name', `${d.kind} name ${quoteValue(d.name)} looks like ${d.kind} ${quoteValue(first.name)} (${lineOf(first, 'name')}): ${why}`, {
       ...(problemSourceOf(d.fieldSources, 'name') ?? d.source),
       hint: unicode ? 'give them names that read differently, or declare one of them (retype the name to remove invisible characters, or letters of another alphabet)' : 'give them names that read differently outside the hidden part, or declare one of them',
@@ -209,8 +209,32 @@ function checkLookAlikes(desired: readonly DesiredResource[], diagnostics: Diagn
   }
 }
 
-/** What lookAlike looks past, as a message says it. */
-export const UNICODE_ALIKE = 'white space, in how Unicode encodes a character, or in letters of another alphabet drawn alike (Cyrillic `А`, Latin `A`)';
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+const INVISIBLE_ALL = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+
+/**
+ * What two names lookAlike reads as one differ in, as a message says it: only the steps of
+ * lookAlike that change either name, so a trailing space is not called another alphabet (probe IP-3).
+ */
+export function alikeIn(a: string, b: string): string {
+  const found: string[] = [];
+  const visible = (n: string): string => n.normalize('NFD').replace(INVISIBLE_ALL, '');
+  if (INVISIBLE.test(a) || INVISIBLE.test(b)) found.push('characters that show as nothing');
+  if ([a, b].some((n) => visible(n) !== visible(n).replace(/[\s\u2800]+/gu, ' ').trim())) found.push('white space');
+  if (a.normalize('NFC') !== a || b.normalize('NFC') !== b) found.push('how Unicode encodes a character');
+  const letters = [a, b].flatMap((n) => {
+    const v = visible(n);
+    return [...v].filter((c) => asLatinLetters(c) !== c).map((c) => `${otherScriptOf(c)} \`${c}\`, Latin \`${asLatinLetters(c)}\``);
+  });
+  if (letters.length > 0) found.push(`letters of another alphabet drawn alike (${letters[0]})`);
+  // Every step of lookAlike is above; none found would be a step added there and not here.
+  if (found.length === 0) found.push('how they are written');
+  return found.length === 1 ? found[0]! : `${found.slice(0, -1).join(', ')} and ${found.at(-1)!}`;
+}
+
+function otherScriptOf(c: string): string {
+  return /\p{Script=Cyrillic}/u.test(c) ? 'Cyrillic' : /\p{Script=Greek}/u.test(c) ? 'Greek' : 'another alphabet\'s';
+}
 
 /**
  * What a name looks like on screen: canonically composed (an accent as one character or two),

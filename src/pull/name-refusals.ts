@@ -5,7 +5,7 @@
  */
 import { HIDDEN_PARTS } from '../config/url-secrets.js';
 import { quoteValue } from '../config/quote.js';
-import { lookAlike, shownAlike, UNICODE_ALIKE } from '../engine/desired.js';
+import { alikeIn, lookAlike, shownAlike } from '../engine/desired.js';
 import type { DesiredResource, KindName, LiveResource } from '../engine/types.js';
 
 /**
@@ -44,7 +44,7 @@ export function lookAlikeDeclared(desired: readonly DesiredResource[]): (kind: K
     declared ??= new Map(desired.map((d) => [slot(d.kind, d.parent?.key, d.name), d]));
     const other = declared.get(slot(kind, parentKey, name));
     if (!other || other === self || other.name === name) return undefined;
-    const why = lookAlike(other.name) === lookAlike(name) ? UNICODE_ALIKE : `what output hides as it may hold a secret (${HIDDEN_PARTS})`;
+    const why = lookAlike(other.name) === lookAlike(name) ? alikeIn(name, other.name) : `what output hides as it may hold a secret (${HIDDEN_PARTS})`;
     return `its name ${quoteValue(name)} looks like ${kind} ${quoteValue(other.name)}, which the files declare (they differ only in ${why}), so validate would refuse it; rename it in the app, then pull again`;
   };
 }

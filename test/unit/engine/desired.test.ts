@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildDesired } from '../../../src/engine/desired.js';
+import { alikeIn, buildDesired } from '../../../src/engine/desired.js';
 import type { ResourceDoc } from '../../../src/config/types.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { projectConfig, resourceDoc } from './builders.js';
@@ -87,9 +87,28 @@ describe('buildDesired', () => {
       ['confusable-name', 'u.yaml'],
       ['confusable-name', 'w.yaml'],
     ]);
-    expect(diagnostics.errors.at(-4)!.message).toBe('playbook name "Vendor MSА" looks like playbook "Vendor MSA" (n.yaml:1): they differ only in white space, in how Unicode encodes a character, or in letters of another alphabet drawn alike (Cyrillic `А`, Latin `A`)');
+    expect(diagnostics.errors.at(-4)!.message).toBe('playbook name "Vendor MSА" looks like playbook "Vendor MSA" (n.yaml:1): they differ only in letters of another alphabet drawn alike (Cyrillic `А`, Latin `A`)');
+    // Each message names only what the two names differ in (probe IP-3).
+    expect(Object.fromEntries(diagnostics.errors.filter((d) => d.code === 'confusable-name').map((d) => [d.file, d.message.replace(/^.*they differ only in /, '')]))).toEqual({
+      'c.yaml': 'white space',
+      'd.yaml': 'white space',
+      'k.yaml': 'characters that show as nothing',
+      'l.yaml': 'characters that show as nothing',
+      // Alike j.yaml's, the first of them: a Hangul filler there, a braille blank here.
+      'm.yaml': 'characters that show as nothing and white space',
+      'o.yaml': 'letters of another alphabet drawn alike (Cyrillic `А`, Latin `A`)',
+      'q.yaml': 'letters of another alphabet drawn alike (Cyrillic `Т`, Latin `T`)',
+      'u.yaml': 'letters of another alphabet drawn alike (Cyrillic `е`, Latin `e`)',
+      'w.yaml': 'letters of another alphabet drawn alike (Cyrillic `е`, Latin `e`)',
+    });
     expect(diagnostics.errors[0]!.message).toContain('a.yaml:1');
     expect(desired.map((d) => d.key)).toContain('cafe');
+  });
+
+  it('say every way two names alike differ, and only those (probe IP-3)', () => {
+    expect(alikeIn('Cafe\u0301 terms ', 'Caf\u00e9 terms')).toBe('white space and how Unicode encodes a character');
+    expect(alikeIn('Inbound\u200b NDA', 'Inbound NDA')).toBe('characters that show as nothing');
+    expect(alikeIn('\u03a4\u039f\u03a1', 'TOP')).toBe('letters of another alphabet drawn alike (Greek `Τ`, Latin `T`)');
   });
 
   it('refuses two names that differ only in what output hides of a URL: every plan would show them alike too (probe EP)', async () => {
