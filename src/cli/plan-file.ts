@@ -77,7 +77,7 @@ export async function readPlanFile(path: string, dir = '.', given: { env?: strin
   const valid = validate(plan);
   const problems = valid
     ? changeProblems((plan as Plan).changes)
-    : schemaDiagnostics(validate.errors, { positions: new DocPositions(path, { line: 1, col: 1 }), documentLabel: 'the plan' }).map((d) => (d.path ? `${d.path}: ${d.message}` : d.message));
+    : schemaDiagnostics(validate.errors, { positions: new DocPositions(path, { line: 1, col: 1 }), documentLabel: 'the plan', json: true }).map((d) => (d.path ? `${d.path}: ${d.message}` : d.message));
   if (problems.length > 0) {
     const more = problems.length > LISTED_PROBLEMS ? ` (and ${problems.length - LISTED_PROBLEMS} more)` : '';
     throw new DocketError(

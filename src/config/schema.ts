@@ -26,6 +26,8 @@ export interface SchemaDiagnosticOptions {
   written?: (pos: { line: number; col: number }) => string | undefined;
   /** Whether a tag is written just before a value's position (`!!int "2024"`, `!!int 2024`). */
   tagged?: (pos: { line: number; col: number }) => boolean;
+  /** The document is JSON (a saved plan), where a null is written `null`, not as nothing. */
+  json?: boolean;
 }
 
 /** How the schemas mark a value that may be a `${var.NAME}` placeholder: in text, or whole (scripts/gen-schemas.mjs). */
@@ -150,7 +152,7 @@ function dashGluedKey(data: unknown): string | undefined {
   return key === undefined ? undefined : gluedDashHint(`${key.slice(1)}: …`);
 }
 
-function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagged: taggedAt }: SchemaDiagnosticOptions): Diagnostic {
+function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagged: taggedAt, json }: SchemaDiagnosticOptions): Diagnostic {
   // A key YAML reads as null (`: x`, `~: x`) is named as written, not as the word `null` (the
   // reader keeps `: x` as "" and `~: x` as `~`; `Null: x` is read as `null`).
   const unknownKey = (key: string, at: string): string => {
@@ -254,6 +256,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
     }
     case 'type': {
       const expected = String(params.type).split(',');
+      // In JSON (a saved plan) a null is written `null`: not the empty value YAML's nothing is (probe IP-4).
+      if (e.data === null && json) return make('invalid-value', `${label} must be ${joinOr(expected.map(typePhrase))}, not null`, pointer);
       const unquoted = typeof e.data === 'number' && expected.includes('string') && !expected.includes('number') && !expected.includes('integer');
       // Quotes help only where the digits as text are a value the key takes: not an e-mail address, a UUID or one of a list.
       const source = written?.(positions.valueAt(pointer));
