@@ -21,3 +21,9 @@ const overflowingFloat = new jsYaml.Type(FLOAT, {
 
 // A type of the same tag replaces js-yaml's own, in its place among the implicit types.
 export const CORE_SCHEMA = jsYaml.CORE_SCHEMA.extend({ implicit: [overflowingFloat] });
+
+export const MERGE_TAG = 'tag:yaml.org,2002:merge';
+/** CORE_SCHEMA with merge keys (`<<`), for files with anchors, which the full parser reads with merges too. */
+export const MERGE_SCHEMA = CORE_SCHEMA.extend({
+  implicit: [(jsYaml.DEFAULT_SCHEMA as unknown as { compiledImplicit: (jsYaml.Type & { tag: string })[] }).compiledImplicit.find((t) => t.tag === MERGE_TAG)!],
+});

@@ -3,11 +3,12 @@
  * values, positions on demand; the full parser for anything js-yaml might read differently.
  */
 import jsYaml from 'js-yaml';
-import { CORE_SCHEMA } from './yaml-core-schema.js';
+// MERGE_SCHEMA merges as the full parser does: the first mapping listed wins, keys written in the mapping win over merged ones.
+import { CORE_SCHEMA, MERGE_SCHEMA, MERGE_TAG } from './yaml-core-schema.js';
 import type { SourcePos } from '../diagnostics.js';
 import { readBlockYaml } from './yaml-block-reader.js';
 import { fastPositions, NodeEvents, walkPositions } from './yaml-fast-positions.js';
-import { DocPositions, parseWithPositions, splitPointer, type LineCol, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
+import { DocPositions, MAX_ALIAS_EXPANSION, parseWithPositions, splitPointer, type LineCol, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 
 /**
  * Numbers js-yaml reads the YAML 1.1 way: binary, signed hex and octal are numbers to it and text
@@ -45,9 +46,10 @@ const LINE_BREAK = /[\n\r\u2028\u2029]/;
  * closer only at the characters that could start a match: the expressions each tried a match at
  * every character of the text, 13 MB in a large configuration.
  */
-export function needsFullParser(text: string): boolean {
-  // Merge keys (`<<`) are the full parser's too (js-yaml's core schema reads them as a plain key).
-  if (text.includes('<<')) return true;
+export function needsFullParser(text: string, anchors = false): boolean {
+  // Merge keys (`<<`) are the full parser's too (js-yaml's core schema reads them as a plain key),
+  // unless `anchors`: then readAnchored merges them as the full parser does.
+  if (!anchors && text.includes('<<')) return true;
   CANDIDATE.lastIndex = 0;
   for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
     const i = m.index;
@@ -56,7 +58,7 @@ export function needsFullParser(text: string): boolean {
     switch (text[i]) {
       case '!':
       case '&':
-        if ((before === undefined || OPENS_NODE.test(before)) && after !== undefined && !SPACE.test(after)) return true;
+        if ((before === undefined || OPENS_NODE.test(before)) && after !== undefined && !SPACE.test(after) && !(anchors && text[i] === '&')) return true;
         break;
       case '?':
         if ((before === undefined || OPENS_NODE.test(before)) && (after === undefined || after === ' ' || after === '\t' || LINE_BREAK.test(after))) return true;
@@ -113,6 +115,7 @@ function crAsLf(text: string): string {
  * a message point at the wrong line).
  */
 function parseFast(text: string, file: string, reread?: () => string): ParsedFile | undefined {
+  if (mayHoldAnchors(text)) return !text.startsWith('\uFEFF') && !needsFullParser(text, true) ? parseAnchored(text, file, reread) : undefined;
   if (!fastReadable(text)) return undefined;
   // Where the shallow nodes are (a document, its keys, a rule of its list) is noted while it is
   // read, at almost no cost: what a plan shows of a changed object needs no second pass.
@@ -165,8 +168,13 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
     if (!positions || keep === SHALLOW_DEPTH) noted = undefined;
     return positions;
   };
+  return lazilyPlaced(file, values, (value, index) => new LazyDocPositions(file, value, () => load()[index], (keep) => loadShallow(keep)?.[index]));
+}
+
+/** Documents read fast, each placed by its positions when one is first asked for. */
+function lazilyPlaced(file: string, values: readonly unknown[], positionsOf: (value: unknown, index: number) => LazyDocPositions): ParsedFile {
   const documents: ParsedDocument[] = values.map((value, index) => {
-    const positions = new LazyDocPositions(file, value, () => load()[index], (keep) => loadShallow(keep)?.[index]);
+    const positions = positionsOf(value, index);
     return {
       file,
       index,
@@ -179,6 +187,106 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
     };
   });
   return { file, documents, diagnostics: [] };
+}
+
+/**
+ * Whether the text may hold an anchor, an alias or a merge key (the block reader declines them
+ * all): a `&` or `*` where a node can start and before a non-space (`**Bold**` in quotes is
+ * neither), or a `<<`. Looked for with indexOf: both characters are rare in configuration files.
+ */
+function mayHoldAnchors(text: string): boolean {
+  if (text.includes('<<')) return true;
+  for (const c of ['&', '*']) {
+    for (let i = text.indexOf(c); i !== -1; i = text.indexOf(c, i + 1)) {
+      const before = i === 0 ? undefined : text[i - 1]!;
+      const after = text[i + 1];
+      if ((before === undefined || OPENS_NODE.test(before)) && after !== undefined && !SPACE.test(after)) return true;
+    }
+  }
+  return false;
+}
+
+/** An alias as a key (`*k : v`), which the full parser compares with the other keys its own way; or a merge key in quotes. */
+const ALIAS_KEY_OR_QUOTED_MERGE = /(?:^|[\s,[{?])\*[^\s,[\]{}]+[ \t]*:(?:[ \t\r\n]|$)|["']<<["']/m;
+
+/**
+ * A file with anchors, aliases or merge keys (`<<: *base`, sharing rule text, as the README shows):
+ * js-yaml reads its values, several times faster than the full parser, and the full parser works
+ * out its positions when one is first asked for (an alias's value is where its anchor is, and a
+ * merged key's change line where the merge is, as the full parser has them). Declined, so the full
+ * parser reads it at once and says what it says, where js-yaml could read it otherwise (probe IQ-1):
+ * js-yaml refuses it; a node is reached twice (an alias or a merge of a collection holding one); a
+ * mapping has two merge keys, or an alias as a key; or its aliases could expand to more values than
+ * the full parser allows (sizes counted generously: keys count too, and a whole file at once).
+ */
+function parseAnchored(text: string, file: string, reread?: () => string): ParsedFile | undefined {
+  if (ALIAS_KEY_OR_QUOTED_MERGE.test(text)) return undefined;
+  const guard = new AliasGuard(text);
+  const read: unknown[] = [];
+  try {
+    jsYaml.loadAll(text, (doc: unknown) => read.push(doc), { schema: MERGE_SCHEMA, filename: file, listener: guard.listener });
+  } catch {
+    return undefined;
+  }
+  if (guard.declined || !plainDocuments(read, Boolean(reread))) return undefined;
+  const kept = reread ? undefined : text;
+  const merges = text.includes('<<');
+  let known: (DocPositions | undefined)[] | undefined;
+  const load = (): (DocPositions | undefined)[] => (known ??= parseWithPositions(kept ?? reread!(), file).documents.map((d) => d.positions));
+  return lazilyPlaced(file, read, (value, index) => new LazyDocPositions(file, value, () => load()[index], () => undefined, merges));
+}
+
+/**
+ * Watches js-yaml read a file (its `listener`) for what parseAnchored declines: a mapping with two
+ * merge keys, and aliases that could expand to more than MAX_ALIAS_EXPANSION values. A node's size
+ * is 1 and its children's (keys too); an alias's is its anchor's, so aliases inside an anchored
+ * node are counted again at each alias of it, as the full parser expands them.
+ */
+class AliasGuard {
+  declined = false;
+  private expanded = 0;
+  private readonly sizes = new Map<string, number>();
+  private readonly open: { start: number; size: number; merges: number }[] = [];
+
+  constructor(private readonly text: string) {}
+
+  // js-yaml's State has the node's tag and anchor at its close; its types leave them out.
+  readonly listener = (event: 'open' | 'close', { position, tag, anchor }: jsYaml.State & { tag?: string | null; anchor?: string | null }): void => {
+    if (event === 'open') {
+      this.open.push({ start: position, size: 0, merges: 0 });
+      return;
+    }
+    const node = this.open.pop()!;
+    const parent = this.open.at(-1);
+    const alias = this.aliasAt(node.start);
+    let size = 1 + node.size;
+    if (alias !== undefined) {
+      size = this.sizes.get(alias) ?? 1;
+      this.expanded += size;
+      if (this.expanded > MAX_ALIAS_EXPANSION) this.declined = true;
+    } else if (anchor) {
+      this.sizes.set(anchor, size);
+    }
+    if (tag === MERGE_TAG && parent && ++parent.merges > 1) this.declined = true;
+    if (parent) parent.size += size;
+  };
+
+  /** The alias a node starting at `at` is (past spaces, line breaks and comments), if it is one. */
+  private aliasAt(at: number): string | undefined {
+    const t = this.text;
+    let i = at;
+    for (;;) {
+      const c = t[i];
+      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') i++;
+      else if (c === '#') {
+        const end = t.indexOf('\n', i);
+        if (end === -1) return undefined;
+        i = end + 1;
+      } else break;
+    }
+    if (t[i] !== '*') return undefined;
+    return /^[^\s,[\]{}]+/.exec(t.slice(i + 1, i + 256))?.[0];
+  }
 }
 
 /**
@@ -341,6 +449,8 @@ class LazyDocPositions extends DocPositions {
     private readonly value: unknown,
     private readonly loadReal: () => DocPositions | undefined,
     private readonly loadShallow: (keep: number) => DocPositions | undefined,
+    /** The text may hold merge keys: where a merged key came from is then the full pass's to say. */
+    private readonly mayMerge = false,
   ) {
     super(file, { line: 1, col: 1 });
   }
@@ -392,6 +502,10 @@ class LazyDocPositions extends DocPositions {
 
   override isPlain(pointer: string): boolean {
     return this.loaded.isPlain(pointer);
+  }
+
+  override mergedAt(pointer: string): SourcePos | undefined {
+    return this.mayMerge ? this.loaded.mergedAt(pointer) : undefined;
   }
 }
 

@@ -89,6 +89,87 @@ describe('parseYamlFile (fast) against the full parser', () => {
     }
   });
 
+  it('reads files with scalar anchors, aliases and merge keys fast, with the full parser\'s values, positions and merge lines (probe IQ-1)', () => {
+    const anchored: Record<string, string> = {
+      scalars: 'kind: Playbook\nname: P\ndescription: &d Shared text\nrules:\n  - name: R0\n    actions: &a ACCEPT x\n  - name: R1\n    actions: *a\n    description: *d\n',
+      merge: 'rules:\n  - &base\n    name: Law\n    actions: ACCEPT Germany\n    questions: Which?\n  - <<: *base\n    name: Courts\n  - name: Venue\n    <<: *base\n    actions: REJECT\n',
+      mergeList: 'a: &a {x: 1, y: 2}\nb: &b {y: 3, z: 4}\nc:\n  <<: [*a, *b]\n  z: 5\n',
+      chain: 'a: &a {x: 1}\nb: &b\n  <<: *a\n  y: 2\nc:\n  <<: *b\n  x: 3\n',
+      anchoredKey: 'rules:\n  - &k name: R1\n    notes: A\n',
+      documents: 'kind: Playbook\nname: A\ndescription: &d D\nrules:\n  - name: r\n    actions: *d\n---\nkind: Playbook\nname: B\ndescription: &d E\n',
+      quotedStars: 'name: "**Bold** term"\nrules:\n  - name: a *b\n    actions: &x "*y"\n    notes: *x\n',
+    };
+    for (const [name, text] of Object.entries(anchored)) {
+      const fast = parseYamlFile(text, 'f.yaml');
+      const full = parseWithPositions(text, 'f.yaml');
+      expect(snapshot(fast), name).toEqual(snapshot(full));
+      // Keys in the same order too (toEqual does not look at it).
+      expect(JSON.stringify(fast.documents.map((d) => d.value)), name).toBe(JSON.stringify(full.documents.map((d) => d.value)));
+      fast.documents.forEach((d, i) => {
+        const all = pointers(d.value);
+        expect(all.map((p) => d.positions.mergedAt?.(p)), `${name} document ${i}`).toEqual(all.map((p) => full.documents[i]!.positions.mergedAt?.(p)));
+      });
+    }
+    // Read by js-yaml: the text is read again for positions only when one is asked for.
+    let rereads = 0;
+    const parsed = parseYamlFile(anchored.merge!, 'f.yaml', () => (rereads++, anchored.merge!));
+    expect([(parsed.documents[0]!.value as { rules: { actions: string }[] }).rules[1]!.actions, rereads]).toEqual(['ACCEPT Germany', 0]);
+    expect({ ...parsed.documents[0]!.positions.valueAt('/rules/1/actions') }).toEqual({ ...parseWithPositions(anchored.merge!, 'f.yaml').documents[0]!.positions.valueAt('/rules/1/actions') });
+    expect(rereads).toBe(1);
+  });
+
+  it('reads generated anchored playbooks as the full parser does: anchors on values and rules, aliases, merges before and after keys', () => {
+    let seed = 7;
+    const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (let file = 0; file < 60; file++) {
+      const scalars: string[] = [];
+      const rules: string[] = [];
+      const lines = ['kind: Playbook', `name: P${file}`, 'rules:'];
+      for (let r = 0; r < 2 + next(8); r++) {
+        const anchor = next(3) === 0 ? ` &r${r}` : '';
+        const fields = [`name: R${r}`];
+        for (const field of ['actions', 'description', 'questions']) {
+          const pick = next(4);
+          if (pick === 0 && scalars.length > 0) fields.push(`${field}: *${scalars[next(scalars.length)]}`);
+          else if (pick === 1) {
+            scalars.push(`s${r}${field}`);
+            fields.push(`${field}: &s${r}${field} ${field} ${r}`);
+          } else if (pick === 2) fields.push(`${field}: ${field} ${r}`);
+        }
+        if (rules.length > 0 && next(2) === 0) fields.splice(next(fields.length + 1), 0, `<<: ${next(2) === 0 ? `*${rules[next(rules.length)]}` : `[${rules.map((x) => `*${x}`).join(', ')}]`}`);
+        lines.push(`  -${anchor}`, ...fields.map((f) => `    ${f}`));
+        if (anchor) rules.push(`r${r}`);
+      }
+      const text = `${lines.join('\n')}\n`;
+      const fast = parseYamlFile(text, 'f.yaml');
+      const full = parseWithPositions(text, 'f.yaml');
+      expect(snapshot(fast), text).toEqual(snapshot(full));
+      expect(JSON.stringify(fast.documents.map((d) => d.value)), text).toBe(JSON.stringify(full.documents.map((d) => d.value)));
+    }
+  });
+
+  it('hands anchored files js-yaml could read otherwise to the full parser, so their diagnostics are the same', () => {
+    const cases = [
+      // Two merge keys in one mapping; an alias as a key; a merge key in quotes.
+      'a: &a {x: 1}\nb: &b {y: 2}\nc:\n  <<: *a\n  <<: *b\n',
+      'a: &k name\nm:\n  *k : 1\n  name: 2\n',
+      'a: &a {x: 1}\nc:\n  "<<": *a\n',
+      // Aliases past what the full parser expands; an alias to nothing or inside its anchor; a merge of a scalar.
+      `a: &a x\nl:\n${'  - *a\n'.repeat(10_001)}`,
+      `b: &b {k1: 1, k2: 2, k3: 3, k4: 4}\nl:\n${'  - <<: *b\n    n: 1\n'.repeat(2_001)}`,
+      'a: *nothing\n',
+      'a: &r [*r]\n',
+      'a: &s x\nb:\n  <<: *s\n',
+    ];
+    for (const text of cases) {
+      const fast = snapshot(parseYamlFile(text, 'f.yaml'));
+      expect(fast, text.slice(0, 60)).toEqual(snapshot(parseWithPositions(text, 'f.yaml')));
+    }
+    expect(parseYamlFile(cases[0]!, 'f.yaml').diagnostics.map((d) => d.code)).toContain('duplicate-key');
+    expect(parseYamlFile(cases[3]!, 'f.yaml').diagnostics.map((d) => d.code)).toEqual(['yaml-alias-expansion']);
+    expect(parseYamlFile(cases[4]!, 'f.yaml').diagnostics.map((d) => d.code)).toEqual(['yaml-alias-expansion']);
+  });
+
   it('hands files with anchors, tags, errors or duplicate keys to the full parser, so their diagnostics are the same', () => {
     for (const text of ['a: &x {b: 1}\nc: *x\n', 'a: !!str 1\n', 'a: !include x.yaml\n', 'a: [1, 2\n', 'a: 1\na: 2\n', 'a:\n\tb: 1\n']) {
       expect(snapshot(parseYamlFile(text, 'f.yaml'))).toEqual(snapshot(parseWithPositions(text, 'f.yaml')));
