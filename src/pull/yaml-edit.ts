@@ -694,6 +694,8 @@ class DocumentEditor {
       }
       merged = {};
     }
+    /** Own keys the edit takes out whose merged value would show through: written `null` where they are. */
+    const nulledInPlace = new Set<Pair>();
     for (const pair of map.items) {
       // A merge of an anchor the edit took out goes too: what it gave is written in the mapping below.
       if (isMergeKey(pair) && (writtenOut || this.mergesOnlyGone(pair))) this.removePair(map, pair);
@@ -710,6 +712,7 @@ class DocumentEditor {
       else if (Object.hasOwn(merged, k)) {
         this.ctx.nulled.add(`${this.ctx.index}\u0000${at}`);
         this.patch(pair.value as Node | null, null, at, { kind: 'pair', map, pair });
+        nulledInPlace.add(pair);
       }
     }
     let previous: Pair | undefined;
@@ -717,6 +720,8 @@ class DocumentEditor {
       const pair = own.get(k);
       if (pair) {
         previous = pair;
+        // A key written `null` in place after it stays next to it: a key added goes after both (probe IQ-3).
+        for (let i = map.items.indexOf(pair) + 1; nulledInPlace.has(map.items[i] as Pair); i++) previous = map.items[i] as Pair;
         continue;
       }
       // A key a merge gives is written in the mapping only when it must differ from the merged value.

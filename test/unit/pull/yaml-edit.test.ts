@@ -420,6 +420,12 @@ describe('editYaml', () => {
     expect(edit('- &a name: 1\n  &b other: 2\n', () => [{ other: 2 }]).text).toBe('- &b other: 2\n');
   });
 
+  it('a key cleared over a merged value is written `null` where it is, and a key added beside it goes after it (probe IQ-3)', () => {
+    const text = 'rules:\n  - &base\n    name: r1\n    description: base\n  - <<: *base\n    name: r2\n    description: own\n';
+    const cleared = (v: unknown) => setAt(setAt(v, '/rules/1/description', undefined), '/rules/1/internal_notes', 'other');
+    expect(edit(text, cleared).text).toBe(text.replace('description: own\n', 'description: null\n    internal_notes: other\n'));
+  });
+
   it('a merge of an anchor the edit takes out goes, and what it gave is written in the mapping', () => {
     const rules = 'rules:\n  - &base\n    name: Law\n    actions: ACCEPT Germany\n  - <<: *base\n    name: Courts\n    questions: Which?\n';
     expect(edit(rules, (v) => ({ rules: [(v as { rules: unknown[] }).rules[1]] })).text).toBe('rules:\n  - name: Courts\n    actions: ACCEPT Germany\n    questions: Which?\n');
