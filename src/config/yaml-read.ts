@@ -206,8 +206,37 @@ function mayHoldAnchors(text: string): boolean {
   return false;
 }
 
-/** An alias as a key (`*k : v`), which the full parser compares with the other keys its own way; or a merge key in quotes. */
-const ALIAS_KEY_OR_QUOTED_MERGE = /(?:^|[\s,[{?])\*[^\s,[\]{}]+[ \t]*:(?:[ \t\r\n]|$)|["']<<["']/m;
+/**
+ * An alias as a key (`*k : v`, `{*k :1}`), which the full parser compares with the other keys its
+ * own way; a merge key in quotes; or an anchor on a merge key (`&m <<: *a`).
+ */
+const ALIAS_KEY_OR_QUOTED_MERGE = /(?:^|[\s,[{?])\*[^\s,[\]{}]+(?:[ \t]*:(?:[ \t\r\n]|$)|[ \t]+:)|["']<<["']|&\S+[ \t]+<</m;
+/**
+ * An anchor in a value followed by a key on its line (`a: &x b: 1`): a mapping nested in a compact
+ * one, which the full parser refuses and js-yaml reads (second read SR67-3). A quoted value
+ * holding `: ` is declined too, and read by the full parser as before.
+ */
+const COMPACT_AFTER_ANCHOR = /:[ \t]+&\S+[ \t]+[^\n]*?:(?:[ \t]|$)/m;
+/** An anchor or alias name as both readers read it alike, followed by what may follow a node. */
+const PLAIN_NAME_AT = /[A-Za-z0-9_-]+(?=[\s,\]}]|$)/y;
+
+/**
+ * Whether every `&` and `*` where a node can start names an anchor spelled plainly (letters,
+ * digits, `_`, `-`), then a space, the line's end or a flow collection's `,`, `]`, `}`: the full
+ * parser warns of a name ending in `:` and refuses one glued to a bracket or quote (SR67-5).
+ */
+function plainNames(text: string): boolean {
+  for (const c of ['&', '*']) {
+    for (let i = text.indexOf(c); i !== -1; i = text.indexOf(c, i + 1)) {
+      const before = i === 0 ? undefined : text[i - 1]!;
+      const after = text[i + 1];
+      if (!((before === undefined || OPENS_NODE.test(before)) && after !== undefined && !SPACE.test(after))) continue;
+      PLAIN_NAME_AT.lastIndex = i + 1;
+      if (!PLAIN_NAME_AT.test(text)) return false;
+    }
+  }
+  return true;
+}
 
 /**
  * A file with anchors, aliases or merge keys (`<<: *base`, sharing rule text, as the README shows):
@@ -220,7 +249,7 @@ const ALIAS_KEY_OR_QUOTED_MERGE = /(?:^|[\s,[{?])\*[^\s,[\]{}]+[ \t]*:(?:[ \t\r\
  * the full parser allows (sizes counted generously: keys count too, and a whole file at once).
  */
 function parseAnchored(text: string, file: string, reread?: () => string): ParsedFile | undefined {
-  if (ALIAS_KEY_OR_QUOTED_MERGE.test(text)) return undefined;
+  if (text.includes('<<<<<<<') || ALIAS_KEY_OR_QUOTED_MERGE.test(text) || COMPACT_AFTER_ANCHOR.test(text) || !plainNames(text)) return undefined;
   const guard = new AliasGuard(text);
   const read: unknown[] = [];
   try {
@@ -246,29 +275,48 @@ class AliasGuard {
   declined = false;
   private expanded = 0;
   private readonly sizes = new Map<string, number>();
-  private readonly open: { start: number; size: number; merges: number }[] = [];
+  /** Anchors of mappings (a merge takes only those, or a list of them). */
+  private readonly mappings = new Set<string>();
+  /**
+   * Nodes open: where each starts, its size so far, its merge keys, whether its next child is a
+   * merge key's value, and whether every child so far is a mapping (a list a merge may take).
+   */
+  private readonly open: { start: number; size: number; merges: number; mergeValueNext: boolean; allMappings: boolean }[] = [];
 
   constructor(private readonly text: string) {}
 
   // js-yaml's State has the node's tag and anchor at its close; its types leave them out.
-  readonly listener = (event: 'open' | 'close', { position, tag, anchor }: jsYaml.State & { tag?: string | null; anchor?: string | null }): void => {
+  readonly listener = (event: 'open' | 'close', { position, tag, anchor, kind }: jsYaml.State & { tag?: string | null; anchor?: string | null }): void => {
     if (event === 'open') {
-      this.open.push({ start: position, size: 0, merges: 0 });
+      this.open.push({ start: position, size: 0, merges: 0, mergeValueNext: false, allMappings: true });
       return;
     }
     const node = this.open.pop()!;
     const parent = this.open.at(-1);
     const alias = this.aliasAt(node.start);
     let size = 1 + node.size;
+    let mapping = kind === 'mapping';
     if (alias !== undefined) {
-      size = this.sizes.get(alias) ?? 1;
+      // The alias node counts too, as the full parser counts it inside an expansion (SR67-8).
+      size = (this.sizes.get(alias) ?? 1) + 1;
       this.expanded += size;
       if (this.expanded > MAX_ALIAS_EXPANSION) this.declined = true;
+      mapping = this.mappings.has(alias);
     } else if (anchor) {
       this.sizes.set(anchor, size);
+      if (mapping) this.mappings.add(anchor);
     }
-    if (tag === MERGE_TAG && parent && ++parent.merges > 1) this.declined = true;
-    if (parent) parent.size += size;
+    if (parent) {
+      // What a merge key takes: a mapping, or a list of mappings (js-yaml takes a list's items too, SR67-2).
+      if (parent.mergeValueNext) {
+        parent.mergeValueNext = false;
+        if (!mapping && !(kind === 'sequence' && alias === undefined && node.allMappings)) this.declined = true;
+      }
+      if (tag === MERGE_TAG && ++parent.merges > 1) this.declined = true;
+      if (tag === MERGE_TAG) parent.mergeValueNext = true;
+      if (!mapping) parent.allMappings = false;
+      parent.size += size;
+    }
   };
 
   /** The alias a node starting at `at` is (past spaces, line breaks and comments), if it is one. */
@@ -328,7 +376,7 @@ function fastReadable(text: string): boolean {
   return !text.startsWith('\uFEFF') && !needsFullParser(text);
 }
 
-/** Whether documents js-yaml read are as the full parser reads them: none empty, no node reached twice, no key `null` unless `nullKeys` (`detach`: see readOtherwise). */
+/** Whether documents js-yaml read are as the full parser reads them: none empty, no node reached twice, no key `null` unless `nullKeys`, no key `<<` (`detach`: see readOtherwise). */
 function plainDocuments(read: readonly unknown[], detach: boolean, nullKeys = false): boolean {
   return !read.some((v) => v === null || v === undefined || readOtherwise(v, detach, nullKeys));
 }
@@ -358,6 +406,8 @@ function readOtherwise(root: unknown, detach: boolean, nullKeys: boolean): boole
       const o = v as Record<string, unknown>;
       for (const k in o) {
         if (k === 'null' && !nullKeys) return true;
+        // A merge key spelt otherwise (`"\x3c\x3c"`), which the full parser merges and js-yaml keeps (SR67-6).
+        if (k === '<<') return true;
         const x = o[k];
         if (detach && typeof x === 'string' && x.length >= SLICED_MIN) o[k] = detached(x);
         else stack.push(x);

@@ -160,12 +160,29 @@ describe('parseYamlFile (fast) against the full parser', () => {
       'a: *nothing\n',
       'a: &r [*r]\n',
       'a: &s x\nb:\n  <<: *s\n',
+      // Second read SR67: conflict markers; a merge of a list, or of a list of lists; an anchor
+      // before a key in a value; an alias key glued to its value in a flow mapping; anchors the
+      // full parser warns of or refuses; a merge key spelt with escapes or anchored; aliases in
+      // a merge list counted as nodes of their own.
+      'a: &a 1\nm:\n  <<: {x: 1}\nd: "NDAs\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> b\n"\n',
+      'l: &l [{a: 1}, {b: 2}]\nm:\n  <<: *l\n',
+      'm:\n  <<: [[x, y]]\n',
+      'a: &x\n - b: 1\nc:\n  <<: *x\n',
+      'a: &x b: 1\n',
+      'description: &d Note: see section 3\n',
+      'a: &x k\nb: {*x :1}\n',
+      'a: &b: 1\n',
+      'a: &a{"": 1}\n',
+      'a: &a 1\nm:\n  "\\x3c\\x3c": {x: 1}\n',
+      `e: &e {}\nm: &m {<<: [${Array(100).fill('*e').join(', ')}]}\n${Array.from({ length: 60 }, (_, i) => `x${i}: {<<: *m}\n`).join('')}`,
     ];
     for (const text of cases) {
       const fast = snapshot(parseYamlFile(text, 'f.yaml'));
       expect(fast, text.slice(0, 60)).toEqual(snapshot(parseWithPositions(text, 'f.yaml')));
     }
     expect(parseYamlFile(cases[0]!, 'f.yaml').diagnostics.map((d) => d.code)).toContain('duplicate-key');
+    // An anchor on a merge key: the full parser's reading (an alias to it reads as its symbol), not js-yaml's `"<<"`.
+    expect(typeof (parseYamlFile('a: &a {k: 1}\nb:\n  &m <<: *a\nc: *m\n', 'f.yaml').documents[0]!.value as { c: unknown }).c).toBe('symbol');
     expect(parseYamlFile(cases[3]!, 'f.yaml').diagnostics.map((d) => d.code)).toEqual(['yaml-alias-expansion']);
     expect(parseYamlFile(cases[4]!, 'f.yaml').diagnostics.map((d) => d.code)).toEqual(['yaml-alias-expansion']);
   });
