@@ -15,7 +15,7 @@
  * The result is parsed again and must read as wanted, or this throws (a bug, never a bad file).
  */
 import { diffArrays } from 'diff';
-import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isAlias, isCollection, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { joinPointer, splitPointer } from '../config/yaml-positions.js';
 import { holdsPlaceholder, losslessRetype } from '../config/interpolate.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
@@ -711,8 +711,10 @@ class DocumentEditor {
       // Without its own key, a merged value would show through: say none instead.
       else if (Object.hasOwn(merged, k)) {
         this.ctx.nulled.add(`${this.ctx.index}\u0000${at}`);
+        // A block collection's `null` replaces the lines below its key: a key added after it would join them (SR67-20).
+        const blockValue = isCollection(pair.value) && !pair.value.flow;
         this.patch(pair.value as Node | null, null, at, { kind: 'pair', map, pair });
-        nulledInPlace.add(pair);
+        if (!blockValue) nulledInPlace.add(pair);
       }
     }
     let previous: Pair | undefined;
