@@ -10,7 +10,10 @@ import { readFile, realpath } from 'node:fs/promises';
 import { isSpecialFile, LINK_HINT, linkReason, NOT_REGULAR_FILE } from '../util/special-file.js';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { keyInFile } from './api-keys.js';
+import { keyInFile, KEYS_STAY_OUT } from './api-keys.js';
+import jsYaml from 'js-yaml';
+import { CORE_SCHEMA } from './yaml-core-schema.js';
+import { keyNamesIn, keysIn } from './interpolate.js';
 import { sha256 } from '../engine/canonical.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { codePointOf, quoteAround, quoteValue } from './quote.js';
@@ -239,7 +242,21 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
  * shown in plans, as a key typed into a resource file would: refused at where it is.
  */
 function keyIn(file: string, text: string, keys: readonly [string, string][] | undefined): Diagnostic | undefined {
-  return keyInFile(file, text, keys ?? [], (variable) => `${file} holds the value of ${variable}, an API key, which docket never puts into the configuration`);
+  const says = (variable: string): string => `${file} holds the value of ${variable}, an API key, which docket never puts into the configuration`;
+  const found = keyInFile(file, text, keys ?? [], says);
+  if (found || !keys?.length || !text.includes('\\') || !/\.ya?ml$/i.test(file)) return found;
+  // A YAML file (a definition) read by the service: a key spelt with a double-quoted string's
+  // escapes is the key once read (second read SR67-15). Said at the file's first line, where the
+  // text does not show it.
+  let values: unknown[];
+  try {
+    values = [];
+    jsYaml.loadAll(text, (v: unknown) => values.push(v), { schema: CORE_SCHEMA });
+  } catch {
+    return undefined;
+  }
+  const held = keys.find((k) => keysIn(values, [k]).length > 0 || keyNamesIn(values, [k]).length > 0);
+  return held ? { severity: 'error', code: 'api-key-in-file', message: says(held[0]), file, line: 1, col: 1, hint: `remove it: ${KEYS_STAY_OUT}` } : undefined;
 }
 
 /** Whether a real path (symbolic links resolved) lies in the real configuration directory. */

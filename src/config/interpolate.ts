@@ -266,6 +266,26 @@ export function keysIn(value: unknown, keys: readonly [string, string][], pointe
 
 export interface TreeProblem extends InterpolationProblem {
   pointer: string;
+  /** The problem is the name of the key at `pointer`, not its value. */
+  inKeyName?: true;
+}
+
+/**
+ * The mapping keys of `value` whose names hold an API key's value. Asked only of a file whose text
+ * does not show the key where it holds an escape (`"\x73k_live_…": 1`): written plainly, the check
+ * of the text finds a key in a name at its place (second read SR67-14).
+ */
+export function keyNamesIn(value: unknown, keys: readonly [string, string][], pointer = ''): TreeProblem[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => keyNamesIn(item, keys, joinPointer(pointer, i)));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => {
+    const at = joinPointer(pointer, k);
+    const found = keys.find(([, key]) => holdsKey(k, key));
+    const own: TreeProblem[] = found
+      ? [{ pointer: at, inKeyName: true, code: 'api-key-in-file', message: `this key's name holds the value of ${found[0]}, an API key, which docket never puts into the configuration`, hint: `remove it: ${KEYS_STAY_OUT}` }]
+      : [];
+    return [...own, ...keyNamesIn(v, keys, at)];
+  });
 }
 
 export interface InterpolatedTree {

@@ -4,7 +4,7 @@
  */
 import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
-import { holdsPlaceholder, interpolateTree, keysIn, typedByField, variablesIn, type InterpolationContext } from './interpolate.js';
+import { holdsPlaceholder, interpolateTree, keyNamesIn, keysIn, typedByField, variablesIn, type InterpolationContext } from './interpolate.js';
 import { holdsKey, KEYS_STAY_OUT, keysOf } from './api-keys.js';
 import { schemaDiagnostics } from './schema.js';
 import { schemaValidator, subschemaValidator } from './validators.js';
@@ -104,6 +104,9 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // A key written anywhere in the file, a variable no resource uses included, is committed with it.
   const keys = keysOf(input.processEnv);
   if (keys.length > 0) for (const p of keysIn(raw, keys)) error(p.code, p.message, positions.valueAt(p.pointer), p.hint, p.pointer);
+  // A key's name spelt with escapes, which the check of the text cannot see (SR67-14).
+  const escaped = input.text?.includes('\\') ? keys.filter(([, key]) => !holdsKey(input.text!, key)) : [];
+  for (const p of escaped.length > 0 ? keyNamesIn(raw, escaped) : []) error(p.code, p.message, positions.at(p.pointer), p.hint);
 
   // The selected environment, if any.
   const environments = get(raw, 'environments');

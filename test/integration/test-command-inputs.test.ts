@@ -124,6 +124,16 @@ describe('docket test with broken inputs', () => {
     await writeFile(join(dir, 'tests/broken.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: "\\x73k_live_ABCDEF<123>"', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
     const escaped = await runCli(['validate', '-C', dir], { env: { DOCKET_API_KEY: key } });
     expect([escaped.code, escaped.stdout + escaped.stderr]).toEqual([1, expect.stringContaining('tests/broken.test.yaml:4:11 error api-key-in-file this value holds the value of DOCKET_API_KEY')]);
+    // As the name of a value sent to the service, and in a definition file the service reads (second read SR67-14, SR67-15).
+    await writeFile(join(dir, 'tests/broken.test.yaml'), ['kind: TemplateTest', 'template: Consulting Agreement', 'cases:', '  - name: x', '    values: { "\\x73k_live_ABCDEF<123>": 1 }', '    expect: accepted', ''].join('\n'));
+    const named = await runCli(['validate', '-C', dir], { env: { DOCKET_API_KEY: key } });
+    expect([named.code, named.stdout + named.stderr]).toEqual([1, expect.stringContaining("tests/broken.test.yaml:5:15 error api-key-in-file this key's name holds the value of DOCKET_API_KEY")]);
+    await rm(join(dir, 'tests/broken.test.yaml'));
+    const cover = join(dir, 'custom-templates/consulting.cover.yaml');
+    await writeFile(cover, `${await readFile(cover, 'utf8')}\n# note\nextra: "\\x73k_live_ABCDEF<123>"\n`);
+    const defined = await runCli(['validate', '-C', dir], { env: { DOCKET_API_KEY: key } });
+    expect([defined.code, defined.stdout + defined.stderr]).toEqual([1, expect.stringContaining('custom-templates/consulting.cover.yaml:1:1 error api-key-in-file custom-templates/consulting.cover.yaml holds the value of DOCKET_API_KEY')]);
+    expect(defined.stdout + defined.stderr).not.toContain('ABCDEF');
   });
 
   it('annotates a broken test file\'s lines for GitHub, as plan annotates a broken configuration', async () => {

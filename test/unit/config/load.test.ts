@@ -677,6 +677,12 @@ describe('loadConfig: API keys typed into a file', () => {
     );
     expect(r.diagnostics.map((d) => `${brief(d)} ${d.path}`)).toEqual(['p.yaml:3:14 api-key-in-file description', 'p.yaml:6:14 api-key-in-file rules[0].actions', 'q.yaml:3:14 api-key-in-file description']);
     expect(JSON.stringify(r.diagnostics)).not.toContain(key);
+    // As a key's name, at the key (second read SR67-14).
+    const named = await load({ 'docket.yaml': PROJECT, 'p.yaml': lines('kind: Playbook', 'name: P', '"\\x73k_live_4eC39HqLyjWDarjtT1zdp7dc": 1') }, { processEnv: { DOCKET_API_KEY: key } });
+    expect(named.diagnostics.filter((d) => d.code === 'api-key-in-file').map((d) => [brief(d), d.message])).toEqual([
+      ['p.yaml:3:1 api-key-in-file', "this key's name holds the value of DOCKET_API_KEY, an API key, which docket never puts into the configuration"],
+    ]);
+    expect(JSON.stringify(named.diagnostics.filter((d) => d.code === 'api-key-in-file'))).not.toContain(key);
   });
 
   it('refuses a key in a comment or a key name, once per file, at where it is written', async () => {
