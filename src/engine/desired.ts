@@ -209,24 +209,36 @@ function checkLookAlikes(desired: readonly DesiredResource[], diagnostics: Diagn
   }
 }
 
-const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
-const INVISIBLE_ALL = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+/**
+ * The steps lookAlike takes to read a name as it shows on screen, each with how a message names
+ * what it looks past (composing the characters, done last by all, is said apart).
+ */
+const ALIKE_STEPS: readonly { says: string; apply: (name: string) => string }[] = [
+  { says: 'characters that show as nothing', apply: (n) => n.replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '') },
+  { says: 'white space', apply: (n) => n.replace(/[\s\u2800]+/gu, ' ').trim() },
+  { says: 'letters of another alphabet drawn alike', apply: (n) => asLatinLetters(n.normalize('NFD')) },
+];
+const LETTERS = ALIKE_STEPS.length - 1;
 
 /**
- * What two names lookAlike reads as one differ in, as a message says it: only the steps of
- * lookAlike that change either name, so a trailing space is not called another alphabet (probe IP-3).
+ * What two names lookAlike reads as one differ in, as a message says it: each step of lookAlike
+ * without which the two would still differ, so a trailing space is not called another alphabet
+ * (probe IP-3), nor are the letters two Cyrillic names share (second read SR67-18); and the
+ * encoding where one is composed and the other not.
  */
 export function alikeIn(a: string, b: string): string {
+  const without = (skip: number, name: string): string => ALIKE_STEPS.reduce((n, step, i) => (i === skip ? n : step.apply(n)), name).normalize('NFC');
+  const composed = (n: string): boolean => n.normalize('NFC') === n;
   const found: string[] = [];
-  const visible = (n: string): string => n.normalize('NFD').replace(INVISIBLE_ALL, '');
-  if (INVISIBLE.test(a) || INVISIBLE.test(b)) found.push('characters that show as nothing');
-  if ([a, b].some((n) => visible(n) !== visible(n).replace(/[\s\u2800]+/gu, ' ').trim())) found.push('white space');
-  if (a.normalize('NFC') !== a || b.normalize('NFC') !== b) found.push('how Unicode encodes a character');
-  const letters = [a, b].flatMap((n) => {
-    const v = visible(n);
-    return [...v].filter((c) => asLatinLetters(c) !== c).map((c) => `${otherScriptOf(c)} \`${c}\`, Latin \`${asLatinLetters(c)}\``);
+  ALIKE_STEPS.forEach((step, i) => {
+    if (i === LETTERS && composed(a) !== composed(b)) found.push('how Unicode encodes a character');
+    if (without(i, a) === without(i, b)) return;
+    if (i !== LETTERS) return void found.push(step.says);
+    // The first letter of another alphabet where the other name has a Latin one.
+    const [x, y] = [a, b].map((n) => [...ALIKE_STEPS[0]!.apply(n).normalize('NFD')]);
+    const letter = x!.find((c, j) => c !== y![j] && asLatinLetters(c) !== c) ?? y!.find((c, j) => c !== x![j] && asLatinLetters(c) !== c);
+    found.push(letter ? `${step.says} (${otherScriptOf(letter)} \`${letter}\`, Latin \`${asLatinLetters(letter)}\`)` : step.says);
   });
-  if (letters.length > 0) found.push(`letters of another alphabet drawn alike (${letters[0]})`);
   // Every step of lookAlike is above; none found would be a step added there and not here.
   if (found.length === 0) found.push('how they are written');
   return found.length === 1 ? found[0]! : `${found.slice(0, -1).join(', ')} and ${found.at(-1)!}`;

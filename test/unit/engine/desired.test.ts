@@ -109,6 +109,10 @@ describe('buildDesired', () => {
     expect(alikeIn('Cafe\u0301 terms ', 'Caf\u00e9 terms')).toBe('white space and how Unicode encodes a character');
     expect(alikeIn('Inbound\u200b NDA', 'Inbound NDA')).toBe('characters that show as nothing');
     expect(alikeIn('\u03a4\u039f\u03a1', 'TOP')).toBe('letters of another alphabet drawn alike (Greek `Τ`, Latin `T`)');
+    // Not what both names have alike (second read SR67-18).
+    expect(alikeIn('Договор поставки ', 'Договор поставки')).toBe('white space');
+    expect(alikeIn('A\u200bB  C', 'A\u200bB C')).toBe('white space');
+    expect(alikeIn('Cafe\u0301  x', 'Cafe\u0301 x')).toBe('white space');
   });
 
   it('refuses two names that differ only in what output hides of a URL: every plan would show them alike too (probe EP)', async () => {
