@@ -56,15 +56,16 @@ export function excerptWithoutSecrets(line: string): string {
  */
 const WORD_CREDENTIALS = /^(["'`[{(]*)[^\s:@"'`[{(]*:[^\s/?#]*@/;
 /**
- * A scheme-less host or path with a query or fragment (`api.example.com/v1?token=…`): the `?` or
- * `#` follows a word holding a `.` or `/` and comes before a character a query starts with, so a
- * sentence's `U.S.?` is left as written.
+ * A scheme-less host or path with a query or fragment (`api.example.com/v1?token=…`,
+ * `localhost:8080?token=…`): the `?` or `#` follows a word holding a `.`, `/`, `:` or `]` and
+ * comes before a character a query starts with, so a sentence's `U.S.?` is left as written.
  */
 function queryStart(word: string): number | undefined {
   const at = word.search(/[?#]/);
   if (at < 0 || !/[\w%=&.-]/.test(word[at + 1] ?? '')) return undefined;
   const before = word.slice(0, at);
-  return before.includes('.') || before.includes('/') ? at : undefined;
+  // A host and port (`localhost:8080?token=…`) or an address (`[::1]?…`) too (second read SR67-11).
+  return /[./:\]]/.test(before) ? at : undefined;
 }
 
 /** One word of an excerpt: words are disjoint and each regex is anchored, so a line is read once. */

@@ -77,6 +77,8 @@ describe("a URL's secrets in what output quotes", () => {
       ["review: {url: 'bob:p]w{x@host.example'}", "review: {url: '***@host.example'}"],
       ['  url: api.example.com/v1?token=T1', '  url: api.example.com/v1?…'],
       ['  url: "api.example.com/v1#F1"', '  url: "api.example.com/v1#…"'],
+      ['  url: localhost:8080?token=T1', '  url: localhost:8080?…'],
+      ['  url: "[::1]?token=T1"', '  url: "[::1]?…"'],
     ]) expect(excerptWithoutSecrets(line)).toBe(shown);
     for (const plain of ['text: Is it in the U.S.?', '- name: Clause #3', 'actions: ACCEPT a?', 'url: https://x.example/a?…']) expect(excerptWithoutSecrets(plain)).toBe(plain);
   });
