@@ -301,7 +301,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
   function asWritten(): string | undefined {
     if (e.data === null) {
       const word = nullWritten();
-      return word !== undefined ? ` (written ${quoteValue(word)}, which YAML reads as no value)` : ' (got no value)';
+      // In JSON (a saved plan) a null is written `null` (SR67-19).
+      return word !== undefined ? ` (written ${quoteValue(word)}, which YAML reads as no value)` : json ? ' (got null)' : ' (got no value)';
     }
     const source = typeof e.data === 'number' || typeof e.data === 'boolean' ? written?.(positions.valueAt(pointer)) : undefined;
     // `1e999` overflows to infinity, said as YAML writes it (`.inf`) unless that is how it is written.

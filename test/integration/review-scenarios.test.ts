@@ -470,6 +470,7 @@ describe('saved plans', () => {
     expect(await saying((p) => void delete p.format_version)).toMatch(/is not a valid docket plan file: .*`format_version`/);
     // A null in JSON is said as the null it is, not as YAML's empty value (probe IP-4).
     expect(await saying((p) => void ((p.changes as Record<string, unknown>[])[0]!.fields = null))).toContain('changes[0].fields: `fields` must be a list, not null');
+    expect(await saying((p) => void ((p.changes as Record<string, unknown>[])[0]!.action = null))).toMatch(/changes\[0\]\.action: `action` must be one of: [a-z, -]+ \(got null\)/);
     // Written again unedited (another layout, keys in another order), it is the same plan.
     const same = JSON.parse(text) as Record<string, unknown>;
     await writeFile(planFile, JSON.stringify(Object.fromEntries(Object.entries(same).reverse())));
