@@ -11,8 +11,6 @@ import { isSpecialFile, LINK_HINT, linkReason, NOT_REGULAR_FILE } from '../util/
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { keyInFile, KEYS_STAY_OUT } from './api-keys.js';
-import jsYaml from 'js-yaml';
-import { CORE_SCHEMA } from './yaml-core-schema.js';
 import { keyNamesIn, keysIn } from './interpolate.js';
 import { sha256 } from '../engine/canonical.js';
 import { lineColumnsOf } from '../util/line-columns.js';
@@ -248,13 +246,9 @@ function keyIn(file: string, text: string, keys: readonly [string, string][] | u
   // A YAML file (a definition) read by the service: a key spelt with a double-quoted string's
   // escapes is the key once read (second read SR67-15). Said at the file's first line, where the
   // text does not show it.
-  let values: unknown[];
-  try {
-    values = [];
-    jsYaml.loadAll(text, (v: unknown) => values.push(v), { schema: CORE_SCHEMA });
-  } catch {
-    return undefined;
-  }
+  // Read as docket reads its own YAML: the full parser where js-yaml could differ (a duplicate js-yaml
+  // refuses, TR67-2), and aliases expanded only up to the full parser's limit (an alias bomb, TR67-1).
+  const values = parseYamlFile(text, file).documents.map((d) => d.value);
   const held = keys.find((k) => keysIn(values, [k]).length > 0 || keyNamesIn(values, [k]).length > 0);
   return held ? { severity: 'error', code: 'api-key-in-file', message: says(held[0]), file, line: 1, col: 1, hint: `remove it: ${KEYS_STAY_OUT}` } : undefined;
 }

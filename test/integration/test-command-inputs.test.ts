@@ -134,6 +134,16 @@ describe('docket test with broken inputs', () => {
     const defined = await runCli(['validate', '-C', dir], { env: { DOCKET_API_KEY: key } });
     expect([defined.code, defined.stdout + defined.stderr]).toEqual([1, expect.stringContaining('custom-templates/consulting.cover.yaml:1:1 error api-key-in-file custom-templates/consulting.cover.yaml holds the value of DOCKET_API_KEY')]);
     expect(defined.stdout + defined.stderr).not.toContain('ABCDEF');
+    // Read as docket reads YAML: past a key js-yaml calls a duplicate (`true` and "true"), and
+    // an alias bomb beside it is its own error, not minutes of walking (third read TR67-1, TR67-2).
+    const original = await readFile(cover, 'utf8');
+    await writeFile(cover, original.replace('    fields:\n', '    fields:\n      "true": {label: a, input: text}\n      true: {label: "\\x73k_live_ABCDEF<123>", input: text}\n'));
+    const duplicated = await runCli(['validate', '-C', dir], { env: { DOCKET_API_KEY: key } });
+    expect(duplicated.stdout + duplicated.stderr).toContain('custom-templates/consulting.cover.yaml:1:1 error api-key-in-file');
+    const bomb = ['a0: &a0 ["lol"]', ...Array.from({ length: 8 }, (_, n) => `a${n + 1}: &a${n + 1} [${Array(10).fill(`*a${n}`).join(', ')}]`)].join('\n');
+    await writeFile(cover, `${original}\n# a \\ backslash\n${bomb}\n`);
+    const bombed = await runCli(['validate', '-C', dir], { env: { DOCKET_API_KEY: key } });
+    expect([bombed.code, bombed.stdout + bombed.stderr]).toEqual([1, expect.stringContaining('error yaml-alias-expansion')]);
   });
 
   it('annotates a broken test file\'s lines for GitHub, as plan annotates a broken configuration', async () => {
