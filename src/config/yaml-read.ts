@@ -213,26 +213,33 @@ function mayHoldAnchors(text: string): boolean {
 const ALIAS_KEY_OR_QUOTED_MERGE = /(?:^|[\s,[{?])\*[^\s,[\]{}]+(?:[ \t]*:(?:[ \t\r\n]|$)|[ \t]+:)|["']<<["']|&\S+[ \t]+<</m;
 /**
  * An anchor in a value followed by a key on its line (`a: &x b: 1`): a mapping nested in a compact
- * one, which the full parser refuses and js-yaml reads (second read SR67-3). A quoted value
- * holding `: ` is declined too, and read by the full parser as before.
+ * one, which the full parser refuses and js-yaml reads (second read SR67-3). Only a plain value
+ * is looked at, up to a comment: a quoted or flow value holding `: ` is no key (TR67-5).
  */
-const COMPACT_AFTER_ANCHOR = /:[ \t]+&\S+[ \t]+[^\n]*?:(?:[ \t]|$)/m;
+const COMPACT_AFTER_ANCHOR = /:[ \t]+&\S+[ \t]+[^\s"'{[#](?:[^\n#]|(?<! )#)*?:(?:[ \t]|$)/m;
 /** An anchor or alias name as both readers read it alike, followed by what may follow a node. */
 const PLAIN_NAME_AT = /[A-Za-z0-9_-]+(?=[\s,\]}]|$)/y;
 
 /**
  * Whether every `&` and `*` where a node can start names an anchor spelled plainly (letters,
- * digits, `_`, `-`), then a space, the line's end or a flow collection's `,`, `]`, `}`: the full
- * parser warns of a name ending in `:` and refuses one glued to a bracket or quote (SR67-5).
+ * digits, `_`, `-`), then a space, the line's end or a flow collection's `,`, `]`, `}` (the full
+ * parser warns of a name ending in `:` and refuses one glued to a bracket or quote, SR67-5), and
+ * no name is anchored twice.
  */
 function plainNames(text: string): boolean {
+  const anchors = new Set<string>();
   for (const c of ['&', '*']) {
     for (let i = text.indexOf(c); i !== -1; i = text.indexOf(c, i + 1)) {
       const before = i === 0 ? undefined : text[i - 1]!;
       const after = text[i + 1];
       if (!((before === undefined || OPENS_NODE.test(before)) && after !== undefined && !SPACE.test(after))) continue;
       PLAIN_NAME_AT.lastIndex = i + 1;
-      if (!PLAIN_NAME_AT.test(text)) return false;
+      const name = PLAIN_NAME_AT.exec(text)?.[0];
+      if (name === undefined) return false;
+      // A name anchored twice: js-yaml points an alias inside the second node at it already, the
+      // full parser at the first (third read TR67-3). Rare, and left to the full parser.
+      if (c === '&' && anchors.has(name)) return false;
+      if (c === '&') anchors.add(name);
     }
   }
   return true;

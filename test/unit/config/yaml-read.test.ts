@@ -96,8 +96,11 @@ describe('parseYamlFile (fast) against the full parser', () => {
       mergeList: 'a: &a {x: 1, y: 2}\nb: &b {y: 3, z: 4}\nc:\n  <<: [*a, *b]\n  z: 5\n',
       chain: 'a: &a {x: 1}\nb: &b\n  <<: *a\n  y: 2\nc:\n  <<: *b\n  x: 3\n',
       anchoredKey: 'rules:\n  - &k name: R1\n    notes: A\n',
-      documents: 'kind: Playbook\nname: A\ndescription: &d D\nrules:\n  - name: r\n    actions: *d\n---\nkind: Playbook\nname: B\ndescription: &d E\n',
+      // (A name anchored again, in another document too, is the full parser's: TR67-3.)
+      documents: 'kind: Playbook\nname: A\ndescription: &d D\nrules:\n  - name: r\n    actions: *d\n---\nkind: Playbook\nname: B\ndescription: &e E\n',
       quotedStars: 'name: "**Bold** term"\nrules:\n  - name: a *b\n    actions: &x "*y"\n    notes: *x\n',
+      // A `: ` in a quoted or flow value after an anchor, or in a comment, is no key (TR67-5).
+      colonsAfterAnchors: 'description: &d "Note: shared"\nshared: &s {reviewer: a@x.example}\nactions: &a ACCEPT x # note: y\nrules:\n  - name: r\n    description: *d\n    actions: *a\n',
     };
     for (const [name, text] of Object.entries(anchored)) {
       const fast = parseYamlFile(text, 'f.yaml');
@@ -109,6 +112,11 @@ describe('parseYamlFile (fast) against the full parser', () => {
         const all = pointers(d.value);
         expect(all.map((p) => d.positions.mergedAt?.(p)), `${name} document ${i}`).toEqual(all.map((p) => full.documents[i]!.positions.mergedAt?.(p)));
       });
+      // Read fast: the text is read again for its first position (the full parser never is).
+      let rereads = 0;
+      const again = parseYamlFile(text, 'f.yaml', () => (rereads++, text));
+      void again.documents[0]!.positions.at('').line;
+      expect([name, rereads]).toEqual([name, 1]);
     }
     // Read by js-yaml: the text is read again for positions only when one is asked for.
     let rereads = 0;
@@ -174,6 +182,10 @@ describe('parseYamlFile (fast) against the full parser', () => {
       'a: &b: 1\n',
       'a: &a{"": 1}\n',
       'a: &a 1\nm:\n  "\\x3c\\x3c": {x: 1}\n',
+      // An anchor name used again, for a list or around an alias to the one before (third read TR67-3).
+      'a: &l\n  z: 0\nb: &l\n  - a: 1\nm:\n  <<: *l\n',
+      'a: &a\n  y: 0\nb: &a\n  x: 1\n  <<: *a\n',
+      'a: &a\n  y: {}\n---\na: &a\n  <<: *a\n',
       `e: &e {}\nm: &m {<<: [${Array(100).fill('*e').join(', ')}]}\n${Array.from({ length: 60 }, (_, i) => `x${i}: {<<: *m}\n`).join('')}`,
     ];
     for (const text of cases) {
