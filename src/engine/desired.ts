@@ -234,8 +234,9 @@ export function alikeIn(a: string, b: string): string {
     if (i === LETTERS && composed(a) !== composed(b)) found.push('how Unicode encodes a character');
     if (without(i, a) === without(i, b)) return;
     if (i !== LETTERS) return void found.push(step.says);
-    // The first letter of another alphabet where the other name has a Latin one.
-    const [x, y] = [a, b].map((n) => [...ALIKE_STEPS[0]!.apply(n).normalize('NFD')]);
+    // The first letter of another alphabet where the other name has a Latin one, in the names as
+    // they show (a leading space would put every letter beside another, TR67-6).
+    const [x, y] = [a, b].map((n) => [...ALIKE_STEPS[1]!.apply(ALIKE_STEPS[0]!.apply(n)).normalize('NFD')]);
     const letter = x!.find((c, j) => c !== y![j] && asLatinLetters(c) !== c) ?? y!.find((c, j) => c !== x![j] && asLatinLetters(c) !== c);
     found.push(letter ? `${step.says} (${otherScriptOf(letter)} \`${letter}\`, Latin \`${asLatinLetters(letter)}\`)` : step.says);
   });

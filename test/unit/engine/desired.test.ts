@@ -113,6 +113,8 @@ describe('buildDesired', () => {
     expect(alikeIn('Договор поставки ', 'Договор поставки')).toBe('white space');
     expect(alikeIn('A\u200bB  C', 'A\u200bB C')).toBe('white space');
     expect(alikeIn('Cafe\u0301  x', 'Cafe\u0301 x')).toBe('white space');
+    // The letter named is the one that differs, past a leading space (TR67-6).
+    expect(alikeIn(' Договор \u0391', 'Договор A')).toBe('white space and letters of another alphabet drawn alike (Greek `Α`, Latin `A`)');
   });
 
   it('refuses two names that differ only in what output hides of a URL: every plan would show them alike too (probe EP)', async () => {
