@@ -23,7 +23,7 @@ const overflowingFloat = new jsYaml.Type(FLOAT, {
 export const CORE_SCHEMA = jsYaml.CORE_SCHEMA.extend({ implicit: [overflowingFloat] });
 
 export const MERGE_TAG = 'tag:yaml.org,2002:merge';
-/** CORE_SCHEMA with merge keys (`<<`), for files with anchors, which the full parser reads with merges too. */
+/** CORE_SCHEMA with merge keys (`<<`), for files with anchors: js-yaml merges as the full parser does (keys written in the mapping win, then the first mapping listed). */
 export const MERGE_SCHEMA = CORE_SCHEMA.extend({
   implicit: [(jsYaml.DEFAULT_SCHEMA as unknown as { compiledImplicit: (jsYaml.Type & { tag: string })[] }).compiledImplicit.find((t) => t.tag === MERGE_TAG)!],
 });

@@ -3,7 +3,6 @@
  * values, positions on demand; the full parser for anything js-yaml might read differently.
  */
 import jsYaml from 'js-yaml';
-// MERGE_SCHEMA merges as the full parser does: the first mapping listed wins, keys written in the mapping win over merged ones.
 import { CORE_SCHEMA, MERGE_SCHEMA, MERGE_TAG } from './yaml-core-schema.js';
 import type { SourcePos } from '../diagnostics.js';
 import { readBlockYaml } from './yaml-block-reader.js';
@@ -48,7 +47,7 @@ const LINE_BREAK = /[\n\r\u2028\u2029]/;
  */
 export function needsFullParser(text: string, anchors = false): boolean {
   // Merge keys (`<<`) are the full parser's too (js-yaml's core schema reads them as a plain key),
-  // unless `anchors`: then readAnchored merges them as the full parser does.
+  // unless `anchors`: then parseAnchored merges them as the full parser does.
   if (!anchors && text.includes('<<')) return true;
   CANDIDATE.lastIndex = 0;
   for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
@@ -195,15 +194,16 @@ function lazilyPlaced(file: string, values: readonly unknown[], positionsOf: (va
  * neither), or a `<<`. Looked for with indexOf: both characters are rare in configuration files.
  */
 function mayHoldAnchors(text: string): boolean {
-  if (text.includes('<<')) return true;
-  for (const c of ['&', '*']) {
-    for (let i = text.indexOf(c); i !== -1; i = text.indexOf(c, i + 1)) {
-      const before = i === 0 ? undefined : text[i - 1]!;
-      const after = text[i + 1];
-      if ((before === undefined || OPENS_NODE.test(before)) && after !== undefined && !SPACE.test(after)) return true;
-    }
+  return text.includes('<<') || !nodeStarts(text, '&').next().done || !nodeStarts(text, '*').next().done;
+}
+
+/** Where `c` (`&` or `*`) is where a node can start (after a line start, a space or a flow indicator) and before a non-space. */
+function* nodeStarts(text: string, c: '&' | '*'): Generator<number> {
+  for (let i = text.indexOf(c); i !== -1; i = text.indexOf(c, i + 1)) {
+    const before = i === 0 ? undefined : text[i - 1]!;
+    const after = text[i + 1];
+    if ((before === undefined || OPENS_NODE.test(before)) && after !== undefined && !SPACE.test(after)) yield i;
   }
-  return false;
 }
 
 /**
@@ -226,13 +226,10 @@ const PLAIN_NAME_AT = /[A-Za-z0-9_-]+(?=[\s,\]}]|$)/y;
  * parser warns of a name ending in `:` and refuses one glued to a bracket or quote, SR67-5), and
  * no name is anchored twice.
  */
-function plainNames(text: string): boolean {
+function plainAnchorNames(text: string): boolean {
   const anchors = new Set<string>();
-  for (const c of ['&', '*']) {
-    for (let i = text.indexOf(c); i !== -1; i = text.indexOf(c, i + 1)) {
-      const before = i === 0 ? undefined : text[i - 1]!;
-      const after = text[i + 1];
-      if (!((before === undefined || OPENS_NODE.test(before)) && after !== undefined && !SPACE.test(after))) continue;
+  for (const c of ['&', '*'] as const) {
+    for (const i of nodeStarts(text, c)) {
       PLAIN_NAME_AT.lastIndex = i + 1;
       const name = PLAIN_NAME_AT.exec(text)?.[0];
       if (name === undefined) return false;
@@ -250,13 +247,13 @@ function plainNames(text: string): boolean {
  * js-yaml reads its values, several times faster than the full parser, and the full parser works
  * out its positions when one is first asked for (an alias's value is where its anchor is, and a
  * merged key's change line where the merge is, as the full parser has them). Declined, so the full
- * parser reads it at once and says what it says, where js-yaml could read it otherwise (probe IQ-1):
- * js-yaml refuses it; a node is reached twice (an alias or a merge of a collection holding one); a
- * mapping has two merge keys, or an alias as a key; or its aliases could expand to more values than
- * the full parser allows (sizes counted generously: keys count too, and a whole file at once).
+ * parser reads it at once and says what it says, wherever js-yaml could read it otherwise (probe
+ * IQ-1, second and third reads SR67, TR67): js-yaml refuses it; conflict markers; what
+ * ALIAS_KEY_OR_QUOTED_MERGE, COMPACT_AFTER_ANCHOR and plainAnchorNames find; a node reached twice
+ * (an alias or a merge of a collection holding one); or what AliasGuard finds as js-yaml reads.
  */
 function parseAnchored(text: string, file: string, reread?: () => string): ParsedFile | undefined {
-  if (text.includes('<<<<<<<') || ALIAS_KEY_OR_QUOTED_MERGE.test(text) || COMPACT_AFTER_ANCHOR.test(text) || !plainNames(text)) return undefined;
+  if (text.includes('<<<<<<<') || ALIAS_KEY_OR_QUOTED_MERGE.test(text) || COMPACT_AFTER_ANCHOR.test(text) || !plainAnchorNames(text)) return undefined;
   const guard = new AliasGuard(text);
   const read: unknown[] = [];
   try {
@@ -274,7 +271,9 @@ function parseAnchored(text: string, file: string, reread?: () => string): Parse
 
 /**
  * Watches js-yaml read a file (its `listener`) for what parseAnchored declines: a mapping with two
- * merge keys, and aliases that could expand to more than MAX_ALIAS_EXPANSION values. A node's size
+ * merge keys, a merge of what is not a mapping or a list of mappings, and aliases that could
+ * expand to more than MAX_ALIAS_EXPANSION values (counted generously: keys too, a whole file at
+ * once). A node's size
  * is 1 and its children's (keys too); an alias's is its anchor's, so aliases inside an anchored
  * node are counted again at each alias of it, as the full parser expands them.
  */
