@@ -711,10 +711,8 @@ class DocumentEditor {
       // Without its own key, a merged value would show through: say none instead.
       else if (Object.hasOwn(merged, k)) {
         this.ctx.nulled.add(`${this.ctx.index}\u0000${at}`);
-        // A block collection's `null` replaces the lines below its key: a key added after it would join them (SR67-20).
-        const blockValue = isCollection(pair.value) && !pair.value.flow;
         this.patch(pair.value as Node | null, null, at, { kind: 'pair', map, pair });
-        if (!blockValue) nulledInPlace.add(pair);
+        nulledInPlace.add(pair);
       }
     }
     let previous: Pair | undefined;
@@ -920,6 +918,18 @@ class DocumentEditor {
     const inFlow = this.inFlow(parent);
     const multiline = typeof wanted === 'string' && wanted.includes('\n');
     const written = node?.range && node.range[1] > node.range[0];
+    // A block collection made one value (`null` over a merged one): written on its key's line, so
+    // a key after it cannot join its lines, nor a list at the key's column read as the next key
+    // (third read TR67-4); a comment on the key's line stays, a tag or anchor there goes with the value.
+    if (written && !inFlow && parent.kind === 'pair' && isCollection(node) && !node.flow && isScalarValue(wanted) && !multiline) {
+      const key = parent.pair.key as Node;
+      const keyLineEnd = this.text.indexOf('\n', key.range![1]);
+      const comment = /[ \t]#.*$/.exec(this.text.slice(key.range![1], keyLineEnd < 0 ? undefined : keyLineEnd).replace(/\r$/, ''))?.[0] ?? '';
+      const lineEnd = this.afterLine(node.range![1]);
+      const eol = this.text[lineEnd - 2] === '\r' ? '\r\n' : '\n';
+      this.splice(key.range![1], lineEnd, `: ${flowYaml(wanted, this.ctx.quote, false)}${comment}${lineEnd > 0 && this.text[lineEnd - 1] === '\n' ? eol : ''}`);
+      return;
+    }
     // In the node's own place, on one line: anything inside a flow collection, a one-line scalar, `[]`, `{}`.
     if (written && (inFlow || (isScalarValue(wanted) && !multiline) || isEmpty(wanted))) {
       this.splice(node.range![0], node.range![1], flowYaml(wanted, this.ctx.quote, this.paddedIn(inFlow && typeof wanted === 'object' && wanted !== null ? (parent.kind === 'pair' ? parent.map : parent.kind === 'item' ? parent.seq : undefined) : undefined)));
