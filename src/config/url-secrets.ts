@@ -64,8 +64,9 @@ function queryStart(word: string): number | undefined {
   const at = word.search(/[?#]/);
   if (at < 0 || !/[\w%=&.-]/.test(word[at + 1] ?? '')) return undefined;
   const before = word.slice(0, at);
-  // A host and port (`localhost:8080?token=…`) or an address (`[::1]?…`) too (second read SR67-11).
-  return /[./:\]]/.test(before) ? at : undefined;
+  // A host and port (`localhost:8080?token=…`) or an address (`[::1]?…`) too (second read SR67-11),
+  // and any word before what reads as a query's parameter (`localhost?token=…`, TR67-10).
+  return /[./:\]]/.test(before) || /^\?[\w.%-]+=/.test(word.slice(at)) ? at : undefined;
 }
 
 /** One word of an excerpt: words are disjoint and each regex is anchored, so a line is read once. */

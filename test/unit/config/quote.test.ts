@@ -79,6 +79,7 @@ describe("a URL's secrets in what output quotes", () => {
       ['  url: "api.example.com/v1#F1"', '  url: "api.example.com/v1#…"'],
       ['  url: localhost:8080?token=T1', '  url: localhost:8080?…'],
       ['  url: "[::1]?token=T1"', '  url: "[::1]?…"'],
+      ['  url: localhost?token=T1', '  url: localhost?…'],
     ]) expect(excerptWithoutSecrets(line)).toBe(shown);
     for (const plain of ['text: Is it in the U.S.?', '- name: Clause #3', 'actions: ACCEPT a?', 'url: https://x.example/a?…']) expect(excerptWithoutSecrets(plain)).toBe(plain);
   });
