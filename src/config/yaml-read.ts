@@ -531,8 +531,11 @@ class LazyDocPositions extends DocPositions {
   override has(pointer: string): boolean {
     let node: unknown = this.value;
     for (const segment of splitPointer(pointer)) {
-      if (Array.isArray(node)) node = node[Number(segment)];
-      else if (node !== null && typeof node === 'object' && Object.hasOwn(node, segment)) node = (node as Record<string, unknown>)[segment];
+      // An item of a list only by its index as written (`0`, `12`), and below its length (third read TR67-9).
+      if (Array.isArray(node)) {
+        if (!/^(?:0|[1-9][0-9]*)$/.test(segment) || Number(segment) >= node.length) return false;
+        node = node[Number(segment)];
+      } else if (node !== null && typeof node === 'object' && Object.hasOwn(node, segment)) node = (node as Record<string, unknown>)[segment];
       else return false;
     }
     return true;

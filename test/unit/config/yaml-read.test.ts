@@ -56,7 +56,7 @@ function snapshot(parsed: ParsedFile) {
   return {
     diagnostics: parsed.diagnostics,
     documents: parsed.documents.map((d) => {
-      const all = [...pointers(d.value), '/missing', '/rules/9/name'];
+      const all = [...pointers(d.value), '/missing', '/rules/9/name', '/rules/5', '/0/5', '/00'];
       return {
         index: d.index,
         value: d.value,
