@@ -217,6 +217,8 @@ const ALIAS_KEY_OR_QUOTED_MERGE = /(?:^|[\s,[{?])\*[^\s,[\]{}]+(?:[ \t]*:(?:[ \t
  * is looked at, up to a comment: a quoted or flow value holding `: ` is no key (TR67-5).
  */
 const COMPACT_AFTER_ANCHOR = /:[ \t]+&\S+[ \t]+[^\s"'{[#](?:[^\n#]|(?<! )#)*?:(?:[ \t]|$)/m;
+/** An anchor alone on its line, then another anchor or an alias: one node with two properties, which the full parser refuses (third read TR67-9). */
+const ANCHOR_THEN_PROPERTY = /&[A-Za-z0-9_-]+[ \t]*(?:#[^\n]*)?\n\s*[&*]/;
 /** An anchor or alias name as both readers read it alike, followed by what may follow a node. */
 const PLAIN_NAME_AT = /[A-Za-z0-9_-]+(?=[\s,\]}]|$)/y;
 
@@ -249,11 +251,11 @@ function plainAnchorNames(text: string): boolean {
  * merged key's change line where the merge is, as the full parser has them). Declined, so the full
  * parser reads it at once and says what it says, wherever js-yaml could read it otherwise (probe
  * IQ-1, second and third reads SR67, TR67): js-yaml refuses it; conflict markers; what
- * ALIAS_KEY_OR_QUOTED_MERGE, COMPACT_AFTER_ANCHOR and plainAnchorNames find; a node reached twice
+ * ALIAS_KEY_OR_QUOTED_MERGE, COMPACT_AFTER_ANCHOR, ANCHOR_THEN_PROPERTY and plainAnchorNames find; a node reached twice
  * (an alias or a merge of a collection holding one); or what AliasGuard finds as js-yaml reads.
  */
 function parseAnchored(text: string, file: string, reread?: () => string): ParsedFile | undefined {
-  if (text.includes('<<<<<<<') || ALIAS_KEY_OR_QUOTED_MERGE.test(text) || COMPACT_AFTER_ANCHOR.test(text) || !plainAnchorNames(text)) return undefined;
+  if (text.includes('<<<<<<<') || ALIAS_KEY_OR_QUOTED_MERGE.test(text) || COMPACT_AFTER_ANCHOR.test(text) || ANCHOR_THEN_PROPERTY.test(text) || !plainAnchorNames(text)) return undefined;
   const guard = new AliasGuard(text);
   const read: unknown[] = [];
   try {

@@ -186,6 +186,9 @@ describe('parseYamlFile (fast) against the full parser', () => {
       'a: &l\n  z: 0\nb: &l\n  - a: 1\nm:\n  <<: *l\n',
       'a: &a\n  y: 0\nb: &a\n  x: 1\n  <<: *a\n',
       'a: &a\n  y: {}\n---\na: &a\n  <<: *a\n',
+      // Two properties on one node, across a line break (TR67-9).
+      'a: &x\n  &y 1\n',
+      'a: &a 1\nb: &b\n  *a\n',
       `e: &e {}\nm: &m {<<: [${Array(100).fill('*e').join(', ')}]}\n${Array.from({ length: 60 }, (_, i) => `x${i}: {<<: *m}\n`).join('')}`,
     ];
     for (const text of cases) {
