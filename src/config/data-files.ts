@@ -142,11 +142,13 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
   };
   // A file read as text twice (a term's body, a definition) holds a key once.
   const keysChecked = new Set<string>();
-  const checkKeys = (rel: string, text: string): void => {
-    if (keysChecked.has(rel)) return;
-    keysChecked.add(rel);
-    const holdsKey = keyIn(rel, text, options.keys);
-    if (holdsKey) diagnostics.push(holdsKey);
+  const checkKeys = (rel: string, text: string, type: unknown): void => {
+    // Once as text, and once more as YAML where a definition names it (the service reads its escapes).
+    const id = `${type === 'yaml' ? 'yaml' : 'text'}\u0000${rel}`;
+    if (keysChecked.has(id) || (type !== 'yaml' && keysChecked.has(`yaml\u0000${rel}`))) return;
+    keysChecked.add(id);
+    const holdsKey = keyIn(rel, text, options.keys, type === 'yaml');
+    if (holdsKey && !diagnostics.some((d) => d.code === holdsKey.code && d.file === rel)) diagnostics.push(holdsKey);
   };
   // docket.yaml and test files are read by docket itself: published as terms, a definition or an
   // attachment, they would send the organization's ids, URLs and vars, or a test, to the services.
@@ -176,7 +178,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           return;
         }
         const bytes = Buffer.from(known.text, 'utf8');
-        checkKeys(rel, known.text);
+        checkKeys(rel, known.text, type);
         found({ path: rel, head: headOf(bytes), sha256: sha256(bytes), text: known.text, parsed: known.parsed });
         return;
       }
@@ -218,7 +220,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           return;
         }
         const text = withoutByteOrderMark(bytes.toString('utf8'));
-        checkKeys(rel, text);
+        checkKeys(rel, text, type);
         found({ path: rel, head: headOf(bytes), sha256: sha256(bytes), text });
       } catch (error) {
         const value = String(doc.body[key]);
@@ -239,10 +241,11 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
  * A key typed into a text file (a token pasted into a term's body) would be sent as the text and
  * shown in plans, as a key typed into a resource file would: refused at where it is.
  */
-function keyIn(file: string, text: string, keys: readonly [string, string][] | undefined): Diagnostic | undefined {
+function keyIn(file: string, text: string, keys: readonly [string, string][] | undefined, yaml: boolean): Diagnostic | undefined {
   const says = (variable: string): string => `${file} holds the value of ${variable}, an API key, which docket never puts into the configuration`;
   const found = keyInFile(file, text, keys ?? [], says);
-  if (found || !keys?.length || !text.includes('\\') || !/\.ya?ml$/i.test(file)) return found;
+  // Only a file read as YAML (a definition): a text file is sent as written, escapes and all (TR67-8).
+  if (found || !keys?.length || !text.includes('\\') || !yaml) return found;
   // A YAML file (a definition) read by the service: a key spelt with a double-quoted string's
   // escapes is the key once read (second read SR67-15). Said at the file's first line, where the
   // text does not show it.

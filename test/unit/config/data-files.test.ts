@@ -36,6 +36,16 @@ describe('data files', () => {
     expect(files.get('terms.md')!.text).toBe('# Terms\n');
   });
 
+  it('reads a key spelt with escapes in a definition file as the service will, and sends a text file as written (third read TR67-8)', async () => {
+    const key = 'sk_live_ABCDEFGH123';
+    const escaped = 'title: "\\x73k_live_ABCDEFGH123"\n';
+    const root = await makeDir({ 'def.yml': escaped, 'body.yml': escaped });
+    const definition = resourceDoc('CustomTemplate', { name: 'T', definition_file: 'def.yml' }, {}, 't.yaml');
+    const body = resourceDoc('CustomTerm', { name: 'B', body_file: 'body.yml' }, {}, 'b.yaml');
+    const { diagnostics } = await readDataFiles(root, [definition, body], { ...FIELDS, keys: [['DOCKET_API_KEY', key]] });
+    expect(diagnostics.map((d) => `${d.file}:${d.line}:${d.col} ${d.code}`)).toEqual(['def.yml:1:1 api-key-in-file']);
+  });
+
   it('refuses a control character in a text file at its line and column in that file, quoting the line', async () => {
     const root = await makeDir({ 'terms.md': '# Terms\n\n1. Scope \u0007bell\n' });
     const doc = resourceDoc('CustomTerm', { name: 'T', body_file: 'terms.md' }, { '/body_file': 3 }, 'terms.yaml');
