@@ -11,7 +11,7 @@ import { isSpecialFile, LINK_HINT, linkReason, NOT_REGULAR_FILE } from '../util/
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { keyInFile, KEYS_STAY_OUT } from './api-keys.js';
-import { keyNamesIn, keysIn } from './interpolate.js';
+import { keysHeld } from './interpolate.js';
 import { sha256 } from '../engine/canonical.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { codePointOf, quoteAround, quoteValue } from './quote.js';
@@ -140,15 +140,15 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
   const found = (file: DataFile): void => {
     files.set(file.path, { ...files.get(file.path), ...file });
   };
-  // A file read as text twice (a term's body, a definition) holds a key once.
+  // A file read as text twice (a term's body, a definition) holds a key once; read as YAML by any
+  // document (a definition), its escapes are read too, as the service will.
   const keysChecked = new Set<string>();
-  const checkKeys = (rel: string, text: string, type: unknown): void => {
-    // Once as text, and once more as YAML where a definition names it (the service reads its escapes).
-    const id = `${type === 'yaml' ? 'yaml' : 'text'}\u0000${rel}`;
-    if (keysChecked.has(id) || (type !== 'yaml' && keysChecked.has(`yaml\u0000${rel}`))) return;
-    keysChecked.add(id);
-    const holdsKey = keyIn(rel, text, options.keys, type === 'yaml');
-    if (holdsKey && !diagnostics.some((d) => d.code === holdsKey.code && d.file === rel)) diagnostics.push(holdsKey);
+  const readAsYaml = new Set([...wanted.values()].filter((w) => w.type === 'yaml').map((w) => w.rel));
+  const checkKeys = (rel: string, text: string): void => {
+    if (keysChecked.has(rel)) return;
+    keysChecked.add(rel);
+    const holdsKey = keyIn(rel, text, options.keys, readAsYaml.has(rel));
+    if (holdsKey) diagnostics.push(holdsKey);
   };
   // docket.yaml and test files are read by docket itself: published as terms, a definition or an
   // attachment, they would send the organization's ids, URLs and vars, or a test, to the services.
@@ -178,7 +178,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           return;
         }
         const bytes = Buffer.from(known.text, 'utf8');
-        checkKeys(rel, known.text, type);
+        checkKeys(rel, known.text);
         found({ path: rel, head: headOf(bytes), sha256: sha256(bytes), text: known.text, parsed: known.parsed });
         return;
       }
@@ -220,7 +220,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           return;
         }
         const text = withoutByteOrderMark(bytes.toString('utf8'));
-        checkKeys(rel, text, type);
+        checkKeys(rel, text);
         found({ path: rel, head: headOf(bytes), sha256: sha256(bytes), text });
       } catch (error) {
         const value = String(doc.body[key]);
@@ -244,15 +244,14 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
 function keyIn(file: string, text: string, keys: readonly [string, string][] | undefined, yaml: boolean): Diagnostic | undefined {
   const says = (variable: string): string => `${file} holds the value of ${variable}, an API key, which docket never puts into the configuration`;
   const found = keyInFile(file, text, keys ?? [], says);
-  // Only a file read as YAML (a definition): a text file is sent as written, escapes and all (TR67-8).
+  // A YAML file (a definition) is read by the service: a key spelt with a double-quoted string's
+  // escapes is the key once read (second read SR67-15), said at the file's first line, where the
+  // text does not show it. A text file is sent as written, escapes and all (TR67-8). Read as docket
+  // reads its own YAML: the full parser where js-yaml could differ (a duplicate js-yaml refuses,
+  // TR67-2), and aliases expanded only up to the full parser's limit (an alias bomb, TR67-1).
   if (found || !keys?.length || !text.includes('\\') || !yaml) return found;
-  // A YAML file (a definition) read by the service: a key spelt with a double-quoted string's
-  // escapes is the key once read (second read SR67-15). Said at the file's first line, where the
-  // text does not show it.
-  // Read as docket reads its own YAML: the full parser where js-yaml could differ (a duplicate js-yaml
-  // refuses, TR67-2), and aliases expanded only up to the full parser's limit (an alias bomb, TR67-1).
   const values = parseYamlFile(text, file).documents.map((d) => d.value);
-  const held = keys.find((k) => keysIn(values, [k]).length > 0 || keyNamesIn(values, [k]).length > 0);
+  const held = keys.find((k) => keysHeld(values, [k], text).length > 0);
   return held ? { severity: 'error', code: 'api-key-in-file', message: says(held[0]), file, line: 1, col: 1, hint: `remove it: ${KEYS_STAY_OUT}` } : undefined;
 }
 

@@ -4,7 +4,8 @@
  */
 import { holdsKey, isKeyVariable, keysOf, KEYS_STAY_OUT } from './api-keys.js';
 import { didYouMean } from './suggest.js';
-import { joinPointer, splitPointer } from './yaml-positions.js';
+import { joinPointer, pointerToPath, splitPointer, type DocPositions } from './yaml-positions.js';
+import type { SourcePos } from '../diagnostics.js';
 
 /**
  * Per set of variables, what each undefined name was told (a typo is often repeated in hundreds of
@@ -275,7 +276,7 @@ export interface TreeProblem extends InterpolationProblem {
  * does not show the key where it holds an escape (`"\x73k_live_…": 1`): written plainly, the check
  * of the text finds a key in a name at its place (second read SR67-14).
  */
-export function keyNamesIn(value: unknown, keys: readonly [string, string][], pointer = ''): TreeProblem[] {
+function keyNamesIn(value: unknown, keys: readonly [string, string][], pointer = ''): TreeProblem[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => keyNamesIn(item, keys, joinPointer(pointer, i)));
   if (value === null || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([k, v]) => {
@@ -286,6 +287,21 @@ export function keyNamesIn(value: unknown, keys: readonly [string, string][], po
       : [];
     return [...own, ...keyNamesIn(v, keys, at)];
   });
+}
+
+/**
+ * The API keys `value`, read from `text`, holds: in its strings (keysIn), and in its keys' names
+ * where the text does not show the key (an escape spells it).
+ */
+export function keysHeld(value: unknown, keys: readonly [string, string][], text: string): TreeProblem[] {
+  const escaped = text.includes('\\') ? keys.filter(([, key]) => !holdsKey(text, key)) : [];
+  return [...keysIn(value, keys), ...(escaped.length > 0 ? keyNamesIn(value, escaped) : [])];
+}
+
+/** Where a problem of keysHeld is said: at the key for a key's name (with no path, which would repeat it), else at the value. */
+export function placeOf(problem: TreeProblem, positions: Pick<DocPositions, 'at' | 'valueAt'>): SourcePos & { path?: string } {
+  if (problem.inKeyName) return positions.at(problem.pointer);
+  return { ...positions.valueAt(problem.pointer), ...(problem.pointer ? { path: pointerToPath(problem.pointer) } : {}) };
 }
 
 export interface InterpolatedTree {

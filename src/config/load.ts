@@ -13,7 +13,7 @@ import { isPlainObject } from '../util/plain.js';
 import { holdsResource, namedFiles, reachedThroughLinks, resolveDataPath, type DocketInput } from './data-files.js';
 import { discoverYamlFiles, invalidUtf8, type Discovered, isTestFile, isYamlName, readFiles, skipDirectory, unreadableFile, withoutDocumentBoms } from './discover.js';
 import { holdsKey, keyInFileText, keysOf } from './api-keys.js';
-import { VARIABLE_NAME, interpolateString, interpolateTree, keyNamesIn, keysIn, typedByField, type InterpolationContext } from './interpolate.js';
+import { VARIABLE_NAME, interpolateString, interpolateTree, keysHeld, placeOf, typedByField, type InterpolationContext } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics } from './schema.js';
 import { documentValidators, type DocumentValidator } from './document-validators.js';
@@ -588,18 +588,9 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   // Only a file whose text holds a key, an escape or a placeholder (a `var` may hold one), is walked; a
   // `${env.X}` holding one is refused above and kept as written.
   const keys = keysWritten(ctx.processEnv, ctx.text, ctx.placeholders);
-  const escaped = ctx.text.includes('\\') ? keys.filter(([, key]) => !holdsKey(ctx.text, key)) : [];
-  for (const problem of [...interpolated.problems, ...(keys.length > 0 ? keysIn(interpolated.value, keys) : []), ...(escaped.length > 0 ? keyNamesIn(interpolated.value, escaped) : [])]) {
+  for (const problem of [...interpolated.problems, ...(keys.length > 0 ? keysHeld(interpolated.value, keys, ctx.text) : [])]) {
     const { message, hint } = undefinedElsewhereWords(problem, ctx.definedIn);
-    diagnostics.push({
-      severity: 'error',
-      code: problem.code,
-      message,
-      ...(problem.inKeyName ? doc.positions.at(problem.pointer) : doc.positions.valueAt(problem.pointer)),
-      // (A key's name is not repeated as the path: it holds the key.)
-      ...(problem.pointer && !problem.inKeyName ? { path: pointerToPath(problem.pointer) } : {}),
-      ...(hint ? { hint } : {}),
-    });
+    diagnostics.push({ severity: 'error', code: problem.code, message, ...placeOf(problem, doc.positions), ...(hint ? { hint } : {}) });
   }
 
   if (ctx.placeholders && ctx.otherEnvironments && ctx.vars !== undefined) diagnostics.push(...undefinedElsewhere(value, doc, ctx, interpolated.problems));

@@ -4,7 +4,7 @@
  */
 import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
-import { holdsPlaceholder, interpolateTree, keyNamesIn, keysIn, typedByField, variablesIn, type InterpolationContext } from './interpolate.js';
+import { holdsPlaceholder, interpolateTree, keysHeld, placeOf, typedByField, variablesIn, type InterpolationContext } from './interpolate.js';
 import { holdsKey, KEYS_STAY_OUT, keysOf } from './api-keys.js';
 import { schemaDiagnostics } from './schema.js';
 import { schemaValidator, subschemaValidator } from './validators.js';
@@ -103,10 +103,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
 
   // A key written anywhere in the file, a variable no resource uses included, is committed with it.
   const keys = keysOf(input.processEnv);
-  if (keys.length > 0) for (const p of keysIn(raw, keys)) error(p.code, p.message, positions.valueAt(p.pointer), p.hint, p.pointer);
-  // A key's name spelt with escapes, which the check of the text cannot see (SR67-14).
-  const escaped = input.text?.includes('\\') ? keys.filter(([, key]) => !holdsKey(input.text!, key)) : [];
-  for (const p of escaped.length > 0 ? keyNamesIn(raw, escaped) : []) error(p.code, p.message, positions.at(p.pointer), p.hint);
+  // (And a key's name spelt with escapes, which the check of the text cannot see: SR67-14.)
+  for (const p of keys.length > 0 ? keysHeld(raw, keys, input.text ?? '') : []) error(p.code, p.message, placeOf(p, positions), p.hint, p.inKeyName ? undefined : p.pointer);
 
   // The selected environment, if any.
   const environments = get(raw, 'environments');

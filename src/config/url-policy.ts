@@ -43,16 +43,17 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   if (u.username || u.password || authority.includes('@')) found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} must not contain a user name or password`, clause: 'must not contain a user name or password', hint: 'pass the API key in the environment instead' });
   const spelling = hostSpellingProblem(host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:[^:]*$/, ''), u);
   if (spelling) found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} ${spelling.message}`, clause: spelling.message, hint: spelling.hint });
-  // `--port 0` asks the system for a free port; no service listens on port 0 (connecting would retry for seconds).
   // A `%` that starts no escape: the editor's schema (`format: uri`) refuses it, and the parser sends it as written (probe IP).
   // Said among the others (SR67-16); where it is hidden (credentials, a query), the part it is in is named.
-  const stray = /%(?![0-9A-Fa-f]{2})/.exec(raw.trim());
-  if (stray) {
-    const before = raw.trim().slice(0, stray.index);
-    const part = before.includes('?') || before.includes('#') ? ' in its query or fragment' : /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*@/.test(raw.trim()) && !before.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\//, '').includes('@') ? ' in its user name or password' : '';
+  const stray = /%(?![0-9A-Fa-f]{2})/.exec(raw.trim())?.index;
+  if (stray !== undefined) {
+    const authorityStart = raw.trim().indexOf('//') + 2;
+    const inCredentials = authority.includes('@') && stray >= authorityStart && stray < authorityStart + authority.lastIndexOf('@');
+    const part = /[?#]/.test(raw.trim().slice(0, stray)) ? ' in its query or fragment' : inCredentials ? ' in its user name or password' : '';
     const clause = `holds a \`%\`${part} that starts no escape (\`%\` and two hex digits)`;
     found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} ${clause}`, clause, hint: 'write a percent sign as `%25`, or remove it' });
   }
+  // `--port 0` asks the system for a free port; no service listens on port 0 (connecting would retry for seconds).
   if (u.port === '0') found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} names port 0, where no service listens`, clause: 'names port 0, where no service listens', hint: 'use the port the service (or `docket emulator`) printed' });
   if (u.search || u.hash) found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} must not have a query or fragment`, clause: 'must not have a query or fragment', hint: 'remove what follows `?` or `#` (docket adds the paths and queries it needs)' });
   if (u.protocol !== 'https:' && u.protocol !== 'http:') found.push({ code: 'invalid-url', alone: `${what} must use https (got ${shown(u.protocol)})`, clause: `must use https (got ${shown(u.protocol)})` });

@@ -216,9 +216,15 @@ function checkLookAlikes(desired: readonly DesiredResource[], diagnostics: Diagn
 const ALIKE_STEPS: readonly { says: string; apply: (name: string) => string }[] = [
   { says: 'characters that show as nothing', apply: (n) => n.replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '') },
   { says: 'white space', apply: (n) => n.replace(/[\s\u2800]+/gu, ' ').trim() },
+  // Mapped decomposed: a Cyrillic `ё` is `е` and a diaeresis, so it reads as Latin `ë` (SR66, TR66-5).
   { says: 'letters of another alphabet drawn alike', apply: (n) => asLatinLetters(n.normalize('NFD')) },
 ];
 const LETTERS = ALIKE_STEPS.length - 1;
+
+/** A name through every step of ALIKE_STEPS but `skip`, not yet composed. */
+function asShown(name: string, skip = -1): string {
+  return ALIKE_STEPS.reduce((n, step, i) => (i === skip ? n : step.apply(n)), name);
+}
 
 /**
  * What two names lookAlike reads as one differ in, as a message says it: each step of lookAlike
@@ -227,7 +233,7 @@ const LETTERS = ALIKE_STEPS.length - 1;
  * encoding where one is composed and the other not.
  */
 export function alikeIn(a: string, b: string): string {
-  const without = (skip: number, name: string): string => ALIKE_STEPS.reduce((n, step, i) => (i === skip ? n : step.apply(n)), name).normalize('NFC');
+  const without = (skip: number, name: string): string => asShown(name, skip).normalize('NFC');
   const composed = (n: string): boolean => n.normalize('NFC') === n;
   const found: string[] = [];
   ALIKE_STEPS.forEach((step, i) => {
@@ -236,7 +242,7 @@ export function alikeIn(a: string, b: string): string {
     if (i !== LETTERS) return void found.push(step.says);
     // The first letter of another alphabet where the other name has a Latin one, in the names as
     // they show (a leading space would put every letter beside another, TR67-6).
-    const [x, y] = [a, b].map((n) => [...ALIKE_STEPS[1]!.apply(ALIKE_STEPS[0]!.apply(n)).normalize('NFD')]);
+    const [x, y] = [a, b].map((n) => [...asShown(n, LETTERS).normalize('NFD')]);
     const letter = x!.find((c, j) => c !== y![j] && asLatinLetters(c) !== c) ?? y!.find((c, j) => c !== x![j] && asLatinLetters(c) !== c);
     found.push(letter ? `${step.says} (${otherScriptOf(letter)} \`${letter}\`, Latin \`${asLatinLetters(letter)}\`)` : step.says);
   });
@@ -261,8 +267,7 @@ export function lookAlike(name: string): string {
   // Most names are printable ASCII words with single spaces, which look like themselves: twenty
   // thousand rules need not be normalised one by one.
   if (PLAIN_NAME.test(name)) return name;
-  // Mapped decomposed, then composed: a Cyrillic `ё` is `е` and a diaeresis, so it reads as Latin `ë` (SR66, TR66-5).
-  return asLatinLetters(name.normalize('NFD').replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '').replace(/[\s\u2800]+/gu, ' ').trim()).normalize('NFC');
+  return asShown(name).normalize('NFC');
 }
 
 const PLAIN_NAME = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;

@@ -17,7 +17,7 @@ import { quoteValue, showWholeText } from '../config/quote.js';
 import { textDiagnostics, withoutEchoesOf } from '../config/text-hygiene.js';
 import { taggedIn, writtenIn } from '../config/written-number.js';
 import { keyInFileText, keysOf } from '../config/api-keys.js';
-import { keyNamesIn, keysIn } from '../config/interpolate.js';
+import { keysHeld, placeOf } from '../config/interpolate.js';
 import { linesIn } from '../config/source-lines.js';
 import { parseWithPositions, pointerToPath, type DocPositions } from '../config/yaml-positions.js';
 import { compareDiagnostics, type Diagnostic, type SourcePos } from '../diagnostics.js';
@@ -96,9 +96,8 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
       // in resource files, so one run reports every problem of the file.
       if (!doc.ok && !doc.readable) continue;
       const value: unknown = doc.value;
-      for (const p of escapedKeys.length > 0 ? [...keysIn(value, escapedKeys), ...keyNamesIn(value, escapedKeys)].slice(0, 1) : []) {
-        const at = p.inKeyName ? doc.positions.at(p.pointer) : doc.positions.valueAt(p.pointer);
-        diagnostics.push({ severity: 'error', code: p.code, message: p.message, ...at, ...(p.pointer && !p.inKeyName ? { path: pointerToPath(p.pointer) } : {}), ...(p.hint ? { hint: p.hint } : {}) });
+      for (const p of escapedKeys.length > 0 ? keysHeld(value, escapedKeys, read.text).slice(0, 1) : []) {
+        diagnostics.push({ severity: 'error', code: p.code, message: p.message, ...placeOf(p, doc.positions), ...(p.hint ? { hint: p.hint } : {}) });
       }
       const hygiene = textDiagnostics(value, doc.positions, { lineOf });
       diagnostics.push(...hygiene);
