@@ -15,7 +15,7 @@
  * The result is parsed again and must read as wanted, or this throws (a bug, never a bad file).
  */
 import { diffArrays } from 'diff';
-import { isAlias, isCollection, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { joinPointer, splitPointer } from '../config/yaml-positions.js';
 import { holdsPlaceholder, losslessRetype } from '../config/interpolate.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
@@ -921,13 +921,8 @@ class DocumentEditor {
     // A block collection made one value (`null` over a merged one): written on its key's line, so
     // a key after it cannot join its lines, nor a list at the key's column read as the next key
     // (third read TR67-4); a comment on the key's line stays, a tag or anchor there goes with the value.
-    if (written && !inFlow && parent.kind === 'pair' && isCollection(node) && !node.flow && isScalarValue(wanted) && !multiline) {
-      const key = parent.pair.key as Node;
-      const keyLineEnd = this.text.indexOf('\n', key.range![1]);
-      const comment = /[ \t]#.*$/.exec(this.text.slice(key.range![1], keyLineEnd < 0 ? undefined : keyLineEnd).replace(/\r$/, ''))?.[0] ?? '';
-      const lineEnd = this.afterLine(node.range![1]);
-      const eol = this.text[lineEnd - 2] === '\r' ? '\r\n' : '\n';
-      this.splice(key.range![1], lineEnd, `: ${flowYaml(wanted, this.ctx.quote, false)}${comment}${lineEnd > 0 && this.text[lineEnd - 1] === '\n' ? eol : ''}`);
+    if (written && !inFlow && parent.kind === 'pair' && (isMap(node) || isSeq(node)) && !node.flow && isScalarValue(wanted) && !multiline) {
+      this.writeAfterKey(parent, this.blockEnd(node), flowYaml(wanted, this.ctx.quote, false));
       return;
     }
     // In the node's own place, on one line: anything inside a flow collection, a one-line scalar, `[]`, `{}`.
@@ -1086,8 +1081,17 @@ class DocumentEditor {
   /** A mapping that must hold nothing: `{}`, since a key with no value would read as null (probe IF-3). */
   private emptyMap(map: YAMLMap, parent: Parent): void {
     this.noteAnchorsIn(map, true);
-    // To the last key's own lines and the comments indented into it, as a list is emptied.
-    this.emptyAfterKey(parent, this.innerComments(this.afterLine(this.pairEnd(map.items.at(-1)!)), this.column(this.keyStart(map.items[0]!))), '{}');
+    this.writeAfterKey(parent, this.blockEnd(map), '{}');
+  }
+
+  /**
+   * Where a block collection's own lines end: a map's at its last key's lines and the comments
+   * indented into it, a list's at its last item's (not the comments after it, which belong to what
+   * follows: probe IE-1).
+   */
+  private blockEnd(node: YAMLMap | YAMLSeq): number {
+    if (isSeq(node)) return this.lastItemEnd(node);
+    return this.innerComments(this.afterLine(this.pairEnd(node.items.at(-1)!)), this.column(this.keyStart(node.items[0]!)));
   }
 
   /** A list that must hold nothing: `[]`, since an empty block list would read as null. */
@@ -1099,15 +1103,15 @@ class DocumentEditor {
     }
     // Not the blank lines and comments after the last item, which the list's range takes in but
     // belong to what follows (probe IE-1).
-    this.emptyAfterKey(parent, this.lastItemEnd(seq), '[]');
+    this.writeAfterKey(parent, this.blockEnd(seq), '[]');
   }
 
-  /** A block collection that is a key's value, up to `end`, written `empty` on the key's line; a comment there (`rules:   # one rule`) stays. */
-  private emptyAfterKey(parent: Parent, end: number, empty: '{}' | '[]'): void {
+  /** A block collection that is a key's value, up to `end`, written as `value` on the key's line; a comment there (`rules:   # one rule`) stays. */
+  private writeAfterKey(parent: Parent, end: number, value: string): void {
     if (parent.kind !== 'pair') throw new Error('docket pull cannot empty a collection that is not a mapping value');
     const key = (parent.pair.key as Node).range![1];
     const comment = /^[ \t]*:([ \t]*#[^\r\n]*)/.exec(this.text.slice(key, this.afterLine(key)))?.[1] ?? '';
-    this.splice(key, end, `: ${empty}${comment}\n`);
+    this.splice(key, end, `: ${value}${comment}\n`);
   }
 }
 

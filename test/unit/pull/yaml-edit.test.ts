@@ -424,15 +424,15 @@ describe('editYaml', () => {
     const text = 'rules:\n  - &base\n    name: r1\n    description: base\n  - <<: *base\n    name: r2\n    description: own\n';
     const cleared = (v: unknown) => setAt(setAt(v, '/rules/1/description', undefined), '/rules/1/internal_notes', 'other');
     expect(edit(text, cleared).text).toBe(text.replace('description: own\n', 'description: null\n    internal_notes: other\n'));
-    // A block mapping or list cleared so is `null` on its key's line, with its comment: the keys
-    // after it, or added, stay on lines of their own (SR67-20, TR67-4).
+    // A block mapping or list cleared so is `null` on its key's line, with its comment as written
+    // (as an emptied one is `{}` or `[]`): the keys after it, or added, stay on lines of their own (SR67-20, TR67-4).
     const block = 'rules:\n  - &base\n    name: r1\n    meta: {a: 1}\n  - <<: *base\n    name: r2\n    meta:\n      a: 2\n      b: 3\n';
     const meta = (v: unknown) => setAt(setAt(v, '/rules/1/meta', undefined), '/rules/1/internal_notes', 'other');
     expect(edit(block, meta).text).toBe(block.replace('    meta:\n      a: 2\n      b: 3\n', '    meta: null\n    internal_notes: other\n'));
     const b = (v: unknown) => ({ ...(v as object), b: { k: 1 } });
     expect(edit('a: &a {m: 1}\nb:\n  <<: *a\n  m:\n    x: 1\n  k: 1\n', b).text).toBe('a: &a {m: 1}\nb:\n  <<: *a\n  m: null\n  k: 1\n');
     expect(edit('a: &a {m: 1}\nb:\n  m: !!map\n    x: 1\n  <<: *a\n  k: 1\n', b).text).toBe('a: &a {m: 1}\nb:\n  m: null\n  <<: *a\n  k: 1\n');
-    expect(edit('a: &a {m: 1}\nb:\n  <<: *a\n  m:  # keep\n  - 1\n', (v) => ({ ...(v as object), b: {} })).text).toBe('a: &a {m: 1}\nb:\n  <<: *a\n  m: null # keep\n');
+    expect(edit('a: &a {m: 1}\nb:\n  <<: *a\n  m:  # keep\n  - 1\n', (v) => ({ ...(v as object), b: {} })).text).toBe('a: &a {m: 1}\nb:\n  <<: *a\n  m: null  # keep\n');
   });
 
   it('a merge of an anchor the edit takes out goes, and what it gave is written in the mapping', () => {
