@@ -114,7 +114,7 @@ function crAsLf(text: string): string {
  * a message point at the wrong line).
  */
 function parseFast(text: string, file: string, reread?: () => string): ParsedFile | undefined {
-  if (mayHoldAnchors(text)) return !text.startsWith('\uFEFF') && !needsFullParser(text, true) ? parseAnchored(text, file, reread) : undefined;
+  if (mayHoldAnchors(text)) return fastReadable(text, true) ? parseAnchored(text, file, reread) : undefined;
   if (!fastReadable(text)) return undefined;
   // Where the shallow nodes are (a document, its keys, a rule of its list) is noted while it is
   // read, at almost no cost: what a plan shows of a changed object needs no second pass.
@@ -378,10 +378,11 @@ export function plainYamlDocuments(text: string, options: { nullKeys?: boolean }
 /**
  * Whether the fast readers may read `text` at all: no byte-order mark left in it (a file that
  * starts with two: js-yaml drops it and counts its offsets without it, so every position would be
- * one character early), and nothing they might read otherwise than the full parser.
+ * one character early), and nothing they might read otherwise than the full parser (with
+ * `anchors`, anchors and merge keys are parseAnchored's to check).
  */
-function fastReadable(text: string): boolean {
-  return !text.startsWith('\uFEFF') && !needsFullParser(text);
+function fastReadable(text: string, anchors = false): boolean {
+  return !text.startsWith('\uFEFF') && !needsFullParser(text, anchors);
 }
 
 /** Whether documents js-yaml read are as the full parser reads them: none empty, no node reached twice, no key `null` unless `nullKeys`, no key `<<` (`detach`: see readOtherwise). */
