@@ -205,14 +205,15 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
 
     // One deadline for the whole answer: a server that trickles its body cannot keep docket waiting.
     const deadline = deadlineAt();
-    const allowed = Math.max(1, Math.min(timeoutMs, deadline === undefined ? Infinity : deadline - now()));
+    const budgetLeft = deadline === undefined ? Infinity : deadline - now();
+    const allowed = Math.max(1, Math.min(timeoutMs, budgetLeft));
     // One link per attempt, its timer and its place removed when the attempt ends: thousands of
     // requests must not leave a listener or a timer each behind.
     const link = attemptLink(allowed);
     const expired = (): boolean => link.why() === 'timeout';
     const timedOut = (afterHeaders: boolean): Attempt => ({
       kind: 'failure',
-      failure: { code: 'TIMEOUT', message: `no complete answer within ${seconds(allowed)}${afterHeaders ? ' (the body was still arriving)' : ''}`, retryable: true, phase: 'unknown', timedOut: true, ...(afterHeaders ? { answering: true } : {}) },
+      failure: { code: 'TIMEOUT', message: `no complete answer within ${seconds(allowed)}${afterHeaders ? ' (the body was still arriving)' : ''}`, retryable: true, phase: 'unknown', timedOut: true, ...(budgetLeft < timeoutMs ? { budgetCut: true } : {}), ...(afterHeaders ? { answering: true } : {}) },
     });
     try {
       let res: Dispatcher.ResponseData;
@@ -381,8 +382,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     if (withinBudget(ms)) return;
     const left = deadlineAt()! - now();
     // Cut off by the budget itself (the attempt's time was what was left of it): said as that, not
-    // as a failure of the service with a retry's wait beside it (probe HQ-3).
-    if (left < 1 && a.kind === 'failure' && a.failure.timedOut) {
+    // as a failure of the service with a retry's wait beside it (probe HQ-3). Asked of the attempt,
+    // not of the clock after it: its timer may fire a millisecond before the clock reads the deadline.
+    if (a.kind === 'failure' && a.failure.timedOut && a.failure.budgetCut) {
       throw new DocketError('timeout', `${t.operation}: this command's time budget ran out while the request to the ${service} service was under way (${clean(a.failure.message)})${maybeDone(t, landed)}`, 'give the command more time with --timeout');
     }
     const wait = retryAfter !== undefined && retryAfter >= ms ? `asked to wait ${seconds(retryAfter)} (Retry-After)` : `trying again would mean waiting ${seconds(ms)}`;

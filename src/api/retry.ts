@@ -57,6 +57,8 @@ export interface ConnectionFailure {
   phase: 'not-sent' | 'unknown';
   /** No complete answer (headers and body) arrived within the attempt's time. */
   timedOut?: boolean;
+  /** That time was what was left of the command's time budget, not the request's own timeout. */
+  budgetCut?: boolean;
   /** The service had begun its answer (the headers came) when the time ran out. */
   answering?: boolean;
 }
