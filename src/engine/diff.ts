@@ -24,6 +24,8 @@ export interface KindMeta {
   singleton?: boolean;
   pruneKey?: string;
   parentKind?: KindName;
+  /** The parent's field that lists its children (`rules`). */
+  parentField?: string;
   versionedFields?: string[];
   nameField?: string;
   createAction?: 'create' | 'invite' | 'upload';
@@ -507,8 +509,10 @@ export function diff(input: DiffInput): DiffResult {
         if (!l.parentId || !declaredParents.has(l.parentId)) continue;
         if (kind.deletion !== 'delete') continue;
         const parent = parentById.get(l.parentId);
-        // A removed child has no line of its own: it points at the parent that no longer lists it.
-        const declaredBy = parent ? parentsDeclared.get(parent.key)?.source : undefined;
+        // A removed child has no line of its own: it points at the list of the parent that no longer
+        // holds it (`rules:`, where pull writes it), or at the parent when it has no such list.
+        const holder = parent ? parentsDeclared.get(parent.key) : undefined;
+        const declaredBy = holder ? ((kind.parentField ? holder.fieldSources[kind.parentField] : undefined) ?? holder.source) : undefined;
         changes.push({ ...removeChange(kind, l, 'delete', parent), ...(declaredBy ? { source: declaredBy } : {}) });
       }
     } else if (!kind.singleton) {

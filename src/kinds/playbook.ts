@@ -52,7 +52,8 @@ export const playbookKind: KindModule<'playbook'> = {
         refs: [],
         renamedFrom: formerNamesAt(doc, '', doc.body.renamed_from, diag),
         source: docSource(doc),
-        fieldSources: fieldSourcesAt(doc, { name: '/name', description: '/description', id: '/id', renamed_from: '/renamed_from' }),
+        // `rules`: where a rule only live is said to be, the list it is missing from (diff.ts).
+        fieldSources: fieldSourcesAt(doc, { name: '/name', description: '/description', id: '/id', renamed_from: '/renamed_from', rules: '/rules' }),
         ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
         ...(policy ? { policy } : {}),
       },

@@ -40,7 +40,7 @@ describe('plan --annotations github', () => {
     ]);
   });
 
-  it('warns at the playbook for a permanently deleted rule, and at a located configuration warning', async () => {
+  it('warns at the `rules:` of its playbook for a permanently deleted rule, and at a located configuration warning', async () => {
     expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
     // Drop Residuals (a permanent delete), change Term's description, and leave a lock file with a
     // merge conflict whose sides agree (a located warning).
@@ -53,7 +53,7 @@ describe('plan --annotations github', () => {
     expect(plan.code).toBe(2);
     expect(annotationLines(plan.stdout)).toEqual([
       '::notice file=infra/docket/playbooks/nda.yaml,line=6,title=docket update::update rule "Inbound NDA/Term"',
-      '::warning file=infra/docket/playbooks/nda.yaml,line=1,title=docket delete::delete rule "Inbound NDA/Residuals" (permanent: cannot be undone)',
+      '::warning file=infra/docket/playbooks/nda.yaml,line=4,title=docket delete::delete rule "Inbound NDA/Residuals" (permanent: cannot be undone)',
       '::warning file=infra/docket/docket.lock.json,line=6,title=docket warning::docket.lock.json has a merge conflict; docket reads both sides, which do not contradict, and writes the file whole on the next apply',
     ]);
   });

@@ -339,7 +339,7 @@ describe('saved plans', () => {
     const planFile = join(dir, 'plan.json');
     const plan = await cli('plan', '-C', dir, '--out', planFile);
     expect(plan.stdout).toContain('+ create rule "P/A/B" (playbooks/pa.yaml:6) · only in files');
-    expect(plan.stdout).toContain('- delete rule "P/A/B" (permanent) (playbooks/p.yaml:1) · removed from files');
+    expect(plan.stdout).toContain('- delete rule "P/A/B" (permanent) (playbooks/p.yaml:3) · removed from files');
     const apply = await cli('apply', '-C', dir, planFile);
     expect(apply.stderr).toBe('');
     expect(apply.stdout).toContain('Apply complete: 3 done.');

@@ -628,7 +628,7 @@ describe('objects renamed in the app', () => {
     expect(failed.stdout).toMatch(/✗ delete rule "NDA Outbound\/Law"/);
 
     const plan = await cli('plan', '-C', dir);
-    expect(plan.stdout).toContain('- delete rule "NDA Outbound/Law" (permanent) (playbooks/nda.yaml:1) · removed from files');
+    expect(plan.stdout).toContain('- delete rule "NDA Outbound/Law" (permanent) (playbooks/nda.yaml:4) · removed from files');
     expect((await cli('drift', '-C', dir, '--target', 'playbook/NDA Outbound')).stdout).toContain('No drift');
     expect((await cli('pull', '-C', dir, '--dry-run', '--target', 'playbook/NDA Outbound')).stdout).not.toContain('name: Law');
     expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(0);
@@ -674,7 +674,7 @@ describe('objects renamed in the app', () => {
 
     // The rules moved with their playbooks in the app; the files removed nothing.
     const plan = await cli('plan', '-C', dir);
-    expect(plan.stdout).toContain('delete rule "Alpha/b1" (permanent) (playbooks/alpha.yaml:1) · changed live');
+    expect(plan.stdout).toContain('delete rule "Alpha/b1" (permanent) (playbooks/alpha.yaml:3) · changed live');
     expect(plan.stdout).not.toContain('removed from files');
     const drift = await cli('drift', '-C', dir, '-o', 'json');
     const report = JSON.parse(drift.stdout) as { pending: unknown[]; drift: { key: string; direction: string }[] };
@@ -690,7 +690,7 @@ describe('objects renamed in the app', () => {
     expect(await readFile(join(dir, 'playbooks/beta.yaml'), 'utf8')).toBe(beta);
     expect(pulled.stdout).toContain('still live as rule "Beta/a1", renamed or moved in the app to a name the files declare too');
     expect(pulled.stdout).toContain('still live as rule "Alpha/b1"');
-    expect(pulled.stdout).toContain('rule "Alpha/b1" (playbooks/alpha.yaml:1): was rule "Beta/b1" when last in sync, which the files still declare');
+    expect(pulled.stdout).toContain('rule "Alpha/b1" (playbooks/alpha.yaml:3): was rule "Beta/b1" when last in sync, which the files still declare');
 
     // Renamed by hand as the note says, the files match live again.
     await writeFile(join(dir, 'playbooks/alpha.yaml'), alpha.replace('name: Alpha', 'name: Beta'));

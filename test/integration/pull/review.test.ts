@@ -594,7 +594,7 @@ rules:
     const drift = await cli('drift', '-C', dir, '-o', 'json');
     expect(drift.code).toBe(2);
     expect(JSON.parse(drift.stdout).drift.filter((d: { key: string }) => d.key.startsWith('Remade Rules'))).toEqual([expect.objectContaining({ key: 'Remade Rules/A2', direction: 'only-live' })]);
-    expect((await cli('plan', '-C', dir)).stdout).toContain('- delete rule "Remade Rules/A2" (permanent) (playbooks/remade.yaml:1) · only live');
+    expect((await cli('plan', '-C', dir)).stdout).toContain('- delete rule "Remade Rules/A2" (permanent) (playbooks/remade.yaml:3) · only live');
   });
 
   it('a playbook made in the app under the name of one the files dropped is a new object, not the dropped one edited', async () => {

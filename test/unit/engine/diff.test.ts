@@ -604,6 +604,14 @@ describe('diff: rules live inside their playbook', () => {
     expect(del.fields).toContainEqual({ field: 'description', before: 'd', after: null });
   });
 
+  it('places a deleted rule at its playbook\'s `rules:`, or at the playbook when the file has no rules list', () => {
+    const live = [livePlaybook(NDA.id, NDA.name), liveRule('r-2', NDA, 'Old rule')];
+    const listed = run([desiredPlaybook(NDA.name, { source: pos(2), fieldSources: { name: pos(3, 7), rules: pos(5) } })], live);
+    expect(only(listed.changes, 'delete:rule:Inbound NDA/Old rule').source).toEqual(pos(5));
+    const unlisted = run([desiredPlaybook(NDA.name, { source: pos(2), fieldSources: { name: pos(3, 7) } })], live);
+    expect(only(unlisted.changes, 'delete:rule:Inbound NDA/Old rule').source).toEqual(pos(2));
+  });
+
   it('leaves the rules of an undeclared playbook alone', () => {
     const { changes } = run(
       [desiredPlaybook(NDA.name)],
