@@ -234,10 +234,9 @@ function asShown(name: string, skip = -1): string {
  */
 export function alikeIn(a: string, b: string): string {
   const without = (skip: number, name: string): string => asShown(name, skip).normalize('NFC');
-  const composed = (n: string): boolean => n.normalize('NFC') === n;
   const found: string[] = [];
   ALIKE_STEPS.forEach((step, i) => {
-    if (i === LETTERS && composed(a) !== composed(b)) found.push('how Unicode encodes a character');
+    if (i === LETTERS && encodedOtherwise(a, b)) found.push('how Unicode encodes a character');
     if (without(i, a) === without(i, b)) return;
     if (i !== LETTERS) return void found.push(step.says);
     // The first letter of another alphabet where the other name has a Latin one, in the names as
@@ -249,6 +248,28 @@ export function alikeIn(a: string, b: string): string {
   // Every step of lookAlike is above; none found would be a step added there and not here.
   if (found.length === 0) found.push('how they are written');
   return found.length === 1 ? found[0]! : `${found.slice(0, -1).join(', ')} and ${found.at(-1)!}`;
+}
+
+/**
+ * Whether a character the two names show alike is encoded otherwise in one: composed in one and
+ * not in the other, or its marks in another order (TR67-7: both decomposed, differently). By
+ * character as shown, so a letter of another alphabet, as composed as it can be (Cyrillic `е́`
+ * has no composed form), is no difference of encoding.
+ */
+function encodedOtherwise(a: string, b: string): boolean {
+  const [x, y] = [a, b].map((n) => Array.from(GRAPHEMES.segment(asShown(n, LETTERS)), (g) => g.segment));
+  // Names that look alike show as many characters; were they not, one composed and one not is all there is to tell.
+  if (x!.length !== y!.length) return isComposed(a) !== isComposed(b);
+  return x!.some((c, i) => {
+    const d = y![i]!;
+    return c !== d && (c.normalize('NFD') === d.normalize('NFD') || isComposed(c) !== isComposed(d));
+  });
+}
+
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+function isComposed(text: string): boolean {
+  return text.normalize('NFC') === text;
 }
 
 function otherScriptOf(c: string): string {

@@ -115,6 +115,12 @@ describe('buildDesired', () => {
     expect(alikeIn('Cafe\u0301  x', 'Cafe\u0301 x')).toBe('white space');
     // The letter named is the one that differs, past a leading space (TR67-6).
     expect(alikeIn(' Договор \u0391', 'Договор A')).toBe('white space and letters of another alphabet drawn alike (Greek `Α`, Latin `A`)');
+    // Marks in another order, both decomposed, are an encoding too (TR67-7); a letter of another
+    // alphabet encoded as its Latin twin is not, composed or not.
+    expect(alikeIn('Bre\u0323\u0301', 'Bre\u0301\u0323')).toBe('how Unicode encodes a character');
+    expect(alikeIn('\u0451', '\u00eb')).toBe('letters of another alphabet drawn alike (Cyrillic `е`, Latin `e`)');
+    expect(alikeIn('\u0435\u0308', 'e\u0308')).toBe('letters of another alphabet drawn alike (Cyrillic `е`, Latin `e`)');
+    expect(alikeIn('\u0451', 'e\u0308')).toBe('how Unicode encodes a character and letters of another alphabet drawn alike (Cyrillic `е`, Latin `e`)');
   });
 
   it('refuses two names that differ only in what output hides of a URL: every plan would show them alike too (probe EP)', async () => {
