@@ -32,7 +32,7 @@ const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Names carry their length limit for editors; docket says it itself (see NAME_LENGTH_MARK).
-const { EMAIL_MESSAGE, EMAIL_PATTERN, NAME_LENGTH_MARK, NAME_LENGTH_MESSAGE, NAME_LENGTH_PATTERN } = await import(pathToFileURL(path.join(ROOT, 'dist', 'config', 'schema-names.js')).href);
+const { EMAIL_MESSAGE, EMAIL_PATTERN, NAME_LENGTH_MARK, NAME_LENGTH_MESSAGE, NAME_LENGTH_PATTERN, ONE_LINE_MESSAGE, ONE_LINE_PATTERN } = await import(pathToFileURL(path.join(ROOT, 'dist', 'config', 'schema-names.js')).href);
 // How a variable's name is spelled, as docket reads placeholders (src/config/interpolate.ts).
 const { VARIABLE_NAME } = await import(pathToFileURL(path.join(ROOT, 'dist', 'config', 'interpolate.js')).href);
 const OUT = path.join(ROOT, 'schemas', 'templates');
@@ -1072,7 +1072,7 @@ function templateSchema() {
       attachments: {
         description: 'Names of Attachments attached to the template; docket sends their ids as `attachment_ids`.',
         type: 'array',
-        items: { description: 'Name of an Attachment.', type: 'string', minLength: 1 },
+        items: { description: 'Name of an Attachment.', type: 'string', minLength: 1, pattern: ONE_LINE_PATTERN, patternErrorMessage: ONE_LINE_MESSAGE },
         uniqueItems: true,
       },
     },
@@ -1084,8 +1084,8 @@ function templateSchema() {
       renamedFrom: {
         description: 'One former name, or a list of them.',
         anyOf: [
-          { type: 'string', minLength: 1 },
-          { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
+          { type: 'string', minLength: 1, pattern: ONE_LINE_PATTERN, patternErrorMessage: ONE_LINE_MESSAGE },
+          { type: 'array', items: { type: 'string', minLength: 1, pattern: ONE_LINE_PATTERN, patternErrorMessage: ONE_LINE_MESSAGE }, uniqueItems: true },
         ],
       },
     },
@@ -1193,7 +1193,8 @@ function typedLeaf(node) {
   if (types.some((t) => t === 'integer' || t === 'number' || t === 'boolean')) return true;
   if ('enum' in node || 'const' in node) return true;
   // An alternative of a string's `anyOf` (`{ format: date }`) constrains the string without naming its type.
-  return (types.length === 0 || types.includes('string')) && ('format' in node || 'pattern' in node);
+  // Any placeholder is one line: the one-line pattern takes it as it is.
+  return (types.length === 0 || types.includes('string')) && ('format' in node || ('pattern' in node && node.pattern !== ONE_LINE_PATTERN));
 }
 
 function wrapLeaf(node, state) {

@@ -38,6 +38,14 @@ export const NAME_LENGTH_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Default_Ignorable_Code
 export const NAME_LENGTH_MESSAGE = 'A name is one line of text without control characters, not blank, and at most 200 characters (an emoji counts as one).';
 
 /**
+ * The editors' check of another one-line value (a former name, a reference to a custom term or an
+ * attachment), as docket's control-character has it. docket's validators drop it (ajv-setup.ts):
+ * docket says it itself, at the character.
+ */
+export const ONE_LINE_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$';
+export const ONE_LINE_MESSAGE = 'One line of text, without tabs, line breaks or control characters.';
+
+/**
  * An e-mail address as docket checks it (ajv-formats' `email` format, written for editors, which
  * check `format: email` by a rule of their own: `a@b.c` refused, `"q"@x.com` or `ü@x.com` taken).
  * The schema files carry this pattern; docket compiles it back into the format (ajv-setup.ts), whose

@@ -287,6 +287,25 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     for (const [i, [name]] of named.entries()) expect(tooLong[i]!.filter((m) => /200|long/i.test(m)), name).toHaveLength(name === 'organization' ? 2 : 1);
     expect([ok, emoji, emojiLong, spaces, zeroWidth, tab, lineBreak, bell, nextLine]).toEqual([[], [], [nameRule], [nameRule], [nameRule], [nameRule], [nameRule], [nameRule], [nameRule]]);
   });
+
+  it('former names and references to terms and attachments are one line, as docket\'s control-character has them (second read SR67-17)', async () => {
+    const dir = await makeDir({});
+    const line = modeline(dir, 'resource.schema.json');
+    const messagesOf = async (file: string, text: string) => (await server.open(path.join(dir, `${file}.yaml`), `${line}${text}`)).map((p) => p.message);
+    const oneLine = 'One line of text, without tabs, line breaks or control characters.';
+    const [formerName, formerRule, term, attachment, formerOfTerm, placeholder, plain] = await Promise.all([
+      messagesOf('former', 'kind: Playbook\nname: P\nrenamed_from: "Old\\nName"\n'),
+      messagesOf('former-rule', 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: A\n    renamed_from: ["Old\\tRule"]\n'),
+      messagesOf('term', 'kind: CustomTemplate\nname: T\ndefinition_file: c.yaml\ncustom_term: "Terms\\u0007"\n'),
+      messagesOf('attachment', 'kind: Template\nname: T\ntype: NDA\nattachments: ["Exhibit\\nA"]\n'),
+      messagesOf('former-term', 'kind: CustomTerm\nname: T\nbody: text\nrenamed_from: "Old\\u2028Terms"\n'),
+      // A placeholder is one line, and matches one alternative only (custom templates list them with oneOf).
+      messagesOf('placeholder', 'kind: CustomTemplate\nname: T\ndefinition_file: c.yaml\nrenamed_from: "${var.old}"\ncustom_term: "${var.terms}"\n'),
+      messagesOf('plain', 'kind: Template\nname: T\ntype: NDA\nrenamed_from: [Old T]\nattachments: [Exhibit A]\n'),
+    ]);
+    for (const found of [formerName, formerRule, term, attachment, formerOfTerm]) expect(found).toContain(oneLine);
+    expect([placeholder, plain]).toEqual([[], []]);
+  });
 });
 
 describe('the umbrella schema (one glob for a whole configuration)', () => {
