@@ -192,10 +192,12 @@ describe('docket test with broken inputs', () => {
     const down = { DOCKET_REVIEW_URL: 'http://127.0.0.1:1/review', DOCKET_API_KEY: 'k' };
     const r = await runCli(['test', '-C', dir, '--target', NDA, '-o', 'json', '--junit', junit, '--timeout', '1s'], { env: down });
     expect(r.code).toBe(1);
-    const doc = JSON.parse(r.stdout) as { suites: unknown[] };
+    const doc = JSON.parse(r.stdout) as { suites: unknown[]; target: string };
     expect(await testReportErrors(doc)).toEqual([]);
     expect(doc).toMatchObject({ ok: false, error: { code: 'timeout', exit_code: 1 } });
     expect(doc.suites).toEqual([]);
+    // Connected before the reads failed: the report names where it went, as a finished one does (probe IR-1).
+    expect(doc.target).toBe('review http://127.0.0.1:1/review');
     const xml = await readFile(junit, 'utf8');
     expect(await junitErrors(xml)).toEqual([]);
     expect(xml).toContain('name="docket test could not run"');

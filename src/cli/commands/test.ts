@@ -244,6 +244,8 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   // An unset variable in CI (`--compare-to "$BASE"`) would silently drop the comparison.
   requireValue('--compare-to', opts.compareTo, 'a git ref', 'name the ref to compare with, such as --compare-to origin/main');
   let report: TestReport | undefined;
+  // Where the run went, once connected: an error after that is said with it (-o json), as a report is.
+  let target: string | undefined;
   // Until the configuration is read, the file the report goes to cannot be checked against it: an
   // error report then goes only to a new file no run reads as YAML, or over an earlier report.
   let junitJudged = false;
@@ -264,9 +266,14 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   try {
     try {
       // Invalid test files or configuration: their lines are annotated as plan annotates a broken configuration's.
-      report = await annotatingProblems(io, opts, () => runAndReport(io, files, opts, () => (junitJudged = true)));
+      report = await annotatingProblems(io, opts, () => runAndReport(io, files, opts, () => (junitJudged = true), (t) => (target = t)));
     } catch (error) {
       if (junit && !(error instanceof ConfigurationFileRefused) && mayWriteJunit()) await writeJunit(io, junit, errorXml(error)).catch((e: unknown) => io.stderr(`Error: ${(e as Error).message}\n`));
+      // Before it, the common error document says the error alone (main.ts): nothing was reached.
+      if (opts.output === 'json' && target !== undefined) {
+        const source = error instanceof ConfigError && error.root ? sourceLines(error.root) : undefined;
+        io.stdout(renderTestErrorJson(errorJson(error, source), { target, suites: [], notes: [] }));
+      }
       throw error;
     }
     // The JUnit file first: when it cannot be written, stdout holds the error (in the report with -o json), not a report that looks fine.
@@ -304,7 +311,7 @@ async function writeJunit(io: Io, file: string, xml: string): Promise<void> {
 }
 
 /** Checks the flags and the test files, connects, runs the cases and cleans up: the report, or why there is none. */
-async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudged: () => void): Promise<TestReport> {
+async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudged: () => void, connectedTo: (target: string) => void): Promise<TestReport> {
   if (opts.replayOnly && opts.live) throw new UsageError('--live reads the live playbooks, which --replay-only never contacts', 'drop one of them');
   if (opts.replayOnly && !opts.cache) throw new UsageError('--replay-only runs from the cache, which --no-cache ignores');
   const interrupts = interruptsOf(io);
@@ -354,6 +361,8 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
       for (const d of warnings) s.logger.info(`${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);
       if (none) s.logger.info(none);
       const emulator = Boolean(opts.emulator);
+      const where = targetText(s, emulator);
+      connectedTo(where);
       const reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
       s.progress.start('Testing');
       const uploads = UploadCopy.in(project.root);
@@ -377,7 +386,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
           sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => undefined),
           now: () => new Date(),
           progress: (text) => s.progress.update(text),
-          target: targetText(s, emulator),
+          target: where,
           prepareTemplate: (t: TemplateSubject) => (emulator ? syncEmulatorTemplate(s, t) : compareLiveTemplate(s, t)),
         },
         compare,
