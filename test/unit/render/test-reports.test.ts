@@ -79,6 +79,15 @@ describe('JUnit', () => {
     expect(xml).toContain('got commentary "memory RED rtl&lt;U+202E&gt; evil"');
     expect(xml).not.toMatch(/[\u001b\u202e]/);
   });
+  it('counts the warn-level expectations a failed case lists apart from the failed ones (probe IR-2)', () => {
+    const both = kase('fails', 'fail', { expectations: [...kase('x', 'fail').expectations, { label: 'flag "Term"', severity: 'warn', at: at(12), held: 0, runs: 1, got: 'no flags' }] });
+    const xml = renderTestJunit({ ...report, suites: [{ ...report.suites[0]!, cases: [both] }] }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci' });
+    expect(xml).toContain('<failure message="1 expectation(s) failed, and 1 warn-level" type="expectation">');
+    expect(xml).toContain('tests/nda.test.yaml:12:7 [warn] expected flag "Term", got no flags');
+    const one = renderTestJunit({ ...report, suites: [{ ...report.suites[0]!, cases: [kase('fails', 'fail')] }] }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci' });
+    expect(one).toContain('<failure message="1 expectation(s) failed" type="expectation">');
+  });
+
   it('with --fail-on-warn, warned and flaky cases are failures too, as they fail the run', async () => {
     const warned = kase('warns', 'warn', { expectations: [{ label: 'flag "Term"', severity: 'warn', at: at(12), held: 0, runs: 1, got: 'no flags' }] });
     const suites = [{ ...report.suites[0]!, cases: [report.suites[0]!.cases[0]!, report.suites[0]!.cases[2]!, warned] }];
