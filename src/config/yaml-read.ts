@@ -226,22 +226,39 @@ const PLAIN_NAME_AT = /[A-Za-z0-9_-]+(?=[\s,\]}]|$)/y;
  * Whether every `&` and `*` where a node can start names an anchor spelled plainly (letters,
  * digits, `_`, `-`), then a space, the line's end or a flow collection's `,`, `]`, `}` (the full
  * parser warns of a name ending in `:` and refuses one glued to a bracket or quote, SR67-5), and
- * no name is anchored twice.
+ * no name is anchored twice in one document.
  */
 function plainAnchorNames(text: string): boolean {
   const anchors = new Set<string>();
+  const starts = documentStarts(text);
   for (const c of ['&', '*'] as const) {
+    let next = 0;
     for (const i of nodeStarts(text, c)) {
       PLAIN_NAME_AT.lastIndex = i + 1;
       const name = PLAIN_NAME_AT.exec(text)?.[0];
       if (name === undefined) return false;
-      // A name anchored twice: js-yaml points an alias inside the second node at it already, the
-      // full parser at the first (third read TR67-3). Rare, and left to the full parser.
+      // Each document has anchors of its own, in both readers: one `&shared` per playbook of a file is no name anchored twice.
+      if (next < starts.length && i > starts[next]!) {
+        while (next < starts.length && i > starts[next]!) next++;
+        anchors.clear();
+      }
+      // A name anchored twice in a document: js-yaml points an alias inside the second node at it
+      // already, the full parser at the first (third read TR67-3). Rare, and left to the full parser.
       if (c === '&' && anchors.has(name)) return false;
       if (c === '&') anchors.add(name);
     }
   }
   return true;
+}
+
+/**
+ * Where each document marker (`---` or `...` at a line's start, then a space or the line's end)
+ * is: always the end of a document, even in a block scalar or a quoted one. One written otherwise
+ * (`---x`, which js-yaml takes for one too) is not counted, so the two documents it parts are
+ * looked at as one, which declines more, never less.
+ */
+function documentStarts(text: string): number[] {
+  return Array.from(text.matchAll(/^(?:---|\.\.\.)(?=[ \t\r\n]|$)/gm), (m) => m.index!);
 }
 
 /**
@@ -282,16 +299,18 @@ function parseAnchored(text: string, file: string, reread?: () => string): Parse
 class AliasGuard {
   declined = false;
   private expanded = 0;
-  private readonly sizes = new Map<string, number>();
-  /** Anchors of mappings (a merge takes only those, or a list of them). */
-  private readonly mappings = new Set<string>();
+  /** Each anchor closed so far: its size, whether it is a mapping (a merge takes only those, or a list of them), its document. */
+  private readonly anchors = new Map<string, { size: number; mapping: boolean; document: number }>();
+  private readonly documents: number[];
   /**
    * Nodes open: where each starts, its size so far, its merge keys, whether its next child is a
    * merge key's value, and whether every child so far is a mapping (a list a merge may take).
    */
   private readonly open: { start: number; size: number; merges: number; mergeValueNext: boolean; allMappings: boolean }[] = [];
 
-  constructor(private readonly text: string) {}
+  constructor(private readonly text: string) {
+    this.documents = documentStarts(text);
+  }
 
   // js-yaml's State has the node's tag and anchor at its close; its types leave them out.
   readonly listener = (event: 'open' | 'close', { position, tag, anchor, kind }: jsYaml.State & { tag?: string | null; anchor?: string | null }): void => {
@@ -306,13 +325,16 @@ class AliasGuard {
     let mapping = kind === 'mapping';
     if (alias !== undefined) {
       // The alias node counts too, as the full parser counts it inside an expansion (SR67-8).
-      size = (this.sizes.get(alias) ?? 1) + 1;
+      const named = this.anchors.get(alias);
+      // An alias of a node still open (inside it: js-yaml takes the node as far as it is read, the
+      // full parser refuses it), or of another document's anchor, which neither reader knows here.
+      if (named === undefined || named.document !== this.documentOf(node.start)) this.declined = true;
+      size = (named?.size ?? 1) + 1;
       this.expanded += size;
       if (this.expanded > MAX_ALIAS_EXPANSION) this.declined = true;
-      mapping = this.mappings.has(alias);
+      mapping = named?.mapping ?? false;
     } else if (anchor) {
-      this.sizes.set(anchor, size);
-      if (mapping) this.mappings.add(anchor);
+      this.anchors.set(anchor, { size, mapping, document: this.documentOf(node.start) });
     }
     if (parent) {
       // What a merge key takes: a mapping, or a list of mappings (js-yaml takes a list's items too, SR67-2).
@@ -326,6 +348,18 @@ class AliasGuard {
       parent.size += size;
     }
   };
+
+  /** Which document of the file the text at `at` is in: how many document markers come before it. */
+  private documentOf(at: number): number {
+    let low = 0;
+    let high = this.documents.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.documents[mid]! < at) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
 
   /** The alias a node starting at `at` is (past spaces, line breaks and comments), if it is one. */
   private aliasAt(at: number): string | undefined {

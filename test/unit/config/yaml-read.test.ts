@@ -96,8 +96,9 @@ describe('parseYamlFile (fast) against the full parser', () => {
       mergeList: 'a: &a {x: 1, y: 2}\nb: &b {y: 3, z: 4}\nc:\n  <<: [*a, *b]\n  z: 5\n',
       chain: 'a: &a {x: 1}\nb: &b\n  <<: *a\n  y: 2\nc:\n  <<: *b\n  x: 3\n',
       anchoredKey: 'rules:\n  - &k name: R1\n    notes: A\n',
-      // (A name anchored again, in another document too, is the full parser's: TR67-3.)
       documents: 'kind: Playbook\nname: A\ndescription: &d D\nrules:\n  - name: r\n    actions: *d\n---\nkind: Playbook\nname: B\ndescription: &e E\n',
+      // Each document anchors the same names again: anchors are the document's.
+      sameNames: 'kind: Playbook\nname: A\nrules:\n  - &r\n    name: r\n    actions: &a ACCEPT a\n  - <<: *r\n    name: s\n---\nkind: Playbook\nname: B\nrules:\n  - &r\n    name: r\n    actions: &a ACCEPT b\n  - <<: *r\n    name: s\n    questions: *a\n...\n---\nkind: Playbook\nname: C\ndescription: &a C\nrules:\n  - name: t\n    actions: *a\n',
       quotedStars: 'name: "**Bold** term"\nrules:\n  - name: a *b\n    actions: &x "*y"\n    notes: *x\n',
       // A `: ` in a quoted or flow value after an anchor, or in a comment, is no key (TR67-5).
       colonsAfterAnchors: 'description: &d "Note: shared"\nshared: &s {reviewer: a@x.example}\nactions: &a ACCEPT x # note: y\nrules:\n  - name: r\n    description: *d\n    actions: *a\n',
@@ -186,6 +187,12 @@ describe('parseYamlFile (fast) against the full parser', () => {
       'a: &l\n  z: 0\nb: &l\n  - a: 1\nm:\n  <<: *l\n',
       'a: &a\n  y: 0\nb: &a\n  x: 1\n  <<: *a\n',
       'a: &a\n  y: {}\n---\na: &a\n  <<: *a\n',
+      // A name anchored again in a later document: a mapping there, a scalar here; an alias to the earlier document's; a marker in a block scalar.
+      'a: &a {x: 1}\nb:\n  <<: *a\n---\na: &a x\nb:\n  <<: *a\n',
+      'a: &a x\n---\na: &a {x: 1}\nb:\n  <<: *a\n',
+      'a: &a x\n---\nb: *a\n',
+      'a: &a |\n  text\n---\nb: &a y\nc: *a\n',
+      'a: &a x\n---x\nb: &a y\nc: *a\n',
       // Two properties on one node, across a line break (TR67-9).
       'a: &x\n  &y 1\n',
       'a: &a 1\nb: &b\n  *a\n',
