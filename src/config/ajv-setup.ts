@@ -119,9 +119,10 @@ function constOf(branch: unknown, key: string): string | undefined {
 
 /**
  * A schema file as docket validates with it: each part its kind checks itself (KIND_CHECKED_MARK)
- * as a plain object, rules for editors (EDITORS_ONLY_MARK) as always true, and names without their
- * editors' length (NAME_LENGTH_MARK), other one-line values without theirs (ONE_LINE_PATTERN). A `docket:` mark it does not know fails the build, rather
- * than docket silently enforcing an editor's rule and saying each problem twice.
+ * as a plain object, rules for editors (EDITORS_ONLY_MARK) as always true, names without their
+ * editors' length (NAME_LENGTH_MARK), and other one-line values without their pattern
+ * (ONE_LINE_PATTERN). A `docket:` mark it does not know fails the build, rather than docket
+ * silently enforcing an editor's rule and saying each problem twice.
  */
 function forDocket(node: AnySchemaObject, file: string): AnySchemaObject {
   const walk = (v: unknown): unknown => {
