@@ -493,11 +493,12 @@ class DocumentEditor {
         this.splice(collection.range![0], collection.range![1], isMap(collection) ? '{}' : '[]');
         continue;
       }
-      // Written an item a line: each goes with its line, its comment included; the comma after the
-      // last one kept stays (YAML takes `[a, b,]`), so no comment moves to another item.
+      // Written an item a line: each goes with its line, its comment included, and the comment lines
+      // right above it, as a block list's item does (probe IU-2); the comma after the last one kept
+      // stays (YAML takes `[a, b,]`), so no comment moves to another item.
       const lines = [...removed].map((i) => this.ownLine(start(i), end(i)));
       if (lines.every((l) => l !== undefined)) {
-        for (const [from, to] of lines) this.splice(from, to, '');
+        for (const [from, to] of lines) this.splice(this.aboveComments(from), to, '');
         continue;
       }
       for (const i of removed) {
@@ -520,8 +521,9 @@ class DocumentEditor {
     const lines = this.itemLines(seq);
     if (lines) {
       const indent = this.text.slice(lines[0]![0], this.itemStart(items[0]!));
-      for (const [from, to] of lines) this.splice(from, to, '');
-      this.splice(lines[0]![0], lines[0]![0], inserts.map((i) => `${indent}${i.text},\n`).join(''));
+      for (const [from, to] of lines) this.splice(this.aboveComments(from), to, '');
+      const at = this.aboveComments(lines[0]![0]);
+      this.splice(at, at, inserts.map((i) => `${indent}${i.text},\n`).join(''));
     } else {
       const pad = /^\[[ \t]/.test(this.text.slice(seq.range![0])) ? ' ' : '';
       this.splice(seq.range![0], seq.range![1], `[${pad}${inserts.map((i) => i.text).join(', ')}${pad}]`);
@@ -544,11 +546,14 @@ class DocumentEditor {
     const lineOf = (line: [number, number], item: Node, text: string): string => `${this.text.slice(line[0], this.itemStart(item))}${text},\n`;
     let commaGiven = false;
     for (const { before, text } of inserts) {
+      // Above the comment lines over the item it goes before, which are that item's (and go with it).
       if (lines && before < items.length) {
         const line = lines[before]!;
-        this.splice(line[0], line[0], lineOf(line, items[before]!, text));
+        const at = this.aboveComments(line[0]);
+        this.splice(at, at, lineOf(line, items[before]!, text));
       } else if (lastLine && removed.has(items.length - 1)) {
-        this.splice(lastLine[0], lastLine[0], lineOf(lastLine, last, text));
+        const at = this.aboveComments(lastLine[0]);
+        this.splice(at, at, lineOf(lastLine, last, text));
       } else if (lastLine) {
         if (!commaGiven && !/^[ \t]*,/.test(this.text.slice(last.range![1], lastLine[1]))) this.splice(last.range![1], last.range![1], ',');
         commaGiven = true;

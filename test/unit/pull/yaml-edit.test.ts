@@ -317,6 +317,22 @@ describe('editYaml', () => {
     expect(edit(lines, (v) => setAt(v, '/items', [1])).text).toBe('kind: X\nitems: [\n  1,   # one\n]\n');
     expect(edit(lines, (v) => setAt(v, '/items', [1, 3])).text).toBe('kind: X\nitems: [\n  1,   # one\n  3    # three\n]\n');
     expect(edit(lines, (v) => setAt(v, '/items', [2])).text).toBe('kind: X\nitems: [\n  2,   # two\n]\n');
+    // The comment lines right above an item are its own, as in a block list: they go with it, and
+    // an item added before it goes above them (probe IU-2).
+    const above = 'kind: X\nitems: [\n  # about one\n  1,\n  # about two\n  2,   # two\n  # about three\n  3,\n]\n';
+    expect(edit(above, (v) => setAt(v, '/items', [1])).text).toBe('kind: X\nitems: [\n  # about one\n  1,\n]\n');
+    expect(edit(above, (v) => setAt(v, '/items', [2, 3])).text).toBe('kind: X\nitems: [\n  # about two\n  2,   # two\n  # about three\n  3,\n]\n');
+    expect(edit(above, (v) => setAt(v, '/items', [1, 5, 2, 3])).text).toBe('kind: X\nitems: [\n  # about one\n  1,\n  5,\n  # about two\n  2,   # two\n  # about three\n  3,\n]\n');
+    // (A value in an item's place is that item changed: its comments stay.)
+    expect(edit(above, (v) => setAt(v, '/items', [1, 5, 3])).text).toBe('kind: X\nitems: [\n  # about one\n  1,\n  # about two\n  5,   # two\n  # about three\n  3,\n]\n');
+    const rules = 'kind: P\nrules: [\n  # about O1\n  { name: O1, actions: o1 },\n  # about O2\n  { name: O2, actions: o2 },   # o2 tail\n  # about O3\n  { name: O3, actions: o3 },\n]\n';
+    const rule = (name: string) => ({ name, actions: name.toLowerCase() });
+    const set = (...names: string[]) => (v: unknown) => setAt(v, '/rules', names.map(rule));
+    expect(edit(rules, set('O1')).text).toBe('kind: P\nrules: [\n  # about O1\n  { name: O1, actions: o1 },\n]\n');
+    // Made where one went (before the next one kept, or last), and all made anew.
+    expect(edit(rules, set('O1', 'N', 'O3')).text).toBe('kind: P\nrules: [\n  # about O1\n  { name: O1, actions: o1 },\n  { name: N, actions: n },\n  # about O3\n  { name: O3, actions: o3 },\n]\n');
+    expect(edit(rules, set('O1', 'O2', 'N')).text).toBe('kind: P\nrules: [\n  # about O1\n  { name: O1, actions: o1 },\n  # about O2\n  { name: O2, actions: o2 },   # o2 tail\n  { name: N, actions: n },\n]\n');
+    expect(edit(rules, set('N', 'M')).text).toBe('kind: P\nrules: [\n  { name: N, actions: n },\n  { name: M, actions: m },\n]\n');
     // Items sharing a line: the comment after the last one kept stays with it.
     const shared = 'kind: X\nitems: [1, 2, # two\n  3, 4]\n';
     expect(edit(shared, (v) => setAt(v, '/items', [1, 2])).text).toBe('kind: X\nitems: [1, 2 # two\n]\n');
