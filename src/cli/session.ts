@@ -65,6 +65,8 @@ export interface SessionOptions extends CommonOptions {
   targets?: readonly string[];
   /** A command's own offline checks of the loaded files, before any connection (and before `needs`). */
   check?: (workspace: Workspace) => Promise<void>;
+  /** Told where the run goes once connected, before anything is read: an error after it can say so. */
+  connected?: (target: Connection['target'], workspace: Workspace) => void;
   /** Keep the digest of each YAML file as loaded (pull). */
   digests?: boolean;
   /** Load docket.yaml and the lock alone, not the resource files (export reads the live state, not them). */
@@ -126,6 +128,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     ...(opts.stop ? { stop: opts.stop } : {}),
     ...(opts.deadline ? { deadline: opts.deadline } : {}),
   });
+  opts.connected?.(connection.target, workspace);
   let result: T;
   try {
     const project = workspace.config.project;

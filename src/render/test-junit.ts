@@ -57,7 +57,7 @@ function testcase(suite: SuiteOutcome, c: CaseOutcome, seconds: string, failOnWa
       const broken = c.expectations.filter((e) => e.severity === 'error' && e.held < e.runs).length;
       // The text lists the warn-level ones that broke too: counted apart, as they fail no run alone (probe IR-2).
       const warned = c.expectations.filter((e) => e.severity === 'warn' && e.held < e.runs).length;
-      const message = c.runs > 1 ? `${c.passedRuns} of ${c.runs} runs passed (pass_rate ${c.passRate})` : `${broken} expectation(s) failed${warned > 0 ? `, and ${warned} warn-level` : ''}`;
+      const message = c.runs > 1 ? `${c.passedRuns} of ${c.runs} runs passed (pass_rate ${c.passRate})` : `${broken} expectation(s) failed${warned > 0 ? `, and ${warned} warn-level expectation(s) not held` : ''}`;
       return [`${head}>`, `      <failure message="${xmlAttr(message)}" type="expectation">${xmlText(failureText(c))}</failure>`, '    </testcase>'];
     }
     case 'error':

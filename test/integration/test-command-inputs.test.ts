@@ -198,6 +198,10 @@ describe('docket test with broken inputs', () => {
     expect(doc.suites).toEqual([]);
     // Connected before the reads failed: the report names where it went, as a finished one does (probe IR-1).
     expect(doc.target).toBe('review http://127.0.0.1:1/review');
+    // Also when the session's own first read fails: a template test's agreements organization (second read SR68-1).
+    const agreements = await runCli(['test', '-C', dir, '--target', 'custom-template/Consulting Agreement', '-o', 'json', '--timeout', '1s'], { env: { ...down, DOCKET_AGREEMENTS_URL: 'http://127.0.0.1:1/agreements' } });
+    expect(agreements.code).toBe(1);
+    expect(JSON.parse(agreements.stdout)).toMatchObject({ ok: false, target: 'agreements http://127.0.0.1:1/agreements', error: { exit_code: 1 } });
     const xml = await readFile(junit, 'utf8');
     expect(await junitErrors(xml)).toEqual([]);
     expect(xml).toContain('name="docket test could not run"');

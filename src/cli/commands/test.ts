@@ -244,8 +244,8 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   // An unset variable in CI (`--compare-to "$BASE"`) would silently drop the comparison.
   requireValue('--compare-to', opts.compareTo, 'a git ref', 'name the ref to compare with, such as --compare-to origin/main');
   let report: TestReport | undefined;
-  // Where the run went, once connected: an error after that is said with it (-o json), as a report is.
-  let target: string | undefined;
+  // Where the run goes, once connected: an error after that is said with it (-o json), as a report is.
+  let target: (() => string) | undefined;
   // Until the configuration is read, the file the report goes to cannot be checked against it: an
   // error report then goes only to a new file no run reads as YAML, or over an earlier report.
   let junitJudged = false;
@@ -272,7 +272,7 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
       // Before it, the common error document says the error alone (main.ts): nothing was reached.
       if (opts.output === 'json' && target !== undefined) {
         const source = error instanceof ConfigError && error.root ? sourceLines(error.root) : undefined;
-        io.stdout(renderTestErrorJson(errorJson(error, source), { target, suites: [], notes: [] }));
+        io.stdout(renderTestErrorJson(errorJson(error, source), { target: target(), suites: [], notes: [] }));
       }
       throw error;
     }
@@ -311,7 +311,7 @@ async function writeJunit(io: Io, file: string, xml: string): Promise<void> {
 }
 
 /** Checks the flags and the test files, connects, runs the cases and cleans up: the report, or why there is none. */
-async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudged: () => void, connectedTo: (target: string) => void): Promise<TestReport> {
+async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudged: () => void, connectedTo: (target: () => string) => void): Promise<TestReport> {
   if (opts.replayOnly && opts.live) throw new UsageError('--live reads the live playbooks, which --replay-only never contacts', 'drop one of them');
   if (opts.replayOnly && !opts.cache) throw new UsageError('--replay-only runs from the cache, which --no-cache ignores');
   const interrupts = interruptsOf(io);
@@ -355,14 +355,14 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
     const needs = (): Set<ServiceName> => servicesFor(prepared?.selected ?? [], Boolean(opts.replayOnly));
     // After the first Ctrl-C nothing the service refused or lost is sent again (the cleanup's own
     // requests go out once): a review retried after the signal was made, and waited for, in vain.
-    return await withSession(io, { ...opts, changesEmulator: true, check, needs, signal: hard.signal, stop: interrupts.signal, deadline: requestDeadline }, async (s) => {
+    // Before the reads the session makes itself (the agreements organization a template test needs).
+    const connected = (target: Session['connection']['target'], workspace: Workspace): void => connectedTo(() => targetTextOf(target, workspace, Boolean(opts.emulator)));
+    return await withSession(io, { ...opts, changesEmulator: true, check, needs, connected, signal: hard.signal, stop: interrupts.signal, deadline: requestDeadline }, async (s) => {
       const { subjects, selected, warnings, compare, none } = prepared!;
       const project = s.workspace.config.project;
       for (const d of warnings) s.logger.info(`${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);
       if (none) s.logger.info(none);
       const emulator = Boolean(opts.emulator);
-      const where = targetText(s, emulator);
-      connectedTo(where);
       const reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
       s.progress.start('Testing');
       const uploads = UploadCopy.in(project.root);
@@ -386,7 +386,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
           sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => undefined),
           now: () => new Date(),
           progress: (text) => s.progress.update(text),
-          target: where,
+          target: targetText(s, emulator),
           prepareTemplate: (t: TemplateSubject) => (emulator ? syncEmulatorTemplate(s, t) : compareLiveTemplate(s, t)),
         },
         compare,
@@ -439,11 +439,14 @@ function reviewLockTarget(s: Session, emulator: boolean): string | undefined {
 
 /** Where the tests ran, as plan names a target: URLs, organizations, and the environment. */
 function targetText(s: Session, emulator: boolean): string {
-  const t = s.connection.target;
+  return targetTextOf(s.connection.target, s.workspace, emulator);
+}
+
+function targetTextOf(t: Session['connection']['target'], workspace: Workspace, emulator: boolean): string {
   const organization = (id: string | undefined): string => (id ? ` (organization ${id})` : '');
   const parts = [t.review ? `review ${t.review.url}${organization(t.review.organization_id)}` : '', t.agreements ? `agreements ${t.agreements.url}${organization(t.agreements.organization_id)}` : ''].filter((p) => p !== '');
   const where = emulator ? 'local emulator' : parts.length > 0 ? parts.join(', ') : 'none (no service was read)';
-  const environment = s.workspace.config.project.environment;
+  const environment = workspace.config.project.environment;
   return `${where}${environment !== undefined ? ` · environment ${environment}` : ''}`;
 }
 

@@ -82,7 +82,7 @@ describe('JUnit', () => {
   it('counts the warn-level expectations a failed case lists apart from the failed ones (probe IR-2)', () => {
     const both = kase('fails', 'fail', { expectations: [...kase('x', 'fail').expectations, { label: 'flag "Term"', severity: 'warn', at: at(12), held: 0, runs: 1, got: 'no flags' }] });
     const xml = renderTestJunit({ ...report, suites: [{ ...report.suites[0]!, cases: [both] }] }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci' });
-    expect(xml).toContain('<failure message="1 expectation(s) failed, and 1 warn-level" type="expectation">');
+    expect(xml).toContain('<failure message="1 expectation(s) failed, and 1 warn-level expectation(s) not held" type="expectation">');
     expect(xml).toContain('tests/nda.test.yaml:12:7 [warn] expected flag "Term", got no flags');
     const one = renderTestJunit({ ...report, suites: [{ ...report.suites[0]!, cases: [kase('fails', 'fail')] }] }, { started: new Date('2026-11-24T10:00:00Z'), hostname: 'ci' });
     expect(one).toContain('<failure message="1 expectation(s) failed" type="expectation">');
