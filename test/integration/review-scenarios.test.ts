@@ -305,6 +305,20 @@ describe('review service scenarios', () => {
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
+
+  it('places a rule to delete at its playbook\'s `rules:`, or at the playbook when the file has none, also in a later document (probe IQ-5)', async () => {
+    const p = (rules: string) => `# P\nkind: Playbook\nname: P\n${rules}`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/p.yaml': p('rules:\n  - name: A\n    actions: ACCEPT a\n  - name: B\n    actions: ACCEPT b\n') });
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'playbooks/p.yaml': p('rules: [{name: A, actions: ACCEPT a}]\n') });
+    expect((await cli('plan', '-C', dir)).stdout).toContain('- delete rule "P/B" (permanent) (playbooks/p.yaml:4) · removed from files');
+    await writeFiles(dir, { 'playbooks/p.yaml': `kind: Playbook\nname: Q\n---\n${p('')}` });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('- delete rule "P/A" (permanent) (playbooks/p.yaml:5) · removed from files');
+    expect(plan.stdout).toContain('- delete rule "P/B" (permanent) (playbooks/p.yaml:5) · removed from files');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
 });
 
 describe('saved plans', () => {

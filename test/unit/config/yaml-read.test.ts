@@ -187,7 +187,9 @@ describe('parseYamlFile (fast) against the full parser', () => {
       'a: &l\n  z: 0\nb: &l\n  - a: 1\nm:\n  <<: *l\n',
       'a: &a\n  y: 0\nb: &a\n  x: 1\n  <<: *a\n',
       'a: &a\n  y: {}\n---\na: &a\n  <<: *a\n',
-      // A name anchored again in a later document: a mapping there, a scalar here; an alias to the earlier document's; a marker in a block scalar.
+      // A name anchored again in a later document (compared whichever reader takes them): a mapping
+      // there and a scalar merged here, or the other way round; an alias to the earlier document's;
+      // a marker after a block scalar; `---x`, no marker to the full parser.
       'a: &a {x: 1}\nb:\n  <<: *a\n---\na: &a x\nb:\n  <<: *a\n',
       'a: &a x\n---\na: &a {x: 1}\nb:\n  <<: *a\n',
       'a: &a x\n---\nb: *a\n',
