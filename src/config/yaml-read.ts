@@ -7,6 +7,7 @@ import { CORE_SCHEMA, MERGE_SCHEMA, MERGE_TAG } from './yaml-core-schema.js';
 import type { SourcePos } from '../diagnostics.js';
 import { readBlockYaml } from './yaml-block-reader.js';
 import { fastPositions, NodeEvents, walkPositions } from './yaml-fast-positions.js';
+import { bothListeners, FlowIndentGuard } from './yaml-flow-guard.js';
 import { DocPositions, MAX_ALIAS_EXPANSION, parseWithPositions, splitPointer, type LineCol, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 
 /**
@@ -49,6 +50,7 @@ export function needsFullParser(text: string, anchors = false): boolean {
   // Merge keys (`<<`) are the full parser's too (js-yaml's core schema reads them as a plain key),
   // unless `anchors`: then parseAnchored merges them as the full parser does.
   if (!anchors && text.includes('<<')) return true;
+  if (gluedMarker(text, '---') || gluedMarker(text, '...')) return true;
   CANDIDATE.lastIndex = 0;
   for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
     const i = m.index;
@@ -76,6 +78,18 @@ export function needsFullParser(text: string, anchors = false): boolean {
       default:
         if (numberAt(text, i - 1) || numberAt(text, i)) return true;
     }
+  }
+  return false;
+}
+
+/**
+ * A document marker with text glued to it at a line's start (`---x`): js-yaml takes it for the
+ * marker and `x`, the full parser for the text `---x` (second read SR68-3).
+ */
+function gluedMarker(text: string, marker: '---' | '...'): boolean {
+  for (let i = text.startsWith(marker) ? 0 : text.indexOf(`\n${marker}`); i !== -1; i = text.indexOf(`\n${marker}`, i + 1)) {
+    const after = text[i === 0 && text.startsWith(marker) ? marker.length : i + 1 + marker.length];
+    if (after !== undefined && !SPACE.test(after)) return true;
   }
   return false;
 }
@@ -126,13 +140,14 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
   if (values === undefined) {
     let listener;
     ({ events, listener } = NodeEvents.recorder(SHALLOW_DEPTH));
+    const flows = new FlowIndentGuard(text);
     const read: unknown[] = [];
     try {
-      jsYaml.loadAll(text, (doc) => read.push(doc), { schema: CORE_SCHEMA, filename: file, listener });
+      jsYaml.loadAll(text, (doc) => read.push(doc), { schema: CORE_SCHEMA, filename: file, listener: bothListeners(listener, flows.listener) });
     } catch {
       return undefined;
     }
-    if (!plainDocuments(read, Boolean(reread))) return undefined;
+    if (flows.declined || !plainDocuments(read, Boolean(reread))) return undefined;
     values = read;
   }
   events.trim();
@@ -274,13 +289,14 @@ function documentStarts(text: string): number[] {
 function parseAnchored(text: string, file: string, reread?: () => string): ParsedFile | undefined {
   if (text.includes('<<<<<<<') || ALIAS_KEY_OR_QUOTED_MERGE.test(text) || COMPACT_AFTER_ANCHOR.test(text) || ANCHOR_THEN_PROPERTY.test(text) || !plainAnchorNames(text)) return undefined;
   const guard = new AliasGuard(text);
+  const flows = new FlowIndentGuard(text);
   const read: unknown[] = [];
   try {
-    jsYaml.loadAll(text, (doc: unknown) => read.push(doc), { schema: MERGE_SCHEMA, filename: file, listener: guard.listener });
+    jsYaml.loadAll(text, (doc: unknown) => read.push(doc), { schema: MERGE_SCHEMA, filename: file, listener: bothListeners(guard.listener, flows.listener) });
   } catch {
     return undefined;
   }
-  if (guard.declined || !plainDocuments(read, Boolean(reread))) return undefined;
+  if (guard.declined || flows.declined || !plainDocuments(read, Boolean(reread))) return undefined;
   const kept = reread ? undefined : text;
   const merges = text.includes('<<');
   let known: (DocPositions | undefined)[] | undefined;
@@ -400,13 +416,14 @@ export function plainYamlDocuments(text: string, options: { nullKeys?: boolean }
   if (!fastReadable(text)) return undefined;
   const block = readBlockYaml(text);
   if (block !== undefined) return block.length > 0 ? block : undefined;
+  const flows = new FlowIndentGuard(text);
   const read: unknown[] = [];
   try {
-    jsYaml.loadAll(text, (doc) => read.push(doc), { schema: CORE_SCHEMA });
+    jsYaml.loadAll(text, (doc) => read.push(doc), { schema: CORE_SCHEMA, listener: flows.listener });
   } catch {
     return undefined;
   }
-  return read.length > 0 && plainDocuments(read, false, options.nullKeys) ? read : undefined;
+  return read.length > 0 && !flows.declined && plainDocuments(read, false, options.nullKeys) ? read : undefined;
 }
 
 /**

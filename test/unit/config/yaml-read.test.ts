@@ -42,6 +42,13 @@ const CORPUS: Record<string, string> = {
   // alias is what hands it over.
   anchorAfterColon: '{"a":&x [1], "b": *x}\n',
   stars: 'name: "**Bold** term"\nrules:\n  - name: "*emphasis*"\n',
+  // A flow collection over lines: its items indented past its block (js-yaml and the full parser
+  // agree), or not (the full parser refuses it, as editors and pull do; second read SR68-2).
+  flowLines: 'rules: [\n  {name: a, actions: x},\n]\nm: {\n  b: 1,\n  c: [\n    2,\n  ]\n}\nl:\n  - [a,\n    b]\n',
+  flowUnderIndented: 'a: [x,\ny]\n',
+  flowUnderIndentedNested: 'a:\n  b: [\n  x]\n',
+  // A marker glued to text is text to the full parser (SR68-3).
+  gluedMarker: 'a: 1\n---x\n...\n',
 };
 
 /** Every pointer a document's value has, plus a few it does not. */
@@ -195,6 +202,10 @@ describe('parseYamlFile (fast) against the full parser', () => {
       'a: &a x\n---\nb: *a\n',
       'a: &a |\n  text\n---\nb: &a y\nc: *a\n',
       'a: &a x\n---x\nb: &a y\nc: *a\n',
+      // A flow collection whose next line is indented no deeper than its block; a marker glued to text (second read SR68-2, SR68-3).
+      'a: &a [\nx]\n',
+      'a: &a x\nb: [\n---, *a]\n',
+      'r:\n- &a s\n- *a\n...\n---x\n',
       // Two properties on one node, across a line break (TR67-9).
       'a: &x\n  &y 1\n',
       'a: &a 1\nb: &b\n  *a\n',
@@ -222,7 +233,7 @@ describe('parseYamlFile (fast) against the full parser', () => {
     // empty list item (js-yaml reports no node for it).
     const declined = new Set(['keys', 'complexKey', 'proto', 'indexKeys', 'emptyValues']);
     // Read by the full parser from the start (js-yaml reads their values differently).
-    const handedOver = new Set(['directive', 'numbers11', 'bom', 'anchorAfterColon']);
+    const handedOver = new Set(['directive', 'numbers11', 'bom', 'anchorAfterColon', 'flowUnderIndented', 'flowUnderIndentedNested', 'gluedMarker']);
     for (const [name, text] of Object.entries(CORPUS)) {
       if (handedOver.has(name)) continue;
       const values: unknown[] = [];
@@ -290,8 +301,8 @@ describe('parseYamlFile (fast) against the full parser', () => {
     // All but the files the full parser reads from the start and the shapes the walk declines:
     // those it declines anyway, and a list in a list (js-yaml opens the inner one twice, so what it
     // holds sits a level deeper than was noted), which the full pass places instead.
-    const fullParser = ['keys', 'emptyDocs', 'complexKey', 'directive', 'numbers11', 'bom', 'anchorAfterColon'];
-    const declined = ['proto', 'emptyValues', 'indexKeys', 'nested'];
+    const fullParser = ['keys', 'emptyDocs', 'complexKey', 'directive', 'numbers11', 'bom', 'anchorAfterColon', 'flowUnderIndented', 'flowUnderIndentedNested', 'gluedMarker'];
+    const declined = ['proto', 'emptyValues', 'indexKeys', 'nested', 'flowLines'];
     expect(answered).toEqual(Object.keys(CORPUS).filter((n) => !fullParser.includes(n) && !declined.includes(n)));
   });
 
