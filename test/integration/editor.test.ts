@@ -179,8 +179,10 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     const dir = await makeDir({});
     const line = modeline(dir, 'docket.schema.json');
     const problemsOf = async (name: string, url: string) => (await server.open(path.join(dir, `${name}.yaml`), `${line}version: 1\nreview:\n  url: ${url}\n`)).length;
-    const refused = [['remote-http', 'http://api.example.com'], ['credentials', 'https://me:pw@api.example.com'], ['query', 'https://api.example.com/?key=x'], ['fragment', 'https://api.example.com/#x']];
-    const taken = [['https', 'https://api.gerri.commonpaper.com'], ['https-path', 'https://proxy.example.com:8443/review/'], ['loopback', 'http://127.0.0.1:4010/review'], ['localhost', 'http://localhost:4010'], ['capitals', 'http://LOCALHOST:4010'], ['ipv6', 'http://[::1]:4010']];
+    const refused = [['remote-http', 'http://api.example.com'], ['credentials', 'https://me:pw@api.example.com'], ['query', 'https://api.example.com/?key=x'], ['fragment', 'https://api.example.com/#x'],
+      // What a URI holds only escaped, and letters past ASCII (probe IT-3).
+      ['braces', '"https://api.example.com/{x}"'], ['pipe', '"https://api.example.com/a|b"'], ['accent', 'https://api.example.com/é'], ['idn', 'https://bücher.example'], ['emoji', 'https://api.example.com/😀']];
+    const taken = [['https', 'https://api.gerri.commonpaper.com'], ['https-path', 'https://proxy.example.com:8443/review/'], ['loopback', 'http://127.0.0.1:4010/review'], ['localhost', 'http://localhost:4010'], ['capitals', 'http://LOCALHOST:4010'], ['ipv6', 'http://[::1]:4010'], ['escaped', 'https://api.example.com/a%C3%A9']];
     const counts = await Promise.all([...refused, ...taken].map(([name, url]) => problemsOf(name!, url!)));
     expect([...refused, ...taken].map(([, url], i) => [url, counts[i]! > 0])).toEqual([...refused.map(([, url]) => [url, true]), ...taken.map(([, url]) => [url, false])]);
     // Where the URL parser docket uses reads a URL otherwise than it looks, the editor agrees with

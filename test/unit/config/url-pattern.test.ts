@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { schemasDir } from '../../../src/config/schema-names.js';
 import { urlProblem } from '../../../src/config/url-policy.js';
+import { subschemaValidator } from '../../../src/config/validators.js';
 
 /** The service-URL rule docket.yaml's schema gives editors (`$defs.httpUrl`). */
 function editorPattern(): RegExp {
@@ -12,8 +13,12 @@ function editorPattern(): RegExp {
 }
 
 describe('service URLs: the editor schema and validate', () => {
-  it('take and refuse the same URLs (probe FY)', () => {
+  it('take and refuse the same URLs (probe FY)', async () => {
     const pattern = editorPattern();
+    // docket's whole check: the schema (its `format: uri` refuses `{`, `|`, `^`, quotes, `<>`, a
+    // backquote and letters past ASCII), then the URL policy.
+    const schema = await subschemaValidator('docket.schema.json', '#/$defs/httpUrl');
+    const docketTakes = (url: string): boolean => schema(url) === true && urlProblem(url, '`review.url`') === undefined;
     const samples = [
       // Taken by both.
       'https://api.example.com', 'https://api.example.com/v1/', 'https://1.2.3.4:8443/review', 'https://[2001:db8::1]/x', 'http://localhost:4010/review', 'http://LOCALHOST', 'http://a.localhost', 'http://127.0.0.1:8580/review', 'http://[::1]:4010', 'http://[0:0:0:0:0:0:0:1]/', 'https://0xfeed.example.com', 'https://api.0x1example.com',
@@ -27,8 +32,11 @@ describe('service URLs: the editor schema and validate', () => {
       'https://@api.example.com', 'https://:@api.example.com', 'https://u:p@api.example.com', 'https://ex%20ample.com', 'https://ex%41mple.com', 'http://api.example.com', 'https://api.example.com/?x=1', 'https://api.example.com:99999',
       // A `%` in the path that starts no escape is refused by both; one that does is taken by both (probe IP).
       'https://api.example.com/%', 'https://api.example.com/a%2', 'https://api.example.com/%zz', 'https://api.example.com/a%41b',
+      // Characters a URI does not hold unescaped, and letters past ASCII, in the path or the host (probe IT-3); those it holds.
+      'https://h.example/{x}', 'https://h.example/a|b', 'https://h.example/a^b', 'https://h.example/a"b', 'https://h.example/<x>', 'https://h.example/a`b', 'https://h.example/é', 'https://bücher.example', 'https://h{x}.example', 'https://h|x.example', 'https://h.example/😀',
+      "https://h.example/a!$&()*+,;=:@b", "https://h.example/a'b", 'https://h!x.example', 'https://h.example/a[b]', 'https://h.example/~x', 'https://h.example/a%C3%A9',
     ];
-    for (const url of samples) expect([url, pattern.test(url)]).toEqual([url, urlProblem(url, '`review.url`') === undefined]);
+    for (const url of samples) expect([url, pattern.test(url)]).toEqual([url, docketTakes(url)]);
   });
 
   it('says what the parser would have read a numeric or loopback host as', () => {
