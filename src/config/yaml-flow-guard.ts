@@ -42,18 +42,24 @@ export class FlowIndentGuard {
   /** Where a node's content starts: past white space, comments and its properties (`&a`, `!t`). */
   private contentStart(from: number): number {
     const t = this.text;
-    let i = from;
-    for (;;) {
-      const c = t[i];
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') i++;
-      else if (c === '#') {
-        const end = t.indexOf('\n', i);
-        if (end < 0) return t.length;
-        i = end + 1;
-      } else if (c === '&' || c === '!') {
-        while (i < t.length && !/\s/.test(t[i]!)) i++;
-      } else return i;
+    for (let i = pastSpaceAndComments(t, from); ; i = pastSpaceAndComments(t, i)) {
+      if (t[i] !== '&' && t[i] !== '!') return i;
+      while (i < t.length && !/\s/.test(t[i]!)) i++;
     }
+  }
+}
+
+/** Where the text from `at` on goes on past white space, line breaks and comments (its length at the end). */
+export function pastSpaceAndComments(text: string, at: number): number {
+  let i = at;
+  for (;;) {
+    const c = text[i];
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') i++;
+    else if (c === '#') {
+      const end = text.indexOf('\n', i);
+      if (end < 0) return text.length;
+      i = end + 1;
+    } else return i;
   }
 }
 

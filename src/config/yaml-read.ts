@@ -7,7 +7,7 @@ import { CORE_SCHEMA, MERGE_SCHEMA, MERGE_TAG } from './yaml-core-schema.js';
 import type { SourcePos } from '../diagnostics.js';
 import { readBlockYaml } from './yaml-block-reader.js';
 import { fastPositions, NodeEvents, walkPositions } from './yaml-fast-positions.js';
-import { bothListeners, FlowIndentGuard } from './yaml-flow-guard.js';
+import { bothListeners, FlowIndentGuard, pastSpaceAndComments } from './yaml-flow-guard.js';
 import { DocPositions, MAX_ALIAS_EXPANSION, parseWithPositions, splitPointer, type LineCol, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 
 /**
@@ -380,16 +380,7 @@ class AliasGuard {
   /** The alias a node starting at `at` is (past spaces, line breaks and comments), if it is one. */
   private aliasAt(at: number): string | undefined {
     const t = this.text;
-    let i = at;
-    for (;;) {
-      const c = t[i];
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') i++;
-      else if (c === '#') {
-        const end = t.indexOf('\n', i);
-        if (end === -1) return undefined;
-        i = end + 1;
-      } else break;
-    }
+    const i = pastSpaceAndComments(t, at);
     if (t[i] !== '*') return undefined;
     return /^[^\s,[\]{}]+/.exec(t.slice(i + 1, i + 256))?.[0];
   }
