@@ -112,9 +112,10 @@ export function walkPositions(text: string, file: string, values: readonly unkno
     const start = skipBlank(text, openOffset);
     const blockMapping = value !== null && typeof value === 'object' && !Array.isArray(value) && text[start] !== '{';
     // js-yaml opens a scalar or a flow collection in a list twice at one offset (and closes it
-    // twice); a block mapping's first key opens where the mapping does, and is not a repeat.
+    // twice), and a value on the line after its key twice, the second time at it (TR68-5); a block
+    // mapping's first key opens where the mapping does, and is not a repeat.
     let opens = 1;
-    while (!blockMapping && events.isOpen(i) && events.offset(i) === openOffset) {
+    while (!blockMapping && events.isOpen(i) && (events.offset(i) === openOffset || skipBlank(text, events.offset(i)) === start)) {
       i++;
       opens++;
     }

@@ -1,23 +1,25 @@
 /**
- * What js-yaml takes in a flow collection (`[…]`, `{…}`) over several lines and the full parser
- * refuses: a line of it indented no deeper than the block it is in (`a: [x,\ny]`, `b: [\n---, c]`).
- * js-yaml reads those as if indented; the full parser says the `[` is never closed, as editors
- * and pull (which edit through it) do. A file with one goes to the full parser (second read SR68-2).
+ * What js-yaml takes over several lines and the full parser refuses: a line of a flow collection
+ * (`[…]`, `{…}`) or of a quoted scalar indented no deeper than the block collection it is in
+ * (`a: [x,\ny]`, `b: [\n---, c]`, `- q: [\n  a]`, `description: "one\ntwo"`). js-yaml reads those as
+ * if indented; the full parser says the `[` or the quote is never closed, as editors and pull
+ * (which edit through it) do. A file with one goes to the full parser (second and third reads
+ * SR68-2, TR68-1..3).
  */
 
-/** A node js-yaml has opened: whether it is a flow collection, and how deep a line of it must be indented. */
+/** A node js-yaml has opened: where its content starts, and the column of that start. */
 interface OpenNode {
+  start: number;
+  column: number;
   flow: boolean;
-  /** Where the line the flow collection starts on starts. */
-  lineStart: number;
-  /** A line of its items must be indented more than this. */
-  deeperThan: number;
 }
 
 /**
- * Watches js-yaml read (its `listener`, beside another). Stricter than YAML, never looser: a flow
- * collection's lines are held to the indentation of the line it starts on, or of the outermost
- * flow collection it is in, so some files YAML allows go to the full parser too, which only costs time.
+ * Watches js-yaml read (its `listener`, beside another). Each line of a flow collection not inside
+ * another, and of a quoted scalar in a block collection, must be indented past the column where
+ * that block collection starts (its first key or dash), its own closing `]` or `}` at least to it; a
+ * line of spaces alone is a line break of the text anywhere. Stricter than YAML where unsure
+ * (comments inside a flow are held to it too), never looser: such a file only costs the full parser's time.
  */
 export class FlowIndentGuard {
   declined = false;
@@ -26,18 +28,32 @@ export class FlowIndentGuard {
   constructor(private readonly text: string) {}
 
   readonly listener = (event: 'open' | 'close', { position }: { position: number }): void => {
-    if (event === 'close') {
-      this.open.pop();
+    if (event === 'open') {
+      const start = this.contentStart(position);
+      const c = this.text[start];
+      this.open.push({ start, column: start - this.text.lastIndexOf('\n', start - 1) - 1, flow: c === '[' || c === '{' });
       return;
     }
+    const node = this.open.pop()!;
     const parent = this.open.at(-1);
-    const at = this.contentStart(position);
-    const lineStart = this.text.lastIndexOf('\n', at - 1) + 1;
-    if (parent?.flow && lineStart !== parent.lineStart && indentation(this.text, lineStart) <= parent.deeperThan) this.declined = true;
-    const c = this.text[at];
-    const flow = c === '[' || c === '{';
-    this.open.push({ flow, lineStart, deeperThan: parent?.flow ? parent.deeperThan : indentation(this.text, lineStart) });
+    if (this.declined || parent?.flow) return;
+    const c = this.text[node.start];
+    const quoted = c === '"' || c === "'";
+    // A flow collection or a quoted scalar as a document's root is held to no column.
+    if ((node.flow || (quoted && parent)) && this.shallowLine(node.start, position, parent ? parent.column : -1, node.flow)) this.declined = true;
   };
+
+  /** Whether a line after the first of the text from `from` to `to` is indented `column` spaces or fewer (a flow collection's own closing bracket, at `to`: fewer). */
+  private shallowLine(from: number, to: number, column: number, flow: boolean): boolean {
+    for (let nl = this.text.indexOf('\n', from); nl !== -1 && nl < to; nl = this.text.indexOf('\n', nl + 1)) {
+      const spaces = indentation(this.text, nl + 1);
+      const next = this.text[nl + 1 + spaces];
+      if (next === undefined || next === '\n' || (next === '\r' && this.text[nl + 2 + spaces] === '\n')) continue;
+      // At the column, only the collection's own closing bracket (`]]` there closes one inside it first).
+      if (spaces < column || (spaces === column && !(flow && nl + 1 + spaces === to - 1))) return true;
+    }
+    return false;
+  }
 
   /** Where a node's content starts: past white space, comments and its properties (`&a`, `!t`). */
   private contentStart(from: number): number {

@@ -496,9 +496,9 @@ class DocumentEditor {
       // Written an item a line: each goes with its line, its comment included, and the comment lines
       // right above it, as a block list's item does (probe IU-2); the comma after the last one kept
       // stays (YAML takes `[a, b,]`), so no comment moves to another item.
-      const lines = [...removed].map((i) => this.ownLine(start(i), end(i)));
-      if (lines.every((l) => l !== undefined)) {
-        for (const [from, to] of lines) this.splice(this.aboveComments(from), to, '');
+      const lines = [...removed].map((i) => ({ i, line: this.ownLine(start(i), end(i)) }));
+      if (lines.every(({ line }) => line !== undefined)) {
+        for (const { i, line } of lines) this.splice(this.aboveComments(line![0], this.flowItemFloor(collection, i)), line![1], '');
         continue;
       }
       for (const i of removed) {
@@ -521,8 +521,8 @@ class DocumentEditor {
     const lines = this.itemLines(seq);
     if (lines) {
       const indent = this.text.slice(lines[0]![0], this.itemStart(items[0]!));
-      for (const [from, to] of lines) this.splice(this.aboveComments(from), to, '');
-      const at = this.aboveComments(lines[0]![0]);
+      lines.forEach(([from, to], i) => this.splice(this.aboveComments(from, this.flowItemFloor(seq, i)), to, ''));
+      const at = this.aboveComments(lines[0]![0], this.flowItemFloor(seq, 0));
       this.splice(at, at, inserts.map((i) => `${indent}${i.text},\n`).join(''));
     } else {
       const pad = /^\[[ \t]/.test(this.text.slice(seq.range![0])) ? ' ' : '';
@@ -549,10 +549,10 @@ class DocumentEditor {
       // Above the comment lines over the item it goes before, which are that item's (and go with it).
       if (lines && before < items.length) {
         const line = lines[before]!;
-        const at = this.aboveComments(line[0]);
+        const at = this.aboveComments(line[0], this.flowItemFloor(seq, before));
         this.splice(at, at, lineOf(line, items[before]!, text));
       } else if (lastLine && removed.has(items.length - 1)) {
-        const at = this.aboveComments(lastLine[0]);
+        const at = this.aboveComments(lastLine[0], this.flowItemFloor(seq, items.length - 1));
         this.splice(at, at, lineOf(lastLine, last, text));
       } else if (lastLine) {
         if (!commaGiven && !/^[ \t]*,/.test(this.text.slice(last.range![1], lastLine[1]))) this.splice(last.range![1], last.range![1], ',');
@@ -882,12 +882,22 @@ class DocumentEditor {
   }
 
   /** Back over the comment lines right above a line, which belong to what follows them. */
-  private aboveComments(lineStart: number): number {
+  /**
+   * Where the lines an item of a flow collection may own start: past the item before it (whose
+   * quoted text may go on on lines that start with `#`, TR68-7), or past the line of the bracket.
+   */
+  private flowItemFloor(collection: YAMLMap | YAMLSeq, index: number): number {
+    const before = (collection.items as (Pair | Node)[])[index - 1];
+    if (before === undefined) return this.afterLine(collection.range![0]);
+    return this.afterLine(isPair(before) ? this.pairEnd(before) : before.range![1]);
+  }
+
+  private aboveComments(lineStart: number, floor = 0): number {
     // Not those indented further than the line (inside what comes above it, see innerComments):
     // both would claim them (probe IB-1).
     const column = /^[ \t]*/.exec(this.text.slice(lineStart))![0].length;
     let start = lineStart;
-    while (start > 0) {
+    while (start > floor) {
       const prev = this.lineStart(start - 1);
       const line = this.text.slice(prev, start);
       if (!/^\s*#/.test(line) || /^[ \t]*/.exec(line)![0].length > column) break;

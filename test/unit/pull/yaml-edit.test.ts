@@ -333,6 +333,10 @@ describe('editYaml', () => {
     expect(edit(rules, set('O1', 'N', 'O3')).text).toBe('kind: P\nrules: [\n  # about O1\n  { name: O1, actions: o1 },\n  { name: N, actions: n },\n  # about O3\n  { name: O3, actions: o3 },\n]\n');
     expect(edit(rules, set('O1', 'O2', 'N')).text).toBe('kind: P\nrules: [\n  # about O1\n  { name: O1, actions: o1 },\n  # about O2\n  { name: O2, actions: o2 },   # o2 tail\n  { name: N, actions: n },\n]\n');
     expect(edit(rules, set('N', 'M')).text).toBe('kind: P\nrules: [\n  { name: N, actions: n },\n  { name: M, actions: m },\n]\n');
+    // Not above the item before: its quoted text may go on on a line that starts with `#` (third read TR68-7).
+    const quoted = 'kind: X\nitems: [\n  "one\n  # not a comment",\n  # about two\n  2,\n]\n';
+    expect(edit(quoted, (v) => setAt(v, '/items', ['one # not a comment'])).text).toBe('kind: X\nitems: [\n  "one\n  # not a comment",\n]\n');
+    expect(edit(quoted, (v) => setAt(v, '/items', ['one # not a comment', 5, 2])).text).toBe('kind: X\nitems: [\n  "one\n  # not a comment",\n  5,\n  # about two\n  2,\n]\n');
     // Items sharing a line: the comment after the last one kept stays with it.
     const shared = 'kind: X\nitems: [1, 2, # two\n  3, 4]\n';
     expect(edit(shared, (v) => setAt(v, '/items', [1, 2])).text).toBe('kind: X\nitems: [1, 2 # two\n]\n');
