@@ -222,6 +222,26 @@ describe('parseYamlFile (fast) against the full parser', () => {
     expect(parseYamlFile(cases[4]!, 'f.yaml').diagnostics.map((d) => d.code)).toEqual(['yaml-alias-expansion']);
   });
 
+  it('holds each line of a flow collection or a quoted scalar to the column of the block collection it is in, and reads the rest fast (second and third reads SR68-2, TR68-1..5)', () => {
+    const refused = [
+      'rules:\n  - questions: [\n    a,\n    ]\n', '- name: [a,\n  b]\n', '- - [a,\n  b]\n', 'x: &s v\nl:\n- name: [a,\n  b]\n- q: *s\n',
+      'a:\n  b: [\n    x,\n]\n', 'a:\n  b: {\n    x: 1,\n}\n', 'k:\n  [ [\n    a, b\n]]\n', 'a: [x, "p\nq"]\n', 'a:\n  b: "x\n  y"\n',
+      'description: "line one\nline two"\n', "rules:\n  - name: a\n    description: 'one\n    two'\n", 'a: "one\n\t\n two"\n',
+    ];
+    for (const text of refused) {
+      const full = parseWithPositions(text, 'f.yaml');
+      expect(full.diagnostics.map((d) => d.code), text).toContain('yaml-syntax');
+      expect(snapshot(parseYamlFile(text, 'f.yaml')), text).toEqual(snapshot(full));
+    }
+    const taken = ['[\na,\nb\n]\n', '{\n"kind": "Playbook",\n"name": "x"\n}\n', 'key:\n  [a,\n  b]\n', 'rules: [\n  {name: a, actions: x},\n]\n', 'key:\n  [\n    a,\n  ]\n', 'a:\n  b: [\n   x]\n', 'a: "x\n y"\n', 'a: "one\n \t\n two"\n', 'k:\n  [ [\n     {k1: v8}]]\n'];
+    for (const text of taken) {
+      let rereads = 0;
+      const fast = parseYamlFile(text, 'f.yaml', () => (rereads++, text));
+      expect(snapshot(fast), text).toEqual(snapshot(parseWithPositions(text, 'f.yaml')));
+      expect([text, rereads > 0]).toEqual([text, true]);
+    }
+  });
+
   it('hands files with anchors, tags, errors or duplicate keys to the full parser, so their diagnostics are the same', () => {
     for (const text of ['a: &x {b: 1}\nc: *x\n', 'a: !!str 1\n', 'a: !include x.yaml\n', 'a: [1, 2\n', 'a: 1\na: 2\n', 'a:\n\tb: 1\n']) {
       expect(snapshot(parseYamlFile(text, 'f.yaml'))).toEqual(snapshot(parseWithPositions(text, 'f.yaml')));
