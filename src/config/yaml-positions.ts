@@ -421,15 +421,34 @@ function unclosedAt(doc: Document.Parsed, text: string, offset: number, code: st
   let found: { offset: number; message: string; hint: string; quote?: true } | undefined;
   yaml().visit(doc, (_key, node) => {
     if (!yaml().isNode(node) || !node.range || node.range[0] >= offset || node.range[1] !== offset) return;
+    // Closed further down, on a line YAML does not take into it: indented no deeper than the line it starts on.
+    const shallow = shallowNextLine(text, node.range[0]);
+    const goesOn = shallow === undefined ? '' : `line ${shallow} is not indented past this one, so YAML ends it here: indent the lines it goes on to further, or `;
     if (yaml().isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')) {
       const q = node.type === 'QUOTE_DOUBLE' ? '"' : "'";
-      found = { offset: node.range[0], message: `this ${q}quoted${q} value is never closed: ${quoteStart(text, node.range[0])}`, hint: `close it with ${q} on this value, or write text over several lines as a block (\`|\` then indented lines)`, quote: true };
+      found = { offset: node.range[0], message: `this ${q}quoted${q} value is never closed: ${quoteStart(text, node.range[0])}`, hint: `${goesOn}close it with ${q} on this value, or write text over several lines as a block (\`|\` then indented lines)`, quote: true };
     } else if ((yaml().isSeq(node) || yaml().isMap(node)) && node.flow) {
       const [open, close] = yaml().isSeq(node) ? ['[', ']'] : ['{', '}'];
-      found = { offset: node.range[0], message: `this \`${open}\` is never closed with \`${close}\`: ${quoteStart(text, node.range[0])}`, hint: `close it with \`${close}\`, or write it as indented ${yaml().isSeq(node) ? '`- item` lines' : '`key: value` lines'}` };
+      found = { offset: node.range[0], message: `this \`${open}\` is never closed with \`${close}\`: ${quoteStart(text, node.range[0])}`, hint: `${goesOn}close it with \`${close}\`, or write it as indented ${yaml().isSeq(node) ? '`- item` lines' : '`key: value` lines'}` };
     }
   });
   return found;
+}
+
+/** The number of the first line with text after the one `offset` is on, when it is indented no deeper than that one. */
+function shallowNextLine(text: string, offset: number): number | undefined {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const indent = (at: number): number => /^ */.exec(text.slice(at, at + 200))![0].length;
+  for (let nl = text.indexOf('\n', offset); nl !== -1; nl = text.indexOf('\n', nl + 1)) {
+    const end = text.indexOf('\n', nl + 1);
+    const line = text.slice(nl + 1, end < 0 ? undefined : end);
+    if (/^[ \t]*\r?$/.test(line)) continue;
+    if (indent(nl + 1) > indent(lineStart)) return undefined;
+    let number = 1;
+    for (let i = text.indexOf('\n'); i !== -1 && i <= nl; i = text.indexOf('\n', i + 1)) number++;
+    return number;
+  }
+  return undefined;
 }
 
 /** `offset` in the indentation of a line with text: where the text starts; else `offset`. */

@@ -81,6 +81,11 @@ describe('parseYamlFile', () => {
     expect(syntax.documents[0]!.ok).toBe(false);
     // What the parser stopped at is quoted, and so is a bracket never closed, from the bracket.
     expect(parseYamlFile(lines('kind: Member', 'tags: [a, b'), 'b.yaml').diagnostics.map((d) => d.message)).toEqual(['this `[` is never closed with `]`: "[a, b"']);
+    // Closed on a line indented no deeper than its key's, which YAML does not take into it: the hint says so (third read TR68).
+    const shallow = parseYamlFile(lines('rules:', '  - name: A', '    description: "line one', '    line two"'), 'q.yaml').diagnostics;
+    expect(shallow.map((d) => [d.line, d.col, d.hint])).toEqual([[3, 18, 'line 4 is not indented past this one, so YAML ends it here: indent the lines it goes on to further, or close it with " on this value, or write text over several lines as a block (`|` then indented lines)']]);
+    const deeper = parseYamlFile(lines('kind: Member', 'tags: [a, b', '  c'), 'b.yaml').diagnostics;
+    expect(deeper.map((d) => d.hint)).toEqual(['close it with `]`, or write it as indented `- item` lines']);
     // Old Mac line ends (a lone CR) are line breaks to YAML, and to the count of lines.
     const cr = parseYamlFile('kind: Member\rname: x: y\r', 'cr.yaml');
     expect(cr.diagnostics.map((d) => [d.line, d.col])).toEqual([[2, 7]]);
