@@ -444,9 +444,7 @@ function shallowNextLine(text: string, offset: number): number | undefined {
     const line = text.slice(nl + 1, end < 0 ? undefined : end);
     if (/^[ \t]*\r?$/.test(line)) continue;
     if (indent(nl + 1) > indent(lineStart)) return undefined;
-    let number = 1;
-    for (let i = text.indexOf('\n'); i !== -1 && i <= nl; i = text.indexOf('\n', i + 1)) number++;
-    return number;
+    return text.slice(0, nl + 1).split('\n').length;
   }
   return undefined;
 }

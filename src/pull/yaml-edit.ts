@@ -881,7 +881,6 @@ class DocumentEditor {
     return /^[ \t]*$/.test(this.text.slice(this.lineStart(offset), offset));
   }
 
-  /** Back over the comment lines right above a line, which belong to what follows them. */
   /**
    * Where the lines an item of a flow collection may own start: past the item before it (whose
    * quoted text may go on on lines that start with `#`, TR68-7), or past the line of the bracket.
@@ -892,6 +891,7 @@ class DocumentEditor {
     return this.afterLine(isPair(before) ? this.pairEnd(before) : before.range![1]);
   }
 
+  /** Back over the comment lines right above a line (not above `floor`), which belong to what follows them. */
   private aboveComments(lineStart: number, floor = 0): number {
     // Not those indented further than the line (inside what comes above it, see innerComments):
     // both would claim them (probe IB-1).
