@@ -234,8 +234,11 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     }
     // Each problem is told at the rule it is in (at the rule, or at the value that is wrong).
     const ruleAt = (at: number): string | undefined => [...lineOf].filter(([start]) => start <= at).at(-1)?.[1];
-    const flagged = new Set((await server.open(path.join(dir, 'rules.yaml'), text)).map((p) => ruleAt(p.range.start.line)));
+    const problems = await server.open(path.join(dir, 'rules.yaml'), text);
+    const flagged = new Set(problems.map((p) => ruleAt(p.range.start.line)));
     expect([...flagged].sort()).toEqual(rules.filter(([, , bad]) => bad).map(([name]) => name).sort());
+    // Said in words, not as "Matches a schema that is not allowed" (probe IT-4).
+    expect(problems.filter((p) => ruleAt(p.range.start.line) === 'no-summary').map((p) => p.message)).toEqual(['A rule without actions must only summarise: give it actions, or leave generate_summary true (with questions).']);
   });
 
   it('custom terms with none or two of body, body_file and docx_file are flagged, as are custom templates with none or both definitions', async () => {
