@@ -7,7 +7,7 @@ import { CORE_SCHEMA, MERGE_SCHEMA, MERGE_TAG } from './yaml-core-schema.js';
 import type { SourcePos } from '../diagnostics.js';
 import { readBlockYaml } from './yaml-block-reader.js';
 import { fastPositions, NodeEvents, walkPositions } from './yaml-fast-positions.js';
-import { bothListeners, FlowIndentGuard, pastSpaceAndComments } from './yaml-flow-guard.js';
+import { bothListeners, IndentGuard, pastSpaceAndComments } from './yaml-indent-guard.js';
 import { DocPositions, MAX_ALIAS_EXPANSION, parseWithPositions, splitPointer, type LineCol, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 
 /**
@@ -59,7 +59,7 @@ export function needsFullParser(text: string, anchors = false): boolean {
     switch (text[i]) {
       case '!':
       case '&':
-        if ((before === undefined || OPENS_NODE.test(before)) && after !== undefined && !SPACE.test(after) && !(anchors && text[i] === '&')) return true;
+        if (startsNode(text, i) && !(anchors && text[i] === '&')) return true;
         break;
       case '?':
         if ((before === undefined || OPENS_NODE.test(before)) && (after === undefined || after === ' ' || after === '\t' || LINE_BREAK.test(after))) return true;
@@ -87,11 +87,14 @@ export function needsFullParser(text: string, anchors = false): boolean {
  * marker and `x`, the full parser for the text `---x` (second read SR68-3).
  */
 function gluedMarker(text: string, marker: '---' | '...'): boolean {
-  for (let i = text.startsWith(marker) ? 0 : text.indexOf(`\n${marker}`); i !== -1; i = text.indexOf(`\n${marker}`, i + 1)) {
-    const after = text[i === 0 && text.startsWith(marker) ? marker.length : i + 1 + marker.length];
+  // Each line start the marker is at: the text's, then after each line break.
+  for (let at = text.startsWith(marker) ? 0 : -1; ; ) {
+    const after = at < 0 ? undefined : text[at + marker.length];
     if (after !== undefined && !SPACE.test(after)) return true;
+    const lineBreak = text.indexOf(`\n${marker}`, at + 1);
+    if (lineBreak < 0) return false;
+    at = lineBreak + 1;
   }
-  return false;
 }
 
 function numberAt(text: string, at: number): boolean {
@@ -140,14 +143,14 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
   if (values === undefined) {
     let listener;
     ({ events, listener } = NodeEvents.recorder(SHALLOW_DEPTH));
-    const flows = new FlowIndentGuard(text);
+    const indents = new IndentGuard(text);
     const read: unknown[] = [];
     try {
-      jsYaml.loadAll(text, (doc) => read.push(doc), { schema: CORE_SCHEMA, filename: file, listener: bothListeners(listener, flows.listener) });
+      jsYaml.loadAll(text, (doc) => read.push(doc), { schema: CORE_SCHEMA, filename: file, listener: bothListeners(listener, indents.listener) });
     } catch {
       return undefined;
     }
-    if (flows.declined || !plainDocuments(read, Boolean(reread))) return undefined;
+    if (indents.declined || !plainDocuments(read, Boolean(reread))) return undefined;
     values = read;
   }
   events.trim();
@@ -212,13 +215,15 @@ function mayHoldAnchors(text: string): boolean {
   return text.includes('<<') || !nodeStarts(text, '&').next().done || !nodeStarts(text, '*').next().done;
 }
 
-/** Where `c` (`&` or `*`) is where a node can start (after a line start, a space or a flow indicator) and before a non-space. */
+/** Where `c` (`&` or `*`) is where a node can start and before a non-space (startsNode). */
 function* nodeStarts(text: string, c: '&' | '*'): Generator<number> {
-  for (let i = text.indexOf(c); i !== -1; i = text.indexOf(c, i + 1)) {
-    const before = i === 0 ? undefined : text[i - 1]!;
-    const after = text[i + 1];
-    if ((before === undefined || OPENS_NODE.test(before)) && after !== undefined && !SPACE.test(after)) yield i;
-  }
+  for (let i = text.indexOf(c); i !== -1; i = text.indexOf(c, i + 1)) if (startsNode(text, i)) yield i;
+}
+
+/** Whether the property at `i` (`&a`, `!t`, `*a`) is where a node can start (after a line start, a space or a flow indicator) and before a non-space. */
+function startsNode(text: string, i: number): boolean {
+  const after = text[i + 1];
+  return (i === 0 || OPENS_NODE.test(text[i - 1]!)) && after !== undefined && !SPACE.test(after);
 }
 
 /**
@@ -243,9 +248,8 @@ const PLAIN_NAME_AT = /[A-Za-z0-9_-]+(?=[\s,\]}]|$)/y;
  * parser warns of a name ending in `:` and refuses one glued to a bracket or quote, SR67-5), and
  * no name is anchored twice in one document.
  */
-function plainAnchorNames(text: string): boolean {
+function plainAnchorNames(text: string, starts: readonly number[]): boolean {
   const anchors = new Set<string>();
-  const starts = documentStarts(text);
   for (const c of ['&', '*'] as const) {
     let next = 0;
     for (const i of nodeStarts(text, c)) {
@@ -287,16 +291,18 @@ function documentStarts(text: string): number[] {
  * (an alias or a merge of a collection holding one); or what AliasGuard finds as js-yaml reads.
  */
 function parseAnchored(text: string, file: string, reread?: () => string): ParsedFile | undefined {
-  if (text.includes('<<<<<<<') || ALIAS_KEY_OR_QUOTED_MERGE.test(text) || COMPACT_AFTER_ANCHOR.test(text) || ANCHOR_THEN_PROPERTY.test(text) || !plainAnchorNames(text)) return undefined;
-  const guard = new AliasGuard(text);
-  const flows = new FlowIndentGuard(text);
+  if (text.includes('<<<<<<<') || ALIAS_KEY_OR_QUOTED_MERGE.test(text) || COMPACT_AFTER_ANCHOR.test(text) || ANCHOR_THEN_PROPERTY.test(text)) return undefined;
+  const documents = documentStarts(text);
+  if (!plainAnchorNames(text, documents)) return undefined;
+  const guard = new AliasGuard(text, documents);
+  const indents = new IndentGuard(text);
   const read: unknown[] = [];
   try {
-    jsYaml.loadAll(text, (doc: unknown) => read.push(doc), { schema: MERGE_SCHEMA, filename: file, listener: bothListeners(guard.listener, flows.listener) });
+    jsYaml.loadAll(text, (doc: unknown) => read.push(doc), { schema: MERGE_SCHEMA, filename: file, listener: bothListeners(guard.listener, indents.listener) });
   } catch {
     return undefined;
   }
-  if (guard.declined || flows.declined || !plainDocuments(read, Boolean(reread))) return undefined;
+  if (guard.declined || indents.declined || !plainDocuments(read, Boolean(reread))) return undefined;
   const kept = reread ? undefined : text;
   const merges = text.includes('<<');
   let known: (DocPositions | undefined)[] | undefined;
@@ -317,16 +323,17 @@ class AliasGuard {
   private expanded = 0;
   /** Each anchor closed so far: its size, whether it is a mapping (a merge takes only those, or a list of them), its document. */
   private readonly anchors = new Map<string, { size: number; mapping: boolean; document: number }>();
-  private readonly documents: number[];
   /**
    * Nodes open: where each starts, its size so far, its merge keys, whether its next child is a
    * merge key's value, and whether every child so far is a mapping (a list a merge may take).
    */
   private readonly open: { start: number; size: number; merges: number; mergeValueNext: boolean; allMappings: boolean }[] = [];
 
-  constructor(private readonly text: string) {
-    this.documents = documentStarts(text);
-  }
+  /** `documents`: where each document marker of the text is (documentStarts). */
+  constructor(
+    private readonly text: string,
+    private readonly documents: readonly number[],
+  ) {}
 
   // js-yaml's State has the node's tag and anchor at its close; its types leave them out.
   readonly listener = (event: 'open' | 'close', { position, tag, anchor, kind }: jsYaml.State & { tag?: string | null; anchor?: string | null }): void => {
@@ -407,14 +414,14 @@ export function plainYamlDocuments(text: string, options: { nullKeys?: boolean }
   if (!fastReadable(text)) return undefined;
   const block = readBlockYaml(text);
   if (block !== undefined) return block.length > 0 ? block : undefined;
-  const flows = new FlowIndentGuard(text);
+  const indents = new IndentGuard(text);
   const read: unknown[] = [];
   try {
-    jsYaml.loadAll(text, (doc) => read.push(doc), { schema: CORE_SCHEMA, listener: flows.listener });
+    jsYaml.loadAll(text, (doc) => read.push(doc), { schema: CORE_SCHEMA, listener: indents.listener });
   } catch {
     return undefined;
   }
-  return read.length > 0 && !flows.declined && plainDocuments(read, false, options.nullKeys) ? read : undefined;
+  return read.length > 0 && !indents.declined && plainDocuments(read, false, options.nullKeys) ? read : undefined;
 }
 
 /**

@@ -21,7 +21,7 @@ interface OpenNode {
  * line of spaces alone is a line break of the text anywhere. Stricter than YAML where unsure
  * (comments inside a flow are held to it too), never looser: such a file only costs the full parser's time.
  */
-export class FlowIndentGuard {
+export class IndentGuard {
   declined = false;
   private readonly open: OpenNode[] = [];
 
