@@ -1,11 +1,13 @@
 /** The upload records of docket test: each in the lock before its review is asked for, written in batches. */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { lockLocation } from '../../../src/config/lock.js';
 import { ContractStore } from '../../../src/testing/contracts.js';
 import { UploadCopy } from '../../../src/testing/upload-copy.js';
-import { makeDir } from '../../helpers/tmpdir.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+
+afterAll(removeMadeDirs);
 
 describe('ContractStore', () => {
   it('writes the uploads that end while one is written in the next write, each in the lock once its record resolves (probe EJ)', async () => {
