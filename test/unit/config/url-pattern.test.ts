@@ -35,6 +35,9 @@ describe('service URLs: the editor schema and validate', () => {
       // Characters a URI does not hold unescaped, and letters past ASCII, in the path or the host (probe IT-3); those it holds.
       'https://h.example/{x}', 'https://h.example/a|b', 'https://h.example/a^b', 'https://h.example/a"b', 'https://h.example/<x>', 'https://h.example/a`b', 'https://h.example/é', 'https://bücher.example', 'https://h{x}.example', 'https://h|x.example', 'https://h.example/😀', 'https://h.example/a\u007fb', 'https://h\u0000x.example', 'https://h.example/\u001f',
       "https://h.example/a!$&()*+,;=:@b", "https://h.example/a'b", 'https://h!x.example', 'https://h.example/a[b]', 'https://h.example/~x', 'https://h.example/a%C3%A9',
+      // IPv6 addresses the URL parser takes (compressed anywhere, an IPv4 tail) and those it refuses (third read TR68).
+      'https://[1:2:3:4:5:6:7:8]', 'https://[::]', 'https://[1:2:3:4:5:6:7::]', 'https://[::2:3:4:5:6:7:8]', 'https://[::ffff:1.2.3.4]:8443/x', 'https://[1:2:3:4:5::1.2.3.4]', 'https://[FFFF::A]',
+      'https://[1::2::3]/', 'https://[1:2:3:4:5:6:7:8:9]', 'https://[12345::1]', 'https://[1::1.2.3.04]', 'https://[::ffff:1.2.3]', 'https://[1:2:3:4:5:6::1.2.3.4]', 'https://[::256.1.1.1]', 'https://[:1]', 'https://[1.2.3.4]', 'https://[1:::2]', 'https://[]',
     ];
     for (const url of samples) expect([url, pattern.test(url)]).toEqual([url, docketTakes(url)]);
   });
