@@ -51,6 +51,13 @@ describe('schemas', () => {
     for (const [where, prop] of matchers) expect(typeof prop.description, where).toBe('string');
   });
 
+  it('test.schema.json describes every field a test file is written with, for an editor\'s hover (probe IT-7)', () => {
+    // A property under `if`, `not` or one alternative of a `oneOf` only restates one described where it is written.
+    const written = properties(JSON.parse(readFileSync(path.join(schemasDir(), 'test.schema.json'), 'utf8'))).filter(([where]) => !/\/(if|not|oneOf\/\d+)\//.test(where));
+    expect(written.map(([where]) => where)).toContain('#/$defs/playbookTest/properties/cases');
+    for (const [where, prop] of written) if (prop.$ref === undefined) expect(typeof prop.description, where).toBe('string');
+  });
+
   it.each(FILES.slice(1))('%s fixes its kind and allows id', (name) => {
     const props = read(name).properties as Record<string, Schema>;
     expect(props.kind!.const).toMatch(/^[A-Z][a-z]+$/);
