@@ -77,6 +77,13 @@ describe('help and completion', () => {
       // The common options capture takes too.
       [['docket', 'test', 'capture', '--qu'], ['--quiet']],
       [['docket', 'test', 'capture', '--no'], ['--no-color']],
+      // File names only where a command takes them: none after plan (probe IZ-1), folders after init.
+      [['docket', 'plan', 'exam'], []],
+      [['docket', 'validate', ''], []],
+      [['docket', 'test', 'capture', 'exam'], []],
+      [['docket', 'show', 'READ'], ['README.md']],
+      [['docket', 'init', 'R'], []],
+      [['docket', 'init', 'exam'], ['examples']],
     ];
     const lines = expected.map(([words]) => `COMPREPLY=(); COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _docket; printf '%s\\n' "\${COMPREPLY[@]}"; echo '<end>'`);
     const answers = execFileSync('bash', ['-c', `${script}\n${lines.join('\n')}`], { encoding: 'utf8' }).split('<end>\n').slice(0, -1);
@@ -96,6 +103,9 @@ describe('help and completion', () => {
     expect(zsh).toMatch(/"test capture"\) _arguments [^\n]*'--out:value:_files'/);
     // A review's id is no file name (probe HR-6).
     expect(zsh).toMatch(/"test capture"\) _arguments [^\n]*'--review:value: '/);
+    // No file names for a command that takes no arguments (probe IZ-1), a folder for init's.
+    expect(zsh).toMatch(/"plan"\) _arguments '--/);
+    expect(zsh).toContain(`"init") _arguments '*:file:_files -/'`);
     // And the parent's place flags it reads (-C, --env, --emulator).
     expect((await runCli(['completion', 'bash'])).stdout).toMatch(/"test capture"\) opts="[^"]*--emulator[^"]*--env[^"]*-C[ "]/);
     expect((await runCli(['test', 'capture', '--help'])).stdout).toContain("Also takes docket test's -C DIR, --env E and --emulator");

@@ -30,10 +30,19 @@ interface CommandWords {
   valued: FlagWords[];
   /** Words that may follow the command: its subcommands, or the values of its argument. */
   words: string[];
+  /** What its arguments name on disk (`init [DIR]`: folders; `show <PLAN.json>`: files); none: it takes no file names (probe IZ-1). */
+  operand?: 'dir' | 'file';
 }
 
 /** What `--kind` takes (drift, pull, export): the kinds that have files of their own. */
 const LISTED_KINDS = KINDS.filter((k) => k.layout && k.toConfig).map((k) => k.name);
+
+/** What a command's arguments name on disk, told by the first one's name (`[DIR]`, `<PLAN.json>`, `[FILES...]`); `completion` takes a shell. */
+function operandOf(c: Command): Pick<CommandWords, 'operand'> {
+  const first = c.registeredArguments[0];
+  if (!first || c.name() === 'completion') return {};
+  return { operand: first.name() === 'DIR' ? 'dir' : 'file' };
+}
 
 /** The shells `docket completion` writes for (its argument's values). */
 export const SHELLS = ['bash', 'zsh'] as const;
@@ -56,6 +65,7 @@ function wordsOf(program: Command): CommandWords[] {
           return { names: [o.short, o.long].filter((f): f is string => Boolean(f)), ...(values ? { values } : {}), ...(path ? { path } : {}) };
         }),
       words: c.name() === 'completion' ? [...SHELLS] : c.commands.map((sub) => sub.name()),
+      ...operandOf(c),
     };
   };
   return program.commands.flatMap((c) => [of(c, c.name()), ...c.commands.map((sub) => of(sub, `${c.name()} ${sub.name()}`, c))]);
@@ -83,7 +93,7 @@ export function bashScript(commands: CommandWords[]): string {
   const top = commands.filter((c) => !c.name.includes(' '));
   const names = top.map((c) => c.name).join('|');
   const subs = commands.filter((c) => c.name.includes(' ')).map((c) => `"${c.name}"`);
-  const cases = commands.map((c) => `    "${c.name}") opts="${c.flags.join(' ')}"; words="${c.words.join(' ')}" ;;`).join('\n');
+  const cases = commands.map((c) => `    "${c.name}") opts="${c.flags.join(' ')}"; words="${c.words.join(' ')}"; operand="${c.operand ?? ''}" ;;`).join('\n');
   // What follows a flag of a command with subcommands is its value, not a subcommand (`test --junit capture`).
   const skipped = valuedOfParents(commands);
   // The value a flag takes: its fixed list, folders, files, or nothing offered (a name, a number, a duration).
@@ -93,7 +103,7 @@ export function bashScript(commands: CommandWords[]): string {
     .join('\n');
   return `# docket completion for bash: eval "$(docket completion bash)" (e.g. in ~/.bashrc)
 _docket() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" cmd="" opts words i
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" cmd="" opts words operand i
   # \`--output=j\` reaches here split at the \`=\`: the flag is the word before it.
   if [ "$cur" = "=" ]; then cur=""; elif [ "$prev" = "=" ] && [ "$COMP_CWORD" -ge 2 ]; then prev="\${COMP_WORDS[COMP_CWORD-2]}"; fi
   # The command is the first of its names on the line: common flags may come before it, and the
@@ -124,7 +134,7 @@ ${values}
   esac
   case "$cmd" in
 ${cases}
-    *) opts=""; words="" ;;
+    *) opts=""; words=""; operand="" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
@@ -132,7 +142,9 @@ ${cases}
     # One shell name, then nothing.
     [ "$prev" = completion ] && COMPREPLY=( $(compgen -W "$words" -- "$cur") )
   else
-    COMPREPLY=( $(compgen -W "$words" -- "$cur") $(compgen -f -- "$cur") )
+    # File names only where the command takes them: \`docket plan <TAB>\` offers nothing.
+    COMPREPLY=( $(compgen -W "$words" -- "$cur") )
+    if [ "$operand" = dir ]; then COMPREPLY+=( $(compgen -d -- "$cur") ); elif [ "$operand" = file ]; then COMPREPLY+=( $(compgen -f -- "$cur") ); fi
   fi
 }
 complete -o filenames -F _docket docket
@@ -145,16 +157,17 @@ export function zshScript(commands: CommandWords[]): string {
     if (!valued) return `'${flag}'`;
     return `'${flag}:value:${valued.values ? `(${valued.values.join(' ')})` : valued.path === 'dir' ? '_files -/' : valued.path === 'file' ? '_files' : ' '}'`;
   };
-  // Files are what most commands take; `completion` a shell; `test` test files or `capture`.
+  // `completion` takes a shell; `test` test files or `capture`; `init` a folder; a command with no arguments none (no spec).
   const operand = (c: CommandWords): string => {
     if (c.name === 'completion') return `shell:(${c.words.join(' ')})`;
-    if (c.words.length > 0) return `file:{_files; compadd -- ${c.words.join(' ')}}`;
-    return 'file:_files';
+    const files = c.operand === 'dir' ? '_files -/' : c.operand === 'file' ? '_files' : '';
+    if (c.words.length > 0) return `file:{${files ? `${files}; ` : ''}compadd -- ${c.words.join(' ')}}`;
+    return files ? `file:${files}` : '';
   };
   const top = commands.filter((c) => !c.name.includes(' ')).map((c) => c.name);
   const subs = commands.filter((c) => c.name.includes(' ')).map((c) => `"${c.name}"`);
   const skipped = valuedOfParents(commands);
-  const cases = commands.map((c) => `    "${c.name}") _arguments '*:${operand(c)}' ${c.flags.map((f) => spec(c, f)).join(' ')} ;;`).join('\n');
+  const cases = commands.map((c) => `    "${c.name}") _arguments ${[operand(c) ? `'*:${operand(c)}'` : '', ...c.flags.map((f) => spec(c, f))].filter(Boolean).join(' ')} ;;`).join('\n');
   return `#compdef docket
 # docket completion for zsh: eval "$(docket completion zsh)" (e.g. in ~/.zshrc, after compinit)
 _docket() {
