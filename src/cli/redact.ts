@@ -4,7 +4,7 @@
  * (`DOCKET_ORGANIZATION_ID`, a URL's path) would be quoted with it.
  */
 import type { Io } from './io.js';
-import { holdsKey, KEY_PIECE_MIN, keySpans, keysOf, percentDecoded } from '../config/api-keys.js';
+import { holdsKey, KEY_PIECE_MIN, keyMatches, keySpans, keysOf, percentDecoded } from '../config/api-keys.js';
 import { escapeData, escapeMarkdown, escapeProperty, unescapeData, unescapeProperty } from '../render/sanitize.js';
 import { xmlAttr, xmlText } from '../render/test-junit.js';
 import { defuseWorkflowCommands } from './workflow-commands.js';
@@ -62,7 +62,8 @@ export function withoutSecretKeys<V>(map: ReadonlyMap<string, V>, secrets: reado
 export function redact(text: string, secrets: readonly string[]): string {
   let out = redactAnyCase(text, secrets);
   out = redactCut(out, secrets);
-  return out.includes('%') ? redactEscaped(out, secrets) : out;
+  out = out.includes('%') ? redactEscaped(out, secrets) : out;
+  return out.includes('\\') ? redactBackslashed(out, secrets) : out;
 }
 
 /**
@@ -107,12 +108,34 @@ function caseless(form: string): RegExp {
 }
 
 /**
- * A run of text with a percent escape in it: a URL, or a value written as one. It stops at a
- * backslash (in JSON and quoted values an escape starts there, `\"` closing the quote) and at a
- * control character (JSON writes it as an escape, so the text a saved plan's seal covers and the
- * file's text must hide the same characters).
+ * A percent escape, and the characters of the run of text around it: a URL, or a value written as
+ * one. The run stops at a backslash (in JSON and quoted values an escape starts there, `\"` closing
+ * the quote) and at a control character (JSON writes it as an escape, so the text a saved plan's
+ * seal covers and the file's text must hide the same characters).
  */
-const ESCAPED_RUN = /[^\s"'<>`\\\u0000-\u001f\u007f-\u009f]*%[0-9a-fA-F]{2}[^\s"'<>`\\\u0000-\u001f\u007f-\u009f]*/g;
+const PERCENT_ESCAPE = /%[0-9a-fA-F]{2}/g;
+const PERCENT_RUN_CHAR = /[^\s"'<>`\\\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * `text` with each run of characters `inRun` takes that holds a match of `marker` (global) as
+ * `replace` gives it. Runs are grown from the markers, each character looked at once at most: a
+ * pattern that finds the run itself (`[…]*%XX[…]*`) tries every start of a long run without one,
+ * and took seconds for 40,000 characters.
+ */
+function replaceRuns(text: string, marker: RegExp, inRun: RegExp, replace: (run: string) => string): string {
+  let out = '';
+  let from = 0;
+  marker.lastIndex = 0;
+  for (let m = marker.exec(text); m; m = marker.exec(text)) {
+    let start = m.index;
+    while (start > from && inRun.test(text[start - 1]!)) start--;
+    let end = m.index + m[0].length;
+    while (end < text.length && inRun.test(text[end]!)) end++;
+    out += text.slice(from, start) + replace(text.slice(start, end));
+    from = marker.lastIndex = end;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
 
 /**
  * A key written with escapes no encoder makes (`%5F` for `_`): found unescaped, each place of its
@@ -121,7 +144,7 @@ const ESCAPED_RUN = /[^\s"'<>`\\\u0000-\u001f\u007f-\u009f]*%[0-9a-fA-F]{2}[^\s"
  */
 function redactEscaped(text: string, secrets: readonly string[]): string {
   const keys = secrets.filter((s) => s.length >= MIN_CUT_KEY);
-  return text.replace(ESCAPED_RUN, (run) => {
+  return replaceRuns(text, PERCENT_ESCAPE, PERCENT_RUN_CHAR, (run) => {
     if (!keys.some((k) => holdsKey(run, k))) return escapedCut(run, keys) ? REDACTED : run;
     return replaceSpans(run, keys.flatMap((k) => keySpans(run, k)));
   });
@@ -135,6 +158,70 @@ function escapedCut(run: string, keys: readonly string[]): boolean {
   if (!run.includes('…') && !run.includes('...')) return false;
   const decoded = percentDecoded(run).replace(/%[0-9a-fA-F]?(?=…|\.\.\.)/g, '');
   return keys.some((k) => redactCut(decoded, [k]) !== decoded || redactCut(decoded.toLowerCase(), [k.toLowerCase()]) !== decoded.toLowerCase());
+}
+
+/**
+ * A run of text with an escape of YAML's double-quoted style that can spell a key's character
+ * (`\x73`, `\u0073`, `\U00000073`, `\/`), perhaps escaped again by JSON (`\\x73`): an excerpt
+ * shows a file's line as written, and a key written so in a file would be read there (probe IY-1).
+ */
+const BACKSLASH_MARK = /\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|\/)/g;
+const BACKSLASHED_RUN_CHAR = /[^\s"'<>`]/;
+const BACKSLASH_ESCAPE = /^\\+(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(\/))/;
+
+/**
+ * A key written with YAML's escapes, in a line of a file an excerpt shows: found unescaped, each
+ * place of its run that holds it is replaced, or the whole run where an ellipsis cut a piece of
+ * it. And a piece of a key before a backslash that ends its line: a double-quoted value goes on,
+ * joined, on the next line (`"sk_live_abc\`).
+ */
+function redactBackslashed(text: string, secrets: readonly string[]): string {
+  const keys = secrets.filter((s) => s.length >= MIN_CUT_KEY);
+  const out = replaceRuns(text, BACKSLASH_MARK, BACKSLASHED_RUN_CHAR, (run) => {
+    const { decoded, starts } = backslashDecoded(run);
+    const spans = keys.flatMap((k) => keyMatches(decoded, k)).map(([a, b]): [number, number] => [starts[a]!, starts[b]!]);
+    if (spans.length > 0) return replaceSpans(run, spans);
+    return decoded.includes('…') || decoded.includes('...') ? (redactCut(decoded, keys) === decoded ? run : REDACTED) : run;
+  });
+  return redactBeforeLineBreak(out, keys);
+}
+
+/** `run` with its YAML escapes read, and where each character of that starts in `run` (and its end past the last). */
+function backslashDecoded(run: string): { decoded: string; starts: number[] } {
+  let decoded = '';
+  const starts: number[] = [];
+  for (let i = 0; i < run.length; ) {
+    starts.push(i);
+    const escape = run[i] === '\\' ? BACKSLASH_ESCAPE.exec(run.slice(i, i + 12)) : null;
+    if (!escape) {
+      decoded += run[i++];
+      continue;
+    }
+    const hex = escape[1] ?? escape[2] ?? escape[3];
+    const code = hex === undefined ? 0x2f : parseInt(hex, 16);
+    decoded += code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd';
+    i += escape[0].length;
+  }
+  starts.push(run.length);
+  return { decoded, starts };
+}
+
+/**
+ * A backslash that ends a line of a file's double-quoted value (as text shows it, or at the end of
+ * a JSON string, `\\"`): a piece of a key before it is a key the line break cut short.
+ */
+const LINE_END_BACKSLASH = /(?<!\\)(?:\\(?=\r|\n|$)|\\\\(?="))/g;
+
+function redactBeforeLineBreak(text: string, keys: readonly string[]): string {
+  const cuts: [number, number][] = [];
+  const lower = sameLengthLower(text);
+  for (const m of lower.matchAll(LINE_END_BACKSLASH)) {
+    for (const key of lowerForms(keys)) {
+      const start = key.length > MIN_CUT_KEY ? pieceEndingAt(lower, m.index, key) : undefined;
+      if (start !== undefined) cuts.push([start, m.index]);
+    }
+  }
+  return cuts.length === 0 ? text : replaceSpans(text, cuts);
 }
 
 /** `text` with each of `spans` ([start, end) offsets, in any order) as REDACTED: spans that overlap or touch as one. */

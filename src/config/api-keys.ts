@@ -98,6 +98,11 @@ export function keySpans(text: string, key: string): [number, number][] {
   return spans;
 }
 
+/** Where `key` is written in `text`, in any letter case, as [start, end) offsets. */
+export function keyMatches(text: string, key: string): [number, number][] {
+  return [...text.matchAll(caseBlind(key, 'giu'))].map((m) => [m.index, m.index + m[0].length]);
+}
+
 const caseBlindPatterns = new Map<string, RegExp>();
 
 /** `key` in any letter case; `giu` for every place of it (matchAll takes a copy of the pattern, so sharing it is safe). */

@@ -135,6 +135,31 @@ describe('API keys in output', () => {
     expect(out.length).toBe(text.length - 'sk_live_0123'.length + '[redacted]'.length);
   });
 
+  it('replaces a key a file spells with YAML escapes, as an excerpt shows its line, also escaped again by JSON or cut by a line break (probe IY-1)', async () => {
+    const key = 'sk_live_abcdef123456';
+    const secrets = keyValues({ DOCKET_API_KEY: key });
+    for (const written of ['\\x73k_live_abcdef123456', '\\u0073k_live_abcdef123456', '\\U00000073k_live_abcdef123456', '\\x53K_LIVE_ABCDEF123456', 'sk_live_abc\\x64ef123456']) {
+      const line = `    internal_notes: "${written}"`;
+      expect(redact(line, secrets), written).toBe('    internal_notes: "[redacted]"');
+      expect(redact(JSON.stringify({ excerpt: line }), secrets), written).toBe(JSON.stringify({ excerpt: '    internal_notes: "[redacted]"' }));
+    }
+    // A double-quoted value that goes on on the next line: the piece before the line's backslash.
+    expect(redact('    internal_notes: "sk_live_abc\\\n', secrets)).toBe('    internal_notes: "[redacted]\\\n');
+    expect(redact(JSON.stringify({ excerpt: '  internal_notes: "sk_live_abc\\' }), secrets)).toBe(JSON.stringify({ excerpt: '  internal_notes: "[redacted]\\' }));
+    // Escapes that spell no key, a short piece before a backslash, and a backslash inside a word stay.
+    expect(redact('a \\x41\\u0042 "sk_li\\" C:\\x73k', secrets)).toBe('a \\x41\\u0042 "sk_li\\" C:\\x73k');
+    // Long runs with an escape mark that starts no key are read once: a pattern finding the run took minutes for 1 MB.
+    for (const long of [`${'a'.repeat(1_000_000)}%`, `${'a'.repeat(1_000_000)}\\n`, `${'a'.repeat(1_000_000)}%41`]) expect(redact(long, secrets)).toBe(long);
+    // Through the CLI: validate's error, and -o json's excerpt of its line.
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: A\n    internal_notes: "\\x73k_live_abcdef123456"\n' });
+    for (const output of ['text', 'json']) {
+      const r = await runCli(['validate', '-C', dir, '-o', output], { env: { DOCKET_API_KEY: key } });
+      expect([r.code, r.stdout + r.stderr]).toEqual([1, expect.stringContaining('api-key-in-file')]);
+      if (output === 'json') expect(r.stdout).toContain('"excerpt": "    internal_notes: \\"[redacted]\\""');
+      expect(r.stdout + r.stderr).not.toMatch(/live_abc|x73k/i);
+    }
+  });
+
   it('replaces a long key a quote cut short, and one made into a file name', async () => {
     const key = 'sk_live_R26iSecretKeyValue_9f8e7d6c5b4a39281706aabbccddeeff0011223344556677';
     const secrets = keyValues({ DOCKET_API_KEY: key });
