@@ -33,6 +33,15 @@ export function schemaComment(file: string, schema: string, paths: SchemaPaths):
 }
 
 /**
+ * Text a YAML 1.1 reader takes for a boolean (PyYAML, Ruby's Psych, yamllint's `truthy` rule): a
+ * string to docket, which reads YAML 1.2, but written plain it is `true` to other tools a team
+ * runs on the files export writes, so export quotes it, as `"true"` is (probe IW-3). `pull` keeps
+ * a file's own spelling of such text (see the README).
+ */
+const YAML11_BOOLEAN = /^(?:[Yy]es|YES|[Nn]o|NO|[Oo]n|ON|[Oo]ff|OFF)$/;
+const readsAsBooleanIn11 = (text: string): boolean => YAML11_BOOLEAN.test(text);
+
+/**
  * One YAML document for `value`. Strings with a newline become literal block scalars (the library
  * falls back to quoting when a block cannot hold the text exactly, e.g. a carriage return), and
  * those `quote` picks are double-quoted.
@@ -75,5 +84,5 @@ export function blockHolds(text: string): boolean {
 /** A resource file: each document with its schema comment, separated by `---`. */
 export function resourceFile(file: string, schema: string, documents: unknown[], paths: SchemaPaths): ExportFile {
   const comment = schemaComment(file, schema, paths);
-  return { path: file, content: documents.map((d) => `${comment}\n${toYaml(d)}`).join('---\n') };
+  return { path: file, content: documents.map((d) => `${comment}\n${toYaml(d, readsAsBooleanIn11)}`).join('---\n') };
 }
