@@ -39,6 +39,7 @@ export function exportKinds(values: readonly string[], kinds: readonly AnyKind[]
   if (values.length === 0) return exportable.filter((k) => k.service === 'both' || services.has(k.service));
   const names = new Set<string>();
   for (const value of values) {
+    if (value.trim() === '') throw new UsageError(`--kind needs a kind (got ${quoteValue(value)})`, `kinds: ${exportable.map((k) => k.name).join(', ')}`);
     const kind = spelledKind(value, kinds);
     if (kind?.parentKind) throw new UsageError(`${kind.noun[1]} come with their ${kind.parentKind}`, `use --kind ${kind.parentKind}`);
     if (!kind || !exportable.includes(kind)) {

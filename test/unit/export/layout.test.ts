@@ -101,6 +101,7 @@ describe('exportKinds', () => {
     expect(() => parseExportKinds(['playbok'])).toThrow(/unknown kind `playbok`, did you mean `playbook`\?/);
     expect(() => parseExportKinds(['custom-terms'])).toThrow(/did you mean `custom-term`/);
     expect(() => parseExportKinds(['nothing-like-it'])).toThrow(UsageError);
+    expect(() => parseExportKinds([''])).toThrow('--kind needs a kind (got "")');
   });
 
   it('explains that rules come with their playbook', () => {
