@@ -224,18 +224,21 @@ function jsonOutput(argv: string[]): string | undefined {
   if (command === undefined || !['plan', 'apply', 'show', 'test', 'drift', 'pull', 'validate'].includes(command)) return undefined;
   // `test capture` writes a file, not a test report: its errors get the common document.
   const name = command === 'test' && args.slice(args.indexOf(command) + 1).includes('capture') ? 'test capture' : command;
-  return outputFormat(args) === 'json' ? name : undefined;
+  return outputFormats(args).includes('json') ? name : undefined;
 }
 
-/** The value of the last `-o`/`--output` in any of its spellings, as commander takes the last one. */
-function outputFormat(args: string[]): string | undefined {
-  let format: string | undefined;
+/**
+ * The values of every `-o`/`--output`, in any of their spellings: a run that asks for JSON in any
+ * of them gets its error as JSON, also when a second, different `-o` is the error (probe IZ-3).
+ */
+function outputFormats(args: string[]): string[] {
+  const formats: string[] = [];
   args.forEach((a, i) => {
-    if (a === '-o' || a === '--output') format = args[i + 1];
-    else if (a.startsWith('--output=')) format = a.slice('--output='.length);
-    else if (/^-o[^-=]/.test(a)) format = a.slice(2);
+    if ((a === '-o' || a === '--output') && args[i + 1] !== undefined) formats.push(args[i + 1]!);
+    else if (a.startsWith('--output=')) formats.push(a.slice('--output='.length));
+    else if (/^-o[^-=]/.test(a)) formats.push(a.slice(2));
   });
-  return format;
+  return formats;
 }
 
 /** The error as the command's JSON: `docket test`'s is its report (schemas/test-report.schema.json) holding the error. */
