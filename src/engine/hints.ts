@@ -1,9 +1,9 @@
 /**
  * Likely mistakes a plan points out, as warnings. Pure.
  * - A declared object with no live match, while a live object of its kind that no file declares
- *   looks like it (the same content, the same children, or a close name), was probably renamed in
- *   the file without `renamed_from`: the plan would create a second one (and, for a rule, delete
- *   the first).
+ *   looks like it (a name that shows the same, the same content, the same children, or a close
+ *   name), was probably renamed in the file without `renamed_from`: the plan would create a second
+ *   one (and, for a rule, delete the first).
  * - A value docket sends only when it creates an object (a member's display name) that differs
  *   live is not changed; without a word the plan would say "No changes".
  */
@@ -15,7 +15,7 @@ import { fieldHash, type SyncState } from './sync.js';
 import type { KindMeta } from './diff.js';
 import { refKey } from './types.js';
 import { CREATE_ACTIONS } from './types.js';
-import { formerSource } from './desired.js';
+import { alikeIn, formerSource, lookAlike } from './desired.js';
 import type { Change, DesiredResource, LiveResource } from './types.js';
 import { addTo } from '../util/multi-map.js';
 
@@ -97,6 +97,8 @@ interface Candidates {
   /** The same, by the digests the sync records keep, for live objects read without those fields. */
   byRecorded: Map<string, Map<string, LiveResource[]>>;
   byChildren: Map<string, LiveResource[]>;
+  /** Live objects by their names as they show (lookAlike), built when first asked for. */
+  byShown?: Map<string, LiveResource[]>;
   records: SyncState['byId'] | undefined;
 }
 
@@ -133,6 +135,9 @@ function recordedIndex(c: Candidates, fields: readonly string[]): Map<string, Li
 
 function lookLike(d: DesiredResource, kind: KindMeta, sorts: ReadonlySet<string>, c: Candidates, taken: ReadonlySet<string>, children: string[]): { live: LiveResource; why: string } | undefined {
   const free = (list: LiveResource[] | undefined) => list?.find((l) => !taken.has(l.id));
+  // A name that shows as the live one does is said first: else the plan seems to create what exists (probe IY-2).
+  const shown = free((c.byShown ??= shownIndex(c.all)).get(lookAlike(d.name)));
+  if (shown) return { live: shown, why: `a name that shows the same: they differ only in ${alikeIn(d.name, shown.name)}` };
   // References are left out: what they name may be renamed in the same change (a term and its template).
   const refs = new Set(d.refs.map((r) => r.field));
   const fields = contentFields(d.fields, kind).filter((f) => !refs.has(f));
@@ -150,6 +155,12 @@ function lookLike(d: DesiredResource, kind: KindMeta, sorts: ReadonlySet<string>
   const close = suggest(d.name, names);
   const byName = close === undefined ? undefined : c.all.find((l) => l.name === close && !taken.has(l.id));
   return byName ? { live: byName, why: 'a close name' } : undefined;
+}
+
+function shownIndex(all: readonly LiveResource[]): Map<string, LiveResource[]> {
+  const index = new Map<string, LiveResource[]>();
+  for (const l of all) addTo(index, lookAlike(l.name), l);
+  return index;
 }
 
 /** The fields that make two objects "the same" whatever they are called: every one set but the name. */

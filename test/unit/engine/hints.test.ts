@@ -58,6 +58,17 @@ describe('plan hints', () => {
     ]);
   });
 
+  it('says so first when the new name shows as a live one does, naming the letter of another alphabet or what shows as nothing (probe IY-2)', () => {
+    const hints = warnings(
+      [desiredPlaybook('Inbound NDА'), desiredRule('Inbound NDА', 'Term'), desiredPlaybook('Vendor\u200b MSA')],
+      [livePlaybook('pb-1', 'Inbound NDA'), liveRule('r-1', { id: 'pb-1', name: 'Inbound NDA' }, 'Term'), livePlaybook('pb-2', 'Vendor MSA')],
+    );
+    expect(hints).toEqual([
+      'playbook "Inbound NDА" (playbooks/nda.yaml:1) looks like a rename of the live playbook "Inbound NDA" (a name that shows the same: they differ only in letters of another alphabet drawn alike (Cyrillic `А`, Latin `A`)), but the plan creates "Inbound NDА" beside it: if it was renamed, add `renamed_from: [Inbound NDA]`',
+      'playbook "Vendor\\u200b MSA" (playbooks/nda.yaml:1) looks like a rename of the live playbook "Vendor MSA" (a name that shows the same: they differ only in characters that show as nothing), but the plan creates "Vendor\\u200b MSA" beside it: if it was renamed, add `renamed_from: [Vendor MSA]`',
+    ]);
+  });
+
   it('says nothing of an object removed live since the last sync: creating it again is no rename of another', () => {
     const sync = syncState([{ 'playbook:PB 2': formatSyncRecord({ id: 'pb-2', fields: { name: fieldHash('PB 2') } }) }]);
     const { plan } = buildPlan({ kinds: KIND_META, desired: [desiredPlaybook('PB 2')], live: [livePlaybook('pb-1', 'PB 1')], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', sync });
