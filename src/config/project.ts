@@ -243,8 +243,9 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       if (typeof value !== 'string' || !/^https?:\/\//i.test(value) || value.includes('${') || pass.unresolved.has(pointer) || overriddenByEnv(raw, envBlock, pointer)) continue;
       const problem = urlProblem(value, `\`${section}.url\``);
       if (!problem) continue;
-      // Said once: the schema's "must be a URL" (its `format`) about the same value goes, the reason and hint stay.
-      diagnostics.splice(0, diagnostics.length, ...withoutInvalidValueAt(new Set([pointerToPath(pointer)]), diagnostics));
+      // Said once: the schema's "must be a URL" (its `format` or its pattern) about the same value goes, the reason and hint stay.
+      const path = pointerToPath(pointer);
+      diagnostics.splice(0, diagnostics.length, ...withoutInvalidValueAt(new Set([path]), diagnostics).filter((d) => !(d.code === 'invalid-url' && d.path === path)));
       error(problem.code, problem.message, positions.valueAt(pointer), problem.hint, pointer);
     }
   }
@@ -372,7 +373,7 @@ async function envOverrides(processEnv: Record<string, string | undefined>): Pro
     else
       diagnostics.push({
         severity: 'error',
-        code: 'invalid-value',
+        code: o.key === 'url' ? 'invalid-url' : 'invalid-value',
         // A URL's password or token is never quoted; an organization id is a value like any other (`abc#def` whole).
         message: `environment variable ${o.variable} must be ${o.what} (got ${o.key === 'url' ? shown(value) : quoteValue(value)})`,
         hint: `it sets \`${o.section}.${o.key}\`; ${(o.key === 'url' && urlSpellingHint(value)) || 'fix or unset it'}`,

@@ -216,7 +216,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
       }
       if (params.pattern === '^https?://(?!/)') {
         const url = String(e.data);
-        return make('invalid-value', `${label} must be an http(s) URL${gotValue(withoutSecrets(url))}`, pointer, urlSpellingHint(url));
+        // The code of every other URL problem (url-policy.ts), as the README groups them (probe IY-3).
+        return make('invalid-url', `${label} must be an http(s) URL${gotValue(withoutSecrets(url))}`, pointer, urlSpellingHint(url));
       }
       // A required template parameter (scripts/gen-schemas.mjs): empty compares as no value.
       if (params.pattern === NOT_BLANK_PATTERN) return make('invalid-value', `${label} is required and must not be blank${gotValue(e.data)}`, pointer);

@@ -97,7 +97,7 @@ describe('docket.yaml', () => {
     });
     expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
       ['docket.yaml:1:10 invalid-value', '`version` must be 1 (got 2)'],
-      ['docket.yaml:3:8 invalid-value', '`url` must be an http(s) URL (got "ftp://example.com")'],
+      ['docket.yaml:3:8 invalid-url', '`url` must be an http(s) URL (got "ftp://example.com")'],
       ['docket.yaml:4:20 invalid-value', '`organization_id` must be a UUID (8-4-4-4-12 hex digits), not an integer (got 1234)'],
       ['docket.yaml:5:3 unknown-key', 'unknown key `organisation` in `review`, did you mean `organization_id`?'],
       ['docket.yaml:7:10 invalid-value', '`actor` must be an e-mail address (got "not-an-email")'],
@@ -422,7 +422,7 @@ describe('DOCKET_* environment variables', () => {
   it('are validated like the keys they replace', async () => {
     const r = await load({ 'docket.yaml': 'version: 1\n' }, { processEnv: { DOCKET_ORGANIZATION_ID: 'acme', DOCKET_REVIEW_URL: 'review.example' } });
     expect(r.diagnostics.map((d) => [d.code, d.message, d.file])).toEqual([
-      ['invalid-value', 'environment variable DOCKET_REVIEW_URL must be an http(s) URL (got "review.example")', undefined],
+      ['invalid-url', 'environment variable DOCKET_REVIEW_URL must be an http(s) URL (got "review.example")', undefined],
       ['invalid-value', 'environment variable DOCKET_ORGANIZATION_ID must be a UUID (got "acme")', undefined],
     ]);
     // Only a URL's query and fragment are left out of a quote: an id is quoted whole.
