@@ -25,7 +25,8 @@ export interface Annotation {
   level: Level;
   title: string;
   message: string;
-  at?: { file: string; line?: number };
+  /** `col`: the column a diagnostic names (GitHub marks from there). */
+  at?: { file: string; line?: number; col?: number };
 }
 
 /** Every part is untrusted text (a file name too): control characters go before the escaping. */
@@ -35,6 +36,7 @@ export function formatAnnotation(a: Annotation): string {
     // A CR in a file name is kept (escaped), so the annotation still names that file.
     props.push(`file=${escapeProperty(a.at.file.split('\r').map(stripControl).join('\r'))}`);
     if (a.at.line !== undefined) props.push(`line=${a.at.line}`);
+    if (a.at.line !== undefined && a.at.col !== undefined) props.push(`col=${a.at.col}`);
   }
   props.push(`title=${escapeProperty(noOldCommand(stripControl(lineWithoutSecrets(a.title))))}`);
   // A name holding a URL shows its secrets as every other output does: hidden.
@@ -106,7 +108,7 @@ export function renderDiagnosticAnnotations(diagnostics: readonly Diagnostic[], 
   const lines: string[] = [];
   for (const d of diagnostics) {
     if (!d.file) continue;
-    lines.push(formatAnnotation({ level: d.severity === 'error' ? 'error' : 'warning', title: `docket ${d.code}`, message: d.message, at: { file: inRepository(pathPrefix, d.file), ...(d.line !== undefined ? { line: d.line } : {}) } }));
+    lines.push(formatAnnotation({ level: d.severity === 'error' ? 'error' : 'warning', title: `docket ${d.code}`, message: d.message, at: { file: inRepository(pathPrefix, d.file), ...(d.line !== undefined ? { line: d.line, ...(d.col !== undefined ? { col: d.col } : {}) } : {}) } }));
   }
   return commandLines(lines);
 }

@@ -66,11 +66,11 @@ describe('plan --annotations github', () => {
     for (const command of ['plan', 'apply']) {
       const run = await runCli([command, '-C', at, '--emulator', '--auto-approve', '--annotations', 'github'].filter((a) => command === 'apply' || a !== '--auto-approve'));
       expect(run.code).toBe(1);
-      expect(annotationLines(run.stderr)).toEqual([expect.stringMatching(/^::error file=config\/playbooks\/nda\.yaml,line=6,title=docket unknown-reference::`reviewer` names "bobb@acme\.example"/)]);
+      expect(annotationLines(run.stderr)).toEqual([expect.stringMatching(/^::error file=config\/playbooks\/nda\.yaml,line=6,col=15,title=docket unknown-reference::`reviewer` names "bobb@acme\.example"/)]);
     }
     await writeFiles(at, { 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    reviewr: x\n' });
     const invalid = await runCli(['plan', '-C', at, '--emulator', '--annotations', 'github']);
-    expect(annotationLines(invalid.stderr)).toEqual(expect.arrayContaining([expect.stringMatching(/^::error file=config\/playbooks\/nda\.yaml,line=5,title=docket unknown-key::/)]));
+    expect(annotationLines(invalid.stderr)).toEqual(expect.arrayContaining([expect.stringMatching(/^::error file=config\/playbooks\/nda\.yaml,line=5,col=\d+,title=docket unknown-key::/)]));
   });
 
   it('keeps stdout a document with -o json and -o markdown: annotations go to stderr', async () => {

@@ -53,7 +53,7 @@ describe('docket test with broken inputs', () => {
     const json = JSON.parse(run.stdout) as { ok: boolean; diagnostics?: { code: string; file: string; line: number; path?: string; excerpt?: string }[] };
     expect([json.ok, json.diagnostics?.map((d) => [d.code, d.file, d.line, d.path, d.excerpt])]).toEqual([true, [['test-subject-renamed', 'tests/inbound-nda.test.yaml', 5, 'playbook', 'playbook: Inbound NDA']]]);
     expect(await testReportErrors(json)).toEqual([]);
-    expect(run.stderr).toMatch(/::warning file=[^,]*\/tests\/inbound-nda\.test\.yaml,line=5,title=docket test-subject-renamed::playbook "Inbound NDAs" is renamed from/);
+    expect(run.stderr).toMatch(/::warning file=[^,]*\/tests\/inbound-nda\.test\.yaml,line=5,col=11,title=docket test-subject-renamed::playbook "Inbound NDAs" is renamed from/);
     const strict = await runCli([...args.slice(0, -4), '--fail-on-warn']);
     expect(strict.code).toBe(1);
     expect(strict.stdout).toContain('Failed: --fail-on-warn fails the run on 1 warning of the test files.');
@@ -153,7 +153,7 @@ describe('docket test with broken inputs', () => {
     await mkdir(join(dir, '.git'));
     const r = await runCli(['test', '-C', dir, '--annotations', 'github'], { env: emu().env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('::error file=tests/broken.test.yaml,line=2,title=docket unknown-playbook::no Playbook named "Inbound NDAA"');
+    expect(r.stderr).toContain('::error file=tests/broken.test.yaml,line=2,col=11,title=docket unknown-playbook::no Playbook named "Inbound NDAA"');
   });
 
   it('writes its JUnit and JSON reports, saying why, when the run cannot start for want of a key', async () => {
