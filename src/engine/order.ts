@@ -114,7 +114,9 @@ export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResou
     const left = changes.filter((c) => !done.has(c));
     const stuck = left.map((c) => {
       const from = c.action === 'rename' ? c.fields.find((f) => f.field === 'name')?.before : undefined;
-      return typeof from === 'string' ? `rename ${c.kind} ${quoteValue(from)} → "${c.name}"` : `${c.action} ${c.kind} "${c.key}"`;
+      // Each where its file declares it: the error stands at the first only (probe IY-3).
+      const where = c.source ? ` (${c.source.file}:${c.source.line})` : '';
+      return `${typeof from === 'string' ? `rename ${c.kind} ${quoteValue(from)} → "${c.name}"` : `${c.action} ${c.kind} "${c.key}"`}${where}`;
     });
     // At the first of them that a file declares: a plan error is told at its file:line.
     // Names swapped in the app (pinned objects): the live side moved, not the files.

@@ -104,11 +104,11 @@ describe('order: names are freed before they are taken', () => {
 
   it('swapping two names is a cycle, reported with both renames', () => {
     const ab = { ...change('rename', 'playbook', 'B', { liveId: 'pb-1', fields: nameField('A', 'B') }), source: { file: 'playbooks/b.yaml', line: 2, col: 7 } };
-    const ba = change('rename', 'playbook', 'A', { liveId: 'pb-2', fields: nameField('B', 'A') });
+    const ba = { ...change('rename', 'playbook', 'A', { liveId: 'pb-2', fields: nameField('B', 'A') }), source: { file: 'playbooks/a.yaml', line: 4, col: 7 } };
     const { diagnostics } = order([ab, ba]);
     expect(diagnostics.errors.map((d) => d.code)).toEqual(['dependency-cycle']);
-    // Each rename by the name it has live and the one it gets, at the file line of one of them.
-    expect(diagnostics.errors[0]!.message).toBe('these changes depend on each other in a cycle: rename playbook "A" → "B", rename playbook "B" → "A"');
+    // Each rename by the name it has live and the one it gets, and where it is declared (probe IY-3), at the file line of the first.
+    expect(diagnostics.errors[0]!.message).toBe('these changes depend on each other in a cycle: rename playbook "A" → "B" (playbooks/b.yaml:2), rename playbook "B" → "A" (playbooks/a.yaml:4)');
     expect(diagnostics.errors[0]).toMatchObject({ file: 'playbooks/b.yaml', line: 2, col: 7 });
   });
 
