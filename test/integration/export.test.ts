@@ -666,6 +666,8 @@ describe('docket export', () => {
     expect(result.stdout).toContain('target: local emulator');
     expect(result.stdout).toContain(`docket plan -C ${out} --emulator\n  shows no changes.`);
     expect(result.stdout).toContain(`docket apply -C ${out} --emulator --adopt-files`);
+    // The example names no organization: the emulator's own id is not written beside the real URLs (probe IW-2).
+    expect(await readFile(join(out, 'docket.yaml'), 'utf8')).not.toContain('organization_id');
     const emulatorCli = (...args: string[]) => runCli([...args, '--emulator']);
 
     // No changes as exported, with the attachment pending ...

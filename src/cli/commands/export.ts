@@ -197,7 +197,8 @@ function projectSettings(p: ProjectConfig, kinds: readonly AnyKind[], services: 
   const settings: ProjectSettings = {};
   const on = (service: ServiceName): boolean => services.has(service) && kinds.some((k) => k.service === service || k.service === 'both');
   if (on('review')) {
-    const located = connection.target.review?.organization_id || p.review.organization_id;
+    // The emulator's own organization id is no organization of the URLs written beside it (probe IW-2).
+    const located = (connection.target.emulator ? undefined : connection.target.review?.organization_id) || p.review.organization_id;
     settings.review = { url: p.review.url ?? DEFAULT_REVIEW_URL, ...(located ? { organization_id: located } : {}) };
   }
   // Attachments are read from the lock file but written to the agreements service.
