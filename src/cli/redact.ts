@@ -183,7 +183,7 @@ function redactBackslashed(text: string, secrets: readonly string[]): string {
     if (spans.length > 0) return replaceSpans(run, spans);
     return decoded.includes('…') || decoded.includes('...') ? (redactCut(decoded, keys) === decoded ? run : REDACTED) : run;
   });
-  return redactBeforeLineBreak(out, keys);
+  return redactBeforeLineBreak(out, secrets);
 }
 
 /** `run` with its YAML escapes read, and where each character of that starts in `run` (and its end past the last). */
@@ -212,12 +212,13 @@ function backslashDecoded(run: string): { decoded: string; starts: number[] } {
  */
 const LINE_END_BACKSLASH = /(?<!\\)(?:\\(?=\r|\n|$)|\\\\(?="))/g;
 
-function redactBeforeLineBreak(text: string, keys: readonly string[]): string {
+function redactBeforeLineBreak(text: string, secrets: readonly string[]): string {
   const cuts: [number, number][] = [];
   const lower = sameLengthLower(text);
+  const keys = lowerForms(secrets).filter((s) => s.length > MIN_CUT_KEY);
   for (const m of lower.matchAll(LINE_END_BACKSLASH)) {
-    for (const key of lowerForms(keys)) {
-      const start = key.length > MIN_CUT_KEY ? pieceEndingAt(lower, m.index, key) : undefined;
+    for (const key of keys) {
+      const start = pieceEndingAt(lower, m.index, key);
       if (start !== undefined) cuts.push([start, m.index]);
     }
   }
