@@ -478,9 +478,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
 
   // A 429's pause that ends past the budget: the requests queued for a permit meanwhile fail at
   // once, as one that asks for a turn then does, rather than wait the budget out (probe GO).
+  // And one that starts after the first signal of an apply: the waits queued before it end as they
+  // would have, had it come first, rather than wait out its Retry-After and then send (probe IX-2).
   const stopListening = limiter.onPause((pauseMs) => {
     const until = now() + pauseMs;
     for (const [deadline, shared] of atDeadline) if (deadline < until) for (const end of [...shared.waits]) end('past-turn');
+    if (options.stop?.aborted) for (const w of [...waits]) if (w.onStop?.()) w.abort('stopped');
   });
 
   /** A request whose turn (`in 3600 s (why)`) comes past the budget: failed now, the turn said for the apply's stop. */
@@ -610,7 +613,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           if (err instanceof DocketError) throw err;
           if (options.signal?.aborted) throw interrupted(t);
           if (queue?.why() === 'stopped') {
-            throw new DocketError('interrupted', `${t.operation}: interrupted before it was sent (requests were waiting out a 429 pause)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`);
+            // A retry not sent after an attempt whose answer was lost is no write not sent (probe IX-1).
+            const again = n > 0 ? ' again' : '';
+            throw new DocketError('interrupted', `${t.operation}: interrupted before it was sent${again} (requests were waiting out a 429 pause)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}${maybeDone(t, mayHaveLanded)}`);
           }
           if (queue?.why() === 'past-turn') throw turnPastBudget(t, n > 0, `in ${seconds(Math.ceil(limiter.startsIn() / 1000) * 1000)} (every request waits out a service's 429 pause)`, reasons, PACE_HINT);
           if (queue?.why() === 'timeout') {

@@ -1486,6 +1486,36 @@ describe('stopping and the time budget', () => {
     expect(logs.map((e) => [e.status, e.notSent])).toEqual([[0, true]]);
   });
 
+  it('after the stop, a retry waiting out a 429 pause says the attempt before it may have been carried out (probe IX-1)', async () => {
+    const limiter = createLimiter(1);
+    const stop = new AbortController();
+    // Between the attempts the service paused everyone, and the stop came while the retry waited its turn.
+    const { mock, client } = setup({ limiter, stop: stop.signal, sleep: async () => void (limiter.throttled(60_000), setTimeout(() => stop.abort(), 10)) });
+    const dropped = () => Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    mock.intercept({ path: '/v1/x/1', method: 'PATCH' }).replyWithError(dropped());
+    const err = (await rejection(client.request({ method: 'PATCH', path: '/v1/x/1', body: {}, operation: 'update x' }))) as DocketError;
+    expect(err.message).toBe('update x: interrupted before it was sent again (requests were waiting out a 429 pause); earlier attempts: other side closed; the service may have carried it out, and the next plan shows whether it did');
+    expect(err.notCarriedOut).not.toBe(true);
+  });
+
+  it('after the stop, requests queued before a 429 pause began are not sent once it begins (probe IX-2)', async () => {
+    const limiter = createLimiter(1);
+    const stop = new AbortController();
+    const { mock, client } = setup({ limiter, stop: stop.signal });
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    mock.intercept({ path: '/v1/a', method: 'POST' }).reply(429, async () => (await held, ''), { headers: { 'retry-after': '60' } });
+    const first = rejection(client.request({ method: 'POST', path: '/v1/a', body: {}, operation: 'create a' }));
+    // Queued behind the first (one at a time); no answer is set up for it: sent, it would fail otherwise.
+    const queued = rejection(client.request({ method: 'POST', path: '/v1/b', body: {}, operation: 'create b' }));
+    await new Promise((r) => setTimeout(r, 20));
+    stop.abort();
+    answer();
+    expect(((await queued) as DocketError).message).toBe('create b: interrupted before it was sent (requests were waiting out a 429 pause)');
+    expect(((await first) as DocketError).code).toBe('interrupted');
+    expect(limiter.pending).toBe(0);
+  });
+
   it('puts one listener on the command signal however many requests are in flight or queued', async () => {
     const controller = new AbortController();
     const { mock, client } = setup({ signal: controller.signal, limiter: createLimiter(32) });
