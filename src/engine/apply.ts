@@ -303,6 +303,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     const made = c?.action === 'create' && createdNow.has(`${c.kind}:${c.key}`) ? c.fields.map((f) => f.field) : [];
     const fields = c ? [...(written.get(`${c.kind}:${c.key}`) ?? []), ...made] : undefined;
     if (fields && fields.length > 0) r.written = [...new Set(fields)];
+    // Cut off by a signal once sent, and marked landing: the next apply waits for it, so the report says to wait first (probe IX-3).
+    if (c && stoppedWaiting.has(`${c.kind}:${c.key}`)) r.pending = true;
   }
   if (forgetSuperseded(plan, report, lock)) lockChanged = true;
   // Not for --target, which acts on its targets alone.
