@@ -255,6 +255,11 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     ];
     const counts = await Promise.all(cases.map(([name, text]) => problemsOf(name, text)));
     expect(cases.map(([name], i) => [name, counts[i]! > 0])).toEqual(cases.map(([name, , flagged]) => [name, flagged]));
+    // None is said in docket's words, not as "Missing property "body"", one of three it might mean (probe IT-5).
+    const none = await server.open(path.join(dir, 'none-said.yaml'), `${line}kind: CustomTerm\nname: T\n`);
+    expect(none.map((d) => d.message)).toEqual(['A custom term needs exactly one of body, body_file or docx_file.']);
+    const noDefinition = await server.open(path.join(dir, 'no-definition-said.yaml'), `${line}kind: CustomTemplate\nname: C\n`);
+    expect(noDefinition.map((d) => d.message)).toEqual(['A custom template needs exactly one of definition or definition_file.']);
   });
 
   it('a name longer than 200 characters is flagged, in every kind that has one (docket says name-too-long)', async () => {
