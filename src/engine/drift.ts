@@ -4,7 +4,7 @@
  * live-side change; what the files change is pending, not drift; what a `drift: ignore` policy
  * covers is listed apart. Pure: built from a plan and the live objects no file declares.
  */
-import { childrenEditedInFiles, childrenEditedLive, childrenKeptByPolicy, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, type ChildWork, type LiveRenames } from './direction.js';
+import { childrenEditedInFiles, childrenEditedLive, childrenKeptByPolicy, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, movedFromOf, type ChildWork, type LiveRenames } from './direction.js';
 import type { NamingKind, SyncState } from './sync.js';
 import { addTo } from '../util/multi-map.js';
 import { pendingIdKey, refKey, type Action, type Change, type DesiredResource, type Direction, type DriftPolicy, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
@@ -32,6 +32,11 @@ export interface DriftItem {
   kept_by_policy?: true;
   /** The name it holds live, when renamed there (its `name` changed live): what the report says it became. */
   live_name?: string;
+  /**
+   * A live object renamed in the app away from a name the files declare, which another live object
+   * holds now (a new one made under it): the key it was last in sync as (probe JA-1).
+   */
+  moved_from?: string;
 }
 
 /** A live object a pending document names (`docket export` wrote it; its file is still to add). */
@@ -103,6 +108,10 @@ function liveName(c: Change): Pick<DriftItem, 'live_name'> {
 }
 
 export function driftReport(input: DriftInput): DriftReport {
+  const movedFrom = (c: Change): Pick<DriftItem, 'moved_from'> => {
+    const was = movedFromOf(c, input.sync);
+    return was === undefined ? {} : { moved_from: was.slice(was.indexOf(':') + 1) };
+  };
   let declared: Map<string, DesiredResource> | undefined;
   const policyOf = (c: Change): DriftPolicy | undefined => {
     if (c.policy) return c.policy;
@@ -122,6 +131,7 @@ export function driftReport(input: DriftInput): DriftReport {
     // Fields only for objects both sides have: a whole object came or went otherwise.
     fields: c.liveId && !['delete', 'archive'].includes(c.action) ? c.fields.map((f) => ({ field: f.field, ...(f.direction ? { direction: f.direction } : {}) })) : [],
     ...liveName(c),
+    ...movedFrom(c),
     ...(c.source ? { source: c.source } : {}),
     ...(c.liveUpdatedAt ? { updated_at: c.liveUpdatedAt } : {}),
     ...(c.policy ? { policy: c.policy } : revertWritten(c) ? { policy: 'revert' as const } : {}),

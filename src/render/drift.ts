@@ -104,6 +104,8 @@ function removedNote(report: DriftReport): string | undefined {
 }
 
 function fieldList(i: DriftItem, code: (s: string) => string): string {
+  // No field changed: it was renamed away from a name another live object took (probe JA-1).
+  if (i.moved_from !== undefined && i.fields.length === 0) return `renamed in the app from ${code(quote(i.moved_from))}, a name another live ${i.kind} holds now`;
   return i.fields.map((f) => {
     const side = fieldDirectionLabel(i, f);
     // Renamed in the app: what it is called there now, which the files do not say.

@@ -447,6 +447,11 @@ describe('objects renamed in the app', () => {
     const { dir, app } = await applied({ 'playbooks/delta.yaml': NDA.replace('Inbound NDA', 'Delta NDA').replace('3 years', '5 years') });
     await app.editRule('Delta NDA', 'Term', { name: 'Term 2025' });
     await app.createRule('Delta NDA', { name: 'Term', actions: 'ACCEPT up to 2 years' });
+    // Drift says what became of the one renamed, not a change of no field (probe JA-1).
+    const drift = await cli('drift', '-C', dir, '--target', 'playbook/Delta NDA');
+    expect(drift.stdout).toMatch(/~ rule "Delta NDA\/Term 2025" \([^)]*\): renamed in the app from "Delta NDA\/Term", a name another live rule holds now/);
+    const json = JSON.parse((await cli('drift', '-C', dir, '--target', 'playbook/Delta NDA', '-o', 'json')).stdout) as { drift: { key: string; moved_from?: string }[] };
+    expect(json.drift.find((i) => i.key === 'Delta NDA/Term 2025')?.moved_from).toBe('Delta NDA/Term');
     const pull = await cli('pull', '-C', dir, '--target', 'playbook/Delta NDA');
     expect(pull.code, pull.stdout).toBe(0);
     expect(pull.stdout).not.toContain('Not pulled');
