@@ -572,7 +572,8 @@ class PullPlanner {
   private styledText(file: string, index: number, pointer: string, current: unknown, value: unknown): unknown {
     // A list or mapping (a template's nested fee items): each text in it as the file writes it there.
     if (typeof value === 'object' && value !== null) return keepTextStyleWithin(current, value);
-    const oneLineToMany = typeof current === 'string' && !current.includes('\n') && typeof value === 'string' && value.replace(/\n+$/, '').includes('\n');
+    // Text that gains lines where the file had one line, or no text (null, no key: probe JA-2).
+    const oneLineToMany = (typeof current !== 'string' || !current.includes('\n')) && typeof value === 'string' && value.replace(/\n+$/, '').includes('\n');
     if (!oneLineToMany) return keepTextStyle(current, value);
     return keepTextStyle(current, value, writesNoFinalBreak(this.documentsOf(file), index, pointer, current));
   }
@@ -1475,7 +1476,9 @@ function holdsUnpulled(field: string, unpulled: ReadonlySet<string>): boolean {
  * gets one unless where it goes writes none (`noFinalBreak`: a one-line `|-` block, a flow collection).
  */
 export function keepTextStyle(current: unknown, value: unknown, noFinalBreak = false): unknown {
-  if (typeof value !== 'string' || typeof current !== 'string') return value;
+  if (typeof value !== 'string') return value;
+  // No text there before: as the export writes it, but on one line where the place takes no block.
+  if (typeof current !== 'string') return noFinalBreak ? value.replace(/\n+$/, '') : value;
   const body = value.replace(/\n+$/, '');
   // Cleared stays cleared: a block's line break kept on nothing would read back as text.
   if (body === '') return '';

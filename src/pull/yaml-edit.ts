@@ -103,8 +103,10 @@ export function documentValues(text: string): unknown[] {
  * no final line break: a block scalar that strips it (`|-`, `>-`), or a value inside a flow
  * collection (`{ actions: "…" }`), which stays quoted and would show it as `\n`.
  */
-export function writesNoFinalBreak(documents: readonly Document.Parsed[], index: number, pointer: string, value: string): boolean {
+export function writesNoFinalBreak(documents: readonly Document.Parsed[], index: number, pointer: string, value: unknown): boolean {
   const { parent, node } = nodeAt(documents, index, pointer);
+  // A key not written yet goes inside its mapping's `{…}`, as a one-line string (probe JA-2).
+  if (node === undefined) return isMap(parent) && parent.flow === true;
   if (!isScalar(node) || node.value !== value) return false;
   if ((isMap(parent) || isSeq(parent)) && parent.flow === true) return true;
   if (node.type !== 'BLOCK_LITERAL' && node.type !== 'BLOCK_FOLDED') return false;

@@ -299,6 +299,9 @@ describe('planPull', () => {
     expect(keepTextStyle('a', 'c\nd')).toBe('c\nd\n');
     expect(keepTextStyle('a', 'c')).toBe('c');
     expect(keepTextStyle(3, 'c')).toBe('c');
+    // No text before: as given, or on one line where the place takes no block.
+    expect(keepTextStyle(null, 'c\nd\n')).toBe('c\nd\n');
+    expect(keepTextStyle(null, 'c\nd\n', true)).toBe('c\nd');
   });
 
   it('keeps a one-line `|-` or `>-` block stripped when live text gains lines, and a value in a flow mapping quoted without a final break; a plain one-line value becomes a `|` block', async () => {
@@ -313,6 +316,11 @@ describe('planPull', () => {
     // In a flow mapping it stays quoted, without a `\n` at its end.
     const flow = 'kind: Playbook\nname: NDA\nrules:\n  - { name: Term, actions: "ACCEPT", reviewer: "${var.lead}" }\n';
     expect((await planPull({ ...input([update([{ field: 'actions', before: 'ACCEPT', after: 'A\nB', direction: 'live' }])], [term], [{ ...live, fields: { ...live.fields, actions: 'ACCEPT\nup to 2 years' } }]), read: () => flow })).files[0]?.after).toBe(flow.replace('"ACCEPT"', '"ACCEPT\\nup to 2 years"'));
+ 
+    // Where it held no text (null) too: no `\n` at the end of the quoted text (probe JA-2).
+    const none = flow.replace('actions: "ACCEPT"', 'actions: null');
+    const fromNone = await planPull({ ...input([update([{ field: 'actions', before: null, after: 'A\nB', direction: 'live' }])], [term], [{ ...live, fields: { ...live.fields, actions: 'ACCEPT\nup to 2 years\n' } }]), read: () => none });
+    expect(fromNone.files[0]?.after).toBe(flow.replace('"ACCEPT"', '"ACCEPT\\nup to 2 years"'));
   });
 });
 
