@@ -5,6 +5,7 @@
 import { createTwoFilesPatch } from 'diff';
 import { DIRECTION_LABEL, directionSign } from '../engine/direction.js';
 import type { Plan } from '../engine/types.js';
+import type { GuardViolation } from '../engine/guard.js';
 import type { FileChange, PullEntry, PullResult } from '../pull/plan.js';
 import { shortList, subject } from './facts.js';
 import { jsonText } from './json.js';
@@ -213,7 +214,8 @@ function pushDiffs(lines: string[], files: readonly FileChange[], budget: ListBu
   lines.push('</details>', '');
 }
 
-export function renderPullJson(plan: Plan, result: PullResult, opts: { dryRun: boolean; kinds?: readonly string[]; targets?: readonly string[] }): string {
+/** `guard`: what the removal guard refuses, for a dry run (a pull that writes is refused instead, exit 1). */
+export function renderPullJson(plan: Plan, result: PullResult, opts: { dryRun: boolean; kinds?: readonly string[]; targets?: readonly string[]; guard?: readonly GuardViolation[] }): string {
   return jsonText({
     format_version: 1,
     target: plan.target,
@@ -222,6 +224,8 @@ export function renderPullJson(plan: Plan, result: PullResult, opts: { dryRun: b
     ...(opts.kinds?.length ? { kinds: [...opts.kinds] } : {}),
     ...(opts.targets?.length ? { targets: [...opts.targets] } : {}),
     dry_run: opts.dryRun,
+    // As the plan's: a bot reading a dry run tells one the pull would refuse (probe JA-3).
+    ...(opts.guard?.length ? { guard: [...opts.guard] } : {}),
     pulled: result.pulled,
     not_pulled: result.notPulled,
     notes: result.notes,

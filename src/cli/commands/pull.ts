@@ -65,7 +65,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
         };
         return dryRun ? timed() : holdingApplyLock(io, { root: applyLockRoot(root), checkout: root, timeoutMs: opts.lockTimeout, takenBy: PULL }, timed);
       };
-      const { plan, result } = await locked(() => withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds), ...(check ? { check } : {}) }, async (s) => {
+      const { plan, result, refused } = await locked(() => withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds), ...(check ? { check } : {}) }, async (s) => {
         // The configuration's warnings (a lock file's merge conflict, say), as plan and validate give them.
         for (const warning of s.workspace.warnings) s.logger.info(`Warning: ${warning}`);
         const { details, dropped } = await readWithDroppedKinds(s, { targets: opts.target, kinds, readAll: true });
@@ -105,9 +105,9 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
             },
           });
         }
-        return { plan: byKind.plan, result };
+        return { plan: byKind.plan, result, refused: opts.force ? [] : violations };
       }));
-      if (opts.output === 'json') io.stdout(renderPullJson(plan, result, { dryRun, kinds: [...new Set(kindNames(opts.kind))], targets: opts.target }));
+      if (opts.output === 'json') io.stdout(renderPullJson(plan, result, { dryRun, kinds: [...new Set(kindNames(opts.kind))], targets: opts.target, guard: refused }));
       else if (opts.output === 'markdown') io.stdout(renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts) }));
       else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts) }));
       if (told && !opts.quiet) io.stderr(`${told}\n`);

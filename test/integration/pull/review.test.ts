@@ -793,6 +793,10 @@ rules:
     const dry = await cli('pull', '-C', dir, '--dry-run');
     expect(dry.code).toBe(0);
     expect(dry.stderr).toContain('Warning: pull will refuse to write this: the pull takes 4 of the 6 playbook objects');
+    // And in -o json, as the plan's guard: a bot reading the dry run knows the pull would refuse (probe JA-3).
+    const dryJson = JSON.parse((await cli('pull', '-C', dir, '--dry-run', '-o', 'json')).stdout) as { guard?: unknown };
+    expect(dryJson.guard).toEqual([{ kind: 'playbook', removals: 4, live: 6, threshold: 0.3 }]);
+    expect(JSON.parse((await cli('pull', '-C', dir, '--dry-run', '-o', 'json', '--force')).stdout)).not.toHaveProperty('guard');
     const forced = await cli('pull', '-C', dir, '--force');
     // It says what it goes past, as apply --force does (probe DS).
     expect([forced.code, forced.stderr]).toEqual([0, expect.stringMatching(/^Warning: the pull takes 4 of the 6 playbook objects .*; --force writes it\n$/)]);
