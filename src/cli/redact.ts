@@ -122,16 +122,16 @@ const PERCENT_RUN_CHAR = /[^\s"'<>`\\\u0000-\u001f\u007f-\u009f]/;
  * pattern that finds the run itself (`[…]*%XX[…]*`) tries every start of a long run without one,
  * and took seconds for 40,000 characters.
  */
-function replaceRuns(text: string, marker: RegExp, inRun: RegExp, replace: (run: string) => string): string {
+function replaceRuns(text: string, marker: RegExp, inRun: RegExp, replace: (run: string, next: string | undefined) => string): string {
   let out = '';
   let from = 0;
   marker.lastIndex = 0;
   for (let m = marker.exec(text); m; m = marker.exec(text)) {
     let start = m.index;
     while (start > from && inRun.test(text[start - 1]!)) start--;
-    let end = m.index + m[0].length;
+    let end = m.index + Math.max(1, m[0].length);
     while (end < text.length && inRun.test(text[end]!)) end++;
-    out += text.slice(from, start) + replace(text.slice(start, end));
+    out += text.slice(from, start) + replace(text.slice(start, end), text[end]);
     from = marker.lastIndex = end;
   }
   return from === 0 ? text : out + text.slice(from);
@@ -161,68 +161,61 @@ function escapedCut(run: string, keys: readonly string[]): boolean {
 }
 
 /**
- * A run of text with an escape of YAML's double-quoted style that can spell a key's character
- * (`\x73`, `\u0073`, `\U00000073`, `\/`), perhaps escaped again by JSON (`\\x73`): an excerpt
- * shows a file's line as written, and a key written so in a file would be read there (probe IY-1).
+ * What marks a run of text that may spell a key with backslashes, as an excerpt shows a file's line
+ * as written (probe IY-1): an escape of YAML's double-quoted style that can spell a key's character
+ * (`\x73`, `\u0073`, `\U0001F600`, `\/`), perhaps escaped again by JSON (`\\x73`); one an
+ * ellipsis cut short (`\x3…`); a backslash that ends a line (a double-quoted value goes on, joined,
+ * on the next); and two before a quote (in JSON, a string that ends in one; the run decides).
  */
-const BACKSLASH_MARK = /\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|\/)/g;
+const BACKSLASH_MARK = /\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|\/|(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{0,3}|U[0-9a-fA-F]{0,7})?(?=…|\.\.\.)|(?=\r|\n|$)|\\(?="))/g;
 const BACKSLASHED_RUN_CHAR = /[^\s"'<>`]/;
-const BACKSLASH_ESCAPE = /^\\+(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(\/))/;
+/** One escape where a run's text is read: YAML's (after any backslashes JSON added), a percent escape, or either cut short by an ellipsis (read as nothing). */
+const ESCAPE_AT = /^(?:\\+(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(\/)|(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{0,3}|U[0-9a-fA-F]{0,7})?(?=…|\.\.\.))|%([0-9a-fA-F]{2})|%[0-9a-fA-F]?(?=…|\.\.\.))/;
 
 /**
- * A key written with YAML's escapes, in a line of a file an excerpt shows: found unescaped, each
- * place of its run that holds it is replaced, or the whole run where an ellipsis cut a piece of
- * it. And a piece of a key before a backslash that ends its line: a double-quoted value goes on,
- * joined, on the next line (`"sk_live_abc\`).
+ * A key written with escapes in a run (YAML's and percent ones mixed), found with them read: each
+ * place of the run that holds it replaced, or the whole run where an ellipsis cut a piece of it;
+ * and a piece of a key before the backslash that ends a line of a double-quoted value. The
+ * backslashes that end the run stay as they are: in JSON one escapes the quote after it.
  */
 function redactBackslashed(text: string, secrets: readonly string[]): string {
   const keys = secrets.filter((s) => s.length >= MIN_CUT_KEY);
-  const out = replaceRuns(text, BACKSLASH_MARK, BACKSLASHED_RUN_CHAR, (run) => {
-    const { decoded, starts } = backslashDecoded(run);
-    const spans = keys.flatMap((k) => keyMatches(decoded, k)).map(([a, b]): [number, number] => [starts[a]!, starts[b]!]);
-    if (spans.length > 0) return replaceSpans(run, spans);
-    return decoded.includes('…') || decoded.includes('...') ? (redactCut(decoded, keys) === decoded ? run : REDACTED) : run;
+  return replaceRuns(text, BACKSLASH_MARK, BACKSLASHED_RUN_CHAR, (run, next) => {
+    const body = run.replace(/\\+$/, '');
+    const tail = run.slice(body.length);
+    // A line break cuts the text there: as text shows it, or as JSON does (an even count before its closing quote).
+    const lineEnd = tail.length > 0 && (next === undefined || next === '\r' || next === '\n' || (next === '"' && tail.length % 2 === 0));
+    const { decoded, starts } = escapesRead(body);
+    const at = (i: number): number => starts[i] ?? body.length;
+    const spans = keys.flatMap((k) => keyMatches(decoded, k)).map(([a, b]): [number, number] => [at(a), at(b)]);
+    if ((decoded.includes('…') || decoded.includes('...')) && redactCut(decoded, keys) !== decoded) return `${REDACTED}${tail}`;
+    if (lineEnd) {
+      const lower = sameLengthLower(decoded);
+      for (const key of lowerForms(secrets)) {
+        const from = key.length > MIN_CUT_KEY ? pieceEndingAt(lower, lower.length, key) : undefined;
+        if (from !== undefined) spans.push([at(from), body.length]);
+      }
+    }
+    return spans.length === 0 ? run : `${replaceSpans(body, spans)}${tail}`;
   });
-  return redactBeforeLineBreak(out, secrets);
 }
 
-/** `run` with its YAML escapes read, and where each character of that starts in `run` (and its end past the last). */
-function backslashDecoded(run: string): { decoded: string; starts: number[] } {
+/** `run` with its escapes read, and where each UTF-16 unit of that comes from in `run` (and its end past the last). */
+function escapesRead(run: string): { decoded: string; starts: number[] } {
   let decoded = '';
   const starts: number[] = [];
   for (let i = 0; i < run.length; ) {
-    starts.push(i);
-    const escape = run[i] === '\\' ? BACKSLASH_ESCAPE.exec(run.slice(i, i + 12)) : null;
-    if (!escape) {
-      decoded += run[i++];
-      continue;
-    }
-    const hex = escape[1] ?? escape[2] ?? escape[3];
-    const code = hex === undefined ? 0x2f : parseInt(hex, 16);
-    decoded += code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd';
-    i += escape[0].length;
+    const escape = run[i] === '\\' || run[i] === '%' ? ESCAPE_AT.exec(run.slice(i, i + 16)) : null;
+    const hex = escape ? (escape[1] ?? escape[2] ?? escape[3] ?? escape[5]) : undefined;
+    const code = hex !== undefined ? parseInt(hex, 16) : escape?.[4] !== undefined ? 0x2f : undefined;
+    // A character, one escape stands for (two units past the BMP), or nothing for one an ellipsis cut.
+    const piece = !escape ? run[i]! : code === undefined ? '' : code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd';
+    for (let unit = 0; unit < piece.length; unit++) starts.push(i);
+    decoded += piece;
+    i += escape ? escape[0].length : 1;
   }
   starts.push(run.length);
   return { decoded, starts };
-}
-
-/**
- * A backslash that ends a line of a file's double-quoted value (as text shows it, or at the end of
- * a JSON string, `\\"`): a piece of a key before it is a key the line break cut short.
- */
-const LINE_END_BACKSLASH = /(?<!\\)(?:\\(?=\r|\n|$)|\\\\(?="))/g;
-
-function redactBeforeLineBreak(text: string, secrets: readonly string[]): string {
-  const cuts: [number, number][] = [];
-  const lower = sameLengthLower(text);
-  const keys = lowerForms(secrets).filter((s) => s.length > MIN_CUT_KEY);
-  for (const m of lower.matchAll(LINE_END_BACKSLASH)) {
-    for (const key of keys) {
-      const start = pieceEndingAt(lower, m.index, key);
-      if (start !== undefined) cuts.push([start, m.index]);
-    }
-  }
-  return cuts.length === 0 ? text : replaceSpans(text, cuts);
 }
 
 /** `text` with each of `spans` ([start, end) offsets, in any order) as REDACTED: spans that overlap or touch as one. */

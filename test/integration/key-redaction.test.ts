@@ -146,10 +146,26 @@ describe('API keys in output', () => {
     // A double-quoted value that goes on on the next line: the piece before the line's backslash.
     expect(redact('    internal_notes: "sk_live_abc\\\n', secrets)).toBe('    internal_notes: "[redacted]\\\n');
     expect(redact(JSON.stringify({ excerpt: '  internal_notes: "sk_live_abc\\' }), secrets)).toBe(JSON.stringify({ excerpt: '  internal_notes: "[redacted]\\' }));
+    // Second read SR69: an escape past the BMP before it (two units read), YAML and percent escapes
+    // mixed, an escape just before the line's backslash, an excerpt's window cut inside an escape,
+    // and JSON that stays JSON (the backslash of a `\"` after the run is kept).
+    const hidden: [string, string][] = [
+      ['"\\U0001F600\\U0001F600\\x73k_live_abcdef123456"', '"\\U0001F600\\U0001F600[redacted]"'],
+      ['"\\x73k%5Flive_abcdef123456"', '"[redacted]"'],
+      ['"sk_live_abcdef1234\\x35\\', '"[redacted]\\'],
+      ['"sk_live_abcdef12\\x3…', '"[redacted]'],
+      ['"sk_live_abcdef12\\…', '"[redacted]'],
+    ];
+    for (const [line, shown] of hidden) {
+      expect(redact(line, secrets), line).toBe(shown);
+      const json = redact(JSON.stringify({ excerpt: line }), secrets);
+      expect(JSON.parse(json), line).toEqual({ excerpt: shown });
+    }
+    expect(JSON.parse(redact('{"excerpt":"…ef12\\\\x33456\\" more"}', secrets))).toEqual({ excerpt: '[redacted]" more' });
     // Escapes that spell no key, a short piece before a backslash, and a backslash inside a word stay.
     expect(redact('a \\x41\\u0042 "sk_li\\" C:\\x73k', secrets)).toBe('a \\x41\\u0042 "sk_li\\" C:\\x73k');
     // Long runs with an escape mark that starts no key are read once: a pattern finding the run took minutes for 1 MB.
-    for (const long of [`${'a'.repeat(1_000_000)}%`, `${'a'.repeat(1_000_000)}\\n`, `${'a'.repeat(1_000_000)}%41`]) expect(redact(long, secrets)).toBe(long);
+    for (const long of [`${'a'.repeat(1_000_000)}%`, `${'a'.repeat(1_000_000)}\\n`, `${'a'.repeat(1_000_000)}%41`, `${'a'.repeat(1_000_000)}\\x41\\`]) expect(redact(long, secrets)).toBe(long);
     // Through the CLI: validate's error, and -o json's excerpt of its line.
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: A\n    internal_notes: "\\x73k_live_abcdef123456"\n' });
     for (const output of ['text', 'json']) {
