@@ -29,10 +29,10 @@ function targetable(kinds: readonly AnyKind[]): AnyKind[] {
 /** `playbook/Inbound NDA`, `rule/Inbound NDA/Term`, `member/bob@acme.example`, `organization`. */
 export function parseTarget(text: string, kinds: readonly AnyKind[]): TargetSpec | { error: string } {
   const candidates = targetable(kinds);
-  // Said as other empty values are, not as a kind named "" (probe IZ-2).
-  if (text.trim() === '') return { error: `--target needs KIND/NAME, such as playbook/NAME or organization (got ${quoteValue(text)})` };
   const slash = text.indexOf('/');
   const name = slash < 0 ? text : text.slice(0, slash);
+  // No kind, written so or before a slash (`/NDA`): said as other empty values are, not as a kind named "" (probe IZ-2, SR69-7).
+  if (name.trim() === '') return { error: `--target needs KIND/NAME, such as playbook/NAME or organization (got ${quoteValue(text)})` };
   const kind = spelledKind(name, candidates);
   if (!kind) {
     const names = candidates.map((k) => k.name);

@@ -57,8 +57,8 @@ describe('toYaml', () => {
   });
 
   it('in a resource file, quotes what a YAML 1.1 reader takes for a boolean (yamllint, PyYAML), which YAML 1.2 reads as text (probe IW-3)', () => {
-    const file = resourceFile('playbooks/p.yaml', 'playbook.schema.json', [{ questions: 'no', internal_notes: 'yes', a: 'On', b: 'OFF', c: 'y', d: 'Nope', e: 'yes please' }], { outRoot: '/o', schemasDir: '/o/schemas' });
-    expect(file.content.split('\n').slice(1).join('\n')).toBe('questions: "no"\ninternal_notes: "yes"\na: "On"\nb: "OFF"\nc: y\nd: Nope\ne: yes please\n');
+    const file = resourceFile('playbooks/p.yaml', 'playbook.schema.json', [{ questions: 'no', internal_notes: 'yes', a: 'On', b: 'OFF', c: 'y', d: 'Nope', e: 'yes please', f: 'yEs', g: '1:30' }], { outRoot: '/o', schemasDir: '/o/schemas' });
+    expect(file.content.split('\n').slice(1).join('\n')).toBe('questions: "no"\ninternal_notes: "yes"\na: "On"\nb: "OFF"\nc: "y"\nd: Nope\ne: yes please\nf: "yEs"\ng: 1:30\n');
   });
 
   it('reads back exactly what it wrote, tricky text included', () => {
