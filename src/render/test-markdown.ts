@@ -38,17 +38,19 @@ function expectationIcon(e: ExpectationOutcome): string {
 interface Layout {
   /** Failure details shown, at most, per test file (0: none; Infinity: all). */
   details: number;
-  rows: number;
+  /** Rows of cases not passing shown, at most, per test file. */
+  broken: number;
+  /** Rows of the other cases shown, at most, per test file: these go first (probe JB-1: one limit for both kept a small file's passing rows and dropped a large one's failing rows). */
+  passing: number;
 }
 
 /** Whether a case is one a reviewer of the comment must see: it did not pass (a skipped case was not run). */
 const broken = (c: CaseOutcome): boolean => c.status !== 'pass' && c.status !== 'skipped';
 
-/** At most `rows` cases, those not passing first, in the file's order (probe HM-4: a cut kept passing rows and dropped failing ones). */
-function shownCases(cases: readonly CaseOutcome[], rows: number): readonly CaseOutcome[] {
-  if (cases.length <= rows) return cases;
-  const kept = new Set([...cases.filter(broken), ...cases.filter((c) => !broken(c))].slice(0, rows));
-  return cases.filter((c) => kept.has(c));
+/** The cases a layout shows, in the file's order: at most so many not passing and so many others (probe HM-4). */
+function shownCases(cases: readonly CaseOutcome[], layout: Layout): readonly CaseOutcome[] {
+  const kept = new Set([...cases.filter(broken).slice(0, layout.broken), ...cases.filter((c) => !broken(c)).slice(0, layout.passing)]);
+  return kept.size === cases.length ? cases : cases.filter((c) => kept.has(c));
 }
 
 function suiteSection(suite: SuiteOutcome, layout: Layout): string[] {
@@ -62,12 +64,13 @@ function suiteSection(suite: SuiteOutcome, layout: Layout): string[] {
   if (suite.before?.note) out.push(`_${escapeMarkdown(`${suite.before.ref}: ${suite.before.note}`)}_`, '');
   const header = ['case', 'result', ...labels.map((l, i) => (inline ? escapeMarkdown(l) : String(i + 1)))];
   out.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`);
-  for (const c of shownCases(suite.cases, layout.rows)) {
+  const shown = shownCases(suite.cases, layout);
+  for (const c of shown) {
     const old = before?.get(c.name);
     const pair = (f: (x: CaseOutcome | undefined) => string): string => (before ? `${f(old)} → ${f(c)}` : f(c));
     out.push(`| ${escapeMarkdown(c.name)} | ${pair((x) => (x ? ICON[x.status] : '·'))} | ${labels.map((l) => pair((x) => cell(x, l))).join(' | ')} |`);
   }
-  if (suite.cases.length > layout.rows) out.push('', `_…and ${suite.cases.length - layout.rows} more case(s), left out to keep this comment under the size limit._`);
+  if (suite.cases.length > shown.length) out.push('', `_…and ${suite.cases.length - shown.length} more case(s), left out to keep this comment under the size limit._`);
   if (!inline) out.push('', ...labels.map((l, i) => `${i + 1}. ${escapeMarkdown(l)}`));
   if (layout.details > 0) {
     const lines: string[] = [];
@@ -116,24 +119,23 @@ export function renderTestMarkdown(report: TestReport, options: TestMarkdownOpti
   const max = options.maxChars ?? DEFAULT_MAX_CHARS;
   const failOnWarn = options.failOnWarn ?? false;
   const most = Math.max(0, ...report.suites.map((s) => s.cases.length));
-  const text = render(report, { details: Infinity, rows: most }, report.suites.length, failOnWarn);
+  const text = render(report, { details: Infinity, broken: most, passing: most }, report.suites.length, failOnWarn);
   if (text.length < max) return text;
   const renderCut = (layout: Layout, note: string): string => render(report, layout, report.suites.length, failOnWarn) + note;
   const fits = (layout: Layout, note: string): boolean => renderCut(layout, note).length < max;
   // Passing rows go first, with every failure's details, while every case not passing still has its row.
   const passingCut = '\n_This comment was cut to stay under GitHub’s size limit: some passing rows are left out. The job log and the --junit report have everything._\n';
-  const everyBroken = Math.max(0, ...report.suites.map((s) => s.cases.filter(broken).length));
-  const withDetails = mostRows(everyBroken, most, (rows) => fits({ details: Infinity, rows }, passingCut));
-  if (withDetails !== undefined) return renderCut({ details: Infinity, rows: withDetails }, passingCut);
+  const withDetails = mostRows(0, most, (passing) => fits({ details: Infinity, broken: most, passing }, passingCut));
+  if (withDetails !== undefined) return renderCut({ details: Infinity, broken: most, passing: withDetails }, passingCut);
   // Then the failure details, as many as fit beside every failing row (probe HR-5: all or none went).
   const note = '\n_This comment was cut to stay under GitHub’s size limit: failure details and some rows are left out. The job log and the --junit report have everything._\n';
-  const details = mostRows(1, Math.max(1, ...report.suites.map((s) => s.cases.length * Math.max(1, ...s.cases.map((c) => c.expectations.length + 1)))), (n) => fits({ details: n, rows: everyBroken }, note));
-  if (details !== undefined) return renderCut({ details, rows: everyBroken }, note);
+  const details = mostRows(1, Math.max(1, ...report.suites.map((s) => s.cases.length * Math.max(1, ...s.cases.map((c) => c.expectations.length + 1)))), (n) => fits({ details: n, broken: most, passing: 0 }, note));
+  if (details !== undefined) return renderCut({ details, broken: most, passing: 0 }, note);
   // Then rows of failures.
-  const rows = mostRows(1, most, (n) => fits({ details: 0, rows: n }, note));
-  if (rows !== undefined) return renderCut({ details: 0, rows }, note);
+  const rows = mostRows(1, most, (n) => fits({ details: 0, broken: n, passing: 0 }, note));
+  if (rows !== undefined) return renderCut({ details: 0, broken: rows, passing: 0 }, note);
   for (let suites = report.suites.length - 1; suites >= 0; suites--) {
-    const cut = render(report, { details: 0, rows: 1 }, suites, failOnWarn);
+    const cut = render(report, { details: 0, broken: 1, passing: 0 }, suites, failOnWarn);
     if (cut.length + note.length < max) return cut + note;
   }
   return `### docket test\n\n${tally(report).cases} cases; the report is too large for a comment: see the job log.\n`;

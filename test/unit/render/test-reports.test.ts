@@ -243,6 +243,14 @@ describe('the pull-request comment', () => {
     expect(most).not.toContain('expected redline');
     expect(most).toContain(rowOf(2));
     expect(most).not.toContain(rowOf(0));
+    // Across test files: a small file's passing rows go before a large file's failing ones (probe JB-1).
+    const small = { ...report.suites[0]!, file: 'tests/small.test.yaml', cases: [kase('small passes 1', 'pass'), kase('small passes 2', 'pass'), kase('small fails', 'fail')] };
+    const large = { ...report.suites[0]!, file: 'tests/large.test.yaml', cases: Array.from({ length: 1500 }, (_, i) => kase(name(i), 'fail')) };
+    const both = renderTestMarkdown({ ...report, suites: [large, small] });
+    expect(both.length).toBeLessThan(60_000);
+    expect(both).not.toContain('| small passes 1 |');
+    expect(both).toContain('| small fails |');
+    expect(both).toContain('tests/small.test.yaml · 3 cases, 1 not passing');
   });
 });
 
