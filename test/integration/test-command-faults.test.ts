@@ -160,6 +160,18 @@ describe('docket test when answers are lost', () => {
         await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
       }
     }
+    // A 500 whose look-up for the draft fails too: the case says what docket test does about it, not plan's and apply's words (probe JB-2).
+    const faults = `${emu().emulator.url}/_emulator/faults`;
+    await fetch(faults, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/agreements/v1/agreements', status: 500, count: 1 }) });
+    await fetch(faults, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/agreements/v1/agreements', status: 503, count: 20 }) });
+    try {
+      const r = await runCli(['test', '-C', dir, '--target', 'template/Mutual NDA', '--no-cache'], { env: emu().env });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('hint: the draft may have been made: this run voids the drafts whose create got no answer');
+      expect(r.stdout).not.toMatch(/docket plan|docket apply|next plan/);
+    } finally {
+      await fetch(faults, { method: 'DELETE' });
+    }
     // The runs changed nothing a plan manages.
     const replan = await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env: emu().env });
     expect([replan.code, replan.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
