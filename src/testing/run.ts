@@ -248,9 +248,10 @@ class Reviews {
     const replayed = cached === earlier?.facts ? earlier.replayed : cached.length;
     if (cached.length >= needed) return { facts: cached.slice(0, needed), replayed: Math.min(replayed, needed) };
     if (!ctx.services) {
-      // A damaged entry is not an unrecorded one: said as such (probe GC).
-      const damaged = ctx.cache.unreadableFor(key) ? '; its cache entry is there but could not be read' : '';
-      return { skipped: `not in the cache (${cached.length} of ${needed} run${needed === 1 ? '' : 's'} recorded for this contract, playbook digest ${key.playbook_digest.slice(0, 12)} and review type ${key.review_type}${damaged})` };
+      // A damaged entry is not an unrecorded one: said as such (probe GC), not as "0 recorded" beside it (probe JB-3).
+      const what = `for this contract, playbook digest ${key.playbook_digest.slice(0, 12)} and review type ${key.review_type}`;
+      if (ctx.cache.unreadableFor(key)) return { skipped: `its cache entry ${what} is there but could not be read (damaged or cut short); run without --replay-only to review it again` };
+      return { skipped: `not in the cache (${cached.length} of ${needed} run${needed === 1 ? '' : 's'} recorded ${what})` };
     }
     if (ctx.signal.aborted) return { error: 'interrupted before its reviews started', notRun: true };
     const asked: string[] = [];
