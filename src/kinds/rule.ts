@@ -59,6 +59,15 @@ function fromWire(key: string): string {
  * that keeps only those refuses a summary-only rule as without actions, quoting a condition the file
  * meets (probe ID-1): the refusal says what it takes. Text of white space only is none (IF-1).
  */
+/**
+ * A create the service refused for a summary-only rule's missing `actions` (a service whose rules
+ * may not keep them, as the variants table says): the error says to give the rule `actions`. Also
+ * for docket test's scratch playbook, which makes the rules a plan would (probe JB-4).
+ */
+export function noteSummaryOnlyRefusal(err: unknown, body: Readonly<Record<string, unknown>>): void {
+  if (isBlankText(body.actions) && 'questions' in body) withoutActionsNote(err, "the rule has no `actions`, only `questions` with `generate_summary`, which this service's rules may not keep");
+}
+
 function withoutActionsNote(err: unknown, why: string): void {
   if (err instanceof ApiError && (err.status === 422 || err.status === 400) && aboutActions(err)) err.message = `${err.message} (${why}: give the rule \`actions\`)`;
 }
@@ -329,7 +338,7 @@ export const ruleKind: KindModule<'rule'> = {
             const live = await ctx.readAfterWrites('race:playbooks', () => api.listPlaybooks()).then((all) => all.some((p) => p.id === playbookId), () => true);
             if (!live) err.message = `${err.message} (playbook ${quoteValue(parent.key)} is no longer live: archived in the app or by another apply at the same time; run apply again)`;
           }
-          if (isBlankText(body.actions) && 'questions' in body) withoutActionsNote(err, "the rule has no `actions`, only `questions` with `generate_summary`, which this service's rules may not keep");
+          noteSummaryOnlyRefusal(err, body);
           throw err;
         });
         ctx.registerCreated('rule', change.key, created);

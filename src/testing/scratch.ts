@@ -7,7 +7,7 @@
  */
 import type { ReviewApi } from '../api/review.js';
 import { DocketError } from '../errors.js';
-import { scratchRuleBody, unkeptInScratch, type PlaybookSubject, type SubjectRule } from '../kinds/support/test-subjects.js';
+import { scratchRuleBody, scratchRuleRefused, unkeptInScratch, type PlaybookSubject, type SubjectRule } from '../kinds/support/test-subjects.js';
 import { mapLimit } from '../util/map-limit.js';
 import { SCRATCH_PREFIX, scratchName } from './scratch-name.js';
 import { isLeftover, ownerText, type RunIdentity } from './run-owner.js';
@@ -77,7 +77,10 @@ export class ScratchPlaybooks {
     // Registered before its rules: a failure part-way still archives it.
     this.archive.set(created.id, name);
     const rules = await mapLimit(subject.rules, this.options.concurrency, async (rule) => {
-      const live = await this.api.createRule(created.id, scratchRuleBody(rule), `${name}/${rule.name}`);
+      const live = await this.api.createRule(created.id, scratchRuleBody(rule), `${name}/${rule.name}`).catch((err: unknown) => {
+        scratchRuleRefused(err, rule);
+        throw err;
+      });
       const unkept = unkeptInScratch(rule, live.attributes as unknown as Record<string, unknown>);
       if (unkept) this.unkept.push(`${subject.name}: ${unkept}`);
       return { ...rule, id: live.id };

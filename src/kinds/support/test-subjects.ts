@@ -12,7 +12,7 @@ import type { TestKind } from '../../testing/names.js';
 import type { Services } from '../kind.js';
 import { customTemplateKind } from '../custom-template.js';
 import { playbookKind } from '../playbook.js';
-import { liveRuleTexts, reviewedPart, ruleKind, unkeptFields } from '../rule.js';
+import { liveRuleTexts, noteSummaryOnlyRefusal, reviewedPart, ruleKind, unkeptFields } from '../rule.js';
 import { templateKind } from '../template.js';
 
 /** A rule as a review uses it: what the reviewer reads. `id` is known once it exists live. */
@@ -113,6 +113,11 @@ export function scratchRuleBody(rule: SubjectRule): Record<string, unknown> {
   const body: Record<string, unknown> = { name: rule.name, generate_summary: rule.generate_summary };
   for (const field of ['description', 'actions', 'questions'] as const) if (rule[field] !== null) body[field] = rule[field];
   return body;
+}
+
+/** A scratch rule's create the service refused, said as apply says it of the same rule (probe JB-4). */
+export function scratchRuleRefused(err: unknown, rule: SubjectRule): void {
+  noteSummaryOnlyRefusal(err, scratchRuleBody(rule));
 }
 
 /**

@@ -303,6 +303,12 @@ describe('rule fields the service drops without a word', () => {
     const run = await cli('test', '-C', dir);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Note: P: the service did not keep `generate_summary` (it holds true) of rule "R" as the files give it: the reviews test the playbook as the service holds it');
+ 
+    // A summary-only rule this service refuses: the case's error says what apply's does, to give it actions (probe JB-4).
+    await writeFiles(dir, { 'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    generate_summary: true\n    questions: Is it perpetual?\n' });
+    const refused = await cli('test', '-C', dir, '--no-cache');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain("(the rule has no `actions`, only `questions` with `generate_summary`, which this service's rules may not keep: give the rule `actions`)");
   });
 
   it('says so under the create and the update that sent them, and converges once the files leave them out', async () => {
