@@ -63,8 +63,14 @@ export function redact(text: string, secrets: readonly string[]): string {
   let out = redactAnyCase(text, secrets);
   out = redactCut(out, secrets);
   out = out.includes('%') ? redactEscaped(out, secrets) : out;
-  return out.includes('\\') ? redactBackslashed(out, secrets) : out;
+  out = out.includes('\\') ? redactBackslashed(out, secrets) : out;
+  // A key found from the letter of a JSON escape on (`\bcdef…` for a key `bcdef…`) leaves its
+  // backslash escaping the `[`, which no JSON reads: it goes too (third read TR69-4).
+  return out.includes(`\\${REDACTED}`) ? out.replace(ESCAPE_BEFORE_REDACTED, '$1') : out;
 }
+
+/** An odd run of backslashes right before REDACTED: the last of them escaped a letter the redaction took. */
+const ESCAPE_BEFORE_REDACTED = /(?<!\\)((?:\\\\)*)\\(?=\[redacted\])/g;
 
 /**
  * Each form of a key, in any letter case: one in a case of its own (`sK_lIvE_…` pasted into a name
@@ -108,12 +114,12 @@ function caseless(form: string): RegExp {
 }
 
 /**
- * A percent escape, and the characters of the run of text around it: a URL, or a value written as
- * one. The run stops at a backslash (in JSON and quoted values an escape starts there, `\"` closing
+ * A percent escape (or one an ellipsis cut, `%3…`: third read TR69-2), and the characters of the
+ * run of text around it: a URL, or a value written as one. The run stops at a backslash (in JSON and quoted values an escape starts there, `\"` closing
  * the quote) and at a control character (JSON writes it as an escape, so the text a saved plan's
  * seal covers and the file's text must hide the same characters).
  */
-const PERCENT_ESCAPE = /%[0-9a-fA-F]{2}/g;
+const PERCENT_ESCAPE = /%[0-9a-fA-F]{2}|%[0-9a-fA-F]?(?=…|\.\.\.)/g;
 const PERCENT_RUN_CHAR = /[^\s"'<>`\\\u0000-\u001f\u007f-\u009f]/;
 
 /**
@@ -181,8 +187,11 @@ const ESCAPE_AT = /^(?:\\+(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8
 function redactBackslashed(text: string, secrets: readonly string[]): string {
   const keys = secrets.filter((s) => s.length >= MIN_CUT_KEY);
   return replaceRuns(text, BACKSLASH_MARK, BACKSLASHED_RUN_CHAR, (run, next) => {
-    const body = run.replace(/\\+$/, '');
-    const tail = run.slice(body.length);
+    // Found by a loop: a pattern anchored at the end retried from every backslash of a long run (third read TR69-3).
+    let cut = run.length;
+    while (cut > 0 && run[cut - 1] === '\\') cut--;
+    const body = run.slice(0, cut);
+    const tail = run.slice(cut);
     // A line break cuts the text there: as text shows it, or as JSON does (an even count before its closing quote).
     const lineEnd = tail.length > 0 && (next === undefined || next === '\r' || next === '\n' || (next === '"' && tail.length % 2 === 0));
     const { decoded, starts } = escapesRead(body);

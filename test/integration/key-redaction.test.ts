@@ -162,6 +162,16 @@ describe('API keys in output', () => {
       expect(JSON.parse(json), line).toEqual({ excerpt: shown });
     }
     expect(JSON.parse(redact('{"excerpt":"…ef12\\\\x33456\\" more"}', secrets))).toEqual({ excerpt: '[redacted]" more' });
+    // Third read TR69: a percent escape cut by an ellipsis; a run of backslashes read once; a key
+    // found from the letter of a JSON escape on takes its backslash too, so the JSON still reads.
+    expect([redact('"sk_live_abcdef%3…', secrets), redact('sk_live_abcdef%…', secrets)]).toEqual(['"[redacted]', '[redacted]']);
+    expect(redact(`\\x41${'\\'.repeat(200_000)}a`, secrets)).toBe(`\\x41${'\\'.repeat(200_000)}a`);
+    const lettered = keyValues({ DOCKET_API_KEY: 'bcdef123456xx' });
+    for (const json of ['{"e":"x\\bcdef12\\\\"}', '{"e":"\\bcdef123456…"}', '{"e":"\\bcdef123456xx"}']) {
+      const shown = redact(json, lettered);
+      expect(shown, json).toContain('[redacted]');
+      expect(() => JSON.parse(shown), json).not.toThrow();
+    }
     // Escapes that spell no key, a short piece before a backslash, and a backslash inside a word stay.
     expect(redact('a \\x41\\u0042 "sk_li\\" C:\\x73k', secrets)).toBe('a \\x41\\u0042 "sk_li\\" C:\\x73k');
     // Long runs with an escape mark that starts no key are read once: a pattern finding the run took minutes for 1 MB.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { excerptAround } from '../../../src/render/json.js';
-import { wholeSlice } from '../../../src/util/whole-slice.js';
+import { wholeSlice, windowAround } from '../../../src/util/whole-slice.js';
 
 describe('wholeSlice', () => {
   it('never splits an emoji at either end, and slices plain text as slice does', () => {
@@ -16,5 +16,19 @@ describe('wholeSlice', () => {
     const excerpt = excerptAround(line, 300);
     expect(excerpt.startsWith('…')).toBe(true);
     expect(excerpt).not.toMatch(/(^|[^\ud800-\udbff])[\udc00-\udfff]|[\ud800-\udbff]($|[^\udc00-\udfff])/);
+  });
+
+  it('never cuts a window inside an escape, at its start or its end: the remnant would hide a key written with it from redaction (third read TR69-1)', () => {
+    const line = `${'x'.repeat(100)}a: "\\x73k_live_abcdef123456" b: "%73k%5Flive"${'y'.repeat(300)}`;
+    const escapes = /\\x[0-9a-f]{2}|%[0-9a-f]{2}/gi;
+    for (let at = 100; at < 160; at++) {
+      for (const width of [30, 31, 32, 33]) {
+        const { text, start } = windowAround(line, at, width, 10);
+        const inner = text.replace(/^…/, '').replace(/…$/, '');
+        // What is shown is the line from `start`, and holds no piece of an escape but whole ones.
+        expect(line.startsWith(inner, start), `${at}/${width}`).toBe(true);
+        expect(inner.replace(escapes, ''), `${at}/${width}`).not.toMatch(/\\|%/);
+      }
+    }
   });
 });
