@@ -60,13 +60,29 @@ export function withoutSecretKeys<V>(map: ReadonlyMap<string, V>, secrets: reado
 }
 
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = redactAnyCase(text, secrets);
-  out = redactCut(out, secrets);
-  out = out.includes('%') ? redactEscaped(out, secrets) : out;
-  out = out.includes('\\') ? redactBackslashed(out, secrets) : out;
+  let out = text;
+  // A pass that hides part of a key (what one spelling of it holds) leaves the rest beside
+  // `[redacted]`, which every pass reads as a cut: so again, until nothing changes (fuzzed: a key
+  // half percent-escaped, half in YAML's escapes, cut by an excerpt's window, kept 12 characters).
+  for (let round = 0; round < 4; round++) {
+    const next = redactOnce(out, secrets);
+    if (next === out) break;
+    out = next;
+  }
   // A key found from the letter of a JSON escape on (`\bcdef…` for a key `bcdef…`) leaves its
   // backslash escaping the `[`, which no JSON reads: it goes too (third read TR69-4).
   return out.includes(`\\${REDACTED}`) ? out.replace(ESCAPE_BEFORE_REDACTED, '$1') : out;
+}
+
+/**
+ * The passes, those that read escapes first: a pass on the text as written could hide a piece of a
+ * key that starts inside an escape, and break the escape that spells the rest of it.
+ */
+function redactOnce(text: string, secrets: readonly string[]): string {
+  let out = text.includes('\\') ? redactBackslashed(text, secrets) : text;
+  out = out.includes('%') ? redactEscaped(out, secrets) : out;
+  out = redactAnyCase(out, secrets);
+  return redactCut(out, secrets);
 }
 
 /** An odd run of backslashes right before REDACTED: the last of them escaped a letter the redaction took. */
@@ -161,7 +177,7 @@ function redactEscaped(text: string, secrets: readonly string[]): string {
  * perhaps inside an escape: `%5…`): the run goes whole, as where it holds the key.
  */
 function escapedCut(run: string, keys: readonly string[]): boolean {
-  if (!run.includes('…') && !run.includes('...')) return false;
+  if (!hasCut(run)) return false;
   const decoded = percentDecoded(run).replace(/%[0-9a-fA-F]?(?=…|\.\.\.)/g, '');
   return keys.some((k) => redactCut(decoded, [k]) !== decoded || redactCut(decoded.toLowerCase(), [k.toLowerCase()]) !== decoded.toLowerCase());
 }
@@ -180,8 +196,8 @@ const ESCAPE_AT = /^(?:\\+(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8
 
 /**
  * A key written with escapes in a run (YAML's and percent ones mixed), found with them read: each
- * place of the run that holds it replaced, or the whole run where an ellipsis cut a piece of it;
- * and a piece of a key before the backslash that ends a line of a double-quoted value. The
+ * place of the run that holds it, or a piece of it an ellipsis cut, replaced (the escapes that spell
+ * it whole); and a piece of a key before the backslash that ends a line of a double-quoted value. The
  * backslashes that end the run stay as they are: in JSON one escapes the quote after it.
  */
 function redactBackslashed(text: string, secrets: readonly string[]): string {
@@ -196,8 +212,7 @@ function redactBackslashed(text: string, secrets: readonly string[]): string {
     const lineEnd = tail.length > 0 && (next === undefined || next === '\r' || next === '\n' || (next === '"' && tail.length % 2 === 0));
     const { decoded, starts } = escapesRead(body);
     const at = (i: number): number => starts[i] ?? body.length;
-    const spans = keys.flatMap((k) => keyMatches(decoded, k)).map(([a, b]): [number, number] => [at(a), at(b)]);
-    if ((decoded.includes('…') || decoded.includes('...')) && redactCut(decoded, keys) !== decoded) return `${REDACTED}${tail}`;
+    const spans = [...keys.flatMap((k) => keyMatches(decoded, k)), ...cutSpans(decoded, keys)].map(([a, b]): [number, number] => [at(a), at(b)]);
     if (lineEnd) {
       const lower = sameLengthLower(decoded);
       for (const key of lowerForms(secrets)) {
@@ -243,7 +258,12 @@ function replaceSpans(text: string, spans: [number, number][]): string {
 
 /** A piece of a key beside an ellipsis is a key a message (quoteValue cuts at 60) or an excerpt's window cut short. */
 const MIN_CUT_KEY = KEY_PIECE_MIN;
-const ELLIPSIS = /\.\.\.|…/g;
+/** Where output cut a key short: an ellipsis, or what a pass already hid of it (the rest of a key is beside that). */
+const CUT = /\.\.\.|…|\[redacted\]/g;
+
+function hasCut(text: string): boolean {
+  return text.includes('…') || text.includes('...') || text.includes(REDACTED);
+}
 
 /**
  * Replaces each piece of `secret` (MIN_CUT_KEY characters or more) beside an ellipsis: a quote or
@@ -251,13 +271,19 @@ const ELLIPSIS = /\.\.\.|…/g;
  * (`…SECRETabc12`, `live_SECRET…`; probe FV).
  */
 function redactCut(text: string, secrets: readonly string[]): string {
-  if (!text.includes('…') && !text.includes('...')) return text;
+  const cuts = cutSpans(text, secrets);
+  return cuts.length === 0 ? text : replaceSpans(text, cuts);
+}
+
+/** The places of `text` redactCut replaces. */
+function cutSpans(text: string, secrets: readonly string[]): [number, number][] {
   const cuts: [number, number][] = [];
+  if (!hasCut(text)) return cuts;
   // Each form of a key on the same text: one (escaped, say) may hold only part of the piece another
   // holds whole. In any letter case, as whole keys are (second read): found in the text lower-cased.
   const keys = lowerForms(secrets).filter((s) => s.length > MIN_CUT_KEY);
   const lower = sameLengthLower(text);
-  for (const m of lower.matchAll(ELLIPSIS)) {
+  for (const m of lower.matchAll(CUT)) {
     const after = m.index + m[0].length;
     for (const secret of keys) {
       const start = pieceEndingAt(lower, m.index, secret);
@@ -266,7 +292,7 @@ function redactCut(text: string, secrets: readonly string[]): string {
       if (end !== undefined) cuts.push([after, end]);
     }
   }
-  return cuts.length === 0 ? text : replaceSpans(text, cuts);
+  return cuts;
 }
 
 /**

@@ -153,15 +153,15 @@ describe('API keys in output', () => {
       ['"\\U0001F600\\U0001F600\\x73k_live_abcdef123456"', '"\\U0001F600\\U0001F600[redacted]"'],
       ['"\\x73k%5Flive_abcdef123456"', '"[redacted]"'],
       ['"sk_live_abcdef1234\\x35\\', '"[redacted]\\'],
-      ['"sk_live_abcdef12\\x3…', '"[redacted]'],
-      ['"sk_live_abcdef12\\…', '"[redacted]'],
+      ['"sk_live_abcdef12\\x3…', '"[redacted]…'],
+      ['"sk_live_abcdef12\\…', '"[redacted]…'],
     ];
     for (const [line, shown] of hidden) {
       expect(redact(line, secrets), line).toBe(shown);
       const json = redact(JSON.stringify({ excerpt: line }), secrets);
       expect(JSON.parse(json), line).toEqual({ excerpt: shown });
     }
-    expect(JSON.parse(redact('{"excerpt":"…ef12\\\\x33456\\" more"}', secrets))).toEqual({ excerpt: '[redacted]" more' });
+    expect(JSON.parse(redact('{"excerpt":"…ef12\\\\x33456\\" more"}', secrets))).toEqual({ excerpt: '…[redacted]" more' });
     // Third read TR69: a percent escape cut by an ellipsis; a run of backslashes read once; a key
     // found from the letter of a JSON escape on takes its backslash too, so the JSON still reads.
     expect([redact('"sk_live_abcdef%3…', secrets), redact('sk_live_abcdef%…', secrets)]).toEqual(['"[redacted]', '[redacted]']);
