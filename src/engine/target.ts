@@ -186,9 +186,11 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
       ? plan.warnings
       : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)) && !notCreated.some((c) => isRenameHintOf(w, c)) && !untargeted.some((d) => isCreateOnlyHintOf(w, d)))
   ).map((w) => unarchived.reduce(withoutArchiveOf, w));
-  const { held: _all, ...rest } = plan;
+  // Files `--adopt-files` records: only the targets', as every other write of the run (probe JD-1).
+  const adoptable = plan.adoptable?.filter((a) => wanted(a.kind, a.key, undefined));
+  const { held: _all, adoptable: _every, ...rest } = plan;
   return {
-    plan: { ...rest, changes, warnings, summary: summarize(changes), targets: targets.map((t) => t.text), ...(held?.length ? { held } : {}) },
+    plan: { ...rest, changes, warnings, summary: summarize(changes), targets: targets.map((t) => t.text), ...(held?.length ? { held } : {}), ...(adoptable?.length ? { adoptable } : {}) },
     diagnostics,
   };
 }

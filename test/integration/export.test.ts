@@ -226,6 +226,11 @@ describe('docket export', () => {
     const plan = await expectNoChanges(cli, out);
     expect(plan.stdout).toContain('cannot compare attachments/security-exhibit.pdf');
 
+    // Adopting with --target records only the targets' files: the attachment is none of them (probe JD-1).
+    const elsewhere = await cli('apply', '-C', out, '--auto-approve', '--adopt-files', '--target', 'template/Cloud Service Agreement');
+    expect(elsewhere.code).toBe(0);
+    expect(elsewhere.stderr).not.toContain('Recorded');
+    expect(await readFile(join(out, 'docket.lock.json'), 'utf8')).not.toContain('attachments/security-exhibit.pdf');
     const adopt = await cli('apply', '-C', out, '--auto-approve', '--adopt-files');
     expect(adopt.code).toBe(0);
     expect(adopt.stderr).toContain('Recorded 1 file(s) in docket.lock.json');
