@@ -39,9 +39,15 @@ export class TestCache {
   /** Why an entry could not be written, when one could not: said once the run ends. */
   unwritten: string | undefined;
 
+  /**
+   * `hide`: what replaces a key's value in a review's text before it is written (a key someone
+   * pasted into a rule comes back in the reviewer's words): the recipe shares the cache with pull
+   * requests from forks, where the key must not go (probe JC-1).
+   */
   constructor(
     readonly dir: string,
     private readonly now: () => Date = () => new Date(),
+    private readonly hide: (text: string) => string = (text) => text,
   ) {}
 
   private file(key: CacheKey): string {
@@ -76,7 +82,7 @@ export class TestCache {
   async put(key: CacheKey, runs: ReviewFacts[]): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     const at = this.now().toISOString();
-    const body: CacheFile = { version: 1, key, runs: runs.map((facts) => ({ recorded_at: at, facts })) };
+    const body: CacheFile = { version: 1, key, runs: runs.map((facts) => ({ recorded_at: at, facts: withTextHidden(facts, this.hide) })) };
     const file = this.file(key);
     try {
       await asOwnFile(file);
@@ -86,6 +92,14 @@ export class TestCache {
       this.unwritten ??= (error as NodeJS.ErrnoException).code ?? String(error);
     }
   }
+}
+
+/** A value with every text in it as `hide` gives it back. */
+function withTextHidden<T>(value: T, hide: (text: string) => string): T {
+  if (typeof value === 'string') return hide(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => withTextHidden(v, hide)) as T;
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withTextHidden(v, hide)])) as T;
+  return value;
 }
 
 const text = (v: unknown): boolean => v === null || typeof v === 'string';

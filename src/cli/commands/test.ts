@@ -42,7 +42,7 @@ import { failed } from '../../testing/outcome.js';
 import { runTests, type CompareTo } from '../../testing/run.js';
 import type { TestFile, TestReport } from '../../testing/types.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../../util/atomic-write.js';
-import { junitKeyValues, redact } from '../redact.js';
+import { junitKeyValues, keyValues, redact } from '../redact.js';
 import { VERSION } from '../../version.js';
 import { annotatingProblems, annotationsOption, repoPathPrefix, type AnnotationFormat } from '../annotations.js';
 import { writeWorkflowCommands } from '../workflow-commands.js';
@@ -367,7 +367,8 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
       s.progress.start('Testing');
       const uploads = UploadCopy.in(project.root);
       const contracts = contractStoreOf(s, emulator, uploads);
-      const cache = new TestCache(join(project.root, CACHE_DIR, cachePartition(emulator, reviewUrl)));
+      const secrets = keyValues(io.env);
+      const cache = new TestCache(join(project.root, CACHE_DIR, cachePartition(emulator, reviewUrl)), undefined, secrets.length > 0 ? (text) => redact(text, secrets) : undefined);
       const run = await runTests(
         selected,
         {

@@ -1,0 +1,35 @@
+/** The test cache on disk: what it writes is what a pull request from a fork may read. */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { keyValues, redact } from '../../../src/cli/redact.js';
+import { TestCache, type CacheKey } from '../../../src/testing/cache.js';
+import type { ReviewFacts } from '../../../src/testing/types.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+
+afterAll(removeMadeDirs);
+
+const KEY: CacheKey = { contract_sha256: 'a'.repeat(64), playbook_digest: 'b'.repeat(64), review_type: 'RedlineReview' };
+
+describe('TestCache', () => {
+  it('writes no key a review\'s text holds (one pasted into a live rule comes back in the reviewer\'s words), and replays the text as written (probe JC-1)', async () => {
+    const dir = await makeDir({});
+    const secret = 'sk_live_Zq9SECRETkey77abcdXYZ';
+    const secrets = keyValues({ DOCKET_API_KEY: secret });
+    const cache = new TestCache(dir, () => new Date(0), (text) => redact(text, secrets));
+    const facts = {
+      review_id: 'r-1',
+      review_type: 'RedlineReview',
+      redlines: [{ topic: `Term ${secret}`, rule: null, evaluation: 'accept', commentary: `Topic "Term ${secret}": fine` }],
+      flags: [],
+      positions: [{ summary: null, detailed_explanation: `see ${secret.toUpperCase()}` }],
+    } as unknown as ReviewFacts;
+    await cache.put(KEY, [facts]);
+    const [file] = await readdir(dir);
+    const written = await readFile(join(dir, file!), 'utf8');
+    expect(written).not.toMatch(/Zq9SECRET/i);
+    expect(written).toContain('Topic \\"Term [redacted]\\": fine');
+    const [replayed] = await cache.get(KEY);
+    expect(replayed?.redlines[0]).toMatchObject({ topic: 'Term [redacted]', evaluation: 'accept' });
+  });
+});
