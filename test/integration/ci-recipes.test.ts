@@ -209,9 +209,11 @@ describe('examples/ci/github-actions.yml', () => {
     expect(apply).toBeGreaterThan(plan);
   });
 
-  it("runs apply as the step's own process, so a cancelled job's signals reach docket", () => {
+  it("runs apply, test and pull as the step's own process, so a cancelled job's signals reach docket (probe JC-2)", () => {
     // The runner signals the step's process only; a shell in between would swallow them.
     expect(stepRunning('apply', /docket apply/).run!.trim()).toMatch(/^exec docket apply /);
+    expect(stepRunning('test', /docket test/).run!.trim()).toMatch(/^exec docket test /);
+    expect(stepRunning('pull', /docket pull/).run!.trim()).toMatch(/^exec docket pull /);
   });
 
   it('fails the drift report on exit code 2 with a message, the report in the job summary', () => {
