@@ -5,7 +5,7 @@ import { plural } from './facts.js';
 import { displayWidth } from './width.js';
 import { windowAround } from '../util/whole-slice.js';
 import { stripControl } from './sanitize.js';
-import { oneLine } from './value.js';
+import { oneLine, onePath } from './value.js';
 import type { SourceLine } from '../config/source-lines.js';
 import { excerptWithoutSecrets, lineWithoutSecrets } from '../config/url-secrets.js';
 
@@ -13,7 +13,7 @@ import { excerptWithoutSecrets, lineWithoutSecrets } from '../config/url-secrets
 function clean(d: Diagnostic): Diagnostic {
   // A name or reference written into a message as it is (`custom-term "https://…"`) hides a URL's secrets as quoted values do.
   const out: Diagnostic = { ...d, code: oneLine(d.code), message: stripControl(lineWithoutSecrets(d.message)) };
-  if (d.file !== undefined) out.file = oneLine(d.file);
+  if (d.file !== undefined) out.file = onePath(d.file);
   if (d.path !== undefined) out.path = oneLine(d.path);
   if (d.hint !== undefined) out.hint = stripControl(lineWithoutSecrets(d.hint));
   return out;

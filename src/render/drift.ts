@@ -12,7 +12,7 @@ import { targetLine as markdownTargetLine } from './markdown.js';
 import { painter } from './paint.js';
 import { codeSpan, escapeMarkdown } from './sanitize.js';
 import { headerLines } from './text.js';
-import { oneLine, quote } from './value.js';
+import { oneLine, onePath, quote } from './value.js';
 
 /** Drift groups, most common first (the order DRIFT_DIRECTIONS lists them in). */
 const DRIFT_ORDER: readonly Direction[] = [...DRIFT_DIRECTIONS];
@@ -138,7 +138,7 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
   const lines = [...headerLines('drift', plan, paint), ''];
   const line = (i: DriftItem): string => {
     const fields = fieldList(i, oneLine);
-    const at = i.source ? ` (${oneLine(i.source.file)}:${i.source.line})` : '';
+    const at = i.source ? ` (${onePath(i.source.file)}:${i.source.line})` : '';
     const when = i.updated_at ? ` · updated ${oneLine(i.updated_at)}` : '';
     const policy = i.policy ? ` · drift: ${i.policy}` : '';
     return `  ${directionSign(i.direction)} ${subject(i, quote)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
@@ -161,7 +161,7 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
   // Objects, not changes: a rename and an edit of one rule are two changes of a plan.
   if (owed > 0) lines.push(`${plural(owed, 'object')} changed in the files ${owed === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` shows ${owed === 1 ? 'it' : 'them'}.`);
   if (leftLive > 0) lines.push(leftLiveLine(leftLive));
-  if (report.adopting?.length) lines.push(adoptingLine(report.adopting, (a) => `${subject(a, quote)} (${oneLine(a.file)})`));
+  if (report.adopting?.length) lines.push(adoptingLine(report.adopting, (a) => `${subject(a, quote)} (${onePath(a.file)})`));
   const scope = scopeLine(opts.scope, oneLine);
   if (scope) lines.push(scope);
   return `${lines.join('\n')}\n`;

@@ -15,7 +15,7 @@ import { painter } from './paint.js';
 import { codeSpan, escapeMarkdown, fencedBlock, stripControl } from './sanitize.js';
 import { scopeLine } from './drift.js';
 import { headerLines } from './text.js';
-import { oneLine, quote } from './value.js';
+import { oneLine, onePath, quote } from './value.js';
 import { markInvisible } from '../config/quote.js';
 import { excerptWithoutSecrets } from '../config/url-secrets.js';
 import { maxEditLength, replacedBlock, sameLineNotes } from './textdiff.js';
@@ -121,13 +121,13 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
   }
   if (result.notPulled.length > 0) {
     lines.push(paint('bold', `Not pulled (${result.notPulled.length}):`));
-    for (const e of result.notPulled) lines.push(`  ${subject(e, quote)}${e.fields.length ? ` ${e.fields.map(oneLine).join(', ')}` : ''}${e.file ? ` (${oneLine(e.file)}${e.line ? `:${e.line}` : ''})` : ''}: ${oneLine(e.reason ?? '')}`);
+    for (const e of result.notPulled) lines.push(`  ${subject(e, quote)}${e.fields.length ? ` ${e.fields.map(oneLine).join(', ')}` : ''}${e.file ? ` (${onePath(e.file)}${e.line ? `:${e.line}` : ''})` : ''}: ${oneLine(e.reason ?? '')}`);
     lines.push('');
   }
   if (result.notes.length > 0) lines.push('Notes:', ...result.notes.map((n) => `  - ${oneLine(n)}`), '');
   // Hundreds of files (terms made in the app, each with its body) are named as a partial plan names targets: the first few, then a count.
   const paths = shortList(
-    result.files.map((f) => `${oneLine(f.path)}${changeOf(f) === 'modified' ? '' : ` (${changeOf(f)})`}`),
+    result.files.map((f) => `${onePath(f.path)}${changeOf(f) === 'modified' ? '' : ` (${changeOf(f)})`}`),
     LISTED_FILES,
   );
   const rest = result.files.length > LISTED_FILES ? ' (git status lists them)' : '';

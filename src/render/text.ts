@@ -33,7 +33,7 @@ import { painter, type Paint, type Style } from './paint.js';
 import { writeLines } from './chunks.js';
 import { stripControl } from './sanitize.js';
 import { diffLines, itemDiff, sameLineNotes } from './textdiff.js';
-import { formatValue, oneLine, quote, sameShownNote } from './value.js';
+import { formatValue, oneLine, onePath, quote, sameShownNote } from './value.js';
 
 export { renderApplyReportText, writeApplyReportText } from './apply-text.js';
 export { renderDiagnosticsText } from './diagnostics-text.js';
@@ -69,7 +69,7 @@ function headline(c: Change, paint: Paint): string {
   const what = from ? ` ${quote(from.label)} → ${quote(changeLabel(c))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${quote(changeLabel(c))}`;
   const tail: string[] = [];
   if (c.action === 'delete' && c.irreversible && !c.policy) tail.push('(permanent)');
-  if (c.source) tail.push(`(${oneLine(c.source.file)}:${c.source.line})`);
+  if (c.source) tail.push(`(${onePath(c.source.file)}:${c.source.line})`);
   const direction = directionLabel(c);
   const line = `${paint(SYMBOL_STYLE[symbol] ?? 'bold', symbol)} ${c.action} ${c.kind}${what}`;
   return `${CHANGE_INDENT}${[line, ...tail].join(' ')}${direction ? ` · ${paint(isDrift(c.direction) ? 'magenta' : 'dim', direction)}` : ''}`;

@@ -46,3 +46,11 @@ export function quote(s: string): string {
 export function oneLine(s: string): string {
   return markInvisible(stripControl(s).replace(/[\n\t]+/g, ' '));
 }
+
+/**
+ * A file path on one line: a line break or a tab in it shown as `<U+000A>`, not as a space, since a
+ * path with one is another file than one with a space (probe JC-5); the rest as oneLine.
+ */
+export function onePath(path: string): string {
+  return markInvisible(stripControl(path).replace(/[\n\t]/g, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`));
+}

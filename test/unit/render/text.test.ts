@@ -22,6 +22,12 @@ describe('renderPlanText', () => {
     expect(dashed).toContain(`        +--${nfd} (no visible difference: the same letters, their accents encoded otherwise)`);
   });
 
+  it('shows a line break or a tab in a file\'s name as what it is, not as a space (probe JC-5)', () => {
+    const c = { ...change('update', 'playbook', 'NDA', { fields: { description: ['a', 'b'] } }), source: { file: 'playbooks/n\n::error::x\t.yaml', line: 1, col: 1 } };
+    const shown = text(plan([c]));
+    expect(shown).toContain('(playbooks/n<U+000A>::error::x<U+0009>.yaml:1)');
+  });
+
   it('shows what apply sends where the files write it otherwise than it is compared ("0", compared as 0)', () => {
     const c = change('update', 'template', 'PSA', { fields: { 'parameters.provider': [3, 0] } });
     c.fields[0]!.sent = '0';
