@@ -150,7 +150,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
       // A name holding what prints as nothing cannot be typed as the message shows it.
       const typed = meant !== undefined && bashWord(meant) !== shellWord(meant) ? `; type that one in bash or zsh as --target ${bashWord(meant)}` : '';
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} ${missing}${suggestion}`, {
-        hint: `targets are KIND/NAME with the CLI kind names, e.g. playbook/Inbound NDA or rule/Inbound NDA/Term${typed}`,
+        hint: `targets are KIND/NAME with the CLI kind names, e.g. playbook/NAME, rule/PLAYBOOK/RULE or organization${typed}`,
       });
     }
   }

@@ -156,10 +156,10 @@ describe('limitToTargets', () => {
     const result = limitToTargets(planOf([], { 'playbook:NDA\u200b': 'pb-1' }), [desiredPlaybook('NDA\u200b')], [target('playbook/NDA')], KINDS);
     expect(result.diagnostics.errors[0]).toMatchObject({
       message: '--target playbook/NDA: no playbook "NDA" is declared or exists live, did you mean "playbook/NDA\\u200b"?',
-      hint: "targets are KIND/NAME with the CLI kind names, e.g. playbook/Inbound NDA or rule/Inbound NDA/Term; type that one in bash or zsh as --target $'playbook/NDA\\xe2\\x80\\x8b'",
+      hint: "targets are KIND/NAME with the CLI kind names, e.g. playbook/NAME, rule/PLAYBOOK/RULE or organization; type that one in bash or zsh as --target $'playbook/NDA\\xe2\\x80\\x8b'",
     });
     // A name anyone can type is not spelt out again.
-    expect(limitToTargets(planOf([], { 'playbook:NDA 2': 'pb-1' }), [desiredPlaybook('NDA 2')], [target('playbook/NDA')], KINDS).diagnostics.errors[0]!.hint).toBe('targets are KIND/NAME with the CLI kind names, e.g. playbook/Inbound NDA or rule/Inbound NDA/Term');
+    expect(limitToTargets(planOf([], { 'playbook:NDA 2': 'pb-1' }), [desiredPlaybook('NDA 2')], [target('playbook/NDA')], KINDS).diagnostics.errors[0]!.hint).toBe('targets are KIND/NAME with the CLI kind names, e.g. playbook/NAME, rule/PLAYBOOK/RULE or organization');
   });
 
   it('names the object a former name its renamed_from lists now has, once the rename is applied (probe DO)', () => {
