@@ -380,7 +380,8 @@ export const NOT_KEPT = 'unkept';
 /**
  * After an apply: every declared object in the plan's scope whose changes all succeeded now
  * matches its files (drift held back by a policy included: the record says what the files hold,
- * so the next plan still sees that live moved); removed objects are forgotten.
+ * so the next plan still sees that live moved; not on an object never in sync, which live never
+ * matched); removed objects are forgotten.
  */
 export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   const { plan, report } = input;
@@ -418,7 +419,11 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   // The children of an object a concurrent apply also created, whose copy was kept: this run's
   // children went aside with its own copy, and the ids it knows are theirs, not the kept ones'.
   const keptOther = keptOtherParents(plan, report);
+  // Drift a policy holds on an object never in sync before: live never matched the files, so no
+  // record says it did (it would make the next plan call the app's side changed live; probe JD-3).
+  const heldUnsynced = new Set((plan.held ?? []).map((c) => refKey(c.kind, c.key)).filter((key) => input.state?.idOf(key) === undefined));
   for (const [d, key] of inSync) {
+    if (heldUnsynced.has(key)) continue;
     if (keptOther.size > 0 && d.parent && keptOther.has(refKey(d.parent.kind, d.parent.key))) continue;
     // Another's copy was kept: what it holds is not known to match the files (someone in the app may have made it).
     if (keptOther.size > 0 && keptOther.has(key)) {

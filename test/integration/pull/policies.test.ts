@@ -143,6 +143,18 @@ describe('drift policies', () => {
     expect((await cli('plan', '-C', dir, '--target', 'playbook/Both Sides', '--detailed-exitcode')).code).toBe(0);
   });
 
+  it('an apply does not record in sync an object made in the app whose difference a policy holds: it never matched, so the next plan does not call it changed live (probe JD-3)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/z.yaml': 'kind: Playbook\nname: Zeta JD\ndescription: files text\ndrift: ignore\nrules: []\n' });
+    await new App(emulator().env).createPlaybook({ name: 'Zeta JD', description: 'app text' });
+    const line = async (): Promise<string> => (await cli('plan', '-C', dir, '--target', 'playbook/Zeta JD')).stdout.split('\n').find((l) => l.includes('playbook "Zeta JD"')) ?? '';
+    const before = await line();
+    expect(before).toContain('drift: ignore');
+    await applyOk(cli, dir);
+    const after = await line();
+    expect(after).not.toContain('changed live');
+    expect(after).toBe(before);
+  });
+
   it('a saved plan made stale by a changed drift policy says the configuration changed, not that the object changed live (probe GB)', async () => {
     const file = 'kind: Playbook\nname: Policy Flip\ndrift: revert\nrules:\n  - name: Term\n    actions: ACCEPT 3 years\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file });
