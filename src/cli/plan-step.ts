@@ -86,7 +86,7 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
     // a change no request can make, a reference the files changed to name nothing (probe FL), an
     // upload that may have happened.
     if (opts.readOnly) for (const d of result.diagnostics) if (d.severity === 'warning' && SAID_READ_ONLY.has(d.code)) s.logger.info(`Warning: ${warningText(d)}`);
-    const lockless = lockKnowsNothing(s, result.plan);
+    const lockless = lockKnowsNothing(s, result.plan, result.live);
     if (lockless) result.plan.warnings.push(lockless);
     if (running && running.command === undefined) {
       const warning = runningApplyWarning(running, p.root);
@@ -129,8 +129,8 @@ const SAID_READ_ONLY: ReadonlySet<string> = new Set(['unsupported-change', 'unkn
  * So too an upload of an object the sync records say docket synced before, though the lock holds
  * no entry of its upload (a saved plan applied after the lock was lost writes the one, not the other).
  */
-function lockKnowsNothing(s: Session, plan: Plan): string | undefined {
-  const said = lockKnowsNothingOf(s, plan);
+function lockKnowsNothing(s: Session, plan: Plan, live: readonly LiveResource[]): string | undefined {
+  const said = lockKnowsNothingOf(s, plan, live);
   return said === undefined ? undefined : said + strandedEntriesNote(s);
 }
 
@@ -151,7 +151,7 @@ function strandedEntriesNote(s: Session): string {
   return `. docket.lock.json still holds version 1 entries of the environment ${names}, which docket.yaml no longer defines: if this environment was renamed from ${stranded.length === 1 ? 'it' : 'one of them (FORMER below)'}, give it that name again, run \`${apply}\` once (it moves those entries to this target's section), then rename it to ${quoteValue(location.environment, 80)} again`;
 }
 
-function lockKnowsNothingOf(s: Session, plan: Plan): string | undefined {
+function lockKnowsNothingOf(s: Session, plan: Plan, live: readonly LiveResource[]): string | undefined {
   const uploads = plan.changes.filter((c) => c.action === 'upload');
   if (uploads.length === 0) return undefined;
   const records = s.sync().byKey;
@@ -165,13 +165,17 @@ function lockKnowsNothingOf(s: Session, plan: Plan): string | undefined {
     return `docket.lock.json records no upload of ${noun} ${quoteValue(lost.name, 200)}, though docket synced it before: the upload above may be of a file that is live already (the service cannot list them); to keep the live one, pin its id with \`id:\` (see "Adopting an existing organization" in the README)`;
   }
   if (Object.keys(s.lock.files).length > 0) return undefined;
-  // Records of the review service (a run with \`--target\` on a playbook since) say nothing of uploads.
-  const agreements = new Set(KINDS.filter((k) => k.service === 'agreements').map((k) => k.name as string));
-  for (const key of records.keys()) if (agreements.has(key.slice(0, key.indexOf(':')))) return undefined;
   // Uploads are made for the objects that name them (templates): one the files declare that is live already names its uploads.
   const unlisted = new Set(KINDS.filter((k) => k.uploadsUnreadable).map((k) => k.name));
   const naming = new Set(KINDS.filter((k) => k.reads?.some((r) => unlisted.has(r))).map((k) => k.name));
   if (!s.workspace.desired.some((d) => naming.has(d.kind) && plan.ids[refKey(d.kind, d.key)] !== undefined)) return undefined;
+  // Records of the agreements service say docket applied here, and would have recorded its uploads,
+  // unless a live object names uploads by id all the same: an export writes such records, and no
+  // upload entry, for an organization whose templates name attachments (probe JD-2). Records of the
+  // review service (a run with \`--target\` on a playbook since) say nothing of uploads.
+  const namesUploads = live.some((l) => naming.has(l.kind) && Object.values(l.refIds ?? {}).some((id) => (Array.isArray(id) ? id.length > 0 : id !== null && id !== undefined && id !== '')));
+  const agreements = new Set(KINDS.filter((k) => k.service === 'agreements').map((k) => k.name as string));
+  if (!namesUploads) for (const key of records.keys()) if (agreements.has(key.slice(0, key.indexOf(':')))) return undefined;
   return `docket.lock.json records nothing for this target (it is missing, or was made for another organization), yet the organization already holds templates the files declare: the ${uploads.length === 1 ? 'upload' : `${uploads.length} uploads`} above may be of files that are live already (the service cannot list them); to keep a live one, pin its id with \`id:\` (see "Adopting an existing organization" in the README)`;
 }
 

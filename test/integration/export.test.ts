@@ -221,6 +221,17 @@ describe('docket export', () => {
     expect(fresh.stdout).not.toContain('missing-file');
     expect(fresh.stdout).not.toContain('cannot compare');
 
+    // A copy whose attachment document drops its `id:`: the upload is said to be of a file that may be
+    // live already, the templates naming uploads the lock does not record (probe JD-2).
+    const unpinned = join(await makeDir({}), 'unpinned');
+    await cp(out, unpinned, { recursive: true });
+    await addFile(unpinned, 'attachments/security-exhibit.pdf', pdf('security'), 'attachments/security-exhibit.yaml.pending');
+    const unpinnedDoc = join(unpinned, 'attachments/security-exhibit.yaml');
+    await writeFile(unpinnedDoc, (await readFile(unpinnedDoc, 'utf8')).replace(/^id: .*\n/m, ''));
+    const unpinnedPlan = await cli('plan', '-C', unpinned);
+    expect(unpinnedPlan.stdout).toContain('upload attachment "Security Exhibit"');
+    expect(unpinnedPlan.stdout).toContain('docket.lock.json records nothing for this target');
+
     // The user adds the PDF and renames the document: still nothing to change, the PDF not yet recorded.
     await addFile(out, 'attachments/security-exhibit.pdf', pdf('security'), 'attachments/security-exhibit.yaml.pending');
     const plan = await expectNoChanges(cli, out);
