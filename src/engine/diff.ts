@@ -262,9 +262,13 @@ export function diff(input: DiffInput): DiffResult {
         // Archived objects are not listed as live (api/paging.ts), so one pinned reads as missing.
         // A kind never removed (members, the organization) has no archived ones: an id of another organization, or a typo.
         const never = kind.deletion === 'never';
-        diagnostics.error('pinned-id-not-found', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which no live ${kind.name} has (${never ? 'an id of another organization or environment, or a mistyped one' : 'it does not exist, or was archived'})`, {
+        // Objects no service lists are known from docket.lock.json alone: said so, not "no live one has it" (probe JD-4).
+        const why = kind.uploadsUnreadable
+          ? `which docket.lock.json records for no ${kind.name} of this target (the service cannot list them: an id of another organization or environment, or a mistyped one)`
+          : `which no live ${kind.name} has (${never ? 'an id of another organization or environment, or a mistyped one' : 'it does not exist, or was archived'})`;
+        diagnostics.error('pinned-id-not-found', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, ${why}`, {
           ...pinAt,
-          hint: never ? 'remove the `id:` line (an id exported from another organization names nothing here), or correct the id' : 'remove the `id:` line to match by name (or create it anew), or correct the id',
+          hint: never || kind.uploadsUnreadable ? 'remove the `id:` line (an id exported from another organization names nothing here), or correct the id' : 'remove the `id:` line to match by name (or create it anew), or correct the id',
         });
       } else if (used.has(l.id)) {
         diagnostics.error('duplicate-pin', `${kind.name} ${quoteValue(d.name)} pins id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which another resource already pins`, pinAt);
