@@ -421,7 +421,15 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   const keptOther = keptOtherParents(plan, report);
   // Drift a policy holds on an object never in sync before: live never matched the files, so no
   // record says it did (it would make the next plan call the app's side changed live; probe JD-3).
-  const heldUnsynced = new Set((plan.held ?? []).map((c) => refKey(c.kind, c.key)).filter((key) => input.state?.idOf(key) === undefined));
+  // By the live id, not the name: one renamed in the files since is recorded under its former name (fourth read RV4-1).
+  const heldUnsynced = new Set(
+    (plan.held ?? [])
+      .map((c) => refKey(c.kind, c.key))
+      .filter((key) => {
+        const id = input.ids.get(key);
+        return input.state === undefined || (input.state.idOf(key) === undefined && (id === undefined || input.state.keysWithId(id).length === 0));
+      }),
+  );
   for (const [d, key] of inSync) {
     if (heldUnsynced.has(key)) continue;
     if (keptOther.size > 0 && d.parent && keptOther.has(refKey(d.parent.kind, d.parent.key))) continue;

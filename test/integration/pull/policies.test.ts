@@ -153,6 +153,16 @@ describe('drift policies', () => {
     const after = await line();
     expect(after).not.toContain('changed live');
     expect(after).toBe(before);
+ 
+    // One in sync before, renamed in the files since (its record under the former name): still recorded,
+    // so its held edit in the app is still said to be the app's (fourth read RV4-1).
+    const synced = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/a.yaml': 'kind: Playbook\nname: Alpha RV\ndescription: files text\ndrift: ignore\nrules: []\n' });
+    await applyOk(cli, synced);
+    await new App(emulator().env).editPlaybook('Alpha RV', { description: 'app text' });
+    await writeFile(join(synced, 'playbooks/a.yaml'), 'kind: Playbook\nname: Beta RV\nrenamed_from: [Alpha RV]\ndescription: files text\ndrift: ignore\nrules: []\n');
+    await applyOk(cli, synced);
+    const renamed = (await cli('plan', '-C', synced, '--target', 'playbook/Beta RV')).stdout;
+    expect(renamed).toMatch(/playbook "Beta RV"[^\n]*changed live/);
   });
 
   it('a saved plan made stale by a changed drift policy says the configuration changed, not that the object changed live (probe GB)', async () => {
