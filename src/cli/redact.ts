@@ -69,9 +69,7 @@ export function redact(text: string, secrets: readonly string[]): string {
     if (next === out) break;
     out = next;
   }
-  // A key found from the letter of a JSON escape on (`\bcdef…` for a key `bcdef…`) leaves its
-  // backslash escaping the `[`, which no JSON reads: it goes too (third read TR69-4).
-  return out.includes(`\\${REDACTED}`) ? out.replace(ESCAPE_BEFORE_REDACTED, '$1') : out;
+  return out;
 }
 
 /**
@@ -85,9 +83,6 @@ function redactOnce(text: string, secrets: readonly string[]): string {
   return redactCut(out, secrets);
 }
 
-/** An odd run of backslashes right before REDACTED: the last of them escaped a letter the redaction took. */
-const ESCAPE_BEFORE_REDACTED = /(?<!\\)((?:\\\\)*)\\(?=\[redacted\])/g;
-
 /**
  * Each form of a key, in any letter case: one in a case of its own (`sK_lIvE_…` pasted into a name
  * in the app) gives the key away up to the case of some letters (probe GY). Looked for in the text
@@ -96,9 +91,12 @@ const ESCAPE_BEFORE_REDACTED = /(?<!\\)((?:\\\\)*)\\(?=\[redacted\])/g;
  */
 function redactAnyCase(text: string, secrets: readonly string[]): string {
   const lower = sameLengthLower(text);
-  let out = text;
-  for (const form of lowerForms(secrets)) if (lower.includes(form)) out = out.replace(caseless(form), REDACTED);
-  return out;
+  const spans: [number, number][] = [];
+  for (const form of lowerForms(secrets)) {
+    if (!lower.includes(form)) continue;
+    for (const m of lower.matchAll(caseless(form))) spans.push([m.index, m.index + m[0].length]);
+  }
+  return spans.length === 0 ? text : replaceSpans(text, spans);
 }
 
 /**
@@ -242,12 +240,28 @@ function escapesRead(run: string): { decoded: string; starts: number[] } {
   return { decoded, starts };
 }
 
+/**
+ * A span that starts at the letter of an escape (`\\bcdef…` for a key `bcdef…`: JSON's, or a quoted
+ * value's) takes the escape's backslash too: left, it would escape the `[` of REDACTED, which no
+ * JSON reads (third read TR69-4). Not another backslash before it (a path's `C:\\dir\\sk_…`: RV4-4).
+ */
+function withEscapeOf(text: string): (span: [number, number]) => [number, number] {
+  return ([start, end]) => {
+    if (start === 0 || text[start - 1] !== '\\' || !ESCAPE_LETTER.test(text[start]!)) return [start, end];
+    let backslashes = 1;
+    while (start - backslashes - 1 >= 0 && text[start - backslashes - 1] === '\\') backslashes++;
+    return backslashes % 2 === 1 ? [start - 1, end] : [start, end];
+  };
+}
+
+const ESCAPE_LETTER = /[bfnrtu"\\/]/;
+
 /** `text` with each of `spans` ([start, end) offsets, in any order) as REDACTED: spans that overlap or touch as one. */
 function replaceSpans(text: string, spans: [number, number][]): string {
   let out = '';
   let from = 0;
   let replaced = false;
-  for (const [start, end] of [...spans].sort((a, b) => a[0] - b[0])) {
+  for (const [start, end] of spans.map(withEscapeOf(text)).sort((a, b) => a[0] - b[0])) {
     if (end <= from) continue;
     if (!replaced || start > from) out += `${text.slice(from, start)}${REDACTED}`;
     replaced = true;
@@ -286,10 +300,9 @@ function cutSpans(text: string, secrets: readonly string[]): [number, number][] 
   for (const m of lower.matchAll(CUT)) {
     const after = m.index + m[0].length;
     for (const secret of keys) {
-      const start = pieceEndingAt(lower, m.index, secret);
-      if (start !== undefined) cuts.push([start, m.index]);
-      const end = pieceStartingAt(lower, after, secret);
-      if (end !== undefined) cuts.push([after, end]);
+      // A piece, and the pieces beside it in turn: one pass hides a chain of them (fourth read RV4-3).
+      for (let at = m.index, start = pieceEndingAt(lower, at, secret); start !== undefined; at = start, start = pieceEndingAt(lower, at, secret)) cuts.push([start, at]);
+      for (let at = after, end = pieceStartingAt(lower, at, secret); end !== undefined; at = end, end = pieceStartingAt(lower, at, secret)) cuts.push([at, end]);
     }
   }
   return cuts;

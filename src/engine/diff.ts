@@ -264,7 +264,7 @@ export function diff(input: DiffInput): DiffResult {
         const never = kind.deletion === 'never';
         // Objects no service lists are known from docket.lock.json alone: said so, not "no live one has it" (probe JD-4).
         const why = kind.uploadsUnreadable
-          ? `which docket.lock.json records for no ${kind.name} of this target (the service cannot list them: an id of another organization or environment, or a mistyped one)`
+          ? `which docket.lock.json records for another organization or environment, not for this target (the service cannot list them)`
           : `which no live ${kind.name} has (${never ? 'an id of another organization or environment, or a mistyped one' : 'it does not exist, or was archived'})`;
         diagnostics.error('pinned-id-not-found', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, ${why}`, {
           ...pinAt,

@@ -55,11 +55,6 @@ function fromWire(key: string): string {
 }
 
 /**
- * NOTE(api): the public docs document only name, actions and description for a rule; a service
- * that keeps only those refuses a summary-only rule as without actions, quoting a condition the file
- * meets (probe ID-1): the refusal says what it takes. Text of white space only is none (IF-1).
- */
-/**
  * A create the service refused for a summary-only rule's missing `actions` (a service whose rules
  * may not keep them, as the variants table says): the error says to give the rule `actions`. Also
  * for docket test's scratch playbook, which makes the rules a plan would (probe JB-4).
@@ -68,6 +63,11 @@ export function noteSummaryOnlyRefusal(err: unknown, body: Readonly<Record<strin
   if (isBlankText(body.actions) && 'questions' in body) withoutActionsNote(err, "the rule has no `actions`, only `questions` with `generate_summary`, which this service's rules may not keep");
 }
 
+/**
+ * NOTE(api): the public docs document only name, actions and description for a rule; a service
+ * that keeps only those refuses a summary-only rule as without actions, quoting a condition the file
+ * meets (probe ID-1): the refusal says what it takes. Text of white space only is none (IF-1).
+ */
 function withoutActionsNote(err: unknown, why: string): void {
   if (err instanceof ApiError && (err.status === 422 || err.status === 400) && aboutActions(err)) err.message = `${err.message} (${why}: give the rule \`actions\`)`;
 }

@@ -48,9 +48,11 @@ export function oneLine(s: string): string {
 }
 
 /**
- * A file path on one line: a line break or a tab in it shown as `<U+000A>`, not as a space, since a
- * path with one is another file than one with a space (probe JC-5); the rest as oneLine.
+ * A file path on one line: a line break, a tab or another control character in it shown as
+ * `<U+000A>`, not as a space or nothing, since a path with one is another file (probe JC-5); the
+ * rest as oneLine.
  */
 export function onePath(path: string): string {
-  return markInvisible(stripControl(path).replace(/[\n\t]/g, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`));
+  // Every C0, DEL and C1 character marked before the rest goes: a CR or a VT removed would name another file too (fourth read RV4-2).
+  return markInvisible(stripControl(path.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`)));
 }

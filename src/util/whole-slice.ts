@@ -32,9 +32,10 @@ function escapeAcross(text: string, i: number): [number, number] | undefined {
  */
 export function windowAround(text: string, at: number, width: number, before: number): { text: string; start: number } {
   if (text.length <= width) return { text, start: 0 };
-  let start = wholeStart(text, Math.max(0, Math.min(at - before, text.length - width)));
+  let start = wholeStart(text, Math.floor(Math.max(0, Math.min(at - before, text.length - width))));
   let end = start + width;
-  start = escapeAcross(text, start)?.[1] ?? start;
+  // Past the escape the start cuts, but never past `at`, where a caret goes (fourth read RV4-6).
+  start = Math.min(escapeAcross(text, start)?.[1] ?? start, Math.max(start, Math.floor(at)));
   end = escapeAcross(text, end)?.[0] ?? end;
   return { text: `${start > 0 ? '…' : ''}${wholeSlice(text, start, end)}${end < text.length ? '…' : ''}`, start };
 }

@@ -541,7 +541,7 @@ describe('docket export', () => {
       // docket.lock.json records that id for the source organization: the pin is not adopted here either.
       expect(refused.stderr).toMatch(new RegExp(`attachments/security-exhibit\\.yaml:\\d+:\\d+ error pinned-id-not-found attachment "Security Exhibit" is pinned to id "${id}"`));
       // Said as what docket knows of attachments, which no service lists: not that no live one has it (probe JD-4).
-      expect(refused.stderr).toContain(`is pinned to id "${id}", which docket.lock.json records for no attachment of this target (the service cannot list them: an id of another organization or environment, or a mistyped one)`);
+      expect(refused.stderr).toContain(`is pinned to id "${id}", which docket.lock.json records for another organization or environment, not for this target (the service cannot list them)`);
       const apply = await otherCli('apply', '-C', out, '--auto-approve');
       expect(apply.code).toBe(1);
       expect(apply.stderr).toContain('the plan could not be made');

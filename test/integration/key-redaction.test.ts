@@ -166,6 +166,10 @@ describe('API keys in output', () => {
     // found from the letter of a JSON escape on takes its backslash too, so the JSON still reads.
     expect([redact('"sk_live_abcdef%3…', secrets), redact('sk_live_abcdef%…', secrets)]).toEqual(['"[redacted]', '[redacted]']);
     expect(redact(`\\x41${'\\'.repeat(200_000)}a`, secrets)).toBe(`\\x41${'\\'.repeat(200_000)}a`);
+    // Fourth read: a chain of pieces beside a cut goes in one pass (RV4-3); a path's backslash before a key stays (RV4-4).
+    const chained = keyValues({ DOCKET_API_KEY: 'sk_live_Ab3dE6gH9jK1mN4p' });
+    expect(redact(`…${'9jK1mN4psk_live_'.repeat(4)}`, chained)).toBe('…[redacted]');
+    expect(redact('C:\\dir\\sk_live_Ab3dE6gH9jK1mN4p', chained)).toBe('C:\\dir\\[redacted]');
     const lettered = keyValues({ DOCKET_API_KEY: 'bcdef123456xx' });
     for (const json of ['{"e":"x\\bcdef12\\\\"}', '{"e":"\\bcdef123456…"}', '{"e":"\\bcdef123456xx"}']) {
       const shown = redact(json, lettered);

@@ -26,6 +26,8 @@ describe('renderPlanText', () => {
     const c = { ...change('update', 'playbook', 'NDA', { fields: { description: ['a', 'b'] } }), source: { file: 'playbooks/n\n::error::x\t.yaml', line: 1, col: 1 } };
     const shown = text(plan([c]));
     expect(shown).toContain('(playbooks/n<U+000A>::error::x<U+0009>.yaml:1)');
+    // A CR or a VT too, which stripping would have removed (fourth read RV4-2).
+    expect(text(plan([{ ...c, source: { ...c.source, file: 'a\r\nb\u000bc.yaml' } }]))).toContain('(a<U+000D><U+000A>b<U+000B>c.yaml:1)');
   });
 
   it('shows what apply sends where the files write it otherwise than it is compared ("0", compared as 0)', () => {
@@ -211,7 +213,8 @@ describe('renderPlanText', () => {
     const out = renderPlanText(p, { color: false, verbose: true, kindOrder: KIND_ORDER });
     expect(out).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
     // Names and values in quotes show what they hold, escaped: a character left out would hide a difference.
-    expect(out).toContain('~ update playbook "Play\\u001b[2J\\u001b]0;title\\u0007Evil\\u0007\\r" (playEvil.yaml:1)');
+    // And a file's path its control characters marked, none removed: a path without one is another file (RV4-2).
+    expect(out).toContain('~ update playbook "Play\\u001b[2J\\u001b]0;title\\u0007Evil\\u0007\\r" (play<U+001B>[2J<U+001B>]0;title<U+0007>Evil<U+0007><U+000D>.yaml:1)');
     expect(out).toContain('environment: prodEvil');
     expect(out).toContain('Warning: warnEvil');
     expect(out).toContain('other: {"k":"v\\u001b[2J\\u001b]0;title\\u0007Evil\\u0007\\r\\u0085"} → 1');

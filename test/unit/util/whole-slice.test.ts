@@ -29,6 +29,8 @@ describe('wholeSlice', () => {
         expect(line.startsWith(inner, start), `${at}/${width}`).toBe(true);
         expect(inner.replace(escapes, ''), `${at}/${width}`).not.toMatch(/\\|%/);
       }
+      // Never past `at`, where a caret goes, with few characters before it (fourth read RV4-6).
+      expect(windowAround(`${line.slice(0, 110)}\\U00000073${line.slice(110)}`, at, 30, 3).start).toBeLessThanOrEqual(at);
     }
   });
 });
