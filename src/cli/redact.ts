@@ -62,8 +62,9 @@ export function withoutSecretKeys<V>(map: ReadonlyMap<string, V>, secrets: reado
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   // A pass that hides part of a key (what one spelling of it holds) leaves the rest beside
-  // `[redacted]`, which every pass reads as a cut: so again, until nothing changes (fuzzed: a key
-  // half percent-escaped, half in YAML's escapes, cut by an excerpt's window, kept 12 characters).
+  // `[redacted]`, which every pass reads as a cut: so again, until nothing changes, four rounds at
+  // most (fuzzed: a key half percent-escaped, half in YAML's escapes, cut by an excerpt's window,
+  // kept 12 characters readable after one round; none after two).
   for (let round = 0; round < 4; round++) {
     const next = redactOnce(out, secrets);
     if (next === out) break;
@@ -129,9 +130,10 @@ function caseless(form: string): RegExp {
 
 /**
  * A percent escape (or one an ellipsis cut, `%3…`: third read TR69-2), and the characters of the
- * run of text around it: a URL, or a value written as one. The run stops at a backslash (in JSON and quoted values an escape starts there, `\"` closing
- * the quote) and at a control character (JSON writes it as an escape, so the text a saved plan's
- * seal covers and the file's text must hide the same characters).
+ * run of text around it: a URL, or a value written as one. The run stops at a backslash (in JSON
+ * and quoted values an escape starts there, `\"` closing the quote) and at a control character
+ * (JSON writes it as an escape, so the text a saved plan's seal covers and the file's text must
+ * hide the same characters).
  */
 const PERCENT_ESCAPE = /%[0-9a-fA-F]{2}|%[0-9a-fA-F]?(?=…|\.\.\.)/g;
 const PERCENT_RUN_CHAR = /[^\s"'<>`\\\u0000-\u001f\u007f-\u009f]/;
@@ -275,12 +277,16 @@ const MIN_CUT_KEY = KEY_PIECE_MIN;
 /** Where output cut a key short: an ellipsis, or what a pass already hid of it (the rest of a key is beside that). */
 const CUT = /\.\.\.|…|\[redacted\]/g;
 
+/** Pieces of a key hidden in a row beside one cut, at most: the rounds of redact() take what is left. */
+const CHAIN = 16;
+
 function hasCut(text: string): boolean {
   return text.includes('…') || text.includes('...') || text.includes(REDACTED);
 }
 
 /**
- * Replaces each piece of `secret` (MIN_CUT_KEY characters or more) beside an ellipsis: a quote or
+ * Replaces each piece of `secret` (MIN_CUT_KEY characters or more) beside an ellipsis (or beside
+ * what a pass already hid of it): a quote or
  * an excerpt's window cut the key short there, at its start, its end, or anywhere inside it
  * (`…SECRETabc12`, `live_SECRET…`; probe FV).
  */
@@ -300,9 +306,10 @@ function cutSpans(text: string, secrets: readonly string[]): [number, number][] 
   for (const m of lower.matchAll(CUT)) {
     const after = m.index + m[0].length;
     for (const secret of keys) {
-      // A piece, and the pieces beside it in turn: one pass hides a chain of them (fourth read RV4-3).
-      for (let at = m.index, start = pieceEndingAt(lower, at, secret); start !== undefined; at = start, start = pieceEndingAt(lower, at, secret)) cuts.push([start, at]);
-      for (let at = after, end = pieceStartingAt(lower, at, secret); end !== undefined; at = end, end = pieceStartingAt(lower, at, secret)) cuts.push([at, end]);
+      // A piece, and the pieces beside it in turn: one pass hides a chain of them (fourth read RV4-3),
+      // up to CHAIN of them (a key of one repeated character beside a megabyte of it stays linear).
+      for (let at = m.index, start = pieceEndingAt(lower, at, secret), n = 0; start !== undefined && n < CHAIN; at = start, start = pieceEndingAt(lower, at, secret), n++) cuts.push([start, at]);
+      for (let at = after, end = pieceStartingAt(lower, at, secret), n = 0; end !== undefined && n < CHAIN; at = end, end = pieceStartingAt(lower, at, secret), n++) cuts.push([at, end]);
     }
   }
   return cuts;
