@@ -221,7 +221,10 @@ function formerWhere(d: DesiredResource): string {
 /** A name as it can be written inside `[...]` in YAML: plain when safe, else double-quoted (YAML reads its `\u` escapes). */
 function yamlName(name: string): string {
   // The files read `${` as a placeholder: a live name holding it is written `$${` (probe HY-3).
-  return /^[A-Za-z0-9][A-Za-z0-9 ._'()/-]*$/.test(name) && !/\s$/.test(name) ? name : quoteValue(literalPlaceholders(name), Infinity);
+  if (/^[A-Za-z0-9][A-Za-z0-9 ._'()/-]*$/.test(name) && !/\s$/.test(name)) return name;
+  // `##[`, which every printed line breaks up (`# #[`, a runner's old command form), as the escape
+  // YAML reads back as `#`: pasted, the suggestion still names the live object (probe JC-4).
+  return quoteValue(literalPlaceholders(name), Infinity).replace(/##\[/g, '#\\u0023[');
 }
 
 function createOnlyHints({ kinds, desired, live, ids }: HintInput): string[] {

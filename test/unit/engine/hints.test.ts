@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { buildPlan } from '../../../src/engine/plan.js';
 import { fieldHash, formatSyncRecord, syncState } from '../../../src/engine/sync.js';
 import type { DesiredResource, LiveResource } from '../../../src/engine/types.js';
@@ -67,6 +68,13 @@ describe('plan hints', () => {
       'playbook "Inbound NDА" (playbooks/nda.yaml:1) looks like a rename of the live playbook "Inbound NDA" (a name that shows the same: they differ only in letters of another alphabet drawn alike (Cyrillic `А`, Latin `A`)), but the plan creates "Inbound NDА" beside it: if it was renamed, add `renamed_from: [Inbound NDA]`',
       'playbook "Vendor\\u200b MSA" (playbooks/nda.yaml:1) looks like a rename of the live playbook "Vendor MSA" (a name that shows the same: they differ only in characters that show as nothing), but the plan creates "Vendor\\u200b MSA" beside it: if it was renamed, add `renamed_from: [Vendor MSA]`',
     ]);
+  });
+
+  it('writes `##[` in the renamed_from it offers as an escape YAML reads back, since every printed line breaks the characters up (probe JC-4)', () => {
+    const [hint] = warnings([desiredPlaybook('Evil 2', { description: 'same' })], [livePlaybook('pb-1', 'Evil ##[error]x', 'same')]);
+    const offered = /`renamed_from: \[(.*)\]`/.exec(hint!)![1]!;
+    expect(offered).toBe('"Evil #\\u0023[error]x"');
+    expect(parse(`[${offered}]`)).toEqual(['Evil ##[error]x']);
   });
 
   it('says nothing of an object removed live since the last sync: creating it again is no rename of another', () => {
