@@ -84,7 +84,12 @@ export function formatDiagnostic(d: Diagnostic): string {
   return d.hint ? `${head}\n  hint: ${d.hint}` : head;
 }
 
-/** `diagnostics` without the schema's complaints (`invalid-value`) at `paths`: another diagnostic says what is wrong there. */
+/**
+ * `diagnostics` without the schema's complaints (`invalid-value`, and for a URL `invalid-url`) at
+ * `paths`: another diagnostic says what is wrong there.
+ */
 export function withoutInvalidValueAt(paths: ReadonlySet<string>, diagnostics: Diagnostic[]): Diagnostic[] {
-  return paths.size === 0 ? diagnostics : diagnostics.filter((d) => !(d.code === 'invalid-value' && d.path !== undefined && paths.has(d.path)));
+  return paths.size === 0 ? diagnostics : diagnostics.filter((d) => !(SCHEMA_COMPLAINTS.has(d.code) && d.path !== undefined && paths.has(d.path)));
 }
+
+const SCHEMA_COMPLAINTS: ReadonlySet<string> = new Set(['invalid-value', 'invalid-url']);

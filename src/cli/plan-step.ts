@@ -173,9 +173,10 @@ function lockKnowsNothingOf(s: Session, plan: Plan, live: readonly LiveResource[
   // unless a live object names uploads by id all the same: an export writes such records, and no
   // upload entry, for an organization whose templates name attachments (probe JD-2). Records of the
   // review service (a run with \`--target\` on a playbook since) say nothing of uploads.
-  const namesUploads = live.some((l) => naming.has(l.kind) && Object.values(l.refIds ?? {}).some((id) => (Array.isArray(id) ? id.length > 0 : id !== null && id !== undefined && id !== '')));
   const agreements = new Set(KINDS.filter((k) => k.service === 'agreements').map((k) => k.name as string));
-  if (!namesUploads) for (const key of records.keys()) if (agreements.has(key.slice(0, key.indexOf(':')))) return undefined;
+  const appliedHere = [...records.keys()].some((key) => agreements.has(key.slice(0, key.indexOf(':'))));
+  const namesUploads = (): boolean => live.some((l) => naming.has(l.kind) && Object.values(l.refIds ?? {}).some((id) => (Array.isArray(id) ? id.length > 0 : id !== null && id !== undefined && id !== '')));
+  if (appliedHere && !namesUploads()) return undefined;
   return `docket.lock.json records nothing for this target (it is missing, or was made for another organization), yet the organization already holds templates the files declare: the ${uploads.length === 1 ? 'upload' : `${uploads.length} uploads`} above may be of files that are live already (the service cannot list them); to keep a live one, pin its id with \`id:\` (see "Adopting an existing organization" in the README)`;
 }
 

@@ -78,11 +78,7 @@ export function holdsKey(text: string, key: string): boolean {
  * letter case, as it is or percent-escaped (an escape stands for one character).
  */
 export function keySpans(text: string, key: string): [number, number][] {
-  const spans: [number, number][] = [];
-  const find = (within: string, at: (i: number) => number): void => {
-    for (const m of within.matchAll(caseBlind(key, 'giu'))) spans.push([at(m.index), at(m.index + m[0].length)]);
-  };
-  find(text, (i) => i);
+  const spans = keyMatches(text, key);
   if (!text.includes('%')) return spans;
   // Decoded once, with where each decoded character starts in the text (and the text's end past the last).
   let decoded = '';
@@ -94,7 +90,7 @@ export function keySpans(text: string, key: string): [number, number][] {
     i += escape ? 3 : 1;
   }
   starts.push(text.length);
-  find(decoded, (i) => starts[i]!);
+  for (const [a, b] of keyMatches(decoded, key)) spans.push([starts[a]!, starts[b]!]);
   return spans;
 }
 

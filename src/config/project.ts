@@ -244,8 +244,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       const problem = urlProblem(value, `\`${section}.url\``);
       if (!problem) continue;
       // Said once: the schema's "must be a URL" (its `format` or its pattern) about the same value goes, the reason and hint stay.
-      const path = pointerToPath(pointer);
-      diagnostics.splice(0, diagnostics.length, ...withoutInvalidValueAt(new Set([path]), diagnostics).filter((d) => !(d.code === 'invalid-url' && d.path === path)));
+      diagnostics.splice(0, diagnostics.length, ...withoutInvalidValueAt(new Set([pointerToPath(pointer)]), diagnostics));
       error(problem.code, problem.message, positions.valueAt(pointer), problem.hint, pointer);
     }
   }

@@ -1,5 +1,5 @@
 /** Field values as one line of JSON-ish text: strings quoted, numbers and booleans plain, null as `null`. */
-import { markInvisible, quoteValue, showJson } from '../config/quote.js';
+import { codePointOf, markInvisible, quoteValue, showJson } from '../config/quote.js';
 import { HIDDEN_PARTS } from '../config/url-secrets.js';
 import { stripControl } from './sanitize.js';
 
@@ -54,5 +54,5 @@ export function oneLine(s: string): string {
  */
 export function onePath(path: string): string {
   // Every C0, DEL and C1 character marked before the rest goes: a CR or a VT removed would name another file too (fourth read RV4-2).
-  return markInvisible(stripControl(path.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`)));
+  return markInvisible(stripControl(path.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `<${codePointOf(c)}>`)));
 }
