@@ -94,7 +94,8 @@ export const memberKind: KindModule<'member'> = {
         name: email,
         ...(typeof doc.body.email === 'string' && doc.body.email !== email ? { nameWritten: doc.body.email } : {}),
         fields: { email },
-        ...(name ? { createOnly: { name } } : {}),
+        // Sent composed, as every name is (README "Identities"; probe JJ-1).
+        ...(name ? { createOnly: { name: composed(name) } } : {}),
         partial: true,
         refs: [],
         renamedFrom: [],

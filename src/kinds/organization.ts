@@ -31,6 +31,11 @@ function partsOf(declared: DesiredResource[] | undefined): { review: boolean; ag
   return { review: fields.some((f) => f.startsWith('review.')), agreements: fields.some((f) => f.startsWith('agreements.')) };
 }
 
+/** The name is a name (README "Identities"): compared and sent composed, as `review.name` is; the address is text (probe JJ-1). */
+function agreementsValue(field: (typeof AGREEMENTS_ORG_FIELDS)[number], text: string | null): string | null {
+  return field === 'name' && text !== null ? composed(text) : text;
+}
+
 async function fetchReviewPart(ctx: FetchContext): Promise<{ id: string; fields: Fields; refs: LiveResource['refs']; updatedAt?: string }> {
   const org = await reviewOrganization(ctx);
   const a = org.attributes;
@@ -48,7 +53,7 @@ async function fetchReviewPart(ctx: FetchContext): Promise<{ id: string; fields:
 async function fetchAgreementsPart(ctx: FetchContext): Promise<{ id: string; fields: Fields; updatedAt?: string }> {
   const org = await ctx.services.agreements().getOrganization();
   const fields: Fields = {};
-  for (const f of AGREEMENTS_ORG_FIELDS) fields[`agreements.${f}`] = liveText(org.attributes[f], `agreements.${f}`);
+  for (const f of AGREEMENTS_ORG_FIELDS) fields[`agreements.${f}`] = agreementsValue(f, liveText(org.attributes[f], `agreements.${f}`));
   return { id: org.id, fields, ...updatedAt(org.attributes) };
 }
 
@@ -112,7 +117,7 @@ export const organizationKind: KindModule<'organization'> = {
     const lineAt = documentLines(doc, ctx.project.root);
     for (const f of AGREEMENTS_ORG_FIELDS) {
       if (!(f in agreements)) continue;
-      fields[`agreements.${f}`] = normText(agreements[f]);
+      fields[`agreements.${f}`] = agreementsValue(f, normText(agreements[f]));
       pointers[`agreements.${f}`] = `/agreements/${f}`;
       const lossy = numberAsText(agreements[f], lineAt, doc.positions.valueAt(`/agreements/${f}`), f);
       if (lossy) diagnostics.add({ ...lossy, path: `agreements.${f}` });

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
 import { applyOk, cliWith, emulatorForFile, expectNoChanges } from '../helpers/scenario.js';
 import { makeDir, writeFiles } from '../helpers/tmpdir.js';
 
@@ -38,6 +39,25 @@ describe('borderline configurations', () => {
     await applyOk(cli, dir);
     // The same names as a macOS file name or another editor writes them.
     await writeFiles(dir, files(decomposed));
+    await expectNoChanges(cli, dir);
+  });
+
+  it('the organization names and a member name with a decomposed accent are sent composed and re-plan to no changes when written composed (probe JJ-1)', async () => {
+    const orgId = '1a2b3c4d-0000-4000-8000-00000000cafe';
+    const cli = cliWith(() => ({ ...emulator().env, DOCKET_ORGANIZATION_ID: orgId }));
+    const files = (name: string) => ({
+      'docket.yaml': DOCKET,
+      'org.yaml': `kind: Organization\nreview:\n  name: ${name} Legal\nagreements:\n  name: ${name} Inc\n`,
+      'm.yaml': `kind: Member\nemail: zoe@acme.example\nname: ${name}\n`,
+    });
+    const dir = await makeDir(files('Cafe\u0301'));
+    await applyOk(cli, dir);
+    const store = emulator().emulator.store;
+    // The emulator's agreements key acts for its first organization, whatever the review side's id.
+    expect(store.organization(DEFAULT_ORGANIZATION_ID)!.agreements.organization.name).toBe('Caf\u00e9 Inc');
+    expect(store.organization(orgId)!.name).toBe('Caf\u00e9 Legal');
+    expect(Object.values(store.organization(orgId)!.invitations).map((i) => i.name)).toEqual(['Caf\u00e9']);
+    await writeFiles(dir, files('Caf\u00e9'));
     await expectNoChanges(cli, dir);
   });
 
