@@ -41,7 +41,7 @@ export interface PlanMarkdownOptions {
   maxChars?: number;
 }
 
-/** Header values are short in practice; a cap keeps the fixed part of the comment bounded. */
+/** Header values and the undeclared names listed are short in practice; a cap keeps the fixed part of the comment bounded (probe JI-1). */
 const HEADER_VALUE_CHARS = 200;
 /** When even the fixed part is too big, warnings are cut to this many, each this long. */
 const FALLBACK_WARNINGS = 10;
@@ -231,7 +231,7 @@ function render(plan: Plan, sections: MdSection[], layout: Layout, maxChars: num
   if (undeclared) {
     lines.push(escapeMarkdown(undeclared));
     // Named as in the text plan: a file deleted without prune is otherwise a comment of "No changes.".
-    for (const u of undeclaredNamed(plan, false)) lines.push(`- ${plural(u.count, u.kind)}: ${u.names.map((n) => codeSpan(n)).join(', ')}${u.more > 0 ? ` and ${u.more} more` : ''} (${escapeMarkdown(u.reason)})`);
+    for (const u of undeclaredNamed(plan, false)) lines.push(`- ${plural(u.count, u.kind)}: ${u.names.map((n) => codeSpan(cap(n, HEADER_VALUE_CHARS))).join(', ')}${u.more > 0 ? ` and ${u.more} more` : ''} (${escapeMarkdown(u.reason)})`);
     lines.push('');
   }
   const unknown = unknownNote(plan);

@@ -113,6 +113,15 @@ describe('renderPlanMarkdown', () => {
     expect(pruned).toContain(`\n- 12 playbooks: ${names.slice(0, 10).map((n) => `\`${n}\``).join(', ')} and 2 more (archived with --prune)\n`);
   });
 
+  it('cuts long undeclared names, so the comment stays under the limit and still lists the change (probe JI-1)', () => {
+    const names = [1, 2, 3].map((i) => `Old ${i} ${'x'.repeat(25_000)}`);
+    const out = md(plan([change('create', 'playbook', 'NDA')], { undeclared: [{ kind: 'playbook', count: 3, names, reason: 'docket leaves them alone', prunable: true }] }));
+    expect(out.length).toBeLessThan(60_000);
+    expect(out).not.toContain('_Output truncated');
+    expect(out).toContain('- `+` **create** playbook `NDA`');
+    expect(out).toContain(`\`Old 1 ${'x'.repeat(193)}…\``);
+  });
+
   it('escapes user text: mentions, HTML, pipes, backticks and fences', () => {
     const p = plan(
       [
