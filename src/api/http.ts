@@ -506,9 +506,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         { service, status: 0, method: t.method, path: t.path, operation: t.operation, detail },
         // It answered, too slowly: the URL and the network are not what to check.
         a.failure.answering
-          ? `the ${service} service answered, but too slowly: it may be overloaded; run the command again later`
+          ? `the ${service} service answered, but too slowly: it may be overloaded; try again later`
           : everAnswered
-            ? `the ${service} service answered earlier requests of this run, so the URL is right: the connection broke; run the command again later`
+            ? `the ${service} service answered earlier requests of this run, so the URL is right: the connection broke; try again later`
             : `check the ${service} service URL (${base.url}) and that the service is reachable from here`,
       );
     }

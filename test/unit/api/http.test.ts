@@ -961,7 +961,7 @@ describe('errors', () => {
     await client.request({ method: 'GET', path: '/v1/a', operation: 'read a' });
     const e = (await rejection(client.request({ method: 'PATCH', path: '/v1/x/1', body: {}, operation: 'update x' }))) as ApiError;
     expect(e.status).toBe(0);
-    expect(e.hint).toBe('the review service answered earlier requests of this run, so the URL is right: the connection broke; run the command again later');
+    expect(e.hint).toBe('the review service answered earlier requests of this run, so the URL is right: the connection broke; try again later');
     expect(e.message).toContain('the service may have carried it out');
   });
 
@@ -1993,7 +1993,7 @@ describe('default keep-alive pool', () => {
     const client = createServiceClient({ service: 'review', baseUrl: `http://127.0.0.1:${port}/review`, apiKey: KEY, retries: 0, timeoutMs: 100 });
     const err = (await rejection(client.request({ method: 'GET', path: '/v1/slow', operation: 'read x' }))) as DocketError;
     expect(err.message).toContain('(the body was still arriving)');
-    expect(err.hint).toBe('the review service answered, but too slowly: it may be overloaded; run the command again later');
+    expect(err.hint).toBe('the review service answered, but too slowly: it may be overloaded; try again later');
     for (const out of held) out.end();
     await client.close();
   });
