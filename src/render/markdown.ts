@@ -32,7 +32,7 @@ import {
 } from './facts.js';
 import { MARKDOWN_MAX_CHARS, thousands } from './markdown-fit.js';
 import { codeSpan, escapeMarkdown, fencedBlock } from './sanitize.js';
-import { diffLines, itemDiff } from './textdiff.js';
+import { diffLines, itemDiff, sameLineNotes, withNoteLines } from './textdiff.js';
 import { formatValue, sameShownNote } from './value.js';
 
 export interface PlanMarkdownOptions {
@@ -159,7 +159,7 @@ function fieldLines(c: Change, field: FieldChange): string[] {
   if (isMultiline(f)) {
     const diff = diffLines(sides === 'after' ? null : f.before, sides === 'before' ? null : f.after);
     if (diff.length === 0) return [`  - ${name}: (no visible difference)`];
-    const block = fencedBlock(diff.join('\n'), 'diff').split('\n').map((l) => `    ${l}`);
+    const block = fencedBlock(withNoteLines(diff, sameLineNotes(diff)).join('\n'), 'diff').split('\n').map((l) => `    ${l}`);
     return [`  - ${name}:`, ...block];
   }
   if (sides === 'after') return [`  - ${name}: ${codeSpan(formatValue(f.after))}`];

@@ -18,7 +18,7 @@ import { headerLines } from './text.js';
 import { oneLine, onePath, quote } from './value.js';
 import { markInvisible } from '../config/quote.js';
 import { excerptWithoutSecrets } from '../config/url-secrets.js';
-import { maxEditLength, replacedBlock, sameLineNotes } from './textdiff.js';
+import { maxEditLength, NOTE_MARK, replacedBlock, sameLineNotes, withNoteLines } from './textdiff.js';
 
 /**
  * How far a file's diff may look for the shortest edit (see textdiff.ts), some 0.5 s a file: one
@@ -69,13 +69,13 @@ function withoutKeptMark(f: FileChange): FileChange {
  * query and fragment hidden as plan hides them (-o json keeps the files' text), controls taken
  * out, invisible characters marked, and an added line that reads as the one it replaces noted.
  */
-function shownDiff(f: FileChange): { line: string; note: string }[] {
+function shownDiff(f: FileChange): string[] {
   const diffLines = fileDiff(withoutKeptMark(f)).replace(/\n$/, '').split('\n');
-  const notes = sameLineNotes(diffLines, true);
-  return diffLines.map((raw, at) => {
+  const shown = diffLines.map((raw, at) => {
     const content = at >= 2 && /^[-+ ]/.test(raw); // after the `---`/`+++` lines
-    return { line: markInvisible(stripControl(content ? raw[0] + excerptWithoutSecrets(raw.slice(1)) : raw)), note: notes[at]! };
+    return markInvisible(stripControl(content ? raw[0] + excerptWithoutSecrets(raw.slice(1)) : raw));
   });
+  return withNoteLines(shown, sameLineNotes(diffLines, true));
 }
 
 function changeOf(f: FileChange): 'created' | 'deleted' | 'modified' {
@@ -102,9 +102,9 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
   const lines: string[] = [];
   if (opts.dryRun) {
     for (const f of result.files) {
-      for (const { line: l, note } of shownDiff(f)) {
-        if (l.startsWith('+') && !l.startsWith('+++')) lines.push(paint('green', l) + paint('dim', note));
-        else lines.push(l.startsWith('-') && !l.startsWith('---') ? paint('red', l) : l.startsWith('@@') ? paint('cyan', l) : l);
+      for (const l of shownDiff(f)) {
+        if (l.startsWith('+') && !l.startsWith('+++')) lines.push(paint('green', l));
+        else lines.push(l.startsWith('-') && !l.startsWith('---') ? paint('red', l) : l.startsWith('@@') ? paint('cyan', l) : l.startsWith(NOTE_MARK) ? paint('dim', l) : l);
       }
     }
     if (result.files.length > 0) lines.push('');
@@ -195,7 +195,7 @@ function pushDiffs(lines: string[], files: readonly FileChange[], budget: ListBu
   const shown: string[] = [];
   // Worked out one by one, up to the first that does not fit: a diff may take half a second.
   for (const f of files) {
-    const block = `${codeSpan(f.path)}\n\n${fencedBlock(shownDiff(f).map((d) => `${d.line}${d.note}`).join('\n'), 'diff')}`;
+    const block = `${codeSpan(f.path)}\n\n${fencedBlock(shownDiff(f).join('\n'), 'diff')}`;
     if (block.length + 2 > budget.left) break;
     budget.left -= block.length + 2;
     shown.push(block);

@@ -32,7 +32,7 @@ import {
 import { painter, type Paint, type Style } from './paint.js';
 import { writeLines } from './chunks.js';
 import { stripControl } from './sanitize.js';
-import { diffLines, itemDiff, sameLineNotes } from './textdiff.js';
+import { diffLines, itemDiff, NOTE_MARK, sameLineNotes, withNoteLines } from './textdiff.js';
 import { formatValue, oneLine, onePath, quote, sameShownNote } from './value.js';
 
 export { renderApplyReportText, writeApplyReportText } from './apply-text.js';
@@ -86,8 +86,7 @@ function fieldLines(c: Change, field: FieldChange, paint: Paint): string[] {
     const after = sides === 'before' ? null : f.after;
     const lines = diffLines(before, after);
     if (lines.length === 0) return [`${FIELD_INDENT}${name}: (no visible difference)`];
-    const notes = sameLineNotes(lines);
-    return [`${FIELD_INDENT}${name}:`, ...lines.map((l, at) => `${DIFF_INDENT}${paintDiffLine(l, paint)}${paint('dim', notes[at]!)}`)];
+    return [`${FIELD_INDENT}${name}:`, ...withNoteLines(lines, sameLineNotes(lines)).map((l) => `${DIFF_INDENT}${paintDiffLine(l, paint)}`)];
   }
   if (sides === 'after') return [`${FIELD_INDENT}${name}: ${formatValue(f.after)}`];
   if (sides === 'before') return [`${FIELD_INDENT}${name}: ${formatValue(f.before)}`];
@@ -98,6 +97,7 @@ function fieldLines(c: Change, field: FieldChange, paint: Paint): string[] {
 
 function paintDiffLine(line: string, paint: Paint): string {
   if (line.startsWith('@@')) return paint('cyan', line);
+  if (line.startsWith(NOTE_MARK)) return paint('dim', line);
   if (line.startsWith('+')) return paint('green', line);
   if (line.startsWith('-')) return paint('red', line);
   return line;

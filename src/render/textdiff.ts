@@ -6,7 +6,8 @@
 import { structuredPatch } from 'diff';
 import { markInvisible } from '../config/quote.js';
 import { stripControl } from './sanitize.js';
-import { formatValue, sameShownNote } from './value.js';
+import { formatValue } from './value.js';
+import { ACCENTS_ONLY, composed, differOnlyInAccents } from '../util/nfc.js';
 
 /** The text a side contributes: strings as they are, nothing for null, other values as JSON. */
 function sideText(v: unknown): string {
@@ -159,28 +160,67 @@ export function replacedBlock(before: readonly string[], after: readonly string[
 }
 
 /**
- * The plan's note for each added line (`+…`) of a diff that prints as a line its hunk removes,
- * differing only in how its accents are encoded (NFC and NFD), which no escape shows; '' for the
- * rest. Only lines that are not plain ASCII are compared (a replaced block may have thousands).
+ * The plan's note for each added line (`+…`) of a diff that prints as a line its hunk removes, ''
+ * for the rest: one whose accents are encoded otherwise (NFC and NFD), or that differs only in the
+ * white space ending it or in tabs against spaces (probe JH-1), which no terminal shows. Only lines
+ * that could be such are compared (a replaced block may have thousands).
  */
 export function sameLineNotes(lines: readonly string[], fileHeaders = false): string[] {
   const notes = lines.map(() => '');
-  let removed = new Map<string, Set<string>>();
+  let removed = new Map<string, string>();
   lines.forEach((line, at) => {
     if (line.startsWith('@@')) removed = new Map();
-    if (!NOT_ASCII.test(line)) return;
-    const text = line.slice(1);
     // A file diff's `---`/`+++` lines name the files; a value's diff has none (`--x` is a line).
-    const header = fileHeaders && (line.startsWith('---') || line.startsWith('+++'));
-    if (line.startsWith('-') && !header) {
-      const composed = text.normalize('NFC');
-      (removed.get(composed) ?? removed.set(composed, new Set()).get(composed)!).add(text);
-    } else if (line.startsWith('+') && !header) {
-      const same = removed.get(text.normalize('NFC'));
-      if (same && !same.has(text)) notes[at] = sameShownNote([...same][0]!, text);
+    if (fileHeaders && (line.startsWith('---') || line.startsWith('+++'))) return;
+    const text = line.slice(1);
+    if (line.startsWith('-')) {
+      const key = lookAlikeKey(text);
+      if (!removed.has(key)) removed.set(key, text);
+    } else if (line.startsWith('+') && removed.size > 0) {
+      const was = removed.get(lookAlikeKey(text));
+      if (was !== undefined) notes[at] = lookAlikeNote(was, text);
     }
   });
   return notes;
 }
 
-const NOT_ASCII = /[^\x00-\x7f]/;
+/**
+ * A diff's lines with each added line's note after it as a line of its own, `\\ …` (as diff's own
+ * `\\ No newline at end of file`): beside the line, it ran into the white space it is about (probe JH-3).
+ */
+export function withNoteLines(lines: readonly string[], notes: readonly string[]): string[] {
+  const out: string[] = [];
+  lines.forEach((line, at) => {
+    out.push(line);
+    if (notes[at]) out.push(`${NOTE_MARK}${notes[at]}`);
+  });
+  return out;
+}
+
+/** How a note line starts: `patch` and `git apply` read a line starting with a backslash as a comment. */
+export const NOTE_MARK = '\\ ';
+
+/** What two lines that print alike share: their letters composed, tabs and runs of spaces as one space, no white space at the end. */
+function lookAlikeKey(text: string): string {
+  const key = composed(text).trimEnd();
+  return key.includes('\t') || key.includes('  ') ? key.replace(/[ \t]+/g, ' ') : key;
+}
+
+/** Why an added line that prints as the removed one differs; '' when it shows (indentation of spaces, a space between words). */
+function lookAlikeNote(was: string, now: string): string {
+  if (was === now) return '';
+  if (differOnlyInAccents(was, now)) return ACCENTS_ONLY;
+  const [before, after] = [composed(was), composed(now)];
+  const [endBefore, endAfter] = [before.length - before.trimEnd().length, after.length - after.trimEnd().length];
+  if (before.slice(0, before.length - endBefore) === after.slice(0, after.length - endAfter)) {
+    return `no visible difference: only the white space ending the line, ${whiteSpace(before.slice(before.length - endBefore))} before and ${whiteSpace(after.slice(after.length - endAfter))} now`;
+  }
+  return before.includes('\t') || after.includes('\t') ? `no visible difference: only tabs and spaces, ${formatValue(was)} before` : '';
+}
+
+/** White space as a plan says it: `none`, or quoted with its tabs escaped (`" "`, `"\t"`). */
+function whiteSpace(text: string): string {
+  return text === '' ? 'none' : formatValue(text);
+}
+
+

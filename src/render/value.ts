@@ -2,6 +2,7 @@
 import { codePointOf, markInvisible, quoteValue, showJson } from '../config/quote.js';
 import { HIDDEN_PARTS } from '../config/url-secrets.js';
 import { stripControl } from './sanitize.js';
+import { ACCENTS_ONLY, differOnlyInAccents } from '../util/nfc.js';
 
 /** Never cut: a plan shows the whole value. */
 const WHOLE = Number.POSITIVE_INFINITY;
@@ -30,7 +31,7 @@ export function formatValue(v: unknown): string {
  */
 export function sameShownNote(before: unknown, after: unknown): string {
   if (typeof before !== 'string' || typeof after !== 'string' || before === after) return '';
-  if (before.normalize('NFC') === after.normalize('NFC')) return ' (no visible difference: the same letters, their accents encoded otherwise)';
+  if (differOnlyInAccents(before, after)) return ` (${ACCENTS_ONLY})`;
   return formatValue(before) === formatValue(after) ? ` (no visible difference: they differ only in what output hides as it may hold a secret: ${HIDDEN_PARTS})` : '';
 }
 

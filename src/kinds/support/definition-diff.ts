@@ -7,6 +7,7 @@ import { joinPointer, pointerToPath } from '../../config/yaml-positions.js';
 import { definitionText } from './definition-text.js';
 import { deepEqual, definitionData, isRecord, isStringList } from './definition-model.js';
 import { jsonQuoted, markInvisible } from '../../config/quote.js';
+import { ACCENTS_ONLY, differOnlyInAccents } from '../../util/nfc.js';
 
 /**
  * True when both definitions hold the same data: mapping key order, quoting and layout do not
@@ -289,10 +290,12 @@ function optionsChange(key: string, x: string[], y: string[]): string[] {
  */
 function valueChange(name: string, x: unknown, y: unknown): string[] {
   if (deepEqual(x, y)) return [];
-  if (/^(field|section) /.test(name)) return [`~ ${name}: ${show(x)} → ${show(y)}`];
+  // Two texts that print alike say why they are a change, as every other field line of a plan does (probe JH-2).
+  const note = typeof x === 'string' && typeof y === 'string' && differOnlyInAccents(x, y) ? ` (${ACCENTS_ONLY})` : '';
+  if (/^(field|section) /.test(name)) return [`~ ${name}: ${show(x)} → ${show(y)}${note}`];
   if (x === undefined) return [`+ ${name}: ${show(y)}`];
   if (y === undefined) return [`- ${name}: ${show(x)}`];
-  return [`~ ${name}: ${show(x)} → ${show(y)}`];
+  return [`~ ${name}: ${show(x)} → ${show(y)}${note}`];
 }
 
 function show(value: unknown): string {

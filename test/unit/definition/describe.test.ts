@@ -42,6 +42,15 @@ describe('describeDefinitionChange', () => {
     ]);
   });
 
+  it('says a title or a label that prints the same is its accents encoded otherwise (probe JH-2)', () => {
+    const after = BEFORE.replace('title: Referral Agreement', 'title: "Cafe\u0301 Agreement"').replace('label: Old,', 'label: "Cafe\u0301",');
+    const before = BEFORE.replace('title: Referral Agreement', 'title: "Caf\u00e9 Agreement"').replace('label: Old,', 'label: "Caf\u00e9",');
+    expect(describeDefinitionChange(before, after)).toEqual([
+      '~ title: "Caf\u00e9 Agreement" → "Cafe\u0301 Agreement" (no visible difference: the same letters, their accents encoded otherwise)',
+      '~ field old_key.label: "Caf\u00e9" → "Cafe\u0301" (no visible difference: the same letters, their accents encoded otherwise)',
+    ]);
+  });
+
   it('shows a character that prints as nothing in a key or a value, so a renamed key does not read as the same one', () => {
     const after = BEFORE.replace('old_key:', '"old\u200bkey":');
     expect(describeDefinitionChange(BEFORE, after)).toEqual(['- field sections[2].fields.old_key', '+ field sections[2].fields.old<U+200B>key (text, "Old")']);

@@ -122,6 +122,12 @@ describe('renderPlanMarkdown', () => {
     expect(out).toContain(`\`Old 1 ${'x'.repeat(193)}…\``);
   });
 
+  it('notes in a diff block a line that prints as the one it replaces, as the text plan does (probe JH-3)', () => {
+    const out = md(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: ['ACCEPT a \nCafe\u0301', 'ACCEPT a\nCaf\u00e9'] } })]));
+    expect(out).toContain('    +ACCEPT a\n    \\ no visible difference: only the white space ending the line, " " before and none now\n');
+    expect(out).toContain('    +Caf\u00e9\n    \\ no visible difference: the same letters, their accents encoded otherwise\n');
+  });
+
   it('escapes user text: mentions, HTML, pipes, backticks and fences', () => {
     const p = plan(
       [

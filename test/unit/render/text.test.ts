@@ -16,10 +16,23 @@ describe('renderPlanText', () => {
     // In a multi-line diff, on the added line that prints as the one it replaces.
     const lines = text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [`ACCEPT\n${nfd.normalize('NFC')} clause\nend`, `ACCEPT\n${nfd} clause\nend`] } })])).split('\n');
     expect(lines).toContain(`        -${nfd.normalize('NFC')} clause`);
-    expect(lines).toContain(`        +${nfd} clause (no visible difference: the same letters, their accents encoded otherwise)`);
+    // On a line of its own after it, as diff's own `\\ No newline at end of file` (probe JH-3).
+    expect(lines.slice(lines.indexOf(`        +${nfd} clause`), lines.indexOf(`        +${nfd} clause`) + 2)).toEqual([
+      `        +${nfd} clause`,
+      '        \\ no visible difference: the same letters, their accents encoded otherwise',
+    ]);
     // A line of the text that starts with dashes is a line of it, not a file header.
     const dashed = text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [`--${nfd.normalize('NFC')}\nend`, `--${nfd}\nend`] } })])).split('\n');
-    expect(dashed).toContain(`        +--${nfd} (no visible difference: the same letters, their accents encoded otherwise)`);
+    expect(dashed[dashed.indexOf(`        +--${nfd}`) + 1]).toBe('        \\ no visible difference: the same letters, their accents encoded otherwise');
+  });
+
+  it('says of a diff line that prints as the line it replaces what differs: the white space ending it, or tabs against spaces (probe JH-1)', () => {
+    const diff = (before: string, after: string): string[] => text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [before, after] } })])).split('\n');
+    expect(diff('ACCEPT a \nACCEPT b', 'ACCEPT a\nACCEPT b')).toEqual(expect.arrayContaining(['        -ACCEPT a ', '        +ACCEPT a', '        \\ no visible difference: only the white space ending the line, " " before and none now']));
+    expect(diff('x\nACCEPT a', 'x\nACCEPT a\t ')).toContain('        \\ no visible difference: only the white space ending the line, none before and "\\t " now');
+    expect(diff('x\n\tclause', 'x\n        clause')).toContain('        \\ no visible difference: only tabs and spaces, "\\tclause" before');
+    // A change that shows gets no note: indentation of spaces, a word.
+    for (const [before, after] of [['x\n  a', 'x\n    a'], ['x\nACCEPT a', 'x\nACCEPT b ']]) expect(diff(before, after).join('\n')).not.toContain('\\ ');
   });
 
   it('shows a line break or a tab in a file\'s name as what it is, not as a space (probe JC-5)', () => {
