@@ -70,6 +70,8 @@ export interface ApplyPlanResult {
   ids: ReadonlyMap<string, string>;
   /** Fields whose write did not stick, by `kind:key`, with the value the service holds (ExecContext.registerUnkept). */
   unkept: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+  /** How many objects hold a field the service did not keep that no `ignore_fields` leaves out: every plan shows them again. */
+  unkeptShownAgain: number;
   /** Fields written by a change that then failed, by `kind:key` (ExecContext.registerWritten). */
   written: ReadonlyMap<string, readonly string[]>;
   /** How the apply changes the landing marks, by `kind:key` (engine/landing.ts). */
@@ -309,7 +311,9 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   if (forgetSuperseded(plan, report, lock)) lockChanged = true;
   // Not for --target, which acts on its targets alone.
   if (!plan.targets?.length && followRenamedFiles(lock, input.desired, [...kinds.values()])) lockChanged = true;
-  return { report, lock, lockChanged, ids, unkept, written, landing: landingAfterApply(plan, report, stoppedWaiting, { uploadMarked, now: input.now?.() ?? new Date() }) };
+  const ignored = (kindKey: string): readonly string[] => desiredAt(kindKey)?.policy?.ignoreFields ?? [];
+  const unkeptShownAgain = [...unkept].filter(([kindKey, held]) => Object.keys(held).some((f) => !ignored(kindKey).includes(f))).length;
+  return { report, lock, lockChanged, ids, unkept, unkeptShownAgain, written, landing: landingAfterApply(plan, report, stoppedWaiting, { uploadMarked, now: input.now?.() ?? new Date() }) };
 }
 
 /**

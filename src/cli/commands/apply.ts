@@ -8,7 +8,7 @@ import { setMaxListeners } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { applyPlan } from '../../engine/apply.js';
+import { applyPlan, type ApplyPlanResult } from '../../engine/apply.js';
 import { describeViolation, type GuardViolation } from '../../engine/guard.js';
 import { hasChanges } from '../../engine/plan.js';
 import { OTHER_TARGET, checkSavedPlan, targetDifference } from '../../engine/stale.js';
@@ -351,11 +351,19 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   // its exit code is the apply's (held, never released: closing the connections still waits on I/O).
   interrupts.hold('every change is done; the report is being written');
   release();
-  await reportApply(plan, report, result.lock, signalled, io, opts, settings, lockFailure);
+  await reportApply(plan, { report, lock: result.lock, unkeptShownAgain: result.unkeptShownAgain }, signalled, io, opts, settings, lockFailure);
 }
 
 /** The apply's report, and its exit: `signal` is the one received before the report was decided. */
-async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, signal: SignalName | undefined, io: Io, opts: ApplyFlags, settings: ExecuteSettings, lockFailure?: NodeJS.ErrnoException): Promise<void> {
+async function reportApply(
+  plan: Plan,
+  { report, lock, unkeptShownAgain }: Pick<ApplyPlanResult, 'report' | 'lock' | 'unkeptShownAgain'>,
+  signal: SignalName | undefined,
+  io: Io,
+  opts: ApplyFlags,
+  settings: ExecuteSettings,
+  lockFailure?: NodeJS.ErrnoException,
+): Promise<void> {
   if (settings.adopting.length > 0 && !opts.quiet) io.stderr(`Recorded ${settings.adopting.length} file(s) in docket.lock.json as live: ${settings.adopting.join(', ')}\n`);
   const settled = plan.lock_updates ?? [];
   if (settled.length > 0 && !opts.quiet) io.stderr(`Updated ${settled.length} docket.lock.json entr${settled.length === 1 ? 'y' : 'ies'} an earlier apply left unconfirmed (interrupted, or no answer came back).\n`);
@@ -416,7 +424,7 @@ async function reportApply(plan: Plan, report: ApplyReport, lock: LockFile, sign
       ? `fix the cause and ${again}; ${unknownUpload}`
       : report.checksCutShort && report.failed + report.skipped === 0
         ? `${CHECKS_CUT_SHORT} (give the next apply more time with --timeout)`
-        : `fix the cause and ${again}: it converges`;
+        : `fix the cause and ${again}: it converges${unkeptShownAgain > 0 ? `, but for the fields the service did not keep as sent (noted above), which every plan shows again until \`ignore_fields\` leaves them out` : ''}`;
   if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped, fix);
   if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped, 0, undefined, fix);
 }
