@@ -55,7 +55,7 @@ export function parseProblem(text: string, headers: IncomingHttpHeaders, clean: 
     // NOTE(api): `message` / `error` are fallbacks for a gateway or framework error that is not
     // problem+json; neither service documents them.
     problem.detail = str(body.detail, 2000) ?? str(body.message, 2000) ?? str(body.error, 2000);
-    const fieldErrors = parseFieldErrors(body.errors, str);
+    const fieldErrors = parseFieldErrors(body.errors ?? topLevelFieldErrors(body), str);
     if (fieldErrors.length > 0) problem.fieldErrors = fieldErrors;
     const trace = isPlainObject(body.trace) ? body.trace : undefined;
     // NOTE(api): `trace.requestId` is documented for the agreements service (Zuplo); `request_id`
@@ -90,6 +90,20 @@ export function firstError(errors: unknown): string | undefined {
   const said = parseFieldErrors(errors, str)[0];
   const title = isPlainObject(first) && typeof first.title === 'string' && first.title !== said?.message ? `${first.title}: ` : '';
   return said ? `${status}${title}${said.field === NO_FIELD ? '' : `${said.field}: `}${said.message}` : '';
+}
+
+/** Keys of an error answer that are no field's: what RFC 9457, gateways and tracing put beside the messages. */
+const NOT_FIELDS = new Set(['type', 'title', 'status', 'detail', 'instance', 'message', 'error', 'trace', 'request_id', 'code']);
+
+/**
+ * NOTE(api): Rails' own `render json: record.errors` answers messages by field with no `errors`
+ * around them (`{"name": ["can't be blank"]}`): read as such when every other key holds a list of
+ * messages, so a refusal says why and a refused page size is recognised (probe JE-2).
+ */
+function topLevelFieldErrors(body: Record<string, unknown>): Record<string, unknown> | undefined {
+  const fields = Object.entries(body).filter(([key]) => !NOT_FIELDS.has(key));
+  const messages = (v: unknown): boolean => Array.isArray(v) && v.length > 0 && v.every((m) => typeof m === 'string');
+  return fields.length > 0 && fields.every(([, v]) => messages(v)) ? Object.fromEntries(fields) : undefined;
 }
 
 function parseFieldErrors(

@@ -617,6 +617,21 @@ describe('list', () => {
     expect(e.message).toContain("name: can't be blank; name: is too short");
   });
 
+  it("reads Rails' messages by field with no `errors` around them: the refusal says why, and a refused page size is recognised (probe JE-2)", async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: (p) => p.includes('size%5D=100') }).reply(400, { 'page[size]': ['must be at most 50'] });
+    mock.intercept({ path: (p) => p.includes('size%5D=50') }).reply(200, { data: [res('a')] });
+    expect(await client.list('/v1/x', 'list x')).toHaveLength(1);
+
+    mock.intercept({ path: '/v1/y', method: 'POST' }).reply(422, { name: ["can't be blank"], request_id: 'r-1' });
+    const e = (await rejection(client.request({ method: 'POST', path: '/v1/y', operation: 'create y' }))) as ApiError;
+    expect(e.message).toContain("name: can't be blank");
+    // A body that is not only lists of messages is not read as fields.
+    mock.intercept({ path: '/v1/z', method: 'POST' }).reply(422, { name: ["can't be blank"], data: { id: 'x' } });
+    const other = (await rejection(client.request({ method: 'POST', path: '/v1/z', operation: 'create z' }))) as ApiError;
+    expect(other.message).not.toContain("can't be blank");
+  });
+
   it('drops archived items from a list, however they are marked', async () => {
     const { mock, client } = setup();
     const item = (id: string, attributes: Record<string, unknown>) => ({ id, type: 'playbook', attributes: { name: id, ...attributes } });
