@@ -13,6 +13,7 @@ import { foundByReading } from '../api/found.js';
 import { freshReads, onceReads } from '../util/fresh-read.js';
 import { DocketError } from '../errors.js';
 import { quoteValue } from '../config/quote.js';
+import { normName } from './normalize.js';
 import { DEFAULT_GRACE_MS, executePlan, reasonOf, withinGrace } from './execute.js';
 import { keeperOf, lookBeforeCreate, settleAfterCreate, type Sibling } from './race.js';
 import { mapLimit } from '../util/map-limit.js';
@@ -263,7 +264,11 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       const guard = CREATE_ACTIONS.includes(change.action) ? kind.race : undefined;
       if (!guard) {
         const note = await sent(change, () => kind.execute(change, ctx));
-        if (change.action === 'rename') await followRename(change);
+        if (change.action === 'rename') {
+          await followRename(change);
+          // Another object may take the name at the same time: looked for at the end (settleRename).
+          if (kind.race) checkLater.push(change);
+        }
         return note;
       }
       const existing = await lookBeforeCreate(guard, change, lookCtx, known());
@@ -295,7 +300,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // Stopped just after the last change, every change is made and its checks are what was cut short (probe FO).
   if (report.stopped) {
     if (noteUnchecked(checkLater, report) && report.done === plan.changes.length) report.checksCutShort = true;
-  } else await settleLater(checkLater, report, { kinds, ids, foundBy, keptOther, createdNow, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS, lookAgainMs: input.lookAgainMs ?? KEPT_CHILD_WAIT_MS });
+  } else await settleLater(checkLater, report, { kinds, ids, foundBy, keptOther, createdNow, followRename, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS, lookAgainMs: input.lookAgainMs ?? KEPT_CHILD_WAIT_MS });
   for (const r of report.results) if (keptOther.has(r.changeId)) r.keptOther = true;
   // A failed change that wrote part of itself first says so: that part is live (a publish cannot be undone).
   const changeById = new Map(plan.changes.map((c) => [c.id, c]));
@@ -372,6 +377,8 @@ interface SettleEnv {
   keptOther: Set<string>;
   /** `kind:key` of the objects this apply made: a failed create whose object is live says what it holds. */
   createdNow: Set<string>;
+  /** Moves docket.lock.json's entries of a renamed object to its new name (a rename taken back too). */
+  followRename: (change: Change) => Promise<void>;
   ctx: ExecContext;
   concurrency: number;
   lookAgainMs: number;
@@ -420,7 +427,7 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
   let unanswered = 0;
   const check = async (change: Change): Promise<void> => {
     if (env.signal?.aborted) return;
-    const settle = wentWithParent(change) ? findInKeptParent : settleOne;
+    const settle = change.action === 'rename' ? settleRename : wentWithParent(change) ? findInKeptParent : settleOne;
     if (!(await settle(change, results.get(change.id), ctx, checkEnv, report))) unanswered++;
     checked.add(change);
   };
@@ -522,6 +529,41 @@ async function settleOne(change: Change, result: ChangeResult | undefined, ctx: 
   } catch (error) {
     return uncheckedBecause(error, result, env, (why) => `could not check for a duplicate created by a concurrent apply (${why}); plan again to see`);
   }
+}
+
+/**
+ * Checks one rename: another object that took the same name meanwhile (a concurrent apply's rename,
+ * someone in the app) leaves two live objects of one name, at which every later plan stops (probe
+ * JF-1). The one this apply renamed yields: it is renamed back and its change failed, so the next
+ * plan decides with both in view. Runs that both see both yield both; the next apply then renames one.
+ */
+async function settleRename(change: Change, result: ChangeResult | undefined, ctx: ExecContext, env: SettleEnv, report: ApplyReport): Promise<boolean> {
+  const kind = env.kinds.get(change.kind);
+  const guard = kind?.race;
+  const name = change.fields[0];
+  if (!kind || !guard || result?.status !== 'done' || !change.liveId || typeof name?.before !== 'string') return true;
+  let others: string[];
+  try {
+    others = (await guard.siblings(change, ctx)).filter((o) => o.key === change.key && o.id !== change.liveId).map((o) => o.id);
+  } catch (error) {
+    return uncheckedBecause(error, result, env, (why) => `could not check that no other object took the name at the same time (${why}); plan again to see`);
+  }
+  if (others.length === 0) return true;
+  const taken = `renamed, but ${others.length === 1 ? `another object (id ${others[0]})` : `${others.length} other objects (ids ${others.join(', ')})`} took the name at the same time (another apply, or someone in the app), and two live objects of one name would stop every plan`;
+  const back: Change = { ...change, key: `${change.parent ? `${change.parent.key}/` : ''}${normName(name.before)}`, name: name.before, fields: [{ ...name, before: name.after, after: name.before }] };
+  let message: string;
+  try {
+    await kind.execute(back, ctx);
+    await env.followRename(back);
+    message = `${taken}: docket renamed this one back to ${quoteValue(name.before, Infinity)}`;
+  } catch (error) {
+    message = `${taken}, and renaming this one back to ${quoteValue(name.before, Infinity)} failed (${error instanceof Error ? error.message : String(error)})`;
+  }
+  Object.assign(result, { status: 'failed', message, hint: 'plan again: it shows whose object holds the name; give one of them another name in the files (or in the app)' });
+  delete result.note;
+  report.done--;
+  report.failed++;
+  return true;
 }
 
 /** A check that got no answer, said beside its change; false. */

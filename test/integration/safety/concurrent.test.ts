@@ -111,6 +111,36 @@ it('two applies at once end with one object per identity, and converge', async (
   await expectConverged(run, a);
 });
 
+it('two applies renaming two rules to one name at once leave at most one of that name: the later yields, renamed back and failed, and the plan converges (probe JF-1)', async () => {
+  t = await startTestEmulator({ latencyMs: 5 });
+  const playbook = (rules: string) => `kind: Playbook\nname: P\nrules:\n${rules}`;
+  const a = await makeDir({ 'docket.yaml': DOCKET_YAML, 'p.yaml': playbook('  - name: One\n    actions: ACCEPT one\n  - name: Two\n    actions: ACCEPT two\n') });
+  const run = bin(t);
+  expect((await run('apply', '-C', a, '--auto-approve')).code).toBe(0);
+  const b = await makeDir({});
+  await cp(a, b, { recursive: true });
+  await writeFiles(a, { 'p.yaml': playbook('  - name: Same\n    renamed_from: [One]\n    actions: ACCEPT one\n  - name: Two\n    actions: ACCEPT two\n') });
+  await writeFiles(b, { 'p.yaml': playbook('  - name: One\n    actions: ACCEPT one\n  - name: Same\n    renamed_from: [Two]\n    actions: ACCEPT two\n') });
+  // Both renames are held until both runs have planned, and land a moment apart or together.
+  t.emulator.faults.add({ method: 'PATCH', path_pattern: '/playbook_rules/', status: 'late', delay_ms: 600, count: 2 });
+  const runs = [spawnBin(['apply', '-C', a, '--auto-approve'], t.env), spawnBin(['apply', '-C', b, '--auto-approve'], t.env)];
+  const codes = await Promise.all(runs.map((r) => r.exited));
+  const org = reviewOf(t);
+  const live = Object.values(org.playbooks).filter((p) => !p.archived_at);
+  expect(live).toHaveLength(1);
+  const rules = t.emulator.store.rulesOf(org, live[0]!.id).map((r) => r.name);
+  expect(rules.filter((n) => n === 'Same').length).toBeLessThanOrEqual(1);
+  expect(rules).toHaveLength(2);
+  // Each run that yielded says so and failed; one that kept the name ended well.
+  const yielded = runs.filter((r) => r.stdout().includes('took the name at the same time'));
+  expect(yielded.length).toBeGreaterThan(0);
+  for (const [i, r] of runs.entries()) expect(codes[i]).toBe(yielded.includes(r) ? 1 : 0);
+  expect(yielded[0]!.stdout()).toMatch(/docket renamed this one back to "(One|Two)"/);
+  // Either checkout's files then converge.
+  expect((await run('apply', '-C', a, '--auto-approve')).code).toBe(0);
+  await expectConverged(run, a);
+});
+
 it('two checkouts that share one docket.lock.json through a link take turns: neither loses the other\'s upload records, and the one waiting names the other', async () => {
   t = await startTestEmulator({ latencyMs: 25 });
   // A holds the file; B links to it.
