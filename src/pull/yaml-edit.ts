@@ -173,6 +173,7 @@ export function asEdited(text: string): string {
   return parkedBoms(text.replace(/^\uFEFF+/, ''));
 }
 
+const LONE_CR = /\r(?!\n)/;
 const BOM_BEFORE_COMMENT = /^(\uFEFF+)#/gm;
 /** Either parked form, anywhere (not global: `test` keeps no position between calls). */
 const LOOKS_PARKED = /^(?:#|(?:---|\.\.\.) #)\uFEFF/m;
@@ -197,6 +198,14 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
   if (parked !== text) {
     const edited = editYaml(parked, request);
     return edited.text === null ? edited : { ...edited, text: edited.text.replace(PARKED_IN_COMMENT, '$1#').replace(PARKED_AFTER_MARKER, '$2$1') };
+  }
+  // Lines ended by a lone CR (classic Mac OS), which YAML reads as line breaks: edited as LF and
+  // written back with CR. The editing parser knows only LF and CRLF: it lost the document, or its
+  // quotes (probe JH-4). A file that mixes a lone CR with LF could not be given back as it was.
+  if (LONE_CR.test(text)) {
+    if (text.includes('\n')) throw new Error('its lines end in a lone CR and in LF both: give them one line break');
+    const edited = editYaml(text.replace(/\r/g, '\n'), request);
+    return edited.text === null ? edited : { ...edited, text: edited.text.replace(/\n/g, '\r') };
   }
   // Edited as if it ended its last line: what is added after it must not be glued onto it. The
   // last line, when it is still last, stays without its line break.

@@ -27,6 +27,18 @@ rules:
 `;
 
 describe('editYaml', () => {
+  it('edits a file whose lines end in a lone CR, keeping its line breaks, comments and quotes (probe JH-4)', () => {
+    const text = '# header comment\rkind: Playbook\rname: CR Two\rdescription: \'single quoted\'   # c\rrules:\r  - name: R\r    actions: "ACCEPT"\r    questions: "q"\r';
+    const wanted = { kind: 'Playbook', name: 'CR Two', description: 'single quoted', rules: [{ name: 'R', actions: 'ACCEPT changed\nand more', questions: 'yes' }] };
+    const edited = editYaml(text, { documents: new Map([[0, wanted]]) }).text!;
+    expect(edited).not.toContain('\n');
+    expect(edited).toContain('\rdescription: \'single quoted\'   # c\r');
+    expect(edited).toContain('questions: "yes"\r');
+    expect(plainYamlDocuments(edited.replace(/\r/g, '\n'))).toEqual([wanted]);
+    // Lines ended both ways could not be written back as they were: refused, so nothing is written.
+    expect(() => editYaml(`${text}extra: 1\n`, { documents: new Map([[0, wanted]]) })).toThrow('its lines end in a lone CR and in LF both');
+  });
+
   it('takes off a type tag the new value does not have, and keeps one it does: the file reads back as live has it (probe HT-2)', () => {
     // A float's text has a point: `!!float 2` would not read (probe HV-1).
     expect(edit('a: !!float 1.5\nb: !!float 1.5\n', () => ({ a: 2, b: 2.5 })).text).toBe('a: 2\nb: !!float 2.5\n');
