@@ -1603,8 +1603,12 @@ function placeInserts(kept: ListEntry[], siblings: readonly LiveResource[], inse
   return out;
 }
 
-/** `text` with the line endings and final line break of the file it replaces. */
+/**
+ * `text` with the line endings and final line breaks of the file it replaces: the blank lines that
+ * end it too, which docket compares text without, so a pull of another line keeps them (probe JH-5).
+ */
 function withEndingsOf(before: string, text: string): string {
-  const body = text.replace(/\n+$/, '') + (before.endsWith('\n') || before === '' ? '\n' : '');
+  const breaks = before === '' ? 1 : (/\n+$/.exec(before.replace(/\r\n/g, '\n'))?.[0].length ?? 0);
+  const body = text.replace(/\n+$/, '') + '\n'.repeat(breaks);
   return before.includes('\r\n') ? body.replace(/\n/g, '\r\n') : body;
 }

@@ -147,6 +147,15 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('keeps the blank lines that end a body file, and its CRLF, when it pulls another line of it (probe JH-5)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/t.yaml': 'kind: CustomTerm\nname: Blank End\nbody_file: t.md\n', 'custom-terms/t.md': '# Terms\r\n\r\nSecond para\r\n\r\n\r\n\r\n' });
+    await applyOk(cli, dir);
+    await new App(emulator().env).publishTerm('Blank End', '# Terms 2\n\nSecond para');
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await read(dir, 'custom-terms/t.md')).toBe('# Terms 2\r\n\r\nSecond para\r\n\r\n\r\n\r\n');
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes a template parameter\'s text as every text, in the file\'s style, whatever line ends live keeps: it is compared so', async () => {
     const nda = 'kind: Template\nname: Mutual NDA\ntype: NDA\nparameters:\n  purpose: Evaluating a partnership\n  additional_changes: |\n    Delaware\n    (United States)\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/nda.yaml': nda });
