@@ -8,6 +8,7 @@ import { Document, parse, Scalar, visit } from 'yaml';
 import { canonicalJson } from '../engine/canonical.js';
 import { escapeInvisible, holdsInvisible } from '../util/invisible.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
+import { readsAsBooleanIn11 } from '../util/yaml11.js';
 
 /** One file of the export, relative to the output directory (`/` separators). */
 export interface ExportFile {
@@ -31,17 +32,6 @@ export function schemaRef(file: string, schema: string, paths: SchemaPaths): str
 export function schemaComment(file: string, schema: string, paths: SchemaPaths): string {
   return `# yaml-language-server: $schema=${schemaRef(file, schema, paths)}`;
 }
-
-/**
- * Text a YAML 1.1 reader takes for a boolean: `yes`, `no`, `on`, `off` (PyYAML, yamllint's
- * `truthy` rule; Ruby's Psych in any letter case), `y` and `n` (Go's yaml.v2). A string to docket,
- * which reads YAML 1.2, but written plain it is `true` to other tools a team runs on the files
- * export writes, so export quotes it, as `"true"` is (probe IW-3, second read SR69-6). Other text
- * only YAML 1.1 reads otherwise (`1:30`, `2026-01-02`) is left plain: docket's files are YAML 1.2.
- * `pull` keeps a file's own spelling of such text (see the README).
- */
-const YAML11_BOOLEAN = /^(?:yes|no|on|off|y|n)$/i;
-const readsAsBooleanIn11 = (text: string): boolean => YAML11_BOOLEAN.test(text);
 
 /**
  * One YAML document for `value`. Strings with a newline become literal block scalars (the library

@@ -45,7 +45,7 @@ describe('editYaml', () => {
     const seq = 'items:\n  - !!null null\n  - !!int 5\n';
     expect(edit(seq, () => ({ items: ['Who?', 6] })).text).toBe('items:\n  - Who?\n  - !!int 6\n');
     const map = 'a: !!null null # to ask\nb: &r !!str alice\nc: !!str &s bob\nd: !!bool true\n';
-    expect(edit(map, () => ({ a: 'What is the term?', b: 'carol', c: 7, d: 'yes' })).text).toBe('a: What is the term? # to ask\nb: &r !!str carol\nc: &s 7\nd: yes\n');
+    expect(edit(map, () => ({ a: 'What is the term?', b: 'carol', c: 7, d: 'yes' })).text).toBe('a: What is the term? # to ask\nb: &r !!str carol\nc: &s 7\nd: "yes"\n');
       // Inside a flow collection, and on the line before the value (probe SR-4).
     expect(edit('a: [!!float 1.5]\nb: { c: !!str x }\n', () => ({ a: [2], b: { c: 4 } })).text).toBe('a: [2]\nb: { c: 4 }\n');
     // An item taken out of a flow list goes with its tag and anchor, and leaves the next one its own.
@@ -104,7 +104,7 @@ describe('editYaml', () => {
     expect(edit(crlf, (v) => ({ ...(v as object), cases: [...(v as { cases: unknown[] }).cases, { name: 'two' }] })).text).toBe(`${crlf}\r\n  - name: two\r\n`);
     const block = 'kind: Playbook\nname: NDA\nrules:\n  - name: A\n    actions: x';
     // The last line rewritten is a line of the edit's, ended as the file's lines are.
-    expect(edit(block, (v) => setAt(v, '/rules/0/actions', 'y')).text).toBe('kind: Playbook\nname: NDA\nrules:\n  - name: A\n    actions: y\n');
+    expect(edit(block, (v) => setAt(v, '/rules/0/actions', 'y')).text).toBe('kind: Playbook\nname: NDA\nrules:\n  - name: A\n    actions: "y"\n');
     expect(edit(`\uFEFF${block}`, (v) => setAt(v, '/name', 'MSA')).text).toBe(`\uFEFF${block.replace('NDA', 'MSA')}`);
   });
 
@@ -252,9 +252,9 @@ describe('editYaml', () => {
     expect(edit(trailing, (v) => setAt(setAt(v, '/rules/2', undefined), '/rules/1', undefined)).text).toBe('rules:\n  - name: R1\n    actions: one\n');
     // An item added after them or before the next goes below them, not inside the item they belong to.
     const added = { name: 'N', actions: 'new' };
-    expect(edit(trailing, (v) => insertAt(v, '/rules', 2, added)).text).toBe(trailing.replace('  - name: R3', '  - name: N\n    actions: new\n  - name: R3'));
+    expect(edit(trailing, (v) => insertAt(v, '/rules', 2, added)).text).toBe(trailing.replace('  - name: R3', '  - name: "N"\n    actions: new\n  - name: R3'));
     const last = 'rules:\n  - name: R1\n    actions: one\n    # trailing in R1\n';
-    expect(edit(last, (v) => insertAt(v, '/rules', 'end', added)).text).toBe(`${last}  - name: N\n    actions: new\n`);
+    expect(edit(last, (v) => insertAt(v, '/rules', 'end', added)).text).toBe(`${last}  - name: "N"\n    actions: new\n`);
   });
 
   it('renames a list item in place, keeping its comments, beside an item that comes', () => {
@@ -299,8 +299,8 @@ describe('editYaml', () => {
     for (const word of ['yes', 'on', 'Off', 'y', '2026-01-01', '1_000', '0b101', '1:20']) {
       expect(edit(y11, (v) => setAt(v, '/rules/0/actions', word)).text).toBe(y11.replace('actions: plain', `actions: "${word}"`));
     }
-    // Elsewhere (docket reads YAML 1.2 only) they stay plain.
-    expect(edit(definition, change).text).toBe('title: Consulting\nfields:\n  start:\n    label: yes\n    options: [Fixed, off]\n  end:\n    label: on\n    default: 2026-01-01\n    n: y\n');
+    // Elsewhere (docket reads YAML 1.2 only) the rest stay plain, but not what YAML 1.1 tools read as a boolean, as export writes it (probe JH-6).
+    expect(edit(definition, change).text).toBe('title: Consulting\nfields:\n  start:\n    label: "yes"\n    options: [Fixed, "off"]\n  end:\n    label: "on"\n    default: 2026-01-01\n    "n": "y"\n');
   });
 
   it('edits inside flow collections with their commas', () => {
@@ -342,9 +342,9 @@ describe('editYaml', () => {
     const set = (...names: string[]) => (v: unknown) => setAt(v, '/rules', names.map(rule));
     expect(edit(rules, set('O1')).text).toBe('kind: P\nrules: [\n  # about O1\n  { name: O1, actions: o1 },\n]\n');
     // Made where one went (before the next one kept, or last), and all made anew.
-    expect(edit(rules, set('O1', 'N', 'O3')).text).toBe('kind: P\nrules: [\n  # about O1\n  { name: O1, actions: o1 },\n  { name: N, actions: n },\n  # about O3\n  { name: O3, actions: o3 },\n]\n');
-    expect(edit(rules, set('O1', 'O2', 'N')).text).toBe('kind: P\nrules: [\n  # about O1\n  { name: O1, actions: o1 },\n  # about O2\n  { name: O2, actions: o2 },   # o2 tail\n  { name: N, actions: n },\n]\n');
-    expect(edit(rules, set('N', 'M')).text).toBe('kind: P\nrules: [\n  { name: N, actions: n },\n  { name: M, actions: m },\n]\n');
+    expect(edit(rules, set('O1', 'N', 'O3')).text).toBe('kind: P\nrules: [\n  # about O1\n  { name: O1, actions: o1 },\n  { name: "N", actions: "n" },\n  # about O3\n  { name: O3, actions: o3 },\n]\n');
+    expect(edit(rules, set('O1', 'O2', 'N')).text).toBe('kind: P\nrules: [\n  # about O1\n  { name: O1, actions: o1 },\n  # about O2\n  { name: O2, actions: o2 },   # o2 tail\n  { name: "N", actions: "n" },\n]\n');
+    expect(edit(rules, set('N', 'M')).text).toBe('kind: P\nrules: [\n  { name: "N", actions: "n" },\n  { name: M, actions: m },\n]\n');
     // Not above the item before: its quoted text may go on on a line that starts with `#` (third read TR68-7).
     const quoted = 'kind: X\nitems: [\n  "one\n  # not a comment",\n  # about two\n  2,\n]\n';
     expect(edit(quoted, (v) => setAt(v, '/items', ['one # not a comment'])).text).toBe('kind: X\nitems: [\n  "one\n  # not a comment",\n]\n');
@@ -356,12 +356,12 @@ describe('editYaml', () => {
 
   it('writes a new flow item spaced as the file spaces its brackets', () => {
     const tight = 'kind: P\nrules: [{name: a, actions: x}]\nfees: {}\n';
-    expect(edit(tight, (v) => insertAt(v, '/rules', 'end', { name: 'b', actions: 'y' })).text).toBe('kind: P\nrules: [{name: a, actions: x}, {name: b, actions: y}]\nfees: {}\n');
+    expect(edit(tight, (v) => insertAt(v, '/rules', 'end', { name: 'b', actions: 'y' })).text).toBe('kind: P\nrules: [{name: a, actions: x}, {name: b, actions: "y"}]\nfees: {}\n');
     const padded = 'kind: P\nrules: [ { name: a, actions: x } ]\n';
-    expect(edit(padded, (v) => insertAt(v, '/rules', 'end', { name: 'b', actions: 'y' })).text).toBe('kind: P\nrules: [ { name: a, actions: x }, { name: b, actions: y } ]\n');
+    expect(edit(padded, (v) => insertAt(v, '/rules', 'end', { name: 'b', actions: 'y' })).text).toBe('kind: P\nrules: [ { name: a, actions: x }, { name: b, actions: "y" } ]\n');
     // Spaced inside its maps, not after its own bracket: the maps it gets are spaced.
     const mixed = 'kind: P\nrules: [{ name: a, actions: x }]\n';
-    expect(edit(mixed, (v) => insertAt(v, '/rules', 'end', { name: 'b', actions: 'y' })).text).toBe('kind: P\nrules: [{ name: a, actions: x }, { name: b, actions: y }]\n');
+    expect(edit(mixed, (v) => insertAt(v, '/rules', 'end', { name: 'b', actions: 'y' })).text).toBe('kind: P\nrules: [{ name: a, actions: x }, { name: b, actions: "y" }]\n');
     const map = 'kind: P\nlimits: {min: 0}\n';
     expect(edit(map, (v) => setAt(v, '/limits/max', { a: 1 })).text).toBe('kind: P\nlimits: {min: 0, max: {a: 1}}\n');
   });
@@ -374,7 +374,7 @@ describe('editYaml', () => {
     expect(edit(lines, set('W', 'X', 'Y')).text).toBe('kind: P\nrules: [\n  {name: W, actions: w},\n  {name: X, actions: x},\n  {name: Y, actions: y},   # why\n]\n');
     expect(edit(lines, set('X', 'M', 'Y')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: M, actions: m},\n  {name: Y, actions: y},   # why\n]\n');
     // Two at once, in order; an insert where an item goes; an append after a last item taken out.
-    expect(edit(lines, set('X', 'M', 'N', 'Y', 'Z1', 'Z2')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: M, actions: m},\n  {name: N, actions: n},\n  {name: Y, actions: y},   # why\n  {name: Z1, actions: z1},\n  {name: Z2, actions: z2},\n]\n');
+    expect(edit(lines, set('X', 'M', 'N', 'Y', 'Z1', 'Z2')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: M, actions: m},\n  {name: "N", actions: "n"},\n  {name: Y, actions: y},   # why\n  {name: Z1, actions: z1},\n  {name: Z2, actions: z2},\n]\n');
     expect(edit(lines, set('M', 'Y')).text).toBe('kind: P\nrules: [\n  {name: M, actions: m},\n  {name: Y, actions: y},   # why\n]\n');
     expect(edit(lines, set('X', 'Z')).text).toBe('kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Z, actions: z},\n]\n');
     expect(edit(lines, set('Z')).text).toBe('kind: P\nrules: [\n  {name: Z, actions: z},\n]\n');
@@ -431,8 +431,8 @@ describe('editYaml', () => {
   it('writes an alias out where the edit takes its anchor out: a key or an item removed, or a value cleared', () => {
     expect(edit('a: &x one\nb: *x\n', (v) => setAt(v, '/a', undefined)).text).toBe('b: one\n');
     const rules = 'rules:\n  - name: T\n    notes: &n N\n  - name: U\n    notes: *n\n';
-    expect(edit(rules, (v) => setAt(v, '/rules', [(v as { rules: unknown[] }).rules[1]])).text).toBe('rules:\n  - name: U\n    notes: N\n');
-    expect(edit(rules, (v) => setAt(v, '/rules/0/notes', undefined)).text).toBe('rules:\n  - name: T\n  - name: U\n    notes: N\n');
+    expect(edit(rules, (v) => setAt(v, '/rules', [(v as { rules: unknown[] }).rules[1]])).text).toBe('rules:\n  - name: U\n    notes: "N"\n');
+    expect(edit(rules, (v) => setAt(v, '/rules/0/notes', undefined)).text).toBe('rules:\n  - name: T\n  - name: U\n    notes: "N"\n');
   });
 
   it('edits a mapping whose key is an alias (`*k : R2`) as the key its anchor names, and writes it out when the anchor goes', () => {
@@ -523,7 +523,7 @@ describe('editYaml', () => {
     const same = edit(text, (v) => setAt(v, '/reviewer', 'alice@acme.example'), 0, expand);
     expect(same).toEqual({ text, problems: [] });
     const differs = edit(text, (v) => setAt(setAt(v, '/reviewer', 'bob@acme.example'), '/other', 'y'), 0, expand);
-    expect(differs.text).toBe('kind: P\nreviewer: ${var.legal_lead}\nother: y\n');
+    expect(differs.text).toBe('kind: P\nreviewer: ${var.legal_lead}\nother: "y"\n');
     expect(differs.problems).toEqual([{ document: 0, pointer: '/reviewer', line: 2, written: '${var.legal_lead}', wanted: 'bob@acme.example' }]);
   });
 
@@ -561,7 +561,7 @@ describe('editYaml', () => {
 
   it('turns a one-line value into a block when it gains lines, and a key with no value gets one', () => {
     const text = 'kind: P\nactions: ACCEPT\nnotes:\nlast: 1\n';
-    expect(edit(text, (v) => setAt(setAt(v, '/actions', 'ACCEPT\nFLAG'), '/notes', 'n')).text).toBe('kind: P\nactions: |-\n  ACCEPT\n  FLAG\nnotes: n\nlast: 1\n');
+    expect(edit(text, (v) => setAt(setAt(v, '/actions', 'ACCEPT\nFLAG'), '/notes', 'n')).text).toBe('kind: P\nactions: |-\n  ACCEPT\n  FLAG\nnotes: "n"\nlast: 1\n');
   });
 
   it('writes what is new as deep as the file indents: text that becomes a block, a new key or item', () => {
