@@ -153,9 +153,11 @@ function exactInteger(literal: string): bigint | undefined {
 
 /**
  * Drops from `diagnostics` every schema complaint (`invalid-value`) about a value a
- * control-character diagnostic is already about (`"a@b.example\t"` is then not also "not an
- * e-mail address"): one value, one error, the one that says what to mend first.
+ * control-character or unsafe-number diagnostic is already about (`"a@b.example\t"` is then not
+ * also "not an e-mail address"; `questions: 12345678901234567890` not also "not an integer", probe
+ * JH-8): one value, one error, the one that says what to mend first.
  */
 export function withoutEchoesOf(told: readonly Diagnostic[], diagnostics: Diagnostic[]): Diagnostic[] {
-  return withoutInvalidValueAt(new Set(told.flatMap((d) => (d.code === 'control-character' && d.path !== undefined ? [d.path] : []))), diagnostics);
+  const echoed = (d: Diagnostic): boolean => (d.code === 'control-character' || d.code === 'unsafe-number') && d.path !== undefined;
+  return withoutInvalidValueAt(new Set(told.flatMap((d) => (echoed(d) ? [d.path!] : []))), diagnostics);
 }
