@@ -195,7 +195,11 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
       // list item that lost the space after its dash: not `name` misspelt (which would be there twice).
       const listWanting = isPlainObject(e.data) && Object.entries(e.data).some(([k, v]) => v === null && [(properties[k] as { type?: unknown } | undefined)?.type].flat().includes('array'));
       const glued = listWanting ? dashGluedKey({ [key]: true }) : undefined;
-      return make('unknown-key', `${unknownKey(key, joinPointer(pointer, key))} in ${where}${glued ? '' : didYouMean(key, known)}`, joinPointer(pointer, key), glued ?? hint, false);
+      const spelt = glued ? '' : didYouMean(key, known);
+      // Not a typo but a level too high (`name:` beside an Organization's `review:`): where it goes (probe JJ-3).
+      const under = spelt === '' && !glued ? known.filter((k) => isPlainObject(properties[k]) && isPlainObject((properties[k] as AnySchemaObject).properties) && Object.hasOwn((properties[k] as AnySchemaObject).properties, key)) : [];
+      const deeper = under.length > 0 ? `, did you mean ${joinOr(under.map((k) => `\`${k}.${key}\``))}? (\`${key}\` goes under ${joinOr(under.map((k) => `\`${k}:\``))})` : '';
+      return make('unknown-key', `${unknownKey(key, joinPointer(pointer, key))} in ${where}${spelt}${deeper}`, joinPointer(pointer, key), glued ?? hint, false);
     }
     case 'required': {
       const field = String(params.missingProperty);

@@ -128,6 +128,8 @@ export const organizationKind: KindModule<'organization'> = {
       if ([doc.body.review, doc.body.agreements].some((part) => part !== undefined && !isPlainObject(part))) return [];
       // Keys it does write are misspelt ones (`default_reviwer`): the schema says so at each, and this would say they are none.
       if ([doc.body.review, doc.body.agreements].some((part) => isPlainObject(part) && Object.keys(part).length > 0)) return [];
+      // So are keys beside them (`reviewr:`, `name:`), probe JJ-3.
+      if (Object.keys(doc.body).some((key) => !['kind', 'id', 'review', 'agreements'].includes(key))) return [];
       diagnostics.warning('empty-organization', 'this Organization document writes no key, so docket manages nothing of the organization', {
         ...docSource(doc),
         hint: 'write the keys to manage under `review:` or `agreements:`, or delete the document',

@@ -404,6 +404,13 @@ describe('loadConfig: schema errors', () => {
     expect(r.diagnostics[0]!.hint).toContain('allowed keys here: id, renamed_from, name, description');
   });
 
+  it('says where a key a level too high goes, and no Organization warning beside a key it refuses (probe JJ-3)', async () => {
+    const r = await load({ 'docket.yaml': PROJECT, 'o.yaml': lines('kind: Organization', 'name: Acme') });
+    expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['o.yaml:2:1 unknown-key unknown key `name` in Organization, did you mean `review.name` or `agreements.name`? (`name` goes under `review:` or `agreements:`)']);
+    const typo = await load({ 'docket.yaml': PROJECT, 'o.yaml': lines('kind: Organization', 'reviewr:', '  name: Acme') });
+    expect(typo.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['o.yaml:2:1 unknown-key unknown key `reviewr` in Organization, did you mean `review`?']);
+  });
+
   it('reports a missing required field at the parent mapping', async () => {
     const r = await load({
       'docket.yaml': PROJECT,

@@ -150,6 +150,8 @@ describe('buildDesired', () => {
     for (const review of [['a'], null, 'x']) expect((await build([resourceDoc('Organization', { review }, {}, 'organization.yaml')])).diagnostics.items).toEqual([]);
     // Nor one whose keys are misspelt: each is the schema's error, and they are keys all the same.
     expect((await build([resourceDoc('Organization', { review: { default_reviwer: 'a@b.example' }, agreements: { zip: '01067' } }, {}, 'organization.yaml')])).diagnostics.items).toEqual([]);
+    // Nor one with a key beside them, misspelt or a level too high (probe JJ-3).
+    for (const body of [{ reviewr: { name: 'A' } }, { name: 'A' }]) expect((await build([resourceDoc('Organization', body, {}, 'organization.yaml')])).diagnostics.items).toEqual([]);
   });
 
   it('counts a name\'s characters as a person does: 200 emoji are 200 characters, not 400', async () => {
