@@ -2,6 +2,7 @@
  * The translation of ajv's errors (JSON Schema draft-07, the draft editors' YAML support
  * implements) into diagnostics at the right line and column; validators.ts loads the validators.
  */
+import { domainToASCII } from 'node:url';
 import type { AnySchemaObject, ErrorObject } from 'ajv';
 import type { Diagnostic } from '../diagnostics.js';
 import { canonicalJson } from '../engine/canonical.js';
@@ -292,7 +293,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
     default: {
       const asIs = asWritten();
       const message = valueMessage(e, params, asIs ?? gotValue(e.data));
-      return make('invalid-value', `${label} ${message}${asIs && !message.includes(asIs) ? asIs : ''}`, pointer);
+      const hint = e.keyword === 'format' && params.format === 'email' && typeof e.data === 'string' ? asciiAddressHint(e.data) : undefined;
+      return make('invalid-value', `${label} ${message}${asIs && !message.includes(asIs) ? asIs : ''}`, pointer, hint);
     }
   }
 
@@ -451,6 +453,19 @@ function describeValue(value: unknown): string {
   if (typeof value === 'number' && !Number.isFinite(value)) return nonFiniteName(value);
   if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a number';
   return 'a string';
+}
+
+/**
+ * NOTE(api): the services take e-mail addresses in ASCII: a domain past ASCII (`bücher.example`) is
+ * written as its IDNA form, which the hint gives; a name before the `@` past ASCII cannot be (probe JJ-2).
+ */
+function asciiAddressHint(address: string): string | undefined {
+  const at = address.lastIndexOf('@');
+  if (at <= 0 || !/[^\x00-\x7f]/.test(address)) return undefined;
+  const [local, domain] = [address.slice(0, at), address.slice(at + 1)];
+  if (/[^\x00-\x7f]/.test(local)) return 'the services take an address in ASCII: one with letters past ASCII before the `@` cannot be named';
+  const ascii = domainToASCII(domain);
+  return ascii === '' ? undefined : `the services take an address in ASCII: write the domain in its IDNA form, ${quoteValue(`${local}@${ascii}`)}`;
 }
 
 function formatPhrase(format: string): string {

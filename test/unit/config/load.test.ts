@@ -411,6 +411,14 @@ describe('loadConfig: schema errors', () => {
     expect(typo.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['o.yaml:2:1 unknown-key unknown key `reviewr` in Organization, did you mean `review`?']);
   });
 
+  it('gives an address whose domain is past ASCII in the form the services take (probe JJ-2)', async () => {
+    const r = await load({ 'docket.yaml': PROJECT, 'm.yaml': lines('kind: Member', 'email: bob@b\u00fccher.example', '---', 'kind: Member', 'email: j\u00fcrgen@acme.example') });
+    expect(r.diagnostics.map((d) => d.hint)).toEqual([
+      'the services take an address in ASCII: write the domain in its IDNA form, "bob@xn--bcher-kva.example"',
+      'the services take an address in ASCII: one with letters past ASCII before the `@` cannot be named',
+    ]);
+  });
+
   it('reports a missing required field at the parent mapping', async () => {
     const r = await load({
       'docket.yaml': PROJECT,
