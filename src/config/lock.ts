@@ -830,6 +830,10 @@ function splitConflict(text: string): ConflictSides | undefined {
 const CONFLICT_HINT =
   'each side uploaded a file the other did not record: keep both entries (docket does that when they do not contradict); where they name the same resource, keep the entry whose file is the one in the repository, then remove the markers';
 
+/** Both sides uploaded the same file (two checkouts applied at once, probe JF-4): either upload holds it. */
+const SAME_FILE_HINT =
+  'both sides uploaded the same file, as two uploads: keep either entry (the one whose id the live templates name saves a re-point; the other upload is left unnamed), then remove the markers';
+
 /** Both sides of a conflict as one document when no entry has two different values. */
 function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
   // Each side read as a whole file, its problems placed in it, then on the file's own lines.
@@ -854,6 +858,8 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
   }
   const merged = structuredClone(a.doc);
   const clashes: string[] = [];
+  /** Whether every clash is one file uploaded on both sides: the same bytes, two upload ids. */
+  let onlyIds = true;
   for (const [target, section] of Object.entries(b.doc.targets)) {
     const into = (merged.targets[target] ??= { files: {} });
     // A side's section may hold no files (only sync records were ever written for it).
@@ -864,6 +870,7 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
         // Said by target and by what differs: both sides may name the same file with another upload id.
         const differ = [...new Set([...Object.keys(mine), ...Object.keys(entry)])].filter((f) => JSON.stringify((mine as unknown as Record<string, unknown>)[f]) !== JSON.stringify((entry as unknown as Record<string, unknown>)[f]));
         clashes.push(`${JSON.stringify(key)} of ${target} (${differ.map((f) => `\`${f}\``).join(', ')})`);
+        if (differ.some((f) => f !== 'id')) onlyIds = false;
       } else files[key] = entry;
     }
   }
@@ -884,13 +891,13 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
   if (merged.landing) merged.landing = inOrder(Object.fromEntries(Object.entries(merged.landing).map(([target, marks]) => [target, inOrder(marks)])));
   // Theirs came after ours: in key order, as every write keeps them, or the next write churns the file.
   if (merged.synced) merged.synced = inOrder(Object.fromEntries(Object.entries(merged.synced).map(([target, records]) => [target, inOrder(records)])));
-  if (b.doc.legacy && JSON.stringify(b.doc.legacy) !== JSON.stringify(a.doc.legacy ?? b.doc.legacy)) clashes.push('the version 1 sections');
+  if (b.doc.legacy && JSON.stringify(b.doc.legacy) !== JSON.stringify(a.doc.legacy ?? b.doc.legacy)) (clashes.push('the version 1 sections'), (onlyIds = false));
   merged.legacy ??= b.doc.legacy;
   if (merged.legacy === undefined) delete merged.legacy;
   if (clashes.length > 0) {
     return {
       doc: emptyDocument(),
-      diagnostics: [problem(label, sides.line, `${label} has a merge conflict whose two sides record ${clashes.join(', ')} differently`, CONFLICT_HINT)],
+      diagnostics: [problem(label, sides.line, `${label} has a merge conflict whose two sides record ${clashes.join(', ')} differently`, onlyIds ? SAME_FILE_HINT : CONFLICT_HINT)],
     };
   }
   const records = dropped === 1 ? '1 sync record' : `${dropped} sync records`;

@@ -486,7 +486,12 @@ describe('docket.lock.json', () => {
     expect(diagnostics).toMatchObject([{ severity: 'error', code: 'invalid-lock-file', line: 1 }]);
     // Named by target and by what differs: here the same file under two upload ids.
     expect(diagnostics[0]!.message).toBe(`docket.lock.json has a merge conflict whose two sides record "attachment:A" of ${PROD} (\`id\`) differently`);
-    expect(diagnostics[0]!.hint).toContain('keep the entry whose file is the one in the repository');
+    // The same bytes uploaded on both sides: either entry holds the file (probe JF-4).
+    expect(diagnostics[0]!.hint).toContain('both sides uploaded the same file, as two uploads: keep either entry');
+    // Another file on each side: the one in the repository is the one to keep.
+    const other = (id: string, sha256: string) => JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, id, sha256 } } } } }, null, 2);
+    const files = `<<<<<<< HEAD\n${other('11111111-1111-4111-8111-111111111111', 'a'.repeat(64))}\n=======\n${other('33333333-3333-4333-8333-333333333333', 'b'.repeat(64))}\n>>>>>>> other\n`;
+    expect(parseLockText(files, LOCK_FILE).diagnostics[0]!.hint).toContain('keep the entry whose file is the one in the repository');
   });
 
   it('settling at the end of an apply rewrites a readable merge conflict and a version 1 section, even with nothing uploaded', async () => {
