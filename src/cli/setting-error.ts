@@ -13,7 +13,12 @@ export function atSetting(error: unknown, project: ProjectConfig, env: Readonly<
   const pointer = error.setting;
   const fromEnv = ENV_OVERRIDES.find((o) => `/${o.section}/${o.key}` === pointer);
   // As the loader reads it: a variable of spaces is unset.
-  if (fromEnv && (env[fromEnv.variable] ?? '').trim() !== '') return error;
+  if (fromEnv && (env[fromEnv.variable] ?? '').trim() !== '') {
+    // The value is the variable's: the message names it, not only the setting it stands for (probe JE-3).
+    const setting = `${fromEnv.section}.${fromEnv.key} `;
+    if (error.message.startsWith(setting)) error.message = `${setting.trimEnd()} (from ${fromEnv.variable}) ${error.message.slice(setting.length)}`;
+    return error;
+  }
   if (writtenPointer(project, pointer) === undefined) return error;
   const at = projectValuePos(project, pointer);
   return new ConfigError([{ severity: 'error', code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), ...at }], undefined, project.root);
