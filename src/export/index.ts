@@ -19,7 +19,7 @@ export type { ExportFile, ExportPart, MissingFile, SchemaPaths };
 
 /** docket.yaml settings of the exported target (never a key or secret). */
 export interface ProjectSettings {
-  review?: { url: string; organization_id?: string };
+  review?: { url: string; organization_id?: string; path_style?: 'flat' };
   agreements?: { url: string; actor?: string };
   /** Written only when it differs from the default. */
   concurrency?: number;
@@ -59,7 +59,8 @@ export interface ExportResult {
 export function projectDocument(settings: ProjectSettings): Record<string, unknown> {
   const doc: Record<string, unknown> = { version: 1 };
   if (settings.review) {
-    doc.review = { url: settings.review.url, ...(settings.review.organization_id ? { organization_id: settings.review.organization_id } : {}) };
+    const { url, organization_id, path_style } = settings.review;
+    doc.review = { url, ...(organization_id ? { organization_id } : {}), ...(path_style ? { path_style } : {}) };
   }
   if (settings.agreements) {
     doc.agreements = { url: settings.agreements.url, ...(settings.agreements.actor ? { actor: settings.agreements.actor } : {}) };

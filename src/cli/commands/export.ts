@@ -198,8 +198,10 @@ function projectSettings(p: ProjectConfig, kinds: readonly AnyKind[], services: 
   const on = (service: ServiceName): boolean => services.has(service) && kinds.some((k) => k.service === service || k.service === 'both');
   if (on('review')) {
     // The emulator's own organization id is no organization of the URLs written beside it (probe IW-2).
+    // Flat routes act on the key's own organization: an id would only be probed for, and tie the files to one key (probe JE-4).
+    const flat = !connection.target.emulator && connection.target.review?.path_style === 'flat';
     const located = (connection.target.emulator ? undefined : connection.target.review?.organization_id) || p.review.organization_id;
-    settings.review = { url: p.review.url ?? DEFAULT_REVIEW_URL, ...(located ? { organization_id: located } : {}) };
+    settings.review = { url: p.review.url ?? DEFAULT_REVIEW_URL, ...(flat ? { path_style: 'flat' } : located ? { organization_id: located } : {}) };
   }
   // Attachments are read from the lock file but written to the agreements service.
   if (on('agreements')) {

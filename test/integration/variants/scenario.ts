@@ -139,5 +139,9 @@ export async function runExampleScenario(t: TestEmulator): Promise<void> {
   const exported = await cli('export', '-C', dir, '--out', out);
   expect(exported.code, exported.stderr).toBe(0);
   expect(exported.stdout).toMatch(/Recorded \d+ objects as in sync in docket\.lock\.json/);
+  // Flat routes act on the key's own organization: the export says so, and pins no id a plan would probe for (probe JE-4).
+  const project = await readFile(join(out, 'docket.yaml'), 'utf8');
+  if (style === 'flat') expect([project.includes('path_style: flat'), project.includes('organization_id')]).toEqual([true, false]);
+  else expect(project).toContain(`organization_id: ${t.env.DOCKET_ORGANIZATION_ID!}`);
   await expectNoChanges(cli, out);
 }
