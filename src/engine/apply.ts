@@ -550,19 +550,34 @@ async function settleRename(change: Change, result: ChangeResult | undefined, ct
   }
   if (others.length === 0) return true;
   const taken = `renamed, but ${others.length === 1 ? `another object (id ${others[0]})` : `${others.length} other objects (ids ${others.join(', ')})`} took the name at the same time (another apply, or someone in the app), and two live objects of one name would stop every plan`;
-  const back: Change = { ...change, key: `${change.parent ? `${change.parent.key}/` : ''}${normName(name.before)}`, name: name.before, fields: [{ ...name, before: name.after, after: name.before }] };
+  const keyOf = (n: string): string => `${change.parent ? `${change.parent.key}/` : ''}${normName(n)}`;
+  const former = name.before;
+  let back: Change | undefined;
   let message: string;
   try {
+    // Its former name may be held by now too (this apply's own create of it, second read SR70-1): then a name of its own.
+    const formerTaken = (await guard.siblings({ ...change, key: keyOf(former) }, ctx)).some((o) => o.key === keyOf(former) && o.id !== change.liveId);
+    const backName = formerTaken ? `${former} (renamed back by docket, ${change.liveId.slice(0, 8)})` : former;
+    back = { ...change, key: keyOf(backName), name: backName, fields: [{ ...name, before: name.after, after: backName }] };
     await kind.execute(back, ctx);
     await env.followRename(back);
-    message = `${taken}: docket renamed this one back to ${quoteValue(name.before, Infinity)}`;
+    message = `${taken}: docket renamed this one back to ${quoteValue(backName, Infinity)}${formerTaken ? `, as ${quoteValue(name.before, Infinity)} is taken too` : ''}`;
   } catch (error) {
-    message = `${taken}, and renaming this one back to ${quoteValue(name.before, Infinity)} failed (${error instanceof Error ? error.message : String(error)})`;
+    message = `${taken}, and renaming this one back to ${quoteValue(back?.name ?? name.before, Infinity)} failed (${error instanceof Error ? error.message : String(error)})`;
   }
   Object.assign(result, { status: 'failed', message, hint: 'plan again: it shows whose object holds the name; give one of them another name in the files (or in the app)' });
   delete result.note;
   report.done--;
   report.failed++;
+  // Not the object of that name any more: no sync record names it so, and what else this apply
+  // changed of it landed on the object as it is now named (second read SR70-2).
+  env.ids.delete(`${change.kind}:${change.key}`);
+  const suffix = `:${change.kind}:${change.key}`;
+  for (const r of report.results) {
+    if (r.changeId === change.id || r.status !== 'done' || !r.changeId.endsWith(suffix)) continue;
+    const landed = `made on the object this apply then renamed back to ${quoteValue(back?.name ?? name.before, Infinity)} (another object took ${quoteValue(String(name.after), Infinity)})`;
+    r.note = r.note ? `${r.note}; ${landed}` : landed;
+  }
   return true;
 }
 

@@ -8,7 +8,7 @@ import { Document, parse, Scalar, visit } from 'yaml';
 import { canonicalJson } from '../engine/canonical.js';
 import { escapeInvisible, holdsInvisible } from '../util/invisible.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
-import { readsAsBooleanIn11 } from '../util/yaml11.js';
+import { writtenQuoted } from '../util/written-quoted.js';
 
 /** One file of the export, relative to the output directory (`/` separators). */
 export interface ExportFile {
@@ -76,5 +76,5 @@ export function blockHolds(text: string): boolean {
 /** A resource file: each document with its schema comment, separated by `---`. */
 export function resourceFile(file: string, schema: string, documents: unknown[], paths: SchemaPaths): ExportFile {
   const comment = schemaComment(file, schema, paths);
-  return { path: file, content: documents.map((d) => `${comment}\n${toYaml(d, readsAsBooleanIn11)}`).join('---\n') };
+  return { path: file, content: documents.map((d) => `${comment}\n${toYaml(d, writtenQuoted)}`).join('---\n') };
 }

@@ -23,7 +23,7 @@ import { MODELINE_START } from '../config/schema-names.js';
 import { isPlainObject } from '../util/plain.js';
 import { addTo } from '../util/multi-map.js';
 import { holdsInvisible } from '../util/invisible.js';
-import { readsAsBooleanIn11 } from '../util/yaml11.js';
+import { writtenQuoted } from '../util/written-quoted.js';
 import { toYaml } from '../export/yaml.js';
 import { flowPadded, flowYaml, indentStepOf, indented, plainReadsOtherwise, scalarSplice } from './yaml-render.js';
 import { canonicalJson, sameValue } from '../engine/canonical.js';
@@ -232,7 +232,7 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
     }
     if (!request.documents.has(index) || !doc.contents) return;
     const wanted = request.documents.get(index);
-    const editor = new DocumentEditor(text, doc, { index, splices, problems, nulled, lines, indent: step, expand: request.expand ?? ((s) => s), holds: request.placeholders === false ? () => false : holdsPlaceholder, exactAt: exactTypesIn(request, index), absentAt: (pointer) => request.absentAt?.(index, pointer) ?? false, quote: request.bothVersions || readAsYaml11(doc) ? plainReadsOtherwise : readsAsBooleanIn11 });
+    const editor = new DocumentEditor(text, doc, { index, splices, problems, nulled, lines, indent: step, expand: request.expand ?? ((s) => s), holds: request.placeholders === false ? () => false : holdsPlaceholder, exactAt: exactTypesIn(request, index), absentAt: (pointer) => request.absentAt?.(index, pointer) ?? false, quote: request.bothVersions || readAsYaml11(doc) ? (t) => plainReadsOtherwise(t) || writtenQuoted(t) : writtenQuoted });
     editor.patch(doc.contents as Node, wanted, '', { kind: 'root' });
     editor.finish();
   });

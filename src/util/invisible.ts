@@ -24,6 +24,9 @@ const EMOJI_PART = '(?<=\\p{Extended_Pictographic})[\\uFE0E\\uFE0F]|(?<=\\p{Exte
  */
 export const SHOWN_AS_NOTHING = '\\u007f-\\u00a0\\u1680\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u2800\\u3000\\p{Default_Ignorable_Code_Point}';
 
+/** What prints as a plain space but is not one (a no-break space, wide and narrow spaces), as the inside of a character class. */
+export const SPACE_LIKE = '\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000';
+
 /** Put before a character class: none of the class's characters where they are part of an emoji. */
 export const NOT_EMOJI_PART = `(?!${EMOJI_PART})`;
 

@@ -141,6 +141,40 @@ it('two applies renaming two rules to one name at once leave at most one of that
   await expectConverged(run, a);
 });
 
+it('a rename that yields to a name taken meanwhile takes a name of its own when its former one is taken too, records no sync record under the name, and says where the rest landed (second read SR70-1, SR70-2)', async () => {
+  let injected = false;
+  t = await startTestEmulator({
+    onRequest: (r) => {
+      if (injected || r.method !== 'PATCH' || !r.path.includes('/playbook_rules/')) return;
+      injected = true;
+      const org = reviewOf(t);
+      const p = Object.values(org.playbooks).find((x) => x.name === 'P')!;
+      t.emulator.store.addRule(org, { id: t.emulator.store.newId(), playbook_id: p.id, name: 'Same', description: null, actions: 'ACCEPT app', internal_notes: null, questions: null, generate_summary: false, reviewer_id: null, created_at: EARLIER, updated_at: EARLIER });
+    },
+  });
+  const run = bin(t);
+  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: One\n    actions: ACCEPT one\n' });
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  const mine = t.emulator.store.rulesOf(reviewOf(t), Object.values(reviewOf(t).playbooks)[0]!.id).find((r) => r.name === 'One')!.id;
+  // Renamed to Same (its actions changed too), and a new rule takes its former name.
+  await writeFiles(dir, { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: Same\n    renamed_from: [One]\n    actions: ACCEPT one, edited\n  - name: One\n    actions: ACCEPT new\n' });
+  const apply = await run('apply', '-C', dir, '--auto-approve', '--concurrency', '1');
+  expect(apply.code).toBe(1);
+  const aside = `One (renamed back by docket, ${mine.slice(0, 8)})`;
+  expect(apply.stdout).toContain(`docket renamed this one back to "${aside}", as "One" is taken too`);
+  expect(apply.stdout).toContain(`made on the object this apply then renamed back to "${aside}"`);
+  const names = t.emulator.store.rulesOf(reviewOf(t), Object.values(reviewOf(t).playbooks)[0]!.id).map((r) => r.name).sort();
+  expect(names).toEqual(['One', aside, 'Same']);
+  const lock = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { synced: Record<string, Record<string, string>> };
+  const sameRecord = Object.values(lock.synced).map((records) => records['rule:P/Same']).find((r) => r !== undefined);
+  expect(sameRecord?.startsWith(mine)).not.toBe(true);
+  // No name is held twice: the next plan plans, and applied it converges.
+  const plan = await run('plan', '-C', dir);
+  expect(plan.stderr).not.toContain('ambiguous-match');
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  await expectConverged(run, dir);
+});
+
 it('two checkouts that share one docket.lock.json through a link take turns: neither loses the other\'s upload records, and the one waiting names the other', async () => {
   t = await startTestEmulator({ latencyMs: 25 });
   // A holds the file; B links to it.
