@@ -18,7 +18,7 @@ import { headerLines } from './text.js';
 import { oneLine, onePath, quote } from './value.js';
 import { markInvisible } from '../config/quote.js';
 import { excerptWithoutSecrets } from '../config/url-secrets.js';
-import { maxEditLength, NOTE_MARK, replacedBlock, sameLineNotes, withNoteLines } from './textdiff.js';
+import { FILE_NOTE_MARK, maxEditLength, notesBelow, replacedBlock, sameLineNotes } from './textdiff.js';
 
 /**
  * How far a file's diff may look for the shortest edit (see textdiff.ts), some 0.5 s a file: one
@@ -75,7 +75,7 @@ function shownDiff(f: FileChange): string[] {
     const content = at >= 2 && /^[-+ ]/.test(raw); // after the `---`/`+++` lines
     return markInvisible(stripControl(content ? raw[0] + excerptWithoutSecrets(raw.slice(1)) : raw));
   });
-  return withNoteLines(shown, sameLineNotes(diffLines, true));
+  return notesBelow(shown, sameLineNotes(diffLines, true));
 }
 
 function changeOf(f: FileChange): 'created' | 'deleted' | 'modified' {
@@ -104,7 +104,7 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
     for (const f of result.files) {
       for (const l of shownDiff(f)) {
         if (l.startsWith('+') && !l.startsWith('+++')) lines.push(paint('green', l));
-        else lines.push(l.startsWith('-') && !l.startsWith('---') ? paint('red', l) : l.startsWith('@@') ? paint('cyan', l) : l.startsWith(NOTE_MARK) ? paint('dim', l) : l);
+        else lines.push(l.startsWith('-') && !l.startsWith('---') ? paint('red', l) : l.startsWith('@@') ? paint('cyan', l) : l.startsWith(FILE_NOTE_MARK) ? paint('dim', l) : l);
       }
     }
     if (result.files.length > 0) lines.push('');

@@ -170,8 +170,9 @@ export function sameLineNotes(lines: readonly string[], fileHeaders = false): st
   let removed = new Map<string, string>();
   lines.forEach((line, at) => {
     if (line.startsWith('@@')) removed = new Map();
-    // A file diff's `---`/`+++` lines name the files; a value's diff has none (`--x` is a line).
-    if (fileHeaders && (line.startsWith('---') || line.startsWith('+++'))) return;
+    // A file diff's first two lines name the files; a value's diff has none (`--x` is a line), nor has
+    // a file's diff past them (a `---` marker of a document; second read SR70-5).
+    if (fileHeaders && at < 2 && (line.startsWith('---') || line.startsWith('+++'))) return;
     const text = line.slice(1);
     if (line.startsWith('-')) {
       const key = lookAlikeKey(text);
@@ -185,8 +186,9 @@ export function sameLineNotes(lines: readonly string[], fileHeaders = false): st
 }
 
 /**
- * A diff's lines with each added line's note after it as a line of its own, `\\ …` (as diff's own
- * `\\ No newline at end of file`): beside the line, it ran into the white space it is about (probe JH-3).
+ * A value's diff with each added line's note after it as a line of its own, `\\ …` (as diff's own
+ * `\\ No newline at end of file`): beside the line, it ran into the white space it is about (probe
+ * JH-3). Not for a file's diff, which stays a patch: see notesBelow.
  */
 export function withNoteLines(lines: readonly string[], notes: readonly string[]): string[] {
   const out: string[] = [];
@@ -197,8 +199,31 @@ export function withNoteLines(lines: readonly string[], notes: readonly string[]
   return out;
 }
 
-/** How a note line starts: `patch` and `git apply` read a line starting with a backslash as a comment. */
+/** How a note line of a value's diff starts. */
 export const NOTE_MARK = '\\ ';
+
+/**
+ * A file's diff with its notes after its last hunk, each naming the line of the new file it is
+ * about (`# line 2: no visible difference: …`): inside a hunk a line of another kind breaks the
+ * patch for `git apply` and `patch` (second read SR70-3), which read what follows the hunks as
+ * commentary.
+ */
+export function notesBelow(lines: readonly string[], notes: readonly string[]): string[] {
+  const said: string[] = [];
+  let line = 0;
+  lines.forEach((text, at) => {
+    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(text);
+    if (hunk) line = Number(hunk[1]);
+    else if (at >= 2 && (text.startsWith('+') || text.startsWith(' '))) {
+      if (notes[at]) said.push(`${FILE_NOTE_MARK}line ${line}: ${notes[at]}`);
+      line++;
+    }
+  });
+  return said.length === 0 ? [...lines] : [...lines, ...said];
+}
+
+/** How a note under a file's diff starts. */
+export const FILE_NOTE_MARK = '# ';
 
 /** What two lines that print alike share: their letters composed, tabs and runs of spaces as one space, no white space at the end. */
 function lookAlikeKey(text: string): string {
@@ -211,11 +236,20 @@ function lookAlikeNote(was: string, now: string): string {
   if (was === now) return '';
   if (differOnlyInAccents(was, now)) return ACCENTS_ONLY;
   const [before, after] = [composed(was), composed(now)];
+  // Accents encoded otherwise as well as the white space: both said, neither as the only difference (second read SR70-4).
+  const accents = lettersDiffer(was, now);
+  const [what, also] = accents ? ['', ', and the accents encoded otherwise'] : ['only ', ''];
   const [endBefore, endAfter] = [before.length - before.trimEnd().length, after.length - after.trimEnd().length];
   if (before.slice(0, before.length - endBefore) === after.slice(0, after.length - endAfter)) {
-    return `no visible difference: only the white space ending the line, ${whiteSpace(before.slice(before.length - endBefore))} before and ${whiteSpace(after.slice(after.length - endAfter))} now`;
+    return `no visible difference: ${what}the white space ending the line, ${whiteSpace(before.slice(before.length - endBefore))} before and ${whiteSpace(after.slice(after.length - endAfter))} now${also}`;
   }
-  return before.includes('\t') || after.includes('\t') ? `no visible difference: only tabs and spaces, ${formatValue(was)} before` : '';
+  return before.includes('\t') || after.includes('\t') ? `no visible difference: ${what}tabs and spaces, ${formatValue(was)} before${also}` : '';
+}
+
+/** Whether two lines that compose alike hold their letters encoded otherwise, white space aside. */
+function lettersDiffer(was: string, now: string): boolean {
+  const letters = (text: string): string => text.replace(/\s+/g, '');
+  return letters(was) !== letters(now);
 }
 
 /** White space as a plan says it: `none`, or quoted with its tabs escaped (`" "`, `"\t"`). */

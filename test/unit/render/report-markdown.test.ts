@@ -99,12 +99,28 @@ describe('drift and pull markdown at scale', () => {
     const file = { path: 'organization.yaml', before: 'city: "Gen\u00e8ve"\nname: A\n', after: 'city: "Gene\u0300ve"\nname: A\n' };
     const result: PullResult = { pulled: [], notPulled: [], notes: [], files: [file], sync: new Map() };
     const lines = renderPullText(plan([]), result, { dryRun: true, color: false }).split('\n');
-    expect(lines[lines.indexOf('+city: "Gene\u0300ve"') + 1]).toBe('\\ no visible difference: the same letters, their accents encoded otherwise');
+    // Below the file's hunks, naming the line: inside one it would break the diff as a patch (second read SR70-3).
+    expect(lines).toContain('+city: "Gene\u0300ve"');
+    expect(lines).toContain('# line 1: no visible difference: the same letters, their accents encoded otherwise');
+    expect(lines.indexOf('# line 1: no visible difference: the same letters, their accents encoded otherwise')).toBeGreaterThan(lines.indexOf(' name: A'));
     expect(lines).toContain('-city: "Gen\u00e8ve"');
     // A line that reads otherwise gets no note.
     const other = renderPullText(plan([]), { ...result, files: [{ ...file, after: 'city: "Bern"\nname: A\n' }] }, { dryRun: true, color: false });
     expect(other).toContain('+city: "Bern"\n');
-    expect(other).not.toContain('\\ no visible');
+    expect(other).not.toContain('no visible');
+  });
+
+  it("keeps a pulled file's diff a patch: notes go below its hunks, a document marker's trailing space is noted, accents with white space said both (second read SR70-3/4/5)", () => {
+    const diffOf = (before: string, after: string): string[] => {
+      const result: PullResult = { pulled: [], notPulled: [], notes: [], files: [{ path: 't.yaml', before, after }], sync: new Map() };
+      const out = renderPullText(plan([]), result, { dryRun: true, color: false });
+      return out.slice(0, out.indexOf('\n\n')).split('\n');
+    };
+    const lines = diffOf('a: 1\nb: x \nc: 3\n', 'a: 1\nb: x\nc: 3\n');
+    // Every line of the hunk is a patch's; the note comes after the last.
+    expect(lines).toEqual(['--- a/t.yaml', '+++ b/t.yaml', '@@ -1,3 +1,3 @@', ' a: 1', '-b: x ', '+b: x', ' c: 3', '# line 2: no visible difference: only the white space ending the line, " " before and none now']);
+    expect(diffOf('a: 1\n--- \nb: 2\n', 'a: 1\n---\nb: 2\n')).toContain('# line 2: no visible difference: only the white space ending the line, " " before and none now');
+    expect(diffOf('a: Cafe\u0301 \n', 'a: Caf\u00e9\n')).toContain('# line 1: no visible difference: the white space ending the line, " " before and none now, and the accents encoded otherwise');
   });
 
   it('says in JSON too what --kind and --target limited a drift report or a pull to, and nothing when they did not', () => {
