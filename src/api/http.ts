@@ -555,7 +555,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         throw new DocketError(
           'service-down',
           `${t.operation}: not sent: ${DOWN_AFTER_FAILURES} requests in a row failed every attempt (the last: ${down}), so this command sends the ${service} service nothing more`,
-          `check that the ${service} service is up (${base.url}), then run the command again${t.method === 'GET' ? '' : ': what was not sent is planned again'}`,
+          // "Try again", not "run the command again": a saved plan, part of it applied, is applied again by a new plan (as JI-3).
+          `check that the ${service} service is up (${base.url}), then try again${t.method === 'GET' ? '' : ': what was not sent is planned again'}`,
         );
       }
       for (let n = 0; ; n++) {

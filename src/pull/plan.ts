@@ -1608,7 +1608,21 @@ function placeInserts(kept: ListEntry[], siblings: readonly LiveResource[], inse
  * end it too, which docket compares text without, so a pull of another line keeps them (probe JH-5).
  */
 function withEndingsOf(before: string, text: string): string {
-  const breaks = before === '' ? 1 : (/\n+$/.exec(before.replace(/\r\n/g, '\n'))?.[0].length ?? 0);
-  const body = text.replace(/\n+$/, '') + '\n'.repeat(breaks);
+  const breaks = before === '' ? 1 : finalBreaks(before);
+  // Counted from the end, not by /\n+$/: that tries every start in a long run of blank lines (second read SR70-8).
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  const body = text.slice(0, end) + '\n'.repeat(breaks);
   return before.includes('\r\n') ? body.replace(/\n/g, '\r\n') : body;
+}
+
+/** How many line breaks (LF or CRLF) end `text`. */
+function finalBreaks(text: string): number {
+  let n = 0;
+  let at = text.length;
+  for (;;) {
+    if (text.charCodeAt(at - 1) !== 10) return n;
+    at -= text.charCodeAt(at - 2) === 13 ? 2 : 1;
+    n++;
+  }
 }

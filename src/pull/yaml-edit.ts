@@ -204,7 +204,7 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
   // written back with CR. The editing parser knows only LF and CRLF: it lost the document, or its
   // quotes (probe JH-4). A file that mixes a lone CR with LF could not be given back as it was.
   if (LONE_CR.test(text)) {
-    if (text.includes('\n')) throw new Error('its lines end in a lone CR and in LF both: give them one line break');
+    if (text.includes('\n')) throw new Error('it holds a carriage return not followed by a line feed among lines ended by one, which docket cannot write back as it was: give its lines one line break');
     const edited = editYaml(text.replace(/\r/g, '\n'), request);
     return edited.text === null ? edited : { ...edited, text: edited.text.replace(/\n/g, '\r') };
   }

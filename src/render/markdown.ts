@@ -121,7 +121,14 @@ function codeEnd(s: string, at: number): number | undefined {
 const mdFmt: Fmt = { name: codeSpan, text: docketText };
 
 function cap(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+  if (s.length <= n) return s;
+  // Never half of a character past U+FFFF (an emoji): a lone surrogate shows as U+FFFD (second read SR70-6).
+  const end = isHighSurrogate(s.charCodeAt(n - 2)) ? n - 2 : n - 1;
+  return `${s.slice(0, end)}…`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 export function targetLine(plan: Plan): string {

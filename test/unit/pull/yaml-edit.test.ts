@@ -36,7 +36,7 @@ describe('editYaml', () => {
     expect(edited).toContain('questions: "yes"\r');
     expect(plainYamlDocuments(edited.replace(/\r/g, '\n'))).toEqual([wanted]);
     // Lines ended both ways could not be written back as they were: refused, so nothing is written.
-    expect(() => editYaml(`${text}extra: 1\n`, { documents: new Map([[0, wanted]]) })).toThrow('its lines end in a lone CR and in LF both');
+    expect(() => editYaml(`${text}extra: 1\n`, { documents: new Map([[0, wanted]]) })).toThrow('it holds a carriage return not followed by a line feed among lines ended by one');
   });
 
   it('takes off a type tag the new value does not have, and keeps one it does: the file reads back as live has it (probe HT-2)', () => {

@@ -120,6 +120,10 @@ describe('renderPlanMarkdown', () => {
     expect(out).not.toContain('_Output truncated');
     expect(out).toContain('- `+` **create** playbook `NDA`');
     expect(out).toContain(`\`Old 1 ${'x'.repeat(193)}…\``);
+    // Cut between characters, not inside an emoji (second read SR70-6).
+    const emoji = md(plan([], { undeclared: [{ kind: 'playbook', count: 1, names: [`${'a'.repeat(198)}\u{1F600}tail`], reason: 'r', prunable: true }] }));
+    expect(emoji).toContain(`\`${'a'.repeat(198)}…\``);
+    expect(emoji).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
   });
 
   it('notes in a diff block a line that prints as the one it replaces, as the text plan does (probe JH-3)', () => {
