@@ -61,6 +61,13 @@ describe('toYaml', () => {
     expect(file.content.split('\n').slice(1).join('\n')).toBe('questions: "no"\ninternal_notes: "yes"\na: "On"\nb: "OFF"\nc: "y"\nd: Nope\ne: yes please\nf: "yEs"\ng: 1:30\n');
   });
 
+  it('quotes one-line text that starts or ends with a space other than a plain one, which plain would read as nothing in the file (probe JH-7)', () => {
+    const file = resourceFile('playbooks/p.yaml', 'playbook.schema.json', [{ a: 'nbsp\u00a0', b: '\u00a0', c: '\u3000x', d: 'caf\u00e9\u00a0au lait' }], { outRoot: '/o', schemasDir: '/o/schemas' });
+    // Inside, as French typography writes it, it stays plain.
+    expect(file.content.split('\n').slice(1).join('\n')).toBe('a: "nbsp\u00a0"\nb: "\u00a0"\nc: "\u3000x"\nd: caf\u00e9\u00a0au lait\n');
+    expect(parse(file.content)).toEqual({ a: 'nbsp\u00a0', b: '\u00a0', c: '\u3000x', d: 'caf\u00e9\u00a0au lait' });
+  });
+
   it('reads back exactly what it wrote, tricky text included', () => {
     const value = {
       leading: '  indented first line\nsecond',

@@ -27,6 +27,11 @@ rules:
 `;
 
 describe('editYaml', () => {
+  it('writes one-line text that starts or ends with a no-break or ideographic space quoted, as export does (probe JH-7)', () => {
+    expect(edit('kind: P\nname: R\nnote: x\n', (v) => setAt(setAt(v, '/name', 'R\u00a0'), '/note', '\u3000')).text).toBe('kind: P\nname: "R\u00a0"\nnote: "\u3000"\n');
+    expect(edit('kind: P\nnote: x\n', (v) => setAt(v, '/note', 'caf\u00e9\u00a0au lait')).text).toBe('kind: P\nnote: caf\u00e9\u00a0au lait\n');
+  });
+
   it('edits a file whose lines end in a lone CR, keeping its line breaks, comments and quotes (probe JH-4)', () => {
     const text = '# header comment\rkind: Playbook\rname: CR Two\rdescription: \'single quoted\'   # c\rrules:\r  - name: R\r    actions: "ACCEPT"\r    questions: "q"\r';
     const wanted = { kind: 'Playbook', name: 'CR Two', description: 'single quoted', rules: [{ name: 'R', actions: 'ACCEPT changed\nand more', questions: 'yes' }] };
