@@ -175,7 +175,8 @@ describe('docket test when answers are lost', () => {
     // The runs changed nothing a plan manages.
     const replan = await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env: emu().env });
     expect([replan.code, replan.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
-  });
+    // The look-up that fails waits out every retry of its 503s (about 8 s with jitter, up to 16): 18–25 s in all on two busy cores.
+  }, 90_000);
 
   it('ends as the signal\'s (exit 130, code interrupted) when Ctrl-C comes while it still reads the playbooks, before any case runs', async () => {
     const dir = await example();

@@ -1252,10 +1252,10 @@ describe('retries', () => {
     expect(calls).toBe(21);
     expect(e.code).toBe('service-down');
     expect(e.message).toBe('create thing: not sent: 3 requests in a row failed every attempt (the last: the review service answered HTTP 503), so this command sends the review service nothing more');
-    expect(e.hint).toContain('run the command again: what was not sent is planned again');
+    expect(e.hint).toContain('then try again: what was not sent is planned again');
     expect(e.notCarriedOut).toBe(true);
     // A read not sent is no change to plan again.
-    expect(((await read(5)) as DocketError).hint).toMatch(/^check that the review service is up \(.*\), then run the command again$/);
+    expect(((await read(5)) as DocketError).hint).toMatch(/^check that the review service is up \(.*\), then try again$/);
   });
 
   it('keeps sending after a restart of a few seconds that failed three requests in a row, however long the quiet before it', async () => {
