@@ -15,6 +15,12 @@ export class DocketError extends Error {
    */
   notCarriedOut = false;
   /**
+   * Set by the HTTP client when the service answered the request's last attempt (a 500, not a
+   * gateway's 504): whatever it did of it is done, nothing of it still runs there, so the next plan's
+   * read says whether it was carried out and no landing mark holds it back (probe JG-1).
+   */
+  answeredThere = false;
+  /**
    * Set by the HTTP client when the command's time budget ends before this request's turn (the
    * budget ran out, or the pace allowed puts its turn past it): a request after it would end so too.
    */

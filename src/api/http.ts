@@ -277,7 +277,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   }
 
   function notTriedAgain(t: RequestTarget, a: Attempt, landed: boolean): DocketError {
-    return new DocketError('interrupted', `${t.operation}: interrupted, so not tried again after ${failedAttempt(a)}${maybeDone(t, landed)}`);
+    const error = new DocketError('interrupted', `${t.operation}: interrupted, so not tried again after ${failedAttempt(a)}${maybeDone(t, landed)}`);
+    // Answered, and not by a gateway that stopped waiting: nothing of it still runs there.
+    error.answeredThere = a.kind === 'response' && !mayStillLand(a);
+    return error;
   }
 
   /**

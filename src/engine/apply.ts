@@ -327,7 +327,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
  */
 function mayStillRun(error: unknown): boolean {
   if (!(error instanceof DocketError)) return false;
-  return error.code === 'outcome-pending' || (error.code === 'interrupted' && error.notCarriedOut !== true);
+  return error.code === 'outcome-pending' || (error.code === 'interrupted' && !error.notCarriedOut && !error.answeredThere);
 }
 
 /**

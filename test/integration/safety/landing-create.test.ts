@@ -85,25 +85,43 @@ it('a second signal, which ends the apply at once, leaves a landing mark for the
   expect(named('Cut NDA')).toHaveLength(1);
 });
 
-it('a create whose answer failed as Ctrl-C came is marked, and the closing hint says to wait, not to apply again at once (probe IX-3)', async () => {
+it('a create the service answered with a 500 as Ctrl-C came is not marked: nothing of it still runs there, so the next plan reads whether it was made (probes IX-3, JG-1)', async () => {
   t = await startTestEmulator();
   const run = bin(t);
   const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Failed NDA\n' });
-  // Answered 500 after 1.5 s: a signal meanwhile, and the create is not tried again, though the service may have made it.
+  // Answered 500 after 1.5 s: a signal meanwhile, and the create is not tried again.
   t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 500, delay_ms: 1500, count: 1 });
   const apply = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
   await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the create to be held');
   apply.child.kill('SIGINT');
   expect(await apply.exited).toBe(130);
-  expect(apply.stdout()).toContain('the service may have carried it out');
-  expect(apply.stderr()).toContain('wait a few minutes for what the service may still be carrying out, then run docket plan');
-  expect(apply.stderr()).not.toContain('again to finish');
-  expect(Object.values((await lockOf(dir)).landing ?? {}).map((m) => Object.keys(m))).toEqual([['playbook:Failed NDA']]);
-  // As the hint says: an apply at once would be refused; --retry-uncertain sends it, once.
-  expect((await run('apply', '-C', dir, '--auto-approve')).stderr).toContain('error uncertain-create playbook "Failed NDA"');
-  expect((await run('apply', '-C', dir, '--auto-approve', '--retry-uncertain')).code).toBe(0);
+  expect(apply.stdout()).toContain('the service may have carried it out, and the next plan shows whether it did');
+  expect(apply.stderr()).not.toContain('wait a few minutes');
+  // No mark, nor any lock at all: the apply made nothing to record.
+  const lock = await lockOf(dir).catch(() => ({ landing: undefined }));
+  expect(Object.values(lock.landing ?? {}).flatMap((m) => Object.keys(m))).toEqual([]);
+  // As the report says: the next plan reads it, and shows the create, sent once.
+  expect((await run('plan', '-C', dir)).stdout).toContain('+ create playbook "Failed NDA"');
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   await expectConverged(run, dir);
   expect(named('Failed NDA')).toHaveLength(1);
+});
+
+it('a create a gateway answered 504 as Ctrl-C came may still run there: it is marked, and the closing hint says to wait (probe IX-3)', async () => {
+  t = await startTestEmulator();
+  const run = bin(t);
+  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Gateway NDA\n' });
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 504, delay_ms: 1500, count: 1 });
+  const apply = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
+  await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the create to be held');
+  apply.child.kill('SIGINT');
+  expect(await apply.exited).toBe(130);
+  expect(apply.stderr()).toContain('wait a few minutes for what the service may still be carrying out, then run docket plan');
+  expect(Object.values((await lockOf(dir)).landing ?? {}).map((m) => Object.keys(m))).toEqual([['playbook:Gateway NDA']]);
+  expect((await run('apply', '-C', dir, '--auto-approve')).stderr).toContain('error uncertain-create playbook "Gateway NDA"');
+  expect((await run('apply', '-C', dir, '--auto-approve', '--retry-uncertain')).code).toBe(0);
+  await expectConverged(run, dir);
+  expect(named('Gateway NDA')).toHaveLength(1);
 });
 
 it('a publish that landed after its apply gave up does not hold back the next edit\'s publish', async () => {
