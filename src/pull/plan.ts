@@ -471,7 +471,6 @@ class PullPlanner {
     const kept = new Map<string, string>();
     // Its own name first: a document kept for that keeps what it names in turn (below).
     for (const r of toRemove) {
-      if (r.change.parent) continue;
       const variables = this.identityVariables(r);
       if (variables.length > 0) kept.set(refKey(r.change.kind, r.change.key), `removed live, but the files name it with ${variables.join(', ')}, which other environments may use too: change the variable for this environment, or remove it by hand`);
     }
@@ -515,13 +514,18 @@ class PullPlanner {
     return typeof written === 'string' && variablesIn(written).length > 0;
   }
 
-  /** The variables a document's name (or e-mail) is written with, as its top-level values hold them. */
+  /**
+   * The variables a document's name (or e-mail) is written with, as its top-level values hold them;
+   * a rule's, as its item in the playbook's list does (probe JL-1: taken out for one environment,
+   * it was every other's rule the next apply of theirs deleted).
+   */
   private identityVariables(r: Pulling): string[] {
     const at = r.d?.document;
-    if (!at || r.d?.pointer) return [];
+    if (!at) return [];
     const doc = this.current(at.file, at.index);
-    if (!isPlainObject(doc)) return [];
-    for (const value of Object.values(doc)) {
+    const item = r.d?.pointer ? valueAt(doc, r.d.pointer) : doc;
+    if (!isPlainObject(item)) return [];
+    for (const value of Object.values(item)) {
       if (typeof value !== 'string' || !value.includes('${')) continue;
       if (this.input.expand(value).toLowerCase() !== r.d!.name.toLowerCase()) continue;
       return [...new Set(variablesIn(value))];

@@ -1001,6 +1001,19 @@ describe('a reviewer who leaves the organization in the app', () => {
     await expectNoChanges(run, dir);
   });
 
+  it('keeps a rule named through a variable when it is deleted live: other environments name theirs so too (probe JL-1)', async () => {
+    const playbook = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term ${var.stage}\n    actions: ACCEPT\n  - name: Other\n    actions: ACCEPT\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  stage: Dev\n', 'playbooks/p.yaml': playbook });
+    await applyOk(run, dir);
+    await new App(t.env).deleteRule('NDA', 'Term Dev');
+    const pulled = await run('pull', '-C', dir);
+    expect(pulled.stdout).toContain('rule "NDA/Term Dev" (playbooks/p.yaml:4): removed live, but the files name it with var.stage, which other environments may use too');
+    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(playbook);
+    // As the files say, the next apply makes it again.
+    await applyOk(run, dir);
+    await expectNoChanges(run, dir);
+  });
+
   it('leaves a default reviewer written through a variable for a person to delete, saying so (no value of the variable stands for none)', async () => {
     const organization = 'kind: Organization\nreview:\n  name: Acme Legal\n  default_reviewer: ${var.lead}\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': organization });
