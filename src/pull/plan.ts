@@ -1336,7 +1336,9 @@ class PullPlanner {
     const field = p.pointer.slice(owner.pointer.length + 1).replace(/\//g, '.');
     owner.entry.failed.add(held.field ?? '*');
     const c = owner.entry.change;
-    this.notPulled.push({ kind: c.kind, key: c.key, name: c.name, direction: c.direction ?? 'unknown', fields: [field], file, line: this.lineAsRead(file, p.document, p.pointer) ?? p.line, reason });
+    // A part of a field held whole (a definition, a list): what else of it changed live is held back too, and said so (probe JL-2).
+    const whole = held?.field !== undefined && field !== held.field ? `; \`${held.field}\` stays whole as the file has it, with whatever else of it changed live (\`docket plan\` shows it)` : '';
+    this.notPulled.push({ kind: c.kind, key: c.key, name: c.name, direction: c.direction ?? 'unknown', fields: [field], file, line: this.lineAsRead(file, p.document, p.pointer) ?? p.line, reason: `${reason}${whole}` });
   }
 
   /**

@@ -365,7 +365,8 @@ describe('docket pull (agreements service)', () => {
     // The number 150 in the app is not what the quoted placeholder sends: said, not taken as pulled.
     await new App(emulator().env).publishDefinition('Placeheld', live('150'));
     const differs = await cli('pull', '-C', dir);
-    expect(differs.stdout).toContain('definition.sections.0.fields.rate.default (custom-templates/p.yaml:12): live value 150 differs from var.rate; change the variable or the environment');
+    // The rest of the definition stays with it, and that is said (probe JL-2).
+    expect(differs.stdout).toContain('definition.sections.0.fields.rate.default (custom-templates/p.yaml:12): live value 150 differs from var.rate; change the variable or the environment; `definition` stays whole as the file has it, with whatever else of it changed live (`docket plan` shows it)');
     // The files' text "150" is what apply publishes again.
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
