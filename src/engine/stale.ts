@@ -231,9 +231,11 @@ export function editedChanges(plan: Plan, desired: readonly DesiredResource[], k
     }
     if (!c.desired || !d || !kind) continue;
     const declared = Object.assign({}, d.fields, !c.liveId && CREATE_ACTIONS.includes(c.action) ? d.createOnly : undefined, d.payload);
-    // As the plan file holds it: through JSON.
+    // As the plan file holds it: through JSON, both sides; a plan made in this run holds what JSON
+    // drops (the mark that keeps a definition's fields in their order), which compared otherwise
+    // (probe JK-1: every interactive apply of a custom template was refused as edited).
     const expected: unknown = JSON.parse(JSON.stringify(storable(kind, declared)));
-    if (canonicalJson(expected) !== canonicalJson(c.desired)) out.push(`${named(c.kind, c.key)}: the plan's values are not what the configuration declares (was PLAN.json edited?)`);
+    if (canonicalJson(expected) !== canonicalJson(JSON.parse(JSON.stringify(c.desired)))) out.push(`${named(c.kind, c.key)}: the plan's values are not what the configuration declares (was PLAN.json edited?)`);
   }
   return out;
 }

@@ -6,6 +6,7 @@ import { StalePlanError } from '../../../src/errors.js';
 import { buildPlan } from '../../../src/engine/plan.js';
 import { EMPTY_SYNC } from '../../../src/engine/sync.js';
 import type { Plan } from '../../../src/engine/types.js';
+import { KEEPS_KEY_ORDER } from '../../../src/engine/canonical.js';
 import { KIND_META, change, desiredPlaybook, desiredRule, liveMember, liveOrganization, livePlaybook, liveRule, planOf } from './builders.js';
 
 const NDA = livePlaybook('pb-1', 'NDA', 'Old');
@@ -377,6 +378,14 @@ describe('editedChanges', () => {
     const { desired, saved } = made();
     expect(saved.changes.map((c) => c.id).sort()).toEqual(['create:rule:NDA/Cap', 'update:playbook:NDA']);
     expect(editedChanges(saved, desired, KIND_META)).toEqual([]);
+  });
+
+  it('finds none in a plan made in this run, whose values keep a mapping in its written order (a definition\'s fields), as JSON does not (probe JK-1)', () => {
+    const fields = Object.defineProperty({ start_date: 'date', billing_model: 'select' }, KEEPS_KEY_ORDER, { value: true });
+    const desired = [desiredPlaybook('NDA', { description: fields })];
+    const made = buildPlan({ kinds: KIND_META, desired, live: [NDA], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: '0', sync: EMPTY_SYNC });
+    expect(made.plan!.changes.map((c) => c.id)).toEqual(['update:playbook:NDA']);
+    expect(editedChanges(made.plan!, desired, KIND_META)).toEqual([]);
   });
 
   it('names each change whose values were edited in the file: applied, they would read as changed in the app', () => {
