@@ -12,6 +12,7 @@ import { earlierUploads, knownAttachmentIds } from './attachment.js';
 import type { ExecContext, KindModule } from './kind.js';
 import { docSource, fieldSourcesAt, formerNamesAt, valueOf } from './support/positions.js';
 import { asideName, freshSiblings } from './support/race.js';
+import { ApiError } from '../errors.js';
 import { updatedAt } from './support/updated.js';
 import { readSchema } from '../config/schema-read.js';
 import { quoteValue } from '../config/quote.js';
@@ -451,7 +452,7 @@ export const templateKind: KindModule<'template'> = {
         // NOTE(api): seed 002 does not show the settings object's key; docket sends standard_version at the top level.
         if (typeof d.standard_version === 'string') body.standard_version = d.standard_version;
         if (Array.isArray(d.attachments)) body.attachment_ids = attachmentIds(d.attachments);
-        const created = await api.createTemplate(body, change.key);
+        const created = await api.createTemplate(body, change.key).catch(attachmentRefusal);
         ctx.registerCreated('template', change.key, created);
         return;
       }
@@ -469,7 +470,7 @@ export const templateKind: KindModule<'template'> = {
           if (f.field === 'standard_version') body.standard_version = f.after;
           if (f.field === 'attachments') body.attachment_ids = attachmentIds(f.after);
         }
-        await api.updateTemplate(change.liveId!, body, change.key);
+        await api.updateTemplate(change.liveId!, body, change.key).catch(attachmentRefusal);
         return;
       }
       default:
@@ -488,6 +489,23 @@ export const templateKind: KindModule<'template'> = {
     },
   },
 };
+
+/**
+ * A refusal about an attachment a template names: attachments cannot be listed, so the id sent is
+ * the one docket.lock.json records, which an organization reset or another one does not hold (a
+ * restarted emulator): said, or "it converges" is all the apply says while every run fails so
+ * (probes JF-3, JK-2).
+ */
+function attachmentRefusal(err: unknown): never {
+  if (err instanceof ApiError && (err.status === 422 || err.status === 400)) {
+    const { fieldErrors, detail, title } = err.details;
+    const said = `${(fieldErrors ?? []).map((f) => `${f.field} ${f.message}`).join(' ')} ${title ?? ''} ${detail ?? ''}`;
+    if (/attachment/i.test(said)) {
+      err.message = `${err.message} (the attachment ids sent are the uploads docket.lock.json records for this service: if the organization was reset, or is not the one they were uploaded to, delete those entries, or the lock's section for this URL, so the PDFs are uploaded again)`;
+    }
+  }
+  throw err;
+}
 
 /** Whether live holds the nested object of `field` (`parameters.template_csa_order_form_attributes.fees_currency`) without that key at all. */
 function absentFromNested(field: string, attributes: unknown): boolean {

@@ -1106,6 +1106,25 @@ describe('standard templates and attachments', () => {
   });
 });
 
+describe('an organization that no longer holds the uploads docket.lock.json records', () => {
+  it('says of a template refused for its attachment that the id sent is the lock\'s, and how to upload the PDF again (probes JF-3, JK-2)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    // The organization is reset (a restarted emulator): its uploads and templates are gone.
+    for (const id of Object.keys(agreements().attachments)) delete agreements().attachments[id];
+    for (const id of Object.keys(agreements().templates)) delete agreements().templates[id];
+    const failed = await cli('apply', '-C', dir, '--auto-approve');
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain("the attachment ids sent are the uploads docket.lock.json records for this service: if the organization was reset, or is not the one they were uploaded to, delete those entries, or the lock's section for this URL, so the PDFs are uploaded again");
+    // As it says: without the lock's entries the PDF is uploaded again, and the template names it.
+    await rm(join(dir, 'docket.lock.json'));
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+});
+
 describe('saved plans', () => {
   it('refuses a plan made for the organization another agreements key acts for', async () => {
     const otherOrg = '00000000-0000-4000-8000-0000000000b2';
