@@ -136,7 +136,7 @@ function danglingLink(path: string): boolean {
 /** Where the modelines point, when nothing is installed there yet. */
 function editorNote(schemas: string, root: string): string {
   const where = posixPath(relative(root, schemas)) || '.';
-  return `Editor completion: the files' \`$schema\` comments point at ${where}; pin docket in this repository (\`npm install --save-dev <docket: a registry version, a git URL or a path>\`) so they resolve for everyone.\n`;
+  return `Editor completion: the files' \`$schema\` comments point at ${where}; pin docket in this repository (\`npm install --save-dev <docket: a git URL or a path; it is not on the npm registry>\`) so they resolve for everyone.\n`;
 }
 
 /** Writes only when nothing is there (`wx` also closes the race with another writer); adds to `undo` what it made. */
