@@ -48,7 +48,9 @@ async function withEmulator(args: string[], use: (banner: string, env: Record<st
 it('serves a configuration with its own organization id, persists state to --state, and logs each request with -v', async () => {
   const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
   const state = join(dir, 'state', 'emulator.json');
-  await withEmulator(['--state', state, '-v'], async (_banner, served, log) => {
+  await withEmulator(['--state', state, '-v'], async (banner, served, log) => {
+    // Each variable a line a shell takes pasted as it is (probe JK-4).
+    for (const name of ['DOCKET_REVIEW_URL', 'DOCKET_AGREEMENTS_URL', 'DOCKET_ORGANIZATION_ID', 'DOCKET_API_KEY']) expect(banner).toMatch(new RegExp(`^  export ${name}=\\S+`, 'm'));
     const env = { ...served, DOCKET_ORGANIZATION_ID: '6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f' };
     const apply = await runCli(['apply', '-C', dir, '--auto-approve'], { env });
     expect(apply.stderr).toBe('');

@@ -134,7 +134,7 @@ async function announceAndWait(io: Io, emulator: RunningEmulator, seed: Emulator
   // only named in a comment, so the lines still paste after `export`.
   const keyLine =
     seeded === undefined || seeded.api_keys[0] === EMULATOR_API_KEY
-      ? `  DOCKET_API_KEY=${EMULATOR_API_KEY}`
+      ? `  export DOCKET_API_KEY=${EMULATOR_API_KEY}`
       : seeded.api_keys.length > 0
         ? "  # DOCKET_API_KEY: the first of the seed's api_keys"
         : '  # DOCKET_API_KEY: none works: the seed gives its organization no api_keys';
@@ -144,10 +144,10 @@ async function announceAndWait(io: Io, emulator: RunningEmulator, seed: Emulator
   io.stdout(
     [
       `docket emulator listening on ${emulator.url}`,
-      `  DOCKET_REVIEW_URL=${emulator.reviewUrl}`,
-      `  DOCKET_AGREEMENTS_URL=${emulator.agreementsUrl}`,
-      // A shell comment: the lines can be pasted after `export`.
-      `  DOCKET_ORGANIZATION_ID=${organizationId}   # ${orgNote}`,
+      // Lines a shell takes as they are, pasted (probe JK-4): without `export` docket would not see them.
+      `  export DOCKET_REVIEW_URL=${emulator.reviewUrl}`,
+      `  export DOCKET_AGREEMENTS_URL=${emulator.agreementsUrl}`,
+      `  export DOCKET_ORGANIZATION_ID=${organizationId}   # ${orgNote}`,
       keyLine,
       `  shape: ${describeVariants(v)}`,
       `  control routes: ${emulator.url}/_emulator/stats, /_emulator/reset, /_emulator/config, /_emulator/faults`,
