@@ -45,6 +45,8 @@ describe('docket init', () => {
     for (const f of [...YAML_FILES, '.gitignore']) expect(init.stdout).toContain(`created  ${join(dir, f)}`);
     expect(init.stdout).toContain(`docket validate -C ${dir}`);
     expect(init.stdout).toContain(`docket plan -C ${dir} --emulator`);
+    // The last step too names the folder, run from where init was (probe JK-5).
+    expect(init.stdout).toContain(`run \`docket plan -C ${dir}\` against the real service`);
     expect(init.stdout).not.toContain('npm install --save-dev <docket');
 
     for (const f of YAML_FILES) {

@@ -184,7 +184,7 @@ function nextSteps(dir: string): string {
     'Next steps:',
     ...steps.map(([cmd, why]) => `  ${cmd.padEnd(width)}   ${why}`),
     '',
-    'Then set DOCKET_ORGANIZATION_ID and DOCKET_REVIEW_API_KEY and run `docket plan` against the real service.',
+    `Then set DOCKET_ORGANIZATION_ID and DOCKET_REVIEW_API_KEY and run \`docket plan${c}\` against the real service.`,
     '',
   ].join('\n');
 }
