@@ -110,7 +110,7 @@ function render(report: TestReport, layout: Layout, suites: number, failOnWarn: 
   const warnings = report.warnings ?? [];
   if (warnings.length > 0) out.push(...warnings.map((d) => `- ${ICON.warn} ${codeSpan(`${d.file}:${d.line}`)} ${escapeMarkdown(d.message)}`), '');
   for (const s of report.suites.slice(0, suites)) out.push(...suiteSection(s, layout));
-  if (suites < report.suites.length) out.push(`_…and ${report.suites.length - suites} more test file(s), left out to keep this comment under the size limit; the job log and --junit have them all._`, '');
+  if (suites < report.suites.length) out.push(`_…and ${report.suites.length - suites} more test ${report.suites.length - suites === 1 ? 'file' : 'files'}, left out to keep this comment under the size limit; the job log and --junit have them all._`, '');
   for (const n of report.notes) out.push(`_${escapeMarkdown(n)}_`, '');
   return `${out.join('\n').trimEnd()}\n`;
 }

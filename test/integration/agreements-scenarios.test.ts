@@ -232,12 +232,12 @@ describe('custom terms', () => {
     expect((await cli('plan', '-C', dir, '--out', saved)).code).toBe(0);
     const adoptSaved = await cli('apply', '-C', dir, saved, '--adopt-files');
     expect([adoptSaved.code, adoptSaved.stdout.split('\n').at(-2)]).toEqual([0, 'No changes in the saved plan: nothing was sent.']);
-    expect(adoptSaved.stderr).toContain('Recorded 1 file(s) in docket.lock.json');
+    expect(adoptSaved.stderr).toContain('Recorded 1 file in docket.lock.json');
     await rm(join(dir, 'docket.lock.json'));
 
     const adopt = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files');
     expect(adopt.code).toBe(0);
-    expect(adopt.stderr).toContain('Recorded 1 file(s) in docket.lock.json');
+    expect(adopt.stderr).toContain('Recorded 1 file in docket.lock.json');
     // The plan it prints does not ask for the very thing it is doing.
     expect(adopt.stdout).not.toContain('cannot compare');
     expect(term('Data "Terms"')!.versions).toHaveLength(1);
