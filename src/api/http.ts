@@ -276,10 +276,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return new DocketError('interrupted', `${t.operation}: not sent: docket was stopping when its turn came`);
   }
 
-  function notTriedAgain(t: RequestTarget, a: Attempt, landed: boolean): DocketError {
+  function notTriedAgain(t: RequestTarget, a: Attempt, landed: boolean, stillRunning: boolean): DocketError {
     const error = new DocketError('interrupted', `${t.operation}: interrupted, so not tried again after ${failedAttempt(a)}${maybeDone(t, landed)}`);
-    // Answered, and not by a gateway that stopped waiting: nothing of it still runs there.
-    error.answeredThere = a.kind === 'response' && !mayStillLand(a);
+    // Every attempt answered, none by a gateway that stopped waiting: nothing of it still runs there.
+    error.answeredThere = a.kind === 'response' && !mayStillLand(a) && !stillRunning;
     return error;
   }
 
@@ -340,7 +340,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * A create's read after an answer that did not settle it: its failure says what the create's
    * outcome is, not only that a list could not be read (which read as if nothing was created).
    */
-  async function readingFailed<T>(read: () => Promise<T>, context: string, outcome: string, mayStillRun = false): Promise<T> {
+  async function readingFailed<T>(read: () => Promise<T>, context: string, outcome: string, mayStillRun = false, answered = false): Promise<T> {
     try {
       return await read();
     } catch (error) {
@@ -354,8 +354,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         pending.notCarriedOut = false;
         throw pending;
       }
-      // The read's own request may have changed nothing; the create it reads for may have.
+      // The read's own request may have changed nothing; the create it reads for may have, and may
+      // still be running there unless every attempt of it was answered (third read TR70-1).
       error.notCarriedOut = false;
+      error.answeredThere = answered;
       error.message = `${context}: ${error.message}${outcome}`;
       throw error;
     }
@@ -552,6 +554,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const reasons: string[] = [];
     const earlierStatuses: number[] = [];
     let mayHaveLanded = false;
+    /** An attempt of this request may still be running there (it timed out, or a gateway's 504): never said answered (third read TR70-1). */
+    let mayStillRunThere = false;
     let attempts = 0;
     try {
       if (down !== undefined) {
@@ -645,6 +649,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           return undefined;
         }
         if (!surelyNotCarriedOut(a.kind === 'response' ? a.status : a.failure)) mayHaveLanded = true;
+        if (mayStillLand(a)) mayStillRunThere = true;
         // Its status may say the request was carried out (an upload answered 200): a re-run must not take it for one never sent.
         if (a.kind === 'response' && a.tooLarge) throw tooLargeError(t, a.status);
         if (a.kind === 'response' && a.status >= 200 && a.status < 300) {
@@ -659,7 +664,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (decision === 'fail') throw apiError(t, a, n + 1, earlierStatuses, mayHaveLanded);
         if (decision === 'retry' && !canRetry) throw gaveUp(t, a, n + 1, earlierStatuses, mayHaveLanded);
         // Stopped: what the service refused or lost is not sent again (a create's outcome is still read).
-        if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded);
+        if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, mayStillRunThere);
 
         const retryAfter = askedByRefusal ?? (a.kind === 'response' ? parseRetryAfter(headerValue(a.headers, 'retry-after'), now()) : undefined);
         // A refused request waits out the pause it set, as every other does.
@@ -679,17 +684,17 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           await sleep(wait, cut.signal);
         } catch (err) {
           if (options.signal?.aborted) throw interrupted(t);
-          if (options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded);
+          if (options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, mayStillRunThere);
           throw err;
         } finally {
           cut.release();
         }
-        if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded);
+        if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, mayStillRunThere);
 
         if (decision === 'recover' && recover) {
           // What came back, with the service's request id: the words a recovery that cannot read (an upload) reports.
           const what = `${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}`;
-          const lookUp = () => readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, or still be carrying it out, and the next plan shows whether it did', true);
+          const lookUp = () => readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, or still be carrying it out, and the next plan shows whether it did', true, a.kind === 'response' && !mayStillLand(a) && !mayStillRunThere);
           const found = await lookUp();
           if (found !== undefined) return found;
           if (mayStillLand(a)) {
@@ -701,7 +706,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           }
           if (readNow) checkBudget(t, a, wanted, retryAfter, mayHaveLanded);
           if (!canRetry) throw gaveUp(t, a, n + 1, earlierStatuses.slice(0, -1), mayHaveLanded);
-          if (options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded);
+          if (options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, mayStillRunThere);
         }
         retried++;
       }

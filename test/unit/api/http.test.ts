@@ -1487,6 +1487,35 @@ describe('stopping and the time budget', () => {
     expect(posts()).toBe(1);
   });
 
+  it('says a create stopped after an answer whether anything of it may still run there: not after a 502, but after a 504 on any attempt, or a failed look-up for it (probe JG-1, third read TR70-1)', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const answered = setup({ stop: stop.signal });
+    answered.mock.intercept({ path: '/v1/x', method: 'POST' }).reply(502, '');
+    const after502 = (await rejection(answered.client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => undefined }))) as DocketError;
+    expect(after502.answeredThere).toBe(true);
+    // A 504 first, then a 500 as the stop came: the first attempt may still be running behind the gateway.
+    const late = new AbortController();
+    const gateway = setup({ stop: late.signal, retries: 2, baseDelayMs: 1 });
+    gateway.mock.intercept({ path: '/v1/x', method: 'POST' }).reply(504, '');
+    gateway.mock.intercept({ path: '/v1/x', method: 'POST' }).reply(() => {
+      late.abort();
+      return { statusCode: 500, data: '' };
+    });
+    const after504 = (await rejection(gateway.client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => undefined }))) as DocketError;
+    expect([after504.code, after504.answeredThere]).toEqual(['interrupted', false]);
+    // The look-up for a create docket stopped waiting for, cut off by the stop: the create may still run.
+    const cut = new AbortController();
+    const timedOut = setup({ stop: cut.signal, timeoutMs: 40 });
+    timedOut.mock.intercept({ path: '/v1/x', method: 'POST' }).reply(201, { data: res('x1') }).delay(400);
+    const lookUp = async () => {
+      cut.abort();
+      throw Object.assign(new DocketError('interrupted', 'list x: interrupted, so not tried again after the review service answered HTTP 500'), { answeredThere: true });
+    };
+    const read = (await rejection(timedOut.client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: lookUp }))) as DocketError;
+    expect([read.code, read.answeredThere]).toEqual(['interrupted', false]);
+  });
+
   it('after the stop, a request waiting out a 429 pause for its turn is not sent', async () => {
     const limiter = createLimiter(1);
     limiter.throttled(60_000);
