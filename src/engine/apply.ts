@@ -571,14 +571,34 @@ async function settleRename(change: Change, result: ChangeResult | undefined, ct
   report.failed++;
   // Not the object of that name any more: no sync record names it so, and what else this apply
   // changed of it landed on the object as it is now named (second read SR70-2).
+  // Its children's too (a playbook's rules, third read TR70-2): they are in the object renamed back.
   env.ids.delete(`${change.kind}:${change.key}`);
-  const suffix = `:${change.kind}:${change.key}`;
+  const children = new Set([...env.kinds.values()].filter((k) => k.parentKind === change.kind).map((k) => k.name as string));
+  for (const kindKey of [...env.ids.keys()]) {
+    const [kind, key] = splitKindKey(kindKey);
+    if (children.has(kind) && key.startsWith(`${change.key}/`)) env.ids.delete(kindKey);
+  }
   for (const r of report.results) {
-    if (r.changeId === change.id || r.status !== 'done' || !r.changeId.endsWith(suffix)) continue;
-    const landed = `made on the object this apply then renamed back to ${quoteValue(back?.name ?? name.before, Infinity)} (another object took ${quoteValue(String(name.after), Infinity)})`;
+    if (r.changeId === change.id || r.status !== 'done') continue;
+    const [, kind, key] = splitChangeId(r.changeId);
+    const of = kind === change.kind && key === change.key ? 'the object' : children.has(kind) && key.startsWith(`${change.key}/`) ? `the ${change.kind}` : undefined;
+    if (of === undefined) continue;
+    const landed = `made on ${of} this apply then renamed back to ${quoteValue(back?.name ?? name.before, Infinity)} (another object took ${quoteValue(String(name.after), Infinity)})`;
     r.note = r.note ? `${r.note}; ${landed}` : landed;
   }
   return true;
+}
+
+/** `kind:key` as its two parts (a key may hold `:`). */
+function splitKindKey(kindKey: string): [string, string] {
+  const at = kindKey.indexOf(':');
+  return [kindKey.slice(0, at), kindKey.slice(at + 1)];
+}
+
+/** A change id, `action:kind:key`, as its three parts. */
+function splitChangeId(id: string): [string, string, string] {
+  const at = id.indexOf(':');
+  return [id.slice(0, at), ...splitKindKey(id.slice(at + 1))];
 }
 
 /** A check that got no answer, said beside its change; false. */

@@ -175,6 +175,33 @@ it('a rename that yields to a name taken meanwhile takes a name of its own when 
   await expectConverged(run, dir);
 });
 
+it('a playbook rename that yields notes its rules\' changes as made in the playbook renamed back, and records none of them under the name it lost (third read TR70-2)', async () => {
+  let injected = false;
+  t = await startTestEmulator({
+    onRequest: (r) => {
+      if (injected || r.method !== 'PATCH' || !/\/playbooks\/[^/]+$/.test(r.path)) return;
+      injected = true;
+      const id = t.emulator.store.newId();
+      reviewOf(t).playbooks[id] = { id, name: 'Q', description: null, archived_at: null, created_at: EARLIER, updated_at: EARLIER };
+    },
+  });
+  const run = bin(t);
+  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT one\n' });
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  await writeFiles(dir, { 'p.yaml': 'kind: Playbook\nname: Q\nrenamed_from: [P]\nrules:\n  - name: R\n    actions: ACCEPT two\n' });
+  const apply = await run('apply', '-C', dir, '--auto-approve', '--concurrency', '1');
+  expect(apply.code).toBe(1);
+  expect(apply.stdout).toMatch(/update rule "Q\/R"[^\n]*\n\s+note: made on the playbook this apply then renamed back to "P"/);
+  const lock = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { synced: Record<string, Record<string, string>> };
+  expect(Object.values(lock.synced).flatMap((records) => Object.keys(records))).not.toContain('rule:Q/R');
+  // The rule is not taken for one removed in the app, which pull would take out of the files.
+  expect((await run('plan', '-C', dir)).stdout).not.toContain('removed live');
+  expect((await run('drift', '-C', dir)).stdout).not.toMatch(/Removed live|rule "Q\/R"/);
+  const pull = await run('pull', '-C', dir, '--dry-run');
+  expect(pull.stdout).not.toContain('rules: []');
+  expect(pull.stdout).not.toMatch(/^-  - name: R$/m);
+});
+
 it('two checkouts that share one docket.lock.json through a link take turns: neither loses the other\'s upload records, and the one waiting names the other', async () => {
   t = await startTestEmulator({ latencyMs: 25 });
   // A holds the file; B links to it.
