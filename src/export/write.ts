@@ -10,6 +10,7 @@ import path from 'node:path';
 import { DocketError, UsageError } from '../errors.js';
 import { removeLeftByDeadProcesses } from '../util/process-alive.js';
 import { nearestExisting } from '../util/nearest-existing.js';
+import { nameInTemp } from '../util/atomic-write.js';
 import type { ExportFile } from './types.js';
 import { EMULATOR_STATE_FILE, workPath } from '../config/work-dir.js';
 
@@ -83,7 +84,7 @@ export async function writeExport(
 ): Promise<void> {
   const parent = path.dirname(out);
   let release: (() => void) | undefined;
-  const prefix = `.${path.basename(out)}.export-`;
+  const prefix = `.${nameInTemp(path.basename(out))}.export-`;
   const staging = await mkdir(parent, { recursive: true })
     .then(() => removeStaleStaging(parent, prefix))
     // Named with the process id, so the next export can tell one a killed run left from one in use.

@@ -1,5 +1,5 @@
 /** Writes a file so readers see the old or the new content, never half: temp file + rename. */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { chmod, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
@@ -10,7 +10,15 @@ import { removeLeftByDeadProcesses } from './process-alive.js';
  * crosses one; the pid in the name lets a later run spot what a killed writer left.
  */
 export function tempPath(file: string, tempDir = dirname(file)): string {
-  return join(tempDir, `.${basename(file)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
+  return join(tempDir, `.${nameInTemp(basename(file))}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
+}
+
+/**
+ * A file's name as a temporary name beside it holds it: as it is, or past 200 bytes its digest, as
+ * the 21 bytes a temporary name adds took one a file system allows past its 255 (probe JN-1).
+ */
+export function nameInTemp(name: string): string {
+  return Buffer.byteLength(name) <= 200 ? name : createHash('sha256').update(name).digest('hex').slice(0, 32);
 }
 
 export interface AtomicWriteOptions {

@@ -26,6 +26,14 @@ describe('writeFileAtomic', () => {
     expect(await readdir(dir)).toEqual(['plan.json']);
   });
 
+  it('writes a file whose name is as long as a file system allows: its temporary name holds a digest of it (probe JN-1)', async () => {
+    const dir = await makeDir({});
+    const file = join(dir, `${'a'.repeat(250)}.yaml`);
+    await writeFileAtomic(file, ['kind: Playbook\n']);
+    expect(await readFile(file, 'utf8')).toBe('kind: Playbook\n');
+    expect(await readdir(dir)).toEqual([`${'a'.repeat(250)}.yaml`]);
+  });
+
   it('releases the temporary file when the write fails too', async () => {
     // A folder where the file goes: the rename fails after the temporary file was written.
     const dir = await makeDir({ 'plan.json/inside': 'x' });
