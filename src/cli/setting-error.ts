@@ -17,6 +17,8 @@ export function atSetting(error: unknown, project: ProjectConfig, env: Readonly<
     // The value is the variable's: the message names it, not only the setting it stands for (probe JE-3).
     const setting = `${fromEnv.section}.${fromEnv.key} `;
     if (error.message.startsWith(setting)) error.message = `${setting.trimEnd()} (from ${fromEnv.variable}) ${error.message.slice(setting.length)}`;
+    // Worded otherwise (the nested routes' "the key does not see organization …", third read TR70-5): said after it.
+    else error.message = `${error.message} (\`${setting.trimEnd()}\` from ${fromEnv.variable})`;
     return error;
   }
   if (writtenPointer(project, pointer) === undefined) return error;

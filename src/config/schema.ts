@@ -465,8 +465,13 @@ function asciiAddressHint(address: string): string | undefined {
   const [local, domain] = [address.slice(0, at), address.slice(at + 1)];
   if (/[^\x00-\x7f]/.test(local)) return 'the services take an address in ASCII: one with letters past ASCII before the `@` cannot be named';
   const ascii = domainToASCII(domain);
-  return ascii === '' ? undefined : `the services take an address in ASCII: write the domain in its IDNA form, ${quoteValue(`${local}@${ascii}`)}`;
+  // Only a form that is an address: one still refused would send the writer round again (third read TR70-4).
+  return ascii === '' || !ASCII_LOCAL.test(local) || !ASCII_DOMAIN.test(ascii) ? undefined : `the services take an address in ASCII: write the domain in its IDNA form, ${quoteValue(`${local}@${ascii}`)}`;
 }
+
+/** An e-mail address's parts as ASCII allows them: dot-separated atoms; labels of letters, digits and inner hyphens. */
+const ASCII_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const ASCII_DOMAIN = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
 function formatPhrase(format: string): string {
   switch (format) {

@@ -122,14 +122,17 @@ const mdFmt: Fmt = { name: codeSpan, text: docketText };
 
 function cap(s: string, n: number): string {
   if (s.length <= n) return s;
-  // Never half of a character past U+FFFF (an emoji): a lone surrogate shows as U+FFFD (second read SR70-6).
-  const end = isHighSurrogate(s.charCodeAt(n - 2)) ? n - 2 : n - 1;
+  // Cut between what a reader sees as characters: not inside an emoji, a flag or a letter and its
+  // accent (second read SR70-6, third read TR70-6). Only the start is looked at: a name may be 25,000 characters.
+  let end = 0;
+  for (const { segment } of GRAPHEMES.segment(s.slice(0, n + 32))) {
+    if (end + segment.length > n - 1) break;
+    end += segment.length;
+  }
   return `${s.slice(0, end)}…`;
 }
 
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 export function targetLine(plan: Plan): string {
   const t = plan.target;

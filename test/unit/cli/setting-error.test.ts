@@ -9,5 +9,8 @@ describe('atSetting', () => {
     // With the variable set, the file is not read: no project is needed to say where the value came from.
     const said = atSetting(error, {} as ProjectConfig, { DOCKET_ORGANIZATION_ID: '1111' }) as DocketError;
     expect(said.message).toBe('review.organization_id (from DOCKET_ORGANIZATION_ID) is 1111, but the review API key belongs to organization 0000');
+    // Worded otherwise, it is said after the message (third read TR70-5).
+    const unseen = aboutSetting(new DocketError('unknown-organization', 'the review API key does not see organization 1111'), '/review/organization_id');
+    expect((atSetting(unseen, {} as ProjectConfig, { DOCKET_ORGANIZATION_ID: '1111' }) as DocketError).message).toBe('the review API key does not see organization 1111 (`review.organization_id` from DOCKET_ORGANIZATION_ID)');
   });
 });

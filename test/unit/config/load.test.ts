@@ -417,6 +417,9 @@ describe('loadConfig: schema errors', () => {
       'the services take an address in ASCII: write the domain in its IDNA form, "bob@xn--bcher-kva.example"',
       'the services take an address in ASCII: one with letters past ASCII before the `@` cannot be named',
     ]);
+    // No form offered that would be refused in turn (third read TR70-4).
+    const still = await load({ 'docket.yaml': PROJECT, 'm.yaml': lines('kind: Member', 'email: "bad address@b\u00fccher.example"', '---', 'kind: Member', 'email: bob@b\u00fccher..example') });
+    expect(still.diagnostics.map((d) => d.hint)).toEqual([undefined, undefined]);
   });
 
   it('reports a missing required field at the parent mapping', async () => {

@@ -124,6 +124,11 @@ describe('renderPlanMarkdown', () => {
     const emoji = md(plan([], { undeclared: [{ kind: 'playbook', count: 1, names: [`${'a'.repeat(198)}\u{1F600}tail`], reason: 'r', prunable: true }] }));
     expect(emoji).toContain(`\`${'a'.repeat(198)}…\``);
     expect(emoji).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    // Nor inside a family emoji, a flag or a letter and its accent (third read TR70-6).
+    for (const [tail, kept] of [['\u{1F468}\u200D\u{1F469}\u200D\u{1F467}x', ''], ['\u{1F1EF}\u{1F1F5}\u{1F1FA}\u{1F1F8}', '\u{1F1EF}\u{1F1F5}'], ['e\u0301e\u0301e\u0301e\u0301', 'e\u0301e\u0301']]) {
+      const out = md(plan([], { undeclared: [{ kind: 'playbook', count: 1, names: [`${'a'.repeat(194)}${tail}`], reason: 'r', prunable: true }] }));
+      expect(out).toContain(`\`${'a'.repeat(194)}${kept}…\``);
+    }
   });
 
   it('notes in a diff block a line that prints as the one it replaces, as the text plan does (probe JH-3)', () => {
