@@ -33,8 +33,10 @@ const FEW_FILE_EDITS = 2_000;
 export function fileDiff(f: FileChange): string {
   const from = f.before === null ? '/dev/null' : `a/${f.path}`;
   const to = f.after === null ? '/dev/null' : `b/${f.path}`;
-  const before = f.before ?? '';
-  const after = f.after ?? '';
+  // A file whose lines end in a lone CR (which pull edits so) is shown by its lines, not as one (third read TR70-3).
+  const byCr = [f.before, f.after].some((t) => t !== null && t.includes('\r') && !t.includes('\n'));
+  const before = byCr ? (f.before ?? '').replace(/\r/g, '\n') : (f.before ?? '');
+  const after = byCr ? (f.after ?? '').replace(/\r/g, '\n') : (f.after ?? '');
   const patch = createTwoFilesPatch(from, to, before, after, undefined, undefined, { context: 3, maxEditLength: maxEditLength(before, after, FILE_DIFF_BUDGET, FEW_FILE_EDITS) });
   if (patch === undefined) return replacedFile(from, to, before, after);
   // The library's first line is an `Index:`-less `===` banner; git's form starts at `---`.

@@ -121,6 +121,8 @@ describe('drift and pull markdown at scale', () => {
     expect(lines).toEqual(['--- a/t.yaml', '+++ b/t.yaml', '@@ -1,3 +1,3 @@', ' a: 1', '-b: x ', '+b: x', ' c: 3', '# line 2: no visible difference: only the white space ending the line, " " before and none now']);
     expect(diffOf('a: 1\n--- \nb: 2\n', 'a: 1\n---\nb: 2\n')).toContain('# line 2: no visible difference: only the white space ending the line, " " before and none now');
     expect(diffOf('a: Cafe\u0301 \n', 'a: Caf\u00e9\n')).toContain('# line 1: no visible difference: the white space ending the line, " " before and none now, and the accents encoded otherwise');
+    // A file whose lines end in a lone CR, by its lines (third read TR70-3).
+    expect(diffOf('a: 1\rb: old\rc: 3\r', 'a: 1\rb: new\rc: 3\r')).toEqual(['--- a/t.yaml', '+++ b/t.yaml', '@@ -1,3 +1,3 @@', ' a: 1', '-b: old', '+b: new', ' c: 3']);
   });
 
   it('says in JSON too what --kind and --target limited a drift report or a pull to, and nothing when they did not', () => {
