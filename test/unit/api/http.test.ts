@@ -1516,6 +1516,13 @@ describe('stopping and the time budget', () => {
     expect([read.code, read.answeredThere]).toEqual(['interrupted', false]);
   });
 
+  it('says of a 413 that the request is too large, which no rerun changes (probe JN-3)', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/y', method: 'POST' }).reply(413, { title: 'Payload Too Large' });
+    const e = (await rejection(client.request({ method: 'POST', path: '/v1/y', body: {}, operation: 'create y' }))) as ApiError;
+    expect(e.hint).toBe("the review service takes no request this large: shorten the text it sends (a rule's actions, a term's body), or split it");
+  });
+
   it('after the stop, a request waiting out a 429 pause for its turn is not sent', async () => {
     const limiter = createLimiter(1);
     limiter.throttled(60_000);
