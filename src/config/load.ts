@@ -158,6 +158,9 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   });
   diagnostics.push(...projectParsed.diagnostics, ...projectResult.diagnostics);
   keyAsideIn(projectFile, texts[files.indexOf(projectFile)], processEnv, diagnostics);
+  // An environment docket.yaml does not define has no values: the files read with none would be
+  // refused for what that environment would fill in (`title` must not be empty). Said alone (probe JL-3).
+  if (projectResult.diagnostics.some((d) => d.code === 'unknown-environment')) return { diagnostics: diagnostics.sort(compareDiagnostics), yamlData: new Map() };
 
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
   const { named: dataFiles, maybeNamed } = namedDataFiles(parsed, kindsByName, { vars: projectResult.vars, env: processEnv, allowVars: true, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}) }, projectResult.otherVars);

@@ -7,7 +7,7 @@ import { afterAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startTestEmulator } from '../helpers/emulator.js';
 import { DEFAULT_ORGANIZATION_ID, EMULATOR_API_KEY } from '../../src/emulator/server.js';
-import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
 import { App } from '../helpers/app.js';
 import { ATTACHMENT_YAML, pdf } from './agreements-fixtures.js';
 
@@ -164,6 +164,13 @@ it('rejects an unknown environment with a suggestion', async () => {
   const document = JSON.parse(json.stdout);
   expect(document.diagnostics.map((d: { code: string }) => d.code)).toEqual(['unknown-environment']);
   expect(document.suites).toBeUndefined();
+  // Said alone: files whose values come from the environment's variables are not read with none (probe JL-3).
+  await writeFiles(dir, {
+    'docket.yaml': 'version: 1\nvars:\n  label: Note\nenvironments:\n  dev:\n    vars:\n      label: Dev note\n',
+    'terms/t.yaml': 'kind: CustomTerm\nname: T\nbody: ${var.label}\n',
+  });
+  const alone = await runCli(['validate', '-C', dir, '--env', 'deb', '-o', 'json']);
+  expect(JSON.parse(alone.stdout).diagnostics.map((d: { code: string }) => d.code)).toEqual(['unknown-environment']);
 });
 
 it('applies a plan saved against a fresh in-process emulator, with references to seeded users', async () => {
