@@ -32,6 +32,10 @@ import { nameKey } from './match.js';
 import type { ContractRef, Count, Expectation, ExpectationSpec, OutcomeSet, PlaybookCase, Severity, TemplateCase, TestFile, TextMatch } from './types.js';
 import { wordFileProblem } from '../util/word-file.js';
 
+/** A test file naming its subject through a placeholder: test files take none (probe JL-4). */
+const PLACEHOLDER_HINT = (wanted: string): string | undefined =>
+  wanted.includes('${') ? 'test files are read as written, without placeholders: name it as the environment the tests run against declares it' : undefined;
+
 export const TEST_SCHEMA = 'test.schema.json';
 
 /** The outcomes seed 000 and the public docs name; another value is allowed, with a warning. */
@@ -173,7 +177,7 @@ class Checker {
       const wanted = String(body.playbook);
       const subject = this.subjects.playbooks.get(normName(wanted));
       if (!subject && !this.subjects.unknown && typeof body.playbook === 'string') {
-        this.error('unknown-playbook', `no Playbook named ${quoteValue(wanted)} is declared in this configuration${suggestSubject(wanted, this.subjects.playbooks.values())}`, '/playbook');
+        this.error('unknown-playbook', `no Playbook named ${quoteValue(wanted)} is declared in this configuration${suggestSubject(wanted, this.subjects.playbooks.values())}`, '/playbook', PLACEHOLDER_HINT(wanted));
       }
       if (subject?.renamedAwayTo) this.renamedAway(subject.name, subject.renamedAwayTo, '/playbook');
       const rules = subject ? subject.rules.map((r) => r.name) : undefined;
@@ -186,7 +190,7 @@ class Checker {
       const wanted = String(body.template);
       const subject = this.subjects.templates.get(normName(wanted));
       if (!subject && !this.subjects.unknown && typeof body.template === 'string') {
-        this.error('unknown-template', `no CustomTemplate or Template named ${quoteValue(wanted)} is declared in this configuration${suggestSubject(wanted, this.subjects.templates.values())}`, '/template');
+        this.error('unknown-template', `no CustomTemplate or Template named ${quoteValue(wanted)} is declared in this configuration${suggestSubject(wanted, this.subjects.templates.values())}`, '/template', PLACEHOLDER_HINT(wanted));
       }
       if (subject?.renamedAwayTo) this.renamedAway(subject.name, subject.renamedAwayTo, '/template');
       // A blank one is docket.yaml's own error.

@@ -101,6 +101,10 @@ describe('docket test with broken inputs', () => {
     const xml = await readFile(junit, 'utf8');
     expect(await junitErrors(xml)).toEqual([]);
     expect(xml).toContain('<testcase name="tests/broken.test.yaml:2:11 unknown-playbook" classname="docket test" time="0.000">');
+    // Named through a placeholder, which test files do not take: said (probe JL-4).
+    await writeFile(join(dir, 'tests/broken.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound ${var.x}', 'cases:', '  - name: x', '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
+    const placeholder = await runCli(['test', '-C', dir], { env: emu().env });
+    expect(placeholder.stderr).toContain('hint: test files are read as written, without placeholders: name it as the environment the tests run against declares it');
   });
 
   it('redacts a key in its JUnit report as in every other output: the file is a CI artifact', async () => {
