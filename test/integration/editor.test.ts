@@ -389,6 +389,9 @@ describe('the README\'s yaml.schemas setting for a whole configuration', () => {
       expect(listed).toHaveLength(1);
       expect(testOutside).toEqual([expect.stringMatching(/^\d+: Value is not accepted/)]);
       expect(playbookInside).not.toEqual([]);
+      // A blank case name, or one holding a tab, is flagged as validate refuses it (probe JM-2); a name validate takes is not.
+      for (const name of ['"  "', '"a\\tb"']) expect(await messages('tests/blank.test.yaml', test.replace(/- name: .*/, `- name: ${name}`))).toEqual([expect.stringContaining('A case name is one line of text without control characters, and not blank')]);
+      expect(await messages('tests/fine.test.yaml', test.replace(/- name: .*/, '- name: "Caf\u00e9 \u2014 a case"'))).toEqual([]);
       // Completing a test's defaults offers the defaults docket uses: `repeat: 1` (0 is refused), `pass_rate: 1`.
       const offered = await settingsServer.complete(at('tests/new.test.yaml'), 3, 2);
       const inserted = (label: string) => offered.find((c) => c.label === label)?.insertText;
