@@ -59,6 +59,8 @@ async function checkHelpTopic(args: readonly string[]): Promise<void> {
  */
 export function helpAsFlag(argv: string[]): string[] {
   const [node = 'node', bin = 'docket', first, command, ...rest] = argv;
+  // `help help` is the help, as `help` is: commander printed it to stderr and exited 1 (probe JK-6).
+  if (first === 'help' && command === 'help') return [node, bin, '--help', ...rest];
   // The words that name the subcommand come first; flags after them (`--no-color`) are kept.
   const words = rest.findIndex((a) => a.startsWith('-'));
   const sub = words < 0 ? rest : rest.slice(0, words);

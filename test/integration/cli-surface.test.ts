@@ -24,6 +24,9 @@ describe('help and completion', () => {
     const plan = await runCli(['help', 'plan']);
     expect([plan.code, plan.stdout.split('\n')[0]]).toEqual([0, 'Usage: docket plan [options]']);
     expect((await runCli(['help', 'help'])).stderr).not.toContain('unknown command');
+    // It is the help, as `help` is: on stdout, exit 0 (probe JK-6).
+    const helpHelp = await runCli(['help', 'help']);
+    expect([helpHelp.code, helpHelp.stdout.split('\n')[0], helpHelp.stderr]).toEqual([0, 'Usage: docket [options] [command]', '']);
     // A subcommand's help, as `docket test capture --help` shows it.
     const capture = await runCli(['help', 'test', 'capture']);
     expect([capture.code, capture.stdout.split('\n')[0]]).toEqual([0, 'Usage: docket test capture [options]']);
