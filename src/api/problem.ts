@@ -214,7 +214,7 @@ export function hintForStatus(service: ServiceName, status: number, path: string
   }
   if (status === 429) return 'the service is still rate limiting after several retries; lower --concurrency or try again later';
   // NOTE(api): neither service documents a size limit; a 413 is the body's size, which no rerun changes (probe JN-3).
-  if (status === 413) return `the ${service} service takes no request this large: shorten the text it sends (a rule's actions, a term's body), or split it`;
+  if (status === 413) return `the ${service} service takes no request this large: make smaller what it sends, the file it uploads (a PDF, a Word file) or the text (a rule's actions, a term's body), or split it`;
   // A read fails drift and pull as much as apply: not a word about apply there (probe HH).
   if (status === 500 || status === 502 || status === 503 || status === 504) return method === 'GET' ? 'the service failed or is unavailable; try again later: running the command again is safe' : 'the service failed or is unavailable; try again later (the next plan shows what is left, and applying it converges)';
   return undefined;

@@ -362,7 +362,7 @@ function noteUnchecked(changes: readonly Change[], report: ApplyReport): boolean
   for (const change of changes) {
     const result = results.get(change.id);
     if (result?.status !== 'done') continue;
-    const unchecked = 'not checked for a duplicate made by a concurrent apply (the apply was stopped); plan again to see';
+    const unchecked = change.action === 'rename' ? 'not checked for another object given the name at the same time (the apply was stopped); plan again to see' : 'not checked for a duplicate made by a concurrent apply (the apply was stopped); plan again to see';
     result.note = result.note ? `${result.note}; ${unchecked}` : unchecked;
     noted = true;
   }

@@ -471,6 +471,8 @@ class PullPlanner {
     const kept = new Map<string, string>();
     // Its own name first: a document kept for that keeps what it names in turn (below).
     for (const r of toRemove) {
+      // A child goes with a parent that goes (its file's document, rules and all): not said kept (fourth read RV5-3).
+      if (r.change.parent && removing.has(refKey(r.change.parent.kind, r.change.parent.key))) continue;
       const variables = this.identityVariables(r);
       if (variables.length > 0) kept.set(refKey(r.change.kind, r.change.key), `removed live, but the files name it with ${variables.join(', ')}, which other environments may use too: change the variable for this environment, or remove it by hand`);
     }

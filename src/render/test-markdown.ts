@@ -70,7 +70,7 @@ function suiteSection(suite: SuiteOutcome, layout: Layout): string[] {
     const pair = (f: (x: CaseOutcome | undefined) => string): string => (before ? `${f(old)} → ${f(c)}` : f(c));
     out.push(`| ${escapeMarkdown(c.name)} | ${pair((x) => (x ? ICON[x.status] : '·'))} | ${labels.map((l) => pair((x) => cell(x, l))).join(' | ')} |`);
   }
-  if (suite.cases.length > shown.length) out.push('', `_…and ${suite.cases.length - shown.length} more case(s), left out to keep this comment under the size limit._`);
+  if (suite.cases.length > shown.length) out.push('', `_…and ${suite.cases.length - shown.length} more ${suite.cases.length - shown.length === 1 ? 'case' : 'cases'}, left out to keep this comment under the size limit._`);
   if (!inline) out.push('', ...labels.map((l, i) => `${i + 1}. ${escapeMarkdown(l)}`));
   if (layout.details > 0) {
     const lines: string[] = [];
@@ -82,7 +82,7 @@ function suiteSection(suite: SuiteOutcome, layout: Layout): string[] {
       }
     }
     if (lines.length > 0) out.push('', ...lines.slice(0, layout.details));
-    if (lines.length > layout.details) out.push('', `_…and ${lines.length - layout.details} more failure detail(s), left out to keep this comment under the size limit._`);
+    if (lines.length > layout.details) out.push('', `_…and ${lines.length - layout.details} more failure ${lines.length - layout.details === 1 ? 'detail' : 'details'}, left out to keep this comment under the size limit._`);
   }
   for (const note of suite.notes) out.push('', `_${escapeMarkdown(note)}_`);
   out.push('', '</details>', '');

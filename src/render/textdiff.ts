@@ -243,7 +243,14 @@ function lookAlikeNote(was: string, now: string): string {
   if (before.slice(0, before.length - endBefore) === after.slice(0, after.length - endAfter)) {
     return `no visible difference: ${what}the white space ending the line, ${whiteSpace(before.slice(before.length - endBefore))} before and ${whiteSpace(after.slice(after.length - endAfter))} now${also}`;
   }
-  return before.includes('\t') || after.includes('\t') ? `no visible difference: ${what}tabs and spaces, ${formatValue(was)} before${also}` : '';
+  // The indentation only (a tab between words prints wider, and shows): said by its white space
+  // alone, never the line's text, which may hold what output hides (fourth read RV5-1, RV5-4).
+  const [leadBefore, leadAfter] = [/^[ \t]*/.exec(before)![0], /^[ \t]*/.exec(after)![0]];
+  const rest = (text: string, lead: string): string => text.slice(lead.length).trimEnd();
+  if ((leadBefore.includes('\t') || leadAfter.includes('\t')) && rest(before, leadBefore) === rest(after, leadAfter)) {
+    return `no visible difference: ${what}the indentation, ${whiteSpace(leadBefore)} before and ${whiteSpace(leadAfter)} now${also}`;
+  }
+  return '';
 }
 
 /** Whether two lines that compose alike hold their letters encoded otherwise, white space aside. */

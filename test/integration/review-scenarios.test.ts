@@ -691,7 +691,7 @@ describe('failures and retries', () => {
     const first = await cli('apply', '-C', dir, '--auto-approve', '--concurrency', '1');
     expect(first.code).toBe(1);
     expect(first.stdout).toContain('Apply finished with errors: 3 done, 1 failed, 2 skipped.');
-    expect(first.stderr).toContain('1 operation(s) failed, 2 skipped');
+    expect(first.stderr).toContain('1 operation failed, 2 skipped');
     expect(first.stderr).toContain('fix the cause and run apply again: it converges');
     expect(t.emulator.store.activePlaybooks(org())).toHaveLength(1);
 

@@ -1012,6 +1012,12 @@ describe('a reviewer who leaves the organization in the app', () => {
     // As the files say, the next apply makes it again.
     await applyOk(run, dir);
     await expectNoChanges(run, dir);
+    // Its playbook removed live, it goes with the playbook's document, and is not said kept (fourth read RV5-3).
+    await new App(t.env).archivePlaybook('NDA');
+    const gone = await run('pull', '-C', dir);
+    expect(gone.stdout).toContain('- rule "NDA/Term Dev" (playbooks/p.yaml) · removed live');
+    expect(gone.stdout).not.toContain('which other environments may use too');
+    expect(gone.stdout).toContain('playbooks/p.yaml (deleted)');
   });
 
   it('leaves a default reviewer written through a variable for a person to delete, saying so (no value of the variable stands for none)', async () => {

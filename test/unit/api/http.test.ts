@@ -1520,7 +1520,7 @@ describe('stopping and the time budget', () => {
     const { mock, client } = setup();
     mock.intercept({ path: '/v1/y', method: 'POST' }).reply(413, { title: 'Payload Too Large' });
     const e = (await rejection(client.request({ method: 'POST', path: '/v1/y', body: {}, operation: 'create y' }))) as ApiError;
-    expect(e.hint).toBe("the review service takes no request this large: shorten the text it sends (a rule's actions, a term's body), or split it");
+    expect(e.hint).toBe("the review service takes no request this large: make smaller what it sends, the file it uploads (a PDF, a Word file) or the text (a rule's actions, a term's body), or split it");
   });
 
   it('after the stop, a request waiting out a 429 pause for its turn is not sent', async () => {

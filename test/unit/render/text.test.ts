@@ -30,7 +30,11 @@ describe('renderPlanText', () => {
     const diff = (before: string, after: string): string[] => text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [before, after] } })])).split('\n');
     expect(diff('ACCEPT a \nACCEPT b', 'ACCEPT a\nACCEPT b')).toEqual(expect.arrayContaining(['        -ACCEPT a ', '        +ACCEPT a', '        \\ no visible difference: only the white space ending the line, " " before and none now']));
     expect(diff('x\nACCEPT a', 'x\nACCEPT a\t ')).toContain('        \\ no visible difference: only the white space ending the line, none before and "\\t " now');
-    expect(diff('x\n\tclause', 'x\n        clause')).toContain('        \\ no visible difference: only tabs and spaces, "\\tclause" before');
+    expect(diff('x\n\tclause', 'x\n        clause')).toContain('        \\ no visible difference: only the indentation, "\\t" before and "        " now');
+    // Said by its white space alone, never the line's text, which may hold what output hides (fourth read RV5-1).
+    expect(diff('x\n\tdsn: admin:hunter2@db.internal?token=SECRET1', 'x\n        dsn: admin:hunter2@db.internal?token=SECRET1').join('\n')).not.toMatch(/no visible difference: .*(hunter2|SECRET1)/);
+    // A tab between words prints wider: that shows, and is not noted.
+    expect(diff('x\na\tb', 'x\na b').join('\n')).not.toContain('no visible difference');
     // A change that shows gets no note: indentation of spaces, a word.
     for (const [before, after] of [['x\n  a', 'x\n    a'], ['x\nACCEPT a', 'x\nACCEPT b ']]) expect(diff(before, after).join('\n')).not.toContain('\\ ');
   });
