@@ -267,7 +267,7 @@ export function diff(input: DiffInput): DiffResult {
           ? `which docket.lock.json records for another organization or environment, not for this target (the service cannot list them)`
           : `which no live ${kind.name} has (${never ? 'an id of another organization or environment, or a mistyped one' : 'it does not exist, or was archived'})`;
         // The organization is one, named by no name of its own (probe JJ-5: `organization "organization"`).
-        const subject = d.kind === 'organization' ? 'the Organization document' : `${kind.name} ${quoteValue(d.name)}`;
+        const subject = kind.singleton ? `the ${kind.name} document` : `${kind.name} ${quoteValue(d.name)}`;
         diagnostics.error('pinned-id-not-found', `${subject} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, ${why}`, {
           ...pinAt,
           hint: never || kind.uploadsUnreadable ? 'remove the `id:` line (an id exported from another organization names nothing here), or correct the id' : 'remove the `id:` line to match by name (or create it anew), or correct the id',

@@ -416,7 +416,7 @@ describe('diff: pins and ambiguity', () => {
     const { diagnostics } = run([org], [liveOrganization('org-1', { 'review.name': 'Acme' })]);
     expect(diagnostics.errors.map((e) => [e.code, e.file, e.line, e.col])).toEqual([['pinned-id-not-found', 'organization.yaml', 2, 5]]);
     // Named as the one document it is, not `organization "organization"` (probe JJ-5).
-    expect(diagnostics.errors[0]!.message).toMatch(/^the Organization document is pinned to id "org-missing", /);
+    expect(diagnostics.errors[0]!.message).toMatch(/^the organization document is pinned to id "org-missing", /);
   });
 
   it('two live objects with the same name are ambiguous, said at the name', () => {
