@@ -147,9 +147,9 @@ async function announceAndWait(io: Io, emulator: RunningEmulator, seed: Emulator
       // Lines a shell takes as they are, pasted (probe JK-4): without `export` docket would not see them.
       `  export DOCKET_REVIEW_URL=${emulator.reviewUrl}`,
       `  export DOCKET_AGREEMENTS_URL=${emulator.agreementsUrl}`,
-      // The note on a line of its own: zsh, by default, takes no comment on a command line it is given.
+      // The note as a comment line of its own: zsh, by default, reads `#` after a command as words of it.
       `  export DOCKET_ORGANIZATION_ID=${organizationId}`,
-      `  (${orgNote})`,
+      `  # ${orgNote}`,
       keyLine,
       `  shape: ${describeVariants(v)}`,
       `  control routes: ${emulator.url}/_emulator/stats, /_emulator/reset, /_emulator/config, /_emulator/faults`,
