@@ -51,6 +51,8 @@ export interface DataFileOptions {
   resourceFiles?: ReadonlySet<string>;
   /** docket.yaml and the test files as discovery found them (root-relative), and `*.yaml` links to them, with the file each is. */
   docketInputs?: ReadonlyMap<string, { is: DocketInput; file: string }>;
+  /** Every data file any environment names (root-relative): those this run does not read are checked for keys too. */
+  otherEnvironments?: ReadonlySet<string>;
 }
 
 /** A file docket reads as its own input, never as data: the project file (docket.yaml) or a test file. */
@@ -234,7 +236,29 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
       }
     }),
   );
+  // Another environment's text files are committed all the same: a key in one is said in every run,
+  // not only the one that selects it (probe JL-6). Missing or unreadable, they are that run's error.
+  const wantedPaths = new Set([...wanted.values()].map((w) => w.rel));
+  for (const rel of options.otherEnvironments ?? []) {
+    if (wantedPaths.has(rel) || keysChecked.has(rel) || BINARY_NAME.test(rel)) continue;
+    const text = options.yaml?.get(rel)?.text ?? (await textInside(root, realRoot, rel));
+    if (text !== undefined) checkKeys(rel, text);
+  }
   return { files, diagnostics };
+}
+
+const BINARY_NAME = /\.(?:pdf|docx)$/i;
+
+/** A regular file's text inside the configuration directory, or undefined (outside, missing, not UTF-8). */
+async function textInside(root: string, realRoot: string, rel: string): Promise<string | undefined> {
+  try {
+    const real = await realpath(path.join(root, rel));
+    if (!isInside(realRoot, real) || (await isSpecialFile(real))) return undefined;
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(real));
+    return withoutByteOrderMark(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -69,6 +69,8 @@ export interface LoadResult {
   docketInputs?: Map<string, { is: DocketInput; file: string }>;
   /** With `digests`: each YAML file's text as read, as `textDigest` gives it. */
   textDigests?: Map<string, string>;
+  /** Every data file a resource names in any environment (through its variables), root-relative. */
+  anyEnvironmentFiles?: Set<string>;
 }
 
 export interface YamlData {
@@ -215,7 +217,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   const docketInputs = docketInputsOf(found);
   const textDigests = options.digests ? new Map(files.map((file, i) => [file, sha256(texts[i]!)])) : undefined;
   if (!projectResult.project) return { diagnostics, yamlData, resourceFiles, docketInputs, ...(textDigests ? { textDigests } : {}) };
-  return { config: { project: projectResult.project, documents }, diagnostics, yamlData, resourceFiles, docketInputs, ...(textDigests ? { textDigests } : {}) };
+  return { config: { project: projectResult.project, documents }, diagnostics, yamlData, resourceFiles, docketInputs, anyEnvironmentFiles: dataFiles, ...(textDigests ? { textDigests } : {}) };
 }
 
 /** The one diagnostic for a directory that is not a docket configuration, or undefined. */

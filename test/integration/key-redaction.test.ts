@@ -190,6 +190,21 @@ describe('API keys in output', () => {
     }
   });
 
+  it('finds a key in the data file another environment names, in a run of any environment (probe JL-6)', async () => {
+    const key = 'sk_live_abcdef1234567890xyz';
+    const dir = await makeDir({
+      'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\nvars:\n  region: Base\nenvironments:\n  staging:\n    vars:\n      region: Staging\n',
+      'ct/t.yaml': 'kind: CustomTerm\nname: T\nbody_file: ${var.region}.md\n',
+      'ct/Base.md': 'base text\n',
+      'ct/Staging.md': `the key ${key.toUpperCase()} pasted\n`,
+    });
+    for (const env of [[], ['--env', 'staging']]) {
+      const r = await runCli(['validate', '-C', dir, ...env], { env: { DOCKET_API_KEY: key } });
+      expect([r.code, r.stderr], env.join(' ')).toEqual([1, expect.stringContaining('ct/Staging.md:1:9 error api-key-in-file')]);
+      expect(r.stdout + r.stderr).not.toMatch(/abcdef/i);
+    }
+  });
+
   it('replaces a long key a quote cut short, and one made into a file name', async () => {
     const key = 'sk_live_R26iSecretKeyValue_9f8e7d6c5b4a39281706aabbccddeeff0011223344556677';
     const secrets = keyValues({ DOCKET_API_KEY: key });
