@@ -276,10 +276,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return new DocketError('interrupted', `${t.operation}: not sent: docket was stopping when its turn came`);
   }
 
-  function notTriedAgain(t: RequestTarget, a: Attempt, landed: boolean, stillRunning: boolean): DocketError {
+  /** `answered`: the service answered the last attempt, and no attempt may still run there (a timeout, a gateway's 504). */
+  function notTriedAgain(t: RequestTarget, a: Attempt, landed: boolean, answered: boolean): DocketError {
     const error = new DocketError('interrupted', `${t.operation}: interrupted, so not tried again after ${failedAttempt(a)}${maybeDone(t, landed)}`);
-    // Every attempt answered, none by a gateway that stopped waiting: nothing of it still runs there.
-    error.answeredThere = a.kind === 'response' && !mayStillLand(a) && !stillRunning;
+    error.answeredThere = answered;
     return error;
   }
 
@@ -650,6 +650,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         }
         if (!surelyNotCarriedOut(a.kind === 'response' ? a.status : a.failure)) mayHaveLanded = true;
         if (mayStillLand(a)) mayStillRunThere = true;
+        // Nothing of it still runs there: said by a stop's error, so that no landing mark holds it back (probe JG-1).
+        const answeredThere = a.kind === 'response' && !mayStillRunThere;
         // Its status may say the request was carried out (an upload answered 200): a re-run must not take it for one never sent.
         if (a.kind === 'response' && a.tooLarge) throw tooLargeError(t, a.status);
         if (a.kind === 'response' && a.status >= 200 && a.status < 300) {
@@ -664,7 +666,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (decision === 'fail') throw apiError(t, a, n + 1, earlierStatuses, mayHaveLanded);
         if (decision === 'retry' && !canRetry) throw gaveUp(t, a, n + 1, earlierStatuses, mayHaveLanded);
         // Stopped: what the service refused or lost is not sent again (a create's outcome is still read).
-        if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, mayStillRunThere);
+        if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, answeredThere);
 
         const retryAfter = askedByRefusal ?? (a.kind === 'response' ? parseRetryAfter(headerValue(a.headers, 'retry-after'), now()) : undefined);
         // A refused request waits out the pause it set, as every other does.
@@ -684,17 +686,17 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           await sleep(wait, cut.signal);
         } catch (err) {
           if (options.signal?.aborted) throw interrupted(t);
-          if (options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, mayStillRunThere);
+          if (options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, answeredThere);
           throw err;
         } finally {
           cut.release();
         }
-        if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, mayStillRunThere);
+        if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, answeredThere);
 
         if (decision === 'recover' && recover) {
           // What came back, with the service's request id: the words a recovery that cannot read (an upload) reports.
           const what = `${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}`;
-          const lookUp = () => readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, or still be carrying it out, and the next plan shows whether it did', true, a.kind === 'response' && !mayStillLand(a) && !mayStillRunThere);
+          const lookUp = () => readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, or still be carrying it out, and the next plan shows whether it did', true, answeredThere);
           const found = await lookUp();
           if (found !== undefined) return found;
           if (mayStillLand(a)) {
@@ -706,7 +708,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           }
           if (readNow) checkBudget(t, a, wanted, retryAfter, mayHaveLanded);
           if (!canRetry) throw gaveUp(t, a, n + 1, earlierStatuses.slice(0, -1), mayHaveLanded);
-          if (options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, mayStillRunThere);
+          if (options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, answeredThere);
         }
         retried++;
       }

@@ -7,6 +7,7 @@
 import { failedOnWarn, tally } from '../testing/outcome.js';
 import type { CaseOutcome, ExpectationOutcome, SuiteOutcome, TestReport } from '../testing/types.js';
 import { codeSpan, escapeMarkdown } from './sanitize.js';
+import { plural } from './facts.js';
 
 const DEFAULT_MAX_CHARS = 60_000;
 /** Labels longer than this (all columns together) are numbered, with a legend under the table. */
@@ -70,7 +71,7 @@ function suiteSection(suite: SuiteOutcome, layout: Layout): string[] {
     const pair = (f: (x: CaseOutcome | undefined) => string): string => (before ? `${f(old)} → ${f(c)}` : f(c));
     out.push(`| ${escapeMarkdown(c.name)} | ${pair((x) => (x ? ICON[x.status] : '·'))} | ${labels.map((l) => pair((x) => cell(x, l))).join(' | ')} |`);
   }
-  if (suite.cases.length > shown.length) out.push('', `_…and ${suite.cases.length - shown.length} more ${suite.cases.length - shown.length === 1 ? 'case' : 'cases'}, left out to keep this comment under the size limit._`);
+  if (suite.cases.length > shown.length) out.push('', `_…and ${plural(suite.cases.length - shown.length, 'more case')}, left out to keep this comment under the size limit._`);
   if (!inline) out.push('', ...labels.map((l, i) => `${i + 1}. ${escapeMarkdown(l)}`));
   if (layout.details > 0) {
     const lines: string[] = [];
@@ -82,7 +83,7 @@ function suiteSection(suite: SuiteOutcome, layout: Layout): string[] {
       }
     }
     if (lines.length > 0) out.push('', ...lines.slice(0, layout.details));
-    if (lines.length > layout.details) out.push('', `_…and ${lines.length - layout.details} more failure ${lines.length - layout.details === 1 ? 'detail' : 'details'}, left out to keep this comment under the size limit._`);
+    if (lines.length > layout.details) out.push('', `_…and ${plural(lines.length - layout.details, 'more failure detail')}, left out to keep this comment under the size limit._`);
   }
   for (const note of suite.notes) out.push('', `_${escapeMarkdown(note)}_`);
   out.push('', '</details>', '');
@@ -110,7 +111,7 @@ function render(report: TestReport, layout: Layout, suites: number, failOnWarn: 
   const warnings = report.warnings ?? [];
   if (warnings.length > 0) out.push(...warnings.map((d) => `- ${ICON.warn} ${codeSpan(`${d.file}:${d.line}`)} ${escapeMarkdown(d.message)}`), '');
   for (const s of report.suites.slice(0, suites)) out.push(...suiteSection(s, layout));
-  if (suites < report.suites.length) out.push(`_…and ${report.suites.length - suites} more test ${report.suites.length - suites === 1 ? 'file' : 'files'}, left out to keep this comment under the size limit; the job log and --junit have them all._`, '');
+  if (suites < report.suites.length) out.push(`_…and ${plural(report.suites.length - suites, 'more test file')}, left out to keep this comment under the size limit; the job log and --junit have them all._`, '');
   for (const n of report.notes) out.push(`_${escapeMarkdown(n)}_`, '');
   return `${out.join('\n').trimEnd()}\n`;
 }

@@ -263,5 +263,3 @@ function lettersDiffer(was: string, now: string): boolean {
 function whiteSpace(text: string): string {
   return text === '' ? 'none' : formatValue(text);
 }
-
-

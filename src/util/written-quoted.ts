@@ -5,24 +5,16 @@
 import { SPACE_LIKE } from './invisible.js';
 
 /**
- * Text a YAML 1.1 reader takes for a boolean: `yes`, `no`, `on`, `off` (PyYAML, yamllint's `truthy`
- * rule; Ruby's Psych in any letter case), `y` and `n` (Go's yaml.v2). A string to docket, which reads
- * YAML 1.2, but written plain it is `true` to other tools a team runs on the files docket writes
- * (probes IW-3, JH-6; second read SR69-6).
+ * Whether one-line text is written quoted: text a YAML 1.1 reader takes for a boolean (`yes`, `no`,
+ * `on`, `off`: PyYAML, yamllint's `truthy` rule, Ruby's Psych in any letter case; `y` and `n`: Go's
+ * yaml.v2), a string to docket, which reads YAML 1.2, but `true` to other tools a team runs on the
+ * files (probes IW-3, JH-6; second read SR69-6); or text that starts or ends with a space other than
+ * a plain one (a no-break space, an ideographic space), which written plain would read as a value
+ * of nothing or no space at all in the file and in `git diff` (probe JH-7).
  */
-export function readsAsBooleanIn11(text: string): boolean {
-  return YAML11_BOOLEAN.test(text);
+export function writtenQuoted(text: string): boolean {
+  return YAML11_BOOLEAN.test(text) || EDGE_SPACE.test(text);
 }
 
 const YAML11_BOOLEAN = /^(?:yes|no|on|off|y|n)$/i;
-
-/**
- * Whether one-line text is written quoted: a YAML 1.1 boolean, or text that starts or ends with a
- * space other than a plain one (a no-break space, an ideographic space), which written plain would
- * read as a value of nothing or no space at all in the file and in `git diff` (probe JH-7).
- */
-export function writtenQuoted(text: string): boolean {
-  return readsAsBooleanIn11(text) || EDGE_SPACE.test(text);
-}
-
 const EDGE_SPACE = new RegExp(`^[${SPACE_LIKE}]|[${SPACE_LIKE}]$`, 'u');

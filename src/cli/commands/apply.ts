@@ -27,7 +27,7 @@ import { planJsonChunks } from '../../render/json.js';
 import { renderApplyReportJson } from '../../render/apply-json.js';
 import { painter } from '../../render/paint.js';
 import { headerLines, writeApplyReportText, writePlanText } from '../../render/text.js';
-import { noChangesSentence } from '../../render/facts.js';
+import { noChangesSentence, plural } from '../../render/facts.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { applyLockRoot, holdingApplyLock, lockTimeoutOption } from '../apply-lock.js';
 import { forcedPastGuard, forcedWarning } from '../../engine/guard.js';
@@ -364,7 +364,7 @@ async function reportApply(
   settings: ExecuteSettings,
   lockFailure?: NodeJS.ErrnoException,
 ): Promise<void> {
-  if (settings.adopting.length > 0 && !opts.quiet) io.stderr(`Recorded ${settings.adopting.length} ${settings.adopting.length === 1 ? 'file' : 'files'} in docket.lock.json as live: ${settings.adopting.join(', ')}\n`);
+  if (settings.adopting.length > 0 && !opts.quiet) io.stderr(`Recorded ${plural(settings.adopting.length, 'file')} in docket.lock.json as live: ${settings.adopting.join(', ')}\n`);
   const settled = plan.lock_updates ?? [];
   if (settled.length > 0 && !opts.quiet) io.stderr(`Updated ${settled.length} docket.lock.json entr${settled.length === 1 ? 'y' : 'ies'} an earlier apply left unconfirmed (interrupted, or no answer came back).\n`);
   const header = opts.output === 'text' && (settings.saved || opts.quiet) ? reportHeader(plan, settings.color) : '';

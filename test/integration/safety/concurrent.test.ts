@@ -64,6 +64,16 @@ function addOtherRunsCopy(rules: readonly string[]): string {
   return id;
 }
 
+/** An emulator hook that runs `then` once, after the first request `when` takes is answered: another writer, meanwhile. */
+function once(when: (request: { method: string; path: string }) => boolean, then: () => void): (request: { method: string; path: string }) => void {
+  let done = false;
+  return (request) => {
+    if (done || !when(request)) return;
+    done = true;
+    then();
+  };
+}
+
 /** Whether a request is this run's create of a playbook. */
 const createsPlaybook = (request: { method: string; path: string }): boolean => request.method === 'POST' && request.path.endsWith('/playbooks');
 
@@ -142,15 +152,15 @@ it('two applies renaming two rules to one name at once leave at most one of that
 });
 
 it('a rename that yields to a name taken meanwhile takes a name of its own when its former one is taken too, records no sync record under the name, and says where the rest landed (second read SR70-1, SR70-2)', async () => {
-  let injected = false;
   t = await startTestEmulator({
-    onRequest: (r) => {
-      if (injected || r.method !== 'PATCH' || !r.path.includes('/playbook_rules/')) return;
-      injected = true;
-      const org = reviewOf(t);
-      const p = Object.values(org.playbooks).find((x) => x.name === 'P')!;
-      t.emulator.store.addRule(org, { id: t.emulator.store.newId(), playbook_id: p.id, name: 'Same', description: null, actions: 'ACCEPT app', internal_notes: null, questions: null, generate_summary: false, reviewer_id: null, created_at: EARLIER, updated_at: EARLIER });
-    },
+    onRequest: once(
+      (r) => r.method === 'PATCH' && r.path.includes('/playbook_rules/'),
+      () => {
+        const org = reviewOf(t);
+        const p = Object.values(org.playbooks).find((x) => x.name === 'P')!;
+        t.emulator.store.addRule(org, { id: t.emulator.store.newId(), playbook_id: p.id, name: 'Same', description: null, actions: 'ACCEPT app', internal_notes: null, questions: null, generate_summary: false, reviewer_id: null, created_at: EARLIER, updated_at: EARLIER });
+      },
+    ),
   });
   const run = bin(t);
   const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: One\n    actions: ACCEPT one\n' });
@@ -176,14 +186,14 @@ it('a rename that yields to a name taken meanwhile takes a name of its own when 
 });
 
 it('a playbook rename that yields notes its rules\' changes as made in the playbook renamed back, and records none of them under the name it lost (third read TR70-2)', async () => {
-  let injected = false;
   t = await startTestEmulator({
-    onRequest: (r) => {
-      if (injected || r.method !== 'PATCH' || !/\/playbooks\/[^/]+$/.test(r.path)) return;
-      injected = true;
-      const id = t.emulator.store.newId();
-      reviewOf(t).playbooks[id] = { id, name: 'Q', description: null, archived_at: null, created_at: EARLIER, updated_at: EARLIER };
-    },
+    onRequest: once(
+      (r) => r.method === 'PATCH' && /\/playbooks\/[^/]+$/.test(r.path),
+      () => {
+        const id = t.emulator.store.newId();
+        reviewOf(t).playbooks[id] = { id, name: 'Q', description: null, archived_at: null, created_at: EARLIER, updated_at: EARLIER };
+      },
+    ),
   });
   const run = bin(t);
   const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT one\n' });

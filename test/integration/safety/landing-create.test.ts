@@ -85,16 +85,22 @@ it('a second signal, which ends the apply at once, leaves a landing mark for the
   expect(named('Cut NDA')).toHaveLength(1);
 });
 
-it('a create the service answered with a 500 as Ctrl-C came is not marked: nothing of it still runs there, so the next plan reads whether it was made (probes IX-3, JG-1)', async () => {
+/** An apply of playbook `name` whose create is answered `status` 1.5 s after it is sent, and Ctrl-C meanwhile: ended by it (exit 130). */
+async function createAnsweredAsCtrlCComes(name: string, status: 500 | 504) {
   t = await startTestEmulator();
   const run = bin(t);
-  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Failed NDA\n' });
-  // Answered 500 after 1.5 s: a signal meanwhile, and the create is not tried again.
-  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 500, delay_ms: 1500, count: 1 });
+  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': `kind: Playbook\nname: ${name}\n` });
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status, delay_ms: 1500, count: 1 });
   const apply = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
   await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the create to be held');
   apply.child.kill('SIGINT');
   expect(await apply.exited).toBe(130);
+  return { run, dir, apply };
+}
+
+it('a create the service answered with a 500 as Ctrl-C came is not marked: nothing of it still runs there, so the next plan reads whether it was made (probes IX-3, JG-1)', async () => {
+  // Answered 500 after 1.5 s: a signal meanwhile, and the create is not tried again.
+  const { run, dir, apply } = await createAnsweredAsCtrlCComes('Failed NDA', 500);
   expect(apply.stdout()).toContain('the service may have carried it out, and the next plan shows whether it did');
   expect(apply.stderr()).not.toContain('wait a few minutes');
   // No mark, nor any lock at all: the apply made nothing to record.
@@ -108,14 +114,7 @@ it('a create the service answered with a 500 as Ctrl-C came is not marked: nothi
 });
 
 it('a create a gateway answered 504 as Ctrl-C came may still run there: it is marked, and the closing hint says to wait (probe IX-3)', async () => {
-  t = await startTestEmulator();
-  const run = bin(t);
-  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Gateway NDA\n' });
-  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 504, delay_ms: 1500, count: 1 });
-  const apply = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
-  await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the create to be held');
-  apply.child.kill('SIGINT');
-  expect(await apply.exited).toBe(130);
+  const { run, dir, apply } = await createAnsweredAsCtrlCComes('Gateway NDA', 504);
   expect(apply.stderr()).toContain('wait a few minutes for what the service may still be carrying out, then run docket plan');
   expect(Object.values((await lockOf(dir)).landing ?? {}).map((m) => Object.keys(m))).toEqual([['playbook:Gateway NDA']]);
   expect((await run('apply', '-C', dir, '--auto-approve')).stderr).toContain('error uncertain-create playbook "Gateway NDA"');
