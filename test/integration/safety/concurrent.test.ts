@@ -64,18 +64,22 @@ function addOtherRunsCopy(rules: readonly string[]): string {
   return id;
 }
 
+type SeenRequest = { method: string; path: string };
+/** An emulator hook, and whether it has run. */
+type OnceHook = ((request: SeenRequest) => void) & { fired: boolean };
+
 /** An emulator hook that runs `then` once, after the first request `when` takes is answered: another writer, meanwhile. */
-function once(when: (request: { method: string; path: string }) => boolean, then: () => void): (request: { method: string; path: string }) => void {
-  let done = false;
-  return (request) => {
-    if (done || !when(request)) return;
-    done = true;
+function once(when: (request: SeenRequest) => boolean, then: () => void): OnceHook {
+  const hook: OnceHook = Object.assign((request: SeenRequest) => {
+    if (hook.fired || !when(request)) return;
+    hook.fired = true;
     then();
-  };
+  }, { fired: false });
+  return hook;
 }
 
 /** Whether a request is this run's create of a playbook. */
-const createsPlaybook = (request: { method: string; path: string }): boolean => request.method === 'POST' && request.path.endsWith('/playbooks');
+const createsPlaybook = (request: SeenRequest): boolean => request.method === 'POST' && request.path.endsWith('/playbooks');
 
 /** Applies both checkouts at once; both must end well. */
 async function applyBoth(a: string, b: string) {
@@ -243,16 +247,10 @@ it('two checkouts that share one docket.lock.json through a link take turns: nei
 });
 
 it('a playbook another apply created first is kept: this run archives its own copy, and records no rule of that copy', async () => {
-  let injected = false;
-  t = await startTestEmulator({
-    // Just after this run creates the playbook, another run's copy appears, created earlier, with its rules.
-    onRequest: (request) => {
-      if (injected || !createsPlaybook(request)) return;
-      injected = true;
-      addOtherRunsCopy(['Term', 'Residuals']);
-    },
-  });
-  const { dir, run } = await applyKeepingOther(() => injected);
+  // Just after this run creates the playbook, another run's copy appears, created earlier, with its rules.
+  const otherCopy = once(createsPlaybook, () => addOtherRunsCopy(['Term', 'Residuals']));
+  t = await startTestEmulator({ onRequest: otherCopy });
+  const { dir, run } = await applyKeepingOther(() => otherCopy.fired);
   const org = reviewOf(t);
   const kept = Object.values(org.playbooks).filter((p) => !p.archived_at);
   expect(kept.map((p) => p.created_at)).toEqual([EARLIER]);
@@ -265,19 +263,13 @@ it('a playbook another apply created first is kept: this run archives its own co
 });
 
 it('a playbook another apply created first but was stopped before it made every rule: this run says which rules went with its archived copy and are not live, fails, and the next apply makes them (probe IL-1)', async () => {
-  let injected = false;
-  t = await startTestEmulator({
-    // Another run's copy, created earlier, that was stopped after its first rule.
-    onRequest: (request) => {
-      if (injected || !createsPlaybook(request)) return;
-      injected = true;
-      addOtherRunsCopy(['Term']);
-    },
-  });
+  // Another run's copy, created earlier, that was stopped after its first rule.
+  const otherCopy = once(createsPlaybook, () => addOtherRunsCopy(['Term']));
+  t = await startTestEmulator({ onRequest: otherCopy });
   const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
   const run = bin(t);
   const first = await run('apply', '-C', dir, '--auto-approve');
-  expect(injected).toBe(true);
+  expect(otherCopy.fired).toBe(true);
   expect(first.code).toBe(1);
   expect(first.stdout).toContain('the one this apply created (id ');
   expect(first.stdout).toContain('made in the copy of playbook "Inbound NDA" this apply set aside as another apply\'s duplicate, and went with it; the kept playbook has its own (id ');
@@ -316,19 +308,16 @@ it('a rule the kept playbook gains a moment after this run first looked (the oth
 });
 
 it('a rule someone made in the app with other content while the apply ran is kept, not recorded as in sync: the next plan shows the files\' content to send', async () => {
-  let injected = false;
-  t = await startTestEmulator({
-    onRequest: (request) => {
-      if (injected || request.method !== 'POST' || !request.path.endsWith('/playbook_rules')) return;
-      const org = reviewOf(t);
-      const playbook = Object.values(org.playbooks).find((p) => p.name === 'Inbound NDA');
-      if (!playbook) return;
-      injected = true;
+  const nda = () => Object.values(reviewOf(t).playbooks).find((p) => p.name === 'Inbound NDA');
+  const appRule = once(
+    (request) => request.method === 'POST' && request.path.endsWith('/playbook_rules') && nda() !== undefined,
+    () => {
       const at = '2000-01-01T00:00:00.000Z';
-      t.emulator.store.addRule(org, { id: t.emulator.store.newId(), playbook_id: playbook.id, name: 'Residuals', description: null, actions: 'ACCEPT from the app', internal_notes: null, questions: null, generate_summary: true, reviewer_id: null, created_at: at, updated_at: at });
+      t.emulator.store.addRule(reviewOf(t), { id: t.emulator.store.newId(), playbook_id: nda()!.id, name: 'Residuals', description: null, actions: 'ACCEPT from the app', internal_notes: null, questions: null, generate_summary: true, reviewer_id: null, created_at: at, updated_at: at });
     },
-  });
-  const { dir, run } = await applyKeepingOther(() => injected);
+  );
+  t = await startTestEmulator({ onRequest: appRule });
+  const { dir, run } = await applyKeepingOther(() => appRule.fired);
   const plan = await run('plan', '-C', dir);
   expect(plan.stdout).toContain('~ update rule "Inbound NDA/Residuals"');
   expect(plan.stdout).not.toContain('changed live');
@@ -338,23 +327,18 @@ it('a rule someone made in the app with other content while the apply ran is kep
 });
 
 it('a create not answered with an id takes the earliest made copy, as the duplicate check does, whatever order the list gives: the rules go where they are kept', async () => {
-  let injected = false;
-  t = await startTestEmulator({
-    variants: { createStatus: 204 },
-    // Another run's copy, made in the same millisecond with a smaller id, lands just after this
-    // run's own, so the list this run reads to find what it created names its own first.
-    onRequest: (request) => {
-      if (injected || request.method !== 'POST' || !request.path.endsWith('/playbooks')) return;
-      injected = true;
-      const own = Object.values(reviewOf(t).playbooks)[0]!;
-      const id = '00000000-0000-4000-8000-0000000000aa';
-      reviewOf(t).playbooks[id] = { ...own, id };
-    },
+  // Another run's copy, made in the same millisecond with a smaller id, lands just after this
+  // run's own, so the list this run reads to find what it created names its own first.
+  const sameMillisecondCopy = once(createsPlaybook, () => {
+    const own = Object.values(reviewOf(t).playbooks)[0]!;
+    const id = '00000000-0000-4000-8000-0000000000aa';
+    reviewOf(t).playbooks[id] = { ...own, id };
   });
+  t = await startTestEmulator({ variants: { createStatus: 204 }, onRequest: sameMillisecondCopy });
   const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
   const run = bin(t);
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
-  expect(injected).toBe(true);
+  expect(sameMillisecondCopy.fired).toBe(true);
   const org = reviewOf(t);
   const kept = Object.values(org.playbooks).filter((p) => !p.archived_at);
   expect(kept.map((p) => p.id)).toEqual(['00000000-0000-4000-8000-0000000000aa']);
