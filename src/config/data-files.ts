@@ -20,6 +20,7 @@ import type { ResourceDoc } from './types.js';
 import type { ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
 import { isWorkFile, LOCK_FILE } from './work-dir.js';
+import { skippedPartOf } from './not-read.js';
 import { wordFileProblem } from '../util/word-file.js';
 import { realPathOrSelf } from '../util/real-path.js';
 
@@ -168,12 +169,23 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
     problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${named(doc, key, rel)}, which is docket's own (${linked === rel ? 'it' : quoted(linked)} changes with every apply), not data`, 'name a data file of your own');
     return true;
   };
+  // What docket does not read (`.git/config`, with a CI checkout's token; node_modules): published
+  // as a term, printed in plans, and written by pull (probe JT-1).
+  const isNotRead = (doc: ResourceDoc, key: string, rel: string, linked = rel): boolean => {
+    const part = skippedPartOf(rel) ?? skippedPartOf(linked);
+    if (part === undefined) return false;
+    const link = linked === rel ? '' : `, a link to ${quoted(linked)}`;
+    const where = part === rel.split('/').at(-1) || part === linked.split('/').at(-1) ? `a file whose name starts with "."` : `in ${part}/`;
+    problem(doc, key, 'file-outside-config', `\`${key}\` names ${named(doc, key, rel)}${link}, ${where}, which docket does not read as configuration (dot-files, dot-folders and node_modules hold local or other tools' files)`, 'keep data files in the folders of the configuration, with names that do not start with "."');
+    return true;
+  };
   await Promise.all(
     [...wanted.values()].map(async ({ rel, doc, key, type }) => {
       if (isDocketInput(doc, key, rel)) return;
       const known = options.yaml?.get(rel);
       // A `*.yaml` link to the lock or a file in .docket/ is read as YAML like any other: where it leads says what it is.
       if (known && isDocketOwn(doc, key, rel, await realpath(path.join(root, rel)).catch(() => path.join(root, rel)))) return;
+      if (!isWorkFile(rel) && isNotRead(doc, key, rel)) return;
       if (known) {
         if (holdsResource(known.parsed)) {
           problem(doc, key, 'data-file-is-resource', `\`${key}\` names ${named(doc, key, rel)}, which holds a docket resource (a \`kind:\` document), not data`, 'name the data file itself; every YAML file with a `kind:` is read as a resource');
@@ -193,6 +205,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         }
         const linked = rootRelative(realRoot, real);
         if (isDocketOwn(doc, key, rel, real, linked)) return;
+        if (isNotRead(doc, key, rel, linked)) return;
         // A link to a resource file holds a resource as much as the file itself.
         if (isDocketInput(doc, key, rel, linked)) return;
         if (linked !== rel && options.resourceFiles?.has(linked)) {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { isInside, rootRelative } from './data-files.js';
 import { quoteValue } from './quote.js';
+import { skipDirectory, skippedPartOf } from './not-read.js';
 
 const YAML_FILE = /\.ya?ml$/i;
 
@@ -21,15 +22,9 @@ export function isTestFile(file: string): boolean {
   return TEST_FILE.test(file);
 }
 
-/** Dot-folders hold local scratch (`.docket/`, `.git/`); node_modules holds other people's YAML. */
-export function skipDirectory(name: string): boolean {
-  return name.startsWith('.') || name === 'node_modules';
-}
-
 /** Whether discovery reads the file at a root-relative path (`/` separators) as part of the configuration. */
 export function readAsConfiguration(rel: string): boolean {
-  const parts = rel.split('/');
-  return YAML_FILE.test(rel) && !parts.slice(0, -1).some(skipDirectory);
+  return YAML_FILE.test(rel) && skippedPartOf(rel) === undefined;
 }
 
 /** The YAML files below a directory, and the folders and links that could not be read. */
@@ -59,16 +54,18 @@ export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE,
     });
     const subdirs: Promise<void>[] = [];
     for (const entry of entries) {
+      // A dot-file as a dot-folder (an editor's `.#x.yaml` lock, macOS's `._x.yaml`), and what a link so named leads to.
+      if (skipDirectory(entry.name)) continue;
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (below && !skipDirectory(entry.name)) subdirs.push(walk(rel));
+        if (below) subdirs.push(walk(rel));
       } else if (match.test(entry.name) && (entry.isFile() || (entry.isSymbolicLink() && (await isLinkedFile(root, rel, rootReal, problems, links))))) {
         // A symlinked file is read like any other; symlinked folders are not followed (they can loop).
         found.push(rel);
       } else if (match.test(entry.name) && !entry.isSymbolicLink()) {
         // A named pipe would be read for ever; skipped, what it declares would silently go.
         problems.push(notRegularFile(rel));
-      } else if (below && entry.isSymbolicLink() && !skipDirectory(entry.name)) {
+      } else if (below && entry.isSymbolicLink()) {
         subdirs.push(linkedFolderProblem(root, rel, rootReal).then((problem) => void (problem && problems.push(problem))));
       }
     }
@@ -90,7 +87,7 @@ async function linkedFolderProblem(root: string, rel: string, rootReal: () => Pr
   if (!isFolder) return undefined;
   const real = await realpath(target).catch(() => target);
   const realRoot = await rootReal();
-  if (isInside(realRoot, real) && !rootRelative(realRoot, real).split('/').some(skipDirectory)) return undefined;
+  if (isInside(realRoot, real) && skippedPartOf(rootRelative(realRoot, real)) === undefined) return undefined;
   const holds = await holdsYaml(target);
   if (holds === 'no') return undefined;
   const why = holds === 'yes' ? 'the YAML files in it would be left out' : `it holds more than ${LINKED_FOLDER_LOOK.toLocaleString('en-US')} entries, not all looked through, and YAML files in it would be left out`;
@@ -116,9 +113,10 @@ async function holdsYaml(dir: string): Promise<'yes' | 'no' | 'unknown'> {
     const folder = pending.pop()!;
     const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
+      if (skipDirectory(entry.name)) continue;
       if (YAML_FILE.test(entry.name) && !entry.isDirectory()) return 'yes';
       if (++looked > LINKED_FOLDER_LOOK) return 'unknown';
-      if (entry.isDirectory() && !skipDirectory(entry.name)) pending.push(path.join(folder, entry.name));
+      if (entry.isDirectory()) pending.push(path.join(folder, entry.name));
     }
   }
   return 'no';

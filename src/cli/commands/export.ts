@@ -24,7 +24,7 @@ import { renderExportSummary, type ExportRecords } from '../../export/summary.js
 import { readSchema } from '../../config/schema-read.js';
 import { checkOut, writeExport } from '../../export/write.js';
 import { isInside, rootRelative } from '../../config/data-files.js';
-import { skipDirectory } from '../../config/discover.js';
+import { skipDirectory } from '../../config/not-read.js';
 import { nestedConfigurationWarning } from '../nested-configuration.js';
 import { writeDestinationOrAsNamed } from '../../util/atomic-write.js';
 import { KINDS, type AnyKind } from '../../kinds/index.js';

@@ -26,7 +26,7 @@ describe('discoverYamlFiles', () => {
     ]);
   });
 
-  it('skips dot-folders and node_modules at any depth', async () => {
+  it('skips dot-folders, dot-files and node_modules at any depth', async () => {
     const dir = await tree({
       'docket.yaml': '',
       '.docket/emulator.yaml': '',
@@ -35,9 +35,15 @@ describe('discoverYamlFiles', () => {
       'playbooks/.hidden/x.yaml': '',
       'playbooks/node_modules/x.yaml': '',
       'playbooks/.dotfile.yaml': '',
+      // macOS's AppleDouble copy of a.yaml on a shared drive: not UTF-8.
+      'playbooks/._a.yaml': '\u0000\u0005\u0016\u0007',
+      'playbooks/a.yaml': '',
     });
-    // A dot-file is still a file: only dot-folders are scratch space.
-    expect((await discoverYamlFiles(dir)).files).toEqual(['docket.yaml', 'playbooks/.dotfile.yaml']);
+    // The lock Emacs keeps while a buffer has unsaved edits: a link to nothing (probe JT-3).
+    await symlink('user@host.1234:1700000000', path.join(dir, 'playbooks/.#a.yaml'));
+    const found = await discoverYamlFiles(dir);
+    expect(found.files).toEqual(['docket.yaml', 'playbooks/a.yaml']);
+    expect(found.problems).toEqual([]);
   });
 
   it('a link to a folder of the configuration read where it is is no problem; one into a dot-folder of it is', async () => {

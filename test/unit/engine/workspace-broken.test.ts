@@ -71,6 +71,32 @@ describe('loadWorkspace refuses', () => {
   });
 });
 
+describe('loadWorkspace refuses a data file docket does not read as configuration', () => {
+  it('in a dot-folder, node_modules or a dot-file, named or through a link: `.git/config` holds a CI checkout\'s token, which a plan would print and pull overwrite (probe JT-1)', async () => {
+    const dir = await tree({
+      'docket.yaml': PROJECT,
+      '.git/config': '[http]\n\textraheader = AUTHORIZATION: basic secret\n',
+      'node_modules/pkg/README.md': 'text',
+      'terms/a.yaml': lines('kind: CustomTerm', 'name: A', 'body_file: ../.git/config'),
+      'terms/b.yaml': lines('kind: CustomTerm', 'name: B', 'body_file: ../node_modules/pkg/README.md'),
+      'terms/c.yaml': lines('kind: CustomTerm', 'name: C', 'body_file: .notes.md'),
+      'terms/.notes.md': 'text',
+      'terms/d.yaml': lines('kind: CustomTerm', 'name: D', 'body_file: d.md'),
+    });
+    await symlink('../.git/config', join(dir, 'terms/d.md'));
+    const error = (await loadWorkspace({ dir, processEnv: {} }).catch((e: unknown) => e)) as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    const found = error.diagnostics.map((d) => `${d.file}:${d.line}:${d.col} ${d.code} ${d.message.split(', which')[0]}`);
+    expect(found).toEqual([
+      'terms/a.yaml:3:12 file-outside-config `body_file` names "../.git/config" (that is ".git/config"), in .git/',
+      'terms/b.yaml:3:12 file-outside-config `body_file` names "../node_modules/pkg/README.md" (that is "node_modules/pkg/README.md"), in node_modules/',
+      'terms/c.yaml:3:12 file-outside-config `body_file` names ".notes.md", a file whose name starts with "."',
+      'terms/d.yaml:3:12 file-outside-config `body_file` names "d.md", a link to ".git/config", in .git/',
+    ]);
+    expect(JSON.stringify(error.diagnostics)).not.toContain('secret');
+  });
+});
+
 describe('loadWorkspace refuses docket.yaml and test files as data', () => {
   it('in every kind\'s data fields, named directly or through a link: validate passed them and apply published them', async () => {
     const dir = await tree({
