@@ -335,18 +335,17 @@ export function diff(input: DiffInput): DiffResult {
       // environment), and is this one's only when no other former name is live (rename A→B, new A).
       const parentKey = d.parent?.key ?? '';
       const formers = d.renamedFrom.length > 1 ? declaredLast(d.renamedFrom, (old) => declaresName(parentKey, old)) : d.renamedFrom;
-      let ownFormersLooked = false;
-      for (const old of formers) {
-        // Before a name another document declares: the object synced under one of this one's own
-        // former names, which the app renamed since (its record says which), is this one (probe FS).
-        if (!ownFormersLooked && formers.length > 1 && !renamedBefore && declaresName(parentKey, old)) {
-          ownFormersLooked = true;
-          const renamedInApp = recordedFormer(d, formers.filter((f) => !declaresName(parentKey, f)));
-          if (renamedInApp) {
-            claim(d, renamedInApp);
-            return;
-          }
+      // Of several former names, the object synced under one of them (its record says which) is
+      // this one, whatever holds the others now: one made in the app since under an earlier-listed
+      // name (probe JQ-1), or one of a name another document declares (probe FS).
+      if (formers.length > 1 && !renamedBefore) {
+        const synced = recordedFormer(d, formers.filter((f) => !declaresName(parentKey, f)));
+        if (synced) {
+          claim(d, synced);
+          return;
         }
+      }
+      for (const old of formers) {
         // Synced under its own name already, its rename from this one is done: the holder of the
         // former name is another object (made in the app since, or the one the files declare under
         // that name), unless it is the one synced under that name and no file declares it.

@@ -208,6 +208,18 @@ describe('diff: renames', () => {
     expect(changes[0]!.liveId).toBe('pb-b');
   });
 
+  it('of several former names, takes the object synced under one of them, not one made in the app since under an earlier-listed name (probe JQ-1)', () => {
+    const desired = [desiredPlaybook(NDA.name), desiredRule(NDA.name, 'Duration', {}, { renamedFrom: ['Length', 'Term'] })];
+    const live = [livePlaybook(NDA.id, NDA.name), liveRule('r-app', NDA, 'Length'), liveRule('r-synced', NDA, 'Term')];
+    const records: Record<string, string> = { [`playbook:${NDA.name}`]: NDA.id, [`rule:${NDA.name}/Term`]: 'r-synced' };
+    const { changes } = diff({ kinds: KIND_META, desired, live, prune: {}, recordedId: (key) => records[key] });
+    expect(only(changes, 'rename:rule:Inbound NDA/Duration').liveId).toBe('r-synced');
+    // The rule made in the app is no file's: deleted as any rule the playbook no longer lists, not renamed over the synced one.
+    expect(only(changes, 'delete:rule:Inbound NDA/Length').liveId).toBe('r-app');
+    // With no record (no lock), the list's order decides, as before.
+    expect(only(run(desired, live).changes, 'rename:rule:Inbound NDA/Duration').liveId).toBe('r-app');
+  });
+
   it('a rename with other changes is a rename plus an update that depends on it', () => {
     const { changes } = run(
       [desiredPlaybook('Inbound NDA v2', { renamedFrom: ['Inbound NDA'], description: 'new' })],
