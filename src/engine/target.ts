@@ -102,7 +102,9 @@ export interface TargetResult {
 export function limitToTargets(plan: Plan, desired: DesiredResource[], written: TargetSpec[], kinds: readonly AnyKind[], options: { undeclaredParents?: boolean } = {}): TargetResult {
   const diagnostics = new Diagnostics();
   const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
-  const known = new Set([...declared, ...Object.keys(plan.ids)]);
+  // A change's own key too: a live rule the plan removes from a renamed playbook is shown (and
+  // targeted) under the playbook's new name, which no id is recorded under (probe JR-1).
+  const known = new Set([...declared, ...Object.keys(plan.ids), ...[...plan.changes, ...(plan.held ?? [])].map((c) => refKey(c.kind, c.key))]);
   const parentOf = new Map(kinds.filter((k) => k.parentKind).map((k) => [k.name, k.parentKind!]));
   const former = formerNames(plan);
   const targets = written.map((t) => underNewName(t, declared, former, parentOf));

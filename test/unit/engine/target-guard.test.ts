@@ -125,6 +125,20 @@ describe('limitToTargets', () => {
     expect(limitToTargets(renames, [...declared, desiredPlaybook('Vendor MSA')], [target('playbook/Vendor MSA')], KINDS).plan!.changes).toEqual([]);
   });
 
+  it('takes a rule the plan deletes from a renamed playbook by the name the plan shows it under, and by the playbook\'s former name (probe JR-1)', () => {
+    const rename = change('rename', 'playbook', 'Vendor Deals', { liveId: 'pb-1', fields: [{ field: 'name', before: 'Vendor Contracts', after: 'Vendor Deals' }] });
+    const parent = { kind: 'playbook' as const, key: 'Vendor Deals', liveId: 'pb-1' };
+    // Its id is known under the live key only: no file declares it, so nothing matched it to the new name.
+    const removed = change('delete', 'rule', 'Vendor Deals/Renewal', { liveId: 'r-2', parent });
+    const renames = planOf([rename, removed], { 'playbook:Vendor Deals': 'pb-1', 'rule:Vendor Contracts/Renewal': 'r-2' });
+    const declared = [desiredPlaybook('Vendor Deals', { renamedFrom: ['Vendor Contracts'] })];
+    for (const written of ['rule/Vendor Deals/Renewal', 'rule/Vendor Contracts/Renewal']) {
+      const result = limitToTargets(renames, declared, [target(written)], KINDS);
+      expect(result.diagnostics.items, written).toEqual([]);
+      expect(result.plan!.changes.map((c) => c.id), written).toEqual([removed.id]);
+    }
+  });
+
   it('reports a target that is neither declared nor live', () => {
     const result = limitToTargets(plan, desired, [target('playbook/Nope')], KINDS);
     expect(result.plan).toBeUndefined();
