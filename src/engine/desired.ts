@@ -13,7 +13,7 @@ import { itemProblemSourceOf, problemSourceOf, valueSourceOf } from '../kinds/su
 import type { LoadedConfig, ResourceDoc } from '../config/types.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { DesiredContext } from '../kinds/kind.js';
-import type { DesiredResource } from './types.js';
+import { prefixesOf, type DesiredResource } from './types.js';
 
 export async function buildDesired(
   config: LoadedConfig,
@@ -72,6 +72,7 @@ export async function buildDesired(
     }
   }
   checkClaims(desired, diagnostics);
+  checkRenameIntents(desired, diagnostics);
   checkLookAlikes(desired, diagnostics);
   return { desired, diagnostics };
 }
@@ -181,6 +182,54 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
           hint: 'one live object can become only one of them: keep `renamed_from` on one',
         });
       } else if (!first) former.set(key, { resource: d, index });
+    });
+  }
+}
+
+/**
+ * A `renamed_from` that cannot do what it says, which the plan would otherwise carry out as
+ * something else without a word: two documents each renamed from the other's name (a swap: each
+ * is matched by the name it has live, so their contents trade places, a playbook's rules deleted
+ * and made again; probe JQ-2), and a rule naming a rule of another declared playbook (a rule
+ * cannot move between playbooks: it is made here and deleted there; probe JQ-3).
+ */
+function checkRenameIntents(desired: readonly DesiredResource[], diagnostics: Diagnostics): void {
+  const renaming = desired.filter((d) => d.renamedFrom.length > 0);
+  if (renaming.length === 0) return;
+  const localName = (d: DesiredResource): string => (d.parent ? d.key.slice(d.parent.key.length + 1) : d.key);
+  const scopeKey = (d: DesiredResource, name: string): string => `${d.kind}:${d.parent?.key ?? ''}\u0000${name}`;
+  const byName = new Map(desired.map((d) => [scopeKey(d, localName(d)), d]));
+  const said = new Set<DesiredResource>();
+  for (const d of renaming) {
+    d.renamedFrom.forEach((old, index) => {
+      const other = byName.get(scopeKey(d, old));
+      if (other === undefined || other === d || said.has(other) || !other.renamedFrom.includes(localName(d))) return;
+      said.add(d);
+      const children = desired.some((c) => c.parent?.kind === d.kind && (c.parent.key === d.key || c.parent.key === other.key));
+      diagnostics.warning(
+        'renamed-from-swap',
+        `${d.kind} ${quoteValue(d.name, 200)} says it was renamed from ${quoteValue(old, 200)}, and ${d.kind} ${quoteValue(other.name, 200)} (${lineOf(other, 'renamed_from')}) that it was renamed from ${quoteValue(localName(d), 200)}: \`renamed_from\` cannot swap two names; where both are live, each is matched by the name it has, so their contents trade places${children ? ' (their children deleted and made again)' : ''}`,
+        {
+          ...(formerSource(d, index) ?? d.source),
+          hint: 'rename one to a third name first and apply, then finish the swap; if the names were swapped in the app and pulled, remove both once every environment is applied',
+        },
+      );
+    });
+  }
+  for (const d of renaming) {
+    if (!d.parent) continue;
+    const parent = d.parent;
+    d.renamedFrom.forEach((old, index) => {
+      const elsewhere = prefixesOf(old).find((p) => p !== parent.key && byName.has(`${parent.kind}:\u0000${p}`));
+      if (elsewhere === undefined) return;
+      diagnostics.warning(
+        'renamed-from-other-parent',
+        `${d.kind} ${quoteValue(localName(d), 200)} of ${parent.kind} ${quoteValue(parent.key, 200)} says it was renamed from ${quoteValue(old, 200)}, which reads as ${d.kind} ${quoteValue(old.slice(elsewhere.length + 1), 200)} of ${parent.kind} ${quoteValue(elsewhere, 200)}: \`renamed_from\` names a ${d.kind} of the same ${parent.kind}, and a ${d.kind} cannot move to another ${parent.kind}`,
+        {
+          ...(formerSource(d, index) ?? d.source),
+          hint: `take it out of \`renamed_from\`: the plan makes the ${d.kind} here, and deletes the one in ${quoteValue(elsewhere, 200)} once that ${parent.kind} no longer lists it`,
+        },
+      );
     });
   }
 }

@@ -11,7 +11,7 @@ import { quoteValue, showName, showText } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
 import { removedButEditedStart, summarize } from './plan.js';
-import { CREATE_ACTIONS, formerKeys, refKey, type DesiredResource, type KindName, type Plan } from './types.js';
+import { CREATE_ACTIONS, formerKeys, prefixesOf, refKey, type DesiredResource, type KindName, type Plan } from './types.js';
 import { isCreateOnlyHintOf, isRenameHintOf, withoutArchiveOf } from './hints.js';
 
 export interface TargetSpec {
@@ -195,13 +195,6 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     plan: { ...rest, changes, warnings, summary: summarize(changes), targets: targets.map((t) => t.text), ...(held?.length ? { held } : {}), ...(adoptable?.length ? { adoptable } : {}) },
     diagnostics,
   };
-}
-
-/** Each `a/b` a child key `a/b/c` could belong to (names may hold `/` too). */
-function prefixesOf(key: string): string[] {
-  const out: string[] = [];
-  for (let i = key.indexOf('/'); i > 0; i = key.indexOf('/', i + 1)) out.push(key.slice(0, i));
-  return out;
 }
 
 /**

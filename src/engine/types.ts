@@ -321,6 +321,13 @@ export function refKey(kind: KindName, key: string): string {
   return `${kind}:${key}`;
 }
 
+/** Each `a/b` a child key (or a child's former name) `a/b/c` could name its parent by: names may hold `/` too. */
+export function prefixesOf(key: string): string[] {
+  const out: string[] = [];
+  for (let i = key.indexOf('/'); i > 0; i = key.indexOf('/', i + 1)) out.push(key.slice(0, i));
+  return out;
+}
+
 /** A pending document's other key (cli/pending-documents.ts): its kind and the id it pins, found whatever the object is named live now. */
 export function pendingIdKey(kind: KindName, id: string): string {
   return `${kind}#${id.toLowerCase()}`;
