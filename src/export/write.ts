@@ -11,6 +11,7 @@ import { DocketError, UsageError } from '../errors.js';
 import { removeLeftByDeadProcesses } from '../util/process-alive.js';
 import { nearestExisting } from '../util/nearest-existing.js';
 import { nameInTemp } from '../util/atomic-write.js';
+import { isFileSystemError, writeFixFor } from '../util/file-write-error.js';
 import type { ExportFile } from './types.js';
 import { EMULATOR_STATE_FILE, workPath } from '../config/work-dir.js';
 
@@ -120,6 +121,10 @@ export async function writeExport(
     await rename(staging, out);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
+    // A full disk (or a folder made read-only meanwhile) is the user's to fix, not a bug (probe JT-5).
+    if (isFileSystemError(error) && !(error instanceof DocketError)) {
+      throw new DocketError('write-failed', `cannot write the export to ${showPath(label)} (${error.code}); nothing was written`, `${writeFixFor(error.code)}, then run the command again`);
+    }
     throw error;
   } finally {
     release?.();

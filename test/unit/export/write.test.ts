@@ -38,6 +38,17 @@ describe('writeExport', () => {
     expect((await stat(join(dir, 'out'))).mode & 0o777).toBe((await stat(join(dir, 'plain'))).mode & 0o777);
   });
 
+  it('says a write the file system refuses (a full disk) as an error of the export, not a bug, and leaves nothing (probe JT-5)', async () => {
+    const dir = await makeDir({});
+    // `a` written as a file, then needed as a folder: the file system refuses, as a full disk would.
+    const files = [{ path: 'a', content: 'x' }, { path: 'a/b.yaml', content: 'y' }];
+    const error = (await writeExport(join(dir, 'out'), 'out', files, undefined).catch((e: unknown) => e)) as Error & { code?: string; hint?: string };
+    expect(error.name).toBe('DocketError');
+    expect(error.message).toMatch(/^cannot write the export to out \((EEXIST|ENOTDIR)\); nothing was written$/);
+    expect(error.hint).toMatch(/, then run the command again$/);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it('removes the staging directory a killed export to the same --out left, and no other', async () => {
     const dir = await makeDir({});
     // 2^22 + 1 is past Linux's largest process id: no process has it.
