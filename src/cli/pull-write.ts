@@ -14,7 +14,7 @@ import type { FileChange } from '../pull/plan.js';
 import { linkedFile, removeStaleTempsIn, writeFileAtomic } from '../util/atomic-write.js';
 import { isTestFile } from '../config/discover.js';
 import { nearestExisting } from '../util/nearest-existing.js';
-import { errnoOf } from '../util/file-write-error.js';
+import { errnoOf, writeFixFor } from '../util/file-write-error.js';
 import { workPath } from '../config/work-dir.js';
 
 interface Target {
@@ -38,9 +38,13 @@ export async function writePulled(root: string, files: readonly FileChange[], sy
   try {
     await sync.write();
   } catch (error) {
-    // Checked with the files when there were any; with none, this is the first write.
-    if (error instanceof DocketError) throw error;
-    throw new DocketError('pull-cannot-write', `cannot write the sync records to ${sync.file} (${codeOf(error)})`, 'make it writable and run pull again: it converges');
+    // Checked with the files when there were any (a full disk is not checked); with none, this is the first write.
+    if (error instanceof DocketError && files.length === 0) throw error;
+    // The files are pulled, and the job that commits them must know which (probe JT-4).
+    const written = files.length > 0 ? `the pulled files were written (${inWriteOrder(files).map((f) => f.path).join(', ')}), but ` : '';
+    const said = error instanceof DocketError ? error.message : `cannot write the sync records to ${sync.file} (${codeOf(error)})`;
+    const hint = error instanceof DocketError && error.hint !== undefined ? error.hint : 'make it writable and run pull again: it converges';
+    throw new DocketError('pull-cannot-write', `${written}${said}`, hint);
   }
 }
 
@@ -103,7 +107,7 @@ async function writePulledFiles(root: string, files: readonly FileChange[], sync
     } catch (error) {
       if (error instanceof ChangedWhileWriting) throw error.said();
       const before = written();
-      throw new DocketError('pull-cannot-write', `cannot write ${t.change.path} (${codeOf(error)})${before.length > 0 ? `; written before it: ${before.join(', ')}` : ''}`, 'fix what stops the write and run pull again: it converges');
+      throw new DocketError('pull-cannot-write', `cannot write ${t.change.path} (${codeOf(error)})${before.length > 0 ? `; written before it: ${before.join(', ')}` : ''}`, `${writeFixFor(errnoOf(error))}, then run pull again: it converges`);
     }
   }
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inWriteOrder, writePulled } from '../../../src/cli/pull-write.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { FileWriteError } from '../../../src/util/file-write-error.js';
 
 afterAll(removeMadeDirs);
 
@@ -41,6 +42,20 @@ describe('writePulled', () => {
     await expect(writePulled(gone, removing, { file: join(gone, 'docket.lock.json'), write: async () => undefined }, editorSaves(gone))).rejects.toMatchObject({ code: 'pull-files-changed' });
     expect(readFileSync(join(gone, 'b.yaml'), 'utf8')).toBe('saved by the editor\n');
     expect(existsSync(join(gone, '.docket')) ? readdirSync(join(gone, '.docket')) : []).toEqual([]);
+  });
+
+  it('says which files it wrote when the records then cannot be written (a disk that filled meanwhile): the job that commits them must know (probe JT-4)', async () => {
+    const dir = await makeDir({ 'a.yaml': 'as read\n' });
+    const full = new FileWriteError('docket.lock.json', Object.assign(new Error('no space left on device'), { code: 'ENOSPC', syscall: 'write' }));
+    const changes = [{ path: 'a.yaml', before: 'as read\n', after: 'pulled\n' }, { path: 'b.yaml', before: null, after: 'new\n' }];
+    await expect(writePulled(dir, changes, { file: join(dir, 'docket.lock.json'), write: async () => Promise.reject(full) })).rejects.toMatchObject({
+      code: 'pull-cannot-write',
+      message: 'the pulled files were written (a.yaml, b.yaml), but docket.lock.json could not be written (ENOSPC)',
+      hint: 'free some space, then run the command again',
+    });
+    expect(readFileSync(join(dir, 'a.yaml'), 'utf8')).toBe('pulled\n');
+    // With nothing pulled, the records' own error is all there is.
+    await expect(writePulled(dir, [], { file: join(dir, 'docket.lock.json'), write: async () => Promise.reject(full) })).rejects.toBe(full);
   });
 
   it('writes the test files before the files of what they test, so a run stopped between leaves a rename to follow again', () => {
