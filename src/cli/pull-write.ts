@@ -5,7 +5,7 @@
  * configuration) is changed where the link leads: the link stays a link.
  */
 import { constants } from 'node:fs';
-import { access, lstat, mkdir, rm } from 'node:fs/promises';
+import { access, lstat, mkdir, realpath, rm } from 'node:fs/promises';
 import { readRegularFileSync } from '../util/special-file.js';
 import path from 'node:path';
 import { DocketError } from '../errors.js';
@@ -16,6 +16,8 @@ import { isTestFile } from '../config/discover.js';
 import { nearestExisting } from '../util/nearest-existing.js';
 import { errnoOf, writeFixFor } from '../util/file-write-error.js';
 import { workPath } from '../config/work-dir.js';
+import { isInside, rootRelative } from '../config/data-files.js';
+import { skippedPartOf } from '../config/not-read.js';
 
 interface Target {
   change: FileChange;
@@ -61,10 +63,11 @@ async function writePulledFiles(root: string, files: readonly FileChange[], sync
   }
   const targets: Target[] = [];
   const problems: string[] = [];
+  const realRoot = await realpath(root).catch(() => root);
   for (const change of inWriteOrder(files)) {
     const file = path.join(root, ...change.path.split('/'));
     try {
-      targets.push(await targetOf(change, file));
+      targets.push(await targetOf(change, file, realRoot));
     } catch (error) {
       problems.push(`${change.path} (${codeOf(error)})`);
     }
@@ -140,13 +143,23 @@ export function changedWhilePulling(...files: string[]): DocketError {
   return new DocketError('pull-files-changed', `${files.map(showPath).join(', ')} changed while pull ran: nothing was written`, 'run pull again; it reads the files as they are now');
 }
 
-/** Where a change goes; throws when it cannot be written there. */
-async function targetOf(change: FileChange, file: string): Promise<Target> {
+/**
+ * Where a change goes; throws when it cannot be written there. A new file of the configuration
+ * (`realRoot` given) must land where discovery reads it: not through a folder link out of the
+ * directory or into a dot-folder, which validate finds no YAML in while it is empty (probe JT-2).
+ */
+async function targetOf(change: FileChange, file: string, realRoot?: string): Promise<Target> {
   const link = await lstat(file).catch(() => undefined);
   if (!link) {
     // A new file: its nearest folder that exists must take it.
     const nearest = await nearestExisting(path.dirname(file));
     if (nearest && !nearest.stats.isDirectory()) throw Object.assign(new Error(`${nearest.path} is not a folder`), { code: 'ENOTDIR' });
+    if (nearest && realRoot !== undefined) {
+      const real = await realpath(nearest.path).catch(() => nearest.path);
+      if (!isInside(realRoot, real) || skippedPartOf(rootRelative(realRoot, real)) !== undefined) {
+        throw new Error(`a folder on its path is a link to ${showPath(real)}, which docket does not read as configuration`);
+      }
+    }
     await access(nearest?.path ?? path.parse(file).root, constants.W_OK);
     return { change, real: file };
   }

@@ -254,17 +254,31 @@ describe('docket init', () => {
   });
 
   it('undoes what it wrote when a later file cannot be written, and says which, without a stack trace', async () => {
-    // A folder no one can write into, not even root (tests may run as root, which ignores modes).
+    // A path docket.yaml fits in and playbooks/example.yaml does not (Linux's 4,096 bytes): a write
+    // that fails after one succeeded, whatever the user (tests may run as root, which ignores modes).
     const dir = await makeDir({});
-    const target = join(dir, 'new');
-    await mkdir(target);
-    await symlink('/proc/self', join(target, 'playbooks'));
+    let target = dir;
+    while (target.length < 4075 - 201) target = join(target, 'd'.repeat(200));
+    target = join(target, 'n'.repeat(4075 - target.length - 1));
+    await mkdir(target, { recursive: true });
     const result = await runCli(['init', target]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^Error: cannot write \S*new\/playbooks\/example\.yaml \(\w+\); nothing was written$/m);
+    expect(result.stderr).toMatch(/^Error: cannot write \S*\/playbooks\/example\.yaml \(ENAMETOOLONG\); nothing was written$/m);
     expect(result.stderr).not.toContain('Internal error');
     expect(existsSync(join(target, 'docket.yaml'))).toBe(false);
     expect(existsSync(join(target, '.gitignore'))).toBe(false);
+  });
+
+  it('refuses a starter\'s folder or .gitignore that is a link out of DIR or into a dot-folder of it: validate would not read what it wrote there (probe JT-2)', async () => {
+    for (const [file, to] of [['playbooks', 'outside'], ['playbooks', 'new/.scratch'], ['.gitignore', 'outside.gitignore']] as const) {
+      const dir = await makeDir({ 'outside/keep': '', 'new/.scratch/keep': '', 'outside.gitignore': 'node_modules/\n' });
+      await symlink(join(dir, to), join(dir, 'new', file));
+      const result = await runCli(['init', join(dir, 'new')]);
+      expect([result.code, result.stderr]).toEqual([1, expect.stringContaining(`${file} is a symbolic link to `)]);
+      expect(result.stderr).toContain('which docket does not read as part of this directory; nothing was written');
+      expect(existsSync(join(dir, 'new', 'docket.yaml'))).toBe(false);
+      expect(await readFile(join(dir, 'outside.gitignore'), 'utf8')).toBe('node_modules/\n');
+    }
   });
 
   it('keeps existing files and appends .docket/ to an existing .gitignore only when missing', async () => {

@@ -5,7 +5,7 @@
  */
 import { showPath } from '../../config/quote.js';
 import { shellWord } from '../../util/shell-word.js';
-import { existsSync, lstatSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseDir, withCommon } from '../options.js';
@@ -17,6 +17,8 @@ import { DocketError, UsageError } from '../../errors.js';
 import { docketYaml, examplePlaybook } from '../init-templates.js';
 import { GITIGNORE_ENTRY, GITIGNORE_FILE, gitignoreText } from '../../config/work-dir.js';
 import { dirFlag } from '../command-line.js';
+import { isInside, rootRelative } from '../../config/data-files.js';
+import { skippedPartOf } from '../../config/not-read.js';
 import type { Io } from '../io.js';
 import { escapeControl } from '../../render/sanitize.js';
 
@@ -77,7 +79,8 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
         const failed = error as NodeJS.ErrnoException;
         const at = failed.path ? relative(io.cwd, failed.path) || failed.path : dir;
         const why = failed.code === 'EACCES' || failed.code === 'EPERM' ? 'permission denied' : (failed.code ?? failed.message);
-        throw new DocketError('write-failed', `cannot write ${showPath(at)} (${why}); nothing was written`, 'make the folder writable by the user that runs docket, or pass another DIR');
+        const fix = failed.code === 'ENOSPC' || failed.code === 'EDQUOT' ? 'free some space' : 'make the folder writable by the user that runs docket';
+        throw new DocketError('write-failed', `cannot write ${showPath(at)} (${why}); nothing was written`, `${fix}, or pass another DIR`);
       }
       // The paths are what was typed: a control character in one is shown escaped, not sent to the terminal.
       if (!opts.quiet) io.stdout(escapeControl(`${table(done)}\n${nextSteps(dir)}${home.installed ? '' : editorNote(home.dir, root)}`));
@@ -113,6 +116,9 @@ function blockerOf(root: string, files: readonly string[]): { path: string; why:
         if (danglingLink(path) && !(PROJECT_FILES as readonly string[]).includes(file)) return { path, why: 'is a symbolic link to something that does not exist' };
         break;
       }
+      // A link out of the directory (or into a dot-folder): what init writes there, validate would not read (probe JT-2).
+      const out = lstatSync(path).isSymbolicLink() ? linkOut(root, path) : undefined;
+      if (out !== undefined) return { path, why: `is a symbolic link to ${showPath(out)}, which docket does not read as part of this directory` };
       const found = statSync(path);
       const folder = found.isDirectory();
       if (i < parts.length && !folder) return { path, why: 'is a file, not a folder' };
@@ -122,6 +128,13 @@ function blockerOf(root: string, files: readonly string[]): { path: string; why:
     }
   }
   return undefined;
+}
+
+/** Where a link inside `root` leads, when that is out of it or into a dot-folder of it. */
+function linkOut(root: string, path: string): string | undefined {
+  const realRoot = realpathSync(root);
+  const real = realpathSync(path);
+  return isInside(realRoot, real) && skippedPartOf(rootRelative(realRoot, real)) === undefined ? undefined : real;
 }
 
 /** Whether `path` is a link to nothing (below a file, it is nothing at all: said when the walk reaches the file). */
@@ -149,6 +162,8 @@ async function writeNew(file: string, content: string, undo: (() => Promise<unkn
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    // `wx` made it, and the write into it failed (a full disk): an empty file is no "nothing written" (probe JT-6).
+    await rm(file, { force: true }).catch(() => undefined);
     throw error;
   }
 }

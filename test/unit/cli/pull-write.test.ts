@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inWriteOrder, writePulled } from '../../../src/cli/pull-write.js';
@@ -56,6 +56,24 @@ describe('writePulled', () => {
     expect(readFileSync(join(dir, 'a.yaml'), 'utf8')).toBe('pulled\n');
     // With nothing pulled, the records' own error is all there is.
     await expect(writePulled(dir, [], { file: join(dir, 'docket.lock.json'), write: async () => Promise.reject(full) })).rejects.toBe(full);
+  });
+
+  it('writes no new file through a folder link out of the directory or into a dot-folder, where validate would not read it (probe JT-2)', async () => {
+    const outside = await makeDir({});
+    const dir = await makeDir({ 'a.yaml': 'as read\n', '.scratch/keep': '' });
+    symlinkSync(outside, join(dir, 'playbooks'));
+    symlinkSync(join(dir, '.scratch'), join(dir, 'templates'));
+    const changes = [
+      { path: 'a.yaml', before: 'as read\n', after: 'pulled\n' },
+      { path: 'playbooks/side-letters.yaml', before: null, after: 'new\n' },
+      { path: 'templates/t.yaml', before: null, after: 'new\n' },
+    ];
+    const error = (await writePulled(dir, changes, { file: join(dir, 'docket.lock.json'), write: async () => undefined }).catch((e: unknown) => e)) as Error & { code: string };
+    expect(error.code).toBe('pull-cannot-write');
+    expect(error.message).toContain('cannot write playbooks/side-letters.yaml (a folder on its path is a link to ');
+    expect(error.message).toContain('templates/t.yaml (a folder on its path is a link to ');
+    expect(error.message).toMatch(/: nothing was written$/);
+    expect([readdirSync(outside), readdirSync(join(dir, '.scratch')), readFileSync(join(dir, 'a.yaml'), 'utf8')]).toEqual([[], ['keep'], 'as read\n']);
   });
 
   it('writes the test files before the files of what they test, so a run stopped between leaves a rename to follow again', () => {
