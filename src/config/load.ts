@@ -558,7 +558,9 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
       ...doc.start,
       hint: listed
         ? 'write each resource as a document of its own, without the leading `- ` (separate documents in one file with `---`)'
-        : `add \`kind:\` (one of ${kinds.join(', ')}), name the file from a resource's \`file\`/\`*_file\` field, or move it out of the directory (dot-folders are skipped)`,
+        : (PROJECT_FILES as readonly string[]).includes(doc.file.split('/').at(-1)!)
+          ? `this is the project file of another configuration (${doc.file.split('/').slice(0, -1).join('/')}/), which this one reads as its own: move that configuration out of this directory, or into a folder whose name starts with "."`
+          : `add \`kind:\` (one of ${kinds.join(', ')}), name the file from a resource's \`file\`/\`*_file\` field, or move it out of the directory (dot-folders are skipped)`,
     });
     return undefined;
   }

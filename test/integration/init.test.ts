@@ -196,7 +196,11 @@ describe('docket init', () => {
     const result = await runCli(['init', join(dir, 'teams/sales')]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`Warning: ${join(dir, 'teams/sales')} is inside the configuration directory ${dir}, which reads every YAML file below it`);
-    expect((await runCli(['validate', '-C', dir])).code).toBe(1);
+    const validated = await runCli(['validate', '-C', dir]);
+    expect(validated.code).toBe(1);
+    // Said as another configuration's project file, not as a resource that lacks its kind (probe JT-9).
+    expect(validated.stdout + validated.stderr).toContain('teams/sales/docket.yaml:4:1 error not-a-resource');
+    expect(validated.stdout + validated.stderr).toContain('hint: this is the project file of another configuration (teams/sales/), which this one reads as its own: move that configuration out of this directory, or into a folder whose name starts with "."');
     expect((await runCli(['init', join(dir, '.scratch/new')])).stderr).toBe('');
   });
 
