@@ -137,7 +137,7 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
     lines.push(
       opts.dryRun
         ? `Dry run: would write ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'} (${paths}); nothing was written.`
-        : `Wrote ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}: ${paths}${rest}. Review them (git diff) and commit; \`docket plan\` now shows no changes for what was pulled${(result.notesOwed ?? result.notes.length) > 0 ? ', once the notes above are dealt with' : ''}.`,
+        : `Wrote ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}: ${paths}${rest}. Review ${result.files.length === 1 ? 'it' : 'them'} (git diff) and commit; \`docket plan\` now shows no changes for what was pulled${(result.notesOwed ?? result.notes.length) > 0 ? ', once the notes above are dealt with' : ''}.`,
     );
   } else if (result.notPulled.length > 0 && result.pulled.length === 0) {
     // Every live change held back: said, so a run that wrote nothing does not end as if it had not looked.

@@ -199,6 +199,8 @@ describe('drift and pull markdown at scale', () => {
     expect(wrote).toContain('Wrote 750 files: custom-terms/t0.md (created), ');
     expect(wrote).toContain('custom-terms/t9.md (created) and 740 more (git status lists them). Review them (git diff) and commit;');
     expect(wrote).not.toContain('t10.md');
+    // One file is "it" (probe JP-5).
+    expect(renderPullText(plan([]), { ...nothing, files: files.slice(0, 1) }, { color: false, dryRun: false })).toContain('Wrote 1 file: custom-terms/t0.md (created). Review it (git diff) and commit;');
   });
 
   it('does not send the user to pull for fields changed on both sides, which pull leaves for a person to settle', () => {
