@@ -678,7 +678,10 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
     if (same && !repoint) continue;
     // A link to an object this plan renames away: shown by the name that object gets, not the same name twice.
     const away = renamedAwayNames(d, l, field, state);
-    const before = shown(kind, field, repoint ? (l.refIds?.[field] ?? liveValue) : away ? renamedIn(liveValue, away) : liveValue);
+    // Re-pointed to a new object of the same name: the ids tell the two apart; of another name (an
+    // attachment renamed, so uploaded again), the names do, as for any other field (probe JQ-4).
+    const idsShown = repoint && sameValue(liveValue, desiredValue);
+    const before = shown(kind, field, idsShown ? (l.refIds?.[field] ?? liveValue) : away ? renamedIn(liveValue, away) : liveValue);
     const after = shown(kind, field, desiredValue);
     const refused = kind.refuseChange?.(field, liveValue, desiredValue, d.name);
     if (refused) {

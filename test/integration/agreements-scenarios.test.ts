@@ -950,6 +950,8 @@ describe('standard templates and attachments', () => {
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('+ upload attachment "Security Exhibit"');
     expect(plan.stdout).toContain('~ update template "Cloud Service Agreement"');
+    // The same name before and after: the id it points at now tells them apart.
+    expect(plan.stdout).toContain(`parameters.include_security_policy_attachment_id: "${firstId}" → {"attachment":"Security Exhibit"}`);
     await applyOk(cli, dir);
     const secondId = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
     expect(secondId).not.toBe(firstId);
@@ -964,6 +966,9 @@ describe('standard templates and attachments', () => {
     });
     const rename = await cli('plan', '-C', dir);
     expect(rename.stdout).toContain('+ upload attachment "Security Measures"');
+    // The parameter's before is the name, as the list's is: the names differ, no id is needed to tell them apart (probe JQ-4).
+    expect(rename.stdout).toContain('parameters.include_security_policy_attachment_id: {"attachment":"Security Exhibit"} → {"attachment":"Security Measures"}');
+    expect(rename.stdout).toContain('attachments: ["Security Exhibit"] → ["Security Measures"]');
     await applyOk(cli, dir);
     const lock = { files: await lockFiles(dir) };
     expect(Object.keys(lock.files)).toEqual(['attachment:Security Measures']);
