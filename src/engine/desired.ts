@@ -7,7 +7,7 @@ import { Diagnostics } from '../diagnostics.js';
 import type { SourcePos } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
 import { HIDDEN_PARTS, lineWithoutSecrets } from '../config/url-secrets.js';
-import { asLatinLetters } from '../util/other-script.js';
+import { asLatinLetters, otherScriptOf } from '../util/other-script.js';
 import { pathToPointer } from '../config/yaml-positions.js';
 import { itemProblemSourceOf, problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
 import type { LoadedConfig, ResourceDoc } from '../config/types.js';
@@ -319,10 +319,6 @@ const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 function isComposed(text: string): boolean {
   return text.normalize('NFC') === text;
-}
-
-function otherScriptOf(c: string): string {
-  return /\p{Script=Cyrillic}/u.test(c) ? 'Cyrillic' : /\p{Script=Greek}/u.test(c) ? 'Greek' : 'another alphabet\'s';
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { Change, ChangeResult } from '../engine/types.js';
 import { HIDDEN_PARTS, identityWithoutSecrets } from '../config/url-secrets.js';
 import { quote } from './value.js';
+import { drawnAlikeLetter } from '../util/other-script.js';
 
 /** The identity users wrote (`Inbound NDA/Term`, an e-mail); the name when a kind has no key. */
 export function changeLabel(c: Change): string {
@@ -27,11 +28,16 @@ export function renamedFrom(c: Change): { label: string; written: string; field:
 
 /**
  * What a rename's headline adds when its two names show alike: they differ only in what output
- * hides of a URL (`?ref=1` → `?ref=2`), and without it the rename would read as none.
+ * hides of a URL (`?ref=1` → `?ref=2`), or in a letter of another alphabet drawn as a Latin one,
+ * and without it the rename would read as none.
  */
 export function renameNote(c: Change): string {
   const from = renamedFrom(c);
-  return from && from.label === changeLabel(c) && from.written !== c.key ? ` (no visible difference: the names differ only in what output hides as it may hold a secret: ${HIDDEN_PARTS})` : '';
+  if (!from) return '';
+  if (from.label === changeLabel(c) && from.written !== c.key) return ` (no visible difference: the names differ only in what output hides as it may hold a secret: ${HIDDEN_PARTS})`;
+  // A Cyrillic `е` for a Latin `e` prints the same: the rename would read as none (probe JQ-5).
+  const letter = drawnAlikeLetter(from.label, changeLabel(c));
+  return letter ? ` (no visible difference: the names differ only in a letter of another alphabet: ${letter})` : '';
 }
 
 /** A change as the plan showed it: `update playbook "NDA"`, a rename `rename playbook "Old" → "New"`; its id quoted when the plan has no such change. */

@@ -18,3 +18,19 @@ const DRAWN_AS_LATIN = new RegExp(`[${Object.keys(AS_LATIN).join('')}]`, 'gu');
 export function asLatinLetters(text: string): string {
   return text.replace(DRAWN_AS_LATIN, (c) => AS_LATIN[c]!);
 }
+
+/** The alphabet of a letter drawn as a Latin one, as messages name it. */
+export function otherScriptOf(c: string): string {
+  return /\p{Script=Cyrillic}/u.test(c) ? 'Cyrillic' : /\p{Script=Greek}/u.test(c) ? 'Greek' : "another alphabet's";
+}
+
+/**
+ * Two texts that differ only in letters drawn as Latin ones: the first such letter, as messages
+ * name it (Cyrillic `е`, Latin `e`); undefined when they are equal or read otherwise.
+ */
+export function drawnAlikeLetter(a: string, b: string): string | undefined {
+  if (a === b || asLatinLetters(a) !== asLatinLetters(b)) return undefined;
+  const [x, y] = [[...a], [...b]];
+  const letter = x.find((c, j) => c !== y[j] && asLatinLetters(c) !== c) ?? y.find((c, j) => c !== x[j] && asLatinLetters(c) !== c);
+  return letter === undefined ? undefined : `${otherScriptOf(letter)} \`${letter}\`, Latin \`${asLatinLetters(letter)}\``;
+}

@@ -370,4 +370,11 @@ describe("a URL's hidden parts in names and values", () => {
     // A rename that reads as one says nothing more.
     expect(text(plan([change('rename', 'rule', 'P/B', { parent: 'P', fields: { name: ['A', 'B'] } })]))).not.toContain('no visible difference');
   });
+
+  it('says a rename whose names differ only in a letter of another alphabet is one, in text and markdown (probe JQ-5)', () => {
+    const renamed = plan([change('rename', 'rule', 'P/T\u0435rm', { parent: 'P', name: 'T\u0435rm', fields: { name: ['Term', 'T\u0435rm'] } })]);
+    const note = '(no visible difference: the names differ only in a letter of another alphabet: Cyrillic `\u0435`, Latin `e`)';
+    expect(text(renamed)).toContain(`~ rename rule "P/Term" → "P/T\u0435rm" ${note}`);
+    expect(renderPlanMarkdown(renamed, { kindOrder: KIND_ORDER })).toContain('the names differ only in a letter of another alphabet');
+  });
 });
