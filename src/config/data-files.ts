@@ -23,6 +23,7 @@ import { isWorkFile, LOCK_FILE } from './work-dir.js';
 import { skippedPartOf } from './not-read.js';
 import { wordFileProblem } from '../util/word-file.js';
 import { realPathOrSelf } from '../util/real-path.js';
+import { nearName } from '../util/near-name.js';
 
 export interface DataFile {
   /** Relative to the configuration root, `/` separators. */
@@ -245,7 +246,12 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         if (code === 'EACCES' || code === 'EPERM') problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (permission denied)${where}`, 'make it readable by the user that runs docket');
         else if (link) problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (${link})${where}`, LINK_HINT);
         else if (code === 'EISDIR') problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which is a folder, not a file${where}`);
-        else problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which does not exist${where}`, 'file names are relative to the YAML file that holds them');
+        else {
+          const near = code === 'ENOENT' ? await nearName(path.join(root, rel)) : undefined;
+          const there = near ? `; ${quoted(near.name)} is there, whose name differs ${near.differs}` : '';
+          const hint = near ? 'make the name and the file the same exactly: a file system that tells them apart (Linux, as CI runs) finds no file' : 'file names are relative to the YAML file that holds them';
+          problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which does not exist${where}${there}`, hint);
+        }
       }
     }),
   );

@@ -97,6 +97,26 @@ describe('loadWorkspace refuses a data file docket does not read as configuratio
   });
 });
 
+describe('loadWorkspace says of a missing data file', () => {
+  it('the file beside it whose name differs only in letter case or Unicode form: macOS found it, Linux CI does not (probes JO-3, JT-8)', async () => {
+    const dir = await tree({
+      'docket.yaml': PROJECT,
+      'terms/a.yaml': lines('kind: CustomTerm', 'name: A', 'body_file: Consulting.md'),
+      'terms/consulting.md': 'text',
+      'terms/b.yaml': lines('kind: CustomTerm', 'name: B', 'body_file: caf\u00e9.md'),
+      'terms/cafe\u0301.md': 'text',
+      'terms/c.yaml': lines('kind: CustomTerm', 'name: C', 'body_file: gone.md'),
+    });
+    const error = (await loadWorkspace({ dir, processEnv: {} }).catch((e: unknown) => e)) as ConfigError;
+    const found = error.diagnostics.map((d) => `${d.file} ${d.code} ${d.message.split('; ')[1] ?? ''}`);
+    expect(found).toEqual([
+      'terms/a.yaml missing-file "consulting.md" is there, whose name differs in letter case',
+      'terms/b.yaml missing-file "cafe\u0301.md" is there, whose name differs only in how Unicode encodes its letters (no visible difference: an accent as one character or two)',
+      'terms/c.yaml missing-file ',
+    ]);
+  });
+});
+
 describe('loadWorkspace refuses docket.yaml and test files as data', () => {
   it('in every kind\'s data fields, named directly or through a link: validate passed them and apply published them', async () => {
     const dir = await tree({
