@@ -162,7 +162,10 @@ function lockKnowsNothingOf(s: Session, plan: Plan, live: readonly LiveResource[
   const lost = uploads.find((c) => c.liveId === undefined && records.has(refKey(c.kind, c.key)) && !movesAway(refKey(c.kind, c.key)));
   if (lost) {
     const noun = kindNamed(lost.kind)?.noun[0] ?? lost.kind;
-    return `docket.lock.json records no upload of ${noun} ${quoteValue(lost.name, 200)}, though docket synced it before: the upload above may be of a file that is live already (the service cannot list them); to keep the live one, pin its id with \`id:\` (see "Adopting an existing organization" in the README)`;
+    // The record names the id it was synced as: the one to pin, which the user could not look up (probe JO-2).
+    const syncedId = s.sync().idOf(refKey(lost.kind, lost.key));
+    const pin = syncedId === undefined ? 'pin its id with `id:`' : `pin the id docket synced it as, \`id: ${syncedId}\`, and apply with --adopt-files`;
+    return `docket.lock.json records no upload of ${noun} ${quoteValue(lost.name, 200)}, though docket synced it before: the upload above may be of a file that is live already (the service cannot list them); to keep the live one, ${pin} (see "Adopting an existing organization" in the README)`;
   }
   if (Object.keys(s.lock.files).length > 0) return undefined;
   // Uploads are made for the objects that name them (templates): one the files declare that is live already names its uploads.

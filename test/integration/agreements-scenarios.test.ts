@@ -834,6 +834,18 @@ describe('standard templates and attachments', () => {
     const again = await cli('plan', '-C', dir);
     expect(again.stdout).toContain('+ upload attachment "Security Exhibit"');
     expect(again.stdout).toContain('Warning: docket.lock.json records no upload of attachment "Security Exhibit", though docket synced it before: the upload above may be of a file that is live already');
+    // The id to pin is the one the record names (probe JO-2): pinned, the live one is kept, and nothing is uploaded.
+    const recorded = JSON.parse(lock) as { targets: Record<string, { files: Record<string, { id: string }> }> };
+    const synced = Object.values(recorded.targets)[0]!.files['attachment:Security Exhibit']!.id;
+    expect(again.stdout).toContain(`to keep the live one, pin the id docket synced it as, \`id: ${synced}\`, and apply with --adopt-files`);
+    const uploads = Object.keys(agreements().attachments).length;
+    await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML.replace('name: Security Exhibit', `name: Security Exhibit\nid: ${synced}`) });
+    const adopted = await cli('apply', '-C', dir, '--adopt-files', '--auto-approve');
+    expect([adopted.code, adopted.stdout]).toEqual([0, expect.not.stringContaining('upload attachment')]);
+    expect(Object.keys(agreements().attachments)).toHaveLength(uploads);
+    await expectNoChanges(cli, dir);
+    // Unpinned again, the files still name the same upload.
+    await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML });
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
