@@ -75,7 +75,11 @@ function shownDiff(f: FileChange): string[] {
   const diffLines = fileDiff(withoutKeptMark(f)).replace(/\n$/, '').split('\n');
   const shown = diffLines.map((raw, at) => {
     const content = at >= 2 && /^[-+ ]/.test(raw); // after the `---`/`+++` lines
-    return markInvisible(stripControl(content ? raw[0] + excerptWithoutSecrets(raw.slice(1)) : raw));
+    // A CRLF file's line keeps its CR, so the diff stays a patch `git apply` takes for that file
+    // (probe JU-2); at a line's end it moves nothing a terminal shows.
+    const cr = content && raw.endsWith('\r') ? '\r' : '';
+    const line = cr === '' ? raw : raw.slice(0, -1);
+    return markInvisible(stripControl(content ? line[0] + excerptWithoutSecrets(line.slice(1)) : line)) + cr;
   });
   return notesBelow(shown, sameLineNotes(diffLines, true));
 }

@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DriftItem } from '../../../src/engine/drift.js';
 import type { PullEntry, PullResult } from '../../../src/pull/plan.js';
@@ -121,6 +125,14 @@ describe('drift and pull markdown at scale', () => {
     expect(lines).toEqual(['--- a/t.yaml', '+++ b/t.yaml', '@@ -1,3 +1,3 @@', ' a: 1', '-b: x ', '+b: x', ' c: 3', '# line 2: no visible difference: only the white space ending the line, " " before and none now']);
     expect(diffOf('a: 1\n--- \nb: 2\n', 'a: 1\n---\nb: 2\n')).toContain('# line 2: no visible difference: only the white space ending the line, " " before and none now');
     expect(diffOf('a: Cafe\u0301 \n', 'a: Caf\u00e9\n')).toContain('# line 1: no visible difference: the white space ending the line, " " before and none now, and the accents encoded otherwise');
+    // A CRLF file's lines keep their CR: the hunk is a patch `git apply` takes for that very file (probe JU-2).
+    const crlf = diffOf('a: 1\r\nb: old\r\nc: 3\r\n', 'a: 1\r\nb: new\r\nc: 3\r\n');
+    expect(crlf).toEqual(['--- a/t.yaml', '+++ b/t.yaml', '@@ -1,3 +1,3 @@', ' a: 1\r', '-b: old\r', '+b: new\r', ' c: 3\r']);
+    const dir = mkdtempSync(join(tmpdir(), 'docket-crlf-'));
+    writeFileSync(join(dir, 't.yaml'), 'a: 1\r\nb: old\r\nc: 3\r\n');
+    const applied = spawnSync('git', ['apply', '-'], { cwd: dir, input: `${crlf.join('\n')}\n`, encoding: 'utf8' });
+    expect([applied.status, applied.stderr, readFileSync(join(dir, 't.yaml'), 'utf8')]).toEqual([0, '', 'a: 1\r\nb: new\r\nc: 3\r\n']);
+    rmSync(dir, { recursive: true, force: true });
     // A file whose lines end in a lone CR, by its lines (third read TR70-3).
     expect(diffOf('a: 1\rb: old\rc: 3\r', 'a: 1\rb: new\rc: 3\r')).toEqual(['--- a/t.yaml', '+++ b/t.yaml', '@@ -1,3 +1,3 @@', ' a: 1', '-b: old', '+b: new', ' c: 3']);
   });
