@@ -212,3 +212,17 @@ export function aboutSetting<E extends DocketError>(error: E, pointer: string): 
   return error;
 }
 
+
+/**
+ * A commander usage error as docket's other errors read, without its `error: ` prefix: a flag's
+ * refused value by the reason docket gives (`--timeout: "abc" is not a duration …`), not as
+ * commander's "argument 'text' is invalid. given twice", which called a good value bad (probe JS-1).
+ */
+export function usageMessage(text: string): string {
+  const invalid = /^(?:error: )?option '(?:-[^-], )?(--?[^ ',]+)[^']*' argument '([\s\S]*?)' is invalid\. ([\s\S]*?)(\n?)$/.exec(text);
+  if (!invalid) return text.replace(/^error: /, '');
+  const [, flag, value, reason, end] = invalid as unknown as [string, string, string, string, string];
+  const choices = /^Allowed choices are (.*)\.$/.exec(reason);
+  if (choices) return `${flag}: ${JSON.stringify(value)} is not one of ${choices[1]}${end}`;
+  return `${flag}: ${reason}${reason.includes(value) ? '' : ` (got ${JSON.stringify(value)})`}${end}`;
+}

@@ -7,7 +7,7 @@
 import { errorText } from './error-text.js';
 import { Command, CommanderError } from 'commander';
 import { checkFlagValues } from './flag-values.js';
-import { ApiError, ConfigError, DocketError, InterruptedError, UsageError } from '../errors.js';
+import { ApiError, ConfigError, DocketError, InterruptedError, UsageError, usageMessage } from '../errors.js';
 import { errorJson, jsonText, renderDiagnosticsJson } from '../render/json.js';
 import { escapeControl, stripControl } from '../render/sanitize.js';
 import { renderTestErrorJson } from '../render/test-json.js';
@@ -130,7 +130,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     .description('Plan and apply contract-review playbooks, terms, templates and members from YAML in git.')
     .exitOverride()
     // commander's errors quote what was typed: a control character in it must not reach the terminal.
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)) })
+    .configureOutput(outputTo(io))
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', MAIN_HELP);
   const context: CommandContext = { io, setExit, waitForStop: options.waitForStop ?? (() => waitForSignal(io)), program: () => program };
@@ -160,7 +160,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     for (const name of commandsFor(args.slice(2))) {
       const command = await COMMANDS[name]!(context);
       // A command added whole does not take the program's settings: its usage errors say where help is too.
-      program.addCommand(withUsageHint(command.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)) }), `docket ${name}`));
+      program.addCommand(withUsageHint(command.exitOverride(), `docket ${name}`, outputTo(io)));
     }
     checkFlagValues(program);
     await program.parseAsync(args);
@@ -296,8 +296,13 @@ function waitForSignal(io: Io): Promise<void> {
   });
 }
 
+/** commander's output through docket's streams; what it quotes of what was typed never holds a control character raw. */
+function outputTo(io: Io): { writeOut: (s: string) => void; writeErr: (s: string) => void; outputError: (s: string, write: (s: string) => void) => void } {
+  return { writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)), outputError: (s, write) => write(`Error: ${usageMessage(s)}`) };
+}
+
 /** A command's usage errors say where its help is, and its subcommands' (`docket test capture`) theirs. */
-function withUsageHint(command: Command, path: string): Command {
-  for (const sub of command.commands) withUsageHint(sub, `${path} ${sub.name()}`);
-  return command.showHelpAfterError(`(run ${path} --help for usage)`);
+function withUsageHint(command: Command, path: string, output: ReturnType<typeof outputTo>): Command {
+  for (const sub of command.commands) withUsageHint(sub, `${path} ${sub.name()}`, output);
+  return command.configureOutput(output).showHelpAfterError(`(run ${path} --help for usage)`);
 }

@@ -5,6 +5,7 @@
 import { windowAround } from '../util/whole-slice.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { stripControl } from './sanitize.js';
+import { usageMessage } from '../errors.js';
 import { excerptWithoutSecrets, lineWithoutSecrets } from '../config/url-secrets.js';
 import type { Plan } from '../engine/types.js';
 
@@ -96,7 +97,7 @@ export function errorJson(error: unknown, source?: (file: string, line: number) 
     error: {
       code,
       // commander's own `error: ` prefix says on stderr what `error` already says here.
-      message: stripControl(lineWithoutSecrets(fromCommander ? text.replace(/^error: /, '') : text)),
+      message: stripControl(lineWithoutSecrets(fromCommander ? usageMessage(text) : text)),
       ...(typeof e.hint === 'string' ? { hint: stripControl(lineWithoutSecrets(e.hint)) } : {}),
       exit_code: typeof e.exitCode === 'number' ? e.exitCode : 1,
     },

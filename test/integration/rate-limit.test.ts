@@ -52,7 +52,7 @@ describe('--max-rps', () => {
     expect(plan.stderr).toMatch(/docket\.yaml:2:10 error invalid-value `max_rps` must be greater than 0 \(got 0\)/);
     const flag = await runCli(['plan', '-C', dir, '--max-rps', 'lots'], { env: t.env });
     expect(flag.code).toBe(1);
-    expect(flag.stderr).toContain("option '--max-rps <N>' argument 'lots' is invalid");
+    expect(flag.stderr).toContain('Error: --max-rps: ');
     expect(t.emulator.stats().requests.total).toBe(0);
   });
 });
