@@ -95,6 +95,11 @@ describe('resolveUncertain', () => {
       const out = resolveUncertain([{ ...upload, settled }], [desired({ sha256: SHA }, pin)], false, diagnostics);
       expect(out.updates).toEqual([]);
       expect(diagnostics.items).toMatchObject([{ code: 'uncertain-upload', line: 4 }]);
+      // The document has an `id:` already: the new one goes in its place, not beside it (probe JW-1).
+      expect(diagnostics.items[0]!.hint).toMatch(/^if it is live, put its id \(from the app\) in this document's `id:` in place of the one there and run/);
     }
+    const answered = new Diagnostics();
+    resolveUncertain([{ ...upload, settled, answered: true }], [desired({ sha256: SHA }, 'att-1')], false, answered);
+    expect(answered.items[0]!.hint).toMatch(/^find its id in the app, put it in this document's `id:` in place of the one there \(the upload this one replaces\)/);
   });
 });
