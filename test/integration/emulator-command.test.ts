@@ -112,6 +112,13 @@ it('plays the documented shapes its flags name, and the bundled example converge
   });
 });
 
+it('says in its banner that a seed\'s archive marker does nothing while archived playbooks are not listed (probe JW-4)', async () => {
+  const dir = await makeDir({ 'seed.json': JSON.stringify({ organizations: [{ id: '8f14e45f-ceea-4e6b-9a1c-3f2d1e0b7a11', name: 'A', api_keys: [], users: [] }], variants: { archived_marker: 'status' } }) });
+  await withEmulator(['--seed', join(dir, 'seed.json')], async (banner) => {
+    expect(banner).toContain('shape: archived_marker=status (no effect: archived playbooks are not listed, list_archived=false)');
+  });
+});
+
 it('answers a path it has no route for, however long, and still stops on SIGTERM', async () => {
   await withEmulator([], async (_banner, env) => {
     // An id pasted with its JSON quotes (jq without -r), after a long plain prefix: a 404, not a busy loop.

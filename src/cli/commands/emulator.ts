@@ -247,7 +247,9 @@ function variantsOf(opts: EmulatorOptions): Partial<EmulatorVariants> {
 function describeVariants(v: EmulatorVariants): string {
   const defaults = variantsJson(DEFAULT_VARIANTS);
   const changed = Object.entries(variantsJson(v)).filter(([key, value]) => defaults[key] !== value);
-  return changed.length === 0 ? 'reference/api.md (no variant flags)' : changed.map(([key, value]) => `${key}=${String(value)}`).join(', ');
+  // A marker shows only on listed archived playbooks: without the listing it does nothing, and says so (probe JW-4).
+  const inert = (key: string): string => (key === 'archived_marker' && !v.listArchived ? ' (no effect: archived playbooks are not listed, list_archived=false)' : '');
+  return changed.length === 0 ? 'reference/api.md (no variant flags)' : changed.map(([key, value]) => `${key}=${String(value)}${inert(key)}`).join(', ');
 }
 
 async function readSeed(file: string): Promise<EmulatorSeed> {
