@@ -54,7 +54,9 @@ export function parseProblem(text: string, headers: IncomingHttpHeaders, clean: 
     problem.title = str(body.title, 200);
     // NOTE(api): `message` / `error` are fallbacks for a gateway or framework error that is not
     // problem+json; neither service documents them.
-    problem.detail = str(body.detail, 2000) ?? str(body.message, 2000) ?? str(body.error, 2000);
+    // An OAuth-style `error` code says little beside its `error_description` (probe JW).
+    const described = str(body.error_description, 2000);
+    problem.detail = str(body.detail, 2000) ?? str(body.message, 2000) ?? (described !== undefined ? `${str(body.error, 200) ?? 'error'}: ${described}` : str(body.error, 2000));
     const fieldErrors = parseFieldErrors(body.errors ?? topLevelFieldErrors(body), str);
     if (fieldErrors.length > 0) problem.fieldErrors = fieldErrors;
     const trace = isPlainObject(body.trace) ? body.trace : undefined;
@@ -93,7 +95,7 @@ export function firstError(errors: unknown): string | undefined {
 }
 
 /** Keys of an error answer that are no field's: what RFC 9457, gateways and tracing put beside the messages. */
-const NOT_FIELDS = new Set(['type', 'title', 'status', 'detail', 'instance', 'message', 'error', 'trace', 'request_id', 'code']);
+const NOT_FIELDS = new Set(['type', 'title', 'status', 'detail', 'instance', 'message', 'error', 'error_description', 'trace', 'request_id', 'code']);
 
 /**
  * NOTE(api): Rails' own `render json: record.errors` answers messages by field with no `errors`
@@ -111,6 +113,9 @@ function parseFieldErrors(
   str: (v: unknown, max: number) => string | undefined,
 ): { field: string; message: string }[] {
   const out: { field: string; message: string }[] = [];
+  // One message as a string (`{"errors": "actions is too long"}`), as some frameworks answer (probe JW).
+  const one = str(errors, 500);
+  if (one !== undefined) return [{ field: NO_FIELD, message: one }];
   // NOTE(api): neither service documents `errors` beyond RFC 9457; a gateway's or framework's
   // plain messages (`["page[size] must be …"]`) and messages by field (`{"name": ["can't be blank"]}`)
   // are read too, so what they say reaches the error (and a refused page size is recognised).

@@ -632,6 +632,14 @@ describe('list', () => {
     expect(other.message).not.toContain("can't be blank");
   });
 
+  it('reads one message given as `errors` text, and an OAuth-style `error` with its `error_description` (probe JW)', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/y', method: 'POST' }).reply(422, { errors: 'actions is too long' });
+    expect(((await rejection(client.request({ method: 'POST', path: '/v1/y', operation: 'create y' }))) as ApiError).message).toContain('actions is too long');
+    mock.intercept({ path: '/v1/z', method: 'POST' }).reply(400, { error: 'invalid_request', error_description: 'name must be unique' });
+    expect(((await rejection(client.request({ method: 'POST', path: '/v1/z', operation: 'create z' }))) as ApiError).message).toContain('invalid_request: name must be unique');
+  });
+
   it('drops archived items from a list, however they are marked', async () => {
     const { mock, client } = setup();
     const item = (id: string, attributes: Record<string, unknown>) => ({ id, type: 'playbook', attributes: { name: id, ...attributes } });
