@@ -556,6 +556,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     let mayHaveLanded = false;
     /** An attempt of this request may still be running there (it timed out, or a gateway's 504): never said answered (third read TR70-1). */
     let mayStillRunThere = false;
+    /** The last attempt sent was answered, and none may still run there (see answeredThere below). */
+    let lastAnsweredThere = false;
     let attempts = 0;
     try {
       if (down !== undefined) {
@@ -623,7 +625,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           if (queue?.why() === 'stopped') {
             // A retry not sent after an attempt whose answer was lost is no write not sent (probe IX-1).
             const again = n > 0 ? ' again' : '';
-            throw new DocketError('interrupted', `${t.operation}: interrupted before it was sent${again} (requests were waiting out a 429 pause)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}${maybeDone(t, mayHaveLanded)}`);
+            const error = new DocketError('interrupted', `${t.operation}: interrupted before it was sent${again} (requests were waiting out a 429 pause)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}${maybeDone(t, mayHaveLanded)}`);
+            // The retry never left, and the service answered the attempt before it (a 500): nothing
+            // of it still runs there, as when a stop ends the retries anywhere else (probe JV-1).
+            error.answeredThere = attempts === attemptsBefore && lastAnsweredThere;
+            throw error;
           }
           if (queue?.why() === 'past-turn') throw turnPastBudget(t, n > 0, `in ${seconds(Math.ceil(limiter.startsIn() / 1000) * 1000)} (every request waits out a service's 429 pause)`, reasons, PACE_HINT);
           if (queue?.why() === 'timeout') {
@@ -652,6 +658,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (mayStillLand(a)) mayStillRunThere = true;
         // Nothing of it still runs there: said by a stop's error, so that no landing mark holds it back (probe JG-1).
         const answeredThere = a.kind === 'response' && !mayStillRunThere;
+        lastAnsweredThere = answeredThere;
         // Its status may say the request was carried out (an upload answered 200): a re-run must not take it for one never sent.
         if (a.kind === 'response' && a.tooLarge) throw tooLargeError(t, a.status);
         if (a.kind === 'response' && a.status >= 200 && a.status < 300) {

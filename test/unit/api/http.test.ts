@@ -1555,6 +1555,18 @@ describe('stopping and the time budget', () => {
     const err = (await rejection(client.request({ method: 'PATCH', path: '/v1/x/1', body: {}, operation: 'update x' }))) as DocketError;
     expect(err.message).toBe('update x: interrupted before it was sent again (requests were waiting out a 429 pause); earlier attempts: other side closed; the service may have carried it out, and the next plan shows whether it did');
     expect(err.notCarriedOut).not.toBe(true);
+    // The answer was lost: the first attempt may still be running there.
+    expect(err.answeredThere).toBe(false);
+  });
+
+  it('after the stop, a retry waiting out a 429 pause after an attempt the service answered (a 500) says nothing of it still runs there: no landing mark holds the next plan back (probe JV-1)', async () => {
+    const limiter = createLimiter(1);
+    const stop = new AbortController();
+    const { mock, client } = setup({ limiter, stop: stop.signal, sleep: async () => void (limiter.throttled(60_000), setTimeout(() => stop.abort(), 10)) });
+    mock.intercept({ path: '/v1/x', method: 'POST' }).reply(500, '');
+    const err = (await rejection(client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => undefined }))) as DocketError;
+    expect(err.message).toMatch(/^create x: interrupted before it was sent again \(requests were waiting out a 429 pause\); earlier attempts: HTTP 500/);
+    expect(err.answeredThere).toBe(true);
   });
 
   it('after the stop, requests queued before a 429 pause began are not sent once it begins (probe IX-2)', async () => {
