@@ -1,7 +1,7 @@
 /** Writes a file so readers see the old or the new content, never half: temp file + rename. */
 import { createHash, randomUUID } from 'node:crypto';
 import { lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { chmod, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { removeLeftByDeadProcesses } from './process-alive.js';
 
@@ -98,8 +98,11 @@ export async function writeFileAtomic(path: string, content: string | Iterable<s
   try {
     await writeFile(tmp, content, 'utf8');
     // A file someone made private (or read-only) stays so: a rename would otherwise give it the umask's bits.
-    const mode = options.mode ?? (await stat(file).then((s) => s.mode & 0o7777, () => undefined));
+    const was = await stat(file).catch(() => undefined);
+    const mode = options.mode ?? (was ? was.mode & 0o7777 : undefined);
     if (mode !== undefined) await chmod(tmp, mode);
+    const owner = ownerToKeep(was, process.getuid?.());
+    if (owner) await chown(tmp, owner.uid, owner.gid);
     options.beforeReplacing?.();
     await rename(tmp, file);
   } catch (err) {
@@ -108,6 +111,15 @@ export async function writeFileAtomic(path: string, content: string | Iterable<s
   } finally {
     release?.();
   }
+}
+
+/**
+ * The owner a rewritten file keeps when docket runs as root (sudo, a container on a mounted
+ * workspace): the later steps that run as that user must still write it (probe JT-7). Only root
+ * may give a file away; any other user's write keeps the owner by being that owner.
+ */
+export function ownerToKeep(was: { uid: number; gid: number } | undefined, uid: number | undefined): { uid: number; gid: number } | undefined {
+  return was !== undefined && uid === 0 && (was.uid !== 0 || was.gid !== 0) ? { uid: was.uid, gid: was.gid } : undefined;
 }
 
 /** The same, synchronously: for the last write before a forced exit. */

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
+import { chown, lstat, mkdir, readdir, readFile, realpath, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeDestination, writeFileAtomic, writeFileAtomicSync } from '../../../src/util/atomic-write.js';
+import { ownerToKeep, writeDestination, writeFileAtomic, writeFileAtomicSync } from '../../../src/util/atomic-write.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
 afterEach(removeMadeDirs);
@@ -32,6 +32,19 @@ describe('writeFileAtomic', () => {
     await writeFileAtomic(file, ['kind: Playbook\n']);
     expect(await readFile(file, 'utf8')).toBe('kind: Playbook\n');
     expect(await readdir(dir)).toEqual([`${'a'.repeat(250)}.yaml`]);
+  });
+
+  it('keeps the owner of the file it replaces when run as root, whom a later step as that user must find writable (probe JT-7)', async () => {
+    expect(ownerToKeep({ uid: 1000, gid: 1000 }, 0)).toEqual({ uid: 1000, gid: 1000 });
+    expect(ownerToKeep({ uid: 0, gid: 50 }, 0)).toEqual({ uid: 0, gid: 50 });
+    // Root's own file, a new file, or any other user (who writes as the owner, and may not give it away): nothing to do.
+    expect([ownerToKeep({ uid: 0, gid: 0 }, 0), ownerToKeep(undefined, 0), ownerToKeep({ uid: 1000, gid: 1000 }, 1000)]).toEqual([undefined, undefined, undefined]);
+    if (process.getuid?.() !== 0) return;
+    const dir = await makeDir({ 'p.yaml': 'before\n' });
+    await chown(join(dir, 'p.yaml'), 65534, 65534);
+    await writeFileAtomic(join(dir, 'p.yaml'), 'after\n');
+    const now = await stat(join(dir, 'p.yaml'));
+    expect([now.uid, now.gid, await readFile(join(dir, 'p.yaml'), 'utf8')]).toEqual([65534, 65534, 'after\n']);
   });
 
   it('releases the temporary file when the write fails too', async () => {
