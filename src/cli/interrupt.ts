@@ -26,6 +26,8 @@ export interface Interrupts {
    * `cutShort`, after "stopped at once" when a second signal ends the wait (what it leaves unknown).
    */
   hold(saying?: string, cutShort?: string): () => void;
+  /** What a second signal now leaves unknown: the latest holder's `cutShort` (an error document says it too). */
+  cutShort?(): string | undefined;
 }
 
 /** Interrupts that never fire (in-process runs, tests). */
@@ -85,6 +87,7 @@ export function processInterrupts(): Interrupts {
       set.add(fn);
       return () => set.delete(fn);
     },
+    cutShort: () => held.findLast((h) => h.cutShort)?.cutShort,
     hold(saying, cutShort) {
       const entry = { ...(saying ? { saying } : {}), ...(cutShort ? { cutShort } : {}) };
       held.push(entry);

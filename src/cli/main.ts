@@ -142,7 +142,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     ? interruptsOf(io).onExit(() => {
         const signal = interruptsOf(io).received();
         if (printed || !signal) return;
-        io.stdout(errorDocument(json, new InterruptedError(signal)));
+        // A second signal cut a wait short: what it leaves unknown is the document's hint, as stderr says it (probe JV-2).
+        const cut = interruptsOf(io).cutShort?.();
+        io.stdout(errorDocument(json, new InterruptedError(signal, `interrupted by ${signal}`, cut)));
       })
     : undefined;
   // Handled now as any first signal is (nothing was started): exit 130 or 143, with the JSON document above.

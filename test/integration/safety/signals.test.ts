@@ -86,6 +86,21 @@ describe('a signal during apply', () => {
     await expectLockIntact(dir);
   });
 
+  it('with -o json, a second signal\'s error document says in its hint what was under way, as stderr does (probe JV-2)', async () => {
+    t = await startTestEmulator();
+    const dir = await manyPlaybooks(3);
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 'hang' });
+    const run = spawnBin(['apply', '-C', dir, '--auto-approve', '--concurrency', '1', '-o', 'json'], t.env);
+    await waitUntil(() => livePlaybooks(t).length === 1, 'the first create');
+    run.child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 300));
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(JSON.parse(run.stdout())).toMatchObject({
+      error: { code: 'interrupted', message: 'interrupted by SIGINT', hint: expect.stringContaining('changes and uploads under way may have been made: run docket plan'), exit_code: 130 },
+    });
+  });
+
   it('a request waiting out a Retry-After is not sent again after the first signal', async () => {
     t = await startTestEmulator();
     const dir = await manyPlaybooks(3);
