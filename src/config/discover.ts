@@ -138,12 +138,18 @@ async function isLinkedFile(root: string, rel: string, rootReal: () => Promise<s
     }
     const real = await realpath(target);
     const realRoot = await rootReal();
-    if (isInside(realRoot, real)) {
-      links.set(rel, rootRelative(realRoot, real));
-      return true;
+    if (!isInside(realRoot, real)) {
+      problems.push(outsideConfig(rel, real));
+      return false;
     }
-    problems.push(outsideConfig(rel, real));
-    return false;
+    const linked = rootRelative(realRoot, real);
+    // Into what docket does not read (`.env`, `.git/config`): not read, nor a line of it quoted (second read SR71-1).
+    if (skippedPartOf(linked) !== undefined) {
+      problems.push({ ...outsideConfig(rel, real), message: `${rel} is a link to ${quoteValue(linked)}, which docket does not read as configuration (dot-files, dot-folders and node_modules hold local or other tools' files)`, hint: 'copy the file into a folder of the configuration instead of linking to it' });
+      return false;
+    }
+    links.set(rel, linked);
+    return true;
   } catch (error) {
     problems.push(unreadableFile(rel, error));
     return false;

@@ -6,7 +6,8 @@
 import { realPathOrSelf } from '../util/real-path.js';
 import { resolve, sep } from 'node:path';
 import { readRegularFileSync } from '../util/special-file.js';
-import { isInside } from './data-files.js';
+import { isInside, rootRelative } from './data-files.js';
+import { skippedPartOf } from './not-read.js';
 
 export type SourceLine = (file: string, line: number) => string | undefined;
 /** Line `n` (1-based) of one file. */
@@ -21,8 +22,13 @@ export function sourceLines(root: string): SourceLine {
       const path = resolve(base, file);
       let lines: string[] | undefined;
       // Only files of the configuration, links followed: a diagnostic may name a link that leads
-      // out of it (file-outside-config), whose text (`/proc/self/environ`) must not be quoted.
-      if (path.startsWith(base + sep) && isInside((realBase ??= realPathOrSelf(base)), realPathOrSelf(path))) {
+      // out of it (file-outside-config), whose text (`/proc/self/environ`) must not be quoted, or
+      // into what docket does not read (`.env`, `.git/config`: second read SR71-1).
+      const real = realPathOrSelf(path);
+      realBase ??= realPathOrSelf(base);
+      const linked = rootRelative(realBase, real);
+      const linkedAway = linked !== file && skippedPartOf(linked) !== undefined;
+      if (path.startsWith(base + sep) && isInside(realBase, real) && !linkedAway) {
         try {
           lines = readRegularFileSync(path).toString('utf8').replace(/^\uFEFF/, '').split(/\r\n?|\n/);
         } catch {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeStrict, discoverYamlFiles, readFiles } from '../../../src/config/discover.js';
 import { cleanup, tree } from './helpers.js';
+import { sourceLines } from '../../../src/config/source-lines.js';
 
 afterEach(cleanup);
 
@@ -44,6 +45,24 @@ describe('discoverYamlFiles', () => {
     const found = await discoverYamlFiles(dir);
     expect(found.files).toEqual(['docket.yaml', 'playbooks/a.yaml']);
     expect(found.problems).toEqual([]);
+  });
+
+  it('refuses a *.yaml link into what it does not read (a dot-file, a dot-folder, node_modules), and quotes none of it (second read SR71-1)', async () => {
+    const dir = await tree({ 'docket.yaml': '', '.env': 'TOKEN: ghp_abcdefSECRET\n', '.shared/p.yaml': 'kind: Playbook\nname: P\n', 'node_modules/x/a.yaml': 'a: 1\n' });
+    await symlink('.env', path.join(dir, 'playbooks-evil.yaml'));
+    await mkdir(path.join(dir, 'playbooks'));
+    await symlink('../.shared/p.yaml', path.join(dir, 'playbooks/p.yaml'));
+    await symlink('../node_modules/x/a.yaml', path.join(dir, 'playbooks/a.yaml'));
+    const found = await discoverYamlFiles(dir);
+    expect(found.files).toEqual(['docket.yaml']);
+    expect(found.problems.map((p) => `${p.file} ${p.code} ${p.message}`)).toEqual([
+      `playbooks-evil.yaml file-outside-config playbooks-evil.yaml is a link to ".env", which docket does not read as configuration (dot-files, dot-folders and node_modules hold local or other tools' files)`,
+      `playbooks/a.yaml file-outside-config playbooks/a.yaml is a link to "node_modules/x/a.yaml", which docket does not read as configuration (dot-files, dot-folders and node_modules hold local or other tools' files)`,
+      `playbooks/p.yaml file-outside-config playbooks/p.yaml is a link to ".shared/p.yaml", which docket does not read as configuration (dot-files, dot-folders and node_modules hold local or other tools' files)`,
+    ]);
+    // The line a message would quote under the error is not read either.
+    const lines = sourceLines(dir);
+    expect([lines('playbooks-evil.yaml', 1), lines('.env', 1)]).toEqual([undefined, 'TOKEN: ghp_abcdefSECRET']);
   });
 
   it('a link to a folder of the configuration read where it is is no problem; one into a dot-folder of it is', async () => {
