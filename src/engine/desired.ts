@@ -220,14 +220,15 @@ function checkRenameIntents(desired: readonly DesiredResource[], diagnostics: Di
     if (!d.parent) continue;
     const parent = d.parent;
     d.renamedFrom.forEach((old, index) => {
-      const elsewhere = prefixesOf(old).find((p) => p !== parent.key && byName.has(`${parent.kind}:\u0000${p}`));
+      // Not where the rule's own name starts so too (`Payment/Late fees` from `Payment/Fees`): a name holding `/` of its own (second read SR71-2).
+      const elsewhere = prefixesOf(old).find((p) => p !== parent.key && byName.has(`${parent.kind}:\u0000${p}`) && !localName(d).startsWith(`${p}/`));
       if (elsewhere === undefined) return;
       diagnostics.warning(
         'renamed-from-other-parent',
         `${d.kind} ${quoteValue(localName(d), 200)} of ${parent.kind} ${quoteValue(parent.key, 200)} says it was renamed from ${quoteValue(old, 200)}, which reads as ${d.kind} ${quoteValue(old.slice(elsewhere.length + 1), 200)} of ${parent.kind} ${quoteValue(elsewhere, 200)}: \`renamed_from\` names a ${d.kind} of the same ${parent.kind}, and a ${d.kind} cannot move to another ${parent.kind}`,
         {
           ...(formerSource(d, index) ?? d.source),
-          hint: `take it out of \`renamed_from\`: the plan makes the ${d.kind} here, and deletes the one in ${quoteValue(elsewhere, 200)} once that ${parent.kind} no longer lists it`,
+          hint: `if it names that ${d.kind}, take it out of \`renamed_from\`: the plan makes the ${d.kind} here, and deletes the one in ${quoteValue(elsewhere, 200)} once that ${parent.kind} no longer lists it (a former name of this ${d.kind} that holds a \`/\` of its own stays)`,
         },
       );
     });

@@ -32,13 +32,14 @@ describe('buildDesired', () => {
   it('warns of a renamed_from swap, once a pair, and of a rule renamed from a rule of another declared playbook: the plan would do something else without a word (probes JQ-2, JQ-3)', async () => {
     const { diagnostics } = await build([
       resourceDoc('Playbook', { name: 'Vendor MSA', renamed_from: ['Inbound NDA'], rules: [{ name: 'Cap', actions: 'A' }] }, {}, 'a.yaml'),
-      resourceDoc('Playbook', { name: 'Inbound NDA', renamed_from: 'Vendor MSA', rules: [{ name: 'Residuals', actions: 'A', renamed_from: ['Vendor MSA/Cap', 'Old/Cap', 'Inbound NDA/Own'] }, { name: 'A', actions: 'A', renamed_from: ['B'] }, { name: 'B', actions: 'B', renamed_from: ['A'] }] }, {}, 'b.yaml'),
+      resourceDoc('Playbook', { name: 'Inbound NDA', renamed_from: 'Vendor MSA', rules: [{ name: 'Residuals', actions: 'A', renamed_from: ['Vendor MSA/Cap', 'Old/Cap', 'Inbound NDA/Own'] }, { name: 'Vendor MSA/Late fees', actions: 'A', renamed_from: ['Vendor MSA/Fees'] }, { name: 'A', actions: 'A', renamed_from: ['B'] }, { name: 'B', actions: 'B', renamed_from: ['A'] }] }, {}, 'b.yaml'),
     ]);
     expect(diagnostics.errors).toEqual([]);
     expect(diagnostics.warnings.map((w) => `${w.file} ${w.code}: ${w.message}`)).toEqual([
       'a.yaml renamed-from-swap: playbook "Vendor MSA" says it was renamed from "Inbound NDA", and playbook "Inbound NDA" (b.yaml:1) that it was renamed from "Vendor MSA": `renamed_from` cannot swap two names; where both are live, each is matched by the name it has, so their contents trade places (their children deleted and made again)',
       'b.yaml renamed-from-swap: rule "A" says it was renamed from "B", and rule "B" (b.yaml:1) that it was renamed from "A": `renamed_from` cannot swap two names; where both are live, each is matched by the name it has, so their contents trade places',
-      // Not "Old/Cap" (no playbook Old is declared: a rule may hold "/" in its name), nor its own playbook's name.
+      // Not "Old/Cap" (no playbook Old is declared: a rule may hold "/" in its name), nor its own playbook's name,
+      // nor a former name of a rule whose own name starts as it does (second read SR71-2).
       'b.yaml renamed-from-other-parent: rule "Residuals" of playbook "Inbound NDA" says it was renamed from "Vendor MSA/Cap", which reads as rule "Cap" of playbook "Vendor MSA": `renamed_from` names a rule of the same playbook, and a rule cannot move to another playbook',
     ]);
   });
