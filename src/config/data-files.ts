@@ -23,7 +23,7 @@ import { isWorkFile, LOCK_FILE } from './work-dir.js';
 import { skippedPartOf } from './not-read.js';
 import { wordFileProblem } from '../util/word-file.js';
 import { realPathOrSelf } from '../util/real-path.js';
-import { nearName } from '../util/near-name.js';
+import { nearName, type FolderNames } from '../util/near-name.js';
 
 export interface DataFile {
   /** Relative to the configuration root, `/` separators. */
@@ -137,6 +137,8 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
     }
   }
   const realRoot = await realpath(root).catch(() => root);
+  /** Folders listed to name a missing file's near namesake (nearName). */
+  const listings = new Map<string, Promise<FolderNames>>();
   // The lock may be a link (one lock shared by two checkouts): the file it names is docket's too.
   const realLock = await realpath(path.join(root, LOCK_FILE)).catch(() => undefined);
   const files: DataFiles = new Map();
@@ -247,7 +249,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         else if (link) problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (${link})${where}`, LINK_HINT);
         else if (code === 'EISDIR') problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which is a folder, not a file${where}`);
         else {
-          const near = code === 'ENOENT' ? await nearName(path.join(root, rel)) : undefined;
+          const near = code === 'ENOENT' ? await nearName(path.join(root, rel), listings) : undefined;
           const there = near ? `; ${quoted(near.name)} is there, whose name differs ${near.differs}` : '';
           const hint = near ? 'make the name and the file the same exactly: a file system that tells them apart (Linux, as CI runs) finds no file' : 'file names are relative to the YAML file that holds them';
           problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which does not exist${where}${there}`, hint);
