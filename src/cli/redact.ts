@@ -37,7 +37,9 @@ export function keyForms(keys: readonly string[]): string[] {
   // Upper-cased too: not the key, but it gives the key away up to letter case; escaped as any value
   // is (a name upper-cased in the app, quoted in JSON: `ABC\"DEF`; probe FV).
   const cased = (k: string): string[] => [...new Set([k, k.toLowerCase(), k.toUpperCase()])];
-  const values = keys.flatMap((k) => [...cased(k).flatMap((c) => [...escaped(c), ...escaped(json(c)), json(json(c))]), slug(k), ...encoded(k).flatMap(escaped)]);
+  // As a YAML single-quoted string writes it (`it''s`), in the source line a message quotes (probe JZ-1).
+  const singleQuoted = (k: string): string[] => (k.includes("'") ? cased(k.replaceAll("'", "''")).flatMap((c) => [...escaped(c), json(c)]) : []);
+  const values = keys.flatMap((k) => [...cased(k).flatMap((c) => [...escaped(c), ...escaped(json(c)), json(json(c))]), slug(k), ...encoded(k).flatMap(escaped), ...singleQuoted(k)]);
   // As every line is printed: a key holding `##[`, or starting with `::`, is broken up (workflow-commands.ts) before it may be replaced.
   const printed = values.map(defuseWorkflowCommands);
   // Longest first, so a key that holds another is replaced whole.

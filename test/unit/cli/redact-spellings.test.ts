@@ -54,4 +54,13 @@ describe('a key spelt with escapes, cut and escaped again', () => {
     }
     expect(leaks).toEqual([]);
   });
+
+  it("hides a key holding `'` as a YAML single-quoted string writes it (`''`), in a source line and in JSON (probe JZ-1)", () => {
+    const key = "it's-a-key-99";
+    const secrets = keyValues({ DOCKET_API_KEY: key });
+    const line = "    internal_notes: 'note it''s-a-key-99 end'";
+    expect(redact(line, secrets)).toBe("    internal_notes: 'note [redacted] end'");
+    expect(redact(JSON.stringify({ excerpt: line }), secrets)).toBe(JSON.stringify({ excerpt: "    internal_notes: 'note [redacted] end'" }));
+    expect(redact(line.toUpperCase(), secrets)).not.toContain("IT''S-A-KEY-99");
+  });
 });
