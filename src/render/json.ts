@@ -109,7 +109,8 @@ export function errorJson(error: unknown, source?: (file: string, line: number) 
 export function withExcerpts(diags: readonly Diagnostic[], source?: (file: string, line: number) => string | undefined): Diagnostic[] {
   return [...diags].sort(compareDiagnostics).map((raw) => {
     // Messages and hints hide a URL's secrets as the excerpt does (a name written into one as it is).
-    const d = { ...raw, message: lineWithoutSecrets(raw.message), ...(raw.hint !== undefined ? { hint: lineWithoutSecrets(raw.hint) } : {}) };
+    // And the path, which names a key as written (a URL used as a key: probe JZ-2).
+    const d = { ...raw, message: lineWithoutSecrets(raw.message), ...(raw.hint !== undefined ? { hint: lineWithoutSecrets(raw.hint) } : {}), ...(raw.path !== undefined ? { path: lineWithoutSecrets(raw.path) } : {}) };
     const line = source && d.file && d.line ? source(d.file, d.line) : undefined;
     return line === undefined ? d : { ...d, excerpt: excerptAround(line, d.col ?? 1) };
   });

@@ -108,6 +108,13 @@ describe('renderDiagnosticsJson', () => {
     expect(JSON.parse(renderDiagnosticsJson([]))).toEqual({ valid: true, errors: 0, warnings: 0, diagnostics: [] });
     expect(JSON.parse(renderDiagnosticsJson([diags[0]!])).valid).toBe(true);
   });
+
+  it('hides a URL\'s password, query and fragment in the path as in the message: a key may be written as a URL (probe JZ-2)', () => {
+    const d: Diagnostic = { severity: 'error', code: 'unknown-key', message: 'unknown key "https://bob:pw123@x.example/a?token=SECRETTOKEN1"', file: 'p.yaml', line: 1, col: 1, path: 'vars.https://bob:pw123@x.example/a?token=SECRETTOKEN1' };
+    const out = renderDiagnosticsJson([d]);
+    expect(out).not.toMatch(/pw123|SECRETTOKEN1/);
+    expect((JSON.parse(out) as { diagnostics: { path: string }[] }).diagnostics[0]!.path).toBe('vars.https://***@x.example/a?…');
+  });
 });
 
 describe('diagnostics JSON excerpts', () => {
