@@ -2,6 +2,7 @@
 import type { Plan } from '../engine/types.js';
 import { planJsonChunks } from '../render/json.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
+import { fitPrinted, MARKDOWN_MAX_CHARS } from '../render/markdown-fit.js';
 import { writePlanText } from '../render/text.js';
 import { interruptsOf, type Io } from './io.js';
 import { KIND_ORDER } from './session.js';
@@ -10,6 +11,6 @@ export async function printPlan(io: Io, plan: Plan, output: string, text: { colo
   // One document (JSON, markdown): a signal lets it finish, never leaves half of one (the exit code is the command's).
   if (output !== 'text') interruptsOf(io).hold('the plan is being written');
   if (output === 'json') for (const chunk of planJsonChunks(plan)) io.stdout(chunk);
-  else if (output === 'markdown') io.stdout(renderPlanMarkdown(plan, { kindOrder: KIND_ORDER }));
+  else if (output === 'markdown') io.stdout(fitPrinted((room) => renderPlanMarkdown(plan, { kindOrder: KIND_ORDER, maxChars: room, limitSaid: MARKDOWN_MAX_CHARS })));
   else await writePlanText(plan, { ...text, kindOrder: KIND_ORDER }, io.stdout, io.stdoutDrained);
 }

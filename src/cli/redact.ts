@@ -5,9 +5,8 @@
  */
 import type { Io } from './io.js';
 import { holdsKey, KEY_PIECE_MIN, keyMatches, keySpans, keysOf, percentDecoded } from '../config/api-keys.js';
-import { escapeData, escapeMarkdown, escapeProperty, unescapeData, unescapeProperty } from '../render/sanitize.js';
+import { defuseWorkflowCommands, escapeData, escapeMarkdown, escapeProperty, unescapeData, unescapeProperty } from '../render/sanitize.js';
 import { xmlAttr, xmlText } from '../render/test-junit.js';
-import { defuseWorkflowCommands } from './workflow-commands.js';
 
 export const REDACTED = '[redacted]';
 

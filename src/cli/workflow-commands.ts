@@ -6,11 +6,8 @@
  * annotations docket means (`--annotations github`) are written as they are, through `commands`.
  */
 import type { Io } from './io.js';
+import { defuseWorkflowCommands } from '../render/sanitize.js';
 
-export function defuseWorkflowCommands(text: string): string {
-  if (!text.includes('::') && !text.includes('##[')) return text;
-  return text.replace(/^([^\S\r\n]*):(?=:)/gmu, '$1: ').replace(/#(?=#\[)/g, '# ');
-}
 
 /** `io` printing nothing a runner would take for a workflow command, but what is written through `commands`. */
 export function commandSafeIo(io: Io): Io {

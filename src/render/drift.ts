@@ -193,8 +193,9 @@ function adoptingLine(items: readonly AdoptingItem[], show: (a: AdoptingItem) =>
   return `${n} live ${n === 1 ? 'object is' : 'objects are'} named by a pending document (not drift; add the file it names, rename it to .yaml, then \`docket apply --adopt-files\`): ${items.map(show).join(', ')}.`;
 }
 
-export function renderDriftMarkdown(plan: Plan, report: DriftReport, maxChars = MARKDOWN_MAX_CHARS, scope?: readonly string[]): string {
-  return fitMarkdown((budget) => driftMarkdown(plan, report, budget, maxChars, scope), maxChars);
+/** `limitSaid`: the limit a cut report names, when it was fitted to less room than that (fitPrinted). */
+export function renderDriftMarkdown(plan: Plan, report: DriftReport, maxChars = MARKDOWN_MAX_CHARS, scope?: readonly string[], limitSaid = maxChars): string {
+  return fitMarkdown((budget) => driftMarkdown(plan, report, budget, limitSaid, scope), maxChars);
 }
 
 function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxChars: number, scope: readonly string[] | undefined): string {

@@ -4,8 +4,27 @@
  * items it left out, and a note says the report was cut. Pure.
  */
 
+import { defuseWorkflowCommands } from './sanitize.js';
+
 /** The limit every markdown report keeps to (`plan`, `drift`, `pull`). */
 export const MARKDOWN_MAX_CHARS = 60_000;
+
+/**
+ * A report kept under `maxChars` as it is printed: every `##[` becomes `# #[` on its way out
+ * (workflow commands defused), one character more for each, so a report of such names rendered
+ * to the limit went past GitHub's (probe JY-1). Rendered again with less room until it fits.
+ */
+export function fitPrinted(render: (maxChars: number) => string, maxChars = MARKDOWN_MAX_CHARS): string {
+  let room = maxChars;
+  let out = render(room);
+  for (let tries = 0; tries < 4; tries++) {
+    const over = defuseWorkflowCommands(out).length - maxChars;
+    if (over < 0) return out;
+    room = Math.max(1_000, room - over - 100);
+    out = render(room);
+  }
+  return out;
+}
 
 /** Characters the lists of one rendering may still use; `cut` once one of them was shortened. */
 export interface ListBudget {

@@ -39,6 +39,8 @@ export interface PlanMarkdownOptions {
   kindOrder: KindTitle[];
   /** Exclusive upper bound on the output length; GitHub refuses comments over 65,536. */
   maxChars?: number;
+  /** The limit a cut report names, when it was fitted to less room than that (fitPrinted). */
+  limitSaid?: number;
 }
 
 /** Header values and the undeclared names listed are short in practice; a cap keeps the fixed part of the comment bounded (probe JI-1). */
@@ -67,6 +69,8 @@ interface Layout {
   warnings: string[];
   sections: boolean;
   truncated: boolean;
+  /** The limit the note of a cut report names. */
+  limitSaid: number;
 }
 
 /**
@@ -224,7 +228,7 @@ function sectionLines(s: MdSection, showDetails: boolean, shown: number): string
   return lines;
 }
 
-function render(plan: Plan, sections: MdSection[], layout: Layout, maxChars: number): string {
+function render(plan: Plan, sections: MdSection[], layout: Layout): string {
   const lines = ['### docket plan', '', targetLine(plan), '', ...summaryTable(plan), ''];
   if (layout.warnings.length > 0) {
     lines.push('> [!WARNING]');
@@ -248,7 +252,7 @@ function render(plan: Plan, sections: MdSection[], layout: Layout, maxChars: num
   if (unknown) lines.push(escapeMarkdown(unknown), '');
   if (layout.truncated) {
     lines.push(
-      `_Output truncated to stay under the ${thousands(maxChars)}-character comment limit; run \`docket plan\` locally or use \`-o json\` for the full plan._`,
+      `_Output truncated to stay under the ${thousands(layout.limitSaid)}-character comment limit; run \`docket plan\` locally or use \`-o json\` for the full plan._`,
       '',
     );
   }
@@ -264,8 +268,9 @@ export function renderPlanMarkdown(plan: Plan, opts: PlanMarkdownOptions): strin
     warnings: warningSentences(plan, mdFmt),
     sections: true,
     truncated: false,
+    limitSaid: opts.limitSaid ?? maxChars,
   };
-  const full = render(plan, sections, layout, maxChars);
+  const full = render(plan, sections, layout);
   if (full.length < maxChars) return full;
   layout.truncated = true;
   // Warnings that would take more than half the comment leave too little room for the changes.
@@ -290,10 +295,10 @@ export function renderPlanMarkdown(plan: Plan, opts: PlanMarkdownOptions): strin
   // 4. The fixed part alone is too big: keep the table and a few warnings.
   layout.sections = false;
   layout.warnings = warningsWithin(short.slice(0, FALLBACK_WARNINGS), maxChars, short.length - FALLBACK_WARNINGS);
-  const fallback = render(plan, sections, layout, maxChars);
+  const fallback = render(plan, sections, layout);
   if (fallback.length < maxChars) return fallback;
   layout.warnings = [];
-  return render(plan, sections, layout, maxChars);
+  return render(plan, sections, layout);
 }
 
 /** The first warnings that fit in `budget` characters, and a line counting the ones left out. */
@@ -313,7 +318,7 @@ function warningsWithin(warnings: readonly string[], budget: number, alsoLeftOut
 /** Steps 1 and 2 of cutting the comment to size; undefined when even the fixed part is too big. */
 function cutToFit(plan: Plan, sections: MdSection[], layout: Layout, maxChars: number): string | undefined {
   const fits = (): string | undefined => {
-    const out = render(plan, sections, layout, maxChars);
+    const out = render(plan, sections, layout);
     return out.length < maxChars ? out : undefined;
   };
   const whole = fits();
@@ -332,7 +337,7 @@ function cutToFit(plan: Plan, sections: MdSection[], layout: Layout, maxChars: n
   // in a kind, its removals first (a permanent delete above all), so none is left to a count (probe GL).
   for (const s of sections) s.changes = s.changes.map((c, i) => ({ c, i })).sort((a, b) => a.c.rank - b.c.rank || a.i - b.i).map(({ c }) => c);
   layout.shown = sections.map(() => 0);
-  const base = render(plan, sections, layout, maxChars);
+  const base = render(plan, sections, layout);
   if (base.length >= maxChars) return undefined;
   let budget = maxChars - 1 - base.length;
   const open = new Set(sections.keys());

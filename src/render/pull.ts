@@ -155,9 +155,10 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
 /** Characters of a cut pull report the list of files may take first (about a hundred paths). */
 const FILES_SHARE = 4_000;
 
-export function renderPullMarkdown(plan: Plan, result: PullResult, opts: { dryRun: boolean; maxChars?: number; scope?: readonly string[] }): string {
+/** `limitSaid`: the limit a cut report names, when it was fitted to less room than that (fitPrinted). */
+export function renderPullMarkdown(plan: Plan, result: PullResult, opts: { dryRun: boolean; maxChars?: number; limitSaid?: number; scope?: readonly string[] }): string {
   const maxChars = opts.maxChars ?? MARKDOWN_MAX_CHARS;
-  return fitMarkdown((budget) => pullMarkdown(plan, result, opts.dryRun, budget, maxChars, opts.scope), maxChars);
+  return fitMarkdown((budget) => pullMarkdown(plan, result, opts.dryRun, budget, opts.limitSaid ?? maxChars, opts.scope), maxChars);
 }
 
 function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: ListBudget, maxChars: number, scope: readonly string[] | undefined): string {

@@ -107,3 +107,13 @@ export function unescapeData(text: string): string {
 export function unescapeProperty(text: string): string {
   return text.replace(/%(25|0D|0A|3A|2C)/g, (_, code: string) => UNESCAPED[code]!);
 }
+
+/**
+ * Text no CI runner (GitHub Actions) takes for a workflow command: a line starting with `::` after
+ * any spaces, or `##[` anywhere in a line, broken up (`: :`, `# #[`). Everything docket prints
+ * goes through it (cli/workflow-commands.ts); a markdown report measures its size after it.
+ */
+export function defuseWorkflowCommands(text: string): string {
+  if (!text.includes('::') && !text.includes('##[')) return text;
+  return text.replace(/^([^\S\r\n]*):(?=:)/gmu, '$1: ').replace(/#(?=#\[)/g, '# ');
+}

@@ -11,6 +11,7 @@ import { limitToKinds, unmatchedInTargets } from '../../engine/target.js';
 import { KINDS } from '../../kinds/index.js';
 import { planPull } from '../../pull/plan.js';
 import { renderPullJson, renderPullMarkdown, renderPullText } from '../../render/pull.js';
+import { fitPrinted, MARKDOWN_MAX_CHARS } from '../../render/markdown-fit.js';
 import { writePulled } from '../pull-write.js';
 import { pullInputOf } from '../pull-input.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
@@ -108,7 +109,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
         return { plan: byKind.plan, result, refused: opts.force ? [] : violations };
       }));
       if (opts.output === 'json') io.stdout(renderPullJson(plan, result, { dryRun, kinds: [...new Set(kindNames(opts.kind))], targets: opts.target, guard: refused }));
-      else if (opts.output === 'markdown') io.stdout(renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts) }));
+      else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts), maxChars: room, limitSaid: MARKDOWN_MAX_CHARS })));
       else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts) }));
       if (told && !opts.quiet) io.stderr(`${told}\n`);
       setExit(0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { idProblem, pathSegment, shortId } from '../../../src/api/path-segment.js';
 import { keyValues, redact } from '../../../src/cli/redact.js';
-import { defuseWorkflowCommands } from '../../../src/cli/workflow-commands.js';
+import { defuseWorkflowCommands } from '../../../src/render/sanitize.js';
 import { DocketError } from '../../../src/errors.js';
 
 describe('pathSegment', () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../../src/engine/types.js';
 import { renderPlanMarkdown } from '../../../src/render/markdown.js';
+import { fitPrinted } from '../../../src/render/markdown-fit.js';
+import { defuseWorkflowCommands } from '../../../src/render/sanitize.js';
 import { KIND_ORDER, change, mixedPlan, plan } from './fixtures.js';
 import { markdownShape } from './markdown-check.js';
 import { describeViolation, guardWarning } from '../../../src/engine/guard.js';
@@ -322,6 +324,17 @@ describe('renderPlanMarkdown', () => {
     expect(out.length).toBeLessThan(3000);
     expect(out).toContain('_Output truncated to stay under the 3,000-character comment limit');
     expectWellFormed(out);
+  });
+
+  it('stays under the limit as printed, where every `##[` of a name becomes `# #[` on its way out (probe JY-1)', () => {
+    const name = (i: number): string => `P${i} ${'##['.repeat(64)}`;
+    const big = plan(Array.from({ length: 600 }, (_, i) => change('create', 'playbook', name(i), { fields: { name: [null, name(i)], description: [null, '##['.repeat(300)] } })));
+    // Rendered to the limit, its printed form goes past it: the report is fitted to that.
+    expect(defuseWorkflowCommands(md(big)).length).toBeGreaterThan(60_000);
+    const fitted = fitPrinted((room) => renderPlanMarkdown(big, { kindOrder: KIND_ORDER, maxChars: room, limitSaid: 60_000 }));
+    expect(defuseWorkflowCommands(fitted).length).toBeLessThan(60_000);
+    expect(fitted).toContain(NOTE);
+    expectWellFormed(fitted);
   });
 
   it('never breaks structure, whatever the names and values contain', () => {
