@@ -45,6 +45,19 @@ export async function withNamedKindsRead(s: Session, live: readonly LiveResource
   return [...live, ...had, ...more.live.filter((l) => named.has(l.kind))];
 }
 
+/**
+ * `live` with the objects only live of `kinds` read whole, as pull reads them: listed, a term is
+ * its name alone, and a pull planned from that writes no file for it (drift said "pull leaves it"
+ * of a term pull writes, probe KA-2). Parents' kinds only: a child is listed whole with its parent.
+ */
+export async function withOnlyLiveRead(s: Session, live: readonly LiveResource[], kinds: ReadonlySet<string>): Promise<readonly LiveResource[]> {
+  const read = KINDS.filter((k) => kinds.has(k.name) && !k.parentKind);
+  if (read.length === 0) return live;
+  const again = new Set(read.map((k) => k.name));
+  const whole = await fetchLive({ kinds: read, known: KINDS, services: s.connection.services, concurrency: s.concurrency, lock: s.lock, declared: s.workspace.desired, readAll: true, synced: () => s.sync() });
+  return [...live.filter((l) => !again.has(l.kind)), ...whole.live.filter((l) => again.has(l.kind))];
+}
+
 /** The pull input of a session's configuration and what was read live (`plan`, `live`, `unmatched` as the command limits them). */
 export async function pullInputOf(s: Session, env: Record<string, string | undefined>, read: { plan: Plan; live: readonly LiveResource[]; unmatched: readonly LiveResource[]; targets: readonly string[] }): Promise<PullInput> {
   const project = s.workspace.config.project;

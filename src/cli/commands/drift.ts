@@ -119,12 +119,15 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         // plans it, it may only say why not (a value a variable holds, a file two terms share, probe IB-3).
         if (report.drift.length > 0 && pullable(report)) {
           // Loaded only then: most drift runs find none.
-          const [{ planPull }, { pullInputOf, withNamedKindsRead }] = await Promise.all([import('../../pull/plan.js'), import('../pull-input.js')]);
+          const [{ planPull }, { pullInputOf, withNamedKindsRead, withOnlyLiveRead }] = await Promise.all([import('../../pull/plan.js'), import('../pull-input.js')]);
           const drifted = new Set(report.drift.map((item) => refKey(item.kind, item.key)));
+          const onlyLive = new Set(report.drift.filter((item) => item.direction === 'only-live').map((item) => item.kind));
           // A pull that cannot be planned (a file saved meanwhile) leaves the report's own account.
           const writes = await (async () => {
-            const live = await withNamedKindsRead(s, details.live, details.live.filter((l) => drifted.has(refKey(l.kind, l.key))), details.readForOthers);
-            return planPull(await pullInputOf(s, io.env, { plan: limited.plan, live, unmatched, targets: opts.target }));
+            const whole = await withOnlyLiveRead(s, details.live, onlyLive);
+            const wholeById = new Map(whole.map((l) => [l.id, l]));
+            const live = await withNamedKindsRead(s, whole, whole.filter((l) => drifted.has(refKey(l.kind, l.key))), details.readForOthers);
+            return planPull(await pullInputOf(s, io.env, { plan: limited.plan, live, unmatched: unmatched.map((l) => wholeById.get(l.id) ?? l), targets: opts.target }));
           })().then(
             (pulled) => pulled.files.length > 0,
             (error: unknown) => {

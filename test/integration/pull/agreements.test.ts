@@ -147,6 +147,18 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('drift sends users to pull for a custom term made in the app, which pull writes: its text is read for that, as pull reads it (probe KA-2)', async () => {
+    const dir = await makeDir(files());
+    await applyOk(cli, dir, '--concurrency', '1');
+    await new App(emulator().env).createTerm('Hand Text', 'Made in the app.');
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('Drift: 1 object (1 only live). `docket pull` writes it into the files');
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await read(dir, 'custom-terms/hand-text.md')).toBe('Made in the app.\n');
+    expect((await cli('drift', '-C', dir)).code).toBe(0);
+  });
+
   it('keeps the blank lines that end a body file, and its CRLF, when it pulls another line of it (probe JH-5)', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/t.yaml': 'kind: CustomTerm\nname: Blank End\nbody_file: t.md\n', 'custom-terms/t.md': '# Terms\r\n\r\nSecond para\r\n\r\n\r\n\r\n' });
     await applyOk(cli, dir);
