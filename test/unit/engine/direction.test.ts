@@ -90,6 +90,19 @@ describe('directions', () => {
     expect(moved.changes.map((c) => [c.direction, c.fields.map((f) => f.direction)])).toEqual([['changed-live', ['live']]]);
   });
 
+  it('a reference last synced as the id the file wrote (an export\'s), read now by name, moved in the files alone when live still holds that id (probe KA-1)', () => {
+    const asExported = desiredRule(NDA.name, 'Term', { actions: 'ACCEPT', reviewer: 'u-1' });
+    const d = desiredRule(NDA.name, 'Term', { actions: 'ACCEPT', reviewer: 'bob@acme.example' });
+    const l: LiveResource = { ...liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT', reviewer: 'qa@acme.example' }), refIds: { reviewer: 'u-1' } };
+    const members = [liveMember('u-1', 'qa@acme.example'), liveMember('u-2', 'bob@acme.example')];
+    const p = plan([...base, d], [...baseLive, ...members, l], synced(asExported));
+    expect(p.changes.map((c) => [c.direction, c.fields.map((f) => f.direction)])).toEqual([['changed-in-files', ['files']]]);
+    // Pointed live at another object since: that is a change made live too.
+    const moved: LiveResource = { ...l, fields: { ...l.fields, reviewer: 'bob@acme.example' }, refIds: { reviewer: 'u-2' } };
+    const both = plan([...base, desiredRule(NDA.name, 'Term', { actions: 'ACCEPT', reviewer: 'qa@acme.example' })], [...baseLive, ...members, moved], synced(asExported));
+    expect(both.changes.map((c) => c.fields.map((f) => f.direction))).toEqual([['both']]);
+  });
+
   it('a re-point to what the plan uploads again takes that upload\'s side, in whatever order the changes come', () => {
     const d = desiredRule(NDA.name, 'Term', { actions: 'ACCEPT', reviewer: 'qa@acme.example' });
     const l = liveRule('r-1', NDA, 'Term', { actions: 'ACCEPT', reviewer: 'qa@acme.example' });
