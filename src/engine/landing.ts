@@ -234,6 +234,19 @@ export function landingAfterApply(plan: Plan, report: ApplyReport, stoppedWaitin
   return out;
 }
 
+/**
+ * The apply's landing changes, with each mark written early (at a first signal, for what was under
+ * way then) forgotten where the apply's end says nothing of it: that write ended, answered.
+ */
+export function withEndedForgotten(landing: ReadonlyMap<string, LandingChange>, early: ReadonlyMap<string, LandingChange>): Map<string, LandingChange> {
+  const out = new Map(landing);
+  for (const [key, mark] of early) {
+    const since = typeof mark === 'string' ? parseLandingMark(mark)?.since : undefined;
+    if (!out.has(key) && since !== undefined) out.set(key, { forget: since });
+  }
+  return out;
+}
+
 /** The marks the plan gave up, each forgotten only while it is still that mark: all an apply with nothing to send changes. */
 export function givenUpForgotten(plan: Plan): Map<string, LandingChange> {
   return new Map((plan.landing_given_up ?? []).map((g) => [g.key, { forget: g.since }]));

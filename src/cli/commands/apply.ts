@@ -21,7 +21,7 @@ import { isPlainObject } from '../../util/plain.js';
 import { collectGarbage } from '../../util/collect.js';
 import { setV8FlagsForRequestLoops } from '../../util/v8-flags.js';
 import { followRenamedFiles } from '../../engine/lock-follow.js';
-import { givenUpForgotten, type LandingChange } from '../../engine/landing.js';
+import { givenUpForgotten, withEndedForgotten, type LandingChange } from '../../engine/landing.js';
 import { ApplyFailedError, ConfigError, DocketError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { planJsonChunks } from '../../render/json.js';
 import { renderApplyReportJson } from '../../render/apply-json.js';
@@ -281,6 +281,17 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
     recorder.writeNow();
     if (underWay) s.landingNow(underWay());
   });
+  // A runner that kills soon after its first signal (docker stop, Kubernetes, GitLab: SIGTERM, then
+  // SIGKILL) sends no second one: the writes under way are marked landing at the first (probe
+  // JY-2), and those marks forgotten at the end where the writes ended otherwise.
+  let markedEarly: ReadonlyMap<string, LandingChange> | undefined;
+  const markUnderWay = (): void => {
+    if (!underWay) return;
+    markedEarly = underWay();
+    recorder.writeNow();
+    s.landingNow(markedEarly);
+  };
+  interrupts.signal.addEventListener('abort', markUnderWay, { once: true });
   const budget = new AbortController();
   const left = Math.max(0, settings.deadline() - Date.now());
   // setTimeout fires at once for more than 2^31-1 ms (24.8 days): a budget that long never runs out.
@@ -317,11 +328,13 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
       graceMs: INTERRUPT_GRACE_MS,
     });
   } finally {
+    interrupts.signal.removeEventListener('abort', markUnderWay);
     clearTimeout(timer);
     s.progress.stop();
     // Whatever is still in flight after the grace is abandoned now.
     settings.hard.abort();
   }
+  if (markedEarly) result = { ...result, landing: withEndedForgotten(result.landing, markedEarly) };
   // A lock file that cannot be written (a full disk) is said after the report: the changes were made.
   let lockFailure: NodeJS.ErrnoException | undefined;
   const unwritten = (error: unknown): void => {

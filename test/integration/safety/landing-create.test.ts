@@ -85,6 +85,39 @@ it('a second signal, which ends the apply at once, leaves a landing mark for the
   expect(named('Cut NDA')).toHaveLength(1);
 });
 
+it('a first signal marks the creates under way landing at once: a runner that kills soon after SIGTERM (docker stop) sends no second one (probe JY-2)', async () => {
+  t = await startTestEmulator();
+  const run = bin(t);
+  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Killed NDA\n' });
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: 4000, count: 1 });
+  const apply = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
+  await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the create to be held');
+  apply.child.kill('SIGTERM');
+  await waitUntil(() => apply.stderr().includes('SIGTERM: stopping'), 'the first signal to be taken');
+  apply.child.kill('SIGKILL');
+  await apply.exited;
+  expect(Object.values((await lockOf(dir)).landing ?? {}).map((m) => Object.keys(m))).toEqual([['playbook:Killed NDA']]);
+  // The next apply does not make it a second time while it may still land.
+  expect((await run('apply', '-C', dir, '--auto-approve')).stderr).toContain('error uncertain-create playbook "Killed NDA"');
+  await waitUntil(() => named('Killed NDA').length > 0, 'the late create');
+  await expectConverged(run, dir);
+  expect(named('Killed NDA')).toHaveLength(1);
+});
+
+it('a mark a first signal wrote is forgotten when the create it marked ends within the grace, answered', async () => {
+  t = await startTestEmulator();
+  const run = bin(t);
+  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Landed NDA\n' });
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: 1500, count: 1 });
+  const apply = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
+  await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the create to be held');
+  apply.child.kill('SIGINT');
+  expect(await apply.exited).toBe(130);
+  expect(Object.values((await lockOf(dir)).landing ?? {}).flatMap((m) => Object.keys(m))).toEqual([]);
+  await expectConverged(run, dir);
+  expect(named('Landed NDA')).toHaveLength(1);
+});
+
 /** An apply of playbook `name` whose create is answered `status` 1.5 s after it is sent, and Ctrl-C meanwhile: ended by it (exit 130). */
 async function createAnsweredAsCtrlCComes(name: string, status: 500 | 504) {
   t = await startTestEmulator();
