@@ -253,7 +253,7 @@ export const ruleKind: KindModule<'rule'> = {
     });
     const listBytes = ruleListBytesOver(out, MAX_BODY_BYTES * ANSWER_ROOM);
     if (listBytes !== undefined) {
-      diag.error('rule-list-too-large', `playbook ${quoteValue(playbook, 200)} declares ${out.length.toLocaleString('en-US')} rules holding about ${Math.round(listBytes / 1024 / 1024)} MB: the review service answers a playbook's rules in one list, and docket reads no answer over ${MAX_BODY_BYTES / 1024 / 1024} MB, so it could not read them back once applied`, {
+      diag.error('rule-list-too-large', `playbook ${quoteValue(playbook, 200)} declares ${out.length.toLocaleString('en-US')} rule${out.length === 1 ? '' : 's'} holding about ${Math.round(listBytes / 1024 / 1024)} MB: the review service answers a playbook's rules in one list, and docket reads no answer over ${MAX_BODY_BYTES / 1024 / 1024} MB, so it could not read them back once applied`, {
         ...posOf(doc, '/rules'),
         path: 'rules',
         hint: `split the rules across several playbooks (about ${Math.floor((MAX_BODY_BYTES * ANSWER_ROOM) / 1024 / 1024)} MB of rules each at most)`,

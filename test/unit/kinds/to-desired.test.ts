@@ -183,6 +183,8 @@ describe('Rule toDesired', () => {
     // Just under (and one whose texts written in JSON would be longer: line breaks are two bytes each).
     expect(playbook({ rules: big(11, 5_000_000) }).diagnostics.errors).toEqual([]);
     expect(playbook({ rules: Array.from({ length: 6 }, (_, i) => ({ name: `R${i}`, actions: 'a\n'.repeat(3_500_000) })) }).diagnostics.errors.map((d) => d.code)).toEqual(['rule-list-too-large']);
+    // One rule is "1 rule" (probe JZ-5).
+    expect(playbook({ rules: big(1, 66_000_000) }).diagnostics.errors[0]!.message).toMatch(/^playbook "Inbound NDA" declares 1 rule holding about \d+ MB/);
     // Names count too: 30,000 rules of 1,400 characters named with 190 euro signs (probe FA).
     const euros = Array.from({ length: 30_000 }, (_, i) => ({ name: `${'€'.repeat(190)}${String(i).padStart(6, '0')}`, actions: 'a'.repeat(1400) }));
     expect(playbook({ rules: euros }).diagnostics.errors.map((d) => d.code)).toEqual(['rule-list-too-large']);
