@@ -148,15 +148,22 @@ describe('docket pull (agreements service)', () => {
   });
 
   it('drift sends users to pull for a custom term made in the app, which pull writes: its text is read for that, as pull reads it (probe KA-2)', async () => {
-    const dir = await makeDir(files());
-    await applyOk(cli, dir, '--concurrency', '1');
-    await new App(emulator().env).createTerm('Hand Text', 'Made in the app.');
-    const drift = await cli('drift', '-C', dir);
-    expect(drift.code).toBe(2);
-    expect(drift.stdout).toContain('Drift: 1 object (1 only live). `docket pull` writes it into the files');
-    expect((await cli('pull', '-C', dir)).code).toBe(0);
-    expect(await read(dir, 'custom-terms/hand-text.md')).toBe('Made in the app.\n');
-    expect((await cli('drift', '-C', dir)).code).toBe(0);
+    // An emulator of its own: the other tests' objects would be drift here too.
+    const own = await startTestEmulator();
+    const ownCli = cliWith(() => own.env);
+    try {
+      const dir = await makeDir(files());
+      await applyOk(ownCli, dir, '--concurrency', '1');
+      await new App(own.env).createTerm('Hand Text', 'Made in the app.');
+      const drift = await ownCli('drift', '-C', dir);
+      expect(drift.code).toBe(2);
+      expect(drift.stdout).toContain('Drift: 1 object (1 only live). `docket pull` writes it into the files');
+      expect((await ownCli('pull', '-C', dir)).code).toBe(0);
+      expect(await read(dir, 'custom-terms/hand-text.md')).toBe('Made in the app.\n');
+      expect((await ownCli('drift', '-C', dir)).code).toBe(0);
+    } finally {
+      await own.emulator.close();
+    }
   });
 
   it('keeps the blank lines that end a body file, and its CRLF, when it pulls another line of it (probe JH-5)', async () => {
