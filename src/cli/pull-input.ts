@@ -14,7 +14,7 @@ import { sha256 } from '../engine/canonical.js';
 import { fetchLive } from '../engine/live.js';
 import { withRenamedParents } from '../engine/sync.js';
 import { childInTargets, namedByTargets } from '../engine/target.js';
-import type { LiveResource, Plan } from '../engine/types.js';
+import type { DesiredResource, LiveResource, Plan } from '../engine/types.js';
 import type { Workspace } from '../engine/workspace.js';
 import { KINDS } from '../kinds/index.js';
 import { membersOnlyNamed } from '../kinds/member.js';
@@ -45,17 +45,27 @@ export async function withNamedKindsRead(s: Session, live: readonly LiveResource
   return [...live, ...had, ...more.live.filter((l) => named.has(l.kind))];
 }
 
+/** Objects only live read whole per kind, at most: enough to tell whether pull writes any of them. */
+const ONLY_LIVE_LOOK = 20;
+
 /**
- * `live` with the objects only live of `kinds` read whole, as pull reads them: listed, a term is
- * its name alone, and a pull planned from that writes no file for it (drift said "pull leaves it"
- * of a term pull writes, probe KA-2). Parents' kinds only: a child is listed whole with its parent.
+ * `live` with some of the objects only live (`onlyLive`) read whole, as pull reads them: listed, a
+ * term is its name alone, and a pull planned from that writes no file for it (drift said "pull
+ * leaves it" of a term pull writes, probe KA-2). Those objects alone, and at most ONLY_LIVE_LOOK
+ * of a kind (not every object of it again: third read TR71-2). Parents' kinds only: a child is
+ * listed whole with its parent.
  */
-export async function withOnlyLiveRead(s: Session, live: readonly LiveResource[], kinds: ReadonlySet<string>): Promise<readonly LiveResource[]> {
-  const read = KINDS.filter((k) => kinds.has(k.name) && !k.parentKind);
-  if (read.length === 0) return live;
-  const again = new Set(read.map((k) => k.name));
-  const whole = await fetchLive({ kinds: read, known: KINDS, services: s.connection.services, concurrency: s.concurrency, lock: s.lock, declared: s.workspace.desired, readAll: true, synced: () => s.sync() });
-  return [...live.filter((l) => !again.has(l.kind)), ...whole.live.filter((l) => again.has(l.kind))];
+export async function withOnlyLiveRead(s: Session, live: readonly LiveResource[], onlyLive: readonly LiveResource[]): Promise<readonly LiveResource[]> {
+  const kinds = KINDS.filter((k) => !k.parentKind && onlyLive.some((l) => l.kind === k.name));
+  if (kinds.length === 0) return live;
+  const looked = kinds.flatMap((k) => onlyLive.filter((l) => l.kind === k.name).slice(0, ONLY_LIVE_LOOK));
+  // Asked for by name, as a declared object is: its kind reads it in detail, and no other.
+  const asked = looked.map((l): DesiredResource => ({ kind: l.kind, key: l.key, name: l.name, fields: {}, partial: true, refs: [], renamedFrom: [], source: { file: '', line: 0, col: 0 }, fieldSources: {} }));
+  const whole = await fetchLive({ kinds, known: KINDS, services: s.connection.services, concurrency: s.concurrency, lock: s.lock, declared: asked });
+  const ids = new Set(looked.map((l) => l.id));
+  const read = whole.live.filter((l) => ids.has(l.id));
+  const readIds = new Set(read.map((l) => l.id));
+  return [...live.filter((l) => !readIds.has(l.id)), ...read];
 }
 
 /** The pull input of a session's configuration and what was read live (`plan`, `live`, `unmatched` as the command limits them). */

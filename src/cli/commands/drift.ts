@@ -121,10 +121,10 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
           // Loaded only then: most drift runs find none.
           const [{ planPull }, { pullInputOf, withNamedKindsRead, withOnlyLiveRead }] = await Promise.all([import('../../pull/plan.js'), import('../pull-input.js')]);
           const drifted = new Set(report.drift.map((item) => refKey(item.kind, item.key)));
-          const onlyLive = new Set(report.drift.filter((item) => item.direction === 'only-live').map((item) => item.kind));
+          const onlyLive = new Set(report.drift.filter((item) => item.direction === 'only-live').map((item) => refKey(item.kind, item.key)));
           // A pull that cannot be planned (a file saved meanwhile) leaves the report's own account.
           const writes = await (async () => {
-            const whole = await withOnlyLiveRead(s, details.live, onlyLive);
+            const whole = await withOnlyLiveRead(s, details.live, unmatched.filter((l) => onlyLive.has(refKey(l.kind, l.key))));
             const wholeById = new Map(whole.map((l) => [l.id, l]));
             const live = await withNamedKindsRead(s, whole, whole.filter((l) => drifted.has(refKey(l.kind, l.key))), details.readForOthers);
             return planPull(await pullInputOf(s, io.env, { plan: limited.plan, live, unmatched: unmatched.map((l) => wholeById.get(l.id) ?? l), targets: opts.target }));
