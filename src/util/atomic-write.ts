@@ -1,6 +1,6 @@
 /** Writes a file so readers see the old or the new content, never half: temp file + rename. */
 import { createHash, randomUUID } from 'node:crypto';
-import { lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { chmod, chown, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { removeLeftByDeadProcesses } from './process-alive.js';
@@ -102,7 +102,8 @@ export async function writeFileAtomic(path: string, content: string | Iterable<s
     const mode = options.mode ?? (was ? was.mode & 0o7777 : undefined);
     if (mode !== undefined) await chmod(tmp, mode);
     const owner = ownerToKeep(was, process.getuid?.());
-    if (owner) await chown(tmp, owner.uid, owner.gid);
+    // Refused (root in a user namespace, NFS's root_squash): the file is written all the same, as before (third read TR71-3).
+    if (owner) await chown(tmp, owner.uid, owner.gid).catch(() => undefined);
     options.beforeReplacing?.();
     await rename(tmp, file);
   } catch (err) {
@@ -131,10 +132,32 @@ export function writeFileAtomicSync(path: string, text: string, options: AtomicW
   const tmp = tempPath(file, tempDir);
   try {
     writeFileSync(tmp, text, 'utf8');
+    // As writeFileAtomic: the mode and (run as root) the owner of the file it replaces (third read TR71-4).
+    const was = statOrUndefined(file);
+    const mode = options.mode ?? (was ? was.mode & 0o7777 : undefined);
+    if (mode !== undefined) chmodSync(tmp, mode);
+    const owner = ownerToKeep(was, process.getuid?.());
+    if (owner) tryChownSync(tmp, owner.uid, owner.gid);
     renameSync(tmp, file);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
+  }
+}
+
+function statOrUndefined(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function tryChownSync(file: string, uid: number, gid: number): void {
+  try {
+    chownSync(file, uid, gid);
+  } catch {
+    // Refused (root in a user namespace): written all the same.
   }
 }
 

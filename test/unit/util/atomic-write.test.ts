@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chown, lstat, mkdir, readdir, readFile, realpath, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, readdir, readFile, realpath, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ownerToKeep, writeDestination, writeFileAtomic, writeFileAtomicSync } from '../../../src/util/atomic-write.js';
@@ -45,6 +45,17 @@ describe('writeFileAtomic', () => {
     await writeFileAtomic(join(dir, 'p.yaml'), 'after\n');
     const now = await stat(join(dir, 'p.yaml'));
     expect([now.uid, now.gid, await readFile(join(dir, 'p.yaml'), 'utf8')]).toEqual([65534, 65534, 'after\n']);
+  });
+
+  it('keeps the mode, and run as root the owner, on the synchronous write a forced exit makes too (third read TR71-4)', async () => {
+    const dir = await makeDir({ 'docket.lock.json': '{}\n' });
+    const file = join(dir, 'docket.lock.json');
+    await chmod(file, 0o600);
+    if (process.getuid?.() === 0) await chown(file, 65534, 65534);
+    writeFileAtomicSync(file, '{"version":2}\n');
+    const now = await stat(file);
+    expect([now.mode & 0o777, await readFile(file, 'utf8')]).toEqual([0o600, '{"version":2}\n']);
+    if (process.getuid?.() === 0) expect([now.uid, now.gid]).toEqual([65534, 65534]);
   });
 
   it('releases the temporary file when the write fails too', async () => {
