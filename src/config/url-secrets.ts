@@ -40,6 +40,14 @@ export function lineWithoutSecrets(line: string): string {
 }
 
 /**
+ * A diagnostic's path (`rules[0].https://user:pw@host/?q`): lineWithoutSecrets, and a URL used as a
+ * key after a `.` or `]`, which in a line would be part of a word (third read TR71-1).
+ */
+export function pathWithoutSecrets(path: string): string {
+  return lineWithoutSecrets(path).replace(/([.\]])([A-Za-z][A-Za-z0-9+-]*:[\\/]+[^\s"'`<>]*)/g, (_, before: string, url: string) => `${before}${lineWithoutSecrets(url)}`);
+}
+
+/**
  * A line of a file as an excerpt under a message shows it: lineWithoutSecrets, and a scheme-less
  * `user:password@` at the start of a value too, however the `url:` before it is written (on the
  * line before, after an anchor or a tag), so the line quoted beside a refused `url:` does not

@@ -6,7 +6,7 @@ import { windowAround } from '../util/whole-slice.js';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { stripControl } from './sanitize.js';
 import { usageMessage } from '../errors.js';
-import { excerptWithoutSecrets, lineWithoutSecrets } from '../config/url-secrets.js';
+import { excerptWithoutSecrets, lineWithoutSecrets, pathWithoutSecrets } from '../config/url-secrets.js';
 import type { Plan } from '../engine/types.js';
 
 /**
@@ -110,7 +110,7 @@ export function withExcerpts(diags: readonly Diagnostic[], source?: (file: strin
   return [...diags].sort(compareDiagnostics).map((raw) => {
     // Messages and hints hide a URL's secrets as the excerpt does (a name written into one as it is).
     // And the path, which names a key as written (a URL used as a key: probe JZ-2).
-    const d = { ...raw, message: lineWithoutSecrets(raw.message), ...(raw.hint !== undefined ? { hint: lineWithoutSecrets(raw.hint) } : {}), ...(raw.path !== undefined ? { path: lineWithoutSecrets(raw.path) } : {}) };
+    const d = { ...raw, message: lineWithoutSecrets(raw.message), ...(raw.hint !== undefined ? { hint: lineWithoutSecrets(raw.hint) } : {}), ...(raw.path !== undefined ? { path: pathWithoutSecrets(raw.path) } : {}) };
     const line = source && d.file && d.line ? source(d.file, d.line) : undefined;
     return line === undefined ? d : { ...d, excerpt: excerptAround(line, d.col ?? 1) };
   });

@@ -114,6 +114,9 @@ describe('renderDiagnosticsJson', () => {
     const out = renderDiagnosticsJson([d]);
     expect(out).not.toMatch(/pw123|SECRETTOKEN1/);
     expect((JSON.parse(out) as { diagnostics: { path: string }[] }).diagnostics[0]!.path).toBe('vars.https://***@x.example/a?…');
+    // After a list item's index too, where a line would read it as part of a word (third read TR71-1).
+    const item = renderDiagnosticsJson([{ ...d, path: 'rules[0].https://bob:pw123@x.example/a?token=SECRETTOKEN1' }]);
+    expect((JSON.parse(item) as { diagnostics: { path: string }[] }).diagnostics[0]!.path).toBe('rules[0].https://***@x.example/a?…');
   });
 });
 
