@@ -43,7 +43,10 @@ export async function writePulled(root: string, files: readonly FileChange[], sy
     // Checked with the files when there were any (a full disk is not checked); with none, this is the first write.
     if (error instanceof DocketError && files.length === 0) throw error;
     // The files are pulled, and the job that commits them must know which (probe JT-4).
-    const written = files.length > 0 ? `the pulled files were written (${inWriteOrder(files).map((f) => f.path).join(', ')}), but ` : '';
+    // The first ten, as the report names them (5,000 were a 170,000-character message: second read SR71-6).
+    const paths = inWriteOrder(files).map((f) => f.path);
+    const named = paths.length > 10 ? `${paths.slice(0, 10).join(', ')} and ${paths.length - 10} more: git status lists them` : paths.join(', ');
+    const written = files.length > 0 ? `the pulled files were written (${named}), but ` : '';
     const said = error instanceof DocketError ? error.message : `cannot write the sync records to ${sync.file} (${codeOf(error)})`;
     const hint = error instanceof DocketError && error.hint !== undefined ? error.hint : 'make it writable and run pull again: it converges';
     throw new DocketError('pull-cannot-write', `${written}${said}`, hint);

@@ -37,7 +37,7 @@ export function keyForms(keys: readonly string[]): string[] {
   // is (a name upper-cased in the app, quoted in JSON: `ABC\"DEF`; probe FV).
   const cased = (k: string): string[] => [...new Set([k, k.toLowerCase(), k.toUpperCase()])];
   // As a YAML single-quoted string writes it (`it''s`), in the source line a message quotes (probe JZ-1).
-  const singleQuoted = (k: string): string[] => (k.includes("'") ? cased(k.replaceAll("'", "''")).flatMap((c) => [...escaped(c), json(c)]) : []);
+  const singleQuoted = (k: string): string[] => (k.includes("'") ? cased(k.replaceAll("'", "''")).flatMap((c) => [...escaped(c), json(c), json(json(c))]) : []);
   const values = keys.flatMap((k) => [...cased(k).flatMap((c) => [...escaped(c), ...escaped(json(c)), json(json(c))]), slug(k), ...encoded(k).flatMap(escaped), ...singleQuoted(k)]);
   // As every line is printed: a key holding `##[`, or starting with `::`, is broken up (workflow-commands.ts) before it may be replaced.
   const printed = values.map(defuseWorkflowCommands);

@@ -31,6 +31,10 @@ export function otherScriptOf(c: string): string {
 export function drawnAlikeLetter(a: string, b: string): string | undefined {
   if (a === b || asLatinLetters(a) !== asLatinLetters(b)) return undefined;
   const [x, y] = [[...a], [...b]];
-  const letter = x.find((c, j) => c !== y[j] && asLatinLetters(c) !== c) ?? y.find((c, j) => c !== x[j] && asLatinLetters(c) !== c);
-  return letter === undefined ? undefined : `${otherScriptOf(letter)} \`${letter}\`, Latin \`${asLatinLetters(letter)}\``;
+  const at = x.findIndex((c, j) => c !== y[j]);
+  if (at < 0) return undefined;
+  // The two letters as they are: a Cyrillic `о` against a Greek `ο` is neither Latin (second read SR71-5).
+  const [other, second] = asLatinLetters(x[at]!) === x[at] ? [y[at]!, x[at]!] : [x[at]!, y[at]!];
+  const script = (c: string): string => (asLatinLetters(c) === c ? 'Latin' : otherScriptOf(c));
+  return `${script(other)} \`${other}\`, ${script(second)} \`${second}\``;
 }

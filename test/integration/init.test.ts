@@ -283,6 +283,11 @@ describe('docket init', () => {
       expect(existsSync(join(dir, 'new', 'docket.yaml'))).toBe(false);
       expect(await readFile(join(dir, 'outside.gitignore'), 'utf8')).toBe('node_modules/\n');
     }
+    // A .gitignore linked to a file of DIR in a dot-folder is DIR's own: git's, which docket never reads (second read SR71-5).
+    const kept = await makeDir({ 'new/.config/gitignore': 'node_modules/\n' });
+    await symlink(join(kept, 'new/.config/gitignore'), join(kept, 'new/.gitignore'));
+    expect((await runCli(['init', join(kept, 'new')])).code).toBe(0);
+    expect(await readFile(join(kept, 'new/.config/gitignore'), 'utf8')).toBe('node_modules/\n.docket/\n');
   });
 
   it('keeps existing files and appends .docket/ to an existing .gitignore only when missing', async () => {

@@ -265,6 +265,10 @@ describe('docket test with broken inputs', () => {
     const hidden = await runCli(['test', '-C', dir, '--emulator', join(dir, '.drafts/inbound-nda.test.yaml')]);
     expect(hidden.code).toBe(1);
     expect(hidden.stderr).toContain('inbound-nda.test.yaml": in .drafts/, a folder docket does not read');
+    // Nor a dot-file, which discovery does not read either (second read SR71-5).
+    await copyFile(join(dir, 'tests/inbound-nda.test.yaml'), join(dir, 'tests/.draft.test.yaml'));
+    const draft = await runCli(['test', '-C', dir, '--emulator', join(dir, 'tests/.draft.test.yaml')]);
+    expect([draft.code, draft.stderr]).toEqual([1, expect.stringContaining('.draft.test.yaml": a file whose name starts with ".", which docket does not read')]);
     // So is the folder itself: not "a folder with no test file", which it holds.
     for (const folder of ['.drafts', '.drafts/']) {
       const named = await runCli(['test', '-C', dir, '--emulator', join(dir, folder)]);

@@ -117,7 +117,8 @@ function blockerOf(root: string, files: readonly string[]): { path: string; why:
         break;
       }
       // A link out of the directory (or into a dot-folder): what init writes there, validate would not read (probe JT-2).
-      const out = lstatSync(path).isSymbolicLink() ? linkOut(root, path) : undefined;
+      // .gitignore is git's, never read by docket: only a link out of DIR is another's (second read SR71-5).
+      const out = lstatSync(path).isSymbolicLink() ? linkOut(root, path, file !== GITIGNORE_FILE) : undefined;
       if (out !== undefined) return { path, why: `is a symbolic link to ${showPath(out)}, which docket does not read as part of this directory` };
       const found = statSync(path);
       const folder = found.isDirectory();
@@ -130,11 +131,11 @@ function blockerOf(root: string, files: readonly string[]): { path: string; why:
   return undefined;
 }
 
-/** Where a link inside `root` leads, when that is out of it or into a dot-folder of it. */
-function linkOut(root: string, path: string): string | undefined {
+/** Where a link inside `root` leads, when that is out of it or (`notRead`) into what docket does not read in it. */
+function linkOut(root: string, path: string, notRead: boolean): string | undefined {
   const realRoot = realpathSync(root);
   const real = realpathSync(path);
-  return isInside(realRoot, real) && skippedPartOf(rootRelative(realRoot, real)) === undefined ? undefined : real;
+  return isInside(realRoot, real) && !(notRead && skippedPartOf(rootRelative(realRoot, real)) !== undefined) ? undefined : real;
 }
 
 /** Whether `path` is a link to nothing (below a file, it is nothing at all: said when the walk reaches the file). */

@@ -192,8 +192,13 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
     }
     if (!found.includes(rel)) {
       const skipped = skippedFolderOf(rel);
-      if (skipped !== undefined && isTestFile(rel) && (await stat(join(root, rel)).then((s) => s.isFile(), () => false))) {
+      const isThere = isTestFile(rel) && (await stat(join(root, rel)).then((s) => s.isFile(), () => false));
+      if (skipped !== undefined && isThere) {
         throw new UsageError(`${JSON.stringify(file)}: in ${skipped}/, a folder docket does not read (dot-folders and node_modules hold local or other people's files)`, 'move the test file to a folder of the configuration, such as tests/');
+      }
+      // Its own name starts with "." (a draft kept aside): not read, as no dot-file is (second read SR71-5).
+      if (isThere && skipDirectory(rel.split('/').at(-1)!)) {
+        throw new UsageError(`${JSON.stringify(file)}: a file whose name starts with ".", which docket does not read (dot-files are local or other tools' files)`, 'rename it without the leading "." to run it');
       }
       // `tset/` names a folder, one that is not there; `tset` may name either.
       const asFolder = /[\\/]$/.test(file);

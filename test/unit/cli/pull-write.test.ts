@@ -54,6 +54,11 @@ describe('writePulled', () => {
       hint: 'free some space, then run the command again',
     });
     expect(readFileSync(join(dir, 'a.yaml'), 'utf8')).toBe('pulled\n');
+    // Thousands written are named as the report names them: the first ten (second read SR71-6).
+    const many = Array.from({ length: 50 }, (_, i) => ({ path: `t${i}.yaml`, before: null, after: 'x\n' }));
+    const manyDir = await makeDir({});
+    const said = (await writePulled(manyDir, many, { file: join(manyDir, 'docket.lock.json'), write: async () => Promise.reject(full) }).catch((e: unknown) => e)) as Error;
+    expect(said.message).toBe('the pulled files were written (t0.yaml, t1.yaml, t2.yaml, t3.yaml, t4.yaml, t5.yaml, t6.yaml, t7.yaml, t8.yaml, t9.yaml and 40 more: git status lists them), but docket.lock.json could not be written (ENOSPC)');
     // With nothing pulled, the records' own error is all there is.
     await expect(writePulled(dir, [], { file: join(dir, 'docket.lock.json'), write: async () => Promise.reject(full) })).rejects.toBe(full);
   });

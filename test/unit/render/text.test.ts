@@ -376,5 +376,8 @@ describe("a URL's hidden parts in names and values", () => {
     const note = '(no visible difference: the names differ only in a letter of another alphabet: Cyrillic `\u0435`, Latin `e`)';
     expect(text(renamed)).toContain(`~ rename rule "P/Term" → "P/T\u0435rm" ${note}`);
     expect(renderPlanMarkdown(renamed, { kindOrder: KIND_ORDER })).toContain('the names differ only in a letter of another alphabet');
+    // Neither Latin: each letter by its own alphabet (second read SR71-5).
+    const greek = plan([change('rename', 'rule', 'P/T\u03bfrm', { parent: 'P', name: 'T\u03bfrm', fields: { name: ['T\u043erm', 'T\u03bfrm'] } })]);
+    expect(text(greek)).toContain('(no visible difference: the names differ only in a letter of another alphabet: Cyrillic `\u043e`, Greek `\u03bf`)');
   });
 });
