@@ -261,7 +261,8 @@ function formerNames(plan: Plan): Map<string, string> {
   const former = new Map<string, string>();
   // A rename in the app a `drift:` policy holds is named by its live name too (probe HE).
   for (const c of [...plan.changes, ...(plan.held ?? [])]) {
-    const before = c.action === 'rename' ? c.fields[0]?.before : undefined;
+    // An attachment is renamed by an upload under its new name (the service cannot rename one): its name's before says the former (probe KA-3).
+    const before = c.action === 'rename' ? c.fields[0]?.before : c.action === 'upload' ? c.fields.find((f) => f.field === 'name')?.before : undefined;
     if (typeof before === 'string') former.set(refKey(c.kind, c.parent ? `${c.parent.key}/${composed(before)}` : composed(before)), c.key);
   }
   return former;

@@ -139,6 +139,15 @@ describe('limitToTargets', () => {
     }
   });
 
+  it('takes an attachment by the name its renamed_from lists before the upload that renames it is applied, as a renamed playbook (probe KA-3)', () => {
+    const upload = change('upload', 'attachment', 'DPA S3', { liveId: undefined, fields: [{ field: 'name', before: 'DPA Schedule 2', after: 'DPA S3' }] });
+    const renames = planOf([upload], { 'attachment:DPA Schedule 2': 'att-1' });
+    const declared = [{ ...desiredPlaybook('DPA S3', { renamedFrom: ['DPA Schedule 2'] }), kind: 'attachment' as const }];
+    const result = limitToTargets(renames, declared, [target('attachment/DPA Schedule 2')], KINDS);
+    expect(result.diagnostics.items).toEqual([]);
+    expect(result.plan!.changes.map((c) => c.id)).toEqual([upload.id]);
+  });
+
   it('reports a target that is neither declared nor live', () => {
     const result = limitToTargets(plan, desired, [target('playbook/Nope')], KINDS);
     expect(result.plan).toBeUndefined();
