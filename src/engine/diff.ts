@@ -265,7 +265,7 @@ export function diff(input: DiffInput): DiffResult {
         // Objects no service lists are known from docket.lock.json alone: said so, not "no live one has it" (probe JD-4).
         const why = kind.uploadsUnreadable
           ? `which docket.lock.json records for another organization or environment, not for this target (the service cannot list them)`
-          : `which no live ${kind.name} has (${never ? 'an id of another organization or environment, or a mistyped one' : 'it does not exist, or was archived'})`;
+          : `which no live ${kind.name} has (${never ? 'an id of another organization or environment, or a mistyped one' : kind.deletion === 'archive' ? 'it does not exist, or was archived' : 'an id of another organization or environment, a mistyped one, or one removed in the app'})`;
         // The organization is one, named by no name of its own (probe JJ-5: `organization "organization"`).
         const subject = kind.singleton ? `the ${kind.name} document` : `${kind.name} ${quoteValue(d.name)}`;
         diagnostics.error('pinned-id-not-found', `${subject} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, ${why}`, {
