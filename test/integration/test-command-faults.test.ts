@@ -163,7 +163,8 @@ describe('docket test when answers are lost', () => {
     // A 500 whose look-up for the draft fails too: the case says what docket test does about it, not plan's and apply's words (probe JB-2).
     const faults = `${emu().emulator.url}/_emulator/faults`;
     await fetch(faults, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/agreements/v1/agreements', status: 500, count: 1 }) });
-    await fetch(faults, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/agreements/v1/agreements', status: 503, count: 20 }) });
+    // Refused outright, not a 503 whose retries would be waited out (16 s of the suite's time).
+    await fetch(faults, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/agreements/v1/agreements', status: 403, count: 20 }) });
     try {
       const r = await runCli(['test', '-C', dir, '--target', 'template/Mutual NDA', '--no-cache'], { env: emu().env });
       expect(r.code).toBe(1);
@@ -175,7 +176,6 @@ describe('docket test when answers are lost', () => {
     // The runs changed nothing a plan manages.
     const replan = await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env: emu().env });
     expect([replan.code, replan.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
-    // The look-up that fails waits out every retry of its 503s (about 8 s with jitter, up to 16): 18–25 s in all on two busy cores.
   }, 90_000);
 
   it('ends as the signal\'s (exit 130, code interrupted) when Ctrl-C comes while it still reads the playbooks, before any case runs', async () => {
