@@ -242,7 +242,8 @@ export function withEndedForgotten(landing: ReadonlyMap<string, LandingChange>, 
   const out = new Map(landing);
   for (const [key, mark] of early) {
     const since = typeof mark === 'string' ? parseLandingMark(mark)?.since : undefined;
-    if (!out.has(key) && since !== undefined) out.set(key, { forget: since });
+    // Not a mark the apply sets (a write still landing): a plan's forget of an older mark of the key gives way (second read RV6-1).
+    if (typeof out.get(key) !== 'string' && since !== undefined) out.set(key, { forget: since });
   }
   return out;
 }

@@ -287,9 +287,13 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   let markedEarly: ReadonlyMap<string, LandingChange> | undefined;
   const markUnderWay = (): void => {
     if (!underWay) return;
-    markedEarly = underWay();
+    const marks = underWay();
+    markedEarly = marks;
     recorder.writeNow();
-    s.landingNow(markedEarly);
+    s.landingNow(marks);
+    // A lock write under way read the file before this one and would drop the marks as it lands:
+    // written again once it has (second read RV6-2). The writes after it read the file afresh.
+    void recorder.flush().then(() => s.landingNow(marks), () => undefined);
   };
   interrupts.signal.addEventListener('abort', markUnderWay, { once: true });
   const budget = new AbortController();

@@ -8,7 +8,7 @@ import { afterEach, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { agreementsOf, bin, expectConverged, reviewOf, spawnBin, waitUntil } from './harness.js';
-import { AGREEMENTS_DOCKET_YAML, TERM_MD, TERM_YAML } from '../agreements-fixtures.js';
+import { AGREEMENTS_DOCKET_YAML, TERM_MD, TERM_YAML, pdf } from '../agreements-fixtures.js';
 import { writeFile } from 'node:fs/promises';
 
 let t: TestEmulator;
@@ -102,6 +102,28 @@ it('a first signal marks the creates under way landing at once: a runner that ki
   await waitUntil(() => named('Killed NDA').length > 0, 'the late create');
   await expectConverged(run, dir);
   expect(named('Killed NDA')).toHaveLength(1);
+});
+
+it('a mark a first signal wrote survives a lock write that was under way then: uploads recorded as they land read the file before it (second read RV6-2)', async () => {
+  t = await startTestEmulator();
+  const run = bin(t);
+  const attachments = Array.from({ length: 40 }, (_, i) => `kind: Attachment\nname: A${i}\nfile: a${i}.pdf\n`).join('---\n');
+  const dir = await makeDir({ 'docket.yaml': `${AGREEMENTS_DOCKET_YAML}`, 'playbooks/nda.yaml': 'kind: Playbook\nname: Held NDA\n', 'attachments/a.yaml': attachments });
+  for (let i = 0; i < 40; i++) await writeFile(join(dir, `attachments/a${i}.pdf`), pdf(`m${i}`));
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: 6000, count: 1 });
+  const apply = spawnBin(['apply', '-C', dir, '--auto-approve', '--concurrency', '8'], t.env);
+  const uploads = () => t.emulator.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/attachments')).length;
+  await waitUntil(() => t.emulator.stats().faults_injected > 0 && uploads() >= 5, 'the create held while uploads land');
+  apply.child.kill('SIGTERM');
+  await waitUntil(() => apply.stderr().includes('SIGTERM: stopping'), 'the first signal to be taken');
+  await new Promise((r) => setTimeout(r, 500));
+  apply.child.kill('SIGKILL');
+  await apply.exited;
+  expect(Object.values((await lockOf(dir)).landing ?? {}).map((m) => Object.keys(m))).toEqual([['playbook:Held NDA']]);
+  expect((await run('apply', '-C', dir, '--auto-approve')).stderr).toContain('error uncertain-create playbook "Held NDA"');
+  await waitUntil(() => named('Held NDA').length > 0, 'the late create');
+  expect((await run('apply', '-C', dir, '--auto-approve', '--retry-uncertain')).code).toBe(0);
+  expect(named('Held NDA')).toHaveLength(1);
 });
 
 it('a mark a first signal wrote is forgotten when the create it marked ends within the grace, answered', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLandingMark, landingAfterApply, landingSincePlan, markOf, parseLandingMark, resolveLanding, type LandingMark } from '../../../src/engine/landing.js';
+import { formatLandingMark, landingAfterApply, landingSincePlan, markOf, parseLandingMark, resolveLanding, withEndedForgotten, type LandingChange, type LandingMark } from '../../../src/engine/landing.js';
 import { change, desiredPlaybook, desiredRule, planOf, pos } from './builders.js';
 
 const SENT = '2026-12-04T08:00:00.000Z';
@@ -78,5 +78,20 @@ describe('landingAfterApply and landingSincePlan', () => {
     expect(landingSincePlan(planOf([create]), mark, [nda], at(1).getTime())).toEqual([`playbook "NDA": a create an earlier apply stopped waiting for at ${SENT} may not be live yet, and the service may still be carrying it out, so the plan would send it a second time (docket plan stops at it and says how to go on)`]);
     expect(landingSincePlan({ ...planOf([create]), landing_given_up: [{ key: 'playbook:NDA', since: SENT }] }, mark, [nda])).toEqual([]);
     expect(landingSincePlan(planOf([change('update', 'playbook', 'NDA')]), mark, [nda])).toEqual([]);
+  });
+});
+
+describe('withEndedForgotten', () => {
+  it('forgets the marks a first signal wrote for writes that ended answered, also over a plan\'s forget of an older mark of the key (second read RV6-1)', () => {
+    const early = new Map([['playbook:NDA', `create ${SENT}`], ['playbook:Held', `create ${SENT}`], ['playbook:Retried', `create ${SENT}`]]);
+    const landing = new Map<string, LandingChange>([['playbook:Held', 'create 2026-12-04T08:00:05.000Z'], ['playbook:Retried', { forget: '2026-12-04T07:00:00.000Z' }]]);
+    expect(withEndedForgotten(landing, early)).toEqual(
+      new Map<string, LandingChange>([
+        // Still landing when the apply ended: the apply's own mark stays.
+        ['playbook:Held', 'create 2026-12-04T08:00:05.000Z'],
+        ['playbook:Retried', { forget: SENT }],
+        ['playbook:NDA', { forget: SENT }],
+      ]),
+    );
   });
 });
