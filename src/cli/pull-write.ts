@@ -43,10 +43,7 @@ export async function writePulled(root: string, files: readonly FileChange[], sy
     // Checked with the files when there were any (a full disk is not checked); with none, this is the first write.
     if (error instanceof DocketError && files.length === 0) throw error;
     // The files are pulled, and the job that commits them must know which (probe JT-4).
-    // The first ten, as the report names them (5,000 were a 170,000-character message: second read SR71-6).
-    const paths = inWriteOrder(files).map((f) => f.path);
-    const named = paths.length > 10 ? `${paths.slice(0, 10).join(', ')} and ${paths.length - 10} more: git status lists them` : paths.join(', ');
-    const written = files.length > 0 ? `the pulled files were written (${named}), but ` : '';
+    const written = files.length > 0 ? `the pulled files were written (${firstTen(inWriteOrder(files).map((f) => f.path))}), but ` : '';
     const said = error instanceof DocketError ? error.message : `cannot write the sync records to ${sync.file} (${codeOf(error)})`;
     const hint = error instanceof DocketError && error.hint !== undefined ? error.hint : 'make it writable and run pull again: it converges';
     throw new DocketError('pull-cannot-write', `${written}${said}`, hint);
@@ -113,9 +110,14 @@ async function writePulledFiles(root: string, files: readonly FileChange[], sync
     } catch (error) {
       if (error instanceof ChangedWhileWriting) throw error.said();
       const before = written();
-      throw new DocketError('pull-cannot-write', `cannot write ${t.change.path} (${codeOf(error)})${before.length > 0 ? `; written before it: ${before.join(', ')}` : ''}`, `${writeFixFor(errnoOf(error))}, then run pull again: it converges`);
+      throw new DocketError('pull-cannot-write', `cannot write ${t.change.path} (${codeOf(error)})${before.length > 0 ? `; written before it: ${firstTen(before)}` : ''}`, `${writeFixFor(errnoOf(error))}, then run pull again: it converges`);
     }
   }
+}
+
+/** Files named as the report names them: the first ten, then how many more (5,000 made a 170,000-character message: second reads SR71-6, RV6-6). */
+function firstTen(paths: readonly string[]): string {
+  return paths.length > 10 ? `${paths.slice(0, 10).join(', ')} and ${paths.length - 10} more: git status lists them` : paths.join(', ');
 }
 
 /** A file saved again while pull wrote the ones before it. */
@@ -128,7 +130,7 @@ class ChangedWhileWriting extends Error {
   }
 
   said(): DocketError {
-    const before = this.written.length > 0 ? `; written before it: ${this.written.join(', ')}` : '';
+    const before = this.written.length > 0 ? `; written before it: ${firstTen(this.written)}` : '';
     return new DocketError('pull-files-changed', `${showPath(this.file)} changed while pull wrote the files: it was not written, nor the files after it${before}`, 'run pull again; it reads the files as they are now, and converges');
   }
 }

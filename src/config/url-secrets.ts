@@ -44,7 +44,12 @@ export function lineWithoutSecrets(line: string): string {
  * key after a `.` or `]`, which in a line would be part of a word (third read TR71-1).
  */
 export function pathWithoutSecrets(path: string): string {
-  return lineWithoutSecrets(path).replace(/([.\]])([A-Za-z][A-Za-z0-9+-]*:[\\/]+[^\s"'`<>]*)/g, (_, before: string, url: string) => `${before}${lineWithoutSecrets(url)}`);
+  const hidden = lineWithoutSecrets(path);
+  // From the first `//` or `:\` on, whatever word holds it (`1-https://`, a bare `//`: second read RV6-5): no `user:password@`, no query or fragment.
+  const at = hidden.search(/\/\/|:\\/);
+  if (at < 0) return hidden;
+  const tail = hidden.slice(at).replace(/^(\/\/|:\\+)[^/\\@\s]*@/, '$1***@').replace(/[?#](?!…$).*$/, (m) => `${m[0]}…`);
+  return `${hidden.slice(0, at)}${tail}`;
 }
 
 /**

@@ -288,6 +288,11 @@ describe('docket init', () => {
     await symlink(join(kept, 'new/.config/gitignore'), join(kept, 'new/.gitignore'));
     expect((await runCli(['init', join(kept, 'new')])).code).toBe(0);
     expect(await readFile(join(kept, 'new/.config/gitignore'), 'utf8')).toBe('node_modules/\n.docket/\n');
+    // Not one in node_modules: a package's own (second read RV6-4).
+    const pkg = await makeDir({ 'new/node_modules/pkg/.gitignore': 'dist/\n' });
+    await symlink(join(pkg, 'new/node_modules/pkg/.gitignore'), join(pkg, 'new/.gitignore'));
+    expect((await runCli(['init', join(pkg, 'new')])).code).toBe(1);
+    expect(await readFile(join(pkg, 'new/node_modules/pkg/.gitignore'), 'utf8')).toBe('dist/\n');
   });
 
   it('keeps existing files and appends .docket/ to an existing .gitignore only when missing', async () => {

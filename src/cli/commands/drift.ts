@@ -121,7 +121,8 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
           // Loaded only then: most drift runs find none.
           const [{ planPull }, { pullInputOf, withNamedKindsRead, withOnlyLiveRead }] = await Promise.all([import('../../pull/plan.js'), import('../pull-input.js')]);
           const drifted = new Set(report.drift.map((item) => refKey(item.kind, item.key)));
-          const onlyLive = new Set(report.drift.filter((item) => item.direction === 'only-live').map((item) => refKey(item.kind, item.key)));
+          // Not those pull refuses (a name two share, one like a declared one): the look is spent on what it may write (second read RV6-3).
+          const onlyLive = new Set(report.drift.filter((item) => item.direction === 'only-live' && !report.pullRefuses?.(item)).map((item) => refKey(item.kind, item.key)));
           // A pull that cannot be planned (a file saved meanwhile) leaves the report's own account.
           const writes = await (async () => {
             const whole = await withOnlyLiveRead(s, details.live, unmatched.filter((l) => onlyLive.has(refKey(l.kind, l.key))));

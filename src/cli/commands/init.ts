@@ -117,8 +117,8 @@ function blockerOf(root: string, files: readonly string[]): { path: string; why:
         break;
       }
       // A link out of the directory (or into a dot-folder): what init writes there, validate would not read (probe JT-2).
-      // .gitignore is git's, never read by docket: only a link out of DIR is another's (second read SR71-5).
-      const out = lstatSync(path).isSymbolicLink() ? linkOut(root, path, file !== GITIGNORE_FILE) : undefined;
+      // .gitignore is git's, never read by docket: a link out of DIR, or into node_modules, is another's (second read SR71-5, RV6-4).
+      const out = lstatSync(path).isSymbolicLink() ? linkOut(root, path, file === GITIGNORE_FILE ? (rel) => rel.split('/').includes('node_modules') : (rel) => skippedPartOf(rel) !== undefined) : undefined;
       if (out !== undefined) return { path, why: `is a symbolic link to ${showPath(out)}, which docket does not read as part of this directory` };
       const found = statSync(path);
       const folder = found.isDirectory();
@@ -131,11 +131,11 @@ function blockerOf(root: string, files: readonly string[]): { path: string; why:
   return undefined;
 }
 
-/** Where a link inside `root` leads, when that is out of it or (`notRead`) into what docket does not read in it. */
-function linkOut(root: string, path: string, notRead: boolean): string | undefined {
+/** Where a link inside `root` leads, when that is out of it or into a part of it `another` says is not DIR's own. */
+function linkOut(root: string, path: string, another: (rel: string) => boolean): string | undefined {
   const realRoot = realpathSync(root);
   const real = realpathSync(path);
-  return isInside(realRoot, real) && !(notRead && skippedPartOf(rootRelative(realRoot, real)) !== undefined) ? undefined : real;
+  return isInside(realRoot, real) && !another(rootRelative(realRoot, real)) ? undefined : real;
 }
 
 /** Whether `path` is a link to nothing (below a file, it is nothing at all: said when the walk reaches the file). */

@@ -117,6 +117,10 @@ describe('renderDiagnosticsJson', () => {
     // After a list item's index too, where a line would read it as part of a word (third read TR71-1).
     const item = renderDiagnosticsJson([{ ...d, path: 'rules[0].https://bob:pw123@x.example/a?token=SECRETTOKEN1' }]);
     expect((JSON.parse(item) as { diagnostics: { path: string }[] }).diagnostics[0]!.path).toBe('rules[0].https://***@x.example/a?…');
+    // A bare `//` and a scheme inside a word too (second read RV6-5).
+    for (const [path, shown] of [['rules[0].//bob:pw@x.example/?token=SECRET', 'rules[0].//***@x.example/?…'], ['rules[0].1-https://bob:pw@x/?t=S', 'rules[0].1-https://***@x/?…']]) {
+      expect((JSON.parse(renderDiagnosticsJson([{ ...d, path }])) as { diagnostics: { path: string }[] }).diagnostics[0]!.path).toBe(shown);
+    }
   });
 });
 
