@@ -161,6 +161,12 @@ describe('docket pull (agreements service)', () => {
       expect((await ownCli('pull', '-C', dir)).code).toBe(0);
       expect(await read(dir, 'custom-terms/hand-text.md')).toBe('Made in the app.\n');
       expect((await ownCli('drift', '-C', dir)).code).toBe(0);
+      // Its look is spent on what pull may write, not on objects pull refuses (a name two share: second read RV6-3).
+      const app = new App(own.env);
+      for (let i = 0; i < 21; i++) for (let copy = 0; copy < 2; copy++) await app.createTerm(`Dup ${i}`, `Copy ${copy}.`);
+      await app.createTerm('Zed Terms', 'Made in the app too.');
+      const many = await ownCli('drift', '-C', dir);
+      expect(many.stdout).toContain('`docket pull` writes it into the files');
     } finally {
       await own.emulator.close();
     }
