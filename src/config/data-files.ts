@@ -251,7 +251,12 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         else {
           const near = code === 'ENOENT' ? await nearName(path.join(root, rel), listings) : undefined;
           const there = near ? `; ${quoted(near.name)} is there, whose name differs ${near.differs}` : '';
-          const hint = near ? 'make the name and the file the same exactly: a file system that tells them apart (Linux, as CI runs) finds no file' : 'file names are relative to the YAML file that holds them';
+          const comment = near ? undefined : cutByComment(doc, key, value);
+          const hint = near
+            ? 'make the name and the file the same exactly: a file system that tells them apart (Linux, as CI runs) finds no file'
+            : comment !== undefined
+              ? `in YAML \` #\` starts a comment, so the name ends before it: quote the whole name (${quoted(comment)})`
+              : 'file names are relative to the YAML file that holds them';
           problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which does not exist${where}${there}`, hint);
         }
       }
@@ -269,6 +274,18 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
 }
 
 const BINARY_NAME = /\.(?:pdf|docx)$/i;
+
+/**
+ * The name as written when an unquoted one was cut by ` #`, which YAML reads as a comment
+ * (`file: hash #2.pdf` is "hash": probe JO-5): the value and the comment, joined.
+ */
+function cutByComment(doc: ResourceDoc, key: string, value: string): string | undefined {
+  const at = doc.positions.valueAt(`/${key}`);
+  const line = doc.text?.().split(/\r\n?|\n/)[at.line - 1];
+  if (line === undefined || line.slice(at.col - 1, at.col - 1 + value.length) !== value) return undefined;
+  const rest = /^(\s+#\S.*?)\s*$/.exec(line.slice(at.col - 1 + value.length));
+  return rest ? `${value}${rest[1]}` : undefined;
+}
 
 /** A regular file's text inside the configuration directory, or undefined (outside, missing, not UTF-8). */
 async function textInside(root: string, realRoot: string, rel: string): Promise<string | undefined> {

@@ -115,6 +115,16 @@ describe('loadWorkspace says of a missing data file', () => {
       'terms/c.yaml missing-file ',
     ]);
   });
+
+  it('that ` #` cut an unquoted name short, YAML reading the rest as a comment (probe JO-5)', async () => {
+    const dir = await tree({ 'docket.yaml': PROJECT, 'terms/a.yaml': lines('kind: CustomTerm', 'name: A', 'body_file: terms #2.md   '), 'terms/terms #2.md': 'text', 'terms/b.yaml': lines('kind: CustomTerm', 'name: B', 'body_file: gone.md # the old one') });
+    const error = (await loadWorkspace({ dir, processEnv: {} }).catch((e: unknown) => e)) as ConfigError;
+    expect(error.diagnostics.map((d) => `${d.file} ${d.hint}`)).toEqual([
+      'terms/a.yaml in YAML ` #` starts a comment, so the name ends before it: quote the whole name ("terms #2.md")',
+      // A comment after a space is one: no hint about it.
+      'terms/b.yaml file names are relative to the YAML file that holds them',
+    ]);
+  });
 });
 
 describe('loadWorkspace refuses docket.yaml and test files as data', () => {
