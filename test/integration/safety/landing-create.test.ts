@@ -65,18 +65,37 @@ it('a create still landing after its apply gave up is not sent again by a plan, 
   expect(creates()).toBe(1);
 });
 
-it('a second signal, which ends the apply at once, leaves a landing mark for the create it cut off', async () => {
+/** Playbook `name`'s create held by the service `delayMs` before it answers: the apply, once it is held (and `also` holds). */
+async function applyWithHeldCreate(name: string, delayMs: number, opts: { status?: 'late' | 500 | 504; files?: Record<string, string>; before?: (dir: string) => Promise<void>; args?: string[]; also?: () => boolean } = {}) {
   t = await startTestEmulator();
   const run = bin(t);
-  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Cut NDA\n' });
-  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: 4000, count: 1 });
-  const apply = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
-  await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the create to be held');
+  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': `kind: Playbook\nname: ${name}\n`, ...opts.files });
+  await opts.before?.(dir);
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: opts.status ?? 'late', delay_ms: delayMs, count: 1 });
+  const apply = spawnBin(['apply', '-C', dir, '--auto-approve', ...(opts.args ?? [])], t.env);
+  await waitUntil(() => t.emulator.stats().faults_injected > 0 && (opts.also?.() ?? true), 'the create to be held');
+  return { run, dir, apply };
+}
+
+/** The `kind:key`s docket.lock.json marks landing. */
+const markedKeys = async (dir: string): Promise<string[]> => Object.values((await lockOf(dir)).landing ?? {}).flatMap((m) => Object.keys(m));
+
+/** SIGTERM, taken, then SIGKILL `after` ms later: a runner's stop that sends no second signal. */
+async function termThenKill(apply: ReturnType<typeof spawnBin>, after: number): Promise<void> {
+  apply.child.kill('SIGTERM');
+  await waitUntil(() => apply.stderr().includes('SIGTERM: stopping'), 'the first signal to be taken');
+  await new Promise((r) => setTimeout(r, after));
+  apply.child.kill('SIGKILL');
+  await apply.exited;
+}
+
+it('a second signal, which ends the apply at once, leaves a landing mark for the create it cut off', async () => {
+  const { run, dir, apply } = await applyWithHeldCreate('Cut NDA', 4000);
   apply.child.kill('SIGINT');
   await new Promise((r) => setTimeout(r, 200));
   apply.child.kill('SIGINT');
   expect(await apply.exited).toBe(130);
-  expect(Object.values((await lockOf(dir)).landing ?? {}).map((m) => Object.keys(m))).toEqual([['playbook:Cut NDA']]);
+  expect(await markedKeys(dir)).toEqual(['playbook:Cut NDA']);
   const plan = await run('plan', '-C', dir);
   expect(plan.code).toBe(1);
   expect(plan.stderr).toContain('error uncertain-create playbook "Cut NDA": a create an earlier apply stopped waiting for at ');
@@ -86,17 +105,9 @@ it('a second signal, which ends the apply at once, leaves a landing mark for the
 });
 
 it('a first signal marks the creates under way landing at once: a runner that kills soon after SIGTERM (docker stop) sends no second one (probe JY-2)', async () => {
-  t = await startTestEmulator();
-  const run = bin(t);
-  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Killed NDA\n' });
-  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: 4000, count: 1 });
-  const apply = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
-  await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the create to be held');
-  apply.child.kill('SIGTERM');
-  await waitUntil(() => apply.stderr().includes('SIGTERM: stopping'), 'the first signal to be taken');
-  apply.child.kill('SIGKILL');
-  await apply.exited;
-  expect(Object.values((await lockOf(dir)).landing ?? {}).map((m) => Object.keys(m))).toEqual([['playbook:Killed NDA']]);
+  const { run, dir, apply } = await applyWithHeldCreate('Killed NDA', 4000);
+  await termThenKill(apply, 0);
+  expect(await markedKeys(dir)).toEqual(['playbook:Killed NDA']);
   // The next apply does not make it a second time while it may still land.
   expect((await run('apply', '-C', dir, '--auto-approve')).stderr).toContain('error uncertain-create playbook "Killed NDA"');
   await waitUntil(() => named('Killed NDA').length > 0, 'the late create');
@@ -105,21 +116,18 @@ it('a first signal marks the creates under way landing at once: a runner that ki
 });
 
 it('a mark a first signal wrote survives a lock write that was under way then: uploads recorded as they land read the file before it (second read RV6-2)', async () => {
-  t = await startTestEmulator();
-  const run = bin(t);
   const attachments = Array.from({ length: 40 }, (_, i) => `kind: Attachment\nname: A${i}\nfile: a${i}.pdf\n`).join('---\n');
-  const dir = await makeDir({ 'docket.yaml': `${AGREEMENTS_DOCKET_YAML}`, 'playbooks/nda.yaml': 'kind: Playbook\nname: Held NDA\n', 'attachments/a.yaml': attachments });
-  for (let i = 0; i < 40; i++) await writeFile(join(dir, `attachments/a${i}.pdf`), pdf(`m${i}`));
-  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: 6000, count: 1 });
-  const apply = spawnBin(['apply', '-C', dir, '--auto-approve', '--concurrency', '8'], t.env);
   const uploads = () => t.emulator.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/attachments')).length;
-  await waitUntil(() => t.emulator.stats().faults_injected > 0 && uploads() >= 5, 'the create held while uploads land');
-  apply.child.kill('SIGTERM');
-  await waitUntil(() => apply.stderr().includes('SIGTERM: stopping'), 'the first signal to be taken');
-  await new Promise((r) => setTimeout(r, 500));
-  apply.child.kill('SIGKILL');
-  await apply.exited;
-  expect(Object.values((await lockOf(dir)).landing ?? {}).map((m) => Object.keys(m))).toEqual([['playbook:Held NDA']]);
+  const { run, dir, apply } = await applyWithHeldCreate('Held NDA', 6000, {
+    files: { 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/a.yaml': attachments },
+    before: async (at) => {
+      for (let i = 0; i < 40; i++) await writeFile(join(at, `attachments/a${i}.pdf`), pdf(`m${i}`));
+    },
+    args: ['--concurrency', '8'],
+    also: () => uploads() >= 5,
+  });
+  await termThenKill(apply, 500);
+  expect(await markedKeys(dir)).toEqual(['playbook:Held NDA']);
   expect((await run('apply', '-C', dir, '--auto-approve')).stderr).toContain('error uncertain-create playbook "Held NDA"');
   await waitUntil(() => named('Held NDA').length > 0, 'the late create');
   expect((await run('apply', '-C', dir, '--auto-approve', '--retry-uncertain')).code).toBe(0);
@@ -127,27 +135,17 @@ it('a mark a first signal wrote survives a lock write that was under way then: u
 });
 
 it('a mark a first signal wrote is forgotten when the create it marked ends within the grace, answered', async () => {
-  t = await startTestEmulator();
-  const run = bin(t);
-  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Landed NDA\n' });
-  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: 1500, count: 1 });
-  const apply = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
-  await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the create to be held');
+  const { run, dir, apply } = await applyWithHeldCreate('Landed NDA', 1500);
   apply.child.kill('SIGINT');
   expect(await apply.exited).toBe(130);
-  expect(Object.values((await lockOf(dir)).landing ?? {}).flatMap((m) => Object.keys(m))).toEqual([]);
+  expect(await markedKeys(dir)).toEqual([]);
   await expectConverged(run, dir);
   expect(named('Landed NDA')).toHaveLength(1);
 });
 
 /** An apply of playbook `name` whose create is answered `status` 1.5 s after it is sent, and Ctrl-C meanwhile: ended by it (exit 130). */
 async function createAnsweredAsCtrlCComes(name: string, status: 500 | 504) {
-  t = await startTestEmulator();
-  const run = bin(t);
-  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': `kind: Playbook\nname: ${name}\n` });
-  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status, delay_ms: 1500, count: 1 });
-  const apply = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
-  await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the create to be held');
+  const { run, dir, apply } = await applyWithHeldCreate(name, 1500, { status });
   apply.child.kill('SIGINT');
   expect(await apply.exited).toBe(130);
   return { run, dir, apply };
