@@ -40,16 +40,22 @@ export function lineWithoutSecrets(line: string): string {
 }
 
 /**
- * A diagnostic's path (`rules[0].https://user:pw@host/?q`): lineWithoutSecrets, and a URL used as a
- * key after a `.` or `]`, which in a line would be part of a word (third read TR71-1).
+ * A diagnostic's path (`rules[0].https://user:pw@host/?q`): lineWithoutSecrets, and in each run of
+ * it without white space that holds `//` or `:\`, whatever word that starts in (`1-https://`, a
+ * bare `//`, after `.` or `]`: third read TR71-1, second read RV6-5), no `user:password@` and
+ * nothing past the first `?` or `#`. Linear: a key may be a megabyte (RV7-2).
  */
 export function pathWithoutSecrets(path: string): string {
-  const hidden = lineWithoutSecrets(path);
-  // From the first `//` or `:\` on, whatever word holds it (`1-https://`, a bare `//`: second read RV6-5): no `user:password@`, no query or fragment.
-  const at = hidden.search(/\/\/|:\\/);
-  if (at < 0) return hidden;
-  const tail = hidden.slice(at).replace(/^(\/\/|:\\+)[^/\\@\s]*@/, '$1***@').replace(/[?#](?!…$).*$/, (m) => `${m[0]}…`);
-  return `${hidden.slice(0, at)}${tail}`;
+  return lineWithoutSecrets(path)
+    .split(/(\s+)/)
+    .map((part) => {
+      const at = part.search(/\/\/|:\\/);
+      if (at < 0) return part;
+      const tail = withoutCredentials(part.slice(at));
+      const query = tail.search(/[?#]/);
+      return `${part.slice(0, at)}${query < 0 || tail.slice(query + 1) === '…' ? tail : `${tail.slice(0, query + 1)}…`}`;
+    })
+    .join('');
 }
 
 /**

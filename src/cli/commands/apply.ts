@@ -289,11 +289,25 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
     if (!underWay) return;
     const marks = underWay();
     markedEarly = marks;
-    recorder.writeNow();
-    s.landingNow(marks);
+    // Best effort, in a signal's listener: a write that fails (a full disk) must not end the process;
+    // the end of the apply writes the lock again, and says so if it cannot.
+    const mark = (): void => {
+      try {
+        s.landingNow(marks);
+      } catch {
+        // Said by the lock write at the end.
+      }
+    };
+    try {
+      recorder.writeNow();
+    } catch {
+      // Said by the lock write at the end.
+    }
+    mark();
     // A lock write under way read the file before this one and would drop the marks as it lands:
-    // written again once it has (second read RV6-2). The writes after it read the file afresh.
-    void recorder.flush().then(() => s.landingNow(marks), () => undefined);
+    // written again once it has, whether it failed or not (second read RV6-2, fifth read RV7-5).
+    // The writes after it read the file afresh.
+    void recorder.flush().then(mark, mark);
   };
   interrupts.signal.addEventListener('abort', markUnderWay, { once: true });
   const budget = new AbortController();

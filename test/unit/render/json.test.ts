@@ -118,7 +118,13 @@ describe('renderDiagnosticsJson', () => {
     const item = renderDiagnosticsJson([{ ...d, path: 'rules[0].https://bob:pw123@x.example/a?token=SECRETTOKEN1' }]);
     expect((JSON.parse(item) as { diagnostics: { path: string }[] }).diagnostics[0]!.path).toBe('rules[0].https://***@x.example/a?…');
     // A bare `//` and a scheme inside a word too (second read RV6-5).
-    for (const [path, shown] of [['rules[0].//bob:pw@x.example/?token=SECRET', 'rules[0].//***@x.example/?…'], ['rules[0].1-https://bob:pw@x/?t=S', 'rules[0].1-https://***@x/?…']]) {
+    // A line break after it ends it, not the hiding (fifth read RV7-1); text with no URL shown as it is (RV7-4).
+    for (const [path, shown] of [
+      ['rules[0].//bob:pw@x.example/?token=SECRET', 'rules[0].//***@x.example/?…'],
+      ['rules[0].1-https://bob:pw@x/?t=S', 'rules[0].1-https://***@x/?…'],
+      ['rules[0].https://bob:pw@x.example/?token=SECRET1\n', 'rules[0].https://***@x.example/?…\n'],
+      ['rules[0].see //wiki page #3', 'rules[0].see //wiki page #3'],
+    ]) {
       expect((JSON.parse(renderDiagnosticsJson([{ ...d, path }])) as { diagnostics: { path: string }[] }).diagnostics[0]!.path).toBe(shown);
     }
   });
