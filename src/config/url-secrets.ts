@@ -36,7 +36,30 @@ const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]*:[^\s"'`/?#[\]{},]
  * shows it.
  */
 export function lineWithoutSecrets(line: string): string {
-  return line.replace(URL_IN_LINE, withoutSecrets);
+  const hidden = line.replace(URL_IN_LINE, withoutSecrets);
+  return hidden.includes('://') ? schemesInWords(hidden) : hidden;
+}
+
+/**
+ * A `scheme://` URL_IN_LINE leaves, inside a word (`1-https://bob:pw@host/?q`, `rules[0].https://…`:
+ * fifth read RV7-3), as withoutSecrets shows it, from the word's start to white space or a quote.
+ * Found by each `://` and read back over its word once: linear, however long the line.
+ */
+const WORD_END = /[\s"'`<>]/g;
+
+function schemesInWords(line: string): string {
+  let out = '';
+  let done = 0;
+  for (let at = line.indexOf('://'); at >= 0; at = line.indexOf('://', Math.max(at + 3, done))) {
+    if (at < done) continue;
+    let start = at;
+    while (start > done && /[A-Za-z0-9+.-]/.test(line[start - 1]!)) start--;
+    WORD_END.lastIndex = at;
+    const end = WORD_END.exec(line)?.index ?? line.length;
+    out += line.slice(done, start) + withoutSecrets(line.slice(start, end));
+    done = end;
+  }
+  return out + line.slice(done);
 }
 
 /**

@@ -45,6 +45,9 @@ describe("a URL's secrets in what output quotes", () => {
       ["  url: 'https:\\\\u:PW@api.example.com/r'", "  url: '***@api.example.com/r'"],
       // One copied from docket's own output with a token added: hidden whole again (second read).
       ['  url: http://api.example.com/v1?…&token=T1#…F1', '  url: http://api.example.com/v1?…#…'],
+      // Inside a word, where no scheme starts a line's URL (fifth read RV7-3).
+      ['unknown key `1-https://bob:pw@x.example/?token=SECRET2` in `rules[0]`', 'unknown key `1-https://***@x.example/?…` in `rules[0]`'],
+      ['rules[0].https://bob:pw@x.example/a?t=S', 'rules[0].https://***@x.example/a?…'],
     ]) expect(lineWithoutSecrets(line)).toBe(shown);
     // What is no URL is left as it is: e-mails, a path with a double slash, a key and its value.
     for (const plain of ['email: alice@acme.example', 'file: docs//a.md', 'name: Clause #3', 'actions: ACCEPT a?']) expect(lineWithoutSecrets(plain)).toBe(plain);
