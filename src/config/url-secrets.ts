@@ -37,27 +37,39 @@ const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]*:[^\s"'`/?#[\]{},]
  */
 export function lineWithoutSecrets(line: string): string {
   const hidden = line.replace(URL_IN_LINE, withoutSecrets);
-  return hidden.includes('://') ? schemesInWords(hidden) : hidden;
+  return SCHEME_END.test(hidden) ? schemesInWords(hidden) : hidden;
 }
 
-/**
- * A `scheme://` URL_IN_LINE leaves, inside a word (`1-https://bob:pw@host/?q`, `rules[0].https://…`:
- * fifth read RV7-3), as withoutSecrets shows it, from the word's start to white space or a quote.
- * Found by each `://` and read back over its word once: linear, however long the line.
- */
+/** What ends a scheme, however its slashes are written (`://`, `:/`, `:\`). */
+const SCHEME_END = /:[\\/]/;
+const SCHEME_ENDS = /:[\\/]/g;
 const WORD_END = /[\s"'`<>]/g;
 
+/**
+ * A URL URL_IN_LINE leaves, its scheme inside a word (`1-https://bob:pw@host/?q`,
+ * `rules[0].https:/…`: fifth read RV7-3, sixth RV8-2), as withoutSecrets shows it, from the word's
+ * start to white space or a quote. Only where a letter is in the word before the `:`: text that
+ * is no URL (a pattern `https?://[^?#]+`, `3://4`) is left as written (RV8-1). Found by each
+ * scheme end and read back over its word once: linear, however long the line.
+ */
 function schemesInWords(line: string): string {
   let out = '';
   let done = 0;
-  for (let at = line.indexOf('://'); at >= 0; at = line.indexOf('://', Math.max(at + 3, done))) {
+  SCHEME_ENDS.lastIndex = 0;
+  for (let m = SCHEME_ENDS.exec(line); m; m = SCHEME_ENDS.exec(line)) {
+    const at = m.index;
     if (at < done) continue;
     let start = at;
     while (start > done && /[A-Za-z0-9+.-]/.test(line[start - 1]!)) start--;
+    // The scheme: the run's part from its first letter (`1-https` is `https`), as withoutSecrets reads one.
+    const scheme = /[A-Za-z][A-Za-z0-9+.-]*$/.exec(line.slice(start, at));
+    if (!scheme) continue;
+    start += scheme.index;
     WORD_END.lastIndex = at;
     const end = WORD_END.exec(line)?.index ?? line.length;
     out += line.slice(done, start) + withoutSecrets(line.slice(start, end));
     done = end;
+    SCHEME_ENDS.lastIndex = Math.max(SCHEME_ENDS.lastIndex, end);
   }
   return out + line.slice(done);
 }

@@ -48,7 +48,11 @@ describe("a URL's secrets in what output quotes", () => {
       // Inside a word, where no scheme starts a line's URL (fifth read RV7-3).
       ['unknown key `1-https://bob:pw@x.example/?token=SECRET2` in `rules[0]`', 'unknown key `1-https://***@x.example/?…` in `rules[0]`'],
       ['rules[0].https://bob:pw@x.example/a?t=S', 'rules[0].https://***@x.example/a?…'],
+      // However its slashes are written there too (sixth read RV8-2).
+      ['1-https:/bob:pw@x.example/?token=SECRET', '1-https:/***@x.example/?…'],
     ]) expect(lineWithoutSecrets(line)).toBe(shown);
+    // Text that is no URL, with no scheme before its `://`, is left as written (sixth read RV8-1).
+    for (const plain of ['pattern: (https?://[^\\s?#]+)', 'Links that match https?://[^?#]+ are flagged', 'ratio 3://4?']) expect(lineWithoutSecrets(plain)).toBe(plain);
     // What is no URL is left as it is: e-mails, a path with a double slash, a key and its value.
     for (const plain of ['email: alice@acme.example', 'file: docs//a.md', 'name: Clause #3', 'actions: ACCEPT a?']) expect(lineWithoutSecrets(plain)).toBe(plain);
   });
