@@ -219,11 +219,12 @@ export function aboutSetting<E extends DocketError>(error: E, pointer: string): 
  * commander's "argument 'text' is invalid. given twice", which called a good value bad (probe JS-1).
  */
 export function usageMessage(text: string): string {
-  const option = /^(?:error: )?option '(?:-[^-], )?(--?[^ ',]+)[^']*' argument '([\s\S]*?)' is invalid\. ([\s\S]*?)(\n?)$/.exec(text);
-  // A command's argument (`init ""`) the same way, named as the usage names it (`DIR`).
-  const argument = option ? undefined : /^(?:error: )?command-argument value '([\s\S]*?)' is invalid for argument '([^']+)'\. ([\s\S]*?)(\n?)$/.exec(text);
-  if (!option && !argument) return text.replace(/^error: /, '');
-  const [name, value, reason, end] = option ? [option[1]!, option[2]!, option[3]!, option[4]!] : [argument![2]!, argument![1]!, argument![3]!, argument![4]!];
+  // A flag's value, or a command's argument (`init ""`), named as the usage names it (`DIR`).
+  const refused =
+    /^(?:error: )?option '(?:-[^-], )?(?<name>--?[^ ',]+)[^']*' argument '(?<value>[\s\S]*?)' is invalid\. (?<reason>[\s\S]*?)(?<end>\n?)$/.exec(text) ??
+    /^(?:error: )?command-argument value '(?<value>[\s\S]*?)' is invalid for argument '(?<name>[^']+)'\. (?<reason>[\s\S]*?)(?<end>\n?)$/.exec(text);
+  if (!refused?.groups) return text.replace(/^error: /, '');
+  const { name, value, reason, end } = refused.groups as { name: string; value: string; reason: string; end: string };
   const choices = /^Allowed choices are (.*)\.$/.exec(reason);
   if (choices) return `${name}: ${JSON.stringify(value)} is not one of ${choices[1]}${end}`;
   // The value as typed, unless the reason quotes it already (a bare `0` in "above 0" is not a quote of it: second read SR71-4).

@@ -16,8 +16,7 @@ import { isTestFile } from '../config/discover.js';
 import { nearestExisting } from '../util/nearest-existing.js';
 import { errnoOf, writeFixFor } from '../util/file-write-error.js';
 import { workPath } from '../config/work-dir.js';
-import { isInside, rootRelative } from '../config/data-files.js';
-import { skippedPartOf } from '../config/not-read.js';
+import { readInside } from '../config/data-files.js';
 
 interface Target {
   change: FileChange;
@@ -161,7 +160,7 @@ async function targetOf(change: FileChange, file: string, realRoot?: string): Pr
     if (nearest && !nearest.stats.isDirectory()) throw Object.assign(new Error(`${nearest.path} is not a folder`), { code: 'ENOTDIR' });
     if (nearest && realRoot !== undefined) {
       const real = await realpath(nearest.path).catch(() => nearest.path);
-      if (!isInside(realRoot, real) || skippedPartOf(rootRelative(realRoot, real)) !== undefined) {
+      if (!readInside(realRoot, real)) {
         throw new Error(`a folder on its path is a link to ${showPath(real)}, which docket does not read as configuration`);
       }
     }

@@ -322,6 +322,11 @@ export function isInside(realRoot: string, real: string): boolean {
   return real === realRoot || real.startsWith(realRoot + path.sep);
 }
 
+/** Whether a real path is inside the real root and not where docket reads nothing (a dot-folder, node_modules, a dot-file). */
+export function readInside(realRoot: string, real: string): boolean {
+  return isInside(realRoot, real) && skippedPartOf(rootRelative(realRoot, real)) === undefined;
+}
+
 /** A real path inside the real root as the configuration names its files: relative, `/` separators. */
 export function rootRelative(realRoot: string, real: string): string {
   return path.relative(realRoot, real).split(path.sep).join('/');

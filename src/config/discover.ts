@@ -4,9 +4,9 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { writeDestination } from '../util/atomic-write.js';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { isInside, rootRelative } from './data-files.js';
+import { isInside, readInside, rootRelative } from './data-files.js';
 import { quoteValue } from './quote.js';
-import { skipDirectory, skippedPartOf } from './not-read.js';
+import { isNotReadName, skippedPartOf } from './not-read.js';
 
 const YAML_FILE = /\.ya?ml$/i;
 
@@ -55,7 +55,7 @@ export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE,
     const subdirs: Promise<void>[] = [];
     for (const entry of entries) {
       // A dot-file as a dot-folder (an editor's `.#x.yaml` lock, macOS's `._x.yaml`), and what a link so named leads to.
-      if (skipDirectory(entry.name)) continue;
+      if (isNotReadName(entry.name)) continue;
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) {
         if (below) subdirs.push(walk(rel));
@@ -87,7 +87,7 @@ async function linkedFolderProblem(root: string, rel: string, rootReal: () => Pr
   if (!isFolder) return undefined;
   const real = await realpath(target).catch(() => target);
   const realRoot = await rootReal();
-  if (isInside(realRoot, real) && skippedPartOf(rootRelative(realRoot, real)) === undefined) return undefined;
+  if (readInside(realRoot, real)) return undefined;
   const holds = await holdsYaml(target);
   if (holds === 'no') return undefined;
   const why = holds === 'yes' ? 'the YAML files in it would be left out' : `it holds more than ${LINKED_FOLDER_LOOK.toLocaleString('en-US')} entries, not all looked through, and YAML files in it would be left out`;
@@ -113,7 +113,7 @@ async function holdsYaml(dir: string): Promise<'yes' | 'no' | 'unknown'> {
     const folder = pending.pop()!;
     const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
-      if (skipDirectory(entry.name)) continue;
+      if (isNotReadName(entry.name)) continue;
       if (YAML_FILE.test(entry.name) && !entry.isDirectory()) return 'yes';
       if (++looked > LINKED_FOLDER_LOOK) return 'unknown';
       if (entry.isDirectory()) pending.push(path.join(folder, entry.name));

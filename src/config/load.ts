@@ -12,7 +12,7 @@ import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
 import { holdsResource, namedFiles, reachedThroughLinks, resolveDataPath, type DocketInput } from './data-files.js';
 import { discoverYamlFiles, invalidUtf8, type Discovered, isTestFile, isYamlName, readFiles, unreadableFile, withoutDocumentBoms } from './discover.js';
-import { skipDirectory } from './not-read.js';
+import { isNotReadName } from './not-read.js';
 import { holdsKey, keyInFileText, keysOf } from './api-keys.js';
 import { VARIABLE_NAME, interpolateString, interpolateTree, keysHeld, placeOf, typedByField, type InterpolationContext } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
@@ -296,7 +296,7 @@ async function enclosingProject(root: string, shown: string): Promise<string | u
  */
 export async function enclosingConfiguration(root: string, readsIt = false): Promise<{ dir: string; name: string } | undefined> {
   for (let below = root, dir = path.dirname(root); dir !== below; below = dir, dir = path.dirname(dir)) {
-    if (readsIt && skipDirectory(path.basename(below))) return undefined;
+    if (readsIt && isNotReadName(path.basename(below))) return undefined;
     const name = await projectFileIn(dir);
     if (name) return { dir, name };
   }

@@ -85,10 +85,7 @@ export function pathWithoutSecrets(path: string): string {
     .split(/(\s+)/)
     .map((part) => {
       const at = part.search(/\/\/|:\\/);
-      if (at < 0) return part;
-      const tail = withoutCredentials(part.slice(at));
-      const query = tail.search(/[?#]/);
-      return `${part.slice(0, at)}${query < 0 || tail.slice(query + 1) === '…' ? tail : `${tail.slice(0, query + 1)}…`}`;
+      return at < 0 ? part : `${part.slice(0, at)}${withoutSecrets(part.slice(at))}`;
     })
     .join('');
 }

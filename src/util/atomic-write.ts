@@ -98,10 +98,8 @@ export async function writeFileAtomic(path: string, content: string | Iterable<s
   try {
     await writeFile(tmp, content, 'utf8');
     // A file someone made private (or read-only) stays so: a rename would otherwise give it the umask's bits.
-    const was = await stat(file).catch(() => undefined);
-    const mode = options.mode ?? (was ? was.mode & 0o7777 : undefined);
+    const { mode, owner } = keptOf(await stat(file).catch(() => undefined), options);
     if (mode !== undefined) await chmod(tmp, mode);
-    const owner = ownerToKeep(was, process.getuid?.());
     // Refused (root in a user namespace, NFS's root_squash): the file is written all the same, as before (third read TR71-3).
     if (owner) await chown(tmp, owner.uid, owner.gid).catch(() => undefined);
     options.beforeReplacing?.();
@@ -133,10 +131,8 @@ export function writeFileAtomicSync(path: string, text: string, options: AtomicW
   try {
     writeFileSync(tmp, text, 'utf8');
     // As writeFileAtomic: the mode and (run as root) the owner of the file it replaces (third read TR71-4).
-    const was = statOrUndefined(file);
-    const mode = options.mode ?? (was ? was.mode & 0o7777 : undefined);
+    const { mode, owner } = keptOf(statSync(file, { throwIfNoEntry: false }), options);
     if (mode !== undefined) chmodSync(tmp, mode);
-    const owner = ownerToKeep(was, process.getuid?.());
     if (owner) tryChownSync(tmp, owner.uid, owner.gid);
     renameSync(tmp, file);
   } catch (err) {
@@ -145,12 +141,11 @@ export function writeFileAtomicSync(path: string, text: string, options: AtomicW
   }
 }
 
-function statOrUndefined(file: string): Stats | undefined {
-  try {
-    return statSync(file);
-  } catch {
-    return undefined;
-  }
+/** What a write keeps of the file it replaces (`was`): its permission bits, unless given, and, run as root, its owner. */
+function keptOf(was: Stats | undefined, options: AtomicWriteOptions): { mode?: number; owner?: { uid: number; gid: number } } {
+  const mode = options.mode ?? (was ? was.mode & 0o7777 : undefined);
+  const owner = ownerToKeep(was, process.getuid?.());
+  return { ...(mode !== undefined ? { mode } : {}), ...(owner ? { owner } : {}) };
 }
 
 function tryChownSync(file: string, uid: number, gid: number): void {

@@ -24,7 +24,7 @@ import { renderExportSummary, type ExportRecords } from '../../export/summary.js
 import { readSchema } from '../../config/schema-read.js';
 import { checkOut, writeExport } from '../../export/write.js';
 import { isInside, rootRelative } from '../../config/data-files.js';
-import { skipDirectory } from '../../config/not-read.js';
+import { isNotReadName } from '../../config/not-read.js';
 import { nestedConfigurationWarning } from '../nested-configuration.js';
 import { writeDestinationOrAsNamed } from '../../util/atomic-write.js';
 import { KINDS, type AnyKind } from '../../kinds/index.js';
@@ -250,6 +250,6 @@ function readBySource(out: string, root: string): boolean {
   const real = writeDestinationOrAsNamed(out);
   const realRoot = writeDestinationOrAsNamed(root);
   if (real === realRoot || !isInside(realRoot, real)) return false;
-  return !rootRelative(realRoot, real).split('/').some(skipDirectory);
+  return !rootRelative(realRoot, real).split('/').some(isNotReadName);
 }
 

@@ -34,7 +34,7 @@ import { UploadCopy } from '../../testing/upload-copy.js';
 import { playbooksAtRef } from '../../testing/git-ref.js';
 import { findTestFiles, loadTests, type TestSubjects } from '../../testing/load.js';
 import { isTestFile } from '../../config/discover.js';
-import { skipDirectory } from '../../config/not-read.js';
+import { isNotReadName } from '../../config/not-read.js';
 import { quoteValue, showText, showPath } from '../../config/quote.js';
 import { didYouMean, didYouMeanBecause } from '../../config/suggest.js';
 import type { Diagnostic } from '../../diagnostics.js';
@@ -197,7 +197,7 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
         throw new UsageError(`${JSON.stringify(file)}: in ${skipped}/, a folder docket does not read (dot-folders and node_modules hold local or other people's files)`, 'move the test file to a folder of the configuration, such as tests/');
       }
       // Its own name starts with "." (a draft kept aside): not read, as no dot-file is (second read SR71-5).
-      if (isThere && skipDirectory(rel.split('/').at(-1)!)) {
+      if (isThere && isNotReadName(rel.split('/').at(-1)!)) {
         throw new UsageError(`${JSON.stringify(file)}: a file whose name starts with ".", which docket does not read (dot-files are local or other tools' files)`, 'rename it without the leading "." to run it');
       }
       // `tset/` names a folder, one that is not there; `tset` may name either.
@@ -229,7 +229,7 @@ function captureBase(cwd: string, dir: string | undefined, out: string): string 
 
 /** The folder of a root-relative path that discovery skips (a dot-folder, node_modules), if any: no test file there is read. */
 function skippedFolderOf(rel: string): string | undefined {
-  return rel.split('/').slice(0, -1).find(skipDirectory);
+  return rel.split('/').slice(0, -1).find(isNotReadName);
 }
 
 function isOutside(rel: string): boolean {
