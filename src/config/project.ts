@@ -4,7 +4,7 @@
  */
 import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
-import { holdsPlaceholder, interpolateTree, keysHeld, placeOf, typedByField, variablesIn, type InterpolationContext } from './interpolate.js';
+import { holdsPlaceholder, interpolateString, interpolateTree, keysHeld, placeOf, typedByField, variablesIn, type InterpolationContext } from './interpolate.js';
 import { holdsKey, KEYS_STAY_OUT, keysOf } from './api-keys.js';
 import { schemaDiagnostics } from './schema.js';
 import { schemaValidator, subschemaValidator } from './validators.js';
@@ -248,6 +248,14 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       error(problem.code, problem.message, positions.valueAt(pointer), problem.hint, pointer);
     }
   }
+  // A URL another environment makes through its own variables (probe KF-1), and without `--env` the
+  // top level's through the top-level ones: refused here as the run that selects it would refuse it.
+  const checkedUrls = new Set(['review', 'agreements'].map((section) => `/${section}/url\n${String(get(get(pass.value, section), 'url'))}`));
+  for (const found of urlsThroughOtherVariables(raw, input.env, input.processEnv)) {
+    if (checkedUrls.has(`${found.pointer}\n${found.value}`)) continue;
+    checkedUrls.add(`${found.pointer}\n${found.value}`);
+    error(found.problem.code, found.problem.message, positions.valueAt(found.pointer), found.problem.hint, found.pointer);
+  }
   for (const o of overrides.values) {
     if (o.key !== 'url') continue;
     const problem = urlProblem(o.value, `environment variable ${o.variable}`);
@@ -420,6 +428,32 @@ function namedOtherEnvironments(raw: Plain, selected: string | undefined): { nam
   return Object.entries(isPlainObject(environments) ? environments : {})
     .filter(([name]) => name !== selected)
     .map(([name, block]) => ({ name, vars: { ...top, ...plainVars(get(block, 'vars')) } }));
+}
+
+/**
+ * The service URLs the runs this one does not make would use, where a `${var.…}` makes them: each
+ * other environment's (its own `url` or the top level's, with its variables), and with an
+ * environment selected the top level's with the top-level variables. One that cannot be resolved
+ * offline (an unset `${env.…}`) is left to the run that selects it.
+ */
+function urlsThroughOtherVariables(raw: Plain, selected: string | undefined, processEnv: Record<string, string | undefined>): { pointer: string; value: string; problem: NonNullable<ReturnType<typeof urlProblem>> }[] {
+  const runs: { name: string | undefined; block: unknown; vars: Record<string, string> }[] = namedOtherEnvironments(raw, selected).map((e) => ({ name: e.name, block: get(get(raw, 'environments'), e.name), vars: e.vars }));
+  if (selected !== undefined) runs.push({ name: undefined, block: undefined, vars: plainVars(get(raw, 'vars')) });
+  const out: { pointer: string; value: string; problem: NonNullable<ReturnType<typeof urlProblem>> }[] = [];
+  for (const run of runs) {
+    for (const section of ['review', 'agreements'] as const) {
+      const own = get(get(run.block, section), 'url');
+      if (run.name !== undefined && own === undefined && overriddenByEnv(raw, run.block, `/${section}/url`)) continue;
+      const pointer = run.name !== undefined && own !== undefined ? `/environments/${escapePointer(run.name)}/${section}/url` : `/${section}/url`;
+      const written = own ?? get(get(raw, section), 'url');
+      if (typeof written !== 'string' || !variablesIn(written).some((name) => name.startsWith('var.'))) continue;
+      const resolved = interpolateString(written, { vars: run.vars, env: processEnv, allowVars: true });
+      if (resolved.problems.length > 0 || resolved.unresolved || !/^https?:\/\//i.test(resolved.value)) continue;
+      const problem = urlProblem(resolved.value, `\`${section}.url\` ${run.name === undefined ? 'without `--env`' : `in environment ${showName(run.name)}`}`);
+      if (problem) out.push({ pointer, value: resolved.value, problem });
+    }
+  }
+  return out;
 }
 
 /** The first variable a setting is written through (\`${var.NAME}\`) that the environment's own \`vars:\` sets, if any. */

@@ -332,6 +332,35 @@ describe('environments', () => {
     }
   });
 
+  it('check the URLs every environment makes through its own variables, as the run that selects it would (probe KF-1)', async () => {
+    const docket = lines(
+      'version: 1',
+      'review: { url: "${var.rurl}" }',
+      'vars: { rurl: "http://127.0.0.1:4010/review" }',
+      'environments:',
+      '  prod:',
+      '    vars: { rurl: "https://me:pw@review.example.com" }',
+      '  dev:',
+      '    review: { url: "${var.devurl}" }',
+      '    vars: { devurl: "https://review.example.com/x?token=1" }',
+      '  later:',
+      '    vars: { rurl: "${env.LATER_URL}" }',
+    );
+    for (const env of [undefined, 'dev', 'prod', 'later']) {
+      const r = await load({ 'docket.yaml': docket }, env ? { env, processEnv: { LATER_URL: 'https://later.example.com' } } : {});
+      const said = r.diagnostics.map((d) => `${brief(d)} ${d.message}`);
+      // The selected environment's is the run's own, said as before; each other one's names its environment.
+      expect(said).toEqual([
+        `docket.yaml:2:16 invalid-url \`review.url\`${env === 'prod' ? '' : ' in environment `prod`'} "https://***@review.example.com" must not contain a user name or password`,
+        `docket.yaml:8:20 invalid-url \`review.url\`${env === 'dev' ? '' : ' in environment `dev`'} "https://review.example.com/x?…" must not have a query or fragment`,
+      ]);
+      expect(said.join('\n')).not.toContain('pw');
+    }
+    // Without --env, the top level's own variables make a URL too.
+    const top = await load({ 'docket.yaml': lines('version: 1', 'review: { url: "${var.rurl}" }', 'vars: { rurl: "http://review.example.com" }', 'environments:', '  prod:', '    vars: { rurl: "https://review.example.com" }') }, { env: 'prod' });
+    expect(top.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['docket.yaml:2:16 insecure-url refusing plain http for `review.url` without `--env` "http://review.example.com": the API key would travel unencrypted']);
+  });
+
   it('check the keys of every environment', async () => {
     const r = await load({ 'docket.yaml': lines('version: 1', 'environments:', '  staging:', '    reviw: {}') });
     expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
