@@ -121,7 +121,9 @@ describe('help and completion', () => {
     };
     expect(offered(['docket', 'pl'])).toContain('plan');
     expect(offered(['docket', '--no-color', 'plan', '--det'])).toContain('--detailed-exitcode');
-    expect(offered(['docket', 'test', 'capture', '--rev'])).toContain('--review:value:_files');
+    // Offered as a value to type, not a file name (probe HR-6).
+    expect(offered(['docket', 'test', 'capture', '--rev'])).toContain('--review:value: ');
+    expect(offered(['docket', 'test', 'capture', '--rev'])).not.toContain('--review:value:_files');
     expect(offered(['docket', 'test', 'capture', '--rev'])).not.toContain('--junit');
     expect(offered(['docket', 'test', ''])).toContain('compadd -- capture');
   });
