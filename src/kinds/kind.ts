@@ -190,7 +190,8 @@ export interface ConfigContext {
 /**
  * Where `docket pull` writes one changed field of a live object: a value at a pointer of the
  * object's own document (`/rules/3` for a rule is the base; `exact`: the field compares scalars by
- * type too, so a number live holds is written as a number where the file quoted it), a data file's
+ * type too, and text with its final line breaks, so a number live holds is written as a number
+ * where the file quoted it, and text as live has it, whatever the file's convention), a data file's
  * new text (named by the document, relative to its folder; `yaml`: a definition, compared so
  * throughout), or why it cannot. `value: undefined` takes the key out of the file; `noneByHand`:
  * no value of a `${…}` holding that key stands for none there (a reference, a number), so a person

@@ -664,8 +664,11 @@ class PullPlanner {
       // Live text is written literally: a `${` typed in the app is no placeholder.
       const current = valueAt(doc, pointer);
       const value = literalPlaceholders(kind.keepWritten?.(field, current, where.value, written) ?? where.value);
-      doc = setAt(doc, pointer, this.styledText(file, index, pointer, current, value), order, this.owned);
-      if ('exact' in where && where.exact) this.editOf(file).exact.add(`${index}\u0000${pointer}`);
+      // A field compared exactly (a definition: parsed YAML, line breaks and all) is written as live has it,
+      // not in the file's convention for a final line break, which would read back as a change (probe KC-1).
+      const exact = 'exact' in where && where.exact === true;
+      doc = setAt(doc, pointer, exact ? value : this.styledText(file, index, pointer, current, value), order, this.owned);
+      if (exact) this.editOf(file).exact.add(`${index}\u0000${pointer}`);
       if ('noneByHand' in where) {
         (o.noneByHand ??= new Set()).add(field);
         // No null stands for none there either: a merge giving the key is written out instead (probe IG-2).

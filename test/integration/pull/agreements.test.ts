@@ -250,6 +250,28 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('writes text in an inline definition with the final line breaks live has, whatever block or quotes the file had: a definition compares them (probe KC-1)', async () => {
+    const inline = (name: string, label: string) => `kind: CustomTemplate\nname: ${name}\ndefinition:\n  title: T\n  sections:\n    - heading: Main\n      fields:\n        note:\n          label: ${label}\n          input: textarea\n`;
+    // The file's label as written, and the text live publishes in its place.
+    const cases: [string, string, string][] = [
+      ['Kept block', '|\n            x', 'two\nlines'],
+      ['Stripped block', '|-\n            x', 'y\n'],
+      ['Quoted', '"q"', 'one\n'],
+      ['Quoted break', '"one line\\n"', 'other'],
+      ['Kept blanks', '|+\n            x\n\n', 'z'],
+      ['Folded', '>\n            x', 'a\nb'],
+    ];
+    const dir = await makeDir({ 'docket.yaml': DOCKET, ...Object.fromEntries(cases.map(([name, label], i) => [`custom-templates/t${i}.yaml`, inline(name, label)])) });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    for (const [name, , live] of cases) await app.publishDefinition(name, `title: T\nsections:\n  - heading: Main\n    fields:\n      note:\n        label: ${JSON.stringify(live)}\n        input: textarea\n`);
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    // Two lines with no final break are a `|-` block, as YAML reads them back.
+    expect(await read(dir, 'custom-templates/t0.yaml')).toBe(inline('Kept block', '|-\n            two\n            lines'));
+    await expectNoChanges(cli, dir);
+  });
+
   it('edits a definition file whose values hold `${` in place: it is published as written, so `${` there is text, not a placeholder (probe HY-6)', async () => {
     const cover = (title: string, label = 'Fee in ${currency}') => `# the cover of our price sheets\ntitle: ${title}   # shown on top\nsections:\n  - heading: Fees\n    fields:\n      fee:\n        label: ${label}   # the currency is filled in by the app\n        input: text\n`;
     const dir = await makeDir({
