@@ -180,7 +180,7 @@ function describeSections(from: Record<string, unknown>, to: Record<string, unkn
       continue;
     }
     const former = renamedTo.get(s.id);
-    if (former) out.push(`~ ${former.label} heading: ${jsonQuoted(headingOf(former))} → ${jsonQuoted(headingOf(s))}`);
+    if (former) out.push(`~ ${former.label} heading: ${jsonQuoted(headingOf(former))} → ${jsonQuoted(headingOf(s))}${accentsNote(headingOf(former), headingOf(s))}`);
     const x = isRecord(old.value) ? old.value : {};
     const y = isRecord(s.value) ? s.value : {};
     const skip = new Set(['heading', 'import', 'fields']);
@@ -281,7 +281,14 @@ function optionsChange(key: string, x: string[], y: string[]): string[] {
   if (added.length === 0 && removed.length === 0) {
     return [`~ field ${key}.options: reordered ${x.map((o) => jsonQuoted(o)).join(', ')} → ${y.map((o) => jsonQuoted(o)).join(', ')}`];
   }
-  return [`~ field ${key}.options: ${[...added, ...removed].join(', ')}`];
+  // `+ "Café", - "Café"` says why it is a change, as a field's text does (probe KC-2).
+  const note = x.length === y.length && x.every((o, i) => o === y[i] || differOnlyInAccents(o, y[i]!)) ? ` (${ACCENTS_ONLY})` : '';
+  return [`~ field ${key}.options: ${[...added, ...removed].join(', ')}${note}`];
+}
+
+/** The note two texts that print alike get, when their accents are encoded otherwise. */
+function accentsNote(x: string, y: string): string {
+  return differOnlyInAccents(x, y) ? ` (${ACCENTS_ONLY})` : '';
 }
 
 /**
@@ -291,7 +298,7 @@ function optionsChange(key: string, x: string[], y: string[]): string[] {
 function valueChange(name: string, x: unknown, y: unknown): string[] {
   if (deepEqual(x, y)) return [];
   // Two texts that print alike say why they are a change, as every other field line of a plan does (probe JH-2).
-  const note = typeof x === 'string' && typeof y === 'string' && differOnlyInAccents(x, y) ? ` (${ACCENTS_ONLY})` : '';
+  const note = typeof x === 'string' && typeof y === 'string' ? accentsNote(x, y) : '';
   if (/^(field|section) /.test(name)) return [`~ ${name}: ${show(x)} → ${show(y)}${note}`];
   if (x === undefined) return [`+ ${name}: ${show(y)}`];
   if (y === undefined) return [`- ${name}: ${show(x)}`];

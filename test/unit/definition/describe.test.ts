@@ -51,6 +51,16 @@ describe('describeDefinitionChange', () => {
     ]);
   });
 
+  it('says so of a section heading and of options that print the same, their accents encoded otherwise (probe KC-2)', () => {
+    const form = (cafe: string) => `title: T\nsections:\n  - heading: "${cafe}"\n    fields:\n      pick: { label: Pick, input: select, options: ["${cafe}", x] }\n`;
+    expect(describeDefinitionChange(form('Caf\u00e9'), form('Cafe\u0301'))).toEqual([
+      '~ section "Caf\u00e9" heading: "Caf\u00e9" → "Cafe\u0301" (no visible difference: the same letters, their accents encoded otherwise)',
+      '~ field pick.options: + "Cafe\u0301", - "Caf\u00e9" (no visible difference: the same letters, their accents encoded otherwise)',
+    ]);
+    // An option really added is said without it.
+    expect(describeDefinitionChange(form('Caf\u00e9'), form('Cafe\u0301').replace(', x]', ', y]'))[1]).toBe('~ field pick.options: + "Cafe\u0301", + "y", - "Caf\u00e9", - "x"');
+  });
+
   it('shows a character that prints as nothing in a key or a value, so a renamed key does not read as the same one', () => {
     const after = BEFORE.replace('old_key:', '"old\u200bkey":');
     expect(describeDefinitionChange(BEFORE, after)).toEqual(['- field sections[2].fields.old_key', '+ field sections[2].fields.old<U+200B>key (text, "Old")']);
