@@ -250,7 +250,23 @@ function lookAlikeNote(was: string, now: string): string {
   if ((leadBefore.includes('\t') || leadAfter.includes('\t')) && rest(before, leadBefore) === rest(after, leadAfter)) {
     return `no visible difference: ${what}the indentation, ${whiteSpace(leadBefore)} before and ${whiteSpace(leadAfter)} now${also}`;
   }
+  // A tab between words against spaces that reach the same tab stop: the lines print alike (probe
+  // KC-3); a tab that prints wider shows. Said by what differs, never the line's text.
+  if ((before.includes('\t') || after.includes('\t')) && tabsExpanded(before.trimEnd()) === tabsExpanded(after.trimEnd())) {
+    return `no visible difference: ${what}tabs against spaces between words${also}`;
+  }
   return '';
+}
+
+/**
+ * The line as a terminal prints it, tabs as spaces to the next 8-column stop. A diff line starts
+ * one column in (after `-`/`+` in markdown, after eight spaces and the sign in a text plan: one
+ * past a stop both ways).
+ */
+function tabsExpanded(text: string): string {
+  let out = '';
+  for (const c of text) out += c === '\t' ? ' '.repeat(8 - ((out.length + 1) % 8)) : c;
+  return out;
 }
 
 /** Whether two lines that compose alike hold their letters encoded otherwise, white space aside. */

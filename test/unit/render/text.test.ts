@@ -35,6 +35,8 @@ describe('renderPlanText', () => {
     expect(diff('x\n\tdsn: admin:hunter2@db.internal?token=SECRET1', 'x\n        dsn: admin:hunter2@db.internal?token=SECRET1').join('\n')).not.toMatch(/no visible difference: .*(hunter2|SECRET1)/);
     // A tab between words prints wider: that shows, and is not noted.
     expect(diff('x\na\tb', 'x\na b').join('\n')).not.toContain('no visible difference');
+    // Unless the spaces reach the tab's stop: the lines then print alike (probe KC-3).
+    expect(diff('ab\tc\nz', 'ab     c\nz')).toEqual(expect.arrayContaining(['        -ab\tc', '        +ab     c', '        \\ no visible difference: only tabs against spaces between words']));
     // A change that shows gets no note: indentation of spaces, a word.
     for (const [before, after] of [['x\n  a', 'x\n    a'], ['x\nACCEPT a', 'x\nACCEPT b ']]) expect(diff(before, after).join('\n')).not.toContain('\\ ');
   });
