@@ -6,7 +6,7 @@
 import { spelledKind } from '../kinds/spelled-kind.js';
 import { composed } from '../util/nfc.js';
 import { didYouMean, didYouMeanBecause, suggest } from '../config/suggest.js';
-import { bashWord, shellWord } from '../util/shell-word.js';
+import { bashWord } from '../util/shell-word.js';
 import { quoteValue, showName, showText } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
@@ -150,7 +150,8 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
       const meant = renamed ? `${t.kind}/${renamed.key}` : spellingSuggestion(t, sameKind, parent);
       const suggestion = renamed ? didYouMeanBecause(meant!, renamed.why) : `${meant === undefined ? '' : didYouMeanBecause(meant)}${moved}`;
       // A name holding what prints as nothing cannot be typed as the message shows it.
-      const typed = meant !== undefined && bashWord(meant) !== shellWord(meant) ? `; type that one in bash or zsh as --target ${bashWord(meant)}` : '';
+      // (Also one of controls a shell word writes escaped anyway, a bidi override: probe KC-5.)
+      const typed = meant !== undefined && bashWord(meant).startsWith("$'") ? `; type that one in bash or zsh as --target ${bashWord(meant)}` : '';
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} ${missing}${suggestion}`, {
         hint: `targets are KIND/NAME with the CLI kind names, e.g. playbook/NAME, rule/PLAYBOOK/RULE or organization${typed}`,
       });

@@ -181,6 +181,11 @@ describe('limitToTargets', () => {
       message: '--target playbook/NDA: no playbook "NDA" is declared or exists live, did you mean "playbook/NDA\\u200b"?',
       hint: "targets are KIND/NAME with the CLI kind names, e.g. playbook/NAME, rule/PLAYBOOK/RULE or organization; type that one in bash or zsh as --target $'playbook/NDA\\xe2\\x80\\x8b'",
     });
+    // Nor a bidi override, which the shell word would write escaped anyway (probe KC-5).
+    const bidi = 'Bidi \u202eFDP.exe\u202c PB';
+    expect(limitToTargets(planOf([], { [`playbook:${bidi}`]: 'pb-1' }), [desiredPlaybook(bidi)], [target('playbook/Bidi FDP.exe PB')], KINDS).diagnostics.errors[0]!.hint).toBe(
+      "targets are KIND/NAME with the CLI kind names, e.g. playbook/NAME, rule/PLAYBOOK/RULE or organization; type that one in bash or zsh as --target $'playbook/Bidi \\xe2\\x80\\xaeFDP.exe\\xe2\\x80\\xac PB'",
+    );
     // A name anyone can type is not spelt out again.
     expect(limitToTargets(planOf([], { 'playbook:NDA 2': 'pb-1' }), [desiredPlaybook('NDA 2')], [target('playbook/NDA')], KINDS).diagnostics.errors[0]!.hint).toBe('targets are KIND/NAME with the CLI kind names, e.g. playbook/NAME, rule/PLAYBOOK/RULE or organization');
   });
