@@ -3,7 +3,7 @@
  * rewrite what a reviewer sees) nor the pull-request comment (mentions, HTML, broken structure).
  */
 
-import { markInvisible } from '../config/quote.js';
+import { codePointOf, markInvisible } from '../config/quote.js';
 import { lineWithoutSecrets } from '../config/url-secrets.js';
 import { CONTROL_CHARS, shownControl, stripControl } from '../util/control-text.js';
 
@@ -62,12 +62,13 @@ function longestBacktickRun(text: string): number {
 }
 
 /**
- * Inline code that shows `text` literally whatever it contains (backticks, HTML, mentions).
- * Newlines become spaces: a line break could start a new block. Not for table cells (`|`).
+ * Inline code that shows `text` literally whatever it contains (backticks, HTML, mentions). A line
+ * break, a tab and every other control character show as `<U+000A>`: a line break could start a
+ * new block, and two names that differ in one would read the same (probe KD-1). Not for table cells (`|`).
  */
 export function codeSpan(text: string): string {
   // What prints as nothing inside a code span is shown (`no<U+200B>te`), as the text report shows it.
-  let body = markInvisible(stripControl(lineWithoutSecrets(text)).replace(/\n/g, ' '));
+  let body = markInvisible(stripControl(lineWithoutSecrets(text).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `<${codePointOf(c)}>`)));
   if (body === '') body = ' ';
   const fence = '`'.repeat(longestBacktickRun(body) + 1);
   // CommonMark strips one space on each side when both are present; pad so edges survive.

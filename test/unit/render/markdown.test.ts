@@ -160,7 +160,7 @@ describe('renderPlanMarkdown', () => {
     expect(out).toContain('- `+` **create** playbook `@acme/legal <script>alert(1)</script>` · `playbooks/x.yaml:1`\n');
     expect(out).toContain('  - `description`: ``"a | b with `code` and @team #12"``\n');
     // A name cannot leave its line.
-    expect(out).toContain('- `+` **create** playbook `sneaky </details> <img src=x onerror=alert(1)>`\n');
+    expect(out).toContain('- `+` **create** playbook `sneaky<U+000A></details><U+000A><img src=x onerror=alert(1)>`\n');
     // Free text is escaped.
     expect(out).toContain('> - ping @&#8203;legal-team about &lt;b&gt;#&#8203;42&lt;/b&gt; \\| now\n');
     // What docket itself writes in backticks in a warning is code; the rest is escaped.

@@ -79,7 +79,9 @@ describe('codeSpan', () => {
   });
 
   it('keeps one line and never comes out empty', () => {
-    expect(codeSpan('a\nb')).toBe('`a b`');
+    // A line break, a tab or a bell shows as what it is: as a space or nothing, two names would read the same (probe KD-1).
+    expect(codeSpan('a\nb')).toBe('`a<U+000A>b`');
+    expect([codeSpan('tab\there'), codeSpan('bell\u0007'), codeSpan('x\u001b[31my')]).toEqual(['`tab<U+0009>here`', '`bell<U+0007>`', '`x<U+001B>[31my`']);
     expect(codeSpan('')).toBe('` `');
   });
 });
