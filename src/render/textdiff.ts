@@ -4,7 +4,7 @@
  * file header, which would only repeat the field name.
  */
 import { structuredPatch } from 'diff';
-import { markInvisible } from '../config/quote.js';
+import { codePointOf, markInvisible } from '../config/quote.js';
 import { stripControl } from './sanitize.js';
 import { formatValue } from './value.js';
 import { ACCENTS_ONLY, composed, differOnlyInAccents } from '../util/nfc.js';
@@ -12,8 +12,9 @@ import { ACCENTS_ONLY, composed, differOnlyInAccents } from '../util/nfc.js';
 /** The text a side contributes: strings as they are, nothing for null, other values as JSON. */
 function sideText(v: unknown): string {
   if (v === null || v === undefined) return '';
-  // A line differing only in a no-break or zero-width space must not show as the same line twice.
-  const text = typeof v === 'string' ? markInvisible(stripControl(v)) : formatValue(v);
+  // A line differing only in a no-break or zero-width space must not show as the same line twice;
+  // nor one differing in a control character, shown as `<U+0007>` rather than dropped (probe KD-2).
+  const text = typeof v === 'string' ? markInvisible(stripControl(v.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `<${codePointOf(c)}>`))) : formatValue(v);
   // Every line gets an end of line, so a last line that gained a successor is not shown as changed.
   return text === '' ? '' : `${text}\n`;
 }

@@ -35,6 +35,9 @@ describe('renderPlanText', () => {
     expect(diff('x\n\tdsn: admin:hunter2@db.internal?token=SECRET1', 'x\n        dsn: admin:hunter2@db.internal?token=SECRET1').join('\n')).not.toMatch(/no visible difference: .*(hunter2|SECRET1)/);
     // A tab between words prints wider: that shows, and is not noted.
     expect(diff('x\na\tb', 'x\na b').join('\n')).not.toContain('no visible difference');
+    // A control character is shown where it is, not dropped: the change would show as no difference (probe KD-2).
+    expect(diff('A\nB', 'A\nB\u0007')).toEqual(expect.arrayContaining(['        -B', '        +B<U+0007>']));
+    expect(diff('bell\u0007 tab\nz', 'bell tab\nz')).toEqual(expect.arrayContaining(['        -bell<U+0007> tab', '        +bell tab']));
     // Unless the spaces reach the tab's stop: the lines then print alike (probe KC-3).
     expect(diff('ab\tc\nz', 'ab     c\nz')).toEqual(expect.arrayContaining(['        -ab\tc', '        +ab     c', '        \\ no visible difference: only tabs against spaces between words']));
     // A change that shows gets no note: indentation of spaces, a word.
