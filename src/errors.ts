@@ -142,6 +142,9 @@ function attemptsSaid(last: number, earlier: readonly number[] | undefined): str
   return ` (${total} attempts; the earlier ones: ${said.join(', ')})`;
 }
 
+/** How many reasons a stale plan's message lists. */
+const STALE_REASONS_LISTED = 20;
+
 /** A saved plan no longer matches the configuration or the live objects it touches. */
 export class StalePlanError extends DocketError {
   readonly stale: string[];
@@ -155,11 +158,11 @@ export class StalePlanError extends DocketError {
     const { approved = false, again, hint } = options;
     // Each reason once: two checks may find the same edit of a plan file (probe HU-1).
     const stale = [...new Set(reasons)];
+    // The first twenty, then how many more: a plan of 200 creates stopped half-way gave 99 lines (probe KD-4).
+    const listed = [...stale.slice(0, STALE_REASONS_LISTED).map((s) => `  - ${s}`), ...(stale.length > STALE_REASONS_LISTED ? [`  - … and ${stale.length - STALE_REASONS_LISTED} more`] : [])].join('\n');
     super(
       'stale-plan',
-      approved
-        ? `the plan changed live while it waited for your yes; nothing was changed:\n${stale.map((s) => `  - ${s}`).join('\n')}`
-        : `the saved plan is stale:\n${stale.map((s) => `  - ${s}`).join('\n')}`,
+      approved ? `the plan changed live while it waited for your yes; nothing was changed:\n${listed}` : `the saved plan is stale:\n${listed}`,
       hint ??
         (approved
           ? `run \`${again}\` again to see the plan as things are now`

@@ -364,6 +364,14 @@ describe('a stale plan\'s reasons', () => {
     const error = new StalePlanError(found, { again: 'docket plan --out plan.json' });
     expect([error.stale, error.message]).toEqual([[reason], `the saved plan is stale:\n  - ${reason}`]);
   });
+
+  it('lists the first twenty, then how many more: 99 creates now live read as 99 lines (probe KD-4)', () => {
+    const reasons = Array.from({ length: 99 }, (_, i) => `playbook "P${i}" now exists live, so creating it would duplicate it`);
+    const error = new StalePlanError(reasons, { again: 'docket plan --out plan.json' });
+    const lines = error.message.split('\n');
+    expect([lines.length, lines[20], lines[21]]).toEqual([22, '  - playbook "P19" now exists live, so creating it would duplicate it', '  - … and 79 more']);
+    expect(error.stale).toHaveLength(99);
+  });
 });
 
 describe('editedChanges', () => {
