@@ -35,6 +35,11 @@ export interface StaleCheck {
    * docket.lock.json no longer records, which now reads as a bare id (said as its own reason).
    */
   uncomparable?: ReadonlySet<string>;
+  /**
+   * Uploads (\`kind:key\`) docket.lock.json no longer records: the service cannot list them, so
+   * they read as not live, which is not what happened (said as its own reason; probe KD-3).
+   */
+  unrecorded?: ReadonlySet<string>;
 }
 
 /**
@@ -140,7 +145,8 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
         if (!said.has(`${c.kind}:${c.liveId}`)) reasons.push(reason);
         said.add(`${c.kind}:${c.liveId}`);
       };
-      if (!live) once(c.action !== 'rename' && heldBy(c).length > 0 ? `${label} was replaced since the plan (another object of that name is live now)` : `${label} no longer exists live`);
+      if (!live && now.unrecorded?.has(refKey(c.kind, c.key))) said.add(`${c.kind}:${c.liveId}`);
+      else if (!live) once(c.action !== 'rename' && heldBy(c).length > 0 ? `${label} was replaced since the plan (another object of that name is live now)` : `${label} no longer exists live`);
       // With the configuration changed too (an `ignore_fields` no candidate covers), what was fingerprinted is not known for sure.
       else if (c.fingerprint !== null && !now.uncomparable?.has(refKey(c.kind, c.key)) && !fingerprintHolds(live, c)) once(configChanged ? `${label} may have changed live since the plan (the configuration changed too, so docket cannot tell)` : `${label} changed live since the plan`);
       // Another object given the new name since: renaming onto it (or uploading it again under it) would make two of that name.
@@ -284,7 +290,7 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
   const naming = new Set(lost.keys());
   // By what the files name (a change's own refs are only those of the fields it sends).
   const uncomparable = new Set(naming.size === 0 ? [] : input.desired.filter((d) => d.refs.some((r) => naming.has(refKey(r.kind, r.key)))).map((d) => refKey(d.kind, d.key)));
-  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, checked, checkedBefore, read: new Set(read.map((k) => k.name)), uncomparable }), ...unconfirmedSincePlan(plan, uncertain), ...landingSincePlan(plan, input.landing ?? new Map(), input.desired), ...lost.values()];
+  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, checked, checkedBefore, read: new Set(read.map((k) => k.name)), uncomparable, unrecorded: naming }), ...unconfirmedSincePlan(plan, uncertain), ...landingSincePlan(plan, input.landing ?? new Map(), input.desired), ...lost.values()];
   // Worth comparing only against the configuration the plan was made from.
   return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds), ...removalsOfDeclared(plan, input.desired, live)] : reasons;
 }

@@ -30,6 +30,10 @@ const NOW: StaleCheck = { configDigest: 'digest', target: { emulator: true }, li
 describe('staleReasons', () => {
   it('finds nothing when the configuration, the target and the touched objects are as planned', () => {
     expect(staleReasons(plan(), NOW)).toEqual([]);
+    // An upload the lock no longer records reads as not live, which it is: said by its own reason, not as gone (probe KD-3).
+    const exhibit = planOf([{ ...change('update', 'attachment', 'Exhibit', { liveId: 'att-1' }), fingerprint: 'f' }], { 'attachment:Exhibit': 'att-1' });
+    expect(staleReasons(exhibit, NOW)).toEqual(['attachment "Exhibit" no longer exists live']);
+    expect(staleReasons(exhibit, { ...NOW, unrecorded: new Set(['attachment:Exhibit']) })).toEqual([]);
   });
 
   it('says the name a plan creates is taken when the object it archives was renamed onto it in the app (probe GV)', () => {
