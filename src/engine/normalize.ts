@@ -2,6 +2,7 @@
  * The normalisation the services apply, so a configuration that was just applied plans to zero
  * changes (DESIGN "No phantom diffs"). Kinds call these on both desired and live values.
  */
+import { domainToASCII } from 'node:url';
 import { showJson } from '../config/quote.js';
 import { composed } from '../util/nfc.js';
 import { isPlainObject } from '../util/plain.js';
@@ -60,7 +61,13 @@ export function lineText(text: string): string {
 /** E-mails compare case-insensitively. */
 export function normEmail(value: unknown): string | null {
   if (value === undefined || value === null || value === '') return null;
-  return String(value).trim().toLowerCase();
+  const email = String(value).trim().toLowerCase();
+  // A domain of other letters as a URL spells it (`bücher.example` as `xn--bcher-kva.example`), the
+  // form validate asks the files for: one mailbox either way, not a second user (probe KE-1).
+  const at = email.lastIndexOf('@');
+  if (at < 0 || !/[^\x00-\x7f]/.test(email.slice(at + 1))) return email;
+  const ascii = domainToASCII(email.slice(at + 1));
+  return ascii === '' ? email : `${email.slice(0, at + 1)}${ascii}`;
 }
 
 /**

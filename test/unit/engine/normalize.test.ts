@@ -52,6 +52,14 @@ describe('normEmail', () => {
     expect(sameValue(normEmail('BOB@acme.example'), normEmail('bob@Acme.Example'))).toBe(true);
   });
 
+  it('reads a domain of other letters as a URL spells it, the form validate asks the files for: one mailbox, not two users (probe KE-1)', () => {
+    expect(normEmail('Uni@B\u00fccher.example')).toBe('uni@xn--bcher-kva.example');
+    expect(normEmail('uni@xn--bcher-kva.example')).toBe('uni@xn--bcher-kva.example');
+    // A local part of other letters stays as it is; a domain the mapping refuses too.
+    expect(normEmail('J\u00f6rg@acme.example')).toBe('j\u00f6rg@acme.example');
+    expect(normEmail('a@b\u00fc\u0000x.example')).toBe('a@b\u00fc\u0000x.example');
+  });
+
   it('trims surrounding whitespace', () => {
     expect(normEmail('  alice@acme.example ')).toBe('alice@acme.example');
   });
