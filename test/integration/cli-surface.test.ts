@@ -119,6 +119,17 @@ describe('help and completion', () => {
       const line = `${stubs}\n${zsh}\nwords=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; _docket`;
       return execFileSync('zsh', ['-f', '-c', line], { encoding: 'utf8' });
     };
+    // _arguments is given the words from the command on, the command first: given `docket` first,
+    // it reads the command's name as an argument the command does not take, and offers nothing (probe KH-1).
+    const seen = (words: string[]): string => {
+      const stubs = `compdef() { :; }; _arguments() { print -r -- "words=\${words[*]} current=$CURRENT"; }; compadd() { :; }`;
+      return execFileSync('zsh', ['-f', '-c', `${stubs}\n${zsh}\nwords=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; _docket`], { encoding: 'utf8' }).trim();
+    };
+    expect(seen(['docket', 'plan', '--detailed-e'])).toBe('words=plan --detailed-e current=2');
+    expect(seen(['docket', '--no-color', '-C', 'x', 'drift', '--kind', 'custom-te'])).toBe('words=drift --kind custom-te current=3');
+    expect(seen(['docket', 'test', '-C', 'x', 'capture', '--rev'])).toBe('words=capture --rev current=2');
+    // A flag given more than once (--target, --kind) is offered again.
+    expect(offered(['docket', 'apply', '--target', 'x', '--tar'])).toContain('*--target:value: ');
     expect(offered(['docket', 'pl'])).toContain('plan');
     expect(offered(['docket', '--no-color', 'plan', '--det'])).toContain('--detailed-exitcode');
     // Offered as a value to type, not a file name (probe HR-6).

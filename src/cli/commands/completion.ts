@@ -28,6 +28,8 @@ interface CommandWords {
   flags: string[];
   /** Flags that take a value, with the values when they are a fixed list. */
   valued: FlagWords[];
+  /** Flags that may be given more than once (`--target`, `--kind`): zsh offers them again. */
+  repeatable: string[];
   /** Words that may follow the command: its subcommands, or the values of its argument. */
   words: string[];
   /** What its arguments name on disk (`init [DIR]`: folders; `show <PLAN.json>`: files); none: it takes no file names (probe IZ-1). */
@@ -64,6 +66,8 @@ function wordsOf(program: Command): CommandWords[] {
           const path = values ? undefined : pathOf(o.flags);
           return { names: [o.short, o.long].filter((f): f is string => Boolean(f)), ...(values ? { values } : {}), ...(path ? { path } : {}) };
         }),
+      // Told by the list they start as (their parser is wrapped by the check of flag values by now).
+      repeatable: options.filter((o) => Array.isArray(o.defaultValue)).flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f))),
       words: c.name() === 'completion' ? [...SHELLS] : c.commands.map((sub) => sub.name()),
       ...operandOf(c),
     };
@@ -155,7 +159,8 @@ export function zshScript(commands: CommandWords[]): string {
   const spec = (c: CommandWords, flag: string): string => {
     const valued = c.valued.find((f) => f.names.includes(flag));
     if (!valued) return `'${flag}'`;
-    return `'${flag}:value:${valued.values ? `(${valued.values.join(' ')})` : valued.path === 'dir' ? '_files -/' : valued.path === 'file' ? '_files' : ' '}'`;
+    const again = c.repeatable.includes(flag) ? '*' : '';
+    return `'${again}${flag}:value:${valued.values ? `(${valued.values.join(' ')})` : valued.path === 'dir' ? '_files -/' : valued.path === 'file' ? '_files' : ' '}'`;
   };
   // `completion` takes a shell; `test` test files or `capture`; `init` a folder; a command with no arguments none (no spec).
   const operand = (c: CommandWords): string => {
@@ -174,10 +179,11 @@ _docket() {
   local cmd="" i
   # The command is the first of its names on the line: common flags may come before it, and the
   # value of one is skipped.
+  local at
   for ((i = 2; i < CURRENT; i++)); do
     case "\${words[i]}" in
       ${VALUED_BEFORE_COMMAND}) ((i++)) ;;
-      ${top.join('|')}) cmd="\${words[i]}"; break ;;
+      ${top.join('|')}) cmd="\${words[i]}"; at=$i; break ;;
     esac
   done
   if [[ -z "$cmd" ]]; then
@@ -192,9 +198,13 @@ _docket() {
   for ((i = i + 1; i < CURRENT; i++)); do
     case "$cmd \${words[i]}" in
       ${skipped.length > 0 ? skipped.join('|') : '"-"'}) ((i++)) ;;
-      ${subs.length > 0 ? subs.join('|') : '"-"'}) cmd="$cmd \${words[i]}"; break ;;
+      ${subs.length > 0 ? subs.join('|') : '"-"'}) cmd="$cmd \${words[i]}"; at=$i; break ;;
     esac
   done
+  # _arguments reads words[1] as the command and the rest as its flags: from the command on only,
+  # or the command's own name is an argument it does not take, and nothing is offered (probe KH-1).
+  words=("\${(@)words[at,-1]}")
+  (( CURRENT -= at - 1 ))
   case "$cmd" in
 ${cases}
   esac
