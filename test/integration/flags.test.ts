@@ -378,6 +378,18 @@ describe('flag values', () => {
     expect(out.stderr).toContain(`--out ${dir} is a directory`);
   });
 
+  it('test capture refuses docket test\'s run flags before the review is read: taken and ignored, --replay-only read as in force (probe KH-2)', async () => {
+    const out = join(dir, 'tests', 'c.test.yaml');
+    for (const [args, named] of [[['--replay-only'], '--replay-only'], [['--junit', join(dir, 'j.xml'), '-o', 'markdown'], '--output, --junit']] as const) {
+      for (const at of ['after', 'before'] as const) {
+        const capture = ['capture', '-C', dir, '--emulator', '--review', 'r1', '--out', out];
+        const r = await run(['test', ...(at === 'before' ? [...args, ...capture] : [...capture, ...args])]);
+        expect([r.code, r.stderr.split('\n')[0]]).toEqual([1, `Error: ${named}: ${named.includes(',') ? 'flags' : 'a flag'} of \`docket test\`, which \`docket test capture\` does not take`]);
+      }
+    }
+    expect(existsSync(join(dir, 'j.xml'))).toBe(false);
+  });
+
   it('apply --timeout 600h is a long budget, not one that runs out at once (setTimeout overflows past 24.8 days)', async () => {
     const fresh = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     const r = await run(['apply', '-C', fresh, '--emulator', '--auto-approve', '-q', '--timeout', '600h']);

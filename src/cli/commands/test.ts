@@ -554,6 +554,20 @@ async function readContract(cwd: string, file: string): Promise<Buffer> {
   }
 }
 
+/** What capture takes of `docket test`'s flags, by their attribute names: the place and the output flags. */
+const CAPTURE_TAKES = new Set(['dir', 'env', 'emulator', 'quiet', 'verbose', 'color']);
+
+/**
+ * A run flag of `docket test` given to capture (`--replay-only`, `--junit F`) is refused before
+ * anything is read: taken and ignored, it read as in force, and capture still asked the service (probe KH-2).
+ */
+function refuseRunFlags(test: Command | null): void {
+  const given = (test?.options ?? []).filter((o) => !CAPTURE_TAKES.has(o.attributeName()) && test!.getOptionValueSource(o.attributeName()) === 'cli');
+  if (given.length === 0) return;
+  const names = given.map((o) => o.long ?? o.short ?? o.flags);
+  throw new UsageError(`${names.join(', ')}: ${names.length === 1 ? 'a flag' : 'flags'} of \`docket test\`, which \`docket test capture\` does not take`, 'capture takes its own flags and, of docket test\'s, -C DIR, --env E, --emulator, -q, -v and --no-color (docket test capture --help)');
+}
+
 function captureCommand(io: Io, setExit: (code: number) => void): Command {
   // -C, --env, --emulator and the output flags are the parent's (`docket test capture -C DIR …`).
   return new Command('capture')
@@ -565,6 +579,7 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--contract <FILE>', 'a local copy of the contract, when the service does not give its sha256 (only its digest is read)')
     .addHelpText('after', '\nAlso takes docket test\'s -C DIR, --env E and --emulator, and the common options (-q, -v, --no-color):\n  docket test capture -C DIR --emulator --review ID --out tests/nda.test.yaml')
     .action(async (own: Omit<CaptureFlags, keyof CommonOptions>, command: Command) => {
+      refuseRunFlags(command.parent);
       const opts = { ...(command.parent?.opts() as CommonOptions & { emulator?: boolean }), ...own } as CaptureFlags;
       // All before the review is read: a case that cannot be written is not worth fetching.
       // Sent as one path segment: `.` and `..` would reach the list of reviews or the organization.
