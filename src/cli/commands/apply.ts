@@ -74,7 +74,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--prune', pruneHelp())
     .option('--force', 'apply even when removals exceed safety.max_delete_fraction')
     .option('--adopt-files', 'record files the plan cannot compare (no docket.lock.json entry) as live, without uploading')
-    .option('--retry-uncertain', 'upload again files an interrupted apply may or may not have uploaded (attachments, Word terms)')
+    .option('--retry-uncertain', 'send again what an interrupted apply may or may not have made: uploads, creates, invitations, publishes')
     .addOption(new Option('--timeout <DURATION>', 'time budget for the whole apply, not counting the approval prompt').argParser(parseTimeBudget).default(APPLY_TIMEOUT_MS, '10m'))
     .addOption(lockTimeoutOption())
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')

@@ -44,7 +44,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--target <KIND/NAME>', 'limit the plan to a resource and what it needs (repeatable)', collect, [])
     .option('--prune', pruneHelp())
     .option('--detailed-exitcode', 'exit 2 when the plan has changes (0: none, 1: error)')
-    .option('--retry-uncertain', 'plan to upload again files an interrupted apply may or may not have uploaded (attachments, Word terms)')
+    .option('--retry-uncertain', 'plan to send again what an interrupted apply may or may not have made: uploads, creates, invitations, publishes')
     .addOption(timeoutOption(READ_TIMEOUT_MS))
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .addOption(annotationsOption())
@@ -92,7 +92,7 @@ async function savePlan(path: string, label: string, json: Iterable<string>, int
 
 /** `--timeout`: the whole command's budget for talking to the services. */
 export function timeoutOption(defaultMs: number): Option {
-  return new Option('--timeout <DURATION>', 'time budget for all requests of the command (like 90s, 10m)').argParser(parseTimeBudget).default(defaultMs, formatDuration(defaultMs));
+  return new Option('--timeout <DURATION>', 'time budget of the whole command from its start, reading the files included (like 90s, 10m)').argParser(parseTimeBudget).default(defaultMs, formatDuration(defaultMs));
 }
 
 /**
