@@ -144,8 +144,11 @@ export class EmulatorStore {
       const file = options.stateFile;
       // `state/`, `dir/.` and `dir/..` name folders: every write's rename onto one failed, and nothing was ever saved.
       if (namesFolder(file)) {
-        throw file.endsWith('/')
-          ? new StateFileError(file, `${file} names a folder (it ends in /), not a state file`, `name the file without the trailing /: ${file.replace(/\/+$/, '')}`)
+        // Without the slash it is still a folder when one is there: a file inside it is the way out (probe KH-5).
+        const bare = file.replace(/\/+$/, '');
+        const folderThere = await stat(bare).then((st) => st.isDirectory(), () => false);
+        throw file.endsWith('/') && !folderThere
+          ? new StateFileError(file, `${file} names a folder (it ends in /), not a state file`, `name the file without the trailing /: ${bare}`)
           : new StateFileError(file, `${file} names a folder, not a state file`, `name a file inside it, such as ${path.join(file, 'emulator.json')}`);
       }
       // Made below a configuration, a .yaml file (named so, or reached through a link) would be read by every later run as a resource.

@@ -304,6 +304,9 @@ describe('emulator start-up problems are user errors', () => {
     const folder = await runCli(['emulator', '--port', '0', '--state', join(dir, 'st', 'y.json') + '/']);
     expect([folder.code, folder.stderr]).toEqual([1, expect.stringContaining('names a folder (it ends in /), not a state file')]);
     expect(folder.stderr).toContain(`hint: name the file without the trailing /: ${join(dir, 'st', 'y.json')}\n`);
+    // A folder that is there with the slash taken off still is one: a file inside it is the way out (probe KH-5).
+    const there = await runCli(['emulator', '--port', '0', '--state', `${dir}/`]);
+    expect([there.code, there.stderr]).toEqual([1, expect.stringContaining(`hint: name a file inside it, such as ${join(dir, 'emulator.json')}\n`)]);
     for (const dots of ['.', '..']) {
       const named = `${join(dir, 'st', 'new')}/${dots}`;
       const refused = await runCli(['emulator', '--port', '0', '--state', named]);
