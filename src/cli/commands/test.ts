@@ -584,7 +584,9 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
       // All before the review is read: a case that cannot be written is not worth fetching.
       // Sent as one path segment: `.` and `..` would reach the list of reviews or the organization.
       requireValue('--review', opts.review, 'a review id', 'the id of the review to capture, as the app or `docket test -o json` shows it', true);
-      for (const [flag, value] of [['--name', opts.name], ['--playbook', opts.playbook], ['--contract', opts.contract]] as const) requireValue(flag, value, 'a value', `leave ${flag} out for its default`);
+      for (const [flag, value] of [['--name', opts.name], ['--playbook', opts.playbook]] as const) requireValue(flag, value, 'a value', `leave ${flag} out for its default`);
+      // It has no default: left out, the service gives the contract's digest (probe KH-6).
+      requireValue('--contract', opts.contract, 'a file', 'name the local copy of the contract, or leave --contract out when the service gives its sha256');
       const out = await checkOutputFile(captureBase(io.cwd, opts.dir, opts.out), opts.out, '--out', 'tests/captured.test.yaml');
       // Any other name would be read as a resource file, which every later command refuses.
       if (!isTestFile(opts.out)) throw new UsageError(`--out ${quoteValue(opts.out)} is not a test file: docket reads *.test.yaml files as tests`, `name it ${JSON.stringify(opts.out.replace(/(\.ya?ml)?$/i, '.test.yaml'))}`);
