@@ -177,7 +177,9 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
         clients.push(client);
         review = new ReviewApi(client, {
           ...(organizationId ? { organizationId } : {}),
-          pathStyle: project.review.path_style ?? 'auto',
+          // The real service's routes, not the built-in emulator's: an exported flat service's
+          // configuration still plans against --emulator (probe KJ-1).
+          pathStyle: options.emulator ? 'auto' : (project.review.path_style ?? 'auto'),
           onLocated: (w) => options.logger.debug(`review service: ${w.style} paths (${w.style === 'nested' ? '/v1/organizations/{id}/…' : '/v1/…'}), organization ${w.organizationId}`),
         });
       }
