@@ -390,6 +390,14 @@ describe('flag values', () => {
     expect(existsSync(join(dir, 'j.xml'))).toBe(false);
   });
 
+  it('--emulator lays out its own routes: review.path_style, the real service\'s, does not stop a plan or apply there (probe KJ-1)', async () => {
+    const flat = await makeDir({ 'docket.yaml': 'version: 1\nreview:\n  path_style: flat\n', 'playbooks/nda.yaml': NDA });
+    const planned = await run(['plan', '-C', flat, '--emulator', '-q']);
+    expect([planned.code, planned.stderr, planned.stdout]).toEqual([0, '', expect.stringContaining('+ create playbook "Inbound NDA"')]);
+    expect((await run(['apply', '-C', flat, '--emulator', '--auto-approve', '-q'])).code).toBe(0);
+    expect((await run(['plan', '-C', flat, '--emulator', '-q'])).stdout).toContain('No changes.');
+  });
+
   it('apply --timeout 600h is a long budget, not one that runs out at once (setTimeout overflows past 24.8 days)', async () => {
     const fresh = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     const r = await run(['apply', '-C', fresh, '--emulator', '--auto-approve', '-q', '--timeout', '600h']);
