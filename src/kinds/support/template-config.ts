@@ -184,11 +184,17 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
   const props = schema.properties ?? {};
   const order = keyOrder(schema, Object.keys(live));
   const out: Plain = {};
+  const noneLive: [string, unknown][] = [];
   for (const key of order) {
     if (!Object.hasOwn(live, key)) continue;
     const value = live[key];
-    if (isBlankText(value)) continue;
     const prop = props[key];
+    if (isBlankText(value)) {
+      // None where the type documents a default: a file cannot say none, and left out, an apply of the
+      // export elsewhere gives the default; said, not dropped unseen (probe KJ-2).
+      if (where === '' && prop && prop.default !== undefined && prop.default !== null && prop.default !== '' && !isForbidden(prop) && !skip(key, value)) noneLive.push([key, prop.default]);
+      continue;
+    }
     if (!prop) {
       if (matchesPattern(key, schema.patternProperties)) out[key] = mapAttachmentIds(key, value, ctx);
       else if (!skip(key, value)) notes.push(`\`${where}${key}\` is not a parameter docket knows for this type; not exported`);
@@ -217,7 +223,7 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
     }
     out[key] = mapAttachmentIds(key, value, ctx);
   }
-  if (Object.keys(out).length === 0) return { notes };
+  if (Object.keys(out).length === 0) return { notes: [...notes, ...noneNotes(noneLive, out, [])] };
 
   const problems: string[] = [];
   restoreConditional(out, live, schema, ctx, problems);
@@ -233,7 +239,15 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
     return { notes };
   }
   notes.push(...problems.map((p) => `${p}; plan will report it until the file says what to use`));
+  notes.push(...noneNotes(noneLive, out, problems));
   return { value: ordered(out, order), notes };
+}
+
+/** The parameters left out as holding none live, but one written back or said as required otherwise. */
+function noneNotes(noneLive: readonly [string, unknown][], out: Plain, problems: readonly string[]): string[] {
+  return noneLive
+    .filter(([key]) => !Object.hasOwn(out, key) && !problems.some((p) => p.includes(`\`${key}\``)))
+    .map(([key, fallback]) => `\`${key}\` holds no value on the service, which a file cannot write; not exported (applied elsewhere, it takes the type's default, ${JSON.stringify(fallback)})`);
 }
 
 /** The type as the Template kind reads it (however the service spells it). */

@@ -56,6 +56,16 @@ describe('templateDocument: dropping defaults', () => {
     expect(written).toEqual([...written].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
   });
 
+  it('says a parameter that holds none where its type documents a default: a file cannot say none, and an apply elsewhere gives the default (probe KJ-2)', () => {
+    const result = doc(live('NDA', { term: null, effective_date_type: null, negotiations_allowed: false, governing_law_country: null }));
+    expect(result.doc.parameters).toEqual({ negotiations_allowed: false });
+    expect(result.notes).toEqual([
+      // In the schema's order.
+      '`term` holds no value on the service, which a file cannot write; not exported (applied elsewhere, it takes the type\'s default, 1)',
+      '`effective_date_type` holds no value on the service, which a file cannot write; not exported (applied elsewhere, it takes the type\'s default, "signature")',
+    ]);
+  });
+
   it('keeps parameters whose type the docs do not give (no documented default), but not an empty text or false', () => {
     const result = doc(live('PSA', { provider: 'Acme Consulting', customer_description: '', include_increased_claims_indemnification_obligation: false }));
     expect(result.doc.parameters).toEqual({ provider: 'Acme Consulting' });
