@@ -99,6 +99,8 @@ interface Candidates {
   byChildren: Map<string, LiveResource[]>;
   /** Live objects by their names as they show (lookAlike), built when first asked for. */
   byShown?: Map<string, LiveResource[]>;
+  /** Live objects by nameSkeleton, built when first asked for (only past MAX_NAME_CANDIDATES). */
+  bySkeleton?: SkeletonIndex;
   records: SyncState['byId'] | undefined;
 }
 
@@ -150,11 +152,67 @@ function lookLike(d: DesiredResource, kind: KindMeta, sorts: ReadonlySet<string>
   if (recorded) return { live: recorded, why: 'the same content when docket last synced it' };
   const siblings = children.length > 0 ? free(c.byChildren.get(digest([...children].sort()))) : undefined;
   if (siblings) return { live: siblings, why: `the same ${children.length === 1 ? 'child' : 'children'}` };
-  if (c.all.length > MAX_NAME_CANDIDATES) return undefined;
+  // Past that many, by an index: a name alike but for letter case, spaces and punctuation, or one
+  // letter more, less or other (a mass rename of a prefix's separator, `CON` to `CONN`); comparing
+  // every name with every other took seconds, so none was looked for (probe KG-1).
+  if (c.all.length > MAX_NAME_CANDIDATES) {
+    const alike = closeBySkeleton((c.bySkeleton ??= skeletonIndex(c.all)), nameSkeleton(d.name), free);
+    return alike ? { live: alike, why: 'a close name' } : undefined;
+  }
   const names = c.all.filter((l) => !taken.has(l.id)).map((l) => l.name);
   const close = suggest(d.name, names);
   const byName = close === undefined ? undefined : c.all.find((l) => l.name === close && !taken.has(l.id));
   return byName ? { live: byName, why: 'a close name' } : undefined;
+}
+
+/** A name in lower case with only its letters and digits: `Multi 0001` and `multi-0001` are one. */
+function nameSkeleton(name: string): string {
+  return name.normalize('NFC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+interface SkeletonIndex {
+  /** Skeleton → live objects. */
+  exact: Map<string, LiveResource[]>;
+  /** Each skeleton with one of its letters taken out → live objects (one edit apart is then two look-ups). */
+  lessOne: Map<string, LiveResource[]>;
+}
+
+/** Skeletons longer than this are found only as they are: their one-letter-less forms would cost memory for little. */
+const LONGEST_EDITED_SKELETON = 64;
+
+function skeletonIndex(all: readonly LiveResource[]): SkeletonIndex {
+  const index: SkeletonIndex = { exact: new Map(), lessOne: new Map() };
+  for (const l of all) {
+    const skeleton = nameSkeleton(l.name);
+    if (skeleton === '') continue;
+    addTo(index.exact, skeleton, l);
+    if (skeleton.length <= LONGEST_EDITED_SKELETON) for (const less of lessOneLetter(skeleton)) addTo(index.lessOne, less, l);
+  }
+  return index;
+}
+
+/** The text with each one of its letters taken out, each form once. */
+function lessOneLetter(text: string): Set<string> {
+  const letters = [...text];
+  return new Set(letters.map((_, i) => [...letters.slice(0, i), ...letters.slice(i + 1)].join('')));
+}
+
+/**
+ * A live object whose skeleton is `wanted`'s or one edit from it (a letter more, less or other),
+ * as suggest() takes one edit: not for names of fewer than three letters.
+ */
+function closeBySkeleton(index: SkeletonIndex, wanted: string, free: (list: LiveResource[] | undefined) => LiveResource | undefined): LiveResource | undefined {
+  if (wanted === '') return undefined;
+  const same = free(index.exact.get(wanted));
+  if (same || wanted.length > LONGEST_EDITED_SKELETON) return same;
+  const longer = wanted.length >= 2 ? free(index.lessOne.get(wanted)) : undefined;
+  if (longer) return longer;
+  if (wanted.length < 3) return undefined;
+  for (const less of lessOneLetter(wanted)) {
+    const found = free(index.exact.get(less)) ?? free(index.lessOne.get(less));
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function shownIndex(all: readonly LiveResource[]): Map<string, LiveResource[]> {

@@ -38,6 +38,18 @@ describe('plan hints', () => {
     );
   });
 
+  it('finds a close name among more than 500 undeclared live objects too, by an index: a mass rename of a separator, a letter added (probe KG-1)', () => {
+    const live = Array.from({ length: 2000 }, (_, i) => livePlaybook(`pb-${i}`, `Multi ${String(i).padStart(4, '0')}`));
+    live.push(livePlaybook('pb-con', 'CON'), livePlaybook('pb-ab', 'AB'));
+    const renamed = Array.from({ length: 600 }, (_, i) => desiredPlaybook(`Multi-${String(i).padStart(4, '0')}`));
+    const hints = warnings([...renamed, desiredPlaybook('CONN'), desiredPlaybook('Zeta'), desiredPlaybook('A')], live);
+    expect(hints).toHaveLength(601);
+    expect(hints[0]).toBe('playbook "Multi-0000" (playbooks/nda.yaml:1) looks like a rename of the live playbook "Multi 0000" (a close name), but the plan creates "Multi-0000" beside it: if it was renamed, add `renamed_from: [Multi 0000]`');
+    expect(hints).toContain('playbook "CONN" (playbooks/nda.yaml:1) looks like a rename of the live playbook "CON" (a close name), but the plan creates "CONN" beside it: if it was renamed, add `renamed_from: [CON]`');
+    // No name is close to "Zeta"; a one-letter name is no typo of a two-letter one, as suggestions take it.
+    expect(hints.some((h) => h.startsWith('playbook "Zeta"') || h.startsWith('playbook "A"'))).toBe(false);
+  });
+
   it('writes a former name holding `${` as the files write it, `$${`, so the renamed_from it offers validates (probe HY-3)', () => {
     const hints = warnings(
       [desiredPlaybook('NDA'), desiredRule('NDA', 'Fee', { actions: 'ACCEPT 2 years' })],
