@@ -235,7 +235,8 @@ describe('docket test when answers are lost', () => {
     const dir = await example();
     await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/review/v1/organizations/:org/reviews/:review', status: 'hang', count: 100 }) });
     try {
-      const r = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache', '--timeout', '1s'], { env: emu().env });
+      // Long enough to reach the review on a loaded machine (1s ran out before it there: probe KK-1); the hang spends the rest.
+      const r = await runCli(['test', '-C', dir, '--target', NDA, '--no-cache', '--timeout', '3s'], { env: emu().env });
       expect(r.code).toBe(1);
       expect(r.stdout).toContain('ERROR a standard NDA raises no flag');
       expect(r.stdout).not.toContain('could not archive');
