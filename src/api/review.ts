@@ -128,8 +128,10 @@ export class ReviewApi {
     });
   }
 
-  async updateOrganization(body: Partial<Pick<OrganizationAttrs, 'name' | 'default_reviewer_id'>>): Promise<void> {
-    await this.locator.run((w) => this.client.request({ method: 'PATCH', path: w.organizationPath, body, operation: 'update organization' }));
+  /** The organization as the service answers the write, when it answers with one. */
+  async updateOrganization(body: Partial<Pick<OrganizationAttrs, 'name' | 'default_reviewer_id'>>): Promise<Partial<OrganizationAttrs> | undefined> {
+    const res = await this.locator.run((w) => this.client.request<One<OrganizationAttrs> | undefined>({ method: 'PATCH', path: w.organizationPath, body, operation: 'update organization' }));
+    return res?.data?.attributes;
   }
 
   /**

@@ -7,6 +7,7 @@ import { composed } from '../util/nfc.js';
 import type { ServiceName } from '../api/types.js';
 import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types.js';
 import { liveText, normEmail, normName, normText } from '../engine/normalize.js';
+import { quoteValue } from '../config/quote.js';
 import { numberAsText } from '../config/written-number.js';
 import { documentLines } from '../config/source-lines.js';
 import { isPlainObject } from '../util/plain.js';
@@ -215,8 +216,15 @@ export const organizationKind: KindModule<'organization'> = {
       else if (f.field.startsWith('agreements.')) agreements[f.field.slice('agreements.'.length)] = f.after;
     }
     if (Object.keys(review).length > 0) {
-      await ctx.services.review().updateOrganization(review);
+      const answer = await ctx.services.review().updateOrganization(review);
       ctx.registerWritten?.('organization', change.key, change.fields.filter((f) => f.field.startsWith('review.')).map((f) => f.field));
+      const wanted = change.fields.find((f) => f.field === 'review.default_reviewer')?.after;
+      const made = answer?.default_reviewer_email;
+      // The id sent was another person's (a Member's `id:` pinned to the wrong user, where no users
+      // list can check it): said as a failure, not a success the next plan contradicts (probe KE-2).
+      if (typeof wanted === 'string' && typeof made === 'string' && normEmail(made) !== normEmail(wanted)) {
+        throw new Error(`the service made ${quoteValue(made)} the default reviewer for the id docket sent for ${quoteValue(wanted)}: the id docket has for that member is another user's (check the Member document's \`id:\`), then apply again`);
+      }
     }
     if (Object.keys(agreements).length > 0) {
       const api = ctx.services.agreements();

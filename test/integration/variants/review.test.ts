@@ -65,6 +65,22 @@ describe('without a users list', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('fails the organization update whose answer names another default reviewer than the files: a Member pinned to another user\'s id (probe KE-2)', async () => {
+    t = await startVariant({ reviewUsers: false, invitationUser: false });
+    const cli = cliWith(() => t!.env);
+    const admin = t.emulator.store.userByEmail('admin@emulator.local')!;
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': `kind: Member\nemail: qa@acme.example\nid: ${admin.id}\n`, 'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: qa@acme.example\n' });
+    const apply = await cli('apply', '-C', dir, '--auto-approve');
+    expect(apply.code).toBe(1);
+    expect(apply.stdout).toContain('✗ update organization');
+    expect(apply.stdout).toContain('the service made "admin@emulator.local" the default reviewer for the id docket sent for "qa@acme.example"');
+    // Corrected, it converges.
+    const qa = t.emulator.store.userByEmail('qa@acme.example')!;
+    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: qa@acme.example\nid: ${qa.id}\n` });
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('refuses a pin to another id for a member a reviewer field shows, before anything is assigned (invitations naming no user either)', async () => {
     t = await startVariant({ reviewUsers: false, invitationUser: false });
     const cli = cliWith(() => t!.env);
