@@ -285,6 +285,9 @@ function checkReferences(
       // that stops them, and not at all where the field changed live (a reviewer who left: that
       // change is what they report and pull).
       if (readOnlyWarnings) readOnlyWarnings.push({ of: refKey(d.kind, d.key), field: ref.field, diagnostic: { severity: 'warning', code: 'unknown-reference', message: said, ...refAt(d, ref), hint: `${hint}; plan and apply refuse it` } });
+      // Outside the targets, as an unknown id: `apply --target member/EMAIL` invites a member that
+      // a reference elsewhere waits for, such as agreements.actor (probe KE-3).
+      else if (sends?.(d) === false) unsent.push({ of: refKey(d.kind, d.key), diagnostic: { severity: 'error', code: 'unknown-reference', message: said, ...refAt(d, ref), hint } });
       else diagnostics.error('unknown-reference', said, { ...refAt(d, ref), hint });
     }
   }

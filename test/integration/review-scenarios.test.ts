@@ -601,6 +601,23 @@ describe('failures and retries', () => {
     await expectNoChanges(cli, bare);
   });
 
+  it('a plan cut to --target member/… leaves the references of what it does not send to the plans that send them: the actor a new member will be (probe KE-3)', async () => {
+    const dir = await makeDir({
+      'docket.yaml': 'version: 1\nagreements:\n  actor: newbie@acme.example\n',
+      'members.yaml': 'kind: Member\nemail: newbie@acme.example\n',
+      'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: nobody@acme.example\n',
+      'custom-terms/t.yaml': 'kind: CustomTerm\nname: T\nbody: hello\n',
+    });
+    const cut = await cli('plan', '-C', dir, '--target', 'member/newbie@acme.example');
+    expect([cut.code, cut.stderr]).toEqual([0, '']);
+    expect(cut.stdout).toContain('+ invite member "newbie@acme.example"');
+    const whole = await cli('plan', '-C', dir);
+    expect(whole.code).toBe(1);
+    expect(whole.stderr).toContain('organization.yaml:3:21 error unknown-reference `review.default_reviewer` names "nobody@acme.example"');
+    // A target whose change sends the reference still refuses it.
+    expect((await cli('plan', '-C', dir, '--target', 'organization')).stderr).toContain('error unknown-reference `review.default_reviewer`');
+  });
+
   it('a refused invitation hints at pinning the member only where the service has no users list to say who is one', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'members.yaml': 'kind: Member\nemail: new@acme.example\n' });
     t.emulator.faults.add({ method: 'POST', path_pattern: '/invitations', status: 422, count: 1 });
