@@ -15,13 +15,16 @@ afterAll(removeMadeDirs);
 const YAML_FILES = ['docket.yaml', 'playbooks/example.yaml'];
 
 /** runCli with another working directory, for the default DIR (`.`). */
-async function runIn(cwd: string, args: string[]): Promise<{ code: number; stdout: string }> {
+async function runIn(cwd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
+  let stderr = '';
   const io: Io = {
     stdout: (t) => {
       stdout += t;
     },
-    stderr: () => {},
+    stderr: (t) => {
+      stderr += t;
+    },
     isTTY: false,
     canPrompt: false,
     prompt: async () => '',
@@ -29,7 +32,7 @@ async function runIn(cwd: string, args: string[]): Promise<{ code: number; stdou
     cwd,
   };
   const code = await main(['node', 'docket', ...args], { io });
-  return { code, stdout };
+  return { code, stdout, stderr };
 }
 
 describe('docket init', () => {
@@ -145,6 +148,14 @@ describe('docket init', () => {
     expect(result.stdout).toContain('docket validate ');
     expect(result.stdout).not.toContain(' -C ');
     for (const f of [...YAML_FILES, '.gitignore']) expect(existsSync(join(dir, f)), f).toBe(true);
+  });
+
+  it('warns of YAML files already there that are no docket documents, which validate would then refuse; docket documents and tests are no worry (probe KK-2)', async () => {
+    const dir = await makeDir({ 'docker-compose.yml': 'services:\n  web:\n    image: nginx\n', 'ci/workflow.yaml': 'on: push\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules: []\n', 'tests/nda.test.yaml': 'kind: PlaybookTest\n' });
+    const result = await runIn(dir, ['init']);
+    expect([result.code, result.stderr]).toEqual([0, 'Warning: . already holds YAML files that are no docket documents (ci/workflow.yaml, docker-compose.yml); docket reads every YAML file below its directory, so `docket validate` fails on them. Keep the configuration in a folder of its own (`docket init docket`), or move them out (or into a dot-folder).\n']);
+    const clean = await makeDir({ 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules: []\n' });
+    expect((await runIn(clean, ['init'])).stderr).toBe('');
   });
 
   it('refuses a directory that already has docket.yaml and writes nothing', async () => {

@@ -12,6 +12,7 @@ import { parseDir, withCommon } from '../options.js';
 import { Command } from 'commander';
 import { miscasedProjectFile, PROJECT_FILES } from '../../config/load.js';
 import { nestedConfigurationWarning } from '../nested-configuration.js';
+import { foreignYamlWarning } from '../foreign-yaml.js';
 import { schemaHome } from '../../config/schema-names.js';
 import { DocketError, UsageError } from '../../errors.js';
 import { docketYaml, examplePlaybook } from '../init-templates.js';
@@ -86,6 +87,8 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
       if (!opts.quiet) io.stdout(escapeControl(`${table(done)}\n${nextSteps(dir)}${home.installed ? '' : editorNote(home.dir, root)}`));
       const nested = await nestedConfigurationWarning(dir, root, io.cwd, showPath(join(dir, 'docket.yaml')));
       if (nested) io.stderr(`${nested}\n`);
+      const foreign = await foreignYamlWarning(dir, root, STARTERS.map((s) => s.path));
+      if (foreign) io.stderr(`${foreign}\n`);
       setExit(0);
     });
 }
