@@ -21,6 +21,11 @@ export class DocketError extends Error {
    */
   answeredThere = false;
   /**
+   * Set by the HTTP client on a request docket was stopping when its turn came, so never sent: the
+   * change it was for is reported not started, as the changes behind it (probe KL-1).
+   */
+  neverSent = false;
+  /**
    * Set by the HTTP client when the command's time budget ends before this request's turn (the
    * budget ran out, or the pace allowed puts its turn past it): a request after it would end so too.
    */

@@ -273,7 +273,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   }
 
   function notSentStopping(t: RequestTarget): DocketError {
-    return new DocketError('interrupted', `${t.operation}: not sent: docket was stopping when its turn came`);
+    const error = new DocketError('interrupted', `${t.operation}: not sent: docket was stopping when its turn came`);
+    error.neverSent = true;
+    return error;
   }
 
   /** `answered`: the service answered the last attempt, and no attempt may still run there (a timeout, a gateway's 504). */

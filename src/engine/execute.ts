@@ -128,6 +128,12 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
           complete(i, true);
         },
         (error: unknown) => {
+          // Never sent, the run stopping when its turn came: not started, as what waits for it (left
+          // for the end, which says so of every change not started once stopped).
+          if (stopped() && (error as { neverSent?: unknown } | null)?.neverSent === true) {
+            startedAt.delete(change.id);
+            return;
+          }
           // An upload that may have arrived, or arrived unnamed: the next plan stops at it.
           const code = (error as { code?: unknown } | null)?.code;
           const unknown = code === 'unknown-outcome' || code === 'unnamed-upload';

@@ -306,6 +306,23 @@ describe('executePlan: stopping', () => {
     }
   });
 
+  it('a change whose request was never sent, the run stopping when its turn came, is not started, as what depends on it (probe KL-1)', async () => {
+    const controller = new AbortController();
+    const upload = change('upload', 'attachment', 'Exhibit');
+    const template = change('update', 'template', 'CSA', { liveId: 't-1', dependsOn: [upload.id] });
+    const report = await executePlan(planOf([upload, template]), {
+      concurrency: 1,
+      clock: tickingClock(),
+      run: async () => {
+        controller.abort(new Error('SIGTERM'));
+        throw Object.assign(new Error('upload attachment "Exhibit": not sent: docket was stopping when its turn came'), { neverSent: true });
+      },
+      signal: controller.signal,
+    });
+    expect(report.results.map((x) => x.status)).toEqual(['not-started', 'not-started']);
+    expect(report).toMatchObject({ done: 0, failed: 0, skipped: 0, notStarted: 2, stopped: 'SIGTERM' });
+  });
+
   it('an operation still running after the grace is reported failed with an unknown outcome the service may still be carrying out (pending: no re-run at once)', async () => {
     const r = controlledRunner();
     const controller = new AbortController();
