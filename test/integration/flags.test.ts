@@ -380,7 +380,7 @@ describe('flag values', () => {
 
   it('test capture refuses docket test\'s run flags before the review is read: taken and ignored, --replay-only read as in force (probe KH-2)', async () => {
     const out = join(dir, 'tests', 'c.test.yaml');
-    for (const [args, named] of [[['--replay-only'], '--replay-only'], [['--junit', join(dir, 'j.xml'), '-o', 'markdown'], '--output, --junit']] as const) {
+    for (const [args, named] of [[['--replay-only'], '--replay-only'], [['--junit', join(dir, 'j.xml'), '--fail-on-warn'], '--junit, --fail-on-warn']] as const) {
       for (const at of ['after', 'before'] as const) {
         const capture = ['capture', '-C', dir, '--emulator', '--review', 'r1', '--out', out];
         const r = await run(['test', ...(at === 'before' ? [...args, ...capture] : [...capture, ...args])]);

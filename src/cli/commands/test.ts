@@ -554,8 +554,8 @@ async function readContract(cwd: string, file: string): Promise<Buffer> {
   }
 }
 
-/** What capture takes of `docket test`'s flags, by their attribute names: the place and the output flags. */
-const CAPTURE_TAKES = new Set(['dir', 'env', 'emulator', 'quiet', 'verbose', 'color']);
+/** What capture takes of `docket test`'s flags, by their attribute names: the place and the output flags (`-o json` gives its error as JSON). */
+const CAPTURE_TAKES = new Set(['dir', 'env', 'emulator', 'quiet', 'verbose', 'color', 'output']);
 
 /**
  * A run flag of `docket test` given to capture (`--replay-only`, `--junit F`) is refused before
@@ -565,7 +565,7 @@ function refuseRunFlags(test: Command | null): void {
   const given = (test?.options ?? []).filter((o) => !CAPTURE_TAKES.has(o.attributeName()) && test!.getOptionValueSource(o.attributeName()) === 'cli');
   if (given.length === 0) return;
   const names = given.map((o) => o.long ?? o.short ?? o.flags);
-  throw new UsageError(`${names.join(', ')}: ${names.length === 1 ? 'a flag' : 'flags'} of \`docket test\`, which \`docket test capture\` does not take`, 'capture takes its own flags and, of docket test\'s, -C DIR, --env E, --emulator, -q, -v and --no-color (docket test capture --help)');
+  throw new UsageError(`${names.join(', ')}: ${names.length === 1 ? 'a flag' : 'flags'} of \`docket test\`, which \`docket test capture\` does not take`, 'capture takes its own flags and, of docket test\'s, -C DIR, --env E, --emulator, -o, -q, -v and --no-color (docket test capture --help)');
 }
 
 function captureCommand(io: Io, setExit: (code: number) => void): Command {
@@ -577,7 +577,7 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--playbook <NAME>', 'the playbook the case tests (default: the reviewed playbook)')
     .option('--name <CASE>', 'the case name (default: captured from review <ID>)')
     .option('--contract <FILE>', 'a local copy of the contract, when the service does not give its sha256 (only its digest is read)')
-    .addHelpText('after', '\nAlso takes docket test\'s -C DIR, --env E and --emulator, and the common options (-q, -v, --no-color):\n  docket test capture -C DIR --emulator --review ID --out tests/nda.test.yaml')
+    .addHelpText('after', '\nAlso takes docket test\'s -C DIR, --env E and --emulator, -o json (its error as JSON) and the common options (-q, -v, --no-color):\n  docket test capture -C DIR --emulator --review ID --out tests/nda.test.yaml')
     .action(async (own: Omit<CaptureFlags, keyof CommonOptions>, command: Command) => {
       refuseRunFlags(command.parent);
       const opts = { ...(command.parent?.opts() as CommonOptions & { emulator?: boolean }), ...own } as CaptureFlags;
