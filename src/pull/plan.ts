@@ -493,7 +493,9 @@ class PullPlanner {
           const target = refKey(ref.kind, ref.key);
           if (!removing.has(target) || kept.has(target) || (written.has(`${key}\u0000${ref.field}`) && !this.placeholderAt(d, ref.field))) continue;
           const at = ref.source ? ` at ${ref.source.file}:${ref.source.line}` : '';
-          kept.set(target, `removed live, but ${d.kind} ${quoteValue(d.key)} still names it (\`${ref.field}\`${at}), and without it the files would not plan: change that reference first, or remove both by hand`);
+          // The organization, of which there is one, by what it is, not as `organization "organization"` (probe KE-6).
+          const holder = this.kinds.get(d.kind)?.singleton === true ? `the ${d.kind}` : `${d.kind} ${quoteValue(d.key)}`;
+          kept.set(target, `removed live, but ${holder} still names it (\`${ref.field}\`${at}), and without it the files would not plan: change that reference first, or remove both by hand`);
           more = true;
         }
       }

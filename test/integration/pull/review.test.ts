@@ -958,6 +958,14 @@ describe('a reviewer who leaves the organization in the app', () => {
     await expectNoChanges(run, dir);
   });
 
+  it('says the organization by what it is when its default reviewer keeps the Member document of one who left (probe KE-6)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: pat@acme.example\n', 'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: pat@acme.example\n' });
+    await applyOk(run, dir);
+    leave(t, 'pat@acme.example');
+    const pulled = await run('pull', '-C', dir);
+    expect(pulled.stdout).toContain('member "pat@acme.example" (members.yaml:1): removed live, but the organization still names it (`review.default_reviewer` at organization.yaml:3)');
+  });
+
   it('keeps the Member document of one who left while a rule still names them, or while a variable names them (other environments use it)', async () => {
     const dir = await makeDir({
       'docket.yaml': 'version: 1\nvars:\n  lead: lee@acme.example\n',
