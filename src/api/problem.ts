@@ -65,8 +65,13 @@ export function parseProblem(text: string, headers: IncomingHttpHeaders, clean: 
     problem.requestId = str(trace?.requestId, 200) ?? str(trace?.request_id, 200) ?? str(body.request_id, 200);
   } else {
     const type = headerValue(headers, 'content-type') ?? '';
-    // A short plain-text body (a proxy's "Bad Gateway") says more than the status alone; HTML does not.
+    // A short plain-text body (a proxy's "Bad Gateway") says more than the status alone; of an HTML
+    // page (a gateway's), its title says what went wrong, named as a page's (probe KM-2).
     if (type.startsWith('text/plain')) problem.detail = str(text, 300);
+    else if (type.startsWith('text/html') || /^\s*<(?:!doctype html|html)\b/i.test(text)) {
+      const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
+      problem.detail = title ? `an HTML page titled ${JSON.stringify(decodeEntities(title).slice(0, 200))}` : 'an HTML page';
+    }
   }
 
   problem.requestId ??=
@@ -223,4 +228,9 @@ export function hintForStatus(service: ServiceName, status: number, path: string
   // A read fails drift and pull as much as apply: not a word about apply there (probe HH).
   if (status === 500 || status === 502 || status === 503 || status === 504) return method === 'GET' ? 'the service failed or is unavailable; try again later: running the command again is safe' : 'the service failed or is unavailable; try again later (the next plan shows what is left, and applying it converges)';
   return undefined;
+}
+
+/** The few entities a page title uses. */
+function decodeEntities(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|#39|apos);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'" })[e] ?? _);
 }

@@ -640,6 +640,14 @@ describe('list', () => {
     expect(((await rejection(client.request({ method: 'POST', path: '/v1/z', operation: 'create z' }))) as ApiError).message).toContain('invalid_request: name must be unique');
   });
 
+  it('says an HTML error page by its title, as a page: the status alone said nothing of why (probe KM-2)', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/h', method: 'POST' }).reply(400, '<!DOCTYPE html><html><head><title>400 Bad Request &amp; more</title></head><body>Request header or cookie too large</body></html>', { headers: { 'content-type': 'text/html' } });
+    expect(((await rejection(client.request({ method: 'POST', path: '/v1/h', operation: 'create h' }))) as ApiError).message).toContain('failed with HTTP 400: an HTML page titled "400 Bad Request & more"');
+    mock.intercept({ path: '/v1/i', method: 'POST' }).reply(400, '<html><body>nope</body></html>', { headers: { 'content-type': 'text/html; charset=utf-8' } });
+    expect(((await rejection(client.request({ method: 'POST', path: '/v1/i', operation: 'create i' }))) as ApiError).message).toContain(': an HTML page');
+  });
+
   it('drops archived items from a list, however they are marked', async () => {
     const { mock, client } = setup();
     const item = (id: string, attributes: Record<string, unknown>) => ({ id, type: 'playbook', attributes: { name: id, ...attributes } });
