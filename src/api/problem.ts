@@ -70,7 +70,8 @@ export function parseProblem(text: string, headers: IncomingHttpHeaders, clean: 
     if (type.startsWith('text/plain')) problem.detail = str(text, 300);
     else if (type.startsWith('text/html') || /^\s*<(?:!doctype html|html)\b/i.test(text)) {
       const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
-      problem.detail = title ? `an HTML page titled ${JSON.stringify(decodeEntities(title).slice(0, 200))}` : 'an HTML page';
+      const shown = title ? str(decodeEntities(title), 200) : undefined;
+      problem.detail = shown ? `an HTML page titled ${JSON.stringify(shown)}` : 'an HTML page';
     }
   }
 
