@@ -146,7 +146,8 @@ function lookLike(d: DesiredResource, kind: KindMeta, sorts: ReadonlySet<string>
   // Flags and numbers alone (`generate_summary: true`, `term: 2`) say nothing about being another
   // object, nor does what sort it is (a template's type, `sorts`): some text or structure must be alike.
   const telling = fields.some((k) => typeof d.fields[k] !== 'boolean' && typeof d.fields[k] !== 'number' && !sorts.has(k));
-  const content = telling ? free(contentIndex(c, fields).get(contentDigest(d.fields, fields))) : undefined;
+  // Of several with the same content, the one of the closest name (probe KD-5).
+  const content = telling ? closestNamed(d.name, contentIndex(c, fields).get(contentDigest(d.fields, fields))?.filter((l) => !taken.has(l.id))) : undefined;
   if (content) return { live: content, why: 'the same content' };
   const recorded = telling && c.records ? free(recordedIndex(c, fields).get(fields.map((f) => fieldHash(d.fields[f])).join(' '))) : undefined;
   if (recorded) return { live: recorded, why: 'the same content when docket last synced it' };
@@ -213,6 +214,13 @@ function closeBySkeleton(index: SkeletonIndex, wanted: string, free: (list: Live
     if (found) return found;
   }
   return undefined;
+}
+
+/** The first of `list`, or of several the one whose name is closest to `name` (when one is close at all). */
+function closestNamed(name: string, list: readonly LiveResource[] | undefined): LiveResource | undefined {
+  if (!list || list.length < 2) return list?.[0];
+  const close = suggest(name, list.map((l) => l.name));
+  return list.find((l) => l.name === close) ?? list[0];
 }
 
 function shownIndex(all: readonly LiveResource[]): Map<string, LiveResource[]> {

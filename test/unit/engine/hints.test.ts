@@ -38,6 +38,11 @@ describe('plan hints', () => {
     );
   });
 
+  it('of several live objects with the same content, names the one of the closest name (probe KD-5)', () => {
+    const hints = warnings([desiredPlaybook('Unterminated 2', { description: 'same text' })], [livePlaybook('pb-1', 'Evil pipe', 'same text'), livePlaybook('pb-2', 'Unterminated', 'same text')]);
+    expect(hints).toEqual([expect.stringContaining('looks like a rename of the live playbook "Unterminated" (the same content)')]);
+  });
+
   it('finds a close name among more than 500 undeclared live objects too, by an index: a mass rename of a separator, a letter added (probe KG-1)', () => {
     const live = Array.from({ length: 2000 }, (_, i) => livePlaybook(`pb-${i}`, `Multi ${String(i).padStart(4, '0')}`));
     live.push(livePlaybook('pb-con', 'CON'), livePlaybook('pb-ab', 'AB'));
