@@ -218,6 +218,9 @@ describe('docket test with broken inputs', () => {
       1,
       'Error: --target playbook/Vendor MSA: the test files hold no test of it\n  hint: tests exist for: custom-template/Consulting Agreement, template/Mutual NDA, playbook/Inbound NDA\n',
     ]);
+    // A kind misspelt is suggested, as plan's --target suggests it (probe KH-7).
+    const typo = await runCli(['test', '-C', dir, '--target', 'playbok/Inbound NDA'], { env: emu().env });
+    expect([typo.code, typo.stderr.split('\n')[0]]).toEqual([1, 'Error: --target playbok/Inbound NDA: docket test selects tests by playbook/NAME, custom-template/NAME, template/NAME, did you mean `playbook`?']);
     await writeFile(join(dir, 'tests/todo.test.yaml'), '# cases to come\n');
     const empty = await runCli(['test', '-C', dir, 'tests/todo.test.yaml'], { env: emu().env });
     expect([empty.code, empty.stderr]).toEqual([1, 'Error: tests/todo.test.yaml declares no test (an empty file, or only comments)\n  hint: add a case, or name test files that hold some (without FILES every test file is read)\n']);

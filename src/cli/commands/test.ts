@@ -465,7 +465,9 @@ function selectTargets(files: TestFile[], targets: string[], subjects: TestSubje
     // The kind as a flag or as the files spell it (`Playbook/Inbound NDA`), as plan's --target takes it.
     const kind = slash < 0 ? undefined : spelledKind(t.slice(0, slash), KINDS)?.name;
     const name = t.slice(slash + 1);
-    if (kind === undefined || !TEST_TARGET_KINDS.includes(kind)) throw new UsageError(`--target ${showText(t)}: docket test selects tests by ${TEST_TARGET_KINDS.map((k) => `${k}/NAME`).join(', ')}`);
+    // A kind misspelt gets its suggestion, as plan's --target gives it (probe KH-7).
+    const typo = kind === undefined && slash > 0 ? didYouMean(t.slice(0, slash), TEST_TARGET_KINDS) : '';
+    if (kind === undefined || !TEST_TARGET_KINDS.includes(kind)) throw new UsageError(`--target ${showText(t)}: docket test selects tests by ${TEST_TARGET_KINDS.map((k) => `${k}/NAME`).join(', ')}${typo}`);
     const known = kind === TEST_TARGET_KINDS[0] ? subjects.playbooks.has(name) : [...subjects.templates.values()].some((x) => x.target === `${kind}/${name}`);
     if (!known) {
       const declared = [...[...subjects.playbooks.values()].map((p) => `${TEST_TARGET_KINDS[0]}/${p.name}`), ...[...subjects.templates.values()].map((x) => x.target)];
