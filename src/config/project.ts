@@ -111,7 +111,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   let envBlock: unknown;
   let varsKnown = true;
   if (input.env !== undefined) {
-    const names = isPlainObject(environments) ? Object.keys(environments) : [];
+    // A name written as a placeholder is no environment (refused on its own): not offered (probe KF-4).
+    const names = isPlainObject(environments) ? Object.keys(environments).filter((name) => !holdsPlaceholder(name)) : [];
     if (names.includes(input.env)) {
       envBlock = get(environments, input.env);
     } else {

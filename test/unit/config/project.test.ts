@@ -302,6 +302,9 @@ describe('environments', () => {
     expect(somewhere.diagnostics.map(brief)).toEqual(['docket.yaml:11:1 unknown-environment']);
     const odd = await load({ 'docket.yaml': DOCKET }, { env: 'e\n1\u001b' });
     expect(odd.diagnostics[0]!.message).toBe('unknown environment "e\\n1\\u001b"');
+    // A name written as a placeholder is refused on its own, and not offered as an environment (probe KF-4).
+    const placeholder = await load({ 'docket.yaml': 'version: 1\nenvironments:\n  ${var.x}: {}\nvars: {x: y}\n' }, { env: 'y' });
+    expect(placeholder.diagnostics.find((d) => d.code === 'unknown-environment')?.hint).toBe('define it under `environments:` in docket.yaml');
     const none = await load({ 'docket.yaml': 'version: 1\n' }, { env: 'prod' });
     expect(none.diagnostics.map((d) => [brief(d), d.hint])).toEqual([['docket.yaml:1:1 unknown-environment', 'define it under `environments:` in docket.yaml']]);
   });
