@@ -141,6 +141,13 @@ describe('docket init', () => {
     expect(lines).toContain(`  created  ${JSON.stringify(join(broken, 'docket.yaml'))}`);
   });
 
+  it('says -C DIR, which every other command takes, as the argument init takes instead (probe KK-9)', async () => {
+    const dir = await makeDir({});
+    const r = await runCli(['init', '-C', join(dir, 'x2')]);
+    expect([r.code, r.stderr]).toEqual([1, `Error: --dir: init takes the directory as its argument: docket init ${join(dir, 'x2')} (got "${join(dir, 'x2')}")\n(run docket init --help for usage)\n`]);
+    expect(existsSync(join(dir, 'x2'))).toBe(false);
+  });
+
   it('writes into the current directory by default', async () => {
     const dir = await makeDir({});
     const result = await runIn(dir, ['init']);

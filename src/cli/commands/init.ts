@@ -9,7 +9,7 @@ import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseDir, withCommon } from '../options.js';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { miscasedProjectFile, PROJECT_FILES } from '../../config/load.js';
 import { nestedConfigurationWarning } from '../nested-configuration.js';
 import { foreignYamlWarning } from '../foreign-yaml.js';
@@ -42,6 +42,12 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
   return withCommon(new Command('init'), { dir: false, env: false, services: false, color: false, verbose: false })
     .description('write a starter configuration directory (docket.yaml, an example playbook, .gitignore)')
     .argument('[DIR]', 'directory to write (created if missing)', parseDir, '.')
+    // Every other command takes -C DIR: said as what init takes instead, not an unknown option (probe KK-9).
+    .addOption(
+      new Option('-C, --dir <DIR>').hideHelp().argParser((value: string) => {
+        throw new InvalidArgumentError(`init takes the directory as its argument: docket init ${shellWord(value.startsWith('-') ? `./${value}` : value)}`);
+      }),
+    )
     .action(async (dir: string, opts: InitOptions) => {
       const root = resolve(io.cwd, dir);
       // Checked before anything is written: a half-written directory would refuse the next init.
