@@ -58,7 +58,10 @@ describe('toYaml', () => {
 
   it('in a resource file, quotes what a YAML 1.1 reader takes for a boolean (yamllint, PyYAML), which YAML 1.2 reads as text (probe IW-3)', () => {
     const file = resourceFile('playbooks/p.yaml', 'playbook.schema.json', [{ questions: 'no', internal_notes: 'yes', a: 'On', b: 'OFF', c: 'y', d: 'Nope', e: 'yes please', f: 'yEs', g: '1:30' }], { outRoot: '/o', schemasDir: '/o/schemas' });
-    expect(file.content.split('\n').slice(1).join('\n')).toBe('questions: "no"\ninternal_notes: "yes"\na: "On"\nb: "OFF"\nc: "y"\nd: Nope\ne: yes please\nf: "yEs"\ng: 1:30\n');
+    expect(file.content.split('\n').slice(1).join('\n')).toBe('questions: "no"\ninternal_notes: "yes"\na: "On"\nb: "OFF"\nc: "y"\nd: Nope\ne: yes please\nf: "yEs"\ng: "1:30"\n');
+    // And what it reads as a date, a number or a key PyYAML refuses as text (probe KC-4); text around them stays plain.
+    const other = resourceFile('playbooks/p.yaml', 'playbook.schema.json', [{ a: '2024-01-01', b: '2024-01-01T10:00:00Z', c: '1_000', d: '0b101', e: '=', f: '<<', g: '10:30 meeting', h: 'x_1' }], { outRoot: '/o', schemasDir: '/o/schemas' });
+    expect(other.content.split('\n').slice(1).join('\n')).toBe('a: "2024-01-01"\nb: "2024-01-01T10:00:00Z"\nc: "1_000"\nd: "0b101"\ne: "="\nf: "<<"\ng: 10:30 meeting\nh: x_1\n');
   });
 
   it('quotes one-line text that starts or ends with a space other than a plain one, which plain would read as nothing in the file (probe JH-7)', () => {

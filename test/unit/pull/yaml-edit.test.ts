@@ -304,8 +304,8 @@ describe('editYaml', () => {
     for (const word of ['yes', 'on', 'Off', 'y', '2026-01-01', '1_000', '0b101', '1:20']) {
       expect(edit(y11, (v) => setAt(v, '/rules/0/actions', word)).text).toBe(y11.replace('actions: plain', `actions: "${word}"`));
     }
-    // Elsewhere (docket reads YAML 1.2 only) the rest stay plain, but not what YAML 1.1 tools read as a boolean, as export writes it (probe JH-6).
-    expect(edit(definition, change).text).toBe('title: Consulting\nfields:\n  start:\n    label: "yes"\n    options: [Fixed, "off"]\n  end:\n    label: "on"\n    default: 2026-01-01\n    "n": "y"\n');
+    // Elsewhere (docket reads YAML 1.2 only) too, what YAML 1.1 tools read as a boolean or a date, as export writes it (probes JH-6, KC-4).
+    expect(edit(definition, change).text).toBe('title: Consulting\nfields:\n  start:\n    label: "yes"\n    options: [Fixed, "off"]\n  end:\n    label: "on"\n    default: "2026-01-01"\n    "n": "y"\n');
   });
 
   it('edits inside flow collections with their commas', () => {
