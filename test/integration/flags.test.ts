@@ -388,6 +388,12 @@ describe('flag values', () => {
       }
     }
     expect(existsSync(join(dir, 'j.xml'))).toBe(false);
+    // The flags every command takes are capture's too (second read SR72-1).
+    for (const pace of [['--max-rps', '5'], ['--concurrency', '2']]) {
+      const r = await run(['test', '-C', dir, ...pace, 'capture', '--emulator', '--review', 'r1', '--out', out]);
+      expect(r.stderr).not.toContain('does not take');
+      expect(r.stderr).toContain('review r1');
+    }
   });
 
   it('--emulator lays out its own routes: review.path_style, the real service\'s, does not stop a plan or apply there (probe KJ-1)', async () => {

@@ -557,7 +557,7 @@ async function readContract(cwd: string, file: string): Promise<Buffer> {
 }
 
 /** What capture takes of `docket test`'s flags, by their attribute names: the place and the output flags (`-o json` gives its error as JSON). */
-const CAPTURE_TAKES = new Set(['dir', 'env', 'emulator', 'quiet', 'verbose', 'color', 'output']);
+const CAPTURE_TAKES = new Set(['dir', 'env', 'emulator', 'quiet', 'verbose', 'color', 'output', 'concurrency', 'maxRps']);
 
 /**
  * A run flag of `docket test` given to capture (`--replay-only`, `--junit F`) is refused before
@@ -567,7 +567,7 @@ function refuseRunFlags(test: Command | null): void {
   const given = (test?.options ?? []).filter((o) => !CAPTURE_TAKES.has(o.attributeName()) && test!.getOptionValueSource(o.attributeName()) === 'cli');
   if (given.length === 0) return;
   const names = given.map((o) => o.long ?? o.short ?? o.flags);
-  throw new UsageError(`${names.join(', ')}: ${names.length === 1 ? 'a flag' : 'flags'} of \`docket test\`, which \`docket test capture\` does not take`, 'capture takes its own flags and, of docket test\'s, -C DIR, --env E, --emulator, -o, -q, -v and --no-color (docket test capture --help)');
+  throw new UsageError(`${names.join(', ')}: ${names.length === 1 ? 'a flag' : 'flags'} of \`docket test\`, which \`docket test capture\` does not take`, 'capture takes its own flags and, of docket test\'s, -C DIR, --env E, --emulator, -o, the pace flags and the common options (docket test capture --help)');
 }
 
 function captureCommand(io: Io, setExit: (code: number) => void): Command {
