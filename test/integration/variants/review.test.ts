@@ -69,14 +69,20 @@ describe('without a users list', () => {
     t = await startVariant({ reviewUsers: false, invitationUser: false });
     const cli = cliWith(() => t!.env);
     const admin = t.emulator.store.userByEmail('admin@emulator.local')!;
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': `kind: Member\nemail: qa@acme.example\nid: ${admin.id}\n`, 'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: qa@acme.example\n' });
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'members.yaml': `kind: Member\nemail: qa@acme.example\nid: ${admin.id}\n`, 'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Review\n  default_reviewer: qa@acme.example\nagreements:\n  name: Acme Agreements\n' });
     const apply = await cli('apply', '-C', dir, '--auto-approve');
     expect(apply.code).toBe(1);
     expect(apply.stdout).toContain('✗ update organization');
     expect(apply.stdout).toContain('the service made "admin@emulator.local" the default reviewer for the id docket sent for "qa@acme.example"');
-    // Corrected, it converges.
+    // The agreements half is sent all the same; the reviewer is not recorded as written (second read SR72-2).
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    expect(JSON.stringify(org)).toContain('Acme Agreements');
+    // Corrected, the plan sends the reviewer as the files' change, not as one made live.
     const qa = t.emulator.store.userByEmail('qa@acme.example')!;
     await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: qa@acme.example\nid: ${qa.id}\n` });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('review.default_reviewer');
+    expect(plan.stdout).not.toContain('changed live');
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
