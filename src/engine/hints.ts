@@ -174,46 +174,60 @@ function nameSkeleton(name: string): string {
 interface SkeletonIndex {
   /** Skeleton → live objects. */
   exact: Map<string, LiveResource[]>;
-  /** Each skeleton with one of its letters taken out → live objects (one edit apart is then two look-ups). */
-  lessOne: Map<string, LiveResource[]>;
+  /** Each skeleton with one of its letters taken out → live objects: a name one letter shorter finds them. */
+  lessOne?: Map<string, LiveResource[]>;
+  /** The same, keyed with where the letter was taken out: a name with one letter other finds them. */
+  lessOneAt?: Map<string, LiveResource[]>;
 }
 
 /** Skeletons longer than this are found only as they are: their one-letter-less forms would cost memory for little. */
-const LONGEST_EDITED_SKELETON = 64;
+const LONGEST_EDITED_SKELETON = 48;
+
+/** Past this many candidates, only skeletons alike are looked for: the one-edit index would cost seconds and hundreds of MB. */
+const MAX_EDITED_CANDIDATES = 5000;
 
 function skeletonIndex(all: readonly LiveResource[]): SkeletonIndex {
-  const index: SkeletonIndex = { exact: new Map(), lessOne: new Map() };
+  const edits = all.length <= MAX_EDITED_CANDIDATES;
+  const index: SkeletonIndex = { exact: new Map(), ...(edits ? { lessOne: new Map(), lessOneAt: new Map() } : {}) };
   for (const l of all) {
     const skeleton = nameSkeleton(l.name);
     if (skeleton === '') continue;
     addTo(index.exact, skeleton, l);
-    if (skeleton.length <= LONGEST_EDITED_SKELETON) for (const less of lessOneLetter(skeleton)) addTo(index.lessOne, less, l);
+    if (!edits || skeleton.length > LONGEST_EDITED_SKELETON) continue;
+    lessOneLetter(skeleton, (less, at) => {
+      addTo(index.lessOne!, less, l);
+      addTo(index.lessOneAt!, `${at}\u0000${less}`, l);
+    });
   }
   return index;
 }
 
-/** The text with each one of its letters taken out, each form once. */
-function lessOneLetter(text: string): Set<string> {
-  const letters = [...text];
-  return new Set(letters.map((_, i) => [...letters.slice(0, i), ...letters.slice(i + 1)].join('')));
+/** Calls `each` with the text less each one of its letters, and where that letter was (its code unit offset). */
+function lessOneLetter(text: string, each: (less: string, at: number) => void): void {
+  for (let i = 0; i < text.length; ) {
+    const width = (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
+    each(text.slice(0, i) + text.slice(i + width), i);
+    i += width;
+  }
 }
 
 /**
- * A live object whose skeleton is `wanted`'s or one edit from it (a letter more, less or other),
- * as suggest() takes one edit: not for names of fewer than three letters.
+ * A live object whose skeleton is `wanted`'s or one edit from it (a letter more, less or other, in
+ * the same place), as suggest() takes one edit: not for names of fewer than three letters.
  */
 function closeBySkeleton(index: SkeletonIndex, wanted: string, free: (list: LiveResource[] | undefined) => LiveResource | undefined): LiveResource | undefined {
   if (wanted === '') return undefined;
   const same = free(index.exact.get(wanted));
-  if (same || wanted.length > LONGEST_EDITED_SKELETON) return same;
+  if (same || !index.lessOne || !index.lessOneAt || wanted.length > LONGEST_EDITED_SKELETON) return same;
+  // The live name a letter longer (`CONN` live for `CON` in the files): the wanted name is one of its less-one forms.
   const longer = wanted.length >= 2 ? free(index.lessOne.get(wanted)) : undefined;
-  if (longer) return longer;
-  if (wanted.length < 3) return undefined;
-  for (const less of lessOneLetter(wanted)) {
-    const found = free(index.exact.get(less)) ?? free(index.lessOne.get(less));
-    if (found) return found;
-  }
-  return undefined;
+  if (longer || wanted.length < 3) return longer;
+  let found: LiveResource | undefined;
+  lessOneLetter(wanted, (less, at) => {
+    // A letter less live, or a letter other at the same place.
+    found ??= free(index.exact.get(less)) ?? free(index.lessOneAt!.get(`${at}\u0000${less}`));
+  });
+  return found;
 }
 
 /** The first of `list`, or of several the one whose name is closest to `name` (when one is close at all). */

@@ -53,6 +53,10 @@ describe('plan hints', () => {
     expect(hints).toContain('playbook "CONN" (playbooks/nda.yaml:1) looks like a rename of the live playbook "CON" (a close name), but the plan creates "CONN" beside it: if it was renamed, add `renamed_from: [CON]`');
     // No name is close to "Zeta"; a one-letter name is no typo of a two-letter one, as suggestions take it.
     expect(hints.some((h) => h.startsWith('playbook "Zeta"') || h.startsWith('playbook "A"'))).toBe(false);
+    // A letter moved elsewhere is two edits, no close name (second read SR72-4); a letter other in its place is one.
+    const moved = warnings([desiredPlaybook('Easel'), desiredPlaybook('Multi 0x00')], [...live, livePlaybook('pb-lease', 'Lease')]);
+    expect(moved.some((h) => h.startsWith('playbook "Easel"'))).toBe(false);
+    expect(moved).toContain('playbook "Multi 0x00" (playbooks/nda.yaml:1) looks like a rename of the live playbook "Multi 0000" (a close name), but the plan creates "Multi 0x00" beside it: if it was renamed, add `renamed_from: [Multi 0000]`');
   });
 
   it('writes a former name holding `${` as the files write it, `$${`, so the renamed_from it offers validates (probe HY-3)', () => {
