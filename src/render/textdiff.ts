@@ -7,6 +7,7 @@ import { structuredPatch } from 'diff';
 import { codePointOf, markInvisible } from '../config/quote.js';
 import { stripControl } from './sanitize.js';
 import { formatValue } from './value.js';
+import { displayWidth } from './width.js';
 import { ACCENTS_ONLY, composed, differOnlyInAccents } from '../util/nfc.js';
 
 /** The text a side contributes: strings as they are, nothing for null, other values as JSON. */
@@ -266,7 +267,13 @@ function lookAlikeNote(was: string, now: string): string {
  */
 function tabsExpanded(text: string): string {
   let out = '';
-  for (const c of text) out += c === '\t' ? ' '.repeat(8 - ((out.length + 1) % 8)) : c;
+  // Columns as a terminal counts them: a wide letter takes two (second read SR72-5).
+  let column = 1;
+  for (const c of text) {
+    const width = c === '\t' ? 8 - (column % 8) : displayWidth(c);
+    out += c === '\t' ? ' '.repeat(width) : c;
+    column += width;
+  }
   return out;
 }
 

@@ -40,6 +40,9 @@ describe('renderPlanText', () => {
     expect(diff('bell\u0007 tab\nz', 'bell tab\nz')).toEqual(expect.arrayContaining(['        -bell<U+0007> tab', '        +bell tab']));
     // Unless the spaces reach the tab's stop: the lines then print alike (probe KC-3).
     expect(diff('ab\tc\nz', 'ab     c\nz')).toEqual(expect.arrayContaining(['        -ab\tc', '        +ab     c', '        \\ no visible difference: only tabs against spaces between words']));
+    // Counted in columns: a wide letter takes two (second read SR72-5).
+    expect(diff('\u65e5\tx\nz', '\u65e5     x\nz')).toContain('        \\ no visible difference: only tabs against spaces between words');
+    expect(diff('\u65e5\tx\nz', '\u65e5      x\nz').join('\n')).not.toContain('no visible difference');
     // A change that shows gets no note: indentation of spaces, a word.
     for (const [before, after] of [['x\n  a', 'x\n    a'], ['x\nACCEPT a', 'x\nACCEPT b ']]) expect(diff(before, after).join('\n')).not.toContain('\\ ');
   });
