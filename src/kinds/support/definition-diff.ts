@@ -281,8 +281,13 @@ function optionsChange(key: string, x: string[], y: string[]): string[] {
   if (added.length === 0 && removed.length === 0) {
     return [`~ field ${key}.options: reordered ${x.map((o) => jsonQuoted(o)).join(', ')} → ${y.map((o) => jsonQuoted(o)).join(', ')}`];
   }
-  // `+ "Café", - "Café"` says why it is a change, as a field's text does (probe KC-2).
-  const note = x.length === y.length && x.every((o, i) => o === y[i] || differOnlyInAccents(o, y[i]!)) ? ` (${ACCENTS_ONLY})` : '';
+  // `+ "Café", - "Café"` says why it is a change, as a field's text does (probe KC-2): of every
+  // option, or of those pairs, reordered or beside another change (second read SR72-6).
+  const newOnes = y.filter((o) => !x.includes(o));
+  const goneOnes = x.filter((o) => !y.includes(o));
+  const pairs = newOnes.flatMap((o) => goneOnes.filter((g) => differOnlyInAccents(g, o)).slice(0, 1).map((g) => [g, o] as const));
+  const whole = pairs.length === newOnes.length && pairs.length === goneOnes.length;
+  const note = pairs.length === 0 ? '' : whole ? ` (${ACCENTS_ONLY})` : ` (${pairs.map(([g, o]) => `${jsonQuoted(g)} and ${jsonQuoted(o)}`).join(', ')}: ${ACCENTS_ONLY})`;
   return [`~ field ${key}.options: ${[...added, ...removed].join(', ')}${note}`];
 }
 

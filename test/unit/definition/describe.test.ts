@@ -57,8 +57,13 @@ describe('describeDefinitionChange', () => {
       '~ section "Caf\u00e9" heading: "Caf\u00e9" → "Cafe\u0301" (no visible difference: the same letters, their accents encoded otherwise)',
       '~ field pick.options: + "Cafe\u0301", - "Caf\u00e9" (no visible difference: the same letters, their accents encoded otherwise)',
     ]);
-    // An option really added is said without it.
-    expect(describeDefinitionChange(form('Caf\u00e9'), form('Cafe\u0301').replace(', x]', ', y]'))[1]).toBe('~ field pick.options: + "Cafe\u0301", + "y", - "Caf\u00e9", - "x"');
+    // Beside an option really changed, the pair is named (second read SR72-6).
+    expect(describeDefinitionChange(form('Caf\u00e9'), form('Cafe\u0301').replace(', x]', ', y]'))[1]).toBe('~ field pick.options: + "Cafe\u0301", + "y", - "Caf\u00e9", - "x" ("Caf\u00e9" and "Cafe\u0301": no visible difference: the same letters, their accents encoded otherwise)');
+    // Reordered too, every option a twin: the note as a whole.
+    const two = (a: string, b: string) => `title: T\nsections:\n  - heading: S\n    fields:\n      pick: { label: Pick, input: select, options: ["${a}", "${b}"] }\n`;
+    expect(describeDefinitionChange(two('Caf\u00e9', 'Th\u00e9'), two('The\u0301', 'Cafe\u0301'))).toEqual(['~ field pick.options: + "The\u0301", + "Cafe\u0301", - "Caf\u00e9", - "Th\u00e9" (no visible difference: the same letters, their accents encoded otherwise)']);
+    // No twin, no note.
+    expect(describeDefinitionChange(form('a'), form('b'))[1]).toBe('~ field pick.options: + "b", - "a"');
   });
 
   it('shows a character that prints as nothing in a key or a value, so a renamed key does not read as the same one', () => {
