@@ -165,9 +165,10 @@ export class StalePlanError extends DocketError {
     const stale = [...new Set(reasons)];
     // The first twenty, then how many more: a plan of 200 creates stopped half-way gave 99 lines (probe KD-4).
     const listed = [...stale.slice(0, STALE_REASONS_LISTED).map((s) => `  - ${s}`), ...(stale.length > STALE_REASONS_LISTED ? [`  - … and ${stale.length - STALE_REASONS_LISTED} more`] : [])].join('\n');
+    const head = approved ? 'the plan changed live while it waited for your yes; nothing was changed:' : 'the saved plan is stale:';
     super(
       'stale-plan',
-      approved ? `the plan changed live while it waited for your yes; nothing was changed:\n${listed}` : `the saved plan is stale:\n${listed}`,
+      `${head}\n${listed}`,
       hint ??
         (approved
           ? `run \`${again}\` again to see the plan as things are now`
@@ -175,7 +176,11 @@ export class StalePlanError extends DocketError {
             `run \`${again}\` again and review the new plan: a saved plan applies only to what it was made from (once it was applied, whole or in part, or the app or the files changed, it is stale)`),
     );
     this.stale = stale;
+    // `-o json` is read by programs: every reason, uncut (second read SR72-7).
+    this.wholeMessage = `${head}\n${stale.map((r) => `  - ${r}`).join('\n')}`;
   }
+
+  readonly wholeMessage: string;
 }
 
 /** A plan refused by a safety rule (mass delete). */

@@ -87,11 +87,12 @@ export function renderErrorJson(error: unknown, source?: (file: string, line: nu
 
 /** An error (a DocketError, or anything thrown) as the error document's fields. */
 export function errorJson(error: unknown, source?: (file: string, line: number) => string | undefined): ErrorJson {
-  const e = error as { code?: unknown; message?: unknown; hint?: unknown; diagnostics?: unknown; exitCode?: unknown };
+  const e = error as { code?: unknown; message?: unknown; wholeMessage?: unknown; hint?: unknown; diagnostics?: unknown; exitCode?: unknown };
   // commander's own codes (`commander.invalidArgument`) are a library's names: to a user they are usage errors.
   const fromCommander = typeof e.code === 'string' && e.code.startsWith('commander.');
   const code = typeof e.code !== 'string' ? 'internal' : fromCommander ? 'usage' : e.code;
-  const text = typeof e.message === 'string' ? e.message : String(error);
+  // A message cut for a terminal (a stale plan's reasons) is whole for the programs that read JSON.
+  const text = typeof e.wholeMessage === 'string' ? e.wholeMessage : typeof e.message === 'string' ? e.message : String(error);
   return {
     format_version: 1,
     error: {

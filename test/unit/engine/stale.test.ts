@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkedFields, fingerprint, managedFields } from '../../../src/engine/diff.js';
 import { editedChanges, removalsOfDeclared, staleReasons, type StaleCheck } from '../../../src/engine/stale.js';
 import { StalePlanError } from '../../../src/errors.js';
+import { errorJson } from '../../../src/render/json.js';
 import { buildPlan } from '../../../src/engine/plan.js';
 import { EMPTY_SYNC } from '../../../src/engine/sync.js';
 import type { Plan } from '../../../src/engine/types.js';
@@ -375,6 +376,8 @@ describe('a stale plan\'s reasons', () => {
     const lines = error.message.split('\n');
     expect([lines.length, lines[20], lines[21]]).toEqual([22, '  - playbook "P19" now exists live, so creating it would duplicate it', '  - … and 79 more']);
     expect(error.stale).toHaveLength(99);
+    // -o json lists every one, for the programs that read it (second read SR72-7).
+    expect(errorJson(error).error.message.split('\n')).toHaveLength(100);
   });
 });
 
