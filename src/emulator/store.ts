@@ -146,7 +146,8 @@ export class EmulatorStore {
       if (namesFolder(file)) {
         // Without the slash it is still a folder when one is there: a file inside it is the way out (probe KH-5).
         const bare = file.replace(/\/+$/, '');
-        const folderThere = await stat(bare).then((st) => st.isDirectory(), () => false);
+        // `/` without its slash is nothing: the root, a folder (second read SR72-8).
+        const folderThere = bare === '' || (await stat(bare).then((st) => st.isDirectory(), () => false));
         throw file.endsWith('/') && !folderThere
           ? new StateFileError(file, `${file} names a folder (it ends in /), not a state file`, `name the file without the trailing /: ${bare}`)
           : new StateFileError(file, `${file} names a folder, not a state file`, `name a file inside it, such as ${path.join(file, 'emulator.json')}`);

@@ -307,6 +307,8 @@ describe('emulator start-up problems are user errors', () => {
     // A folder that is there with the slash taken off still is one: a file inside it is the way out (probe KH-5).
     const there = await runCli(['emulator', '--port', '0', '--state', `${dir}/`]);
     expect([there.code, there.stderr]).toEqual([1, expect.stringContaining(`hint: name a file inside it, such as ${join(dir, 'emulator.json')}\n`)]);
+    // The root too, which without its slash is nothing (second read SR72-8).
+    expect((await runCli(['emulator', '--port', '0', '--state', '/'])).stderr).toContain('hint: name a file inside it, such as /emulator.json\n');
     for (const dots of ['.', '..']) {
       const named = `${join(dir, 'st', 'new')}/${dots}`;
       const refused = await runCli(['emulator', '--port', '0', '--state', named]);

@@ -92,7 +92,7 @@ async function savePlan(path: string, label: string, json: Iterable<string>, int
 
 /** `--timeout`: the whole command's budget for talking to the services. */
 export function timeoutOption(defaultMs: number): Option {
-  return new Option('--timeout <DURATION>', 'time budget of the whole command from its start, reading the files included (like 90s, 10m)').argParser(parseTimeBudget).default(defaultMs, formatDuration(defaultMs));
+  return new Option('--timeout <DURATION>', 'time budget of the command, reading the files included (like 90s, 10m)').argParser(parseTimeBudget).default(defaultMs, formatDuration(defaultMs));
 }
 
 /**
