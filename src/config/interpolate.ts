@@ -304,6 +304,26 @@ export function placeOf(problem: TreeProblem, positions: Pick<DocPositions, 'at'
   return { ...positions.valueAt(problem.pointer), ...(problem.pointer ? { path: pointerToPath(problem.pointer) } : {}) };
 }
 
+/**
+ * Where the `var.NAME` placeholder a problem is about is written: its own line and column, found in
+ * the lines its value spans (a `|` block of many), not the value's start (probe KF-3). `written`: the
+ * value as the file writes it. The value's start when it is not found there.
+ */
+export function placeholderPlace<P extends SourcePos>(pos: P, written: string | undefined, variable: string | undefined, lineOf: (line: number) => string | undefined): P {
+  if (variable === undefined || written === undefined) return pos;
+  const needle = `var.${variable}`;
+  const last = pos.line + written.split('\n').length;
+  for (let line = pos.line; line <= last; line++) {
+    const text = lineOf(line);
+    if (text === undefined) break;
+    const at = text.indexOf(needle, line === pos.line ? Math.max(0, pos.col - 1) : 0);
+    if (at < 0) continue;
+    const opening = text.lastIndexOf('${', at);
+    return { ...pos, line, col: (opening >= 0 ? opening : at) + 1 };
+  }
+  return pos;
+}
+
 export interface InterpolatedTree {
   value: unknown;
   problems: TreeProblem[];
@@ -347,7 +367,11 @@ export function interpolateTree(value: unknown, pointer: string, options: TreeOp
       const r = interpolateString(v, typeof options.ctx === 'function' ? options.ctx(p) : options.ctx);
       for (const pr of r.problems) problems.push({ ...pr, pointer: p });
       if (r.unresolved) unresolved.add(p);
-      if (r.problems.length > 0) return v;
+      if (r.problems.length > 0) {
+        // As written, so a problem can be placed at its placeholder (placeholderPlace).
+        written.set(p, v);
+        return v;
+      }
       if (!r.whole) {
         if (r.value !== v && holdsPlaceholder(v)) written.set(p, v);
         return r.value;

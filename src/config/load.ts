@@ -14,7 +14,7 @@ import { holdsResource, namedFiles, reachedThroughLinks, resolveDataPath, type D
 import { discoverYamlFiles, invalidUtf8, type Discovered, isTestFile, isYamlName, readFiles, unreadableFile, withoutDocumentBoms } from './discover.js';
 import { isNotReadName } from './not-read.js';
 import { holdsKey, keyInFileText, keysOf } from './api-keys.js';
-import { VARIABLE_NAME, interpolateString, interpolateTree, keysHeld, placeOf, typedByField, type InterpolationContext } from './interpolate.js';
+import { VARIABLE_NAME, interpolateString, interpolateTree, keysHeld, placeOf, placeholderPlace, typedByField, type InterpolationContext } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { schemaDiagnostics } from './schema.js';
 import { documentValidators, type DocumentValidator } from './document-validators.js';
@@ -23,6 +23,7 @@ import { quoteValue, showJson, showName, showPath } from './quote.js';
 import { textDiagnostics, withoutEchoesOf } from './text-hygiene.js';
 import { taggedIn, writtenIn } from './written-number.js';
 import { linesIn } from './source-lines.js';
+import { valueAt } from './value-at.js';
 import type { LoadedConfig, ResourceDoc } from './types.js';
 import { escapePointer, pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
@@ -596,16 +597,17 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   // Only a file whose text holds a key, an escape or a placeholder (a `var` may hold one), is walked; a
   // `${env.X}` holding one is refused above and kept as written.
   const keys = keysWritten(ctx.processEnv, ctx.text, ctx.placeholders);
+  const lineOf = linesIn(ctx.text);
   for (const problem of [...interpolated.problems, ...(keys.length > 0 ? keysHeld(interpolated.value, keys, ctx.text) : [])]) {
     const { message, hint } = undefinedElsewhereWords(problem, ctx.definedIn);
-    diagnostics.push({ severity: 'error', code: problem.code, message, ...placeOf(problem, doc.positions), ...(hint ? { hint } : {}) });
+    const at = problem.code === 'undefined-variable' ? placeholderPlace(placeOf(problem, doc.positions), interpolated.written.get(problem.pointer), problem.variable, lineOf) : placeOf(problem, doc.positions);
+    diagnostics.push({ severity: 'error', code: problem.code, message, ...at, ...(hint ? { hint } : {}) });
   }
 
-  if (ctx.placeholders && ctx.otherEnvironments && ctx.vars !== undefined) diagnostics.push(...undefinedElsewhere(value, doc, ctx, interpolated.problems));
+  if (ctx.placeholders && ctx.otherEnvironments && ctx.vars !== undefined) diagnostics.push(...undefinedElsewhere(value, doc, ctx, interpolated.problems, lineOf));
 
   const body = interpolated.value as Record<string, unknown>;
   const validate = ctx.validators.get(info.yamlKind)!(value);
-  const lineOf = linesIn(ctx.text);
   const written = writtenIn(lineOf);
   const controlCharacters = textDiagnostics(body, doc.positions, { written, unresolved: interpolated.unresolved, lineOf });
   diagnostics.push(...controlCharacters);
@@ -653,6 +655,12 @@ function undefinedElsewhereWords(problem: { code: string; message: string; hint?
       };
 }
 
+/** The text at a pointer of a document's value, if text is there. */
+function stringAt(value: unknown, pointer: string): string | undefined {
+  const at = valueAt(value, pointer);
+  return typeof at === 'string' ? at : undefined;
+}
+
 /** No variable at all: every `${var.X}` of a document is reported, with its place and name. */
 const NO_VARS: Record<string, string> = Object.create(null) as Record<string, string>;
 
@@ -673,7 +681,7 @@ function lackingElsewhere(ctx: CheckContext): Set<string> {
  * A `${var.X}` the selected environment defines and another does not: the files are every
  * environment's, so each must be able to fill them in. Said once per place, naming the environments.
  */
-function undefinedElsewhere(value: unknown, doc: ParsedDocument, ctx: CheckContext, reported: readonly { pointer: string; variable?: string }[]): Diagnostic[] {
+function undefinedElsewhere(value: unknown, doc: ParsedDocument, ctx: CheckContext, reported: readonly { pointer: string; variable?: string }[], lineOf: (line: number) => string | undefined): Diagnostic[] {
   const keyOf = (p: { pointer: string; variable?: string }): string => `${p.pointer}\u0000${p.variable ?? ''}`;
   // Each place and name once: a name the selected environment lacks too is reported already.
   const here = new Set(reported.filter((p) => p.variable !== undefined).map(keyOf));
@@ -707,7 +715,8 @@ function undefinedElsewhere(value: unknown, doc: ParsedDocument, ctx: CheckConte
     severity: 'error' as const,
     code: 'undefined-variable',
     message: `variable \`var.${m.name}\` is not defined in environment${m.environments.length === 1 ? '' : 's'} ${m.environments.map((e) => showName(e)).join(', ')}`,
-    ...doc.positions.valueAt(pointer),
+    // At its placeholder, as an undefined one here is (probe KF-3).
+    ...placeholderPlace(doc.positions.valueAt(pointer), stringAt(value, pointer), m.name, lineOf),
     ...(pointer ? { path: pointerToPath(pointer) } : {}),
     hint: `the files are every environment's: define it under \`vars:\` in docket.yaml, or under each environment's \`vars\``,
   }));

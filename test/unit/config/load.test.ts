@@ -90,6 +90,14 @@ describe('loadConfig: documents', () => {
     expect([...r.yamlData.keys()].sort()).toEqual(['custom-templates/consulting.cover.yaml', 'shared/exhibit.yml']);
   });
 
+  it('says an undefined variable where its placeholder is written: in a | block, on its own line; two in one line, each at its own column (probe KF-3)', async () => {
+    const r = await load({
+      'docket.yaml': lines('version: 1', 'vars:', '  team: Legal'),
+      'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '      first line', '      third line ${var.nope}', '    questions: What is the ${var.tem} term? ${var.prodonly}'),
+    });
+    expect(r.diagnostics.filter((d) => d.code === 'undefined-variable').map(brief).sort()).toEqual(['p.yaml:7:18 undefined-variable', 'p.yaml:8:28 undefined-variable', 'p.yaml:8:45 undefined-variable']);
+  });
+
   it('treats a file named through a variable as data too, and one a missing variable names as what it is', async () => {
     const files = {
       'docket.yaml': lines('version: 1', 'vars:', '  cover: cover.yaml'),
@@ -614,9 +622,10 @@ describe('loadConfig: interpolation', () => {
     expect((await load(flagged, { env: 'prod' })).diagnostics).toEqual([]);
     // Two names in one value: each with the environments that lack it.
     const two = await load({ ...files, 'p.yaml': files['p.yaml'].replace('${var.note}', '${var.note} ${var.other}') }, { env: 'prod' });
-    expect(two.diagnostics.map((d) => d.message)).toEqual([
-      'undefined variable `var.other`: docket.yaml defines it only in environment `eu`',
-      'variable `var.note` is not defined in environments `staging`, `eu`',
+    // Each at its own placeholder, in the order they are written (probe KF-3).
+    expect(two.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
+      'p.yaml:7:21 undefined-variable variable `var.note` is not defined in environments `staging`, `eu`',
+      'p.yaml:7:33 undefined-variable undefined variable `var.other`: docket.yaml defines it only in environment `eu`',
     ]);
     const eu = await load({ ...files, 'p.yaml': files['p.yaml'].replace('${var.note}', '${var.note} ${var.other}') }, { env: 'eu' });
     expect(eu.diagnostics.map((d) => d.message)).toEqual(['undefined variable `var.note`: docket.yaml defines it only in environment `prod`', 'variable `var.other` is not defined in environments `staging`, `prod`']);
