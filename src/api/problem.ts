@@ -68,9 +68,9 @@ export function parseProblem(text: string, headers: IncomingHttpHeaders, clean: 
     // A short plain-text body (a proxy's "Bad Gateway") says more than the status alone; of an HTML
     // page (a gateway's), its title says what went wrong, named as a page's (probe KM-2).
     if (type.startsWith('text/plain')) problem.detail = str(text, 300);
-    else if (type.startsWith('text/html') || /^\s*<(?:!doctype html|html)\b/i.test(text)) {
-      const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
-      const shown = title ? str(decodeEntities(title), 200) : undefined;
+    else if (/html/i.test(type) || /^\s*<(?:!doctype html|html|head)\b/i.test(text)) {
+      const title = pageTitle(text);
+      const shown = title ? str(title, 200) : undefined;
       problem.detail = shown ? `an HTML page titled ${JSON.stringify(shown)}` : 'an HTML page';
     }
   }
@@ -231,7 +231,31 @@ export function hintForStatus(service: ServiceName, status: number, path: string
   return undefined;
 }
 
-/** The few entities a page title uses. */
+/** How much of a page is looked through for its title: answers may be 64 MB. */
+const TITLE_WITHIN = 64 * 1024;
+
+/**
+ * A page's title, from its head when it has one (not an inline SVG's), found by position rather
+ * than a pattern, which took minutes on a page of many `<title` (second read RV9-2).
+ */
+function pageTitle(text: string): string | undefined {
+  const head = text.slice(0, TITLE_WITHIN);
+  const lower = head.toLowerCase();
+  const from = Math.max(0, lower.indexOf('<head'));
+  const open = lower.indexOf('<title', from);
+  const start = open < 0 ? -1 : lower.indexOf('>', open);
+  const end = start < 0 ? -1 : lower.indexOf('</title', start);
+  if (end < 0) return undefined;
+  const title = decodeEntities(head.slice(start + 1, end)).replace(/\s+/g, ' ').trim();
+  return title === '' ? undefined : title;
+}
+
+/** Entities a page title uses: the common named ones and every numeric one. */
 function decodeEntities(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39|apos);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'" })[e] ?? _);
+  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—' };
+  return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]+);/gi, (whole, e: string) => {
+    const code = e.startsWith('#x') || e.startsWith('#X') ? Number.parseInt(e.slice(2), 16) : e.startsWith('#') ? Number(e.slice(1)) : undefined;
+    if (code !== undefined) return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    return named[e.toLowerCase()] ?? whole;
+  });
 }

@@ -230,9 +230,13 @@ function closeBySkeleton(index: SkeletonIndex, wanted: string, free: (list: Live
   return found;
 }
 
+/** How many live objects of one content the rename warning compares names among. */
+const CLOSEST_AMONG = 20;
+
 /** The first of `list`, or of several the one whose name is closest to `name` (when one is close at all). */
 function closestNamed(name: string, list: readonly LiveResource[] | undefined): LiveResource | undefined {
-  if (!list || list.length < 2) return list?.[0];
+  // Among a few only: thousands of objects of one content, each compared with every new one, took seconds (second read RV9-1).
+  if (!list || list.length < 2 || list.length > CLOSEST_AMONG) return list?.[0];
   const close = suggest(name, list.map((l) => l.name));
   return list.find((l) => l.name === close) ?? list[0];
 }

@@ -285,7 +285,14 @@ function optionsChange(key: string, x: string[], y: string[]): string[] {
   // option, or of those pairs, reordered or beside another change (second read SR72-6).
   const newOnes = y.filter((o) => !x.includes(o));
   const goneOnes = x.filter((o) => !y.includes(o));
-  const pairs = newOnes.flatMap((o) => goneOnes.filter((g) => differOnlyInAccents(g, o)).slice(0, 1).map((g) => [g, o] as const));
+  // Each removed option in one pair at most: counts that match by accident must not cover a real removal (second read RV9-6).
+  const paired = new Set<string>();
+  const pairs = newOnes.flatMap((o) => {
+    const twin = goneOnes.find((g) => !paired.has(g) && differOnlyInAccents(g, o));
+    if (twin === undefined) return [];
+    paired.add(twin);
+    return [[twin, o] as const];
+  });
   const whole = pairs.length === newOnes.length && pairs.length === goneOnes.length;
   const note = pairs.length === 0 ? '' : whole ? ` (${ACCENTS_ONLY})` : ` (${pairs.map(([g, o]) => `${jsonQuoted(g)} and ${jsonQuoted(o)}`).join(', ')}: ${ACCENTS_ONLY})`;
   return [`~ field ${key}.options: ${[...added, ...removed].join(', ')}${note}`];

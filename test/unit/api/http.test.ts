@@ -1,3 +1,4 @@
+import { parseProblem } from '../../../src/api/problem.js';
 import { getEventListeners } from 'node:events';
 import { isLoopback } from '../../../src/config/url-policy.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -646,6 +647,14 @@ describe('list', () => {
     expect(((await rejection(client.request({ method: 'POST', path: '/v1/h', operation: 'create h' }))) as ApiError).message).toContain('failed with HTTP 400: an HTML page titled "400 Bad Request & more"');
     mock.intercept({ path: '/v1/i', method: 'POST' }).reply(400, '<html><body>nope</body></html>', { headers: { 'content-type': 'text/html; charset=utf-8' } });
     expect(((await rejection(client.request({ method: 'POST', path: '/v1/i', operation: 'create i' }))) as ApiError).message).toContain(': an HTML page');
+  });
+
+  it('finds an HTML page\'s title by position, in its head, whatever the page holds (second read RV9-2, RV9-3)', () => {
+    const detail = (body: string, type = 'text/html') => parseProblem(body, { 'content-type': type }, (s) => s).detail;
+    // Many `<title` and no `>` (a pattern took minutes on it; the test's own time limit stands guard).
+    expect(detail(`<html>${'<title'.repeat(200_000)}`)).toBe('an HTML page');
+    expect(detail('<svg><title>icon</title></svg><head><title>Error &#8211;&nbsp;x &#x27;y&#x27;</title></head>', 'TEXT/HTML')).toBe('an HTML page titled "Error – x \'y\'"');
+    expect(detail('<head><title>Gateway</title></head>', 'application/xhtml+xml')).toBe('an HTML page titled "Gateway"');
   });
 
   it('drops archived items from a list, however they are marked', async () => {
