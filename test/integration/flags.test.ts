@@ -388,6 +388,8 @@ describe('flag values', () => {
       }
     }
     expect(existsSync(join(dir, 'j.xml'))).toBe(false);
+    // Its -o says how its error is printed: markdown is no form of it (second read RV9).
+    expect((await run(['test', '-C', dir, '-o', 'markdown', 'capture', '--emulator', '--review', 'r1', '--out', out])).stderr.split('\n')[0]).toBe('Error: -o markdown: `docket test capture` writes a test file and makes no report; -o json gives its error as JSON');
     // The flags every command takes are capture's too (second read SR72-1).
     for (const pace of [['--max-rps', '5'], ['--concurrency', '2']]) {
       const r = await run(['test', '-C', dir, ...pace, 'capture', '--emulator', '--review', 'r1', '--out', out]);

@@ -161,8 +161,11 @@ describe('docket init', () => {
     const dir = await makeDir({ 'docker-compose.yml': 'services:\n  web:\n    image: nginx\n', 'ci/workflow.yaml': 'on: push\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules: []\n', 'tests/nda.test.yaml': 'kind: PlaybookTest\n' });
     const result = await runIn(dir, ['init']);
     expect([result.code, result.stderr]).toEqual([0, 'Warning: . already holds YAML files that are no docket documents (ci/workflow.yaml, docker-compose.yml); docket reads every YAML file below its directory, so `docket validate` fails on them. Keep the configuration in a folder of its own (`docket init docket`), or move them out (or into a dot-folder).\n']);
-    const clean = await makeDir({ 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules: []\n' });
+    // Read as docket reads them (second read RV9-4): a byte-order mark, quotes, a flow mapping are docket documents; a Kubernetes manifest is none.
+    const clean = await makeDir({ 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules: []\n', 'bom.yaml': '\ufeffkind: Member\nemail: a@acme.example\n', 'quoted.yaml': '"kind": Member\nemail: b@acme.example\n', 'flow.yaml': '{kind: Member, email: c@acme.example}\n' });
     expect((await runIn(clean, ['init'])).stderr).toBe('');
+    const k8s = await makeDir({ 'deploy.yaml': 'apiVersion: apps/v1\nkind: Deployment\n' });
+    expect((await runIn(k8s, ['init'])).stderr).toContain('no docket documents (deploy.yaml)');
   });
 
   it('refuses a directory that already has docket.yaml and writes nothing', async () => {

@@ -565,6 +565,9 @@ const CAPTURE_TAKES = new Set(['dir', 'env', 'emulator', 'quiet', 'verbose', 'co
  */
 function refuseRunFlags(test: Command | null): void {
   const given = (test?.options ?? []).filter((o) => !CAPTURE_TAKES.has(o.attributeName()) && test!.getOptionValueSource(o.attributeName()) === 'cli');
+  // Its -o says how its error is printed: a markdown report it does not make (second read RV9).
+  const output: unknown = test?.getOptionValueSource('output') === 'cli' ? test.opts().output : undefined;
+  if (output === 'markdown') throw new UsageError('-o markdown: `docket test capture` writes a test file and makes no report; -o json gives its error as JSON', 'leave -o out, or give -o json');
   if (given.length === 0) return;
   const names = given.map((o) => o.long ?? o.short ?? o.flags);
   throw new UsageError(`${names.join(', ')}: ${names.length === 1 ? 'a flag' : 'flags'} of \`docket test\`, which \`docket test capture\` does not take`, 'capture takes its own flags and, of docket test\'s, -C DIR, --env E, --emulator, -o, the pace flags and the common options (docket test capture --help)');
