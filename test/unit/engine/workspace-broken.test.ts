@@ -36,7 +36,8 @@ describe('loadWorkspace, a data file named by a placeholder that cannot be fille
     const found = await refused({ 'terms/t.yaml': lines('kind: CustomTerm', 'name: T', 'body_file: ${var.pdf}'), 'terms/u.yaml': lines('kind: CustomTerm', 'name: U', 'body_file: "u-${var.pdf}.md"') });
     expect(found).toEqual([
       'terms/t.yaml:3:12 undefined-variable undefined variable `var.pdf`',
-      'terms/u.yaml:3:12 undefined-variable undefined variable `var.pdf`',
+      // At the placeholder, inside the quoted name (probe KF-3).
+      'terms/u.yaml:3:15 undefined-variable undefined variable `var.pdf`',
     ]);
   });
 });
