@@ -11,7 +11,7 @@ import { schemaValidator, subschemaValidator } from './validators.js';
 import { didYouMean } from './suggest.js';
 import { quoteValue, showName } from './quote.js';
 import type { ProjectConfig } from './types.js';
-import { shown, urlProblem, urlSpellingHint } from './url-policy.js';
+import { shown, urlProblem, urlSpellingHint, type UrlProblem } from './url-policy.js';
 import { characterAt, CONTROL_CHARACTER, textProblems, withoutEchoesOf } from './text-hygiene.js';
 import { numberAsText, taggedIn, writtenIn } from './written-number.js';
 import { linesIn, sourceLines } from './source-lines.js';
@@ -437,10 +437,10 @@ function namedOtherEnvironments(raw: Plain, selected: string | undefined): { nam
  * environment selected the top level's with the top-level variables. One that cannot be resolved
  * offline (an unset `${env.…}`) is left to the run that selects it.
  */
-function urlsThroughOtherVariables(raw: Plain, selected: string | undefined, processEnv: Record<string, string | undefined>): { pointer: string; value: string; problem: NonNullable<ReturnType<typeof urlProblem>> }[] {
+function urlsThroughOtherVariables(raw: Plain, selected: string | undefined, processEnv: Record<string, string | undefined>): { pointer: string; value: string; problem: UrlProblem }[] {
   const runs: { name: string | undefined; block: unknown; vars: Record<string, string> }[] = namedOtherEnvironments(raw, selected).map((e) => ({ name: e.name, block: get(get(raw, 'environments'), e.name), vars: e.vars }));
   if (selected !== undefined) runs.push({ name: undefined, block: undefined, vars: plainVars(get(raw, 'vars')) });
-  const out: { pointer: string; value: string; problem: NonNullable<ReturnType<typeof urlProblem>> }[] = [];
+  const out: { pointer: string; value: string; problem: UrlProblem }[] = [];
   for (const run of runs) {
     for (const section of ['review', 'agreements'] as const) {
       const own = get(get(run.block, section), 'url');

@@ -215,7 +215,7 @@ export const organizationKind: KindModule<'organization'> = {
       // NOTE(api): the agreements organization PATCH takes flat attributes; null clears a text field.
       else if (f.field.startsWith('agreements.')) agreements[f.field.slice('agreements.'.length)] = f.after;
     }
-    let otherReviewer: string | undefined;
+    let otherReviewer: { made: string; wanted: string } | undefined;
     if (Object.keys(review).length > 0) {
       const answer = await ctx.services.review().updateOrganization(review);
       const wanted = change.fields.find((f) => f.field === 'review.default_reviewer')?.after;
@@ -223,7 +223,7 @@ export const organizationKind: KindModule<'organization'> = {
       // The id sent was another person's (a Member's `id:` pinned to the wrong user, where no users
       // list can check it): said as a failure, not a success the next plan contradicts (probe KE-2);
       // not recorded as written, nor is the agreements half left unsent (second read SR72-2).
-      if (typeof wanted === 'string' && typeof made === 'string' && normEmail(made) !== normEmail(wanted)) otherReviewer = made;
+      if (typeof wanted === 'string' && typeof made === 'string' && normEmail(made) !== normEmail(wanted)) otherReviewer = { made, wanted };
       const written = change.fields.filter((f) => f.field.startsWith('review.') && !(otherReviewer !== undefined && f.field === 'review.default_reviewer')).map((f) => f.field);
       if (written.length > 0) ctx.registerWritten?.('organization', change.key, written);
     }
@@ -233,8 +233,7 @@ export const organizationKind: KindModule<'organization'> = {
       await api.updateOrganization(org.id, agreements);
     }
     if (otherReviewer !== undefined) {
-      const wanted = String(change.fields.find((f) => f.field === 'review.default_reviewer')?.after);
-      throw new Error(`the service made ${quoteValue(otherReviewer)} the default reviewer for the id docket sent for ${quoteValue(wanted)}: the id docket has for that member is another user's (check the Member document's \`id:\`), then apply again`);
+      throw new Error(`the service made ${quoteValue(otherReviewer.made)} the default reviewer for the id docket sent for ${quoteValue(otherReviewer.wanted)}: the id docket has for that member is another user's (check the Member document's \`id:\`), then apply again`);
     }
   },
 };

@@ -3,9 +3,9 @@
  * rewrite what a reviewer sees) nor the pull-request comment (mentions, HTML, broken structure).
  */
 
-import { codePointOf, markInvisible } from '../config/quote.js';
+import { markInvisible } from '../config/quote.js';
 import { lineWithoutSecrets } from '../config/url-secrets.js';
-import { CONTROL_CHARS, shownControl, stripControl } from '../util/control-text.js';
+import { CONTROL_CHARS, markedControl, shownControl, stripControl } from '../util/control-text.js';
 
 export { stripControl };
 
@@ -68,7 +68,7 @@ function longestBacktickRun(text: string): number {
  */
 export function codeSpan(text: string): string {
   // What prints as nothing inside a code span is shown (`no<U+200B>te`), as the text report shows it.
-  let body = markInvisible(stripControl(lineWithoutSecrets(text).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `<${codePointOf(c)}>`)));
+  let body = markInvisible(stripControl(markedControl(lineWithoutSecrets(text))));
   if (body === '') body = ' ';
   const fence = '`'.repeat(longestBacktickRun(body) + 1);
   // CommonMark strips one space on each side when both are present; pad so edges survive.

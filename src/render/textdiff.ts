@@ -4,7 +4,8 @@
  * file header, which would only repeat the field name.
  */
 import { structuredPatch } from 'diff';
-import { codePointOf, markInvisible } from '../config/quote.js';
+import { markInvisible } from '../config/quote.js';
+import { markedControl } from '../util/control-text.js';
 import { stripControl } from './sanitize.js';
 import { formatValue } from './value.js';
 import { displayWidth } from './width.js';
@@ -15,7 +16,7 @@ function sideText(v: unknown): string {
   if (v === null || v === undefined) return '';
   // A line differing only in a no-break or zero-width space must not show as the same line twice;
   // nor one differing in a control character, shown as `<U+0007>` rather than dropped (probe KD-2).
-  const text = typeof v === 'string' ? markInvisible(stripControl(v.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `<${codePointOf(c)}>`))) : formatValue(v);
+  const text = typeof v === 'string' ? markInvisible(stripControl(markedControl(v, true))) : formatValue(v);
   // Every line gets an end of line, so a last line that gained a successor is not shown as changed.
   return text === '' ? '' : `${text}\n`;
 }

@@ -1,8 +1,9 @@
 /** Field values as one line of JSON-ish text: strings quoted, numbers and booleans plain, null as `null`. */
-import { codePointOf, markInvisible, quoteValue, showJson } from '../config/quote.js';
+import { markInvisible, quoteValue, showJson } from '../config/quote.js';
 import { HIDDEN_PARTS } from '../config/url-secrets.js';
 import { stripControl } from './sanitize.js';
 import { ACCENTS_ONLY, differOnlyInAccents } from '../util/nfc.js';
+import { markedControl } from '../util/control-text.js';
 
 /** Never cut: a plan shows the whole value. */
 const WHOLE = Number.POSITIVE_INFINITY;
@@ -55,5 +56,5 @@ export function oneLine(s: string): string {
  */
 export function onePath(path: string): string {
   // Every C0, DEL and C1 character marked before the rest goes: a CR or a VT removed would name another file too (fourth read RV4-2).
-  return markInvisible(stripControl(path.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `<${codePointOf(c)}>`)));
+  return markInvisible(stripControl(markedControl(path)));
 }

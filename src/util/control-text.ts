@@ -30,3 +30,14 @@ export const shownControl = (c: string): string => (c < '\u2000' ? '' : `<U+${c.
 export function stripControl(text: string): string {
   return text.replace(ESCAPE_SEQUENCES, '').replace(CONTROL_CHARS, shownControl);
 }
+
+/**
+ * Every C0, DEL and C1 character as `<U+0007>`, where removing it or printing a line break would
+ * make two texts read the same; `keepTabsAndBreaks`: a diff's tabs and line breaks stay as they are.
+ */
+export function markedControl(text: string, keepTabsAndBreaks = false): string {
+  return text.replace(keepTabsAndBreaks ? CONTROL_BUT_TAB_AND_BREAK : EVERY_CONTROL, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
+}
+
+const EVERY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const CONTROL_BUT_TAB_AND_BREAK = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
