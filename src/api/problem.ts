@@ -3,6 +3,7 @@
  * comes from the service is cleaned here before it can reach a message or a terminal.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { decodeEntities } from '../util/entities.js';
 import { isPlainObject } from '../util/plain.js';
 import type { ServiceName } from './types.js';
 import { DocketError, NO_FIELD } from '../errors.js';
@@ -248,14 +249,4 @@ function pageTitle(text: string): string | undefined {
   if (end < 0) return undefined;
   const title = decodeEntities(head.slice(start + 1, end)).replace(/\s+/g, ' ').trim();
   return title === '' ? undefined : title;
-}
-
-/** Entities a page title uses: the common named ones and every numeric one. */
-function decodeEntities(text: string): string {
-  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—' };
-  return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]+);/gi, (whole, e: string) => {
-    const code = e.startsWith('#x') || e.startsWith('#X') ? Number.parseInt(e.slice(2), 16) : e.startsWith('#') ? Number(e.slice(1)) : undefined;
-    if (code !== undefined) return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    return named[e.toLowerCase()] ?? whole;
-  });
 }

@@ -367,11 +367,7 @@ export function interpolateTree(value: unknown, pointer: string, options: TreeOp
       const r = interpolateString(v, typeof options.ctx === 'function' ? options.ctx(p) : options.ctx);
       for (const pr of r.problems) problems.push({ ...pr, pointer: p });
       if (r.unresolved) unresolved.add(p);
-      if (r.problems.length > 0) {
-        // As written, so a problem can be placed at its placeholder (placeholderPlace).
-        written.set(p, v);
-        return v;
-      }
+      if (r.problems.length > 0) return v;
       if (!r.whole) {
         if (r.value !== v && holdsPlaceholder(v)) written.set(p, v);
         return r.value;

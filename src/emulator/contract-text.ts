@@ -7,6 +7,7 @@
  */
 import { inflateSync } from 'node:zlib';
 import { isZip, readZipEntry, ZipError } from './zip.js';
+import { decodeEntities } from '../util/entities.js';
 
 export type ContractKind = 'docx' | 'pdf' | 'text';
 
@@ -94,7 +95,7 @@ export function documentXmlParagraphs(xml: string): ContractParagraph[] {
   for (let m = tokens.exec(xml); m !== null; m = tokens.exec(xml)) {
     const [, closing, tag = '', , selfClosing, chars] = m;
     if (chars !== undefined) {
-      if (current && capture) current[capture === 'text' ? 'text' : 'deleted'] += decodeXml(chars);
+      if (current && capture) current[capture === 'text' ? 'text' : 'deleted'] += decodeEntities(chars);
       continue;
     }
     if (tag === 'w:p') {
@@ -119,13 +120,6 @@ export function documentXmlParagraphs(xml: string): ContractParagraph[] {
   return out;
 }
 
-function decodeXml(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]+|#\d+|lt|gt|amp|quot|apos);/g, (_, e: string) => {
-    if (e.startsWith('#x')) return String.fromCodePoint(Number.parseInt(e.slice(2), 16));
-    if (e.startsWith('#')) return String.fromCodePoint(Number.parseInt(e.slice(1), 10));
-    return { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }[e] ?? '';
-  });
-}
 
 // ---- pdf -----------------------------------------------------------------------------------
 
