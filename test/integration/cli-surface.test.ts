@@ -110,7 +110,10 @@ describe('help and completion', () => {
     expect(zsh).toMatch(/"plan"\) _arguments '--/);
     expect(zsh).toContain(`"init") _arguments '*:file:_files -/'`);
     // And the parent's place flags it reads (-C, --env, --emulator).
-    expect((await runCli(['completion', 'bash'])).stdout).toMatch(/"test capture"\) opts="[^"]*--emulator[^"]*--env[^"]*-C[ "]/);
+    const captureOpts = /"test capture"\) opts="([^"]*)"/.exec((await runCli(['completion', 'bash'])).stdout)?.[1]?.split(' ');
+    expect(captureOpts).toEqual(expect.arrayContaining(['--emulator', '--env', '-C', '-o', '--max-rps', '--concurrency']));
+    // Never a run flag of docket test, which capture refuses.
+    expect(captureOpts).not.toContain('--junit');
     expect((await runCli(['test', 'capture', '--help'])).stdout).toContain("Also takes docket test's -C DIR, --env E and --emulator");
     if (spawnSync('zsh', ['-f', '-c', 'true']).status !== 0) return;
     // zsh's completion builtins stood in for by functions that print what they were given.

@@ -7,6 +7,7 @@ import type { Io } from '../io.js';
 import { withCommon } from '../options.js';
 import { KINDS } from '../../kinds/index.js';
 import { COMMON_WITH_VALUE } from '../main.js';
+import { PARENT_FLAGS_TAKEN } from '../subcommand-flags.js';
 
 interface FlagWords {
   /** `-o` and `--output`. */
@@ -53,7 +54,8 @@ export const SHELLS = ['bash', 'zsh'] as const;
 function wordsOf(program: Command): CommandWords[] {
   const of = (c: Command, name: string, parent?: Command): CommandWords => {
     // A subcommand (`test capture`) also takes its parent's place flags (-C, --env, --emulator) and the common options.
-    const inherited = parent ? parent.options.filter((o) => !o.hidden && INHERITED.has(o.long ?? '')) : [];
+    const taken = PARENT_FLAGS_TAKEN[name];
+    const inherited = parent && taken ? parent.options.filter((o) => !o.hidden && taken.has(o.attributeName())) : [];
     const options = [...c.options.filter((o) => !o.hidden), ...inherited];
     return {
       name,
@@ -86,9 +88,6 @@ function valuedOfParents(commands: CommandWords[]): string[] {
   const parents = new Set(commands.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0]!));
   return commands.filter((c) => parents.has(c.name)).flatMap((c) => c.valued.flatMap((f) => f.names.map((n) => `"${c.name} ${n}"`)));
 }
-
-/** The parent's flags a subcommand reads (`docket test capture -C DIR --emulator …`), the common options among them. */
-const INHERITED = new Set(['--dir', '--env', '--emulator', '--quiet', '--verbose', '--no-color']);
 
 /** Bash, in a `case` over COMP_WORDS[i]: step past the flag's value (bash splits `--env=init` at the `=`). */
 const SKIP_VALUE = 'if [ "${COMP_WORDS[i+1]}" = "=" ]; then ((i += 2)); else ((i++)); fi ;;';

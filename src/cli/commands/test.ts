@@ -59,6 +59,7 @@ import { writeDestination } from '../../util/atomic-write.js';
 import { CREATE_ACTIONS, refKey, type DesiredResource } from '../../engine/types.js';
 import { withSession, type Session } from '../session.js';
 import type { ServiceName } from '../../api/types.js';
+import { PARENT_FLAGS_TAKEN } from '../subcommand-flags.js';
 
 interface TestFlags extends CommonOptions {
   output: 'text' | 'json' | 'markdown';
@@ -556,8 +557,8 @@ async function readContract(cwd: string, file: string): Promise<Buffer> {
   }
 }
 
-/** What capture takes of `docket test`'s flags, by their attribute names: the place and the output flags (`-o json` gives its error as JSON). */
-const CAPTURE_TAKES = new Set(['dir', 'env', 'emulator', 'quiet', 'verbose', 'color', 'output', 'concurrency', 'maxRps']);
+/** What capture takes of `docket test`'s flags: the place, output and pace flags (`-o json` gives its error as JSON). */
+const CAPTURE_TAKES = PARENT_FLAGS_TAKEN['test capture']!;
 
 /**
  * A run flag of `docket test` given to capture (`--replay-only`, `--junit F`) is refused before
