@@ -82,11 +82,17 @@ function ordered(out: Plain, order: string[]): Plain {
   return result;
 }
 
+/** Required parameters the service holds none of: what to say, and which keys were said. */
+interface Missing {
+  texts: string[];
+  keys: Set<string>;
+}
+
 /**
  * A `then: { required }` whose `if` holds in what is written needs its keys written too, even
  * when they equal their default: put them back from the live values.
  */
-function restoreConditional(out: Plain, live: Plain, schema: ParameterSchema, ctx: TemplateExportContext, problems: string[]): void {
+function restoreConditional(out: Plain, live: Plain, schema: ParameterSchema, ctx: TemplateExportContext, problems: Missing): void {
   for (let changed = true; changed; ) {
     changed = false;
     for (const rule of schema.allOf ?? []) {
@@ -100,7 +106,8 @@ function restoreConditional(out: Plain, live: Plain, schema: ParameterSchema, ct
             .map(([k, c]) => `\`${k}\` is ${JSON.stringify(c.const)}`)
             .join(' and ');
           const problem = `${trigger} but the service holds no \`${r}\``;
-          if (!problems.includes(problem)) problems.push(problem);
+          if (!problems.texts.includes(problem)) problems.texts.push(problem);
+          problems.keys.add(r);
           continue;
         }
         out[r] = mapAttachmentIds(r, v, ctx);
@@ -223,30 +230,32 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
     }
     out[key] = mapAttachmentIds(key, value, ctx);
   }
-  if (Object.keys(out).length === 0) return { notes: [...notes, ...noneNotes(noneLive, out, [])] };
+  if (Object.keys(out).length === 0) return { notes: [...notes, ...noneNotes(noneLive, out, new Set())] };
 
-  const problems: string[] = [];
+  const problems: Missing = { texts: [], keys: new Set() };
   restoreConditional(out, live, schema, ctx, problems);
   for (const r of schema.required ?? []) {
     if (r in out) continue;
     const v = live[r];
-    if (isBlankText(v)) problems.push(`\`${r}\` is required but the service holds none`);
-    else out[r] = mapAttachmentIds(r, v, ctx);
+    if (isBlankText(v)) {
+      problems.texts.push(`\`${r}\` is required but the service holds none`);
+      problems.keys.add(r);
+    } else out[r] = mapAttachmentIds(r, v, ctx);
   }
-  if (problems.length > 0 && where !== '') {
+  if (problems.texts.length > 0 && where !== '') {
     // A nested object docket could not validate is left out whole: not managed, never a change.
-    notes.push(`\`${where.slice(0, -1)}\` not exported: ${problems.join('; ')}`);
+    notes.push(`\`${where.slice(0, -1)}\` not exported: ${problems.texts.join('; ')}`);
     return { notes };
   }
-  notes.push(...problems.map((p) => `${p}; plan will report it until the file says what to use`));
-  notes.push(...noneNotes(noneLive, out, problems));
+  notes.push(...problems.texts.map((p) => `${p}; plan will report it until the file says what to use`));
+  notes.push(...noneNotes(noneLive, out, problems.keys));
   return { value: ordered(out, order), notes };
 }
 
 /** The parameters left out as holding none live, but one written back or said as required otherwise. */
-function noneNotes(noneLive: readonly [string, unknown][], out: Plain, problems: readonly string[]): string[] {
+function noneNotes(noneLive: readonly [string, unknown][], out: Plain, reported: ReadonlySet<string>): string[] {
   return noneLive
-    .filter(([key]) => !Object.hasOwn(out, key) && !problems.some((p) => p.includes(`\`${key}\``)))
+    .filter(([key]) => !Object.hasOwn(out, key) && !reported.has(key))
     .map(([key, fallback]) => `\`${key}\` holds no value on the service, which a file cannot write; not exported (applied elsewhere, it takes the type's default, ${JSON.stringify(fallback)})`);
 }
 
