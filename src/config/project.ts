@@ -468,7 +468,6 @@ function plainVars(block: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(isPlainObject(block) ? block : {}).filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean').map(([k, v]) => [k, String(v)]));
 }
 
-
 /** Every variable name the top level or any environment defines, each with no value, for an unknown `--env`. */
 function namesDefinedAnywhere(raw: unknown): { vars: Record<string, string>; names: Set<string> } {
   const vars: Record<string, string> = Object.create(null) as Record<string, string>;
