@@ -119,6 +119,17 @@ it('says in its banner that a seed\'s archive marker does nothing while archived
   });
 });
 
+it('refuses variant flags that contradict each other, and says which of a seed\'s variants another turns off (probe KM-1)', async () => {
+  const both = await runCli(['emulator', '--port', '0', '--no-invitation-user', '--invitation-user-at', 'attribute']);
+  expect(both.code).toBe(1);
+  expect(both.stderr).toContain("option '--invitation-user-at <WHERE>' cannot be used with option '--no-invitation-user'");
+  const dir = await makeDir({ 'seed.json': JSON.stringify({ organizations: [{ id: '8f14e45f-ceea-4e6b-9a1c-3f2d1e0b7a11', name: 'A', api_keys: [], users: [] }], variants: { invitation_user: false, invitation_user_at: 'attribute', paging: 'meta', links_origin: 'other' } }) });
+  await withEmulator(['--seed', join(dir, 'seed.json')], async (banner) => {
+    expect(banner).toContain('invitation_user_at=attribute (no effect: invitations name no user, invitation_user=false)');
+    expect(banner).toContain('links_origin=other (no effect: lists carry no paging links, paging=meta)');
+  });
+});
+
 it('answers a path it has no route for, however long, and still stops on SIGTERM', async () => {
   await withEmulator([], async (_banner, env) => {
     // An id pasted with its JSON quotes (jq without -r), after a long plain prefix: a 404, not a busy loop.

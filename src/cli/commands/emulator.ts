@@ -70,7 +70,7 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
     .addOption(new Option('--review-paths <STYLE>', 'review routes nested under /v1/organizations/{id}, or flat under /v1').choices(['nested', 'flat']))
     .option('--no-review-users', 'the review service has no users list (404), as in its public docs')
     .option('--no-invitation-user', 'invitations do not name the user they created')
-    .addOption(new Option('--invitation-user-at <WHERE>', 'where an invitation names its user: relationships.user, or attributes.user_id').choices(['relationships', 'attribute']))
+    .addOption(new Option('--invitation-user-at <WHERE>', 'where an invitation names its user: relationships.user, or attributes.user_id').choices(['relationships', 'attribute']).conflicts('invitationUser'))
     .addOption(new Option('--template-types <FORM>', 'template type as wire names (template_nda), a generic type with agreement_type, or only attributes.type').choices(['wire', 'generic', 'attribute']))
     .option('--nested-read-names', 'nested template objects read back as template_csa_order_form (writes take …_attributes)')
     .addOption(new Option('--nested-update <HOW>', 'a nested template object in an update merges key by key, or replaces the stored one').choices(['merge', 'replace']))
@@ -247,8 +247,13 @@ function variantsOf(opts: EmulatorOptions): Partial<EmulatorVariants> {
 function describeVariants(v: EmulatorVariants): string {
   const defaults = variantsJson(DEFAULT_VARIANTS);
   const changed = Object.entries(variantsJson(v)).filter(([key, value]) => defaults[key] !== value);
-  // A marker shows only on listed archived playbooks: without the listing it does nothing, and says so (probe JW-4).
-  const inert = (key: string): string => (key === 'archived_marker' && !v.listArchived ? ' (no effect: archived playbooks are not listed, list_archived=false)' : '');
+  // A variant that another turns off does nothing, and says so (probes JW-4, KM-1): a seed may set both.
+  const inert = (key: string): string => {
+    if (key === 'archived_marker' && !v.listArchived) return ' (no effect: archived playbooks are not listed, list_archived=false)';
+    if (key === 'invitation_user_at' && !v.invitationUser) return ' (no effect: invitations name no user, invitation_user=false)';
+    if (key === 'links_origin' && v.paging !== 'both' && v.paging !== 'links') return ` (no effect: lists carry no paging links, paging=${v.paging})`;
+    return '';
+  };
   return changed.length === 0 ? 'reference/api.md (no variant flags)' : changed.map(([key, value]) => `${key}=${String(value)}${inert(key)}`).join(', ');
 }
 
