@@ -225,7 +225,19 @@ export class AgreementsApi {
    * version when it was read after an answer that was lost (`lost`) or gave no id (a `204`): the
    * service does not say who published it.
    */
-  async publishTermVersion(id: string, label: string, content: { body: string } | { docx: FileUpload }, actor: Actor, expectedVersion: number, beforeSend?: () => Promise<void>): Promise<{ version: number; read?: number; lost?: boolean }> {
+  /**
+   * `holds` says whether a term read after a lost answer holds what was sent: a version number
+   * reached by someone else's publish (a saved plan's number gone stale) is no sign this one landed (probe KT-1).
+   */
+  async publishTermVersion(
+    id: string,
+    label: string,
+    content: { body: string } | { docx: FileUpload },
+    actor: Actor,
+    expectedVersion: number,
+    beforeSend?: () => Promise<void>,
+    holds?: (now: CustomTermAttrs) => boolean,
+  ): Promise<{ version: number; read?: number; lost?: boolean }> {
     let read: number | undefined;
     let lost = false;
     let found: ApiResource<CustomTermAttrs> | undefined;
@@ -251,6 +263,7 @@ export class AgreementsApi {
         if (why === 'no-id' && found) return found;
         const now = await this.getCustomTerm(id, label);
         if (now.attributes.current_version_number < expectedVersion) return undefined;
+        if (why === 'no-answer' && holds && !holds(now.attributes)) return undefined;
         read = now.attributes.current_version_number;
         lost = why === 'no-answer';
         found = now;
@@ -292,15 +305,17 @@ export class AgreementsApi {
   }
 
   /** Publishes a definition; the service answers 200 without a new version when nothing changed. */
-  async publishCustomTemplateVersion(id: string, label: string, definition: string, actor: Actor, expectedVersion: number): Promise<void> {
+  /** `holds`, as for a term's publish: whether a template read after a lost answer holds the definition sent. */
+  async publishCustomTemplateVersion(id: string, label: string, definition: string, actor: Actor, expectedVersion: number, holds?: (now: CustomTemplateAttrs) => boolean): Promise<void> {
     const answer = await this.client.create<unknown>({
       method: 'POST',
       path: `/v1/custom_templates/${pathSegment(id)}/versions`,
       answersId: id,
       body: { definition, user_email: actor.email },
       operation: `publish custom template "${label}"`,
-      recover: async () => {
+      recover: async (...[why]) => {
         const now = await this.getCustomTemplate(id, label);
+        if (why === 'no-answer' && holds && !holds(now.attributes)) return undefined;
         return now.attributes.current_version_number >= expectedVersion ? now : undefined;
       },
     });

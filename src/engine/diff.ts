@@ -123,7 +123,9 @@ export function fingerprint(live: LiveResource, managed?: readonly string[]): st
     const counts = (f: string): boolean => managed.includes(f) || prefixes.some((p) => f.startsWith(p));
     fields = Object.fromEntries(Object.entries(live.fields).filter(([f]) => counts(f)));
   }
-  return digest({ id: live.id, name: live.name, parentId: live.parentId ?? null, fields }).slice(0, 16);
+  // A versioned object's number too: a version published in the app with the same content moves it,
+  // and a saved plan's publish would take the next number for its own (probe KT-2).
+  return digest({ id: live.id, name: live.name, parentId: live.parentId ?? null, fields, ...(live.version !== undefined ? { version: live.version } : {}) }).slice(0, 16);
 }
 
 /**

@@ -184,7 +184,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         if (fields.has('definition')) {
           // The version read at plan time, when the plan has it: no read of its own.
           const current = change.liveVersion ?? (await api.getCustomTemplate(change.liveId!, change.key)).attributes.current_version_number;
-          await api.publishCustomTemplateVersion(change.liveId!, change.key, text, actor, current + 1);
+          await api.publishCustomTemplateVersion(change.liveId!, change.key, text, actor, current + 1, (now) => sameDefinition(now.current_definition, text));
           ctx.registerWritten?.('custom-template', change.key, ['definition']);
         }
         if (fields.has('custom_term')) {

@@ -210,7 +210,9 @@ export const customTermKind: KindModule<'custom-term'> = {
         const current = change.liveVersion ?? (await api.getCustomTerm(change.liveId!, change.key)).attributes.current_version_number;
         const expected = current + 1;
         const content = typeof docxPath === 'string' ? { docx: await docxUpload(change, ctx) } : { body: String(change.desired?.body ?? '') };
-        const publish = (mark?: () => Promise<void>) => api.publishTermVersion(change.liveId!, change.key, content, actor, expected, mark);
+        // A text term read after a lost answer is this publish only if it holds this text.
+        const holds = 'body' in content ? (now: { body?: unknown }) => normText(now.body) === normText(content.body) : undefined;
+        const publish = (mark?: () => Promise<void>) => api.publishTermVersion(change.liveId!, change.key, content, actor, expected, mark, holds);
         if (typeof docxPath === 'string') {
           // The number the service gave it: above `expected` when the app published meanwhile.
           const published = await sendMarked(ctx, 'custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: expected }, publish);

@@ -267,6 +267,25 @@ describe('custom terms', () => {
     return dir;
   }
 
+  it('calls a saved plan stale when the app published a version of the same text since: its publish would take that number for its own (probe KT-2)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'terms/consulting.md': TERM_MD.replace('30 days', '45 days') });
+    const saved = join(dir, '..', `kt2-${Date.now()}.json`);
+    expect((await cli('plan', '-C', dir, '--out', saved)).code).toBe(0);
+    // The same text again, as a new version: nothing in the term's fields changed.
+    await new App(t.env).publishTerm('Consulting Terms', term('Consulting Terms')!.versions.at(-1)!.body);
+    const stale = await cli('apply', '-C', dir, saved);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('changed live since the plan');
+    expect(term('Consulting Terms')!.versions).toHaveLength(2);
+    await applyOk(cli, dir);
+    expect(term('Consulting Terms')!.versions.at(-1)!.body).toContain('45 days');
+    await expectNoChanges(cli, dir);
+    await rm(saved, { force: true });
+  });
+
   it("records the version a Word term's publish became as the service numbers it, also when the app published another while it was sent", async () => {
     const dir = await wordTermToPublish();
     // docket's publish waits at the service (version 1 read at plan time) while the app publishes version 2.
