@@ -80,7 +80,9 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
     s.logger.debug(`read ${result.live.length} live objects in ${Math.round(performance.now() - started)} ms`);
     if (!result.plan) {
       const targetErrors = result.diagnostics.every((d) => d.code === 'unknown-target');
-      throw new ConfigError(result.diagnostics, targetErrors ? 'the targets do not name known resources' : 'the plan could not be made', p.root);
+      // drift and pull make a plan too, but the user asked for no plan (probe KT-4).
+      const what = opts.readOnly ? 'the files could not be compared with the live state' : 'the plan could not be made';
+      throw new ConfigError(result.diagnostics, targetErrors ? 'the targets do not name known resources' : what, p.root);
     }
     // Read only (drift, pull), what plan and apply would refuse is said, and the rest still reported:
     // a change no request can make, a reference the files changed to name nothing (probe FL), an
