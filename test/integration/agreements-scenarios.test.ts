@@ -275,7 +275,7 @@ describe('custom terms', () => {
     const saved = join(dir, '..', `kt2-${Date.now()}.json`);
     expect((await cli('plan', '-C', dir, '--out', saved)).code).toBe(0);
     // The same text again, as a new version: nothing in the term's fields changed.
-    await new App(t.env).publishTerm('Consulting Terms', term('Consulting Terms')!.versions.at(-1)!.body);
+    await new App(t.env).publishTerm('Consulting Terms', term('Consulting Terms')!.versions.at(-1)!.body ?? '');
     const stale = await cli('apply', '-C', dir, saved);
     expect(stale.code).toBe(1);
     expect(stale.stderr).toContain('changed live since the plan');
