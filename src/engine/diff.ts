@@ -337,10 +337,10 @@ export function diff(input: DiffInput): DiffResult {
       // environment), and is this one's only when no other former name is live (rename A→B, new A).
       const parentKey = d.parent?.key ?? '';
       const formers = d.renamedFrom.length > 1 ? declaredLast(d.renamedFrom, (old) => declaresName(parentKey, old)) : d.renamedFrom;
-      // Of several former names, the object synced under one of them (its record says which) is
-      // this one, whatever holds the others now: one made in the app since under an earlier-listed
-      // name (probe JQ-1), or one of a name another document declares (probe FS).
-      if (formers.length > 1 && !renamedBefore) {
+      // The object synced under a former name (its record says which) is this one, whatever holds
+      // that name now: one made in the app since under it, the synced one renamed there otherwise
+      // (probes JQ-1, KU-2), or one of a name another document declares (probe FS).
+      if (!renamedBefore) {
         const synced = recordedFormer(d, formers.filter((f) => !declaresName(parentKey, f)));
         if (synced) {
           claim(d, synced);

@@ -220,6 +220,18 @@ describe('diff: renames', () => {
     expect(only(run(desired, live).changes, 'rename:rule:Inbound NDA/Duration').liveId).toBe('r-app');
   });
 
+  it('of one former name, takes the object synced under it, renamed otherwise in the app, not one made there since under that name (probe KU-2)', () => {
+    const desired = [desiredPlaybook('Vendor Agreements', { renamedFrom: ['Vendor MSA'] })];
+    const live = [livePlaybook('pb-synced', 'Vendor MSA (old)'), livePlaybook('pb-app', 'Vendor MSA')];
+    const records: Record<string, string> = { 'playbook:Vendor MSA': 'pb-synced' };
+    const { changes } = diff({ kinds: KIND_META, desired, live, prune: {}, recordedId: (key) => records[key] });
+    const rename = only(changes, 'rename:playbook:Vendor Agreements');
+    expect(rename.liveId).toBe('pb-synced');
+    expect(rename.fields).toEqual([{ field: 'name', before: 'Vendor MSA (old)', after: 'Vendor Agreements' }]);
+    // With no record (no lock), the holder of the former name is all there is to go by.
+    expect(only(run(desired, live).changes, 'rename:playbook:Vendor Agreements').liveId).toBe('pb-app');
+  });
+
   it('a rename with other changes is a rename plus an update that depends on it', () => {
     const { changes } = run(
       [desiredPlaybook('Inbound NDA v2', { renamedFrom: ['Inbound NDA'], description: 'new' })],
