@@ -409,20 +409,22 @@ describe('objects renamed in the app', () => {
     expect((await cli('plan', '-C', dir, '--target', 'playbook/Gamma NDA', '--target', 'playbook/Gamma NDA 2025', '--detailed-exitcode')).code).toBe(0);
   });
 
-  it('a playbook renamed in the app with a new one made under its old name, then renamed in the files from that name: the synced one is renamed, its rules kept (probe KU-2)', async () => {
-    const { dir, app } = await applied({ 'playbooks/delta.yaml': NDA.replace('Inbound NDA', 'Delta MSA') });
-    await app.editPlaybook('Delta MSA', { name: 'Delta MSA (old)' });
-    const newcomer = await app.createPlaybook({ name: 'Delta MSA', description: 'made in the app' });
-    await writeFiles(dir, { 'playbooks/delta.yaml': NDA.replace('Inbound NDA', 'Delta Agreements\nrenamed_from: [Delta MSA]') });
-    const targets = ['--target', 'playbook/Delta Agreements'];
-    const plan = await cli('plan', '-C', dir, ...targets);
-    expect(plan.stdout).toContain('~ rename playbook "Delta MSA (old)" → "Delta Agreements"');
-    expect(plan.stdout).not.toMatch(/\+ create rule/);
-    await applyOk(cli, dir, ...targets);
-    // The one made in the app is left as it was: no file declares it.
-    expect(await app.playbookId('Delta MSA')).toBe(newcomer);
-    expect((await cli('plan', '-C', dir, ...targets, '--detailed-exitcode')).code).toBe(0);
-  });
+  it('a playbook renamed in the app with a new one made under its old name, then renamed in the files from that name: the synced one is renamed, its rules kept (probe KU-2)', () =>
+    onOwnEmulator(async (run, own) => {
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/delta.yaml': NDA.replace('Inbound NDA', 'Delta MSA') });
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.editPlaybook('Delta MSA', { name: 'Delta MSA (old)' });
+      const newcomer = await app.createPlaybook({ name: 'Delta MSA', description: 'made in the app' });
+      await writeFiles(dir, { 'playbooks/delta.yaml': NDA.replace('Inbound NDA', 'Delta Agreements\nrenamed_from: [Delta MSA]') });
+      const plan = await run('plan', '-C', dir);
+      expect(plan.stdout).toContain('~ rename playbook "Delta MSA (old)" → "Delta Agreements"');
+      expect(plan.stdout).not.toMatch(/\+ create rule/);
+      await applyOk(run, dir);
+      // The one made in the app is left as it was: no file declares it.
+      expect(await app.playbookId('Delta MSA')).toBe(newcomer);
+      await expectNoChanges(run, dir);
+    }));
 
   it('a pull of the renamed playbook alone does not write its rules into a new file while the files still declare them under the old name', async () => {
     const { dir, app } = await applied({ 'playbooks/zeta.yaml': NDA.replace('Inbound NDA', 'Zeta NDA').replace('3 years', '6 years') });

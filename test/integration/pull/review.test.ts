@@ -94,16 +94,23 @@ describe('docket pull (review service)', () => {
 
   it('says drift and pull could not compare the files with the live state, not that a plan could not be made, when two live playbooks hold a name (probe KT-4)', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/twice.yaml': 'kind: Playbook\nname: Twice\nrules:\n  - name: R\n    actions: ACCEPT\n' });
-    const app = new App(emulator().env);
-    await app.createPlaybook({ name: 'Twice' });
-    await app.createPlaybook({ name: 'Twice' });
-    for (const command of [['drift'], ['pull', '--dry-run']]) {
-      const run = await cli(...command, '-C', dir);
-      expect([run.code, run.stderr]).toEqual([1, expect.stringContaining('ambiguous-match')]);
-      expect(run.stderr).toContain('the files could not be compared with the live state');
-      expect(run.stderr).not.toContain('plan could not be made');
+    // An emulator of its own: the two playbooks would reach this file's other tests.
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      const app = new App(own.env);
+      await app.createPlaybook({ name: 'Twice' });
+      await app.createPlaybook({ name: 'Twice' });
+      for (const command of [['drift'], ['pull', '--dry-run']]) {
+        const r = await run(...command, '-C', dir);
+        expect([r.code, r.stderr]).toEqual([1, expect.stringContaining('ambiguous-match')]);
+        expect(r.stderr).toContain('the files could not be compared with the live state');
+        expect(r.stderr).not.toContain('plan could not be made');
+      }
+      expect((await run('plan', '-C', dir)).stderr).toContain('the plan could not be made');
+    } finally {
+      await own.emulator.close();
     }
-    expect((await cli('plan', '-C', dir)).stderr).toContain('the plan could not be made');
   });
 
   it('writes edits made in the app into the files, changing only their lines, and the next plan is empty', async () => {
