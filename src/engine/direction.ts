@@ -78,11 +78,15 @@ export function syncedRecordOf(sync: SyncState, liveId: string | undefined, key:
  * live. Files that changed here since (the swap followed by hand in the files, before an apply
  * recorded it) read against the live object's own record, as any rename.
  */
-export function renamedOnto(sync: SyncState, d: DesiredResource, liveId: string, declared: (kindKey: string) => boolean): string | undefined {
+export function renamedOnto(sync: SyncState, d: DesiredResource, live: Pick<LiveResource, 'id' | 'name'>, declared: (kindKey: string) => boolean): string | undefined {
   const key = refKey(d.kind, d.key);
-  if (sync.idOf(key) === liveId) return undefined;
-  const other = sync.byId.get(liveId);
-  if (!other || other.key === key || !declared(other.key) || carriesOver(d, other.key, liveId)) return undefined;
+  if (sync.idOf(key) === live.id) return undefined;
+  const other = sync.byId.get(live.id);
+  // A `renamed_from` carries the former identity over to an object still named otherwise (the
+  // files' rename to make); one already at this name, which was last synced as another object,
+  // has it done (files kept as history after a renumbering the app then repeated: probe KU-4).
+  const carried = d.pinId === live.id || (live.name !== d.name && carriesOver(d, other?.key ?? '', live.id));
+  if (!other || other.key === key || !declared(other.key) || carried) return undefined;
   const own = sync.byKey.get(key);
   return own !== undefined && filesAsRecorded(d, own) ? other.key : undefined;
 }
@@ -388,7 +392,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     } else if (own && l) {
       const key = refKey(c.kind, own.key);
       // Renamed in the app onto this name: the name's own record (none: unknown) says what moved.
-      const record = renamedOnto(input.sync, own, l.id, declared) ? input.sync.byKey.get(key) : syncedRecordOf(input.sync, l.id, key);
+      const record = renamedOnto(input.sync, own, l, declared) ? input.sync.byKey.get(key) : syncedRecordOf(input.sync, l.id, key);
       if (record) {
         const sensitive = input.sensitive.get(c.kind) ?? [];
         c.fields = c.fields.map((f) => {

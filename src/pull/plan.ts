@@ -373,7 +373,7 @@ class PullPlanner {
     }
     // The live object at this name was last in sync as another object the files declare: written
     // here, its values would take that object's place in this one's document.
-    const was = d && l ? renamedOnto(this.input.sync, d, l.id, (kindKey) => this.desired.has(kindKey)) : undefined;
+    const was = d && l ? renamedOnto(this.input.sync, d, l, (kindKey) => this.desired.has(kindKey)) : undefined;
     if (was !== undefined) {
       const named = was.slice(was.indexOf(':') + 1);
       this.notPulled.push(this.entryOf(c, direction, fields, `the live ${c.kind} of this name was "${named}" when last in sync: renamed in the app onto a name the files declare too; rename them in the files by hand`));

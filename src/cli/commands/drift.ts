@@ -160,10 +160,12 @@ function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveRe
   const refusesValue = liveValueRefusals(live, plan, keys);
   let declared: Map<string, DesiredResource> | undefined;
   let movedLive: ReturnType<typeof movedLiveOntoDeclared> | undefined;
+  let liveById: Map<string, LiveResource> | undefined;
   // Removed live, and still live under a name the files declare, or a parent they declare: as pull tells it.
   const stillLive = (item: Pick<DriftItem, 'kind' | 'key'>): boolean => {
     declared ??= new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
-    movedLive ??= movedLiveOntoDeclared({ plan, desired: declared, liveById: new Map(live.map((l) => [l.id, l])) });
+    liveById ??= new Map(live.map((l) => [l.id, l]));
+    movedLive ??= movedLiveOntoDeclared({ plan, desired: declared, liveById });
     return movedLive(item.kind, sync.idOf(refKey(item.kind, item.key))) !== undefined;
   };
   // The live object of this name was last in sync as another the files declare: pull leaves its
@@ -172,8 +174,9 @@ function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveRe
     const key = refKey(item.kind, item.key);
     declared ??= new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
     const d = declared.get(key);
-    const id = plan.ids[key];
-    return d !== undefined && id !== undefined && renamedOnto(sync, d, id, (k) => declared!.has(k)) !== undefined;
+    liveById ??= new Map(live.map((l) => [l.id, l]));
+    const l = liveById.get(plan.ids[key] ?? '');
+    return d !== undefined && l !== undefined && renamedOnto(sync, d, l, (k) => declared!.has(k)) !== undefined;
   };
   // A delete changed live is of an object moved in the app from one the files still declare: pull
   // leaves it for a move by hand, as it would be declared twice (probe HR-3).

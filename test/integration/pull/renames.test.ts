@@ -426,6 +426,27 @@ describe('objects renamed in the app', () => {
       await expectNoChanges(run, dir);
     }));
 
+  it('a renumbering the app repeats after the files made it, renamed_from kept as history: the app\'s edits read as changed live, not as the files\' (probe KU-4)', () =>
+    onOwnEmulator(async (run, own) => {
+      const steps = (names: [string, string, string?][]) => `kind: Playbook\nname: Steps\nrules:\n${names.map(([n, text, from]) => `  - name: ${n}\n${from ? `    renamed_from: [${from}]\n` : ''}    actions: ACCEPT ${text}\n`).join('')}`;
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/steps.yaml': steps([['S1', 'one'], ['S2', 'two'], ['S3', 'three']]) });
+      await applyOk(run, dir);
+      // A new first step, the others renumbered.
+      await writeFiles(dir, { 'playbooks/steps.yaml': steps([['S1', 'brand new'], ['S2', 'one', 'S1'], ['S3', 'two', 'S2'], ['S4', 'three', 'S3']]) });
+      await applyOk(run, dir);
+      await expectNoChanges(run, dir);
+      // The app does the same again: S4 → S5, …, S1 → S2, and a new S1.
+      const app = new App(own.env);
+      for (const n of [4, 3, 2, 1]) await app.editRule('Steps', `S${n}`, { name: `S${n + 1}` });
+      await app.createRule('Steps', { name: 'S1', actions: 'ACCEPT app newest' });
+      const plan = await run('plan', '-C', dir);
+      expect(plan.stdout).toMatch(/~ update rule "Steps\/S2" \(playbooks\/steps.yaml:\d+\) · changed live/);
+      expect(plan.stdout).not.toContain('changed in files');
+      const drift = await run('drift', '-C', dir, '-o', 'json');
+      expect(drift.stdout).not.toContain('"changed-in-files"');
+      expect(drift.code).toBe(2);
+    }));
+
   it('a pull of the renamed playbook alone does not write its rules into a new file while the files still declare them under the old name', async () => {
     const { dir, app } = await applied({ 'playbooks/zeta.yaml': NDA.replace('Inbound NDA', 'Zeta NDA').replace('3 years', '6 years') });
     await app.editPlaybook('Zeta NDA', { name: 'Zeta NDA 2025' });
