@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { isMap, isSeq, parseAllDocuments, stringify } from 'yaml';
 import { documentValues, editYaml } from '../pull/yaml-edit.js';
 import { quoteValue } from '../config/quote.js';
+import { keyWrittenIn, KEYS_STAY_OUT } from '../config/api-keys.js';
 import { DocketError } from '../errors.js';
 import { normName } from '../engine/normalize.js';
 import type { Services } from '../kinds/kind.js';
@@ -161,6 +162,26 @@ export function expectationsOf(facts: ReviewFacts): Record<string, unknown> {
   for (const r of includes) excludes.delete(r);
   if (includes.size > 0 || excludes.size > 0) expect.flags = { ...(includes.size > 0 ? { includes: [...includes] } : {}), ...(excludes.size > 0 ? { excludes: [...excludes] } : {}) };
   return expect;
+}
+
+/**
+ * A case every later command would refuse is not written (probes KO-1, KO-3): one naming rules the
+ * playbook does not have (--playbook names another than the review's), or holding an API key
+ * someone pasted into a rule's name in the app, which a commit would carry into git.
+ */
+export function refuseUnreadableCase(made: CapturedCase, playbook: PlaybookSubject, reviewId: string, keys: readonly [string, string][]): void {
+  const held = keyWrittenIn(stringify(made.case), keys);
+  if (held) throw new DocketError('api-key-in-file', `review ${reviewId}'s results hold the value of ${held.variable}, an API key (a rule named with it in the app): the case would write it into the test file; nothing was written`, `rename the rule in the app, then capture again: ${KEYS_STAY_OUT}`);
+  const expect = made.case.expect as { redlines?: { topic: string }[]; flags?: { includes?: string[]; excludes?: string[] } };
+  const named = [...(expect.redlines ?? []).map((r) => r.topic), ...(expect.flags?.includes ?? []), ...(expect.flags?.excludes ?? [])];
+  const rules = new Set(playbook.rules.map((r) => nameKey(r.name)));
+  const unknown = [...new Set(named.filter((n) => !rules.has(nameKey(n))))];
+  if (unknown.length === 0) return;
+  throw new DocketError(
+    'unknown-rule',
+    `review ${reviewId} names ${unknown.length === 1 ? 'a rule' : 'rules'} ${unknown.slice(0, 5).map((n) => quoteValue(n, 80)).join(', ')}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''} that playbook ${quoteValue(playbook.name, 200)} does not have: validate would refuse the case; nothing was written`,
+    'pass --playbook NAME of the playbook the review was made against, or leave it out',
+  );
 }
 
 /** Appends the case to the file's PlaybookTest of that playbook (keeping comments), or adds one. */

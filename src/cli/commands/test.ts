@@ -20,6 +20,7 @@ import { sha256 } from '../../engine/canonical.js';
 import { ConfigError, DocketError, InterruptedError, UsageError } from '../../errors.js';
 import { normName } from '../../engine/normalize.js';
 import { declaredPlaybooks, declaredTemplates, TEST_TARGET_KINDS, type TemplateSubject } from '../../kinds/support/test-subjects.js';
+import { keysOf } from '../../config/api-keys.js';
 import { renderTestAnnotations } from '../../render/test-annotations.js';
 import { errorJson, withExcerpts } from '../../render/json.js';
 import { sourceLines } from '../../config/source-lines.js';
@@ -28,7 +29,7 @@ import { renderErrorJunit, renderTestJunit } from '../../render/test-junit.js';
 import { renderTestMarkdown } from '../../render/test-markdown.js';
 import { renderTestText } from '../../render/test-text.js';
 import { CACHE_DIR, cachePartition, TestCache } from '../../testing/cache.js';
-import { captureCase, writeCapture, type CapturedCase } from '../../testing/capture.js';
+import { captureCase, refuseUnreadableCase, writeCapture, type CapturedCase } from '../../testing/capture.js';
 import { ContractStore, importedFileSha } from '../../testing/contracts.js';
 import { UploadCopy } from '../../testing/upload-copy.js';
 import { playbooksAtRef } from '../../testing/git-ref.js';
@@ -636,6 +637,7 @@ async function captureChecked(s: Session, io: Io, opts: CaptureFlags, out: strin
   if (!declared.has(normName(made.playbook))) {
     throw new DocketError('unknown-playbook', `review ${opts.review} was made against playbook ${quoteValue(made.playbook)}, which this configuration does not declare`, 'pass --playbook NAME: the declared playbook whose test file the case belongs to');
   }
+  refuseUnreadableCase(made, declared.get(normName(made.playbook))!, opts.review, keysOf(io.env));
   // A local copy of another contract than the one reviewed: the lock, which recorded the upload, says so.
   const contract = made.case.contract as { imported_file?: string; sha256?: string };
   const conflict = digest && contract.imported_file && contract.sha256 ? await contractStoreOf(s, Boolean(opts.emulator)).conflictOf(contract.sha256, contract.imported_file, (id) => importedFileSha(s.connection.services, id)) : undefined;

@@ -1,6 +1,7 @@
-/** `docket test capture` names rules as the files name them now: a former name maps to today's. */
+/** `docket test capture` names rules as the files name them now (a former name maps to today's), and writes no case validate would refuse. */
 import { describe, expect, it } from 'vitest';
-import { todaysNames } from '../../../src/testing/capture.js';
+import { refuseUnreadableCase, todaysNames } from '../../../src/testing/capture.js';
+import { DocketError } from '../../../src/errors.js';
 import type { SubjectRule } from '../../../src/kinds/support/test-subjects.js';
 
 const rule = (name: string, formerNames?: string[]): SubjectRule => ({ name, description: null, actions: null, questions: null, generate_summary: true, ...(formerNames ? { formerNames } : {}) });
@@ -15,5 +16,34 @@ describe('todaysNames', () => {
 
   it('leaves a former name that a rule of the files has today (B renamed from A, beside a new A)', () => {
     expect([...todaysNames([rule('B', ['A']), rule('A')])]).toEqual([]);
+  });
+});
+
+describe('refuseUnreadableCase', () => {
+  const playbook = { name: 'Inbound NDA', rules: [rule('Term'), rule('Governing law')] };
+  const made = (expect: Record<string, unknown>) => ({ playbook: 'Inbound NDA', case: { name: 'c', contract: { imported_file: 'f', sha256: 'a'.repeat(64) }, review_type: 'SummaryReview', expect } });
+
+  it('takes a case naming only rules of the playbook, in any letter case', () => {
+    expect(() => refuseUnreadableCase(made({ redlines: [{ topic: 'governing LAW', evaluation: { in: ['ok'] } }], flags: { includes: ['Term'] } }), playbook, 'r1', [])).not.toThrow();
+  });
+
+  it('refuses one naming rules the playbook does not have: --playbook named another than the review\'s (probe KO-3)', () => {
+    const err = (() => {
+      try {
+        refuseUnreadableCase(made({ redlines: [{ topic: 'Non-solicitation' }], flags: { excludes: ['Term', 'Residuals'] } }), playbook, 'r1', []);
+      } catch (e) {
+        return e as DocketError;
+      }
+      return undefined;
+    })();
+    expect([err?.code, err?.message]).toEqual(['unknown-rule', 'review r1 names rules "Non-solicitation", "Residuals" that playbook "Inbound NDA" does not have: validate would refuse the case; nothing was written']);
+  });
+
+  it('refuses one holding an API key, as a rule renamed with it in the app would write it into git (probe KO-1)', () => {
+    const key = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
+    const run = () => refuseUnreadableCase(made({ flags: { includes: [`Term ${key}`] } }), { ...playbook, rules: [rule(`Term ${key}`)] }, 'r1', [['DOCKET_API_KEY', key]]);
+    expect(run).toThrow(DocketError);
+    expect(run).toThrow(/hold the value of DOCKET_API_KEY, an API key .*nothing was written/);
+    expect(run).not.toThrow(new RegExp(key));
   });
 });
