@@ -35,8 +35,11 @@ export async function awaitReview(api: ReviewApi, id: string, options: PollOptio
     if (state === 'done') return review;
     if (state === 'failed') throw new DocketError('review-failed', `review ${id} failed${review.attributes.error ? `: ${String(review.attributes.error)}` : ''}`);
     if (options.signal.aborted) throw new DocketError('interrupted', `review ${id}: interrupted while it was processing`);
-    if (Date.now() + delay > options.deadline()) throw new DocketError('timeout', `review ${id} was still processing when the time budget ran out`, 'give the run more time with --timeout');
-    await options.sleep(delay, options.signal);
+    // The last wait ends at the deadline, and the review is asked once more: giving up a whole
+    // interval early (up to 5 s) said the budget ran out while it had not (probe KO-2).
+    const left = options.deadline() - Date.now();
+    if (left <= 0) throw new DocketError('timeout', `review ${id} was still processing when the time budget ran out`, 'give the run more time with --timeout');
+    await options.sleep(Math.min(delay, left), options.signal);
     delay = Math.min(options.maxDelayMs ?? 5000, Math.round(delay * 1.6));
   }
 }

@@ -1,0 +1,50 @@
+/** Waiting for a review: polled until done, within the run's time budget, to its very end. */
+import { describe, expect, it } from 'vitest';
+import type { ReviewApi } from '../../../src/api/review.js';
+import { DocketError } from '../../../src/errors.js';
+import { awaitReview } from '../../../src/testing/poll.js';
+
+/** A review done at `doneAt` ms of a clock that only the sleeps move; the reads and sleeps it saw. */
+function clocked(doneAt: number) {
+  let now = 0;
+  const seen: string[] = [];
+  const api = {
+    getReview: async (id: string) => {
+      seen.push(`read@${now}`);
+      return { id, type: 'review', attributes: { status: now >= doneAt ? 'completed' : 'processing' } };
+    },
+  } as unknown as ReviewApi;
+  const options = {
+    signal: new AbortController().signal,
+    deadline: () => 2000,
+    sleep: async (ms: number) => {
+      seen.push(`sleep ${ms}`);
+      now += ms;
+    },
+  };
+  const realNow = Date.now;
+  const run = async <T>(f: () => Promise<T>): Promise<T> => {
+    Date.now = () => now;
+    try {
+      return await f();
+    } finally {
+      Date.now = realNow;
+    }
+  };
+  return { api, options, seen, run };
+}
+
+describe('awaitReview', () => {
+  it('waits out the whole budget, asking once more at its end, before it says the budget ran out (probe KO-2)', async () => {
+    const done = clocked(2000);
+    const review = await done.run(() => awaitReview(done.api, 'r1', done.options));
+    expect(review.attributes.status).toBe('completed');
+    // 200, 320, 512, 819 ms: 1,851 ms; then the 149 ms left, not a give-up at the next 1,311 ms wait.
+    expect(done.seen).toEqual(['read@0', 'sleep 200', 'read@200', 'sleep 320', 'read@520', 'sleep 512', 'read@1032', 'sleep 819', 'read@1851', 'sleep 149', 'read@2000']);
+
+    const never = clocked(Infinity);
+    const error = (await never.run(() => awaitReview(never.api, 'r1', never.options)).catch((e: unknown) => e)) as DocketError;
+    expect([error.code, error.message]).toEqual(['timeout', 'review r1 was still processing when the time budget ran out']);
+    expect(never.seen.at(-1)).toBe('read@2000');
+  });
+});
