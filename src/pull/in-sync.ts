@@ -5,7 +5,7 @@
  * before the app's edit, and the next edit in the app reads as made on both sides. Pure.
  */
 import { formatSyncRecord, syncAfterApply, unfoundRecords, type SyncKindInfo, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
-import { refKey, type ApplyReport, type DesiredResource, type KindName, type Plan } from '../engine/types.js';
+import { formerKeys, refKey, type ApplyReport, type DesiredResource, type KindName, type Plan } from '../engine/types.js';
 
 const NOTHING_DONE: ApplyReport = { results: [], done: 0, failed: 0, skipped: 0, ms: 0 };
 
@@ -60,7 +60,12 @@ export function goneRecords(plan: Plan, desired: readonly DesiredResource[], liv
       .filter((k) => (only.length === 0 || only.includes(k.name) || (k.parentKind !== undefined && only.includes(k.parentKind))) && (read.has(k.name) || (k.parentKind !== undefined && read.has(k.parentKind))))
       .map((k) => k.name as string),
   );
-  const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
-  for (const key of unfoundRecords(state, declared, new Set(live.map((l) => l.id)), (kind) => listed.has(kind))) out.set(key, null);
+  // Under a former name the files rename from (`renamed_from`) too, with the children filed under
+  // it: the object's history until an apply renames it (probe KN-4: removed live meanwhile, its
+  // record dropped, drift no longer said the app removed it, and plan took it for new in the files).
+  const declared = new Set(desired.flatMap((d) => [refKey(d.kind, d.key), ...formerKeys(d)]));
+  const formerParents = desired.filter((d) => d.parent === undefined && d.renamedFrom.length > 0).flatMap((d) => kinds.filter((k) => k.parentKind === d.kind).flatMap((k) => d.renamedFrom.map((old) => `${k.name}:${old}/`)));
+  const underFormerParent = (key: string): boolean => formerParents.some((prefix) => key.startsWith(prefix));
+  for (const key of unfoundRecords(state, declared, new Set(live.map((l) => l.id)), (kind) => listed.has(kind))) if (!underFormerParent(key)) out.set(key, null);
   return out;
 }

@@ -447,6 +447,24 @@ describe('objects renamed in the app', () => {
       expect(drift.code).toBe(2);
     }));
 
+  it('a pull keeps the record of a rule removed live that the files rename: drift still says the app removed it, and the plan makes it again as such (probe KN-4)', () =>
+    onOwnEmulator(async (run, own) => {
+      const rules = (second: string) => `kind: Playbook\nname: Kn4\nrules:\n  - name: a\n    actions: ACCEPT a\n${second}`;
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/kn4.yaml': rules('  - name: b\n    actions: ACCEPT b\n') });
+      await applyOk(run, dir);
+      await new App(own.env).deleteRule('Kn4', 'b');
+      await writeFiles(dir, { 'playbooks/kn4.yaml': rules('  - name: b2\n    renamed_from: [b]\n    actions: ACCEPT b\n') });
+      const pulled = await run('pull', '-C', dir);
+      expect(pulled.stdout).toContain('removed live, but the files changed it');
+      for (let i = 0; i < 2; i++) {
+        const drift = await run('drift', '-C', dir);
+        expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining('Removed live')]);
+      }
+      expect((await run('plan', '-C', dir)).stdout).toMatch(/\+ create rule "Kn4\/b2" \(playbooks\/kn4.yaml:\d+\) · removed live/);
+      await applyOk(run, dir);
+      await expectNoChanges(run, dir);
+    }));
+
   it('a pull of the renamed playbook alone does not write its rules into a new file while the files still declare them under the old name', async () => {
     const { dir, app } = await applied({ 'playbooks/zeta.yaml': NDA.replace('Inbound NDA', 'Zeta NDA').replace('3 years', '6 years') });
     await app.editPlaybook('Zeta NDA', { name: 'Zeta NDA 2025' });

@@ -27,6 +27,11 @@ describe('goneRecords', () => {
     expect([...goneRecords(plan(), desired, live, KINDS, state).keys()].sort()).toEqual(['playbook:Gone', 'rule:Gone/Term']);
   });
 
+  it('keeps the records under a former name the files rename from, with its children: removed live before the rename was applied (probe KN-4)', () => {
+    const renamed = [desiredPlaybook('Declared'), desiredPlaybook('Arrived', { renamedFrom: ['Gone'] })];
+    expect(goneRecords(plan(), renamed, live, KINDS, state).size).toBe(0);
+  });
+
   it('forgets nothing a targeted pull did not read, nor kinds --kind left out', () => {
     expect(goneRecords(plan(['playbook/Declared']), desired, live, KINDS, state).size).toBe(0);
     expect([...goneRecords(plan(), desired, live, KINDS, state, ['custom-term']).keys()]).toEqual(['custom-term:Dropped terms']);
