@@ -251,9 +251,12 @@ function checkLookAlikes(desired: readonly DesiredResource[], diagnostics: Diagn
       continue;
     }
     const unicode = lookAlike(d.name) === lookAlike(first.name);
-    const why = unicode ? `they differ only in ${alikeIn(d.name, first.name)}` : `they differ only in what output hides as it may hold a secret (${HIDDEN_PARTS}), so plans and reports would show them alike`;
-    diagnostics.error('confusable-name', `${d.kind} name ${quoteValue(d.name)} looks like ${d.kind} ${quoteValue(first.name)} (${lineOf(first, 'name')}): ${why}`, {
-      ...(problemSourceOf(d.fieldSources, 'name') ?? d.source),
+    // At the name that holds the odd characters (a look-alike letter, a zero-width space), not at
+    // the plain one nobody touched, whichever is read first (probe KQ-2).
+    const [odd, plain] = unicode && readsAsItself(d.name) && !readsAsItself(first.name) ? [first, d] : [d, first];
+    const why = unicode ? `they differ only in ${alikeIn(odd.name, plain.name)}` : `they differ only in what output hides as it may hold a secret (${HIDDEN_PARTS}), so plans and reports would show them alike`;
+    diagnostics.error('confusable-name', `${d.kind} name ${quoteValue(odd.name)} looks like ${d.kind} ${quoteValue(plain.name)} (${lineOf(plain, 'name')}): ${why}`, {
+      ...(problemSourceOf(odd.fieldSources, 'name') ?? odd.source),
       hint: unicode ? 'give them names that read differently, or declare one of them (retype the name to remove invisible characters, or letters of another alphabet)' : 'give them names that read differently outside the hidden part, or declare one of them',
     });
   }
@@ -340,6 +343,11 @@ export function lookAlike(name: string): string {
 const PLAIN_NAME = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 
 /** A name as output shows it: lookAlike, and a URL in it without its password, query and fragment. */
+/** Whether a name shows as it is written: nothing invisible, no letter of another alphabet drawn alike, single spaces. */
+function readsAsItself(name: string): boolean {
+  return lookAlike(name) === name.normalize('NFC');
+}
+
 export function shownAlike(name: string): string {
   const alike = lookAlike(name);
   return MAY_HOLD_URL.test(alike) ? lineWithoutSecrets(alike) : alike;

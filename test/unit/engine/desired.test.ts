@@ -94,7 +94,8 @@ describe('buildDesired', () => {
       ['duplicate-resource', 'b.yaml'],
       ['confusable-name', 'c.yaml'],
       ['confusable-name', 'd.yaml'],
-      ['confusable-name', 'k.yaml'],
+      // At the name holding the odd character, read first here, not at the plain one (probe KQ-2).
+      ['confusable-name', 'j.yaml'],
       ['confusable-name', 'l.yaml'],
       ['confusable-name', 'm.yaml'],
       ['confusable-name', 'o.yaml'],
@@ -103,11 +104,12 @@ describe('buildDesired', () => {
       ['confusable-name', 'w.yaml'],
     ]);
     expect(diagnostics.errors.at(-4)!.message).toBe('playbook name "Vendor MSА" looks like playbook "Vendor MSA" (n.yaml:1): they differ only in letters of another alphabet drawn alike (Cyrillic `А`, Latin `A`)');
+    expect(diagnostics.errors.find((d) => d.file === 'j.yaml')!.message).toBe('playbook name "Term\\u3164" looks like playbook "Term" (k.yaml:1): they differ only in characters that show as nothing');
     // Each message names only what the two names differ in (probe IP-3).
     expect(Object.fromEntries(diagnostics.errors.filter((d) => d.code === 'confusable-name').map((d) => [d.file, d.message.replace(/^.*they differ only in /, '')]))).toEqual({
       'c.yaml': 'white space',
       'd.yaml': 'white space',
-      'k.yaml': 'characters that show as nothing',
+      'j.yaml': 'characters that show as nothing',
       'l.yaml': 'characters that show as nothing',
       // Alike j.yaml's, the first of them: a Hangul filler there, a braille blank here.
       'm.yaml': 'characters that show as nothing and white space',

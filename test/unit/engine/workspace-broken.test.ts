@@ -53,7 +53,7 @@ describe('loadWorkspace: the path of each problem at a value', () => {
     expect(found).toEqual([
       'members.yaml:3 blank-name name',
       'playbooks/a.yaml:6 duplicate-rule rules[1].name',
-      'playbooks/a.yaml:12 confusable-name rules[4].name',
+      'playbooks/a.yaml:10 confusable-name rules[3].name',
       'playbooks/ab.yaml:4 duplicate-resource rules[0].name',
       'terms/t.yaml:3 term-content body',
     ]);
