@@ -344,7 +344,7 @@ const PLAIN_NAME = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 
 /** A name as output shows it: lookAlike, and a URL in it without its password, query and fragment. */
 /** Whether a name shows as it is written: nothing invisible, no letter of another alphabet drawn alike, single spaces. */
-function readsAsItself(name: string): boolean {
+export function readsAsItself(name: string): boolean {
   return lookAlike(name) === name.normalize('NFC');
 }
 

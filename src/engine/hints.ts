@@ -15,7 +15,7 @@ import { fieldHash, type SyncState } from './sync.js';
 import type { KindMeta } from './diff.js';
 import { refKey } from './types.js';
 import { CREATE_ACTIONS } from './types.js';
-import { alikeIn, formerSource, lookAlike } from './desired.js';
+import { alikeIn, formerSource, lookAlike, readsAsItself } from './desired.js';
 import type { Change, DesiredResource, LiveResource } from './types.js';
 import { addTo } from '../util/multi-map.js';
 
@@ -84,7 +84,10 @@ function renameHints({ kinds, desired, live, changes, ids, sync }: HintInput): s
       if (!found) continue;
       taken.add(found.live.id);
       const unmatched = d.renamedFrom.filter((old) => !live.some((l) => l.kind === kind.name && (l.parentId ?? '') === scope && l.name === old));
-      out.push(renameSentence(kind, d, found.live, found.why, archived.has(found.live.id), unmatched));
+      // The file's name holds the odd characters (a Cyrillic letter typed in): retyping it keeps the
+      // live object; renamed_from would rename it to the look-alike (probe KQ-3).
+      const retype = found.shown === true && !readsAsItself(d.name);
+      out.push(renameSentence(kind, d, found.live, found.why, archived.has(found.live.id), unmatched, retype));
     }
   }
   return out;
@@ -135,11 +138,11 @@ function recordedIndex(c: Candidates, fields: readonly string[]): Map<string, Li
   return index;
 }
 
-function lookLike(d: DesiredResource, kind: KindMeta, sorts: ReadonlySet<string>, c: Candidates, taken: ReadonlySet<string>, children: string[]): { live: LiveResource; why: string } | undefined {
+function lookLike(d: DesiredResource, kind: KindMeta, sorts: ReadonlySet<string>, c: Candidates, taken: ReadonlySet<string>, children: string[]): { live: LiveResource; why: string; shown?: true } | undefined {
   const free = (list: LiveResource[] | undefined) => list?.find((l) => !taken.has(l.id));
   // A name that shows as the live one does is said first: else the plan seems to create what exists (probe IY-2).
   const shown = free((c.byShown ??= shownIndex(c.all)).get(lookAlike(d.name)));
-  if (shown) return { live: shown, why: `a name that shows the same: they differ only in ${alikeIn(d.name, shown.name)}` };
+  if (shown) return { live: shown, why: `a name that shows the same: they differ only in ${alikeIn(d.name, shown.name)}`, shown: true };
   // References are left out: what they name may be renamed in the same change (a term and its template).
   const refs = new Set(d.refs.map((r) => r.field));
   const fields = contentFields(d.fields, kind).filter((f) => !refs.has(f));
@@ -276,25 +279,27 @@ export function withoutArchiveOf(warning: string, archived: { kind: string; name
   if (!warning.includes(`${RENAME_HINT_MARK}${archived.kind} ${was} (`)) return warning;
   const start = `but the plan archives ${was} and creates `;
   const at = warning.indexOf(start);
-  const end = at < 0 ? -1 : warning.indexOf(RENAME_HINT_END, at);
+  const end = at < 0 ? -1 : [RENAME_HINT_END, RETYPE_HINT_END].map((e) => warning.indexOf(e, at)).filter((i) => i >= 0).sort((a, b) => a - b)[0] ?? -1;
   if (end < 0) return warning;
   return `${warning.slice(0, at)}but the plan creates ${warning.slice(at + start.length, end)} beside it${warning.slice(end)}`;
 }
 
 const RENAME_HINT_END = ': if it was renamed, add';
+const RETYPE_HINT_END = ': to keep';
 
 /**
  * `unmatched`: the names of the object's own `renamed_from` that no live object bears, said (with
  * where they are written) so a misspelt former name is not read as a missing one (probe IK-3).
  */
-function renameSentence(kind: KindMeta, d: DesiredResource, l: LiveResource, why: string, archived: boolean, unmatched: readonly string[]): string {
+function renameSentence(kind: KindMeta, d: DesiredResource, l: LiveResource, why: string, archived: boolean, unmatched: readonly string[], retype: boolean): string {
   const where = `${d.source.file}:${d.source.line}`;
   // Names quoted with what shows as nothing escaped: the difference may be exactly such a character.
   const [was, now] = [quoteValue(l.name, Infinity), quoteValue(d.name, Infinity)];
   const then =
     kind.deletion === 'delete' ? `the plan deletes ${was} and creates ${now}` : archived ? `the plan archives ${was} and creates ${now}` : kind.deletion === 'none' ? `the plan creates ${now} beside it, and a ${kind.name} cannot be deleted over the API` : `the plan creates ${now} beside it`;
   const add = unmatched.length === 0 ? `\`renamed_from: [${yamlName(l.name)}]\`` : `${was} to its \`renamed_from\` (${formerWhere(d)}), whose ${unmatched.map((n) => quoteValue(n, Infinity)).join(', ')} ${unmatched.length === 1 ? 'names' : 'name'} no live ${kind.name}`;
-  return `${kind.name} ${now} (${where}${RENAME_HINT_MARK}${kind.name} ${was} (${why}), but ${then}: if it was renamed, add ${add}`;
+  if (retype) return `${kind.name} ${now} (${where}${RENAME_HINT_MARK}${kind.name} ${was} (${why}), but ${then}${RETYPE_HINT_END} ${was} as it is, retype the name in the file; only if it is to be renamed to the look-alike, add ${add}`;
+  return `${kind.name} ${now} (${where}${RENAME_HINT_MARK}${kind.name} ${was} (${why}), but ${then}${RENAME_HINT_END} ${add}`;
 }
 
 function formerWhere(d: DesiredResource): string {

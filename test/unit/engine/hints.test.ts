@@ -80,14 +80,16 @@ describe('plan hints', () => {
     ]);
   });
 
-  it('says so first when the new name shows as a live one does, naming the letter of another alphabet or what shows as nothing (probe IY-2)', () => {
+  it('says so first when the new name shows as a live one does, naming the letter of another alphabet or what shows as nothing, and to retype the file\'s name (probes IY-2, KQ-3)', () => {
     const hints = warnings(
-      [desiredPlaybook('Inbound NDА'), desiredRule('Inbound NDА', 'Term'), desiredPlaybook('Vendor\u200b MSA')],
-      [livePlaybook('pb-1', 'Inbound NDA'), liveRule('r-1', { id: 'pb-1', name: 'Inbound NDA' }, 'Term'), livePlaybook('pb-2', 'Vendor MSA')],
+      [desiredPlaybook('Inbound NDА'), desiredRule('Inbound NDА', 'Term'), desiredPlaybook('Vendor\u200b MSA'), desiredPlaybook('Outbound NDA')],
+      [livePlaybook('pb-1', 'Inbound NDA'), liveRule('r-1', { id: 'pb-1', name: 'Inbound NDA' }, 'Term'), livePlaybook('pb-2', 'Vendor MSA'), livePlaybook('pb-3', 'Outbound NDА')],
     );
     expect(hints).toEqual([
-      'playbook "Inbound NDА" (playbooks/nda.yaml:1) looks like a rename of the live playbook "Inbound NDA" (a name that shows the same: they differ only in letters of another alphabet drawn alike (Cyrillic `А`, Latin `A`)), but the plan creates "Inbound NDА" beside it: if it was renamed, add `renamed_from: [Inbound NDA]`',
-      'playbook "Vendor\\u200b MSA" (playbooks/nda.yaml:1) looks like a rename of the live playbook "Vendor MSA" (a name that shows the same: they differ only in characters that show as nothing), but the plan creates "Vendor\\u200b MSA" beside it: if it was renamed, add `renamed_from: [Vendor MSA]`',
+      'playbook "Inbound NDА" (playbooks/nda.yaml:1) looks like a rename of the live playbook "Inbound NDA" (a name that shows the same: they differ only in letters of another alphabet drawn alike (Cyrillic `А`, Latin `A`)), but the plan creates "Inbound NDА" beside it: to keep "Inbound NDA" as it is, retype the name in the file; only if it is to be renamed to the look-alike, add `renamed_from: [Inbound NDA]`',
+      'playbook "Vendor\\u200b MSA" (playbooks/nda.yaml:1) looks like a rename of the live playbook "Vendor MSA" (a name that shows the same: they differ only in characters that show as nothing), but the plan creates "Vendor\\u200b MSA" beside it: to keep "Vendor MSA" as it is, retype the name in the file; only if it is to be renamed to the look-alike, add `renamed_from: [Vendor MSA]`',
+      // The odd letter live (typed in the app): the files' plain name is the one to keep, by a rename.
+      'playbook "Outbound NDA" (playbooks/nda.yaml:1) looks like a rename of the live playbook "Outbound NDА" (a name that shows the same: they differ only in letters of another alphabet drawn alike (Cyrillic `А`, Latin `A`)), but the plan creates "Outbound NDA" beside it: if it was renamed, add `renamed_from: ["Outbound NDА"]`',
     ]);
   });
 
