@@ -19,6 +19,7 @@ import type { Action, AdoptableFile, Change, DesiredResource, KindName, LiveReso
 import { resolveUncertain } from './uncertain.js';
 import { quoteValue } from '../config/quote.js';
 import { literalPlaceholders, placeholderFit, variablesIn } from '../config/interpolate.js';
+import { alikeIn, lookAlike } from './desired.js';
 
 export interface BuildPlanInput {
   kinds: KindMeta[];
@@ -266,7 +267,9 @@ function checkReferences(
       const close = closeTo(ref);
       // Said as the files write it: they read `${` as a placeholder (probe HY-3); so does a `var.` value, not an `env.` one.
       const match = close === undefined ? undefined : variables.length > 0 && variables.every((v) => v.startsWith('env.')) ? close : literalPlaceholders(close);
-      const suggestion = match === undefined ? '' : didYouMeanBecause(match);
+      // Alike on screen (a Cyrillic letter typed for a Latin one): what differs is said, or both read the same (probe KQ-4).
+      const alike = match !== undefined && match !== ref.key && lookAlike(match) === lookAlike(ref.key) ? `they differ only in ${alikeIn(ref.key, match)}` : undefined;
+      const suggestion = match === undefined ? '' : didYouMeanBecause(match, alike);
       const said = `\`${ref.field}\` ${variables.length > 0 ? `is \`${ref.written}\`, which ` : ''}names ${message}${suggestion}`;
       const setting = variables.map((v) => (v.startsWith('env.') ? `the environment variable ${v.slice(4)}` : v)).join(', ');
       const defined = variables.filter((v) => v.startsWith('var.')).length;

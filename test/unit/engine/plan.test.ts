@@ -154,6 +154,17 @@ describe('buildPlan: references', () => {
     expect(diagnostics[0]!.hint).toMatch(/^if you meant "Fee \$\$\{amount\}", write that;/);
   });
 
+  it('says what differs when the name it suggests shows as the one written: a Cyrillic letter typed for a Latin one (probe KQ-4)', () => {
+    const template: DesiredResource = {
+      ...desiredPlaybook('Consulting Agreement'),
+      kind: 'custom-template',
+      refs: [{ kind: 'custom-term', key: 'C\u043ensulting Terms', field: 'custom_term', source: pos(3, 14, 'custom-templates/consulting.yaml') }],
+    };
+    const liveTerm: LiveResource = { kind: 'custom-term', id: 't-1', key: 'Consulting Terms', name: 'Consulting Terms', fields: {}, refs: [] };
+    const { diagnostics } = plan([template], [liveTerm]);
+    expect(diagnostics[0]!.message).toContain('did you mean `Consulting Terms`? (they differ only in letters of another alphabet drawn alike (Cyrillic `о`, Latin `o`))');
+  });
+
   it('accepts a reviewer declared as a Member (and invites it first)', () => {
     const { plan: p, diagnostics } = plan([desiredPlaybook(NDA.name), rule(), desiredMember('ghost@acme.example')], [livePlaybook(NDA.id, NDA.name)]);
     expect(diagnostics).toEqual([]);
