@@ -335,13 +335,14 @@ function mayStillRun(error: unknown): boolean {
  * looked at everything (no --target) and made every change referring to the object, nothing
  * declared does. Kept, a template pointed back at one in the app would read as a re-point owed.
  */
-function forgetSuperseded(plan: Plan, report: ApplyReport, lock: LockFile): boolean {
+export function forgetSuperseded(plan: Plan, report: Pick<ApplyReport, 'results'>, lock: Pick<LockFile, 'files'>): boolean {
   if (plan.targets?.length) return false;
   const done = new Set(report.results.filter((r) => r.status === 'done').map((r) => r.changeId));
   // By kind, not by name: a template whose attachment was renamed away names the new one, while
   // the upload it still points at is remembered under the name the old one took (`Sec Old` from
   // `Sec`). Kept a run longer than needed, an earlier upload only reads as a re-point owed.
-  const owedKinds = new Set<string>(plan.changes.filter((c) => !done.has(c.id)).flatMap((c) => c.refs.map((r) => r.kind)));
+  // Changes a drift policy held back are owed too: not made, they may still name an earlier upload.
+  const owedKinds = new Set<string>([...plan.changes.filter((c) => !done.has(c.id)), ...(plan.held ?? [])].flatMap((c) => c.refs.map((r) => r.kind)));
   let forgot = false;
   for (const [key, entry] of Object.entries(lock.files)) {
     if (!entry.superseded || owedKinds.has(key.slice(0, key.indexOf(':')))) continue;

@@ -1105,6 +1105,25 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('forgets an earlier upload on an apply with nothing left to do, after a --target apply made the re-point: pointed back at it in the app, the template is drift (probe KR-2)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    const firstId = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('second'));
+    await applyOk(cli, dir, '--target', 'template/Cloud Service Agreement');
+    expect((await lockFiles(dir))['attachment:Security Exhibit']!.superseded).toEqual([firstId]);
+    const nothing = await cli('apply', '-C', dir, '--auto-approve');
+    expect([nothing.code, nothing.stdout]).toEqual([0, expect.stringContaining('No changes')]);
+    expect((await lockFiles(dir))['attachment:Security Exhibit']!.superseded).toBeUndefined();
+    template('Cloud Service Agreement')!.parameters.include_security_policy_attachment_id = firstId;
+    expect((await cli('plan', '-C', dir)).stdout).toContain('changed live');
+    expect((await cli('drift', '-C', dir)).code).toBe(2);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('leaves docket.lock.json as it was when the service refuses an upload, so the next plan is a plain upload', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });

@@ -8,7 +8,7 @@ import { setMaxListeners } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { applyPlan, type ApplyPlanResult } from '../../engine/apply.js';
+import { applyPlan, forgetSuperseded, type ApplyPlanResult } from '../../engine/apply.js';
 import { describeViolation, type GuardViolation } from '../../engine/guard.js';
 import { hasChanges } from '../../engine/plan.js';
 import { OTHER_TARGET, checkSavedPlan, targetDifference } from '../../engine/stale.js';
@@ -143,6 +143,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
             // Nothing to change, and so everything in scope is in sync: recorded, for the next plan's directions.
             const lock = { files: { ...s.lock.files } };
             if (!plan.targets?.length) followRenamedFiles(lock, s.workspace.desired, KINDS);
+            // Every change naming an earlier upload is made: it is forgotten here too (probe KR-2).
+            forgetSuperseded(plan, { results: [] }, lock);
             // The landing marks it settled (what they marked is live now, or wanted no more) are forgotten.
             await settleLockFile(s, lock, io, opts, false, (held) => syncAfterApply({ plan, desired: s.workspace.desired, ids: new Map(Object.entries(plan.ids)), kinds: KINDS, held, state: s.sync() }), givenUpForgotten(plan));
             // From here a signal stops nothing: the report is what happened, and its exit code the apply's.
