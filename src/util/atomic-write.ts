@@ -93,7 +93,7 @@ export async function writeFileAtomic(path: string, content: string | Iterable<s
   // Beside a linked file (perhaps on another filesystem), not in the temporary folder of the link's.
   const tempDir = file === path ? options.tempDir : undefined;
   if (tempDir) await mkdir(tempDir, { recursive: true });
-  const tmp = tempPath(file, tempDir);
+  const tmp = tempPath(file, tempDir && sameFileSystem(tempDir, dirname(file)) ? tempDir : undefined);
   const release = options.whileWriting?.(tmp);
   try {
     await writeFile(tmp, content, 'utf8');
@@ -127,7 +127,7 @@ export function writeFileAtomicSync(path: string, text: string, options: AtomicW
   mkdirSync(dirname(file), { recursive: true });
   const tempDir = file === path ? options.tempDir : undefined;
   if (tempDir) mkdirSync(tempDir, { recursive: true });
-  const tmp = tempPath(file, tempDir);
+  const tmp = tempPath(file, tempDir && sameFileSystem(tempDir, dirname(file)) ? tempDir : undefined);
   try {
     writeFileSync(tmp, text, 'utf8');
     // As writeFileAtomic: the mode and (run as root) the owner of the file it replaces (third read TR71-4).
@@ -139,6 +139,25 @@ export function writeFileAtomicSync(path: string, text: string, options: AtomicW
     rmSync(tmp, { force: true });
     throw err;
   }
+}
+
+/** Folder pairs already compared: a pull writes hundreds of files into a few folders. */
+const sameDevice = new Map<string, boolean>();
+
+/**
+ * Whether a temporary file in `tempDir` can be renamed onto a file in `folder`: not when one of
+ * them is another file system (`.docket` or `playbooks/` a mount or a link to one), where the
+ * rename fails with EXDEV on every run (probe KX-1); the temporary file then goes beside the target.
+ */
+function sameFileSystem(tempDir: string, folder: string): boolean {
+  const key = `${tempDir}\u0000${folder}`;
+  let same = sameDevice.get(key);
+  if (same === undefined) {
+    const [a, b] = [statSync(tempDir, { throwIfNoEntry: false }), statSync(folder, { throwIfNoEntry: false })];
+    same = a === undefined || b === undefined || a.dev === b.dev;
+    sameDevice.set(key, same);
+  }
+  return same;
 }
 
 /** What a write keeps of the file it replaces (`was`): its permission bits, unless given, and, run as root, its owner. */

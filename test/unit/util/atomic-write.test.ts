@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, chown, lstat, mkdir, readdir, readFile, realpath, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ownerToKeep, writeDestination, writeFileAtomic, writeFileAtomicSync } from '../../../src/util/atomic-write.js';
@@ -8,6 +8,22 @@ import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 afterEach(removeMadeDirs);
 
 describe('writeFileAtomic', () => {
+  it('writes a file whose temporary folder is another file system (.docket a mount): beside the file, not EXDEV on every run (probe KX-1)', async () => {
+    const dir = await makeDir({});
+    // /dev/shm is a tmpfs where there is one: another file system than the temporary folder's.
+    const elsewhere = existsSync('/dev/shm') ? await mkdtemp(join('/dev/shm', 'docket-kx1-')) : await makeDir({});
+    try {
+      const file = join(dir, 'docket.lock.json');
+      await writeFileAtomic(file, 'one\n', { tempDir: elsewhere });
+      writeFileAtomicSync(file, 'two\n', { tempDir: elsewhere });
+      expect(await readFile(file, 'utf8')).toBe('two\n');
+      expect(await readdir(elsewhere)).toEqual([]);
+      expect((await readdir(dir)).sort()).toEqual(['docket.lock.json']);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('tells whileWriting its temporary file while it exists (so a signal can remove it), and releases it after', async () => {
     const dir = await makeDir({});
     const file = join(dir, 'plan.json');
