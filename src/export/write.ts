@@ -5,7 +5,7 @@
  */
 import { showPath } from '../config/quote.js';
 import { constants, rmSync } from 'node:fs';
-import { access, chmod, copyFile, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { access, chmod, copyFile, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DocketError, UsageError } from '../errors.js';
 import { removeLeftByDeadProcesses } from '../util/process-alive.js';
@@ -20,6 +20,20 @@ function removeStaleStaging(parent: string, prefix: string): Promise<void> {
   // Exactly `<pid>-<6 random characters>` (mkdtemp's): `.acme.export-2026-11.export-…`, the staging
   // directory of an export to `acme.export-2026-11`, is not this --out's.
   return removeLeftByDeadProcesses(parent, (name) => (name.startsWith(prefix) ? Number(/^(\d+)-[A-Za-z0-9]{6}$/.exec(name.slice(prefix.length))?.[1]) : undefined));
+}
+
+/** Whether `dir` is a directory on another file system than its parent's (a mount point). */
+async function isMountPoint(dir: string): Promise<boolean> {
+  const [own, up] = await Promise.all([stat(dir).catch(() => undefined), stat(path.dirname(dir)).catch(() => undefined)]);
+  return own !== undefined && up !== undefined && own.isDirectory() && own.dev !== up.dev;
+}
+
+/** The staged files moved up into a mounted `out`, which must hold nothing else by then (written meanwhile: refused). */
+async function moveInto(staging: string, out: string, label: string): Promise<void> {
+  const others = (await readdir(out)).filter((name) => name !== path.basename(staging));
+  if (others.length > 0) throw new UsageError(`--out ${showPath(label)} is not empty`, 'docket export never overwrites files: choose a directory that does not exist or is empty');
+  for (const name of await readdir(staging)) await rename(path.join(staging, name), path.join(out, name));
+  await rmdir(staging);
 }
 
 /** `--out` must not exist, or be an empty directory: export never overwrites a file. */
@@ -51,7 +65,8 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
   }
   // The empty folder is replaced by the staging one: one the user may not write is not theirs to have replaced.
   await refuseUnwritable(label, out);
-  await refuseUnwritable(label, path.dirname(out));
+  // A mount point is written inside (writeExport): its parent need not be writable.
+  if (!(await isMountPoint(out))) await refuseUnwritable(label, path.dirname(out));
   return 'empty';
 }
 
@@ -83,7 +98,10 @@ export async function writeExport(
   onExit?: (cleanup: () => void) => () => void,
   beforeInPlace?: (staging: string) => Promise<void>,
 ): Promise<void> {
-  const parent = path.dirname(out);
+  // An empty --out that is a mount point (a CI volume) cannot be replaced (EBUSY): staged inside
+  // it, on its file system, and its files moved up at the end (probe KX-3).
+  const mounted = await isMountPoint(out);
+  const parent = mounted ? out : path.dirname(out);
   let release: (() => void) | undefined;
   const prefix = `.${nameInTemp(path.basename(out))}.export-`;
   const staging = await mkdir(parent, { recursive: true })
@@ -117,8 +135,11 @@ export async function writeExport(
     await beforeInPlace?.(staging);
     // The records' write leaves the folder of its temporary file: empty, it is no part of the export.
     await rmdir(workPath(staging)).catch(() => undefined);
-    if ((await checkOut(out, label)) === 'empty') await rmdir(out);
-    await rename(staging, out);
+    if (mounted) await moveInto(staging, out, label);
+    else {
+      if ((await checkOut(out, label)) === 'empty') await rmdir(out);
+      await rename(staging, out);
+    }
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     // A full disk (or a folder made read-only meanwhile) is the user's to fix, not a bug (probe JT-5).
