@@ -2,7 +2,7 @@
  * What pull plans from, built once for the two commands that plan a pull: `docket pull` itself,
  * and `docket drift`, whose closing line sends users to pull only when pull would write something.
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { keysOf } from '../config/api-keys.js';
 import { reachedThroughLinks } from '../config/data-files.js';
@@ -86,6 +86,7 @@ export async function pullInputOf(s: Session, env: Record<string, string | undef
     kinds: KINDS,
     read: fileReader(root, s.workspace),
     taken: takenSlugs(root),
+    folderOnDisk: folderAsSpelt(root),
     expand: (text) => interpolateString(text, { vars: project.vars, env, allowVars: true }).value,
     realPath: reachedThroughLinks(root),
     project,
@@ -137,6 +138,26 @@ function fileReader(root: string, loaded: Pick<Workspace, 'textDigests' | 'files
 }
 
 /** Whether a folder has files named for a slug already (`<slug>.yaml`, `<slug>.md`, …). */
+/**
+ * A kind's folder as the configuration spells it (`Playbooks/` for `playbooks`): a new file in a
+ * folder of the other spelling is one a case-insensitive checkout (macOS, Windows) reads as the
+ * same, where it takes the place of the file already there (probe KX-4).
+ */
+function folderAsSpelt(root: string): (folder: string) => string {
+  let entries: string[] | undefined;
+  return (folder) => {
+    if (existsSync(path.join(root, folder))) return folder;
+    entries ??= (() => {
+      try {
+        return readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+      } catch {
+        return [];
+      }
+    })();
+    return entries.find((name) => name.normalize('NFC').toLowerCase() === folder.toLowerCase()) ?? folder;
+  };
+}
+
 function takenSlugs(root: string): (folder: string, slug: string) => boolean {
   const listed = new Map<string, string[]>();
   return (folder, slug) => {

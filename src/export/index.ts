@@ -43,6 +43,8 @@ export interface ExportInput {
   paths: SchemaPaths;
   /** A slug whose files already exist in a folder (pull adds to a directory): the next free one is used. */
   taken?: (folder: string, slug: string) => boolean;
+  /** Pull: a kind's folder as the directory spells it (`Playbooks/`), so a new file does not go beside it in a folder a case-insensitive checkout takes for the same. */
+  folderOnDisk?: (folder: string) => string;
   /** Pull: the name of an attachment the files declare, by live id (export writes attachments pending, so names none). */
   declaredName?: (kind: KindName, id: string) => string | undefined;
 }
@@ -86,7 +88,8 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
   for (const c of children) part.children.push({ kind: c.name, count: 0 });
   // By parent once: looked up per parent, 20,000 rules were scanned 500 times.
   const kidsByParent = new Map(children.map((c) => [c.name, byParent(input.live.get(c.name) ?? [])]));
-  const dir = 'folder' in layout ? layout.folder : '';
+  const folder = 'folder' in layout ? (input.folderOnDisk?.(layout.folder) ?? layout.folder) : '';
+  const dir = folder;
   const document = (live: LiveResource, slug: string): ConfigDocument => {
     const cfg = kind.toConfig!(live, contextOf(input, slug, dir));
     const doc = { ...cfg.document };
@@ -121,22 +124,22 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
   const sameNames = duplicateNameNotes(kind.title.toLowerCase(), objects.map((o) => o.name));
   part.sameNames += sameNames.length;
   part.notes.push(...sameNames);
-  const taken = (s: string): boolean => input.taken?.(layout.folder, s) ?? false;
+  const taken = (s: string): boolean => input.taken?.(folder, s) ?? false;
   for (const { item: live, slug } of assignSlugs(objects, (o) => o.name, (o) => o.id, taken)) {
     const cfg = document(live, slug);
     part.notes.push(...(cfg.notes ?? []));
     if (cfg.empty) continue;
-    const file = `${layout.folder}/${slug}.yaml`;
+    const file = `${folder}/${slug}.yaml`;
     // A resource whose file the user must add is pending: docket reads only *.yaml, so the export plans clean.
     const path = cfg.missing ? `${file}.pending` : file;
     part.files.push(resourceFile(path, kind.schema ?? '', [literalPlaceholders(cfg.document)], input.paths));
     part.documents[live.id] = path;
-    for (const data of cfg.dataFiles ?? []) part.files.push({ path: `${layout.folder}/${data.name}`, content: data.content });
+    for (const data of cfg.dataFiles ?? []) part.files.push({ path: `${folder}/${data.name}`, content: data.content });
     if (cfg.missing) {
       part.missing.push({
         kind: kind.name,
         name: live.name,
-        path: `${layout.folder}/${cfg.missing.name}`,
+        path: `${folder}/${cfg.missing.name}`,
         document: path,
         what: cfg.missing.what,
         ...(cfg.missing.sourceFile ? { sourceFile: cfg.missing.sourceFile } : {}),

@@ -61,6 +61,8 @@ export interface PullInput {
   read(path: string): string | undefined;
   /** Whether a folder already has files for this slug (a new object's file takes the next free name). */
   taken(folder: string, slug: string): boolean;
+  /** A kind's folder as the configuration spells it, when it does otherwise (`Playbooks/`). */
+  folderOnDisk?(folder: string): string;
   /** What a `${var.X}`/`${env.X}` string stands for. */
   expand(text: string): string;
   /** The file a root-relative path is once links are followed (root-relative); itself when none. */
@@ -1107,6 +1109,7 @@ class PullPlanner {
       schema: this.input.schema,
       paths: this.input.paths,
       taken: this.input.taken,
+      ...(this.input.folderOnDisk ? { folderOnDisk: this.input.folderOnDisk } : {}),
       declaredName: (kind, id) => this.matchedIds().get(`${kind}:${id}`),
     });
     for (const f of result.files) if (f.path !== 'docket.yaml') this.newFiles.push(f);

@@ -58,6 +58,17 @@ describe('pull writes files', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('writes a new playbook into the folder as the configuration spells it (`Playbooks/`), not beside it in one a case-insensitive checkout takes for the same (probe KX-4)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'Playbooks/kx4-other.yaml': 'kind: Playbook\nname: Kx4 Other\nrules: []\n' });
+    await applyOk(cli, dir, '--target', 'playbook/Kx4 Other');
+    await new App(emulator().env).createPlaybook({ name: 'Kx4 Side Letters', description: 'made in the app' });
+    const pulled = await cli('pull', '-C', dir, '--target', 'playbook/Kx4 Side Letters');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(await readFile(join(dir, 'Playbooks/kx4-side-letters.yaml'), 'utf8')).toContain('name: Kx4 Side Letters');
+    await expect(lstat(join(dir, 'playbooks'))).rejects.toThrow(/ENOENT/);
+    expect((await cli('plan', '-C', dir, '--target', 'playbook/Kx4 Side Letters', '--target', 'playbook/Kx4 Other', '--detailed-exitcode')).code).toBe(0);
+  });
+
   it('keeps their permission bits, and changes a linked file where the link leads', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/private.yaml': playbook('Private', 'ACCEPT'), 'shared/linked.txt': playbook('Linked', 'ACCEPT') });
     await chmod(join(dir, 'playbooks/private.yaml'), 0o600);
