@@ -424,6 +424,8 @@ function unclosedAt(doc: Document.Parsed, text: string, offset: number, code: st
     // Closed further down, on a line YAML does not take into it: indented no deeper than the line it starts on.
     const shallow = shallowNextLine(text, node.range[0]);
     const goesOn = shallow === undefined ? '' : `line ${shallow} is not indented past this one, so YAML ends it here: indent the lines it goes on to further, or `;
+    // At the end of a file with no final line break, what is closed inside the unclosed one ends there too (probe KQ-1).
+    if (closedAtEnd(text.slice(node.range[0], node.range[1]))) return;
     if (yaml().isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')) {
       const q = node.type === 'QUOTE_DOUBLE' ? '"' : "'";
       found = { offset: node.range[0], message: `this ${q}quoted${q} value is never closed: ${quoteStart(text, node.range[0])}`, hint: `${goesOn}close it with ${q} on this value, or write text over several lines as a block (\`|\` then indented lines)`, quote: true };
@@ -433,6 +435,17 @@ function unclosedAt(doc: Document.Parsed, text: string, offset: number, code: st
     }
   });
   return found;
+}
+
+/** Whether a quoted value or flow collection's own text ends with its closing character (a `"` not escaped). */
+function closedAtEnd(source: string): boolean {
+  const src = source.trimEnd();
+  if (src.length < 2) return false;
+  const [first, last] = [src[0], src[src.length - 1]];
+  if (first === '"') return last === '"' && /(^|[^\\])(\\\\)*"$/.test(src.slice(1));
+  // `''` is a quote inside: closed by an odd run of them at the end.
+  if (first === "'") return /(^|[^'])('')*'$/.test(src.slice(1));
+  return (first === '[' && last === ']') || (first === '{' && last === '}');
 }
 
 /** The number of the first line with text after the one `offset` is on, when it is indented no deeper than that one. */

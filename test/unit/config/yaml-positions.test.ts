@@ -81,6 +81,13 @@ describe('parseYamlFile', () => {
     expect(syntax.documents[0]!.ok).toBe(false);
     // What the parser stopped at is quoted, and so is a bracket never closed, from the bracket.
     expect(parseYamlFile(lines('kind: Member', 'tags: [a, b'), 'b.yaml').diagnostics.map((d) => d.message)).toEqual(['this `[` is never closed with `]`: "[a, b"']);
+    // At the end of a file without a final line break, the bracket, not the closed value inside it that ends there too (probe KQ-1).
+    const atEnd = (text: string) => parseYamlFile(text, 'f.yaml').diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`);
+    expect(atEnd('kind: Playbook\nname: F\nrules: ["a"')).toEqual(['3:8 this `[` is never closed with `]`: "[\\"a\\""']);
+    expect(atEnd("kind: Playbook\nname: F\nrules: ['it''s'")).toEqual(['3:8 this `[` is never closed with `]`: "[\'it\'\'s\'"']);
+    expect(atEnd('kind: Playbook\nname: F\nrules: [{name: a, actions: x}')).toEqual(['3:8 this `[` is never closed with `]`: "[{name: a, actions: x}"']);
+    // A quoted value whose last quote is escaped is the one never closed.
+    expect(atEnd('kind: Playbook\nname: F\nrules: ["a\\"')).toEqual(['3:9 this "quoted" value is never closed: "\\"a\\\\\\""']);
     // Closed on a line indented no deeper than its key's, which YAML does not take into it: the hint says so (third read TR68).
     const shallow = parseYamlFile(lines('rules:', '  - name: A', '    description: "line one', '    line two"'), 'q.yaml').diagnostics;
     expect(shallow.map((d) => [d.line, d.col, d.hint])).toEqual([[3, 18, 'line 4 is not indented past this one, so YAML ends it here: indent the lines it goes on to further, or close it with " on this value, or write text over several lines as a block (`|` then indented lines)']]);
