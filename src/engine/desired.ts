@@ -187,6 +187,46 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
 }
 
 /**
+ * Three or more documents each renamed from the next one's name, round to the first (A from B, B
+ * from C, C from A): as a swap of two, each is matched by the name it has live, and their contents
+ * trade places without a word (probe KU-3). One walk over the documents (a renumbering of 10,000
+ * rules is a chain, not a cycle, and is walked once).
+ */
+function warnRenameCycles(renaming: readonly DesiredResource[], declaring: (d: DesiredResource, name: string) => DesiredResource | undefined, diagnostics: Diagnostics): void {
+  const state = new Map<DesiredResource, 'open' | 'done'>();
+  const next = (d: DesiredResource): DesiredResource[] => d.renamedFrom.map((old) => declaring(d, old)).filter((o): o is DesiredResource => o !== undefined && o !== d && o.renamedFrom.length > 0);
+  for (const start of renaming) {
+    if (state.has(start)) continue;
+    const path: { d: DesiredResource; rest: DesiredResource[] }[] = [{ d: start, rest: next(start) }];
+    state.set(start, 'open');
+    while (path.length > 0) {
+      const top = path[path.length - 1]!;
+      const o = top.rest.shift();
+      if (o === undefined) {
+        state.set(top.d, 'done');
+        path.pop();
+        continue;
+      }
+      if (state.get(o) === 'open') {
+        const cycle = path.slice(path.findIndex((p) => p.d === o)).map((p) => p.d);
+        // Two are the swap checkRenameIntents says.
+        if (cycle.length >= 3) {
+          const names = cycle.map((c) => quoteValue(c.name, 80)).join(' ← ');
+          diagnostics.warning('renamed-from-swap', `${o.kind}s ${names} ← ${quoteValue(o.name, 80)} are each renamed from the next one's name: \`renamed_from\` cannot move names round in a cycle; where all are live, each is matched by the name it has, so their contents trade places`, {
+            ...(formerSource(top.d, top.d.renamedFrom.findIndex((old) => declaring(top.d, old) === o)) ?? top.d.source),
+            hint: 'rename one to a name outside the cycle first and apply, then finish the renames',
+          });
+        }
+        continue;
+      }
+      if (state.get(o) === 'done') continue;
+      state.set(o, 'open');
+      path.push({ d: o, rest: next(o) });
+    }
+  }
+}
+
+/**
  * A `renamed_from` that cannot do what it says, which the plan would otherwise carry out as
  * something else without a word: two documents each renamed from the other's name (a swap: each
  * is matched by the name it has live, so their contents trade places, a playbook's rules deleted
@@ -216,6 +256,7 @@ function checkRenameIntents(desired: readonly DesiredResource[], diagnostics: Di
       );
     });
   }
+  warnRenameCycles(renaming, (d, name) => byName.get(scopeKey(d, name)), diagnostics);
   for (const d of renaming) {
     if (!d.parent) continue;
     const parent = d.parent;

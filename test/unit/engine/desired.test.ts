@@ -44,6 +44,19 @@ describe('buildDesired', () => {
     ]);
   });
 
+  it('warns of a cycle of three or more renames as of a swap, once, and not of a chain (probe KU-3)', async () => {
+    const { diagnostics } = await build([
+      resourceDoc('Playbook', { name: 'Vendor MSA', renamed_from: ['Inbound NDA'] }, {}, 'a.yaml'),
+      resourceDoc('Playbook', { name: 'Third', renamed_from: ['Vendor MSA'] }, {}, 'b.yaml'),
+      resourceDoc('Playbook', { name: 'Inbound NDA', renamed_from: ['Third'] }, {}, 'c.yaml'),
+      // A renumbering: S3 from S2, S2 from S1, a new S1. No cycle.
+      resourceDoc('Playbook', { name: 'Steps', rules: [{ name: 'S1', actions: 'A' }, { name: 'S2', actions: 'A', renamed_from: ['S1'] }, { name: 'S3', actions: 'A', renamed_from: ['S2'] }] }, {}, 'd.yaml'),
+    ]);
+    expect(diagnostics.warnings.map((w) => `${w.file}:${w.line} ${w.code}: ${w.message}`)).toEqual([
+      'b.yaml:1 renamed-from-swap: playbooks "Vendor MSA" ← "Inbound NDA" ← "Third" ← "Vendor MSA" are each renamed from the next one\'s name: `renamed_from` cannot move names round in a cycle; where all are live, each is matched by the name it has, so their contents trade places',
+    ]);
+  });
+
   it('allows only one Organization, and reports every extra one at its own file', async () => {
     const { diagnostics } = await build([
       resourceDoc('Organization', { review: { name: 'A' } }, {}, 'organization.yaml'),
