@@ -247,6 +247,7 @@ export function diff(input: DiffInput): DiffResult {
     };
 
     // Pass 1: pinned ids win over names.
+    const pinnedBy = new Map<string, DesiredResource>();
     for (const d of desired) {
       if (!d.pinId) continue;
       const scope = scopeOfDesired(d);
@@ -275,8 +276,14 @@ export function diff(input: DiffInput): DiffResult {
           hint: never || kind.uploadsUnreadable ? 'remove the `id:` line (an id exported from another organization names nothing here), or correct the id' : 'remove the `id:` line to match by name (or create it anew), or correct the id',
         });
       } else if (used.has(l.id)) {
-        diagnostics.error('duplicate-pin', `${kind.name} ${quoteValue(d.name)} pins id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which another resource already pins`, pinAt);
+        // Which document, and the id both name: one written may stand for the upload that replaced it (probe KS-2).
+        const other = pinnedBy.get(l.id);
+        const written = d.pinIdWritten ?? d.pinId;
+        const now = l.id !== written ? `, which is ${quoteValue(l.id)} now (docket.lock.json records the upload that replaced it),` : '';
+        const by = other ? `${kind.name} ${quoteValue(other.name)} (${other.source.file}:${other.source.line}) pins ${l.id !== written ? 'that id' : 'it'} too` : 'another resource already pins it';
+        diagnostics.error('duplicate-pin', `${kind.name} ${quoteValue(d.name)} pins id ${quoteValue(written)}${now} and ${by}`, { ...pinAt, hint: 'one live object can be only one of them: keep the `id:` on one' });
       } else {
+        pinnedBy.set(l.id, d);
         claim(d, l);
       }
     }

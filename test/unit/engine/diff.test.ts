@@ -232,6 +232,15 @@ describe('diff: renames', () => {
     expect(only(run(desired, live).changes, 'rename:playbook:Vendor Agreements').liveId).toBe('pb-app');
   });
 
+  it('names the other document of a duplicate pin, and the id a pin stands for now (probe KS-2)', () => {
+    // Pinned to X, replaced since by the upload Y (its lock entry records `pinned: X`); another document pins Y.
+    const live = [{ ...livePlaybook('pb-y', 'Security'), pinnedAs: ['pb-x'] }];
+    const { diagnostics } = run([desiredPlaybook('Ghost', { pinId: 'pb-y' }), desiredPlaybook('Security', { pinId: 'pb-x' })], live);
+    expect(diagnostics.errors.map((d) => [d.code, d.message])).toEqual([
+      ['duplicate-pin', 'playbook "Security" pins id "pb-x", which is "pb-y" now (docket.lock.json records the upload that replaced it), and playbook "Ghost" (playbooks/nda.yaml:1) pins that id too'],
+    ]);
+  });
+
   it('a rename with other changes is a rename plus an update that depends on it', () => {
     const { changes } = run(
       [desiredPlaybook('Inbound NDA v2', { renamedFrom: ['Inbound NDA'], description: 'new' })],
