@@ -43,6 +43,8 @@ export interface ExportInput {
   paths: SchemaPaths;
   /** A slug whose files already exist in a folder (pull adds to a directory): the next free one is used. */
   taken?: (folder: string, slug: string) => boolean;
+  /** Pull: the former names a new document lists in `renamed_from` (as the files write them), for a live object the files knew under another name. */
+  formerNamesOf?: (live: LiveResource) => readonly string[] | undefined;
   /** Pull: a kind's folder as the directory spells it (`Playbooks/`), so a new file does not go beside it in a folder a case-insensitive checkout takes for the same. */
   folderOnDisk?: (folder: string) => string;
   /** Pull: the name of an attachment the files declare, by live id (export writes attachments pending, so names none). */
@@ -79,6 +81,16 @@ export function buildExport(input: ExportInput): ExportResult {
   return { files, parts, missing: parts.flatMap((p) => p.missing), notes };
 }
 
+/** `document` with `renamed_from` after its name. */
+function withRenamedFrom(document: Record<string, unknown>, former: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(document)) {
+    out[key] = value;
+    if (key === 'name') out.renamed_from = [...former];
+  }
+  return out;
+}
+
 function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
   const part: ExportPart = { kind: kind.name, files: [], missing: [], notes: [...(kind.exportNotes ?? [])], count: 0, children: [], documents: {}, sameNames: 0 };
   const layout = kind.layout;
@@ -92,7 +104,8 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
   const dir = folder;
   const document = (live: LiveResource, slug: string): ConfigDocument => {
     const cfg = kind.toConfig!(live, contextOf(input, slug, dir));
-    const doc = { ...cfg.document };
+    const former = input.formerNamesOf?.(live);
+    const doc = former?.length ? withRenamedFrom(cfg.document, former) : { ...cfg.document };
     for (const c of children) {
       // Children are declared inline, in the order the service returned them.
       const kids = kidsByParent.get(c.name)!.get(live.id) ?? [];

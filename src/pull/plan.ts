@@ -276,6 +276,34 @@ class PullPlanner {
    * --target or --kind left that out, or a policy keeps it). Written here too, the next apply
    * would make a copy of it under the old name.
    */
+  /**
+   * The declared object a live one the files do not declare was last in sync as, when another live
+   * object holds that name now (made in the app under it after this one was renamed there): its
+   * name and `renamed_from` are this one's history, which another environment renames by, not the
+   * newcomer's (probe KN-2). Top-level objects only: a rule is written into its playbook's document.
+   */
+  private historyOf(l: LiveResource): DesiredResource | undefined {
+    const taken = (key: string): boolean => this.input.plan.ids[key] !== undefined && this.input.plan.ids[key] !== l.id;
+    const was = this.input.sync.keysWithId(l.id).find((key) => key !== refKey(l.kind, l.key) && this.desired.has(key) && taken(key));
+    const d = was === undefined ? undefined : this.desired.get(was);
+    return d !== undefined && d.parent === undefined && d.kind === l.kind ? d : undefined;
+  }
+
+  /** `d`'s `renamed_from` as its file writes it (a name holding `${` as `$${`). */
+  private writtenFormerNames(d: DesiredResource): string[] {
+    if (!d.document) return [];
+    const written = valueAt(this.current(d.document.file, d.document.index), d.pointer ?? '');
+    return isPlainObject(written) ? formerNames(written) : [];
+  }
+
+  /** `d`'s document without its `renamed_from`. */
+  private withoutRenamedFrom(d: DesiredResource): void {
+    if (!d.document || d.renamedFrom.length === 0) return;
+    const { file, index } = d.document;
+    const base = d.pointer ?? '';
+    this.editOf(file).documents.set(index, setAt(this.current(file, index), `${base}/renamed_from`, undefined, [], this.owned));
+  }
+
   private stillDeclaredAs(l: LiveResource): string | undefined {
     // (Not a name another live object now holds: a new one made in the app under the old name.)
     const taken = (key: string): boolean => this.input.plan.ids[key] !== undefined && this.input.plan.ids[key] !== l.id;
@@ -1099,6 +1127,10 @@ class PullPlanner {
     for (const k of kinds) if (!k.parentKind && k.layout) live.set(k.name, fresh.filter((l) => l.kind === k.name));
     for (const k of kinds) if (k.parentKind) live.set(k.name, (this.liveByKind.get(k.name) ?? []).filter((c) => c.parentId !== undefined && ids.has(c.parentId)));
     const exportKinds = kinds.filter((k) => fresh.some((l) => l.kind === k.name));
+    const heirs = new Map(fresh.flatMap((l) => {
+      const d = this.historyOf(l);
+      return d ? [[l.id, d] as const] : [];
+    }));
     const result = buildExport({
       kinds: exportKinds,
       registry: kinds,
@@ -1110,9 +1142,20 @@ class PullPlanner {
       paths: this.input.paths,
       taken: this.input.taken,
       ...(this.input.folderOnDisk ? { folderOnDisk: this.input.folderOnDisk } : {}),
+      formerNamesOf: (l) => {
+        const d = heirs.get(l.id);
+        return d ? [literalPlaceholders(d.name), ...this.writtenFormerNames(d)] : undefined;
+      },
       declaredName: (kind, id) => this.matchedIds().get(`${kind}:${id}`),
     });
     for (const f of result.files) if (f.path !== 'docket.yaml') this.newFiles.push(f);
+    // Its former names went with it: kept, the document now naming another object would claim them too.
+    for (const [id, d] of heirs) {
+      this.withoutRenamedFrom(d);
+      const l = fresh.find((x) => x.id === id)!;
+      const moved = d.renamedFrom.length > 0 ? ` and ${d.document?.file ?? 'its document'}'s \`renamed_from\`` : '';
+      this.notes.push(`${l.kind} ${quoteValue(l.name)} was ${quoteValue(d.name)} when last in sync: its new file lists that name${moved} in \`renamed_from\`, so another environment renames its copy; ${quoteValue(d.name)} in the files is now the ${l.kind} made in the app under that name`);
+    }
     for (const l of fresh) {
       const file = result.parts.find((p) => p.kind === l.kind)?.documents[l.id];
       if (file) addTo(this.newFileObjects, file, refKey(l.kind, l.key));

@@ -302,3 +302,26 @@ it('says a saved plan whose environment docket.yaml no longer defines (renamed o
     expect((await cli('plan', '-C', dir, '--env', 'stage', '--detailed-exitcode')).code).toBe(0);
   });
 });
+
+it('a playbook renamed in the app with a new one made under its name: pull gives the renamed one its history, so another environment renames its copy instead of the newcomer taking it (probe KN-2)', () =>
+  withStaging({ 'playbooks/p.yaml': 'kind: Playbook\nname: Old\nrules:\n  - name: R\n    actions: ACCEPT r\n  - name: R2\n    actions: ACCEPT r2\n' }, async ({ dir, cli, env }) => {
+    for (const e of [[], ['--env', 'staging']]) expect((await cli('apply', '-C', dir, '--auto-approve', ...e)).code).toBe(0);
+    await writeFiles(dir, { 'playbooks/p.yaml': 'kind: Playbook\nname: Mid\nrenamed_from: [Old]\nrules:\n  - name: R\n    actions: ACCEPT r\n  - name: R2\n    actions: ACCEPT r2\n' });
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    const app = new App({ ...env, DOCKET_ORGANIZATION_ID: DEFAULT_ORGANIZATION_ID });
+    await app.editPlaybook('Mid', { name: 'Gone' });
+    await app.createPlaybook({ name: 'Mid', description: 'made in the app' });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain('playbook "Gone" was "Mid" when last in sync: its new file lists that name and playbooks/p.yaml\'s `renamed_from` in `renamed_from`');
+    expect(await readFile(join(dir, 'playbooks/gone.yaml'), 'utf8')).toMatch(/^name: Gone\nrenamed_from:\n {2}- Mid\n {2}- Old\n/m);
+    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).not.toContain('renamed_from');
+    expect((await cli('plan', '-C', dir, '--detailed-exitcode')).code).toBe(0);
+    // Staging still has Old, with its rules: renamed to Gone, and Mid made beside it; no rule deleted.
+    const staging = await cli('plan', '-C', dir, '--env', 'staging');
+    expect(staging.stdout).toContain('~ rename playbook "Old" → "Gone"');
+    expect(staging.stdout).toContain('+ create playbook "Mid"');
+    expect(staging.stdout).not.toContain('- delete rule');
+    expect((await cli('apply', '-C', dir, '--env', 'staging', '--auto-approve')).code).toBe(0);
+    expect((await cli('plan', '-C', dir, '--env', 'staging', '--detailed-exitcode')).code).toBe(0);
+  }));
