@@ -810,12 +810,31 @@ class DocumentEditor {
     // An alias of an anchor taken out would not parse: written out whatever it gave. (A
     // placeholder it gave is in `wanted` as written, so the mapping keeps it.)
     if (sources.some((source) => isAlias(source) && this.anchorWanted(source.source, source) === GONE)) return true;
+    // A mapping written in the merge (`<<: {notes: *n}`) whose alias's anchor the edit changes or
+    // takes out: what it gives would follow the anchor (or not parse), so it is written out (probe KN-1).
+    if (sources.some((source) => !isAlias(source) && this.holdsMovingAlias(source))) return true;
     const before: Record<string, unknown> = {};
     for (const source of [...sources].reverse()) {
       const value = this.resolved(source);
       if (isPlainObject(value)) Object.assign(before, value);
     }
     return Object.keys(merged).some((k) => !Object.hasOwn(wanted, k) && !Object.hasOwn(before, k));
+  }
+
+  /** Whether an alias inside `node` names an anchor the edit takes out or gives another value. */
+  private holdsMovingAlias(node: Node): boolean {
+    let moving = false;
+    const visit = (n: unknown): void => {
+      if (moving || !isNode(n)) return;
+      if (isAlias(n)) {
+        const wanted = this.anchorWanted(n.source, n);
+        moving = wanted === GONE || !sameValue(wanted, this.resolved(n));
+        return;
+      }
+      if (isMap(n) || isSeq(n)) for (const item of n.items) isPair(item) ? (visit(item.key), visit(item.value)) : visit(item);
+    };
+    visit(node);
+    return moving;
   }
 
   /** Whether every source of a merge key is an alias of an anchor the edit takes out. */

@@ -27,6 +27,17 @@ rules:
 `;
 
 describe('editYaml', () => {
+  it('writes out a merge whose mapping holds an alias of an anchor the edit changes or takes out (probe KN-1)', () => {
+    const text = 'kind: Playbook\nname: V2\nrules:\n  - name: base2\n    actions: B\n    internal_notes: &n2 note from base2\n  - name: merged\n    actions: M\n    <<: {internal_notes: *n2}\n';
+    type Rules = { rules: Record<string, unknown>[] };
+    // The anchor's rule deleted: the other keeps its notes, written out.
+    const gone = edit(text, (v) => ({ ...(v as Rules), rules: (v as Rules).rules.slice(1) }));
+    expect(documentValues(gone.text)[0]).toEqual({ kind: 'Playbook', name: 'V2', rules: [{ name: 'merged', actions: 'M', internal_notes: 'note from base2' }] });
+    // The anchor's value changed: the other rule's stays as it was.
+    const changed = edit(text, (v) => ({ ...(v as Rules), rules: [{ ...(v as Rules).rules[0], internal_notes: 'changed' }, (v as Rules).rules[1]] }));
+    expect(documentValues(changed.text)[0]).toEqual({ kind: 'Playbook', name: 'V2', rules: [{ name: 'base2', actions: 'B', internal_notes: 'changed' }, { name: 'merged', actions: 'M', internal_notes: 'note from base2' }] });
+  });
+
   it('writes one-line text that starts or ends with a no-break or ideographic space quoted, as export does (probe JH-7)', () => {
     expect(edit('kind: P\nname: R\nnote: x\n', (v) => setAt(setAt(v, '/name', 'R\u00a0'), '/note', '\u3000')).text).toBe('kind: P\nname: "R\u00a0"\nnote: "\u3000"\n');
     expect(edit('kind: P\nnote: x\n', (v) => setAt(v, '/note', 'caf\u00e9\u00a0au lait')).text).toBe('kind: P\nnote: caf\u00e9\u00a0au lait\n');
