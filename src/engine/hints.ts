@@ -1,7 +1,7 @@
 /**
  * Likely mistakes a plan points out, as warnings. Pure.
  * - A declared object with no live match, while a live object of its kind that no file declares
- *   looks like it (a name that shows the same, the same content, the same children, or a close
+ *   looks like it (a name that shows the same, the same content, the same rules, or a close
  *   name), was probably renamed in the file without `renamed_from`: the plan would create a second
  *   one (and, for a rule, delete the first).
  * - A value docket sends only when it creates an object (a member's display name) that differs
@@ -80,7 +80,7 @@ function renameHints({ kinds, desired, live, changes, ids, sync }: HintInput): s
       if (scope === undefined) continue;
       const candidates = scopes.get(scope);
       if (!candidates) continue;
-      const found = lookLike(d, kind, sorts, candidates, taken, childKind ? (desiredChildren.get(refKey(kind.name, d.key)) ?? []).map((x) => x.name) : []);
+      const found = lookLike(d, kind, sorts, candidates, taken, childKind ? (desiredChildren.get(refKey(kind.name, d.key)) ?? []).map((x) => x.name) : [], childKind ?? 'child');
       if (!found) continue;
       taken.add(found.live.id);
       const unmatched = d.renamedFrom.filter((old) => !live.some((l) => l.kind === kind.name && (l.parentId ?? '') === scope && l.name === old));
@@ -138,7 +138,7 @@ function recordedIndex(c: Candidates, fields: readonly string[]): Map<string, Li
   return index;
 }
 
-function lookLike(d: DesiredResource, kind: KindMeta, sorts: ReadonlySet<string>, c: Candidates, taken: ReadonlySet<string>, children: string[]): { live: LiveResource; why: string; shown?: true } | undefined {
+function lookLike(d: DesiredResource, kind: KindMeta, sorts: ReadonlySet<string>, c: Candidates, taken: ReadonlySet<string>, children: string[], childNoun: string): { live: LiveResource; why: string; shown?: true } | undefined {
   const free = (list: LiveResource[] | undefined) => list?.find((l) => !taken.has(l.id));
   // A name that shows as the live one does is said first: else the plan seems to create what exists (probe IY-2).
   const shown = free((c.byShown ??= shownIndex(c.all)).get(lookAlike(d.name)));
@@ -155,7 +155,8 @@ function lookLike(d: DesiredResource, kind: KindMeta, sorts: ReadonlySet<string>
   const recorded = telling && c.records ? free(recordedIndex(c, fields).get(fields.map((f) => fieldHash(d.fields[f])).join(' '))) : undefined;
   if (recorded) return { live: recorded, why: 'the same content when docket last synced it' };
   const siblings = children.length > 0 ? free(c.byChildren.get(digest([...children].sort()))) : undefined;
-  if (siblings) return { live: siblings, why: `the same ${children.length === 1 ? 'child' : 'children'}` };
+  // Said as the README lists the reasons: "the same rules" (probe KV-3).
+  if (siblings) return { live: siblings, why: `the same ${childNoun}${children.length === 1 ? '' : 's'}` };
   // Past that many, by an index: a name alike but for letter case, spaces and punctuation, or one
   // letter more, less or other (a mass rename of a prefix's separator, `CON` to `CONN`); comparing
   // every name with every other took seconds, so none was looked for (probe KG-1).

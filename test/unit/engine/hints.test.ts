@@ -20,7 +20,7 @@ describe('plan hints', () => {
       [livePlaybook('pb-1', 'NDA'), liveRule('r-1', NDA, 'Law'), liveRule('r-2', NDA, 'Term')],
     );
     expect(hints).toEqual([
-      'playbook "Mutual NDA" (playbooks/nda.yaml:1) looks like a rename of the live playbook "NDA" (the same children), but the plan creates "Mutual NDA" beside it: if it was renamed, add `renamed_from: [NDA]`',
+      'playbook "Mutual NDA" (playbooks/nda.yaml:1) looks like a rename of the live playbook "NDA" (the same rules), but the plan creates "Mutual NDA" beside it: if it was renamed, add `renamed_from: [NDA]`',
     ]);
     // Under --prune the plan archives the live one: not "beside it".
     const { plan } = buildPlan({
@@ -34,7 +34,7 @@ describe('plan hints', () => {
       version: 't',
     });
     expect(plan!.warnings).toContain(
-      'playbook "Mutual NDA" (playbooks/nda.yaml:1) looks like a rename of the live playbook "NDA" (the same children), but the plan archives "NDA" and creates "Mutual NDA": if it was renamed, add `renamed_from: [NDA]`',
+      'playbook "Mutual NDA" (playbooks/nda.yaml:1) looks like a rename of the live playbook "NDA" (the same rules), but the plan archives "NDA" and creates "Mutual NDA": if it was renamed, add `renamed_from: [NDA]`',
     );
   });
 

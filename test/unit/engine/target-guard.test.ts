@@ -75,7 +75,7 @@ describe('limitToTargets', () => {
   it('says of a rename hint\'s archive (--prune) that the targets leave out that the plan creates beside it', () => {
     const archive = change('archive', 'playbook', 'NDA', { liveId: 'pb-1' });
     const create = change('create', 'playbook', 'Mutual NDA');
-    const hint = 'playbook "Mutual NDA" (playbooks/nda.yaml:1) looks like a rename of the live playbook "NDA" (the same children), but the plan archives "NDA" and creates "Mutual NDA": if it was renamed, add `renamed_from: [NDA]`';
+    const hint = 'playbook "Mutual NDA" (playbooks/nda.yaml:1) looks like a rename of the live playbook "NDA" (the same rules), but the plan archives "NDA" and creates "Mutual NDA": if it was renamed, add `renamed_from: [NDA]`';
     const full = { ...planOf([create, archive], { 'playbook:NDA': 'pb-1' }), warnings: [hint] };
     const targeted = limitToTargets(full, [desiredPlaybook('Mutual NDA')], [target('playbook/Mutual NDA')], KINDS);
     expect(targeted.plan!.warnings).toEqual([hint.replace('the plan archives "NDA" and creates "Mutual NDA"', 'the plan creates "Mutual NDA" beside it')]);

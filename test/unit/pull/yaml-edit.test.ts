@@ -32,10 +32,10 @@ describe('editYaml', () => {
     type Rules = { rules: Record<string, unknown>[] };
     // The anchor's rule deleted: the other keeps its notes, written out.
     const gone = edit(text, (v) => ({ ...(v as Rules), rules: (v as Rules).rules.slice(1) }));
-    expect(documentValues(gone.text)[0]).toEqual({ kind: 'Playbook', name: 'V2', rules: [{ name: 'merged', actions: 'M', internal_notes: 'note from base2' }] });
+    expect(documentValues(gone.text!)[0]).toEqual({ kind: 'Playbook', name: 'V2', rules: [{ name: 'merged', actions: 'M', internal_notes: 'note from base2' }] });
     // The anchor's value changed: the other rule's stays as it was.
     const changed = edit(text, (v) => ({ ...(v as Rules), rules: [{ ...(v as Rules).rules[0], internal_notes: 'changed' }, (v as Rules).rules[1]] }));
-    expect(documentValues(changed.text)[0]).toEqual({ kind: 'Playbook', name: 'V2', rules: [{ name: 'base2', actions: 'B', internal_notes: 'changed' }, { name: 'merged', actions: 'M', internal_notes: 'note from base2' }] });
+    expect(documentValues(changed.text!)[0]).toEqual({ kind: 'Playbook', name: 'V2', rules: [{ name: 'base2', actions: 'B', internal_notes: 'changed' }, { name: 'merged', actions: 'M', internal_notes: 'note from base2' }] });
   });
 
   it('writes one-line text that starts or ends with a no-break or ideographic space quoted, as export does (probe JH-7)', () => {
