@@ -42,7 +42,7 @@ export function parseTarget(text: string, kinds: readonly AnyKind[]): TargetSpec
   if (kind.singleton) return slash < 0 ? { kind: kind.name, key: kind.name, text } : { error: `target ${quoteValue(text)} names the ${kind.name}, which has no name: write \`${kind.name}\`` };
   const key = slash < 0 ? '' : text.slice(slash + 1);
   if (key === '') return { error: `target ${quoteValue(text)} needs a name: ${kind.name}/NAME` };
-  if (kind.parentKind && !key.includes('/')) return { error: `target ${quoteValue(text)} names a ${kind.name} as ${kind.name}/${kind.parentKind.toUpperCase()}/${kind.name.toUpperCase()}` };
+  if (kind.parentKind && !key.includes('/')) return { error: `target ${quoteValue(text)} names no ${kind.name}: a ${kind.name} target is written ${kind.name}/${kind.parentKind.toUpperCase()}/${kind.name.toUpperCase()}` };
   // Names are keys in NFC (normalize.ts): an accent pasted decomposed still names the object.
   return { kind: kind.name, key: kind.keyOf ? kind.keyOf(key) : composed(key), text };
 }

@@ -30,7 +30,7 @@ describe('parseTarget', () => {
     expect(parseTarget('playbook', KINDS)).toEqual({ error: expect.stringContaining('needs a name') });
     // Nothing at all is said as other empty values are, not as a kind named "" (probe IZ-2).
     for (const text of ['', ' ', '/NDA', ' /NDA']) expect(parseTarget(text, KINDS)).toEqual({ error: `--target needs KIND/NAME, such as playbook/NAME or organization (got ${JSON.stringify(text)})` });
-    expect(parseTarget('rule/Term', KINDS)).toEqual({ error: expect.stringContaining('rule/PLAYBOOK/RULE') });
+    expect(parseTarget('rule/Term', KINDS)).toEqual({ error: 'target "rule/Term" names no rule: a rule target is written rule/PLAYBOOK/RULE' });
     // The organization has no name: text after it is a typo, never a target of it.
     for (const text of ['organization/zzz', 'organization/']) expect(parseTarget(text, KINDS)).toEqual({ error: `target ${JSON.stringify(text)} names the organization, which has no name: write \`organization\`` });
     // What the user typed is quoted one line, control characters escaped.
