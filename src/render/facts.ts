@@ -126,9 +126,11 @@ function nameList(labels: string[], fmt: Fmt): string {
 
 /** A plan with no changes; with live changes a drift policy holds back, those are not denied. */
 export function noChangesSentence(plan: Plan, heldListed = true): string {
-  if (!plan.held?.length) return 'The live services match the configuration.';
-  if (heldListed) return 'The live services match the configuration, except for the live changes listed below that a drift policy leaves alone.';
-  return `The live services match the configuration, except for ${plural(plan.held.length, 'live change')} a drift policy leaves alone (\`docket plan\` lists them).`;
+  // Cut to --targets, the rest was not looked at: only the targets are said to match (probe KV-5).
+  const what = plan.targets?.length ? `The live services match the configuration for ${plan.targets.length === 1 ? 'the target' : 'the targets'}` : 'The live services match the configuration';
+  if (!plan.held?.length) return `${what}.`;
+  if (heldListed) return `${what}, except for the live changes listed below that a drift policy leaves alone.`;
+  return `${what}, except for ${plural(plan.held.length, 'live change')} a drift policy leaves alone (\`docket plan\` lists them).`;
 }
 
 /** Every warning sentence, without a `Warning:` prefix: partial plan, permanence, then the plan's own. */

@@ -107,6 +107,12 @@ describe('renderPlanText', () => {
     );
   });
 
+  it('says only the targets match when the plan is cut to them: the rest was not looked at (probe KV-5)', () => {
+    const out = text(plan([], { target: { emulator: true }, targets: ['template/Mutual NDA', 'organization'] }));
+    expect(out).toContain('No changes. The live services match the configuration for the targets.\n');
+    expect(out).toContain('partial');
+  });
+
   it('does not say live matches without a word for live changes a drift policy holds back', () => {
     const held = { ...change('update', 'rule', 'NDA/Term', { parent: 'NDA' }), direction: 'changed-live' as const, policy: 'ignore' as const };
     const out = text(plan([], { target: { emulator: true }, held: [held] }));
