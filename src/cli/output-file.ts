@@ -118,7 +118,9 @@ export async function refuseConfigurationFile(out: string, file: string, flag: s
   // The apply lock is made with link(), never written through one: a link there is only refused.
   const own = [...(PROJECT_FILES as readonly string[]), ...DOCKET_RECORDS.filter((rel) => rel !== APPLY_LOCK_RECORD), ...workspace.files.keys()];
   const linked = named ?? own.find((rel) => writeDestinationOrAsNamed(path.join(root, rel)) === real);
-  const hint = `save it outside the configuration's files, such as ${flag} ${written.example} beside docket.yaml`;
+  // Never the very name refused (probe KP-1): `plan.json` refused suggests `plan-2.json`.
+  const example = path.basename(file) === written.example ? written.example.replace(/(\.[^.]+)?$/, '-2$1') : written.example;
+  const hint = `save it outside the configuration's files, such as ${flag} ${example} beside docket.yaml`;
   if (linked === undefined) {
     // Any other file that is not one this flag writes (a test's contract, a note, the package.json
     // beside the configuration: probe HU-2) is not replaced either, wherever it is; docket's own
@@ -129,7 +131,7 @@ export async function refuseConfigurationFile(out: string, file: string, flag: s
       const inside = isInside(realRoot, real) || isInside(root, out);
       throw new ConfigurationFileRefused(
         `${flag} ${file} is a file ${inside ? 'of the configuration directory ' : ''}that is not ${written.what}: the saved file would take its place`,
-        inside ? hint : `name a new file (or ${written.what} docket wrote before), such as ${flag} ${written.example}, or move that file away first`,
+        inside ? hint : `name a new file (or ${written.what} docket wrote before), such as ${flag} ${example}, or move that file away first`,
       );
     }
     return;

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
-import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -135,6 +135,11 @@ describe('a file the command writes at its end is checked at its start', () => {
     // A drift report starts with format_version too (probe HY-10).
     await refused(join(repository, 'config'), join(repository, 'drift.json'), '', `--out ${join(repository, 'drift.json')} is a file that is not a saved plan: the saved file would take its place`);
     expect(await readFile(join(repository, 'drift.json'), 'utf8')).toBe(drift);
+    // A plan.json that is no saved plan: the hint suggests another name than the one refused (probe KP-1).
+    await writeFile(join(repository, 'plan.json'), '{"name":"x"}\n');
+    const same = await run(['plan', '-C', join(repository, 'config'), '--out', join(repository, 'plan.json'), '--timeout', '2s']);
+    expect([same.code, same.stderr]).toEqual([1, expect.stringContaining('such as --out plan-2.json, or move that file away first')]);
+    await rm(join(repository, 'plan.json'));
     // A new file, an empty one or an earlier saved plan there is written.
     for (const out of ['plan.json', 'empty.json', 'plan.json']) {
       const saved = await run(['plan', '-C', join(repository, 'config'), '--emulator', '--out', join(repository, out)]);
