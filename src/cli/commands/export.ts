@@ -78,11 +78,12 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         const { kinds, read, services, needs } = scope(w);
         const root = w.config.project.root;
         if (readBySource(out, root)) {
-          s.logger.info(`Warning: ${opts.out} is inside the source configuration ${opts.dir}; docket reads every YAML file below it, so the source would declare everything twice`);
+          // A warning, printed with -q too, as init's and plan's are (probe KX-7).
+          io.stderr(`Warning: ${opts.out} is inside the source configuration ${opts.dir}; docket reads every YAML file below it, so the source would declare everything twice\n`);
         } else {
           // Inside another configuration, as init warns: that one now reads these files as its own (probe GD).
           const nested = await nestedConfigurationWarning(opts.out!, out, io.cwd, 'the exported files');
-          if (nested) s.logger.info(nested);
+          if (nested) io.stderr(`${nested}\n`);
         }
         s.progress.start('Reading live state');
         let byKind;
