@@ -62,13 +62,16 @@ export const SLUG_MAX_BYTES = 100;
 /** Names Windows reserves for devices, with any extension (`con.yaml`). */
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])$/;
 
+/** docket's own file names (`docket.yaml`): a playbook named "Docket" in them would be read as the project file from its folder (probe KX-10). */
+const DOCKET_OWN = /^docket$/;
+
 /**
  * A file-name-safe form of a name, the same on every file system: NFC, lower case, letters and
  * digits of any script kept (with their combining marks: Devanagari, Arabic vowels; not the marks
  * that dress a symbol, such as an emoji's invisible selector), every run of
  * anything else (spaces, punctuation, the characters Windows reserves, symbols) → `-`, trimmed, so
  * no trailing dot or space. Cut at a whole character to SLUG_MAX_BYTES; a Windows device name gets
- * a `_` (`con_`). Empty → `unnamed`.
+ * a `_` (`con_`), and so does `docket` (`docket_`). Empty → `unnamed`.
  */
 export function slug(name: string): string {
   // A URL in a name gives its host and path, never its password or query (file names are shown and committed).
@@ -84,7 +87,7 @@ export function slug(name: string): string {
     .replace(/^[-\p{M}]+|-+$/gu, '');
   if (Buffer.byteLength(s) > SLUG_MAX_BYTES) s = truncate(s, SLUG_MAX_BYTES).replace(/-+$/, '');
   if (s === '') return 'unnamed';
-  return WINDOWS_DEVICE.test(s) ? `${s}_` : s;
+  return WINDOWS_DEVICE.test(s) || DOCKET_OWN.test(s) ? `${s}_` : s;
 }
 
 /** The longest prefix of whole characters (a letter with its marks) within `max` UTF-8 bytes. */

@@ -35,6 +35,9 @@ describe('slug', () => {
     expect(slug('a<b>c:d"e/f\\g|h?i*j')).toBe('a-b-c-d-e-f-g-h-i-j');
     expect(slug('Terms v2. ')).toBe('terms-v2');
     expect(slug('CON')).toBe('con_');
+    // docket's own name: a file named so would be read as the project file from its folder (probe KX-10).
+    expect(slug('Docket')).toBe('docket_');
+    expect(slug('Docket NDA')).toBe('docket-nda');
     expect(slug('com1')).toBe('com1_');
     expect(slug('Console')).toBe('console');
     const long = slug('契'.repeat(200));
