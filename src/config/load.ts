@@ -286,7 +286,8 @@ async function projectFileIn(dir: string): Promise<string | undefined> {
 
 /** The project file of a configuration `root` lies inside (as the user would write its path), if any. */
 async function enclosingProject(root: string, shown: string): Promise<string | undefined> {
-  const found = await enclosingConfiguration(root);
+  // Not across a dot-folder or node_modules, which that configuration never reads: init is the hint there (probe KX-5).
+  const found = await enclosingConfiguration(root, true);
   return found && path.join(shown, path.relative(root, found.dir), found.name);
 }
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { symlinkSync, writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import { brief, cleanup, KINDS, load, lines, tree } from './helpers.js';
@@ -211,6 +212,12 @@ describe('docket.yaml', () => {
     const dir = await tree({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules: []\n' });
     const r = await loadConfig({ dir: path.join(dir, 'playbooks'), kinds: KINDS, processEnv: {} });
     expect(r.diagnostics[0]!.hint).toBe(`it is a folder of the configuration of ${path.join(dir, 'docket.yaml')}: pass -C ${dir}`);
+    // Not below a dot-folder or node_modules, which that configuration never reads: init is the hint there (probe KX-5).
+    for (const skipped of ['.scratch/x', 'node_modules/y']) {
+      await mkdir(path.join(dir, skipped), { recursive: true });
+      const there = await loadConfig({ dir: path.join(dir, skipped), kinds: KINDS, processEnv: {} });
+      expect(there.diagnostics[0]!.hint).toMatch(/^run `docket init/);
+    }
   });
 });
 
