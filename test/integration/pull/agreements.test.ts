@@ -291,7 +291,8 @@ describe('docket pull (agreements service)', () => {
 
   it('writes a definition file whose fields were reordered in the app whole, and says an inline one must be reordered by hand (probe GY)', async () => {
     const fields = (first: string, second: string) => `      ${first}:\n        label: ${first}\n        input: text\n      ${second}:\n        label: ${second}\n        input: text\n`;
-    const cover = (first: string, second: string) => `# our cover\ntitle: Order\nsections:\n  - heading: S\n    fields:\n${fields(first, second)}`;
+    const modeline = '# yaml-language-server: $schema=../schemas/custom-template-definition.schema.json';
+    const cover = (first: string, second: string) => `${modeline}\n# our cover\ntitle: Order\nsections:\n  - heading: S\n    fields:\n${fields(first, second)}`;
     const live = (first: string, second: string) => `title: Order\nsections:\n  - heading: S\n    fields:\n${fields(first, second)}`;
     const inline = (first: string, second: string) => `kind: CustomTemplate\nname: Inline Order\ndefinition:\n  title: Order\n  sections:\n    - heading: S\n      fields:\n        ${first}: { label: ${first}, input: text }\n        ${second}: { label: ${second}, input: text }\n`;
     const dir = await makeDir({
@@ -312,10 +313,11 @@ describe('docket pull (agreements service)', () => {
     const inlineOnly = await cli('drift', '-C', dir, '--target', 'custom-template/Inline Order');
     expect([inlineOnly.code, inlineOnly.stdout]).toEqual([2, expect.stringContaining('`docket pull` leaves it')]);
     const dry = await cli('pull', '-C', dir, '--dry-run');
-    expect(dry.stdout).toContain('pull writes custom-templates/order.cover.yaml whole from the live text, whose fields are in another order than the file\'s: comments in it are not kept');
+    expect(dry.stdout).toContain('pull writes custom-templates/order.cover.yaml whole from the live text, whose fields are in another order than the file\'s: comments in it are not kept (but for its editor modeline)');
     expect(dry.stdout).not.toContain('was written whole');
     const pulled = await cli('pull', '-C', dir);
-    expect(await read(dir, 'custom-templates/order.cover.yaml')).toBe(live('b', 'a'));
+    // The modeline stays (probe KN-5).
+    expect(await read(dir, 'custom-templates/order.cover.yaml')).toBe(`${modeline}\n${live('b', 'a')}`);
     expect(pulled.stdout).toContain('pull writes custom-templates/order.cover.yaml whole from the live text');
     expect(pulled.stdout).toContain('docket does not reorder an inline definition: change it by hand');
     expect(await read(dir, 'custom-templates/inline.yaml')).toBe(inline('a', 'b'));
