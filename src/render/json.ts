@@ -92,14 +92,18 @@ export function errorJson(error: unknown, source?: (file: string, line: number) 
   const fromCommander = typeof e.code === 'string' && e.code.startsWith('commander.');
   const code = typeof e.code !== 'string' ? 'internal' : fromCommander ? 'usage' : e.code;
   // A message cut for a terminal (a stale plan's reasons) is whole for the programs that read JSON.
-  const text = typeof e.wholeMessage === 'string' ? e.wholeMessage : typeof e.message === 'string' ? e.message : String(error);
+  const whole = typeof e.wholeMessage === 'string' ? e.wholeMessage : typeof e.message === 'string' ? e.message : String(error);
+  // commander's suggestion (`\n(Did you mean --out?)`) is the hint, not a second line of the message (probe KQ-6).
+  const suggested = fromCommander ? /\n\(Did you mean (.+)\?\)\s*$/.exec(whole) : null;
+  const text = suggested ? whole.slice(0, suggested.index) : whole;
+  const hint = typeof e.hint === 'string' ? e.hint : suggested ? `did you mean ${suggested[1]}?` : undefined;
   return {
     format_version: 1,
     error: {
       code,
       // commander's own `error: ` prefix says on stderr what `error` already says here.
       message: stripControl(lineWithoutSecrets(fromCommander ? usageMessage(text) : text)),
-      ...(typeof e.hint === 'string' ? { hint: stripControl(lineWithoutSecrets(e.hint)) } : {}),
+      ...(hint !== undefined ? { hint: stripControl(lineWithoutSecrets(hint)) } : {}),
       exit_code: typeof e.exitCode === 'number' ? e.exitCode : 1,
     },
     diagnostics: Array.isArray(e.diagnostics) ? withExcerpts(e.diagnostics as Diagnostic[], source) : [],

@@ -372,6 +372,9 @@ describe('flag values', () => {
       expect(validate.code).toBe(1);
       expect(JSON.parse(validate.stdout)).toMatchObject({ valid: false, errors: 1, warnings: 0, diagnostics: [{ severity: 'error', code: 'usage' }] });
     }
+    // commander's suggestion is the hint, not a second line of the message (probe KQ-6).
+    const typo = JSON.parse((await run(['plan', '--outt', 'x.json', '-o', 'json'])).stdout).error;
+    expect([typo.message, typo.hint]).toEqual(["unknown option '--outt'", 'did you mean --out?']);
   });
 
   it('test capture: a contract that cannot be read and an --out that cannot be written are errors before the review is read', async () => {
