@@ -150,8 +150,8 @@ describe('quiet output', () => {
     expect(result.stdout).not.toContain('Plan:');
     expect(result.stdout).toContain('Apply complete: 3 done.');
     expect(result.stderr).toBe('');
-    // export -q writes the directory and says nothing.
-    const out = join(dir, 'exported');
+    // export -q writes the directory and says nothing (outside the source: inside it, the warning is printed even with -q).
+    const out = join(await makeDir({}), 'exported');
     const exported = await cli('export', '-C', dir, '--out', out, '-q');
     expect(exported.code).toBe(0);
     expect([exported.stdout, exported.stderr]).toEqual(['', '']);
