@@ -104,8 +104,7 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
   const dir = folder;
   const document = (live: LiveResource, slug: string): ConfigDocument => {
     const cfg = kind.toConfig!(live, contextOf(input, slug, dir));
-    const former = input.formerNamesOf?.(live);
-    const doc = former?.length ? withRenamedFrom(cfg.document, former) : { ...cfg.document };
+    const doc = { ...cfg.document };
     for (const c of children) {
       // Children are declared inline, in the order the service returned them.
       const kids = kidsByParent.get(c.name)!.get(live.id) ?? [];
@@ -145,7 +144,10 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
     const file = `${folder}/${slug}.yaml`;
     // A resource whose file the user must add is pending: docket reads only *.yaml, so the export plans clean.
     const path = cfg.missing ? `${file}.pending` : file;
-    part.files.push(resourceFile(path, kind.schema ?? '', [literalPlaceholders(cfg.document)], input.paths));
+    // Former names as the files write them (a placeholder stays one): added past the escaping of live text.
+    const former = input.formerNamesOf?.(live);
+    const written = literalPlaceholders(cfg.document) as Record<string, unknown>;
+    part.files.push(resourceFile(path, kind.schema ?? '', [former?.length ? withRenamedFrom(written, former) : written], input.paths));
     part.documents[live.id] = path;
     for (const data of cfg.dataFiles ?? []) part.files.push({ path: `${folder}/${data.name}`, content: data.content });
     if (cfg.missing) {

@@ -290,6 +290,19 @@ class PullPlanner {
     return d !== undefined && d.parent === undefined && d.kind === l.kind ? d : undefined;
   }
 
+  /** The live object last synced under `c`'s name, renamed in the app and declared by no file, when another holds the name now. */
+  private renamedAwayUnpulled(c: Change): LiveResource | undefined {
+    const recorded = this.input.sync.idOf(refKey(c.kind, c.key));
+    const other = recorded !== undefined && recorded !== c.liveId ? this.liveById.get(recorded) : undefined;
+    return other !== undefined && ![...this.desired.keys()].some((key) => this.input.plan.ids[key] === other.id) ? other : undefined;
+  }
+
+  /** `d`'s name as its file writes it: through a variable (`${var.region} Mid`), another environment's name is another (second read SR73-1). */
+  private writtenName(d: DesiredResource): string {
+    const written = d.document ? valueAt(this.current(d.document.file, d.document.index), `${d.pointer ?? ''}/name`) : undefined;
+    return typeof written === 'string' ? written : literalPlaceholders(d.name);
+  }
+
   /** `d`'s `renamed_from` as its file writes it (a name holding `${` as `$${`). */
   private writtenFormerNames(d: DesiredResource): string[] {
     if (!d.document) return [];
@@ -393,6 +406,14 @@ class PullPlanner {
         }
         return undefined;
       }
+    }
+    // Its name taken in the app by a new object while the one last synced under it was renamed
+    // there: that one's file takes this document's history (historyOf), which a pull cut to
+    // --targets that leaves it out cannot write; the history would pass to the new one (second read SR73-8).
+    const heirLeft = d && !d.parent && d.renamedFrom.length > 0 && this.input.plan.targets?.length ? this.renamedAwayUnpulled(c) : undefined;
+    if (heirLeft) {
+      this.notPulled.push(this.entryOf(c, direction, [], `was last in sync as the live ${c.kind} now named ${quoteValue(heirLeft.name)} (renamed in the app), and a new one was made under its name: pull both together (without --target) so its \`renamed_from\` goes with the renamed one`, d));
+      return undefined;
     }
     // A delete changed live is of an object moved in the app (engine/direction.ts): last in sync
     // as an object the files still declare, it would be declared twice if written here too.
@@ -1148,7 +1169,7 @@ class PullPlanner {
       ...(this.input.folderOnDisk ? { folderOnDisk: this.input.folderOnDisk } : {}),
       formerNamesOf: (l) => {
         const d = heirs.get(l.id);
-        return d ? [literalPlaceholders(d.name), ...this.writtenFormerNames(d)] : undefined;
+        return d ? [this.writtenName(d), ...this.writtenFormerNames(d)] : undefined;
       },
       declaredName: (kind, id) => this.matchedIds().get(`${kind}:${id}`),
     });

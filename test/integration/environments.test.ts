@@ -311,6 +311,10 @@ it('a playbook renamed in the app with a new one made under its name: pull gives
     const app = new App({ ...env, DOCKET_ORGANIZATION_ID: DEFAULT_ORGANIZATION_ID });
     await app.editPlaybook('Mid', { name: 'Gone' });
     await app.createPlaybook({ name: 'Mid', description: 'made in the app' });
+    // Cut to the new one, the renamed one's file is not written: the history is not handed over either (second read SR73-8).
+    const cut = await cli('pull', '-C', dir, '--target', 'playbook/Mid');
+    expect(cut.stdout).toContain('was last in sync as the live playbook now named "Gone" (renamed in the app), and a new one was made under its name: pull both together');
+    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toContain('renamed_from: [Old]');
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code, pulled.stderr).toBe(0);
     expect(pulled.stdout).toContain('playbook "Gone" was "Mid" when last in sync: its new file lists that name and playbooks/p.yaml\'s `renamed_from` in `renamed_from`');
@@ -324,4 +328,21 @@ it('a playbook renamed in the app with a new one made under its name: pull gives
     expect(staging.stdout).not.toContain('- delete rule');
     expect((await cli('apply', '-C', dir, '--env', 'staging', '--auto-approve')).code).toBe(0);
     expect((await cli('plan', '-C', dir, '--env', 'staging', '--detailed-exitcode')).code).toBe(0);
+  }));
+
+it('hands the history over as the file writes the name: through a variable, another environment renames its own (second read SR73-1)', () =>
+  withStaging({}, async ({ dir, cli, env }) => {
+    await writeFiles(dir, {
+      'docket.yaml': `version: 1\nreview: { organization_id: ${DEFAULT_ORGANIZATION_ID} }\nvars: { region: EU }\nenvironments:\n  staging:\n    review: { organization_id: ${STAGING_ORG} }\n    vars: { region: US }\n`,
+      'playbooks/p.yaml': 'kind: Playbook\nname: ${var.region} Mid\nrules:\n  - name: R\n    actions: ACCEPT r\n',
+    });
+    for (const e of [[], ['--env', 'staging']]) expect((await cli('apply', '-C', dir, '--auto-approve', ...e)).code).toBe(0);
+    const app = new App({ ...env, DOCKET_ORGANIZATION_ID: DEFAULT_ORGANIZATION_ID });
+    await app.editPlaybook('EU Mid', { name: 'EU Gone' });
+    await app.createPlaybook({ name: 'EU Mid', description: 'made in the app' });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/eu-gone.yaml'), 'utf8')).toContain('renamed_from:\n  - ${var.region} Mid\n');
+    const staging = await cli('plan', '-C', dir, '--env', 'staging');
+    expect(staging.stdout).toContain('~ rename playbook "US Mid" → "EU Gone"');
+    expect(staging.stdout).not.toContain('- delete rule');
   }));
