@@ -36,15 +36,23 @@ function clocked(doneAt: number) {
 
 describe('awaitReview', () => {
   it('waits out the whole budget, asking once more at its end, before it says the budget ran out (probe KO-2)', async () => {
-    const done = clocked(2000);
+    const done = clocked(1750);
     const review = await done.run(() => awaitReview(done.api, 'r1', done.options));
     expect(review.attributes.status).toBe('completed');
-    // 200, 320, 512, 819 ms: 1,851 ms; then the 149 ms left, not a give-up at the next 1,311 ms wait.
-    expect(done.seen).toEqual(['read@0', 'sleep 200', 'read@200', 'sleep 320', 'read@520', 'sleep 512', 'read@1032', 'sleep 819', 'read@1851', 'sleep 149', 'read@2000']);
+    // 200, 320, 512 ms: 1,032 ms; then what is left up to 250 ms before the deadline (the HTTP
+    // client sends nothing at it), not a give-up before the next 819 ms wait.
+    expect(done.seen).toEqual(['read@0', 'sleep 200', 'read@200', 'sleep 320', 'read@520', 'sleep 512', 'read@1032', 'sleep 718', 'read@1750']);
 
     const never = clocked(Infinity);
     const error = (await never.run(() => awaitReview(never.api, 'r1', never.options)).catch((e: unknown) => e)) as DocketError;
     expect([error.code, error.message]).toEqual(['timeout', 'review r1 was still processing when the time budget ran out']);
-    expect(never.seen.at(-1)).toBe('read@2000');
+    expect(never.seen.at(-1)).toBe('read@1750');
+
+    // The last read cut off by the command's budget says the review was still processing (second read SR73-3).
+    const cut = clocked(Infinity);
+    const refuse = cut.api.getReview.bind(cut.api);
+    cut.api.getReview = async (id: string) => (cut.seen.at(-1)?.startsWith('sleep 718') ? Promise.reject(new DocketError('timeout', 'read review: not sent: this command\'s time budget ran out before its turn came')) : refuse(id));
+    const cutError = (await cut.run(() => awaitReview(cut.api, 'r1', cut.options)).catch((e: unknown) => e)) as DocketError;
+    expect(cutError.message).toBe('review r1 was still processing when the time budget ran out');
   });
 });
