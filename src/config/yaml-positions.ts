@@ -445,7 +445,32 @@ function closedAtEnd(source: string): boolean {
   if (first === '"') return last === '"' && /(^|[^\\])(\\\\)*"$/.test(src.slice(1));
   // `''` is a quote inside: closed by an odd run of them at the end.
   if (first === "'") return /(^|[^'])('')*'$/.test(src.slice(1));
-  return (first === '[' && last === ']') || (first === '{' && last === '}');
+  return (first === '[' || first === '{') && flowClosedAtEnd(src);
+}
+
+/** Whether a flow collection's brackets (outside quotes) close exactly at its end: `[[a]` does not (second read SR73-2). */
+function flowClosedAtEnd(src: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === '"' || c === "'") {
+      // Past the quoted value: `\"` inside double quotes, `''` inside single ones.
+      for (i++; i < src.length; i++) {
+        if (c === '"' && src[i] === '\\') i++;
+        else if (src[i] === c && !(c === "'" && src[i + 1] === "'")) break;
+        else if (c === "'" && src[i] === "'") i++;
+      }
+    } else if (c === '#' && /\s/.test(src[i - 1] ?? '')) {
+      const nl = src.indexOf('\n', i);
+      if (nl < 0) break;
+      i = nl;
+    } else if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') {
+      depth--;
+      if (depth === 0) return src.slice(i + 1).trim() === '';
+    }
+  }
+  return false;
 }
 
 /** The number of the first line with text after the one `offset` is on, when it is indented no deeper than that one. */

@@ -86,6 +86,10 @@ describe('parseYamlFile', () => {
     expect(atEnd('kind: Playbook\nname: F\nrules: ["a"')).toEqual(['3:8 this `[` is never closed with `]`: "[\\"a\\""']);
     expect(atEnd("kind: Playbook\nname: F\nrules: ['it''s'")).toEqual(['3:8 this `[` is never closed with `]`: "[\'it\'\'s\'"']);
     expect(atEnd('kind: Playbook\nname: F\nrules: [{name: a, actions: x}')).toEqual(['3:8 this `[` is never closed with `]`: "[{name: a, actions: x}"']);
+    // A last item of the same kind of bracket, closed: the outer one is still the one never closed (second read SR73-2).
+    expect(atEnd('kind: Playbook\nname: F\nrules: [[a]')).toEqual(['3:8 this `[` is never closed with `]`: "[[a]"']);
+    expect(atEnd('kind: Playbook\nname: F\nrules: [[a]\n')).toEqual(['3:8 this `[` is never closed with `]`: "[[a]"']);
+    expect(atEnd('kind: Playbook\nname: F\nrules: {a: {b: 1}')).toEqual(['3:8 this `{` is never closed with `}`: "{a: {b: 1}"']);
     // A quoted value whose last quote is escaped is the one never closed.
     expect(atEnd('kind: Playbook\nname: F\nrules: ["a\\"')).toEqual(['3:9 this "quoted" value is never closed: "\\"a\\\\\\""']);
     // Closed on a line indented no deeper than its key's, which YAML does not take into it: the hint says so (third read TR68).
