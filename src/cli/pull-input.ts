@@ -2,7 +2,7 @@
  * What pull plans from, built once for the two commands that plan a pull: `docket pull` itself,
  * and `docket drift`, whose closing line sends users to pull only when pull would write something.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { keysOf } from '../config/api-keys.js';
 import { reachedThroughLinks } from '../config/data-files.js';
@@ -146,7 +146,8 @@ function fileReader(root: string, loaded: Pick<Workspace, 'textDigests' | 'files
 function folderAsSpelt(root: string): (folder: string) => string {
   let entries: string[] | undefined;
   return (folder) => {
-    if (existsSync(path.join(root, folder))) return folder;
+    // A folder of that spelling (not a file of that name: second read SR73-6).
+    if (statSync(path.join(root, folder), { throwIfNoEntry: false })?.isDirectory()) return folder;
     entries ??= (() => {
       try {
         return readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
@@ -154,7 +155,8 @@ function folderAsSpelt(root: string): (folder: string) => string {
         return [];
       }
     })();
-    return entries.find((name) => name.normalize('NFC').toLowerCase() === folder.toLowerCase()) ?? folder;
+    // Of several spellings (`Playbooks/`, `PLAYBOOKS/`), the first in code-unit order, the same on every machine.
+    return entries.filter((name) => name.normalize('NFC').toLowerCase() === folder.toLowerCase()).sort()[0] ?? folder;
   };
 }
 

@@ -211,7 +211,9 @@ function warnRenameCycles(renaming: readonly DesiredResource[], declaring: (d: D
         const cycle = path.slice(path.findIndex((p) => p.d === o)).map((p) => p.d);
         // Two are the swap checkRenameIntents says.
         if (cycle.length >= 3) {
-          const names = cycle.map((c) => quoteValue(c.name, 80)).join(' ← ');
+          // A cycle of thousands (a renumbering closed on itself) is said by its first few (second read SR73-10).
+          const shown = cycle.length > 6 ? [...cycle.slice(0, 5).map((c) => quoteValue(c.name, 80)), `… ${cycle.length - 5} more`] : cycle.map((c) => quoteValue(c.name, 80));
+          const names = shown.join(' ← ');
           diagnostics.warning('renamed-from-swap', `${o.kind}s ${names} ← ${quoteValue(o.name, 80)} are each renamed from the next one's name: \`renamed_from\` cannot move names round in a cycle; where all are live, each is matched by the name it has, so their contents trade places`, {
             ...(formerSource(top.d, top.d.renamedFrom.findIndex((old) => declaring(top.d, old) === o)) ?? top.d.source),
             hint: 'rename one to a name outside the cycle first and apply, then finish the renames',

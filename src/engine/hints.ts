@@ -280,7 +280,10 @@ export function withoutArchiveOf(warning: string, archived: { kind: string; name
   if (!warning.includes(`${RENAME_HINT_MARK}${archived.kind} ${was} (`)) return warning;
   const start = `but the plan archives ${was} and creates `;
   const at = warning.indexOf(start);
-  const end = at < 0 ? -1 : [RENAME_HINT_END, RETYPE_HINT_END].map((e) => warning.indexOf(e, at)).filter((i) => i >= 0).sort((a, b) => a - b)[0] ?? -1;
+  // Past the name it creates, which may itself hold `: to keep` (second read SR73-9): as the warning starts.
+  const created = warning.slice(0, warning.indexOf(' (')).slice(archived.kind.length + 1);
+  const from = at < 0 ? -1 : warning.startsWith(`${archived.kind} ${created}`) && warning.startsWith(created, at + start.length) ? at + start.length + created.length : at;
+  const end = from < 0 ? -1 : [RENAME_HINT_END, RETYPE_HINT_END].map((e) => warning.indexOf(e, from)).filter((i) => i >= 0).sort((a, b) => a - b)[0] ?? -1;
   if (end < 0) return warning;
   return `${warning.slice(0, at)}but the plan creates ${warning.slice(at + start.length, end)} beside it${warning.slice(end)}`;
 }

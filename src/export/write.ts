@@ -5,7 +5,7 @@
  */
 import { showPath } from '../config/quote.js';
 import { constants, rmSync } from 'node:fs';
-import { access, chmod, copyFile, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { access, chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DocketError, UsageError } from '../errors.js';
 import { removeLeftByDeadProcesses } from '../util/process-alive.js';
@@ -22,10 +22,18 @@ function removeStaleStaging(parent: string, prefix: string): Promise<void> {
   return removeLeftByDeadProcesses(parent, (name) => (name.startsWith(prefix) ? Number(/^(\d+)-[A-Za-z0-9]{6}$/.exec(name.slice(prefix.length))?.[1]) : undefined));
 }
 
-/** Whether `dir` is a directory on another file system than its parent's (a mount point). */
+/**
+ * Whether `dir` is a mount point: on another file system than its parent's, or (a bind mount of
+ * the same one, second read SR73-5) listed as one in Linux's /proc/self/mountinfo.
+ */
 async function isMountPoint(dir: string): Promise<boolean> {
   const [own, up] = await Promise.all([stat(dir).catch(() => undefined), stat(path.dirname(dir)).catch(() => undefined)]);
-  return own !== undefined && up !== undefined && own.isDirectory() && own.dev !== up.dev;
+  if (own === undefined || up === undefined || !own.isDirectory()) return false;
+  if (own.dev !== up.dev) return true;
+  const info = await readFile('/proc/self/mountinfo', 'utf8').catch(() => '');
+  const real = await realpath(dir).catch(() => dir);
+  // The fifth field, with spaces and the like written as octal escapes (`\040`).
+  return info.split('\n').some((line) => line.split(' ')[4]?.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))) === real);
 }
 
 /** The staged files moved up into a mounted `out`, which must hold nothing else by then (written meanwhile: refused). */
@@ -46,6 +54,8 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
     const st = await lstat(out);
     if (st.isSymbolicLink()) throw new UsageError(`--out ${showPath(label)} is a symbolic link`, 'name the directory itself: a path that does not exist or an empty directory');
     if (!st.isDirectory()) throw new UsageError(`--out ${showPath(label)} is ${st.isFile() ? 'a file' : 'not a directory (a named pipe or a device)'}`, 'docket export writes a new directory: choose a path that does not exist or an empty directory');
+    // What a killed export into this mount point left inside it is not the user's (second read SR73-7).
+    if (await isMountPoint(out)) await removeStaleStaging(out, `.${nameInTemp(path.basename(out))}.export-`);
     entries = await readdir(out);
   } catch (error) {
     if (error instanceof UsageError) throw error;

@@ -1,7 +1,7 @@
 /** Writes a file so readers see the old or the new content, never half: temp file + rename. */
 import { createHash, randomUUID } from 'node:crypto';
-import { chmodSync, chownSync, lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { chmod, chown, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmodSync, chownSync, copyFileSync, lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { chmod, chown, copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { removeLeftByDeadProcesses } from './process-alive.js';
 
@@ -103,7 +103,21 @@ export async function writeFileAtomic(path: string, content: string | Iterable<s
     // Refused (root in a user namespace, NFS's root_squash): the file is written all the same, as before (third read TR71-3).
     if (owner) await chown(tmp, owner.uid, owner.gid).catch(() => undefined);
     options.beforeReplacing?.();
-    await rename(tmp, file);
+    await rename(tmp, file).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EXDEV') throw error;
+      // Two mounts of one file system (a bind mount): the same device, and still no rename between them (second read SR73-4).
+      sameDevice.set(`${dirname(tmp)}\u0000${dirname(file)}`, false);
+      const beside = tempPath(file);
+      try {
+        await copyFile(tmp, beside);
+        if (mode !== undefined) await chmod(beside, mode);
+        await rename(beside, file);
+      } catch (again) {
+        await rm(beside, { force: true });
+        throw again;
+      }
+      await rm(tmp, { force: true });
+    });
   } catch (err) {
     await rm(tmp, { force: true });
     throw err;
@@ -134,10 +148,30 @@ export function writeFileAtomicSync(path: string, text: string, options: AtomicW
     const { mode, owner } = keptOf(statSync(file, { throwIfNoEntry: false }), options);
     if (mode !== undefined) chmodSync(tmp, mode);
     if (owner) tryChownSync(tmp, owner.uid, owner.gid);
-    renameSync(tmp, file);
+    renameAcrossMounts(tmp, file, mode);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
+  }
+}
+
+/** renameSync, through a copy beside the target where `tmp` is on another mount (EXDEV), as writeFileAtomic does. */
+function renameAcrossMounts(tmp: string, file: string, mode: number | undefined): void {
+  try {
+    renameSync(tmp, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    sameDevice.set(`${dirname(tmp)}\u0000${dirname(file)}`, false);
+    const beside = tempPath(file);
+    try {
+      copyFileSync(tmp, beside);
+      if (mode !== undefined) chmodSync(beside, mode);
+      renameSync(beside, file);
+    } catch (again) {
+      rmSync(beside, { force: true });
+      throw again;
+    }
+    rmSync(tmp, { force: true });
   }
 }
 

@@ -57,6 +57,12 @@ describe('buildDesired', () => {
     ]);
   });
 
+  it('names the first few of a long rename cycle, not all (second read SR73-10)', async () => {
+    const n = 8;
+    const { diagnostics } = await build(Array.from({ length: n }, (_, i) => resourceDoc('Playbook', { name: `P${i}`, renamed_from: [`P${(i + 1) % n}`] }, {}, `p${i}.yaml`)));
+    expect(diagnostics.warnings.map((w) => w.message.split(' are each')[0])).toEqual(['playbooks "P0" ← "P1" ← "P2" ← "P3" ← "P4" ← … 3 more ← "P0"']);
+  });
+
   it('allows only one Organization, and reports every extra one at its own file', async () => {
     const { diagnostics } = await build([
       resourceDoc('Organization', { review: { name: 'A' } }, {}, 'organization.yaml'),

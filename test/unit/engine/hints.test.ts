@@ -4,6 +4,7 @@ import { buildPlan } from '../../../src/engine/plan.js';
 import { fieldHash, formatSyncRecord, syncState } from '../../../src/engine/sync.js';
 import type { DesiredResource, LiveResource } from '../../../src/engine/types.js';
 import { KIND_META, desiredMember, desiredPlaybook, desiredRule, liveMember, livePlaybook, liveRule } from './builders.js';
+import { withoutArchiveOf } from '../../../src/engine/hints.js';
 
 function warnings(desired: DesiredResource[], live: LiveResource[]): string[] {
   const { plan, diagnostics } = buildPlan({ kinds: KIND_META, desired, live, prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't' });
@@ -195,5 +196,14 @@ describe('plan hints from the sync records', () => {
     // Another body, or no record of the live term: nothing says they are one.
     expect(plan([term('Consulting Terms', `${body} Changed.`)], [liveTerm('ct-1', 'Advisory Terms')], records).warnings).toEqual([]);
     expect(plan([term('Consulting Terms', body)], [liveTerm('ct-1', 'Advisory Terms')], {}).warnings).toEqual([]);
+  });
+});
+
+describe('withoutArchiveOf', () => {
+  it('says the plan creates the new name beside the live one, also when a name holds the words the warning ends with (second read SR73-9)', () => {
+    const warning = 'playbook "Records: to keep" (playbooks/r.yaml:1) looks like a rename of the live playbook "Records: to keep old" (the same rules), but the plan archives "Records: to keep old" and creates "Records: to keep": if it was renamed, add `renamed_from: ["Records: to keep old"]`';
+    expect(withoutArchiveOf(warning, { kind: 'playbook', name: 'Records: to keep old' })).toBe(
+      'playbook "Records: to keep" (playbooks/r.yaml:1) looks like a rename of the live playbook "Records: to keep old" (the same rules), but the plan creates "Records: to keep" beside it: if it was renamed, add `renamed_from: ["Records: to keep old"]`',
+    );
   });
 });
