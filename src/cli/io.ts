@@ -81,12 +81,13 @@ export interface OutputFlags {
 }
 
 /** `--no-color` and NO_COLOR win; FORCE_COLOR (not `0`) colours CI logs that are not terminals. */
-export function useColor(io: Io, flags: OutputFlags): boolean {
+export function useColor(io: Io, flags: OutputFlags, stream: 'stdout' | 'stderr' = 'stdout'): boolean {
   if (flags.color === false) return false;
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
   const force = io.env.FORCE_COLOR;
   if (force !== undefined && force !== '' && force !== '0' && force.toLowerCase() !== 'false') return true;
-  return io.isTTY;
+  // Each stream by its own terminal: errors redirected to a log while the results show get none (probe KW-1).
+  return stream === 'stderr' ? io.stderrTTY === true : io.isTTY;
 }
 
 /** Logs for stderr: notes suppressed by -q; request lines only with -v, which asks for them by name even with -q. */

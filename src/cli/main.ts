@@ -261,7 +261,7 @@ async function reportError(error: unknown, io: Io, colorAllowed: boolean): Promi
     // --help and --version end through here with exit code 0.
     return error.exitCode === 0 ? 0 : 1;
   }
-  const color = colorAllowed && useColor(io, {});
+  const color = colorAllowed && useColor(io, {}, 'stderr');
   if (error instanceof ConfigError) {
     io.stderr(`Error: ${error.message}\n`);
     const [{ renderDiagnosticsText }, { sourceLines }] = await Promise.all([import('../render/text.js'), import('../config/source-lines.js')]);

@@ -16,6 +16,8 @@ export interface CliOptions {
   /** Runs while the prompt waits, before the answer (someone editing in the app meanwhile). */
   whileAsked?: () => Promise<void>;
   tty?: boolean;
+  /** Whether stderr is a terminal, when it is not what `tty` says (errors redirected to a log). */
+  stderrTty?: boolean;
   /** Signals as the run sees them (none by default). */
   interrupts?: Interrupts;
   /** stdout could not be written (`ENOSPC`: a full disk), as processIo says it. */
@@ -33,7 +35,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
       stderr += t;
     },
     isTTY: options.tty ?? false,
-    stderrTTY: options.tty ?? false,
+    stderrTTY: options.stderrTty ?? options.tty ?? false,
     canPrompt: options.answer !== undefined,
     prompt: async (q) => {
       stderr += q;

@@ -349,6 +349,17 @@ describe('-o json on every outcome', () => {
     const text = result.stderr;
     expect(text).toContain('playbooks/nda.yaml:5:5 error unknown-key unknown key `reviewr` in `rules[0]`, did you mean `reviewer`?\n   5 |     reviewr: bob\n     |     ^\n');
   });
+
+  it('colours stderr by whether stderr is a terminal, not stdout: errors redirected to a log get no escape codes (probe KW-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': 'kind: Playbook\nname: A\nrules:\n  - name: R\n    reviewr: bob\n' });
+    const ESC = String.fromCharCode(27);
+    for (const command of [['validate'], ['plan', '--emulator']]) {
+      const logged = await runCli([...command, '-C', dir], { tty: true, stderrTty: false });
+      expect([logged.code, logged.stderr.includes(ESC)]).toEqual([1, false]);
+      const shown = await runCli([...command, '-C', dir], { tty: false, stderrTty: true });
+      expect([shown.code, shown.stderr.includes(`${ESC}[31merror`)]).toEqual([1, true]);
+    }
+  });
 });
 
 describe('API keys that cannot be sent', () => {

@@ -22,7 +22,8 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
     .description('check the configuration offline (schemas, references inside the files, seed rules)')
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (opts: ValidateOptions) => {
-      const color = useColor(io, opts);
+      // Its diagnostics go to stderr.
+      const color = useColor(io, opts, 'stderr');
       try {
         const project = await loadWorkspace({ dir: opts.dir, processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) }).catch((error: unknown) => withTestProblems(error, io.env));
         const count = project.desired.length;
