@@ -32,6 +32,21 @@ export interface Io {
   commands?: (stream: 'stdout' | 'stderr', text: string) => void;
 }
 
+/** Whether stdout failed: asked after a turn of the event loop, as a write's error comes on a later tick. */
+export async function outputFailed(io: Io): Promise<string | undefined> {
+  if (!io.outputFailure) return undefined;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  return io.outputFailure();
+}
+
+/**
+ * Work done whose report stdout lost (a full disk): stderr says it was done, or the exit 1 reads as
+ * nothing done, and the rerun is refused (`--out` not empty) with no word why (probe KW-2).
+ */
+export async function sayDoneUnreported(io: Io, done: string): Promise<void> {
+  if ((await outputFailed(io)) !== undefined) io.stderr(`Warning: ${done}, but its report could not be written\n`);
+}
+
 export function processIo(): Io {
   let failure: string | undefined;
   const stderr = closableOutput(process.stderr, () => undefined).write;

@@ -460,6 +460,24 @@ describe('flag values', () => {
     }
     expect((await run(['plan', '-C', fresh, '--emulator', '--detailed-exitcode'])).code).toBe(0);
   });
+
+  it('export and init whose report cannot be written say they wrote their files, as apply does (probe KW-2)', async () => {
+    const source = await makeDir({ 'docket.yaml': 'version: 1\n', 'p.yaml': 'kind: Playbook\nname: Full Disk Two\n' });
+    expect((await run(['apply', '-C', source, '--emulator', '--auto-approve'])).code).toBe(0);
+    const out = join(await makeDir({}), 'exported');
+    const started = join(await makeDir({}), 'started');
+    const full = openSync('/dev/full', 'w');
+    try {
+      const exported = spawnSync(process.execPath, [BIN, 'export', '-C', source, '--emulator', '--out', out], { stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+      expect([exported.status, exported.stderr]).toEqual([1, expect.stringContaining(`Warning: the export was written to ${out}, but its report could not be written`)]);
+      const init = spawnSync(process.execPath, [BIN, 'init', started], { stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+      expect([init.status, init.stderr]).toEqual([1, expect.stringContaining('Warning: init wrote')]);
+    } finally {
+      closeSync(full);
+    }
+    expect(existsSync(join(out, 'docket.yaml'))).toBe(true);
+    expect(existsSync(join(started, 'docket.yaml'))).toBe(true);
+  });
 });
 
 describe('usage errors', () => {

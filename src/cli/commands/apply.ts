@@ -35,7 +35,7 @@ import { reapplyCommand, replanCommand, savedPlanCommand, shapedCommand, type Pl
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
 import { EMULATOR_STATE_LABEL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
-import { interruptsOf, useColor, type Io } from '../io.js';
+import { interruptsOf, outputFailed, useColor, type Io } from '../io.js';
 import type { SignalName } from '../interrupt.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { checkPlanSeal, checkPlanVersion, readPlanFile } from '../plan-file.js';
@@ -460,13 +460,6 @@ async function reportApply(
         : `fix the cause and ${again}: it converges${unkeptShownAgain > 0 ? `, but for the fields the service did not keep as sent (noted above), which every plan shows again until \`ignore_fields\` leaves them out` : ''}`;
   if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped, fix);
   if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped, 0, undefined, fix);
-}
-
-/** Whether stdout failed: asked after a turn of the event loop, as a write's error comes on a later tick. */
-async function outputFailed(io: Io): Promise<string | undefined> {
-  if (!io.outputFailure) return undefined;
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  return io.outputFailure();
 }
 
 async function refuseUnprintedPlan(io: Io): Promise<void> {

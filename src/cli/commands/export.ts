@@ -34,7 +34,7 @@ import { actorCheckReads } from '../../kinds/support/agreements-reads.js';
 import { painter } from '../../render/paint.js';
 import { API_KEY_VARIABLES, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, serviceApiKey, type Connection } from '../connect.js';
 import { recordExported, type RecordOptions } from '../export-records.js';
-import { interruptsOf, useColor, type Io } from '../io.js';
+import { interruptsOf, sayDoneUnreported, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { withSession } from '../session.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
@@ -154,6 +154,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         const target = opts.env ? `${where}\nenvironment: ${oneLine(opts.env)}` : where;
         if (!opts.quiet) {
           io.stdout(renderExportSummary(result, { out: opts.out!, target, flags: emulator ? ['--emulator'] : [], copiedEmulatorState: emulator, paint, kinds: KINDS, refused, records }));
+          await sayDoneUnreported(io, `the export was written to ${opts.out!}`);
         }
       });
       setExit(0);

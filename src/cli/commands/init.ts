@@ -20,7 +20,7 @@ import { GITIGNORE_ENTRY, GITIGNORE_FILE, gitignoreText } from '../../config/wor
 import { dirFlag } from '../command-line.js';
 import { isInside, rootRelative } from '../../config/data-files.js';
 import { skippedPartOf } from '../../config/not-read.js';
-import type { Io } from '../io.js';
+import { sayDoneUnreported, type Io } from '../io.js';
 import { escapeControl } from '../../render/sanitize.js';
 
 interface InitOptions {
@@ -91,6 +91,7 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
       }
       // The paths are what was typed: a control character in one is shown escaped, not sent to the terminal.
       if (!opts.quiet) io.stdout(escapeControl(`${table(done)}\n${nextSteps(dir)}${home.installed ? '' : editorNote(home.dir, root)}`));
+      await sayDoneUnreported(io, `init wrote ${showPath(join(dir, 'docket.yaml'))} and the starter files`);
       const nested = await nestedConfigurationWarning(dir, root, io.cwd, showPath(join(dir, 'docket.yaml')));
       if (nested) io.stderr(`${nested}\n`);
       const foreign = await foreignYamlWarning(dir, root, STARTERS.map((s) => s.path));

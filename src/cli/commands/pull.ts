@@ -14,7 +14,7 @@ import { renderPullJson, renderPullMarkdown, renderPullText } from '../../render
 import { fitPrinted, MARKDOWN_MAX_CHARS } from '../../render/markdown-fit.js';
 import { writePulled } from '../pull-write.js';
 import { pullInputOf } from '../pull-input.js';
-import { interruptsOf, useColor, type Io } from '../io.js';
+import { interruptsOf, sayDoneUnreported, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { readWithDroppedKinds } from '../dropped-kinds.js';
 import { droppedFromFiles } from '../../engine/drift.js';
@@ -112,6 +112,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts), maxChars: room, limitSaid: MARKDOWN_MAX_CHARS })));
       else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts) }));
       if (told && !opts.quiet) io.stderr(`${told}\n`);
+      if (!dryRun && result.files.length > 0) await sayDoneUnreported(io, `the pull wrote ${result.files.length} file${result.files.length === 1 ? '' : 's'} and recorded them in sync`);
       setExit(0);
     });
 }
