@@ -422,6 +422,10 @@ export const templateKind: KindModule<'template'> = {
     if (field !== 'attachments' && !field.endsWith('_attachment_id')) return undefined;
     const ids = undeclaredAttachments(field, value, attachmentName(valueAt(written, pointer)) !== undefined, ctx.live);
     if (ids.length > 0) {
+      // An earlier upload of a declared attachment (pinned, or replaced by a later upload): its
+      // document pins it already, so a second one is no way (second read of probe KS-3).
+      const earlier = ctx.live('attachment').find((l) => l.pinnedAs?.includes(ids[0]!) || (Array.isArray(l.extra?.superseded) && (l.extra.superseded as unknown[]).includes(ids[0])));
+      if (earlier) return { cannot: `names attachment ${ids[0]}, an earlier upload of attachment ${quoteValue(earlier.name)}, which docket.lock.json records a later upload (${earlier.id}) replaced: \`docket apply\` points it at that one again` };
       const where = field === 'attachments' ? 'list it here' : 'name it here';
       return { cannot: `names attachment ${ids.join(', ')}, which no Attachment document declares: to ${where}, write an Attachment document pinned with \`id: ${ids[0]}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)` };
     }

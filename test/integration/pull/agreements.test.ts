@@ -745,6 +745,28 @@ parameters:
     await expectNoChanges(cli, dir);
   });
 
+  it('says a template pointed back in the app at the pinned upload a later one replaced is that, which apply re-points, not that no document declares it (probe KS-3)', async () => {
+    const agreements = emulator().emulator.store.organization(emulator().env.DOCKET_ORGANIZATION_ID!)!.agreements;
+    const pinned = '5b6c7d8e-9f0a-4b1c-8d2e-3f4a5b6c7d8e';
+    agreements.attachments[pinned] = { id: pinned, name: 'Pinned Exhibit', description: 'd', filename: 'pinned.pdf', byte_size: 10, sha256: null, uploaded_by: null, created_at: new Date().toISOString() };
+    const attachment = (description: string) => `kind: Attachment\nname: Pinned Exhibit\nid: ${pinned}\ndescription: ${description}\nfile: pinned.pdf\n`;
+    const template = csaTemplate('parameters:\n  provider: Acme, Inc.\n  include_security_policy_attachment_id: { attachment: Pinned Exhibit }\n').replace('Cloud Service Agreement', 'Cloud Pinned');
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'attachments/pinned.yaml': attachment('d'), 'templates/cloud.yaml': template });
+    await writeFile(join(dir, 'attachments/pinned.pdf'), pdf('pinned'));
+    const targets = ['--target', 'template/Cloud Pinned', '--target', 'attachment/Pinned Exhibit'];
+    expect((await cli('apply', '-C', dir, '--auto-approve', '--adopt-files', ...targets)).code).toBe(0);
+    // A new description uploads the PDF again, the later upload replacing the pinned one.
+    await writeFile(join(dir, 'attachments/pinned.yaml'), attachment('d2'));
+    // Whole: the re-point made, the earlier upload is forgotten as one owed a re-point (its pin stays recorded).
+    await applyOk(cli, dir);
+    await new App(emulator().env).editTemplate('Cloud Pinned', { include_security_policy_attachment_id: pinned });
+    const pulled = await cli('pull', '-C', dir, ...targets);
+    expect(pulled.stdout).toContain(`names attachment ${pinned}, an earlier upload of attachment "Pinned Exhibit", which docket.lock.json records a later upload (`);
+    expect(pulled.stdout).not.toContain('which no Attachment document declares');
+    await applyOk(cli, dir, ...targets);
+    expect((await cli('plan', '-C', dir, ...targets, '--detailed-exitcode')).code).toBe(0);
+  });
+
   it('writes no attachment into a template\'s attachments: that no Attachment document declares (plan could not resolve it), and says so', async () => {
     const template = csaTemplate('parameters:\n  provider: Acme, Inc.\nattachments: [Security Exhibit]\n').replace('Cloud Service Agreement', 'Cloud Pulled');
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/cloud.yaml': template });
