@@ -358,7 +358,8 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
       // On the in-process emulator a run changes its state (a template brought up to date, reviews):
       // one apply or test at a time, as two processes would each save their own copy of it. Taken
       // once the inputs are known good, before the emulator reads its state.
-      if (opts.emulator) releaseApplyLock = await takeApplyLock(io, { root: workspace.config.project.root, timeoutMs: opts.timeout, takenBy: TEST_RUN });
+      // Its checkout named as apply's is: an apply of this one is not said to be in another (probe KW-3).
+      if (opts.emulator) releaseApplyLock = await takeApplyLock(io, { root: workspace.config.project.root, checkout: workspace.config.project.root, timeoutMs: opts.timeout, takenBy: TEST_RUN });
     };
     const needs = (): Set<ServiceName> => servicesFor(prepared?.selected ?? [], Boolean(opts.replayOnly));
     // After the first Ctrl-C nothing the service refused or lost is sent again (the cleanup's own
