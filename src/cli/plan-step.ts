@@ -1,5 +1,5 @@
 /** The plan step of plan, apply, drift and pull: the engine's planProject with this session's services and settings, and its flags' help. */
-import { planProject } from '../engine/project.js';
+import { kindsToRead, planProject } from '../engine/project.js';
 import { warningText } from '../engine/plan.js';
 import { KINDS, kindNamed, type AnyKind } from '../kinds/index.js';
 import { quoteValue } from '../config/quote.js';
@@ -8,7 +8,7 @@ import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Session } from './session.js';
 import { hostname } from 'node:os';
-import { strandedLegacyEnvironments, type LockFile } from '../config/lock.js';
+import { serviceTarget, strandedLegacyEnvironments, type LockFile } from '../config/lock.js';
 import { escapePointer } from '../config/yaml-positions.js';
 import path from 'node:path';
 import { shapedCommand } from './command-line.js';
@@ -90,6 +90,9 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
     if (opts.readOnly) for (const d of result.diagnostics) if (d.severity === 'warning' && SAID_READ_ONLY.has(d.code)) s.logger.info(`Warning: ${warningText(d)}`);
     const lockless = lockKnowsNothing(s, result.plan, result.live);
     if (lockless) result.plan.warnings.push(lockless);
+    // (Drift and pull read every kind the lock records: they say what was left live themselves.)
+    const unread = opts.only || opts.targets?.length || opts.readOnly ? undefined : syncedButUnread(s);
+    if (unread) result.plan.warnings.push(unread);
     if (running && running.command === undefined) {
       const warning = runningApplyWarning(running, p.root);
       result.plan.warnings.unshift(warning);
@@ -100,6 +103,32 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
   } finally {
     s.progress.stop();
   }
+}
+
+/**
+ * Kinds docket synced (docket.lock.json's records) that no file declares any more, so the plan read
+ * none of their objects: a plan that then said only "No changes" read as the files and the service
+ * agreeing, with every playbook's file deleted (probe KV-1).
+ */
+function syncedButUnread(s: Session): string | undefined {
+  const read = new Set(kindsToRead(s.workspace.desired, s.prune).map((k) => k.name as string));
+  // The records of the services this run talks to, and of the review service it is configured for
+  // but does not talk to (every file of its kinds deleted): its section in docket.lock.json.
+  const keys = new Set(s.sync().byKey.keys());
+  const review = s.workspace.config.project.review;
+  const synced = s.workspace.lockDoc.synced ?? {};
+  if (!s.connection.target.emulator && review.url && review.organization_id) for (const key of Object.keys(synced[serviceTarget(review.url, review.organization_id)] ?? {})) keys.add(key);
+  const counts = new Map<AnyKind, number>();
+  for (const key of keys) {
+    const kind = kindNamed(key.slice(0, key.indexOf(':')));
+    if (!kind || kind.parentKind || kind.singleton || kind.internal || read.has(kind.name)) continue;
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  if (counts.size === 0) return undefined;
+  const listed = [...counts].map(([kind, n]) => `${n} ${kind.noun[n === 1 ? 0 : 1]}`).join(', ');
+  const prunable = [...counts.keys()].filter((k) => k.pruneKey !== undefined).map((k) => k.noun[1]);
+  const none = [...counts.keys()].map((k) => `${/^[aeiou]/.test(k.noun[0]) ? 'an' : 'a'} ${k.noun[0]}`).join(' or ');
+  return `docket.lock.json records ${listed} docket synced, and no file declares ${none} any more: this plan read none of them, and leaves them live as they are${prunable.length > 0 ? ` (\`--prune\` reads the ${prunable.join(' and ')} and archives them)` : ''}`;
 }
 
 /** The lock as a plan beside a running apply reads it: the uploads and publishes it marked since it started are under way, not an interrupted run's. */

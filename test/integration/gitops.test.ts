@@ -1,5 +1,6 @@
 /** Targeting, pruning and the mass-delete guard, through the CLI against the emulator. */
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
@@ -139,6 +140,21 @@ describe('pruning and the mass-delete guard', () => {
     expect(plan.stdout).toContain('removes 5 of 6 live rule objects');
     expect((await cli('apply', '-C', dir, '--auto-approve', '--prune', '--force')).code).toBe(0);
     await expectNoChanges(cli, dir);
+  });
+});
+
+describe('every file of a kind deleted', () => {
+  it('says the playbooks docket synced are not read and left live, not only that live matches the files (probe KV-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await rm(join(dir, 'playbooks'), { recursive: true });
+    const plan = await cli('plan', '-C', dir, '--detailed-exitcode');
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('Warning: docket.lock.json records 2 playbooks docket synced, and no file declares a playbook any more: this plan read none of them, and leaves them live as they are (`--prune` reads the playbooks and archives them)');
+    expect(livePlaybooks()).toEqual(['Inbound NDA', 'Vendor MSA']);
+    // With a playbook declared again, the others are named as undeclared, as before.
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA });
+    expect((await cli('plan', '-C', dir)).stdout).not.toContain('docket.lock.json records');
   });
 });
 
