@@ -451,9 +451,14 @@ function closedAtEnd(source: string): boolean {
 /** Whether a flow collection's brackets (outside quotes) close exactly at its end: `[[a]` does not (second read SR73-2). */
 function flowClosedAtEnd(src: string): boolean {
   let depth = 0;
+  // The last character that is no white space: a quote starts a quoted value only where a value
+  // starts (`don't` and `5"` are plain text: second read RV10-3).
+  let before = '';
   for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (c === '"' || c === "'") {
+    const c = src[i]!;
+    const opensQuote = (c === '"' || c === "'") && (before === '' || '[{,:'.includes(before) || before === '?' || before === '-');
+    if (!/\s/.test(c)) before = c;
+    if (opensQuote) {
       // Past the quoted value: `\"` inside double quotes, `''` inside single ones.
       for (i++; i < src.length; i++) {
         if (c === '"' && src[i] === '\\') i++;

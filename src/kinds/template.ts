@@ -424,10 +424,19 @@ export const templateKind: KindModule<'template'> = {
     if (ids.length > 0) {
       // An earlier upload of a declared attachment (pinned, or replaced by a later upload): its
       // document pins it already, so a second one is no way (second read of probe KS-3).
-      const earlier = ctx.live('attachment').find((l) => l.pinnedAs?.includes(ids[0]!) || (Array.isArray(l.extra?.superseded) && (l.extra.superseded as unknown[]).includes(ids[0])));
-      if (earlier) return { cannot: `names attachment ${ids[0]}, an earlier upload of attachment ${quoteValue(earlier.name)}, which docket.lock.json records a later upload (${earlier.id}) replaced: \`docket apply\` points it at that one again` };
+      // Each id of a list said for what it is (second read RV10-5).
+      const earlierOf = (id: string) => ctx.live('attachment').find((l) => l.pinnedAs?.includes(id) || (Array.isArray(l.extra?.superseded) && (l.extra.superseded as unknown[]).includes(id)));
+      const earlier = ids.flatMap((id) => {
+        const a = earlierOf(id);
+        return a ? [`attachment ${id}, an earlier upload of attachment ${quoteValue(a.name)}, which docket.lock.json records a later upload (${a.id}) replaced`] : [];
+      });
+      const unknown = ids.filter((id) => earlierOf(id) === undefined);
       const where = field === 'attachments' ? 'list it here' : 'name it here';
-      return { cannot: `names attachment ${ids.join(', ')}, which no Attachment document declares: to ${where}, write an Attachment document pinned with \`id: ${ids[0]}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)` };
+      const said = [
+        ...(earlier.length > 0 ? [`names ${earlier.join('; ')}: \`docket apply\` points ${earlier.length === 1 ? 'it' : 'them'} at the later upload again`] : []),
+        ...(unknown.length > 0 ? [`names attachment ${unknown.join(', ')}, which no Attachment document declares: to ${where}, write an Attachment document pinned with \`id: ${unknown[0]}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)`] : []),
+      ];
+      return { cannot: said.join('; it also ') };
     }
     return { pointer, value };
   },

@@ -294,7 +294,9 @@ class PullPlanner {
   private renamedAwayUnpulled(c: Change): LiveResource | undefined {
     const recorded = this.input.sync.idOf(refKey(c.kind, c.key));
     const other = recorded !== undefined && recorded !== c.liveId ? this.liveById.get(recorded) : undefined;
-    return other !== undefined && ![...this.desired.keys()].some((key) => this.input.plan.ids[key] === other.id) ? other : undefined;
+    if (other === undefined || [...this.desired.keys()].some((key) => this.input.plan.ids[key] === other.id)) return undefined;
+    // Targeted too, it is pulled with this one, and takes the history here (second read RV10-1).
+    return this.input.named?.(other) === true ? undefined : other;
   }
 
   /** `d`'s name as its file writes it: through a variable (`${var.region} Mid`), another environment's name is another (second read SR73-1). */

@@ -111,6 +111,8 @@ export async function writeFileAtomic(path: string, content: string | Iterable<s
       try {
         await copyFile(tmp, beside);
         if (mode !== undefined) await chmod(beside, mode);
+        // The owner too (run as root on a bind-mounted workspace: second read RV10-2).
+        if (owner) await chown(beside, owner.uid, owner.gid).catch(() => undefined);
         await rename(beside, file);
       } catch (again) {
         await rm(beside, { force: true });
@@ -148,7 +150,7 @@ export function writeFileAtomicSync(path: string, text: string, options: AtomicW
     const { mode, owner } = keptOf(statSync(file, { throwIfNoEntry: false }), options);
     if (mode !== undefined) chmodSync(tmp, mode);
     if (owner) tryChownSync(tmp, owner.uid, owner.gid);
-    renameAcrossMounts(tmp, file, mode);
+    renameAcrossMounts(tmp, file, mode, owner);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
@@ -156,7 +158,7 @@ export function writeFileAtomicSync(path: string, text: string, options: AtomicW
 }
 
 /** renameSync, through a copy beside the target where `tmp` is on another mount (EXDEV), as writeFileAtomic does. */
-function renameAcrossMounts(tmp: string, file: string, mode: number | undefined): void {
+function renameAcrossMounts(tmp: string, file: string, mode: number | undefined, owner: { uid: number; gid: number } | undefined): void {
   try {
     renameSync(tmp, file);
   } catch (error) {
@@ -166,6 +168,7 @@ function renameAcrossMounts(tmp: string, file: string, mode: number | undefined)
     try {
       copyFileSync(tmp, beside);
       if (mode !== undefined) chmodSync(beside, mode);
+      if (owner) tryChownSync(beside, owner.uid, owner.gid);
       renameSync(beside, file);
     } catch (again) {
       rmSync(beside, { force: true });

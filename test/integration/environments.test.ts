@@ -315,9 +315,15 @@ it('a playbook renamed in the app with a new one made under its name: pull gives
     const cut = await cli('pull', '-C', dir, '--target', 'playbook/Mid');
     expect(cut.stdout).toContain('was last in sync as the live playbook now named "Gone" (renamed in the app), and a new one was made under its name: pull both together');
     expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toContain('renamed_from: [Old]');
+    // Both targeted: pulled together, as without --target (second read RV10-1).
+    const both = await cli('pull', '-C', dir, '--target', 'playbook/Mid', '--target', 'playbook/Gone');
+    expect(both.stdout).not.toContain('pull both together');
+    expect(both.stdout).toContain('playbook "Gone" was "Mid" when last in sync: its new file lists that name and playbooks/p.yaml\'s `renamed_from` in `renamed_from`');
+    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toContain('description: made in the app');
+    // Nothing left for a whole pull.
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code, pulled.stderr).toBe(0);
-    expect(pulled.stdout).toContain('playbook "Gone" was "Mid" when last in sync: its new file lists that name and playbooks/p.yaml\'s `renamed_from` in `renamed_from`');
+    expect(pulled.stdout).toContain('Nothing to pull');
     expect(await readFile(join(dir, 'playbooks/gone.yaml'), 'utf8')).toMatch(/^name: Gone\nrenamed_from:\n {2}- Mid\n {2}- Old\n/m);
     expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).not.toContain('renamed_from');
     expect((await cli('plan', '-C', dir, '--detailed-exitcode')).code).toBe(0);

@@ -112,7 +112,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts), maxChars: room, limitSaid: MARKDOWN_MAX_CHARS })));
       else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts) }));
       if (told && !opts.quiet) io.stderr(`${told}\n`);
-      if (!dryRun && result.files.length > 0) await sayDoneUnreported(io, `the pull wrote ${result.files.length} file${result.files.length === 1 ? '' : 's'} and recorded them in sync`);
+      if (!dryRun && result.files.length > 0) await sayDoneUnreported(io, `the pull wrote ${result.files.length === 1 ? '1 file and recorded it' : `${result.files.length} files and recorded them`} in sync`);
       setExit(0);
     });
 }

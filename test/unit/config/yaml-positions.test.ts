@@ -90,6 +90,8 @@ describe('parseYamlFile', () => {
     expect(atEnd('kind: Playbook\nname: F\nrules: [[a]')).toEqual(['3:8 this `[` is never closed with `]`: "[[a]"']);
     expect(atEnd('kind: Playbook\nname: F\nrules: [[a]\n')).toEqual(['3:8 this `[` is never closed with `]`: "[[a]"']);
     expect(atEnd('kind: Playbook\nname: F\nrules: {a: {b: 1}')).toEqual(['3:8 this `{` is never closed with `}`: "{a: {b: 1}"']);
+    // An apostrophe or a `"` inside plain text starts no quoted value (second read RV10-3).
+    expect(atEnd("kind: Playbook\nname: F\nrules: [a, {note: don't}")).toEqual(['3:8 this `[` is never closed with `]`: "[a, {note: don\'t}"']);
     // A quoted value whose last quote is escaped is the one never closed.
     expect(atEnd('kind: Playbook\nname: F\nrules: ["a\\"')).toEqual(['3:9 this "quoted" value is never closed: "\\"a\\\\\\""']);
     // Closed on a line indented no deeper than its key's, which YAML does not take into it: the hint says so (third read TR68).
