@@ -272,12 +272,6 @@ class PullPlanner {
   // ---- what to pull ---------------------------------------------------------------------------
 
   /**
-   * Why a live object cannot be written into a new file: the files still declare it where it was
-   * last in sync (its playbook renamed in the app), and this pull does not take it out there (a
-   * --target or --kind left that out, or a policy keeps it). Written here too, the next apply
-   * would make a copy of it under the old name.
-   */
-  /**
    * The declared object a live one the files do not declare was last in sync as, when another live
    * object holds that name now (made in the app under it after this one was renamed there): its
    * name and `renamed_from` are this one's history, which another environment renames by, not the
@@ -320,6 +314,12 @@ class PullPlanner {
     this.editOf(file).documents.set(index, setAt(this.current(file, index), `${base}/renamed_from`, undefined, [], this.owned));
   }
 
+  /**
+   * Why a live object cannot be written into a new file: the files still declare it where it was
+   * last in sync (its playbook renamed in the app), and this pull does not take it out there (a
+   * --target or --kind left that out, or a policy keeps it). Written here too, the next apply
+   * would make a copy of it under the old name.
+   */
   private stillDeclaredAs(l: LiveResource): string | undefined {
     // (Not a name another live object now holds: a new one made in the app under the old name.)
     const taken = (key: string): boolean => this.input.plan.ids[key] !== undefined && this.input.plan.ids[key] !== l.id;
