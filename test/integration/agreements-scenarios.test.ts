@@ -1066,12 +1066,17 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
-  it('a re-point left undone after a new upload is the files\' change still owed: not drift, not pulled, made by the next apply', async () => {
+  /** An attachment and the template naming it, applied on an emulator of their own; the upload's id. */
+  async function securityApplied(): Promise<{ dir: string; firstId: string }> {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
     await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
     await applyOk(cli, dir);
-    const firstId = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
+    return { dir, firstId: (await lockFiles(dir))['attachment:Security Exhibit']!.id };
+  }
+
+  it('a re-point left undone after a new upload is the files\' change still owed: not drift, not pulled, made by the next apply', async () => {
+    const { dir, firstId } = await securityApplied();
 
     // The new PDF is uploaded, and the template update that would re-point at it is refused.
     await writeFile(join(dir, 'attachments/security.pdf'), pdf('second'));
@@ -1106,11 +1111,7 @@ describe('standard templates and attachments', () => {
   });
 
   it('forgets an earlier upload on an apply with nothing left to do, after a --target apply made the re-point: pointed back at it in the app, the template is drift (probe KR-2)', async () => {
-    await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
-    await applyOk(cli, dir);
-    const firstId = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
+    const { dir, firstId } = await securityApplied();
     await writeFile(join(dir, 'attachments/security.pdf'), pdf('second'));
     await applyOk(cli, dir, '--target', 'template/Cloud Service Agreement');
     expect((await lockFiles(dir))['attachment:Security Exhibit']!.superseded).toEqual([firstId]);
