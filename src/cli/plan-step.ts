@@ -112,18 +112,23 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
  */
 function syncedButUnread(s: Session): string | undefined {
   const read = new Set(kindsToRead(s.workspace.desired, s.prune).map((k) => k.name as string));
+  const unread = KINDS.filter((k) => !k.parentKind && !k.singleton && !k.internal && !read.has(k.name));
+  // Every kind read (the rule for a configuration that declares them all): no record to look through.
+  if (unread.length === 0) return undefined;
   // The records of the services this run talks to, and of the review service it is configured for
   // but does not talk to (every file of its kinds deleted): its section in docket.lock.json.
-  const keys = new Set(s.sync().byKey.keys());
+  const records = s.sync().byKey;
   const review = s.workspace.config.project.review;
   const synced = s.workspace.lockDoc.synced ?? {};
-  if (!s.connection.target.emulator && review.url && review.organization_id) for (const key of Object.keys(synced[serviceTarget(review.url, review.organization_id)] ?? {})) keys.add(key);
+  const reviewSection = !s.connection.target.emulator && review.url && review.organization_id ? Object.keys(synced[serviceTarget(review.url, review.organization_id)] ?? {}) : [];
   const counts = new Map<AnyKind, number>();
-  for (const key of keys) {
-    const kind = kindNamed(key.slice(0, key.indexOf(':')));
-    if (!kind || kind.parentKind || kind.singleton || kind.internal || read.has(kind.name)) continue;
-    counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  }
+  const byName = new Map<string, AnyKind>(unread.map((k) => [k.name, k]));
+  const count = (key: string): void => {
+    const kind = byName.get(key.slice(0, key.indexOf(':')));
+    if (kind) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  };
+  for (const key of records.keys()) count(key);
+  for (const key of reviewSection) if (!records.has(key)) count(key);
   if (counts.size === 0) return undefined;
   const listed = [...counts].map(([kind, n]) => `${n} ${kind.noun[n === 1 ? 0 : 1]}`).join(', ');
   const prunable = [...counts.keys()].filter((k) => k.pruneKey !== undefined).map((k) => k.noun[1]);
