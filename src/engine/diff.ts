@@ -70,7 +70,7 @@ export interface KindMeta {
    */
   refuseSend?(field: string, value: unknown, name: string, live: readonly LiveResource[], adopting: ReadonlySet<string>): { message: string; hint?: string } | undefined;
   /** A reference to a key of this kind that exists neither in the files nor live. */
-  describeMissing?(key: string): { message: string; hint: string };
+  describeMissing?(key: string, declared: (kindKey: string) => boolean): { message: string; hint: string };
   /**
    * Why nothing can name an object of this kind the plan creates, judging by the objects read (a
    * member invited where invitations name no user: its id will not be known), if so: a reference

@@ -258,7 +258,7 @@ function checkReferences(
         });
         continue;
       }
-      const { message, hint: declare } = byName.get(ref.kind)?.describeMissing?.(ref.key) ?? {
+      const { message, hint: declare } = byName.get(ref.kind)?.describeMissing?.(ref.key, (kindKey) => declared().has(kindKey)) ?? {
         message: `${ref.kind} ${quoteValue(ref.key, 200)}, which is neither declared in the configuration nor exists live`,
         hint: `declare the ${ref.kind} or fix the name`,
       };

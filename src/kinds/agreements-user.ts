@@ -17,8 +17,10 @@ export const agreementsUserKind: KindModule<'agreements-user'> = {
   internal: true,
   keyOf: (text) => normEmail(text) ?? '',
 
-  describeMissing(key) {
-    return { message: `${quoteValue(key)}, which is not a user of the agreements service`, hint: 'use the e-mail of an existing user, or invite them in Common Paper first' };
+  describeMissing(key, declared) {
+    // Declared as a Member: its invitation, applied first, makes the user (probe KV-4).
+    const invite = declared(`member:${key}`) ? `it is declared as a Member not invited yet: run \`docket apply --target member/${key}\` first, then plan again; or ` : '';
+    return { message: `${quoteValue(key)}, which is not a user of the agreements service`, hint: `${invite}use the e-mail of an existing user, or invite them in Common Paper first` };
   },
 
   async fetch(ctx) {

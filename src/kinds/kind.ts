@@ -300,8 +300,8 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
    * fee's `".5"` beside an edited description). Default: as pulled.
    */
   keepWritten?(field: string, current: unknown, pulled: unknown, written: Record<string, unknown>): unknown;
-  /** A reference to a key of this kind that exists neither in the files nor live. */
-  describeMissing?(key: string): { message: string; hint: string };
+  /** A reference to a key of this kind that exists neither in the files nor live; `declared` asks the files for a `kind:key`. */
+  describeMissing?(key: string, declared: (kindKey: string) => boolean): { message: string; hint: string };
   /** Runs one planned change against the service; a string it resolves to is a note for the report. */
   execute(change: Change, ctx: ExecContext): Promise<string | void>;
   /** Creates that stay one per identity under concurrent applies; absent for kinds the services dedupe or cannot list. */

@@ -614,6 +614,8 @@ describe('failures and retries', () => {
     const whole = await cli('plan', '-C', dir);
     expect(whole.code).toBe(1);
     expect(whole.stderr).toContain('organization.yaml:3:21 error unknown-reference `review.default_reviewer` names "nobody@acme.example"');
+    // The actor, a declared Member not invited yet: the hint names that first step (probe KV-4).
+    expect(whole.stderr).toContain('hint: it is declared as a Member not invited yet: run `docket apply --target member/newbie@acme.example` first, then plan again');
     // A target whose change sends the reference still refuses it.
     expect((await cli('plan', '-C', dir, '--target', 'organization')).stderr).toContain('error unknown-reference `review.default_reviewer`');
   });
