@@ -8,6 +8,7 @@ import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { Change, Plan } from '../engine/types.js';
 import { changeLabel, isSingleton, renamedFrom, renameNote } from './facts.js';
 import { escapeData, escapeProperty, stripControl } from './sanitize.js';
+import { markInvisible } from '../config/quote.js';
 import { lineWithoutSecrets } from '../config/url-secrets.js';
 
 export interface AnnotationOptions {
@@ -38,9 +39,10 @@ export function formatAnnotation(a: Annotation): string {
     if (a.at.line !== undefined) props.push(`line=${a.at.line}`);
     if (a.at.line !== undefined && a.at.col !== undefined) props.push(`col=${a.at.col}`);
   }
-  props.push(`title=${escapeProperty(noOldCommand(stripControl(lineWithoutSecrets(a.title))))}`);
+  // What prints as nothing is shown (`<U+200B>`), as the text plan and the markdown show it: two names a zero-width space apart read the same otherwise (probe KP-2).
+  props.push(`title=${escapeProperty(noOldCommand(markInvisible(stripControl(lineWithoutSecrets(a.title)))))}`);
   // A name holding a URL shows its secrets as every other output does: hidden.
-  return `::${a.level} ${props.join(',')}::${escapeData(noOldCommand(stripControl(lineWithoutSecrets(a.message))))}`;
+  return `::${a.level} ${props.join(',')}::${escapeData(noOldCommand(markInvisible(stripControl(lineWithoutSecrets(a.message)))))}`;
 }
 
 /** `##[` broken up (`# #[`), as in every other line docket prints: the runner's older command form, anywhere in a line. */

@@ -26,6 +26,11 @@ describe('workflow-command escaping', () => {
     // A CR or LF in a file name is escaped, not dropped: the annotation still names that file.
     expect(formatAnnotation({ level: 'notice', title: 't', message: 'm', at: { file: 'c\rd\ne.yaml' } })).toBe('::notice file=c%0Dd%0Ae.yaml,title=t::m');
   });
+
+  it('shows what prints as nothing in the title and the message, as the plan does (probe KP-2)', () => {
+    const line = formatAnnotation({ level: 'warning', title: 'docket delete', message: 'delete rule "zw\u200bsp and\u2028line"' });
+    expect(line).toBe('::warning title=docket delete::delete rule "zw<U+200B>sp and<U+2028>line"');
+  });
 });
 
 describe('renderGithubAnnotations', () => {
