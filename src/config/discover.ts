@@ -73,7 +73,9 @@ export async function discoverYamlFiles(root: string, match: RegExp = YAML_FILE,
   }
   await walk('');
   // Plain code-unit order, not locale order: the same on every machine and CI runner.
-  return { files: found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), problems, links };
+  // Problems in the order of their files, as the files are: folders are walked at once, and found in any order.
+  const byFile = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  return { files: found.sort(byFile), problems: problems.sort((a, b) => byFile(a.file ?? '', b.file ?? '')), links };
 }
 
 /**
