@@ -223,11 +223,9 @@ export class AgreementsApi {
    * Resolves to the number the service's answer gives the version (above N+1 when someone else
    * published meanwhile), or N+1 when the answer gives none or was lost; `read`: the term's
    * version when it was read after an answer that was lost (`lost`) or gave no id (a `204`): the
-   * service does not say who published it.
-   */
-  /**
-   * `holds` says whether a term read after a lost answer holds what was sent: a version number
-   * reached by someone else's publish (a saved plan's number gone stale) is no sign this one landed (probe KT-1).
+   * service does not say who published it. `holds`: whether a term read after a lost answer holds
+   * what was sent, as a version number reached by someone else's publish (a saved plan's number
+   * gone stale) is no sign this one landed (probe KT-1).
    */
   async publishTermVersion(
     id: string,
@@ -304,8 +302,10 @@ export class AgreementsApi {
     await this.client.request({ method: 'PATCH', path: `/v1/custom_templates/${pathSegment(id)}`, body, operation: `update custom template "${label}"` });
   }
 
-  /** Publishes a definition; the service answers 200 without a new version when nothing changed. */
-  /** `holds`, as for a term's publish: whether a template read after a lost answer holds the definition sent. */
+  /**
+   * Publishes a definition; the service answers 200 without a new version when nothing changed.
+   * `holds`, as for a term's publish: whether a template read after a lost answer holds the definition sent.
+   */
   async publishCustomTemplateVersion(id: string, label: string, definition: string, actor: Actor, expectedVersion: number, holds?: (now: CustomTemplateAttrs) => boolean): Promise<void> {
     const answer = await this.client.create<unknown>({
       method: 'POST',

@@ -137,7 +137,6 @@ function fileReader(root: string, loaded: Pick<Workspace, 'textDigests' | 'files
   };
 }
 
-/** Whether a folder has files named for a slug already (`<slug>.yaml`, `<slug>.md`, …). */
 /**
  * A kind's folder as the configuration spells it (`Playbooks/` for `playbooks`): a new file in a
  * folder of the other spelling is one a case-insensitive checkout (macOS, Windows) reads as the
@@ -160,6 +159,7 @@ function folderAsSpelt(root: string): (folder: string) => string {
   };
 }
 
+/** Whether a folder has files named for a slug already (`<slug>.yaml`, `<slug>.md`, …). */
 function takenSlugs(root: string): (folder: string, slug: string) => boolean {
   const listed = new Map<string, string[]>();
   return (folder, slug) => {

@@ -385,12 +385,12 @@ export function lookAlike(name: string): string {
 
 const PLAIN_NAME = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 
-/** A name as output shows it: lookAlike, and a URL in it without its password, query and fragment. */
 /** Whether a name shows as it is written: nothing invisible, no letter of another alphabet drawn alike, single spaces. */
 export function readsAsItself(name: string): boolean {
   return lookAlike(name) === name.normalize('NFC');
 }
 
+/** A name as output shows it: lookAlike, and a URL in it without its password, query and fragment. */
 export function shownAlike(name: string): string {
   const alike = lookAlike(name);
   return MAY_HOLD_URL.test(alike) ? lineWithoutSecrets(alike) : alike;

@@ -302,8 +302,8 @@ function renameSentence(kind: KindMeta, d: DesiredResource, l: LiveResource, why
   const then =
     kind.deletion === 'delete' ? `the plan deletes ${was} and creates ${now}` : archived ? `the plan archives ${was} and creates ${now}` : kind.deletion === 'none' ? `the plan creates ${now} beside it, and a ${kind.name} cannot be deleted over the API` : `the plan creates ${now} beside it`;
   const add = unmatched.length === 0 ? `\`renamed_from: [${yamlName(l.name)}]\`` : `${was} to its \`renamed_from\` (${formerWhere(d)}), whose ${unmatched.map((n) => quoteValue(n, Infinity)).join(', ')} ${unmatched.length === 1 ? 'names' : 'name'} no live ${kind.name}`;
-  if (retype) return `${kind.name} ${now} (${where}${RENAME_HINT_MARK}${kind.name} ${was} (${why}), but ${then}${RETYPE_HINT_END} ${was} as it is, retype the name in the file; only if it is to be renamed to the look-alike, add ${add}`;
-  return `${kind.name} ${now} (${where}${RENAME_HINT_MARK}${kind.name} ${was} (${why}), but ${then}${RENAME_HINT_END} ${add}`;
+  const advice = retype ? `${RETYPE_HINT_END} ${was} as it is, retype the name in the file; only if it is to be renamed to the look-alike, add ${add}` : `${RENAME_HINT_END} ${add}`;
+  return `${kind.name} ${now} (${where}${RENAME_HINT_MARK}${kind.name} ${was} (${why}), but ${then}${advice}`;
 }
 
 function formerWhere(d: DesiredResource): string {

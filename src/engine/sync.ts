@@ -749,7 +749,7 @@ export function unfoundRecords(state: Pick<SyncState, 'idOf' | 'byKey'>, declare
 type KindParent = { name: KindName; parentKind?: KindName };
 
 /** The start of the keys of the children (`rule:Parent/`) of the object `kind` `key`. */
-function addChildPrefixes(prefixes: Set<string>, kind: string, key: string, kinds: readonly KindParent[]): void {
+export function addChildPrefixes(prefixes: Set<string>, kind: string, key: string, kinds: readonly KindParent[]): void {
   for (const child of kinds) if (child.parentKind === kind) prefixes.add(`${child.name}:${key}/`);
 }
 

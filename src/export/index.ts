@@ -101,9 +101,8 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
   // By parent once: looked up per parent, 20,000 rules were scanned 500 times.
   const kidsByParent = new Map(children.map((c) => [c.name, byParent(input.live.get(c.name) ?? [])]));
   const folder = 'folder' in layout ? (input.folderOnDisk?.(layout.folder) ?? layout.folder) : '';
-  const dir = folder;
   const document = (live: LiveResource, slug: string): ConfigDocument => {
-    const cfg = kind.toConfig!(live, contextOf(input, slug, dir));
+    const cfg = kind.toConfig!(live, contextOf(input, slug, folder));
     const doc = { ...cfg.document };
     for (const c of children) {
       // Children are declared inline, in the order the service returned them.
@@ -112,7 +111,7 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
         part.sameNames++;
         part.notes.push(`${kind.noun[0]} ${quoteValue(live.name, 200)} has several ${c.noun[1]} named ${quoteValue(dup, 200)}: docket identifies ${c.noun[1]} by name, so plan will refuse the file until all but one are renamed`);
       }
-      doc[c.parentField!] = kids.map((x) => c.toConfig!(x, contextOf(input, '', dir)).document);
+      doc[c.parentField!] = kids.map((x) => c.toConfig!(x, contextOf(input, '', folder)).document);
       part.children.find((x) => x.kind === c.name)!.count += kids.length;
     }
     return { ...cfg, document: doc };

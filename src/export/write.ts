@@ -49,13 +49,15 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
   // `--out ""` (an unset variable) is the current directory, which is never empty: say what is wrong.
   if (label.trim() === '') throw new UsageError('--out needs a directory name (got "")', 'name a directory that does not exist or is empty');
   let entries: string[];
+  let mounted = false;
   try {
     // Not followed: a link that dangles passed as missing, and the final rename then failed.
     const st = await lstat(out);
     if (st.isSymbolicLink()) throw new UsageError(`--out ${showPath(label)} is a symbolic link`, 'name the directory itself: a path that does not exist or an empty directory');
     if (!st.isDirectory()) throw new UsageError(`--out ${showPath(label)} is ${st.isFile() ? 'a file' : 'not a directory (a named pipe or a device)'}`, 'docket export writes a new directory: choose a path that does not exist or an empty directory');
     // What a killed export into this mount point left inside it is not the user's (second read SR73-7).
-    if (await isMountPoint(out)) await removeStaleStaging(out, `.${nameInTemp(path.basename(out))}.export-`);
+    mounted = await isMountPoint(out);
+    if (mounted) await removeStaleStaging(out, `.${nameInTemp(path.basename(out))}.export-`);
     entries = await readdir(out);
   } catch (error) {
     if (error instanceof UsageError) throw error;
@@ -76,7 +78,7 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
   // The empty folder is replaced by the staging one: one the user may not write is not theirs to have replaced.
   await refuseUnwritable(label, out);
   // A mount point is written inside (writeExport): its parent need not be writable.
-  if (!(await isMountPoint(out))) await refuseUnwritable(label, path.dirname(out));
+  if (!mounted) await refuseUnwritable(label, path.dirname(out));
   return 'empty';
 }
 

@@ -31,6 +31,11 @@ export function knownAttachmentIds(live: readonly LiveResource[]): Set<string> {
   return ids;
 }
 
+/** The live attachment whose later upload replaced the upload `id` (pinned to it, or superseding it), if any. */
+export function replacingUpload(live: readonly LiveResource[], id: string): LiveResource | undefined {
+  return live.find((l) => l.kind === 'attachment' && (l.pinnedAs?.includes(id) || supersededUploads(l).includes(id)));
+}
+
 /** The ids of earlier uploads of a live attachment that docket replaced (newest first). */
 function supersededUploads(l: LiveResource): readonly string[] {
   const ids = l.extra?.superseded;

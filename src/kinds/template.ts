@@ -8,7 +8,7 @@ import { linesDeep, normEmail, normName } from '../engine/normalize.js';
 import type { Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
 import { valueAt } from '../config/value-at.js';
-import { earlierUploads, knownAttachmentIds } from './attachment.js';
+import { earlierUploads, knownAttachmentIds, replacingUpload } from './attachment.js';
 import type { ExecContext, KindModule } from './kind.js';
 import { docSource, fieldSourcesAt, formerNamesAt, valueOf } from './support/positions.js';
 import { asideName, freshSiblings } from './support/race.js';
@@ -425,12 +425,12 @@ export const templateKind: KindModule<'template'> = {
       // An earlier upload of a declared attachment (pinned, or replaced by a later upload): its
       // document pins it already, so a second one is no way (second read of probe KS-3).
       // Each id of a list said for what it is (second read RV10-5).
-      const earlierOf = (id: string) => ctx.live('attachment').find((l) => l.pinnedAs?.includes(id) || (Array.isArray(l.extra?.superseded) && (l.extra.superseded as unknown[]).includes(id)));
+      const replacing = new Map(ids.map((id) => [id, replacingUpload(ctx.live('attachment'), id)]));
       const earlier = ids.flatMap((id) => {
-        const a = earlierOf(id);
+        const a = replacing.get(id);
         return a ? [`attachment ${id}, an earlier upload of attachment ${quoteValue(a.name)}, which docket.lock.json records a later upload (${a.id}) replaced`] : [];
       });
-      const unknown = ids.filter((id) => earlierOf(id) === undefined);
+      const unknown = ids.filter((id) => replacing.get(id) === undefined);
       const where = field === 'attachments' ? 'list it here' : 'name it here';
       const said = [
         ...(earlier.length > 0 ? [`names ${earlier.join('; ')}: \`docket apply\` points ${earlier.length === 1 ? 'it' : 'them'} at the later upload again`] : []),

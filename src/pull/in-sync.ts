@@ -4,7 +4,7 @@
  * in sync and writes nothing for them: without these records their record stays the one from
  * before the app's edit, and the next edit in the app reads as made on both sides. Pure.
  */
-import { formatSyncRecord, syncAfterApply, unfoundRecords, type SyncKindInfo, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
+import { addChildPrefixes, formatSyncRecord, syncAfterApply, unfoundRecords, type SyncKindInfo, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { formerKeys, refKey, type ApplyReport, type DesiredResource, type KindName, type Plan } from '../engine/types.js';
 
 const NOTHING_DONE: ApplyReport = { results: [], done: 0, failed: 0, skipped: 0, ms: 0 };
@@ -64,8 +64,9 @@ export function goneRecords(plan: Plan, desired: readonly DesiredResource[], liv
   // it: the object's history until an apply renames it (probe KN-4: removed live meanwhile, its
   // record dropped, drift no longer said the app removed it, and plan took it for new in the files).
   const declared = new Set(desired.flatMap((d) => [refKey(d.kind, d.key), ...formerKeys(d)]));
-  const formerParents = desired.filter((d) => d.parent === undefined && d.renamedFrom.length > 0).flatMap((d) => kinds.filter((k) => k.parentKind === d.kind).flatMap((k) => d.renamedFrom.map((old) => `${k.name}:${old}/`)));
-  const underFormerParent = (key: string): boolean => formerParents.some((prefix) => key.startsWith(prefix));
+  const formerParents = new Set<string>();
+  for (const d of desired) if (d.parent === undefined) for (const old of d.renamedFrom) addChildPrefixes(formerParents, d.kind, old, kinds);
+  const underFormerParent = (key: string): boolean => [...formerParents].some((prefix) => key.startsWith(prefix));
   for (const key of unfoundRecords(state, declared, new Set(live.map((l) => l.id)), (kind) => listed.has(kind))) if (!underFormerParent(key)) out.set(key, null);
   return out;
 }

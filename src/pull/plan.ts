@@ -278,10 +278,15 @@ class PullPlanner {
    * newcomer's (probe KN-2). Top-level objects only: a rule is written into its playbook's document.
    */
   private historyOf(l: LiveResource): DesiredResource | undefined {
-    const taken = (key: string): boolean => this.input.plan.ids[key] !== undefined && this.input.plan.ids[key] !== l.id;
-    const was = this.input.sync.keysWithId(l.id).find((key) => key !== refKey(l.kind, l.key) && this.desired.has(key) && taken(key));
+    const was = this.input.sync.keysWithId(l.id).find((key) => key !== refKey(l.kind, l.key) && this.desired.has(key) && this.heldByAnother(key, l.id));
     const d = was === undefined ? undefined : this.desired.get(was);
     return d !== undefined && d.parent === undefined && d.kind === l.kind ? d : undefined;
+  }
+
+  /** Whether the plan matched the declared `kind:key` to another live object than `id` (one made in the app under that name). */
+  private heldByAnother(key: string, id: string): boolean {
+    const matched = this.input.plan.ids[key];
+    return matched !== undefined && matched !== id;
   }
 
   /** The live object last synced under `c`'s name, renamed in the app and declared by no file, when another holds the name now. */
@@ -322,8 +327,7 @@ class PullPlanner {
    */
   private stillDeclaredAs(l: LiveResource): string | undefined {
     // (Not a name another live object now holds: a new one made in the app under the old name.)
-    const taken = (key: string): boolean => this.input.plan.ids[key] !== undefined && this.input.plan.ids[key] !== l.id;
-    const was = this.input.sync.keysWithId(l.id).find((key) => key !== refKey(l.kind, l.key) && this.desired.has(key) && !this.removing.has(key) && !taken(key));
+    const was = this.input.sync.keysWithId(l.id).find((key) => key !== refKey(l.kind, l.key) && this.desired.has(key) && !this.removing.has(key) && !this.heldByAnother(key, l.id));
     if (was === undefined) return undefined;
     const named = `${was.slice(0, was.indexOf(':'))} "${was.slice(was.indexOf(':') + 1)}"`;
     // Left there by a policy, not by a filter: pulling again would not move it.

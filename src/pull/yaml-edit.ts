@@ -808,11 +808,10 @@ class DocumentEditor {
     if (Object.keys(merged).some((k) => !Object.hasOwn(wanted, k) && !this.holds(merged[k]) && this.ctx.absentAt(joinPointer(pointer, k)))) return true;
     const sources = merges.flatMap(mergeSources);
     // An alias of an anchor taken out would not parse: written out whatever it gave. (A
-    // placeholder it gave is in `wanted` as written, so the mapping keeps it.)
-    if (sources.some((source) => isAlias(source) && this.anchorWanted(source.source, source) === GONE)) return true;
-    // A mapping written in the merge (`<<: {notes: *n}`) whose alias's anchor the edit changes or
-    // takes out: what it gives would follow the anchor (or not parse), so it is written out (probe KN-1).
-    if (sources.some((source) => !isAlias(source) && this.holdsMovingAlias(source))) return true;
+    // placeholder it gave is in `wanted` as written, so the mapping keeps it.) So is a mapping
+    // written in the merge (`<<: {notes: *n}`) whose alias's anchor the edit changes or takes out:
+    // what it gives would follow the anchor, or not parse (probe KN-1).
+    if (sources.some((source) => (isAlias(source) ? this.anchorWanted(source.source, source) === GONE : this.holdsMovingAlias(source)))) return true;
     const before: Record<string, unknown> = {};
     for (const source of [...sources].reverse()) {
       const value = this.resolved(source);

@@ -1,7 +1,7 @@
 /** Writes a file so readers see the old or the new content, never half: temp file + rename. */
 import { createHash, randomUUID } from 'node:crypto';
 import { chmodSync, chownSync, copyFileSync, lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { chmod, chown, copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { removeLeftByDeadProcesses } from './process-alive.js';
 
@@ -93,7 +93,7 @@ export async function writeFileAtomic(path: string, content: string | Iterable<s
   // Beside a linked file (perhaps on another filesystem), not in the temporary folder of the link's.
   const tempDir = file === path ? options.tempDir : undefined;
   if (tempDir) await mkdir(tempDir, { recursive: true });
-  const tmp = tempPath(file, tempDir && sameFileSystem(tempDir, dirname(file)) ? tempDir : undefined);
+  const tmp = tempPath(file, tempFolder(tempDir, file));
   const release = options.whileWriting?.(tmp);
   try {
     await writeFile(tmp, content, 'utf8');
@@ -103,22 +103,9 @@ export async function writeFileAtomic(path: string, content: string | Iterable<s
     // Refused (root in a user namespace, NFS's root_squash): the file is written all the same, as before (third read TR71-3).
     if (owner) await chown(tmp, owner.uid, owner.gid).catch(() => undefined);
     options.beforeReplacing?.();
-    await rename(tmp, file).catch(async (error: NodeJS.ErrnoException) => {
+    await rename(tmp, file).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'EXDEV') throw error;
-      // Two mounts of one file system (a bind mount): the same device, and still no rename between them (second read SR73-4).
-      sameDevice.set(`${dirname(tmp)}\u0000${dirname(file)}`, false);
-      const beside = tempPath(file);
-      try {
-        await copyFile(tmp, beside);
-        if (mode !== undefined) await chmod(beside, mode);
-        // The owner too (run as root on a bind-mounted workspace: second read RV10-2).
-        if (owner) await chown(beside, owner.uid, owner.gid).catch(() => undefined);
-        await rename(beside, file);
-      } catch (again) {
-        await rm(beside, { force: true });
-        throw again;
-      }
-      await rm(tmp, { force: true });
+      replaceThroughCopy(tmp, file, tempDir ?? dirname(tmp), mode, owner);
     });
   } catch (err) {
     await rm(tmp, { force: true });
@@ -143,58 +130,52 @@ export function writeFileAtomicSync(path: string, text: string, options: AtomicW
   mkdirSync(dirname(file), { recursive: true });
   const tempDir = file === path ? options.tempDir : undefined;
   if (tempDir) mkdirSync(tempDir, { recursive: true });
-  const tmp = tempPath(file, tempDir && sameFileSystem(tempDir, dirname(file)) ? tempDir : undefined);
+  const tmp = tempPath(file, tempFolder(tempDir, file));
   try {
     writeFileSync(tmp, text, 'utf8');
     // As writeFileAtomic: the mode and (run as root) the owner of the file it replaces (third read TR71-4).
     const { mode, owner } = keptOf(statSync(file, { throwIfNoEntry: false }), options);
     if (mode !== undefined) chmodSync(tmp, mode);
     if (owner) tryChownSync(tmp, owner.uid, owner.gid);
-    renameAcrossMounts(tmp, file, mode, owner);
+    try {
+      renameSync(tmp, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      replaceThroughCopy(tmp, file, tempDir ?? dirname(tmp), mode, owner);
+    }
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
   }
 }
 
-/** renameSync, through a copy beside the target where `tmp` is on another mount (EXDEV), as writeFileAtomic does. */
-function renameAcrossMounts(tmp: string, file: string, mode: number | undefined, owner: { uid: number; gid: number } | undefined): void {
-  try {
-    renameSync(tmp, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-    sameDevice.set(`${dirname(tmp)}\u0000${dirname(file)}`, false);
-    const beside = tempPath(file);
-    try {
-      copyFileSync(tmp, beside);
-      if (mode !== undefined) chmodSync(beside, mode);
-      if (owner) tryChownSync(beside, owner.uid, owner.gid);
-      renameSync(beside, file);
-    } catch (again) {
-      rmSync(beside, { force: true });
-      throw again;
-    }
-    rmSync(tmp, { force: true });
-  }
+/** Temporary folders found to be on another mount than a target's folder (`tempDir` NUL folder): written beside the target since. */
+const crossesMount = new Set<string>();
+
+/** Where a write of `file` puts its temporary file: `tempDir`, unless a rename from there to it was refused as crossing mounts. */
+function tempFolder(tempDir: string | undefined, file: string): string | undefined {
+  return tempDir !== undefined && !crossesMount.has(`${tempDir}\u0000${dirname(file)}`) ? tempDir : undefined;
 }
 
-/** Folder pairs already compared: a pull writes hundreds of files into a few folders. */
-const sameDevice = new Map<string, boolean>();
-
 /**
- * Whether a temporary file in `tempDir` can be renamed onto a file in `folder`: not when one of
- * them is another file system (`.docket` or `playbooks/` a mount or a link to one), where the
- * rename fails with EXDEV on every run (probe KX-1); the temporary file then goes beside the target.
+ * A temporary file on another mount than its target (EXDEV: `.docket` or `playbooks/` another file
+ * system, a bind mount or a link to one; probes KX-1, SR73-4) replaces it through a copy beside it,
+ * with the mode and owner kept (RV10-2); later writes there put their temporary file beside the
+ * target at once. A rare path: synchronous for both writers.
  */
-function sameFileSystem(tempDir: string, folder: string): boolean {
-  const key = `${tempDir}\u0000${folder}`;
-  let same = sameDevice.get(key);
-  if (same === undefined) {
-    const [a, b] = [statSync(tempDir, { throwIfNoEntry: false }), statSync(folder, { throwIfNoEntry: false })];
-    same = a === undefined || b === undefined || a.dev === b.dev;
-    sameDevice.set(key, same);
+function replaceThroughCopy(tmp: string, file: string, tempDir: string, mode: number | undefined, owner: { uid: number; gid: number } | undefined): void {
+  crossesMount.add(`${tempDir}\u0000${dirname(file)}`);
+  const beside = tempPath(file);
+  try {
+    copyFileSync(tmp, beside);
+    if (mode !== undefined) chmodSync(beside, mode);
+    if (owner) tryChownSync(beside, owner.uid, owner.gid);
+    renameSync(beside, file);
+  } catch (again) {
+    rmSync(beside, { force: true });
+    throw again;
   }
-  return same;
+  rmSync(tmp, { force: true });
 }
 
 /** What a write keeps of the file it replaces (`was`): its permission bits, unless given, and, run as root, its owner. */
