@@ -49,6 +49,11 @@ export function markInvisible(text: string): string {
   return text.replace(EACH_ESCAPED, (c) => `<${codePointOf(c)}>`);
 }
 
+/** The distinct characters markInvisible would mark in `text`, as `U+00A0`, in the order they first appear. */
+export function invisibleIn(text: string): string[] {
+  return [...new Set(Array.from(text.matchAll(EACH_ESCAPED), (m) => codePointOf(m[0])))];
+}
+
 /** `U+00A0`: how a message names one character. */
 export function codePointOf(c: string): string {
   return `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;

@@ -16,7 +16,7 @@ import { codeSpan, escapeMarkdown, fencedBlock, stripControl } from './sanitize.
 import { scopeLine } from './drift.js';
 import { headerLines } from './text.js';
 import { oneLine, onePath, quote } from './value.js';
-import { markInvisible } from '../config/quote.js';
+import { invisibleIn, markInvisible } from '../config/quote.js';
 import { excerptWithoutSecrets } from '../config/url-secrets.js';
 import { FILE_NOTE_MARK, maxEditLength, notesBelow, replacedBlock, sameLineNotes } from './textdiff.js';
 
@@ -67,11 +67,14 @@ function withoutKeptMark(f: FileChange): FileChange {
 }
 
 /**
- * A file's diff as a report shows it, line by line, text and markdown alike: a URL's password,
- * query and fragment hidden as plan hides them (-o json keeps the files' text), controls taken
- * out, invisible characters marked, and an added line that reads as the one it replaces noted.
+ * A file's diff as a report shows it, line by line: a URL's password, query and fragment hidden as
+ * plan hides them (-o json keeps the files' text), controls taken out, and an added line that
+ * reads as the one it replaces noted. What prints as nothing or as a space is marked (`<U+00A0>`)
+ * in a comment, which is read; the text form is a patch `git apply` takes, so its lines keep such
+ * characters as the file has them, and a note below the hunks names each line holding one (probe
+ * KZ-2: applied, the marks were written into the file, and the next apply sent them live).
  */
-function shownDiff(f: FileChange): string[] {
+function shownDiff(f: FileChange, asPatch: boolean): string[] {
   const diffLines = fileDiff(withoutKeptMark(f)).replace(/\n$/, '').split('\n');
   const shown = diffLines.map((raw, at) => {
     const content = at >= 2 && /^[-+ ]/.test(raw); // after the `---`/`+++` lines
@@ -79,9 +82,22 @@ function shownDiff(f: FileChange): string[] {
     // (probe JU-2); at a line's end it moves nothing a terminal shows.
     const cr = content && raw.endsWith('\r') ? '\r' : '';
     const line = cr === '' ? raw : raw.slice(0, -1);
-    return markInvisible(stripControl(content ? line[0] + excerptWithoutSecrets(line.slice(1)) : line)) + cr;
+    const text = stripControl(content ? line[0] + excerptWithoutSecrets(line.slice(1)) : line);
+    return (asPatch && content ? text : markInvisible(text)) + cr;
   });
-  return notesBelow(shown, sameLineNotes(diffLines, true));
+  const notes = sameLineNotes(diffLines, true);
+  if (asPatch) diffLines.forEach((raw, at) => (notes[at] = joinNotes(notes[at], at >= 2 && /^[+ ]/.test(raw) ? holdsNote(raw.slice(1)) : '')));
+  return notesBelow(shown, notes);
+}
+
+/** What a patch's line holds that prints as nothing or as a space, said below the hunks. */
+function holdsNote(line: string): string {
+  const held = invisibleIn(line);
+  return held.length === 0 ? '' : `holds ${held.join(', ')}, which ${held.length === 1 ? 'prints' : 'print'} as nothing or as a space`;
+}
+
+function joinNotes(...notes: (string | undefined)[]): string {
+  return notes.filter((n) => n).join('; ');
 }
 
 function changeOf(f: FileChange): 'created' | 'deleted' | 'modified' {
@@ -108,7 +124,7 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
   const lines: string[] = [];
   if (opts.dryRun) {
     for (const f of result.files) {
-      for (const l of shownDiff(f)) {
+      for (const l of shownDiff(f, true)) {
         if (l.startsWith('+') && !l.startsWith('+++')) lines.push(paint('green', l));
         else lines.push(l.startsWith('-') && !l.startsWith('---') ? paint('red', l) : l.startsWith('@@') ? paint('cyan', l) : l.startsWith(FILE_NOTE_MARK) ? paint('dim', l) : l);
       }
@@ -202,7 +218,7 @@ function pushDiffs(lines: string[], files: readonly FileChange[], budget: ListBu
   const shown: string[] = [];
   // Worked out one by one, up to the first that does not fit: a diff may take half a second.
   for (const f of files) {
-    const block = `${codeSpan(f.path)}\n\n${fencedBlock(shownDiff(f).join('\n'), 'diff')}`;
+    const block = `${codeSpan(f.path)}\n\n${fencedBlock(shownDiff(f, false).join('\n'), 'diff')}`;
     if (block.length + 2 > budget.left) break;
     budget.left -= block.length + 2;
     shown.push(block);

@@ -137,6 +137,26 @@ describe('drift and pull markdown at scale', () => {
     expect(diffOf('a: 1\rb: old\rc: 3\r', 'a: 1\rb: new\rc: 3\r')).toEqual(['--- a/t.yaml', '+++ b/t.yaml', '@@ -1,3 +1,3 @@', ' a: 1', '-b: old', '+b: new', ' c: 3']);
   });
 
+  it("keeps in a pulled file's patch what prints as nothing or as a space as the file has it, each line holding one named below: applied, the file holds the characters, not their marks (probe KZ-2)", () => {
+    const before = 'a: "Sender\u00a0Co"\nb: x\u200by\nc: old\n';
+    const after = 'a: "Sender\u00a0Co Ltd"\nb: x\u200by\nc: new\n';
+    const file = { path: 't.yaml', before, after };
+    const result: PullResult = { pulled: [], notPulled: [], notes: [], files: [file], sync: new Map() };
+    const out = renderPullText(plan([]), result, { dryRun: true, color: false });
+    const patch = out.slice(0, out.indexOf('\n\n') + 1);
+    expect(patch).not.toContain('<U+');
+    expect(patch).toContain('# line 1: holds U+00A0, which prints as nothing or as a space\n# line 2: holds U+200B, which prints as nothing or as a space\n');
+    const dir = mkdtempSync(join(tmpdir(), 'docket-marks-'));
+    writeFileSync(join(dir, 't.yaml'), before);
+    const applied = spawnSync('git', ['apply', '-'], { cwd: dir, input: patch, encoding: 'utf8' });
+    expect([applied.status, applied.stderr, readFileSync(join(dir, 't.yaml'), 'utf8')]).toEqual([0, '', after]);
+    rmSync(dir, { recursive: true, force: true });
+    // A comment is read, not applied: there they are marked.
+    const comment = renderPullMarkdown(plan([]), result, { dryRun: true });
+    expect(comment).toContain('+a: "Sender<U+00A0>Co Ltd"');
+    expect(comment).not.toContain('\u00a0');
+  });
+
   it('says in JSON too what --kind and --target limited a drift report or a pull to, and nothing when they did not', () => {
     const empty = { drift: [], ignored: [], pending: [] };
     const limited = JSON.parse(renderDriftJson(plan([]), empty, { kinds: ['playbook'], targets: ['playbook/NDA'] })) as Record<string, unknown>;
@@ -280,12 +300,14 @@ describe('drift and pull markdown at scale', () => {
     }
   });
 
-  it('a dry run marks invisible characters in its file diff, and leaves out a byte-order mark both sides keep', () => {
+  it('a dry run says the invisible characters of its file diff, and leaves out a byte-order mark both sides keep', () => {
     const files = [{ path: 'playbooks/p.yaml', before: '\ufeffname: P\nactions: one year\n', after: '\ufeffname: P\nactions: one\u00a0year\n' }];
     const result: PullResult = { pulled: [pulled(1)], notPulled: [], notes: [], files, sync: new Map() };
     const out = renderPullText(plan([]), result, { color: false, dryRun: true });
-    expect(out).toContain(' name: P\n-actions: one year\n+actions: one<U+00A0>year\n');
+    expect(out).toContain(' name: P\n-actions: one year\n+actions: one\u00a0year\n# line 2: ');
+    expect(out).toContain('U+00A0');
     expect(out).not.toContain('\ufeff');
+    expect(renderPullMarkdown(plan([]), result, { dryRun: true })).toContain('+actions: one<U+00A0>year');
   });
 
   it('names the environment under the target line, as plan and drift do', () => {
