@@ -168,7 +168,9 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
     type = Scalar.QUOTE_DOUBLE;
     text = value;
   } else if (value.includes('\n')) {
-    type = inFlow || !blockHolds(value) ? Scalar.QUOTE_DOUBLE : original === Scalar.BLOCK_FOLDED ? Scalar.BLOCK_FOLDED : Scalar.BLOCK_LITERAL;
+    // Quoted text that held lines already keeps its quotes ("a\nb"): only text that gains lines becomes a block (probe KZ-1).
+    const quotedLines = original === Scalar.QUOTE_DOUBLE && typeof node.value === 'string' && node.value.includes('\n');
+    type = inFlow || quotedLines || !blockHolds(value) ? Scalar.QUOTE_DOUBLE : original === Scalar.BLOCK_FOLDED ? Scalar.BLOCK_FOLDED : Scalar.BLOCK_LITERAL;
     text = value;
   } else if (BLOCK_TYPES.has(original) && !inFlow && /\S/.test(value)) {
     // Text of only spaces would be a block's blank line, read back as nothing: quoted below.
@@ -190,11 +192,15 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
   const header = token.type === 'block-scalar' && !block ? token.props.find((p) => p.type === 'comment') : undefined;
   const headerComment = header && 'source' in header ? header.source : undefined;
   const lineEnd = `${headerComment ? ` ${headerComment}` : ''}${token.type === 'block-scalar' && !block ? (/\r?\n$/.exec(replaced)?.[0] ?? '') : ''}`;
+  // The characters the file wrote as escapes in these quotes (`\u00a0`, `\t`) stay escapes (probe KZ-4).
+  const escaped = original === Scalar.QUOTE_DOUBLE && token.type !== 'block-scalar' ? escapedIn(token.source) : undefined;
   if (type === Scalar.QUOTE_DOUBLE && typeof value === 'string' && value.includes('\n')) {
     // Written by hand: the library would fold the escaped text at its own width. In a flow
-    // collection one line; else a line of the file per line of text, so a diff shows which changed.
-    const text = inFlow ? escapeInvisible(JSON.stringify(value)) : linePerLine(value, ' '.repeat(token.indent + step));
-    return { start: token.offset, end, text: text + lineEnd };
+    // collection, or where the file wrote the quotes on one line, one line; else a line of the
+    // file per line of text, so a diff shows which changed.
+    const oneLine = inFlow || (escaped !== undefined && !/[\r\n]/.test(token.source));
+    const text = oneLine ? escapeInvisible(JSON.stringify(value)) : linePerLine(value, ' '.repeat(token.indent + step));
+    return { start: token.offset, end, text: withEscapes(text, escaped) + lineEnd };
   }
   const copy = structuredClone(token);
   // A block's lines stay as deep as the file has them (4 spaces past the key, say), not 2.
@@ -211,5 +217,29 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
     return { start: token.offset, end, text: deeper > 0 ? withIndicatorFrom(written, deeper) : written };
   }
   const source = (copy as CST.FlowScalar).source;
-  return { start: token.offset, end, text: (type === Scalar.QUOTE_DOUBLE ? escapeInvisible(source) : source) + lineEnd };
+  return { start: token.offset, end, text: (type === Scalar.QUOTE_DOUBLE ? withEscapes(escapeInvisible(source), escaped) : source) + lineEnd };
+}
+
+/** What a YAML double-quoted escape other than a line break, a quote, a slash or a space stands for. */
+const ESCAPED_AS: Record<string, string> = { '0': '\0', a: '\x07', b: '\b', t: '\t', '\t': '\t', v: '\v', f: '\f', r: '\r', e: '\x1b', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029' };
+
+/** The characters a double-quoted scalar's source writes as escapes. */
+function escapedIn(source: string): Set<string> {
+  const found = new Set<string>();
+  // Pairs taken left to right, so `\\u00a0` is an escaped backslash and text.
+  for (const [, esc] of source.matchAll(/\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|[^])/g)) {
+    const c = esc!.length > 1 ? String.fromCodePoint(Number.parseInt(esc!.slice(1), 16)) : ESCAPED_AS[esc!];
+    if (c !== undefined && c !== '\n') found.add(c);
+  }
+  return found;
+}
+
+/** Double-quoted YAML text with each of `chars` it holds raw written as its escape. */
+function withEscapes(doubleQuoted: string, chars: Set<string> | undefined): string {
+  if (!chars || chars.size === 0) return doubleQuoted;
+  return Array.from(doubleQuoted, (c) => {
+    if (!chars.has(c)) return c;
+    const code = c.codePointAt(0)!;
+    return c === '\t' ? '\\t' : code > 0xffff ? `\\U${code.toString(16).padStart(8, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  }).join('');
 }

@@ -204,6 +204,19 @@ describe('editYaml', () => {
     }
   });
 
+  it('keeps quoted text that held lines quoted, on one line as the file wrote it, and the escapes it wrote (probes KZ-1, KZ-4)', () => {
+    const file = 'kind: Playbook\nname: Mini\ndescription: "a\\nb"   # note\nrules:\n  - name: Q\n    actions: "Sender\\u00a0Co\\tX"\n';
+    const { text } = edit(file, (v) => setAt(setAt(v, '/description', 'a\nc\nd'), '/rules/0/actions', 'Sender\u00a0Co Ltd\tX\u00a0'));
+    expect(text).toBe(file.replace('"a\\nb"', '"a\\nc\\nd"').replace('"Sender\\u00a0Co\\tX"', '"Sender\\u00a0Co Ltd\\tX\\u00a0"'));
+    expect(documentValues(text!)[0]).toMatchObject({ description: 'a\nc\nd', rules: [{ actions: 'Sender\u00a0Co Ltd\tX\u00a0' }] });
+    // Written over lines, it stays a line of the file per line of text; one-line quoted text that gains lines is a block.
+    const spread = 'name: Mini\ndescription: "a\\n\n  b"\nnotes: "one"\n';
+    const gained = edit(spread, (v) => setAt(setAt(v, '/description', 'a\nc'), '/notes', 'one\ntwo')).text!;
+    expect(gained).toBe('name: Mini\ndescription: "a\\n\\\n  c"\nnotes: |-\n  one\n  two\n');
+    // An escaped backslash before `u00a0` is text, not an escape the file wrote.
+    expect(edit('a: "x\\\\u00a0"\n', () => ({ a: 'x\u00a0y' })).text).toBe('a: "x\u00a0y"\n');
+  });
+
   it("keeps an emoji's own selector and joiner as written (❤️, 👩‍💻): a block stays a block", () => {
     const { text } = edit(PLAYBOOK, (v) => setAt(v, '/rules/0/actions', 'ACCEPT one\nACCEPT two ❤\ufe0f\nASK 👩\u200d💻 👩🏽\u200d💻 1\ufe0f\u20e3\n'));
     expect(text).toContain('    actions: |\n      ACCEPT one\n      ACCEPT two ❤\ufe0f\n      ASK 👩\u200d💻 👩🏽\u200d💻 1\ufe0f\u20e3\n');
