@@ -52,7 +52,14 @@ export async function settleAfterCreate(guard: RaceGuard, change: Change, mine: 
   if (foundByReading) return settleFound(guard, change, mine, ctx, same.filter((o) => !foundByReading.known.has(o.id)));
   if (same.length < 2 || !same.some((o) => o.id === mine)) return { id: mine };
   const keeper = keeperOf(same)!;
-  if (keeper.id === mine) return { id: mine };
+  if (keeper.id === mine) {
+    // Another run sets its own copy aside; one made in the app stays, and would stop the next plan (probe KY-2).
+    const others = same.filter((o) => o.id !== mine).map((o) => o.id);
+    return {
+      id: mine,
+      note: `another live object of this name appeared at the same time (id ${others.join(', id ')}); docket keeps the one this apply created, which came first: an apply that made the other sets it aside, but one made in the app stays, and the next plan stops at two live objects of one name until it is renamed or removed there`,
+    };
+  }
   const how = await guard.setAside({ id: mine, key: change.key }, change, ctx);
   return { id: keeper.id, note: `another apply (or someone in the app) created it at the same time, or the service left it out of the list the plan read; docket keeps that one (id ${keeper.id}), whose fields may differ from the files (plan again to see), and the one this apply created (id ${mine}) was ${how}` };
 }

@@ -40,11 +40,15 @@ describe('keeperOf', () => {
 });
 
 describe('settleAfterCreate', () => {
-  it('keeps its own object when it is the only one or the keeper', async () => {
+  it('keeps its own object when it is the only one or the keeper, saying when another appeared beside it (probe KY-2)', async () => {
     const alone = guard([{ id: 'mine', key: 'NDA' }, { id: 'other', key: 'MSA' }]);
     expect(await settleAfterCreate(alone.g, create, 'mine', ctx)).toEqual({ id: 'mine' });
     const first = guard([{ id: 'mine', key: 'NDA', createdAt: '2026-01-01T00:00:00Z' }, { id: 'theirs', key: 'NDA', createdAt: '2026-01-01T00:00:01Z' }]);
-    expect(await settleAfterCreate(first.g, create, 'mine', ctx)).toEqual({ id: 'mine' });
+    // Another run sets its copy aside; one made in the app would stop the next plan: said.
+    expect(await settleAfterCreate(first.g, create, 'mine', ctx)).toEqual({
+      id: 'mine',
+      note: 'another live object of this name appeared at the same time (id theirs); docket keeps the one this apply created, which came first: an apply that made the other sets it aside, but one made in the app stays, and the next plan stops at two live objects of one name until it is renamed or removed there',
+    });
     expect(first.setAside).toEqual([]);
   });
 
