@@ -15,7 +15,7 @@ import { DocketError } from '../errors.js';
 import { quoteValue } from '../config/quote.js';
 import { normName } from './normalize.js';
 import { DEFAULT_GRACE_MS, executePlan, reasonOf, withinGrace } from './execute.js';
-import { keeperOf, lookBeforeCreate, settleAfterCreate, type Sibling } from './race.js';
+import { keeperOf, lookBeforeCreate, ScopeGone, settleAfterCreate, type Sibling } from './race.js';
 import { mapLimit } from '../util/map-limit.js';
 import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
 import { followRenamedFiles } from './lock-follow.js';
@@ -516,7 +516,7 @@ function failWentWithParent(change: Change, result: ChangeResult, env: SettleEnv
 }
 
 /** Checks one create; false when the check got no answer (said beside its change). */
-async function settleOne(change: Change, result: ChangeResult | undefined, ctx: ExecContext, env: SettleEnv): Promise<boolean> {
+async function settleOne(change: Change, result: ChangeResult | undefined, ctx: ExecContext, env: SettleEnv, report: ApplyReport): Promise<boolean> {
   const guard = env.kinds.get(change.kind)?.race;
   const mine = env.ids.get(`${change.kind}:${change.key}`);
   if (!guard || !mine || !result) return true;
@@ -528,6 +528,11 @@ async function settleOne(change: Change, result: ChangeResult | undefined, ctx: 
     if (settled.id !== mine) env.keptOther.add(change.id);
     return true;
   } catch (error) {
+    if (error instanceof ScopeGone) {
+      // Made, then gone with what it was made in: failed, not done, as it is not live (probe KY-3).
+      failWentWithParent(change, result, env, report, `made, but ${error.scope} is no longer live (archived or deleted in the app, or by another apply, while this one ran), and the ${change.kind} went with it`, 'plan again: it shows what is missing live');
+      return true;
+    }
     return uncheckedBecause(error, result, env, (why) => `could not check for a duplicate created by a concurrent apply (${why}); plan again to see`);
   }
 }

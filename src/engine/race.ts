@@ -22,6 +22,16 @@ export function keeperOf(objects: readonly Sibling[]): Sibling | undefined {
   return earliestMade(objects, (o) => o.createdAt);
 }
 
+/**
+ * Thrown by a guard whose fresh read finds the scope itself gone (a playbook archived or deleted in
+ * the app while its rules were made): what was made in it went with it, so the create is not live.
+ */
+export class ScopeGone extends Error {
+  constructor(readonly scope: string) {
+    super(`${scope} is no longer live`);
+  }
+}
+
 export interface RaceOutcome {
   /** The id dependents should use. */
   id: string;

@@ -11,6 +11,7 @@ import type { RuleAttrs } from '../api/review.js';
 import { MAX_BODY_BYTES } from '../api/answer-limit.js';
 import type { KindModule } from './kind.js';
 import { freshSiblings } from './support/race.js';
+import { ScopeGone } from '../engine/race.js';
 import { blockText } from './support/yaml-out.js';
 import { policyOf } from './support/policy.js';
 import { fieldSourcesUnder, formerNamesAt, posOf, problemAt, valueOf } from './support/positions.js';
@@ -375,7 +376,13 @@ export const ruleKind: KindModule<'rule'> = {
     checkAtEnd: true,
     async siblings(change, ctx) {
       const playbookId = change.parent!.liveId ?? ctx.resolveId('playbook', change.parent!.key);
-      return freshSiblings(ctx, `race:rules:${playbookId}`, () => ctx.services.review().listRules(playbookId), change.key, `${change.parent!.key}/`);
+      const api = ctx.services.review();
+      return freshSiblings(ctx, `race:rules:${playbookId}`, () => api.listRules(playbookId), change.key, `${change.parent!.key}/`).catch(async (err: unknown) => {
+        // The playbook went while the apply ran (probe KY-3): its rules with it, so none of them is live.
+        if (!(err instanceof ApiError && err.status === 404)) throw err;
+        const live = await ctx.readAfterWrites('race:playbooks', () => api.listPlaybooks()).then((all) => all.some((p) => p.id === playbookId), () => true);
+        throw live ? err : new ScopeGone(`playbook ${quoteValue(change.parent!.key)}`);
+      });
     },
     async setAside(duplicate, change, ctx) {
       const playbookId = change.parent!.liveId ?? ctx.resolveId('playbook', change.parent!.key);

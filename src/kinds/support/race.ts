@@ -18,7 +18,8 @@ export async function freshSiblings(
   key: string,
   prefix = '',
 ): Promise<Sibling[]> {
-  const index = await ctx.readAfterWrites(scope, async () => indexByKey(await list(), prefix));
+  // The list itself is shared under `scope` (a find-gone read takes it as a list); its index under a key of its own.
+  const index = await ctx.readAfterWrites(`${scope} by key`, async () => indexByKey(await ctx.readAfterWrites(scope, list), prefix));
   return index.get(key) ?? [];
 }
 

@@ -155,6 +155,30 @@ it('two applies renaming two rules to one name at once leave at most one of that
   await expectConverged(run, a);
 });
 
+it('rules made in a playbook archived in the app before the checks at the end are failed, not done: they went with it (probe KY-3)', async () => {
+  let ruleCreates = 0;
+  t = await startTestEmulator({
+    onRequest: once(
+      (r) => r.method === 'POST' && /\/rules$|\/playbook_rules$/.test(r.path.split('?')[0]!) && r.status === 201 && ++ruleCreates === 2,
+      () => {
+        const p = Object.values(reviewOf(t).playbooks).find((x) => x.name === 'P')!;
+        p.archived_at = new Date().toISOString();
+      },
+    ),
+  });
+  const run = bin(t);
+  const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: One\n    actions: ACCEPT one\n  - name: Two\n    actions: ACCEPT two\n' });
+  const apply = await run('apply', '-C', dir, '--auto-approve', '--concurrency', '1');
+  expect(ruleCreates).toBe(2);
+  expect(apply.code).toBe(1);
+  expect(apply.stdout).toContain('made, but playbook "P" is no longer live (archived or deleted in the app, or by another apply, while this one ran), and the rule went with it');
+  expect(apply.stdout).not.toContain('could not check for a duplicate');
+  expect(apply.stdout).not.toContain('Apply complete');
+  // The next plan makes the playbook and its rules again, and then converges.
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  await expectConverged(run, dir);
+});
+
 it('a rename that yields to a name taken meanwhile takes a name of its own when its former one is taken too, records no sync record under the name, and says where the rest landed (second read SR70-1, SR70-2)', async () => {
   t = await startTestEmulator({
     onRequest: once(
