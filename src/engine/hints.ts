@@ -18,6 +18,7 @@ import { CREATE_ACTIONS } from './types.js';
 import { alikeIn, formerSource, lookAlike, readsAsItself } from './desired.js';
 import type { Change, DesiredResource, LiveResource } from './types.js';
 import { addTo } from '../util/multi-map.js';
+import { isSetAside } from './race.js';
 
 export interface HintInput {
   kinds: KindMeta[];
@@ -62,7 +63,8 @@ function renameHints({ kinds, desired, live, changes, ids, sync }: HintInput): s
     // Live objects no file claims, by scope (a rule's playbook), with their content and children digests.
     const scopes = new Map<string, Candidates>();
     for (const l of live) {
-      if (l.kind !== kind.name || matched.has(l.id)) continue;
+      // A copy docket renamed aside after a race is no one's to adopt, as drift and pull leave it (probe KY-5).
+      if (l.kind !== kind.name || matched.has(l.id) || isSetAside(l)) continue;
       const scope = l.parentId ?? '';
       let c = scopes.get(scope);
       if (!c) scopes.set(scope, (c = { all: [], byContent: new Map(), byRecorded: new Map(), byChildren: new Map(), records: sync?.byId }));

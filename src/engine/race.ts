@@ -22,6 +22,18 @@ export function keeperOf(objects: readonly Sibling[]): Sibling | undefined {
   return earliestMade(objects, (o) => o.createdAt);
 }
 
+/** A name no configuration declares by accident, that says what the object is and which one it is. */
+export function asideName(name: string, id: string): string {
+  return `${name}${asideSuffix(id)}`;
+}
+
+const asideSuffix = (id: string): string => ` (duplicate ${id.slice(0, 8)}, created by a concurrent docket apply)`;
+
+/** Whether a live object is a copy docket set aside under asideName (its own id in it): no one's to manage. */
+export function isSetAside(object: { name: string; id: string }): boolean {
+  return object.name.endsWith(asideSuffix(object.id));
+}
+
 /**
  * Thrown by a guard whose fresh read finds the scope itself gone (a playbook archived or deleted in
  * the app while its rules were made): what was made in it went with it, so the create is not live.

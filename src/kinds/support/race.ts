@@ -35,14 +35,4 @@ function indexByKey(items: readonly ApiResource<{ name: string }>[], prefix: str
   return index;
 }
 
-/** A name no configuration declares by accident, that says what the object is and which one it is. */
-export function asideName(name: string, id: string): string {
-  return `${name}${asideSuffix(id)}`;
-}
-
-const asideSuffix = (id: string): string => ` (duplicate ${id.slice(0, 8)}, created by a concurrent docket apply)`;
-
-/** Whether a live object is a copy docket set aside under asideName (its own id in it): no one's to manage. */
-export function isSetAside(object: { name: string; id: string }): boolean {
-  return object.name.endsWith(asideSuffix(object.id));
-}
+export { asideName, isSetAside } from '../../engine/race.js';

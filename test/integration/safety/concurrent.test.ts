@@ -64,7 +64,7 @@ function addOtherRunsCopy(rules: readonly string[]): string {
   return id;
 }
 
-type SeenRequest = { method: string; path: string };
+type SeenRequest = { method: string; path: string; status?: number };
 /** An emulator hook, and whether it has run. */
 type OnceHook = ((request: SeenRequest) => void) & { fired: boolean };
 

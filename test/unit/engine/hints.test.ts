@@ -70,6 +70,14 @@ describe('plan hints', () => {
     ]);
   });
 
+  it('offers no copy docket renamed aside after a race as a rename source (probe KY-5)', () => {
+    const aside = 'Term (duplicate r-1-abcd, created by a concurrent docket apply)';
+    const hints = warnings([desiredPlaybook('NDA'), desiredRule('NDA', 'Term length', { actions: 'ACCEPT 2 years' })], [livePlaybook('pb-1', 'NDA'), liveRule('r-1-abcdef', NDA, aside, { actions: 'ACCEPT 2 years' })]);
+    expect(hints).toEqual([]);
+    // Another copy's suffix (not its own id) is a name like any other.
+    expect(warnings([desiredPlaybook('NDA'), desiredRule('NDA', 'Term length', { actions: 'ACCEPT 2 years' })], [livePlaybook('pb-1', 'NDA'), liveRule('r-9', NDA, aside, { actions: 'ACCEPT 2 years' })])).toHaveLength(1);
+  });
+
   it('a new rule with the same text as a rule the plan deletes looks like a rename; so does a close name', () => {
     const hints = warnings(
       [desiredPlaybook('NDA'), desiredRule('NDA', 'Term length', { actions: 'ACCEPT 2 years' }), desiredRule('NDA', 'Governing law', { actions: 'ACCEPT Germany' })],
