@@ -5,6 +5,7 @@
  * in trouble answering an empty list would otherwise have every one made twice). Pure.
  */
 import { CREATE_ACTIONS, type DesiredResource, type KindName, type LiveResource, type Plan } from './types.js';
+import { addTo } from '../util/multi-map.js';
 
 export interface GuardViolation {
   kind: KindName;
@@ -53,7 +54,64 @@ function violations(removed: readonly { kind: KindName }[], of: readonly { kind:
 
 /** The plan's warning of a violation: the first thing a reader of the plan must see. */
 export function guardWarning(v: GuardViolation): string {
-  return `apply will refuse this plan: ${describeViolation(v)}; pass --force to apply it anyway`;
+  return refusal(describeViolation(v));
+}
+
+/**
+ * The refusals as the text and markdown plans say them: one each, but the children of more than
+ * PARENTS_SAID_EACH parents of one kind as one, naming the first few. One per playbook made 200
+ * warnings, which a comment cut, each past its reason (probe LA-1); `-o json` lists each (`guard`).
+ */
+export function guardWarnings(guard: readonly GuardViolation[]): string[] {
+  return describeGuard(guard).map(refusal);
+}
+
+/** guardWarnings as an apply with `--force` says them. */
+export function forcedWarnings(guard: readonly GuardViolation[]): string[] {
+  return describeGuard(guard).map(forced);
+}
+
+/** What the guard refuses, said as guardWarnings groups it. */
+export function describeGuard(guard: readonly GuardViolation[]): string[] {
+  return grouped(guard, describeViolation, describeMany);
+}
+
+const refusal = (what: string): string => `apply will refuse this plan: ${what}; pass --force to apply it anyway`;
+const forced = (what: string): string => `${what}; --force applies it`;
+
+const PARENTS_SAID_EACH = 3;
+
+function grouped(guard: readonly GuardViolation[], each: (v: GuardViolation) => string, many: (group: readonly GuardViolation[]) => string): string[] {
+  const groupOf = (v: GuardViolation): string | undefined => (v.parent === undefined ? undefined : `${v.kind}\u0000${v.recreates === true}`);
+  const groups = new Map<string, GuardViolation[]>();
+  for (const v of guard) {
+    const key = groupOf(v);
+    if (key !== undefined) addTo(groups, key, v);
+  }
+  const out: string[] = [];
+  const said = new Set<string>();
+  for (const v of guard) {
+    const key = groupOf(v);
+    const group = key === undefined ? undefined : groups.get(key)!;
+    if (!group || group.length <= PARENTS_SAID_EACH) out.push(each(v));
+    else if (!said.has(key!)) {
+      said.add(key!);
+      out.push(many(group));
+    }
+  }
+  return out;
+}
+
+/** The children of many parents of one kind over the threshold, each parent's share: the first few named. */
+function describeMany(group: readonly GuardViolation[]): string {
+  const v = group[0]!;
+  const named = group.slice(0, PARENTS_SAID_EACH).map((g) => `${g.parent} (${g.removals} of ${g.live}, ${pct(g.removals / g.live)})`);
+  // `playbook "NDA"`: the parents' kind is the first word.
+  const parents = `${v.parent!.slice(0, v.parent!.indexOf(' '))}s`;
+  const each = `in each of ${group.length} ${parents}, over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction): ${named.join(', ')} and ${group.length - named.length} more (\`-o json\` lists each under \`guard\`)`;
+  return v.recreates
+    ? `the plan creates again ${v.kind} objects the files declare (removed live, or a service in trouble answered empty lists) ${each}`
+    : `the plan removes live ${v.kind} objects ${each}`;
 }
 
 /**
@@ -65,13 +123,9 @@ export function forcedPastGuard(plan: Plan): Plan {
   const { guard, ...rest } = plan;
   const refusals = new Set(guard.map(guardWarning));
   // First, where the refusals stood: what a reader must see before the rest.
-  return { ...rest, warnings: [...guard.map(forcedWarning), ...plan.warnings.filter((w) => !refusals.has(w))] };
+  return { ...rest, warnings: [...forcedWarnings(guard), ...plan.warnings.filter((w) => !refusals.has(w))] };
 }
 
-/** A violation `--force` goes past, as the warning says it. */
-export function forcedWarning(v: GuardViolation): string {
-  return `${describeViolation(v)}; --force applies it`;
-}
 
 /** One decimal; a share short of all (4,999 of 5,000) never rounds to 100 %, nor one above none to 0 %. */
 const pct = (n: number): string => {

@@ -4,7 +4,7 @@
  * the caller's formatter: escaping is the renderer's job.
  */
 import { DIRECTION_LABEL } from '../engine/direction.js';
-import { guardWarning } from '../engine/guard.js';
+import { guardWarning, guardWarnings } from '../engine/guard.js';
 import { CREATE_ACTIONS, type Action, type Change, type Direction, type FieldChange, type FieldDirection, type KindName, type Plan } from '../engine/types.js';
 import { identityWithoutSecrets } from '../config/url-secrets.js';
 
@@ -136,8 +136,8 @@ export function noChangesSentence(plan: Plan, heldListed = true): string {
 /** Every warning sentence, without a `Warning:` prefix: partial plan, permanence, then the plan's own. */
 export function warningSentences(plan: Plan, fmt: Fmt): string[] {
   // That apply will refuse the plan comes first: a comment cut for length must not lose it.
-  const refusals = (plan.guard ?? []).map(guardWarning);
-  const out: string[] = refusals.map((w) => fmt.text(w));
+  const refusals = new Set((plan.guard ?? []).map(guardWarning));
+  const out: string[] = guardWarnings(plan.guard ?? []).map((w) => fmt.text(w));
   if (plan.targets && plan.targets.length > 0) {
     const they = plan.targets.length === 1 ? 'what it depends on' : 'what they depend on';
     out.push(`This plan is partial: only ${nameList(plan.targets, fmt)} and ${they}. Other differences are not shown.`);
@@ -161,7 +161,7 @@ export function warningSentences(plan: Plan, fmt: Fmt): string[] {
     if (c.action === 'delete' || c.action === 'publish') continue;
     out.push(`${c.action} ${c.kind} ${fmt.name(changeLabel(c))} is permanent and cannot be undone.`);
   }
-  for (const w of plan.warnings) if (!refusals.includes(w)) out.push(fmt.text(w));
+  for (const w of plan.warnings) if (!refusals.has(w)) out.push(fmt.text(w));
   return out;
 }
 

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { applyPlan, forgetSuperseded, type ApplyPlanResult } from '../../engine/apply.js';
-import { describeViolation, type GuardViolation } from '../../engine/guard.js';
+import { describeGuard, type GuardViolation } from '../../engine/guard.js';
 import { hasChanges } from '../../engine/plan.js';
 import { OTHER_TARGET, checkSavedPlan, targetDifference } from '../../engine/stale.js';
 import { syncAfterApply, type RecordHeld, type SyncUpdates } from '../../engine/sync.js';
@@ -30,7 +30,7 @@ import { headerLines, writeApplyReportText, writePlanText } from '../../render/t
 import { noChangesSentence, plural } from '../../render/facts.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { applyLockRoot, holdingApplyLock, lockTimeoutOption } from '../apply-lock.js';
-import { forcedPastGuard, forcedWarning } from '../../engine/guard.js';
+import { forcedPastGuard, forcedWarnings } from '../../engine/guard.js';
 import { reapplyCommand, replanCommand, savedPlanCommand, shapedCommand, type PlanShape } from '../command-line.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
 import { EMULATOR_STATE_LABEL } from '../connect.js';
@@ -127,7 +127,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           const planShown = !saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove);
           // A plan not printed (a saved one, or with -o json) says what --force goes past on its own: a CI log keeps it.
-          if (!planShown && opts.force && !opts.quiet) for (const v of made.guard ?? []) io.stderr(`Warning: ${forcedWarning(v)}\n`);
+          if (!planShown && opts.force && !opts.quiet) for (const w of forcedWarnings(made.guard ?? [])) io.stderr(`Warning: ${w}\n`);
           if (planShown) {
             // Like the approval question, the plan's printing is not the apply's work: a reader that
             // takes it slowly (a CI log) must not use up the budget of the changes.
@@ -158,7 +158,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           }
           if (plan.guard?.length && !opts.force) {
             throw new UnsafePlanError(
-              `refusing to apply: ${plan.guard.map(describeViolation).join('; ')}`,
+              `refusing to apply: ${describeGuard(plan.guard).join('; ')}`,
               // The guard's setting is part of the configuration digest: raised, it makes a saved plan stale.
               saved
                 ? `review the plan; if ${guarded(plan.guard)} intended, apply this plan file again with --force (or raise safety.max_delete_fraction and make a new plan)`

@@ -309,6 +309,22 @@ describe('renderPlanMarkdown', () => {
     }
   });
 
+  it("says the refusals of many parents' children as one, naming the first few, so none is cut (probe LA-1)", () => {
+    const parent = (i: number) => `playbook "P${String(i).padStart(3, '0')} ${'L'.repeat(190)}"`;
+    const guard = Array.from({ length: 200 }, (_, i) => ({ kind: 'rule' as const, removals: 2, live: 5, threshold: 0.3, parent: parent(i), recreates: true as const }));
+    const warnings = guard.map(guardWarning);
+    const creates = Array.from({ length: 400 }, (_, i) => change('create', 'rule', `P/R ${i}`, { parent: 'P' }));
+    const out = md(plan(creates, { warnings, guard }), 60_000);
+    const refusals = out.split('\n').filter((l) => l.includes('apply will refuse'));
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toContain('in each of 200 playbooks, over the safety threshold of 30% (safety.max\\_delete\\_fraction)');
+    expect(refusals[0]).toContain('(2 of 5, 40%)');
+    expect(refusals[0]).toMatch(/and 197 more \(`-o json` lists each under `guard`\); pass --force to apply it anyway$/);
+    // Three or fewer are said each.
+    const few = md(plan(creates, { warnings: warnings.slice(0, 3), guard: guard.slice(0, 3) }), 60_000);
+    expect(few.split('\n').filter((l) => l.includes('apply will refuse'))).toHaveLength(3);
+  });
+
   it('cuts warnings that would take most of the comment, though they fit, so the changes are listed', () => {
     const warnings = Array.from({ length: 205 }, (_, i) => `warning ${i} ${'w'.repeat(270)}`);
     const updates = Array.from({ length: 300 }, (_, i) => change('update', 'playbook', `P ${i}`, { fields: { description: ['a', 'b'] } }));
