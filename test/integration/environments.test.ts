@@ -142,7 +142,7 @@ it('a saved plan applied to another organization is stale for its target alone: 
     const local = await runCli(['apply', join(dir, 'p.json'), '-C', dir, '--emulator'], { env: t.env });
     expect(local.code).toBe(1);
     expect(local.stderr).toContain('the plan was made for a different target (the services then, the emulator now)');
-    expect(local.stderr).toContain(`hint: apply it against the target it was made for (the same --emulator, --env, URLs and keys), or make a new plan for this one with \`docket plan -C ${dir} --emulator --out PLAN.json\``);
+    expect(local.stderr).toContain(`hint: apply it against the target it was made for (the same --emulator, --env, URLs and keys), or make a new plan for this one with \`docket plan -C ${dir} --emulator --out ${join(dir, 'p.json')}\``);
     expect(existsSync(join(dir, '.docket'))).toBe(false);
     // Where it was made for, it applies.
     expect((await runCli(['apply', join(dir, 'p.json'), '-C', dir], { env: t.env })).code).toBe(0);

@@ -32,6 +32,7 @@ import { annotatingProblems, annotationsOption, printAnnotations, type Annotatio
 import { applyLockRoot, holdingApplyLock, lockTimeoutOption } from '../apply-lock.js';
 import { forcedPastGuard, forcedWarnings } from '../../engine/guard.js';
 import { reapplyCommand, replanCommand, savedPlanCommand, shapedCommand, type PlanShape } from '../command-line.js';
+import { shellPath } from '../../util/shell-word.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
 import { EMULATOR_STATE_LABEL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
@@ -110,7 +111,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       const env = opts.env ?? saved?.environment;
       const shape: PlanShape = { dir: opts.dir, env, emulator, prune: opts.prune, retryUncertain: opts.retryUncertain, target: opts.target, force: opts.force, adoptFiles: opts.adoptFiles };
       // A plan made for the services, applied with --emulator: stale before anything is opened or written (the emulator's state, the apply lock).
-      if (saved && !saved.target.emulator && opts.emulator) throw new StalePlanError([`${OTHER_TARGET} (${targetDifference(saved.target, { emulator: true })})`], { again: replanCommand(saved, opts.dir, planFile), hint: otherTargetHint(saved, shape) });
+      if (saved && !saved.target.emulator && opts.emulator) throw new StalePlanError([`${OTHER_TARGET} (${targetDifference(saved.target, { emulator: true })})`], { again: replanCommand(saved, opts.dir, planFile), hint: otherTargetHint(saved, shape, planFile) });
       const interrupts = interruptsOf(io);
       const root = resolve(io.cwd, opts.dir);
       await holdingApplyLock(io, { root: applyLockRoot(root), checkout: root, timeoutMs: opts.lockTimeout }, () => staleIfEnvironmentGone(saved, opts.dir, planFile, async () => {
@@ -512,7 +513,7 @@ async function checked(plan: Plan, s: Session, shape: PlanShape, approved = fals
     target: () => s.connection.target,
     landing: s.landing(),
   });
-  const hint = targetDifference(plan.target, s.connection.target) !== undefined ? otherTargetHint(plan, shape) : undefined;
+  const hint = targetDifference(plan.target, s.connection.target) !== undefined ? otherTargetHint(plan, shape, savedFile) : undefined;
   // A saved plan is made again as it was made; the one a person approved, by this apply again.
   const again = approved ? shapedCommand('apply', shape) : replanCommand(plan, shape.dir, savedFile);
   if (stale.length > 0) throw new StalePlanError(stale, { approved, again, ...(hint ? { hint } : {}) });
@@ -520,8 +521,9 @@ async function checked(plan: Plan, s: Session, shape: PlanShape, approved = fals
 }
 
 /** What to do with a saved plan made for another target than this apply's. */
-function otherTargetHint(plan: Plan, shape: PlanShape): string {
-  return `apply it against the target it was made for (the same --emulator, --env, URLs and keys), or make a new plan for this one with \`${shapedCommand('plan', { ...shape, target: plan.targets ?? [] })} --out PLAN.json\``;
+function otherTargetHint(plan: Plan, shape: PlanShape, savedFile: string | undefined): string {
+  // Named as the saved plan is, as every other stale-plan hint names it (probe LA-2).
+  return `apply it against the target it was made for (the same --emulator, --env, URLs and keys), or make a new plan for this one with \`${shapedCommand('plan', { ...shape, target: plan.targets ?? [] })} --out ${shellPath(savedFile ?? 'PLAN.json')}\``;
 }
 
 async function confirm(io: Io, planJson: Iterable<string> | undefined, savedPlan: string): Promise<void> {
