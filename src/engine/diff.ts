@@ -696,7 +696,9 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
     if (refused) {
       const at = (refused.at !== undefined ? problemSourceOf(d.fieldSources, refused.at) : undefined) ?? problemSourceOf(d.fieldSources, field) ?? d.source;
       const hint = refused.hint ? { hint: refused.hint } : {};
-      if (!state.readOnly) {
+      // Nor when the kind changes no existing object (a member, only invited): its change would be
+      // refused as one the kind cannot make, which says less than this (probe LB-1).
+      if (!state.readOnly || !changesExisting(kind)) {
         diagnostics.error('unsupported-change', refused.message, { ...at, ...hint });
         continue;
       }
@@ -885,4 +887,9 @@ function namesakesNote(kind: KindName, unmatched: readonly LiveResource[], decla
   const pinned = namesakes.every((l) => declared.get(l.key)?.pinId !== undefined);
   const which = namesakes.length === 1 ? `${quoteValue(namesakes[0]!.name)} is another ${kind} than the one` : `${namesakes.map((l) => quoteValue(l.name)).join(', ')} are other ${kind}s than those`;
   return `; ${which} the files declare by that name${pinned ? `, which ${namesakes.length === 1 ? 'its file pins' : 'their files pin'} by \`id:\`` : ''}`;
+}
+
+/** Whether a kind can change an object that exists (update, rename, publish), not only make one. */
+function changesExisting(kind: KindMeta): boolean {
+  return kind.actions === undefined || kind.actions.some((a) => a !== 'create' && a !== 'invite');
 }

@@ -83,6 +83,16 @@ describe('diff: no phantom diffs', () => {
     expect(undeclared).toEqual([]);
   });
 
+  it("refuses a member pinned to another user's id in drift and pull too, at its `id:`: a member only ever invited has no change to hold (probe LB-1)", () => {
+    const ghost = { ...desiredMember('ghost@acme.example'), pinId: 'u-1', fieldSources: { id: { file: 'members.yaml', line: 3, col: 5 } } };
+    for (const readOnly of [false, true]) {
+      const result = diff({ kinds: KIND_META, desired: [ghost], live: [liveMember('u-1', 'qa@acme.example')], prune: {}, ...(readOnly ? { readOnly } : {}) });
+      expect(result.diagnostics.items.map((d) => [d.severity, d.code, d.line, d.message]), String(readOnly)).toEqual([
+        ['error', 'unsupported-change', 3, 'member "ghost@acme.example" is pinned to the id of the user "qa@acme.example"; a member\'s e-mail cannot be changed'],
+      ]);
+    }
+  });
+
   it('does not show a member as new when only the e-mail case differs', () => {
     // Desired e-mails are lowercased by the kind; live ones by fetch.
     const { changes } = run([desiredMember('Alice@ACME.example')], [liveMember('u-1', 'alice@acme.example')]);
