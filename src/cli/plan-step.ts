@@ -1,4 +1,5 @@
 /** The plan step of plan, apply, drift and pull: the engine's planProject with this session's services and settings, and its flags' help. */
+import { plural } from '../render/facts.js';
 import { kindsToRead, planProject } from '../engine/project.js';
 import { warningText } from '../engine/plan.js';
 import { KINDS, kindNamed, type AnyKind } from '../kinds/index.js';
@@ -77,7 +78,7 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
         warnings: w.warnings,
       },
     });
-    s.logger.debug(`read ${result.live.length} live objects in ${Math.round(performance.now() - started)} ms`);
+    s.logger.debug(`read ${plural(result.live.length, 'live object')} in ${Math.round(performance.now() - started)} ms`);
     if (!result.plan) {
       const targetErrors = result.diagnostics.every((d) => d.code === 'unknown-target');
       // drift and pull make a plan too, but the user asked for no plan (probe KT-4).

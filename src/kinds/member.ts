@@ -243,7 +243,8 @@ export function namingOnlyNamed(resources: readonly DesiredResource[], onlyNamed
       const path = problemSourceOf(d.fieldSources, ref.field)?.path;
       out.push({
         at: { ...(ref.source ?? d.source), ...(path ? { path } : {}) },
-        message: `${d.kind} ${quoteValue(d.name)}: \`${ref.field}\` names ${quoteValue(ref.key)}, a user docket sees only because the app names them as a reviewer now (the review service has no users list), so a later plan could not find them`,
+        // The organization is one: `organization "organization"` named it twice (probe LB-3).
+        message: `${d.name === d.kind ? d.kind : `${d.kind} ${quoteValue(d.name)}`}: \`${ref.field}\` names ${quoteValue(ref.key)}, a user docket sees only because the app names them as a reviewer now (the review service has no users list), so a later plan could not find them`,
         hint: `give their Member document \`id: ${id}\` (declare one in members.yaml with \`kind: Member\` and \`email: ${ref.key}\` if there is none)`,
       });
     }
