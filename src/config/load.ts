@@ -672,7 +672,9 @@ function lackingElsewhere(ctx: CheckContext): Set<string> {
   let lacking = lackingByRun.get(others);
   if (!lacking) {
     lacking = new Set<string>();
-    for (const name of Object.keys(ctx.vars ?? {})) if (others.some((o) => !Object.hasOwn(o.vars, name))) lacking.add(name);
+    // A variable whose value is broken is said where it is defined, once: the other environments
+    // leave it out of theirs, and its every use read as undefined there (probe LC-1).
+    for (const name of Object.keys(ctx.vars ?? {})) if (!ctx.brokenVars?.has(name) && others.some((o) => !Object.hasOwn(o.vars, name))) lacking.add(name);
     lackingByRun.set(others, lacking);
   }
   return lacking;

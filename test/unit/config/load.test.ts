@@ -654,6 +654,12 @@ describe('loadConfig: interpolation', () => {
       const typed = await load({ 'docket.yaml': lines('version: 1', 'vars:', `  lead: ${value}`), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: ACCEPT', '    reviewer: ${var.lead}') });
       expect(typed.diagnostics.map(brief).filter((d) => !d.startsWith('docket.yaml:')), value).toEqual([]);
       expect(typed.diagnostics.length, value).toBeGreaterThan(0);
+      // With an environment selected too: not "not defined in" the others, which leave it out of theirs (probe LC-1).
+      const selected = await load(
+        { 'docket.yaml': lines('version: 1', 'vars:', `  lead: ${value}`, 'environments:', '  dev: {}', '  prod: {}'), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: ACCEPT', '    reviewer: ${var.lead}') },
+        { env: 'dev' },
+      );
+      expect(selected.diagnostics.map(brief).filter((d) => !d.startsWith('docket.yaml:')), value).toEqual([]);
     }
     // A control character, written or from the environment: at the variable, not at its uses in
     // a resource or in docket.yaml; at the character where it is written, at the placeholder otherwise.
