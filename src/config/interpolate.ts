@@ -50,6 +50,8 @@ export interface InterpolationProblem {
   hint?: string;
   /** For an undefined `var.X`: X. */
   variable?: string;
+  /** For an invalid placeholder: its text as written (`${var.}`), so it is said where it stands. */
+  placeholder?: string;
 }
 
 export interface InterpolatedString {
@@ -158,8 +160,10 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
     if (end < 0) {
       problems.push({
         code: 'invalid-placeholder',
-        message: `unterminated placeholder \`${s.slice(i, i + 40)}\``,
+        // Up to its line's end: a line break quoted would break the message's line (probe LC-2).
+        message: `unterminated placeholder \`${s.slice(i, i + 40).split(/\r?\n/)[0]}\``,
         hint: 'close it with `}`, or write `$${` for a literal `${`',
+        placeholder: s.slice(i, i + 40).split(/\r?\n/)[0]!,
       });
       out += s.slice(i);
       unresolved = true;
@@ -178,6 +182,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
         code: 'invalid-placeholder',
         message: `invalid placeholder \`${s.slice(i - raw.length, shownEnd + 1)}\`: write \`\${var.NAME}\` or \`\${env.NAME}\``,
         hint: 'write `$${` for a literal `${`',
+        placeholder: raw.split(/\r?\n/)[0]!,
       });
       keep(raw);
       continue;
@@ -309,16 +314,19 @@ export function placeOf(problem: TreeProblem, positions: Pick<DocPositions, 'at'
  * the lines its value spans (a `|` block of many), not the value's start (probe KF-3). `written`: the
  * value as the file writes it. The value's start when it is not found there.
  */
-export function placeholderPlace<P extends SourcePos>(pos: P, written: string | undefined, variable: string | undefined, lineOf: (line: number) => string | undefined): P {
-  if (variable === undefined || written === undefined) return pos;
-  const needle = `var.${variable}`;
-  const last = pos.line + written.split('\n').length;
+export function placeholderPlace<P extends SourcePos>(pos: P, written: string | undefined, variable: string | undefined, lineOf: (line: number) => string | undefined, placeholder?: string): P {
+  if ((variable === undefined && placeholder === undefined) || written === undefined) return pos;
+  // An invalid placeholder by its own text (probe LC-2); an undefined variable by its name, then back to its `${`.
+  // (Up to its first white space: a quoted value folds its line breaks into spaces.)
+  const needle = placeholder?.split(/\s/)[0] ?? `var.${variable}`;
+  // A folded block (`>`) joins its lines with spaces: a line of the file per line or space of the text, at most (probe LC-3).
+  const last = pos.line + written.split(/[\n ]/).length;
   for (let line = pos.line; line <= last; line++) {
     const text = lineOf(line);
     if (text === undefined) break;
     const at = text.indexOf(needle, line === pos.line ? Math.max(0, pos.col - 1) : 0);
     if (at < 0) continue;
-    const opening = text.lastIndexOf('${', at);
+    const opening = placeholder === undefined ? text.lastIndexOf('${', at) : at;
     return { ...pos, line, col: (opening >= 0 ? opening : at) + 1 };
   }
   return pos;

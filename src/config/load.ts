@@ -601,7 +601,10 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   const lineOf = linesIn(ctx.text);
   for (const problem of [...interpolated.problems, ...(keys.length > 0 ? keysHeld(interpolated.value, keys, ctx.text) : [])]) {
     const { message, hint } = undefinedElsewhereWords(problem, ctx.definedIn);
-    const at = problem.code === 'undefined-variable' ? placeholderPlace(placeOf(problem, doc.positions), stringAt(value, problem.pointer), problem.variable, lineOf) : placeOf(problem, doc.positions);
+    const at =
+      problem.code === 'undefined-variable' || problem.placeholder !== undefined
+        ? placeholderPlace(placeOf(problem, doc.positions), stringAt(value, problem.pointer), problem.code === 'undefined-variable' ? problem.variable : undefined, lineOf, problem.placeholder)
+        : placeOf(problem, doc.positions);
     diagnostics.push({ severity: 'error', code: problem.code, message, ...at, ...(hint ? { hint } : {}) });
   }
 

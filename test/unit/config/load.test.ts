@@ -590,10 +590,24 @@ describe('loadConfig: interpolation', () => {
     });
     expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
       ['p.yaml:5:15 undefined-variable', 'undefined variable `var.legal_led`, did you mean `var.legal_lead`?'],
-      ['p.yaml:6:16 invalid-placeholder', 'invalid placeholder `${foo}`: write `${var.NAME}` or `${env.NAME}`'],
       ['p.yaml:6:16 undefined-variable', 'undefined variable `env.NOPE`'],
+      ['p.yaml:6:32 invalid-placeholder', 'invalid placeholder `${foo}`: write `${var.NAME}` or `${env.NAME}`'],
     ]);
     expect(r.diagnostics[0]!.path).toBe('rules[0].reviewer');
+  });
+
+  it('reports an invalid placeholder where it stands, on one line, and an undefined one in a folded block at its own line (probes LC-2, LC-3)', async () => {
+    const r = await load({
+      'docket.yaml': project,
+      'p.yaml': lines('kind: Playbook', 'name: P', 'description: abc ${var.} def', 'rules:', '  - name: Term', '    actions: |', '      one', '      two', '      three ${env.1X}', '    questions: >', '      one', '      two ${var.n1}', '', '      three ${var.n2}', '    internal_notes: "x ${bad', '      y"'),
+    });
+    expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
+      ['p.yaml:3:18 invalid-placeholder', 'invalid placeholder `${var.}`: write `${var.NAME}` or `${env.NAME}`'],
+      ['p.yaml:9:13 invalid-placeholder', 'invalid placeholder `${env.1X}`: write `${var.NAME}` or `${env.NAME}`'],
+      ['p.yaml:12:11 undefined-variable', 'undefined variable `var.n1`'],
+      ['p.yaml:14:13 undefined-variable', 'undefined variable `var.n2`'],
+      ['p.yaml:15:24 invalid-placeholder', 'unterminated placeholder `${bad y`'],
+    ]);
   });
 
   it('with an environment selected, reports a variable the other environments do not define, naming them, once per place', async () => {
