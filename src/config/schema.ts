@@ -213,7 +213,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
         // From `propertyNames`: the key itself is wrong.
         return make(
           'invalid-value',
-          `${e.propertyName === '' ? NAMELESS_KEY : `invalid name ${showName(e.propertyName)}`} in ${where}: use letters, digits, \`_\` and \`-\`, starting with a letter or \`_\``,
+          `${e.propertyName === '' ? NAMELESS_KEY : `invalid name ${showName(e.propertyName)}`} in ${where}: use ASCII letters, digits, \`_\` and \`-\`, starting with a letter or \`_\``,
           joinPointer(pointer, e.propertyName),
           undefined,
           false,

@@ -389,8 +389,8 @@ describe('loadConfig: schema errors', () => {
     // Where any name goes, it names no variable or environment `null` (probe GA).
     const project = await load({ 'docket.yaml': lines('version: 1', 'vars:', '  : from-nameless-key', '  ok: 1', 'environments:', '  ~: {}') });
     expect(project.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual([
-      'docket.yaml:3:3 invalid-value a key with no name (nothing, or `""`, before its `:`) in `vars`: use letters, digits, `_` and `-`, starting with a letter or `_`',
-      'docket.yaml:6:3 invalid-value invalid name `~` in `environments`: use letters, digits, `_` and `-`, starting with a letter or `_`',
+      'docket.yaml:3:3 invalid-value a key with no name (nothing, or `""`, before its `:`) in `vars`: use ASCII letters, digits, `_` and `-`, starting with a letter or `_`',
+      'docket.yaml:6:3 invalid-value invalid name `~` in `environments`: use ASCII letters, digits, `_` and `-`, starting with a letter or `_`',
     ]);
   });
 

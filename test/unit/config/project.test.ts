@@ -231,11 +231,11 @@ describe('vars in docket.yaml', () => {
       ['docket.yaml:4:9 invalid-placeholder', '`${var.region}` cannot be used in `vars`', 'vars cannot reference other vars; write the value, or use `${env.NAME}`'],
       [
         'docket.yaml:5:3 invalid-value',
-        'invalid name `bad name` in `vars`: use letters, digits, `_` and `-`, starting with a letter or `_`',
+        'invalid name `bad name` in `vars`: use ASCII letters, digits, `_` and `-`, starting with a letter or `_`',
         undefined,
       ],
       // A control character in the name is shown escaped, not left out (`ab` would name another).
-      ['docket.yaml:6:3 invalid-value', 'invalid name "a\\u0007b" in `vars`: use letters, digits, `_` and `-`, starting with a letter or `_`', undefined],
+      ['docket.yaml:6:3 invalid-value', 'invalid name "a\\u0007b" in `vars`: use ASCII letters, digits, `_` and `-`, starting with a letter or `_`', undefined],
     ]);
   });
 
