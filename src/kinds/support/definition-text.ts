@@ -2,6 +2,7 @@
 import { yaml } from '../../util/lazy-yaml.js';
 import { MODELINE_START } from '../../config/schema-names.js';
 import { withoutDates } from './definition-model.js';
+import { escapeInvisible, holdsInvisible } from '../../util/invisible.js';
 
 /**
  * A definition as YAML text. A string is already text (a definition file is published as written)
@@ -24,10 +25,12 @@ export function definitionText(value: unknown): string {
   // plain `=` is YAML 1.1's value key, which PyYAML cannot construct.
   visit(doc, {
     Scalar(_, node) {
-      if (typeof node.value === 'string' && (OCTAL_1_2.test(node.value) || node.value === '<<' || node.value === '=')) node.type = 'QUOTE_DOUBLE';
+      // A tab, raw in plain text, is refused by YAML 1.1 readers (PyYAML), and what prints as nothing
+      // goes as its escape (the export copies this text into a file a reviewer reads): both in double quotes (probe KZ-6).
+      if (typeof node.value === 'string' && (OCTAL_1_2.test(node.value) || node.value === '<<' || node.value === '=' || node.value.includes('\t') || holdsInvisible(node.value))) node.type = 'QUOTE_DOUBLE';
     },
   });
-  return doc.toString({ lineWidth: 0 }); // no folding: long labels stay on one line, diffs stay readable
+  return escapeInvisible(doc.toString({ lineWidth: 0 })); // no folding: long labels stay on one line, diffs stay readable
 }
 
 /** YAML 1.2's octal integers (`0o17`), signed too (which some 1.2 readers also take as numbers). */

@@ -130,6 +130,13 @@ describe('definitionText', () => {
     expect(text).toContain('plain: 0o8\n');
   });
 
+  it('writes a tab and what prints as nothing in double quotes, as escapes, which every reader takes (probe KZ-6)', () => {
+    const value = { title: 'T', fields: { f: { label: 'tab\there', heading: 'Heading\u200bzw' } } };
+    const text = definitionText(value);
+    expect(text).toBe('title: T\nfields:\n  f:\n    label: "tab\\there"\n    heading: "Heading\\u200bzw"\n');
+    for (const version of ['1.1', '1.2'] as const) expect(parse(text, { version })).toEqual(value);
+  });
+
   it('quotes `=`, YAML 1.1\'s value key, which PyYAML cannot read plain', () => {
     expect(definitionText({ title: 'T', fields: { op: { label: '=' } } })).toBe('title: T\nfields:\n  op:\n    label: "="\n');
   });
