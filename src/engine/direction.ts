@@ -58,15 +58,6 @@ export interface ClassifyResult {
   changes: Change[];
   /** Live-side drift held back by `drift: adopt` or `drift: ignore`. */
   held: Change[];
-  /** Sync records of creates that name the live object another declared object holds and is recorded as: not read (sharedRecord). */
-  sharedRecords?: SharedRecord[];
-}
-
-/** A create's sync record (`key`) naming live object `id`, which the declared `holder` holds by its name and records too. */
-export interface SharedRecord {
-  key: string;
-  holder: string;
-  id: string;
 }
 
 /**
@@ -333,23 +324,6 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     };
     return (carried.keys.has(kindKey) || carried.pins.has(liveId)) && carried.live.has(liveId);
   };
-  let liveAnyById: Map<string, LiveResource> | undefined;
-  const sharedRecords: SharedRecord[] = [];
-  /**
-   * Whether the record under `kindKey` names a live object another declared object of its kind
-   * holds by its own name, whose own record names it too: two records of one object (a lock edited
-   * by hand, or merged wrongly). Read as this object's, the create was said removed live and the
-   * object renamed in the app deleted, with no rename hint (probe KY-1); it is not read.
-   */
-  const recordOfAnother = (kindKey: string, liveId: string): boolean => {
-    liveAnyById ??= new Map(input.live.map((l) => [l.id, l]));
-    const l = liveAnyById.get(liveId);
-    if (!l) return false;
-    const holder = refKey(l.kind, l.key);
-    if (holder === kindKey || !kindKey.startsWith(`${l.kind}:`) || !declared(holder) || input.sync.idOf(holder) !== liveId) return false;
-    sharedRecords.push({ key: kindKey, holder, id: liveId });
-    return true;
-  };
   let liveChildren: Map<string, LiveResource> | undefined;
   /**
    * Whether the child last synced under a key is live under that key still, in another parent:
@@ -405,10 +379,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       // Last synced here, and that object still live but taken over by another declared object
       // (a `renamed_from` naming this name, a pinned id): the files make a new one here.
       const [recordedAt, recorded] = input.unlisted?.has(c.kind) ? [] : createRecord(c, own);
-      c.direction =
-        !recorded || takenOver(recordedAt!, recorded.id) || (c.parent !== undefined && (takenOver(refKey(c.parent.kind, c.parent.key), recorded.id) || livesElsewhere(recorded.id, c.key, c.parent.liveId))) || recordOfAnother(recordedAt!, recorded.id)
-          ? 'only-in-files'
-          : 'removed-live';
+      c.direction = !recorded || takenOver(recordedAt!, recorded.id) || (c.parent !== undefined && (takenOver(refKey(c.parent.kind, c.parent.key), recorded.id) || livesElsewhere(recorded.id, c.key, c.parent.liveId))) ? 'only-in-files' : 'removed-live';
     } else if (c.action === 'delete' || c.action === 'archive') {
       const key = refKey(c.kind, c.key);
       // Its own record: one under its name of another live id is another object's (this one was made in the app since).
@@ -487,7 +458,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     const rest = c.fields.filter((f) => !liveSide(f.direction));
     if (rest.length > 0) kept.push({ ...c, fields: rest, refs: c.refs.filter((r) => rest.some((f) => f.field === r.field)), direction: objectDirection(rest) });
   }
-  return { changes: dropDanglingDependencies(kept.map((c) => checkedAsWritten(c, desired, liveById))), held, ...(sharedRecords.length > 0 ? { sharedRecords } : {}) };
+  return { changes: dropDanglingDependencies(kept.map((c) => checkedAsWritten(c, desired, liveById))), held };
 }
 
 /**

@@ -10,7 +10,7 @@ import { digestWithList, digestWithListInSlices } from './canonical.js';
 import { problemSourceOf } from '../kinds/support/positions.js';
 import { diff, type DiffResult, type KindMeta } from './diff.js';
 import { childrenLookup } from './children.js';
-import { childrenEditedLive, classifyChanges, editedLiveSince, type SharedRecord } from './direction.js';
+import { childrenEditedLive, classifyChanges, editedLiveSince } from './direction.js';
 import { planHints } from './hints.js';
 import { EMPTY_SYNC, withRenamedParents, type SyncState } from './sync.js';
 import { orderChanges } from './order.js';
@@ -91,7 +91,6 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     const changedLive = new Set(classified.changes.flatMap((c) => c.fields.filter((f) => f.direction === 'live').map((f) => `${c.kind}:${c.key}|${f.field}`)));
     for (const w of readOnlyWarnings) if (!changedLive.has(`${w.of}|${w.field}`)) diagnostics.add(w.diagnostic);
   }
-  for (const shared of classified.sharedRecords ?? []) warnSharedRecord(shared, input.desired, diagnostics);
   checkActions(classified.changes, input.kinds, diagnostics);
   checkSends(classified.changes, input, input.adoptFiles ? new Set(result.adoptable.map((a) => a.liveId.toLowerCase())) : new Set(), diagnostics);
   const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics, { ...(input.readOnly ? { readOnly: true } : {}), ...(input.sends ? { sends: input.sends, unsent: unsentReferences } : {}) });
@@ -145,18 +144,6 @@ function refAt(d: DesiredResource, ref: Ref): SourcePos & { path: string } {
 export function warningText(d: Diagnostic): string {
   const at = d.file ? ` (${d.file}${d.line ? `:${d.line}` : ''})` : '';
   return `${d.message}${at}${d.hint ? `: ${d.hint}` : ''}`;
-}
-
-/** Two sync records naming one live object (a lock edited by hand or merged wrongly): the create's is not read, and that is said. */
-function warnSharedRecord(shared: SharedRecord, desired: readonly DesiredResource[], diagnostics: Diagnostics): void {
-  const [kind, key] = [shared.key.slice(0, shared.key.indexOf(':')), shared.key.slice(shared.key.indexOf(':') + 1)];
-  const holder = shared.holder.slice(shared.holder.indexOf(':') + 1);
-  const d = desired.find((x) => refKey(x.kind, x.key) === shared.key);
-  diagnostics.warning(
-    'sync-record-shared',
-    `the sync record of ${kind} ${quoteValue(key)} names live id ${quoteValue(shared.id)}, which is the live ${kind} ${quoteValue(holder)}, whose own record names it too: one of them is not its object's (a lock edited by hand or merged wrongly), so ${quoteValue(key)} is read as new in the files, not as removed live`,
-    { ...(d ? d.source : {}), hint: `if it was renamed in the app, add its live name to its \`renamed_from\`; the next apply records it anew` },
-  );
 }
 
 /**
