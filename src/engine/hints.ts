@@ -31,7 +31,7 @@ export interface HintInput {
    * What docket last saw in sync: a live object not read in detail (a custom term no file declares
    * holds only its name) is compared by the digests its record keeps.
    */
-  sync?: Pick<SyncState, 'byId'>;
+  sync?: Pick<SyncState, 'byId' | 'idOf'>;
 }
 
 /** Above this many live candidates in one scope, close names are not looked for (content still is). */
@@ -43,8 +43,16 @@ export function planHints(input: HintInput): string[] {
 
 function renameHints({ kinds, desired, live, changes, ids, sync }: HintInput): string[] {
   const out: string[] = [];
-  // Not what was removed live since the last sync: docket knows it, so creating it again is no rename.
-  const created = new Set(changes.filter((c) => CREATE_ACTIONS.includes(c.action) && c.direction !== 'removed-live').map((c) => refKey(c.kind, c.key)));
+  // Not what was removed live since the last sync: docket knows it, so creating it again is no
+  // rename. Unless the object its record names is live still, under a name another document
+  // declares (a record edited by hand onto another's id, probe KY-1): then a look-alike no file
+  // declares may be the object itself, renamed in the app.
+  let liveIds: Set<string> | undefined;
+  const recordedLive = (c: Change): boolean => {
+    const id = sync?.idOf(refKey(c.kind, c.key));
+    return id !== undefined && (liveIds ??= new Set(live.map((l) => l.id))).has(id);
+  };
+  const created = new Set(changes.filter((c) => CREATE_ACTIONS.includes(c.action) && (c.direction !== 'removed-live' || recordedLive(c))).map((c) => refKey(c.kind, c.key)));
   // Nothing created, nothing that could be a rename: the indexes below cover every declared and live object.
   if (created.size === 0) return out;
   const childKindOf = new Map(kinds.filter((k) => k.parentKind).map((k) => [k.parentKind!, k.name]));

@@ -118,6 +118,16 @@ describe('plan hints', () => {
     expect(warnings([desiredPlaybook('PB 2')], [livePlaybook('pb-1', 'PB 1')])).toHaveLength(1);
   });
 
+  it("says it of an object removed live whose record names another declared object's live id: a look-alike no file declares may be it, renamed in the app (probe KY-1)", () => {
+    const rec = (name: string, id: string) => formatSyncRecord({ id, fields: { name: fieldHash(name) } });
+    // The record of L1 edited by hand onto L2's id; L1 renamed in the app since.
+    const sync = syncState([{ 'playbook:NDA': rec('NDA', 'pb-1'), 'rule:NDA/L1': rec('L1', 'r-2'), 'rule:NDA/L2': rec('L2', 'r-2') }]);
+    const desired = [desiredPlaybook('NDA'), desiredRule('NDA', 'L1', { actions: 'ACCEPT one' }), desiredRule('NDA', 'L2', { actions: 'ACCEPT two' })];
+    const live = [livePlaybook('pb-1', 'NDA'), liveRule('r-1', NDA, 'L1 live', { actions: 'ACCEPT one' }), liveRule('r-2', NDA, 'L2', { actions: 'ACCEPT two' })];
+    const { plan } = buildPlan({ kinds: KIND_META, desired, live, prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', sync });
+    expect(plan!.warnings).toEqual([expect.stringContaining('rule "L1" (playbooks/nda.yaml:10) looks like a rename of the live rule "L1 live" (the same content)')]);
+  });
+
   it('says nothing when the new object is unlike every live one, or was renamed with renamed_from', () => {
     expect(warnings([desiredPlaybook('Vendor MSA', { description: 'Suppliers' })], [livePlaybook('pb-1', 'NDA', 'Counterparties')])).toEqual([]);
     expect(warnings([desiredPlaybook('Mutual NDA', { renamedFrom: ['NDA'] })], [livePlaybook('pb-1', 'NDA')])).toEqual([]);
