@@ -9,7 +9,10 @@ import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Session } from './session.js';
 import { hostname } from 'node:os';
-import { serviceTarget, strandedLegacyEnvironments, type LockFile } from '../config/lock.js';
+import { canonicalUrl, EMULATOR_TARGET, serviceTarget, strandedLegacyEnvironments, type LockFile } from '../config/lock.js';
+import { DEFAULT_REVIEW_URL } from './connect.js';
+import { EMULATOR_SYNC_FILE, workLabel } from '../config/work-dir.js';
+import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { escapePointer } from '../config/yaml-positions.js';
 import path from 'node:path';
 import { shapedCommand } from './command-line.js';
@@ -117,11 +120,9 @@ function syncedButUnread(s: Session): string | undefined {
   // Every kind read (the rule for a configuration that declares them all): no record to look through.
   if (unread.length === 0) return undefined;
   // The records of the services this run talks to, and of the review service it is configured for
-  // but does not talk to (every file of its kinds deleted): its section in docket.lock.json.
+  // but does not talk to (every file of its kinds deleted): its section of the sync records.
   const records = s.sync().byKey;
-  const review = s.workspace.config.project.review;
-  const synced = s.workspace.lockDoc.synced ?? {};
-  const reviewSection = !s.connection.target.emulator && review.url && review.organization_id ? Object.keys(synced[serviceTarget(review.url, review.organization_id)] ?? {}) : [];
+  const reviewSection = new Set(reviewSections(s).flatMap((section) => Object.keys(section)));
   const counts = new Map<AnyKind, number>();
   const byName = new Map<string, AnyKind>(unread.map((k) => [k.name, k]));
   const count = (key: string): void => {
@@ -134,7 +135,26 @@ function syncedButUnread(s: Session): string | undefined {
   const listed = [...counts].map(([kind, n]) => `${n} ${kind.noun[n === 1 ? 0 : 1]}`).join(', ');
   const prunable = [...counts.keys()].filter((k) => k.pruneKey !== undefined).map((k) => k.noun[1]);
   const none = [...counts.keys()].map((k) => `${/^[aeiou]/.test(k.noun[0]) ? 'an' : 'a'} ${k.noun[0]}`).join(' or ');
-  return `docket.lock.json records ${listed} docket synced, and no file declares ${none} any more: this plan read none of them, and leaves them live as they are${prunable.length > 0 ? ` (\`--prune\` reads the ${prunable.join(' and ')} and archives them)` : ''}`;
+  // `--emulator` keeps its records beside its state.
+  const recordedIn = s.connection.target.emulator ? workLabel(EMULATOR_SYNC_FILE) : 'docket.lock.json';
+  return `${recordedIn} records ${listed} docket synced, and no file declares ${none} any more: this plan read none of them, and leaves them live as they are${prunable.length > 0 ? ` (\`--prune\` reads the ${prunable.join(' and ')} and archives them)` : ''}`;
+}
+
+/**
+ * The sync records of the review service this configuration is for, whether or not this run talks
+ * to it: the emulator's organization, or the URL's with the organization configured; with none
+ * configured (the key's own organization), every organization's at that URL (probe LE-1).
+ */
+function reviewSections(s: Session): Readonly<Record<string, string>>[] {
+  const review = s.workspace.config.project.review;
+  const synced = s.syncDoc.synced ?? {};
+  if (s.connection.target.emulator) return [synced[`${EMULATOR_TARGET} ${review.organization_id ?? DEFAULT_ORGANIZATION_ID}`] ?? {}];
+  const url = review.url ?? DEFAULT_REVIEW_URL;
+  if (review.organization_id) return [synced[serviceTarget(url, review.organization_id)] ?? {}];
+  const prefix = `${canonicalUrl(url)} `;
+  return Object.entries(synced)
+    .filter(([target]) => target.startsWith(prefix))
+    .map(([, records]) => records);
 }
 
 /** The lock as a plan beside a running apply reads it: the uploads and publishes it marked since it started are under way, not an interrupted run's. */

@@ -43,6 +43,8 @@ export interface Session {
   landingNow(changes: ReadonlyMap<string, LandingChange>): void;
   /** The file recordSync writes (docket.lock.json, or the emulator's sync file). */
   syncFile: string;
+  /** The records of every target syncFile holds, as read: those of services this run does not talk to too. */
+  syncDoc: LockDocument;
   /** Records sync changes in docket.lock.json, each field under the service it lives on. */
   /** Returns what is worth telling of the write (a merge conflict of the lock it resolved). */
   recordSync(updates: SyncUpdates): Promise<string | undefined>;
@@ -253,7 +255,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       const wrote = together ? undefined : await writeSync(syncLocation, changesIn);
       return [told, wrote].filter((said) => said !== undefined).join('\n') || undefined;
     };
-    result = await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, landing, landingNow, syncFile: syncLocation.path, recordSync, settle });
+    result = await fn({ workspace, connection, logger, progress, concurrency, prune, lock, lockTarget, sync, landing, landingNow, syncFile: syncLocation.path, syncDoc, recordSync, settle });
   } catch (error) {
     progress.stop();
     // The command's own failure is the one to report: closing (the emulator's last save) may fail too.

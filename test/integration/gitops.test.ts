@@ -155,6 +155,14 @@ describe('every file of a kind deleted', () => {
     // With a playbook declared again, the others are named as undeclared, as before.
     await writeFiles(dir, { 'playbooks/nda.yaml': NDA });
     expect((await cli('plan', '-C', dir)).stdout).not.toContain('docket.lock.json records');
+     // With no organization configured (the key's own), and with --emulator, the same (probe LE-1).
+    await rm(join(dir, 'playbooks'), { recursive: true });
+    const noOrganization = await runCli(['plan', '-C', dir], { env: { ...t.env, DOCKET_ORGANIZATION_ID: '' } });
+    expect(noOrganization.stdout).toContain('Warning: docket.lock.json records 2 playbooks docket synced');
+    const local = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    expect((await runCli(['apply', '-C', local, '--emulator', '--auto-approve'], { env: {} })).code).toBe(0);
+    await rm(join(local, 'playbooks'), { recursive: true });
+    expect((await runCli(['plan', '-C', local, '--emulator'], { env: {} })).stdout).toContain('Warning: .docket/emulator-sync.json records 1 playbook docket synced');
   });
 });
 
