@@ -47,6 +47,18 @@ export function parseTarget(text: string, kinds: readonly AnyKind[]): TargetSpec
   return { kind: kind.name, key: kind.keyOf ? kind.keyOf(key) : composed(key), text };
 }
 
+/** Whether a target names a child (a rule) of a parent no file declares: read only by reading every parent's children. */
+export function targetsUndeclaredChild(texts: readonly string[], desired: readonly DesiredResource[], kinds: readonly AnyKind[]): boolean {
+  let declared: Set<string> | undefined;
+  return texts.some((text) => {
+    const t = parseTarget(text, kinds);
+    const parentKind = 'error' in t ? undefined : kinds.find((k) => k.name === t.kind)?.parentKind;
+    if (parentKind === undefined || 'error' in t) return false;
+    declared ??= new Set(desired.map((d) => refKey(d.kind, d.key)));
+    return !prefixesOf(t.key).some((p) => declared!.has(refKey(parentKind, p)));
+  });
+}
+
 /** A plan (and the live objects no file declares) limited to some kinds and their children (`--kind`). */
 export function limitToKinds<T extends { kind: KindName }>(plan: Plan, unmatched: readonly T[], names: ReadonlySet<KindName>, kinds: readonly AnyKind[]): { plan: Plan; unmatched: T[] } {
   const parentOf = new Map(kinds.filter((k) => k.parentKind).map((k) => [k.name, k.parentKind!]));

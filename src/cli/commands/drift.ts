@@ -13,7 +13,7 @@ import { liveValueRefusals } from '../../pull/live-value-refusals.js';
 import { followsSwappedName, movedFromDeclared, movedLiveOntoDeclared } from '../../pull/moved-live.js';
 import { pullRefusesName } from '../../pull/name-refusals.js';
 import { keysOf } from '../../config/api-keys.js';
-import { childInTargets, limitToKinds, namedByTargets, parseTarget, unmatchedInTargets } from '../../engine/target.js';
+import { childInTargets, limitToKinds, namedByTargets, parseTarget, targetsUndeclaredChild, unmatchedInTargets } from '../../engine/target.js';
 import { pendingByKey } from '../pending-documents.js';
 import { refKey, type Change, type DesiredResource, type KindName, type LiveResource, type Plan } from '../../engine/types.js';
 import { addTo } from '../../util/multi-map.js';
@@ -100,7 +100,9 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
       const { plan, report } = await withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, ...servicesFor(kinds), ...(check ? { check } : {}) }, async (s) => {
         // The configuration's warnings (a lock file's merge conflict, say), as plan and validate give them.
         for (const warning of s.workspace.warnings) s.logger.info(`Warning: ${warning}`);
-        const { details, dropped } = await readWithDroppedKinds(s, { targets: opts.target, kinds });
+        // A rule of a playbook no file declares is read as pull reads it, so drift takes the targets pull takes (probe LE-2).
+        const readAll = targetsUndeclaredChild(opts.target, s.workspace.desired, KINDS);
+        const { details, dropped } = await readWithDroppedKinds(s, { targets: opts.target, kinds, ...(readAll ? { readAll } : {}) });
         const limited = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
         const quiet = new Set(KINDS.filter((k) => k.deletion === 'never' || k.internal).map((k) => k.name));
         const pendingDocuments = await pendingByKey(s.workspace.config.project.root, KINDS);

@@ -113,6 +113,26 @@ describe('docket pull (review service)', () => {
     }
   });
 
+  it('takes a --target of a rule of a live playbook no file declares in drift as in pull (probe LE-2)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/kept.yaml': 'kind: Playbook\nname: Kept\nrules:\n  - name: R\n    actions: ACCEPT\n' });
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.createPlaybook({ name: 'Made Live' });
+      await app.createRule('Made Live', { name: 'Term', actions: 'ACCEPT 2 years' });
+      const drift = await run('drift', '-C', dir, '--target', 'rule/Made Live/Term');
+      expect([drift.code, drift.stderr]).toEqual([2, '']);
+      expect(drift.stdout).toContain('+ rule "Made Live/Term"');
+      expect((await run('pull', '-C', dir, '--dry-run', '--target', 'rule/Made Live/Term')).code).toBe(0);
+      // A rule no playbook holds is still said unknown.
+      expect((await run('drift', '-C', dir, '--target', 'rule/Made Live/Nope')).stderr).toContain('unknown-target');
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('writes edits made in the app into the files, changing only their lines, and the next plan is empty', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': ORGANIZATION, 'members.yaml': MEMBERS, 'playbooks/nda.yaml': NDA, 'playbooks/more.yaml': MORE });
     await applyOk(cli, dir, '--concurrency', '1');
