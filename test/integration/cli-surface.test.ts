@@ -112,8 +112,9 @@ describe('help and completion', () => {
     // And the parent's place flags it reads (-C, --env, --emulator).
     const captureOpts = /"test capture"\) opts="([^"]*)"/.exec((await runCli(['completion', 'bash'])).stdout)?.[1]?.split(' ');
     expect(captureOpts).toEqual(expect.arrayContaining(['--emulator', '--env', '-C', '-o', '--max-rps', '--concurrency']));
-    // Never a run flag of docket test, which capture refuses.
+    // Never a run flag of docket test, which capture refuses, nor a value it refuses (probe LE-3).
     expect(captureOpts).not.toContain('--junit');
+    expect((await runCli(['completion', 'bash'])).stdout).toContain('"test capture -o"|"test capture --output") COMPREPLY=( $(compgen -W "text json" -- "$cur") )');
     expect((await runCli(['test', 'capture', '--help'])).stdout).toContain("Also takes docket test's -C DIR, --env E and --emulator");
     if (spawnSync('zsh', ['-f', '-c', 'true']).status !== 0) return;
     // zsh's completion builtins stood in for by functions that print what they were given.

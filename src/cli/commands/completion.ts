@@ -7,7 +7,7 @@ import type { Io } from '../io.js';
 import { withCommon } from '../options.js';
 import { KINDS } from '../../kinds/index.js';
 import { COMMON_WITH_VALUE } from '../main.js';
-import { PARENT_FLAGS_TAKEN } from '../subcommand-flags.js';
+import { PARENT_FLAGS_TAKEN, PARENT_VALUES_REFUSED } from '../subcommand-flags.js';
 
 interface FlagWords {
   /** `-o` and `--output`. */
@@ -64,7 +64,8 @@ function wordsOf(program: Command): CommandWords[] {
         .filter((o) => o.required || o.optional)
         .map((o) => {
           // `--kind` checks its value itself (with a suggestion), so its list is not commander's choices.
-          const values = o.argChoices ? [...o.argChoices] : o.long === '--kind' ? LISTED_KINDS : undefined;
+          const refused = PARENT_VALUES_REFUSED[name]?.[o.attributeName()] ?? [];
+          const values = o.argChoices ? o.argChoices.filter((v) => !refused.includes(v)) : o.long === '--kind' ? LISTED_KINDS : undefined;
           const path = values ? undefined : pathOf(o.flags);
           return { names: [o.short, o.long].filter((f): f is string => Boolean(f)), ...(values ? { values } : {}), ...(path ? { path } : {}) };
         }),

@@ -60,7 +60,7 @@ import { writeDestination } from '../../util/atomic-write.js';
 import { CREATE_ACTIONS, refKey, type DesiredResource } from '../../engine/types.js';
 import { withSession, type Session } from '../session.js';
 import type { ServiceName } from '../../api/types.js';
-import { PARENT_FLAGS_TAKEN } from '../subcommand-flags.js';
+import { PARENT_FLAGS_TAKEN, PARENT_VALUES_REFUSED } from '../subcommand-flags.js';
 
 interface TestFlags extends CommonOptions {
   output: 'text' | 'json' | 'markdown';
@@ -570,7 +570,7 @@ function refuseRunFlags(test: Command | null): void {
   const given = (test?.options ?? []).filter((o) => !CAPTURE_TAKES.has(o.attributeName()) && test!.getOptionValueSource(o.attributeName()) === 'cli');
   // Its -o says how its error is printed: a markdown report it does not make (second read RV9).
   const output: unknown = test?.getOptionValueSource('output') === 'cli' ? test.opts().output : undefined;
-  if (output === 'markdown') throw new UsageError('-o markdown: `docket test capture` writes a test file and makes no report; -o json gives its error as JSON', 'leave -o out, or give -o json');
+  if (typeof output === 'string' && PARENT_VALUES_REFUSED['test capture']?.output?.includes(output)) throw new UsageError('-o markdown: `docket test capture` writes a test file and makes no report; -o json gives its error as JSON', 'leave -o out, or give -o json');
   if (given.length === 0) return;
   const names = given.map((o) => o.long ?? o.short ?? o.flags);
   throw new UsageError(`${names.join(', ')}: ${names.length === 1 ? 'a flag' : 'flags'} of \`docket test\`, which \`docket test capture\` does not take`, 'capture takes its own flags and, of docket test\'s, -C DIR, --env E, --emulator, -o, the pace flags and the common options (docket test capture --help)');
