@@ -1,4 +1,4 @@
-/** Durations on the command line: `90s`, `10m`, `1h`, `500ms`, or a bare number of seconds. */
+/** Durations on the command line: `90s`, `10m`, `1h`, `500ms`, `2m30s`, or a bare number of seconds. */
 import { InvalidArgumentError } from 'commander';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -14,9 +14,10 @@ export function parseDuration(text: string): number {
 const LONGEST_MS = 8760 * UNITS.h!;
 
 function exactMs(text: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text);
-  if (!m) throw new InvalidArgumentError(`"${text}" is not a duration (like 30s, 10m or 1h)`);
-  const ms = Number(m[1]) * UNITS[m[2] ?? 's']!;
+  // A bare number of seconds, or parts each with its unit, as Go and Terraform write them (`2m30s`, probe LE-4).
+  const bare = /^\d+(?:\.\d+)?$/.test(text);
+  if (!bare && !/^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/.test(text)) throw new InvalidArgumentError(`"${text}" is not a duration (like 30s, 10m, 1h or 2m30s)`);
+  const ms = bare ? Number(text) * UNITS.s! : Array.from(text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g), ([, n, unit]) => Number(n) * UNITS[unit!]!).reduce((a, b) => a + b, 0);
   if (ms > LONGEST_MS) throw new InvalidArgumentError(`a duration can be at most 8760h, a year (got "${text}")`);
   return ms;
 }

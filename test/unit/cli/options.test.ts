@@ -22,6 +22,11 @@ describe('number flags', () => {
     expect(() => parseTimeBudget(' 5')).toThrow('" 5" is not a duration');
   });
 
+  it('takes a duration of parts, as Go and Terraform write them (probe LE-4)', () => {
+    expect([parseDuration('2m30s'), parseDuration('1h30m'), parseDuration('1m500ms'), parseDuration('90'), parseDuration('1.5m')]).toEqual([150_000, 5_400_000, 60_500, 90_000, 90_000]);
+    for (const bad of ['2m30', 'm30s', '2m 30s', '', '-1s']) expect(() => parseDuration(bad), bad).toThrow(InvalidArgumentError);
+  });
+
   it('refuses a duration longer than a year, whose deadline no clock can say, rather than fail the run at its first use (probe HM-1)', () => {
     expect(parseTimeBudget('8760h')).toBe(31_536_000_000);
     expect(parseDuration('525600m')).toBe(31_536_000_000);
