@@ -239,7 +239,8 @@ export function usageMessage(text: string): string {
   if (!refused?.groups) return text.replace(/^error: /, '');
   const { name, value, reason, end } = refused.groups as { name: string; value: string; reason: string; end: string };
   const choices = /^Allowed choices are (.*)\.$/.exec(reason);
-  if (choices) return `${name}: ${JSON.stringify(value)} is not one of ${choices[1]}${end}`;
+  // One choice is "is not github", not "one of github" (probe LE-5).
+  if (choices) return `${name}: ${JSON.stringify(value)} is not ${choices[1]!.includes(',') ? 'one of ' : ''}${choices[1]}${end}`;
   // The value as typed, unless the reason quotes it already (a bare `0` in "above 0" is not a quote of it: second read SR71-4).
   return `${name}: ${reason}${reason.includes(JSON.stringify(value)) ? '' : ` (got ${JSON.stringify(value)})`}${end}`;
 }

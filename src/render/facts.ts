@@ -140,7 +140,7 @@ export function warningSentences(plan: Plan, fmt: Fmt): string[] {
   const out: string[] = guardWarnings(plan.guard ?? []).map((w) => fmt.text(w));
   if (plan.targets && plan.targets.length > 0) {
     const they = plan.targets.length === 1 ? 'what it depends on' : 'what they depend on';
-    out.push(`This plan is partial: only ${nameList(plan.targets, fmt)} and ${they}. Other differences are not shown.`);
+    out.push(`this plan is partial: only ${nameList(plan.targets, fmt)} and ${they}; other differences are not shown.`);
   }
   const irreversible = plan.changes.filter((c) => c.irreversible);
   const deletesByKind = new Map<KindName, string[]>();

@@ -149,7 +149,7 @@ describe('docket test --emulator bringing a template up to date first', () => {
     const terms = join(dir, 'custom-terms/consulting.md');
     await writeFile(terms, `${await readFile(terms, 'utf8')}\n3. **Notice.** Thirty days.\n`);
     const r = await runCli(['test', '-C', dir, '--emulator', '--target', 'custom-template/Consulting Agreement']);
-    expect(r.stdout).toContain('brought "Consulting Agreement" up to date in the emulator first (1 change(s))');
+    expect(r.stdout).toContain('brought "Consulting Agreement" up to date in the emulator first (1 change)');
     const plan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
     expect([plan.code, plan.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
   });

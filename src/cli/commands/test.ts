@@ -4,6 +4,7 @@
  * runTests → renderers → exit code. The first Ctrl-C stops starting reviews and cleans up what the
  * run made (scratch playbooks, test agreements) before exiting 130.
  */
+import { plural } from '../../render/facts.js';
 import { spelledKind } from '../../kinds/spelled-kind.js';
 import { KINDS } from '../../kinds/index.js';
 import { setMaxListeners } from 'node:events';
@@ -501,8 +502,8 @@ async function syncEmulatorTemplate(s: Session, subject: TemplateSubject): Promi
   await settleApplied(s, plan, result, false);
   // The next template's plan knows these uploads (an attachment two templates name is uploaded once).
   s.lock = result.lock;
-  if (result.report.failed > 0) throw new DocketError('emulator-sync', `could not bring ${JSON.stringify(subject.name)} up to date in the emulator (${result.report.failed} change(s) failed)`);
-  return `brought ${JSON.stringify(subject.name)} up to date in the emulator first (${plan.changes.length} change(s))`;
+  if (result.report.failed > 0) throw new DocketError('emulator-sync', `could not bring ${JSON.stringify(subject.name)} up to date in the emulator (${plural(result.report.failed, 'change')} failed)`);
+  return `brought ${JSON.stringify(subject.name)} up to date in the emulator first (${plural(plan.changes.length, 'change')})`;
 }
 
 /**

@@ -107,7 +107,7 @@ describe('renderPlanMarkdown', () => {
         undeclared: [{ kind: 'member', count: 2, names: ['a', 'b'], reason: 'docket never removes them' }],
       }),
     );
-    expect(out).toContain('> - This plan is partial: only `playbook/A` and what it depends on. Other differences are not shown.\n');
+    expect(out).toContain('> - this plan is partial: only `playbook/A` and what it depends on; other differences are not shown.\n');
     expect(out.endsWith('\n2 live objects are not declared in any file and are left alone (members: 2).\n')).toBe(true);
     // Those --prune would act on are named, as in the text plan (a playbook file deleted without prune).
     const names = Array.from({ length: 12 }, (_, i) => `Playbook ${i} @team`);

@@ -278,7 +278,7 @@ describe('renderPlanText', () => {
   it('warns that a targeted plan is partial, and prints the plan warnings', () => {
     const out = text(plan([change('create', 'playbook', 'A')], { targets: ['playbook/A', 'rule/B/C'], warnings: ['the lock file has no entry for "Terms"'] }));
     expect(out).toContain(
-      'Warning: This plan is partial: only "playbook/A", "rule/B/C" and what they depend on. Other differences are not shown.\n' +
+      'Warning: this plan is partial: only "playbook/A", "rule/B/C" and what they depend on; other differences are not shown.\n' +
         'Warning: the lock file has no entry for "Terms"\n',
     );
   });
