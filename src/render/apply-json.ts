@@ -35,10 +35,12 @@ export interface ApplyReportJson {
   not_started: number;
   /** Why the apply stopped early (`SIGINT`, `SIGTERM`, the time budget), when it did. */
   stopped?: string;
+  /** Files `--adopt-files` recorded in docket.lock.json as live (the lock changed: commit it). */
+  adopted_files?: string[];
   ms: number;
 }
 
-export function applyReportJson(plan: Plan, report: ApplyReport): ApplyReportJson {
+export function applyReportJson(plan: Plan, report: ApplyReport, adoptedFiles: readonly string[] = []): ApplyReportJson {
   const byId = new Map(plan.changes.map((c) => [c.id, c]));
   return {
     format_version: 1,
@@ -67,10 +69,11 @@ export function applyReportJson(plan: Plan, report: ApplyReport): ApplyReportJso
     skipped: report.skipped,
     not_started: report.notStarted ?? 0,
     ...(report.stopped ? { stopped: report.stopped } : {}),
+    ...(adoptedFiles.length > 0 ? { adopted_files: [...adoptedFiles] } : {}),
     ms: report.ms,
   };
 }
 
-export function renderApplyReportJson(plan: Plan, report: ApplyReport): string {
-  return jsonText(applyReportJson(plan, report));
+export function renderApplyReportJson(plan: Plan, report: ApplyReport, adoptedFiles: readonly string[] = []): string {
+  return jsonText(applyReportJson(plan, report, adoptedFiles));
 }

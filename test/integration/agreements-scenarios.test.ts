@@ -231,13 +231,17 @@ describe('custom terms', () => {
     const saved = join(dir, '.docket', 'adopt.json');
     expect((await cli('plan', '-C', dir, '--out', saved)).code).toBe(0);
     const adoptSaved = await cli('apply', '-C', dir, saved, '--adopt-files');
-    expect([adoptSaved.code, adoptSaved.stdout.split('\n').at(-2)]).toEqual([0, 'No changes in the saved plan: nothing was sent.']);
-    expect(adoptSaved.stderr).toContain('Recorded 1 file in docket.lock.json');
+    expect([adoptSaved.code, adoptSaved.stdout.split('\n').at(-3)]).toEqual([0, 'No changes in the saved plan: nothing was sent.']);
+    // The lock changed: a result, on stdout, with -q too, and in -o json (probe LH-1).
+    expect(adoptSaved.stdout.split('\n').at(-2)).toBe('Recorded 1 file in docket.lock.json as live: terms/data.docx');
+    await rm(join(dir, 'docket.lock.json'));
+    const quiet = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files', '-q', '-o', 'json');
+    expect(JSON.parse(quiet.stdout)).toMatchObject({ done: 0, adopted_files: ['terms/data.docx'] });
     await rm(join(dir, 'docket.lock.json'));
 
-    const adopt = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files');
+    const adopt = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files', '-q');
     expect(adopt.code).toBe(0);
-    expect(adopt.stderr).toContain('Recorded 1 file in docket.lock.json');
+    expect(adopt.stdout).toContain('Recorded 1 file in docket.lock.json');
     // The plan it prints does not ask for the very thing it is doing.
     expect(adopt.stdout).not.toContain('cannot compare');
     expect(term('Data "Terms"')!.versions).toHaveLength(1);
@@ -942,7 +946,7 @@ describe('standard templates and attachments', () => {
     const adopt = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files', '-q');
     expect(adopt.code).toBe(0);
     // Only the lock changed: the report still names the target and says the services match.
-    expect(adopt.stdout).toMatch(/^docket apply · target: .*\nNo changes\. The live services match the configuration\.\n$/s);
+    expect(adopt.stdout).toMatch(/^docket apply · target: .*\nNo changes\. The live services match the configuration\.\nRecorded 1 file in docket\.lock\.json as live: attachments\/security\.pdf\n$/s);
     expect((await lockFiles(dir))['attachment:Security Exhibit']).toMatchObject({ description: 'Our security measures', file: 'attachments/security.pdf' });
     const replan = await expectNoChanges(cli, dir);
     expect(replan.stdout).not.toContain('cannot compare');

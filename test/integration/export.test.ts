@@ -244,7 +244,7 @@ describe('docket export', () => {
     expect(await readFile(join(out, 'docket.lock.json'), 'utf8')).not.toContain('attachments/security-exhibit.pdf');
     const adopt = await cli('apply', '-C', out, '--auto-approve', '--adopt-files');
     expect(adopt.code).toBe(0);
-    expect(adopt.stderr).toContain('Recorded 1 file in docket.lock.json');
+    expect(adopt.stdout).toContain('Recorded 1 file in docket.lock.json');
     const lock = { files: await lockFiles(out) };
     expect(lock.files['attachment:Security Exhibit']).toMatchObject({ file: 'attachments/security-exhibit.pdf' });
     // Zero changes: the attachment is pinned by `id:`, and the template still references that id.
@@ -602,7 +602,7 @@ describe('docket export', () => {
     expect(plan.stdout).toContain('cannot compare custom-terms/data-terms.docx');
     const adopt = await cli('apply', '-C', out, '--auto-approve', '--adopt-files');
     expect(adopt.code).toBe(0);
-    expect(adopt.stderr).toContain('Recorded 1 file in docket.lock.json');
+    expect(adopt.stdout).toContain('Recorded 1 file in docket.lock.json');
     const lock = { files: await lockFiles(out) };
     expect(lock.files['custom-term:Data Terms']).toMatchObject({ file: 'custom-terms/data-terms.docx' });
     const replan = await expectNoChanges(cli, out);
@@ -695,7 +695,7 @@ describe('docket export', () => {
     await rename(join(out, 'attachments/security-exhibit.yaml.pending'), join(out, 'attachments/security-exhibit.yaml'));
     const adopt = await emulatorCli('apply', '-C', out, '--auto-approve', '--adopt-files');
     expect(adopt.code).toBe(0);
-    expect(adopt.stderr).toContain('Recorded 1 file in docket.lock.json');
+    expect(adopt.stdout).toContain('Recorded 1 file in docket.lock.json');
     const replan = await expectNoChanges(emulatorCli, out);
     expect(replan.stdout).not.toContain('cannot compare');
 

@@ -64,7 +64,7 @@ describe('uploads answered 204 with no body', () => {
     await writeFile(join(dir, 'attachments/security.yaml'), `${ATTACHMENT_YAML}id: ${uploaded[0]!.id}\n`);
     const adopted = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files');
     expect(adopted.code, adopted.stderr).toBe(0);
-    expect(adopted.stderr).toContain('Recorded 1 file in docket.lock.json as live: attachments/security.pdf');
+    expect(adopted.stdout).toContain('Recorded 1 file in docket.lock.json as live: attachments/security.pdf');
     await expectNoChanges(cli, dir);
   });
 });
