@@ -36,13 +36,13 @@ safety:
 
 # Values used anywhere in the files as \${var.NAME}; \${env.NAME} reads the environment.
 vars:
-  legal_team: Legal Operations
+  legal_lead: legal-ops@example.com
 
 # Named overrides selected with --env NAME; each overrides the keys above (vars key by key).
 # environments:
 #   staging:
 #     review: { organization_id: 00000000-0000-0000-0000-000000000000 }
-#     vars: { legal_team: Legal Operations (staging) }
+#     vars: { legal_lead: legal-ops-staging@example.com }
 `;
 }
 
@@ -53,7 +53,7 @@ export function examplePlaybook(schema: string): string {
 # To rename the playbook or a rule later, keep the old name in \`renamed_from: [old name]\` so docket
 # renames the live object instead of creating a new one.
 kind: Playbook
-name: Inbound NDA
+name: Example NDA
 description: Non-disclosure agreements we receive from counterparties
 rules:
   - name: Term
@@ -63,7 +63,7 @@ rules:
       COUNTERPROPOSE 2 years when the term is longer than 3 years
       NEEDS REVIEW when the confidentiality obligations never end
     questions: What is the term of the agreement and of the confidentiality obligations?
-    internal_notes: Agreed by \${var.legal_team}
+    internal_notes: Agreed by \${var.legal_lead}
     # reviewer: someone@example.com        # omitted: the organization's default reviewer
   - name: Governing law
     description: Which law governs the agreement and where disputes are heard

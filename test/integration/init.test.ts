@@ -106,7 +106,7 @@ describe('docket init', () => {
     expect((await runCli(['init', dir])).code).toBe(0);
     const plan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);
     expect(plan.stderr).toBe('');
-    expect(plan.stdout).toContain('+ create playbook "Inbound NDA" (playbooks/example.yaml:');
+    expect(plan.stdout).toContain('+ create playbook "Example NDA" (playbooks/example.yaml:');
     expect(plan.stdout).toContain('Plan: 3 to create, 0 to update, 0 to delete.');
     expect(plan.code).toBe(2);
 
