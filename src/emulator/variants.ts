@@ -5,6 +5,7 @@
  */
 import { FieldErrors, isPresent } from './fields.js';
 import { isObject } from './seed-checks.js';
+import { MAX_PAGE_SIZE } from './jsonapi.js';
 
 export interface EmulatorVariants {
   /** Review routes nested under `/v1/organizations/{id}` (default) or flat under `/v1` (the key's organization). */
@@ -99,8 +100,8 @@ export function readVariants(value: unknown, errors: FieldErrors, at = 'variants
       if (typeof v === 'boolean') out[key] = v;
       else errors.add(field, 'must be true or false');
     } else if (spec.kind === 'size') {
-      if (v === null || (typeof v === 'number' && Number.isInteger(v) && v >= 1)) out[key] = v;
-      else errors.add(field, 'must be a whole number of at least 1, or null');
+      if (v === null || (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_PAGE_SIZE)) out[key] = v;
+      else errors.add(field, `must be a whole number from 1 to ${MAX_PAGE_SIZE}, or null`);
     } else if ((spec.values as readonly unknown[]).includes(v)) {
       out[key] = v;
     } else {

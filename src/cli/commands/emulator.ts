@@ -4,6 +4,7 @@ import { decimal, requireValue, withCommon } from '../options.js';
 import { DEFAULT_ORGANIZATION_ID, DEFAULT_VARIANTS, EMULATOR_API_KEY, defaultSeed, type AnsweredRequest, type EmulatorSeed, type EmulatorVariants, type RunningEmulator } from '../../emulator/server.js';
 import { variantsJson } from '../../emulator/variants.js';
 import { MAX_LATENCY_MS } from '../../emulator/limits.js';
+import { MAX_PAGE_SIZE } from '../../emulator/jsonapi.js';
 import { stripControl } from '../../render/sanitize.js';
 import { startEmulatorForCli } from '../emulator-start.js';
 import { holdStateFile } from '../state-file-lock.js';
@@ -76,7 +77,7 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
     .addOption(new Option('--nested-update <HOW>', 'a nested template object in an update merges key by key, or replaces the stored one').choices(['merge', 'replace']))
     .option('--list-archived', 'archived playbooks stay in the playbook list, with archived_at set')
     .addOption(new Option('--archived-marker <FIELD>', 'how a listed playbook says it is archived (implies --list-archived)').choices(['archived_at', 'archived', 'status']))
-    .option('--max-page-size <N>', 'refuse a larger page[size] with 400', wholeNumber(1, 100))
+    .option('--max-page-size <N>', 'refuse a larger page[size] with 400', wholeNumber(1, MAX_PAGE_SIZE))
     .addOption(new Option('--paging <STYLE>', 'paging members of paged lists (none: every item at once; hidden: paged, without either member)').choices(['both', 'links', 'meta', 'none', 'hidden']))
     .addOption(new Option('--links-origin <ORIGIN>', 'paging links on the request\'s own origin, or on a backend host behind a gateway').choices(['same', 'other']))
     .addOption(new Option('--create-status <CODE>', 'status of a successful create (204: with no body)').choices(['200', '201', '204']))

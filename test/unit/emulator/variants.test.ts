@@ -183,5 +183,7 @@ describe('create status, config and seeds', () => {
     const seed = parseSeed({ variants: { review_paths: 'flat', review_users: false, max_page_size: 25 }, organizations: [] });
     expect(seed.variants).toEqual({ reviewPaths: 'flat', reviewUsers: false, maxPageSize: 25 });
     expect(() => parseSeed({ variants: { create_status: 202 }, organizations: [] })).toThrow(/variants.create_status must be one of: 200, 201, 204/);
+    // As --max-page-size takes it (probe LG-2).
+    expect(() => parseSeed({ variants: { max_page_size: 500 }, organizations: [] })).toThrow(/variants.max_page_size must be a whole number from 1 to 100, or null/);
   });
 });
