@@ -111,6 +111,18 @@ export function readVariants(value: unknown, errors: FieldErrors, at = 'variants
   return out as Partial<EmulatorVariants>;
 }
 
+/**
+ * Why a variant another turns off does nothing, by its JSON name (probes JW-4, KM-1): a seed or the
+ * config route may set both, and the banner and the route say so (probe LG-1).
+ */
+export function inertVariants(v: EmulatorVariants): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (v.archivedMarker !== DEFAULT_VARIANTS.archivedMarker && !v.listArchived) out.archived_marker = 'archived playbooks are not listed, list_archived=false';
+  if (v.invitationUserAt !== DEFAULT_VARIANTS.invitationUserAt && !v.invitationUser) out.invitation_user_at = 'invitations name no user, invitation_user=false';
+  if (v.linksOrigin !== DEFAULT_VARIANTS.linksOrigin && v.paging !== 'both' && v.paging !== 'links') out.links_origin = `lists carry no paging links, paging=${v.paging}`;
+  return out;
+}
+
 /** The variants as JSON (for `GET /_emulator/config`). */
 export function variantsJson(v: EmulatorVariants): Record<string, unknown> {
   return Object.fromEntries((Object.keys(SPEC) as (keyof EmulatorVariants)[]).map((k) => [SPEC[k].json, v[k]]));

@@ -2,7 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { decimal, requireValue, withCommon } from '../options.js';
 import { DEFAULT_ORGANIZATION_ID, DEFAULT_VARIANTS, EMULATOR_API_KEY, defaultSeed, type AnsweredRequest, type EmulatorSeed, type EmulatorVariants, type RunningEmulator } from '../../emulator/server.js';
-import { variantsJson } from '../../emulator/variants.js';
+import { inertVariants, variantsJson } from '../../emulator/variants.js';
 import { MAX_LATENCY_MS } from '../../emulator/limits.js';
 import { MAX_PAGE_SIZE } from '../../emulator/jsonapi.js';
 import { stripControl } from '../../render/sanitize.js';
@@ -248,13 +248,9 @@ function variantsOf(opts: EmulatorOptions): Partial<EmulatorVariants> {
 function describeVariants(v: EmulatorVariants): string {
   const defaults = variantsJson(DEFAULT_VARIANTS);
   const changed = Object.entries(variantsJson(v)).filter(([key, value]) => defaults[key] !== value);
-  // A variant that another turns off does nothing, and says so (probes JW-4, KM-1): a seed may set both.
-  const inert = (key: string): string => {
-    if (key === 'archived_marker' && !v.listArchived) return ' (no effect: archived playbooks are not listed, list_archived=false)';
-    if (key === 'invitation_user_at' && !v.invitationUser) return ' (no effect: invitations name no user, invitation_user=false)';
-    if (key === 'links_origin' && v.paging !== 'both' && v.paging !== 'links') return ` (no effect: lists carry no paging links, paging=${v.paging})`;
-    return '';
-  };
+  // A variant that another turns off does nothing, and says so: a seed may set both.
+  const why = inertVariants(v);
+  const inert = (key: string): string => (why[key] ? ` (no effect: ${why[key]})` : '');
   return changed.length === 0 ? 'reference/api.md (no variant flags)' : changed.map(([key, value]) => `${key}=${String(value)}${inert(key)}`).join(', ');
 }
 

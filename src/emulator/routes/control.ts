@@ -12,7 +12,7 @@ import { parseSeed, type EmulatorSeed } from '../seed.js';
 import { withoutSeedKeys } from '../seed-refusal.js';
 import type { LoggedRequest } from '../request-log.js';
 import type { EmulatorStats } from '../stats.js';
-import { readVariants, variantsJson, type EmulatorVariants } from '../variants.js';
+import { inertVariants, readVariants, variantsJson, type EmulatorVariants } from '../variants.js';
 import { reportUnknownKeys } from '../unknown-keys.js';
 
 /** Settings that can change while the emulator runs. */
@@ -87,8 +87,11 @@ function reset(ctx: RequestContext, controls: EmulatorControls): RouteResult {
 }
 
 function configBody(c: EmulatorConfig): Record<string, unknown> {
+  const inert = inertVariants(c.variants);
   return {
     variants: variantsJson(c.variants),
+    // What another variant turns off, as the banner says it (probe LG-1).
+    ...(Object.keys(inert).length > 0 ? { no_effect: inert } : {}),
     latency_ms: c.latencyMs,
     fault_rate: c.faultRate,
     rate_limit: c.rateLimit,

@@ -61,6 +61,14 @@ describe('statistics', () => {
     expect((await h.control('GET', '/_emulator/config')).body).toMatchObject({ variants: { review_paths: 'flat', review_users: false, paging: 'links' } });
   });
 
+  it('says, as the banner does, which variant set through the config route another turns off (probe LG-1)', async () => {
+    const h = await start();
+    const set = await h.control('PUT', '/_emulator/config', { variants: { invitation_user: false, invitation_user_at: 'attribute' } });
+    expect(set.body).toMatchObject({ no_effect: { invitation_user_at: 'invitations name no user, invitation_user=false' } });
+    const reset = await h.control('PUT', '/_emulator/config', { variants: { invitation_user: true } });
+    expect(reset.body).not.toHaveProperty('no_effect');
+  });
+
   it('drops a request a late fault held across a reset: the fresh state never gets it (probe GF)', async () => {
     const h = await start();
     expect((await h.control('POST', '/_emulator/faults', { method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: 300, count: 1 })).status).toBe(201);
