@@ -705,7 +705,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (decision === 'recover' && recover) {
           // What came back, with the service's request id: the words a recovery that cannot read (an upload) reports.
           const what = `${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}`;
-          const lookUp = () => readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, '; the service may have carried it out, or still be carrying it out, and the next plan shows whether it did', true, answeredThere);
+          const lookUp = () => readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, `; the service may have carried it out${a.kind === 'failure' || a.status === 504 ? ', or still be carrying it out' : ''}, and the next plan shows whether it did`, true, answeredThere);
           const found = await lookUp();
           if (found !== undefined) return found;
           if (mayStillLand(a)) {

@@ -1818,7 +1818,7 @@ describe('create with unknown outcome', () => {
     const err = (await rejection(client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => ({ data: await client.list('/v1/x', 'list x') }) }))) as DocketError;
     expect(err.code).toBe('interrupted');
     expect(err.notCarriedOut).toBe(false);
-    expect(err.message).toMatch(/^create x: the review service answered HTTP 502, and the read to find whether it was carried out failed: list x: interrupted, .*HTTP 503.*; the service may have carried it out, or still be carrying it out, and the next plan shows whether it did$/);
+    expect(err.message).toMatch(/^create x: the review service answered HTTP 502, and the read to find whether it was carried out failed: list x: interrupted, .*HTTP 503.*; the service may have carried it out, and the next plan shows whether it did$/);
   });
 
   it('calls recover and returns what it found without posting again', async () => {
