@@ -22,6 +22,7 @@ import { interruptsOf, type Io } from './io.js';
 import { APPLY_LOCK_FILE, LOCK_FILE, workPath } from '../config/work-dir.js';
 import { linkedFile } from '../util/atomic-write.js';
 import { isLink } from '../util/special-file.js';
+import { refuseNoConfiguration } from '../config/load.js';
 
 export interface ApplyLockHolder {
   pid: number;
@@ -406,6 +407,8 @@ function held(path: string): HeldApplyLock {
  * in-process emulator, whose state an apply beside it would otherwise overwrite, or be overwritten by.
  */
 export async function holdingApplyLock<T>(io: Io, options: { root: string; timeoutMs: number; checkout?: string; takenBy?: LockTaker }, fn: () => Promise<T>): Promise<T> {
+  // The lock's folder is made in the checkout: one that is no configuration is said as such first.
+  if (options.checkout !== undefined) await refuseNoConfiguration(options.checkout);
   const release = await takeApplyLock(io, options);
   try {
     return await fn();

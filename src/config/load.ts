@@ -28,7 +28,7 @@ import type { LoadedConfig, ResourceDoc } from './types.js';
 import { escapePointer, pointerToPath, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
 import { sha256 } from '../engine/canonical.js';
-import { DocketError } from '../errors.js';
+import { ConfigError, DocketError } from '../errors.js';
 
 export { schemasDir } from './schema.js';
 
@@ -220,6 +220,16 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   const textDigests = options.digests ? new Map(files.map((file, i) => [file, sha256(texts[i]!)])) : undefined;
   if (!projectResult.project) return { diagnostics, yamlData, resourceFiles, docketInputs, ...(textDigests ? { textDigests } : {}) };
   return { config: { project: projectResult.project, documents }, diagnostics, yamlData, resourceFiles, docketInputs, anyEnvironmentFiles: dataFiles, ...(textDigests ? { textDigests } : {}) };
+}
+
+/**
+ * Throws what loadConfig says of a directory that is no docket configuration: asked before a
+ * command writes into it (the apply lock), which made a mistyped `-C` folder (probe LJ-1).
+ */
+export async function refuseNoConfiguration(dir: string): Promise<void> {
+  const root = path.resolve(dir);
+  const problem = await checkRoot(root, dir);
+  if (problem) throw new ConfigError([problem], undefined, root);
 }
 
 /** The one diagnostic for a directory that is not a docket configuration, or undefined. */

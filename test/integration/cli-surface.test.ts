@@ -144,6 +144,20 @@ describe('help and completion', () => {
   });
 });
 
+describe('a -C that is no configuration', () => {
+  it('is said by apply and pull as by plan, before their lock is taken, and nothing is made there (probe LJ-1)', async () => {
+    const parent = await makeDir({ 'real/docket.yaml': DOCKET_YAML });
+    for (const command of [['apply', '--auto-approve'], ['pull']]) {
+      const missing = await runCli([...command, '-C', join(parent, 'confg'), '--emulator'], { env: {} });
+      expect([missing.code, missing.stderr]).toEqual([1, expect.stringContaining(`configuration directory ${join(parent, 'confg')} does not exist`)]);
+      const file = await runCli([...command, '-C', join(parent, 'real/docket.yaml'), '--emulator'], { env: {} });
+      expect([file.code, file.stderr], command[0]).toEqual([1, expect.stringContaining(`is a file; -C takes the configuration directory`)]);
+    }
+    expect((await readdir(parent)).sort()).toEqual(['real']);
+    expect(await readdir(join(parent, 'real'))).toEqual(['docket.yaml']);
+  });
+});
+
 describe('docket show', () => {
   it('renders a saved plan as text, markdown and JSON without reading any service', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
