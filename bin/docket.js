@@ -1,6 +1,10 @@
 #!/usr/bin/env node
+import { fileURLToPath } from 'node:url';
+
 // Before any of docket's code is loaded, so that every function starts with them (v8-flags.ts says why).
-import { setV8Flags } from '../dist/util/v8-flags.js';
+// Imported so that a checkout never built (an install with --ignore-scripts skips a git
+// dependency's prepare script) is said as such, not as Node's stack trace (probe LJ-2).
+const { setV8Flags } = await import('../dist/util/v8-flags.js').catch(notBuilt);
 
 setV8Flags();
 
@@ -28,3 +32,12 @@ await exitWhenWritten(
     },
   }),
 );
+
+function notBuilt(error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+  const home = fileURLToPath(new URL('..', import.meta.url));
+  process.stderr.write(
+    `Error: docket is not built in ${home} (its dist/ folder is missing)\n  hint: run \`npm run build\` there; an install with --ignore-scripts skips the build a git dependency's prepare script makes\n`,
+  );
+  process.exit(1);
+}

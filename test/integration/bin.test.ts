@@ -1,6 +1,6 @@
 /** The real bin, as a process: exit codes, streams and the in-process emulator's persisted state. */
-import { spawn } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, runBin } from '../helpers/bin.js';
@@ -15,6 +15,15 @@ describe('docket bin', () => {
     const result = await runBin(['--version']);
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe(pkg.version);
+  });
+
+  it('says a checkout never built is not built, not Node\'s stack trace (probe LJ-2)', async () => {
+    const home = await makeDir({ 'package.json': '{"type":"module"}\n' });
+    await mkdir(join(home, 'bin'));
+    await copyFile(BIN, join(home, 'bin', 'docket.js'));
+    const run = spawnSync(process.execPath, [join(home, 'bin', 'docket.js'), '--version'], { encoding: 'utf8' });
+    expect([run.status, run.stdout]).toEqual([1, '']);
+    expect(run.stderr).toBe(`Error: docket is not built in ${home}/ (its dist/ folder is missing)\n  hint: run \`npm run build\` there; an install with --ignore-scripts skips the build a git dependency's prepare script makes\n`);
   });
 
   it('loads each kind module first in a process of its own: no import cycle reaches one before it is made (second read)', async () => {
