@@ -141,7 +141,7 @@ async function announceAndWait(io: Io, emulator: RunningEmulator, seed: Emulator
         : '  # DOCKET_API_KEY: none works: the seed gives its organization no api_keys';
   const v = emulator.config().variants;
   // Flat routes act on the key's own organization: another id is refused, not created.
-  const orgNote = v.reviewPaths === 'flat' ? 'optional: flat routes act on the API key\'s organization, this one' : 'any organization id works: it is created on first use';
+  const orgNote = v.reviewPaths === 'flat' ? 'optional: flat routes act on the API key\'s organization, this one' : `another organization id works for the review service (made on first use); the agreements service acts for the API key's organization, so give that one the key ${EMULATOR_API_KEY}-<id>`;
   io.stdout(
     [
       `docket emulator listening on ${emulator.url}`,
