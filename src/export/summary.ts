@@ -111,11 +111,12 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
   if (moved > 0 || unseen > 0) {
     const shows = moved > 0 ? `shows the ${plural(moved, 'difference', 'differences')} its check found` : 'shows no changes';
     const lacking = unseen > 0 ? `${moved > 0 ? ', and' : ', though'} the files lack the ${plural(unseen, 'live object', 'live objects')} its check found and export's read missed` : '';
-    lines.push(`  ${shows}${lacking}; to have files that match the organization as it is now, export again into an empty directory.`);
+    // Said as what the command does (`which …`): on a line of its own, a bare `shows …` read as a command (probe LJ-8).
+    lines.push(`  which ${shows}${lacking}; to have files that match the organization as it is now, export again into an empty directory.`);
   }
   // No plan of the files was made: whether they match was never seen, so no "no changes" is promised.
-  else if (records && 'skipped' in records && records.unchecked) lines.push('  shows whether the files match the organization (export could not check them: see above).');
-  else lines.push('  shows no changes.');
+  else if (records && 'skipped' in records && records.unchecked) lines.push('  which shows whether the files match the organization (export could not check them: see above).');
+  else lines.push('  which shows no changes.');
   if (result.missing.length > 0) {
     lines.push('', 'To manage the resources whose files the services cannot give back:');
     lines.push('  1. add each file listed above');

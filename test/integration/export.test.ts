@@ -211,7 +211,7 @@ describe('docket export', () => {
 
     expect(result.stdout).toContain('attachments/security-exhibit.pdf  PDF of attachment "Security Exhibit"; the source configuration uploaded attachments/security.pdf');
     expect(result.stdout).toContain('templates name attachments by id');
-    expect(result.stdout).toContain(`Next steps:\n  docket plan -C ${out}\n  shows no changes.\n`);
+    expect(result.stdout).toContain(`Next steps:\n  docket plan -C ${out}\n  which shows no changes.\n`);
     expect(result.stdout).toContain('  2. rename its document from .yaml.pending to .yaml\n       attachments/security-exhibit.yaml.pending\n');
     expect(result.stdout).toContain(`  3. docket apply -C ${out} --adopt-files`);
 
@@ -308,7 +308,7 @@ describe('docket export', () => {
     expect(result.stdout).toMatch(/acme\/docket\.yaml: custom term writes need `agreements\.actor` in docket\.yaml.* \(plan says it at custom-terms\/[^ ]+\.yaml:\d+:\d+/);
     expect(result.stdout).toMatch(/set them in \S*acme\/docket\.yaml; then/);
     // Its check of the files could not run: no "no changes" is promised (probe FD).
-    expect(result.stdout).toMatch(/docket plan -C \S+\n {2}shows whether the files match the organization \(export could not check them: see above\)\.\n/);
+    expect(result.stdout).toMatch(/docket plan -C \S+\n {2}which shows whether the files match the organization \(export could not check them: see above\)\.\n/);
     expect(result.stdout).not.toContain('shows no changes');
     expect(result.stdout).not.toContain('the services hold');
     expect(result.stdout).not.toContain('change these in the app');
@@ -423,7 +423,7 @@ describe('docket export', () => {
     expect(twice.result.code).toBe(0);
     expect(await readFile(join(twice.out, 'playbooks/inbound-nda.yaml'), 'utf8')).toContain('rules: []');
     expect(twice.result.stdout).toContain('No sync records were written (a plan of the written directory shows 3 changes: the live state moved while export read it, or a read of it was wrong)');
-    expect(twice.result.stdout).toContain(`docket plan -C ${twice.out}\n  shows the 3 differences its check found; to have files that match the organization as it is now, export again into an empty directory.\n`);
+    expect(twice.result.stdout).toContain(`docket plan -C ${twice.out}\n  which shows the 3 differences its check found; to have files that match the organization as it is now, export again into an empty directory.\n`);
     expect(twice.result.stdout).not.toContain('shows no changes');
   });
 
@@ -682,7 +682,7 @@ describe('docket export', () => {
     const result = await runCli(['export', '-C', source, '--emulator', '--out', out]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('target: local emulator');
-    expect(result.stdout).toContain(`docket plan -C ${out} --emulator\n  shows no changes.`);
+    expect(result.stdout).toContain(`docket plan -C ${out} --emulator\n  which shows no changes.`);
     expect(result.stdout).toContain(`docket apply -C ${out} --emulator --adopt-files`);
     // The example names no organization: the emulator's own id is not written beside the real URLs (probe IW-2).
     expect(await readFile(join(out, 'docket.yaml'), 'utf8')).not.toContain('organization_id');

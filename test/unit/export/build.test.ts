@@ -196,7 +196,7 @@ describe('playbooks and their rules', () => {
     expect(part.notes.some((n) => n.includes('has several rules named "Term"'))).toBe(true);
     // The next step says the plan refuses them, not that it shows no changes.
     const text = renderExportSummary(result, { out: 'out', target: 'target: x', flags: [], paint: (_s, t) => t, kinds: KINDS });
-    expect(text).toContain('Next steps:\n  rename all but one of the objects that share a name (see the notes), in the app and in its file; then\n  docket plan -C out\n  shows no changes.\n');
+    expect(text).toContain('Next steps:\n  rename all but one of the objects that share a name (see the notes), in the app and in its file; then\n  docket plan -C out\n  which shows no changes.\n');
   });
 
   it('says how many objects it recorded as in sync, or why it recorded none', () => {
@@ -207,7 +207,7 @@ describe('playbooks and their rules', () => {
     expect(summary({ recorded: 0, file: 'docket.lock.json' })).not.toContain('Recorded');
     // Its check found changes: the next plan shows them, it is not said to show none.
     const moved = summary({ skipped: 'a plan of the written directory shows 2 changes: the live state moved while export read it', changes: 2 });
-    expect(moved).toContain('Next steps:\n  docket plan -C out\n  shows the 2 differences its check found; to have files that match the organization as it is now, export again into an empty directory.\n');
+    expect(moved).toContain('Next steps:\n  docket plan -C out\n  which shows the 2 differences its check found; to have files that match the organization as it is now, export again into an empty directory.\n');
     expect(moved).not.toContain('shows no changes');
   });
 
@@ -301,7 +301,7 @@ describe('renderExportSummary', () => {
       [
         'Next steps:',
         "  docket plan -C 'acme legal' --emulator",
-        '  shows no changes.',
+        '  which shows no changes.',
         '',
         'To manage the resources whose files the services cannot give back:',
         '  1. add each file listed above',
@@ -321,6 +321,6 @@ describe('renderExportSummary', () => {
     const result = buildExport(input(EVERYTHING, ['playbook']));
     const text = renderExportSummary(result, { out: 'out', target: 'target: x', flags: [], paint: (_s, t) => t, kinds: KINDS });
     expect(text).not.toContain('--adopt-files');
-    expect(text).toContain('Next steps:\n  docket plan -C out\n  shows no changes.\n\nCommit the directory');
+    expect(text).toContain('Next steps:\n  docket plan -C out\n  which shows no changes.\n\nCommit the directory');
   });
 });
