@@ -229,7 +229,9 @@ function escapedIn(source: string): Set<string> {
   // Pairs taken left to right, so `\\u00a0` is an escaped backslash and text.
   for (const [, esc] of source.matchAll(/\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|[^])/g)) {
     const c = esc!.length > 1 ? String.fromCodePoint(Number.parseInt(esc!.slice(1), 16)) : ESCAPED_AS[esc!];
-    if (c !== undefined && c !== '\n') found.add(c);
+    // Printable ASCII is text whatever the file wrote (`\x22`, `\x20`): escaped everywhere, a quote or a
+    // backslash would break the very escapes and quotes around it (second read SR74-1).
+    if (c !== undefined && c !== '\n' && !/^[\x20-\x7e]$/.test(c)) found.add(c);
   }
   return found;
 }

@@ -76,6 +76,8 @@ function withoutKeptMark(f: FileChange): FileChange {
  */
 function shownDiff(f: FileChange, asPatch: boolean): string[] {
   const diffLines = fileDiff(withoutKeptMark(f)).replace(/\n$/, '').split('\n');
+  // Content lines shown otherwise than the file has them (a secret hidden, a control taken out).
+  const altered = new Set<number>();
   const shown = diffLines.map((raw, at) => {
     const content = at >= 2 && /^[-+ ]/.test(raw); // after the `---`/`+++` lines
     // A CRLF file's line keeps its CR, so the diff stays a patch `git apply` takes for that file
@@ -83,12 +85,20 @@ function shownDiff(f: FileChange, asPatch: boolean): string[] {
     const cr = content && raw.endsWith('\r') ? '\r' : '';
     const line = cr === '' ? raw : raw.slice(0, -1);
     const text = stripControl(content ? line[0] + excerptWithoutSecrets(line.slice(1)) : line);
+    if (content && text !== line) altered.add(at);
     return (asPatch && content ? text : markInvisible(text)) + cr;
   });
   const notes = sameLineNotes(diffLines, true);
-  if (asPatch) diffLines.forEach((raw, at) => (notes[at] = joinNotes(notes[at], at >= 2 && /^[+ ]/.test(raw) ? holdsNote(raw.slice(1)) : '')));
+  if (asPatch) {
+    diffLines.forEach((raw, at) => (notes[at] = joinNotes(notes[at], at >= 2 && /^[+ ]/.test(raw) ? holdsNote(raw.slice(1)) : '', altered.has(at) ? SHOWN_OTHERWISE : '')));
+    // Output never holds a secret nor drives a terminal: such a line is not the file's, which is said,
+    // as the patch then does not apply as printed (second read SR74-2, SR74-3).
+    if ([...altered].some((at) => diffLines[at]!.startsWith('-'))) return [...notesBelow(shown, notes), `${FILE_NOTE_MARK}a removed line is ${SHOWN_OTHERWISE}`];
+  }
   return notesBelow(shown, notes);
 }
+
+const SHOWN_OTHERWISE = "shown with a URL's query or password hidden, or a control character taken out, not as the file has it: this patch does not apply as printed (docket pull writes the files)";
 
 /** What a patch's line holds that prints as nothing or as a space, said below the hunks. */
 function holdsNote(line: string): string {

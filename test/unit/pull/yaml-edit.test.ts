@@ -213,6 +213,12 @@ describe('editYaml', () => {
     const spread = 'name: Mini\ndescription: "a\\n\n  b"\nnotes: "one"\n';
     const gained = edit(spread, (v) => setAt(setAt(v, '/description', 'a\nc'), '/notes', 'one\ntwo')).text!;
     expect(gained).toBe('name: Mini\ndescription: "a\\n\\\n  c"\nnotes: |-\n  one\n  two\n');
+    // An escape of printable ASCII is kept as text: escaping it everywhere broke the quotes and other escapes (SR74-1).
+    for (const [file, value] of [['a: "the \\u0022Term\\u0022 clause"\n', 'the "Term" clause of 2 years'], ['a: "c:\\x5cdir"\n', 'c:\\dir2'], ['a: "trail\\x20"\n', 'two words ']] as const) {
+      const { text: written } = edit(file, () => ({ a: value }));
+      expect(documentValues(written!)[0], file).toEqual({ a: value });
+    }
+    expect(edit('a: "trail\\x20"\n', () => ({ a: 'two words ' })).text).toBe('a: "two words "\n');
     // An escaped backslash before `u00a0` is text, not an escape the file wrote.
     expect(edit('a: "x\\\\u00a0"\n', () => ({ a: 'x\u00a0y' })).text).toBe('a: "x\u00a0y"\n');
   });
