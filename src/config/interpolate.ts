@@ -317,17 +317,19 @@ export function placeOf(problem: TreeProblem, positions: Pick<DocPositions, 'at'
 export function placeholderPlace<P extends SourcePos>(pos: P, written: string | undefined, variable: string | undefined, lineOf: (line: number) => string | undefined, placeholder?: string): P {
   if ((variable === undefined && placeholder === undefined) || written === undefined) return pos;
   // An invalid placeholder by its own text (probe LC-2); an undefined variable by its name, then back to its `${`.
-  // (Up to its first white space: a quoted value folds its line breaks into spaces.)
-  const needle = placeholder?.split(/\s/)[0] ?? `var.${variable}`;
+  // Whole, then up to its first white space: a quoted value folds its line breaks into spaces (`${ var.b }` whole first, SR74-4).
+  const needles = placeholder === undefined ? [`var.${variable}`] : [...new Set([placeholder, placeholder.split(/\s/)[0]!])];
   // A folded block (`>`) joins its lines with spaces: a line of the file per line or space of the text, at most (probe LC-3).
   const last = pos.line + written.split(/[\n ]/).length;
-  for (let line = pos.line; line <= last; line++) {
-    const text = lineOf(line);
-    if (text === undefined) break;
-    const at = text.indexOf(needle, line === pos.line ? Math.max(0, pos.col - 1) : 0);
-    if (at < 0) continue;
-    const opening = placeholder === undefined ? text.lastIndexOf('${', at) : at;
-    return { ...pos, line, col: (opening >= 0 ? opening : at) + 1 };
+  for (const needle of needles) {
+    for (let line = pos.line; line <= last; line++) {
+      const text = lineOf(line);
+      if (text === undefined) break;
+      const at = text.indexOf(needle, line === pos.line ? Math.max(0, pos.col - 1) : 0);
+      if (at < 0) continue;
+      const opening = placeholder === undefined ? text.lastIndexOf('${', at) : at;
+      return { ...pos, line, col: (opening >= 0 ? opening : at) + 1 };
+    }
   }
   return pos;
 }

@@ -599,10 +599,10 @@ describe('loadConfig: interpolation', () => {
   it('reports an invalid placeholder where it stands, on one line, and an undefined one in a folded block at its own line (probes LC-2, LC-3)', async () => {
     const r = await load({
       'docket.yaml': project,
-      'p.yaml': lines('kind: Playbook', 'name: P', 'description: abc ${var.} def', 'rules:', '  - name: Term', '    actions: |', '      one', '      two', '      three ${env.1X}', '    questions: >', '      one', '      two ${var.n1}', '', '      three ${var.n2}', '    internal_notes: "x ${bad', '      y"'),
+      'p.yaml': lines('kind: Playbook', 'name: P', 'description: "${var.legal_lead} and ${ var.b }"', 'rules:', '  - name: Term', '    actions: |', '      one', '      two', '      three ${env.1X}', '    questions: >', '      one', '      two ${var.n1}', '', '      three ${var.n2}', '    internal_notes: "x ${bad', '      y"'),
     });
     expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
-      ['p.yaml:3:18 invalid-placeholder', 'invalid placeholder `${var.}`: write `${var.NAME}` or `${env.NAME}`'],
+      ['p.yaml:3:37 invalid-placeholder', 'invalid placeholder `${ var.b }`: write `${var.NAME}` or `${env.NAME}`'],
       ['p.yaml:9:13 invalid-placeholder', 'invalid placeholder `${env.1X}`: write `${var.NAME}` or `${env.NAME}`'],
       ['p.yaml:12:11 undefined-variable', 'undefined variable `var.n1`'],
       ['p.yaml:14:13 undefined-variable', 'undefined variable `var.n2`'],
