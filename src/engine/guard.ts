@@ -108,7 +108,7 @@ function describeMany(group: readonly GuardViolation[]): string {
   const named = group.slice(0, PARENTS_SAID_EACH).map((g) => `${g.parent} (${g.removals} of ${g.live}, ${pct(g.removals / g.live)})`);
   // `playbook "NDA"`: the parents' kind is the first word.
   const parents = `${v.parent!.slice(0, v.parent!.indexOf(' '))}s`;
-  const each = `in each of ${group.length} ${parents}, over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction): ${named.join(', ')} and ${group.length - named.length} more (\`-o json\` lists each under \`guard\`)`;
+  const each = `in each of ${group.length} ${parents}, over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction): ${named.join(', ')} and ${group.length - named.length} more (\`docket plan -o json\` lists each under \`guard\`)`;
   return v.recreates
     ? `the plan creates again ${v.kind} objects the files declare (removed live, or a service in trouble answered empty lists) ${each}`
     : `the plan removes live ${v.kind} objects ${each}`;

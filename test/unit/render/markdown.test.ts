@@ -319,7 +319,7 @@ describe('renderPlanMarkdown', () => {
     expect(refusals).toHaveLength(1);
     expect(refusals[0]).toContain('in each of 200 playbooks, over the safety threshold of 30% (safety.max\\_delete\\_fraction)');
     expect(refusals[0]).toContain('(2 of 5, 40%)');
-    expect(refusals[0]).toMatch(/and 197 more \(`-o json` lists each under `guard`\); pass --force to apply it anyway$/);
+    expect(refusals[0]).toMatch(/and 197 more \(`docket plan -o json` lists each under `guard`\); pass --force to apply it anyway$/);
     // Three or fewer are said each.
     const few = md(plan(creates, { warnings: warnings.slice(0, 3), guard: guard.slice(0, 3) }), 60_000);
     expect(few.split('\n').filter((l) => l.includes('apply will refuse'))).toHaveLength(3);
