@@ -401,7 +401,9 @@ async function reportApply(
   const settled = plan.lock_updates ?? [];
   if (settled.length > 0 && !opts.quiet) io.stderr(`Updated ${settled.length} docket.lock.json entr${settled.length === 1 ? 'y' : 'ies'} an earlier apply left unconfirmed (interrupted, or no answer came back).\n`);
   const header = opts.output === 'text' && (settings.saved || opts.quiet) ? reportHeader(plan, settings.color) : '';
-  if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, report, settings.adopting));
+  // Recorded only once the lock is written (a full disk leaves them unrecorded, said below).
+  const adopted = lockFailure ? [] : settings.adopting;
+  if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, report, adopted));
   else if (plan.changes.length > 0) {
     if (header) io.stdout(header);
     await writeApplyReportText(plan, report, { color: settings.color }, io.stdout, io.stdoutDrained);
@@ -411,7 +413,7 @@ async function reportApply(
     io.stdout(`${header}${nothingSent(plan, settings.saved)}\n`);
   }
   // A result, -q or not: docket.lock.json changed and is to be committed (probe LH-1).
-  if (opts.output !== 'json' && settings.adopting.length > 0) io.stdout(`Recorded ${plural(settings.adopting.length, 'file')} in docket.lock.json as live: ${settings.adopting.join(', ')}\n`);
+  if (opts.output !== 'json' && adopted.length > 0) io.stdout(`Recorded ${plural(adopted.length, 'file')} in docket.lock.json as live: ${adopted.join(', ')}\n`);
   await sayWhatRanUnreported(io, report);
   // An upload that may have arrived (its pending mark is still in the lock) stops the next plan
   // until the person says which it was: a plain re-run does not finish then.
