@@ -49,14 +49,11 @@ export function parseTarget(text: string, kinds: readonly AnyKind[]): TargetSpec
 
 /** Whether a target names a child (a rule) of a parent no file declares: read only by reading every parent's children. */
 export function targetsUndeclaredChild(texts: readonly string[], desired: readonly DesiredResource[], kinds: readonly AnyKind[]): boolean {
-  let declared: Set<string> | undefined;
-  return texts.some((text) => {
-    const t = parseTarget(text, kinds);
-    const parentKind = 'error' in t ? undefined : kinds.find((k) => k.name === t.kind)?.parentKind;
-    if (parentKind === undefined || 'error' in t) return false;
-    declared ??= new Set(desired.map((d) => refKey(d.kind, d.key)));
-    return !prefixesOf(t.key).some((p) => declared!.has(refKey(parentKind, p)));
-  });
+  const { targets, parentOf } = targetsOf(texts, kinds);
+  const children = targets.filter((t) => parentOf.has(t.kind));
+  if (children.length === 0) return false;
+  const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
+  return children.some((t) => declaredParentOf(t.key, parentOf.get(t.kind)!, declared) === undefined);
 }
 
 /** A plan (and the live objects no file declares) limited to some kinds and their children (`--kind`). */
@@ -123,7 +120,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   for (const t of targets) {
     // A child of no declared parent is never planned for (whether read or not): the parent is the target.
     const parentKind = parentOf.get(t.kind);
-    const undeclaredParent = parentKind !== undefined && !prefixesOf(t.key).some((p) => declared.has(refKey(parentKind, p)));
+    const undeclaredParent = parentKind !== undefined && declaredParentOf(t.key, parentKind, declared) === undefined;
     // Nothing by that name, but a renamed_from lists it (its own or its parent's): said as such, the
     // parent's being undeclared then being no reason of its own. Something live by that name is that.
     const exists = known.has(refKey(t.kind, t.key));

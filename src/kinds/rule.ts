@@ -9,7 +9,7 @@ import { quoteValue, showJson } from '../config/quote.js';
 import { ApiError } from '../errors.js';
 import type { RuleAttrs } from '../api/review.js';
 import { MAX_BODY_BYTES } from '../api/answer-limit.js';
-import type { KindModule } from './kind.js';
+import type { ExecContext, KindModule } from './kind.js';
 import { freshSiblings } from './support/race.js';
 import { ScopeGone } from '../engine/race.js';
 import { blockText } from './support/yaml-out.js';
@@ -336,8 +336,7 @@ export const ruleKind: KindModule<'rule'> = {
           // The playbook went while the apply ran (archived in the app, or set aside by another
           // apply that made the same playbook at the same time): say so, not a bare 404.
           if (err instanceof ApiError && err.status === 404) {
-            const live = await ctx.readAfterWrites('race:playbooks', () => api.listPlaybooks()).then((all) => all.some((p) => p.id === playbookId), () => true);
-            if (!live) err.message = `${err.message} (playbook ${quoteValue(parent.key)} is no longer live: archived in the app or by another apply at the same time; run apply again)`;
+            if (!(await playbookStillLive(ctx, playbookId))) err.message = `${err.message} (playbook ${quoteValue(parent.key)} is no longer live: archived in the app or by another apply at the same time; run apply again)`;
           }
           noteSummaryOnlyRefusal(err, body);
           throw err;
@@ -380,8 +379,7 @@ export const ruleKind: KindModule<'rule'> = {
       return freshSiblings(ctx, `race:rules:${playbookId}`, () => api.listRules(playbookId), change.key, `${change.parent!.key}/`).catch(async (err: unknown) => {
         // The playbook went while the apply ran (probe KY-3): its rules with it, so none of them is live.
         if (!(err instanceof ApiError && err.status === 404)) throw err;
-        const live = await ctx.readAfterWrites('race:playbooks', () => api.listPlaybooks()).then((all) => all.some((p) => p.id === playbookId), () => true);
-        throw live ? err : new ScopeGone(`playbook ${quoteValue(change.parent!.key)}`);
+        throw (await playbookStillLive(ctx, playbookId)) ? err : new ScopeGone(`playbook ${quoteValue(change.parent!.key)}`);
       });
     },
     async setAside(duplicate, change, ctx) {
@@ -392,3 +390,11 @@ export const ruleKind: KindModule<'rule'> = {
     },
   },
 };
+
+/** Whether a playbook a rule's request was answered 404 for is still listed (a read that fails says yes: the 404 stays as it was). */
+function playbookStillLive(ctx: Pick<ExecContext, 'readAfterWrites' | 'services'>, playbookId: string): Promise<boolean> {
+  return ctx.readAfterWrites('race:playbooks', () => ctx.services.review().listPlaybooks()).then(
+    (all) => all.some((p) => p.id === playbookId),
+    () => true,
+  );
+}

@@ -3,6 +3,7 @@ import { fingerprint } from '../../../src/engine/diff.js';
 import { buildPlan, configDigest, configDigestInSlices, hasChanges } from '../../../src/engine/plan.js';
 import type { BuildPlanInput } from '../../../src/engine/plan.js';
 import type { DesiredResource, LiveResource } from '../../../src/engine/types.js';
+import type { SourcePos } from '../../../src/diagnostics.js';
 import {
   KIND_META,
   desiredMember,
@@ -34,6 +35,15 @@ function plan(desired: DesiredResource[], live: LiveResource[], extra: Partial<B
 
 const NDA = { id: 'pb-1', name: 'NDA' };
 
+
+/** A custom template `name` whose `field` names the custom term `term`, written at `at`. */
+function templateNaming(name: string, term: string, field: string, at: SourcePos): DesiredResource {
+  return { ...desiredPlaybook(name), kind: 'custom-template', refs: [{ kind: 'custom-term', key: term, field, source: at }] };
+}
+
+function liveTermNamed(name: string): LiveResource {
+  return { kind: 'custom-term', id: 't-1', key: name, name, fields: {}, refs: [] };
+}
 describe('buildPlan', () => {
   it('counts changes per action in the summary', () => {
     const { plan: p, diagnostics } = plan(
@@ -142,26 +152,14 @@ describe('buildPlan: references', () => {
   });
 
   it('suggests a live name holding `${` as the files write it, `$${`: pasted as said, it validates (probe HY-3)', () => {
-    const template: DesiredResource = {
-      ...desiredPlaybook('Supplier NDA'),
-      kind: 'custom-template',
-      refs: [{ kind: 'custom-term', key: 'Fee ${amounts}', field: 'terms', source: pos(6, 5, 'custom-templates/nda.yaml') }],
-    };
-    const liveTerm: LiveResource = { kind: 'custom-term', id: 't-1', key: 'Fee ${amount}', name: 'Fee ${amount}', fields: {}, refs: [] };
-    const { diagnostics } = plan([template], [liveTerm]);
+    const { diagnostics } = plan([templateNaming('Supplier NDA', 'Fee ${amounts}', 'terms', pos(6, 5, 'custom-templates/nda.yaml'))], [liveTermNamed('Fee ${amount}')]);
     expect(diagnostics).toEqual([expect.objectContaining({ code: 'unknown-reference', line: 6 })]);
     expect(diagnostics[0]!.message).toContain('did you mean `Fee $${amount}`?');
     expect(diagnostics[0]!.hint).toMatch(/^if you meant "Fee \$\$\{amount\}", write that;/);
   });
 
   it('says what differs when the name it suggests shows as the one written: a Cyrillic letter typed for a Latin one (probe KQ-4)', () => {
-    const template: DesiredResource = {
-      ...desiredPlaybook('Consulting Agreement'),
-      kind: 'custom-template',
-      refs: [{ kind: 'custom-term', key: 'C\u043ensulting Terms', field: 'custom_term', source: pos(3, 14, 'custom-templates/consulting.yaml') }],
-    };
-    const liveTerm: LiveResource = { kind: 'custom-term', id: 't-1', key: 'Consulting Terms', name: 'Consulting Terms', fields: {}, refs: [] };
-    const { diagnostics } = plan([template], [liveTerm]);
+    const { diagnostics } = plan([templateNaming('Consulting Agreement', 'C\u043ensulting Terms', 'custom_term', pos(3, 14, 'custom-templates/consulting.yaml'))], [liveTermNamed('Consulting Terms')]);
     expect(diagnostics[0]!.message).toContain('did you mean `Consulting Terms`? (they differ only in letters of another alphabet drawn alike (Cyrillic `о`, Latin `o`))');
   });
 
