@@ -128,6 +128,8 @@ describe('docket pull (review service)', () => {
       expect((await run('pull', '-C', dir, '--dry-run', '--target', 'rule/Made Live/Term')).code).toBe(0);
       // A rule no playbook holds is still said unknown.
       expect((await run('drift', '-C', dir, '--target', 'rule/Made Live/Nope')).stderr).toContain('unknown-target');
+      // The playbook made in the app is no file's: the plan leaves it alone.
+      await expectNoChanges(run, dir);
     } finally {
       await own.emulator.close();
     }
