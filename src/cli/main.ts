@@ -180,7 +180,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   }
 }
 
-const COMMON_FLAGS = new Set(['--no-color', '-q', '--quiet', '-v', '--verbose']);
+/** The common flags without a value that may come before the command (completion offers them there). */
+export const COMMON_FLAGS: ReadonlySet<string> = new Set(['--no-color', '-q', '--quiet', '-v', '--verbose']);
 /** The common flags that take a value and may come before the command (completion skips their values too). */
 export const COMMON_WITH_VALUE: ReadonlySet<string> = new Set(['--concurrency', '--max-rps', '-C', '--dir', '--env']);
 

@@ -42,6 +42,10 @@ describe('help and completion', () => {
     // Every line completed in one bash: a shell per line made this test take seconds.
     const expected: [string[], string[]][] = [
       [['docket', 'pl'], ['plan']],
+      // Common flags before the command are offered there too (probe LE-3).
+      [['docket', '--no'], ['--no-color']],
+      [['docket', '--no-color', '--v'], ['--verbose', '--version']],
+      [['docket', '--c'], ['--concurrency']],
       [['docket', 'apply', '--lock'], ['--lock-timeout']],
       [['docket', 'plan', '--detailed'], ['--detailed-exitcode']],
       [['docket', 'validate', '--auto'], []],
@@ -135,6 +139,7 @@ describe('help and completion', () => {
     // A flag given more than once (--target, --kind) is offered again.
     expect(offered(['docket', 'apply', '--target', 'x', '--tar'])).toContain('*--target:value: ');
     expect(offered(['docket', 'pl'])).toContain('plan');
+    expect(offered(['docket', '--no'])).toContain('--no-color');
     expect(offered(['docket', '--no-color', 'plan', '--det'])).toContain('--detailed-exitcode');
     // Offered as a value to type, not a file name (probe HR-6).
     expect(offered(['docket', 'test', 'capture', '--rev'])).toContain('--review:value: ');

@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import type { Io } from '../io.js';
 import { withCommon } from '../options.js';
 import { KINDS } from '../../kinds/index.js';
-import { COMMON_WITH_VALUE } from '../main.js';
+import { COMMON_FLAGS, COMMON_WITH_VALUE } from '../main.js';
 import { PARENT_FLAGS_TAKEN, PARENT_VALUES_REFUSED } from '../subcommand-flags.js';
 
 interface FlagWords {
@@ -83,6 +83,8 @@ function wordsOf(program: Command): CommandWords[] {
  * its value, never the command (`docket -C test plan`, `--env init`).
  */
 const VALUED_BEFORE_COMMAND = [...COMMON_WITH_VALUE].sort().join('|');
+/** What may start the line besides a command: the common flags (`docket --no<TAB>`), then help and version. */
+const BEFORE_COMMAND_WORDS = [...COMMON_FLAGS, ...COMMON_WITH_VALUE, '--help', '--version'].join(' ');
 
 /** `"test --junit"` and the like: each flag that takes a value, of each command that has subcommands. */
 function valuedOfParents(commands: CommandWords[]): string[] {
@@ -124,7 +126,7 @@ _docket() {
       -C|--dir) COMPREPLY=( $(compgen -d -- "$cur") ); return ;;
       ${VALUED_BEFORE_COMMAND}) COMPREPLY=(); return ;;
     esac
-    COMPREPLY=( $(compgen -W "${top.map((c) => c.name).join(' ')} --help --version" -- "$cur") )
+    COMPREPLY=( $(compgen -W "${top.map((c) => c.name).join(' ')} ${BEFORE_COMMAND_WORDS}" -- "$cur") )
     return
   fi
   for ((i = i + 1; i < COMP_CWORD; i++)); do
@@ -192,7 +194,7 @@ _docket() {
       -C|--dir) _files -/; return ;;
       ${VALUED_BEFORE_COMMAND}) return ;;
     esac
-    compadd -- ${top.join(' ')}
+    compadd -- ${top.join(' ')} ${BEFORE_COMMAND_WORDS}
     return
   fi
   for ((i = i + 1; i < CURRENT; i++)); do
