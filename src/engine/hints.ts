@@ -31,7 +31,7 @@ export interface HintInput {
    * What docket last saw in sync: a live object not read in detail (a custom term no file declares
    * holds only its name) is compared by the digests its record keeps.
    */
-  sync?: Pick<SyncState, 'byId' | 'idOf'>;
+  sync?: Pick<SyncState, 'byId' | 'idOf' | 'byKey' | 'keysWithId'>;
 }
 
 /** Above this many live candidates in one scope, close names are not looked for (content still is). */
@@ -60,6 +60,7 @@ function renameHints({ kinds, desired, live, changes, ids, sync }: HintInput): s
   const archived = new Set(changes.filter((c) => c.action === 'archive').map((c) => c.liveId));
   const desiredChildren = groupBy(desired.filter((d) => d.parent), (d) => refKey(d.parent!.kind, d.parent!.key));
   const liveChildren = groupBy(live.filter((l) => l.parentId), (l) => `${l.kind}@${l.parentId!}`);
+  let childrenByParent: Map<string, string[]> | undefined;
 
   for (const kind of kinds) {
     if (!kind.nameField || kind.internal || kind.singleton) continue;
@@ -75,11 +76,16 @@ function renameHints({ kinds, desired, live, changes, ids, sync }: HintInput): s
       if (l.kind !== kind.name || matched.has(l.id) || isSetAside(l)) continue;
       const scope = l.parentId ?? '';
       let c = scopes.get(scope);
-      if (!c) scopes.set(scope, (c = { all: [], byContent: new Map(), byRecorded: new Map(), byChildren: new Map(), records: sync?.byId }));
+      if (!c) scopes.set(scope, (c = { all: [], byContent: new Map(), byRecorded: new Map(), byChildren: new Map(), byRecordedChildren: new Map(), records: sync?.byId }));
       c.all.push(l);
       if (childKind) {
         const children = (liveChildren.get(`${childKind}@${l.id}`) ?? []).map((x) => x.name);
         if (children.length > 0) addTo(c.byChildren, digest([...children].sort()), l);
+        // Children not read (a playbook no file declares, without --prune): those its records name (probe LO-1).
+        else if (sync) {
+          const recorded = recordedChildren(sync, (childrenByParent ??= recordedChildKeys(sync, childKind)), kind.name, l.id);
+          if (recorded.length > 0) addTo(c.byRecordedChildren, digest([...recorded].sort()), l);
+        }
       }
     }
     const taken = new Set<string>();
@@ -110,6 +116,8 @@ interface Candidates {
   /** The same, by the digests the sync records keep, for live objects read without those fields. */
   byRecorded: Map<string, Map<string, LiveResource[]>>;
   byChildren: Map<string, LiveResource[]>;
+  /** The same, of live objects whose children were not read, by the children their records name. */
+  byRecordedChildren: Map<string, LiveResource[]>;
   /** Live objects by their names as they show (lookAlike), built when first asked for. */
   byShown?: Map<string, LiveResource[]>;
   /** Live objects by nameSkeleton, built when first asked for (only past MAX_NAME_CANDIDATES). */
@@ -167,6 +175,8 @@ function lookLike(d: DesiredResource, kind: KindMeta, sorts: ReadonlySet<string>
   const siblings = children.length > 0 ? free(c.byChildren.get(digest([...children].sort()))) : undefined;
   // Said as the README lists the reasons: "the same rules" (probe KV-3).
   if (siblings) return { live: siblings, why: `the same ${childNoun}${children.length === 1 ? '' : 's'}` };
+  const recordedSiblings = children.length > 0 ? free(c.byRecordedChildren.get(digest([...children].sort()))) : undefined;
+  if (recordedSiblings) return { live: recordedSiblings, why: `the same ${childNoun}${children.length === 1 ? '' : 's'} when docket last synced it` };
   // Past that many, by an index: a name alike but for letter case, spaces and punctuation, or one
   // letter more, less or other (a mass rename of a prefix's separator, `CON` to `CONN`); comparing
   // every name with every other took seconds, so none was looked for (probe KG-1).
@@ -262,6 +272,27 @@ function shownIndex(all: readonly LiveResource[]): Map<string, LiveResource[]> {
 }
 
 /** The fields that make two objects "the same" whatever they are called: every one set but the name. */
+/**
+ * The keys of the records of one child kind, by the `kind:key` of their parent as the child's key
+ * begins (`rule:NDA/Law` under `playbook:NDA`): built once, when a live parent's children were not read.
+ */
+function recordedChildKeys(sync: Pick<SyncState, 'byKey'>, childKind: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const prefix = `${childKind}:`;
+  for (const key of sync.byKey.keys()) {
+    if (!key.startsWith(prefix)) continue;
+    // A parent's name may hold a `/` too: every split is kept, and only a recorded parent's key is looked up.
+    for (let at = key.indexOf('/'); at !== -1; at = key.indexOf('/', at + 1)) addTo(out, key.slice(prefix.length, at), key.slice(at + 1));
+  }
+  return out;
+}
+
+/** The names of the children the sync records hold under the live parent with this id. */
+function recordedChildren(sync: Pick<SyncState, 'keysWithId'>, byParent: Map<string, string[]>, parentKind: string, parentId: string): string[] {
+  const recordedAs = sync.keysWithId(parentId).find((k) => k.startsWith(`${parentKind}:`));
+  return recordedAs === undefined ? [] : (byParent.get(recordedAs.slice(parentKind.length + 1)) ?? []);
+}
+
 function contentFields(fields: Record<string, unknown>, kind: KindMeta): string[] {
   return Object.keys(fields)
     .filter((k) => k !== kind.nameField && fields[k] !== null && fields[k] !== undefined && fields[k] !== '' && fields[k] !== false)

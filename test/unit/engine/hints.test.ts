@@ -128,6 +128,21 @@ describe('plan hints', () => {
     expect(plan!.warnings).toEqual([expect.stringContaining('rule "L1" (playbooks/nda.yaml:10) looks like a rename of the live rule "L1 live" (the same content)')]);
   });
 
+  it('a new playbook with the rules an undeclared live one had when last synced looks like a rename, though its rules were not read (probe LO-1)', () => {
+    const rec = (name: string, id: string) => formatSyncRecord({ id, fields: { name: fieldHash(name) } });
+    const records = { 'playbook:G': rec('G', 'pb-1'), 'rule:G/R1': rec('R1', 'r-1'), 'rule:G/R2': rec('R2', 'r-2'), 'rule:G/R 3': rec('R 3', 'r-3') };
+    const plan = (rules: string[], sync: Record<string, string>) =>
+      buildPlan({ kinds: KIND_META, desired: [desiredPlaybook('Zeta'), ...rules.map((r) => desiredRule('Zeta', r))], live: [livePlaybook('pb-1', 'G')], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', sync: syncState([sync]) }).plan!;
+    expect(plan(['R 3', 'R1', 'R2'], records).warnings).toEqual([
+      'playbook "Zeta" (playbooks/nda.yaml:1) looks like a rename of the live playbook "G" (the same rules when docket last synced it), but the plan creates "Zeta" beside it: if it was renamed, add `renamed_from: [G]`',
+    ]);
+    // Other rules, or rules recorded under another playbook: nothing to go by.
+    expect(plan(['R1', 'R2'], records).warnings).toEqual([]);
+    expect(plan(['R1', 'R2'], { 'playbook:G': rec('G', 'pb-1'), 'rule:H/R1': rec('R1', 'r-1'), 'rule:H/R2': rec('R2', 'r-2') }).warnings).toEqual([]);
+    // A playbook whose name holds a slash keeps its rules apart from one named as its first part.
+    expect(plan(['R1'], { 'playbook:G/H': rec('G/H', 'pb-1'), 'rule:G/H/R1': rec('R1', 'r-1') }).warnings).toEqual([expect.stringContaining('(the same rule when docket last synced it)')]);
+  });
+
   it('says nothing when the new object is unlike every live one, or was renamed with renamed_from', () => {
     expect(warnings([desiredPlaybook('Vendor MSA', { description: 'Suppliers' })], [livePlaybook('pb-1', 'NDA', 'Counterparties')])).toEqual([]);
     expect(warnings([desiredPlaybook('Mutual NDA', { renamedFrom: ['NDA'] })], [livePlaybook('pb-1', 'NDA')])).toEqual([]);
