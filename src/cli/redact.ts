@@ -4,6 +4,7 @@
  * (`DOCKET_ORGANIZATION_ID`, a URL's path) would be quoted with it.
  */
 import type { Io } from './io.js';
+import { EMULATOR_API_KEY } from '../emulator/identity.js';
 import { holdsKey, KEY_PIECE_MIN, keyMatches, keySpans, keysOf, percentDecoded } from '../config/api-keys.js';
 import { defuseWorkflowCommands, escapeData, escapeMarkdown, escapeProperty, unescapeData, unescapeProperty } from '../render/sanitize.js';
 import { xmlAttr, xmlText } from '../render/test-junit.js';
@@ -82,7 +83,61 @@ function redactOnce(text: string, secrets: readonly string[]): string {
   let out = text.includes('\\') ? redactBackslashed(text, secrets) : text;
   out = out.includes('%') ? redactEscaped(out, secrets) : out;
   out = redactAnyCase(out, secrets);
+  out = redactLongPieces(out, secrets);
   return redactCut(out, secrets);
+}
+
+/**
+ * A piece of a key this long is taken for the key wherever it stands, cut or not: a text that splits
+ * a key into words (a review's reasoning about a rule named with one, `sk + live + 4ec39…`) gives
+ * away its secret part all the same (probe LL-1). Sixteen characters of a random token are no
+ * ordinary text. Neither a UUID inside a key nor the emulator's public key name is a secret part
+ * (its `docket-emulator-key-<organization id>`): printed as an organization's id, or in the emulator's
+ * banner, they stay.
+ */
+const KEY_PIECE_ALONE = 16;
+/** Every piece of KEY_PIECE_ALONE characters holds one of its key's blocks of half that, taken from its start. */
+const ANCHOR = KEY_PIECE_ALONE / 2;
+const NOT_SECRET_IN_KEY = new RegExp(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|${EMULATOR_API_KEY}`);
+
+const anchorsOf = new WeakMap<readonly string[], Map<string, string[]>>();
+/** Each block that starts a piece search → the parts of the keys (lower case, no UUID) that hold it. */
+function pieceAnchors(secrets: readonly string[]): Map<string, string[]> {
+  let anchors = anchorsOf.get(secrets);
+  if (anchors) return anchors;
+  anchors = new Map();
+  for (const form of lowerForms(secrets)) {
+    for (const part of form.split(NOT_SECRET_IN_KEY)) {
+      if (part.length < KEY_PIECE_ALONE) continue;
+      for (let at = 0; at + ANCHOR <= part.length; at += ANCHOR) {
+        const parts = anchors.get(part.slice(at, at + ANCHOR)) ?? [];
+        if (!parts.includes(part)) parts.push(part);
+        anchors.set(part.slice(at, at + ANCHOR), parts);
+      }
+    }
+  }
+  anchorsOf.set(secrets, anchors);
+  return anchors;
+}
+
+/** Each piece of a key's secret part of KEY_PIECE_ALONE characters or more, in any letter case. */
+function redactLongPieces(text: string, secrets: readonly string[]): string {
+  const anchors = pieceAnchors(secrets);
+  if (anchors.size === 0 || text.length < KEY_PIECE_ALONE) return text;
+  const lower = sameLengthLower(text);
+  const spans: [number, number][] = [];
+  for (const [anchor, parts] of anchors) {
+    for (let at = lower.indexOf(anchor); at !== -1; at = lower.indexOf(anchor, at + 1)) {
+      for (const part of parts) {
+        let end = at + ANCHOR;
+        while (end < lower.length && part.includes(lower.slice(at, end + 1))) end++;
+        let start = at;
+        while (start > 0 && part.includes(lower.slice(start - 1, end))) start--;
+        if (end - start >= KEY_PIECE_ALONE) spans.push([start, end]);
+      }
+    }
+  }
+  return spans.length === 0 ? text : replaceSpans(text, spans);
 }
 
 /**

@@ -33,6 +33,20 @@ function readBack(text: string): string {
   return out.replace(/\\x([0-9a-f]{2})|\\u([0-9a-f]{4})|\\U([0-9a-f]{8})|%([0-9a-f]{2})/gi, (_match, ...hex: (string | undefined)[]) => String.fromCodePoint(parseInt(hex.slice(0, 4).find((h) => h !== undefined)!, 16))).toLowerCase();
 }
 
+describe('a piece of a key standing alone', () => {
+  it('is hidden from 16 characters of its secret part on, in any case; shorter ones, and the UUID of an emulator key, stay (probe LL-1)', () => {
+    const secrets = keyValues({ DOCKET_API_KEY: 'sk_live_4eC39HqLyjWDarjtT1zdp7dc' });
+    expect(redact('words: sk + live + 4ec39hqlyjwdarjtt1zdp7dc.', secrets)).toBe('words: sk + live + [redacted].');
+    expect(redact('x 39HQLYJWDARJTT1Z y', secrets)).toBe('x [redacted] y');
+    expect(redact('x 4ec39hqlyjwdarjt y', secrets)).toBe('x [redacted] y');
+    // Fifteen characters are no key, nor the key's public prefix.
+    expect(redact('x 4ec39hqlyjwdarj y sk_live_ z', secrets)).toBe('x 4ec39hqlyjwdarj y sk_live_ z');
+    const emulator = keyValues({ DOCKET_API_KEY: 'docket-emulator-key-00000000-0000-4000-8000-00000000000a' });
+    expect(redact('organization 00000000-0000-4000-8000-00000000000a', emulator)).toBe('organization 00000000-0000-4000-8000-00000000000a');
+    expect(redact('the key docket-emulator-key-<id>', emulator)).toBe('the key docket-emulator-key-<id>');
+  });
+});
+
 describe('a key spelt with escapes, cut and escaped again', () => {
   it('leaves no 8 characters of the key readable, and JSON stays JSON (probes IY-1, SR69, TR69)', () => {
     const random = seeded(69);
