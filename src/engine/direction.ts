@@ -141,8 +141,8 @@ export function recordOfDeclared(d: Pick<DesiredResource, 'kind' | 'key' | 'pare
 }
 
 /**
- * The declared children of a parent (`kind:key`) that the files changed since the last sync: a
- * parent removed live stays in the files for them, also when a --target left them out of the plan.
+ * The declared children of a parent (`kind:key`) that the files changed or added since the last
+ * sync: a parent removed live stays in the files for them, also when a --target left them out of the plan.
  */
 export function childrenEditedInFiles(desired: Iterable<DesiredResource>, sync: SyncState, parent: string): DesiredResource[] {
   const edited: DesiredResource[] = [];
@@ -153,7 +153,8 @@ export function childrenEditedInFiles(desired: Iterable<DesiredResource>, sync: 
     if (!d.parent || refKey(d.parent.kind, d.parent.key) !== parent) continue;
     // A former name another document declares is that one's (read only for a child renamed in the files).
     const record = recordOfDeclared(d, sync, (key) => (keys ??= new Set(all.map((x) => refKey(x.kind, x.key)))).has(key))?.[1];
-    if (record && changedSinceRecord(d, record).length > 0) edited.push(d);
+    // None: added in the files since (or never applied), which taking the parent out would lose (probe LK-1).
+    if (!record || changedSinceRecord(d, record).length > 0) edited.push(d);
   }
   return edited;
 }

@@ -510,7 +510,7 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
-  it('keeps a playbook archived in the app whose rule or own field the files changed, also under a --target of another of its rules', async () => {
+  it('keeps a playbook archived in the app whose rule or own field the files changed, or that they added a rule to, also under a --target of another of its rules', async () => {
     const file = 'kind: Playbook\nname: Beta\ndescription: beta\nrules:\n  - { name: b1, actions: ACCEPT one }\n  - { name: b2, actions: ACCEPT two }\n  - { name: b3, actions: ACCEPT three }\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/beta.yaml': file });
     await applyOk(cli, dir);
@@ -518,7 +518,9 @@ rules:
     const marked = async (...args: string[]): Promise<[string, boolean][]> =>
       // The emulator is shared by the tests of this file: their playbooks are only live here.
       (JSON.parse((await cli('drift', '-C', dir, '-o', 'json', ...args)).stdout) as { drift: { key: string; edited_in_files?: boolean }[] }).drift.filter((i) => i.key.startsWith('Beta')).map((i) => [i.key, i.edited_in_files ?? false]);
-    for (const edited of [file.replace('ACCEPT one', 'ACCEPT one edited'), file.replace('description: beta', 'description: beta edited')]) {
+    // A rule added in the files is such a change too: it has no record to compare with (probe LK-1).
+    const added = file.replace('  - { name: b3, actions: ACCEPT three }\n', '  - { name: b3, actions: ACCEPT three }\n  - { name: b4, actions: ACCEPT four }\n');
+    for (const edited of [file.replace('ACCEPT one', 'ACCEPT one edited'), file.replace('description: beta', 'description: beta edited'), added]) {
       await writeFile(join(dir, 'playbooks/beta.yaml'), edited);
       const all = [['Beta', true], ['Beta/b1', true], ['Beta/b2', true], ['Beta/b3', true]];
       expect((await marked()).sort()).toEqual(all);

@@ -370,10 +370,11 @@ describe('childrenEditedInFiles', () => {
     const b1 = desiredRule(NDA.name, 'b1');
     const b2 = desiredRule(NDA.name, 'b2');
     const sync = recorded([{ d: b1, id: 'r-1' }, { d: b2, id: 'r-2' }]);
-    // A new rule named from a name never synced, listed first; b2 edited in the files since.
+    // A new rule named from a name never synced, listed first (added in the files: probe LK-1); b2
+    // edited in the files since; b1 as synced.
     const renamed = desiredRule(NDA.name, 'n1', {}, { renamedFrom: ['ghost'] });
     const declared = [renamed, b1, desiredRule(NDA.name, 'b2', { actions: 'REJECT everything' })];
     const byKey = new Map(declared.map((d) => [`${d.kind}:${d.key}`, d]));
-    for (const desired of [declared, byKey.values()]) expect(childrenEditedInFiles(desired, sync, `playbook:${NDA.name}`).map((d) => d.key)).toEqual([`${NDA.name}/b2`]);
+    for (const desired of [declared, byKey.values()]) expect(childrenEditedInFiles(desired, sync, `playbook:${NDA.name}`).map((d) => d.key)).toEqual([`${NDA.name}/n1`, `${NDA.name}/b2`]);
   });
 });
