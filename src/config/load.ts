@@ -628,7 +628,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   // A placeholder's value takes the type its field wants, then the document is checked again.
   if (!validate(body) && (!typedByField(body, validate.errors, interpolated.wholes) || !validate(body))) {
     diagnostics.push(
-      ...withoutEchoesOf(controlCharacters, schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written, tagged: taggedIn(lineOf) })),
+      ...withoutEchoesOf(controlCharacters, schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written, tagged: taggedIn(lineOf), fromVariables: interpolated.written })),
     );
   }
   // The start is worked out only if asked for (it may need the full parser: yaml-read.ts).

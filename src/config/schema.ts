@@ -14,6 +14,7 @@ import { quoteValue, showJson, showName } from './quote.js';
 import { urlSpellingHint } from './url-policy.js';
 import { withoutSecrets } from './url-secrets.js';
 import { nonFiniteName, TAG_HINT } from './written-number.js';
+import { variablesIn } from './interpolate.js';
 
 export { schemasDir } from './schema-names.js';
 
@@ -29,6 +30,8 @@ export interface SchemaDiagnosticOptions {
   tagged?: (pos: { line: number; col: number }) => boolean;
   /** The document is JSON (a saved plan), where a null is written `null`, not as nothing. */
   json?: boolean;
+  /** Values that held a placeholder, by pointer, as the file writes them: a refusal of one says which variable filled it in. */
+  fromVariables?: ReadonlyMap<string, string>;
 }
 
 /** How the schemas mark a value that may be a `${var.NAME}` placeholder: in text, or whole (scripts/gen-schemas.mjs). */
@@ -153,7 +156,7 @@ function dashGluedKey(data: unknown): string | undefined {
   return key === undefined ? undefined : gluedDashHint(`${key.slice(1)}: …`);
 }
 
-function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagged: taggedAt, json }: SchemaDiagnosticOptions): Diagnostic {
+function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagged: taggedAt, json, fromVariables }: SchemaDiagnosticOptions): Diagnostic {
   // A key YAML reads as null (`: x`, `~: x`) is named as written, not as the word `null` (the
   // reader keeps `: x` as "" and `~: x` as `~`; `Null: x` is read as `null`).
   const unknownKey = (key: string, at: string): string => {
@@ -176,7 +179,10 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
     // A `url:` as every message shows one: without its credentials, query and fragment (TR66-1).
     const data = typeof e.data === 'string' && /\/url$/.test(at) ? withoutSecrets(e.data) : e.data;
     const quoted = valuePosition && at === pointer && !/, not |\(got |\(written /.test(message) ? gotValue(data) || structureGot(e) : '';
-    return { severity: 'error', code, message: `${message}${quoted}`, ...pos, ...(path ? { path } : {}), ...(hint ? { hint } : {}) };
+    // The value the message quotes is not on the line it points at: the variable that gave it is (probe LN-1).
+    const source = valuePosition ? fromVariables?.get(at) : undefined;
+    const told = source === undefined ? hint : [variableHint(source), hint].filter(Boolean).join('; ');
+    return { severity: 'error', code, message: `${message}${quoted}`, ...pos, ...(path ? { path } : {}), ...(told ? { hint: told } : {}) };
   };
 
   switch (e.keyword) {
@@ -317,6 +323,19 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
     // A placeholder's value (quoted or not) came from its variable, not from how YAML read the text.
     return source !== undefined && source !== read && !source.includes('${') ? ` (written ${quoteValue(source)}, which YAML reads as ${read})` : undefined;
   }
+}
+
+/** Where a value written with placeholders comes from, and where to change it. */
+function variableHint(writtenAs: string): string | undefined {
+  const names = [...new Set(variablesIn(writtenAs))];
+  if (names.length === 0) return undefined;
+  const vars = names.filter((n) => n.startsWith('var.'));
+  const envs = names.filter((n) => n.startsWith('env.')).map((n) => n.slice('env.'.length));
+  const fixes = [
+    ...(vars.length > 0 ? [`change ${vars.join(', ')} where ${vars.length === 1 ? 'it is' : 'they are'} defined (docket.yaml's \`vars\`, or the selected environment's)`] : []),
+    ...(envs.length > 0 ? [`set the environment variable${envs.length === 1 ? '' : 's'} ${envs.join(', ')} to what this key takes`] : []),
+  ];
+  return `it is filled in from ${quoteValue(writtenAs)}: ${fixes.join('; ')}`;
 }
 
 /** Whether digits YAML read as a number would pass as the text they are written as (quoted). */

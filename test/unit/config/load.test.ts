@@ -494,6 +494,20 @@ describe('loadConfig: schema errors', () => {
     expect(huge.diagnostics.map((d) => d.message)).toEqual(['`max_rps` must be a number, not infinity (written "1e400", which YAML reads as .inf)']);
   });
 
+  it('says which variable filled in a value it refuses, and where to change it: the line holds only the placeholder (probe LN-1)', async () => {
+    const r = await load(
+      {
+        'docket.yaml': lines('version: 1', 'vars:', '  lead: alice@acme.example', 'environments:', '  staging:', '    vars:', '      lead: not-an-email'),
+        'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: A', '    reviewer: ${var.lead}', '  - name: Law', '    actions: A', '    reviewer: x${env.WHO}'),
+      },
+      { env: 'staging', processEnv: { WHO: 'y' } },
+    );
+    expect(r.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
+      ['p.yaml:6:15 invalid-value', '`reviewer` must be an e-mail address (got "not-an-email")', 'it is filled in from "${var.lead}": change var.lead where it is defined (docket.yaml\'s `vars`, or the selected environment\'s)'],
+      ['p.yaml:9:15 invalid-value', '`reviewer` must be an e-mail address (got "xy")', 'it is filled in from "x${env.WHO}": set the environment variable WHO to what this key takes'],
+    ]);
+  });
+
   it('tells to quote digits YAML read as a number only where the digits as text are a value the key takes', async () => {
     const r = await load({
       'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n',
