@@ -241,8 +241,9 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       // Not what the schema already refused, a placeholder left for later (or in an environment not
       // resolved), or a value the environment replaces. A DOCKET_*_URL set in CI does not excuse
       // the file's: a URL with a password in it is committed all the same.
-      if (typeof value !== 'string' || !/^https?:\/\//i.test(value) || value.includes('${') || pass.unresolved.has(pointer) || overriddenByEnv(raw, envBlock, pointer)) continue;
-      const problem = urlProblem(value, `\`${section}.url\``);
+      if (typeof value !== 'string' || value.includes('${') || pass.unresolved.has(pointer) || overriddenByEnv(raw, envBlock, pointer)) continue;
+      // No http(s) scheme (`api commonpaper com`, `ftp://…`): named as the other URL problems are, not as the schema's `url` (probe LN-3).
+      const problem = /^https?:\/\//i.test(value) ? urlProblem(value, `\`${section}.url\``) : { code: 'invalid-url' as const, message: `\`${section}.url\` must be an http(s) URL (got ${shown(value)})`, hint: undefined };
       if (!problem) continue;
       // Said once: the schema's "must be a URL" (its `format` or its pattern) about the same value goes, the reason and hint stay.
       diagnostics.splice(0, diagnostics.length, ...withoutInvalidValueAt(new Set([pointerToPath(pointer)]), diagnostics));

@@ -81,6 +81,14 @@ describe('docket.yaml', () => {
     }
   });
 
+  it('names a URL without an http(s) scheme by its section, as every other URL problem, at the top level and in an environment (probe LN-3)', async () => {
+    const r = await load({ 'docket.yaml': lines('version: 1', 'agreements:', '  url: api commonpaper com', 'environments:', '  prod:', '    review:', '      url: x') });
+    expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
+      ['docket.yaml:3:8 invalid-url', '`agreements.url` must be an http(s) URL (got "api commonpaper com")'],
+      ['docket.yaml:7:12 invalid-url', '`review.url` must be an http(s) URL (got "x")'],
+    ]);
+  });
+
   it('validates settings at their lines', async () => {
     const r = await load({
       'docket.yaml': lines(
@@ -98,7 +106,7 @@ describe('docket.yaml', () => {
     });
     expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
       ['docket.yaml:1:10 invalid-value', '`version` must be 1 (got 2)'],
-      ['docket.yaml:3:8 invalid-url', '`url` must be an http(s) URL (got "ftp://example.com")'],
+      ['docket.yaml:3:8 invalid-url', '`review.url` must be an http(s) URL (got "ftp://example.com")'],
       ['docket.yaml:4:20 invalid-value', '`organization_id` must be a UUID (8-4-4-4-12 hex digits), not an integer (got 1234)'],
       ['docket.yaml:5:3 unknown-key', 'unknown key `organisation` in `review`, did you mean `organization_id`?'],
       ['docket.yaml:7:10 invalid-value', '`actor` must be an e-mail address (got "not-an-email")'],
@@ -484,7 +492,7 @@ describe('DOCKET_* environment variables', () => {
     expect(r.diagnostics.map((d) => [d.message, d.hint])).toEqual([
       ['environment variable DOCKET_REVIEW_URL must be an http(s) URL (got "HTTPS://review.example")', 'it sets `review.url`; write the scheme in lower case: http:// or https://'],
       ['environment variable DOCKET_AGREEMENTS_URL must be an http(s) URL (got "***@agreements.example")', 'it sets `agreements.url`; fix or unset it'],
-      ['`url` must be an http(s) URL (got "***@review.example/x")', undefined],
+      ['`review.url` must be an http(s) URL (got "***@review.example/x")', undefined],
     ]);
   });
 
