@@ -727,6 +727,12 @@ describe('loadConfig: API keys typed into a file', () => {
     const unused = await load({ 'docket.yaml': lines('version: 1', 'environments:', '  ci:', '    vars:', `      spare: ${key}`) }, { processEnv: { DOCKET_API_KEY: key } });
     expect(unused.diagnostics.map((d) => `${brief(d)} ${d.path}`)).toEqual(['docket.yaml:5:14 api-key-in-file environments.ci.vars.spare']);
     expect(JSON.stringify(unused.diagnostics)).not.toContain(key);
+    // Said once where the key also breaks what the value must be: not also as no UUID or e-mail (probe LN-4).
+    const typed = await load(
+      { 'docket.yaml': lines('version: 1', 'review:', `  organization_id: ${key}`), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: A', `    reviewer: ${key}`) },
+      { processEnv: { DOCKET_API_KEY: key } },
+    );
+    expect(typed.diagnostics.map((d) => `${brief(d)} ${d.path}`)).toEqual(['docket.yaml:3:20 api-key-in-file review.organization_id', 'p.yaml:6:15 api-key-in-file rules[0].reviewer']);
   });
 
   it('refuses a key written with double-quoted escapes, in a value or a key name, which its text does not show (probe IP)', async () => {
