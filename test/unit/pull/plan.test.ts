@@ -171,7 +171,9 @@ describe('planPull', () => {
       id: `create:${d.kind}:${d.key}`, action: 'create', kind: d.kind, key: d.key, name: d.name, fields: [], refs: [], dependsOn: [], fingerprint: '', direction: 'removed-live',
       ...(d.parent ? { parent: { kind: 'playbook', key: 'Vendor' } } : {}),
     });
-    const base = input([removed(vendor), removed(cap)], [term, vendor, cap], [live]);
+    // Both as last synced: nothing in the files changed since (a rule with no record would be one added there).
+    const sync = syncState([{ 'playbook:Vendor': formatSyncRecord({ id: 'pb-2', fields: { name: fieldHash('Vendor') } }), 'rule:Vendor/Cap': formatSyncRecord({ id: 'r-9', fields: { name: fieldHash('Cap'), actions: fieldHash('CAP') } }) }]);
+    const base = { ...input([removed(vendor), removed(cap)], [term, vendor, cap], [live]), sync };
     const result = await planPull({ ...base, read: (path) => (path === 'playbooks/nda.yaml' ? two : undefined) });
     expect(result.notes).toEqual([]);
     expect(result.files).toEqual([{ path: 'playbooks/nda.yaml', before: two, after: FILE }]);
