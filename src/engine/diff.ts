@@ -27,6 +27,8 @@ export interface KindMeta {
   /** The parent's field that lists its children (`rules`). */
   parentField?: string;
   versionedFields?: string[];
+  /** How many versions a publish of these fields makes, where the service takes them in several calls (a definition and its terms link). */
+  versionsOf?(fields: readonly string[]): number;
   nameField?: string;
   createAction?: 'create' | 'invite' | 'upload';
   /** The action for changed non-versioned fields: `update`, or `upload` for kinds replaced whole. */
@@ -750,9 +752,16 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
       dependsOn: [...after, ...(updates.length > 0 ? [changeId(changeAction, kind.name, d.key)] : [])],
       source: sourceOf(publishes[0]!.field),
       irreversible: true,
+      ...versionCount(kind, publishes),
     });
   }
   return out;
+}
+
+/** A publish that makes more than one version says how many: a reviewer approves each (probe LQ-1). */
+function versionCount(kind: KindMeta, publishes: readonly FieldChange[]): { versions?: number } {
+  const versions = kind.versionsOf?.(publishes.map((f) => f.field)) ?? 1;
+  return versions > 1 ? { versions } : {};
 }
 
 function sameField(kind: KindMeta, d: DesiredResource, l: LiveResource, field: string, state: CompareState): boolean {

@@ -204,6 +204,8 @@ export interface Change {
   fingerprint: string | null;
   /** For a publish: the live version number when planned (the new version is the next one). */
   liveVersion?: number;
+  /** For a publish that makes more than one version (a custom template's definition and terms link): how many. */
+  versions?: number;
   /** Which side moved since docket last saw the object in sync. */
   direction?: Direction;
   /** When the live object last changed, as the service says (`updated_at`). */

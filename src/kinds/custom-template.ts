@@ -30,6 +30,9 @@ export const customTemplateKind: KindModule<'custom-template'> = {
   actions: ['create', 'rename', 'publish'],
   nameField: 'name',
   versionedFields: ['definition', 'custom_term'],
+  // NOTE(api): the definition goes through `versions`, the terms link through a PATCH that publishes
+  // a version too: the service has no one call for both.
+  versionsOf: (fields) => (fields.includes('definition') && fields.includes('custom_term') ? 2 : 1),
   namesByName: { custom_term: 'custom-term' },
   dataFiles: { definition_file: 'yaml' },
   layout: { folder: 'custom-templates' },

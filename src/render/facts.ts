@@ -154,8 +154,11 @@ export function warningSentences(plan: Plan, fmt: Fmt): string[] {
   }
   if (publishes.length > 0) {
     const go = publishes.length === 1 ? 'goes' : 'go';
-    const what = publishes.map((c) => `${c.kind} ${fmt.name(changeLabel(c))}`);
-    out.push(`${plural(publishes.length, 'publish', 'publishes')} ${go} live at once and cannot be undone: ${shortList(what)}.`);
+    const what = publishes.map((c) => `${c.kind} ${fmt.name(changeLabel(c))}${c.versions ? ` (${c.versions} versions)` : ''}`);
+    // Versions, not publishes, are what cannot be undone: one publish may make two (probe LQ-1).
+    const versions = publishes.reduce((n, c) => n + (c.versions ?? 1), 0);
+    const count = versions > publishes.length ? ` (${versions} versions)` : '';
+    out.push(`${plural(publishes.length, 'publish', 'publishes')}${count} ${go} live at once and cannot be undone: ${shortList(what)}.`);
   }
   for (const c of irreversible) {
     if (c.action === 'delete' || c.action === 'publish') continue;

@@ -155,7 +155,7 @@ export function targetLine(plan: Plan): string {
 function changeHead(c: Change): string {
   const from = renamedFrom(c);
   const what = from ? ` ${codeSpan(from.label)} → ${codeSpan(changeLabel(c))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${codeSpan(changeLabel(c))}`;
-  const permanent = c.action === 'delete' && c.irreversible && !c.policy ? ' (permanent)' : '';
+  const permanent = c.action === 'delete' && c.irreversible && !c.policy ? ' (permanent)' : c.versions ? ` (${c.versions} versions)` : '';
   const source = c.source ? ` · ${codeSpan(`${c.source.file}:${c.source.line}`)}` : '';
   const label = directionLabel(c);
   const direction = label ? ` · _${label}_` : '';

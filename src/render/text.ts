@@ -69,6 +69,7 @@ function headline(c: Change, paint: Paint): string {
   const what = from ? ` ${quote(from.label)} → ${quote(changeLabel(c))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${quote(changeLabel(c))}`;
   const tail: string[] = [];
   if (c.action === 'delete' && c.irreversible && !c.policy) tail.push('(permanent)');
+  if (c.versions) tail.push(`(${c.versions} versions)`);
   if (c.source) tail.push(`(${onePath(c.source.file)}:${c.source.line})`);
   const direction = directionLabel(c);
   const line = `${paint(SYMBOL_STYLE[symbol] ?? 'bold', symbol)} ${c.action} ${c.kind}${what}`;

@@ -455,6 +455,31 @@ describe('custom templates', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('says that a change of a definition and its term link publishes two versions, and makes exactly two (probe LQ-1)', async () => {
+    await start();
+    const dir = await project();
+    await applyOk(cli, dir);
+    await writeFiles(dir, {
+      'templates/consulting.cover.yaml': DEFINITION.replace('title: Consulting Agreement', 'title: Consulting Agreement 2'),
+      'templates/consulting.yaml': CUSTOM_TEMPLATE_YAML.replace('custom_term: Consulting Terms', 'custom_term: Other Terms'),
+    });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toMatch(/↑ publish custom-template "Consulting Agreement" \(2 versions\)/);
+    expect(plan.stdout).toContain('Warning: 1 publish (2 versions) goes live at once and cannot be undone: custom-template "Consulting Agreement" (2 versions).');
+    const json = JSON.parse((await cli('plan', '-C', dir, '-o', 'json')).stdout) as { changes: { action: string; versions?: number }[] };
+    expect(json.changes.map((c) => [c.action, c.versions])).toEqual([['publish', 2]]);
+    expect((await cli('plan', '-C', dir, '-o', 'markdown')).stdout).toContain('custom-template `Consulting Agreement` (2 versions)');
+    const before = customTemplate('Consulting Agreement')!.versions.length;
+    await applyOk(cli, dir);
+    expect(customTemplate('Consulting Agreement')!.versions.length - before).toBe(2);
+    // One field alone is one version, said as before.
+    await writeFiles(dir, { 'templates/consulting.cover.yaml': DEFINITION.replace('title: Consulting Agreement', 'title: Consulting Agreement 3') });
+    const one = await cli('plan', '-C', dir);
+    expect(one.stdout).not.toContain('versions)');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('a change that wrote part of itself before it failed says what is live already: a definition published, its term link refused', async () => {
     await start();
     const dir = await project();
