@@ -4,7 +4,7 @@ import { kindsToRead, planProject } from '../engine/project.js';
 import { warningText } from '../engine/plan.js';
 import { KINDS, kindNamed, type AnyKind } from '../kinds/index.js';
 import { quoteValue } from '../config/quote.js';
-import { formerKeys, refKey, type DesiredResource, type KindName, type LiveResource, type Plan } from '../engine/types.js';
+import { formerKeys, refKey, type Change, type DesiredResource, type KindName, type LiveResource, type Plan } from '../engine/types.js';
 import { ConfigError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Session } from './session.js';
@@ -208,6 +208,9 @@ function strandedEntriesNote(s: Session): string {
   return `. docket.lock.json still holds version 1 entries of the environment ${names}, which docket.yaml no longer defines: if this environment was renamed from ${stranded.length === 1 ? 'it' : 'one of them (FORMER below)'}, give it that name again, run \`${apply}\` once (it moves those entries to this target's section), then rename it to ${quoteValue(location.environment, 80)} again`;
 }
 
+/** The uploads a warning names with their ids, at most: the rest are counted. */
+const MAX_LOST_NAMED = 20;
+
 function lockKnowsNothingOf(s: Session, plan: Plan, live: readonly LiveResource[]): string | undefined {
   const uploads = plan.changes.filter((c) => c.action === 'upload');
   if (uploads.length === 0) return undefined;
@@ -216,13 +219,25 @@ function lockKnowsNothingOf(s: Session, plan: Plan, live: readonly LiveResource[
   // there, is that one's (`Sec Old` from `Sec`, and a new `Sec`: probe FS); with no entry left, it is lost.
   const renamedAway = new Set(s.workspace.desired.flatMap((d) => formerKeys(d)));
   const movesAway = (key: string): boolean => renamedAway.has(key) && s.lock.files[key] !== undefined;
-  const lost = uploads.find((c) => c.liveId === undefined && records.has(refKey(c.kind, c.key)) && !movesAway(refKey(c.kind, c.key)));
-  if (lost) {
-    const noun = kindNamed(lost.kind)?.noun[0] ?? lost.kind;
+  const lost = uploads.filter((c) => c.liveId === undefined && records.has(refKey(c.kind, c.key)) && !movesAway(refKey(c.kind, c.key)));
+  if (lost.length === 1) {
+    const [one] = lost as [Change];
+    const noun = kindNamed(one.kind)?.noun[0] ?? one.kind;
     // The record names the id it was synced as: the one to pin, which the user could not look up (probe JO-2).
-    const syncedId = s.sync().idOf(refKey(lost.kind, lost.key));
+    const syncedId = s.sync().idOf(refKey(one.kind, one.key));
     const pin = syncedId === undefined ? 'pin its id with `id:`' : `pin the id docket synced it as, \`id: ${syncedId}\`, and apply with --adopt-files`;
-    return `docket.lock.json records no upload of ${noun} ${quoteValue(lost.name, 200)}, though docket synced it before: the upload above may be of a file that is live already (the service cannot list them); to keep the live one, ${pin} (see "Adopting an existing organization" in the README)`;
+    return `docket.lock.json records no upload of ${noun} ${quoteValue(one.name, 200)}, though docket synced it before: the upload above may be of a file that is live already (the service cannot list them); to keep the live one, ${pin} (see "Adopting an existing organization" in the README)`;
+  }
+  if (lost.length > 1) {
+    // Each of them, with the id to pin: said of the first alone, the others were uploaded again unwarned (probe LP-2).
+    const named = lost.slice(0, MAX_LOST_NAMED).map((c) => {
+      const syncedId = s.sync().idOf(refKey(c.kind, c.key));
+      return `${quoteValue(c.name, 200)}${syncedId === undefined ? '' : ` (\`id: ${syncedId}\`)`}`;
+    });
+    const more = lost.length > MAX_LOST_NAMED ? `, and ${lost.length - MAX_LOST_NAMED} more (each id is in docket.lock.json's sync records)` : '';
+    const noun = kindNamed(lost[0]!.kind)?.noun[1] ?? `${lost[0]!.kind}s`;
+    const nouns = new Set(lost.map((c) => c.kind)).size === 1 ? noun : 'objects';
+    return `docket.lock.json records no upload of ${lost.length} ${nouns} docket synced before: ${named.join(', ')}${more}; the uploads above may be of files that are live already (the service cannot list them); to keep the live ones, pin the ids docket synced them as with \`id:\` and apply with --adopt-files (see "Adopting an existing organization" in the README)`;
   }
   if (Object.keys(s.lock.files).length > 0) return undefined;
   // Uploads are made for the objects that name them (templates): one the files declare that is live already names its uploads.

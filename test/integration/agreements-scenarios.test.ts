@@ -843,6 +843,31 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('names every upload the lost lock held that docket synced before, each with the id to pin (probe LP-2)', async () => {
+    await start();
+    const files: Record<string, string> = { 'docket.yaml': AGREEMENTS_DOCKET_YAML };
+    for (const name of ['A', 'B', 'C']) files[`attachments/${name}.yaml`] = `kind: Attachment\nname: Att ${name}\nfile: ${name}.pdf\n`;
+    const dir = await makeDir(files);
+    for (const name of ['A', 'B', 'C']) await writeFile(join(dir, `attachments/${name}.pdf`), pdf(name));
+    await applyOk(cli, dir);
+    const records = (JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { targets: Record<string, { files: Record<string, { id: string }> }> }).targets;
+    const idOf = (name: string): string => Object.values(records)[0]!.files[`attachment:Att ${name}`]!.id;
+    // The uploads' entries lost, the sync records kept (a lock merged by hand; with --emulator, the records live apart from it).
+    const doc = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { targets: Record<string, { files: Record<string, unknown> }> };
+    for (const section of Object.values(doc.targets)) section.files = {};
+    await writeFile(join(dir, 'docket.lock.json'), JSON.stringify(doc, null, 2));
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout.match(/records no upload of/g)).toHaveLength(1);
+    expect(plan.stdout).toContain(`Warning: docket.lock.json records no upload of 3 attachments docket synced before: "Att A" (\`id: ${idOf('A')}\`), "Att B" (\`id: ${idOf('B')}\`), "Att C" (\`id: ${idOf('C')}\`); the uploads above may be of files that are live already`);
+    // Pinned as it says, the live ones are kept: nothing is uploaded.
+    for (const name of ['A', 'B', 'C']) await writeFiles(dir, { [`attachments/${name}.yaml`]: `kind: Attachment\nname: Att ${name}\nid: ${idOf(name)}\nfile: ${name}.pdf\n` });
+    const uploads = Object.keys(agreements().attachments).length;
+    const adopted = await cli('apply', '-C', dir, '--adopt-files', '--auto-approve');
+    expect([adopted.code, adopted.stdout]).toEqual([0, expect.not.stringContaining('upload attachment')]);
+    expect(Object.keys(agreements().attachments)).toHaveLength(uploads);
+    await expectNoChanges(cli, dir);
+  });
+
   it('says so too when the lock was lost and since holds only records of the review service, or a record of the upload without its entry', async () => {
     await start();
     const playbook = 'kind: Playbook\nname: Inbound NDA\nrules:\n  - name: Term\n    actions: ACCEPT a term of up to 3 years\n';
