@@ -192,6 +192,16 @@ class Checker {
       if (!subject && !this.subjects.unknown && typeof body.template === 'string') {
         this.error('unknown-template', `no CustomTemplate or Template named ${quoteValue(wanted)} is declared in this configuration${suggestSubject(wanted, this.subjects.templates.values())}`, '/template', PLACEHOLDER_HINT(wanted));
       }
+      if (subject?.sameName) {
+        // Which one the cases would run against depends on the order of the files: neither is guessed (probe LR-2).
+        const [custom, standard] = subject.custom ? [subject, subject.sameName] : [subject.sameName, subject];
+        this.error(
+          'ambiguous-template',
+          `${quoteValue(wanted)} names both a CustomTemplate (${custom.source.file}:${custom.source.line}) and a Template (${standard.source.file}:${standard.source.line}): the test cannot tell which it is for`,
+          '/template',
+          'rename one of the two (with renamed_from), then name it here',
+        );
+      }
       if (subject?.renamedAwayTo) this.renamedAway(subject.name, subject.renamedAwayTo, '/template');
       // A blank one is docket.yaml's own error.
       if (this.subjects.actor === undefined && !this.subjects.unknown) {

@@ -38,6 +38,19 @@ describe('docket test with broken inputs', () => {
     expect(requests()).toBe(before);
   });
 
+  it('refuses a template test whose name is both a CustomTemplate and a Template: the cases would run against whichever file came last (probe LR-2)', async () => {
+    const dir = await example();
+    const standard = await readFile(join(dir, 'templates/mutual-nda.yaml'), 'utf8');
+    await writeFile(join(dir, 'templates/mutual-nda.yaml'), standard.replace('name: Mutual NDA', 'name: Consulting Agreement'));
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'tests/consulting.test.yaml:6:11 error ambiguous-template "Consulting Agreement" names both a CustomTemplate (custom-templates/consulting.yaml:2) and a Template (templates/mutual-nda.yaml:2): the test cannot tell which it is for',
+    );
+    const run = await runCli(['test', '-C', dir, '--emulator', 'tests/consulting.test.yaml']);
+    expect([run.code, run.stderr]).toEqual([1, expect.stringContaining('error ambiguous-template')]);
+  });
+
   it('warns when the tested playbook is a new one under the name another playbook is renamed from', async () => {
     const dir = await example();
     const original = await readFile(join(dir, 'playbooks/inbound-nda.yaml'), 'utf8');

@@ -56,6 +56,8 @@ export interface TemplateSubject {
   renamedAwayTo?: RenamedAway;
   /** Its `renamed_from`. */
   formerNames?: readonly string[];
+  /** The template of the other kind declared under the same name: a test naming it cannot say which it means. */
+  sameName?: TemplateSubject;
 }
 
 /** The playbooks the configuration declares, with their rules, by name. */
@@ -86,7 +88,11 @@ export function declaredTemplates(desired: readonly DesiredResource[]): Map<stri
   const out = new Map<string, TemplateSubject>();
   for (const d of desired) {
     if (d.kind !== customTemplateKind.name && d.kind !== templateKind.name) continue;
-    out.set(d.key, { name: d.name, custom: d.kind === customTemplateKind.name, source: d.source, target: `${d.kind}/${d.name}`, ref: { kind: d.kind, key: d.key }, ...(d.renamedFrom.length > 0 ? { formerNames: d.renamedFrom } : {}) });
+    const subject: TemplateSubject = { name: d.name, custom: d.kind === customTemplateKind.name, source: d.source, target: `${d.kind}/${d.name}`, ref: { kind: d.kind, key: d.key }, ...(d.renamedFrom.length > 0 ? { formerNames: d.renamedFrom } : {}) };
+    // A custom template and a standard one may share a name: the first is kept, knowing of the other (probe LR-2).
+    const first = out.get(d.key);
+    if (first && first.custom !== subject.custom) first.sameName = subject;
+    else out.set(d.key, subject);
   }
   // `renamed_from` names a former name of the same kind: a custom template's, or a standard template's.
   markRenamedAway(out, desired, customTemplateKind.name, (t) => t.custom);
