@@ -275,12 +275,13 @@ class PullPlanner {
    * The declared object a live one the files do not declare was last in sync as, when another live
    * object holds that name now (made in the app under it after this one was renamed there): its
    * name and `renamed_from` are this one's history, which another environment renames by, not the
-   * newcomer's (probe KN-2). Top-level objects only: a rule is written into its playbook's document.
+   * newcomer's (probe KN-2). A rule's only in the same playbook (probe LR-1): one moved to another is no rename.
    */
   private historyOf(l: LiveResource): DesiredResource | undefined {
     const was = this.input.sync.keysWithId(l.id).find((key) => key !== refKey(l.kind, l.key) && this.desired.has(key) && this.heldByAnother(key, l.id));
     const d = was === undefined ? undefined : this.desired.get(was);
-    return d !== undefined && d.parent === undefined && d.kind === l.kind ? d : undefined;
+    if (d === undefined || d.kind !== l.kind) return undefined;
+    return d.parent === undefined || this.input.plan.ids[refKey(d.parent.kind, d.parent.key)] === l.parentId ? d : undefined;
   }
 
   /** Whether the plan matched the declared `kind:key` to another live object than `id` (one made in the app under that name). */
@@ -1066,7 +1067,16 @@ class PullPlanner {
         if (id) idAt.set(Number(d.pointer.slice(field.length + 1)), id);
       }
       const removed = new Set(work.removals.map((o) => Number(o.d?.pointer?.slice(field.length + 1))));
-      const kept: ListEntry[] = items.map((value, i) => ({ value, id: idAt.get(i), from: i })).filter((_, i) => !removed.has(i));
+      // A child renamed in the app while a new one took its name there: the renamed one takes the
+      // item's history (its name and renamed_from), which another environment renames by (probe LR-1).
+      const heirs = new Map(work.inserts.flatMap((o) => {
+        const d = o.l && o.l.parentId === parentLiveId ? this.historyOf(o.l) : undefined;
+        return d?.pointer ? [[o, d] as const] : [];
+      }));
+      const historyGone = new Set([...heirs.values()].map((d) => Number(d.pointer!.slice(field.length + 1))));
+      const kept: ListEntry[] = items
+        .map((value, i) => ({ value: historyGone.has(i) && isPlainObject(value) ? withoutKey(value, 'renamed_from') : value, id: idAt.get(i), from: i }))
+        .filter((_, i) => !removed.has(i));
       for (const o of work.removals) this.writing.push({ file, index, pointer: o.d?.pointer ?? field, entry: o });
       const liveOrder = new Map(siblings.map((l, i) => [l, i]));
       // (One live lists under no parent known here goes at the end.)
@@ -1076,7 +1086,9 @@ class PullPlanner {
       // A field the parent's `ignore_fields` leaves to the app is never pulled, a new child's neither (probe GB).
       const ignored = parent.policy?.ignoreFields ?? [];
       const entries = placeInserts(kept, siblings, ordered, (o) => {
-        const whole = childKind.toConfig?.(o.l!, this.configContext(parent)).document ?? { name: o.l!.name };
+        const exported0 = childKind.toConfig?.(o.l!, this.configContext(parent)).document ?? { name: o.l!.name };
+        const heir = heirs.get(o);
+        const whole = heir ? withKeyAfterName(exported0, 'renamed_from', [this.writtenName(heir), ...this.writtenFormerNames(heir)]) : exported0;
         const exported = ignored.length === 0 ? whole : Object.fromEntries(Object.entries(whole).filter(([k]) => !ignored.includes(k)));
         return literalPlaceholders(inFlow ? withoutFinalBreaks(exported) : exported);
       });
@@ -1088,6 +1100,10 @@ class PullPlanner {
       });
       this.listMoves.push({ file, index, field, moves });
       this.editOf(file).documents.set(index, setAt(doc, field, entries.map((e) => e.value), [], this.owned));
+      for (const [o, d] of heirs) {
+        const moved = d.renamedFrom.length > 0 ? ` and its former \`renamed_from\`` : '';
+        this.notes.push(`${o.l!.kind} ${quoteValue(o.l!.key)} was ${quoteValue(d.key)} when last in sync: its new item in ${file} lists that name${moved} in \`renamed_from\`, so another environment renames its copy; ${quoteValue(d.key)} in the files is now the ${o.l!.kind} made in the app under that name`);
+      }
     }
   }
 
@@ -1715,4 +1731,20 @@ function finalBreaks(text: string): number {
     at -= text.charCodeAt(at - 2) === 13 ? 2 : 1;
     n++;
   }
+}
+
+/** A copy of a mapping without one key. */
+function withoutKey(value: Record<string, unknown>, key: string): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== key));
+}
+
+/** A copy of a document with `key` right after its `name` (where export writes `renamed_from`). */
+function withKeyAfterName(document: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(document)) {
+    out[k] = v;
+    if (k === 'name') out[key] = value;
+  }
+  if (!(key in out)) out[key] = value;
+  return out;
 }

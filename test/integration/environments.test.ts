@@ -336,6 +336,29 @@ it('a playbook renamed in the app with a new one made under its name: pull gives
     expect((await cli('plan', '-C', dir, '--env', 'staging', '--detailed-exitcode')).code).toBe(0);
   }));
 
+it('a rule renamed in the app with a new one made under its name: pull gives the renamed one its history in the playbook, so another environment renames its copy (probe LR-1)', () =>
+  withStaging({ 'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: Term\n    actions: ACCEPT term\n  - name: Res\n    renamed_from: [Residuals]\n    actions: ACCEPT res\n' }, async ({ dir, cli, env }) => {
+    for (const e of [[], ['--env', 'staging']]) expect((await cli('apply', '-C', dir, '--auto-approve', ...e)).code).toBe(0);
+    const app = new App({ ...env, DOCKET_ORGANIZATION_ID: DEFAULT_ORGANIZATION_ID });
+    await app.editRule('P', 'Res', { name: 'Res (old)' });
+    await app.createRule('P', { name: 'Res', actions: 'REJECT res (new in the app)' });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain('rule "P/Res (old)" was "P/Res" when last in sync: its new item in playbooks/p.yaml lists that name and its former `renamed_from` in `renamed_from`');
+    const file = await readFile(join(dir, 'playbooks/p.yaml'), 'utf8');
+    expect(file).toContain('  - name: Res\n    actions: REJECT res (new in the app)\n');
+    expect(file).toMatch(/ {2}- name: Res \(old\)\n {4}renamed_from:\n {6}- Res\n {6}- Residuals\n/);
+    expect(file.match(/renamed_from/g)).toHaveLength(1);
+    expect((await cli('plan', '-C', dir, '--detailed-exitcode')).code).toBe(0);
+    // Staging still has Res: renamed to Res (old), with its id and content, and Res made beside it.
+    const staging = await cli('plan', '-C', dir, '--env', 'staging');
+    expect(staging.stdout).toContain('~ rename rule "P/Res" → "P/Res (old)"');
+    expect(staging.stdout).toContain('+ create rule "P/Res"');
+    expect(staging.stdout).not.toContain('- delete rule');
+    expect((await cli('apply', '-C', dir, '--env', 'staging', '--auto-approve')).code).toBe(0);
+    expect((await cli('plan', '-C', dir, '--env', 'staging', '--detailed-exitcode')).code).toBe(0);
+  }));
+
 it('hands the history over as the file writes the name: through a variable, another environment renames its own (second read SR73-1)', () =>
   withStaging({}, async ({ dir, cli, env }) => {
     await writeFiles(dir, {
