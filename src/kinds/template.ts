@@ -514,7 +514,8 @@ function attachmentRefusal(err: unknown): never {
     const { fieldErrors, detail, title } = err.details;
     const said = `${(fieldErrors ?? []).map((f) => `${f.field} ${f.message}`).join(' ')} ${title ?? ''} ${detail ?? ''}`;
     if (/attachment/i.test(said)) {
-      err.message = `${err.message} (the attachment ids sent are the uploads docket.lock.json records for this service: if the organization was reset, or is not the one they were uploaded to, delete those entries, or the lock's section for this URL, so the PDFs are uploaded again)`;
+      // A pinned id is sent as the document gives it, lock entry or not: deleting the entries alone changed nothing (probe LP-3).
+      err.message = `${err.message} (the attachment ids sent are the uploads docket.lock.json records for this service, and the ids attachment documents pin with \`id:\`: if the organization was reset, or is not the one they were uploaded to, delete those entries, or the lock's section for this URL, and remove those \`id:\` lines, so the PDFs are uploaded again)`;
     }
   }
   throw err;

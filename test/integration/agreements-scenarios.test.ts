@@ -1227,9 +1227,23 @@ describe('an organization that no longer holds the uploads docket.lock.json reco
     for (const id of Object.keys(agreements().templates)) delete agreements().templates[id];
     const failed = await cli('apply', '-C', dir, '--auto-approve');
     expect(failed.code).toBe(1);
-    expect(failed.stdout).toContain("the attachment ids sent are the uploads docket.lock.json records for this service: if the organization was reset, or is not the one they were uploaded to, delete those entries, or the lock's section for this URL, so the PDFs are uploaded again");
+    const said = "the attachment ids sent are the uploads docket.lock.json records for this service, and the ids attachment documents pin with `id:`: if the organization was reset, or is not the one they were uploaded to, delete those entries, or the lock's section for this URL, and remove those `id:` lines, so the PDFs are uploaded again";
+    expect(failed.stdout).toContain(said);
     // As it says: without the lock's entries the PDF is uploaded again, and the template names it.
     await rm(join(dir, 'docket.lock.json'));
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+
+    // Pinned by `id:` (as export writes it), the id is sent from the document: the lock's entries alone are not it (probe LP-3).
+    const pinned = Object.keys(agreements().attachments)[0]!;
+    await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML.replace('name: Security Exhibit', `name: Security Exhibit\nid: ${pinned}`) });
+    await applyOk(cli, dir);
+    for (const id of Object.keys(agreements().attachments)) delete agreements().attachments[id];
+    for (const id of Object.keys(agreements().templates)) delete agreements().templates[id];
+    await rm(join(dir, 'docket.lock.json'));
+    const stillPinned = await cli('apply', '-C', dir, '--auto-approve');
+    expect([stillPinned.code, stillPinned.stdout]).toEqual([1, expect.stringContaining(said)]);
+    await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML });
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
