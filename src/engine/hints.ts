@@ -16,7 +16,7 @@ import type { KindMeta } from './diff.js';
 import { refKey } from './types.js';
 import { CREATE_ACTIONS } from './types.js';
 import { alikeIn, formerSource, lookAlike, readsAsItself } from './desired.js';
-import type { Change, DesiredResource, LiveResource } from './types.js';
+import type { AdoptableFile, Change, DesiredResource, LiveResource } from './types.js';
 import { addTo } from '../util/multi-map.js';
 import { isSetAside } from './race.js';
 
@@ -39,6 +39,34 @@ const MAX_NAME_CANDIDATES = 500;
 
 export function planHints(input: HintInput): string[] {
   return [...renameHints(input), ...createOnlyHints(input)];
+}
+
+/**
+ * An upload a document pins with `id:` that docket.lock.json has no entry of (so docket cannot read
+ * it), while a live object the files match names another upload where the files name it: the pin may
+ * be of an upload replaced since (the lock that recorded the replacement lost), and adopting the
+ * file would record it as the pinned one and point the object back at it (probe LP-1).
+ */
+export function pinHints(adoptable: readonly AdoptableFile[], desired: readonly DesiredResource[], live: readonly LiveResource[], ids: Record<string, string>): string[] {
+  const pinned = new Map(adoptable.filter((a) => !a.valuesOnly).map((a) => [refKey(a.kind, a.key), a]));
+  if (pinned.size === 0) return [];
+  const liveById = new Map(live.map((l) => [l.id, l]));
+  const out: string[] = [];
+  for (const d of desired) {
+    const l = liveById.get(ids[refKey(d.kind, d.key)] ?? '');
+    if (!l?.refIds) continue;
+    for (const ref of d.refs) {
+      const a = pinned.get(refKey(ref.kind, ref.key));
+      const held = a ? l.refIds[ref.field] : undefined;
+      const other = typeof held === 'string' ? [held] : Array.isArray(held) ? held.filter((x): x is string => typeof x === 'string') : [];
+      if (!a || other.length === 0 || other.some((id) => id.toLowerCase() === a.liveId.toLowerCase())) continue;
+      const names = other.length === 1 ? `upload ${other[0]!}` : `uploads ${other.join(', ')}`;
+      out.push(
+        `${d.kind} ${quoteValue(d.key, 200)} names ${names} where the files name ${ref.kind} ${quoteValue(ref.key, 200)}, which pins \`id: ${a.liveId}\` and docket.lock.json records no upload of: if that is a later upload of ${a.file} (the lock that recorded it is lost), pin it instead before \`docket apply --adopt-files\`; as written, apply points ${d.kind} ${quoteValue(d.key, 200)} back at ${a.liveId}`,
+      );
+    }
+  }
+  return out;
 }
 
 function renameHints({ kinds, desired, live, changes, ids, sync }: HintInput): string[] {

@@ -11,7 +11,7 @@ import { problemSourceOf } from '../kinds/support/positions.js';
 import { diff, type DiffResult, type KindMeta } from './diff.js';
 import { childrenLookup } from './children.js';
 import { childrenEditedLive, classifyChanges, editedLiveSince } from './direction.js';
-import { planHints } from './hints.js';
+import { pinHints, planHints } from './hints.js';
 import { EMPTY_SYNC, withRenamedParents, type SyncState } from './sync.js';
 import { orderChanges } from './order.js';
 import { refKey } from './types.js';
@@ -120,6 +120,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
       ...(input.warnings ?? []),
       // `apply --adopt-files` records them in this run: no warning asks for what it is doing.
       ...(input.adoptFiles ? [] : result.adoptable.map(adoptableWarning)),
+      ...pinHints(result.adoptable, input.desired, input.live, result.ids),
       ...(input.lockUpdates ?? []).map((u) => u.reason),
       ...uncertain.warnings,
       // What the match itself warns of (a `renamed_from` whose new name is live too): said with the plan.

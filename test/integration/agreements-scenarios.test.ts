@@ -843,6 +843,30 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('says that a template names another upload than the one its attachment pins, when the lock that recorded the later upload is lost (probe LP-1)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    const first = Object.keys(agreements().attachments)[0]!;
+    // Pinned as export writes it, then a new file: uploaded again, the template re-pointed at the new upload.
+    await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML.replace('name: Security Exhibit', `name: Security Exhibit\nid: ${first}`) });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('second'));
+    await applyOk(cli, dir);
+    const second = Object.keys(agreements().attachments).find((id) => id !== first)!;
+    await rm(join(dir, 'docket.lock.json'));
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain(
+      `Warning: template "Cloud Service Agreement" names upload ${second} where the files name attachment "Security Exhibit", which pins \`id: ${first}\` and docket.lock.json records no upload of: if that is a later upload of attachments/security.pdf (the lock that recorded it is lost), pin it instead before \`docket apply --adopt-files\`; as written, apply points template "Cloud Service Agreement" back at ${first}`,
+    );
+    // Pinned as it says, adopting records the later upload, and the template is left on it.
+    await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML.replace('name: Security Exhibit', `name: Security Exhibit\nid: ${second}`) });
+    const adopted = await cli('apply', '-C', dir, '--adopt-files', '--auto-approve');
+    expect([adopted.code, adopted.stdout]).toEqual([0, expect.not.stringContaining('update template')]);
+    expect(Object.values(agreements().templates)[0]!.parameters).toMatchObject({ include_security_policy_attachment_id: second });
+    await expectNoChanges(cli, dir);
+  });
+
   it('names every upload the lost lock held that docket synced before, each with the id to pin (probe LP-2)', async () => {
     await start();
     const files: Record<string, string> = { 'docket.yaml': AGREEMENTS_DOCKET_YAML };
