@@ -335,6 +335,18 @@ export function diff(input: DiffInput): DiffResult {
       return undefined;
     };
     /** The live object a `renamed_from` name holds; two holding one is for the person to settle (as for a name). */
+    /** Another former name held live by another object no file declares: left as it is, and said (probe LR-4). */
+    const otherFormersLive = (d: DesiredResource, formers: readonly string[], took: LiveResource): void => {
+      const parentKey = d.parent?.key ?? '';
+      const alsoLive = formers.filter((f) => !declaresName(parentKey, f) && candidates(scopeOfDesired(d), f).some((l) => !used.has(l.id)));
+      if (alsoLive.length === 0) return;
+      const names = alsoLive.map((f) => quoteValue(f, 200)).join(', ');
+      const one = alsoLive.length === 1;
+      diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} lists ${names} in renamed_from, live as ${one ? 'another object' : 'other objects'} than the one it renames (${quoteValue(localName(took, isChild), 200)}): docket leaves ${one ? 'it' : 'them'} as ${one ? 'it is' : 'they are'}`, {
+        ...(formerSource(d, d.renamedFrom.indexOf(alsoLive[0]!)) ?? d.source),
+        hint: `one object is renamed into ${quoteValue(d.name, 200)}: keep in \`renamed_from\` only the names it had`,
+      });
+    };
     const claimFormer = (d: DesiredResource): void => {
       const recorded = ownRecord(d);
       // Unless another rename of this plan took the object it was synced as (D from C): then its
@@ -353,6 +365,7 @@ export function diff(input: DiffInput): DiffResult {
         const synced = recordedFormer(d, formers.filter((f) => !declaresName(parentKey, f)));
         if (synced) {
           claim(d, synced);
+          otherFormersLive(d, formers, synced);
           return;
         }
       }
@@ -372,6 +385,7 @@ export function diff(input: DiffInput): DiffResult {
         }
         if (found[0]) {
           claim(d, found[0]);
+          otherFormersLive(d, formers, found[0]);
           return;
         }
       }

@@ -362,6 +362,18 @@ describe('diff: pins and ambiguity', () => {
     ]);
   });
 
+  it('of several former names live as different objects, renames the first and says it leaves the others (probe LR-4)', () => {
+    const d = desiredPlaybook('Merged', { renamedFrom: ['Old A', 'Old B'], fieldSources: { renamed_from: pos(3, 15, 'playbooks/p.yaml') } });
+    const { changes, diagnostics } = run([d], [livePlaybook('pb-1', 'Old A'), livePlaybook('pb-2', 'Old B')]);
+    expect(changes.map((c) => [c.action, c.liveId])).toEqual([['rename', 'pb-1']]);
+    expect(diagnostics.warnings).toEqual([
+      expect.objectContaining({ code: 'renamed-from-several-live', message: 'playbook "Merged" lists "Old B" in renamed_from, live as another object than the one it renames ("Old A"): docket leaves it as it is' }),
+    ]);
+    // One of them live only, or the other declared by a file: nothing to say.
+    expect(run([d], [livePlaybook('pb-1', 'Old A')]).diagnostics.items).toEqual([]);
+    expect(run([d, desiredPlaybook('Old B')], [livePlaybook('pb-1', 'Old A'), livePlaybook('pb-2', 'Old B')]).diagnostics.items).toEqual([]);
+  });
+
   it('a former name another file declares as its own is tried last: two playbooks that traded names over renames pulled from another environment each keep their object', () => {
     // Here: "P2" is the first playbook (renamed P1 → P1X → P2), "P2X" the second (P2 → P2X).
     // The files, pulled where both were renamed once more, name the second "P1" from [P2, P2X].
