@@ -129,8 +129,10 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     // now under its new name, its children looked for there.
     const parentNow = parentKind && undeclaredParent && !exists ? renamedParent(t.key, parentKind, desired) : undefined;
     if (undeclaredParent && !options.undeclaredParents && !declared.has(`${t.kind}:${t.key}`) && !renamed && !parentNow) {
-      diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared, and no declared ${parentKind} holds it (docket plans for the ${t.kind}s of declared ${parentKind}s only)`, {
-        hint: `to act on a ${parentKind} no file declares, target the ${parentKind} itself (${parentKind}/NAME; with --prune to archive it)`,
+      // The parent's name mistyped (`rule/Inbund NDA/Term`) is said as a typo of the child's is (probe LS-1).
+      const meant = parentSpelling(t, parentKind, declared, known);
+      diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared, and no declared ${parentKind} holds it (docket plans for the ${t.kind}s of declared ${parentKind}s only)${meant === undefined ? '' : didYouMeanBecause(meant)}`, {
+        hint: meant === undefined ? `to act on a ${parentKind} no file declares, target the ${parentKind} itself (${parentKind}/NAME; with --prune to archive it)` : `targets are KIND/NAME with the CLI kind names, e.g. playbook/NAME, rule/PLAYBOOK/RULE or organization`,
       });
       continue;
     }
@@ -147,7 +149,8 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     if (!exists && !parentKind && sameKind.length === 0) {
       // Nothing of the kind declared or read (`known` holds both): not that it is not live, which docket did not look at (probe HA).
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no file declares a ${t.kind}, so docket read none (it reads the kinds the files declare); it cannot act on ${t.kind} ${quoteValue(t.key)}`, {
-        hint: `declare the ${t.kind} in a file to manage it (\`docket export --kind ${t.kind}\` writes the live ones)`,
+        // --prune reads the kinds it archives, declared or not: with it, such a target is one (probe LS-6).
+        hint: `declare the ${t.kind} in a file to manage it (\`docket export --kind ${t.kind}\` writes the live ones)${kinds.some((k) => k.name === t.kind && k.pruneKey) ? `, or add --prune to ${kinds.find((k) => k.name === t.kind)!.deletion === 'archive' ? 'archive' : 'delete'} it` : ''}`,
       });
       continue;
     }
@@ -236,6 +239,23 @@ function renamedTo(t: TargetSpec, desired: readonly DesiredResource[], parentOf:
 function declaredParentOf(key: string, parentKind: KindName, declared: ReadonlySet<string>): { key: string; old: string } | undefined {
   const found = prefixesOf(key).findLast((p) => declared.has(refKey(parentKind, p)));
   return found === undefined ? undefined : { key: found, old: found };
+}
+
+/**
+ * A child's target whose parent part is a declared parent's name mistyped: that parent, and the
+ * child's name as written if the parent holds it, else the closest of its children's (or as written).
+ * The key is split at each `/`, as a parent's name may hold one.
+ */
+function parentSpelling(t: TargetSpec, parentKind: KindName, declared: ReadonlySet<string>, known: ReadonlySet<string>): string | undefined {
+  const parents = [...declared].filter((k) => k.startsWith(`${parentKind}:`)).map((k) => k.slice(parentKind.length + 1));
+  for (let at = t.key.indexOf('/'); at !== -1; at = t.key.indexOf('/', at + 1)) {
+    const parent = suggest(t.key.slice(0, at), parents);
+    if (parent === undefined) continue;
+    const child = t.key.slice(at + 1);
+    const children = [...known].filter((k) => k.startsWith(`${t.kind}:${parent}/`)).map((k) => k.slice(t.kind.length + parent.length + 2));
+    return `${t.kind}/${parent}/${children.includes(child) ? child : (suggest(child, children) ?? child)}`;
+  }
+  return undefined;
 }
 
 /**

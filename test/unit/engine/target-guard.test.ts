@@ -160,8 +160,11 @@ describe('limitToTargets', () => {
     expect(result.diagnostics.errors[0]).toMatchObject({
       code: 'unknown-target',
       message: '--target playbook/Tricky: no file declares a playbook, so docket read none (it reads the kinds the files declare); it cannot act on playbook "Tricky"',
-      hint: 'declare the playbook in a file to manage it (`docket export --kind playbook` writes the live ones)',
+      // --prune reads the playbooks no file declares: with it, the target is one (probe LS-6).
+      hint: 'declare the playbook in a file to manage it (`docket export --kind playbook` writes the live ones), or add --prune to archive it',
     });
+    // A kind with no prune: declaring it is the way.
+    expect(limitToTargets(planOf([], { 'playbook:MSA': 'pb-1' }), [], [target('custom-term/T')], KINDS).diagnostics.errors[0]!.hint).toBe('declare the custom-term in a file to manage it (`docket export --kind custom-term` writes the live ones)');
     // A kind that was read: nothing of that name there.
     expect(limitToTargets(planOf([], { 'playbook:MSA': 'pb-1' }), [], [target('playbook/Tricky')], KINDS).diagnostics.errors[0]!.message).toContain('no playbook "Tricky" is declared or exists live');
   });
@@ -223,6 +226,14 @@ describe('limitToTargets', () => {
     expect(limitToTargets(read, desired, [target('rule/Stray/S1')], KINDS).diagnostics.errors[0]!.code).toBe('unknown-target');
     // Pull, which writes such rules, takes it.
     expect(limitToTargets(read, desired, [target('rule/Stray/S1')], KINDS, { undeclaredParents: true }).diagnostics.errors).toEqual([]);
+    // A declared playbook's name mistyped: the playbook meant, and its rule as written or the closest (probe LS-1).
+    const nda = [desiredPlaybook('Inbound NDA'), desiredRule('Inbound NDA', 'Term'), desiredRule('Inbound NDA', 'Law')];
+    const ndaPlan = planOf([], { 'playbook:Inbound NDA': 'pb-1', 'rule:Inbound NDA/Term': 'r-1', 'rule:Inbound NDA/Law': 'r-2' });
+    const typo = (t: string) => limitToTargets(ndaPlan, nda, [target(t)], KINDS).diagnostics.errors[0]!;
+    expect(typo('rule/Inbund NDA/Term').message).toBe('--target rule/Inbund NDA/Term: no rule "Inbund NDA/Term" is declared, and no declared playbook holds it (docket plans for the rules of declared playbooks only), did you mean `rule/Inbound NDA/Term`?');
+    expect(typo('rule/Inbund NDA/Trem').message).toContain('did you mean `rule/Inbound NDA/Term`?');
+    expect(typo('rule/Inbund NDA/Term').hint).not.toContain('target the playbook itself');
+    expect(typo('rule/Ghost/Term').message).not.toContain('did you mean');
   });
 });
 
