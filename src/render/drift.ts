@@ -7,7 +7,7 @@ import type { AdoptingItem, DriftItem, DriftReport } from '../engine/drift.js';
 import type { Direction, Plan } from '../engine/types.js';
 import { fieldDirectionLabel, plural, shortList, subject } from './facts.js';
 import { jsonText } from './json.js';
-import { cutNote, fitMarkdown, MARKDOWN_MAX_CHARS, pushWithin, type ListBudget } from './markdown-fit.js';
+import { cutNote, fitMarkdown, listShares, MARKDOWN_MAX_CHARS, pushWithin, type ListBudget } from './markdown-fit.js';
 import { targetLine as markdownTargetLine } from './markdown.js';
 import { painter } from './paint.js';
 import { codeSpan, escapeMarkdown } from './sanitize.js';
@@ -212,15 +212,16 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     return `- \`${directionSign(i.direction)}\` ${subject(i, codeSpan)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
   };
   const sections = groups(report.drift);
-  let listsLeft = sections.length + (report.ignored.length > 0 ? 1 : 0);
-  for (const g of sections) {
+  const lists = [...sections.map((g) => g.items.map(item)), ...(report.ignored.length > 0 ? [report.ignored.map(item)] : [])];
+  const shares = listShares(budget.left, lists);
+  sections.forEach((g, i) => {
     lines.push(`**${escapeMarkdown(g.title)}**`, '');
-    pushWithin(lines, g.items.map(item), budget, listsLeft--);
+    pushWithin(lines, lists[i]!, budget, shares[i]);
     lines.push('');
-  }
+  });
   if (report.ignored.length > 0) {
     lines.push(`**Left alone by \`drift: ignore\`**`, '');
-    pushWithin(lines, report.ignored.map(item), budget);
+    pushWithin(lines, lists[sections.length]!, budget, shares[sections.length]);
     lines.push('');
   }
   if (revertible(report) && pullable(report)) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request${applyReverts(report) ? ', or `docket apply` to revert it' : ''}${onlyLiveNote(report, codeSpan)}.`, '');

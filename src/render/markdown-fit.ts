@@ -37,13 +37,31 @@ export function thousands(n: number): string {
 }
 
 /**
- * Pushes as many of `items` as the budget holds, then one line saying how many were left out.
- * `listsLeft`: this list and those the report renders after it, which share what is left
- * equally (what a short list leaves goes to the next): a long first section (changed live) must
- * not leave a later one (removed live) with no entry at all.
+ * The room each of a report's lists gets of `left`: a list that needs less than an equal share
+ * gets all it needs, and what it leaves is shared by the longer ones. A long first section
+ * (changed live) must not leave a later one (removed live) with no entry at all, nor a short one
+ * leave room unused while a long one is cut (probe LM-1).
  */
-export function pushWithin(lines: string[], items: readonly string[], budget: ListBudget, listsLeft = 1): void {
-  const share = budget.left === Infinity ? Infinity : budget.left / Math.max(1, listsLeft);
+export function listShares(left: number, lists: readonly (readonly string[])[]): number[] {
+  if (left === Infinity) return lists.map(() => Infinity);
+  const needs = lists.map((items) => items.reduce((n, item) => n + item.length + 1, 0));
+  const shares = needs.map(() => 0);
+  let room = left;
+  let open = lists.length;
+  for (const i of needs.map((_, at) => at).sort((a, b) => needs[a]! - needs[b]!)) {
+    const share = Math.min(needs[i]!, room / open);
+    shares[i] = share;
+    room -= share;
+    open--;
+  }
+  return shares;
+}
+
+/**
+ * Pushes as many of `items` as `share` of the budget holds (listShares), then one line saying how
+ * many were left out.
+ */
+export function pushWithin(lines: string[], items: readonly string[], budget: ListBudget, share = budget.left): void {
   let spent = 0;
   let shown = 0;
   for (const item of items) {

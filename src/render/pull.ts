@@ -9,7 +9,7 @@ import type { GuardViolation } from '../engine/guard.js';
 import type { FileChange, PullEntry, PullResult } from '../pull/plan.js';
 import { shortList, subject } from './facts.js';
 import { jsonText } from './json.js';
-import { cutNote, fitMarkdown, MARKDOWN_MAX_CHARS, joinWithin, pushWithin, thousands, type ListBudget } from './markdown-fit.js';
+import { cutNote, fitMarkdown, listShares, MARKDOWN_MAX_CHARS, joinWithin, pushWithin, thousands, type ListBudget } from './markdown-fit.js';
 import { targetLine as markdownTargetLine } from './markdown.js';
 import { painter } from './paint.js';
 import { codeSpan, escapeMarkdown, fencedBlock, stripControl } from './sanitize.js';
@@ -199,20 +199,23 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
   const lines = ['### docket pull', '', markdownTargetLine(plan), ''];
   if (result.pulled.length === 0 && result.notPulled.length === 0) lines.push('**Nothing to pull.** The files hold every live change.', '');
   // What was not pulled is what a person must act on: a long list of what was keeps room for it.
-  let listsLeft = [result.pulled, result.notPulled, result.notes].filter((list) => list.length > 0).length;
+  const pulled = result.pulled.map((e) => `- ${entryLine(e, fmt).replace(/^(\S+)/, '`$1`')}${e.reason ? ` (${escapeMarkdown(e.reason)})` : ''}`);
+  const notPulled = result.notPulled.map((e) => `- ${subject(e, codeSpan)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}${e.file ? ` (${codeSpan(`${e.file}${e.line ? `:${e.line}` : ''}`)})` : ''}: ${escapeMarkdown(e.reason ?? '')}`);
+  const notes = result.notes.map((n) => `- ${escapeMarkdown(n)}`);
+  const [pulledShare, notPulledShare, notesShare] = listShares(budget.left, [pulled, notPulled, notes]);
   if (result.pulled.length > 0) {
     lines.push(`${dryRun ? 'Would adopt' : 'Adopted'} ${result.pulled.length} live ${result.pulled.length === 1 ? 'change' : 'changes'} into the files:`, '');
-    pushWithin(lines, result.pulled.map((e) => `- ${entryLine(e, fmt).replace(/^(\S+)/, '`$1`')}${e.reason ? ` (${escapeMarkdown(e.reason)})` : ''}`), budget, listsLeft--);
+    pushWithin(lines, pulled, budget, pulledShare);
     lines.push('');
   }
   if (result.notPulled.length > 0) {
     lines.push('**Not pulled**', '');
-    pushWithin(lines, result.notPulled.map((e) => `- ${subject(e, codeSpan)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}${e.file ? ` (${codeSpan(`${e.file}${e.line ? `:${e.line}` : ''}`)})` : ''}: ${escapeMarkdown(e.reason ?? '')}`), budget, listsLeft--);
+    pushWithin(lines, notPulled, budget, notPulledShare);
     lines.push('');
   }
   if (result.notes.length > 0) {
     lines.push('**Notes**', '');
-    pushWithin(lines, result.notes.map((n) => `- ${escapeMarkdown(n)}`), budget, listsLeft--);
+    pushWithin(lines, notes, budget, notesShare);
     lines.push('');
   }
   if (files) lines.push(files, '');

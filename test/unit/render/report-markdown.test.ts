@@ -38,6 +38,18 @@ describe('drift and pull markdown at scale', () => {
     expect(out.slice(0, out.indexOf('**Removed live'))).toMatch(/- _… and [\d,]+ more not listed_/);
   });
 
+  it('what short sections leave goes to the long one: a cut report fills its room (probe LM-1)', () => {
+    const changed = (i: number): DriftItem => ({ kind: 'rule', key: `P/Rule ${i} ${'x'.repeat(100)}`, name: `Rule ${i}`, parent: { kind: 'playbook', key: 'P' }, direction: 'changed-live', fields: [{ field: 'description', direction: 'live' }], updated_at: '2026-01-01T00:00:00.000Z' } as DriftItem);
+    const removed: DriftItem = { kind: 'rule', key: 'Q/A', name: 'A', parent: { kind: 'playbook', key: 'Q' }, direction: 'removed-live', fields: [], updated_at: '2026-01-01T00:00:00.000Z' } as DriftItem;
+    const made: DriftItem = { kind: 'rule', key: 'Q/C', name: 'C', parent: { kind: 'playbook', key: 'Q' }, direction: 'only-live', fields: [], updated_at: '2026-01-01T00:00:00.000Z' } as DriftItem;
+    const out = renderDriftMarkdown(plan([]), { drift: [...Array.from({ length: 400 }, (_, i) => changed(i)), removed, made], ignored: [], pending: [] });
+    expect(out.length).toBeLessThan(60_000);
+    // Cut only for lack of room: within a long entry of the limit, not at a third of it.
+    expect(out.length).toBeGreaterThan(60_000 - 400);
+    expect(out).toContain('`Q/A`');
+    expect(out).toContain('`Q/C`');
+  });
+
   it('pull of 3,000 new files stays a body GitHub accepts, and a small pull is printed whole', () => {
     const entries = Array.from({ length: 3000 }, (_, i) => pulled(i));
     const result: PullResult = { pulled: entries, notPulled: [], notes: [], files: entries.map((e) => ({ path: e.file!, before: null, after: 'kind: Playbook\n' })), sync: new Map() };
