@@ -10,7 +10,7 @@ import { VERSION } from '../version.js';
 import type { Session } from './session.js';
 import { hostname } from 'node:os';
 import { canonicalUrl, EMULATOR_TARGET, serviceTarget, strandedLegacyEnvironments, type LockFile } from '../config/lock.js';
-import { DEFAULT_REVIEW_URL } from './connect.js';
+import { DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL } from './connect.js';
 import { EMULATOR_SYNC_FILE, workLabel } from '../config/work-dir.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { escapePointer } from '../config/yaml-positions.js';
@@ -122,7 +122,7 @@ function syncedButUnread(s: Session): string | undefined {
   // The records of the services this run talks to, and of the review service it is configured for
   // but does not talk to (every file of its kinds deleted): its section of the sync records.
   const records = s.sync().byKey;
-  const reviewSection = new Set(reviewSections(s).flatMap((section) => Object.keys(section)));
+  const reviewSection = new Set([...reviewSections(s), ...agreementsSections(s)].flatMap((section) => Object.keys(section)));
   const counts = new Map<AnyKind, number>();
   const byName = new Map<string, AnyKind>(unread.map((k) => [k.name, k]));
   const count = (key: string): void => {
@@ -132,9 +132,11 @@ function syncedButUnread(s: Session): string | undefined {
   for (const key of records.keys()) count(key);
   for (const key of reviewSection) if (!records.has(key)) count(key);
   if (counts.size === 0) return undefined;
-  const listed = [...counts].map(([kind, n]) => `${n} ${kind.noun[n === 1 ? 0 : 1]}`).join(', ');
-  const prunable = [...counts.keys()].filter((k) => k.pruneKey !== undefined).map((k) => k.noun[1]);
-  const none = [...counts.keys()].map((k) => `${/^[aeiou]/.test(k.noun[0]) ? 'an' : 'a'} ${k.noun[0]}`).join(' or ');
+  // By the kinds' own names: a custom template's noun ("template") would read as a standard one's (probe LS-3).
+  const word = (k: AnyKind, n: number): string => `${k.name.replace(/-/g, ' ')}${n === 1 ? '' : 's'}`;
+  const listed = [...counts].map(([kind, n]) => `${n} ${word(kind, n)}`).join(', ');
+  const prunable = [...counts.keys()].filter((k) => k.pruneKey !== undefined).map((k) => word(k, 2));
+  const none = [...counts.keys()].map((k) => `${/^[aeiou]/.test(k.name) ? 'an' : 'a'} ${word(k, 1)}`).join(' or ');
   // `--emulator` keeps its records beside its state.
   const recordedIn = s.connection.target.emulator ? workLabel(EMULATOR_SYNC_FILE) : 'docket.lock.json';
   return `${recordedIn} records ${listed} docket synced, and no file declares ${none} any more: this plan read none of them, and leaves them live as they are${prunable.length > 0 ? ` (\`--prune\` reads the ${prunable.join(' and ')} and archives them)` : ''}`;
@@ -153,6 +155,19 @@ function reviewSections(s: Session): Readonly<Record<string, string>>[] {
   if (review.organization_id) return [synced[serviceTarget(url, review.organization_id)] ?? {}];
   const prefix = `${canonicalUrl(url)} `;
   return Object.entries(synced)
+    .filter(([target]) => target.startsWith(prefix))
+    .map(([, records]) => records);
+}
+
+/**
+ * The sync records of the agreements service at the configured URL when this run does not talk to
+ * it (no file declares a kind of it any more): every organization's there, as the organization is
+ * learned from the service (probe LS-2). The emulator keeps one section for both services.
+ */
+function agreementsSections(s: Session): Readonly<Record<string, string>>[] {
+  if (s.connection.target.emulator || s.connection.target.agreements) return [];
+  const prefix = `${canonicalUrl(s.workspace.config.project.agreements.url ?? DEFAULT_AGREEMENTS_URL)} `;
+  return Object.entries(s.syncDoc.synced ?? {})
     .filter(([target]) => target.startsWith(prefix))
     .map(([, records]) => records);
 }

@@ -867,6 +867,18 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('says the agreements kinds docket synced that no file declares any more, though the run talks to the review service only (probes LS-2, LS-3)', async () => {
+    await start();
+    const playbook = 'kind: Playbook\nname: Inbound NDA\nrules:\n  - name: Term\n    actions: ACCEPT a term of up to 3 years\n';
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'playbooks/nda.yaml': playbook, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    for (const folder of ['attachments', 'templates', 'terms']) await rm(join(dir, folder), { recursive: true });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('Warning: docket.lock.json records 1 attachment, 1 custom term, 1 template docket synced, and no file declares an attachment or a custom term or a template any more');
+    expect(plan.stdout).toContain('No changes.');
+  });
+
   it('names every upload the lost lock held that docket synced before, each with the id to pin (probe LP-2)', async () => {
     await start();
     const files: Record<string, string> = { 'docket.yaml': AGREEMENTS_DOCKET_YAML };
