@@ -7,6 +7,7 @@
 import type { Diagnostic, Diagnostics } from '../diagnostics.js';
 import { formerKeys, refKey, type DesiredResource, type LockUpdate, type Plan, type UncertainUpload } from './types.js';
 import { quoteValue } from '../config/quote.js';
+import { problemSourceOf } from '../kinds/support/positions.js';
 
 export interface UncertainOutcome {
   /** Entries to rewrite: the pending mark dropped, because the person chose or nothing wants it. */
@@ -60,7 +61,8 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
       const stop: Diagnostic = {
         severity: 'error',
         code: 'uncertain-upload',
-        ...(d.fieldSources[u.field] ?? d.source),
+        // At the value (the file named), as every other problem of a data file is (probe LP-5).
+        ...(problemSourceOf(d.fieldSources, u.field) ?? d.source),
         ...(u.landing
           ? {
               message: `${what}; ${u.unreadable}, so docket will not send it again yet`,

@@ -130,7 +130,7 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     const run = bin(t);
     const refused = await run('apply', '-C', dir, '--auto-approve');
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('attachments/security.yaml:4:1 error uncertain-upload attachment "Security Exhibit": an upload of attachments/security.pdf');
+    expect(refused.stderr).toContain('attachments/security.yaml:4:7 error uncertain-upload attachment "Security Exhibit": an upload of attachments/security.pdf');
     expect(refused.stderr).toContain('docket apply --retry-uncertain');
     expect(refused.stderr).not.toMatch(/Internal error|    at /);
     expect(attachments()).toHaveLength(1);
@@ -165,14 +165,14 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     running.child.kill('SIGKILL');
     expect(await running.exited).toBe('SIGKILL');
     const after = await run('plan', '-C', dir);
-    expect([after.code, after.stderr]).toEqual([1, expect.stringContaining('attachments/security.yaml:4:1 error uncertain-upload')]);
+    expect([after.code, after.stderr]).toEqual([1, expect.stringContaining('attachments/security.yaml:4:7 error uncertain-upload')]);
     // Another run holding the lock since (a pull, or a later apply) made no mark older than it: the killed one's still stops the plan (second read).
     const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
     try {
       for (const command of [{ command: 'pull' }, {}]) {
         await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: holder.pid, host: hostname(), started: new Date().toISOString(), ...command }));
         const held = await run('plan', '-C', dir);
-        expect([held.code, held.stderr]).toEqual([1, expect.stringContaining('attachments/security.yaml:4:1 error uncertain-upload')]);
+        expect([held.code, held.stderr]).toEqual([1, expect.stringContaining('attachments/security.yaml:4:7 error uncertain-upload')]);
       }
     } finally {
       holder.kill('SIGKILL');
@@ -199,7 +199,7 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     const drift = await run('drift', '-C', dir, '--kind', 'playbook');
     expect([drift.code, drift.stderr]).toEqual([0, expect.stringContaining('Warning: attachment "Security Exhibit": an upload of attachments/security.pdf')]);
     // A target that sends it is still stopped.
-    expect((await run('plan', '-C', dir, '--target', 'attachment/Security Exhibit')).stderr).toContain('attachments/security.yaml:4:1 error uncertain-upload');
+    expect((await run('plan', '-C', dir, '--target', 'attachment/Security Exhibit')).stderr).toContain('attachments/security.yaml:4:7 error uncertain-upload');
     await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML}id: ${attachments()[0]!.id}\n` });
     expect((await run('apply', '-C', dir, '--auto-approve', '--adopt-files')).code).toBe(0);
     await expectConverged(run, dir);
@@ -220,7 +220,7 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     for (const again of ['plan', 'apply']) {
       const r = await run(again, '-C', dir, ...(again === 'apply' ? ['--auto-approve'] : []));
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain('attachments/security.yaml:6:1 error uncertain-upload attachment "Security Exhibit 2026": an upload of attachments/security.pdf');
+      expect(r.stderr).toContain('attachments/security.yaml:6:7 error uncertain-upload attachment "Security Exhibit 2026": an upload of attachments/security.pdf');
     }
     expect(attachments()).toHaveLength(2);
   });
