@@ -10,7 +10,7 @@
  * nothing or a lock this process's exit removes (`releaseApplyLockSync`).
  */
 import { realPathOrSelf } from '../util/real-path.js';
-import { link, mkdir, open, readdir, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readdir, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -229,9 +229,16 @@ async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean
     await mkdir(dirname(path), { recursive: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    // A link to nothing (ENOENT from mkdir of a path that is there) is in the way as a file is.
-    const inTheWay = code === 'EEXIST' || code === 'ENOTDIR' || code === 'ENOENT';
-    throw unusable(path, error, inTheWay ? `${dirname(path)} ${(await isLink(dirname(path))) ? 'is a symbolic link to nothing' : 'is not a folder'}` : undefined);
+    // Node's recursive mkdir says ENOENT on a read-only file system too: with nothing there, the
+    // plain mkdir names the cause (probe LU-1). Something there (a link to nothing) is in the way.
+    const there = await lstat(dirname(path)).then(() => true, () => false);
+    if (code === 'ENOENT' && !there) {
+      const plain = await mkdir(dirname(path)).then(() => undefined, (e: unknown) => e);
+      if (plain !== undefined) throw unusable(path, plain, (plain as NodeJS.ErrnoException).code === 'ENOENT' ? `${dirname(path)} cannot be made (its parent folder is gone)` : undefined);
+    } else {
+      const inTheWay = code === 'EEXIST' || code === 'ENOTDIR' || code === 'ENOENT';
+      throw unusable(path, error, inTheWay ? `${dirname(path)} ${(await isLink(dirname(path))) ? 'is a symbolic link to nothing' : 'is not a folder'}` : undefined);
+    }
   }
   const copy = ownCopyOf(path);
   const text = `${JSON.stringify(holder)}\n`;
