@@ -267,7 +267,9 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
     if (code === 'ENOENT') return { doc: emptyDocument(), diagnostics: [] };
     // Read as empty, an apply would upload and then fail to record what it uploaded.
     const what = code === 'EISDIR' ? 'is a folder, not a file' : `cannot be read (${code === 'ELOOP' ? LOOPING_LINK : (code ?? String(error))})`;
-    return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${what}`, writtenByDocket(location.label))] };
+    // Its permissions: removing it would lose its records (probe LU-4).
+    const hint = code === 'EACCES' || code === 'EPERM' ? `let the user that runs docket read and write ${location.label} (its permissions): it holds the records of what docket uploaded and synced` : writtenByDocket(location.label);
+    return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${what}`, hint)] };
   }
   const read = outside ? unquoted(lockTextOf(bytes, location.label), location.label) : lockTextOf(bytes, location.label);
   if (stamp !== undefined) known.set(location.path, { stamp, read });
