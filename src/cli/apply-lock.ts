@@ -19,7 +19,8 @@ import { Option } from 'commander';
 import { formatDuration, parseDuration } from './duration.js';
 import { processAlive, processStartTicks } from '../util/process-alive.js';
 import { interruptsOf, type Io } from './io.js';
-import { APPLY_LOCK_FILE, LOCK_FILE, workPath } from '../config/work-dir.js';
+import { APPLY_LOCK_FILE, LOCK_FILE, WORK_DIR, workPath } from '../config/work-dir.js';
+import { linkOutside } from '../config/discover.js';
 import { linkedFile } from '../util/atomic-write.js';
 import { isLink } from '../util/special-file.js';
 import { refuseNoConfiguration } from '../config/load.js';
@@ -434,6 +435,12 @@ function waitedFor(holder: ApplyLockHolder, checkout: string | undefined, root: 
 
 /** The apply lock, taken as holdingApplyLock takes it, for a caller that releases it itself (returned). */
 export async function takeApplyLock(io: Io, options: { root: string; timeoutMs: number; checkout?: string; takenBy?: LockTaker }): Promise<() => Promise<void>> {
+  // The lock and the temporary copies of the files a run writes go in .docket: one linked out of
+  // the configuration would have them written elsewhere, as the emulator's state is refused (probe LU-3).
+  for (const root of new Set([options.root, ...(options.checkout !== undefined ? [options.checkout] : [])])) {
+    const outside = await linkOutside(root, WORK_DIR).catch(() => undefined);
+    if (outside) throw new DocketError('apply-lock-unusable', `${root}: ${outside.message}; docket keeps its apply lock and the temporary copies of the files it writes there`, `make ${WORK_DIR} a folder of the configuration: remove the link (docket makes the folder)`);
+  }
   const interrupts = interruptsOf(io);
   // One checkout however its path is spelled (a linked home folder, /tmp and /private/tmp), as `root` is.
   const checkout = options.checkout === undefined ? undefined : realPathOrSelf(options.checkout);

@@ -3,7 +3,7 @@
  * one that asks to wait an hour all end within the command's budget with a clear message; a
  * malformed answer is a typed error naming the endpoint.
  */
-import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -336,6 +336,15 @@ describe('one apply per checkout at a time (.docket/apply.lock)', () => {
     const linkInTheWay = await config();
     await symlink('gone', join(linkInTheWay, '.docket'));
     expect((await b('apply', '-C', linkInTheWay, '--auto-approve')).stderr).toContain(`${join(linkInTheWay, '.docket')} is a symbolic link to nothing`);
+    // A link out of the configuration: nothing is written where it leads, by apply or pull (probe LU-3).
+    const linkedOut = await config();
+    const elsewhere = await makeDir({});
+    await symlink(elsewhere, join(linkedOut, '.docket'));
+    for (const command of [['apply', '--auto-approve'], ['pull']]) {
+      const out = await b(command[0]!, '-C', linkedOut, ...command.slice(1));
+      expect([out.code, out.stderr], command[0]).toEqual([1, expect.stringContaining(`.docket is a link to "${elsewhere}", which is outside the configuration directory; docket keeps its apply lock and the temporary copies of the files it writes there`)]);
+    }
+    expect(await readdir(elsewhere)).toEqual([]);
 
     const folderInTheWay = await config();
     await mkdir(join(folderInTheWay, '.docket', 'apply.lock'), { recursive: true });
