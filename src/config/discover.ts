@@ -192,6 +192,10 @@ export function unreadableFile(file: string, error: unknown): Diagnostic {
   const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
   // Made a named pipe or a device after the folder was listed.
   if (code === 'ENOTREGULAR') return notRegularFile(file);
+  // A name of bytes that are not UTF-8 is listed with U+FFFD in their place, a name no file has (probe LU-2).
+  if (code === 'ENOENT' && file.includes('\ufffd')) {
+    return { severity: 'error', code: 'unreadable-file', message: `${file} cannot be read: its name (or a folder's on its path) is not UTF-8, shown here with \ufffd`, file, line: 1, col: 1, hint: 'rename it in UTF-8 (a name saved in another encoding, such as Latin-1), or move it out of the configuration directory' };
+  }
   return {
     severity: 'error',
     code: 'unreadable-file',

@@ -1,7 +1,8 @@
 import { mkdir, symlink } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeStrict, discoverYamlFiles, readFiles } from '../../../src/config/discover.js';
+import { decodeStrict, discoverYamlFiles, readFiles, unreadableFile } from '../../../src/config/discover.js';
 import { cleanup, tree } from './helpers.js';
 import { sourceLines } from '../../../src/config/source-lines.js';
 
@@ -129,6 +130,21 @@ describe('discoverYamlFiles', () => {
       'a.yaml:1:1 unreadable-file a.yaml cannot be read (it is a symbolic link that loops)',
       'b.yaml:1:1 unreadable-file b.yaml cannot be read (it is a symbolic link that loops)',
       'dangling.yaml:1:1 unreadable-file dangling.yaml cannot be read (it is a symbolic link to something that does not exist)',
+    ]);
+  });
+
+  it('says a name that is not UTF-8 is that, not a link to nothing (probe LU-2)', async () => {
+    const dir = await tree({ 'docket.yaml': '' });
+    // Latin-1 bytes for "café.yaml" and "dossiersé": listed with U+FFFD, which names no file.
+    writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), Buffer.from('caf\xe9.yaml', 'latin1')]), 'kind: Playbook\n');
+    mkdirSync(Buffer.concat([Buffer.from(`${dir}/`), Buffer.from('dossiers\xe9', 'latin1')]));
+    const { files, problems } = await discoverYamlFiles(dir);
+    // The folder when it is listed; the file when it is read.
+    const [read] = readFiles(dir, files.filter((f) => f !== 'docket.yaml'));
+    const fileProblem = read && 'unreadable' in read ? unreadableFile('caf\ufffd.yaml', read.unreadable) : undefined;
+    expect([...problems, ...(fileProblem ? [fileProblem] : [])].map((p) => `${p.file} ${p.code} ${p.message}`).sort()).toEqual([
+      'caf\ufffd.yaml unreadable-file caf\ufffd.yaml cannot be read: its name (or a folder\'s on its path) is not UTF-8, shown here with \ufffd',
+      'dossiers\ufffd unreadable-file dossiers\ufffd cannot be read: its name (or a folder\'s on its path) is not UTF-8, shown here with \ufffd',
     ]);
   });
 
