@@ -169,7 +169,9 @@ export function driftReport(input: DriftInput): DriftReport {
     }
     // Of an object both sides changed, the files' part is pending and the live part drift.
     const live = c.direction === 'changed-both' ? c.fields.filter((f) => liveSide(f.direction) || f.direction === 'both') : c.fields;
-    const entry = item({ ...c, fields: live });
+    // At the line of the first field that changed live, not of the change's first field, which the files may have changed (probe LK-3).
+    const liveAt = c.direction === 'changed-both' && live[0] ? (declaredByKey ??= new Map((input.desired ?? []).map((d) => [refKey(d.kind, d.key), d]))).get(refKey(c.kind, c.key))?.fieldSources[live[0].field] : undefined;
+    const entry = item({ ...c, fields: live, ...(liveAt ? { source: liveAt } : {}) });
     toDrift(entry, c.liveId);
     if (c.direction === 'removed-live' && c.parent) addTo(removedChildren, refKey(c.parent.kind, c.parent.key), entry);
     const files = c.direction === 'changed-both' ? c.fields.filter((f) => f.direction === 'files') : [];
