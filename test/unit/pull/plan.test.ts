@@ -350,7 +350,7 @@ describe('driftReport', () => {
   it('points a both-sides change\'s drift at the line of the field that changed live, its pending part at the files\' (probe LK-3)', () => {
     const law: DesiredResource = { ...desiredRule('NDA', 'Law'), fieldSources: { actions: { file: 'playbooks/nda.yaml', line: 7, col: 5 }, questions: { file: 'playbooks/nda.yaml', line: 8, col: 5 } } };
     const both = update([{ field: 'actions', before: 'a', after: 'b', direction: 'files' }, { field: 'questions', before: 'a', after: 'b', direction: 'live' }], { id: 'update:rule:NDA/Law', key: 'NDA/Law', direction: 'changed-both', source: { file: 'playbooks/nda.yaml', line: 7, col: 5 } });
-    const report = driftReport({ plan: planOf([both]), unmatched: [], sync: EMPTY_SYNC, declared: new Set(), desired: [law] });
+    const report = driftReport({ plan: planOf([both]), unmatched: [], sync: EMPTY_SYNC, declared: new Set(), quiet: new Set(), desired: [law] });
     expect(report.drift.map((d) => [d.key, d.source?.line])).toEqual([['NDA/Law', 8]]);
     expect(report.pending.map((d) => [d.key, d.source?.line])).toEqual([['NDA/Law', 7]]);
   });
