@@ -35,7 +35,8 @@ function leftOnlyLive(i: DriftItem): boolean {
  * live (a rule is deleted), the note names those it leaves, so it is not read as about all of them.
  */
 function onlyLiveNote(report: DriftReport, name: (s: string) => string): string {
-  const left = report.drift.filter(leftOnlyLive);
+  // Not those a policy holds (`drift: adopt` of their playbook): their item says why apply leaves them (probe LK-4).
+  const left = report.drift.filter((i) => leftOnlyLive(i) && i.policy === undefined);
   if (left.length === 0) return '';
   const removedToo = report.drift.some((i) => i.direction === 'only-live' && !i.removed_in_files && !leftOnlyLive(i));
   const them = removedToo && left.length === 1 ? 'it' : 'them';

@@ -305,6 +305,10 @@ describe('drift and pull markdown at scale', () => {
     // Drift a `drift: adopt` policy holds: apply never reverts it.
     const adopted: DriftItem = { ...edited, action: undefined, policy: 'adopt' };
     expect(text([adopted])).not.toContain('`docket apply` reverts');
+    // A rule made in the app that its playbook's `drift: adopt` holds: not "the app removes it" (the API could; the policy keeps it: probe LK-4).
+    const heldRule: DriftItem = { kind: 'rule', key: 'NDA/Assignment', name: 'Assignment', direction: 'only-live', fields: [], policy: 'adopt' };
+    expect(withKinds([heldRule])).not.toContain('the app removes');
+    expect(withKinds([heldRule, term])).toContain('the app removes the objects only live, no apply does');
   });
 
   it('names the organization by its kind alone, as the plan does', () => {
