@@ -96,12 +96,14 @@ function renameHints({ kinds, desired, live, changes, ids, sync }: HintInput): s
     const fresh = mine.filter((d) => created.has(refKey(kind.name, d.key)));
     if (fresh.length === 0) continue;
     const matched = new Set(mine.map((d) => ids[refKey(kind.name, d.key)]).filter(Boolean));
+    // Names another document lists in its renamed_from: that one's to claim, not a look-alike to offer (probe LS-5).
+    const claimed = new Set(mine.flatMap((d) => d.renamedFrom.map((old) => `${d.parent ? (ids[refKey(d.parent.kind, d.parent.key)] ?? '?') : ''}\u0000${old}`)));
     const childKind = childKindOf.get(kind.name);
     // Live objects no file claims, by scope (a rule's playbook), with their content and children digests.
     const scopes = new Map<string, Candidates>();
     for (const l of live) {
       // A copy docket renamed aside after a race is no one's to adopt, as drift and pull leave it (probe KY-5).
-      if (l.kind !== kind.name || matched.has(l.id) || isSetAside(l)) continue;
+      if (l.kind !== kind.name || matched.has(l.id) || isSetAside(l) || claimed.has(`${l.parentId ?? ''}\u0000${l.name}`)) continue;
       const scope = l.parentId ?? '';
       let c = scopes.get(scope);
       if (!c) scopes.set(scope, (c = { all: [], byContent: new Map(), byRecorded: new Map(), byChildren: new Map(), byRecordedChildren: new Map(), records: sync?.byId }));

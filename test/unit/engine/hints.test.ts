@@ -143,6 +143,15 @@ describe('plan hints', () => {
     expect(plan(['R1'], { 'playbook:G/H': rec('G/H', 'pb-1'), 'rule:G/H/R1': rec('R1', 'r-1') }).warnings).toEqual([expect.stringContaining('(the same rule when docket last synced it)')]);
   });
 
+  it('offers no live object another document lists in its renamed_from: two would claim one former name (probe LS-5)', () => {
+    const live = [livePlaybook('pb-1', 'NDA'), liveRule('r-1', NDA, 'Term'), liveRule('r-2', NDA, 'Terms')];
+    const fresh = desiredRule('NDA', 'Termz');
+    const listed = warnings([desiredPlaybook('NDA'), desiredRule('NDA', 'Term', {}, { renamedFrom: ['Terms'] }), fresh], live);
+    expect(listed.filter((w) => w.includes('looks like a rename'))).toEqual([]);
+    // Listed by none, it is offered.
+    expect(warnings([desiredPlaybook('NDA'), desiredRule('NDA', 'Term'), fresh], live)).toEqual([expect.stringContaining('looks like a rename of the live rule "Terms"')]);
+  });
+
   it('says nothing when the new object is unlike every live one, or was renamed with renamed_from', () => {
     expect(warnings([desiredPlaybook('Vendor MSA', { description: 'Suppliers' })], [livePlaybook('pb-1', 'NDA', 'Counterparties')])).toEqual([]);
     expect(warnings([desiredPlaybook('Mutual NDA', { renamedFrom: ['NDA'] })], [livePlaybook('pb-1', 'NDA')])).toEqual([]);
