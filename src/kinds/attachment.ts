@@ -88,7 +88,8 @@ export const attachmentKind: KindModule<'attachment'> = {
     const path = typeof doc.body.file === 'string' ? dataFilePath(doc, doc.body.file) : '';
     const file = ctx.files.get(path);
     if (file && !startsAsPdf(file.head)) {
-      diag.error('not-a-pdf', `attachment ${quoteValue(name, 200)}: ${JSON.stringify(path)} is not a PDF (it does not start with %PDF-)`, problemAt(doc, '/file'));
+      // An empty one is said as such, as an empty Word file is (probe LP-6).
+      diag.error('not-a-pdf', `attachment ${quoteValue(name, 200)}: ${JSON.stringify(path)} ${file.head.length === 0 ? 'is empty' : 'is not a PDF (it does not start with %PDF-)'}`, problemAt(doc, '/file'));
     }
     const fields: Fields = { name, description: normText(doc.body.description), sha256: file?.sha256 ?? null };
     return [

@@ -148,6 +148,7 @@ const CASES: Case[] = [
   { name: 'a kind with a line break and an escape character in it', files: { 'a.yaml': 'kind: "Play\\nbook\\u001b"\nname: A\n' }, at: 'a.yaml:1 unknown-kind', says: 'unknown kind "Play\\nbook\\u001b"' },
   { name: 'an alias bomb in docket.yaml', files: { 'docket.yaml': `${DOCKET}vars:\n${bomb(9).split('\n').slice(4).join('\n')}` }, at: 'docket.yaml:8 yaml-alias-expansion', says: 'alias bomb' },
   { name: 'an attachment that is not a PDF', files: { 'a.yaml': 'kind: Attachment\nname: A\nfile: a.pdf\n', 'a.pdf': 'hello' }, at: 'a.yaml:3:7 not-a-pdf', says: '"a.pdf"' },
+  { name: 'an attachment whose PDF is empty: said as an empty Word file is (probe LP-6)', files: { 'a.yaml': 'kind: Attachment\nname: A\nfile: a.pdf\n', 'a.pdf': '' }, at: 'a.yaml:3:7 not-a-pdf', says: '"a.pdf" is empty' },
   { name: 'a data file that is a folder', files: { 't.yaml': 'kind: CustomTerm\nname: T\nbody_file: terms\n', 'terms/x.md': 'x' }, at: 't.yaml:3:12 missing-file', says: 'a folder' },
   { name: 'a C1 control character in a member name', files: { 'm.yaml': 'kind: Member\nemail: a@acme.example\nname: "Bob\\u0085Jones"\n' }, at: 'm.yaml:3:11 control-character', says: 'U+0085' },
   { name: 'a control character late in a long quoted description: at the character, quoted around it', files: { 'p.yaml': 'kind: Playbook\nname: P\ndescription: "Master services agreements with our suppliers, reviewed by legal and by procurement\\u0007 each quarter"\n' }, at: 'p.yaml:3:98 control-character', says: '"…pliers, reviewed by legal and by procurement\\u0007 each quarter"' },
@@ -336,12 +337,12 @@ describe('hostile and broken configurations', () => {
       expect(await readdir(join(dir, '.docket'))).toEqual([file]);
       expect(await readdir(dir)).not.toContain('docket.lock.json');
     }
-    // A .docket that is itself a link out: its files would be made there.
+    // A .docket that is itself a link out: its files would be made there, the apply lock first (probe LU-3).
     const outside = await makeDir({});
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'p.yaml': 'kind: Playbook\nname: P\nrules: []\n' });
     await symlink(outside, join(dir, '.docket'));
     const applied = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve']);
-    expect([applied.code, applied.stderr]).toEqual([1, expect.stringContaining('.docket/emulator.json:1:1 error file-outside-config')]);
+    expect([applied.code, applied.stderr]).toEqual([1, expect.stringContaining(`.docket is a link to "${outside}", which is outside the configuration directory`)]);
     expect(await readdir(outside)).toEqual([]);
   }, 20_000);
 
