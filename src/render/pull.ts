@@ -202,7 +202,10 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
   const pulled = result.pulled.map((e) => `- ${entryLine(e, fmt).replace(/^(\S+)/, '`$1`')}${e.reason ? ` (${escapeMarkdown(e.reason)})` : ''}`);
   const notPulled = result.notPulled.map((e) => `- ${subject(e, codeSpan)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}${e.file ? ` (${codeSpan(`${e.file}${e.line ? `:${e.line}` : ''}`)})` : ''}: ${escapeMarkdown(e.reason ?? '')}`);
   const notes = result.notes.map((n) => `- ${escapeMarkdown(n)}`);
-  const [pulledShare, notPulledShare, notesShare] = listShares(budget.left, [pulled, notPulled, notes]);
+  // A dry run's diffs share the room too: the lists took it all, and a long list left none for them (second read SR75-1).
+  const diffs = dryRun ? diffBlocks(result.files, budget.left) : [];
+  // (Each block is followed by a blank line: one character more than a list item.)
+  const [pulledShare, notPulledShare, notesShare, diffsShare] = listShares(budget.left, [pulled, notPulled, notes, diffs.map((b) => `${b}\n`)]);
   if (result.pulled.length > 0) {
     lines.push(`${dryRun ? 'Would adopt' : 'Adopted'} ${result.pulled.length} live ${result.pulled.length === 1 ? 'change' : 'changes'} into the files:`, '');
     pushWithin(lines, pulled, budget, pulledShare);
@@ -219,30 +222,43 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
     lines.push('');
   }
   if (files) lines.push(files, '');
-  if (dryRun && result.files.length > 0) pushDiffs(lines, result.files, budget);
+  if (dryRun && result.files.length > 0) pushDiffs(lines, diffs, result.files.length, budget, diffsShare);
   const only = scopeLine(scope, codeSpan);
   if (only) lines.push(`_${only}_`, '');
   if (budget.cut) lines.push(cutNote(maxChars), '');
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
 }
 
-/** A dry run's diffs, as the text report gives them, folded away, as many as the budget holds (probe HJ). */
-function pushDiffs(lines: string[], files: readonly FileChange[], budget: ListBudget): void {
-  const shown: string[] = [];
-  // Worked out one by one, up to the first that does not fit: a diff may take half a second.
+/** Each file's diff as a dry run shows it, up to the first past `room`: a diff may take half a second. */
+function diffBlocks(files: readonly FileChange[], room: number): string[] {
+  const blocks: string[] = [];
+  let spent = 0;
   for (const f of files) {
+    if (spent > room) break;
     const block = `${codeSpan(f.path)}\n\n${fencedBlock(shownDiff(f, false).join('\n'), 'diff')}`;
-    if (block.length + 2 > budget.left) break;
-    budget.left -= block.length + 2;
+    spent += block.length + 2;
+    blocks.push(block);
+  }
+  return blocks;
+}
+
+/** A dry run's diffs, as the text report gives them, folded away, as many as their share holds (probe HJ). */
+function pushDiffs(lines: string[], blocks: readonly string[], files: number, budget: ListBudget, share: number): void {
+  const shown: string[] = [];
+  let spent = 0;
+  for (const block of blocks) {
+    if (spent + block.length + 2 > share) break;
+    spent += block.length + 2;
     shown.push(block);
   }
+  budget.left -= spent;
   if (shown.length === 0) {
     budget.cut = true;
     lines.push('_The diffs do not fit in this comment: `docket pull --dry-run` prints them._', '');
     return;
   }
   lines.push('<details><summary>Diff</summary>', '', ...shown.flatMap((b) => [b, '']));
-  const left = files.length - shown.length;
+  const left = files - shown.length;
   if (left > 0) {
     budget.cut = true;
     lines.push(`_… and the diff${left === 1 ? '' : 's'} of ${thousands(left)} more file${left === 1 ? '' : 's'} not shown: \`docket pull --dry-run\` prints ${left === 1 ? 'it' : 'them'}._`, '');

@@ -50,6 +50,17 @@ describe('drift and pull markdown at scale', () => {
     expect(out).toContain('`Q/C`');
   });
 
+  it('a dry run\'s diff keeps room beside a long list of what was pulled (second read SR75-1)', () => {
+    const entries = Array.from({ length: 1500 }, (_, i): PullEntry => ({ kind: 'rule', key: `P/Rule ${i}`, name: `Rule ${i}`, direction: 'changed-live', fields: ['actions'], file: 'playbooks/p.yaml' }));
+    const before = Array.from({ length: 1500 }, (_, i) => `  - name: Rule ${i}\n    actions: ACCEPT ${i}\n`).join('');
+    const file = { path: 'playbooks/p.yaml', before: `kind: Playbook\nname: P\nrules:\n${before}`, after: `kind: Playbook\nname: P\nrules:\n${before.replace('ACCEPT 7\n', 'REJECT 7\n')}` };
+    const out = renderPullMarkdown(plan([]), { pulled: entries, notPulled: [], notes: ['rule P/X was renamed'], files: [file], sync: new Map() }, { dryRun: true });
+    expect(out.length).toBeLessThan(60_000);
+    expect(out).toContain('```diff');
+    expect(out).toContain('+    actions: REJECT 7');
+    expect(out).toMatch(/- _… and [\d,]+ more not listed_/);
+  });
+
   it('pull of 3,000 new files stays a body GitHub accepts, and a small pull is printed whole', () => {
     const entries = Array.from({ length: 3000 }, (_, i) => pulled(i));
     const result: PullResult = { pulled: entries, notPulled: [], notes: [], files: entries.map((e) => ({ path: e.file!, before: null, after: 'kind: Playbook\n' })), sync: new Map() };
