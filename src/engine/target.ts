@@ -244,18 +244,22 @@ function declaredParentOf(key: string, parentKind: KindName, declared: ReadonlyS
 /**
  * A child's target whose parent part is a declared parent's name mistyped: that parent, and the
  * child's name as written if the parent holds it, else the closest of its children's (or as written).
- * The key is split at each `/`, as a parent's name may hold one.
+ * The key is split at each `/`, as a parent's name may hold one: the split whose child the parent
+ * holds (or holds one close to) wins, and of equals the one taking more of the key as the parent's.
  */
 function parentSpelling(t: TargetSpec, parentKind: KindName, declared: ReadonlySet<string>, known: ReadonlySet<string>): string | undefined {
   const parents = [...declared].filter((k) => k.startsWith(`${parentKind}:`)).map((k) => k.slice(parentKind.length + 1));
+  let best: { text: string; score: number } | undefined;
   for (let at = t.key.indexOf('/'); at !== -1; at = t.key.indexOf('/', at + 1)) {
     const parent = suggest(t.key.slice(0, at), parents);
     if (parent === undefined) continue;
     const child = t.key.slice(at + 1);
     const children = [...known].filter((k) => k.startsWith(`${t.kind}:${parent}/`)).map((k) => k.slice(t.kind.length + parent.length + 2));
-    return `${t.kind}/${parent}/${children.includes(child) ? child : (suggest(child, children) ?? child)}`;
+    const close = children.includes(child) ? child : suggest(child, children);
+    const score = close === child ? 2 : close !== undefined ? 1 : 0;
+    if (!best || score >= best.score) best = { text: `${t.kind}/${parent}/${close ?? child}`, score };
   }
-  return undefined;
+  return best?.text;
 }
 
 /**

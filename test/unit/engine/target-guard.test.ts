@@ -234,6 +234,12 @@ describe('limitToTargets', () => {
     expect(typo('rule/Inbund NDA/Trem').message).toContain('did you mean `rule/Inbound NDA/Term`?');
     expect(typo('rule/Inbund NDA/Term').hint).not.toContain('target the playbook itself');
     expect(typo('rule/Ghost/Term').message).not.toContain('did you mean');
+    // A playbook whose name holds a `/`: the split that names a rule it holds, or takes more of the key (second read SR75-2).
+    const slashed = [desiredPlaybook('Inbound NDA/EU'), desiredRule('Inbound NDA/EU', 'Governing Law'), desiredPlaybook('Inbound'), desiredRule('Inbound', 'Term')];
+    const slashedPlan = planOf([], { 'playbook:Inbound NDA/EU': 'pb-1', 'rule:Inbound NDA/EU/Governing Law': 'r-1', 'playbook:Inbound': 'pb-2', 'rule:Inbound/Term': 'r-2' });
+    const inSlashed = (t: string) => limitToTargets(slashedPlan, slashed, [target(t)], KINDS).diagnostics.errors[0]!.message;
+    expect(inSlashed('rule/Inbund NDA/EU/Zzzz')).toContain('did you mean `rule/Inbound NDA/EU/Zzzz`?');
+    expect(inSlashed('rule/Inbund NDA/EU/Governing Law')).toContain('did you mean `rule/Inbound NDA/EU/Governing Law`?');
   });
 });
 
