@@ -113,7 +113,7 @@ function renameHints({ kinds, desired, live, changes, ids, sync }: HintInput): s
         if (children.length > 0) addTo(c.byChildren, digest([...children].sort()), l);
         // Children not read (a playbook no file declares, without --prune): those its records name (probe LO-1).
         else if (sync) {
-          const recorded = recordedChildren(sync, (childrenByParent ??= recordedChildKeys(sync, childKind)), kind.name, l.id);
+          const recorded = recordedChildren(sync, (childrenByParent ??= recordedChildKeys(sync, childKind, kind.name)), kind.name, l.id);
           if (recorded.length > 0) addTo(c.byRecordedChildren, digest([...recorded].sort()), l);
         }
       }
@@ -303,16 +303,19 @@ function shownIndex(all: readonly LiveResource[]): Map<string, LiveResource[]> {
 
 /** The fields that make two objects "the same" whatever they are called: every one set but the name. */
 /**
- * The keys of the records of one child kind, by the `kind:key` of their parent as the child's key
- * begins (`rule:NDA/Law` under `playbook:NDA`): built once, when a live parent's children were not read.
+ * The names of the records of one child kind, by the key of their parent as the child's key begins
+ * (`rule:NDA/Law` under `playbook:NDA`): built once, when a live parent's children were not read.
  */
-function recordedChildKeys(sync: Pick<SyncState, 'byKey'>, childKind: string): Map<string, string[]> {
+function recordedChildKeys(sync: Pick<SyncState, 'byKey'>, childKind: string, parentKind: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const prefix = `${childKind}:`;
   for (const key of sync.byKey.keys()) {
     if (!key.startsWith(prefix)) continue;
-    // A parent's name may hold a `/` too: every split is kept, and only a recorded parent's key is looked up.
-    for (let at = key.indexOf('/'); at !== -1; at = key.indexOf('/', at + 1)) addTo(out, key.slice(prefix.length, at), key.slice(at + 1));
+    // A parent's name may hold a `/` too: the child goes under the longest recorded parent its key
+    // begins with (`rule:G/H/R2` under `G/H`, not as `H/R2` under `G`: second read SR75-3).
+    let parentEnd = -1;
+    for (let at = key.indexOf('/'); at !== -1; at = key.indexOf('/', at + 1)) if (sync.byKey.has(`${parentKind}:${key.slice(prefix.length, at)}`)) parentEnd = at;
+    if (parentEnd !== -1) addTo(out, key.slice(prefix.length, parentEnd), key.slice(parentEnd + 1));
   }
   return out;
 }

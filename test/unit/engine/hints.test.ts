@@ -141,6 +141,8 @@ describe('plan hints', () => {
     expect(plan(['R1', 'R2'], { 'playbook:G': rec('G', 'pb-1'), 'rule:H/R1': rec('R1', 'r-1'), 'rule:H/R2': rec('R2', 'r-2') }).warnings).toEqual([]);
     // A playbook whose name holds a slash keeps its rules apart from one named as its first part.
     expect(plan(['R1'], { 'playbook:G/H': rec('G/H', 'pb-1'), 'rule:G/H/R1': rec('R1', 'r-1') }).warnings).toEqual([expect.stringContaining('(the same rule when docket last synced it)')]);
+    // And the rules of one named as its longer name are not its own (second read SR75-3).
+    expect(plan(['R1'], { 'playbook:G': rec('G', 'pb-1'), 'rule:G/R1': rec('R1', 'r-1'), 'playbook:G/H': rec('G/H', 'pb-2'), 'rule:G/H/R2': rec('R2', 'r-2') }).warnings).toEqual([expect.stringContaining('(the same rule when docket last synced it)')]);
   });
 
   it('offers no live object another document lists in its renamed_from: two would claim one former name (probe LS-5)', () => {
