@@ -284,6 +284,18 @@ class PullPlanner {
     return d.parent === undefined || this.input.plan.ids[refKey(d.parent.kind, d.parent.key)] === l.parentId ? d : undefined;
   }
 
+  /**
+   * The declared object whose history `l` would take (historyOf), when `--target`s leave out the
+   * object made in the app under its name: the history cannot be handed over, as the document keeps
+   * its values (second read SR75-4).
+   */
+  private heirCutOff(l: LiveResource): DesiredResource | undefined {
+    if (!this.input.plan.targets?.length) return undefined;
+    const d = this.historyOf(l);
+    const newcomer = d ? this.liveById.get(this.input.plan.ids[refKey(d.kind, d.key)] ?? '') : undefined;
+    return d && newcomer && this.input.named?.(newcomer) !== true ? d : undefined;
+  }
+
   /** Whether the plan matched the declared `kind:key` to another live object than `id` (one made in the app under that name). */
   private heldByAnother(key: string, id: string): boolean {
     const matched = this.input.plan.ids[key];
@@ -425,6 +437,12 @@ class PullPlanner {
     // A delete changed live is of an object moved in the app (engine/direction.ts): last in sync
     // as an object the files still declare, it would be declared twice if written here too.
     // Unless that declaration now names another live object (one made in the app under the old name).
+    // Renamed in the app while a new one took its name, and that one is left out by --target: not written alone.
+    const cutOff = c.parent && l ? this.heirCutOff(l) : undefined;
+    if (cutOff) {
+      this.notPulled.push(this.entryOf(c, direction, [], `was ${c.kind} ${quoteValue(cutOff.key)} when last in sync, and a new ${c.kind} was made in the app under that name: pull both together (also --target ${c.kind}/${cutOff.key}) so its \`renamed_from\` goes with the renamed one`));
+      return undefined;
+    }
     const movedFromHere = movedFromDeclared(c, this.input.sync, this.input.plan.ids);
     if (movedFromHere !== undefined) {
       this.notPulled.push(this.entryOf(c, direction, [], `was ${c.kind} "${movedFromHere.slice(movedFromHere.indexOf(':') + 1)}" when last in sync, which the files still declare: renamed or moved in the app; move it in the files by hand`));
@@ -1163,7 +1181,9 @@ class PullPlanner {
       }
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const alike = this.lookAlikeDeclared(l.kind, undefined, l.name);
-      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? (alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key)) ?? keyInFileName(l, this.input.keys)) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys) ?? this.markedForTextFile(o)] as const).find(([, why]) => why !== undefined);
+      const cutOff = this.heirCutOff(l);
+      const heirLeftOut = cutOff ? `was ${l.kind} ${quoteValue(cutOff.key)} when last in sync, and a new ${l.kind} was made in the app under that name: pull both together (also --target ${l.kind}/${cutOff.key}) so its \`renamed_from\` goes with the renamed one` : undefined;
+      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? (heirLeftOut ?? alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key)) ?? keyInFileName(l, this.input.keys)) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys) ?? this.markedForTextFile(o)] as const).find(([, why]) => why !== undefined);
       if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}` });
       return !refused;
     });

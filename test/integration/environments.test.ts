@@ -342,7 +342,12 @@ it('a rule renamed in the app with a new one made under its name: pull gives the
     const app = new App({ ...env, DOCKET_ORGANIZATION_ID: DEFAULT_ORGANIZATION_ID });
     await app.editRule('P', 'Res', { name: 'Res (old)' });
     await app.createRule('P', { name: 'Res', actions: 'REJECT res (new in the app)' });
-    const pulled = await cli('pull', '-C', dir);
+    // Cut to the renamed one, the new one's values would not reach the item it leaves: not pulled alone (second read SR75-4).
+    const before = await readFile(join(dir, 'playbooks/p.yaml'), 'utf8');
+    const cut = await cli('pull', '-C', dir, '--target', 'rule/P/Res (old)');
+    expect(cut.stdout).toContain('was rule "P/Res" when last in sync, and a new rule was made in the app under that name: pull both together (also --target rule/P/Res)');
+    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(before);
+    const pulled = await cli('pull', '-C', dir, '--target', 'rule/P/Res (old)', '--target', 'rule/P/Res');
     expect(pulled.code, pulled.stderr).toBe(0);
     expect(pulled.stdout).toContain('rule "P/Res (old)" was "P/Res" when last in sync: its new item in playbooks/p.yaml lists that name and its former `renamed_from` in `renamed_from`');
     const file = await readFile(join(dir, 'playbooks/p.yaml'), 'utf8');
