@@ -293,7 +293,10 @@ class PullPlanner {
     if (!this.input.plan.targets?.length) return undefined;
     const d = this.historyOf(l);
     const newcomer = d ? this.liveById.get(this.input.plan.ids[refKey(d.kind, d.key)] ?? '') : undefined;
-    return d && newcomer && this.input.named?.(newcomer) !== true ? d : undefined;
+    if (!d || !newcomer) return undefined;
+    // A rule is in scope by its own target or its playbook's.
+    const inScope = d.parent ? (this.input.childInScope?.({ ...newcomer, parent: d.parent }) ?? true) : this.input.named?.(newcomer) === true;
+    return inScope ? undefined : d;
   }
 
   /** Whether the plan matched the declared `kind:key` to another live object than `id` (one made in the app under that name). */
