@@ -225,7 +225,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   if (!validate(pass.value) && (!typedByField(pass.value, validate.errors, pass.wholes) || !validate(pass.value))) {
     // An environment written as a placeholder is never a mapping, whatever it would resolve to.
     const unresolved = new Set([...pass.unresolved].filter((p) => !(p.startsWith('/environments/') && splitPointer(p).length === 2)));
-    const schema = withoutEchoesOf(controlCharacters, schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, ...(lineOf ? { written: writtenIn(lineOf), tagged: taggedIn(lineOf) } : {}) }));
+    const schema = withoutEchoesOf(controlCharacters, schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, fromVariables: pass.written, ...(lineOf ? { written: writtenIn(lineOf), tagged: taggedIn(lineOf) } : {}) }));
     // A key pasted as a value is said once: not also as a value its key does not take (probe LN-4).
     diagnostics.push(...withoutInvalidValueAt(keyValuePaths(diagnostics), schema));
   }
@@ -245,7 +245,10 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       // the file's: a URL with a password in it is committed all the same.
       if (typeof value !== 'string' || value.includes('${') || pass.unresolved.has(pointer) || overriddenByEnv(raw, envBlock, pointer)) continue;
       // No http(s) scheme (`api commonpaper com`, `ftp://…`): named as the other URL problems are, not as the schema's `url` (probe LN-3).
-      const problem = /^https?:\/\//i.test(value) ? urlProblem(value, `\`${section}.url\``) : { code: 'invalid-url' as const, message: `\`${section}.url\` must be an http(s) URL (got ${shown(value)})`, hint: undefined };
+      // A scheme in capitals or spaces around the URL: said with how to fix it, named as the rest (second read SR75-6).
+      // (Not a tab or another control character around it: that is said as itself, once.)
+      const spelling = /[\u0000-\u001f\u007f-\u009f]/.test(value) ? undefined : urlSpellingHint(value);
+      const problem = /^https?:\/\//.test(value) && !spelling ? urlProblem(value, `\`${section}.url\``) : { code: 'invalid-url' as const, message: `\`${section}.url\` must be an http(s) URL (got ${shown(value)})`, hint: spelling };
       if (!problem) continue;
       // Said once: the schema's "must be a URL" (its `format` or its pattern) about the same value goes, the reason and hint stay.
       diagnostics.splice(0, diagnostics.length, ...withoutInvalidValueAt(new Set([pointerToPath(pointer)]), diagnostics));

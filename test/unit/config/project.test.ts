@@ -87,6 +87,13 @@ describe('docket.yaml', () => {
       ['docket.yaml:3:8 invalid-url', '`agreements.url` must be an http(s) URL (got "api commonpaper com")'],
       ['docket.yaml:7:12 invalid-url', '`review.url` must be an http(s) URL (got "x")'],
     ]);
+    // A scheme in capitals, spaces around it: named so too, with how to fix it; a value from a variable says which (second read SR75-6).
+    const spelt = await load({ 'docket.yaml': lines('version: 1', 'vars:', '  org: not-a-uuid', 'review:', '  url: "hTTps://example.com"', '  organization_id: ${var.org}', 'agreements:', '  url: " https://example.com"') });
+    expect(spelt.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
+      ['docket.yaml:5:8 invalid-url', '`review.url` must be an http(s) URL (got "hTTps://example.com")', 'write the scheme in lower case: http:// or https://'],
+      ['docket.yaml:6:20 invalid-value', '`organization_id` must be a UUID (8-4-4-4-12 hex digits) (got "not-a-uuid")', 'it is filled in from "${var.org}": change var.org where it is defined (docket.yaml\'s `vars`, or the selected environment\'s)'],
+      ['docket.yaml:8:8 invalid-url', '`agreements.url` must be an http(s) URL (got " https://example.com")', 'remove the spaces around it'],
+    ]);
   });
 
   it('validates settings at their lines', async () => {
