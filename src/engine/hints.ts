@@ -301,12 +301,11 @@ function shownIndex(all: readonly LiveResource[]): Map<string, LiveResource[]> {
   return index;
 }
 
-/** The fields that make two objects "the same" whatever they are called: every one set but the name. */
 /**
  * The names of the records of one child kind, by the key of their parent as the child's key begins
  * (`rule:NDA/Law` under `playbook:NDA`): built once, when a live parent's children were not read.
  */
-function recordedChildKeys(sync: Pick<SyncState, 'byKey'>, childKind: string, parentKind: string): Map<string, string[]> {
+function recordedChildKeys(sync: Pick<SyncState, 'byKey' | 'idOf'>, childKind: string, parentKind: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const prefix = `${childKind}:`;
   for (const key of sync.byKey.keys()) {
@@ -314,7 +313,7 @@ function recordedChildKeys(sync: Pick<SyncState, 'byKey'>, childKind: string, pa
     // A parent's name may hold a `/` too: the child goes under the longest recorded parent its key
     // begins with (`rule:G/H/R2` under `G/H`, not as `H/R2` under `G`: second read SR75-3).
     let parentEnd = -1;
-    for (let at = key.indexOf('/'); at !== -1; at = key.indexOf('/', at + 1)) if (sync.byKey.has(`${parentKind}:${key.slice(prefix.length, at)}`)) parentEnd = at;
+    for (let at = key.indexOf('/'); at !== -1; at = key.indexOf('/', at + 1)) if (sync.idOf(`${parentKind}:${key.slice(prefix.length, at)}`) !== undefined) parentEnd = at;
     if (parentEnd !== -1) addTo(out, key.slice(prefix.length, parentEnd), key.slice(parentEnd + 1));
   }
   return out;
@@ -326,6 +325,7 @@ function recordedChildren(sync: Pick<SyncState, 'keysWithId'>, byParent: Map<str
   return recordedAs === undefined ? [] : (byParent.get(recordedAs.slice(parentKind.length + 1)) ?? []);
 }
 
+/** The fields that make two objects "the same" whatever they are called: every one set but the name. */
 function contentFields(fields: Record<string, unknown>, kind: KindMeta): string[] {
   return Object.keys(fields)
     .filter((k) => k !== kind.nameField && fields[k] !== null && fields[k] !== undefined && fields[k] !== '' && fields[k] !== false)
