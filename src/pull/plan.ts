@@ -437,15 +437,15 @@ class PullPlanner {
       this.notPulled.push(this.entryOf(c, direction, [], `was last in sync as the live ${c.kind} now named ${quoteValue(heirLeft.name)} (renamed in the app), and a new one was made under its name: pull both together (without --target) so its \`renamed_from\` goes with the renamed one`, d));
       return undefined;
     }
-    // A delete changed live is of an object moved in the app (engine/direction.ts): last in sync
-    // as an object the files still declare, it would be declared twice if written here too.
-    // Unless that declaration now names another live object (one made in the app under the old name).
     // Renamed in the app while a new one took its name, and that one is left out by --target: not written alone.
     const cutOff = c.parent && l ? this.heirCutOff(l) : undefined;
     if (cutOff) {
-      this.notPulled.push(this.entryOf(c, direction, [], `was ${c.kind} ${quoteValue(cutOff.key)} when last in sync, and a new ${c.kind} was made in the app under that name: pull both together (also --target ${c.kind}/${cutOff.key}) so its \`renamed_from\` goes with the renamed one`));
+      this.notPulled.push(this.entryOf(c, direction, [], heirLeftOut(cutOff)));
       return undefined;
     }
+    // A delete changed live is of an object moved in the app (engine/direction.ts): last in sync
+    // as an object the files still declare, it would be declared twice if written here too.
+    // Unless that declaration now names another live object (one made in the app under the old name).
     const movedFromHere = movedFromDeclared(c, this.input.sync, this.input.plan.ids);
     if (movedFromHere !== undefined) {
       this.notPulled.push(this.entryOf(c, direction, [], `was ${c.kind} "${movedFromHere.slice(movedFromHere.indexOf(':') + 1)}" when last in sync, which the files still declare: renamed or moved in the app; move it in the files by hand`));
@@ -1107,9 +1107,9 @@ class PullPlanner {
       // A field the parent's `ignore_fields` leaves to the app is never pulled, a new child's neither (probe GB).
       const ignored = parent.policy?.ignoreFields ?? [];
       const entries = placeInserts(kept, siblings, ordered, (o) => {
-        const exported0 = childKind.toConfig?.(o.l!, this.configContext(parent)).document ?? { name: o.l!.name };
+        const asLive = childKind.toConfig?.(o.l!, this.configContext(parent)).document ?? { name: o.l!.name };
         const heir = heirs.get(o);
-        const whole = heir ? withKeyAfterName(exported0, 'renamed_from', [this.writtenName(heir), ...this.writtenFormerNames(heir)]) : exported0;
+        const whole = heir ? withKeyAfterName(asLive, 'renamed_from', [this.writtenName(heir), ...this.writtenFormerNames(heir)]) : asLive;
         const exported = ignored.length === 0 ? whole : Object.fromEntries(Object.entries(whole).filter(([k]) => !ignored.includes(k)));
         return literalPlaceholders(inFlow ? withoutFinalBreaks(exported) : exported);
       });
@@ -1185,8 +1185,7 @@ class PullPlanner {
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const alike = this.lookAlikeDeclared(l.kind, undefined, l.name);
       const cutOff = this.heirCutOff(l);
-      const heirLeftOut = cutOff ? `was ${l.kind} ${quoteValue(cutOff.key)} when last in sync, and a new ${l.kind} was made in the app under that name: pull both together (also --target ${l.kind}/${cutOff.key}) so its \`renamed_from\` goes with the renamed one` : undefined;
-      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? (heirLeftOut ?? alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key)) ?? keyInFileName(l, this.input.keys)) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys) ?? this.markedForTextFile(o)] as const).find(([, why]) => why !== undefined);
+      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? ((cutOff && heirLeftOut(cutOff)) ?? alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key)) ?? keyInFileName(l, this.input.keys)) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys) ?? this.markedForTextFile(o)] as const).find(([, why]) => why !== undefined);
       if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}` });
       return !refused;
     });
@@ -1754,6 +1753,11 @@ function finalBreaks(text: string): number {
     at -= text.charCodeAt(at - 2) === 13 ? 2 : 1;
     n++;
   }
+}
+
+/** Why an object renamed in the app is not pulled while --target leaves out the one made under its name (`d`, whose history it takes). */
+function heirLeftOut(d: DesiredResource): string {
+  return `was ${d.kind} ${quoteValue(d.key)} when last in sync, and a new ${d.kind} was made in the app under that name: pull both together (also --target ${d.kind}/${d.key}) so its \`renamed_from\` goes with the renamed one`;
 }
 
 /** A copy of a mapping without one key. */
