@@ -374,6 +374,14 @@ describe('custom templates', () => {
     });
   }
 
+  /** The definition's title and the term it links, both changed in the files: a publish of two versions. */
+  function changeDefinitionAndLink(dir: string): Promise<void> {
+    return writeFiles(dir, {
+      'templates/consulting.cover.yaml': DEFINITION.replace('title: Consulting Agreement', 'title: Consulting Agreement 2'),
+      'templates/consulting.yaml': CUSTOM_TEMPLATE_YAML.replace('custom_term: Consulting Terms', 'custom_term: Other Terms'),
+    });
+  }
+
   /** The project applied, then its term renamed away in the files (`Consulting Terms 2019`) while a new term takes its name; the template still names `Consulting Terms`. */
   async function termRenamedAway(): Promise<string> {
     await start();
@@ -459,10 +467,7 @@ describe('custom templates', () => {
     await start();
     const dir = await project();
     await applyOk(cli, dir);
-    await writeFiles(dir, {
-      'templates/consulting.cover.yaml': DEFINITION.replace('title: Consulting Agreement', 'title: Consulting Agreement 2'),
-      'templates/consulting.yaml': CUSTOM_TEMPLATE_YAML.replace('custom_term: Consulting Terms', 'custom_term: Other Terms'),
-    });
+    await changeDefinitionAndLink(dir);
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toMatch(/↑ publish custom-template "Consulting Agreement" \(2 versions\)/);
     expect(plan.stdout).toContain('Warning: 1 publish (2 versions) goes live at once and cannot be undone: custom-template "Consulting Agreement" (2 versions).');
@@ -484,10 +489,7 @@ describe('custom templates', () => {
     await start();
     const dir = await project();
     await applyOk(cli, dir);
-    await writeFiles(dir, {
-      'templates/consulting.cover.yaml': DEFINITION.replace('title: Consulting Agreement', 'title: Consulting Agreement 2'),
-      'templates/consulting.yaml': CUSTOM_TEMPLATE_YAML.replace('custom_term: Consulting Terms', 'custom_term: Other Terms'),
-    });
+    await changeDefinitionAndLink(dir);
     t.emulator.faults.add({ method: 'PATCH', path_pattern: '/v1/custom_templates/', status: 422, count: 2 });
     const json = await cli('apply', '-C', dir, '--auto-approve', '-o', 'json');
     expect(json.code).toBe(1);
