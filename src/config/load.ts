@@ -8,7 +8,7 @@ import { shellPath } from '../util/shell-word.js';
 import { constants } from 'node:fs';
 import { readRegularFileSync } from '../util/special-file.js';
 import path from 'node:path';
-import { compareDiagnostics, withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
+import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
 import { holdsResource, namedFiles, reachedThroughLinks, resolveDataPath, type DocketInput } from './data-files.js';
 import { discoverYamlFiles, invalidUtf8, type Discovered, isTestFile, isYamlName, readFiles, unreadableFile, withoutDocumentBoms } from './discover.js';
@@ -609,15 +609,16 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   // `${env.X}` holding one is refused above and kept as written.
   const keys = keysWritten(ctx.processEnv, ctx.text, ctx.placeholders);
   const lineOf = linesIn(ctx.text);
-  const valueProblems = [...interpolated.problems, ...(keys.length > 0 ? keysHeld(interpolated.value, keys, ctx.text) : [])];
-  for (const problem of valueProblems) {
+  const valueProblems: Diagnostic[] = [];
+  for (const problem of [...interpolated.problems, ...(keys.length > 0 ? keysHeld(interpolated.value, keys, ctx.text) : [])]) {
     const { message, hint } = undefinedElsewhereWords(problem, ctx.definedIn);
     const at =
       problem.code === 'undefined-variable' || problem.placeholder !== undefined
         ? placeholderPlace(placeOf(problem, doc.positions), stringAt(value, problem.pointer), problem.code === 'undefined-variable' ? problem.variable : undefined, lineOf, problem.placeholder)
         : placeOf(problem, doc.positions);
-    diagnostics.push({ severity: 'error', code: problem.code, message, ...at, ...(hint ? { hint } : {}) });
+    valueProblems.push({ severity: 'error', code: problem.code, message, ...at, ...(hint ? { hint } : {}) });
   }
+  diagnostics.push(...valueProblems);
 
   if (ctx.placeholders && ctx.otherEnvironments && ctx.vars !== undefined) diagnostics.push(...undefinedElsewhere(value, doc, ctx, interpolated.problems, lineOf));
 
@@ -629,11 +630,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   // A placeholder's value takes the type its field wants, then the document is checked again.
   if (!validate(body) && (!typedByField(body, validate.errors, interpolated.wholes) || !validate(body))) {
     diagnostics.push(
-      // A key pasted as a value is said once: not also as a value its key does not take (probe LN-4).
-      ...withoutInvalidValueAt(
-        new Set(valueProblems.filter((p) => p.code === 'api-key-in-file' && !p.inKeyName).map((p) => pointerToPath(p.pointer))),
-        withoutEchoesOf(controlCharacters, schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written, tagged: taggedIn(lineOf), fromVariables: interpolated.written })),
-      ),
+      ...withoutEchoesOf([...controlCharacters, ...valueProblems], schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written, tagged: taggedIn(lineOf), fromVariables: interpolated.written })),
     );
   }
   // The start is worked out only if asked for (it may need the full parser: yaml-read.ts).

@@ -225,9 +225,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   if (!validate(pass.value) && (!typedByField(pass.value, validate.errors, pass.wholes) || !validate(pass.value))) {
     // An environment written as a placeholder is never a mapping, whatever it would resolve to.
     const unresolved = new Set([...pass.unresolved].filter((p) => !(p.startsWith('/environments/') && splitPointer(p).length === 2)));
-    const schema = withoutEchoesOf(controlCharacters, schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, fromVariables: pass.written, ...(lineOf ? { written: writtenIn(lineOf), tagged: taggedIn(lineOf) } : {}) }));
-    // A key pasted as a value is said once: not also as a value its key does not take (probe LN-4).
-    diagnostics.push(...withoutInvalidValueAt(keyValuePaths(diagnostics), schema));
+    // (What was said of a value already, a key pasted as one among it, is not said again: probe LN-4.)
+    diagnostics.push(...withoutEchoesOf([...controlCharacters, ...diagnostics], schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, fromVariables: pass.written, ...(lineOf ? { written: writtenIn(lineOf), tagged: taggedIn(lineOf) } : {}) })));
   }
 
   const overrides = await envOverrides(input.processEnv);
@@ -481,9 +480,4 @@ function namesDefinedAnywhere(raw: unknown): { vars: Record<string, string>; nam
   const blocks = [get(raw, 'vars'), ...(isPlainObject(environments) ? Object.values(environments).map((e) => get(e, 'vars')) : [])];
   for (const block of blocks) if (isPlainObject(block)) for (const name of Object.keys(block)) vars[name] = '';
   return { vars, names: new Set(Object.keys(vars)) };
-}
-
-/** Where a key's value was found pasted as a value (api-key-in-file), by path. */
-function keyValuePaths(diagnostics: readonly Diagnostic[]): Set<string> {
-  return new Set(diagnostics.flatMap((d) => (d.code === 'api-key-in-file' && d.path !== undefined ? [d.path] : [])));
 }

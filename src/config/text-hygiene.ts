@@ -153,11 +153,14 @@ function exactInteger(literal: string): bigint | undefined {
 
 /**
  * Drops from `diagnostics` every schema complaint (`invalid-value`) about a value a
- * control-character or unsafe-number diagnostic is already about (`"a@b.example\t"` is then not
- * also "not an e-mail address"; `questions: 12345678901234567890` not also "not an integer", probe
- * JH-8): one value, one error, the one that says what to mend first.
+ * control-character, unsafe-number or api-key-in-file diagnostic is already about (`"a@b.example\t"`
+ * is then not also "not an e-mail address"; `questions: 12345678901234567890` not also "not an
+ * integer", probe JH-8; a key pasted as an id not also "not a UUID", probe LN-4): one value, one
+ * error, the one that says what to mend first.
  */
+const ECHOED: ReadonlySet<string> = new Set(['control-character', 'unsafe-number', 'api-key-in-file']);
+
 export function withoutEchoesOf(told: readonly Diagnostic[], diagnostics: Diagnostic[]): Diagnostic[] {
-  const echoed = (d: Diagnostic): boolean => (d.code === 'control-character' || d.code === 'unsafe-number') && d.path !== undefined;
+  const echoed = (d: Diagnostic): boolean => ECHOED.has(d.code) && d.path !== undefined;
   return withoutInvalidValueAt(new Set(told.flatMap((d) => (echoed(d) ? [d.path!] : []))), diagnostics);
 }

@@ -334,7 +334,6 @@ export function diff(input: DiffInput): DiffResult {
       }
       return undefined;
     };
-    /** The live object a `renamed_from` name holds; two holding one is for the person to settle (as for a name). */
     /** Another former name held live by another object no file declares: left as it is, and said (probe LR-4). */
     const otherFormersLive = (d: DesiredResource, formers: readonly string[], took: LiveResource): void => {
       const parentKey = d.parent?.key ?? '';
@@ -347,6 +346,7 @@ export function diff(input: DiffInput): DiffResult {
         hint: `one object is renamed into ${quoteValue(d.name, 200)}: keep in \`renamed_from\` only the names it had`,
       });
     };
+    /** The live object a `renamed_from` name holds; two holding one is for the person to settle (as for a name). */
     const claimFormer = (d: DesiredResource): void => {
       const recorded = ownRecord(d);
       // Unless another rename of this plan took the object it was synced as (D from C): then its

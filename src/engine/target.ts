@@ -132,7 +132,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
       // The parent's name mistyped (`rule/Inbund NDA/Term`) is said as a typo of the child's is (probe LS-1).
       const meant = parentSpelling(t, parentKind, declared, known);
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared, and no declared ${parentKind} holds it (docket plans for the ${t.kind}s of declared ${parentKind}s only)${meant === undefined ? '' : didYouMeanBecause(meant)}`, {
-        hint: meant === undefined ? `to act on a ${parentKind} no file declares, target the ${parentKind} itself (${parentKind}/NAME; with --prune to archive it)` : `targets are KIND/NAME with the CLI kind names, e.g. playbook/NAME, rule/PLAYBOOK/RULE or organization`,
+        hint: meant === undefined ? `to act on a ${parentKind} no file declares, target the ${parentKind} itself (${parentKind}/NAME; with --prune to archive it)` : TARGET_FORM,
       });
       continue;
     }
@@ -148,9 +148,10 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     const sameKind = exists ? [] : [...known].filter((k) => k.startsWith(`${t.kind}:`)).map((k) => k.slice(t.kind.length + 1));
     if (!exists && !parentKind && sameKind.length === 0) {
       // Nothing of the kind declared or read (`known` holds both): not that it is not live, which docket did not look at (probe HA).
+      const pruned = kinds.find((k) => k.name === t.kind && k.pruneKey);
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no file declares a ${t.kind}, so docket read none (it reads the kinds the files declare); it cannot act on ${t.kind} ${quoteValue(t.key)}`, {
         // --prune reads the kinds it archives, declared or not: with it, such a target is one (probe LS-6).
-        hint: `declare the ${t.kind} in a file to manage it (\`docket export --kind ${t.kind}\` writes the live ones)${kinds.some((k) => k.name === t.kind && k.pruneKey) ? `, or add --prune to ${kinds.find((k) => k.name === t.kind)!.deletion === 'archive' ? 'archive' : 'delete'} it` : ''}`,
+        hint: `declare the ${t.kind} in a file to manage it (\`docket export --kind ${t.kind}\` writes the live ones)${pruned ? `, or add --prune to ${pruned.deletion === 'archive' ? 'archive' : 'delete'} it` : ''}`,
       });
       continue;
     }
@@ -165,7 +166,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
       // (Also one of controls a shell word writes escaped anyway, a bidi override: probe KC-5.)
       const typed = meant !== undefined && bashWord(meant).startsWith("$'") ? `; type that one in bash or zsh as --target ${bashWord(meant)}` : '';
       diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} ${missing}${suggestion}`, {
-        hint: `targets are KIND/NAME with the CLI kind names, e.g. playbook/NAME, rule/PLAYBOOK/RULE or organization${typed}`,
+        hint: `${TARGET_FORM}${typed}`,
       });
     }
   }
@@ -240,6 +241,9 @@ function declaredParentOf(key: string, parentKind: KindName, declared: ReadonlyS
   const found = prefixesOf(key).findLast((p) => declared.has(refKey(parentKind, p)));
   return found === undefined ? undefined : { key: found, old: found };
 }
+
+/** How a target is written, said where one names nothing. */
+const TARGET_FORM = 'targets are KIND/NAME with the CLI kind names, e.g. playbook/NAME, rule/PLAYBOOK/RULE or organization';
 
 /**
  * A child's target whose parent part is a declared parent's name mistyped: that parent, and the

@@ -155,12 +155,12 @@ export function targetLine(plan: Plan): string {
 function changeHead(c: Change): string {
   const from = renamedFrom(c);
   const what = from ? ` ${codeSpan(from.label)} → ${codeSpan(changeLabel(c))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${codeSpan(changeLabel(c))}`;
-  const permanent = c.action === 'delete' && c.irreversible && !c.policy ? ' (permanent)' : c.versions ? ` (${c.versions} versions)` : '';
+  const lasting = c.action === 'delete' && c.irreversible && !c.policy ? ' (permanent)' : c.versions ? ` (${c.versions} versions)` : '';
   const source = c.source ? ` · ${codeSpan(`${c.source.file}:${c.source.line}`)}` : '';
   const label = directionLabel(c);
   const direction = label ? ` · _${label}_` : '';
   const held = c.policy ? ` · ${escapeMarkdown(heldLabel(c).replace(/`/g, ''))}` : '';
-  return `- \`${SYMBOL[c.action]}\` **${c.action}** ${c.kind}${what}${permanent}${source}${direction}${held}`;
+  return `- \`${SYMBOL[c.action]}\` **${c.action}** ${c.kind}${what}${lasting}${source}${direction}${held}`;
 }
 
 /** Field lines as a nested list; multi-line text as a diff block indented into its list item. */
