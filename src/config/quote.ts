@@ -1,5 +1,5 @@
 import { windowAround } from '../util/whole-slice.js';
-import { NOT_EMOJI_PART, SHOWN_AS_NOTHING } from '../util/invisible.js';
+import { NOT_EMOJI_PART, SHOWN_AS_NOTHING, SPACE_LIKE } from '../util/invisible.js';
 import { lineWithoutSecrets } from './url-secrets.js';
 
 /**
@@ -41,12 +41,18 @@ function cutShort(text: string, max: number): string {
 /** SHOWN_AS_NOTHING: quoted raw, a value holding one would read as the very value it is refused for looking unlike ("alice@acme.example"). */
 const ESCAPED = SHOWN_AS_NOTHING;
 const EACH_ESCAPED = new RegExp(`${NOT_EMOJI_PART}[${ESCAPED}]`, 'gu');
+const SPACE_LIKE_CHAR = new RegExp(`^[${SPACE_LIKE}]$`, 'u');
 /** What a name must not hold to be shown as written: C0, a backtick, or any of the above. */
 const NOT_PLAIN = new RegExp(`${NOT_EMOJI_PART}[\\u0000-\\u001f\`${ESCAPED}]`, 'u');
 
 /** Those characters as `<U+00A0>`: for text shown bare line by line (a diff), where a quote's `\u00a0` would read as typed text. */
 export function markInvisible(text: string): string {
   return text.replace(EACH_ESCAPED, (c) => `<${codePointOf(c)}>`);
+}
+
+/** The text as it prints: what prints as a space a plain space, what prints as nothing gone. */
+export function withoutInvisible(text: string): string {
+  return text.replace(EACH_ESCAPED, (c) => (SPACE_LIKE_CHAR.test(c) ? ' ' : ''));
 }
 
 /** The distinct characters markInvisible would mark in `text`, as `U+00A0`, in the order they first appear. */

@@ -16,7 +16,7 @@ import { codeSpan, escapeMarkdown, fencedBlock, stripControl } from './sanitize.
 import { scopeLine } from './drift.js';
 import { headerLines } from './text.js';
 import { oneLine, onePath, quote } from './value.js';
-import { invisibleIn, markInvisible } from '../config/quote.js';
+import { invisibleIn, markInvisible, withoutInvisible } from '../config/quote.js';
 import { excerptWithoutSecrets } from '../config/url-secrets.js';
 import { FILE_NOTE_MARK, maxEditLength, notesBelow, replacedBlock, sameLineNotes } from './textdiff.js';
 
@@ -90,7 +90,8 @@ function shownDiff(f: FileChange, asPatch: boolean): string[] {
   });
   const notes = sameLineNotes(diffLines, true);
   if (asPatch) {
-    diffLines.forEach((raw, at) => (notes[at] = joinNotes(notes[at], at >= 2 && /^[+ ]/.test(raw) ? holdsNote(raw.slice(1)) : '', altered.has(at) ? SHOWN_OTHERWISE : '')));
+    const goneNotes = invisibleGoneNotes(diffLines);
+    diffLines.forEach((raw, at) => (notes[at] = joinNotes(notes[at] || goneNotes[at], at >= 2 && /^[+ ]/.test(raw) ? holdsNote(raw.slice(1)) : '', altered.has(at) ? SHOWN_OTHERWISE : '')));
     // Output never holds a secret nor drives a terminal: such a line is not the file's, which is said,
     // as the patch then does not apply as printed (second read SR74-2, SR74-3).
     if ([...altered].some((at) => diffLines[at]!.startsWith('-'))) return [...notesBelow(shown, notes), `${FILE_NOTE_MARK}a removed line is ${SHOWN_OTHERWISE}`];
@@ -104,6 +105,32 @@ const SHOWN_OTHERWISE = "shown with a URL's query or password hidden, or a contr
 function holdsNote(line: string): string {
   const held = invisibleIn(line);
   return held.length === 0 ? '' : `holds ${held.join(', ')}, which ${held.length === 1 ? 'prints' : 'print'} as nothing or as a space`;
+}
+
+/**
+ * For each added line of a patch that prints as a line its hunk removes but for characters that
+ * print as nothing or as a space (a no-break space become a plain one, a zero-width space dropped),
+ * what the removed line held: the patch keeps them raw, so the pair reads alike (probe LZ-1). What
+ * the added line holds is said by holdsNote; '' for the rest.
+ */
+function invisibleGoneNotes(lines: readonly string[]): string[] {
+  const notes = lines.map(() => '');
+  let removed = new Map<string, string>();
+  lines.forEach((line, at) => {
+    if (line.startsWith('@@')) removed = new Map();
+    if (at < 2) return;
+    const text = line.slice(1);
+    if (line.startsWith('-')) {
+      if (invisibleIn(text).length > 0) removed.set(withoutInvisible(text), text);
+    } else if (line.startsWith('+') && removed.size > 0) {
+      const was = removed.get(withoutInvisible(text));
+      const gone = was === undefined ? [] : invisibleIn(was).filter((c) => !invisibleIn(text).includes(c));
+      if (was !== undefined && was !== text && gone.length > 0) {
+        notes[at] = `no visible difference: the line held ${gone.join(', ')} before, which ${gone.length === 1 ? 'prints' : 'print'} as nothing or as a space`;
+      }
+    }
+  });
+  return notes;
 }
 
 function joinNotes(...notes: (string | undefined)[]): string {

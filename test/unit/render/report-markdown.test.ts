@@ -174,6 +174,11 @@ describe('drift and pull markdown at scale', () => {
     const applied = spawnSync('git', ['apply', '-'], { cwd: dir, input: patch, encoding: 'utf8' });
     expect([applied.status, applied.stderr, readFileSync(join(dir, 't.yaml'), 'utf8')]).toEqual([0, '', after]);
     rmSync(dir, { recursive: true, force: true });
+    // A line that lost such a character prints as the line it replaces: what it held is said (probe LZ-1).
+    const lost = renderPullText(plan([]), { ...result, files: [{ path: 't.yaml', before: 'a: "a\u00a0b"\nb: zero\u200bwidth\u200c\nc: x\u200by\n', after: 'a: "a b"\nb: zerowidth\nc: x\u200cy\n' }] }, { dryRun: true, color: false });
+    expect(lost).toContain('# line 1: no visible difference: the line held U+00A0 before, which prints as nothing or as a space\n');
+    expect(lost).toContain('# line 2: no visible difference: the line held U+200B, U+200C before, which print as nothing or as a space\n');
+    expect(lost).toContain('# line 3: no visible difference: the line held U+200B before, which prints as nothing or as a space; holds U+200C, which prints as nothing or as a space\n');
     // A line shown otherwise than the file has it (a URL's query hidden, a bidi override marked) is said not to apply as printed (SR74-2, SR74-3).
     const hidden = renderPullText(plan([]), { ...result, files: [{ path: 't.yaml', before: 'a: see https://x.example/p?token=abc\nb: old \u202e\n', after: 'a: see https://x.example/p?token=abcd\nb: new \u202e\n' }] }, { dryRun: true, color: false });
     expect(hidden).not.toContain('token=abc');
