@@ -33,7 +33,7 @@ import {
 import { MARKDOWN_MAX_CHARS, thousands } from './markdown-fit.js';
 import { codeSpan, escapeMarkdown, fencedBlock } from './sanitize.js';
 import { diffLines, itemDiff, sameLineNotes, withNoteLines } from './textdiff.js';
-import { formatValue, sameShownNote } from './value.js';
+import { aroundChange, formatValue, sameShownNote } from './value.js';
 
 export interface PlanMarkdownOptions {
   kindOrder: KindTitle[];
@@ -180,6 +180,8 @@ function fieldLines(c: Change, field: FieldChange): string[] {
   if (sides === 'before') return [`  - ${name}: ${codeSpan(formatValue(f.before))}`];
   const items = itemDiff(f.before, f.after);
   if (items) return [`  - ${name}:`, ...fencedBlock(items.join('\n'), 'diff').split('\n').map((l) => `    ${l}`)];
+  const around = aroundChange(f.before, f.after);
+  if (around) return [`  - ${name}: ${codeSpan(around.before)} → ${codeSpan(around.after)}${around.note}`];
   return [`  - ${name}: ${codeSpan(formatValue(f.before))} → ${codeSpan(formatValue(f.after))}${sameShownNote(f.before, f.after)}`];
 }
 

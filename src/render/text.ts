@@ -33,7 +33,7 @@ import { painter, type Paint, type Style } from './paint.js';
 import { writeLines } from './chunks.js';
 import { stripControl } from './sanitize.js';
 import { diffLines, itemDiff, NOTE_MARK, sameLineNotes, withNoteLines } from './textdiff.js';
-import { formatValue, oneLine, onePath, quote, sameShownNote } from './value.js';
+import { aroundChange, formatValue, oneLine, onePath, quote, sameShownNote } from './value.js';
 
 export { renderApplyReportText, writeApplyReportText } from './apply-text.js';
 export { renderDiagnosticsText } from './diagnostics-text.js';
@@ -93,6 +93,8 @@ function fieldLines(c: Change, field: FieldChange, paint: Paint): string[] {
   if (sides === 'before') return [`${FIELD_INDENT}${name}: ${formatValue(f.before)}`];
   const items = itemDiff(f.before, f.after);
   if (items) return [`${FIELD_INDENT}${name}:`, ...items.map((l) => `${DIFF_INDENT}${paintDiffLine(l, paint)}`)];
+  const around = aroundChange(f.before, f.after);
+  if (around) return [`${FIELD_INDENT}${name}: ${around.before} → ${around.after}${around.note}${sameShownNote(f.before, f.after)}`];
   return [`${FIELD_INDENT}${name}: ${formatValue(f.before)} → ${formatValue(f.after)}${sameShownNote(f.before, f.after)}`];
 }
 

@@ -36,6 +36,40 @@ export function sameShownNote(before: unknown, after: unknown): string {
   return formatValue(before) === formatValue(after) ? ` (no visible difference: they differ only in what output hides as it may hold a secret: ${HIDDEN_PARTS})` : '';
 }
 
+/** A one-line text longer than this, changed in a few words, is shown around what changed. */
+const LONG_LINE = 300;
+/** Characters both sides share that stay on either side of what changed. */
+const AROUND = 60;
+/** Leaving out fewer characters than this would not make the line readable. */
+const WORTH_CUTTING = 100;
+
+/**
+ * Two one-line texts as a field line shows them: a long line changed in a word or two around what
+ * changed, with what both sides share on either side left out (`…"… WORD01234 …"…`), so the change
+ * can be found (probe LZ-2); undefined when both are shown whole. Cut only at a space, so a word
+ * (a URL, a key) is never shown in part; `-o json` keeps both whole.
+ */
+export function aroundChange(before: unknown, after: unknown): { before: string; after: string; note: string } | undefined {
+  if (typeof before !== 'string' || typeof after !== 'string') return undefined;
+  if (Math.max(before.length, after.length) <= LONG_LINE || before.includes('\n') || after.includes('\n')) return undefined;
+  let head = 0;
+  while (head < before.length && head < after.length && before[head] === after[head]) head++;
+  let tail = 0;
+  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  // Where the shown part starts: after a space at least AROUND characters ahead of the change.
+  const space = head - AROUND > 0 ? before.lastIndexOf(' ', head - AROUND) : -1;
+  const start = space > 0 ? space + 1 : 0;
+  // Where it ends, counted from the end: at a space at least AROUND characters past the change.
+  const endSpace = tail - AROUND > 0 ? before.indexOf(' ', before.length - tail + AROUND) : -1;
+  const dropped = endSpace > 0 ? before.length - endSpace : 0;
+  if (start + dropped < WORTH_CUTTING) return undefined;
+  const shown = (text: string): string => `${start > 0 ? '…' : ''}${formatValue(text.slice(start, text.length - dropped))}${dropped > 0 ? '…' : ''}`;
+  const said = [start > 0 ? `${count(start)} before it` : '', dropped > 0 ? `${count(dropped)} after it` : ''].filter((s) => s);
+  return { before: shown(before), after: shown(after), note: ` (shown around what changed; both sides share the ${said.join(' and the ')} left out)` };
+}
+
+const count = (n: number): string => `${n.toLocaleString('en-US')} ${n === 1 ? 'character' : 'characters'}`;
+
 /** A name or identity in quotes, escaped like a JSON string so it stays on one line. */
 export function quote(s: string): string {
   return quoteValue(s, WHOLE);

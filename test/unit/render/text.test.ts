@@ -26,6 +26,27 @@ describe('renderPlanText', () => {
     expect(dashed[dashed.indexOf(`        +--${nfd}`) + 1]).toBe('        \\ no visible difference: the same letters, their accents encoded otherwise');
   });
 
+  it('shows a long one-line text changed in a word around that word, in text and markdown, cutting only at spaces (probe LZ-2)', () => {
+    const words = Array.from({ length: 2500 }, (_, i) => `word${String(i).padStart(5, '0')}`).join(' ');
+    const edited = words.replace('word01234', 'WORD01234');
+    const p = plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [words, edited] } })]);
+    const line = text(p).split('\n').find((l) => l.includes('actions:'))!;
+    expect(line.length).toBeLessThan(450);
+    expect(line).toMatch(/^ {6}actions: …"word01228 [^"]* word01234 [^"]*word01240"… → …"word01228 [^"]* WORD01234 [^"]*word01240"… \(shown around what changed; both sides share the 12,\d{3} characters before it and the 12,\d{3} characters after it left out\)$/);
+    const markdown = renderPlanMarkdown(p, { kindOrder: KIND_ORDER });
+    expect(markdown).toContain('WORD01234');
+    expect(markdown).not.toContain('word00001 ');
+    // A short text, a text without spaces to cut at, and one rewritten throughout are shown whole.
+    expect(text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: ['a b c', 'a B c'] } })]))).toContain('actions: "a b c" → "a B c"\n');
+    const blob = 'x'.repeat(2000);
+    expect(text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [blob, `${blob}y`] } })]))).toContain(`"${blob}" → "${blob}y"`);
+    const rewritten = words.toUpperCase();
+    expect(text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [words, rewritten] } })]))).toContain(`"${words}" → "${rewritten}"`);
+    // Accents encoded otherwise in a long line still say so.
+    const nfd = `${words} Re\u0301sume\u0301 ${words}`;
+    expect(text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [nfd, nfd.normalize('NFC')] } })]))).toContain('(no visible difference: the same letters, their accents encoded otherwise)');
+  });
+
   it('says of a diff line that prints as the line it replaces what differs: the white space ending it, or tabs against spaces (probe JH-1)', () => {
     const diff = (before: string, after: string): string[] => text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [before, after] } })])).split('\n');
     expect(diff('ACCEPT a \nACCEPT b', 'ACCEPT a\nACCEPT b')).toEqual(expect.arrayContaining(['        -ACCEPT a ', '        +ACCEPT a', '        \\ no visible difference: only the white space ending the line, " " before and none now']));
