@@ -270,13 +270,16 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
       const expected = String(params.type).split(',');
       // In JSON (a saved plan) a null is written `null`: not the empty value YAML's nothing is (probe IP-4).
       if (e.data === null && json) return make('invalid-value', `${label} must be ${joinOr(expected.map(typePhrase))}, not null`, pointer);
-      const unquoted = typeof e.data === 'number' && expected.includes('string') && !expected.includes('number') && !expected.includes('integer');
+      const unquoted =
+        expected.includes('string') &&
+        ((typeof e.data === 'number' && !expected.includes('number') && !expected.includes('integer')) || (typeof e.data === 'boolean' && !expected.includes('boolean')));
       // Quotes help only where the digits as text are a value the key takes: not an e-mail address, a UUID or one of a list.
       const source = written?.(positions.valueAt(pointer));
       // A tag before it made the number (`!!int 2024`): quotes would not help (`!!int "2024"` is one too).
       const tagged = unquoted && ((source !== undefined && /^["']/.test(source)) || taggedAt?.(positions.valueAt(pointer)) === true);
       const quotable = unquoted && !tagged && quotedPasses(parentSchema, source ?? String(e.data));
-      const hint = tagged ? TAG_HINT : quotable ? 'put the value in quotes: unquoted, YAML reads it as a number (2.0 becomes 2, .inf infinity)' : undefined;
+      const readAs = typeof e.data === 'boolean' ? 'as true or false' : 'as a number (2.0 becomes 2, .inf infinity)';
+      const hint = tagged ? TAG_HINT : quotable ? `put the value in quotes: unquoted, YAML reads it ${readAs}` : undefined;
       // `null` or `~` written out is no value to YAML, not an empty one: said as written.
       const nullWord = nullWritten();
       if (nullWord !== undefined) {
