@@ -17,7 +17,7 @@
 import { diffArrays } from 'diff';
 import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { joinPointer, splitPointer } from '../config/yaml-positions.js';
-import { holdsPlaceholder, losslessRetype } from '../config/interpolate.js';
+import { holdsPlaceholder, literalText, losslessRetype } from '../config/interpolate.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
 import { MODELINE_START } from '../config/schema-names.js';
 import { isPlainObject } from '../util/plain.js';
@@ -1169,7 +1169,8 @@ class DocumentEditor {
  */
 function standsFor(written: string, wanted: unknown, expand: (text: string) => string, plain: boolean): boolean {
   const text = expand(written);
-  return text === wanted || (plain && (typeof wanted === 'boolean' || typeof wanted === 'number') && losslessRetype(text) === wanted);
+  // What is wanted is live text as a file writes it (each `${` as `$${`); the expansion is the text itself (probe MB-1).
+  return (typeof wanted === 'string' ? text === literalText(wanted) : text === wanted) || (plain && (typeof wanted === 'boolean' || typeof wanted === 'number') && losslessRetype(text) === wanted);
 }
 
 /**

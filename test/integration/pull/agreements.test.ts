@@ -421,6 +421,20 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('keeps a placeholder of an inline definition whose variable writes `${` as `$${` when another part of it changed live (probe MB-1)', async () => {
+    const inline = (label: string) =>
+      `kind: CustomTemplate\nname: Escaped\ndefinition:\n  title: E\n  sections:\n    - heading: S\n      fields:\n        f1: { label: "\${var.a}", input: text }\n        f2: { label: ${label}, input: text }\n`;
+    const dir = await makeDir({ 'docket.yaml': `${DOCKET}  a: "x $\${ y"\n`, 'custom-templates/e.yaml': inline('Rate') });
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+    const live = 'title: E\nsections:\n  - heading: S\n    fields:\n      f1:\n        label: x ${ y\n        input: text\n      f2:\n        label: Hourly rate\n        input: text\n';
+    await new App(emulator().env).publishDefinition('Escaped', live);
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr, pulled.stdout]).toEqual([0, '', expect.not.stringContaining('Not pulled')]);
+    expect(await read(dir, 'custom-templates/e.yaml')).toBe(inline('Hourly rate'));
+    await expectNoChanges(cli, dir);
+  });
+
   it('keeps the block style of texts inside a template\'s list items, changed or not', async () => {
     const csa = csaTemplate(`standard_version: "2.1"
 parameters:
