@@ -149,6 +149,8 @@ export const customTemplateKind: KindModule<'custom-template'> = {
 
   /** The definition as text, into its file (re-formatted only where it changed) or inline as YAML. */
   pullField(field, live, written) {
+    // No term linked live leaves the file: a name has no value that stands for none, so one written through a variable is for a person to delete (probe MB-2).
+    if (field === 'custom_term' && (live.fields.custom_term ?? null) === null) return { pointer: '/custom_term', value: undefined, noneByHand: true };
     if (field !== 'definition') return undefined;
     const text = String(live.extra?.definitionText ?? '');
     if (typeof written.definition_file === 'string') return { file: written.definition_file, text, yaml: true };

@@ -120,6 +120,11 @@ export class App {
     await this.call('agreements', 'PATCH', `/custom_templates/${await this.find('agreements', '/custom_templates', template)}`, { custom_term_id: termId });
   }
 
+  /** Unlinks a custom template's term, as the app's editor does. */
+  async unlinkTemplate(template: string): Promise<void> {
+    await this.call('agreements', 'PATCH', `/custom_templates/${await this.find('agreements', '/custom_templates', template)}`, { custom_term_id: '' });
+  }
+
   async publishDefinition(template: string, definition: string): Promise<void> {
     await this.call('agreements', 'POST', `/custom_templates/${await this.find('agreements', '/custom_templates', template)}/versions`, { definition, user_email: ACTOR });
   }

@@ -365,6 +365,23 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('says a custom template\'s term behind a variable that was unlinked in the app is for a person to delete: no name stands for none (probe MB-2)', async () => {
+    const template = (term: string) => `kind: CustomTemplate\nname: Linked\n${term}definition:\n  title: L\n  sections:\n    - heading: H\n      fields:\n        f: { label: F, input: text }\n`;
+    const dir = await makeDir({
+      'docket.yaml': `${DOCKET}  term: Linked Terms\n`,
+      'custom-terms/l.yaml': 'kind: CustomTerm\nname: Linked Terms\nbody: Terms.\n',
+      'custom-templates/l.yaml': template('custom_term: ${var.term}\n'),
+    });
+    await applyOk(cli, dir);
+    await new App(emulator().env).unlinkTemplate('Linked');
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.stdout).toContain('custom-template "Linked" custom_term (custom-templates/l.yaml:3): live has no value for var.term, and no value of it stands for none there; delete the key from the file');
+    expect(await read(dir, 'custom-templates/l.yaml')).toBe(template('custom_term: ${var.term}\n'));
+    // Deleted by hand, as it says: no term is linked on either side.
+    await writeFile(join(dir, 'custom-templates/l.yaml'), template(''));
+    await expectNoChanges(cli, dir);
+  });
+
   it('says a number parameter behind a variable that was cleared in the app is for a person to delete: no value of the variable stands for none', async () => {
     const nda = (period: string) => `kind: Template\nname: Cleared Period\ntype: NDA\nparameters:\n  purpose: Evaluation\n${period}`;
     const dir = await makeDir({ 'docket.yaml': `${DOCKET}  years: 3\n`, 'templates/t.yaml': nda('  confidentiality_period: ${var.years}\n') });
