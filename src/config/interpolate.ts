@@ -210,7 +210,8 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
           code: 'undefined-variable',
           variable: name,
           message: `undefined variable \`var.${name}\`${varSuggestion(name, ctx.vars)}`,
-          hint: 'define it under `vars:` in docket.yaml (or under the environment selected with --env)',
+          // Not only the selected environment's: the files are every environment's, and validate says so of the others (probe MB-4).
+          hint: "define it under `vars:` in docket.yaml; with environments, there (a value each may override) or under each environment's `vars`",
         });
         keep(raw);
       }

@@ -28,6 +28,8 @@ describe('interpolateString', () => {
       expect.objectContaining({ code: 'undefined-variable', message: 'undefined variable `var.legal_led`, did you mean `var.legal_lead`?' }),
     ]);
     expect(r.unresolved).toBe(true);
+    // Where to define it so that every environment has it: not in the selected one only (probe MB-4).
+    expect(r.problems[0]?.hint).toBe("define it under `vars:` in docket.yaml; with environments, there (a value each may override) or under each environment's `vars`");
     expect(interpolateString('${env.REGON}', ctx).problems[0]?.message).toBe('undefined variable `env.REGON`, did you mean `env.REGION`?');
   });
 
