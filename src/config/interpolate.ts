@@ -50,7 +50,7 @@ export interface InterpolationProblem {
   hint?: string;
   /** For an undefined `var.X`: X. */
   variable?: string;
-  /** For an invalid placeholder: its text as written (`${var.}`), so it is said where it stands. */
+  /** For an invalid placeholder or an undefined `env.X`: its text as written (`${var.}`), so it is said where it stands. */
   placeholder?: string;
 }
 
@@ -242,6 +242,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
           code: 'undefined-variable',
           message: `undefined variable \`env.${name}\`${didYouMean(name, names, (n) => `env.${n}`)}`,
           hint: `set the environment variable ${name}`,
+          placeholder: raw,
         });
         keep(raw);
       }

@@ -4,7 +4,7 @@
  */
 import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject } from '../util/plain.js';
-import { holdsPlaceholder, interpolateString, interpolateTree, keysHeld, placeOf, typedByField, variablesIn, type InterpolationContext } from './interpolate.js';
+import { holdsPlaceholder, interpolateString, interpolateTree, keysHeld, placeholderPlace, placeOf, typedByField, variablesIn, type InterpolationContext } from './interpolate.js';
 import { holdsKey, KEYS_STAY_OUT, keysOf } from './api-keys.js';
 import { schemaDiagnostics } from './schema.js';
 import { schemaValidator, subschemaValidator } from './validators.js';
@@ -18,6 +18,7 @@ import { linesIn, sourceLines } from './source-lines.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
 import { separatorBefore } from './yaml-read.js';
 import { canonicalUrl } from './lock.js';
+import { valueAt } from './value-at.js';
 
 export const PROJECT_SCHEMA = 'docket.schema.json';
 
@@ -197,13 +198,16 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     skip,
     isPlain: (p) => positions.isPlain(p),
   });
+  const lineOf = input.text === undefined ? undefined : linesIn(input.text);
   for (const problem of pass.problems) {
-    const pos = positions.valueAt(problem.pointer);
+    const value = positions.valueAt(problem.pointer);
+    const written = valueAt(raw, problem.pointer);
+    // At the placeholder itself, as in a resource file (probe MB-3).
+    const pos = lineOf && typeof written === 'string' ? placeholderPlace(value, written, problem.code === 'undefined-variable' ? problem.variable : undefined, lineOf, problem.placeholder) : value;
     error(problem.code, problem.message, pos, problem.hint, problem.pointer);
   }
 
   const textStart = diagnostics.length;
-  const lineOf = input.text === undefined ? undefined : linesIn(input.text);
   for (const problem of textProblems(pass.value)) {
     // A value made from a broken variable: told where the variable is defined.
     if (!pass.unresolved.has(problem.pointer)) error('control-character', problem.message, characterAt(problem, positions.valueAt(problem.pointer), lineOf), problem.hint, problem.pointer);

@@ -143,7 +143,7 @@ describe('loadConfig: documents', () => {
       { ...nested, 'a.yaml': lines('kind: CustomTemplate', 'name: A', 'definition_file: ${var.dir}/${var.cover}.yaml'), 'docket.yaml': lines('version: 1', 'vars:', '  cover: base', '  dir: covers', 'environments:', '  staging:', '    vars: { cover: "${env.STAGE_COVER}" }'), 'elsewhere/x.yaml': lines('sections: []') },
       { kinds, env: 'staging', processEnv: { COVER: 'other.yaml' } },
     );
-    expect(said(mixed, 'error')).toEqual(['docket.yaml:7:20 undefined-variable', 'elsewhere/x.yaml:1:1 not-a-resource']);
+    expect(said(mixed, 'error')).toEqual(['docket.yaml:7:21 undefined-variable', 'elsewhere/x.yaml:1:1 not-a-resource']);
     // A resource that lost its kind there (it has a name, which no definition has) is still an error (probe FI).
     const lost = await load({ ...fromEnv, 'covers/vendor.yaml': lines('name: Vendor MSA', 'rules: []') }, { kinds, processEnv: { COVER: 'other.yaml' } });
     expect(said(lost, 'error')).toEqual(['covers/vendor.yaml:1:1 not-a-resource']);

@@ -278,10 +278,14 @@ describe('environments', () => {
       '    review: { organization_id: "${var.prod_orgg}", url: "${env.PROD_URL}" }',
     );
     const base = await load({ 'docket.yaml': file });
-    expect(base.diagnostics.map((d) => [brief(d), d.message])).toEqual([['docket.yaml:8:32 undefined-variable', 'undefined variable `var.prod_orgg`']]);
+    // At the placeholder, not the quote before it (probe MB-3).
+    expect(base.diagnostics.map((d) => [brief(d), d.message])).toEqual([['docket.yaml:8:33 undefined-variable', 'undefined variable `var.prod_orgg`']]);
     // The staging organization is its variable's problem, said once where the variable is defined.
     const staging = await load({ 'docket.yaml': file }, { env: 'staging' });
-    expect(staging.diagnostics.map(brief)).toEqual(['docket.yaml:5:18 undefined-variable', 'docket.yaml:8:32 undefined-variable']);
+    expect(staging.diagnostics.map(brief)).toEqual(['docket.yaml:5:19 undefined-variable', 'docket.yaml:8:33 undefined-variable']);
+    // Inside text, a variable or an environment variable is said at its own column.
+    const inText = await load({ 'docket.yaml': lines('version: 1', 'agreements:', '  actor: legal-ops+${var.nope}@acme.example', '  url: http://${env.NOPE_HOST}/agreements') });
+    expect(inText.diagnostics.map(brief)).toEqual(['docket.yaml:3:20 undefined-variable', 'docket.yaml:4:15 undefined-variable']);
   });
 
   it('deep-merge the selected environment over the top level', async () => {
