@@ -378,7 +378,7 @@ export function diff(input: DiffInput): DiffResult {
         if (found.length > 1) {
           diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named ${quoteValue(old, 200)}, which ${kind.name} ${quoteValue(d.name, 200)} says it was renamed from; docket cannot tell which one the file means`, {
             ...(formerSource(d, d.renamedFrom.indexOf(old)) ?? d.source),
-            hint: ambiguousHint(found, input.recordedId?.(formerKey(d, old))),
+            hint: ambiguousHint(kind, found, input.recordedId?.(formerKey(d, old))),
           });
           for (const f of found) used.add(f.id);
           return;
@@ -432,7 +432,7 @@ export function diff(input: DiffInput): DiffResult {
         diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named ${quoteValue(d.name, 200)}; docket cannot tell which one the file means`, {
           // At the name (a member's at its e-mail), as the other problems of a name are.
           ...(problemSourceOf(d.fieldSources, 'name') ?? problemSourceOf(d.fieldSources, 'email') ?? d.source),
-          hint: ambiguousHint(found, input.recordedId?.(refKey(kind.name, d.key))),
+          hint: ambiguousHint(kind, found, input.recordedId?.(refKey(kind.name, d.key))),
         });
         for (const f of found) used.add(f.id);
         continue;
@@ -842,10 +842,12 @@ function sameReference(d: DesiredResource, l: LiveResource, field: string, ids: 
 }
 
 /** What to do about two live objects of one identity: which one docket last synced, when it knows. */
-function ambiguousHint(found: readonly LiveResource[], syncedId: string | undefined): string {
+function ambiguousHint(kind: KindMeta, found: readonly LiveResource[], syncedId: string | undefined): string {
   const synced = found.find((f) => f.id === syncedId);
   const which = synced ? `; docket last synced ${synced.id}` : '';
-  return `archive (or rename) the one not wanted in the app (two applies at once: the later one)${which}, or pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`;
+  // What the service lets a person do with the other one: a rule is deleted, a term or template only renamed (probe LY-3).
+  const removal = kind.deletion === 'archive' ? 'archive (or rename)' : kind.deletion === 'delete' ? 'delete (or rename)' : kind.deletion === 'none' ? 'rename' : 'remove (or rename)';
+  return `${removal} the one not wanted in the app (two applies at once: the later one)${which}, or pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`;
 }
 
 /**

@@ -493,6 +493,12 @@ describe('diff: pins and ambiguity', () => {
     expect(diagnostics.errors[0]!.hint).toBe('archive (or rename) the one not wanted in the app (two applies at once: the later one), or pin one with `id:` (pb-1, pb-2)');
   });
 
+  it('says of two live rules of one name to delete one: a rule cannot be archived (probe LY-3)', () => {
+    const nda = { id: 'pb-1', name: 'NDA' };
+    const { diagnostics } = run([desiredPlaybook('NDA'), desiredRule('NDA', 'Term')], [livePlaybook(nda.id, nda.name), liveRule('r-1', nda, 'Term'), liveRule('r-2', nda, 'Term')]);
+    expect(diagnostics.errors[0]!.hint).toBe('delete (or rename) the one not wanted in the app (two applies at once: the later one), or pin one with `id:` (r-1, r-2)');
+  });
+
   it('says which of two live objects of one name docket last synced', () => {
     const { diagnostics } = diff({ kinds: KIND_META, desired: [desiredPlaybook('NDA')], live: [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA')], prune: {}, recordedId: (k) => (k === 'playbook:NDA' ? 'pb-2' : undefined) });
     expect(diagnostics.errors[0]!.hint).toBe('archive (or rename) the one not wanted in the app (two applies at once: the later one); docket last synced pb-2, or pin one with `id:` (pb-1, pb-2)');
