@@ -54,6 +54,16 @@ interface MdChange {
   details: string[];
   /** What is listed first when a section is cut: 0 a delete (permanent), 1 an archive or a publish (the rest that cannot be undone), 2 the rest. */
   rank: number;
+  /** Its details left out to fit the comment, its kind's others shown. */
+  omitted?: boolean;
+}
+
+/** A change's details this big are left out on their own before any kind's are (a text of a megabyte). */
+const HUGE_DETAILS = 2_000;
+const OMITTED_LINE = '  - _details omitted to fit the comment_';
+
+function detailSize(c: MdChange): number {
+  return c.details.reduce((n, l) => n + l.length + 1, 0);
 }
 
 interface MdSection {
@@ -210,7 +220,9 @@ function summaryTable(plan: Plan): string[] {
 function sectionLines(s: MdSection, showDetails: boolean, shown: number): string[] {
   const total = s.changes.length;
   const notes: string[] = [];
+  const omitted = s.changes.reduce((n, c) => n + (c.omitted ? 1 : 0), 0);
   if (!showDetails && s.detailChars > 0) notes.push('details omitted');
+  else if (omitted > 0) notes.push(`details of ${thousands(omitted)} omitted`);
   if (shown < total) notes.push(`${thousands(shown)} listed`);
   const count = `${thousands(total)} ${total === 1 ? 'change' : 'changes'}`;
   const summary = escapeMarkdown(`${s.title} (${[count, ...notes].join(', ')})`, 'html');
@@ -218,7 +230,8 @@ function sectionLines(s: MdSection, showDetails: boolean, shown: number): string
   // Line by line, not push(...): a spread of a hundred thousand lines overflows the call stack.
   for (const c of s.changes.slice(0, shown)) {
     lines.push(c.head);
-    if (showDetails) for (const line of c.details) lines.push(line);
+    if (showDetails && c.omitted) lines.push(OMITTED_LINE);
+    else if (showDetails) for (const line of c.details) lines.push(line);
   }
   if (shown < total) {
     // Deletes too many to list are counted apart, not mixed into a count of updates (probe GM).
@@ -323,10 +336,22 @@ function cutToFit(plan: Plan, sections: MdSection[], layout: Layout, maxChars: n
     const out = render(plan, sections, layout);
     return out.length < maxChars ? out : undefined;
   };
-  const whole = fits();
-  if (whole) return whole;
+  const whole = render(plan, sections, layout);
+  if (whole.length < maxChars) return whole;
 
-  // 1. Field details go first, biggest kind first: the list of what changes matters most.
+  // 1. Field details go first: a huge change's on its own, biggest first, so that one megabyte of
+  // text does not take every other change's with it (probe MC-1); then whole kinds, biggest first.
+  let over = whole.length - maxChars + 1;
+  const huge = sections.flatMap((s) => s.changes.filter((c) => detailSize(c) > HUGE_DETAILS)).sort((a, b) => detailSize(b) - detailSize(a));
+  for (const c of huge) {
+    if (over <= 0) break;
+    c.omitted = true;
+    over -= detailSize(c) - OMITTED_LINE.length - 1;
+  }
+  if (huge.some((c) => c.omitted)) {
+    const out = fits();
+    if (out) return out;
+  }
   const bySize = sections.map((_, i) => i).sort((a, b) => (sections[b]?.detailChars ?? 0) - (sections[a]?.detailChars ?? 0));
   for (const i of bySize) {
     if ((sections[i]?.detailChars ?? 0) === 0) continue;

@@ -212,6 +212,21 @@ describe('renderPlanMarkdown', () => {
     expectWellFormed(out);
   });
 
+  it("leaves out a huge change's details on their own, keeping its kind's others (probe MC-1)", () => {
+    const megabyte = Array.from({ length: 10_000 }, (_, i) => `COUNTERPROPOSE clause ${i} with enough words to be a long line of text`).join('\n');
+    const p = plan([
+      change('create', 'rule', 'Huge/One MB', { parent: 'Huge', fields: { actions: [null, megabyte] } }),
+      change('create', 'rule', 'Huge/Small', { parent: 'Huge', fields: { actions: [null, 'ACCEPT a\nACCEPT b'] } }),
+    ]);
+    const out = md(p);
+    expect(out.length).toBeLessThan(60_000);
+    expect(out).toContain('<summary>Rules (2 changes, details of 1 omitted)</summary>');
+    expect(out).toContain('- `+` **create** rule `Huge/One MB`\n  - _details omitted to fit the comment_\n');
+    expect(out).toContain('    +ACCEPT a\n    +ACCEPT b\n');
+    expect(out).toContain('_Output truncated to stay under the');
+    expectWellFormed(out);
+  });
+
   it('keeps a 3000-change plan under 60,000 characters, well formed, with the note', () => {
     const changes: Change[] = [];
     for (let i = 0; i < 1000; i++) {
