@@ -75,7 +75,11 @@ function wordsOf(program: Command): CommandWords[] {
       ...operandOf(c),
     };
   };
-  return program.commands.flatMap((c) => [of(c, c.name()), ...c.commands.map((sub) => of(sub, `${c.name()} ${sub.name()}`, c))]);
+  const own = program.commands.filter((c) => c.name() !== 'help');
+  const commands = own.flatMap((c) => [of(c, c.name()), ...c.commands.map((sub) => of(sub, `${c.name()} ${sub.name()}`, c))]);
+  // Commander's own `help [command]`, which `docket --help` lists: the commands after it, no flags (probe MD-1).
+  const help: CommandWords = { name: 'help', flags: [], valued: [], repeatable: [], words: own.map((c) => c.name()) };
+  return [...commands, help];
 }
 
 /**
@@ -220,7 +224,7 @@ export function completionCommand(io: Io, setExit: (code: number) => void, progr
     .description('print a shell completion script (bash or zsh)')
     .argument('<SHELL>', 'bash or zsh')
     .action((shell: string) => {
-      const words = wordsOf(program()).filter((c) => c.name !== 'help');
+      const words = wordsOf(program());
       if (shell === 'bash') io.stdout(bashScript(words));
       else if (shell === 'zsh') io.stdout(zshScript(words));
       else {
