@@ -33,7 +33,7 @@ import {
 import { MARKDOWN_MAX_CHARS, thousands } from './markdown-fit.js';
 import { codeSpan, escapeMarkdown, fencedBlock } from './sanitize.js';
 import { diffLines, itemDiff, sameLineNotes, withNoteLines } from './textdiff.js';
-import { aroundChange, formatValue, sameShownNote } from './value.js';
+import { aroundChange, formatValue, sameShownNote, targetUrl } from './value.js';
 
 export interface PlanMarkdownOptions {
   kindOrder: KindTitle[];
@@ -155,8 +155,8 @@ export function targetLine(plan: Plan): string {
   if (t.emulator) line = '**Target:** ⚠️ **local emulator** (not the live services)';
   else {
     const parts: string[] = [];
-    if (t.review) parts.push(`review ${code(t.review.url)} (organization ${code(t.review.organization_id)}${t.review.path_style ? `, ${t.review.path_style} paths` : ''})`);
-    if (t.agreements) parts.push(`agreements ${code(t.agreements.url)}${t.agreements.organization_id ? ` (organization ${code(t.agreements.organization_id)})` : ''}`);
+    if (t.review) parts.push(`review ${code(targetUrl(t.review.url))} (organization ${code(t.review.organization_id)}${t.review.path_style ? `, ${t.review.path_style} paths` : ''})`);
+    if (t.agreements) parts.push(`agreements ${code(targetUrl(t.agreements.url))}${t.agreements.organization_id ? ` (organization ${code(t.agreements.organization_id)})` : ''}`);
     line = `**Target:** ${parts.length > 0 ? parts.join(' · ') : 'none'}`;
   }
   return plan.environment ? `${line} · **Environment:** ${code(plan.environment)}` : line;

@@ -70,6 +70,11 @@ export function aroundChange(before: unknown, after: unknown): { before: string;
 
 const count = (n: number): string => `${n.toLocaleString('en-US')} ${n === 1 ? 'character' : 'characters'}`;
 
+/** A service URL as a report's header names it: without a final `/`, which names the same service (probe ME-2). */
+export function targetUrl(url: string): string {
+  return url.replace(/(?<=[^/])\/+$/, '');
+}
+
 /** A name or identity in quotes, escaped like a JSON string so it stays on one line. */
 export function quote(s: string): string {
   return quoteValue(s, WHOLE);

@@ -122,6 +122,10 @@ describe('renderPlanText', () => {
   });
 
   it('shows the emulator target and the environment', () => {
+    // A URL with a final `/` names the same service: shown one way, as the lock records it (probe ME-2).
+    const slashed = text(plan([], { target: { review: { url: 'http://127.0.0.1:4010/review/', organization_id: 'org-1' }, agreements: { url: 'http://127.0.0.1:4010/agreements//' }, emulator: false } }));
+    expect(slashed.split('\n')[0]).toBe('docket plan · target: http://127.0.0.1:4010/review (organization org-1) · agreements: http://127.0.0.1:4010/agreements');
+    expect(renderPlanMarkdown(plan([], { target: { review: { url: 'http://127.0.0.1:4010/review/', organization_id: 'org-1' }, emulator: false } }), { kindOrder: KIND_ORDER })).toContain('`http://127.0.0.1:4010/review`');
     const out = text(plan([], { target: { emulator: true }, environment: 'staging' }));
     expect(out).toBe(
       'docket plan · target: local emulator\nenvironment: staging\n\nNo changes. The live services match the configuration.\n',
