@@ -62,7 +62,9 @@ export const customTermKind: KindModule<'custom-term'> = {
   toDesired(doc, diag, ctx) {
     const name = normName(doc.body.name);
     const given = CONTENT_KEYS.filter((k) => doc.body[k] !== undefined && doc.body[k] !== null);
-    if (given.length !== 1) {
+    // One written as no value (`body: ~`) is said at its line already, as a null text: not twice.
+    const nulled = given.length === 0 && CONTENT_KEYS.some((k) => doc.body[k] === null);
+    if (given.length !== 1 && !nulled) {
       diag.error('term-content', `custom term ${quoteValue(name, 200)} needs exactly one of \`body\`, \`body_file\` or \`docx_file\`${given.length > 1 ? ` (it has ${given.join(', ')})` : ''}`, {
         ...(given.length > 1 ? { ...posOf(doc, `/${given[1]}`), path: given[1] } : docSource(doc)),
       });

@@ -56,6 +56,11 @@ describe('CustomTerm toDesired', () => {
     expect(diagnostics.errors[0]!.message).toMatch(/exactly one of `body`, `body_file` or `docx_file`/);
   });
 
+  it('leaves a content written as no value (`body: ~`) to the schema, which says it at its line: one error, not two (probe LZ)', async () => {
+    expect((await toDesired({ body: null })).diagnostics.errors).toEqual([]);
+    expect((await toDesired({ body_file: null, docx_file: null })).diagnostics.errors).toEqual([]);
+  });
+
   it('refuses two contents at the second one, naming both', async () => {
     const files = dataFiles(dataFile('custom-terms/consulting.md', 'x'));
     const { diagnostics } = await toDesired({ body: 'inline', body_file: 'consulting.md' }, { files });
