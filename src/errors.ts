@@ -199,7 +199,7 @@ export class NotApprovedError extends DocketError {
 
 /** Some operations of an apply failed; the report has been printed already. */
 export class ApplyFailedError extends DocketError {
-  constructor(failed: number, skipped: number, notStarted = 0, stopped?: string, hint = 'fix the cause and run apply again: it converges') {
+  constructor(failed: number, skipped: number, notStarted = 0, stopped?: string, hint = 'fix what each failure above names, then run apply again: it converges') {
     super('apply-failed', `${stopped ? `apply stopped: ${stopped}; ` : ''}${failed} ${failed === 1 ? 'operation' : 'operations'} failed, ${skipped} skipped${notStarted ? `, ${notStarted} not started` : ''}`, hint);
   }
 }

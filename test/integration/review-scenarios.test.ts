@@ -711,7 +711,7 @@ describe('failures and retries', () => {
     expect(first.code).toBe(1);
     expect(first.stdout).toContain('Apply finished with errors: 3 done, 1 failed, 2 skipped.');
     expect(first.stderr).toContain('1 operation failed, 2 skipped');
-    expect(first.stderr).toContain('fix the cause and run apply again: it converges');
+    expect(first.stderr).toContain('fix what each failure above names, then run apply again: it converges');
     expect(t.emulator.store.activePlaybooks(org())).toHaveLength(1);
 
     const second = await cli('apply', '-C', dir, '--auto-approve');
@@ -747,7 +747,7 @@ describe('failures and retries', () => {
     const first = await cli('apply', '-C', dir, planFile, '--concurrency', '1');
     expect(first.code).toBe(1);
     // The plan to make is for the same folder (second read).
-    expect(first.stderr).toContain(`fix the cause and make a new plan (docket plan -C ${dir} --out ${planFile}) and apply that one: it converges`);
+    expect(first.stderr).toContain(`fix what each failure above names, then make a new plan (docket plan -C ${dir} --out ${planFile}) and apply that one: it converges`);
     expect((await cli('apply', '-C', dir, planFile)).code).toBe(1);
     expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
     expect((await cli('apply', '-C', dir, planFile)).code).toBe(0);
@@ -764,14 +764,14 @@ describe('failures and retries', () => {
     t.emulator.faults.add({ method: 'PATCH', path_pattern: '/playbook_rules/', status: 422, count: 1 });
     const refused = await cli('apply', '-C', dir, planFile);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`fix the cause and apply the saved plan again (docket apply -C ${dir} ${planFile})`);
+    expect(refused.stderr).toContain(`fix what each failure above names, then apply the saved plan again (docket apply -C ${dir} ${planFile})`);
     // Carried out, but every answer lost: the plan is stale, as applying it again would show. (Its
     // retries' waits cut short by a time budget: the answer is as lost, and the suite 10 s shorter.)
     t.emulator.faults.add({ method: 'PATCH', path_pattern: '/playbook_rules/', status: 'drop', count: 20 });
     const lost = await cli('apply', '-C', dir, planFile, '--timeout', '2s');
     expect(lost.code).toBe(1);
     expect(lost.stdout).toContain('the service may have carried it out');
-    expect(lost.stderr).toContain(`fix the cause and make a new plan (docket plan -C ${dir} --out ${planFile}) and apply that one: it converges`);
+    expect(lost.stderr).toContain(`fix what each failure above names, then make a new plan (docket plan -C ${dir} --out ${planFile}) and apply that one: it converges`);
     expect(lost.stderr).not.toContain('apply the saved plan again');
     t.emulator.faults.clear();
     expect(liveRules('Inbound NDA').find((r) => r.name === 'Term')?.questions).toBe('What is the term (IE-3)?');

@@ -58,6 +58,9 @@ interface ApplyFlags extends CommonOptions {
   lockTimeout: number;
 }
 
+/** How a failed apply's closing hint starts: each failure above says its own fix (a lock entry or an `id:` line to remove), which re-running alone does not make (probe MJ-1). */
+const FIX_FAILURES = 'fix what each failure above names, then';
+
 /** The defaults the README states. */
 export const APPLY_TIMEOUT_MS = 10 * 60_000;
 /** The longest delay setTimeout keeps. */
@@ -458,10 +461,10 @@ async function reportApply(
   const fix = pending
     ? waitFirst
     : uncertain
-      ? `fix the cause and ${again}; ${unknownUpload}`
+      ? `${FIX_FAILURES} ${again}; ${unknownUpload}`
       : report.checksCutShort && report.failed + report.skipped === 0
         ? `${CHECKS_CUT_SHORT} (give the next apply more time with --timeout)`
-        : `fix the cause and ${again}: it converges${unkeptShownAgain > 0 ? `, but for the fields the service did not keep as sent (noted above), which every plan shows again until \`ignore_fields\` leaves them out` : ''}`;
+        : `${FIX_FAILURES} ${again}: it converges${unkeptShownAgain > 0 ? `, but for the fields the service did not keep as sent (noted above), which every plan shows again until \`ignore_fields\` leaves them out` : ''}`;
   if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped, fix);
   if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped, 0, undefined, fix);
 }
