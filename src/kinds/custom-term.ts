@@ -155,7 +155,7 @@ export const customTermKind: KindModule<'custom-term'> = {
       const sourceFile = typeof live.extra.sourceFile === 'string' ? live.extra.sourceFile : undefined;
       return {
         // Pinned, as a pending attachment is: renamed in the app before it is adopted, it is still this document's.
-        document: { kind: 'CustomTerm', id: live.id, name: live.name, docx_file: `${ctx.slug}.docx` },
+        document: { kind: 'CustomTerm', name: live.name, id: live.id, docx_file: `${ctx.slug}.docx` },
         missing: { name: `${ctx.slug}.docx`, what: 'Word file', ...(sourceFile ? { sourceFile } : {}) },
         notes: [...notes, ...actorNotes(ctx)],
       };

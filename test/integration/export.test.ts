@@ -613,7 +613,7 @@ describe('docket export', () => {
     const { exportFrom } = await seed({ 'terms/data.yaml': DOCX_TERM_YAML }, { 'terms/data.docx': docx('data') });
     const { out } = await exportTo(exportFrom, '--kind', 'custom-term');
     const pending = await readFile(join(out, 'custom-terms/data-terms.yaml.pending'), 'utf8');
-    expect(pending).toMatch(/\nid: [0-9a-f-]{36}\nname: Data Terms\n/);
+    expect(pending).toMatch(/\nname: Data Terms\nid: [0-9a-f-]{36}\n/);
     await new App(t!.env).renameTerm('Data Terms', 'Data Terms Renamed');
     const drift = await cli('drift', '-C', out);
     expect([drift.code, drift.stdout]).toEqual([0, expect.stringContaining('custom-term "Data Terms Renamed" (custom-terms/data-terms.yaml.pending)')]);

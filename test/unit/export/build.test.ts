@@ -254,7 +254,7 @@ describe('custom terms and templates', () => {
 
   it('writes a Word term as a pending document naming its file, with the file the source uploaded', () => {
     const result = buildExport(input([fileTerm('t', 'Data Terms', { sourceFile: 'terms/data.docx', conversionFailed: true })], ['custom-term']));
-    expect(body(result.files.find((f) => f.path === 'custom-terms/data-terms.yaml.pending')!.content)).toBe('kind: CustomTerm\nid: t\nname: Data Terms\ndocx_file: data-terms.docx\n');
+    expect(body(result.files.find((f) => f.path === 'custom-terms/data-terms.yaml.pending')!.content)).toBe('kind: CustomTerm\nname: Data Terms\nid: t\ndocx_file: data-terms.docx\n');
     expect(result.missing).toEqual([
       { kind: 'custom-term', name: 'Data Terms', path: 'custom-terms/data-terms.docx', document: 'custom-terms/data-terms.yaml.pending', what: 'Word file', sourceFile: 'terms/data.docx' },
     ]);
