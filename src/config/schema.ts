@@ -45,6 +45,13 @@ const PATTERN_WORDS: Readonly<Record<string, string>> = {
   '^[a-z][a-z0-9_]*$': 'lower-case letters, digits and `_`, starting with a letter',
 };
 
+/** How the schemas' date-time pattern ends, after its calendar date (scripts/gen-schemas.mjs): a format editors check otherwise. */
+const DATE_TIME_TIME_PART = '[Tt ](?:[01]\\d|2[0-3]):[0-5]\\d:(?:[0-5]\\d|60)(?:\\.\\d+)?(?:[Zz]|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)$';
+
+function isDateTimeError(e: ErrorObject): boolean {
+  return (e.keyword === 'format' && e.params.format === 'date-time') || (e.keyword === 'pattern' && String(e.params.pattern).endsWith(DATE_TIME_TIME_PART));
+}
+
 /** Turns ajv's errors into one diagnostic per real problem, at the key or value it is about. */
 export function schemaDiagnostics(errors: readonly ErrorObject[] | null | undefined, options: SchemaDiagnosticOptions): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -116,7 +123,8 @@ function simplify(errors: readonly ErrorObject[]): ErrorObject[] {
     );
     // A value with a time in it is said against the date-time its field also takes, not against a date alone.
     const timed = typeof c.data === 'string' && /\d[Tt ]\d{1,2}:\d{2}/.test(c.data);
-    const rank = (errs: ErrorObject[]): number => errs.length - (timed && errs.some((e) => e.keyword === 'format' && e.params.format === 'date-time') ? 0.5 : 0);
+    // A date without one against the date alone: the date-time's one pattern error would outrank the date's two.
+    const rank = (errs: ErrorObject[]): number => errs.length + (errs.some(isDateTimeError) ? (timed ? -0.5 : 1.5) : 0);
     const keep = matched.sort((a, b) => rank(a) - rank(b))[0];
     for (const errs of branches.values()) for (const e of errs) if (errs !== keep) dropped.add(e);
     if (keep) dropped.add(c);
@@ -237,6 +245,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
       if (params.pattern === YAML_NAME_PATTERN) return make('invalid-value', `${label} must name a .yaml or .yml file`, pointer);
       const extension = extensionIn(String(params.pattern));
       if (extension) return make('invalid-value', `${label} must name a ${extension} file`, pointer);
+      if (isDateTimeError(e)) return make('invalid-value', `${label} must be a date and time (RFC 3339)${gotValue(e.data)}`, pointer);
       const words = PATTERN_WORDS[String(params.pattern)];
       if (words) return make('invalid-value', `${label} must be ${words}${gotValue(e.data)}`, pointer);
       return make('invalid-value', `${label} must match the pattern \`${String(params.pattern)}\``, pointer);

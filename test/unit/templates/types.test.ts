@@ -70,7 +70,7 @@ additional_changes: None`,
 provider: Acme
 customer_description: Customers of Acme
 effective_date_type: date
-effective_date: 2025-03-01T09:00:00Z
+effective_date: 2025-03-01 09:00:00+0100
 general_cap_amount_type: preceding
 general_cap_preceding_amount: 12
 include_increased_cap_amount: true
@@ -149,6 +149,9 @@ template_csa_order_form_attributes:
       { what: 'bad datetime', params: 'effective_date: next week', expect: 'invalid-value parameters.effective_date', message: /must be a date/ },
       // A value with a time in it is told what a date-time must be, not a date alone.
       { what: 'date-time off the calendar', params: 'effective_date: "2027-04-31T10:00:00Z"', expect: 'invalid-value parameters.effective_date', message: /must be a date and time \(RFC 3339\)/ },
+      // Off the clock, or without an offset: what the schema says, as an editor does (probe MG-1).
+      { what: 'date-time off the clock', params: 'effective_date: "2027-01-15T25:00:00Z"', expect: 'invalid-value parameters.effective_date', message: /must be a date and time \(RFC 3339\)/ },
+      { what: 'date-time without an offset', params: 'effective_date: "2027-01-15 10:00:00"', expect: 'invalid-value parameters.effective_date', message: /must be a date and time \(RFC 3339\)/ },
       { what: 'date off the calendar', params: 'effective_date: "2027-02-29"', expect: 'invalid-value parameters.effective_date', message: /must be a date \(YYYY-MM-DD\)/ },
       {
         what: 'attachment reference on a text parameter',
