@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 // Before any of docket's code is loaded, so that every function starts with them (v8-flags.ts says why).
@@ -36,8 +37,10 @@ await exitWhenWritten(
 function notBuilt(error) {
   if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
   const home = fileURLToPath(new URL('..', import.meta.url));
-  process.stderr.write(
-    `Error: docket is not built in ${home} (its dist/ folder is missing)\n  hint: run \`npm run build\` there; an install with --ignore-scripts skips the build a git dependency's prepare script makes\n`,
-  );
+  // An installed package holds no build scripts (package.json's `files`): only installing it again builds it (probe MF-1).
+  const hint = existsSync(fileURLToPath(new URL('../scripts/tsc-dist.mjs', import.meta.url)))
+    ? "run `npm run build` there (after `npm ci`)"
+    : "install it again without --ignore-scripts (`npm ci` in the repository that depends on it): a git dependency's prepare script builds it, which --ignore-scripts skips";
+  process.stderr.write(`Error: docket is not built in ${home} (its dist/ folder is missing)\n  hint: ${hint}\n`);
   process.exit(1);
 }

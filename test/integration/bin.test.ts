@@ -1,6 +1,6 @@
 /** The real bin, as a process: exit codes, streams and the in-process emulator's persisted state. */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, runBin } from '../helpers/bin.js';
@@ -23,7 +23,15 @@ describe('docket bin', () => {
     await copyFile(BIN, join(home, 'bin', 'docket.js'));
     const run = spawnSync(process.execPath, [join(home, 'bin', 'docket.js'), '--version'], { encoding: 'utf8' });
     expect([run.status, run.stdout]).toEqual([1, '']);
-    expect(run.stderr).toBe(`Error: docket is not built in ${home}/ (its dist/ folder is missing)\n  hint: run \`npm run build\` there; an install with --ignore-scripts skips the build a git dependency's prepare script makes\n`);
+    // An installed package has no build scripts: installing again is what builds it (probe MF-1).
+    expect(run.stderr).toBe(
+      `Error: docket is not built in ${home}/ (its dist/ folder is missing)\n  hint: install it again without --ignore-scripts (\`npm ci\` in the repository that depends on it): a git dependency's prepare script builds it, which --ignore-scripts skips\n`,
+    );
+    // A checkout has them.
+    await mkdir(join(home, 'scripts'));
+    await writeFile(join(home, 'scripts', 'tsc-dist.mjs'), '');
+    const checkout = spawnSync(process.execPath, [join(home, 'bin', 'docket.js'), '--version'], { encoding: 'utf8' });
+    expect(checkout.stderr).toBe(`Error: docket is not built in ${home}/ (its dist/ folder is missing)\n  hint: run \`npm run build\` there (after \`npm ci\`)\n`);
   });
 
   it('loads each kind module first in a process of its own: no import cycle reaches one before it is made (second read)', async () => {
