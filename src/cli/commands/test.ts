@@ -586,7 +586,7 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--playbook <NAME>', 'the playbook the case tests (default: the reviewed playbook)')
     .option('--name <CASE>', 'the case name (default: captured from review <ID>)')
     .option('--contract <FILE>', 'a local copy of the contract, when the service does not give its sha256 (only its digest is read)')
-    .addHelpText('after', '\nAlso takes docket test\'s -C DIR, --env E and --emulator, -o json (its error as JSON) and the common options (-q, -v, --no-color):\n  docket test capture -C DIR --emulator --review ID --out tests/nda.test.yaml')
+    .addHelpText('after', '\nAlso takes docket test\'s -C DIR, --env E and --emulator, -o json (its error as JSON), --concurrency N and --max-rps N (the pace of its reads) and the common options (-q, -v, --no-color):\n  docket test capture -C DIR --emulator --review ID --out tests/nda.test.yaml')
     .action(async (own: Omit<CaptureFlags, keyof CommonOptions>, command: Command) => {
       refuseRunFlags(command.parent);
       const opts = { ...(command.parent?.opts() as CommonOptions & { emulator?: boolean }), ...own } as CaptureFlags;
