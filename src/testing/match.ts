@@ -145,9 +145,13 @@ export function checkAgreement(spec: ExpectationSpec, facts: AgreementFacts): Ex
   return { ok: spec.field === undefined || facts.fields.some((f) => fieldNames(f, spec.field!)), got };
 }
 
-/** A field the service named (`hourly_rate`, `agreement.custom_field_values.hourly_rate`, `values[hourly_rate]`) is the expected one. */
+/**
+ * A field the service named (`hourly_rate`, `agreement.custom_field_values.hourly_rate`,
+ * `values[hourly_rate]`, a JSON:API `source.pointer` such as `/data/attributes/hourly_rate`) is the
+ * expected one.
+ */
 export function fieldNames(named: string, expected: string): boolean {
   const a = named.toLowerCase();
   const e = expected.toLowerCase();
-  return a === e || a.endsWith(`.${e}`) || a.endsWith(`[${e}]`);
+  return a === e || a.endsWith(`.${e}`) || a.endsWith(`[${e}]`) || a.endsWith(`/${e}`);
 }

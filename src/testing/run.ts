@@ -413,7 +413,7 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
           }
           throw error;
         }
-        facts = { accepted: false, fields: (error.details.fieldErrors ?? []).map((f) => f.field), detail: error.details.detail ?? error.details.title ?? `HTTP ${error.status}` };
+        facts = { accepted: false, fields: (error.details.fieldErrors ?? []).map((f) => f.field), detail: error.details.detail ?? error.details.title ?? error.details.fieldErrors?.[0]?.message ?? `HTTP ${error.status}` };
       }
       suite.cases.push(timed(caseOutcome(c, [c.expectations.map((e) => checkAgreement(e.spec, facts))], { evidence: facts.accepted ? [facts.agreement_id] : [], source: 'live' }), started));
     }

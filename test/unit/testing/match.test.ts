@@ -114,6 +114,10 @@ describe('checking expectations', () => {
     expect(checkAgreement({ type: 'rejected' }, { accepted: true, agreement_id: 'a' }).ok).toBe(false);
     expect(fieldNames('values[Hourly_Rate]', 'hourly_rate')).toBe(true);
     expect(fieldNames('hourly_rate_max', 'hourly_rate')).toBe(false);
+    // A JSON:API error's `source.pointer`, as the docs show it (probe MH-1).
+    expect(fieldNames('/data/attributes/hourly_rate', 'hourly_rate')).toBe(true);
+    expect(fieldNames('/data/attributes/custom_field_values/hourly_rate', 'hourly_rate')).toBe(true);
+    expect(fieldNames('/data/attributes/max_hourly_rate', 'hourly_rate')).toBe(false);
   });
 });
 
