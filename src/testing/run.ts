@@ -397,9 +397,9 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
       const agreement = testAgreementObject(c.values, subject.custom, ctx.run);
       const body = { template_id: id, owner_email: ctx.subjects.actor, signer_email: ctx.subjects.actor, draft: true, agreement };
       let facts: AgreementFacts;
+      // Only this run's own mark tells its draft from another's: a case's own message may be any run's.
+      const ours = agreement.message === testAgreementMessage(ctx.run);
       try {
-        // Only this run's own mark tells its draft from another's: a case's own message may be any run's.
-        const ours = agreement.message === testAgreementMessage(ctx.run);
         const created = await api.create(body, `${file.subject} / ${c.name}`, ours ? () => agreements.made!.findUnanswered(agreement.message) : undefined);
         made.push(created.id);
         agreements.made.saw(created.id);
@@ -407,8 +407,8 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
       } catch (error) {
         if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 422)) {
           if (error instanceof DocketError) {
-            if (!error.notCarriedOut) unanswered = true;
-            suite.cases.push(timed(caseWithout(c, 'error', error.notCarriedOut ? withHint(error) : draftMayBeMade(error)), started));
+            if (!error.notCarriedOut && ours) unanswered = true;
+            suite.cases.push(timed(caseWithout(c, 'error', error.notCarriedOut ? withHint(error) : draftMayBeMade(error, ours)), started));
             continue;
           }
           throw error;
@@ -442,8 +442,10 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
  * user to `plan` and `apply`, which never show a draft test agreement (probe JB-2); this run voids
  * the drafts it made without hearing back, and a later run those it could not.
  */
-function draftMayBeMade(error: DocketError): string {
+function draftMayBeMade(error: DocketError, ours: boolean): string {
   const message = error.message.replace(/(?:,? and|;) the next plan shows (?:whether it did|it)$/, '');
+  // With the case's own message, no mark tells the draft from another's: it is for a person to void (probe MH-3).
+  if (!ours) return `${message} (hint: the draft may have been made; with the case's own \`message\` docket cannot tell it from another's draft, so it voids none: look for it in the app and void it, then run the case again)`;
   return `${message} (hint: the draft may have been made: this run voids the drafts whose create got no answer, as its notes say, and a later docket test voids any it could not; run the case again)`;
 }
 

@@ -178,6 +178,25 @@ describe('docket test when answers are lost', () => {
     expect([replan.code, replan.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
   }, 90_000);
 
+  it('a case with its own message whose draft got no answer says the draft is for a person to void: no mark tells it from another run\'s (probe MH-3)', async () => {
+    const dir = await example();
+    expect((await runCli(['apply', '-C', dir, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    await writeFile(
+      join(dir, 'tests', 'own-message.test.yaml'),
+      'kind: TemplateTest\ntemplate: Mutual NDA\ncases:\n  - name: custom message\n    values: { recipient_name: Globex Corporation, recipient_email: legal@globex.example, governing_law_country: Germany, message: please sign }\n    expect: accepted\n',
+    );
+    const faults = `${emu().emulator.url}/_emulator/faults`;
+    await fetch(faults, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/agreements/v1/agreements', status: 'drop', count: 1 }) });
+    try {
+      const r = await runCli(['test', '-C', dir, 'tests/own-message.test.yaml', '--no-cache'], { env: emu().env });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain("with the case's own `message` docket cannot tell it from another's draft, so it voids none: look for it in the app and void it");
+      expect(r.stdout).not.toContain('this run voids the drafts');
+    } finally {
+      await fetch(faults, { method: 'DELETE' });
+    }
+  }, 60_000);
+
   it('ends as the signal\'s (exit 130, code interrupted) when Ctrl-C comes while it still reads the playbooks, before any case runs', async () => {
     const dir = await example();
     await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'hang', count: 1 }) });
