@@ -502,8 +502,13 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   }
 
   /** The wait for a permit: not past the budget, and not through a 429's pause after the first signal. */
-  function queueWait(): Wait {
-    return waitLink(() => limiter.paused, deadlineAt());
+  /**
+   * A request's wait for a permit. One asked for after the stop (a test run's cleanup: the archive
+   * of its scratch playbook) is part of stopping, so a 429 pause does not drop it: it waits within
+   * its deadline (probe MH-2). One queued before the stop is dropped, as nothing new starts.
+   */
+  function queueWait(askedAfterStop: boolean): Wait {
+    return waitLink(() => !askedAfterStop && limiter.paused, deadlineAt());
   }
 
   function apiError(t: RequestTarget, a: Attempt, attempts: number, earlierStatuses: number[], landed: boolean): ApiError {
@@ -549,6 +554,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    */
   async function send(t: RequestTarget, recover?: (what: string) => Promise<unknown>, beforeSend?: () => Promise<void>): Promise<unknown> {
     const started = performance.now();
+    const askedAfterStop = options.stop?.aborted === true;
     let status = 0;
     let retried = 0;
     let timeouts = 0;
@@ -618,7 +624,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           // A request marked before it is sent (an upload's pending mark) whose mark was being
           // written as the run was told to stop is not sent: nothing new starts (probe HH).
           const go = first ? () => first().then(() => (options.stop?.aborted ? Promise.reject(notSentStopping(t)) : send())) : send;
-          a = await limiter.run(go, throttled, () => (queue = queueWait()).signal);
+          a = await limiter.run(go, throttled, () => (queue = queueWait(askedAfterStop)).signal);
         } catch (err) {
           // Stopped on its way, once sent: the service may have it (an upload's mark must stay, probe HH).
           if (attempts > attemptsBefore) mayHaveLanded = true;

@@ -447,6 +447,26 @@ describe('docket test against a standalone emulator', () => {
     }
     expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).stdout).toContain('Note: archived 1 scratch playbook(s) an earlier run left behind');
   });
+  it('after Ctrl-C in a 429 pause still archives its scratch playbook: the archive, asked for after the signal, waits the pause out (probe MH-2)', async () => {
+    const dir = await example();
+    const posts = () => emu().emulator.stats().requests.by_route['POST /review/v1/organizations/:org/reviews'] ?? 0;
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/reviews', status: 429, retry_after: 2, count: 1 }) });
+    try {
+      const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA, '--no-cache', '--concurrency', '1'], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exit = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+      const before = posts();
+      // The signal comes inside the pause the 429 asked for.
+      for (let i = 0; i < 400 && posts() === before; i++) await new Promise((r) => setTimeout(r, 25));
+      child.kill('SIGINT');
+      expect(await exit).toBe(130);
+      expect(stderr).toContain('docket test interrupted by SIGINT; what the run made was cleaned up');
+      expect(scratch(org()).filter((p) => p.archived_at === null)).toEqual([]);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+  });
   it('--live keeps no result of reviews made while the live playbook was edited in the app, and says so (probe DP)', async () => {
     const dir = await example();
     expect((await runCli(['apply', '-C', dir, '--target', NDA, '--auto-approve'], { env: emu().env })).code).toBe(0);
