@@ -430,8 +430,19 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
         return input.state === undefined || (input.state.idOf(key) === undefined && (id === undefined || input.state.keysWithId(id).length === 0));
       }),
   );
+  // Drift a policy holds on a name now held live by another object than the one last synced under
+  // it (a swap in the app): that object never matched the files, so its record stays as it was,
+  // which tells pull the name moved (probe MI-1: re-pointed, the next pull took the swap for an edit).
+  const heldMoved = new Set(
+    (plan.held ?? [])
+      .map((c) => refKey(c.kind, c.key))
+      .filter((key) => {
+        const [id, was] = [input.ids.get(key), input.state?.idOf(key)];
+        return id !== undefined && was !== undefined && was !== id;
+      }),
+  );
   for (const [d, key] of inSync) {
-    if (heldUnsynced.has(key)) continue;
+    if (heldUnsynced.has(key) || heldMoved.has(key)) continue;
     if (keptOther.size > 0 && d.parent && keptOther.has(refKey(d.parent.kind, d.parent.key))) continue;
     // Another's copy was kept: what it holds is not known to match the files (someone in the app may have made it).
     if (keptOther.size > 0 && keptOther.has(key)) {

@@ -760,6 +760,24 @@ describe('objects renamed in the app', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a swap in the app onto a playbook whose drift a policy holds leaves the records as they were: a second pull still writes nothing (probe MI-1)', async () => {
+    const file = 'kind: Playbook\nname: Pa\ndescription: first\nrules:\n  - name: r1\n    actions: act one\n---\nkind: Playbook\nname: Qa\ndescription: second\ndrift: adopt\nrules:\n  - name: r2\n    actions: act two\n';
+    // Its own organization: a pull of the shared one takes every other test's playbooks too.
+    await onOwnEmulator(async (run, own) => {
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file });
+      await applyOk(run, dir);
+      await new App(own.env).swapPlaybookNames('Pa', 'Qa');
+      const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+      for (const round of [1, 2]) {
+        const pulled = await run('pull', '-C', dir);
+        expect([round, pulled.code, pulled.stdout]).toEqual([round, 0, expect.stringContaining('renamed in the app onto a name the files declare too')]);
+        expect(pulled.stdout).not.toContain('Pulled into the files');
+        expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(file);
+        expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).toBe(lock);
+      }
+    });
+  });
+
   it('two terms that swap names in the app are drift, not the files\' change, and pull says to rename them by hand', async () => {
     const terms = 'kind: CustomTerm\nname: Alpha\nbody: Alpha body\n---\nkind: CustomTerm\nname: Beta\nbody: Beta body\n';
     const { dir, app } = await applied({ 'terms.yaml': terms });
