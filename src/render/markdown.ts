@@ -191,7 +191,7 @@ function fieldLines(c: Change, field: FieldChange): string[] {
   const items = itemDiff(f.before, f.after);
   if (items) return [`  - ${name}:`, ...fencedBlock(items.join('\n'), 'diff').split('\n').map((l) => `    ${l}`)];
   const around = aroundChange(f.before, f.after);
-  if (around) return [`  - ${name}: ${codeSpan(around.before)} → ${codeSpan(around.after)}${around.note}`];
+  if (around) return [`  - ${name}: ${codeSpan(around.before)} → ${codeSpan(around.after)}${around.note}${sameShownNote(f.before, f.after)}`];
   return [`  - ${name}: ${codeSpan(formatValue(f.before))} → ${codeSpan(formatValue(f.after))}${sameShownNote(f.before, f.after)}`];
 }
 
@@ -344,15 +344,17 @@ function cutToFit(plan: Plan, sections: MdSection[], layout: Layout, maxChars: n
   let over = whole.length - maxChars + 1;
   const huge = sections.flatMap((s) => s.changes.filter((c) => detailSize(c) > HUGE_DETAILS)).sort((a, b) => detailSize(b) - detailSize(a));
   for (const c of huge) {
-    if (over <= 0) break;
     c.omitted = true;
     over -= detailSize(c) - OMITTED_LINE.length - 1;
+    // Checked once the estimate says it fits: a kind's summary grows by its note, which it leaves out (second read SR76-3).
+    if (over <= 0) {
+      const out = fits();
+      if (out) return out;
+    }
   }
-  if (huge.some((c) => c.omitted)) {
-    const out = fits();
-    if (out) return out;
-  }
-  const bySize = sections.map((_, i) => i).sort((a, b) => (sections[b]?.detailChars ?? 0) - (sections[a]?.detailChars ?? 0));
+  // Kinds by the details they still show: one whose huge change is left out is not first for that (second read SR76-2).
+  const shownDetails = (s: MdSection | undefined): number => (s ? s.changes.reduce((n, c) => n + (c.omitted ? OMITTED_LINE.length + 1 : detailSize(c)), 0) : 0);
+  const bySize = sections.map((_, i) => i).sort((a, b) => shownDetails(sections[b]) - shownDetails(sections[a]));
   for (const i of bySize) {
     if ((sections[i]?.detailChars ?? 0) === 0) continue;
     layout.showDetails[i] = false;

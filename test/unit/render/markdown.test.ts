@@ -225,6 +225,18 @@ describe('renderPlanMarkdown', () => {
     expect(out).toContain('    +ACCEPT a\n    +ACCEPT b\n');
     expect(out).toContain('_Output truncated to stay under the');
     expectWellFormed(out);
+    // Beside a kind of many middling changes, that kind's details go next, not the huge change's kind's others (second read SR76-2).
+    const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} clause ${i} with enough words to be a long line of text`).join('\n');
+    const mixed = md(plan([...p.changes, ...Array.from({ length: 45 }, (_, i) => change('update', 'template', `T${i}`, { fields: { description: [lines(12, 'old'), lines(12, 'new')] } }))]));
+    expect(mixed).toContain('<summary>Rules (2 changes, details of 1 omitted)</summary>');
+    expect(mixed).toContain('    +ACCEPT a\n');
+    expect(mixed).toContain('<summary>Templates (45 changes, details omitted)</summary>');
+  });
+
+  it('says of a long one-line text shown around its change that both sides print alike when they do (second read SR76-1)', () => {
+    const words = Array.from({ length: 100 }, (_, i) => `word${String(i).padStart(5, '0')}`).join(' ');
+    const nfd = `${words} Re\u0301sume\u0301 ${words}`;
+    expect(md(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [nfd, nfd.normalize('NFC')] } })]))).toContain('(no visible difference: the same letters, their accents encoded otherwise)');
   });
 
   it('keeps a 3000-change plan under 60,000 characters, well formed, with the note', () => {
