@@ -41,7 +41,7 @@ function cutShort(text: string, max: number): string {
 /** SHOWN_AS_NOTHING: quoted raw, a value holding one would read as the very value it is refused for looking unlike ("alice@acme.example"). */
 const ESCAPED = SHOWN_AS_NOTHING;
 const EACH_ESCAPED = new RegExp(`${NOT_EMOJI_PART}[${ESCAPED}]`, 'gu');
-const SPACE_LIKE_CHAR = new RegExp(`^[${SPACE_LIKE}]$`, 'u');
+const SPACE_LIKE_CHAR = new RegExp(`^[${SPACE_LIKE}\\u2800\\u3164\\uffa0]$`, 'u');
 /** What a name must not hold to be shown as written: C0, a backtick, or any of the above. */
 const NOT_PLAIN = new RegExp(`${NOT_EMOJI_PART}[\\u0000-\\u001f\`${ESCAPED}]`, 'u');
 
@@ -50,9 +50,16 @@ export function markInvisible(text: string): string {
   return text.replace(EACH_ESCAPED, (c) => `<${codePointOf(c)}>`);
 }
 
-/** The text as it prints: what prints as a space a plain space, what prints as nothing gone. */
+/** The text as it prints: what prints as a blank a plain space (the braille blank and Hangul fillers too), what prints as nothing gone. */
 export function withoutInvisible(text: string): string {
   return text.replace(EACH_ESCAPED, (c) => (SPACE_LIKE_CHAR.test(c) ? ' ' : ''));
+}
+
+/** Each character markInvisible would mark in `text`, as `U+00A0`, with how many times it appears. */
+export function invisibleCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const m of text.matchAll(EACH_ESCAPED)) counts.set(codePointOf(m[0]), (counts.get(codePointOf(m[0])) ?? 0) + 1);
+  return counts;
 }
 
 /** The distinct characters markInvisible would mark in `text`, as `U+00A0`, in the order they first appear. */

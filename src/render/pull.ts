@@ -16,7 +16,7 @@ import { codeSpan, escapeMarkdown, fencedBlock, stripControl } from './sanitize.
 import { scopeLine } from './drift.js';
 import { headerLines } from './text.js';
 import { oneLine, onePath, quote } from './value.js';
-import { invisibleIn, markInvisible, withoutInvisible } from '../config/quote.js';
+import { invisibleCounts, invisibleIn, markInvisible, withoutInvisible } from '../config/quote.js';
 import { excerptWithoutSecrets } from '../config/url-secrets.js';
 import { FILE_NOTE_MARK, maxEditLength, notesBelow, replacedBlock, sameLineNotes } from './textdiff.js';
 
@@ -120,11 +120,15 @@ function invisibleGoneNotes(lines: readonly string[]): string[] {
     if (line.startsWith('@@')) removed = new Map();
     if (at < 2) return;
     const text = line.slice(1);
+    // As the line prints: blanks at its end show as nothing either.
+    const printed = (t: string): string => withoutInvisible(t).trimEnd();
     if (line.startsWith('-')) {
-      if (invisibleIn(text).length > 0) removed.set(withoutInvisible(text), text);
+      if (invisibleIn(text).length > 0) removed.set(printed(text), text);
     } else if (line.startsWith('+') && removed.size > 0) {
-      const was = removed.get(withoutInvisible(text));
-      const gone = was === undefined ? [] : invisibleIn(was).filter((c) => !invisibleIn(text).includes(c));
+      const was = removed.get(printed(text));
+      // By count: one of two no-break spaces gone is as unseen as both (second read SR76-4).
+      const [before, now] = [invisibleCounts(was ?? ''), invisibleCounts(text)];
+      const gone = was === undefined ? [] : [...before].filter(([c, n]) => n > (now.get(c) ?? 0)).map(([c]) => c);
       if (was !== undefined && was !== text && gone.length > 0) {
         notes[at] = `no visible difference: the line held ${gone.join(', ')} before, which ${gone.length === 1 ? 'prints' : 'print'} as nothing or as a space`;
       }

@@ -179,6 +179,13 @@ describe('drift and pull markdown at scale', () => {
     expect(lost).toContain('# line 1: no visible difference: the line held U+00A0 before, which prints as nothing or as a space\n');
     expect(lost).toContain('# line 2: no visible difference: the line held U+200B, U+200C before, which print as nothing or as a space\n');
     expect(lost).toContain('# line 3: no visible difference: the line held U+200B before, which prints as nothing or as a space; holds U+200C, which prints as nothing or as a space\n');
+    // One of two gone, a blank at the end beside it, the braille blank as a space: said too (second read SR76-4).
+    const more = renderPullText(plan([]), { ...result, files: [{ path: 't.yaml', before: 'a: "x\u00a0y\u00a0z"\nb: x\u00a0y \nc: x\u2800y\n', after: 'a: "x\u00a0y z"\nb: x y\nc: x y\n' }] }, { dryRun: true, color: false });
+    expect(more).toContain('# line 1: no visible difference: the line held U+00A0 before, which prints as nothing or as a space; holds U+00A0');
+    expect(more).toContain('# line 2: no visible difference: the line held U+00A0 before');
+    expect(more).toContain('# line 3: no visible difference: the line held U+2800 before');
+    // A line lost a blank that prints as one: no note of a difference that does not show.
+    expect(renderPullText(plan([]), { ...result, files: [{ path: 't.yaml', before: 'c: x\u2800y\n', after: 'c: xy\n' }] }, { dryRun: true, color: false })).not.toContain('no visible difference');
     // A line shown otherwise than the file has it (a URL's query hidden, a bidi override marked) is said not to apply as printed (SR74-2, SR74-3).
     const hidden = renderPullText(plan([]), { ...result, files: [{ path: 't.yaml', before: 'a: see https://x.example/p?token=abc\nb: old \u202e\n', after: 'a: see https://x.example/p?token=abcd\nb: new \u202e\n' }] }, { dryRun: true, color: false });
     expect(hidden).not.toContain('token=abc');
