@@ -51,9 +51,11 @@ const DATE_MESSAGE = 'A date on the calendar, YYYY-MM-DD (February 29 only in a 
 /**
  * An RFC 3339 date-time whose date is on the calendar, `T` or a space between date and time, as
  * docket takes it. A pattern, not `format: date-time`: yaml-language-server's format wants the `T`
- * and flagged what docket accepts (probe MG-1). src/config/schema.ts says it in words.
+ * and flagged what docket accepts (probe MG-1). Offsets as ajv's format took them (`+01`, `+0100`,
+ * `+01:00`); a leap second (`:60`) at any time, which no pattern ties to 23:59 UTC (second read
+ * SR76-5). src/config/schema.ts says it in words.
  */
-const DATE_TIME = `^${CALENDAR_DATE}[Tt ](?:[01]\\d|2[0-3]):[0-5]\\d:(?:[0-5]\\d|60)(?:\\.\\d+)?(?:[Zz]|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)$`;
+const DATE_TIME = `^${CALENDAR_DATE}[Tt ](?:[01]\\d|2[0-3]):[0-5]\\d:(?:[0-5]\\d|60)(?:\\.\\d+)?(?:[Zz]|[+-](?:[01]\\d|2[0-3])(?::?[0-5]\\d)?)$`;
 /** A whole number written as text; a leading zero marks text, not a number. */
 const INTEGER = '^-?(0|[1-9]\\d*)$';
 

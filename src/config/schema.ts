@@ -46,7 +46,7 @@ const PATTERN_WORDS: Readonly<Record<string, string>> = {
 };
 
 /** How the schemas' date-time pattern ends, after its calendar date (scripts/gen-schemas.mjs): a format editors check otherwise. */
-const DATE_TIME_TIME_PART = '[Tt ](?:[01]\\d|2[0-3]):[0-5]\\d:(?:[0-5]\\d|60)(?:\\.\\d+)?(?:[Zz]|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)$';
+const DATE_TIME_TIME_PART = '[Tt ](?:[01]\\d|2[0-3]):[0-5]\\d:(?:[0-5]\\d|60)(?:\\.\\d+)?(?:[Zz]|[+-](?:[01]\\d|2[0-3])(?::?[0-5]\\d)?)$';
 
 function isDateTimeError(e: ErrorObject): boolean {
   return (e.keyword === 'format' && e.params.format === 'date-time') || (e.keyword === 'pattern' && String(e.params.pattern).endsWith(DATE_TIME_TIME_PART));
