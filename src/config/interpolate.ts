@@ -327,10 +327,13 @@ export function placeholderPlace<P extends SourcePos>(pos: P, written: string | 
     for (let line = pos.line; line <= last; line++) {
       const text = lineOf(line);
       if (text === undefined) break;
-      const at = text.indexOf(needle, line === pos.line ? Math.max(0, pos.col - 1) : 0);
-      if (at < 0) continue;
-      const opening = placeholder === undefined ? text.lastIndexOf('${', at) : at;
-      return { ...pos, line, col: (opening >= 0 ? opening : at) + 1 };
+      for (let at = text.indexOf(needle, line === pos.line ? Math.max(0, pos.col - 1) : 0); at >= 0; at = text.indexOf(needle, at + 1)) {
+        const opening = placeholder === undefined ? text.lastIndexOf('${', at) : at;
+        // Not `var.host` inside `${var.hostname}`, nor a literal `$${var.x}` (second read SR76-6).
+        if (placeholder === undefined && /[A-Za-z0-9_-]/.test(text.charAt(at + needle.length))) continue;
+        if (opening > 0 && text.charAt(opening - 1) === '$') continue;
+        return { ...pos, line, col: (opening >= 0 ? opening : at) + 1 };
+      }
     }
   }
   return pos;

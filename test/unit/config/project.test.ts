@@ -286,6 +286,9 @@ describe('environments', () => {
     // Inside text, a variable or an environment variable is said at its own column.
     const inText = await load({ 'docket.yaml': lines('version: 1', 'agreements:', '  actor: legal-ops+${var.nope}@acme.example', '  url: http://${env.NOPE_HOST}/agreements') });
     expect(inText.diagnostics.map(brief)).toEqual(['docket.yaml:3:20 undefined-variable', 'docket.yaml:4:15 undefined-variable']);
+    // Not at a longer name it begins, nor at a literal `$${` of it (second read SR76-6).
+    const lookAlikes = await load({ 'docket.yaml': lines('version: 1', 'vars:', '  hostname: a.example', 'agreements:', '  url: "https://${var.hostname}/${var.host}"', '  actor: "x$${var.who}y ${var.who}@acme.example"') });
+    expect(lookAlikes.diagnostics.map(brief)).toEqual(['docket.yaml:5:33 undefined-variable', 'docket.yaml:6:25 undefined-variable']);
   });
 
   it('deep-merge the selected environment over the top level', async () => {
