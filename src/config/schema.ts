@@ -288,7 +288,9 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
       const tagged = unquoted && ((source !== undefined && /^["']/.test(source)) || taggedAt?.(positions.valueAt(pointer)) === true);
       const quotable = unquoted && !tagged && quotedPasses(parentSchema, source ?? String(e.data));
       const readAs = typeof e.data === 'boolean' ? 'as true or false' : 'as a number (2.0 becomes 2, .inf infinity)';
-      const hint = tagged ? TAG_HINT : quotable ? `put the value in quotes: unquoted, YAML reads it ${readAs}` : undefined;
+      // A tag that made true or false: without it the word is still one, so quotes are the way out (second read SR76-7).
+      const tagHint = typeof e.data === 'boolean' ? 'remove the tag before the value (such as `!!bool`) and put the word in quotes: docket reads plain YAML, where true and false unquoted are not text' : TAG_HINT;
+      const hint = tagged ? tagHint : quotable ? `put the value in quotes: unquoted, YAML reads it ${readAs}` : undefined;
       // `null` or `~` written out is no value to YAML, not an empty one: said as written.
       const nullWord = nullWritten();
       if (nullWord !== undefined) {

@@ -511,7 +511,7 @@ describe('loadConfig: schema errors', () => {
   it('tells to quote digits YAML read as a number only where the digits as text are a value the key takes', async () => {
     const r = await load({
       'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n',
-      'p.yaml': lines('kind: Playbook', 'name: 2024', 'rules:', '  - name: Term', '    actions: A', '    reviewer: 42', '---', 'kind: Playbook', 'name: !!int "2025"', 'rules: []', '---', 'kind: Playbook', 'name: !!int 2026', 'rules: []', '---', 'kind: Playbook', 'name: B', 'rules:', '  - name: Term', '    actions: true'),
+      'p.yaml': lines('kind: Playbook', 'name: 2024', 'rules:', '  - name: Term', '    actions: A', '    reviewer: 42', '---', 'kind: Playbook', 'name: !!int "2025"', 'rules: []', '---', 'kind: Playbook', 'name: !!int 2026', 'rules: []', '---', 'kind: Playbook', 'name: B', 'rules:', '  - name: Term', '    actions: true', '  - name: !!bool true', '    actions: A'),
       't.yaml': lines('kind: Template', 'name: T', 'type: 1', '---', 'kind: Template', 'name: N', 'type: NDA', 'parameters:', '  term: 2.5', '---', 'kind: Template', 'name: I', 'type: NDA', 'parameters:', '  term: .inf'),
     }, { kinds: [...KINDS, { yamlKind: 'Template', schema: 'template.schema.json' }] });
     expect(r.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
@@ -524,6 +524,8 @@ describe('loadConfig: schema errors', () => {
       ['p.yaml:13:13 invalid-value', '`name` must be a string, not an integer (got 2026)', 'remove the tag before the value (such as `!!int`): docket reads plain YAML, and the tag makes the text a number'],
       // A word YAML reads as true or false, in quotes too (probe LZ).
       ['p.yaml:20:14 invalid-value', '`actions` must be a string or null, not a boolean (got true)', 'put the value in quotes: unquoted, YAML reads it as true or false'],
+      // Tagged: the tag goes, and the word needs quotes all the same (second read SR76-7).
+      ['p.yaml:21:18 invalid-value', '`name` must be a string, not a boolean (got true)', 'remove the tag before the value (such as `!!bool`) and put the word in quotes: docket reads plain YAML, where true and false unquoted are not text'],
       ['t.yaml:3:7 invalid-value', '`type` must be `NDA`, `CSA`, `DPA`, `PSA`, `Design`, `Software License`, `Pilot`, `Partnership`, `BAA` or `LOI`, not an integer (got 1)', undefined],
       // An integer, written as one or as text: 2.5 is neither (not "an integer or a string").
       ['t.yaml:9:9 invalid-value', '`term` must be an integer, not 2.5', undefined],
