@@ -94,6 +94,7 @@ describe('help and completion', () => {
       // Commander's `help [command]`, as `docket --help` lists it (probe MD-1).
       [['docket', 'he'], ['help']],
       [['docket', 'help', 'pu'], ['pull']],
+      [['docket', 'help', 'plan', ''], []],
     ];
     const lines = expected.map(([words]) => `COMPREPLY=(); COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _docket; printf '%s\\n' "\${COMPREPLY[@]}"; echo '<end>'`);
     const answers = execFileSync('bash', ['-c', `${script}\n${lines.join('\n')}`], { encoding: 'utf8' }).split('<end>\n').slice(0, -1);

@@ -148,9 +148,9 @@ ${cases}
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
-  elif [ "$cmd" = completion ]; then
-    # One shell name, then nothing.
-    [ "$prev" = completion ] && COMPREPLY=( $(compgen -W "$words" -- "$cur") )
+  elif [ "$cmd" = completion ] || [ "$cmd" = help ]; then
+    # One shell name (one command's name after help), then nothing.
+    [ "$prev" = "$cmd" ] && COMPREPLY=( $(compgen -W "$words" -- "$cur") )
   else
     # File names only where the command takes them: \`docket plan <TAB>\` offers nothing.
     COMPREPLY=( $(compgen -W "$words" -- "$cur") )
@@ -178,7 +178,10 @@ export function zshScript(commands: CommandWords[]): string {
   const top = commands.filter((c) => !c.name.includes(' ')).map((c) => c.name);
   const subs = commands.filter((c) => c.name.includes(' ')).map((c) => `"${c.name}"`);
   const skipped = valuedOfParents(commands);
-  const cases = commands.map((c) => `    "${c.name}") _arguments ${[operand(c) ? `'*:${operand(c)}'` : '', ...c.flags.map((f) => spec(c, f))].filter(Boolean).join(' ')} ;;`).join('\n');
+  // `help` takes one command's name, then nothing (second read SR76-8).
+  const cases = commands
+    .map((c) => `    "${c.name}") _arguments ${c.name === 'help' ? `'1:command:(${c.words.join(' ')})'` : [operand(c) ? `'*:${operand(c)}'` : '', ...c.flags.map((f) => spec(c, f))].filter(Boolean).join(' ')} ;;`)
+    .join('\n');
   return `#compdef docket
 # docket completion for zsh: eval "$(docket completion zsh)" (e.g. in ~/.zshrc, after compinit)
 _docket() {
