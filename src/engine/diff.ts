@@ -56,6 +56,8 @@ export interface KindMeta {
   identityFixed?: true;
   /** The value as the files write it and apply sends it, where that may differ from the compared one (template parameters). */
   sentValue?(field: string, d: DesiredResource): unknown;
+  /** Whether a create sends the field: one compared with the service's default but not written (a rule's `generate_summary`) is not shown on it. */
+  sentOnCreate?(field: string, d: DesiredResource): boolean;
   /** Fields holding a file digest → the payload key holding that file's path (for `--adopt-files`). */
   fileFields?: Record<string, string>;
   /**
@@ -632,7 +634,7 @@ function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent
   const all = Object.assign({}, d.fields, d.createOnly);
   const fields: FieldChange[] = Object.entries(all)
     // Text written empty compares as none but is sent as written: shown, as `""`.
-    .filter(([field, v]) => (v !== null && v !== undefined) || (v === null && kind.sentValue?.(field, d) === ''))
+    .filter(([field, v]) => ((v !== null && v !== undefined) || (v === null && kind.sentValue?.(field, d) === '')) && kind.sentOnCreate?.(field, d) !== false)
     .map(([field, after]) => withSummary(kind, withSent(kind, d, { field, before: null, after: shown(kind, field, after) })));
   return {
     id: changeId(action, kind.name, d.key),

@@ -50,8 +50,11 @@ describe('diff: creates', () => {
 
     const rule = only(changes, 'create:rule:Inbound NDA/Term');
     expect(rule.parent).toEqual({ kind: 'playbook', key: 'Inbound NDA', liveId: undefined });
-    // Null (omitted) fields are not shown as "+ field: null" but are still part of what is sent.
-    expect(rule.fields.map((f) => f.field)).toEqual(['name', 'actions', 'generate_summary']);
+    // Null (omitted) fields are not shown as "+ field: null" but are still part of what is sent;
+    // `generate_summary` unwritten is not sent, so not shown either (probe MK-1).
+    expect(rule.fields.map((f) => f.field)).toEqual(['name', 'actions']);
+    const stated = run([desiredPlaybook('Inbound NDA'), { ...desiredRule('Inbound NDA', 'Term', { actions: 'A' }), payload: { generate_summary_stated: true } }], []).changes;
+    expect(only(stated, 'create:rule:Inbound NDA/Term').fields.map((f) => f.field)).toEqual(['name', 'actions', 'generate_summary']);
     expect(rule.desired).toMatchObject({ description: null, reviewer: null, actions: 'ACCEPT 3 years' });
   });
 
