@@ -64,9 +64,17 @@ export function aroundChange(before: unknown, after: unknown): { before: string;
   const dropped = endSpace > 0 ? before.length - endSpace : 0;
   if (start + dropped < WORTH_CUTTING) return undefined;
   const shown = (text: string): string => `${start > 0 ? '…' : ''}${formatValue(text.slice(start, text.length - dropped))}${dropped > 0 ? '…' : ''}`;
-  const said = [start > 0 ? `${count(start)} before it` : '', dropped > 0 ? `${count(dropped)} after it` : ''].filter((s) => s);
+  // Counted in characters, as a name's length is (an emoji is one), not in UTF-16 units.
+  const [ahead, behind] = [characters(before.slice(0, start)), characters(before.slice(before.length - dropped))];
+  const said = [start > 0 ? `${count(ahead)} before it` : '', dropped > 0 ? `${count(behind)} after it` : ''].filter((s) => s);
   return { before: shown(before), after: shown(after), note: ` (shown around what changed; both sides share the ${said.join(' and the ')} left out)` };
 }
+
+const characters = (text: string): number => {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+};
 
 const count = (n: number): string => `${n.toLocaleString('en-US')} ${n === 1 ? 'character' : 'characters'}`;
 

@@ -42,6 +42,9 @@ describe('renderPlanText', () => {
     expect(text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [blob, `${blob}y`] } })]))).toContain(`"${blob}" → "${blob}y"`);
     const rewritten = words.toUpperCase();
     expect(text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [words, rewritten] } })]))).toContain(`"${words}" → "${rewritten}"`);
+    // Counted in characters: an emoji is one (second read SR76).
+    const faces = '\u{1F600} '.repeat(300);
+    expect(text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [`${faces}end`, `${faces}END`] } })]))).toContain('(shown around what changed; both sides share the 560 characters before it left out)');
     // Accents encoded otherwise in a long line still say so.
     const nfd = `${words} Re\u0301sume\u0301 ${words}`;
     expect(text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [nfd, nfd.normalize('NFC')] } })]))).toContain('(no visible difference: the same letters, their accents encoded otherwise)');
