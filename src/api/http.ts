@@ -501,11 +501,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return late;
   }
 
-  /** The wait for a permit: not past the budget, and not through a 429's pause after the first signal. */
   /**
-   * A request's wait for a permit. One asked for after the stop (a test run's cleanup: the archive
-   * of its scratch playbook) is part of stopping, so a 429 pause does not drop it: it waits within
-   * its deadline (probe MH-2). One queued before the stop is dropped, as nothing new starts.
+   * The wait for a permit: not past the budget, and not through a 429's pause after the first
+   * signal. One asked for after the signal (a test run's cleanup: the archive of its scratch
+   * playbook) is part of stopping, so the pause does not drop it: it waits within its deadline
+   * (probe MH-2). One queued before the signal is dropped, as nothing new starts.
    */
   function queueWait(askedAfterStop: boolean): Wait {
     return waitLink(() => !askedAfterStop && limiter.paused, deadlineAt());
