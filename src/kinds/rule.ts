@@ -285,12 +285,12 @@ export const ruleKind: KindModule<'rule'> = {
     );
   },
 
-  /** Keys in the order DESIGN.md shows them; what the kind reads back as "none" is left out. */
   /** `generate_summary` unwritten compares as the service's default, true, and is not sent (probe MK-1). */
   sentOnCreate(field, d) {
     return field !== 'generate_summary' || d.payload?.[STATED_SUMMARY] === true;
   },
 
+  /** Keys in the order DESIGN.md shows them; what the kind reads back as "none" is left out. */
   toConfig(live) {
     const f = live.fields;
     const out: Record<string, unknown> = { name: live.name };
