@@ -454,7 +454,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
     out.set(key, record);
   }
-  if (input.state) keepDisplacedRecords(out, input.state, input.ids);
+  if (input.state) keepDisplacedRecords(out, input.state, input.ids, declared);
   if (input.state && plan.held?.length) keepHeldRemovals(out, plan.held, input.state);
   const written = writtenByUnsettled(plan, done, pending, input.written, input.unkept);
   if (input.state && written.size) learnWritten(out, keyed, { ...input, written, state: input.state, pending, kinds, hash });
@@ -614,10 +614,10 @@ function learnWritten(
 /**
  * A name another object now takes (a new A made, while the object synced as A is renamed to C by a
  * change this apply did not make: left out by `--target`, or failed) keeps the record it held,
- * under the key of the object the plan matched to it: overwritten, that object had none, so its
+ * under the key of the declared object the plan matched to it: overwritten, that object had none, so its
  * rename read as of no known direction and pull would have undone it (probe FT).
  */
-function keepDisplacedRecords(out: SyncUpdates, state: Pick<SyncState, 'byKey'>, ids: ReadonlyMap<string, string>): void {
+function keepDisplacedRecords(out: SyncUpdates, state: Pick<SyncState, 'byKey'>, ids: ReadonlyMap<string, string>, declared: ReadonlySet<string>): void {
   let keyOfId: Map<string, string> | undefined;
   for (const [key, record] of [...out]) {
     const before = record ? state.byKey.get(key) : undefined;
@@ -625,7 +625,9 @@ function keepDisplacedRecords(out: SyncUpdates, state: Pick<SyncState, 'byKey'>,
     // Not under the keys a saved plan gives ids it needs only as ids (names differing only by an API key; plan.ts).
     keyOfId ??= new Map([...ids].filter(([k]) => !k.includes('\u0000')).map(([k, id]) => [id, k]));
     const owner = keyOfId.get(before.id);
-    if (owner !== undefined && owner !== key && !out.has(owner) && !state.byKey.has(owner)) out.set(owner, before);
+    // Only under a name the files declare: under one they do not (a rule moved aside in the app), the
+    // record would read as the files' removal, which no drift policy holds (probe MM-1: deleted for good).
+    if (owner !== undefined && owner !== key && declared.has(owner) && !out.has(owner) && !state.byKey.has(owner)) out.set(owner, before);
   }
 }
 

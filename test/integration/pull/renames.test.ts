@@ -778,6 +778,23 @@ describe('objects renamed in the app', () => {
     });
   });
 
+  it('a rule moved aside in the app under drift: ignore stays left alone after an apply of a files edit: no record makes it read as removed from the files (probe MM-1)', async () => {
+    const beta = (b2: string) => `kind: Playbook\nname: Beta\ndrift: ignore\nrules:\n  - name: B1\n    actions: ACCEPT B1\n  - name: B2\n    actions: ${b2}\n`;
+    await onOwnEmulator(async (run, own) => {
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/beta.yaml': beta('ACCEPT B2') });
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.editRule('Beta', 'B2', { name: 'B2 old' });
+      await app.editRule('Beta', 'B1', { name: 'B2' });
+      await writeFile(join(dir, 'playbooks/beta.yaml'), beta('ACCEPT B2 v2'));
+      await applyOk(run, dir);
+      const plan = await run('plan', '-C', dir);
+      expect(plan.stdout).toContain('No changes.');
+      expect(plan.stdout).not.toContain('removed from files');
+      expect(plan.stdout).toMatch(/- delete rule "Beta\/B2 old".*drift: ignore/);
+    });
+  });
+
   it('two terms that swap names in the app are drift, not the files\' change, and pull says to rename them by hand', async () => {
     const terms = 'kind: CustomTerm\nname: Alpha\nbody: Alpha body\n---\nkind: CustomTerm\nname: Beta\nbody: Beta body\n';
     const { dir, app } = await applied({ 'terms.yaml': terms });
