@@ -793,6 +793,17 @@ describe('objects renamed in the app', () => {
       expect(plan.stdout).not.toContain('removed from files');
       expect(plan.stdout).toMatch(/- delete rule "Beta\/B2 old".*drift: ignore/);
     });
+    // Two playbooks that swap names in the app, one of them ignored, while the files edit it: the same.
+    await onOwnEmulator(async (run, own) => {
+      const delta = 'kind: Playbook\nname: Delta\nrules:\n  - name: D1\n    actions: ACCEPT D1\n';
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/beta.yaml': beta('ACCEPT B2'), 'playbooks/delta.yaml': delta });
+      await applyOk(run, dir);
+      await new App(own.env).swapPlaybookNames('Beta', 'Delta');
+      await writeFile(join(dir, 'playbooks/beta.yaml'), beta('ACCEPT B2 v2'));
+      await run('apply', '-C', dir, '--auto-approve');
+      const plan = await run('plan', '-C', dir);
+      expect(plan.stdout).not.toContain('removed from files');
+    });
   });
 
   it('two terms that swap names in the app are drift, not the files\' change, and pull says to rename them by hand', async () => {
