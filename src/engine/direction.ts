@@ -78,7 +78,13 @@ export function syncedRecordOf(sync: SyncState, liveId: string | undefined, key:
  * live. Files that changed here since (the swap followed by hand in the files, before an apply
  * recorded it) read against the live object's own record, as any rename.
  */
-export function renamedOnto(sync: SyncState, d: DesiredResource, live: Pick<LiveResource, 'id' | 'name'>, declared: (kindKey: string) => boolean): string | undefined {
+export function renamedOnto(
+  sync: SyncState,
+  d: DesiredResource,
+  live: Pick<LiveResource, 'id' | 'name'>,
+  declared: (kindKey: string) => boolean,
+  heirOf?: (kindKey: string) => string | undefined,
+): string | undefined {
   const key = refKey(d.kind, d.key);
   if (sync.idOf(key) === live.id) return undefined;
   const other = sync.byId.get(live.id);
@@ -87,13 +93,38 @@ export function renamedOnto(sync: SyncState, d: DesiredResource, live: Pick<Live
   // has it done (files kept as history after a renumbering the app then repeated: probe KU-4).
   const carried = d.pinId === live.id || (live.name !== d.name && carriesOver(d, other?.key ?? '', live.id));
   if (!other || other.key === key || !declared(other.key) || carried) return undefined;
-  const own = sync.byKey.get(key);
-  return own !== undefined && filesAsRecorded(d, own) ? other.key : undefined;
+  const held = nameHistory(sync, key, heirOf);
+  return held !== undefined && filesAsRecorded(d, held) ? other.key : undefined;
 }
 
-/** Whether every field the record holds still has the recorded value in the files. */
+/**
+ * What the name `key` held when last in sync: its own record, or, once the files renamed the
+ * object that held it away (a `renamed_from` naming it, as pull writes for a move in the app),
+ * that object's record: the name's history, which the object moved onto it is compared with (probe
+ * MM-2: without it, the files' value read as their own change, and apply overwrote the move).
+ */
+export function nameHistory(sync: SyncState, key: string, heirOf?: (kindKey: string) => string | undefined): SyncRecord | undefined {
+  const own = sync.byKey.get(key);
+  if (own !== undefined) return own;
+  const heir = heirOf?.(key);
+  return heir === undefined ? undefined : sync.byKey.get(heir);
+}
+
+/** The declared object whose `renamed_from` names each former identity, by that identity (`kind:key`). */
+export function heirsOf(desired: Iterable<DesiredResource>): (kindKey: string) => string | undefined {
+  let heirs: Map<string, string> | undefined;
+  return (kindKey) => {
+    if (!heirs) {
+      heirs = new Map();
+      for (const d of desired) for (const former of formerKeys(d)) heirs.set(former, refKey(d.kind, d.key));
+    }
+    return heirs.get(kindKey);
+  };
+}
+
+/** Whether every field the record holds, but the name (an heir's is its own), still has the recorded value in the files. */
 function filesAsRecorded(d: DesiredResource, record: SyncRecord): boolean {
-  return changedSinceRecord(d, record).length === 0;
+  return changedSinceRecord(d, record).every((field) => field === 'name');
 }
 
 /** The fields the record holds whose value in the files is no longer the recorded one (one not kept was edited on neither side). */
@@ -308,6 +339,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
   const { desired, liveById } = indexFor(changes, input);
   let declaredKeys: Set<string> | undefined;
   const declared = (kindKey: string): boolean => (declaredKeys ??= new Set(input.desired.map((d) => refKey(d.kind, d.key)))).has(kindKey);
+  const heirOf = heirsOf(input.desired);
   const kept: Change[] = [];
   const held: Change[] = [];
   /** Parents whose create a policy holds back, with that policy: their children's creates cannot run either. */
@@ -393,7 +425,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     } else if (own && l) {
       const key = refKey(c.kind, own.key);
       // Renamed in the app onto this name: the name's own record (none: unknown) says what moved.
-      const record = renamedOnto(input.sync, own, l, declared) ? input.sync.byKey.get(key) : syncedRecordOf(input.sync, l.id, key);
+      const record = renamedOnto(input.sync, own, l, declared, heirOf) ? nameHistory(input.sync, key, heirOf) : syncedRecordOf(input.sync, l.id, key);
       if (record) {
         const sensitive = input.sensitive.get(c.kind) ?? [];
         c.fields = c.fields.map((f) => {

@@ -12,7 +12,7 @@ import { conflictMarkers, markersNamed } from '../config/merge-conflict.js';
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
-import { changedSinceRecord, recordOfDeclared, childrenEditedInFiles, childrenKeptByPolicy, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, movedFromOf, renamedOnto, syncedRecordOf, type ChildWork, type LiveRenames } from '../engine/direction.js';
+import { changedSinceRecord, recordOfDeclared, childrenEditedInFiles, childrenKeptByPolicy, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, governingPolicy, heirsOf, isDrift, liveRenames, liveSide, movedFromOf, renamedOnto, syncedRecordOf, type ChildWork, type LiveRenames } from '../engine/direction.js';
 import { childrenLookup } from '../engine/children.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
@@ -190,6 +190,8 @@ class PullPlanner {
   /** Notes that say what pull did and ask nothing. */
   private done = 0;
   private readonly sync: SyncUpdates = new Map();
+  /** The declared object a `renamed_from` names each former identity for (engine/direction.ts nameHistory). */
+  private heirOf: ((kindKey: string) => string | undefined) | undefined;
   private readonly parsed = new Map<string, unknown[]>();
   /** Objects being written, by where they are declared, so problems found in a file find their object. */
   private readonly writing: Writing[] = [];
@@ -453,7 +455,8 @@ class PullPlanner {
     }
     // The live object at this name was last in sync as another object the files declare: written
     // here, its values would take that object's place in this one's document.
-    const was = d && l ? renamedOnto(this.input.sync, d, l, (kindKey) => this.desired.has(kindKey)) : undefined;
+    this.heirOf ??= heirsOf(this.desired.values());
+    const was = d && l ? renamedOnto(this.input.sync, d, l, (kindKey) => this.desired.has(kindKey), this.heirOf) : undefined;
     if (was !== undefined) {
       const named = was.slice(was.indexOf(':') + 1);
       this.notPulled.push(this.entryOf(c, direction, fields, `the live ${c.kind} of this name was "${named}" when last in sync: renamed in the app onto a name the files declare too; rename them in the files by hand`));

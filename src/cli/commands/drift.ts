@@ -18,7 +18,7 @@ import { pendingByKey } from '../pending-documents.js';
 import { refKey, type Change, type DesiredResource, type KindName, type LiveResource, type Plan } from '../../engine/types.js';
 import { addTo } from '../../util/multi-map.js';
 import type { SyncState } from '../../engine/sync.js';
-import { renamedOnto } from '../../engine/direction.js';
+import { heirsOf, renamedOnto } from '../../engine/direction.js';
 import { exportKinds } from '../../export/layout.js';
 import { KINDS } from '../../kinds/index.js';
 import { UsageError } from '../../errors.js';
@@ -172,13 +172,15 @@ function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveRe
   };
   // The live object of this name was last in sync as another the files declare: pull leaves its
   // values for a rename by hand, as they are that other object's (probe HN-1).
+  let heirOf: ((kindKey: string) => string | undefined) | undefined;
   const renamedOntoDeclared = (item: Pick<DriftItem, 'kind' | 'key'>): boolean => {
     const key = refKey(item.kind, item.key);
     declared ??= new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
     const d = declared.get(key);
     liveById ??= new Map(live.map((l) => [l.id, l]));
     const l = liveById.get(plan.ids[key] ?? '');
-    return d !== undefined && l !== undefined && renamedOnto(sync, d, l, (k) => declared!.has(k)) !== undefined;
+    heirOf ??= heirsOf(desired);
+    return d !== undefined && l !== undefined && renamedOnto(sync, d, l, (k) => declared!.has(k), heirOf) !== undefined;
   };
   // A delete changed live is of an object moved in the app from one the files still declare: pull
   // leaves it for a move by hand, as it would be declared twice (probe HR-3).

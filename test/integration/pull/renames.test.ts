@@ -806,6 +806,26 @@ describe('objects renamed in the app', () => {
     });
   });
 
+  it('a rule moved onto another declared rule\'s name under drift: adopt is still read as changed live once pull has written the other\'s rename (probe MM-2)', async () => {
+    const alpha = 'kind: Playbook\nname: Alpha\ndrift: adopt\nrules:\n  - name: A1\n    actions: ACCEPT A1\n  - name: A2\n    actions: ACCEPT A2\n';
+    await onOwnEmulator(async (run, own) => {
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/alpha.yaml': alpha });
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.editRule('Alpha', 'A2', { name: 'A2 old' });
+      await app.editRule('Alpha', 'A1', { name: 'A2' });
+      const pulled = await run('pull', '-C', dir);
+      expect(pulled.code).toBe(0);
+      expect(await readFile(join(dir, 'playbooks/alpha.yaml'), 'utf8')).toContain('renamed_from');
+      const plan = await run('plan', '-C', dir);
+      expect(plan.stdout).not.toContain('changed in files');
+      expect(plan.stdout).toMatch(/update rule "Alpha\/A2".*changed live · drift: adopt/);
+      // So apply leaves the move live, as the policy says.
+      const applied = await run('apply', '-C', dir, '--auto-approve');
+      expect(applied.stdout).not.toContain('✓ update rule "Alpha/A2"');
+    });
+  });
+
   it('two terms that swap names in the app are drift, not the files\' change, and pull says to rename them by hand', async () => {
     const terms = 'kind: CustomTerm\nname: Alpha\nbody: Alpha body\n---\nkind: CustomTerm\nname: Beta\nbody: Beta body\n';
     const { dir, app } = await applied({ 'terms.yaml': terms });
