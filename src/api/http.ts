@@ -70,6 +70,8 @@ export interface ServiceClientOptions {
    * outcome of a create, still finish (until `signal`).
    */
   stop?: AbortSignal;
+  /** Whether a request asked for after `stop` is part of stopping (a test run's cleanup), which a 429 pause does not drop. */
+  waitsAfterStop?: () => boolean;
   now?: () => number;
   /** Called once per logical request when it has finished, successfully or not. */
   onRequest?: (entry: RequestLogEntry) => void;
@@ -503,9 +505,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
 
   /**
    * The wait for a permit: not past the budget, and not through a 429's pause after the first
-   * signal. One asked for after the signal (a test run's cleanup: the archive of its scratch
-   * playbook) is part of stopping, so the pause does not drop it: it waits within its deadline
-   * (probe MH-2). One queued before the signal is dropped, as nothing new starts.
+   * signal. One asked for after the signal as part of stopping (a test run's cleanup: the archive
+   * of its scratch playbook; `waitsAfterStop`) is not dropped by the pause: it waits within its
+   * deadline (probe MH-2). Any other is dropped, as nothing new starts.
    */
   function queueWait(askedAfterStop: boolean): Wait {
     return waitLink(() => !askedAfterStop && limiter.paused, deadlineAt());
@@ -554,7 +556,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    */
   async function send(t: RequestTarget, recover?: (what: string) => Promise<unknown>, beforeSend?: () => Promise<void>): Promise<unknown> {
     const started = performance.now();
-    const askedAfterStop = options.stop?.aborted === true;
+    const askedAfterStop = options.stop?.aborted === true && options.waitsAfterStop?.() === true;
     let status = 0;
     let retried = 0;
     let timeouts = 0;

@@ -89,6 +89,8 @@ export interface ConnectOptions {
   signal?: AbortSignal;
   /** Once aborted, a refused or lost request is not tried again (an apply's first Ctrl-C). */
   stop?: AbortSignal;
+  /** Whether a request asked for after `stop` is part of stopping (see the service client's option). */
+  waitsAfterStop?: () => boolean;
   /** Epoch milliseconds by which the command's requests must be done (`--timeout`); asked per request. */
   deadline?: () => number | undefined;
 }
@@ -164,7 +166,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   };
   const onDebug = (message: string) => options.logger.debug(message);
   const clients: ClosableServiceClient[] = [];
-  const budget = { ...(options.signal ? { signal: options.signal } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.deadline !== undefined ? { deadline: options.deadline } : {}) };
+  const budget = { ...(options.signal ? { signal: options.signal } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.waitsAfterStop ? { waitsAfterStop: options.waitsAfterStop } : {}), ...(options.deadline !== undefined ? { deadline: options.deadline } : {}) };
   let review: ReviewApi | undefined;
   let agreements: AgreementsApi | undefined;
   let existingId: ((id: string) => boolean) | undefined;

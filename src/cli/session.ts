@@ -79,6 +79,8 @@ export interface SessionOptions extends CommonOptions {
   signal?: AbortSignal;
   /** Once aborted, requests the services refused or lost are not tried again. */
   stop?: AbortSignal;
+  /** Whether a request asked for after `stop` is part of stopping (a test run's cleanup). */
+  waitsAfterStop?: () => boolean;
   /** When the command's requests must be done by (epoch ms), asked per request. */
   deadline?: () => number | undefined;
   /**
@@ -128,6 +130,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     logger,
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.stop ? { stop: opts.stop } : {}),
+    ...(opts.waitsAfterStop ? { waitsAfterStop: opts.waitsAfterStop } : {}),
     ...(opts.deadline ? { deadline: opts.deadline } : {}),
   });
   opts.connected?.(connection.target, workspace);

@@ -77,7 +77,7 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
   const reviews = new Reviews(ctx, scratch);
   const notes: string[] = [];
   const suites: SuiteOutcome[] = [];
-  const agreements = { made: undefined as TestAgreements | undefined };
+  const agreements = { made: undefined as TestAgreements | undefined, left: [] as string[] };
   const leftBehind: string[] = [];
   try {
     // First, as it lists the playbooks: a review service that cannot be reached stops the run
@@ -111,7 +111,7 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
       }
     });
   }
-  return { target: ctx.target, suites, notes, ...(compare ? { compareTo: compare.ref } : {}), ...(leftBehind.length > 0 ? { leftBehind } : {}) };
+  return { target: ctx.target, suites, notes, ...(compare ? { compareTo: compare.ref } : {}), ...(leftBehind.length > 0 ? { leftBehind } : {}), ...(agreements.left.length > 0 ? { draftsLeft: agreements.left } : {}) };
 }
 
 function cleanupOf(ctx: RunContext): <T>(work: () => Promise<T>) => Promise<T> {
@@ -359,7 +359,7 @@ class Reviews {
   }
 }
 
-async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements: { made: TestAgreements | undefined }): Promise<SuiteOutcome> {
+async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements: { made: TestAgreements | undefined; left: string[] }): Promise<SuiteOutcome> {
   const suite: SuiteOutcome = { kind: file.kind, file: file.file, subject: file.subject, cases: [], notes: [] };
   const subject = ctx.subjects.templates.get(file.subject);
   if (!ctx.services || !subject) {
@@ -423,7 +423,8 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
         try {
           await api.void(agreement);
         } catch {
-          suite.notes.push(`could not void draft test agreement ${agreement}; void it in the app (it does not count against the monthly limit)`);
+          suite.notes.push(`could not void draft test agreement ${agreement}; the next docket test voids it (or void it in the app: it does not count against the monthly limit)`);
+          agreements.left.push(agreement);
         }
       }
       if (unanswered) {

@@ -161,6 +161,8 @@ export interface TestReport {
   notes: string[];
   /** Scratch playbooks the run made and could not archive (the next run archives them). */
   leftBehind?: string[];
+  /** Draft test agreements the run made and could not void (the next run voids them). */
+  draftsLeft?: string[];
   /** The warnings of the test files and the configuration, at their lines (`--fail-on-warn` fails on them). */
   warnings?: Diagnostic[];
 }

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
 import { runCli } from '../helpers/cli.js';
-import { ACTOR } from '../helpers/emulator.js';
+import { ACTOR, startTestEmulator } from '../helpers/emulator.js';
 import { App } from '../helpers/app.js';
 import { junitErrors, testReportErrors } from '../helpers/test-reports.js';
 import { testAgreementMessage } from '../../src/testing/test-agreements.js';
@@ -296,6 +296,29 @@ describe('docket test against a standalone emulator', () => {
     return { dir, draft };
   }
 
+  it('after Ctrl-C in the pause of a refused void says the draft is left for the next run, not that the run cleaned up (probe ML-2)', async () => {
+    // An emulator of its own: the drafts it leaves and voids would be counted by the other tests.
+    const own = await startTestEmulator({ reviewDelayMs: 20 });
+    try {
+      const dir = await example();
+      expect((await runCli(['apply', '-C', dir, '--target', TEMPLATE, '--auto-approve'], { env: own.env })).code).toBe(0);
+      const voids = () => Object.entries(own.emulator.stats().requests.by_route).filter(([route]) => route.endsWith('/void')).reduce((n, [, count]) => n + count, 0);
+      await fetch(`${own.emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'PATCH', path_pattern: '/void', status: 429, retry_after: 8, count: 1 }) });
+      const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', TEMPLATE, '--no-cache', '--concurrency', '1'], { env: { PATH: process.env.PATH ?? '', ...own.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exit = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+      const before = voids();
+      for (let i = 0; i < 400 && voids() === before; i++) await new Promise((r) => setTimeout(r, 25));
+      child.kill('SIGINT');
+      expect(await exit).toBe(130);
+      expect(stderr).toContain('it could not void 1 draft test agreement (see the notes), which the next docket test voids');
+      expect((await runCli(['test', '-C', dir, '--target', TEMPLATE, '--no-cache'], { env: own.env })).stdout).toContain('voided 1 draft test agreement(s) an earlier run left behind');
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('voids the draft test agreements a killed run left, and leaves a concurrent run’s alone', async () => {
     const { dir, draft } = await withTemplateDrafts();
     const marked = (run: RunIdentity, test = true) => draft({ message: testAgreementMessage(run), test_agreement: test });
@@ -466,6 +489,27 @@ describe('docket test against a standalone emulator', () => {
     } finally {
       await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
     }
+  });
+  it('after Ctrl-C in a 429 pause longer than the cleanup\'s 30 s leaves its scratch playbook at once, for the next run: it does not sit the pause out (probe ML-3)', async () => {
+    const dir = await example();
+    const posts = () => emu().emulator.stats().requests.by_route['POST /review/v1/organizations/:org/reviews'] ?? 0;
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/reviews', status: 429, retry_after: 120, count: 1 }) });
+    try {
+      const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA, '--no-cache', '--concurrency', '1'], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exit = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+      const before = posts();
+      for (let i = 0; i < 400 && posts() === before; i++) await new Promise((r) => setTimeout(r, 25));
+      const signalled = Date.now();
+      child.kill('SIGINT');
+      expect(await exit).toBe(130);
+      expect(Date.now() - signalled).toBeLessThan(20_000);
+      expect(stderr).toContain('it could not archive 1 scratch playbook (see the notes), which the next docket test archives');
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+    expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).stdout).toContain('Note: archived 1 scratch playbook(s) an earlier run left behind');
   });
   it('--live keeps no result of reviews made while the live playbook was edited in the app, and says so (probe DP)', async () => {
     const dir = await example();

@@ -297,9 +297,17 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   }
   const isFailed = failed(report, Boolean(opts.failOnWarn));
   const signal = interrupts.received();
-  const left = report.leftBehind?.length ?? 0;
+  // What the run made and could not remove, each said: a draft left is no run cleaned up (probe ML-2).
+  const [left, drafts] = [report.leftBehind?.length ?? 0, report.draftsLeft?.length ?? 0];
+  const unremoved = [
+    ...(left > 0 ? [`archive ${left} scratch playbook${left === 1 ? '' : 's'}`] : []),
+    ...(drafts > 0 ? [`void ${drafts} draft test agreement${drafts === 1 ? '' : 's'}`] : []),
+  ];
   const stopped = signal
-    ? new InterruptedError(signal, `docket test interrupted by ${signal}; ${left === 0 ? 'what the run made was cleaned up' : `it could not archive ${left} scratch playbook${left === 1 ? '' : 's'} (see the notes), which the next docket test archives`}`)
+    ? new InterruptedError(
+        signal,
+        `docket test interrupted by ${signal}; ${unremoved.length === 0 ? 'what the run made was cleaned up' : `it could not ${unremoved.join(' or ')} (see the notes), which the next docket test ${left > 0 && drafts > 0 ? 'removes' : left > 0 ? 'archives' : 'voids'}`}`,
+      )
     : undefined;
   // Stopped, the report says so itself: the one JSON document a CI step reads holds the error.
   if (opts.output === 'json') io.stdout(renderTestJson(report, isFailed, stopped ? errorJson(stopped) : undefined));
@@ -334,7 +342,9 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
   // the budget: a run whose budget a hung request spent must still clean up, as the README says.
   let cleaning = 0;
   let cleanupUntil = 0;
-  const requestDeadline = (): number => (cleaning > 0 ? Math.max(deadline, cleanupUntil) : deadline);
+  // After the first signal the cleanup has its 30 s and no more, as the README says: a Retry-After
+  // past them leaves what it would remove to the next run (probe ML-3).
+  const requestDeadline = (): number => (cleaning > 0 ? (interrupts.signal.aborted ? cleanupUntil : Math.max(deadline, cleanupUntil)) : deadline);
   const cleanup = async <T>(work: () => Promise<T>): Promise<T> => {
     if (cleaning++ === 0) cleanupUntil = Date.now() + CLEANUP_BUDGET_MS;
     try {
@@ -367,7 +377,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
     // requests go out once): a review retried after the signal was made, and waited for, in vain.
     // Before the reads the session makes itself (the agreements organization a template test needs).
     const connected = (target: Session['connection']['target'], workspace: Workspace): void => connectedTo(() => targetTextOf(target, workspace, Boolean(opts.emulator)));
-    return await withSession(io, { ...opts, changesEmulator: true, check, needs, connected, signal: hard.signal, stop: interrupts.signal, deadline: requestDeadline }, async (s) => {
+    return await withSession(io, { ...opts, changesEmulator: true, check, needs, connected, signal: hard.signal, stop: interrupts.signal, waitsAfterStop: () => cleaning > 0, deadline: requestDeadline }, async (s) => {
       const { subjects, selected, warnings, compare, none } = prepared!;
       const project = s.workspace.config.project;
       for (const d of warnings) s.logger.info(`${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);
