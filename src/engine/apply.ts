@@ -237,7 +237,14 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   const uploadMarked = (kindKey: string): boolean => lock.files[kindKey]?.pending !== undefined;
   const now = (): string => (input.now?.() ?? new Date()).toISOString();
   const underWay = new Map<string, { action: LandingAction; fields: Change['fields'] }>();
-  input.underWay?.(() => new Map([...underWay].filter(([key]) => !uploadMarked(key)).map(([key, change]) => [key, formatLandingMark(markOf(change, now()))])));
+  // With the writes that ended but may still run there (timed out): both are what may still land.
+  input.underWay?.(
+    () =>
+      new Map([
+        ...[...stoppedWaiting].filter(([key]) => !uploadMarked(key)).map(([key, mark]): [string, string] => [key, formatLandingMark(mark)]),
+        ...[...underWay].filter(([key]) => !uploadMarked(key)).map(([key, change]): [string, string] => [key, formatLandingMark(markOf(change, now()))]),
+      ]),
+  );
   const sent = async <T>(change: Change, write: () => Promise<T>): Promise<T> => {
     const action = change.action;
     if (!isLandingAction(action)) return write();

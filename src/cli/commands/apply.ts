@@ -285,7 +285,9 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   let underWay: (() => Map<string, LandingChange>) | undefined;
   const dropExit = interrupts.onExit(() => {
     recorder.writeNow();
-    if (underWay) s.landingNow(underWay());
+    // The first signal's marks of writes that have since ended otherwise (one that waited out a 429
+    // pause was never sent) are forgotten: nothing of them lands (probe ML-1).
+    if (underWay) s.landingNow(markedEarly ? withEndedForgotten(underWay(), markedEarly) : underWay());
   });
   // A runner that kills soon after its first signal (docker stop, Kubernetes, GitLab: SIGTERM, then
   // SIGKILL) sends no second one: the writes under way are marked landing at the first (probe

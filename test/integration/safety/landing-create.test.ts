@@ -104,6 +104,26 @@ it('a second signal, which ends the apply at once, leaves a landing mark for the
   expect(named('Cut NDA')).toHaveLength(1);
 });
 
+it('a second signal forgets the first one\'s mark of a create that ended unsent meanwhile (refused with a 429, its retry dropped): only the one cut off is marked (probe ML-1)', async () => {
+  const { run, dir, apply } = await applyWithHeldCreate('Cut NDA', 4000, {
+    files: { 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Cut NDA\n---\nkind: Playbook\nname: Paused NDA\n' },
+    before: async () => void t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 429, retry_after: 5, count: 1 }),
+    also: () => t.emulator.stats().faults_injected >= 2,
+  });
+  apply.child.kill('SIGINT');
+  await new Promise((r) => setTimeout(r, 500));
+  apply.child.kill('SIGINT');
+  expect(await apply.exited).toBe(130);
+  // The one held is marked; the one refused is not, whichever of the two each create met.
+  const marked = await markedKeys(dir);
+  expect(marked).toHaveLength(1);
+  await waitUntil(() => named(marked[0]!.slice('playbook:'.length)).length > 0, 'the late create');
+  // The refused one is made by the next apply, not held back as landing.
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  await expectConverged(run, dir);
+  expect([named('Cut NDA').length, named('Paused NDA').length]).toEqual([1, 1]);
+});
+
 it('a first signal marks the creates under way landing at once: a runner that kills soon after SIGTERM (docker stop) sends no second one (probe JY-2)', async () => {
   const { run, dir, apply } = await applyWithHeldCreate('Killed NDA', 4000);
   await termThenKill(apply, 0);
