@@ -21,6 +21,7 @@ import { testAgreementMessage } from '../../src/testing/test-agreements.js';
 import type { RunIdentity } from '../../src/testing/run-owner.js';
 import { copyExample, makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 import { breakTermRule, reviewingEmulatorForFile, scratch } from '../helpers/test-runs.js';
+import { spawnBin, waitUntil } from './safety/harness.js';
 
 const BIN = fileURLToPath(new URL('../../bin/docket.js', import.meta.url));
 const NDA = 'playbook/Inbound NDA';
@@ -304,15 +305,10 @@ describe('docket test against a standalone emulator', () => {
       expect((await runCli(['apply', '-C', dir, '--target', TEMPLATE, '--auto-approve'], { env: own.env })).code).toBe(0);
       const voids = () => Object.entries(own.emulator.stats().requests.by_route).filter(([route]) => route.endsWith('/void')).reduce((n, [, count]) => n + count, 0);
       await fetch(`${own.emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'PATCH', path_pattern: '/void', status: 429, retry_after: 8, count: 1 }) });
-      const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', TEMPLATE, '--no-cache', '--concurrency', '1'], { env: { PATH: process.env.PATH ?? '', ...own.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const exit = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
       const before = voids();
-      for (let i = 0; i < 400 && voids() === before; i++) await new Promise((r) => setTimeout(r, 25));
-      child.kill('SIGINT');
-      expect(await exit).toBe(130);
-      expect(stderr).toContain('it could not void 1 draft test agreement (see the notes), which the next docket test voids');
+      const stopped = await interruptedWhen(['test', '-C', dir, '--target', TEMPLATE, '--no-cache', '--concurrency', '1'], own.env, () => voids() > before);
+      expect(stopped.code).toBe(130);
+      expect(stopped.stderr).toContain('it could not void 1 draft test agreement (see the notes), which the next docket test voids');
       expect((await runCli(['test', '-C', dir, '--target', TEMPLATE, '--no-cache'], { env: own.env })).stdout).toContain('voided 1 draft test agreement(s) an earlier run left behind');
     } finally {
       await own.emulator.close();
@@ -470,45 +466,29 @@ describe('docket test against a standalone emulator', () => {
     }
     expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).stdout).toContain('Note: archived 1 scratch playbook(s) an earlier run left behind');
   });
-  it('after Ctrl-C in a 429 pause still archives its scratch playbook: the archive, asked for after the signal, waits the pause out (probe MH-2)', async () => {
-    const dir = await example();
+  /** `docket test` of the Inbound NDA whose first review create is refused with a 429 asking `retryAfter` s, stopped by Ctrl-C inside that pause. */
+  async function ctrlCInReviewPause(dir: string, retryAfter: number): Promise<{ code: number | string; stderr: string; tookMs: number }> {
     const posts = () => emu().emulator.stats().requests.by_route['POST /review/v1/organizations/:org/reviews'] ?? 0;
-    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/reviews', status: 429, retry_after: 2, count: 1 }) });
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/reviews', status: 429, retry_after: retryAfter, count: 1 }) });
     try {
-      const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA, '--no-cache', '--concurrency', '1'], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const exit = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
       const before = posts();
-      // The signal comes inside the pause the 429 asked for.
-      for (let i = 0; i < 400 && posts() === before; i++) await new Promise((r) => setTimeout(r, 25));
-      child.kill('SIGINT');
-      expect(await exit).toBe(130);
-      expect(stderr).toContain('docket test interrupted by SIGINT; what the run made was cleaned up');
-      expect(scratch(org()).filter((p) => p.archived_at === null)).toEqual([]);
+      return await interruptedWhen(['test', '-C', dir, '--target', NDA, '--no-cache', '--concurrency', '1'], emu().env, () => posts() > before);
     } finally {
       await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
     }
+  }
+  it('after Ctrl-C in a 429 pause still archives its scratch playbook: the archive, asked for after the signal, waits the pause out (probe MH-2)', async () => {
+    const stopped = await ctrlCInReviewPause(await example(), 2);
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toContain('docket test interrupted by SIGINT; what the run made was cleaned up');
+    expect(scratch(org()).filter((p) => p.archived_at === null)).toEqual([]);
   });
   it('after Ctrl-C in a 429 pause longer than the cleanup\'s 30 s leaves its scratch playbook at once, for the next run: it does not sit the pause out (probe ML-3)', async () => {
     const dir = await example();
-    const posts = () => emu().emulator.stats().requests.by_route['POST /review/v1/organizations/:org/reviews'] ?? 0;
-    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/reviews', status: 429, retry_after: 120, count: 1 }) });
-    try {
-      const child = spawn(process.execPath, [BIN, 'test', '-C', dir, '--target', NDA, '--no-cache', '--concurrency', '1'], { env: { PATH: process.env.PATH ?? '', ...emu().env }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const exit = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
-      const before = posts();
-      for (let i = 0; i < 400 && posts() === before; i++) await new Promise((r) => setTimeout(r, 25));
-      const signalled = Date.now();
-      child.kill('SIGINT');
-      expect(await exit).toBe(130);
-      expect(Date.now() - signalled).toBeLessThan(20_000);
-      expect(stderr).toContain('it could not archive 1 scratch playbook (see the notes), which the next docket test archives');
-    } finally {
-      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
-    }
+    const stopped = await ctrlCInReviewPause(dir, 120);
+    expect(stopped.code).toBe(130);
+    expect(stopped.tookMs).toBeLessThan(20_000);
+    expect(stopped.stderr).toContain('it could not archive 1 scratch playbook (see the notes), which the next docket test archives');
     expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).stdout).toContain('Note: archived 1 scratch playbook(s) an earlier run left behind');
   });
   it('--live keeps no result of reviews made while the live playbook was edited in the app, and says so (probe DP)', async () => {
@@ -574,3 +554,13 @@ describe('docket test against a standalone emulator', () => {
     expect([suite.notes, suite.cases.map((c) => [c.status, c.reason])]).toEqual([[], [['error', '"Brand New NDA" is not live yet; run docket apply first']]]);
   });
 });
+
+/** Starts `docket <args>`, sends Ctrl-C once `ready` holds, and returns its exit code, stderr and how long the stop took. */
+async function interruptedWhen(args: string[], env: Record<string, string>, ready: () => boolean): Promise<{ code: number | string; stderr: string; tookMs: number }> {
+  const run = spawnBin(args, env);
+  await waitUntil(ready, 'the moment to interrupt', 10_000);
+  const signalled = Date.now();
+  run.child.kill('SIGINT');
+  const code = await run.exited;
+  return { code, stderr: run.stderr(), tookMs: Date.now() - signalled };
+}
