@@ -584,7 +584,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (deadline !== undefined && now() >= deadline) {
           // Before a first attempt nothing was sent: said so, not taken for an unanswered request.
           if (n === 0) throw outOfTurn(new DocketError('timeout', `${t.operation}: not sent: this command's time budget ran out before its turn came`, `give the command more time with --timeout${t.method === 'GET' ? '' : '; what was not sent is planned again'}`));
-          throw new DocketError('timeout', `${t.operation}: this command's time budget ran out before the ${service} service answered${reasons.length ? ` (${reasons.join('; ')})` : ''}`, 'try again later, or give the command more time with --timeout');
+          // Sent and unanswered, it may have been carried out: said, as every other end of a lost answer says it.
+          throw new DocketError('timeout', `${t.operation}: this command's time budget ran out before the ${service} service answered${reasons.length ? ` (${reasons.join('; ')})` : ''}${maybeDone(t, mayHaveLanded)}`, 'try again later, or give the command more time with --timeout');
         }
         // A turn the pace puts past the budget (`--max-rps 0.001`) is known now: not waited for.
         const turnIn = limiter.startsIn(throttled);

@@ -1145,6 +1145,16 @@ describe('retries', () => {
     expect(err.outOfTurn).toBe(false);
   });
 
+  it('says a write whose answer was lost may have been carried out also when the budget ends while it waits to be tried again', async () => {
+    // The clock jumps past the budget during the wait before the retry: the loop's own check ends it.
+    let clock = Date.parse('2026-12-05T09:00:00Z');
+    const { mock, client } = setup({ deadline: clock + 60_000, now: () => clock, sleep: async () => void (clock += 120_000) });
+    mock.intercept({ path: '/v1/a', method: 'PATCH' }).replyWithError(new Error('other side closed'));
+    const err = (await rejection(client.request({ method: 'PATCH', path: '/v1/a', body: {}, operation: 'update a' }))) as DocketError;
+    expect(err.code).toBe('timeout');
+    expect(err.message).toMatch(/^update a: this command's time budget ran out before the review service answered \(.*\); the service may have carried it out, and the next plan shows whether it did$/);
+  });
+
   it('past the budget, still reads whether a create landed (at once), and says what that read says', async () => {
     const { mock, client, sleeps } = setup({ deadline: Date.now() + 200, random: () => 0.999 });
     mock.intercept({ path: '/v1/a', method: 'POST' }).reply(500, '');
