@@ -3,7 +3,7 @@
  * the DOCKET_* environment variables that fill or override the service settings.
  */
 import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
-import { isPlainObject } from '../util/plain.js';
+import { isPlainObject, withoutKey } from '../util/plain.js';
 import { holdsPlaceholder, interpolateString, interpolateTree, keysHeld, placeholderPlace, placeOf, typedByField, variablesIn, type InterpolationContext } from './interpolate.js';
 import { holdsKey, KEYS_STAY_OUT, keysOf } from './api-keys.js';
 import { schemaDiagnostics } from './schema.js';
@@ -289,7 +289,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
 
   const value = pass.value as Plain;
   const envResolved = selected ? get(get(value, 'environments'), input.env!) : undefined;
-  const merged = deepMerge(omit(value, 'environments'), isPlainObject(envResolved) ? envResolved : {});
+  const merged = deepMerge(withoutKey(value, 'environments'), isPlainObject(envResolved) ? envResolved : {});
   // A number or boolean where text belongs (already an error) stays as text, so it is not also reported missing.
   const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined);
   const section = (name: string): Plain =>
@@ -415,11 +415,6 @@ function overriddenByEnv(raw: Plain, envBlock: unknown, pointer: string): boolea
     if (!(isPlainObject(env) && isPlainObject(top))) return true;
   }
   return false;
-}
-
-function omit(obj: Plain, key: string): Plain {
-  const { [key]: _omitted, ...rest } = obj;
-  return rest;
 }
 
 /** Mappings merge key by key; anything else in `over` replaces. */

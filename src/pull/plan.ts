@@ -21,7 +21,7 @@ import { CREATE_ACTIONS, formerKey, keepsFilesFromPull, pendingIdKey, refKey, ty
 import { buildExport, type SchemaPaths } from '../export/index.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { ConfigContext, PullField } from '../kinds/kind.js';
-import { isPlainObject } from '../util/plain.js';
+import { isPlainObject, withoutKey } from '../util/plain.js';
 import { parse as parseYaml, type Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
 import { literalPlaceholders, literalText, placeholderFit, placeholderParts, variablesCouldGive, variablesIn } from '../config/interpolate.js';
@@ -1125,8 +1125,7 @@ class PullPlanner {
       this.listMoves.push({ file, index, field, moves });
       this.editOf(file).documents.set(index, setAt(doc, field, entries.map((e) => e.value), [], this.owned));
       for (const [o, d] of heirs) {
-        const moved = d.renamedFrom.length > 0 ? ` and its former \`renamed_from\`` : '';
-        this.notes.push(`${o.l!.kind} ${quoteValue(o.l!.key)} was ${quoteValue(d.key)} when last in sync: its new item in ${file} lists that name${moved} in \`renamed_from\`, so another environment renames its copy; ${quoteValue(d.key)} in the files is now the ${o.l!.kind} made in the app under that name`);
+        this.notes.push(historyHandedOver(o.l!.kind, o.l!.key, d.key, `its new item in ${file}`, d.renamedFrom.length > 0 ? 'its former `renamed_from`' : undefined));
       }
     }
   }
@@ -1225,8 +1224,7 @@ class PullPlanner {
     for (const [id, d] of heirs) {
       this.withoutRenamedFrom(d);
       const l = fresh.find((x) => x.id === id)!;
-      const moved = d.renamedFrom.length > 0 ? ` and ${d.document?.file ?? 'its document'}'s \`renamed_from\`` : '';
-      this.notes.push(`${l.kind} ${quoteValue(l.name)} was ${quoteValue(d.name)} when last in sync: its new file lists that name${moved} in \`renamed_from\`, so another environment renames its copy; ${quoteValue(d.name)} in the files is now the ${l.kind} made in the app under that name`);
+      this.notes.push(historyHandedOver(l.kind, l.name, d.name, 'its new file', d.renamedFrom.length > 0 ? `${d.document?.file ?? 'its document'}'s \`renamed_from\`` : undefined));
     }
     for (const l of fresh) {
       const file = result.parts.find((p) => p.kind === l.kind)?.documents[l.id];
@@ -1763,9 +1761,9 @@ function heirLeftOut(d: DesiredResource): string {
   return `was ${d.kind} ${quoteValue(d.key)} when last in sync, and a new ${d.kind} was made in the app under that name: pull both together (also --target ${d.kind}/${d.key}) so its \`renamed_from\` goes with the renamed one`;
 }
 
-/** A copy of a mapping without one key. */
-function withoutKey(value: Record<string, unknown>, key: string): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== key));
+/** The note of an object renamed in the app that took the history of the name a new one took (`where`: its new file or item). */
+function historyHandedOver(kind: string, name: string, was: string, where: string, formerList: string | undefined): string {
+  return `${kind} ${quoteValue(name)} was ${quoteValue(was)} when last in sync: ${where} lists that name${formerList ? ` and ${formerList}` : ''} in \`renamed_from\`, so another environment renames its copy; ${quoteValue(was)} in the files is now the ${kind} made in the app under that name`;
 }
 
 /** A copy of a document with `key` right after its `name` (where export writes `renamed_from`). */

@@ -65,16 +65,10 @@ export function aroundChange(before: unknown, after: unknown): { before: string;
   if (start + dropped < WORTH_CUTTING) return undefined;
   const shown = (text: string): string => `${start > 0 ? '…' : ''}${formatValue(text.slice(start, text.length - dropped))}${dropped > 0 ? '…' : ''}`;
   // Counted in characters, as a name's length is (an emoji is one), not in UTF-16 units.
-  const [ahead, behind] = [characters(before.slice(0, start)), characters(before.slice(before.length - dropped))];
+  const [ahead, behind] = [[...before.slice(0, start)].length, [...before.slice(before.length - dropped)].length];
   const said = [start > 0 ? `${count(ahead)} before it` : '', dropped > 0 ? `${count(behind)} after it` : ''].filter((s) => s);
   return { before: shown(before), after: shown(after), note: ` (shown around what changed; both sides share the ${said.join(' and the ')} left out)` };
 }
-
-const characters = (text: string): number => {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-};
 
 const count = (n: number): string => `${n.toLocaleString('en-US')} ${n === 1 ? 'character' : 'characters'}`;
 

@@ -2,3 +2,9 @@
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
+
+/** A copy of a mapping without one key. */
+export function withoutKey(value: Record<string, unknown>, key: string): Record<string, unknown> {
+  const { [key]: _left, ...rest } = value;
+  return rest;
+}

@@ -16,6 +16,15 @@ afterAll(removeMadeDirs);
 const STAGING_ORG = '0a9b8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d';
 
 /** An emulator whose key sees a second review organization, for staging, and a configuration of `files` that names both. */
+/** Staging, still at the names before the app's rename, follows what pull wrote: it plans `expected`, deletes no rule, and applies to no changes. */
+async function expectStagingFollows(cli: (...args: string[]) => ReturnType<typeof runCli>, dir: string, expected: readonly string[]): Promise<void> {
+  const staging = await cli('plan', '-C', dir, '--env', 'staging');
+  for (const line of expected) expect(staging.stdout).toContain(line);
+  expect(staging.stdout).not.toContain('- delete rule');
+  expect((await cli('apply', '-C', dir, '--env', 'staging', '--auto-approve')).code).toBe(0);
+  expect((await cli('plan', '-C', dir, '--env', 'staging', '--detailed-exitcode')).code).toBe(0);
+}
+
 async function withStaging(files: Record<string, string>, run: (ctx: { dir: string; cli: (...args: string[]) => ReturnType<typeof runCli>; env: Record<string, string> }) => Promise<void>): Promise<void> {
   const t = await startTestEmulator({ seed: (seed) => void seed.organizations.push({ id: STAGING_ORG, name: 'Staging', api_keys: [EMULATOR_API_KEY], users: [{ email: 'admin@emulator.local', role: 'admin' }], playbooks: [] }) });
   try {
@@ -328,12 +337,7 @@ it('a playbook renamed in the app with a new one made under its name: pull gives
     expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).not.toContain('renamed_from');
     expect((await cli('plan', '-C', dir, '--detailed-exitcode')).code).toBe(0);
     // Staging still has Old, with its rules: renamed to Gone, and Mid made beside it; no rule deleted.
-    const staging = await cli('plan', '-C', dir, '--env', 'staging');
-    expect(staging.stdout).toContain('~ rename playbook "Old" → "Gone"');
-    expect(staging.stdout).toContain('+ create playbook "Mid"');
-    expect(staging.stdout).not.toContain('- delete rule');
-    expect((await cli('apply', '-C', dir, '--env', 'staging', '--auto-approve')).code).toBe(0);
-    expect((await cli('plan', '-C', dir, '--env', 'staging', '--detailed-exitcode')).code).toBe(0);
+    await expectStagingFollows(cli, dir, ['~ rename playbook "Old" → "Gone"', '+ create playbook "Mid"']);
   }));
 
 it('a rule renamed in the app with a new one made under its name: pull gives the renamed one its history in the playbook, so another environment renames its copy (probe LR-1)', () =>
@@ -356,12 +360,7 @@ it('a rule renamed in the app with a new one made under its name: pull gives the
     expect(file.match(/renamed_from/g)).toHaveLength(1);
     expect((await cli('plan', '-C', dir, '--detailed-exitcode')).code).toBe(0);
     // Staging still has Res: renamed to Res (old), with its id and content, and Res made beside it.
-    const staging = await cli('plan', '-C', dir, '--env', 'staging');
-    expect(staging.stdout).toContain('~ rename rule "P/Res" → "P/Res (old)"');
-    expect(staging.stdout).toContain('+ create rule "P/Res"');
-    expect(staging.stdout).not.toContain('- delete rule');
-    expect((await cli('apply', '-C', dir, '--env', 'staging', '--auto-approve')).code).toBe(0);
-    expect((await cli('plan', '-C', dir, '--env', 'staging', '--detailed-exitcode')).code).toBe(0);
+    await expectStagingFollows(cli, dir, ['~ rename rule "P/Res" → "P/Res (old)"', '+ create rule "P/Res"']);
   }));
 
 it('hands the history over as the file writes the name: through a variable, another environment renames its own (second read SR73-1)', () =>
