@@ -11,6 +11,8 @@ import type { ProjectConfig } from '../config/types.js';
 import type { LiveResource } from '../engine/types.js';
 import type { AnyKind, KindName } from '../kinds/index.js';
 import type { ConfigContext, ConfigDocument } from '../kinds/kind.js';
+import { type WrittenSettings, withSettings } from '../kinds/support/policy.js';
+import { isPlainObject } from '../util/plain.js';
 import { assignSlugs, compareText, duplicateNameNotes, duplicateNames } from './layout.js';
 import type { ExportFile, ExportPart, MissingFile, SchemaPaths } from './types.js';
 import { resourceFile } from './yaml.js';
@@ -45,6 +47,8 @@ export interface ExportInput {
   taken?: (folder: string, slug: string) => boolean;
   /** Pull: the former names a new document lists in `renamed_from` (as the files write them), for a live object the files knew under another name. */
   formerNamesOf?: (live: LiveResource) => readonly string[] | undefined;
+  /** Pull: what the files kept of their own for a live object (its `drift`, `ignore_fields`) that a new document or item for it keeps, as written. */
+  settingsOf?: (live: LiveResource) => WrittenSettings | undefined;
   /** Pull: a kind's folder as the directory spells it (`Playbooks/`), so a new file does not go beside it in a folder a case-insensitive checkout takes for the same. */
   folderOnDisk?: (folder: string) => string;
   /** Pull: the name of an attachment the files declare, by live id (export writes attachments pending, so names none). */
@@ -101,6 +105,7 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
   // By parent once: looked up per parent, 20,000 rules were scanned 500 times.
   const kidsByParent = new Map(children.map((c) => [c.name, byParent(input.live.get(c.name) ?? [])]));
   const folder = 'folder' in layout ? (input.folderOnDisk?.(layout.folder) ?? layout.folder) : '';
+  const kidsOf = (live: LiveResource): [string, readonly LiveResource[]][] => children.map((c) => [c.parentField!, kidsByParent.get(c.name)!.get(live.id) ?? []]);
   const document = (live: LiveResource, slug: string): ConfigDocument => {
     const cfg = kind.toConfig!(live, contextOf(input, slug, folder));
     const doc = { ...cfg.document };
@@ -145,7 +150,7 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
     const path = cfg.missing ? `${file}.pending` : file;
     // Former names as the files write them (a placeholder stays one): added past the escaping of live text.
     const former = input.formerNamesOf?.(live);
-    const written = literalPlaceholders(cfg.document) as Record<string, unknown>;
+    const written = input.settingsOf ? withSettingsWritten(literalPlaceholders(cfg.document) as Record<string, unknown>, live, kidsOf(live), input.settingsOf) : (literalPlaceholders(cfg.document) as Record<string, unknown>);
     part.files.push(resourceFile(path, kind.schema ?? '', [former?.length ? withRenamedFrom(written, former) : written], input.paths));
     part.documents[live.id] = path;
     for (const data of cfg.dataFiles ?? []) part.files.push({ path: `${folder}/${data.name}`, content: data.content });
@@ -162,6 +167,21 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
     part.count++;
   }
   return part;
+}
+
+/** `document` (escaped) and each child item it lists with what the files kept of their own (added past the escaping, as written). */
+function withSettingsWritten(
+  document: Record<string, unknown>,
+  live: LiveResource,
+  kidsOf: readonly [string, readonly LiveResource[]][],
+  settingsOf: (live: LiveResource) => WrittenSettings | undefined,
+): Record<string, unknown> {
+  const out = withSettings(document, settingsOf(live));
+  for (const [field, kids] of kidsOf) {
+    const items = out[field];
+    if (Array.isArray(items)) out[field] = items.map((item, i) => (isPlainObject(item) && kids[i] ? withSettings(item, settingsOf(kids[i])) : item));
+  }
+  return out;
 }
 
 /** Children by their parent's live id, each list in the service's order. */

@@ -22,6 +22,7 @@ import { buildExport, type SchemaPaths } from '../export/index.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject, withoutKey } from '../util/plain.js';
+import { ignoredFieldsWritten, settingsWritten, withSettings, type WrittenSettings } from '../kinds/support/policy.js';
 import { parse as parseYaml, type Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
 import { literalPlaceholders, literalText, placeholderFit, placeholderParts, variablesCouldGive, variablesIn } from '../config/interpolate.js';
@@ -150,15 +151,25 @@ export async function planPull(input: PullInput): Promise<PullResult> {
   // that wrote it are planned again as not pulled. Each round refuses at least one more object, or
   // is the last. Before that, a rename that could not be written (its file could not be edited, a
   // variable holds the name) is planned again without what it wrote elsewhere: the tests and
-  // references naming the object would otherwise name what the files do not declare.
+  // references naming the object would otherwise name what the files do not declare; and so is a
+  // removal of an object that lives on in a new object this pull does not write.
   const refused = new Map<string, string>();
   const renamesHeld = new Set<string>();
+  const keptForUnwritten = new Set<string>();
   for (;;) {
-    const planner = new PullPlanner(input, refused, renamesHeld);
+    const planner = new PullPlanner(input, refused, renamesHeld, keptForUnwritten);
     const result = planner.run();
     const unwritten = planner.renamesUnwritten();
     if (unwritten.size > 0) {
       for (const key of unwritten) renamesHeld.add(key);
+      continue;
+    }
+    const kept = planner.removalsIntoUnwritten();
+    if (kept.size > 0) {
+      for (const [key, reason] of kept) {
+        refused.set(key, reason);
+        keptForUnwritten.add(key);
+      }
       continue;
     }
     const more = input.check ? await planner.refusedByCheck(result.files, input.check) : new Map<string, string>();
@@ -206,6 +217,10 @@ class PullPlanner {
   private readonly editedRemovals = new Set<string>();
   /** What this pull takes out of the files (`kind:key`). */
   private readonly removing = new Set<string>();
+  /** What this pull takes out of the files (removed live), once kept ones are taken out. */
+  private removals: readonly Pulling[] = [];
+  /** The live objects no file declares that this pull does not write (refused), by live id. */
+  private readonly unwrittenNew = new Map<string, LiveResource>();
   /** Of those, the children, by their parent's key (a parent removed too stays, whole, for them). */
   private readonly editedChildren = new Map<string, string[]>();
   /** Children removed live that their `drift: revert` or `ignore` keeps in the files, by their parent's key: the parent stays for them. */
@@ -223,6 +238,8 @@ class PullPlanner {
     private readonly refusedWhenChecked: ReadonlyMap<string, string> = new Map(),
     /** Objects (`kind:key`) whose rename is not written in their own file: nor in the tests and references. */
     private readonly renamesHeld: ReadonlySet<string> = new Set(),
+    /** Removals kept in the files for the new object they moved into, which this pull does not write: not another reason not to write it. */
+    private readonly keptForUnwritten: ReadonlySet<string> = new Set(),
   ) {
     this.desired = new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
     this.declaredKeys = new Set(this.desired.keys());
@@ -250,6 +267,7 @@ class PullPlanner {
     this.keepEditedRemovals(toRemove);
     this.keepStillNamed(toRemove, objects);
     for (const r of toRemove) this.removing.add(refKey(r.change.kind, r.change.key));
+    this.removals = toRemove;
     for (const o of objects) this.writeFields(o);
     for (const o of objects) this.repointReferences(o);
     for (const o of objects) this.renameInTests(o);
@@ -329,6 +347,27 @@ class PullPlanner {
     return isPlainObject(written) ? formerNames(written) : [];
   }
 
+  /**
+   * What the document `o` takes the history of (`heirs`, by live id) keeps of its own, for its new
+   * file: its `drift` and `ignore_fields`, and a child's of the item it was last in sync as, under
+   * its parent's ignored fields (probe MM-5: a rule's `ignore_fields` was dropped).
+   */
+  private heirSettings(o: LiveResource, heirs: ReadonlyMap<string, DesiredResource>): WrittenSettings | undefined {
+    const d = heirs.get(o.id);
+    if (d) return settingsWritten(this.writtenEntry(d) ?? {});
+    const parent = o.parentId === undefined ? undefined : heirs.get(o.parentId);
+    if (!parent) return undefined;
+    const was = this.input.sync.keysWithId(o.id).map((key) => this.desired.get(key)).find((c) => c?.kind === o.kind && c.parent?.key === parent.key);
+    return settingsWritten((was && this.writtenEntry(was)) ?? {}, ignoredFieldsWritten(this.writtenEntry(parent) ?? {}));
+  }
+
+  /** `d`'s entry as its file wrote it before this pull (which may take it out). */
+  private writtenEntry(d: DesiredResource): Record<string, unknown> | undefined {
+    if (!d.document) return undefined;
+    const entry = valueAt(this.docValues(d.document.file)[d.document.index], d.pointer ?? '');
+    return isPlainObject(entry) ? entry : undefined;
+  }
+
   /** `d`'s document without its `renamed_from`. */
   private withoutRenamedFrom(d: DesiredResource): void {
     if (!d.document || d.renamedFrom.length === 0) return;
@@ -345,7 +384,7 @@ class PullPlanner {
    */
   private stillDeclaredAs(l: LiveResource): string | undefined {
     // (Not a name another live object now holds: a new one made in the app under the old name.)
-    const was = this.input.sync.keysWithId(l.id).find((key) => key !== refKey(l.kind, l.key) && this.desired.has(key) && !this.removing.has(key) && !this.heldByAnother(key, l.id));
+    const was = this.input.sync.keysWithId(l.id).find((key) => key !== refKey(l.kind, l.key) && this.desired.has(key) && !this.removing.has(key) && !this.keptForUnwritten.has(key) && !this.heldByAnother(key, l.id));
     if (was === undefined) return undefined;
     const named = `${was.slice(0, was.indexOf(':'))} "${was.slice(was.indexOf(':') + 1)}"`;
     // Left there by a policy, not by a filter: pulling again would not move it.
@@ -1114,7 +1153,9 @@ class PullPlanner {
         const heir = heirs.get(o);
         const whole = heir ? withKeyAfterName(asLive, 'renamed_from', [this.writtenName(heir), ...this.writtenFormerNames(heir)]) : asLive;
         const exported = ignored.length === 0 ? whole : Object.fromEntries(Object.entries(whole).filter(([k]) => !ignored.includes(k)));
-        return literalPlaceholders(inFlow ? withoutFinalBreaks(exported) : exported);
+        const escaped = literalPlaceholders(inFlow ? withoutFinalBreaks(exported) : exported);
+        // The item whose history it takes keeps its own policy keys, as written (probe MM-5).
+        return heir && isPlainObject(escaped) ? withSettings(escaped, settingsWritten(this.writtenEntry(heir) ?? {}, ignored)) : escaped;
       });
       // Where each item ends up, once every insert is made (a later one may go before an earlier one).
       const moves = new Map<number, number>();
@@ -1189,6 +1230,7 @@ class PullPlanner {
       const cutOff = this.heirCutOff(l);
       const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? ((cutOff && heirLeftOut(cutOff)) ?? alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key)) ?? keyInFileName(l, this.input.keys)) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys) ?? this.markedForTextFile(o)] as const).find(([, why]) => why !== undefined);
       if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}` });
+      if (refused) this.unwrittenNew.set(l.id, l);
       return !refused;
     });
     if (fresh.length === 0) return;
@@ -1218,6 +1260,7 @@ class PullPlanner {
         return d ? [this.writtenName(d), ...this.writtenFormerNames(d)] : undefined;
       },
       declaredName: (kind, id) => this.matchedIds().get(`${kind}:${id}`),
+      settingsOf: (o) => this.heirSettings(o, heirs),
     });
     for (const f of result.files) if (f.path !== 'docket.yaml') this.newFiles.push(f);
     // Its former names went with it: kept, the document now naming another object would claim them too.
@@ -1289,6 +1332,22 @@ class PullPlanner {
     }
     for (const f of this.newFiles) out.push({ path: f.path, before: null, after: f.content });
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /**
+   * Removals of objects still live, moved in the app into an object no file declares that this pull
+   * does not write (a playbook renamed in the app while another took its name): taken out of the
+   * files, they would be in none (probe MM-5). Each is kept, with why; see planPull.
+   */
+  removalsIntoUnwritten(): Map<string, string> {
+    const kept = new Map<string, string>();
+    for (const r of this.removals) {
+      const key = refKey(r.change.kind, r.change.key);
+      const live = this.liveById.get(this.input.sync.idOf(key) ?? '');
+      const holder = live && (this.unwrittenNew.get(live.id) ?? this.unwrittenNew.get(live.parentId ?? ''));
+      if (holder) kept.set(key, `still live in the app, in ${holder.kind} ${quoteValue(holder.name)}, which this pull does not write (said above): left in the files until that is settled`);
+    }
+    return kept;
   }
 
   /** Renames that wrote into other files (tests, references) but not into their own: see planPull. */

@@ -17,3 +17,39 @@ export function policyOf(entry: Record<string, unknown>, inherited?: ResourcePol
   if (!drift && ignoreFields.length === 0) return undefined;
   return { ...(drift ? { drift } : {}), ...(ignoreFields.length > 0 ? { ignoreFields } : {}) };
 }
+
+/** What a document entry keeps of its own that a live object cannot say: see `settingsWritten`. */
+export interface WrittenSettings {
+  /** Keys to write as the entry does: its `drift`, `ignore_fields`, and its values of the fields it ignores. */
+  set: Record<string, unknown>;
+  /** Ignored fields the entry leaves unwritten: a live value there is not written either. */
+  drop: readonly string[];
+}
+
+/**
+ * The policy keys `entry` writes, and its own values of every field it or its parent ignores, as
+ * written (a placeholder stays one): what a document written anew for the same object keeps (a
+ * pull's new file for a playbook renamed in the app, whose former document another one took).
+ */
+export function settingsWritten(entry: Record<string, unknown>, inheritedIgnored: readonly string[] = []): WrittenSettings | undefined {
+  const ignored = [...new Set([...inheritedIgnored, ...ignoredFieldsWritten(entry)])];
+  if (entry.drift === undefined && entry.ignore_fields === undefined && ignored.length === 0) return undefined;
+  const set: Record<string, unknown> = {};
+  for (const field of ignored) if (entry[field] !== undefined) set[field] = entry[field];
+  for (const key of ['drift', 'ignore_fields']) if (entry[key] !== undefined) set[key] = entry[key];
+  return { set, drop: ignored.filter((field) => entry[field] === undefined) };
+}
+
+/** The fields `entry`'s own `ignore_fields` lists. */
+export function ignoredFieldsWritten(entry: Record<string, unknown>): string[] {
+  return Array.isArray(entry.ignore_fields) ? entry.ignore_fields.filter((f): f is string => typeof f === 'string') : [];
+}
+
+/** `document` with `settings`: each set key's value in its place (new ones last), each dropped one gone. */
+export function withSettings(document: Record<string, unknown>, settings: WrittenSettings | undefined): Record<string, unknown> {
+  if (!settings) return document;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(document)) if (!settings.drop.includes(key)) out[key] = Object.hasOwn(settings.set, key) ? settings.set[key] : value;
+  for (const [key, value] of Object.entries(settings.set)) if (!Object.hasOwn(out, key)) out[key] = value;
+  return out;
+}

@@ -500,6 +500,50 @@ describe('objects renamed in the app', () => {
     expect(pull.stdout).toContain('the files still declare it as rule "Theta NDA/Law", whose `drift: ignore` keeps it there; move it in the files by hand');
   });
 
+  it('a playbook renamed in the app with a new one made under its old name: its new file keeps its drift: and its rules\' ignore_fields, with the files\' values of what they ignore (probe MM-5)', async () => {
+    const policies = NDA.replace('Inbound NDA', 'Iota NDA').replace('3 years', '9 years').replace('rules:\n', 'drift: adopt\nrules:\n').replace('  - name: Term\n', '  - name: Term\n    description: as agreed\n    ignore_fields: [description]\n');
+    const { dir, app } = await applied({ 'playbooks/iota.yaml': policies });
+    await app.editRule('Iota NDA', 'Term', { description: 'edited in the app' });
+    await app.editPlaybook('Iota NDA', { name: 'Iota NDA 2025' });
+    await app.createPlaybook({ name: 'Iota NDA', description: 'new' });
+    const targets = ['--target', 'playbook/Iota NDA', '--target', 'playbook/Iota NDA 2025'];
+    const pull = await cli('pull', '-C', dir, ...targets);
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(pull.stdout).toContain('+ playbook "Iota NDA 2025"');
+    const written = await readFile(join(dir, 'playbooks/iota-nda-2025.yaml'), 'utf8');
+    expect(written).toContain('drift: adopt');
+    expect(written).toMatch(/- name: Term\n {4}description: as agreed\n[^-]*ignore_fields:\n {6}- description\n/);
+    expect(written).not.toContain('edited in the app');
+    expect((await cli('plan', '-C', dir, ...targets, '--detailed-exitcode')).code).toBe(0);
+    expect((await cli('pull', '-C', dir, ...targets)).stdout).toContain('Nothing to pull');
+  });
+
+  it('a rule renamed in the app with a new one made under its old name keeps its ignore_fields in its new item (probe MM-5)', async () => {
+    const { dir, app } = await applied({ 'playbooks/kappa.yaml': NDA.replace('Inbound NDA', 'Kappa NDA').replace('3 years', '10 years').replace('  - name: Term\n', '  - name: Term\n    ignore_fields: [generate_summary]\n') });
+    await app.editRule('Kappa NDA', 'Term', { name: 'Term 2025' });
+    await app.createRule('Kappa NDA', { name: 'Term', actions: 'ACCEPT up to 2 years' });
+    const pull = await cli('pull', '-C', dir, '--target', 'playbook/Kappa NDA');
+    expect(pull.code, pull.stdout).toBe(0);
+    const written = await readFile(join(dir, 'playbooks/kappa.yaml'), 'utf8');
+    expect(written).toMatch(/- name: Term 2025\n {4}renamed_from:\n {6}- Term\n {4}actions: ACCEPT up to 10 years\n {4}ignore_fields:\n {6}- generate_summary\n/);
+    expect((await cli('plan', '-C', dir, '--target', 'playbook/Kappa NDA', '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('a rule of a playbook renamed in the app stays in the files while a policy keeps pull from writing that playbook: not taken out with no file left to hold it (probe MM-5)', async () => {
+    const { dir, app } = await applied({ 'playbooks/lambda.yaml': NDA.replace('Inbound NDA', 'Lambda NDA').replace('3 years', '11 years').replace('  - name: Law\n', '  - name: Law\n    drift: ignore\n') });
+    await app.editPlaybook('Lambda NDA', { name: 'Lambda NDA 2025' });
+    await app.createPlaybook({ name: 'Lambda NDA', description: 'new' });
+    const pull = await cli('pull', '-C', dir, '--target', 'playbook/Lambda NDA', '--target', 'playbook/Lambda NDA 2025');
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(pull.stdout).toContain('playbook "Lambda NDA 2025": its rule "Law": the files still declare it as rule "Lambda NDA/Law", whose `drift: ignore` keeps it there');
+    expect(pull.stdout).toContain('rule "Lambda NDA/Term" name, actions (playbooks/lambda.yaml:4): still live in the app, in playbook "Lambda NDA 2025", which this pull does not write (said above)');
+    expect(pull.stdout).not.toContain('- rule "Lambda NDA/Term"');
+    const written = await readFile(join(dir, 'playbooks/lambda.yaml'), 'utf8');
+    expect(written).toContain('- name: Term\n    actions: ACCEPT up to 11 years');
+    // A second pull finds the same and writes nothing.
+    expect((await cli('pull', '-C', dir, '--target', 'playbook/Lambda NDA', '--target', 'playbook/Lambda NDA 2025')).stdout).toContain('Wrote no file');
+  });
+
   it('a rule renamed in the app with a new one made under its old name: one pull writes both', async () => {
     const { dir, app } = await applied({ 'playbooks/delta.yaml': NDA.replace('Inbound NDA', 'Delta NDA').replace('3 years', '5 years') });
     await app.editRule('Delta NDA', 'Term', { name: 'Term 2025' });
