@@ -233,7 +233,16 @@ function lockKnowsNothingOf(s: Session, plan: Plan, live: readonly LiveResource[
   // A record under a name another document renames away from, whose upload the lock still holds
   // there, is that one's (`Sec Old` from `Sec`, and a new `Sec`: probe FS); with no entry left, it is lost.
   const renamedAway = new Set(s.workspace.desired.flatMap((d) => formerKeys(d)));
-  const movesAway = (key: string): boolean => renamedAway.has(key) && s.lock.files[key] !== undefined;
+  // Or one whose synced upload another entry now holds, or superseded: a --target apply uploaded
+  // `Sec Old` alone, moving the entry, and left `Sec`'s record on the upload it took over (probe MS-1).
+  const claimed = new Map<string, string>();
+  for (const [key, entry] of Object.entries(s.lock.files)) for (const id of [entry.id, ...(entry.superseded ?? [])]) if (id) claimed.set(id.toLowerCase(), key);
+  const heldElsewhere = (key: string): boolean => {
+    const id = s.sync().idOf(key)?.toLowerCase();
+    const holder = id === undefined ? undefined : claimed.get(id);
+    return holder !== undefined && holder !== key;
+  };
+  const movesAway = (key: string): boolean => (renamedAway.has(key) && s.lock.files[key] !== undefined) || heldElsewhere(key);
   const lost = uploads.filter((c) => c.liveId === undefined && records.has(refKey(c.kind, c.key)) && !movesAway(refKey(c.kind, c.key)));
   if (lost.length === 1) {
     const [one] = lost as [Change];

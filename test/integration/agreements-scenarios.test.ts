@@ -981,6 +981,25 @@ describe('standard templates and attachments', () => {
     expect((await cli('plan', '-C', dir)).stdout).toContain('Warning: docket.lock.json records no upload of attachment "Sec", though docket synced it before');
   });
 
+  it('says no upload is lost after a --target apply uploaded the renamed-away attachment alone: its id is not offered to pin for the new one (probe MS-1)', async () => {
+    await start();
+    const nda = 'kind: Template\nname: T\ntype: NDA\nattachments: [Sec]\n';
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'r.yaml': `kind: Attachment\nname: Sec\ndescription: d\nfile: a.pdf\n---\n${nda}` });
+    await writeFile(join(dir, 'a.pdf'), pdf('one'));
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'b.pdf'), pdf('two'));
+    await writeFiles(dir, { 'r.yaml': `kind: Attachment\nname: Sec Old\nrenamed_from: [Sec]\ndescription: d\nfile: a.pdf\n---\nkind: Attachment\nname: Sec\ndescription: d2\nfile: b.pdf\n---\n${nda}` });
+    await applyOk(cli, dir, '--target', 'attachment/Sec Old');
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('+ upload attachment "Sec"');
+    expect(plan.stdout).not.toContain('records no upload');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+    const sec = Object.values(agreements().attachments).filter((a) => a.description === 'd2');
+    expect(sec).toHaveLength(1);
+    expect(template('T')!.parameters.attachment_ids).toEqual([sec[0]!.id]);
+  });
+
   it('calls a saved plan of a template stale for the lost upload alone, not also changed live: the template reads its upload as a bare id then (probe FF)', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
