@@ -120,6 +120,20 @@ describe('review service scenarios', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a plan saved with --prune that only archives applies when no file declares a playbook: the saved plan\'s services are connected (probe MQ-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'playbooks/nda.yaml'), '# no longer managed here\n');
+    const saved = join(dir, 'plan.json');
+    expect((await cli('plan', '-C', dir, '--prune', '--out', saved)).code).toBe(0);
+    const apply = await cli('apply', '-C', dir, saved, '--force');
+    expect(apply.stderr).toBe('');
+    expect(apply.stdout).toContain('archive playbook "Inbound NDA"');
+    expect(apply.code).toBe(0);
+    expect(livePlaybook('Inbound NDA')).toBeUndefined();
+    await expectNoChanges(cli, dir, '--prune');
+  });
+
   it('a playbook archived with --prune and declared again has no drift: its rules are created, not removed live', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
     await applyOk(cli, dir);

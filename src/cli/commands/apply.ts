@@ -21,6 +21,9 @@ import { isPlainObject } from '../../util/plain.js';
 import { collectGarbage } from '../../util/collect.js';
 import { setV8FlagsForRequestLoops } from '../../util/v8-flags.js';
 import { followRenamedFiles } from '../../engine/lock-follow.js';
+import { kindsToRead, servicesNeeded, type PruneSwitches } from '../../engine/project.js';
+import type { Workspace } from '../../engine/workspace.js';
+import type { ServiceName } from '../../api/types.js';
 import { givenUpForgotten, withEndedForgotten, type LandingChange } from '../../engine/landing.js';
 import { ApplyFailedError, ConfigError, DocketError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { planJsonChunks } from '../../render/json.js';
@@ -124,7 +127,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         const hard = new AbortController();
         // Every request and every wait for a free slot listens to it: thousands at once are expected.
         setMaxListeners(0, hard.signal);
-        await annotatingProblems(io, opts, () => withSession(io, { ...opts, targets: opts.target, emulator, changesEmulator: true, ...(env ? { env } : {}), ...(saved?.target.review?.organization_id ? { reviewOrganization: saved.target.review.organization_id } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
+        await annotatingProblems(io, opts, () => withSession(io, { ...opts, targets: opts.target, emulator, changesEmulator: true, ...(saved ? { needs: savedPlanServices(saved) } : {}), ...(env ? { env } : {}), ...(saved?.target.review?.organization_id ? { reviewOrganization: saved.target.review.organization_id } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
           const made = saved ? await checked(saved, s, shape, false, planFile) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
           // With --force, the guard's refusals are said as what it goes past, in every output of this run.
           const plan = opts.force ? forcedPastGuard(made) : made;
@@ -185,6 +188,20 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         }));
       }));
     });
+}
+
+/**
+ * The services a saved plan is applied with: what the configuration needs, and every one the plan
+ * was made with. One made with `--prune` read a service the files need nothing of (a playbook to
+ * archive, no playbook declared): not connected, it was "made for a different target" (probe MQ-1).
+ */
+function savedPlanServices(saved: Plan): (workspace: Workspace, prune: PruneSwitches) => Set<ServiceName> {
+  return (workspace, prune) => {
+    const needs = servicesNeeded(kindsToRead(workspace.desired, prune), workspace.desired);
+    if (saved.target.review) needs.add('review');
+    if (saved.target.agreements) needs.add('agreements');
+    return needs;
+  };
 }
 
 /**
