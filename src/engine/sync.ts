@@ -408,9 +408,14 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   const inSync = keyed.filter(([, key]) => (scoped || pending.has(key)) && pending.get(key) !== false && input.ids.has(key));
   // Renamed, an object is recorded under its name: a record left under an old one would read a new
   // object given that name as removed live (an attachment renamed is a new upload, another id).
-  for (const [d] of inSync) {
+  // Not the record of another object still live under that name, which the plan did not rename
+  // (another live object held the new name): that one keeps its history (probe MR-1).
+  for (const [d, key] of inSync) {
     for (const oldKey of formerKeys(d)) {
-      if (!declared.has(oldKey) && input.state?.idOf(oldKey) !== undefined) out.set(oldKey, null);
+      const recorded = input.state?.idOf(oldKey);
+      if (declared.has(oldKey) || recorded === undefined) continue;
+      const stillThere = recorded !== input.ids.get(key) && input.ids.get(oldKey) === recorded;
+      if (!stillThere) out.set(oldKey, null);
     }
   }
   // A child of an object forgotten is forgotten with it unless the updates write it again

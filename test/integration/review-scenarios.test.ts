@@ -120,6 +120,23 @@ describe('review service scenarios', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a rename the plan does not make (its new name taken live) leaves the records of the object still live under the former name: an edit in the app to it is still changed live (probe MR-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    const app = new App(t.env);
+    await app.createPlaybook({ name: 'Legacy NDA' });
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('name: Inbound NDA\n', 'name: Legacy NDA\nrenamed_from: [Inbound NDA]\n') });
+    const apply = await applyOk(cli, dir);
+    expect(apply.stdout).toContain('Inbound NDA');
+    const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+    expect(lock).toContain('"playbook:Inbound NDA"');
+    expect(lock).toContain('"rule:Inbound NDA/Term"');
+    await app.editRule('Inbound NDA', 'Term', { actions: 'ACCEPT any term' });
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toMatch(/~ update rule "Inbound NDA\/Term" \([^)]*\) · changed live/);
+  });
+
   it('a plan saved with --prune that only archives applies when no file declares a playbook: the saved plan\'s services are connected (probe MQ-1)', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     await applyOk(cli, dir);
