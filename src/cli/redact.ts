@@ -264,8 +264,11 @@ function redactBackslashed(text: string, secrets: readonly string[]): string {
     while (cut > 0 && run[cut - 1] === '\\') cut--;
     const body = run.slice(0, cut);
     const tail = run.slice(cut);
-    // A line break cuts the text there: as text shows it, or as JSON does (an even count before its closing quote).
-    const lineEnd = tail.length > 0 && (next === undefined || next === '\r' || next === '\n' || (next === '"' && tail.length % 2 === 0));
+    // A line break cuts the text there: as text shows it, or as JSON does, before a closing quote
+    // whatever the count (a message quoting the value escaped it once more, and JSON escaped that
+    // and the quote: five before it, probe MO-1). A `\"` that is a quote in the text takes at most
+    // a piece of a key with it.
+    const lineEnd = tail.length > 0 && (next === undefined || next === '\r' || next === '\n' || next === '"');
     const { decoded, starts } = escapesRead(body);
     const at = (i: number): number => starts[i] ?? body.length;
     const spans = [...keys.flatMap((k) => keyMatches(decoded, k)), ...cutSpans(decoded, keys)].map(([a, b]): [number, number] => [at(a), at(b)]);

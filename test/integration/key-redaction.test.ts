@@ -146,6 +146,9 @@ describe('API keys in output', () => {
     // A double-quoted value that goes on on the next line: the piece before the line's backslash.
     expect(redact('    internal_notes: "sk_live_abc\\\n', secrets)).toBe('    internal_notes: "[redacted]\\\n');
     expect(redact(JSON.stringify({ excerpt: '  internal_notes: "sk_live_abc\\' }), secrets)).toBe(JSON.stringify({ excerpt: '  internal_notes: "[redacted]\\' }));
+    // A message quoting such a value escapes its backslash again, and JSON that and the closing quote (probe MO-1).
+    const message = `this "quoted" value is never closed: ${JSON.stringify('"sk_live_abc\\')}`;
+    expect(JSON.parse(redact(JSON.stringify({ message }), secrets))).toEqual({ message: `this "quoted" value is never closed: ${JSON.stringify('"[redacted]\\')}` });
     // Second read SR69: an escape past the BMP before it (two units read), YAML and percent escapes
     // mixed, an escape just before the line's backslash, an excerpt's window cut inside an escape,
     // and JSON that stays JSON (the backslash of a `\"` after the run is kept).
