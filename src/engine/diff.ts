@@ -339,11 +339,25 @@ export function diff(input: DiffInput): DiffResult {
     /** Another former name held live by another object no file declares: left as it is, and said (probe LR-4). */
     const otherFormersLive = (d: DesiredResource, formers: readonly string[], took: LiveResource): void => {
       const parentKey = d.parent?.key ?? '';
+      const tookName = localName(took, isChild);
       const alsoLive = formers.filter((f) => !declaresName(parentKey, f) && candidates(scopeOfDesired(d), f).some((l) => !used.has(l.id)));
-      if (alsoLive.length === 0) return;
+      // The name of the one it renames, held by another too: made in the app since, which the
+      // records tell from it. Its own name, not one to take out of `renamed_from` (probe MR-2).
+      if (alsoLive.includes(tookName)) {
+        diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} renames the ${quoteValue(tookName, 200)} docket last synced; another live ${kind.name} named ${quoteValue(tookName, 200)} (made in the app since) is left as it is`, {
+          ...(formerSource(d, d.renamedFrom.indexOf(tookName)) ?? d.source),
+          hint: `if that one is not wanted, archive or rename it in the app; \`renamed_from\` is right as it is`,
+        });
+      }
+      const others = alsoLive.filter((f) => f !== tookName);
+      if (others.length === 0) return;
+      otherFormersSaid(d, others, tookName);
+    };
+    /** The warning of otherFormersLive for former names another object holds than the one renamed. */
+    const otherFormersSaid = (d: DesiredResource, alsoLive: readonly string[], tookName: string): void => {
       const names = alsoLive.map((f) => quoteValue(f, 200)).join(', ');
       const one = alsoLive.length === 1;
-      diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} lists ${names} in renamed_from, live as ${one ? 'another object' : 'other objects'} than the one it renames (${quoteValue(localName(took, isChild), 200)}): docket leaves ${one ? 'it' : 'them'} as ${one ? 'it is' : 'they are'}`, {
+      diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} lists ${names} in renamed_from, live as ${one ? 'another object' : 'other objects'} than the one it renames (${quoteValue(tookName, 200)}): docket leaves ${one ? 'it' : 'them'} as ${one ? 'it is' : 'they are'}`, {
         ...(formerSource(d, d.renamedFrom.indexOf(alsoLive[0]!)) ?? d.source),
         hint: `one object is renamed into ${quoteValue(d.name, 200)}: keep in \`renamed_from\` only the names it had`,
       });

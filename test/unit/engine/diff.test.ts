@@ -377,6 +377,21 @@ describe('diff: pins and ambiguity', () => {
     expect(run([d, desiredPlaybook('Old B')], [livePlaybook('pb-1', 'Old A'), livePlaybook('pb-2', 'Old B')]).diagnostics.items).toEqual([]);
   });
 
+  it('of a former name two live objects hold, renames the one synced under it and says the other is left, not to take the name out of renamed_from (probe MR-2)', () => {
+    const d = desiredPlaybook('NDA 2', { renamedFrom: ['NDA'], fieldSources: { renamed_from: pos(3, 15, 'playbooks/p.yaml') } });
+    const live = [livePlaybook('pb-app', 'NDA'), livePlaybook('pb-synced', 'NDA')];
+    const records: Record<string, string> = { 'playbook:NDA': 'pb-synced' };
+    const { changes, diagnostics } = diff({ kinds: KIND_META, desired: [d], live, prune: {}, recordedId: (key) => records[key] });
+    expect(changes.map((c) => [c.action, c.liveId])).toEqual([['rename', 'pb-synced']]);
+    expect(diagnostics.warnings).toEqual([
+      expect.objectContaining({
+        code: 'renamed-from-several-live',
+        message: 'playbook "NDA 2" renames the "NDA" docket last synced; another live playbook named "NDA" (made in the app since) is left as it is',
+        hint: 'if that one is not wanted, archive or rename it in the app; `renamed_from` is right as it is',
+      }),
+    ]);
+  });
+
   it('a former name another file declares as its own is tried last: two playbooks that traded names over renames pulled from another environment each keep their object', () => {
     // Here: "P2" is the first playbook (renamed P1 → P1X → P2), "P2X" the second (P2 → P2X).
     // The files, pulled where both were renamed once more, name the second "P1" from [P2, P2X].
