@@ -107,11 +107,29 @@ async function writePulledFiles(root: string, files: readonly FileChange[], sync
       else await writeFileAtomic(t.real, t.change.after, { tempDir, beforeReplacing: unchanged });
       afterEachFile?.(t.change.path);
     } catch (error) {
-      if (error instanceof ChangedWhileWriting) throw error.said();
-      const before = written();
-      throw new DocketError('pull-cannot-write', `cannot write ${t.change.path} (${codeOf(error)})${before.length > 0 ? `; written before it: ${firstTen(before)}` : ''}`, `${writeFixFor(errnoOf(error))}, then run pull again: it converges`);
+      // The files it made go again: left, a new object's data file would hold the name the next
+      // pull gives its document (it wrote `live-term-2.yaml` beside `live-term.md`, probe MU-1).
+      const made = await removeMade(root, targets.slice(0, i));
+      if (error instanceof ChangedWhileWriting) throw error.said(made);
+      const before = written().filter((f) => !made.includes(f));
+      throw new DocketError('pull-cannot-write', `cannot write ${t.change.path} (${codeOf(error)})${before.length > 0 ? `; written before it: ${firstTen(before)}` : ''}${madeNote(made)}`, `${writeFixFor(errnoOf(error))}, then run pull again: it converges`);
     }
   }
+}
+
+/** The new files among `written` removed again (best effort: one that cannot be is still said written). */
+async function removeMade(root: string, written: readonly Target[]): Promise<string[]> {
+  const removed: string[] = [];
+  for (const t of written) {
+    if (t.change.before !== null || t.change.after === null) continue;
+    const gone = await rm(path.join(root, ...t.change.path.split('/')), { force: true }).then(() => true, () => false);
+    if (gone) removed.push(t.change.path);
+  }
+  return removed;
+}
+
+function madeNote(made: readonly string[]): string {
+  return made.length > 0 ? `; the new ${made.length === 1 ? 'file it had made was' : 'files it had made were'} removed again: ${firstTen(made)}` : '';
 }
 
 /** Files named as the report names them: the first ten, then how many more (5,000 made a 170,000-character message: second reads SR71-6, RV6-6). */
@@ -128,9 +146,10 @@ class ChangedWhileWriting extends Error {
     super(file);
   }
 
-  said(): DocketError {
-    const before = this.written.length > 0 ? `; written before it: ${firstTen(this.written)}` : '';
-    return new DocketError('pull-files-changed', `${showPath(this.file)} changed while pull wrote the files: it was not written, nor the files after it${before}`, 'run pull again; it reads the files as they are now, and converges');
+  said(made: readonly string[]): DocketError {
+    const kept = this.written.filter((f) => !made.includes(f));
+    const before = kept.length > 0 ? `; written before it: ${firstTen(kept)}` : '';
+    return new DocketError('pull-files-changed', `${showPath(this.file)} changed while pull wrote the files: it was not written, nor the files after it${before}${madeNote(made)}`, 'run pull again; it reads the files as they are now, and converges');
   }
 }
 

@@ -44,6 +44,24 @@ describe('writePulled', () => {
     expect(existsSync(join(gone, '.docket')) ? readdirSync(join(gone, '.docket')) : []).toEqual([]);
   });
 
+  it('removes the new files it made when a later write fails: a new object\'s data file left would make the next pull name its document -2 (probe MU-1)', async () => {
+    const dir = await makeDir({ 'a.yaml': 'as read\n' });
+    const changes = [
+      { path: 'a.yaml', before: 'as read\n', after: 'pulled\n' },
+      { path: 'terms/live.md', before: null, after: 'body\n' },
+      { path: 'terms/live.yaml', before: null, after: 'kind: CustomTerm\n' },
+    ];
+    // Something takes the document's place once the data file is written (a full disk, as the probe had it).
+    const inTheWay = (written: string): void => {
+      if (written === 'terms/live.md') mkdirSync(join(dir, 'terms/live.yaml'));
+    };
+    const error = (await writePulled(dir, changes, { file: join(dir, 'docket.lock.json'), write: async () => undefined }, inTheWay).catch((e: unknown) => e)) as Error & { code: string };
+    expect(error.code).toBe('pull-cannot-write');
+    expect(error.message).toMatch(/^cannot write terms\/live\.yaml \(E[A-Z]+\); written before it: a\.yaml; the new file it had made was removed again: terms\/live\.md$/);
+    expect(existsSync(join(dir, 'terms/live.md'))).toBe(false);
+    expect(readFileSync(join(dir, 'a.yaml'), 'utf8')).toBe('pulled\n');
+  });
+
   it('says which files it wrote when the records then cannot be written (a disk that filled meanwhile): the job that commits them must know (probe JT-4)', async () => {
     const dir = await makeDir({ 'a.yaml': 'as read\n' });
     const full = new FileWriteError('docket.lock.json', Object.assign(new Error('no space left on device'), { code: 'ENOSPC', syscall: 'write' }));
