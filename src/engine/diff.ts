@@ -650,6 +650,7 @@ function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent
     // Text written empty compares as none but is sent as written: shown, as `""`.
     .filter(([field, v]) => ((v !== null && v !== undefined) || (v === null && kind.sentValue?.(field, d) === '')) && kind.sentOnCreate?.(field, d) !== false)
     .map(([field, after]) => withSummary(kind, withSent(kind, d, { field, before: null, after: shown(kind, field, after) })));
+  const uploads = uploadedFile(kind, d, fields, true);
   return {
     id: changeId(action, kind.name, d.key),
     action,
@@ -658,6 +659,7 @@ function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent
     name: d.name,
     ...(parent ? { parent } : {}),
     fields,
+    ...(uploads ? { uploads } : {}),
     desired: storable(kind, Object.assign({}, all, d.payload)),
     refs: d.refs,
     dependsOn: [],
@@ -759,11 +761,14 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
   const changeAction = kind.changeAction ?? 'update';
   if (updates.length > 0) {
     const resend = kind.resend?.(updates.map((u) => u.field), d, l);
+    // An upload in place of a live object sends its whole file, whatever field changed.
+    const uploads = uploadedFile(kind, d, updates, changeAction === 'upload');
     out.push({
       ...base,
       id: changeId(changeAction, kind.name, d.key),
       action: changeAction,
       fields: updates,
+      ...(uploads ? { uploads } : {}),
       ...(resend ? { resend } : {}),
       refs: d.refs.filter((r) => updates.some((u) => u.field === r.field)),
       dependsOn: [...after],
@@ -771,11 +776,13 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
     });
   }
   if (publishes.length > 0) {
+    const uploads = uploadedFile(kind, d, publishes, false);
     out.push({
       ...base,
       id: changeId('publish', kind.name, d.key),
       action: 'publish',
       fields: publishes,
+      ...(uploads ? { uploads } : {}),
       // Every reference a version holds, changed or not: a new version links to what it names as
       // that object is when it is published (a custom template to its term's current version).
       refs: d.refs.filter((r) => publishes.some((u) => u.field === r.field) || kind.versionedFields?.includes(r.field)),
@@ -786,6 +793,20 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
     });
   }
   return out;
+}
+
+/**
+ * The file a change sends whole: the path of the kind's file field (`fileFields`) when the change
+ * sends that field (`whole`: it sends every field), said by the plan, whose fields show only a
+ * digest of the file (probe MP-1).
+ */
+function uploadedFile(kind: KindMeta, d: DesiredResource, fields: readonly FieldChange[], whole: boolean): string | undefined {
+  if (!kind.fileFields) return undefined;
+  for (const [field, pathKey] of Object.entries(kind.fileFields)) {
+    const path = d.payload?.[pathKey];
+    if (typeof path === 'string' && path !== '' && (whole || fields.some((f) => f.field === field))) return path;
+  }
+  return undefined;
 }
 
 /** A publish that makes more than one version says how many: a reviewer approves each (probe LQ-1). */

@@ -206,6 +206,8 @@ export interface Change {
   liveVersion?: number;
   /** For a publish that makes more than one version (a custom template's definition and terms link): how many. */
   versions?: number;
+  /** The file of the configuration directory it sends whole (an attachment's PDF, a Word term's document): its fields show only a digest of it. */
+  uploads?: string;
   /** Which side moved since docket last saw the object in sync. */
   direction?: Direction;
   /** When the live object last changed, as the service says (`updated_at`). */

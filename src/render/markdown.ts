@@ -33,7 +33,7 @@ import {
 import { MARKDOWN_MAX_CHARS, thousands } from './markdown-fit.js';
 import { codeSpan, escapeMarkdown, fencedBlock } from './sanitize.js';
 import { diffLines, itemDiff, sameLineNotes, withNoteLines } from './textdiff.js';
-import { aroundChange, formatValue, sameShownNote, targetUrl } from './value.js';
+import { aroundChange, formatValue, onePath, sameShownNote, targetUrl } from './value.js';
 
 export interface PlanMarkdownOptions {
   kindOrder: KindTitle[];
@@ -199,7 +199,7 @@ function buildSections(plan: Plan, kindOrder: KindTitle[]): MdSection[] {
   const section = (title: string, list: Change[]): MdSection => {
     const changes = list.map((c) => ({
       head: changeHead(c),
-      details: visibleFields(c, false).flatMap((f) => fieldLines(c, f)),
+      details: [...(c.uploads ? [`  - uploads: ${codeSpan(onePath(c.uploads))}`] : []), ...visibleFields(c, false).flatMap((f) => fieldLines(c, f))],
       rank: c.action === 'delete' ? 0 : c.action === 'archive' || c.irreversible ? 1 : 2,
     }));
     const detailChars = changes.reduce((n, c) => n + c.details.reduce((m, l) => m + l.length + 1, 0), 0);

@@ -76,6 +76,11 @@ function headline(c: Change, paint: Paint): string {
   return `${CHANGE_INDENT}${[line, ...tail].join(' ')}${direction ? ` · ${paint(isDrift(c.direction) ? 'magenta' : 'dim', direction)}` : ''}`;
 }
 
+/** The file a change sends whole, which its fields show only a digest of. */
+function uploadLine(file: string): string {
+  return `${FIELD_INDENT}uploads: ${quote(onePath(file))}`;
+}
+
 function fieldLines(c: Change, field: FieldChange, paint: Paint): string[] {
   const f = shownField(field);
   const side = fieldDirectionLabel(c, f);
@@ -143,6 +148,7 @@ function* planTextLines(plan: Plan, opts: PlanTextOptions): Generator<string> {
       yield paint('bold', oneLine(group.title));
       for (const c of group.changes) {
         yield headline(c, paint);
+        if (c.uploads) yield uploadLine(c.uploads);
         for (const f of visibleFields(c, verbose)) yield* fieldLines(c, f, paint);
       }
       yield '';
@@ -155,6 +161,7 @@ function* planTextLines(plan: Plan, opts: PlanTextOptions): Generator<string> {
     yield paint('bold', `Live changes the drift policy leaves alone (${plan.held.length}):`);
     for (const c of plan.held) {
       yield `${headline(c, paint)} · ${heldLabel(c)}`;
+      if (c.uploads) yield uploadLine(c.uploads);
       for (const f of visibleFields(c, verbose)) yield* fieldLines(c, f, paint);
     }
   }

@@ -804,3 +804,27 @@ describe('diff: what apply sends, where it is written otherwise than compared', 
     expect(diff({ kinds: [kind], desired: [open([1, 2], ['1', '2'])], live: [live(3)], prune: {} }).changes[0]!.fields).toEqual([{ field: 'limit', before: 3, after: [1, 2] }]);
   });
 });
+
+describe('uploads', () => {
+  const attachment = (name: string, renamedFrom: string[] = []): DesiredResource => ({
+    kind: 'attachment',
+    key: name,
+    name,
+    fields: { name, description: null, sha256: 'a'.repeat(64) },
+    payload: { file: 'attachments/sp ace.pdf' },
+    partial: false,
+    refs: [],
+    renamedFrom,
+    source: pos(2, 7, 'attachments/a.yaml'),
+    fieldSources: {},
+  });
+  const live = (name: string): LiveResource => ({ kind: 'attachment', id: 'att-1', key: name, name, fields: { name, description: null, sha256: 'a'.repeat(64) }, refs: [] });
+
+  it('names the file an upload sends, which its fields show only a digest of: a new one, and one renamed, sent whole though only its name changed (probe MP-1)', () => {
+    expect(run([attachment('Exhibit')], []).changes.map((c) => [c.id, c.uploads])).toEqual([['upload:attachment:Exhibit', 'attachments/sp ace.pdf']]);
+    const renamed = run([attachment('Exhibit 2', ['Exhibit'])], [live('Exhibit')]).changes;
+    expect(renamed.map((c) => [c.id, c.fields.map((f) => f.field), c.uploads])).toEqual([['upload:attachment:Exhibit 2', ['name'], 'attachments/sp ace.pdf']]);
+    // What sends no file names none.
+    expect(run([desiredPlaybook('P')], []).changes.every((c) => c.uploads === undefined)).toBe(true);
+  });
+});

@@ -79,6 +79,13 @@ describe('renderPlanText', () => {
     expect(text(plan([{ ...c, source: { ...c.source, file: 'a\r\nb\u000bc.yaml' } }]))).toContain('(a<U+000D><U+000A>b<U+000B>c.yaml:1)');
   });
 
+  it('names the file an upload sends before its fields, in text and markdown (probe MP-1)', () => {
+    // In place of a live one (renamed): only the name changed, and the whole file goes.
+    const upload = { ...change('upload', 'attachment', 'Exhibit 2', { fields: { name: ['Exhibit', 'Exhibit 2'] } }), liveId: 'att-1', uploads: 'attachments/sp ace.pdf' };
+    expect(text(plan([upload]))).toContain('  + upload attachment "Exhibit 2"\n      uploads: "attachments/sp ace.pdf"\n      name: "Exhibit" → "Exhibit 2"\n');
+    expect(renderPlanMarkdown(plan([upload]), { kindOrder: KIND_ORDER })).toContain('\n  - uploads: `attachments/sp ace.pdf`\n  - `name`: `"Exhibit"` → `"Exhibit 2"`\n');
+  });
+
   it('shows what apply sends where the files write it otherwise than it is compared ("0", compared as 0)', () => {
     const c = change('update', 'template', 'PSA', { fields: { 'parameters.provider': [3, 0] } });
     c.fields[0]!.sent = '0';
