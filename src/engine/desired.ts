@@ -4,6 +4,7 @@
  * places. Pure.
  */
 import { Diagnostics } from '../diagnostics.js';
+import { isBlank } from './normalize.js';
 import type { SourcePos } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
 import { HIDDEN_PARTS, lineWithoutSecrets } from '../config/url-secrets.js';
@@ -127,12 +128,6 @@ function checkName(resource: DesiredResource, diagnostics: Diagnostics, naming?:
   return false;
 }
 
-/** Nothing but spaces and characters that show as nothing (zero-width ones, a Hangul filler). */
-export function isBlank(name: string): boolean {
-  if (name.trim() === '') return true;
-  // U+2800 (braille blank) shows as a space, and is used so (probe GA).
-  return !/^[\x20-\x7e]*$/.test(name) && name.replace(/[\s\p{Default_Ignorable_Code_Point}\u2800]/gu, '') === '';
-}
 
 /** What a kind's name is called (`name`, or `e-mail` for a member), how long it may be, and which field can hold more. */
 export interface Naming {

@@ -127,3 +127,10 @@ export function linesDeep(value: unknown): unknown {
   if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, linesDeep(v)]));
   return value;
 }
+
+/** Nothing but spaces and characters that show as nothing (zero-width ones, a Hangul filler). */
+export function isBlank(name: string): boolean {
+  if (name.trim() === '') return true;
+  // U+2800 (braille blank) shows as a space, and is used so (probe GA).
+  return !/^[\x20-\x7e]*$/.test(name) && name.replace(/[\s\p{Default_Ignorable_Code_Point}\u2800]/gu, '') === '';
+}

@@ -3,8 +3,7 @@
  * rule name`, matched inside its matched playbook. Seed 000's create rules are checked offline here.
  */
 import type { DesiredResource, Ref } from '../engine/types.js';
-import { isBlank } from '../engine/desired.js';
-import { isBlankText, liveFlag, liveText, normEmail, normName, normText } from '../engine/normalize.js';
+import { isBlank, isBlankText, liveFlag, liveText, normEmail, normName, normText } from '../engine/normalize.js';
 import { quoteValue, showJson } from '../config/quote.js';
 import { ApiError } from '../errors.js';
 import type { RuleAttrs } from '../api/review.js';

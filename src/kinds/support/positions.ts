@@ -1,7 +1,7 @@
 /** Small helpers kinds share to turn a document into desired resources with positions. */
 import type { Diagnostics, SourcePos } from '../../diagnostics.js';
 import { quoteValue } from '../../config/quote.js';
-import { normName } from '../../engine/normalize.js';
+import { isBlank, normName } from '../../engine/normalize.js';
 import type { ResourceDoc } from '../../config/types.js';
 import { pointerToPath, type DocPositions } from '../../config/yaml-positions.js';
 import { isPlainObject } from '../../util/plain.js';
@@ -40,6 +40,14 @@ export function formerNamesAt(doc: ResourceDoc, pointer: string, value: unknown,
     diag.warning('renamed-from-itself', `\`renamed_from\` names ${quoteValue(written[self])}, the name this ${pointer === '' ? 'document' : 'rule'} has now: nothing is renamed from it`, {
       ...problemAt(doc, Array.isArray(value) ? `${pointer}/renamed_from/${self}` : `${pointer}/renamed_from`),
       hint: '`renamed_from` lists the names it had before; take this one out',
+    });
+  }
+  // A blank one names nothing any object could have been called (probe MR-4).
+  const blank = written.findIndex((name) => name !== '' && isBlank(name));
+  if (blank >= 0) {
+    diag.error('blank-name', `\`renamed_from\` lists ${quoteValue(written[blank])}, which is blank`, {
+      ...problemAt(doc, Array.isArray(value) ? `${pointer}/renamed_from/${blank}` : `${pointer}/renamed_from`),
+      hint: 'list the names it had before, or take it out',
     });
   }
   if (new Set(written).size < written.length) return names;

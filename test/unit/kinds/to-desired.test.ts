@@ -175,6 +175,14 @@ describe('Rule toDesired', () => {
     ]);
   });
 
+  it('refuses a blank name in renamed_from, as a blank name: it names nothing an object was called (probe MR-4)', () => {
+    const { diagnostics } = playbook({ name: 'Inbound NDA', renamed_from: ['Old NDA', ' '], rules: [{ name: 'Term', actions: 'A', renamed_from: '\u200b' }] }, { '/renamed_from/1': 3, '/rules/0/renamed_from': 8 });
+    expect(diagnostics.errors.map((d) => [d.code, d.line, d.message, d.hint])).toEqual([
+      ['blank-name', 3, '`renamed_from` lists " ", which is blank', 'list the names it had before, or take it out'],
+      ['blank-name', 8, '`renamed_from` lists "\\u200b", which is blank', 'list the names it had before, or take it out'],
+    ]);
+  });
+
   it('refuses a playbook whose rules docket could not read back: the service answers them in one list, and no answer over 64 MB is read (probe EY)', () => {
     const big = (n: number, size: number) => Array.from({ length: n }, (_, i) => ({ name: `R${i}`, actions: 'x'.repeat(size) }));
     const over = playbook({ rules: big(13, 5_000_000) }, { '/rules': 3 });
