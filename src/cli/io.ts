@@ -2,6 +2,7 @@
  * Where output goes. Results go to stdout, progress and logs to stderr; colour only on a terminal
  * and never with NO_COLOR or --no-color. Injected so tests can run commands in-process.
  */
+import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { stripControl } from '../render/sanitize.js';
 import { noInterrupts, processInterrupts, type Interrupts } from './interrupt.js';
@@ -80,9 +81,23 @@ export function processIo(): Io {
       }
     },
     env: process.env,
-    cwd: process.cwd(),
+    cwd: workingDirectory(),
     interrupts: processInterrupts(),
   };
+}
+
+/**
+ * The directory docket was started in. One removed since (a branch switch under a shell) has no
+ * path to give: the shell's idea of it stands in, so an absolute -C still works and a relative one
+ * is said missing there, not a stack trace (probe MU-2).
+ */
+export function workingDirectory(): string {
+  try {
+    return process.cwd();
+  } catch {
+    const shell = process.env.PWD;
+    return shell !== undefined && path.isAbsolute(shell) ? shell : path.parse(process.execPath).root;
+  }
 }
 
 export function interruptsOf(io: Io): Interrupts {

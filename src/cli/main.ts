@@ -168,7 +168,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     await program.parseAsync(args);
     // Output that never arrived (a full disk) is a failed run, whatever the command did.
     return exitCode === 0 && given.outputFailure?.() ? 1 : exitCode;
-  } catch (error) {
+  } catch (thrown) {
+    const error = workingDirectoryGone(thrown) ?? thrown;
     // `-o json` promises a JSON document on stdout whatever happens (as Terraform's -json does).
     if (json && !printed) {
       const { sourceLines } = await import('../config/source-lines.js');
@@ -244,6 +245,12 @@ function outputFormats(args: string[]): string[] {
     else if (/^-o[^-=]/.test(a)) formats.push(a.slice(2));
   });
   return formats;
+}
+
+/** A relative path read where the directory docket was started in was removed since (probe MU-2): said, not a stack trace. */
+function workingDirectoryGone(error: unknown): DocketError | undefined {
+  if (!(error instanceof Error) || (error as NodeJS.ErrnoException).syscall !== 'uv_cwd') return undefined;
+  return new DocketError('working-directory-gone', 'the current directory no longer exists (removed since the shell entered it)', 'cd to a directory that exists, or pass -C with an absolute path');
 }
 
 /** The error as the command's JSON: `docket test`'s is its report (schemas/test-report.schema.json) holding the error. */

@@ -1,4 +1,5 @@
 /** The plan step of plan, apply, drift and pull: the engine's planProject with this session's services and settings, and its flags' help. */
+import { workingDirectory } from './io.js';
 import { plural } from '../render/facts.js';
 import { kindsToRead, planProject } from '../engine/project.js';
 import { warningText } from '../engine/plan.js';
@@ -219,7 +220,7 @@ function strandedEntriesNote(s: Session): string {
   if (stranded.length === 0) return '';
   const names = stranded.map((name) => quoteValue(name, 80)).join(', ');
   // As this run was made (its folder, the emulator), under the former name: copied, it moves those entries.
-  const apply = shapedCommand('apply', { dir: path.relative(process.cwd(), location.root) || '.', env: stranded.length === 1 ? stranded[0]! : 'FORMER', emulator: location.emulator, target: [] });
+  const apply = shapedCommand('apply', { dir: path.relative(workingDirectory(), location.root) || '.', env: stranded.length === 1 ? stranded[0]! : 'FORMER', emulator: location.emulator, target: [] });
   return `. docket.lock.json still holds version 1 entries of the environment ${names}, which docket.yaml no longer defines: if this environment was renamed from ${stranded.length === 1 ? 'it' : 'one of them (FORMER below)'}, give it that name again, run \`${apply}\` once (it moves those entries to this target's section), then rename it to ${quoteValue(location.environment, 80)} again`;
 }
 

@@ -431,6 +431,16 @@ describe('flag values', () => {
     expect((await run(['apply', '-C', dir, '--emulator', '--auto-approve', '-q', '--lock-timeout', '0'])).code).toBe(0);
   });
 
+  it('a current directory removed since the shell entered it: an absolute -C and --version work, a relative -C is said, not a stack trace (probe MU-2)', async () => {
+    const gone = await makeDir({});
+    const run = (args: string) => spawnSync('sh', ['-c', `cd "${gone}" && rmdir "${gone}" && "${process.execPath}" "${BIN}" ${args}`], { encoding: 'utf8' });
+    expect(run('--version')).toMatchObject({ status: 0, stderr: '' });
+    await mkdir(gone);
+    expect(run(`validate -C "${dir}"`)).toMatchObject({ status: 0, stderr: '' });
+    await mkdir(gone);
+    expect(run('validate -C x')).toMatchObject({ status: 1, stderr: 'Error: the current directory no longer exists (removed since the shell entered it)\n  hint: cd to a directory that exists, or pass -C with an absolute path\n' });
+  });
+
   it('stdout on a full disk fails the run with one line, not a stack trace (--version too, which loads less)', () => {
     const full = openSync('/dev/full', 'w');
     try {
