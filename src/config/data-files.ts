@@ -256,7 +256,9 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
             ? 'make the name and the file the same exactly: a file system that tells them apart (Linux, as CI runs) finds no file'
             : comment !== undefined
               ? `in YAML \` #\` starts a comment, so the name ends before it: quote the whole name (${quoted(comment)})`
-              : 'file names are relative to the YAML file that holds them';
+              : value.includes('\\')
+                ? 'file names are relative to the YAML file that holds them, and a `\\` in one is read as `/` (a folder), as Windows writes paths'
+                : 'file names are relative to the YAML file that holds them';
           problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which does not exist${where}${there}`, hint);
         }
       }

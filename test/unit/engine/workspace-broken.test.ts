@@ -126,6 +126,14 @@ describe('loadWorkspace says of a missing data file', () => {
       'terms/b.yaml file names are relative to the YAML file that holds them',
     ]);
   });
+
+  it('that a backslash is read as a folder separator, where the name holds one (probes MP-4, MU-6)', async () => {
+    const dir = await tree({ 'docket.yaml': PROJECT, 'terms/a.yaml': lines('kind: CustomTerm', 'name: A', 'body_file: "back\\\\slash.md"'), 'terms/back\\slash.md': 'text' });
+    const error = (await loadWorkspace({ dir, processEnv: {} }).catch((e: unknown) => e)) as ConfigError;
+    expect(error.diagnostics.map((d) => [d.message, d.hint])).toEqual([
+      ['`body_file` names "back\\\\slash.md", which does not exist (looked for "terms/back/slash.md")', 'file names are relative to the YAML file that holds them, and a `\\` in one is read as `/` (a folder), as Windows writes paths'],
+    ]);
+  });
 });
 
 describe('loadWorkspace refuses docket.yaml and test files as data', () => {
