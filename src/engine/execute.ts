@@ -137,7 +137,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
           // An upload that may have arrived, or arrived unnamed: the next plan stops at it.
           const code = (error as { code?: unknown } | null)?.code;
           const unknown = code === 'unknown-outcome' || code === 'unnamed-upload';
-          const hint = (error as { hint?: unknown } | null)?.hint;
+          const hint = tooLargeHint(change, error) ?? (error as { hint?: unknown } | null)?.hint;
           finish(change, { changeId: change.id, status: 'failed', message: error instanceof Error ? error.message : String(error), ...(typeof hint === 'string' && hint !== '' ? { hint } : {}), ...(unknown ? { outcomeUnknown: true as const } : {}), ...(code === 'outcome-pending' ? { pending: true as const } : {}), ...((error as { notCarriedOut?: unknown } | null)?.notCarriedOut === true ? { unchanged: true as const } : {}), ms: Math.round(options.clock() - t0) });
           options.afterFailure?.(error);
           complete(i, false);
@@ -214,4 +214,10 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
 export function reasonOf(signal: AbortSignal): string {
   const r: unknown = signal.reason;
   return r instanceof Error ? r.message : typeof r === 'string' ? r : 'stopped';
+}
+
+/** A change that sends a file whole, refused as too large: the file it is, which no rerun changes (probe MP-2). */
+function tooLargeHint(change: Change, error: unknown): string | undefined {
+  if (!change.uploads || (error as { status?: unknown } | null)?.status !== 413) return undefined;
+  return `the service takes no request this large: make ${change.uploads} smaller (or split it), then apply again`;
 }

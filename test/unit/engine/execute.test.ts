@@ -210,6 +210,16 @@ describe('executePlan: dependencies', () => {
     expect(report.results[0]).toMatchObject({ status: 'failed', message: 'create x: failed with HTTP 308', hint: 'set its URL to "https://new.example"' });
   });
 
+  it('names the file of an upload refused as too large, which no rerun changes (probe MP-2)', async () => {
+    const [one] = independent(1);
+    const tooLarge = Object.assign(new DocketError('service-error', 'upload x: failed with HTTP 413', 'make smaller what it sends'), { status: 413 });
+    const report = await executePlan(planOf([{ ...one!, uploads: 'attachments/big.pdf' }]), { concurrency: 1, clock: tickingClock(), run: () => Promise.reject(tooLarge) });
+    expect(report.results[0]).toMatchObject({ status: 'failed', hint: 'the service takes no request this large: make attachments/big.pdf smaller (or split it), then apply again' });
+    // A change that sends no file keeps the error's own hint.
+    const other = await executePlan(planOf(independent(1)), { concurrency: 1, clock: tickingClock(), run: () => Promise.reject(tooLarge) });
+    expect(other.results[0]).toMatchObject({ hint: 'make smaller what it sends' });
+  });
+
   it('marks a write the service may still be carrying out as pending, not as an upload of unknown outcome', async () => {
     const report = await executePlan(planOf(independent(2)), {
       concurrency: 1,
