@@ -116,7 +116,9 @@ export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResou
       const from = c.action === 'rename' ? c.fields.find((f) => f.field === 'name')?.before : undefined;
       // Each where its file declares it: the error stands at the first only (probe IY-3).
       const where = c.source ? ` (${c.source.file}:${c.source.line})` : '';
-      return `${typeof from === 'string' ? `rename ${c.kind} ${quoteValue(from)} → "${c.name}"` : `${c.action} ${c.kind} "${c.key}"`}${where}`;
+      // A rule with its playbook's name, as every plan line names it (probe MR-3).
+      const within = c.parent ? `${c.parent.key}/` : '';
+      return `${typeof from === 'string' ? `rename ${c.kind} ${quoteValue(within + from)} → ${quoteValue(within + c.name)}` : `${c.action} ${c.kind} ${quoteValue(c.key)}`}${where}`;
     });
     // At the first of them that a file declares: a plan error is told at its file:line.
     // Names swapped in the app (pinned objects): the live side moved, not the files.

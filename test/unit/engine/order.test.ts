@@ -112,6 +112,13 @@ describe('order: names are freed before they are taken', () => {
     expect(diagnostics.errors[0]).toMatchObject({ file: 'playbooks/b.yaml', line: 2, col: 7 });
   });
 
+  it('names the rules of a cycle with their playbook, as every plan line names a rule (probe MR-3)', () => {
+    const parent = { kind: 'playbook' as const, key: 'NDA', liveId: 'pb-1' };
+    const ab = { ...change('rename', 'rule', 'NDA/B', { liveId: 'r-1', fields: nameField('A', 'B') }), name: 'B', parent };
+    const ba = { ...change('rename', 'rule', 'NDA/A', { liveId: 'r-2', fields: nameField('B', 'A') }), name: 'A', parent };
+    expect(order([ab, ba]).diagnostics.errors[0]!.message).toBe('these changes depend on each other in a cycle: rename rule "NDA/A" → "NDA/B", rename rule "NDA/B" → "NDA/A"');
+  });
+
   it('names swapped in the app stop a plan that sends (saying to pull), not one only read (drift, pull), which keeps both renames', () => {
     const live = (c: Change): Change => ({ ...c, direction: 'changed-live' });
     const ab = live(change('rename', 'playbook', 'B', { liveId: 'pb-1', fields: nameField('A', 'B') }));
