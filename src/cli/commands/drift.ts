@@ -24,7 +24,7 @@ import { KINDS } from '../../kinds/index.js';
 import { UsageError } from '../../errors.js';
 import { pullable, renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
 import { fitPrinted, MARKDOWN_MAX_CHARS } from '../../render/markdown-fit.js';
-import { useColor, type Io } from '../io.js';
+import { interruptsOf, useColor, type Io } from '../io.js';
 import { collect, withCommon, type CommonOptions } from '../options.js';
 import { withSession, type SessionOptions } from '../session.js';
 import { readWithDroppedKinds } from '../dropped-kinds.js';
@@ -143,6 +143,8 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         }
         return { plan: limited.plan, report };
       });
+      // One document (JSON, markdown): a signal lets it finish, never leaves half of one (probe MT-1).
+      if (opts.output !== 'text') interruptsOf(io).hold('the report is being written');
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report, { kinds: [...new Set(kindNames(opts.kind))], targets: opts.target }));
       else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderDriftMarkdown(plan, report, room, scopeOf(opts), MARKDOWN_MAX_CHARS)));
       else io.stdout(renderDriftText(plan, report, { color: useColor(io, opts), scope: scopeOf(opts) }));

@@ -108,6 +108,8 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
         }
         return { plan: byKind.plan, result, refused: opts.force ? [] : violations };
       }));
+      // One document (JSON, markdown): a signal lets it finish, never leaves half of one (probe MT-1).
+      if (opts.output !== 'text') interruptsOf(io).hold('the report is being written');
       if (opts.output === 'json') io.stdout(renderPullJson(plan, result, { dryRun, kinds: [...new Set(kindNames(opts.kind))], targets: opts.target, guard: refused }));
       else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts), maxChars: room, limitSaid: MARKDOWN_MAX_CHARS })));
       else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts) }));
