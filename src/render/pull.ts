@@ -267,6 +267,8 @@ function diffBlocks(files: readonly FileChange[], room: number): string[] {
   for (const f of files) {
     if (spent > room) break;
     const block = `${codeSpan(f.path)}\n\n${fencedBlock(shownDiff(f, false).join('\n'), 'diff')}`;
+    // One that could never fit is left out on its own: the ones after it may (probe MT-2).
+    if (block.length + 2 > room) continue;
     spent += block.length + 2;
     blocks.push(block);
   }
@@ -278,7 +280,7 @@ function pushDiffs(lines: string[], blocks: readonly string[], files: number, bu
   const shown: string[] = [];
   let spent = 0;
   for (const block of blocks) {
-    if (spent + block.length + 2 > share) break;
+    if (spent + block.length + 2 > share) continue;
     spent += block.length + 2;
     shown.push(block);
   }

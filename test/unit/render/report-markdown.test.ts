@@ -94,6 +94,13 @@ describe('drift and pull markdown at scale', () => {
     const cut = renderPullMarkdown(plan([]), { ...result, files: [huge] }, { dryRun: true });
     expect(cut.length).toBeLessThan(GITHUB_BODY);
     expect(cut).toContain('The diffs do not fit in this comment: `docket pull --dry-run` prints them.');
+    // One too long on its own is left out, and the smaller ones after it still shown (probe MT-2).
+    const small = { ...file, path: 'playbooks/q.yaml' };
+    const both = renderPullMarkdown(plan([]), { ...result, files: [huge, small] }, { dryRun: true });
+    expect(both.length).toBeLessThan(GITHUB_BODY);
+    expect(both).toContain('`playbooks/q.yaml`\n\n```diff\n');
+    expect(both).not.toContain('`playbooks/p.yaml`\n\n```diff');
+    expect(both).toContain('_… and the diff of 1 more file not shown: `docket pull --dry-run` prints it._');
   });
 
   it('says where each field not pulled is written, in markdown as in text', () => {
