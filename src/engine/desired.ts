@@ -395,7 +395,7 @@ const MAY_HOLD_URL = /[:@]|\/\//;
 
 /** Where the `index`th name of a resource's `renamed_from` was written (a list of more than one: the item). */
 export function formerSource(d: DesiredResource, index: number): (SourcePos & { path?: string }) | undefined {
-  return itemProblemSourceOf(d.fieldSources, 'renamed_from', index, d.renamedFrom.length > 1);
+  return itemProblemSourceOf(d.fieldSources, 'renamed_from', index);
 }
 
 /** `file:line` of a field's value, for "the other one is here". */

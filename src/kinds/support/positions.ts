@@ -107,6 +107,10 @@ class FieldSourcesBase {
   static valueAtPointer(self: FieldSourcesBase, pointer: string): SourcePos {
     return valueOf(self.#doc, pointer);
   }
+
+  static has(self: FieldSourcesBase, pointer: string): boolean {
+    return self.#doc.positions.has(pointer);
+  }
 }
 
 type FieldSourcesClass = new (doc: ResourceDoc, base: string, pointers?: Readonly<Record<string, string>>) => FieldSourcesBase;
@@ -173,12 +177,13 @@ export function problemSourceOf(sources: Readonly<Record<string, SourcePos>>, fi
 }
 
 /**
- * problemSourceOf for one item of a list field (`renamed_from: [A, B]`): the item's line and path.
- * `listed` says the field was written as a list; a single value is its own item.
+ * problemSourceOf for one item of a list field (`renamed_from: [A, B]`, a list of one too: probe
+ * MO-2): the item's line and path; a single value written as no list is its own item.
  */
-export function itemProblemSourceOf(sources: Readonly<Record<string, SourcePos>>, field: string, index: number, listed: boolean): (SourcePos & { path?: string }) | undefined {
-  if (!listed || !(sources instanceof FieldSourcesBase) || !(field in sources)) return problemSourceOf(sources, field);
+export function itemProblemSourceOf(sources: Readonly<Record<string, SourcePos>>, field: string, index: number): (SourcePos & { path?: string }) | undefined {
+  if (!(sources instanceof FieldSourcesBase) || !(field in sources)) return problemSourceOf(sources, field);
   const pointer = `${FieldSourcesBase.pointer(sources, field)}/${index}`;
+  if (!FieldSourcesBase.has(sources, pointer)) return problemSourceOf(sources, field);
   return { ...FieldSourcesBase.valueAtPointer(sources, pointer), path: pointerToPath(pointer) };
 }
 
