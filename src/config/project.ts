@@ -148,6 +148,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const vars: Record<string, string> = Object.create(null) as Record<string, string>;
   // Broken values (an unset env.NAME): reported where they are defined, and their uses left unchecked.
   const brokenVars = new Set<string>();
+  let varsUnreadable = false;
   const lineAt = sourceLines(input.root);
   // A number written otherwise than it prints (`01067`) is number-as-text at its definition (below).
   const lossy = (v: unknown, pointer: string): boolean => typeof v === 'number' && numberAsText(v, lineAt, positions.valueAt(pointer), '') !== undefined;
@@ -158,6 +159,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     const broken = new Set(resolved.problems.map((problem) => splitPointer(problem.pointer.slice(pointer.length))[0] ?? ''));
     if (!isPlainObject(resolved.value)) {
       for (const k of broken) brokenVars.add(k);
+      // A block written as no mapping (`vars: [x]`) is refused where it is; what it meant to define is unknown.
+      if (source !== undefined && source !== null) varsUnreadable = true;
       continue;
     }
     // A broken value still defines its name, so its uses are not reported as undefined too.
@@ -285,7 +288,9 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     const names = ownVars.filter((e) => Object.hasOwn(e.vars, name)).map((e) => e.name);
     return { names, every: input.env === undefined && names.length > 0 && names.length === others.length };
   };
-  const result: ProjectResult = { diagnostics, ...(anywhere ? { vars: anywhere.vars, brokenVars: anywhere.names } : { vars, brokenVars }), otherVars, ...(input.env !== undefined ? { otherEnvironments: others } : {}), definedIn };
+  // A `vars:` block that is no mapping: its names are unknown, so a use of one is not said undefined (probe MO-3).
+  const known = varsUnreadable ? {} : anywhere ? { vars: anywhere.vars, brokenVars: anywhere.names } : { vars, brokenVars };
+  const result: ProjectResult = { diagnostics, ...known, otherVars, ...(input.env !== undefined ? { otherEnvironments: others } : {}), definedIn };
 
   const value = pass.value as Plain;
   const envResolved = selected ? get(get(value, 'environments'), input.env!) : undefined;

@@ -628,6 +628,12 @@ describe('loadConfig: interpolation', () => {
     ]);
   });
 
+  it('a vars: block that is no mapping is the one error: its uses are not said undefined too (probe MO-3)', async () => {
+    const docket = lines('version: 1', 'vars: [lead]', 'environments:', '  staging:', '    vars:', '      lead: qa@acme.example');
+    const loaded = await load({ 'docket.yaml': docket, 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: ACCEPT', '    reviewer: ${var.lead}') });
+    expect(loaded.diagnostics.map((d) => brief(d))).toEqual(['docket.yaml:2:7 invalid-value']);
+  });
+
   it('with an environment selected, reports a variable the other environments do not define, naming them, once per place', async () => {
     const docket = lines('version: 1', 'vars:', '  lead: alice@acme.example', 'environments:', '  staging:', '    vars:', '      lead: qa@acme.example', '  prod:', '    vars:', '      note: Prod only', '  eu:', '    vars:', '      other: x');
     const files = { 'docket.yaml': docket, 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: ACCEPT', '    reviewer: ${var.lead}', '    internal_notes: ${var.note}') };
