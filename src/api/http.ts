@@ -504,13 +504,15 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   }
 
   /**
-   * The wait for a permit: not past the budget, and not through a 429's pause after the first
-   * signal. One asked for after the signal as part of stopping (a test run's cleanup: the archive
-   * of its scratch playbook; `waitsAfterStop`) is not dropped by the pause: it waits within its
-   * deadline (probe MH-2). Any other is dropped, as nothing new starts.
+   * The wait for a permit: not past the budget, and not past the first signal, whether it waits
+   * for a free permit, the pace (`--max-rps`, the slowdown after a 429) or a 429's pause: a
+   * request not sent then is not sent, as nothing new starts (probe MN-1: they went out one a
+   * second after the signal, and those the grace cut off read as maybe landed). One asked for
+   * after the signal as part of stopping (a test run's cleanup: the archive of its scratch
+   * playbook; `waitsAfterStop`) waits within its deadline (probe MH-2).
    */
   function queueWait(askedAfterStop: boolean): Wait {
-    return waitLink(() => !askedAfterStop && limiter.paused, deadlineAt());
+    return waitLink(() => !askedAfterStop, deadlineAt());
   }
 
   function apiError(t: RequestTarget, a: Attempt, attempts: number, earlierStatuses: number[], landed: boolean): ApiError {
@@ -636,7 +638,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           if (queue?.why() === 'stopped') {
             // A retry not sent after an attempt whose answer was lost is no write not sent (probe IX-1).
             const again = n > 0 ? ' again' : '';
-            const error = new DocketError('interrupted', `${t.operation}: interrupted before it was sent${again} (requests were waiting out a 429 pause)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}${maybeDone(t, mayHaveLanded)}`);
+            const waiting = limiter.paused ? 'requests were waiting out a 429 pause' : 'it was waiting its turn';
+            const error = new DocketError('interrupted', `${t.operation}: interrupted before it was sent${again} (${waiting})${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}${maybeDone(t, mayHaveLanded)}`);
             // The retry never left, and the service answered the attempt before it (a 500): nothing
             // of it still runs there, as when a stop ends the retries anywhere else (probe JV-1).
             error.answeredThere = attempts === attemptsBefore && lastAnsweredThere;

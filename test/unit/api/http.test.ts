@@ -1609,9 +1609,26 @@ describe('stopping and the time budget', () => {
     await new Promise((r) => setTimeout(r, 20));
     stop.abort();
     answer();
-    expect(((await queued) as DocketError).message).toBe('create b: interrupted before it was sent (requests were waiting out a 429 pause)');
+    // Dropped at the stop itself, waiting for its turn behind the first (probe MN-1).
+    expect(((await queued) as DocketError).message).toBe('create b: interrupted before it was sent (it was waiting its turn)');
     expect(((await first) as DocketError).code).toBe('interrupted');
     expect(limiter.pending).toBe(0);
+  });
+
+  it('after the stop, a request waiting for its turn at the pace (--max-rps) is not sent: nothing new starts (probe MN-1)', async () => {
+    const limiter = createLimiter(4, { maxRps: 1 });
+    const stop = new AbortController();
+    const { mock, client, logs } = setup({ limiter, stop: stop.signal });
+    mock.intercept({ path: '/v1/a', method: 'GET' }).reply(200, { ok: 1 });
+    await client.request({ method: 'GET', path: '/v1/a', operation: 'read a' });
+    // The next turn is a second away; no answer is set up for it: sent, it would fail otherwise.
+    const paced = rejection(client.request({ method: 'POST', path: '/v1/b', body: {}, operation: 'create b' }));
+    await new Promise((r) => setTimeout(r, 20));
+    stop.abort();
+    const err = (await paced) as DocketError;
+    expect(err.message).toBe('create b: interrupted before it was sent (it was waiting its turn)');
+    expect(err.notCarriedOut).toBe(true);
+    expect(logs.map((e) => e.notSent ?? false)).toEqual([false, true]);
   });
 
   it('puts one listener on the command signal however many requests are in flight or queued', async () => {
