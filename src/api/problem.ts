@@ -143,11 +143,18 @@ function parseFieldErrors(
     // NOTE(api): `[{field, message}]` is our decision (reference/api.md); the JSON:API shape
     // `{source: {pointer}, detail}` is accepted too in case a service uses it.
     const source = isPlainObject(e.source) ? e.source : undefined;
-    const field = str(e.field, 200) ?? str(source?.pointer, 200) ?? str(source?.parameter, 200);
+    const pointer = str(source?.pointer, 200);
+    const field = str(e.field, 200) ?? (pointer === undefined ? undefined : fieldOfPointer(pointer)) ?? str(source?.parameter, 200);
     const message = str(e.message, 500) ?? str(e.detail, 500) ?? str(e.title, 500);
     if (message !== undefined) out.push({ field: field ?? NO_FIELD, message });
   }
   return out;
+}
+
+/** A JSON:API pointer as the field it names, as the other shapes name it (`/data/attributes/actions` → `actions`, probe NA-1). */
+function fieldOfPointer(pointer: string): string {
+  const attribute = /^\/data\/(?:attributes|relationships)\/(.+)$/.exec(pointer)?.[1];
+  return attribute === undefined ? pointer : attribute.split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | undefined {
