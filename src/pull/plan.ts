@@ -505,7 +505,7 @@ class PullPlanner {
     // What the files would then hold must be what validate takes: the app takes text docket refuses.
     const adding = c.action === 'delete';
     const renaming = fields.includes('name');
-    const alike = l && (adding || renaming) ? (this.lookAlikeDeclared(l.kind, c.parent?.key, l.name, d) ?? (adding ? this.sharedLiveName(l) : undefined)) : undefined;
+    const alike = l && (adding || renaming) ? (this.lookAlikeDeclared(l.kind, c.parent?.key, l.name, d) ?? (renaming ? this.nameHeldByDeclared(l, d) : undefined) ?? (adding ? this.sharedLiveName(l) : undefined)) : undefined;
     const refused = (l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields, this.input.keys) : undefined) ?? alike ?? this.refusedWhenChecked.get(refKey(c.kind, c.key));
     if (refused) {
       this.notPulled.push(this.entryOf(c, direction, adding ? [] : fields, refused, d));
@@ -674,6 +674,20 @@ class PullPlanner {
   }
 
   private lookAlikes: ReturnType<typeof lookAlikeDeclared> | undefined;
+
+  /**
+   * Why a rename in the app onto the name another document declares is not written: that
+   * document's object holds the name live too (pinned by `id:`, as an ambiguous name's hint says),
+   * so the files would declare it twice (probe NB-1). One whose object left the name is not in the way.
+   */
+  private nameHeldByDeclared(l: LiveResource, d: DesiredResource | undefined): string | undefined {
+    const other = this.desired.get(refKey(l.kind, l.key));
+    if (!other || other === d) return undefined;
+    const holder = this.liveById.get(this.input.plan.ids[refKey(other.kind, other.key)] ?? '');
+    if (!holder || holder.id === l.id || holder.name !== l.name) return undefined;
+    const at = valueSourceOf(other.fieldSources, 'name') ?? other.source;
+    return `renamed in the app to ${quoteValue(l.name)}, the name ${other.kind} ${quoteValue(other.key)} has in the files (${at.file}:${at.line}) and live: written, the files would declare it twice; rename one of them in the app, then pull again`;
+  }
 
   private noteUnpulled(c: Change, fields: readonly string[]): void {
     if (!c.liveId || fields.length === 0) return;

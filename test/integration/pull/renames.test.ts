@@ -544,6 +544,25 @@ describe('objects renamed in the app', () => {
     expect((await cli('pull', '-C', dir, '--target', 'playbook/Lambda NDA', '--target', 'playbook/Lambda NDA 2025')).stdout).toContain('Wrote no file');
   });
 
+  it('a rename in the app onto the name of a declared playbook pinned to its own object is not written: the files would declare the name twice (probe NB-1)', () =>
+    onOwnEmulator(async (run, own) => {
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/gamma.yaml': 'kind: Playbook\nname: Gamma\nrules: []\n', 'playbooks/delta.yaml': 'kind: Playbook\nname: Delta\nrules: []\n' });
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      const delta = await app.playbookId('Delta');
+      await app.editPlaybook('Gamma', { name: 'Delta' });
+      // As the ambiguous-match hint says: pin the one the file means.
+      await writeFiles(dir, { 'playbooks/delta.yaml': `kind: Playbook\nname: Delta\nid: ${delta}\nrules: []\n` });
+      const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+      const pull = await run('pull', '-C', dir);
+      expect(pull.code, pull.stdout).toBe(0);
+      expect(pull.stdout).toContain('playbook "Gamma" name (playbooks/gamma.yaml:2): renamed in the app to "Delta", the name playbook "Delta" has in the files (playbooks/delta.yaml:2) and live');
+      expect(pull.stdout).toContain('Wrote no file');
+      expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).toBe(lock);
+      expect((await run('validate', '-C', dir)).code).toBe(0);
+      expect((await run('drift', '-C', dir)).stdout).toContain('`docket pull` leaves it');
+    }));
+
   it('a rule renamed in the app with a new one made under its old name: one pull writes both', async () => {
     const { dir, app } = await applied({ 'playbooks/delta.yaml': NDA.replace('Inbound NDA', 'Delta NDA').replace('3 years', '5 years') });
     await app.editRule('Delta NDA', 'Term', { name: 'Term 2025' });
