@@ -219,6 +219,8 @@ class PullPlanner {
   private readonly removing = new Set<string>();
   /** What this pull takes out of the files (removed live), once kept ones are taken out. */
   private removals: readonly Pulling[] = [];
+  /** Documents left as they are for a renamed object a --target leaves out (heirLeft): what they hold is left too. */
+  private readonly heirsLeft = new Set<string>();
   /** The live objects no file declares that this pull does not write (refused), by live id. */
   private readonly unwrittenNew = new Map<string, LiveResource>();
   /** Of those, the children, by their parent's key (a parent removed too stays, whole, for them). */
@@ -264,6 +266,7 @@ class PullPlanner {
       else if (c.action === 'delete') childrenToInsert.push(entry);
       else objects.push(entry);
     }
+    for (const list of [objects, childrenToInsert, toRemove]) this.keepUnderHeirsLeft(list);
     this.keepEditedRemovals(toRemove);
     this.keepStillNamed(toRemove, objects);
     for (const r of toRemove) this.removing.add(refKey(r.change.kind, r.change.key));
@@ -330,8 +333,11 @@ class PullPlanner {
     const recorded = this.input.sync.idOf(refKey(c.kind, c.key));
     const other = recorded !== undefined && recorded !== c.liveId ? this.liveById.get(recorded) : undefined;
     if (other === undefined || [...this.desired.keys()].some((key) => this.input.plan.ids[key] === other.id)) return undefined;
+    // A rule moved to another playbook is no rename (historyOf).
+    if (c.parent && other.parentId !== this.input.plan.ids[refKey(c.parent.kind, c.parent.key)]) return undefined;
     // Targeted too, it is pulled with this one, and takes the history here (second read RV10-1).
-    return this.input.named?.(other) === true ? undefined : other;
+    const inScope = c.parent ? (this.input.childInScope?.({ ...other, parent: c.parent }) ?? true) : this.input.named?.(other) === true;
+    return inScope ? undefined : other;
   }
 
   /** `d`'s name as its file writes it: through a variable (`${var.region} Mid`), another environment's name is another (second read SR73-1). */
@@ -472,10 +478,12 @@ class PullPlanner {
     }
     // Its name taken in the app by a new object while the one last synced under it was renamed
     // there: that one's file takes this document's history (historyOf), which a pull cut to
-    // --targets that leaves it out cannot write; the history would pass to the new one (second read SR73-8).
-    const heirLeft = d && !d.parent && d.renamedFrom.length > 0 && this.input.plan.targets?.length ? this.renamedAwayUnpulled(c) : undefined;
+    // --targets that leaves it out cannot write; the history would pass to the new one (second read
+    // SR73-8). Its name alone is history too (the renamed one's `renamed_from`), and a rule's (probe MX-1).
+    const heirLeft = d && this.input.plan.targets?.length ? this.renamedAwayUnpulled(c) : undefined;
     if (heirLeft) {
-      this.notPulled.push(this.entryOf(c, direction, [], `was last in sync as the live ${c.kind} now named ${quoteValue(heirLeft.name)} (renamed in the app), and a new one was made under its name: pull both together (without --target) so its \`renamed_from\` goes with the renamed one`, d));
+      this.heirsLeft.add(refKey(c.kind, c.key));
+      this.notPulled.push(this.entryOf(c, direction, [], `was last in sync as the live ${c.kind} now named ${quoteValue(heirLeft.name)} (renamed in the app), and a new one was made under its name: pull both together (without --target) so the renamed one keeps this name in its \`renamed_from\``, d));
       return undefined;
     }
     // Renamed in the app while a new one took its name, and that one is left out by --target: not written alone.
@@ -543,6 +551,14 @@ class PullPlanner {
    */
   private followsSwappedName(d: DesiredResource, c: Change, field: string): boolean {
     return followsSwappedName(d, c, field, { liveOfKind: (kind) => this.liveByKind.get(kind as KindName) ?? [], declared: (key) => this.declaredKeys.has(key), sync: this.input.sync });
+  }
+
+  /** Takes out of `list` the children of a document left for a renamed object a --target leaves out: they went with it (probe MX-1). */
+  private keepUnderHeirsLeft(list: Pulling[]): void {
+    if (this.heirsLeft.size === 0) return;
+    const left = (c: Change): boolean => c.parent !== undefined && this.heirsLeft.has(refKey(c.parent.kind, c.parent.key));
+    for (const o of list) if (left(o.change)) this.notPulled.push(this.entryOf(o.change, o.change.direction ?? 'changed-live', [], `its ${o.change.parent!.kind} is left as it is (above), and so is what it holds`, o.d));
+    list.splice(0, list.length, ...list.filter((o) => !left(o.change)));
   }
 
   /**

@@ -465,6 +465,30 @@ describe('objects renamed in the app', () => {
       await expectNoChanges(run, dir);
     }));
 
+  it('a pull cut to the one made in the app under a renamed playbook\'s or rule\'s name leaves it, also with no renamed_from yet: written, the renamed one would lose the name from its history (probe MX-1)', async () => {
+    const { dir, app } = await applied({ 'playbooks/mu.yaml': NDA.replace('Inbound NDA', 'Mu NDA').replace('3 years', '12 years') });
+    await app.editPlaybook('Mu NDA', { name: 'Mu NDA Old' });
+    await app.createPlaybook({ name: 'Mu NDA', description: 'new' });
+    const before = await readFile(join(dir, 'playbooks/mu.yaml'), 'utf8');
+    const pull = await cli('pull', '-C', dir, '--target', 'playbook/Mu NDA');
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(pull.stdout).toContain('playbook "Mu NDA" (playbooks/mu.yaml:1): was last in sync as the live playbook now named "Mu NDA Old" (renamed in the app), and a new one was made under its name: pull both together (without --target) so the renamed one keeps this name in its `renamed_from`');
+    expect(await readFile(join(dir, 'playbooks/mu.yaml'), 'utf8')).toBe(before);
+    // Together, the renamed one's new file keeps the name.
+    const both = await cli('pull', '-C', dir, '--target', 'playbook/Mu NDA', '--target', 'playbook/Mu NDA Old');
+    expect(both.stdout).not.toContain('Not pulled');
+    expect(await readFile(join(dir, 'playbooks/mu-nda-old.yaml'), 'utf8')).toContain('renamed_from:\n  - Mu NDA\n');
+    // A rule the same way: cut to the new one, its item is left as it is.
+    const { dir: rules, app: ruleApp } = await applied({ 'playbooks/nu.yaml': NDA.replace('Inbound NDA', 'Nu NDA').replace('3 years', '13 years') });
+    await ruleApp.editRule('Nu NDA', 'Term', { name: 'Term Old' });
+    await ruleApp.createRule('Nu NDA', { name: 'Term', actions: 'ACCEPT up to 1 year' });
+    const rulesBefore = await readFile(join(rules, 'playbooks/nu.yaml'), 'utf8');
+    const cut = await cli('pull', '-C', rules, '--target', 'rule/Nu NDA/Term');
+    expect(cut.stdout).toContain('rule "Nu NDA/Term"');
+    expect(cut.stdout).toContain('was last in sync as the live rule now named "Term Old"');
+    expect(await readFile(join(rules, 'playbooks/nu.yaml'), 'utf8')).toBe(rulesBefore);
+  });
+
   it('a pull of the renamed playbook alone does not write its rules into a new file while the files still declare them under the old name', async () => {
     const { dir, app } = await applied({ 'playbooks/zeta.yaml': NDA.replace('Inbound NDA', 'Zeta NDA').replace('3 years', '6 years') });
     await app.editPlaybook('Zeta NDA', { name: 'Zeta NDA 2025' });
