@@ -78,11 +78,15 @@ export class TestCache {
     return this.unreadable.has(this.file(key));
   }
 
-  /** Replaces the key's runs. */
-  async put(key: CacheKey, runs: ReviewFacts[]): Promise<void> {
+  /**
+   * Replaces the key's runs; gives them back as recorded (a key's value hidden), which is what the
+   * run matches too: a replay of them then reads as the run that recorded them did (probe MZ-1).
+   */
+  async put(key: CacheKey, runs: ReviewFacts[]): Promise<ReviewFacts[]> {
+    const recorded = runs.map((facts) => withTextHidden(facts, this.hide));
     await mkdir(this.dir, { recursive: true });
     const at = this.now().toISOString();
-    const body: CacheFile = { version: 1, key, runs: runs.map((facts) => ({ recorded_at: at, facts: withTextHidden(facts, this.hide) })) };
+    const body: CacheFile = { version: 1, key, runs: recorded.map((facts) => ({ recorded_at: at, facts })) };
     const file = this.file(key);
     try {
       await asOwnFile(file);
@@ -91,6 +95,7 @@ export class TestCache {
       // An entry that cannot be written (a folder in its place) costs a review next time, never this run (probe GH).
       this.unwritten ??= (error as NodeJS.ErrnoException).code ?? String(error);
     }
+    return recorded;
   }
 }
 

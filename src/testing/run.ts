@@ -278,8 +278,7 @@ class Reviews {
         const changed = await changedSince(ctx.services, variant);
         if (changed) return { error: `${changed}: the results are for neither version, so none was kept; run docket test --live again`, evidence: asked };
       }
-      const all = [...cached, ...made];
-      await ctx.cache.put(key, all);
+      const all = await ctx.cache.put(key, [...cached, ...made]);
       return { facts: all, replayed };
     } catch (error) {
       if (error instanceof DocketError) return { error: withHint(error), evidence: asked };

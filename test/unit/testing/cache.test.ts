@@ -25,7 +25,9 @@ describe('TestCache', () => {
       // The reviewer splits the name into words, lower-cased: the secret part stands alone (probe LL-1).
       positions: [{ summary: null, detailed_explanation: `see ${secret.toUpperCase()}` }, { summary: null, detailed_explanation: 'no sentence mentions sk + live + zq9secretkey77abcdxyz. Questions: none' }],
     } as unknown as ReviewFacts;
-    await cache.put(KEY, [facts]);
+    // What the run matches is what it recorded: a replay then reads as the run did (probe MZ-1).
+    const [recorded] = await cache.put(KEY, [facts]);
+    expect(recorded?.redlines[0]).toMatchObject({ topic: 'Term [redacted]', evaluation: 'accept' });
     const [file] = await readdir(dir);
     const written = await readFile(join(dir, file!), 'utf8');
     expect(written).not.toMatch(/Zq9SECRET|cretkey77abcdxy/i);
