@@ -18,7 +18,15 @@ export function inSyncRecords(plan: Plan, desired: readonly DesiredResource[], k
   // A child of a changed parent (renamed in the app, say) is recorded by the pull under its new key.
   const parentKind = new Map(kinds.map((k) => [k.name, k.parentKind]));
   const chosen = (kind: KindName): boolean => only.length === 0 || only.includes(kind) || only.includes(parentKind.get(kind) as KindName);
-  const settled = desired.filter((d) => !(d.parent && changed.has(refKey(d.parent.kind, d.parent.key))) && chosen(d.kind));
+  // Not one whose live object was last in sync as another declared object, moved onto its name in
+  // the app (two names swapped or shifted, which pull leaves): recorded here, the object would change
+  // documents, and the other's record would be lost (probe NB-4).
+  const declaredKeys = new Set(desired.map((d) => refKey(d.kind, d.key)));
+  const movedOnto = (key: string): boolean => {
+    const id = plan.ids[key];
+    return id !== undefined && state.keysWithId(id).some((other) => other !== key && declaredKeys.has(other));
+  };
+  const settled = desired.filter((d) => !(d.parent && changed.has(refKey(d.parent.kind, d.parent.key))) && chosen(d.kind) && !movedOnto(refKey(d.kind, d.key)));
   const held = (key: string, record: SyncRecord): boolean => {
     const now = state.byKey.get(key);
     return now !== undefined && formatSyncRecord(now) === formatSyncRecord(record);

@@ -37,12 +37,15 @@ export function movedLiveOntoDeclared(input: MovedLiveInput): (kind: string, rec
 /**
  * The `kind:key` a delete changed live was last in sync as, when pull leaves it for a move by hand:
  * moved in the app from an object the files still declare, whose declaration names no other live
- * object (one made in the app under the old name). Written too, it would be declared twice.
+ * object made in the app under the old name (one last in sync as another declared object, moved
+ * onto it, is no newcomer: probes NB-2, NB-4). Written too, it would be declared twice.
  */
-export function movedFromDeclared(c: Change, sync: Pick<SyncState, 'idOf' | 'byId'>, ids: Readonly<Record<string, string>>): string | undefined {
+export function movedFromDeclared(c: Change, sync: Pick<SyncState, 'idOf' | 'byId' | 'keysWithId'>, ids: Readonly<Record<string, string>>, declared: (kindKey: string) => boolean): string | undefined {
   const movedFrom = movedFromOf(c, sync);
   const takenBy = movedFrom === undefined ? undefined : ids[movedFrom];
-  return movedFrom !== undefined && (takenBy === undefined || takenBy === c.liveId) ? movedFrom : undefined;
+  if (movedFrom === undefined) return undefined;
+  const newcomer = takenBy !== undefined && takenBy !== c.liveId && !sync.keysWithId(takenBy).some((key) => key !== movedFrom && declared(key));
+  return newcomer ? undefined : movedFrom;
 }
 
 /**

@@ -53,6 +53,8 @@ export interface PullInput {
   childInScope?: (child: LiveResource & { parent: { kind: KindName; key: string } }) => boolean;
   /** Whether `--target`s name an undeclared object itself (none given: all), not only a child of it. */
   named?: (l: LiveResource) => boolean;
+  /** Whether --target or --kind narrowed the pull (what it leaves may then be pulled with the rest). */
+  narrowed?: boolean;
   /** Top-level live objects no file declares. */
   unmatched: readonly LiveResource[];
   /** The pending document naming each live object being adopted, by `kind:key`: not written again. */
@@ -322,10 +324,15 @@ class PullPlanner {
     return inScope ? undefined : d;
   }
 
-  /** Whether the plan matched the declared `kind:key` to another live object than `id` (one made in the app under that name). */
+  /**
+   * Whether the plan matched the declared `kind:key` to another live object than `id`, one made in
+   * the app under that name: not one last in sync as another object the files declare, which moved
+   * onto the name (a1 renamed to a2 after a2 to "a2 old" is no newcomer: probes NB-2, NB-4).
+   */
   private heldByAnother(key: string, id: string): boolean {
     const matched = this.input.plan.ids[key];
-    return matched !== undefined && matched !== id;
+    if (matched === undefined || matched === id) return false;
+    return !this.input.sync.keysWithId(matched).some((other) => other !== key && this.desired.has(other));
   }
 
   /** The live object last synced under `c`'s name, renamed in the app and declared by no file, when another holds the name now. */
@@ -397,6 +404,8 @@ class PullPlanner {
     // (A rule's policy holds its playbook's already: kinds/rule.ts.)
     const policy = this.desired.get(was)?.policy?.drift;
     if (keepsFilesFromPull(policy)) return `the files still declare it as ${named}, whose \`drift: ${policy}\` keeps it there; move it in the files by hand`;
+    // Left for another reason (above: edited in the files, moved in the app) when nothing narrowed the pull (probe MX-2).
+    if (!this.input.narrowed) return `the files still declare it as ${named}, which this pull leaves there (said above): once that is settled, pull again, or move it in the files by hand`;
     return `the files still declare it as ${named}, which this pull leaves there; pull both together (without --target or --kind) to move it`;
   }
 
@@ -495,7 +504,7 @@ class PullPlanner {
     // A delete changed live is of an object moved in the app (engine/direction.ts): last in sync
     // as an object the files still declare, it would be declared twice if written here too.
     // Unless that declaration now names another live object (one made in the app under the old name).
-    const movedFromHere = movedFromDeclared(c, this.input.sync, this.input.plan.ids);
+    const movedFromHere = movedFromDeclared(c, this.input.sync, this.input.plan.ids, (key) => this.desired.has(key));
     if (movedFromHere !== undefined) {
       this.notPulled.push(this.entryOf(c, direction, [], `was ${c.kind} "${movedFromHere.slice(movedFromHere.indexOf(':') + 1)}" when last in sync, which the files still declare: renamed or moved in the app; move it in the files by hand`));
       return undefined;

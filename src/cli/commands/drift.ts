@@ -191,7 +191,8 @@ function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveRe
     // Held ones too: a delete changed live under `drift: adopt` is held, and pull leaves it all the same (second read).
     deletes ??= new Map([...plan.changes, ...(plan.held ?? [])].filter((c) => c.action === 'delete').map((c) => [refKey(c.kind, c.key), c]));
     const c = deletes.get(refKey(item.kind, item.key));
-    return c !== undefined && movedFromDeclared(c, sync, plan.ids) !== undefined;
+    declared ??= new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
+    return c !== undefined && movedFromDeclared(c, sync, plan.ids, (k) => declared!.has(k)) !== undefined;
   };
   // A reference changed live only as what it names swapped names with a declared object: pull leaves it, as that rename (probe HX-2).
   let changes: Map<string, Change> | undefined;

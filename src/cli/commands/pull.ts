@@ -80,6 +80,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
         const input = await pullInputOf(s, io.env, { plan: byKind.plan, live: details.live, unmatched, targets: opts.target });
         const result = await planPull({
           ...input,
+          narrowed: opts.target.length > 0 || kinds.length > 0,
           ...(dryRun ? {} : { inSync: new Map([...goneRecords(details.plan, s.workspace.desired, details.live, KINDS, s.sync(), kinds), ...inSyncRecords(details.plan, s.workspace.desired, KINDS, s.sync(), kinds)]) }),
         });
         // Editing thousands of changes into files is work of its own: past the budget, nothing is written.

@@ -587,6 +587,26 @@ describe('objects renamed in the app', () => {
       expect((await run('drift', '-C', dir)).stdout).toContain('`docket pull` leaves it');
     }));
 
+  it('a playbook renamed aside in the app and another moved onto its name is no newcomer: pull writes nothing and keeps every record, twice (probes NB-4, MX-2)', () =>
+    onOwnEmulator(async (run, own) => {
+      const files = { 'docket.yaml': 'version: 1\n', 'playbooks/gamma.yaml': 'kind: Playbook\nname: Gamma\nrules:\n  - name: g1\n    actions: ACCEPT g\n', 'playbooks/delta.yaml': 'kind: Playbook\nname: Delta\nrules:\n  - name: d1\n    actions: ACCEPT d\n' };
+      const dir = await makeDir(files);
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.editPlaybook('Delta', { name: 'Delta 2' });
+      await app.editPlaybook('Gamma', { name: 'Delta' });
+      const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+      for (let i = 0; i < 2; i++) {
+        const pull = await run('pull', '-C', dir, '--force');
+        expect(pull.code, pull.stdout).toBe(0);
+        expect(pull.stdout).toContain('Wrote no file');
+        expect(pull.stdout).toContain('playbook "Delta 2": the files still declare it as playbook "Delta", which this pull leaves there (said above): once that is settled, pull again, or move it in the files by hand');
+        expect(pull.stdout).not.toContain('without --target');
+        for (const [file, text] of Object.entries(files)) expect(await readFile(join(dir, file), 'utf8')).toBe(text);
+        expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).toBe(lock);
+      }
+    }));
+
   it('a rule renamed in the app with a new one made under its old name: one pull writes both', async () => {
     const { dir, app } = await applied({ 'playbooks/delta.yaml': NDA.replace('Inbound NDA', 'Delta NDA').replace('3 years', '5 years') });
     await app.editRule('Delta NDA', 'Term', { name: 'Term 2025' });
@@ -893,7 +913,7 @@ describe('objects renamed in the app', () => {
     });
   });
 
-  it('a rule moved onto another declared rule\'s name under drift: adopt is still read as changed live once pull has written the other\'s rename (probe MM-2)', async () => {
+  it('a rule moved onto another declared rule\'s name under drift: adopt is read as changed live, and pull leaves both moves for a person (probes MM-2, NB-2)', async () => {
     const alpha = 'kind: Playbook\nname: Alpha\ndrift: adopt\nrules:\n  - name: A1\n    actions: ACCEPT A1\n  - name: A2\n    actions: ACCEPT A2\n';
     await onOwnEmulator(async (run, own) => {
       const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/alpha.yaml': alpha });
@@ -901,9 +921,17 @@ describe('objects renamed in the app', () => {
       const app = new App(own.env);
       await app.editRule('Alpha', 'A2', { name: 'A2 old' });
       await app.editRule('Alpha', 'A1', { name: 'A2' });
-      const pulled = await run('pull', '-C', dir);
-      expect(pulled.code).toBe(0);
-      expect(await readFile(join(dir, 'playbooks/alpha.yaml'), 'utf8')).toContain('renamed_from');
+      // A1 moved onto A2's name is no object made in the app under it: pull moves neither by itself,
+      // leaves the lock as it was, and a second pull does the same (probe NB-2).
+      const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+      for (let i = 0; i < 2; i++) {
+        const pulled = await run('pull', '-C', dir);
+        expect(pulled.code).toBe(0);
+        expect(pulled.stdout).toContain('rule "Alpha/A2 old" (playbooks/alpha.yaml:4): was rule "Alpha/A2" when last in sync, which the files still declare: renamed or moved in the app; move it in the files by hand');
+        expect(pulled.stdout).toContain('Wrote no file');
+        expect(await readFile(join(dir, 'playbooks/alpha.yaml'), 'utf8')).toBe(alpha);
+        expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).toBe(lock);
+      }
       const plan = await run('plan', '-C', dir);
       expect(plan.stdout).not.toContain('changed in files');
       expect(plan.stdout).toMatch(/update rule "Alpha\/A2".*changed live · drift: adopt/);
