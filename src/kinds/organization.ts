@@ -5,6 +5,7 @@
  */
 import { composed } from '../util/nfc.js';
 import type { ServiceName } from '../api/types.js';
+import { ApiError } from '../errors.js';
 import type { DesiredResource, Fields, LiveResource, Ref } from '../engine/types.js';
 import { liveText, normEmail, normName, normText } from '../engine/normalize.js';
 import { quoteValue } from '../config/quote.js';
@@ -216,8 +217,17 @@ export const organizationKind: KindModule<'organization'> = {
       else if (f.field.startsWith('agreements.')) agreements[f.field.slice('agreements.'.length)] = f.after;
     }
     let otherReviewer: { made: string; wanted: string } | undefined;
+    // A refusal of the review half leaves the agreements half to be sent all the same (another service, probe MW-2).
+    let reviewRefused: ApiError | undefined;
     if (Object.keys(review).length > 0) {
-      const answer = await ctx.services.review().updateOrganization(review);
+      const answer = await ctx.services
+        .review()
+        .updateOrganization(review)
+        .catch((error: unknown) => {
+          if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500 || error.status === 429) throw error;
+          reviewRefused = error;
+          return undefined;
+        });
       const wanted = change.fields.find((f) => f.field === 'review.default_reviewer')?.after;
       const made = answer?.default_reviewer_email;
       // The id sent was another person's (a Member's `id:` pinned to the wrong user, where no users
@@ -225,15 +235,28 @@ export const organizationKind: KindModule<'organization'> = {
       // not recorded as written, nor is the agreements half left unsent (second read SR72-2).
       if (typeof wanted === 'string' && typeof made === 'string' && normEmail(made) !== normEmail(wanted)) otherReviewer = { made, wanted };
       const written = change.fields.filter((f) => f.field.startsWith('review.') && !(otherReviewer !== undefined && f.field === 'review.default_reviewer')).map((f) => f.field);
-      if (written.length > 0) ctx.registerWritten?.('organization', change.key, written);
+      if (written.length > 0 && reviewRefused === undefined) ctx.registerWritten?.('organization', change.key, written);
     }
     if (Object.keys(agreements).length > 0) {
       const api = ctx.services.agreements();
       const org = await api.getOrganization();
       await api.updateOrganization(org.id, agreements);
     }
+    if (reviewRefused !== undefined) throw reviewerRefused(reviewRefused, change.fields.find((f) => f.field === 'review.default_reviewer')?.after, Object.keys(agreements).length > 0);
     if (otherReviewer !== undefined) {
       throw new Error(`the service made ${quoteValue(otherReviewer.made)} the default reviewer for the id docket sent for ${quoteValue(otherReviewer.wanted)}: the id docket has for that member is another user's (check the Member document's \`id:\`), then apply again`);
     }
   },
 };
+
+/**
+ * The review service's refusal of the organization update; one naming the default reviewer says the
+ * id docket sent may be a pinned one the service does not know (a Member's `id:`), which no rerun
+ * changes (probe MW-2).
+ */
+function reviewerRefused(error: ApiError, reviewer: unknown, agreementsSent: boolean): ApiError {
+  const sent = agreementsSent ? '; its agreements settings were sent' : '';
+  const aboutReviewer = typeof reviewer === 'string' && (error.details.fieldErrors ?? []).some((f) => /default_reviewer/.test(f.field) || /reviewer/i.test(f.message));
+  if (!aboutReviewer) return agreementsSent ? new ApiError(error.details, `${error.hint ?? 'fix what the service names'}${sent}`) : error;
+  return new ApiError(error.details, `the service refused the id docket sent for ${quoteValue(reviewer)}: if its Member document pins \`id:\`, check that id (or take it out, so docket looks the member up)${sent}`);
+}

@@ -87,6 +87,18 @@ describe('without a users list', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('an organization update whose reviewer id the service refuses (a Member pinned to an id it does not know) still sends the agreements half, and says to check the pin (probe MW-2)', async () => {
+    t = await startVariant({ reviewUsers: false, invitationUser: false });
+    const cli = cliWith(() => t!.env);
+    const unknown = '0b3f4c2e-1111-4222-8333-944455556666';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'members.yaml': `kind: Member\nemail: qa@acme.example\nid: ${unknown}\n`, 'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: qa@acme.example\nagreements:\n  name: Acme Leipzig\n' });
+    const apply = await cli('apply', '-C', dir, '--auto-approve');
+    expect(apply.code).toBe(1);
+    expect(apply.stdout).toContain('✗ update organization');
+    expect(apply.stdout).toContain('the service refused the id docket sent for "qa@acme.example": if its Member document pins `id:`, check that id (or take it out, so docket looks the member up); its agreements settings were sent');
+    expect(JSON.stringify(t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!))).toContain('Acme Leipzig');
+  });
+
   it('refuses a pin to another id for a member a reviewer field shows, before anything is assigned (invitations naming no user either)', async () => {
     t = await startVariant({ reviewUsers: false, invitationUser: false });
     const cli = cliWith(() => t!.env);
