@@ -60,7 +60,7 @@ function replacedFile(from: string, to: string, before: string, after: string): 
   return `--- ${from}\n+++ ${to}\n${hunk.map((l) => `${l}\n`).join('')}`;
 }
 
-/** A byte-order mark both sides keep is no change: not shown (the text diff marks invisible characters). */
+/** A byte-order mark both sides keep is no change: not shown in markdown (the text form keeps it, a patch `git apply` takes: probe MX-3). */
 function withoutKeptMark(f: FileChange): FileChange {
   const mark = (t: string | null): boolean => t?.startsWith('\ufeff') ?? false;
   return mark(f.before) && mark(f.after) ? { ...f, before: f.before!.slice(1), after: f.after!.slice(1) } : f;
@@ -75,7 +75,7 @@ function withoutKeptMark(f: FileChange): FileChange {
  * KZ-2: applied, the marks were written into the file, and the next apply sent them live).
  */
 function shownDiff(f: FileChange, asPatch: boolean): string[] {
-  const diffLines = fileDiff(withoutKeptMark(f)).replace(/\n$/, '').split('\n');
+  const diffLines = fileDiff(asPatch ? f : withoutKeptMark(f)).replace(/\n$/, '').split('\n');
   // Content lines shown otherwise than the file has them (a secret hidden, a control taken out).
   const altered = new Set<number>();
   const shown = diffLines.map((raw, at) => {
