@@ -213,7 +213,7 @@ function sidesPerField(c: { direction?: Direction; fields: readonly { direction?
 
 /** How a held change's policy reads. */
 export function heldLabel(c: Change): string {
-  return c.policy === 'ignore' ? 'drift: ignore (left alone)' : 'drift: adopt (`docket pull` brings it into the files)';
+  return c.policy === 'ignore' ? 'drift: ignore (left alone)' : 'drift: adopt (apply leaves it for `docket pull`)';
 }
 
 /** The note under a plan whose changes include some docket cannot tell the direction of. */

@@ -152,6 +152,9 @@ describe('renderPlanText', () => {
     const held = { ...change('update', 'rule', 'NDA/Term', { parent: 'NDA' }), direction: 'changed-live' as const, policy: 'ignore' as const };
     const out = text(plan([], { target: { emulator: true }, held: [held] }));
     expect(out).toContain('No changes. The live services match the configuration, except for the live changes listed below that a drift policy leaves alone.\n');
+    // Under adopt it says what apply does, not that pull takes it: pull refuses some (a swap of names, probe NB-5).
+    const adopted = text(plan([], { target: { emulator: true }, held: [{ ...held, policy: 'adopt' as const }] }));
+    expect(adopted).toContain('· drift: adopt (apply leaves it for `docket pull`)');
   });
 
   it('adds the agreements service to the target line', () => {
