@@ -55,12 +55,16 @@ export function pinHints(adoptable: readonly AdoptableFile[], desired: readonly 
   for (const d of desired) {
     const l = liveById.get(ids[refKey(d.kind, d.key)] ?? '');
     if (!l?.refIds) continue;
+    // Once per object and upload: a template naming it in two parameters was said twice (probe MN-3).
+    const said = new Set<string>();
     for (const ref of d.refs) {
+      if (said.has(refKey(ref.kind, ref.key))) continue;
       const a = pinned.get(refKey(ref.kind, ref.key));
       const held = a ? l.refIds[ref.field] : undefined;
       const other = typeof held === 'string' ? [held] : Array.isArray(held) ? held.filter((x): x is string => typeof x === 'string') : [];
       if (!a || other.length === 0 || other.some((id) => id.toLowerCase() === a.liveId.toLowerCase())) continue;
       const names = other.length === 1 ? `upload ${other[0]!}` : `uploads ${other.join(', ')}`;
+      said.add(refKey(ref.kind, ref.key));
       out.push(
         `${d.kind} ${quoteValue(d.key, 200)} names ${names} where the files name ${ref.kind} ${quoteValue(ref.key, 200)}, which pins \`id: ${a.liveId}\` and docket.lock.json records no upload of: if that is a later upload of ${a.file} (the lock that recorded it is lost), pin it instead before \`docket apply --adopt-files\`; as written, apply points ${d.kind} ${quoteValue(d.key, 200)} back at ${a.liveId}`,
       );

@@ -861,6 +861,8 @@ describe('standard templates and attachments', () => {
     expect(plan.stdout).toContain(
       `Warning: template "Cloud Service Agreement" names upload ${second} where the files name attachment "Security Exhibit", which pins \`id: ${first}\` and docket.lock.json records no upload of: if that is a later upload of attachments/security.pdf (the lock that recorded it is lost), pin it instead before \`docket apply --adopt-files\`; as written, apply points template "Cloud Service Agreement" back at ${first}`,
     );
+    // Once, though the template names the attachment in a parameter and in its list (probe MN-3).
+    expect(plan.stdout.match(/names upload /g)).toHaveLength(1);
     // Pinned as it says, adopting records the later upload, and the template is left on it.
     await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML.replace('name: Security Exhibit', `name: Security Exhibit\nid: ${second}`) });
     const adopted = await cli('apply', '-C', dir, '--adopt-files', '--auto-approve');
