@@ -143,6 +143,17 @@ export function editedLiveSince(c: Change, sync: SyncState): string[] {
 }
 
 /**
+ * The fields edited in the app since the last sync of an object the plan deletes because it moved
+ * there (a rule that went with its playbook's swap of names, last in sync under another name the
+ * files still declare): the delete takes the edit with it, unsaid until now (probe NB-6).
+ */
+export function editedLiveSinceMoved(c: Change, sync: SyncState): string[] {
+  if (c.action !== 'delete' || c.direction !== 'changed-live' || !c.liveId) return [];
+  const record = sync.byId.get(c.liveId);
+  return record ? movedSince(record, Object.fromEntries(c.fields.map((f) => [f.field, f.before]))) : [];
+}
+
+/**
  * The fields the files changed since the last sync of an object removed live (the create that
  * would put it back): pull leaves such an object in the files, so its removal is not for it to
  * adopt. Sensitive fields are in no record, and so never compared.

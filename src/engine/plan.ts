@@ -10,7 +10,7 @@ import { digestWithList, digestWithListInSlices } from './canonical.js';
 import { problemSourceOf } from '../kinds/support/positions.js';
 import { diff, type DiffResult, type KindMeta } from './diff.js';
 import { childrenLookup } from './children.js';
-import { childrenEditedLive, classifyChanges, editedLiveSince } from './direction.js';
+import { childrenEditedLive, classifyChanges, editedLiveSince, editedLiveSinceMoved } from './direction.js';
 import { pinHints, planHints } from './hints.js';
 import { EMPTY_SYNC, withRenamedParents, type SyncState } from './sync.js';
 import { orderChanges } from './order.js';
@@ -158,6 +158,12 @@ function editedLiveWarnings(changes: readonly Change[], live: readonly LiveResou
     const applying = `applying ${removes} it with that edit`;
     const fields = editedLiveSince(c, sync);
     const own = fields.length > 0 ? [`${removedButEditedStart(c)}${fields.join(', ')} changed live since the last sync: ${applying}; to keep the edit, put it back in the files`] : [];
+    const moved = editedLiveSinceMoved(c, sync);
+    if (moved.length > 0) {
+      const was = sync.byId.get(c.liveId!)?.key;
+      const from = was ? `, last in sync as ${was.slice(was.indexOf(':') + 1)}` : '';
+      own.push(`${c.kind} ${quoteValue(c.key)} moved in the app${from}, and its ${moved.join(', ')} changed live since the last sync: ${applying}; to keep the edit, move it in the files, or \`docket pull\` what it can`);
+    }
     const children = childrenEditedLive(c, sync, childrenOf).map(({ child, fields: edited, made }) =>
       made
         ? `${removedButEditedStart(c)}${child.kind} ${quoteValue(child.name)} is in no sync record (made in the app since the last sync, or never recorded): applying ${removes} it with the ${c.kind}; to keep the ${child.kind}, put the ${c.kind} back in the files`

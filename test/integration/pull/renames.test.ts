@@ -845,6 +845,11 @@ describe('objects renamed in the app', () => {
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('delete rule "Alpha/b1" (permanent) (playbooks/alpha.yaml:3) · changed live');
     expect(plan.stdout).not.toContain('removed from files');
+    expect(plan.stdout).not.toContain('moved in the app, last in sync');
+    // A moved rule edited in the app since: the delete would take the edit, which the plan says (probe NB-6).
+    await app.editRule('Alpha', 'b1', { actions: 'do b1, edited live' });
+    expect((await cli('plan', '-C', dir)).stdout).toContain('Warning: rule "Alpha/b1" moved in the app, last in sync as Beta/b1, and its actions changed live since the last sync: applying deletes it with that edit; to keep the edit, move it in the files, or `docket pull` what it can');
+    await app.editRule('Alpha', 'b1', { actions: 'do b1' });
     const drift = await cli('drift', '-C', dir, '-o', 'json');
     const report = JSON.parse(drift.stdout) as { pending: unknown[]; drift: { key: string; direction: string }[] };
     expect(report.pending).toEqual([]);
