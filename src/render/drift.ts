@@ -106,7 +106,12 @@ function removedNote(report: DriftReport): string | undefined {
 
 function fieldList(i: DriftItem, code: (s: string) => string): string {
   // No field changed: it was renamed away from a name another live object took (probe JA-1).
-  if (i.moved_from !== undefined && i.fields.length === 0) return `renamed in the app from ${code(quote(i.moved_from))}, a name another live ${i.kind} holds now`;
+  if (i.moved_from !== undefined && i.fields.length === 0) {
+    // Its own name kept, under another parent: it went with its playbook's rename in the app (a swap of names, probe NB-9).
+    const keptName = i.moved_from !== i.key && i.moved_from.endsWith(`/${i.name}`) && i.key.endsWith(`/${i.name}`);
+    if (keptName) return `moved in the app from ${code(quote(i.moved_from))} with its playbook's rename`;
+    return `renamed in the app from ${code(quote(i.moved_from))}, a name another live ${i.kind} holds now`;
+  }
   return i.fields.map((f) => {
     const side = fieldDirectionLabel(i, f);
     // Renamed in the app: what it is called there now, which the files do not say.

@@ -854,6 +854,8 @@ describe('objects renamed in the app', () => {
     const report = JSON.parse(drift.stdout) as { pending: unknown[]; drift: { key: string; direction: string }[] };
     expect(report.pending).toEqual([]);
     expect(report.drift.filter((d) => d.direction === 'changed-live').map((d) => d.key).sort()).toEqual(['Alpha/b1', 'Beta/a1', 'Beta/a2']);
+    // Said as moved with its playbook, not renamed onto a name another rule holds (probe NB-9).
+    expect((await cli('drift', '-C', dir)).stdout).toMatch(/~ rule "Alpha\/b1" \([^)]*\): moved in the app from "Beta\/b1" with its playbook's rename/);
 
     // Each file's rules were in sync under its name and are still live, under the other name: not
     // removed, so not taken out of the files (which would lose them from both), and not added
