@@ -122,7 +122,7 @@ async function variantOf(subject: PlaybookSubject | undefined, ctx: RunContext, 
   if (live) {
     if (!ctx.services) return '--live reads the live playbook, which --replay-only cannot';
     const found = await livePlaybookSubject(ctx.services, name);
-    if (!found) return `no live playbook is named ${JSON.stringify(name)}`;
+    if (!found) return `no live playbook is named ${JSON.stringify(name)}: --live tests the playbook as it is live, so apply it first (docket apply, with --emulator for the emulator's)`;
     return { digest: playbookDigest(found.subject.rules), subject: found.subject, liveId: found.id };
   }
   if (!subject) return `${JSON.stringify(name)} is not declared`;

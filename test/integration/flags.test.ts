@@ -234,6 +234,13 @@ describe('a file the command writes at its end is checked at its start', () => {
     expect(pipe.stderr).toContain('is not a regular file (a named pipe or a device)');
   });
 
+  it('test --replay-only with --no-cache or --live says to drop one of them (probe MZ-4)', async () => {
+    for (const other of ['--no-cache', '--live']) {
+      const r = await run(['test', '-C', dir, '--replay-only', other]);
+      expect([other, r.code, r.stderr]).toEqual([other, 1, expect.stringContaining('\n  hint: drop one of them\n')]);
+    }
+  });
+
   it('a saved plan or a contract that is a named pipe is refused, never waited on (the read would block every signal)', async () => {
     for (const args of [['show', join(dir, 'pipe')], ['apply', '-C', dir, join(dir, 'pipe')]]) {
       const r = await run(args);

@@ -330,7 +330,7 @@ async function writeJunit(io: Io, file: string, xml: string): Promise<void> {
 /** Checks the flags and the test files, connects, runs the cases and cleans up: the report, or why there is none. */
 async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudged: () => void, connectedTo: (target: () => string) => void): Promise<TestReport> {
   if (opts.replayOnly && opts.live) throw new UsageError('--live reads the live playbooks, which --replay-only never contacts', 'drop one of them');
-  if (opts.replayOnly && !opts.cache) throw new UsageError('--replay-only runs from the cache, which --no-cache ignores');
+  if (opts.replayOnly && !opts.cache) throw new UsageError('--replay-only runs from the cache, which --no-cache ignores', 'drop one of them');
   const interrupts = interruptsOf(io);
   // Said at once: the cleanup (archives, voids) may take a while, and a second signal cuts it short.
   const release = interrupts.hold(
