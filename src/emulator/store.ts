@@ -10,6 +10,7 @@ import { writeDestinationOrAsNamed } from '../util/atomic-write.js';
 import { isYamlName } from '../config/discover.js';
 import { namesFolder } from '../util/folder-name.js';
 import { createHash, randomUUID } from 'node:crypto';
+import { domainToASCII } from 'node:url';
 import { agreementsFromSeed, normalizeAgreements, type AgreementsRecord } from './agreements-state.js';
 import { readJsonFile, SerialFileWriter, StateFileError } from './persist.js';
 import { writeFileAtomicSync } from '../util/atomic-write.js';
@@ -313,8 +314,8 @@ export class EmulatorStore {
   }
 
   userByEmail(email: string): UserRecord | undefined {
-    const wanted = email.toLowerCase();
-    return Object.values(this.state.users).find((u) => u.email.toLowerCase() === wanted);
+    const wanted = mailbox(email);
+    return Object.values(this.state.users).find((u) => mailbox(u.email) === wanted);
   }
 
   isMember(org: OrganizationRecord, userId: string): boolean {
@@ -538,4 +539,13 @@ function organizationFromSeed(state: EmulatorState, so: SeedOrganization, now: s
 /** Recorded as creator of seeded versions: the first admin, else the first user. */
 function seedAuthor(so: SeedOrganization): string | null {
   return (so.users.find((u) => u.role === 'admin') ?? so.users[0])?.email ?? null;
+}
+
+/** One mailbox however its domain is spelt: in any case, and in Unicode or as a URL spells it (`bücher.example`, `xn--bcher-kva.example`), as a mail server reads it (probe MW-3). */
+function mailbox(email: string): string {
+  const lower = email.toLowerCase();
+  const at = lower.lastIndexOf('@');
+  if (at < 0 || !/[^\x00-\x7f]/.test(lower.slice(at + 1))) return lower;
+  const ascii = domainToASCII(lower.slice(at + 1));
+  return ascii === '' ? lower : `${lower.slice(0, at + 1)}${ascii}`;
 }

@@ -72,6 +72,14 @@ describe('invitations', () => {
     expect((await h.review('GET', `${ORG_PATH}/invitations/${one(created).id}`)).status).toBe(200);
   });
 
+  it('takes a Unicode domain and its URL spelling for one mailbox: the second invitation is 422 (probe MW-3)', async () => {
+    const h = await start();
+    expect((await h.review('POST', `${ORG_PATH}/invitations`, { email: 'Dora@Bücher.example' })).status).toBe(201);
+    const again = await h.review('POST', `${ORG_PATH}/invitations`, { email: 'dora@xn--bcher-kva.example' });
+    expect(again.status).toBe(422);
+    expect(list(await h.review('GET', `${ORG_PATH}/users`)).filter((u) => String(u.attributes.email).toLowerCase().startsWith('dora@'))).toHaveLength(1);
+  });
+
   it('requires an e-mail', async () => {
     const h = await start();
     const res = await h.review('POST', `${ORG_PATH}/invitations`, { name: 'Nobody' });
