@@ -212,7 +212,7 @@ function notRegularFile(file: string): Diagnostic {
 }
 
 /** A file's text, or where its bytes stop being UTF-8 (`nul`: a stray NUL byte in UTF-8 text, which YAML does not allow). */
-export type DecodedText = { text: string } | { invalidAt: { line: number; col: number }; nul?: true };
+export type DecodedText = { text: string } | { invalidAt: { line: number; col: number }; nul?: true; utf16?: true };
 
 /** Decoded text, or why the file could not be read. */
 export type ReadText = DecodedText | { unreadable: unknown };
@@ -278,8 +278,13 @@ export function decodeStrict(bytes: Uint8Array): DecodedText {
     // for text of the first key.
     return { text: withoutDocumentBoms(text) };
   } catch {
-    return { invalidAt: firstInvalid(bytes) };
+    return startsAsUtf16(bytes) ? { invalidAt: { line: 1, col: 1 }, utf16: true } : { invalidAt: firstInvalid(bytes) };
   }
+}
+
+/** Windows Notepad's "Unicode" is UTF-16, which starts with FF FE or FE FF: said as such, as of a data file (probe MU-5). */
+function startsAsUtf16(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
 }
 
 /** The error for a YAML file that is not UTF-8, at its first bad byte, or that holds a stray NUL byte there. */
@@ -288,6 +293,7 @@ export function invalidUtf8(file: string, decoded: Extract<DecodedText, { invali
   if (decoded.nul) {
     return { severity: 'error', code: 'control-character', message: `${file} holds a NUL byte (U+0000), which a YAML file may not hold`, file, ...at, hint: 'delete it (editors show it as ^@ or \\0)' };
   }
+  if (decoded.utf16) return { severity: 'error', code: 'invalid-utf8', message: `${file} is UTF-16 text, not UTF-8`, file, ...at, hint: 'save the file as UTF-8 (in Notepad: Save as, Encoding: UTF-8)' };
   return { severity: 'error', code: 'invalid-utf8', message: `${file} is not valid UTF-8`, file, ...at, hint: 'save the file as UTF-8' };
 }
 
@@ -298,6 +304,7 @@ export function invalidUtf8(file: string, decoded: Extract<DecodedText, { invali
  */
 export function decodeYaml(bytes: Uint8Array): DecodedText {
   if (!bytes.includes(0)) return decodeStrict(bytes);
+  if (startsAsUtf16(bytes)) return { invalidAt: { line: 1, col: 1 }, utf16: true };
   const invalidAt = firstInvalid(bytes, true);
   return nulsAreStray(bytes) && 'text' in decodeStrict(bytes) ? { invalidAt, nul: true } : { invalidAt };
 }
