@@ -940,7 +940,10 @@ function tooDeep(file: string, line: number): Diagnostic {
   return { severity: 'error', code: 'yaml-too-deep', message: `the YAML nests more than ${MAX_DEPTH} levels deep`, file, line, col: 1, hint: 'no docket file nests this deep; check the indentation or the brackets' };
 }
 
-/** The first line where flow brackets nest deeper than MAX_DEPTH (or 1). */
+/**
+ * The first line where flow brackets nest deeper than MAX_DEPTH, else where indentation does (each
+ * line indented past the ones it is under is a level deeper: probe MU-4), else 1.
+ */
 function deepestLine(text: string): number {
   let depth = 0;
   let line = 1;
@@ -949,6 +952,17 @@ function deepestLine(text: string): number {
     else if (ch === '[' || ch === '{') {
       if (++depth > MAX_DEPTH) return line;
     } else if (ch === ']' || ch === '}') depth--;
+  }
+  const indents: number[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const content = lines[i]!.replace(/^[ -]*/, '');
+    if (content === '' || content.startsWith('#')) continue;
+    const indent = lines[i]!.length - lines[i]!.trimStart().length;
+    while (indents.length > 0 && indents[indents.length - 1]! >= indent) indents.pop();
+    indents.push(indent);
+    // The document's own mapping is a level too, as the parser counts them.
+    if (indents.length > MAX_DEPTH + 1) return i + 1;
   }
   return 1;
 }

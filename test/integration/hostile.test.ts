@@ -54,6 +54,7 @@ const ruleActions = (actions: string): Case['files'] => ({ 'p.yaml': `kind: Play
 const CASES: Case[] = [
   { name: 'a billion-laughs alias bomb', files: { 'p.yaml': bomb(9) }, at: 'p.yaml:8 yaml-alias-expansion', says: 'more than 10000 values (an alias bomb?), from `*c`' },
   { name: 'an alias bomb in a definition file', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: t.cover.yaml\n', 't.cover.yaml': bomb(9).replace(/^kind.*\n.*\n.*\n/, 'title: T\n') }, at: 't.cover.yaml:6 yaml-alias-expansion', says: 'alias bomb' },
+  { name: 'nesting by indentation deeper than any file needs, at the line that passes the limit (probe MU-4)', files: { 'p.yaml': `kind: Playbook\nname: D\nx:\n${Array.from({ length: 999 }, (_, i) => `${' '.repeat(i + 1)}k:\n`).join('')}` }, at: 'p.yaml:104 yaml-too-deep', says: 'levels deep' },
   { name: 'nesting deeper than any file needs', files: { 'p.yaml': `kind: Playbook\nname: D\ndescription: ${'['.repeat(3000)}${']'.repeat(3000)}\n` }, at: 'p.yaml:3 yaml-too-deep', says: 'levels deep' },
   { name: 'an undefined alias', files: { 'p.yaml': 'kind: Playbook\nname: A\ndescription: *nothing\n' }, at: 'p.yaml:3 yaml-undefined-alias', says: '`*nothing`' },
   { name: 'an alias inside the node its anchor names (it would repeat without end)', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - &r\n    name: R4\n    actions: x\n    description: *r\n' }, at: 'p.yaml:7:18 yaml-recursive-alias', says: '`*r` is inside the node its anchor `&r` names' },
