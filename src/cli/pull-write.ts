@@ -76,7 +76,9 @@ async function writePulledFiles(root: string, files: readonly FileChange[], sync
   } catch (error) {
     problems.push(`${path.relative(root, syncFile).split(path.sep).join('/')} (${codeOf(error)})`);
   }
-  if (problems.length > 0) throw cannotWrite(problems, 'make them writable, or see the changes with --dry-run and make them by hand');
+  // A folder on the way that is none (a file, a link to nothing) is no matter of permissions (probe MU-7).
+  const notFolder = problems.some((p) => /\((ENOTDIR|ENOENT|ELOOP)\)$/.test(p));
+  if (problems.length > 0) throw cannotWrite(problems, notFolder ? 'a folder on their paths is no folder docket can write into (a file, or a link to nothing): make it one, or see the changes with --dry-run and make them by hand' : 'make them writable, or see the changes with --dry-run and make them by hand');
   // Each file still as pull read it: an edit saved since would be written over.
   const stillAsRead = (t: Target): boolean => {
     let now: string | null;

@@ -62,6 +62,14 @@ describe('writePulled', () => {
     expect(readFileSync(join(dir, 'a.yaml'), 'utf8')).toBe('pulled\n');
   });
 
+  it('says a folder on the way that is a link to nothing is no folder to write into, not to make it writable (probe MU-7)', async () => {
+    const dir = await makeDir({ 'a.yaml': 'as read\n' });
+    symlinkSync(join(dir, 'nowhere'), join(dir, 'terms'));
+    const error = (await writePulled(dir, [{ path: 'terms/t.yaml', before: null, after: 'new\n' }], { file: join(dir, 'docket.lock.json'), write: async () => undefined }).catch((e: unknown) => e)) as Error & { code: string; hint: string };
+    expect(error.code).toBe('pull-cannot-write');
+    expect(error.hint).toBe('a folder on their paths is no folder docket can write into (a file, or a link to nothing): make it one, or see the changes with --dry-run and make them by hand');
+  });
+
   it('says which files it wrote when the records then cannot be written (a disk that filled meanwhile): the job that commits them must know (probe JT-4)', async () => {
     const dir = await makeDir({ 'a.yaml': 'as read\n' });
     const full = new FileWriteError('docket.lock.json', Object.assign(new Error('no space left on device'), { code: 'ENOSPC', syscall: 'write' }));
