@@ -253,7 +253,10 @@ async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean
     // removed it, empty, as it released its lock): looked at again.
     if (code === 'EEXIST' || code === 'ENOENT') return false;
     // A file system without hard links: the lock is created in place (and is empty for an instant).
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw unusable(path, error);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') {
+      await rm(copy, { force: true });
+      throw await withFolderLeft(path, unusable(path, error));
+    }
   } finally {
     await rm(copy, { force: true });
   }
@@ -261,14 +264,24 @@ async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean
     const file = await open(path, 'wx');
     try {
       await file.writeFile(text, 'utf8');
-    } finally {
+    } catch (error) {
+      // Made and not written (a full disk): no lock of nobody's is left behind.
       await file.close();
+      await rm(path, { force: true });
+      throw error;
     }
+    await file.close();
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw unusable(path, error);
+    throw await withFolderLeft(path, unusable(path, error));
   }
+}
+
+/** `error`, once the lock's folder is removed if nothing is in it: a full disk left an empty `.docket/` behind (probe MU-3). */
+async function withFolderLeft(path: string, error: DocketError): Promise<DocketError> {
+  await rmdir(dirname(path)).catch(() => undefined);
+  return error;
 }
 
 /** The lock cannot be made at all (a file where its folder goes, no permission): not a bug of docket, and nothing to wait for. */
