@@ -471,7 +471,8 @@ describe("the plan's own problems in -o json", () => {
     expect(json.diagnostics.map((d) => [d.code, d.file, d.path])).toEqual(
       expect.arrayContaining([
         ['pinned-id-not-found', 'playbooks/inbound-nda.yaml', 'rules[0].id'],
-        ['rename-target-live', 'playbooks/vendor-msa.yaml', 'renamed_from'],
+        // The name in a list of one, as in a longer one (probe MO-2).
+        ['rename-target-live', 'playbooks/vendor-msa.yaml', 'renamed_from[0]'],
         ['unsupported-change', 'templates/mutual-nda.yaml', 'type'],
         // An item of a list is named as one.
         ['unknown-reference', 'templates/cloud-services.yaml', 'attachments[1]'],
