@@ -500,7 +500,10 @@ function asciiAddressHint(address: string): string | undefined {
   const ascii = domainToASCII(domain);
   // Only a form that is an address: one still refused would send the writer round again (third read TR70-4).
   const written = `${local}@${ascii}`;
-  return ascii === '' || !EMAIL.test(written) ? undefined : `the services take an address in ASCII: write the domain in its IDNA form, ${quoteValue(written)}`;
+  if (ascii === '' || !EMAIL.test(written)) return undefined;
+  // Mapped to plain letters (a fullwidth `ａ`, a zero-width character dropped): no IDNA form, but look-alikes (probe MW-5).
+  if (!/(^|\.)xn--/.test(ascii)) return `the domain holds characters that only look like plain letters or print as nothing: write it in plain letters, ${quoteValue(written)}`;
+  return `the services take an address in ASCII: write the domain in its IDNA form, ${quoteValue(written)}`;
 }
 
 /** The e-mail format as the schemas spell it for editors (ajv-setup.ts compiles it back into the format). */

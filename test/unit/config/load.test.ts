@@ -428,6 +428,12 @@ describe('loadConfig: schema errors', () => {
     // No form offered that would be refused in turn (third read TR70-4).
     const still = await load({ 'docket.yaml': PROJECT, 'm.yaml': lines('kind: Member', 'email: "bad address@b\u00fccher.example"', '---', 'kind: Member', 'email: bob@b\u00fccher..example') });
     expect(still.diagnostics.map((d) => d.hint)).toEqual([undefined, undefined]);
+    // A zero-width character or a fullwidth letter in the domain is no IDNA matter (probe MW-5).
+    const alike = await load({ 'docket.yaml': PROJECT, 'm.yaml': lines('kind: Member', 'email: "bob@acme.example\u200b"', '---', 'kind: Member', 'email: bob@\uff41cme.example') });
+    expect(alike.diagnostics.map((d) => d.hint)).toEqual([
+      'the domain holds characters that only look like plain letters or print as nothing: write it in plain letters, "bob@acme.example"',
+      'the domain holds characters that only look like plain letters or print as nothing: write it in plain letters, "bob@acme.example"',
+    ]);
   });
 
   it('reports a missing required field at the parent mapping', async () => {
