@@ -252,6 +252,18 @@ describe('the pull-request comment', () => {
     expect(both).toContain('| small fails |');
     expect(both).toContain('tests/small.test.yaml · 3 cases, 1 not passing');
   });
+
+  it('when cut, keeps only the columns and legend lines of the rows it shows: each failing case its own expectation (probe MZ-3)', () => {
+    const own = (i: number): CaseOutcome => kase(`case ${i}`, 'fail', { expectations: [{ label: `summary contains "zzz ${i}"`, severity: 'error', at: at(9), held: 0, runs: 1, got: 'nothing' }] });
+    const md = renderTestMarkdown({ ...report, suites: [{ ...report.suites[0]!, cases: Array.from({ length: 400 }, (_, i) => own(i)) }] });
+    expect(md.length).toBeLessThan(60_000);
+    const rows = md.split('\n').filter((l) => /^\| case \d+ \|/.test(l));
+    // Far more than the 22 rows of 400 columns each that fit before.
+    expect(rows.length).toBeGreaterThan(100);
+    const legend = md.split('\n').filter((l) => /^\d+\. summary contains/.test(l));
+    expect(legend).toHaveLength(rows.length);
+    expect(rows[0]!.split(' | ')).toHaveLength(2 + rows.length);
+  });
 });
 
 describe('annotations', () => {
