@@ -504,15 +504,17 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   }
 
   /**
-   * The wait for a permit: not past the budget, and not past the first signal, whether it waits
-   * for a free permit, the pace (`--max-rps`, the slowdown after a 429) or a 429's pause: a
-   * request not sent then is not sent, as nothing new starts (probe MN-1: they went out one a
-   * second after the signal, and those the grace cut off read as maybe landed). One asked for
-   * after the signal as part of stopping (a test run's cleanup: the archive of its scratch
-   * playbook; `waitsAfterStop`) waits within its deadline (probe MH-2).
+   * The wait for a permit: not past the budget, and not past the first signal for a request asked
+   * for before it, whether it waits for a free permit, the pace (`--max-rps`, the slowdown after a
+   * 429) or a 429's pause: not sent then, it is not sent, as nothing new starts (probe MN-1: they
+   * went out one a second after the signal, and those the grace cut off read as maybe landed). One
+   * asked for after the signal is a follow-up of an operation under way (a create's read of
+   * whether it landed, second read SR77-1): it waits its turn, though not through a 429's pause;
+   * the cleanup's own (a test run's archive of its scratch playbook; `waitsAfterStop`) waits within
+   * its deadline even so (probe MH-2).
    */
-  function queueWait(askedAfterStop: boolean): Wait {
-    return waitLink(() => !askedAfterStop, deadlineAt());
+  function queueWait(askedAfterStop: boolean, cleanup: boolean): Wait {
+    return waitLink(() => (askedAfterStop ? !cleanup && limiter.paused : true), deadlineAt());
   }
 
   function apiError(t: RequestTarget, a: Attempt, attempts: number, earlierStatuses: number[], landed: boolean): ApiError {
@@ -558,7 +560,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    */
   async function send(t: RequestTarget, recover?: (what: string) => Promise<unknown>, beforeSend?: () => Promise<void>): Promise<unknown> {
     const started = performance.now();
-    const askedAfterStop = options.stop?.aborted === true && options.waitsAfterStop?.() === true;
+    // Asked for after the first signal: a follow-up of an operation under way (a create's read of
+    // whether it landed), or the cleanup's own (`waitsAfterStop`), not a change that starts anew.
+    const askedAfterStop = options.stop?.aborted === true;
+    const cleanupAfterStop = askedAfterStop && options.waitsAfterStop?.() === true;
     let status = 0;
     let retried = 0;
     let timeouts = 0;
@@ -629,7 +634,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           // A request marked before it is sent (an upload's pending mark) whose mark was being
           // written as the run was told to stop is not sent: nothing new starts (probe HH).
           const go = first ? () => first().then(() => (options.stop?.aborted ? Promise.reject(notSentStopping(t)) : send())) : send;
-          a = await limiter.run(go, throttled, () => (queue = queueWait(askedAfterStop)).signal);
+          a = await limiter.run(go, throttled, () => (queue = queueWait(askedAfterStop, cleanupAfterStop)).signal);
         } catch (err) {
           // Stopped on its way, once sent: the service may have it (an upload's mark must stay, probe HH).
           if (attempts > attemptsBefore) mayHaveLanded = true;

@@ -1631,6 +1631,19 @@ describe('stopping and the time budget', () => {
     expect(logs.map((e) => e.notSent ?? false)).toEqual([false, true]);
   });
 
+  it('after the stop, a create under way still reads whether it landed at the pace: a follow-up, not a change that starts anew (second read SR77-1)', async () => {
+    const limiter = createLimiter(4, { maxRps: 1 });
+    const stop = new AbortController();
+    const { mock, client, logs } = setup({ limiter, stop: stop.signal, timeoutMs: 100 });
+    mock.intercept({ path: '/v1/x', method: 'POST' }).reply(201, { data: res('x1') }).delay(400);
+    mock.intercept({ path: (p: string) => p.startsWith('/v1/list'), method: 'GET' }).reply(200, { data: [res('x1')] }).persist();
+    setTimeout(() => stop.abort(), 30);
+    await client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => (await client.list('/v1/list', 'list x'))[0] }).catch(() => undefined);
+    const reads = logs.filter((e) => e.path.startsWith('/v1/list'));
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.every((e) => e.notSent !== true && e.status === 200)).toBe(true);
+  });
+
   it('puts one listener on the command signal however many requests are in flight or queued', async () => {
     const controller = new AbortController();
     const { mock, client } = setup({ signal: controller.signal, limiter: createLimiter(32) });
