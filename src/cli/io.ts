@@ -2,7 +2,6 @@
  * Where output goes. Results go to stdout, progress and logs to stderr; colour only on a terminal
  * and never with NO_COLOR or --no-color. Injected so tests can run commands in-process.
  */
-import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { stripControl } from '../render/sanitize.js';
 import { noInterrupts, processInterrupts, type Interrupts } from './interrupt.js';
@@ -88,15 +87,14 @@ export function processIo(): Io {
 
 /**
  * The directory docket was started in. One removed since (a branch switch under a shell) has no
- * path to give: the shell's idea of it stands in, so an absolute -C still works and a relative one
- * is said missing there, not a stack trace (probe MU-2).
+ * path to give: none stands in, so an absolute path works and a relative one, resolved against
+ * it, asks again and is said gone (cli/main.ts), never made elsewhere (probe MU-2, second read SR77-3).
  */
 export function workingDirectory(): string {
   try {
     return process.cwd();
   } catch {
-    const shell = process.env.PWD;
-    return shell !== undefined && path.isAbsolute(shell) ? shell : path.parse(process.execPath).root;
+    return '';
   }
 }
 

@@ -446,6 +446,10 @@ describe('flag values', () => {
     expect(run(`validate -C "${dir}"`)).toMatchObject({ status: 0, stderr: '' });
     await mkdir(gone);
     expect(run('validate -C x')).toMatchObject({ status: 1, stderr: 'Error: the current directory no longer exists (removed since the shell entered it)\n  hint: cd to a directory that exists, or pass -C with an absolute path\n' });
+    // init of a relative folder makes nothing elsewhere (the shell's idea of the folder, or /): second read SR77-3.
+    await mkdir(gone);
+    expect(run('init x')).toMatchObject({ status: 1, stderr: expect.stringContaining('the current directory no longer exists') });
+    expect(existsSync(gone)).toBe(false);
   });
 
   it('stdout on a full disk fails the run with one line, not a stack trace (--version too, which loads less)', () => {
