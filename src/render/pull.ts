@@ -261,14 +261,22 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
 }
 
 /** Each file's diff as a dry run shows it, up to the first past `room`: a diff may take half a second. */
+/** Diffs too long for the comment on their own that are worked out before the rest are left unread. */
+const MAX_TOO_LONG_DIFFS = 5;
+
 function diffBlocks(files: readonly FileChange[], room: number): string[] {
   const blocks: string[] = [];
   let spent = 0;
+  let tooLong = 0;
   for (const f of files) {
     if (spent > room) break;
     const block = `${codeSpan(f.path)}\n\n${fencedBlock(shownDiff(f, false).join('\n'), 'diff')}`;
-    // One that could never fit is left out on its own: the ones after it may (probe MT-2).
-    if (block.length + 2 > room) continue;
+    // One that could never fit is left out on its own: the ones after it may (probe MT-2). Past a
+    // few such, the rest are not worked out (80 huge diffs took a minute and a half: SR77-4).
+    if (block.length + 2 > room) {
+      if (++tooLong > MAX_TOO_LONG_DIFFS) break;
+      continue;
+    }
     spent += block.length + 2;
     blocks.push(block);
   }

@@ -101,6 +101,11 @@ describe('drift and pull markdown at scale', () => {
     expect(both).toContain('`playbooks/q.yaml`\n\n```diff\n');
     expect(both).not.toContain('`playbooks/p.yaml`\n\n```diff');
     expect(both).toContain('_… and the diff of 1 more file not shown: `docket pull --dry-run` prints it._');
+    // Past a few too long on their own, the rest are not worked out: said as not shown (second read SR77-4).
+    const many = [...Array.from({ length: 7 }, (_, i) => ({ ...huge, path: `playbooks/h${i}.yaml` })), small];
+    const capped = renderPullMarkdown(plan([]), { ...result, files: many }, { dryRun: true });
+    expect(capped).not.toContain('`playbooks/q.yaml`\n\n```diff');
+    expect(capped).toContain('The diffs do not fit in this comment');
   });
 
   it('says where each field not pulled is written, in markdown as in text', () => {
