@@ -150,7 +150,8 @@ export function editedLiveSince(c: Change, sync: SyncState): string[] {
 export function editedLiveSinceMoved(c: Change, sync: SyncState): string[] {
   if (c.action !== 'delete' || c.direction !== 'changed-live' || !c.liveId) return [];
   const record = sync.byId.get(c.liveId);
-  return record ? movedSince(record, Object.fromEntries(c.fields.map((f) => [f.field, f.before]))) : [];
+  // Its name is the move itself (a rule moved aside under another name), no edit (second read SR77-5).
+  return record ? movedSince(record, Object.fromEntries(c.fields.filter((f) => f.field !== 'name').map((f) => [f.field, f.before]))) : [];
 }
 
 /**

@@ -948,6 +948,22 @@ describe('objects renamed in the app', () => {
     });
   });
 
+  it('a rule moved aside in the app under another name is no edit taken by its delete: the move is its name (second read SR77-5)', async () => {
+    await onOwnEmulator(async (run, own) => {
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/alpha.yaml': 'kind: Playbook\nname: Alpha\nrules:\n  - name: A1\n    actions: ACCEPT A1\n  - name: A2\n    actions: ACCEPT A2\n' });
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.editRule('Alpha', 'A2', { name: 'A2 old' });
+      await app.editRule('Alpha', 'A1', { name: 'A2' });
+      const plan = await run('plan', '-C', dir);
+      expect(plan.stdout).toContain('delete rule "Alpha/A2 old"');
+      expect(plan.stdout).not.toContain('moved in the app, last in sync');
+      // Edited there too, it is said.
+      await app.editRule('Alpha', 'A2 old', { actions: 'ACCEPT A2, edited' });
+      expect((await run('plan', '-C', dir)).stdout).toContain('Warning: rule "Alpha/A2 old" moved in the app, last in sync as Alpha/A2, and its actions changed live since the last sync');
+    });
+  });
+
   it('two terms that swap names in the app are drift, not the files\' change, and pull says to rename them by hand', async () => {
     const terms = 'kind: CustomTerm\nname: Alpha\nbody: Alpha body\n---\nkind: CustomTerm\nname: Beta\nbody: Beta body\n';
     const { dir, app } = await applied({ 'terms.yaml': terms });
