@@ -158,12 +158,18 @@ export async function planPull(input: PullInput): Promise<PullResult> {
   const refused = new Map<string, string>();
   const renamesHeld = new Set<string>();
   const keptForUnwritten = new Set<string>();
+  const heldHeirs = new Map<string, string>();
   for (;;) {
-    const planner = new PullPlanner(input, refused, renamesHeld, keptForUnwritten);
+    const planner = new PullPlanner(input, refused, renamesHeld, keptForUnwritten, heldHeirs);
     const result = planner.run();
     const unwritten = planner.renamesUnwritten();
     if (unwritten.size > 0) {
       for (const key of unwritten) renamesHeld.add(key);
+      continue;
+    }
+    const unhanded = planner.historiesUnhanded();
+    if (unhanded.size > 0) {
+      for (const [key, name] of unhanded) heldHeirs.set(key, name);
       continue;
     }
     const kept = planner.removalsIntoUnwritten();
@@ -223,6 +229,8 @@ class PullPlanner {
   private removals: readonly Pulling[] = [];
   /** Documents left as they are for a renamed object a --target leaves out (heirLeft): what they hold is left too. */
   private readonly heirsLeft = new Set<string>();
+  /** Documents whose history a live object this pull does not write would have taken (historyOf), with its live name. */
+  private readonly unhandedHistories = new Map<string, string>();
   /** The live objects no file declares that this pull does not write (refused), by live id. */
   private readonly unwrittenNew = new Map<string, LiveResource>();
   /** Of those, the children, by their parent's key (a parent removed too stays, whole, for them). */
@@ -244,6 +252,8 @@ class PullPlanner {
     private readonly renamesHeld: ReadonlySet<string> = new Set(),
     /** Removals kept in the files for the new object they moved into, which this pull does not write: not another reason not to write it. */
     private readonly keptForUnwritten: ReadonlySet<string> = new Set(),
+    /** Documents whose renamed object (a heir, historyOf) this pull does not write, with that object's live name: left as they are. */
+    private readonly heldHeirs: ReadonlyMap<string, string> = new Map(),
   ) {
     this.desired = new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
     this.declaredKeys = new Set(this.desired.keys());
@@ -333,6 +343,17 @@ class PullPlanner {
     const matched = this.input.plan.ids[key];
     if (matched === undefined || matched === id) return false;
     return !this.input.sync.keysWithId(matched).some((other) => other !== key && this.desired.has(other));
+  }
+
+  /** The live object last synced under `c`'s name, when another holds the name now and the files declare that one under another name. */
+  private syncedNowDeclaredAs(c: Change): LiveResource | undefined {
+    const recorded = this.input.sync.idOf(refKey(c.kind, c.key));
+    const other = recorded !== undefined && recorded !== c.liveId ? this.liveById.get(recorded) : undefined;
+    if (other === undefined) return undefined;
+    const declaredAs = this.matchedIds().get(`${other.kind}:${other.id}`);
+    if (declaredAs === undefined || declaredAs === c.key) return undefined;
+    // Only when the one under this name now is new: one synced as another declared object is a swap (renamedOnto says it).
+    return this.heldByAnother(refKey(c.kind, c.key), recorded!) ? other : undefined;
   }
 
   /** The live object last synced under `c`'s name, renamed in the app and declared by no file, when another holds the name now. */
@@ -493,6 +514,22 @@ class PullPlanner {
     if (heirLeft) {
       this.heirsLeft.add(refKey(c.kind, c.key));
       this.notPulled.push(this.entryOf(c, direction, [], `was last in sync as the live ${c.kind} now named ${quoteValue(heirLeft.name)} (renamed in the app), and a new one was made under its name: pull both together (without --target) so the renamed one keeps this name in its \`renamed_from\``, d));
+      return undefined;
+    }
+    // Its synced object moved onto another name the files declare while a new one took this name
+    // (B aside, A to B, a new A): the shift is for a person, and the new one gets no history (second read SR77-2).
+    const shifted = d && c.liveId ? this.syncedNowDeclaredAs(c) : undefined;
+    if (shifted) {
+      this.heirsLeft.add(refKey(c.kind, c.key));
+      this.notPulled.push(this.entryOf(c, direction, [], `was last in sync as the live ${c.kind} now named ${quoteValue(shifted.name)}, which the files declare as another (renamed in the app), and a new one was made under its name: left as it is; settle the renames in the files by hand`, d));
+      return undefined;
+    }
+    // So too when this pull does not write the renamed one for another reason (a policy, a name
+    // the files still declare): given to the new one, the document's history would be lost (second read SR77-2).
+    const unwrittenHeir = d ? this.heldHeirs.get(refKey(d.kind, d.key)) : undefined;
+    if (unwrittenHeir !== undefined) {
+      this.heirsLeft.add(refKey(c.kind, c.key));
+      this.notPulled.push(this.entryOf(c, direction, [], `was last in sync as the live ${c.kind} now named ${quoteValue(unwrittenHeir)} (renamed in the app), which this pull does not write (said above), and a new one was made under its name: left as it is, so the renamed one keeps this name in its \`renamed_from\` once it is pulled`, d));
       return undefined;
     }
     // Renamed in the app while a new one took its name, and that one is left out by --target: not written alone.
@@ -1270,6 +1307,8 @@ class PullPlanner {
       const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? ((cutOff && heirLeftOut(cutOff)) ?? alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key)) ?? keyInFileName(l, this.input.keys)) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys) ?? this.markedForTextFile(o)] as const).find(([, why]) => why !== undefined);
       if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}` });
       if (refused) this.unwrittenNew.set(l.id, l);
+      const heir = refused ? this.historyOf(l) : undefined;
+      if (heir) this.unhandedHistories.set(refKey(heir.kind, heir.key), l.name);
       return !refused;
     });
     if (fresh.length === 0) return;
@@ -1387,6 +1426,11 @@ class PullPlanner {
       if (holder) kept.set(key, `still live in the app, in ${holder.kind} ${quoteValue(holder.name)}, which this pull does not write (said above): left in the files until that is settled`);
     }
     return kept;
+  }
+
+  /** The documents unhandedHistories names that this pull did not hold yet: see planPull. */
+  historiesUnhanded(): ReadonlyMap<string, string> {
+    return new Map([...this.unhandedHistories].filter(([key]) => !this.heldHeirs.has(key)));
   }
 
   /** Renames that wrote into other files (tests, references) but not into their own: see planPull. */

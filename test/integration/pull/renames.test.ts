@@ -553,19 +553,29 @@ describe('objects renamed in the app', () => {
     expect((await cli('plan', '-C', dir, '--target', 'playbook/Kappa NDA', '--detailed-exitcode')).code).toBe(0);
   });
 
-  it('a rule of a playbook renamed in the app stays in the files while a policy keeps pull from writing that playbook: not taken out with no file left to hold it (probe MM-5)', async () => {
-    const { dir, app } = await applied({ 'playbooks/lambda.yaml': NDA.replace('Inbound NDA', 'Lambda NDA').replace('3 years', '11 years').replace('  - name: Law\n', '  - name: Law\n    drift: ignore\n') });
+  it('a playbook renamed in the app while a policy keeps pull from writing it leaves its old document as it is, rules and history: not given to the one made under its name (probe MM-5, second read SR77-2)', async () => {
+    const lambda = NDA.replace('Inbound NDA', 'Lambda NDA').replace('3 years', '11 years').replace('  - name: Law\n', '  - name: Law\n    drift: ignore\n');
+    const { dir, app } = await applied({ 'playbooks/lambda.yaml': lambda });
     await app.editPlaybook('Lambda NDA', { name: 'Lambda NDA 2025' });
     await app.createPlaybook({ name: 'Lambda NDA', description: 'new' });
-    const pull = await cli('pull', '-C', dir, '--target', 'playbook/Lambda NDA', '--target', 'playbook/Lambda NDA 2025');
-    expect(pull.code, pull.stdout).toBe(0);
-    expect(pull.stdout).toContain('playbook "Lambda NDA 2025": its rule "Law": the files still declare it as rule "Lambda NDA/Law", whose `drift: ignore` keeps it there');
-    expect(pull.stdout).toContain('rule "Lambda NDA/Term" name, actions (playbooks/lambda.yaml:4): still live in the app, in playbook "Lambda NDA 2025", which this pull does not write (said above)');
-    expect(pull.stdout).not.toContain('- rule "Lambda NDA/Term"');
-    const written = await readFile(join(dir, 'playbooks/lambda.yaml'), 'utf8');
-    expect(written).toContain('- name: Term\n    actions: ACCEPT up to 11 years');
-    // A second pull finds the same and writes nothing.
-    expect((await cli('pull', '-C', dir, '--target', 'playbook/Lambda NDA', '--target', 'playbook/Lambda NDA 2025')).stdout).toContain('Wrote no file');
+    const targets = ['--target', 'playbook/Lambda NDA', '--target', 'playbook/Lambda NDA 2025'];
+    const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+    for (let i = 0; i < 2; i++) {
+      const pull = await cli('pull', '-C', dir, ...targets);
+      expect(pull.code, pull.stdout).toBe(0);
+      expect(pull.stdout).toContain('playbook "Lambda NDA 2025": its rule "Law": the files still declare it as rule "Lambda NDA/Law", whose `drift: ignore` keeps it there');
+      expect(pull.stdout).toContain('playbook "Lambda NDA" (playbooks/lambda.yaml:1): was last in sync as the live playbook now named "Lambda NDA 2025" (renamed in the app), which this pull does not write (said above)');
+      expect(pull.stdout).toContain('rule "Lambda NDA/Term" (playbooks/lambda.yaml:4): its playbook is left as it is (above)');
+      expect(pull.stdout).toContain('Wrote no file');
+      expect(await readFile(join(dir, 'playbooks/lambda.yaml'), 'utf8')).toBe(lambda);
+      expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).toBe(lock);
+    }
+    // The policy taken out, the renamed one is written with the name in its history, and the old document is the new one's.
+    await writeFiles(dir, { 'playbooks/lambda.yaml': lambda.replace('    drift: ignore\n', '') });
+    const pulled = await cli('pull', '-C', dir, ...targets);
+    expect(pulled.code, pulled.stdout).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/lambda-nda-2025.yaml'), 'utf8')).toContain('renamed_from:\n  - Lambda NDA\n');
+    expect(await readFile(join(dir, 'playbooks/lambda.yaml'), 'utf8')).toContain('description: new');
   });
 
   it('a rename in the app onto the name of a declared playbook pinned to its own object is not written: the files would declare the name twice (probe NB-1)', () =>
@@ -602,6 +612,26 @@ describe('objects renamed in the app', () => {
         expect(pull.stdout).toContain('Wrote no file');
         expect(pull.stdout).toContain('playbook "Delta 2": the files still declare it as playbook "Delta", which this pull leaves there (said above): once that is settled, pull again, or move it in the files by hand');
         expect(pull.stdout).not.toContain('without --target');
+        for (const [file, text] of Object.entries(files)) expect(await readFile(join(dir, file), 'utf8')).toBe(text);
+        expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).toBe(lock);
+      }
+    }));
+
+  it('a shift of names in the app with a new object under the first name gives the new one no history: pull writes nothing, twice (second read SR77-2)', () =>
+    onOwnEmulator(async (run, own) => {
+      const files = { 'docket.yaml': 'version: 1\n', 'playbooks/a.yaml': 'kind: Playbook\nname: A\nrules:\n  - name: a1\n    actions: ACCEPT a\n', 'playbooks/b.yaml': 'kind: Playbook\nname: B\nrules:\n  - name: b1\n    actions: ACCEPT b\n' };
+      const dir = await makeDir(files);
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.editPlaybook('B', { name: 'B old' });
+      await app.editPlaybook('A', { name: 'B' });
+      await app.createPlaybook({ name: 'A', description: 'new A' });
+      const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+      for (let i = 0; i < 2; i++) {
+        const pull = await run('pull', '-C', dir, '--force');
+        expect(pull.code, pull.stdout).toBe(0);
+        expect(pull.stdout).toContain('playbook "A" (playbooks/a.yaml:1): was last in sync as the live playbook now named "B", which the files declare as another (renamed in the app), and a new one was made under its name: left as it is');
+        expect(pull.stdout).toContain('Wrote no file');
         for (const [file, text] of Object.entries(files)) expect(await readFile(join(dir, file), 'utf8')).toBe(text);
         expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).toBe(lock);
       }
