@@ -27,9 +27,14 @@ export function inSyncRecords(plan: Plan, desired: readonly DesiredResource[], k
     return id !== undefined && state.keysWithId(id).some((other) => other !== key && declaredKeys.has(other));
   };
   const settled = desired.filter((d) => !(d.parent && changed.has(refKey(d.parent.kind, d.parent.key))) && chosen(d.kind) && !movedOnto(refKey(d.kind, d.key)));
+  // As recorded, or recorded with more: a new file's record holds every live field (wholeRecord),
+  // and the fields its document leaves out are compared by no plan, so rewriting it without them
+  // changed the lock on a pull with nothing to pull (probe ND-1).
   const held = (key: string, record: SyncRecord): boolean => {
     const now = state.byKey.get(key);
-    return now !== undefined && formatSyncRecord(now) === formatSyncRecord(record);
+    if (now === undefined) return false;
+    if (formatSyncRecord(now) === formatSyncRecord(record)) return true;
+    return now.id === record.id && Object.entries(record.fields).every(([field, digest]) => now.fields[field] === digest);
   };
   // As an apply whose every change failed: only the objects without one are in sync.
   const updates = syncAfterApply({ plan, report: NOTHING_DONE, desired: settled, ids: new Map(Object.entries(plan.ids)), kinds, held, state });

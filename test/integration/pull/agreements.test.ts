@@ -145,6 +145,12 @@ describe('docket pull (agreements service)', () => {
     expect(await read(dir, 'templates/vendor-nda.yaml')).toContain('name: Vendor NDA\ntype: NDA\nparameters:\n  purpose: Buying from a vendor\n');
 
     await expectNoChanges(cli, dir);
+    // A second pull has nothing to pull and writes nothing, the lock neither: the records of the new
+    // files hold every live field, of which the next pull records fewer (probe ND-1).
+    const lock = await read(dir, 'docket.lock.json');
+    const again = await cli('pull', '-C', dir);
+    expect(again.stdout).toContain('Nothing to pull');
+    expect(await read(dir, 'docket.lock.json')).toBe(lock);
   });
 
   it('drift sends users to pull for a custom term made in the app, which pull writes: its text is read for that, as pull reads it (probe KA-2)', async () => {
