@@ -666,6 +666,18 @@ async function securityRenamedAway(): Promise<string> {
   return dir;
 }
 
+/** Attachment "Sec" applied, then renamed in the files to "Sec Old" with a new "Sec" of another file, which template T names (on an emulator of its own). */
+async function attachmentRenamedAway(): Promise<string> {
+  await start();
+  const template = 'kind: Template\nname: T\ntype: NDA\nattachments: [Sec]\n';
+  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'r.yaml': `kind: Attachment\nname: Sec\ndescription: d\nfile: a.pdf\n---\n${template}` });
+  await writeFile(join(dir, 'a.pdf'), pdf('one'));
+  await applyOk(cli, dir);
+  await writeFile(join(dir, 'b.pdf'), pdf('two'));
+  await writeFiles(dir, { 'r.yaml': `kind: Attachment\nname: Sec Old\nrenamed_from: [Sec]\ndescription: d\nfile: a.pdf\n---\nkind: Attachment\nname: Sec\ndescription: d2\nfile: b.pdf\n---\n${template}` });
+  return dir;
+}
+
 describe('standard templates and attachments', () => {
   it('shows a parameter the schema leaves open as apply sends it: a "3" inside it stays text in the plan, its JSON `sent` and the service', async () => {
     await start();
@@ -964,13 +976,7 @@ describe('standard templates and attachments', () => {
   });
 
   it('says no upload is lost where an attachment is renamed away and a new one takes its name (probe FS)', async () => {
-    await start();
-    const template = 'kind: Template\nname: T\ntype: NDA\nattachments: [Sec]\n';
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'r.yaml': `kind: Attachment\nname: Sec\ndescription: d\nfile: a.pdf\n---\n${template}` });
-    await writeFile(join(dir, 'a.pdf'), pdf('one'));
-    await applyOk(cli, dir);
-    await writeFile(join(dir, 'b.pdf'), pdf('two'));
-    await writeFiles(dir, { 'r.yaml': `kind: Attachment\nname: Sec Old\nrenamed_from: [Sec]\ndescription: d\nfile: a.pdf\n---\nkind: Attachment\nname: Sec\ndescription: d2\nfile: b.pdf\n---\n${template}` });
+    const dir = await attachmentRenamedAway();
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('+ upload attachment "Sec"');
     expect(plan.stdout).not.toContain('records no upload');
@@ -984,13 +990,7 @@ describe('standard templates and attachments', () => {
   });
 
   it('says no upload is lost after a --target apply uploaded the renamed-away attachment alone: its id is not offered to pin for the new one (probe MS-1)', async () => {
-    await start();
-    const nda = 'kind: Template\nname: T\ntype: NDA\nattachments: [Sec]\n';
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'r.yaml': `kind: Attachment\nname: Sec\ndescription: d\nfile: a.pdf\n---\n${nda}` });
-    await writeFile(join(dir, 'a.pdf'), pdf('one'));
-    await applyOk(cli, dir);
-    await writeFile(join(dir, 'b.pdf'), pdf('two'));
-    await writeFiles(dir, { 'r.yaml': `kind: Attachment\nname: Sec Old\nrenamed_from: [Sec]\ndescription: d\nfile: a.pdf\n---\nkind: Attachment\nname: Sec\ndescription: d2\nfile: b.pdf\n---\n${nda}` });
+    const dir = await attachmentRenamedAway();
     await applyOk(cli, dir, '--target', 'attachment/Sec Old');
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('+ upload attachment "Sec"');

@@ -25,6 +25,19 @@ async function onOwnEmulator(scenario: (run: ReturnType<typeof cliWith>, own: Te
   }
 }
 
+/** Two pulls of `dir` that write nothing: the files as `files` holds them, docket.lock.json as it was; each report passed to `says`. */
+async function pullsTwiceWritingNothing(run: ReturnType<typeof cliWith>, dir: string, files: Record<string, string>, says: (stdout: string) => void): Promise<void> {
+  const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+  for (let i = 0; i < 2; i++) {
+    const pull = await run('pull', '-C', dir, '--force');
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(pull.stdout).toContain('Wrote no file');
+    says(pull.stdout);
+    for (const [file, text] of Object.entries(files)) expect(await readFile(join(dir, file), 'utf8')).toBe(text);
+    expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).toBe(lock);
+  }
+}
+
 /** `files` applied with an agreements actor, and the app to change what they made. */
 async function applied(files: Record<string, string>): Promise<{ dir: string; app: App }> {
   const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', ...files });
@@ -605,16 +618,10 @@ describe('objects renamed in the app', () => {
       const app = new App(own.env);
       await app.editPlaybook('Delta', { name: 'Delta 2' });
       await app.editPlaybook('Gamma', { name: 'Delta' });
-      const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
-      for (let i = 0; i < 2; i++) {
-        const pull = await run('pull', '-C', dir, '--force');
-        expect(pull.code, pull.stdout).toBe(0);
-        expect(pull.stdout).toContain('Wrote no file');
-        expect(pull.stdout).toContain('playbook "Delta 2": the files still declare it as playbook "Delta", which this pull leaves there (said above): once that is settled, pull again, or move it in the files by hand');
-        expect(pull.stdout).not.toContain('without --target');
-        for (const [file, text] of Object.entries(files)) expect(await readFile(join(dir, file), 'utf8')).toBe(text);
-        expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).toBe(lock);
-      }
+      await pullsTwiceWritingNothing(run, dir, files, (stdout) => {
+        expect(stdout).toContain('playbook "Delta 2": the files still declare it as playbook "Delta", which this pull leaves there (said above): once that is settled, pull again, or move it in the files by hand');
+        expect(stdout).not.toContain('without --target');
+      });
     }));
 
   it('a shift of names in the app with a new object under the first name gives the new one no history: pull writes nothing, twice (second read SR77-2)', () =>
@@ -626,15 +633,9 @@ describe('objects renamed in the app', () => {
       await app.editPlaybook('B', { name: 'B old' });
       await app.editPlaybook('A', { name: 'B' });
       await app.createPlaybook({ name: 'A', description: 'new A' });
-      const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
-      for (let i = 0; i < 2; i++) {
-        const pull = await run('pull', '-C', dir, '--force');
-        expect(pull.code, pull.stdout).toBe(0);
-        expect(pull.stdout).toContain('playbook "A" (playbooks/a.yaml:1): was last in sync as the live playbook now named "B", which the files declare as another (renamed in the app), and a new one was made under its name: left as it is');
-        expect(pull.stdout).toContain('Wrote no file');
-        for (const [file, text] of Object.entries(files)) expect(await readFile(join(dir, file), 'utf8')).toBe(text);
-        expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).toBe(lock);
-      }
+      await pullsTwiceWritingNothing(run, dir, files, (stdout) => {
+        expect(stdout).toContain('playbook "A" (playbooks/a.yaml:1): was last in sync as the live playbook now named "B", which the files declare as another (renamed in the app), and a new one was made under its name: left as it is');
+      });
     }));
 
   it('a rule renamed in the app with a new one made under its old name: one pull writes both', async () => {
