@@ -96,6 +96,8 @@ export interface DiffInput {
    * renamed in the app is matched by it, so the plan shows a rename rather than a create and a delete.
    */
   recordedId?: (kindKey: string) => string | undefined;
+  /** The `kind:key`s of the sync records of a live id (an ambiguous name's hint says what the other one was). */
+  recordedAs?: (id: string) => readonly string[];
   /** The plan is only read (drift, pull): a change the service cannot make is a warning, as nothing is sent. */
   readOnly?: boolean;
 }
@@ -394,7 +396,7 @@ export function diff(input: DiffInput): DiffResult {
         if (found.length > 1) {
           diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named ${quoteValue(old, 200)}, which ${kind.name} ${quoteValue(d.name, 200)} says it was renamed from; docket cannot tell which one the file means`, {
             ...(formerSource(d, d.renamedFrom.indexOf(old)) ?? d.source),
-            hint: ambiguousHint(kind, found, input.recordedId?.(formerKey(d, old))),
+            hint: ambiguousHint(kind, found, input.recordedId?.(formerKey(d, old)), formerKey(d, old), input.recordedAs),
           });
           for (const f of found) used.add(f.id);
           return;
@@ -448,7 +450,7 @@ export function diff(input: DiffInput): DiffResult {
         diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named ${quoteValue(d.name, 200)}; docket cannot tell which one the file means`, {
           // At the name (a member's at its e-mail), as the other problems of a name are.
           ...(problemSourceOf(d.fieldSources, 'name') ?? problemSourceOf(d.fieldSources, 'email') ?? d.source),
-          hint: ambiguousHint(kind, found, input.recordedId?.(refKey(kind.name, d.key))),
+          hint: ambiguousHint(kind, found, input.recordedId?.(refKey(kind.name, d.key)), refKey(kind.name, d.key), input.recordedAs),
         });
         for (const f of found) used.add(f.id);
         continue;
@@ -879,8 +881,14 @@ function sameReference(d: DesiredResource, l: LiveResource, field: string, ids: 
 }
 
 /** What to do about two live objects of one identity: which one docket last synced, when it knows. */
-function ambiguousHint(kind: KindMeta, found: readonly LiveResource[], syncedId: string | undefined): string {
+function ambiguousHint(kind: KindMeta, found: readonly LiveResource[], syncedId: string | undefined, key: string, recordedAs?: (id: string) => readonly string[]): string {
   const synced = found.find((f) => f.id === syncedId);
+  // One last synced under another name: renamed in the app onto this one, which is not "two applies at once" (probes MM-7, NB-10).
+  const moved = found.flatMap((f) => {
+    const was = f.id === syncedId ? undefined : recordedAs?.(f.id).find((k) => k !== key && k.startsWith(`${kind.name}:`));
+    return was ? [`${f.id} was last synced as ${kind.name} ${quoteValue(was.slice(was.indexOf(':') + 1), 200)}, renamed in the app onto this name: rename it back there`] : [];
+  });
+  if (moved.length > 0) return `${moved.join('; ')}${synced ? `; docket last synced ${synced.id} under this name` : ''}; or pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`;
   const which = synced ? `; docket last synced ${synced.id}` : '';
   // What the service lets a person do with the other one: a rule is deleted, a term or template only renamed (probe LY-3).
   const removal = kind.deletion === 'archive' ? 'archive (or rename)' : kind.deletion === 'delete' ? 'delete (or rename)' : kind.deletion === 'none' ? 'rename' : 'remove (or rename)';

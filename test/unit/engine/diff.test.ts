@@ -522,6 +522,13 @@ describe('diff: pins and ambiguity', () => {
     expect(diagnostics.errors[0]!.hint).toBe('archive (or rename) the one not wanted in the app (two applies at once: the later one); docket last synced pb-2, or pin one with `id:` (pb-1, pb-2)');
   });
 
+  it('says which of two live objects of one name was last synced as another name: renamed onto it in the app, not two applies at once (probes MM-7, NB-10)', () => {
+    const records: Record<string, string> = { 'playbook:NDA': 'pb-2', 'playbook:MSA': 'pb-1' };
+    const recordedAs = (id: string) => Object.entries(records).filter(([, v]) => v === id).map(([k]) => k);
+    const { diagnostics } = diff({ kinds: KIND_META, desired: [desiredPlaybook('NDA'), desiredPlaybook('MSA')], live: [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA')], prune: {}, recordedId: (k) => records[k], recordedAs });
+    expect(diagnostics.errors[0]!.hint).toBe('pb-1 was last synced as playbook "MSA", renamed in the app onto this name: rename it back there; docket last synced pb-2 under this name; or pin one with `id:` (pb-1, pb-2)');
+  });
+
   it('a pin that would rename its object onto a name another live object no file declares holds is refused at the id', () => {
     const d = desiredPlaybook('Tea', { pinId: 'pb-b', fieldSources: { id: pos(3, 5) } });
     const { diagnostics } = run([d], [livePlaybook('pb-b', 'Beta'), livePlaybook('pb-t', 'Tea')]);
