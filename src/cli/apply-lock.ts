@@ -254,6 +254,7 @@ async function tryCreate(path: string, holder: ApplyLockHolder): Promise<boolean
     if (code === 'EEXIST' || code === 'ENOENT') return false;
     // A file system without hard links: the lock is created in place (and is empty for an instant).
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') {
+      // Gone before the folder is looked at (the `finally` below runs only after this throw).
       await rm(copy, { force: true });
       throw await withFolderLeft(path, unusable(path, error));
     }

@@ -353,14 +353,10 @@ export function diff(input: DiffInput): DiffResult {
       }
       const others = alsoLive.filter((f) => f !== tookName);
       if (others.length === 0) return;
-      otherFormersSaid(d, others, tookName);
-    };
-    /** The warning of otherFormersLive for former names another object holds than the one renamed. */
-    const otherFormersSaid = (d: DesiredResource, alsoLive: readonly string[], tookName: string): void => {
-      const names = alsoLive.map((f) => quoteValue(f, 200)).join(', ');
-      const one = alsoLive.length === 1;
+      const names = others.map((f) => quoteValue(f, 200)).join(', ');
+      const one = others.length === 1;
       diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} lists ${names} in renamed_from, live as ${one ? 'another object' : 'other objects'} than the one it renames (${quoteValue(tookName, 200)}): docket leaves ${one ? 'it' : 'them'} as ${one ? 'it is' : 'they are'}`, {
-        ...(formerSource(d, d.renamedFrom.indexOf(alsoLive[0]!)) ?? d.source),
+        ...(formerSource(d, d.renamedFrom.indexOf(others[0]!)) ?? d.source),
         hint: `one object is renamed into ${quoteValue(d.name, 200)}: keep in \`renamed_from\` only the names it had`,
       });
     };

@@ -6,6 +6,7 @@
  */
 import { addChildPrefixes, formatSyncRecord, syncAfterApply, unfoundRecords, type SyncKindInfo, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { formerKeys, refKey, type ApplyReport, type DesiredResource, type KindName, type Plan } from '../engine/types.js';
+import { syncedAsAnotherDeclared } from './moved-live.js';
 
 const NOTHING_DONE: ApplyReport = { results: [], done: 0, failed: 0, skipped: 0, ms: 0 };
 
@@ -24,7 +25,7 @@ export function inSyncRecords(plan: Plan, desired: readonly DesiredResource[], k
   const declaredKeys = new Set(desired.map((d) => refKey(d.kind, d.key)));
   const movedOnto = (key: string): boolean => {
     const id = plan.ids[key];
-    return id !== undefined && state.keysWithId(id).some((other) => other !== key && declaredKeys.has(other));
+    return id !== undefined && syncedAsAnotherDeclared(state, id, key, (other) => declaredKeys.has(other));
   };
   const settled = desired.filter((d) => !(d.parent && changed.has(refKey(d.parent.kind, d.parent.key))) && chosen(d.kind) && !movedOnto(refKey(d.kind, d.key)));
   // As recorded, or recorded with more: a new file's record holds every live field (wholeRecord),

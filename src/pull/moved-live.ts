@@ -35,16 +35,25 @@ export function movedLiveOntoDeclared(input: MovedLiveInput): (kind: string, rec
 }
 
 /**
+ * Whether live object `id`, found under the declared `kind:key` `key`, was last in sync as another
+ * object the files declare: moved onto the name in the app (two names swapped or shifted), no
+ * object made there under it (probes NB-2, NB-4).
+ */
+export function syncedAsAnotherDeclared(sync: Pick<SyncState, 'keysWithId'>, id: string, key: string, declared: (kindKey: string) => boolean): boolean {
+  return sync.keysWithId(id).some((other) => other !== key && declared(other));
+}
+
+/**
  * The `kind:key` a delete changed live was last in sync as, when pull leaves it for a move by hand:
  * moved in the app from an object the files still declare, whose declaration names no other live
- * object made in the app under the old name (one last in sync as another declared object, moved
- * onto it, is no newcomer: probes NB-2, NB-4). Written too, it would be declared twice.
+ * object made in the app under the old name (syncedAsAnotherDeclared is none). Written too, it
+ * would be declared twice.
  */
 export function movedFromDeclared(c: Change, sync: Pick<SyncState, 'idOf' | 'byId' | 'keysWithId'>, ids: Readonly<Record<string, string>>, declared: (kindKey: string) => boolean): string | undefined {
   const movedFrom = movedFromOf(c, sync);
   const takenBy = movedFrom === undefined ? undefined : ids[movedFrom];
   if (movedFrom === undefined) return undefined;
-  const newcomer = takenBy !== undefined && takenBy !== c.liveId && !sync.keysWithId(takenBy).some((key) => key !== movedFrom && declared(key));
+  const newcomer = takenBy !== undefined && takenBy !== c.liveId && !syncedAsAnotherDeclared(sync, takenBy, movedFrom, declared);
   return newcomer ? undefined : movedFrom;
 }
 

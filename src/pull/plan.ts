@@ -26,7 +26,7 @@ import { ignoredFieldsWritten, settingsWritten, withSettings, type WrittenSettin
 import { parse as parseYaml, type Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
 import { literalPlaceholders, literalText, placeholderFit, placeholderParts, variablesCouldGive, variablesIn } from '../config/interpolate.js';
-import { followsSwappedName, movedFromDeclared, movedLiveOntoDeclared } from './moved-live.js';
+import { followsSwappedName, movedFromDeclared, movedLiveOntoDeclared, syncedAsAnotherDeclared } from './moved-live.js';
 import { keyInFileName, refusedLiveValue } from './live-value-refusals.js';
 import { lookAlikeDeclared, sharedLiveNames } from './name-refusals.js';
 import { parseWithPositions, pointerToPath } from '../config/yaml-positions.js';
@@ -342,25 +342,45 @@ class PullPlanner {
   private heldByAnother(key: string, id: string): boolean {
     const matched = this.input.plan.ids[key];
     if (matched === undefined || matched === id) return false;
-    return !this.input.sync.keysWithId(matched).some((other) => other !== key && this.desired.has(other));
+    return !syncedAsAnotherDeclared(this.input.sync, matched, key, (other) => this.desired.has(other));
+  }
+
+  /**
+   * Why declared `d`, whose name a new object took in the app, is left as it is for the object it
+   * was last synced as (what follows "was last in sync as the live … now named"), if it is: that
+   * one is left out by --target, moved onto another declared name (B aside, A to B, a new A: the
+   * shift is for a person), or not written by this pull (a policy, a name the files still declare).
+   */
+  private heirLeftReason(c: Change, d: DesiredResource): string | undefined {
+    const targeted = this.input.plan.targets?.length ? this.renamedAwayUnpulled(c) : undefined;
+    if (targeted) return `${quoteValue(targeted.name)} (renamed in the app), and a new one was made under its name: pull both together (without --target) so the renamed one keeps this name in its \`renamed_from\``;
+    const shifted = c.liveId ? this.syncedNowDeclaredAs(c) : undefined;
+    if (shifted) return `${quoteValue(shifted.name)}, which the files declare as another (renamed in the app), and a new one was made under its name: left as it is; settle the renames in the files by hand`;
+    const unwritten = this.heldHeirs.get(refKey(d.kind, d.key));
+    if (unwritten !== undefined) return `${quoteValue(unwritten)} (renamed in the app), which this pull does not write (said above), and a new one was made under its name: left as it is, so the renamed one keeps this name in its \`renamed_from\` once it is pulled`;
+    return undefined;
+  }
+
+  /** The live object last synced under `c`'s name, when `c` is about another (the name taken since). */
+  private syncedElsewhere(c: Change): LiveResource | undefined {
+    const recorded = this.input.sync.idOf(refKey(c.kind, c.key));
+    return recorded !== undefined && recorded !== c.liveId ? this.liveById.get(recorded) : undefined;
   }
 
   /** The live object last synced under `c`'s name, when another holds the name now and the files declare that one under another name. */
   private syncedNowDeclaredAs(c: Change): LiveResource | undefined {
-    const recorded = this.input.sync.idOf(refKey(c.kind, c.key));
-    const other = recorded !== undefined && recorded !== c.liveId ? this.liveById.get(recorded) : undefined;
+    const other = this.syncedElsewhere(c);
     if (other === undefined) return undefined;
     const declaredAs = this.matchedIds().get(`${other.kind}:${other.id}`);
     if (declaredAs === undefined || declaredAs === c.key) return undefined;
     // Only when the one under this name now is new: one synced as another declared object is a swap (renamedOnto says it).
-    return this.heldByAnother(refKey(c.kind, c.key), recorded!) ? other : undefined;
+    return this.heldByAnother(refKey(c.kind, c.key), other.id) ? other : undefined;
   }
 
   /** The live object last synced under `c`'s name, renamed in the app and declared by no file, when another holds the name now. */
   private renamedAwayUnpulled(c: Change): LiveResource | undefined {
-    const recorded = this.input.sync.idOf(refKey(c.kind, c.key));
-    const other = recorded !== undefined && recorded !== c.liveId ? this.liveById.get(recorded) : undefined;
-    if (other === undefined || [...this.desired.keys()].some((key) => this.input.plan.ids[key] === other.id)) return undefined;
+    const other = this.syncedElsewhere(c);
+    if (other === undefined || this.matchedIds().has(`${other.kind}:${other.id}`)) return undefined;
     // A rule moved to another playbook is no rename (historyOf).
     if (c.parent && other.parentId !== this.input.plan.ids[refKey(c.parent.kind, c.parent.key)]) return undefined;
     // Targeted too, it is pulled with this one, and takes the history here (second read RV10-1).
@@ -507,29 +527,13 @@ class PullPlanner {
       }
     }
     // Its name taken in the app by a new object while the one last synced under it was renamed
-    // there: that one's file takes this document's history (historyOf), which a pull cut to
-    // --targets that leaves it out cannot write; the history would pass to the new one (second read
-    // SR73-8). Its name alone is history too (the renamed one's `renamed_from`), and a rule's (probe MX-1).
-    const heirLeft = d && this.input.plan.targets?.length ? this.renamedAwayUnpulled(c) : undefined;
-    if (heirLeft) {
+    // there: that one takes this document's history (historyOf), its name included (the renamed
+    // one's `renamed_from`), a rule's too. Where this pull cannot hand it over, the document is left
+    // as it is: given to the new one, the history would be lost (SR73-8, probe MX-1, SR77-2).
+    const left = d ? this.heirLeftReason(c, d) : undefined;
+    if (left !== undefined) {
       this.heirsLeft.add(refKey(c.kind, c.key));
-      this.notPulled.push(this.entryOf(c, direction, [], `was last in sync as the live ${c.kind} now named ${quoteValue(heirLeft.name)} (renamed in the app), and a new one was made under its name: pull both together (without --target) so the renamed one keeps this name in its \`renamed_from\``, d));
-      return undefined;
-    }
-    // Its synced object moved onto another name the files declare while a new one took this name
-    // (B aside, A to B, a new A): the shift is for a person, and the new one gets no history (second read SR77-2).
-    const shifted = d && c.liveId ? this.syncedNowDeclaredAs(c) : undefined;
-    if (shifted) {
-      this.heirsLeft.add(refKey(c.kind, c.key));
-      this.notPulled.push(this.entryOf(c, direction, [], `was last in sync as the live ${c.kind} now named ${quoteValue(shifted.name)}, which the files declare as another (renamed in the app), and a new one was made under its name: left as it is; settle the renames in the files by hand`, d));
-      return undefined;
-    }
-    // So too when this pull does not write the renamed one for another reason (a policy, a name
-    // the files still declare): given to the new one, the document's history would be lost (second read SR77-2).
-    const unwrittenHeir = d ? this.heldHeirs.get(refKey(d.kind, d.key)) : undefined;
-    if (unwrittenHeir !== undefined) {
-      this.heirsLeft.add(refKey(c.kind, c.key));
-      this.notPulled.push(this.entryOf(c, direction, [], `was last in sync as the live ${c.kind} now named ${quoteValue(unwrittenHeir)} (renamed in the app), which this pull does not write (said above), and a new one was made under its name: left as it is, so the renamed one keeps this name in its \`renamed_from\` once it is pulled`, d));
+      this.notPulled.push(this.entryOf(c, direction, [], `was last in sync as the live ${c.kind} now named ${left}`, d));
       return undefined;
     }
     // Renamed in the app while a new one took its name, and that one is left out by --target: not written alone.

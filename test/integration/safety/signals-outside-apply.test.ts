@@ -19,6 +19,21 @@ afterEach(async () => {
 });
 
 
+/** A configuration of one playbook of `rules` long rules, only in the files. */
+function longPlaybook(name: string, rules: number): Promise<string> {
+  const list = Array.from({ length: rules }, (_, i) => `  - name: Rule ${i}\n    actions: ACCEPT clause ${i}, with enough text to make the document long\n`).join('');
+  return makeDir({ 'docket.yaml': 'version: 1\n', [`playbooks/${name.toLowerCase()}.yaml`]: `kind: Playbook\nname: ${name}\nrules:\n${list}` });
+}
+
+/** SIGINT once the run has started its document to a reader that takes nothing (it waits in the pipe), then the reader reads on. */
+async function signalWhileWriting(run: ReturnType<typeof spawnBin>, timeoutMs?: number): Promise<void> {
+  run.child.stdout!.pause();
+  await waitUntil(() => run.child.stdout!.readableLength > 0, 'the document to start', timeoutMs);
+  run.child.kill('SIGINT');
+  await new Promise((r) => setTimeout(r, 300));
+  run.child.stdout!.resume();
+}
+
 describe('a signal outside apply', () => {
   it('plan stops at once on Ctrl-C with exit 130 and no stack trace', async () => {
     t = await startTestEmulator();
@@ -44,15 +59,9 @@ describe('a signal outside apply', () => {
 
   it('a signal while plan -o json is written to a slow reader lets the one document finish, not half of one', async () => {
     t = await startTestEmulator();
-    const rules = Array.from({ length: 600 }, (_, i) => `  - name: Rule ${i}\n    actions: ACCEPT clause ${i}, with enough text to make the document long\n`).join('');
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': `kind: Playbook\nname: P\nrules:\n${rules}` });
+    const dir = await longPlaybook('P', 600);
     const run = spawnBin(['plan', '-C', dir, '-o', 'json'], t.env);
-    // The reader takes nothing: the document (over 64 KB) waits in the pipe when the signal comes.
-    run.child.stdout!.pause();
-    await waitUntil(() => run.child.stdout!.readableLength > 0, 'the document to start');
-    run.child.kill('SIGINT');
-    await new Promise((r) => setTimeout(r, 300));
-    run.child.stdout!.resume();
+    await signalWhileWriting(run);
     expect(await run.exited).toBe(0);
     expect(run.stderr()).toContain('SIGINT: the plan is being written');
     expect((JSON.parse(run.stdout()) as { changes: unknown[] }).changes).toHaveLength(601);
@@ -61,14 +70,10 @@ describe('a signal outside apply', () => {
   it('so does drift -o json: a CI job parses the one document it writes (probe MT-1; pull holds the same way)', async () => {
     t = await startTestEmulator();
     // A document well past what the pipe and the reader's buffer hold: drift's of rules only in the files.
-    const rules = Array.from({ length: 1500 }, (_, i) => `  - name: Rule ${i}\n    actions: ACCEPT clause ${i}, with enough text to make the document long\n`).join('');
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/d.yaml': `kind: Playbook\nname: D\nrules:\n${rules}` });
+    const dir = await longPlaybook('D', 1500);
     const run = spawnBin(['drift', '-C', dir, '-o', 'json'], t.env);
-    run.child.stdout!.pause();
-    await waitUntil(() => run.child.stdout!.readableLength > 0, 'the document to start', 60_000);
-    run.child.kill('SIGINT');
-    await new Promise((r) => setTimeout(r, 300));
-    run.child.stdout!.resume();
+    // A loaded CI machine takes a while to read and plan 1,500 rules.
+    await signalWhileWriting(run, 60_000);
     expect([await run.exited, run.stderr()]).toEqual([0, '\nSIGINT: the report is being written; Ctrl-C again stops at once.\n']);
     expect(run.stdout().length).toBeGreaterThan(131_072);
     expect(() => JSON.parse(run.stdout())).not.toThrow();
