@@ -58,6 +58,8 @@ export interface ClassifyResult {
   changes: Change[];
   /** Live-side drift held back by `drift: adopt` or `drift: ignore`. */
   held: Change[];
+  /** Objects held by the policy of another declared object the app moved onto their name (movedOwnerPolicy), with that object's `kind:key`. */
+  heldForMoved?: { change: Change; owner: string; policy: 'adopt' | 'ignore' }[];
 }
 
 /**
@@ -381,6 +383,23 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     const l = liveChildren.get(liveId);
     return l !== undefined && l.key === key && l.parentId !== parentId;
   };
+  /**
+   * The policy of the declared object whose live object this change writes to (an update of it, a
+   * rule made in it), when the app moved that object onto a name the files give another (two
+   * playbooks that swapped names): when it leaves live edits alone, the other name's revert, which
+   * would write the other's content onto it, is held with it. Else one half of the swap was
+   * reverted onto the held object and the two never converged (probe NC-1).
+   */
+  const movedOwner = (c: Change): { owner: string; policy: 'adopt' | 'ignore' } | undefined => {
+    const [kind, key, liveId] = CREATE_ACTIONS.includes(c.action) || c.action === 'delete' ? [c.parent?.kind, c.parent?.key, c.parent?.liveId] : [c.kind, c.key, c.liveId];
+    if (kind === undefined || key === undefined || liveId === undefined) return undefined;
+    const d = desired.get(refKey(kind, key));
+    const l = liveById.get(liveId);
+    const owner = d && l ? renamedOnto(input.sync, d, l, declared, heirOf) : undefined;
+    const policy = owner !== undefined ? desired.get(owner)?.policy?.drift : undefined;
+    return owner !== undefined && (policy === 'adopt' || policy === 'ignore') ? { owner, policy } : undefined;
+  };
+  const heldForMoved: NonNullable<ClassifyResult['heldForMoved']> = [];
   /** The direction of each create and upload, by what it makes: a re-point to it takes its side. */
   const directionOf = new Map<string, Direction>();
   /** `kind` NUL the digest of a former name (`renamed_from`) → the identities (`kind:key`) it and the name it became were synced under. */
@@ -472,7 +491,9 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       continue;
     }
 
-    const policy = governingPolicy(c, (key) => desired.get(key), input.sync);
+    const named = governingPolicy(c, (key) => desired.get(key), input.sync);
+    const moved = leavesLiveEdits(named) ? undefined : movedOwner(c);
+    const policy = moved?.policy ?? named;
     const heldParent = c.parent !== undefined ? heldParents.get(refKey(c.parent.kind, c.parent.key)) : undefined;
     // Removed live with a parent pull keeps in the files for a child's policy: what pull cannot adopt, apply makes again.
     const parentKey = c.parent ? refKey(c.parent.kind, c.parent.key) : refKey(c.kind, c.key);
@@ -500,10 +521,11 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       continue;
     }
     held.push({ ...c, fields: back, direction: objectDirection(back), policy: holding });
+    if (moved) heldForMoved.push({ change: c, ...moved });
     const rest = c.fields.filter((f) => !liveSide(f.direction));
     if (rest.length > 0) kept.push({ ...c, fields: rest, refs: c.refs.filter((r) => rest.some((f) => f.field === r.field)), direction: objectDirection(rest) });
   }
-  return { changes: dropDanglingDependencies(kept.map((c) => checkedAsWritten(c, desired, liveById))), held };
+  return { changes: dropDanglingDependencies(kept.map((c) => checkedAsWritten(c, desired, liveById))), held, ...(heldForMoved.length > 0 ? { heldForMoved } : {}) };
 }
 
 /**
@@ -548,6 +570,12 @@ function indexFor(changes: readonly Change[], input: ClassifyInput): { desired: 
     keys.add(c.key);
     if (c.parent) keys.add(c.parent.key);
     if (c.liveId) ids.add(c.liveId);
+    if (c.parent?.liveId) ids.add(c.parent.liveId);
+    // The declared object a live one was last in sync as (moved in the app onto this name): its policy may hold the change.
+    for (const id of [c.liveId, c.parent?.liveId]) {
+      const owner = id !== undefined ? input.sync.byId.get(id)?.key : undefined;
+      if (owner !== undefined) keys.add(owner.slice(owner.indexOf(':') + 1));
+    }
     // What a removed object was last in sync as (moved in the app): its policy may hold the removal.
     const was = c.action === 'delete' ? syncedAsOther(c, input.sync) : undefined;
     if (was !== undefined) keys.add(was.slice(was.indexOf(':') + 1));

@@ -10,7 +10,7 @@ import { digestWithList, digestWithListInSlices } from './canonical.js';
 import { problemSourceOf } from '../kinds/support/positions.js';
 import { diff, type DiffResult, type KindMeta } from './diff.js';
 import { childrenLookup } from './children.js';
-import { childrenEditedLive, classifyChanges, editedLiveSince, editedLiveSinceMoved } from './direction.js';
+import { childrenEditedLive, classifyChanges, editedLiveSince, editedLiveSinceMoved, type ClassifyResult } from './direction.js';
 import { pinHints, planHints } from './hints.js';
 import { EMPTY_SYNC, withRenamedParents, type SyncState } from './sync.js';
 import { orderChanges } from './order.js';
@@ -128,6 +128,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
       ...diagnostics.warnings.map(warningText),
       ...planHints({ kinds: input.kinds, desired: input.desired, live: input.live, changes: ordered.changes, ids: result.ids, sync }),
       ...editedLiveWarnings(ordered.changes, input.live, sync),
+      ...(classified.heldForMoved ?? []).map(heldForMovedWarning),
     ],
     undeclared: result.undeclared,
     ...(result.adoptable.length > 0 ? { adoptable: result.adoptable } : {}),
@@ -172,6 +173,15 @@ function editedLiveWarnings(changes: readonly Change[], live: readonly LiveResou
     );
     return [...own, ...children];
   });
+}
+
+/** Why a change under a name without a policy is held: the object the app moved onto the name is another's, under its policy. */
+function heldForMovedWarning({ change: c, owner, policy }: NonNullable<ClassifyResult['heldForMoved']>[number]): string {
+  const ownerName = quoteValue(owner.slice(owner.indexOf(':') + 1));
+  return (
+    `${c.kind} ${quoteValue(c.key)}${c.source ? ` (${c.source.file}:${c.source.line})` : ''} is held: the app renamed ${c.kind} ${ownerName}'s object onto this name, and its \`drift: ${policy}\` leaves that object as it is, so apply does not write ${quoteValue(c.key)} onto it. ` +
+    `\`docket pull\` leaves names swapped in the app: swap them in the files by hand, or take ${ownerName}'s \`drift:\` off to have apply put both back`
+  );
 }
 
 /** How that warning of a change starts (a plan cut to `--target`s drops it with the change). */

@@ -624,6 +624,30 @@ describe('objects renamed in the app', () => {
       });
     }));
 
+  it('two playbooks that swapped names in the app, one under drift: adopt: apply writes neither onto the other, and the swap made by hand in the files converges (probes NC-1, NB-3)', () =>
+    onOwnEmulator(async (run, own) => {
+      const alpha = 'kind: Playbook\nname: Alpha\ndrift: adopt\ndescription: a\nrules:\n  - name: a1\n    actions: ACCEPT a\n';
+      const beta = 'kind: Playbook\nname: Beta\ndescription: b\nrules:\n  - name: b1\n    actions: ACCEPT b\n';
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/alpha.yaml': alpha, 'playbooks/beta.yaml': beta });
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.editPlaybook('Alpha', { name: 'Aside' });
+      await app.editPlaybook('Beta', { name: 'Alpha' });
+      await app.editPlaybook('Aside', { name: 'Beta' });
+      const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+      for (let i = 0; i < 2; i++) {
+        const applied = await applyOk(run, dir);
+        expect(applied.stdout).toContain('No changes');
+        expect(applied.stdout).toContain('Warning: playbook "Beta" (playbooks/beta.yaml:3) is held: the app renamed playbook "Alpha"\'s object onto this name, and its `drift: adopt` leaves that object as it is');
+        expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).toBe(lock);
+      }
+      // As the warning says: the swap made in the files by hand (had apply written Beta onto Alpha's object, this would differ).
+      await writeFiles(dir, { 'playbooks/alpha.yaml': alpha.replace('name: Alpha', 'name: Beta'), 'playbooks/beta.yaml': beta.replace('name: Beta', 'name: Alpha') });
+      await expectNoChanges(run, dir);
+      await applyOk(run, dir);
+      await expectNoChanges(run, dir);
+    }));
+
   it('a shift of names in the app with a new object under the first name gives the new one no history: pull writes nothing, twice (second read SR77-2)', () =>
     onOwnEmulator(async (run, own) => {
       const files = { 'docket.yaml': 'version: 1\n', 'playbooks/a.yaml': 'kind: Playbook\nname: A\nrules:\n  - name: a1\n    actions: ACCEPT a\n', 'playbooks/b.yaml': 'kind: Playbook\nname: B\nrules:\n  - name: b1\n    actions: ACCEPT b\n' };

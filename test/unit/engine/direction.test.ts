@@ -241,6 +241,30 @@ describe('objects renamed in the app onto a name the files declare too', () => {
     expect(removed.changes.map((c) => [c.id, c.direction])).toEqual([['delete:rule:B/b1', 'removed-in-files']]);
   });
 
+  it('two playbooks that swapped names, one under drift: adopt or ignore: neither is written onto the other, and the plan says why (probe NC-1)', () => {
+    const A = { id: 'pb-a', name: 'A' };
+    const B = { id: 'pb-b', name: 'B' };
+    for (const drift of ['adopt', 'ignore'] as const) {
+      const files = [withPolicy(desiredPlaybook('A', { description: 'a' }), { drift }), withPolicy(desiredRule('A', 'a1', { actions: 'x' }), { drift }), desiredPlaybook('B', { description: 'b' }), desiredRule('B', 'b1', { actions: 'y' })];
+      const was = recorded([{ d: files[0]!, id: A.id }, { d: files[1]!, id: 'r-a' }, { d: files[2]!, id: B.id }, { d: files[3]!, id: 'r-b' }]);
+      const live = [livePlaybook(B.id, 'A', 'b'), livePlaybook(A.id, 'B', 'a'), liveRule('r-a', { id: A.id, name: 'B' }, 'a1', { actions: 'x' }), liveRule('r-b', { id: B.id, name: 'A' }, 'b1', { actions: 'y' })];
+      const p = plan(files, live, was);
+      // B's revert would give A's object B's description and rule: held with A's object.
+      expect(p.changes, drift).toEqual([]);
+      expect(p.held?.map((c) => [c.id, c.policy]).sort(), drift).toEqual([
+        ['create:rule:A/a1', drift],
+        ['create:rule:B/b1', drift],
+        ['delete:rule:A/b1', drift],
+        ['delete:rule:B/a1', drift],
+        ['update:playbook:A', drift],
+        ['update:playbook:B', drift],
+      ]);
+      expect(p.warnings.filter((w) => w.includes('is held')), drift).toEqual([
+        `playbook "B" (playbooks/nda.yaml:1) is held: the app renamed playbook "A"'s object onto this name, and its \`drift: ${drift}\` leaves that object as it is, so apply does not write "B" onto it. \`docket pull\` leaves names swapped in the app: swap them in the files by hand, or take "A"'s \`drift:\` off to have apply put both back`,
+      ]);
+    }
+  });
+
   it('the swap followed by hand in the files, then edited, reads as the files\' change until an apply records it', () => {
     const followed = [desiredRule(NDA.name, 'Beta', { actions: 'A, edited' }), desiredRule(NDA.name, 'Alpha', { actions: 'B' })];
     const p = plan([...base, ...followed], [...baseLive, liveRule('r-1', NDA, 'Beta', { actions: 'A' }), liveRule('r-2', NDA, 'Alpha', { actions: 'B' })], sync);
