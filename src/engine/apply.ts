@@ -309,6 +309,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     if (noteUnchecked(checkLater, report) && report.done === plan.changes.length) report.checksCutShort = true;
   } else await settleLater(checkLater, report, { kinds, ids, foundBy, keptOther, createdNow, followRename, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS, lookAgainMs: input.lookAgainMs ?? KEPT_CHILD_WAIT_MS });
   for (const r of report.results) if (keptOther.has(r.changeId)) r.keptOther = true;
+  if (forgetUploadsSetAside(plan, report, keptOther, ids, lock)) lockChanged = true;
   // A failed change that wrote part of itself first says so: that part is live (a publish cannot be undone).
   const changeById = new Map(plan.changes.map((c) => [c.id, c]));
   for (const r of report.results) {
@@ -326,6 +327,28 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   const ignored = (kindKey: string): readonly string[] => desiredAt(kindKey)?.policy?.ignoreFields ?? [];
   const unkeptShownAgain = [...unkept].filter(([kindKey, held]) => Object.keys(held).some((f) => !ignored(kindKey).includes(f))).length;
   return { report, lock, lockChanged, ids, unkept, unkeptShownAgain, written, landing: landingAfterApply(plan, report, stoppedWaiting, { uploadMarked, now: input.now?.() ?? new Date() }) };
+}
+
+/**
+ * A create that uploaded a file (a Word term), then kept another run's copy and set its own aside:
+ * the lock's entry names the copy set aside, so the kept one's file, which this run did not send,
+ * would read as known and an edit of the file would never be published (probe MY-1). Forgotten,
+ * the next plan says it cannot compare the file, and `--adopt-files` records it for the kept one.
+ */
+function forgetUploadsSetAside(plan: Plan, report: ApplyReport, keptOther: ReadonlySet<string>, ids: ReadonlyMap<string, string>, lock: LockFile): boolean {
+  let forgot = false;
+  for (const change of plan.changes) {
+    if (!keptOther.has(change.id)) continue;
+    const entry = lock.files[lockKey(change.kind, change.key)];
+    const kept = ids.get(`${change.kind}:${change.key}`);
+    if (entry?.id === undefined || kept === undefined || entry.id === kept) continue;
+    delete lock.files[lockKey(change.kind, change.key)];
+    forgot = true;
+    const result = report.results.find((r) => r.changeId === change.id);
+    const said = `docket.lock.json no longer records ${entry.file} for it, as docket did not upload the copy kept: when that copy holds the same file, \`docket apply --adopt-files\` records it`;
+    if (result) result.note = result.note ? `${result.note}; ${said}` : said;
+  }
+  return forgot;
 }
 
 /**

@@ -14,8 +14,9 @@ import { afterEach, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { DOCKET_YAML, MSA, NDA } from '../fixtures.js';
+import { AGREEMENTS_DOCKET_YAML, DOCX_TERM_YAML, docx } from '../agreements-fixtures.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
-import { agreementsOf, bin, expectConverged, reviewOf, spawnBin } from './harness.js';
+import { agreementsOf, bin, expectConverged, expectLockIntact, reviewOf, spawnBin } from './harness.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../examples/acme-legal', import.meta.url));
 
@@ -283,6 +284,33 @@ it('a playbook another apply created first is kept: this run archives its own co
   // The next apply makes the kept rules say what the files say, and records them.
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   expect((await ruleRecordIds(dir)).sort()).toEqual([...keptRules].sort());
+  await expectConverged(run, dir);
+});
+
+it('a Word term another apply created first is kept: this run sets its own copy aside and records no upload of that copy, so the next plan asks to adopt the kept one\'s file (probe MY-1)', async () => {
+  // Just after this run creates the term, another run's copy appears, created earlier.
+  const otherCopy = once(
+    (r) => r.method === 'POST' && r.path.split('?')[0]!.endsWith('/custom_terms') && r.status === 201,
+    () => {
+      const id = t.emulator.store.newId();
+      agreementsOf(t).custom_terms[id] = { id, name: 'Data Terms', term_type: 'file', conversion_status: 'ready', versions: [{ id: t.emulator.store.newId(), version_number: 1, body: null, docx_sha256: null, created_by_email: null, created_at: EARLIER }], created_at: EARLIER, updated_at: EARLIER };
+    },
+  );
+  t = await startTestEmulator({ onRequest: otherCopy });
+  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML, 'terms/data.docx': docx('our terms') });
+  const run = bin(t);
+  const first = await run('apply', '-C', dir, '--auto-approve');
+  expect(first.code, first.stdout + first.stderr).toBe(0);
+  expect(otherCopy.fired).toBe(true);
+  expect(first.stdout).toContain('docket.lock.json no longer records terms/data.docx for it');
+  const kept = Object.values(agreementsOf(t).custom_terms).find((c) => c.name === 'Data Terms')!;
+  const files = Object.values(await expectLockIntact(dir)).flatMap((f) => Object.values(f));
+  expect(files.filter((e) => e.id !== kept.id)).toEqual([]);
+  const plan = await run('plan', '-C', dir);
+  expect(plan.stdout).toContain('run `docket apply --adopt-files` to record the current file as live');
+  expect((await run('apply', '-C', dir, '--auto-approve', '--adopt-files')).code).toBe(0);
+  const adopted = Object.values(await expectLockIntact(dir))[0]!;
+  expect(adopted['custom-term:Data Terms']?.id).toBe(kept.id);
   await expectConverged(run, dir);
 });
 
