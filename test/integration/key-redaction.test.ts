@@ -14,7 +14,7 @@ import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
 import { App } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { applyOk, emulatorForFile, expectNoChanges } from '../helpers/scenario.js';
-import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
 import { DOCKET_YAML, NDA } from './fixtures.js';
 
 const KEY = 'zqSECRETkey7731xyz';
@@ -275,6 +275,32 @@ describe('API keys in a saved plan', () => {
     // Without a saved plan, apply tells them apart.
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
+  });
+
+  it('saves no plan whose apply would send a key: a live value an update sends again, or a piece of one in the files (probes NI-1, NI-2)', async () => {
+    const template = 'kind: Template\nname: CSA K\ntype: CSA\nstandard_version: "2.1"\nparameters:\n  provider: Acme, Inc.\n  template_csa_order_form_attributes:\n    cloud_service_description: Analytics\n    fees_currency: EUR\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'templates/csa.yaml': template });
+    await applyOk(cli, dir);
+    // Pasted in the app into a key of the nested object the files leave out: an update sends it again as live holds it.
+    await new App(env()).editTemplate('CSA K', { template_csa_order_form_attributes: { include_product_support_description: `Portal; token ${SECRET}` } });
+    await writeFiles(dir, { 'templates/csa.yaml': template.replace('EUR', 'USD') });
+    const out = join(dir, 'plan.json');
+    const live = await cli('plan', '-C', dir, '--out', out);
+    expect(live.code).toBe(1);
+    expect(live.stderr).toContain('Error: the plan cannot be saved: template "CSA K" sends template_csa_order_form_attributes.include_product_support_description, and a value live holds there, which apply sends again unchanged, holds the value of an API key');
+    expect(live.stderr).toContain('take the key out of that value in the app');
+    expect(live.stdout + live.stderr).not.toContain(SECRET);
+    expect(existsSync(out)).toBe(false);
+    // Without a saved plan the live value is sent again as it is.
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+
+    // 16 characters of the key in a file's value.
+    await writeFiles(dir, { 'playbooks/piece.yaml': `kind: Playbook\nname: Piece\ndescription: "ref ${SECRET.slice(2, 18)}"\n` });
+    const piece = await cli('plan', '-C', dir, '--out', out);
+    expect(piece.code).toBe(1);
+    expect(piece.stderr).toContain('Error: the plan cannot be saved: playbook "Piece" sends description, and the value the files give it holds the value of an API key');
+    expect(existsSync(out)).toBe(false);
   });
 
   it('writes no key into docket.lock.json when a record moves to an object renamed in the app onto a name holding one (second read)', async () => {

@@ -4,7 +4,7 @@ import { showPath } from '../../config/quote.js';
 import { removeStaleTemps, writeFileAtomic } from '../../util/atomic-write.js';
 import { rmSync } from 'node:fs';
 import { DocketError } from '../../errors.js';
-import { refKey, type DesiredResource, type Plan } from '../../engine/types.js';
+import { checkSavable } from '../saved-plan-keys.js';
 import { dirFlag, shapedCommand, type PlanShape } from '../command-line.js';
 import { Command, Option } from 'commander';
 import { hasChanges } from '../../engine/plan.js';
@@ -62,7 +62,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
       // it, and `docket show` prints the file to whoever has it, key or not.
       if (out) {
         const secrets = keyValues(io.env);
-        if (secrets.length > 0) keepRedactedTwinsApart(plan, workspace.desired, (text) => redact(text, secrets), shapedCommand('apply', shapeOf(opts)));
+        if (secrets.length > 0) checkSavable(plan, workspace.desired, (text) => redact(text, secrets), shapedCommand('apply', shapeOf(opts)));
         // Texts and names as the file is written: only when there is a key to keep out.
         sealPlan(plan, io.env, secrets.length > 0 ? (text) => redact(text, secrets) : undefined);
         await savePlan(out, opts.out!, redactEach(planJsonChunks(plan), secrets), interruptsOf(io));
@@ -93,49 +93,6 @@ async function savePlan(path: string, label: string, json: Iterable<string>, int
 /** `--timeout`: the whole command's budget for talking to the services. */
 export function timeoutOption(defaultMs: number): Option {
   return new Option('--timeout <DURATION>', 'time budget of the command, reading the files included (like 90s, 10m)').argParser(parseTimeBudget).default(defaultMs, formatDuration(defaultMs));
-}
-
-/**
- * Two changes, or two known ids, whose names differ only where a key's value is written: the saved
- * file never holds a key, so it could not tell them apart (show and apply would refuse it as a
- * plan that lists a change twice). Ids of objects the plan neither changes, names nor declares
- * (two undeclared playbooks, left alone) are not needed by their keys to apply it or to check it:
- * those are kept under keys of their own instead (probe GT).
- */
-function keepRedactedTwinsApart(plan: Plan, desired: readonly DesiredResource[], redacted: (text: string) => string, applyCommand: string): void {
-  const refuse = (shown: string): never => {
-    throw new DocketError(
-      'plan-not-saved',
-      `the plan cannot be saved: the names of two objects differ only where the value of an API key is written (${shown}), and a saved plan, which never holds a key, could not tell them apart; nothing was saved`,
-      `rename one of them in the app so that no name holds a key, then plan again; or apply without a saved plan (${applyCommand})`,
-    );
-  };
-  const seen = new Set<string>();
-  for (const c of plan.changes) {
-    const shown = redacted(c.id);
-    if (seen.has(shown)) refuse(shown);
-    seen.add(shown);
-  }
-  const twins = new Map<string, string[]>();
-  for (const kindKey of Object.keys(plan.ids)) {
-    const shown = redacted(kindKey);
-    twins.set(shown, [...(twins.get(shown) ?? []), kindKey]);
-  }
-  let needed: Set<string> | undefined;
-  for (const [shown, kindKeys] of twins) {
-    if (kindKeys.length < 2) continue;
-    needed ??= new Set([
-      ...desired.map((d) => refKey(d.kind, d.key)),
-      ...plan.changes.flatMap((c) => [refKey(c.kind, c.key), ...c.refs.map((r) => refKey(r.kind, r.key)), ...(c.parent ? [refKey(c.parent.kind, c.parent.key)] : [])]),
-    ]);
-    if (kindKeys.some((k) => needed!.has(k))) refuse(`the id of ${shown.replace(':', ' ')}`);
-    // Kept under keys of their own, as what the read found: the apply's sync records and
-    // duplicate checks go by every id read (second read). NUL is in no name.
-    kindKeys.forEach((k, i) => {
-      plan.ids[`${shown}\u0000${i + 1}`] = plan.ids[k]!;
-      delete plan.ids[k];
-    });
-  }
 }
 
 /** What shapes this run's plan, for the command lines its hints give. */
