@@ -207,6 +207,8 @@ interface WalkState {
   aliasName?: string;
   diagnostics: Diagnostic[];
   file: string;
+  /** The file's text, to quote what a node was written as. */
+  text: string;
   /** The file's documents and this one's index: an earlier one may hold an alias's anchor (out of its reach). */
   docs: readonly Document.Parsed[];
   index: number;
@@ -394,7 +396,7 @@ function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuo
     if (overflowed || contents === null || isEmptyScalar(contents)) return;
     const start = lc(contents.range?.[0] ?? 0);
     const positions = new DocPositions(file, start);
-    const state: WalkState = { doc, positions, lc, expanded: 0, diagnostics, file, docs, index };
+    const state: WalkState = { doc, positions, lc, expanded: 0, diagnostics, file, text, docs, index };
     const before = diagnostics.length;
     let value: unknown;
     try {
@@ -791,6 +793,20 @@ function keyOf(keyNode: Node | null, state: WalkState): string {
   // A key YAML reads as null is kept as written (`: x` has none, `~: x`), never the word `null`: in
   // a mapping of free names (`vars:`, `environments:`) it would name a variable no one wrote (probe GA).
   if (yaml().isScalar(keyNode) && keyNode.value === null && (keyNode.source === '' || keyNode.source === '~')) return keyNode.source;
+  // (Not where the parser lost the structure: what it made of the lines after a slip is said already.)
+  if (yaml().isCollection(keyNode) && state.doc.errors.length === 0) {
+    // `{{ name }}` (a template engine's placeholder) is a mapping whose key is a mapping: no docket file has such a key (probe NF-1).
+    const [start, end] = keyNode.range ?? [0, 0];
+    const written = state.text.slice(start, end);
+    state.diagnostics.push({
+      severity: 'error',
+      code: 'yaml-syntax',
+      message: `a key written as a list or mapping: ${quoteValue(written)}`,
+      file: state.file,
+      ...state.lc(start),
+      hint: "a key is plain text; `{{ … }}` is no placeholder in docket: write `${var.NAME}` (quoted inside `{…}`), or quote the whole value if the braces are text",
+    });
+  }
   return yaml().isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
 }
 

@@ -27,12 +27,14 @@ const NUMBER_1_1 = /(?<![\w.])(?:[-+]?0b[01_]|[-+]0[xo][0-9a-fA-F_]|[-+]\.[0-9])
  * - a comment right after a quoted scalar or a flow collection (`"X"# note`, `[]# note`), which
  *   js-yaml reads as a comment and YAML refuses (a comment is separated by a space);
  * - a flow collection as a key (`[name]: Dan`, a `]` or `}` then `:` and a space or the line's
- *   end), which js-yaml joins into text (`name`, and `a,b` for `[a, b]`: a key no one wrote).
+ *   end), which js-yaml joins into text (`name`, and `a,b` for `[a, b]`: a key no one wrote); and
+ *   one that starts a flow mapping (`{{ name }}`, a template engine's placeholder), which js-yaml
+ *   reads as the key `[object Object]` (probe NF-1);
  * Text that merely looks like one ("R &D") only costs the full parser. A match of any of them
  * holds one of these candidates at its start (a signed number: one character after it), and no
  * candidate can start inside another, so one global search finds them all.
  */
-const CANDIDATE = /[!&?%#\]}]|0[bxo]|[-+]\./g;
+const CANDIDATE = /[!&?%#\]}]|\{[ \t]*[[{]|0[bxo]|[-+]\./g;
 const COLLECTION_KEY_END = /[ \t]*:(?:[ \t\n\r]|$)/y;
 const NUMBER_1_1_AT = new RegExp(NUMBER_1_1.source, 'y');
 const OPENS_NODE = /[\s[{,]/;
@@ -70,6 +72,8 @@ export function needsFullParser(text: string, anchors = false): boolean {
       case '#':
         if (before !== undefined && CLOSES_NODE.test(before)) return true;
         break;
+      case '{':
+        return true;
       case ']':
       case '}':
         COLLECTION_KEY_END.lastIndex = i + 1;

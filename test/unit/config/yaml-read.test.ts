@@ -375,14 +375,15 @@ describe('a flow collection as a key (probe FL)', () => {
 describe('needsFullParser', () => {
   // The expressions it stands for: a tag or anchor property, a merge key, a YAML 1.1 number, a
   // directive or explicit key, a comment glued to a quote or bracket, a flow collection as a key
-  // (yaml-read.ts says why each goes to the full parser).
+  // or opening a flow mapping (yaml-read.ts says why each goes to the full parser).
   const oracle = (text: string): boolean =>
     /(?:^|[\s[{,])[!&][^\s]/m.test(text) ||
     text.includes('<<') ||
     /(?<![\w.])(?:[-+]?0b[01_]|[-+]0[xo][0-9a-fA-F_]|[-+]\.[0-9])/.test(text) ||
     /^%|(?:^|[\s[{,])\?(?:[ \t]|$)/m.test(text) ||
     /["'\]}]#/.test(text) ||
-    /[\]}][ \t]*:(?:[ \t\n\r]|$)/.test(text);
+    /[\]}][ \t]*:(?:[ \t\n\r]|$)/.test(text) ||
+    /\{[ \t]*[[{]/.test(text);
 
   it('answers as the expressions do, on texts made of the characters they look at', () => {
     const alphabet = ['!', '&', '?', '%', '<', '0', '1', '5', 'b', 'x', 'o', 'F', '_', '-', '+', '.', 'a', ' ', '\t', '\n', '\r', '[', '{', ',', '#', '"', "'", ']', '}', ':', '\u00a0', '\u2028'];
@@ -412,7 +413,7 @@ describe('needsFullParser', () => {
     for (const text of ['name: R&D review\n', 'x: Terms & Conditions\n', 'q: Is it capped?\n', 'fee: 5% of 0x\n', 'v: 1.5 and -1\n', 'n: a-.5\n']) {
       expect(needsFullParser(text), text).toBe(false);
     }
-    for (const text of ['a: "X"# note\n', "a: 'X'# note\n", 'a: []# note\n', '{"a": {}}# note\n', 'a: &x 1\n', 'a: !!str 1\n', '%YAML 1.2\n---\na: 1\n', '? [a, b]\n: 1\n', 'n: 0b101\n', 'n: -0x1F\n', 'n: -.5\n', 'a:\n  <<: *b\n', '[name]: Dan\n', 'a: 1\n{b: 2}:\n  c\n', 'x: [1]:\n']) {
+    for (const text of ['a: "X"# note\n', "a: 'X'# note\n", 'a: []# note\n', '{"a": {}}# note\n', 'a: &x 1\n', 'a: !!str 1\n', '%YAML 1.2\n---\na: 1\n', '? [a, b]\n: 1\n', 'n: 0b101\n', 'n: -0x1F\n', 'n: -.5\n', 'a:\n  <<: *b\n', '[name]: Dan\n', 'a: 1\n{b: 2}:\n  c\n', 'x: [1]:\n', 'a: {{ name }}\n', 'a: { [b] }\n']) {
       expect(needsFullParser(text), text).toBe(true);
     }
   });
