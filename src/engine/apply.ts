@@ -18,7 +18,7 @@ import { DEFAULT_GRACE_MS, executePlan, reasonOf, withinGrace } from './execute.
 import { keeperOf, lookBeforeCreate, ScopeGone, settleAfterCreate, type Sibling } from './race.js';
 import { mapLimit } from '../util/map-limit.js';
 import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
-import { followRenamedFiles } from './lock-follow.js';
+import { followRenamedFiles, followRenamedObjects } from './lock-follow.js';
 import { formatLandingMark, isLandingAction, landingAfterApply, markOf, type LandingAction, type LandingChange, type LandingMark } from './landing.js';
 
 /** Reads a data file for upload (the CLI reads it from the configuration directory). */
@@ -103,6 +103,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     else delete lock.files[lockKey(kind, key)];
   };
   for (const u of plan.lock_updates ?? []) set(u.kind, u.key, u.entry);
+  const renaming = new Set(plan.changes.filter((c) => c.action === 'rename').map((c) => `${c.kind}:${c.key}`));
+  if (followRenamedObjects(lock, plan.ids, input.desired, renaming)) lockChanged = true;
   if (input.adoptFiles) {
     for (const a of plan.adoptable ?? []) {
       // Adopted in place of the upload recorded (an uncertain one's id, pinned): what named that one is owed a re-point.

@@ -25,3 +25,30 @@ export function followRenamedFiles(lock: LockFile, desired: readonly DesiredReso
   }
   return moved;
 }
+
+/**
+ * Moves each upload's entry to the name its object is declared under now, when the app renamed the
+ * object and pull wrote that (no apply renamed it, so none moved the entry): left under the former
+ * name, it is overwritten by the upload of a new object given that name, and the renamed object's
+ * later edits of its file are never published (probe NJ-1). `ids`: the plan's live ids by
+ * `kind:key`; `renaming`: the `kind:key`s the plan renames, whose apply moves their entries.
+ */
+export function followRenamedObjects(lock: LockFile, ids: Readonly<Record<string, string>>, desired: readonly Pick<DesiredResource, 'kind' | 'key'>[], renaming: ReadonlySet<string>): boolean {
+  const kinds = new Set(Object.keys(lock.files).map((k) => k.slice(0, k.indexOf(':'))));
+  if (kinds.size === 0) return false;
+  const declared = new Set(desired.filter((d) => kinds.has(d.kind)).map((d) => `${d.kind}:${d.key}`));
+  const declaredById = new Map<string, string>();
+  for (const [kindKey, id] of Object.entries(ids)) {
+    if (declared.has(kindKey) && kinds.has(kindKey.slice(0, kindKey.indexOf(':')))) declaredById.set(id.toLowerCase(), kindKey);
+  }
+  let moved = false;
+  for (const [kindKey, entry] of Object.entries(lock.files)) {
+    const now = entry.id === undefined ? undefined : declaredById.get(entry.id.toLowerCase());
+    if (now === undefined || now === kindKey || renaming.has(now) || lock.files[now] !== undefined) continue;
+    if (now.slice(0, now.indexOf(':')) !== kindKey.slice(0, kindKey.indexOf(':'))) continue;
+    lock.files[now] = entry;
+    delete lock.files[kindKey];
+    moved = true;
+  }
+  return moved;
+}

@@ -12,6 +12,7 @@ import { App } from '../../helpers/app.js';
 import { applyOk, cliWith, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, writeFiles } from '../../helpers/tmpdir.js';
+import { docx } from '../agreements-fixtures.js';
 
 const { emulator, cli } = emulatorForFile();
 
@@ -644,6 +645,24 @@ describe('objects renamed in the app', () => {
       // As the warning says: the swap made in the files by hand (had apply written Beta onto Alpha's object, this would differ).
       await writeFiles(dir, { 'playbooks/alpha.yaml': alpha.replace('name: Alpha', 'name: Beta'), 'playbooks/beta.yaml': beta.replace('name: Beta', 'name: Alpha') });
       await expectNoChanges(run, dir);
+      await applyOk(run, dir);
+      await expectNoChanges(run, dir);
+    }));
+
+  it('a Word term renamed in the app and pulled keeps its upload record when a new term takes its former name: an edit of its file is still published (probe NJ-1)', () =>
+    onOwnEmulator(async (run, own) => {
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'terms/d.yaml': 'kind: CustomTerm\nname: Data Terms\ndocx_file: data.docx\n', 'terms/data.docx': docx('data terms'), 'terms/dp.docx': docx('new data terms') });
+      await applyOk(run, dir);
+      await new App(own.env).renameTerm('Data Terms', 'DPA Terms');
+      expect((await run('pull', '-C', dir)).code).toBe(0);
+      expect(await readFile(join(dir, 'terms/d.yaml'), 'utf8')).toContain('name: DPA Terms');
+      await writeFile(join(dir, 'terms/d.yaml'), `${await readFile(join(dir, 'terms/d.yaml'), 'utf8')}---\nkind: CustomTerm\nname: Data Terms\ndocx_file: dp.docx\n`);
+      await applyOk(run, dir);
+      await expectNoChanges(run, dir);
+      await writeFile(join(dir, 'terms/data.docx'), docx('data terms, edited'));
+      const plan = await run('plan', '-C', dir);
+      expect(plan.stdout).toContain('↑ publish custom-term "DPA Terms"');
+      expect(plan.stdout).not.toContain('cannot compare');
       await applyOk(run, dir);
       await expectNoChanges(run, dir);
     }));
