@@ -22,7 +22,7 @@ import { buildExport, type SchemaPaths } from '../export/index.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject, withoutKey } from '../util/plain.js';
-import { ignoredFieldsWritten, settingsWritten, withSettings, type WrittenSettings } from '../kinds/support/policy.js';
+import { ignoredFieldsWritten, settingsWritten, withoutOwnSettings, withSettings, type WrittenSettings } from '../kinds/support/policy.js';
 import { parse as parseYaml, type Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
 import { literalPlaceholders, literalText, placeholderFit, placeholderParts, variablesCouldGive, variablesIn } from '../config/interpolate.js';
@@ -422,12 +422,29 @@ class PullPlanner {
     return isPlainObject(entry) ? entry : undefined;
   }
 
-  /** `d`'s document without its `renamed_from`. */
-  private withoutRenamedFrom(d: DesiredResource): void {
-    if (!d.document || d.renamedFrom.length === 0) return;
+  /**
+   * `d`'s document, which the object made in the app under its name keeps, once its history went to
+   * a new file: without its `renamed_from`, and without its own settings (withoutOwnSettings).
+   */
+  private handOverHistory(d: DesiredResource): void {
+    if (!d.document) return;
     const { file, index } = d.document;
     const base = d.pointer ?? '';
-    this.editOf(file).documents.set(index, setAt(this.current(file, index), `${base}/renamed_from`, undefined, [], this.owned));
+    let doc = this.current(file, index);
+    if (d.renamedFrom.length > 0) doc = setAt(doc, `${base}/renamed_from`, undefined, [], this.owned);
+    const entry = valueAt(doc, base);
+    if (!isPlainObject(entry) || (entry.drift === undefined && entry.ignore_fields === undefined)) {
+      if (d.renamedFrom.length > 0) this.editOf(file).documents.set(index, doc);
+      return;
+    }
+    const id = this.input.plan.ids[refKey(d.kind, d.key)];
+    const l = id === undefined ? undefined : this.input.live.find((x) => x.id === id);
+    const asLive = l ? literalPlaceholders(this.kinds.get(d.kind)?.toConfig?.(l, this.configContext(d)).document ?? {}) : undefined;
+    const written = withoutOwnSettings(entry, isPlainObject(asLive) ? asLive : undefined);
+    for (const key of new Set([...Object.keys(entry), ...Object.keys(written)])) {
+      if (written[key] !== entry[key]) doc = setAt(doc, `${base}/${key}`, written[key], [], this.owned);
+    }
+    this.editOf(file).documents.set(index, doc);
   }
 
   /**
@@ -1217,8 +1234,14 @@ class PullPlanner {
         return d?.pointer ? [[o, d] as const] : [];
       }));
       const historyGone = new Set([...heirs.values()].map((d) => Number(d.pointer!.slice(field.length + 1))));
+      // The item stays the new object's: its history, and its own settings, went with the renamed one.
+      const handedOver = (value: Record<string, unknown>, id: string | undefined): Record<string, unknown> => {
+        const l = id === undefined ? undefined : siblings.find((s) => s.id === id);
+        const asLive = l ? literalPlaceholders(childKind.toConfig?.(l, this.configContext(parent)).document ?? {}) : undefined;
+        return withoutOwnSettings(withoutKey(value, 'renamed_from'), isPlainObject(asLive) ? asLive : undefined);
+      };
       const kept: ListEntry[] = items
-        .map((value, i) => ({ value: historyGone.has(i) && isPlainObject(value) ? withoutKey(value, 'renamed_from') : value, id: idAt.get(i), from: i }))
+        .map((value, i) => ({ value: historyGone.has(i) && isPlainObject(value) ? handedOver(value, idAt.get(i)) : value, id: idAt.get(i), from: i }))
         .filter((_, i) => !removed.has(i));
       for (const o of work.removals) this.writing.push({ file, index, pointer: o.d?.pointer ?? field, entry: o });
       const liveOrder = new Map(siblings.map((l, i) => [l, i]));
@@ -1347,7 +1370,7 @@ class PullPlanner {
     for (const f of result.files) if (f.path !== 'docket.yaml') this.newFiles.push(f);
     // Its former names went with it: kept, the document now naming another object would claim them too.
     for (const [id, d] of heirs) {
-      this.withoutRenamedFrom(d);
+      this.handOverHistory(d);
       const l = fresh.find((x) => x.id === id)!;
       this.notes.push(historyHandedOver(l.kind, l.name, d.name, 'its new file', d.renamedFrom.length > 0 ? `${d.document?.file ?? 'its document'}'s \`renamed_from\`` : undefined));
     }

@@ -53,3 +53,22 @@ export function withSettings(document: Record<string, unknown>, settings: Writte
   for (const [key, value] of Object.entries(settings.set)) if (!Object.hasOwn(out, key)) out[key] = value;
   return out;
 }
+
+/**
+ * `entry` for the object that took its name in the app (a new one made there under the former name
+ * of an object whose history and settings went to its new item or file): without the `drift` and
+ * `ignore_fields` that went, and with the new object's `live` values of the fields they ignored.
+ * Kept, they were another object's, and another environment created the new one with them (probe NH-1).
+ */
+export function withoutOwnSettings(entry: Record<string, unknown>, live: Record<string, unknown> | undefined): Record<string, unknown> {
+  const ignored = ignoredFieldsWritten(entry);
+  if (entry.drift === undefined && entry.ignore_fields === undefined) return entry;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(entry)) {
+    if (key === 'drift' || key === 'ignore_fields') continue;
+    if (!ignored.includes(key)) out[key] = value;
+    else if (live?.[key] !== undefined && live[key] !== null) out[key] = live[key];
+  }
+  for (const field of ignored) if (!Object.hasOwn(out, field) && live?.[field] !== undefined && live[field] !== null) out[field] = live[field];
+  return out;
+}

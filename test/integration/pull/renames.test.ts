@@ -552,6 +552,8 @@ describe('objects renamed in the app', () => {
     expect(written).toContain('drift: adopt');
     expect(written).toMatch(/- name: Term\n {4}description: as agreed\n[^-]*ignore_fields:\n {6}- description\n/);
     expect(written).not.toContain('edited in the app');
+    // The old document is the new playbook's: its policy went with the renamed one (probe NH-1).
+    expect(await readFile(join(dir, 'playbooks/iota.yaml'), 'utf8')).not.toContain('drift:');
     expect((await cli('plan', '-C', dir, ...targets, '--detailed-exitcode')).code).toBe(0);
     expect((await cli('pull', '-C', dir, ...targets)).stdout).toContain('Nothing to pull');
   });
@@ -565,6 +567,20 @@ describe('objects renamed in the app', () => {
     const written = await readFile(join(dir, 'playbooks/kappa.yaml'), 'utf8');
     expect(written).toMatch(/- name: Term 2025\n {4}renamed_from:\n {6}- Term\n {4}actions: ACCEPT up to 10 years\n {4}ignore_fields:\n {6}- generate_summary\n/);
     expect((await cli('plan', '-C', dir, '--target', 'playbook/Kappa NDA', '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('a rule renamed in the app with a new one made under its old name takes its drift:, ignore_fields and ignored values away from the item the new one keeps: no other environment creates the new one with them (probe NH-1)', async () => {
+    const { dir, app } = await applied({ 'playbooks/mu.yaml': 'kind: Playbook\nname: Mu NDA\nrules:\n  - name: Term\n    actions: ACCEPT 3 years\n    internal_notes: Agreed with sales\n    ignore_fields: [internal_notes]\n    drift: adopt\n' });
+    await app.editRule('Mu NDA', 'Term', { name: 'Term 2025' });
+    await app.createRule('Mu NDA', { name: 'Term', actions: 'ACCEPT 1 year' });
+    const targets = ['--target', 'playbook/Mu NDA'];
+    const pull = await cli('pull', '-C', dir, ...targets);
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/mu.yaml'), 'utf8')).toBe(
+      'kind: Playbook\nname: Mu NDA\nrules:\n  - name: Term 2025\n    renamed_from:\n      - Term\n    actions: ACCEPT 3 years\n    internal_notes: Agreed with sales\n    drift: adopt\n    ignore_fields:\n      - internal_notes\n  - name: Term\n    actions: ACCEPT 1 year\n',
+    );
+    expect((await cli('plan', '-C', dir, ...targets, '--detailed-exitcode')).code).toBe(0);
+    expect((await cli('pull', '-C', dir, ...targets)).stdout).toContain('Nothing to pull');
   });
 
   it('a playbook renamed in the app while a policy keeps pull from writing it leaves its old document as it is, rules and history: not given to the one made under its name (probe MM-5, second read SR77-2)', async () => {
