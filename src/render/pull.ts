@@ -174,6 +174,8 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
   }
   lines.push(...headerLines('pull', plan, paint), '');
   if (result.pulled.length === 0 && result.notPulled.length === 0) lines.push('Nothing to pull: the files hold every live change.');
+  const records = recordsOnly(result, opts.dryRun);
+  if (records > 0) lines.push(recordsOnlyText(records));
   if (result.pulled.length > 0) {
     lines.push(paint('bold', `${opts.dryRun ? 'Would pull' : 'Pulled'} into the files (${result.pulled.length}):`));
     for (const e of result.pulled) {
@@ -229,6 +231,8 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
   budget.cut ||= share.cut;
   const lines = ['### docket pull', '', markdownTargetLine(plan), ''];
   if (result.pulled.length === 0 && result.notPulled.length === 0) lines.push('**Nothing to pull.** The files hold every live change.', '');
+  const records = recordsOnly(result, dryRun);
+  if (records > 0) lines.push(escapeMarkdown(recordsOnlyText(records)), '');
   // What was not pulled is what a person must act on: a long list of what was keeps room for it.
   const pulled = result.pulled.map((e) => `- ${entryLine(e, fmt).replace(/^(\S+)/, '`$1`')}${e.reason ? ` (${escapeMarkdown(e.reason)})` : ''}`);
   const notPulled = result.notPulled.map((e) => `- ${subject(e, codeSpan)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}${e.file ? ` (${codeSpan(`${e.file}${e.line ? `:${e.line}` : ''}`)})` : ''}: ${escapeMarkdown(e.reason ?? '')}`);
@@ -323,5 +327,19 @@ export function renderPullJson(plan: Plan, result: PullResult, opts: { dryRun: b
     not_pulled: result.notPulled,
     notes: result.notes,
     files: result.files.map((f) => ({ path: f.path, change: changeOf(f), diff: fileDiff(f) })),
+    ...(recordsOnly(result, opts.dryRun) > 0 ? { records_updated: recordsOnly(result, opts.dryRun) } : {}),
   });
+}
+
+/**
+ * Sync records a pull that wrote no file changed in docket.lock.json (records of objects gone from
+ * the files and the app forgotten, objects in sync recorded): said, or a CI job that opens a pull
+ * request for a changed checkout opens one whose report says nothing changed (probe NH-2).
+ */
+function recordsOnly(result: PullResult, dryRun: boolean): number {
+  return !dryRun && result.files.length === 0 ? result.sync.size : 0;
+}
+
+function recordsOnlyText(records: number): string {
+  return `Updated ${records === 1 ? '1 sync record' : `${records} sync records`} in docket.lock.json (objects gone from the files and the app forgotten, objects in sync recorded): commit it.`;
 }

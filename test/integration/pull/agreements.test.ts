@@ -150,6 +150,7 @@ describe('docket pull (agreements service)', () => {
     const lock = await read(dir, 'docket.lock.json');
     const again = await cli('pull', '-C', dir);
     expect(again.stdout).toContain('Nothing to pull');
+    expect(again.stdout).not.toContain('sync record');
     expect(await read(dir, 'docket.lock.json')).toBe(lock);
   });
 

@@ -1089,3 +1089,24 @@ describe('a reviewer who leaves the organization in the app', () => {
     await expectNoChanges(run, dir);
   });
 });
+
+it('a pull that writes no file but forgets the records of a playbook gone from the files and the app says so, in text and JSON; the next says nothing (probe NH-2)', async () => {
+  // An emulator of its own: the other tests' objects would be pulled here too.
+  const own = await startTestEmulator();
+  try {
+    const run = cliWith(() => own.env);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/keep.yaml': 'kind: Playbook\nname: Keep\nrules: []\n', 'playbooks/gone.yaml': 'kind: Playbook\nname: Gone\nrules:\n  - name: g1\n    actions: ACCEPT g1\n' });
+    await applyOk(run, dir);
+    await rm(join(dir, 'playbooks/gone.yaml'));
+    await new App(own.env).archivePlaybook('Gone');
+    const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+    const pulled = await run('pull', '-C', dir);
+    expect(pulled.code, pulled.stdout + pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain('Nothing to pull: the files hold every live change.\nUpdated 2 sync records in docket.lock.json (objects gone from the files and the app forgotten, objects in sync recorded): commit it.');
+    expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).not.toBe(lock);
+    const again = await run('pull', '-C', dir, '-o', 'json');
+    expect(JSON.parse(again.stdout)).not.toHaveProperty('records_updated');
+  } finally {
+    await own.emulator.close();
+  }
+});
