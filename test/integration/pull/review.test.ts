@@ -1110,3 +1110,21 @@ it('a pull that writes no file but forgets the records of a playbook gone from t
     await own.emulator.close();
   }
 });
+
+it('drift of a rule made in the app in a playbook made there says `docket apply --prune` archives it, with its playbook, not that no apply does (probe NH-4)', async () => {
+  const own = await startTestEmulator();
+  try {
+    const run = cliWith(() => own.env);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/kept.yaml': 'kind: Playbook\nname: Kept\nrules: []\n' });
+    await applyOk(run, dir);
+    const app = new App(own.env);
+    await app.createPlaybook({ name: 'Made in app' });
+    await app.createRule('Made in app', { name: 'r1', actions: 'ACCEPT 1' });
+    const drift = await run('drift', '-C', dir, '--target', 'rule/Made in app/r1');
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('`docket apply --prune` archives the objects only live');
+    expect(drift.stdout).not.toContain('no apply does');
+  } finally {
+    await own.emulator.close();
+  }
+});
