@@ -42,14 +42,14 @@ export function formerNamesAt(doc: ResourceDoc, pointer: string, value: unknown,
       hint: '`renamed_from` lists the names it had before; take this one out',
     });
   }
-  // A blank one names nothing any object could have been called (probe MR-4).
-  const blank = written.findIndex((name) => name !== '' && isBlank(name));
-  if (blank >= 0) {
-    diag.error('blank-name', `\`renamed_from\` lists ${quoteValue(written[blank])}, which is blank`, {
+  // A blank one names nothing any object could have been called (probe MR-4); each is said (probe NF-4).
+  written.forEach((name, blank) => {
+    if (name === '' || !isBlank(name)) return;
+    diag.error('blank-name', `\`renamed_from\` lists ${quoteValue(name)}, which is blank`, {
       ...problemAt(doc, Array.isArray(value) ? `${pointer}/renamed_from/${blank}` : `${pointer}/renamed_from`),
       hint: 'list the names it had before, or take it out',
     });
-  }
+  });
   if (new Set(written).size < written.length) return names;
   const first = new Map<string, number>();
   for (let i = 0; i < names.length; i++) {

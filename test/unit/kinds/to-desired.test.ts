@@ -176,9 +176,11 @@ describe('Rule toDesired', () => {
   });
 
   it('refuses a blank name in renamed_from, as a blank name: it names nothing an object was called (probe MR-4)', () => {
-    const { diagnostics } = playbook({ name: 'Inbound NDA', renamed_from: ['Old NDA', ' '], rules: [{ name: 'Term', actions: 'A', renamed_from: '\u200b' }] }, { '/renamed_from/1': 3, '/rules/0/renamed_from': 8 });
+    const { diagnostics } = playbook({ name: 'Inbound NDA', renamed_from: ['Old NDA', ' ', '  '], rules: [{ name: 'Term', actions: 'A', renamed_from: '\u200b' }] }, { '/renamed_from/1': 3, '/renamed_from/2': 4, '/rules/0/renamed_from': 8 });
+    // Every blank one at once (probe NF-4).
     expect(diagnostics.errors.map((d) => [d.code, d.line, d.message, d.hint])).toEqual([
       ['blank-name', 3, '`renamed_from` lists " ", which is blank', 'list the names it had before, or take it out'],
+      ['blank-name', 4, '`renamed_from` lists "  ", which is blank', 'list the names it had before, or take it out'],
       ['blank-name', 8, '`renamed_from` lists "\\u200b", which is blank', 'list the names it had before, or take it out'],
     ]);
   });
