@@ -145,7 +145,8 @@ function parseFieldErrors(
     const source = isPlainObject(e.source) ? e.source : undefined;
     const pointer = str(source?.pointer, 200);
     const field = str(e.field, 200) ?? (pointer === undefined ? undefined : fieldOfPointer(pointer)) ?? str(source?.parameter, 200);
-    const message = str(e.message, 500) ?? str(e.detail, 500) ?? str(e.title, 500);
+    // A JSON:API error may carry only its `code` (`too_long`): the one word of why, said (probe NG-1).
+    const message = str(e.message, 500) ?? str(e.detail, 500) ?? str(e.title, 500) ?? (str(e.code, 200) === undefined ? undefined : `code ${str(e.code, 200)!}`);
     if (message !== undefined) out.push({ field: field ?? NO_FIELD, message });
   }
   return out;

@@ -657,6 +657,13 @@ describe('list', () => {
     expect(detail('<head><title>Gateway</title></head>', 'application/xhtml+xml')).toBe('an HTML page titled "Gateway"');
   });
 
+  it('says the code of a JSON:API error that carries nothing else (probe NG-1)', () => {
+    const said = (body: unknown) => parseProblem(JSON.stringify(body), { 'content-type': 'application/vnd.api+json' }, (s) => s).fieldErrors;
+    expect(said({ errors: [{ code: 'too_long', meta: { max: 10 } }] })).toEqual([{ field: '(body)', message: 'code too_long' }]);
+    expect(said({ errors: [{ code: 'too_long', source: { pointer: '/data/attributes/actions' } }] })).toEqual([{ field: 'actions', message: 'code too_long' }]);
+    expect(said({ errors: [{ code: 'too_long', title: 'Actions is too long' }] })).toEqual([{ field: '(body)', message: 'Actions is too long' }]);
+  });
+
   it('drops archived items from a list, however they are marked', async () => {
     const { mock, client } = setup();
     const item = (id: string, attributes: Record<string, unknown>) => ({ id, type: 'playbook', attributes: { name: id, ...attributes } });
