@@ -1038,6 +1038,20 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('names the attachment beside each file --adopt-files records when two share one PDF (probe NK-2)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'a.yaml': 'kind: Attachment\nname: HA\nfile: x.pdf\n---\nkind: Attachment\nname: HB\nfile: x.pdf\n' });
+    await writeFile(join(dir, 'x.pdf'), pdf('shared'));
+    await applyOk(cli, dir);
+    const files = await lockFiles(dir);
+    await writeFile(join(dir, 'a.yaml'), `kind: Attachment\nname: HA\nid: ${files['attachment:HA']!.id}\nfile: x.pdf\n---\nkind: Attachment\nname: HB\nid: ${files['attachment:HB']!.id}\nfile: x.pdf\n`);
+    await rm(join(dir, 'docket.lock.json'));
+    const adopt = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files', '-q');
+    expect(adopt.code, adopt.stderr).toBe(0);
+    expect(adopt.stdout).toContain('Recorded 2 files in docket.lock.json as live: x.pdf (attachment "HA"), x.pdf (attachment "HB")\n');
+    await expectNoChanges(cli, dir);
+  });
+
   it('says it cannot compare the description of an attachment adopted without one, and records it with --adopt-files', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });

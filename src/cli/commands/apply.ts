@@ -4,6 +4,7 @@
  * it is not stale. One apply per checkout at a time (`.docket/apply.lock`); a first Ctrl-C or
  * SIGTERM stops it cleanly, a second at once, and docket.lock.json is written as uploads happen.
  */
+import { quoteValue } from '../../config/quote.js';
 import { setMaxListeners } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -183,7 +184,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           }
           // A plan that could not be printed (a full disk) is one nobody saw: nothing is sent (probe FV).
           if (planShown) await refuseUnprintedPlan(io);
-          await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), ...(saved && planFile !== undefined ? { savedFile: planFile } : {}), adopting: adopting.map((a) => a.file) });
+          await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), ...(saved && planFile !== undefined ? { savedFile: planFile } : {}), adopting: adoptedLabels(adopting) });
           setExit(0);
         }));
       }));
@@ -565,4 +566,11 @@ async function confirm(io: Io, planJson: Iterable<string> | undefined, savedPlan
 function unlimitedListeners(signal: AbortSignal): AbortSignal {
   setMaxListeners(0, signal);
   return signal;
+}
+
+/** The files `--adopt-files` records, each with the object it is recorded for when another records the same file (probe NK-2). */
+function adoptedLabels(adopting: readonly { kind: string; key: string; file: string }[]): string[] {
+  const count = new Map<string, number>();
+  for (const a of adopting) count.set(a.file, (count.get(a.file) ?? 0) + 1);
+  return adopting.map((a) => (count.get(a.file)! > 1 ? `${a.file} (${a.kind} ${quoteValue(a.key)})` : a.file));
 }
