@@ -204,7 +204,7 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
     }
     if (!prop) {
       if (matchesPattern(key, schema.patternProperties)) out[key] = mapAttachmentIds(key, value, ctx);
-      else if (!skip(key, value)) notes.push(`\`${where}${key}\` is not a parameter docket knows for this type; not exported`);
+      else if (!skip(key, value)) notes.push(`\`${where}${key}\` is not a parameter docket knows for this type; not written`);
       continue;
     }
     // `not: {}`: a key the document writes elsewhere (`name`, `attachment_ids`), never a parameter.
@@ -224,7 +224,7 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
     if (where === '' && 'default' in prop && equalsDefault(value, prop.default)) continue;
     if (Array.isArray(value) && prop.items?.properties) {
       const known = knownItemKeys(value, prop.items);
-      for (const d of known.dropped) notes.push(`\`${where}${key}${d}\` is not a parameter docket knows for this type; not exported`);
+      for (const d of known.dropped) notes.push(`\`${where}${key}${d}\` is not a parameter docket knows for this type; not written`);
       out[key] = mapAttachmentIds(key, known.value, ctx);
       continue;
     }
@@ -244,7 +244,7 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
   }
   if (problems.texts.length > 0 && where !== '') {
     // A nested object docket could not validate is left out whole: not managed, never a change.
-    notes.push(`\`${where.slice(0, -1)}\` not exported: ${problems.texts.join('; ')}`);
+    notes.push(`\`${where.slice(0, -1)}\` not written: ${problems.texts.join('; ')}`);
     return { notes };
   }
   notes.push(...problems.texts.map((p) => `${p}; plan will report it until the file says what to use`));
@@ -256,7 +256,7 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
 function noneNotes(noneLive: readonly [string, unknown][], out: Plain, reported: ReadonlySet<string>): string[] {
   return noneLive
     .filter(([key]) => !Object.hasOwn(out, key) && !reported.has(key))
-    .map(([key, fallback]) => `\`${key}\` holds no value on the service, which a file cannot write; not exported (applied elsewhere, it takes the type's default, ${JSON.stringify(fallback)})`);
+    .map(([key, fallback]) => `\`${key}\` holds no value on the service, which a file cannot write; not written (applied elsewhere, it takes the type's default, ${JSON.stringify(fallback)})`);
 }
 
 /** The type as the Template kind reads it (however the service spells it). */
@@ -291,7 +291,7 @@ export function templateDocument(t: TemplateData, ctx: TemplateExportContext): T
     const prop = schema.properties?.[key];
     const v = parameters[key];
     if (v !== null && v !== undefined && !(prop && 'default' in prop && equalsDefault(v, prop.default))) {
-      notes.push(`\`${key}\` is not the spelling for standard_version ${standardVersion ?? '(the service default)'}; not exported`);
+      notes.push(`\`${key}\` is not the spelling for standard_version ${standardVersion ?? '(the service default)'}; not written`);
     }
   }
 
@@ -312,15 +312,15 @@ export function templateDocument(t: TemplateData, ctx: TemplateExportContext): T
       const unwritten = unknown.filter((id) => !pending.includes(id) && !left.includes(id));
       if (pending.length > 0) {
         notes.push(
-          `\`attachments\` (${pending.join(', ')}) not exported: an attachment can be named only once its Attachment document is active (its PDF added, its .yaml.pending renamed); then list it here by name`,
+          `\`attachments\` (${pending.join(', ')}) not written: an attachment can be named only once its Attachment document is active (its PDF added, its .yaml.pending renamed); then list it here by name`,
         );
       }
       if (left.length > 0) {
-        notes.push(`\`attachments\` (${left.join(', ')}) not exported: this export leaves attachments out; export with --kind attachment too, then list ${left.length === 1 ? 'it' : 'them'} here by name`);
+        notes.push(`\`attachments\` (${left.join(', ')}) not written: this export leaves attachments out; export with --kind attachment too, then list ${left.length === 1 ? 'it' : 'them'} here by name`);
       }
       if (unwritten.length > 0) {
         notes.push(
-          `\`attachments\` (${unwritten.join(', ')}) not exported: no Attachment document was written for ${unwritten.length === 1 ? 'it' : 'them'} (the service cannot list attachments; only those docket.lock.json records are known): ${unwritten.length === 1 ? 'write one, pinned with `id:` to that id' : 'write one for each, pinned with `id:` to its id'}, with the PDF beside it, and run \`docket apply --adopt-files\` (it records the PDF as the live one, uploading nothing; without the pin apply uploads a second attachment, and attachments cannot be deleted); then list ${unwritten.length === 1 ? 'it' : 'them'} here by name`,
+          `\`attachments\` (${unwritten.join(', ')}) not written: no Attachment document was written for ${unwritten.length === 1 ? 'it' : 'them'} (the service cannot list attachments; only those docket.lock.json records are known): ${unwritten.length === 1 ? 'write one, pinned with `id:` to that id' : 'write one for each, pinned with `id:` to its id'}, with the PDF beside it, and run \`docket apply --adopt-files\` (it records the PDF as the live one, uploading nothing; without the pin apply uploads a second attachment, and attachments cannot be deleted); then list ${unwritten.length === 1 ? 'it' : 'them'} here by name`,
         );
       }
     }

@@ -61,8 +61,8 @@ describe('templateDocument: dropping defaults', () => {
     expect(result.doc.parameters).toEqual({ negotiations_allowed: false });
     expect(result.notes).toEqual([
       // In the schema's order.
-      '`term` holds no value on the service, which a file cannot write; not exported (applied elsewhere, it takes the type\'s default, 1)',
-      '`effective_date_type` holds no value on the service, which a file cannot write; not exported (applied elsewhere, it takes the type\'s default, "signature")',
+      '`term` holds no value on the service, which a file cannot write; not written (applied elsewhere, it takes the type\'s default, 1)',
+      '`effective_date_type` holds no value on the service, which a file cannot write; not written (applied elsewhere, it takes the type\'s default, "signature")',
     ]);
   });
 
@@ -118,13 +118,13 @@ describe('templateDocument: dropping defaults', () => {
     const empty = doc(live('CSA', { template_csa_order_form_attributes: { max_users: null, include_use_limitations_val: '' } }));
     expect([empty.doc.parameters, empty.notes]).toEqual([undefined, []]);
     const defaultsOnly = doc(live('CSA', { template_csa_order_form_attributes: { subscription_period: 1, fees_currency: 'USD' } }));
-    expect([defaultsOnly.doc.parameters, defaultsOnly.notes]).toEqual([undefined, ['`template_csa_order_form_attributes` not exported: `cloud_service_description` is required but the service holds none']]);
+    expect([defaultsOnly.doc.parameters, defaultsOnly.notes]).toEqual([undefined, ['`template_csa_order_form_attributes` not written: `cloud_service_description` is required but the service holds none']]);
 
     // Empty text is none too: written, validate would refuse the file (a required text is not blank).
     for (const none of [null, '', '\n']) {
       const noRequired = doc(live('CSA', { template_csa_order_form_attributes: { cloud_service_description: none, fees_currency: 'EUR' } }));
       expect(noRequired.doc.parameters).toBeUndefined();
-      expect(noRequired.notes).toEqual(['`template_csa_order_form_attributes` not exported: `cloud_service_description` is required but the service holds none']);
+      expect(noRequired.notes).toEqual(['`template_csa_order_form_attributes` not written: `cloud_service_description` is required but the service holds none']);
     }
   });
 
@@ -164,7 +164,7 @@ describe('templateDocument: CSA spellings by standard_version', () => {
   it('notes a non-default value held under the spelling that does not fit the version', () => {
     const result = doc(live('CSA', { include_supercap: true }, '2.1'));
     expect(result.doc.parameters).toBeUndefined();
-    expect(result.notes).toEqual(['`include_supercap` is not the spelling for standard_version 2.1; not exported']);
+    expect(result.notes).toEqual(['`include_supercap` is not the spelling for standard_version 2.1; not written']);
   });
 });
 
@@ -201,9 +201,9 @@ describe('templateDocument: attachments', () => {
     const known = new Set([OTHER_ID, FOURTH_ID]);
     const result = doc(csa({ attachment_ids: [SECURITY_ID, OTHER_ID, THIRD_ID, FOURTH_ID] }), { ...ctx(), attachmentPending: (id) => pending.has(id), attachmentKnown: (id) => known.has(id) });
     expect(result.notes).toEqual([
-      `\`attachments\` (${OTHER_ID}) not exported: an attachment can be named only once its Attachment document is active (its PDF added, its .yaml.pending renamed); then list it here by name`,
-      `\`attachments\` (${FOURTH_ID}) not exported: this export leaves attachments out; export with --kind attachment too, then list it here by name`,
-      `\`attachments\` (${SECURITY_ID}, ${THIRD_ID}) not exported: no Attachment document was written for them (the service cannot list attachments; only those docket.lock.json records are known): write one for each, pinned with \`id:\` to its id, with the PDF beside it, and run \`docket apply --adopt-files\` (it records the PDF as the live one, uploading nothing; without the pin apply uploads a second attachment, and attachments cannot be deleted); then list them here by name`,
+      `\`attachments\` (${OTHER_ID}) not written: an attachment can be named only once its Attachment document is active (its PDF added, its .yaml.pending renamed); then list it here by name`,
+      `\`attachments\` (${FOURTH_ID}) not written: this export leaves attachments out; export with --kind attachment too, then list it here by name`,
+      `\`attachments\` (${SECURITY_ID}, ${THIRD_ID}) not written: no Attachment document was written for them (the service cannot list attachments; only those docket.lock.json records are known): write one for each, pinned with \`id:\` to its id, with the PDF beside it, and run \`docket apply --adopt-files\` (it records the PDF as the live one, uploading nothing; without the pin apply uploads a second attachment, and attachments cannot be deleted); then list them here by name`,
     ]);
   });
 
@@ -242,14 +242,14 @@ describe('the Template kind exported', () => {
     const text = part.files[0]!.content;
     expect(text).toContain('  term: 3\n');
     expect(text).not.toMatch(/mystery_flag|attachment_ids|created_at|agreement_type|\n {2}name:/);
-    expect(part.notes).toEqual(['template "My NDA": `mystery_flag` is not a parameter docket knows for this type; not exported']);
+    expect(part.notes).toEqual(['template "My NDA": `mystery_flag` is not a parameter docket knows for this type; not written']);
   });
 
   it('writes fee items with the keys their schema knows: an item id silently left out, another unknown key with a note', () => {
     const fees = [{ id: 'fee-1', description: 'Setup', cost: 100, extra: 'x', processor_product_id: null }];
     const result = doc(live('CSA', { provider: 'Acme', template_csa_order_form_attributes: { cloud_service_description: 'Platform', subscription_period: 1, fees_attributes: fees } }));
     expect((result.doc.parameters as Record<string, Record<string, unknown>>).template_csa_order_form_attributes!.fees_attributes).toEqual([{ description: 'Setup', cost: 100 }]);
-    expect(result.notes).toEqual(['`template_csa_order_form_attributes.fees_attributes[0].extra` is not a parameter docket knows for this type; not exported']);
+    expect(result.notes).toEqual(['`template_csa_order_form_attributes.fees_attributes[0].extra` is not a parameter docket knows for this type; not written']);
   });
 
   it('reads the type as the Template kind does: a generic type with agreement_type exports as its short type', () => {
@@ -267,7 +267,7 @@ describe('the Template kind exported', () => {
     expect(part.files.map((f) => f.path).sort()).toEqual(['templates/my-nda-2.yaml', 'templates/my-nda.yaml']);
     // Collisions in name order, ties by live id: `a` gets the plain name.
     expect(part.files.find((f) => f.path === 'templates/my-nda.yaml')!.content).toContain('term: 5');
-    expect(part.notes).toContain('template "Odd" has type template_unheard_of, which docket does not know; not exported');
+    expect(part.notes).toContain('template "Odd" has type template_unheard_of, which docket does not know; not written');
     expect(part.notes).toContain('several templates are named "My NDA": docket identifies them by name, so plan will refuse them until all but one are renamed');
   });
 
