@@ -16,6 +16,7 @@ import { interruptsOf, processIo, useColor, type Io } from './io.js';
 import type { SignalName } from './interrupt.js';
 import { redactingIo } from './redact.js';
 import { commandSafeIo } from './workflow-commands.js';
+import { bashWord } from '../util/shell-word.js';
 
 export { exitWhenWritten } from './exit.js';
 
@@ -314,5 +315,26 @@ function outputTo(io: Io): { writeOut: (s: string) => void; writeErr: (s: string
 /** A command's usage errors say where its help is, and its subcommands' (`docket test capture`) theirs. */
 function withUsageHint(command: Command, path: string, output: ReturnType<typeof outputTo>): Command {
   for (const sub of command.commands) withUsageHint(sub, `${path} ${sub.name()}`, output);
-  return command.configureOutput(output).showHelpAfterError(`(run ${path} --help for usage)`);
+  return command
+    .configureOutput({ ...output, outputError: (s, write) => output.outputError(excessNamed(s, command, path), write) })
+    .exitOverride((error) => {
+      // The error document of -o json says it as stderr does.
+      if (error.code === 'commander.excessArguments') error.message = excessNamed(error.message, command, path);
+      throw error;
+    })
+    .showHelpAfterError(`(run ${path} --help for usage)`);
+}
+
+/**
+ * commander's "too many arguments" with the argument it did not expect quoted, and, for a command
+ * that takes none, where a directory goes (`docket validate DIR`, as Terraform once read it: -C DIR;
+ * probe NF-5).
+ */
+function excessNamed(message: string, command: Command, path: string): string {
+  const excess = /^error: too many arguments for '[^']*'\. Expected (\d+) arguments? but got \d+\.(\n?)$/.exec(message);
+  if (!excess) return message;
+  const extra = command.args[Number(excess[1])];
+  if (extra === undefined) return message;
+  const takesDir = Number(excess[1]) === 0 && command.options.some((o) => o.long === '--dir');
+  return `error: unexpected argument ${JSON.stringify(extra)}: ${path} takes ${Number(excess[1]) === 0 ? 'none' : `${excess[1]} at most`}${takesDir ? ` (the configuration directory is given with -C: ${path} -C ${bashWord(extra)})` : ''}${excess[2]}`;
 }

@@ -59,6 +59,17 @@ describe('a mistyped argument', () => {
   });
 });
 
+describe('an argument a command does not take', () => {
+  it('is quoted, and a directory is shown its place after -C, in text and in -o json (probe NF-5)', async () => {
+    const text = await run(['validate', 'r5']);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain('Error: unexpected argument "r5": docket validate takes none (the configuration directory is given with -C: docket validate -C r5)');
+    const json = await run(['plan', 'my dir', '-o', 'json']);
+    expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'usage', message: 'unexpected argument "my dir": docket plan takes none (the configuration directory is given with -C: docket plan -C \'my dir\')' });
+    expect((await run(['show', 'a.json', 'b.json'])).stderr).toContain('Error: unexpected argument "b.json": docket show takes 1 at most');
+  });
+});
+
 describe('a file the command writes at its end is checked at its start', () => {
   it('plan --out through a loop of links is refused before any request (the write would find it only after the reads)', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA });
