@@ -547,7 +547,8 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
         severity: 'error',
         code: 'not-a-resource',
         message: '`kind` has no value',
-        ...doc.positions.at('/kind'),
+        // At the value (`~`, `null`), which is what is wrong; one not written is at its key (probe NF-6).
+        ...doc.positions.valueAt('/kind'),
         hint: `write the kind after \`kind:\` (one of ${kinds.join(', ')})`,
       });
       return undefined;
