@@ -14,7 +14,7 @@ import { joinPointer, pointerToPath, type DocPositions } from './yaml-positions.
 export interface TextProblem {
   pointer: string;
   /** Default `control-character`. */
-  code?: 'unsafe-number';
+  code?: 'unsafe-number' | 'invalid-utf8';
   /** The number an `unsafe-number` is read as. */
   read?: number;
   message: string;
@@ -29,6 +29,12 @@ const ONE_LINE_KEYS = new Set(['kind', 'name', 'email', 'id', 'renamed_from', 'r
 /** A control character no text needs: C0 but tab, line feed and carriage return; DEL; C1. */
 export const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 const LINE_BREAK_OR_TAB = /[\t\n\r\u0085\u2028\u2029]/;
+/**
+ * What no text may hold: a control character, or half of a character written in UTF-16 alone (a
+ * `"\ud800"` escape: ill-formed text, which the same code point as bytes is refused as, probe NF-2).
+ */
+const NO_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const SURROGATE = /[\ud800-\udfff]/;
 
 
 /**
@@ -41,7 +47,7 @@ export function textProblems(value: unknown, numbers = false): TextProblem[] {
   const path: (string | number)[] = [];
   const visit = (node: unknown, oneLine: boolean): void => {
     if (typeof node === 'string') {
-      const bad = CONTROL_CHARACTER.exec(node) ?? (oneLine ? LINE_BREAK_OR_TAB.exec(node) : null);
+      const bad = NO_TEXT.exec(node) ?? (oneLine ? LINE_BREAK_OR_TAB.exec(node) : null);
       if (bad) out.push(problemAt(path.reduce<string>(joinPointer, ''), node, bad[0], bad.index));
     } else if (typeof node === 'number') {
       if (numbers && Number.isInteger(node) && !Number.isSafeInteger(node)) out.push(unsafeNumberAt(path.reduce<string>(joinPointer, ''), node));
@@ -69,6 +75,9 @@ function problemAt(pointer: string, value: string, bad: string, at: number): Tex
   // Quoted around the character: a long value's first characters may not reach it.
   const shown = quoteAround(value, at);
   const character = { value, at };
+  if (SURROGATE.test(bad)) {
+    return { pointer, code: 'invalid-utf8', message: `${where} holds ${codePointOf(bad)} alone, half of a character written in UTF-16, which is no text: ${shown}`, hint: 'write the character itself, or its escape as one code point (`\\U0001F600`, not two `\\u` halves); remove it if it is a leftover', character };
+  }
   return CONTROL_CHARACTER.test(bad)
     ? { pointer, message: `${where} holds the control character ${codePointOf(bad)}: ${shown}`, hint: 'remove it; text may hold tabs and line breaks, but no other control characters', character }
     : { pointer, message: `${where} must be one line, without tabs or line breaks: ${shown}`, hint: 'names, e-mails, ids and references are one line of plain text', character };
