@@ -1028,7 +1028,8 @@ class DocumentEditor {
   /** Where a pair's key starts, its anchor or tag included (`- &k name:`): where keys beside it line up. */
   private keyStart(pair: Pair): number {
     const start = (pair.key as Node).range![0];
-    const props = /(?:[&!][^\s]*[ \t]+)+$/.exec(this.text.slice(this.lineStart(start), start));
+    // Its properties (`&a`, `!!str`) and an explicit key's `? ` come before it on its line (probe NH-3).
+    const props = /(?:[&!][^\s]*[ \t]+|\?[ \t]+)+$/.exec(this.text.slice(this.lineStart(start), start));
     return props ? start - props[0].length : start;
   }
 

@@ -259,6 +259,12 @@ describe('editYaml', () => {
     expect(text).toBe(PLAYBOOK.replace('  - name: Term\n', '  - name: Term\n    description: How long it lasts\n').replace('    reviewer: alice@acme.example\n', ''));
   });
 
+  it('adds a key beside one written as an explicit key (`? name`), at its siblings\' column (probe NH-3)', () => {
+    const explicit = 'kind: Playbook\nname: A\nrules:\n  - ? name\n    : a1\n    actions: ACCEPT a1\n';
+    const { text } = edit(explicit, (v) => setAt(v, '/rules/0/questions', 'What?', ['name', 'description', 'actions', 'questions']));
+    expect(text).toBe(explicit.replace('    actions: ACCEPT a1\n', '    actions: ACCEPT a1\n    questions: What?\n'));
+  });
+
   it('adds a key after a renamed_from that follows its predecessor, and before other keys live does not have (a playbook\'s rules)', () => {
     const order = ['name', 'description', 'actions', 'reviewer'];
     const text = 'rules:\n  - name: Term\n    renamed_from: [Old]\n    actions: x\n';
