@@ -51,6 +51,7 @@ export function pinHints(adoptable: readonly AdoptableFile[], desired: readonly 
   const pinned = new Map(adoptable.filter((a) => !a.valuesOnly).map((a) => [refKey(a.kind, a.key), a]));
   if (pinned.size === 0) return [];
   const liveById = new Map(live.map((l) => [l.id, l]));
+  const pinnedLive = (a: AdoptableFile): LiveResource | undefined => liveById.get(a.liveId);
   const out: string[] = [];
   for (const d of desired) {
     const l = liveById.get(ids[refKey(d.kind, d.key)] ?? '');
@@ -63,6 +64,9 @@ export function pinHints(adoptable: readonly AdoptableFile[], desired: readonly 
       const held = a ? l.refIds[ref.field] : undefined;
       const other = typeof held === 'string' ? [held] : Array.isArray(held) ? held.filter((x): x is string => typeof x === 'string') : [];
       if (!a || other.length === 0 || other.some((id) => id.toLowerCase() === a.liveId.toLowerCase())) continue;
+      // Uploads docket.lock.json says came before the pin: the pin is the later one, which apply points to.
+      const earlier = pinnedLive(a)?.extra?.earlier;
+      if (Array.isArray(earlier) && other.every((id) => earlier.includes(id.toLowerCase()))) continue;
       const names = other.length === 1 ? `upload ${other[0]!}` : `uploads ${other.join(', ')}`;
       said.add(refKey(ref.kind, ref.key));
       out.push(

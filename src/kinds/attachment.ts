@@ -5,6 +5,7 @@
  */
 import { dataFilePath, startsAsPdf } from '../config/data-files.js';
 import { confirmedUpload, lockEntries, lockKey } from '../config/lock-entries.js';
+import type { LockEntry } from '../config/lock.js';
 import { normName, normText } from '../engine/normalize.js';
 import type { DesiredResource, Fields, LiveResource } from '../engine/types.js';
 import { DocketError } from '../errors.js';
@@ -152,7 +153,7 @@ export const attachmentKind: KindModule<'attachment'> = {
         fields: { name: d.name },
         refs: [],
         unknownFields: { sha256: unrecorded, description: 'not readable over the API' },
-        extra: { pinOnly: true },
+        extra: { pinOnly: true, ...uploadsBeforePin(recorded, d.pinId) },
       });
     }
     return live;
@@ -209,3 +210,13 @@ export const attachmentKind: KindModule<'attachment'> = {
     await ctx.recordFile('attachment', change.key, { id: created.id, file: path, sha256, description, ...pinned }, change.liveId);
   },
 };
+
+/**
+ * The uploads the lock entry under a pinned attachment's name says came before the pin (the one it
+ * records, what a pending upload replaces, what it superseded): a template still naming one of them
+ * is owed the re-point to the pin, not a warning that the pin may be the older one (probe NK-1).
+ */
+function uploadsBeforePin(recorded: LockEntry | undefined, pin: string): { earlier?: string[] } {
+  const earlier = [...(recorded?.id !== undefined && recorded.id !== pin ? [recorded.id] : []), ...(recorded?.pending?.replaces ?? []), ...(recorded?.superseded ?? [])].map((id) => id.toLowerCase());
+  return earlier.length > 0 ? { earlier } : {};
+}

@@ -883,6 +883,28 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('gives no such warning when the pin follows the hint of an upload never confirmed: the lock says which upload it replaces (probe NK-1)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    const first = Object.keys(agreements().attachments)[0]!;
+    // A new file, whose upload lands while its answer is lost.
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'drop', count: 1 });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('second'));
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(1);
+    const second = Object.keys(agreements().attachments).find((id) => id !== first)!;
+    expect((await cli('plan', '-C', dir)).stderr).toContain('uncertain-upload');
+    // As the error's hint says: pin the upload that landed.
+    await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML.replace('name: Security Exhibit', `name: Security Exhibit\nid: ${second}`) });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('~ update template "Cloud Service Agreement"');
+    expect(plan.stdout).not.toContain('names upload');
+    expect((await cli('apply', '-C', dir, '--adopt-files', '--auto-approve')).code).toBe(0);
+    expect(Object.values(agreements().templates)[0]!.parameters).toMatchObject({ include_security_policy_attachment_id: second });
+    await expectNoChanges(cli, dir);
+  });
+
   it('says the agreements kinds docket synced that no file declares any more, though the run talks to the review service only (probes LS-2, LS-3)', async () => {
     await start();
     const playbook = 'kind: Playbook\nname: Inbound NDA\nrules:\n  - name: Term\n    actions: ACCEPT a term of up to 3 years\n';
