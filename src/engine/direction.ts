@@ -59,7 +59,7 @@ export interface ClassifyResult {
   /** Live-side drift held back by `drift: adopt` or `drift: ignore`. */
   held: Change[];
   /** Objects held by the policy of another declared object the app moved onto their name (movedOwnerPolicy), with that object's `kind:key`. */
-  heldForMoved?: { change: Change; owner: string; policy: 'adopt' | 'ignore' }[];
+  heldForMoved?: { change: Change; owner: string; policy: 'adopt' | 'ignore'; fresh?: true }[];
 }
 
 /**
@@ -390,14 +390,26 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
    * would write the other's content onto it, is held with it. Else one half of the swap was
    * reverted onto the held object and the two never converged (probe NC-1).
    */
-  const movedOwner = (c: Change): { owner: string; policy: 'adopt' | 'ignore' } | undefined => {
+  const movedOwner = (c: Change): { owner: string; policy: 'adopt' | 'ignore'; fresh?: true } | undefined => {
     const [kind, key, liveId] = CREATE_ACTIONS.includes(c.action) || c.action === 'delete' ? [c.parent?.kind, c.parent?.key, c.parent?.liveId] : [c.kind, c.key, c.liveId];
     if (kind === undefined || key === undefined || liveId === undefined) return undefined;
     const d = desired.get(refKey(kind, key));
     const l = liveById.get(liveId);
-    const owner = d && l ? renamedOnto(input.sync, d, l, declared, heirOf) : undefined;
-    const policy = owner !== undefined ? desired.get(owner)?.policy?.drift : undefined;
-    return owner !== undefined && (policy === 'adopt' || policy === 'ignore') ? { owner, policy } : undefined;
+    if (!d || !l) return undefined;
+    const swapped = renamedOnto(input.sync, d, l, declared, heirOf);
+    // Or renamed in the app onto a name new to docket that the files give a new object: all the
+    // files say of that one would be written onto the held object (probe NJ-2).
+    const onto = swapped ?? freshNameOnto(d, l);
+    const policy = onto !== undefined ? desired.get(onto)?.policy?.drift : undefined;
+    if (onto === undefined || (policy !== 'adopt' && policy !== 'ignore')) return undefined;
+    return swapped !== undefined ? { owner: onto, policy } : { owner: onto, policy, fresh: true };
+  };
+  /** The declared object live object `l` was last synced as, when `d` holds a name docket never synced and does not take `l` over. */
+  const freshNameOnto = (d: DesiredResource, l: LiveResource): string | undefined => {
+    const key = refKey(d.kind, d.key);
+    if (nameHistory(input.sync, key, heirOf) !== undefined) return undefined;
+    const other = input.sync.byId.get(l.id)?.key;
+    return other !== undefined && other !== key && declared(other) && !carriesOver(d, other, l.id) ? other : undefined;
   };
   const heldForMoved: NonNullable<ClassifyResult['heldForMoved']> = [];
   /** The direction of each create and upload, by what it makes: a re-point to it takes its side. */
@@ -492,7 +504,16 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     }
 
     const named = governingPolicy(c, (key) => desired.get(key), input.sync);
-    const moved = leavesLiveEdits(named) ? undefined : movedOwner(c);
+    const owned = movedOwner(c);
+    // A name the files give a new object, held live by another's: nothing of it is written there, the files' part neither.
+    if (owned?.fresh) {
+      const moved = owned;
+      held.push({ ...c, policy: moved.policy });
+      if (CREATE_ACTIONS.includes(c.action)) heldParents.set(refKey(c.kind, c.key), moved.policy);
+      if (c.liveId !== undefined && !CREATE_ACTIONS.includes(c.action) && c.action !== 'delete') heldForMoved.push({ change: c, owner: moved.owner, policy: moved.policy, fresh: true });
+      continue;
+    }
+    const moved = leavesLiveEdits(named) ? undefined : owned;
     const policy = moved?.policy ?? named;
     const heldParent = c.parent !== undefined ? heldParents.get(refKey(c.parent.kind, c.parent.key)) : undefined;
     // Removed live with a parent pull keeps in the files for a child's policy: what pull cannot adopt, apply makes again.

@@ -176,12 +176,14 @@ function editedLiveWarnings(changes: readonly Change[], live: readonly LiveResou
 }
 
 /** Why a change under a name without a policy is held: the object the app moved onto the name is another's, under its policy. */
-function heldForMovedWarning({ change: c, owner, policy }: NonNullable<ClassifyResult['heldForMoved']>[number]): string {
+function heldForMovedWarning({ change: c, owner, policy, fresh }: NonNullable<ClassifyResult['heldForMoved']>[number]): string {
   const ownerName = quoteValue(owner.slice(owner.indexOf(':') + 1));
-  return (
-    `${c.kind} ${quoteValue(c.key)}${c.source ? ` (${c.source.file}:${c.source.line})` : ''} is held: the app renamed ${c.kind} ${ownerName}'s object onto this name, and its \`drift: ${policy}\` leaves that object as it is, so apply does not write ${quoteValue(c.key)} onto it. ` +
-    `\`docket pull\` leaves names swapped in the app: swap them in the files by hand, or take ${ownerName}'s \`drift:\` off to have apply put both back`
-  );
+  const start = `${c.kind} ${quoteValue(c.key)}${c.source ? ` (${c.source.file}:${c.source.line})` : ''} is held: the app renamed ${c.kind} ${ownerName}'s object onto this name`;
+  const left = `its \`drift: ${policy}\` leaves that object as it is, so apply does not write ${quoteValue(c.key)} onto it`;
+  // The files give the name a new object (probe NJ-2), or the two swapped names (probe NC-1).
+  return fresh
+    ? `${start}, which the files give a new ${c.kind}, and ${left}. \`docket pull\` leaves a rename onto a name the files declare: give the new one another name in the files, or take ${ownerName}'s \`drift:\` off to have apply put it back`
+    : `${start}, and ${left}. \`docket pull\` leaves names swapped in the app: swap them in the files by hand, or take ${ownerName}'s \`drift:\` off to have apply put both back`;
 }
 
 /** How that warning of a change starts (a plan cut to `--target`s drops it with the change). */

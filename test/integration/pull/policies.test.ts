@@ -241,7 +241,7 @@ describe('drift policies', () => {
     }
   });
 
-  it('a rule renamed in the app onto a name the files then declare too stays a held removal after the apply: the re-plan is empty (probe GB)', async () => {
+  it('a rule renamed in the app onto a name the files then declare too stays a held removal after the apply, and the new one is not written onto it: the re-plan is empty (probes GB, NJ-2)', async () => {
     for (const policy of ['ignore', 'adopt']) {
       const file = `kind: Playbook\nname: Zeta ${policy}\ndrift: ${policy}\nrules:\n  - name: Z1\n    actions: FLAG z1\n`;
       const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file });
@@ -250,7 +250,9 @@ describe('drift policies', () => {
       await writeFile(join(dir, 'playbooks/p.yaml'), `${file}  - name: Z1 app\n    actions: FLAG z1 from files\n`);
       const plan = await cli('plan', '-C', dir, '--target', `playbook/Zeta ${policy}`);
       expect(plan.stdout).toContain(`+ create rule "Zeta ${policy}/Z1" (playbooks/p.yaml:5) · removed live · drift: ${policy}`);
-      expect(plan.stdout).toContain('Plan: 0 to create, 1 to update, 0 to delete.');
+      // Its object is the renamed one's, whose policy holds it: the files' new rule is not written there.
+      expect(plan.stdout).toContain(`~ update rule "Zeta ${policy}/Z1 app" (playbooks/p.yaml:8) · changed in files · drift: ${policy}`);
+      expect(plan.stdout).toContain('No changes.');
       await applyOk(cli, dir);
       const again = await cli('plan', '-C', dir, '--target', `playbook/Zeta ${policy}`, '--detailed-exitcode');
       expect(again.stdout).toContain(`+ create rule "Zeta ${policy}/Z1" (playbooks/p.yaml:5) · removed live · drift: ${policy}`);

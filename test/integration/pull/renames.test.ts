@@ -665,6 +665,24 @@ describe('objects renamed in the app', () => {
       await expectNoChanges(run, dir);
     }));
 
+  it('a rule renamed in the app under drift: adopt onto a name the files give a new rule is not overwritten; the new one renamed as the warning says, a pull converges (probe NJ-2)', () =>
+    onOwnEmulator(async (run, own) => {
+      const playbook = 'kind: Playbook\nname: P\ndrift: adopt\nrules:\n  - name: a1\n    actions: ACCEPT a1\n';
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook });
+      await applyOk(run, dir);
+      await new App(own.env).editRule('P', 'a1', { name: 'a1x' });
+      await writeFiles(dir, { 'playbooks/p.yaml': `${playbook}  - name: a1x\n    actions: ACCEPT a1x new\n` });
+      const applied = await applyOk(run, dir);
+      expect(applied.stdout).toContain('No changes');
+      expect(applied.stdout).toContain('Warning: rule "P/a1x" (playbooks/p.yaml:8) is held: the app renamed rule "P/a1"\'s object onto this name, which the files give a new rule');
+      await writeFiles(dir, { 'playbooks/p.yaml': `${playbook}  - name: a1y\n    actions: ACCEPT a1x new\n` });
+      await applyOk(run, dir);
+      expect((await run('pull', '-C', dir)).code).toBe(0);
+      expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe('kind: Playbook\nname: P\ndrift: adopt\nrules:\n  - name: a1x\n    renamed_from:\n      - a1\n    actions: ACCEPT a1\n  - name: a1y\n    actions: ACCEPT a1x new\n');
+      await expectNoChanges(run, dir);
+      expect((await run('drift', '-C', dir)).code).toBe(0);
+    }));
+
   it('a Word term renamed in the app and pulled keeps its upload record when a new term takes its former name: an edit of its file is still published (probe NJ-1)', () =>
     onOwnEmulator(async (run, own) => {
       const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'terms/d.yaml': 'kind: CustomTerm\nname: Data Terms\ndocx_file: data.docx\n', 'terms/data.docx': docx('data terms'), 'terms/dp.docx': docx('new data terms') });

@@ -265,6 +265,25 @@ describe('objects renamed in the app onto a name the files declare too', () => {
     }
   });
 
+  it('a rule renamed in the app under drift: adopt onto a name the files give a new rule: nothing of the new one is written onto it (probe NJ-2)', () => {
+    const adopt = (d: DesiredResource) => withPolicy(d, { drift: 'adopt' });
+    const a1 = adopt(desiredRule(NDA.name, 'a1', { actions: 'ACCEPT a1' }));
+    const was = recorded([{ d: base[0]!, id: NDA.id }, { d: a1, id: 'r-1' }]);
+    const files = [adopt(base[0]!), a1, adopt(desiredRule(NDA.name, 'a1x', { actions: 'ACCEPT a1x new' }))];
+    const p = plan(files, [...baseLive, liveRule('r-1', NDA, 'a1x', { actions: 'ACCEPT a1' })], was);
+    expect(p.changes).toEqual([]);
+    expect(p.held?.map((c) => [c.id, c.direction, c.policy]).sort()).toEqual([
+      ['create:rule:NDA/a1', 'removed-live', 'adopt'],
+      ['update:rule:NDA/a1x', 'changed-in-files', 'adopt'],
+    ]);
+    expect(p.warnings.filter((w) => w.includes('is held'))).toEqual([
+      'rule "NDA/a1x" (playbooks/nda.yaml:10) is held: the app renamed rule "NDA/a1"\'s object onto this name, which the files give a new rule, and its `drift: adopt` leaves that object as it is, so apply does not write "NDA/a1x" onto it. `docket pull` leaves a rename onto a name the files declare: give the new one another name in the files, or take "NDA/a1"\'s `drift:` off to have apply put it back',
+    ]);
+    // Without a policy the plan puts it back: the new rule made, the renamed one given the files' content.
+    const reverting = plan([base[0]!, desiredRule(NDA.name, 'a1', { actions: 'ACCEPT a1' }), desiredRule(NDA.name, 'a1x', { actions: 'ACCEPT a1x new' })], [...baseLive, liveRule('r-1', NDA, 'a1x', { actions: 'ACCEPT a1' })], was);
+    expect(reverting.changes.map((c) => c.id).sort()).toEqual(['create:rule:NDA/a1', 'update:rule:NDA/a1x']);
+  });
+
   it('the swap followed by hand in the files, then edited, reads as the files\' change until an apply records it', () => {
     const followed = [desiredRule(NDA.name, 'Beta', { actions: 'A, edited' }), desiredRule(NDA.name, 'Alpha', { actions: 'B' })];
     const p = plan([...base, ...followed], [...baseLive, liveRule('r-1', NDA, 'Beta', { actions: 'A' }), liveRule('r-2', NDA, 'Alpha', { actions: 'B' })], sync);
