@@ -16,7 +16,7 @@ import { isNotReadName } from './not-read.js';
 import { holdsKey, keyInFileText, keysOf } from './api-keys.js';
 import { VARIABLE_NAME, interpolateString, interpolateTree, keysHeld, placeOf, placeholderPlace, typedByField, type InterpolationContext } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
-import { schemaDiagnostics } from './schema.js';
+import { hintVariables, schemaDiagnostics } from './schema.js';
 import { documentValidators, type DocumentValidator } from './document-validators.js';
 import { didYouMean, suggest } from './suggest.js';
 import { quoteValue, showJson, showName, showPath } from './quote.js';
@@ -627,7 +627,9 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   const validate = ctx.validators.get(info.yamlKind)!(value);
   const written = writtenIn(lineOf);
   const controlCharacters = textDiagnostics(body, doc.positions, { written, unresolved: interpolated.unresolved, lineOf });
+  const before = diagnostics.length;
   diagnostics.push(...controlCharacters);
+  hintVariables(diagnostics, before, doc.file, interpolated.written);
   // A placeholder's value takes the type its field wants, then the document is checked again.
   if (!validate(body) && (!typedByField(body, validate.errors, interpolated.wholes) || !validate(body))) {
     diagnostics.push(

@@ -9,7 +9,7 @@ import { canonicalJson } from '../engine/canonical.js';
 import { isPlainObject } from '../util/plain.js';
 import { EMAIL_PATTERN, PLACEHOLDER_MARK } from './schema-names.js';
 import { didYouMean, suggest } from './suggest.js';
-import { gluedDashHint, joinPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
+import { gluedDashHint, joinPointer, pathToPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
 import { quoteValue, showJson, showName } from './quote.js';
 import { urlSpellingHint } from './url-policy.js';
 import { withoutSecrets } from './url-secrets.js';
@@ -340,7 +340,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
 }
 
 /** Where a value written with placeholders comes from, and where to change it. */
-function variableHint(writtenAs: string): string | undefined {
+export function variableHint(writtenAs: string): string | undefined {
   const names = [...new Set(variablesIn(writtenAs))];
   if (names.length === 0) return undefined;
   const vars = names.filter((n) => n.startsWith('var.'));
@@ -544,4 +544,20 @@ function describeSchema(schema: AnySchemaObject): string[] {
 function joinOr(items: string[]): string {
   if (items.length <= 1) return items[0] ?? '';
   return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+/**
+ * Each of `items` from `from` on that is about a value of `file` written with placeholders (by its
+ * `path`, in `written`), hinted with the variable that filled it in and where to change it, as the
+ * schema's errors are: its line shows the placeholder, not the value the message quotes (probe NF-3).
+ */
+export function hintVariables(items: Diagnostic[], from: number, file: string, written: ReadonlyMap<string, string>): void {
+  if (written.size === 0) return;
+  for (let i = from; i < items.length; i++) {
+    const d = items[i]!;
+    if (d.file !== file || d.path === undefined || d.hint?.includes('it is filled in from') === true) continue;
+    const source = written.get(pathToPointer(d.path));
+    const told = source === undefined ? undefined : variableHint(source);
+    if (told !== undefined) items[i] = { ...d, hint: d.hint ? `${told}; ${d.hint}` : told };
+  }
 }

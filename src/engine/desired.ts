@@ -11,6 +11,7 @@ import { HIDDEN_PARTS, lineWithoutSecrets } from '../config/url-secrets.js';
 import { asLatinLetters, otherScriptOf } from '../util/other-script.js';
 import { pathToPointer } from '../config/yaml-positions.js';
 import { itemProblemSourceOf, problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
+import { hintVariables } from '../config/schema.js';
 import type { LoadedConfig, ResourceDoc } from '../config/types.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { DesiredContext } from '../kinds/kind.js';
@@ -67,10 +68,13 @@ export async function buildDesired(
     if (!kind) continue; // unknown kinds were reported by the loader
     // One object per document, shared by every resource it declares (`docket pull` edits there).
     const document = doc.index !== undefined ? { file: doc.file, index: doc.index } : undefined;
+    const from = diagnostics.items.length;
     for (const r of await declaredBy(doc, kind, kinds, diagnostics, { project: config.project, files })) {
       if (document) r.document = document;
       add(r);
     }
+    // What a variable filled in is told where to change (a missing body_file, a blank name).
+    if (doc.written) hintVariables(diagnostics.items, from, doc.file, doc.written);
   }
   checkClaims(desired, diagnostics);
   checkRenameIntents(desired, diagnostics);
