@@ -58,7 +58,7 @@ export interface ClassifyResult {
   changes: Change[];
   /** Live-side drift held back by `drift: adopt` or `drift: ignore`. */
   held: Change[];
-  /** Objects held by the policy of another declared object the app moved onto their name (movedOwnerPolicy), with that object's `kind:key`. */
+  /** Objects held by the policy of another declared object the app moved onto their name (movedOwner), with that object's `kind:key`. */
   heldForMoved?: { change: Change; owner: string; policy: 'adopt' | 'ignore'; fresh?: true }[];
 }
 
@@ -507,10 +507,9 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     const owned = movedOwner(c);
     // A name the files give a new object, held live by another's: nothing of it is written there, the files' part neither.
     if (owned?.fresh) {
-      const moved = owned;
-      held.push({ ...c, policy: moved.policy });
-      if (CREATE_ACTIONS.includes(c.action)) heldParents.set(refKey(c.kind, c.key), moved.policy);
-      if (c.liveId !== undefined && !CREATE_ACTIONS.includes(c.action) && c.action !== 'delete') heldForMoved.push({ change: c, owner: moved.owner, policy: moved.policy, fresh: true });
+      held.push({ ...c, policy: owned.policy });
+      if (CREATE_ACTIONS.includes(c.action)) heldParents.set(refKey(c.kind, c.key), owned.policy);
+      if (c.liveId !== undefined && !CREATE_ACTIONS.includes(c.action) && c.action !== 'delete') heldForMoved.push({ change: c, ...owned });
       continue;
     }
     const moved = leavesLiveEdits(named) ? undefined : owned;
@@ -592,11 +591,14 @@ function indexFor(changes: readonly Change[], input: ClassifyInput): { desired: 
     if (c.parent) keys.add(c.parent.key);
     if (c.liveId) ids.add(c.liveId);
     if (c.parent?.liveId) ids.add(c.parent.liveId);
-    // The declared object a live one was last in sync as (moved in the app onto this name): its policy may hold the change.
-    for (const id of [c.liveId, c.parent?.liveId]) {
-      const owner = id !== undefined ? input.sync.byId.get(id)?.key : undefined;
+    // The declared object a live one was last in sync as, when not as this name (moved in the app
+    // onto it): its policy may hold the change. (Asked by name first: the index by id is built only then.)
+    const onto = (kind: KindName, key: string, id: string | undefined): void => {
+      const owner = id !== undefined && input.sync.idOf(refKey(kind, key)) !== id ? input.sync.byId.get(id)?.key : undefined;
       if (owner !== undefined) keys.add(owner.slice(owner.indexOf(':') + 1));
-    }
+    };
+    onto(c.kind, c.key, c.liveId);
+    if (c.parent) onto(c.parent.kind, c.parent.key, c.parent.liveId);
     // What a removed object was last in sync as (moved in the app): its policy may hold the removal.
     const was = c.action === 'delete' ? syncedAsOther(c, input.sync) : undefined;
     if (was !== undefined) keys.add(was.slice(was.indexOf(':') + 1));
