@@ -21,7 +21,7 @@ import { PROJECT_FILES } from '../../config/load.js';
 import { isPlainObject } from '../../util/plain.js';
 import { collectGarbage } from '../../util/collect.js';
 import { setV8FlagsForRequestLoops } from '../../util/v8-flags.js';
-import { followRenamedFiles } from '../../engine/lock-follow.js';
+import { followRenamedFiles, followRenamedObjects } from '../../engine/lock-follow.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../../engine/project.js';
 import type { Workspace } from '../../engine/workspace.js';
 import type { ServiceName } from '../../api/types.js';
@@ -151,6 +151,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
             // Nothing to change, and so everything in scope is in sync: recorded, for the next plan's directions.
             const lock = { files: { ...s.lock.files } };
             if (!plan.targets?.length) followRenamedFiles(lock, s.workspace.desired, KINDS);
+            // An object renamed in the app and pulled: its upload's entry moves to its new name (second read SR78-6).
+            followRenamedObjects(lock, plan.ids, s.workspace.desired, new Set());
             // Every change naming an earlier upload is made: it is forgotten here too (probe KR-2).
             forgetSuperseded(plan, { results: [] }, lock);
             // The landing marks it settled (what they marked is live now, or wanted no more) are forgotten.

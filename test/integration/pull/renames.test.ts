@@ -13,6 +13,7 @@ import { applyOk, cliWith, emulatorForFile, expectNoChanges } from '../../helper
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, writeFiles } from '../../helpers/tmpdir.js';
 import { docx } from '../agreements-fixtures.js';
+import { lockFiles } from '../../helpers/lock.js';
 
 const { emulator, cli } = emulatorForFile();
 
@@ -690,6 +691,9 @@ describe('objects renamed in the app', () => {
       await new App(own.env).renameTerm('Data Terms', 'DPA Terms');
       expect((await run('pull', '-C', dir)).code).toBe(0);
       expect(await readFile(join(dir, 'terms/d.yaml'), 'utf8')).toContain('name: DPA Terms');
+      // An apply with nothing to change moves the entry too (second read SR78-6).
+      await applyOk(run, dir);
+      expect(Object.keys(await lockFiles(dir))).toEqual(['custom-term:DPA Terms']);
       await writeFile(join(dir, 'terms/d.yaml'), `${await readFile(join(dir, 'terms/d.yaml'), 'utf8')}---\nkind: CustomTerm\nname: Data Terms\ndocx_file: dp.docx\n`);
       await applyOk(run, dir);
       await expectNoChanges(run, dir);
