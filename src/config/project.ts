@@ -213,7 +213,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const textStart = diagnostics.length;
   for (const problem of textProblems(pass.value)) {
     // A value made from a broken variable: told where the variable is defined.
-    if (!pass.unresolved.has(problem.pointer)) error('control-character', problem.message, characterAt(problem, positions.valueAt(problem.pointer), lineOf), problem.hint, problem.pointer);
+    if (!pass.unresolved.has(problem.pointer)) error(problem.code ?? 'control-character', problem.message, characterAt(problem, positions.valueAt(problem.pointer), lineOf), problem.hint, problem.pointer);
   }
   const controlCharacters = diagnostics.slice(textStart);
   // Every environment's, selected or not: a variable's value is text wherever it is used.

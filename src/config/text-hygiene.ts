@@ -76,7 +76,7 @@ function problemAt(pointer: string, value: string, bad: string, at: number): Tex
   const shown = quoteAround(value, at);
   const character = { value, at };
   if (SURROGATE.test(bad)) {
-    return { pointer, code: 'invalid-utf8', message: `${where} holds ${codePointOf(bad)} alone, half of a character written in UTF-16, which is no text: ${shown}`, hint: 'write the character itself, or its escape as one code point (`\\U0001F600`, not two `\\u` halves); remove it if it is a leftover', character };
+    return { pointer, code: 'invalid-utf8', message: `${where} holds ${codePointOf(bad)} alone, half of a character written in UTF-16, which is no text: ${shown}`, hint: 'write the character itself, or both halves of its pair (`\\ud83d\\ude00`), or its escape as one code point (`\\U0001F600`); remove it if it is a leftover', character };
   }
   return CONTROL_CHARACTER.test(bad)
     ? { pointer, message: `${where} holds the control character ${codePointOf(bad)}: ${shown}`, hint: 'remove it; text may hold tabs and line breaks, but no other control characters', character }
