@@ -17,6 +17,7 @@ import type { SignalName } from './interrupt.js';
 import { redactingIo } from './redact.js';
 import { commandSafeIo } from './workflow-commands.js';
 import { bashWord } from '../util/shell-word.js';
+import { quoteValue } from '../config/quote.js';
 
 export { exitWhenWritten } from './exit.js';
 
@@ -335,6 +336,9 @@ function excessNamed(message: string, command: Command, path: string): string {
   if (!excess) return message;
   const extra = command.args[Number(excess[1])];
   if (extra === undefined) return message;
-  const takesDir = Number(excess[1]) === 0 && command.options.some((o) => o.long === '--dir');
-  return `error: unexpected argument ${JSON.stringify(extra)}: ${path} takes ${Number(excess[1]) === 0 ? 'none' : `${excess[1]} at most`}${takesDir ? ` (the configuration directory is given with -C: ${path} -C ${bashWord(extra)})` : ''}${excess[2]}`;
+  const expected = Number(excess[1]);
+  // Not when -C names one already: the argument is something else (second read SR78-5).
+  const takesDir = expected === 0 && command.options.some((o) => o.long === '--dir') && command.getOptionValueSource('dir') !== 'cli';
+  const takes = expected === 0 ? 'no argument' : `at most ${expected === 1 ? '1 argument' : `${expected} arguments`}`;
+  return `error: unexpected argument ${quoteValue(extra)}: ${path} takes ${takes}${takesDir ? ` (the configuration directory is given with -C: ${path} -C ${bashWord(extra)})` : ''}${excess[2]}`;
 }

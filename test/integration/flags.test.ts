@@ -60,13 +60,16 @@ describe('a mistyped argument', () => {
 });
 
 describe('an argument a command does not take', () => {
-  it('is quoted, and a directory is shown its place after -C, in text and in -o json (probe NF-5)', async () => {
+  it('is quoted, and a directory is shown its place after -C unless -C is given, in text and in -o json (probe NF-5, second read SR78-5)', async () => {
     const text = await run(['validate', 'r5']);
     expect(text.code).toBe(1);
-    expect(text.stderr).toContain('Error: unexpected argument "r5": docket validate takes none (the configuration directory is given with -C: docket validate -C r5)');
+    expect(text.stderr).toContain('Error: unexpected argument "r5": docket validate takes no argument (the configuration directory is given with -C: docket validate -C r5)');
     const json = await run(['plan', 'my dir', '-o', 'json']);
-    expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'usage', message: 'unexpected argument "my dir": docket plan takes none (the configuration directory is given with -C: docket plan -C \'my dir\')' });
-    expect((await run(['show', 'a.json', 'b.json'])).stderr).toContain('Error: unexpected argument "b.json": docket show takes 1 at most');
+    expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'usage', message: 'unexpected argument "my dir": docket plan takes no argument (the configuration directory is given with -C: docket plan -C \'my dir\')' });
+    expect((await run(['show', 'a.json', 'b.json'])).stderr).toContain('Error: unexpected argument "b.json": docket show takes at most 1 argument');
+    // With -C given, the argument is something else: no -C offered in its place (second read SR78-5).
+    const given = await run(['validate', '-C', 'cfg', 'extra']);
+    expect(given.stderr).toContain('Error: unexpected argument "extra": docket validate takes no argument\n');
   });
 });
 
