@@ -157,6 +157,8 @@ export interface PullTextOptions {
   dryRun: boolean;
   /** `--kind` and `--target` as given: what was compared, when not everything. */
   scope?: readonly string[];
+  /** Where the sync records are written (docket.lock.json, or with --emulator .docket/emulator-sync.json), as shown. */
+  syncFile?: string;
 }
 
 export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOptions): string {
@@ -175,7 +177,7 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
   lines.push(...headerLines('pull', plan, paint), '');
   if (result.pulled.length === 0 && result.notPulled.length === 0) lines.push('Nothing to pull: the files hold every live change.');
   const records = recordsOnly(result, opts.dryRun);
-  if (records > 0) lines.push(recordsOnlyText(records));
+  if (records > 0) lines.push(recordsOnlyText(records, opts.syncFile));
   if (result.pulled.length > 0) {
     lines.push(paint('bold', `${opts.dryRun ? 'Would pull' : 'Pulled'} into the files (${result.pulled.length}):`));
     for (const e of result.pulled) {
@@ -215,12 +217,12 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
 const FILES_SHARE = 4_000;
 
 /** `limitSaid`: the limit a cut report names, when it was fitted to less room than that (fitPrinted). */
-export function renderPullMarkdown(plan: Plan, result: PullResult, opts: { dryRun: boolean; maxChars?: number; limitSaid?: number; scope?: readonly string[] }): string {
+export function renderPullMarkdown(plan: Plan, result: PullResult, opts: { dryRun: boolean; maxChars?: number; limitSaid?: number; scope?: readonly string[]; syncFile?: string }): string {
   const maxChars = opts.maxChars ?? MARKDOWN_MAX_CHARS;
-  return fitMarkdown((budget) => pullMarkdown(plan, result, opts.dryRun, budget, opts.limitSaid ?? maxChars, opts.scope), maxChars);
+  return fitMarkdown((budget) => pullMarkdown(plan, result, opts.dryRun, budget, opts.limitSaid ?? maxChars, opts.scope, opts.syncFile), maxChars);
 }
 
-function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: ListBudget, maxChars: number, scope: readonly string[] | undefined): string {
+function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: ListBudget, maxChars: number, scope: readonly string[] | undefined, syncFile: string | undefined): string {
   const fmt = { name: codeSpan, code: codeSpan };
   // The files to review take their room (up to a share) before the changes do: a long list of
   // changes cut short is still told by its count, while a report naming none of its files is no use.
@@ -232,7 +234,7 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
   const lines = ['### docket pull', '', markdownTargetLine(plan), ''];
   if (result.pulled.length === 0 && result.notPulled.length === 0) lines.push('**Nothing to pull.** The files hold every live change.', '');
   const records = recordsOnly(result, dryRun);
-  if (records > 0) lines.push(escapeMarkdown(recordsOnlyText(records)), '');
+  if (records > 0) lines.push(escapeMarkdown(recordsOnlyText(records, syncFile)), '');
   // What was not pulled is what a person must act on: a long list of what was keeps room for it.
   const pulled = result.pulled.map((e) => `- ${entryLine(e, fmt).replace(/^(\S+)/, '`$1`')}${e.reason ? ` (${escapeMarkdown(e.reason)})` : ''}`);
   const notPulled = result.notPulled.map((e) => `- ${subject(e, codeSpan)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}${e.file ? ` (${codeSpan(`${e.file}${e.line ? `:${e.line}` : ''}`)})` : ''}: ${escapeMarkdown(e.reason ?? '')}`);
@@ -340,6 +342,8 @@ function recordsOnly(result: PullResult, dryRun: boolean): number {
   return !dryRun && result.files.length === 0 ? result.sync.size : 0;
 }
 
-function recordsOnlyText(records: number): string {
-  return `Updated ${records === 1 ? '1 sync record' : `${records} sync records`} in docket.lock.json (objects gone from the files and the app forgotten, objects in sync recorded): commit it.`;
+function recordsOnlyText(records: number, syncFile = 'docket.lock.json'): string {
+  // The emulator's records (.docket/emulator-sync.json) are no file to commit (second read SR78-3).
+  const commit = syncFile.endsWith('docket.lock.json') ? ': commit it' : '';
+  return `Updated ${records === 1 ? '1 sync record' : `${records} sync records`} in ${syncFile} (objects gone from the files and the app forgotten, objects in sync recorded)${commit}.`;
 }

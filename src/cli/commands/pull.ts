@@ -57,6 +57,8 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       const check = refuseTargetsOutsideKinds(opts.target, kinds);
       const dryRun = Boolean(opts.dryRun);
       let told: string | undefined;
+      /** Where the session writes sync records, as the report names it. */
+      let syncFile: string | undefined;
       const root = path.resolve(io.cwd, opts.dir);
       // Writing, pull takes the apply lock: an apply beside it would write its own view of the sync records last, over pull's.
       const locked = <T>(run: () => Promise<T>): Promise<T> => {
@@ -95,6 +97,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           // Said even with --quiet: it is what the pull would do.
           io.stderr(`Warning: pull will refuse to write this: ${why}; pass --force to write it anyway\n`);
         }
+        syncFile = path.relative(root, s.syncFile).split(path.sep).join('/');
         if (!dryRun) {
           // A first signal from here on stops nothing: the writes take moments, and cut short they
           // would leave some files pulled, the records not, and a new object's data file without
@@ -112,8 +115,8 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       // One document (JSON, markdown): a signal lets it finish, never leaves half of one (probe MT-1).
       if (opts.output !== 'text') interruptsOf(io).hold('the report is being written');
       if (opts.output === 'json') io.stdout(renderPullJson(plan, result, { dryRun, kinds: [...new Set(kindNames(opts.kind))], targets: opts.target, guard: refused }));
-      else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts), maxChars: room, limitSaid: MARKDOWN_MAX_CHARS })));
-      else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts) }));
+      else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts), maxChars: room, limitSaid: MARKDOWN_MAX_CHARS, syncFile })));
+      else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts), syncFile }));
       if (told && !opts.quiet) io.stderr(`${told}\n`);
       if (!dryRun && result.files.length > 0) await sayDoneUnreported(io, `the pull wrote ${result.files.length === 1 ? '1 file and recorded it' : `${result.files.length} files and recorded them`} in sync`);
       setExit(0);

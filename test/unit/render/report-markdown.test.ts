@@ -108,6 +108,15 @@ describe('drift and pull markdown at scale', () => {
     expect(capped).toContain('The diffs do not fit in this comment');
   });
 
+  it('names the file a pull that wrote no file changed sync records in, asking to commit only docket.lock.json (probe NH-2, second read SR78-3)', () => {
+    const result: PullResult = { pulled: [], notPulled: [], notes: [], files: [], sync: new Map([['playbook:Gone', null], ['rule:Gone/g1', null]]) };
+    expect(renderPullText(plan([]), result, { dryRun: false, color: false, syncFile: 'docket.lock.json' })).toContain('Updated 2 sync records in docket.lock.json (objects gone from the files and the app forgotten, objects in sync recorded): commit it.');
+    expect(renderPullText(plan([]), result, { dryRun: false, color: false, syncFile: '.docket/emulator-sync.json' })).toContain('Updated 2 sync records in .docket/emulator-sync.json (objects gone from the files and the app forgotten, objects in sync recorded).');
+    expect(renderPullMarkdown(plan([]), result, { dryRun: false, syncFile: 'docket.lock.json' })).toContain('Updated 2 sync records in docket.lock.json');
+    // A dry run writes none.
+    expect(renderPullText(plan([]), result, { dryRun: true, color: false })).not.toContain('sync record');
+  });
+
   it('says where each field not pulled is written, in markdown as in text', () => {
     const entry: PullEntry = { kind: 'organization', key: 'organization', name: 'organization', direction: 'changed-live', fields: ['review.default_reviewer'], file: 'organization.yaml', line: 5, reason: 'live value differs from var.legal_lead' };
     const result: PullResult = { pulled: [], notPulled: [entry], notes: [], files: [], sync: new Map() };
