@@ -415,6 +415,12 @@ class PullPlanner {
     return settingsWritten((was && this.writtenEntry(was)) ?? {}, ignoredFieldsWritten(this.writtenEntry(parent) ?? {}));
   }
 
+  /** Live object `l` as a document of kind `kind` writes it (for `d`'s file, or its parent's), placeholders escaped. */
+  private liveDocument(kind: KindName, l: LiveResource, d: DesiredResource): Record<string, unknown> | undefined {
+    const document = literalPlaceholders(this.kinds.get(kind)?.toConfig?.(l, this.configContext(d)).document ?? {});
+    return isPlainObject(document) ? document : undefined;
+  }
+
   /** `d`'s entry as its file wrote it before this pull (which may take it out). */
   private writtenEntry(d: DesiredResource): Record<string, unknown> | undefined {
     if (!d.document) return undefined;
@@ -439,8 +445,7 @@ class PullPlanner {
     }
     const id = this.input.plan.ids[refKey(d.kind, d.key)];
     const l = id === undefined ? undefined : this.input.live.find((x) => x.id === id);
-    const asLive = l ? literalPlaceholders(this.kinds.get(d.kind)?.toConfig?.(l, this.configContext(d)).document ?? {}) : undefined;
-    const written = withoutOwnSettings(entry, isPlainObject(asLive) ? asLive : undefined);
+    const written = withoutOwnSettings(entry, l ? this.liveDocument(d.kind, l, d) : undefined);
     for (const key of new Set([...Object.keys(entry), ...Object.keys(written)])) {
       if (written[key] !== entry[key]) doc = setAt(doc, `${base}/${key}`, written[key], [], this.owned);
     }
@@ -1234,11 +1239,12 @@ class PullPlanner {
         return d?.pointer ? [[o, d] as const] : [];
       }));
       const historyGone = new Set([...heirs.values()].map((d) => Number(d.pointer!.slice(field.length + 1))));
+      // A field the parent's `ignore_fields` leaves to the app is never pulled, a new child's neither (probe GB).
+      const ignored = parent.policy?.ignoreFields ?? [];
       // The item stays the new object's: its history, and its own settings, went with the renamed one.
       const handedOver = (value: Record<string, unknown>, id: string | undefined): Record<string, unknown> => {
         const l = id === undefined ? undefined : siblings.find((s) => s.id === id);
-        const asLive = l ? literalPlaceholders(childKind.toConfig?.(l, this.configContext(parent)).document ?? {}) : undefined;
-        return withoutOwnSettings(withoutKey(value, 'renamed_from'), isPlainObject(asLive) ? asLive : undefined);
+        return withoutOwnSettings(withoutKey(value, 'renamed_from'), l ? this.liveDocument(childKind.name, l, parent) : undefined, ignored);
       };
       const kept: ListEntry[] = items
         .map((value, i) => ({ value: historyGone.has(i) && isPlainObject(value) ? handedOver(value, idAt.get(i)) : value, id: idAt.get(i), from: i }))
@@ -1249,8 +1255,6 @@ class PullPlanner {
       const ordered = work.inserts.filter((o) => o.l).sort((a, b) => (liveOrder.get(a.l!) ?? Infinity) - (liveOrder.get(b.l!) ?? Infinity));
       // Inside `[…]` text is a quoted string, which would show a final line break as `\n`.
       const inFlow = ordered.length > 0 && addsToFlowList(this.documentsOf(file), index, field);
-      // A field the parent's `ignore_fields` leaves to the app is never pulled, a new child's neither (probe GB).
-      const ignored = parent.policy?.ignoreFields ?? [];
       const entries = placeInserts(kept, siblings, ordered, (o) => {
         const asLive = childKind.toConfig?.(o.l!, this.configContext(parent)).document ?? { name: o.l!.name };
         const heir = heirs.get(o);

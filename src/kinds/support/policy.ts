@@ -60,9 +60,10 @@ export function withSettings(document: Record<string, unknown>, settings: Writte
  * `ignore_fields` that went, and with the new object's `live` values of the fields they ignored.
  * Kept, they were another object's, and another environment created the new one with them (probe NH-1).
  */
-export function withoutOwnSettings(entry: Record<string, unknown>, live: Record<string, unknown> | undefined): Record<string, unknown> {
-  const ignored = ignoredFieldsWritten(entry);
-  if (entry.drift === undefined && entry.ignore_fields === undefined) return entry;
+export function withoutOwnSettings(entry: Record<string, unknown>, live: Record<string, unknown> | undefined, inheritedIgnored: readonly string[] = []): Record<string, unknown> {
+  // The parent's ignored fields too: their values in the item were the renamed one's (second read SR78-2).
+  const ignored = [...new Set([...inheritedIgnored, ...ignoredFieldsWritten(entry)])];
+  if (entry.drift === undefined && entry.ignore_fields === undefined && ignored.length === 0) return entry;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(entry)) {
     if (key === 'drift' || key === 'ignore_fields') continue;

@@ -584,6 +584,18 @@ describe('objects renamed in the app', () => {
     expect((await cli('pull', '-C', dir, ...targets)).stdout).toContain('Nothing to pull');
   });
 
+  it('a field the playbook ignores goes with the renamed rule too: the item the new rule keeps takes its live value, none here (second read SR78-2)', async () => {
+    const { dir, app } = await applied({ 'playbooks/nu.yaml': 'kind: Playbook\nname: Nu NDA\nignore_fields: [internal_notes]\nrules:\n  - name: Term\n    actions: ACCEPT 3 years\n    internal_notes: Agreed with sales\n' });
+    await app.editRule('Nu NDA', 'Term', { name: 'Term 2025' });
+    await app.createRule('Nu NDA', { name: 'Term', actions: 'ACCEPT 1 year' });
+    const targets = ['--target', 'playbook/Nu NDA'];
+    expect((await cli('pull', '-C', dir, ...targets)).code).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/nu.yaml'), 'utf8')).toBe(
+      'kind: Playbook\nname: Nu NDA\nignore_fields: [internal_notes]\nrules:\n  - name: Term 2025\n    renamed_from:\n      - Term\n    actions: ACCEPT 3 years\n    internal_notes: Agreed with sales\n  - name: Term\n    actions: ACCEPT 1 year\n',
+    );
+    expect((await cli('plan', '-C', dir, ...targets, '--detailed-exitcode')).code).toBe(0);
+  });
+
   it('a playbook renamed in the app while a policy keeps pull from writing it leaves its old document as it is, rules and history: not given to the one made under its name (probe MM-5, second read SR77-2)', async () => {
     const lambda = NDA.replace('Inbound NDA', 'Lambda NDA').replace('3 years', '11 years').replace('  - name: Law\n', '  - name: Law\n    drift: ignore\n');
     const { dir, app } = await applied({ 'playbooks/lambda.yaml': lambda });
