@@ -192,7 +192,8 @@ export function driftReport(input: DriftInput): DriftReport {
     i.kept_by_policy = true;
     for (const child of removedChildren.get(refKey(i.kind, i.key)) ?? []) child.kept_by_policy = true;
   }
-  for (const c of input.plan.held ?? []) (c.policy === 'ignore' ? toIgnored : toDrift)(item(c), c.liveId);
+  // One the files changed, held as its name is another object's live (probe NJ-2), is pending, not drift (second read SR78-1).
+  for (const c of input.plan.held ?? []) (filesSide(c.direction) ? toPending : c.policy === 'ignore' ? toIgnored : toDrift)(item(c), c.liveId);
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
   let renames: LiveRenames | undefined;
   for (const l of input.unmatched) {
@@ -261,4 +262,9 @@ export function droppedFromFiles(l: LiveResource, sync: Pick<SyncState, 'byId' |
   if (record.key === refKey(l.kind, l.key) || !declared.has(record.key)) return true;
   const holder = ids[record.key];
   return holder === undefined || holder === l.id;
+}
+
+/** Whether a direction is the files' own change (pending), not the live side's. */
+function filesSide(direction: Direction | undefined): boolean {
+  return direction === 'changed-in-files' || direction === 'only-in-files' || direction === 'removed-in-files';
 }

@@ -182,8 +182,8 @@ function heldForMovedWarning({ change: c, owner, policy, fresh }: NonNullable<Cl
   const left = `its \`drift: ${policy}\` leaves that object as it is, so apply does not write ${quoteValue(c.key)} onto it`;
   // The files give the name a new object (probe NJ-2), or the two swapped names (probe NC-1).
   return fresh
-    ? `${start}, which the files give a new ${c.kind}, and ${left}. \`docket pull\` leaves a rename onto a name the files declare: give the new one another name in the files, or take ${ownerName}'s \`drift:\` off to have apply put it back`
-    : `${start}, and ${left}. \`docket pull\` leaves names swapped in the app: swap them in the files by hand, or take ${ownerName}'s \`drift:\` off to have apply put both back`;
+    ? `${start}, which the files give a new ${c.kind}, and ${left}. \`docket pull\` leaves a rename onto a name the files declare: give the new one another name in the files, or take off the \`drift: ${policy}\` that covers ${ownerName} to have apply put it back`
+    : `${start}, and ${left}. \`docket pull\` leaves names swapped in the app: swap them in the files by hand, or take off the \`drift: ${policy}\` that covers ${ownerName} to have apply put both back`;
 }
 
 /** How that warning of a change starts (a plan cut to `--target`s drops it with the change). */

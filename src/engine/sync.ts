@@ -446,8 +446,10 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
         return id !== undefined && was !== undefined && was !== id;
       }),
   );
+  // The files' own change held (its name is another object's live, probe NJ-2): live is not as the files say.
+  const heldFilesChange = new Set((plan.held ?? []).filter((c) => c.direction === 'changed-in-files' || c.direction === 'only-in-files').map((c) => refKey(c.kind, c.key)));
   for (const [d, key] of inSync) {
-    if (heldUnsynced.has(key) || heldMoved.has(key)) continue;
+    if (heldUnsynced.has(key) || heldMoved.has(key) || heldFilesChange.has(key)) continue;
     if (keptOther.size > 0 && d.parent && keptOther.has(refKey(d.parent.kind, d.parent.key))) continue;
     // Another's copy was kept: what it holds is not known to match the files (someone in the app may have made it).
     if (keptOther.size > 0 && keptOther.has(key)) {

@@ -213,6 +213,8 @@ function sidesPerField(c: { direction?: Direction; fields: readonly { direction?
 
 /** How a held change's policy reads. */
 export function heldLabel(c: Change): string {
+  // The files' own change, held as the object live under its name is another's (probe NJ-2): pull does not take it either.
+  if (c.direction === 'changed-in-files' || c.direction === 'only-in-files' || c.direction === 'removed-in-files') return `drift: ${c.policy ?? 'adopt'} of the object live under this name (see the warning)`;
   return c.policy === 'ignore' ? 'drift: ignore (left alone)' : 'drift: adopt (apply leaves it for `docket pull`)';
 }
 

@@ -687,7 +687,11 @@ describe('objects renamed in the app', () => {
       await writeFiles(dir, { 'playbooks/p.yaml': `${playbook}  - name: a1x\n    actions: ACCEPT a1x new\n` });
       const applied = await applyOk(run, dir);
       expect(applied.stdout).toContain('No changes');
+      expect(applied.stdout).toContain('~ update rule "P/a1x" (playbooks/p.yaml:8) · changed in files · drift: adopt of the object live under this name (see the warning)');
       expect(applied.stdout).toContain('Warning: rule "P/a1x" (playbooks/p.yaml:8) is held: the app renamed rule "P/a1"\'s object onto this name, which the files give a new rule');
+      // The files' change held is pending, not drift (second read SR78-1).
+      const drift = JSON.parse((await run('drift', '-C', dir, '-o', 'json')).stdout) as { drift: { key: string }[]; pending: { key: string }[] };
+      expect([drift.drift.map((i) => i.key), drift.pending.map((i) => i.key)]).toEqual([['P/a1'], ['P/a1x']]);
       await writeFiles(dir, { 'playbooks/p.yaml': `${playbook}  - name: a1y\n    actions: ACCEPT a1x new\n` });
       await applyOk(run, dir);
       expect((await run('pull', '-C', dir)).code).toBe(0);

@@ -260,7 +260,7 @@ describe('objects renamed in the app onto a name the files declare too', () => {
         ['update:playbook:B', drift],
       ]);
       expect(p.warnings.filter((w) => w.includes('is held')), drift).toEqual([
-        `playbook "B" (playbooks/nda.yaml:1) is held: the app renamed playbook "A"'s object onto this name, and its \`drift: ${drift}\` leaves that object as it is, so apply does not write "B" onto it. \`docket pull\` leaves names swapped in the app: swap them in the files by hand, or take "A"'s \`drift:\` off to have apply put both back`,
+        `playbook "B" (playbooks/nda.yaml:1) is held: the app renamed playbook "A"'s object onto this name, and its \`drift: ${drift}\` leaves that object as it is, so apply does not write "B" onto it. \`docket pull\` leaves names swapped in the app: swap them in the files by hand, or take off the \`drift: ${drift}\` that covers "A" to have apply put both back`,
       ]);
     }
   });
@@ -277,7 +277,7 @@ describe('objects renamed in the app onto a name the files declare too', () => {
       ['update:rule:NDA/a1x', 'changed-in-files', 'adopt'],
     ]);
     expect(p.warnings.filter((w) => w.includes('is held'))).toEqual([
-      'rule "NDA/a1x" (playbooks/nda.yaml:10) is held: the app renamed rule "NDA/a1"\'s object onto this name, which the files give a new rule, and its `drift: adopt` leaves that object as it is, so apply does not write "NDA/a1x" onto it. `docket pull` leaves a rename onto a name the files declare: give the new one another name in the files, or take "NDA/a1"\'s `drift:` off to have apply put it back',
+      'rule "NDA/a1x" (playbooks/nda.yaml:10) is held: the app renamed rule "NDA/a1"\'s object onto this name, which the files give a new rule, and its `drift: adopt` leaves that object as it is, so apply does not write "NDA/a1x" onto it. `docket pull` leaves a rename onto a name the files declare: give the new one another name in the files, or take off the `drift: adopt` that covers "NDA/a1" to have apply put it back',
     ]);
     // Without a policy the plan puts it back: the new rule made, the renamed one given the files' content.
     const reverting = plan([base[0]!, desiredRule(NDA.name, 'a1', { actions: 'ACCEPT a1' }), desiredRule(NDA.name, 'a1x', { actions: 'ACCEPT a1x new' })], [...baseLive, liveRule('r-1', NDA, 'a1x', { actions: 'ACCEPT a1' })], was);
