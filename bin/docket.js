@@ -15,8 +15,9 @@ setV8Flags();
 // than with Node's default (killed by the signal, saying nothing).
 const held = [];
 const hold = (signal) => held.push(signal);
-process.on('SIGINT', hold);
-process.on('SIGTERM', hold);
+// Those docket stops cleanly at (src/errors.ts STOP_SIGNALS): a closed terminal's SIGHUP too.
+const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
+for (const signal of stopSignals) process.on(signal, hold);
 // `docket --version` alone loads only what printing it needs; with a signal held, main() ends the run as it should.
 if (process.argv.length === 3 && process.argv[2] === '--version') {
   const version = await import('../dist/bundle/version-main.js');
@@ -27,8 +28,7 @@ const { exitWhenWritten, main } = await import('../dist/bundle/main.js');
 await exitWhenWritten(
   await main(process.argv, {
     signalsBeforeStart: () => {
-      process.off('SIGINT', hold);
-      process.off('SIGTERM', hold);
+      for (const signal of stopSignals) process.off(signal, hold);
       return held;
     },
   }),

@@ -204,18 +204,25 @@ export class ApplyFailedError extends DocketError {
   }
 }
 
+/**
+ * The signals that stop a command cleanly, each with its exit code by the shell's convention (128 +
+ * its number): Ctrl-C, CI's SIGTERM, and a terminal or SSH session closed (SIGHUP) or Ctrl-\
+ * (SIGQUIT), which otherwise ended an apply as a `kill -9` would (probe NE-1).
+ */
+export const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129, SIGQUIT: 131 } as const;
+export type StopSignal = keyof typeof STOP_SIGNALS;
+
 /** A signal (Ctrl-C, or SIGTERM from CI) stopped the command; what it did is reported, nothing is lost. */
 export class InterruptedError extends DocketError {
-  readonly signal: 'SIGINT' | 'SIGTERM';
+  readonly signal: StopSignal;
 
-  constructor(signal: 'SIGINT' | 'SIGTERM', message = `interrupted by ${signal}`, hint?: string) {
+  constructor(signal: StopSignal, message = `interrupted by ${signal}`, hint?: string) {
     super('interrupted', message, hint);
     this.signal = signal;
   }
 
-  /** The shell convention: 128 + the signal's number. */
   get exitCode(): number {
-    return this.signal === 'SIGTERM' ? 143 : 130;
+    return STOP_SIGNALS[this.signal];
   }
 }
 

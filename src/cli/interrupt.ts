@@ -5,8 +5,9 @@
  * be lost and remove what must not be left behind (the apply lock, a half-written export).
  */
 import { setMaxListeners } from 'node:events';
+import { STOP_SIGNALS, type StopSignal } from '../errors.js';
 
-export type SignalName = 'SIGINT' | 'SIGTERM';
+export type SignalName = StopSignal;
 
 export interface Interrupts {
   /** Aborted at the first signal. */
@@ -63,22 +64,21 @@ export function processInterrupts(): Interrupts {
       const saying = held.findLast((h) => h.saying)?.saying;
       controller.abort(new Error(name));
       if (handled) {
-        if (saying) process.stderr.write(`\n${name}: ${saying}; ${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again stops at once.\n`);
+        if (saying) process.stderr.write(`\n${name}: ${saying}; ${name === 'SIGINT' ? 'Ctrl-C' : name} again stops at once.\n`);
         return;
       }
       // Nothing under way that could stop cleanly: stop now (nothing was being changed).
       runExits();
       process.stderr.write(`\nInterrupted (${name}).\n`);
-      process.exit(name === 'SIGTERM' ? 143 : 130);
+      process.exit(STOP_SIGNALS[name]);
     }
     runExits();
     // The exit code is the first signal's, which the first message already announced.
     const cut = held.findLast((h) => h.cutShort)?.cutShort;
     process.stderr.write(`\n${name === first ? `${name} again` : `${name} after ${first}`}: stopped at once${cut ? `; ${cut}` : ''}.\n`);
-    process.exit(first === 'SIGTERM' ? 143 : 130);
+    process.exit(STOP_SIGNALS[first]);
   };
-  process.on('SIGINT', on('SIGINT'));
-  process.on('SIGTERM', on('SIGTERM'));
+  for (const name of Object.keys(STOP_SIGNALS) as SignalName[]) process.on(name, on(name));
   return {
     signal: controller.signal,
     received: () => first,

@@ -94,7 +94,7 @@ Environment:
   NO_COLOR: no colour; FORCE_COLOR: colour even when not on a terminal (--no-color and NO_COLOR win)
 
 Exit codes:
-  0 success; 1 any error; 2 plan --detailed-exitcode found changes, or drift found drift; 130/143 stopped by Ctrl-C/SIGTERM
+  0 success; 1 any error; 2 plan --detailed-exitcode found changes, or drift found drift; 130/143/129/131 stopped by Ctrl-C/SIGTERM/SIGHUP/SIGQUIT
 
 Examples:
   docket plan -C config --emulator          what would change, against the local emulator
