@@ -18,6 +18,9 @@ const hold = (signal) => held.push(signal);
 // Those docket stops cleanly at (src/errors.ts STOP_SIGNALS): a closed terminal's SIGHUP too.
 const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
 for (const signal of stopSignals) process.on(signal, hold);
+// Node opens its debugger on 127.0.0.1:9229 at a SIGUSR1, which anyone on the machine's loopback could
+// then attach to and read the API key from memory; listened to, it does nothing (probe NE-3).
+process.on('SIGUSR1', () => {});
 // `docket --version` alone loads only what printing it needs; with a signal held, main() ends the run as it should.
 if (process.argv.length === 3 && process.argv[2] === '--version') {
   const version = await import('../dist/bundle/version-main.js');

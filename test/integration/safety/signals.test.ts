@@ -51,6 +51,17 @@ describe('a signal during apply', () => {
     });
   }
 
+  it('SIGUSR1 opens no debugger an API key could be read through: the apply carries on (probe NE-3)', async () => {
+    t = await startTestEmulator({ latencyMs: 60 });
+    const dir = await manyPlaybooks(6);
+    const run = spawnBin(['apply', '-C', dir, '--auto-approve', '--concurrency', '2', '--no-color'], t.env);
+    await waitUntil(() => creates() >= 1, 'a create');
+    run.child.kill('SIGUSR1');
+    expect(await run.exited).toBe(0);
+    expect(run.stderr()).not.toContain('Debugger listening');
+    expect(livePlaybooks(t)).toHaveLength(6);
+  });
+
   it('a saved plan whose interrupted apply changed nothing is said to apply again, and does (probe HZ-2)', async () => {
     t = await startTestEmulator();
     const dir = await manyPlaybooks(2);
