@@ -153,7 +153,7 @@ export const attachmentKind: KindModule<'attachment'> = {
         fields: { name: d.name },
         refs: [],
         unknownFields: { sha256: unrecorded, description: 'not readable over the API' },
-        extra: { pinOnly: true, ...uploadsBeforePin(recorded, d.pinId) },
+        extra: { pinOnly: true, ...uploadsBeforePin([recorded, ...d.renamedFrom.map((name) => ctx.lock.files[lockKey('attachment', name)])], d.pinId) },
       });
     }
     return live;
@@ -212,11 +212,12 @@ export const attachmentKind: KindModule<'attachment'> = {
 };
 
 /**
- * The uploads the lock entry under a pinned attachment's name says came before the pin (the one it
- * records, what a pending upload replaces, what it superseded): a template still naming one of them
- * is owed the re-point to the pin, not a warning that the pin may be the older one (probe NK-1).
+ * The uploads the lock entries under a pinned attachment's name and former names say came before
+ * the pin (the one each records, what a pending upload replaces, what it superseded): a template
+ * still naming one of them is owed the re-point to the pin, not a warning that the pin may be the
+ * older one (probes NK-1, NE-2).
  */
-function uploadsBeforePin(recorded: LockEntry | undefined, pin: string): { earlier?: string[] } {
-  const earlier = [...(recorded?.id !== undefined && recorded.id !== pin ? [recorded.id] : []), ...(recorded?.pending?.replaces ?? []), ...(recorded?.superseded ?? [])].map((id) => id.toLowerCase());
+function uploadsBeforePin(entries: readonly (LockEntry | undefined)[], pin: string): { earlier?: string[] } {
+  const earlier = entries.flatMap((e) => [...(e?.id !== undefined && e.id !== pin ? [e.id] : []), ...(e?.pending?.replaces ?? []), ...(e?.superseded ?? [])]).map((id) => id.toLowerCase());
   return earlier.length > 0 ? { earlier } : {};
 }

@@ -905,6 +905,25 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('gives no such warning either when that upload renamed the attachment: the lock records the earlier one under the former name (probe NE-2)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    const first = Object.keys(agreements().attachments)[0]!;
+    const renamed = ATTACHMENT_YAML.replace('name: Security Exhibit', 'name: Security Annex\nrenamed_from: [Security Exhibit]');
+    await writeFiles(dir, { 'attachments/security.yaml': renamed, 'templates/csa.yaml': CSA_TEMPLATE_YAML.replaceAll('Security Exhibit', 'Security Annex') });
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'drop', count: 1 });
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(1);
+    const second = Object.keys(agreements().attachments).find((id) => id !== first)!;
+    await writeFiles(dir, { 'attachments/security.yaml': renamed.replace('name: Security Annex', `name: Security Annex\nid: ${second}`) });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('~ update template "Cloud Service Agreement"');
+    expect(plan.stdout).not.toContain('names upload');
+    expect((await cli('apply', '-C', dir, '--adopt-files', '--auto-approve')).code).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
+
   it('says the agreements kinds docket synced that no file declares any more, though the run talks to the review service only (probes LS-2, LS-3)', async () => {
     await start();
     const playbook = 'kind: Playbook\nname: Inbound NDA\nrules:\n  - name: Term\n    actions: ACCEPT a term of up to 3 years\n';
