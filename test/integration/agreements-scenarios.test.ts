@@ -394,6 +394,17 @@ describe('custom templates', () => {
     return dir;
   }
 
+  it('a link the app broke (its new term deleted there) reads as changed live, though a renamed term lists that name in renamed_from (probe NN-1)', async () => {
+    const dir = await termRenamedAway();
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+    // As if deleted in the app (the API cannot): the new term under the name is gone.
+    const terms = agreements().custom_terms;
+    for (const [id, term] of Object.entries(terms)) if (term.name === 'Consulting Terms') delete terms[id];
+    const plan = JSON.parse((await cli('plan', '-C', dir, '-o', 'json')).stdout) as { changes: { id: string; direction?: string }[] };
+    expect(plan.changes.find((c) => c.id.endsWith(':custom-template:Consulting Agreement'))?.direction).toBe('changed-live');
+  });
+
   it('publishes the file text, never republishes a reformatted definition, and shows field-level changes', async () => {
     await start();
     const dir = await project();
