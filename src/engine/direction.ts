@@ -431,11 +431,11 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       renamedFromDigest = new Map();
       for (const d of input.desired) {
         // Recorded under the old name until the rename is applied, under the new one after.
-        // Not a former name another declared object holds now (a new term made under it): that is
-        // history, and a link to that object moved in the app, not by the files (probe NN-1).
+        // Not under a former name another declared object holds now (a new term made under it): a
+        // link to that object is moved by the app, not by the files' rename (probe NN-1).
         for (const name of d.renamedFrom) {
-          if (declared(refKey(d.kind, name))) continue;
-          for (const key of [refKey(d.kind, name), refKey(d.kind, d.key)]) addTo(renamedFromDigest, `${d.kind}\u0000${fieldHash(name)}`, key);
+          const former = refKey(d.kind, name);
+          for (const key of declared(former) ? [refKey(d.kind, d.key)] : [former, refKey(d.kind, d.key)]) addTo(renamedFromDigest, `${d.kind}\u0000${fieldHash(name)}`, key);
         }
       }
     }
