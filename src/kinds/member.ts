@@ -115,7 +115,8 @@ export const memberKind: KindModule<'member'> = {
       name: m.email,
       fields: { email: m.email },
       refs: [],
-      extra: { name: m.name, ...(m.onlyNamed ? { onlyNamed: true } : {}) },
+      // Seen only where a reviewer field names them, their name is unknown (not none): no "has none live" (probe NN-2).
+      extra: m.onlyNamed ? { onlyNamed: true } : { name: m.name },
     }));
     if (!directory.complete) {
       // A declared member not found here may still be one: docket sees only whom something names.

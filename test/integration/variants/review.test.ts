@@ -1,6 +1,6 @@
 /** The bundled example against the review-service shapes of the public docs (api.md's is the first). */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestEmulator } from '../../helpers/emulator.js';
 import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
@@ -230,6 +230,9 @@ describe('without a users list', () => {
     expect(exported.stdout + exported.stderr).toContain(`member "admin@emulator.local" is written with \`id: ${admin.id}\``);
     expect(await readFile(join(out, 'members.yaml'), 'utf8')).toContain(`email: admin@emulator.local\nid: ${admin.id}\n`);
     await expectNoChanges(cli, out);
+    // A name in the file is not said to be none live: docket cannot see it (probe NN-2).
+    await writeFile(join(out, 'members.yaml'), `kind: Member\nemail: admin@emulator.local\nid: ${admin.id}\nname: Admin\n`);
+    expect((await expectNoChanges(cli, out)).stdout).not.toContain('it has none live');
     // The app names them no more: the plan puts the reviewer back, and invites nobody.
     rule.reviewer_id = null;
     const plan = await cli('plan', '-C', out);
