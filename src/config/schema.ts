@@ -12,6 +12,7 @@ import { didYouMean, suggest } from './suggest.js';
 import { gluedDashHint, joinPointer, pathToPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
 import { quoteValue, showJson, showName } from './quote.js';
 import { urlSpellingHint } from './url-policy.js';
+import { asLatinLetters, otherScriptOf } from '../util/other-script.js';
 import { withoutSecrets } from './url-secrets.js';
 import { nonFiniteName, TAG_HINT } from './written-number.js';
 import { variablesIn } from './interpolate.js';
@@ -503,6 +504,13 @@ function asciiAddressHint(address: string): string | undefined {
   if (ascii === '' || !EMAIL.test(written)) return undefined;
   // Mapped to plain letters (a fullwidth `ａ`, a zero-width character dropped): no IDNA form, but look-alikes (probe MW-5).
   if (!/(^|\.)xn--/.test(ascii)) return `the domain holds characters that only look like plain letters or print as nothing: write it in plain letters, ${quoteValue(written)}`;
+  // Cyrillic or Greek letters drawn as Latin ones, the rest plain: a look-alike of a plain domain,
+  // whose IDNA form is another domain (a homograph, probe NN-3). The plain one is offered first.
+  const plain = asLatinLetters(domain);
+  if (plain !== domain && !/[^\x00-\x7f]/.test(plain)) {
+    const letter = [...domain].find((c) => asLatinLetters(c) !== c)!;
+    return `the domain holds ${otherScriptOf(letter)} ${quoteValue(letter)}, drawn as the Latin ${quoteValue(asLatinLetters(letter))}: write it in plain letters, ${quoteValue(`${local}@${plain}`)}; only if that other domain is meant, its IDNA form is ${quoteValue(written)}`;
+  }
   return `the services take an address in ASCII: write the domain in its IDNA form, ${quoteValue(written)}`;
 }
 

@@ -434,6 +434,12 @@ describe('loadConfig: schema errors', () => {
       'the domain holds characters that only look like plain letters or print as nothing: write it in plain letters, "bob@acme.example"',
       'the domain holds characters that only look like plain letters or print as nothing: write it in plain letters, "bob@acme.example"',
     ]);
+    // A Cyrillic or Greek letter drawn as a Latin one: the plain domain first, not only the homograph's IDNA form (probe NN-3).
+    const homograph = await load({ 'docket.yaml': PROJECT, 'm.yaml': lines('kind: Member', 'email: bob@\u0430cme.example', '---', 'kind: Member', 'email: eve@g\u03bfogle.com') });
+    expect(homograph.diagnostics.map((d) => d.hint)).toEqual([
+      'the domain holds Cyrillic "\u0430", drawn as the Latin "a": write it in plain letters, "bob@acme.example"; only if that other domain is meant, its IDNA form is "bob@xn--cme-5cd.example"',
+      'the domain holds Greek "\u03bf", drawn as the Latin "o": write it in plain letters, "eve@google.com"; only if that other domain is meant, its IDNA form is "eve@xn--gogle-rce.com"',
+    ]);
   });
 
   it('reports a missing required field at the parent mapping', async () => {
