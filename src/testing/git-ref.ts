@@ -55,8 +55,12 @@ export interface RefOptions {
   env?: string;
 }
 
-/** The playbooks declared at `ref` (none when the directory did not exist there). */
-export async function playbooksAtRef(root: string, ref: string, options: RefOptions): Promise<Map<string, PlaybookSubject>> {
+/**
+ * The playbooks declared at `ref` (none when the directory did not exist there), or why the
+ * configuration there does not load: each suite then says it has nothing to compare with, and its
+ * cases still run (a pull request that fixes a broken base, probe NL-1).
+ */
+export async function playbooksAtRef(root: string, ref: string, options: RefOptions): Promise<{ playbooks: Map<string, PlaybookSubject>; unloadable?: string }> {
   const dir = resolve(root);
   const top = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
   // --quiet: git says nothing about a ref it does not know, so the message is docket's.
@@ -65,7 +69,7 @@ export async function playbooksAtRef(root: string, ref: string, options: RefOpti
   });
   const prefix = relative(top, dir).split(sep).join('/');
   const files = await filesAt(top, ref, prefix);
-  if (files.size === 0) return new Map();
+  if (files.size === 0) return { playbooks: new Map() };
   const scratch = await mkdtemp(join(tmpdir(), 'docket-compare-'));
   try {
     for (const [file, bytes] of files) {
@@ -74,14 +78,14 @@ export async function playbooksAtRef(root: string, ref: string, options: RefOpti
     }
     try {
       const workspace = await loadWorkspace({ dir: scratch, processEnv: options.processEnv, ...(options.env ? { env: options.env } : {}) });
-      return declaredPlaybooks(workspace.desired);
+      return { playbooks: declaredPlaybooks(workspace.desired) };
     } catch (error) {
       if (error instanceof DocketError) {
         // The files are a scratch copy the printed diagnostics could not show: the first problem is told here.
         const first = error instanceof ConfigError ? error.diagnostics.find((d) => d.severity === 'error') : undefined;
         const more = error instanceof ConfigError ? error.diagnostics.filter((d) => d.severity === 'error').length - 1 : 0;
         const where = first ? `: ${first.file ? `${first.file}:${first.line}:${first.col} ` : ''}${first.code} ${first.message}${more > 0 ? ` (and ${more} more)` : ''}` : '';
-        throw new DocketError('compare-to', `--compare-to: the configuration at ${ref} cannot be loaded: ${error.message}${where}`, 'compare to a ref whose configuration is valid');
+        return { playbooks: new Map(), unloadable: `${error.message}${where}` };
       }
       throw error;
     }

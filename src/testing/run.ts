@@ -60,6 +60,8 @@ export interface CompareTo {
   ref: string;
   /** The playbooks as declared at the ref, by name. */
   playbooks: Map<string, PlaybookSubject>;
+  /** Why the configuration at the ref does not load, when it does not: nothing is compared. */
+  unloadable?: string;
 }
 
 /** Where a variant of a playbook lives for this run: a digest, and how to review against it. */
@@ -149,7 +151,8 @@ async function playbookSuite(file: PlaybookTestFile, ctx: RunContext, reviews: R
   suite.cases = await casesAgainst(file, after, ctx, reviews);
   if (compare) {
     const old = playbookAtRef(file.subject, ctx.subjects.playbooks.get(file.subject), compare.playbooks);
-    if (!old) suite.before = { ref: compare.ref, note: `Playbook ${JSON.stringify(file.subject)} is not declared at this ref: nothing to compare with`, cases: [] };
+    if (compare.unloadable !== undefined) suite.before = { ref: compare.ref, note: `The configuration at this ref cannot be loaded (${compare.unloadable}): nothing to compare with`, cases: [] };
+    else if (!old) suite.before = { ref: compare.ref, note: `Playbook ${JSON.stringify(file.subject)} is not declared at this ref: nothing to compare with`, cases: [] };
     else {
       const before = (await variantOf(old.subject, ctx, false, file.subject)) as Variant;
       suite.before = { ref: compare.ref, digest: before.digest, cases: await casesAgainst(file, before, ctx, reviews, old.renamed) };

@@ -125,7 +125,7 @@ async function prepareTests(io: Io, workspace: Workspace, files: string[], opts:
   const selected = selectTargets(loaded.files, opts.target, subjects);
   // As a FILES argument that names nothing: a CI job's --target that tests nothing must not pass.
   if (opts.target.length > 0 && selected.length === 0) throw untestedTargets(opts.target, loaded.files, subjects, only);
-  const compare: CompareTo | undefined = opts.compareTo ? { ref: opts.compareTo, playbooks: await playbooksAtRef(project.root, opts.compareTo, { processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) }) } : undefined;
+  const compare: CompareTo | undefined = opts.compareTo ? { ref: opts.compareTo, ...(await playbooksAtRef(project.root, opts.compareTo, { processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) })) } : undefined;
   // Named FILES that hold no test are a selection that tests nothing, as a --target is: not a pass.
   if (only.length > 0 && selected.length === 0) {
     throw new UsageError(`${only.join(', ')} declare${only.length === 1 ? 's' : ''} no test (an empty file, or only comments)`, 'add a case, or name test files that hold some (without FILES every test file is read)');
