@@ -570,6 +570,17 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('2 errors,');
   });
 
+  it('refuses a redline asked for no evaluation of its topic that yet names its commentary or evaluation: it passes without testing anything (probe NL-2)', async () => {
+    const dir = await example();
+    const redline = (count: string, more: string) => `    expect: { redlines: [{ topic: Term, count: ${count}, ${more} }] }`;
+    const doc = ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: commentary', '    contract: { file: fixtures/nda-perpetual.docx }', redline('0', 'commentary: { contains: perpetual }'), '  - name: evaluation', '    contract: { file: fixtures/nda-perpetual.docx }', redline('{ max: 0 }', 'evaluation: reject'), ''].join('\n');
+    await writeFile(join(dir, 'tests/none.test.yaml'), doc);
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tests/none.test.yaml:6:63 error invalid-value `count` asks for no evaluation of "Term", so none can match `commentary`: no review can pass the case');
+    expect(r.stderr).toContain('tests/none.test.yaml:9:72 error invalid-value `count` asks for no evaluation of "Term", so none can have the `evaluation` asked for: the expectation tests nothing');
+  });
+
   it('says a count the schema refuses once, not also that it allows fewer flags than `includes` asks for (probe HM-3)', async () => {
     const r = await validateFlagCases('tests/odd.test.yaml', [
       ['negative', '{ count: -1 }'],
