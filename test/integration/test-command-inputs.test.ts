@@ -293,6 +293,17 @@ describe('docket test with broken inputs', () => {
     const outside = await runCli(['test', '-C', dir, '--emulator', join(dir, '../elsewhere.test.yaml')]);
     expect(outside.code).toBe(1);
     expect(outside.stderr).toContain('elsewhere.test.yaml" is outside the configuration directory');
+    // One that is there, named from the current directory by a path that would be inside -C DIR
+    // too: outside, not "no such test file" (probe NL-3).
+    const name = `nl3-${process.pid}-outside.test.yaml`;
+    const there = join(process.cwd(), name);
+    await copyFile(join(dir, 'tests/inbound-nda.test.yaml'), there);
+    try {
+      const named = await runCli(['test', '-C', dir, '--emulator', name]);
+      expect([named.code, named.stderr]).toEqual([1, expect.stringContaining(`${name}" is outside the configuration directory`)]);
+    } finally {
+      await rm(there, { force: true });
+    }
     const target = await runCli(['test', '-C', dir, '--emulator', '--target', 'template/Consulting Agreement']);
     expect(target.code).toBe(1);
     expect(target.stderr).toContain('Error: --target template/Consulting Agreement names nothing declared in this configuration, did you mean `custom-template/Consulting Agreement`?');
