@@ -34,16 +34,22 @@ export function followRenamedFiles(lock: LockFile, desired: readonly DesiredReso
  * `kind:key`; `renaming`: the `kind:key`s the plan renames, whose apply moves their entries.
  */
 export function followRenamedObjects(lock: LockFile, ids: Readonly<Record<string, string>>, desired: readonly Pick<DesiredResource, 'kind' | 'key'>[], renaming: ReadonlySet<string>): boolean {
-  const kinds = new Set(Object.keys(lock.files).map((k) => k.slice(0, k.indexOf(':'))));
-  if (kinds.size === 0) return false;
-  const declared = new Set(desired.filter((d) => kinds.has(d.kind)).map((d) => `${d.kind}:${d.key}`));
-  const declaredById = new Map<string, string>();
-  for (const [kindKey, id] of Object.entries(ids)) {
-    if (declared.has(kindKey) && kinds.has(kindKey.slice(0, kindKey.indexOf(':')))) declaredById.set(id.toLowerCase(), kindKey);
-  }
+  let declaredById: Map<string, string> | undefined;
+  /** The declared `kind:key` live object `id` is matched to: indexed at the first entry whose own name holds another (20,000 ids a plan). */
+  const declaredAs = (id: string): string | undefined => {
+    if (!declaredById) {
+      const kinds = new Set(Object.keys(lock.files).map((k) => k.slice(0, k.indexOf(':'))));
+      const declared = new Set(desired.filter((d) => kinds.has(d.kind)).map((d) => `${d.kind}:${d.key}`));
+      declaredById = new Map();
+      for (const [kindKey, liveId] of Object.entries(ids)) if (declared.has(kindKey)) declaredById.set(liveId.toLowerCase(), kindKey);
+    }
+    return declaredById.get(id.toLowerCase());
+  };
   let moved = false;
   for (const [kindKey, entry] of Object.entries(lock.files)) {
-    const now = entry.id === undefined ? undefined : declaredById.get(entry.id.toLowerCase());
+    // Its name still holds its object: the usual case, asked first.
+    if (entry.id === undefined || ids[kindKey]?.toLowerCase() === entry.id.toLowerCase()) continue;
+    const now = declaredAs(entry.id);
     if (now === undefined || now === kindKey || renaming.has(now) || lock.files[now] !== undefined) continue;
     if (now.slice(0, now.indexOf(':')) !== kindKey.slice(0, kindKey.indexOf(':'))) continue;
     lock.files[now] = entry;
