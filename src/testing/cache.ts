@@ -73,6 +73,37 @@ export class TestCache {
     return (parsed.runs as CacheFile['runs']).map((r) => r.facts);
   }
 
+  /**
+   * The notes of the playbook variant of `digest` (fields the service did not keep as sent, so its
+   * reviews were of the playbook as the service holds it): recorded with its reviews, so a replay
+   * says them as the run that recorded them did (probe NL-4).
+   */
+  async putNotes(digest: string, notes: readonly string[]): Promise<void> {
+    if (notes.length === 0) return;
+    const file = this.notesFile(digest);
+    try {
+      await mkdir(this.dir, { recursive: true });
+      await asOwnFile(file);
+      await writeFileAtomic(file, `${JSON.stringify({ version: 1, digest, notes: notes.map(this.hide) }, null, 2)}\n`);
+    } catch (error) {
+      this.unwritten ??= (error as NodeJS.ErrnoException).code ?? String(error);
+    }
+  }
+
+  /** The notes recorded for the variant of `digest`; none when there are none or they cannot be read. */
+  notesFor(digest: string): string[] {
+    try {
+      const parsed: unknown = JSON.parse(readRegularFileSync(this.notesFile(digest)).toString('utf8'));
+      return isPlainObject(parsed) && parsed.digest === digest && Array.isArray(parsed.notes) ? parsed.notes.filter((n): n is string => typeof n === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private notesFile(digest: string): string {
+    return join(this.dir, `notes-${sha256(digest).slice(0, 32)}.json`);
+  }
+
   /** Whether the key's entry is there but could not be read (after `get`). */
   unreadableFor(key: CacheKey): boolean {
     return this.unreadable.has(this.file(key));

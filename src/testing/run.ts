@@ -91,8 +91,9 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
     }
   } finally {
     await cleanupOf(ctx)(async () => {
+      // What the service did not keep of a playbook, from its scratch copy this run or from the cache of a replay.
+      notes.push(...new Set([...(scratch?.unkept ?? []), ...reviews.replayedNotes]));
       if (scratch) {
-        notes.push(...scratch.unkept);
         const left = await scratch.archiveAll();
         if (left.length > 0) notes.push(`could not archive ${left.map((n) => JSON.stringify(n)).join(', ')}; the next docket test archives it`);
         leftBehind.push(...left);
@@ -177,6 +178,8 @@ function notAskedFor(): DocketError {
 
 /** The reviews of the run: shared by every case with the same key, from the cache or made once. */
 class Reviews {
+  /** The notes the cache recorded with the playbook variants this run replayed (TestCache.notesFor). */
+  readonly replayedNotes = new Set<string>();
   private readonly byKey = new Map<string, { needed: number; result: Promise<Runs> }>();
   private readonly uploads = new Map<string, Promise<string>>();
   /** Uploads made again, by contract and the id found gone (`<sha> <id>`). */
@@ -249,7 +252,10 @@ class Reviews {
     const cached = earlier && earlier.facts.length >= recorded.length ? earlier.facts : recorded;
     // How many of the first runs are the cache's: an earlier case's may have been made this run.
     const replayed = cached === earlier?.facts ? earlier.replayed : cached.length;
-    if (cached.length >= needed) return { facts: cached.slice(0, needed), replayed: Math.min(replayed, needed) };
+    if (cached.length >= needed) {
+      for (const note of ctx.cache.notesFor(key.playbook_digest)) this.replayedNotes.add(note);
+      return { facts: cached.slice(0, needed), replayed: Math.min(replayed, needed) };
+    }
     if (!ctx.services) {
       // A damaged entry is not an unrecorded one: said as such (probe GC), not as "0 recorded" beside it (probe JB-3).
       const what = `for this contract, playbook digest ${key.playbook_digest.slice(0, 12)} and review type ${key.review_type}`;
@@ -261,6 +267,7 @@ class Reviews {
     try {
       const api = ctx.services.review();
       const scratch = variant.liveId ? undefined : await this.scratch!.ensure(variant.subject, variant.digest);
+      if (scratch) await ctx.cache.putNotes(variant.digest, this.scratch!.unkeptOf.get(variant.digest) ?? []);
       const playbookId = variant.liveId ?? scratch!.id;
       const rules = scratch ? scratch.rules : variant.subject.rules;
       const missing = needed - cached.length;

@@ -33,6 +33,8 @@ export class ScratchPlaybooks {
   private swept: Promise<string[]> | undefined;
   /** Fields of scratch rules the service did not keep as sent: the run's notes say so. */
   readonly unkept: string[] = [];
+  /** The same, by the digest of the playbook variant: kept with the cache, so a replay says them too. */
+  readonly unkeptOf = new Map<string, string[]>();
 
   constructor(
     private readonly api: ReviewApi,
@@ -82,7 +84,10 @@ export class ScratchPlaybooks {
         throw err;
       });
       const unkept = unkeptInScratch(rule, live.attributes as unknown as Record<string, unknown>);
-      if (unkept) this.unkept.push(`${subject.name}: ${unkept}`);
+      if (unkept) {
+        this.unkept.push(`${subject.name}: ${unkept}`);
+        this.unkeptOf.set(digest, [...(this.unkeptOf.get(digest) ?? []), `${subject.name}: ${unkept}`]);
+      }
       return { ...rule, id: live.id };
     });
     return { id: created.id, name, rules };

@@ -340,6 +340,12 @@ describe('rule fields the service drops without a word', () => {
     const run = await cli('test', '-C', dir);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Note: P: the service did not keep `generate_summary` (it holds true) of rule "R" as the files give it: the reviews test the playbook as the service holds it');
+    // Replayed from the cache, as a fork's CI does: said again (probe NL-4).
+    for (const args of [[], ['--replay-only']]) {
+      const replayed = await cli('test', '-C', dir, ...args);
+      expect(replayed.stdout).toContain('(replayed)');
+      expect(replayed.stdout).toContain('Note: P: the service did not keep `generate_summary` (it holds true) of rule "R"');
+    }
  
     // A summary-only rule this service refuses: the case's error says what apply's does, to give it actions (probe JB-4).
     await writeFiles(dir, { 'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    generate_summary: true\n    questions: Is it perpetual?\n' });
