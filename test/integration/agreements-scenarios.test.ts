@@ -894,46 +894,33 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
-  it('gives no such warning when the pin follows the hint of an upload never confirmed: the lock says which upload it replaces (probe NK-1)', async () => {
-    await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
-    await applyOk(cli, dir);
-    const first = Object.keys(agreements().attachments)[0]!;
-    // A new file, whose upload lands while its answer is lost.
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'drop', count: 1 });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('second'));
-    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(1);
-    const second = Object.keys(agreements().attachments).find((id) => id !== first)!;
-    expect((await cli('plan', '-C', dir)).stderr).toContain('uncertain-upload');
-    // As the error's hint says: pin the upload that landed.
-    await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML.replace('name: Security Exhibit', `name: Security Exhibit\nid: ${second}`) });
-    const plan = await cli('plan', '-C', dir);
-    expect(plan.stdout).toContain('~ update template "Cloud Service Agreement"');
-    expect(plan.stdout).not.toContain('names upload');
-    expect((await cli('apply', '-C', dir, '--adopt-files', '--auto-approve')).code).toBe(0);
-    expect(Object.values(agreements().templates)[0]!.parameters).toMatchObject({ include_security_policy_attachment_id: second });
-    await expectNoChanges(cli, dir);
-  });
-
-  it('gives no such warning either when that upload renamed the attachment: the lock records the earlier one under the former name (probe NE-2)', async () => {
-    await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
-    await applyOk(cli, dir);
-    const first = Object.keys(agreements().attachments)[0]!;
-    const renamed = ATTACHMENT_YAML.replace('name: Security Exhibit', 'name: Security Annex\nrenamed_from: [Security Exhibit]');
-    await writeFiles(dir, { 'attachments/security.yaml': renamed, 'templates/csa.yaml': CSA_TEMPLATE_YAML.replaceAll('Security Exhibit', 'Security Annex') });
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'drop', count: 1 });
-    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(1);
-    const second = Object.keys(agreements().attachments).find((id) => id !== first)!;
-    await writeFiles(dir, { 'attachments/security.yaml': renamed.replace('name: Security Annex', `name: Security Annex\nid: ${second}`) });
-    const plan = await cli('plan', '-C', dir);
-    expect(plan.stdout).toContain('~ update template "Cloud Service Agreement"');
-    expect(plan.stdout).not.toContain('names upload');
-    expect((await cli('apply', '-C', dir, '--adopt-files', '--auto-approve')).code).toBe(0);
-    await expectNoChanges(cli, dir);
-  });
+  // The attachment's new upload lands while its answer is lost; pinned as uncertain-upload's hint says, the template is re-pointed to it without a warning.
+  for (const [what, name, renamedFrom] of [
+    ['the lock says which upload it replaces (probe NK-1)', 'Security Exhibit', ''],
+    ['that upload renamed the attachment, and the lock records the earlier one under the former name (probe NE-2)', 'Security Annex', '\nrenamed_from: [Security Exhibit]'],
+  ] as const) {
+    it(`gives no such warning when the pin follows the hint of an upload never confirmed: ${what}`, async () => {
+      await start();
+      const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+      await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+      await applyOk(cli, dir);
+      const first = Object.keys(agreements().attachments)[0]!;
+      const written = ATTACHMENT_YAML.replace('name: Security Exhibit', `name: ${name}${renamedFrom}`);
+      await writeFiles(dir, { 'attachments/security.yaml': written, 'templates/csa.yaml': CSA_TEMPLATE_YAML.replaceAll('Security Exhibit', name) });
+      await writeFile(join(dir, 'attachments/security.pdf'), pdf('second'));
+      t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'drop', count: 1 });
+      expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(1);
+      const second = Object.keys(agreements().attachments).find((id) => id !== first)!;
+      expect((await cli('plan', '-C', dir)).stderr).toContain('uncertain-upload');
+      await writeFiles(dir, { 'attachments/security.yaml': written.replace(`name: ${name}`, `name: ${name}\nid: ${second}`) });
+      const plan = await cli('plan', '-C', dir);
+      expect(plan.stdout).toContain('~ update template "Cloud Service Agreement"');
+      expect(plan.stdout).not.toContain('names upload');
+      expect((await cli('apply', '-C', dir, '--adopt-files', '--auto-approve')).code).toBe(0);
+      expect(Object.values(agreements().templates)[0]!.parameters).toMatchObject({ include_security_policy_attachment_id: second });
+      await expectNoChanges(cli, dir);
+    });
+  }
 
   it('says the agreements kinds docket synced that no file declares any more, though the run talks to the review service only (probes LS-2, LS-3)', async () => {
     await start();
