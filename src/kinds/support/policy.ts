@@ -61,15 +61,16 @@ export function withSettings(document: Record<string, unknown>, settings: Writte
  * Kept, they were another object's, and another environment created the new one with them (probe NH-1).
  */
 export function withoutOwnSettings(entry: Record<string, unknown>, live: Record<string, unknown> | undefined, inheritedIgnored: readonly string[] = []): Record<string, unknown> {
-  // The parent's ignored fields too: their values in the item were the renamed one's (second read SR78-2).
-  const ignored = [...new Set([...inheritedIgnored, ...ignoredFieldsWritten(entry)])];
-  if (entry.drift === undefined && entry.ignore_fields === undefined && ignored.length === 0) return entry;
+  const own = ignoredFieldsWritten(entry);
+  // The parent's ignored fields, still ignored: the renamed one's values go, and no live value is pulled in their place (probe GB, second read SR78-2).
+  const inherited = inheritedIgnored.filter((f) => !own.includes(f));
+  if (entry.drift === undefined && entry.ignore_fields === undefined && !inherited.some((f) => entry[f] !== undefined)) return entry;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(entry)) {
-    if (key === 'drift' || key === 'ignore_fields') continue;
-    if (!ignored.includes(key)) out[key] = value;
+    if (key === 'drift' || key === 'ignore_fields' || inherited.includes(key)) continue;
+    if (!own.includes(key)) out[key] = value;
     else if (live?.[key] !== undefined && live[key] !== null) out[key] = live[key];
   }
-  for (const field of ignored) if (!Object.hasOwn(out, field) && live?.[field] !== undefined && live[field] !== null) out[field] = live[field];
+  for (const field of own) if (!Object.hasOwn(out, field) && live?.[field] !== undefined && live[field] !== null) out[field] = live[field];
   return out;
 }

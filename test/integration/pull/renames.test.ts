@@ -584,10 +584,10 @@ describe('objects renamed in the app', () => {
     expect((await cli('pull', '-C', dir, ...targets)).stdout).toContain('Nothing to pull');
   });
 
-  it('a field the playbook ignores goes with the renamed rule too: the item the new rule keeps takes its live value, none here (second read SR78-2)', async () => {
+  it('a field the playbook ignores goes with the renamed rule too, and the new one\'s live value is not pulled in its place, as for any new rule (second read SR78-2, probe GB)', async () => {
     const { dir, app } = await applied({ 'playbooks/nu.yaml': 'kind: Playbook\nname: Nu NDA\nignore_fields: [internal_notes]\nrules:\n  - name: Term\n    actions: ACCEPT 3 years\n    internal_notes: Agreed with sales\n' });
     await app.editRule('Nu NDA', 'Term', { name: 'Term 2025' });
-    await app.createRule('Nu NDA', { name: 'Term', actions: 'ACCEPT 1 year' });
+    await app.createRule('Nu NDA', { name: 'Term', actions: 'ACCEPT 1 year', internal_notes: 'set in the app' });
     const targets = ['--target', 'playbook/Nu NDA'];
     expect((await cli('pull', '-C', dir, ...targets)).code).toBe(0);
     expect(await readFile(join(dir, 'playbooks/nu.yaml'), 'utf8')).toBe(
