@@ -6,6 +6,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { STOP_SIGNALS, type StopSignal } from '../errors.js';
+import { exitNow, noteHangUp } from './exit.js';
 
 export type SignalName = StopSignal;
 
@@ -30,6 +31,9 @@ export interface Interrupts {
   /** What a second signal now leaves unknown: the latest holder's `cutShort` (an error document says it too). */
   cutShort?(): string | undefined;
 }
+
+/** What sends each signal again, as a person does it. */
+const AGAIN: Readonly<Record<SignalName, string>> = { SIGINT: 'Ctrl-C', SIGQUIT: 'Ctrl-\\', SIGTERM: 'SIGTERM', SIGHUP: 'SIGHUP' };
 
 /** Interrupts that never fire (in-process runs, tests). */
 export function noInterrupts(): Interrupts {
@@ -57,6 +61,7 @@ export function processInterrupts(): Interrupts {
     }
   };
   const on = (name: SignalName) => () => {
+    if (name === 'SIGHUP') noteHangUp();
     if (first === undefined) {
       first = name;
       // Read before aborting: a holder may release in its abort listener, having handled the signal.
@@ -64,19 +69,19 @@ export function processInterrupts(): Interrupts {
       const saying = held.findLast((h) => h.saying)?.saying;
       controller.abort(new Error(name));
       if (handled) {
-        if (saying) process.stderr.write(`\n${name}: ${saying}; ${name === 'SIGINT' ? 'Ctrl-C' : name} again stops at once.\n`);
+        if (saying) process.stderr.write(`\n${name}: ${saying}; ${AGAIN[name]} again stops at once.\n`);
         return;
       }
       // Nothing under way that could stop cleanly: stop now (nothing was being changed).
       runExits();
       process.stderr.write(`\nInterrupted (${name}).\n`);
-      process.exit(STOP_SIGNALS[name]);
+      exitNow(STOP_SIGNALS[name]);
     }
     runExits();
     // The exit code is the first signal's, which the first message already announced.
     const cut = held.findLast((h) => h.cutShort)?.cutShort;
     process.stderr.write(`\n${name === first ? `${name} again` : `${name} after ${first}`}: stopped at once${cut ? `; ${cut}` : ''}.\n`);
-    process.exit(STOP_SIGNALS[first]);
+    exitNow(STOP_SIGNALS[first]);
   };
   for (const name of Object.keys(STOP_SIGNALS) as SignalName[]) process.on(name, on(name));
   return {
