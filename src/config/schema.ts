@@ -507,7 +507,9 @@ function asciiAddressHint(address: string): string | undefined {
   // Cyrillic or Greek letters drawn as Latin ones, the rest plain: a look-alike of a plain domain,
   // whose IDNA form is another domain (a homograph, probe NN-3). The plain one is offered first.
   const plain = asLatinLetters(domain);
-  if (plain !== domain && !/[^\x00-\x7f]/.test(plain)) {
+  // Only where a label mixes them with plain letters (`аcme`): one written wholly in Cyrillic (`сех.рус`) is a domain of its own.
+  const mixed = domain.split('.').some((label) => /[a-z]/i.test(label) && asLatinLetters(label) !== label);
+  if (mixed && plain !== domain && !/[^\x00-\x7f]/.test(plain)) {
     const letter = [...domain].find((c) => asLatinLetters(c) !== c)!;
     return `the domain holds ${otherScriptOf(letter)} ${quoteValue(letter)}, drawn as the Latin ${quoteValue(asLatinLetters(letter))}: write it in plain letters, ${quoteValue(`${local}@${plain}`)}; only if that other domain is meant, its IDNA form is ${quoteValue(written)}`;
   }

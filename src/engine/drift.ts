@@ -7,7 +7,7 @@
 import { childrenEditedInFiles, childrenEditedLive, childrenKeptByPolicy, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, movedFromOf, type ChildWork, type LiveRenames } from './direction.js';
 import type { NamingKind, SyncState } from './sync.js';
 import { addTo } from '../util/multi-map.js';
-import { pendingIdKey, refKey, type Action, type Change, type DesiredResource, type Direction, type DriftPolicy, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
+import { isFilesSide, pendingIdKey, refKey, type Action, type Change, type DesiredResource, type Direction, type DriftPolicy, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
 import type { SourcePos } from '../diagnostics.js';
 
 export interface DriftItem {
@@ -193,7 +193,7 @@ export function driftReport(input: DriftInput): DriftReport {
     for (const child of removedChildren.get(refKey(i.kind, i.key)) ?? []) child.kept_by_policy = true;
   }
   // One the files changed, held as its name is another object's live (probe NJ-2), is pending, not drift (second read SR78-1).
-  for (const c of input.plan.held ?? []) (filesSide(c.direction) ? toPending : c.policy === 'ignore' ? toIgnored : toDrift)(item(c), c.liveId);
+  for (const c of input.plan.held ?? []) (isFilesSide(c.direction) ? toPending : c.policy === 'ignore' ? toIgnored : toDrift)(item(c), c.liveId);
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
   let renames: LiveRenames | undefined;
   for (const l of input.unmatched) {
@@ -264,7 +264,3 @@ export function droppedFromFiles(l: LiveResource, sync: Pick<SyncState, 'byId' |
   return holder === undefined || holder === l.id;
 }
 
-/** Whether a direction is the files' own change (pending), not the live side's. */
-function filesSide(direction: Direction | undefined): boolean {
-  return direction === 'changed-in-files' || direction === 'only-in-files' || direction === 'removed-in-files';
-}

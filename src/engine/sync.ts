@@ -8,7 +8,7 @@
 import type { SyncRecords } from '../config/lock.js';
 import { digest, sha256, sortedJson } from './canonical.js';
 import { sortNamesInPlace } from '../util/sort-names.js';
-import { CREATE_ACTIONS, formerKeys, refKey, type ApplyReport, type Change, type DesiredResource, type KindName, type LiveResource, type Plan } from './types.js';
+import { CREATE_ACTIONS, formerKeys, isFilesSide, refKey, type ApplyReport, type Change, type DesiredResource, type KindName, type LiveResource, type Plan } from './types.js';
 
 export interface SyncRecord {
   /** The live object the record is about (a rename keeps it). */
@@ -447,7 +447,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
       }),
   );
   // The files' own change held (its name is another object's live, probe NJ-2): live is not as the files say.
-  const heldFilesChange = new Set((plan.held ?? []).filter((c) => c.direction === 'changed-in-files' || c.direction === 'only-in-files').map((c) => refKey(c.kind, c.key)));
+  const heldFilesChange = new Set((plan.held ?? []).filter((c) => isFilesSide(c.direction)).map((c) => refKey(c.kind, c.key)));
   for (const [d, key] of inSync) {
     if (heldUnsynced.has(key) || heldMoved.has(key) || heldFilesChange.has(key)) continue;
     if (keptOther.size > 0 && d.parent && keptOther.has(refKey(d.parent.kind, d.parent.key))) continue;

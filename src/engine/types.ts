@@ -53,6 +53,11 @@ export type FieldDirection = 'live' | 'files' | 'both' | 'unknown';
 /** `drift:` of a playbook or rule: what plan, apply and pull do with live-side changes. */
 export type DriftPolicy = 'adopt' | 'revert' | 'ignore';
 
+/** Whether a direction is the files' own change (pending), not the live side's. */
+export function isFilesSide(direction: Direction | undefined): boolean {
+  return direction === 'changed-in-files' || direction === 'only-in-files' || direction === 'removed-in-files';
+}
+
 /** Whether a policy leaves live edits alone (adopt, ignore): apply never reverts them. */
 export function leavesLiveEdits(policy: DriftPolicy | undefined): boolean {
   return policy === 'adopt' || policy === 'ignore';

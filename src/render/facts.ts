@@ -5,7 +5,7 @@
  */
 import { DIRECTION_LABEL } from '../engine/direction.js';
 import { guardWarning, guardWarnings } from '../engine/guard.js';
-import { CREATE_ACTIONS, type Action, type Change, type Direction, type FieldChange, type FieldDirection, type KindName, type Plan } from '../engine/types.js';
+import { CREATE_ACTIONS, isFilesSide, type Action, type Change, type Direction, type FieldChange, type FieldDirection, type KindName, type Plan } from '../engine/types.js';
 import { identityWithoutSecrets } from '../config/url-secrets.js';
 
 export interface KindTitle {
@@ -214,7 +214,7 @@ function sidesPerField(c: { direction?: Direction; fields: readonly { direction?
 /** How a held change's policy reads. */
 export function heldLabel(c: Change): string {
   // The files' own change, held as the object live under its name is another's (probe NJ-2): pull does not take it either.
-  if (c.direction === 'changed-in-files' || c.direction === 'only-in-files' || c.direction === 'removed-in-files') return `drift: ${c.policy ?? 'adopt'} of the object live under this name (see the warning)`;
+  if (isFilesSide(c.direction)) return `drift: ${c.policy ?? 'adopt'} of the object live under this name (see the warning)`;
   return c.policy === 'ignore' ? 'drift: ignore (left alone)' : 'drift: adopt (apply leaves it for `docket pull`)';
 }
 

@@ -3,7 +3,7 @@
  * (contract sha256, effective playbook digest, review type). A file per key, written atomically;
  * a later run (or `--replay-only`, with no keys) takes its runs from there instead of reviewing.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { asOwnFile, readRegularFileSync } from '../util/special-file.js';
 import { join } from 'node:path';
 import { canonicalJson, sha256 } from '../engine/canonical.js';
@@ -79,9 +79,10 @@ export class TestCache {
    * says them as the run that recorded them did (probe NL-4).
    */
   async putNotes(digest: string, notes: readonly string[]): Promise<void> {
-    if (notes.length === 0) return;
     const file = this.notesFile(digest);
     try {
+      // None now (reviewed again where the service keeps every field): an older note would be false (second read SR78B-2).
+      if (notes.length === 0) return await rm(file, { force: true });
       await mkdir(this.dir, { recursive: true });
       await asOwnFile(file);
       await writeFileAtomic(file, `${JSON.stringify({ version: 1, digest, notes: notes.map(this.hide) }, null, 2)}\n`);

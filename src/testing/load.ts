@@ -265,7 +265,7 @@ class Checker {
       // No evaluation of the topic at all: none can match the commentary, nor have an outcome (probe NL-2).
       if (spec.count?.max === 0 && (commentary || evaluation)) {
         const which = commentary ? 'commentary' : 'evaluation';
-        this.error('invalid-value', `\`count\` asks for no evaluation of ${quoteValue(spec.topic)}, so none can ${commentary ? 'match `commentary`' : 'have the `evaluation` asked for'}: ${commentary ? 'no review can pass the case' : 'the expectation tests nothing'}`, `${pointer}/${which}`, `drop \`${which}\`, or ask for an evaluation with \`count\``);
+        this.error('invalid-value', `\`count\` asks for no evaluation of ${quoteValue(spec.topic)}, so there is none whose ${which} to check: \`${which}\` tests nothing`, `${pointer}/${which}`, `drop \`${which}\`, or ask for an evaluation with \`count\``);
       }
       specs.push({ spec, pointer, severity: severityOf(r.severity) ?? severity });
     });

@@ -304,6 +304,15 @@ describe('docket test with broken inputs', () => {
     } finally {
       await rm(there, { force: true });
     }
+    // A folder too (second read SR78B-5).
+    const folderName = `nl3-${process.pid}-outside`;
+    await mkdir(join(process.cwd(), folderName));
+    try {
+      const named = await runCli(['test', '-C', dir, '--emulator', folderName]);
+      expect([named.code, named.stderr]).toEqual([1, expect.stringContaining(`${folderName}" is outside the configuration directory`)]);
+    } finally {
+      await rm(join(process.cwd(), folderName), { recursive: true, force: true });
+    }
     const target = await runCli(['test', '-C', dir, '--emulator', '--target', 'template/Consulting Agreement']);
     expect(target.code).toBe(1);
     expect(target.stderr).toContain('Error: --target template/Consulting Agreement names nothing declared in this configuration, did you mean `custom-template/Consulting Agreement`?');
@@ -588,8 +597,8 @@ describe('docket test with broken inputs', () => {
     await writeFile(join(dir, 'tests/none.test.yaml'), doc);
     const r = await runCli(['validate', '-C', dir]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('tests/none.test.yaml:6:63 error invalid-value `count` asks for no evaluation of "Term", so none can match `commentary`: no review can pass the case');
-    expect(r.stderr).toContain('tests/none.test.yaml:9:72 error invalid-value `count` asks for no evaluation of "Term", so none can have the `evaluation` asked for: the expectation tests nothing');
+    expect(r.stderr).toContain('tests/none.test.yaml:6:63 error invalid-value `count` asks for no evaluation of "Term", so there is none whose commentary to check: `commentary` tests nothing');
+    expect(r.stderr).toContain('tests/none.test.yaml:9:72 error invalid-value `count` asks for no evaluation of "Term", so there is none whose evaluation to check: `evaluation` tests nothing');
   });
 
   it('says a count the schema refuses once, not also that it allows fewer flags than `includes` asks for (probe HM-3)', async () => {

@@ -188,7 +188,7 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
       return below(folder);
     }
     // A file there from the current directory, outside the configuration, is said to be outside, not missing (probe NL-3).
-    const outsideButThere = isOutside(fromCwd) && !found.includes(fromRoot) && (await stat(resolve(cwd, file)).then((s) => s.isFile(), () => false));
+    const outsideButThere = isOutside(fromCwd) && !found.includes(fromRoot) && (await stat(resolve(cwd, file)).then((s) => s.isFile() || s.isDirectory(), () => false));
     const rel = found.includes(fromCwd) ? fromCwd : (found.includes(fromRoot) || isOutside(fromCwd)) && !outsideButThere ? fromRoot : fromCwd;
     // `x.test.yaml/` names a folder, as a shell's `ls` reads it: not the file (resolve() dropped the slash).
     if (/[\\/]\.?$/.test(file) && found.includes(rel)) throw new UsageError(`${JSON.stringify(file)}: a test file, not a folder (a name ending in / names a folder)`, `name the file without the trailing /: ${file.replace(/[\\/]+\.?$/, '')}`);

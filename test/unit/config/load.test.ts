@@ -440,6 +440,9 @@ describe('loadConfig: schema errors', () => {
       'the domain holds Cyrillic "\u0430", drawn as the Latin "a": write it in plain letters, "bob@acme.example"; only if that other domain is meant, its IDNA form is "bob@xn--cme-5cd.example"',
       'the domain holds Greek "\u03bf", drawn as the Latin "o": write it in plain letters, "eve@google.com"; only if that other domain is meant, its IDNA form is "eve@xn--gogle-rce.com"',
     ]);
+    // A domain written wholly in Cyrillic is one of its own, not a look-alike (second read SR78B-4).
+    const cyrillic = await load({ 'docket.yaml': PROJECT, 'm.yaml': lines('kind: Member', 'email: bob@\u0441\u0435\u0445.\u0440\u0443\u0441') });
+    expect(cyrillic.diagnostics.map((d) => d.hint)).toEqual(['the services take an address in ASCII: write the domain in its IDNA form, "bob@xn--e1axn.xn--p1acf"']);
   });
 
   it('reports a missing required field at the parent mapping', async () => {

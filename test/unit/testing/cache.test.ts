@@ -36,4 +36,15 @@ describe('TestCache', () => {
     const [replayed] = await cache.get(KEY);
     expect(replayed?.redlines[0]).toMatchObject({ topic: 'Term [redacted]', evaluation: 'accept' });
   });
+
+  it('keeps a playbook variant\'s notes for replays, and forgets them once it is reviewed again without any (probe NL-4, second read SR78B-2)', async () => {
+    const cache = new TestCache(await makeDir({}));
+    const digest = 'c'.repeat(64);
+    expect(cache.notesFor(digest)).toEqual([]);
+    await cache.putNotes(digest, ['P: the service did not keep `questions`']);
+    expect(cache.notesFor(digest)).toEqual(['P: the service did not keep `questions`']);
+    expect(cache.notesFor('d'.repeat(64))).toEqual([]);
+    await cache.putNotes(digest, []);
+    expect(cache.notesFor(digest)).toEqual([]);
+  });
 });
