@@ -227,7 +227,12 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
   docs.forEach((doc, index) => {
     if (remove.has(index)) {
       // The first document goes with the comments right above it (not the file's header); a later one from its `---`.
-      splices.push({ start: index === 0 ? headerEnd(text) : doc.range[0], end: docs[index + 1]?.range[0] ?? text.length, text: '', seq: splices.length });
+      // With its directives (`%YAML 1.1` above its `---`), and not the next one's, which that one is read by (probe NQ-1).
+      const next = docs[index + 1];
+      const nextStart = next ? directivesStart(text, next.range[0]) : text.length;
+      // Directives need the document before them ended with `...`: a later one keeps the marker that ended it.
+      const end = next && index > 0 && nextStart < next.range[0] ? endMarkerBefore(text, nextStart) : nextStart;
+      splices.push({ start: index === 0 ? headerEnd(text) : directivesStart(text, doc.range[0]), end, text: '', seq: splices.length });
       return;
     }
     if (!request.documents.has(index) || !doc.contents) return;
@@ -241,7 +246,47 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
   if (text.includes('\r\n')) for (const s of splices) s.text = s.text.replace(/\r?\n/g, '\r\n');
   const out = applySplices(text, splices);
   verify(out, request, problems, docs.length, nulled);
+  if (remove.size > 0) verifyUntouched(out, docs, request);
   return { text: out, problems };
+}
+
+/**
+ * Where the document starting at `docStart` (its `---`) begins with its directives: the `%` lines
+ * right above it, past comments and blank lines between them, up to the previous document's end.
+ */
+function directivesStart(text: string, docStart: number): number {
+  let start = docStart;
+  for (let lineEnd = docStart; lineEnd > 0; ) {
+    const lineStart = text.lastIndexOf('\n', lineEnd - 2) + 1;
+    const line = text.slice(lineStart, lineEnd).trim();
+    if (line.startsWith('%')) start = lineStart;
+    else if (line !== '' && !line.startsWith('#')) break;
+    lineEnd = lineStart;
+  }
+  return start;
+}
+
+/** Where the `...` line that ends the document before `at` starts (past comments and blank lines), or `at`. */
+function endMarkerBefore(text: string, at: number): number {
+  for (let lineEnd = at; lineEnd > 0; ) {
+    const lineStart = text.lastIndexOf('\n', lineEnd - 2) + 1;
+    const line = text.slice(lineStart, lineEnd).trim();
+    if (line === '...' || line.startsWith('... ')) return lineStart;
+    if (line !== '' && !line.startsWith('#')) return at;
+    lineEnd = lineStart;
+  }
+  return at;
+}
+
+/** After documents are taken out, the others still read as they did: a directive cut with one would change how the next is read. */
+function verifyUntouched(text: string, docs: readonly Document.Parsed[], request: YamlEditRequest): void {
+  const after = parsedValues(text);
+  const remove = request.remove ?? new Set<number>();
+  docs.forEach((doc, index) => {
+    if (remove.has(index) || request.documents.has(index)) return;
+    const at = index - removedBefore(remove, index);
+    if (canonicalJson(after[at]) !== canonicalJson(documentValue(doc))) throw new Error(`taking out a document would change how document ${index + 1} reads`);
+  });
 }
 
 /** A document under `%YAML 1.1`, which reads `yes`, `on` and `2026-01-01` plain as other than text. */

@@ -593,6 +593,15 @@ describe('editYaml', () => {
     expect(editYaml('kind: A\n', { documents: new Map(), remove: new Set([0]) }).text).toBeNull();
   });
 
+  it('removes a document with its own directives, and never the next one\'s, which that one is read by (probe NQ-1)', () => {
+    const text = 'kind: Playbook\nname: First\n...\n%YAML 1.1\n---\nkind: Playbook\nname: Second\ngenerate_summary: no\n';
+    expect(editYaml(text, { documents: new Map(), remove: new Set([0]) }).text).toBe('%YAML 1.1\n---\nkind: Playbook\nname: Second\ngenerate_summary: no\n');
+    expect(editYaml(text, { documents: new Map(), remove: new Set([1]) }).text).toBe('kind: Playbook\nname: First\n...\n');
+    // The marker that ended the removed one now ends the one before, which the directives need.
+    const three = 'kind: A\n---\nkind: B\n...\n# the third reads YAML 1.1\n%YAML 1.1\n---\nkind: C\nx: on\n';
+    expect(editYaml(three, { documents: new Map(), remove: new Set([1]) }).text).toBe('kind: A\n...\n# the third reads YAML 1.1\n%YAML 1.1\n---\nkind: C\nx: on\n');
+  });
+
   it("keeps the file's header (comments up to a blank line, the editor modeline) when its first document goes", () => {
     const members = '# Team members, managed by legal ops.\n# Keep sorted by e-mail.\n\n# Frank: counsel\nkind: Member\nemail: frank@acme.example\n---\nkind: Member\nemail: grace@acme.example\n';
     expect(editYaml(members, { documents: new Map(), remove: new Set([0]) }).text).toBe('# Team members, managed by legal ops.\n# Keep sorted by e-mail.\n\n---\nkind: Member\nemail: grace@acme.example\n');
