@@ -123,6 +123,17 @@ function withIndicatorFrom(written: string, deeper: number): string {
 }
 
 /**
+ * A block's new header (`|2-`) in the order the file wrote its indicators (`|-2`), when it holds
+ * the same ones: a header whose meaning did not change stays as it was (probe NQ-2).
+ */
+function inHeaderOrderOf(token: CST.FlowScalar | CST.BlockScalar, written: string): string {
+  const before = token.type === 'block-scalar' ? token.props.find((p) => p.type === 'block-scalar-header') : undefined;
+  const old = before && 'source' in before ? /^([|>])([-+])(\d)$/.exec(before.source) : null;
+  if (!old) return written;
+  return written.replace(/^([|>])(\d)([-+])/, (whole, style: string, digit: string, chomp: string) => (style === old[1] && digit === old[3] && chomp === old[2] ? `${style}${chomp}${digit}` : whole));
+}
+
+/**
  * Multi-line text as one double-quoted scalar over as many lines: each line of text ends in `\n`
  * and an escaped line break (`\`), after which a reader drops the next line's leading white space,
  * so a line of text that starts with a space has that space escaped (`\ `).
@@ -214,7 +225,7 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
     // Text that starts with spaces needs an indentation indicator, which the library writes for
     // lines 2 past `copy.indent`; a reader counts it from the mapping's own depth (`token.indent`).
     const deeper = 'indent' in copy ? copy.indent - token.indent : 0;
-    return { start: token.offset, end, text: deeper > 0 ? withIndicatorFrom(written, deeper) : written };
+    return { start: token.offset, end, text: inHeaderOrderOf(token, deeper > 0 ? withIndicatorFrom(written, deeper) : written) };
   }
   const source = (copy as CST.FlowScalar).source;
   return { start: token.offset, end, text: (type === Scalar.QUOTE_DOUBLE ? withEscapes(escapeInvisible(source), escaped) : source) + lineEnd };

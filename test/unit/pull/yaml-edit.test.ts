@@ -593,6 +593,12 @@ describe('editYaml', () => {
     expect(editYaml('kind: A\n', { documents: new Map(), remove: new Set([0]) }).text).toBeNull();
   });
 
+  it('keeps a block header\'s indicators in the order the file wrote them when they do not change (probe NQ-2)', () => {
+    const text = 'kind: Playbook\nname: P\nrules:\n  - name: A8\n    actions: |-2\n        lead two\n      base\n';
+    const { text: out } = edit(text, (v) => setAt(v, '/rules/0/actions', '  lead two\nbase\nmore'));
+    expect(out).toBe(`${text}      more\n`);
+  });
+
   it('removes a document with its own directives, and never the next one\'s, which that one is read by (probe NQ-1)', () => {
     const text = 'kind: Playbook\nname: First\n...\n%YAML 1.1\n---\nkind: Playbook\nname: Second\ngenerate_summary: no\n';
     expect(editYaml(text, { documents: new Map(), remove: new Set([0]) }).text).toBe('%YAML 1.1\n---\nkind: Playbook\nname: Second\ngenerate_summary: no\n');
