@@ -135,7 +135,7 @@ export interface SchemaHome {
 /**
  * Where the `# yaml-language-server: $schema=…` lines that `init`, `export` and `pull` write
  * point, so they resolve for every teammate and in CI, not only on the machine that wrote them:
- * - inside docket's own package (its bundled examples): its `schemas/`;
+ * - inside docket's own package (its bundled examples), in its repository: its `schemas/`;
  * - anywhere else: `node_modules/docket/schemas/` of the repository that pins docket as a
  *   devDependency, the nearest folder at or above the configuration holding a `package.json`, no
  *   higher than its repository's root (else that root, the folder holding `.git`, else the
@@ -145,9 +145,11 @@ export function schemaHome(configRoot: string): SchemaHome {
   const own = schemasDir();
   const root = path.resolve(configRoot);
   const pkg = path.dirname(own);
-  if (root === pkg || root.startsWith(`${pkg}${path.sep}`)) return { dir: own, installed: true };
   // Not above the repository: a package.json or node_modules there (in the home folder, say) is no teammate's.
   const repository = nearestAbove(root, '.git');
+  // Inside docket's package, in its own repository (a repository of its own nested in a docket checkout is not: probe NO-1).
+  const inPackage = root === pkg || root.startsWith(`${pkg}${path.sep}`);
+  if (inPackage && (repository === undefined || pkg === repository || pkg.startsWith(`${repository}${path.sep}`))) return { dir: own, installed: true };
   // Installed somewhere above (an npm workspace hoists it to the root): point there.
   const installed = nearestAbove(root, path.join('node_modules', 'docket', 'schemas'), repository);
   if (installed) return { dir: path.join(installed, 'node_modules', 'docket', 'schemas'), installed: true };

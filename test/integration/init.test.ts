@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 /** `docket init`: a starter directory that validates, plans and applies cleanly, and never overwrites. */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Io } from '../../src/cli/io.js';
@@ -90,6 +90,20 @@ describe('docket init', () => {
     expect(init.code).toBe(0);
     expect(init.stdout).toContain('npm install --save-dev <docket');
     expect(await readFile(join(dir, 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/node_modules\/docket\/schemas\/docket\.schema\.json\n/);
+  });
+
+  it('treats a repository of its own nested in docket\'s package as any other: not pointed at that checkout\'s schemas (probe NO-1)', async () => {
+    const nested = join(dirname(schemasDir()), `no1-${process.pid}-repo`);
+    await mkdir(join(nested, '.git'), { recursive: true });
+    await writeFile(join(nested, 'package.json'), '{"name":"x"}\n');
+    try {
+      const init = await runCli(['init', join(nested, 'cfg')]);
+      expect(init.code).toBe(0);
+      expect(init.stdout).toContain('npm install --save-dev <docket');
+      expect(await readFile(join(nested, 'cfg', 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/node_modules\/docket\/schemas\/docket\.schema\.json\n/);
+    } finally {
+      await rm(nested, { recursive: true, force: true });
+    }
   });
 
   it('points the schema comments where a devDependency would put docket, and says how to get it there', async () => {
