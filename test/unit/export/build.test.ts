@@ -199,6 +199,13 @@ describe('playbooks and their rules', () => {
     expect(text).toContain('Next steps:\n  rename all but one of the objects that share a name (see the notes), in the app and in its file; then\n  docket plan -C out\n  which shows no changes.\n');
   });
 
+  it('names both places of a duplicate it refuses under the output directory (probe NO-2)', () => {
+    const result = buildExport(input([playbook('p1', 'Inbound NDA')], ['playbook']));
+    const refused = [{ severity: 'error' as const, code: 'duplicate-name', message: 'playbook "Dup" is declared twice (also at playbooks/dup-2.yaml:3)', file: 'playbooks/dup.yaml', line: 3, col: 7 }];
+    const text = renderExportSummary(result, { out: 'out', target: 'target: x', flags: [], paint: (_s, t) => t, kinds: KINDS, refused });
+    expect(text).toContain('  out/playbooks/dup.yaml:3:7 playbook "Dup" is declared twice (also at out/playbooks/dup-2.yaml:3)');
+  });
+
   it('says how many objects it recorded as in sync, or why it recorded none', () => {
     const result = buildExport(input([playbook('p1', 'Inbound NDA')], ['playbook']));
     const summary = (records: Parameters<typeof renderExportSummary>[1]['records']) => renderExportSummary(result, { out: 'out', target: 'target: x', flags: [], paint: (_s, t) => t, kinds: KINDS, ...(records ? { records } : {}) });
