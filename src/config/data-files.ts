@@ -16,7 +16,7 @@ import { sha256 } from '../engine/canonical.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { codePointOf, quoteAround, quoteValue } from './quote.js';
 import { CONTROL_CHARACTER } from './text-hygiene.js';
-import { variableHint } from './schema.js';
+import { withVariableHint } from './schema.js';
 import type { ResourceDoc } from './types.js';
 import type { ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
@@ -119,11 +119,8 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
     return value === rel || rel.endsWith(`/${value}`) ? quoted(value) : `${quoted(value)} (that is ${quoted(rel)})`;
   };
   const problem = (doc: ResourceDoc, key: string, code: string, message: string, hint?: string): void => {
-    // A name a variable filled in is told where to change (probe NF-3).
-    const source = doc.written?.get(`/${key}`);
-    const told = [source === undefined ? undefined : variableHint(source), hint].filter((h): h is string => h !== undefined).join('; ');
-    // The value is what is wrong, so the column is the value's.
-    diagnostics.push({ severity: 'error', code, message, ...doc.positions.valueAt(`/${key}`), path: key, ...(told ? { hint: told } : {}) });
+    // The value is what is wrong, so the column is the value's; one a variable filled in is told where to change (probe NF-3).
+    diagnostics.push(withVariableHint({ severity: 'error', code, message, ...doc.positions.valueAt(`/${key}`), path: key, ...(hint ? { hint } : {}) }, doc.written?.get(`/${key}`)));
   };
   for (const doc of documents) {
     for (const named of namedFiles(doc.file, doc.body, options.fieldsOf(doc))) {

@@ -341,7 +341,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
 }
 
 /** Where a value written with placeholders comes from, and where to change it. */
-export function variableHint(writtenAs: string): string | undefined {
+function variableHint(writtenAs: string): string | undefined {
   const names = [...new Set(variablesIn(writtenAs))];
   if (names.length === 0) return undefined;
   const vars = names.filter((n) => n.startsWith('var.'));
@@ -566,8 +566,12 @@ export function hintVariables(items: Diagnostic[], from: number, file: string, w
   for (let i = from; i < items.length; i++) {
     const d = items[i]!;
     if (d.file !== file || d.path === undefined || d.hint?.includes('it is filled in from') === true) continue;
-    const source = written.get(pathToPointer(d.path));
-    const told = source === undefined ? undefined : variableHint(source);
-    if (told !== undefined) items[i] = { ...d, hint: d.hint ? `${told}; ${d.hint}` : told };
+    items[i] = withVariableHint(d, written.get(pathToPointer(d.path)));
   }
+}
+
+/** `d` with the hint of the placeholders its value was `writtenAs` (when it was) before its own. */
+export function withVariableHint<T extends { hint?: string }>(d: T, writtenAs: string | undefined): T {
+  const told = writtenAs === undefined ? undefined : variableHint(writtenAs);
+  return told === undefined ? d : { ...d, hint: d.hint ? `${told}; ${d.hint}` : told };
 }

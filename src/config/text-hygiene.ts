@@ -33,7 +33,7 @@ const LINE_BREAK_OR_TAB = /[\t\n\r\u0085\u2028\u2029]/;
  * What no text may hold: a control character, or half of a character written in UTF-16 alone (a
  * `"\ud800"` escape: ill-formed text, which the same code point as bytes is refused as, probe NF-2).
  */
-const NO_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const NO_TEXT = new RegExp(`${CONTROL_CHARACTER.source}|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]`);
 const SURROGATE = /[\ud800-\udfff]/;
 
 

@@ -315,6 +315,7 @@ function pushDiffs(lines: string[], blocks: readonly string[], files: number, bu
 
 /** `guard`: what the removal guard refuses, for a dry run (a pull that writes is refused instead, exit 1). */
 export function renderPullJson(plan: Plan, result: PullResult, opts: { dryRun: boolean; kinds?: readonly string[]; targets?: readonly string[]; guard?: readonly GuardViolation[] }): string {
+  const records = recordsOnly(result, opts.dryRun);
   return jsonText({
     format_version: 1,
     target: plan.target,
@@ -329,7 +330,7 @@ export function renderPullJson(plan: Plan, result: PullResult, opts: { dryRun: b
     not_pulled: result.notPulled,
     notes: result.notes,
     files: result.files.map((f) => ({ path: f.path, change: changeOf(f), diff: fileDiff(f) })),
-    ...(recordsOnly(result, opts.dryRun) > 0 ? { records_updated: recordsOnly(result, opts.dryRun) } : {}),
+    ...(records > 0 ? { records_updated: records } : {}),
   });
 }
 

@@ -27,6 +27,19 @@ async function onOwnEmulator(scenario: (run: ReturnType<typeof cliWith>, own: Te
   }
 }
 
+/** `files` applied on an emulator of its own, and the app to change what they made there. */
+async function appliedOn(run: ReturnType<typeof cliWith>, own: TestEmulator, files: Record<string, string>): Promise<{ dir: string; app: App }> {
+  const dir = await makeDir(files);
+  await applyOk(run, dir);
+  return { dir, app: new App(own.env) };
+}
+
+/** Two playbooks of one rule each, `[name, rule, action]`, as files (docket.yaml included), by file name. */
+function twoPlaybooks(a: [string, string, string], b: [string, string, string]): Record<string, string> {
+  const file = ([name, rule, action]: [string, string, string]) => [`playbooks/${name.toLowerCase()}.yaml`, `kind: Playbook\nname: ${name}\nrules:\n  - name: ${rule}\n    actions: ${action}\n`];
+  return { 'docket.yaml': 'version: 1\n', ...Object.fromEntries([file(a), file(b)]) };
+}
+
 /** Two pulls of `dir` that write nothing: the files as `files` holds them, docket.lock.json as it was; each report passed to `says`. */
 async function pullsTwiceWritingNothing(run: ReturnType<typeof cliWith>, dir: string, files: Record<string, string>, says: (stdout: string) => void): Promise<void> {
   const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
@@ -642,10 +655,8 @@ describe('objects renamed in the app', () => {
 
   it('a playbook renamed aside in the app and another moved onto its name is no newcomer: pull writes nothing and keeps every record, twice (probes NB-4, MX-2)', () =>
     onOwnEmulator(async (run, own) => {
-      const files = { 'docket.yaml': 'version: 1\n', 'playbooks/gamma.yaml': 'kind: Playbook\nname: Gamma\nrules:\n  - name: g1\n    actions: ACCEPT g\n', 'playbooks/delta.yaml': 'kind: Playbook\nname: Delta\nrules:\n  - name: d1\n    actions: ACCEPT d\n' };
-      const dir = await makeDir(files);
-      await applyOk(run, dir);
-      const app = new App(own.env);
+      const files = twoPlaybooks(['Gamma', 'g1', 'ACCEPT g'], ['Delta', 'd1', 'ACCEPT d']);
+      const { dir, app } = await appliedOn(run, own, files);
       await app.editPlaybook('Delta', { name: 'Delta 2' });
       await app.editPlaybook('Gamma', { name: 'Delta' });
       await pullsTwiceWritingNothing(run, dir, files, (stdout) => {
@@ -658,9 +669,7 @@ describe('objects renamed in the app', () => {
     onOwnEmulator(async (run, own) => {
       const alpha = 'kind: Playbook\nname: Alpha\ndrift: adopt\ndescription: a\nrules:\n  - name: a1\n    actions: ACCEPT a\n';
       const beta = 'kind: Playbook\nname: Beta\ndescription: b\nrules:\n  - name: b1\n    actions: ACCEPT b\n';
-      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/alpha.yaml': alpha, 'playbooks/beta.yaml': beta });
-      await applyOk(run, dir);
-      const app = new App(own.env);
+      const { dir, app } = await appliedOn(run, own, { 'docket.yaml': 'version: 1\n', 'playbooks/alpha.yaml': alpha, 'playbooks/beta.yaml': beta });
       await app.editPlaybook('Alpha', { name: 'Aside' });
       await app.editPlaybook('Beta', { name: 'Alpha' });
       await app.editPlaybook('Aside', { name: 'Beta' });
@@ -723,10 +732,8 @@ describe('objects renamed in the app', () => {
 
   it('a shift of names in the app with a new object under the first name gives the new one no history: pull writes nothing, twice (second read SR77-2)', () =>
     onOwnEmulator(async (run, own) => {
-      const files = { 'docket.yaml': 'version: 1\n', 'playbooks/a.yaml': 'kind: Playbook\nname: A\nrules:\n  - name: a1\n    actions: ACCEPT a\n', 'playbooks/b.yaml': 'kind: Playbook\nname: B\nrules:\n  - name: b1\n    actions: ACCEPT b\n' };
-      const dir = await makeDir(files);
-      await applyOk(run, dir);
-      const app = new App(own.env);
+      const files = twoPlaybooks(['A', 'a1', 'ACCEPT a'], ['B', 'b1', 'ACCEPT b']);
+      const { dir, app } = await appliedOn(run, own, files);
       await app.editPlaybook('B', { name: 'B old' });
       await app.editPlaybook('A', { name: 'B' });
       await app.createPlaybook({ name: 'A', description: 'new A' });
