@@ -27,6 +27,12 @@ async function onOwnEmulator(scenario: (run: ReturnType<typeof cliWith>, own: Te
   }
 }
 
+/** In the app: rule Term of `playbook` renamed `Term 2025`, and a new rule made under its old name with `values`. */
+async function termRenamedWithNewOne(app: App, playbook: string, values: Record<string, unknown>): Promise<void> {
+  await app.editRule(playbook, 'Term', { name: 'Term 2025' });
+  await app.createRule(playbook, { name: 'Term', ...values });
+}
+
 /** `files` applied on an emulator of its own, and the app to change what they made there. */
 async function appliedOn(run: ReturnType<typeof cliWith>, own: TestEmulator, files: Record<string, string>): Promise<{ dir: string; app: App }> {
   const dir = await makeDir(files);
@@ -535,8 +541,7 @@ describe('objects renamed in the app', () => {
 
   it('a rule renamed in the app with a new one under its old name keeps its drift: revert in pull: not written into the files', async () => {
     const { dir, app } = await applied({ 'playbooks/eta.yaml': NDA.replace('Inbound NDA', 'Eta NDA').replace('3 years', '7 years').replace('  - name: Term\n', '  - name: Term\n    drift: revert\n') });
-    await app.editRule('Eta NDA', 'Term', { name: 'Term 2025' });
-    await app.createRule('Eta NDA', { name: 'Term', actions: 'ACCEPT up to 1 year' });
+    await termRenamedWithNewOne(app, 'Eta NDA', { actions: 'ACCEPT up to 1 year' });
     const pull = await cli('pull', '-C', dir, '--target', 'playbook/Eta NDA');
     expect(pull.code, pull.stdout).toBe(0);
     expect(pull.stdout).toContain('rule "Eta NDA/Term 2025"');
@@ -574,8 +579,7 @@ describe('objects renamed in the app', () => {
 
   it('a rule renamed in the app with a new one made under its old name keeps its ignore_fields in its new item (probe MM-5)', async () => {
     const { dir, app } = await applied({ 'playbooks/kappa.yaml': NDA.replace('Inbound NDA', 'Kappa NDA').replace('3 years', '10 years').replace('  - name: Term\n', '  - name: Term\n    ignore_fields: [generate_summary]\n') });
-    await app.editRule('Kappa NDA', 'Term', { name: 'Term 2025' });
-    await app.createRule('Kappa NDA', { name: 'Term', actions: 'ACCEPT up to 2 years' });
+    await termRenamedWithNewOne(app, 'Kappa NDA', { actions: 'ACCEPT up to 2 years' });
     const pull = await cli('pull', '-C', dir, '--target', 'playbook/Kappa NDA');
     expect(pull.code, pull.stdout).toBe(0);
     const written = await readFile(join(dir, 'playbooks/kappa.yaml'), 'utf8');
@@ -585,8 +589,7 @@ describe('objects renamed in the app', () => {
 
   it('a rule renamed in the app with a new one made under its old name takes its drift:, ignore_fields and ignored values away from the item the new one keeps: no other environment creates the new one with them (probe NH-1)', async () => {
     const { dir, app } = await applied({ 'playbooks/mu.yaml': 'kind: Playbook\nname: Mu NDA\nrules:\n  - name: Term\n    actions: ACCEPT 3 years\n    internal_notes: Agreed with sales\n    ignore_fields: [internal_notes]\n    drift: adopt\n' });
-    await app.editRule('Mu NDA', 'Term', { name: 'Term 2025' });
-    await app.createRule('Mu NDA', { name: 'Term', actions: 'ACCEPT 1 year' });
+    await termRenamedWithNewOne(app, 'Mu NDA', { actions: 'ACCEPT 1 year' });
     const targets = ['--target', 'playbook/Mu NDA'];
     const pull = await cli('pull', '-C', dir, ...targets);
     expect(pull.code, pull.stdout).toBe(0);
@@ -598,13 +601,12 @@ describe('objects renamed in the app', () => {
   });
 
   it('a field the playbook ignores goes with the renamed rule too, and the new one\'s live value is not pulled in its place, as for any new rule (second read SR78-2, probe GB)', async () => {
-    const { dir, app } = await applied({ 'playbooks/nu.yaml': 'kind: Playbook\nname: Nu NDA\nignore_fields: [internal_notes]\nrules:\n  - name: Term\n    actions: ACCEPT 3 years\n    internal_notes: Agreed with sales\n' });
-    await app.editRule('Nu NDA', 'Term', { name: 'Term 2025' });
-    await app.createRule('Nu NDA', { name: 'Term', actions: 'ACCEPT 1 year', internal_notes: 'set in the app' });
-    const targets = ['--target', 'playbook/Nu NDA'];
+    const { dir, app } = await applied({ 'playbooks/xi.yaml': 'kind: Playbook\nname: Xi NDA\nignore_fields: [internal_notes]\nrules:\n  - name: Term\n    actions: ACCEPT 3 years\n    internal_notes: Agreed with sales\n' });
+    await termRenamedWithNewOne(app, 'Xi NDA', { actions: 'ACCEPT 1 year', internal_notes: 'set in the app' });
+    const targets = ['--target', 'playbook/Xi NDA'];
     expect((await cli('pull', '-C', dir, ...targets)).code).toBe(0);
-    expect(await readFile(join(dir, 'playbooks/nu.yaml'), 'utf8')).toBe(
-      'kind: Playbook\nname: Nu NDA\nignore_fields: [internal_notes]\nrules:\n  - name: Term 2025\n    renamed_from:\n      - Term\n    actions: ACCEPT 3 years\n    internal_notes: Agreed with sales\n  - name: Term\n    actions: ACCEPT 1 year\n',
+    expect(await readFile(join(dir, 'playbooks/xi.yaml'), 'utf8')).toBe(
+      'kind: Playbook\nname: Xi NDA\nignore_fields: [internal_notes]\nrules:\n  - name: Term 2025\n    renamed_from:\n      - Term\n    actions: ACCEPT 3 years\n    internal_notes: Agreed with sales\n  - name: Term\n    actions: ACCEPT 1 year\n',
     );
     expect((await cli('plan', '-C', dir, ...targets, '--detailed-exitcode')).code).toBe(0);
   });
@@ -744,8 +746,7 @@ describe('objects renamed in the app', () => {
 
   it('a rule renamed in the app with a new one made under its old name: one pull writes both', async () => {
     const { dir, app } = await applied({ 'playbooks/delta.yaml': NDA.replace('Inbound NDA', 'Delta NDA').replace('3 years', '5 years') });
-    await app.editRule('Delta NDA', 'Term', { name: 'Term 2025' });
-    await app.createRule('Delta NDA', { name: 'Term', actions: 'ACCEPT up to 2 years' });
+    await termRenamedWithNewOne(app, 'Delta NDA', { actions: 'ACCEPT up to 2 years' });
     // Drift says what became of the one renamed, not a change of no field (probe JA-1).
     const drift = await cli('drift', '-C', dir, '--target', 'playbook/Delta NDA');
     expect(drift.stdout).toMatch(/~ rule "Delta NDA\/Term 2025" \([^)]*\): renamed in the app from "Delta NDA\/Term", a name another live rule holds now/);
