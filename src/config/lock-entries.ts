@@ -18,6 +18,14 @@ export function lockEntries(files: Readonly<Record<string, LockEntry>>, kind: st
   return out;
 }
 
+/** Moves the entry under `from` (a `kind:key`) to `to`, which the object it records is declared under now. */
+export function moveEntry(files: Record<string, LockEntry>, from: string, to: string): void {
+  const entry = files[from];
+  if (entry === undefined) return;
+  files[to] = entry;
+  delete files[from];
+}
+
 export function confirmedUpload(entry: LockEntry | undefined): ConfirmedUpload | undefined {
   if (!entry?.id || entry.file === undefined || entry.sha256 === undefined) return undefined;
   return {

@@ -40,7 +40,7 @@ import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { isKindName, kindNamed } from '../kinds/index.js';
 import { parseLandingMark, type LandingChange } from '../engine/landing.js';
 
-export { confirmedUpload, lockEntries, lockKey } from './lock-entries.js';
+export { confirmedUpload, lockEntries, lockKey, moveEntry } from './lock-entries.js';
 
 export { LOCK_FILE };
 

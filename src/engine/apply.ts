@@ -6,7 +6,7 @@
 import { errnoOf, isFileSystemError, unwrittenFile, writeFixFor } from '../util/file-write-error.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ProjectConfig } from '../config/types.js';
-import { lockEntries, lockKey, supersededBy, type LockEntry, type LockFile } from '../config/lock.js';
+import { lockEntries, lockKey, moveEntry, supersededBy, type LockEntry, type LockFile } from '../config/lock.js';
 import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { ExecContext, Services } from '../kinds/kind.js';
 import { foundByReading } from '../api/found.js';
@@ -132,8 +132,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     for (const [key, entry] of lockEntries(lock.files, change.kind)) {
       // An entry under the new name is an older docket's, left by a rename it did not follow: the renamed object holds the name now.
       if (key === change.key || entry.id === undefined || entry.id !== change.liveId) continue;
-      set(change.kind, key, null);
-      set(change.kind, change.key, entry);
+      moveEntry(lock.files, lockKey(change.kind, key), lockKey(change.kind, change.key));
       moved = true;
     }
     if (moved) await changed();

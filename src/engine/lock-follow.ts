@@ -4,7 +4,7 @@
  * what is compared, and the record then names the file there is (`export` tells which file the
  * source configuration uploaded; probe GU). Pure: the caller writes the lock.
  */
-import { lockKey, type LockFile } from '../config/lock.js';
+import { lockKey, moveEntry, type LockFile } from '../config/lock.js';
 import type { KindMeta } from './diff.js';
 import type { DesiredResource } from './types.js';
 
@@ -52,8 +52,7 @@ export function followRenamedObjects(lock: LockFile, ids: Readonly<Record<string
     const now = declaredAs(entry.id);
     if (now === undefined || now === kindKey || renaming.has(now) || lock.files[now] !== undefined) continue;
     if (now.slice(0, now.indexOf(':')) !== kindKey.slice(0, kindKey.indexOf(':'))) continue;
-    lock.files[now] = entry;
-    delete lock.files[kindKey];
+    moveEntry(lock.files, kindKey, now);
     moved = true;
   }
   return moved;
