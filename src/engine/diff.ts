@@ -91,15 +91,18 @@ export interface DiffInput {
   live: LiveResource[];
   /** `prune:` switches by key (e.g. `playbooks`). */
   prune: Record<string, boolean>;
-  /**
-   * The live id docket last synced an object under this identity (`kind:key`), if any: an object
-   * renamed in the app is matched by it, so the plan shows a rename rather than a create and a delete.
-   */
-  recordedId?: (kindKey: string) => string | undefined;
-  /** The `kind:key`s of the sync records of a live id (an ambiguous name's hint says what the other one was). */
-  recordedAs?: (id: string) => readonly string[];
+  /** What docket last synced: an object renamed in the app is matched by its id, so the plan shows a rename rather than a create and a delete. */
+  records?: RecordedIds;
   /** The plan is only read (drift, pull): a change the service cannot make is a warning, as nothing is sent. */
   readOnly?: boolean;
+}
+
+/** The sync records as diff asks them (docket.lock.json's, read by sync.ts). */
+export interface RecordedIds {
+  /** The live id docket last synced an object under this identity (`kind:key`), if any. */
+  idOf(kindKey: string): string | undefined;
+  /** The `kind:key`s of the sync records of a live id (an ambiguous name's hint says what the other one was). */
+  keysWithId(id: string): readonly string[];
 }
 
 export interface DiffResult {
@@ -308,7 +311,7 @@ export function diff(input: DiffInput): DiffResult {
      * take D's object back.
      */
     const ownRecord = (d: DesiredResource): string | undefined => {
-      const id = input.recordedId?.(refKey(kind.name, d.key));
+      const id = input.records?.idOf(refKey(kind.name, d.key));
       const l = id !== undefined ? liveById.get(id) : undefined;
       if (l === undefined || scopeOfLive(l) !== scopeOfDesired(d)) return id;
       const liveName = localName(l, isChild);
@@ -332,7 +335,7 @@ export function diff(input: DiffInput): DiffResult {
       // Rare (several former names, one declared by another document): a scan of the documents is cheap.
       const namedByAnother = (name: string): boolean => declaresName(parentKey, name) || desired.some((x) => x !== d && (x.parent?.key ?? '') === parentKey && x.renamedFrom.includes(name));
       for (const old of names) {
-        const id = input.recordedId?.(formerKey(d, old));
+        const id = input.records?.idOf(formerKey(d, old));
         const l = id !== undefined ? liveById.get(id) : undefined;
         if (l && !used.has(l.id) && scopeOfLive(l) === scopeOfDesired(d) && !namedByAnother(localName(l, isChild))) return l;
       }
@@ -387,12 +390,12 @@ export function diff(input: DiffInput): DiffResult {
         // Synced under its own name already, its rename from this one is done: the holder of the
         // former name is another object (made in the app since, or the one the files declare under
         // that name), unless it is the one synced under that name and no file declares it.
-        const stillFormer = (l: LiveResource): boolean => !renamedBefore || (input.recordedId?.(formerKey(d, old)) === l.id && !declaresName(parentKey, old));
+        const stillFormer = (l: LiveResource): boolean => !renamedBefore || (input.records?.idOf(formerKey(d, old)) === l.id && !declaresName(parentKey, old));
         const found = candidates(scopeOfDesired(d), old).filter(stillFormer);
         if (found.length > 1) {
           diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named ${quoteValue(old, 200)}, which ${kind.name} ${quoteValue(d.name, 200)} says it was renamed from; docket cannot tell which one the file means`, {
             ...(formerSource(d, d.renamedFrom.indexOf(old)) ?? d.source),
-            hint: ambiguousHint(kind, found, input.recordedId?.(formerKey(d, old)), formerKey(d, old), input.recordedAs),
+            hint: ambiguousHint(kind, found, input.records?.idOf(formerKey(d, old)), formerKey(d, old), input.records),
           });
           for (const f of found) used.add(f.id);
           return;
@@ -446,7 +449,7 @@ export function diff(input: DiffInput): DiffResult {
         diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named ${quoteValue(d.name, 200)}; docket cannot tell which one the file means`, {
           // At the name (a member's at its e-mail), as the other problems of a name are.
           ...(problemSourceOf(d.fieldSources, 'name') ?? problemSourceOf(d.fieldSources, 'email') ?? d.source),
-          hint: ambiguousHint(kind, found, input.recordedId?.(refKey(kind.name, d.key)), refKey(kind.name, d.key), input.recordedAs),
+          hint: ambiguousHint(kind, found, input.records?.idOf(refKey(kind.name, d.key)), refKey(kind.name, d.key), input.records),
         });
         for (const f of found) used.add(f.id);
         continue;
@@ -459,13 +462,13 @@ export function diff(input: DiffInput): DiffResult {
     // Pass 4: the object last synced under a name the file says it was renamed from, then under
     // its own identity, renamed in the app since (after identity, so a live object that has the name
     // wins; renames first, as in pass 2, so a new object that takes the old name does not claim it).
-    if (input.recordedId) {
-      const recordedId = input.recordedId;
+    if (input.records) {
+      const records = input.records;
       const claimRecorded = (d: DesiredResource, kindKeys: readonly string[]): void => {
         const scope = scopeOfDesired(d);
         if (scope === undefined) return;
         for (const kindKey of kindKeys) {
-          const id = recordedId(kindKey);
+          const id = records.idOf(kindKey);
           const l = id ? liveById.get(id) : undefined;
           if (!l || used.has(l.id) || scopeOfLive(l) !== scope) continue;
           claim(d, l);
@@ -877,11 +880,11 @@ function sameReference(d: DesiredResource, l: LiveResource, field: string, ids: 
 }
 
 /** What to do about two live objects of one identity: which one docket last synced, when it knows. */
-function ambiguousHint(kind: KindMeta, found: readonly LiveResource[], syncedId: string | undefined, key: string, recordedAs?: (id: string) => readonly string[]): string {
+function ambiguousHint(kind: KindMeta, found: readonly LiveResource[], syncedId: string | undefined, key: string, records?: RecordedIds): string {
   const synced = found.find((f) => f.id === syncedId);
   // One last synced under another name: renamed in the app onto this one, which is not "two applies at once" (probes MM-7, NB-10).
   const moved = found.flatMap((f) => {
-    const was = f.id === syncedId ? undefined : recordedAs?.(f.id).find((k) => k !== key && k.startsWith(`${kind.name}:`));
+    const was = f.id === syncedId ? undefined : records?.keysWithId(f.id).find((k) => k !== key && k.startsWith(`${kind.name}:`));
     return was ? [`${f.id} was last synced as ${kind.name} ${quoteValue(was.slice(was.indexOf(':') + 1), 200)}, renamed in the app onto this name: rename it back there`] : [];
   });
   if (moved.length > 0) return `${moved.join('; ')}${synced ? `; docket last synced ${synced.id} under this name` : ''}; or pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`;

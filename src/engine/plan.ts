@@ -71,9 +71,7 @@ export interface BuildPlanResult {
 
 export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const sync = withRenamedParents(input.sync ?? EMPTY_SYNC, input.desired, input.kinds, input.live);
-  const recordedId = sync === EMPTY_SYNC ? undefined : (kindKey: string) => sync.idOf(kindKey);
-  const recordedAs = sync === EMPTY_SYNC ? undefined : (id: string) => sync.keysWithId(id);
-  const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(recordedId ? { recordedId } : {}), ...(recordedAs ? { recordedAs } : {}), ...(input.readOnly ? { readOnly: true } : {}) });
+  const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(sync === EMPTY_SYNC ? {} : { records: sync }), ...(input.readOnly ? { readOnly: true } : {}) });
   const diagnostics = result.diagnostics;
   const unmatched = result.unmatched;
   const unsentReferences: NonNullable<BuildPlanResult['unsentReferences']> = [];

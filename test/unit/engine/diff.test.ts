@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diff, fingerprint } from '../../../src/engine/diff.js';
-import type { KindMeta } from '../../../src/engine/diff.js';
+import type { KindMeta, RecordedIds } from '../../../src/engine/diff.js';
 import type { Change, DesiredResource, LiveResource } from '../../../src/engine/types.js';
 import {
   KIND_META,
@@ -17,6 +17,11 @@ import {
 
 function run(desired: DesiredResource[], live: LiveResource[], prune: Record<string, boolean> = {}) {
   return diff({ kinds: KIND_META, desired, live, prune });
+}
+
+/** Sync records as diff asks them, from `kind:key` → live id. */
+function recorded(records: Record<string, string>): RecordedIds {
+  return { idOf: (kindKey) => records[kindKey], keysWithId: (id) => Object.keys(records).filter((k) => records[k] === id) };
 }
 
 function ids(changes: Change[]): string[] {
@@ -225,7 +230,7 @@ describe('diff: renames', () => {
     const desired = [desiredPlaybook(NDA.name), desiredRule(NDA.name, 'Duration', {}, { renamedFrom: ['Length', 'Term'] })];
     const live = [livePlaybook(NDA.id, NDA.name), liveRule('r-app', NDA, 'Length'), liveRule('r-synced', NDA, 'Term')];
     const records: Record<string, string> = { [`playbook:${NDA.name}`]: NDA.id, [`rule:${NDA.name}/Term`]: 'r-synced' };
-    const { changes } = diff({ kinds: KIND_META, desired, live, prune: {}, recordedId: (key) => records[key] });
+    const { changes } = diff({ kinds: KIND_META, desired, live, prune: {}, records: recorded(records) });
     expect(only(changes, 'rename:rule:Inbound NDA/Duration').liveId).toBe('r-synced');
     // The rule made in the app is no file's: deleted as any rule the playbook no longer lists, not renamed over the synced one.
     expect(only(changes, 'delete:rule:Inbound NDA/Length').liveId).toBe('r-app');
@@ -237,7 +242,7 @@ describe('diff: renames', () => {
     const desired = [desiredPlaybook('Vendor Agreements', { renamedFrom: ['Vendor MSA'] })];
     const live = [livePlaybook('pb-synced', 'Vendor MSA (old)'), livePlaybook('pb-app', 'Vendor MSA')];
     const records: Record<string, string> = { 'playbook:Vendor MSA': 'pb-synced' };
-    const { changes } = diff({ kinds: KIND_META, desired, live, prune: {}, recordedId: (key) => records[key] });
+    const { changes } = diff({ kinds: KIND_META, desired, live, prune: {}, records: recorded(records) });
     const rename = only(changes, 'rename:playbook:Vendor Agreements');
     expect(rename.liveId).toBe('pb-synced');
     expect(rename.fields).toEqual([{ field: 'name', before: 'Vendor MSA (old)', after: 'Vendor Agreements' }]);
@@ -381,7 +386,7 @@ describe('diff: pins and ambiguity', () => {
     const d = desiredPlaybook('NDA 2', { renamedFrom: ['NDA'], fieldSources: { renamed_from: pos(3, 15, 'playbooks/p.yaml') } });
     const live = [livePlaybook('pb-app', 'NDA'), livePlaybook('pb-synced', 'NDA')];
     const records: Record<string, string> = { 'playbook:NDA': 'pb-synced' };
-    const { changes, diagnostics } = diff({ kinds: KIND_META, desired: [d], live, prune: {}, recordedId: (key) => records[key] });
+    const { changes, diagnostics } = diff({ kinds: KIND_META, desired: [d], live, prune: {}, records: recorded(records) });
     expect(changes.map((c) => [c.action, c.liveId])).toEqual([['rename', 'pb-synced']]);
     expect(diagnostics.warnings).toEqual([
       expect.objectContaining({
@@ -410,21 +415,21 @@ describe('diff: pins and ambiguity', () => {
     const renamed = desiredPlaybook('TB files', { renamedFrom: ['TA', 'TB'] });
     const live = [livePlaybook('pb-first', 'TB live'), livePlaybook('pb-new-ta', 'TA')];
     const records: Record<string, string> = { 'playbook:TB': 'pb-first', 'playbook:TA': 'pb-new-ta' };
-    const { changes } = diff({ kinds: KIND_META, desired: [renamed, desiredPlaybook('TA')], live, prune: {}, recordedId: (key) => records[key] });
+    const { changes } = diff({ kinds: KIND_META, desired: [renamed, desiredPlaybook('TA')], live, prune: {}, records: recorded(records) });
     expect(changes.map((c) => [c.id, c.liveId ?? null])).toEqual([['rename:playbook:TB files', 'pb-first']]);
     // The same for rules, in either order of the former names: nothing deleted, nothing made.
     const nda = desiredPlaybook(NDA.name);
     const rules = [liveRule('r-first', NDA, 'B live'), liveRule('r-new-a', NDA, 'A')];
     const ruleRecords: Record<string, string> = { [`rule:${NDA.name}/B`]: 'r-first', [`rule:${NDA.name}/A`]: 'r-new-a' };
     for (const formers of [['A', 'B'], ['B', 'A']]) {
-      const result = diff({ kinds: KIND_META, desired: [nda, desiredRule(NDA.name, 'B files', {}, { renamedFrom: formers }), desiredRule(NDA.name, 'A')], live: [livePlaybook(NDA.id, NDA.name), ...rules], prune: {}, recordedId: (key) => ruleRecords[key] });
+      const result = diff({ kinds: KIND_META, desired: [nda, desiredRule(NDA.name, 'B files', {}, { renamedFrom: formers }), desiredRule(NDA.name, 'A')], live: [livePlaybook(NDA.id, NDA.name), ...rules], prune: {}, records: recorded(ruleRecords) });
       expect(result.changes.map((c) => [c.id, c.liveId ?? null])).toEqual([[`rename:rule:${NDA.name}/B files`, 'r-first']]);
     }
   });
 
   it('takes by record no object another document names now, declares as renamed from, or after its own rename is done (second read)', () => {
     const plan = (desired: DesiredResource[], live: LiveResource[], records: Record<string, string>) =>
-      diff({ kinds: KIND_META, desired, live, prune: {}, recordedId: (key) => records[key] }).changes.map((c) => [c.id, c.liveId ?? null]);
+      diff({ kinds: KIND_META, desired, live, prune: {}, records: recorded(records) }).changes.map((c) => [c.id, c.liveId ?? null]);
     // The record under F names an object now called G, which a document declares: G keeps it.
     const x = desiredPlaybook('X', { renamedFrom: ['F', 'Y'] });
     expect(plan([x, desiredPlaybook('Y'), desiredPlaybook('G')], [livePlaybook('id1', 'Y'), livePlaybook('id2', 'G')], { 'playbook:Y': 'id1', 'playbook:F': 'id2' })).toEqual([
@@ -446,7 +451,7 @@ describe('diff: pins and ambiguity', () => {
     const b = desiredPlaybook('B', { renamedFrom: ['A'] });
     const live = [livePlaybook('pb-new', 'A')];
     const records: Record<string, string> = { 'playbook:B': 'pb-old' };
-    const { changes } = diff({ kinds: KIND_META, desired: [b], live, prune: {}, recordedId: (key) => records[key] });
+    const { changes } = diff({ kinds: KIND_META, desired: [b], live, prune: {}, records: recorded(records) });
     expect(ids(changes)).toEqual(['create:playbook:B']);
     // Where B was never synced (another environment), A is the object B was renamed from.
     expect(ids(run([b], live).changes)).toEqual(['rename:playbook:B']);
@@ -518,14 +523,13 @@ describe('diff: pins and ambiguity', () => {
   });
 
   it('says which of two live objects of one name docket last synced', () => {
-    const { diagnostics } = diff({ kinds: KIND_META, desired: [desiredPlaybook('NDA')], live: [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA')], prune: {}, recordedId: (k) => (k === 'playbook:NDA' ? 'pb-2' : undefined) });
+    const { diagnostics } = diff({ kinds: KIND_META, desired: [desiredPlaybook('NDA')], live: [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA')], prune: {}, records: recorded({ 'playbook:NDA': 'pb-2' }) });
     expect(diagnostics.errors[0]!.hint).toBe('archive (or rename) the one not wanted in the app (two applies at once: the later one); docket last synced pb-2, or pin one with `id:` (pb-1, pb-2)');
   });
 
   it('says which of two live objects of one name was last synced as another name: renamed onto it in the app, not two applies at once (probes MM-7, NB-10)', () => {
     const records: Record<string, string> = { 'playbook:NDA': 'pb-2', 'playbook:MSA': 'pb-1' };
-    const recordedAs = (id: string) => Object.entries(records).filter(([, v]) => v === id).map(([k]) => k);
-    const { diagnostics } = diff({ kinds: KIND_META, desired: [desiredPlaybook('NDA'), desiredPlaybook('MSA')], live: [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA')], prune: {}, recordedId: (k) => records[k], recordedAs });
+    const { diagnostics } = diff({ kinds: KIND_META, desired: [desiredPlaybook('NDA'), desiredPlaybook('MSA')], live: [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA')], prune: {}, records: recorded(records) });
     expect(diagnostics.errors[0]!.hint).toBe('pb-1 was last synced as playbook "MSA", renamed in the app onto this name: rename it back there; docket last synced pb-2 under this name; or pin one with `id:` (pb-1, pb-2)');
   });
 
@@ -548,10 +552,10 @@ describe('diff: pins and ambiguity', () => {
     // B from A, C from B, D from C, E from D: each object moves one name along.
     const chain = names.slice(1).map((n, i) => desiredPlaybook(n, { renamedFrom: [names[i]!] }));
     // As the apply that made A to D recorded them.
-    const synced = (key: string): string | undefined => live.find((l) => `playbook:${l.key}` === key)?.id;
+    const synced = recorded(Object.fromEntries(live.map((l) => [`playbook:${l.key}`, l.id])));
     for (const desired of [chain, [...chain].reverse()]) {
-      for (const recordedId of [undefined, synced]) {
-        const result = diff({ kinds: KIND_META, desired, live, prune: {}, ...(recordedId ? { recordedId } : {}) });
+      for (const records of [undefined, synced]) {
+        const result = diff({ kinds: KIND_META, desired, live, prune: {}, ...(records ? { records } : {}) });
         expect(result.diagnostics.items).toEqual([]);
         expect(result.changes.map((c) => [c.id, c.liveId]).sort()).toEqual([
           ['rename:playbook:B', 'pb-A'],
@@ -575,7 +579,7 @@ describe('diff: pins and ambiguity', () => {
     const live = [livePlaybook('pb-1', 'T1'), livePlaybook('pb-2', 'T2'), livePlaybook('pb-3', 'T4')];
     const chain = [desiredPlaybook('T4', { renamedFrom: ['T3'] }), desiredPlaybook('T3', { renamedFrom: ['T2'] }), desiredPlaybook('T2', { renamedFrom: ['T1'] }), desiredPlaybook('T1')];
     for (const desired of [chain, [...chain].reverse()]) {
-      const result = diff({ kinds: KIND_META, desired, live, prune: {}, recordedId: (key) => records[key] });
+      const result = diff({ kinds: KIND_META, desired, live, prune: {}, records: recorded(records) });
       expect(result.diagnostics.items).toEqual([]);
       expect(result.changes.map((c) => [c.id, c.liveId ?? null]).sort()).toEqual([
         ['create:playbook:T1', null],
@@ -587,7 +591,7 @@ describe('diff: pins and ambiguity', () => {
     const steps = [1, 2, 3, 4].map((n) => liveRule(`r-${n}`, NDA, `Step ${n}`));
     const ruleRecords = Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`rule:${NDA.name}/Step ${n}`, `r-${n}`]));
     const renumbered = [desiredPlaybook(NDA.name), desiredRule(NDA.name, 'Step 1'), ...[2, 3, 4, 5, 6].map((n) => desiredRule(NDA.name, `Step ${n}`, {}, { renamedFrom: [`Step ${n - 1}`] }))];
-    const rules = diff({ kinds: KIND_META, desired: renumbered, live: [livePlaybook(NDA.id, NDA.name), ...steps, liveRule('r-5', NDA, 'Step 6')], prune: {}, recordedId: (key) => ruleRecords[key] });
+    const rules = diff({ kinds: KIND_META, desired: renumbered, live: [livePlaybook(NDA.id, NDA.name), ...steps, liveRule('r-5', NDA, 'Step 6')], prune: {}, records: recorded(ruleRecords) });
     expect(rules.diagnostics.items).toEqual([]);
     expect(ids(rules.changes).sort()).toEqual([`create:rule:${NDA.name}/Step 1`, ...[2, 3, 4, 5].map((n) => `rename:rule:${NDA.name}/Step ${n}`)]);
     // A record whose object another document holds by identity, not by renamed_from, stays its own:
@@ -597,7 +601,7 @@ describe('diff: pins and ambiguity', () => {
       desired: [desiredPlaybook('A'), desiredPlaybook('B', { renamedFrom: ['A'] }), desiredPlaybook('C')],
       live: [livePlaybook('pb-3', 'A'), livePlaybook('pb-1', 'C')],
       prune: {},
-      recordedId: (key) => ({ 'playbook:A': 'pb-3', 'playbook:B': 'pb-1' })[key],
+      records: recorded({ 'playbook:A': 'pb-3', 'playbook:B': 'pb-1' }),
     });
     expect(ids(appRenamed.changes)).toEqual(['create:playbook:B']);
   });
@@ -609,15 +613,15 @@ describe('diff: pins and ambiguity', () => {
       desired: [desiredPlaybook('B', { renamedFrom: ['A'] }), desiredPlaybook('A')],
       live: [livePlaybook('pb-new', 'A'), livePlaybook('pb-b', 'B in the app')],
       prune: {},
-      recordedId: (key) => records[key],
+      records: recorded(records),
     });
     expect(result.diagnostics.items).toEqual([]);
     expect(result.changes.map((c) => [c.id, c.liveId])).toEqual([['rename:playbook:B', 'pb-b']]);
     // Gone live since (archived in the app): B is created again, and the new A is left alone.
-    const gone = diff({ kinds: KIND_META, desired: [desiredPlaybook('B', { renamedFrom: ['A'] }), desiredPlaybook('A')], live: [livePlaybook('pb-new', 'A')], prune: {}, recordedId: (key) => records[key] });
+    const gone = diff({ kinds: KIND_META, desired: [desiredPlaybook('B', { renamedFrom: ['A'] }), desiredPlaybook('A')], live: [livePlaybook('pb-new', 'A')], prune: {}, records: recorded(records) });
     expect(ids(gone.changes)).toEqual(['create:playbook:B']);
     // The first time (no record of B yet), the rename takes A's object, and the new A is created.
-    const first = diff({ kinds: KIND_META, desired: [desiredPlaybook('B', { renamedFrom: ['A'] }), desiredPlaybook('A')], live: [livePlaybook('pb-a', 'A')], prune: {}, recordedId: (key) => (key === 'playbook:A' ? 'pb-a' : undefined) });
+    const first = diff({ kinds: KIND_META, desired: [desiredPlaybook('B', { renamedFrom: ['A'] }), desiredPlaybook('A')], live: [livePlaybook('pb-a', 'A')], prune: {}, records: recorded({ 'playbook:A': 'pb-a' }) });
     expect(ids(first.changes)).toEqual(['create:playbook:A', 'rename:playbook:B']);
   });
 
