@@ -11,7 +11,7 @@ import { quoteValue, showName, showText } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
 import { removedButEditedStart, summarize } from './plan.js';
-import { CREATE_ACTIONS, formerKeys, prefixesOf, refKey, type DesiredResource, type KindName, type Plan } from './types.js';
+import { CREATE_ACTIONS, formerKeys, prefixesOf, refKey, type Change, type DesiredResource, type KindName, type Plan, type UndeclaredSummary } from './types.js';
 import { isCreateOnlyHintOf, isRenameHintOf, withoutArchiveOf } from './hints.js';
 
 export interface TargetSpec {
@@ -206,9 +206,28 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   const adoptable = plan.adoptable?.filter((a) => wanted(a.kind, a.key, undefined));
   const { held: _all, adoptable: _every, ...rest } = plan;
   return {
-    plan: { ...rest, changes, warnings, summary: summarize(changes), targets: targets.map((t) => t.text), ...(held?.length ? { held } : {}), ...(adoptable?.length ? { adoptable } : {}) },
+    plan: {
+      ...rest,
+      changes,
+      warnings,
+      summary: summarize(changes),
+      targets: targets.map((t) => t.text),
+      undeclared: [...plan.undeclared, ...leftOutsideTargets(unarchived)],
+      ...(held?.length ? { held } : {}),
+      ...(adoptable?.length ? { adoptable } : {}),
+    },
     diagnostics,
   };
+}
+
+/**
+ * The undeclared objects pruning would archive but the targets leave out: still counted and named,
+ * as without --prune, so a targeted plan never hides them (probe NR-1).
+ */
+function leftOutsideTargets(unarchived: readonly Change[]): UndeclaredSummary[] {
+  const byKind = new Map<KindName, string[]>();
+  for (const c of unarchived) byKind.set(c.kind, [...(byKind.get(c.kind) ?? []), c.key]);
+  return [...byKind].map(([kind, names]) => ({ kind, count: names.length, names: names.sort(), prunable: true, reason: 'outside the targets: a plan without --target archives them, as pruning is on' }));
 }
 
 /**

@@ -3,6 +3,7 @@ import { massDeleteViolations, describeViolation } from '../../../src/engine/gua
 import { childInTargets, limitToTargets, parseTarget, type TargetSpec } from '../../../src/engine/target.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { removedButEditedStart } from '../../../src/engine/plan.js';
+import { undeclaredNamed, undeclaredSentence } from '../../../src/render/facts.js';
 import { change, desiredPlaybook, desiredRule, livePlaybook, planOf } from './builders.js';
 
 const target = (text: string): TargetSpec => {
@@ -70,6 +71,14 @@ describe('limitToTargets', () => {
     const warnings = [`${removedButEditedStart(archives[0]!)}description changed live`, `${removedButEditedStart(archives[1]!)}description changed live`, 'another warning'];
     const result = limitToTargets({ ...planOf(archives, { 'playbook:Old A': 'pb-Old A', 'playbook:Old B': 'pb-Old B' }), warnings }, [], [target('playbook/Old B')], KINDS);
     expect(result.plan!.warnings).toEqual([warnings[1], 'another warning']);
+  });
+
+  it('still counts and names the undeclared playbooks pruning would archive but the targets leave out (probe NR-1)', () => {
+    const archives = ['Stray B', 'Stray A', 'Kept'].map((name) => change('archive', 'playbook', name, { liveId: `pb-${name}` }));
+    const result = limitToTargets(planOf(archives, { 'playbook:Stray A': 'pb-Stray A', 'playbook:Stray B': 'pb-Stray B', 'playbook:Kept': 'pb-Kept' }), [], [target('playbook/Kept')], KINDS);
+    expect(result.plan!.changes.map((c) => c.id)).toEqual(['archive:playbook:Kept']);
+    expect(undeclaredSentence(result.plan!)).toBe('2 live objects are not declared in any file and are left alone (playbooks: 2).');
+    expect(undeclaredNamed(result.plan!, false)).toEqual([{ kind: 'playbook', count: 2, names: ['Stray A', 'Stray B'], more: 0, reason: 'outside the targets: a plan without --target archives them, as pruning is on' }]);
   });
 
   it('says of a rename hint\'s archive (--prune) that the targets leave out that the plan creates beside it', () => {
