@@ -168,6 +168,27 @@ export async function linkOutside(root: string, rel: string, rootReal: () => Pro
   return isInside(await rootReal(), real) ? undefined : outsideConfig(rel, real);
 }
 
+/** Where a file docket writes (its lock) leads through links, when it is a link: never quoted from when it is not docket's to read. */
+export interface WrittenLinkPlace {
+  /** It leads out of the configuration directory (or would, once written). */
+  outside?: Diagnostic;
+  /** It leads where docket reads nothing (a dot-file such as `.env`, a dot-folder, node_modules): no more to be quoted than outside. */
+  unread?: string;
+  /** It leads to a file docket reads as configuration (`*.yaml`): a write would replace that file. */
+  configuration?: string;
+}
+
+/** Where `rel` leads through links, or would once written; nothing when it is no link. */
+export async function writtenLinkPlace(root: string, rel: string): Promise<WrittenLinkPlace> {
+  const realRoot = await realpath(root).catch(() => root);
+  const outside = await linkOutside(root, rel, async () => realRoot);
+  if (outside) return { outside };
+  const linked = rootRelative(realRoot, writeDestination(path.join(root, rel)));
+  if (linked === rel) return {};
+  if (skippedPartOf(linked) !== undefined) return { unread: linked };
+  return readAsConfiguration(linked) ? { configuration: linked } : {};
+}
+
 function outsideConfig(rel: string, real: string): Diagnostic {
   return {
     severity: 'error',

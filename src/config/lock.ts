@@ -31,7 +31,7 @@ import { isPlainObject } from '../util/plain.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { canonicalJson } from '../engine/canonical.js';
 import { quoteValue, showJson } from './quote.js';
-import { decodeStrict, linkOutside } from './discover.js';
+import { decodeStrict, writtenLinkPlace, type WrittenLinkPlace } from './discover.js';
 import { CONTROL_CHARACTER } from './text-hygiene.js';
 import { LOCK_FILE, WORK_DIR } from './work-dir.js';
 import { UUID } from '../util/uuid.js';
@@ -250,11 +250,18 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
   const stamp = await stampOf(location.path);
   const hit = known.get(location.path);
   if (stamp !== undefined && hit?.stamp === stamp) return hit.read;
-  // A lock linked from outside (one shared by two checkouts) is read and written, but none of its
-  // text is quoted: a link to /proc/self/environ would print a CI runner's secrets.
-  const outside = await linkOutside(location.root, location.label).catch(() => undefined);
+  // A lock linked from outside (one shared by two checkouts), or to a file docket does not read
+  // (`.env`), is read and written, but none of its text is quoted: a link to /proc/self/environ
+  // would print a CI runner's secrets (probe NU-1).
+  const place = await writtenLinkPlace(location.root, location.label).catch((): WrittenLinkPlace => ({}));
+  const { outside } = place;
   // A lock shared by two checkouts is there: one to nothing would have apply make a file anywhere it may write.
-  if (outside && stamp === undefined) return { doc: emptyDocument(), diagnostics: [{ ...outside, message: `${outside.message}, and no file is there`, hint: 'a lock shared by two checkouts is the file one of them has: link to it, or remove the link' }] };
+  if (outside && stamp === undefined) return { doc: emptyDocument(), diagnostics: [{ ...outside, message: `${outside.message}, and no file is there`, hint: SHARED_LOCK_HINT }] };
+  // Its write would replace a file of the configuration with JSON, which no later run reads (probe NU-2).
+  if (place.configuration !== undefined) {
+    const message = `${location.label} is a link to ${quoteValue(place.configuration)}, a file docket reads as configuration: writing the lock there would replace it`;
+    return { doc: emptyDocument(), diagnostics: [{ ...problem(location.label, 1, message, SHARED_LOCK_HINT), code: 'file-outside-config' }] };
+  }
   // A named pipe or a device would be read until someone writes to it: never.
   if (await isSpecialFile(location.path)) {
     return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${NOT_REGULAR_FILE}`, writtenByDocket(location.label))] };
@@ -271,7 +278,8 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
     const hint = code === 'EACCES' || code === 'EPERM' ? `let the user that runs docket read and write ${location.label} (its permissions): it holds the records of what docket uploaded and synced` : writtenByDocket(location.label);
     return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${what}`, hint)] };
   }
-  const read = outside ? unquoted(lockTextOf(bytes, location.label), location.label) : lockTextOf(bytes, location.label);
+  const hiddenAs = outside ? 'a file outside the configuration directory' : place.unread !== undefined ? `${quoteValue(place.unread)}, a file docket does not read as configuration,` : undefined;
+  const read = hiddenAs ? unquoted(lockTextOf(bytes, location.label), location.label, hiddenAs) : lockTextOf(bytes, location.label);
   if (stamp !== undefined) known.set(location.path, { stamp, read });
   return read;
 }
@@ -291,15 +299,17 @@ function restoreHint(label: string): string {
   return inScratch(label) ? 'delete it (local scratch, never in git): the next --emulator apply writes it again' : 'restore it from git; docket writes it after apply';
 }
 
-/** The problems of a lock linked from outside the configuration, with where they are but nothing of its text. */
-function unquoted(read: ReadLockResult, label: string): ReadLockResult {
+const SHARED_LOCK_HINT = 'a lock shared by two checkouts is the file one of them has: link to it, or remove the link';
+
+/** The problems of a lock linked to a file docket does not read (`linkedTo`), with where they are but nothing of its text. */
+function unquoted(read: ReadLockResult, label: string, linkedTo: string): ReadLockResult {
   if (read.diagnostics.length === 0) return read;
   return {
     doc: read.doc,
     // Warnings (a merge conflict read as both sides) quote none of it.
     diagnostics: read.diagnostics.map((d) => d.severity !== 'error' ? d : ({
       ...d,
-      message: `${label} is a link to a file outside the configuration directory that docket cannot read as a lock (${d.line}:${d.col}); its text is not quoted`,
+      message: `${label} is a link to ${linkedTo} that docket cannot read as a lock (${d.line}:${d.col}); its text is not quoted`,
       hint: 'restore the file it links to (docket.lock.json of the checkout that shares it), or remove the link',
     })),
   };

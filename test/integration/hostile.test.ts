@@ -304,6 +304,35 @@ describe('hostile and broken configurations', () => {
     }
   }, 20_000);
 
+  it('a docket.lock.json linked to a file docket does not read (.env, node_modules) is read as one outside: no output quotes it (probe NU-1)', async () => {
+    for (const [target, shown] of [['.env', '".env"'], ['node_modules/pkg/.npmrc', '"node_modules/pkg/.npmrc"'], ['.secrets/x.json', '".secrets/x.json"']] as const) {
+      const dir = await makeDir({ 'docket.yaml': DOCKET, [target]: `GITHUB_TOKEN=${SECRET}\n` });
+      await symlink(target, join(dir, 'docket.lock.json'));
+      for (const command of [['validate'], ['plan'], ['plan', '--annotations', 'github'], ['validate', '-o', 'json']]) {
+        const r = await runCli([...command, '-C', dir], { env: NOWHERE });
+        expect(r.code).toBe(1);
+        expect(`${r.stdout}${r.stderr}`).not.toContain(SECRET);
+        const said = command.includes('json') ? (JSON.parse(r.stdout) as { diagnostics: { message: string }[] }).diagnostics.map((d) => d.message).join('\n') : `${r.stdout}${r.stderr}`;
+        expect(said).toContain(`docket.lock.json is a link to ${shown}, a file docket does not read as configuration, that docket cannot read as a lock (1:1); its text is not quoted`);
+      }
+    }
+  }, 30_000);
+
+  it('a docket.lock.json linked to a configuration file, there or not yet, is refused before anything is written over it (probe NU-2)', async () => {
+    for (const target of ['playbooks/lock.yaml', 'docket.yml', 'playbooks/p.yaml']) {
+      const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules: []\n' });
+      await symlink(target, join(dir, 'docket.lock.json'));
+      for (const command of ['validate', 'plan', 'apply']) {
+        const r = await runCli([command, '-C', dir, ...(command === 'apply' ? ['--auto-approve'] : [])], { env: NOWHERE });
+        expect(r.code).toBe(1);
+        expect(r.stderr).toContain(`docket.lock.json:1:1 error file-outside-config docket.lock.json is a link to "${target}", a file docket reads as configuration: writing the lock there would replace it`);
+        expect(r.stderr).not.toMatch(/ECONNREFUSED|unreachable/);
+      }
+      expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe('kind: Playbook\nname: P\nrules: []\n');
+      expect(await readdir(join(dir, 'playbooks'))).toEqual(['p.yaml']);
+    }
+  }, 30_000);
+
   it('a docket.lock.json shared by two checkouts (a link out of each) is read and written through the link', async () => {
     const shared = await makeDir({ 'docket.lock.json': '{"version": 2, "targets": {}}\n' });
     // An attachment: what the lock records of an --emulator run (its sync records stay in .docket/).
