@@ -842,6 +842,50 @@ function splitConflict(text: string): ConflictSides | undefined {
 const CONFLICT_HINT =
   'each side uploaded a file the other did not record: keep both entries (docket does that when they do not contradict); where they name the same resource, keep the entry whose file is the one in the repository, then remove the markers';
 
+/** One side renamed a resource whose upload the other side recorded under its former name. */
+const RENAMED_HINT =
+  'one side renamed the resource the upload is of: keep its entry under the name the files give it now, and both sides\u2019 other entries, then remove the markers';
+
+/**
+ * One upload both sides recorded alike but for where its file is (moved on one side; the next
+ * apply points the entry at the file the configuration names) and which uploads it replaced
+ * (both sides' kept): merged, as it contradicts nothing (probe NU-3).
+ */
+function sameUploadMerged(mine: LockEntry, theirs: LockEntry): LockEntry | undefined {
+  if (mine.id === undefined || mine.id !== theirs.id || mine.sha256 !== theirs.sha256) return undefined;
+  const rest = (e: LockEntry): string => JSON.stringify({ ...e, file: undefined, superseded: undefined });
+  if (rest(mine) !== rest(theirs) || JSON.stringify(mine) === JSON.stringify(theirs)) return undefined;
+  const superseded = [...new Set([...(mine.superseded ?? []), ...(theirs.superseded ?? [])])];
+  return { ...mine, ...(superseded.length > 0 ? { superseded } : {}) };
+}
+
+/** Pairs of entry keys of one kind that hold one upload id. */
+function namesOfOneUpload(files: Readonly<Record<string, LockEntry>>): [string, string][] {
+  const holder = new Map<string, string>();
+  const pairs: [string, string][] = [];
+  for (const [key, entry] of Object.entries(files)) {
+    if (typeof entry?.id !== 'string' || key.startsWith('imported-file:')) continue;
+    const id = `${key.slice(0, key.indexOf(':'))}:${entry.id.toLowerCase()}`;
+    const first = holder.get(id);
+    if (first === undefined) holder.set(id, key);
+    else pairs.push([first, key]);
+  }
+  return pairs;
+}
+
+/** The record keys of one kind naming one live id in the merge, where neither side alone names it so. */
+function keysOfOneObject(merged: Readonly<SyncRecords>, ours: Readonly<SyncRecords>, theirs: Readonly<SyncRecords>): string[][] {
+  const byId = new Map<string, string[]>();
+  for (const [key, record] of Object.entries(merged)) {
+    if (record === '') continue;
+    const space = record.indexOf(' ');
+    const id = `${key.slice(0, key.indexOf(':'))}:${(space < 0 ? record : record.slice(0, space)).toLowerCase()}`;
+    byId.set(id, [...(byId.get(id) ?? []), key]);
+  }
+  const onOneSide = (keys: readonly string[], side: Readonly<SyncRecords>): boolean => keys.every((k) => side[k] === merged[k]);
+  return [...byId.values()].filter((keys) => keys.length > 1 && !onOneSide(keys, ours) && !onOneSide(keys, theirs));
+}
+
 /** Both sides uploaded the same file (two checkouts applied at once, probe JF-4): either upload holds it. */
 const SAME_FILE_HINT =
   'both sides uploaded the same file, as two uploads: keep either entry (the one whose id the live templates name saves a re-point; the other upload is left unnamed), then remove the markers';
@@ -872,18 +916,29 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
   const clashes: string[] = [];
   /** Whether every clash is one file uploaded on both sides: the same bytes, two upload ids. */
   let onlyIds = true;
+  let renamedOnOneSide = false;
   for (const [target, section] of Object.entries(b.doc.targets)) {
     const into = (merged.targets[target] ??= { files: {} });
     // A side's section may hold no files (only sync records were ever written for it).
     const files = (into.files ??= {});
     for (const [key, entry] of Object.entries(section.files ?? {})) {
       const mine = files[key];
-      if (mine && JSON.stringify(mine) !== JSON.stringify(entry)) {
+      const together = mine ? sameUploadMerged(mine, entry) : undefined;
+      if (together) files[key] = together;
+      else if (mine && JSON.stringify(mine) !== JSON.stringify(entry)) {
         // Said by target and by what differs: both sides may name the same file with another upload id.
         const differ = [...new Set([...Object.keys(mine), ...Object.keys(entry)])].filter((f) => JSON.stringify((mine as unknown as Record<string, unknown>)[f]) !== JSON.stringify((entry as unknown as Record<string, unknown>)[f]));
         clashes.push(`${JSON.stringify(key)} of ${target} (${differ.map((f) => `\`${f}\``).join(', ')})`);
         if (differ.some((f) => f !== 'id')) onlyIds = false;
       } else files[key] = entry;
+    }
+  }
+  // One upload under two names: a side renamed the resource. Read so, the next write is refused (probe NU-4).
+  for (const [target, section] of Object.entries(merged.targets)) {
+    for (const [first, second] of namesOfOneUpload(section.files ?? {})) {
+      clashes.push(`${JSON.stringify(first)} and ${JSON.stringify(second)} of ${target} (the same upload \`id\` under two names)`);
+      onlyIds = false;
+      renamedOnOneSide = true;
     }
   }
   // A sync record the two sides changed differently tells nothing: without it the direction is unknown.
@@ -897,6 +952,11 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
         dropped++;
       }
     }
+    // One object under two names, one on each side (a rename on one branch): neither is known to hold (probe NU-5).
+    for (const keys of keysOfOneObject(into, a.doc.synced?.[target] ?? {}, records)) {
+      for (const key of keys) into[key] = '';
+      dropped += keys.length;
+    }
     merged.synced[target] = Object.fromEntries(Object.entries(into).filter(([, v]) => v !== ''));
   }
   for (const [target, marks] of Object.entries(b.doc.landing ?? {})) (merged.landing ??= {})[target] = laterMarks(merged.landing[target] ?? {}, marks);
@@ -909,7 +969,7 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
   if (clashes.length > 0) {
     return {
       doc: emptyDocument(),
-      diagnostics: [problem(label, sides.line, `${label} has a merge conflict whose two sides record ${clashes.join(', ')} differently`, onlyIds ? SAME_FILE_HINT : CONFLICT_HINT)],
+      diagnostics: [problem(label, sides.line, `${label} has a merge conflict whose two sides record ${clashes.join(', ')} differently`, onlyIds ? SAME_FILE_HINT : renamedOnOneSide ? RENAMED_HINT : CONFLICT_HINT)],
     };
   }
   const records = dropped === 1 ? '1 sync record' : `${dropped} sync records`;

@@ -494,6 +494,38 @@ describe('docket.lock.json', () => {
     expect(parseLockText(files, LOCK_FILE).diagnostics[0]!.hint).toContain('keep the entry whose file is the one in the repository');
   });
 
+  it('a merge conflict whose sides record one upload alike but for its file\'s path or what it replaced merges them (probe NU-3)', () => {
+    const side = (entry: Record<string, unknown>) => JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, ...entry } } } } }, null, 2);
+    const [old1, old2] = ['22222222-2222-4222-8222-222222222222', '33333333-3333-4333-8333-333333333333'];
+    const text = `<<<<<<< HEAD\n${side({ superseded: [old1] })}\n=======\n${side({ file: 'attachments/moved.pdf', superseded: [old2] })}\n>>>>>>> other\n`;
+    const { doc, diagnostics } = parseLockText(text, LOCK_FILE);
+    expect(diagnostics).toMatchObject([{ severity: 'warning', code: 'lock-merge-conflict' }]);
+    expect(doc.targets[PROD]!.files['attachment:A']).toEqual({ ...ATTACHMENT, superseded: [old1, old2] });
+    // Another description is another upload's: still a contradiction.
+    const described = `<<<<<<< HEAD\n${side({})}\n=======\n${side({ description: 'Other' })}\n>>>>>>> other\n`;
+    expect(parseLockText(described, LOCK_FILE).diagnostics).toMatchObject([{ severity: 'error', code: 'invalid-lock-file' }]);
+  });
+
+  it('a merge conflict whose sides record one upload under two names (a rename on one side) is an error, not a lock its next write refuses (probe NU-4)', () => {
+    const side = (key: string) => JSON.stringify({ version: 2, targets: { [PROD]: { files: { [key]: ATTACHMENT } } } }, null, 2);
+    const text = `<<<<<<< HEAD\n${side('attachment:A')}\n=======\n${side('attachment:A (old name)')}\n>>>>>>> other\n`;
+    const { diagnostics } = parseLockText(text, LOCK_FILE);
+    expect(diagnostics.map((d) => [d.severity, d.line, d.message, d.hint])).toEqual([
+      ['error', 1, `docket.lock.json has a merge conflict whose two sides record "attachment:A" and "attachment:A (old name)" of ${PROD} (the same upload \`id\` under two names) differently`, 'one side renamed the resource the upload is of: keep its entry under the name the files give it now, and both sides\u2019 other entries, then remove the markers'],
+    ]);
+  });
+
+  it('a merge conflict whose sides record one object under two names (a rename on one side) drops both records (probe NU-5)', () => {
+    const side = (records: Record<string, string>) => JSON.stringify({ version: 2, targets: {}, synced: { [PROD]: records } }, null, 2);
+    const text = `<<<<<<< HEAD\n${side({ 'custom-term:T2': 'ct-1 name=aaaaaaaaaa', 'playbook:P': 'pb-1 name=cccccccccc' })}\n=======\n${side({ 'custom-term:T': 'ct-1 name=bbbbbbbbbb', 'playbook:P': 'pb-1 name=cccccccccc' })}\n>>>>>>> other\n`;
+    const { doc, diagnostics } = parseLockText(text, LOCK_FILE);
+    expect(doc.synced![PROD]).toEqual({ 'playbook:P': 'pb-1 name=cccccccccc' });
+    expect(diagnostics[0]!.message).toContain('drops the 2 sync records the two sides disagree on');
+    // Two names one side already gave one object are that side's, not the merge's: kept.
+    const own = `<<<<<<< HEAD\n${side({ 'rule:P/A': 'r-1 name=aaaaaaaaaa', 'rule:Q/A': 'r-1 name=aaaaaaaaaa' })}\n=======\n${side({ 'playbook:P': 'pb-1 name=cccccccccc' })}\n>>>>>>> other\n`;
+    expect(Object.keys(parseLockText(own, LOCK_FILE).doc.synced![PROD]!)).toEqual(['playbook:P', 'rule:P/A', 'rule:Q/A']);
+  });
+
   it('settling at the end of an apply rewrites a readable merge conflict and a version 1 section, even with nothing uploaded', async () => {
     const side = (files: Record<string, unknown>) => JSON.stringify({ version: 2, targets: { [PROD]: { files } } }, null, 2);
     const conflicted = `<<<<<<< HEAD\n${side({ 'attachment:A': ATTACHMENT })}\n=======\n${side({ 'custom-term:B': TERM })}\n>>>>>>> other\n`;
