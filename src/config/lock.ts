@@ -31,6 +31,7 @@ import { isPlainObject } from '../util/plain.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { canonicalJson } from '../engine/canonical.js';
 import { quoteValue, showJson } from './quote.js';
+import { didYouMean } from './suggest.js';
 import { decodeStrict, writtenLinkPlace, type WrittenLinkPlace } from './discover.js';
 import { CONTROL_CHARACTER } from './text-hygiene.js';
 import { LOCK_FILE, WORK_DIR } from './work-dir.js';
@@ -453,7 +454,11 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
   // Of a document that is not a lock as read, the key written twice is what to mend (`"version": 2, "version": 1`).
   if (twice.length > 0 && !versionOne && !versionTwo) return { errors: found(twice) };
   if (versionOne) return withTwice(checked(fromVersion1(value as LegacySection & { emulator?: LegacySection }), [], foundToo));
-  if (versionTwo) return withTwice(checked(value as unknown as LockDocument, ['legacy'], foundToo));
+  if (versionTwo) {
+    const unknown = unknownKeyProblems(value);
+    const read = checked(value as unknown as LockDocument, ['legacy'], (problems) => foundToo([...unknown, ...problems]));
+    return withTwice('doc' in read && unknown.length > 0 ? { errors: foundToo(unknown) } : read);
+  }
   // A version 2 lock whose sections are not a mapping: said at that value, quoting it, with every other problem.
   if (value.version === 2 && 'targets' in value) {
     const targets: LockProblem = { path: ['targets'], message: `\`targets\` must map each target to its \`files\` (got ${showJson(value.targets)})` };
@@ -472,6 +477,25 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
   const at = line === 1 ? lineColumnsOf(text)(jsonValueOffset(text, ['version'])) : { line, col: 1 };
   const got = section in value ? `its \`${section}\` is ${showJson(value[section])}, not a mapping` : `it has no \`${section}\``;
   return { errors: [problem(label, at.line, `${label} is not a docket lock file: it says \`version\` ${version}, and ${got}`, undefined, at.col)] };
+}
+
+const DOCUMENT_KEYS = ['version', 'targets', 'synced', 'landing', 'legacy'];
+
+/**
+ * Keys a version 2 lock has not (`"file"` for `"files"`, hand-edited or merged wrong): read as
+ * nothing, what they hold would be uploaded again without a word (probe NU-6).
+ */
+function unknownKeyProblems(doc: Record<string, unknown>): LockProblem[] {
+  const out: LockProblem[] = [];
+  const unknown = (path: string[], known: readonly string[], where: string): void => {
+    const key = path[path.length - 1]!;
+    if (!known.includes(key)) out.push({ path, atKey: true, message: `${where} has the key ${showJson(key)}, which docket does not read${didYouMean(key, known)}` });
+  };
+  for (const key of Object.keys(doc)) unknown([key], DOCUMENT_KEYS, 'the file');
+  for (const [target, section] of isPlainObject(doc.targets) ? Object.entries(doc.targets) : []) {
+    for (const key of isPlainObject(section) ? Object.keys(section) : []) unknown(['targets', target, key], ['files'], `target ${showJson(target)}`);
+  }
+  return out;
 }
 
 function fromVersion1(v1: LegacySection & { emulator?: LegacySection }): LockDocument {

@@ -494,6 +494,17 @@ describe('docket.lock.json', () => {
     expect(parseLockText(files, LOCK_FILE).diagnostics[0]!.hint).toContain('keep the entry whose file is the one in the repository');
   });
 
+  it('a key a version 2 lock has not is an error at the key, with the one meant, not its records read as none (probe NU-6)', () => {
+    const text = `{\n  "version": 2,\n  "targets": {\n    "${PROD}": {\n      "file": ${JSON.stringify({ 'attachment:A': ATTACHMENT })}\n    }\n  },\n  "sycned": {}\n}\n`;
+    expect(parseLockText(text, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`)).toEqual([
+      '8:3 docket.lock.json: the file has the key "sycned", which docket does not read, did you mean `synced`?',
+      `5:7 docket.lock.json: target "${PROD}" has the key "file", which docket does not read, did you mean \`files\`?`,
+    ]);
+    // Each key docket writes is read without a word.
+    const whole = { version: 2, targets: { [PROD]: { files: {} } }, synced: {}, landing: {}, legacy: { files: {} } };
+    expect(parseLockText(JSON.stringify(whole), LOCK_FILE).diagnostics).toEqual([]);
+  });
+
   it('a merge conflict whose sides record one upload alike but for its file\'s path or what it replaced merges them (probe NU-3)', () => {
     const side = (entry: Record<string, unknown>) => JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, ...entry } } } } }, null, 2);
     const [old1, old2] = ['22222222-2222-4222-8222-222222222222', '33333333-3333-4333-8333-333333333333'];
