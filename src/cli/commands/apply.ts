@@ -34,6 +34,7 @@ import { headerLines, writeApplyReportText, writePlanText } from '../../render/t
 import { noChangesSentence, plural } from '../../render/facts.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { applyLockRoot, holdingApplyLock, lockTimeoutOption } from '../apply-lock.js';
+import { refuseReadOnlyLock } from '../lock-writable.js';
 import { forcedPastGuard, forcedWarnings } from '../../engine/guard.js';
 import { reapplyCommand, replanCommand, savedPlanCommand, shapedCommand, type PlanShape } from '../command-line.js';
 import { shellPath } from '../../util/shell-word.js';
@@ -132,6 +133,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           const made = saved ? await checked(saved, s, shape, false, planFile) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
           // With --force, the guard's refusals are said as what it goes past, in every output of this run.
           const plan = opts.force ? forcedPastGuard(made) : made;
+          await refuseReadOnlyLock(s.workspace.lockLocation);
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           const planShown = !saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove);
           // A plan not printed (a saved one, or with -o json) says what --force goes past on its own: a CI log keeps it.

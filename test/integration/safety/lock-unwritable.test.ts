@@ -2,7 +2,7 @@
  * A docket.lock.json that cannot be written by the end of an apply (a full disk; here a folder put
  * where it goes): the changes were made, so their report is printed, then the error, exit 1.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +35,23 @@ describe('a lock file that cannot be written', () => {
       if (output === 'json') expect(JSON.parse(r.stdout).results.map((x: { status: string }) => x.status)).toEqual(['done']);
       else expect(r.stdout).toContain(`✓ update rule "P ${output}/Term"`);
     }
+  });
+
+  it('made read-only (to freeze it) stops an apply before any change, as it stops a pull, and a writable one converges (probe NU-7)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('Frozen', 'ACCEPT') });
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'playbooks/p.yaml'), playbook('Frozen', 'REJECT'));
+    chmodSync(join(dir, 'docket.lock.json'), 0o444);
+    const before = readFileSync(join(dir, 'docket.lock.json'), 'utf8');
+    const r = await cli('apply', '-C', dir, '--auto-approve');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Error: cannot write docket.lock.json (EACCES, its permissions 444): nothing was changed\n  hint: make the file and its folder writable (`chmod u+w docket.lock.json`), then apply again');
+    expect(r.stdout).not.toContain('✓');
+    expect(readFileSync(join(dir, 'docket.lock.json'), 'utf8')).toBe(before);
+    expect((await cli('plan', '-C', dir)).stdout).toContain('~ update rule "Frozen/Term"');
+    chmodSync(join(dir, 'docket.lock.json'), 0o644);
+    await applyOk(cli, dir);
+    expect((await cli('plan', '-C', dir, '--detailed-exitcode')).code).toBe(0);
   });
 
   it('fails an upload whose mark it cannot record, unsent, and does not call it uncertain', async () => {
