@@ -407,11 +407,14 @@ function createOnlyHints({ kinds, desired, live, ids }: HintInput): string[] {
   // Indexed when a declared object first has such a value (members): not for 20,000 rules.
   let byId: Map<string, LiveResource> | undefined;
   const liveAt = (kind: string, id: string): LiveResource | undefined => (byId ??= new Map(live.map((l) => [`${l.kind}@${l.id}`, l]))).get(`${kind}@${id}`);
+  // Matched by name with no id the service gives (a member known only by an invitation naming no user, probe NW-2).
+  let idUnknownAt: Map<string, LiveResource> | undefined;
+  const unidentified = (kindKey: string): LiveResource | undefined => (idUnknownAt ??= new Map(live.filter((l) => l.idUnknown).map((l) => [refKey(l.kind, l.key), l]))).get(kindKey);
   const verbOf = new Map(kinds.map((k) => [k.name, `${k.createAction ?? 'create'}s`]));
   for (const d of desired) {
     if (!d.createOnly) continue;
     const id = ids[refKey(d.kind, d.key)];
-    const l = id === undefined ? undefined : liveAt(d.kind, id);
+    const l = id === undefined ? unidentified(refKey(d.kind, d.key)) : liveAt(d.kind, id);
     if (!l?.extra) continue;
     for (const [field, wanted] of Object.entries(d.createOnly)) {
       const now = l.extra[field];

@@ -116,7 +116,8 @@ export const memberKind: KindModule<'member'> = {
       fields: { email: m.email },
       refs: [],
       // Seen only where a reviewer field names them, their name is unknown (not none): no "has none live" (probe NN-2).
-      extra: m.onlyNamed ? { onlyNamed: true } : { name: m.name },
+      // Unless their invitation gives it: then it is theirs to export and compare (probe NW-1).
+      extra: m.onlyNamed ? { onlyNamed: true, ...(typeof m.name === 'string' ? { name: m.name } : {}) } : { name: m.name },
     }));
     if (!directory.complete) {
       // A declared member not found here may still be one: docket sees only whom something names.

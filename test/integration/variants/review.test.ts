@@ -242,6 +242,23 @@ describe('without a users list', () => {
     await expectNoChanges(cli, out);
   });
 
+  it('when invitations name no user either, a member\'s name their invitation gives is compared, and exported once a reviewer field names them too (probes NW-1, NW-2)', async () => {
+    t = await startVariant({ reviewUsers: false, invitationUser: false });
+    const cli = cliWith(() => t!.env);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: dave@acme.example\nname: Dave Okafor\n' });
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'members.yaml': 'kind: Member\nemail: dave@acme.example\nname: Dave O.\n' });
+    const renamed = await expectNoChanges(cli, dir);
+    expect(renamed.stdout).toContain('`name` is set only when docket invites it, and is not managed for an existing one: it stays "Dave Okafor" live (the file says "Dave O.")');
+
+    const dave = t.emulator.store.userByEmail('dave@acme.example')!;
+    t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!.default_reviewer_id = dave.id;
+    const out = join(dir, 'exported');
+    expect((await cli('export', '-C', dir, '--out', out, '--kind', 'member')).code).toBe(0);
+    expect(await readFile(join(out, 'members.yaml'), 'utf8')).toContain(`kind: Member\nemail: dave@acme.example\nname: Dave Okafor\nid: ${dave.id}\n`);
+    await expectNoChanges(cli, out);
+  });
+
   it('when invitations name no user either: a new member converges, and naming it is a plan error until its id is pinned', async () => {
     t = await startVariant({ reviewUsers: false, invitationUser: false });
     const cli = cliWith(() => t!.env);
