@@ -271,18 +271,29 @@ export function diff(input: DiffInput): DiffResult {
           hint: `a ${kind.name} cannot move to another ${kind.parentKind ?? 'parent'}: remove the \`id:\` line to create it here, or declare it in the ${kind.parentKind ?? 'parent'} that holds it`,
         });
       } else if (!l) {
+        // The object docket last synced under this name, removed in the app since: drift and pull
+        // say that, as of one not pinned (probe NY-1); a plan cannot make it again under that id.
+        const synced = input.records?.idOf(refKey(kind.name, d.key));
+        const removedLive = synced !== undefined && synced.toLowerCase() === d.pinId.toLowerCase();
+        if (removedLive && input.readOnly) continue;
         // Archived objects are not listed as live (api/paging.ts), so one pinned reads as missing.
         // A kind never removed (members, the organization) has no archived ones: an id of another organization, or a typo.
         const never = kind.deletion === 'never';
         // Objects no service lists are known from docket.lock.json alone: said so, not "no live one has it" (probe JD-4).
         const why = kind.uploadsUnreadable
           ? `which docket.lock.json records for another organization or environment, not for this target (the service cannot list them)`
-          : `which no live ${kind.name} has (${never ? 'an id of another organization or environment, or a mistyped one' : kind.deletion === 'archive' ? 'it does not exist, or was archived' : 'an id of another organization or environment, a mistyped one, or one removed in the app'})`;
+          : removedLive
+            ? `which no live ${kind.name} has: docket last synced it under this name, and it was ${kind.deletion === 'archive' ? 'archived or deleted' : 'removed'} in the app since`
+            : `which no live ${kind.name} has (${never ? 'an id of another organization or environment, or a mistyped one' : kind.deletion === 'archive' ? 'it does not exist, or was archived' : 'an id of another organization or environment, a mistyped one, or one removed in the app'})`;
         // The organization is one, named by no name of its own (probe JJ-5: `organization "organization"`).
         const subject = kind.singleton ? `the ${kind.name} document` : `${kind.name} ${quoteValue(d.name)}`;
         diagnostics.error('pinned-id-not-found', `${subject} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, ${why}`, {
           ...pinAt,
-          hint: never || kind.uploadsUnreadable ? 'remove the `id:` line (an id exported from another organization names nothing here), or correct the id' : 'remove the `id:` line to match by name (or create it anew), or correct the id',
+          hint: never || kind.uploadsUnreadable
+            ? 'remove the `id:` line (an id exported from another organization names nothing here), or correct the id'
+            : removedLive
+              ? '`docket pull` takes its document out of the files; or remove the `id:` line to create it anew'
+              : 'remove the `id:` line to match by name (or create it anew), or correct the id',
         });
       } else if (used.has(l.id)) {
         // Which document, and the id both name: one written may stand for the upload that replaced it (probe KS-2).

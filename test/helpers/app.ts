@@ -60,9 +60,13 @@ export class App {
     await this.call('review', 'POST', `/playbooks/${await this.playbookId(playbook)}/playbook_rules`, attributes);
   }
 
+  async ruleId(playbook: string, rule: string): Promise<string> {
+    return this.find('review', `/playbooks/${await this.playbookId(playbook)}/playbook_rules`, rule);
+  }
+
   async deleteRule(playbook: string, rule: string): Promise<void> {
     const pb = await this.playbookId(playbook);
-    await this.call('review', 'DELETE', `/playbooks/${pb}/playbook_rules/${await this.find('review', `/playbooks/${pb}/playbook_rules`, rule)}`);
+    await this.call('review', 'DELETE', `/playbooks/${pb}/playbook_rules/${await this.ruleId(playbook, rule)}`);
   }
 
   async editOrganization(attributes: Record<string, unknown>): Promise<void> {

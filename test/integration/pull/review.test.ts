@@ -801,6 +801,35 @@ rules:
     expect((await cli('drift', '-C', dir, '--target', 'playbook/Gone MSA')).code).toBe(0);
   });
 
+  it('reads a pinned playbook and a pinned rule archived or deleted in the app as removed live: drift reports it, pull takes them out (probe NY-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/pinned.yaml': 'kind: Playbook\nname: Pinned Gone\nrules: []\n', 'playbooks/rules.yaml': 'kind: Playbook\nname: Pinned Rules\nrules:\n  - name: Keep\n    actions: ACCEPT\n  - name: Gone\n    actions: REJECT\n' });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    const [playbookId, ruleId] = [await app.playbookId('Pinned Gone'), await app.ruleId('Pinned Rules', 'Gone')];
+    await writeFile(join(dir, 'playbooks/pinned.yaml'), `kind: Playbook\nname: Pinned Gone\nid: ${playbookId}\nrules: []\n`);
+    await writeFile(join(dir, 'playbooks/rules.yaml'), `kind: Playbook\nname: Pinned Rules\nrules:\n  - name: Keep\n    actions: ACCEPT\n  - name: Gone\n    id: ${ruleId}\n    actions: REJECT\n`);
+    await expectNoChanges(cli, dir);
+    await app.archivePlaybook('Pinned Gone');
+    await app.deleteRule('Pinned Rules', 'Gone');
+    const targets = ['--target', 'playbook/Pinned Gone', '--target', 'playbook/Pinned Rules'];
+    const drift = await cli('drift', '-C', dir, ...targets);
+    expect([drift.code, drift.stderr]).toEqual([2, '']);
+    expect(drift.stdout).toContain('playbook "Pinned Gone"');
+    expect(drift.stdout).toContain('rule "Pinned Rules/Gone"');
+    expect(drift.stdout).toContain('removed live');
+    // A plan cannot make it again under its id: it says why, and what to do.
+    const plan = await cli('plan', '-C', dir, ...targets);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain(`playbooks/pinned.yaml:3:5 error pinned-id-not-found playbook "Pinned Gone" is pinned to id "${playbookId}", which no live playbook has: docket last synced it under this name, and it was archived or deleted in the app since`);
+    expect(plan.stderr).toContain('hint: `docket pull` takes its document out of the files; or remove the `id:` line to create it anew');
+    const pulled = await cli('pull', '-C', dir, ...targets);
+    expect(pulled.code).toBe(0);
+    await expect(readFile(join(dir, 'playbooks/pinned.yaml'), 'utf8')).rejects.toThrow();
+    expect(await read(dir, 'playbooks/rules.yaml')).toBe('kind: Playbook\nname: Pinned Rules\nrules:\n  - name: Keep\n    actions: ACCEPT\n');
+    // (Other tests of this file share the emulator: only this playbook is looked at; the other is gone from files and live.)
+    expect((await cli('plan', '-C', dir, '--detailed-exitcode', '--target', 'playbook/Pinned Rules')).code).toBe(0);
+  });
+
   it('writes a rule of several lines made in the app into a flow list without a final \\n, and the next plan is empty', async () => {
     const file = 'kind: Playbook\nname: Flow Rules\nrules: [{ name: One, actions: ACCEPT one }]\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/flow.yaml': file });
