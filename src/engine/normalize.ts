@@ -80,9 +80,9 @@ export function normScalar(value: unknown): unknown {
   if (typeof value === 'string') {
     // Text as every text field is compared: line endings to `\n`, no trailing newline.
     const lines = lineText(value);
-    const text = lines.trim();
-    // A leading zero marks text (above); the rest is normNumeric's.
-    return /^-?((0|[1-9]\d*)(\.\d*)?|\.\d+)$/.test(text) ? normNumeric(text)! : lines;
+    // A leading zero marks text (above), and so do spaces around it (`"  7"` is sent as written,
+    // probe NT-2); the rest is normNumeric's.
+    return /^-?((0|[1-9]\d*)(\.\d*)?|\.\d+)$/.test(lines) ? normNumeric(lines)! : lines;
   }
   if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) return BigInt(value).toString();
   return value ?? null;
@@ -95,9 +95,35 @@ export function normScalar(value: unknown): unknown {
  */
 export function normNumeric(text: string): number | string | undefined {
   if (!/^-?(\d+(\.\d*)?|\.\d+)$/.test(text)) return undefined;
-  const n = Number(text);
   // `"9007199254740993.0"` is the same whole number as `"9007199254740993"` (decimals come back so).
-  return Number.isInteger(n) && !Number.isSafeInteger(n) ? text.replace(/\.0*$/, '') : n;
+  const exact = exactDecimal(text);
+  const n = Number(exact);
+  if (Number.isInteger(n) && !Number.isSafeInteger(n)) return exact;
+  // A number only when it is that very value: `"0.1000000000000000000001"` rounded is 0.1, and an
+  // edit to it would never be sent (probe NT-1).
+  return plainDecimal(n) === exact ? n : exact;
+}
+
+/** The decimal written one way: no leading zeros, no trailing zeros after the point, no `-0` (`"-007.50"` → `"-7.5"`). */
+function exactDecimal(text: string): string {
+  const negative = text.startsWith('-');
+  const [whole = '', fraction = ''] = (negative ? text.slice(1) : text).split('.');
+  const wholeDigits = whole.replace(/^0+(?=\d)/, '') || '0';
+  const fractionDigits = fraction.replace(/0+$/, '');
+  const digits = fractionDigits ? `${wholeDigits}.${fractionDigits}` : wholeDigits;
+  return negative && /[1-9]/.test(digits) ? `-${digits}` : digits;
+}
+
+/** A number's shortest decimal without an exponent (`1e-7` → `"0.0000001"`), as exactDecimal writes text. */
+function plainDecimal(n: number): string {
+  const shortest = String(n);
+  const e = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(shortest);
+  if (!e) return shortest;
+  const [, sign = '', lead = '', rest = '', power = '0'] = e;
+  const digits = `${lead}${rest}`;
+  const exponent = Number(power);
+  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
+  return digits.length > exponent + 1 ? `${sign}${digits.slice(0, exponent + 1)}.${digits.slice(exponent + 1)}` : `${sign}${digits.padEnd(exponent + 1, '0')}`;
 }
 
 /**

@@ -74,7 +74,9 @@ describe('normEmail', () => {
 describe('normScalar', () => {
   it('compares numbers and numeric strings by value', () => {
     expect(normScalar('2')).toBe(2);
-    expect(normScalar(' 2 ')).toBe(2);
+    // Spaces around it mark text: sent as written, not found equal to the live 2 (probe NT-2).
+    expect(normScalar(' 2 ')).toBe(' 2 ');
+    expect(sameValue(normScalar('  7  '), normScalar('7'))).toBe(false);
     expect(normScalar('-1.5')).toBe(-1.5);
     expect(sameValue(normScalar('2'), normScalar(2))).toBe(true);
     expect(sameValue(normScalar('2.0'), normScalar(2))).toBe(true);
@@ -95,6 +97,16 @@ describe('normScalar', () => {
     // Still compared by value with a live number of that exact value, and not with a rounded one.
     expect(sameValue(normScalar('100000000000000000000'), normScalar(1e20))).toBe(true);
     expect(sameValue(normScalar('99999999999999999999'), normScalar(1e20))).toBe(false);
+  });
+
+  it('compares a decimal by its exact value, not by the nearest double: an edit past 17 digits is an edit (probe NT-1)', () => {
+    expect(sameValue(normNumeric('0.1000000000000000000001'), normNumeric('0.1'))).toBe(false);
+    expect(normNumeric('0.1000000000000000000001')).toBe('0.1000000000000000000001');
+    // One value written two ways is one value, past 2^53 too.
+    expect(normNumeric('9007199254740993.50')).toBe(normNumeric('9007199254740993.5'));
+    expect([normNumeric('-007.50'), normNumeric('1.50'), normNumeric('-0'), normNumeric('10.0')]).toEqual([-7.5, 1.5, 0, 10]);
+    // A small one a double holds exactly is that number, equal to a live one written with an exponent.
+    expect(sameValue(normScalar('0.0000001'), normScalar(1e-7))).toBe(true);
   });
 
   it('leaves non-numeric strings and booleans alone', () => {
