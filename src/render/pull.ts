@@ -12,7 +12,7 @@ import { jsonText } from './json.js';
 import { cutNote, fitMarkdown, listShares, MARKDOWN_MAX_CHARS, joinWithin, pushWithin, thousands, type ListBudget } from './markdown-fit.js';
 import { targetLine as markdownTargetLine } from './markdown.js';
 import { painter } from './paint.js';
-import { codeSpan, escapeMarkdown, fencedBlock, stripControl } from './sanitize.js';
+import { codeSpan, defuseWorkflowCommands, escapeMarkdown, fencedBlock, stripControl } from './sanitize.js';
 import { scopeLine } from './drift.js';
 import { headerLines } from './text.js';
 import { oneLine, onePath, quote } from './value.js';
@@ -85,7 +85,8 @@ function shownDiff(f: FileChange, asPatch: boolean): string[] {
     const cr = content && raw.endsWith('\r') ? '\r' : '';
     const line = cr === '' ? raw : raw.slice(0, -1);
     const text = stripControl(content ? line[0] + excerptWithoutSecrets(line.slice(1)) : line);
-    if (content && text !== line) altered.add(at);
+    // Output breaks up a CI runner's workflow commands (`: :`, `# #[`) too, after this (probe NX-1).
+    if (content && (text !== line || defuseWorkflowCommands(text) !== text)) altered.add(at);
     return (asPatch && content ? text : markInvisible(text)) + cr;
   });
   const notes = sameLineNotes(diffLines, true);
@@ -99,7 +100,7 @@ function shownDiff(f: FileChange, asPatch: boolean): string[] {
   return notesBelow(shown, notes);
 }
 
-const SHOWN_OTHERWISE = "shown with a URL's query or password hidden, or a control character taken out, not as the file has it: this patch does not apply as printed (docket pull writes the files)";
+const SHOWN_OTHERWISE = "shown with a URL's query or password hidden, a control character taken out, or a CI workflow command broken up (`: :`, `# #[`), not as the file has it: this patch does not apply as printed (docket pull writes the files)";
 
 /** What a patch's line holds that prints as nothing or as a space, said below the hunks. */
 function holdsNote(line: string): string {

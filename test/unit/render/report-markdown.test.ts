@@ -219,9 +219,14 @@ describe('drift and pull markdown at scale', () => {
     // A line shown otherwise than the file has it (a URL's query hidden, a bidi override marked) is said not to apply as printed (SR74-2, SR74-3).
     const hidden = renderPullText(plan([]), { ...result, files: [{ path: 't.yaml', before: 'a: see https://x.example/p?token=abc\nb: old \u202e\n', after: 'a: see https://x.example/p?token=abcd\nb: new \u202e\n' }] }, { dryRun: true, color: false });
     expect(hidden).not.toContain('token=abc');
-    expect(hidden).toContain("# line 1: shown with a URL's query or password hidden, or a control character taken out, not as the file has it: this patch does not apply as printed (docket pull writes the files)\n");
+    expect(hidden).toContain("# line 1: shown with a URL's query or password hidden, a control character taken out, or a CI workflow command broken up (`: :`, `# #[`), not as the file has it: this patch does not apply as printed (docket pull writes the files)\n");
     expect(hidden).toContain('# line 2: holds U+202E, which prints as nothing or as a space; shown with');
     expect(hidden).toContain('# a removed line is shown with');
+    // Output breaks up what a CI runner would take for a workflow command: such a line is said not to apply as printed (probe NX-1).
+    const commands = renderPullText(plan([]), { ...result, files: [{ path: 't.yaml', before: 'a: |\n  ::error::keep\n  ##[group]too\n  ACCEPT 2\n', after: 'a: |\n  ::error::keep\n  ##[group]too\n  ACCEPT 3\n' }] }, { dryRun: true, color: false });
+    expect(commands).toContain('# line 2: shown with');
+    expect(commands).toContain('# line 3: shown with');
+    expect(commands).not.toContain('# line 4: shown with');
     // A comment is read, not applied: there they are marked.
     const comment = renderPullMarkdown(plan([]), result, { dryRun: true });
     expect(comment).toContain('+a: "Sender<U+00A0>Co Ltd"');
