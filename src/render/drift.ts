@@ -231,7 +231,8 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     lines.push('');
   }
   if (revertible(report) && pullable(report)) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request${applyReverts(report) ? ', or `docket apply` to revert it' : ''}${onlyLiveNote(report, codeSpan)}.`, '');
-  else if (revertible(report) && applyReverts(report)) lines.push(`Run \`docket apply\` to revert it${onlyLiveNote(report, codeSpan)}.`, '');
+  // As the text's closing line says it: the next step is never left out of a job summary (probe NX-2).
+  else if (revertible(report)) lines.push(`\`docket pull\` leaves it${applyReverts(report) ? '; run `docket apply` to revert it' : ''}${onlyLiveNote(report, codeSpan)}.`, '');
   const removed = removedNote(report);
   if (removed) lines.push(`_${removed}_`, ''); // docket's own words and code spans: nothing to escape
   const edited = editedNote(report);

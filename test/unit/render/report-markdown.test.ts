@@ -354,6 +354,11 @@ describe('drift and pull markdown at scale', () => {
     expect(withKinds([made])).toContain('`docket pull` writes it into the files; `docket apply --prune` archives the objects only live.');
     expect(withKinds([made, edited])).toContain('`docket apply` reverts what no `drift: adopt` policy covers (objects only live: with `docket apply --prune`).');
     expect(withKinds([made, template])).toContain('`docket apply --prune` archives those of the kinds it archives, the app removes the others');
+    // Pull leaves it all: the markdown closes as the text does, with who removes what (probe NX-2).
+    const left = (drift: DriftItem[]) => ({ drift, ignored: [], pending: [], prunable: new Set(['playbook'] as const), pullWrites: false });
+    expect(renderDriftText(plan([]), left([made]), { color: false })).toContain('`docket pull` leaves it; `docket apply --prune` archives the objects only live.');
+    expect(renderDriftMarkdown(plan([]), left([made]))).toContain('`docket pull` leaves it; `docket apply --prune` archives the objects only live.');
+    expect(renderDriftMarkdown(plan([]), left([made, edited]))).toContain('`docket pull` leaves it; run `docket apply` to revert it (objects only live: with `docket apply --prune`).');
     // A rule only live is deleted by apply: the note on what apply leaves names the term it leaves, not "objects only live" (probe DO).
     const rule: DriftItem = { kind: 'rule', key: 'NDA/Publicity', name: 'Publicity', direction: 'only-live', action: 'delete', fields: [] };
     const term: DriftItem = { kind: 'custom-term', key: 'Scratch Term', name: 'Scratch Term', direction: 'only-live', fields: [] };
