@@ -862,7 +862,8 @@ parameters:
     // The parameter alone: drift does not offer a pull that writes nothing (probe FX).
     const drift = await cli('drift', '-C', dir, '--target', 'template/Cloud Named', '-o', 'markdown');
     expect(drift.stdout).toContain('`parameters.include_security_policy_attachment_id`');
-    expect(drift.stdout).not.toContain('docket pull');
+    expect(drift.stdout).not.toContain('Run `docket pull`');
+    expect(drift.stdout).toContain('`docket pull` leaves it; run `docket apply` to revert it.');
     await new App(emulator().env).editTemplate('Cloud Named', { include_security_policy_attachment_id: id, attachment_ids: [id] });
     const pulled = await cli('pull', '-C', dir, '-o', 'json');
     expect(pulled.code).toBe(0);
