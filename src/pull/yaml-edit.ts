@@ -1094,7 +1094,8 @@ class DocumentEditor {
       else this.splice(key, this.afterLine(this.pairEnd(pair)), '{}\n');
       return;
     }
-    this.splice(this.lineStart(key), this.afterLine(this.pairEnd(pair)), '');
+    // With the comment lines right above it, as an item's: left, they would read as the next key's (probe NY-2).
+    this.splice(this.aboveComments(this.lineStart(key)), this.afterLine(this.pairEnd(pair)), '');
   }
 
   /** Whether what goes into `collection` is written `{ a: 1 }` or `{a: 1}`: as its own text is (padded when there is none). */

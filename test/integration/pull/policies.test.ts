@@ -115,7 +115,9 @@ describe('drift policies', () => {
     expect(drift.stdout).toContain('~ rule "Reverting/Term" (playbooks/p.yaml:5): actions');
     expect(drift.stdout).toContain('· drift: revert');
     expect(drift.stdout).toContain('Drift: 1 object (1 changed live). `docket pull` leaves it; `docket apply` reverts');
-    expect((await cli('drift', '-C', dir, '--target', 'playbook/Reverting', '-o', 'markdown')).stdout).not.toContain('docket pull');
+    const markdown = (await cli('drift', '-C', dir, '--target', 'playbook/Reverting', '-o', 'markdown')).stdout;
+    expect(markdown).not.toContain('Run `docket pull`');
+    expect(markdown).toContain('`docket pull` leaves it; run `docket apply` to revert it.');
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
     // Moved in the app (renamed, a new one made under its name): still under the policy of what it was (second read).

@@ -259,6 +259,14 @@ describe('editYaml', () => {
     expect(text).toBe(PLAYBOOK.replace('  - name: Term\n', '  - name: Term\n    description: How long it lasts\n').replace('    reviewer: alice@acme.example\n', ''));
   });
 
+  it('removes a key with the comment lines right above it, which would read as the next key\'s, and only those (probe NY-2)', () => {
+    const text = 'kind: Template\nname: Mutual NDA\nparameters:\n  term: 2\n  # kept secret for this many years\n  # (legal asked for 3)\n  confidentiality_period: 3\n\n  # what it is for\n  purpose: Evaluating\n';
+    expect(edit(text, (v) => setAt(v, '/parameters/confidentiality_period', undefined)).text).toBe('kind: Template\nname: Mutual NDA\nparameters:\n  term: 2\n\n  # what it is for\n  purpose: Evaluating\n');
+    // A comment indented into the key above is that key's: kept.
+    const inner = 'parameters:\n  fees:\n    - cost: 1\n    # the last fee\n  term: 2\n  purpose: x\n';
+    expect(edit(inner, (v) => setAt(v, '/parameters/term', undefined)).text).toBe('parameters:\n  fees:\n    - cost: 1\n    # the last fee\n  purpose: x\n');
+  });
+
   it('adds a key beside one written as an explicit key (`? name`), at its siblings\' column (probe NH-3)', () => {
     const explicit = 'kind: Playbook\nname: A\nrules:\n  - ? name\n    : a1\n    actions: ACCEPT a1\n';
     const { text } = edit(explicit, (v) => setAt(v, '/rules/0/questions', 'What?', ['name', 'description', 'actions', 'questions']));
