@@ -32,7 +32,7 @@ const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Names carry their length limit for editors; docket says it itself (see NAME_LENGTH_MARK).
-const { EMAIL_MESSAGE, EMAIL_PATTERN, NAME_LENGTH_MARK, NAME_LENGTH_MESSAGE, NAME_LENGTH_PATTERN, ONE_LINE_MESSAGE, ONE_LINE_PATTERN } = await import(pathToFileURL(path.join(ROOT, 'dist', 'config', 'schema-names.js')).href);
+const { EMAIL_MESSAGE, EMAIL_PATTERN, FORMER_NAME_MESSAGE, FORMER_NAME_PATTERN, VARIABLE_VALUE_PATTERN, NAME_LENGTH_MARK, NAME_LENGTH_MESSAGE, NAME_LENGTH_PATTERN, ONE_LINE_MESSAGE, ONE_LINE_PATTERN } = await import(pathToFileURL(path.join(ROOT, 'dist', 'config', 'schema-names.js')).href);
 // How a variable's name is spelled, as docket reads placeholders (src/config/interpolate.ts).
 const { VARIABLE_NAME } = await import(pathToFileURL(path.join(ROOT, 'dist', 'config', 'interpolate.js')).href);
 const OUT = path.join(ROOT, 'schemas', 'templates');
@@ -1090,8 +1090,8 @@ function templateSchema() {
       renamedFrom: {
         description: 'One former name, or a list of them.',
         anyOf: [
-          { type: 'string', minLength: 1, pattern: ONE_LINE_PATTERN, patternErrorMessage: ONE_LINE_MESSAGE },
-          { type: 'array', items: { type: 'string', minLength: 1, pattern: ONE_LINE_PATTERN, patternErrorMessage: ONE_LINE_MESSAGE }, uniqueItems: true },
+          { type: 'string', minLength: 1, pattern: FORMER_NAME_PATTERN, patternErrorMessage: FORMER_NAME_MESSAGE },
+          { type: 'array', items: { type: 'string', minLength: 1, pattern: FORMER_NAME_PATTERN, patternErrorMessage: FORMER_NAME_MESSAGE }, uniqueItems: true },
         ],
       },
     },
@@ -1199,8 +1199,10 @@ function typedLeaf(node) {
   if (types.some((t) => t === 'integer' || t === 'number' || t === 'boolean')) return true;
   if ('enum' in node || 'const' in node) return true;
   // An alternative of a string's `anyOf` (`{ format: date }`) constrains the string without naming its type.
-  // Any placeholder is one line: the one-line pattern takes it as it is.
-  return (types.length === 0 || types.includes('string')) && ('format' in node || ('pattern' in node && node.pattern !== ONE_LINE_PATTERN));
+  // Any placeholder is one line, and not blank: the one-line and former-name patterns take it as it
+  // is, and a variable's value says itself which placeholders it takes.
+  const takesPlaceholders = [ONE_LINE_PATTERN, FORMER_NAME_PATTERN, VARIABLE_VALUE_PATTERN].includes(node.pattern);
+  return (types.length === 0 || types.includes('string')) && ('format' in node || ('pattern' in node && !takesPlaceholders));
 }
 
 function wrapLeaf(node, state) {
@@ -1226,7 +1228,8 @@ function withVariables(node, state, propertyName) {
       // Alternatives already: the placeholder is one more, beside them (not one per alternative).
       out[key] = [...value.map((v) => (typedLeaf(v) ? v : withVariables(v, state))), variableRef(value, state)];
     } else if (key === 'properties' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, v]) => [name, withVariables(v, state, name)]));
-    else if (key === '$defs' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).filter(([name]) => name !== 'variable' && name !== 'wholeVariable').map(([name, v]) => [name, withVariables(v, state)]));
+    // docket.yaml's `vars` say themselves which placeholders they take (`${env.X}`, never another var: VARIABLE_VALUE_PATTERN).
+    else if (key === '$defs' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).filter(([name]) => name !== 'variable' && name !== 'wholeVariable').map(([name, v]) => [name, name === 'vars' ? v : withVariables(v, state)]));
     else out[key] = withVariables(value, state);
   }
   return out;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Ajv, type AnySchemaObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { DocketError } from '../errors.js';
-import { EDITORS_ONLY_MARK, EMAIL_PATTERN, KIND_CHECKED_MARK, NAME_LENGTH_MARK, ONE_LINE_PATTERN, PLACEHOLDER_MARK, SCHEMA_BASE, SCHEMA_MARKS, schemasDir, VARIANT_KEYS, variantName } from './schema-names.js';
+import { EDITORS_ONLY_MARK, EMAIL_PATTERN, FORMER_NAME_PATTERN, KIND_CHECKED_MARK, NAME_LENGTH_MARK, ONE_LINE_PATTERN, PLACEHOLDER_MARK, SCHEMA_BASE, SCHEMA_MARKS, schemasDir, VARIANT_KEYS, variantName } from './schema-names.js';
 import { UUID } from '../util/uuid.js';
 
 export { SCHEMA_BASE, SUBSCHEMAS, schemaFileOf, schemasDir, subschemaExport, validatorModule, VARIANT_INDEX, VARIANT_KEYS, variantName } from './schema-names.js';
@@ -121,7 +121,7 @@ function constOf(branch: unknown, key: string): string | undefined {
  * A schema file as docket validates with it: each part its kind checks itself (KIND_CHECKED_MARK)
  * as a plain object, rules for editors (EDITORS_ONLY_MARK) as always true, names without their
  * editors' length (NAME_LENGTH_MARK), and other one-line values without their pattern
- * (ONE_LINE_PATTERN). A `docket:` mark it does not know fails the build, rather than docket
+ * (ONE_LINE_PATTERN, FORMER_NAME_PATTERN). A `docket:` mark it does not know fails the build, rather than docket
  * silently enforcing an editor's rule and saying each problem twice.
  */
 function forDocket(node: AnySchemaObject, file: string): AnySchemaObject {
@@ -139,7 +139,7 @@ function forDocket(node: AnySchemaObject, file: string): AnySchemaObject {
       const { pattern: _editors, patternErrorMessage: _editorsMessage, ...rest } = o;
       return { ...rest, format: 'email' };
     }
-    if (o.$comment === NAME_LENGTH_MARK || o.pattern === ONE_LINE_PATTERN) {
+    if (o.$comment === NAME_LENGTH_MARK || o.pattern === ONE_LINE_PATTERN || o.pattern === FORMER_NAME_PATTERN) {
       const { pattern: _editorsOnly, patternErrorMessage: _editorsMessage, ...rest } = o;
       return rest;
     }

@@ -45,6 +45,13 @@ export const NAME_LENGTH_MESSAGE = 'A name is one line of text without control c
 export const ONE_LINE_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$';
 export const ONE_LINE_MESSAGE = 'One line of text, without tabs, line breaks or control characters.';
 
+/** The editors' check of a former name (`renamed_from`): one line, and not blank, as docket's blank-name (probe NS-1). Dropped as ONE_LINE_PATTERN is. */
+export const FORMER_NAME_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Default_Ignorable_Code_Point}\\u2800])[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$';
+export const FORMER_NAME_MESSAGE = 'A former name is one line of text without control characters, and not blank.';
+
+/** The editors' check of a variable's value in docket.yaml: `${env.NAME}` in it is filled in, `${var.NAME}` refused, as docket's invalid-placeholder (probe NS-3). */
+export const VARIABLE_VALUE_PATTERN = '^(?![\\s\\S]*(?:^|[^$])\\$\\{var\\.)';
+
 /**
  * An e-mail address as docket checks it (ajv-formats' `email` format, written for editors, which
  * check `format: email` by a rule of their own: `a@b.c` refused, `"q"@x.com` or `ü@x.com` taken).

@@ -131,6 +131,16 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     expect(docketProblems).toEqual([]);
   });
 
+  it('a variable\'s value may use ${env.X} but not another variable, as validate says invalid-placeholder (probe NS-3)', async () => {
+    const dir = await makeDir({});
+    const text = `${modeline(dir, 'docket.schema.json')}version: 1\nvars:\n  a: "\${var.b}"\n  b: x\n  c: "\${env.HOME}/x"\n  d: "$\${var.literal}"\n  e: 3\nenvironments:\n  prod:\n    vars:\n      f: "id-\${var.b}"\n`;
+    const problems = await server.open(path.join(dir, 'docket.yaml'), text);
+    expect(problems.map((d) => [d.range.start.line, d.message])).toEqual([
+      [3, "A variable's value may use ${env.NAME}, but not another variable (${var.NAME})."],
+      [11, "A variable's value may use ${env.NAME}, but not another variable (${var.NAME})."],
+    ]);
+  });
+
   it('a date no calendar has (30 February, month 13) is flagged in a template parameter, as validate refuses it', async () => {
     const dir = await makeDir({});
     const nda = (date: string) => `${modeline(dir, 'templates/nda.schema.json')}effective_date_type: date\neffective_date: ${date}\n`;
@@ -321,7 +331,8 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     const line = modeline(dir, 'resource.schema.json');
     const messagesOf = async (file: string, text: string) => (await server.open(path.join(dir, `${file}.yaml`), `${line}${text}`)).map((p) => p.message);
     const oneLine = 'One line of text, without tabs, line breaks or control characters.';
-    const [formerName, formerRule, term, attachment, formerOfTerm, placeholder, plain] = await Promise.all([
+    const former = 'A former name is one line of text without control characters, and not blank.';
+    const [formerName, formerRule, term, attachment, formerOfTerm, placeholder, plain, blank] = await Promise.all([
       messagesOf('former', 'kind: Playbook\nname: P\nrenamed_from: "Old\\nName"\n'),
       messagesOf('former-rule', 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: A\n    renamed_from: ["Old\\tRule"]\n'),
       messagesOf('term', 'kind: CustomTemplate\nname: T\ndefinition_file: c.yaml\ncustom_term: "Terms\\u0007"\n'),
@@ -330,8 +341,12 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
       // A placeholder is one line, and matches one alternative only (custom templates list them with oneOf).
       messagesOf('placeholder', 'kind: CustomTemplate\nname: T\ndefinition_file: c.yaml\nrenamed_from: "${var.old}"\ncustom_term: "${var.terms}"\n'),
       messagesOf('plain', 'kind: Template\nname: T\ntype: NDA\nrenamed_from: [Old T]\nattachments: [Exhibit A]\n'),
+      // A blank former name, as docket's blank-name (probe NS-1).
+      messagesOf('blank', 'kind: Playbook\nname: P\nrenamed_from: ["   "]\nrules:\n  - name: R\n    actions: A\n    renamed_from: "\\u200b"\n'),
     ]);
-    for (const found of [formerName, formerRule, term, attachment, formerOfTerm]) expect(found).toContain(oneLine);
+    for (const found of [term, attachment]) expect(found).toContain(oneLine);
+    for (const found of [formerName, formerRule, formerOfTerm]) expect(found).toContain(former);
+    expect(blank).toEqual([former, former]);
     expect([placeholder, plain]).toEqual([[], []]);
   });
 });
