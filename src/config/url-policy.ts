@@ -33,7 +33,8 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   // A host of other letters (`bücher.example`) is a URL only once spelt in ASCII, as the editor's schema and a request spell it.
   const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(raw.trim())?.[1] ?? '';
   const host = authority.slice(authority.lastIndexOf('@') + 1);
-  if (/[^\x20-\x7e]/.test(host)) {
+  // (A tab or another control character is said as itself, and the parser drops it: probe NS-5.)
+  if (/[^\x00-\x7e]/.test(host)) {
     return { code: 'invalid-url', message: `${what} ${shown(raw.trim())} has a host written in other letters than ASCII`, hint: `write the host as a URL spells it: ${u.protocol}//${u.host}${u.pathname === '/' && !raw.trim().endsWith('/') ? '' : u.pathname}` };
   }
   // Every problem of what is left at once: fixed one at a time, each would take another run (probe IA-3).
@@ -52,6 +53,14 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
     const part = /[?#]/.test(raw.trim().slice(0, stray)) ? ' in its query or fragment' : inCredentials ? ' in its user name or password' : '';
     const clause = `holds a \`%\`${part} that starts no escape (\`%\` and two hex digits)`;
     found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} ${clause}`, clause, hint: 'write a percent sign as `%25`, or remove it' });
+  }
+  // A space or a character a URL writes escaped, in its path: the parser escapes it silently, and the
+  // request goes to another path than the one written; the editor's schema refuses it (probe NS-5).
+  const path = raw.trim().slice(raw.trim().indexOf('//') + 2 + authority.length).replace(/[?#][\s\S]*$/, '');
+  const unescaped = /[ "<>`{|}^]/.exec(path)?.[0];
+  if (unescaped !== undefined) {
+    const clause = `holds ${unescaped === ' ' ? 'a space' : `\`${unescaped}\``} in its path, which a URL writes escaped (\`${encodeURIComponent(unescaped)}\`)`;
+    found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} ${clause}`, clause, hint: `write it as \`${encodeURIComponent(unescaped)}\`, or remove it` });
   }
   // `--port 0` asks the system for a free port; no service listens on port 0 (connecting would retry for seconds).
   if (u.port === '0') found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} names port 0, where no service listens`, clause: 'names port 0, where no service listens', hint: 'use the port the service (or `docket emulator`) printed' });

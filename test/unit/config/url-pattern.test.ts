@@ -34,12 +34,21 @@ describe('service URLs: the editor schema and validate', () => {
       'https://api.example.com/%', 'https://api.example.com/a%2', 'https://api.example.com/%zz', 'https://api.example.com/a%41b',
       // Characters a URI does not hold unescaped, and letters past ASCII, in the path or the host (probe IT-3); those it holds.
       'https://h.example/{x}', 'https://h.example/a|b', 'https://h.example/a^b', 'https://h.example/a"b', 'https://h.example/<x>', 'https://h.example/a`b', 'https://h.example/é', 'https://bücher.example', 'https://h{x}.example', 'https://h|x.example', 'https://h.example/😀', 'https://h.example/a\u007fb', 'https://h\u0000x.example', 'https://h.example/\u001f',
+      // A space in the path, which the parser escapes unsaid (probe NS-5).
+      'https://h.example/a b', 'https://h.example/a%20b',
       "https://h.example/a!$&()*+,;=:@b", "https://h.example/a'b", 'https://h!x.example', 'https://h.example/a[b]', 'https://h.example/~x', 'https://h.example/a%C3%A9',
       // IPv6 addresses the URL parser takes (compressed anywhere, an IPv4 tail) and those it refuses (third read TR68).
       'https://[1:2:3:4:5:6:7:8]', 'https://[::]', 'https://[1:2:3:4:5:6:7::]', 'https://[::2:3:4:5:6:7:8]', 'https://[::ffff:1.2.3.4]:8443/x', 'https://[1:2:3:4:5::1.2.3.4]', 'https://[FFFF::A]',
       'https://[1::2::3]/', 'https://[1:2:3:4:5:6:7:8:9]', 'https://[12345::1]', 'https://[1::1.2.3.04]', 'https://[::ffff:1.2.3]', 'https://[1:2:3:4:5:6::1.2.3.4]', 'https://[::256.1.1.1]', 'https://[:1]', 'https://[1.2.3.4]', 'https://[1:::2]', 'https://[]',
     ];
     for (const url of samples) expect([url, pattern.test(url)]).toEqual([url, docketTakes(url)]);
+  });
+
+  it('says a space or `{` in the path as such, and a tab in the host as no letter of another script (probe NS-5)', () => {
+    expect(urlProblem('https://example.com/a b', '`review.url`')).toEqual({ code: 'invalid-url', message: '`review.url` "https://example.com/a b" holds a space in its path, which a URL writes escaped (`%20`)', hint: 'write it as `%20`, or remove it' });
+    expect(urlProblem('https://example.com/{x}', '`review.url`')?.message).toBe('`review.url` "https://example.com/{x}" holds `{` in its path, which a URL writes escaped (`%7B`)');
+    // A control character is said as itself (control-character); the URL parser drops a tab.
+    expect(urlProblem('https://exa\tmple.com', '`review.url`')).toBeUndefined();
   });
 
   it('says what the parser would have read a numeric or loopback host as', () => {
