@@ -849,7 +849,12 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
       state.aliasName = node.source;
     }
     try {
-      return toPlain(target, pointer, keyPos ?? here, depth + 1, state);
+      const value = toPlain(target, pointer, keyPos ?? here, depth + 1, state);
+      // A scalar's mistake is where it is used (`reviewer: *r`), each use its own: at its anchor, the
+      // line would show another field, and two uses would be one error (probe NS-4). A list or a
+      // mapping aliased keeps its own lines: one mistake in it is said once, where it is written.
+      if (yaml().isScalar(target) && positions.has(pointer)) positions.set(pointer, { key: keyPos ?? here, value: here, plain: false });
+      return value;
     } finally {
       state.alias = outer;
       state.aliasName = outerName;

@@ -207,7 +207,8 @@ describe('pull writes files', () => {
     const app = new App(emulator().env);
     await app.editRule('PH', 'D', { questions: null });
     const cleared = await cli('pull', '-C', dir, '--target', 'playbook/PH');
-    expect(cleared.stdout).toContain('rule "PH/D" questions (playbooks/ph.yaml:6): live has no value for var.note; change the variable or the environment');
+    // Said where rule D names it (`questions: *q`), not at the anchor on rule C's line (probe NS-4).
+    expect(cleared.stdout).toContain('rule "PH/D" questions (playbooks/ph.yaml:9): live has no value for var.note; change the variable or the environment');
     expect(await readFile(join(dir, 'playbooks/ph.yaml'), 'utf8')).toBe(file);
     await app.editRule('PH', 'D', { questions: 'Another note' });
     const changed = await cli('pull', '-C', dir, '--target', 'playbook/PH');
