@@ -853,7 +853,8 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
       // A scalar's mistake is where it is used (`reviewer: *r`), each use its own: at its anchor, the
       // line would show another field, and two uses would be one error (probe NS-4). A list or a
       // mapping aliased keeps its own lines: one mistake in it is said once, where it is written.
-      if (yaml().isScalar(target) && positions.has(pointer)) positions.set(pointer, { key: keyPos ?? here, value: here, plain: false });
+      // Only where: a plain `${var.X}` it brings is still typed as YAML types it (second read SR79-1).
+      if (yaml().isScalar(target) && positions.has(pointer)) positions.set(pointer, { key: keyPos ?? here, value: here, plain: target.type === 'PLAIN' });
       return value;
     } finally {
       state.alias = outer;

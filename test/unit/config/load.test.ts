@@ -616,6 +616,20 @@ describe('loadConfig: interpolation', () => {
     });
   });
 
+  it('types an unquoted placeholder an alias brings as its anchor types it, and a quoted one as text (second read SR79-1)', async () => {
+    const r = await load(
+      {
+        'docket.yaml': project,
+        // Parameters the schema types as YAML reads them: what the placeholder's anchor reads as is sent.
+        't.yaml': lines('kind: Template', 'name: T', 'type: CSA', 'parameters:', '  include_security_policy_iso27001: &soc ${env.SOC}', '  include_security_policy_soc2: *soc', '  sender_role: &q "${env.SOC}"', '  recipient_role: *q'),
+      },
+      { processEnv: { SOC: 'true' }, kinds: [...KINDS, { yamlKind: 'Template', schema: 'template.schema.json' }] },
+    );
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const parameters = (r.config!.documents[0]!.body as { parameters: Record<string, unknown> }).parameters;
+    expect([parameters.include_security_policy_iso27001, parameters.include_security_policy_soc2, parameters.sender_role, parameters.recipient_role]).toEqual([true, true, 'true', 'true']);
+  });
+
   it('reports an undefined variable at its scalar, with a suggestion, and no schema noise', async () => {
     const r = await load({
       'docket.yaml': project,
