@@ -14,6 +14,7 @@ import type { FileChange } from '../pull/plan.js';
 import { linkedFile, removeStaleTempsIn, writeFileAtomic } from '../util/atomic-write.js';
 import { isTestFile } from '../config/discover.js';
 import { nearestExisting } from '../util/nearest-existing.js';
+import { assertWritable } from '../util/writable.js';
 import { errnoOf, writeFixFor } from '../util/file-write-error.js';
 import { workPath } from '../config/work-dir.js';
 import { readInside } from '../config/data-files.js';
@@ -193,7 +194,8 @@ async function targetOf(change: FileChange, file: string, realRoot?: string): Pr
     await access(path.dirname(file), constants.W_OK);
     return { change, real };
   }
-  await access(real, constants.W_OK);
+  // Made read-only (`chmod 444`): not replaced, for root either (probe NU-7, second read SR79-5).
+  await assertWritable(real);
   await access(path.dirname(real), constants.W_OK);
   return { change, real };
 }

@@ -1225,7 +1225,7 @@ export async function writeLock(location: LockLocation, target: string, lock: Lo
 
 /** The whole document, atomically, and remembered as this command's last read of it. */
 async function writeDocument(location: LockLocation, next: LockDocument): Promise<void> {
-  await writtenAs(location.label, writeFileAtomic(location.path, renderBytes(next), { tempDir: tempDirOf(location.path) }));
+  await writtenAs(location.label, writeFileAtomic(location.path, renderBytes(next), { tempDir: tempDirOf(location.path), refuseReadOnly: true }));
   await remember(location.path, next);
 }
 
@@ -1341,7 +1341,7 @@ export async function writeSync(location: LockLocation, changesOf: SyncChangesOf
   const pieces = renderPieces(out);
   // Nothing new to record leaves the file as it was (no churn in git), or absent.
   if (sameText(pieces, before) || (before === undefined && !out.synced && !out.landing) || holdsAlready(before, read.doc, out)) return undefined;
-  await writtenAs(location.label, writeFileAtomic(location.path, pieces, { tempDir: tempDirOf(location.path) }));
+  await writtenAs(location.label, writeFileAtomic(location.path, pieces, { tempDir: tempDirOf(location.path), refuseReadOnly: true }));
   await remember(location.path, out);
   return before !== undefined && splitConflict(before) ? conflictResolved(location.label, read) : undefined;
 }
@@ -1412,7 +1412,7 @@ export async function settleLock(location: LockLocation, target: string, lock: L
   const next = renderPieces(out);
   if (sameText(next, text) || holdsAlready(text, read.doc, out)) return undefined;
   await removeStaleTempsOf(location.path);
-  await writtenAs(location.label, writeFileAtomic(location.path, next, { tempDir: tempDirOf(location.path) }));
+  await writtenAs(location.label, writeFileAtomic(location.path, next, { tempDir: tempDirOf(location.path), refuseReadOnly: true }));
   await remember(location.path, out);
   if (text !== undefined && splitConflict(text)) return conflictResolved(location.label, read);
   if (!read.doc.targets[target] && legacyFiles(read.doc, location) !== undefined) return `${location.label}: this run's entries moved from the version 1 section to "${target}"`;
@@ -1428,7 +1428,7 @@ export function writeLockSync(location: LockLocation, target: string, lock: Lock
     text = undefined;
   }
   const doc = text === undefined ? emptyDocument() : parseLockText(text, location.label).doc;
-  writtenAsSync(location.label, () => writeFileAtomicSync(location.path, render(withSection(doc, target, lock, location)), { tempDir: tempDirOf(location.path) }));
+  writtenAsSync(location.label, () => writeFileAtomicSync(location.path, render(withSection(doc, target, lock, location)), { tempDir: tempDirOf(location.path), refuseReadOnly: true }));
   known.delete(location.path);
 }
 
@@ -1444,7 +1444,7 @@ export function writeLandingSync(location: LockLocation, changes: SyncChanges): 
   if (read.diagnostics.some((d) => d.severity === 'error')) return;
   const out = withLanding(read.doc, changes);
   if (out === read.doc) return;
-  writtenAsSync(location.label, () => writeFileAtomicSync(location.path, render(out), { tempDir: tempDirOf(location.path) }));
+  writtenAsSync(location.label, () => writeFileAtomicSync(location.path, render(out), { tempDir: tempDirOf(location.path), refuseReadOnly: true }));
   known.delete(location.path);
 }
 

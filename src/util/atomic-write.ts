@@ -4,6 +4,7 @@ import { chmodSync, chownSync, copyFileSync, lstatSync, mkdirSync, readlinkSync,
 import { chmod, chown, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { removeLeftByDeadProcesses } from './process-alive.js';
+import { refuseReadOnlySync } from './writable.js';
 
 /**
  * Beside the target by default (or in `tempDir`, on the same filesystem), so the rename never
@@ -30,6 +31,8 @@ export interface AtomicWriteOptions {
   whileWriting?: (tmp: string) => () => void;
   /** Called once the text is written, just before it replaces the file: throwing leaves the file as it is. */
   beforeReplacing?: () => void;
+  /** A file made read-only (`chmod 444`) is not replaced: EACCES, as a write in place would meet (docket.lock.json, probe NU-7). */
+  refuseReadOnly?: boolean;
 }
 
 /**
@@ -89,6 +92,7 @@ function destination(file: string, hops: number): string {
 /** `content` may come in pieces (text and bytes), written one after another as they are made. */
 export async function writeFileAtomic(path: string, content: string | Iterable<string | Uint8Array>, options: AtomicWriteOptions = {}): Promise<void> {
   const file = linkedFile(path);
+  if (options.refuseReadOnly) refuseReadOnlySync(file);
   await mkdir(dirname(file), { recursive: true });
   // Beside a linked file (perhaps on another filesystem), not in the temporary folder of the link's.
   const tempDir = file === path ? options.tempDir : undefined;
@@ -127,6 +131,7 @@ export function ownerToKeep(was: { uid: number; gid: number } | undefined, uid: 
 /** The same, synchronously: for the last write before a forced exit. */
 export function writeFileAtomicSync(path: string, text: string, options: AtomicWriteOptions = {}): void {
   const file = linkedFile(path);
+  if (options.refuseReadOnly) refuseReadOnlySync(file);
   mkdirSync(dirname(file), { recursive: true });
   const tempDir = file === path ? options.tempDir : undefined;
   if (tempDir) mkdirSync(tempDir, { recursive: true });

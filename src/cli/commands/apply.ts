@@ -133,7 +133,6 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           const made = saved ? await checked(saved, s, shape, false, planFile) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
           // With --force, the guard's refusals are said as what it goes past, in every output of this run.
           const plan = opts.force ? forcedPastGuard(made) : made;
-          await refuseReadOnlyLock(s.workspace.lockLocation);
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           const planShown = !saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove);
           // A plan not printed (a saved one, or with -o json) says what --force goes past on its own: a CI log keeps it.
@@ -168,6 +167,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
             setExit(0);
             return;
           }
+          // Before a person is asked: a yes would be for nothing.
+          await refuseReadOnlyLock(s.workspace.lockLocation);
           if (plan.guard?.length && !opts.force) {
             throw new UnsafePlanError(
               `refusing to apply: ${describeGuard(plan.guard).join('; ')}`,

@@ -6,6 +6,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { App } from '../../helpers/app.js';
 import { runCli } from '../../helpers/cli.js';
 import { applyOk, emulatorForFile } from '../../helpers/scenario.js';
 import { makeDir } from '../../helpers/tmpdir.js';
@@ -13,7 +14,7 @@ import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, pdf } from '../agreements-fixt
 
 /** Run as each request is answered, while a test sets it. */
 let whileAnswering: (() => void) | undefined;
-const { cli } = emulatorForFile({ onRequest: () => whileAnswering?.() });
+const { cli, emulator } = emulatorForFile({ onRequest: () => whileAnswering?.() });
 
 const playbook = (name: string, actions: string): string => `kind: Playbook\nname: ${name}\nrules:\n  - name: Term\n    actions: ${actions}\n`;
 
@@ -40,15 +41,24 @@ describe('a lock file that cannot be written', () => {
   it('made read-only (to freeze it) stops an apply before any change, as it stops a pull, and a writable one converges (probe NU-7)', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('Frozen', 'ACCEPT') });
     await applyOk(cli, dir);
-    await writeFile(join(dir, 'playbooks/p.yaml'), playbook('Frozen', 'REJECT'));
     chmodSync(join(dir, 'docket.lock.json'), 0o444);
+    // Nothing to change, nothing to record: it is not written, so nothing stops (second read SR79-2).
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'playbooks/p.yaml'), playbook('Frozen', 'REJECT'));
     const before = readFileSync(join(dir, 'docket.lock.json'), 'utf8');
     const r = await cli('apply', '-C', dir, '--auto-approve');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('Error: cannot write docket.lock.json (EACCES, its permissions 444): nothing was changed\n  hint: make the file and its folder writable (`chmod u+w docket.lock.json`), then apply again');
+    expect(r.stderr).toContain('Error: cannot write docket.lock.json (EACCES): nothing was changed\n  hint: make docket.lock.json writable (`chmod u+w docket.lock.json`), then apply again');
     expect(r.stdout).not.toContain('✓');
     expect(readFileSync(join(dir, 'docket.lock.json'), 'utf8')).toBe(before);
     expect((await cli('plan', '-C', dir)).stdout).toContain('~ update rule "Frozen/Term"');
+    // A pull that would record what it pulls stops alike, root or not (second read SR79-5).
+    await new App(emulator().env).editRule('Frozen', 'Term', { actions: 'COUNTER' });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(1);
+    expect(pulled.stderr).toContain('cannot write docket.lock.json (EACCES): nothing was written');
+    expect(readFileSync(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(playbook('Frozen', 'REJECT'));
+    expect(readFileSync(join(dir, 'docket.lock.json'), 'utf8')).toBe(before);
     chmodSync(join(dir, 'docket.lock.json'), 0o644);
     await applyOk(cli, dir);
     expect((await cli('plan', '-C', dir, '--detailed-exitcode')).code).toBe(0);
