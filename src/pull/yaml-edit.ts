@@ -1094,8 +1094,12 @@ class DocumentEditor {
       else this.splice(key, this.afterLine(this.pairEnd(pair)), '{}\n');
       return;
     }
-    // With the comment lines right above it, as an item's: left, they would read as the next key's (probe NY-2).
-    this.splice(this.aboveComments(this.lineStart(key)), this.afterLine(this.pairEnd(pair)), '');
+    // With the comment lines right above it, as an item's: left, they would read as the next key's
+    // (probe NY-2). Not above a mapping's first key: those are the mapping's, or the file's header
+    // and modeline (second read SR79-4).
+    const previous = map.items[i - 1];
+    const floor = previous ? this.afterLine(this.pairEnd(previous)) : this.lineStart(key);
+    this.splice(this.aboveComments(this.lineStart(key), floor), this.afterLine(this.pairEnd(pair)), '');
   }
 
   /** Whether what goes into `collection` is written `{ a: 1 }` or `{a: 1}`: as its own text is (padded when there is none). */

@@ -265,6 +265,11 @@ describe('editYaml', () => {
     // A comment indented into the key above is that key's: kept.
     const inner = 'parameters:\n  fees:\n    - cost: 1\n    # the last fee\n  term: 2\n  purpose: x\n';
     expect(edit(inner, (v) => setAt(v, '/parameters/term', undefined)).text).toBe('parameters:\n  fees:\n    - cost: 1\n    # the last fee\n  purpose: x\n');
+    // Above a mapping's first key, the file's header and modeline stay (second read SR79-4).
+    const header = '# yaml-language-server: $schema=../schemas/playbook.schema.json\n# Owned by legal ops\ndescription: Header test\nkind: Playbook\nname: H\n';
+    expect(edit(header, (v) => setAt(v, '/description', undefined)).text).toBe('# yaml-language-server: $schema=../schemas/playbook.schema.json\n# Owned by legal ops\nkind: Playbook\nname: H\n');
+    const nested = 'parameters:\n  # the parameters legal set\n  term: 2\n  purpose: x\n';
+    expect(edit(nested, (v) => setAt(v, '/parameters/term', undefined)).text).toBe('parameters:\n  # the parameters legal set\n  purpose: x\n');
   });
 
   it('adds a key beside one written as an explicit key (`? name`), at its siblings\' column (probe NH-3)', () => {
