@@ -274,7 +274,8 @@ export function diff(input: DiffInput): DiffResult {
         // The object docket last synced under this name, removed in the app since: drift and pull
         // say that, as of one not pinned (probe NY-1); a plan cannot make it again under that id.
         const synced = input.records?.idOf(refKey(kind.name, d.key));
-        const removedLive = synced !== undefined && synced.toLowerCase() === d.pinId.toLowerCase();
+        // (Not a kind no service lists: an upload's absence tells nothing.)
+        const removedLive = synced !== undefined && synced.toLowerCase() === d.pinId.toLowerCase() && !kind.uploadsUnreadable;
         if (removedLive && input.readOnly) continue;
         // Archived objects are not listed as live (api/paging.ts), so one pinned reads as missing.
         // A kind never removed (members, the organization) has no archived ones: an id of another organization, or a typo.
@@ -289,10 +290,10 @@ export function diff(input: DiffInput): DiffResult {
         const subject = kind.singleton ? `the ${kind.name} document` : `${kind.name} ${quoteValue(d.name)}`;
         diagnostics.error('pinned-id-not-found', `${subject} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, ${why}`, {
           ...pinAt,
-          hint: never || kind.uploadsUnreadable
-            ? 'remove the `id:` line (an id exported from another organization names nothing here), or correct the id'
-            : removedLive
-              ? '`docket pull` takes its document out of the files; or remove the `id:` line to create it anew'
+          hint: removedLive
+            ? '`docket pull` takes its document out of the files; or remove the `id:` line to create it anew'
+            : never || kind.uploadsUnreadable
+              ? 'remove the `id:` line (an id exported from another organization names nothing here), or correct the id'
               : 'remove the `id:` line to match by name (or create it anew), or correct the id',
         });
       } else if (used.has(l.id)) {

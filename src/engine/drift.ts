@@ -37,6 +37,8 @@ export interface DriftItem {
    * holds now (a new one made under it): the key it was last in sync as (probe JA-1).
    */
   moved_from?: string;
+  /** Removed live while its document pins its `id:`: no apply makes it again under that id (a plan error, pinned-id-not-found); pull takes it out (second read SR79-3). */
+  pinned?: true;
 }
 
 /** A live object a pending document names (`docket export` wrote it; its file is still to add). */
@@ -191,6 +193,9 @@ export function driftReport(input: DriftInput): DriftReport {
     if (i.direction !== 'removed-live' || keptByPolicy(refKey(i.kind, i.key)).length === 0) continue;
     i.kept_by_policy = true;
     for (const child of removedChildren.get(refKey(i.kind, i.key)) ?? []) child.kept_by_policy = true;
+  }
+  for (const i of report.drift) {
+    if (i.direction === 'removed-live' && (declaredByKey ??= new Map((input.desired ?? []).map((d) => [refKey(d.kind, d.key), d]))).get(refKey(i.kind, i.key))?.pinId !== undefined) i.pinned = true;
   }
   // One the files changed, held as its name is another object's live (probe NJ-2), is pending, not drift (second read SR78-1).
   for (const c of input.plan.held ?? []) (isFilesSide(c.direction) ? toPending : c.policy === 'ignore' ? toIgnored : toDrift)(item(c), c.liveId);

@@ -54,7 +54,8 @@ function onlyLiveNote(report: DriftReport, name: (s: string) => string): string 
 /** Whether an apply reverts any of the drift: not objects only live it leaves, nor live work in objects the files removed. */
 function applyReverts(report: DriftReport): boolean {
   // Drift a `drift: adopt` policy holds is never reverted by apply.
-  return report.drift.some((i) => !i.removed_in_files && !leftOnlyLive(i) && i.policy !== 'adopt');
+  // Nor an object removed live that its document pins by `id:`: the plan refuses to make it again.
+  return report.drift.some((i) => !i.removed_in_files && !leftOnlyLive(i) && i.policy !== 'adopt' && !i.pinned);
 }
 
 /** Whether pull or apply settles any of the drift: not the live work in objects the files removed (removedNote). */

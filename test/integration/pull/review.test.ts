@@ -817,6 +817,10 @@ rules:
     expect(drift.stdout).toContain('playbook "Pinned Gone"');
     expect(drift.stdout).toContain('rule "Pinned Rules/Gone"');
     expect(drift.stdout).toContain('removed live');
+    // Apply cannot make them again under their ids: drift does not send the user there (second read SR79-3).
+    expect(drift.stdout).toContain('`docket pull` writes it into the files.');
+    expect(drift.stdout).not.toContain('docket apply');
+    expect((await cli('drift', '-C', dir, ...targets, '-o', 'json')).stdout).toContain('"pinned": true');
     // A plan cannot make it again under its id: it says why, and what to do.
     const plan = await cli('plan', '-C', dir, ...targets);
     expect(plan.code).toBe(1);
