@@ -392,6 +392,8 @@ class Checker {
     if (!isPlainObject(value)) return {};
     const c: Count = { ...(typeof value.min === 'number' ? { min: value.min } : {}), ...(typeof value.max === 'number' ? { max: value.max } : {}) };
     if (c.min !== undefined && c.max !== undefined && c.min > c.max) this.error('invalid-value', `\`count\` has min ${c.min} above max ${c.max}`, ptr);
+    // At least none, and no most: every review passes it, billed for nothing (probe NZ-1).
+    else if (c.max === undefined && c.min !== undefined && c.min <= 0) this.error('invalid-value', `\`count\` asks for at least ${c.min} and no most: every review passes it, so it tests nothing`, ptr, 'ask for at least 1, or for at most some number (`max: 0` for none)');
     return { ...(c.min !== undefined ? { min: c.min } : {}), ...(c.max !== undefined ? { max: c.max } : {}) };
   }
 

@@ -408,7 +408,7 @@ describe('docket test with broken inputs', () => {
     expect(await readFile(join(broken, 'docket-test.xml'), 'utf8')).toContain('unknown-key');
     // A text contract that starts as XML would: named by a test file, still refused.
     await writeFile(join(dir, 'tests/fixtures/nda.txt'), '<testsuites>This Agreement is governed by the laws of Delaware.</testsuites>\n');
-    await writeFile(join(dir, 'tests/text.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: text\n    contract: { file: fixtures/nda.txt }\n    expect: { flags: { count: { min: 0 } } }\n');
+    await writeFile(join(dir, 'tests/text.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: text\n    contract: { file: fixtures/nda.txt }\n    expect: { flags: { count: { max: 50 } } }\n');
     const text = await runCli(['test', '-C', dir, '--emulator', 'tests/text.test.yaml', '--junit', join(dir, 'tests/fixtures/nda.txt')]);
     expect([text.code, text.stderr.split('\n')[0]]).toEqual([1, `Error: --junit ${join(dir, 'tests/fixtures/nda.txt')} is tests/fixtures/nda.txt, a contract a test file names: the report would take its place`]);
   });
@@ -423,7 +423,7 @@ describe('docket test with broken inputs', () => {
     // A zip that is no Word document (a spreadsheet renamed), and a Word file cut short (probe EZ).
     await writeFile(join(dir, 'tests/fixtures/sheet.docx'), writeZip([{ name: 'xl/workbook.xml', data: Buffer.from('<workbook/>') }]));
     await writeFile(join(dir, 'tests/fixtures/cut.docx'), writeZip([{ name: 'word/document.xml', data: Buffer.from('<w:document/>') }]).subarray(0, 40));
-    const cases = ['empty.docx', 'plain.docx', 'scan.pdf', 'blank.txt', 'nda.txt', 'sheet.docx', 'cut.docx'].map((f, i) => [`  - name: case ${i}`, `    contract: { file: fixtures/${f} }`, '    expect: { flags: { count: { min: 0 } } }'].join('\n'));
+    const cases = ['empty.docx', 'plain.docx', 'scan.pdf', 'blank.txt', 'nda.txt', 'sheet.docx', 'cut.docx'].map((f, i) => [`  - name: case ${i}`, `    contract: { file: fixtures/${f} }`, '    expect: { flags: { count: { max: 50 } } }'].join('\n'));
     await writeFile(join(dir, 'tests/files.test.yaml'), ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', ...cases, ''].join('\n'));
     for (const command of [['validate'], ['test', '--emulator']]) {
       const r = await runCli([...command, '-C', dir]);
@@ -599,6 +599,20 @@ describe('docket test with broken inputs', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('tests/none.test.yaml:6:63 error invalid-value `count` asks for no evaluation of "Term", so there is none whose commentary to check: `commentary` tests nothing');
     expect(r.stderr).toContain('tests/none.test.yaml:9:72 error invalid-value `count` asks for no evaluation of "Term", so there is none whose evaluation to check: `evaluation` tests nothing');
+  });
+
+  it('refuses expectations every review passes: an empty list of redlines or positions, a count of at least 0 and no most (probe NZ-1)', async () => {
+    const dir = await example();
+    const at = (name: string, expect: string) => [`  - name: ${name}`, '    contract: { file: fixtures/nda-perpetual.docx }', `    expect: ${expect}`];
+    const doc = ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', ...at('redlines', '{ redlines: [] }'), ...at('positions', '{ positions: [] }'), ...at('flags', '{ flags: { count: { min: 0 } } }'), ...at('position', '{ positions: [{ count: { min: 0 } }] }'), ...at('none', '{ flags: { count: { max: 0 } } }'), ''].join('\n');
+    await writeFile(join(dir, 'tests/vacuous.test.yaml'), doc);
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tests/vacuous.test.yaml:6:25 error invalid-value `redlines` must not be an empty list');
+    expect(r.stderr).toContain('tests/vacuous.test.yaml:9:26 error invalid-value `positions` must not be an empty list');
+    expect(r.stderr).toContain('tests/vacuous.test.yaml:12:31 error invalid-value `count` asks for at least 0 and no most: every review passes it, so it tests nothing');
+    expect(r.stderr).toContain('tests/vacuous.test.yaml:15:36 error invalid-value `count` asks for at least 0 and no most');
+    expect(r.stderr).toContain('4 errors,');
   });
 
   it('says a count the schema refuses once, not also that it allows fewer flags than `includes` asks for (probe HM-3)', async () => {
