@@ -63,13 +63,15 @@ export interface OwnOutput {
 }
 
 /** Enough of a file to tell a flag's own output from anything else. */
-const HEAD_BYTES = 64;
+const HEAD_BYTES = 1024;
 
 // By how docket writes each: a plan's first two keys, a report's root element (past a declaration
 // and comments). Any JSON or XML file would pass a first character: a package.json, a pom.xml
 // (probe EL); a drift report starts with `format_version` too, without `docket_version` (HY-10).
 export const SAVED_PLAN: OwnOutput = { what: 'a saved plan', example: 'plan.json', looksLike: (head) => /^\s*\{\s*"format_version"\s*:\s*\d+\s*,\s*"docket_version"/.test(head) };
-export const JUNIT_REPORT: OwnOutput = { what: 'a JUnit report', example: 'docket-test.xml', looksLike: (head) => /^\s*<testsuites?[\s>/]/.test(head.replace(/^\s*<\?xml[^>]*\?>/, '').replace(/^(\s*<!--[\s\S]*?-->)+/, '')) };
+// A JUnit report's prolog may hold a DOCTYPE and processing instructions (a stylesheet) too (probe NZ-3).
+const XML_PROLOG = /^(?:\s*(?:<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>))+/i;
+export const JUNIT_REPORT: OwnOutput = { what: 'a JUnit report', example: 'docket-test.xml', looksLike: (head) => /^\s*<testsuites?[\s>/]/.test(head.replace(XML_PROLOG, '')) };
 
 /**
  * Whether `out` may take a report though the configuration could not be read, so
