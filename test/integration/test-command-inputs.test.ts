@@ -237,6 +237,9 @@ describe('docket test with broken inputs', () => {
     await writeFile(join(dir, 'tests/todo.test.yaml'), '# cases to come\n');
     const empty = await runCli(['test', '-C', dir, 'tests/todo.test.yaml'], { env: emu().env });
     expect([empty.code, empty.stderr]).toEqual([1, 'Error: tests/todo.test.yaml declares no test (an empty file, or only comments)\n  hint: add a case, or name test files that hold some (without FILES every test file is read)\n']);
+    // Among other FILES too: no case runs, and nothing passes (probe NZ-4).
+    const among = await runCli(['test', '-C', dir, 'tests/todo.test.yaml', 'tests/consulting.test.yaml'], { env: emu().env });
+    expect([among.code, among.stderr.split('\n')[0], among.stdout]).toEqual([1, 'Error: tests/todo.test.yaml declares no test (an empty file, or only comments)', '']);
     // Named files that test something else: the target's own test file was not among them.
     const others = await runCli(['test', '-C', dir, 'tests/consulting.test.yaml', '--target', 'playbook/Inbound NDA'], { env: emu().env });
     expect([others.code, others.stderr]).toEqual([

@@ -119,16 +119,21 @@ interface PreparedTests {
 async function prepareTests(io: Io, workspace: Workspace, files: string[], opts: TestFlags): Promise<PreparedTests> {
   const project = workspace.config.project;
   const subjects: TestSubjects = { playbooks: declaredPlaybooks(workspace.desired), templates: declaredTemplates(workspace.desired), actor: project.agreements.actor };
-  const only = await namedTestFiles(io.cwd, project.root, files);
+  const named = await namedTestFiles(io.cwd, project.root, files);
+  const only = named.files;
   const loaded = await loadTests(project.root, subjects, only, io.env);
   if (loaded.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError(loaded.diagnostics, 'the test files are invalid', project.root);
   const selected = selectTargets(loaded.files, opts.target, subjects);
   // As a FILES argument that names nothing: a CI job's --target that tests nothing must not pass.
   if (opts.target.length > 0 && selected.length === 0) throw untestedTargets(opts.target, loaded.files, subjects, only);
   const compare: CompareTo | undefined = opts.compareTo ? { ref: opts.compareTo, ...(await playbooksAtRef(project.root, opts.compareTo, { processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) })) } : undefined;
-  // Named FILES that hold no test are a selection that tests nothing, as a --target is: not a pass.
-  if (only.length > 0 && selected.length === 0) {
-    throw new UsageError(`${only.join(', ')} declare${only.length === 1 ? 's' : ''} no test (an empty file, or only comments)`, 'add a case, or name test files that hold some (without FILES every test file is read)');
+  // Each named FILE that holds no test tests nothing, as a --target that selects none: not a pass,
+  // among other FILES too (a half-written file named in a CI job, probe NZ-4).
+  const declaring = new Set(loaded.files.map((f) => f.file));
+  const empty = named.byArgument.filter((a) => !a.tests.some((t) => declaring.has(t)));
+  if (empty.length > 0) {
+    const shown = empty.flatMap((a) => a.tests);
+    throw new UsageError(`${shown.join(', ')} declare${shown.length === 1 ? 's' : ''} no test (an empty file, or only comments)`, 'add a case, or name test files that hold some (without FILES every test file is read)');
   }
   const none = selected.length > 0 ? undefined : await whyNoTests(project.root);
   const contracts = loaded.files.flatMap((f) => (f.kind === 'PlaybookTest' ? f.cases.flatMap((c) => ('file' in c.contract ? [c.contract.file] : [])) : []));
@@ -166,8 +171,8 @@ async function whyNoTests(root: string): Promise<string> {
  * FILES (relative to the current directory, or to the configuration directory) as paths relative to the latter.
  * Each must be one of its test files: a typo must not turn into a run of zero cases that passes.
  */
-async function namedTestFiles(cwd: string, root: string, files: string[]): Promise<string[]> {
-  if (files.length === 0) return [];
+async function namedTestFiles(cwd: string, root: string, files: string[]): Promise<{ files: string[]; byArgument: { file: string; tests: string[] }[] }> {
+  if (files.length === 0) return { files: [], byArgument: [] };
   const found = await findTestFiles(root);
   const shown = found.map((f) => relative(cwd, join(root, f)).split(sep).join('/'));
   const inRoot = (file: string, base: string): string => relative(root, resolve(base, file)).split(sep).join('/');
@@ -220,7 +225,7 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
     }
     return [rel];
   }));
-  return [...new Set(named.flat())];
+  return { files: [...new Set(named.flat())], byArgument: files.map((file, i) => ({ file, tests: named[i]! })) };
 }
 
 /**
