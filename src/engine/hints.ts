@@ -210,10 +210,13 @@ function lookLike(d: DesiredResource, kind: KindMeta, sorts: ReadonlySet<string>
   if (content) return { live: content, why: 'the same content' };
   const recorded = telling && c.records ? free(recordedIndex(c, fields).get(fields.map((f) => fieldHash(d.fields[f])).join(' '))) : undefined;
   if (recorded) return { live: recorded, why: 'the same content when docket last synced it' };
-  const siblings = children.length > 0 ? free(c.byChildren.get(digest([...children].sort()))) : undefined;
+  // Of several with the same rules, the one of the closest name, as of the same content: the first
+  // free one paired each renamed playbook with another's live one (probe OA-1).
+  const freeAmong = (list: LiveResource[] | undefined) => closestNamed(d.name, list?.filter((l) => !taken.has(l.id)));
+  const siblings = children.length > 0 ? freeAmong(c.byChildren.get(digest([...children].sort()))) : undefined;
   // Said as the README lists the reasons: "the same rules" (probe KV-3).
   if (siblings) return { live: siblings, why: `the same ${childNoun}${children.length === 1 ? '' : 's'}` };
-  const recordedSiblings = children.length > 0 ? free(c.byRecordedChildren.get(digest([...children].sort()))) : undefined;
+  const recordedSiblings = children.length > 0 ? freeAmong(c.byRecordedChildren.get(digest([...children].sort()))) : undefined;
   if (recordedSiblings) return { live: recordedSiblings, why: `the same ${childNoun}${children.length === 1 ? '' : 's'} when docket last synced it` };
   // Past that many, by an index: a name alike but for letter case, spaces and punctuation, or one
   // letter more, less or other (a mass rename of a prefix's separator, `CON` to `CONN`); comparing
@@ -295,12 +298,27 @@ function closeBySkeleton(index: SkeletonIndex, wanted: string, free: (list: Live
 /** How many live objects of one content the rename warning compares names among. */
 const CLOSEST_AMONG = 20;
 
-/** The first of `list`, or of several the one whose name is closest to `name` (when one is close at all). */
+/**
+ * The first of `list`, or of several the one whose name is closest to `name`: first one alike but
+ * for letter case, spaces and punctuation (`PB 12` for `PB-12`), then, among a few, the nearest.
+ */
 function closestNamed(name: string, list: readonly LiveResource[] | undefined): LiveResource | undefined {
+  if (!list || list.length < 2) return list?.[0];
+  const wanted = nameSkeleton(name);
+  const alike = list.find((l) => skeletonOf(l) === wanted);
+  if (alike) return alike;
   // Among a few only: thousands of objects of one content, each compared with every new one, took seconds (second read RV9-1).
-  if (!list || list.length < 2 || list.length > CLOSEST_AMONG) return list?.[0];
+  if (list.length > CLOSEST_AMONG) return list[0];
   const close = suggest(name, list.map((l) => l.name));
   return list.find((l) => l.name === close) ?? list[0];
+}
+
+/** Each live object's name skeleton, made once: a rename of hundreds compares each new name with each candidate. */
+const skeletons = new WeakMap<LiveResource, string>();
+function skeletonOf(l: LiveResource): string {
+  let skeleton = skeletons.get(l);
+  if (skeleton === undefined) skeletons.set(l, (skeleton = nameSkeleton(l.name)));
+  return skeleton;
 }
 
 function shownIndex(all: readonly LiveResource[]): Map<string, LiveResource[]> {

@@ -44,6 +44,27 @@ describe('plan hints', () => {
     expect(hints).toEqual([expect.stringContaining('looks like a rename of the live playbook "Unterminated" (the same content)')]);
   });
 
+  it('of several live playbooks with the same rules, names the one of the closest name, among many too: each renamed playbook its own (probe OA-1)', () => {
+    const rules = (playbook: { id: string; name: string }, n: number) => [liveRule(`r-${n}-1`, playbook, 'Term'), liveRule(`r-${n}-2`, playbook, 'Law')];
+    const two = [{ id: 'pb-s', name: 'Supplier NDA' }, { id: 'pb-c', name: 'Customer NDA' }];
+    const hints = warnings(
+      ['Customer NDA 2027', 'Supplier NDA 2027'].flatMap((name) => [desiredPlaybook(name), desiredRule(name, 'Term'), desiredRule(name, 'Law')]),
+      two.flatMap((p, n) => [livePlaybook(p.id, p.name), ...rules(p, n)]),
+    );
+    expect(hints.map((h) => /^playbook "([^"]+)".*live playbook "([^"]+)"/.exec(h)!.slice(1))).toEqual([['Customer NDA 2027', 'Customer NDA'], ['Supplier NDA 2027', 'Supplier NDA']]);
+    // Thirty of them, renamed from `PB i` to `PB-i`: past the few compared by spelling, alike but for punctuation.
+    const many = Array.from({ length: 30 }, (_, i) => ({ id: `pb-${i}`, name: `PB ${i}` }));
+    const renamed = warnings(
+      [...many].reverse().flatMap((p) => [desiredPlaybook(p.name.replace(' ', '-')), desiredRule(p.name.replace(' ', '-'), 'Term'), desiredRule(p.name.replace(' ', '-'), 'Law')]),
+      many.flatMap((p, n) => [livePlaybook(p.id, p.name), ...rules(p, n)]),
+    );
+    expect(renamed).toHaveLength(30);
+    for (const h of renamed) {
+      const [now, was] = /^playbook "([^"]+)".*live playbook "([^"]+)"/.exec(h)!.slice(1);
+      expect(now!.replace('-', ' ')).toBe(was);
+    }
+  });
+
   it('finds a close name among more than 500 undeclared live objects too, by an index: a mass rename of a separator, a letter added (probe KG-1)', () => {
     const live = Array.from({ length: 2000 }, (_, i) => livePlaybook(`pb-${i}`, `Multi ${String(i).padStart(4, '0')}`));
     live.push(livePlaybook('pb-con', 'CON'), livePlaybook('pb-ab', 'AB'));
