@@ -32,6 +32,7 @@ import { lineColumnsOf } from '../util/line-columns.js';
 import { canonicalJson } from '../engine/canonical.js';
 import { quoteValue, showJson } from './quote.js';
 import { didYouMean } from './suggest.js';
+import { keysOfOneObject, namesOfOneUpload, sameUploadMerged } from './lock-merge-sides.js';
 import { decodeStrict, writtenLinkPlace, type WrittenLinkPlace } from './discover.js';
 import { CONTROL_CHARACTER } from './text-hygiene.js';
 import { LOCK_FILE, WORK_DIR } from './work-dir.js';
@@ -479,7 +480,8 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
   return { errors: [problem(label, at.line, `${label} is not a docket lock file: it says \`version\` ${version}, and ${got}`, undefined, at.col)] };
 }
 
-const DOCUMENT_KEYS = ['version', 'targets', 'synced', 'landing', 'legacy'];
+/** The keys of LockDocument, each once: the compiler says when one is added there and not here. */
+const DOCUMENT_KEYS = Object.keys({ version: true, targets: true, synced: true, landing: true, legacy: true } satisfies Record<keyof LockDocument, true>);
 
 /**
  * Keys a version 2 lock has not (`"file"` for `"files"`, hand-edited or merged wrong): read as
@@ -869,46 +871,6 @@ const CONFLICT_HINT =
 /** One side renamed a resource whose upload the other side recorded under its former name. */
 const RENAMED_HINT =
   'one side renamed the resource the upload is of: keep its entry under the name the files give it now, and both sides\u2019 other entries, then remove the markers';
-
-/**
- * One upload both sides recorded alike but for where its file is (moved on one side; the next
- * apply points the entry at the file the configuration names) and which uploads it replaced
- * (both sides' kept): merged, as it contradicts nothing (probe NU-3).
- */
-function sameUploadMerged(mine: LockEntry, theirs: LockEntry): LockEntry | undefined {
-  if (mine.id === undefined || mine.id !== theirs.id || mine.sha256 !== theirs.sha256) return undefined;
-  const rest = (e: LockEntry): string => JSON.stringify({ ...e, file: undefined, superseded: undefined });
-  if (rest(mine) !== rest(theirs) || JSON.stringify(mine) === JSON.stringify(theirs)) return undefined;
-  const superseded = [...new Set([...(mine.superseded ?? []), ...(theirs.superseded ?? [])])];
-  return { ...mine, ...(superseded.length > 0 ? { superseded } : {}) };
-}
-
-/** Pairs of entry keys of one kind that hold one upload id. */
-function namesOfOneUpload(files: Readonly<Record<string, LockEntry>>): [string, string][] {
-  const holder = new Map<string, string>();
-  const pairs: [string, string][] = [];
-  for (const [key, entry] of Object.entries(files)) {
-    if (typeof entry?.id !== 'string' || key.startsWith('imported-file:')) continue;
-    const id = `${key.slice(0, key.indexOf(':'))}:${entry.id.toLowerCase()}`;
-    const first = holder.get(id);
-    if (first === undefined) holder.set(id, key);
-    else pairs.push([first, key]);
-  }
-  return pairs;
-}
-
-/** The record keys of one kind naming one live id in the merge, where neither side alone names it so. */
-function keysOfOneObject(merged: Readonly<SyncRecords>, ours: Readonly<SyncRecords>, theirs: Readonly<SyncRecords>): string[][] {
-  const byId = new Map<string, string[]>();
-  for (const [key, record] of Object.entries(merged)) {
-    if (record === '') continue;
-    const space = record.indexOf(' ');
-    const id = `${key.slice(0, key.indexOf(':'))}:${(space < 0 ? record : record.slice(0, space)).toLowerCase()}`;
-    byId.set(id, [...(byId.get(id) ?? []), key]);
-  }
-  const onOneSide = (keys: readonly string[], side: Readonly<SyncRecords>): boolean => keys.every((k) => side[k] === merged[k]);
-  return [...byId.values()].filter((keys) => keys.length > 1 && !onOneSide(keys, ours) && !onOneSide(keys, theirs));
-}
 
 /** Both sides uploaded the same file (two checkouts applied at once, probe JF-4): either upload holds it. */
 const SAME_FILE_HINT =

@@ -28,25 +28,30 @@ export const PLACEHOLDER_MARK = 'docket: a value is checked once its placeholder
  * itself (engine/desired.ts), counting characters as a person reads them.
  */
 export const NAME_LENGTH_MARK = 'docket: longer than 200 characters is name-too-long, which docket says counting characters as a person reads them';
+/** Not blank: some character other than spaces and those that show as nothing (as docket's blank-name). */
+const NOT_BLANK = '(?=[\\s\\S]*[^\\s\\p{Default_Ignorable_Code_Point}\\u2800])';
+/** A character of one line without control characters (as docket's control-character). */
+const ONE_LINE_CHARACTER = '[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]';
+
 /**
  * The editors' check of a name, as a pattern: one line without control characters (as docket's
  * control-character), not blank (spaces and characters that show as nothing, as docket's
  * blank-name), and its length, which yaml-language-server counts in UTF-16 units
  * for `maxLength` (an emoji is two) but by character in a pattern (read with the `u` flag).
  */
-export const NAME_LENGTH_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Default_Ignorable_Code_Point}\\u2800])[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]{0,200}$';
+export const NAME_LENGTH_PATTERN = `^${NOT_BLANK}${ONE_LINE_CHARACTER}{0,200}$`;
 export const NAME_LENGTH_MESSAGE = 'A name is one line of text without control characters, not blank, and at most 200 characters (an emoji counts as one).';
 
 /**
- * The editors' check of another one-line value (a former name, a reference to a custom term or an
- * attachment), as docket's control-character has it. docket's validators drop it (ajv-setup.ts):
- * docket says it itself, at the character.
+ * The editors' check of another one-line value (a reference to a custom term or an attachment), as
+ * docket's control-character has it. docket's validators drop it (ajv-setup.ts): docket says it
+ * itself, at the character.
  */
-export const ONE_LINE_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$';
+export const ONE_LINE_PATTERN = `^${ONE_LINE_CHARACTER}*$`;
 export const ONE_LINE_MESSAGE = 'One line of text, without tabs, line breaks or control characters.';
 
 /** The editors' check of a former name (`renamed_from`): one line, and not blank, as docket's blank-name (probe NS-1). Dropped as ONE_LINE_PATTERN is. */
-export const FORMER_NAME_PATTERN = '^(?=[\\s\\S]*[^\\s\\p{Default_Ignorable_Code_Point}\\u2800])[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$';
+export const FORMER_NAME_PATTERN = `^${NOT_BLANK}${ONE_LINE_CHARACTER}*$`;
 export const FORMER_NAME_MESSAGE = 'A former name is one line of text without control characters, and not blank.';
 
 /** The editors' check of a variable's value in docket.yaml: `${env.NAME}` in it is filled in, `${var.NAME}` refused, as docket's invalid-placeholder (probe NS-3). */
