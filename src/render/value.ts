@@ -46,8 +46,8 @@ const WORTH_CUTTING = 100;
 /**
  * Two one-line texts as a field line shows them: a long line changed in a word or two around what
  * changed, with what both sides share on either side left out (`…"… WORD01234 …"…`), so the change
- * can be found (probe LZ-2); undefined when both are shown whole. Cut only at a space, so a word
- * (a URL, a key) is never shown in part; `-o json` keeps both whole.
+ * can be found (probe LZ-2); undefined when both are shown whole. Cut only at a break (BREAK), so a
+ * word (a URL, a key) is never shown in part; `-o json` keeps both whole.
  */
 export function aroundChange(before: unknown, after: unknown): { before: string; after: string; note: string } | undefined {
   if (typeof before !== 'string' || typeof after !== 'string') return undefined;
@@ -56,11 +56,11 @@ export function aroundChange(before: unknown, after: unknown): { before: string;
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
   let tail = 0;
   while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
-  // Where the shown part starts: after a space at least AROUND characters ahead of the change.
-  const space = head - AROUND > 0 ? before.lastIndexOf(' ', head - AROUND) : -1;
+  // Where the shown part starts: after a break at least AROUND characters ahead of the change.
+  const space = head - AROUND > 0 ? lastBreak(before, head - AROUND) : -1;
   const start = space > 0 ? space + 1 : 0;
-  // Where it ends, counted from the end: at a space at least AROUND characters past the change.
-  const endSpace = tail - AROUND > 0 ? before.indexOf(' ', before.length - tail + AROUND) : -1;
+  // Where it ends, counted from the end: at a break at least AROUND characters past the change.
+  const endSpace = tail - AROUND > 0 ? nextBreak(before, before.length - tail + AROUND) : -1;
   const dropped = endSpace > 0 ? before.length - endSpace : 0;
   if (start + dropped < WORTH_CUTTING) return undefined;
   const shown = (text: string): string => `${start > 0 ? '…' : ''}${formatValue(text.slice(start, text.length - dropped))}${dropped > 0 ? '…' : ''}`;
@@ -71,6 +71,25 @@ export function aroundChange(before: unknown, after: unknown): { before: string;
 }
 
 const count = (n: number): string => `${n.toLocaleString('en-US')} ${n === 1 ? 'character' : 'characters'}`;
+
+/**
+ * A character a line may be cut at: a space, or one of a script written without spaces (Chinese,
+ * Japanese, Korean, their punctuation), which is a word of its own there (probe OA-2). Never inside
+ * a run of other letters, which may be a URL or a key.
+ */
+const BREAK = /[ \u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
+
+/** The last break at or before `from`, or -1. */
+function lastBreak(text: string, from: number): number {
+  for (let i = from; i >= 0; i--) if (BREAK.test(text[i]!)) return i;
+  return -1;
+}
+
+/** The first break at or after `from`, or -1. */
+function nextBreak(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) if (BREAK.test(text[i]!)) return i;
+  return -1;
+}
 
 /** A service URL as a report's header names it: without a final `/`, which names the same service (probe ME-2). */
 export function targetUrl(url: string): string {

@@ -26,7 +26,7 @@ describe('renderPlanText', () => {
     expect(dashed[dashed.indexOf(`        +--${nfd}`) + 1]).toBe('        \\ no visible difference: the same letters, their accents encoded otherwise');
   });
 
-  it('shows a long one-line text changed in a word around that word, in text and markdown, cutting only at spaces (probe LZ-2)', () => {
+  it('shows a long one-line text changed in a word around that word, in text and markdown, cutting only at spaces or beside CJK characters (probes LZ-2, OA-2)', () => {
     const words = Array.from({ length: 2500 }, (_, i) => `word${String(i).padStart(5, '0')}`).join(' ');
     const edited = words.replace('word01234', 'WORD01234');
     const p = plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [words, edited] } })]);
@@ -45,6 +45,13 @@ describe('renderPlanText', () => {
     // Counted in characters: an emoji is one (second read SR76).
     const faces = '\u{1F600} '.repeat(300);
     expect(text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [`${faces}end`, `${faces}END`] } })]))).toContain('(shown around what changed; both sides share the 560 characters before it left out)');
+    // Japanese, written without spaces, is cut between its characters; a run of Latin letters in it never is (probe OA-2).
+    const japanese = `${'本契約の期間は三年間とし、秘密保持義務は契約終了後も存続するものとする。'.repeat(10)}https://x.example/${'k'.repeat(80)}${'本契約の期間は三年間とし、秘密保持義務は契約終了後も存続するものとする。'.repeat(10)}`;
+    const edited5 = japanese.replace('三年間', '五年間');
+    const jp = text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [japanese, edited5] } })])).split('\n').find((l) => l.includes('actions:'))!;
+    expect(jp.length).toBeLessThan(400);
+    expect(jp).toContain('五年間');
+    expect(jp).toMatch(/shown around what changed; both sides share the [\d,]+ characters after it left out\)$/);
     // Accents encoded otherwise in a long line still say so.
     const nfd = `${words} Re\u0301sume\u0301 ${words}`;
     expect(text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [nfd, nfd.normalize('NFC')] } })]))).toContain('(no visible difference: the same letters, their accents encoded otherwise)');
