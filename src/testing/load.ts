@@ -267,6 +267,11 @@ class Checker {
         const which = commentary ? 'commentary' : 'evaluation';
         this.error('invalid-value', `\`count\` asks for no evaluation of ${quoteValue(spec.topic)}, so there is none whose ${which} to check: \`${which}\` tests nothing`, `${pointer}/${which}`, `drop \`${which}\`, or ask for an evaluation with \`count\``);
       }
+      // A SummaryReview evaluates no rule: a billed review sure to fail (probe NZ-2).
+      const reviewType = typeof c.review_type === 'string' ? c.review_type : base.reviewType;
+      if (reviewType === 'SummaryReview' && spec.count?.max !== 0) {
+        this.error('invalid-value', `a redline of ${quoteValue(spec.topic)} is expected of a SummaryReview, which evaluates no rule: no review can meet it`, pointer, 'use `review_type: RedlineReview` (or leave it out: the service chooses), or expect `count: 0`');
+      }
       specs.push({ spec, pointer, severity: severityOf(r.severity) ?? severity });
     });
     if (isPlainObject(expect.flags)) {

@@ -107,7 +107,7 @@ describe('docket test when answers are lost', () => {
     const dir = await example();
     await writeFile(
       join(dir, 'tests/twice.test.yaml'),
-      'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: standard, twice\n    contract: { file: fixtures/nda-standard.docx }\n    review_type: SummaryReview\n    repeat: 2\n    expect:\n      flags: { excludes: [Term], count: { max: 0 } }\n  - name: standard, redlined\n    contract: { file: fixtures/nda-standard.docx }\n    review_type: RedlineReview\n    expect:\n      redlines: []\n',
+      'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: standard, twice\n    contract: { file: fixtures/nda-standard.docx }\n    review_type: SummaryReview\n    repeat: 2\n    expect:\n      flags: { excludes: [Term], count: { max: 0 } }\n  - name: standard, redlined\n    contract: { file: fixtures/nda-standard.docx }\n    review_type: RedlineReview\n    expect:\n      flags: { count: { max: 50 } }\n',
     );
     const config = `${emu().emulator.url}/_emulator/config`;
     const reviews = () => Object.keys(org().reviews).length;

@@ -618,6 +618,15 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('4 errors,');
   });
 
+  it('refuses a redline expected of a SummaryReview, which evaluates no rule, unless it expects none (probe NZ-2)', async () => {
+    const dir = await example();
+    const doc = ['kind: PlaybookTest', 'playbook: Inbound NDA', 'defaults: { review_type: SummaryReview }', 'cases:', '  - name: summary', '    contract: { file: fixtures/nda-perpetual.docx }', '    expect: { redlines: [{ topic: Term, evaluation: needs_review }] }', '  - name: none', '    contract: { file: fixtures/nda-perpetual.docx }', '    expect: { redlines: [{ topic: Term, count: 0 }] }', '  - name: redline', '    contract: { file: fixtures/nda-perpetual.docx }', '    review_type: RedlineReview', '    expect: { redlines: [{ topic: Term }] }', ''].join('\n');
+    await writeFile(join(dir, 'tests/summary.test.yaml'), doc);
+    const r = await runCli(['validate', '-C', dir]);
+    expect([r.code, r.stderr.split('\n').slice(0, 2)]).toEqual([1, ['tests/summary.test.yaml:7:26 error invalid-value a redline of "Term" is expected of a SummaryReview, which evaluates no rule: no review can meet it', '  hint: use `review_type: RedlineReview` (or leave it out: the service chooses), or expect `count: 0`']]);
+    expect(r.stderr).toContain('1 error,');
+  });
+
   it('says a count the schema refuses once, not also that it allows fewer flags than `includes` asks for (probe HM-3)', async () => {
     const r = await validateFlagCases('tests/odd.test.yaml', [
       ['negative', '{ count: -1 }'],
