@@ -86,7 +86,9 @@ function pullableItems(report: DriftReport): boolean {
 function editedNote(report: DriftReport): string | undefined {
   const n = report.drift.filter((i) => i.edited_in_files).length;
   if (n === 0) return undefined;
-  return `Of these, ${n} removed live ${n === 1 ? 'stays' : 'stay'} in the files, which changed ${n === 1 ? 'it' : 'them'} (or what ${n === 1 ? 'it belongs' : 'they belong'} with) since the last sync: pull leaves ${n === 1 ? 'it' : 'them'}; \`docket apply\` creates ${n === 1 ? 'it' : 'them'} again as the files say, or remove ${n === 1 ? 'it' : 'them'} from the files by hand.`;
+  // One whose document pins the removed object's id: apply refuses it until that line goes (second read SR79B-3).
+  const pinned = report.drift.some((i) => i.edited_in_files && i.pinned);
+  return `Of these, ${n} removed live ${n === 1 ? 'stays' : 'stay'} in the files, which changed ${n === 1 ? 'it' : 'them'} (or what ${n === 1 ? 'it belongs' : 'they belong'} with) since the last sync: pull leaves ${n === 1 ? 'it' : 'them'}; \`docket apply\` creates ${n === 1 ? 'it' : 'them'} again as the files say${pinned ? ' (once the `id:` line that pins the removed object is taken out)' : ''}, or remove ${n === 1 ? 'it' : 'them'} from the files by hand.`;
 }
 
 /** Objects removed live that a rule's `drift: revert` or `ignore` keeps in the files (probe IB-4). */

@@ -73,11 +73,12 @@ export function aroundChange(before: unknown, after: unknown): { before: string;
 const count = (n: number): string => `${n.toLocaleString('en-US')} ${n === 1 ? 'character' : 'characters'}`;
 
 /**
- * A character a line may be cut at: a space, or one of a script written without spaces (Chinese,
- * Japanese, Korean, their punctuation), which is a word of its own there (probe OA-2). Never inside
- * a run of other letters, which may be a URL or a key.
+ * A character a line may be cut at: a space, or one of a script written without spaces (Chinese
+ * and Japanese, their punctuation, fullwidth punctuation), which is a word of its own there (probe
+ * OA-2). Never inside a run of other letters, which may be a URL or a key, nor of fullwidth
+ * letters and digits (second read SR79B-5).
  */
-const BREAK = /[ \u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
+const BREAK = /[ \u2e80-\u9fff\uf900-\ufaff\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]/;
 
 /** The last break at or before `from`, or -1. */
 function lastBreak(text: string, from: number): number {

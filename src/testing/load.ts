@@ -267,6 +267,8 @@ class Checker {
         const which = commentary ? 'commentary' : 'evaluation';
         this.error('invalid-value', `\`count\` asks for no evaluation of ${quoteValue(spec.topic)}, so there is none whose ${which} to check: \`${which}\` tests nothing`, `${pointer}/${which}`, `drop \`${which}\`, or ask for an evaluation with \`count\``);
       }
+      // With an outcome or commentary asked of each evaluation there is, at least none says something (second read SR79B-2).
+      if (spec.count && !evaluation && !commentary) this.vacuousCount(spec.count, `${pointer}/count`);
       // A SummaryReview evaluates no rule: a billed review sure to fail (probe NZ-2).
       const reviewType = typeof c.review_type === 'string' ? c.review_type : base.reviewType;
       if (reviewType === 'SummaryReview' && spec.count?.max !== 0) {
@@ -292,6 +294,7 @@ class Checker {
         const count = this.count(flags.count, `${ptr}/expect/flags/count`);
         // A count the schema refuses (negative, a fraction) is said once, as that (probe HM-3).
         if (count.max !== undefined && Number.isInteger(count.max) && count.max >= 0 && count.max < included.size) this.error('invalid-value', `\`count\` allows at most ${count.max} flag${count.max === 1 ? '' : 's'}, but \`includes\` asks for ${included.size}: no review can pass the case`, `${ptr}/expect/flags/count`);
+        this.vacuousCount(count, `${ptr}/expect/flags/count`);
         specs.push({ spec: { type: 'flag-count', count }, pointer: `${ptr}/expect/flags/count`, severity: flagSeverity });
       }
     }
@@ -306,6 +309,8 @@ class Checker {
         ...(explanation ? { detailed_explanation: explanation } : {}),
         count: p.count !== undefined ? this.count(p.count, `${pointer}/count`) : { min: 1 },
       };
+      // At least none matching: every review has that many.
+      if (p.count !== undefined && spec.count) this.vacuousCount(spec.count, `${pointer}/count`);
       specs.push({ spec, pointer, severity: severityOf(p.severity) ?? severity });
     });
     return {
@@ -397,9 +402,13 @@ class Checker {
     if (!isPlainObject(value)) return {};
     const c: Count = { ...(typeof value.min === 'number' ? { min: value.min } : {}), ...(typeof value.max === 'number' ? { max: value.max } : {}) };
     if (c.min !== undefined && c.max !== undefined && c.min > c.max) this.error('invalid-value', `\`count\` has min ${c.min} above max ${c.max}`, ptr);
-    // At least none, and no most: every review passes it, billed for nothing (probe NZ-1).
-    else if (c.max === undefined && c.min !== undefined && c.min <= 0) this.error('invalid-value', `\`count\` asks for at least ${c.min} and no most: every review passes it, so it tests nothing`, ptr, 'ask for at least 1, or for at most some number (`max: 0` for none)');
     return { ...(c.min !== undefined ? { min: c.min } : {}), ...(c.max !== undefined ? { max: c.max } : {}) };
+  }
+
+  /** A count alone that every review passes (at least none, no most), billed for nothing (probe NZ-1). */
+  private vacuousCount(count: Count, ptr: string): void {
+    if (count.max !== undefined || count.min === undefined || count.min > 0) return;
+    this.error('invalid-value', `\`count\` asks for at least ${count.min} and no most: every review passes it, so it tests nothing`, ptr, 'ask for at least 1, or for at most some number (`max: 0` for none)');
   }
 
   private outcomes(value: unknown, ptr: string): OutcomeSet {

@@ -8,7 +8,8 @@ import { statSync } from 'node:fs';
 
 /** The error for a file made read-only: EACCES, as a write of it would fail for any other user. */
 export function readOnlyError(file: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`EACCES: permission denied (the file is read-only), '${file}'`), { code: 'EACCES', path: file });
+  // As the system's own error of an open for writing, so every caller says it as a file it cannot write (second read SR79B-1).
+  return Object.assign(new Error(`EACCES: permission denied (the file is read-only), open '${file}'`), { code: 'EACCES', syscall: 'open', path: file });
 }
 
 /** Whether a file's permission bits give no one write permission. */

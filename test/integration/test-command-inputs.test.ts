@@ -238,7 +238,7 @@ describe('docket test with broken inputs', () => {
     const empty = await runCli(['test', '-C', dir, 'tests/todo.test.yaml'], { env: emu().env });
     expect([empty.code, empty.stderr]).toEqual([1, 'Error: tests/todo.test.yaml declares no test (an empty file, or only comments)\n  hint: add a case, or name test files that hold some (without FILES every test file is read)\n']);
     // Among other FILES too: no case runs, and nothing passes (probe NZ-4).
-    const among = await runCli(['test', '-C', dir, 'tests/todo.test.yaml', 'tests/consulting.test.yaml'], { env: emu().env });
+    const among = await runCli(['test', '-C', dir, 'tests/todo.test.yaml', 'tests/consulting.test.yaml', './tests/todo.test.yaml'], { env: emu().env });
     expect([among.code, among.stderr.split('\n')[0], among.stdout]).toEqual([1, 'Error: tests/todo.test.yaml declares no test (an empty file, or only comments)', '']);
     // Named files that test something else: the target's own test file was not among them.
     const others = await runCli(['test', '-C', dir, 'tests/consulting.test.yaml', '--target', 'playbook/Inbound NDA'], { env: emu().env });
@@ -607,7 +607,8 @@ describe('docket test with broken inputs', () => {
   it('refuses expectations every review passes: an empty list of redlines or positions, a count of at least 0 and no most (probe NZ-1)', async () => {
     const dir = await example();
     const at = (name: string, expect: string) => [`  - name: ${name}`, '    contract: { file: fixtures/nda-perpetual.docx }', `    expect: ${expect}`];
-    const doc = ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', ...at('redlines', '{ redlines: [] }'), ...at('positions', '{ positions: [] }'), ...at('flags', '{ flags: { count: { min: 0 } } }'), ...at('position', '{ positions: [{ count: { min: 0 } }] }'), ...at('none', '{ flags: { count: { max: 0 } } }'), ''].join('\n');
+    // At least none of Term, each a reject: says something, and is taken (second read SR79B-2).
+    const doc = ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', ...at('redlines', '{ redlines: [] }'), ...at('positions', '{ positions: [] }'), ...at('flags', '{ flags: { count: { min: 0 } } }'), ...at('position', '{ positions: [{ count: { min: 0 } }] }'), ...at('none', '{ flags: { count: { max: 0 } } }'), ...at('if any', '{ redlines: [{ topic: Term, count: { min: 0 }, evaluation: reject }] }'), ''].join('\n');
     await writeFile(join(dir, 'tests/vacuous.test.yaml'), doc);
     const r = await runCli(['validate', '-C', dir]);
     expect(r.code).toBe(1);

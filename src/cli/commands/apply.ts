@@ -35,6 +35,7 @@ import { noChangesSentence, plural } from '../../render/facts.js';
 import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
 import { applyLockRoot, holdingApplyLock, lockTimeoutOption } from '../apply-lock.js';
 import { refuseReadOnlyLock } from '../lock-writable.js';
+import { EMULATOR_SYNC_FILE, workLabel } from '../../config/work-dir.js';
 import { forcedPastGuard, forcedWarnings } from '../../engine/guard.js';
 import { reapplyCommand, replanCommand, savedPlanCommand, shapedCommand, type PlanShape } from '../command-line.js';
 import { shellPath } from '../../util/shell-word.js';
@@ -167,8 +168,10 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
             setExit(0);
             return;
           }
-          // Before a person is asked: a yes would be for nothing.
+          // Before a person is asked: a yes would be for nothing. With --emulator the sync records
+          // go to a file of their own (second read SR79B-1).
           await refuseReadOnlyLock(s.workspace.lockLocation);
+          if (s.syncFile !== s.workspace.lockLocation.path) await refuseReadOnlyLock({ path: s.syncFile, label: workLabel(EMULATOR_SYNC_FILE) });
           if (plan.guard?.length && !opts.force) {
             throw new UnsafePlanError(
               `refusing to apply: ${describeGuard(plan.guard).join('; ')}`,

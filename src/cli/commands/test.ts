@@ -132,7 +132,7 @@ async function prepareTests(io: Io, workspace: Workspace, files: string[], opts:
   const declaring = new Set(loaded.files.map((f) => f.file));
   const empty = named.byArgument.filter((a) => !a.tests.some((t) => declaring.has(t)));
   if (empty.length > 0) {
-    const shown = empty.flatMap((a) => a.tests);
+    const shown = [...new Set(empty.flatMap((a) => a.tests))];
     throw new UsageError(`${shown.join(', ')} declare${shown.length === 1 ? 's' : ''} no test (an empty file, or only comments)`, 'add a case, or name test files that hold some (without FILES every test file is read)');
   }
   const none = selected.length > 0 ? undefined : await whyNoTests(project.root);

@@ -82,6 +82,27 @@ describe('a lock file that cannot be written', () => {
 });
 
 describe('--emulator files that cannot be written', () => {
+  it('.docket/emulator-sync.json made read-only stops an apply with changes before any, and one with only records to write says so, with no stack trace (second read SR79B-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('Frozen sync', 'ACCEPT') });
+    expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'], { env: {} })).code).toBe(0);
+    // The same edit live and in the files: nothing to change, the record to write anew.
+    const state = join(dir, '.docket/emulator.json');
+    writeFileSync(state, readFileSync(state, 'utf8').replace('"actions":"ACCEPT"', '"actions":"REJECT"'));
+    await writeFile(join(dir, 'playbooks/p.yaml'), playbook('Frozen sync', 'REJECT'));
+    chmodSync(join(dir, '.docket/emulator-sync.json'), 0o444);
+    const records = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'], { env: {} });
+    expect([records.code, records.stdout.includes('No changes.'), records.stderr]).toEqual([1, true, 'Error: .docket/emulator-sync.json could not be written (EACCES)\n  hint: make the file and its folder writable, then run the command again\n']);
+    await writeFile(join(dir, 'playbooks/p.yaml'), playbook('Frozen sync', 'COUNTER'));
+    const changes = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'], { env: {} });
+    expect([changes.code, changes.stderr.split('\n')[0]]).toEqual([1, 'Error: cannot write .docket/emulator-sync.json (EACCES): nothing was changed']);
+    expect(changes.stdout).not.toContain('✓');
+    expect(readFileSync(state, 'utf8')).not.toContain('COUNTER');
+    chmodSync(join(dir, '.docket/emulator-sync.json'), 0o644);
+    expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'], { env: {} })).code).toBe(0);
+    expect((await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'], { env: {} })).code).toBe(0);
+  });
+
+
   it('names .docket/emulator-sync.json, not docket.lock.json, when the sync records cannot be written: refused before any change', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('Sync', 'ACCEPT') });
     mkdirSync(join(dir, '.docket/emulator-sync.json'), { recursive: true });

@@ -354,6 +354,9 @@ describe('drift and pull markdown at scale', () => {
     expect(withKinds([made])).toContain('`docket pull` writes it into the files; `docket apply --prune` archives the objects only live.');
     expect(withKinds([made, edited])).toContain('`docket apply` reverts what no `drift: adopt` policy covers (objects only live: with `docket apply --prune`).');
     expect(withKinds([made, template])).toContain('`docket apply --prune` archives those of the kinds it archives, the app removes the others');
+    // Removed live and changed in the files, its document pinning the removed object: apply makes it again once that pin goes (second read SR79B-3).
+    const pinnedGone: DriftItem = { kind: 'playbook', key: 'Pinned', name: 'Pinned', direction: 'removed-live', action: 'create', fields: [], edited_in_files: true, pinned: true };
+    expect(renderDriftText(plan([]), { drift: [pinnedGone], ignored: [], pending: [] }, { color: false })).toContain('`docket apply` creates it again as the files say (once the `id:` line that pins the removed object is taken out), or remove it from the files by hand.');
     // Pull leaves it all: the markdown closes as the text does, with who removes what (probe NX-2).
     const left = (drift: DriftItem[]) => ({ drift, ignored: [], pending: [], prunable: new Set(['playbook'] as const), pullWrites: false });
     expect(renderDriftText(plan([]), left([made]), { color: false })).toContain('`docket pull` leaves it; `docket apply --prune` archives the objects only live.');

@@ -45,13 +45,16 @@ describe('renderPlanText', () => {
     // Counted in characters: an emoji is one (second read SR76).
     const faces = '\u{1F600} '.repeat(300);
     expect(text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [`${faces}end`, `${faces}END`] } })]))).toContain('(shown around what changed; both sides share the 560 characters before it left out)');
-    // Japanese, written without spaces, is cut between its characters; a run of Latin letters in it never is (probe OA-2).
+    // Japanese, written without spaces, is cut between its characters (probe OA-2).
     const japanese = `${'本契約の期間は三年間とし、秘密保持義務は契約終了後も存続するものとする。'.repeat(10)}https://x.example/${'k'.repeat(80)}${'本契約の期間は三年間とし、秘密保持義務は契約終了後も存続するものとする。'.repeat(10)}`;
     const edited5 = japanese.replace('三年間', '五年間');
     const jp = text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [japanese, edited5] } })])).split('\n').find((l) => l.includes('actions:'))!;
     expect(jp.length).toBeLessThan(400);
     expect(jp).toContain('五年間');
     expect(jp).toMatch(/shown around what changed; both sides share the [\d,]+ characters after it left out\)$/);
+    // Never inside a run of fullwidth letters, which is a word as any other run of letters is (second read SR79B-5).
+    const fullwidth = 'ＡＢＣＤＥＦＧＨＩＪＫＬＭＮＯＰＱＲＳＴＵＶＷＸＹＺ'.repeat(20);
+    expect(text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [fullwidth, `${fullwidth}Ｚ`] } })]))).toContain(`"${fullwidth}" → "${fullwidth}Ｚ"`);
     // Accents encoded otherwise in a long line still say so.
     const nfd = `${words} Re\u0301sume\u0301 ${words}`;
     expect(text(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: [nfd, nfd.normalize('NFC')] } })]))).toContain('(no visible difference: the same letters, their accents encoded otherwise)');
