@@ -611,12 +611,11 @@ describe('docket test with broken inputs', () => {
     const doc = ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', ...at('redlines', '{ redlines: [] }'), ...at('positions', '{ positions: [] }'), ...at('flags', '{ flags: { count: { min: 0 } } }'), ...at('position', '{ positions: [{ count: { min: 0 } }] }'), ...at('none', '{ flags: { count: { max: 0 } } }'), ...at('if any', '{ redlines: [{ topic: Term, count: { min: 0 }, evaluation: reject }] }'), ''].join('\n');
     await writeFile(join(dir, 'tests/vacuous.test.yaml'), doc);
     const r = await runCli(['validate', '-C', dir]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('tests/vacuous.test.yaml:6:25 error invalid-value `redlines` must not be an empty list');
-    expect(r.stderr).toContain('tests/vacuous.test.yaml:9:26 error invalid-value `positions` must not be an empty list');
-    expect(r.stderr).toContain('tests/vacuous.test.yaml:12:31 error invalid-value `count` asks for at least 0 and no most: every review passes it, so it tests nothing');
-    expect(r.stderr).toContain('tests/vacuous.test.yaml:15:36 error invalid-value `count` asks for at least 0 and no most');
-    expect(r.stderr).toContain('4 errors,');
+    const vacuous = ' error invalid-value `count` asks for at least 0 and no most: every review passes it, so it tests nothing';
+    expect([r.code, r.stderr.split('\n').filter((l) => l.includes(' error '))]).toEqual([
+      1,
+      ['tests/vacuous.test.yaml:6:25 error invalid-value `redlines` must not be an empty list', 'tests/vacuous.test.yaml:9:26 error invalid-value `positions` must not be an empty list', `tests/vacuous.test.yaml:12:31${vacuous}`, `tests/vacuous.test.yaml:15:36${vacuous}`],
+    ]);
   });
 
   it('refuses a redline expected of a SummaryReview, which evaluates no rule, unless it expects none (probe NZ-2)', async () => {
