@@ -226,7 +226,11 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
  */
 function leftOutsideTargets(unarchived: readonly Change[]): UndeclaredSummary[] {
   const byKind = new Map<KindName, string[]>();
-  for (const c of unarchived) byKind.set(c.kind, [...(byKind.get(c.kind) ?? []), c.key]);
+  for (const c of unarchived) {
+    const names = byKind.get(c.kind);
+    if (names) names.push(c.key);
+    else byKind.set(c.kind, [c.key]);
+  }
   return [...byKind].map(([kind, names]) => ({ kind, count: names.length, names: names.sort(), prunable: true, reason: 'outside the targets: a plan without --target archives them, as pruning is on' }));
 }
 
