@@ -219,11 +219,16 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // Every environment's, selected or not: a variable's value is text wherever it is used.
   const varBlocks: [unknown, string][] = [[get(raw, 'vars'), '/vars']];
   for (const [name, block] of Object.entries(isPlainObject(get(raw, 'environments')) ? (get(raw, 'environments') as Plain) : {})) varBlocks.push([get(block, 'vars'), `/environments/${escapePointer(name)}/vars`]);
+  /** Variables said as number-as-text, whose hint (quote it) is the one: the schema's "not infinity" goes (probe NS-2). */
+  const saidAsText = new Set<string>();
   for (const [block, pointer] of varBlocks) {
     if (!isPlainObject(block)) continue;
     for (const [k, v] of Object.entries(block)) {
       const problem = numberAsText(v, lineAt, positions.valueAt(`${pointer}/${escapePointer(k)}`), k);
-      if (problem) diagnostics.push({ ...problem, path: pointerToPath(`${pointer}/${escapePointer(k)}`) });
+      if (!problem) continue;
+      const path = pointerToPath(`${pointer}/${escapePointer(k)}`);
+      diagnostics.push({ ...problem, path });
+      saidAsText.add(path);
     }
   }
 
@@ -233,7 +238,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     // An environment written as a placeholder is never a mapping, whatever it would resolve to.
     const unresolved = new Set([...pass.unresolved].filter((p) => !(p.startsWith('/environments/') && splitPointer(p).length === 2)));
     // (What was said of a value already, a key pasted as one among it, is not said again: probe LN-4.)
-    diagnostics.push(...withoutEchoesOf([...controlCharacters, ...diagnostics], schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, fromVariables: pass.written, ...(lineOf ? { written: writtenIn(lineOf), tagged: taggedIn(lineOf) } : {}) })));
+    diagnostics.push(...withoutInvalidValueAt(saidAsText, withoutEchoesOf([...controlCharacters, ...diagnostics], schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, fromVariables: pass.written, ...(lineOf ? { written: writtenIn(lineOf), tagged: taggedIn(lineOf) } : {}) }))));
   }
 
   const overrides = await envOverrides(input.processEnv);
