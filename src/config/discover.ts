@@ -181,9 +181,10 @@ export interface WrittenLinkPlace {
 /** Where `rel` leads through links, or would once written; nothing when it is no link. */
 export async function writtenLinkPlace(root: string, rel: string): Promise<WrittenLinkPlace> {
   const realRoot = await realpath(root).catch(() => root);
-  const outside = await linkOutside(root, rel, async () => realRoot);
-  if (outside) return { outside };
-  const linked = rootRelative(realRoot, writeDestination(path.join(root, rel)));
+  // Followed once: linkOutside's question, then where inside it leads.
+  const real = writeDestination(path.join(root, rel));
+  if (!isInside(realRoot, real)) return { outside: outsideConfig(rel, real) };
+  const linked = rootRelative(realRoot, real);
   if (linked === rel) return {};
   if (skippedPartOf(linked) !== undefined) return { unread: linked };
   return readAsConfiguration(linked) ? { configuration: linked } : {};

@@ -114,12 +114,13 @@ export function driftReport(input: DriftInput): DriftReport {
     const was = movedFromOf(c, input.sync);
     return was === undefined ? {} : { moved_from: was.slice(was.indexOf(':') + 1) };
   };
+  // The declared objects by `kind:key`, indexed when first asked (most reports ask nothing of them).
   let declared: Map<string, DesiredResource> | undefined;
+  const declaredByKey = (): ReadonlyMap<string, DesiredResource> => (declared ??= new Map((input.desired ?? []).map((d) => [refKey(d.kind, d.key), d])));
   const policyOf = (c: Change): DriftPolicy | undefined => {
     if (c.policy) return c.policy;
     if (!input.desired) return undefined;
-    declared ??= new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
-    return governingPolicy(c, (key) => declared!.get(key), input.sync);
+    return governingPolicy(c, (key) => declaredByKey().get(key), input.sync);
   };
   // `drift: revert` written out: pull leaves such drift (probe GB).
   const revertWritten = (c: Change): boolean => !c.policy && policyOf(c) === 'revert';
@@ -146,7 +147,6 @@ export function driftReport(input: DriftInput): DriftReport {
   const editedChildrenOf = new Set<string>();
   /** The drift items of children removed live, by their parent's `kind:key`. */
   const removedChildren = new Map<string, DriftItem[]>();
-  let declaredByKey: Map<string, DesiredResource> | undefined;
   for (const c of input.plan.changes) {
     if (!isDrift(c.direction)) {
       toPending(item(c));
@@ -157,7 +157,7 @@ export function driftReport(input: DriftInput): DriftReport {
       continue;
     }
     // Removed live, but changed in the files since: the files' part is pending, and pull leaves the object in them.
-    const editedInFiles = editedInFilesSince(c, input.sync, (declaredByKey ??= new Map((input.desired ?? []).map((d) => [refKey(d.kind, d.key), d]))));
+    const editedInFiles = editedInFilesSince(c, input.sync, declaredByKey());
     if (editedInFiles.length > 0) {
       toDrift({ ...item(c), edited_in_files: true }, c.liveId);
       toPending({ ...item(c), direction: 'changed-in-files', fields: editedInFiles.map((field) => ({ field, direction: 'files' })) }, c.liveId);
@@ -172,7 +172,7 @@ export function driftReport(input: DriftInput): DriftReport {
     // Of an object both sides changed, the files' part is pending and the live part drift.
     const live = c.direction === 'changed-both' ? c.fields.filter((f) => liveSide(f.direction) || f.direction === 'both') : c.fields;
     // At the line of the first field that changed live, not of the change's first field, which the files may have changed (probe LK-3).
-    const liveAt = c.direction === 'changed-both' && live[0] ? (declaredByKey ??= new Map((input.desired ?? []).map((d) => [refKey(d.kind, d.key), d]))).get(refKey(c.kind, c.key))?.fieldSources[live[0].field] : undefined;
+    const liveAt = c.direction === 'changed-both' && live[0] ? declaredByKey().get(refKey(c.kind, c.key))?.fieldSources[live[0].field] : undefined;
     const entry = item({ ...c, fields: live, ...(liveAt ? { source: liveAt } : {}) });
     toDrift(entry, c.liveId);
     if (c.direction === 'removed-live' && c.parent) addTo(removedChildren, refKey(c.parent.kind, c.parent.key), entry);
@@ -195,7 +195,7 @@ export function driftReport(input: DriftInput): DriftReport {
     for (const child of removedChildren.get(refKey(i.kind, i.key)) ?? []) child.kept_by_policy = true;
   }
   for (const i of report.drift) {
-    if (i.direction === 'removed-live' && (declaredByKey ??= new Map((input.desired ?? []).map((d) => [refKey(d.kind, d.key), d]))).get(refKey(i.kind, i.key))?.pinId !== undefined) i.pinned = true;
+    if (i.direction === 'removed-live' && declaredByKey().get(refKey(i.kind, i.key))?.pinId !== undefined) i.pinned = true;
   }
   // One the files changed, held as its name is another object's live (probe NJ-2), is pending, not drift (second read SR78-1).
   for (const c of input.plan.held ?? []) (isFilesSide(c.direction) ? toPending : c.policy === 'ignore' ? toIgnored : toDrift)(item(c), c.liveId);

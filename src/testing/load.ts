@@ -238,6 +238,7 @@ class Checker {
 
   private async playbookCase(c: Record<string, unknown>, ptr: string, base: { repeat: number; passRate: number; severity: Severity; reviewType: string | null }, rules: string[] | undefined): Promise<PlaybookCase> {
     const severity = severityOf(c.severity) ?? base.severity;
+    const reviewType = typeof c.review_type === 'string' ? c.review_type : base.reviewType;
     const expect = isPlainObject(c.expect) ? c.expect : {};
     const specs: { spec: ExpectationSpec; pointer: string; severity: Severity }[] = [];
     const ruleName = (value: unknown, pointer: string): string => {
@@ -270,7 +271,6 @@ class Checker {
       // With an outcome or commentary asked of each evaluation there is, at least none says something (second read SR79B-2).
       if (spec.count && !evaluation && !commentary) this.vacuousCount(spec.count, `${pointer}/count`);
       // A SummaryReview evaluates no rule: a billed review sure to fail (probe NZ-2).
-      const reviewType = typeof c.review_type === 'string' ? c.review_type : base.reviewType;
       if (reviewType === 'SummaryReview' && spec.count?.max !== 0) {
         this.error('invalid-value', `a redline of ${quoteValue(spec.topic)} is expected of a SummaryReview, which evaluates no rule: no review can meet it`, pointer, 'use `review_type: RedlineReview` (or leave it out: the service chooses), or expect `count: 0`');
       }
@@ -317,7 +317,7 @@ class Checker {
       name: String(c.name),
       at: this.at(ptr),
       contract: await this.contract(isPlainObject(c.contract) ? c.contract : {}, `${ptr}/contract`),
-      reviewType: typeof c.review_type === 'string' ? c.review_type : base.reviewType,
+      reviewType,
       repeat: numberOr(c.repeat, base.repeat),
       passRate: numberOr(c.pass_rate, base.passRate),
       expectations: this.labelled(specs),

@@ -4,7 +4,7 @@ import { chmodSync, chownSync, copyFileSync, lstatSync, mkdirSync, readlinkSync,
 import { chmod, chown, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { removeLeftByDeadProcesses } from './process-alive.js';
-import { refuseReadOnlySync } from './writable.js';
+import { isReadOnlyMode, readOnlyError } from './writable.js';
 
 /**
  * Beside the target by default (or in `tempDir`, on the same filesystem), so the rename never
@@ -92,7 +92,9 @@ function destination(file: string, hops: number): string {
 /** `content` may come in pieces (text and bytes), written one after another as they are made. */
 export async function writeFileAtomic(path: string, content: string | Iterable<string | Uint8Array>, options: AtomicWriteOptions = {}): Promise<void> {
   const file = linkedFile(path);
-  if (options.refuseReadOnly) refuseReadOnlySync(file);
+  // The file it replaces, asked once: whether it may be replaced, and the mode and owner it keeps.
+  const was = await stat(file).catch(() => undefined);
+  if (options.refuseReadOnly && was && isReadOnlyMode(was.mode)) throw readOnlyError(file);
   await mkdir(dirname(file), { recursive: true });
   // Beside a linked file (perhaps on another filesystem), not in the temporary folder of the link's.
   const tempDir = file === path ? options.tempDir : undefined;
@@ -102,7 +104,7 @@ export async function writeFileAtomic(path: string, content: string | Iterable<s
   try {
     await writeFile(tmp, content, 'utf8');
     // A file someone made private (or read-only) stays so: a rename would otherwise give it the umask's bits.
-    const { mode, owner } = keptOf(await stat(file).catch(() => undefined), options);
+    const { mode, owner } = keptOf(was, options);
     if (mode !== undefined) await chmod(tmp, mode);
     // Refused (root in a user namespace, NFS's root_squash): the file is written all the same, as before (third read TR71-3).
     if (owner) await chown(tmp, owner.uid, owner.gid).catch(() => undefined);
@@ -131,7 +133,8 @@ export function ownerToKeep(was: { uid: number; gid: number } | undefined, uid: 
 /** The same, synchronously: for the last write before a forced exit. */
 export function writeFileAtomicSync(path: string, text: string, options: AtomicWriteOptions = {}): void {
   const file = linkedFile(path);
-  if (options.refuseReadOnly) refuseReadOnlySync(file);
+  const was = statSync(file, { throwIfNoEntry: false });
+  if (options.refuseReadOnly && was && isReadOnlyMode(was.mode)) throw readOnlyError(file);
   mkdirSync(dirname(file), { recursive: true });
   const tempDir = file === path ? options.tempDir : undefined;
   if (tempDir) mkdirSync(tempDir, { recursive: true });
@@ -139,7 +142,7 @@ export function writeFileAtomicSync(path: string, text: string, options: AtomicW
   try {
     writeFileSync(tmp, text, 'utf8');
     // As writeFileAtomic: the mode and (run as root) the owner of the file it replaces (third read TR71-4).
-    const { mode, owner } = keptOf(statSync(file, { throwIfNoEntry: false }), options);
+    const { mode, owner } = keptOf(was, options);
     if (mode !== undefined) chmodSync(tmp, mode);
     if (owner) tryChownSync(tmp, owner.uid, owner.gid);
     try {

@@ -4,7 +4,6 @@
  * files by a rename, which the file's own permissions do not stop, so they are asked first.
  */
 import { access, constants, stat } from 'node:fs/promises';
-import { statSync } from 'node:fs';
 
 /** The error for a file made read-only: EACCES, as a write of it would fail for any other user. */
 export function readOnlyError(file: string): NodeJS.ErrnoException {
@@ -21,10 +20,4 @@ export function isReadOnlyMode(mode: number): boolean {
 export async function assertWritable(file: string): Promise<void> {
   if (isReadOnlyMode((await stat(file)).mode)) throw readOnlyError(file);
   await access(file, constants.W_OK);
-}
-
-/** Throws EACCES for an existing file made read-only; nothing for a writable one or none. */
-export function refuseReadOnlySync(file: string): void {
-  const info = statSync(file, { throwIfNoEntry: false });
-  if (info && isReadOnlyMode(info.mode)) throw readOnlyError(file);
 }

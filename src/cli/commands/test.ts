@@ -119,8 +119,9 @@ interface PreparedTests {
 async function prepareTests(io: Io, workspace: Workspace, files: string[], opts: TestFlags): Promise<PreparedTests> {
   const project = workspace.config.project;
   const subjects: TestSubjects = { playbooks: declaredPlaybooks(workspace.desired), templates: declaredTemplates(workspace.desired), actor: project.agreements.actor };
+  // The test files each FILE names (a folder names those below it).
   const named = await namedTestFiles(io.cwd, project.root, files);
-  const only = named.files;
+  const only = [...new Set(named.flat())];
   const loaded = await loadTests(project.root, subjects, only, io.env);
   if (loaded.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError(loaded.diagnostics, 'the test files are invalid', project.root);
   const selected = selectTargets(loaded.files, opts.target, subjects);
@@ -130,9 +131,9 @@ async function prepareTests(io: Io, workspace: Workspace, files: string[], opts:
   // Each named FILE that holds no test tests nothing, as a --target that selects none: not a pass,
   // among other FILES too (a half-written file named in a CI job, probe NZ-4).
   const declaring = new Set(loaded.files.map((f) => f.file));
-  const empty = named.byArgument.filter((a) => !a.tests.some((t) => declaring.has(t)));
+  const empty = named.filter((tests) => !tests.some((t) => declaring.has(t)));
   if (empty.length > 0) {
-    const shown = [...new Set(empty.flatMap((a) => a.tests))];
+    const shown = [...new Set(empty.flat())];
     throw new UsageError(`${shown.join(', ')} declare${shown.length === 1 ? 's' : ''} no test (an empty file, or only comments)`, 'add a case, or name test files that hold some (without FILES every test file is read)');
   }
   const none = selected.length > 0 ? undefined : await whyNoTests(project.root);
@@ -168,11 +169,12 @@ async function whyNoTests(root: string): Promise<string> {
 }
 
 /**
- * FILES (relative to the current directory, or to the configuration directory) as paths relative to the latter.
- * Each must be one of its test files: a typo must not turn into a run of zero cases that passes.
+ * FILES (relative to the current directory, or to the configuration directory) as paths relative to
+ * the latter, the test files of each FILE in its place. Each must be one of its test files (or a
+ * folder holding some): a typo must not turn into a run of zero cases that passes.
  */
-async function namedTestFiles(cwd: string, root: string, files: string[]): Promise<{ files: string[]; byArgument: { file: string; tests: string[] }[] }> {
-  if (files.length === 0) return { files: [], byArgument: [] };
+async function namedTestFiles(cwd: string, root: string, files: string[]): Promise<string[][]> {
+  if (files.length === 0) return [];
   const found = await findTestFiles(root);
   const shown = found.map((f) => relative(cwd, join(root, f)).split(sep).join('/'));
   const inRoot = (file: string, base: string): string => relative(root, resolve(base, file)).split(sep).join('/');
@@ -225,7 +227,7 @@ async function namedTestFiles(cwd: string, root: string, files: string[]): Promi
     }
     return [rel];
   }));
-  return { files: [...new Set(named.flat())], byArgument: files.map((file, i) => ({ file, tests: named[i]! })) };
+  return named;
 }
 
 /**
