@@ -190,8 +190,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
     const quoted = valuePosition && at === pointer && !/, not |\(got |\(written /.test(message) ? gotValue(data) || structureGot(e) : '';
     // The value the message quotes is not on the line it points at: the variable that gave it is (probe LN-1).
     const source = valuePosition ? fromVariables?.get(at) : undefined;
-    const told = source === undefined ? hint : [variableHint(source), hint].filter(Boolean).join('; ');
-    return { severity: 'error', code, message: `${message}${quoted}`, ...pos, ...(path ? { path } : {}), ...(told ? { hint: told } : {}) };
+    return withVariableHint({ severity: 'error', code, message: `${message}${quoted}`, ...pos, ...(path ? { path } : {}), ...(hint ? { hint } : {}) }, source);
   };
 
   switch (e.keyword) {

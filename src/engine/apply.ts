@@ -103,8 +103,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     else delete lock.files[lockKey(kind, key)];
   };
   for (const u of plan.lock_updates ?? []) set(u.kind, u.key, u.entry);
-  const renaming = new Set(plan.changes.filter((c) => c.action === 'rename').map((c) => `${c.kind}:${c.key}`));
-  if (followRenamedObjects(lock, plan.ids, input.desired, renaming)) lockChanged = true;
+  if (followRenamedObjects(lock, plan.ids, input.desired, plan.changes)) lockChanged = true;
   if (input.adoptFiles) {
     for (const a of plan.adoptable ?? []) {
       // Adopted in place of the upload recorded (an uncertain one's id, pinned): what named that one is owed a re-point.

@@ -407,7 +407,7 @@ export function diff(input: DiffInput): DiffResult {
         if (found.length > 1) {
           diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named ${quoteValue(old, 200)}, which ${kind.name} ${quoteValue(d.name, 200)} says it was renamed from; docket cannot tell which one the file means`, {
             ...(formerSource(d, d.renamedFrom.indexOf(old)) ?? d.source),
-            hint: ambiguousHint(kind, found, input.records?.idOf(formerKey(d, old)), formerKey(d, old), input.records),
+            hint: ambiguousHint(kind, found, formerKey(d, old), input.records),
           });
           for (const f of found) used.add(f.id);
           return;
@@ -461,7 +461,7 @@ export function diff(input: DiffInput): DiffResult {
         diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named ${quoteValue(d.name, 200)}; docket cannot tell which one the file means`, {
           // At the name (a member's at its e-mail), as the other problems of a name are.
           ...(problemSourceOf(d.fieldSources, 'name') ?? problemSourceOf(d.fieldSources, 'email') ?? d.source),
-          hint: ambiguousHint(kind, found, input.records?.idOf(refKey(kind.name, d.key)), refKey(kind.name, d.key), input.records),
+          hint: ambiguousHint(kind, found, refKey(kind.name, d.key), input.records),
         });
         for (const f of found) used.add(f.id);
         continue;
@@ -892,7 +892,8 @@ function sameReference(d: DesiredResource, l: LiveResource, field: string, ids: 
 }
 
 /** What to do about two live objects of one identity: which one docket last synced, when it knows. */
-function ambiguousHint(kind: KindMeta, found: readonly LiveResource[], syncedId: string | undefined, key: string, records?: RecordedIds): string {
+function ambiguousHint(kind: KindMeta, found: readonly LiveResource[], key: string, records?: RecordedIds): string {
+  const syncedId = records?.idOf(key);
   const synced = found.find((f) => f.id === syncedId);
   // One last synced under another name: renamed in the app onto this one, which is not "two applies at once" (probes MM-7, NB-10).
   const moved = found.flatMap((f) => {

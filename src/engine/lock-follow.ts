@@ -6,7 +6,7 @@
  */
 import { lockKey, moveEntry, type LockFile } from '../config/lock.js';
 import type { KindMeta } from './diff.js';
-import type { DesiredResource } from './types.js';
+import { refKey, type Change, type DesiredResource } from './types.js';
 
 /** Points each confirmed upload of unchanged content at the path the files give it now; true when one moved. */
 export function followRenamedFiles(lock: LockFile, desired: readonly DesiredResource[], kinds: readonly Pick<KindMeta, 'name' | 'fileFields'>[]): boolean {
@@ -31,9 +31,12 @@ export function followRenamedFiles(lock: LockFile, desired: readonly DesiredReso
  * object and pull wrote that (no apply renamed it, so none moved the entry): left under the former
  * name, it is overwritten by the upload of a new object given that name, and the renamed object's
  * later edits of its file are never published (probe NJ-1). `ids`: the plan's live ids by
- * `kind:key`; `renaming`: the `kind:key`s the plan renames, whose apply moves their entries.
+ * `kind:key`; `changes`: the plan's, whose renames' apply moves their entries itself.
  */
-export function followRenamedObjects(lock: LockFile, ids: Readonly<Record<string, string>>, desired: readonly Pick<DesiredResource, 'kind' | 'key'>[], renaming: ReadonlySet<string>): boolean {
+export function followRenamedObjects(lock: LockFile, ids: Readonly<Record<string, string>>, desired: readonly Pick<DesiredResource, 'kind' | 'key'>[], changes: readonly Pick<Change, 'action' | 'kind' | 'key'>[]): boolean {
+  // Asked only of an entry whose own name holds another object: not built from 20,000 changes an apply.
+  let renames: Set<string> | undefined;
+  const renaming = (kindKey: string): boolean => (renames ??= new Set(changes.filter((c) => c.action === 'rename').map((c) => refKey(c.kind, c.key)))).has(kindKey);
   let declaredById: Map<string, string> | undefined;
   /** The declared `kind:key` live object `id` is matched to: indexed at the first entry whose own name holds another (20,000 ids a plan). */
   const declaredAs = (id: string): string | undefined => {
@@ -50,7 +53,7 @@ export function followRenamedObjects(lock: LockFile, ids: Readonly<Record<string
     // Its name still holds its object: the usual case, asked first.
     if (entry.id === undefined || ids[kindKey]?.toLowerCase() === entry.id.toLowerCase()) continue;
     const now = declaredAs(entry.id);
-    if (now === undefined || now === kindKey || renaming.has(now) || lock.files[now] !== undefined) continue;
+    if (now === undefined || now === kindKey || renaming(now) || lock.files[now] !== undefined) continue;
     if (now.slice(0, now.indexOf(':')) !== kindKey.slice(0, kindKey.indexOf(':'))) continue;
     moveEntry(lock.files, kindKey, now);
     moved = true;

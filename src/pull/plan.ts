@@ -444,7 +444,7 @@ class PullPlanner {
       return;
     }
     const id = this.input.plan.ids[refKey(d.kind, d.key)];
-    const l = id === undefined ? undefined : this.input.live.find((x) => x.id === id);
+    const l = id === undefined ? undefined : this.liveById.get(id);
     const written = withoutOwnSettings(entry, l ? this.liveDocument(d.kind, l, d) : undefined);
     for (const key of new Set([...Object.keys(entry), ...Object.keys(written)])) {
       if (written[key] !== entry[key]) doc = setAt(doc, `${base}/${key}`, written[key], [], this.owned);

@@ -154,7 +154,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
             const lock = { files: { ...s.lock.files } };
             if (!plan.targets?.length) followRenamedFiles(lock, s.workspace.desired, KINDS);
             // An object renamed in the app and pulled: its upload's entry moves to its new name (second read SR78-6).
-            followRenamedObjects(lock, plan.ids, s.workspace.desired, new Set());
+            followRenamedObjects(lock, plan.ids, s.workspace.desired, plan.changes);
             // Every change naming an earlier upload is made: it is forgotten here too (probe KR-2).
             forgetSuperseded(plan, { results: [] }, lock);
             // The landing marks it settled (what they marked is live now, or wanted no more) are forgotten.
