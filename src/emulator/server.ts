@@ -121,6 +121,8 @@ export interface RunningEmulator {
   resetStats(): void;
   /** The last service requests answered (method, path, status, body), oldest first; reset with the statistics. */
   requests(): LoggedRequest[];
+  /** Carries out now every request a `late` fault holds; returns how many. */
+  releaseHeld(): number;
   /** Restores the seed state (a new seed when given), clears statistics, writes the state file. */
   reset(seed?: EmulatorSeed): Promise<void>;
   config(): EmulatorConfig;
@@ -155,6 +157,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     stats: () => emulator.stats(),
     resetStats: () => emulator.resetStats(),
     requests: () => emulator.requests(),
+    releaseHeld: () => emulator.releaseHeld(),
     reset: async (seed) => {
       emulator.reset(seed);
       emulator.resetStats();
@@ -189,6 +192,8 @@ class EmulatorServer implements EmulatorControls {
   private readonly openOrganizations: boolean;
   /** Ends each latency wait under way: a stopped emulator neither lingers for them nor runs their requests. */
   private readonly waits = new Set<() => void>();
+  /** Ends each `late` fault's hold under way (see releaseHeld). */
+  private readonly holds = new Set<() => void>();
   private closed = false;
   /** Counts resets: a request that waited across one is dropped. */
   private generation = 0;
@@ -261,6 +266,24 @@ class EmulatorServer implements EmulatorControls {
   }
 
   /** The added latency, on a timer close() clears (one left running kept the process up to a minute past SIGTERM). */
+  /** As if each `late` hold's delay had passed: a test holds a create past any client's patience and lets it land when it wants. */
+  releaseHeld(): number {
+    const held = [...this.holds];
+    for (const end of held) end();
+    return held.length;
+  }
+
+  private hold(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const end = (): void => {
+        if (!this.holds.delete(end)) return;
+        resolve();
+      };
+      this.holds.add(end);
+      void this.sleep(ms).then(end);
+    });
+  }
+
   private wait(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const end = (): void => {
@@ -361,7 +384,7 @@ class EmulatorServer implements EmulatorControls {
       if (transport?.status === 'silent') return;
       // Passed on late: performed after the client may have given up on it (the create docket must not send twice).
       if (transport?.status === 'late') {
-        await this.sleep(transport.delayMs ?? LATE_FAULT_MS);
+        await this.hold(transport.delayMs ?? LATE_FAULT_MS);
         if (this.closed || stale()) return;
       }
       let result: RouteResult | HttpProblem;

@@ -2,6 +2,7 @@
  * A create docket stopped waiting for may land after the apply ended: the lock marks it, and a plan
  * or apply made at once (plain or of a saved plan) does not send it a second time (probe IH-2).
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -19,6 +20,8 @@ afterEach(async () => {
 
 const lockOf = async (dir: string): Promise<{ landing?: Record<string, Record<string, string>> }> => JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { landing?: Record<string, Record<string, string>> };
 const named = (name: string) => Object.values(reviewOf(t).playbooks).filter((p) => p.name === name);
+/** Held past any budget or grace docket has; each test lets it land with `releaseHeld()` when it wants. */
+const HELD_MS = 60_000;
 const creates = () => t.emulator.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/playbooks')).length;
 
 it('a create still landing after its apply gave up is not sent again by a plan, an apply or the saved plan made before it, until it lands', async () => {
@@ -27,8 +30,8 @@ it('a create still landing after its apply gave up is not sent again by a plan, 
   const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Late NDA\n' });
   const planFile = join(dir, 'plan.json');
   expect((await run('plan', '-C', dir, '--out', planFile)).code).toBe(0);
-  // Held 5 s, then carried out: past the apply's 1.5 s budget, so it ends before the create lands.
-  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: 5000, count: 1 });
+  // Held past the apply's 1.5 s budget, so it ends before the create lands.
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: HELD_MS, count: 1 });
   const first = await run('apply', '-C', dir, planFile, '--timeout', '1500ms');
   expect(first.code).toBe(1);
   expect(first.stderr).toContain('wait a few minutes for what the service may still be carrying out');
@@ -55,6 +58,7 @@ it('a create still landing after its apply gave up is not sent again by a plan, 
   expect(retry.code).toBe(0);
   expect(retry.stdout).toContain('--retry-uncertain: apply sends it again, and if the first request still lands, it is made twice');
   expect(named('Late NDA')).toHaveLength(0);
+  expect(t.emulator.releaseHeld()).toBe(1);
 
   // Once it landed, nothing is left to do; the next apply forgets the mark.
   await waitUntil(() => named('Late NDA').length > 0, 'the late create');
@@ -78,7 +82,16 @@ async function applyWithHeldCreate(name: string, delayMs: number, opts: { status
 }
 
 /** The `kind:key`s docket.lock.json marks landing. */
-const markedKeys = async (dir: string): Promise<string[]> => Object.values((await lockOf(dir)).landing ?? {}).flatMap((m) => Object.keys(m));
+const markedKeys = async (dir: string): Promise<string[]> => keysMarked(await lockOf(dir));
+const keysMarked = (lock: { landing?: Record<string, Record<string, string>> }): string[] => Object.values(lock.landing ?? {}).flatMap((m) => Object.keys(m));
+/** As markedKeys, for a poll: none while the lock is not yet written. */
+function markedKeysNow(dir: string): string[] {
+  try {
+    return keysMarked(JSON.parse(readFileSync(join(dir, 'docket.lock.json'), 'utf8')) as { landing?: Record<string, Record<string, string>> });
+  } catch {
+    return [];
+  }
+}
 
 /** SIGTERM, taken, then SIGKILL `after` ms later: a runner's stop that sends no second signal. */
 async function termThenKill(apply: ReturnType<typeof spawnBin>, after: number): Promise<void> {
@@ -90,7 +103,7 @@ async function termThenKill(apply: ReturnType<typeof spawnBin>, after: number): 
 }
 
 it('a second signal, which ends the apply at once, leaves a landing mark for the create it cut off', async () => {
-  const { run, dir, apply } = await applyWithHeldCreate('Cut NDA', 4000);
+  const { run, dir, apply } = await applyWithHeldCreate('Cut NDA', HELD_MS);
   apply.child.kill('SIGINT');
   await new Promise((r) => setTimeout(r, 200));
   apply.child.kill('SIGINT');
@@ -99,13 +112,14 @@ it('a second signal, which ends the apply at once, leaves a landing mark for the
   const plan = await run('plan', '-C', dir);
   expect(plan.code).toBe(1);
   expect(plan.stderr).toContain('error uncertain-create playbook "Cut NDA": a create an earlier apply stopped waiting for at ');
+  t.emulator.releaseHeld();
   await waitUntil(() => named('Cut NDA').length > 0, 'the late create');
   await expectConverged(run, dir);
   expect(named('Cut NDA')).toHaveLength(1);
 });
 
 it('a second signal forgets the first one\'s mark of a create that ended unsent meanwhile (refused with a 429, its retry dropped): only the one cut off is marked (probe ML-1)', async () => {
-  const { run, dir, apply } = await applyWithHeldCreate('Cut NDA', 4000, {
+  const { run, dir, apply } = await applyWithHeldCreate('Cut NDA', HELD_MS, {
     files: { 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Cut NDA\n---\nkind: Playbook\nname: Paused NDA\n' },
     before: async () => void t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 429, retry_after: 5, count: 1 }),
     also: () => t.emulator.stats().faults_injected >= 2,
@@ -117,6 +131,7 @@ it('a second signal forgets the first one\'s mark of a create that ended unsent 
   // The one held is marked; the one refused is not, whichever of the two each create met.
   const marked = await markedKeys(dir);
   expect(marked).toHaveLength(1);
+  t.emulator.releaseHeld();
   await waitUntil(() => named(marked[0]!.slice('playbook:'.length)).length > 0, 'the late create');
   // The refused one is made by the next apply, not held back as landing.
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
@@ -125,11 +140,12 @@ it('a second signal forgets the first one\'s mark of a create that ended unsent 
 });
 
 it('a first signal marks the creates under way landing at once: a runner that kills soon after SIGTERM (docker stop) sends no second one (probe JY-2)', async () => {
-  const { run, dir, apply } = await applyWithHeldCreate('Killed NDA', 4000);
+  const { run, dir, apply } = await applyWithHeldCreate('Killed NDA', HELD_MS);
   await termThenKill(apply, 0);
   expect(await markedKeys(dir)).toEqual(['playbook:Killed NDA']);
   // The next apply does not make it a second time while it may still land.
   expect((await run('apply', '-C', dir, '--auto-approve')).stderr).toContain('error uncertain-create playbook "Killed NDA"');
+  t.emulator.releaseHeld();
   await waitUntil(() => named('Killed NDA').length > 0, 'the late create');
   await expectConverged(run, dir);
   expect(named('Killed NDA')).toHaveLength(1);
@@ -138,7 +154,7 @@ it('a first signal marks the creates under way landing at once: a runner that ki
 it('a mark a first signal wrote survives a lock write that was under way then: uploads recorded as they land read the file before it (second read RV6-2)', async () => {
   const attachments = Array.from({ length: 40 }, (_, i) => `kind: Attachment\nname: A${i}\nfile: a${i}.pdf\n`).join('---\n');
   const uploads = () => t.emulator.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/attachments')).length;
-  const { run, dir, apply } = await applyWithHeldCreate('Held NDA', 6000, {
+  const { run, dir, apply } = await applyWithHeldCreate('Held NDA', HELD_MS, {
     files: { 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/a.yaml': attachments },
     before: async (at) => {
       for (let i = 0; i < 40; i++) await writeFile(join(at, `attachments/a${i}.pdf`), pdf(`m${i}`));
@@ -149,14 +165,18 @@ it('a mark a first signal wrote survives a lock write that was under way then: u
   await termThenKill(apply, 500);
   expect(await markedKeys(dir)).toEqual(['playbook:Held NDA']);
   expect((await run('apply', '-C', dir, '--auto-approve')).stderr).toContain('error uncertain-create playbook "Held NDA"');
+  t.emulator.releaseHeld();
   await waitUntil(() => named('Held NDA').length > 0, 'the late create');
   expect((await run('apply', '-C', dir, '--auto-approve', '--retry-uncertain')).code).toBe(0);
   expect(named('Held NDA')).toHaveLength(1);
 });
 
 it('a mark a first signal wrote is forgotten when the create it marked ends within the grace, answered', async () => {
-  const { run, dir, apply } = await applyWithHeldCreate('Landed NDA', 1500);
+  const { run, dir, apply } = await applyWithHeldCreate('Landed NDA', HELD_MS);
   apply.child.kill('SIGINT');
+  // Answered once the signal's mark is written, within the grace the apply gives what is under way.
+  await waitUntil(() => markedKeysNow(dir).includes('playbook:Landed NDA'), 'the signal\'s mark');
+  t.emulator.releaseHeld();
   expect(await apply.exited).toBe(130);
   expect(await markedKeys(dir)).toEqual([]);
   await expectConverged(run, dir);
@@ -203,9 +223,10 @@ it('a publish that landed after its apply gave up does not hold back the next ed
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   const versions = () => Object.values(agreementsOf(t).custom_terms).find((x) => x.name === 'Consulting Terms')!.versions.length;
   await writeFile(join(dir, 'terms/consulting.md'), `${TERM_MD}3. Version three.\n`);
-  t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/custom_terms/:id/versions', status: 'late', delay_ms: 2500, count: 1 });
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/custom_terms/:id/versions', status: 'late', delay_ms: HELD_MS, count: 1 });
   expect((await run('apply', '-C', dir, '--auto-approve', '--timeout', '1500ms')).code).toBe(1);
   expect(Object.values((await lockOf(dir)).landing ?? {}).flatMap((m) => Object.values(m))).toEqual([expect.stringMatching(/^publish \S+ body=[0-9a-f]{10}$/)]);
+  t.emulator.releaseHeld();
   await waitUntil(() => versions() === 2, 'the late publish');
   // The publish landed; the files moved on: the next one is planned, not held as a repeat.
   await writeFile(join(dir, 'terms/consulting.md'), `${TERM_MD}3. Version four.\n`);
