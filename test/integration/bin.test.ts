@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, runBin } from '../helpers/bin.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 import { DOCKET_YAML, NDA } from './fixtures.js';
+import { STOP_SIGNALS } from '../../src/errors.js';
 
 afterAll(removeMadeDirs);
 
@@ -61,9 +62,9 @@ describe('docket bin', () => {
     expect(code).toBe(0);
   });
 
-  /** The bin run with a module hook that sends SIGINT the moment `module` is asked for, and answers only after the signal has had time to arrive: docket's own handlers are not listening yet. */
-  async function interruptedWhileLoading(module: string, args: string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-    const hook = `export async function resolve(specifier, context, next) { if (specifier.endsWith(${JSON.stringify(module)})) { process.kill(process.pid, 'SIGINT'); await new Promise((r) => setTimeout(r, 300)); } return next(specifier, context); }`;
+  /** The bin run with a module hook that sends `sent` the moment `module` is asked for, and answers only after the signal has had time to arrive: docket's own handlers are not listening yet. */
+  async function interruptedWhileLoading(module: string, args: string[], sent: NodeJS.Signals = 'SIGINT'): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+    const hook = `export async function resolve(specifier, context, next) { if (specifier.endsWith(${JSON.stringify(module)})) { process.kill(process.pid, ${JSON.stringify(sent)}); await new Promise((r) => setTimeout(r, 300)); } return next(specifier, context); }`;
     const preload = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
     const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(preload)}`, BIN, ...args], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -78,6 +79,13 @@ describe('docket bin', () => {
     const { code, signal, stdout, stderr } = await interruptedWhileLoading('bundle/main.js', ['plan', '-o', 'json', '-C', '.']);
     expect([code, signal, stderr]).toEqual([130, null, '\nInterrupted (SIGINT).\n']);
     expect(JSON.parse(stdout)).toMatchObject({ error: { code: 'interrupted', exit_code: 130 } });
+  });
+
+  // bin/docket.js holds these by a list of its own, before docket's code (and STOP_SIGNALS) is loaded.
+  it.each(['SIGTERM', 'SIGHUP', 'SIGQUIT'] as const)('ends a run that %s reached while its modules loaded as the same signal after they loaded', async (sent) => {
+    const { code, signal, stderr } = await interruptedWhileLoading('bundle/main.js', ['validate', '-C', '.'], sent);
+    // SIGHUP's clean stop ends by that signal (the shell's 129); the others by their exit code.
+    expect([code ?? signal, stderr]).toEqual([sent === 'SIGHUP' ? 'SIGHUP' : STOP_SIGNALS[sent], `\nInterrupted (${sent}).\n`]);
   });
 
   it('ends `--version` (which loads less than other commands) as any run a signal reached while it loaded', async () => {
