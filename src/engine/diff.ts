@@ -358,15 +358,18 @@ export function diff(input: DiffInput): DiffResult {
       const parentKey = d.parent?.key ?? '';
       const tookName = localName(took, isChild);
       const alsoLive = formers.filter((f) => !declaresName(parentKey, f) && candidates(scopeOfDesired(d), f).some((l) => !used.has(l.id)));
-      // The name of the one it renames, held by another too: made in the app since, which the
-      // records tell from it. Its own name, not one to take out of `renamed_from` (probe MR-2).
-      if (alsoLive.includes(tookName)) {
-        diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} renames the ${quoteValue(tookName, 200)} docket last synced; another live ${kind.name} named ${quoteValue(tookName, 200)} (made in the app since) is left as it is`, {
-          ...(formerSource(d, d.renamedFrom.indexOf(tookName)) ?? d.source),
+      // The name of the one it renames (as it is called now, or as docket last synced it, when the
+      // app renamed it since), held by another too: made in the app since, which the records tell
+      // from it. Its own name, not one to take out of `renamed_from` (probes MR-2, OB-1).
+      const own = alsoLive.find((f) => f === tookName || input.records?.idOf(formerKey(d, f)) === took.id);
+      if (own !== undefined) {
+        const now = own === tookName ? '' : ` (live as ${quoteValue(tookName, 200)} now)`;
+        diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} renames the ${quoteValue(own, 200)} docket last synced${now}; another live ${kind.name} named ${quoteValue(own, 200)} (made in the app since) is left as it is`, {
+          ...(formerSource(d, d.renamedFrom.indexOf(own)) ?? d.source),
           hint: `if that one is not wanted, archive or rename it in the app; \`renamed_from\` is right as it is`,
         });
       }
-      const others = alsoLive.filter((f) => f !== tookName);
+      const others = alsoLive.filter((f) => f !== own);
       if (others.length === 0) return;
       const names = others.map((f) => quoteValue(f, 200)).join(', ');
       const one = others.length === 1;

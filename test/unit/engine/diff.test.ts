@@ -397,6 +397,21 @@ describe('diff: pins and ambiguity', () => {
     ]);
   });
 
+  it('of a former name the app renamed the synced object from and then gave a new one, says the new one is left and `renamed_from` is right (probe OB-1)', () => {
+    const d = desiredPlaybook('R', { renamedFrom: ['P'], fieldSources: { renamed_from: pos(3, 15, 'playbooks/p.yaml') } });
+    const live = [livePlaybook('pb-synced', 'Q'), livePlaybook('pb-app', 'P')];
+    const { changes, diagnostics } = diff({ kinds: KIND_META, desired: [d], live, prune: {}, records: recorded({ 'playbook:P': 'pb-synced' }) });
+    expect(changes.map((c) => [c.action, c.liveId])).toEqual([['rename', 'pb-synced']]);
+    expect(diagnostics.warnings).toEqual([
+      expect.objectContaining({
+        code: 'renamed-from-several-live',
+        line: 3,
+        message: 'playbook "R" renames the "P" docket last synced (live as "Q" now); another live playbook named "P" (made in the app since) is left as it is',
+        hint: 'if that one is not wanted, archive or rename it in the app; `renamed_from` is right as it is',
+      }),
+    ]);
+  });
+
   it('a former name another file declares as its own is tried last: two playbooks that traded names over renames pulled from another environment each keep their object', () => {
     // Here: "P2" is the first playbook (renamed P1 → P1X → P2), "P2X" the second (P2 → P2X).
     // The files, pulled where both were renamed once more, name the second "P1" from [P2, P2X].
