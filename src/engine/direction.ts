@@ -59,7 +59,7 @@ export interface ClassifyResult {
   /** Live-side drift held back by `drift: adopt` or `drift: ignore`. */
   held: Change[];
   /** Objects held by the policy of another declared object the app moved onto their name (movedOwner), with that object's `kind:key`. */
-  heldForMoved?: { change: Change; owner: string; policy: 'adopt' | 'ignore'; fresh?: true }[];
+  heldForMoved?: { change: Pick<Change, 'kind' | 'key' | 'source'>; owner: string; policy: 'adopt' | 'ignore'; fresh?: true }[];
 }
 
 /**
@@ -515,6 +515,8 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       held.push({ ...c, policy: owned.policy });
       if (CREATE_ACTIONS.includes(c.action)) heldParents.set(refKey(c.kind, c.key), owned.policy);
       if (c.liveId !== undefined && !CREATE_ACTIONS.includes(c.action) && c.action !== 'delete') heldForMoved.push({ change: c, ...owned });
+      // A child the files add is held with its parent, which the warning names (probe OB-2).
+      else if (c.parent !== undefined && CREATE_ACTIONS.includes(c.action)) heldForMoved.push({ change: { kind: c.parent.kind, key: c.parent.key, source: desired.get(refKey(c.parent.kind, c.parent.key))?.source }, ...owned });
       continue;
     }
     const moved = leavesLiveEdits(named) ? undefined : owned;
@@ -550,7 +552,9 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     const rest = c.fields.filter((f) => !liveSide(f.direction));
     if (rest.length > 0) kept.push({ ...c, fields: rest, refs: c.refs.filter((r) => rest.some((f) => f.field === r.field)), direction: objectDirection(rest) });
   }
-  return { changes: dropDanglingDependencies(kept.map((c) => checkedAsWritten(c, desired, liveById))), held, ...(heldForMoved.length > 0 ? { heldForMoved } : {}) };
+  // One warning per object held: its own change and its children's creates name it alike.
+  const heldObjects = [...new Map(heldForMoved.map((h) => [refKey(h.change.kind, h.change.key), h])).values()];
+  return { changes: dropDanglingDependencies(kept.map((c) => checkedAsWritten(c, desired, liveById))), held, ...(heldObjects.length > 0 ? { heldForMoved: heldObjects } : {}) };
 }
 
 /**

@@ -284,6 +284,20 @@ describe('objects renamed in the app onto a name the files declare too', () => {
     expect(reverting.changes.map((c) => c.id).sort()).toEqual(['create:rule:NDA/a1', 'update:rule:NDA/a1x']);
   });
 
+  it('a playbook renamed in the app under drift: adopt onto a name the files give a new playbook with a rule of its own: the held rule\'s create names the warning it points to (probe OB-2)', () => {
+    const adopt = (d: DesiredResource) => withPolicy(d, { drift: 'adopt' });
+    const p1 = adopt(desiredPlaybook('P'));
+    const r1 = adopt(desiredRule('P', 'r1', { actions: 'ACCEPT r1' }));
+    const was = recorded([{ d: p1, id: 'pb-p' }, { d: r1, id: 'r-1' }]);
+    const q = { ...desiredPlaybook('Q'), source: { file: 'playbooks/p.yaml', line: 8, col: 1 } };
+    const p = plan([p1, r1, q, desiredRule('Q', 'q1', { actions: 'ACCEPT q1' })], [livePlaybook('pb-p', 'Q'), liveRule('r-1', { id: 'pb-p', name: 'Q' }, 'r1', { actions: 'ACCEPT r1' })], was);
+    expect(p.changes).toEqual([]);
+    expect(p.held?.map((c) => c.id)).toContain('create:rule:Q/q1');
+    expect(p.warnings.filter((w) => w.includes('is held'))).toEqual([
+      'playbook "Q" (playbooks/p.yaml:8) is held: the app renamed playbook "P"\'s object onto this name, which the files give a new playbook, and its `drift: adopt` leaves that object as it is, so apply does not write "Q" onto it. `docket pull` leaves a rename onto a name the files declare: give the new one another name in the files, or take off the `drift: adopt` that covers "P" to have apply put it back',
+    ]);
+  });
+
   it('the swap followed by hand in the files, then edited, reads as the files\' change until an apply records it', () => {
     const followed = [desiredRule(NDA.name, 'Beta', { actions: 'A, edited' }), desiredRule(NDA.name, 'Alpha', { actions: 'B' })];
     const p = plan([...base, ...followed], [...baseLive, liveRule('r-1', NDA, 'Beta', { actions: 'A' }), liveRule('r-2', NDA, 'Alpha', { actions: 'B' })], sync);
