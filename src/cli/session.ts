@@ -4,7 +4,7 @@
  * connection always closed.
  */
 import { lstat, rm } from 'node:fs/promises';
-import { EMULATOR_TARGET, emptyLock, forgetEmulatorUploads, forgetKnownLocks, landingMarks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLandingSync, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
+import { EMULATOR_TARGET, emptyLock, forgetEmulatorUploads, forgetKnownLocks, hasAgreementsSection, landingMarks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLandingSync, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
 import { parseTarget } from '../engine/target.js';
 import { followRenamesInDropped, recordHeld, splitByService, syncState, withChildrenForgotten, withMovedRecords, type RecordHeld, type SyncState, type SyncUpdates } from '../engine/sync.js';
@@ -15,6 +15,7 @@ import { refKey } from '../engine/types.js';
 import { parseLandingMark, type LandingChange, type LandingMark, type LandingMarks } from '../engine/landing.js';
 import { DEFAULT_AGREEMENTS_URL, connect, refuseScratchOutside, type Connection } from './connect.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
+import { serviceApiKey } from '../config/api-keys.js';
 import { Logger, type Io } from './io.js';
 import { keyValues, withoutSecretKeys } from './redact.js';
 import type { CommonOptions } from './options.js';
@@ -137,11 +138,15 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
   let result: T;
   try {
     const project = workspace.config.project;
+    const agreementsUrl = project.agreements.url ?? DEFAULT_AGREEMENTS_URL;
+    // A run that reads no agreements (a plan of attachments alone) still asks whose the lock's
+    // sections are when it has a key to: another organization's uploads are not this one's (probe OC-1).
+    const askOrganization = needs.has('agreements') || (!emulator && serviceApiKey(io.env, 'agreements') !== undefined && hasAgreementsSection(workspace.lockDoc, agreementsUrl));
     const lockTarget = await resolveLockTarget(workspace.lockDoc, {
       emulator,
       ...(project.review.organization_id !== undefined ? { emulatorOrganization: project.review.organization_id } : {}),
-      agreementsUrl: project.agreements.url ?? DEFAULT_AGREEMENTS_URL,
-      ...(needs.has('agreements') ? { organizationId: async () => (await connection.services.agreements().getOrganization()).id } : {}),
+      agreementsUrl,
+      ...(askOrganization ? { organizationId: async () => (await connection.services.agreements().getOrganization()).id } : {}),
     });
     let lock = lockFor(workspace, lockTarget);
     if (connection.freshEmulator && emulator) {

@@ -497,6 +497,21 @@ describe('docket export', () => {
     await expectNoChanges(cli, out);
   });
 
+  it('exports with --kind attachment only the attachments of the organization the key acts for, not another\'s the lock holds (probe OC-1)', async () => {
+    const { exportFrom } = await seed();
+    const attachments = async (): Promise<string[]> => {
+      const out = join(await makeDir({}), 'acme');
+      const result = await cli('export', '-C', exportFrom, '--out', out, '--kind', 'attachment');
+      expect([result.code, result.stderr]).toEqual([0, '']);
+      return Object.keys(await tree(out)).filter((f) => f.startsWith('attachments/'));
+    };
+    expect(await attachments()).toEqual(['attachments/security-exhibit.yaml.pending']);
+    // The lock's one section made another organization's: the key's own has none to export.
+    const lockPath = join(exportFrom, 'docket.lock.json');
+    await writeFile(lockPath, (await readFile(lockPath, 'utf8')).replaceAll(DEFAULT_ORGANIZATION_ID, '00000000-0000-4000-8000-0000000000c2'));
+    expect(await attachments()).toEqual([]);
+  });
+
   it('reads only the service the source configuration names: a review-only docket.yaml exports with a review key alone', async () => {
     const { exportFrom } = await seed();
     await writeFile(join(exportFrom, 'docket.yaml'), `version: 1\nreview:\n  url: ${t!.env.DOCKET_REVIEW_URL}\n  organization_id: ${DEFAULT_ORGANIZATION_ID}\n`);
