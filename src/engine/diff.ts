@@ -493,7 +493,9 @@ export function diff(input: DiffInput): DiffResult {
       for (const d of desired) {
         if (d.renamedFrom.length > 0 && !matched.has(d.key) && !d.pinId) claimRecorded(d, formerKeys(d));
       }
-      for (const d of desired) if (!matched.has(d.key) && !d.pinId) claimRecorded(d, [refKey(kind.name, d.key)]);
+      // Not of a kind whose identity never changes (a member's e-mail): the object last synced as
+      // this one is live under another identity now, so this one is gone (probe OE-1).
+      if (!kind.identityFixed) for (const d of desired) if (!matched.has(d.key) && !d.pinId) claimRecorded(d, [refKey(kind.name, d.key)]);
     }
     // What this plan does with a live object no file declares: a declared playbook's rules are
     // deleted, playbooks archived under prune, the rest left as they are.

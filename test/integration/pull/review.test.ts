@@ -1036,6 +1036,24 @@ describe('a reviewer who leaves the organization in the app', () => {
     await expectNoChanges(run, dir);
   });
 
+  it('a member whose e-mail the app changed is removed live (its e-mail is its identity), not refused as a pin no file writes: drift reports it, pull takes it out, and the plan converges (probe OE-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: pat@acme.example\nname: Pat Lee\n' });
+    await applyOk(run, dir);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    t.emulator.store.memberByEmail(org, 'pat@acme.example')!.email = 'patricia@acme.example';
+    const plan = await run('plan', '-C', dir);
+    expect([plan.code, plan.stderr]).toEqual([0, '']);
+    expect(plan.stdout).toContain('+ invite member "pat@acme.example" (members.yaml:1) · removed live');
+    const drift = await run('drift', '-C', dir, '-o', 'json');
+    expect([drift.code, drift.stderr]).toEqual([2, '']);
+    expect((JSON.parse(drift.stdout) as { drift: { kind: string; key: string; direction: string }[] }).drift.map((d) => [d.kind, d.key, d.direction])).toEqual([['member', 'pat@acme.example', 'removed-live']]);
+    const pulled = await run('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain('- member "pat@acme.example" (members.yaml) · removed live');
+    await expect(readFile(join(dir, 'members.yaml'), 'utf8')).rejects.toThrow();
+    await expectNoChanges(run, dir);
+  });
+
   it('says the organization by what it is when its default reviewer keeps the Member document of one who left (probe KE-6)', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: pat@acme.example\n', 'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: pat@acme.example\n' });
     await applyOk(run, dir);
