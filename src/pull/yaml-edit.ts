@@ -730,8 +730,10 @@ class DocumentEditor {
     const own = new Map<string, Pair>();
     for (const pair of map.items) if (!isMergeKey(pair)) own.set(keyOf(pair, this.doc), pair);
     // A merge key of this mapping may name an anchor in one of its own values: those go first.
+    // Only then: otherwise document order, so a key taken out marks its anchor gone before an
+    // alias of it in a later value is looked at (and written out, probe OH-1).
     const early = new Set<Pair>();
-    for (const pair of own.values()) {
+    if (map.items.some(isMergeKey)) for (const pair of own.values()) {
       const k = keyOf(pair, this.doc);
       if (!this.anchorHolders.has(pair.value as Node) || !Object.hasOwn(wanted, k)) continue;
       this.keepKey(pair);

@@ -487,6 +487,9 @@ describe('editYaml', () => {
     const rules = 'rules:\n  - name: T\n    notes: &n N\n  - name: U\n    notes: *n\n';
     expect(edit(rules, (v) => setAt(v, '/rules', [(v as { rules: unknown[] }).rules[1]])).text).toBe('rules:\n  - name: U\n    notes: "N"\n');
     expect(edit(rules, (v) => setAt(v, '/rules/0/notes', undefined)).text).toBe('rules:\n  - name: T\n  - name: U\n    notes: "N"\n');
+    // A key taken out before a value that holds another anchor and an alias of the key's (probe OH-1).
+    const beside = 'kind: Playbook\nname: QQ\ndescription: &d Shared\nrules:\n  - name: a\n    actions: &x x\n  - name: b\n    actions: y\n    internal_notes: *d\n';
+    expect(edit(beside, (v) => setAt(v, '/description', undefined)).text).toBe('kind: Playbook\nname: QQ\nrules:\n  - name: a\n    actions: &x x\n  - name: b\n    actions: y\n    internal_notes: Shared\n');
   });
 
   it('edits a mapping whose key is an alias (`*k : R2`) as the key its anchor names, and writes it out when the anchor goes', () => {
