@@ -1457,15 +1457,18 @@ function renamesIn(old: readonly unknown[], wanted: readonly unknown[], gapOld: 
     const idKey = id.slice(0, id.indexOf('='));
     if (isPlainObject(wanted[w])) for (const former of formerNames(wanted[w])) addTo(sayFormer, `${idKey}=${former}`, w);
   }
+  // All of those before any pairing by likeness: a gone item alike to one that names another as
+  // its former self must not take it first (probe OH-2).
+  for (const o of gone) {
+    const named = sayFormer.get(identityOf(old[o])!)?.find((w) => !taken.has(w));
+    if (named === undefined) continue;
+    out.set(o, named);
+    taken.add(named);
+  }
   const everyPair = gone.length * came.length <= MAX_LIKENESS_PAIRS;
   gone.forEach((o, place) => {
+    if (out.has(o)) return;
     const id = identityOf(old[o])!;
-    const named = sayFormer.get(id)?.find((w) => !taken.has(w));
-    if (named !== undefined) {
-      out.set(o, named);
-      taken.add(named);
-      return;
-    }
     const idKey = id.slice(0, id.indexOf('='));
     let best: { w: number; score: number } | undefined;
     for (const w of everyPair ? came : came.slice(place, place + 1)) {

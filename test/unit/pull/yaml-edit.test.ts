@@ -320,6 +320,12 @@ describe('editYaml', () => {
     expect(replaced).toBe('rules:\n  - name: Term\n    actions: ACCEPT   # agreed\n  - name: Residuals\n    actions: REJECT\n');
   });
 
+  it('renames the item a `renamed_from` names, though an item deleted before it is as alike to the new one (probe OH-2)', () => {
+    const text = 'rules:\n  # rule a: obsolete\n  - name: a\n    actions: base   # a\'s actions\n  # rule b: kept\n  - name: b   # b\'s name\n    actions: base\n';
+    const renamed = edit(text, (v) => setAt(v, '/rules', [{ name: 'b2', renamed_from: ['b'], actions: 'base' }])).text;
+    expect(renamed).toBe("rules:\n  # rule b: kept\n  - name: b2   # b's name\n    renamed_from:\n      - b\n    actions: base\n");
+  });
+
   it('writes the line breaks the file uses (CRLF) in what it adds or rewrites', () => {
     const text = PLAYBOOK.replace(/\n/g, '\r\n');
     const { text: out } = edit(text, (v) => insertAt(setAt(v, '/rules/0/actions', 'ACCEPT up to 2 years\nFLAG longer\nREJECT forever\n'), '/rules', 'end', { name: 'New', actions: 'A\nB\n' }));
