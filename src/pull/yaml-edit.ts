@@ -232,7 +232,12 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
       const nextStart = next ? directivesStart(text, next.range[0]) : text.length;
       // Directives need the document before them ended with `...`: a later one keeps the marker that ended it.
       const end = next && index > 0 && nextStart < next.range[0] ? endMarkerBefore(text, nextStart) : nextStart;
-      splices.push({ start: index === 0 ? headerEnd(text) : directivesStart(text, doc.range[0]), end, text: '', seq: splices.length });
+      if (index === 0) {
+        const header = fileHeader(text);
+        // Its directives above the header's comments go with it: the header stays (probe OH-3).
+        for (const [start, lineEnd] of header.directives) splices.push({ start, end: lineEnd, text: '', seq: splices.length });
+        splices.push({ start: header.end, end, text: '', seq: splices.length });
+      } else splices.push({ start: directivesStart(text, doc.range[0]), end, text: '', seq: splices.length });
       return;
     }
     if (!request.documents.has(index) || !doc.contents) return;
@@ -296,19 +301,22 @@ function readAsYaml11(doc: Document.Parsed): boolean {
 
 /**
  * Where a file's header ends: its leading comment lines up to the last blank line or editor
- * modeline among them. The comments after that, right above the first document, are its own.
+ * modeline among them. The comments after that, right above the first document, are its own, and
+ * so are the directive lines (`%YAML 1.2`) among the header's, each as [start, end).
  */
-function headerEnd(text: string): number {
+function fileHeader(text: string): { end: number; directives: [number, number][] } {
   let end = 0;
+  const directives: [number, number][] = [];
   for (let at = 0; at < text.length; ) {
     const next = text.indexOf('\n', at);
     const lineEnd = next === -1 ? text.length : next + 1;
     const line = text.slice(at, lineEnd).trim();
     if (line === '' || MODELINE.test(line)) end = lineEnd;
+    else if (line.startsWith('%')) directives.push([at, lineEnd]);
     else if (!line.startsWith('#')) break;
     at = lineEnd;
   }
-  return end;
+  return { end, directives: directives.filter(([start]) => start < end) };
 }
 
 const MODELINE = new RegExp(`^${MODELINE_START}`);

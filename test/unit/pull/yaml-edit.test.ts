@@ -635,6 +635,9 @@ describe('editYaml', () => {
     expect(editYaml(members, { documents: new Map(), remove: new Set([0]) }).text).toBe('# Team members, managed by legal ops.\n# Keep sorted by e-mail.\n\n---\nkind: Member\nemail: grace@acme.example\n');
     const modeline = '# yaml-language-server: $schema=../schemas/docket.schema.json\nkind: Member\nemail: frank@acme.example\n---\nkind: Member\nemail: grace@acme.example\n';
     expect(editYaml(modeline, { documents: new Map(), remove: new Set([0]) }).text).toBe('# yaml-language-server: $schema=../schemas/docket.schema.json\n---\nkind: Member\nemail: grace@acme.example\n');
+    // Under the first document's directive: the directive goes with it, the header stays (probe OH-3).
+    const directive = '%YAML 1.1\n# Owned by legal ops\n# yaml-language-server: $schema=../schemas/docket.schema.json\n\n---\nkind: Member\nemail: frank@acme.example\n---\nkind: Member\nemail: grace@acme.example\n';
+    expect(editYaml(directive, { documents: new Map(), remove: new Set([0]) }).text).toBe('# Owned by legal ops\n# yaml-language-server: $schema=../schemas/docket.schema.json\n\n---\nkind: Member\nemail: grace@acme.example\n');
   });
 
   it('turns a one-line value into a block when it gains lines, and a key with no value gets one', () => {
