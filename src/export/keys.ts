@@ -3,6 +3,8 @@
  * written into the exported files, and committed with them: export refuses instead. Pure.
  */
 import { holdsKey, KEY_PIECE_MIN, KEYS_STAY_OUT } from '../config/api-keys.js';
+import { keysHeld } from '../config/interpolate.js';
+import { parseYamlFile } from '../config/yaml-read.js';
 import { slug } from './layout.js';
 import { DocketError } from '../errors.js';
 import type { ExportFile } from './yaml.js';
@@ -18,10 +20,26 @@ export function filesHoldingKeys(files: readonly ExportFile[], keys: readonly (r
   if (keys.length === 0) return [];
   const found: { path: string; variables: string[] }[] = [];
   for (const file of files) {
-    const variables = keys.filter(([, key]) => holdsKey(file.content, key) || holdsKey(file.path, key)).map(([name]) => name);
+    const variables = keys.filter(([, key]) => holdsKey(file.content, key) || holdsKey(file.path, key) || keyOnceRead(file, key)).map(([name]) => name);
     if (variables.length > 0) found.push({ path: shownPath(file.path, keys), variables });
   }
   return found;
+}
+
+/**
+ * Whether a YAML file (a custom template's definition, written as the app holds it) holds `key`
+ * once read: spelt with a double-quoted string's escapes, it is the key to the service, and to
+ * docket's validate, which refuses it after the files were written (probe OF-2).
+ */
+function keyOnceRead(file: ExportFile, key: string): boolean {
+  if (!/\.ya?ml$/i.test(file.path) || !file.content.includes('\\')) return false;
+  try {
+    const values = parseYamlFile(file.content, file.path).documents.map((d) => d.value);
+    return keysHeld(values, [['', key]], file.content).length > 0;
+  } catch {
+    // Not YAML that reads: nothing it holds is read as a key either.
+    return false;
+  }
 }
 
 /** `path`, or its folder and "…" when its name holds a piece of a key as file names write it. */

@@ -27,4 +27,18 @@ describe('filesHoldingKeys', () => {
     const found = filesHoldingKeys([{ path: 'playbooks/abc-def-12345678.yaml', content: 'kind: Playbook\nname: ABC DEF 12345678\n' }], keys);
     expect(found).toEqual([{ path: 'playbooks/… (a file named after an object whose name, as file names write it, holds the key)', variables: ['DOCKET_API_KEY'] }]);
   });
+
+  it('names a YAML file (a definition as the app holds it) that holds the key once read, spelt with escapes; not a text file, sent as written (probe OF-2)', () => {
+    const keys = [['DOCKET_API_KEY', 'docket-key-0123456789']] as const;
+    const escaped = 'title: "\\x64ocket-key-0123456789"\nsections: []\n';
+    const found = filesHoldingKeys(
+      [
+        { path: 'custom-templates/leaky.cover.yaml', content: escaped },
+        { path: 'custom-terms/leaky.md', content: escaped },
+        { path: 'custom-templates/other.cover.yaml', content: 'title: "\\x64ocket-key-9876543210"\n' },
+      ],
+      keys,
+    );
+    expect(found).toEqual([{ path: 'custom-templates/leaky.cover.yaml', variables: ['DOCKET_API_KEY'] }]);
+  });
 });
