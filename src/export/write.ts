@@ -5,7 +5,7 @@
  */
 import { showPath } from '../config/quote.js';
 import { constants, rmSync } from 'node:fs';
-import { access, chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { access, chmod, copyFile, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DocketError, UsageError } from '../errors.js';
 import { removeLeftByDeadProcesses } from '../util/process-alive.js';
@@ -13,7 +13,7 @@ import { nearestExisting } from '../util/nearest-existing.js';
 import { nameInTemp } from '../util/atomic-write.js';
 import { isFileSystemError, writeFixFor } from '../util/file-write-error.js';
 import type { ExportFile } from './types.js';
-import { EMULATOR_STATE_FILE, workPath } from '../config/work-dir.js';
+import { EMULATOR_STATE_FILE, LOCK_FILE, workPath } from '../config/work-dir.js';
 
 /** Removes the staging directories of exports to the same `--out` whose process is gone (killed with SIGKILL, say). */
 function removeStaleStaging(parent: string, prefix: string): Promise<void> {
@@ -23,25 +23,24 @@ function removeStaleStaging(parent: string, prefix: string): Promise<void> {
 }
 
 /**
- * Whether `dir` is a mount point: on another file system than its parent's, or (a bind mount of
- * the same one, second read SR73-5) listed as one in Linux's /proc/self/mountinfo.
+ * The staged files moved up into an existing `out`, which must hold nothing else by then (written
+ * meanwhile: refused). docket.lock.json last: a run stopped between two moves leaves no records
+ * of files it did not write.
  */
-async function isMountPoint(dir: string): Promise<boolean> {
-  const [own, up] = await Promise.all([stat(dir).catch(() => undefined), stat(path.dirname(dir)).catch(() => undefined)]);
-  if (own === undefined || up === undefined || !own.isDirectory()) return false;
-  if (own.dev !== up.dev) return true;
-  const info = await readFile('/proc/self/mountinfo', 'utf8').catch(() => '');
-  const real = await realpath(dir).catch(() => dir);
-  // The fifth field, with spaces and the like written as octal escapes (`\040`).
-  return info.split('\n').some((line) => line.split(' ')[4]?.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))) === real);
-}
-
-/** The staged files moved up into a mounted `out`, which must hold nothing else by then (written meanwhile: refused). */
 async function moveInto(staging: string, out: string, label: string): Promise<void> {
   const others = (await readdir(out)).filter((name) => name !== path.basename(staging));
   if (others.length > 0) throw new UsageError(`--out ${showPath(label)} is not empty`, 'docket export never overwrites files: choose a directory that does not exist or is empty');
-  for (const name of await readdir(staging)) await rename(path.join(staging, name), path.join(out, name));
+  const names = (await readdir(staging)).sort((a, b) => Number(a === LOCK_FILE) - Number(b === LOCK_FILE));
+  for (const name of names) await rename(path.join(staging, name), path.join(out, name));
   await rmdir(staging);
+}
+
+/** An existing directory (not a link): written inside, as it is, and not replaced. */
+async function isDirectory(dir: string): Promise<boolean> {
+  return lstat(dir).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );
 }
 
 /** `--out` must not exist, or be an empty directory: export never overwrites a file. */
@@ -49,15 +48,13 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
   // `--out ""` (an unset variable) is the current directory, which is never empty: say what is wrong.
   if (label.trim() === '') throw new UsageError('--out needs a directory name (got "")', 'name a directory that does not exist or is empty');
   let entries: string[];
-  let mounted = false;
   try {
     // Not followed: a link that dangles passed as missing, and the final rename then failed.
     const st = await lstat(out);
     if (st.isSymbolicLink()) throw new UsageError(`--out ${showPath(label)} is a symbolic link`, 'name the directory itself: a path that does not exist or an empty directory');
     if (!st.isDirectory()) throw new UsageError(`--out ${showPath(label)} is ${st.isFile() ? 'a file' : 'not a directory (a named pipe or a device)'}`, 'docket export writes a new directory: choose a path that does not exist or an empty directory');
-    // What a killed export into this mount point left inside it is not the user's (second read SR73-7).
-    mounted = await isMountPoint(out);
-    if (mounted) await removeStaleStaging(out, `.${nameInTemp(path.basename(out))}.export-`);
+    // What a killed export into this directory left inside it is not the user's (second read SR73-7).
+    await removeStaleStaging(out, `.${nameInTemp(path.basename(out))}.export-`);
     entries = await readdir(out);
   } catch (error) {
     if (error instanceof UsageError) throw error;
@@ -75,10 +72,8 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
   if (entries.length > 0) {
     throw new UsageError(`--out ${showPath(label)} is not empty`, 'docket export never overwrites files: choose a directory that does not exist or is empty');
   }
-  // The empty folder is replaced by the staging one: one the user may not write is not theirs to have replaced.
+  // The empty folder is written inside (writeExport): its parent need not be writable.
   await refuseUnwritable(label, out);
-  // A mount point is written inside (writeExport): its parent need not be writable.
-  if (!mounted) await refuseUnwritable(label, path.dirname(out));
   return 'empty';
 }
 
@@ -97,7 +92,8 @@ async function refuseUnwritable(label: string, folder: string | undefined): Prom
 
 /**
  * Writes every file into a staging directory next to `out`, then renames it into place, so the
- * output appears whole or not at all; `wx` makes any overwrite an error. `emulatorState` is copied
+ * output appears whole or not at all (into an `out` that exists, empty, staged inside it and the
+ * files moved up, docket.lock.json last); `wx` makes any overwrite an error. `emulatorState` is copied
  * along as `.docket/emulator.json` when given. Each file's `content` is emptied once written.
  * `onExit` registers a synchronous cleanup for a signal that ends the process while the files are
  * written (the caller knows the signals), and returns its release.
@@ -110,10 +106,11 @@ export async function writeExport(
   onExit?: (cleanup: () => void) => () => void,
   beforeInPlace?: (staging: string) => Promise<void>,
 ): Promise<void> {
-  // An empty --out that is a mount point (a CI volume) cannot be replaced (EBUSY): staged inside
-  // it, on its file system, and its files moved up at the end (probe KX-3).
-  const mounted = await isMountPoint(out);
-  const parent = mounted ? out : path.dirname(out);
+  // An empty --out that exists is staged inside, and its files moved up at the end: a mount point
+  // (a CI volume) cannot be replaced (EBUSY, probe KX-3), and one replaced would leave a shell in
+  // it (`--out .`), or an editor, in a folder that is gone (probe OF-3).
+  const existing = await isDirectory(out);
+  const parent = existing ? out : path.dirname(out);
   let release: (() => void) | undefined;
   const prefix = `.${nameInTemp(path.basename(out))}.export-`;
   const staging = await mkdir(parent, { recursive: true })
@@ -147,11 +144,10 @@ export async function writeExport(
     await beforeInPlace?.(staging);
     // The records' write leaves the folder of its temporary file: empty, it is no part of the export.
     await rmdir(workPath(staging)).catch(() => undefined);
-    if (mounted) await moveInto(staging, out, label);
-    else {
-      if ((await checkOut(out, label)) === 'empty') await rmdir(out);
-      await rename(staging, out);
-    }
+    if (existing) await moveInto(staging, out, label);
+    // Made meanwhile: moved into, as it is there now, or refused when not empty.
+    else if ((await checkOut(out, label)) === 'empty') await moveInto(staging, out, label);
+    else await rename(staging, out);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     // A full disk (or a folder made read-only meanwhile) is the user's to fix, not a bug (probe JT-5).
