@@ -189,7 +189,8 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
     }
     const scope = m[1] as 'var' | 'env';
     const name = m[2]!;
-    if (ctx.syntaxOnly && (scope === 'env' || (ctx.allowVars && (ctx.vars === undefined || Object.hasOwn(ctx.vars, name))))) {
+    // (A key variable is refused in any environment: by its name, not what it holds, probe OD-1.)
+    if (ctx.syntaxOnly && ((scope === 'env' && !isKeyVariable(name)) || (scope === 'var' && ctx.allowVars && (ctx.vars === undefined || Object.hasOwn(ctx.vars, name))))) {
       keep(raw);
     } else if (scope === 'var') {
       if (!ctx.allowVars) {

@@ -663,6 +663,18 @@ describe('loadConfig: interpolation', () => {
     expect(loaded.diagnostics.map((d) => brief(d))).toEqual(['docket.yaml:2:7 invalid-value']);
   });
 
+  it('refuses an API key variable in an environment not selected, as in the one selected: by its name (probe OD-1)', async () => {
+    const docket = lines('version: 1', 'environments:', '  other:', '    vars: { token: "${env.DOCKET_API_KEY}" }', '  third:', '    agreements:', '      actor: "${env.DOCKET_REVIEW_API_KEY}"');
+    const files = { 'docket.yaml': docket, 'p.yaml': lines('kind: Playbook', 'name: P') };
+    for (const env of [undefined, 'third']) {
+      const loaded = await load(files, env === undefined ? {} : { env });
+      expect(loaded.diagnostics.filter((d) => d.code === 'invalid-placeholder').map((d) => [brief(d), d.message]), env).toEqual([
+        ['docket.yaml:4:20 invalid-placeholder', '`${env.DOCKET_API_KEY}` is an API key, which docket never puts into the configuration'],
+        ['docket.yaml:7:14 invalid-placeholder', '`${env.DOCKET_REVIEW_API_KEY}` is an API key, which docket never puts into the configuration'],
+      ]);
+    }
+  });
+
   it('with an environment selected, reports a variable the other environments do not define, naming them, once per place', async () => {
     const docket = lines('version: 1', 'vars:', '  lead: alice@acme.example', 'environments:', '  staging:', '    vars:', '      lead: qa@acme.example', '  prod:', '    vars:', '      note: Prod only', '  eu:', '    vars:', '      other: x');
     const files = { 'docket.yaml': docket, 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: ACCEPT', '    reviewer: ${var.lead}', '    internal_notes: ${var.note}') };
