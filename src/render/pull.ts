@@ -160,6 +160,8 @@ export interface PullTextOptions {
   scope?: readonly string[];
   /** Where the sync records are written (docket.lock.json, or with --emulator .docket/emulator-sync.json), as shown. */
   syncFile?: string;
+  /** The plan that checks what was pulled, as this run was given (its folder, --env, --emulator); `docket plan` when none. */
+  planCommand?: string;
 }
 
 export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOptions): string {
@@ -203,7 +205,7 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
     lines.push(
       opts.dryRun
         ? `Dry run: would write ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'} (${paths}); nothing was written.`
-        : `Wrote ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}: ${paths}${rest}. Review ${result.files.length === 1 ? 'it' : 'them'} (git diff) and commit; \`docket plan\` now shows no changes for what was pulled${(result.notesOwed ?? result.notes.length) > 0 ? ', once the notes above are dealt with' : ''}.`,
+        : `Wrote ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}: ${paths}${rest}. Review ${result.files.length === 1 ? 'it' : 'them'} (git diff) and commit; \`${opts.planCommand ?? 'docket plan'}\` now shows no changes for what was pulled${(result.notesOwed ?? result.notes.length) > 0 ? ', once the notes above are dealt with' : ''}.`,
     );
   } else if (result.notPulled.length > 0 && result.pulled.length === 0) {
     // Every live change held back: said, so a run that wrote nothing does not end as if it had not looked.

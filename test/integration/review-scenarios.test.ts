@@ -744,7 +744,7 @@ describe('failures and retries', () => {
     expect(first.code).toBe(1);
     expect(first.stdout).toContain('Apply finished with errors: 3 done, 1 failed, 2 skipped.');
     expect(first.stderr).toContain('1 operation failed, 2 skipped');
-    expect(first.stderr).toContain('fix what each failure above names, then run apply again: it converges');
+    expect(first.stderr).toMatch(/fix what each failure above names, then run docket apply -C \S+ again: it converges/);
     expect(t.emulator.store.activePlaybooks(org())).toHaveLength(1);
 
     const second = await cli('apply', '-C', dir, '--auto-approve');

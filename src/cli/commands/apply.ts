@@ -456,7 +456,11 @@ async function reportApply(
   // of it is unconfirmed: a new plan finishes the work. One that changed nothing still holds, and
   // applies again (probe HZ-2). A failure whose answer was lost may have changed something (IE-3).
   const mayHaveChanged = report.results.some((r) => r.status === 'failed' && (!r.unchanged || r.written !== undefined));
-  const again = settings.savedFile === undefined ? 'run apply again' : report.done > 0 || uncertain || mayHaveChanged ? `make a new plan (${replanCommand(plan, opts.dir, settings.savedFile)}) and apply that one` : `apply the saved plan again (${reapplyCommand(opts.dir, settings.savedFile)})`;
+  // The commands hints give, as this run was given (its folder, environment, emulator, targets):
+  // copied as written, they act on the same organization (probe OD-2).
+  const shape: PlanShape = { dir: opts.dir, env: plan.environment, emulator: plan.target.emulator, target: plan.targets ?? [] };
+  const planAgain = shapedCommand('plan', shape);
+  const again = settings.savedFile === undefined ? `run ${shapedCommand('apply', { ...shape, prune: opts.prune })} again` : report.done > 0 || uncertain || mayHaveChanged ? `make a new plan (${replanCommand(plan, opts.dir, settings.savedFile)}) and apply that one` : `apply the saved plan again (${reapplyCommand(opts.dir, settings.savedFile)})`;
   // Taken by the service, unnamed: it is live, and another upload would be as unnamed (probe FZ).
   const unknownUpload =
     marks.length > 0 && marks.every((m) => m.answered)
@@ -468,10 +472,10 @@ async function reportApply(
   const failedFile = unwrittenFile(lockFailure, 'docket.lock.json');
   // The emulator's state holds the changes themselves; the lock and the sync file, what docket knows of them.
   const unsaved = failedFile === EMULATOR_STATE_LABEL ? 'the emulator state this apply made is not saved (the next run makes it again)' : 'what it records of this apply (uploads, sync records) is not saved';
-  if (lockFailure && ending) io.stderr(`Warning: ${failedFile} could not be written (${errnoOf(lockFailure)}): ${unsaved}; ${writeFixFor(errnoOf(lockFailure))}, then run docket plan\n`);
+  if (lockFailure && ending) io.stderr(`Warning: ${failedFile} could not be written (${errnoOf(lockFailure)}): ${unsaved}; ${writeFixFor(errnoOf(lockFailure))}, then run ${planAgain}\n`);
   // A write the service may still be carrying out would be sent twice by a re-run at once.
   const pending = report.results.some((r) => r.pending);
-  const waitFirst = `wait a few minutes for what the service may still be carrying out, then run docket plan: it shows what is left to do (then ${again})${uncertain ? `; ${unknownUpload}` : ''}`;
+  const waitFirst = `wait a few minutes for what the service may still be carrying out, then run ${planAgain}: it shows what is left to do (then ${again})${uncertain ? `; ${unknownUpload}` : ''}`;
   if (report.stopped && signal) {
     throw new InterruptedError(
       signal,
@@ -483,7 +487,7 @@ async function reportApply(
     throw new DocketError(
       'lock-write-failed',
       `the changes reported above were made, but ${failedFile} could not be written (${errnoOf(lockFailure)}): ${unsaved}`,
-      `${writeFixFor(errnoOf(lockFailure))}, then run docket plan: the uploads it could not record are found again or reported there, and ${again} to finish`,
+      `${writeFixFor(errnoOf(lockFailure))}, then run ${planAgain}: the uploads it could not record are found again or reported there, and ${again} to finish`,
     );
   }
   const fix = pending

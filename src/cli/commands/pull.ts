@@ -11,6 +11,7 @@ import { limitToKinds, unmatchedInTargets } from '../../engine/target.js';
 import { KINDS } from '../../kinds/index.js';
 import { planPull } from '../../pull/plan.js';
 import { renderPullJson, renderPullMarkdown, renderPullText } from '../../render/pull.js';
+import { shapedCommand } from '../command-line.js';
 import { fitPrinted, MARKDOWN_MAX_CHARS } from '../../render/markdown-fit.js';
 import { writePulled } from '../pull-write.js';
 import { pullInputOf } from '../pull-input.js';
@@ -116,7 +117,8 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       if (opts.output !== 'text') interruptsOf(io).hold('the report is being written');
       if (opts.output === 'json') io.stdout(renderPullJson(plan, result, { dryRun, kinds: [...new Set(kindNames(opts.kind))], targets: opts.target, guard: refused }));
       else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts), maxChars: room, limitSaid: MARKDOWN_MAX_CHARS, syncFile })));
-      else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts), syncFile }));
+      // The plan to run next names this pull's environment: another's would show its own organization (probe OD-2).
+      else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts), syncFile, planCommand: shapedCommand('plan', { dir: opts.dir, env: opts.env, emulator: opts.emulator, target: [] }) }));
       if (told && !opts.quiet) io.stderr(`${told}\n`);
       if (!dryRun && result.files.length > 0) await sayDoneUnreported(io, `the pull wrote ${result.files.length === 1 ? '1 file and recorded it' : `${result.files.length} files and recorded them`} in sync`);
       setExit(0);

@@ -392,7 +392,8 @@ describe('objects renamed in the app', () => {
     expect(pulled.stdout).toContain('tests/nda.test.yaml:3: now names playbook "Inbound NDAs", renamed in the app from "Inbound NDA"');
     expect(pulled.stdout).toContain('tests/consulting.test.yaml:2: now names custom-template "Consulting Agreement 2026"');
     // Notes of what pull did ask nothing more (probe FS).
-    expect(pulled.stdout).toContain('`docket plan` now shows no changes for what was pulled.');
+    // Named as this pull was run: from the same folder (probe OD-2).
+    expect(pulled.stdout).toContain(`\`docket plan -C ${dir}\` now shows no changes for what was pulled.`);
     expect((await cli('validate', '-C', dir)).code).toBe(0);
     await expectNoChanges(cli, dir);
 

@@ -123,7 +123,7 @@ describe('bounded waits', () => {
     expect(apply.stdout).toContain('✗ create rule "Inbound NDA/Term"');
     expect(apply.stdout).not.toContain('every change was made');
     expect(apply.stderr).not.toContain('every change was made');
-    expect(apply.stderr).toContain('fix what each failure above names, then run apply again: it converges');
+    expect(apply.stderr).toMatch(/fix what each failure above names, then run docket apply -C \S+ again: it converges/);
     // Nor that its budget ran out, with nearly all of it left: a turn an hour away is past it (probe GK).
     expect(apply.stderr).toContain("apply stopped: the checks for duplicates at the end wait past its time budget: their turn comes in 3600 s (every request waits out a service's 429 pause)");
     expect(apply.stdout).not.toMatch(/left no time|ran out/);

@@ -5,7 +5,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
-import { bin, expectConverged, reviewOf, waitUntil } from './harness.js';
+import { bin, reviewOf, waitUntil } from './harness.js';
 
 let t: TestEmulator;
 afterEach(async () => {
@@ -13,18 +13,20 @@ afterEach(async () => {
   await removeMadeDirs();
 });
 
-it('a create the time budget cut off while the service still held it is pending, not "run apply again" (which made a second one)', async () => {
+it('a create the time budget cut off while the service still held it is pending, not "run apply again" (which made a second one); the plan to run is the apply\'s own, with its --env (probe OD-2)', async () => {
   t = await startTestEmulator();
-  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Late NDA\n' });
-  // Held 2.5 s, then carried out: past the command's 1.5 s budget, so the read that would find it is not made.
-  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: 2500, count: 1 });
-  const run = await bin(t)('apply', '-C', dir, '--auto-approve', '--timeout', '1500ms');
+  const dir = await makeDir({ 'docket.yaml': 'version: 1\nenvironments:\n  staging:\n    vars:\n      lead: x\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Late NDA\n' });
+  // Held past the command's 1.5 s budget, so the read that would find it is not made.
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: 60_000, count: 1 });
+  const run = await bin(t)('apply', '-C', dir, '--env', 'staging', '--auto-approve', '--timeout', '1500ms');
   expect(run.code).toBe(1);
   expect(run.stdout + run.stderr).toContain('the service may have carried it out, or still be carrying it out');
-  expect(run.stderr).toContain('wait a few minutes for what the service may still be carrying out, then run docket plan');
+  expect(run.stderr).toContain(`wait a few minutes for what the service may still be carrying out, then run docket plan -C ${dir} --env staging: it shows what is left to do (then run docket apply -C ${dir} --env staging again)`);
   expect(run.stderr).not.toContain('it converges');
   // As the hint says: once it landed, the plan finds it, and nothing is made twice.
+  t.emulator.releaseHeld();
   await waitUntil(() => Object.values(reviewOf(t).playbooks).some((p) => p.name === 'Late NDA'), 'the late create');
-  await expectConverged(bin(t), dir);
+  const plan = await bin(t)('plan', '-C', dir, '--env', 'staging', '--detailed-exitcode');
+  expect([plan.code, plan.stderr]).toEqual([0, '']);
   expect(Object.values(reviewOf(t).playbooks).filter((p) => p.name === 'Late NDA')).toHaveLength(1);
 });

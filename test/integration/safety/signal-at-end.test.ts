@@ -88,7 +88,7 @@ describe('a signal as the apply is approved', () => {
     };
     const run = await runCli(['apply', '-C', dir], { env: t.env, answer: 'yes', whileAsked: signalled, interrupts });
     expect(run.code).toBe(130);
-    expect(run.stderr).toContain('apply interrupted by SIGINT: 0 done, 0 failed, 0 skipped, 1 not started\n  nothing was done; run apply again\n');
+    expect(run.stderr).toMatch(/apply interrupted by SIGINT: 0 done, 0 failed, 0 skipped, 1 not started\n {2}nothing was done; run docket apply -C \S+ again\n/);
     expect(Object.keys(t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!.playbooks)).toEqual([]);
     const again = await runCli(['apply', '-C', dir, '--auto-approve'], { env: t.env });
     expect([again.code, again.stdout]).toEqual([0, expect.stringContaining('Apply complete: 1 done.')]);

@@ -36,7 +36,7 @@ describe('a signal during apply', () => {
       expect(run.stdout()).toContain('- not started: create playbook');
       expect(run.stderr()).toContain(`apply interrupted by ${signal}`);
       // Playbooks only: no upload for the lock to speak of.
-      expect(run.stderr()).toContain('  what was done is live; run apply again to finish');
+      expect(run.stderr()).toMatch(/ {2}what was done is live; run docket apply -C \S+ again to finish/);
       // Said at once, before the wait for what is in flight.
       expect(run.stderr()).toContain(`${signal}: stopping: no new change starts, and those under way get up to 30 s to finish; ${again} again stops at once.`);
       expect(run.stderr()).not.toMatch(/Internal error|    at /);
@@ -188,7 +188,7 @@ describe('a signal during apply', () => {
     t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 'hang' });
     const cut = await b('apply', '-C', dir, '--auto-approve', '--timeout', '2s');
     expect(cut.code).toBe(1);
-    expect(cut.stderr).toContain('run apply again');
+    expect(cut.stderr).toMatch(/run docket apply -C \S+ again/);
     expect(cut.stderr).not.toContain('--retry-uncertain');
     expect(cut.stderr).not.toContain('--adopt-files');
     t.emulator.faults.clear();

@@ -444,12 +444,12 @@ describe('rule fields the service drops without a word', () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('') });
     const failed = await cli('apply', '-C', dir, '--auto-approve');
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain('fix what each failure above names, then run apply again: it converges, but for the fields the service did not keep as sent (noted above), which every plan shows again until `ignore_fields` leaves them out');
+    expect(failed.stderr).toMatch(/fix what each failure above names, then run docket apply -C \S+ again: it converges, but for the fields the service did not keep as sent \(noted above\), which every plan shows again until `ignore_fields` leaves them out/);
     // Left out of every plan, they do not keep it from converging.
     await writeFiles(dir, { 'playbooks/p.yaml': playbook('ignore_fields: [internal_notes]\n') });
     const again = await cli('apply', '-C', dir, '--auto-approve');
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain('fix what each failure above names, then run apply again: it converges\n');
+    expect(again.stderr).toMatch(/fix what each failure above names, then run docket apply -C \S+ again: it converges\n/);
   });
 
   it('does not say a plan will show again what ignore_fields leaves out of every plan (probe EQ)', async () => {

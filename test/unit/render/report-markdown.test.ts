@@ -409,6 +409,8 @@ describe('drift and pull markdown at scale', () => {
     expect(renderPullText(plan([]), base, { color: false, dryRun: false })).toContain('`docket plan` now shows no changes for what was pulled.\n');
     const noted = renderPullText(plan([]), { ...base, notes: ['set `agreements.actor` in docket.yaml'] }, { color: false, dryRun: false });
     expect(noted).toContain('`docket plan` now shows no changes for what was pulled, once the notes above are dealt with.\n');
+    // Named as the pull was run: another environment's plan would show another organization (probe OD-2).
+    expect(renderPullText(plan([]), base, { color: false, dryRun: false, planCommand: 'docket plan -C r2 --env staging' })).toContain('`docket plan -C r2 --env staging` now shows no changes for what was pulled.\n');
   });
 });
 
