@@ -17,6 +17,9 @@ export const agreementsUserKind: KindModule<'agreements-user'> = {
   internal: true,
   keyOf: (text) => normEmail(text) ?? '',
 
+  // Its invitation makes the user: a Member document the files keep for this user (probe OE-2).
+  declaredAs: (key) => `member:${key}`,
+
   describeMissing(key, declared) {
     // Declared as a Member: its invitation, applied first, makes the user (probe KV-4).
     const invite = declared(`member:${key}`) ? `it is declared as a Member not invited yet: run \`docket apply --target member/${key}\` first, then plan again; or ` : '';

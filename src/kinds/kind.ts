@@ -302,6 +302,8 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
   keepWritten?(field: string, current: unknown, pulled: unknown, written: Record<string, unknown>): unknown;
   /** A reference to a key of this kind that exists neither in the files nor live; `declared` asks the files for a `kind:key`. */
   describeMissing?(key: string, declared: (kindKey: string) => boolean): { message: string; hint: string };
+  /** For a kind never declared: the declared object (`kind:key`) that makes the one of `key` (an agreements user's Member, whose invitation makes it). */
+  declaredAs?(key: string): string;
   /** Runs one planned change against the service; a string it resolves to is a note for the report. */
   execute(change: Change, ctx: ExecContext): Promise<string | void>;
   /** Creates that stay one per identity under concurrent applies; absent for kinds the services dedupe or cannot list. */

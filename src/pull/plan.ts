@@ -693,15 +693,22 @@ class PullPlanner {
       if (parent !== undefined && removing.has(parent)) return false;
       return !removing.has(key) || kept.has(key);
     };
+    // A reference to a kind never declared names the document that makes its object (a template's signer, a Member).
+    const targetOf = (ref: { kind: KindName; key: string }): string => this.kinds.get(ref.kind)?.declaredAs?.(ref.key) ?? refKey(ref.kind, ref.key);
+    // docket.yaml's agreements actor, which pull never writes, keeps the document that makes that user (probe OE-2).
+    const actor = this.input.project.agreements.actor;
+    const users = this.kinds.get('agreements-user');
+    const actorTarget = actor !== undefined && users ? targetOf({ kind: users.name, key: users.keyOf?.(actor) ?? actor }) : undefined;
+    if (actorTarget !== undefined && removing.has(actorTarget)) kept.set(actorTarget, 'removed live, but `agreements.actor` in docket.yaml still names it, and without it the files would not plan: change that first, or remove both by hand');
     // Until nothing more is kept: what a kept document names stays too.
     for (let more = true; more; ) {
       more = false;
       for (const d of this.desired.values()) {
-        if (!d.refs.some((ref) => removing.has(refKey(ref.kind, ref.key)))) continue;
+        if (!d.refs.some((ref) => removing.has(targetOf(ref)))) continue;
         const key = refKey(d.kind, d.key);
         if (!stays(key, d.parent ? refKey(d.parent.kind, d.parent.key) : undefined)) continue;
         for (const ref of d.refs) {
-          const target = refKey(ref.kind, ref.key);
+          const target = targetOf(ref);
           if (!removing.has(target) || kept.has(target) || (written.has(`${key}\u0000${ref.field}`) && !this.placeholderAt(d, ref.field))) continue;
           const at = ref.source ? ` at ${ref.source.file}:${ref.source.line}` : '';
           // The organization, of which there is one, by what it is, not as `organization "organization"` (probe KE-6).

@@ -1054,6 +1054,22 @@ describe('a reviewer who leaves the organization in the app', () => {
     await expectNoChanges(run, dir);
   });
 
+  it('keeps the Member document of one who left while a template\'s signer or docket.yaml\'s agreements actor names them, which plan needs it for (probe OE-2)', async () => {
+    const template = 'kind: Template\nname: Mutual NDA\ntype: NDA\nparameters:\n  term: 2\n  default_signer_email: newbie@acme.example\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'members.yaml': 'kind: Member\nemail: newbie@acme.example\nname: New Bie\n', 'templates/nda.yaml': template });
+    expect((await run('apply', '-C', dir, '--auto-approve', '--target', 'member/newbie@acme.example')).code).toBe(0);
+    await applyOk(run, dir);
+    leave(t, 'newbie@acme.example');
+    const pulled = await run('pull', '-C', dir);
+    expect(pulled.stdout).toContain('member "newbie@acme.example" (members.yaml:1): removed live, but template "Mutual NDA" still names it (`parameters.default_signer_email` at templates/nda.yaml:6)');
+    expect(await readFile(join(dir, 'members.yaml'), 'utf8')).toContain('newbie@acme.example');
+    // Named by the actor alone: kept all the same.
+    await writeFile(join(dir, 'templates/nda.yaml'), template.replace('  default_signer_email: newbie@acme.example\n', ''));
+    await writeFile(join(dir, 'docket.yaml'), 'version: 1\nagreements:\n  actor: newbie@acme.example\n');
+    const again = await run('pull', '-C', dir, '--dry-run');
+    expect(again.stdout).toContain('member "newbie@acme.example" (members.yaml:1): removed live, but `agreements.actor` in docket.yaml still names it');
+  });
+
   it('says the organization by what it is when its default reviewer keeps the Member document of one who left (probe KE-6)', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: pat@acme.example\n', 'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: pat@acme.example\n' });
     await applyOk(run, dir);
