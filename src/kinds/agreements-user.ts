@@ -7,6 +7,9 @@ import type { KindModule } from './kind.js';
 import { agreementsUsers } from './support/agreements-reads.js';
 import { quoteValue } from '../config/quote.js';
 
+/** The Member whose invitation makes the user of e-mail `key`, as `kind:key`. */
+const memberOf = (key: string): string => `member:${key}`;
+
 export const agreementsUserKind: KindModule<'agreements-user'> = {
   name: 'agreements-user',
   title: 'Agreements users',
@@ -18,11 +21,11 @@ export const agreementsUserKind: KindModule<'agreements-user'> = {
   keyOf: (text) => normEmail(text) ?? '',
 
   // Its invitation makes the user: a Member document the files keep for this user (probe OE-2).
-  declaredAs: (key) => `member:${key}`,
+  declaredAs: memberOf,
 
   describeMissing(key, declared) {
     // Declared as a Member: its invitation, applied first, makes the user (probe KV-4).
-    const invite = declared(`member:${key}`) ? `it is declared as a Member not invited yet: run \`docket apply --target member/${key}\` first, then plan again; or ` : '';
+    const invite = declared(memberOf(key)) ? `it is declared as a Member not invited yet: run \`docket apply --target member/${key}\` first, then plan again; or ` : '';
     return { message: `${quoteValue(key)}, which is not a user of the agreements service`, hint: `${invite}use the e-mail of an existing user, or invite them in Common Paper first` };
   },
 
