@@ -145,15 +145,21 @@ export const attachmentKind: KindModule<'attachment'> = {
       const unrecorded = other
         ? `docket.lock.json records an upload of ${other.file} as id ${other.id}, not the id its \`id:\` pins; the service cannot give a PDF back`
         : 'docket.lock.json records no confirmed upload of it (none, or one never confirmed); the service cannot give a PDF back';
+      const before = uploadsBeforePin([recorded, ...d.renamedFrom.map((name) => ctx.lock.files[lockKey('attachment', name)])], d.pinId);
+      // With no upload of it recorded, named as its `renamed_from` says it was: the service cannot
+      // rename one, so a rename is an upload again under the new name, as with a lock entry, not a
+      // name adopted unsent (probe OC-2). With an earlier one recorded, the pin is a later upload,
+      // made under the name the files give (probe NE-2).
+      const name = before.earlier ? d.name : (d.renamedFrom[0] ?? d.name);
       live.push({
         kind: 'attachment',
         id: d.pinId,
         key: d.key,
-        name: d.name,
-        fields: { name: d.name },
+        name,
+        fields: { name },
         refs: [],
         unknownFields: { sha256: unrecorded, description: 'not readable over the API' },
-        extra: { pinOnly: true, ...uploadsBeforePin([recorded, ...d.renamedFrom.map((name) => ctx.lock.files[lockKey('attachment', name)])], d.pinId) },
+        extra: { pinOnly: true, ...before },
       });
     }
     return live;

@@ -695,11 +695,6 @@ class PullPlanner {
     };
     // A reference to a kind never declared names the document that makes its object (a template's signer, a Member).
     const targetOf = (ref: { kind: KindName; key: string }): string => this.kinds.get(ref.kind)?.declaredAs?.(ref.key) ?? refKey(ref.kind, ref.key);
-    // docket.yaml's agreements actor, which pull never writes, keeps the document that makes that user (probe OE-2).
-    const actor = this.input.project.agreements.actor;
-    const users = this.kinds.get('agreements-user');
-    const actorTarget = actor !== undefined && users ? targetOf({ kind: users.name, key: users.keyOf?.(actor) ?? actor }) : undefined;
-    if (actorTarget !== undefined && removing.has(actorTarget)) kept.set(actorTarget, 'removed live, but `agreements.actor` in docket.yaml still names it, and without it the files would not plan: change that first, or remove both by hand');
     // Until nothing more is kept: what a kept document names stays too.
     for (let more = true; more; ) {
       more = false;

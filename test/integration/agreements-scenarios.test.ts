@@ -1091,6 +1091,23 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('uploads a pinned attachment the lock lost again under the name its renamed_from renames it to, rather than adopting a name the service never got (probe OC-2)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    const id = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
+    await rm(join(dir, 'docket.lock.json'));
+    await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML.replace('name: Security Exhibit\n', `name: Security Annex\nrenamed_from: [Security Exhibit]\nid: ${id}\n`) });
+    const plan = await cli('plan', '-C', dir, '--detailed-exitcode');
+    expect([plan.code, plan.stderr]).toEqual([2, '']);
+    expect(plan.stdout).toContain('+ upload attachment "Security Annex"');
+    expect(plan.stdout).toContain('name: "Security Exhibit" → "Security Annex"');
+    await applyOk(cli, dir);
+    expect(Object.values(agreements().attachments).map((a) => a.name)).toContain('Security Annex');
+    await expectNoChanges(cli, dir);
+  });
+
   it('says it cannot compare the description of an attachment adopted without one, and records it with --adopt-files', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });

@@ -1063,11 +1063,12 @@ describe('a reviewer who leaves the organization in the app', () => {
     const pulled = await run('pull', '-C', dir);
     expect(pulled.stdout).toContain('member "newbie@acme.example" (members.yaml:1): removed live, but template "Mutual NDA" still names it (`parameters.default_signer_email` at templates/nda.yaml:6)');
     expect(await readFile(join(dir, 'members.yaml'), 'utf8')).toContain('newbie@acme.example');
-    // Named by the actor alone: kept all the same.
+    // Named by the actor alone, which a custom term needs: kept all the same.
     await writeFile(join(dir, 'templates/nda.yaml'), template.replace('  default_signer_email: newbie@acme.example\n', ''));
+    await writeFile(join(dir, 'templates/t.yaml'), 'kind: CustomTerm\nname: T\nbody: Terms\n');
     await writeFile(join(dir, 'docket.yaml'), 'version: 1\nagreements:\n  actor: newbie@acme.example\n');
     const again = await run('pull', '-C', dir, '--dry-run');
-    expect(again.stdout).toContain('member "newbie@acme.example" (members.yaml:1): removed live, but `agreements.actor` in docket.yaml still names it');
+    expect(again.stdout).toContain('member "newbie@acme.example" (members.yaml:1): removed live, but custom-term "T" still names it (`agreements.actor` at docket.yaml:3)');
   });
 
   it('says the organization by what it is when its default reviewer keeps the Member document of one who left (probe KE-6)', async () => {
