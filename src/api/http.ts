@@ -386,6 +386,15 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return deadline === undefined || now() + ms <= deadline;
   }
 
+  /** Whether the attempt timed out because the command's time budget ended it, not its own time. */
+  function cutByBudget(a: Attempt): a is Attempt & { kind: 'failure' } {
+    return a.kind === 'failure' && a.failure.timedOut === true && a.failure.budgetCut === true;
+  }
+
+  function budgetRanOut(t: RequestTarget, a: Attempt & { kind: 'failure' }, landed: boolean): DocketError {
+    return new DocketError('timeout', `${t.operation}: this command's time budget ran out while the request to the ${service} service was under way (${clean(a.failure.message)})${maybeDone(t, landed)}`, 'give the command more time with --timeout');
+  }
+
   /** Fails at once when waiting `ms` would go past the command's budget, naming the wait. */
   function checkBudget(t: RequestTarget, a: Attempt, ms: number, retryAfter: number | undefined, landed: boolean): void {
     if (withinBudget(ms)) return;
@@ -393,9 +402,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     // Cut off by the budget itself (the attempt's time was what was left of it): said as that, not
     // as a failure of the service with a retry's wait beside it (probe HQ-3). Asked of the attempt,
     // not of the clock after it: its timer may fire a millisecond before the clock reads the deadline.
-    if (a.kind === 'failure' && a.failure.timedOut && a.failure.budgetCut) {
-      throw new DocketError('timeout', `${t.operation}: this command's time budget ran out while the request to the ${service} service was under way (${clean(a.failure.message)})${maybeDone(t, landed)}`, 'give the command more time with --timeout');
-    }
+    if (cutByBudget(a)) throw budgetRanOut(t, a, landed);
     const wait = retryAfter !== undefined && retryAfter >= ms ? `asked to wait ${seconds(retryAfter)} (Retry-After)` : `trying again would mean waiting ${seconds(ms)}`;
     throw new DocketError(
       'timeout',
@@ -690,6 +697,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (a.kind === 'failure' && a.failure.timedOut) timeouts++;
         const canRetry = n < retries && timeouts <= timeoutRetries;
         if (decision === 'fail') throw apiError(t, a, n + 1, earlierStatuses, mayHaveLanded);
+        // A last try the budget cut off: the budget's error, not the service's (probe OG-1).
+        if (decision === 'retry' && !canRetry && cutByBudget(a)) throw budgetRanOut(t, a, mayHaveLanded);
         if (decision === 'retry' && !canRetry) throw gaveUp(t, a, n + 1, earlierStatuses, mayHaveLanded);
         // Stopped: what the service refused or lost is not sent again (a create's outcome is still read).
         if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, answeredThere);

@@ -1210,6 +1210,15 @@ describe('retries', () => {
     expect(err.message).toMatch(/^read a: this command's time budget ran out while the request to the review service was under way \(no complete answer within \d+ ms\)$/);
   });
 
+  it('says a last try the budget cut off, after one that timed out, as the budget running out, not as a service that did not answer (probe OG-1)', async () => {
+    // Each try may take 400 ms: the first times out on its own, the second is cut at the budget's end.
+    const { mock, client } = setup({ deadline: Date.now() + 700, timeoutMs: 400, timeoutRetries: 1 });
+    mock.intercept({ path: '/v1/a' }).reply(200, {}).delay(5_000).times(2);
+    const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
+    expect([err.code, err.hint]).toEqual(['timeout', 'give the command more time with --timeout']);
+    expect(err.message).toMatch(/^read a: this command's time budget ran out while the request to the review service was under way \(no complete answer within \d+ ms\)$/);
+  });
+
   it('names a wait and a budget under a second in milliseconds', async () => {
     const { mock, client } = setup({ deadline: Date.now() + 200, random: () => 0.999 });
     mock.intercept({ path: '/v1/a' }).reply(503, '');
