@@ -403,12 +403,16 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     // as a failure of the service with a retry's wait beside it (probe HQ-3). Asked of the attempt,
     // not of the clock after it: its timer may fire a millisecond before the clock reads the deadline.
     if (cutByBudget(a)) throw budgetRanOut(t, a, landed);
-    const wait = retryAfter !== undefined && retryAfter >= ms ? `asked to wait ${seconds(retryAfter)} (Retry-After)` : `trying again would mean waiting ${seconds(ms)}`;
-    throw new DocketError(
+    const asked = retryAfter !== undefined && retryAfter >= ms;
+    const wait = asked ? `asked to wait ${seconds(retryAfter)} (Retry-After)` : `trying again would mean waiting ${seconds(ms)}`;
+    const late = new DocketError(
       'timeout',
       `${t.operation}: ${failedAttempt(a)} and ${wait}, ${left >= 1 ? `longer than the ${seconds(left)} left of this command's time budget` : "with none of this command's time budget left"}${maybeDone(t, landed)}`,
       'try again later, or give the command more time with --timeout',
     );
+    // With time left, the wait is what ends it: an apply's stop says when the turn comes, not that the budget ran out (probe OG-2).
+    if (left >= 1) late.turnPastBudget = `in ${seconds(asked ? retryAfter : ms)} (${asked ? 'the service asked to wait that long, Retry-After' : "a retry's wait"})`;
+    throw late;
   }
 
   /**
