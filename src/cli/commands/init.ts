@@ -183,10 +183,25 @@ async function writeNew(file: string, content: string, undo: (() => Promise<unkn
 async function ensureGitignore(file: string, undo: (() => Promise<unknown>)[]): Promise<string> {
   if (await writeNew(file, gitignoreText(), undo)) return 'created';
   const text = await readFile(file, 'utf8');
-  const ignored = text.split(/\r?\n/).some((l) => ['.docket', '.docket/', '/.docket', '/.docket/'].includes(l.trim()));
-  if (ignored) return 'kept (has .docket/)';
+  if (ignoresWorkDir(text)) return 'kept (has .docket/)';
   await appendFile(file, `${text === '' || text.endsWith('\n') ? '' : '\n'}${GITIGNORE_ENTRY}\n`);
   return 'updated';
+}
+
+const WORK_DIR_PATTERNS: readonly string[] = ['.docket', '.docket/', '/.docket', '/.docket/'];
+
+/**
+ * Whether a .gitignore ignores `.docket/` as git reads it: a line's trailing spaces do not count,
+ * its leading ones do, and a later `!.docket/` takes it back (the last line that names it wins, probe OF-5).
+ */
+function ignoresWorkDir(text: string): boolean {
+  let ignored = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trimEnd();
+    if (WORK_DIR_PATTERNS.includes(line)) ignored = true;
+    else if (line.startsWith('!') && WORK_DIR_PATTERNS.includes(line.slice(1))) ignored = false;
+  }
+  return ignored;
 }
 
 function posixPath(p: string): string {
