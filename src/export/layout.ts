@@ -78,6 +78,9 @@ export function slug(name: string): string {
   let s = lineWithoutSecrets(name)
     .normalize('NFC')
     .toLowerCase()
+    // A lower-case letter a case-blind file system takes for another (ς and σ are both Σ there,
+    // probe OF-4): the other's form, so two names that differ only so get `-2`, not one file.
+    .replace(/\p{Ll}/gu, foldedLetter)
     .normalize('NFC') // lower-casing may decompose (İ → i̇)
     // Marks that only dress a symbol or a digit (the invisible emoji selector U+FE0F, a keycap's
     // enclosing square) are no part of a letter: kept, they would end a name after its `-`.
@@ -88,6 +91,12 @@ export function slug(name: string): string {
   if (Buffer.byteLength(s) > SLUG_MAX_BYTES) s = truncate(s, SLUG_MAX_BYTES).replace(/-+$/, '');
   if (s === '') return 'unnamed';
   return WINDOWS_DEVICE.test(s) || DOCKET_OWN.test(s) ? `${s}_` : s;
+}
+
+/** `letter` as the lower case of its upper case, when that is one letter (ς → σ, ſ → s, ı → i). */
+function foldedLetter(letter: string): string {
+  const upper = letter.toUpperCase();
+  return upper.length === letter.length && upper !== letter ? upper.toLowerCase() : letter;
 }
 
 /** The longest prefix of whole characters (a letter with its marks) within `max` UTF-8 bytes. */

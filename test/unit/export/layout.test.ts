@@ -23,6 +23,8 @@ describe('slug', () => {
     expect(slug('اتفاقية عدم الإفصاح')).toBe('اتفاقية-عدم-الإفصاح');
     expect(slug('हिन्दी अनुबंध')).toBe('हिन्दी-अनुबंध'); // combining vowel signs stay with their letters
     expect(slug('ΣΥΜΒΑΣΗ ٣')).toBe('συμβαση-٣');
+    // A final sigma is the sigma a case-blind file system takes it for: names that differ only so share a slug (probe OF-4).
+    expect([slug('ΟΔΟΣ'), slug('οδος'), slug('οδοσ'), slug('ſtraße')]).toEqual(['οδοσ', 'οδοσ', 'οδοσ', 'straße']);
     expect(slug('***')).toBe('unnamed');
     expect(slug('🙂')).toBe('unnamed');
     // An emoji's invisible selector (U+FE0F) and a keycap's square are no letters: no name ends after its `-`.
