@@ -138,6 +138,12 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
   let result: T;
   try {
     const project = workspace.config.project;
+    // Whether the lock was there before this run wrote one (a link counts, dangling or not): one it
+    // made and left recording nothing is taken away again (settleLock).
+    const lockExisted = await lstat(workspace.lockLocation.path).then(
+      () => true,
+      () => false,
+    );
     const agreementsUrl = project.agreements.url ?? DEFAULT_AGREEMENTS_URL;
     // A run that reads no agreements (a plan of attachments alone) still asks whose the lock's
     // sections are when it has a key to: another organization's uploads are not this one's (probe OC-1).
@@ -257,7 +263,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       };
       const together = lockTarget !== undefined && syncLocation === workspace.lockLocation;
       await connection.saveEmulator();
-      const told = lockTarget ? await settleLock(workspace.lockLocation, lockTarget, files, create, together ? changesIn : undefined) : undefined;
+      const told = lockTarget ? await settleLock(workspace.lockLocation, lockTarget, files, create, together ? changesIn : undefined, lockExisted) : undefined;
       // After the lock entries: a crash between loses only directions. Its word on a merge conflict
       // it resolved is said too (a review-only lock holds only sync records).
       const wrote = together ? undefined : await writeSync(syncLocation, changesIn);

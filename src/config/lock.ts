@@ -17,7 +17,7 @@
  * side's entries are kept); when they do, it is an error at the conflict marker's line. Sync
  * records the two sides disagree on are dropped (those objects' direction becomes unknown).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { isSpecialFile, LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
 import { firstJsonSyntaxError, jsonParsePosition } from '../util/json-error.js';
 import { jsonKeyOffset, jsonValueOffset } from '../util/json-offset.js';
@@ -1366,7 +1366,7 @@ async function removeStaleTempsOf(path: string): Promise<void> {
  * `sync`: the apply's sync record changes, when they live in this file, written in the same
  * write (one read, one render and one atomic write of a lock that may hold 20,000 records).
  */
-export async function settleLock(location: LockLocation, target: string, lock: LockFile, create = false, sync?: SyncChangesOf): Promise<string | undefined> {
+export async function settleLock(location: LockLocation, target: string, lock: LockFile, create = false, sync?: SyncChangesOf, existedBefore = true): Promise<string | undefined> {
   const { text, read } = await readForWrite(location);
   const section = text !== undefined || Object.keys(lock.files).length > 0 || create;
   // A file docket cannot read is left for the person (the plan already said so).
@@ -1377,6 +1377,13 @@ export async function settleLock(location: LockLocation, target: string, lock: L
   const out = changes ? withSync(settled, changes) : settled;
   // No file, and nothing to record in it (no entries, no records to keep): none is made.
   if (!section && !out.synced && !out.landing) return undefined;
+  // One this run made only for a mark it has taken back since (an upload refused outright, probe
+  // OC-4): it records nothing, and is no file to commit.
+  if (!existedBefore && !create && text !== undefined && recordsNothing(out)) {
+    await rm(location.path, { force: true });
+    known.delete(location.path);
+    return undefined;
+  }
   const next = renderPieces(out);
   if (sameText(next, text) || holdsAlready(text, read.doc, out)) return undefined;
   await removeStaleTempsOf(location.path);
@@ -1385,6 +1392,12 @@ export async function settleLock(location: LockLocation, target: string, lock: L
   if (text !== undefined && splitConflict(text)) return conflictResolved(location.label, read);
   if (!read.doc.targets[target] && legacyFiles(read.doc, location) !== undefined) return `${location.label}: this run's entries moved from the version 1 section to "${target}"`;
   return undefined;
+}
+
+/** Whether a lock document holds no entry, record or mark of any target. */
+function recordsNothing(doc: LockDocument): boolean {
+  const empty = (sections: Record<string, object> | undefined): boolean => Object.values(sections ?? {}).every((section) => Object.keys(section).length === 0);
+  return Object.keys(doc.targets).length === 0 && doc.legacy === undefined && empty(doc.synced) && empty(doc.landing);
 }
 
 /** The same, synchronously: for the moment a second Ctrl-C ends the process. */
