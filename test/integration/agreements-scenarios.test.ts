@@ -1311,7 +1311,6 @@ describe('standard templates and attachments', () => {
   it('leaves docket.lock.json as it was when the service refuses an upload, so the next plan is a plain upload', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
-    const lockText = async (): Promise<string> => readFile(join(dir, 'docket.lock.json'), 'utf8').catch(() => '');
     // Over the emulator's 20 MB limit for a request body: answered 413, nothing stored.
     const tooLarge = Buffer.concat([pdf('large'), Buffer.alloc(21 * 1024 * 1024, 32)]);
     await writeFile(join(dir, 'attachments/security.pdf'), tooLarge);

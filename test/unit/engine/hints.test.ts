@@ -4,7 +4,7 @@ import { buildPlan } from '../../../src/engine/plan.js';
 import { fieldHash, formatSyncRecord, syncState } from '../../../src/engine/sync.js';
 import type { DesiredResource, LiveResource } from '../../../src/engine/types.js';
 import { KIND_META, desiredMember, desiredPlaybook, desiredRule, liveMember, livePlaybook, liveRule } from './builders.js';
-import { withoutArchiveOf } from '../../../src/engine/hints.js';
+import { pinHints, withoutArchiveOf } from '../../../src/engine/hints.js';
 
 function warnings(desired: DesiredResource[], live: LiveResource[]): string[] {
   const { plan, diagnostics } = buildPlan({ kinds: KIND_META, desired, live, prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't' });
@@ -270,5 +270,23 @@ describe('withoutArchiveOf', () => {
     expect(withoutArchiveOf(warning, { kind: 'playbook', name: 'Records: to keep old' })).toBe(
       'playbook "Records: to keep" (playbooks/r.yaml:1) looks like a rename of the live playbook "Records: to keep old" (the same rules), but the plan creates "Records: to keep" beside it: if it was renamed, add `renamed_from: ["Records: to keep old"]`',
     );
+  });
+});
+
+describe('pinHints', () => {
+  const adoptable = (key: string, liveId: string) => ({ kind: 'attachment' as const, key, liveId, field: 'sha256', sha256: 'ab', file: `attachments/${key}.pdf`, reason: 'no lock entry' });
+  const template = (refs: { key: string; field: string }[]): DesiredResource =>
+    ({ kind: 'template', key: 'T', name: 'T', fields: {}, refs: refs.map((r) => ({ kind: 'attachment', key: r.key, field: r.field })), renamedFrom: [], partial: false }) as unknown as DesiredResource;
+  const liveTemplate = (attachments: string[]): LiveResource => ({ kind: 'template', id: 't-1', key: 'T', name: 'T', fields: {}, refs: [], refIds: { attachments } }) as unknown as LiveResource;
+
+  it('of a list naming several attachments, says only the upload held where the pinned one is named, not the others the files name beside it (probe OC-3)', () => {
+    const desired = [template([{ key: 'A', field: 'attachments' }, { key: 'B', field: 'attachments' }])];
+    const ids = { 'template:T': 't-1', 'attachment:A': 'a-1', 'attachment:B': 'b-new' };
+    // B pinned to its new upload; the template still names A's and B's earlier one.
+    const said = pinHints([adoptable('B', 'b-new')], desired, [liveTemplate(['a-1', 'b-old'])], ids);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('names upload b-old where the files name attachment "B"');
+    // Naming A's and B's own upload: nothing to say.
+    expect(pinHints([adoptable('B', 'b-new')], desired, [liveTemplate(['a-1', 'b-new'])], ids)).toEqual([]);
   });
 });
