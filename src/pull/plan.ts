@@ -890,6 +890,9 @@ class PullPlanner {
       const pointer = base + where.pointer;
       const parent = valueAt(liveDocument(), where.pointer.slice(0, where.pointer.lastIndexOf('/')));
       const order = isPlainObject(parent) ? Object.keys(parent) : [];
+      // A document's own keys come before its children's list (a playbook's description before its
+      // rules), also where the file writes a key after that list (probe OH-4).
+      if (where.pointer.lastIndexOf('/') === 0) for (const child of this.input.kinds) if (child.parentKind === kind.name && child.parentField && !order.includes(child.parentField)) order.push(child.parentField);
       // Live text is written literally: a `${` typed in the app is no placeholder.
       const current = valueAt(doc, pointer);
       const value = literalPlaceholders(kind.keepWritten?.(field, current, where.value, written) ?? where.value);

@@ -69,7 +69,9 @@ function withKeyInOrder(obj: Record<string, unknown>, key: string, value: unknow
   if (rank >= 0) {
     const after = keys.findLastIndex((k) => order.indexOf(k) >= 0 && order.indexOf(k) < rank);
     const firstLater = keys.findIndex((k) => order.indexOf(k) > rank);
-    at = after >= 0 ? after + 1 : firstLater >= 0 ? firstLater : keys.length;
+    // Before the first key it comes before where the file writes that one ahead of one it comes
+    // after (`name` written after `rules`: a description goes above the rules, probe OH-4).
+    at = after >= 0 && (firstLater < 0 || firstLater > after) ? after + 1 : firstLater >= 0 ? firstLater : keys.length;
     if (after >= 0 && keys[at] === 'renamed_from' && !order.includes('renamed_from')) at++;
   }
   const out: Record<string, unknown> = {};

@@ -319,6 +319,15 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
+  it('writes a description added in the app before the rules, also where the file writes its name after them (probe OH-4)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/late.yaml': 'kind: Playbook\nrules:\n  - name: a\n    actions: x\nname: Name Last\n' });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editPlaybook('Name Last', { description: 'added in the app' });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await read(dir, 'playbooks/late.yaml')).toBe('kind: Playbook\ndescription: added in the app\nrules:\n  - name: a\n    actions: x\nname: Name Last\n');
+    await expectNoChanges(cli, dir);
+  });
+
   it('reads a literal $${ beside a ${var} as the text it writes: a new value of the variable is the variable\'s to change, and once changed nothing is left to pull (probe HT-1)', async () => {
     const file = 'kind: Playbook\nname: Escalation\ndescription: "Escalate $${x} and $${env.HOME} to ${var.lead}"\nrules: []\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/escalation.yaml': file });

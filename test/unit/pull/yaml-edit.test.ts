@@ -284,6 +284,9 @@ describe('editYaml', () => {
     expect(edit(text, (v) => setAt(v, '/rules/0/description', 'd', order)).text).toBe('rules:\n  - name: Term\n    renamed_from: [Old]\n    description: d\n    actions: x\n');
     const playbook = 'kind: Playbook\nname: P\nrules:\n  - name: R\n';
     expect(edit(playbook, (v) => setAt(v, '/description', 'D', ['kind', 'name', 'description'])).text).toBe('kind: Playbook\nname: P\ndescription: D\nrules:\n  - name: R\n');
+    // The file writes its name after its rules: the description still goes before the rules, above their comment (probe OH-4).
+    const nameLast = 'kind: Playbook\n# the rules\nrules:\n  - name: R\nname: P\n';
+    expect(edit(nameLast, (v) => setAt(v, '/description', 'D', ['kind', 'name', 'description', 'rules'])).text).toBe('kind: Playbook\ndescription: D\n# the rules\nrules:\n  - name: R\nname: P\n');
   });
 
   it('inserts a list item above the comment of the item it goes before, and removes one', () => {
