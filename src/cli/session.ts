@@ -72,6 +72,11 @@ export interface SessionOptions extends CommonOptions {
   connected?: (target: Connection['target'], workspace: Workspace) => void;
   /** Keep the digest of each YAML file as loaded (pull). */
   digests?: boolean;
+  /**
+   * The lock's sections are read without the agreements service (export of attachments alone):
+   * asked whose they are all the same when a key is set, as another organization's uploads are not this one's.
+   */
+  asksLockOrganization?: boolean;
   /** Load docket.yaml and the lock alone, not the resource files (export reads the live state, not them). */
   projectOnly?: boolean;
   /** The services to connect; by default what the configuration's kinds need. */
@@ -145,9 +150,10 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       () => false,
     );
     const agreementsUrl = project.agreements.url ?? DEFAULT_AGREEMENTS_URL;
-    // A run that reads no agreements (a plan of attachments alone) still asks whose the lock's
-    // sections are when it has a key to: another organization's uploads are not this one's (probe OC-1).
-    const askOrganization = needs.has('agreements') || (!emulator && serviceApiKey(io.env, 'agreements') !== undefined && hasAgreementsSection(workspace.lockDoc, agreementsUrl));
+    // An export of attachments alone, which reads no agreements, still asks whose the lock's
+    // sections are when it has a key to (probe OC-1). No other command does: a review-only run
+    // never depends on the agreements service (second read SR80-2).
+    const askOrganization = needs.has('agreements') || (opts.asksLockOrganization === true && !emulator && serviceApiKey(io.env, 'agreements') !== undefined && hasAgreementsSection(workspace.lockDoc, agreementsUrl));
     const lockTarget = await resolveLockTarget(workspace.lockDoc, {
       emulator,
       ...(project.review.organization_id !== undefined ? { emulatorOrganization: project.review.organization_id } : {}),

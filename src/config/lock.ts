@@ -1024,17 +1024,17 @@ function legacyFiles(doc: LockDocument, location: LockLocation): Files | undefin
   return location.environment ? legacy?.environments?.[location.environment]?.files : legacy?.files;
 }
 
-/**
- * Which target a run's entries belong to. With the organization the agreements key acts for
- * asked, it is the service's URL and that organization; without (an export of
- * attachments alone with no key reads only the lock), the one section recorded for that URL, if there is exactly one.
- */
 /** Whether the lock has a section of the agreements service at `url`: a run then needs to know whose it is. */
 export function hasAgreementsSection(doc: LockDocument, url: string): boolean {
   const prefix = agreementsTarget(url, '');
   return Object.keys(doc.targets).some((k) => k.startsWith(prefix));
 }
 
+/**
+ * Which target a run's entries belong to. With the organization the agreements key acts for
+ * asked, it is the service's URL and that organization; without (an export of attachments alone
+ * with no key reads only the lock), the one section recorded for that URL, if there is exactly one.
+ */
 export async function resolveLockTarget(
   doc: LockDocument,
   options: { emulator: boolean; emulatorOrganization?: string; agreementsUrl?: string; organizationId?: () => Promise<string> },

@@ -265,7 +265,6 @@ class EmulatorServer implements EmulatorControls {
     await this.store.flush();
   }
 
-  /** The added latency, on a timer close() clears (one left running kept the process up to a minute past SIGTERM). */
   /** As if each `late` hold's delay had passed: a test holds a create past any client's patience and lets it land when it wants. */
   releaseHeld(): number {
     const held = [...this.holds];
@@ -284,6 +283,7 @@ class EmulatorServer implements EmulatorControls {
     });
   }
 
+  /** The added latency, on a timer close() clears (one left running kept the process up to a minute past SIGTERM). */
   private wait(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const end = (): void => {

@@ -20,26 +20,33 @@ export function filesHoldingKeys(files: readonly ExportFile[], keys: readonly (r
   if (keys.length === 0) return [];
   const found: { path: string; variables: string[] }[] = [];
   for (const file of files) {
-    const variables = keys.filter(([, key]) => holdsKey(file.content, key) || holdsKey(file.path, key) || keyOnceRead(file, key)).map(([name]) => name);
+    const read = onceRead(file);
+    const variables = keys.filter(([, key]) => holdsKey(file.content, key) || holdsKey(file.path, key) || (read() !== undefined && keysHeld(read(), [['', key]], file.content).length > 0)).map(([name]) => name);
     if (variables.length > 0) found.push({ path: shownPath(file.path, keys), variables });
   }
   return found;
 }
 
 /**
- * Whether a YAML file (a custom template's definition, written as the app holds it) holds `key`
- * once read: spelt with a double-quoted string's escapes, it is the key to the service, and to
- * docket's validate, which refuses it after the files were written (probe OF-2).
+ * A YAML file's values as read, parsed once and only when asked for (`undefined`: not a YAML file
+ * with an escape, or none that reads). A key spelt with a double-quoted string's escapes (a custom
+ * template's definition as the app holds it) is the key to the service, and to docket's validate,
+ * which refused it after the files were written (probe OF-2).
  */
-function keyOnceRead(file: ExportFile, key: string): boolean {
-  if (!/\.ya?ml$/i.test(file.path) || !file.content.includes('\\')) return false;
-  try {
-    const values = parseYamlFile(file.content, file.path).documents.map((d) => d.value);
-    return keysHeld(values, [['', key]], file.content).length > 0;
-  } catch {
-    // Not YAML that reads: nothing it holds is read as a key either.
-    return false;
-  }
+function onceRead(file: ExportFile): () => unknown[] | undefined {
+  let values: unknown[] | undefined;
+  let read = false;
+  return () => {
+    if (read) return values;
+    read = true;
+    if (!/\.ya?ml$/i.test(file.path) || !file.content.includes('\\')) return undefined;
+    try {
+      values = parseYamlFile(file.content, file.path).documents.map((d) => d.value);
+    } catch {
+      // Not YAML that reads: nothing it holds is read as a key either.
+    }
+    return values;
+  };
 }
 
 /** `path`, or its folder and "…" when its name holds a piece of a key as file names write it. */

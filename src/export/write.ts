@@ -5,7 +5,7 @@
  */
 import { showPath } from '../config/quote.js';
 import { constants, rmSync } from 'node:fs';
-import { access, chmod, copyFile, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { access, chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DocketError, UsageError } from '../errors.js';
 import { removeLeftByDeadProcesses } from '../util/process-alive.js';
@@ -35,12 +35,19 @@ async function moveInto(staging: string, out: string, label: string): Promise<vo
   await rmdir(staging);
 }
 
-/** An existing directory (not a link): written inside, as it is, and not replaced. */
-async function isDirectory(dir: string): Promise<boolean> {
-  return lstat(dir).then(
-    (st) => st.isDirectory(),
-    () => false,
-  );
+/**
+ * Whether an empty `out` is written inside rather than replaced by the staging directory (which
+ * appears whole or not at all): a mount point cannot be replaced (EBUSY, probe KX-3), and this
+ * process's own directory (`--out .`) replaced would leave the shell it runs in a folder that is
+ * gone (probe OF-3).
+ */
+async function writtenInside(dir: string): Promise<boolean> {
+  const [own, up, real, here] = await Promise.all([stat(dir).catch(() => undefined), stat(path.dirname(dir)).catch(() => undefined), realpath(dir).catch(() => undefined), realpath(process.cwd()).catch(() => undefined)]);
+  if (own === undefined || up === undefined || !own.isDirectory()) return false;
+  if (own.dev !== up.dev || (real !== undefined && real === here)) return true;
+  const info = await readFile('/proc/self/mountinfo', 'utf8').catch(() => '');
+  // The fifth field, with spaces and the like written as octal escapes (`\040`).
+  return info.split('\n').some((line) => line.split(' ')[4]?.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))) === (real ?? dir));
 }
 
 /** `--out` must not exist, or be an empty directory: export never overwrites a file. */
@@ -48,13 +55,15 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
   // `--out ""` (an unset variable) is the current directory, which is never empty: say what is wrong.
   if (label.trim() === '') throw new UsageError('--out needs a directory name (got "")', 'name a directory that does not exist or is empty');
   let entries: string[];
+  let inside = false;
   try {
     // Not followed: a link that dangles passed as missing, and the final rename then failed.
     const st = await lstat(out);
     if (st.isSymbolicLink()) throw new UsageError(`--out ${showPath(label)} is a symbolic link`, 'name the directory itself: a path that does not exist or an empty directory');
     if (!st.isDirectory()) throw new UsageError(`--out ${showPath(label)} is ${st.isFile() ? 'a file' : 'not a directory (a named pipe or a device)'}`, 'docket export writes a new directory: choose a path that does not exist or an empty directory');
     // What a killed export into this directory left inside it is not the user's (second read SR73-7).
-    await removeStaleStaging(out, `.${nameInTemp(path.basename(out))}.export-`);
+    inside = await writtenInside(out);
+    if (inside) await removeStaleStaging(out, `.${nameInTemp(path.basename(out))}.export-`);
     entries = await readdir(out);
   } catch (error) {
     if (error instanceof UsageError) throw error;
@@ -72,8 +81,10 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
   if (entries.length > 0) {
     throw new UsageError(`--out ${showPath(label)} is not empty`, 'docket export never overwrites files: choose a directory that does not exist or is empty');
   }
-  // The empty folder is written inside (writeExport): its parent need not be writable.
+  // The empty folder is replaced by the staging one: one the user may not write is not theirs to have replaced.
   await refuseUnwritable(label, out);
+  // One written inside (writeExport) needs no writable parent.
+  if (!inside) await refuseUnwritable(label, path.dirname(out));
   return 'empty';
 }
 
@@ -92,7 +103,7 @@ async function refuseUnwritable(label: string, folder: string | undefined): Prom
 
 /**
  * Writes every file into a staging directory next to `out`, then renames it into place, so the
- * output appears whole or not at all (into an `out` that exists, empty, staged inside it and the
+ * output appears whole or not at all (into an `out` written inside, staged inside it and the
  * files moved up, docket.lock.json last); `wx` makes any overwrite an error. `emulatorState` is copied
  * along as `.docket/emulator.json` when given. Each file's `content` is emptied once written.
  * `onExit` registers a synchronous cleanup for a signal that ends the process while the files are
@@ -106,11 +117,10 @@ export async function writeExport(
   onExit?: (cleanup: () => void) => () => void,
   beforeInPlace?: (staging: string) => Promise<void>,
 ): Promise<void> {
-  // An empty --out that exists is staged inside, and its files moved up at the end: a mount point
-  // (a CI volume) cannot be replaced (EBUSY, probe KX-3), and one replaced would leave a shell in
-  // it (`--out .`), or an editor, in a folder that is gone (probe OF-3).
-  const existing = await isDirectory(out);
-  const parent = existing ? out : path.dirname(out);
+  // Staged inside an --out written inside (a mount point, the current directory), on its file
+  // system, and its files moved up at the end; otherwise beside it, and renamed into place whole.
+  const inside = await writtenInside(out);
+  const parent = inside ? out : path.dirname(out);
   let release: (() => void) | undefined;
   const prefix = `.${nameInTemp(path.basename(out))}.export-`;
   const staging = await mkdir(parent, { recursive: true })
@@ -144,10 +154,11 @@ export async function writeExport(
     await beforeInPlace?.(staging);
     // The records' write leaves the folder of its temporary file: empty, it is no part of the export.
     await rmdir(workPath(staging)).catch(() => undefined);
-    if (existing) await moveInto(staging, out, label);
-    // Made meanwhile: moved into, as it is there now, or refused when not empty.
-    else if ((await checkOut(out, label)) === 'empty') await moveInto(staging, out, label);
-    else await rename(staging, out);
+    if (inside) await moveInto(staging, out, label);
+    else {
+      if ((await checkOut(out, label)) === 'empty') await rmdir(out);
+      await rename(staging, out);
+    }
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     // A full disk (or a folder made read-only meanwhile) is the user's to fix, not a bug (probe JT-5).

@@ -142,21 +142,22 @@ export const attachmentKind: KindModule<'attachment'> = {
       // pinned, which is what is said (probe GY). With one since, the pin is likely that one.
       const recorded = ctx.lock.files[lockKey('attachment', d.key)];
       const other = recorded?.pending ? undefined : confirmedUpload(recorded);
-      const unrecorded = other
-        ? `docket.lock.json records an upload of ${other.file} as id ${other.id}, not the id its \`id:\` pins; the service cannot give a PDF back`
-        : 'docket.lock.json records no confirmed upload of it (none, or one never confirmed); the service cannot give a PDF back';
       const before = uploadsBeforePin([recorded, ...d.renamedFrom.map((name) => ctx.lock.files[lockKey('attachment', name)])], d.pinId);
-      // With no upload of it recorded, named as its `renamed_from` says it was: the service cannot
-      // rename one, so a rename is an upload again under the new name, as with a lock entry, not a
-      // name adopted unsent (probe OC-2). With an earlier one recorded, the pin is a later upload,
-      // made under the name the files give (probe NE-2).
-      const name = before.earlier ? d.name : (d.renamedFrom[0] ?? d.name);
+      // Its live name is not known either: a `renamed_from` kept after its rename was uploaded (as
+      // pull keeps it) and one never uploaded read alike, so the warning says what adopting takes (probes OC-2, SR80-1).
+      const formerLive =
+        !before.earlier && d.renamedFrom.length > 0
+          ? `; adopting records it as named ${quoteValue(d.name)}: if the live one is still named ${quoteValue(d.renamedFrom[0]!)} (the rename never uploaded), take the \`id:\` out instead, to upload it under the new name`
+          : '';
+      const unrecorded = other
+        ? `docket.lock.json records an upload of ${other.file} as id ${other.id}, not the id its \`id:\` pins; the service cannot give a PDF back${formerLive}`
+        : `docket.lock.json records no confirmed upload of it (none, or one never confirmed); the service cannot give a PDF back${formerLive}`;
       live.push({
         kind: 'attachment',
         id: d.pinId,
         key: d.key,
-        name,
-        fields: { name },
+        name: d.name,
+        fields: { name: d.name },
         refs: [],
         unknownFields: { sha256: unrecorded, description: 'not readable over the API' },
         extra: { pinOnly: true, ...before },

@@ -1091,18 +1091,21 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
-  it('uploads a pinned attachment the lock lost again under the name its renamed_from renames it to, rather than adopting a name the service never got (probe OC-2)', async () => {
+  it('says of a pinned attachment the lock lost, renamed with renamed_from, that adopting takes the new name, and how to upload it instead (probes OC-2, SR80-1)', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
     await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
     await applyOk(cli, dir);
     const id = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
     await rm(join(dir, 'docket.lock.json'));
-    await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML.replace('name: Security Exhibit\n', `name: Security Annex\nrenamed_from: [Security Exhibit]\nid: ${id}\n`) });
+    const renamed = ATTACHMENT_YAML.replace('name: Security Exhibit\n', `name: Security Annex\nrenamed_from: [Security Exhibit]\nid: ${id}\n`);
+    await writeFiles(dir, { 'attachments/security.yaml': renamed });
     const plan = await cli('plan', '-C', dir, '--detailed-exitcode');
-    expect([plan.code, plan.stderr]).toEqual([2, '']);
-    expect(plan.stdout).toContain('+ upload attachment "Security Annex"');
-    expect(plan.stdout).toContain('name: "Security Exhibit" → "Security Annex"');
+    expect([plan.code, plan.stderr]).toEqual([0, '']);
+    expect(plan.stdout).toContain('adopting records it as named "Security Annex": if the live one is still named "Security Exhibit" (the rename never uploaded), take the `id:` out instead, to upload it under the new name');
+    // As it says: without the pin, it is uploaded under the new name.
+    await writeFiles(dir, { 'attachments/security.yaml': renamed.replace(`id: ${id}\n`, '') });
+    expect((await cli('plan', '-C', dir)).stdout).toContain('+ upload attachment "Security Annex"');
     await applyOk(cli, dir);
     expect(Object.values(agreements().attachments).map((a) => a.name)).toContain('Security Annex');
     await expectNoChanges(cli, dir);

@@ -7,7 +7,10 @@
  * zero changes, and that exports are deterministic.
  */
 import { lockFiles } from '../helpers/lock.js';
-import { copyFile, cp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { copyFile, cp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { BIN } from '../helpers/bin.js';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,6 +34,7 @@ afterEach(async () => {
 });
 
 const cli = (...args: string[]): Promise<CliResult> => runCli(args, { env: t!.env });
+const execFileAsync = promisify(execFile);
 
 const DOCKET_YAML = 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n';
 
@@ -512,6 +516,17 @@ describe('docket export', () => {
     expect(await attachments()).toEqual([]);
   });
 
+  it('asks the agreements service whose a lock section is only for an export: a review-only plan beside such a lock never depends on it (second read SR80-2)', async () => {
+    const { exportFrom } = await seed();
+    const dead = 'http://127.0.0.1:9/agreements';
+    const lockPath = join(exportFrom, 'docket.lock.json');
+    await writeFile(lockPath, (await readFile(lockPath, 'utf8')).replaceAll(t!.env.DOCKET_AGREEMENTS_URL!, dead));
+    await writeFile(join(exportFrom, 'docket.yaml'), 'version: 1\n');
+    await writeFile(join(exportFrom, 'playbooks.yaml'), 'kind: Playbook\nname: Inbound NDA\nrules: []\n');
+    const plan = await runCli(['plan', '-C', exportFrom, '--timeout', '20s'], { env: { ...t!.env, DOCKET_AGREEMENTS_URL: dead } });
+    expect([plan.code, plan.stderr]).toEqual([0, '']);
+  });
+
   it('reads only the service the source configuration names: a review-only docket.yaml exports with a review key alone', async () => {
     const { exportFrom } = await seed();
     await writeFile(join(exportFrom, 'docket.yaml'), `version: 1\nreview:\n  url: ${t!.env.DOCKET_REVIEW_URL}\n  organization_id: ${DEFAULT_ORGANIZATION_ID}\n`);
@@ -734,6 +749,18 @@ describe('docket export', () => {
     expect(result.code).toBe(0);
     expect(Object.keys(await tree(out)).sort()).toEqual(['.gitignore', 'docket.lock.json', 'docket.yaml', 'members.yaml']);
     expect(await readFile(join(out, 'members.yaml'), 'utf8')).toMatch(/email: alice@acme\.example[\s\S]*email: bob@acme\.example[\s\S]*name: Bob Jones[\s\S]*email: carol@acme\.example/);
+    await expectNoChanges(cli, out);
+  });
+
+  it('writes `--out .` into the current directory itself, not a new one renamed over it: the shell there sees the files (probe OF-3)', async () => {
+    const { exportFrom } = await seed();
+    const out = await makeDir({});
+    const before = (await stat(out)).ino;
+    // A process of its own, started in the folder (the emulator answers from this one: not spawnSync).
+    const run = await execFileAsync(process.execPath, [BIN, 'export', '-C', exportFrom, '--out', '.', '--kind', 'member'], { cwd: out, env: { PATH: process.env.PATH, ...t!.env } });
+    expect(run.stderr).toBe('');
+    expect((await stat(out)).ino).toBe(before);
+    expect(Object.keys(await tree(out)).sort()).toEqual(['.gitignore', 'docket.lock.json', 'docket.yaml', 'members.yaml']);
     await expectNoChanges(cli, out);
   });
 

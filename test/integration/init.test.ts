@@ -343,8 +343,8 @@ describe('docket init', () => {
     await writeFiles(again, { '.gitignore': '/.docket\n' });
     expect((await runCli(['init', again])).code).toBe(0);
     expect(await readFile(join(again, '.gitignore'), 'utf8')).toBe('/.docket\n');
-    // As git reads it: a trailing space does not count, a leading one does, and a later `!.docket/` takes it back (probe OF-5).
-    for (const [written, kept] of [['.docket/  \n', true], ['  .docket/\n', false], ['.docket/\n!.docket/\n', false], ['!.docket/\n.docket/\n', true]] as const) {
+    // As git reads it: a trailing space does not count, a leading one or a trailing tab does, and a later `!.docket/` takes it back (probe OF-5, second read SR80-7).
+    for (const [written, kept] of [['.docket/  \n', true], ['  .docket/\n', false], ['.docket/\t\n', false], ['.docket/\n!.docket/\n', false], ['!.docket/\n.docket/\n', true]] as const) {
       const each = await makeDir({});
       await writeFiles(each, { '.gitignore': written });
       expect((await runCli(['init', each])).code).toBe(0);

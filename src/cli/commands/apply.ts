@@ -458,9 +458,10 @@ async function reportApply(
   const mayHaveChanged = report.results.some((r) => r.status === 'failed' && (!r.unchanged || r.written !== undefined));
   // The commands hints give, as this run was given (its folder, environment, emulator, targets):
   // copied as written, they act on the same organization (probe OD-2).
-  const shape: PlanShape = { dir: opts.dir, env: plan.environment, emulator: plan.target.emulator, target: plan.targets ?? [] };
+  // Not --retry-uncertain: what may still land is waited for, never sent again by a hint (second read SR80-4).
+  const shape: PlanShape = { dir: opts.dir, env: plan.environment, emulator: plan.target.emulator, target: plan.targets ?? [], prune: opts.prune };
   const planAgain = shapedCommand('plan', shape);
-  const again = settings.savedFile === undefined ? `run ${shapedCommand('apply', { ...shape, prune: opts.prune })} again` : report.done > 0 || uncertain || mayHaveChanged ? `make a new plan (${replanCommand(plan, opts.dir, settings.savedFile)}) and apply that one` : `apply the saved plan again (${reapplyCommand(opts.dir, settings.savedFile)})`;
+  const again = settings.savedFile === undefined ? `run ${shapedCommand('apply', { ...shape, force: opts.force, adoptFiles: opts.adoptFiles })} again` : report.done > 0 || uncertain || mayHaveChanged ? `make a new plan (${replanCommand(plan, opts.dir, settings.savedFile)}) and apply that one` : `apply the saved plan again (${reapplyCommand(opts.dir, settings.savedFile)})`;
   // Taken by the service, unnamed: it is live, and another upload would be as unnamed (probe FZ).
   const unknownUpload =
     marks.length > 0 && marks.every((m) => m.answered)

@@ -73,7 +73,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
       // The source's docket.yaml and lock say what to read and which uploads are known; its other
       // files are not read (a large one held its parsed text through the export, and one that does
       // not validate stopped an export meant to rebuild it).
-      await withSession(io, { ...opts, projectOnly: true, needs: (w) => scope(w).needs, deadline: () => deadline }, async (s) => {
+      await withSession(io, { ...opts, projectOnly: true, asksLockOrganization: true, needs: (w) => scope(w).needs, deadline: () => deadline }, async (s) => {
         const w = s.workspace;
         const { kinds, read, services, needs } = scope(w);
         const root = w.config.project.root;

@@ -192,12 +192,14 @@ const WORK_DIR_PATTERNS: readonly string[] = ['.docket', '.docket/', '/.docket',
 
 /**
  * Whether a .gitignore ignores `.docket/` as git reads it: a line's trailing spaces do not count,
- * its leading ones do, and a later `!.docket/` takes it back (the last line that names it wins, probe OF-5).
+ * its leading ones and other trailing whitespace do, and a later `!.docket/` takes it back (the last
+ * line that names it wins, probe OF-5).
  */
 function ignoresWorkDir(text: string): boolean {
   let ignored = false;
   for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trimEnd();
+    // Trailing spaces only: git keeps a trailing tab as part of the pattern (second read SR80-7).
+    const line = raw.replace(/ +$/, '');
     if (WORK_DIR_PATTERNS.includes(line)) ignored = true;
     else if (line.startsWith('!') && WORK_DIR_PATTERNS.includes(line.slice(1))) ignored = false;
   }

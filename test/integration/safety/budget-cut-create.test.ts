@@ -13,15 +13,15 @@ afterEach(async () => {
   await removeMadeDirs();
 });
 
-it('a create the time budget cut off while the service still held it is pending, not "run apply again" (which made a second one); the plan to run is the apply\'s own, with its --env (probe OD-2)', async () => {
+it('a create the time budget cut off while the service still held it is pending, not "run apply again" (which made a second one); the plan to run is the apply\'s own, with its --env and --prune, the apply with its --force too (probe OD-2, second read SR80-4)', async () => {
   t = await startTestEmulator();
   const dir = await makeDir({ 'docket.yaml': 'version: 1\nenvironments:\n  staging:\n    vars:\n      lead: x\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Late NDA\n' });
   // Held past the command's 1.5 s budget, so the read that would find it is not made.
   t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: 60_000, count: 1 });
-  const run = await bin(t)('apply', '-C', dir, '--env', 'staging', '--auto-approve', '--timeout', '1500ms');
+  const run = await bin(t)('apply', '-C', dir, '--env', 'staging', '--prune', '--force', '--auto-approve', '--timeout', '1500ms');
   expect(run.code).toBe(1);
   expect(run.stdout + run.stderr).toContain('the service may have carried it out, or still be carrying it out');
-  expect(run.stderr).toContain(`wait a few minutes for what the service may still be carrying out, then run docket plan -C ${dir} --env staging: it shows what is left to do (then run docket apply -C ${dir} --env staging again)`);
+  expect(run.stderr).toContain(`wait a few minutes for what the service may still be carrying out, then run docket plan -C ${dir} --env staging --prune: it shows what is left to do (then run docket apply -C ${dir} --env staging --prune --force again)`);
   expect(run.stderr).not.toContain('it converges');
   // As the hint says: once it landed, the plan finds it, and nothing is made twice.
   t.emulator.releaseHeld();

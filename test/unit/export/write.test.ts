@@ -38,16 +38,6 @@ describe('writeExport', () => {
     expect((await stat(join(dir, 'out'))).mode & 0o777).toBe((await stat(join(dir, 'plain'))).mode & 0o777);
   });
 
-  it('writes into an empty directory that exists without replacing it: a shell in it (`--out .`) still sees the files (probe OF-3)', async () => {
-    const dir = await makeDir({});
-    const out = join(dir, 'acme');
-    await mkdir(out);
-    const before = (await stat(out)).ino;
-    await writeExport(out, '.', [{ path: 'docket.yaml', content: 'version: 1\n' }, { path: 'docket.lock.json', content: '{}\n' }, { path: 'playbooks/nda.yaml', content: 'kind: Playbook\n' }], undefined);
-    expect((await stat(out)).ino).toBe(before);
-    expect((await readdir(out)).sort()).toEqual(['docket.lock.json', 'docket.yaml', 'playbooks']);
-  });
-
   it('says a write the file system refuses (a full disk) as an error of the export, not a bug, and leaves nothing (probe JT-5)', async () => {
     const dir = await makeDir({});
     // `a` written as a file, then needed as a folder: the file system refuses, as a full disk would.
