@@ -15,8 +15,8 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
-import { fieldHash } from './sync.js';
-import { formerKeys, refKey, type Action, type ApplyReport, type Change, type DesiredResource, type Plan } from './types.js';
+import { fieldHash, recordOf, type SyncKindInfo, type SyncRecord, type SyncState } from './sync.js';
+import { formerKeys, refKey, type Action, type ApplyReport, type Change, type DesiredResource, type LiveResource, type Plan } from './types.js';
 
 /** The actions a repeat of makes a second object or version. */
 export type LandingAction = Extract<Action, 'create' | 'invite' | 'publish'>;
@@ -88,6 +88,29 @@ export function parseLandingMark(text: string): LandingMark | undefined {
     }
   }
   return { action, since, ...(fields.length > 0 ? { sent } : {}) };
+}
+
+/**
+ * The records of objects an earlier apply created (or invited) and stopped waiting for, live now:
+ * the create landed, so what the object holds is what that apply sent, and the files' edits since
+ * are theirs to apply, not live changes of unknown side a drift policy holds (probe OI-1). Only
+ * for an object with no record of its own, read as the apply would have recorded it.
+ */
+export function landedRecords(marks: LandingMarks, live: readonly LiveResource[], desired: readonly DesiredResource[], kinds: readonly SyncKindInfo[], state: Pick<SyncState, 'idOf'>): Map<string, SyncRecord> {
+  const out = new Map<string, SyncRecord>();
+  const created = new Set([...marks].filter(([key, mark]) => mark.action !== 'publish' && state.idOf(key) === undefined).map(([key]) => key));
+  if (created.size === 0) return out;
+  const declared = new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
+  const kindOf = new Map(kinds.map((k) => [k.name, k]));
+  for (const l of live) {
+    const key = refKey(l.kind, l.key);
+    const d = created.has(key) ? declared.get(key) : undefined;
+    if (!d) continue;
+    // As recordOf reads the files' values: here the live object's, of the fields the files declare.
+    const held = Object.fromEntries(Object.keys(d.fields).map((field) => [field, l.fields[field] ?? null]));
+    out.set(key, recordOf({ ...d, fields: held }, l.id, kindOf.get(d.kind)));
+  }
+  return out;
 }
 
 /** A publish whose marked values are live now: it landed (the plan publishes a later edit). Unsure without every field's value in the change. */

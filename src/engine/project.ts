@@ -12,8 +12,8 @@ import type { ServiceName } from '../api/types.js';
 import { guardWarning, massDeleteViolations, recreateViolations } from './guard.js';
 import { fetchLive } from './live.js';
 import { buildPlan } from './plan.js';
-import { resolveLanding, type LandingMarks } from './landing.js';
-import type { SyncState } from './sync.js';
+import { landedRecords, resolveLanding, type LandingMark, type LandingMarks } from './landing.js';
+import { withRecordsAdded, type SyncState } from './sync.js';
 import { childInTargets, limitToTargets, parseTarget, type TargetSpec } from './target.js';
 import { refKey, type DesiredResource, type KindName, type LiveResource, type Plan, type PlanTarget } from './types.js';
 
@@ -145,7 +145,10 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const readDropped = new Set(kinds.filter((k) => input.readOnly || pruneOn(k, input.prune)).map((k) => k.name));
   const { live, byKind, lockUpdates, uncertain, seenInPart } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(input.droppedOnly ? { droppedOnly: input.droppedOnly } : {}), ...(readDropped.size > 0 ? { readDropped } : {}), ...(input.sync ? { synced: input.sync } : {}) });
   const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
-  const sync = input.sync ? await input.sync() : undefined;
+  const marks = input.landing?.() ?? new Map<string, LandingMark>();
+  const recorded = input.sync ? await input.sync() : undefined;
+  // A create an earlier apply stopped waiting for, landed since, reads as that apply would have recorded it.
+  const sync = recorded && marks.size > 0 ? withRecordsAdded(recorded, landedRecords(marks, live, input.desired, kinds, recorded)) : recorded;
   const result = buildPlan({
     kinds: read,
     desired: input.desired,
@@ -179,7 +182,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     plan = limited.plan;
   }
   // Of the changes the plan sends, cut to its targets: a mark of an object it leaves alone stays.
-  const landing = resolveLanding(input.landing?.() ?? new Map(), plan.changes, input.desired, { now: input.clock(), ...(input.readOnly ? { readOnly: true } : {}), ...(input.retryUncertain ? { retry: true } : {}), ...(targets.length > 0 ? { sends: childInTargets(input.targets ?? [], kinds) } : {}) });
+  const landing = resolveLanding(marks, plan.changes, input.desired, { now: input.clock(), ...(input.readOnly ? { readOnly: true } : {}), ...(input.retryUncertain ? { retry: true } : {}), ...(targets.length > 0 ? { sends: childInTargets(input.targets ?? [], kinds) } : {}) });
   if (landing.stops.length > 0 && !input.readOnly) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...landing.stops]), unmatched };
   // Set on the plan as built, not spread: a spread would work out its configuration digest now.
   plan.warnings.push(...landing.warnings);

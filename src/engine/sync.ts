@@ -252,6 +252,46 @@ export function withRenamedParents(state: SyncState, desired: readonly DesiredRe
   };
 }
 
+/** `state` with records `added` for keys it holds none of (objects docket made but could not record, landing.ts landedRecords). */
+export function withRecordsAdded(state: SyncState, added: ReadonlyMap<string, SyncRecord>): SyncState {
+  if (added.size === 0) return state;
+  const get = (key: string): SyncRecord | undefined => state.byKey.get(key) ?? added.get(key);
+  const addedById = new Map([...added].map(([key, record]) => [record.id, { ...record, key }]));
+  const idGet = (id: string): (SyncRecord & { key: string }) | undefined => state.byId.get(id) ?? addedById.get(id);
+  return {
+    idOf: (key) => state.idOf(key) ?? added.get(key)?.id,
+    keysWithId: (id) => {
+      const own = state.keysWithId(id);
+      const more = addedById.get(id)?.key;
+      return more === undefined || own.includes(more) ? own : [...own, more];
+    },
+    byKey: {
+      get size() {
+        return state.byKey.size + added.size;
+      },
+      get,
+      has: (key) => get(key) !== undefined,
+      keys: () => new Set([...state.byKey.keys(), ...added.keys()]).values(),
+      *entries() {
+        yield* state.byKey.entries();
+        for (const entry of added) if (!state.byKey.has(entry[0])) yield entry;
+      },
+    },
+    byId: {
+      get size() {
+        return state.byId.size + addedById.size;
+      },
+      get: idGet,
+      has: (id) => idGet(id) !== undefined,
+      keys: () => new Set([...state.byId.keys(), ...addedById.keys()]).values(),
+      *entries() {
+        yield* state.byId.entries();
+        for (const entry of addedById) if (!state.byId.has(entry[0])) yield entry;
+      },
+    },
+  };
+}
+
 /** The id of the live top-level object holding a `kind:key`, from the live objects read (none given: not known). */
 function liveParentsByKey(live: readonly LiveResource[] | undefined): (kindKey: string) => string | undefined {
   if (!live) return () => undefined;

@@ -258,3 +258,24 @@ it('an edit whose answer the time budget cut off, carried out after, then revert
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   await expectConverged(run, dir);
 });
+
+it('a rule under drift: adopt whose create landed after its apply stopped waiting reads as what that apply sent: the files\' edit since is applied, not held as a live change (probe OI-1)', async () => {
+  t = await startTestEmulator();
+  const run = bin(t);
+  const file = (actions: string) => `kind: Playbook\nname: Adopted\ndrift: adopt\nrules:\n  - name: W0\n    actions: ACCEPT w0\n  - name: WR\n    actions: ${actions}\n`;
+  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file('ACCEPT w0').replace(/ {2}- name: WR\n.*\n$/, '') });
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  await writeFile(join(dir, 'playbooks/p.yaml'), file('ACCEPT version X'));
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks/:playbook/playbook_rules', status: 'late', delay_ms: HELD_MS, count: 1 });
+  expect((await run('apply', '-C', dir, '--auto-approve', '--timeout', '1500ms')).code).toBe(1);
+  // A new commit while it is held; then it lands.
+  await writeFile(join(dir, 'playbooks/p.yaml'), file('ACCEPT version Y'));
+  t.emulator.releaseHeld();
+  await waitUntil(() => Object.values(reviewOf(t).rules).some((r) => r.actions === 'ACCEPT version X'), 'the late create');
+  const plan = await run('plan', '-C', dir);
+  expect(plan.stdout).toContain('~ update rule "Adopted/WR" (playbooks/p.yaml:8) · changed in files');
+  expect(plan.stdout).not.toContain('drift policy leaves alone');
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  expect(Object.values(reviewOf(t).rules).some((r) => r.actions === 'ACCEPT version Y')).toBe(true);
+  await expectConverged(run, dir);
+});
