@@ -201,7 +201,7 @@ export const customTermKind: KindModule<'custom-term'> = {
           created = await sendMarked(ctx, 'custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: 1 }, (mark) => api.createFileTerm(change.name, docx, actor, mark));
         } else created = await api.createTextTerm(change.name, String(change.desired?.body ?? ''), actor);
         ctx.registerCreated('custom-term', change.key, created);
-        if (typeof docxPath === 'string') await afterDocx(api, created.id, change, ctx, 1);
+        if (typeof docxPath === 'string') return afterDocx(api, created.id, change, ctx, 1);
         return;
       }
       case 'rename':
@@ -218,7 +218,7 @@ export const customTermKind: KindModule<'custom-term'> = {
         if (typeof docxPath === 'string') {
           // The number the service gave it: above `expected` when the app published meanwhile.
           const published = await sendMarked(ctx, 'custom-term', change.key, { file: docxPath, sha256: String(change.desired?.docx), version: expected }, publish);
-          await afterDocx(api, change.liveId!, change, ctx, published.version).catch((error: unknown) => {
+          const unconverted = await afterDocx(api, change.liveId!, change, ctx, published.version).catch((error: unknown) => {
             // The version is published: what failed is the wait for its conversion.
             ctx.registerWritten?.('custom-term', change.key, change.fields.map((f) => f.field));
             throw error;
@@ -226,8 +226,9 @@ export const customTermKind: KindModule<'custom-term'> = {
           // Found by reading after a lost answer (or one with no version, a 204): as when an interrupted apply's publish is settled.
           if (published.read !== undefined) {
             const answer = published.lost ? 'the answer to its publish was lost' : "the service's answer to its publish gave no version number";
-            return `custom term "${change.key}": ${answer}; the term is at version ${published.read}, and docket.lock.json records ${docxPath} as version ${published.version} ${whosVersion(published.version)}`;
+            return `custom term "${change.key}": ${answer}; the term is at version ${published.read}, and docket.lock.json records ${docxPath} as version ${published.version} ${whosVersion(published.version)}${unconverted ? `; ${unconverted}` : ''}`;
           }
+          return unconverted;
         } else await publish();
         return;
       }
@@ -259,8 +260,11 @@ async function docxUpload(change: Change, ctx: ExecContext): Promise<{ data: Uin
   return { data, filename: path.split('/').pop() ?? 'terms.docx' };
 }
 
-/** Records the upload, then waits for the PDF conversion and reports `failed` as this resource's error. */
-async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: ExecContext, version: number): Promise<void> {
+/**
+ * Records the upload, then waits for the PDF conversion and reports `failed` as this resource's
+ * error; stopped meanwhile, a note that it was not waited for (the report must not call it checked, probe OI-3).
+ */
+async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: ExecContext, version: number): Promise<string | undefined> {
   await ctx.recordFile('custom-term', change.key, { id, file: String(change.desired?.docx_file), sha256: String(change.desired?.docx), version }, id);
   let delay = CONVERSION_POLL.firstDelayMs;
   let waited = 0;
@@ -270,9 +274,9 @@ async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: Ex
     if (status === 'failed') {
       throw new Error(`custom term "${change.key}": the service could not convert ${String(change.desired?.docx_file)} to PDF (conversion_status: failed); fix the document and apply again`);
     }
-    if (status !== 'processing') return;
+    if (status !== 'processing') return undefined;
     // Stopping: the upload is recorded; a conversion that fails shows in the next plan, which publishes again.
-    if (ctx.stopping()) return;
+    if (ctx.stopping()) return `its PDF conversion was still under way when the apply stopped, and was not waited for: the next plan shows whether it failed (then it publishes again)`;
     if (waited >= CONVERSION_POLL.timeoutMs) {
       throw new Error(`custom term "${change.key}": conversion still processing after ${Math.round(waited / 1000)} s; check it in the app, then plan again`);
     }

@@ -520,7 +520,8 @@ function interruptedHint(c: { pending: boolean; uncertain: boolean; mayHaveChang
   if (c.uncertain) return `docket.lock.json records every upload that was confirmed; ${c.unknownUpload}`;
   if (c.report.checksCutShort && c.report.failed + c.report.skipped === 0) return CHECKS_CUT_SHORT;
   // The signal came once every change and check was done (while the lock was written).
-  if (c.report.done === c.plan.changes.length) return 'every change was made and checked: nothing is left to apply';
+  // (A change noted as not waited for to the end, a Word term's conversion, is not said checked: probe OI-3.)
+  if (c.report.done === c.plan.changes.length) return c.report.results.some((r) => r.note) ? 'every change was made; run docket plan for what the notes above leave open' : 'every change was made and checked: nothing is left to apply';
   if (c.plan.changes.some((ch) => ch.action === 'upload')) return `docket.lock.json records every upload that was confirmed; ${c.again} to finish`;
   if (c.report.done > 0) return `what was done is live; ${c.again} to finish`;
   // A change that failed after its request was sent may still have been made: said so, not "nothing".
