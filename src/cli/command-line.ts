@@ -3,7 +3,7 @@
  * they follow was given, so that copied as written they act on the same organization.
  */
 import type { Plan } from '../engine/types.js';
-import { shellPath, shellWord } from '../util/shell-word.js';
+import { bashWord, shellPath } from '../util/shell-word.js';
 
 /** What shapes a plan, as its command line gives it, and what an apply of it takes besides (`--force`, `--adopt-files`). */
 export interface PlanShape {
@@ -40,8 +40,9 @@ export function dirFlag(dir: string): string {
   return dir !== '.' ? ` -C ${shellPath(dir)}` : '';
 }
 
+/** Each with what prints as nothing written out (`--target $'playbook/NDA\xe2\x80\x8b'`): copied from the screen, it would be lost (probe OM-2). */
 function words(list: readonly string[]): string {
-  return list.map((w) => ` ${shellWord(w)}`).join('');
+  return list.map((w) => ` ${bashWord(w)}`).join('');
 }
 
 /** `docket apply` of the saved plan `file` again, from the same folder. */
