@@ -72,6 +72,13 @@ function targetsOf(texts: readonly string[], kinds: readonly AnyKind[]): { targe
   return { targets, parentOf: new Map(kinds.filter((k) => k.parentKind).map((k) => [k.name, k.parentKind!])) };
 }
 
+/** The targets as written, one per object they name (`playbook/A`, `Playbook/A`: the first, probe OM-3). */
+function namedOnce(targets: readonly TargetSpec[]): string[] {
+  const byObject = new Map<string, string>();
+  for (const t of targets) if (!byObject.has(`${t.kind}\u0000${t.key}`)) byObject.set(`${t.kind}\u0000${t.key}`, t.text);
+  return [...byObject.values()];
+}
+
 /** Whether `--target`s (none: everything) name this object itself. */
 export function namedByTargets(texts: readonly string[], kinds: readonly AnyKind[]): (o: { kind: KindName; key: string }) => boolean {
   if (texts.length === 0) return () => true;
@@ -211,7 +218,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
       changes,
       warnings,
       summary: summarize(changes),
-      targets: targets.map((t) => t.text),
+      targets: namedOnce(targets),
       undeclared: [...plan.undeclared, ...leftOutsideTargets(unarchived)],
       ...(held?.length ? { held } : {}),
       ...(adoptable?.length ? { adoptable } : {}),

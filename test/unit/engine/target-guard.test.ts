@@ -66,6 +66,11 @@ describe('limitToTargets', () => {
     expect(result.plan!.changes).toHaveLength(4);
   });
 
+  it('records targets that name one object once, as first written (probe OM-3)', () => {
+    const result = limitToTargets(plan, desired, ['playbook/NDA', 'Playbook/NDA', 'PLAYBOOK/NDA', 'rule/NDA/Cap'].map(target), KINDS);
+    expect(result.plan!.targets).toEqual(['playbook/NDA', 'rule/NDA/Cap']);
+  });
+
   it('drops the warning about a removal the targets leave out, and keeps the others', () => {
     const archives = ['Old A', 'Old B'].map((name) => change('archive', 'playbook', name, { liveId: `pb-${name}` }));
     const warnings = [`${removedButEditedStart(archives[0]!)}description changed live`, `${removedButEditedStart(archives[1]!)}description changed live`, 'another warning'];
