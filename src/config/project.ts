@@ -6,7 +6,7 @@ import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject, withoutKey } from '../util/plain.js';
 import { holdsPlaceholder, interpolateString, interpolateTree, keysHeld, placeholderPlace, placeOf, typedByField, variablesIn, type InterpolationContext } from './interpolate.js';
 import { holdsKey, KEYS_STAY_OUT, keysOf } from './api-keys.js';
-import { schemaDiagnostics } from './schema.js';
+import { schemaDiagnostics, withVariableHint } from './schema.js';
 import { schemaValidator, subschemaValidator } from './validators.js';
 import { didYouMean } from './suggest.js';
 import { quoteValue, showName } from './quote.js';
@@ -243,6 +243,11 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
 
   const overrides = await envOverrides(input.processEnv);
   diagnostics.push(...overrides.diagnostics);
+  /** A URL problem's hint, after the one naming the variable that filled the URL in, as other values' have (probe OJ-2). */
+  const urlHint = (hint: string | undefined, pointer: string): string | undefined => {
+    const written = valueAt(raw, pointer);
+    return withVariableHint(hint === undefined ? {} : { hint }, typeof written === 'string' && holdsPlaceholder(written) ? written : undefined).hint;
+  };
   // URLs are checked here, offline, so a bad one stops the run before any service is contacted;
   // every environment's, selected or not, as the run that selects it would refuse it.
   const resolvedEnvironments = get(pass.value, 'environments');
@@ -263,7 +268,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       if (!problem) continue;
       // Said once: the schema's "must be a URL" (its `format` or its pattern) about the same value goes, the reason and hint stay.
       diagnostics.splice(0, diagnostics.length, ...withoutInvalidValueAt(new Set([pointerToPath(pointer)]), diagnostics));
-      error(problem.code, problem.message, positions.valueAt(pointer), problem.hint, pointer);
+      error(problem.code, problem.message, positions.valueAt(pointer), urlHint(problem.hint, pointer), pointer);
     }
   }
   // A URL another environment makes through its own variables (probe KF-1), and without `--env` the
@@ -272,7 +277,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   for (const found of urlsThroughOtherVariables(raw, input.env, input.processEnv)) {
     if (checkedUrls.has(`${found.pointer}\n${found.value}`)) continue;
     checkedUrls.add(`${found.pointer}\n${found.value}`);
-    error(found.problem.code, found.problem.message, positions.valueAt(found.pointer), found.problem.hint, found.pointer);
+    error(found.problem.code, found.problem.message, positions.valueAt(found.pointer), urlHint(found.problem.hint, found.pointer), found.pointer);
   }
   for (const o of overrides.values) {
     if (o.key !== 'url') continue;
