@@ -438,9 +438,10 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
       return problem(label, at.line, `${label}: ${p.message}`, undefined, at.col);
     });
     const more = problems.length - told.length;
-    // After the last one told, where a reader sorting by line finds it: not first, at line 1.
-    const last = told.reduce((latest, d) => Math.max(latest, d.line ?? line), line);
-    return more > 0 ? [...told, problem(label, last, `${label}: ${more} more problem${more === 1 ? '' : 's'} like these`)] : told;
+    // After the last one told, where a reader sorting by line and column finds it: not first, at
+    // line 1, nor before the last one told on its own line (probe OJ-5).
+    const last = told.reduce((latest, d) => ((d.line ?? line) > latest.line || ((d.line ?? line) === latest.line && (d.col ?? 1) > latest.col) ? { line: d.line ?? line, col: d.col ?? 1 } : latest), { line, col: 1 });
+    return more > 0 ? [...told, problem(label, last.line, `${label}: ${more} more problem${more === 1 ? '' : 's'} like these`, undefined, last.col)] : told;
   };
   // A key written twice (both sides of a merge conflict kept): docket would take the last unsaid (probe GM).
   const twice: LockProblem[] = duplicateKeys(text, value).map((d) => ({

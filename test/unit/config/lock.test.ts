@@ -324,6 +324,8 @@ describe('docket.lock.json', () => {
     expect(told).toHaveLength(21);
     expect(told[20]!.message).toBe('docket.lock.json: 5 more problems like these');
     expect(told[20]!.line).toBe(told[19]!.line);
+    // Nor before the last one told on its line, as a reader sorting by line and column reads them (probe OJ-5).
+    expect(told[20]!.col).toBe(told[19]!.col);
   });
 
   it('refuses an upload id two entries of one kind hold, at the second, naming the first: read, one would be dropped unsaid and its file uploaded again (probe GJ)', () => {
