@@ -337,6 +337,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // A UUID is one id whatever its letters' case; the services write them in lower case, as compared.
   for (const part of [review, agreements]) if (typeof part.organization_id === 'string') part.organization_id = part.organization_id.toLowerCase();
 
+  // No actor, and none selected among environments that set one: said where it is missing (probe OJ-4).
+  const actorInEnvironments = agreements.actor === undefined && input.env === undefined && isPlainObject(resolvedEnvironments) ? Object.keys(resolvedEnvironments).filter((name) => typeof get(get(resolvedEnvironments[name], 'agreements'), 'actor') === 'string') : [];
   result.project = {
     root: input.root,
     file,
@@ -344,6 +346,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     ...(input.env !== undefined ? { environment: input.env } : {}),
     review,
     agreements,
+    ...(actorInEnvironments.length > 0 ? { actorInEnvironments } : {}),
     concurrency: typeof merged.concurrency === 'number' ? merged.concurrency : 8,
     ...(typeof merged.max_rps === 'number' ? { maxRps: merged.max_rps } : {}),
     // The keys are the kinds' prune keys; the schema (made from the registry) lists them.

@@ -10,6 +10,8 @@ export interface ProjectConfig {
   environment?: string;
   review: { url?: string; organization_id?: string; path_style?: 'auto' | 'nested' | 'flat' };
   agreements: { url?: string; actor?: string; organization_id?: string };
+  /** With no actor set and no environment selected: the environments that set one (a missing actor's hint says to select one). */
+  actorInEnvironments?: string[];
   concurrency: number;
   /** `max_rps:`: a ceiling on requests per second, both services together. */
   maxRps?: number;

@@ -40,6 +40,12 @@ it('needs agreements.actor for term and template writes', async () => {
   const result = await runCli(['validate', '-C', dir]);
   expect(result.code).toBe(1);
   expect(result.stderr).toContain('terms/t.yaml:1:1 error missing-actor');
+  // Set by every environment, none selected: says so, and that --env selects one (probe OJ-4).
+  const environments = 'version: 1\nenvironments:\n  staging:\n    agreements:\n      actor: legal@acme.example\n  production:\n    agreements:\n      actor: legal@acme.example\n';
+  await writeFile(join(dir, 'docket.yaml'), environments);
+  const unselected = await runCli(['validate', '-C', dir]);
+  expect(unselected.stderr).toContain('terms/t.yaml:1:1 error missing-actor custom term writes need `agreements.actor` in docket.yaml: docket.yaml sets it only in environments `staging`, `production`, and no --env selects one\n  hint: select one with --env, or set agreements.actor at the top level too');
+  expect((await runCli(['validate', '-C', dir, '--env', 'staging'])).code).toBe(0);
 });
 
 it('an agreements section written blank under an environment is one error, not also "actor not set" at every term', async () => {

@@ -37,9 +37,12 @@ export function actorRef(project: ProjectConfig, diag: Diagnostics, source: { fi
   // Written but blank (`""`, or a variable that is empty): docket.yaml's own error says so, once.
   if (actor === '') return [];
   if (actor === undefined) {
-    diag.error('missing-actor', `${kindLabel} writes need \`agreements.actor\` in ${project.file}: the user recorded as author of each version`, {
+    // Set by environments, none selected: that is what to do, not to set what is there (probe OJ-4).
+    const inEnvironments = project.actorInEnvironments ?? [];
+    const where = inEnvironments.length > 0 ? `: ${project.file} sets it only in environment${inEnvironments.length === 1 ? '' : 's'} ${inEnvironments.map((e) => `\`${e}\``).join(', ')}, and no --env selects one` : `: the user recorded as author of each version`;
+    diag.error('missing-actor', `${kindLabel} writes need \`agreements.actor\` in ${project.file}${where}`, {
       ...source,
-      hint: 'set agreements.actor to the e-mail of a user of the agreements service',
+      hint: inEnvironments.length > 0 ? 'select one with --env, or set agreements.actor at the top level too (a value the environments override)' : 'set agreements.actor to the e-mail of a user of the agreements service',
     });
     return [];
   }
