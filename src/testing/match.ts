@@ -152,6 +152,14 @@ export function checkAgreement(spec: ExpectationSpec, facts: AgreementFacts): Ex
  */
 export function fieldNames(named: string, expected: string): boolean {
   const a = named.toLowerCase();
-  const e = expected.toLowerCase();
+  // Written either way round: `agreement.hourly_rate` and `values[hourly_rate]` name `hourly_rate` too (probe OK-2).
+  const e = lastSegment(expected.toLowerCase());
   return a === e || a.endsWith(`.${e}`) || a.endsWith(`[${e}]`) || a.endsWith(`/${e}`);
+}
+
+/** `agreement.x`, `values[x]`, `/data/attributes/x` → `x`. */
+function lastSegment(field: string): string {
+  const bracketed = /\[([^\[\]]+)\]$/.exec(field);
+  if (bracketed) return bracketed[1]!;
+  return field.split(/[./]/).filter((part) => part !== '').pop() ?? field;
 }

@@ -114,6 +114,9 @@ describe('checking expectations', () => {
     expect(checkAgreement({ type: 'rejected' }, { accepted: true, agreement_id: 'a' }).ok).toBe(false);
     expect(fieldNames('values[Hourly_Rate]', 'hourly_rate')).toBe(true);
     expect(fieldNames('hourly_rate_max', 'hourly_rate')).toBe(false);
+    // The expected field written as the service paths it names the same field (probe OK-2).
+    for (const expected of ['agreement.hourly_rate', 'values[hourly_rate]', 'agreement.custom_field_values.hourly_rate']) expect(fieldNames('hourly_rate', expected), expected).toBe(true);
+    expect(fieldNames('hourly_rate', 'agreement.max_hourly_rate')).toBe(false);
     // A JSON:API error's `source.pointer`, as the docs show it (probe MH-1).
     expect(fieldNames('/data/attributes/hourly_rate', 'hourly_rate')).toBe(true);
     expect(fieldNames('/data/attributes/custom_field_values/hourly_rate', 'hourly_rate')).toBe(true);
