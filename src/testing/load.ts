@@ -153,13 +153,22 @@ class Checker {
     private readonly caseLines: Map<string, number>,
   ) {}
 
+  /** What was said, by where it is written: a mistake an alias or merge key brings again is said once, where it is written (probe OK-1). */
+  private readonly told = new Set<string>();
+
   private error(code: string, message: string, pointer: string, hint?: string, key = false): void {
-    const at = key ? this.positions.at(pointer) : this.positions.valueAt(pointer);
-    this.diagnostics.push({ severity: 'error', code, message, ...at, ...pathOf(pointer), ...(hint ? { hint } : {}) });
+    this.say({ severity: 'error', code, message, ...(key ? this.positions.at(pointer) : this.positions.valueAt(pointer)), ...pathOf(pointer), ...(hint ? { hint } : {}) });
   }
 
   private warning(code: string, message: string, pointer: string, hint?: string): void {
-    this.diagnostics.push({ severity: 'warning', code, message, ...this.positions.valueAt(pointer), ...pathOf(pointer), ...(hint ? { hint } : {}) });
+    this.say({ severity: 'warning', code, message, ...this.positions.valueAt(pointer), ...pathOf(pointer), ...(hint ? { hint } : {}) });
+  }
+
+  private say(d: Diagnostic): void {
+    const at = `${d.severity}\u0000${d.code}\u0000${d.line}:${d.col}\u0000${d.message}`;
+    if (this.told.has(at)) return;
+    this.told.add(at);
+    this.diagnostics.push(d);
   }
 
   private at(pointer: string): SourcePos {

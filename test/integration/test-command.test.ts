@@ -222,6 +222,14 @@ describe('test files in docket validate', () => {
     const t = await runCli(['test', '-C', dir, '--emulator']);
     expect(t.code).toBe(1);
     expect(t.stderr).toContain('Error: the test files are invalid');
+    // Brought again by an alias or a merge key, a mistake is said once, where it is written (probe OK-1).
+    await writeFile(
+      join(dir, 'tests/broken.test.yaml'),
+      ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - &c1', '    name: c1', '    contract: &k { file: fixtures/none.docx }', '    expect: &e', '      positions:', '        - summary: { matches: "(?i)[bad" }', '  - <<: *c1', '    name: c2', '  - name: c3', '    contract: *k', '    expect: *e', ''].join('\n'),
+    );
+    const once = (await runCli(['validate', '-C', dir])).stderr;
+    expect(once.match(/invalid-regex/g)).toHaveLength(1);
+    expect(once.match(/missing-file/g)).toHaveLength(1);
   });
 
   it('knows a rule by any spelling the matching accepts: case, blanks and Unicode compatibility forms', async () => {
