@@ -439,7 +439,7 @@ class EmulatorServer implements EmulatorControls {
 
   private async dispatch(match: RouteMatch, scope: RouteScope | 'other', ctx: RequestContext): Promise<RouteResult> {
     const anonymous = match.kind === 'found' && match.route.anonymous === true;
-    if ((scope === 'review' || scope === 'agreements') && !anonymous) ctx.principal = this.authenticate(ctx);
+    if ((scope === 'review' || scope === 'agreements') && !anonymous) ctx.principal = this.authenticate(ctx, match.kind === 'found');
     if (match.kind === 'none') throw notFound(`no route for ${ctx.method} ${ctx.path}`);
     if (match.kind === 'wrong-method') {
       throw new HttpProblem(405, `${ctx.method} is not allowed on ${match.template}`, { headers: { allow: match.allowed.join(', ') } });
@@ -448,10 +448,11 @@ class EmulatorServer implements EmulatorControls {
     return match.route.handle(ctx);
   }
 
-  private authenticate(ctx: RequestContext): Principal {
+  /** `routed`: the path is a route; one answered 404 opens no organization (probe OL-1: flat routes, a nested probe). */
+  private authenticate(ctx: RequestContext, routed: boolean): Principal {
     const header = ctx.headers.authorization ?? '';
     const key = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-    if (key) this.openOrganization(ctx.path, key);
+    if (key && routed) this.openOrganization(ctx.path, key);
     const orgs = key ? this.store.organizationsForKey(key) : [];
     if (!key || orgs.length === 0) {
       const detail = key ? 'the API key is not valid' : 'missing Authorization: Bearer <API key> header';

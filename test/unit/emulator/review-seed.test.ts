@@ -172,4 +172,11 @@ describe('an organization opened on first use (the standalone emulator)', () => 
     expect(list(await review('GET', '/v1/organizations', undefined, ownKey)).map((o) => o.id)).toEqual([own]);
     expect(emu.store.organization(own)!.api_keys).toEqual([`docket-emulator-key-${own}`]);
   });
+
+  it('opens none on a path that is no route (nested paths under flat routes): a 404 changes nothing (probe OL-1)', async () => {
+    const { review, emu } = await start({ seed: seedWith({}), openOrganizations: true, variants: { reviewPaths: 'flat' } });
+    const other = '12345678-1234-4234-8234-00000000000b';
+    expect((await review('GET', `/v1/organizations/${other}/playbooks`)).status).toBe(404);
+    expect(emu.store.organization(other)).toBeUndefined();
+  });
 });
