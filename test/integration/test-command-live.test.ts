@@ -65,9 +65,11 @@ describe('docket test against a standalone emulator', () => {
     expect(replay.stdout).not.toContain('not in the cache (0 of');
     expect(replay.stderr).toContain(`warning: a test cache entry could not be read (damaged or cut short): .docket/test-cache/${partition.split('/').at(-1)}/${entries[0]}; their cases were not replayed`);
     const reviews = Object.keys(org().reviews).length;
-    const again = await runCli(['test', '-C', dir, '--target', NDA], { env: emu().env });
+    const again = await runCli(['test', '-C', dir, '--target', NDA, '-o', 'json'], { env: emu().env });
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('their cases were reviewed again, and the entries written anew');
+    // The JSON report says it too: a machine reading it learns the reviews it cost (probe OK-3).
+    expect((JSON.parse(again.stdout) as { notes: string[] }).notes).toEqual([expect.stringContaining('could not be read (damaged or cut short)')]);
     expect(Object.keys(org().reviews).length).toBeGreaterThan(reviews);
     // Written anew: the next run replays it, silently.
     const replayed = await runCli(['test', '-C', dir, '--replay-only', '--target', NDA], { env: { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! } });

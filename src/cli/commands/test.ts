@@ -426,15 +426,19 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
         throw error;
       });
       await contracts.flush();
+      const ended: string[] = [];
       if (cache.unreadable.size > 0) {
         const entries = [...cache.unreadable].map((f) => relative(project.root, f)).sort();
-        s.logger.info(`warning: ${entries.length === 1 ? 'a test cache entry' : `${entries.length} test cache entries`} could not be read (damaged or cut short): ${entries.join(', ')}; ${opts.replayOnly ? 'their cases were not replayed' : 'their cases were reviewed again, and the entries written anew'}`);
+        ended.push(`${entries.length === 1 ? 'a test cache entry' : `${entries.length} test cache entries`} could not be read (damaged or cut short): ${entries.join(', ')}; ${opts.replayOnly ? 'their cases were not replayed' : 'their cases were reviewed again, and the entries written anew'}`);
       }
-      if (cache.unwritten) s.logger.info(`warning: a test cache entry could not be written (${cache.unwritten}) in ${relative(project.root, cache.dir)}; the next run reviews its cases again`);
-      if (uploads.unreadable) s.logger.info(`warning: the copy of the upload records could not be read (damaged): ${relative(project.root, uploads.path)}; contracts docket.lock.json does not record are uploaded again, and the copy is written anew`);
-      if (uploads.unwritten) s.logger.info(`warning: the copy of the upload records could not be written (${uploads.unwritten}): ${relative(project.root, uploads.path)}; a CI job that keeps the test cache but not docket.lock.json's changes uploads these contracts again`);
+      if (cache.unwritten) ended.push(`a test cache entry could not be written (${cache.unwritten}) in ${relative(project.root, cache.dir)}; the next run reviews its cases again`);
+      if (uploads.unreadable) ended.push(`the copy of the upload records could not be read (damaged): ${relative(project.root, uploads.path)}; contracts docket.lock.json does not record are uploaded again, and the copy is written anew`);
+      if (uploads.unwritten) ended.push(`the copy of the upload records could not be written (${uploads.unwritten}): ${relative(project.root, uploads.path)}; a CI job that keeps the test cache but not docket.lock.json's changes uploads these contracts again`);
+      for (const warning of ended) s.logger.info(`warning: ${warning}`);
+      // A report read by a machine or posted as a comment says them too: reviews they cost are billed (probe OK-3).
+      const said = opts.output === 'text' || ended.length === 0 ? run : { ...run, notes: [...run.notes, ...ended] };
       // The report carries them (with their source lines, as validate -o json gives them): its JSON, its annotations and --fail-on-warn see them too.
-      return warnings.length > 0 ? { ...run, warnings: withExcerpts(warnings, sourceLines(project.root)) } : run;
+      return warnings.length > 0 ? { ...said, warnings: withExcerpts(warnings, sourceLines(project.root)) } : said;
     });
   } catch (error) {
     // A request the first signal kept from being tried again (the reads before any case runs) ends
