@@ -165,20 +165,27 @@ describe('a signal during apply', () => {
     await expectConverged(bin(t), dir);
   });
 
+  /** An apply of `dir` given Ctrl-C once the service has been asked twice about its Word term's conversion (exit 130). */
+  async function interruptedConverting(dir: string): Promise<ReturnType<typeof spawnBin>> {
+    const polls = () => t.emulator.requests().filter((r) => r.method === 'GET' && /\/custom_terms\/[^/]+$/.test(r.path)).length;
+    const before = polls();
+    const run = spawnBin(['apply', '-C', dir, '--auto-approve', '--no-color'], t.env);
+    await waitUntil(() => polls() >= before + 2, 'the conversion to be polled');
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    // Not waited for, so not said checked (probe OI-3).
+    expect(run.stdout()).toContain('note: its PDF conversion was still under way when the apply stopped, and was not waited for: the next plan shows whether it failed (then it publishes again)');
+    expect(run.stderr()).not.toContain('and checked');
+    return run;
+  }
+
   it('a Word file uploaded before the signal is recorded at once, without waiting for its conversion', async () => {
     t = await startTestEmulator({ conversionDelayMs: 600_000 });
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
     await writeFile(join(dir, 'terms/data.docx'), docx('one'));
-    const run = spawnBin(['apply', '-C', dir, '--auto-approve', '--no-color'], t.env);
-    const polls = () => t.emulator.requests().filter((r) => r.method === 'GET' && /\/custom_terms\/[^/]+$/.test(r.path)).length;
-    await waitUntil(() => polls() >= 2, 'the conversion to be polled');
-    run.child.kill('SIGINT');
-    expect(await run.exited).toBe(130);
+    const run = await interruptedConverting(dir);
     expect(run.stdout()).toContain('✓ create custom-term "Data Terms"');
     expect(Object.values(await expectLockIntact(dir))[0]!['custom-term:Data Terms']).toMatchObject({ file: 'terms/data.docx' });
-    // Not waited for, so not said checked (probe OI-3).
-    expect(run.stdout()).toContain('note: its PDF conversion was still under way when the apply stopped, and was not waited for: the next plan shows whether it failed (then it publishes again)');
-    expect(run.stderr()).not.toContain('and checked');
   });
 
   it('a Word term publish whose conversion a signal left unwaited for is not said checked: its note and the closing hint send to the next plan (probe OI-3)', async () => {
@@ -188,16 +195,9 @@ describe('a signal during apply', () => {
     expect((await bin(t)('apply', '-C', dir, '--auto-approve')).code).toBe(0);
     t.emulator.configure({ conversionDelayMs: 600_000 });
     await writeFile(join(dir, 'terms/data.docx'), docx('two'));
-    const polls = () => t.emulator.requests().filter((r) => r.method === 'GET' && /\/custom_terms\/[^/]+$/.test(r.path)).length;
-    const before = polls();
-    const run = spawnBin(['apply', '-C', dir, '--auto-approve', '--no-color'], t.env);
-    await waitUntil(() => polls() >= before + 2, 'the conversion to be polled');
-    run.child.kill('SIGINT');
-    expect(await run.exited).toBe(130);
+    const run = await interruptedConverting(dir);
     expect(run.stdout()).toContain('✓ publish custom-term "Data Terms"');
-    expect(run.stdout()).toContain('note: its PDF conversion was still under way when the apply stopped, and was not waited for');
     expect(run.stderr()).toContain('every change was made; run docket plan for what the notes above leave open');
-    expect(run.stderr()).not.toContain('and checked');
   });
 
   it('a Word term publish cut short says a re-run settles it, not the steps of an attachment nothing can read back', async () => {
