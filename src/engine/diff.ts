@@ -291,7 +291,7 @@ export function diff(input: DiffInput): DiffResult {
         diagnostics.error('pinned-id-not-found', `${subject} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, ${why}`, {
           ...pinAt,
           hint: removedLive
-            ? 'remove the `id:` line to create it anew as the files say, or let `docket pull` take its document out of the files (it leaves one the files changed since)'
+            ? 'remove the `id:` line to create it anew as the files say, or let `docket pull` take its document out of the files (it leaves one the files changed since, or one another document still names)'
             : never || kind.uploadsUnreadable
               ? 'remove the `id:` line (an id exported from another organization names nothing here), or correct the id'
               : 'remove the `id:` line to match by name (or create it anew), or correct the id',

@@ -834,7 +834,7 @@ rules:
     const plan = await cli('plan', '-C', dir, ...targets);
     expect(plan.code).toBe(1);
     expect(plan.stderr).toContain(`playbooks/pinned.yaml:3:5 error pinned-id-not-found playbook "Pinned Gone" is pinned to id "${playbookId}", which no live playbook has: docket last synced it under this name, and it was archived or deleted in the app since`);
-    expect(plan.stderr).toContain('hint: remove the `id:` line to create it anew as the files say, or let `docket pull` take its document out of the files (it leaves one the files changed since)');
+    expect(plan.stderr).toContain('hint: remove the `id:` line to create it anew as the files say, or let `docket pull` take its document out of the files (it leaves one the files changed since, or one another document still names)');
     const pulled = await cli('pull', '-C', dir, ...targets);
     expect(pulled.code).toBe(0);
     await expect(readFile(join(dir, 'playbooks/pinned.yaml'), 'utf8')).rejects.toThrow();
