@@ -505,7 +505,6 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   if (input.state && plan.held?.length) keepHeldRemovals(out, plan.held, input.state);
   const written = writtenByUnsettled(plan, done, pending, input.written, input.unkept);
   if (input.state && written.size) learnWritten(out, keyed, { ...input, written, state: input.state, pending, kinds, hash });
-  if (input.state && report) forgetMaybeWritten(out, plan, report, input.state);
   if (input.state && forgotten.size > 0) {
     // A child whose own rename did not happen still has its former name, under the parent's new one.
     const renameOwed = new Set(plan.changes.filter((c) => c.action === 'rename' && !done.has(c.id)).map((c) => refKey(c.kind, c.key)));
@@ -623,34 +622,6 @@ function writtenByUnsettled(
     out.set(key, [...(out.get(key) ?? []), ...c.fields.map((f) => f.field).filter((f) => !(lost && f in lost))]);
   }
   return out;
-}
-
-/**
- * A change that failed but may have been carried out (its answer lost or cut off: "the service may
- * have carried it out"): whether live now holds what it sent is not known, so its record no longer
- * says the old value is live (probe OM-1: files reverted before the next apply read as changed
- * live, and pull wrote the change back). A delete's record goes; an update's forgets the fields it
- * sent, but for those it surely wrote (learnWritten).
- */
-function forgetMaybeWritten(out: SyncUpdates, plan: Plan, report: ApplyReport, state: Pick<SyncState, 'byKey'>): void {
-  const maybe = new Map(report.results.filter((r) => r.status === 'failed' && !r.unchanged).map((r) => [r.changeId, r]));
-  if (maybe.size === 0) return;
-  for (const c of plan.changes) {
-    const result = maybe.get(c.id);
-    if (!result || !c.liveId) continue;
-    const key = refKey(c.kind, c.key);
-    if (c.action === 'delete' || c.action === 'archive') {
-      if (!out.has(key)) out.set(key, null);
-      continue;
-    }
-    if (c.action !== 'update') continue;
-    const current = out.get(key);
-    const record = current === undefined ? state.byKey.get(key) : current;
-    if (!record || record.id !== c.liveId) continue;
-    const sure = new Set(result.written ?? []);
-    const kept = Object.entries(record.fields).filter(([field]) => sure.has(field) || !c.fields.some((f) => f.field === field));
-    if (kept.length < Object.keys(record.fields).length) out.set(key, { id: record.id, fields: Object.fromEntries(kept) });
-  }
 }
 
 /**
