@@ -338,7 +338,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   for (const part of [review, agreements]) if (typeof part.organization_id === 'string') part.organization_id = part.organization_id.toLowerCase();
 
   // No actor, and none selected among environments that set one: said where it is missing (probe OJ-4).
-  const actorInEnvironments = agreements.actor === undefined && input.env === undefined && isPlainObject(resolvedEnvironments) ? Object.keys(resolvedEnvironments).filter((name) => typeof get(get(resolvedEnvironments[name], 'agreements'), 'actor') === 'string') : [];
+  const actorInEnvironments = agreements.actor === undefined && input.env === undefined && isPlainObject(resolvedEnvironments) ? Object.keys(resolvedEnvironments).filter((name) => { const actor = get(get(resolvedEnvironments[name], 'agreements'), 'actor'); return typeof actor === 'string' && actor.trim() !== ''; }) : [];
   result.project = {
     root: input.root,
     file,

@@ -152,14 +152,15 @@ export function checkAgreement(spec: ExpectationSpec, facts: AgreementFacts): Ex
  */
 export function fieldNames(named: string, expected: string): boolean {
   const a = named.toLowerCase();
-  // Written either way round: `agreement.hourly_rate` and `values[hourly_rate]` name `hourly_rate` too (probe OK-2).
-  const e = lastSegment(expected.toLowerCase());
+  // Written as the service paths it, `agreement.hourly_rate` and `values[hourly_rate]` name `hourly_rate` too (probe OK-2);
+  // nothing else is taken off: `signer.email` is not `counterparty.email` (second read SR80B-3).
+  const e = asWrittenPlain(expected.toLowerCase());
   return a === e || a.endsWith(`.${e}`) || a.endsWith(`[${e}]`) || a.endsWith(`/${e}`);
 }
 
-/** `agreement.x`, `values[x]`, `/data/attributes/x` → `x`. */
-function lastSegment(field: string): string {
-  const bracketed = /\[([^\[\]]+)\]$/.exec(field);
-  if (bracketed) return bracketed[1]!;
-  return field.split(/[./]/).filter((part) => part !== '').pop() ?? field;
+/** `agreement.x` → `x`, `values[x]` → `x`; any other field as it is. */
+function asWrittenPlain(field: string): string {
+  const wrapped = /^values\[([^[\]]+)\]$/.exec(field);
+  if (wrapped) return wrapped[1]!;
+  return field.startsWith('agreement.') ? field.slice('agreement.'.length) : field;
 }

@@ -36,7 +36,10 @@ function dollarQuoted(text: string, unseen: RegExp): string {
   return `$'${escaped}'`;
 }
 
-/** A path as a shell word that no command reads as a flag (`-plan.json` as `./-plan.json`). */
+/**
+ * A path as a shell word that no command reads as a flag (`-plan.json` as `./-plan.json`), with
+ * what prints as nothing written out as in every word of a command docket prints (second read SR80B-5).
+ */
 export function shellPath(path: string): string {
-  return shellWord(path.startsWith('-') ? `./${path}` : path);
+  return bashWord(path.startsWith('-') ? `./${path}` : path);
 }

@@ -44,8 +44,11 @@ it('needs agreements.actor for term and template writes', async () => {
   const environments = 'version: 1\nenvironments:\n  staging:\n    agreements:\n      actor: legal@acme.example\n  production:\n    agreements:\n      actor: legal@acme.example\n';
   await writeFile(join(dir, 'docket.yaml'), environments);
   const unselected = await runCli(['validate', '-C', dir]);
-  expect(unselected.stderr).toContain('terms/t.yaml:1:1 error missing-actor custom term writes need `agreements.actor` in docket.yaml: docket.yaml sets it only in environments `staging`, `production`, and no --env selects one\n  hint: select one with --env, or set agreements.actor at the top level too');
+  expect(unselected.stderr).toContain('terms/t.yaml:1:1 error missing-actor custom term writes need `agreements.actor`, which docket.yaml sets only in environments `staging`, `production`, and no --env selects one\n  hint: select one with --env, or set agreements.actor at the top level too');
   expect((await runCli(['validate', '-C', dir, '--env', 'staging'])).code).toBe(0);
+  // One that sets it blank (refused on its own) is none to select (second read SR80B-4).
+  await writeFile(join(dir, 'docket.yaml'), environments.replace('  production:\n    agreements:\n      actor: legal@acme.example\n', '  production:\n    agreements:\n      actor: ""\n'));
+  expect((await runCli(['validate', '-C', dir])).stderr).toContain('which docket.yaml sets only in environment `staging`, and no --env selects one');
 });
 
 it('an agreements section written blank under an environment is one error, not also "actor not set" at every term', async () => {

@@ -39,8 +39,8 @@ export function actorRef(project: ProjectConfig, diag: Diagnostics, source: { fi
   if (actor === undefined) {
     // Set by environments, none selected: that is what to do, not to set what is there (probe OJ-4).
     const inEnvironments = project.actorInEnvironments ?? [];
-    const where = inEnvironments.length > 0 ? `: ${project.file} sets it only in environment${inEnvironments.length === 1 ? '' : 's'} ${inEnvironments.map((e) => `\`${e}\``).join(', ')}, and no --env selects one` : `: the user recorded as author of each version`;
-    diag.error('missing-actor', `${kindLabel} writes need \`agreements.actor\` in ${project.file}${where}`, {
+    const where = inEnvironments.length > 0 ? `, which ${project.file} sets only in environment${inEnvironments.length === 1 ? '' : 's'} ${inEnvironments.map((e) => `\`${e}\``).join(', ')}, and no --env selects one` : ` in ${project.file}: the user recorded as author of each version`;
+    diag.error('missing-actor', `${kindLabel} writes need \`agreements.actor\`${where}`, {
       ...source,
       hint: inEnvironments.length > 0 ? 'select one with --env, or set agreements.actor at the top level too (a value the environments override)' : 'set agreements.actor to the e-mail of a user of the agreements service',
     });

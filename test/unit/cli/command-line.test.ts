@@ -8,5 +8,7 @@ describe('shapedCommand', () => {
       "docket plan -C repo --env east --target $'playbook/NDA\\xe2\\x80\\x8b' --target $'playbook/MSA\\xc2\\xa0v2' --target playbook/Plain",
     );
     expect(savedPlanCommand({ dir: '.', target: ['rule/NDA/Term 1'], force: true })).toBe("docket plan --target 'rule/NDA/Term 1' --out PLAN.json && docket apply --force PLAN.json");
+    // So is the folder, as every word of the line (second read SR80B-5).
+    expect(savedPlanCommand({ dir: 'cfg\u200b', target: [] })).toBe("docket plan -C $'cfg\\xe2\\x80\\x8b' --out PLAN.json && docket apply -C $'cfg\\xe2\\x80\\x8b' PLAN.json");
   });
 });

@@ -178,5 +178,11 @@ describe('an organization opened on first use (the standalone emulator)', () => 
     const other = '12345678-1234-4234-8234-00000000000b';
     expect((await review('GET', `/v1/organizations/${other}/playbooks`)).status).toBe(404);
     expect(emu.store.organization(other)).toBeUndefined();
+    // Nor with its own key, which opens one on a route whatever the organization it names (second read SR80B-6).
+    const own = { key: `docket-emulator-key-${other}` };
+    expect((await review('GET', `/v1/organizations/${other}/playbooks`, undefined, own)).status).not.toBe(200);
+    expect(emu.store.organization(other)).toBeUndefined();
+    expect((await review('GET', '/v1/playbooks', undefined, own)).status).toBe(200);
+    expect(emu.store.organization(other)).toBeDefined();
   });
 });

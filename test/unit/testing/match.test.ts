@@ -115,8 +115,11 @@ describe('checking expectations', () => {
     expect(fieldNames('values[Hourly_Rate]', 'hourly_rate')).toBe(true);
     expect(fieldNames('hourly_rate_max', 'hourly_rate')).toBe(false);
     // The expected field written as the service paths it names the same field (probe OK-2).
-    for (const expected of ['agreement.hourly_rate', 'values[hourly_rate]', 'agreement.custom_field_values.hourly_rate']) expect(fieldNames('hourly_rate', expected), expected).toBe(true);
+    for (const expected of ['agreement.hourly_rate', 'values[hourly_rate]']) expect(fieldNames('hourly_rate', expected), expected).toBe(true);
+    expect(fieldNames('agreement.custom_field_values.hourly_rate', 'agreement.hourly_rate')).toBe(true);
     expect(fieldNames('hourly_rate', 'agreement.max_hourly_rate')).toBe(false);
+    // Nothing else is taken off a path: another field of the same last name is another field (second read SR80B-3).
+    for (const [named, expected] of [['counterparty.email', 'signer.email'], ['agreement.counterparty.email', 'agreement.signer.email'], ['parties[1].email', 'parties[0].email']]) expect(fieldNames(named!, expected!), expected).toBe(false);
     // A JSON:API error's `source.pointer`, as the docs show it (probe MH-1).
     expect(fieldNames('/data/attributes/hourly_rate', 'hourly_rate')).toBe(true);
     expect(fieldNames('/data/attributes/custom_field_values/hourly_rate', 'hourly_rate')).toBe(true);
