@@ -571,6 +571,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    */
   async function send(t: RequestTarget, recover?: (what: string) => Promise<unknown>, beforeSend?: () => Promise<void>): Promise<unknown> {
     const started = performance.now();
+    /** When its first attempt left: the time before is its wait for a turn, not the service's (probe OG-4). */
+    let firstSentAt: number | undefined;
     // Asked for after the first signal: a follow-up of an operation under way (a create's read of
     // whether it landed), or the cleanup's own (`waitsAfterStop`), not a change that starts anew.
     const askedAfterStop = options.stop?.aborted === true;
@@ -626,6 +628,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           // Counted as it starts: one stopped on its way is no request that was never sent.
           const send = (): Promise<Attempt> => {
             attempts++;
+            firstSentAt ??= performance.now();
             sentAfter = limiter.slowdowns;
             return attempt(t).then((answer) => {
               // Too many requests: every request of both services pauses for what the service asked
@@ -761,7 +764,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           method: t.method,
           path: clean(`${t.path}${t.query ? `?${t.query}` : ''}`),
           status,
-          ms: Math.round(performance.now() - started),
+          ms: Math.round(performance.now() - (firstSentAt ?? started)),
+          ...(firstSentAt !== undefined && firstSentAt - started >= WAIT_SAID_MS ? { waitedMs: Math.round(firstSentAt - started) } : {}),
           retries: retried,
           ...(reasons.length > 0 ? { retryReasons: reasons } : {}),
           ...(attempts === 0 ? { notSent: true } : {}),
@@ -1046,6 +1050,9 @@ const READ_FAILURES: ReadonlySet<string> = new Set(['timeout', 'bad-response', '
 
 /** What to do about a write the service may still be carrying out: not send it again at once. */
 const PENDING_HINT = 'run `docket plan` again in a few minutes: it shows whether the service carried it out (then there is nothing to do), and `docket apply` sends what is still missing';
+
+/** A wait for a turn (the pace, a 429 pause, --concurrency) under this is not said in -v's request lines. */
+const WAIT_SAID_MS = 100;
 
 const PACE_HINT = 'give the command more time with --timeout, or try again later: the service is refusing requests for pace';
 

@@ -92,7 +92,10 @@ export interface RequestLogEntry {
   method: string;
   path: string;
   status: number;
+  /** From its first attempt on: what the service and the network took, its retries' waits included. */
   ms: number;
+  /** How long it waited for its turn before its first attempt (the pace, a 429 pause), when 100 ms or more. */
+  waitedMs?: number;
   retries: number;
   /** Why each retry happened (a status with its request id, or the connection error). */
   retryReasons?: string[];

@@ -162,7 +162,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   });
   const onRequest = (e: RequestLogEntry) => {
     options.onRequest?.();
-    options.logger.debug(`${e.service} ${e.method} ${e.path} → ${e.status || (e.notSent ? 'not sent' : 'no response')} in ${e.ms} ms${e.retries ? ` after ${e.retries} ${e.retries === 1 ? 'retry' : 'retries'} (${(e.retryReasons ?? []).join('; ')})` : ''}`);
+    options.logger.debug(`${e.service} ${e.method} ${e.path} → ${e.status || (e.notSent ? 'not sent' : 'no response')} in ${e.ms} ms${e.retries ? ` after ${e.retries} ${e.retries === 1 ? 'retry' : 'retries'} (${(e.retryReasons ?? []).join('; ')})` : ''}${e.waitedMs !== undefined ? ` (sent after ${e.waitedMs} ms waiting for its turn)` : ''}`);
   };
   const onDebug = (message: string) => options.logger.debug(message);
   const clients: ClosableServiceClient[] = [];

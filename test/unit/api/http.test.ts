@@ -274,6 +274,16 @@ describe('requests', () => {
     expect(logs[0]).toMatchObject({ service: 'review', method: 'GET', path: '/v1/a?q=x', status: 200, retries: 1 });
     expect(typeof logs[0]!.ms).toBe('number');
   });
+
+  it('tells a request\'s wait for its turn from its own time: -v shows a paced request as sent late, not as a slow service (probe OG-4)', async () => {
+    // Five a second: the third of three sent at once waits at least 400 ms for its turn.
+    const { mock, client, logs } = setup({ limiter: createLimiter(8, { maxRps: 5 }) });
+    mock.intercept({ path: anyPath }).reply(200, { ok: true }).times(3);
+    await Promise.all(['a', 'b', 'c'].map((p) => client.request({ method: 'GET', path: `/v1/${p}`, operation: `read ${p}` })));
+    const last = logs.reduce((a, b) => ((a.waitedMs ?? 0) >= (b.waitedMs ?? 0) ? a : b));
+    expect(last.waitedMs).toBeGreaterThanOrEqual(300);
+    expect(last.ms).toBeLessThan(last.waitedMs!);
+  });
 });
 
 describe('base URL', () => {
