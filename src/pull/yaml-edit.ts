@@ -1057,8 +1057,13 @@ class DocumentEditor {
       const padded = this.paddedIn(map);
       const item = flowYaml({ [key]: value }, this.ctx.quote, padded).replace(/^\{ ?| ?\}$/g, '');
       const first = map.items[0];
+      // Written a key a line: the new one gets a line of its own after `after`'s, as an item of such a list does (probe OH-5).
+      const line = after ? this.ownLine(this.keyStart(after), this.pairEnd(after)) : undefined;
       if (!first) this.splice(map.range![0], map.range![1], padded ? `{ ${item} }` : `{${item}}`);
-      else if (after) this.splice(this.pairEnd(after), this.pairEnd(after), `, ${item}`);
+      else if (after && line && map.items.every((pair) => this.ownLine(this.keyStart(pair as Pair), this.pairEnd(pair as Pair)))) {
+        if (!/^[ \t]*,/.test(this.text.slice(this.pairEnd(after), line[1]))) this.splice(this.pairEnd(after), this.pairEnd(after), ',');
+        this.splice(line[1], line[1], `${this.text.slice(line[0], this.keyStart(after))}${item},\n`);
+      } else if (after) this.splice(this.pairEnd(after), this.pairEnd(after), `, ${item}`);
       else this.splice((first.key as Node).range![0], (first.key as Node).range![0], `${item}, `);
       return;
     }

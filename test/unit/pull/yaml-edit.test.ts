@@ -323,6 +323,16 @@ describe('editYaml', () => {
     expect(replaced).toBe('rules:\n  - name: Term\n    actions: ACCEPT   # agreed\n  - name: Residuals\n    actions: REJECT\n');
   });
 
+  it('gives a key added to a flow mapping written a key a line a line of its own, its comma after, comments staying with their keys (probe OH-5)', () => {
+    const text = 'kind: Playbook\nname: QQ\nrules: [\n  {\n    name: a,        # rule a\n    actions: x\n  },\n]\n';
+    const out = edit(text, (v) => setAt(v, '/rules/0/description', 'added', ['name', 'description', 'actions'])).text!;
+    expect(out).toBe('kind: Playbook\nname: QQ\nrules: [\n  {\n    name: a,        # rule a\n    description: added,\n    actions: x\n  },\n]\n');
+    expect(documentValues(out)[0]).toEqual({ kind: 'Playbook', name: 'QQ', rules: [{ name: 'a', description: 'added', actions: 'x' }] });
+    // After the last key, which had no comma: it gets one.
+    const last = edit(text, (v) => setAt(v, '/rules/0/reviewer', 'bob@acme.example', ['name', 'actions', 'reviewer'])).text!;
+    expect(last).toBe('kind: Playbook\nname: QQ\nrules: [\n  {\n    name: a,        # rule a\n    actions: x,\n    reviewer: bob@acme.example,\n  },\n]\n');
+  });
+
   it('renames the item a `renamed_from` names, though an item deleted before it is as alike to the new one (probe OH-2)', () => {
     const text = 'rules:\n  # rule a: obsolete\n  - name: a\n    actions: base   # a\'s actions\n  # rule b: kept\n  - name: b   # b\'s name\n    actions: base\n';
     const renamed = edit(text, (v) => setAt(v, '/rules', [{ name: 'b2', renamed_from: ['b'], actions: 'base' }])).text;
