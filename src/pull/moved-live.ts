@@ -11,6 +11,8 @@ export interface MovedLiveInput {
   plan: Pick<Plan, 'ids' | 'changes'>;
   desired: ReadonlyMap<string, DesiredResource>;
   liveById: ReadonlyMap<string, LiveResource>;
+  /** The kinds, for those whose identity never changes (a member's e-mail): one under another identity is another object. */
+  kinds: readonly { name: string; identityFixed?: true }[];
 }
 
 /**
@@ -28,7 +30,10 @@ export function movedLiveOntoDeclared(input: MovedLiveInput): (kind: string, rec
     if (!parent) return true;
     return input.desired.has(refKey(parent.kind, parent.key)) || (matched ??= matchedToDeclared(input.plan, input.desired.values())).has(`${parent.kind}:${parent.id}`);
   };
+  const fixed = new Set(input.kinds.filter((k) => k.identityFixed).map((k) => k.name));
   return (kind, recordedId) => {
+    // A member under another e-mail is another member, not this one moved (probe OE-1).
+    if (fixed.has(kind)) return undefined;
     const now = recordedId !== undefined ? input.liveById.get(recordedId) : undefined;
     return now && now.kind === kind && (input.desired.has(refKey(now.kind, now.key)) || underDeclaredParent(now)) ? now : undefined;
   };

@@ -528,9 +528,8 @@ class PullPlanner {
       // out of the files, it would be lost from both.
       // (Moved under a parent nothing declares, its playbook renamed in the app: this pull writes
       // it there, with its parent, as objects only live, so it is taken out here.)
-      this.movedLive ??= movedLiveOntoDeclared({ plan: this.input.plan, desired: this.desired, liveById: this.liveById });
-      // (Not an object whose identity never changes: a member under another e-mail is another member, probe OE-1.)
-      const now = this.input.kinds.find((k) => k.name === c.kind)?.identityFixed ? undefined : this.movedLive(c.kind, this.input.sync.idOf(refKey(c.kind, c.key)));
+      this.movedLive ??= movedLiveOntoDeclared({ plan: this.input.plan, desired: this.desired, liveById: this.liveById, kinds: this.input.kinds });
+      const now = this.movedLive(c.kind, this.input.sync.idOf(refKey(c.kind, c.key)));
       if (now) {
         this.notPulled.push(this.entryOf(c, direction, [], `still live as ${now.kind} "${now.key}", renamed or moved in the app to a name the files declare too; rename it in the files by hand`));
         return undefined;

@@ -169,7 +169,7 @@ function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveRe
   const stillLive = (item: Pick<DriftItem, 'kind' | 'key'>): boolean => {
     declared ??= new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
     liveById ??= new Map(live.map((l) => [l.id, l]));
-    movedLive ??= movedLiveOntoDeclared({ plan, desired: declared, liveById });
+    movedLive ??= movedLiveOntoDeclared({ plan, desired: declared, liveById, kinds: KINDS });
     return movedLive(item.kind, sync.idOf(refKey(item.kind, item.key))) !== undefined;
   };
   // The live object of this name was last in sync as another the files declare: pull leaves its

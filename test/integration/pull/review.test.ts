@@ -1056,6 +1056,8 @@ describe('a reviewer who leaves the organization in the app', () => {
     const drift = await run('drift', '-C', dir, '-o', 'json');
     expect([drift.code, drift.stderr]).toEqual([2, '']);
     expect((JSON.parse(drift.stdout) as { drift: { kind: string; key: string; direction: string }[] }).drift.map((d) => [d.kind, d.key, d.direction])).toEqual([['member', 'pat@acme.example', 'removed-live']]);
+    // As pull does it: drift's closing line does not say pull leaves it.
+    expect((await run('drift', '-C', dir)).stdout).toContain('`docket pull` writes it into the files');
     const pulled = await run('pull', '-C', dir);
     expect(pulled.code).toBe(0);
     expect(pulled.stdout).toContain('- member "pat@acme.example" (members.yaml) · removed live');
