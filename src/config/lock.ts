@@ -23,7 +23,7 @@ import { firstJsonSyntaxError, jsonParsePosition } from '../util/json-error.js';
 import { jsonKeyOffset, jsonValueOffset } from '../util/json-offset.js';
 import { duplicateKeys } from '../util/json-duplicates.js';
 import { basename, dirname, join } from 'node:path';
-import type { Diagnostic } from '../diagnostics.js';
+import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { linkedFile, removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
 import { writtenAs, writtenAsSync } from '../util/file-write-error.js';
 import { composed } from '../util/nfc.js';
@@ -440,8 +440,9 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
     const more = problems.length - told.length;
     // After the last one told, where a reader sorting by line and column finds it: not first, at
     // line 1, nor before the last one told on its own line (probe OJ-5).
-    const last = told.reduce((latest, d) => ((d.line ?? line) > latest.line || ((d.line ?? line) === latest.line && (d.col ?? 1) > latest.col) ? { line: d.line ?? line, col: d.col ?? 1 } : latest), { line, col: 1 });
-    return more > 0 ? [...told, problem(label, last.line, `${label}: ${more} more problem${more === 1 ? '' : 's'} like these`, undefined, last.col)] : told;
+    if (more === 0) return told;
+    const last = told.reduce((latest, d) => (compareDiagnostics(d, latest) > 0 ? d : latest));
+    return [...told, problem(label, last.line ?? line, `${label}: ${more} more problem${more === 1 ? '' : 's'} like these`, undefined, last.col)];
   };
   // A key written twice (both sides of a merge conflict kept): docket would take the last unsaid (probe GM).
   const twice: LockProblem[] = duplicateKeys(text, value).map((d) => ({

@@ -20,7 +20,7 @@ import { keyInFileText, keysOf } from '../config/api-keys.js';
 import { keysHeld, placeOf } from '../config/interpolate.js';
 import { linesIn } from '../config/source-lines.js';
 import { parseWithPositions, pointerToPath, type DocPositions } from '../config/yaml-positions.js';
-import { compareDiagnostics, type Diagnostic, type SourcePos } from '../diagnostics.js';
+import { compareDiagnostics, uniqueDiagnostics, type Diagnostic, type SourcePos } from '../diagnostics.js';
 import { normName } from '../engine/normalize.js';
 import { KINDS } from '../kinds/index.js';
 import type { PlaybookSubject, RenamedAway, TemplateSubject } from '../kinds/support/test-subjects.js';
@@ -133,7 +133,8 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
       if (loaded && valid && doc.ok && hygiene.length === 0) out.push(loaded);
     }
   }
-  return { files: out, diagnostics: diagnostics.sort(compareDiagnostics) };
+  // A mistake an alias or merge key brings again is said once, where it is written (probe OK-1).
+  return { files: out, diagnostics: uniqueDiagnostics(diagnostics).sort(compareDiagnostics) };
 }
 
 /** The checks a schema cannot make, for one document of either kind, valid or not: they read only values of the right type. */
@@ -153,22 +154,12 @@ class Checker {
     private readonly caseLines: Map<string, number>,
   ) {}
 
-  /** What was said, by where it is written: a mistake an alias or merge key brings again is said once, where it is written (probe OK-1). */
-  private readonly told = new Set<string>();
-
   private error(code: string, message: string, pointer: string, hint?: string, key = false): void {
-    this.say({ severity: 'error', code, message, ...(key ? this.positions.at(pointer) : this.positions.valueAt(pointer)), ...pathOf(pointer), ...(hint ? { hint } : {}) });
+    this.diagnostics.push({ severity: 'error', code, message, ...(key ? this.positions.at(pointer) : this.positions.valueAt(pointer)), ...pathOf(pointer), ...(hint ? { hint } : {}) });
   }
 
   private warning(code: string, message: string, pointer: string, hint?: string): void {
-    this.say({ severity: 'warning', code, message, ...this.positions.valueAt(pointer), ...pathOf(pointer), ...(hint ? { hint } : {}) });
-  }
-
-  private say(d: Diagnostic): void {
-    const at = `${d.severity}\u0000${d.code}\u0000${d.line}:${d.col}\u0000${d.message}`;
-    if (this.told.has(at)) return;
-    this.told.add(at);
-    this.diagnostics.push(d);
+    this.diagnostics.push({ severity: 'warning', code, message, ...this.positions.valueAt(pointer), ...pathOf(pointer), ...(hint ? { hint } : {}) });
   }
 
   private at(pointer: string): SourcePos {
