@@ -13,7 +13,7 @@ import { quoteValue, showName } from './quote.js';
 import type { ProjectConfig } from './types.js';
 import { shown, urlProblem, urlSpellingHint, type UrlProblem } from './url-policy.js';
 import { characterAt, CONTROL_CHARACTER, textProblems, withoutEchoesOf } from './text-hygiene.js';
-import { numberAsText, taggedIn, writtenIn } from './written-number.js';
+import { numberAsText, numberKeyWritten, taggedIn, writtenIn } from './written-number.js';
 import { linesIn, sourceLines } from './source-lines.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
 import { separatorBefore } from './yaml-read.js';
@@ -107,6 +107,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // (And a key's name spelt with escapes, which the check of the text cannot see: SR67-14.)
   for (const p of keys.length > 0 ? keysHeld(raw, keys, input.text ?? '') : []) error(p.code, p.message, placeOf(p, positions), p.hint, p.inKeyName ? undefined : p.pointer);
 
+  const lineOf = input.text === undefined ? undefined : linesIn(input.text);
   // The selected environment, if any.
   const environments = get(raw, 'environments');
   let envBlock: unknown;
@@ -118,11 +119,17 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       envBlock = get(environments, input.env);
     } else {
       const at = positions.at('/environments');
+      // A key YAML read as a number (`1e3:`, refused on its own) is listed as written: `--env 1e3` is no such name.
+      const writtenAt = lineOf && writtenIn(lineOf);
+      const listedName = (name: string): string => {
+        const raw = numberKeyWritten(name, writtenAt?.(positions.at(`/environments/${escapePointer(name)}`)));
+        return raw === undefined ? name : `${name} (written ${raw})`;
+      };
       error(
         'unknown-environment',
         `unknown environment ${showName(input.env)}${didYouMean(input.env, names)}`,
         at,
-        names.length > 0 ? `environments in ${file}: ${names.join(', ')}` : `define it under \`environments:\` in ${file}`,
+        names.length > 0 ? `environments in ${file}: ${names.map(listedName).join(', ')}` : `define it under \`environments:\` in ${file}`,
       );
       varsKnown = false; // its values are unknown: only what no environment defines is undefined (namesDefinedAnywhere)
     }
@@ -201,7 +208,6 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     skip,
     isPlain: (p) => positions.isPlain(p),
   });
-  const lineOf = input.text === undefined ? undefined : linesIn(input.text);
   for (const problem of pass.problems) {
     const value = positions.valueAt(problem.pointer);
     const written = valueAt(raw, problem.pointer);

@@ -14,7 +14,7 @@ import { quoteValue, showJson, showName } from './quote.js';
 import { urlSpellingHint } from './url-policy.js';
 import { asLatinLetters, otherScriptOf } from '../util/other-script.js';
 import { withoutSecrets } from './url-secrets.js';
-import { nonFiniteName, TAG_HINT } from './written-number.js';
+import { nonFiniteName, numberKeyWritten, TAG_HINT } from './written-number.js';
 import { variablesIn } from './interpolate.js';
 
 export { schemasDir } from './schema-names.js';
@@ -171,9 +171,14 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
   const unknownKey = (key: string, at: string): string => {
     if (key === '') return NAMELESS_KEY;
     if (key === '~') return 'unknown key `~` (read as `null`)';
-    if (key !== 'null') return `unknown key ${showName(key)}`;
+    if (key !== 'null') return `unknown key ${keyName(key, at)}`;
     const raw = written?.(positions.at(at))?.replace(/:$/, '');
     return raw === undefined || raw === key ? `unknown key ${showName(key)}` : `unknown key ${showName(raw)} (read as \`null\`)`;
+  };
+  // A key YAML reads as a number is named as written, with what it reads as (`1e3` is `1000`).
+  const keyName = (key: string, at: string): string => {
+    const raw = numberKeyWritten(key, written?.(positions.at(at)));
+    return raw === undefined ? showName(key) : `${showName(raw)} (read as \`${key}\`)`;
   };
   const pointer = e.instancePath;
   // The whole document is named as such, not as a key (`the document` would read as one).
@@ -227,7 +232,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
         // From `propertyNames`: the key itself is wrong.
         return make(
           'invalid-value',
-          `${e.propertyName === '' ? NAMELESS_KEY : `invalid name ${showName(e.propertyName)}`} in ${where}: use ASCII letters, digits, \`_\` and \`-\`, starting with a letter or \`_\``,
+          `${e.propertyName === '' ? NAMELESS_KEY : `invalid name ${keyName(e.propertyName, joinPointer(pointer, e.propertyName))}`} in ${where}: use ASCII letters, digits, \`_\` and \`-\`, starting with a letter or \`_\``,
           joinPointer(pointer, e.propertyName),
           undefined,
           false,

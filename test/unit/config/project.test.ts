@@ -338,6 +338,21 @@ describe('environments', () => {
     expect(none.diagnostics.map((d) => [brief(d), d.hint])).toEqual([['docket.yaml:1:1 unknown-environment', 'define it under `environments:` in docket.yaml']]);
   });
 
+  it('name a key YAML reads as a number as it is written, with what it reads as (probe OJ-1)', async () => {
+    const docket = lines('version: 1', 'vars:', '  1e3: a', 'environments:', '  0x1F: {}', '  .inf: {}', '1e3: x');
+    const r = await load({ 'docket.yaml': docket }, { env: '1e3' });
+    // `.inf:` is the name `Infinity`, which is a name: the list says how to ask for it.
+    expect(r.diagnostics.filter((d) => d.code === 'unknown-environment').map((d) => [brief(d), d.message, d.hint])).toEqual([
+      ['docket.yaml:4:1 unknown-environment', 'unknown environment `1e3`', 'environments in docket.yaml: 31 (written 0x1F), Infinity (written .inf)'],
+    ]);
+    const all = await load({ 'docket.yaml': docket });
+    expect(all.diagnostics.map((d) => [brief(d), d.message.replace(/:.*/, '')])).toEqual([
+      ['docket.yaml:3:3 invalid-value', 'invalid name `1e3` (read as `1000`) in `vars`'],
+      ['docket.yaml:5:3 invalid-value', 'invalid name `0x1F` (read as `31`) in `environments`'],
+      ['docket.yaml:7:1 unknown-key', 'unknown key `1e3` (read as `1000`) in docket.yaml'],
+    ]);
+  });
+
   it('check the URLs every environment writes out, selected or not: CI for that environment would send the key in the clear', async () => {
     const docket = lines(
       'version: 1',
