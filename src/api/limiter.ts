@@ -313,7 +313,10 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         // than was served, as a few requests measure little.
         else if (slowdowns > 1) rate = slowed(Math.max(servedRate(t), sentRate(t) / 2));
         const pace = Number.isFinite(rate) ? `, at most ${rate.toFixed(1)} per second` : '';
-        options.onSlowDown?.(`the service is rate limiting: ${Math.floor(allowed)} request(s) at a time${pace}, after a pause of ${Math.round(pauseMs)} ms`);
+        // What the service asked for, not a pause promised: a run whose time budget the pause
+        // would outlast stops instead of taking it (probe OG-3).
+        const asked = pauseMs > 0 ? `; it asked for a pause of ${Math.round(pauseMs)} ms` : '';
+        options.onSlowDown?.(`the service is rate limiting: ${Math.floor(allowed)} request(s) at a time${pace}${asked}`);
       }
       const until = Math.max(pausedUntil, t + Math.max(0, pauseMs));
       const last = pauses[pauses.length - 1];

@@ -1111,7 +1111,7 @@ describe('retries', () => {
       expect(sleeps).toHaveLength(1);
       // A pause of 0 ms let every refused request go again at once, each refused again. Its own
       // backoff is jittered from 0: the pause is at least the first backoff's most, 250 ms.
-      expect(slowdowns).toEqual([`the service is rate limiting: 4 request(s) at a time, after a pause of ${Math.max(sleeps[0]!, 250)} ms`]);
+      expect(slowdowns).toEqual([`the service is rate limiting: 4 request(s) at a time; it asked for a pause of ${Math.max(sleeps[0]!, 250)} ms`]);
     }
   });
 

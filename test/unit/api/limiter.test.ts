@@ -120,7 +120,7 @@ describe('the shared pace after a 429', () => {
     limiter.throttled(1000); // a second 429 from the same burst: no second slowdown
     expect(messages).toHaveLength(1);
     // Nothing served yet measures no rate: concurrency halves, and no pace is set.
-    expect(messages[0]).toMatch(/4 request\(s\) at a time, after a pause of 1000 ms/);
+    expect(messages[0]).toMatch(/4 request\(s\) at a time; it asked for a pause of 1000 ms/);
     let ran = false;
     const waiting = limiter.run(async () => {
       ran = true;
@@ -271,7 +271,7 @@ describe('the shared pace after a 429', () => {
     limiter.succeeded();
     limiter.succeeded();
     limiter.throttled(1000, sent);
-    expect(messages).toEqual(['the service is rate limiting: 4 request(s) at a time, after a pause of 1000 ms']);
+    expect(messages).toEqual(['the service is rate limiting: 4 request(s) at a time; it asked for a pause of 1000 ms']);
   });
 
   it('takes half of what it sent as a first pace at a second 429, where too few were sent to measure the service', async () => {
@@ -302,7 +302,7 @@ describe('the shared pace after a 429', () => {
     for (let i = 0; i < 3; i++) limiter.succeeded();
     await advance(100);
     limiter.throttled(0);
-    expect(messages[0]).toBe('the service is rate limiting: 4 request(s) at a time, after a pause of 0 ms');
+    expect(messages[0]).toBe('the service is rate limiting: 4 request(s) at a time');
     // Once the window holds enough answers, the next 429 paces at 90 % of them.
     for (let i = 0; i < 17; i++) limiter.succeeded();
     await advance(900);
