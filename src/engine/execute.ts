@@ -140,7 +140,9 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
           const hint = tooLargeHint(change, error) ?? (error as { hint?: unknown } | null)?.hint;
           finish(change, { changeId: change.id, status: 'failed', message: error instanceof Error ? error.message : String(error), ...(typeof hint === 'string' && hint !== '' ? { hint } : {}), ...(unknown ? { outcomeUnknown: true as const } : {}), ...(code === 'outcome-pending' ? { pending: true as const } : {}), ...((error as { notCarriedOut?: unknown } | null)?.notCarriedOut === true ? { unchanged: true as const } : {}), ms: Math.round(options.clock() - t0) });
           options.afterFailure?.(error);
-          complete(i, false);
+          // Once stopped (by this failure's budget, or before it), what depends on it is not started,
+          // as everything else left: not skipped for a failure that a run again may not have (probe OM-4).
+          if (!stopped()) complete(i, false);
         },
       )
       .finally(() => {

@@ -333,6 +333,24 @@ describe('executePlan: stopping', () => {
     expect(report).toMatchObject({ done: 0, failed: 0, skipped: 0, notStarted: 2, stopped: 'SIGTERM' });
   });
 
+  it('what depends on a change that fails once the run is stopped is not started, not skipped: the stop, not the failure, left it (probe OM-4)', async () => {
+    const controller = new AbortController();
+    const cut = change('create', 'playbook', 'P');
+    const rule = change('create', 'rule', 'P/R', { dependsOn: [cut.id] });
+    const report = await executePlan(planOf([cut, rule]), {
+      concurrency: 1,
+      clock: tickingClock(),
+      run: async () => {
+        // The time budget runs out while the request is in flight: it fails, sent.
+        controller.abort(new Error('its time budget ran out'));
+        throw new Error('create playbook "P": no answer within the time budget');
+      },
+      signal: controller.signal,
+    });
+    expect(report.results.map((x) => x.status)).toEqual(['failed', 'not-started']);
+    expect(report).toMatchObject({ failed: 1, skipped: 0, notStarted: 1 });
+  });
+
   it('an operation still running after the grace is reported failed with an unknown outcome the service may still be carrying out (pending: no re-run at once)', async () => {
     const r = controlledRunner();
     const controller = new AbortController();
