@@ -109,13 +109,17 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
       // A resource in a test file is in the wrong file, not a misspelt test.
       const resource = isPlainObject(value) && typeof value.kind === 'string' ? KINDS.find((k) => k.yamlKind === value.kind) : undefined;
       if (resource) {
+        const renamed = file.replace(/\.tests?\.ya?ml$/i, '.yaml');
+        // Never a rename onto a file that exists: following the hint would overwrite it (probe OO-1).
+        const taken = parsed.documents.length === 1 && (await stat(path.join(root, renamed)).then(() => true, () => false));
+        const where = parsed.documents.length !== 1 ? '' : taken ? ` (${renamed} exists: add the document to it after a \`---\` line, or rename ${file} to another name)` : ` (rename ${file} to ${renamed})`;
         diagnostics.push({
           severity: 'error',
           code: 'unknown-kind',
           message: `${resource.yamlKind} is a resource, and files named *.test.yaml hold only tests (\`kind: PlaybookTest\` or \`kind: TemplateTest\`)`,
           ...doc.positions.valueAt('/kind'),
           path: 'kind',
-          hint: `move it to a file not named *.test.yaml${parsed.documents.length === 1 ? ` (rename ${file} to ${file.replace(/\.tests?\.ya?ml$/i, '.yaml')})` : ''}`,
+          hint: `move it to a file not named *.test.yaml${where}`,
         });
         continue;
       }

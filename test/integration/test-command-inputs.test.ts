@@ -509,6 +509,10 @@ describe('docket test with broken inputs', () => {
     const resource = await validateTest('kind: Playbook\nname: Extra\n');
     expect(resource.stderr).toContain('tests/typo.test.yaml:1:7 error unknown-kind Playbook is a resource, and files named *.test.yaml hold only tests (`kind: PlaybookTest` or `kind: TemplateTest`)\n  hint: move it to a file not named *.test.yaml (rename tests/typo.test.yaml to tests/typo.yaml)');
     expect(resource.stderr).not.toContain('did you mean `PlaybookTest`');
+    // Never a rename onto a file that holds something: following the hint would lose it (probe OO-1).
+    await writeFile(join(dir, 'tests/typo.yaml'), 'kind: Playbook\nname: Kept\nrules: []\n');
+    const taken = await validateTest('kind: Playbook\nname: Extra\n');
+    expect(taken.stderr).toContain('hint: move it to a file not named *.test.yaml (tests/typo.yaml exists: add the document to it after a `---` line, or rename tests/typo.test.yaml to another name)');
   });
 
   it('refuses a case name used twice for one playbook in a file, also across its documents (the reports could not tell them apart)', async () => {
