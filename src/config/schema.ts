@@ -215,7 +215,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
       // list item that lost the space after its dash: not `name` misspelt (which would be there twice).
       const listWanting = isPlainObject(e.data) && Object.entries(e.data).some(([k, v]) => v === null && [(properties[k] as { type?: unknown } | undefined)?.type].flat().includes('array'));
       const glued = listWanting ? dashGluedKey({ [key]: true }) : undefined;
-      const spelt = glued ? '' : didYouMean(key, known);
+      // Never a key the mapping already has: writing it would be a duplicate key (probe OO-3).
+      const spelt = glued ? '' : didYouMean(key, isPlainObject(e.data) ? known.filter((k) => !Object.hasOwn(e.data as object, k)) : known);
       // Not a typo but a level too high (`name:` beside an Organization's `review:`): where it goes (probe JJ-3).
       const under = spelt === '' && !glued ? known.filter((k) => isPlainObject(properties[k]) && isPlainObject((properties[k] as AnySchemaObject).properties) && Object.hasOwn((properties[k] as AnySchemaObject).properties, key)) : [];
       const deeper = under.length > 0 ? `, did you mean ${joinOr(under.map((k) => `\`${k}.${key}\``))}? (\`${key}\` goes under ${joinOr(under.map((k) => `\`${k}:\``))})` : '';

@@ -412,6 +412,14 @@ describe('loadConfig: schema errors', () => {
     expect(r.diagnostics[0]!.hint).toContain('allowed keys here: id, renamed_from, name, description');
   });
 
+  it('never suggests a key the mapping already has: writing it would be a duplicate key (probe OO-3)', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'playbooks/p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: x', '    reviewer: a@acme.example', '    reviewr: b@acme.example'),
+    });
+    expect(r.diagnostics.map((d) => d.message)).toEqual(['unknown key `reviewr` in `rules[0]`']);
+  });
+
   it('says where a key a level too high goes, and no Organization warning beside a key it refuses (probe JJ-3)', async () => {
     const r = await load({ 'docket.yaml': PROJECT, 'o.yaml': lines('kind: Organization', 'name: Acme') });
     expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['o.yaml:2:1 unknown-key unknown key `name` in Organization, did you mean `review.name` or `agreements.name`? (`name` goes under `review:` or `agreements:`)']);
