@@ -946,7 +946,9 @@ function mergeInto(out: Record<string, unknown>, source: Node | null, pointer: s
       // An alias to nothing, or inside its own anchor, is said already: not also as a merge of nothing.
       if (state.diagnostics.length > said) continue;
       const at = state.lc(item?.range?.[0] ?? 0);
-      state.diagnostics.push({ severity: 'error', code: 'yaml-merge', message: 'a merge key (`<<`) takes a mapping or a list of mappings', file: state.file, ...at });
+      // The value is quoted, as every message quotes what it refuses (probe OO-4).
+      const got = value === null ? 'no value' : typeof value === 'string' ? quoteValue(value) : Array.isArray(value) ? 'a list' : String(value);
+      state.diagnostics.push({ severity: 'error', code: 'yaml-merge', message: `a merge key (\`<<\`) takes a mapping or a list of mappings (got ${got})`, file: state.file, ...at });
       continue;
     }
     for (const [k, v] of Object.entries(value)) {
