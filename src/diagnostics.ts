@@ -23,6 +23,15 @@ export interface Diagnostic {
   /** Location inside the document, e.g. `rules[2].actions`. */
   path?: string;
   hint?: string;
+  /** How many problems this one stands for, when more than itself (the lock's `N more problems like these`, which is N). */
+  count?: number;
+}
+
+/** How many problems of `severity` the diagnostics say, a line standing for several counted as those. */
+export function problemCount(diags: readonly Diagnostic[], severity: Severity): number {
+  let n = 0;
+  for (const d of diags) if (d.severity === severity) n += d.count ?? 1;
+  return n;
 }
 
 export class Diagnostics {

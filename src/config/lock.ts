@@ -442,7 +442,8 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
     // line 1, nor before the last one told on its own line (probe OJ-5).
     if (more === 0) return told;
     const last = told.reduce((latest, d) => (compareDiagnostics(d, latest) > 0 ? d : latest));
-    return [...told, problem(label, last.line ?? line, `${label}: ${more} more problem${more === 1 ? '' : 's'} like these`, undefined, last.col)];
+    // It stands for them all in the count of errors (probe OO-6).
+    return [...told, { ...problem(label, last.line ?? line, `${label}: ${more} more problem${more === 1 ? '' : 's'} like these`, undefined, last.col), ...(more > 1 ? { count: more } : {}) }];
   };
   // A key written twice (both sides of a merge conflict kept): docket would take the last unsaid (probe GM).
   const twice: LockProblem[] = duplicateKeys(text, value).map((d) => ({

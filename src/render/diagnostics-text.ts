@@ -1,5 +1,5 @@
 /** Diagnostics for the terminal: `file:line:col severity CODE message`, then the totals. */
-import { compareDiagnostics, formatDiagnostic, type Diagnostic } from '../diagnostics.js';
+import { compareDiagnostics, formatDiagnostic, problemCount, type Diagnostic } from '../diagnostics.js';
 import { painter } from './paint.js';
 import { plural } from './facts.js';
 import { displayWidth } from './width.js';
@@ -35,8 +35,8 @@ export function renderDiagnosticsText(diags: Diagnostic[], opts: { color: boolea
     const [first, ...rest] = coloured.split('\n');
     return [first, excerpt, ...rest].join('\n');
   });
-  const errors = diags.filter((d) => d.severity === 'error').length;
-  const warnings = diags.length - errors;
+  const errors = problemCount(diags, 'error');
+  const warnings = problemCount(diags, 'warning');
   lines.push(`${plural(errors, 'error')}, ${plural(warnings, 'warning')}.`);
   return `${lines.join('\n')}\n`;
 }

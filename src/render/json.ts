@@ -3,7 +3,7 @@
  * reads), so it is the Plan object with its ids sorted; reports and diagnostics get a small stable envelope.
  */
 import { windowAround } from '../util/whole-slice.js';
-import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { compareDiagnostics, problemCount, type Diagnostic } from '../diagnostics.js';
 import { stripControl } from './sanitize.js';
 import { usageMessage } from '../errors.js';
 import { excerptWithoutSecrets, lineWithoutSecrets, pathWithoutSecrets } from '../config/url-secrets.js';
@@ -130,11 +130,11 @@ export function excerptAround(line: string, col: number): string {
 }
 
 export function renderDiagnosticsJson(diags: Diagnostic[], source?: (file: string, line: number) => string | undefined): string {
-  const errors = diags.filter((d) => d.severity === 'error').length;
+  const errors = problemCount(diags, 'error');
   const body: DiagnosticsJson = {
     valid: errors === 0,
     errors,
-    warnings: diags.length - errors,
+    warnings: problemCount(diags, 'warning'),
     diagnostics: withExcerpts(diags, source),
   };
   return jsonText(body);

@@ -19,6 +19,8 @@ import {
   type LockFile,
 } from '../../../src/config/lock.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { renderDiagnosticsText } from '../../../src/render/diagnostics-text.js';
+import { renderDiagnosticsJson } from '../../../src/render/json.js';
 
 afterEach(removeMadeDirs);
 
@@ -164,6 +166,9 @@ describe('docket.lock.json', () => {
     expect(told).toHaveLength(21);
     expect(told[0]!.message).toBe('docket.lock.json: sync record "rule:P/R0" must be text (got {"id":"x"})');
     expect(told[20]!.message).toBe('docket.lock.json: 4980 more problems like these');
+    // The summary counts every problem, not the 21 lines that tell them (probe OO-6).
+    expect(renderDiagnosticsText(told, { color: false }).trimEnd().split('\n').at(-1)).toBe('5000 errors, 0 warnings.');
+    expect(JSON.parse(renderDiagnosticsJson(told))).toMatchObject({ valid: false, errors: 5000, warnings: 0 });
   });
 
   it('a key naming no kind of docket, an entry\'s or a sync record\'s, is a problem at that key: read as none, the upload it records was made again (probe HI)', () => {
