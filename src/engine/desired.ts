@@ -163,7 +163,9 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
       const key = `${d.kind}:${d.pinId}`;
       const first = pins.get(key);
       if (first) {
-        diagnostics.error('duplicate-pin', `${d.kind} ${quoteValue(d.name, 200)} pins id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which ${d.kind} ${quoteValue(first.name, 200)} pins too (${lineOf(first, 'id')})`, {
+        // A rule is named with its playbook: two rules of one name in two playbooks read as one (probe OO-7).
+        const named = (r: DesiredResource): string => quoteValue(r.parent ? `${r.parent.key}/${r.name}` : r.name, 200);
+        diagnostics.error('duplicate-pin', `${d.kind} ${named(d)} pins id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which ${d.kind} ${named(first)} pins too (${lineOf(first, 'id')})`, {
           ...(problemSourceOf(d.fieldSources, 'id') ?? d.source),
           hint: 'an id names one live object: keep it on one of them',
         });
