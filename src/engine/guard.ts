@@ -105,10 +105,12 @@ function grouped(guard: readonly GuardViolation[], each: (v: GuardViolation) => 
 /** The children of many parents of one kind over the threshold, each parent's share: the first few named. */
 function describeMany(group: readonly GuardViolation[]): string {
   const v = group[0]!;
-  const named = group.slice(0, PARENTS_SAID_EACH).map((g) => `${g.parent} (${g.removals} of ${g.live}, ${pct(g.removals / g.live)})`);
+  const named = group.slice(0, PARENTS_SAID_EACH).map((g) => `${g.parent} (${g.removals} of ${g.live}, ${shareOver(g.removals, g.live, g.threshold)[0]})`);
   // `playbook "NDA"`: the parents' kind is the first word.
   const parents = `${v.parent!.slice(0, v.parent!.indexOf(' '))}s`;
-  const each = `in each of ${group.length} ${parents}, over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction): ${named.join(', ')} and ${group.length - named.length} more (\`docket plan -o json\` lists each under \`guard\`)`;
+  // The threshold with the decimals the closest share needs to be told from it.
+  const closest = Math.min(...group.map((g) => g.removals / g.live));
+  const each = `in each of ${group.length} ${parents}, over the safety threshold of ${pct(v.threshold, closest)} (safety.max_delete_fraction): ${named.join(', ')} and ${group.length - named.length} more (\`docket plan -o json\` lists each under \`guard\`)`;
   return v.recreates
     ? `the plan creates again ${v.kind} objects the files declare (removed live, or a service in trouble answered empty lists) ${each}`
     : `the plan removes live ${v.kind} objects ${each}`;
@@ -127,18 +129,30 @@ export function forcedPastGuard(plan: Plan): Plan {
 }
 
 
-/** One decimal; a share short of all (4,999 of 5,000) never rounds to 100 %, nor one above none to 0 %. */
-const pct = (n: number): string => {
-  const rounded = Math.round(n * 1000) / 10;
-  return `${n < 1 && rounded >= 100 ? '>99.9' : n > 0 && rounded <= 0 ? '<0.1' : rounded}%`;
+/**
+ * One decimal, or as many more as tell `n` from `over` (a share over a threshold of 24.99 % is 25 %,
+ * not "25 %, over 25 %": probe OQ-1); a share short of all (4,999 of 5,000) never rounds to 100 %,
+ * nor one above none to 0 %.
+ */
+const pct = (n: number, over?: number): string => {
+  let places = 1;
+  while (places < 6 && over !== undefined && n !== over && rounded(n, places) === rounded(over, places)) places++;
+  const r = rounded(n, places);
+  const least = 10 ** -places;
+  return `${n < 1 && r >= 100 ? `>${100 - least}` : n > 0 && r <= 0 ? `<${least}` : r}%`;
 };
+const rounded = (n: number, places: number): number => Number((n * 100).toFixed(places));
+
+/** A share and the threshold it is over, each with the decimals that tell them apart. */
+const shareOver = (removals: number, live: number, threshold: number): [string, string] => [pct(removals / live, threshold), pct(threshold, removals / live)];
 
 export function describeViolation(v: GuardViolation): string {
+  const [share, threshold] = shareOver(v.removals, v.live, v.threshold);
   if (v.recreates) {
     const of = v.parent ? `${v.kind} objects of ${v.parent}` : `${v.kind} objects`;
-    return `the plan creates again ${v.removals} of the ${v.live} ${of} the files declare (${pct(v.removals / v.live)}; removed live, or a service in trouble answered an empty list), over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction)`;
+    return `the plan creates again ${v.removals} of the ${v.live} ${of} the files declare (${share}; removed live, or a service in trouble answered an empty list), over the safety threshold of ${threshold} (safety.max_delete_fraction)`;
   }
-  return `the plan removes ${v.removals} of ${v.live} live ${v.kind} objects (${pct(v.removals / v.live)}), over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction)`;
+  return `the plan removes ${v.removals} of ${v.live} live ${v.kind} objects (${share}), over the safety threshold of ${threshold} (safety.max_delete_fraction)`;
 }
 
 /**
@@ -191,6 +205,7 @@ function childViolations(removed: readonly Identity[], declared: readonly (Ident
 
 export function describePullViolation(v: GuardViolation): string {
   const of = v.parent ? `${v.kind} objects of ${v.parent}` : `${v.kind} objects`;
-  return `the pull takes ${v.removals} of the ${v.live} ${of} the files declare out of them (${pct(v.removals / v.live)}; removed live), over the safety threshold of ${pct(v.threshold)} (safety.max_delete_fraction)`;
+  const [share, threshold] = shareOver(v.removals, v.live, v.threshold);
+  return `the pull takes ${v.removals} of the ${v.live} ${of} the files declare out of them (${share}; removed live), over the safety threshold of ${threshold} (safety.max_delete_fraction)`;
 }
 

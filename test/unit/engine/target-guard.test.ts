@@ -281,6 +281,12 @@ describe('massDeleteViolations', () => {
     // All but one of thousands is not all.
     expect(describeViolation({ kind: 'playbook', removals: 4999, live: 5000, threshold: 0.3 })).toContain('removes 4999 of 5000 live playbook objects (>99.9%)');
     expect(describeViolation({ kind: 'playbook', removals: 5000, live: 5000, threshold: 0.3 })).toContain('(100%)');
+    // A share and a threshold one decimal cannot tell apart get the decimals that do (probe OQ-1).
+    expect(describeViolation({ kind: 'rule', removals: 3, live: 12, threshold: 0.2499 })).toBe(
+      'the plan removes 3 of 12 live rule objects (25%), over the safety threshold of 24.99% (safety.max_delete_fraction)',
+    );
+    expect(describeViolation({ kind: 'rule', removals: 3, live: 12, threshold: 0.24999 })).toContain('(25%), over the safety threshold of 24.999%');
+    expect(describeViolation({ kind: 'rule', removals: 1, live: 3, threshold: 0.3333 })).toContain('(33.333%), over the safety threshold of 33.33%');
   });
 
   it('allows removals at or under the threshold, and any removals from kinds with fewer than 5 live objects', () => {
