@@ -988,6 +988,17 @@ class PullPlanner {
       const pointer = `${d.pointer ?? ''}/${ref.field.split('.').join('/')}`;
       const doc = this.current(file, index);
       const written = valueAt(doc, pointer);
+      // The referrer's own pull edited the reference (linked to another object live, or to none):
+      // that edit stands, not this rename written over it (probe OP-1), nor a note to undo it (OP-4).
+      if (typeof written === 'string' ? variablesIn(written).length === 0 && normName(literalText(written)) !== c.key : written === undefined) continue;
+      const linked = this.linkedLive(d, ref.field);
+      if (linked !== undefined && !linked.includes(l.id)) {
+        // Not pulled now (outside --target or --kind): the referrer links another object live, which its own pull writes.
+        const at = ref.source ? `${ref.source.file}:${ref.source.line}` : file;
+        const now = linked.length === 0 ? 'links none live now' : `links ${linked.map((id) => quoteValue(this.liveById.get(id)?.name ?? id)).join(', ')} live now`;
+        this.notes.push(`${at}: \`${ref.field}\` names ${c.kind} ${quoteValue(c.key)}, renamed ${quoteValue(l.name)} in the app, but ${d.kind} ${quoteValue(d.key)} ${now}: pull it too, or write the name it should link`);
+        continue;
+      }
       if (typeof written === 'string' && variablesIn(written).length === 0) {
         this.followedRenames.add(o);
         this.editOf(file).documents.set(index, setAt(doc, pointer, literalPlaceholders(l.name), [], this.owned));
@@ -1105,6 +1116,14 @@ class PullPlanner {
 
   /** Declared references, by what they name: indexed once, when the first object renamed in the app asks. */
   private referrers: Map<string, { d: DesiredResource; ref: Ref }[]> | undefined;
+  /** The ids the live object of `d` links through `field` (none: an empty list), or undefined when it is not live or the kind keeps no ids. */
+  private linkedLive(d: DesiredResource, field: string): string[] | undefined {
+    const live = this.liveById.get(this.input.plan.ids[refKey(d.kind, d.key)] ?? '');
+    if (!live?.refIds || !Object.hasOwn(live.refIds, field)) return undefined;
+    const ids = live.refIds[field];
+    return (Array.isArray(ids) ? ids : [ids]).filter((id): id is string => typeof id === 'string' && id !== '');
+  }
+
   private referencesTo(kind: KindName, key: string): readonly { d: DesiredResource; ref: Ref }[] {
     if (!this.referrers) {
       this.referrers = new Map();

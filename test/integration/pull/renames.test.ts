@@ -416,6 +416,43 @@ describe('objects renamed in the app', () => {
     expect((await cli('validate', '-C', dir)).code).toBe(0);
     await expectNoChanges(cli, dir);
   });
+  it('a term renamed in the app that its template no longer links: the template keeps the link the app gave it, and no note asks to undo it (probes OP-1, OP-4)', async () => {
+    await onOwnEmulator(async (run, own) => {
+      const files = {
+        'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n',
+        'custom-terms/consulting.yaml': TERMS,
+        'custom-terms/consulting.md': '1. **Services.** As agreed.\n',
+        'custom-templates/consulting.yaml': `${TEMPLATE}custom_term: Consulting Terms\n`,
+        'custom-templates/consulting.cover.yaml': COVER,
+      };
+      const { dir, app } = await appliedOn(run, own, files);
+      // Linked to another term in the app, then the old term renamed there.
+      await app.createTerm('Other Terms', 'Other body.');
+      await app.linkTemplate('Consulting Agreement', 'Other Terms');
+      await app.renameTerm('Consulting Terms', 'Consulting Terms 2026');
+      // The term alone: the template, not pulled, keeps its file, and the note says what it links live.
+      const termOnly = await run('pull', '-C', dir, '--target', 'custom-term/Consulting Terms');
+      expect([termOnly.code, termOnly.stderr]).toEqual([0, '']);
+      expect(await readFile(join(dir, 'custom-templates/consulting.yaml'), 'utf8')).toBe(`${TEMPLATE}custom_term: Consulting Terms\n`);
+      expect(termOnly.stdout).toContain('custom-templates/consulting.yaml:4: `custom_term` names custom-term "Consulting Terms", renamed "Consulting Terms 2026" in the app, but custom-template "Consulting Agreement" links "Other Terms" live now: pull it too, or write the name it should link');
+      const pulled = await run('pull', '-C', dir);
+      expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+      expect(await readFile(join(dir, 'custom-templates/consulting.yaml'), 'utf8')).toBe(`${TEMPLATE}custom_term: Other Terms\n`);
+      expect(pulled.stdout).not.toContain('write the new name there');
+      await expectNoChanges(run, dir);
+
+      // Unlinked in the app, then renamed again: the link stays out, with no note to write it back.
+      await app.unlinkTemplate('Consulting Agreement');
+      await app.renameTerm('Consulting Terms 2026', 'Consulting Terms 2027');
+      const again = await run('pull', '-C', dir);
+      expect([again.code, again.stderr]).toEqual([0, '']);
+      expect(await readFile(join(dir, 'custom-templates/consulting.yaml'), 'utf8')).toBe(TEMPLATE);
+      expect(again.stdout).toContain('changed live: custom_term');
+      expect(again.stdout).not.toContain('`custom_term` names');
+      await expectNoChanges(run, dir);
+    });
+  });
+
   it('a term renamed in the app with a new one made under its old name: one pull writes both, and drift is then clean', async () => {
     const { dir, app } = await applied({ 'custom-terms/consulting.yaml': TERMS, 'custom-terms/consulting.md': '1. **Services.** As agreed.\n' });
     await app.renameTerm('Consulting Terms', 'Consulting Terms 2019');
