@@ -869,7 +869,24 @@ function splitConflict(text: string): ConflictSides | undefined {
 }
 
 const CONFLICT_HINT =
-  'each side uploaded a file the other did not record: keep both entries (docket does that when they do not contradict); where they name the same resource, keep the entry whose file is the one in the repository, then remove the markers';
+  'keep every entry only one side has; of an entry the two sides record differently, keep the side whose `sha256` is that of the file in the repository (`sha256sum FILE`), then remove the markers';
+
+/**
+ * Of two uploads the sides record for one resource, the later one, when the lock says which (probe
+ * OS-1): the one whose entry lists the other's id as `superseded`, or whose id the resource's sync
+ * record names on both sides (that record line merged cleanly from the side that uploaded last).
+ */
+function laterUpload(mine: LockEntry, theirs: LockEntry, records: readonly (string | undefined)[]): { id: string; replaced: string; why: string } | undefined {
+  const [a, b] = [mine.id, theirs.id];
+  if (a === undefined || b === undefined || a === b) return undefined;
+  const replaces = (id: string) => mine.superseded?.includes(id) === true || theirs.superseded?.includes(id) === true;
+  if (replaces(a) !== replaces(b)) return replaces(a) ? { id: b, replaced: a, why: 'which replaced it' } : { id: a, replaced: b, why: 'which replaced it' };
+  const recorded = records.map((r) => r?.split(' ', 1)[0]);
+  for (const [id, other] of [[a, b], [b, a]] as const) {
+    if (recorded.every((r) => r === id)) return { id, replaced: other, why: 'whose id both sides\u2019 sync records name' };
+  }
+  return undefined;
+}
 
 /** One side renamed a resource whose upload the other side recorded under its former name. */
 const RENAMED_HINT =
@@ -903,6 +920,8 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
   }
   const merged = structuredClone(a.doc);
   const clashes: string[] = [];
+  /** Of each clash of two uploads, which to keep, when the lock says which is later. */
+  const keeps: string[] = [];
   /** Whether every clash is one file uploaded on both sides: the same bytes, two upload ids. */
   let onlyIds = true;
   let renamedOnOneSide = false;
@@ -919,6 +938,13 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
         const differ = [...new Set([...Object.keys(mine), ...Object.keys(entry)])].filter((f) => JSON.stringify((mine as unknown as Record<string, unknown>)[f]) !== JSON.stringify((entry as unknown as Record<string, unknown>)[f]));
         clashes.push(`${JSON.stringify(key)} of ${target} (${differ.map((f) => `\`${f}\``).join(', ')})`);
         if (differ.some((f) => f !== 'id')) onlyIds = false;
+        const later = laterUpload(mine, entry, [a.doc.synced?.[target]?.[key], b.doc.synced?.[target]?.[key]]);
+        if (later) {
+          const rest = differ.filter((f) => f !== 'id' && f !== 'file' && f !== 'superseded');
+          keeps.push(
+            `of ${JSON.stringify(key)}, keep \`id\` ${JSON.stringify(later.id)}, the later upload (${later.why === 'which replaced it' ? `it replaced ${JSON.stringify(later.replaced)}` : later.why})${rest.length > 0 ? ` with its side\u2019s ${rest.map((f) => `\`${f}\``).join(', ')}` : ''}${differ.includes('file') ? ', and the `file` the repository holds' : ''}`,
+          );
+        } else keeps.push('');
       } else files[key] = entry;
     }
   }
@@ -958,7 +984,15 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
   if (clashes.length > 0) {
     return {
       doc: emptyDocument(),
-      diagnostics: [problem(label, sides.line, `${label} has a merge conflict whose two sides record ${clashes.join(', ')} differently`, onlyIds ? SAME_FILE_HINT : renamedOnOneSide ? RENAMED_HINT : CONFLICT_HINT)],
+      diagnostics: [
+        problem(
+          label,
+          sides.line,
+          `${label} has a merge conflict whose two sides record ${clashes.join(', ')} differently`,
+          // Each clash of two uploads whose later one the lock names: what to keep, said outright.
+          !renamedOnOneSide && keeps.length === clashes.length && keeps.every((k) => k !== '') ? `${keeps.join('; ')}; keep every entry only one side has, then remove the markers` : onlyIds ? SAME_FILE_HINT : renamedOnOneSide ? RENAMED_HINT : CONFLICT_HINT,
+        ),
+      ],
     };
   }
   const records = dropped === 1 ? '1 sync record' : `${dropped} sync records`;

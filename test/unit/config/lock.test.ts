@@ -498,7 +498,23 @@ describe('docket.lock.json', () => {
     // Another file on each side: the one in the repository is the one to keep.
     const other = (id: string, sha256: string) => JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, id, sha256 } } } } }, null, 2);
     const files = `<<<<<<< HEAD\n${other('11111111-1111-4111-8111-111111111111', 'a'.repeat(64))}\n=======\n${other('33333333-3333-4333-8333-333333333333', 'b'.repeat(64))}\n>>>>>>> other\n`;
-    expect(parseLockText(files, LOCK_FILE).diagnostics[0]!.hint).toContain('keep the entry whose file is the one in the repository');
+    expect(parseLockText(files, LOCK_FILE).diagnostics[0]!.hint).toBe(
+      'keep every entry only one side has; of an entry the two sides record differently, keep the side whose `sha256` is that of the file in the repository (`sha256sum FILE`), then remove the markers',
+    );
+  });
+
+  it('a merge conflict of two uploads of one resource names the later one when the lock says which, not a rule that picks the stale one (probe OS-1)', () => {
+    const [old, later] = ['11111111-1111-4111-8111-111111111111', '33333333-3333-4333-8333-333333333333'];
+    // One side moved the file (same upload), the other uploaded it again with a new description: git
+    // conflicts on `id` and `file` only; the description and the sync record merge from the later side.
+    const conflicted = (record: string, extra = '') =>
+      `{\n  "version": 2,\n  "targets": {\n    ${JSON.stringify(PROD)}: {\n      "files": {\n        "attachment:A": {\n<<<<<<< HEAD\n          "id": "${old}",\n          "file": "attachments/sec/security.pdf",\n=======\n          "id": "${later}",\n          "file": "attachments/security.pdf",\n>>>>>>> other\n          "sha256": "${'a'.repeat(64)}",\n          "description": "v2"${extra}\n        }\n      }\n    }\n  },\n  "synced": {\n    ${JSON.stringify(PROD)}: {\n      "attachment:A": "${record} description=0123456789"\n    }\n  }\n}\n`;
+    const hint = (text: string) => parseLockText(text, LOCK_FILE).diagnostics[0]!.hint;
+    expect(hint(conflicted(later))).toBe(`of "attachment:A", keep \`id\` "${later}", the later upload (whose id both sides\u2019 sync records name), and the \`file\` the repository holds; keep every entry only one side has, then remove the markers`);
+    // The entry lists the one it replaced: said so.
+    expect(hint(conflicted(old, `,\n          "superseded": ["${old}"]`))).toContain(`keep \`id\` "${later}", the later upload (it replaced "${old}")`);
+    // Nothing says which is later (no sync record): the rule by sha256.
+    expect(hint(conflicted(old).replace(/,\n  "synced": \{[^]*\n  \}\n\}/, '\n}'))).toContain('keep the side whose `sha256` is that of the file in the repository');
   });
 
   it('a key a version 2 lock has not is an error at the key, with the one meant, not its records read as none (probe NU-6)', () => {
