@@ -146,12 +146,15 @@ function bodyOf(fields: [string, unknown][], written: Plain, resolve: (v: unknow
 const NOT_RESENT: ReadonlySet<string> = new Set(['created_at', 'updated_at']);
 
 /**
- * The live keys of each nested object an update changes that the file does not declare, as the
- * service gave them. NOTE(api): a service that replaces a nested object whole on update (Rails
- * nested attributes without an id) would otherwise drop them; sent again, a merge keeps them too.
+ * The live keys of each nested object an update changes that the update does not change, as the
+ * service gave them: those the file leaves out, and those it declares equal as compared (`""` for a
+ * live null, `"1"` for 1), which the file's text would otherwise change unshown (probe OR-1).
+ * NOTE(api): a service that replaces a nested object whole on update (Rails nested attributes
+ * without an id) would otherwise drop the undeclared ones; sent again, a merge keeps them too.
  */
-function undeclaredNested(updated: readonly string[], declared: Fields, attributes: unknown): Plain | undefined {
+function unchangedNested(updated: readonly string[], attributes: unknown): Plain | undefined {
   if (!isPlainObject(attributes)) return undefined;
+  const changed = new Set(updated);
   const out: Plain = {};
   for (const field of updated) {
     if (!field.startsWith(PARAM)) continue;
@@ -160,7 +163,7 @@ function undeclaredNested(updated: readonly string[], declared: Fields, attribut
     if (nested === undefined || key in out || !isPlainObject(live)) continue;
     const keep: Plain = {};
     for (const [name, value] of Object.entries(live)) {
-      if (!NOT_RESENT.has(name) && !(fieldName(`${key}.${name}`) in declared)) keep[name] = value;
+      if (!NOT_RESENT.has(name) && !changed.has(fieldName(`${key}.${name}`))) keep[name] = value;
     }
     if (Object.keys(keep).length > 0) out[key] = keep;
   }
@@ -249,9 +252,9 @@ export const templateKind: KindModule<'template'> = {
     return typeof written === 'string' || typeof written === 'number' || isPlainObject(written) ? linesDeep(written) : undefined;
   },
 
-  // The keys a file leaves out of a nested object an update may replace whole (undeclaredNested).
-  resend(updated, d, l) {
-    return undeclaredNested(updated, d.fields, l.extra?.attributes);
+  // The keys of a nested object an update does not change, as live holds them (unchangedNested).
+  resend(updated, _d, l) {
+    return unchangedNested(updated, l.extra?.attributes);
   },
 
   /**
@@ -476,8 +479,9 @@ export const templateKind: KindModule<'template'> = {
         // The values as written, not the compared ones (normalisation turns a zip code "01099" into 1099).
         const written = isPlainObject(change.desired?.parameters) ? change.desired.parameters : {};
         const body = bodyOf(change.fields.map((f) => [f.field, writtenParameter(written, f.field) ?? f.after]), written, resolve);
+        // What the update does not change goes as live holds it, over the file's text of it.
         for (const [key, kept] of Object.entries(change.resend ?? {})) {
-          if (isPlainObject(body[key]) && isPlainObject(kept)) body[key] = { ...kept, ...body[key] };
+          if (isPlainObject(body[key]) && isPlainObject(kept)) body[key] = { ...body[key], ...kept };
         }
         for (const f of change.fields) {
           if (f.field === 'standard_version') body.standard_version = f.after;

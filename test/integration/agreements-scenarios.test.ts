@@ -703,6 +703,25 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('an update of one key of a nested object leaves the keys it does not change as live holds them, though the file writes them otherwise (probe OR-1)', async () => {
+    await start();
+    const csa = (period: string) => `kind: Template\nname: Nested CSA\ntype: CSA\nparameters:\n  template_csa_order_form_attributes:\n    cloud_service_description: Platform\n    fees_currency: ""\n    subscription_period: ${period}\n`;
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'templates/csa.yaml': csa('"2"') });
+    await applyOk(cli, dir);
+    // Live holds a null where the file writes "" and the number 2 where it writes "2": both compare equal.
+    const form = () => template('Nested CSA')!.parameters.template_csa_order_form_attributes as Record<string, unknown>;
+    Object.assign(form(), { fees_currency: null, subscription_period: 2 });
+    await expectNoChanges(cli, dir);
+    await writeFiles(dir, { 'templates/csa.yaml': csa('"3"').replace('Platform', 'Platform 2') });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('parameters.template_csa_order_form_attributes.cloud_service_description: "Platform" → "Platform 2"');
+    expect(plan.stdout).not.toContain('fees_currency');
+    await applyOk(cli, dir);
+    // What the plan showed changed, and nothing else: the null and the number stay.
+    expect(form()).toMatchObject({ cloud_service_description: 'Platform 2', fees_currency: null, subscription_period: '3' });
+    await expectNoChanges(cli, dir);
+  });
+
   it('shows text written empty as apply sends it (`""`), on create and on update, though it compares as none', async () => {
     await start();
     const nda = 'kind: Template\nname: Empty Role NDA\ntype: NDA\nparameters:\n  purpose: P\n  recipient_role: ""\n';

@@ -110,7 +110,7 @@ describe('a live template\'s type, however the service spells it', () => {
 });
 
 describe('an update of a nested parameter', () => {
-  it('sends again the live keys of that nested object the file leaves out, as the service gave them, and nothing of an object it does not change', () => {
+  it('sends again the live keys of that nested object the update does not change, as the service gave them, and nothing of an object it does not change', () => {
     const { resource } = toDesired({ parameters: { provider: 'Acme', template_csa_order_form_attributes: { fees_currency: 'USD' } } });
     const live: LiveResource = {
       kind: 'template',
@@ -130,5 +130,8 @@ describe('an update of a nested parameter', () => {
     const changed = ['parameters.template_csa_order_form_attributes.fees_currency'];
     expect(templateKind.resend!(changed, resource, live)).toEqual({ template_csa_order_form_attributes: { subscription_period: '03' } });
     expect(templateKind.resend!(['parameters.provider'], resource, live)).toBeUndefined();
+    // A key the file declares but the update does not change goes as live holds it, not as written (probe OR-1).
+    const period = ['parameters.template_csa_order_form_attributes.subscription_period'];
+    expect(templateKind.resend!(period, resource, live)).toEqual({ template_csa_order_form_attributes: { fees_currency: 'EUR' } });
   });
 });
