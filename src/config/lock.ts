@@ -485,6 +485,8 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
 
 /** The keys of LockDocument, each once: the compiler says when one is added there and not here. */
 const DOCUMENT_KEYS = Object.keys({ version: true, targets: true, synced: true, landing: true, legacy: true } satisfies Record<keyof LockDocument, true>);
+const ENTRY_KEYS = Object.keys({ id: true, file: true, sha256: true, description: true, version: true, pinned: true, superseded: true, pending: true } satisfies Record<keyof LockEntry, true>);
+const PENDING_KEYS = Object.keys({ sha256: true, file: true, version: true, description: true, since: true, answered: true, replaces: true } satisfies Record<keyof PendingUpload, true>);
 
 /**
  * Keys a version 2 lock has not (`"file"` for `"files"`, hand-edited or merged wrong): read as
@@ -499,6 +501,13 @@ function unknownKeyProblems(doc: Record<string, unknown>): LockProblem[] {
   for (const key of Object.keys(doc)) unknown([key], DOCUMENT_KEYS, 'the file');
   for (const [target, section] of isPlainObject(doc.targets) ? Object.entries(doc.targets) : []) {
     for (const key of isPlainObject(section) ? Object.keys(section) : []) unknown(['targets', target, key], ['files'], `target ${showJson(target)}`);
+    // An entry's keys too: `Pending` read as nothing lets a second upload go where one may have landed (probe OS-3).
+    for (const [name, entry] of isPlainObject(section) && isPlainObject(section.files) ? Object.entries(section.files) : []) {
+      if (!isPlainObject(entry)) continue;
+      for (const key of Object.keys(entry)) unknown(['targets', target, 'files', name, key], ENTRY_KEYS, `entry ${showJson(name)}`);
+      const pending = entry.pending;
+      for (const key of isPlainObject(pending) ? Object.keys(pending) : []) unknown(['targets', target, 'files', name, 'pending', key], PENDING_KEYS, `the pending upload of ${showJson(name)}`);
+    }
   }
   return out;
 }

@@ -523,6 +523,13 @@ describe('docket.lock.json', () => {
       '8:3 docket.lock.json: the file has the key "sycned", which docket does not read, did you mean `synced`?',
       `5:7 docket.lock.json: target "${PROD}" has the key "file", which docket does not read, did you mean \`files\`?`,
     ]);
+    // An entry's key, and a pending upload's, too: `Pending` read as nothing would let a second upload go (probe OS-3).
+    const pending = { file: 'attachments/security.pdf', sha256: 'c'.repeat(64), since: '2026-12-05T00:00:00Z' };
+    const entry = JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:A': { ...ATTACHMENT, Pending: pending }, 'attachment:B': { ...ATTACHMENT, id: '22222222-2222-4222-8222-222222222222', pending: { ...pending, sinse: 'x' } } } } } });
+    expect(parseLockText(entry, LOCK_FILE).diagnostics.map((d) => d.message)).toEqual([
+      'docket.lock.json: entry "attachment:A" has the key "Pending", which docket does not read, did you mean `pending`?',
+      'docket.lock.json: the pending upload of "attachment:B" has the key "sinse", which docket does not read, did you mean `since`?',
+    ]);
     // Each key docket writes is read without a word.
     const whole = { version: 2, targets: { [PROD]: { files: {} } }, synced: {}, landing: {}, legacy: { files: {} } };
     expect(parseLockText(JSON.stringify(whole), LOCK_FILE).diagnostics).toEqual([]);
