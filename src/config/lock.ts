@@ -41,6 +41,8 @@ import { idProblem, SEGMENT_BREAKERS } from '../api/path-segment.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { isKindName, kindNamed } from '../kinds/index.js';
 import { parseLandingMark, type LandingChange } from '../engine/landing.js';
+import { fieldHash } from '../engine/sync.js';
+import { normName } from '../engine/normalize.js';
 
 export { confirmedUpload, lockEntries, lockKey, moveEntry } from './lock-entries.js';
 
@@ -650,6 +652,20 @@ function unknownKindOf(what: string, key: string): string {
 }
 
 /** Every problem of the document at once, each at its value (see `found`). */
+/**
+ * An attachment's entry whose sync record, of the same upload, says it was made under another name:
+ * the key was renamed by hand (a search and replace over the repository). Attachments cannot be
+ * read back, so the entry's key is their live name to docket: read so, the rename would never be
+ * uploaded, and every plan would say the new name is live (probe OS-2).
+ */
+function renamedByHand(key: string, id: string, record: unknown): string | undefined {
+  if (!key.startsWith('attachment:') || typeof record !== 'string') return undefined;
+  const [recordId, ...pairs] = record.split(' ');
+  const name = pairs.find((p) => p.startsWith('name='))?.slice('name='.length);
+  if (recordId?.toLowerCase() !== id.toLowerCase() || name === undefined || name === 'unkept' || name.toLowerCase() === fieldHash(normName(key.slice('attachment:'.length)))) return undefined;
+  return `entry ${showJson(key)} records an upload made under another name (its sync record's \`name\` is not that of ${quoteValue(key.slice('attachment:'.length))}): an attachment renamed is a new upload, so its key cannot be renamed by hand; restore the key (and its sync record's) from git, or remove both, so the next apply uploads the file under the new name`;
+}
+
 function checked(doc: LockDocument, legacyAt: readonly string[], found: (problems: LockProblem[]) => Diagnostic[]): { doc: LockDocument } | { errors: Diagnostic[] } {
   const problems: LockProblem[] = [];
   const synced: unknown = doc.synced;
@@ -700,6 +716,8 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
         if (holder === undefined) holderOfId.set(id, key);
         else problems.push({ path: [...at, key, 'id'], message: `entry "${key}" has id ${quoteValue(written)}, which entry "${holder}" has too: one upload is one resource's (keep the entry of the resource it is, and remove the other's, which its next apply uploads again)` });
       }
+      const renamed = confirmed && at[0] === 'targets' ? renamedByHand(key, e.id as string, doc.synced?.[at[1]!]?.[key]) : undefined;
+      if (renamed) problems.push({ path: [...at, key], atKey: true, message: renamed });
       const pending = isPlainObject(e) && isPlainObject(e.pending) && typeof e.pending.file === 'string' && typeof e.pending.sha256 === 'string' && typeof e.pending.since === 'string';
       if (!(confirmed || (pending && e?.id === undefined))) {
         // Each field that is missing or not text, at its own value: "needs id, file and sha256" said neither which nor why.

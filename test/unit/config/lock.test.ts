@@ -20,6 +20,8 @@ import {
 } from '../../../src/config/lock.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { renderDiagnosticsText } from '../../../src/render/diagnostics-text.js';
+import { fieldHash } from '../../../src/engine/sync.js';
+import { normName } from '../../../src/engine/normalize.js';
 import { renderDiagnosticsJson } from '../../../src/render/json.js';
 
 afterEach(removeMadeDirs);
@@ -311,7 +313,7 @@ describe('docket.lock.json', () => {
 
   it('refuses a key written twice in one object (both sides of a merge conflict kept), at the second, as JSON.parse would take the last unsaid (probe GM)', () => {
     const other = '22222222-2222-4222-8222-222222222222';
-    const text = `{\n  "version": 2,\n  "targets": {\n    "${PROD}": {\n      "files": {\n        "attachment:C": {\n          "id": "${ATTACHMENT.id}",\n          "id": "${other}",\n          "file": "c.pdf",\n          "sha256": "${'a'.repeat(64)}"\n        }\n      }\n    }\n  },\n  "synced": {\n    "${PROD}": {\n      "attachment:C": "${ATTACHMENT.id} name=0123456789",\n      "attachment:C": "${other} name=0123456789"\n    }\n  }\n}\n`;
+    const text = `{\n  "version": 2,\n  "targets": {\n    "${PROD}": {\n      "files": {\n        "attachment:C": {\n          "id": "${ATTACHMENT.id}",\n          "id": "${other}",\n          "file": "c.pdf",\n          "sha256": "${'a'.repeat(64)}"\n        }\n      }\n    }\n  },\n  "synced": {\n    "${PROD}": {\n      "attachment:C": "${ATTACHMENT.id} sha256=0123456789",\n      "attachment:C": "${other} sha256=0123456789"\n    }\n  }\n}\n`;
     expect(parseLockText(text, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.code} ${d.message}`)).toEqual([
       `8:11 invalid-lock-file docket.lock.json: "attachment:C" has key "id" written twice: JSON readers take one or the other; keep the one that is right`,
       `18:7 invalid-lock-file docket.lock.json: "${PROD}" has key "attachment:C" written twice: JSON readers take one or the other; keep the one that is right`,
@@ -530,6 +532,14 @@ describe('docket.lock.json', () => {
       'docket.lock.json: entry "attachment:A" has the key "Pending", which docket does not read, did you mean `pending`?',
       'docket.lock.json: the pending upload of "attachment:B" has the key "sinse", which docket does not read, did you mean `since`?',
     ]);
+    // An attachment's key renamed by hand (a search and replace over the repository), its sync record
+    // saying the upload was made under another name: read as live under the new name, the rename
+    // would never be uploaded (probe OS-2).
+    const renamed = (name: string) => JSON.stringify({ version: 2, targets: { [PROD]: { files: { [`attachment:${name}`]: ATTACHMENT } } }, synced: { [PROD]: { [`attachment:${name}`]: `${ATTACHMENT.id} name=${fieldHash(normName('Sec F2'))}` } } });
+    expect(parseLockText(renamed('Sec F2 Renamed'), LOCK_FILE).diagnostics.map((d) => d.message)).toEqual([
+      'docket.lock.json: entry "attachment:Sec F2 Renamed" records an upload made under another name (its sync record\'s `name` is not that of "Sec F2 Renamed"): an attachment renamed is a new upload, so its key cannot be renamed by hand; restore the key (and its sync record\'s) from git, or remove both, so the next apply uploads the file under the new name',
+    ]);
+    expect(parseLockText(renamed('Sec F2'), LOCK_FILE).diagnostics).toEqual([]);
     // Each key docket writes is read without a word.
     const whole = { version: 2, targets: { [PROD]: { files: {} } }, synced: {}, landing: {}, legacy: { files: {} } };
     expect(parseLockText(JSON.stringify(whole), LOCK_FILE).diagnostics).toEqual([]);
