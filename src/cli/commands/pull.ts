@@ -88,7 +88,11 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
         });
         // Editing thousands of changes into files is work of its own: past the budget, nothing is written.
         if (Date.now() > deadline) throw outOfTime(opts.timeout);
-        const removedLive = result.pulled.filter((e) => e.direction === 'removed-live');
+        // Not removed from the organization: a rule last synced as an object still live elsewhere
+        // (its playbook renamed in the app, a new one made under the old name) goes into that one's file (probe OP-2).
+        const liveIds = new Set(details.live.map((l) => l.id));
+        const sync = s.sync();
+        const removedLive = result.pulled.filter((e) => e.direction === 'removed-live' && !liveIds.has(sync.idOf(refKey(e.kind, e.key)) ?? ''));
         const violations = pullRemovalViolations(removedLive, s.workspace.desired, project.safety.max_delete_fraction);
         const why = violations.map(describePullViolation).join('; ');
         // Forced past the guard, it says what it goes past, as apply --force does.

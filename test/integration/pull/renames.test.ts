@@ -615,6 +615,21 @@ describe('objects renamed in the app', () => {
     expect((await cli('pull', '-C', dir, ...targets)).stdout).toContain('Nothing to pull');
   });
 
+  it('a playbook renamed in the app with a new one made under its old name: its rules go with it, not counted as removed by the pull guard (probe OP-2)', async () => {
+    await onOwnEmulator(async (run, own) => {
+      const rules = ['A', 'B', 'C', 'D', 'E'].map((r) => `  - name: ${r}\n    actions: ACCEPT ${r}\n`).join('');
+      const { dir, app } = await appliedOn(run, own, { 'docket.yaml': 'version: 1\n', 'playbooks/omicron.yaml': `kind: Playbook\nname: Omicron NDA\nrules:\n${rules}`, 'playbooks/other.yaml': 'kind: Playbook\nname: Other\nrules:\n  - name: X\n    actions: ACCEPT X\n' });
+      await app.editPlaybook('Omicron NDA', { name: 'Omicron NDA 2025' });
+      await app.createPlaybook({ name: 'Omicron NDA', description: 'new' });
+      // Five of six rules leave the old document, but none leaves the organization: no refusal.
+      const pull = await run('pull', '-C', dir);
+      expect([pull.code, pull.stderr]).toEqual([0, '']);
+      expect(await readFile(join(dir, 'playbooks/omicron-nda-2025.yaml'), 'utf8')).toContain(rules);
+      expect(await readFile(join(dir, 'playbooks/omicron.yaml'), 'utf8')).not.toContain('- name: A');
+      await expectNoChanges(run, dir);
+    });
+  });
+
   it('a rule renamed in the app with a new one made under its old name keeps its ignore_fields in its new item (probe MM-5)', async () => {
     const { dir, app } = await applied({ 'playbooks/kappa.yaml': NDA.replace('Inbound NDA', 'Kappa NDA').replace('3 years', '10 years').replace('  - name: Term\n', '  - name: Term\n    ignore_fields: [generate_summary]\n') });
     await termRenamedWithNewOne(app, 'Kappa NDA', { actions: 'ACCEPT up to 2 years' });
