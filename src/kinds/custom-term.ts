@@ -308,7 +308,7 @@ async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: 
       const at = pending.version ?? version;
       const entryNow: LockEntry = { id: term.id, file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) };
       out.set(term.id, { file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) });
-      ctx.settle({ kind: 'custom-term', key, entry: entryNow, reason: `custom term ${quoteValue(key, 200)}: ${pending.file} was published (version ${version}) by an earlier apply that stopped before recording it; apply records it in docket.lock.json ${whosVersion(at)}` });
+      ctx.settle({ kind: 'custom-term', key, entry: entryNow, reason: `custom term ${quoteValue(key, 200)}: ${pending.file} was published (version ${at}) by an earlier apply that stopped before recording it; apply records it in docket.lock.json ${whosVersion(at)}` });
     } else if (mayStillLand(pending.since)) {
       // Not live yet, but a request docket stopped waiting for may still be running there: sent
       // again now, the term or its version would be made twice, and neither can be deleted (probe HK).

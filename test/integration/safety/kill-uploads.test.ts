@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
+import { App } from '../../helpers/app.js';
 import { AGREEMENTS_DOCKET_YAML, ATTACHMENT_YAML, CSA_TEMPLATE_YAML, docx, pdf } from '../agreements-fixtures.js';
 import { agreementsOf, appliedAttachment, bin, expectConverged, expectLockIntact, killWhen, spawnBin, termsNamed, waitUntil, wordTermDir } from './harness.js';
 
@@ -61,6 +62,16 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     expect(again.code).toBe(0);
     expect(termsNamed(t, 'Data Terms')[0]!.versions).toHaveLength(2);
     await expectConverged(run, dir);
+  });
+
+  it('a published version is said as the version that publish became, not one the app published since (probe OT-1)', async () => {
+    const { dir, run } = await appliedWordTermWithNewFile();
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 'hang' });
+    await killWhen(t, dir, () => termsNamed(t, 'Data Terms')[0]!.versions.length === 2, 'version 2');
+    await new App(t.env).publishTermDocx('Data Terms', docx('from the app'));
+    const plan = await run('plan', '-C', dir);
+    expect(plan.stdout).toContain('terms/data.docx was published (version 2) by an earlier apply that stopped before recording it');
+    expect(plan.stdout).not.toContain('(version 3) by an earlier apply');
   });
 
   it('a publish that never reached the service is made by the re-run, once', async () => {
