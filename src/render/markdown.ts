@@ -362,25 +362,37 @@ function cutToFit(plan: Plan, sections: MdSection[], layout: Layout, maxChars: n
     if (out) return out;
   }
 
-  // 2. List entries: a prefix of each kind, taken round-robin so every kind (deletes too) shows some;
-  // in a kind, its removals first (a permanent delete above all), so none is left to a count (probe GL).
+  // 2. List entries: a prefix of each kind, its removals first (a permanent delete above all, probe
+  // GL). Taken round-robin across kinds, the permanent deletes of every kind before anything else
+  // of any kind, then archives, then the rest: no delete is left to a count while another kind's
+  // update is listed (probe OV-1).
   for (const s of sections) s.changes = s.changes.map((c, i) => ({ c, i })).sort((a, b) => a.c.rank - b.c.rank || a.i - b.i).map(({ c }) => c);
   layout.shown = sections.map(() => 0);
   const base = render(plan, sections, layout);
   if (base.length >= maxChars) return undefined;
   let budget = maxChars - 1 - base.length;
   const open = new Set(sections.keys());
-  while (open.size > 0) {
-    for (const i of [...open]) {
-      const n = layout.shown[i] ?? 0;
-      const next = sections[i]?.changes[n];
-      const cost = next ? next.head.length + 1 : Infinity;
-      if (cost > budget) {
-        open.delete(i);
-        continue;
+  for (const tier of [0, 1, 2]) {
+    const inTier = new Set(open);
+    while (inTier.size > 0) {
+      for (const i of [...inTier]) {
+        const n = layout.shown[i] ?? 0;
+        const next = sections[i]?.changes[n];
+        if (!next || next.rank > tier) {
+          inTier.delete(i);
+          if (!next) open.delete(i);
+          continue;
+        }
+        const cost = next.head.length + 1;
+        if (cost > budget) {
+          // A prefix: once one does not fit, nothing after it in the kind is listed.
+          inTier.delete(i);
+          open.delete(i);
+          continue;
+        }
+        budget -= cost;
+        layout.shown[i] = n + 1;
       }
-      budget -= cost;
-      layout.shown[i] = n + 1;
     }
   }
   // The estimate is an upper bound; this only guards against a miscount.

@@ -294,6 +294,14 @@ describe('renderPlanMarkdown', () => {
     // A publish cannot be undone either: listed before the updates (second read).
     const published = md(plan([...Array.from({ length: 2000 }, (_, i) => change('update', 'custom-term', `Term ${i} with a name long enough to fill the comment`, { fields: { description: ['a', 'b'] } })), change('publish', 'custom-term', 'Last term', { irreversible: true })]));
     expect(published).toContain('**publish** custom-term `Last term`');
+    // Deletes of one kind before another kind's updates: none is left to a count while an update is listed (probe OV-1).
+    const long = 'a playbook name long enough to fill the comment';
+    const kinds = md(plan([...Array.from({ length: 400 }, (_, i) => change('update', 'playbook', `PB ${i} ${long}`, { fields: { description: [`d${i}`, `d${i} edited`] } })), ...Array.from({ length: 400 }, (_, i) => change('delete', 'rule', `PB ${i} ${long}/R1`, { parent: `PB ${i} ${long}`, irreversible: true }))]));
+    expect(kinds.length).toBeLessThan(60_000);
+    expect(kinds).toMatch(/- _… and [\d,]+ more not listed_/);
+    expect(kinds).not.toContain('of them permanent deletes');
+    expect(kinds.split('\n').filter((l) => l.startsWith('- `-` **delete**'))).toHaveLength(400);
+    expectWellFormed(kinds);
   });
 
   it('cuts a plan whose details run to 200,000 lines instead of crashing (a 20,000-rule plan did)', () => {
