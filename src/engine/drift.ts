@@ -195,7 +195,10 @@ export function driftReport(input: DriftInput): DriftReport {
     for (const child of removedChildren.get(refKey(i.kind, i.key)) ?? []) child.kept_by_policy = true;
   }
   for (const i of report.drift) {
-    if (i.direction === 'removed-live' && declaredByKey().get(refKey(i.kind, i.key))?.pinId !== undefined) i.pinned = true;
+    if (i.direction !== 'removed-live' || declaredByKey().get(refKey(i.kind, i.key))?.pinId === undefined) continue;
+    i.pinned = true;
+    // Its rules, removed with it, are made again by no apply either: the plan stops at the pin (probe OP-3).
+    for (const child of removedChildren.get(refKey(i.kind, i.key)) ?? []) child.pinned = true;
   }
   // One the files changed, held as its name is another object's live (probe NJ-2), is pending, not drift (second read SR78-1).
   for (const c of input.plan.held ?? []) (isFilesSide(c.direction) ? toPending : c.policy === 'ignore' ? toIgnored : toDrift)(item(c), c.liveId);

@@ -811,11 +811,11 @@ rules:
   });
 
   it('reads a pinned playbook and a pinned rule archived or deleted in the app as removed live: drift reports it, pull takes them out (probe NY-1)', async () => {
-    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/pinned.yaml': 'kind: Playbook\nname: Pinned Gone\nrules: []\n', 'playbooks/rules.yaml': 'kind: Playbook\nname: Pinned Rules\nrules:\n  - name: Keep\n    actions: ACCEPT\n  - name: Gone\n    actions: REJECT\n' });
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'playbooks/pinned.yaml': 'kind: Playbook\nname: Pinned Gone\nrules:\n  - name: Only\n    actions: ACCEPT\n', 'playbooks/rules.yaml': 'kind: Playbook\nname: Pinned Rules\nrules:\n  - name: Keep\n    actions: ACCEPT\n  - name: Gone\n    actions: REJECT\n' });
     await applyOk(cli, dir);
     const app = new App(emulator().env);
     const [playbookId, ruleId] = [await app.playbookId('Pinned Gone'), await app.ruleId('Pinned Rules', 'Gone')];
-    await writeFile(join(dir, 'playbooks/pinned.yaml'), `kind: Playbook\nname: Pinned Gone\nid: ${playbookId}\nrules: []\n`);
+    await writeFile(join(dir, 'playbooks/pinned.yaml'), `kind: Playbook\nname: Pinned Gone\nid: ${playbookId}\nrules:\n  - name: Only\n    actions: ACCEPT\n`);
     await writeFile(join(dir, 'playbooks/rules.yaml'), `kind: Playbook\nname: Pinned Rules\nrules:\n  - name: Keep\n    actions: ACCEPT\n  - name: Gone\n    id: ${ruleId}\n    actions: REJECT\n`);
     await expectNoChanges(cli, dir);
     await app.archivePlaybook('Pinned Gone');
@@ -825,6 +825,8 @@ rules:
     expect([drift.code, drift.stderr]).toEqual([2, '']);
     expect(drift.stdout).toContain('playbook "Pinned Gone"');
     expect(drift.stdout).toContain('rule "Pinned Rules/Gone"');
+    // With the pinned playbook's rule, which no apply makes again either (probe OP-3).
+    expect(drift.stdout).toContain('rule "Pinned Gone/Only"');
     expect(drift.stdout).toContain('removed live');
     // Apply cannot make them again under their ids: drift does not send the user there (second read SR79-3).
     expect(drift.stdout).toContain('`docket pull` writes it into the files.');
