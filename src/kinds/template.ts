@@ -396,7 +396,8 @@ export const templateKind: KindModule<'template'> = {
       return { document: {}, empty: true, notes: [`template ${quoteValue(live.name, 200)} has type ${data.wireType}${agreementType}, which docket does not know; not written`] };
     }
     const notes = result.notes.map((n) => `template ${quoteValue(live.name, 200)}: ${n}`);
-    if (usesAttachments(data.attributes)) {
+    // Not when each is written by the name of the Attachment document that declares it (probe OP-5).
+    if (attachmentsById(data.attributes, (id) => ctx.declaredName?.('attachment', id))) {
       notes.push('templates name attachments by id; once an attachment is managed here, write `{ attachment: <name> }` instead so a new PDF re-points them');
     }
     return { document: result.doc, notes };
@@ -553,11 +554,13 @@ function article(word: string): string {
 }
 
 /** Whether a template names any attachment (by `attachment_ids` or an `*_attachment_id` at any depth). */
-function usesAttachments(attributes: Plain): boolean {
+/** Whether the template names an attachment by an id the files have no name for (`named`: the declared name of an id). */
+function attachmentsById(attributes: Plain, named: (id: string) => string | undefined): boolean {
+  const byId = (id: unknown): boolean => typeof id === 'string' && id !== '' && named(id) === undefined;
   const ids = attributes.attachment_ids;
-  if (Array.isArray(ids) && ids.length > 0) return true;
+  if (Array.isArray(ids) && ids.some(byId)) return true;
   const visit = (v: unknown, key: string): boolean =>
-    (key.endsWith('_attachment_id') && typeof v === 'string') ||
+    (key.endsWith('_attachment_id') && byId(v)) ||
     (Array.isArray(v) && v.some((x) => visit(x, ''))) ||
     (isPlainObject(v) && Object.entries(v).some(([k, x]) => visit(x, k)));
   return visit(attributes, '');

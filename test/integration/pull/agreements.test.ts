@@ -844,7 +844,10 @@ parameters:
     // A template made in the app naming an attachment the files declare is written naming it.
     const security = (await lockFiles(dir))['attachment:Security Exhibit']!.id!;
     await new App(emulator().env).createTemplate({ type: 'NDA', name: 'App Made NDA', attachment_ids: [security] });
-    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    const madeInApp = await cli('pull', '-C', dir);
+    expect(madeInApp.code).toBe(0);
+    // Written by name already: no note asks to do it (probe OP-5).
+    expect(madeInApp.stdout).not.toContain('templates name attachments by id');
     const made = (await readdir(join(dir, 'templates'))).find((f) => f.startsWith('app-made-nda'))!;
     expect(await read(dir, `templates/${made}`)).toContain('attachments:\n  - Security Exhibit\n');
     await expectNoChanges(cli, dir);
