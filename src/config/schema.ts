@@ -301,9 +301,10 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
       const nullWord = nullWritten();
       if (nullWord !== undefined) {
         // Quoting is the way out only where a word would do (text); a mapping or a number wants a value.
+        // Leaving the key out is said as fitting only where it may be (a required one may not: probe OR-3).
         // Not where the word itself is no value either (a URL, an e-mail address, one of a list).
         const anyText = expected.includes('string') && !['format', 'pattern', 'enum', 'const'].some((k) => isPlainObject(parentSchema) && k in parentSchema);
-        const hint = anyText ? 'YAML reads `null` and `~` as no value: write the value, or leave the key out (quote it, "null", to mean the word)' : 'YAML reads `null` and `~` as no value: write the value, or leave the key out';
+        const hint = anyText ? 'YAML reads `null` and `~` as no value: write the value (or, where the key may be left out, leave it out) (quote it, "null", to mean the word)' : 'YAML reads `null` and `~` as no value: write the value (or, where the key may be left out, leave it out)';
         return make('invalid-value', `${label} must be ${joinOr(expected.map(typePhrase))}, not null (written ${quoteValue(nullWord)})`, pointer, hint);
       }
       // Nothing written ("not empty" says so); a list or mapping quoted as JSON, cut short: `(got ["a","b"])`.
