@@ -47,7 +47,9 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
       drop(`${what}; the configuration pins id ${d.pinIdWritten ?? d.pinId}, so the pending mark is dropped`);
     } else if (!d || d.fields[u.field] !== u.sha256) {
       const renamed = d ? undefined : renamedTo.get(refKey(u.kind, u.key));
-      const why = d ? 'the configuration now names another file' : renamed ? `the configuration renames it to "${renamed.key}", which is uploaded anew under that name` : 'the configuration no longer declares it';
+      // The same path with other bytes (the file changed back) is no other file (probe OT-3).
+      const samePath = d !== undefined && Object.values(d.payload ?? {}).includes(u.file);
+      const why = d ? (samePath ? `${u.file} now holds other bytes than that upload` : 'the configuration now names another file') : renamed ? `the configuration renames it to "${renamed.key}", which is uploaded anew under that name` : 'the configuration no longer declares it';
       drop(`${what} and may exist live as an orphan (${why}); apply forgets it`);
       warnings.push(`${what} and may exist live as an orphan docket cannot list or delete; ${why}, so apply drops the record of it`);
     } else if (retry) {

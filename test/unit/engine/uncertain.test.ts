@@ -70,6 +70,13 @@ describe('resolveUncertain', () => {
     }
   });
 
+  it('the same path with other bytes is said so, not as another file (probe OT-3)', () => {
+    const other = { ...desired({ sha256: 'b'.repeat(64) }), payload: { file: 'attachments/security.pdf' } };
+    const moved = { ...desired({ sha256: 'b'.repeat(64) }), payload: { file: 'attachments/other.pdf' } };
+    expect(resolveUncertain([upload], [other], false, new Diagnostics()).warnings[0]).toContain('; attachments/security.pdf now holds other bytes than that upload, so apply drops the record of it');
+    expect(resolveUncertain([upload], [moved], false, new Diagnostics()).warnings[0]).toContain('; the configuration now names another file, so apply drops the record of it');
+  });
+
   it('renamed away with renamed_from, it is said so (uploaded anew under the new name), not as no longer declared (probe FM)', () => {
     const diagnostics = new Diagnostics();
     const renamed = { ...desired({ sha256: SHA }), key: 'Security Annex', name: 'Security Annex', renamedFrom: ['Security Exhibit'] };
