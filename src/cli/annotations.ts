@@ -2,7 +2,7 @@
  * `--annotations github` for plan and apply: where the configuration sits in the repository, and
  * which stream the workflow commands go to.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Option } from 'commander';
 import type { SourcePos } from '../diagnostics.js';
@@ -30,8 +30,20 @@ export function findGitRoot(dir: string): string | undefined {
 /** Plan paths are relative to the configuration dir; annotations need them relative to the repository root. */
 export function repoPathPrefix(configDir: string, cwd: string): string {
   const dir = resolve(cwd, configDir);
-  const root = findGitRoot(dir) ?? resolve(cwd);
-  return relative(root, dir).split(sep).join('/');
+  // The repository is the one the folder is in, through a symbolic link too: the link's own
+  // parents are no repository's (probe OV-2). Outside one, paths stay as the current directory names them.
+  const real = realDir(dir);
+  const repo = findGitRoot(real);
+  if (repo !== undefined) return relative(repo, real).split(sep).join('/');
+  return relative(resolve(cwd), dir).split(sep).join('/');
+}
+
+function realDir(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
 
 /**

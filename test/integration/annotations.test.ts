@@ -2,7 +2,7 @@
  * `--annotations github` against the in-process emulator: every change becomes a workflow command
  * that points at its file and line relative to the repository root, not the configuration dir.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findGitRoot, repoPathPrefix } from '../../src/cli/annotations.js';
@@ -171,6 +171,12 @@ describe('repoPathPrefix', () => {
     await writeFile(join(repo, 'infra', '.git'), 'gitdir: ../.git/worktrees/infra\n');
     expect(repoPathPrefix(dir, repo)).toBe('docket');
     await rm(join(repo, 'infra', '.git'));
+  });
+
+  it('follows a symbolic link to the configuration into its repository (probe OV-2)', async () => {
+    const outside = await makeDir({});
+    await symlink(dir, join(outside, 'cfglink'));
+    expect(repoPathPrefix('cfglink', outside)).toBe('infra/docket');
   });
 
   it('falls back to the current directory outside a repository', async () => {
