@@ -173,3 +173,14 @@ export function withoutEchoesOf(told: readonly Diagnostic[], diagnostics: Diagno
   const echoed = (d: Diagnostic): boolean => ECHOED.has(d.code) && d.path !== undefined;
   return withoutInvalidValueAt(new Set(told.flatMap((d) => (echoed(d) ? [d.path!] : []))), diagnostics);
 }
+
+/**
+ * Drops an `unsafe-number` at the place a `number-as-text` is about (a value sent as text, written
+ * as a number too large to hold): that one says it, with the fix (quote it); the value is one
+ * mistake, as it is in docket.yaml's `vars` (probe OO-8).
+ */
+export function withoutUnsafeNumberEchoes(diagnostics: Diagnostic[]): Diagnostic[] {
+  const at = (d: Diagnostic): string => `${d.file ?? ''}:${d.line ?? 0}:${d.col ?? 0}`;
+  const asText = new Set(diagnostics.filter((d) => d.code === 'number-as-text').map(at));
+  return asText.size === 0 ? diagnostics : diagnostics.filter((d) => d.code !== 'unsafe-number' || !asText.has(at(d)));
+}

@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { readDataFiles, type DataFiles } from '../config/data-files.js';
 import { keysOf } from '../config/api-keys.js';
+import { withoutUnsafeNumberEchoes } from '../config/text-hygiene.js';
 import { loadConfig, type KindSchemaInfo } from '../config/load.js';
 import { lockLocation, lockSection, readLockDocument, type LockDocument, type LockFile, type LockLocation } from '../config/lock.js';
 import type { LoadedConfig } from '../config/types.js';
@@ -94,7 +95,7 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
   ]);
   // Kind rules run even on documents that failed their schema, so one run reports everything.
   const { desired, diagnostics } = await buildDesired(loaded.config, kinds, data.files);
-  const all = uniqueDiagnostics([...loaded.diagnostics, ...data.diagnostics, ...locked.diagnostics, ...diagnostics.items]).sort(compareDiagnostics);
+  const all = withoutUnsafeNumberEchoes(uniqueDiagnostics([...loaded.diagnostics, ...data.diagnostics, ...locked.diagnostics, ...diagnostics.items])).sort(compareDiagnostics);
   if (all.some((d) => d.severity === 'error')) {
     const error = new ConfigError(all, undefined, root);
     if (!all.some((d) => d.severity === 'error' && HIDES_DECLARATIONS.has(d.code)) && !someIdentityUnknown(loaded.config.documents, kinds)) {
