@@ -372,7 +372,10 @@ function cutToFit(plan: Plan, sections: MdSection[], layout: Layout, maxChars: n
   if (base.length >= maxChars) return undefined;
   let budget = maxChars - 1 - base.length;
   const open = new Set(sections.keys());
+  // Once an entry of a tier is left out, nothing of a later tier is listed, however short (second read SR81-1).
+  let leftOut = false;
   for (const tier of [0, 1, 2]) {
+    if (leftOut) break;
     const inTier = new Set(open);
     while (inTier.size > 0) {
       for (const i of [...inTier]) {
@@ -388,6 +391,7 @@ function cutToFit(plan: Plan, sections: MdSection[], layout: Layout, maxChars: n
           // A prefix: once one does not fit, nothing after it in the kind is listed.
           inTier.delete(i);
           open.delete(i);
+          leftOut = true;
           continue;
         }
         budget -= cost;

@@ -301,6 +301,10 @@ describe('renderPlanMarkdown', () => {
     expect(kinds).toMatch(/- _… and [\d,]+ more not listed_/);
     expect(kinds).not.toContain('of them permanent deletes');
     expect(kinds.split('\n').filter((l) => l.startsWith('- `-` **delete**'))).toHaveLength(400);
+    // Deletes longer than the updates: once one is left to a count, no shorter update takes the room (second read SR81-1).
+    const longer = md(plan([...Array.from({ length: 200 }, (_, i) => change('update', 'playbook', `P${i}`, { fields: { description: ['a', 'b'] } })), ...Array.from({ length: 200 }, (_, i) => change('delete', 'rule', `P${i}/${'x'.repeat(300)}`, { parent: `P${i}`, irreversible: true }))]));
+    expect(longer).toContain('of them permanent deletes');
+    expect(longer).not.toContain('**update**');
     expectWellFormed(kinds);
   });
 
