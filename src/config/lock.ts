@@ -437,7 +437,7 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
     const told = problems.slice(0, MAX_LOCK_PROBLEMS).map((p) => {
       // A side of a merge conflict is not the file's text: its problems are at the conflict.
       const at = line === 1 ? lc(p.offset ?? (p.atKey ? jsonKeyOffset(text, p.path) : inString(text, jsonValueOffset(text, p.path), p.within))) : { line, col: 1 };
-      return problem(label, at.line, `${label}: ${p.message}`, undefined, at.col);
+      return problem(label, at.line, `${label}: ${p.message}`, p.hint, at.col);
     });
     const more = problems.length - told.length;
     // After the last one told, where a reader sorting by line and column finds it: not first, at
@@ -494,6 +494,14 @@ const PENDING_KEYS = Object.keys({ sha256: true, file: true, version: true, desc
  * Keys a version 2 lock has not (`"file"` for `"files"`, hand-edited or merged wrong): read as
  * nothing, what they hold would be uploaded again without a word (probe NU-6).
  */
+function entryKeyProblems(entry: unknown, path: string[], name: string): LockProblem[] {
+  if (!isPlainObject(entry)) return [];
+  const unknown = (keys: string[], known: readonly string[], where: string, at: string[]): LockProblem[] =>
+    keys.filter((k) => !known.includes(k)).map((k) => ({ path: [...at, k], atKey: true, message: `${where} has the key ${showJson(k)}, which docket does not read${didYouMean(k, known)}` }));
+  const pending = entry.pending;
+  return [...unknown(Object.keys(entry), ENTRY_KEYS, `entry ${showJson(name)}`, path), ...(isPlainObject(pending) ? unknown(Object.keys(pending), PENDING_KEYS, `the pending upload of ${showJson(name)}`, [...path, 'pending']) : [])];
+}
+
 function unknownKeyProblems(doc: Record<string, unknown>): LockProblem[] {
   const out: LockProblem[] = [];
   const unknown = (path: string[], known: readonly string[], where: string): void => {
@@ -503,13 +511,6 @@ function unknownKeyProblems(doc: Record<string, unknown>): LockProblem[] {
   for (const key of Object.keys(doc)) unknown([key], DOCUMENT_KEYS, 'the file');
   for (const [target, section] of isPlainObject(doc.targets) ? Object.entries(doc.targets) : []) {
     for (const key of isPlainObject(section) ? Object.keys(section) : []) unknown(['targets', target, key], ['files'], `target ${showJson(target)}`);
-    // An entry's keys too: `Pending` read as nothing lets a second upload go where one may have landed (probe OS-3).
-    for (const [name, entry] of isPlainObject(section) && isPlainObject(section.files) ? Object.entries(section.files) : []) {
-      if (!isPlainObject(entry)) continue;
-      for (const key of Object.keys(entry)) unknown(['targets', target, 'files', name, key], ENTRY_KEYS, `entry ${showJson(name)}`);
-      const pending = entry.pending;
-      for (const key of isPlainObject(pending) ? Object.keys(pending) : []) unknown(['targets', target, 'files', name, 'pending', key], PENDING_KEYS, `the pending upload of ${showJson(name)}`);
-    }
   }
   return out;
 }
@@ -585,6 +586,8 @@ interface LockProblem {
   offset?: number;
   /** The key itself is wrong (a kind docket has not): told at the key, not its value. */
   atKey?: true;
+  /** What to do, when not the lock's usual (restore the file from git). */
+  hint?: string;
 }
 
 /**
@@ -663,8 +666,10 @@ function renamedByHand(key: string, id: string, record: unknown): string | undef
   const [recordId, ...pairs] = record.split(' ');
   const name = pairs.find((p) => p.startsWith('name='))?.slice('name='.length);
   if (recordId?.toLowerCase() !== id.toLowerCase() || name === undefined || name === 'unkept' || name.toLowerCase() === fieldHash(normName(key.slice('attachment:'.length)))) return undefined;
-  return `entry ${showJson(key)} records an upload made under another name (its sync record's \`name\` is not that of ${quoteValue(key.slice('attachment:'.length))}): an attachment renamed is a new upload, so its key cannot be renamed by hand; restore the key (and its sync record's) from git, or remove both, so the next apply uploads the file under the new name`;
+  return `entry ${showJson(key)} records an upload made under another name (its sync record's \`name\` is not that of ${quoteValue(key.slice('attachment:'.length))}): an attachment renamed is a new upload, so its key cannot be renamed by hand`;
 }
+
+const RENAMED_BY_HAND_HINT = 'restore the entry\u2019s key and its sync record\u2019s from git, or remove both, so the next apply uploads the file under the new name';
 
 function checked(doc: LockDocument, legacyAt: readonly string[], found: (problems: LockProblem[]) => Diagnostic[]): { doc: LockDocument } | { errors: Diagnostic[] } {
   const problems: LockProblem[] = [];
@@ -702,6 +707,8 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
     // entry per file's bytes, each only ever asked for by them.
     const holderOfId = new Map<string, string>();
     for (const [key, entry] of Object.entries(files)) {
+      // An entry's keys, in every section: `Pending` read as nothing lets a second upload go where one may have landed (probe OS-3, second read SR81-4).
+      problems.push(...entryKeyProblems(entry, [...at, key], key));
       // Read under no kind, an upload's entry is none, and the next apply uploads it again (probe HI).
       if (!key.startsWith('imported-file:') && !namesKind(key)) {
         problems.push({ path: [...at, key], message: unknownKindOf('entry key', key), atKey: true });
@@ -717,7 +724,7 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
         else problems.push({ path: [...at, key, 'id'], message: `entry "${key}" has id ${quoteValue(written)}, which entry "${holder}" has too: one upload is one resource's (keep the entry of the resource it is, and remove the other's, which its next apply uploads again)` });
       }
       const renamed = confirmed && at[0] === 'targets' ? renamedByHand(key, e.id as string, doc.synced?.[at[1]!]?.[key]) : undefined;
-      if (renamed) problems.push({ path: [...at, key], atKey: true, message: renamed });
+      if (renamed) problems.push({ path: [...at, key], atKey: true, message: renamed, hint: RENAMED_BY_HAND_HINT });
       const pending = isPlainObject(e) && isPlainObject(e.pending) && typeof e.pending.file === 'string' && typeof e.pending.sha256 === 'string' && typeof e.pending.since === 'string';
       if (!(confirmed || (pending && e?.id === undefined))) {
         // Each field that is missing or not text, at its own value: "needs id, file and sha256" said neither which nor why.

@@ -947,7 +947,10 @@ function mergeInto(out: Record<string, unknown>, source: Node | null, pointer: s
       if (state.diagnostics.length > said) continue;
       const at = state.lc(item?.range?.[0] ?? 0);
       // The value is quoted, as every message quotes what it refuses (probe OO-4).
-      const got = value === null ? 'no value' : typeof value === 'string' ? quoteValue(value) : Array.isArray(value) ? 'a list' : String(value);
+      // A number or a word as written (`0x1F`, not 31: second read SR81-2).
+      const range = item?.range;
+      const written = range && typeof value === 'number' ? state.text.slice(range[0], range[1]).trim() : undefined;
+      const got = value === null ? 'no value' : typeof value === 'string' ? quoteValue(value) : Array.isArray(value) ? 'a list' : written !== undefined && written !== '' ? quoteValue(written) : String(value);
       state.diagnostics.push({ severity: 'error', code: 'yaml-merge', message: `a merge key (\`<<\`) takes a mapping or a list of mappings (got ${got})`, file: state.file, ...at });
       continue;
     }

@@ -144,7 +144,11 @@ const pct = (n: number, over?: number): string => {
 const rounded = (n: number, places: number): number => Number((n * 100).toFixed(places));
 
 /** A share and the threshold it is over, each with the decimals that tell them apart. */
-const shareOver = (removals: number, live: number, threshold: number): [string, string] => [pct(removals / live, threshold), pct(threshold, removals / live)];
+const shareOver = (removals: number, live: number, threshold: number): [string, string] => {
+  const [share, over] = [pct(removals / live, threshold), pct(threshold, removals / live)];
+  // Past six decimals, said as over it (second read SR81-3).
+  return share === over ? [`just over ${over}`, over] : [share, over];
+};
 
 export function describeViolation(v: GuardViolation): string {
   const [share, threshold] = shareOver(v.removals, v.live, v.threshold);

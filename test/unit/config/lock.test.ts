@@ -532,12 +532,20 @@ describe('docket.lock.json', () => {
       'docket.lock.json: entry "attachment:A" has the key "Pending", which docket does not read, did you mean `pending`?',
       'docket.lock.json: the pending upload of "attachment:B" has the key "sinse", which docket does not read, did you mean `since`?',
     ]);
+    // In every section: a version 1 lock's, and the legacy ones a version 2 lock keeps (second read SR81-4).
+    const v1 = JSON.stringify({ version: 1, files: { 'attachment:A': { ...ATTACHMENT, Pending: pending } } });
+    const legacy = JSON.stringify({ version: 2, targets: {}, legacy: { files: { 'attachment:A': { ...ATTACHMENT, Pending: pending } } } });
+    for (const text of [v1, legacy]) expect(parseLockText(text, LOCK_FILE).diagnostics.map((d) => d.message)).toEqual(['docket.lock.json: entry "attachment:A" has the key "Pending", which docket does not read, did you mean `pending`?']);
     // An attachment's key renamed by hand (a search and replace over the repository), its sync record
     // saying the upload was made under another name: read as live under the new name, the rename
     // would never be uploaded (probe OS-2).
     const renamed = (name: string) => JSON.stringify({ version: 2, targets: { [PROD]: { files: { [`attachment:${name}`]: ATTACHMENT } } }, synced: { [PROD]: { [`attachment:${name}`]: `${ATTACHMENT.id} name=${fieldHash(normName('Sec F2'))}` } } });
-    expect(parseLockText(renamed('Sec F2 Renamed'), LOCK_FILE).diagnostics.map((d) => d.message)).toEqual([
-      'docket.lock.json: entry "attachment:Sec F2 Renamed" records an upload made under another name (its sync record\'s `name` is not that of "Sec F2 Renamed"): an attachment renamed is a new upload, so its key cannot be renamed by hand; restore the key (and its sync record\'s) from git, or remove both, so the next apply uploads the file under the new name',
+    expect(parseLockText(renamed('Sec F2 Renamed'), LOCK_FILE).diagnostics.map((d) => [d.message, d.hint])).toEqual([
+      [
+        'docket.lock.json: entry "attachment:Sec F2 Renamed" records an upload made under another name (its sync record\'s `name` is not that of "Sec F2 Renamed"): an attachment renamed is a new upload, so its key cannot be renamed by hand',
+        // Its own fix, not the lock's usual one (second read SR81-5).
+        'restore the entry\u2019s key and its sync record\u2019s from git, or remove both, so the next apply uploads the file under the new name',
+      ],
     ]);
     expect(parseLockText(renamed('Sec F2'), LOCK_FILE).diagnostics).toEqual([]);
     // Each key docket writes is read without a word.

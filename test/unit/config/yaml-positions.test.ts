@@ -253,9 +253,9 @@ describe('aliases', () => {
   });
 
   it('merged with `<<` but no mapping quote the value written (probe OO-4)', () => {
-    const text = lines('a:', '  <<: hello', 'b:', '  <<: 5', 'c:', '  <<: ~', 'd:', '  <<: [{x: 1}, [1]]');
+    const text = lines('a:', '  <<: hello', 'b:', '  <<: 0x1F', 'c:', '  <<: ~', 'd:', '  <<: [{x: 1}, [1]]');
     const parsed = parseWithPositions(text, 'm.yaml');
-    expect(parsed.diagnostics.map((d) => d.message.replace(/.* \(got /, '('))).toEqual(['("hello")', '(5)', '(no value)', '(a list)']);
+    expect(parsed.diagnostics.map((d) => d.message.replace(/.* \(got /, '('))).toEqual(['("hello")', '("0x1F")', '(no value)', '(a list)']);
   });
 });
 

@@ -287,6 +287,8 @@ describe('massDeleteViolations', () => {
     );
     expect(describeViolation({ kind: 'rule', removals: 3, live: 12, threshold: 0.24999 })).toContain('(25%), over the safety threshold of 24.999%');
     expect(describeViolation({ kind: 'rule', removals: 1, live: 3, threshold: 0.3333 })).toContain('(33.333%), over the safety threshold of 33.33%');
+    // Closer than six decimals tell: said as just over it (second read SR81-3).
+    expect(describeViolation({ kind: 'rule', removals: 3, live: 12, threshold: 0.25 - 1e-12 })).toContain('(just over 25%), over the safety threshold of 25%');
   });
 
   it('allows removals at or under the threshold, and any removals from kinds with fewer than 5 live objects', () => {
