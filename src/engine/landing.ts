@@ -271,6 +271,17 @@ export function withEndedForgotten(landing: ReadonlyMap<string, LandingChange>, 
   return out;
 }
 
+/** `marks` with each mark's time `ms` later (a mark to set; a forget is left as it is). */
+export function marksLaterBy(marks: ReadonlyMap<string, LandingChange>, ms: number): Map<string, LandingChange> {
+  return new Map(
+    [...marks].map(([key, change]): [string, LandingChange] => {
+      const mark = typeof change === 'string' ? parseLandingMark(change) : undefined;
+      const at = mark ? Date.parse(mark.since) : Number.NaN;
+      return [key, mark && Number.isFinite(at) ? formatLandingMark({ ...mark, since: new Date(at + ms).toISOString() }) : change];
+    }),
+  );
+}
+
 /** The marks the plan gave up, each forgotten only while it is still that mark: all an apply with nothing to send changes. */
 export function givenUpForgotten(plan: Plan): Map<string, LandingChange> {
   return new Map((plan.landing_given_up ?? []).map((g) => [g.key, { forget: g.since }]));

@@ -25,7 +25,7 @@ import { followRenamedFiles, followRenamedObjects } from '../../engine/lock-foll
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../../engine/project.js';
 import type { Workspace } from '../../engine/workspace.js';
 import type { ServiceName } from '../../api/types.js';
-import { givenUpForgotten, withEndedForgotten, type LandingChange } from '../../engine/landing.js';
+import { givenUpForgotten, marksLaterBy, withEndedForgotten, type LandingChange } from '../../engine/landing.js';
 import { ApplyFailedError, ConfigError, DocketError, InterruptedError, NotApprovedError, StalePlanError, UnsafePlanError, UsageError } from '../../errors.js';
 import { planJsonChunks } from '../../render/json.js';
 import { renderApplyReportJson } from '../../render/apply-json.js';
@@ -321,7 +321,9 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   let markedEarly: ReadonlyMap<string, LandingChange> | undefined;
   const markUnderWay = (): void => {
     if (!underWay) return;
-    const marks = underWay();
+    // Stamped with the end of the grace, the latest docket waits for them: a runner's kill before
+    // then leaves the mark, whose ten minutes run from when docket stopped waiting (probe OT-4).
+    const marks = marksLaterBy(underWay(), INTERRUPT_GRACE_MS);
     markedEarly = marks;
     // Best effort, in a signal's listener: a write that fails (a full disk) must not end the process;
     // the end of the apply writes the lock again, and says so if it cannot.

@@ -141,8 +141,12 @@ it('a second signal forgets the first one\'s mark of a create that ended unsent 
 
 it('a first signal marks the creates under way landing at once: a runner that kills soon after SIGTERM (docker stop) sends no second one (probe JY-2)', async () => {
   const { run, dir, apply } = await applyWithHeldCreate('Killed NDA', HELD_MS);
+  const signalled = Date.now();
   await termThenKill(apply, 0);
   expect(await markedKeys(dir)).toEqual(['playbook:Killed NDA']);
+  // Stamped with the end of the 30 s grace, the latest docket waits: its ten minutes run from then (probe OT-4).
+  const mark = Object.values((await lockOf(dir)).landing ?? {})[0]!['playbook:Killed NDA']!;
+  expect(Date.parse(mark.split(' ')[1]!)).toBeGreaterThanOrEqual(signalled + 29_000);
   // The next apply does not make it a second time while it may still land.
   expect((await run('apply', '-C', dir, '--auto-approve')).stderr).toContain('error uncertain-create playbook "Killed NDA"');
   t.emulator.releaseHeld();
