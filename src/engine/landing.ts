@@ -16,7 +16,7 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
 import { fieldHash, recordOf, type SyncKindInfo, type SyncRecord, type SyncState } from './sync.js';
-import { formerKeys, refKey, type Action, type ApplyReport, type Change, type DesiredResource, type LiveResource, type Plan } from './types.js';
+import { formerKeys, refKey, type Action, type ApplyReport, type Change, type DesiredResource, type LiveResource, type LockUpdate, type Plan } from './types.js';
 
 /** The actions a repeat of makes a second object or version. */
 export type LandingAction = Extract<Action, 'create' | 'invite' | 'publish'>;
@@ -109,6 +109,26 @@ export function landedRecords(marks: LandingMarks, live: readonly LiveResource[]
     // As recordOf reads the files' values: here the live object's, of the fields the files declare.
     const held = Object.fromEntries(Object.keys(d.fields).map((field) => [field, l.fields[field] ?? null]));
     out.set(key, recordOf({ ...d, fields: held }, l.id, kindOf.get(d.kind)));
+  }
+  return out;
+}
+
+/**
+ * The records of objects a write an earlier apply made but never recorded has changed (a Word
+ * publish found live): the record as that apply would have left it, the fields it set at their new
+ * values. Else the write reads as the app's, and a later edit of the files as made on both sides
+ * (probe OT-2). Only where the record is of the object written.
+ */
+export function settledRecords(updates: readonly LockUpdate[], state: Pick<SyncState, 'byKey'>): Map<string, SyncRecord> {
+  const out = new Map<string, SyncRecord>();
+  for (const u of updates) {
+    if (!u.synced || !u.entry?.id) continue;
+    const key = refKey(u.kind, u.key);
+    const record = out.get(key) ?? state.byKey.get(key);
+    if (!record || record.id !== u.entry.id) continue;
+    const fields = { ...record.fields };
+    for (const [field, value] of Object.entries(u.synced)) if (field in fields) fields[field] = fieldHash(value);
+    out.set(key, { id: record.id, fields });
   }
   return out;
 }

@@ -130,7 +130,8 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     ],
     undeclared: result.undeclared,
     ...(result.adoptable.length > 0 ? { adoptable: result.adoptable } : {}),
-    ...(lockUpdates.length > 0 ? { lock_updates: lockUpdates } : {}),
+    // What a settled write set is read into the records at plan time, not carried in the plan.
+    ...(lockUpdates.length > 0 ? { lock_updates: lockUpdates.map(({ synced: _synced, ...u }) => u) } : {}),
     ...(classified.held.length > 0 ? { held: classified.held } : {}),
   };
   return { plan, diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched, ...(unsentReferences.length > 0 ? { unsentReferences } : {}) };

@@ -12,7 +12,7 @@ import type { ServiceName } from '../api/types.js';
 import { guardWarning, massDeleteViolations, recreateViolations } from './guard.js';
 import { fetchLive } from './live.js';
 import { buildPlan } from './plan.js';
-import { landedRecords, resolveLanding, type LandingMark, type LandingMarks } from './landing.js';
+import { landedRecords, resolveLanding, settledRecords, type LandingMark, type LandingMarks } from './landing.js';
 import { withRecordsAdded, type SyncState } from './sync.js';
 import { childInTargets, limitToTargets, parseTarget, type TargetSpec } from './target.js';
 import { refKey, type DesiredResource, type KindName, type LiveResource, type Plan, type PlanTarget } from './types.js';
@@ -148,7 +148,9 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const marks = input.landing?.() ?? new Map<string, LandingMark>();
   const recorded = input.sync ? await input.sync() : undefined;
   // A create an earlier apply stopped waiting for, landed since, reads as that apply would have recorded it.
-  const sync = recorded && marks.size > 0 ? withRecordsAdded(recorded, landedRecords(marks, live, input.desired, kinds, recorded)) : recorded;
+  const landed = recorded && marks.size > 0 ? withRecordsAdded(recorded, landedRecords(marks, live, input.desired, kinds, recorded)) : recorded;
+  // A write an earlier apply made and never recorded (a Word publish found live) reads as recorded.
+  const sync = landed && lockUpdates.some((u) => u.synced) ? withRecordsAdded(landed, settledRecords(lockUpdates, landed), true) : landed;
   const result = buildPlan({
     kinds: read,
     desired: input.desired,

@@ -253,11 +253,12 @@ export function withRenamedParents(state: SyncState, desired: readonly DesiredRe
 }
 
 /** `state` with records `added` for keys it holds none of (objects docket made but could not record, landing.ts landedRecords). */
-export function withRecordsAdded(state: SyncState, added: ReadonlyMap<string, SyncRecord>): SyncState {
+export function withRecordsAdded(state: SyncState, added: ReadonlyMap<string, SyncRecord>, replacing = false): SyncState {
   if (added.size === 0) return state;
-  const get = (key: string): SyncRecord | undefined => state.byKey.get(key) ?? added.get(key);
+  // `replacing`: the added records are read over the state's own (the fields of a write found made).
+  const get = (key: string): SyncRecord | undefined => (replacing ? (added.get(key) ?? state.byKey.get(key)) : (state.byKey.get(key) ?? added.get(key)));
   const addedById = new Map([...added].map(([key, record]) => [record.id, { ...record, key }]));
-  const idGet = (id: string): (SyncRecord & { key: string }) | undefined => state.byId.get(id) ?? addedById.get(id);
+  const idGet = (id: string): (SyncRecord & { key: string }) | undefined => (replacing ? (addedById.get(id) ?? state.byId.get(id)) : (state.byId.get(id) ?? addedById.get(id)));
   return {
     idOf: (key) => state.idOf(key) ?? added.get(key)?.id,
     keysWithId: (id) => {
@@ -273,7 +274,7 @@ export function withRecordsAdded(state: SyncState, added: ReadonlyMap<string, Sy
       has: (key) => get(key) !== undefined,
       keys: () => new Set([...state.byKey.keys(), ...added.keys()]).values(),
       *entries() {
-        yield* state.byKey.entries();
+        for (const entry of state.byKey.entries()) yield replacing && added.has(entry[0]) ? [entry[0], added.get(entry[0])!] : entry;
         for (const entry of added) if (!state.byKey.has(entry[0])) yield entry;
       },
     },
@@ -285,7 +286,7 @@ export function withRecordsAdded(state: SyncState, added: ReadonlyMap<string, Sy
       has: (id) => idGet(id) !== undefined,
       keys: () => new Set([...state.byId.keys(), ...addedById.keys()]).values(),
       *entries() {
-        yield* state.byId.entries();
+        for (const entry of state.byId.entries()) yield replacing && addedById.has(entry[0]) ? [entry[0], addedById.get(entry[0])!] : entry;
         for (const entry of addedById) if (!state.byId.has(entry[0])) yield entry;
       },
     },

@@ -266,6 +266,11 @@ export interface LockUpdate {
   reason: string;
   /** The `since` of the pending mark this update gives up: a saved plan applied later gives up that mark only. */
   pending_since?: string;
+  /**
+   * A write found to have happened (a Word publish a killed apply made): the compared fields it
+   * set, as that apply would have recorded them, so its change reads as docket's, not the app's.
+   */
+  synced?: Record<string, unknown>;
 }
 
 /** An upload an interrupted apply started whose outcome the service cannot tell (attachments). */

@@ -74,6 +74,22 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     expect(plan.stdout).not.toContain('(version 3) by an earlier apply');
   });
 
+  it('a published version found live is docket\'s own change: a later edit of the file is the files\' alone, not drift (probe OT-2)', async () => {
+    const { dir, run } = await appliedWordTermWithNewFile();
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 'hang' });
+    await killWhen(t, dir, () => termsNamed(t, 'Data Terms')[0]!.versions.length === 2, 'version 2');
+    await writeFile(join(dir, 'terms/data.docx'), docx('version three'));
+    const drift = await run('drift', '-C', dir);
+    expect(drift.code, drift.stdout).toBe(0);
+    expect(drift.stdout).not.toContain('live and in files');
+    const plan = await run('plan', '-C', dir);
+    expect(plan.stdout).toContain('· changed in files');
+    expect(plan.stdout).not.toContain('changed live and in files');
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await expectConverged(run, dir);
+    expect(termsNamed(t, 'Data Terms')[0]!.versions).toHaveLength(3);
+  });
+
   it('a publish that never reached the service is made by the re-run, once', async () => {
     const { dir, run } = await appliedWordTermWithNewFile();
     const saved = join(await makeDir({}), 'plan.json');
