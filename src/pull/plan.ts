@@ -216,6 +216,8 @@ class PullPlanner {
   private readonly writing: Writing[] = [];
   /** Top-level objects whose rename made in the app was pulled, by kind: [old key, new key]. */
   private readonly renamed = new Map<KindName, [string, string][]>();
+  /** Declared objects whose document a new object took, its own `drift` and `ignore_fields` gone with the renamed one (handOverHistory). */
+  private readonly settingsHandedOver = new Set<string>();
   /**
    * Fields of a live object (by id) that are not pulled. An object renamed and edited in the app
    * is two changes: what one of them pulls must not record the other's unpulled fields as in sync.
@@ -296,6 +298,7 @@ class PullPlanner {
     // Every failure is known before any record is made (a rename may be reported before its object's update).
     for (const o of objects) if (o.failed.size > 0) this.noteUnpulled(o.change, o.failed.has('*') ? o.fields : [...o.failed]);
     for (const o of [...objects, ...childrenToInsert, ...toRemove]) this.report(o);
+    this.recordHandedOver();
     this.moveChildRecords();
     for (const [key, record] of this.input.inSync ?? []) if (!this.sync.has(key)) this.sync.set(key, record);
     // In registry order (parents before children), then by identity.
@@ -445,6 +448,7 @@ class PullPlanner {
     }
     const id = this.input.plan.ids[refKey(d.kind, d.key)];
     const l = id === undefined ? undefined : this.liveById.get(id);
+    this.settingsHandedOver.add(refKey(d.kind, d.key));
     const written = withoutOwnSettings(entry, l ? this.liveDocument(d.kind, l, d) : undefined);
     for (const key of new Set([...Object.keys(entry), ...Object.keys(written)])) {
       if (written[key] !== entry[key]) doc = setAt(doc, `${base}/${key}`, written[key], [], this.owned);
@@ -1263,6 +1267,7 @@ class PullPlanner {
         return d?.pointer ? [[o, d] as const] : [];
       }));
       const historyGone = new Set([...heirs.values()].map((d) => Number(d.pointer!.slice(field.length + 1))));
+      for (const d of heirs.values()) this.settingsHandedOver.add(refKey(d.kind, d.key));
       // A field the parent's `ignore_fields` leaves to the app is never pulled, a new child's neither (probe GB).
       const ignored = parent.policy?.ignoreFields ?? [];
       // The item stays the new object's: its history, and its own settings, went with the renamed one.
@@ -1711,6 +1716,24 @@ class PullPlanner {
     }
   }
 
+  /**
+   * The object made in the app that keeps a document whose own `ignore_fields` went with the renamed
+   * one: it is recorded with those fields, as the document now writes them. Else a later edit of
+   * one in the files reads as drift of unknown side, and pull writes the live value over it (probe
+   * OZ-1). (One pull reported is recorded there already.)
+   */
+  private recordHandedOver(): void {
+    for (const key of this.settingsHandedOver) {
+      const d = this.desired.get(key);
+      const l = this.liveById.get(this.input.plan.ids[key] ?? '');
+      if (!d || !l || this.sync.has(key) || this.unpulled.has(l.id)) continue;
+      const parentIgnored = (d.parent ? this.desired.get(refKey(d.parent.kind, d.parent.key)) : undefined)?.policy?.ignoreFields ?? [];
+      const fields = [...new Set([...Object.keys(d.fields), ...(d.policy?.ignoreFields ?? []).filter((f) => f in l.fields)])].filter((f) => !parentIgnored.includes(f));
+      const record = liveRecord(l, fields);
+      if (record) this.sync.set(key, record);
+    }
+  }
+
   private report(o: Pulling): void {
     const c = o.change;
     const direction = c.direction ?? 'unknown';
@@ -1732,9 +1755,13 @@ class PullPlanner {
     if (!c.liveId) {
       this.sync.set(key, null);
     } else if (o.l) {
-      // Ignored fields are in no record: a new child's are its parent's.
-      const ignored = (o.d ?? (c.parent ? this.desired.get(refKey(c.parent.kind, c.parent.key)) : undefined))?.policy?.ignoreFields ?? [];
-      const fields = (o.d ? Object.keys(o.d.fields) : Object.keys(o.l.fields)).filter((f) => !ignored.includes(f));
+      // Ignored fields are in no record: a new child's are its parent's, and so are those of one that
+      // took a document whose own settings went with the renamed object (handOverHistory, probe OZ-1).
+      const handed = o.d !== undefined && this.settingsHandedOver.has(refKey(o.d.kind, o.d.key));
+      const ignored = ((handed ? undefined : o.d) ?? (c.parent ? this.desired.get(refKey(c.parent.kind, c.parent.key)) : undefined))?.policy?.ignoreFields ?? [];
+      // The fields the document ignored are written now, with the live values (withoutOwnSettings): recorded too.
+      const nowWritten = handed ? (o.d!.policy?.ignoreFields ?? []).filter((f) => f in o.l!.fields) : [];
+      const fields = [...new Set([...(o.d ? Object.keys(o.d.fields) : Object.keys(o.l.fields)), ...nowWritten])].filter((f) => !ignored.includes(f));
       const unpulled = this.unpulled.get(o.l.id);
       const record = liveRecord(o.l, fields, unpulled, syncedRecordOf(this.input.sync, o.l.id, key));
       // An unpulled field with no record to keep would read as the files' change: the object keeps what it had.

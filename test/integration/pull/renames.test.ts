@@ -630,6 +630,35 @@ describe('objects renamed in the app', () => {
     });
   });
 
+  it('the new rule that keeps an item whose ignore_fields went with the renamed one is recorded with those fields: a later edit of them in the files is the files\' (probe OZ-1)', async () => {
+    await onOwnEmulator(async (run, own) => {
+      const { dir, app } = await appliedOn(run, own, { 'docket.yaml': 'version: 1\n', 'playbooks/ig.yaml': 'kind: Playbook\nname: Ig\nrules:\n  - name: A\n    actions: a\n    ignore_fields: [internal_notes]\n' });
+      await app.editRule('Ig', 'A', { name: 'A2' });
+      await app.createRule('Ig', { name: 'A', actions: 'new a', internal_notes: 'new A notes' });
+      expect((await run('pull', '-C', dir)).code).toBe(0);
+      // A second pull has nothing to record.
+      const again = await run('pull', '-C', dir);
+      expect(again.stdout).toContain('Nothing to pull');
+      expect(again.stdout).not.toContain('sync record');
+      await writeFile(join(dir, 'playbooks/ig.yaml'), (await readFile(join(dir, 'playbooks/ig.yaml'), 'utf8')).replace('new A notes', 'edited in PR'));
+      const plan = await run('plan', '-C', dir);
+      expect(plan.stdout).toContain('~ update rule "Ig/A"');
+      expect(plan.stdout).toContain('· changed in files');
+      expect((await run('drift', '-C', dir)).code).toBe(0);
+      await applyOk(run, dir);
+
+      // A playbook's too.
+      await writeFile(join(dir, 'playbooks/jg.yaml'), 'kind: Playbook\nname: Jg\ndescription: old desc\nignore_fields: [description]\n');
+      await applyOk(run, dir);
+      await app.editPlaybook('Jg', { name: 'Jg2' });
+      await app.createPlaybook({ name: 'Jg', description: 'new desc' });
+      expect((await run('pull', '-C', dir)).code).toBe(0);
+      expect((await run('pull', '-C', dir)).stdout).not.toContain('sync record');
+      await writeFile(join(dir, 'playbooks/jg.yaml'), (await readFile(join(dir, 'playbooks/jg.yaml'), 'utf8')).replace('new desc', 'edited in PR'));
+      expect((await run('plan', '-C', dir)).stdout).toMatch(/~ update playbook "Jg" \(playbooks\/jg\.yaml:\d+\) · changed in files/);
+    });
+  });
+
   it('a rule renamed in the app with a new one made under its old name keeps its ignore_fields in its new item (probe MM-5)', async () => {
     const { dir, app } = await applied({ 'playbooks/kappa.yaml': NDA.replace('Inbound NDA', 'Kappa NDA').replace('3 years', '10 years').replace('  - name: Term\n', '  - name: Term\n    ignore_fields: [generate_summary]\n') });
     await termRenamedWithNewOne(app, 'Kappa NDA', { actions: 'ACCEPT up to 2 years' });
