@@ -461,7 +461,17 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   }
   // A child of an object forgotten is forgotten with it unless the updates write it again
   // (withChildrenForgotten): its record is restated even when the lock holds it as it is.
-  const forgotten = forgottenParents(out, input.kinds);
+  // And of a name this apply gave another object (a chain of renames: Beta to Gamma, Alpha to Beta):
+  // the children recorded under it are the old object's, which the name no longer is (probe OW-1).
+  // So are those under a former name of an object renamed now, when the files give that name to a new one.
+  const repointed = input.state
+    ? inSync.flatMap(([d, key]) => {
+        if (d.parent) return [];
+        const [was, id] = [input.state!.idOf(key), input.ids.get(key)];
+        return [...(was !== undefined && was !== id ? [key] : []), ...formerKeys(d).filter((old) => declared.has(old) && id !== undefined && input.state!.idOf(old) === id)];
+      })
+    : [];
+  const forgotten = forgottenParents(out, input.kinds, repointed);
   // The children of an object a concurrent apply also created, whose copy was kept: this run's
   // children went aside with its own copy, and the ids it knows are theirs, not the kept ones'.
   const keptOther = keptOtherParents(plan, report);
@@ -821,10 +831,14 @@ function keptOtherParents(plan: Plan, report: ApplyReport | undefined): Set<stri
 }
 
 /** The start of the keys of the children (`rule:Parent/`) of every object the updates forget. */
-function forgottenParents(updates: SyncUpdates, kinds: readonly KindParent[]): Set<string> {
+function forgottenParents(updates: SyncUpdates, kinds: readonly KindParent[], repointed: Iterable<string> = []): Set<string> {
   const prefixes = new Set<string>();
   for (const [key, record] of updates) {
     if (record !== null) continue;
+    const colon = key.indexOf(':');
+    addChildPrefixes(prefixes, key.slice(0, colon), key.slice(colon + 1), kinds);
+  }
+  for (const key of repointed) {
     const colon = key.indexOf(':');
     addChildPrefixes(prefixes, key.slice(0, colon), key.slice(colon + 1), kinds);
   }

@@ -8,6 +8,7 @@ import { expectNoChanges } from '../helpers/scenario.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
+import { App } from '../helpers/app.js';
 import { DOCKET_YAML, MSA, NDA, playbookYaml } from './fixtures.js';
 
 let t: TestEmulator;
@@ -48,6 +49,28 @@ describe('--target', () => {
     const rest = await cli('apply', '-C', dir, '--auto-approve');
     expect(rest.code).toBe(0);
     await expectNoChanges(cli, dir);
+  });
+
+  it('a chain of renames applied with --target records the rules under their playbook\'s new name: a rule deleted in the app is then drift (probe OW-1)', async () => {
+    const pb = (name: string, rules: string[], from?: string) => `kind: Playbook\nname: ${name}\n${from ? `renamed_from: [${from}]\n` : ''}rules:\n${rules.map((r) => `  - name: ${r}\n    actions: ACCEPT ${r}\n`).join('')}`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/alpha.yaml': pb('Alpha', ['a1', 'a2']), 'playbooks/beta.yaml': pb('Beta', ['b1']) });
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await writeFiles(dir, { 'playbooks/alpha.yaml': pb('Beta', ['a1', 'a2'], 'Alpha'), 'playbooks/beta.yaml': pb('Gamma', ['b1'], 'Beta') });
+    expect((await cli('apply', '-C', dir, '--auto-approve', '--target', 'playbook/Beta')).code).toBe(0);
+    await expectNoChanges(cli, dir);
+    await new App(t.env).deleteRule('Gamma', 'b1');
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('- rule "Gamma/b1"');
+    expect(drift.stdout).toContain('removed live');
+
+    // Renamed with --target while a new document takes its former name (made by a later apply).
+    await cli('apply', '-C', dir, '--auto-approve');
+    await writeFiles(dir, { 'playbooks/beta.yaml': pb('Delta', ['b1'], 'Gamma'), 'playbooks/gamma.yaml': pb('Gamma', ['g1']) });
+    expect((await cli('apply', '-C', dir, '--auto-approve', '--target', 'playbook/Delta')).code).toBe(0);
+    await new App(t.env).deleteRule('Delta', 'b1');
+    const again = await cli('drift', '-C', dir, '--target', 'playbook/Delta');
+    expect(again.stdout).toContain('- rule "Delta/b1"');
   });
 
   it('refuses a target that names nothing', async () => {
