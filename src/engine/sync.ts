@@ -512,6 +512,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
     out.set(key, record);
   }
+  if (input.state && plan.targets?.length) followRenamesInReferrers(out, keyed, plan, done, input.state, hash);
   if (input.state) keepDisplacedRecords(out, input.state, input.ids, declared);
   if (input.state && plan.held?.length) keepHeldRemovals(out, plan.held, input.state);
   const written = writtenByUnsettled(plan, done, pending, input.written, input.unkept);
@@ -831,6 +832,35 @@ function keptOtherParents(plan: Plan, report: ApplyReport | undefined): Set<stri
 }
 
 /** The start of the keys of the children (`rule:Parent/`) of every object the updates forget. */
+/**
+ * With --target, an object outside the targets that names one this apply renamed (a custom
+ * template's `custom_term`): its record of that reference held the former name, which would read a
+ * later change of the link in the app as made on both sides. Only that field is restated, and only
+ * where it held a former name: the rest of the object was not looked at (probe OW-2).
+ */
+function followRenamesInReferrers(out: SyncUpdates, keyed: readonly (readonly [DesiredResource, string])[], plan: Plan, done: ReadonlySet<string>, state: Pick<SyncState, 'byKey'>, hash: (value: unknown, field: string) => string): void {
+  const renamed = new Map<string, string[]>();
+  const byKey = new Map(keyed.map(([d, key]) => [key, d]));
+  for (const c of plan.changes) {
+    const d = c.action === 'rename' && done.has(c.id) && !c.parent ? byKey.get(refKey(c.kind, c.key)) : undefined;
+    if (d && d.renamedFrom.length > 0) renamed.set(refKey(d.kind, d.key), d.renamedFrom);
+  }
+  if (renamed.size === 0) return;
+  for (const [d, key] of keyed) {
+    if (out.has(key) || !d.refs?.length) continue;
+    const record = state.byKey.get(key);
+    if (!record) continue;
+    let fields: Record<string, string> | undefined;
+    for (const ref of d.refs) {
+      const formers = renamed.get(refKey(ref.kind, ref.key));
+      const held = record.fields[ref.field];
+      if (!formers || held === undefined || !formers.some((name) => hash(name, ref.field) === held)) continue;
+      (fields ??= { ...record.fields })[ref.field] = hash(d.fields[ref.field], ref.field);
+    }
+    if (fields) out.set(key, { id: record.id, fields });
+  }
+}
+
 function forgottenParents(updates: SyncUpdates, kinds: readonly KindParent[], repointed: Iterable<string> = []): Set<string> {
   const prefixes = new Set<string>();
   for (const [key, record] of updates) {

@@ -576,6 +576,26 @@ describe('custom templates', () => {
     expect(customTemplate('Consulting Agreement')!.versions).toHaveLength(1);
     await expectNoChanges(cli, dir);
   });
+  it('a term renamed with --target leaves its template recorded under the new name: a link the app moves later reads as changed live, and pull takes it (probe OW-2)', async () => {
+    await start();
+    const dir = await project();
+    await writeFiles(dir, { 'terms/other.yaml': 'kind: CustomTerm\nname: Other Terms\nbody: Other text.\n' });
+    await applyOk(cli, dir);
+    await writeFiles(dir, {
+      'terms/consulting.yaml': TERM_YAML.replace('name: Consulting Terms', 'name: Consulting Terms v3\nrenamed_from: [Consulting Terms]'),
+      'templates/consulting.yaml': CUSTOM_TEMPLATE_YAML.replace('custom_term: Consulting Terms', 'custom_term: Consulting Terms v3'),
+    });
+    expect((await cli('apply', '-C', dir, '--auto-approve', '--target', 'custom-term/Consulting Terms v3')).code).toBe(0);
+    await new App(t.env).linkTemplate('Consulting Agreement', 'Other Terms');
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toMatch(/publish custom-template "Consulting Agreement" \(templates\/consulting\.yaml:\d+\) · changed live\n/);
+    expect(plan.stdout).not.toContain('live and in files');
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(await readFile(join(dir, 'templates/consulting.yaml'), 'utf8')).toContain('custom_term: Other Terms');
+    await expectNoChanges(cli, dir);
+  });
+
   it('a template still naming terms the files rename is refused at the reference, saying what the plan renames them to', async () => {
     await start();
     const dir = await project();
