@@ -4,7 +4,7 @@
  * connection always closed.
  */
 import { lstat, rm } from 'node:fs/promises';
-import { EMULATOR_TARGET, emptyLock, forgetEmulatorUploads, forgetKnownLocks, hasAgreementsSection, landingMarks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLandingSync, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
+import { EMULATOR_TARGET, agreementsSections, emptyLock, forgetEmulatorUploads, forgetKnownLocks, hasAgreementsSection, landingMarks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLandingSync, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
 import { parseTarget } from '../engine/target.js';
 import { followRenamesInDropped, recordHeld, splitByService, syncState, withChildrenForgotten, withMovedRecords, type RecordHeld, type SyncState, type SyncUpdates } from '../engine/sync.js';
@@ -159,7 +159,11 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       ...(project.review.organization_id !== undefined ? { emulatorOrganization: project.review.organization_id } : {}),
       agreementsUrl,
       ...(askOrganization ? { organizationId: async () => (await connection.services.agreements().getOrganization()).id } : {}),
+      ...(opts.asksLockOrganization === true && project.agreements.organization_id !== undefined ? { configuredOrganization: project.agreements.organization_id } : {}),
     });
+    // No key to ask whose they are, and no organization named: several organizations' uploads cannot be told apart (probe OY-1).
+    const sections = !lockTarget && !emulator && opts.asksLockOrganization === true ? agreementsSections(workspace.lockDoc, agreementsUrl).length : 0;
+    if (sections > 1) logger.info(`Warning: docket.lock.json records uploads for ${sections} organizations of ${agreementsUrl}, and without an agreements API key to ask whose this run is, or \`agreements.organization_id\` in docket.yaml, none of them is used`);
     let lock = lockFor(workspace, lockTarget);
     if (connection.freshEmulator && emulator) {
       await forgetEmulatorUploads(workspace.lockLocation);

@@ -1097,8 +1097,7 @@ function legacyFiles(doc: LockDocument, location: LockLocation): Files | undefin
 
 /** Whether the lock has a section of the agreements service at `url`: a run then needs to know whose it is. */
 export function hasAgreementsSection(doc: LockDocument, url: string): boolean {
-  const prefix = agreementsTarget(url, '');
-  return Object.keys(doc.targets).some((k) => k.startsWith(prefix));
+  return agreementsSections(doc, url).length > 0;
 }
 
 /**
@@ -1108,14 +1107,21 @@ export function hasAgreementsSection(doc: LockDocument, url: string): boolean {
  */
 export async function resolveLockTarget(
   doc: LockDocument,
-  options: { emulator: boolean; emulatorOrganization?: string; agreementsUrl?: string; organizationId?: () => Promise<string> },
+  options: { emulator: boolean; emulatorOrganization?: string; agreementsUrl?: string; organizationId?: () => Promise<string>; configuredOrganization?: string },
 ): Promise<string | undefined> {
   if (options.emulator) return emulatorLockTarget(options.emulatorOrganization);
   if (!options.agreementsUrl) return undefined;
   if (options.organizationId) return agreementsTarget(options.agreementsUrl, await options.organizationId());
-  const prefix = agreementsTarget(options.agreementsUrl, '');
-  const known = Object.keys(doc.targets).filter((k) => k.startsWith(prefix));
+  // Not asked (no key), the organization docket.yaml (or the --env) names for the agreements service is the section (probe OY-1).
+  if (options.configuredOrganization !== undefined) return agreementsTarget(options.agreementsUrl, options.configuredOrganization);
+  const known = agreementsSections(doc, options.agreementsUrl);
   return known.length === 1 ? known[0] : undefined;
+}
+
+/** The lock's sections of the agreements service at `url`, one per organization. */
+export function agreementsSections(doc: LockDocument, url: string): string[] {
+  const prefix = agreementsTarget(url, '');
+  return Object.keys(doc.targets).filter((k) => k.startsWith(prefix));
 }
 
 /** Both sections' marks (two sides of a merge conflict, two spellings of a target): of one object, the later, whose window ends last. */

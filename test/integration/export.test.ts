@@ -516,6 +516,28 @@ describe('docket export', () => {
     expect(await attachments()).toEqual([]);
   });
 
+  it('exports with --kind attachment and no key the section of the organization docket.yaml names, and says when it cannot tell sections apart (probe OY-1)', async () => {
+    const { exportFrom } = await seed();
+    const lockPath = join(exportFrom, 'docket.lock.json');
+    const lock = JSON.parse(await readFile(lockPath, 'utf8')) as { targets: Record<string, unknown> };
+    const [own] = Object.keys(lock.targets).filter((k) => k.includes('/agreements'));
+    // Another organization's section beside it, of the same URL.
+    lock.targets[own!.replace(DEFAULT_ORGANIZATION_ID, '00000000-0000-4000-8000-0000000000c3')] = { files: { 'attachment:Other Exhibit': { id: '6f1c2d3e-8a4b-4c5d-9e6f-7a8b9c0d1e2f', file: 'attachments/other.pdf', sha256: 'a'.repeat(64) } } };
+    await writeFile(lockPath, JSON.stringify(lock, null, 2));
+    const keyless = async (docket: string) => {
+      await writeFile(join(exportFrom, 'docket.yaml'), docket);
+      const out = join(await makeDir({}), 'acme');
+      const result = await runCli(['export', '-C', exportFrom, '--out', out, '--kind', 'attachment'], { env: { DOCKET_AGREEMENTS_URL: t!.env.DOCKET_AGREEMENTS_URL! } });
+      expect(result.code).toBe(0);
+      return { result, files: Object.keys(await tree(out)).filter((f) => f.startsWith('attachments/')) };
+    };
+    const named = await keyless(`version: 1\nagreements:\n  organization_id: ${DEFAULT_ORGANIZATION_ID}\n`);
+    expect(named.files).toEqual(['attachments/security-exhibit.yaml.pending']);
+    const unnamed = await keyless('version: 1\nagreements: {}\n');
+    expect(unnamed.files).toEqual([]);
+    expect(unnamed.result.stderr).toContain('Warning: docket.lock.json records uploads for 2 organizations of');
+  });
+
   it('asks the agreements service whose a lock section is only for an export: a review-only plan beside such a lock never depends on it (second read SR80-2)', async () => {
     const { exportFrom } = await seed();
     const dead = 'http://127.0.0.1:9/agreements';
