@@ -16,7 +16,7 @@ import { isNotReadName } from './not-read.js';
 import { holdsKey, keyInFileText, keysOf } from './api-keys.js';
 import { VARIABLE_NAME, interpolateString, interpolateTree, keysHeld, placeOf, placeholderPlace, typedByField, type InterpolationContext } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
-import { hintVariables, schemaDiagnostics } from './schema.js';
+import { hintVariables, schemaDiagnostics, type VariableOrigins } from './schema.js';
 import { documentValidators, type DocumentValidator } from './document-validators.js';
 import { didYouMean, suggest } from './suggest.js';
 import { quoteValue, showJson, showName, showPath } from './quote.js';
@@ -202,7 +202,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     // run's own left unset): its own YAML errors, a typo of \`kind\`, a list, are still said.
     const takeForData = (doc: ParsedDocument): boolean => maybeNamed(file.file) && takenForData.push(doc) > 0;
     for (const doc of file.documents) {
-      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), processEnv, diagnostics, placeholders, text: texts[i]!, perhapsNamed: named, takeForData });
+      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), ...(projectResult.varOrigin ? { varOrigin: projectResult.varOrigin } : {}), processEnv, diagnostics, placeholders, text: texts[i]!, perhapsNamed: named, takeForData });
       if (!resource) continue;
       // Set, not spread: the position getters stay lazy.
       resource.text = text;
@@ -457,6 +457,8 @@ interface CheckContext {
   otherEnvironments?: readonly { name: string; vars: Record<string, string> }[];
   /** The environments but the selected one that define a variable in their own `vars` (ProjectResult.definedIn). */
   definedIn?: (name: string) => { names: string[]; every: boolean };
+  /** Where each variable got its value this run (ProjectResult.varOrigin). */
+  varOrigin?: VariableOrigins;
   processEnv: Record<string, string | undefined>;
   diagnostics: Diagnostic[];
   /** False when the file has no `$`, so no substitution to make. */
@@ -629,11 +631,11 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   const controlCharacters = textDiagnostics(body, doc.positions, { written, unresolved: interpolated.unresolved, lineOf });
   const before = diagnostics.length;
   diagnostics.push(...controlCharacters);
-  hintVariables(diagnostics, before, doc.file, interpolated.written);
+  hintVariables(diagnostics, before, doc.file, interpolated.written, ctx.varOrigin);
   // A placeholder's value takes the type its field wants, then the document is checked again.
   if (!validate(body) && (!typedByField(body, validate.errors, interpolated.wholes) || !validate(body))) {
     diagnostics.push(
-      ...withoutEchoesOf([...controlCharacters, ...valueProblems], schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written, tagged: taggedIn(lineOf), fromVariables: interpolated.written })),
+      ...withoutEchoesOf([...controlCharacters, ...valueProblems], schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written, tagged: taggedIn(lineOf), fromVariables: interpolated.written, ...(ctx.varOrigin ? { varOrigin: ctx.varOrigin } : {}) })),
     );
   }
   // The start is worked out only if asked for (it may need the full parser: yaml-read.ts).

@@ -6,7 +6,7 @@ import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject, withoutKey } from '../util/plain.js';
 import { holdsPlaceholder, interpolateString, interpolateTree, keysHeld, placeholderPlace, placeOf, typedByField, variablesIn, type InterpolationContext } from './interpolate.js';
 import { holdsKey, KEYS_STAY_OUT, keysOf } from './api-keys.js';
-import { schemaDiagnostics, withVariableHint } from './schema.js';
+import { schemaDiagnostics, withVariableHint, type VariableOrigins } from './schema.js';
 import { schemaValidator, subschemaValidator } from './validators.js';
 import { didYouMean } from './suggest.js';
 import { quoteValue, showName } from './quote.js';
@@ -57,6 +57,8 @@ export interface ProjectResult {
    * undefined one may be theirs); `every`: all of them do, and none is selected.
    */
   definedIn?: (name: string) => { names: string[]; every: boolean };
+  /** Where each variable got the value this run uses: its definition, and the `${env.X}` that filled it. */
+  varOrigin?: VariableOrigins;
   diagnostics: Diagnostic[];
 }
 
@@ -160,6 +162,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // A number written otherwise than it prints (`01067`) is number-as-text at its definition (below).
   const lossy = (v: unknown, pointer: string): boolean => typeof v === 'number' && numberAsText(v, lineAt, positions.valueAt(pointer), '') !== undefined;
   const varSources: [unknown, string][] = [[get(raw, 'vars'), '/vars']];
+  const origins = new Map<string, { at: string; env?: string }>();
   if (selected) varSources.push([get(envBlock, 'vars'), `${selected}/vars`]);
   for (const [source, pointer] of varSources) {
     const resolved = interpolateTree(source, pointer, { ctx: envOnly });
@@ -173,6 +176,11 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     // A broken value still defines its name, so its uses are not reported as undefined too.
     for (const [k, v] of Object.entries(resolved.value)) {
       vars[k] = v === null || typeof v === 'object' ? '' : String(v);
+      // The environment's definition, read after the top level's, replaces it here as in `vars`.
+      const at = `${pointer}/${escapePointer(k)}`;
+      const writtenValue = get(source, k);
+      const fromEnv = typeof writtenValue === 'string' ? /^\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(writtenValue)?.[1] : undefined;
+      origins.set(k, { at: `\`${pointerToPath(at)}\` (${file}:${positions.valueAt(at).line})`, ...(fromEnv !== undefined ? { env: fromEnv } : {}) });
       // Not text, a number or a boolean (a list, a mapping, no value), or a placeholder that fails:
       // said where it is defined; a use of it is not checked again (it would read as ""). The
       // environment's own value, when good, replaces a broken top-level one.
@@ -306,7 +314,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   };
   // A `vars:` block that is no mapping: its names are unknown, so a use of one is not said undefined (probe MO-3).
   const known = varsUnreadable ? {} : anywhere ? { vars: anywhere.vars, brokenVars: anywhere.names } : { vars, brokenVars };
-  const result: ProjectResult = { diagnostics, ...known, otherVars, ...(input.env !== undefined ? { otherEnvironments: others } : {}), definedIn };
+  const result: ProjectResult = { diagnostics, ...known, otherVars, ...(input.env !== undefined ? { otherEnvironments: others } : {}), definedIn, ...(origins.size > 0 ? { varOrigin: (name: string) => origins.get(name) } : {}) };
 
   const value = pass.value as Plain;
   const envResolved = selected ? get(get(value, 'environments'), input.env!) : undefined;

@@ -33,7 +33,12 @@ export interface SchemaDiagnosticOptions {
   json?: boolean;
   /** Values that held a placeholder, by pointer, as the file writes them: a refusal of one says which variable filled it in. */
   fromVariables?: ReadonlyMap<string, string>;
+  /** Where each `var.` name got the value this run uses (ProjectResult.varOrigin). */
+  varOrigin?: VariableOrigins;
 }
+
+/** Where a variable got its value this run: its definition in docket.yaml, and the environment variable that filled it, when one did. */
+export type VariableOrigins = (name: string) => { at: string; env?: string } | undefined;
 
 /** How the schemas mark a value that may be a `${var.NAME}` placeholder: in text, or whole (scripts/gen-schemas.mjs). */
 const VARIABLE_REFS: ReadonlySet<unknown> = new Set(['#/$defs/variable', '#/$defs/wholeVariable']);
@@ -165,7 +170,7 @@ function dashGluedKey(data: unknown): string | undefined {
   return key === undefined ? undefined : gluedDashHint(`${key.slice(1)}: …`);
 }
 
-function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagged: taggedAt, json, fromVariables }: SchemaDiagnosticOptions): Diagnostic {
+function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagged: taggedAt, json, fromVariables, varOrigin }: SchemaDiagnosticOptions): Diagnostic {
   // A key YAML reads as null (`: x`, `~: x`) is named as written, not as the word `null` (the
   // reader keeps `: x` as "" and `~: x` as `~`; `Null: x` is read as `null`).
   const unknownKey = (key: string, at: string): string => {
@@ -195,7 +200,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
     const quoted = valuePosition && at === pointer && !/, not |\(got |\(written /.test(message) ? gotValue(data) || structureGot(e) : '';
     // The value the message quotes is not on the line it points at: the variable that gave it is (probe LN-1).
     const source = valuePosition ? fromVariables?.get(at) : undefined;
-    return withVariableHint({ severity: 'error', code, message: `${message}${quoted}`, ...pos, ...(path ? { path } : {}), ...(hint ? { hint } : {}) }, source);
+    return withVariableHint({ severity: 'error', code, message: `${message}${quoted}`, ...pos, ...(path ? { path } : {}), ...(hint ? { hint } : {}) }, source, varOrigin);
   };
 
   switch (e.keyword) {
@@ -346,14 +351,20 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
   }
 }
 
-/** Where a value written with placeholders comes from, and where to change it. */
-function variableHint(writtenAs: string): string | undefined {
+/**
+ * Where a value written with placeholders comes from, and where to change it: the definition this
+ * run used of each variable, and the environment variable that set it, when one did (probes OO-2, OY-2).
+ */
+function variableHint(writtenAs: string, origin?: VariableOrigins): string | undefined {
   const names = [...new Set(variablesIn(writtenAs))];
   if (names.length === 0) return undefined;
   const vars = names.filter((n) => n.startsWith('var.'));
   const envs = names.filter((n) => n.startsWith('env.')).map((n) => n.slice('env.'.length));
+  const known = vars.map((v) => [v, origin?.(v.slice('var.'.length))] as const);
+  const unknown = known.filter(([, o]) => o === undefined).map(([v]) => v);
   const fixes = [
-    ...(vars.length > 0 ? [`change ${vars.join(', ')} where ${vars.length === 1 ? 'it is' : 'they are'} defined (docket.yaml's \`vars\`, or the selected environment's)`] : []),
+    ...known.flatMap(([v, o]) => (o === undefined ? [] : [o.env !== undefined ? `set the environment variable ${o.env}, which gives ${v} its value at ${o.at}, to what this key takes` : `change ${v} where this run takes it from: ${o.at}`])),
+    ...(unknown.length > 0 ? [`change ${unknown.join(', ')} where ${unknown.length === 1 ? 'it is' : 'they are'} defined (docket.yaml's \`vars\`, or the selected environment's)`] : []),
     ...(envs.length > 0 ? [`set the environment variable${envs.length === 1 ? '' : 's'} ${envs.join(', ')} to what this key takes`] : []),
   ];
   return `it is filled in from ${quoteValue(writtenAs)}: ${fixes.join('; ')}`;
@@ -567,17 +578,17 @@ function joinOr(items: string[]): string {
  * `path`, in `written`), hinted with the variable that filled it in and where to change it, as the
  * schema's errors are: its line shows the placeholder, not the value the message quotes (probe NF-3).
  */
-export function hintVariables(items: Diagnostic[], from: number, file: string, written: ReadonlyMap<string, string>): void {
+export function hintVariables(items: Diagnostic[], from: number, file: string, written: ReadonlyMap<string, string>, origin?: VariableOrigins): void {
   if (written.size === 0) return;
   for (let i = from; i < items.length; i++) {
     const d = items[i]!;
     if (d.file !== file || d.path === undefined || d.hint?.includes('it is filled in from') === true) continue;
-    items[i] = withVariableHint(d, written.get(pathToPointer(d.path)));
+    items[i] = withVariableHint(d, written.get(pathToPointer(d.path)), origin);
   }
 }
 
 /** `d` with the hint of the placeholders its value was `writtenAs` (when it was) before its own. */
-export function withVariableHint<T extends { hint?: string }>(d: T, writtenAs: string | undefined): T {
-  const told = writtenAs === undefined ? undefined : variableHint(writtenAs);
+export function withVariableHint<T extends { hint?: string }>(d: T, writtenAs: string | undefined, origin?: VariableOrigins): T {
+  const told = writtenAs === undefined ? undefined : variableHint(writtenAs, origin);
   return told === undefined ? d : { ...d, hint: d.hint ? `${told}; ${d.hint}` : told };
 }

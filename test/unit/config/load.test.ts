@@ -526,9 +526,16 @@ describe('loadConfig: schema errors', () => {
       { env: 'staging', processEnv: { WHO: 'y' } },
     );
     expect(r.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
-      ['p.yaml:6:15 invalid-value', '`reviewer` must be an e-mail address (got "not-an-email")', 'it is filled in from "${var.lead}": change var.lead where it is defined (docket.yaml\'s `vars`, or the selected environment\'s)'],
+      // The definition this run took it from, at its line (probes OO-2, OY-2).
+      ['p.yaml:6:15 invalid-value', '`reviewer` must be an e-mail address (got "not-an-email")', 'it is filled in from "${var.lead}": change var.lead where this run takes it from: `environments.staging.vars.lead` (docket.yaml:7)'],
       ['p.yaml:9:15 invalid-value', '`reviewer` must be an e-mail address (got "xy")', 'it is filled in from "x${env.WHO}": set the environment variable WHO to what this key takes'],
     ]);
+    // A variable an environment variable sets: that one is what to change.
+    const fromEnv = await load(
+      { 'docket.yaml': lines('version: 1', 'vars:', '  lead: ${env.LEAD}'), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: A', '    reviewer: ${var.lead}') },
+      { processEnv: { LEAD: 'nobody' } },
+    );
+    expect(fromEnv.diagnostics.map((d) => d.hint)).toEqual(['it is filled in from "${var.lead}": set the environment variable LEAD, which gives var.lead its value at `vars.lead` (docket.yaml:3), to what this key takes']);
   });
 
   it('tells to quote digits YAML read as a number only where the digits as text are a value the key takes', async () => {
