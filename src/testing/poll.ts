@@ -32,7 +32,7 @@ export function reviewDone(a: ReviewAttrs): 'done' | 'failed' | 'waiting' {
  * and a read refused so said the budget ran out before its turn, not that the review was still
  * processing (second read SR73-3).
  */
-const LAST_READ_ROOM_MS = 250;
+export const LAST_READ_ROOM_MS = 250;
 
 function stillProcessing(id: string): DocketError {
   return new DocketError('timeout', `review ${id} was still processing when the time budget ran out`, 'give the run more time with --timeout');

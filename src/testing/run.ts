@@ -21,7 +21,7 @@ import type { TestSubjects } from './load.js';
 import { attributeReview, checkAgreement, type AgreementFacts } from './match.js';
 import { caseOutcome, caseWithout } from './outcome.js';
 import { playbookCaseResult, timed, type Runs } from './case-result.js';
-import { awaitReview } from './poll.js';
+import { awaitReview, LAST_READ_ROOM_MS } from './poll.js';
 import type { RunIdentity } from './run-owner.js';
 import { ScratchPlaybooks } from './scratch.js';
 import { testAgreementMessage, TestAgreements, testAgreementObject } from './test-agreements.js';
@@ -85,10 +85,23 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
     // First, as it lists the playbooks: a review service that cannot be reached stops the run
     // before any case (the run could not start), instead of failing every case with the same error.
     await scratch?.sweep();
-    for (const file of files) {
-      if (file.kind === 'PlaybookTest') suites.push(await playbookSuite(file, ctx, reviews, compare));
-      else suites.push(await templateSuite(file, ctx, agreements));
+    // Playbook test files run side by side, as the cases of one do: one after another, each file
+    // took a review's time of its own and spent the --timeout budget of the next (probe PA-1).
+    // (Settled, not rejected, so that none is left running unwatched.)
+    const playbooks = files.map((file) => (file.kind === 'PlaybookTest' ? settled(playbookSuite(file, ctx, reviews, compare)) : undefined));
+    let failure: { error: unknown } | undefined;
+    for (const [i, file] of files.entries()) {
+      if (failure) break;
+      try {
+        // Template tests one at a time: they share the run's test agreements, made once.
+        suites.push(file.kind === 'PlaybookTest' ? outcomeOf(await playbooks[i]!) : await templateSuite(file, ctx, agreements));
+      } catch (error) {
+        failure = { error };
+      }
     }
+    // What still runs is waited for before the cleanup archives its scratch playbooks.
+    await Promise.all(playbooks);
+    if (failure) throw failure.error;
   } finally {
     await cleanupOf(ctx)(async () => {
       // What the service did not keep of a playbook, from its scratch copy this run or from the cache of a replay.
@@ -115,6 +128,20 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
     });
   }
   return { target: ctx.target, suites, notes, ...(compare ? { compareTo: compare.ref } : {}), ...(leftBehind.length > 0 ? { leftBehind } : {}), ...(agreements.left.length > 0 ? { draftsLeft: agreements.left } : {}) };
+}
+
+type Settled<T> = { value: T } | { error: unknown };
+
+function settled<T>(work: Promise<T>): Promise<Settled<T>> {
+  return work.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+}
+
+function outcomeOf<T>(result: Settled<T>): T {
+  if ('error' in result) throw result.error;
+  return result.value;
 }
 
 function cleanupOf(ctx: RunContext): <T>(work: () => Promise<T>) => Promise<T> {
@@ -149,17 +176,20 @@ async function playbookSuite(file: PlaybookTestFile, ctx: RunContext, reviews: R
     return suite;
   }
   suite.digest = after.digest;
-  suite.cases = await casesAgainst(file, after, ctx, reviews);
-  if (compare) {
-    const old = playbookAtRef(file.subject, ctx.subjects.playbooks.get(file.subject), compare.playbooks);
-    if (compare.unloadable !== undefined) suite.before = { ref: compare.ref, note: `The configuration at this ref cannot be loaded (${compare.unloadable}): nothing to compare with`, cases: [] };
-    else if (!old) suite.before = { ref: compare.ref, note: `Playbook ${JSON.stringify(file.subject)} is not declared at this ref: nothing to compare with`, cases: [] };
-    else {
-      const before = (await variantOf(old.subject, ctx, false, file.subject)) as Variant;
-      suite.before = { ref: compare.ref, digest: before.digest, cases: await casesAgainst(file, before, ctx, reviews, old.renamed) };
-    }
-  }
+  // The ref's reviews run beside today's, not after them (probe PA-1).
+  const [cases, before] = await Promise.all([casesAgainst(file, after, ctx, reviews), compare ? beforeOf(file, ctx, reviews, compare) : undefined]);
+  suite.cases = cases;
+  if (before) suite.before = before;
   return suite;
+}
+
+/** The cases of `file` against its playbook at the ref `--compare-to` names. */
+async function beforeOf(file: PlaybookTestFile, ctx: RunContext, reviews: Reviews, compare: CompareTo): Promise<NonNullable<SuiteOutcome['before']>> {
+  const old = playbookAtRef(file.subject, ctx.subjects.playbooks.get(file.subject), compare.playbooks);
+  if (compare.unloadable !== undefined) return { ref: compare.ref, note: `The configuration at this ref cannot be loaded (${compare.unloadable}): nothing to compare with`, cases: [] };
+  if (!old) return { ref: compare.ref, note: `Playbook ${JSON.stringify(file.subject)} is not declared at this ref: nothing to compare with`, cases: [] };
+  const before = (await variantOf(old.subject, ctx, false, file.subject)) as Variant;
+  return { ref: compare.ref, digest: before.digest, cases: await casesAgainst(file, before, ctx, reviews, old.renamed) };
 }
 
 /** `renamed`: the variant is the playbook at a ref, and these of its rules have other names today. */
@@ -168,6 +198,11 @@ async function casesAgainst(file: PlaybookTestFile, variant: Variant, ctx: RunCo
     const started = performance.now();
     return playbookCaseResult(c, await reviews.runsFor(c, variant, c.repeat), started, renamed);
   });
+}
+
+/** A review not asked for once the time budget has no room for its wait: nothing is uploaded or asked for in vain. */
+function notAskedInTime(): DocketError {
+  return new DocketError('timeout', 'not asked for: the time budget ran out before its review could be waited for', 'give the run more time with --timeout');
 }
 
 /** A review not asked for once the run is stopping: a stopped run starts no work it would not wait for. */
@@ -275,6 +310,8 @@ class Reviews {
       this.report();
       const made = await mapLimit(Array.from({ length: missing }, (_, i) => i), ctx.concurrency, async () => {
         if (ctx.signal.aborted) throw notAskedFor();
+        // Nothing is uploaded (billed) or asked for that the run would not wait for (probe PA-2).
+        if (ctx.deadline() - Date.now() <= LAST_READ_ROOM_MS) throw notAskedInTime();
         const review = await this.createReview(contract, playbookId, c.reviewType, scratch !== undefined);
         asked.push(review.id);
         const finished = await awaitReview(api, review.id, { signal: ctx.signal, deadline: ctx.deadline, sleep: ctx.sleep, ...(ctx.pollFirstDelayMs !== undefined ? { firstDelayMs: ctx.pollFirstDelayMs } : {}) });

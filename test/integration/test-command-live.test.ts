@@ -299,6 +299,35 @@ describe('docket test against a standalone emulator', () => {
     return { dir, draft };
   }
 
+  it('asks for the reviews of every test file at once, not one file after another, and none once the budget has no room to wait (probes PA-1, PA-2)', async () => {
+    // Reviews that take a minute: within a budget of seconds, only those asked for at once are asked for at all.
+    const own = await startTestEmulator({ reviewDelayMs: 60_000 });
+    try {
+      const test = (name: string, file: string) => `kind: PlaybookTest\nplaybook: Side NDA\ncases:\n  - name: ${name}\n    contract: { file: ${file} }\n    review_type: SummaryReview\n    expect: { flags: { count: 0 } }\n`;
+      const dir = await makeDir({
+        'docket.yaml': 'version: 1\n',
+        'playbooks/nda.yaml': 'kind: Playbook\nname: Side NDA\nrules:\n  - name: Term\n    actions: ACCEPT up to 3 years\n',
+        'tests/a.test.yaml': test('first', 'a.txt'),
+        'tests/b.test.yaml': `${test('second', 'b.txt')}  - name: third\n    contract: { file: c.txt }\n    review_type: SummaryReview\n    expect: { flags: { count: 0 } }\n`,
+        'tests/a.txt': 'The term is two years.\n',
+        'tests/b.txt': 'The term is three years.\n',
+        'tests/c.txt': 'The term is four years.\n',
+      });
+      const reviewsAsked = () => Object.entries(own.emulator.stats().requests.by_route).filter(([route]) => /^POST .*\/reviews$/.test(route)).reduce((n, [, count]) => n + count, 0);
+      // One file after another, the second file's reviews would wait for the first's minute.
+      const stopped = await interruptedWhen(['test', '-C', dir, '--no-cache'], own.env, () => reviewsAsked() >= 3);
+      expect(stopped.code).toBe(130);
+      // One at a time (--concurrency 1), the review whose turn comes when the budget has no room to wait is not asked for.
+      const before = reviewsAsked();
+      const r = await runCli(['test', '-C', dir, '--no-cache', '--timeout', '4s', '--concurrency', '1'], { env: own.env });
+      expect(r.code).toBe(1);
+      expect(reviewsAsked() - before).toBe(2);
+      expect(r.stdout).toContain('not asked for: the time budget ran out before its review could be waited for');
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('after Ctrl-C in the pause of a refused void says the draft is left for the next run, not that the run cleaned up (probe ML-2)', async () => {
     // An emulator of its own: the drafts it leaves and voids would be counted by the other tests.
     const own = await startTestEmulator({ reviewDelayMs: 20 });
