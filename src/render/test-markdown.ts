@@ -79,6 +79,9 @@ function suiteSection(suite: SuiteOutcome, layout: Layout): string[] {
     const lines: string[] = [];
     for (const c of suite.cases) {
       if (c.reason && c.status !== 'pass') lines.push(`- **${escapeMarkdown(c.name)}**: ${escapeMarkdown(c.reason)}`);
+      // The ref's side too, when it says why it could not run (probe PA-3).
+      const old = before?.get(c.name);
+      if (old?.reason && old.reason !== c.reason) lines.push(`- **${escapeMarkdown(c.name)}** at ${escapeMarkdown(suite.before!.ref)}: ${escapeMarkdown(old.reason)}`);
       for (const e of c.expectations) {
         if (e.held === e.runs || c.status === 'error' || c.status === 'skipped') continue;
         lines.push(`- **${escapeMarkdown(c.name)}** (${escapeMarkdown(`${e.at.file}:${e.at.line}`)}${e.severity === 'warn' ? ', warn' : ''}): expected ${escapeMarkdown(e.label)}, got ${escapeMarkdown(e.got)}${e.runs > 1 ? ` (held in ${e.held} of ${e.runs} runs)` : ''}`);

@@ -37,6 +37,8 @@ function suiteLines(suite: SuiteOutcome, paint: Paint): string[] {
     const old = before.get(c.name);
     const head = old ? `${statusWord(old.status, paint).trimEnd()} → ${statusWord(c.status, paint)}` : statusWord(c.status, paint);
     lines.push(`  ${head} ${shown(c.name)}${caseNote(c)}`);
+    // Why the ref's side could not run, or was not replayed, when it says (probe PA-3).
+    if (old?.reason && old.reason !== c.reason) lines.push(`      ${paint('dim', `at ${shown(suite.before!.ref)}: ${shown(old.reason)}`)}`);
     if (c.status !== 'pass' && c.status !== 'skipped' && c.status !== 'error') {
       for (const e of c.expectations) {
         if (e.held === e.runs) continue;

@@ -205,6 +205,10 @@ describe('the pull-request comment', () => {
     const suite = report.suites[0]!;
     const md = renderTestMarkdown({ ...report, compareTo: 'origin/main', suites: [{ ...suite, before: { ref: 'origin/main', cases: suite.cases.map((c) => ({ ...c, status: 'pass' as const })) } }] });
     expect(md).toContain('| fails | ✅ → ❌ |');
+    // Why the ref's side could not run is said beside today's result, in text and markdown (probe PA-3).
+    const erred = { ...report, compareTo: 'origin/main', suites: [{ ...suite, before: { ref: 'origin/main', cases: suite.cases.map((c) => ({ ...c, status: 'error' as const, reason: 'review r-1 was still processing when the time budget ran out' })) } }] };
+    expect(renderTestText(erred, { color: false })).toContain('      at origin/main: review r-1 was still processing when the time budget ran out\n');
+    expect(renderTestMarkdown(erred)).toContain('at origin/main: review r-1 was still processing when the time budget ran out');
   });
   it('stays under 60,000 characters with a note when cut', () => {
     const many = Array.from({ length: 4000 }, (_, i) => kase(`case ${i} ${'x'.repeat(40)}`, i % 2 ? 'fail' : 'pass'));
