@@ -499,7 +499,10 @@ async function reportApply(
       ? `${FIX_FAILURES} ${again}; ${unknownUpload}`
       : report.checksCutShort && report.failed + report.skipped === 0
         ? `${CHECKS_CUT_SHORT} (give the next apply more time with --timeout)`
-        : `${FIX_FAILURES} ${again}: it converges${unkeptShownAgain > 0 ? `, but for the fields the service did not keep as sent (noted above), which every plan shows again until \`ignore_fields\` leaves them out` : ''}`;
+        : report.stopped && report.failed + report.skipped === 0
+          ? // Nothing failed to fix: the budget stopped it (probe PC-1).
+            `${again} (with more time, --timeout): it converges`
+          : `${FIX_FAILURES} ${again}: it converges${unkeptShownAgain > 0 ? `, but for the fields the service did not keep as sent (noted above), which every plan shows again until \`ignore_fields\` leaves them out` : ''}`;
   if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped, fix);
   if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped, 0, undefined, fix);
 }
