@@ -277,6 +277,13 @@ function checkReferences(
         });
         continue;
       }
+      // A live id where a name goes (`attachments: [<uuid>]`): the name it is the id of is what to write (probe OX-1).
+      const idOf = Object.entries(ids).find(([k, id]) => k.startsWith(`${ref.kind}:`) && id.toLowerCase() === ref.key.toLowerCase());
+      if (idOf) {
+        const name = idOf[0].slice(ref.kind.length + 1);
+        diagnostics.error('unknown-reference', `\`${ref.field}\` names ${ref.kind} ${quoteValue(ref.key)}, which is the id of ${ref.kind} ${quoteValue(name)}: it takes names`, { ...refAt(d, ref), hint: `write ${quoteValue(literalPlaceholders(name))}` });
+        continue;
+      }
       const { message, hint: declare } = byName.get(ref.kind)?.describeMissing?.(ref.key, (kindKey) => declared().has(kindKey)) ?? {
         message: `${ref.kind} ${quoteValue(ref.key, 200)}, which is neither declared in the configuration nor exists live`,
         hint: `declare the ${ref.kind} or fix the name`,

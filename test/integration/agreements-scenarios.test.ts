@@ -742,6 +742,18 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a live id written where a template lists attachments by name says whose id it is, and the name to write (probe OX-1)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/a.yaml': 'kind: Attachment\nname: Sec OX\nfile: a.pdf\n', 'templates/t.yaml': 'kind: Template\nname: T OX\ntype: NDA\nattachments: [Sec OX]\n' });
+    await writeFile(join(dir, 'attachments/a.pdf'), pdf('ox'));
+    await applyOk(cli, dir);
+    const id = (await lockFiles(dir))['attachment:Sec OX']!.id!;
+    await writeFiles(dir, { 'templates/t.yaml': `kind: Template\nname: T OX\ntype: NDA\nattachments: [${id}]\n` });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain(`templates/t.yaml:4:15 error unknown-reference \`attachments\` names attachment "${id}", which is the id of attachment "Sec OX": it takes names\n  hint: write "Sec OX"`);
+  });
+
   it('shows text written empty as apply sends it (`""`), on create and on update, though it compares as none', async () => {
     await start();
     const nda = 'kind: Template\nname: Empty Role NDA\ntype: NDA\nparameters:\n  purpose: P\n  recipient_role: ""\n';
