@@ -132,7 +132,8 @@ export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResou
         ...(at ?? {}),
         hint: swappedLive
           ? 'the names were swapped in the app: `docket pull` writes the live names into the files; to put them back instead, rename one to a third name in the app first'
-          : 'break the cycle in the configuration, e.g. apply a rename first on its own',
+          : // A --target of one of them still holds the cycle: a third name is the way out (probe OW-5).
+            'break the cycle in the configuration: rename one of them to a third name first, apply, then finish the swap',
       });
     }
   }
