@@ -1040,11 +1040,13 @@ class PullPlanner {
     // A rule's tests name its playbook by its files' name, or by its new one when that was renamed too.
     const parents = c.parent ? new Set([c.parent.key, normName(this.liveById.get(l.parentId ?? '')?.name)]) : undefined;
     for (const [file, mentions] of this.testsNaming(c.kind, from, parents)) {
-      for (const { index, pointer } of mentions) {
+      // Said in line order, as the diff shows them (probe OW-4).
+      const inOrder = mentions.map((m) => ({ ...m, line: this.lineOf(file, m.index, m.pointer) })).sort((a, b) => a.line - b.line);
+      for (const { index, pointer, line } of inOrder) {
         this.followedRenames.add(o);
         // Test files are read as written, `${` included: the name goes in unescaped (probe HY-5).
         this.editOf(file).documents.set(index, setAt(this.current(file, index), pointer, l.name, [], this.owned));
-        this.notes.push(`${file}:${this.lineOf(file, index, pointer)}: now names ${c.kind} ${quoteValue(l.name, Infinity)}, renamed in the app from ${quoteValue(from, Infinity)}`);
+        this.notes.push(`${file}:${line}: now names ${c.kind} ${quoteValue(l.name, Infinity)}, renamed in the app from ${quoteValue(from, Infinity)}`);
         this.done++;
       }
     }

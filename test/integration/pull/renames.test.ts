@@ -659,6 +659,18 @@ describe('objects renamed in the app', () => {
     });
   });
 
+  it('says the places a test file names a renamed rule in line order (probe OW-4)', async () => {
+    await onOwnEmulator(async (run, own) => {
+      const test = 'kind: PlaybookTest\nplaybook: Ord\ncases:\n  - name: c\n    contract: { file: c.txt }\n    expect:\n      flags: { excludes: [a1] }\n      redlines:\n        - topic: a1\n          evaluation: accept\n';
+      const { dir, app } = await appliedOn(run, own, { 'docket.yaml': 'version: 1\n', 'playbooks/ord.yaml': 'kind: Playbook\nname: Ord\nrules:\n  - name: a1\n    actions: ACCEPT a1\n', 'tests/ord.test.yaml': test, 'tests/c.txt': 'A contract.\n' });
+      await app.editRule('Ord', 'a1', { name: 'a1L' });
+      const pulled = await run('pull', '-C', dir);
+      expect(pulled.code).toBe(0);
+      const lines = [...pulled.stdout.matchAll(/tests\/ord\.test\.yaml:(\d+): now names rule/g)].map((m) => Number(m[1]));
+      expect(lines).toEqual([7, 9]);
+    });
+  });
+
   it('a rule renamed in the app with a new one made under its old name keeps its ignore_fields in its new item (probe MM-5)', async () => {
     const { dir, app } = await applied({ 'playbooks/kappa.yaml': NDA.replace('Inbound NDA', 'Kappa NDA').replace('3 years', '10 years').replace('  - name: Term\n', '  - name: Term\n    ignore_fields: [generate_summary]\n') });
     await termRenamedWithNewOne(app, 'Kappa NDA', { actions: 'ACCEPT up to 2 years' });
