@@ -1179,7 +1179,8 @@ describe('standard templates and attachments', () => {
     const adopt = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files', '-q');
     expect(adopt.code).toBe(0);
     // Only the lock changed: the report still names the target and says the services match.
-    expect(adopt.stdout).toMatch(/^docket apply · target: .*\nNo changes\. The live services match the configuration\.\nRecorded 1 file in docket\.lock\.json as live: attachments\/security\.pdf\n$/s);
+    // What was recorded: the description of a file recorded already, and whose (probe OX-2).
+    expect(adopt.stdout).toMatch(/^docket apply · target: .*\nNo changes\. The live services match the configuration\.\nRecorded in docket\.lock\.json as live: the description of attachments\/security\.pdf \(attachment "Security Exhibit"\)\n$/s);
     expect((await lockFiles(dir))['attachment:Security Exhibit']).toMatchObject({ description: 'Our security measures', file: 'attachments/security.pdf' });
     const replan = await expectNoChanges(cli, dir);
     expect(replan.stdout).not.toContain('cannot compare');

@@ -192,7 +192,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           }
           // A plan that could not be printed (a full disk) is one nobody saw: nothing is sent (probe FV).
           if (planShown) await refuseUnprintedPlan(io);
-          await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), ...(saved && planFile !== undefined ? { savedFile: planFile } : {}), adopting: adoptedLabels(adopting) });
+          await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), ...(saved && planFile !== undefined ? { savedFile: planFile } : {}), adopting: adoptedLabels(adopting), ...(adoptedSaid(adopting) ? { adoptingSaid: adoptedSaid(adopting)! } : {}) });
           setExit(0);
         }));
       }));
@@ -288,6 +288,8 @@ interface ExecuteSettings {
   /** The saved plan's file as given, when one is applied. */
   savedFile?: string;
   adopting: string[];
+  /** What the text report says --adopt-files recorded, when not only whole files. */
+  adoptingSaid?: string;
 }
 
 /** Every change made, the checks at the end cut short: nothing is left to apply, only to look at. */
@@ -446,7 +448,7 @@ async function reportApply(
     io.stdout(`${header}${nothingSent(plan, settings.saved)}\n`);
   }
   // A result, -q or not: docket.lock.json changed and is to be committed (probe LH-1).
-  if (opts.output !== 'json' && adopted.length > 0) io.stdout(`Recorded ${plural(adopted.length, 'file')} in docket.lock.json as live: ${adopted.join(', ')}\n`);
+  if (opts.output !== 'json' && adopted.length > 0) io.stdout(settings.adoptingSaid ? `Recorded in docket.lock.json as live: ${settings.adoptingSaid}\n` : `Recorded ${plural(adopted.length, 'file')} in docket.lock.json as live: ${adopted.join(', ')}\n`);
   await sayWhatRanUnreported(io, report);
   // An upload that may have arrived (its pending mark is still in the lock) stops the next plan
   // until the person says which it was: a plain re-run does not finish then.
@@ -588,8 +590,14 @@ function unlimitedListeners(signal: AbortSignal): AbortSignal {
 }
 
 /** The files `--adopt-files` records, each with the object it is recorded for when another records the same file (probe NK-2). */
-function adoptedLabels(adopting: readonly { kind: string; key: string; file: string }[]): string[] {
+function adoptedLabels(adopting: readonly { kind: string; key: string; file: string; values?: Record<string, unknown>; valuesOnly?: boolean }[]): string[] {
   const count = new Map<string, number>();
   for (const a of adopting) count.set(a.file, (count.get(a.file) ?? 0) + 1);
   return adopting.map((a) => (count.get(a.file)! > 1 ? `${a.file} (${a.kind} ${quoteValue(a.key)})` : a.file));
+}
+
+/** As the report says what --adopt-files recorded: of a file recorded already, only what was added to its entry, and whose (probe OX-2). */
+function adoptedSaid(adopting: readonly { kind: string; key: string; file: string; values?: Record<string, unknown>; valuesOnly?: boolean }[]): string | undefined {
+  if (!adopting.some((a) => a.valuesOnly)) return undefined;
+  return adopting.map((a) => (a.valuesOnly ? `the ${Object.keys(a.values ?? {}).join(', ')} of ${a.file} (${a.kind} ${quoteValue(a.key)})` : `${a.file} (${a.kind} ${quoteValue(a.key)})`)).join(', ');
 }
