@@ -538,6 +538,19 @@ describe('docket export', () => {
     expect(unnamed.result.stderr).toContain('Warning: docket.lock.json records uploads for 2 organizations of');
   });
 
+  it('says an upload the source lock marks as never confirmed, which it cannot export, rather than dropping it unsaid (probe OX-3)', async () => {
+    const { exportFrom } = await seed();
+    const lockPath = join(exportFrom, 'docket.lock.json');
+    const lock = JSON.parse(await readFile(lockPath, 'utf8')) as { targets: Record<string, { files: Record<string, unknown> }> };
+    const [own] = Object.keys(lock.targets).filter((k) => k.includes('/agreements'));
+    lock.targets[own!]!.files['attachment:Pending Exhibit'] = { pending: { file: 'attachments/pending.pdf', sha256: 'b'.repeat(64), description: null, since: '2026-12-05T17:00:00.000Z' } };
+    await writeFile(lockPath, JSON.stringify(lock, null, 2));
+    const out = join(await makeDir({}), 'acme');
+    const result = await cli('export', '-C', exportFrom, '--out', out, '--kind', 'attachment');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('attachment "Pending Exhibit": an upload of attachments/pending.pdf an earlier apply never confirmed may exist live, but cannot be read back: not exported; look for it in the app');
+  });
+
   it('asks the agreements service whose a lock section is only for an export: a review-only plan beside such a lock never depends on it (second read SR80-2)', async () => {
     const { exportFrom } = await seed();
     const dead = 'http://127.0.0.1:9/agreements';
