@@ -171,6 +171,13 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   // A YAML data file named through a link (a folder `current` leading to `defs`) is the file found there too (probe HV-8).
   const reach = reachedThroughLinks(root);
   for (const named of [...dataFiles]) if (isYamlName(named)) dataFiles.add(reach(named));
+  // One named in another letter case (its missing-file error says which) is that data file, not a
+  // stray resource: one mistake, said once (probe OO-5).
+  const byLetterCase = new Map(parsed.map((f) => [f.file.toLowerCase(), f.file]));
+  for (const named of [...dataFiles]) {
+    const other = isYamlName(named) ? byLetterCase.get(named.toLowerCase()) : undefined;
+    if (other !== undefined) dataFiles.add(other);
+  }
   // Only the schemas of the kinds the files use are loaded (and of a template, its types').
   const documentValues = parsed.flatMap((file) => file.documents.filter((doc) => doc.ok || doc.readable).map((doc) => doc.value));
   const used = new Set(documentValues.map((value) => (isPlainObject(value) ? value.kind : undefined)));

@@ -117,6 +117,16 @@ describe('loadWorkspace says of a missing data file', () => {
     ]);
   });
 
+  it('a YAML definition file named in another letter case is that data file, not also a stray resource (probe OO-5)', async () => {
+    const dir = await tree({
+      'docket.yaml': lines('version: 1', 'agreements: {actor: a@acme.example}'),
+      'x.cover.yaml': lines('title: T', 'sections:', '  - heading: H', '    fields:', '      a: {label: A, input: text}'),
+      't.yaml': lines('kind: CustomTemplate', 'name: CT', 'definition_file: X.cover.yaml'),
+    });
+    const error = (await loadWorkspace({ dir, processEnv: {} }).catch((e: unknown) => e)) as ConfigError;
+    expect(error.diagnostics.map((d) => `${d.file} ${d.code}`)).toEqual(['t.yaml missing-file']);
+  });
+
   it('that ` #` cut an unquoted name short, YAML reading the rest as a comment (probe JO-5)', async () => {
     const dir = await tree({ 'docket.yaml': PROJECT, 'terms/a.yaml': lines('kind: CustomTerm', 'name: A', 'body_file: terms #2.md   '), 'terms/terms #2.md': 'text', 'terms/b.yaml': lines('kind: CustomTerm', 'name: B', 'body_file: gone.md # the old one') });
     const error = (await loadWorkspace({ dir, processEnv: {} }).catch((e: unknown) => e)) as ConfigError;
