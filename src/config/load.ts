@@ -642,7 +642,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   // A placeholder's value takes the type its field wants, then the document is checked again.
   if (!validate(body) && (!typedByField(body, validate.errors, interpolated.wholes) || !validate(body))) {
     diagnostics.push(
-      ...withoutEchoesOf([...controlCharacters, ...valueProblems], schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written, tagged: taggedIn(lineOf), fromVariables: interpolated.written, ...(ctx.varOrigin ? { varOrigin: ctx.varOrigin } : {}) })),
+      ...withoutEchoesOf([...controlCharacters, ...valueProblems], schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written, tagged: taggedIn(lineOf), fromVariables: interpolated.written, filledAs: interpolated.wholes, ...(ctx.varOrigin ? { varOrigin: ctx.varOrigin } : {}) })),
     );
   }
   // The start is worked out only if asked for (it may need the full parser: yaml-read.ts).

@@ -35,6 +35,8 @@ export interface SchemaDiagnosticOptions {
   fromVariables?: ReadonlyMap<string, string>;
   /** Where each `var.` name got the value this run uses (ProjectResult.varOrigin). */
   varOrigin?: VariableOrigins;
+  /** The text a whole placeholder gave, by pointer, before the field's type made it a number: quoted as given. */
+  filledAs?: ReadonlyMap<string, string>;
 }
 
 /** Where a variable got its value this run: its definition in docket.yaml, and the environment variable that filled it, when one did. */
@@ -170,7 +172,7 @@ function dashGluedKey(data: unknown): string | undefined {
   return key === undefined ? undefined : gluedDashHint(`${key.slice(1)}: …`);
 }
 
-function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagged: taggedAt, json, fromVariables, varOrigin }: SchemaDiagnosticOptions): Diagnostic {
+function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagged: taggedAt, json, fromVariables, varOrigin, filledAs }: SchemaDiagnosticOptions): Diagnostic {
   // A key YAML reads as null (`: x`, `~: x`) is named as written, not as the word `null` (the
   // reader keeps `: x` as "" and `~: x` as `~`; `Null: x` is read as `null`).
   const unknownKey = (key: string, at: string): string => {
@@ -346,7 +348,10 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
     const source = typeof e.data === 'number' || typeof e.data === 'boolean' ? written?.(positions.valueAt(pointer)) : undefined;
     // `1e999` overflows to infinity, said as YAML writes it (`.inf`) unless that is how it is written.
     const read = typeof e.data === 'number' && !Number.isFinite(e.data) ? gotValue(e.data).slice(' (got '.length, -1) : String(e.data);
-    // A placeholder's value (quoted or not) came from its variable, not from how YAML read the text.
+    // A placeholder's value (quoted or not) came from its variable, not from how YAML read the text:
+    // quoted as the variable gave it (`1e400`), not as the number it made (probes OD-3, OY-3).
+    const filled = source?.includes('${') === true && typeof e.data === 'number' && !Number.isFinite(e.data) ? filledAs?.get(pointer) : undefined;
+    if (filled !== undefined) return filled !== read ? ` (${quoteValue(fromVariables?.get(pointer) ?? source!)} gave ${quoteValue(filled)}, which reads as ${read})` : undefined;
     return source !== undefined && source !== read && !source.includes('${') ? ` (written ${quoteValue(source)}, which YAML reads as ${read})` : undefined;
   }
 }

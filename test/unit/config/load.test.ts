@@ -515,6 +515,9 @@ describe('loadConfig: schema errors', () => {
     // A number too large for one is quoted as written, not as YAML read it (probe IM-2).
     const huge = await load({ 'docket.yaml': 'version: 1\nmax_rps: 1e400\n' });
     expect(huge.diagnostics.map((d) => d.message)).toEqual(['`max_rps` must be a number, not infinity (written "1e400", which YAML reads as .inf)']);
+    // Given by a placeholder: quoted as the variable gave it, not as the number it made (probes OD-3, OY-3).
+    const given = await load({ 'docket.yaml': 'version: 1\nmax_rps: ${env.R}\n' }, { processEnv: { R: '1e400' } });
+    expect(given.diagnostics.map((d) => d.message)).toEqual(['`max_rps` must be a number, not infinity ("${env.R}" gave "1e400", which reads as .inf)']);
   });
 
   it('says which variable filled in a value it refuses, and where to change it: the line holds only the placeholder (probe LN-1)', async () => {
