@@ -296,6 +296,15 @@ export function diff(input: DiffInput): DiffResult {
               ? 'remove the `id:` line (an id exported from another organization names nothing here), or correct the id'
               : 'remove the `id:` line to match by name (or create it anew), or correct the id',
         });
+      } else if (kind.identityFixed && l.key !== d.key && input.records?.idOf(refKey(kind.name, d.key))?.toLowerCase() === d.pinId.toLowerCase()) {
+        // Last synced pinned under this name, its identity (a member's e-mail) changed in the app
+        // since: another object, as one not pinned reads (OE-1). Drift and pull say it removed
+        // live; a plan cannot make it again under that id (probe PD-1).
+        if (input.readOnly) continue;
+        diagnostics.error('pinned-id-not-found', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which docket last synced under this name; that live ${kind.name} is ${quoteValue(l.key)} now (changed in the app), and a ${kind.name}'s name is its identity`, {
+          ...pinAt,
+          hint: 'remove the `id:` line to create it anew as the files say, or let `docket pull` take its document out of the files',
+        });
       } else if (used.has(l.id)) {
         // Which document, and the id both name: one written may stand for the upload that replaced it (probe KS-2).
         const other = pinnedBy.get(l.id);

@@ -358,7 +358,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
   const held: Change[] = [];
   /** Parents whose create a policy holds back, with that policy: their children's creates cannot run either. */
   const heldParents = new Map<string, 'adopt' | 'ignore'>();
-  let carried: { keys: Set<string>; pins: Set<string>; live: Set<string> } | undefined;
+  let carried: { keys: Set<string>; pins: Map<string, string>; live: Set<string> } | undefined;
   /**
    * Whether a declared object carries over identity `kindKey` (of the object, or of its parent: a
    * rule moved with its renamed playbook) from live object `liveId`, which is still live.
@@ -366,10 +366,12 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
   const takenOver = (kindKey: string, liveId: string): boolean => {
     carried ??= {
       keys: new Set(input.desired.flatMap(formerKeys)),
-      pins: new Set(input.desired.flatMap((d) => (d.pinId ? [d.pinId] : []))),
+      pins: new Map(input.desired.flatMap((d) => (d.pinId ? [[d.pinId, refKey(d.kind, d.key)] as const] : []))),
       live: new Set(input.live.map((l) => l.id)),
     };
-    return (carried.keys.has(kindKey) || carried.pins.has(liveId)) && carried.live.has(liveId);
+    // Pinned by another declared object; not its own pin, which no longer holds it (an identity changed in the app: probe PD-1).
+    const pinnedBy = carried.pins.get(liveId);
+    return (carried.keys.has(kindKey) || (pinnedBy !== undefined && pinnedBy !== kindKey)) && carried.live.has(liveId);
   };
   let liveChildren: Map<string, LiveResource> | undefined;
   /**

@@ -1067,6 +1067,26 @@ describe('a reviewer who leaves the organization in the app', () => {
     await expectNoChanges(run, dir);
   });
 
+  it('a member pinned by id whose e-mail the app changed is removed live for drift and pull, and a plan error says why (probe PD-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: hank@acme.example\n' });
+    await applyOk(run, dir);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    const user = t.emulator.store.memberByEmail(org, 'hank@acme.example')!;
+    await writeFile(join(dir, 'members.yaml'), `kind: Member\nemail: hank@acme.example\nid: ${user.id}\n`);
+    await expectNoChanges(run, dir);
+    user.email = 'henry@acme.example';
+    const drift = await run('drift', '-C', dir, '--target', 'member/hank@acme.example', '-o', 'json');
+    expect([drift.code, drift.stderr]).toEqual([2, '']);
+    expect((JSON.parse(drift.stdout) as { drift: { key: string; direction: string }[] }).drift.map((d) => [d.key, d.direction])).toEqual([['hank@acme.example', 'removed-live']]);
+    const plan = await run('plan', '-C', dir);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain(`members.yaml:3:5 error pinned-id-not-found member "hank@acme.example" is pinned to id "${user.id}", which docket last synced under this name; that live member is "henry@acme.example" now (changed in the app)`);
+    const pulled = await run('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain('- member "hank@acme.example" (members.yaml) · removed live');
+    await expect(readFile(join(dir, 'members.yaml'), 'utf8')).rejects.toThrow();
+  });
+
   it('keeps the Member document of one who left while a template\'s signer or docket.yaml\'s agreements actor names them, which plan needs it for (probe OE-2)', async () => {
     const template = 'kind: Template\nname: Mutual NDA\ntype: NDA\nparameters:\n  term: 2\n  default_signer_email: newbie@acme.example\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'members.yaml': 'kind: Member\nemail: newbie@acme.example\nname: New Bie\n', 'templates/nda.yaml': template });
