@@ -62,6 +62,17 @@ export function numberKeyWritten(key: string, written: string | undefined): stri
   return read !== undefined && String(read) === key ? raw : undefined;
 }
 
+/**
+ * As numberAsText, for a text value YAML read as true or false from another spelling (`True`,
+ * `FALSE`): used as text, it would read `true`, which the file never writes (probe PB-1).
+ */
+export function booleanAsText(value: unknown, lineAt: SourceLine, pos: SourcePos, label: string): Diagnostic | undefined {
+  if (typeof value !== 'boolean') return undefined;
+  const written = plainScalarAt(lineAt(pos.file, pos.line), pos.col);
+  if (written === undefined || written === String(value) || written.startsWith('${')) return undefined;
+  return { severity: 'error', code: 'number-as-text', message: `\`${label}\` is sent as text, but YAML reads ${quoteValue(written)} as ${String(value)}`, ...pos, hint: `quote it to keep what is written: ${JSON.stringify(written)}` };
+}
+
 /** `.inf`, `-.inf` and `.nan` as a message says what YAML read them as. */
 export function nonFiniteName(value: number): string {
   return Number.isNaN(value) ? 'NaN' : value > 0 ? 'infinity' : 'minus infinity';
