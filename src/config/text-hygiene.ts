@@ -24,7 +24,7 @@ export interface TextProblem {
 }
 
 /** Keys whose values are one line of text wherever they appear. */
-const ONE_LINE_KEYS = new Set(['kind', 'name', 'email', 'id', 'renamed_from', 'reviewer', 'default_reviewer', 'custom_term', 'attachments', 'actor', 'type', 'standard_version', 'file', 'body_file', 'docx_file', 'definition_file', 'url', 'organization_id']);
+const ONE_LINE_KEYS = new Set(['kind', 'name', 'email', 'id', 'renamed_from', 'reviewer', 'default_reviewer', 'custom_term', 'attachments', 'attachment', 'actor', 'type', 'standard_version', 'file', 'body_file', 'docx_file', 'definition_file', 'url', 'organization_id']);
 
 /** A control character no text needs: C0 but tab, line feed and carriage return; DEL; C1. */
 export const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
