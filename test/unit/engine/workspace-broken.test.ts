@@ -117,6 +117,22 @@ describe('loadWorkspace says of a missing data file', () => {
     ]);
   });
 
+  it('the file whose folder differs only in letter case (probe PB-5)', async () => {
+    const dir = await tree({
+      'docket.yaml': PROJECT,
+      'terms/body.md': 'text',
+      'a.yaml': lines('kind: CustomTerm', 'name: A', 'body_file: Terms/body.md'),
+      'b.yaml': lines('kind: CustomTerm', 'name: B', 'body_file: Terms/Body.md'),
+      'c.yaml': lines('kind: CustomTerm', 'name: C', 'body_file: Gone/body.md'),
+    });
+    const error = (await loadWorkspace({ dir, processEnv: {} }).catch((e: unknown) => e)) as ConfigError;
+    expect(error.diagnostics.map((d) => `${d.file} ${d.message.split('; ')[1] ?? ''}`)).toEqual([
+      'a.yaml "terms/body.md" is there, whose name differs in letter case',
+      'b.yaml "terms/body.md" is there, whose name differs in letter case',
+      'c.yaml ',
+    ]);
+  });
+
   it('a YAML definition file named in another letter case is that data file, not also a stray resource (probe OO-5)', async () => {
     const dir = await tree({
       'docket.yaml': lines('version: 1', 'agreements: {actor: a@acme.example}'),
