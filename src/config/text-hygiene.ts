@@ -10,6 +10,7 @@ import { codePointOf, quoteAround, quoteValue } from './quote.js';
 import { columnInLine } from './scalar-columns.js';
 import { withoutInvalidValueAt, type Diagnostic, type SourcePos } from '../diagnostics.js';
 import { joinPointer, pointerToPath, type DocPositions } from './yaml-positions.js';
+import { ATTACHMENT_REF_KEY } from '../kinds/support/template-params.js';
 
 export interface TextProblem {
   pointer: string;
@@ -24,7 +25,7 @@ export interface TextProblem {
 }
 
 /** Keys whose values are one line of text wherever they appear. */
-const ONE_LINE_KEYS = new Set(['kind', 'name', 'email', 'id', 'renamed_from', 'reviewer', 'default_reviewer', 'custom_term', 'attachments', 'attachment', 'actor', 'type', 'standard_version', 'file', 'body_file', 'docx_file', 'definition_file', 'url', 'organization_id']);
+const ONE_LINE_KEYS = new Set(['kind', 'name', 'email', 'id', 'renamed_from', 'reviewer', 'default_reviewer', 'custom_term', 'attachments', ATTACHMENT_REF_KEY, 'actor', 'type', 'standard_version', 'file', 'body_file', 'docx_file', 'definition_file', 'url', 'organization_id']);
 
 /** A control character no text needs: C0 but tab, line feed and carriage return; DEL; C1. */
 export const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;

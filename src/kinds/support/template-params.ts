@@ -223,11 +223,14 @@ export interface AttachmentParameterRef {
   name: string;
 }
 
+/** The key of a `{ attachment: <name> }` reference, whose value is a name: one line, as every reference (config/text-hygiene.ts). */
+export const ATTACHMENT_REF_KEY = 'attachment';
+
 /** The name in a `{ attachment: <name> }` value, or undefined for any other value. */
 export function attachmentName(value: unknown): string | undefined {
   if (!isPlainObject(value)) return undefined;
   const keys = Object.keys(value);
-  return keys.length === 1 && keys[0] === 'attachment' && typeof value.attachment === 'string' ? value.attachment : undefined;
+  return keys.length === 1 && keys[0] === ATTACHMENT_REF_KEY && typeof value.attachment === 'string' ? value.attachment : undefined;
 }
 
 /**
