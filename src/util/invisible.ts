@@ -7,7 +7,8 @@
  * invisible in a diff and an override reverses what a reviewer reads; docket writes them as
  * escapes in double quotes (`\u200B`, `\U000E0041`).
  */
-const INVISIBLE_CLASS = '\\p{Default_Ignorable_Code_Point}\\p{Cf}\\u2028\\u2029';
+// (And U+FFFE and U+FFFF, which YAML does not allow unescaped, nor do its 1.1 readers: probe PE-1.)
+const INVISIBLE_CLASS = '\\p{Default_Ignorable_Code_Point}\\p{Cf}\\u2028\\u2029\\uFFFE\\uFFFF';
 
 /**
  * Not one of them where it is part of an emoji: the selector that asks for the picture (❤️, ✏️),

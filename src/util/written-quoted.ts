@@ -13,14 +13,16 @@ import { SPACE_LIKE } from './invisible.js';
  * of nothing or no space at all in the file and in `git diff` (probe JH-7).
  */
 export function writtenQuoted(text: string): boolean {
-  return YAML11_BOOLEAN.test(text) || YAML11_OTHER.test(text) || EDGE_SPACE.test(text);
+  // A tab inside the text too: PyYAML and Psych refuse the whole file at it (probe PE-1).
+  return YAML11_BOOLEAN.test(text) || YAML11_OTHER.test(text) || EDGE_SPACE.test(text) || text.includes('\t');
 }
 
 const YAML11_BOOLEAN = /^(?:yes|no|on|off|y|n)$/i;
 /**
  * What else a YAML 1.1 reader (PyYAML) takes plain text for (probe KC-4): a date or a time stamp
- * (`2024-01-01`), a number in base 60 (`1:20`), with `_` between digits (`1_000`) or in binary
- * (`0b101`), and the merge key `<<` and the value key `=`, which it refuses as text.
+ * (`2024-01-01`), a number in base 60 (`1:20`), with `_` between digits (`1_000`), in binary
+ * (`0b101`) or in signed hex (`+0x1F`, text to YAML 1.2: probe PE-1), and the merge key `<<` and
+ * the value key `=`, which it refuses as text.
  */
-const YAML11_OTHER = /^(?:\d{4}-\d{1,2}-\d{1,2}(?:(?:[Tt]|[ \t]+)\d{1,2}:\d{2}:\d{2}.*)?|[-+]?\d[\d_]*(?::[0-5]?\d)+(?:\.[\d_]*)?|[-+]?(?:0b[01_]+|0x[\da-fA-F_]*_[\da-fA-F_]*|\d[\d_]*_[\d_]*(?:\.[\d_]*)?(?:[eE][-+]?\d+)?|\.\d[\d_]*_[\d_]*)|<<|=)$/;
+const YAML11_OTHER = /^(?:\d{4}-\d{1,2}-\d{1,2}(?:(?:[Tt]|[ \t]+)\d{1,2}:\d{2}:\d{2}.*)?|[-+]?\d[\d_]*(?::[0-5]?\d)+(?:\.[\d_]*)?|[-+]0x[\da-fA-F_]+|[-+]?(?:0b[01_]+|0x[\da-fA-F_]*_[\da-fA-F_]*|\d[\d_]*_[\d_]*(?:\.[\d_]*)?(?:[eE][-+]?\d+)?|\.\d[\d_]*_[\d_]*)|<<|=)$/;
 const EDGE_SPACE = new RegExp(`^[${SPACE_LIKE}]|[${SPACE_LIKE}]$`, 'u');

@@ -62,6 +62,11 @@ describe('toYaml', () => {
     // And what it reads as a date, a number or a key PyYAML refuses as text (probe KC-4); text around them stays plain.
     const other = resourceFile('playbooks/p.yaml', 'playbook.schema.json', [{ a: '2024-01-01', b: '2024-01-01T10:00:00Z', c: '1_000', d: '0b101', e: '=', f: '<<', g: '10:30 meeting', h: 'x_1' }], { outRoot: '/o', schemasDir: '/o/schemas' });
     expect(other.content.split('\n').slice(1).join('\n')).toBe('a: "2024-01-01"\nb: "2024-01-01T10:00:00Z"\nc: "1_000"\nd: "0b101"\ne: "="\nf: "<<"\ng: 10:30 meeting\nh: x_1\n');
+    // Signed hex (a number to YAML 1.1, text to 1.2), a tab inside the text (PyYAML refuses the file at
+    // it) and U+FFFF (allowed unescaped by no YAML): quoted, and the last escaped (probe PE-1).
+    const more = resourceFile('playbooks/p.yaml', 'playbook.schema.json', [{ a: '+0x1F', b: '-0x1', c: 'Accept\tup to 3 years', d: 'Accept\uffff', e: '0x' }], { outRoot: '/o', schemasDir: '/o/schemas' });
+    expect(more.content.split('\n').slice(1).join('\n')).toBe('a: "+0x1F"\nb: "-0x1"\nc: "Accept\\tup to 3 years"\nd: "Accept\\uffff"\ne: 0x\n');
+    expect(parse(more.content)).toEqual({ a: '+0x1F', b: '-0x1', c: 'Accept\tup to 3 years', d: 'Accept\uffff', e: '0x' });
   });
 
   it('quotes one-line text that starts or ends with a space other than a plain one, which plain would read as nothing in the file (probe JH-7)', () => {
