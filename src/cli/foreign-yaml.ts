@@ -31,7 +31,7 @@ function docketDocuments(text: string): boolean {
 }
 
 /** The warning for `root` (written as `dir`), or undefined when every YAML file there but `written` is a docket document. */
-export async function foreignYamlWarning(dir: string, root: string, written: readonly string[]): Promise<string | undefined> {
+export async function foreignYamlWarning(dir: string, root: string, written: readonly string[], made: readonly string[] = []): Promise<string | undefined> {
   const { files } = await discoverYamlFiles(root);
   const others = files.filter((f) => !written.includes(f) && !isTestFile(f));
   const foreign: string[] = [];
@@ -45,6 +45,6 @@ export async function foreignYamlWarning(dir: string, root: string, written: rea
   const more = others.length > FILES_READ ? ' and more' : foreign.length > NAMED ? ` and ${foreign.length - NAMED} more` : '';
   const inner = dir === '.' ? 'docket' : `${dir.replace(/\/+$/, '')}/docket`;
   return escapeControl(
-    `Warning: ${showPath(dir)} already holds YAML files that are no docket documents (${named}${more}); docket reads every YAML file below its directory, so \`docket validate\` fails on them. Keep the configuration in a folder of its own (\`docket init ${shellWord(inner)}\`), or move them out (or into a dot-folder).`,
+    `Warning: ${showPath(dir)} already holds YAML files that are no docket documents (${named}${more}); docket reads every YAML file below its directory, so \`docket validate\` fails on them. Keep the configuration in a folder of its own (${made.length > 0 ? `remove what this init wrote here, ${made.join(', ')}, then ` : ''}\`docket init ${shellWord(inner)}\`), or move them out (or into a dot-folder).`,
   );
 }

@@ -174,7 +174,8 @@ describe('docket init', () => {
   it('warns of YAML files already there that are no docket documents, which validate would then refuse; docket documents and tests are no worry (probe KK-2)', async () => {
     const dir = await makeDir({ 'docker-compose.yml': 'services:\n  web:\n    image: nginx\n', 'ci/workflow.yaml': 'on: push\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules: []\n', 'tests/nda.test.yaml': 'kind: PlaybookTest\n' });
     const result = await runIn(dir, ['init']);
-    expect([result.code, result.stderr]).toEqual([0, 'Warning: . already holds YAML files that are no docket documents (ci/workflow.yaml, docker-compose.yml); docket reads every YAML file below its directory, so `docket validate` fails on them. Keep the configuration in a folder of its own (`docket init docket`), or move them out (or into a dot-folder).\n']);
+    expect([result.code, result.stderr]).toEqual([0, 'Warning: . already holds YAML files that are no docket documents (ci/workflow.yaml, docker-compose.yml); docket reads every YAML file below its directory, so `docket validate` fails on them. Keep the configuration in a folder of its own (remove what this init wrote here, docket.yaml, playbooks/example.yaml, then `docket init docket`), or move them out (or into a dot-folder).\n']);
+    // The way out names what this init made, which it takes away first: not a second configuration inside the first (probe PE-2).
     // Read as docket reads them (second read RV9-4): a byte-order mark, quotes, a flow mapping are docket documents; a Kubernetes manifest is none.
     const clean = await makeDir({ 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules: []\n', 'bom.yaml': '\ufeffkind: Member\nemail: a@acme.example\n', 'quoted.yaml': '"kind": Member\nemail: b@acme.example\n', 'flow.yaml': '{kind: Member, email: c@acme.example}\n' });
     expect((await runIn(clean, ['init'])).stderr).toBe('');

@@ -94,7 +94,9 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
       await sayDoneUnreported(io, `init wrote ${showPath(join(dir, 'docket.yaml'))} and the starter files`);
       const nested = await nestedConfigurationWarning(dir, root, io.cwd, showPath(join(dir, 'docket.yaml')));
       if (nested) io.stderr(`${nested}\n`);
-      const foreign = await foreignYamlWarning(dir, root, STARTERS.map((s) => s.path));
+      // What this init made, which the way out takes away first (probe PE-2).
+      const made = done.filter(([what, path]) => what === 'created' && !path.endsWith(GITIGNORE_FILE)).map(([, path]) => path);
+      const foreign = await foreignYamlWarning(dir, root, STARTERS.map((s) => s.path), made);
       if (foreign) io.stderr(`${foreign}\n`);
       setExit(0);
     });
