@@ -439,6 +439,9 @@ class EmulatorServer implements EmulatorControls {
 
   private async dispatch(match: RouteMatch, scope: RouteScope | 'other', ctx: RequestContext): Promise<RouteResult> {
     const anonymous = match.kind === 'found' && match.route.anonymous === true;
+    // A path that is no route is 404 for a request with a key, whether or not that key's organization
+    // is open yet: the first request of a run may be one (`/users` with no users list, probe PD-3).
+    if (match.kind === 'none' && /^Bearer\s+\S+/i.test(ctx.headers.authorization ?? '')) throw notFound(`no route for ${ctx.method} ${ctx.path}`);
     if ((scope === 'review' || scope === 'agreements') && !anonymous) ctx.principal = this.authenticate(ctx, match.kind === 'found');
     if (match.kind === 'none') throw notFound(`no route for ${ctx.method} ${ctx.path}`);
     if (match.kind === 'wrong-method') {

@@ -185,4 +185,13 @@ describe('an organization opened on first use (the standalone emulator)', () => 
     expect((await review('GET', '/v1/playbooks', undefined, own)).status).toBe(200);
     expect(emu.store.organization(other)).toBeDefined();
   });
+
+  it('answers 404 to a path that is no route before its key opens the organization: not 401, which reads as a bad key (probe PD-3)', async () => {
+    const { review, emu } = await start({ seed: seedWith({}), openOrganizations: true, variants: { reviewUsers: false } });
+    const unopened = '12345678-1234-4234-8234-00000000000c';
+    // With its own key, which no organization knows yet.
+    expect((await review('GET', `/v1/organizations/${unopened}/users`, undefined, { key: `docket-emulator-key-${unopened}` })).status).toBe(404);
+    expect(emu.store.organization(unopened)).toBeUndefined();
+    expect((await review('GET', `/v1/organizations/${unopened}/users`, undefined, { key: null })).status).toBe(401);
+  });
 });
