@@ -640,7 +640,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
                 const asked = parseRetryAfter(headerValue(answer.headers, 'retry-after'), now());
                 askedByRefusal = asked;
                 paused = asked !== undefined && asked > 0 ? asked : Math.max(backoff, baseDelayMs);
-                limiter.throttled(paused, sentAfter);
+                limiter.throttled(paused, sentAfter, asked !== undefined && asked > 0);
               }
               return answer;
             });

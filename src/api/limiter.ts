@@ -53,7 +53,7 @@ export interface Limiter {
    * `sentAfter`: `slowdowns` when the refused request started (without it: a refusal during a
    * pause slows nothing down again).
    */
-  throttled(pauseMs: number, sentAfter?: number): void;
+  throttled(pauseMs: number, sentAfter?: number, asked?: boolean): void;
   /** Calls `listener` with how long each 429 pause lasts from now, as it is set (its own clock is the limiter's); the function returned stops it. */
   onPause(listener: (pauseMs: number) => void): () => void;
   /** A request succeeded: speed back up a little. */
@@ -287,7 +287,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         release();
       }
     },
-    throttled(pauseMs, sentAfter) {
+    throttled(pauseMs, sentAfter, asked = true) {
       const t = now();
       refusals.push(t);
       // The requests already in flight when the first 429 came were sent at the old pace: one
@@ -315,8 +315,9 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         const pace = Number.isFinite(rate) ? `, at most ${rate.toFixed(1)} per second` : '';
         // What the service asked for, not a pause promised: a run whose time budget the pause
         // would outlast stops instead of taking it (probe OG-3).
-        const asked = pauseMs > 0 ? `; it asked for a pause of ${Math.round(pauseMs)} ms` : '';
-        options.onSlowDown?.(`the service is rate limiting: ${Math.floor(allowed)} request(s) at a time${pace}${asked}`);
+        // Only a pause the service asked for (its Retry-After), not docket's own backoff (probe PF-4).
+        const askedFor = asked && pauseMs > 0 ? `; it asked for a pause of ${pauseMs < 1000 ? `${Math.round(pauseMs)} ms` : `${Math.round(pauseMs / 1000)} s`}` : '';
+        options.onSlowDown?.(`the service is rate limiting: ${Math.floor(allowed)} request(s) at a time${pace}${askedFor}`);
       }
       const until = Math.max(pausedUntil, t + Math.max(0, pauseMs));
       const last = pauses[pauses.length - 1];

@@ -120,7 +120,7 @@ describe('the shared pace after a 429', () => {
     limiter.throttled(1000); // a second 429 from the same burst: no second slowdown
     expect(messages).toHaveLength(1);
     // Nothing served yet measures no rate: concurrency halves, and no pace is set.
-    expect(messages[0]).toMatch(/4 request\(s\) at a time; it asked for a pause of 1000 ms/);
+    expect(messages[0]).toMatch(/4 request\(s\) at a time; it asked for a pause of 1 s/);
     let ran = false;
     const waiting = limiter.run(async () => {
       ran = true;
@@ -271,7 +271,7 @@ describe('the shared pace after a 429', () => {
     limiter.succeeded();
     limiter.succeeded();
     limiter.throttled(1000, sent);
-    expect(messages).toEqual(['the service is rate limiting: 4 request(s) at a time; it asked for a pause of 1000 ms']);
+    expect(messages).toEqual(['the service is rate limiting: 4 request(s) at a time; it asked for a pause of 1 s']);
   });
 
   it('takes half of what it sent as a first pace at a second 429, where too few were sent to measure the service', async () => {
