@@ -407,7 +407,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const wait = asked ? `asked to wait ${seconds(retryAfter)} (Retry-After)` : `trying again would mean waiting ${seconds(ms)}`;
     const late = new DocketError(
       'timeout',
-      `${t.operation}: ${failedAttempt(a)} and ${wait}, ${left >= 1 ? `longer than the ${seconds(left)} left of this command's time budget` : "with none of this command's time budget left"}${maybeDone(t, landed)}`,
+      `${t.operation}: ${failedAttempt(a)} and ${wait}, ${left >= 1 ? `longer than the ${/* rounded down: a wait as long as the budget never reads as no longer (probe PF-2) */ seconds(left >= 10_000 ? Math.floor(left / 1000) * 1000 : left)} left of this command's time budget` : "with none of this command's time budget left"}${maybeDone(t, landed)}`,
       'try again later, or give the command more time with --timeout',
     );
     // With time left, the wait is what ends it: an apply's stop says when the turn comes, not that the budget ran out (probe OG-2).

@@ -1149,6 +1149,14 @@ describe('retries', () => {
     expect(err.message).toMatch(/^read a: the review service answered HTTP 429 and asked to wait (3599|3600) s \(Retry-After\)/);
   });
 
+  it('says the time left rounded down: a wait of the budget\'s length reads as longer than what is left (probe PF-2)', async () => {
+    let clock = Date.parse('2026-12-03T07:00:00Z');
+    const { mock, client } = setup({ deadline: clock + 120_000, now: () => (clock += 1) });
+    mock.intercept({ path: '/v1/a' }).reply(429, '', { headers: { 'retry-after': '120' } });
+    const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
+    expect(err.message).toContain('asked to wait 120 s (Retry-After), longer than the 119 s left');
+  });
+
   it('fails at once, naming the wait, when Retry-After is beyond the command budget', async () => {
     const { mock, client, sleeps } = setup({ deadline: Date.now() + 120_000 });
     const later = new Date(Date.now() + 3_600_000).toUTCString();
