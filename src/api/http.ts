@@ -581,6 +581,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     let retried = 0;
     let timeouts = 0;
     let throttled = false;
+    /** When this request's own last 429 pause ends, by the limiter's clock. */
+    let ownPauseEnd: number | undefined;
     const reasons: string[] = [];
     const earlierStatuses: number[] = [];
     let mayHaveLanded = false;
@@ -640,7 +642,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
                 const asked = parseRetryAfter(headerValue(answer.headers, 'retry-after'), now());
                 askedByRefusal = asked;
                 paused = asked !== undefined && asked > 0 ? asked : Math.max(backoff, baseDelayMs);
-                limiter.throttled(paused, sentAfter, asked !== undefined && asked > 0);
+                ownPauseEnd = limiter.throttled(paused, sentAfter, asked !== undefined && asked > 0);
               }
               return answer;
             });
@@ -648,7 +650,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           // A request marked before it is sent (an upload's pending mark) whose mark was being
           // written as the run was told to stop is not sent: nothing new starts (probe HH).
           const go = first ? () => first().then(() => (options.stop?.aborted ? Promise.reject(notSentStopping(t)) : send())) : send;
-          a = await limiter.run(go, throttled, () => (queue = queueWait(askedAfterStop, cleanupAfterStop)).signal);
+          a = await limiter.run(go, throttled ? (ownPauseEnd ?? true) : false, () => (queue = queueWait(askedAfterStop, cleanupAfterStop)).signal);
         } catch (err) {
           // Stopped on its way, once sent: the service may have it (an upload's mark must stay, probe HH).
           if (attempts > attemptsBefore) mayHaveLanded = true;

@@ -17,6 +17,12 @@
  */
 import { DocketError } from '../errors.js';
 
+/**
+ * A retry that waited out a pause: `true`, its own; a number, the limiter's time its own pause
+ * ended (what `throttled` returned), so a longer pause another refusal set since still holds it.
+ */
+export type Resumed = boolean | number;
+
 export interface Limiter {
   /** The most requests in flight (`--concurrency`). */
   readonly limit: number;
@@ -33,7 +39,7 @@ export interface Limiter {
    * it and each request queued ahead of it (not what --concurrency adds). `resumed`: a retry that
    * waited out its own pause, which goes first.
    */
-  startsIn(resumed?: boolean): number;
+  startsIn(resumed?: Resumed): number;
   /**
    * Slowdowns so far. Read as a request starts and given back with its 429: a request sent before
    * the last slowdown was sent at the old pace, and its refusal slows nothing down again.
@@ -47,13 +53,13 @@ export interface Limiter {
    * stopped or out of time never waits for the pace; a function makes it only if the call has to
    * wait (a signal and its timer per request cost more than a request that finds a free permit).
    */
-  run<T>(fn: () => Promise<T>, resumed?: boolean, signal?: AbortSignal | (() => AbortSignal)): Promise<T>;
+  run<T>(fn: () => Promise<T>, resumed?: Resumed, signal?: AbortSignal | (() => AbortSignal)): Promise<T>;
   /**
    * The service refused a request for its rate: slow down, and start nothing for `pauseMs`.
    * `sentAfter`: `slowdowns` when the refused request started (without it: a refusal during a
    * pause slows nothing down again).
    */
-  throttled(pauseMs: number, sentAfter?: number, asked?: boolean): void;
+  throttled(pauseMs: number, sentAfter?: number, asked?: boolean): number;
   /** Calls `listener` with how long each 429 pause lasts from now, as it is set (its own clock is the limiter's); the function returned stops it. */
   onPause(listener: (pauseMs: number) => void): () => void;
   /** A request succeeded: speed back up a little. */
@@ -76,7 +82,7 @@ export interface LimiterOptions {
 
 interface Waiter {
   go: () => void;
-  resumed: boolean;
+  resumed: Resumed;
 }
 
 /** How far back the served rate is measured. */
@@ -106,6 +112,8 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     throw new DocketError('invalid-max-rps', `max_rps must be a positive number (got ${String(options.maxRps)})`);
   }
   const now = options.now ?? (() => performance.now());
+  /** How far past a resumed retry's own pause the current one may run and still be taken for it (clocks differ by a few ms). */
+  const RESUMED_SLACK_MS = 1000;
   const maxRps = options.maxRps ?? Infinity;
   let active = 0;
   /** In-flight requests allowed now: `limit`, less after 429s. */
@@ -163,8 +171,17 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
 
   const pauseListeners = new Set<(pauseMs: number) => void>();
 
-  /** The earliest a request may start: a retry that waited out its own pause goes at the pace (all of them at once were the next burst of refusals). */
-  const dueAt = (resumed: boolean): number => (resumed ? nextStart : Math.max(pausedUntil, nextStart));
+  /**
+   * The earliest a request may start: a retry that waited out its own pause goes at the pace (all
+   * of them at once were the next burst of refusals), unless a longer pause another refusal set is
+   * still running past it: the service asked every request to wait that out (probe PF-1: retries
+   * went during an hour's pause, a second after their own one).
+   */
+  const dueAt = (resumed: Resumed): number => {
+    if (resumed === false) return Math.max(pausedUntil, nextStart);
+    if (typeof resumed === 'number' && pausedUntil > resumed + RESUMED_SLACK_MS) return Math.max(pausedUntil, nextStart);
+    return nextStart;
+  };
 
   /** A request starts at `t`: it holds a permit, and the next may start one pace step later. */
   const take = (t: number): void => {
@@ -237,17 +254,17 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
     get paused() {
       return now() < pausedUntil;
     },
-    startsIn(resumed = false) {
+    startsIn(resumed: Resumed = false) {
       // Each request queued ahead starts one pace step after the last (probe GQ: three rule lists
       // at 0.05 a second each took their turn for 20 s away, and the last two waited the budget out).
-      const ahead = resumed || !Number.isFinite(rate) ? 0 : waiting.length * (1000 / rate);
+      const ahead = resumed !== false || !Number.isFinite(rate) ? 0 : waiting.length * (1000 / rate);
       return Math.max(0, dueAt(resumed) - now()) + ahead;
     },
     get slowdowns() {
       return slowdowns;
     },
-    async run<T>(fn: () => Promise<T>, resumed = false, waitSignal?: AbortSignal | (() => AbortSignal)): Promise<T> {
-      if (!resumed && typeof waitSignal !== 'object' && waiting.length === 0 && active < Math.floor(allowed)) {
+    async run<T>(fn: () => Promise<T>, resumed: Resumed = false, waitSignal?: AbortSignal | (() => AbortSignal)): Promise<T> {
+      if (resumed === false && typeof waitSignal !== 'object' && waiting.length === 0 && active < Math.floor(allowed)) {
         const t = now();
         if (t >= Math.max(pausedUntil, nextStart)) {
           // A free permit and the pace allows it: nothing to wait for, so no signal to make.
@@ -277,7 +294,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         };
         signal?.addEventListener('abort', onAbort, { once: true });
         // A resumed retry goes first: it was first in line before the pause.
-        if (resumed) waiting.unshift(waiter);
+        if (resumed !== false) waiting.unshift(waiter);
         else waiting.push(waiter);
         pump();
       });
@@ -326,6 +343,8 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
       pausedUntil = until;
       for (const listener of pauseListeners) listener(until - t);
       pump();
+      // When this refusal's own pause ends: its retry, resumed then, waits out only a longer one set since.
+      return t + Math.max(0, pauseMs);
     },
     onPause(listener) {
       pauseListeners.add(listener);

@@ -149,6 +149,20 @@ describe('the shared pace after a 429', () => {
     ]);
   });
 
+  it('holds a retry that waited out its own pause for a longer one another refusal set since: the service asked every request to wait (probe PF-1)', async () => {
+    const { limiter, advance } = paced(2);
+    const t0 = Date.now();
+    await limiter.run(async () => undefined);
+    const own = limiter.throttled(1000);
+    limiter.throttled(60_000);
+    await advance(1000);
+    const starts: number[] = [];
+    const resumed = limiter.run(async () => void starts.push(Date.now() - t0), own);
+    await advance(60_000);
+    await resumed;
+    expect(starts).toEqual([60_000]);
+  });
+
   it('slows a --max-rps below the slowest pace a 429 sets further, never up to that pace', async () => {
     const { limiter, advance } = paced(8, { maxRps: 0.2 });
     await limiter.run(async () => undefined);
