@@ -13,7 +13,7 @@ import { quoteValue, showName } from './quote.js';
 import type { ProjectConfig } from './types.js';
 import { shown, urlProblem, urlSpellingHint, type UrlProblem } from './url-policy.js';
 import { characterAt, CONTROL_CHARACTER, textProblems, withoutEchoesOf } from './text-hygiene.js';
-import { booleanAsText, numberAsText, numberKeyWritten, taggedIn, writtenIn } from './written-number.js';
+import { booleanAsWritten, numberAsText, numberKeyWritten, taggedIn, writtenIn } from './written-number.js';
 import { linesIn, sourceLines } from './source-lines.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
 import { separatorBefore } from './yaml-read.js';
@@ -160,7 +160,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   let varsUnreadable = false;
   const lineAt = sourceLines(input.root);
   // A number written otherwise than it prints (`01067`) is number-as-text at its definition (below).
-  const lossy = (v: unknown, pointer: string): boolean => (typeof v === 'number' || typeof v === 'boolean') && (numberAsText(v, lineAt, positions.valueAt(pointer), '') ?? booleanAsText(v, lineAt, positions.valueAt(pointer), '')) !== undefined;
+  const lossy = (v: unknown, pointer: string): boolean => typeof v === 'number' && numberAsText(v, lineAt, positions.valueAt(pointer), '') !== undefined;
   const varSources: [unknown, string][] = [[get(raw, 'vars'), '/vars']];
   const origins = new Map<string, { at: string; env?: string }>();
   if (selected) varSources.push([get(envBlock, 'vars'), `${selected}/vars`]);
@@ -175,7 +175,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     }
     // A broken value still defines its name, so its uses are not reported as undefined too.
     for (const [k, v] of Object.entries(resolved.value)) {
-      vars[k] = v === null || typeof v === 'object' ? '' : String(v);
+      vars[k] = v === null || typeof v === 'object' ? '' : (booleanAsWritten(v, lineAt, positions.valueAt(`${pointer}/${escapePointer(k)}`)) ?? String(v));
       // The environment's definition, read after the top level's, replaces it here as in `vars`.
       const at = `${pointer}/${escapePointer(k)}`;
       const writtenValue = get(source, k);
@@ -238,7 +238,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   for (const [block, pointer] of varBlocks) {
     if (!isPlainObject(block)) continue;
     for (const [k, v] of Object.entries(block)) {
-      const problem = numberAsText(v, lineAt, positions.valueAt(`${pointer}/${escapePointer(k)}`), k) ?? booleanAsText(v, lineAt, positions.valueAt(`${pointer}/${escapePointer(k)}`), k);
+      const problem = numberAsText(v, lineAt, positions.valueAt(`${pointer}/${escapePointer(k)}`), k);
       if (!problem) continue;
       const path = pointerToPath(`${pointer}/${escapePointer(k)}`);
       diagnostics.push({ ...problem, path });

@@ -63,14 +63,13 @@ export function numberKeyWritten(key: string, written: string | undefined): stri
 }
 
 /**
- * As numberAsText, for a text value YAML read as true or false from another spelling (`True`,
- * `FALSE`): used as text, it would read `true`, which the file never writes (probe PB-1).
+ * A true or false as written (`True`, `FALSE`), for a variable: used as text, it keeps what the file
+ * writes, not `true`; in a true/false field it is still that (interpolate.ts retype) (probe PB-1).
  */
-export function booleanAsText(value: unknown, lineAt: SourceLine, pos: SourcePos, label: string): Diagnostic | undefined {
+export function booleanAsWritten(value: unknown, lineAt: SourceLine, pos: SourcePos): string | undefined {
   if (typeof value !== 'boolean') return undefined;
   const written = plainScalarAt(lineAt(pos.file, pos.line), pos.col);
-  if (written === undefined || written === String(value) || written.startsWith('${')) return undefined;
-  return { severity: 'error', code: 'number-as-text', message: `\`${label}\` is sent as text, but YAML reads ${quoteValue(written)} as ${String(value)}`, ...pos, hint: `quote it to keep what is written: ${JSON.stringify(written)}` };
+  return written !== undefined && /^(?:true|True|TRUE|false|False|FALSE)$/.test(written) ? written : undefined;
 }
 
 /** `.inf`, `-.inf` and `.nan` as a message says what YAML read them as. */

@@ -186,7 +186,6 @@ const CASES: Case[] = [
     says: 'merge conflict',
     hint: 'remove the markers',
   },
-  { name: 'a variable written True, which YAML reads as true: used as text it would read "true" (probe PB-1)', files: { 'docket.yaml': `${DOCKET}vars: {flag: True, ok: true}\n`, 'p.yaml': 'kind: Playbook\nname: "Release ${var.flag}"\n' }, at: 'docket.yaml:4:14 number-as-text', says: '`flag` is sent as text, but YAML reads "True" as true', hint: 'quote it', errors: 1 },
   { name: 'a tab in an `{ attachment: … }` reference, as in an `attachments:` list (probe PB-3)', files: { 't.yaml': 'kind: Template\nname: T\ntype: CSA\nparameters:\n  include_dpa_attachment_id: { attachment: "Sec\\tExhibit" }\n' }, at: 't.yaml:5 control-character', says: 'must be one line, without tabs or line breaks: "Sec\\tExhibit"' },
   { name: 'a zip code with a leading zero in a template parameter of no documented type', files: { 't.yaml': 'kind: Template\nname: D\ntype: DPA\nparameters:\n  data_exporter_address_zipcode: 02134\n' }, at: 't.yaml:5:34 number-as-text', says: 'YAML reads "02134" as the number 2134, which is what `data_exporter_address_zipcode` would be sent as', hint: 'quote it' },
   // Infinity as YAML says it, and not as something JSON could send (probe GA).

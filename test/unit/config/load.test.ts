@@ -541,6 +541,15 @@ describe('loadConfig: schema errors', () => {
     expect(fromEnv.diagnostics.map((d) => d.hint)).toEqual(['it is filled in from "${var.lead}": set the environment variable LEAD, which gives var.lead its value at `vars.lead` (docket.yaml:3), to what this key takes']);
   });
 
+  it('keeps a variable written True as written: text reads "True", a true/false field true (probe PB-1, second read SR81B-1)', async () => {
+    const r = await load({
+      'docket.yaml': lines('version: 1', 'vars: {flag: True, off: FALSE}'),
+      'p.yaml': lines('kind: Playbook', 'name: "Release ${var.flag}"', 'rules:', '  - name: R', '    actions: A', '    generate_summary: ${var.off}'),
+    });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.config!.documents[0]!.body).toMatchObject({ name: 'Release True', rules: [{ generate_summary: false }] });
+  });
+
   it('tells to quote digits YAML read as a number only where the digits as text are a value the key takes', async () => {
     const r = await load({
       'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n',
