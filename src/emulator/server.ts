@@ -439,9 +439,10 @@ class EmulatorServer implements EmulatorControls {
 
   private async dispatch(match: RouteMatch, scope: RouteScope | 'other', ctx: RequestContext): Promise<RouteResult> {
     const anonymous = match.kind === 'found' && match.route.anonymous === true;
-    // A path that is no route is 404 for a request with a key, whether or not that key's organization
-    // is open yet: the first request of a run may be one (`/users` with no users list, probe PD-3).
-    if (match.kind === 'none' && /^Bearer\s+\S+/i.test(ctx.headers.authorization ?? '')) throw notFound(`no route for ${ctx.method} ${ctx.path}`);
+    // A path that is no route is 404 for a key that is one, whether or not its organization is open
+    // yet: the first request of a run may be one (`/users` with no users list, probe PD-3). A key
+    // that is none is still 401 (second read SR81B-2).
+    if (match.kind === 'none' && this.keyThatOpens(ctx)) throw notFound(`no route for ${ctx.method} ${ctx.path}`);
     if ((scope === 'review' || scope === 'agreements') && !anonymous) ctx.principal = this.authenticate(ctx, match.kind === 'found');
     if (match.kind === 'none') throw notFound(`no route for ${ctx.method} ${ctx.path}`);
     if (match.kind === 'wrong-method') {
@@ -449,6 +450,12 @@ class EmulatorServer implements EmulatorControls {
     }
     ctx.params = match.params;
     return match.route.handle(ctx);
+  }
+
+  /** Whether the request's key is one an organization has, or an organization's own key (`docket-emulator-key-<id>`), which opens one. */
+  private keyThatOpens(ctx: RequestContext): boolean {
+    const key = /^Bearer\s+(\S+)\s*$/i.exec(ctx.headers.authorization ?? '')?.[1];
+    return key !== undefined && (this.store.organizationsForKey(key).length > 0 || (this.openOrganizations && OWN_KEY.test(key)));
   }
 
   /** `routed`: the path is a route; one answered 404 opens no organization (probe OL-1: flat routes, a nested probe). */

@@ -193,5 +193,7 @@ describe('an organization opened on first use (the standalone emulator)', () => 
     expect((await review('GET', `/v1/organizations/${unopened}/users`, undefined, { key: `docket-emulator-key-${unopened}` })).status).toBe(404);
     expect(emu.store.organization(unopened)).toBeUndefined();
     expect((await review('GET', `/v1/organizations/${unopened}/users`, undefined, { key: null })).status).toBe(401);
+    // A key that is none is refused as such, route or not (second read SR81B-2).
+    expect((await review('GET', `/v1/organizations/${unopened}/users`, undefined, { key: 'wrong' })).status).toBe(401);
   });
 });
