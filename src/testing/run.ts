@@ -22,6 +22,7 @@ import { attributeReview, checkAgreement, type AgreementFacts } from './match.js
 import { caseOutcome, caseWithout } from './outcome.js';
 import { playbookCaseResult, timed, type Runs } from './case-result.js';
 import { awaitReview, LAST_READ_ROOM_MS } from './poll.js';
+import { Slots } from '../util/slots.js';
 import type { RunIdentity } from './run-owner.js';
 import { ScratchPlaybooks } from './scratch.js';
 import { testAgreementMessage, TestAgreements, testAgreementObject } from './test-agreements.js';
@@ -88,7 +89,9 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
     // Playbook test files run side by side, as the cases of one do: one after another, each file
     // took a review's time of its own and spent the --timeout budget of the next (probe PA-1).
     // (Settled, not rejected, so that none is left running unwatched.)
-    const playbooks = files.map((file) => (file.kind === 'PlaybookTest' ? settled(playbookSuite(file, ctx, reviews, compare)) : undefined));
+    // Cases of every file share --concurrency: side by side, files do not multiply the reviews under way (second read SR81B-3).
+    const slots = new Slots(ctx.concurrency);
+    const playbooks = files.map((file) => (file.kind === 'PlaybookTest' ? settled(playbookSuite(file, ctx, reviews, compare, slots)) : undefined));
     let failure: { error: unknown } | undefined;
     for (const [i, file] of files.entries()) {
       if (failure) break;
@@ -168,7 +171,7 @@ async function changedSince(services: Services, variant: Variant): Promise<strin
   return undefined;
 }
 
-async function playbookSuite(file: PlaybookTestFile, ctx: RunContext, reviews: Reviews, compare: CompareTo | undefined): Promise<SuiteOutcome> {
+async function playbookSuite(file: PlaybookTestFile, ctx: RunContext, reviews: Reviews, compare: CompareTo | undefined, slots: Slots): Promise<SuiteOutcome> {
   const after = await variantOf(ctx.subjects.playbooks.get(file.subject), ctx, ctx.live, file.subject);
   const suite: SuiteOutcome = { kind: file.kind, file: file.file, subject: file.subject, cases: [], notes: [] };
   if (typeof after === 'string') {
@@ -177,27 +180,31 @@ async function playbookSuite(file: PlaybookTestFile, ctx: RunContext, reviews: R
   }
   suite.digest = after.digest;
   // The ref's reviews run beside today's, not after them (probe PA-1).
-  const [cases, before] = await Promise.all([casesAgainst(file, after, ctx, reviews), compare ? beforeOf(file, ctx, reviews, compare) : undefined]);
+  const [cases, before] = await Promise.all([casesAgainst(file, after, reviews, slots), compare ? beforeOf(file, ctx, reviews, compare, slots) : undefined]);
   suite.cases = cases;
   if (before) suite.before = before;
   return suite;
 }
 
 /** The cases of `file` against its playbook at the ref `--compare-to` names. */
-async function beforeOf(file: PlaybookTestFile, ctx: RunContext, reviews: Reviews, compare: CompareTo): Promise<NonNullable<SuiteOutcome['before']>> {
+async function beforeOf(file: PlaybookTestFile, ctx: RunContext, reviews: Reviews, compare: CompareTo, slots: Slots): Promise<NonNullable<SuiteOutcome['before']>> {
   const old = playbookAtRef(file.subject, ctx.subjects.playbooks.get(file.subject), compare.playbooks);
   if (compare.unloadable !== undefined) return { ref: compare.ref, note: `The configuration at this ref cannot be loaded (${compare.unloadable}): nothing to compare with`, cases: [] };
   if (!old) return { ref: compare.ref, note: `Playbook ${JSON.stringify(file.subject)} is not declared at this ref: nothing to compare with`, cases: [] };
   const before = (await variantOf(old.subject, ctx, false, file.subject)) as Variant;
-  return { ref: compare.ref, digest: before.digest, cases: await casesAgainst(file, before, ctx, reviews, old.renamed) };
+  return { ref: compare.ref, digest: before.digest, cases: await casesAgainst(file, before, reviews, slots, old.renamed) };
 }
 
 /** `renamed`: the variant is the playbook at a ref, and these of its rules have other names today. */
-async function casesAgainst(file: PlaybookTestFile, variant: Variant, ctx: RunContext, reviews: Reviews, renamed: ReadonlyMap<string, string> = new Map()): Promise<CaseOutcome[]> {
-  return mapLimit(file.cases, ctx.concurrency, async (c) => {
-    const started = performance.now();
-    return playbookCaseResult(c, await reviews.runsFor(c, variant, c.repeat), started, renamed);
-  });
+async function casesAgainst(file: PlaybookTestFile, variant: Variant, reviews: Reviews, slots: Slots, renamed: ReadonlyMap<string, string> = new Map()): Promise<CaseOutcome[]> {
+  return Promise.all(
+    file.cases.map((c) =>
+      slots.run(async () => {
+        const started = performance.now();
+        return playbookCaseResult(c, await reviews.runsFor(c, variant, c.repeat), started, renamed);
+      }),
+    ),
+  );
 }
 
 /** A review not asked for once the time budget has no room for its wait: nothing is uploaded or asked for in vain. */

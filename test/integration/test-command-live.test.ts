@@ -317,12 +317,13 @@ describe('docket test against a standalone emulator', () => {
       // One file after another, the second file's reviews would wait for the first's minute.
       const stopped = await interruptedWhen(['test', '-C', dir, '--no-cache'], own.env, () => reviewsAsked() >= 3);
       expect(stopped.code).toBe(130);
-      // One at a time (--concurrency 1), the review whose turn comes when the budget has no room to wait is not asked for.
+      // One at a time (--concurrency 1, shared by every file: second read SR81B-3), the reviews whose
+      // turn comes when the budget has no room to wait are not asked for.
       const before = reviewsAsked();
       const r = await runCli(['test', '-C', dir, '--no-cache', '--timeout', '4s', '--concurrency', '1'], { env: own.env });
       expect(r.code).toBe(1);
-      expect(reviewsAsked() - before).toBe(2);
-      expect(r.stdout).toContain('not asked for: the time budget ran out before its review could be waited for');
+      expect(reviewsAsked() - before).toBe(1);
+      expect(r.stdout.match(/not asked for: the time budget ran out before its review could be waited for/g)).toHaveLength(2);
     } finally {
       await own.emulator.close();
     }
