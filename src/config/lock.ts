@@ -490,23 +490,26 @@ const DOCUMENT_KEYS = Object.keys({ version: true, targets: true, synced: true, 
 const ENTRY_KEYS = Object.keys({ id: true, file: true, sha256: true, description: true, version: true, pinned: true, superseded: true, pending: true } satisfies Record<keyof LockEntry, true>);
 const PENDING_KEYS = Object.keys({ sha256: true, file: true, version: true, description: true, since: true, answered: true, replaces: true } satisfies Record<keyof PendingUpload, true>);
 
+/** The keys of `held` (at `at`) that are none of `known`, each a problem at the key, with the one meant. */
+function unknownKeys(held: readonly string[], known: readonly string[], where: string, at: readonly string[]): LockProblem[] {
+  return held.filter((k) => !known.includes(k)).map((k) => ({ path: [...at, k], atKey: true, message: `${where} has the key ${showJson(k)}, which docket does not read${didYouMean(k, known)}` }));
+}
+
+/** As unknownKeyProblems, for an entry's keys and its pending upload's, in every section (probe OS-3). */
+function entryKeyProblems(entry: unknown, path: string[], name: string): LockProblem[] {
+  if (!isPlainObject(entry)) return [];
+  const pending = entry.pending;
+  return [...unknownKeys(Object.keys(entry), ENTRY_KEYS, `entry ${showJson(name)}`, path), ...(isPlainObject(pending) ? unknownKeys(Object.keys(pending), PENDING_KEYS, `the pending upload of ${showJson(name)}`, [...path, 'pending']) : [])];
+}
+
 /**
  * Keys a version 2 lock has not (`"file"` for `"files"`, hand-edited or merged wrong): read as
  * nothing, what they hold would be uploaded again without a word (probe NU-6).
  */
-function entryKeyProblems(entry: unknown, path: string[], name: string): LockProblem[] {
-  if (!isPlainObject(entry)) return [];
-  const unknown = (keys: string[], known: readonly string[], where: string, at: string[]): LockProblem[] =>
-    keys.filter((k) => !known.includes(k)).map((k) => ({ path: [...at, k], atKey: true, message: `${where} has the key ${showJson(k)}, which docket does not read${didYouMean(k, known)}` }));
-  const pending = entry.pending;
-  return [...unknown(Object.keys(entry), ENTRY_KEYS, `entry ${showJson(name)}`, path), ...(isPlainObject(pending) ? unknown(Object.keys(pending), PENDING_KEYS, `the pending upload of ${showJson(name)}`, [...path, 'pending']) : [])];
-}
-
 function unknownKeyProblems(doc: Record<string, unknown>): LockProblem[] {
   const out: LockProblem[] = [];
   const unknown = (path: string[], known: readonly string[], where: string): void => {
-    const key = path[path.length - 1]!;
-    if (!known.includes(key)) out.push({ path, atKey: true, message: `${where} has the key ${showJson(key)}, which docket does not read${didYouMean(key, known)}` });
+    out.push(...unknownKeys([path[path.length - 1]!], known, where, path.slice(0, -1)));
   };
   for (const key of Object.keys(doc)) unknown([key], DOCUMENT_KEYS, 'the file');
   for (const [target, section] of isPlainObject(doc.targets) ? Object.entries(doc.targets) : []) {

@@ -831,7 +831,6 @@ function keptOtherParents(plan: Plan, report: ApplyReport | undefined): Set<stri
   return new Set(plan.changes.filter((c) => kept.has(c.id)).map((c) => refKey(c.kind, c.key)));
 }
 
-/** The start of the keys of the children (`rule:Parent/`) of every object the updates forget. */
 /**
  * With --target, an object outside the targets that names one this apply renamed (a custom
  * template's `custom_term`): its record of that reference held the former name, which would read a
@@ -861,6 +860,7 @@ function followRenamesInReferrers(out: SyncUpdates, keyed: readonly (readonly [D
   }
 }
 
+/** The start of the keys of the children (`rule:Parent/`) of every object the updates forget, and of those `repointed` (a name given to another object). */
 function forgottenParents(updates: SyncUpdates, kinds: readonly KindParent[], repointed: Iterable<string> = []): Set<string> {
   const prefixes = new Set<string>();
   for (const [key, record] of updates) {
