@@ -233,6 +233,8 @@ function checkReferences(
   let declaredKeys: Set<string> | undefined;
   const declared = (): Set<string> => (declaredKeys ??= new Set(desired.map((d) => refKey(d.kind, d.key))));
   const byName = new Map(kinds.map((k) => [k.name, k]));
+  /** The name each live id is known under, by `kind:id` in lower case (built only when a reference is missing). */
+  let byLiveId: Map<string, string> | undefined;
   // Names a reference could have meant, per kind: declared or live (built only when one is missing).
   let known: Map<string, string[]> | undefined;
   const namesOf = (kind: string): string[] => {
@@ -278,9 +280,10 @@ function checkReferences(
         continue;
       }
       // A live id where a name goes (`attachments: [<uuid>]`): the name it is the id of is what to write (probe OX-1).
-      const idOf = Object.entries(ids).find(([k, id]) => k.startsWith(`${ref.kind}:`) && id.toLowerCase() === ref.key.toLowerCase());
-      if (idOf) {
-        const name = idOf[0].slice(ref.kind.length + 1);
+      // (An index made once, at the first such reference: not a scan of every id per reference.)
+      byLiveId ??= new Map(Object.entries(ids).map(([k, id]) => [`${k.slice(0, k.indexOf(':'))}:${id.toLowerCase()}`, k.slice(k.indexOf(':') + 1)]));
+      const name = byLiveId.get(`${ref.kind}:${ref.key.toLowerCase()}`);
+      if (name !== undefined) {
         diagnostics.error('unknown-reference', `\`${ref.field}\` names ${ref.kind} ${quoteValue(ref.key)}, which is the id of ${ref.kind} ${quoteValue(name)}: it takes names`, { ...refAt(d, ref), hint: `write ${quoteValue(literalPlaceholders(name))}` });
         continue;
       }
