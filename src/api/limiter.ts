@@ -330,9 +330,8 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         // than was served, as a few requests measure little.
         else if (slowdowns > 1) rate = slowed(Math.max(servedRate(t), sentRate(t) / 2));
         const pace = Number.isFinite(rate) ? `, at most ${rate.toFixed(1)} per second` : '';
-        // What the service asked for, not a pause promised: a run whose time budget the pause
-        // would outlast stops instead of taking it (probe OG-3).
-        // Only a pause the service asked for (its Retry-After), not docket's own backoff (probe PF-4).
+        // What the service asked for (its Retry-After), not a pause promised, which a run whose time
+        // budget it would outlast does not take (probe OG-3), nor docket's own backoff (probe PF-4).
         const askedFor = asked && pauseMs > 0 ? `; it asked for a pause of ${pauseMs < 1000 ? `${Math.round(pauseMs)} ms` : `${Math.round(pauseMs / 1000)} s`}` : '';
         options.onSlowDown?.(`the service is rate limiting: ${Math.floor(allowed)} request(s) at a time${pace}${askedFor}`);
       }

@@ -41,7 +41,7 @@ import { idProblem, SEGMENT_BREAKERS } from '../api/path-segment.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { isKindName, kindNamed } from '../kinds/index.js';
 import { parseLandingMark, type LandingChange } from '../engine/landing.js';
-import { fieldHash } from '../engine/sync.js';
+import { fieldHash, parseSyncRecord, recordId } from '../engine/sync.js';
 import { normName } from '../engine/normalize.js';
 
 export { confirmedUpload, lockEntries, lockKey, moveEntry } from './lock-entries.js';
@@ -666,9 +666,9 @@ function unknownKindOf(what: string, key: string): string {
  */
 function renamedByHand(key: string, id: string, record: unknown): string | undefined {
   if (!key.startsWith('attachment:') || typeof record !== 'string') return undefined;
-  const [recordId, ...pairs] = record.split(' ');
-  const name = pairs.find((p) => p.startsWith('name='))?.slice('name='.length);
-  if (recordId?.toLowerCase() !== id.toLowerCase() || name === undefined || name === 'unkept' || name.toLowerCase() === fieldHash(normName(key.slice('attachment:'.length)))) return undefined;
+  const parsed = parseSyncRecord(record);
+  const name = parsed?.fields.name;
+  if (parsed?.id.toLowerCase() !== id.toLowerCase() || name === undefined || name === 'unkept' || name.toLowerCase() === fieldHash(normName(key.slice('attachment:'.length)))) return undefined;
   return `entry ${showJson(key)} records an upload made under another name (its sync record's \`name\` is not that of ${quoteValue(key.slice('attachment:'.length))}): an attachment renamed is a new upload, so its key cannot be renamed by hand`;
 }
 
@@ -913,14 +913,14 @@ const CONFLICT_HINT =
  * OS-1): the one whose entry lists the other's id as `superseded`, or whose id the resource's sync
  * record names on both sides (that record line merged cleanly from the side that uploaded last).
  */
-function laterUpload(mine: LockEntry, theirs: LockEntry, records: readonly (string | undefined)[]): { id: string; replaced: string; why: string } | undefined {
+function laterUpload(mine: LockEntry, theirs: LockEntry, records: readonly (string | undefined)[]): { id: string; replaced: string; by: 'superseded' | 'records' } | undefined {
   const [a, b] = [mine.id, theirs.id];
   if (a === undefined || b === undefined || a === b) return undefined;
   const replaces = (id: string) => mine.superseded?.includes(id) === true || theirs.superseded?.includes(id) === true;
-  if (replaces(a) !== replaces(b)) return replaces(a) ? { id: b, replaced: a, why: 'which replaced it' } : { id: a, replaced: b, why: 'which replaced it' };
-  const recorded = records.map((r) => r?.split(' ', 1)[0]);
+  if (replaces(a) !== replaces(b)) return replaces(a) ? { id: b, replaced: a, by: 'superseded' } : { id: a, replaced: b, by: 'superseded' };
+  const recorded = records.map((r) => (r === undefined ? undefined : recordId(r)));
   for (const [id, other] of [[a, b], [b, a]] as const) {
-    if (recorded.every((r) => r === id)) return { id, replaced: other, why: 'whose id both sides\u2019 sync records name' };
+    if (recorded.every((r) => r === id)) return { id, replaced: other, by: 'records' };
   }
   return undefined;
 }
@@ -979,7 +979,7 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
         if (later) {
           const rest = differ.filter((f) => f !== 'id' && f !== 'file' && f !== 'superseded');
           keeps.push(
-            `of ${JSON.stringify(key)}, keep \`id\` ${JSON.stringify(later.id)}, the later upload (${later.why === 'which replaced it' ? `it replaced ${JSON.stringify(later.replaced)}` : later.why})${rest.length > 0 ? ` with its side\u2019s ${rest.map((f) => `\`${f}\``).join(', ')}` : ''}${differ.includes('file') ? ', and the `file` the repository holds' : ''}`,
+            `of ${JSON.stringify(key)}, keep \`id\` ${JSON.stringify(later.id)}, the later upload (${later.by === 'superseded' ? `it replaced ${JSON.stringify(later.replaced)}` : 'whose id both sides\u2019 sync records name'})${rest.length > 0 ? ` with its side\u2019s ${rest.map((f) => `\`${f}\``).join(', ')}` : ''}${differ.includes('file') ? ', and the `file` the repository holds' : ''}`,
           );
         } else keeps.push('');
       } else files[key] = entry;

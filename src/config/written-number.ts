@@ -4,6 +4,7 @@
  */
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import { quoteValue } from './quote.js';
+import { plainScalar } from './yaml-block-reader.js';
 import type { LineOf, SourceLine } from './source-lines.js';
 
 /** The plain scalar written at `col` of `line` (it ends at a comment, a flow indicator or the line's end). */
@@ -42,15 +43,6 @@ export function numberAsText(value: unknown, lineAt: SourceLine, pos: SourcePos,
   };
 }
 
-/** The number a plain scalar is to YAML's core schema, or undefined for text. */
-function yamlNumber(raw: string): number | undefined {
-  if (/^[-+]?\.(?:inf|Inf|INF)$/.test(raw)) return raw.startsWith('-') ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-  if (/^\.(?:nan|NaN|NAN)$/.test(raw)) return Number.NaN;
-  if (/^0o[0-7]+$/.test(raw)) return Number.parseInt(raw.slice(2), 8);
-  if (/^0x[0-9a-fA-F]+$/.test(raw)) return Number(raw);
-  return /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/.test(raw) ? Number(raw) : undefined;
-}
-
 /**
  * A mapping key as written, when YAML read it as a number that names it otherwise (`1e3:` is the
  * key `1000`, `.inf:` the key `Infinity`): a message names the key the file shows (probe OJ-1).
@@ -58,8 +50,8 @@ function yamlNumber(raw: string): number | undefined {
 export function numberKeyWritten(key: string, written: string | undefined): string | undefined {
   const raw = written?.replace(/:$/, '');
   if (raw === undefined || raw === key) return undefined;
-  const read = yamlNumber(raw);
-  return read !== undefined && String(read) === key ? raw : undefined;
+  const read = plainScalar(raw);
+  return typeof read === 'number' && String(read) === key ? raw : undefined;
 }
 
 /**
@@ -69,7 +61,7 @@ export function numberKeyWritten(key: string, written: string | undefined): stri
 export function booleanAsWritten(value: unknown, lineAt: SourceLine, pos: SourcePos): string | undefined {
   if (typeof value !== 'boolean') return undefined;
   const written = plainScalarAt(lineAt(pos.file, pos.line), pos.col);
-  return written !== undefined && /^(?:true|True|TRUE|false|False|FALSE)$/.test(written) ? written : undefined;
+  return written !== undefined && typeof plainScalar(written) === 'boolean' ? written : undefined;
 }
 
 /** `.inf`, `-.inf` and `.nan` as a message says what YAML read them as. */

@@ -539,7 +539,7 @@ function isFlowIndicator(c: number): boolean {
 }
 
 /** A plain scalar's value as js-yaml's core schema reads it. */
-function plainScalar(text: string): unknown {
+export function plainScalar(text: string): unknown {
   const c = text.charCodeAt(0);
   if (c >= 128 || TYPED_STARTS[c] !== 1) return text;
   for (const type of IMPLICIT) if (type.resolve(text)) return type.construct(text);

@@ -87,7 +87,7 @@ export function parseSyncRecord(text: string): SyncRecord | undefined {
 }
 
 /** The id a record text starts with, without reading the rest of it. */
-function recordId(text: string): string {
+export function recordId(text: string): string {
   const space = text.indexOf(' ');
   return (space === -1 ? text : text.slice(0, space)).trim();
 }
@@ -863,15 +863,9 @@ function followRenamesInReferrers(out: SyncUpdates, keyed: readonly (readonly [D
 /** The start of the keys of the children (`rule:Parent/`) of every object the updates forget, and of those `repointed` (a name given to another object). */
 function forgottenParents(updates: SyncUpdates, kinds: readonly KindParent[], repointed: Iterable<string> = []): Set<string> {
   const prefixes = new Set<string>();
-  for (const [key, record] of updates) {
-    if (record !== null) continue;
-    const colon = key.indexOf(':');
-    addChildPrefixes(prefixes, key.slice(0, colon), key.slice(colon + 1), kinds);
-  }
-  for (const key of repointed) {
-    const colon = key.indexOf(':');
-    addChildPrefixes(prefixes, key.slice(0, colon), key.slice(colon + 1), kinds);
-  }
+  const add = (key: string): void => addChildPrefixes(prefixes, key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1), kinds);
+  for (const [key, record] of updates) if (record === null) add(key);
+  for (const key of repointed) add(key);
   return prefixes;
 }
 

@@ -1719,6 +1719,19 @@ class PullPlanner {
   }
 
   /**
+   * The fields a record of live `l` holds, as declared by `d` (none: all of `l`'s). Ignored fields
+   * are in no record: a new child's are its parent's, and so are those of one that took a document
+   * whose own settings went with the renamed object (handOverHistory, probe OZ-1), which the
+   * document now writes with the live values (withoutOwnSettings): those are recorded too.
+   */
+  private fieldsRecorded(d: DesiredResource | undefined, l: LiveResource, parent: { kind: KindName; key: string } | undefined): string[] {
+    const handed = d !== undefined && this.settingsHandedOver.has(refKey(d.kind, d.key));
+    const ignored = ((handed ? undefined : d) ?? (parent ? this.desired.get(refKey(parent.kind, parent.key)) : undefined))?.policy?.ignoreFields ?? [];
+    const nowWritten = handed ? (d.policy?.ignoreFields ?? []).filter((f) => f in l.fields) : [];
+    return [...new Set([...Object.keys(d ? d.fields : l.fields), ...nowWritten])].filter((f) => !ignored.includes(f));
+  }
+
+  /**
    * The object made in the app that keeps a document whose own `ignore_fields` went with the renamed
    * one: it is recorded with those fields, as the document now writes them. Else a later edit of
    * one in the files reads as drift of unknown side, and pull writes the live value over it (probe
@@ -1729,9 +1742,7 @@ class PullPlanner {
       const d = this.desired.get(key);
       const l = this.liveById.get(this.input.plan.ids[key] ?? '');
       if (!d || !l || this.sync.has(key) || this.unpulled.has(l.id)) continue;
-      const parentIgnored = (d.parent ? this.desired.get(refKey(d.parent.kind, d.parent.key)) : undefined)?.policy?.ignoreFields ?? [];
-      const fields = [...new Set([...Object.keys(d.fields), ...(d.policy?.ignoreFields ?? []).filter((f) => f in l.fields)])].filter((f) => !parentIgnored.includes(f));
-      const record = liveRecord(l, fields);
+      const record = liveRecord(l, this.fieldsRecorded(d, l, d.parent));
       if (record) this.sync.set(key, record);
     }
   }
@@ -1757,13 +1768,7 @@ class PullPlanner {
     if (!c.liveId) {
       this.sync.set(key, null);
     } else if (o.l) {
-      // Ignored fields are in no record: a new child's are its parent's, and so are those of one that
-      // took a document whose own settings went with the renamed object (handOverHistory, probe OZ-1).
-      const handed = o.d !== undefined && this.settingsHandedOver.has(refKey(o.d.kind, o.d.key));
-      const ignored = ((handed ? undefined : o.d) ?? (c.parent ? this.desired.get(refKey(c.parent.kind, c.parent.key)) : undefined))?.policy?.ignoreFields ?? [];
-      // The fields the document ignored are written now, with the live values (withoutOwnSettings): recorded too.
-      const nowWritten = handed ? (o.d!.policy?.ignoreFields ?? []).filter((f) => f in o.l!.fields) : [];
-      const fields = [...new Set([...(o.d ? Object.keys(o.d.fields) : Object.keys(o.l.fields)), ...nowWritten])].filter((f) => !ignored.includes(f));
+      const fields = this.fieldsRecorded(o.d, o.l, c.parent);
       const unpulled = this.unpulled.get(o.l.id);
       const record = liveRecord(o.l, fields, unpulled, syncedRecordOf(this.input.sync, o.l.id, key));
       // An unpulled field with no record to keep would read as the files' change: the object keeps what it had.

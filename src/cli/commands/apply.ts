@@ -15,7 +15,7 @@ import { hasChanges } from '../../engine/plan.js';
 import { OTHER_TARGET, checkSavedPlan, targetDifference } from '../../engine/stale.js';
 import { syncAfterApply, type RecordHeld, type SyncUpdates } from '../../engine/sync.js';
 import { KINDS } from '../../kinds/index.js';
-import type { ApplyReport, Plan } from '../../engine/types.js';
+import type { AdoptableFile, ApplyReport, Plan } from '../../engine/types.js';
 import { lockEntries, type LockFile } from '../../config/lock.js';
 import { PROJECT_FILES } from '../../config/load.js';
 import { isPlainObject } from '../../util/plain.js';
@@ -192,7 +192,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           }
           // A plan that could not be printed (a full disk) is one nobody saw: nothing is sent (probe FV).
           if (planShown) await refuseUnprintedPlan(io);
-          await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), ...(saved && planFile !== undefined ? { savedFile: planFile } : {}), adopting: adoptedLabels(adopting), ...(adoptedSaid(adopting) ? { adoptingSaid: adoptedSaid(adopting)! } : {}) });
+          await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), ...(saved && planFile !== undefined ? { savedFile: planFile } : {}), adopting: adoptedLabels(adopting), ...adoptedSaid(adopting) });
           setExit(0);
         }));
       }));
@@ -590,14 +590,14 @@ function unlimitedListeners(signal: AbortSignal): AbortSignal {
 }
 
 /** The files `--adopt-files` records, each with the object it is recorded for when another records the same file (probe NK-2). */
-function adoptedLabels(adopting: readonly { kind: string; key: string; file: string; values?: Record<string, unknown>; valuesOnly?: boolean }[]): string[] {
+function adoptedLabels(adopting: readonly AdoptableFile[]): string[] {
   const count = new Map<string, number>();
   for (const a of adopting) count.set(a.file, (count.get(a.file) ?? 0) + 1);
   return adopting.map((a) => (count.get(a.file)! > 1 ? `${a.file} (${a.kind} ${quoteValue(a.key)})` : a.file));
 }
 
-/** As the report says what --adopt-files recorded: of a file recorded already, only what was added to its entry, and whose (probe OX-2). */
-function adoptedSaid(adopting: readonly { kind: string; key: string; file: string; values?: Record<string, unknown>; valuesOnly?: boolean }[]): string | undefined {
-  if (!adopting.some((a) => a.valuesOnly)) return undefined;
-  return adopting.map((a) => (a.valuesOnly ? `the ${Object.keys(a.values ?? {}).join(', ')} of ${a.file} (${a.kind} ${quoteValue(a.key)})` : `${a.file} (${a.kind} ${quoteValue(a.key)})`)).join(', ');
+/** As the report says what --adopt-files recorded, when not only whole files: of a file recorded already, only what was added to its entry, and whose (probe OX-2). */
+function adoptedSaid(adopting: readonly AdoptableFile[]): { adoptingSaid?: string } {
+  if (!adopting.some((a) => a.valuesOnly)) return {};
+  return { adoptingSaid: adopting.map((a) => (a.valuesOnly ? `the ${Object.keys(a.values ?? {}).join(', ')} of ${a.file} (${a.kind} ${quoteValue(a.key)})` : `${a.file} (${a.kind} ${quoteValue(a.key)})`)).join(', ') };
 }

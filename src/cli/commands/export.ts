@@ -10,6 +10,7 @@ import type { ServiceName } from '../../api/types.js';
 import { schemaHome } from '../../config/schema-names.js';
 import type { ProjectConfig } from '../../config/types.js';
 import { fetchLive } from '../../engine/live.js';
+import type { UncertainUpload } from '../../engine/types.js';
 import { quoteValue } from '../../config/quote.js';
 import type { Workspace } from '../../engine/workspace.js';
 import { collectGarbage } from '../../util/collect.js';
@@ -88,7 +89,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         }
         s.progress.start('Reading live state');
         let byKind;
-        let uncertain: readonly { kind: string; key: string; file: string }[] = [];
+        let uncertain: readonly UncertainUpload[] = [];
         let exported = kinds;
         const featureNotes: string[] = [];
         // Every object of the kind (no declared resources): export reads everything.
