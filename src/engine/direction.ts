@@ -358,7 +358,9 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
   const held: Change[] = [];
   /** Parents whose create a policy holds back, with that policy: their children's creates cannot run either. */
   const heldParents = new Map<string, 'adopt' | 'ignore'>();
-  let carried: { keys: Set<string>; pins: Map<string, string>; live: Set<string> } | undefined;
+  let liveIds: Set<string> | undefined;
+  const isLive = (id: string): boolean => (liveIds ??= new Set(input.live.map((l) => l.id))).has(id);
+  let carried: { keys: Set<string>; pins: Map<string, string> } | undefined;
   /**
    * Whether a declared object carries over identity `kindKey` (of the object, or of its parent: a
    * rule moved with its renamed playbook) from live object `liveId`, which is still live.
@@ -367,11 +369,10 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     carried ??= {
       keys: new Set(input.desired.flatMap(formerKeys)),
       pins: new Map(input.desired.flatMap((d) => (d.pinId ? [[d.pinId, refKey(d.kind, d.key)] as const] : []))),
-      live: new Set(input.live.map((l) => l.id)),
     };
     // Pinned by another declared object; not its own pin, which no longer holds it (an identity changed in the app: probe PD-1).
     const pinnedBy = carried.pins.get(liveId);
-    return (carried.keys.has(kindKey) || (pinnedBy !== undefined && pinnedBy !== kindKey)) && carried.live.has(liveId);
+    return (carried.keys.has(kindKey) || (pinnedBy !== undefined && pinnedBy !== kindKey)) && isLive(liveId);
   };
   let liveChildren: Map<string, LiveResource> | undefined;
   /**
@@ -461,8 +462,11 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     if (!c.liveId && CREATE_ACTIONS.includes(c.action)) {
       // Last synced here, and that object still live but taken over by another declared object
       // (a `renamed_from` naming this name, a pinned id): the files make a new one here.
-      const [recordedAt, recorded] = input.unlisted?.has(c.kind) ? [] : createRecord(c, own);
-      c.direction = !recorded || takenOver(recordedAt!, recorded.id) || (c.parent !== undefined && (takenOver(refKey(c.parent.kind, c.parent.key), recorded.id) || livesElsewhere(recorded.id, c.key, c.parent.liveId))) ? 'only-in-files' : 'removed-live';
+      const [recordedAt, recorded] = createRecord(c, own);
+      // A kind seen only in part says removed live only of an object live under another name now
+      // (a member whose e-mail the app changed, probe PD-2): one not seen may be live unseen.
+      const seen = recorded !== undefined && (!input.unlisted?.has(c.kind) || isLive(recorded.id));
+      c.direction = !seen || takenOver(recordedAt!, recorded.id) || (c.parent !== undefined && (takenOver(refKey(c.parent.kind, c.parent.key), recorded.id) || livesElsewhere(recorded.id, c.key, c.parent.liveId))) ? 'only-in-files' : 'removed-live';
     } else if (c.action === 'delete' || c.action === 'archive') {
       const key = refKey(c.kind, c.key);
       // Its own record: one under its name of another live id is another object's (this one was made in the app since).

@@ -128,12 +128,12 @@ export function memberDirectory(ctx: FetchContext): Promise<MemberDirectory> {
     // NOTE(api): no users list in either edition of the public docs: the members docket can know
     // are those its invitations name, the default reviewer, and the reviewers of the rules it read.
     const [invitations, organization, rules] = await Promise.all([api.listInvitations(), reviewOrganization(ctx), declaredRules(ctx)]);
-    const found: MemberEntry[] = [];
+    const found: FoundMember[] = [];
     const unidentified: MemberDirectory['unidentified'] = [];
     for (const inv of invitations) {
       const id = invitedUserId(inv);
       const entry = { email: String(inv.attributes.email ?? ''), name: inv.attributes.name ?? null };
-      if (id) found.push({ id, ...entry });
+      if (id) found.push({ id, ...entry, ...(inv.attributes.created_at ? { invitedAt: inv.attributes.created_at } : {}) });
       else unidentified.push(entry);
     }
     const org = organization.attributes;
@@ -149,14 +149,30 @@ export function memberDirectory(ctx: FetchContext): Promise<MemberDirectory> {
   });
 }
 
-function directoryOf(entries: MemberEntry[], complete: boolean, invitedOnly: MemberDirectory['unidentified']): MemberDirectory {
-  const byEmail = new Map<string, MemberEntry>();
+/** A member as one read found them: an invitation says when it was sent; a reviewer field, the e-mail now. */
+interface FoundMember extends MemberEntry {
+  invitedAt?: string;
+  current?: true;
+}
+
+function directoryOf(entries: FoundMember[], complete: boolean, invitedOnly: MemberDirectory['unidentified']): MemberDirectory {
+  const byId = new Map<string, FoundMember>();
   for (const e of entries) {
     const email = normEmail(e.email);
-    if (!email || byEmail.has(email)) continue;
-    byEmail.set(email, { ...e, email });
+    if (!email) continue;
+    const seen = byId.get(e.id);
+    // NOTE(api): an invitation keeps the address it was sent to; a reviewer field names the user
+    // as they are now. One user under two e-mails is one whose e-mail the app changed since (probe PD-2).
+    if (!seen) byId.set(e.id, { ...e, email, ...(e.onlyNamed ? { current: true as const } : {}) });
+    else if (e.onlyNamed && !seen.current) Object.assign(seen, { email, current: true });
   }
-  const members = [...byEmail.values()];
+  // Two users under one e-mail: one moved off it in the app, and then invited again under it. The
+  // one a reviewer field shows with it is that e-mail's, else the later invitation's.
+  const byEmail = new Map<string, FoundMember>();
+  for (const e of byId.values()) {
+    const other = byEmail.get(e.email);
+    if (!other || (e.current === other.current && (e.invitedAt ?? '') > (other.invitedAt ?? '')) || (e.current && !other.current)) byEmail.set(e.email, e);
+  }
   const unidentified = new Map<string, MemberDirectory['unidentified'][number]>();
   for (const u of invitedOnly) {
     const email = normEmail(u.email);
@@ -166,5 +182,6 @@ function directoryOf(entries: MemberEntry[], complete: boolean, invitedOnly: Mem
     if (known) known.name ??= u.name;
     else if (!unidentified.has(email)) unidentified.set(email, { ...u, email });
   }
+  const members = [...byEmail.values()].map(({ invitedAt: _at, current: _current, ...m }): MemberEntry => m);
   return { members, emailById: new Map(members.map((m) => [m.id, m.email])), complete, unidentified: [...unidentified.values()] };
 }

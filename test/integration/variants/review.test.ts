@@ -155,6 +155,45 @@ describe('without a users list', () => {
     await expectNoChanges(cli, dir);
   });
 
+  /** Pat invited by an apply and named by a rule, whose e-mail the app then changed: the CLI, the folder and Pat's id. */
+  async function patRenamedInTheApp() {
+    t = await startVariant({ reviewUsers: false });
+    const cli = cliWith(() => t!.env);
+    const playbook = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    reviewer: pat@acme.example\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: pat@acme.example\n', 'playbooks/nda.yaml': playbook });
+    await applyOk(cli, dir);
+    const pat = t.emulator.store.userByEmail('pat@acme.example')!;
+    pat.email = 'patricia@acme.example';
+    return { cli, dir, playbook, patId: pat.id };
+  }
+
+  it('a member whose e-mail the app changed, still named by a rule, has that e-mail now, not the one invited: drift says so, and pull converges (probe PD-2)', async () => {
+    const { cli, dir, playbook } = await patRenamedInTheApp();
+    const drift = await cli('drift', '-C', dir, '-o', 'json');
+    expect([drift.code, drift.stderr]).toEqual([2, '']);
+    expect((JSON.parse(drift.stdout) as { drift: { kind: string; key: string; direction: string }[] }).drift.map((d) => [d.kind, d.key, d.direction])).toEqual([
+      ['member', 'pat@acme.example', 'removed-live'],
+      ['rule', 'NDA/Term', 'changed-live'],
+    ]);
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    expect(pulled.stdout).toContain('- member "pat@acme.example" (members.yaml) · removed live');
+    expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(playbook.replace('pat@', 'patricia@'));
+    await expectNoChanges(cli, dir);
+  });
+
+  it('a member whose e-mail the app changed is invited again when the files win, and the rule names the new user, not the renamed one (probe PD-2)', async () => {
+    const { cli, dir, patId } = await patRenamedInTheApp();
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('+ invite member "pat@acme.example" (members.yaml:1) · removed live');
+    expect(plan.stdout).toContain('reviewer: "patricia@acme.example" → "pat@acme.example"');
+    await applyOk(cli, dir);
+    const invited = t!.emulator.store.userByEmail('pat@acme.example')!;
+    expect(invited.id).not.toBe(patId);
+    expect(ndaRules(t!).rules[0]!.reviewer_id).toBe(invited.id);
+    await expectNoChanges(cli, dir);
+  });
+
   it('pull does not write a reviewer docket sees only through that field until it is pinned, and drift and pull never call an unseen member removed', async () => {
     t = await startVariant({ reviewUsers: false });
     const cli = cliWith(() => t!.env);
