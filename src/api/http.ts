@@ -509,7 +509,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   /** A request whose turn (`in 3600 s (why)`) comes past the budget: failed now, the turn said for the apply's stop. */
   function turnPastBudget(t: RequestTarget, sent: boolean, turn: string, reasons: readonly string[], hint: string): DocketError {
     const deadline = deadlineAt() ?? now();
-    const late = outOfTurn(new DocketError('timeout', `${t.operation}: ${sent ? '' : 'not sent: '}its turn comes ${turn}, past the ${Math.max(0, Math.floor((deadline - now()) / 1000))} s left of this command's time budget${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`, hint));
+    const late = outOfTurn(new DocketError('timeout', `${t.operation}: ${sent ? '' : 'not sent: '}its turn comes ${turn}, past the ${seconds(Math.max(0, deadline - now()))} left of this command's time budget${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`, hint));
     late.turnPastBudget = turn;
     return late;
   }
@@ -612,7 +612,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         // A turn the pace puts past the budget (`--max-rps 0.001`) is known now: not waited for.
         const turnIn = limiter.startsIn(throttled);
         if (deadline !== undefined && now() + turnIn > deadline) {
-          const turn = `in ${seconds(Math.ceil(turnIn / 1000) * 1000)} (${limiter.paused && !throttled ? "every request waits out a service's 429 pause" : limiter.capped ? 'at most --max-rps requests a second; fewer for a while after a service answers 429' : 'fewer requests a second for a while after a service answers 429'})`;
+          // The 429s named only once one came (probe PF-3).
+          const slowed = limiter.slowdowns > 0 ? '; fewer for a while after a service answers 429' : '';
+          const turn = `in ${seconds(turnIn)} (${limiter.paused && !throttled ? "every request waits out a service's 429 pause" : limiter.capped ? `at most --max-rps requests a second${slowed}` : 'fewer requests a second for a while after a service answers 429'})`;
           throw turnPastBudget(t, n > 0, turn, reasons, limiter.capped ? 'give the command more time with --timeout, or allow more requests a second with --max-rps' : PACE_HINT);
         }
         // Made only if the request has to wait for a permit.
@@ -666,7 +668,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
             error.answeredThere = attempts === attemptsBefore && lastAnsweredThere;
             throw error;
           }
-          if (queue?.why() === 'past-turn') throw turnPastBudget(t, n > 0, `in ${seconds(Math.ceil(limiter.startsIn() / 1000) * 1000)} (every request waits out a service's 429 pause)`, reasons, PACE_HINT);
+          if (queue?.why() === 'past-turn') throw turnPastBudget(t, n > 0, `in ${seconds(limiter.startsIn())} (every request waits out a service's 429 pause)`, reasons, PACE_HINT);
           if (queue?.why() === 'timeout') {
             throw outOfTurn(
               new DocketError(
@@ -1114,7 +1116,7 @@ function seconds(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms > 365 * DAY_MS) return 'more than a year';
   if (ms >= 2 * DAY_MS) return `${Math.round(ms / DAY_MS)} days`;
-  return ms >= 10_000 || ms % 1000 === 0 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 /**

@@ -1123,8 +1123,16 @@ describe('retries', () => {
     const err = (await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'read b' }))) as DocketError;
     expect(Date.now() - started).toBeLessThan(1000);
     expect(err.code).toBe('timeout');
-    expect(err.message).toMatch(/^read b: not sent: its turn comes in 1000 s \(at most --max-rps requests a second; fewer for a while after a service answers 429\), past the (19|20) s left of this command's time budget$/);
+    expect(err.message).toMatch(/^read b: not sent: its turn comes in 1000 s \(at most --max-rps requests a second\), past the (19|20) s left of this command's time budget$/);
     expect(err.hint).toContain('--max-rps');
+  });
+
+  it('says a turn under a second as it is, not rounded up to one (probe PF-3)', async () => {
+    const { mock, client } = setup({ deadline: Date.now() + 150, limiter: createLimiter(8, { maxRps: 2 }) });
+    mock.intercept({ path: '/v1/a' }).reply(200, { ok: 1 });
+    await client.request({ method: 'GET', path: '/v1/a', operation: 'read a' });
+    const err = (await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'read b' }))) as DocketError;
+    expect(err.message).toMatch(/^read b: not sent: its turn comes in [2-5]\d\d ms \(at most --max-rps requests a second\), past the \d+ ms left of this command's time budget$/);
   });
 
   it('names --max-rps only when one was set: a pace found from 429s alone says so (probe EN)', async () => {
@@ -1135,7 +1143,7 @@ describe('retries', () => {
     mock.intercept({ path: '/v1/a' }).reply(200, { ok: 1 });
     await client.request({ method: 'GET', path: '/v1/a', operation: 'read a' });
     const err = (await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'read b' }))) as DocketError;
-    expect(err.message).toMatch(/^read b: not sent: its turn comes in \d+ s \(fewer requests a second for a while after a service answers 429\), past the [01] s left/);
+    expect(err.message).toMatch(/^read b: not sent: its turn comes in \d+ s \(fewer requests a second for a while after a service answers 429\), past the (\d+ ms|1 s) left/);
     expect(err.hint).toBe('give the command more time with --timeout, or try again later: the service is refusing requests for pace');
     expect(err.outOfTurn).toBe(true);
   });
@@ -1701,7 +1709,7 @@ describe('stopping and the time budget', () => {
     const { client } = setup({ limiter, deadline: Date.now() + 50 });
     const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
     expect(err.code).toBe('timeout');
-    expect(err.message).toBe("read a: not sent: its turn comes in 60 s (every request waits out a service's 429 pause), past the 0 s left of this command's time budget");
+    expect(err.message).toMatch(/^read a: not sent: its turn comes in 60 s \(every request waits out a service's 429 pause\), past the \d+ ms left of this command's time budget$/);
     expect(limiter.pending).toBe(0);
     // A pause of months is named as the 429's own message names it, not in raw seconds (probe FZ).
     const paused = createLimiter(1);
