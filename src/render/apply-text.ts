@@ -73,7 +73,7 @@ function* applyReportLines(plan: Plan, report: ApplyReport, opts: { color: boole
   for (const [note, count] of shared) lines.push('', `${paint('yellow', 'note:')} ${count} of the changes above: ${message(note)}`);
   for (const [hint, count] of hints) lines.push('', `hint for ${count} of the failures above: ${message(hint)}`);
   if (report.stopped) {
-    yield `${paint('bold', stoppedHeading(report.stopped))}: ${report.checksCutShort ? `${everyChangeTried(report)}; the checks for duplicates at the end were cut short.` : 'nothing new was started after it.'}`;
+    yield `${paint('bold', stoppedHeading(report.stopped))}: ${report.checksCutShort ? `${everyChangeTried(report)}; the checks for duplicates at the end were cut short.` : report.done + report.failed === 0 ? 'no change was started.' : 'nothing new was started after it.'}`;
     yield '';
     yield* lines;
     const tally = `${report.done} done, ${paint(report.failed > 0 ? 'red' : 'bold', `${report.failed} failed`)}, ${report.skipped} skipped, ${report.notStarted ?? 0} not started`;

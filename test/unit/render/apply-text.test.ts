@@ -35,6 +35,22 @@ describe('renderApplyReportText', () => {
     expect(text).toContain('✓ create playbook "X" (10 ms)\n    note: a duplicate made by another apply was archived');
   });
 
+  it('says a stop before any change started as that, not that nothing new started after it (probe PC-1)', () => {
+    const report: ApplyReport = {
+      results: [{ changeId: 'create:playbook:X', status: 'not-started', ms: 0 }],
+      done: 0,
+      failed: 0,
+      skipped: 0,
+      notStarted: 1,
+      stopped: 'SIGTERM',
+      ms: 3,
+    };
+    const text = renderApplyReportText(plan([change('create', 'playbook', 'X')]), report, { color: false });
+    expect(text.split('\n')[0]).toBe('Apply interrupted (SIGTERM): no change was started.');
+    const started = renderApplyReportText(plan([change('create', 'playbook', 'X')]), { ...report, results: [{ changeId: 'create:playbook:X', status: 'done', ms: 5 }], done: 1, notStarted: 0 }, { color: false });
+    expect(started.split('\n')[0]).toBe('Apply interrupted (SIGTERM): nothing new was started after it.');
+  });
+
   it('says what to do under a failure, and once after the results when several failures share it', () => {
     const redirect = 'the review service redirects this request to "https://new.example/review/v1/playbooks"; docket does not follow redirects (the API key would go along): if the service moved there, set its URL to "https://new.example/review"';
     const rules = Array.from({ length: 3 }, (_, i) => change('create', 'rule', `A/R${i}`, { parent: 'A' }));
