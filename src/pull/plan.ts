@@ -1646,14 +1646,18 @@ class PullPlanner {
     const wanted = typeof live === 'string' ? quoteValue(live.replace(/\n+$/, '')) : JSON.stringify(live);
     // Cleared text is written `""` where no placeholder holds it: live has no value all the same.
     const them = names.length > 1 ? 'them' : 'it';
+    // A merge key gives it to other mappings too: the variable is no way to change this one alone (probe OZ-2).
+    const change = p.merged
+      ? `change the variable or the environment (a merge key, \`<<\`, gives ${names.length > 0 ? them : 'the value'} here, so that changes every mapping that merges it), or write the key in this mapping by hand`
+      : 'change the variable or the environment';
     const reason =
       p.wanted === null || p.wanted === undefined || p.wanted === ''
         ? held?.field !== undefined && owner?.entry.noneByHand?.has(held.field)
-          ? `live has no value for ${what}, and no value of ${them} stands for none there; delete the key from the file`
-          : `live has no value for ${what}; change the variable or the environment`
+          ? `live has no value for ${what}, and no value of ${them} stands for none there; ${p.merged ? 'a merge key (`<<`) gives it here and to every mapping that merges it: edit this mapping by hand' : 'delete the key from the file'}`
+          : `live has no value for ${what}; ${change}`
         : variablesCouldGive(p.written, live)
           ? // A variable's value reads `$${` as `${` too: said, or the value set as live shows it reads otherwise (probe HV-9).
-            `live value ${wanted} differs from ${what}; change the variable or the environment${typeof live === 'string' && names.every((n) => n.startsWith('var.')) && variablesTextIn(p.written, live).includes('${') ? ' (a variable\'s value is read as the files are: write each `${` of it as `$${`)' : ''}`
+            `live value ${wanted} differs from ${what}; ${change}${typeof live === 'string' && names.every((n) => n.startsWith('var.')) && variablesTextIn(p.written, live).includes('${') ? ' (a variable\'s value is read as the files are: write each `${` of it as `$${`)' : ''}`
           : // The text around the placeholder changed: no value of the variable gives what live holds.
             `live value ${wanted} differs in the text around ${what}, which no value of ${them} gives; edit the file by hand`;
     if (!owner) {

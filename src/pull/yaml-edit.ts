@@ -62,6 +62,8 @@ export interface YamlEditProblem {
   /** The text as written (`${var.legal_lead}`). */
   written: string;
   wanted: unknown;
+  /** Given by a merge key (`<<`): a change of its variable reaches every mapping that merges it. */
+  merged?: true;
 }
 
 export interface YamlEditResult {
@@ -827,7 +829,7 @@ class DocumentEditor {
    */
   private mergedPlaceholder(map: YAMLMap, merged: unknown, wanted: unknown, pointer: string): boolean {
     if (!this.holds(merged)) return false;
-    if (merged !== wanted && !standsFor(merged, wanted, this.ctx.expand, false)) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(map.range![0]), written: merged, wanted });
+    if (merged !== wanted && !standsFor(merged, wanted, this.ctx.expand, false)) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(map.range![0]), written: merged, wanted, merged: true });
     return true;
   }
 

@@ -1025,6 +1025,21 @@ describe('a reviewer who leaves the organization in the app', () => {
     }
   });
 
+  it('says a variable a merge key gives other rules too is no way to change one of them alone (probe OZ-2)', async () => {
+    const playbook = 'kind: Playbook\nname: OZ2\nrules:\n  - name: a\n    <<: &v {actions: "Do ${var.company} things"}\n  - name: b\n    <<: *v\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  company: Acme\n', 'playbooks/oz2.yaml': playbook });
+    await applyOk(run, dir);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    const playbookId = Object.values(org.playbooks).find((p) => p.name === 'OZ2' && !p.archived_at)!.id;
+    const rule = Object.values(org.rules).find((r) => r.playbook_id === playbookId && r.name === 'b')!;
+    rule.actions = 'Do Globex things';
+    rule.updated_at = new Date().toISOString();
+    const pulled = await run('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    expect(pulled.stdout).toContain('rule "OZ2/b" actions (playbooks/oz2.yaml:5): live value "Do Globex things" differs from var.company; change the variable or the environment (a merge key, `<<`, gives it here, so that changes every mapping that merges it), or write the key in this mapping by hand\n');
+    expect(await readFile(join(dir, 'playbooks/oz2.yaml'), 'utf8')).toBe(playbook);
+  });
+
   it('keeps a reviewer a merge gives through a placeholder when the app clears it, and says so (probe IH-1)', async () => {
     const playbook = 'kind: Playbook\nname: U\nrules:\n  - name: a\n    actions: x\n    <<: &v {reviewer: "${var.lead}", description: d}\n  - name: b\n    actions: y\n    <<: *v\n';
     const organization = 'kind: Organization\nreview:\n  <<: {default_reviewer: "${var.lead}"}\n';
@@ -1037,7 +1052,8 @@ describe('a reviewer who leaves the organization in the app', () => {
     org.default_reviewer_id = null;
     const pulled = await run('pull', '-C', dir);
     expect([pulled.code, pulled.stderr]).toEqual([0, '']);
-    expect(pulled.stdout).toContain('rule "U/b" reviewer');
+    // Rule a and the organization take the variable too: changing it is no way to change rule b alone (probe OZ-2).
+    expect(pulled.stdout).toContain('rule "U/b" reviewer (playbooks/u.yaml:6): live has no value for var.lead, and no value of it stands for none there; a merge key (`<<`) gives it here and to every mapping that merges it: edit this mapping by hand\n');
     expect(pulled.stdout).toContain('organization review.default_reviewer');
     expect(pulled.stdout).not.toContain('could not edit');
     expect(await readFile(join(dir, 'playbooks/u.yaml'), 'utf8')).toBe(playbook);

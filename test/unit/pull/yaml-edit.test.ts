@@ -102,7 +102,7 @@ describe('editYaml', () => {
     const text = 'kind: Playbook\nname: M\nrules:\n  - &base\n    name: A\n    actions: Do ${var.company} things\n    reviewer: ${var.mail}\n  - <<: *base\n    name: B\n';
     const changed = edit(text, (v) => setAt(setAt(v, '/rules/1/actions', 'Do Acme things now'), '/rules/1/reviewer', 'alice@acme.example'), 0, expand);
     expect(changed.text).toBe(text);
-    expect(changed.problems).toEqual([{ document: 0, pointer: '/rules/1/actions', line: 8, written: 'Do ${var.company} things', wanted: 'Do Acme things now' }]);
+    expect(changed.problems).toEqual([{ document: 0, pointer: '/rules/1/actions', line: 8, written: 'Do ${var.company} things', wanted: 'Do Acme things now', merged: true }]);
     const cleared = edit(text, (v) => {
       const rules = (v as { rules: Record<string, unknown>[] }).rules;
       const { reviewer: _, ...b } = rules[1]!;
