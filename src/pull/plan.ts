@@ -1751,6 +1751,16 @@ class PullPlanner {
     }
   }
 
+  /**
+   * Forgets the record under a name an object left, unless this pull recorded under it another
+   * object that took the name: names shifted or swapped in the app are reported in no fixed
+   * order (probe PH-1).
+   */
+  private forget(key: string, id: string | undefined): void {
+    const now = this.sync.get(key);
+    if (!now || now.id === id) this.sync.set(key, null);
+  }
+
   private report(o: Pulling): void {
     const c = o.change;
     const direction = c.direction ?? 'unknown';
@@ -1770,7 +1780,7 @@ class PullPlanner {
     // What could not be pulled keeps its old record (liveRecord): the next plan still sees that side move.
     const key = refKey(c.kind, c.key);
     if (!c.liveId) {
-      this.sync.set(key, null);
+      this.forget(key, undefined);
     } else if (o.l) {
       const fields = this.fieldsRecorded(o.d, o.l, c.parent);
       const unpulled = this.unpulled.get(o.l.id);
@@ -1780,7 +1790,7 @@ class PullPlanner {
       // Under its live identity (a rename made live is now the files' name too), unless the name was not pulled.
       const liveKey = unpulled?.has('name') ? c.key : c.parent ? `${c.parent.key}/${o.l.name}` : o.l.key;
       if (liveKey !== c.key) {
-        this.sync.set(key, null);
+        this.forget(key, o.l.id);
         if (!c.parent) {
           const renames = this.renamed.get(c.kind);
           if (renames) renames.push([c.key, liveKey]);

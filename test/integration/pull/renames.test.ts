@@ -355,6 +355,36 @@ describe('objects renamed in the app', () => {
     });
   });
 
+  it('pinned playbooks and rules whose names shifted in the app (B to C, then A to B) keep every record once pulled: an edit in the files after it is pending, not drift (probe PH-1)', async () => {
+    const playbook = (name: string, id: string, rules: [string, string][]) => `kind: Playbook\nid: ${id}\nname: ${name}\nrules:\n${rules.map(([rule, ruleId]) => `  - name: ${rule}\n    id: ${ruleId}\n    actions: ACCEPT ${rule}\n`).join('')}`;
+    await onOwnEmulator(async (run, own) => {
+      const app = new App(own.env);
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/a.yaml': 'kind: Playbook\nname: A\nrules:\n  - name: r\n    actions: ACCEPT r\n  - name: s\n    actions: ACCEPT s\n', 'playbooks/b.yaml': 'kind: Playbook\nname: B\nrules:\n  - name: r\n    actions: ACCEPT r\n' });
+      await applyOk(run, dir);
+      const [a, b] = [await app.playbookId('A'), await app.playbookId('B')];
+      const [r, rs] = [await app.ruleId('A', 'r'), await app.ruleId('A', 's')];
+      await writeFiles(dir, { 'playbooks/a.yaml': playbook('A', a, [['r', r], ['s', rs]]), 'playbooks/b.yaml': playbook('B', b, [['r', await app.ruleId('B', 'r')]]) });
+      await expectNoChanges(run, dir);
+      await app.editPlaybook('B', { name: 'C' });
+      await app.editPlaybook('A', { name: 'B' });
+      await app.editRule('B', 's', { name: 't' });
+      await app.editRule('B', 'r', { name: 's' });
+
+      const pulled = await run('pull', '-C', dir);
+      expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+      await expectNoChanges(run, dir);
+      const synced = JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { synced: Record<string, Record<string, string>> };
+      const records = Object.values(synced.synced)[0]!;
+      expect([records['playbook:B']?.split(' ')[0], records['playbook:C']?.split(' ')[0], records['rule:B/s']?.split(' ')[0], records['rule:B/t']?.split(' ')[0]]).toEqual([a, b, r, rs]);
+      // The team's edit of the shifted playbook and rule is theirs, not drift pull would undo.
+      const shifted = await readFile(join(dir, 'playbooks/a.yaml'), 'utf8');
+      await writeFile(join(dir, 'playbooks/a.yaml'), shifted.replace('name: B\n', 'name: B\ndescription: added in a PR\n').replace('actions: ACCEPT r', 'actions: ACCEPT r now'));
+      const drift = await run('drift', '-C', dir);
+      expect([drift.code, drift.stderr]).toEqual([0, '']);
+      expect(drift.stdout).toContain('2 objects changed in the files are pending (not drift)');
+    });
+  });
+
   it('plan shows only the renames, drift counts each once, and pull writes the new names and keeps the rules in sync', async () => {
     const { dir, app } = await applied({
       'playbooks/nda.yaml': NDA,
