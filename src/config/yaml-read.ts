@@ -468,7 +468,7 @@ function readOtherwise(root: unknown, detach: boolean, nullKeys: boolean): boole
       const o = v as Record<string, unknown>;
       for (const k in o) {
         if (k === 'null' && !nullKeys) return true;
-        // A merge key spelt otherwise (`"\x3c\x3c"`), which the full parser merges and js-yaml keeps (SR67-6).
+        // A `<<` key js-yaml kept as text (quoted, or spelt `"\x3c\x3c"`): rare, and read by the full parser (SR67-6, probe PK-1).
         if (k === '<<') return true;
         const x = o[k];
         if (detach && typeof x === 'string' && x.length >= SLICED_MIN) o[k] = detached(x);

@@ -272,6 +272,9 @@ describe('parseDefinitionFile', () => {
     const aliased = parseDefinitionFile(lines('title: A', 'sections:', '  - heading: &h H', '    fields:', '      f1:', '        label: *h', '        input: text'), 'c.cover.yaml');
     expect(aliased.diagnostics).toEqual([]);
     expect(parseDefinitionFile(lines('title: "A <<: b"', 'sections: []'), 'c.cover.yaml').diagnostics).toEqual([]);
+    // Quoted, `<<` is a key like any other, to YAML and to the service alike: a field of that name (probe PK-1).
+    const quoted = parseDefinitionFile(lines('title: A', 'sections:', '  - heading: H', '    fields:', '      "<<": {label: L, input: text}'), 'c.cover.yaml');
+    expect([quoted.diagnostics, quoted.value]).toEqual([[], { title: 'A', sections: [{ heading: 'H', fields: { '<<': { label: 'L', input: 'text' } } }] }]);
   });
 });
 

@@ -97,6 +97,14 @@ describe('editYaml', () => {
     expect(() => edit('kind: Template\nname: T\nattachments:\n  - ${var.sec}\n  - Sec B\n', (v) => ({ ...(v as object), attachments: ['Sec B', 'Sec A'] }), 0, expand)).toThrow('live moved ${var.sec} elsewhere in the list at /attachments, and docket does not move a placeholder; move it by hand');
   });
 
+  it('edits a mapping with a quoted `<<` key as one with a key of that text, not a merge (probe PK-1)', () => {
+    const text = 'kind: Template\nname: T\nparameters:\n  underlying_agreement_val:\n    "<<": f\n    k: v\n';
+    const changed = edit(text, (v) => setAt(v, '/parameters/underlying_agreement_val/k', 'w'));
+    expect(changed).toEqual({ text: text.replace('k: v', 'k: w'), problems: [] });
+    const other = edit(text, (v) => setAt(v, '/parameters/underlying_agreement_val/<<', 'g'));
+    expect(other.text).toBe(text.replace('"<<": f', '"<<": g'));
+  });
+
   it('writes no value over a placeholder a merge key gives: live differing from it, or having none, is said', () => {
     const expand = (t: string) => t.replace('${var.company}', 'Acme').replace('${var.mail}', 'alice@acme.example');
     const text = 'kind: Playbook\nname: M\nrules:\n  - &base\n    name: A\n    actions: Do ${var.company} things\n    reviewer: ${var.mail}\n  - <<: *base\n    name: B\n';
