@@ -950,10 +950,18 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
       for (const e of read.errors) {
         // `docket.lock.json: key … written twice`, `docket.lock.json is not valid JSON (…)`: said without the file's name.
         const why = e.message.startsWith(label) ? e.message.slice(label.length).replace(/^:? /, '') : 'it is not a lock file';
-        told.push(problem(label, fileLines[(e.line ?? 1) - 1] ?? sides.line, `${label} has a merge conflict that docket cannot read (${side}: ${why})`, `mend ${side} (or keep the other side whole), then remove the markers`, e.col ?? 1));
+        told.push(problem(label, fileLines[(e.line ?? 1) - 1] ?? sides.line, `${label} has a merge conflict that docket cannot read (${side}: ${why})`, `mend ${side}, then remove the markers (keeping the other side whole drops this side's entries: the next apply would upload their files again)`, e.col ?? 1));
       }
     }
     return { doc: emptyDocument(), diagnostics: told };
+  }
+  // A version 1 side against a version 2 one (a branch moved to a newer docket): read as moved too.
+  const ambiguous = [...relocateLegacy(a.doc, b.doc), ...relocateLegacy(b.doc, a.doc)];
+  if (ambiguous.length > 0) {
+    return {
+      doc: emptyDocument(),
+      diagnostics: [problem(label, sides.line, `${label} has a merge conflict between a version 1 side and a version 2 side, and the entries of ${ambiguous.join(', ')} may belong to more than one target section of the other side`, CONFLICT_HINT)],
+    };
   }
   const merged = structuredClone(a.doc);
   const clashes: string[] = [];
@@ -1053,12 +1061,54 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
   };
 }
 
+/**
+ * Moves each version 1 section of `doc` into the target section `other` moved it to, as the next
+ * apply would have: the section of `other` that records an upload of the same resource under the
+ * same id. Without it the two sides' entries would never meet, a section of its own hiding the
+ * version 1 one, and the version 1 side's uploads would be made again (probe PJ-1). Returns the
+ * sections that match more than one target (none: left as they are).
+ */
+function relocateLegacy(doc: LockDocument, other: LockDocument): string[] {
+  const legacy = doc.legacy;
+  if (!legacy || Object.keys(other.targets).length === 0) return [];
+  const ambiguous: string[] = [];
+  const sections: [string, { files?: Files } | undefined][] = [
+    ['the version 1 `files`', legacy],
+    ...Object.entries(legacy.environments ?? {}).map(([e, section]): [string, { files?: Files }] => [`version 1 environment ${JSON.stringify(e)}`, section]),
+    ['the version 1 emulator `files`', legacy.emulator],
+    ...Object.entries(legacy.emulator?.environments ?? {}).map(([e, section]): [string, { files?: Files }] => [`version 1 emulator environment ${JSON.stringify(e)}`, section]),
+  ];
+  for (const [name, section] of sections) {
+    const files = section?.files;
+    if (!files || Object.keys(files).length === 0) continue;
+    const into = Object.entries(other.targets).filter(([, t]) => Object.entries(files).some(([key, entry]) => t.files?.[key]?.id === entry.id));
+    if (into.length > 1) ambiguous.push(name);
+    if (into.length !== 1) continue;
+    const [target] = into[0]!;
+    const own = (doc.targets[target] ??= { files: {} });
+    for (const [key, entry] of Object.entries(files)) own.files[key] ??= entry;
+    delete section!.files;
+  }
+  for (const section of [legacy, legacy.emulator]) {
+    if (!section?.environments) continue;
+    for (const [e, s] of Object.entries(section.environments)) if (Object.keys(s).length === 0) delete section.environments[e];
+    if (Object.keys(section.environments).length === 0) delete section.environments;
+  }
+  if (legacy.emulator && Object.keys(legacy.emulator).length === 0) delete legacy.emulator;
+  if (Object.keys(legacy).length === 0) delete doc.legacy;
+  return ambiguous;
+}
+
 /** The entries of one target, falling back to the version 1 section this run would have used. */
 export function lockSection(doc: LockDocument, target: string, location: LockLocation): LockFile {
   const own = doc.targets[target];
   // Only when the target is known: without it, every section could be this one.
   const elsewhere = target === '' ? undefined : otherIds(doc, target);
-  const files = own ? own.files : legacyFiles(doc, location);
+  // The version 1 section too, where a target section is there already (written by another
+  // environment of the same organization, or a merge conflict's version 2 side): its entries the
+  // section does not hold are this run's still (probe PJ-1).
+  const legacy = legacyFiles(doc, location);
+  const files = own && legacy ? { ...legacy, ...own.files } : own ? own.files : legacy;
   const elsewhereKeys = target === '' ? undefined : otherKeys(doc, target, files ?? {});
   return { files: { ...files }, ...(elsewhere && elsewhere.size > 0 ? { elsewhere } : {}), ...(elsewhereKeys && elsewhereKeys.size > 0 ? { elsewhereKeys } : {}) };
 }

@@ -467,7 +467,7 @@ describe('docket.lock.json', () => {
     // At the key written twice, on the file's own line, with what to do about it (probe GQ).
     const second = unreadable.split('\n').findLastIndex((l) => l.includes('"rule:P/A": "r-1 name=bbbbbbbbbb"')) + 1;
     expect(parseLockText(unreadable, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message} | ${d.hint}`)).toEqual([
-      `${second}:7 docket.lock.json has a merge conflict that docket cannot read (the side before =======: "${PROD}" has key "rule:P/A" written twice: JSON readers take one or the other; keep the one that is right) | mend the side before ======= (or keep the other side whole), then remove the markers`,
+      `${second}:7 docket.lock.json has a merge conflict that docket cannot read (the side before =======: "${PROD}" has key "rule:P/A" written twice: JSON readers take one or the other; keep the one that is right) | mend the side before =======, then remove the markers (keeping the other side whole drops this side's entries: the next apply would upload their files again)`,
     ]);
     // Markers that do not close are said as that, not as a side's JSON (probe GS).
     const markers = `{\n  "version": 2,\n  "targets": {},\n  "synced": {\n    "t": {\n<<<<<<< HEAD\n      "rule:P/A": "r-1 name=aaaaaaaaaa"\n=======\n      "rule:P/A": "r-1 name=bbbbbbbbbb"\n>>>>>>> other\n    }\n  }\n}\n`;
@@ -503,6 +503,32 @@ describe('docket.lock.json', () => {
     expect(parseLockText(files, LOCK_FILE).diagnostics[0]!.hint).toBe(
       'keep every entry only one side has; of an entry the two sides record differently, keep the side whose `sha256` is that of the file in the repository (`sha256sum FILE`), then remove the markers',
     );
+  });
+
+  it('a merge conflict of a version 1 side and a version 2 one reads the version 1 entries in the target section the other side moved them to, and refuses two uploads of one resource (probe PJ-1)', () => {
+    const [base, onlyV1, onlyV2] = [
+      { ...ATTACHMENT, file: 'attachments/a.pdf' },
+      { ...ATTACHMENT, id: '55555555-5555-4555-8555-555555555555', file: 'attachments/n.pdf', sha256: 'c'.repeat(64) },
+      { ...ATTACHMENT, id: '66666666-6666-4666-8666-666666666666', file: 'attachments/m.pdf', sha256: 'd'.repeat(64) },
+    ];
+    const v1 = (files: LockFile['files']) => JSON.stringify({ version: 1, files }, null, 2);
+    const v2 = JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:A': base, 'attachment:M': onlyV2 } } } }, null, 2);
+    const location = lockLocation('/x', { emulator: false });
+    for (const text of [`<<<<<<< HEAD\n${v1({ 'attachment:A': base, 'attachment:N': onlyV1 })}\n=======\n${v2}\n>>>>>>> main\n`, `<<<<<<< HEAD\n${v2}\n=======\n${v1({ 'attachment:A': base, 'attachment:N': onlyV1 })}\n>>>>>>> old\n`]) {
+      const { doc, diagnostics } = parseLockText(text, LOCK_FILE);
+      expect(diagnostics).toMatchObject([{ severity: 'warning', code: 'lock-merge-conflict' }]);
+      expect(lockSection(doc, PROD, location).files).toEqual({ 'attachment:A': base, 'attachment:M': onlyV2, 'attachment:N': onlyV1 });
+      expect(doc.legacy).toBeUndefined();
+    }
+    // Nothing shared (both branches began with no lock): the version 1 entries stay where they are, read beside the section.
+    const apart = parseLockText(`<<<<<<< HEAD\n${v1({ 'attachment:N': onlyV1 })}\n=======\n${JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:M': onlyV2 } } } }, null, 2)}\n>>>>>>> main\n`, LOCK_FILE);
+    expect(apart.diagnostics).toMatchObject([{ severity: 'warning', code: 'lock-merge-conflict' }]);
+    expect(lockSection(apart.doc, PROD, location).files).toEqual({ 'attachment:M': onlyV2, 'attachment:N': onlyV1 });
+    // The version 1 side uploaded A again: two uploads of one resource, named as any such clash is.
+    const again = `<<<<<<< HEAD\n${v1({ 'attachment:A': { ...base, id: onlyV1.id }, 'attachment:B': onlyV2 })}\n=======\n${JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:A': base, 'attachment:B': onlyV2 } } } }, null, 2)}\n>>>>>>> main\n`;
+    const clash = parseLockText(again, LOCK_FILE).diagnostics;
+    expect(clash).toMatchObject([{ severity: 'error', code: 'invalid-lock-file' }]);
+    expect(clash[0]!.message).toBe(`docket.lock.json has a merge conflict whose two sides record "attachment:A" of ${PROD} (\`id\`) differently`);
   });
 
   it('a merge conflict of two uploads of one resource names the later one when the lock says which, not a rule that picks the stale one (probe OS-1)', () => {
