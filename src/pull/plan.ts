@@ -218,6 +218,8 @@ class PullPlanner {
   private readonly renamed = new Map<KindName, [string, string][]>();
   /** Declared objects whose document a new object took, its own `drift` and `ignore_fields` gone with the renamed one (handOverHistory). */
   private readonly settingsHandedOver = new Set<string>();
+  /** Their children the new object keeps, whose fields the parent ignored are written with its children's live values (childrenHandedOver). */
+  private readonly childSettingsHandedOver = new Set<string>();
   /**
    * Fields of a live object (by id) that are not pulled. An object renamed and edited in the app
    * is two changes: what one of them pulls must not record the other's unpulled fields as in sync.
@@ -320,6 +322,19 @@ class PullPlanner {
     const d = was === undefined ? undefined : this.desired.get(was);
     if (d === undefined || d.kind !== l.kind) return undefined;
     return d.parent === undefined || this.input.plan.ids[refKey(d.parent.kind, d.parent.key)] === l.parentId ? d : undefined;
+  }
+
+  /**
+   * Why `l`, renamed in the app while a new object took its name, is not written: the document it
+   * was last in sync as has a policy that leaves live changes where they are, and a rename is one.
+   * Written, it would take the history and the policy from that document, which the new object
+   * then keeps without its policy (probe PG-1).
+   */
+  private renameHeldByPolicy(l: LiveResource): string | undefined {
+    const d = this.historyOf(l);
+    const policy = d?.policy?.drift;
+    if (!d || (policy !== 'revert' && policy !== 'ignore')) return undefined;
+    return `renamed in the app from ${d.kind} ${quoteValue(d.name)}, whose \`drift: ${policy}\` leaves the rename as it is${policy === 'revert' ? ' (`docket apply` puts the files\u2019 name back)' : ''}`;
   }
 
   /**
@@ -449,11 +464,48 @@ class PullPlanner {
     const id = this.input.plan.ids[refKey(d.kind, d.key)];
     const l = id === undefined ? undefined : this.liveById.get(id);
     this.settingsHandedOver.add(refKey(d.kind, d.key));
-    const written = withoutOwnSettings(entry, l ? this.liveDocument(d.kind, l, d) : undefined);
+    const liveDoc = l ? this.liveDocument(d.kind, l, d) : undefined;
+    const written = withoutOwnSettings(entry, liveDoc);
+    // A key it now writes goes where the kind's order puts it (a playbook's description before its rules: probe PG-3).
+    const order = this.keyOrder(d.kind, liveDoc ?? {});
     for (const key of new Set([...Object.keys(entry), ...Object.keys(written)])) {
-      if (written[key] !== entry[key]) doc = setAt(doc, `${base}/${key}`, written[key], [], this.owned);
+      if (written[key] !== entry[key]) doc = setAt(doc, `${base}/${key}`, written[key], order, this.owned);
     }
+    if (l) doc = this.childrenHandedOver(doc, d, l, ignoredFieldsWritten(entry));
     this.editOf(file).documents.set(index, doc);
+  }
+
+  /**
+   * The items of `d`'s document that the new object's children keep (matched by name), once `d`'s
+   * own `ignore_fields` went with the renamed one: the fields it ignored for them take those
+   * children's live values, as `d`'s own do. Kept, they were the renamed one's children's values,
+   * compared from now on (probe PG-1).
+   */
+  private childrenHandedOver(doc: unknown, d: DesiredResource, l: LiveResource, ignored: readonly string[]): unknown {
+    if (ignored.length === 0) return doc;
+    for (const c of this.desired.values()) {
+      if (c.parent?.kind !== d.kind || c.parent.key !== d.key || c.pointer === undefined) continue;
+      const child = this.liveById.get(this.input.plan.ids[refKey(c.kind, c.key)] ?? '');
+      if (child?.parentId !== l.id) continue;
+      this.childSettingsHandedOver.add(refKey(c.kind, c.key));
+      const own = ignoredFieldsWritten(this.writtenEntry(c) ?? {});
+      const live = this.liveDocument(c.kind, child, c) ?? {};
+      const order = this.keyOrder(c.kind, live);
+      for (const field of ignored) {
+        if (own.includes(field) || !(field in child.fields)) continue;
+        const value = live[field];
+        doc = setAt(doc, `${c.pointer}/${field}`, value === null ? undefined : value, order, this.owned);
+      }
+    }
+    return doc;
+  }
+
+  /** The order a new key of a `kind` document takes: the live document's, its own keys before its children's list. */
+  private keyOrder(kind: KindName, live: Record<string, unknown>): string[] {
+    const order = Object.keys(live);
+    // Also where the file writes a key after that list (probe OH-4).
+    for (const child of this.input.kinds) if (child.parentKind === kind && child.parentField && !order.includes(child.parentField)) order.push(child.parentField);
+    return order;
   }
 
   /**
@@ -892,10 +944,8 @@ class PullPlanner {
       }
       const pointer = base + where.pointer;
       const parent = valueAt(liveDocument(), where.pointer.slice(0, where.pointer.lastIndexOf('/')));
-      const order = isPlainObject(parent) ? Object.keys(parent) : [];
-      // A document's own keys come before its children's list (a playbook's description before its
-      // rules), also where the file writes a key after that list (probe OH-4).
-      if (where.pointer.lastIndexOf('/') === 0) for (const child of this.input.kinds) if (child.parentKind === kind.name && child.parentField && !order.includes(child.parentField)) order.push(child.parentField);
+      // A document's own keys come before its children's list (a playbook's description before its rules).
+      const order = where.pointer.lastIndexOf('/') === 0 ? this.keyOrder(kind.name, liveDocument()) : isPlainObject(parent) ? Object.keys(parent) : [];
       // Live text is written literally: a `${` typed in the app is no placeholder.
       const current = valueAt(doc, pointer);
       const value = literalPlaceholders(kind.keepWritten?.(field, current, where.value, written) ?? where.value);
@@ -1366,7 +1416,7 @@ class PullPlanner {
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const alike = this.lookAlikeDeclared(l.kind, undefined, l.name);
       const cutOff = this.heirCutOff(l);
-      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? ((cutOff && heirLeftOut(cutOff)) ?? alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key)) ?? keyInFileName(l, this.input.keys)) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys) ?? this.markedForTextFile(o)] as const).find(([, why]) => why !== undefined);
+      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? ((cutOff && heirLeftOut(cutOff)) ?? this.renameHeldByPolicy(l) ?? alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key)) ?? keyInFileName(l, this.input.keys)) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys) ?? this.markedForTextFile(o)] as const).find(([, why]) => why !== undefined);
       if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}` });
       if (refused) this.unwrittenNew.set(l.id, l);
       const heir = refused ? this.historyOf(l) : undefined;
@@ -1730,19 +1780,22 @@ class PullPlanner {
    */
   private fieldsRecorded(d: DesiredResource | undefined, l: LiveResource, parent: { kind: KindName; key: string } | undefined): string[] {
     const handed = d !== undefined && this.settingsHandedOver.has(refKey(d.kind, d.key));
-    const ignored = ((handed ? undefined : d) ?? (parent ? this.desired.get(refKey(parent.kind, parent.key)) : undefined))?.policy?.ignoreFields ?? [];
-    const nowWritten = handed ? (d.policy?.ignoreFields ?? []).filter((f) => f in l.fields) : [];
+    // A child the new object keeps, whose parent's ignored fields went: only its own are ignored now.
+    const childHanded = d !== undefined && this.childSettingsHandedOver.has(refKey(d.kind, d.key));
+    const ignored = childHanded ? ignoredFieldsWritten(this.writtenEntry(d) ?? {}) : (((handed ? undefined : d) ?? (parent ? this.desired.get(refKey(parent.kind, parent.key)) : undefined))?.policy?.ignoreFields ?? []);
+    const nowWritten = handed || childHanded ? (d.policy?.ignoreFields ?? []).filter((f) => f in l.fields) : [];
     return [...new Set([...Object.keys(d ? d.fields : l.fields), ...nowWritten])].filter((f) => !ignored.includes(f));
   }
 
   /**
    * The object made in the app that keeps a document whose own `ignore_fields` went with the renamed
-   * one: it is recorded with those fields, as the document now writes them. Else a later edit of
-   * one in the files reads as drift of unknown side, and pull writes the live value over it (probe
-   * OZ-1). (One pull reported is recorded there already.)
+   * one, and the children of it that the document's items now are: they are recorded with those
+   * fields, as the document now writes them. Else a later edit of one in the files reads as drift
+   * of unknown side, and pull writes the live value over it (probes OZ-1, PG-1). (One pull reported
+   * is recorded there already.)
    */
   private recordHandedOver(): void {
-    for (const key of this.settingsHandedOver) {
+    for (const key of [...this.settingsHandedOver, ...this.childSettingsHandedOver]) {
       const d = this.desired.get(key);
       const l = this.liveById.get(this.input.plan.ids[key] ?? '');
       if (!d || !l || this.sync.has(key) || this.unpulled.has(l.id)) continue;

@@ -622,7 +622,9 @@ describe('objects renamed in the app', () => {
     await app.editPlaybook('Theta NDA', { name: 'Theta NDA 2025' });
     await app.createPlaybook({ name: 'Theta NDA', description: 'new' });
     const pull = await cli('pull', '-C', dir, '--target', 'playbook/Theta NDA', '--target', 'playbook/Theta NDA 2025');
-    expect(pull.stdout).toContain('the files still declare it as rule "Theta NDA/Law", whose `drift: ignore` keeps it there; move it in the files by hand');
+    // The playbook's own policy holds its rename (probe PG-1), which holds its rules with it.
+    expect(pull.stdout).toContain('playbook "Theta NDA 2025": renamed in the app from playbook "Theta NDA", whose `drift: ignore` leaves the rename as it is');
+    expect(pull.stdout).not.toContain('pull again');
   });
 
   it('a playbook renamed in the app with a new one made under its old name: its new file keeps its drift: and its rules\' ignore_fields, with the files\' values of what they ignore (probe MM-5)', async () => {
@@ -759,6 +761,43 @@ describe('objects renamed in the app', () => {
     expect(await readFile(join(dir, 'playbooks/lambda-nda-2025.yaml'), 'utf8')).toContain('renamed_from:\n  - Lambda NDA\n');
     expect(await readFile(join(dir, 'playbooks/lambda.yaml'), 'utf8')).toContain('description: new');
   });
+
+  it('a playbook renamed in the app while its own drift: ignore or revert keeps pull from writing the rename, with a new one made under its old name: pull writes nothing, twice (probe PG-1)', async () => {
+    for (const policy of ['ignore', 'revert']) {
+      await onOwnEmulator(async (run, own) => {
+        const files = { 'docket.yaml': 'version: 1\n', 'playbooks/gamma.yaml': `kind: Playbook\nname: Gamma\ndrift: ${policy}\nrules:\n  - name: G1\n    actions: ACCEPT g1\n` };
+        const { dir, app } = await appliedOn(run, own, files);
+        await app.editPlaybook('Gamma', { name: 'Gamma X' });
+        await app.createPlaybook({ name: 'Gamma', description: 'new gamma' });
+        await app.createRule('Gamma', { name: 'G1', actions: 'ACCEPT new g1' });
+        await pullsTwiceWritingNothing(run, dir, files, (stdout) => {
+          expect(stdout).toContain(`playbook "Gamma X": renamed in the app from playbook "Gamma", whose \`drift: ${policy}\` leaves the rename as it is`);
+        });
+      });
+    }
+  });
+
+  it('a playbook renamed in the app whose ignore_fields go with it, with a new one and its rules made under its old name: the rules the old document keeps take their live values of what it ignored, and the plan is then clean (probes PG-1, PG-3)', () =>
+    onOwnEmulator(async (run, own) => {
+      const { dir, app } = await appliedOn(run, own, { 'docket.yaml': 'version: 1\n', 'playbooks/gamma.yaml': 'kind: Playbook\nname: Gamma\nignore_fields: [description, actions]\nrules:\n  - name: G1\n    actions: ACCEPT g1\n  - name: G2\n    actions: ACCEPT g2\n    ignore_fields: [actions]\n' });
+      await app.editPlaybook('Gamma', { name: 'Gamma X' });
+      await app.createPlaybook({ name: 'Gamma', description: 'new gamma' });
+      await app.createRule('Gamma', { name: 'G1', actions: 'ACCEPT new g1' });
+      await app.createRule('Gamma', { name: 'G2', actions: 'ACCEPT new g2' });
+      const pulled = await run('pull', '-C', dir);
+      expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+      // The description before the rules; G1's actions the new rule's; G2 still ignores its own.
+      expect(await readFile(join(dir, 'playbooks/gamma.yaml'), 'utf8')).toBe('kind: Playbook\nname: Gamma\ndescription: new gamma\nrules:\n  - name: G1\n    actions: ACCEPT new g1\n  - name: G2\n    actions: ACCEPT g2\n    ignore_fields: [actions]\n');
+      expect(await readFile(join(dir, 'playbooks/gamma-x.yaml'), 'utf8')).toContain('ignore_fields:\n  - description\n  - actions\n');
+      await expectNoChanges(run, dir);
+      const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+      expect((await run('pull', '-C', dir)).stdout).toContain('Nothing to pull');
+      expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).toBe(lock);
+      // An edit of G1's actions in the files is theirs, not drift.
+      await writeFile(join(dir, 'playbooks/gamma.yaml'), (await readFile(join(dir, 'playbooks/gamma.yaml'), 'utf8')).replace('ACCEPT new g1', 'ACCEPT newer g1'));
+      const drift = await run('drift', '-C', dir);
+      expect([drift.code, drift.stderr]).toEqual([0, '']);
+    }));
 
   it('a rename in the app onto the name of a declared playbook pinned to its own object is not written: the files would declare the name twice (probe NB-1)', () =>
     onOwnEmulator(async (run, own) => {
