@@ -509,17 +509,22 @@ export function diff(input: DiffInput): DiffResult {
     // What this plan does with a live object no file declares: a declared playbook's rules are
     // deleted, playbooks archived under prune, the rest left as they are.
     const removal = isChild && kind.deletion === 'delete' ? 'deletes' : kind.deletion === 'archive' && kind.pruneKey !== undefined && input.prune[kind.pruneKey] === true ? 'archives' : undefined;
-    /** A child's removal a `drift: adopt` or `ignore` of its parent holds back (direction.ts). */
+    /**
+     * A child's removal a `drift: adopt` or `ignore` of its parent holds back (direction.ts): of one
+     * made in the app. One last synced under the name `held` (its removal the files') is removed
+     * whatever the policy (probe PH-2).
+     */
     let parentPolicies: Map<string, DesiredResource['policy']> | undefined;
-    const removalHeld = (d: DesiredResource): boolean => {
+    const removalHeld = (d: DesiredResource, held: LiveResource): boolean => {
       if (!d.parent) return false;
       parentPolicies ??= new Map((desiredByKind.get(d.parent.kind) ?? []).map((p) => [p.key, p.policy]));
-      return leavesLiveEdits(parentPolicies.get(d.parent.key)?.drift);
+      return leavesLiveEdits(parentPolicies.get(d.parent.key)?.drift) && input.records?.idOf(formerKey(d, localName(held, isChild))) !== held.id;
     };
     // Unless a later rename in the files took the former object (B from A while C from B).
     for (const { d, former } of bothLive) {
-      if (matched.get(d.key) === undefined || candidates(scopeOfDesired(d), former).length === 0) continue;
-      const removes = removalHeld(d) ? undefined : removal;
+      const formerLive = matched.get(d.key) === undefined ? undefined : candidates(scopeOfDesired(d), former)[0];
+      if (!formerLive) continue;
+      const removes = removalHeld(d, formerLive) ? undefined : removal;
       diagnostics.warning(
         'rename-target-live',
         `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live: docket matches the live "${d.name}" and ${removes ? `${removes} "${former}", which no file declares` : `leaves "${former}" as it is`}`,
@@ -542,7 +547,7 @@ export function diff(input: DiffInput): DiffResult {
       const holder = candidates(scopeOfDesired(d), localName(d, isChild))[0];
       // One the plan removes is gone before the rename (order.ts): no two share the name. Not a
       // rule whose playbook adopts or ignores drift: its delete is held, and the rule stays.
-      if (!holder || (removal && !removalHeld(d))) continue;
+      if (!holder || (removal && !removalHeld(d, holder))) continue;
       diagnostics.error('rename-target-live', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId!)}, live ${quoteValue(l.name)}: renaming it would make two live ${kind.name} objects named "${d.name}" (another, id ${holder.id}, no file declares, has that name)`, {
         ...(problemSourceOf(d.fieldSources, 'id') ?? d.source),
         hint: `rename or remove the live "${d.name}" (id ${holder.id}) first, or declare it in a file under another name`,

@@ -370,6 +370,17 @@ describe('diff: pins and ambiguity', () => {
     ]);
   });
 
+  it('renamed_from naming a live rule under a playbook that adopts drift: one made in the app is left, one synced under that name is deleted, and the warning says which (probe PH-2)', () => {
+    const playbook = { ...desiredPlaybook(NDA.name), policy: { drift: 'adopt' as const } };
+    const a = desiredRule(NDA.name, 'a', {}, { renamedFrom: ['b'] });
+    const live = [livePlaybook(NDA.id, NDA.name), liveRule('r-a', NDA, 'a'), liveRule('r-b', NDA, 'b')];
+    const made = diff({ kinds: KIND_META, desired: [playbook, a], live, prune: {}, records: recorded({ [`rule:${NDA.name}/a`]: 'r-a' }) });
+    expect(made.diagnostics.warnings.map((w) => w.message)).toEqual(['rule "a" says it was renamed from "b", but both are live: docket matches the live "a" and leaves "b" as it is']);
+    const synced = diff({ kinds: KIND_META, desired: [playbook, a], live, prune: {}, records: recorded({ [`rule:${NDA.name}/a`]: 'r-a', [`rule:${NDA.name}/b`]: 'r-b' }) });
+    expect(synced.diagnostics.warnings.map((w) => [w.message, w.hint])).toEqual([['rule "a" says it was renamed from "b", but both are live: docket matches the live "a" and deletes "b", which no file declares', 'remove "b" from `renamed_from`, or declare it to keep it']]);
+    expect(ids(synced.changes)).toContain(`delete:rule:${NDA.name}/b`);
+  });
+
   it('of several former names live as different objects, renames the first and says it leaves the others (probe LR-4)', () => {
     const d = desiredPlaybook('Merged', { renamedFrom: ['Old A', 'Old B'], fieldSources: { renamed_from: pos(3, 15, 'playbooks/p.yaml') } });
     const { changes, diagnostics } = run([d], [livePlaybook('pb-1', 'Old A'), livePlaybook('pb-2', 'Old B')]);
@@ -648,11 +659,13 @@ describe('diff: pins and ambiguity', () => {
     expect(rules.diagnostics.errors).toEqual([]);
     expect(ids(rules.changes)).toEqual([`delete:rule:${NDA.name}/R2`, `rename:rule:${NDA.name}/R2`]);
     // Not when the playbook adopts drift: the holder's delete is held, and it stays.
-    const adopting = run(
-      [{ ...desiredPlaybook(NDA.name), policy: { drift: 'adopt' } }, desiredRule(NDA.name, 'R2', {}, { pinId: 'r-1' })],
-      [livePlaybook(NDA.id, NDA.name), liveRule('r-1', NDA, 'R1'), liveRule('r-2', NDA, 'R2')],
-    );
+    const adoptingDesired = [{ ...desiredPlaybook(NDA.name), policy: { drift: 'adopt' as const } }, desiredRule(NDA.name, 'R2', {}, { pinId: 'r-1' })];
+    const adopting = { desired: adoptingDesired, ...run(adoptingDesired, [livePlaybook(NDA.id, NDA.name), liveRule('r-1', NDA, 'R1'), liveRule('r-2', NDA, 'R2')]) };
     expect(adopting.diagnostics.errors.map((e) => e.code)).toEqual(['rename-target-live']);
+    // Unless the holder was synced under that name: its removal is the files', deleted whatever the policy (probe PH-2).
+    const synced = diff({ kinds: KIND_META, desired: adopting.desired, live: [livePlaybook(NDA.id, NDA.name), liveRule('r-1', NDA, 'R1'), liveRule('r-2', NDA, 'R2')], prune: {}, records: recorded({ [`rule:${NDA.name}/R2`]: 'r-2' }) });
+    expect(synced.diagnostics.errors).toEqual([]);
+    expect(ids(synced.changes)).toEqual([`delete:rule:${NDA.name}/R2`, `rename:rule:${NDA.name}/R2`]);
     const pruned = run([desiredPlaybook('Tea', { pinId: 'pb-b' })], [livePlaybook('pb-b', 'Beta'), livePlaybook('pb-t', 'Tea')], { playbooks: true });
     expect(pruned.diagnostics.errors).toEqual([]);
     expect(ids(pruned.changes)).toEqual(['archive:playbook:Tea', 'rename:playbook:Tea']);
