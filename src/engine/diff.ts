@@ -536,6 +536,21 @@ export function diff(input: DiffInput): DiffResult {
         },
       );
     }
+    // A pin decides which object a document is: a `renamed_from` naming another live object is not
+    // followed, and that object is left or removed as any no file declares, said so (probe PH-3).
+    for (const d of desired) {
+      const pinned = d.pinId && d.renamedFrom.length > 0 ? matched.get(d.key) : undefined;
+      if (!pinned) continue;
+      for (const [i, former] of d.renamedFrom.entries()) {
+        const other = candidates(scopeOfDesired(d), former).find((l) => l.id !== pinned.id && !used.has(l.id));
+        if (!other || declaresName(d.parent?.key ?? '', former)) continue;
+        const removes = removalHeld(d, other) ? undefined : removal;
+        diagnostics.warning('rename-target-live', `${kind.name} ${quoteValue(d.name)} is pinned by \`id:\` to live ${quoteValue(localName(pinned, isChild))} and says it was renamed from ${quoteValue(former)}, live as another object: the pin decides, and docket ${removes ? `${removes} ${quoteValue(former)}, which no file declares` : `leaves ${quoteValue(former)} as it is`}`, {
+          ...(formerSource(d, i) ?? d.source),
+          hint: removes ? `remove ${quoteValue(former)} from \`renamed_from\`, or declare it to keep it` : `remove ${quoteValue(former)} from \`renamed_from\``,
+        });
+      }
+    }
     matchedByKind.set(kind.name, matched);
     // A pin renames its object to the file's name: another live object no file claims holding that
     // name would then share it (terms cannot even be removed). renamed_from never does: it matches the holder.

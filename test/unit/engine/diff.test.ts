@@ -381,6 +381,25 @@ describe('diff: pins and ambiguity', () => {
     expect(ids(synced.changes)).toContain(`delete:rule:${NDA.name}/b`);
   });
 
+  it('a pinned document whose renamed_from names another live object: the pin decides, and the warning says what happens to the other (probe PH-3)', () => {
+    const d = desiredPlaybook('N2', { pinId: 'pb-m', renamedFrom: ['N'], fieldSources: { renamed_from: pos(4, 16, 'playbooks/m.yaml') } });
+    const live = [livePlaybook('pb-m', 'M'), livePlaybook('pb-n', 'N')];
+    const left = run([d], live);
+    expect(left.changes.map((c) => [c.action, c.liveId])).toEqual([['rename', 'pb-m']]);
+    expect(left.diagnostics.warnings).toEqual([
+      expect.objectContaining({ code: 'rename-target-live', line: 4, col: 16, message: 'playbook "N2" is pinned by `id:` to live "M" and says it was renamed from "N", live as another object: the pin decides, and docket leaves "N" as it is' }),
+    ]);
+    const pruned = run([d], live, { playbooks: true });
+    expect(pruned.diagnostics.warnings.map((w) => [w.message, w.hint])).toEqual([['playbook "N2" is pinned by `id:` to live "M" and says it was renamed from "N", live as another object: the pin decides, and docket archives "N", which no file declares', 'remove "N" from `renamed_from`, or declare it to keep it']]);
+    // A rule's is deleted, as any its playbook no longer lists.
+    const rule = desiredRule(NDA.name, 'c', {}, { pinId: 'r-a', renamedFrom: ['b'] });
+    const rules = run([desiredPlaybook(NDA.name), rule], [livePlaybook(NDA.id, NDA.name), liveRule('r-a', NDA, 'a'), liveRule('r-b', NDA, 'b')]);
+    expect(rules.diagnostics.warnings.map((w) => w.message)).toEqual(['rule "c" is pinned by `id:` to live "a" and says it was renamed from "b", live as another object: the pin decides, and docket deletes "b", which no file declares']);
+    // Renamed from the pinned one's own name, or from a name another file declares: nothing to say.
+    expect(run([{ ...d, renamedFrom: ['M'] }], live).diagnostics.warnings).toEqual([]);
+    expect(run([d, desiredPlaybook('N')], live).diagnostics.warnings).toEqual([]);
+  });
+
   it('of several former names live as different objects, renames the first and says it leaves the others (probe LR-4)', () => {
     const d = desiredPlaybook('Merged', { renamedFrom: ['Old A', 'Old B'], fieldSources: { renamed_from: pos(3, 15, 'playbooks/p.yaml') } });
     const { changes, diagnostics } = run([d], [livePlaybook('pb-1', 'Old A'), livePlaybook('pb-2', 'Old B')]);
