@@ -182,6 +182,11 @@ interface Reduced {
   notes: string[];
 }
 
+/** The keys an object's schema requires, always or under a condition. */
+function requiredSomewhere(schema: ParameterSchema): Set<string> {
+  return new Set([...(schema.required ?? []), ...(schema.allOf ?? []).flatMap((rule) => rule.then?.required ?? [])]);
+}
+
 /**
  * The non-default, non-null values of one object (the parameters or a nested
  * `template_*_attributes`), in schema order, with what its schema requires put back.
@@ -192,11 +197,14 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
   const order = keyOrder(schema, Object.keys(live));
   const out: Plain = {};
   const noneLive: [string, unknown][] = [];
+  let requiredKeys: Set<string> | undefined;
   for (const key of order) {
     if (!Object.hasOwn(live, key)) continue;
     const value = live[key];
     const prop = props[key];
-    if (isBlankText(value)) {
+    // None: null or empty, or blank where a required text cannot be (validate refuses it). Elsewhere
+    // text of white space alone is a value, which plan compares as one (probe PK-2).
+    if (value === null || value === undefined || value === '' || (isBlankText(value) && (requiredKeys ??= requiredSomewhere(schema)).has(key))) {
       // None where the type documents a default: a file cannot say none, and left out, an apply of the
       // export elsewhere gives the default; said, not dropped unseen (probe KJ-2).
       if (where === '' && prop && prop.default !== undefined && prop.default !== null && prop.default !== '' && !isForbidden(prop) && !skip(key, value)) noneLive.push([key, prop.default]);

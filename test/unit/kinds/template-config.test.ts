@@ -66,6 +66,12 @@ describe('templateDocument: dropping defaults', () => {
     ]);
   });
 
+  it('writes a parameter whose text is white space alone: a value, which plan compares as one, not none (probe PK-2)', () => {
+    const result = doc(live('Design', { product_description: 'Widget', term_unit: '  ', customer_description: ' ' }));
+    expect(result.doc.parameters).toEqual({ product_description: 'Widget', term_unit: '  ', customer_description: ' ' });
+    expect(result.notes).toEqual([]);
+  });
+
   it('keeps parameters whose type the docs do not give (no documented default), but not an empty text or false', () => {
     const result = doc(live('PSA', { provider: 'Acme Consulting', customer_description: '', include_increased_claims_indemnification_obligation: false }));
     expect(result.doc.parameters).toEqual({ provider: 'Acme Consulting' });
