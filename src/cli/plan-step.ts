@@ -4,6 +4,7 @@ import { plural } from '../render/facts.js';
 import { kindsToRead, planProject } from '../engine/project.js';
 import { warningText } from '../engine/plan.js';
 import { KINDS, kindNamed, type AnyKind } from '../kinds/index.js';
+import { pendingByKey } from './pending-documents.js';
 import { quoteValue } from '../config/quote.js';
 import { formerKeys, refKey, type Change, type DesiredResource, type KindName, type LiveResource, type Plan } from '../engine/types.js';
 import { ConfigError } from '../errors.js';
@@ -74,6 +75,7 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       concurrency: s.concurrency,
       sync: () => s.sync(),
       landing: () => s.landing(),
+      pendingDocuments: () => pendingByKey(p.root, KINDS),
       meta: {
         configDigest: () => w.digest,
         target: () => connection.target,

@@ -55,6 +55,8 @@ export interface BuildPlanInput {
    * half of a two-step invite is `--target member/…`).
    */
   sends?: (d: DesiredResource) => boolean;
+  /** Live objects a pending document (`*.yaml.pending`) names, by `kind:key` → its file: a reference to one says so. */
+  pending?: ReadonlyMap<string, string>;
 }
 
 export interface BuildPlanResult {
@@ -76,7 +78,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const unmatched = result.unmatched;
   const unsentReferences: NonNullable<BuildPlanResult['unsentReferences']> = [];
   const readOnlyWarnings: ReadOnlyWarning[] = [];
-  checkReferences(input.desired, result, input.kinds, diagnostics, input.readOnly ? readOnlyWarnings : undefined, input.sends, unsentReferences);
+  checkReferences(input.desired, result, input.kinds, diagnostics, input.readOnly ? readOnlyWarnings : undefined, input.sends, unsentReferences, input.pending);
   const classified = classifyChanges(result.changes, {
     sensitive: new Map(input.kinds.map((k) => [k.name, k.sensitiveFields ?? []])),
     unlisted: new Set([...input.kinds.filter((k) => k.uploadsUnreadable).map((k) => k.name), ...(input.seenInPart ?? [])]),
@@ -226,6 +228,7 @@ function checkReferences(
   readOnlyWarnings: ReadOnlyWarning[] | undefined,
   sends: ((d: DesiredResource) => boolean) | undefined,
   unsent: NonNullable<BuildPlanResult['unsentReferences']>,
+  pending: ReadonlyMap<string, string> | undefined,
 ): void {
   const readOnly = readOnlyWarnings !== undefined;
   const { ids, unknownIds } = found;
@@ -287,6 +290,12 @@ function checkReferences(
         diagnostics.error('unknown-reference', `\`${ref.field}\` names ${ref.kind} ${quoteValue(ref.key)}, which is the id of ${ref.kind} ${quoteValue(name)}: it takes names`, { ...refAt(d, ref), hint: `write ${quoteValue(literalPlaceholders(name))}` });
         continue;
       }
+      // Live, and being adopted: not missing, and no other name to suggest (probe PL-1).
+      const pendingIn = pending?.get(key);
+      if (pendingIn !== undefined) {
+        refuse(d, ref, `\`${ref.field}\` names ${ref.kind} ${quoteValue(ref.key)}, which is live but declared only by a pending document (${pendingIn})`, 'add the file it names, rename it to .yaml, then `docket apply --adopt-files`');
+        continue;
+      }
       const { message, hint: declare } = byName.get(ref.kind)?.describeMissing?.(ref.key, (kindKey) => declared().has(kindKey)) ?? {
         message: `${ref.kind} ${quoteValue(ref.key, 200)}, which is neither declared in the configuration nor exists live`,
         hint: `declare the ${ref.kind} or fix the name`,
@@ -313,15 +322,19 @@ function checkReferences(
           : fit === 'whole' ? `if you meant ${quoteValue(match)}, set ${setting} to that${where}; else ${declare}`
           : fit === 'some' ? `if you meant ${quoteValue(match)}, change ${setting}${where} so that \`${ref.written}\` reads that; else ${declare}`
           : `if you meant ${quoteValue(match)}, edit the text around ${setting} on this line, which no value of ${variables.length === 1 ? 'it' : 'them'} changes; else ${declare}`;
-      // Drift and pull send nothing: a reference to nothing is said as a warning rather than an error
-      // that stops them, and not at all where the field changed live (a reviewer who left: that
-      // change is what they report and pull).
-      if (readOnlyWarnings) readOnlyWarnings.push({ of: refKey(d.kind, d.key), field: ref.field, diagnostic: { severity: 'warning', code: 'unknown-reference', message: said, ...refAt(d, ref), hint: `${hint}; plan and apply refuse it` } });
-      // Outside the targets, as an unknown id: `apply --target member/EMAIL` invites a member that
-      // a reference elsewhere waits for, such as agreements.actor (probe KE-3).
-      else if (sends?.(d) === false) unsent.push({ of: refKey(d.kind, d.key), diagnostic: { severity: 'error', code: 'unknown-reference', message: said, ...refAt(d, ref), hint } });
-      else diagnostics.error('unknown-reference', said, { ...refAt(d, ref), hint });
+      refuse(d, ref, said, hint);
     }
+  }
+
+  function refuse(d: DesiredResource, ref: Ref, said: string, hint: string): void {
+    // Drift and pull send nothing: a reference to nothing is said as a warning rather than an error
+    // that stops them, and not at all where the field changed live (a reviewer who left: that
+    // change is what they report and pull).
+    if (readOnlyWarnings) readOnlyWarnings.push({ of: refKey(d.kind, d.key), field: ref.field, diagnostic: { severity: 'warning', code: 'unknown-reference', message: said, ...refAt(d, ref), hint: `${hint}; plan and apply refuse it` } });
+    // Outside the targets, as an unknown id: `apply --target member/EMAIL` invites a member that
+    // a reference elsewhere waits for, such as agreements.actor (probe KE-3).
+    else if (sends?.(d) === false) unsent.push({ of: refKey(d.kind, d.key), diagnostic: { severity: 'error', code: 'unknown-reference', message: said, ...refAt(d, ref), hint } });
+    else diagnostics.error('unknown-reference', said, { ...refAt(d, ref), hint });
   }
 }
 

@@ -120,6 +120,8 @@ export interface PlanProjectInput {
   sync?: () => SyncState | Promise<SyncState>;
   /** Creates, invitations and publishes an earlier apply stopped waiting for (docket.lock.json's `landing`), read as `sync` is. */
   landing?: () => LandingMarks;
+  /** The live objects the pending documents (`*.yaml.pending`) name, by `kind:key` → file: read only when a reference names nothing. */
+  pendingDocuments?: () => Promise<ReadonlyMap<string, string>>;
   /** What the plan records: the configuration digest, where it applies (known once read), and so on. */
   meta: { configDigest: string | (() => string); target: () => PlanTarget; environment?: string; version: string; warnings: string[] };
 }
@@ -151,7 +153,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const landed = recorded && marks.size > 0 ? withRecordsAdded(recorded, landedRecords(marks, live, input.desired, kinds, recorded)) : recorded;
   // A write an earlier apply made and never recorded (a Word publish found live) reads as recorded.
   const sync = landed && lockUpdates.some((u) => u.synced) ? withRecordsAdded(landed, settledRecords(lockUpdates, landed), true) : landed;
-  const result = buildPlan({
+  const planInput = {
     kinds: read,
     desired: input.desired,
     live,
@@ -170,7 +172,13 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     ...(input.readOnly ? { readOnly: true } : {}),
     ...(targets.length > 0 ? { sends: childInTargets(input.targets ?? [], kinds) } : {}),
     ...(sync ? { sync } : {}),
-  });
+  };
+  let result = buildPlan(planInput);
+  // A reference to nothing may name what a pending document is adopting: read only then, and said (probe PL-1).
+  if (input.pendingDocuments && result.diagnostics.some((d) => d.code === 'unknown-reference')) {
+    const pending = await input.pendingDocuments();
+    if (pending.size > 0) result = buildPlan({ ...planInput, pending });
+  }
   const unmatched = result.unmatched;
   if (!result.plan) return { live, diagnostics: result.diagnostics, unmatched };
   let plan = result.plan;

@@ -225,6 +225,15 @@ describe('docket export', () => {
     expect(fresh.stdout).not.toContain('missing-file');
     expect(fresh.stdout).not.toContain('cannot compare');
 
+    // Named by name while its document is still pending: live, and being adopted, not missing, and no other attachment suggested (probe PL-1).
+    const byName = join(await makeDir({}), 'by-name');
+    await cp(out, byName, { recursive: true });
+    await writeFile(join(byName, 'templates/cloud-service-agreement.yaml'), csa.replace(`include_security_policy_attachment_id: ${attachmentId}\n`, 'include_security_policy_attachment_id: { attachment: Security Exhibit }\n'));
+    const namedPlan = await cli('plan', '-C', byName);
+    expect(namedPlan.code).toBe(1);
+    expect(namedPlan.stderr).toContain('error unknown-reference `parameters.include_security_policy_attachment_id` names attachment "Security Exhibit", which is live but declared only by a pending document (attachments/security-exhibit.yaml.pending)');
+    expect(namedPlan.stderr).toContain('hint: add the file it names, rename it to .yaml, then `docket apply --adopt-files`');
+
     // A copy whose attachment document drops its `id:`: the upload is said to be of a file that may be
     // live already, the templates naming uploads the lock does not record (probe JD-2).
     const unpinned = join(await makeDir({}), 'unpinned');
