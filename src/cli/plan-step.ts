@@ -206,7 +206,12 @@ const SAID_READ_ONLY: ReadonlySet<string> = new Set(['unsupported-change', 'unkn
  */
 function lockKnowsNothing(s: Session, plan: Plan, live: readonly LiveResource[]): string | undefined {
   const said = lockKnowsNothingOf(s, plan, live);
-  return said === undefined ? undefined : said + strandedEntriesNote(s);
+  const uploads = plan.changes.filter((c) => c.action === 'upload').length;
+  if (said === undefined && uploads === 0) return undefined;
+  const stranded = strandedEntriesNote(s);
+  if (said !== undefined) return said + stranded;
+  // Nothing else says so (a version 1 lock holds no sync records): the former environment's entries may be these uploads' (probe PJ-2).
+  return stranded === '' ? undefined : `${uploads === 1 ? 'the upload above may be of a file that is' : `the ${uploads} uploads above may be of files that are`} live already (the service cannot list them)${stranded}`;
 }
 
 /**

@@ -891,6 +891,20 @@ describe('standard templates and attachments', () => {
     expect(Object.values(agreements().attachments)).toHaveLength(1);
   });
 
+  it('says where a renamed environment\'s version 1 entries wait when its files declare uploads alone, with no template live to tell (probe PJ-2)', async () => {
+    await start();
+    const docketYaml = (env: string) => `${AGREEMENTS_DOCKET_YAML}environments:\n  ${env}: {}\n`;
+    const dir = await makeDir({ 'docket.yaml': docketYaml('staging'), 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir, '--env', 'staging');
+    const entry = (await lockFiles(dir))['attachment:Security Exhibit'];
+    await writeFile(join(dir, 'docket.lock.json'), JSON.stringify({ version: 1, files: {}, environments: { staging: { files: { 'attachment:Security Exhibit': entry } } } }));
+    await writeFiles(dir, { 'docket.yaml': docketYaml('stage') });
+    const renamed = await cli('plan', '-C', dir, '--env', 'stage');
+    expect(renamed.stdout).toContain('+ upload attachment "Security Exhibit"');
+    expect(renamed.stdout).toContain('Warning: the upload above may be of a file that is live already (the service cannot list them). docket.lock.json still holds version 1 entries of the environment "staging", which docket.yaml no longer defines');
+  });
+
   it('refuses to create again most of the templates the files declare when their list is answered empty: copies could never be deleted (probe FC)', async () => {
     await start();
     const names = ['A', 'B', 'C', 'D', 'E', 'F'].map((x) => `Mutual NDA ${x}`);
