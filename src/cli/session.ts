@@ -4,7 +4,7 @@
  * connection always closed.
  */
 import { lstat, rm } from 'node:fs/promises';
-import { EMULATOR_TARGET, agreementsSections, emptyLock, forgetEmulatorUploads, forgetKnownLocks, hasAgreementsSection, landingMarks, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLandingSync, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
+import { EMULATOR_TARGET, agreementsSections, emptyLock, forgetEmulatorUploads, forgetKnownLocks, hasAgreementsSection, landingMarks, movedFromVersion1, movesFromVersion1, readLockDocument, resolveLockTarget, serviceTarget, settleLock, syncRecords, writeLandingSync, writeSync, type LockDocument, type LockFile, type LockLocation, type SyncChanges } from '../config/lock.js';
 import { kindsToRead, servicesNeeded, type PruneSwitches } from '../engine/project.js';
 import { parseTarget } from '../engine/target.js';
 import { followRenamesInDropped, recordHeld, splitByService, syncState, withChildrenForgotten, withMovedRecords, type RecordHeld, type SyncState, type SyncUpdates } from '../engine/sync.js';
@@ -262,6 +262,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       await connection.saveEmulator();
       return writeSync(syncLocation, changes);
     };
+    const movedFromLegacy = lockTarget !== undefined && movesFromVersion1(workspace.lockDoc, lockTarget, workspace.lockLocation);
     const settle = async (files: LockFile, create: boolean, updatesOf: (held: RecordHeld) => SyncUpdates, marks?: ReadonlyMap<string, LandingChange>): Promise<string | undefined> => {
       // With every record held already, the sections are still named: one written out of order by
       // hand is put in order, as restating its records did.
@@ -273,7 +274,9 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       };
       const together = lockTarget !== undefined && syncLocation === workspace.lockLocation;
       await connection.saveEmulator();
-      const told = lockTarget ? await settleLock(workspace.lockLocation, lockTarget, files, create, together ? changesIn : undefined, lockExisted) : undefined;
+      const settled = lockTarget ? await settleLock(workspace.lockLocation, lockTarget, files, create, together ? changesIn : undefined, lockExisted) : undefined;
+      // Moved by a write during the run (an upload's entry), it is said all the same (probe PN-1).
+      const told = settled === undefined && movedFromLegacy && (await readLockDocument(workspace.lockLocation)).doc.targets[lockTarget!] !== undefined ? movedFromVersion1(workspace.lockLocation, lockTarget!) : settled;
       // After the lock entries: a crash between loses only directions. Its word on a merge conflict
       // it resolved is said too (a review-only lock holds only sync records).
       const wrote = together ? undefined : await writeSync(syncLocation, changesIn);

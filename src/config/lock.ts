@@ -1108,7 +1108,10 @@ export function lockSection(doc: LockDocument, target: string, location: LockLoc
   // environment of the same organization, or a merge conflict's version 2 side): its entries the
   // section does not hold are this run's still (probe PJ-1).
   const legacy = legacyFiles(doc, location);
-  const files = own && legacy ? { ...legacy, ...own.files } : own ? own.files : legacy;
+  const read = own && legacy ? { ...legacy, ...own.files } : own ? own.files : legacy;
+  // Another environment's version 1 section that records an upload this one does is of the same
+  // organization, whose environments share one section now: its other entries are this run's too (probe PN-1).
+  const files = read ? { ...sameOrganizationLegacy(doc, location, read), ...read } : read;
   const elsewhereKeys = target === '' ? undefined : otherKeys(doc, target, files ?? {});
   return { files: { ...files }, ...(elsewhere && elsewhere.size > 0 ? { elsewhere } : {}), ...(elsewhereKeys && elsewhereKeys.size > 0 ? { elsewhereKeys } : {}) };
 }
@@ -1140,6 +1143,19 @@ export function strandedLegacyEnvironments(doc: LockDocument, location: LockLoca
   return Object.entries(legacy?.environments ?? {})
     .filter(([name, section]) => name !== location.environment && Object.keys(section.files ?? {}).length > 0 && !isDefined(name))
     .map(([name]) => name);
+}
+
+/** The entries of the other version 1 sections (of this run's kind, emulator or not) that record an upload `files` records too. */
+function sameOrganizationLegacy(doc: LockDocument, location: LockLocation, files: Files): Files {
+  const legacy = location.emulator ? doc.legacy?.emulator : doc.legacy;
+  if (!legacy) return {};
+  const ids = new Set(Object.values(files).map((e) => e.id?.toLowerCase()));
+  const sections = [...(location.environment !== undefined ? [legacy.files] : []), ...Object.entries(legacy.environments ?? {}).filter(([e]) => e !== location.environment).map(([, section]) => section.files)];
+  const out: Files = {};
+  for (const section of sections) {
+    if (section && Object.values(section).some((e) => e.id !== undefined && ids.has(e.id.toLowerCase()))) Object.assign(out, section);
+  }
+  return out;
 }
 
 /** The version 1 section a run at `location` used (its `--env`, emulator or not). */
@@ -1520,8 +1536,18 @@ export async function settleLock(location: LockLocation, target: string, lock: L
   await writtenAs(location.label, writeFileAtomic(location.path, next, { tempDir: tempDirOf(location.path), refuseReadOnly: true }));
   await remember(location.path, out);
   if (text !== undefined && splitConflict(text)) return conflictResolved(location.label, read);
-  if (!read.doc.targets[target] && legacyFiles(read.doc, location) !== undefined) return `${location.label}: this run's entries moved from the version 1 section to "${target}"`;
+  if (movesFromVersion1(read.doc, target, location)) return movedFromVersion1(location, target);
   return undefined;
+}
+
+/** Whether a run at `location` reads its entries from a version 1 section, which its next write moves to `target`'s. */
+export function movesFromVersion1(doc: LockDocument, target: string, location: LockLocation): boolean {
+  return !doc.targets[target] && legacyFiles(doc, location) !== undefined;
+}
+
+/** What a run says once it moved its entries from a version 1 section. */
+export function movedFromVersion1(location: LockLocation, target: string): string {
+  return `${location.label}: this run's entries moved from the version 1 section to "${target}"`;
 }
 
 /** Whether a lock document holds no entry, record or mark of any target. */

@@ -905,6 +905,28 @@ describe('standard templates and attachments', () => {
     expect(renamed.stdout).toContain('Warning: the upload above may be of a file that is live already (the service cannot list them). docket.lock.json still holds version 1 entries of the environment "staging", which docket.yaml no longer defines');
   });
 
+  it('an apply that uploads says it moved the entries of a version 1 lock, and takes the upload another environment of the same organization made (probe PN-1)', async () => {
+    await start();
+    const docketYaml = `${AGREEMENTS_DOCKET_YAML}environments:\n  staging: {}\n  prod: {}\n`;
+    const second = ATTACHMENT_YAML.replace('Security Exhibit', 'Second Exhibit').replace('security.pdf', 'second.pdf');
+    const dir = await makeDir({ 'docket.yaml': docketYaml, 'attachments/security.yaml': ATTACHMENT_YAML, 'attachments/second.yaml': second });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await writeFile(join(dir, 'attachments/second.pdf'), pdf('second'));
+    await applyOk(cli, dir, '--env', 'prod');
+    const files = await lockFiles(dir);
+    // As a version 1 lock kept them: staging knows the first upload, prod both (one organization).
+    await writeFile(join(dir, 'docket.lock.json'), JSON.stringify({ version: 1, files: {}, environments: { staging: { files: { 'attachment:Security Exhibit': files['attachment:Security Exhibit'] } }, prod: { files } } }));
+    await expectNoChanges(cli, dir, '--env', 'staging');
+    // A third attachment, uploaded by the apply that moves the entries: said all the same.
+    await writeFiles(dir, { 'attachments/third.yaml': ATTACHMENT_YAML.replace('Security Exhibit', 'Third Exhibit').replace('security.pdf', 'third.pdf') });
+    await writeFile(join(dir, 'attachments/third.pdf'), pdf('third'));
+    const moved = await cli('apply', '-C', dir, '--auto-approve', '--env', 'staging');
+    expect([moved.code, moved.stderr]).toEqual([0, expect.stringContaining("docket.lock.json: this run's entries moved from the version 1 section")]);
+    expect(moved.stdout).not.toContain('upload attachment "Second Exhibit"');
+    await expectNoChanges(cli, dir, '--env', 'prod');
+    expect(Object.values(agreements().attachments)).toHaveLength(3);
+  });
+
   it('refuses to create again most of the templates the files declare when their list is answered empty: copies could never be deleted (probe FC)', async () => {
     await start();
     const names = ['A', 'B', 'C', 'D', 'E', 'F'].map((x) => `Mutual NDA ${x}`);

@@ -505,6 +505,16 @@ describe('docket.lock.json', () => {
     );
   });
 
+  it('reads another environment\'s version 1 entries where that section records an upload this run\'s records too: one organization, one section (probe PN-1)', () => {
+    const b = { ...ATTACHMENT, id: '55555555-5555-4555-8555-555555555555', file: 'attachments/b.pdf', sha256: 'c'.repeat(64) };
+    const other = { ...ATTACHMENT, id: '66666666-6666-4666-8666-666666666666', file: 'attachments/c.pdf', sha256: 'd'.repeat(64) };
+    const doc = parseLockText(JSON.stringify({ version: 1, files: {}, environments: { staging: { files: { 'attachment:A': ATTACHMENT } }, prod: { files: { 'attachment:A': ATTACHMENT, 'attachment:B': b } }, elsewhere: { files: { 'attachment:C': other } } } }), LOCK_FILE).doc;
+    const staging = lockLocation('/x', { emulator: false, environment: 'staging' });
+    expect(lockSection(doc, PROD, staging).files).toEqual({ 'attachment:A': ATTACHMENT, 'attachment:B': b });
+    // An environment that shares no upload (another organization) lends none.
+    expect(lockSection(doc, PROD, lockLocation('/x', { emulator: false, environment: 'elsewhere' })).files).toEqual({ 'attachment:C': other });
+  });
+
   it('a merge conflict of a version 1 side and a version 2 one reads the version 1 entries in the target section the other side moved them to, and refuses two uploads of one resource (probe PJ-1)', () => {
     const [base, onlyV1, onlyV2] = [
       { ...ATTACHMENT, file: 'attachments/a.pdf' },
