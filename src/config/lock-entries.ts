@@ -36,5 +36,6 @@ export function confirmedUpload(entry: LockEntry | undefined): ConfirmedUpload |
     ...(typeof entry.version === 'number' ? { version: entry.version } : {}),
     ...(typeof entry.pinned === 'string' ? { pinned: entry.pinned } : {}),
     ...(Array.isArray(entry.superseded) && entry.superseded.length > 0 ? { superseded: entry.superseded } : {}),
+    ...(entry.abandoned ? { abandoned: entry.abandoned } : {}),
   };
 }

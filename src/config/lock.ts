@@ -93,6 +93,18 @@ export interface LockEntry {
   superseded?: string[];
   /** An upload that was started and not confirmed (a killed or interrupted apply). */
   pending?: PendingUpload;
+  /**
+   * For a Word term: a publish of this entry's file that an apply stopped waiting for and
+   * `--retry-uncertain` sent again. The one version it may still make, landing within ten minutes
+   * of `since`, is that request, not a publish made elsewhere (probe PI-1).
+   */
+  abandoned?: AbandonedRequest;
+}
+
+/** A request docket stopped waiting for, and sent again. */
+export interface AbandonedRequest {
+  sha256: string;
+  since: string;
 }
 
 /** An entry's confirmed upload. */
@@ -104,6 +116,7 @@ export interface ConfirmedUpload {
   version?: number;
   pinned?: string;
   superseded?: string[];
+  abandoned?: AbandonedRequest;
 }
 
 /** Earlier uploads an entry remembers: a template left pointing further back reads as changed live. */
@@ -487,7 +500,8 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
 
 /** The keys of LockDocument, each once: the compiler says when one is added there and not here. */
 const DOCUMENT_KEYS = Object.keys({ version: true, targets: true, synced: true, landing: true, legacy: true } satisfies Record<keyof LockDocument, true>);
-const ENTRY_KEYS = Object.keys({ id: true, file: true, sha256: true, description: true, version: true, pinned: true, superseded: true, pending: true } satisfies Record<keyof LockEntry, true>);
+const ENTRY_KEYS = Object.keys({ id: true, file: true, sha256: true, description: true, version: true, pinned: true, superseded: true, pending: true, abandoned: true } satisfies Record<keyof LockEntry, true>);
+const ABANDONED_KEYS = Object.keys({ sha256: true, since: true } satisfies Record<keyof AbandonedRequest, true>);
 const PENDING_KEYS = Object.keys({ sha256: true, file: true, version: true, description: true, since: true, answered: true, replaces: true } satisfies Record<keyof PendingUpload, true>);
 
 /** The keys of `held` (at `at`) that are none of `known`, each a problem at the key, with the one meant. */
@@ -749,6 +763,7 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
         problems.push({ path: [...at, key, 'superseded'], message: `entry "${key}" has superseded ${showJson(e.superseded)}, which is not a list of ids` });
       }
       if (e?.pending !== undefined && !pending) problems.push(pendingProblem(e.pending, [...at, key], key));
+      if (e?.abandoned !== undefined) problems.push(...abandonedProblems(e.abandoned, [...at, key, 'abandoned'], key));
       problems.push(...entryValueProblems(e as unknown as Record<string, unknown>, [...at, key], key, confirmed, pending));
       // A hand-edited digest would only ever look like a changed file, and upload it again.
       for (const [digest, where] of [
@@ -771,6 +786,16 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
   return { doc };
 }
 
+/** What is wrong with an entry's `abandoned`: it must be `{ sha256, since }`, a digest and a time. */
+function abandonedProblems(value: unknown, path: string[], key: string): LockProblem[] {
+  if (!isPlainObject(value)) return [{ path, message: `entry "${key}" has abandoned ${showJson(value)}, which is not \`{ sha256, since }\`` }];
+  const unknown = unknownKeys(Object.keys(value), ABANDONED_KEYS, `the abandoned request of ${showJson(key)}`, path);
+  if (unknown.length > 0) return unknown;
+  if (typeof value.sha256 !== 'string' || !SHA256.test(value.sha256)) return [{ path: [...path, 'sha256'], message: `entry "${key}" has abandoned.sha256 ${showJson(value.sha256)}, which is not 64 hex digits` }];
+  if (typeof value.since !== 'string' || !Number.isFinite(Date.parse(value.since))) return [{ path: [...path, 'since'], message: `entry "${key}" has abandoned.since ${showJson(value.since)}, which is not a time (ISO 8601)` }];
+  return [];
+}
+
 /**
  * Ids and digests in lower case, as the services and docket write them: one written in upper case
  * names the same upload, and compared as written it would look changed live and be uploaded again.
@@ -781,6 +806,7 @@ function lowerCaseHex(entry: LockEntry): void {
   if (entry.pinned !== undefined) entry.pinned = entry.pinned.toLowerCase();
   if (entry.superseded) entry.superseded = entry.superseded.map((id) => id.toLowerCase());
   if (entry.pending) entry.pending.sha256 = entry.pending.sha256.toLowerCase();
+  if (entry.abandoned) entry.abandoned.sha256 = entry.abandoned.sha256.toLowerCase();
   if (entry.pending?.replaces) entry.pending.replaces = entry.pending.replaces.map((id) => id.toLowerCase());
 }
 

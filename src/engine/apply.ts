@@ -19,7 +19,7 @@ import { keeperOf, lookBeforeCreate, ScopeGone, settleAfterCreate, type Sibling 
 import { mapLimit } from '../util/map-limit.js';
 import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
 import { followRenamedFiles, followRenamedObjects } from './lock-follow.js';
-import { formatLandingMark, isLandingAction, landingAfterApply, markOf, type LandingAction, type LandingChange, type LandingMark } from './landing.js';
+import { formatLandingMark, isLandingAction, landingAfterApply, markOf, mayStillLand, type LandingAction, type LandingChange, type LandingMark } from './landing.js';
 
 /** Reads a data file for upload (the CLI reads it from the configuration directory). */
 export type FileReader = (path: string, sha256: string) => Promise<Uint8Array>;
@@ -201,7 +201,10 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       }
       // A pinned object no entry recorded (an export's attachment) is replaced all the same.
       const superseded = replacesId ? supersededBy(entry.id, replaced ?? { id: replacesId }) : undefined;
-      set(kind, key, superseded ? { ...entry, superseded } : entry);
+      // The first request of this same file, which may still land, stays noted (LockEntry.abandoned).
+      const abandoned = lock.files[lockKey(kind, key)]?.abandoned;
+      const noted = abandoned && abandoned.sha256 === entry.sha256 && mayStillLand(abandoned.since) ? { abandoned } : {};
+      set(kind, key, { ...entry, ...(superseded ? { superseded } : {}), ...noted });
       await changed();
     },
     ignoredFields(kind, key) {

@@ -53,7 +53,9 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
       drop(`${what} and may exist live as an orphan (${why}); apply forgets it`);
       warnings.push(`${what} and may exist live as an orphan docket cannot list or delete; ${why}, so apply drops the record of it`);
     } else if (retry) {
-      drop(`${what}; --retry-uncertain uploads it again`);
+      // A publish sent again keeps a note of the first: landing later, it is a second version of the same file, not another's (probe PI-1).
+      if (u.landing && u.settled) updates.push({ kind: u.kind, key: u.key, entry: { ...u.settled, abandoned: { sha256: u.sha256, since: u.since } }, reason: `${what}; --retry-uncertain uploads it again`, pending_since: u.since });
+      else drop(`${what}; --retry-uncertain uploads it again`);
       warnings.push(
         u.landing
           ? `${what}; --retry-uncertain: apply sends it again, and if the first request still lands, the ${u.kind} is made twice (a second version of the same file, or a second one of that name)`

@@ -6,7 +6,7 @@
 import type { AgreementsApi } from '../api/agreements.js';
 import { dataFilePath } from '../config/data-files.js';
 import { quoteValue } from '../config/quote.js';
-import type { LockEntry } from '../config/lock.js';
+import type { AbandonedRequest, LockEntry } from '../config/lock.js';
 import { confirmedUpload, lockEntries } from '../config/lock-entries.js';
 import { liveText, normName, normText } from '../engine/normalize.js';
 // A pending mark's create or publish may still land for as long as any write docket stopped waiting for.
@@ -128,6 +128,14 @@ export const customTermKind: KindModule<'custom-term'> = {
           // Docket's own publish (the version it recorded uploading) is owed by the files, not edited live.
           const own = locked?.version !== undefined && locked.version === version ? { failedWrites: ['docx'] } : {};
           return { ...base, fields: { name, docx: `conversion failed (${locked?.sha256 ?? 'unknown file'})` }, extra: { ...extra, conversionFailed: true }, ...own };
+        }
+        // One version on, within the window of a publish of the same file docket stopped waiting for
+        // and sent again: that first request landed, a second version of the file (probe PI-1).
+        const abandoned = locked?.abandoned;
+        if (outside && abandoned !== undefined && abandoned.sha256 === locked!.sha256 && version === locked!.version! + 1 && mayStillLand(abandoned.since, Date.parse(t.attributes.updated_at ?? '') || Date.now())) {
+          const entry: LockEntry = { id: t.id, file: locked!.file, sha256: locked!.sha256, version };
+          ctx.settle({ kind: 'custom-term', key: locked!.key, entry, synced: { docx: locked!.sha256 }, reason: `custom term ${quoteValue(name, 200)}: version ${version} is the publish of ${locked!.file} an earlier apply stopped waiting for, which \`--retry-uncertain\` sent again as version ${locked!.version}: the same file, recorded as live` });
+          return { ...base, fields: { name, docx: locked!.sha256 }, extra };
         }
         // A later version than the one docket uploaded was published by someone else: the file docket has is not live.
         if (outside) {
@@ -286,19 +294,28 @@ async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: Ex
   }
 }
 
+/** A Word file docket.lock.json records a term holds, under the entry's key. */
+interface SettledFile {
+  key: string;
+  file: string;
+  sha256: string;
+  version?: number;
+  abandoned?: AbandonedRequest;
+}
+
 /**
  * The Word file each term holds, by term id, from docket.lock.json. A publish or create an
  * interrupted apply started (a pending mark) is settled here by reading the term: its version
  * number says whether the publish happened, so a re-run records it instead of publishing again.
  */
-async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: { name: string; term_type: string; current_version_number?: number } }[]): Promise<Map<string, { file: string; sha256: string; version?: number }>> {
-  const out = new Map<string, { file: string; sha256: string; version?: number }>();
+async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: { name: string; term_type: string; current_version_number?: number } }[]): Promise<Map<string, SettledFile>> {
+  const out = new Map<string, SettledFile>();
   const byName = new Map(terms.map((t) => [normName(t.attributes.name), t]));
   for (const [key, entry] of lockEntries(ctx.lock.files, 'custom-term')) {
     const confirmed = confirmedUpload(entry);
     const pending = entry.pending;
     if (!pending) {
-      if (confirmed) out.set(confirmed.id, confirmed);
+      if (confirmed) out.set(confirmed.id, { key, ...confirmed });
       continue;
     }
     const term = confirmed ? terms.find((t) => t.id === confirmed.id) : byName.get(key);
@@ -307,13 +324,13 @@ async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: 
     if (happened) {
       const at = pending.version ?? version;
       const entryNow: LockEntry = { id: term.id, file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) };
-      out.set(term.id, { file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) });
+      out.set(term.id, { key, file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) });
       // Its file is live by docket's doing: the record says so too, so a later edit of the file is the files' alone (probe OT-2).
       ctx.settle({ kind: 'custom-term', key, entry: entryNow, synced: { docx: pending.sha256 }, reason: `custom term ${quoteValue(key, 200)}: ${pending.file} was published (version ${at}) by an earlier apply that stopped before recording it; apply records it in docket.lock.json ${whosVersion(at)}` });
     } else if (mayStillLand(pending.since)) {
       // Not live yet, but a request docket stopped waiting for may still be running there: sent
       // again now, the term or its version would be made twice, and neither can be deleted (probe HK).
-      if (confirmed) out.set(confirmed.id, confirmed);
+      if (confirmed) out.set(confirmed.id, { key, ...confirmed });
       ctx.uncertain({
         kind: 'custom-term',
         key,
@@ -326,7 +343,7 @@ async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: 
         landing: true,
       });
     } else {
-      if (confirmed) out.set(confirmed.id, confirmed);
+      if (confirmed) out.set(confirmed.id, { key, ...confirmed });
       ctx.settle({
         kind: 'custom-term',
         key,

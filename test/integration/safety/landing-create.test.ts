@@ -9,7 +9,7 @@ import { afterEach, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { agreementsOf, bin, expectConverged, reviewOf, spawnBin, waitUntil } from './harness.js';
-import { AGREEMENTS_DOCKET_YAML, TERM_MD, TERM_YAML, pdf } from '../agreements-fixtures.js';
+import { AGREEMENTS_DOCKET_YAML, DOCX_TERM_YAML, TERM_MD, TERM_YAML, docx, pdf } from '../agreements-fixtures.js';
 import { writeFile } from 'node:fs/promises';
 
 let t: TestEmulator;
@@ -238,6 +238,35 @@ it('a publish that landed after its apply gave up does not hold back the next ed
   expect([apply.code, apply.stderr]).toEqual([0, '']);
   expect(versions()).toBe(3);
   expect((await lockOf(dir)).landing).toBeUndefined();
+  await expectConverged(run, dir);
+});
+
+it('a Word publish sent again by --retry-uncertain while the first was still held: the first landing later is the same file one version on, recorded, not published a third time (probe PI-1)', async () => {
+  t = await startTestEmulator();
+  const run = bin(t);
+  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
+  await writeFile(join(dir, 'terms/data.docx'), docx('first'));
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  const versions = () => Object.values(agreementsOf(t).custom_terms).find((x) => x.name === 'Data Terms')!.versions.length;
+  await writeFile(join(dir, 'terms/data.docx'), docx('second'));
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/custom_terms/:id/versions', status: 'late', delay_ms: HELD_MS, count: 1 });
+  expect((await run('apply', '-C', dir, '--auto-approve', '--timeout', '1500ms')).code).toBe(1);
+  const retried = await run('apply', '-C', dir, '--auto-approve', '--retry-uncertain');
+  expect([retried.code, retried.stdout]).toEqual([0, expect.stringContaining('--retry-uncertain: apply sends it again, and if the first request still lands')]);
+  expect(versions()).toBe(2);
+  t.emulator.releaseHeld();
+  await waitUntil(() => versions() === 3, 'the late publish');
+  const plan = await run('plan', '-C', dir);
+  expect(plan.stdout).toContain('custom term "Data Terms": version 3 is the publish of terms/data.docx an earlier apply stopped waiting for, which `--retry-uncertain` sent again as version 2: the same file, recorded as live');
+  expect(plan.stdout).toContain('No changes.');
+  expect((await run('drift', '-C', dir)).code).toBe(0);
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  expect(versions()).toBe(3);
+  await expectConverged(run, dir);
+  // The next edit of the file is published as ever.
+  await writeFile(join(dir, 'terms/data.docx'), docx('third'));
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  expect(versions()).toBe(4);
   await expectConverged(run, dir);
 });
 
