@@ -568,6 +568,12 @@ describe('docket.lock.json', () => {
       'docket.lock.json: entry "attachment:A" has the key "Pending", which docket does not read, did you mean `pending`?',
       'docket.lock.json: the pending upload of "attachment:B" has the key "sinse", which docket does not read, did you mean `since`?',
     ]);
+    // A publish sent again keeps its note of the first only as `{ sha256, since }` (probe PI-1).
+    const noted = (abandoned: unknown) => parseLockText(JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'custom-term:T': { ...TERM, version: 2, abandoned } } } } }), LOCK_FILE).diagnostics.map((d) => d.message);
+    expect(noted({ sha256: 'B'.repeat(64), since: '2026-12-05T00:00:00Z' })).toEqual([]);
+    expect(noted({ sha256: 'b'.repeat(64), since: '2026-12-05T00:00:00Z', sinse: 1 })).toEqual(['docket.lock.json: the abandoned request of "custom-term:T" has the key "sinse", which docket does not read, did you mean `since`?']);
+    expect(noted({ sha256: 'xyz', since: '2026-12-05T00:00:00Z' })).toEqual(['docket.lock.json: entry "custom-term:T" has abandoned.sha256 "xyz", which is not 64 hex digits']);
+    expect(noted('yes')).toEqual(['docket.lock.json: entry "custom-term:T" has abandoned "yes", which is not `{ sha256, since }`']);
     // In every section: a version 1 lock's, and the legacy ones a version 2 lock keeps (second read SR81-4).
     const v1 = JSON.stringify({ version: 1, files: { 'attachment:A': { ...ATTACHMENT, Pending: pending } } });
     const legacy = JSON.stringify({ version: 2, targets: {}, legacy: { files: { 'attachment:A': { ...ATTACHMENT, Pending: pending } } } });
