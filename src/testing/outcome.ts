@@ -68,6 +68,9 @@ export function tally(report: TestReport): Tally {
   return t;
 }
 
+/** A test file's name (`*.test.yaml`): its warnings are the tests', the others the configuration's. */
+const TEST_FILE = /\.test\.ya?ml$/i;
+
 /** Exit 1 when an error-level expectation broke (or a case could not run); with --fail-on-warn also for warnings and flaky cases. */
 export function failed(report: TestReport, failOnWarn: boolean): boolean {
   const t = tally(report);
@@ -82,11 +85,14 @@ export function failed(report: TestReport, failOnWarn: boolean): boolean {
 export function failedOnWarn(report: TestReport, failOnWarn: boolean): string | undefined {
   if (!failOnWarn) return undefined;
   const t = tally(report);
-  const warnings = report.warnings?.length ?? 0;
+  const all = report.warnings ?? [];
+  const ofTests = all.filter((w) => w.file !== undefined && TEST_FILE.test(w.file)).length;
+  const ofConfiguration = all.length - ofTests;
   const which = [
     t.warn > 0 ? `${t.warn} case${t.warn === 1 ? '' : 's'} with warnings` : '',
     t.flaky > 0 ? `${t.flaky} flaky case${t.flaky === 1 ? '' : 's'}` : '',
-    warnings > 0 ? `${warnings} warning${warnings === 1 ? '' : 's'} of the test files` : '',
+    ofTests > 0 ? `${ofTests} warning${ofTests === 1 ? '' : 's'} of the test files` : '',
+    ofConfiguration > 0 ? `${ofConfiguration} warning${ofConfiguration === 1 ? '' : 's'} of the configuration` : '',
   ].filter(Boolean);
   return which.length > 0 ? `${which.slice(0, -1).join(', ')}${which.length > 1 ? ' and ' : ''}${which.at(-1)}` : undefined;
 }

@@ -81,6 +81,21 @@ describe('docket test with broken inputs', () => {
     expect((await runCli(['test', '-C', dir, '--emulator', '--target', 'playbook/Inbound NDA', '--fail-on-warn', '--replay-only'])).code).toBe(1);
   });
 
+  it('says the configuration\'s warnings too, in its output, its JSON diagnostics and --fail-on-warn (probe PP-2)', async () => {
+    const dir = await example();
+    const original = await readFile(join(dir, 'playbooks/inbound-nda.yaml'), 'utf8');
+    await writeFile(join(dir, 'playbooks/inbound-nda.yaml'), original.replace(/^name: Inbound NDA$/m, 'name: Inbound NDA\nrenamed_from: [Inbound NDA]'));
+    const args = ['test', '-C', dir, '--emulator', 'tests/inbound-nda.test.yaml'];
+    const run = await runCli([...args, '-o', 'json']);
+    expect(run.code).toBe(0);
+    const json = JSON.parse(run.stdout) as { ok: boolean; diagnostics?: { code: string; file: string }[] };
+    expect(json.diagnostics?.map((d) => [d.code, d.file])).toEqual([['renamed-from-itself', 'playbooks/inbound-nda.yaml']]);
+    expect(await testReportErrors(json)).toEqual([]);
+    expect((await runCli(args)).stderr).toContain('playbooks/inbound-nda.yaml:4:16 warning renamed-from-itself');
+    const strict = await runCli([...args, '--fail-on-warn']);
+    expect([strict.code, strict.stdout]).toEqual([1, expect.stringContaining('Failed: --fail-on-warn fails the run on 1 warning of the configuration.')]);
+  });
+
   it('says how to write tests given as list items, as for resource files', async () => {
     const dir = await example();
     await writeFile(join(dir, 'tests/listed.test.yaml'), '- kind: PlaybookTest\n  playbook: Inbound NDA\n  cases: []\n');

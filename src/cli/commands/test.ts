@@ -140,7 +140,8 @@ async function prepareTests(io: Io, workspace: Workspace, files: string[], opts:
   const contracts = loaded.files.flatMap((f) => (f.kind === 'PlaybookTest' ? f.cases.flatMap((c) => ('file' in c.contract ? [c.contract.file] : [])) : []));
   // With --target, the warnings of the test files it selects: a CI job split by target does not fail (--fail-on-warn) on another's.
   const selectedFiles = new Set(selected.map((f) => f.file));
-  const warnings = opts.target.length > 0 ? loaded.diagnostics.filter((d) => d.file !== undefined && selectedFiles.has(d.file)) : loaded.diagnostics;
+  // Without it, the configuration's too, as plan says them: the playbooks tested are those files (probe PP-2).
+  const warnings = opts.target.length > 0 ? loaded.diagnostics.filter((d) => d.file !== undefined && selectedFiles.has(d.file)) : [...workspace.diagnostics, ...loaded.diagnostics];
   return { subjects, selected, warnings, compare, none, contracts };
 }
 
