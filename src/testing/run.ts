@@ -309,7 +309,14 @@ class Reviews {
     try {
       const api = ctx.services.review();
       const scratch = variant.liveId ? undefined : await this.scratch!.ensure(variant.subject, variant.digest);
-      if (scratch) await ctx.cache.putNotes(variant.digest, this.scratch!.unkeptOf.get(variant.digest) ?? []);
+      if (scratch) {
+        const now = this.scratch!.unkeptOf.get(variant.digest) ?? [];
+        // A top-up keeps the notes of the reviews it still replays, said again; only a run that reads
+        // no cache (`--no-cache`) forgets them (probe PP-1).
+        const kept = ctx.readCache ? ctx.cache.notesFor(variant.digest) : [];
+        if (cached.length > 0) for (const note of kept) this.replayedNotes.add(note);
+        await ctx.cache.putNotes(variant.digest, [...new Set([...kept, ...now])]);
+      }
       const playbookId = variant.liveId ?? scratch!.id;
       const rules = scratch ? scratch.rules : variant.subject.rules;
       const missing = needed - cached.length;

@@ -402,6 +402,17 @@ describe('rule fields the service drops without a word', () => {
       expect(replayed.stdout).toContain('(replayed)');
       expect(replayed.stdout).toContain('Note: P: the service did not keep `generate_summary` (it holds true) of rule "R"');
     }
+    // Topped up where the service now keeps every field: the cached review is still one of the two, and its note stays (probe PP-1).
+    t.emulator.configure({ variants: { ...t.emulator.config().variants, ruleFields: 'all' } });
+    await writeFiles(dir, { 'tests/p.test.yaml': 'kind: PlaybookTest\nplaybook: P\ncases:\n  - name: any\n    contract: { file: c.txt }\n    review_type: SummaryReview\n    repeat: 2\n    expect:\n      flags: { count: { max: 100 } }\n' });
+    for (const args of [[], ['--replay-only']]) {
+      const topped = await cli('test', '-C', dir, ...args);
+      expect([topped.code, topped.stdout]).toEqual([0, expect.stringContaining('Note: P: the service did not keep `generate_summary` (it holds true) of rule "R"')]);
+    }
+    // Reviewed again with no cache: the note is forgotten.
+    expect((await cli('test', '-C', dir, '--no-cache')).stdout).not.toContain('did not keep');
+    expect((await cli('test', '-C', dir, '--replay-only')).stdout).not.toContain('did not keep');
+    t.emulator.configure({ variants: { ...t.emulator.config().variants, ruleFields: 'documented' } });
  
     // A summary-only rule this service refuses: the case's error says what apply's does, to give it actions (probe JB-4).
     await writeFiles(dir, { 'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n    generate_summary: true\n    questions: Is it perpetual?\n' });
