@@ -1473,6 +1473,9 @@ class PullPlanner {
         ...(file ? { file } : {}),
         ...(missing ? { reason: `add ${missing.path} (${missing.what}), then rename ${missing.document} to .yaml: the service cannot give the file back` } : {}),
       });
+      // A pending document declares nothing yet: recorded, its object would read as one the files
+      // dropped (export records none either; `apply --adopt-files` does, probe PL-3).
+      if (missing) continue;
       this.sync.set(refKey(l.kind, l.key), wholeRecord(l));
       for (const child of childrenOf(l)) this.sync.set(refKey(child.kind, child.key), wholeRecord(child));
     }

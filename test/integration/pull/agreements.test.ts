@@ -662,6 +662,8 @@ parameters:
     const first = await cli('pull', '-C', dir);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('custom-term "Word Only" → custom-terms/word-only.yaml.pending (new file)');
+    // Nothing declares it yet: no sync record, as export writes none, or the next plan reads it as dropped from the files (probe PL-3).
+    expect(await read(dir, 'docket.lock.json')).not.toContain('custom-term:Word Only');
     const again = await cli('pull', '-C', dir);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('custom-terms/word-only.yaml.pending: names custom-term "Word Only", which is live: add the file it names, rename it to .yaml, then `docket apply --adopt-files` (not written again)');
