@@ -890,7 +890,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
       // With `merge` on, the parser marks the merge key with a symbol.
-      if (yaml().isScalar(keyNode) && (typeof keyNode.value === 'symbol' || (keyNode.type === 'PLAIN' && keyNode.source === '<<'))) {
+      if (yaml().isScalar(keyNode) && (typeof keyNode.value === 'symbol' || (keyNode.type === 'PLAIN' && !keyNode.tag && keyNode.source === '<<'))) {
         // The parser takes a second `<<` silently (the first wins; other readers let the last win).
         if (merged) {
           const at = keyNode.range ? lc(keyNode.range[0]) : here;

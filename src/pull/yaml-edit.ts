@@ -1334,7 +1334,7 @@ function isEmpty(value: unknown): boolean {
 
 function isMergeKey(pair: Pair): boolean {
   const key = pair.key;
-  return isScalar(key) && (typeof key.value === 'symbol' || ((key as Scalar).type === 'PLAIN' && (key as Scalar).source === '<<'));
+  return isScalar(key) && (typeof key.value === 'symbol' || ((key as Scalar).type === 'PLAIN' && !(key as Scalar).tag && (key as Scalar).source === '<<'));
 }
 
 function keyOf(pair: Pair, doc: Document.Parsed): string {

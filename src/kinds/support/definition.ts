@@ -238,7 +238,7 @@ function mergeKeys(text: string, file: string): Diagnostic[] {
   lib.visit(doc, {
     Pair(_, pair) {
       const key = pair.key;
-      if (!lib.isScalar(key) || !(typeof key.value === 'symbol' || (key.type === 'PLAIN' && key.source === '<<')) || !key.range) return;
+      if (!lib.isScalar(key) || !(typeof key.value === 'symbol' || (key.type === 'PLAIN' && !key.tag && key.source === '<<')) || !key.range) return;
       const at = lineCounter.linePos(key.range[0]);
       const shown = text.slice(key.range[0], (lib.isNode(pair.value) && pair.value.range?.[1]) || key.range[1]).split('\n')[0]!.trim();
       out.push({

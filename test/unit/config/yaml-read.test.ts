@@ -222,14 +222,14 @@ describe('parseYamlFile (fast) against the full parser', () => {
     expect(parseYamlFile(cases[4]!, 'f.yaml').diagnostics.map((d) => d.code)).toEqual(['yaml-alias-expansion']);
   });
 
-  it('reads a quoted `<<` key as the text it is, not a merge key, as YAML does (probe PK-1)', () => {
-    for (const text of ['m:\n  "<<": {x: 1}\n', "m:\n  '<<': {x: 1}\n", 'm:\n  "\\x3c\\x3c": {x: 1}\n']) {
+  it('reads a quoted or tagged `<<` key as the text it is, not a merge key, as YAML does (probes PK-1, PM-3)', () => {
+    for (const text of ['m:\n  "<<": {x: 1}\n', "m:\n  '<<': {x: 1}\n", 'm:\n  "\\x3c\\x3c": {x: 1}\n', 'm:\n  !!str <<: {x: 1}\n', 'm:\n  ! <<: {x: 1}\n']) {
       const read = parseYamlFile(text, 'f.yaml');
       expect([read.diagnostics, read.documents[0]!.value], text).toEqual([[], { m: { '<<': { x: 1 } } }]);
       expect(snapshot(read), text).toEqual(snapshot(parseWithPositions(text, 'f.yaml')));
     }
-    // Plain, with the non-specific tag `!` or none, it is the merge key.
-    expect(parseYamlFile('m:\n  ! <<: {x: 1}\n', 'f.yaml').documents[0]!.value).toEqual({ m: { x: 1 } });
+    // Plain and untagged, or tagged `!!merge`, it is the merge key.
+    for (const text of ['m:\n  <<: {x: 1}\n', 'm:\n  !!merge <<: {x: 1}\n']) expect(parseYamlFile(text, 'f.yaml').documents[0]!.value, text).toEqual({ m: { x: 1 } });
   });
 
   it('holds each line of a flow collection or a quoted scalar to the column of the block collection it is in, and reads the rest fast (second and third reads SR68-2, TR68-1..5)', () => {
