@@ -644,6 +644,19 @@ function syncRecordProblem(path: string[], key: string, record: string): LockPro
   return bad(0, `must be \`<id> <field>=<digest> …\`, each digest 10 hex digits (got ${showJson(record)})`);
 }
 
+/** The first field a record names a second time, and where that part starts in it. */
+function repeatedField(record: string): { name: string; at: number } | undefined {
+  let seen: Set<string> | undefined;
+  for (let at = record.indexOf(' '); at !== -1; ) {
+    const next = record.indexOf(' ', at + 1);
+    const name = record.slice(at + 1, record.indexOf('=', at));
+    if ((seen ??= new Set()).has(name)) return { name, at: at + 1 };
+    seen.add(name);
+    at = next;
+  }
+  return undefined;
+}
+
 /** A record's id (a UUID) and digests in lower case; field names as they are (a template's own may hold capitals). */
 function lowerCaseRecord(record: string): string {
   return record
@@ -705,8 +718,13 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
         if (typeof record !== 'string') problems.push({ path: ['synced', target, key], message: `sync record "${key}" must be text (got ${showJson(record)})` });
         // Read as no record, it would give the object an unknown direction without a word.
         else if (!SYNC_RECORD.test(record)) problems.push(syncRecordProblem(['synced', target, key], key, record));
-        // Read in lower case, as docket writes them: compared as written, a digest would look changed live.
-        else if (/[A-F]/.test(record)) records[key] = lowerCaseRecord(record);
+        else {
+          // A field written twice: either digest could be the one compared, and decide a change's direction (probe PM-7).
+          const twice = repeatedField(record);
+          if (twice) problems.push({ path: ['synced', target, key], within: twice.at, message: `sync record "${key}" names field ${quoteValue(decodeURIComponent(twice.name))} twice: either digest could be read; keep the one that is right` });
+          // Read in lower case, as docket writes them: compared as written, a digest would look changed live.
+          else if (/[A-F]/.test(record)) records[key] = lowerCaseRecord(record);
+        }
       }
     }
   }

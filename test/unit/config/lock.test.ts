@@ -305,6 +305,9 @@ describe('docket.lock.json', () => {
       `${lineOf.indexOf('012345678Z') + 1} docket.lock.json: sync record "rule:A" has "012345678Z" as the digest of field "actions", which is not 10 hex digits`,
       `${lineOf.indexOf('=012345678"') + 1} docket.lock.json: sync record "rule:B" has "=012345678" as the digest of field "actions", which is not 10 hex digits`,
     ]);
+    // A field named twice, at its second part: either digest could be the one compared (probe PM-7).
+    const twice = `{"version": 2, "targets": {}, "synced": {"${PROD}": {"playbook:P": "9b2e name=830da2e2f7 name=0000000000"}}}`;
+    expect(parseLockText(twice, LOCK_FILE).diagnostics.map((d) => `${d.col} ${d.message}`)).toEqual([`${twice.indexOf('name=0000000000') + 1} docket.lock.json: sync record "playbook:P" names field "name" twice: either digest could be read; keep the one that is right`]);
     // Ids and digests are read in lower case, as docket writes them: not refused, not taken for a change.
     const upper = parseLockText(JSON.stringify({ version: 2, targets: {}, synced: { [PROD]: { 'rule:NDA/Law': 'ABCDEF01-2345-4678-89AB-CDEF01234567 actions=unkept Name=0123ABCDEF' } } }), LOCK_FILE);
     expect(upper.diagnostics).toEqual([]);
