@@ -142,7 +142,7 @@ function missingActions(rule: Record<string, unknown>): { field?: string; detail
   // Written, but with nothing in it: the value is what is wrong.
   if ('actions' in rule && (actions === null || (typeof actions === 'string' && actions.trim() === ''))) {
     const detail =
-      actions === null ? ': it has no value' : actions === '' ? ' (got "")' : /^\n+$/.test(actions) ? ': its block holds no text' : `: ${quoteValue(actions)} is only white space, which the service takes as none`;
+      actions === null ? ': it has no value' : actions === '' ? ' (got "")' : /^\n+$/.test(actions) ? `: it holds only line breaks (${quoteValue(actions)}), which the service takes as none` : `: ${quoteValue(actions)} is only white space, which the service takes as none`;
     return { field: 'actions', detail };
   }
   if (rule.generate_summary !== false && typeof questions === 'string' && questions.trim() === '' && questions !== '') {

@@ -218,9 +218,10 @@ describe('Rule toDesired', () => {
       expect(rule(resources, 'Term').fields.actions).toBeNull();
     });
 
-    it('treats empty actions like absent ones', () => {
+    it('treats empty actions like absent ones, line breaks alone said as such, block or quoted (probe PM-5)', () => {
       const { diagnostics } = playbook({ rules: [{ name: 'Term', actions: '\n' }] });
       expect(diagnostics.errors.map((d) => d.code)).toEqual(['missing-actions']);
+      expect(diagnostics.errors[0]!.message).toBe('rule "Term" needs `actions`: it holds only line breaks ("\\n"), which the service takes as none (only a rule with `generate_summary: true` and `questions` may omit them)');
     });
 
     it('treats actions or questions of white space only (spaces, tabs, a no-break space) like absent ones, quoting them at their line', () => {
