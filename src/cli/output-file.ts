@@ -37,8 +37,9 @@ export async function checkOutputFile(cwd: string, file: string, flag: string, e
     // `tests/x.test.yaml/` is a file's name with a slash after it; `out/` a folder's.
     const stem = file.replace(/[\\/]+\.?$/, '');
     const fileName = /\.[^\\/.]+$/.test(stem) && !/(^|[\\/])\.\.?$/.test(stem);
-    // A file docket never writes there (docket.yaml, a resource, the lock) is no name to suggest: one beside it is.
-    const taken = fileName && (isYamlName(stem) || basename(stem) === LOCK_FILE) && (await stat(resolve(cwd, stem)).then(() => true, () => false));
+    // A file docket never writes there (docket.yaml, a resource, the lock; a YAML name below a
+    // configuration would be read as one, existing or not: probe PP-3) is no name to suggest: one beside it is.
+    const taken = fileName && (isYamlName(stem) || basename(stem) === LOCK_FILE);
     const suggested = !fileName ? join(file, basename(example)) : taken ? join(dirname(stem), basename(example)) : stem;
     throw new UsageError(`${flag} ${file} names a folder`, `name a file, such as ${flag} ${suggested}`);
   }

@@ -103,8 +103,8 @@ describe('a file the command writes at its end is checked at its start', () => {
       expect(JSON.parse(r.stdout).error.message).toContain(message);
     }
     // The file meant, when a slash follows a file's name; a file inside, when a folder's.
-    // Not a file that is there (docket.yaml: refused next): one beside it.
-    for (const [out, hint] of [[`${join(dir, 'plan.json')}/`, `--out ${join(dir, 'plan.json')}`], [`${join(dir, 'plans')}/.`, `--out ${join(dir, 'plans', 'plan.json')}`], [`${join(dir, 'docket.yaml')}/`, `--out ${join(dir, 'plan.json')}`]] as const) {
+    // Not a file that is there (docket.yaml: refused next), nor any YAML name, which a configuration reads (probe PP-3): one beside it.
+    for (const [out, hint] of [[`${join(dir, 'plan.json')}/`, `--out ${join(dir, 'plan.json')}`], [`${join(dir, 'plans')}/.`, `--out ${join(dir, 'plans', 'plan.json')}`], [`${join(dir, 'docket.yaml')}/`, `--out ${join(dir, 'plan.json')}`], [`${join(dir, 'playbooks', 'new.yaml')}/`, `--out ${join(dir, 'playbooks', 'plan.json')}`]] as const) {
       const r = await run(['plan', '-C', dir, '--out', out, '-o', 'json', '--timeout', '2s']);
       expect(JSON.parse(r.stdout).error.hint).toBe(`name a file, such as ${hint}`);
     }
