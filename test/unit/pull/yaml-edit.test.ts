@@ -636,6 +636,16 @@ describe('editYaml', () => {
     expect(editYaml('kind: A\n', { documents: new Map(), remove: new Set([0]) }).text).toBeNull();
   });
 
+  it('removes a document with the comments right above its `---`, and leaves the next one\'s above its own (probe PU-2)', () => {
+    const text = 'kind: P\nname: First\n\n# Second: NDAs we send\n---\nkind: P\nname: Second\n\n# Third: NDAs we receive\n---\nkind: P\nname: Third\n';
+    expect(editYaml(text, { documents: new Map(), remove: new Set([1]) }).text).toBe('kind: P\nname: First\n\n# Third: NDAs we receive\n---\nkind: P\nname: Third\n');
+    expect(editYaml(text, { documents: new Map(), remove: new Set([0]) }).text).toBe('# Second: NDAs we send\n---\nkind: P\nname: Second\n\n# Third: NDAs we receive\n---\nkind: P\nname: Third\n');
+    expect(editYaml(text, { documents: new Map(), remove: new Set([2]) }).text).toBe('kind: P\nname: First\n\n# Second: NDAs we send\n---\nkind: P\nname: Second\n\n');
+    // After an explicit end marker too.
+    const ended = 'kind: P\nname: First\n...\n# Second\n---\nkind: P\nname: Second\n';
+    expect(editYaml(ended, { documents: new Map(), remove: new Set([0]) }).text).toBe('# Second\n---\nkind: P\nname: Second\n');
+  });
+
   it('keeps a block header\'s indicators in the order the file wrote them when they do not change (probe NQ-2)', () => {
     const text = 'kind: Playbook\nname: P\nrules:\n  - name: A8\n    actions: |-2\n        lead two\n      base\n';
     const { text: out } = edit(text, (v) => setAt(v, '/rules/0/actions', '  lead two\nbase\nmore'));
