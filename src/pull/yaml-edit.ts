@@ -681,7 +681,10 @@ class DocumentEditor {
     const lineEnd = this.text.indexOf('\n', comment);
     if (lineEnd < 0 || lineEnd > itemStart) return false;
     this.splice(comma, comma + 1, '');
-    this.splice(lineEnd + 1, itemEnd, '');
+    // What follows the item (the closing bracket, an item added) stays at the item's column: at the
+    // line's start it would be less indented than the collection's block (probe PU-1).
+    const indent = /^[ \t]*/.exec(this.text.slice(this.lineStart(itemStart), itemStart))![0];
+    this.splice(lineEnd + 1, itemEnd, this.text.slice(this.lineStart(itemStart), itemStart).trim() === '' ? indent : '');
     return true;
   }
 

@@ -636,6 +636,23 @@ describe('editYaml', () => {
     expect(editYaml('kind: A\n', { documents: new Map(), remove: new Set([0]) }).text).toBeNull();
   });
 
+  it('takes the last pair or item out of a flow collection over several lines whose kept line ends in a comment, the closing bracket kept at its column (probe PU-1)', () => {
+    const map = 'kind: Playbook\nname: FM\nrules:\n  - {name: M,\n     actions: m,   # cm\n     description: d}\n';
+    const cleared = edit(map, (v) => {
+      const [rule] = (v as { rules: Record<string, unknown>[] }).rules;
+      const { description: _gone, ...rest } = rule!;
+      return { ...(v as object), rules: [rest] };
+    });
+    expect(cleared.text).toBe('kind: Playbook\nname: FM\nrules:\n  - {name: M,\n     actions: m   # cm\n     }\n');
+    const list = 'kind: Playbook\nname: FL\nrules: [\n  {name: A, actions: a},   # ca\n  {name: B, actions: b}]\n';
+    const swapped = edit(list, (v) => ({ ...(v as object), rules: [{ name: 'A', actions: 'a' }, { name: 'C', actions: 'c' }] }));
+    expect(swapped.problems).toEqual([]);
+    expect(swapped.text).toContain('  {name: A, actions: a}');
+    expect(swapped.text).toContain('# ca');
+    expect(swapped.text).toContain('{name: C, actions: c}]');
+    expect(swapped.text).not.toContain('name: B');
+  });
+
   it('removes a document with the comments right above its `---`, and leaves the next one\'s above its own (probe PU-2)', () => {
     const text = 'kind: P\nname: First\n\n# Second: NDAs we send\n---\nkind: P\nname: Second\n\n# Third: NDAs we receive\n---\nkind: P\nname: Third\n';
     expect(editYaml(text, { documents: new Map(), remove: new Set([1]) }).text).toBe('kind: P\nname: First\n\n# Third: NDAs we receive\n---\nkind: P\nname: Third\n');
