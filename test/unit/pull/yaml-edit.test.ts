@@ -430,9 +430,9 @@ describe('editYaml', () => {
     const quoted = 'kind: X\nitems: [\n  "one\n  # not a comment",\n  # about two\n  2,\n]\n';
     expect(edit(quoted, (v) => setAt(v, '/items', ['one # not a comment'])).text).toBe('kind: X\nitems: [\n  "one\n  # not a comment",\n]\n');
     expect(edit(quoted, (v) => setAt(v, '/items', ['one # not a comment', 5, 2])).text).toBe('kind: X\nitems: [\n  "one\n  # not a comment",\n  5,\n  # about two\n  2,\n]\n');
-    // Items sharing a line: the comment after the last one kept stays with it.
+    // Items sharing a line: the comment after the last one kept stays with it, the bracket at the column the items had (probe PU-1).
     const shared = 'kind: X\nitems: [1, 2, # two\n  3, 4]\n';
-    expect(edit(shared, (v) => setAt(v, '/items', [1, 2])).text).toBe('kind: X\nitems: [1, 2 # two\n]\n');
+    expect(edit(shared, (v) => setAt(v, '/items', [1, 2])).text).toBe('kind: X\nitems: [1, 2 # two\n  ]\n');
   });
 
   it('writes a new flow item spaced as the file spaces its brackets', () => {
