@@ -13,7 +13,7 @@ import { matchedToDeclared } from './matched.js';
 import { unconfirmedSincePlan } from './uncertain.js';
 import { landingSincePlan, type LandingMarks } from './landing.js';
 import { kindsToRead, type PruneSwitches } from './project.js';
-import { CREATE_ACTIONS, refKey, type Change, type DesiredResource, type LiveResource, type Plan, type PlanTarget } from './types.js';
+import { CREATE_ACTIONS, formerKeys, refKey, type Change, type DesiredResource, type LiveResource, type Plan, type PlanTarget } from './types.js';
 
 export interface StaleCheck {
   /** The digest of the configuration as it is now. */
@@ -40,6 +40,12 @@ export interface StaleCheck {
    * they read as not live, which is not what happened (said as its own reason; probe KD-3).
    */
   unrecorded?: ReadonlySet<string>;
+  /**
+   * Whether the files rename the declared `kind:key` from live object `l`'s name (`renamed_from`, or
+   * an `id:` pin): a plan cut to `--target`s may create children in it without its rename, and its
+   * live name is then the one it had when the plan was made (probe PS-1).
+   */
+  renamedInFiles?: (kindKey: string, l: LiveResource) => boolean;
 }
 
 /**
@@ -156,7 +162,7 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
       if (heldBy(c).length > 0) reasons.push(`${label} now exists live, so ${c.action === 'invite' ? 'inviting it would invite it twice' : `${c.action === 'upload' ? 'uploading' : 'creating'} it would duplicate it`}`);
     }
   }
-  reasons.push(...lostParents(plan, byId, kindsRead, gone, renaming, (kind, key) => holders.has(`${kind}|${key}`)));
+  reasons.push(...lostParents(plan, byId, kindsRead, gone, renaming, (kind, key) => holders.has(`${kind}|${key}`), now.renamedInFiles));
   return [...new Set(reasons)];
 }
 
@@ -174,6 +180,7 @@ function lostParents(
   renaming: ReadonlySet<string>,
   /** Whether a top-level object of that kind and name is live now (staleReasons' index of names). */
   liveNamed: (kind: string, key: string) => boolean,
+  renamedInFiles: StaleCheck['renamedInFiles'],
 ): string[] {
   const reasons: string[] = [];
   // A parent the plan changes itself is checked as such above (its fingerprint, or gone).
@@ -190,7 +197,7 @@ function lostParents(
     if (!parent) {
       // Archived and made again under its name in the app: a person finds one of that name live.
       reasons.push(liveNamed(c.parent.kind, c.parent.key) ? `${label} was replaced since the plan (another object of that name is live now; ${creates})` : `${label} no longer exists live (${creates})`);
-    } else if (parent.key !== c.parent.key && !renaming.has(`${parentKey}|${parentId}`)) reasons.push(`${label} was renamed live to ${quoteValue(parent.name)} since the plan (${creates})`);
+    } else if (parent.key !== c.parent.key && !renaming.has(`${parentKey}|${parentId}`) && renamedInFiles?.(parentKey, parent) !== true) reasons.push(`${label} was renamed live to ${quoteValue(parent.name)} since the plan (${creates})`);
   }
   return reasons;
 }
@@ -290,7 +297,11 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
   const naming = new Set(lost.keys());
   // By what the files name (a change's own refs are only those of the fields it sends).
   const uncomparable = new Set(naming.size === 0 ? [] : input.desired.filter((d) => d.refs.some((r) => naming.has(refKey(r.kind, r.key)))).map((d) => refKey(d.kind, d.key)));
-  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, checked, checkedBefore, read: new Set(read.map((k) => k.name)), uncomparable, unrecorded: naming }), ...unconfirmedSincePlan(plan, uncertain), ...landingSincePlan(plan, input.landing ?? new Map(), input.desired), ...lost.values()];
+  const renamedInFiles = (kindKey: string, l: LiveResource): boolean => {
+    const d = declaredByKey.get(kindKey);
+    return d !== undefined && (formerKeys(d).includes(refKey(l.kind, l.key)) || d.pinId?.toLowerCase() === l.id.toLowerCase());
+  };
+  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, checked, checkedBefore, read: new Set(read.map((k) => k.name)), uncomparable, unrecorded: naming, renamedInFiles }), ...unconfirmedSincePlan(plan, uncertain), ...landingSincePlan(plan, input.landing ?? new Map(), input.desired), ...lost.values()];
   // Worth comparing only against the configuration the plan was made from.
   return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds), ...removalsOfDeclared(plan, input.desired, live)] : reasons;
 }

@@ -590,6 +590,18 @@ describe('saved plans', () => {
     await expectNoChanges(cli, again);
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
+
+    // Renamed in the files, the rename left out by --target: the playbook still has the name it had
+    // when the plan was made, and the rule goes in, saved or asked (probe PS-1).
+    const cut = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA.replace('Inbound NDA', 'Cut NDA') });
+    await applyOk(cli, cut);
+    await writeFiles(cut, { 'playbooks/nda.yaml': `${NDA.replace('Inbound NDA', 'Cut NDA 2\nrenamed_from: [Cut NDA]')}  - name: Venue\n    actions: ACCEPT Delaware\n` });
+    expect((await cli('plan', '-C', cut, '--target', 'rule/Cut NDA 2/Venue', '--out', planFile)).code).toBe(0);
+    const targeted = await cli('apply', '-C', cut, planFile);
+    expect([targeted.code, targeted.stderr]).toEqual([0, '']);
+    expect(liveRules('Cut NDA').map((r) => r.name)).toContain('Venue');
+    await applyOk(cli, cut);
+    await expectNoChanges(cli, cut);
   });
 });
 
