@@ -193,6 +193,10 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     for (const dep of change.dependsOn) visit(dep);
   };
   for (const c of plan.changes) if (wanted(c.kind, c.key, c.parent)) visit(c.id);
+  // A parent made again (removed live) comes back with all its declared children, as without
+  // --target: made alone, their records would read as removed live, and a policy hold them (probe PS-2).
+  const remade = new Set(plan.changes.filter((c) => keep.has(c.id) && !c.parent && CREATE_ACTIONS.includes(c.action) && c.direction === 'removed-live').map((c) => refKey(c.kind, c.key)));
+  if (remade.size > 0) for (const c of plan.changes) if (c.parent && CREATE_ACTIONS.includes(c.action) && remade.has(refKey(c.parent.kind, c.parent.key))) visit(c.id);
 
   const changes = plan.changes.filter((c) => keep.has(c.id));
   const held = plan.held?.filter((c) => wanted(c.kind, c.key, c.parent));

@@ -591,6 +591,17 @@ describe('saved plans', () => {
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
 
+    // Archived in the app under drift: adopt, its files edited since: a --target of one rule makes it
+    // again with all its rules, as a plan without --target does (probe PS-2).
+    const adopt = 'kind: Playbook\nname: Adopt NDA\ndrift: adopt\nrules:\n  - name: r1\n    actions: ACCEPT 1\n  - name: r2\n    actions: ACCEPT 2\n';
+    const held = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/adopt.yaml': adopt });
+    await applyOk(cli, held);
+    await app.archivePlaybook('Adopt NDA');
+    await writeFiles(held, { 'playbooks/adopt.yaml': adopt.replace('ACCEPT 1', 'ACCEPT 1 edited') });
+    await applyOk(cli, held, '--target', 'rule/Adopt NDA/r1');
+    expect(liveRules('Adopt NDA').map((r) => r.name).sort()).toEqual(['r1', 'r2']);
+    await expectNoChanges(cli, held);
+
     // Renamed in the files, the rename left out by --target: the playbook still has the name it had
     // when the plan was made, and the rule goes in, saved or asked (probe PS-1).
     const cut = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA.replace('Inbound NDA', 'Cut NDA') });
