@@ -152,7 +152,7 @@ const NOT_RESENT: ReadonlySet<string> = new Set(['created_at', 'updated_at']);
  * NOTE(api): a service that replaces a nested object whole on update (Rails nested attributes
  * without an id) would otherwise drop the undeclared ones; sent again, a merge keeps them too.
  */
-function unchangedNested(updated: readonly string[], attributes: unknown): Plain | undefined {
+function unchangedNested(updated: readonly string[], attributes: unknown, written: unknown): Plain | undefined {
   if (!isPlainObject(attributes)) return undefined;
   const changed = new Set(updated);
   const out: Plain = {};
@@ -164,6 +164,12 @@ function unchangedNested(updated: readonly string[], attributes: unknown): Plain
     const keep: Plain = {};
     for (const [name, value] of Object.entries(live)) {
       if (!NOT_RESENT.has(name) && !changed.has(fieldName(`${key}.${name}`))) keep[name] = value;
+    }
+    // One the file writes as none (`""`) that the service leaves out goes as none too, not as the
+    // file's text, which the plan never showed (probe PR-1).
+    const declared = isPlainObject(written) ? written[key] : undefined;
+    if (isPlainObject(declared)) {
+      for (const name of Object.keys(declared)) if (!(name in live) && !changed.has(fieldName(`${key}.${name}`))) keep[name] = null;
     }
     if (Object.keys(keep).length > 0) out[key] = keep;
   }
@@ -253,8 +259,8 @@ export const templateKind: KindModule<'template'> = {
   },
 
   // The keys of a nested object an update does not change, as live holds them (unchangedNested).
-  resend(updated, _d, l) {
-    return unchangedNested(updated, l.extra?.attributes);
+  resend(updated, d, l) {
+    return unchangedNested(updated, l.extra?.attributes, d.payload?.parameters);
   },
 
   /**

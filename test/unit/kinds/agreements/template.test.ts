@@ -134,4 +134,10 @@ describe('an update of a nested parameter', () => {
     const period = ['parameters.template_csa_order_form_attributes.subscription_period'];
     expect(templateKind.resend!(period, resource, live)).toEqual({ template_csa_order_form_attributes: { fees_currency: 'EUR' } });
   });
+
+  it('sends a key the file writes as none (`""`) and the service leaves out as none, not as the file\'s text the plan never showed (probe PR-1)', () => {
+    const { resource } = toDesired({ parameters: { template_csa_order_form_attributes: { fees_currency: 'USD', payment_period_unit: '' } } });
+    const live: LiveResource = { kind: 'template', id: 't1', key: 'C', name: 'C', fields: {}, refs: [], extra: { attributes: { template_csa_order_form_attributes: { fees_currency: 'EUR' } } } };
+    expect(templateKind.resend!(['parameters.template_csa_order_form_attributes.fees_currency'], resource, live)).toEqual({ template_csa_order_form_attributes: { payment_period_unit: null } });
+  });
 });
