@@ -8,6 +8,7 @@ import { pendingByKey } from './pending-documents.js';
 import { quoteValue } from '../config/quote.js';
 import { formerKeys, refKey, type Change, type DesiredResource, type KindName, type LiveResource, type Plan } from '../engine/types.js';
 import { ConfigError } from '../errors.js';
+import type { Diagnostic } from '../diagnostics.js';
 import { VERSION } from '../version.js';
 import type { Session } from './session.js';
 import { hostname } from 'node:os';
@@ -17,7 +18,7 @@ import { EMULATOR_SYNC_FILE, workLabel } from '../config/work-dir.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { escapePointer } from '../config/yaml-positions.js';
 import path from 'node:path';
-import { shapedCommand } from './command-line.js';
+import { shapedCommand, type PlanShape } from './command-line.js';
 import { applyLockRoot, runningApply, type ApplyLockHolder } from './apply-lock.js';
 
 export async function planInSession(s: Session, targets: readonly string[], flags: Pick<PlanStepOptions, 'retryUncertain' | 'adoptFiles'> = {}): Promise<Plan> {
@@ -89,7 +90,8 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       const targetErrors = result.diagnostics.every((d) => d.code === 'unknown-target');
       // drift and pull make a plan too, but the user asked for no plan (probe KT-4).
       const what = opts.readOnly ? 'the files could not be compared with the live state' : 'the plan could not be made';
-      throw new ConfigError(result.diagnostics, targetErrors ? 'the targets do not name known resources' : what, p.root);
+      const shape = { dir: path.relative(workingDirectory(), p.root) || '.', env: p.environment, emulator: s.workspace.lockLocation.emulator };
+      throw new ConfigError(result.diagnostics.map((d) => inRunShape(d, shape)), targetErrors ? 'the targets do not name known resources' : what, p.root);
     }
     // Read only (drift, pull), what plan and apply would refuse is said, and the rest still reported:
     // a change no request can make, a reference the files changed to name nothing (probe FL), an
@@ -192,6 +194,15 @@ function withoutPendingMarks(lock: LockFile, since: number): LockFile {
 function runningApplyWarning(holder: ApplyLockHolder, root: string): string {
   const where = holder.checkout !== undefined && holder.checkout !== root ? ` of ${holder.checkout}, which shares this docket.lock.json,` : ' of this checkout';
   return `an apply${where} is running (pid ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`}, since ${holder.started}): what it is changing now shows here as still to do; plan again once it ends`;
+}
+
+/**
+ * A hint's `docket apply --target X` as this run was made (its folder, environment, emulator), the
+ * target quoted as bash or zsh reads it back: copied as written it acts on the same organization (probe PS-3).
+ */
+function inRunShape(d: Diagnostic, shape: Omit<PlanShape, 'target'>): Diagnostic {
+  if (!d.hint?.includes('`docket apply --target ')) return d;
+  return { ...d, hint: d.hint.replace(/`docket apply --target ([^`<]+)`/g, (_, target: string) => `\`${shapedCommand('apply', { ...shape, target: [target] })}\``) };
 }
 
 /** Errors of plan and apply that drift and pull, which send nothing, say as warnings. */

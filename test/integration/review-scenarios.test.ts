@@ -3,7 +3,7 @@
  * with a re-plan that must show zero changes.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
 import { App } from '../helpers/app.js';
@@ -669,7 +669,11 @@ describe('failures and retries', () => {
     expect(whole.code).toBe(1);
     expect(whole.stderr).toContain('organization.yaml:3:21 error unknown-reference `review.default_reviewer` names "nobody@acme.example"');
     // The actor, a declared Member not invited yet: the hint names that first step (probe KV-4).
-    expect(whole.stderr).toContain('hint: it is declared as a Member not invited yet: run `docket apply --target member/newbie@acme.example` first, then plan again');
+    // As this run was made, the target as a shell reads it back (probe PS-3).
+    expect(whole.stderr).toContain(`hint: it is declared as a Member not invited yet: run \`docket apply -C ${relative(process.cwd(), dir)} --target member/newbie@acme.example\` first, then plan again`);
+    await writeFiles(dir, { 'docket.yaml': "version: 1\nagreements:\n  actor: \"o'neil@acme.example\"\n", 'members.yaml': "kind: Member\nemail: \"o'neil@acme.example\"\n" });
+    expect((await cli('plan', '-C', dir)).stderr).toContain(`run \`docket apply -C ${relative(process.cwd(), dir)} --target 'member/o'\\''neil@acme.example'\` first`);
+    await writeFiles(dir, { 'docket.yaml': 'version: 1\nagreements:\n  actor: newbie@acme.example\n', 'members.yaml': 'kind: Member\nemail: newbie@acme.example\n' });
     // A target whose change sends the reference still refuses it.
     expect((await cli('plan', '-C', dir, '--target', 'organization')).stderr).toContain('error unknown-reference `review.default_reviewer`');
   });
