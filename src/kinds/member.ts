@@ -72,13 +72,17 @@ export const memberKind: KindModule<'member'> = {
 
   toConfig(live) {
     const name = live.extra?.name;
-    const document = { kind: 'Member', email: live.key, ...(typeof name === 'string' && name !== '' ? { name } : {}) };
-    if (live.extra?.onlyNamed !== true) return { document };
+    // A name validate would refuse (blank) is left out, said: it is sent only with an invitation and
+    // not managed once they are a member, so the files need not hold it (probe PT-2).
+    const refused = typeof name === 'string' && name !== '' ? nameProblem('member', composed(name)) : undefined;
+    const document = { kind: 'Member', email: live.key, ...(typeof name === 'string' && name !== '' && !refused ? { name } : {}) };
+    const notes = refused ? [`member ${quoteValue(live.key)}: its name ${quoteValue(String(name))} is not written (${refused.message}); a member's name is not managed once they are one`] : [];
+    if (live.extra?.onlyNamed !== true) return notes.length > 0 ? { document, notes } : { document };
     // Seen only because a reviewer field names them (no users list, no invitation): pinned, or once
     // the app names them no more no plan can find them, and apply invites a member again (422).
     return {
       document: { ...document, id: live.id },
-      notes: [`member ${quoteValue(live.key)} is written with \`id: ${live.id}\`: the review service has no users list and gives this user's id only where a reviewer field names them; the id is this organization's, so leave it out to use these files for another one`],
+      notes: [...notes, `member ${quoteValue(live.key)} is written with \`id: ${live.id}\`: the review service has no users list and gives this user's id only where a reviewer field names them; the id is this organization's, so leave it out to use these files for another one`],
     };
   },
 
