@@ -77,6 +77,7 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       sync: () => s.sync(),
       landing: () => s.landing(),
       pendingDocuments: () => pendingByKey(p.root, KINDS),
+      ...(w.config.varOrigin ? { varOrigin: w.config.varOrigin } : {}),
       meta: {
         configDigest: () => w.digest,
         target: () => connection.target,

@@ -16,7 +16,7 @@ import { sha256 } from '../engine/canonical.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { codePointOf, quoteAround, quoteValue } from './quote.js';
 import { CONTROL_CHARACTER } from './text-hygiene.js';
-import { withVariableHint } from './schema.js';
+import { withVariableHint, type VariableOrigins } from './schema.js';
 import type { ResourceDoc } from './types.js';
 import type { ParsedFile } from './yaml-positions.js';
 import { parseYamlFile } from './yaml-read.js';
@@ -50,6 +50,8 @@ export interface DataFileOptions {
   yaml?: ReadonlyMap<string, { text: string; parsed: ParsedFile }>;
   /** The API keys set (`keysOf`): no text file may hold one. */
   keys?: readonly [string, string][];
+  /** Where each variable got its value this run: a file name one filled in is told where to change it. */
+  varOrigin?: VariableOrigins;
   /** The files that declare a resource (root-relative): a link to one holds a resource too. */
   resourceFiles?: ReadonlySet<string>;
   /** docket.yaml and the test files as discovery found them (root-relative), and `*.yaml` links to them, with the file each is. */
@@ -120,7 +122,7 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
   };
   const problem = (doc: ResourceDoc, key: string, code: string, message: string, hint?: string): void => {
     // The value is what is wrong, so the column is the value's; one a variable filled in is told where to change (probe NF-3).
-    diagnostics.push(withVariableHint({ severity: 'error', code, message, ...doc.positions.valueAt(`/${key}`), path: key, ...(hint ? { hint } : {}) }, doc.written?.get(`/${key}`)));
+    diagnostics.push(withVariableHint({ severity: 'error', code, message, ...doc.positions.valueAt(`/${key}`), path: key, ...(hint ? { hint } : {}) }, doc.written?.get(`/${key}`), options.varOrigin));
   };
   for (const doc of documents) {
     for (const named of namedFiles(doc.file, doc.body, options.fieldsOf(doc))) {

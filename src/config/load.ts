@@ -226,7 +226,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   const docketInputs = docketInputsOf(found);
   const textDigests = options.digests ? new Map(files.map((file, i) => [file, sha256(texts[i]!)])) : undefined;
   if (!projectResult.project) return { diagnostics, yamlData, resourceFiles, docketInputs, ...(textDigests ? { textDigests } : {}) };
-  return { config: { project: projectResult.project, documents }, diagnostics, yamlData, resourceFiles, docketInputs, anyEnvironmentFiles: dataFiles, ...(textDigests ? { textDigests } : {}) };
+  return { config: { project: projectResult.project, documents, ...(projectResult.varOrigin ? { varOrigin: projectResult.varOrigin } : {}) }, diagnostics, yamlData, resourceFiles, docketInputs, anyEnvironmentFiles: dataFiles, ...(textDigests ? { textDigests } : {}) };
 }
 
 /**

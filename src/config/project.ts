@@ -258,9 +258,14 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const overrides = await envOverrides(input.processEnv);
   diagnostics.push(...overrides.diagnostics);
   /** A URL problem's hint, after the one naming the variable that filled the URL in, as other values' have (probe OJ-2). */
-  const urlHint = (hint: string | undefined, pointer: string): string | undefined => {
+  const urlHint = (hint: string | undefined, pointer: string, environment?: string | null): string | undefined => {
     const written = valueAt(raw, pointer);
-    return withVariableHint(hint === undefined ? {} : { hint }, typeof written === 'string' && holdsPlaceholder(written) ? written : undefined).hint;
+    return withVariableHint(hint === undefined ? {} : { hint }, typeof written === 'string' && holdsPlaceholder(written) ? written : undefined, environment === undefined ? (name) => origins.get(name) : originsOf(environment)).hint;
+  };
+  /** Where a run of `environment` (null: none) takes each variable from: another environment's URL names its own definition (probe PN-3). */
+  const originsOf = (environment: string | null): VariableOrigins => (name) => {
+    const at = [...(environment !== null ? [`/environments/${escapePointer(environment)}/vars/${escapePointer(name)}`] : []), `/vars/${escapePointer(name)}`].find((p) => positions.has(p));
+    return at === undefined ? undefined : { at: `\`${pointerToPath(at)}\` (${file}:${positions.valueAt(at).line})` };
   };
   // URLs are checked here, offline, so a bad one stops the run before any service is contacted;
   // every environment's, selected or not, as the run that selects it would refuse it.
@@ -291,7 +296,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   for (const found of urlsThroughOtherVariables(raw, input.env, input.processEnv)) {
     if (checkedUrls.has(`${found.pointer}\n${found.value}`)) continue;
     checkedUrls.add(`${found.pointer}\n${found.value}`);
-    error(found.problem.code, found.problem.message, positions.valueAt(found.pointer), urlHint(found.problem.hint, found.pointer), found.pointer);
+    error(found.problem.code, found.problem.message, positions.valueAt(found.pointer), urlHint(found.problem.hint, found.pointer, found.environment), found.pointer);
   }
   for (const o of overrides.values) {
     if (o.key !== 'url') continue;
@@ -473,10 +478,10 @@ function namedOtherEnvironments(raw: Plain, selected: string | undefined): { nam
  * environment selected the top level's with the top-level variables. One that cannot be resolved
  * offline (an unset `${env.…}`) is left to the run that selects it.
  */
-function urlsThroughOtherVariables(raw: Plain, selected: string | undefined, processEnv: Record<string, string | undefined>): { pointer: string; value: string; problem: UrlProblem }[] {
+function urlsThroughOtherVariables(raw: Plain, selected: string | undefined, processEnv: Record<string, string | undefined>): { pointer: string; value: string; problem: UrlProblem; environment: string | null }[] {
   const runs: { name: string | undefined; block: unknown; vars: Record<string, string> }[] = namedOtherEnvironments(raw, selected).map((e) => ({ name: e.name, block: get(get(raw, 'environments'), e.name), vars: e.vars }));
   if (selected !== undefined) runs.push({ name: undefined, block: undefined, vars: plainVars(get(raw, 'vars')) });
-  const out: { pointer: string; value: string; problem: UrlProblem }[] = [];
+  const out: { pointer: string; value: string; problem: UrlProblem; environment: string | null }[] = [];
   for (const run of runs) {
     for (const section of ['review', 'agreements'] as const) {
       const own = get(get(run.block, section), 'url');
@@ -487,7 +492,7 @@ function urlsThroughOtherVariables(raw: Plain, selected: string | undefined, pro
       const resolved = interpolateString(written, { vars: run.vars, env: processEnv, allowVars: true });
       if (resolved.problems.length > 0 || resolved.unresolved || !/^https?:\/\//i.test(resolved.value)) continue;
       const problem = urlProblem(resolved.value, `\`${section}.url\` ${run.name === undefined ? 'without `--env`' : `in environment ${showName(run.name)}`}`);
-      if (problem) out.push({ pointer, value: resolved.value, problem });
+      if (problem) out.push({ pointer, value: resolved.value, problem, environment: run.name ?? null });
     }
   }
   return out;

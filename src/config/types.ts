@@ -1,5 +1,6 @@
 /** The loaded configuration: project settings plus every resource document, with positions. */
 import type { SourcePos } from '../diagnostics.js';
+import type { VariableOrigins } from './schema.js';
 
 export interface ProjectConfig {
   /** Absolute path of the configuration directory. */
@@ -67,6 +68,8 @@ export interface ResourceDoc {
 export interface LoadedConfig {
   project: ProjectConfig;
   documents: ResourceDoc[];
+  /** Where each `var.` name got the value this run uses: a value one filled in is told where to change it. */
+  varOrigin?: VariableOrigins;
 }
 
 /**

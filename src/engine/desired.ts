@@ -74,7 +74,7 @@ export async function buildDesired(
       add(r);
     }
     // What a variable filled in is told where to change (a missing body_file, a blank name).
-    if (doc.written) hintVariables(diagnostics.items, from, doc.file, doc.written);
+    if (doc.written) hintVariables(diagnostics.items, from, doc.file, doc.written, config.varOrigin);
   }
   checkClaims(desired, diagnostics);
   checkRenameIntents(desired, diagnostics);

@@ -3,6 +3,7 @@
  * digest of the configuration and a fingerprint of every live object it touches. Pure: the
  * clock and version come in as parameters.
  */
+import type { VariableOrigins } from '../config/schema.js';
 import { didYouMeanBecause, suggest, suggestAddress } from '../config/suggest.js';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
@@ -57,6 +58,8 @@ export interface BuildPlanInput {
   sends?: (d: DesiredResource) => boolean;
   /** Live objects a pending document (`*.yaml.pending`) names, by `kind:key` → its file: a reference to one says so. */
   pending?: ReadonlyMap<string, string>;
+  /** Where each `var.` name got the value this run uses (LoadedConfig.varOrigin). */
+  varOrigin?: VariableOrigins;
 }
 
 export interface BuildPlanResult {
@@ -78,7 +81,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const unmatched = result.unmatched;
   const unsentReferences: NonNullable<BuildPlanResult['unsentReferences']> = [];
   const readOnlyWarnings: ReadOnlyWarning[] = [];
-  checkReferences(input.desired, result, input.kinds, diagnostics, input.readOnly ? readOnlyWarnings : undefined, input.sends, unsentReferences, input.pending);
+  checkReferences(input.desired, result, input.kinds, diagnostics, input.readOnly ? readOnlyWarnings : undefined, input.sends, unsentReferences, input.pending, input.varOrigin);
   const classified = classifyChanges(result.changes, {
     sensitive: new Map(input.kinds.map((k) => [k.name, k.sensitiveFields ?? []])),
     unlisted: new Set([...input.kinds.filter((k) => k.uploadsUnreadable).map((k) => k.name), ...(input.seenInPart ?? [])]),
@@ -229,6 +232,7 @@ function checkReferences(
   sends: ((d: DesiredResource) => boolean) | undefined,
   unsent: NonNullable<BuildPlanResult['unsentReferences']>,
   pending: ReadonlyMap<string, string> | undefined,
+  varOrigin: VariableOrigins | undefined,
 ): void {
   const readOnly = readOnlyWarnings !== undefined;
   const { ids, unknownIds } = found;
@@ -311,7 +315,9 @@ function checkReferences(
       const said = `\`${ref.field}\` ${variables.length > 0 ? `is \`${ref.written}\`, which ` : ''}names ${message}${suggestion}`;
       const setting = variables.map((v) => (v.startsWith('env.') ? `the environment variable ${v.slice(4)}` : v)).join(', ');
       const defined = variables.filter((v) => v.startsWith('var.')).length;
-      const where = defined === 0 ? '' : ` where ${defined === 1 ? 'it is' : 'they are'} defined (docket.yaml's \`vars\`, or the selected environment's)`;
+      // The one definition this run took it from, when there is one to name (probe PM-1).
+      const origin = defined === 1 && variables.length === 1 ? varOrigin?.(variables[0]!.slice('var.'.length)) : undefined;
+      const where = defined === 0 ? '' : origin ? ` where this run takes it from: ${origin.at}${origin.env !== undefined ? ` (set by the environment variable ${origin.env})` : ''}` : ` where ${defined === 1 ? 'it is' : 'they are'} defined (docket.yaml's \`vars\`, or the selected environment's)`;
       // Around the variables, text no value of them changes: a name it does not fit is fixed on this line (probe IF-2).
       const fit = variables.length === 0 || close === undefined ? undefined : placeholderFit(ref.written!, close);
       // Close to a name that exists: the likelier fix leads (declaring it would invite a mistyped address).

@@ -3,6 +3,7 @@
  * services that takes, reading live state, the guarded and targeted plan, and whether a saved plan
  * still holds. The CLI, the tests and the benchmark call these.
  */
+import type { VariableOrigins } from '../config/schema.js';
 import { uniqueDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { LockFile } from '../config/lock.js';
 import { UsageError } from '../errors.js';
@@ -120,6 +121,8 @@ export interface PlanProjectInput {
   sync?: () => SyncState | Promise<SyncState>;
   /** Creates, invitations and publishes an earlier apply stopped waiting for (docket.lock.json's `landing`), read as `sync` is. */
   landing?: () => LandingMarks;
+  /** Where each `var.` name got the value this run uses: a reference one filled in is told where to change it. */
+  varOrigin?: VariableOrigins;
   /** The live objects the pending documents (`*.yaml.pending`) name, by `kind:key` → file: read only when a reference names nothing. */
   pendingDocuments?: () => Promise<ReadonlyMap<string, string>>;
   /** What the plan records: the configuration digest, where it applies (known once read), and so on. */
@@ -172,6 +175,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     ...(input.readOnly ? { readOnly: true } : {}),
     ...(targets.length > 0 ? { sends: childInTargets(input.targets ?? [], kinds) } : {}),
     ...(sync ? { sync } : {}),
+    ...(input.varOrigin ? { varOrigin: input.varOrigin } : {}),
   };
   let result = buildPlan(planInput);
   // A reference to nothing may name what a pending document is adopting: read only then, and said (probe PL-1).

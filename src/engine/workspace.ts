@@ -90,7 +90,7 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
   const location = lockLocation(root, { emulator: Boolean(options.emulator), ...(env ? { environment: env } : {}) });
   const byYaml = new Map(kinds.map((k) => [k.yamlKind, k]));
   const [data, locked] = await Promise.all([
-    readDataFiles(root, loaded.config.documents, { fieldsOf: (doc) => byYaml.get(doc.kind)?.dataFiles ?? {}, yaml: loaded.yamlData, keys: keysOf(options.processEnv), ...(loaded.resourceFiles ? { resourceFiles: loaded.resourceFiles } : {}), ...(loaded.docketInputs ? { docketInputs: loaded.docketInputs } : {}), ...(loaded.anyEnvironmentFiles ? { otherEnvironments: loaded.anyEnvironmentFiles } : {}) }),
+    readDataFiles(root, loaded.config.documents, { fieldsOf: (doc) => byYaml.get(doc.kind)?.dataFiles ?? {}, yaml: loaded.yamlData, keys: keysOf(options.processEnv), ...(loaded.config.varOrigin ? { varOrigin: loaded.config.varOrigin } : {}), ...(loaded.resourceFiles ? { resourceFiles: loaded.resourceFiles } : {}), ...(loaded.docketInputs ? { docketInputs: loaded.docketInputs } : {}), ...(loaded.anyEnvironmentFiles ? { otherEnvironments: loaded.anyEnvironmentFiles } : {}) }),
     readLockDocument(location),
   ]);
   // Kind rules run even on documents that failed their schema, so one run reports everything.

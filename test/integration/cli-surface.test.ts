@@ -434,13 +434,14 @@ describe('did you mean, everywhere a name is looked up', () => {
     await writeFile(join(ref, 'playbooks/nda.yaml'), 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: "${var.legal_lead}"   # the lead\n');
     const viaVariable = await runCli(['plan', '-C', ref, '--emulator']);
     expect(viaVariable.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` is `${var.legal_lead}`, which names "alcie@acme.example"');
-    expect(viaVariable.stderr).toContain("hint: if you meant \"alice@acme.example\", set var.legal_lead to that where it is defined (docket.yaml's `vars`, or the selected environment's); else declare it with `kind: Member`");
+    // Where this run takes the variable from, at its line (probe PM-1).
+    expect(viaVariable.stderr).toContain('hint: if you meant "alice@acme.example", set var.legal_lead to that where this run takes it from: `vars.legal_lead` (docket.yaml:3); else declare it with `kind: Member`');
     // Written with other text around the variable, the hint does not say to set it to the whole address (probe IE-5).
     await writeFile(join(ref, 'docket.yaml'), `${DOCKET_YAML}vars:\n  lead: alcie\n`);
     await writeFile(join(ref, 'playbooks/nda.yaml'), 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: ${var.lead}@acme.example   # the lead\n');
     const within = await runCli(['plan', '-C', ref, '--emulator']);
     expect(within.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` is `${var.lead}@acme.example`, which names "alcie@acme.example"');
-    expect(within.stderr).toContain("hint: if you meant \"alice@acme.example\", change var.lead where it is defined (docket.yaml's `vars`, or the selected environment's) so that `${var.lead}@acme.example` reads that; else declare it with `kind: Member`");
+    expect(within.stderr).toContain("hint: if you meant \"alice@acme.example\", change var.lead where this run takes it from: `vars.lead` (docket.yaml:3) so that `${var.lead}@acme.example` reads that; else declare it with `kind: Member`");
     // A name the text around the variable rules out: that text is what to fix (probe IF-2).
     await writeFile(join(ref, 'docket.yaml'), `${DOCKET_YAML}vars:\n  lead: alice\n`);
     await writeFile(join(ref, 'playbooks/nda.yaml'), 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: "${var.lead}@acme.exampl"\n');
@@ -487,7 +488,7 @@ describe("the plan's own problems in -o json", () => {
     await writeFile(join(dir, 'templates/cloud-services.yaml'), csa.replace('{ attachment: Security Exhibit }', () => '{ attachment: "${var.sec}" }'));
     const plan = await runCli(['plan', '-C', dir, '--emulator']);
     expect(plan.stderr).toContain('templates/cloud-services.yaml:12:56 error unknown-reference `parameters.include_security_policy_attachment_id` is `${var.sec}`, which names attachment "Security Exhibt"');
-    expect(plan.stderr).toContain('hint: if you meant "Security Exhibit", set var.sec to that where it is defined');
+    expect(plan.stderr).toContain('hint: if you meant "Security Exhibit", set var.sec to that where this run takes it from: `vars.sec` (docket.yaml:');
     const json = JSON.parse((await runCli(['plan', '-C', dir, '--emulator', '-o', 'json'])).stdout) as { diagnostics: { code: string; path?: string }[] };
     expect(json.diagnostics).toContainEqual(expect.objectContaining({ code: 'unknown-reference', path: 'parameters.include_security_policy_attachment_id.attachment' }));
   });

@@ -310,3 +310,22 @@ describe('loadWorkspace, a rule text filled by a variable whose value is no text
     expect(error.diagnostics.map((d) => `${d.file}:${d.line} ${d.code}`)).toEqual(['docket.yaml:3 invalid-value']);
   });
 });
+
+describe('a value a variable filled in, refused past the schema', () => {
+  it('names the definition this run took it from: a blank name, a missing data file, a URL of another environment (probes PM-1, PV-4, PN-3)', async () => {
+    const dir = await tree({
+      'docket.yaml': lines('version: 1', 'agreements:', '  actor: legal-ops@acme.example', 'vars:', '  pb: Inbound', '  doc: terms.md', 'environments:', '  staging:', '    vars:', '      pb: "   "', '      doc: gone.md'),
+      'p.yaml': lines('kind: Playbook', 'name: ${var.pb}', 'rules: []'),
+      't.yaml': lines('kind: CustomTerm', 'name: T', 'body_file: ${var.doc}'),
+      'terms.md': 'Terms.\n',
+    });
+    const error = (await loadWorkspace({ dir, env: 'staging', processEnv: {} }).catch((e: unknown) => e)) as ConfigError;
+    expect(error.diagnostics.map((d) => [d.code, d.hint])).toEqual([
+      ['blank-name', expect.stringContaining('it is filled in from "${var.pb}": change var.pb where this run takes it from: `environments.staging.vars.pb` (docket.yaml:10)')],
+      ['missing-file', expect.stringContaining('it is filled in from "${var.doc}": change var.doc where this run takes it from: `environments.staging.vars.doc` (docket.yaml:11)')],
+    ]);
+    const urls = await tree({ 'docket.yaml': lines('version: 1', 'review:', '  url: ${var.u}', 'vars:', '  u: http://127.0.0.1:9/review', 'environments:', '  staging: {}', '  prod:', '    vars:', '      u: http://review.example.com/') });
+    const refusedUrl = (await loadWorkspace({ dir: urls, env: 'staging', processEnv: {} }).catch((e: unknown) => e)) as ConfigError;
+    expect(refusedUrl.diagnostics.map((d) => [d.code, d.hint])).toEqual([['insecure-url', expect.stringContaining('it is filled in from "${var.u}": change var.u where this run takes it from: `environments.prod.vars.u` (docket.yaml:10)')]]);
+  });
+});
