@@ -10,7 +10,7 @@ import { isPlainObject } from '../util/plain.js';
 import { valueAt } from '../config/value-at.js';
 import { earlierUploads, knownAttachmentIds, replacingUpload } from './attachment.js';
 import type { ExecContext, KindModule } from './kind.js';
-import { docSource, fieldSourcesAt, formerNamesAt, valueOf } from './support/positions.js';
+import { docSource, fieldSourcesAt, formerNamesAt, problemAt, valueOf } from './support/positions.js';
 import { asideName, freshSiblings } from './support/race.js';
 import { ApiError } from '../errors.js';
 import { updatedAt } from './support/updated.js';
@@ -292,8 +292,16 @@ export const templateKind: KindModule<'template'> = {
     const refs: Ref[] = [];
     const pointers: Record<string, string> = { name: '/name', type: '/type', standard_version: '/standard_version', id: '/id', renamed_from: '/renamed_from' };
     for (const key of Object.keys(fields)) if (key.startsWith(PARAM)) pointers[key] = `/parameters/${key.slice(PARAM.length).replace('.', '/')}`;
-    if (Array.isArray(doc.body.attachments)) {
-      const names = doc.body.attachments.map((n) => normName(n));
+    const listed: unknown = doc.body.attachments;
+    if (Array.isArray(listed)) {
+      const names = listed.map((n) => normName(n));
+      // A set: one name in two Unicode forms is the same attachment twice, refused as `renamed_from`'s is (probe PV-1).
+      const first = new Map<string, number>();
+      names.forEach((n, i) => {
+        const j = first.get(n);
+        if (j === undefined) first.set(n, i);
+        else if (listed[j] !== listed[i]) diag.error('invalid-value', `\`attachments\` must not list the same value twice (${quoteValue(String(listed[i]))} at [${j}] and [${i}], written in two Unicode forms)`, problemAt(doc, `/attachments/${i}`));
+      });
       fields.attachments = [...names].sort();
       pointers.attachments = '/attachments';
       names.forEach((n, i) => refs.push({ kind: 'attachment', key: n, field: 'attachments', source: valueOf(doc, `/attachments/${i}`), path: `attachments[${i}]` }));

@@ -33,6 +33,12 @@ describe('Template toDesired', () => {
     });
   });
 
+  it('refuses one attachment listed twice in two Unicode forms: a set, which would send one id twice (probe PV-1)', () => {
+    const { diagnostics } = toDesired({ attachments: ['Caf\u00e9', 'Cafe\u0301'] }, { '/attachments/1': 7 });
+    expect(diagnostics.errors.map((d) => [d.code, d.line, d.message])).toEqual([['invalid-value', 7, '`attachments` must not list the same value twice ("Cafe\u0301" at [0] and [1], written in two Unicode forms)']]);
+    expect(toDesired({ attachments: ['Caf\u00e9', 'Other'] }).diagnostics.items).toEqual([]);
+  });
+
   it('takes an empty parameter for no value, as the service answers a cleared one (README: `""` equal to `null`)', () => {
     const { resource } = toDesired({ parameters: { sender_role: '', provider: '\n', template_csa_order_form_attributes: { fees_currency: '' } } });
     expect(resource.fields['parameters.sender_role']).toBeNull();
