@@ -1015,12 +1015,27 @@ function unfitCoreTag(text: string, offset: number, message: string): { message:
   // The value on the tag's line, up to a comment or, in a flow collection, its next item (probe HY-2);
   // a block scalar's text is on the lines after: named, not quoted.
   const line = text.slice(offset, text.indexOf('\n', offset) === -1 ? undefined : text.indexOf('\n', offset));
-  const after = /^!\S*[ \t]+([^#,\]}]*?)[ \t]*(?:[#,\]}].*)?$/.exec(line)?.[1];
+  const after = valueAfterTag(line, text.slice(text.lastIndexOf('\n', offset - 1) + 1, offset));
   const value = after === undefined || after === '' || /^[|>]/.test(after) ? 'the value' : quoteValue(excerptWithoutSecrets(after));
   return {
     message: `${value} does not read as the tag \`!!${type}\` says: it takes ${values.takes}`,
     hint: `write the value so (\`${values.example}\`), or remove the tag to take the value as YAML reads it`,
   };
+}
+
+/**
+ * The value written after a tag on its line: quoted, whole; else up to a comment (a `#` after a
+ * space) and, in a flow collection opened on that line, its next item (probe PV-2: `1,000` in a
+ * block is one value).
+ */
+function valueAfterTag(line: string, before: string): string | undefined {
+  const rest = /^!\S*[ \t]+(.*)$/.exec(line)?.[1];
+  if (rest === undefined) return undefined;
+  const quoted = /^(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*')/.exec(rest)?.[0];
+  if (quoted !== undefined) return quoted;
+  const opened = (open: string, close: string): number => before.split(open).length - before.split(close).length;
+  const plain = rest.split(/[ \t]+#/)[0]!;
+  return (opened('[', ']') + opened('{', '}') > 0 ? plain.split(/[,\]}]/)[0]! : plain).trimEnd();
 }
 
 /** A tag as the file writes it (`!!float`, `!include`), not as the parser resolves it (`tag:yaml.org,2002:float`). */
