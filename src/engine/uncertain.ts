@@ -52,6 +52,9 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
       const why = d ? (samePath ? `${u.file} now holds other bytes than that upload` : 'the configuration now names another file') : renamed ? `the configuration renames it to "${renamed.key}", which is uploaded anew under that name` : 'the configuration no longer declares it';
       drop(`${what} and may exist live as an orphan (${why}); apply forgets it`);
       warnings.push(`${what} and may exist live as an orphan docket cannot list or delete; ${why}, so apply drops the record of it`);
+    } else if (retry && scope.sends?.(d) === false) {
+      // Outside the targets: this plan sends it not, so the mark stays for the plan that does (probe PQ-1).
+      continue;
     } else if (retry) {
       // A publish sent again keeps a note of the first: landing later, it is a second version of the same file, not another's (probe PI-1).
       if (u.landing && u.settled) updates.push({ kind: u.kind, key: u.key, entry: { ...u.settled, abandoned: { sha256: u.sha256, since: u.since } }, reason: `${what}; --retry-uncertain uploads it again`, pending_since: u.since });

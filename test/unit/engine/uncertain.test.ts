@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Diagnostics } from '../../../src/diagnostics.js';
+import { Diagnostics, type Diagnostic } from '../../../src/diagnostics.js';
 import { resolveUncertain } from '../../../src/engine/uncertain.js';
 import type { DesiredResource, UncertainUpload } from '../../../src/engine/types.js';
 
@@ -53,6 +53,15 @@ describe('resolveUncertain', () => {
     expect(diagnostics.items).toEqual([]);
     expect(out.updates).toMatchObject([{ kind: 'attachment', key: 'Security Exhibit', entry: null }]);
     expect(out.warnings[0]).toContain('apply uploads it again');
+  });
+
+  it('--retry-uncertain with --targets that leave the object out keeps its mark, with no warning: the plan that sends it stops there (probe PQ-1)', () => {
+    const diagnostics = new Diagnostics();
+    const unsent: { of: string; diagnostic: Diagnostic }[] = [];
+    const out = resolveUncertain([upload], [desired({ sha256: SHA })], true, diagnostics, { sends: () => false, unsent });
+    expect([out, diagnostics.items, unsent]).toEqual([{ updates: [], warnings: [] }, [], []]);
+    // A target that sends it: retried as ever.
+    expect(resolveUncertain([upload], [desired({ sha256: SHA })], true, new Diagnostics(), { sends: () => true }).updates).toHaveLength(1);
   });
 
   it('an id: pin settles it; another file or no declaration only warns, naming the possible orphan', () => {
