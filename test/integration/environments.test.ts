@@ -306,6 +306,8 @@ it('says a saved plan whose environment docket.yaml no longer defines (renamed o
     expect(named.code).toBe(1);
     expect(named.stderr).toContain('the saved plan is stale:\n  - it was made for --env staging, which docket.yaml no longer defines');
     expect(named.stderr).not.toContain('apply it without --env');
+    // The same hint as without --env: the environments there are, and the plan's own file (probe PN-4).
+    expect(named.stderr).toContain(`hint: environments in docket.yaml: stage; make a new plan for the environment as docket.yaml names it now: docket plan -C ${dir} --env NAME --out ${planFile}\n`);
     // A new plan for the renamed environment applies, and converges.
     expect((await cli('apply', '-C', dir, '--env', 'stage', '--auto-approve')).code).toBe(0);
     expect((await cli('plan', '-C', dir, '--env', 'stage', '--detailed-exitcode')).code).toBe(0);

@@ -108,7 +108,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         // Made for an environment docket.yaml no longer defines (renamed since, say): stale, whatever
         // --env names; "apply it without --env" would only lead there (probe FU).
         const gone = saved.environment !== undefined ? await undefinedEnvironment(resolve(io.cwd, opts.dir), saved.environment) : undefined;
-        if (gone !== undefined) throw environmentGone(saved, opts.dir, gone);
+        if (gone !== undefined) throw environmentGone(saved, opts.dir, gone.file, gone.hint, planFile);
         throw new UsageError(`the plan was made ${saved.environment ? `for --env ${saved.environment}` : 'without --env'}, not --env ${opts.env}`, 'apply it without --env: it applies to the environment it was made for');
       }
       if (saved && planFile) checkPlanSeal(saved, planFile, io.env, replanCommand(saved, opts.dir, planFile));
@@ -245,7 +245,7 @@ function environmentGone(saved: Plan, dir: string, file: string, hint?: string, 
  * The project file, when it plainly defines no environment `name` (read only for that, before the
  * run loads it; anything it cannot tell leaves the question to that load).
  */
-async function undefinedEnvironment(root: string, name: string): Promise<string | undefined> {
+async function undefinedEnvironment(root: string, name: string): Promise<{ file: string; hint?: string } | undefined> {
   for (const file of PROJECT_FILES) {
     let text: string;
     try {
@@ -257,7 +257,10 @@ async function undefinedEnvironment(root: string, name: string): Promise<string 
       const { parse } = await import('yaml');
       const settings: unknown = parse(text);
       const environments = isPlainObject(settings) ? settings.environments : undefined;
-      return environments === undefined || (isPlainObject(environments) && !Object.hasOwn(environments, name)) ? file : undefined;
+      if (environments !== undefined && !(isPlainObject(environments) && !Object.hasOwn(environments, name))) return undefined;
+      // Those it defines, as the load's unknown-environment says them (probe PN-4).
+      const names = isPlainObject(environments) ? Object.keys(environments) : [];
+      return { file, ...(names.length > 0 ? { hint: `environments in ${file}: ${names.join(', ')}` } : {}) };
     } catch {
       return undefined;
     }
