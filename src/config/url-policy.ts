@@ -57,7 +57,8 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   // A space or a character a URL writes escaped, in its path: the parser escapes it silently, and the
   // request goes to another path than the one written; the editor's schema refuses it (probe NS-5).
   const path = raw.trim().slice(raw.trim().indexOf('//') + 2 + authority.length).replace(/[?#][\s\S]*$/, '');
-  const unescaped = /[ "<>`{|}^]/.exec(path)?.[0];
+  // Past ASCII too (`/ü`): the parser writes it as its UTF-8 bytes escaped (probe PV-6).
+  const unescaped = /[ "<>`{|}^]|[^\x00-\x9f]/u.exec(path)?.[0];
   if (unescaped !== undefined) {
     const clause = `holds ${unescaped === ' ' ? 'a space' : `\`${unescaped}\``} in its path, which a URL writes escaped (\`${encodeURIComponent(unescaped)}\`)`;
     found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} ${clause}`, clause, hint: `write it as \`${encodeURIComponent(unescaped)}\`, or remove it` });

@@ -47,6 +47,8 @@ describe('service URLs: the editor schema and validate', () => {
   it('says a space or `{` in the path as such, and a tab in the host as no letter of another script (probe NS-5)', () => {
     expect(urlProblem('https://example.com/a b', '`review.url`')).toEqual({ code: 'invalid-url', message: '`review.url` "https://example.com/a b" holds a space in its path, which a URL writes escaped (`%20`)', hint: 'write it as `%20`, or remove it' });
     expect(urlProblem('https://example.com/{x}', '`review.url`')?.message).toBe('`review.url` "https://example.com/{x}" holds `{` in its path, which a URL writes escaped (`%7B`)');
+    // Past ASCII, as its UTF-8 bytes (probe PV-6).
+    expect(urlProblem('https://api.example.com/ü', '`review.url`')).toEqual({ code: 'invalid-url', message: '`review.url` "https://api.example.com/ü" holds `ü` in its path, which a URL writes escaped (`%C3%BC`)', hint: 'write it as `%C3%BC`, or remove it' });
     // A control character is said as itself (control-character); the URL parser drops a tab.
     expect(urlProblem('https://exa\tmple.com', '`review.url`')).toBeUndefined();
   });
