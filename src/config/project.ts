@@ -13,7 +13,7 @@ import { quoteValue, showName } from './quote.js';
 import type { ProjectConfig } from './types.js';
 import { shown, urlProblem, urlSpellingHint, type UrlProblem } from './url-policy.js';
 import { characterAt, CONTROL_CHARACTER, textProblems, withoutEchoesOf } from './text-hygiene.js';
-import { booleanAsWritten, numberAsText, numberKeyWritten, taggedIn, writtenIn } from './written-number.js';
+import { booleanAsWritten, keyAsWritten, numberAsText, taggedIn, writtenIn } from './written-number.js';
 import { linesIn, sourceLines } from './source-lines.js';
 import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDocument } from './yaml-positions.js';
 import { separatorBefore } from './yaml-read.js';
@@ -121,10 +121,10 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       envBlock = get(environments, input.env);
     } else {
       const at = positions.at('/environments');
-      // A key YAML read as a number (`1e3:`, refused on its own) is listed as written: `--env 1e3` is no such name.
+      // A key YAML read as a number, a true or false or a null (`1e3:`, `True:`) is listed as written: `--env 1e3` is no such name.
       const writtenAt = lineOf && writtenIn(lineOf);
       const listedName = (name: string): string => {
-        const raw = numberKeyWritten(name, writtenAt?.(positions.at(`/environments/${escapePointer(name)}`)));
+        const raw = keyAsWritten(name, writtenAt?.(positions.at(`/environments/${escapePointer(name)}`)));
         return raw === undefined ? name : `${name} (written ${raw})`;
       };
       error(

@@ -14,7 +14,7 @@ import { quoteValue, showJson, showName } from './quote.js';
 import { urlSpellingHint } from './url-policy.js';
 import { asLatinLetters, otherScriptOf } from '../util/other-script.js';
 import { withoutSecrets } from './url-secrets.js';
-import { nonFiniteName, numberKeyWritten, TAG_HINT } from './written-number.js';
+import { keyAsWritten, nonFiniteName, TAG_HINT } from './written-number.js';
 import { variablesIn } from './interpolate.js';
 
 export { schemasDir } from './schema-names.js';
@@ -184,7 +184,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
   };
   // A key YAML reads as a number is named as written, with what it reads as (`1e3` is `1000`).
   const keyName = (key: string, at: string): string => {
-    const raw = numberKeyWritten(key, written?.(positions.at(at)));
+    const raw = keyAsWritten(key, written?.(positions.at(at)));
     return raw === undefined ? showName(key) : `${showName(raw)} (read as \`${key}\`)`;
   };
   const pointer = e.instancePath;

@@ -44,14 +44,15 @@ export function numberAsText(value: unknown, lineAt: SourceLine, pos: SourcePos,
 }
 
 /**
- * A mapping key as written, when YAML read it as a number that names it otherwise (`1e3:` is the
- * key `1000`, `.inf:` the key `Infinity`): a message names the key the file shows (probe OJ-1).
+ * A mapping key as written, when YAML read it as a number, a true or false or a null that names it
+ * otherwise (`1e3:` is the key `1000`, `.inf:` the key `Infinity`, `True:` the key `true`): a
+ * message names the key the file shows (probes OJ-1, PN-5).
  */
-export function numberKeyWritten(key: string, written: string | undefined): string | undefined {
+export function keyAsWritten(key: string, written: string | undefined): string | undefined {
   const raw = written?.replace(/:$/, '');
   if (raw === undefined || raw === key) return undefined;
   const read = plainScalar(raw);
-  return typeof read === 'number' && String(read) === key ? raw : undefined;
+  return (typeof read === 'number' || typeof read === 'boolean' || read === null) && String(read) === key ? raw : undefined;
 }
 
 /**

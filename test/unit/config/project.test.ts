@@ -346,6 +346,9 @@ describe('environments', () => {
     expect(r.diagnostics.filter((d) => d.code === 'unknown-environment').map((d) => [brief(d), d.message, d.hint])).toEqual([
       ['docket.yaml:4:1 unknown-environment', 'unknown environment `1e3`', 'environments in docket.yaml: 31 (written 0x1F), Infinity (written .inf)'],
     ]);
+    // Keys read as true or null too (probe PN-5).
+    const words = await load({ 'docket.yaml': lines('version: 1', 'environments:', '  True: {}', '  NULL: {}') }, { env: 'prod' });
+    expect(words.diagnostics.find((d) => d.code === 'unknown-environment')?.hint).toBe('environments in docket.yaml: true (written True), null (written NULL)');
     const all = await load({ 'docket.yaml': docket });
     expect(all.diagnostics.map((d) => [brief(d), d.message.replace(/:.*/, '')])).toEqual([
       ['docket.yaml:3:3 invalid-value', 'invalid name `1e3` (read as `1000`) in `vars`'],
