@@ -234,13 +234,15 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
       const nextStart = next ? directivesStart(text, next.range[0]) : text.length;
       // Directives need the document before them ended with `...`: a later one keeps the marker that ended it.
       // The next one keeps the comments right above its `---` too (probe PU-2).
-      const end = next && index > 0 && nextStart < next.range[0] ? endMarkerBefore(text, nextStart) : next ? commentsAbove(text, nextStart) : nextStart;
+      // (Where a document's contents end: no comment of the next one is looked for above that.)
+      const contentsEnd = (d: Document.Parsed): number => d.contents?.range?.[2] ?? d.range[0];
+      const end = next && index > 0 && nextStart < next.range[0] ? endMarkerBefore(text, nextStart) : next ? commentsAbove(text, nextStart, contentsEnd(doc)) : nextStart;
       if (index === 0) {
         const header = fileHeader(text);
         // Its directives above the header's comments go with it: the header stays (probe OH-3).
         for (const [start, lineEnd] of header.directives) splices.push({ start, end: lineEnd, text: '', seq: splices.length });
         splices.push({ start: header.end, end: Math.max(header.end, end), text: '', seq: splices.length });
-      } else splices.push({ start: commentsAbove(text, directivesStart(text, doc.range[0])), end, text: '', seq: splices.length });
+      } else splices.push({ start: commentsAbove(text, directivesStart(text, doc.range[0]), contentsEnd(docs[index - 1]!)), end, text: '', seq: splices.length });
       return;
     }
     if (!request.documents.has(index) || !doc.contents) return;
@@ -274,19 +276,23 @@ function directivesStart(text: string, docStart: number): number {
   return start;
 }
 
-/** Where the `...` line that ends the document before `at` starts (past comments and blank lines), or `at`. */
-/** Where the comment lines right above `at` (a line start) begin: those with no blank line between are the document's there. */
-function commentsAbove(text: string, at: number): number {
+/**
+ * Where the comment lines right above `at` (a line start) begin: those with no blank line between
+ * are the document's there. Never before `floor`, where the document before it ends its contents:
+ * a block scalar's line starting with `#` is text, no comment (second read SR82-1).
+ */
+function commentsAbove(text: string, at: number, floor: number): number {
   let start = at;
-  for (let lineEnd = at; lineEnd > 0; ) {
+  for (let lineEnd = at; lineEnd > floor; ) {
     const lineStart = text.lastIndexOf('\n', lineEnd - 2) + 1;
-    if (!text.slice(lineStart, lineEnd).trim().startsWith('#')) break;
+    if (lineStart < floor || !text.slice(lineStart, lineEnd).trim().startsWith('#')) break;
     start = lineStart;
     lineEnd = lineStart;
   }
   return start;
 }
 
+/** Where the `...` line that ends the document before `at` starts (past comments and blank lines), or `at`. */
 function endMarkerBefore(text: string, at: number): number {
   for (let lineEnd = at; lineEnd > 0; ) {
     const lineStart = text.lastIndexOf('\n', lineEnd - 2) + 1;
