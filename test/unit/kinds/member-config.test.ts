@@ -10,12 +10,12 @@ const ctx: ConfigContext = { slug: 'members', dir: '.', project: projectConfig()
 const member = (name: unknown): LiveResource => ({ kind: 'member', id: 'u-1', key: 'ws@acme.example', name: 'ws@acme.example', fields: { email: 'ws@acme.example' }, refs: [], extra: { name } });
 
 describe('a member written for export', () => {
-  it('leaves out a name validate would refuse, blank or of what prints as nothing, and says so (probe PT-2)', () => {
-    for (const blank of ['   ', '\u200b']) {
-      const written = memberKind.toConfig!(member(blank), ctx);
+  it('leaves out a name validate would refuse, blank, too long or not one line, and says so (probe PT-2, second read SR82-2)', () => {
+    for (const [refused, why] of [['   ', 'is blank'], ['\u200b', 'is blank'], ['L'.repeat(201), 'characters long'], ['Bad\u0001Name', 'is not one line of text'], ['Two\nLines', 'is not one line of text']]) {
+      const written = memberKind.toConfig!(member(refused), ctx);
       expect(written.document).toEqual({ kind: 'Member', email: 'ws@acme.example' });
-      expect(written.notes?.[0]).toContain('member "ws@acme.example": its name');
-      expect(written.notes?.[0]).toContain('is blank');
+      expect(written.notes?.[0]).toMatch(/^member "ws@acme\.example": its name is not written \(member name ".*/);
+      expect(written.notes?.[0]).toContain(why);
     }
     expect(memberKind.toConfig!(member('Wes Smith'), ctx)).toEqual({ document: { kind: 'Member', email: 'ws@acme.example', name: 'Wes Smith' } });
   });
