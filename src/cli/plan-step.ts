@@ -59,6 +59,8 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
   const started = performance.now();
   s.progress.start('Reading live state');
   try {
+    // The commands hints give, as this run was made (inRunShape).
+    const shape = { dir: path.relative(workingDirectory(), p.root) || '.', env: p.environment, emulator: s.workspace.lockLocation.emulator };
     const result = await planProject({
       desired: opts.only ?? w.desired,
       services: connection.services,
@@ -91,13 +93,12 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       const targetErrors = result.diagnostics.every((d) => d.code === 'unknown-target');
       // drift and pull make a plan too, but the user asked for no plan (probe KT-4).
       const what = opts.readOnly ? 'the files could not be compared with the live state' : 'the plan could not be made';
-      const shape = { dir: path.relative(workingDirectory(), p.root) || '.', env: p.environment, emulator: s.workspace.lockLocation.emulator };
       throw new ConfigError(result.diagnostics.map((d) => inRunShape(d, shape)), targetErrors ? 'the targets do not name known resources' : what, p.root);
     }
     // Read only (drift, pull), what plan and apply would refuse is said, and the rest still reported:
     // a change no request can make, a reference the files changed to name nothing (probe FL), an
     // upload that may have happened.
-    if (opts.readOnly) for (const d of result.diagnostics) if (d.severity === 'warning' && SAID_READ_ONLY.has(d.code)) s.logger.info(`Warning: ${warningText(d)}`);
+    if (opts.readOnly) for (const d of result.diagnostics) if (d.severity === 'warning' && SAID_READ_ONLY.has(d.code)) s.logger.info(`Warning: ${warningText(inRunShape(d, shape))}`);
     const lockless = lockKnowsNothing(s, result.plan, result.live);
     if (lockless) result.plan.warnings.push(lockless);
     // (Drift and pull read every kind the lock records: they say what was left live themselves.)
@@ -202,8 +203,11 @@ function runningApplyWarning(holder: ApplyLockHolder, root: string): string {
  * target quoted as bash or zsh reads it back: copied as written it acts on the same organization (probe PS-3).
  */
 function inRunShape(d: Diagnostic, shape: Omit<PlanShape, 'target'>): Diagnostic {
-  if (!d.hint?.includes('`docket apply --target ')) return d;
-  return { ...d, hint: d.hint.replace(/`docket apply --target ([^`<]+)`/g, (_, target: string) => `\`${shapedCommand('apply', { ...shape, target: [target] })}\``) };
+  if (!d.hint?.includes('`docket apply --')) return d;
+  const hint = d.hint
+    .replace(/`docket apply --target ([^`<]+)`/g, (_, target: string) => `\`${shapedCommand('apply', { ...shape, target: [target] })}\``)
+    .replace(/`docket apply --adopt-files`/g, () => `\`${shapedCommand('apply', { ...shape, target: [], adoptFiles: true })}\``);
+  return { ...d, hint };
 }
 
 /** Errors of plan and apply that drift and pull, which send nothing, say as warnings. */

@@ -232,7 +232,8 @@ describe('docket export', () => {
     const namedPlan = await cli('plan', '-C', byName);
     expect(namedPlan.code).toBe(1);
     expect(namedPlan.stderr).toContain('error unknown-reference `parameters.include_security_policy_attachment_id` names attachment "Security Exhibit", which is live but declared only by a pending document (attachments/security-exhibit.yaml.pending)');
-    expect(namedPlan.stderr).toContain('hint: add the file it names, rename it to .yaml, then `docket apply --adopt-files`');
+    // The command as this run was made (second read SR82-3).
+    expect(namedPlan.stderr).toContain(`hint: add the file it names, rename it to .yaml, then \`docket apply -C ${relative(process.cwd(), byName)} --adopt-files\``);
 
     // A copy whose attachment document drops its `id:`: the upload is said to be of a file that may be
     // live already, the templates naming uploads the lock does not record (probe JD-2).

@@ -673,6 +673,8 @@ describe('failures and retries', () => {
     expect(whole.stderr).toContain(`hint: it is declared as a Member not invited yet: run \`docket apply -C ${relative(process.cwd(), dir)} --target member/newbie@acme.example\` first, then plan again`);
     await writeFiles(dir, { 'docket.yaml': "version: 1\nagreements:\n  actor: \"o'neil@acme.example\"\n", 'members.yaml': "kind: Member\nemail: \"o'neil@acme.example\"\n" });
     expect((await cli('plan', '-C', dir)).stderr).toContain(`run \`docket apply -C ${relative(process.cwd(), dir)} --target 'member/o'\\''neil@acme.example'\` first`);
+    // Drift says it as a warning, the command shaped the same (second read SR82-3).
+    expect((await cli('drift', '-C', dir)).stderr).toContain(`run \`docket apply -C ${relative(process.cwd(), dir)} --target 'member/o'\\''neil@acme.example'\` first`);
     await writeFiles(dir, { 'docket.yaml': 'version: 1\nagreements:\n  actor: newbie@acme.example\n', 'members.yaml': 'kind: Member\nemail: newbie@acme.example\n' });
     // A target whose change sends the reference still refuses it.
     expect((await cli('plan', '-C', dir, '--target', 'organization')).stderr).toContain('error unknown-reference `review.default_reviewer`');
