@@ -265,7 +265,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   /** Where a run of `environment` (null: none) takes each variable from: another environment's URL names its own definition (probe PN-3). */
   const originsOf = (environment: string | null): VariableOrigins => (name) => {
     const at = [...(environment !== null ? [`/environments/${escapePointer(environment)}/vars/${escapePointer(name)}`] : []), `/vars/${escapePointer(name)}`].find((p) => positions.has(p));
-    return at === undefined ? undefined : { at: `\`${pointerToPath(at)}\` (${file}:${positions.valueAt(at).line})` };
+    return at === undefined ? undefined : { at: `\`${pointerToPath(at)}\` (${file}:${positions.valueAt(at).line})`, run: environment === null ? 'no --env' : `--env ${showName(environment)}` };
   };
   // URLs are checked here, offline, so a bad one stops the run before any service is contacted;
   // every environment's, selected or not, as the run that selects it would refuse it.

@@ -40,7 +40,8 @@ export interface SchemaDiagnosticOptions {
 }
 
 /** Where a variable got its value this run: its definition in docket.yaml, and the environment variable that filled it, when one did. */
-export type VariableOrigins = (name: string) => { at: string; env?: string } | undefined;
+/** `run`: the run that takes it from there, when not this one (`--env prod`, `no --env`): another environment's value checked. */
+export type VariableOrigins = (name: string) => { at: string; env?: string; run?: string } | undefined;
 
 /** How the schemas mark a value that may be a `${var.NAME}` placeholder: in text, or whole (scripts/gen-schemas.mjs). */
 const VARIABLE_REFS: ReadonlySet<unknown> = new Set(['#/$defs/variable', '#/$defs/wholeVariable']);
@@ -368,7 +369,7 @@ function variableHint(writtenAs: string, origin?: VariableOrigins): string | und
   const known = vars.map((v) => [v, origin?.(v.slice('var.'.length))] as const);
   const unknown = known.filter(([, o]) => o === undefined).map(([v]) => v);
   const fixes = [
-    ...known.flatMap(([v, o]) => (o === undefined ? [] : [o.env !== undefined ? `set the environment variable ${o.env}, which gives ${v} its value at ${o.at}, to what this key takes` : `change ${v} where this run takes it from: ${o.at}`])),
+    ...known.flatMap(([v, o]) => (o === undefined ? [] : [o.env !== undefined ? `set the environment variable ${o.env}, which gives ${v} its value at ${o.at}, to what this key takes` : `change ${v} where ${o.run === undefined ? 'this run' : `a run with ${o.run}`} takes it from: ${o.at}`])),
     ...(unknown.length > 0 ? [`change ${unknown.join(', ')} where ${unknown.length === 1 ? 'it is' : 'they are'} defined (docket.yaml's \`vars\`, or the selected environment's)`] : []),
     ...(envs.length > 0 ? [`set the environment variable${envs.length === 1 ? '' : 's'} ${envs.join(', ')} to what this key takes`] : []),
   ];

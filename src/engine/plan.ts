@@ -313,11 +313,12 @@ function checkReferences(
       const alike = match !== undefined && match !== ref.key && lookAlike(match) === lookAlike(ref.key) ? `they differ only in ${alikeIn(ref.key, match)}` : undefined;
       const suggestion = match === undefined ? '' : didYouMeanBecause(match, alike);
       const said = `\`${ref.field}\` ${variables.length > 0 ? `is \`${ref.written}\`, which ` : ''}names ${message}${suggestion}`;
-      const setting = variables.map((v) => (v.startsWith('env.') ? `the environment variable ${v.slice(4)}` : v)).join(', ');
       const defined = variables.filter((v) => v.startsWith('var.')).length;
-      // The one definition this run took it from, when there is one to name (probe PM-1).
+      // The one definition this run took it from, when there is one to name (probe PM-1); one an
+      // environment variable sets is changed there (second read SR82-4).
       const origin = defined === 1 && variables.length === 1 ? varOrigin?.(variables[0]!.slice('var.'.length)) : undefined;
-      const where = defined === 0 ? '' : origin ? ` where this run takes it from: ${origin.at}${origin.env !== undefined ? ` (set by the environment variable ${origin.env})` : ''}` : ` where ${defined === 1 ? 'it is' : 'they are'} defined (docket.yaml's \`vars\`, or the selected environment's)`;
+      const setting = origin?.env !== undefined ? `the environment variable ${origin.env} (which gives ${variables[0]} its value at ${origin.at})` : variables.map((v) => (v.startsWith('env.') ? `the environment variable ${v.slice(4)}` : v)).join(', ');
+      const where = defined === 0 || origin?.env !== undefined ? '' : origin ? ` where this run takes it from: ${origin.at}` : ` where ${defined === 1 ? 'it is' : 'they are'} defined (docket.yaml's \`vars\`, or the selected environment's)`;
       // Around the variables, text no value of them changes: a name it does not fit is fixed on this line (probe IF-2).
       const fit = variables.length === 0 || close === undefined ? undefined : placeholderFit(ref.written!, close);
       // Close to a name that exists: the likelier fix leads (declaring it would invite a mistyped address).

@@ -436,6 +436,10 @@ describe('did you mean, everywhere a name is looked up', () => {
     expect(viaVariable.stderr).toContain('playbooks/nda.yaml:6:15 error unknown-reference `reviewer` is `${var.legal_lead}`, which names "alcie@acme.example"');
     // Where this run takes the variable from, at its line (probe PM-1).
     expect(viaVariable.stderr).toContain('hint: if you meant "alice@acme.example", set var.legal_lead to that where this run takes it from: `vars.legal_lead` (docket.yaml:3); else declare it with `kind: Member`');
+    // Set by an environment variable: that one is what to set (second read SR82-4).
+    await writeFile(join(ref, 'docket.yaml'), `${DOCKET_YAML}vars:\n  legal_lead: \${env.LEAD}\n`);
+    const viaEnvironment = await runCli(['plan', '-C', ref, '--emulator'], { env: { ...process.env, LEAD: 'alcie@acme.example' } });
+    expect(viaEnvironment.stderr).toContain('hint: if you meant "alice@acme.example", set the environment variable LEAD (which gives var.legal_lead its value at `vars.legal_lead` (docket.yaml:3)) to that; else declare it');
     // Written with other text around the variable, the hint does not say to set it to the whole address (probe IE-5).
     await writeFile(join(ref, 'docket.yaml'), `${DOCKET_YAML}vars:\n  lead: alcie\n`);
     await writeFile(join(ref, 'playbooks/nda.yaml'), 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: ${var.lead}@acme.example   # the lead\n');

@@ -412,7 +412,7 @@ describe('environments', () => {
     expect(top.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['docket.yaml:2:16 insecure-url refusing plain http for `review.url` without `--env` "http://review.example.com": the API key would travel unencrypted']);
     // Its hint names the variable that filled it in, as other values' do (probe OJ-2).
     // The top level's own definition, which a run without --env takes it from (probe PN-3).
-    expect(top.diagnostics[0]!.hint).toMatch(/^it is filled in from "\$\{var\.rurl\}": change var\.rurl where this run takes it from: `vars\.rurl` \(docket\.yaml:3\)/);
+    expect(top.diagnostics[0]!.hint).toMatch(/^it is filled in from "\$\{var\.rurl\}": change var\.rurl where a run with no --env takes it from: `vars\.rurl` \(docket\.yaml:3\)/);
     const own = await load({ 'docket.yaml': lines('version: 1', 'agreements: { url: "${var.aurl}" }', 'vars: { aurl: not-a-url }') });
     expect(own.diagnostics.map((d) => [brief(d), d.hint])).toEqual([['docket.yaml:2:20 invalid-url', expect.stringMatching(/^it is filled in from "\$\{var\.aurl\}": change var\.aurl/)]]);
   });

@@ -326,6 +326,6 @@ describe('a value a variable filled in, refused past the schema', () => {
     ]);
     const urls = await tree({ 'docket.yaml': lines('version: 1', 'review:', '  url: ${var.u}', 'vars:', '  u: http://127.0.0.1:9/review', 'environments:', '  staging: {}', '  prod:', '    vars:', '      u: http://review.example.com/') });
     const refusedUrl = (await loadWorkspace({ dir: urls, env: 'staging', processEnv: {} }).catch((e: unknown) => e)) as ConfigError;
-    expect(refusedUrl.diagnostics.map((d) => [d.code, d.hint])).toEqual([['insecure-url', expect.stringContaining('it is filled in from "${var.u}": change var.u where this run takes it from: `environments.prod.vars.u` (docket.yaml:10)')]]);
+    expect(refusedUrl.diagnostics.map((d) => [d.code, d.hint])).toEqual([['insecure-url', expect.stringContaining('it is filled in from "${var.u}": change var.u where a run with --env `prod` takes it from: `environments.prod.vars.u` (docket.yaml:10)')]]);
   });
 });
