@@ -187,7 +187,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   if (!result.plan) return { live, diagnostics: result.diagnostics, unmatched };
   let plan = result.plan;
   if (targets.length > 0) {
-    const limited = limitToTargets(plan, input.desired, targets, kinds, { undeclaredParents: Boolean(input.readAll || input.readOnly) });
+    const limited = limitToTargets(plan, input.desired, targets, kinds, { undeclaredParents: Boolean(input.readAll || input.readOnly), ...(input.readOnly ? { readOnly: true } : {}) });
     if (!limited.plan) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...limited.diagnostics.items]), unmatched };
     // A change kept because a target depends on it sends its references too.
     const kept = new Set(limited.plan.changes.map((c) => refKey(c.kind, c.key)));

@@ -115,7 +115,7 @@ export interface TargetResult {
 }
 
 /** `undeclaredParents`: a child of a parent no file declares may be targeted (pull, which writes such children). */
-export function limitToTargets(plan: Plan, desired: DesiredResource[], written: TargetSpec[], kinds: readonly AnyKind[], options: { undeclaredParents?: boolean } = {}): TargetResult {
+export function limitToTargets(plan: Plan, desired: DesiredResource[], written: TargetSpec[], kinds: readonly AnyKind[], options: { undeclaredParents?: boolean; readOnly?: boolean } = {}): TargetResult {
   const diagnostics = new Diagnostics();
   const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
   // A change's own key too: a live rule the plan removes from a renamed playbook is shown (and
@@ -195,8 +195,13 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   for (const c of plan.changes) if (wanted(c.kind, c.key, c.parent)) visit(c.id);
   // A parent made again (removed live) comes back with all its declared children, as without
   // --target: made alone, their records would read as removed live, and a policy hold them (probe PS-2).
-  const remade = new Set(plan.changes.filter((c) => keep.has(c.id) && !c.parent && CREATE_ACTIONS.includes(c.action) && c.direction === 'removed-live').map((c) => refKey(c.kind, c.key)));
-  if (remade.size > 0) for (const c of plan.changes) if (c.parent && CREATE_ACTIONS.includes(c.action) && remade.has(refKey(c.parent.kind, c.parent.key))) visit(c.id);
+  // (A plan only read, drift's or pull's, reports what the targets name: it makes nothing.)
+  const remade = options.readOnly ? [] : plan.changes.filter((c) => keep.has(c.id) && !c.parent && CREATE_ACTIONS.includes(c.action) && c.direction === 'removed-live');
+  const remadeKeys = new Set(remade.map((c) => refKey(c.kind, c.key)));
+  const broughtAlong = remadeKeys.size === 0 ? [] : plan.changes.filter((c) => c.parent && CREATE_ACTIONS.includes(c.action) && remadeKeys.has(refKey(c.parent.kind, c.parent.key)) && !keep.has(c.id));
+  for (const c of broughtAlong) visit(c.id);
+  // Said, as the partial plan's sentence names only the targets and what they depend on (second read SR82-5).
+  const remadeWarnings = remade.filter((p) => broughtAlong.some((c) => c.parent!.key === p.key && c.parent!.kind === p.kind)).map((p) => `${p.kind} ${quoteValue(p.key)} is made again (removed live) with all its declared ${kinds.find((k) => k.parentKind === p.kind)?.noun[1] ?? 'children'}, as a plan without --target makes it, the targets naming only some of them`);
 
   const changes = plan.changes.filter((c) => keep.has(c.id));
   const held = plan.held?.filter((c) => wanted(c.kind, c.key, c.parent));
@@ -208,11 +213,13 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   const unarchived = plan.changes.filter((c) => !keep.has(c.id) && c.action === 'archive');
   // Nor a create-only value of an object the targets leave out (it changes nothing either way).
   const untargeted = desired.filter((d) => d.createOnly && !wanted(d.kind, d.key, d.parent));
-  const warnings = (
-    dropped.length === 0 && notCreated.length === 0 && untargeted.length === 0
+  const warnings = [
+    ...(dropped.length === 0 && notCreated.length === 0 && untargeted.length === 0
       ? plan.warnings
       : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)) && !notCreated.some((c) => isRenameHintOf(w, c)) && !untargeted.some((d) => isCreateOnlyHintOf(w, d)))
-  ).map((w) => unarchived.reduce(withoutArchiveOf, w));
+    ).map((w) => unarchived.reduce(withoutArchiveOf, w)),
+    ...remadeWarnings,
+  ];
   // Files `--adopt-files` records: only the targets', as every other write of the run (probe JD-1).
   const adoptable = plan.adoptable?.filter((a) => wanted(a.kind, a.key, undefined));
   const { held: _all, adoptable: _every, ...rest } = plan;

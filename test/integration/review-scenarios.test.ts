@@ -598,6 +598,11 @@ describe('saved plans', () => {
     await applyOk(cli, held);
     await app.archivePlaybook('Adopt NDA');
     await writeFiles(held, { 'playbooks/adopt.yaml': adopt.replace('ACCEPT 1', 'ACCEPT 1 edited') });
+    const remade = await cli('plan', '-C', held, '--target', 'rule/Adopt NDA/r1');
+    expect(remade.stdout).toContain('+ create rule "Adopt NDA/r2"');
+    expect(remade.stdout).toContain('playbook "Adopt NDA" is made again (removed live) with all its declared rules, as a plan without --target makes it, the targets naming only some of them');
+    // Drift reports what the targets name, and makes nothing (second read SR82-5).
+    expect((await cli('drift', '-C', held, '--target', 'rule/Adopt NDA/r1')).stdout).not.toContain('Adopt NDA/r2');
     await applyOk(cli, held, '--target', 'rule/Adopt NDA/r1');
     expect(liveRules('Adopt NDA').map((r) => r.name).sort()).toEqual(['r1', 'r2']);
     await expectNoChanges(cli, held);
