@@ -5,6 +5,7 @@
  * otherwise. Pure.
  */
 import type { SourcePos } from '../diagnostics.js';
+import { isTestFile } from '../config/discover.js';
 import type { CaseOutcome, CaseStatus, Expectation, ExpectationResult, TestReport } from './types.js';
 
 export interface CaseShape {
@@ -68,9 +69,6 @@ export function tally(report: TestReport): Tally {
   return t;
 }
 
-/** A test file's name (`*.test.yaml`): its warnings are the tests', the others the configuration's. */
-const TEST_FILE = /\.test\.ya?ml$/i;
-
 /** Exit 1 when an error-level expectation broke (or a case could not run); with --fail-on-warn also for warnings and flaky cases. */
 export function failed(report: TestReport, failOnWarn: boolean): boolean {
   const t = tally(report);
@@ -86,7 +84,8 @@ export function failedOnWarn(report: TestReport, failOnWarn: boolean): string | 
   if (!failOnWarn) return undefined;
   const t = tally(report);
   const all = report.warnings ?? [];
-  const ofTests = all.filter((w) => w.file !== undefined && TEST_FILE.test(w.file)).length;
+  // A test file's warnings are the tests', the others the configuration's.
+  const ofTests = all.filter((w) => w.file !== undefined && isTestFile(w.file)).length;
   const ofConfiguration = all.length - ofTests;
   const which = [
     t.warn > 0 ? `${t.warn} case${t.warn === 1 ? '' : 's'} with warnings` : '',
