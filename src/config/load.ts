@@ -164,7 +164,8 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   keyAsideIn(projectFile, texts[files.indexOf(projectFile)], processEnv, diagnostics);
   // An environment docket.yaml does not define has no values: the files read with none would be
   // refused for what that environment would fill in (`title` must not be empty). Said alone (probe JL-3).
-  if (projectResult.diagnostics.some((d) => d.code === 'unknown-environment')) return { diagnostics: diagnostics.sort(compareDiagnostics), yamlData: new Map() };
+  // Nor is docket.yaml's own `${env.X}` said missing: a mistyped --env is what to fix (probe PN-2).
+  if (projectResult.diagnostics.some((d) => d.code === 'unknown-environment')) return { diagnostics: diagnostics.filter((d) => d.code !== 'undefined-variable').sort(compareDiagnostics), yamlData: new Map() };
 
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
   const { named: dataFiles, maybeNamed } = namedDataFiles(parsed, kindsByName, { vars: projectResult.vars, env: processEnv, allowVars: true, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}) }, projectResult.otherVars);

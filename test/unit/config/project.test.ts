@@ -330,6 +330,9 @@ describe('environments', () => {
     ]);
     const somewhere = await load({ 'docket.yaml': DOCKET, 'p.yaml': lines('kind: Playbook', 'name: ${var.team}') }, { env: 'stagin' });
     expect(somewhere.diagnostics.map(brief)).toEqual(['docket.yaml:11:1 unknown-environment']);
+    // Nor docket.yaml's own `${env.X}` a CI job has not set for the environment it meant (probe PN-2).
+    const unset = await load({ 'docket.yaml': lines('version: 1', 'review:', '  organization_id: ${env.ORG_ID}', 'max_rps: ${env.RPS}', 'environments:', '  staging: {}') }, { env: 'prod' });
+    expect(unset.diagnostics.map(brief)).toEqual(['docket.yaml:5:1 unknown-environment']);
     const odd = await load({ 'docket.yaml': DOCKET }, { env: 'e\n1\u001b' });
     expect(odd.diagnostics[0]!.message).toBe('unknown environment "e\\n1\\u001b"');
     // A name written as a placeholder is refused on its own, and not offered as an environment (probe KF-4).
