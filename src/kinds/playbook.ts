@@ -68,6 +68,15 @@ export const playbookKind: KindModule<'playbook'> = {
     });
   },
 
+  // A description cleared goes as `""`, how docket clears one (execute): the plan's after side says
+  // so, as for any text written `""` (probe PK-3). A create sends none, and shows none.
+  sentValue(field, d) {
+    return field === 'description' && d.fields.description === null ? '' : undefined;
+  },
+  sentOnCreate(field, d) {
+    return field !== 'description' || d.fields.description !== null;
+  },
+
   toConfig(live) {
     const doc: Record<string, unknown> = { kind: 'Playbook', name: live.name };
     const description = live.fields.description;

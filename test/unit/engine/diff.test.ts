@@ -132,9 +132,9 @@ describe('diff: updates', () => {
     expect(update.fingerprint).toMatch(/^[0-9a-f]{16}$/);
   });
 
-  it('clearing a text field is an update to null', () => {
+  it('clearing a text field is an update to null, sent as the kind clears it (a playbook\'s description as `""`, probe PK-3)', () => {
     const { changes } = run([desiredPlaybook(NDA.name, { description: null })], [livePlaybook(NDA.id, NDA.name, 'old text')]);
-    expect(only(changes, 'update:playbook:Inbound NDA').fields).toEqual([{ field: 'description', before: 'old text', after: null }]);
+    expect(only(changes, 'update:playbook:Inbound NDA').fields).toEqual([{ field: 'description', before: 'old text', after: null, sent: '' }]);
   });
 
   it('carries only the references of changed fields', () => {
@@ -379,6 +379,11 @@ describe('diff: pins and ambiguity', () => {
     const synced = diff({ kinds: KIND_META, desired: [playbook, a], live, prune: {}, records: recorded({ [`rule:${NDA.name}/a`]: 'r-a', [`rule:${NDA.name}/b`]: 'r-b' }) });
     expect(synced.diagnostics.warnings.map((w) => [w.message, w.hint])).toEqual([['rule "a" says it was renamed from "b", but both are live: docket matches the live "a" and deletes "b", which no file declares', 'remove "b" from `renamed_from`, or declare it to keep it']]);
     expect(ids(synced.changes)).toContain(`delete:rule:${NDA.name}/b`);
+  });
+
+  it('a playbook created with no description sends and shows none (probe PK-3)', () => {
+    const created = run([desiredPlaybook('New', { description: null })], []);
+    expect(created.changes[0]!.fields.map((f) => f.field)).toEqual(['name']);
   });
 
   it('a pinned document whose renamed_from names another live object: the pin decides, and the warning says what happens to the other (probe PH-3)', () => {
