@@ -856,7 +856,7 @@ function attachmentIdSchema(description) {
         additionalProperties: false,
         required: ['attachment'],
         properties: {
-          attachment: { description: 'Name of an Attachment (declared in this configuration or live); docket sends its id.', type: 'string', minLength: 1 },
+          attachment: { description: 'Name of an Attachment (declared in this configuration or live); docket sends its id.', type: 'string', minLength: 1, pattern: ONE_LINE_PATTERN, patternErrorMessage: ONE_LINE_MESSAGE },
         },
       },
     ],

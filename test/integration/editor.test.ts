@@ -332,11 +332,13 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     const messagesOf = async (file: string, text: string) => (await server.open(path.join(dir, `${file}.yaml`), `${line}${text}`)).map((p) => p.message);
     const oneLine = 'One line of text, without tabs, line breaks or control characters.';
     const former = 'A former name is one line of text without control characters, and not blank.';
-    const [formerName, formerRule, term, attachment, formerOfTerm, placeholder, plain, blank] = await Promise.all([
+    const [formerName, formerRule, term, attachment, referenced, formerOfTerm, placeholder, plain, blank] = await Promise.all([
       messagesOf('former', 'kind: Playbook\nname: P\nrenamed_from: "Old\\nName"\n'),
       messagesOf('former-rule', 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: A\n    renamed_from: ["Old\\tRule"]\n'),
       messagesOf('term', 'kind: CustomTemplate\nname: T\ndefinition_file: c.yaml\ncustom_term: "Terms\\u0007"\n'),
       messagesOf('attachment', 'kind: Template\nname: T\ntype: NDA\nattachments: ["Exhibit\\nA"]\n'),
+      // And an attachment a parameter names (probe PV-5).
+      messagesOf('referenced', 'kind: Template\nname: T\ntype: CSA\nparameters:\n  include_dpa_type: attachment\n  include_dpa_attachment_id: { attachment: "Sec\\tExhibit" }\n'),
       messagesOf('former-term', 'kind: CustomTerm\nname: T\nbody: text\nrenamed_from: "Old\\u2028Terms"\n'),
       // A placeholder is one line, and matches one alternative only (custom templates list them with oneOf).
       messagesOf('placeholder', 'kind: CustomTemplate\nname: T\ndefinition_file: c.yaml\nrenamed_from: "${var.old}"\ncustom_term: "${var.terms}"\n'),
@@ -344,7 +346,7 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
       // A blank former name, as docket's blank-name (probe NS-1).
       messagesOf('blank', 'kind: Playbook\nname: P\nrenamed_from: ["   "]\nrules:\n  - name: R\n    actions: A\n    renamed_from: "\\u200b"\n'),
     ]);
-    for (const found of [term, attachment]) expect(found).toContain(oneLine);
+    for (const found of [term, attachment, referenced]) expect(found).toContain(oneLine);
     for (const found of [formerName, formerRule, formerOfTerm]) expect(found).toContain(former);
     expect(blank).toEqual([former, former]);
     expect([placeholder, plain]).toEqual([[], []]);
