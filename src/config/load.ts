@@ -5,7 +5,7 @@
  */
 import { access, lstat, readdir, stat } from 'node:fs/promises';
 import { shellPath } from '../util/shell-word.js';
-import { constants } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { readRegularFileSync } from '../util/special-file.js';
 import path from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
@@ -210,7 +210,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     // run's own left unset): its own YAML errors, a typo of \`kind\`, a list, are still said.
     const takeForData = (doc: ParsedDocument): boolean => maybeNamed(file.file) && takenForData.push(doc) > 0;
     for (const doc of file.documents) {
-      const resource = checkDocument(doc, { kindsByName, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), ...(projectResult.varOrigin ? { varOrigin: projectResult.varOrigin } : {}), processEnv, diagnostics, placeholders, text: texts[i]!, perhapsNamed: named, takeForData });
+      const resource = checkDocument(doc, { kindsByName, root, documentsInFile: file.documents.length, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), ...(projectResult.varOrigin ? { varOrigin: projectResult.varOrigin } : {}), processEnv, diagnostics, placeholders, text: texts[i]!, perhapsNamed: named, takeForData });
       if (!resource) continue;
       // Set, not spread: the position getters stay lazy.
       resource.text = text;
@@ -458,6 +458,9 @@ function withNamesResolved(body: Record<string, unknown>, fields: Readonly<Recor
 
 interface CheckContext {
   kindsByName: Map<string, KindSchemaInfo>;
+  /** The configuration directory, and how many documents the file holds (a test's hint: testFileHint). */
+  root?: string;
+  documentsInFile?: number;
   validators: Map<string, DocumentValidator>;
   vars: Record<string, string> | undefined;
   brokenVars?: ReadonlySet<string>;
@@ -533,6 +536,19 @@ function takenForDataWarning(docs: readonly ParsedDocument[], kinds: readonly st
 }
 
 /** One document of a resource file: its kind, its variables, its schema. */
+/**
+ * Where a test written in a resource file goes: the file renamed, when the test is all it holds and
+ * no file has the name; else a file of its own (probe PM-4: renamed, the file's resources were refused
+ * as tests, or an existing test file overwritten).
+ */
+function testFileHint(file: string, ctx: CheckContext): string {
+  const renamed = file.replace(/(\.test|\.tests)?\.ya?ml$/i, '.test.yaml');
+  if (ctx.root === undefined) return 'move it to a file named *.test.yaml';
+  const taken = existsSync(path.join(ctx.root, renamed));
+  if (ctx.documentsInFile === 1 && !taken) return `rename ${file} to ${renamed}`;
+  return taken ? `move it into ${renamed} (after a \`---\` line) or another file named *.test.yaml` : `move it to a file of its own named *.test.yaml, such as ${renamed}`;
+}
+
 function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | undefined {
   const { diagnostics } = ctx;
   if (!doc.ok && !doc.readable) return undefined; // the YAML errors are reported; a partial document would only add noise
@@ -605,7 +621,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
         : `unknown kind ${typeof kind === 'string' ? showName(kind) : `${showJson(kind)} (\`kind\` is the name of one, such as \`Playbook\`)`}${placeholder ? ': `kind` takes no placeholder' : otherName ? `: ${otherName}` : typeof kind === 'string' ? didYouMean(kind, kinds) : ''}`,
       ...doc.positions.valueAt('/kind'),
       path: 'kind',
-      hint: test ? `rename ${doc.file} to ${doc.file.replace(/(\.test|\.tests)?\.ya?ml$/i, '.test.yaml')}` : `${placeholder ? 'write the kind itself; ' : ''}kinds: ${kinds.join(', ')}`,
+      hint: test ? testFileHint(doc.file, ctx) : `${placeholder ? 'write the kind itself; ' : ''}kinds: ${kinds.join(', ')}`,
     });
     return undefined;
   }

@@ -164,6 +164,12 @@ describe('loadConfig: documents', () => {
     expect(r.diagnostics.map((d) => `${brief(d)} ${d.message} / ${d.hint}`)).toEqual([
       'tests/nda.tests.yaml:1:7 unknown-kind PlaybookTest is a test, and only files named *.test.yaml hold tests / rename tests/nda.tests.yaml to tests/nda.test.yaml',
     ]);
+    // Beside a resource in its file, or with that name taken: not a rename that breaks the one or overwrites the other (probe PM-4).
+    const test = lines('---', 'kind: PlaybookTest', 'playbook: P', 'cases: []');
+    const mixed = await load({ 'docket.yaml': PROJECT, 'playbooks/a.yaml': `${lines('kind: Playbook', 'name: P', 'rules: []')}${test}` });
+    expect(mixed.diagnostics.map((d) => d.hint)).toEqual(['move it to a file of its own named *.test.yaml, such as playbooks/a.test.yaml']);
+    const taken = await load({ 'docket.yaml': PROJECT, 'playbooks/b.yaml': test, 'playbooks/b.test.yaml': lines('kind: PlaybookTest', 'playbook: Q', 'cases: []') });
+    expect(taken.diagnostics.filter((d) => d.code === 'unknown-kind').map((d) => d.hint)).toEqual(['move it into playbooks/b.test.yaml (after a `---` line) or another file named *.test.yaml']);
   });
 
   it('uses a kind\'s own data-file fields too', async () => {
