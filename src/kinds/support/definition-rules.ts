@@ -198,7 +198,9 @@ export function isCalendarDate(text: string): boolean {
 }
 
 function notAnOption(text: string, options: string[]): string {
-  return `default ${JSON.stringify(text)} is not one of the options: ${options.map((o) => JSON.stringify(o)).join(', ')}`;
+  // The same on screen as one, in another Unicode form: said, or the message reads as refusing what it lists (probe PV-7).
+  const form = options.some((o) => o !== text && o.normalize('NFC') === text.normalize('NFC')) ? ' (one is the same text written in another Unicode form: options compare exactly)' : '';
+  return `default ${JSON.stringify(text)} is not one of the options: ${options.map((o) => JSON.stringify(o)).join(', ')}${form}`;
 }
 
 /** Options compare exactly, so a near miss (case, a typo) gets named. */

@@ -142,6 +142,11 @@ describe.each(layouts)('validateDefinition: %s', (_layout, check) => {
     expect(diagnostics[0]!.message).toBe('the default lists the option "A" twice (at [0] and [1])');
   });
 
+  it('says a default that is an option written in another Unicode form is that, not a bare mismatch (probe PV-7)', async () => {
+    const { diagnostics } = await check(withFields('x: { label: X, input: select, options: ["Caf\\u00e9"], default: "Cafe\\u0301" }'));
+    expect(diagnostics[0]!.message).toContain('(one is the same text written in another Unicode form: options compare exactly)');
+  });
+
   it('names the exact option when only case differs', async () => {
     const { diagnostics } = await check(withFields('x: { label: X, input: select, options: [Flat fee, Percentage], default: flat fee }'));
     expect(diagnostics[0]!.message).toContain('"flat fee" is not one of the options: "Flat fee", "Percentage"');
