@@ -72,6 +72,18 @@ function withoutActionsNote(err: unknown, why: string): void {
   if (err instanceof ApiError && (err.status === 422 || err.status === 400) && aboutActions(err)) err.message = `${err.message} (${why}: give the rule \`actions\`)`;
 }
 
+/**
+ * A reviewer the service refuses (no member of the organization now: they left, and without a users
+ * list docket could not see it) is said, with what to do: applied again unchanged, it fails the
+ * same way (probe PT-3).
+ */
+function reviewerRefusedNote(err: unknown, reviewer: string): void {
+  if (!(err instanceof ApiError) || err.status !== 422 || reviewer === '') return;
+  const { fieldErrors, detail, title } = err.details;
+  const about = fieldErrors && fieldErrors.length > 0 ? fieldErrors.some((f) => /(^|[/.])reviewer(_id)?$/.test(f.field)) : /\breviewer/i.test(`${title ?? ''} ${detail ?? ''}`);
+  if (about) err.message = `${err.message} (the service does not take ${quoteValue(reviewer)} as a reviewer: no member of the organization now, if they left it; name another reviewer, or invite them again)`;
+}
+
 /** Whether a service's refusal is about a rule's `actions` (a field error, or its words): not another field's (second read SR-2). */
 function aboutActions(err: ApiError): boolean {
   const { fieldErrors, detail, title } = err.details;
@@ -358,6 +370,7 @@ export const ruleKind: KindModule<'rule'> = {
         const updated = await api.updateRule(playbookId, change.liveId!, body, change.key).catch((err: unknown) => {
           // As a create is (probe ID-1), an update that takes the actions away (probe IE-7).
           if ('actions' in body && isBlankText(body.actions)) withoutActionsNote(err, "the update takes the rule's `actions` away, and this service's rules may not keep a rule without them, even with `questions` and `generate_summary`");
+          if ('reviewer_id' in body) reviewerRefusedNote(err, String(change.desired?.reviewer ?? ''));
           throw err;
         });
         return unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key));

@@ -194,6 +194,20 @@ describe('without a users list', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a rule update whose reviewer left the organization (their invitation kept) says the service refuses them, not only its 422: applied again unchanged it fails the same way (probe PT-3)', async () => {
+    t = await startVariant({ reviewUsers: false });
+    const cli = cliWith(() => t!.env);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: hank@acme.example\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    reviewer: hank@acme.example\n' });
+    await applyOk(cli, dir);
+    const { org, rules } = ndaRules(t);
+    const hank = t.emulator.store.userByEmail('hank@acme.example')!;
+    org.members = org.members.filter((m) => m.user_id !== hank.id);
+    rules[0]!.reviewer_id = null;
+    const applied = await cli('apply', '-C', dir, '--auto-approve');
+    expect(applied.code).toBe(1);
+    expect(applied.stdout).toContain('(the service does not take "hank@acme.example" as a reviewer: no member of the organization now, if they left it; name another reviewer, or invite them again)');
+  });
+
   it('pull does not write a reviewer docket sees only through that field until it is pinned, and drift and pull never call an unseen member removed', async () => {
     t = await startVariant({ reviewUsers: false });
     const cli = cliWith(() => t!.env);
