@@ -355,6 +355,7 @@ export const ruleKind: KindModule<'rule'> = {
             if (!(await playbookStillLive(ctx, playbookId))) err.message = `${err.message} (playbook ${quoteValue(parent.key)} is no longer live: archived in the app or by another apply at the same time; run apply again)`;
           }
           noteSummaryOnlyRefusal(err, body);
+          if ('reviewer_id' in body) reviewerRefusedNote(err, String(desired.reviewer ?? ''));
           throw err;
         });
         ctx.registerCreated('rule', change.key, created);
