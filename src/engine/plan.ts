@@ -196,7 +196,7 @@ export function removedButEditedStart(c: Pick<Change, 'kind' | 'key'>): string {
 }
 
 /** The warning a file the plan cannot compare gives. */
-function adoptableWarning(a: AdoptableFile): string {
+export function adoptableWarning(a: AdoptableFile): string {
   if (a.valuesOnly) {
     const fields = Object.keys(a.values ?? {}).join(', ');
     return `${a.kind} ${quoteValue(a.key, 200)}: cannot compare its ${fields} (${a.reason}), so a change to it is not seen; run \`docket apply --adopt-files\` to record the files' ${fields} as live`;

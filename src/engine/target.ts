@@ -10,7 +10,7 @@ import { bashWord } from '../util/shell-word.js';
 import { quoteValue, showName, showText } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
-import { removedButEditedStart, summarize } from './plan.js';
+import { adoptableWarning, removedButEditedStart, summarize } from './plan.js';
 import { CREATE_ACTIONS, formerKeys, prefixesOf, refKey, type Change, type DesiredResource, type KindName, type Plan, type UndeclaredSummary } from './types.js';
 import { isCreateOnlyHintOf, isRenameHintOf, withoutArchiveOf } from './hints.js';
 
@@ -213,12 +213,15 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   const unarchived = plan.changes.filter((c) => !keep.has(c.id) && c.action === 'archive');
   // Nor a create-only value of an object the targets leave out (it changes nothing either way).
   const untargeted = desired.filter((d) => d.createOnly && !wanted(d.kind, d.key, d.parent));
+  // Those it leaves, still said where the plan (made to adopt them all) no longer says them (probe PL-2).
+  const leftUnadopted = (plan.adoptable ?? []).filter((a) => !wanted(a.kind, a.key, undefined) && !plan.warnings.includes(adoptableWarning(a))).map((a) => `${adoptableWarning(a)} (this run records only its --targets' files)`);
   const warnings = [
     ...(dropped.length === 0 && notCreated.length === 0 && untargeted.length === 0
       ? plan.warnings
       : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)) && !notCreated.some((c) => isRenameHintOf(w, c)) && !untargeted.some((d) => isCreateOnlyHintOf(w, d)))
     ).map((w) => unarchived.reduce(withoutArchiveOf, w)),
     ...remadeWarnings,
+    ...leftUnadopted,
   ];
   // Files `--adopt-files` records: only the targets', as every other write of the run (probe JD-1).
   const adoptable = plan.adoptable?.filter((a) => wanted(a.kind, a.key, undefined));

@@ -255,6 +255,9 @@ describe('docket export', () => {
     const elsewhere = await cli('apply', '-C', out, '--auto-approve', '--adopt-files', '--target', 'template/Cloud Service Agreement');
     expect(elsewhere.code).toBe(0);
     expect(elsewhere.stderr).not.toContain('Recorded');
+    // Said, not dropped with the warnings the run's own adoption makes moot (probe PL-2).
+    expect(elsewhere.stdout).toContain("cannot compare attachments/security-exhibit.pdf");
+    expect(elsewhere.stdout).toContain("(this run records only its --targets' files)");
     expect(await readFile(join(out, 'docket.lock.json'), 'utf8')).not.toContain('attachments/security-exhibit.pdf');
     const adopt = await cli('apply', '-C', out, '--auto-approve', '--adopt-files');
     expect(adopt.code).toBe(0);
