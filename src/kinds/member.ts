@@ -14,7 +14,7 @@ import { docSource, fieldSourcesAt, optionalString, problemAt, problemSourceOf }
 import { nameProblem } from '../engine/desired.js';
 import { memberDirectory } from './support/review-reads.js';
 import { quoteValue } from '../config/quote.js';
-import { CONTROL_CHARACTER } from '../config/text-hygiene.js';
+import { textProblems } from '../config/text-hygiene.js';
 
 /** What to do when the service cannot show docket a user (it has no users list). */
 const PIN_HINT = 'add `id: <the user\'s uuid>` to the Member document of that e-mail (declare one, with `kind: Member`, `email:` and `id:`, if there is none), so docket knows the user without a users list';
@@ -76,7 +76,8 @@ export const memberKind: KindModule<'member'> = {
     // A name validate would refuse (blank, too long, a control character or a line break in it) is
     // left out, said: it is sent only with an invitation and not managed once they are a member, so
     // the files need not hold it (probe PT-2, second read SR82-2).
-    const refused = typeof name === 'string' && name !== '' ? (nameProblem('member', composed(name))?.message ?? (CONTROL_CHARACTER.test(name) || /[\t\n\r\u2028\u2029]/.test(name) ? `member name ${quoteValue(name)} is not one line of text` : undefined)) : undefined;
+    // (Checked as validate checks text: as the value of a one-line key, `name`.)
+    const refused = typeof name === 'string' && name !== '' ? (nameProblem('member', composed(name))?.message ?? textProblems({ name })[0]?.message) : undefined;
     const document = { kind: 'Member', email: live.key, ...(typeof name === 'string' && name !== '' && !refused ? { name } : {}) };
     const notes = refused ? [`member ${quoteValue(live.key)}: its name is not written (${refused}); a member's name is not managed once they are one`] : [];
     if (live.extra?.onlyNamed !== true) return notes.length > 0 ? { document, notes } : { document };
