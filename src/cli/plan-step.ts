@@ -204,9 +204,10 @@ function runningApplyWarning(holder: ApplyLockHolder, root: string): string {
  */
 function inRunShape(d: Diagnostic, shape: Omit<PlanShape, 'target'>): Diagnostic {
   if (!d.hint?.includes('`docket apply --')) return d;
+  // `--target X` alone, or flags of no value (`--adopt-files`, `--retry-uncertain`; second read SR82B-2).
   const hint = d.hint
     .replace(/`docket apply --target ([^`<]+)`/g, (_, target: string) => `\`${shapedCommand('apply', { ...shape, target: [target] })}\``)
-    .replace(/`docket apply --adopt-files`/g, () => `\`${shapedCommand('apply', { ...shape, target: [], adoptFiles: true })}\``);
+    .replace(/`docket apply((?: --(?:adopt-files|retry-uncertain))+)`/g, (_, flags: string) => `\`${shapedCommand('apply', { ...shape, target: [], adoptFiles: flags.includes('--adopt-files'), retryUncertain: flags.includes('--retry-uncertain') })}\``);
   return { ...d, hint };
 }
 
