@@ -165,7 +165,8 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   // An environment docket.yaml does not define has no values: the files read with none would be
   // refused for what that environment would fill in (`title` must not be empty). Said alone (probe JL-3).
   // Nor is docket.yaml's own `${env.X}` said missing: a mistyped --env is what to fix (probe PN-2).
-  if (projectResult.diagnostics.some((d) => d.code === 'unknown-environment')) return { diagnostics: diagnostics.filter((d) => d.code !== 'undefined-variable').sort(compareDiagnostics), yamlData: new Map() };
+  // (A `${var.X}` defined nowhere is wrong in every environment: still said, second read SR82B-6.)
+  if (projectResult.diagnostics.some((d) => d.code === 'unknown-environment')) return { diagnostics: diagnostics.filter((d) => d.code !== 'undefined-variable' || !d.message.startsWith('undefined variable `env.')).sort(compareDiagnostics), yamlData: new Map() };
 
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
   const { named: dataFiles, maybeNamed } = namedDataFiles(parsed, kindsByName, { vars: projectResult.vars, env: processEnv, allowVars: true, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}) }, projectResult.otherVars);
@@ -209,8 +210,10 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     // A file a variable whose \`${env.X}\` this run lacks may name (another environment's, or this
     // run's own left unset): its own YAML errors, a typo of \`kind\`, a list, are still said.
     const takeForData = (doc: ParsedDocument): boolean => maybeNamed(file.file) && takenForData.push(doc) > 0;
+    let onlyTests: boolean | undefined;
+    const testsOnly = (): boolean => (onlyTests ??= file.documents.every((d) => isPlainObject(d.value) && (d.value.kind === 'PlaybookTest' || d.value.kind === 'TemplateTest')));
     for (const doc of file.documents) {
-      const resource = checkDocument(doc, { kindsByName, root, documentsInFile: file.documents.length, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), ...(projectResult.varOrigin ? { varOrigin: projectResult.varOrigin } : {}), processEnv, diagnostics, placeholders, text: texts[i]!, perhapsNamed: named, takeForData });
+      const resource = checkDocument(doc, { kindsByName, root, testsOnly, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), ...(projectResult.varOrigin ? { varOrigin: projectResult.varOrigin } : {}), processEnv, diagnostics, placeholders, text: texts[i]!, perhapsNamed: named, takeForData });
       if (!resource) continue;
       // Set, not spread: the position getters stay lazy.
       resource.text = text;
@@ -458,9 +461,9 @@ function withNamesResolved(body: Record<string, unknown>, fields: Readonly<Recor
 
 interface CheckContext {
   kindsByName: Map<string, KindSchemaInfo>;
-  /** The configuration directory, and how many documents the file holds (a test's hint: testFileHint). */
+  /** The configuration directory, and whether the file holds tests alone (a test's hint: testFileHint). */
   root?: string;
-  documentsInFile?: number;
+  testsOnly?: () => boolean;
   validators: Map<string, DocumentValidator>;
   vars: Record<string, string> | undefined;
   brokenVars?: ReadonlySet<string>;
@@ -535,9 +538,8 @@ function takenForDataWarning(docs: readonly ParsedDocument[], kinds: readonly st
   };
 }
 
-/** One document of a resource file: its kind, its variables, its schema. */
 /**
- * Where a test written in a resource file goes: the file renamed, when the test is all it holds and
+ * Where a test written in a resource file goes: the file renamed, when tests are all it holds and
  * no file has the name; else a file of its own (probe PM-4: renamed, the file's resources were refused
  * as tests, or an existing test file overwritten).
  */
@@ -545,10 +547,12 @@ function testFileHint(file: string, ctx: CheckContext): string {
   const renamed = file.replace(/(\.test|\.tests)?\.ya?ml$/i, '.test.yaml');
   if (ctx.root === undefined) return 'move it to a file named *.test.yaml';
   const taken = existsSync(path.join(ctx.root, renamed));
-  if (ctx.documentsInFile === 1 && !taken) return `rename ${file} to ${renamed}`;
+  // A file of tests alone is renamed whole (second read SR82B-5).
+  if (ctx.testsOnly?.() === true && !taken) return `rename ${file} to ${renamed}`;
   return taken ? `move it into ${renamed} (after a \`---\` line) or another file named *.test.yaml` : `move it to a file of its own named *.test.yaml, such as ${renamed}`;
 }
 
+/** One document of a resource file: its kind, its variables, its schema. */
 function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | undefined {
   const { diagnostics } = ctx;
   if (!doc.ok && !doc.readable) return undefined; // the YAML errors are reported; a partial document would only add noise

@@ -317,7 +317,9 @@ function checkReferences(
       // The one definition this run took it from, when there is one to name (probe PM-1); one an
       // environment variable sets is changed there (second read SR82-4).
       const origin = defined === 1 && variables.length === 1 ? varOrigin?.(variables[0]!.slice('var.'.length)) : undefined;
-      const setting = origin?.env !== undefined ? `the environment variable ${origin.env} (which gives ${variables[0]} its value at ${origin.at})` : variables.map((v) => (v.startsWith('env.') ? `the environment variable ${v.slice(4)}` : v)).join(', ');
+      // The placeholders as the line writes them; what to set, where that differs.
+      const written = variables.map((v) => (v.startsWith('env.') ? `the environment variable ${v.slice(4)}` : v)).join(', ');
+      const setting = origin?.env !== undefined ? `the environment variable ${origin.env} (which gives ${variables[0]} its value at ${origin.at})` : written;
       const where = defined === 0 || origin?.env !== undefined ? '' : origin ? ` where this run takes it from: ${origin.at}` : ` where ${defined === 1 ? 'it is' : 'they are'} defined (docket.yaml's \`vars\`, or the selected environment's)`;
       // Around the variables, text no value of them changes: a name it does not fit is fixed on this line (probe IF-2).
       const fit = variables.length === 0 || close === undefined ? undefined : placeholderFit(ref.written!, close);
@@ -328,7 +330,7 @@ function checkReferences(
           : match === undefined ? `${declare}, or change ${setting}${where}`
           : fit === 'whole' ? `if you meant ${quoteValue(match)}, set ${setting} to that${where}; else ${declare}`
           : fit === 'some' ? `if you meant ${quoteValue(match)}, change ${setting}${where} so that \`${ref.written}\` reads that; else ${declare}`
-          : `if you meant ${quoteValue(match)}, edit the text around ${setting} on this line, which no value of ${variables.length === 1 ? 'it' : 'them'} changes; else ${declare}`;
+          : `if you meant ${quoteValue(match)}, edit the text around ${written} on this line, which no value of ${variables.length === 1 ? 'it' : 'them'} changes; else ${declare}`;
       refuse(d, ref, said, hint);
     }
   }

@@ -10,6 +10,7 @@
 import type { Diagnostics, SourcePos } from '../../diagnostics.js';
 import { didYouMean } from '../../config/suggest.js';
 import { joinPointer, pointerToPath } from '../../config/yaml-positions.js';
+import { ACCENTS_ONLY, differOnlyInAccents } from '../../util/nfc.js';
 import {
   GOVERNING_LAW_IMPORT,
   GOVERNING_LAW_KEYS,
@@ -199,7 +200,7 @@ export function isCalendarDate(text: string): boolean {
 
 function notAnOption(text: string, options: string[]): string {
   // The same on screen as one, in another Unicode form: said, or the message reads as refusing what it lists (probe PV-7).
-  const form = options.some((o) => o !== text && o.normalize('NFC') === text.normalize('NFC')) ? ' (one is the same text written in another Unicode form: options compare exactly)' : '';
+  const form = options.some((o) => differOnlyInAccents(o, text)) ? ` (one is ${ACCENTS_ONLY}; options compare exactly)` : '';
   return `default ${JSON.stringify(text)} is not one of the options: ${options.map((o) => JSON.stringify(o)).join(', ')}${form}`;
 }
 

@@ -170,6 +170,9 @@ describe('loadConfig: documents', () => {
     expect(mixed.diagnostics.map((d) => d.hint)).toEqual(['move it to a file of its own named *.test.yaml, such as playbooks/a.test.yaml']);
     const taken = await load({ 'docket.yaml': PROJECT, 'playbooks/b.yaml': test, 'playbooks/b.test.yaml': lines('kind: PlaybookTest', 'playbook: Q', 'cases: []') });
     expect(taken.diagnostics.filter((d) => d.code === 'unknown-kind').map((d) => d.hint)).toEqual(['move it into playbooks/b.test.yaml (after a `---` line) or another file named *.test.yaml']);
+    // A file of tests alone, several of them: renamed whole (second read SR82B-5).
+    const tests = await load({ 'docket.yaml': PROJECT, 'playbooks/c.yaml': `${lines('kind: PlaybookTest', 'playbook: P', 'cases: []')}${test}` });
+    expect(tests.diagnostics.map((d) => d.hint)).toEqual(['rename playbooks/c.yaml to playbooks/c.test.yaml', 'rename playbooks/c.yaml to playbooks/c.test.yaml']);
   });
 
   it('uses a kind\'s own data-file fields too', async () => {

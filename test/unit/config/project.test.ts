@@ -333,6 +333,9 @@ describe('environments', () => {
     // Nor docket.yaml's own `${env.X}` a CI job has not set for the environment it meant (probe PN-2).
     const unset = await load({ 'docket.yaml': lines('version: 1', 'review:', '  organization_id: ${env.ORG_ID}', 'max_rps: ${env.RPS}', 'environments:', '  staging: {}') }, { env: 'prod' });
     expect(unset.diagnostics.map(brief)).toEqual(['docket.yaml:5:1 unknown-environment']);
+    // A variable defined nowhere is wrong whatever --env says: still said (second read SR82B-6).
+    const nowhere = await load({ 'docket.yaml': lines('version: 1', 'review:', '  organization_id: ${var.org}', 'environments:', '  staging: {}') }, { env: 'prod' });
+    expect(nowhere.diagnostics.map((d) => d.code).sort()).toEqual(['undefined-variable', 'unknown-environment']);
     const odd = await load({ 'docket.yaml': DOCKET }, { env: 'e\n1\u001b' });
     expect(odd.diagnostics[0]!.message).toBe('unknown environment "e\\n1\\u001b"');
     // A name written as a placeholder is refused on its own, and not offered as an environment (probe KF-4).

@@ -144,7 +144,7 @@ describe.each(layouts)('validateDefinition: %s', (_layout, check) => {
 
   it('says a default that is an option written in another Unicode form is that, not a bare mismatch (probe PV-7)', async () => {
     const { diagnostics } = await check(withFields('x: { label: X, input: select, options: ["Caf\\u00e9"], default: "Cafe\\u0301" }'));
-    expect(diagnostics[0]!.message).toContain('(one is the same text written in another Unicode form: options compare exactly)');
+    expect(diagnostics[0]!.message).toContain('(one is no visible difference: the same letters, their accents encoded otherwise; options compare exactly)');
   });
 
   it('names the exact option when only case differs', async () => {
