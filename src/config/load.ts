@@ -164,9 +164,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   keyAsideIn(projectFile, texts[files.indexOf(projectFile)], processEnv, diagnostics);
   // An environment docket.yaml does not define has no values: the files read with none would be
   // refused for what that environment would fill in (`title` must not be empty). Said alone (probe JL-3).
-  // Nor is docket.yaml's own `${env.X}` said missing: a mistyped --env is what to fix (probe PN-2).
-  // (A `${var.X}` defined nowhere is wrong in every environment: still said, second read SR82B-6.)
-  if (projectResult.diagnostics.some((d) => d.code === 'unknown-environment')) return { diagnostics: diagnostics.filter((d) => d.code !== 'undefined-variable' || !d.message.startsWith('undefined variable `env.')).sort(compareDiagnostics), yamlData: new Map() };
+  if (projectResult.diagnostics.some((d) => d.code === 'unknown-environment')) return { diagnostics: diagnostics.sort(compareDiagnostics), yamlData: new Map() };
 
   const kindsByName = new Map(options.kinds.map((k) => [k.yamlKind, k]));
   const { named: dataFiles, maybeNamed } = namedDataFiles(parsed, kindsByName, { vars: projectResult.vars, env: processEnv, allowVars: true, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}) }, projectResult.otherVars);
@@ -211,7 +209,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     // run's own left unset): its own YAML errors, a typo of \`kind\`, a list, are still said.
     const takeForData = (doc: ParsedDocument): boolean => maybeNamed(file.file) && takenForData.push(doc) > 0;
     let onlyTests: boolean | undefined;
-    const testsOnly = (): boolean => (onlyTests ??= file.documents.every((d) => isPlainObject(d.value) && (d.value.kind === 'PlaybookTest' || d.value.kind === 'TemplateTest')));
+    const testsOnly = (): boolean => (onlyTests ??= file.documents.every((d) => isPlainObject(d.value) && isTestKind(d.value.kind)));
     for (const doc of file.documents) {
       const resource = checkDocument(doc, { kindsByName, root, testsOnly, validators, vars: projectResult.vars, ...(projectResult.brokenVars ? { brokenVars: projectResult.brokenVars } : {}), ...(projectResult.otherEnvironments ? { otherEnvironments: projectResult.otherEnvironments } : {}), ...(projectResult.definedIn ? { definedIn: projectResult.definedIn } : {}), ...(projectResult.varOrigin ? { varOrigin: projectResult.varOrigin } : {}), processEnv, diagnostics, placeholders, text: texts[i]!, perhapsNamed: named, takeForData });
       if (!resource) continue;
@@ -538,6 +536,11 @@ function takenForDataWarning(docs: readonly ParsedDocument[], kinds: readonly st
   };
 }
 
+/** The kinds of `docket test`'s documents, which only *.test.yaml files hold. */
+function isTestKind(kind: unknown): boolean {
+  return kind === 'PlaybookTest' || kind === 'TemplateTest';
+}
+
 /**
  * Where a test written in a resource file goes: the file renamed, when tests are all it holds and
  * no file has the name; else a file of its own (probe PM-4: renamed, the file's resources were refused
@@ -611,7 +614,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   const info = typeof kind === 'string' ? ctx.kindsByName.get(kind) : undefined;
   if (!info) {
     // A test document in a file not named as a test file is read as a resource.
-    const test = kind === 'PlaybookTest' || kind === 'TemplateTest';
+    const test = isTestKind(kind);
     // The kind says how the rest is read, placeholders included: it is read first, as written.
     const placeholder = typeof kind === 'string' && kind.includes('${');
     // `Rules`, `standard_template` and `Standard Template` are the same other name.

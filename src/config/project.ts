@@ -78,6 +78,11 @@ function get(obj: unknown, key: string): unknown {
   return isPlainObject(obj) && Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
+/** The environments a project file defines, as the hints of an unknown `--env` list them. */
+export function environmentsIn(file: string, names: readonly string[]): string {
+  return `environments in ${file}: ${names.join(', ')}`;
+}
+
 export async function loadProjectSettings(input: ProjectInput): Promise<ProjectResult> {
   const { file, documents } = input;
   const diagnostics: Diagnostic[] = [];
@@ -131,7 +136,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
         'unknown-environment',
         `unknown environment ${showName(input.env)}${didYouMean(input.env, names)}`,
         at,
-        names.length > 0 ? `environments in ${file}: ${names.map(listedName).join(', ')}` : `define it under \`environments:\` in ${file}`,
+        names.length > 0 ? environmentsIn(file, names.map(listedName)) : `define it under \`environments:\` in ${file}`,
       );
       varsKnown = false; // its values are unknown: only what no environment defines is undefined (namesDefinedAnywhere)
     }
@@ -163,6 +168,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const lossy = (v: unknown, pointer: string): boolean => typeof v === 'number' && numberAsText(v, lineAt, positions.valueAt(pointer), '') !== undefined;
   const varSources: [unknown, string][] = [[get(raw, 'vars'), '/vars']];
   const origins = new Map<string, { at: string; env?: string }>();
+  /** A variable's definition as a hint names it: its path and line. */
+  const definitionAt = (pointer: string): string => `\`${pointerToPath(pointer)}\` (${file}:${positions.valueAt(pointer).line})`;
   if (selected) varSources.push([get(envBlock, 'vars'), `${selected}/vars`]);
   for (const [source, pointer] of varSources) {
     const resolved = interpolateTree(source, pointer, { ctx: envOnly });
@@ -180,7 +187,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       const at = `${pointer}/${escapePointer(k)}`;
       const writtenValue = get(source, k);
       const fromEnv = typeof writtenValue === 'string' ? /^\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(writtenValue)?.[1] : undefined;
-      origins.set(k, { at: `\`${pointerToPath(at)}\` (${file}:${positions.valueAt(at).line})`, ...(fromEnv !== undefined ? { env: fromEnv } : {}) });
+      origins.set(k, { at: definitionAt(at), ...(fromEnv !== undefined ? { env: fromEnv } : {}) });
       // Not text, a number or a boolean (a list, a mapping, no value), or a placeholder that fails:
       // said where it is defined; a use of it is not checked again (it would read as ""). The
       // environment's own value, when good, replaces a broken top-level one.
@@ -217,6 +224,9 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     isPlain: (p) => positions.isPlain(p),
   });
   for (const problem of pass.problems) {
+    // An unknown --env: docket.yaml's own `${env.X}` is not said missing, a mistyped --env being what
+    // to fix (probe PN-2); a `${var.X}` defined nowhere is wrong in every environment, and said (SR82B-6).
+    if (!varsKnown && problem.code === 'undefined-variable' && problem.variable === undefined) continue;
     const value = positions.valueAt(problem.pointer);
     const written = valueAt(raw, problem.pointer);
     // At the placeholder itself, as in a resource file (probe MB-3).
@@ -265,7 +275,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   /** Where a run of `environment` (null: none) takes each variable from: another environment's URL names its own definition (probe PN-3). */
   const originsOf = (environment: string | null): VariableOrigins => (name) => {
     const at = [...(environment !== null ? [`/environments/${escapePointer(environment)}/vars/${escapePointer(name)}`] : []), `/vars/${escapePointer(name)}`].find((p) => positions.has(p));
-    return at === undefined ? undefined : { at: `\`${pointerToPath(at)}\` (${file}:${positions.valueAt(at).line})`, run: environment === null ? 'no --env' : `--env ${showName(environment)}` };
+    return at === undefined ? undefined : { at: definitionAt(at), run: environment === null ? 'no --env' : `--env ${showName(environment)}` };
   };
   // URLs are checked here, offline, so a bad one stops the run before any service is contacted;
   // every environment's, selected or not, as the run that selects it would refuse it.

@@ -361,6 +361,11 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
  * Where a value written with placeholders comes from, and where to change it: the definition this
  * run used of each variable, and the environment variable that set it, when one did (probes OO-2, OY-2).
  */
+/** Where a variable's value comes from, as hints say it: `where this run takes it from: …`. */
+export function takenFrom(origin: { at: string; run?: string }): string {
+  return `where ${origin.run === undefined ? 'this run' : `a run with ${origin.run}`} takes it from: ${origin.at}`;
+}
+
 function variableHint(writtenAs: string, origin?: VariableOrigins): string | undefined {
   const names = [...new Set(variablesIn(writtenAs))];
   if (names.length === 0) return undefined;
@@ -369,7 +374,7 @@ function variableHint(writtenAs: string, origin?: VariableOrigins): string | und
   const known = vars.map((v) => [v, origin?.(v.slice('var.'.length))] as const);
   const unknown = known.filter(([, o]) => o === undefined).map(([v]) => v);
   const fixes = [
-    ...known.flatMap(([v, o]) => (o === undefined ? [] : [o.env !== undefined ? `set the environment variable ${o.env}, which gives ${v} its value at ${o.at}, to what this key takes` : `change ${v} where ${o.run === undefined ? 'this run' : `a run with ${o.run}`} takes it from: ${o.at}`])),
+    ...known.flatMap(([v, o]) => (o === undefined ? [] : [o.env !== undefined ? `set the environment variable ${o.env}, which gives ${v} its value at ${o.at}, to what this key takes` : `change ${v} ${takenFrom(o)}`])),
     ...(unknown.length > 0 ? [`change ${unknown.join(', ')} where ${unknown.length === 1 ? 'it is' : 'they are'} defined (docket.yaml's \`vars\`, or the selected environment's)`] : []),
     ...(envs.length > 0 ? [`set the environment variable${envs.length === 1 ? '' : 's'} ${envs.join(', ')} to what this key takes`] : []),
   ];

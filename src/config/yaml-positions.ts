@@ -61,6 +61,14 @@ export function pathToPointer(path: string): string {
 }
 
 /** The name a message uses for a value: its key, with indexes of a list it sits in (`renamed_from[1]`). */
+/**
+ * Whether a scalar key is YAML's merge key: marked so by the parser, or a plain, untagged `<<`. Quoted
+ * or tagged (`"<<"`, `!!str <<`) it is text (probes PK-1, PM-3).
+ */
+export function isMergeKeyScalar(key: { value: unknown; type?: string | undefined; tag?: string | undefined; source?: string | undefined }): boolean {
+  return typeof key.value === 'symbol' || (key.type === 'PLAIN' && !key.tag && key.source === '<<');
+}
+
 export function pointerLabel(pointer: string): string {
   const segments = splitPointer(pointer);
   let i = segments.length - 1;
@@ -890,7 +898,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
       // With `merge` on, the parser marks the merge key with a symbol.
-      if (yaml().isScalar(keyNode) && (typeof keyNode.value === 'symbol' || (keyNode.type === 'PLAIN' && !keyNode.tag && keyNode.source === '<<'))) {
+      if (yaml().isScalar(keyNode) && isMergeKeyScalar(keyNode)) {
         // The parser takes a second `<<` silently (the first wins; other readers let the last win).
         if (merged) {
           const at = keyNode.range ? lc(keyNode.range[0]) : here;

@@ -3,7 +3,7 @@
  * digest of the configuration and a fingerprint of every live object it touches. Pure: the
  * clock and version come in as parameters.
  */
-import type { VariableOrigins } from '../config/schema.js';
+import { takenFrom, type VariableOrigins } from '../config/schema.js';
 import { didYouMeanBecause, suggest, suggestAddress } from '../config/suggest.js';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
@@ -320,7 +320,7 @@ function checkReferences(
       // The placeholders as the line writes them; what to set, where that differs.
       const written = variables.map((v) => (v.startsWith('env.') ? `the environment variable ${v.slice(4)}` : v)).join(', ');
       const setting = origin?.env !== undefined ? `the environment variable ${origin.env} (which gives ${variables[0]} its value at ${origin.at})` : written;
-      const where = defined === 0 || origin?.env !== undefined ? '' : origin ? ` where this run takes it from: ${origin.at}` : ` where ${defined === 1 ? 'it is' : 'they are'} defined (docket.yaml's \`vars\`, or the selected environment's)`;
+      const where = defined === 0 || origin?.env !== undefined ? '' : origin ? ` ${takenFrom(origin)}` : ` where ${defined === 1 ? 'it is' : 'they are'} defined (docket.yaml's \`vars\`, or the selected environment's)`;
       // Around the variables, text no value of them changes: a name it does not fit is fixed on this line (probe IF-2).
       const fit = variables.length === 0 || close === undefined ? undefined : placeholderFit(ref.written!, close);
       // Close to a name that exists: the likelier fix leads (declaring it would invite a mistyped address).

@@ -15,8 +15,8 @@
  * The result is parsed again and must read as wanted, or this throws (a bug, never a bad file).
  */
 import { diffArrays } from 'diff';
-import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type CST, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
-import { joinPointer, splitPointer } from '../config/yaml-positions.js';
+import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type CST, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isMergeKeyScalar, joinPointer, splitPointer } from '../config/yaml-positions.js';
 import { holdsPlaceholder, literalText, losslessRetype } from '../config/interpolate.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
 import { MODELINE_START } from '../config/schema-names.js';
@@ -234,8 +234,6 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
       const nextStart = next ? directivesStart(text, next.range[0]) : text.length;
       // Directives need the document before them ended with `...`: a later one keeps the marker that ended it.
       // The next one keeps the comments right above its `---` too (probe PU-2).
-      // (Where a document's contents end: no comment of the next one is looked for above that.)
-      const contentsEnd = (d: Document.Parsed): number => d.contents?.range?.[2] ?? d.range[0];
       const end = next && index > 0 && nextStart < next.range[0] ? endMarkerBefore(text, nextStart) : next ? commentsAbove(text, nextStart, contentsEnd(doc)) : nextStart;
       if (index === 0) {
         const header = fileHeader(text);
@@ -274,6 +272,11 @@ function directivesStart(text: string, docStart: number): number {
     lineEnd = lineStart;
   }
   return start;
+}
+
+/** Where a document's contents end: no comment of the next one is looked for above that (commentsAbove). */
+function contentsEnd(doc: Document.Parsed): number {
+  return doc.contents?.range?.[2] ?? doc.range[0];
 }
 
 /**
@@ -689,8 +692,8 @@ class DocumentEditor {
     this.splice(comma, comma + 1, '');
     // What follows the item (the closing bracket, an item added) stays at the item's column: at the
     // line's start it would be less indented than the collection's block (probe PU-1).
-    const indent = /^[ \t]*/.exec(this.text.slice(this.lineStart(itemStart), itemStart))![0];
-    this.splice(lineEnd + 1, itemEnd, this.text.slice(this.lineStart(itemStart), itemStart).trim() === '' ? indent : '');
+    const before = this.text.slice(this.lineStart(itemStart), itemStart);
+    this.splice(lineEnd + 1, itemEnd, before.trim() === '' ? before : '');
     return true;
   }
 
@@ -1356,7 +1359,7 @@ function isEmpty(value: unknown): boolean {
 
 function isMergeKey(pair: Pair): boolean {
   const key = pair.key;
-  return isScalar(key) && (typeof key.value === 'symbol' || ((key as Scalar).type === 'PLAIN' && !(key as Scalar).tag && (key as Scalar).source === '<<'));
+  return isScalar(key) && isMergeKeyScalar(key);
 }
 
 function keyOf(pair: Pair, doc: Document.Parsed): string {

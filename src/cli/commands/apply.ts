@@ -49,6 +49,7 @@ import { checkPlanSeal, checkPlanVersion, readPlanFile } from '../plan-file.js';
 import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession, type Session } from '../session.js';
 import { errnoOf, isFileSystemError, unwrittenFile, writeFixFor } from '../../util/file-write-error.js';
+import { environmentsIn } from '../../config/project.js';
 
 interface ApplyFlags extends CommonOptions {
   output: 'text' | 'json';
@@ -260,7 +261,7 @@ async function undefinedEnvironment(root: string, name: string): Promise<{ file:
       if (environments !== undefined && !(isPlainObject(environments) && !Object.hasOwn(environments, name))) return undefined;
       // Those it defines, as the load's unknown-environment says them (probe PN-4).
       const names = isPlainObject(environments) ? Object.keys(environments) : [];
-      return { file, ...(names.length > 0 ? { hint: `environments in ${file}: ${names.join(', ')}` } : {}) };
+      return { file, ...(names.length > 0 ? { hint: environmentsIn(file, names) } : {}) };
     } catch {
       return undefined;
     }

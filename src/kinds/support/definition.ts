@@ -16,7 +16,7 @@ import { lazyLines, linesIn } from '../../config/source-lines.js';
 import { typedByField } from '../../config/interpolate.js';
 import { textDiagnostics } from '../../config/text-hygiene.js';
 import type { Positions } from '../../config/types.js';
-import { DocPositions, joinPointer, pointerToPath, splitPointer, type ParsedFile } from '../../config/yaml-positions.js';
+import { DocPositions, isMergeKeyScalar, joinPointer, pointerToPath, splitPointer, type ParsedFile } from '../../config/yaml-positions.js';
 import { parseYamlFile, separatorBefore } from '../../config/yaml-read.js';
 import { yaml } from '../../util/lazy-yaml.js';
 import { checkDefinitionRules } from './definition-rules.js';
@@ -238,7 +238,7 @@ function mergeKeys(text: string, file: string): Diagnostic[] {
   lib.visit(doc, {
     Pair(_, pair) {
       const key = pair.key;
-      if (!lib.isScalar(key) || !(typeof key.value === 'symbol' || (key.type === 'PLAIN' && !key.tag && key.source === '<<')) || !key.range) return;
+      if (!lib.isScalar(key) || !isMergeKeyScalar(key) || !key.range) return;
       const at = lineCounter.linePos(key.range[0]);
       const shown = text.slice(key.range[0], (lib.isNode(pair.value) && pair.value.range?.[1]) || key.range[1]).split('\n')[0]!.trim();
       out.push({
