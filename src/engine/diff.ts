@@ -14,6 +14,8 @@ import type { Action, AdoptableFile, Change, DesiredResource, FieldChange, Field
 /** What diff needs to know about a kind; KindModule satisfies it. */
 export interface KindMeta {
   name: KindName;
+  /** The `kind:` its documents write, where it has documents of its own (a rule has none). */
+  yamlKind?: string;
   deletion: 'never' | 'none' | 'archive' | 'delete';
   /** The actions the kind can execute (checked when the plan is built). */
   actions?: readonly Action[];
@@ -109,7 +111,7 @@ export interface DiffResult {
   changes: Change[];
   ids: Record<string, string>;
   /** Objects that exist but whose ids the service does not say (refKey → why), for reference checks. */
-  unknownIds: Record<string, { message: string; hint: string }>;
+  unknownIds: Record<string, { message: string; hint: string; code?: 'ambiguous-match' }>;
   /** Former names this plan renames objects away from (refKey → the refKey they get), for reference checks. */
   renamedAway: Record<string, string>;
   undeclared: UndeclaredSummary[];
@@ -194,6 +196,7 @@ export function diff(input: DiffInput): DiffResult {
   const claimedAs = new Map<string, string>();
   /** live id → the name a renamed object holds live until this plan renames it. */
   const formerNames = new Map<string, string>();
+  const sharedIdentities: { kind: KindMeta; keys: Set<string>; live: readonly LiveResource[] }[] = [];
 
   // Grouped once, and looked up by identity below: no scan per resource (one playbook may hold 20,000 rules).
   const desiredByKind = groupBy(input.desired, (d) => d.kind);
@@ -202,10 +205,15 @@ export function diff(input: DiffInput): DiffResult {
     const isChild = Boolean(kind.parentKind);
     const desired = desiredByKind.get(kind.name) ?? [];
     const live = liveByKind.get(kind.name) ?? [];
+    /** Identities two live objects hold (two users under one e-mail): a reference cannot say which one it means. */
+    let shared: Set<string> | undefined;
     for (const l of live) {
-      if (l.idUnknown) unknownIds[refKey(kind.name, l.key)] ??= l.idUnknown;
-      else ids[refKey(kind.name, l.key)] ??= l.id;
+      const key = refKey(kind.name, l.key);
+      if (l.idUnknown) unknownIds[key] ??= l.idUnknown;
+      else if (ids[key] === undefined) ids[key] = l.id;
+      else if (ids[key] !== l.id) (shared ??= new Set()).add(key);
     }
+    if (shared) sharedIdentities.push({ kind, keys: shared, live });
     if (kind.internal) continue;
 
     const parentMatches = kind.parentKind ? matchedByKind.get(kind.parentKind) : undefined;
@@ -632,6 +640,21 @@ export function diff(input: DiffInput): DiffResult {
     }
   }
 
+  // One the files declare is matched (or refused as ambiguous) above; one they only name is refused
+  // where it is named, rather than taken as whichever the service listed first (probe PT-1).
+  for (const { kind, keys, live } of sharedIdentities) {
+    const declared = new Set((desiredByKind.get(kind.name) ?? []).map((d) => refKey(kind.name, d.key)));
+    for (const key of keys) {
+      if (declared.has(key)) continue;
+      const found = live.filter((l) => !l.idUnknown && refKey(kind.name, l.key) === key);
+      delete ids[key];
+      unknownIds[key] = {
+        code: 'ambiguous-match',
+        message: `which ${found.length} live ${kind.name} objects hold; docket cannot tell which one is meant`,
+        hint: ambiguousHint(kind, found, key, input.records, 'undeclared'),
+      };
+    }
+  }
   // A former name a later claim gave to another object names that one.
   for (const key of Object.keys(renamedAway)) if (ids[key] !== undefined) delete renamedAway[key];
   return { changes, ids, unknownIds, renamedAway, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
@@ -926,7 +949,9 @@ function sameReference(d: DesiredResource, l: LiveResource, field: string, ids: 
 }
 
 /** What to do about two live objects of one identity: which one docket last synced, when it knows. */
-function ambiguousHint(kind: KindMeta, found: readonly LiveResource[], key: string, records?: RecordedIds): string {
+function ambiguousHint(kind: KindMeta, found: readonly LiveResource[], key: string, records?: RecordedIds, named: 'declared' | 'undeclared' = 'declared'): string {
+  // Named only by a reference, there is no document to pin yet.
+  const pin = named === 'declared' ? 'pin one with `id:`' : `declare the one meant${kind.yamlKind ? ` (\`kind: ${kind.yamlKind}\`)` : ''} pinned with \`id:\``;
   const syncedId = records?.idOf(key);
   const synced = found.find((f) => f.id === syncedId);
   // One last synced under another name: renamed in the app onto this one, which is not "two applies at once" (probes MM-7, NB-10).
@@ -934,11 +959,14 @@ function ambiguousHint(kind: KindMeta, found: readonly LiveResource[], key: stri
     const was = f.id === syncedId ? undefined : records?.keysWithId(f.id).find((k) => k !== key && k.startsWith(`${kind.name}:`));
     return was ? [`${f.id} was last synced as ${kind.name} ${quoteValue(was.slice(was.indexOf(':') + 1), 200)}, renamed in the app onto this name: rename it back there`] : [];
   });
-  if (moved.length > 0) return `${moved.join('; ')}${synced ? `; docket last synced ${synced.id} under this name` : ''}; or pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`;
+  if (moved.length > 0) return `${moved.join('; ')}${synced ? `; docket last synced ${synced.id} under this name` : ''}; or ${pin} (${found.map((f) => f.id).join(', ')})`;
   const which = synced ? `; docket last synced ${synced.id}` : '';
   // What the service lets a person do with the other one: a rule is deleted, a term or template only renamed (probe LY-3).
+  const ids = found.map((f) => f.id).join(', ');
+  // Two users under one e-mail are two people the service keeps apart, not two applies' creates (probe PT-1).
+  if (kind.deletion === 'never') return `remove the one not wanted from the organization in the app${which}, or ${pin} (${ids})`;
   const removal = kind.deletion === 'archive' ? 'archive (or rename)' : kind.deletion === 'delete' ? 'delete (or rename)' : kind.deletion === 'none' ? 'rename' : 'remove (or rename)';
-  return `${removal} the one not wanted in the app (two applies at once: the later one)${which}, or pin one with \`id:\` (${found.map((f) => f.id).join(', ')})`;
+  return `${removal} the one not wanted in the app (two applies at once: the later one)${which}, or ${pin} (${ids})`;
 }
 
 /**

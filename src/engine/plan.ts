@@ -268,7 +268,7 @@ function checkReferences(
       if (unknown) {
         if (readOnly) continue;
         // Outside the targets: an error only if the cut plan keeps a change of `d` (the caller knows).
-        const diagnostic: Diagnostic = { severity: 'error', code: 'unknown-id', message: `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, ...refAt(d, ref), hint: unknown.hint };
+        const diagnostic: Diagnostic = { severity: 'error', code: unknown.code ?? 'unknown-id', message: `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, ...refAt(d, ref), hint: unknown.hint };
         if (sends?.(d) === false) unsent.push({ of: refKey(d.kind, d.key), diagnostic });
         else diagnostics.add(diagnostic);
         continue;

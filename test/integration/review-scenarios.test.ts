@@ -701,6 +701,27 @@ describe('failures and retries', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('two users the users list shows under one e-mail in letters of another case are two people: a file naming that e-mail is refused, not given either one (probe PT-1)', async () => {
+    // A service that keeps e-mails as written (the emulator folds case, so the second is put in by hand).
+    const alice = t.emulator.store.userByEmail('alice@acme.example')!;
+    const twin = { ...alice, id: '0b0b0b0b-0000-4000-8000-00000000a11c', email: 'Alice@acme.example' };
+    t.emulator.store.state.users[twin.id] = twin;
+    org().members.push({ user_id: twin.id, role: 'member', created_at: alice.created_at });
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/msa.yaml': MSA });
+    const named = await cli('plan', '-C', dir);
+    expect(named.code).toBe(1);
+    expect(named.stderr).toContain('`reviewer` names "alice@acme.example", which 2 live member objects hold; docket cannot tell which one is meant');
+    expect(named.stderr).toContain('hint: remove the one not wanted from the organization in the app, or declare the one meant (`kind: Member`) pinned with `id:` (');
+    expect(named.stderr).toContain(twin.id);
+    expect(named.stderr).toContain(alice.id);
+    // Declared, it is the member's own identity that is ambiguous; pinned, the pin says which.
+    await writeFiles(dir, { 'members.yaml': 'kind: Member\nemail: alice@acme.example\n' });
+    expect((await cli('plan', '-C', dir)).stderr).toContain('2 live member objects are named "alice@acme.example"; docket cannot tell which one the file means');
+    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: alice@acme.example\nid: ${twin.id}\n` });
+    await applyOk(cli, dir);
+    expect(liveRules('Vendor MSA').find((r) => r.name === 'Liability cap')!.reviewer_id).toBe(twin.id);
+    await expectNoChanges(cli, dir);
+  });
 
   it('retries through injected 429s and 5xx responses and converges', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });

@@ -168,6 +168,12 @@ function directoryOf(entries: FoundMember[], complete: boolean, invitedOnly: Mem
   }
   // Two users under one e-mail: one moved off it in the app, and then invited again under it. The
   // one a reviewer field shows with it is that e-mail's, else the later invitation's.
+  // Not so in a users list: two users it lists under one e-mail (in letters of another case, or a
+  // domain spelled otherwise) are two people, and which one a file means is the plan's question (probe PT-1).
+  if (complete) {
+    const members = [...byId.values()].map(({ invitedAt: _at, current: _current, ...m }): MemberEntry => m);
+    return { members, emailById: new Map(members.map((m) => [m.id, m.email])), complete, unidentified: [] };
+  }
   const byEmail = new Map<string, FoundMember>();
   for (const e of byId.values()) {
     const other = byEmail.get(e.email);
