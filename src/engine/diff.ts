@@ -111,7 +111,9 @@ export interface DiffResult {
   changes: Change[];
   ids: Record<string, string>;
   /** Objects that exist but whose ids the service does not say (refKey → why), for reference checks. */
-  unknownIds: Record<string, { message: string; hint: string; code?: 'ambiguous-match' }>;
+  unknownIds: Record<string, { message: string; hint: string }>;
+  /** Identities several live objects hold that no file declares (refKey → why a reference to one is refused). */
+  ambiguous: Record<string, { message: string; hint: string }>;
   /** Former names this plan renames objects away from (refKey → the refKey they get), for reference checks. */
   renamedAway: Record<string, string>;
   undeclared: UndeclaredSummary[];
@@ -184,6 +186,7 @@ export function diff(input: DiffInput): DiffResult {
   const changes: Change[] = [];
   const ids: Record<string, string> = {};
   const unknownIds: DiffResult['unknownIds'] = {};
+  const ambiguous: DiffResult['ambiguous'] = {};
   const renamedAway: DiffResult['renamedAway'] = {};
   const undeclared: UndeclaredSummary[] = [];
   const adoptable: AdoptableFile[] = [];
@@ -647,9 +650,8 @@ export function diff(input: DiffInput): DiffResult {
     for (const key of keys) {
       if (declared.has(key)) continue;
       const found = live.filter((l) => !l.idUnknown && refKey(kind.name, l.key) === key);
-      delete ids[key];
-      unknownIds[key] = {
-        code: 'ambiguous-match',
+      // (Its id stays in `ids`: sync records and duplicate checks go by every id read.)
+      ambiguous[key] = {
         message: `which ${found.length} live ${kind.name} objects hold; docket cannot tell which one is meant`,
         hint: ambiguousHint(kind, found, key, input.records, 'undeclared'),
       };
@@ -657,7 +659,7 @@ export function diff(input: DiffInput): DiffResult {
   }
   // A former name a later claim gave to another object names that one.
   for (const key of Object.keys(renamedAway)) if (ids[key] !== undefined) delete renamedAway[key];
-  return { changes, ids, unknownIds, renamedAway, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
+  return { changes, ids, unknownIds, ambiguous, renamedAway, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
 }
 
 /** `names` in order, but those `declared` says another document declares after the rest. */

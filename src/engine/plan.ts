@@ -224,7 +224,7 @@ interface ReadOnlyWarning {
  */
 function checkReferences(
   desired: DesiredResource[],
-  found: Pick<DiffResult, 'ids' | 'unknownIds' | 'renamedAway'>,
+  found: Pick<DiffResult, 'ids' | 'unknownIds' | 'ambiguous' | 'renamedAway'>,
   kinds: KindMeta[],
   diagnostics: Diagnostics,
   /** Read only (drift, pull): where references to nothing go, as warnings, instead of errors. */
@@ -235,7 +235,7 @@ function checkReferences(
   varOrigin: VariableOrigins | undefined,
 ): void {
   const readOnly = readOnlyWarnings !== undefined;
-  const { ids, unknownIds } = found;
+  const { ids, unknownIds, ambiguous } = found;
   // Most references name something live: what is declared is indexed only when one does not.
   let declaredKeys: Set<string> | undefined;
   const declared = (): Set<string> => (declaredKeys ??= new Set(desired.map((d) => refKey(d.kind, d.key))));
@@ -264,11 +264,12 @@ function checkReferences(
   for (const d of desired) {
     for (const ref of d.refs) {
       const key = refKey(ref.kind, ref.key);
-      const unknown = ids[key] ? undefined : unknownIds[key];
+      const shared = ambiguous[key];
+      const unknown = shared ?? (ids[key] ? undefined : unknownIds[key]);
       if (unknown) {
         if (readOnly) continue;
         // Outside the targets: an error only if the cut plan keeps a change of `d` (the caller knows).
-        const diagnostic: Diagnostic = { severity: 'error', code: unknown.code ?? 'unknown-id', message: `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, ...refAt(d, ref), hint: unknown.hint };
+        const diagnostic: Diagnostic = { severity: 'error', code: shared ? 'ambiguous-match' : 'unknown-id', message: `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, ...refAt(d, ref), hint: unknown.hint };
         if (sends?.(d) === false) unsent.push({ of: refKey(d.kind, d.key), diagnostic });
         else diagnostics.add(diagnostic);
         continue;
