@@ -109,9 +109,10 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
 
   // Test files are read and checked by src/testing (and by `validate` through it).
   const found = options.projectOnly ? await discoverYamlFiles(root, PROJECT_FILE_NAME, false) : await discoverYamlFiles(root);
-  const discovered = found.files.filter((f) => !isTestFile(f));
+  const twice = linkedTwice(found);
+  const discovered = found.files.filter((f) => !isTestFile(f) && !twice.has(f));
   const read = readFiles(root, discovered);
-  const encodingProblems: Diagnostic[] = [...found.problems];
+  const encodingProblems: Diagnostic[] = [...found.problems, ...twice.values()];
   const files: string[] = [];
   const texts: string[] = [];
   discovered.forEach((file, i) => {
@@ -343,6 +344,39 @@ function noProjectFile(shown: string, enclosing?: string): Diagnostic {
 
 function isProjectFile(file: string): boolean {
   return (PROJECT_FILES as readonly string[]).includes(file);
+}
+
+/**
+ * `*.yaml` links to a resource file the configuration reads already, under its own name or through
+ * another link: read again, every document in it would be declared twice, and duplicate-resource
+ * would name the link without saying what it is (probe PM-6). A link to docket.yaml or a test file
+ * is docketInputsOf's.
+ */
+function linkedTwice(found: Discovered): Map<string, Diagnostic> {
+  const problems = new Map<string, Diagnostic>();
+  if (found.links.size === 0) return problems;
+  const readAs = new Map<string, string>();
+  // The file under its own name first: it is the one read, whichever link sorts before it.
+  const order = [...found.files.filter((f) => !found.links.has(f)), ...found.files.filter((f) => found.links.has(f))];
+  for (const file of order) {
+    const target = found.links.get(file) ?? file;
+    if (isProjectFile(target) || isTestFile(target) || isProjectFile(file) || isTestFile(file)) continue;
+    const first = readAs.get(target);
+    if (first === undefined) {
+      readAs.set(target, file);
+      continue;
+    }
+    problems.set(file, {
+      severity: 'error',
+      code: 'linked-twice',
+      message: `${file} is a symbolic link to ${quoteValue(target)}, which the configuration reads already${first === target ? '' : ` (through ${quoteValue(first)})`}: every document in it would be declared twice`,
+      file,
+      line: 1,
+      col: 1,
+      hint: 'remove the link, or give it a name that does not end in .yaml or .yml',
+    });
+  }
+  return problems;
 }
 
 /** The discovered files that are docket's input but no resource (docket.yaml, test files), and links to them. */

@@ -5,7 +5,7 @@ import { symlinkSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
-import { brief, cleanup, KINDS, load, lines, tree } from './helpers.js';
+import { brief, cleanup, KINDS, load, lines, PROJECT, tree } from './helpers.js';
 
 afterEach(cleanup);
 
@@ -222,6 +222,25 @@ describe('docket.yaml', () => {
     expect(await said((f) => symlinkSync('nothere.yaml', f))).toEqual(['docket.yaml:1 unreadable-file docket.yaml cannot be read (it is a symbolic link to something that does not exist)']);
     expect(await said((f) => symlinkSync('docket.yaml', f))).toEqual(['docket.yaml:1 unreadable-file docket.yaml cannot be read (it is a symbolic link that loops)']);
     expect(await said((f) => execFileSync('mkfifo', [f]))).toEqual(['docket.yaml:1 unreadable-file docket.yaml is not a regular file (a named pipe or a device)']);
+  });
+
+  it('a `*.yaml` link to a file the configuration reads already is said as that, at the link, and its documents are read once (probe PM-6)', async () => {
+    const dir = await tree({ 'docket.yaml': PROJECT, 'a.yaml': 'kind: Playbook\nname: P\nrules: []\n', 'data/q.txt': 'kind: Playbook\nname: Q\nrules: []\n' });
+    await mkdir(path.join(dir, 'sub'));
+    symlinkSync('a.yaml', path.join(dir, 'b.yaml'));
+    symlinkSync('../a.yaml', path.join(dir, 'sub', 'c.yaml'));
+    // Two links to one file read under no name of its own: the first one is read.
+    symlinkSync('data/q.txt', path.join(dir, 'q1.yaml'));
+    symlinkSync('data/q.txt', path.join(dir, 'q2.yaml'));
+    // A link to docket.yaml is docket's input, not a second resource file.
+    symlinkSync('docket.yaml', path.join(dir, 'project-link.yaml'));
+    const r = await loadConfig({ dir, kinds: KINDS, processEnv: {} });
+    expect(r.diagnostics.filter((d) => d.code === 'linked-twice').map((d) => `${d.file}:${d.line}:${d.col} ${d.message} (${d.hint})`)).toEqual([
+      'b.yaml:1:1 b.yaml is a symbolic link to "a.yaml", which the configuration reads already: every document in it would be declared twice (remove the link, or give it a name that does not end in .yaml or .yml)',
+      'q2.yaml:1:1 q2.yaml is a symbolic link to "data/q.txt", which the configuration reads already (through "q1.yaml"): every document in it would be declared twice (remove the link, or give it a name that does not end in .yaml or .yml)',
+      'sub/c.yaml:1:1 sub/c.yaml is a symbolic link to "a.yaml", which the configuration reads already: every document in it would be declared twice (remove the link, or give it a name that does not end in .yaml or .yml)',
+    ]);
+    expect(r.config?.documents.map((d) => `${d.file} ${String((d.body as { name?: unknown }).name)}`) ?? []).toEqual(['a.yaml P', 'q1.yaml Q']);
   });
 
   it('run in a folder of a configuration, points -C at the configuration instead of suggesting init', async () => {
