@@ -893,8 +893,10 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
   if (yaml().isMap(node)) {
     const out: Record<string, unknown> = {};
     let merged = false;
-    // Keys written in this mapping, and whether as an alias: the parser compares only keys written as text.
-    const written = new Map<string, boolean>();
+    // Keys written in this mapping, and what the parser compared them by: it reports two keys only
+    // when both are written as text of one value, so it takes `null:` and `"null":` (the name `null`
+    // to docket both) as two, and an alias as another key.
+    const written = new Map<string, unknown[]>();
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
       // With `merge` on, the parser marks the merge key with a symbol.
@@ -915,10 +917,13 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
       const kp = keyNode?.range ? (isEmptyScalar(keyNode) && !node.flow ? { line: lc(keyNode.range[0]).line, col: here.col } : lc(keyNode.range[0])) : here;
       const isAlias = yaml().isAlias(keyNode);
       const before = written.get(key);
-      if (before !== undefined && (before || isAlias)) {
+      // As the parser compares (mapIncludes): scalars by value with ===, anything else by identity.
+      const compared: unknown = yaml().isScalar(keyNode) && !isAlias ? keyNode.value : keyNode;
+      if (before !== undefined && !before.some((b) => b === compared)) {
         state.diagnostics.push({ severity: 'error', code: 'duplicate-key', message: `duplicate key ${quoteValue(key)}${isAlias ? ` (\`*${(keyNode as { source: string }).source}\` names it)` : ''}: each key may appear once in a mapping`, file: state.file, ...kp });
       }
-      written.set(key, before === true || isAlias);
+      if (before === undefined) written.set(key, [compared]);
+      else before.push(compared);
       const value = toPlain(pair.value as Node | null, joinPointer(pointer, key), kp, depth + 1, state);
       // defineProperty: a `__proto__:` key must become data, not change the object's prototype.
       Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });

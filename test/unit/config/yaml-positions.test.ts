@@ -241,6 +241,19 @@ describe('aliases', () => {
     ]);
   });
 
+  it('written once plain and once quoted as one name (`null:` and `"null":`) are a duplicate key, said once however many more follow (probe PY-1)', () => {
+    const text = lines('vars:', '  null: alice', '  "null": qa', '  ~: c', '  true: t', "  'true': u", '  .nan: 1', '  .nan: 2', '  7: x', '  "7": y');
+    const parsed = parseWithPositions(text, 'docket.yaml');
+    expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([
+      // The parser's own first, as `~` and `null` are one value to it.
+      ['duplicate-key', 4, 3, 'duplicate key `~`: each key may appear once in a mapping'],
+      ['duplicate-key', 3, 3, 'duplicate key "null": each key may appear once in a mapping'],
+      ['duplicate-key', 6, 3, 'duplicate key "true": each key may appear once in a mapping'],
+      ['duplicate-key', 8, 3, 'duplicate key "NaN": each key may appear once in a mapping'],
+      ['duplicate-key', 10, 3, 'duplicate key "7": each key may appear once in a mapping'],
+    ]);
+  });
+
   it('merged with `<<` are said once when they name nothing or their own mapping, not also as a merge of nothing', () => {
     const text = lines('a: &r', '  x: 1', '  <<: *r', 'b:', '  <<: *nowhere', 'c:', '  <<: [*nowhere, 3]');
     const parsed = parseWithPositions(text, 'm.yaml');
