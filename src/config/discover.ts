@@ -240,6 +240,8 @@ export type DecodedText = { text: string } | { invalidAt: { line: number; col: n
 export type ReadText = DecodedText | { unreadable: unknown };
 
 const STRICT = new TextDecoder('utf-8', { fatal: true });
+/** For text known to be UTF-8 whose byte-order marks withoutDocumentBoms decides about. */
+const KEEPING_BOM = new TextDecoder('utf-8', { ignoreBOM: true });
 /** A document marker line (`---` or `...`, then a space, a tab or the line's end). */
 const MARKER_LINE = /^(?:---|\.\.\.)(?:[ \t\r]|$)/;
 /** A blank or comment line. */
@@ -338,10 +340,12 @@ function nulsAreStray(bytes: Uint8Array): boolean {
   return nuls * 8 < bytes.length;
 }
 
-/** Line and column (in characters) of the first byte sequence that is not UTF-8 (or the first NUL, when `stopAtNul`). */
+/**
+ * Line and column of the first byte sequence that is not UTF-8 (or the first NUL, when
+ * `stopAtNul`), as every other position is said: in UTF-16 units, a lone CR a line break, and the
+ * byte-order marks docket does not read (withoutDocumentBoms) no column (probe PY-2).
+ */
 function firstInvalid(bytes: Uint8Array, stopAtNul = false): { line: number; col: number } {
-  let line = 1;
-  let col = 1;
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i]!;
@@ -353,11 +357,11 @@ function firstInvalid(bytes: Uint8Array, stopAtNul = false): { line: number; col
     } catch {
       break;
     }
-    if (b === 0x0a) {
-      line++;
-      col = 1;
-    } else col++;
     i += size;
   }
-  return { line, col };
+  // Everything before it is UTF-8.
+  const before = withoutDocumentBoms(KEEPING_BOM.decode(bytes.subarray(0, i)));
+  const breaks = before.match(/\r\n|\r|\n/g)?.length ?? 0;
+  const lineStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1;
+  return { line: breaks + 1, col: before.length - lineStart + 1 };
 }

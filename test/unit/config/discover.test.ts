@@ -2,7 +2,7 @@ import { mkdir, symlink } from 'node:fs/promises';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeStrict, discoverYamlFiles, readFiles, unreadableFile } from '../../../src/config/discover.js';
+import { decodeStrict, decodeYaml, discoverYamlFiles, readFiles, unreadableFile } from '../../../src/config/discover.js';
 import { cleanup, tree } from './helpers.js';
 import { sourceLines } from '../../../src/config/source-lines.js';
 
@@ -160,6 +160,21 @@ describe('discoverYamlFiles', () => {
     expect(decodeStrict(marked)).toEqual({ text: 'kind: A\n---\nkind: B\n# c\r\n---\r\nkind: C\n---\nkind: D\nz: "\ufeff---"\n' });
     // A chain of marked comment lines in one prefix, and a run of marks on one line.
     expect(decodeStrict(new TextEncoder().encode(`---\n${'\ufeff# c\n'.repeat(3)}\ufeff\ufeffkind: E\n`))).toEqual({ text: '---\n# c\n# c\n# c\nkind: E\n' });
+  });
+
+  it('says where a byte that is not UTF-8, or a NUL, is as every other position is said: past the marks it drops, in UTF-16 units, a lone CR a line break (probe PY-2)', () => {
+    const at = (...parts: (string | number[])[]) => {
+      const decoded = decodeYaml(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p)))));
+      return 'invalidAt' in decoded ? decoded.invalidAt : decoded;
+    };
+    expect(at('kind: Playbook', [0xff], '\n')).toEqual({ line: 1, col: 15 });
+    expect(at('\ufeffkind: Playbook', [0xff], '\n')).toEqual({ line: 1, col: 15 });
+    expect(at('\ufeffname: "a', [0], 'b"\nkind: Playbook\n')).toEqual({ line: 1, col: 9 });
+    expect(at('kind: A\n---\n\ufeffname: "a', [0], 'b"\n')).toEqual({ line: 3, col: 9 });
+    // One kept in text is a character, as the parser counts it.
+    expect(at('kind: A\nname: "\ufeff', [0xff], '"\n')).toEqual({ line: 2, col: 9 });
+    expect(at('name: "\u{1F600}', [0xff], '"\n')).toEqual({ line: 1, col: 10 });
+    expect(at('kind: A\rname: ', [0xc3], '\r\n')).toEqual({ line: 2, col: 7 });
   });
 
   it('reads a file it cannot open as a problem of that file, not a crash', () => {
