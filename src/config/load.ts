@@ -109,10 +109,9 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
 
   // Test files are read and checked by src/testing (and by `validate` through it).
   const found = options.projectOnly ? await discoverYamlFiles(root, PROJECT_FILE_NAME, false) : await discoverYamlFiles(root);
-  const twice = linkedTwice(found);
-  const discovered = found.files.filter((f) => !isTestFile(f) && !twice.has(f));
+  const discovered = found.files.filter((f) => !isTestFile(f));
   const read = readFiles(root, discovered);
-  const encodingProblems: Diagnostic[] = [...found.problems, ...twice.values()];
+  const encodingProblems: Diagnostic[] = [...found.problems];
   const files: string[] = [];
   const texts: string[] = [];
   discovered.forEach((file, i) => {
@@ -179,6 +178,13 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     const other = isYamlName(named) ? byLetterCase.get(named.toLowerCase()) : undefined;
     if (other !== undefined) dataFiles.add(other);
   }
+  // A `*.yaml` link to a resource file read already is refused; to a data file (a definition
+  // named through it, probe HV-8), it is that file, read as its kind reads it.
+  const twice = linkedTwice(found);
+  for (const [file, problem] of twice) {
+    if (dataFiles.has(file) || dataFiles.has(found.links.get(file) ?? file) || maybeNamed(file)) twice.delete(file);
+    else diagnostics.push(problem);
+  }
   // Only the schemas of the kinds the files use are loaded (and of a template, its types').
   const documentValues = parsed.flatMap((file) => file.documents.filter((doc) => doc.ok || doc.readable).map((doc) => doc.value));
   const used = new Set(documentValues.map((value) => (isPlainObject(value) ? value.kind : undefined)));
@@ -198,7 +204,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   parsed.forEach((file, i) => {
     // Data files (a custom template's definition, say) belong to the kind that names them, which reads and checks them.
     // A file holding a resource stays one (readDataFiles refuses naming it), even one that names itself.
-    if (isProjectFile(file.file) || (dataFiles.has(file.file) && !holdsResource(file))) return;
+    if (isProjectFile(file.file) || (dataFiles.has(file.file) && !holdsResource(file)) || twice.has(file.file)) return;
     diagnostics.push(...file.diagnostics);
     // Every placeholder (and every `$$` escape) has a `$`: a file without one has nothing to substitute.
     const placeholders = texts[i]!.includes('$');
