@@ -444,15 +444,16 @@ function textProblem(type: unknown, bytes: Uint8Array, rel: string): ContentProb
     }
     const control = CONTROL_CHARACTER.exec(text);
     if (control) {
-      const lineStart = text.lastIndexOf('\n', control.index) + 1;
-      const lineEnd = text.indexOf('\n', control.index);
-      const line = text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).replace(/\r$/, '');
+      // Lines as an editor shows them: a lone CR ends one too (probe PY-3).
+      const lineStart = Math.max(text.lastIndexOf('\n', control.index), text.lastIndexOf('\r', control.index)) + 1;
+      const lineEnd = text.slice(control.index).search(/[\r\n]/);
+      const line = text.slice(lineStart, lineEnd < 0 ? undefined : control.index + lineEnd);
       return {
         code: 'control-character',
         // Quoted around the character: a long line's first characters may not reach it.
         message: `${quoted(rel)} holds the control character ${codePointOf(control[0])}: ${quoteAround(line, control.index - lineStart)}`,
         hint: 'remove it; text may hold tabs and line breaks, but no other control characters',
-        at: lineColumnsOf(text)(control.index),
+        at: lineColumnsOf(text, true)(control.index),
       };
     }
     const conflict = conflictMarkers(text);

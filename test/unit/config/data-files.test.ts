@@ -59,6 +59,12 @@ describe('data files', () => {
     const read = await readDataFiles(late, [doc], FIELDS);
     expect(read.diagnostics[0]).toMatchObject({ line: 2, col: 151 });
     expect(read.diagnostics[0]!.message).toMatch(/U\+0007: "…C+\\u0007tail"$/);
+    // Lines as an editor shows them, a lone CR ending one (old Mac text), and CRLF alike (probe PY-3).
+    for (const eol of ['\r', '\r\n']) {
+      const mac = await makeDir({ 'terms.md': ['one', 'two', 'thr\u0007ee', ''].join(eol) });
+      const said = (await readDataFiles(mac, [doc], FIELDS)).diagnostics[0];
+      expect([said?.line, said?.col, said?.message]).toEqual([3, 4, '"terms.md" holds the control character U+0007: "thr\\u0007ee"']);
+    }
   });
 
   it('hashes a binary file byte for byte without holding it: its digest and first bytes, no text', async () => {
