@@ -10,7 +10,7 @@ import { quoteValue } from '../config/quote.js';
 import { HIDDEN_PARTS, lineWithoutSecrets } from '../config/url-secrets.js';
 import { asLatinLetters, otherScriptOf } from '../util/other-script.js';
 import { pathToPointer } from '../config/yaml-positions.js';
-import { itemProblemSourceOf, problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
+import { docSource, itemProblemSourceOf, problemSourceOf, valueSourceOf } from '../kinds/support/positions.js';
 import { hintVariables } from '../config/schema.js';
 import type { LoadedConfig, ResourceDoc } from '../config/types.js';
 import type { AnyKind } from '../kinds/index.js';
@@ -50,10 +50,10 @@ export async function buildDesired(
       return;
     }
     if (first) {
+      // A singleton's second document is refused as a document, below, whatever it declares.
+      if (singletons.has(resource.kind)) return;
       const at = identitySource(first);
-      const message = singletons.has(resource.kind)
-        ? `only one ${resource.kind} may be declared (the first is at ${at.file}:${at.line})`
-        : `${resource.kind} ${quoteValue(resource.nameWritten ?? resource.name)} is declared twice (also at ${at.file}:${at.line})`;
+      const message = `${resource.kind} ${quoteValue(resource.nameWritten ?? resource.name)} is declared twice (also at ${at.file}:${at.line})`;
       diagnostics.error('duplicate-resource', message, {
         ...identitySource(resource),
         hint: 'each resource must be declared once; identities are case-sensitive except e-mails',
@@ -63,9 +63,22 @@ export async function buildDesired(
     seen.set(id, resource);
     desired.push(resource);
   };
+  /** The first document of each singleton kind: a second is refused even when it writes no key or has errors, and its `id:` would go unread (probe PY-5). */
+  const singletonAt = new Map<string, SourcePos>();
   for (const doc of config.documents) {
     const kind = byYaml.get(doc.kind);
     if (!kind) continue; // unknown kinds were reported by the loader
+    if (kind.singleton) {
+      const at = singletonAt.get(kind.name);
+      if (at) {
+        diagnostics.error('duplicate-resource', `only one ${kind.name} may be declared (the first is at ${at.file}:${at.line})`, {
+          ...docSource(doc),
+          hint: `merge the two ${doc.kind} documents into one`,
+        });
+        continue;
+      }
+      singletonAt.set(kind.name, docSource(doc));
+    }
     // One object per document, shared by every resource it declares (`docket pull` edits there).
     const document = doc.index !== undefined ? { file: doc.file, index: doc.index } : undefined;
     const from = diagnostics.items.length;

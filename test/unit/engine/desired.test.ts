@@ -76,6 +76,20 @@ describe('buildDesired', () => {
     expect(diagnostics.errors[1]!.message).toMatch(/^only one organization may be declared \(the first is at organization\.yaml:\d+\)$/);
   });
 
+  it('refuses a second Organization document that writes no key (its `id:` would go unread), or beside a first one with errors (probe PY-5)', async () => {
+    const empty = await build([
+      resourceDoc('Organization', { review: { name: 'A' } }, {}, 'org.yaml'),
+      resourceDoc('Organization', { id: '00000000-0000-4000-8000-000000000009' }, {}, 'org2.yaml'),
+    ]);
+    expect(empty.diagnostics.errors.map((d) => [d.code, d.file, d.message, d.hint])).toEqual([
+      ['duplicate-resource', 'org2.yaml', 'only one organization may be declared (the first is at org.yaml:1)', 'merge the two Organization documents into one'],
+    ]);
+    // The first one declaring nothing (a part that is no mapping, the schema's error) is still the first.
+    const broken = await build([resourceDoc('Organization', { agreements: 'Acme' }, {}, 'org.yaml'), resourceDoc('Organization', { review: { name: 'B' } }, {}, 'org3.yaml')]);
+    expect(broken.diagnostics.errors.map((d) => [d.code, d.file])).toEqual([['duplicate-resource', 'org3.yaml']]);
+    expect(broken.desired).toEqual([]);
+  });
+
   it('refuses two names of one kind that differ only in white space or Unicode normalisation: every plan would show them alike', async () => {
     const { desired, diagnostics } = await build([
       resourceDoc('Playbook', { name: 'Caf\u00e9' }, {}, 'a.yaml'),
