@@ -593,6 +593,11 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
   const lineEnd = text.indexOf('\n', offset);
   const rest = text.slice(offset, lineEnd < 0 ? undefined : lineEnd);
   if (code === 'TAB_AS_INDENT') return 'indent with spaces';
+  // A line that stops the parser where its text starts, right under a `key: |`: that value's text, indented too little.
+  if (text.slice(lineStart, offset).trim() === '') {
+    const blockText = underBlockScalar(text, lineStart);
+    if (blockText) return blockText;
+  }
   // A tab among the spaces of the indentation: the parser counts it other than the eye does.
   if (/^ *\t[ \t]*\S/.test(text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd)) && text.slice(lineStart, offset).trim() === '') return 'indent with spaces: this line\'s indentation holds a tab';
   if (code === 'BLOCK_AS_IMPLICIT_KEY') {
@@ -620,11 +625,14 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
   const colonGlued = /^\s*([A-Za-z_][\w.-]*):(?=[^\s:/])(.*)$/.exec(rest);
   const spaced = colonGlued ? `put a space after the key's \`:\` (\`${colonGlued[1]}: ${colonGlued[2]!.trim()}\`)` : undefined;
   if (/Implicit map keys need to be followed by map values/.test(message)) return offset === lineStart ? (spaced ?? 'a line here is neither `key: value` nor `- item`; check its indentation') : 'a key needs `:` after it';
+  if (code === 'MULTILINE_IMPLICIT_KEY' && /^---\ufeff/.test(text.slice(lineStart))) return 'a byte-order mark right after `---` (files joined by a tool) makes it no document marker: delete the mark';
   if (code === 'MULTILINE_IMPLICIT_KEY') return /:(\s|$)/.test(rest) ? 'the next line is indented further than this key: keys of one mapping start at the same column' : (spaced ?? `a key needs \`:\` after it (\`${keyed(rest.trim())}\`)`);
   if (/^Missing directives-end/.test(message)) return 'a line starting with `%` is a YAML directive, which `---` must follow before the document; remove it, or add `---` under it (a file that is not YAML, such as a PDF, starts so too)';
   // `[name]: Dan` under another key of a block mapping: a list or mapping written as a key, which no docket file has.
   if (bracketedKey(message, rest)) return `a key is plain text: write it without brackets (\`${rest.trim().replace(/^[[{]\s*|\s*[\]}](?=[ \t]*:)/g, '')}\`)`;
   if (/^Comments must be separated/.test(message)) return 'put a space before `#`, or quote the value if `#` belongs to it';
+  // `--- kind: Member` (or `--- ` and a byte-order mark, files joined by a tool): a document's keys start on the next line.
+  if (/^Block collection cannot start on same line with directives-end marker/.test(message)) return 'a document\'s keys start on the line after `---`: put a line break after `---`';
   if (code === 'MISSING_CHAR') return 'a quote, bracket or brace was opened and not closed';
   // `* ACCEPT` (a markdown bullet) and `& ACCEPT`: an alias or an anchor with no name.
   if (/^(?:Alias|Anchor) cannot be an empty string/.test(message)) return `YAML reads a value starting with \`${message.startsWith('Alias') ? '*' : '&'}\` as ${message.startsWith('Alias') ? 'an alias' : 'an anchor'}: quote the value if it is text${quotedExample(rest)}`;
@@ -698,6 +706,29 @@ function lineThemUp(text: string, lineStart: number, doc: Document.Parsed): stri
   const column = own + 1;
   const which = above && own >= 0 && above.column !== column ? `line ${above.line} ${above.firstKeyOfItem ? 'has its first key' : 'starts'} at column ${above.column} and this one at column ${column}: ` : '';
   return `${which}line them up (keys of one mapping start at the same column, list items at the same \`-\`)`;
+}
+
+/**
+ * Text under a `key: |` (or `>`) that starts no further right than the key: YAML ends the text
+ * there, and lined up with the key it would be read as one (probe PY-4).
+ */
+function underBlockScalar(text: string, lineStart: number): string | undefined {
+  let end = lineStart - 1;
+  let start = end;
+  // The nearest line above with text on it (blank lines belong to the block scalar's text).
+  for (;;) {
+    if (end < 0) return undefined;
+    start = text.lastIndexOf('\n', end - 1) + 1;
+    if (text.slice(start, end).trim() !== '') break;
+    end = start - 1;
+  }
+  const header = /^(\s*(?:-\s+)*)([^\s#][^#]*?):\s+([|>][+-]?\d?[+-]?)\s*(?:#.*)?\r?$/.exec(text.slice(start, end));
+  if (!header) return undefined;
+  const keyColumn = header[1]!.length + 1;
+  const own = text.slice(lineStart).search(/\S/) + 1;
+  if (own > keyColumn) return undefined;
+  const line = text.slice(0, start).split('\n').length;
+  return `the text of \`${header[2]!.trim()}: ${header[3]}\` (line ${line}) must be indented further than its key, which starts at column ${keyColumn}: start this line past column ${keyColumn}`;
 }
 
 /**

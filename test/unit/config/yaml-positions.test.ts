@@ -115,6 +115,18 @@ describe('parseYamlFile', () => {
     expect(merges.diagnostics).toEqual([expect.objectContaining({ code: 'duplicate-key', file: 'm.yaml', line: 7, col: 5, message: expect.stringContaining('`<<`') })]);
   });
 
+  it('hints at what fits: text under `key: |` indented too little, and a document started on the `---` line (probe PY-4)', () => {
+    const hintOf = (...text: string[]) => parseYamlFile(lines(...text), 'h.yaml').diagnostics.map((d) => [d.line, d.col, d.hint]);
+    const past = 'the text of `actions: |` (line 5) must be indented further than its key, which starts at column 5: start this line past column 5';
+    expect(hintOf('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '   bad indent')).toEqual([[6, 4, past]]);
+    // Lined up with the key, after a blank line: read as a key with no `:`, still the text meant.
+    expect(hintOf('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '', '    bad indent')).toEqual([[7, 5, past]]);
+    const marker = "a document's keys start on the line after `---`: put a line break after `---`";
+    expect(hintOf('kind: Member', 'email: a@b.example', '--- kind: Member', 'email: x@y.example')).toEqual([[3, 5, marker]]);
+    expect(hintOf('kind: Member', 'email: a@b.example', '--- \ufeffkind: Member', 'email: x@y.example')).toEqual([[3, 5, marker]]);
+    expect(hintOf('kind: Member', 'email: a@b.example', '---\ufeff', 'kind: Member', 'email: x@y.example')).toEqual([[3, 1, 'a byte-order mark right after `---` (files joined by a tool) makes it no document marker: delete the mark']]);
+  });
+
   it('reports an indentation slip once, with the line it slipped from, not every token after it', () => {
     const slipped = parseYamlFile(lines('# a comment', ' kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '      ACCEPT', '      FLAG', '    questions: Q'), 's.yaml');
     expect(slipped.diagnostics).toEqual([
