@@ -329,7 +329,7 @@ export function placeholderPlace<P extends SourcePos>(pos: P, written: string | 
       const text = lineOf(line);
       if (text === undefined) break;
       for (let at = text.indexOf(needle, line === pos.line ? Math.max(0, pos.col - 1) : 0); at >= 0; at = text.indexOf(needle, at + 1)) {
-        const opening = placeholder === undefined ? text.lastIndexOf('${', at) : at;
+        const opening = placeholder === undefined ? openingOf(text, at) : at;
         // Not `var.host` inside `${var.hostname}`, nor a literal `$${var.x}` (second read SR76-6).
         if (placeholder === undefined && /[A-Za-z0-9_-]/.test(text.charAt(at + needle.length))) continue;
         if (opening > 0 && text.charAt(opening - 1) === '$') continue;
@@ -338,6 +338,13 @@ export function placeholderPlace<P extends SourcePos>(pos: P, written: string | 
     }
   }
   return pos;
+}
+
+/** Where the placeholder whose name is at `at` opens: its `$`, or the escape a double-quoted value writes it with (`\x24{`, probe PY-7). */
+function openingOf(text: string, at: number): number {
+  const brace = text.lastIndexOf('{', at);
+  const escaped = brace < 0 ? null : /\\(?:x24|u0024|U00000024)$/.exec(text.slice(Math.max(0, brace - 10), brace));
+  return escaped ? brace - escaped[0].length : text.lastIndexOf('${', at);
 }
 
 export interface InterpolatedTree {
