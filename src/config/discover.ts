@@ -225,12 +225,13 @@ export function unreadableFile(file: string, error: unknown): Diagnostic {
     file,
     line: 1,
     col: 1,
-    hint: 'make it readable, fix or remove the link, or move it out of the configuration directory',
+    // docket.yaml is the configuration's own: moved out, there is no configuration left.
+    hint: /^docket\.ya?ml$/.test(file) ? 'make it readable, or fix the link' : 'make it readable, fix or remove the link, or move it out of the configuration directory',
   };
 }
 
 function notRegularFile(file: string): Diagnostic {
-  return { severity: 'error', code: 'unreadable-file', message: `${file} ${NOT_REGULAR_FILE}`, file, line: 1, col: 1, hint: 'replace it with a regular file, or move it out of the configuration directory' };
+  return { severity: 'error', code: 'unreadable-file', message: `${file} ${NOT_REGULAR_FILE}`, file, line: 1, col: 1, hint: /^docket\.ya?ml$/.test(file) ? 'replace it with a regular file' : 'replace it with a regular file, or move it out of the configuration directory' };
 }
 
 /** A file's text, or where its bytes stop being UTF-8 (`nul`: a stray NUL byte in UTF-8 text, which YAML does not allow). */

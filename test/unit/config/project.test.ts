@@ -220,6 +220,10 @@ describe('docket.yaml', () => {
       return r.diagnostics.map((d) => `${d.file}:${d.line} ${d.code} ${d.message}`);
     };
     expect(await said((f) => symlinkSync('nothere.yaml', f))).toEqual(['docket.yaml:1 unreadable-file docket.yaml cannot be read (it is a symbolic link to something that does not exist)']);
+    // Not moved out of the configuration: it is the configuration's own.
+    const dangling = await tree({ 'p.yaml': 'kind: Playbook\nname: P\nrules: []\n' });
+    symlinkSync('nothere.yaml', path.join(dangling, 'docket.yaml'));
+    expect((await loadConfig({ dir: dangling, kinds: KINDS, processEnv: {} })).diagnostics.map((d) => d.hint)).toEqual(['make it readable, or fix the link']);
     expect(await said((f) => symlinkSync('docket.yaml', f))).toEqual(['docket.yaml:1 unreadable-file docket.yaml cannot be read (it is a symbolic link that loops)']);
     expect(await said((f) => execFileSync('mkfifo', [f]))).toEqual(['docket.yaml:1 unreadable-file docket.yaml is not a regular file (a named pipe or a device)']);
   });
