@@ -25,6 +25,12 @@ const ID_UNKNOWN = {
   hint: PIN_HINT,
 };
 
+/** A member seen only as the sender of an invitation (see ID_UNKNOWN). */
+const INVITER_ID_UNKNOWN = {
+  message: "who is a member (the invitations name them as the one who sent them), but the review service does not say the user's id (it has no users list)",
+  hint: PIN_HINT,
+};
+
 /** A member this apply invites, where invitations name no user (see ID_UNKNOWN). */
 const INVITED_ID_UNKNOWN = {
   message: "whom this apply invites; the review service's invitations do not say the user's id (it has no users list, and the invitations it holds name no user), so nothing can name the member in the same apply",
@@ -68,7 +74,8 @@ export const memberKind: KindModule<'member'> = {
 
   createdIdUnknown(live) {
     // Invitations read that name no user (pinned members' too): the ones this apply sends will not either.
-    return live.some((l) => l.idUnknown || l.extra?.invitedWithoutUser === true) ? INVITED_ID_UNKNOWN : undefined;
+    // (One who sent an invitation says nothing of what invitations name.)
+    return live.some((l) => (l.idUnknown && l.extra?.inviter !== true) || l.extra?.invitedWithoutUser === true) ? INVITED_ID_UNKNOWN : undefined;
   },
 
   toConfig(live) {
@@ -135,7 +142,7 @@ export const memberKind: KindModule<'member'> = {
       const known = new Set(live.map((l) => l.id));
       const seenEmails = new Set(live.map((l) => l.key));
       const pinned = new Set<string>();
-      const unidentified = new Set(directory.unidentified.map((u) => u.email));
+      const unidentified = new Set(directory.unidentified.filter((u) => !u.inviter).map((u) => u.email));
       for (const d of ctx.declared ?? []) {
         if (d.kind !== 'member' || !d.pinId || known.has(d.pinId) || seenEmails.has(d.key)) continue;
         // Still evidence, once pinned, that the service's invitations name no user.
@@ -146,7 +153,7 @@ export const memberKind: KindModule<'member'> = {
       // Invited, so never invited again; but without an id nothing can name them.
       for (const u of directory.unidentified) {
         if (pinned.has(u.email)) continue;
-        live.push({ kind: 'member', id: `invited:${u.email}`, key: u.email, name: u.email, fields: { email: u.email }, refs: [], extra: { name: u.name }, idUnknown: ID_UNKNOWN });
+        live.push({ kind: 'member', id: `invited:${u.email}`, key: u.email, name: u.email, fields: { email: u.email }, refs: [], extra: { name: u.name, ...(u.inviter ? { inviter: true } : {}) }, idUnknown: u.inviter ? INVITER_ID_UNKNOWN : ID_UNKNOWN });
       }
     }
     return live;

@@ -722,6 +722,23 @@ describe('failures and retries', () => {
     expect(liveRules('Vendor MSA').find((r) => r.name === 'Liability cap')!.reviewer_id).toBe(twin.id);
     await expectNoChanges(cli, dir);
   });
+  it('without a users list, whoever sent an invitation is a member: declared, not invited again (a 422 every apply), and named, said as one whose id is unknown (probe PZ-1)', async () => {
+    await t.emulator.close();
+    t = await startTestEmulator({ variants: { reviewUsers: false } });
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'members.yaml': 'kind: Member\nemail: new@acme.example\n' });
+    await applyOk(cli, dir);
+    const inviter = Object.values(org().invitations)[0]!.invited_by_email!;
+    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: new@acme.example\n---\nkind: Member\nemail: ${inviter}\n` });
+    await expectNoChanges(cli, dir);
+    await writeFiles(dir, { 'playbooks/msa.yaml': MSA.replace('reviewer: alice@acme.example', `reviewer: ${inviter}`) });
+    const named = await cli('plan', '-C', dir);
+    expect(named.code).toBe(1);
+    expect(named.stderr).toContain(`\`reviewer\` names "${inviter}", who is a member (the invitations name them as the one who sent them), but the review service does not say the user's id`);
+    // New members are still invited as ones whose ids the invitations give (they do here).
+    await writeFiles(dir, { 'playbooks/msa.yaml': MSA.replace('reviewer: alice@acme.example', 'reviewer: newer@acme.example'), 'more.yaml': 'kind: Member\nemail: newer@acme.example\n' });
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
 
   it('retries through injected 429s and 5xx responses and converges', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });

@@ -31,8 +31,11 @@ export interface MemberDirectory {
    * could find in invitations, the organization's default reviewer and the rules it read.
    */
   complete: boolean;
-  /** Without a users list: people whose invitations name no user, so only their e-mail is known. */
-  unidentified: { email: string; name: string | null }[];
+  /**
+   * Without a users list: people whose invitations name no user, so only their e-mail is known;
+   * and (`inviter`) people who sent an invitation, members whatever the invitations name.
+   */
+  unidentified: { email: string; name: string | null; inviter?: true }[];
 }
 
 /** The live playbooks, but the scratch ones a `docket test` run makes and archives (never undeclared, pruned or pulled). */
@@ -135,6 +138,12 @@ export function memberDirectory(ctx: FetchContext): Promise<MemberDirectory> {
       const entry = { email: String(inv.attributes.email ?? ''), name: inv.attributes.name ?? null };
       if (id) found.push({ id, ...entry, ...(inv.attributes.created_at ? { invitedAt: inv.attributes.created_at } : {}) });
       else unidentified.push(entry);
+    }
+    // NOTE(api): `invited_by_email` names who sent it, a member however the service shows them: not
+    // one to invite (a 422 every apply, probe PZ-1). After the invitees, so that theirs is kept.
+    for (const inv of invitations) {
+      const by = inv.attributes.invited_by_email;
+      if (typeof by === 'string' && by !== '') unidentified.push({ email: by, name: null, inviter: true });
     }
     const org = organization.attributes;
     if (org.default_reviewer_id && org.default_reviewer_email) found.push({ id: org.default_reviewer_id, email: org.default_reviewer_email, name: null, onlyNamed: true });
