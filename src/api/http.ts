@@ -353,7 +353,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       if (!readFailed) throw error;
       // A create whose outcome nobody knows (not stopped by a signal, which says so itself): sent
       // again at once, one still running there would be made twice, so it is pending, as stillRunning says.
-      if (mayStillRun && error.code !== 'interrupted') {
+      // Not one every attempt of which the service answered (a 500): nothing of it still runs there,
+      // and the next plan's read says whether it was made, as after a stop (probe PW-1).
+      if (mayStillRun && !answered && error.code !== 'interrupted') {
         const pending = new DocketError('outcome-pending', `${context}: ${error.message}${outcome}`, PENDING_HINT);
         pending.notCarriedOut = false;
         throw pending;

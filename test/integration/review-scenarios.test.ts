@@ -755,6 +755,22 @@ describe('failures and retries', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a create the service answered 500, whose read then failed, is left to the next plan, which creates it once: no landing mark holds it back (probe PW-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbook_rules', status: 500, count: 1 });
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbook_rules', status: 500, count: 100 });
+    const failed = await cli('apply', '-C', dir, '--auto-approve', '--concurrency', '1');
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('the service may have carried it out, and the next plan shows whether it did');
+    expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).not.toContain('"landing"');
+    t.emulator.faults.clear();
+    const plan = await cli('plan', '-C', dir);
+    expect([plan.code, plan.stderr]).toEqual([0, '']);
+    await applyOk(cli, dir);
+    expect(liveRules('Inbound NDA').map((r) => r.name).sort()).toEqual(['Residuals', 'Term']);
+    await expectNoChanges(cli, dir);
+  });
+
   it('does not duplicate a create whose connection dropped after the write', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 'drop', count: 1 });

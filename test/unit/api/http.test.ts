@@ -1886,6 +1886,11 @@ describe('create with unknown outcome', () => {
     expect([lost.code, lost.hint]).toEqual(['outcome-pending', expect.stringContaining('run `docket plan` again in a few minutes')]);
     // The read changed nothing, but the create may have: a pending upload's mark stays.
     expect(lost.notCarriedOut).toBe(false);
+    // Answered (a 500), nothing of it still runs there: no pending mark, the next plan's read says whether it was made (probe PW-1).
+    mock.intercept({ path: '/v1/z', method: 'POST' }).reply(500, '');
+    const answered = (await rejection(client.create({ method: 'POST', path: '/v1/z', body: {}, operation: 'create z', recover: listFailed }))) as DocketError;
+    expect([answered.code, answered.notCarriedOut, answered.answeredThere]).toEqual(['service-error', false, true]);
+    expect(answered.message).toMatch(/^create z: the review service answered HTTP 500, and the read to find whether it was carried out failed: list x: review service GET \/v1\/x failed with HTTP 500; the service may have carried it out, and the next plan shows whether it did$/);
     const noId = (await rejection(client.create({ method: 'POST', path: '/v1/y', body: {}, operation: 'create y', recover: listFailed }))) as DocketError;
     expect(noId.message).toMatch(/^create y: the service took it without saying the new object's id, and the read to find it failed: list x: review service GET \/v1\/x failed with HTTP 500.*; the next plan shows it$/);
     expect(noId.notCarriedOut).toBe(false);
