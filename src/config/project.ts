@@ -262,7 +262,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     // An environment written as a placeholder is never a mapping, whatever it would resolve to.
     const unresolved = new Set([...pass.unresolved].filter((p) => !(p.startsWith('/environments/') && splitPointer(p).length === 2)));
     // (What was said of a value already, a key pasted as one among it, is not said again: probe LN-4.)
-    diagnostics.push(...withoutInvalidValueAt(saidAsText, withoutEchoesOf([...controlCharacters, ...diagnostics], schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, fromVariables: pass.written, filledAs: pass.wholes, ...(lineOf ? { written: writtenIn(lineOf), tagged: taggedIn(lineOf) } : {}) }))));
+    diagnostics.push(...withoutInvalidValueAt(saidAsText, withoutEchoesOf([...controlCharacters, ...diagnostics], schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, fromVariables: pass.written, filledAs: pass.wholes, varOrigin: (name) => origins.get(name), ...(lineOf ? { written: writtenIn(lineOf), tagged: taggedIn(lineOf) } : {}) }))));
   }
 
   const overrides = await envOverrides(input.processEnv);

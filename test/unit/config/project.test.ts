@@ -91,9 +91,12 @@ describe('docket.yaml', () => {
     const spelt = await load({ 'docket.yaml': lines('version: 1', 'vars:', '  org: not-a-uuid', 'review:', '  url: "hTTps://example.com"', '  organization_id: ${var.org}', 'agreements:', '  url: " https://example.com"') });
     expect(spelt.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
       ['docket.yaml:5:8 invalid-url', '`review.url` must be an http(s) URL (got "hTTps://example.com")', 'write the scheme in lower case: http:// or https://'],
-      ['docket.yaml:6:20 invalid-value', '`organization_id` must be a UUID (8-4-4-4-12 hex digits) (got "not-a-uuid")', 'it is filled in from "${var.org}": change var.org where it is defined (docket.yaml\'s `vars`, or the selected environment\'s)'],
+      ['docket.yaml:6:20 invalid-value', '`organization_id` must be a UUID (8-4-4-4-12 hex digits) (got "not-a-uuid")', 'it is filled in from "${var.org}": change var.org where this run takes it from: `vars.org` (docket.yaml:3)'],
       ['docket.yaml:8:8 invalid-url', '`agreements.url` must be an http(s) URL (got " https://example.com")', 'remove the spaces around it'],
     ]);
+    // A setting filled in from an environment's variable names that definition (probe PW-2).
+    const paced = await load({ 'docket.yaml': lines('version: 1', 'max_rps: ${var.rps}', 'vars:', '  rps: 5', 'environments:', '  st:', '    vars:', '      rps: 0') }, { env: 'st' });
+    expect(paced.diagnostics.map((d) => [brief(d), d.hint])).toEqual([['docket.yaml:2:10 invalid-value', 'it is filled in from "${var.rps}": change var.rps where this run takes it from: `environments.st.vars.rps` (docket.yaml:8)']]);
   });
 
   it('validates settings at their lines', async () => {
