@@ -616,8 +616,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (deadline !== undefined && now() + turnIn > deadline) {
           // The 429s named only once one came (probe PF-3).
           const slowed = limiter.slowdowns > 0 ? '; fewer for a while after a service answers 429' : '';
-          const turn = `in ${seconds(turnIn)} (${limiter.paused && !throttled ? "every request waits out a service's 429 pause" : limiter.capped ? `at most --max-rps requests a second${slowed}` : 'fewer requests a second for a while after a service answers 429'})`;
-          throw turnPastBudget(t, n > 0, turn, reasons, limiter.capped ? 'give the command more time with --timeout, or allow more requests a second with --max-rps' : PACE_HINT);
+          const turn = `in ${seconds(turnIn)} (${limiter.paused && !throttled ? "every request waits out a service's 429 pause" : limiter.capped ? `at most ${limiter.cap} requests a second, as --max-rps or docket.yaml's max_rps sets${slowed}` : 'fewer requests a second for a while after a service answers 429'})`;
+          throw turnPastBudget(t, n > 0, turn, reasons, limiter.capped ? 'give the command more time with --timeout, or allow more requests a second with --max-rps (it overrides docket.yaml\'s max_rps)' : PACE_HINT);
         }
         // Made only if the request has to wait for a permit.
         let queue: Wait | undefined;

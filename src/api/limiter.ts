@@ -28,6 +28,8 @@ export interface Limiter {
   readonly limit: number;
   /** Whether a pace was set (`--max-rps`, `max_rps:`), not only found from a service's 429s. */
   readonly capped: boolean;
+  /** The pace set, requests a second (Infinity when none was). */
+  readonly cap: number;
   /** Permits held right now (for tests and the benchmark report). */
   readonly active: number;
   /** Callers waiting for a permit. */
@@ -245,6 +247,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
   return {
     limit,
     capped: options.maxRps !== undefined,
+    cap: maxRps,
     get active() {
       return active;
     },

@@ -1123,8 +1123,8 @@ describe('retries', () => {
     const err = (await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'read b' }))) as DocketError;
     expect(Date.now() - started).toBeLessThan(1000);
     expect(err.code).toBe('timeout');
-    expect(err.message).toMatch(/^read b: not sent: its turn comes in 1000 s \(at most --max-rps requests a second\), past the (19|20) s left of this command's time budget$/);
-    expect(err.hint).toContain('--max-rps');
+    expect(err.message).toMatch(/^read b: not sent: its turn comes in 1000 s \(at most 0.001 requests a second, as --max-rps or docket.yaml's max_rps sets\), past the (19|20) s left of this command's time budget$/);
+    expect(err.hint).toBe("give the command more time with --timeout, or allow more requests a second with --max-rps (it overrides docket.yaml's max_rps)");
   });
 
   it('says a turn under a second as it is, not rounded up to one (probe PF-3)', async () => {
@@ -1132,7 +1132,7 @@ describe('retries', () => {
     mock.intercept({ path: '/v1/a' }).reply(200, { ok: 1 });
     await client.request({ method: 'GET', path: '/v1/a', operation: 'read a' });
     const err = (await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'read b' }))) as DocketError;
-    expect(err.message).toMatch(/^read b: not sent: its turn comes in [2-5]\d\d ms \(at most --max-rps requests a second\), past the \d+ ms left of this command's time budget$/);
+    expect(err.message).toMatch(/^read b: not sent: its turn comes in [2-5]\d\d ms \(at most 2 requests a second, as --max-rps or docket.yaml's max_rps sets\), past the \d+ ms left of this command's time budget$/);
   });
 
   it('names --max-rps only when one was set: a pace found from 429s alone says so (probe EN)', async () => {
