@@ -288,6 +288,13 @@ describe('the shared pace after a 429', () => {
     expect(messages).toEqual(['the service is rate limiting: 4 request(s) at a time; it asked for a pause of 1 s']);
   });
 
+  it('says a pause the service asked for as it asked, not rounded to whole seconds (probe PW-4)', async () => {
+    const { limiter, messages } = paced(8);
+    await limiter.run(async () => undefined);
+    limiter.throttled(1500, limiter.slowdowns);
+    expect(messages[0]).toMatch(/it asked for a pause of 1\.5 s$/);
+  });
+
   it('takes half of what it sent as a first pace at a second 429, where too few were sent to measure the service', async () => {
     const { limiter, advance, paces } = paced(8);
     await refusedBurst(limiter, 5, false);
