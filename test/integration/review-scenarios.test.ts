@@ -758,7 +758,8 @@ describe('failures and retries', () => {
   it('a create the service answered 500, whose read then failed, is left to the next plan, which creates it once: no landing mark holds it back (probe PW-1)', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     t.emulator.faults.add({ method: 'POST', path_pattern: '/playbook_rules', status: 500, count: 1 });
-    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbook_rules', status: 500, count: 100 });
+    // Refused at once (a 400 is not tried again), so the read fails without minutes of backoff.
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbook_rules', status: 400, count: 1 });
     const failed = await cli('apply', '-C', dir, '--auto-approve', '--concurrency', '1');
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('the service may have carried it out, and the next plan shows whether it did');
