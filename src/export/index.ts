@@ -125,7 +125,13 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
   if ('file' in layout) {
     // Every object in one file, in identity order (members.yaml, organization.yaml).
     const docs: Record<string, unknown>[] = [];
-    for (const live of [...objects].sort((a, b) => compareText(a.key, b.key))) {
+    const sorted = [...objects].sort((a, b) => compareText(a.key, b.key) || compareText(a.id, b.id));
+    for (const [i, live] of sorted.entries()) {
+      // Two users a users list shows under one e-mail in other letters: written once, with which
+      // ones they are, as two documents of one identity would be refused as declared twice (second read SR83-1).
+      if (i > 0 && sorted[i - 1]!.key === live.key) continue;
+      const namesakes = sorted.filter((o, j) => j > i && o.key === live.key);
+      if (namesakes.length > 0) part.notes.push(`${kind.noun[1]} ${[live, ...namesakes].map((o) => o.id).join(', ')} are all ${quoteValue(live.key, 200)} to docket: plan will refuse the one document written for them until it pins the one meant with \`id:\``);
       const cfg = document(live, '');
       part.notes.push(...(cfg.notes ?? []));
       if (cfg.empty) continue;

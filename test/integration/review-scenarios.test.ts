@@ -721,6 +721,12 @@ describe('failures and retries', () => {
     await applyOk(cli, dir);
     expect(liveRules('Vendor MSA').find((r) => r.name === 'Liability cap')!.reviewer_id).toBe(twin.id);
     await expectNoChanges(cli, dir);
+    // Exported, they are one document (two would be refused as declared twice), said with both ids (second read SR83-1).
+    const out = join(await makeDir({}), 'export');
+    const exported = await cli('export', '-C', dir, '--out', out, '--kind', 'member');
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toContain(`are all "alice@acme.example" to docket: plan will refuse the one document written for them until it pins the one meant with \`id:\``);
+    expect((await readFile(join(out, 'members.yaml'), 'utf8')).match(/email: alice@acme\.example/g)).toHaveLength(1);
   });
   it('without a users list, whoever sent an invitation is a member: declared, not invited again (a 422 every apply), and named, said as one whose id is unknown (probe PZ-1)', async () => {
     await t.emulator.close();
