@@ -593,13 +593,15 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
   const lineEnd = text.indexOf('\n', offset);
   const rest = text.slice(offset, lineEnd < 0 ? undefined : lineEnd);
   if (code === 'TAB_AS_INDENT') return 'indent with spaces';
-  // A line that stops the parser where its text starts, right under a `key: |`: that value's text, indented too little.
-  if (text.slice(lineStart, offset).trim() === '') {
-    const blockText = underBlockScalar(text, lineStart);
-    if (blockText) return blockText;
-  }
   // A tab among the spaces of the indentation: the parser counts it other than the eye does.
   if (/^ *\t[ \t]*\S/.test(text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd)) && text.slice(lineStart, offset).trim() === '') return 'indent with spaces: this line\'s indentation holds a tab';
+  // A line that stops the parser where its text starts, right under a `key: |`: that value's text,
+  // indented too little. Not a line that reads as a key (`questions: Q`), a slip of the mapping's.
+  if (text.slice(lineStart, offset).trim() === '' && !/^[^\s#][^#]*?:(\s|$)/.test(rest.trimStart())) {
+    const blockText = underBlockScalar(text, lineStart);
+    // Lined up with the keys, it may be one that lost its `:` as well.
+    if (blockText) return /Implicit map keys need to be followed by map values/.test(message) ? `${blockText}; or, if it is a key, it needs \`:\` after it` : blockText;
+  }
   if (code === 'BLOCK_AS_IMPLICIT_KEY') {
     // A list item indented under a value (`actions: x` then `  - name: y`).
     if (text.slice(lineStart, offset).trim() === '' && /^-(\s|$)/.test(text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).trimStart())) {

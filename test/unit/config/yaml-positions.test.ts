@@ -120,7 +120,10 @@ describe('parseYamlFile', () => {
     const past = 'the text of `actions: |` (line 5) must be indented further than its key, which starts at column 5: start this line past column 5';
     expect(hintOf('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '   bad indent')).toEqual([[6, 4, past]]);
     // Lined up with the key, after a blank line: read as a key with no `:`, still the text meant.
-    expect(hintOf('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '', '    bad indent')).toEqual([[7, 5, past]]);
+    expect(hintOf('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '', '    bad indent')).toEqual([[7, 5, `${past}; or, if it is a key, it needs \`:\` after it`]]);
+    // A key one column short under an empty `|`, and a tab in the indentation, keep their own hints (second read SR83-2).
+    expect(hintOf('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '   questions: Q')).toEqual([[6, 4, 'line 5 starts at column 5 and this one at column 4: line them up (keys of one mapping start at the same column, list items at the same `-`)']]);
+    expect(hintOf('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '\tbad')[0]?.[2]).toMatch(/^indent with spaces/);
     const marker = "a document's keys start on the line after `---`: put a line break after `---`";
     expect(hintOf('kind: Member', 'email: a@b.example', '--- kind: Member', 'email: x@y.example')).toEqual([[3, 5, marker]]);
     expect(hintOf('kind: Member', 'email: a@b.example', '--- \ufeffkind: Member', 'email: x@y.example')).toEqual([[3, 5, marker]]);
