@@ -178,11 +178,11 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     const other = isYamlName(named) ? byLetterCase.get(named.toLowerCase()) : undefined;
     if (other !== undefined) dataFiles.add(other);
   }
-  // A `*.yaml` link to a resource file read already is refused; to a data file (a definition
-  // named through it, probe HV-8), it is that file, read as its kind reads it.
+  // A `*.yaml` link to a file read already is refused, but one a resource names as its data file
+  // (a definition named through it, probe HV-8): that is the file, read as its kind reads it.
   const twice = linkedTwice(found);
   for (const [file, problem] of twice) {
-    if (dataFiles.has(file) || dataFiles.has(found.links.get(file) ?? file) || maybeNamed(file)) twice.delete(file);
+    if (dataFiles.has(file) || maybeNamed(file)) twice.delete(file);
     else diagnostics.push(problem);
   }
   // Only the schemas of the kinds the files use are loaded (and of a template, its types').

@@ -248,6 +248,13 @@ describe('docket.yaml', () => {
       'sub/c.yaml:1:1 sub/c.yaml is a symbolic link to "a.yaml", which the configuration reads already: every document in it would be declared twice (remove the link, or give it a name that does not end in .yaml or .yml)',
     ]);
     expect(r.config?.documents.map((d) => `${d.file} ${String((d.body as { name?: unknown }).name)}`) ?? []).toEqual(['a.yaml P', 'q1.yaml Q']);
+    // One a resource names as its data file is that file; a second link to that file, named by nothing, is said as a link (second read SR83-3).
+    const kinds = [{ yamlKind: 'CustomTemplate', schema: 'custom-template.schema.json', dataFiles: { definition_file: 'yaml' } }];
+    const data = await tree({ 'docket.yaml': PROJECT, 'ct/c.yaml': 'kind: CustomTemplate\nname: C\ndefinition_file: named.cover.yaml\n', 'ct/defs/d.cover.yaml': 'title: T\nsections: []\n' });
+    symlinkSync('defs/d.cover.yaml', path.join(data, 'ct', 'named.cover.yaml'));
+    symlinkSync('defs/d.cover.yaml', path.join(data, 'ct', 'alias.yaml'));
+    const read = await loadConfig({ dir: data, kinds, processEnv: {} });
+    expect(read.diagnostics.map((d) => `${d.file} ${d.code}`)).toEqual(['ct/alias.yaml linked-twice']);
   });
 
   it('run in a folder of a configuration, points -C at the configuration instead of suggesting init', async () => {
