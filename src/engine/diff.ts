@@ -953,7 +953,8 @@ function sameReference(d: DesiredResource, l: LiveResource, field: string, ids: 
 /** What to do about two live objects of one identity: which one docket last synced, when it knows. */
 function ambiguousHint(kind: KindMeta, found: readonly LiveResource[], key: string, records?: RecordedIds, named: 'declared' | 'undeclared' = 'declared'): string {
   // Named only by a reference, there is no document to pin yet.
-  const pin = named === 'declared' ? 'pin one with `id:`' : `declare the one meant${kind.yamlKind ? ` (\`kind: ${kind.yamlKind}\`)` : ''} pinned with \`id:\``;
+  // A kind no file declares (the agreements service's users) cannot be pinned: only the app can tell them apart (second read SR83-4).
+  const pin = named === 'declared' ? ', or pin one with `id:`' : kind.yamlKind ? `, or declare the one meant (\`kind: ${kind.yamlKind}\`) pinned with \`id:\`` : ' (the files cannot name one of them by id)';
   const syncedId = records?.idOf(key);
   const synced = found.find((f) => f.id === syncedId);
   // One last synced under another name: renamed in the app onto this one, which is not "two applies at once" (probes MM-7, NB-10).
@@ -961,14 +962,14 @@ function ambiguousHint(kind: KindMeta, found: readonly LiveResource[], key: stri
     const was = f.id === syncedId ? undefined : records?.keysWithId(f.id).find((k) => k !== key && k.startsWith(`${kind.name}:`));
     return was ? [`${f.id} was last synced as ${kind.name} ${quoteValue(was.slice(was.indexOf(':') + 1), 200)}, renamed in the app onto this name: rename it back there`] : [];
   });
-  if (moved.length > 0) return `${moved.join('; ')}${synced ? `; docket last synced ${synced.id} under this name` : ''}; or ${pin} (${found.map((f) => f.id).join(', ')})`;
+  if (moved.length > 0) return `${moved.join('; ')}${synced ? `; docket last synced ${synced.id} under this name` : ''}${pin.replace(/^,/, ';')} (${found.map((f) => f.id).join(', ')})`;
   const which = synced ? `; docket last synced ${synced.id}` : '';
   // What the service lets a person do with the other one: a rule is deleted, a term or template only renamed (probe LY-3).
   const ids = found.map((f) => f.id).join(', ');
   // Two users under one e-mail are two people the service keeps apart, not two applies' creates (probe PT-1).
-  if (kind.deletion === 'never') return `remove the one not wanted from the organization in the app${which}, or ${pin} (${ids})`;
+  if (kind.deletion === 'never') return `remove the one not wanted from the organization in the app${which}${pin} (${ids})`;
   const removal = kind.deletion === 'archive' ? 'archive (or rename)' : kind.deletion === 'delete' ? 'delete (or rename)' : kind.deletion === 'none' ? 'rename' : 'remove (or rename)';
-  return `${removal} the one not wanted in the app (two applies at once: the later one)${which}, or ${pin} (${ids})`;
+  return `${removal} the one not wanted in the app (two applies at once: the later one)${which}${pin} (${ids})`;
 }
 
 /**

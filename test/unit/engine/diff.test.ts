@@ -891,3 +891,20 @@ describe('uploads', () => {
     expect(run([desiredPlaybook('P')], []).changes.every((c) => c.uploads === undefined)).toBe(true);
   });
 });
+
+describe('diff: identities several live objects hold', () => {
+  const user = (id: string, email: string): LiveResource => ({ kind: 'agreements-user', id, key: email, name: email, fields: { email }, refs: [] });
+  const agreementsUser: KindMeta = { name: 'agreements-user', deletion: 'never', internal: true };
+
+  it('keeps them apart from the ids a reference resolves to, and says only what the app can do where no file can declare one (second read SR83-4)', () => {
+    const result = diff({ kinds: [...KIND_META, agreementsUser], desired: [], live: [user('u-1', 'ops@acme.example'), user('u-2', 'ops@acme.example'), user('u-3', 'qa@acme.example')], prune: {} });
+    expect(Object.keys(result.ambiguous)).toEqual(['agreements-user:ops@acme.example']);
+    expect(result.ambiguous['agreements-user:ops@acme.example']).toEqual({
+      message: 'which 2 live agreements-user objects hold; docket cannot tell which one is meant',
+      hint: 'remove the one not wanted from the organization in the app (the files cannot name one of them by id) (u-1, u-2)',
+    });
+    // Still known by id, as sync records and duplicate checks go by every id read.
+    expect(result.ids['agreements-user:ops@acme.example']).toBe('u-1');
+    expect(result.ids['agreements-user:qa@acme.example']).toBe('u-3');
+  });
+});
