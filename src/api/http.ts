@@ -353,8 +353,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       if (!readFailed) throw error;
       // A create whose outcome nobody knows (not stopped by a signal, which says so itself): sent
       // again at once, one still running there would be made twice, so it is pending, as stillRunning says.
-      // Not one every attempt of which the service answered (a 500): nothing of it still runs there,
-      // and the next plan's read says whether it was made, as after a stop (probe PW-1).
+      // Not one whose last attempt the service answered (a 500) with none that may still run there
+      // (answeredThere): the next plan's read says whether it was made, as after a stop (probe PW-1).
       if (mayStillRun && !answered && error.code !== 'interrupted') {
         const pending = new DocketError('outcome-pending', `${context}: ${error.message}${outcome}`, PENDING_HINT);
         pending.notCarriedOut = false;
@@ -744,7 +744,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (decision === 'recover' && recover) {
           // What came back, with the service's request id: the words a recovery that cannot read (an upload) reports.
           const what = `${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}`;
-          const lookUp = () => readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, `; the service may have carried it out${a.kind === 'failure' || a.status === 504 ? ', or still be carrying it out' : ''}, and the next plan shows whether it did`, true, answeredThere);
+          const lookUp = () => readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, `; the service may have carried it out${answeredThere ? '' : ', or still be carrying it out'}, and the next plan shows whether it did`, true, answeredThere);
           const found = await lookUp();
           if (found !== undefined) return found;
           if (mayStillLand(a)) {

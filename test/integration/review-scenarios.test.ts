@@ -769,6 +769,7 @@ describe('failures and retries', () => {
     const failed = await cli('apply', '-C', dir, '--auto-approve', '--concurrency', '1');
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('the service may have carried it out, and the next plan shows whether it did');
+    expect(failed.stdout).not.toContain('still be carrying it out');
     expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).not.toContain('"landing"');
     t.emulator.faults.clear();
     const plan = await cli('plan', '-C', dir);

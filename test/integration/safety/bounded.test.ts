@@ -64,7 +64,7 @@ describe('bounded waits', () => {
     // At 0.05 a second the three rule lists start at about 40, 60 and 80 s: each past a 30 s budget.
     const plan = await bin(t)('plan', '-C', dir, '--max-rps', '0.05', '--timeout', '30s');
     expect(plan.code).toBe(1);
-    expect(plan.stderr).toMatch(/list rules: not sent: its turn comes in [4-8]0 s \(at most 0.05 requests a second, as --max-rps or docket.yaml's max_rps sets/);
+    expect(plan.stderr).toMatch(/list rules: not sent: its turn comes in [4-8]0 s \(at most 0\.05 requests a second, as --max-rps or docket.yaml's max_rps sets/);
     expect(plan.stderr).not.toContain('ran out');
   });
 
