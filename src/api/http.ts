@@ -20,6 +20,7 @@ import { shortId } from './path-segment.js';
 import { urlProblem } from '../config/url-policy.js';
 import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, pagesCountProblem, PAGE_SIZE, smallerPageSize, statedRecords } from './paging.js';
 import { apiKeyVariable, headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
+import { seconds } from '../util/seconds.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
 import type {
   ApiResource,
@@ -1108,18 +1109,6 @@ function targetKey(t: RequestTarget): string {
   return `${t.path}?${t.query}`;
 }
 
-const DAY_MS = 86_400_000;
-
-/**
- * A wait or a budget as people read it: under a second in ms ("waiting 0.0 s, longer than the 0 s
- * left" said nothing), and a Retry-After of 10^17 seconds as "more than a year", not 20 digits.
- */
-function seconds(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms > 365 * DAY_MS) return 'more than a year';
-  if (ms >= 2 * DAY_MS) return `${Math.round(ms / DAY_MS)} days`;
-  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${Number((ms / 1000).toFixed(1))} s`;
-}
 
 /**
  * What a create's answer names when it is another object than the one sent: its name or e-mail,

@@ -15,6 +15,7 @@
  * the next 429 finds the limit again. So a steady apply runs just under the service's limit with
  * few refusals.
  */
+import { seconds } from '../util/seconds.js';
 import { DocketError } from '../errors.js';
 
 /**
@@ -335,7 +336,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         const pace = Number.isFinite(rate) ? `, at most ${rate.toFixed(1)} per second` : '';
         // What the service asked for (its Retry-After), not a pause promised, which a run whose time
         // budget it would outlast does not take (probe OG-3), nor docket's own backoff (probe PF-4).
-        const askedFor = asked && pauseMs > 0 ? `; it asked for a pause of ${pauseMs < 1000 ? `${Math.round(pauseMs)} ms` : `${pauseMs >= 10_000 ? Math.round(pauseMs / 1000) : Number((pauseMs / 1000).toFixed(1))} s`}` : '';
+        const askedFor = asked && pauseMs > 0 ? `; it asked for a pause of ${seconds(pauseMs)}` : '';
         options.onSlowDown?.(`the service is rate limiting: ${Math.floor(allowed)} request(s) at a time${pace}${askedFor}`);
       }
       const until = Math.max(pausedUntil, t + Math.max(0, pauseMs));
