@@ -6,6 +6,8 @@ import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { isInside, readInside, rootRelative } from './data-files.js';
 import { quoteValue } from './quote.js';
+import { lineColumnsOf } from '../util/line-columns.js';
+import { isProjectFile } from './project-files.js';
 import { isNotReadName, skippedPartOf } from './not-read.js';
 
 const YAML_FILE = /\.ya?ml$/i;
@@ -226,12 +228,12 @@ export function unreadableFile(file: string, error: unknown): Diagnostic {
     line: 1,
     col: 1,
     // docket.yaml is the configuration's own: moved out, there is no configuration left.
-    hint: /^docket\.ya?ml$/.test(file) ? 'make it readable, or fix the link' : 'make it readable, fix or remove the link, or move it out of the configuration directory',
+    hint: isProjectFile(file) ? 'make it readable, or fix the link' : 'make it readable, fix or remove the link, or move it out of the configuration directory',
   };
 }
 
 function notRegularFile(file: string): Diagnostic {
-  return { severity: 'error', code: 'unreadable-file', message: `${file} ${NOT_REGULAR_FILE}`, file, line: 1, col: 1, hint: /^docket\.ya?ml$/.test(file) ? 'replace it with a regular file' : 'replace it with a regular file, or move it out of the configuration directory' };
+  return { severity: 'error', code: 'unreadable-file', message: `${file} ${NOT_REGULAR_FILE}`, file, line: 1, col: 1, hint: isProjectFile(file) ? 'replace it with a regular file' : 'replace it with a regular file, or move it out of the configuration directory' };
 }
 
 /** A file's text, or where its bytes stop being UTF-8 (`nul`: a stray NUL byte in UTF-8 text, which YAML does not allow). */
@@ -362,7 +364,5 @@ function firstInvalid(bytes: Uint8Array, stopAtNul = false): { line: number; col
   }
   // Everything before it is UTF-8.
   const before = withoutDocumentBoms(KEEPING_BOM.decode(bytes.subarray(0, i)));
-  const breaks = before.match(/\r\n|\r|\n/g)?.length ?? 0;
-  const lineStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1;
-  return { line: breaks + 1, col: before.length - lineStart + 1 };
+  return lineColumnsOf(before, true)(before.length);
 }

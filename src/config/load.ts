@@ -20,6 +20,7 @@ import { hintVariables, schemaDiagnostics, type VariableOrigins } from './schema
 import { documentValidators, type DocumentValidator } from './document-validators.js';
 import { didYouMean, suggest } from './suggest.js';
 import { quoteValue, showJson, showName, showPath } from './quote.js';
+import { isProjectFile, PROJECT_FILES } from './project-files.js';
 import { textDiagnostics, withoutEchoesOf } from './text-hygiene.js';
 import { taggedIn, writtenIn } from './written-number.js';
 import { linesIn } from './source-lines.js';
@@ -80,7 +81,7 @@ export interface YamlData {
   parsed: ParsedFile;
 }
 
-export const PROJECT_FILES = ['docket.yaml', 'docket.yml'] as const;
+export { PROJECT_FILES } from './project-files.js';
 const PROJECT_FILE_NAME = /^docket\.ya?ml$/;
 
 /**
@@ -348,9 +349,6 @@ function noProjectFile(shown: string, enclosing?: string): Diagnostic {
   };
 }
 
-function isProjectFile(file: string): boolean {
-  return (PROJECT_FILES as readonly string[]).includes(file);
-}
 
 /**
  * `*.yaml` links to a resource file the configuration reads already, under its own name or through
