@@ -676,7 +676,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
             throw outOfTurn(
               new DocketError(
                 'timeout',
-                `${t.operation}: ${n === 0 ? 'not sent: ' : ''}this command's time budget ran out while the request waited for its turn (at most --concurrency requests at a time and, when set, --max-rps a second; fewer for a while after a service answers 429)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
+                `${t.operation}: ${n === 0 ? 'not sent: ' : ''}this command's time budget ran out while the request waited for its turn (at most --concurrency requests at a time and, when set, --max-rps or docket.yaml's max_rps a second; fewer for a while after a service answers 429)${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`,
                 'try again later, or give the command more time with --timeout',
               ),
             );

@@ -332,7 +332,8 @@ export function placeholderPlace<P extends SourcePos>(pos: P, written: string | 
         const opening = placeholder === undefined ? openingOf(text, at) : at;
         // Not `var.host` inside `${var.hostname}`, nor a literal `$${var.x}` (second read SR76-6).
         if (placeholder === undefined && /[A-Za-z0-9_-]/.test(text.charAt(at + needle.length))) continue;
-        if (opening > 0 && text.charAt(opening - 1) === '$') continue;
+        // (The first `$` of `$${` written as an escape too: `"\x24${var.x}"`.)
+        if (opening > 0 && /(?:\$|\\x24|\\u0024|\\U00000024)$/.test(text.slice(Math.max(0, opening - 10), opening))) continue;
         return { ...pos, line, col: (opening >= 0 ? opening : at) + 1 };
       }
     }

@@ -50,8 +50,6 @@ export async function buildDesired(
       return;
     }
     if (first) {
-      // A singleton's second document is refused as a document, below, whatever it declares.
-      if (singletons.has(resource.kind)) return;
       const at = identitySource(first);
       const message = `${resource.kind} ${quoteValue(resource.nameWritten ?? resource.name)} is declared twice (also at ${at.file}:${at.line})`;
       diagnostics.error('duplicate-resource', message, {

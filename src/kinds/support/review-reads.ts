@@ -141,6 +141,7 @@ export function memberDirectory(ctx: FetchContext): Promise<MemberDirectory> {
     }
     // NOTE(api): `invited_by_email` names who sent it, a member however the service shows them: not
     // one to invite (a 422 every apply, probe PZ-1). After the invitees, so that theirs is kept.
+    // (A sender removed from the organization since still reads as one: no list here says otherwise.)
     for (const inv of invitations) {
       const by = inv.attributes.invited_by_email;
       if (typeof by === 'string' && by !== '') unidentified.push({ email: by, name: null, inviter: true });

@@ -99,6 +99,9 @@ describe('loadConfig: documents', () => {
     // A `$` a double-quoted value writes as an escape opens the placeholder all the same: said there (probe PY-7).
     const escaped = await load({ 'docket.yaml': lines('version: 1'), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: "\\x24{var.u1} \\t \\u0024{var.u2} ${var.u3}"') });
     expect(escaped.diagnostics.filter((d) => d.code === 'undefined-variable').map(brief)).toEqual(['p.yaml:5:15 undefined-variable', 'p.yaml:5:31 undefined-variable', 'p.yaml:5:46 undefined-variable']);
+    // A literal `$${` whose first `$` is an escape is no placeholder: the one after it is said (second read SR83-10).
+    const literal = await load({ 'docket.yaml': lines('version: 1'), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: "\\x24${var.x} and ${var.x}"') });
+    expect(literal.diagnostics.filter((d) => d.code === 'undefined-variable').map(brief)).toEqual(['p.yaml:5:32 undefined-variable']);
   });
 
   it('treats a file named through a variable as data too, and one a missing variable names as what it is', async () => {
