@@ -586,8 +586,12 @@ function revivedRemovals(creates: readonly Change[], desired: ReadonlyMap<string
     const key = refKey(c.kind, c.key);
     if (!removed.has(key)) continue;
     const d = desired.get(key);
-    const record = d ? recordOfDeclared(d, sync, declared)?.[1] : undefined;
-    if (!d || !record || filesAsRecorded(d, record)) continue;
+    const found = d ? recordOfDeclared(d, sync, declared) : undefined;
+    if (!d || !found) continue;
+    // Its record found under a former name: renamed in the files since, which is the files' edit
+    // as pull reads it too (editedInFilesSince), so apply makes it again (probe QB-1).
+    const [recordKey, record] = found;
+    if (recordKey === key && filesAsRecorded(d, record)) continue;
     revived.add(key);
     if (c.parent && removed.has(refKey(c.parent.kind, c.parent.key))) revived.add(refKey(c.parent.kind, c.parent.key));
   }

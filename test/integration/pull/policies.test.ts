@@ -326,4 +326,28 @@ describe('drift policies', () => {
       await expectNoChanges(cli, dir);
     }
   });
+  it('under drift: adopt, a playbook or rule archived or deleted in the app that the files renamed since is made again by apply, as pull says, not held for pull (probe QB-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': 'kind: Playbook\nname: Held P\ndrift: adopt\nrules:\n  - name: a\n    actions: A\n  - name: d\n    actions: D\n' });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.deleteRule('Held P', 'd');
+    await writeFile(join(dir, 'playbooks/p.yaml'), 'kind: Playbook\nname: Held P\ndrift: adopt\nrules:\n  - name: a\n    actions: A\n  - name: e\n    renamed_from: [d]\n    actions: D\n');
+    const rule = await cli('plan', '-C', dir);
+    expect(rule.stdout).toMatch(/\+ create rule "Held P\/e" .*· removed live\n/);
+    expect(rule.stdout).not.toContain('apply leaves it for `docket pull`');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+    await app.archivePlaybook('Held P');
+    await writeFile(join(dir, 'playbooks/p.yaml'), 'kind: Playbook\nname: Held Q\nrenamed_from: [Held P]\ndrift: adopt\nrules:\n  - name: a\n    actions: A\n  - name: e\n    actions: D\n');
+    const playbook = await cli('plan', '-C', dir);
+    expect(playbook.stdout).toMatch(/\+ create playbook "Held Q" .*· removed live\n/);
+    expect(playbook.stdout).not.toContain('apply leaves it for `docket pull`');
+    await applyOk(cli, dir);
+    const { store } = emulator().emulator;
+    const org = store.organization(emulator().env.DOCKET_ORGANIZATION_ID!)!;
+    expect(store.rulesOf(org, store.activePlaybooks(org).find((p) => p.name === 'Held Q')!.id).map((r) => r.name).sort()).toEqual(['a', 'e']);
+    // (Other tests of this file share the organization: only this playbook is looked at.)
+    expect((await cli('pull', '-C', dir, '--dry-run', '--target', 'playbook/Held Q')).stdout).toContain('Nothing to pull');
+    await expectNoChanges(cli, dir);
+  });
 });
