@@ -718,6 +718,21 @@ class PullPlanner {
       const parent = r.change.parent ? refKey(r.change.parent.kind, r.change.parent.key) : undefined;
       if (parent !== undefined && policyKept.has(parent)) this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], `removed live with its ${r.change.parent!.kind}, which stays in the files for a policy (above): apply creates it again`));
     }
+    // A parent removed live that this pull does not take out (its own `drift: revert` or `ignore`
+    // holds it: apply makes it again) keeps its removed children, whatever their own policy: they
+    // went with it, and it comes back with them (probe QB-3).
+    const removing = new Set(toRemove.map((r) => refKey(r.change.kind, r.change.key)));
+    const heldParents = new Set(
+      [...this.input.plan.changes, ...(this.input.plan.held ?? [])]
+        .filter((c) => !c.parent && c.direction === 'removed-live' && !removing.has(refKey(c.kind, c.key)))
+        .map((c) => refKey(c.kind, c.key)),
+    );
+    for (const r of toRemove) {
+      const parent = r.change.parent ? refKey(r.change.parent.kind, r.change.parent.key) : undefined;
+      if (parent === undefined || !heldParents.has(parent) || policyKept.has(parent)) continue;
+      keptParents.add(parent);
+      this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], `removed live with its ${r.change.parent!.kind}, which stays in the files for its own policy: apply creates it again`));
+    }
     // An object edited itself stays with all it holds.
     for (const key of this.editedRemovals) keptParents.add(key);
     const stays = (c: Change): boolean => c.parent !== undefined && keptParents.has(refKey(c.parent.kind, c.parent.key));

@@ -91,12 +91,12 @@ function editedNote(report: DriftReport): string | undefined {
   return `Of these, ${n} removed live ${n === 1 ? 'stays' : 'stay'} in the files, which changed ${n === 1 ? 'it' : 'them'} (or what ${n === 1 ? 'it belongs' : 'they belong'} with) since the last sync: pull leaves ${n === 1 ? 'it' : 'them'}; \`docket apply\` creates ${n === 1 ? 'it' : 'them'} again as the files say${pinned ? ' (once the `id:` line that pins the removed object is taken out)' : ''}, or remove ${n === 1 ? 'it' : 'them'} from the files by hand.`;
 }
 
-/** Objects removed live that a rule's `drift: revert` or `ignore` keeps in the files (probe IB-4). */
+/** Objects removed live that a `drift: revert` or `ignore` keeps in the files, their playbook's or a rule's (probes IB-4, QB-4). */
 function keptNote(report: DriftReport): string | undefined {
   // Not those the files changed too: the note before says them (second read SR-5).
   const n = report.drift.filter((i) => i.kept_by_policy && !i.edited_in_files).length;
   if (n === 0) return undefined;
-  return `Of these, ${n} removed live ${n === 1 ? 'stays' : 'stay'} in the files for the \`drift: revert\` or \`ignore\` of a rule in ${n === 1 ? 'its' : 'their'} playbook: pull leaves ${n === 1 ? 'it' : 'them'}; \`docket apply\` creates ${n === 1 ? 'it' : 'them'} again as the files say, or remove ${n === 1 ? 'it' : 'them'} from the files by hand.`;
+  return `Of these, ${n} removed live ${n === 1 ? 'stays' : 'stay'} in the files for a \`drift: revert\` or \`ignore\` of ${n === 1 ? 'its' : 'their'} playbook or of a rule in it: pull leaves ${n === 1 ? 'it' : 'them'}; \`docket apply\` creates ${n === 1 ? 'it' : 'them'} again as the files say, or remove ${n === 1 ? 'it' : 'them'} from the files by hand.`;
 }
 
 /** Drift in objects the files removed is for a person to settle: neither pull nor apply does. */

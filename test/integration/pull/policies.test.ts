@@ -194,7 +194,7 @@ describe('drift policies', () => {
       const drift = await cli('drift', '-C', dir, '--target', `playbook/Eps ${policy}`);
       expect(drift.stdout).toContain('`docket pull` leaves it');
       // And says why, as it says the other objects pull keeps (probe IB-4).
-      const kept = `Of these, ${policy === 'revert' ? 3 : 2} removed live stay in the files for the \`drift: revert\` or \`ignore\` of a rule in their playbook: pull leaves them;`;
+      const kept = `Of these, ${policy === 'revert' ? 3 : 2} removed live stay in the files for a \`drift: revert\` or \`ignore\` of their playbook or of a rule in it: pull leaves them;`;
       expect(drift.stdout).toContain(kept);
       expect((await cli('drift', '-C', dir, '--target', `playbook/Eps ${policy}`, '-o', 'markdown')).stdout).toContain(`_${kept}`);
       expect((await cli('drift', '-C', dir, '--target', `rule/Eps ${policy}/E1`)).stdout).toContain('`docket pull` leaves it');
@@ -363,6 +363,21 @@ describe('drift policies', () => {
     const report = JSON.parse(drift.stdout) as { drift: unknown[]; ignored: { key: string; policy?: string }[] };
     expect(report.drift).toEqual([]);
     expect(report.ignored.map((i) => [i.key, i.policy]).sort()).toEqual([['Ign PI/i1', 'ignore'], ['Ign PI/i2', 'ignore']]);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+  it('a playbook under drift: revert archived in the app keeps in the files its rules whose own policy is adopt: they went with it, and apply makes them again with it (probe QB-3)', async () => {
+    const file = 'kind: Playbook\nname: Rev PR\ndrift: revert\nrules:\n  - name: ra\n    actions: RA\n    drift: adopt\n  - name: rb\n    actions: RB\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/r.yaml': file });
+    await applyOk(cli, dir);
+    await new App(emulator().env).archivePlaybook('Rev PR');
+    const drift = JSON.parse((await cli('drift', '-C', dir, '--target', 'playbook/Rev PR', '-o', 'json')).stdout) as { drift: { key: string; kept_by_policy?: true }[] };
+    expect(drift.drift.find((i) => i.key === 'Rev PR/ra')?.kept_by_policy).toBe(true);
+    const pulled = await cli('pull', '-C', dir, '--target', 'playbook/Rev PR');
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain('rule "Rev PR/ra"');
+    expect(pulled.stdout).toContain('removed live with its playbook, which stays in the files for its own policy: apply creates it again');
+    expect(await readFile(join(dir, 'playbooks/r.yaml'), 'utf8')).toBe(file);
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });

@@ -255,7 +255,7 @@ describe('drift and pull markdown at scale', () => {
     const drift = { drift: [removed('Pol/E1', {}), removed('Pol/E2', { edited_in_files: true })], ignored: [], pending: [] };
     const text = renderDriftText(plan([]), drift, { color: false });
     expect(text).toContain('Of these, 1 removed live stays in the files, which changed it');
-    expect(text).toContain('Of these, 1 removed live stays in the files for the `drift: revert` or `ignore` of a rule in its playbook');
+    expect(text).toContain('Of these, 1 removed live stays in the files for a `drift: revert` or `ignore` of its playbook or of a rule in it');
   });
 
   it('says where the plan shows what is pending: an object the files dropped (prune off) is among its undeclared objects', () => {
