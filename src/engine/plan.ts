@@ -96,7 +96,8 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     for (const w of readOnlyWarnings) if (!changedLive.has(`${w.of}|${w.field}`)) diagnostics.add(w.diagnostic);
   }
   checkActions(classified.changes, input.kinds, diagnostics);
-  checkSends(classified.changes, input, input.adoptFiles ? new Set(result.adoptable.map((a) => a.liveId.toLowerCase())) : new Set(), diagnostics);
+  // drift and pull send nothing: what a send would be refused is for plan and apply to say.
+  if (!input.readOnly) checkSends(classified.changes, input, input.adoptFiles ? new Set(result.adoptable.map((a) => a.liveId.toLowerCase())) : new Set(), diagnostics);
   const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics, { ...(input.readOnly ? { readOnly: true } : {}), ...(input.sends ? { sends: input.sends, unsent: unsentReferences } : {}) });
   const lockUpdates = [...(input.lockUpdates ?? []), ...uncertain.updates];
   const ordered = orderChanges(classified.changes, input.kinds, input.live, Boolean(input.readOnly));
@@ -388,6 +389,9 @@ function checkSends(changes: Change[], input: Pick<BuildPlanInput, 'kinds' | 'de
     const d = desired.get(refKey(c.kind, c.key));
     if (!d) continue;
     for (const f of c.fields) {
+      // What the files hold was live here at the last sync (only the app moved it since, re-pointing
+      // a template at another attachment): this organization's, whatever reads can see now (probe QA-1).
+      if (f.direction === 'live') continue;
       const refused = kind.refuseSend!(f.field, d.fields[f.field], d.name, input.live, adopting);
       if (refused) diagnostics.error('unsupported-change', refused.message, { ...(problemSourceOf(d.fieldSources, f.field) ?? d.source), ...(refused.hint ? { hint: refused.hint } : {}) });
     }

@@ -138,6 +138,26 @@ async function exportTo(from: string, ...extra: string[]): Promise<{ out: string
 }
 
 describe('docket export', () => {
+  it('an exported template the app points at another attachment since is drift, not a refusal: the file\'s id was this organization\'s when exported (probe QA-1)', async () => {
+    await seed();
+    // Exported from a checkout with no record of the upload (everything was made in the app).
+    const { out, result } = await exportTo(await makeDir({ 'docket.yaml': DOCKET_YAML }));
+    expect(result.code).toBe(0);
+    // Another PDF of this organization, uploaded in the app, and the template pointed at it there.
+    const org = t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!;
+    const other = '0c0c0c0c-0000-4000-8000-0000000000a7';
+    org.agreements.attachments[other] = { id: other, name: 'Newer Exhibit', description: null, filename: 'newer.pdf', byte_size: 4, sha256: null, uploaded_by: null, created_at: new Date().toISOString() };
+    await new App(t.env).editTemplate('Cloud Service Agreement', { include_security_policy_attachment_id: other, attachment_ids: [other] });
+    const drift = await cli('drift', '-C', out);
+    expect([drift.code, drift.stderr]).toEqual([2, '']);
+    expect(drift.stdout).toContain('template "Cloud Service Agreement"');
+    const plan = await cli('plan', '-C', out);
+    expect([plan.code, plan.stderr]).toEqual([0, '']);
+    expect(plan.stdout).toContain('~ update template "Cloud Service Agreement"');
+    expect((await cli('apply', '-C', out, '--auto-approve')).code).toBe(0);
+    expect((await cli('plan', '-C', out, '--detailed-exitcode')).code).toBe(0);
+  });
+
   it('exports every kind so that plan on the export shows no changes, and adopts the added PDF', async () => {
     const { exportFrom } = await seed();
     const { out, result } = await exportTo(exportFrom);
