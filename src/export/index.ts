@@ -25,6 +25,8 @@ export interface ProjectSettings {
   agreements?: { url: string; actor?: string };
   /** Written only when it differs from the default. */
   concurrency?: number;
+  /** `max_rps`, when the source configuration sets one. */
+  maxRps?: number;
 }
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -74,6 +76,7 @@ export function projectDocument(settings: ProjectSettings): Record<string, unkno
     doc.agreements = { url: settings.agreements.url, ...(settings.agreements.actor ? { actor: settings.agreements.actor } : {}) };
   }
   if (settings.concurrency !== undefined && settings.concurrency !== DEFAULT_CONCURRENCY) doc.concurrency = settings.concurrency;
+  if (settings.maxRps !== undefined) doc.max_rps = settings.maxRps;
   return doc;
 }
 

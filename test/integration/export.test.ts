@@ -144,10 +144,10 @@ describe('docket export', () => {
     const { out, result } = await exportTo(await makeDir({ 'docket.yaml': DOCKET_YAML }));
     expect(result.code).toBe(0);
     // Another PDF of this organization, uploaded in the app, and the template pointed at it there.
-    const org = t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!;
+    const org = t!.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!;
     const other = '0c0c0c0c-0000-4000-8000-0000000000a7';
     org.agreements.attachments[other] = { id: other, name: 'Newer Exhibit', description: null, filename: 'newer.pdf', byte_size: 4, sha256: null, uploaded_by: null, created_at: new Date().toISOString() };
-    await new App(t.env).editTemplate('Cloud Service Agreement', { include_security_policy_attachment_id: other, attachment_ids: [other] });
+    await new App(t!.env).editTemplate('Cloud Service Agreement', { include_security_policy_attachment_id: other, attachment_ids: [other] });
     const drift = await cli('drift', '-C', out);
     expect([drift.code, drift.stderr]).toEqual([2, '']);
     expect(drift.stdout).toContain('template "Cloud Service Agreement"');
@@ -435,6 +435,10 @@ describe('docket export', () => {
     const { out, result } = await exportTo(exportFrom, '--kind', 'playbook');
     expect([result.code, result.stderr]).toEqual([0, '']);
     expect(Object.keys(await tree(out)).sort()).toEqual(['.gitignore', 'docket.lock.json', 'docket.yaml', 'playbooks/inbound-nda.yaml', 'playbooks/vendor-msa.yaml']);
+    // The pace the source keeps to goes with it, as its concurrency does (probe QA-2).
+    await writeFile(join(exportFrom, 'docket.yaml'), `${DOCKET_YAML}concurrency: 4\nmax_rps: 50\n`);
+    const paced = await exportTo(exportFrom, '--kind', 'playbook');
+    expect(await readFile(join(paced.out, 'docket.yaml'), 'utf8')).toMatch(/\nconcurrency: 4\nmax_rps: 50\n$/);
     // A docket.yaml that does not validate still stops it: it says what to read.
     await writeFile(join(exportFrom, 'docket.yaml'), 'version: 1\nconcurrency: many\n');
     const broken = await exportTo(exportFrom, '--kind', 'playbook');

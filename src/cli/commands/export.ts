@@ -215,6 +215,8 @@ function projectSettings(p: ProjectConfig, kinds: readonly AnyKind[], services: 
     settings.agreements = { url: p.agreements.url ?? DEFAULT_AGREEMENTS_URL, ...(p.agreements.actor ? { actor: p.agreements.actor } : {}) };
   }
   if (p.concurrency !== undefined) settings.concurrency = p.concurrency;
+  // The quota a team knows its key has: dropped, CI applying from the export would meet 429s (probe QA-2).
+  if (p.maxRps !== undefined) settings.maxRps = p.maxRps;
   return settings;
 }
 
