@@ -136,8 +136,9 @@ it('two applies renaming two rules to one name at once leave at most one of that
   await cp(a, b, { recursive: true });
   await writeFiles(a, { 'p.yaml': playbook('  - name: Same\n    renamed_from: [One]\n    actions: ACCEPT one\n  - name: Two\n    actions: ACCEPT two\n') });
   await writeFiles(b, { 'p.yaml': playbook('  - name: One\n    actions: ACCEPT one\n  - name: Same\n    renamed_from: [Two]\n    actions: ACCEPT two\n') });
-  // Both renames are held until both runs have planned, and land a moment apart or together.
-  t.emulator.faults.add({ method: 'PATCH', path_pattern: '/playbook_rules/', status: 'late', delay_ms: 600, count: 2 });
+  // Both renames are held until both runs have planned, and land a moment apart or together: long
+  // enough for the second run's cold start and plan on a busy two-core machine (600 ms was not, at times).
+  t.emulator.faults.add({ method: 'PATCH', path_pattern: '/playbook_rules/', status: 'late', delay_ms: 1500, count: 2 });
   const runs = [spawnBin(['apply', '-C', a, '--auto-approve'], t.env), spawnBin(['apply', '-C', b, '--auto-approve'], t.env)];
   const codes = await Promise.all(runs.map((r) => r.exited));
   const org = reviewOf(t);
