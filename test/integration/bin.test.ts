@@ -88,6 +88,11 @@ describe('docket bin', () => {
     expect([code ?? signal, stderr]).toEqual([sent === 'SIGHUP' ? 'SIGHUP' : STOP_SIGNALS[sent], `\nInterrupted (${sent}).\n`]);
   });
 
+  it('holds a signal that comes while the V8 flags module, the first of docket\'s, loads (a tenth of a second on a busy machine, probe QC-2)', async () => {
+    const { code, signal, stderr } = await interruptedWhileLoading('util/v8-flags.js', ['validate', '-C', '.']);
+    expect([code, signal, stderr]).toEqual([130, null, '\nInterrupted (SIGINT).\n']);
+  });
+
   it('ends `--version` (which loads less than other commands) as any run a signal reached while it loaded', async () => {
     const { code, signal, stdout, stderr } = await interruptedWhileLoading('bundle/version-main.js', ['--version']);
     expect([code, signal, stdout, stderr]).toEqual([130, null, '', '\nInterrupted (SIGINT).\n']);
