@@ -62,8 +62,17 @@ export function pinHints(adoptable: readonly AdoptableFile[], desired: readonly 
       if (said.has(refKey(ref.kind, ref.key))) continue;
       const a = pinned.get(refKey(ref.kind, ref.key));
       const held = a ? l.refIds[ref.field] : undefined;
-      // Of a list (a template's attachments), not the ids of the others it names, as the files do (probe OC-3).
-      const namedBeside = new Set(d.refs.filter((r) => r !== ref && r.field === ref.field).map((r) => ids[refKey(r.kind, r.key)]?.toLowerCase()));
+      // Of a list (a template's attachments), not the ids of the others it names, as the files do
+      // (probe OC-3), nor the uploads docket.lock.json says theirs replaced (probe QC-1).
+      const namedBeside = new Set(
+        d.refs
+          .filter((r) => r !== ref && r.field === ref.field)
+          .flatMap((r) => {
+            const id = ids[refKey(r.kind, r.key)];
+            const earlier = id === undefined ? undefined : liveById.get(id)?.extra?.earlier;
+            return [id?.toLowerCase(), ...(Array.isArray(earlier) ? earlier.filter((e): e is string => typeof e === 'string') : [])];
+          }),
+      );
       const other = (typeof held === 'string' ? [held] : Array.isArray(held) ? held.filter((x): x is string => typeof x === 'string') : []).filter((id) => !namedBeside.has(id.toLowerCase()));
       if (!a || other.length === 0 || other.some((id) => id.toLowerCase() === a.liveId.toLowerCase())) continue;
       // Uploads docket.lock.json says came before the pin: the pin is the later one, which apply points to.

@@ -289,4 +289,14 @@ describe('pinHints', () => {
     // Naming A's and B's own upload: nothing to say.
     expect(pinHints([adoptable('B', 'b-new')], desired, [liveTemplate(['a-1', 'b-new'])], ids)).toEqual([]);
   });
+
+  it('takes no upload that docket.lock.json says another listed attachment replaced for the pinned one\'s (probe QC-1)', () => {
+    const desired = [template([{ key: 'A', field: 'attachments' }, { key: 'B', field: 'attachments' }])];
+    const ids = { 'template:T': 't-1', 'attachment:A': 'a-new', 'attachment:B': 'b-new' };
+    const liveA = { kind: 'attachment', id: 'a-new', key: 'A', name: 'A', fields: {}, refs: [], extra: { earlier: ['a-old'] } } as unknown as LiveResource;
+    // A re-uploaded and recorded; B's new upload pinned, its old one still named: only B's old one is said.
+    const said = pinHints([adoptable('B', 'b-new')], desired, [liveTemplate(['a-old', 'b-old']), liveA], ids);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('names upload b-old where the files name attachment "B"');
+  });
 });
