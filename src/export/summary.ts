@@ -90,8 +90,9 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
     lines.push('', paint('yellow', `docket refuses ${plural(refused.length, 'value', 'values')} the services hold (docket allows less than they do):`));
     // Where the user runs the next commands from: under the output directory.
     const at = (d: Diagnostic): string => (d.file ? `${showPath(path.join(options.out, d.file))}:${d.line ?? 1}:${d.col ?? 1} ` : '');
-    // The other place a message names (`also at playbooks/x.yaml:3`) is under the output directory too (probe NO-2).
-    const under = (message: string): string => message.replace(/\(also at ([^\s)]+)\)/g, (_, place: string) => `(also at ${showPath(path.join(options.out, place))})`);
+    // The other place a message names (`(also at playbooks/x.yaml:3)`, `looks like playbook "X"
+    // (playbooks/x.yaml:3)`) is under the output directory too (probes NO-2, QA-3).
+    const under = (message: string): string => message.replace(/\((also at )?([^\s()"]+\.ya?ml:\d+)\)/g, (_, also: string | undefined, place: string) => `(${also ?? ''}${showPath(path.join(options.out, place))})`);
     for (const d of refused.slice(0, REFUSED_SHOWN)) lines.push(`  ${at(d)}${clean(under(d.message))}`);
     if (refused.length > REFUSED_SHOWN) lines.push(`  … and ${refused.length - REFUSED_SHOWN} more: docket plan -C ${shellWord(options.out)}${options.flags.map((f) => ` ${f}`).join('')}`);
   }

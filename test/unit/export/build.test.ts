@@ -204,6 +204,9 @@ describe('playbooks and their rules', () => {
     const refused = [{ severity: 'error' as const, code: 'duplicate-name', message: 'playbook "Dup" is declared twice (also at playbooks/dup-2.yaml:3)', file: 'playbooks/dup.yaml', line: 3, col: 7 }];
     const text = renderExportSummary(result, { out: 'out', target: 'target: x', flags: [], paint: (_s, t) => t, kinds: KINDS, refused });
     expect(text).toContain('  out/playbooks/dup.yaml:3:7 playbook "Dup" is declared twice (also at out/playbooks/dup-2.yaml:3)');
+    // So is the place a look-alike's message names (probe QA-3).
+    const alike = [{ severity: 'error' as const, code: 'look-alike-name', message: 'playbook name "Dup " looks like playbook "Dup" (playbooks/dup-2.yaml:3): rename one', file: 'playbooks/dup-3.yaml', line: 3, col: 7 }];
+    expect(renderExportSummary(result, { out: 'out', target: 'target: x', flags: [], paint: (_s, t) => t, kinds: KINDS, refused: alike })).toContain('  out/playbooks/dup-3.yaml:3:7 playbook name "Dup " looks like playbook "Dup" (out/playbooks/dup-2.yaml:3): rename one');
   });
 
   it('says how many objects it recorded as in sync, or why it recorded none', () => {
