@@ -122,6 +122,8 @@ export function driftReport(input: DriftInput): DriftReport {
     if (!input.desired) return undefined;
     return governingPolicy(c, (key) => declaredByKey().get(key), input.sync);
   };
+  // `drift: revert` written out: pull leaves such drift (probe GB).
+  const revertWritten = (c: Change): boolean => !c.policy && policyOf(c) === 'revert';
   const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [], ...(input.prunable ? { prunable: input.prunable } : {}), ...(input.userFiles ? { userFiles: input.userFiles } : {}), ...(input.pullLeaves ? { pullLeaves: input.pullLeaves } : {}), ...(input.pullRefuses ? { pullRefuses: input.pullRefuses } : {}) };
   const item = (c: Change): DriftItem => ({
     kind: c.kind,
@@ -135,20 +137,12 @@ export function driftReport(input: DriftInput): DriftReport {
     ...movedFrom(c),
     ...(c.source ? { source: c.source } : {}),
     ...(c.liveUpdatedAt ? { updated_at: c.liveUpdatedAt } : {}),
-    ...policyWritten(c),
+    ...(c.policy ? { policy: c.policy } : revertWritten(c) ? { policy: 'revert' as const } : {}),
   });
-  /** The policy an item says: a held change's, else the one the files write for it (`revert`: pull leaves such drift, probe GB; any, probe QB-2). */
-  const policyWritten = (c: Change): Pick<DriftItem, 'policy'> => {
-    const policy = c.policy ?? policyOf(c);
-    return policy ? { policy } : {};
-  };
   // One object changed in the app is one item of drift, whatever changes the plan makes of it.
   const toDrift = adderTo(report.drift, true);
   const toPending = adderTo(report.pending);
   const toIgnored = adderTo(report.ignored);
-  // The live part of a change the files also made (the plan applies it) is drift, but under
-  // `drift: ignore`, which lists it apart: no exit 2 for what the team chose to leave (probe QB-2).
-  const liveSideTo = (c: Change): typeof toDrift => (policyOf(c) === 'ignore' ? toIgnored : toDrift);
   /** Parents removed live whose removed children the files changed: pull leaves them in the files too. */
   const editedChildrenOf = new Set<string>();
   /** The drift items of children removed live, by their parent's `kind:key`. */
@@ -158,14 +152,14 @@ export function driftReport(input: DriftInput): DriftReport {
       toPending(item(c));
       // Removed from the files, and changed live since: the live part is drift all the same.
       const edited = editedLiveSince(c, input.sync);
-      if (edited.length > 0) liveSideTo(c)({ ...item(c), direction: 'changed-both', fields: edited.map((field) => ({ field, direction: 'live' })), removed_in_files: true }, c.liveId);
+      if (edited.length > 0) toDrift({ ...item(c), direction: 'changed-both', fields: edited.map((field) => ({ field, direction: 'live' })), removed_in_files: true }, c.liveId);
       if (input.childrenOf) for (const work of childrenEditedLive(c, input.sync, input.childrenOf)) toDrift(editedChild(work), work.child.id);
       continue;
     }
     // Removed live, but changed in the files since: the files' part is pending, and pull leaves the object in them.
     const editedInFiles = editedInFilesSince(c, input.sync, declaredByKey());
     if (editedInFiles.length > 0) {
-      liveSideTo(c)({ ...item(c), edited_in_files: true }, c.liveId);
+      toDrift({ ...item(c), edited_in_files: true }, c.liveId);
       toPending({ ...item(c), direction: 'changed-in-files', fields: editedInFiles.map((field) => ({ field, direction: 'files' })) }, c.liveId);
       // Its parent stays with it; a parent stays with all its children.
       editedChildrenOf.add(c.parent ? refKey(c.parent.kind, c.parent.key) : refKey(c.kind, c.key));
@@ -180,7 +174,7 @@ export function driftReport(input: DriftInput): DriftReport {
     // At the line of the first field that changed live, not of the change's first field, which the files may have changed (probe LK-3).
     const liveAt = c.direction === 'changed-both' && live[0] ? declaredByKey().get(refKey(c.kind, c.key))?.fieldSources[live[0].field] : undefined;
     const entry = item({ ...c, fields: live, ...(liveAt ? { source: liveAt } : {}) });
-    liveSideTo(c)(entry, c.liveId);
+    toDrift(entry, c.liveId);
     if (c.direction === 'removed-live' && c.parent) addTo(removedChildren, refKey(c.parent.kind, c.parent.key), entry);
     const files = c.direction === 'changed-both' ? c.fields.filter((f) => f.direction === 'files') : [];
     if (files.length > 0) toPending(item({ ...c, direction: 'changed-in-files', fields: files }), c.liveId);

@@ -350,7 +350,7 @@ describe('drift policies', () => {
     expect((await cli('pull', '-C', dir, '--dry-run', '--target', 'playbook/Held Q')).stdout).toContain('Nothing to pull');
     await expectNoChanges(cli, dir);
   });
-  it('under drift: ignore, a live change the files also made is left apart, not drift (no exit 2), and every item says the policy written for it (probe QB-2)', async () => {
+  it('under drift: ignore, a live change the files also made is drift all the same: apply makes the files\' edit over it (probe QB-2, second read SR83B-1)', async () => {
     const file = (i1: string, i2: string) => `kind: Playbook\nname: Ign PI\ndrift: ignore\nrules:\n  - name: i1\n    actions: ${i1}\n  - name: i2\n    actions: ${i2}\n`;
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/i.yaml': file('I1', 'I2') });
     await applyOk(cli, dir);
@@ -359,10 +359,13 @@ describe('drift policies', () => {
     await app.editRule('Ign PI', 'i2', { actions: 'I2 live' });
     await writeFile(join(dir, 'playbooks/i.yaml'), file('I1 edited', 'I2 edited'));
     const drift = await cli('drift', '-C', dir, '--target', 'playbook/Ign PI', '-o', 'json');
-    expect(drift.code).toBe(0);
-    const report = JSON.parse(drift.stdout) as { drift: unknown[]; ignored: { key: string; policy?: string }[] };
-    expect(report.drift).toEqual([]);
-    expect(report.ignored.map((i) => [i.key, i.policy]).sort()).toEqual([['Ign PI/i1', 'ignore'], ['Ign PI/i2', 'ignore']]);
+    expect(drift.code).toBe(2);
+    const report = JSON.parse(drift.stdout) as { drift: { key: string }[]; ignored: unknown[] };
+    expect(report.drift.map((i) => i.key).sort()).toEqual(['Ign PI/i1', 'Ign PI/i2']);
+    expect(report.ignored).toEqual([]);
+    const plan = await cli('plan', '-C', dir, '--target', 'playbook/Ign PI');
+    expect(plan.stdout).toContain('+ create rule "Ign PI/i1"');
+    expect(plan.stdout).toContain('~ update rule "Ign PI/i2"');
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
