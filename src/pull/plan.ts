@@ -227,6 +227,8 @@ class PullPlanner {
   private readonly unpulled = new Map<string, Set<string>>();
   /** Objects removed live that stay in the files: edited there since the last sync. */
   private readonly editedRemovals = new Set<string>();
+  /** Parents removed live that their own `drift: revert` or `ignore` keeps in the files (`kind:key`). */
+  private readonly policyHeldParents = new Set<string>();
   /** What this pull takes out of the files (`kind:key`). */
   private readonly removing = new Set<string>();
   /** What this pull takes out of the files (removed live), once kept ones are taken out. */
@@ -576,6 +578,8 @@ class PullPlanner {
       this.noteUnpulled(c, [...fields, ...conflicts]);
       // Removed live with its parent: the parent's document stays, or this child would go with it (probe GB).
       if (removes(c) && c.parent) addTo(this.policyKeptChildren, refKey(c.parent.kind, c.parent.key), `${c.kind} "${c.key}" (\`drift: ${policy}\`)`);
+      // A parent removed live that its own policy keeps in the files keeps its removed children (probe QB-3).
+      if (removes(c) && !c.parent) this.policyHeldParents.add(refKey(c.kind, c.key));
       return undefined;
     }
     if (removes(c)) {
@@ -718,18 +722,12 @@ class PullPlanner {
       const parent = r.change.parent ? refKey(r.change.parent.kind, r.change.parent.key) : undefined;
       if (parent !== undefined && policyKept.has(parent)) this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], `removed live with its ${r.change.parent!.kind}, which stays in the files for a policy (above): apply creates it again`));
     }
-    // A parent removed live that this pull does not take out (its own `drift: revert` or `ignore`
-    // holds it: apply makes it again) keeps its removed children, whatever their own policy: they
-    // went with it, and it comes back with them (probe QB-3).
-    const removing = new Set(toRemove.map((r) => refKey(r.change.kind, r.change.key)));
-    const heldParents = new Set(
-      [...this.input.plan.changes, ...(this.input.plan.held ?? [])]
-        .filter((c) => !c.parent && c.direction === 'removed-live' && !removing.has(refKey(c.kind, c.key)))
-        .map((c) => refKey(c.kind, c.key)),
-    );
+    // A parent removed live that its own `drift: revert` or `ignore` holds in the files (apply makes
+    // it again) keeps its removed children, whatever their own policy: they went with it, and it
+    // comes back with them (probe QB-3).
     for (const r of toRemove) {
       const parent = r.change.parent ? refKey(r.change.parent.kind, r.change.parent.key) : undefined;
-      if (parent === undefined || !heldParents.has(parent) || policyKept.has(parent)) continue;
+      if (parent === undefined || !this.policyHeldParents.has(parent) || policyKept.has(parent)) continue;
       keptParents.add(parent);
       this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], `removed live with its ${r.change.parent!.kind}, which stays in the files for its own policy: apply creates it again`));
     }

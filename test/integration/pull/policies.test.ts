@@ -383,5 +383,12 @@ describe('drift policies', () => {
     expect(await readFile(join(dir, 'playbooks/r.yaml'), 'utf8')).toBe(file);
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
+    // One kept for its own edit in the files, not a policy, is not said to be kept for a policy (second read SR83B-3).
+    const edited = 'kind: Playbook\nname: Ed P\nrules:\n  - name: ra\n    actions: RA\n';
+    await writeFile(join(dir, 'playbooks/e.yaml'), edited);
+    await applyOk(cli, dir);
+    await new App(emulator().env).archivePlaybook('Ed P');
+    await writeFile(join(dir, 'playbooks/e.yaml'), edited.replace('rules:', 'description: edited\nrules:'));
+    expect((await cli('pull', '-C', dir, '--dry-run', '--target', 'playbook/Ed P')).stdout).not.toContain('for its own policy');
   });
 });
