@@ -597,9 +597,12 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
   if (/^ *\t[ \t]*\S/.test(text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd)) && text.slice(lineStart, offset).trim() === '') return 'indent with spaces: this line\'s indentation holds a tab';
   // A line that stops the parser where its text starts, right under a `key: |`: that value's text,
   // indented too little. Not a line that reads as a key (`questions: Q`), a slip of the mapping's.
-  if (text.slice(lineStart, offset).trim() === '' && !/^[^\s#][^#]*?:(\s|$)/.test(rest.trimStart())) {
+  if (text.slice(lineStart, offset).trim() === '') {
     const blockText = underBlockScalar(text, lineStart);
-    // Lined up with the keys, it may be one that lost its `:` as well.
+    // A line that reads as `key: …` may be a key one column off, or text with a colon in it
+    // (`ACCEPT: up to 3 years`): both readings are said. Lined up with the keys, it may be one
+    // that lost its `:`.
+    if (blockText && /^[^\s#][^#]*?:(\s|$)/.test(rest.trimStart())) return `${lineThemUp(text, lineStart, doc)}; or, if it is text of the value above, ${blockText.replace(/^the text/, 'that text')}`;
     if (blockText) return /Implicit map keys need to be followed by map values/.test(message) ? `${blockText}; or, if it is a key, it needs \`:\` after it` : blockText;
   }
   if (code === 'BLOCK_AS_IMPLICIT_KEY') {

@@ -954,7 +954,7 @@ function sameReference(d: DesiredResource, l: LiveResource, field: string, ids: 
 function ambiguousHint(kind: KindMeta, found: readonly LiveResource[], key: string, records?: RecordedIds, named: 'declared' | 'undeclared' = 'declared'): string {
   // Named only by a reference, there is no document to pin yet.
   // A kind no file declares (the agreements service's users) cannot be pinned: only the app can tell them apart (second read SR83-4).
-  const pin = named === 'declared' ? ', or pin one with `id:`' : kind.yamlKind ? `, or declare the one meant (\`kind: ${kind.yamlKind}\`) pinned with \`id:\`` : ' (the files cannot name one of them by id)';
+  const pin = named === 'declared' ? ', or pin one with `id:`' : kind.yamlKind ? `, or declare the one meant (\`kind: ${kind.yamlKind}\`) pinned with \`id:\`` : '; the files cannot name one of them by id';
   const syncedId = records?.idOf(key);
   const synced = found.find((f) => f.id === syncedId);
   // One last synced under another name: renamed in the app onto this one, which is not "two applies at once" (probes MM-7, NB-10).

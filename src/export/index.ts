@@ -133,7 +133,9 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
       // Two users a users list shows under one e-mail in other letters: written once, with which
       // ones they are, as two documents of one identity would be refused as declared twice (second read SR83-1).
       if (i > 0 && sorted[i - 1]!.key === live.key) continue;
-      const namesakes = sorted.filter((o, j) => j > i && o.key === live.key);
+      // Sorted by identity: its namesakes follow it.
+      const namesakes: LiveResource[] = [];
+      for (let k = i + 1; k < sorted.length && sorted[k]!.key === live.key; k++) namesakes.push(sorted[k]!);
       if (namesakes.length > 0) part.notes.push(`${kind.noun[1]} ${[live, ...namesakes].map((o) => o.id).join(', ')} are all ${quoteValue(live.key, 200)} to docket: plan will refuse the one document written for them until it pins the one meant with \`id:\``);
       const cfg = document(live, '');
       part.notes.push(...(cfg.notes ?? []));

@@ -122,7 +122,7 @@ describe('parseYamlFile', () => {
     // Lined up with the key, after a blank line: read as a key with no `:`, still the text meant.
     expect(hintOf('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '', '    bad indent')).toEqual([[7, 5, `${past}; or, if it is a key, it needs \`:\` after it`]]);
     // A key one column short under an empty `|`, and a tab in the indentation, keep their own hints (second read SR83-2).
-    expect(hintOf('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '   questions: Q')).toEqual([[6, 4, 'line 5 starts at column 5 and this one at column 4: line them up (keys of one mapping start at the same column, list items at the same `-`)']]);
+    expect(hintOf('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '   questions: Q')).toEqual([[6, 4, `line 5 starts at column 5 and this one at column 4: line them up (keys of one mapping start at the same column, list items at the same \`-\`); or, if it is text of the value above, ${past.replace(/^the text/, 'that text')}`]]);
     expect(hintOf('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '\tbad')[0]?.[2]).toMatch(/^indent with spaces/);
     const marker = "a document's keys start on the line after `---`: put a line break after `---`";
     expect(hintOf('kind: Member', 'email: a@b.example', '--- kind: Member', 'email: x@y.example')).toEqual([[3, 5, marker]]);

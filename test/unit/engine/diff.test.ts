@@ -901,7 +901,7 @@ describe('diff: identities several live objects hold', () => {
     expect(Object.keys(result.ambiguous)).toEqual(['agreements-user:ops@acme.example']);
     expect(result.ambiguous['agreements-user:ops@acme.example']).toEqual({
       message: 'which 2 live agreements-user objects hold; docket cannot tell which one is meant',
-      hint: 'remove the one not wanted from the organization in the app (the files cannot name one of them by id) (u-1, u-2)',
+      hint: 'remove the one not wanted from the organization in the app; the files cannot name one of them by id (u-1, u-2)',
     });
     // Still known by id, as sync records and duplicate checks go by every id read.
     expect(result.ids['agreements-user:ops@acme.example']).toBe('u-1');
