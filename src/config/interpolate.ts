@@ -333,7 +333,7 @@ export function placeholderPlace<P extends SourcePos>(pos: P, written: string | 
         // Not `var.host` inside `${var.hostname}`, nor a literal `$${var.x}` (second read SR76-6).
         if (placeholder === undefined && /[A-Za-z0-9_-]/.test(text.charAt(at + needle.length))) continue;
         // (The first `$` of `$${` written as an escape too: `"\x24${var.x}"`.)
-        if (opening > 0 && /(?:\$|\\x24|\\u0024|\\U00000024)$/.test(text.slice(Math.max(0, opening - 10), opening))) continue;
+        if (opening > 0 && (text.charAt(opening - 1) === '$' || (/\\(?:x24|u0024|U00000024)$/.test(text.slice(Math.max(0, opening - 10), opening)) && inDoubleQuotes(text, opening)))) continue;
         return { ...pos, line, col: (opening >= 0 ? opening : at) + 1 };
       }
     }
@@ -345,7 +345,18 @@ export function placeholderPlace<P extends SourcePos>(pos: P, written: string | 
 function openingOf(text: string, at: number): number {
   const brace = text.lastIndexOf('{', at);
   const escaped = brace < 0 ? null : /\\(?:x24|u0024|U00000024)$/.exec(text.slice(Math.max(0, brace - 10), brace));
-  return escaped ? brace - escaped[0].length : text.lastIndexOf('${', at);
+  // Only a double-quoted value reads escapes: elsewhere `\x24` is text (second read SR83B-5).
+  return escaped && inDoubleQuotes(text, brace - escaped[0].length) ? brace - escaped[0].length : text.lastIndexOf('${', at);
+}
+
+/** Whether `at` of a line falls inside a double-quoted scalar: an odd number of `"` before it, none escaped. */
+function inDoubleQuotes(text: string, at: number): boolean {
+  let inside = false;
+  for (let i = 0; i < at; i++) {
+    if (inside && text[i] === '\\') i++;
+    else if (text[i] === '"') inside = !inside;
+  }
+  return inside;
 }
 
 export interface InterpolatedTree {

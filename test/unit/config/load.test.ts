@@ -102,6 +102,9 @@ describe('loadConfig: documents', () => {
     // A literal `$${` whose first `$` is an escape is no placeholder: the one after it is said (second read SR83-10).
     const literal = await load({ 'docket.yaml': lines('version: 1'), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: "\\x24${var.x} and ${var.x}"') });
     expect(literal.diagnostics.filter((d) => d.code === 'undefined-variable').map(brief)).toEqual(['p.yaml:5:32 undefined-variable']);
+    // Unquoted, `\x24` is text: the placeholder after it is said where it is (second read SR83B-5).
+    const plain = await load({ 'docket.yaml': lines('version: 1'), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: \\x24${var.x}') });
+    expect(plain.diagnostics.filter((d) => d.code === 'undefined-variable').map(brief)).toEqual(['p.yaml:5:18 undefined-variable']);
   });
 
   it('treats a file named through a variable as data too, and one a missing variable names as what it is', async () => {
