@@ -14,6 +14,7 @@ import { keyInFile, KEYS_STAY_OUT } from './api-keys.js';
 import { keysHeld } from './interpolate.js';
 import { sha256 } from '../engine/canonical.js';
 import { lineColumnsOf } from '../util/line-columns.js';
+import { linesIn } from './source-lines.js';
 import { codePointOf, quoteAround, quoteValue } from './quote.js';
 import { CONTROL_CHARACTER } from './text-hygiene.js';
 import { withVariableHint, type VariableOrigins } from './schema.js';
@@ -445,15 +446,13 @@ function textProblem(type: unknown, bytes: Uint8Array, rel: string): ContentProb
     const control = CONTROL_CHARACTER.exec(text);
     if (control) {
       // Lines as an editor shows them: a lone CR ends one too (probe PY-3).
-      const lineStart = Math.max(text.lastIndexOf('\n', control.index), text.lastIndexOf('\r', control.index)) + 1;
-      const lineEnd = text.slice(control.index).search(/[\r\n]/);
-      const line = text.slice(lineStart, lineEnd < 0 ? undefined : control.index + lineEnd);
+      const at = lineColumnsOf(text, true)(control.index);
       return {
         code: 'control-character',
         // Quoted around the character: a long line's first characters may not reach it.
-        message: `${quoted(rel)} holds the control character ${codePointOf(control[0])}: ${quoteAround(line, control.index - lineStart)}`,
+        message: `${quoted(rel)} holds the control character ${codePointOf(control[0])}: ${quoteAround(linesIn(text)(at.line) ?? '', at.col - 1)}`,
         hint: 'remove it; text may hold tabs and line breaks, but no other control characters',
-        at: lineColumnsOf(text, true)(control.index),
+        at,
       };
     }
     const conflict = conflictMarkers(text);

@@ -333,7 +333,7 @@ export function placeholderPlace<P extends SourcePos>(pos: P, written: string | 
         // Not `var.host` inside `${var.hostname}`, nor a literal `$${var.x}` (second read SR76-6).
         if (placeholder === undefined && /[A-Za-z0-9_-]/.test(text.charAt(at + needle.length))) continue;
         // (The first `$` of `$${` written as an escape too: `"\x24${var.x}"`.)
-        if (opening > 0 && (text.charAt(opening - 1) === '$' || (/\\(?:x24|u0024|U00000024)$/.test(text.slice(Math.max(0, opening - 10), opening)) && inDoubleQuotes(text, opening)))) continue;
+        if (opening > 0 && (text.charAt(opening - 1) === '$' || escapedDollarBefore(text, opening) > 0)) continue;
         return { ...pos, line, col: (opening >= 0 ? opening : at) + 1 };
       }
     }
@@ -344,9 +344,17 @@ export function placeholderPlace<P extends SourcePos>(pos: P, written: string | 
 /** Where the placeholder whose name is at `at` opens: its `$`, or the escape a double-quoted value writes it with (`\x24{`, probe PY-7). */
 function openingOf(text: string, at: number): number {
   const brace = text.lastIndexOf('{', at);
-  const escaped = brace < 0 ? null : /\\(?:x24|u0024|U00000024)$/.exec(text.slice(Math.max(0, brace - 10), brace));
-  // Only a double-quoted value reads escapes: elsewhere `\x24` is text (second read SR83B-5).
-  return escaped && inDoubleQuotes(text, brace - escaped[0].length) ? brace - escaped[0].length : text.lastIndexOf('${', at);
+  const escaped = brace < 0 ? 0 : escapedDollarBefore(text, brace);
+  return escaped > 0 ? brace - escaped : text.lastIndexOf('${', at);
+}
+
+/**
+ * The length of a `$` written as an escape (`\x24`, `\u0024`, `\U00000024`) right before `at`, or 0.
+ * Only a double-quoted value reads escapes: elsewhere `\x24` is text (second read SR83B-5).
+ */
+function escapedDollarBefore(text: string, at: number): number {
+  const escaped = /\\(?:x24|u0024|U00000024)$/.exec(text.slice(Math.max(0, at - 10), at));
+  return escaped && inDoubleQuotes(text, at - escaped[0].length) ? escaped[0].length : 0;
 }
 
 /** Whether `at` of a line falls inside a double-quoted scalar: an odd number of `"` before it, none escaped. */

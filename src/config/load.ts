@@ -349,7 +349,6 @@ function noProjectFile(shown: string, enclosing?: string): Diagnostic {
   };
 }
 
-
 /**
  * `*.yaml` links to a resource file the configuration reads already, under its own name or through
  * another link: read again, every document in it would be declared twice, and duplicate-resource

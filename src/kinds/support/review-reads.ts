@@ -176,28 +176,32 @@ function directoryOf(entries: FoundMember[], complete: boolean, invitedOnly: Mem
     if (!seen) byId.set(e.id, { ...e, email, ...(e.onlyNamed ? { current: true as const } : {}) });
     else if (e.onlyNamed && !seen.current) Object.assign(seen, { email, current: true });
   }
-  // Two users under one e-mail: one moved off it in the app, and then invited again under it. The
-  // one a reviewer field shows with it is that e-mail's, else the later invitation's.
-  // Not so in a users list: two users it lists under one e-mail (in letters of another case, or a
+  // Not in a users list: two users it lists under one e-mail (in letters of another case, or a
   // domain spelled otherwise) are two people, and which one a file means is the plan's question (probe PT-1).
-  if (complete) {
-    const members = [...byId.values()].map(({ invitedAt: _at, current: _current, ...m }): MemberEntry => m);
-    return { members, emailById: new Map(members.map((m) => [m.id, m.email])), complete, unidentified: [] };
-  }
-  const byEmail = new Map<string, FoundMember>();
-  for (const e of byId.values()) {
-    const other = byEmail.get(e.email);
-    if (!other || (e.current === other.current && (e.invitedAt ?? '') > (other.invitedAt ?? '')) || (e.current && !other.current)) byEmail.set(e.email, e);
-  }
+  const byEmail = complete ? undefined : oneUserPerEmail(byId.values());
   const unidentified = new Map<string, MemberDirectory['unidentified'][number]>();
   for (const u of invitedOnly) {
     const email = normEmail(u.email);
     if (!email) continue;
-    const known = byEmail.get(email);
+    const known = byEmail?.get(email);
     // A rule or the default reviewer gives the id but no name; the invitation has the name.
     if (known) known.name ??= u.name;
     else if (!unidentified.has(email)) unidentified.set(email, { ...u, email });
   }
-  const members = [...byEmail.values()].map(({ invitedAt: _at, current: _current, ...m }): MemberEntry => m);
+  const members = [...(byEmail ?? byId).values()].map(({ invitedAt: _at, current: _current, ...m }): MemberEntry => m);
   return { members, emailById: new Map(members.map((m) => [m.id, m.email])), complete, unidentified: [...unidentified.values()] };
+}
+
+/**
+ * Two users under one e-mail, as invitations and reviewer fields show them: one moved off it in the
+ * app, and then invited again under it. The one a reviewer field shows with it is that e-mail's,
+ * else the later invitation's.
+ */
+function oneUserPerEmail(found: Iterable<FoundMember>): Map<string, FoundMember> {
+  const byEmail = new Map<string, FoundMember>();
+  for (const e of found) {
+    const other = byEmail.get(e.email);
+    if (!other || (e.current === other.current && (e.invitedAt ?? '') > (other.invitedAt ?? '')) || (e.current && !other.current)) byEmail.set(e.email, e);
+  }
+  return byEmail;
 }

@@ -369,6 +369,7 @@ describe('drift policies', () => {
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
+
   it('a playbook under drift: revert archived in the app keeps in the files its rules whose own policy is adopt: they went with it, and apply makes them again with it (probe QB-3)', async () => {
     const file = 'kind: Playbook\nname: Rev PR\ndrift: revert\nrules:\n  - name: ra\n    actions: RA\n    drift: adopt\n  - name: rb\n    actions: RB\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/r.yaml': file });
