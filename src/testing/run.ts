@@ -222,6 +222,10 @@ function notAskedFor(): DocketError {
 class Reviews {
   /** The notes the cache recorded with the playbook variants this run replayed (TestCache.notesFor). */
   readonly replayedNotes = new Set<string>();
+  /** Each playbook digest's notes of unkept fields, as the cache holds them: read once a run, and as this run writes them. */
+  private readonly notes = new Map<string, string[]>();
+  /** The write of a digest's notes, once a run: every case of one playbook writes the same. */
+  private readonly notesWritten = new Map<string, Promise<void>>();
   private readonly byKey = new Map<string, { needed: number; result: Promise<Runs> }>();
   private readonly uploads = new Map<string, Promise<string>>();
   /** Uploads made again, by contract and the id found gone (`<sha> <id>`). */
@@ -287,6 +291,12 @@ class Reviews {
   private readonly contractFiles = new Map<string, { sha: string; bytes: Uint8Array; file: string } | { error: string }>();
 
   /** `earlier`: what an earlier case of the same key got this run (it may have needed fewer runs than the cache holds). */
+  private notesOf(digest: string): string[] {
+    let notes = this.notes.get(digest);
+    if (!notes) this.notes.set(digest, (notes = this.ctx.cache.notesFor(digest)));
+    return notes;
+  }
+
   private async collect(key: CacheKey, c: PlaybookCase, variant: Variant, contract: { sha: string; bytes?: Uint8Array; file?: string; importedId?: string }, needed: number, earlier?: { facts: ReviewFacts[]; replayed: number }): Promise<Runs> {
     const ctx = this.ctx;
     const recorded = ctx.readCache ? await ctx.cache.get(key) : [];
@@ -295,7 +305,7 @@ class Reviews {
     // How many of the first runs are the cache's: an earlier case's may have been made this run.
     const replayed = cached === earlier?.facts ? earlier.replayed : cached.length;
     if (cached.length >= needed) {
-      for (const note of ctx.cache.notesFor(key.playbook_digest)) this.replayedNotes.add(note);
+      for (const note of this.notesOf(key.playbook_digest)) this.replayedNotes.add(note);
       return { facts: cached.slice(0, needed), replayed: Math.min(replayed, needed) };
     }
     if (!ctx.services) {
@@ -310,12 +320,17 @@ class Reviews {
       const api = ctx.services.review();
       const scratch = variant.liveId ? undefined : await this.scratch!.ensure(variant.subject, variant.digest);
       if (scratch) {
-        const now = this.scratch!.unkeptOf.get(variant.digest) ?? [];
         // A top-up keeps the notes of the reviews it still replays, said again; only a run that reads
         // no cache (`--no-cache`) forgets them (probe PP-1).
-        const kept = ctx.readCache ? ctx.cache.notesFor(variant.digest) : [];
+        const kept = ctx.readCache ? this.notesOf(variant.digest) : [];
         if (cached.length > 0) for (const note of kept) this.replayedNotes.add(note);
-        await ctx.cache.putNotes(variant.digest, [...new Set([...kept, ...now])]);
+        let written = this.notesWritten.get(variant.digest);
+        if (!written) {
+          const notes = [...new Set([...kept, ...(this.scratch!.unkeptOf.get(variant.digest) ?? [])])];
+          this.notes.set(variant.digest, notes);
+          this.notesWritten.set(variant.digest, (written = ctx.cache.putNotes(variant.digest, notes)));
+        }
+        await written;
       }
       const playbookId = variant.liveId ?? scratch!.id;
       const rules = scratch ? scratch.rules : variant.subject.rules;
