@@ -391,5 +391,7 @@ describe('drift policies', () => {
     await new App(emulator().env).archivePlaybook('Ed P');
     await writeFile(join(dir, 'playbooks/e.yaml'), edited.replace('rules:', 'description: edited\nrules:'));
     expect((await cli('pull', '-C', dir, '--dry-run', '--target', 'playbook/Ed P')).stdout).not.toContain('for its own policy');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 });
