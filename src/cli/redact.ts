@@ -133,12 +133,25 @@ function redactLongPieces(text: string, secrets: readonly string[]): string {
         while (end < lower.length && part.includes(lower.slice(at, end + 1))) end++;
         let start = at;
         while (start > 0 && part.includes(lower.slice(start - 1, end))) start--;
-        if (end - start >= KEY_PIECE_ALONE) spans.push([start, end]);
+        if (end - start >= KEY_PIECE_ALONE) spans.push(withinSeparators(lower, start, end));
       }
     }
   }
   return spans.length === 0 ? text : replaceSpans(text, spans);
 }
+
+/**
+ * A piece without the `-` and `_` at its edges: they give nothing of a key away (its slug form holds
+ * `-` between words), and one before it may be a diff's or a list's marker (`-SECRET…`, a line a
+ * plan removes, would read as unchanged: probe QF-1).
+ */
+function withinSeparators(text: string, start: number, end: number): [number, number] {
+  while (end - start > 1 && SEPARATOR.test(text[start]!)) start++;
+  while (end - start > 1 && SEPARATOR.test(text[end - 1]!)) end--;
+  return [start, end];
+}
+
+const SEPARATOR = /[-_]/;
 
 /**
  * Each form of a key, in any letter case: one in a case of its own (`sK_lIvE_…` pasted into a name
@@ -367,8 +380,14 @@ function cutSpans(text: string, secrets: readonly string[]): [number, number][] 
     for (const secret of keys) {
       // A piece, and the pieces beside it in turn: one pass hides a chain of them (fourth read RV4-3),
       // up to CHAIN of them (a key of one repeated character beside a megabyte of it stays linear).
-      for (let at = m.index, start = pieceEndingAt(lower, at, secret), n = 0; start !== undefined && n < CHAIN; at = start, start = pieceEndingAt(lower, at, secret), n++) cuts.push([start, at]);
-      for (let at = after, end = pieceStartingAt(lower, at, secret), n = 0; end !== undefined && n < CHAIN; at = end, end = pieceStartingAt(lower, at, secret), n++) cuts.push([at, end]);
+      const before: [number, number][] = [];
+      for (let at = m.index, start = pieceEndingAt(lower, at, secret), n = 0; start !== undefined && n < CHAIN; at = start, start = pieceEndingAt(lower, at, secret), n++) before.push([start, at]);
+      const behind: [number, number][] = [];
+      for (let at = after, end = pieceStartingAt(lower, at, secret), n = 0; end !== undefined && n < CHAIN; at = end, end = pieceStartingAt(lower, at, secret), n++) behind.push([at, end]);
+      // The chain's far edge keeps its `-` and `_` (withinSeparators); those between its pieces go with them.
+      if (before.length > 0) before[before.length - 1]![0] = withinSeparators(lower, ...before[before.length - 1]!)[0];
+      if (behind.length > 0) behind[behind.length - 1]![1] = withinSeparators(lower, ...behind[behind.length - 1]!)[1];
+      cuts.push(...before, ...behind);
     }
   }
   return cuts;

@@ -41,6 +41,12 @@ describe('a piece of a key standing alone', () => {
     expect(redact('x 4ec39hqlyjwdarjt y', secrets)).toBe('x [redacted] y');
     // Fifteen characters are no key, nor the key's public prefix.
     expect(redact('x 4ec39hqlyjwdarj y sk_live_ z', secrets)).toBe('x 4ec39hqlyjwdarj y sk_live_ z');
+    // A diff's `-` or a list's before a piece stays: the line still reads as removed (probe QF-1).
+    const qf = keyValues({ DOCKET_API_KEY: 'sk_live_QF9x7TopSecretKey42abc' });
+    expect(redact('-QF9x7TopSecretKey42 pasted by a reviewer', qf)).toBe('-[redacted] pasted by a reviewer');
+    expect(redact('x--qf9x7topsecretkey42_ y', qf)).toBe('x--[redacted]_ y');
+    expect(redact('- …QF9x7TopSecretKey42abc-', qf)).toBe('- …[redacted]-');
+    expect(redact('-QF9x7TopSecretKey…', qf)).toBe('-[redacted]…');
     const emulator = keyValues({ DOCKET_API_KEY: 'docket-emulator-key-00000000-0000-4000-8000-00000000000a' });
     expect(redact('organization 00000000-0000-4000-8000-00000000000a', emulator)).toBe('organization 00000000-0000-4000-8000-00000000000a');
     expect(redact('the key docket-emulator-key-<id>', emulator)).toBe('the key docket-emulator-key-<id>');
