@@ -138,7 +138,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const context: CommandContext = { io, setExit, waitForStop: options.waitForStop ?? (() => waitForSignal(io)), program: () => program };
 
   // A signal that ends the process before the command printed its result: still one JSON document
-  // (its renderers are imported up front because the exit cannot wait for an import).
+  // (its renderers are imported up front because the exit cannot wait for an import). After the
+  // command's own exit handlers: one may print the document with what only it knows (docket
+  // test's target, probe QD-1).
   const json = jsonOutput(argv);
   const dropJsonOnExit = json
     ? interruptsOf(io).onExit(() => {
@@ -147,7 +149,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         // A second signal cut a wait short: what it leaves unknown is the document's hint, as stderr says it (probe JV-2).
         const cut = interruptsOf(io).cutShort?.();
         io.stdout(errorDocument(json, new InterruptedError(signal, `interrupted by ${signal}`, cut)));
-      })
+      }, true)
     : undefined;
   // Handled now as any first signal is (nothing was started): exit 130 or 143, with the JSON document above.
   for (const signal of options.signalsBeforeStart?.() ?? []) process.emit(signal, signal);

@@ -444,7 +444,8 @@ describe('docket test against a standalone emulator', () => {
       expect(active().length).toBe(1);
       const doc = JSON.parse(cancelled.stdout()) as unknown;
       expect(await testReportErrors(doc)).toEqual([]);
-      expect(doc).toMatchObject({ ok: false, error: { code: 'interrupted', exit_code: 143 } });
+      // It had connected: the document says where it ran (probe QD-1).
+      expect(doc).toMatchObject({ ok: false, target: `review ${emu().env.DOCKET_REVIEW_URL} (organization ${emu().env.DOCKET_ORGANIZATION_ID})`, error: { code: 'interrupted', exit_code: 143 } });
       const xml = await readFile(junit, 'utf8');
       expect(await junitErrors(xml)).toEqual([]);
       expect(xml).toContain('<error message="docket test stopped by SIGTERM before it could report" type="interrupted">');

@@ -282,6 +282,15 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
         if (signal && mayWriteJunit()) writeFileAtomicSync(resolve(io.cwd, junit), report ? reportXml(report) : errorXml(new InterruptedError(signal, `docket test stopped by ${signal} before it could report`)));
       })
     : undefined;
+  // A second signal ends the process at once: the error document then still says where the run
+  // went (main.ts prints it with no target when this has not).
+  const dropJsonOnExit =
+    opts.output === 'json'
+      ? interrupts.onExit(() => {
+          const signal = interrupts.received();
+          if (signal && target !== undefined) io.stdout(renderTestErrorJson(errorJson(new InterruptedError(signal, `interrupted by ${signal}`, interrupts.cutShort?.())), { target: target(), suites: [], notes: [] }));
+        })
+      : undefined;
   try {
     try {
       // Invalid test files or configuration: their lines are annotated as plan annotates a broken configuration's.
@@ -304,6 +313,7 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
     }
   } finally {
     dropJunitOnExit?.();
+    dropJsonOnExit?.();
   }
   const isFailed = failed(report, Boolean(opts.failOnWarn));
   const signal = interrupts.received();
