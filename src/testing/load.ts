@@ -72,7 +72,7 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
   const out: TestFile[] = [];
   for (const file of files) {
     // Case names by subject, across the file's documents: the reports could not tell two apart.
-    const caseLines = new Map<string, number>();
+    const caseLines = new Map<string, FirstCase>();
     // Strictly and never waited on, as resource files are read: a byte that is not UTF-8 is
     // reported, not read as U+FFFD, and a named pipe is refused rather than read.
     // One result per file given.
@@ -142,6 +142,13 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
 }
 
 /** The checks a schema cannot make, for one document of either kind, valid or not: they read only values of the right type. */
+/** Where a case name was first seen: the case's line, and its name's place in that document. */
+interface FirstCase {
+  line: number;
+  positions: DocPositions;
+  nameAt: SourcePos;
+}
+
 class Checker {
   /** The configuration directory with its links resolved, found once per document. */
   private realRoot: Promise<string> | undefined;
@@ -154,8 +161,8 @@ class Checker {
     private readonly positions: DocPositions,
     private readonly subjects: TestSubjects,
     private readonly diagnostics: Diagnostic[],
-    /** The line of each case name seen in this file, by subject and name. */
-    private readonly caseLines: Map<string, number>,
+    /** Each case name seen in this file, by subject and name. */
+    private readonly caseLines: Map<string, FirstCase>,
   ) {}
 
   private error(code: string, message: string, pointer: string, hint?: string, key = false): void {
@@ -235,8 +242,14 @@ class Checker {
       // Reports name cases by it (a JUnit testcase, an annotation): one of blanks names nothing.
       if (name.trim() === '') this.error('blank-name', `case name ${quoteValue(name)} is blank`, `/cases/${i}/name`, 'name the case by what it checks');
       const first = this.caseLines.get(`${subject}\0${name}`);
-      if (first !== undefined) this.error('duplicate-case', `case ${quoteValue(name)} is named twice in this file (first at line ${first})`, `/cases/${i}/name`);
-      else this.caseLines.set(`${subject}\0${name}`, this.at(`/cases/${i}`).line);
+      const nameAt = this.positions.valueAt(`/cases/${i}/name`);
+      if (first === undefined) {
+        this.caseLines.set(`${subject}\0${name}`, { line: this.at(`/cases/${i}`).line, positions: this.positions, nameAt });
+        return;
+      }
+      // A copy made by an alias (`- *case`) has its name where the anchor is: it is at the alias (probe QD-2).
+      const copied = first.positions === this.positions && first.nameAt.line === nameAt.line && first.nameAt.col === nameAt.col;
+      this.error('duplicate-case', `case ${quoteValue(name)} is named twice in this file (first at line ${first.line})`, copied ? `/cases/${i}` : `/cases/${i}/name`, undefined, copied);
     });
   }
 

@@ -539,6 +539,9 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('tests/twice.test.yaml:10:11 error duplicate-case case "a" is named twice in this file (first at line 4)');
     expect(r.stderr).toContain('tests/twice.test.yaml:17:11 error duplicate-case case "b" is named twice in this file (first at line 7)');
     expect(r.stderr).toContain('2 errors, 0 warnings.');
+    // A copy made with an alias is said at the alias, not at the case it copies (probe QD-2).
+    await writeFile(join(dir, 'tests/twice.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - &c\n    name: a\n    contract: { file: fixtures/nda-standard.docx }\n    expect: { flags: { count: 0 } }\n  - *c\n');
+    expect((await runCli(['validate', '-C', dir])).stderr).toContain('tests/twice.test.yaml:8:5 error duplicate-case case "a" is named twice in this file (first at line 5)');
 
     // A long name is quoted cut short, as every other diagnostic quotes a value.
     const long = `Inbound NDA ${'x'.repeat(100)}`;
