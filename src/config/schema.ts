@@ -142,15 +142,18 @@ function simplify(errors: readonly ErrorObject[]): ErrorObject[] {
   // written next to a `format` for editors that do not check formats (`date` plus `^\d{4}-…`).
   const parentOf = (e: ErrorObject): string => e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'));
   const formatFailed = new Set(errors.filter((e) => e.keyword === 'format').map((e) => `${e.instancePath}|${parentOf(e)}`));
-  // A value of the wrong type (`type: ~`) is said to be that; "must be one of" about it too is the same mistake twice.
-  const typeFailed = new Set(errors.filter((e) => e.keyword === 'type' && !dropped.has(e)).map((e) => `${e.instancePath}|${parentOf(e)}`));
+  // A value of the wrong type (`type: ~`) is said to be that; what else its schema says of it ("must
+  // be one of", a `oneOf` of mappings with other keys: probe QD-3) is the same mistake again.
+  const typeFailed = new Map<string, string[]>();
+  for (const e of errors) if (e.keyword === 'type' && !dropped.has(e)) typeFailed.set(e.instancePath, [...(typeFailed.get(e.instancePath) ?? []), `${parentOf(e)}/`]);
+  const saidByType = (e: ErrorObject): boolean => e.keyword !== 'type' && (typeFailed.get(e.instancePath)?.some((schema) => e.schemaPath.startsWith(schema)) ?? false);
   return errors.filter(
     (e) =>
       !dropped.has(e) &&
       e.keyword !== 'if' &&
       e.keyword !== 'propertyNames' &&
       !(e.keyword === 'pattern' && formatFailed.has(`${e.instancePath}|${parentOf(e)}`)) &&
-      !(e.keyword === 'enum' && typeFailed.has(`${e.instancePath}|${parentOf(e)}`)),
+      !saidByType(e),
   );
 }
 

@@ -589,6 +589,8 @@ describe('docket test with broken inputs', () => {
     expect(shapes.code).toBe(1);
     for (const problem of ['tests/many.test.yaml:4:5 error missing-field', 'tests/many.test.yaml:2:11 error unknown-playbook', 'did you mean `Inbound NDA`', 'tests/many.test.yaml:5:23 error missing-file', 'tests/many.test.yaml:7:15 error', 'tests/many.test.yaml:8:48 error invalid-value `count`', 'tests/many.test.yaml:8:86 error']) expect(shapes.stderr).toContain(problem);
     expect(shapes.stderr).not.toContain('Internal error');
+    // A contract written as a bare path is one mistake, said once: not a mapping (probe QD-3).
+    expect(shapes.stderr.split('\n').filter((l) => l.startsWith('tests/many.test.yaml:7:'))).toEqual(['tests/many.test.yaml:7:15 error invalid-value `contract` must be a mapping, not a string (got "fixtures/nda-standard.docx")']);
     // With the playbook known, a rule it lacks is named beside the wrong types.
     await writeFile(join(dir, 'tests/many.test.yaml'), (await readFile(join(dir, 'tests/many.test.yaml'), 'utf8')).replace('Inbound ND\n', 'Inbound NDA\n'));
     expect((await runCli(['validate', '-C', dir])).stderr).toContain('tests/many.test.yaml:8:80 error unknown-rule "Nope"');
