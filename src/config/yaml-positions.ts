@@ -302,19 +302,21 @@ interface UnclosedQuote {
 /** The documents of a file, and its quotes never closed. */
 function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuotes: UnclosedQuote[] } {
   const unclosedQuotes: UnclosedQuote[] = [];
-  const lineCounter = new (yaml().LineCounter)();
   const diagnostics: Diagnostic[] = [];
   let docs: Document.Parsed[];
   try {
     // `merge`: `<<: *shared` copies a mapping's keys, so rule text can be shared within a file.
-    docs = yaml().parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true }) as Document.Parsed[];
+    docs = yaml().parseAllDocuments(text, { prettyErrors: false, uniqueKeys: true, merge: true }) as Document.Parsed[];
   } catch (error) {
     // The parser recurses per nesting level: a file nested thousands deep overflows it.
     if (!(error instanceof RangeError)) throw error;
     return { parsed: { file, documents: [], diagnostics: [tooDeep(file, deepestLine(text))] }, unclosedQuotes };
   }
   const documents: ParsedDocument[] = [];
-  const lc = (offset: number): LineCol => lineCounter.linePos(offset);
+  // Counted from the text, not by the parser's LineCounter: lines the parser skips as stray
+  // tokens after a syntax error are not counted there, which put every later document's
+  // problems lines too high (probe QE-1).
+  const lc: (offset: number) => LineCol = lineColumnsOf(text);
 
   docs.forEach((doc, index) => {
     // One mistake often trips several parser rules at the same spot; the first says it best.

@@ -25,6 +25,13 @@ describe('parseYamlFile', () => {
     expect(parsed.documents[1]!.positions.at('/email')).toEqual({ file: 'members.yaml', line: 9, col: 1 });
   });
 
+  it('places the documents after a syntax error at their own lines, also when the parser skipped stray lines of it (probe QE-1)', () => {
+    const text = lines('  kind: Playbook', 'name: Pasted', '  description: text', '  drift: adopt', '---', 'kind: Member', 'email: carol-at-acme.example');
+    const parsed = parseYamlFile(text, 'p.yaml');
+    expect(parsed.diagnostics.map((d) => [d.code, d.line])).toEqual([['yaml-syntax', 2]]);
+    expect(parsed.documents.at(-1)!.positions.valueAt('/email')).toEqual({ file: 'p.yaml', line: 7, col: 8 });
+  });
+
   it('records keys, values and list items; at() falls back to the nearest written ancestor', () => {
     const text = lines(
       'kind: Playbook',
