@@ -97,8 +97,27 @@ export function pathWithoutSecrets(path: string): string {
  * print what the message hid.
  */
 export function excerptWithoutSecrets(line: string): string {
-  return lineWithoutSecrets(line).replace(BARE_CREDENTIALS, '***@').replace(/\S+/g, wordWithoutSecrets);
+  return lineWithoutSecrets(line)
+    .replace(BARE_CREDENTIALS, (found: string, at: number, whole: string) => (underOtherKey(whole, at) ? found : '***@'))
+    .replace(/\S+/g, (word: string, at: number, whole: string) => wordWithoutSecrets(word, () => underOtherKey(whole, at)));
 }
+
+/**
+ * The key written on the line before a value at `at` (`reviewer: "…`, `{name: …`, `- name: &a …`),
+ * or a list item's `- `: when that is no `url` (`url`, `payment_link_url`), the value is a name or
+ * an e-mail, which the line shows as written (`Sales:anna@acme.example`, probe QE-2). A value with
+ * nothing before it on its line may be a `url:`'s from the line above, and stays hidden. Read over
+ * the last characters before the value only, so a long line is read once.
+ */
+function underOtherKey(line: string, at: number): boolean {
+  const before = line.slice(Math.max(0, at - KEY_REACH), at);
+  const key = KEY_BEFORE.exec(before);
+  if (key === null) return false;
+  return key[1] === undefined ? true : !/url$/i.test(key[1]);
+}
+const KEY_REACH = 200;
+/** A key and its `:` (then any anchor or tag, and the quotes or brackets a value opens with), or a list item's dash alone. */
+const KEY_BEFORE = /(?:(?:^|[\s{,])["']?([^\s:{},"'[\]]+)["']?\s*:|^\s*-)\s+(?:[&!]\S*\s+)*["'[{(]*$/;
 
 /**
  * At the start of a word, after any quotes or brackets: a `user:password@` whose password holds
@@ -121,8 +140,8 @@ function queryStart(word: string): number | undefined {
 }
 
 /** One word of an excerpt: words are disjoint and each regex is anchored, so a line is read once. */
-function wordWithoutSecrets(word: string): string {
-  const hidden = word.replace(WORD_CREDENTIALS, '$1***@');
+function wordWithoutSecrets(word: string, named: () => boolean): string {
+  const hidden = WORD_CREDENTIALS.test(word) && !named() ? word.replace(WORD_CREDENTIALS, '$1***@') : word;
   const at = queryStart(hidden);
   if (at === undefined) return hidden;
   // The quote or bracket that closes the value stays, so the line still reads as YAML.
