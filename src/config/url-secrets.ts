@@ -103,6 +103,21 @@ export function excerptWithoutSecrets(line: string): string {
 }
 
 /**
+ * The part of a long line around `col` (1-based) that an excerpt of it may show, at least `reach`
+ * characters either side, cut only at white space: no URL spans it, so what excerptWithoutSecrets
+ * hides there is what it hides in the whole line. Each of thousands of problems on one line of a
+ * megabyte (a file written as one line of JSON) then reads its part, not the whole line (probe QE-3).
+ */
+export function aroundColumn(line: string, col: number, reach: number): { text: string; col: number } {
+  if (line.length <= 4 * reach) return { text: line, col };
+  let start = Math.max(0, col - 1 - reach);
+  while (start > 0 && !/\s/.test(line[start - 1]!)) start--;
+  let end = Math.min(line.length, col - 1 + reach);
+  while (end < line.length && !/\s/.test(line[end]!)) end++;
+  return { text: line.slice(start, end), col: col - start };
+}
+
+/**
  * The key written on the line before a value at `at` (`reviewer: "…`, `{name: …`, `- name: &a …`),
  * or a list item's `- `: when that is no `url` (`url`, `payment_link_url`), the value is a name or
  * an e-mail, which the line shows as written (`Sales:anna@acme.example`, probe QE-2). A value with

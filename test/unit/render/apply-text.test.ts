@@ -230,6 +230,15 @@ describe('renderDiagnosticsText', () => {
     expect(caretLine(escaped, escaped.indexOf('5') + 1)).toBe(`     | ${' '.repeat(escaped.indexOf('5') - 5)}^`);
   });
 
+  it('puts the caret under the column of a long line of words, cut around it at both ends, its URLs hidden (probe QE-3)', () => {
+    const line = Array.from({ length: 5_000 }, (_, i) => `{"name": "R${i}", "url": "https://bob:pw${i}@h.example/x?t=${i}"}`).join(', ');
+    const col = line.indexOf('"R2500"') + 1;
+    const [, shown, caret] = renderDiagnosticsText([{ severity: 'error', code: 'x', message: 'm', file: 'p.json', line: 1, col }], { color: false, source: () => line }).split('\n');
+    expect(shown).toMatch(/^   1 \| ….*"R2500".*…$/);
+    expect(shown).not.toMatch(/bob|pw\d|t=\d/);
+    expect(caret!.indexOf('^')).toBe(shown!.indexOf('"R2500"'));
+  });
+
   it("hides a URL's user name, password, query and fragment in the line under a message, as the message hides them", () => {
     const line = '  url: https://ops:S3cret@agreements.example.com/a?token=T0K#frag';
     const out = renderDiagnosticsText([{ severity: 'error', code: 'invalid-url', message: 'm', file: 'docket.yaml', line: 11, col: 8 }], { color: false, source: () => line });

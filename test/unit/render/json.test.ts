@@ -141,6 +141,22 @@ describe('diagnostics JSON excerpts', () => {
     expect(short!.excerpt).toBe('a: BAD');
   });
 
+  it('of a long line of words read only the words around the column, hiding what the whole line would hide, centred on the column as shown (probe QE-3)', () => {
+    const words = Array.from({ length: 20_000 }, (_, i) => `{"name": "R${i}", "url": "https://bob:pw${i}@h.example/x?t=${i}"}`);
+    const line = words.join(', ');
+    const col = line.indexOf('"R10000"') + 1;
+    const d: Diagnostic = { severity: 'error', code: 'x', message: 'm', file: 'p.json', line: 1, col };
+    const [one] = (JSON.parse(renderDiagnosticsJson([d], () => line)) as { diagnostics: { excerpt: string }[] }).diagnostics;
+    expect(one!.excerpt).toMatch(/^….*"R10000".*…$/);
+    expect(one!.excerpt).not.toMatch(/bob|pw\d|t=\d/);
+    // The column's word sits where the window puts it: about 250 characters in.
+    expect(Math.abs(one!.excerpt.indexOf('"R10000"') - 251)).toBeLessThan(5);
+    // A line of one word is read whole, as before.
+    const word = `a:${'x'.repeat(10_000)}https://bob:pw@h.example${'y'.repeat(10_000)}`;
+    const [whole] = (JSON.parse(renderDiagnosticsJson([{ ...d, col: 10_005 }], () => word)) as { diagnostics: { excerpt: string }[] }).diagnostics;
+    expect(whole!.excerpt).toMatch(/^…x+https:\/\/\*\*\*@h\.example/);
+  });
+
   it("hide a URL's user name, password, query and fragment, as the message does", () => {
     const d: Diagnostic = { severity: 'error', code: 'invalid-url', message: 'm', file: 'docket.yaml', line: 3, col: 8 };
     const [one] = (JSON.parse(renderDiagnosticsJson([d], () => '  url: http://admin:hunter2@127.0.0.1:7340/review?token=abc#x')) as { diagnostics: { excerpt: string }[] }).diagnostics;
