@@ -31,12 +31,15 @@ export function followRenamedFiles(lock: LockFile, desired: readonly DesiredReso
  * object and pull wrote that (no apply renamed it, so none moved the entry): left under the former
  * name, it is overwritten by the upload of a new object given that name, and the renamed object's
  * later edits of its file are never published (probe NJ-1). `ids`: the plan's live ids by
- * `kind:key`; `changes`: the plan's, whose renames' apply moves their entries itself.
+ * `kind:key`; `changes`: the plan's, whose renames and uploads record their entries themselves (an
+ * attachment renamed in the files is uploaded under its new name: moved before that upload, a
+ * refused or stopped one left the old upload recorded as the new, and no plan uploaded it again:
+ * probe QH-1).
  */
 export function followRenamedObjects(lock: LockFile, ids: Readonly<Record<string, string>>, desired: readonly Pick<DesiredResource, 'kind' | 'key'>[], changes: readonly Pick<Change, 'action' | 'kind' | 'key'>[]): boolean {
   // Asked only of an entry whose own name holds another object: not built from 20,000 changes an apply.
   let renames: Set<string> | undefined;
-  const renaming = (kindKey: string): boolean => (renames ??= new Set(changes.filter((c) => c.action === 'rename').map((c) => refKey(c.kind, c.key)))).has(kindKey);
+  const renaming = (kindKey: string): boolean => (renames ??= new Set(changes.filter((c) => c.action === 'rename' || c.action === 'upload').map((c) => refKey(c.kind, c.key)))).has(kindKey);
   let declaredById: Map<string, string> | undefined;
   /** The declared `kind:key` live object `id` is matched to: indexed at the first entry whose own name holds another (20,000 ids a plan). */
   const declaredAs = (id: string): string | undefined => {

@@ -830,6 +830,29 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('an attachment renamed in the files whose upload the service refused is uploaded again by the next apply: the old upload stays recorded under its old name (probe QH-1)', async () => {
+    await start();
+    const nda = 'kind: Template\nname: T\ntype: NDA\nattachments: [Sec A]\n';
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/a.yaml': ATTACHMENT_YAML.replace('Security Exhibit', 'Sec A'), 'templates/t.yaml': nda });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    const first = (await lockFiles(dir))['attachment:Sec A']!;
+    await writeFiles(dir, { 'attachments/a.yaml': ATTACHMENT_YAML.replace('Security Exhibit', 'Sec A2\nrenamed_from: [Sec A]'), 'templates/t.yaml': nda.replace('[Sec A]', '[Sec A2]') });
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/attachments', status: 422, count: 1 });
+    const refused = await cli('apply', '-C', dir, '--auto-approve');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('✗ upload attachment "Sec A2"');
+    // Nothing was uploaded: the lock still records the first upload under its own name, so the next plan uploads again.
+    expect(await lockFiles(dir)).toEqual({ 'attachment:Sec A': first });
+    const again = await cli('plan', '-C', dir);
+    expect(again.stdout).toContain('Plan: 0 to create, 1 to update, 0 to delete, 1 to upload.');
+    await applyOk(cli, dir);
+    const attachments = Object.values(agreements().attachments);
+    expect(attachments.map((a) => a.name).sort()).toEqual(['Sec A', 'Sec A2']);
+    expect(template('T')!.parameters.attachment_ids).toEqual([attachments.find((a) => a.name === 'Sec A2')!.id]);
+    await expectNoChanges(cli, dir);
+  });
+
   it('says so when docket.lock.json knows nothing of an organization whose templates are live: its uploads may be live already', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
