@@ -110,6 +110,13 @@ export const DOWN_AFTER_SILENCE_MS = 30_000;
  * or a 504): it was looked for at once; a gateway that held it may pass it on seconds later.
  */
 const LANDING_READ_WAITS_MS = [2_000, 5_000];
+/** How much later than docket's own timer undici's may fire: its timers tick about once a second. */
+const UNDICI_TIMER_SLACK_MS = 1_000;
+/** undici's own headers or body timeout: docket stopped waiting, as when its own timer fires (probe QG-1). */
+function undiciTimedOut(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+}
 /** A list longer than this is a paging bug, not data: 10 000 pages of 100 is a million objects. */
 const MAX_PAGES = 10_000;
 /** Pages asked for at once when the first page states the last: each batch is checked before the next. */
@@ -221,10 +228,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     try {
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(url, { dispatcher: dispatcher(), method: t.method, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: link.signal });
+        // undici's own timers, a second later than docket's (theirs tick about once a second): they
+        // free the socket should docket's timer not, and end the attempt as a timeout either way.
+        res = await request(url, { dispatcher: dispatcher(), method: t.method, headers, body, headersTimeout: timeoutMs + UNDICI_TIMER_SLACK_MS, bodyTimeout: timeoutMs + UNDICI_TIMER_SLACK_MS, signal: link.signal });
       } catch (err) {
         if (options.signal?.aborted) throw interrupted(t);
-        if (expired()) return timedOut(false);
+        if (expired() || undiciTimedOut(err)) return timedOut(false);
         return { kind: 'failure', failure: classifyConnectionError(err) };
       }
       try {
@@ -233,7 +242,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         return { kind: 'response', status: res.statusCode, headers: res.headers, text };
       } catch (err) {
         if (options.signal?.aborted) throw interrupted(t);
-        if (expired()) return timedOut(true);
+        if (expired() || undiciTimedOut(err)) return timedOut(true);
         // The answer was cut off: the request was processed, whatever its status said.
         return { kind: 'failure', failure: classifyConnectionError(err, true) };
       }

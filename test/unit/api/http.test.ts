@@ -1979,6 +1979,21 @@ describe('create with unknown outcome', () => {
     expect(sleeps.filter((ms) => ms >= 2_000)).toEqual([2_000, 5_000]);
   });
 
+  it("takes undici's own headers or body timeout for a timeout, as docket's: a create it ends is not posted again (probe QG-1)", async () => {
+    for (const error of [new undiciErrors.HeadersTimeoutError(), new undiciErrors.BodyTimeoutError()]) {
+      const { mock, client, sleeps } = setup();
+      let posts = 0;
+      // The first attempt ends with undici's error; a second would be answered.
+      mock.intercept({ path: '/v1/slow', method: 'POST' }).replyWithError(error);
+      mock.intercept({ path: '/v1/slow', method: 'POST' }).reply(() => (posts++, { statusCode: 201, data: { data: res('again') } })).persist();
+      let reads = 0;
+      const err = (await rejection(client.create({ method: 'POST', path: '/v1/slow', body: { name: 'X' }, operation: 'create x', recover: async () => (reads++, undefined) }))) as DocketError;
+      expect([err.code, err.notCarriedOut], error.code).toEqual(['outcome-pending', false]);
+      expect([posts, reads]).toEqual([0, 3]);
+      expect(sleeps.filter((ms) => ms >= 2_000)).toEqual([2_000, 5_000]);
+    }
+  });
+
   it('says how long it read for when the time budget cut the reads short, and that it did', async () => {
     // 3 s left after the attempt: the read at once and the one 2 s later, not the one 5 s after that.
     const { mock, client } = setup({ timeoutMs: 40, deadline: Date.now() + 3_000 });
