@@ -3,6 +3,7 @@
  * retries with backoff and full jitter, JSON:API paging and typed errors. Endpoint functions
  * (review.ts, agreements.ts) only know paths and bodies.
  */
+import { lookup, type LookupOptions } from 'node:dns';
 import { EventEmitter } from 'node:events';
 import { isDeepStrictEqual } from 'node:util';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -110,6 +111,11 @@ export const DOWN_AFTER_SILENCE_MS = 30_000;
  * or a 504): it was looked for at once; a gateway that held it may pass it on seconds later.
  */
 const LANDING_READ_WAITS_MS = [2_000, 5_000];
+/** Looks a `*.localhost` name up as `localhost` (net.connect's `lookup`, its options and callback passed through). */
+const lookUpAsLocalhost = ((_hostname: string, options: LookupOptions, callback: (...args: unknown[]) => void): void => {
+  lookup('localhost', options, callback as never);
+}) as unknown as typeof lookup;
+
 /** How much later than docket's own timer undici's may fire: its timers tick about once a second. */
 const UNDICI_TIMER_SLACK_MS = 1_000;
 /** undici's own headers or body timeout: docket stopped waiting, as when its own timer fires (probe QG-1). */
@@ -185,7 +191,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   let ownPool: Pool | undefined;
   const dispatcher = (): Dispatcher => {
     if (options.dispatcher) return options.dispatcher;
-    ownPool ??= new Pool(base.origin, { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+    // A `*.localhost` host is loopback (RFC 6761), and plain http is allowed to it for that: it is
+    // looked up as `localhost` is, never asked of a DNS server, which could send the key elsewhere (probe QG-3).
+    const loopbackName = new URL(base.origin).hostname.toLowerCase().endsWith('.localhost');
+    ownPool ??= new Pool(base.origin, { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, ...(loopbackName ? { connect: { lookup: lookUpAsLocalhost } } : {}) });
     return ownPool;
   };
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { startTestEmulator } from '../helpers/emulator.js';
 
 const run = promisify(execFile);
 /** A named pipe: a read of one waits for a writer for ever. */
@@ -468,4 +469,20 @@ describe('hostile environment variables', () => {
       expect(plan.stderr).not.toMatch(/ECONNREFUSED|unreachable|service answered|Internal error/);
     });
   }
+});
+
+describe('a loopback host named *.localhost', () => {
+  it('is reached as localhost is, never asked of a DNS server: plain http to it carries the key (probe QG-3)', async () => {
+    const t = await startTestEmulator();
+    try {
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'p.yaml': 'kind: Playbook\nname: P\nrules: []\n' });
+      const port = new URL(t.emulator.url).port;
+      const env = { ...t.env, DOCKET_REVIEW_URL: `http://docket-test.localhost:${port}/review`, DOCKET_AGREEMENTS_URL: `http://Docket-Test.LOCALHOST:${port}/agreements` };
+      const plan = await runCli(['plan', '-C', dir], { env });
+      expect([plan.code, plan.stderr]).toEqual([0, '']);
+      expect(plan.stdout).toContain('Plan: 1 to create, 0 to update, 0 to delete.');
+    } finally {
+      await t.emulator.close();
+    }
+  });
 });
