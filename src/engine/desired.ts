@@ -271,12 +271,15 @@ function checkRenameIntents(desired: readonly DesiredResource[], diagnostics: Di
     });
   }
   warnRenameCycles(renaming, (d, name) => byName.get(scopeKey(d, name)), diagnostics);
+  // A declared parent's former names name it too (`A` of a playbook renamed from it to `A2`: probe QH-2).
+  const formerParents = new Map(renaming.filter((d) => !d.parent).flatMap((d) => d.renamedFrom.map((old) => [`${d.kind}:\u0000${old}`, d.key] as const)));
   for (const d of renaming) {
     if (!d.parent) continue;
     const parent = d.parent;
+    const declaredElsewhere = (p: string): boolean => p !== parent.key && (byName.has(`${parent.kind}:\u0000${p}`) || (formerParents.has(`${parent.kind}:\u0000${p}`) && formerParents.get(`${parent.kind}:\u0000${p}`) !== parent.key));
     d.renamedFrom.forEach((old, index) => {
       // Not where the rule's own name starts so too (`Payment/Late fees` from `Payment/Fees`): a name holding `/` of its own (second read SR71-2).
-      const elsewhere = prefixesOf(old).find((p) => p !== parent.key && byName.has(`${parent.kind}:\u0000${p}`) && !localName(d).startsWith(`${p}/`));
+      const elsewhere = prefixesOf(old).find((p) => declaredElsewhere(p) && !localName(d).startsWith(`${p}/`));
       if (elsewhere === undefined) return;
       diagnostics.warning(
         'renamed-from-other-parent',

@@ -44,6 +44,17 @@ describe('buildDesired', () => {
     ]);
   });
 
+  it('warns of a rule renamed from a rule of a playbook that is itself renamed: its former name names it too (probe QH-2)', async () => {
+    const { diagnostics } = await build([
+      resourceDoc('Playbook', { name: 'A2', renamed_from: ['A'], rules: [{ name: 'r1', actions: 'A', renamed_from: ['A/r0'] }] }, {}, 'a.yaml'),
+      resourceDoc('Playbook', { name: 'B', rules: [{ name: 'r2', actions: 'A', renamed_from: ['A/r2'] }] }, {}, 'b.yaml'),
+    ]);
+    // Not of A2's own rule named from its own former name.
+    expect(diagnostics.warnings.map((w) => `${w.file} ${w.code}: ${w.message}`)).toEqual([
+      'b.yaml renamed-from-other-parent: rule "r2" of playbook "B" says it was renamed from "A/r2", which reads as rule "r2" of playbook "A": `renamed_from` names a rule of the same playbook, and a rule cannot move to another playbook',
+    ]);
+  });
+
   it('warns of a cycle of three or more renames as of a swap, once, and not of a chain (probe KU-3)', async () => {
     const { diagnostics } = await build([
       resourceDoc('Playbook', { name: 'Vendor MSA', renamed_from: ['Inbound NDA'] }, {}, 'a.yaml'),
