@@ -133,7 +133,7 @@ function redactLongPieces(text: string, secrets: readonly string[]): string {
         while (end < lower.length && part.includes(lower.slice(at, end + 1))) end++;
         let start = at;
         while (start > 0 && part.includes(lower.slice(start - 1, end))) start--;
-        if (end - start >= KEY_PIECE_ALONE) spans.push(withinSeparators(lower, start, end));
+        if (end - start >= KEY_PIECE_ALONE) spans.push([startAfterMarker(lower, start, end), end]);
       }
     }
   }
@@ -141,17 +141,17 @@ function redactLongPieces(text: string, secrets: readonly string[]): string {
 }
 
 /**
- * A piece without the `-` and `_` at its edges: they give nothing of a key away (its slug form holds
- * `-` between words), and one before it may be a diff's or a list's marker (`-SECRET…`, a line a
- * plan removes, would read as unchanged: probe QF-1).
+ * Where a piece starts once a `-` or `_` that starts a line or a word is left out: a diff's or a
+ * list's marker (`-SECRET…`, a line a plan removes, would read as unchanged: probe QF-1), which
+ * gives nothing of a key away (its slug form holds `-` between words). Only there: kept beside
+ * more text, it would stand between what a pass hid and the rest of the key the next pass looks
+ * for beside that (second read SR84-1).
  */
-function withinSeparators(text: string, start: number, end: number): [number, number] {
-  while (end - start > 1 && SEPARATOR.test(text[start]!)) start++;
-  while (end - start > 1 && SEPARATOR.test(text[end - 1]!)) end--;
-  return [start, end];
+function startAfterMarker(text: string, start: number, end: number): number {
+  if (start > 0 && !/\s/.test(text[start - 1]!)) return start;
+  while (end - start > 1 && (text[start] === '-' || text[start] === '_')) start++;
+  return start;
 }
-
-const SEPARATOR = /[-_]/;
 
 /**
  * Each form of a key, in any letter case: one in a case of its own (`sK_lIvE_…` pasted into a name
@@ -380,14 +380,8 @@ function cutSpans(text: string, secrets: readonly string[]): [number, number][] 
     for (const secret of keys) {
       // A piece, and the pieces beside it in turn: one pass hides a chain of them (fourth read RV4-3),
       // up to CHAIN of them (a key of one repeated character beside a megabyte of it stays linear).
-      const before: [number, number][] = [];
-      for (let at = m.index, start = pieceEndingAt(lower, at, secret), n = 0; start !== undefined && n < CHAIN; at = start, start = pieceEndingAt(lower, at, secret), n++) before.push([start, at]);
-      const behind: [number, number][] = [];
-      for (let at = after, end = pieceStartingAt(lower, at, secret), n = 0; end !== undefined && n < CHAIN; at = end, end = pieceStartingAt(lower, at, secret), n++) behind.push([at, end]);
-      // The chain's far edge keeps its `-` and `_` (withinSeparators); those between its pieces go with them.
-      if (before.length > 0) before[before.length - 1]![0] = withinSeparators(lower, ...before[before.length - 1]!)[0];
-      if (behind.length > 0) behind[behind.length - 1]![1] = withinSeparators(lower, ...behind[behind.length - 1]!)[1];
-      cuts.push(...before, ...behind);
+      for (let at = m.index, start = pieceEndingAt(lower, at, secret), n = 0; start !== undefined && n < CHAIN; at = start, start = pieceEndingAt(lower, at, secret), n++) cuts.push([startAfterMarker(lower, start, at), at]);
+      for (let at = after, end = pieceStartingAt(lower, at, secret), n = 0; end !== undefined && n < CHAIN; at = end, end = pieceStartingAt(lower, at, secret), n++) cuts.push([at, end]);
     }
   }
   return cuts;

@@ -41,12 +41,15 @@ describe('a piece of a key standing alone', () => {
     expect(redact('x 4ec39hqlyjwdarjt y', secrets)).toBe('x [redacted] y');
     // Fifteen characters are no key, nor the key's public prefix.
     expect(redact('x 4ec39hqlyjwdarj y sk_live_ z', secrets)).toBe('x 4ec39hqlyjwdarj y sk_live_ z');
-    // A diff's `-` or a list's before a piece stays: the line still reads as removed (probe QF-1).
+    // A diff's `-` or a list's before a piece, at a line's or a word's start, stays: the line still reads as removed (probe QF-1).
     const qf = keyValues({ DOCKET_API_KEY: 'sk_live_QF9x7TopSecretKey42abc' });
     expect(redact('-QF9x7TopSecretKey42 pasted by a reviewer', qf)).toBe('-[redacted] pasted by a reviewer');
-    expect(redact('x--qf9x7topsecretkey42_ y', qf)).toBe('x--[redacted]_ y');
-    expect(redact('- …QF9x7TopSecretKey42abc-', qf)).toBe('- …[redacted]-');
+    expect(redact('a\n-qf9x7topsecretkey42_ y', qf)).toBe('a\n-[redacted]_ y');
     expect(redact('-QF9x7TopSecretKey…', qf)).toBe('-[redacted]…');
+    // Beside other text it goes with the piece, as the rest of the key beside it does (second read SR84-1).
+    expect(redact('x--qf9x7topsecretkey42_ y', qf)).toBe('x-[redacted]_ y');
+    const chained = keyValues({ DOCKET_API_KEY: 'sk_live_Ab3dE6gH9jK1mN4p' });
+    expect(redact(`…${'9jK1mN4psk_live_'.repeat(20)}`, chained)).toMatch(/^…(\[redacted\])+$/);
     const emulator = keyValues({ DOCKET_API_KEY: 'docket-emulator-key-00000000-0000-4000-8000-00000000000a' });
     expect(redact('organization 00000000-0000-4000-8000-00000000000a', emulator)).toBe('organization 00000000-0000-4000-8000-00000000000a');
     expect(redact('the key docket-emulator-key-<id>', emulator)).toBe('the key docket-emulator-key-<id>');
