@@ -98,8 +98,8 @@ export function pathWithoutSecrets(path: string): string {
  */
 export function excerptWithoutSecrets(line: string): string {
   return lineWithoutSecrets(line)
-    .replace(BARE_CREDENTIALS, (found: string, at: number, whole: string) => (underOtherKey(whole, at) ? found : '***@'))
-    .replace(/\S+/g, (word: string, at: number, whole: string) => wordWithoutSecrets(word, () => underOtherKey(whole, at)));
+    .replace(BARE_CREDENTIALS, (found: string, at: number, whole: string) => (underNameKey(whole, at) ? found : '***@'))
+    .replace(/\S+/g, (word: string, at: number, whole: string) => wordWithoutSecrets(word, () => underNameKey(whole, at)));
 }
 
 /**
@@ -118,21 +118,27 @@ export function aroundColumn(line: string, col: number, reach: number): { text: 
 }
 
 /**
- * The key written on the line before a value at `at` (`reviewer: "…`, `{name: …`, `- name: &a …`),
- * or a list item's `- `: when that is no `url` (`url`, `payment_link_url`), the value is a name or
- * an e-mail, which the line shows as written (`Sales:anna@acme.example`, probe QE-2). A value with
- * nothing before it on its line may be a `url:`'s from the line above, and stays hidden. Read over
- * the last characters before the value only, so a long line is read once.
+ * Whether the value at `at` is written under a key that holds a name or an e-mail (`reviewer: "…`,
+ * `{name: …`, `- name: &a …`): such a value shaped `word:local@domain` (`Sales:anna@acme.example`)
+ * the line shows as written, as messages do (probe QE-2). Under any other key (a variable's, which
+ * may fill a `url`), as a list item, or with nothing before it on its line (a `url:`'s from the
+ * line above), it stays hidden (second read SR84-3). Read over the last characters before the
+ * value only, so a long line is read once.
  */
-function underOtherKey(line: string, at: number): boolean {
-  const before = line.slice(Math.max(0, at - KEY_REACH), at);
-  const key = KEY_BEFORE.exec(before);
-  if (key === null) return false;
-  return key[1] === undefined ? true : !/url$/i.test(key[1]);
+function underNameKey(line: string, at: number): boolean {
+  const from = Math.max(0, at - KEY_REACH);
+  // A line read from its middle starts with a break: `^` is then no start of the line.
+  const key = KEY_BEFORE.exec(`${from > 0 ? '\u0000' : ''}${line.slice(from, at)}`)?.[1];
+  return key !== undefined && NAME_KEYS.has(key);
 }
 const KEY_REACH = 200;
-/** A key and its `:` (then any anchor or tag, and the quotes or brackets a value opens with), or a list item's dash alone. */
-const KEY_BEFORE = /(?:(?:^|[\s{,])["']?([^\s:{},"'[\]]+)["']?\s*:|^\s*-)\s+(?:[&!]\S*\s+)*["'[{(]*$/;
+/**
+ * A key where a key starts (a line's indentation, after a list item's `- `, or in a flow mapping
+ * after `{` or `,`) and its `:`, then any anchor or tag, and the quotes or brackets a value opens with.
+ */
+const KEY_BEFORE = /(?:^\s*(?:-\s+)?|[{,]\s*)["']?([^\s:{},"'[\]\u0000]+)["']?\s*:\s+(?:[&!]\S*\s+)*["'[{(]*$/;
+/** The keys of the files whose values are names or e-mails, never a URL. */
+const NAME_KEYS: ReadonlySet<string> = new Set(['name', 'email', 'reviewer', 'default_reviewer', 'actor', 'renamed_from']);
 
 /**
  * At the start of a word, after any quotes or brackets: a `user:password@` whose password holds

@@ -68,10 +68,16 @@ describe("a URL's secrets in what output quotes", () => {
       ['  url: !!str bob:s3cret@host.example', '  url: !!str ***@host.example'],
       ['  : bob:s3cret@host.example', '  : ***@host.example'],
     ]) expect(excerptWithoutSecrets(line)).toBe(shown);
-    // Nor is it in the line of a file, under a key that is no `url` or as a list item (probe QE-2).
-    for (const plain of ['  - {name: "Sales:anna@acme.example", actions: a, reviewer: bad}', '    reviewer: "mailto:legal@acme.example"', '  email: &e member:bob@acme.example', '  - Sales:anna@acme.example']) expect(excerptWithoutSecrets(plain)).toBe(plain);
+    // Nor is it in the line of a file, under a key that holds a name or an e-mail (probe QE-2).
+    for (const plain of ['  - {name: "Sales:anna@acme.example", actions: a, reviewer: bad}', '    reviewer: "mailto:legal@acme.example"', '  email: &e member:bob@acme.example', '  renamed_from: [Sales:anna@acme.example]']) expect(excerptWithoutSecrets(plain)).toBe(plain);
+    // Under any other key (a variable's may fill a `url`), as a list item, or read from the middle of a long line, it is hidden (second read SR84-3).
     expect(excerptWithoutSecrets('  - {name: x, url: bob:pw@host.example}')).toBe('  - {name: x, url: ***@host.example}');
     expect(excerptWithoutSecrets('  payment_link_url: bob:pw@host.example')).toBe('  payment_link_url: ***@host.example');
+    expect(excerptWithoutSecrets('  bad name: bob:s3cretpw@review.example')).toBe('  bad name: ***@review.example');
+    expect(excerptWithoutSecrets('    - bob:s3cretpw@host')).toBe('    - ***@host');
+    expect(excerptWithoutSecrets(`{a: ${'y'.repeat(300)}, name: bob:pw@host}`)).toBe(`{a: ${'y'.repeat(300)}, name: bob:pw@host}`);
+    expect(excerptWithoutSecrets('  bad name: bob:pw@host')).toBe('  bad name: ***@host');
+    expect(excerptWithoutSecrets(`${'y'.repeat(300)}name: bob:pw@host`)).toBe(`${'y'.repeat(300)}name: ***@host`);
     // In a message, a name or a key is no URL without a scheme.
     for (const plain of ['name: Sales:anna@acme.example', 'playbook "mailto:legal@acme.example" looks like', 'lock entry member:bob@acme.example']) expect(lineWithoutSecrets(plain)).toBe(plain);
     expect(quoteValue('Sales:anna@acme.example')).toBe('"Sales:anna@acme.example"');
