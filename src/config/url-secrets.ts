@@ -97,23 +97,32 @@ export function pathWithoutSecrets(path: string): string {
  * print what the message hid.
  */
 export function excerptWithoutSecrets(line: string): string {
-  return lineWithoutSecrets(line)
+  if (line.length >= REMEMBERED_LINE && remembered?.line === line) return remembered.shown;
+  const shown = lineWithoutSecrets(line)
     .replace(BARE_CREDENTIALS, (found: string, at: number, whole: string) => (underNameKey(whole, at) ? found : '***@'))
     .replace(/\S+/g, (word: string, at: number, whole: string) => wordWithoutSecrets(word, () => underNameKey(whole, at)));
+  if (line.length >= REMEMBERED_LINE) remembered = { line, shown };
+  return shown;
 }
+/** A long line is asked for again by each problem on it (thousands on one line of JSON: probe QE-3). */
+let remembered: { line: string; shown: string } | undefined;
+const REMEMBERED_LINE = 4_096;
 
 /**
  * The part of a long line around `col` (1-based) that an excerpt of it may show, at least `reach`
- * characters either side, cut only at white space: no URL spans it, so what excerptWithoutSecrets
- * hides there is what it hides in the whole line. Each of thousands of problems on one line of a
- * megabyte (a file written as one line of JSON) then reads its part, not the whole line (probe QE-3).
+ * characters either side, so that each of thousands of problems on one line of a megabyte (a file
+ * written as one line of JSON) reads its part, not the whole line (probe QE-3). Cut anywhere when
+ * the line hides nothing (most lines), else only at white space: no URL spans it, so what
+ * excerptWithoutSecrets hides there is what it hides in the whole line.
  */
 export function aroundColumn(line: string, col: number, reach: number): { text: string; col: number } {
   if (line.length <= 4 * reach) return { text: line, col };
   let start = Math.max(0, col - 1 - reach);
-  while (start > 0 && !/\s/.test(line[start - 1]!)) start--;
   let end = Math.min(line.length, col - 1 + reach);
-  while (end < line.length && !/\s/.test(line[end]!)) end++;
+  if (excerptWithoutSecrets(line) !== line) {
+    while (start > 0 && !/\s/.test(line[start - 1]!)) start--;
+    while (end < line.length && !/\s/.test(line[end]!)) end++;
+  }
   return { text: line.slice(start, end), col: col - start };
 }
 

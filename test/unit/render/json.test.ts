@@ -151,7 +151,12 @@ describe('diagnostics JSON excerpts', () => {
     expect(one!.excerpt).not.toMatch(/bob|pw\d|t=\d/);
     // The column's word sits where the window puts it: about 250 characters in.
     expect(Math.abs(one!.excerpt.indexOf('"R10000"') - 251)).toBeLessThan(5);
-    // A line of one word is read whole, as before.
+    // One with no white space is cut anywhere when it hides nothing (second read SR84-2).
+    const compact = JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ name: `R${i}`, reviewer: `user${i}-at-acme` })));
+    const at = compact.indexOf('"R10000"') + 1;
+    const [plain] = (JSON.parse(renderDiagnosticsJson([{ ...d, col: at }], () => compact)) as { diagnostics: { excerpt: string }[] }).diagnostics;
+    expect(plain!.excerpt).toBe(`…${compact.slice(at - 251, at + 249)}…`);
+    // A line of one word that hides something is read whole, as before.
     const word = `a:${'x'.repeat(10_000)}https://bob:pw@h.example${'y'.repeat(10_000)}`;
     const [whole] = (JSON.parse(renderDiagnosticsJson([{ ...d, col: 10_005 }], () => word)) as { diagnostics: { excerpt: string }[] }).diagnostics;
     expect(whole!.excerpt).toMatch(/^…x+https:\/\/\*\*\*@h\.example/);
