@@ -193,8 +193,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     if (options.dispatcher) return options.dispatcher;
     // A `*.localhost` host is loopback (RFC 6761), and plain http is allowed to it for that: it is
     // looked up as `localhost` is, never asked of a DNS server, which could send the key elsewhere (probe QG-3).
+    if (ownPool) return ownPool;
     const loopbackName = new URL(base.origin).hostname.toLowerCase().endsWith('.localhost');
-    ownPool ??= new Pool(base.origin, { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, ...(loopbackName ? { connect: { lookup: lookUpAsLocalhost } } : {}) });
+    ownPool = new Pool(base.origin, { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, ...(loopbackName ? { connect: { lookup: lookUpAsLocalhost } } : {}) });
     return ownPool;
   };
 

@@ -38,8 +38,8 @@ export function followRenamedFiles(lock: LockFile, desired: readonly DesiredReso
  */
 export function followRenamedObjects(lock: LockFile, ids: Readonly<Record<string, string>>, desired: readonly Pick<DesiredResource, 'kind' | 'key'>[], changes: readonly Pick<Change, 'action' | 'kind' | 'key'>[]): boolean {
   // Asked only of an entry whose own name holds another object: not built from 20,000 changes an apply.
-  let renames: Set<string> | undefined;
-  const renaming = (kindKey: string): boolean => (renames ??= new Set(changes.filter((c) => c.action === 'rename' || c.action === 'upload').map((c) => refKey(c.kind, c.key)))).has(kindKey);
+  let ownEntries: Set<string> | undefined;
+  const recordsOwnEntry = (kindKey: string): boolean => (ownEntries ??= new Set(changes.filter((c) => c.action === 'rename' || c.action === 'upload').map((c) => refKey(c.kind, c.key)))).has(kindKey);
   let declaredById: Map<string, string> | undefined;
   /** The declared `kind:key` live object `id` is matched to: indexed at the first entry whose own name holds another (20,000 ids a plan). */
   const declaredAs = (id: string): string | undefined => {
@@ -56,7 +56,7 @@ export function followRenamedObjects(lock: LockFile, ids: Readonly<Record<string
     // Its name still holds its object: the usual case, asked first.
     if (entry.id === undefined || ids[kindKey]?.toLowerCase() === entry.id.toLowerCase()) continue;
     const now = declaredAs(entry.id);
-    if (now === undefined || now === kindKey || renaming(now) || lock.files[now] !== undefined) continue;
+    if (now === undefined || now === kindKey || recordsOwnEntry(now) || lock.files[now] !== undefined) continue;
     if (now.slice(0, now.indexOf(':')) !== kindKey.slice(0, kindKey.indexOf(':'))) continue;
     moveEntry(lock.files, kindKey, now);
     moved = true;

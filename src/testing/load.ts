@@ -72,7 +72,7 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
   const out: TestFile[] = [];
   for (const file of files) {
     // Case names by subject, across the file's documents: the reports could not tell two apart.
-    const caseLines = new Map<string, FirstCase>();
+    const firstCases = new Map<string, FirstCase>();
     // Strictly and never waited on, as resource files are read: a byte that is not UTF-8 is
     // reported, not read as U+FFFD, and a named pipe is refused rather than read.
     // One result per file given.
@@ -132,7 +132,7 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
       // The checks below run on a document the schema refused too (each reads only values of the
       // right type), so one run reports every problem, not the schema's first and then the rest.
       if (!isPlainObject(value) || (value.kind !== 'PlaybookTest' && value.kind !== 'TemplateTest')) continue;
-      const checker = new Checker(root, file, doc.positions, subjects, diagnostics, caseLines);
+      const checker = new Checker(root, file, doc.positions, subjects, diagnostics, firstCases);
       const loaded = await checker.document(value as Record<string, unknown>);
       if (loaded && valid && doc.ok && hygiene.length === 0) out.push(loaded);
     }
@@ -141,7 +141,6 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
   return { files: out, diagnostics: uniqueDiagnostics(diagnostics).sort(compareDiagnostics) };
 }
 
-/** The checks a schema cannot make, for one document of either kind, valid or not: they read only values of the right type. */
 /** Where a case name was first seen: the case's line, and its name's place in that document. */
 interface FirstCase {
   line: number;
@@ -149,6 +148,7 @@ interface FirstCase {
   nameAt: SourcePos;
 }
 
+/** The checks a schema cannot make, for one document of either kind, valid or not: they read only values of the right type. */
 class Checker {
   /** The configuration directory with its links resolved, found once per document. */
   private realRoot: Promise<string> | undefined;
@@ -161,8 +161,8 @@ class Checker {
     private readonly positions: DocPositions,
     private readonly subjects: TestSubjects,
     private readonly diagnostics: Diagnostic[],
-    /** Each case name seen in this file, by subject and name. */
-    private readonly caseLines: Map<string, FirstCase>,
+    /** Where each case name was first seen in this file, by subject and name. */
+    private readonly firstCases: Map<string, FirstCase>,
   ) {}
 
   private error(code: string, message: string, pointer: string, hint?: string, key = false): void {
@@ -241,10 +241,10 @@ class Checker {
       const name = c.name;
       // Reports name cases by it (a JUnit testcase, an annotation): one of blanks names nothing.
       if (name.trim() === '') this.error('blank-name', `case name ${quoteValue(name)} is blank`, `/cases/${i}/name`, 'name the case by what it checks');
-      const first = this.caseLines.get(`${subject}\0${name}`);
+      const first = this.firstCases.get(`${subject}\0${name}`);
       const nameAt = this.positions.valueAt(`/cases/${i}/name`);
       if (first === undefined) {
-        this.caseLines.set(`${subject}\0${name}`, { line: this.at(`/cases/${i}`).line, positions: this.positions, nameAt });
+        this.firstCases.set(`${subject}\0${name}`, { line: this.at(`/cases/${i}`).line, positions: this.positions, nameAt });
         return;
       }
       // A copy made by an alias (`- *case`) has its name where the anchor is: it is at the alias (probe QD-2).

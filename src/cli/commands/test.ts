@@ -288,7 +288,10 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
     opts.output === 'json'
       ? interrupts.onExit(() => {
           const signal = interrupts.received();
-          if (signal && target !== undefined) io.stdout(renderTestErrorJson(errorJson(new InterruptedError(signal, `interrupted by ${signal}`, interrupts.cutShort?.())), { target: target(), suites: [], notes: [] }));
+          if (!signal || (report === undefined && target === undefined)) return;
+          const stopped = errorJson(new InterruptedError(signal, `interrupted by ${signal}`, interrupts.cutShort?.()));
+          // The report, once there is one (a second signal while the JUnit file is written: second read SR84-4).
+          io.stdout(report ? renderTestJson(report, true, stopped) : renderTestErrorJson(stopped, { target: target!(), suites: [], notes: [] }));
         })
       : undefined;
   try {
