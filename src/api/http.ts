@@ -111,6 +111,15 @@ export const DOWN_AFTER_SILENCE_MS = 30_000;
  * or a 504): it was looked for at once; a gateway that held it may pass it on seconds later.
  */
 const LANDING_READ_WAITS_MS = [2_000, 5_000];
+/**
+ * How the pool for `origin` connects: a `*.localhost` host is loopback (RFC 6761), and plain http
+ * is allowed to it for that, so it is looked up as `localhost` is, never asked of a DNS server,
+ * which could send the key elsewhere (probe QG-3).
+ */
+export function connectOptionsFor(origin: string): { connect?: { lookup: typeof lookup } } {
+  return new URL(origin).hostname.toLowerCase().endsWith('.localhost') ? { connect: { lookup: lookUpAsLocalhost } } : {};
+}
+
 /** Looks a `*.localhost` name up as `localhost` (net.connect's `lookup`, its options and callback passed through). */
 const lookUpAsLocalhost = ((_hostname: string, options: LookupOptions, callback: (...args: unknown[]) => void): void => {
   lookup('localhost', options, callback as never);
@@ -191,11 +200,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   let ownPool: Pool | undefined;
   const dispatcher = (): Dispatcher => {
     if (options.dispatcher) return options.dispatcher;
-    // A `*.localhost` host is loopback (RFC 6761), and plain http is allowed to it for that: it is
-    // looked up as `localhost` is, never asked of a DNS server, which could send the key elsewhere (probe QG-3).
     if (ownPool) return ownPool;
-    const loopbackName = new URL(base.origin).hostname.toLowerCase().endsWith('.localhost');
-    ownPool = new Pool(base.origin, { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, ...(loopbackName ? { connect: { lookup: lookUpAsLocalhost } } : {}) });
+    ownPool = new Pool(base.origin, { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, ...connectOptionsFor(base.origin) });
     return ownPool;
   };
 

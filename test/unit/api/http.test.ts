@@ -1,4 +1,5 @@
 import { parseProblem } from '../../../src/api/problem.js';
+import { lookup as dnsLookup } from 'node:dns/promises';
 import { getEventListeners } from 'node:events';
 import { isLoopback } from '../../../src/config/url-policy.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -7,6 +8,7 @@ import { MockAgent, errors as undiciErrors } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, DocketError } from '../../../src/errors.js';
 import {
+  connectOptionsFor,
   createLimiter,
   createServiceClient,
   encodeQuery,
@@ -1977,6 +1979,15 @@ describe('create with unknown outcome', () => {
     // Read at once, then 2 s and 5 s later.
     expect([posts, reads]).toEqual([1, 3]);
     expect(sleeps.filter((ms) => ms >= 2_000)).toEqual([2_000, 5_000]);
+  });
+
+  it('looks a *.localhost host up as localhost, whatever a DNS server would answer for it (probe QG-3)', async () => {
+    expect(connectOptionsFor('https://api.example.com')).toEqual({});
+    expect(connectOptionsFor('http://localhost:4010')).toEqual({});
+    const { connect } = connectOptionsFor('http://Review.LOCALHOST:4010');
+    const asked = await new Promise<unknown>((resolve, reject) => connect!.lookup('review.localhost', { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+    const localhost = await dnsLookup('localhost', { all: true });
+    expect(asked).toEqual(localhost);
   });
 
   it("takes undici's own headers or body timeout for a timeout, as docket's: a create it ends is not posted again (probe QG-1)", async () => {
