@@ -322,23 +322,69 @@ export function placeholderPlace<P extends SourcePos>(pos: P, written: string | 
   // An invalid placeholder by its own text (probe LC-2); an undefined variable by its name, then back to its `${`.
   // Whole, then up to its first white space: a quoted value folds its line breaks into spaces (`${ var.b }` whole first, SR74-4).
   const needles = placeholder === undefined ? [`var.${variable}`] : [...new Set([placeholder, placeholder.split(/\s/)[0]!])];
-  // A folded block (`>`) joins its lines with spaces: a line of the file per line or space of the text, at most (probe LC-3).
-  const last = pos.line + written.split(/[\n ]/).length;
+  const block = blockAt(pos, written, lineOf);
   for (const needle of needles) {
-    for (let line = pos.line; line <= last; line++) {
-      const text = lineOf(line);
-      if (text === undefined) break;
-      for (let at = text.indexOf(needle, line === pos.line ? Math.max(0, pos.col - 1) : 0); at >= 0; at = text.indexOf(needle, at + 1)) {
-        const opening = placeholder === undefined ? openingOf(text, at) : at;
-        // Not `var.host` inside `${var.hostname}`, nor a literal `$${var.x}` (second read SR76-6).
-        if (placeholder === undefined && /[A-Za-z0-9_-]/.test(text.charAt(at + needle.length))) continue;
-        // (The first `$` of `$${` written as an escape too: `"\x24${var.x}"`.)
-        if (opening > 0 && (text.charAt(opening - 1) === '$' || escapedDollarBefore(text, opening) > 0)) continue;
-        return { ...pos, line, col: (opening >= 0 ? opening : at) + 1 };
-      }
+    // Found in the block's text at once, then checked on its line: a value of thousands of
+    // placeholders is searched natively, not line by line for each (probe QI).
+    for (let found = block.text.indexOf(needle, block.from); found >= 0; found = block.text.indexOf(needle, found + 1)) {
+      const index = lineIndexAt(block.starts, found);
+      const text = block.lines[index]!;
+      const at = found - block.starts[index]!;
+      if (at + needle.length > text.length) continue;
+      const opening = placeholder === undefined ? openingOf(text, at) : at;
+      // Not `var.host` inside `${var.hostname}`, nor a literal `$${var.x}` (second read SR76-6).
+      if (placeholder === undefined && /[A-Za-z0-9_-]/.test(text.charAt(at + needle.length))) continue;
+      // (The first `$` of `$${` written as an escape too: `"\x24${var.x}"`.)
+      if (opening > 0 && (text.charAt(opening - 1) === '$' || escapedDollarBefore(text, opening) > 0)) continue;
+      return { ...pos, line: pos.line + index, col: (opening >= 0 ? opening : at) + 1 };
     }
   }
   return pos;
+}
+
+/** The lines a value written at `pos` may span, joined by line breaks, where each starts, and where the value starts in them. */
+interface Block {
+  lines: string[];
+  starts: number[];
+  text: string;
+  from: number;
+}
+
+/** The block of the last value asked of: each of its placeholders is asked of in turn. */
+let lastBlock: { pos: SourcePos; written: string; lineOf: (line: number) => string | undefined; block: Block } | undefined;
+
+function blockAt(pos: SourcePos, written: string, lineOf: (line: number) => string | undefined): Block {
+  if (lastBlock && lastBlock.lineOf === lineOf && lastBlock.written === written && lastBlock.pos.line === pos.line && lastBlock.pos.col === pos.col && lastBlock.pos.file === pos.file) return lastBlock.block;
+  // A folded block (`>`) joins its lines with spaces: a line of the file per line or space of the text, at most (probe LC-3).
+  let spans = 1;
+  for (let i = 0; i < written.length; i++) if (written.charCodeAt(i) === 10 || written.charCodeAt(i) === 32) spans++;
+  const lines: string[] = [];
+  for (let line = pos.line; line <= pos.line + spans; line++) {
+    const text = lineOf(line);
+    if (text === undefined) break;
+    lines.push(text);
+  }
+  const starts: number[] = [];
+  let offset = 0;
+  for (const text of lines) {
+    starts.push(offset);
+    offset += text.length + 1;
+  }
+  const block = { lines, starts, text: lines.join('\n'), from: lines.length > 0 ? Math.min(Math.max(0, pos.col - 1), lines[0]!.length) : 0 };
+  lastBlock = { pos, written, lineOf, block };
+  return block;
+}
+
+/** The index of the line of `starts` that holds `offset`. */
+function lineIndexAt(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** Where the placeholder whose name is at `at` opens: its `$`, or the escape a double-quoted value writes it with (`\x24{`, probe PY-7). */

@@ -105,6 +105,15 @@ describe('loadConfig: documents', () => {
     // Unquoted, `\x24` is text: the placeholder after it is said where it is (second read SR83B-5).
     const plain = await load({ 'docket.yaml': lines('version: 1'), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: \\x24${var.x}') });
     expect(plain.diagnostics.filter((d) => d.code === 'undefined-variable').map(brief)).toEqual(['p.yaml:5:18 undefined-variable']);
+    // Thousands in one block, each on its own line, and one of a name another holds whole (probe QI).
+    const many = Array.from({ length: 3_000 }, (_, i) => `      line ${i} \${var.u${i}} and \${var.u${i}x}`);
+    const block = await load({ 'docket.yaml': lines('version: 1'), 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', ...many) });
+    const said = block.diagnostics.filter((d) => d.code === 'undefined-variable').map(brief);
+    expect(said).toHaveLength(6_000);
+    const last = many.at(-1)!;
+    expect(said.slice(0, 2)).toEqual(['p.yaml:6:14 undefined-variable', 'p.yaml:6:28 undefined-variable']);
+    expect(said.slice(-2)).toEqual([`p.yaml:3005:${last.indexOf('${') + 1} undefined-variable`, `p.yaml:3005:${last.lastIndexOf('${') + 1} undefined-variable`]);
+    expect(new Set(said).size).toBe(6_000);
   });
 
   it('treats a file named through a variable as data too, and one a missing variable names as what it is', async () => {
