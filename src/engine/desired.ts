@@ -100,7 +100,8 @@ export async function declaredBy(doc: ResourceDoc, kind: AnyKind, kinds: readonl
   const parent = own.find((r) => r.kind === kind.name);
   const declared = [...own];
   for (const child of kinds.filter((c) => c.parentKind === kind.name && c.toDesired)) {
-    declared.push(...(await child.toDesired!(doc, diagnostics, { ...ctx, ...(parent ? { parent } : {}) })));
+    // One at a time: spread as arguments, a playbook of 124,000 rules overflowed the stack (probe QI-3).
+    for (const r of await child.toDesired!(doc, diagnostics, { ...ctx, ...(parent ? { parent } : {}) })) declared.push(r);
   }
   if (doc.written) markPlaceholderRefs(declared, doc.written);
   return declared;

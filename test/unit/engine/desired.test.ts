@@ -18,6 +18,12 @@ describe('buildDesired', () => {
     expect(desired.map((d) => `${d.kind}:${d.key}`)).toEqual(['member:bob@acme.example', 'playbook:NDA', 'rule:NDA/Term']);
   });
 
+  it('takes a playbook of more rules than a call takes arguments: they are refused as a list too large, not a crash (probe QI-3)', async () => {
+    const rules = Array.from({ length: 130_000 }, (_, i) => ({ name: `R${i}`, actions: 'A' }));
+    const { diagnostics } = await build([resourceDoc('Playbook', { name: 'Big', rules })]);
+    expect(diagnostics.errors.map((d) => d.code)).toEqual(['rule-list-too-large']);
+  });
+
   it('reports a resource declared twice at the second place, naming the first', async () => {
     const first = resourceDoc('Member', { email: 'bob@acme.example' }, {}, 'members.yaml');
     const second = resourceDoc('Member', { email: 'BOB@acme.example' }, { '/email': 9 }, 'more-members.yaml');
