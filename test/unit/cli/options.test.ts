@@ -1,7 +1,21 @@
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { parseConcurrency, parseMaxRps } from '../../../src/cli/options.js';
+import { collect } from '../../../src/cli/flag-values.js';
 import { parseDuration, parseTimeBudget } from '../../../src/cli/duration.js';
+
+describe('repeatable flags', () => {
+  it('keep each value once, in the order given, however many are given (probe QI-5)', () => {
+    let targets: string[] = [];
+    for (const t of ['rule/A/x', 'playbook/B', 'rule/A/x', 'playbook/b']) targets = collect(t, targets);
+    expect(targets).toEqual(['rule/A/x', 'playbook/B', 'playbook/b']);
+    let many: string[] = [];
+    for (let i = 0; i < 40_000; i++) many = collect(`rule/P/R ${i % 30_000}`, many);
+    expect(many).toHaveLength(30_000);
+    // A list begun by another run is its own.
+    expect(collect('playbook/B', [])).toEqual(['playbook/B']);
+  });
+});
 
 describe('number flags', () => {
   it('take numbers written in decimal, as docket.yaml does, and refuse what Number() would also read', () => {
