@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { alikeIn, buildDesired } from '../../../src/engine/desired.js';
+import { alikeIn, buildDesired, declaredBy } from '../../../src/engine/desired.js';
+import { Diagnostics } from '../../../src/diagnostics.js';
+import type { DesiredContext } from '../../../src/kinds/kind.js';
+import type { AnyKind } from '../../../src/kinds/index.js';
 import type { ResourceDoc } from '../../../src/config/types.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { projectConfig, resourceDoc } from './builders.js';
@@ -18,10 +21,12 @@ describe('buildDesired', () => {
     expect(desired.map((d) => `${d.kind}:${d.key}`)).toEqual(['member:bob@acme.example', 'playbook:NDA', 'rule:NDA/Term']);
   });
 
-  it('takes a playbook of more rules than a call takes arguments: they are refused as a list too large, not a crash (probe QI-3)', async () => {
-    const rules = Array.from({ length: 130_000 }, (_, i) => ({ name: `R${i}`, actions: 'A' }));
-    const { diagnostics } = await build([resourceDoc('Playbook', { name: 'Big', rules })]);
-    expect(diagnostics.errors.map((d) => d.code)).toEqual(['rule-list-too-large']);
+  it('takes a document declaring more children than a call takes arguments, not a crash (probe QI-3: a playbook of 124,000 rules)', async () => {
+    const parent = { name: 'parent', toDesired: () => [{ kind: 'parent' }] } as unknown as AnyKind;
+    const children = Array.from({ length: 200_000 }, () => ({ kind: 'child' }));
+    const child = { name: 'child', parentKind: 'parent', toDesired: () => children } as unknown as AnyKind;
+    const declared = await declaredBy(resourceDoc('Playbook', { name: 'Big' }), parent, [parent, child], new Diagnostics(), { project: projectConfig(), files: new Map() } as unknown as DesiredContext);
+    expect(declared).toHaveLength(200_001);
   });
 
   it('reports a resource declared twice at the second place, naming the first', async () => {
