@@ -501,6 +501,18 @@ describe('editYaml', () => {
     expect(edit(text, (v) => setAt(setAt(v, '/a', 'FLAG'), '/c', 'FLAG')).text).toBe('kind: P\na: &shared FLAG\nb: ACCEPT\nc: *shared\n');
   });
 
+  it('reads an alias as the last anchor of its name before it, in a long list that shares one (probe QI-2)', () => {
+    const rules = Array.from({ length: 600 }, (_, i) => (i === 0 ? '  - name: R0\n    actions: &a ACCEPT' : i === 200 ? '  - name: R200\n    actions: &a FLAG' : `  - name: R${i}\n    actions: *a`));
+    const text = `kind: Playbook\nname: P\nrules:\n${rules.join('\n')}\n`;
+    const out = edit(text, (v) => setAt(v, '/rules/400/actions', 'REJECT')).text!;
+    const lines = out.split('\n');
+    // Only the edited rule is written out; before the second anchor the aliases read ACCEPT, after it FLAG.
+    expect(lines.filter((l) => !l.includes('*a') && l.startsWith('    actions:'))).toEqual(['    actions: &a ACCEPT', '    actions: &a FLAG', '    actions: REJECT']);
+    expect(documentValue(parseForEdit(out)[0]!)).toEqual(setAt(documentValue(parseForEdit(text)[0]!), '/rules/400/actions', 'REJECT'));
+    const value = documentValue(parseForEdit(out)[0]!) as { rules: { actions: string }[] };
+    expect([value.rules[199]!.actions, value.rules[201]!.actions]).toEqual(['ACCEPT', 'FLAG']);
+  });
+
   it('an item inserted before an anchor leaves its aliases and merges as they are', () => {
     const rules = 'rules:\n  - name: Term\n    description: &shared Shared text\n  - name: Cap\n    description: *shared\n  - &base\n    name: Law\n    actions: ACCEPT Germany\n  - <<: *base\n    name: Courts\n';
     const { text } = edit(rules, (v) => insertAt(v, '/rules', 0, { name: 'Extra', actions: 'ACCEPT extra' }));
