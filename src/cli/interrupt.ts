@@ -5,7 +5,7 @@
  * be lost and remove what must not be left behind (the apply lock, a half-written export).
  */
 import { setMaxListeners } from 'node:events';
-import { STOP_SIGNALS, type StopSignal } from '../errors.js';
+import { InterruptedError, STOP_SIGNALS, type StopSignal } from '../errors.js';
 import { exitNow, noteHangUp } from './exit.js';
 
 export type SignalName = StopSignal;
@@ -103,4 +103,9 @@ export function processInterrupts(): Interrupts {
       };
     },
   };
+}
+
+/** What a signal that ended the process at once is, as a JSON document says it: what it cut short unknown is its hint (probe JV-2). */
+export function interruptedAtOnce(interrupts: Interrupts, signal: SignalName): InterruptedError {
+  return new InterruptedError(signal, `interrupted by ${signal}`, interrupts.cutShort?.());
 }

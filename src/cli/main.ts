@@ -13,7 +13,7 @@ import { escapeControl, stripControl } from '../render/sanitize.js';
 import { renderTestErrorJson } from '../render/test-json.js';
 import { VERSION } from '../version.js';
 import { interruptsOf, processIo, useColor, type Io } from './io.js';
-import type { SignalName } from './interrupt.js';
+import { interruptedAtOnce, type SignalName } from './interrupt.js';
 import { redactingIo } from './redact.js';
 import { commandSafeIo } from './workflow-commands.js';
 import { bashWord } from '../util/shell-word.js';
@@ -146,9 +146,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     ? interruptsOf(io).onExit(() => {
         const signal = interruptsOf(io).received();
         if (printed || !signal) return;
-        // A second signal cut a wait short: what it leaves unknown is the document's hint, as stderr says it (probe JV-2).
-        const cut = interruptsOf(io).cutShort?.();
-        io.stdout(errorDocument(json, new InterruptedError(signal, `interrupted by ${signal}`, cut)));
+        io.stdout(errorDocument(json, interruptedAtOnce(interruptsOf(io), signal)));
       }, true)
     : undefined;
   // Handled now as any first signal is (nothing was started): exit 130 or 143, with the JSON document above.

@@ -6,6 +6,7 @@ import { holdsKey, isKeyVariable, keysOf, KEYS_STAY_OUT } from './api-keys.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer, pointerToPath, splitPointer, type DocPositions } from './yaml-positions.js';
 import type { SourcePos } from '../diagnostics.js';
+import { lineColumnsOf } from '../util/line-columns.js';
 
 /**
  * Per set of variables, what each undefined name was told (a typo is often repeated in hundreds of
@@ -327,9 +328,10 @@ export function placeholderPlace<P extends SourcePos>(pos: P, written: string | 
     // Found in the block's text at once, then checked on its line: a value of thousands of
     // placeholders is searched natively, not line by line for each (probe QI).
     for (let found = block.text.indexOf(needle, block.from); found >= 0; found = block.text.indexOf(needle, found + 1)) {
-      const index = lineIndexAt(block.starts, found);
+      const place = block.place(found);
+      const index = place.line - 1;
       const text = block.lines[index]!;
-      const at = found - block.starts[index]!;
+      const at = place.col - 1;
       if (at + needle.length > text.length) continue;
       const opening = placeholder === undefined ? openingOf(text, at) : at;
       // Not `var.host` inside `${var.hostname}`, nor a literal `$${var.x}` (second read SR76-6).
@@ -342,11 +344,11 @@ export function placeholderPlace<P extends SourcePos>(pos: P, written: string | 
   return pos;
 }
 
-/** The lines a value written at `pos` may span, joined by line breaks, where each starts, and where the value starts in them. */
+/** The lines a value written at `pos` may span, joined by line breaks, where an offset of them is, and where the value starts in them. */
 interface Block {
   lines: string[];
-  starts: number[];
   text: string;
+  place: (offset: number) => { line: number; col: number };
   from: number;
 }
 
@@ -364,27 +366,10 @@ function blockAt(pos: SourcePos, written: string, lineOf: (line: number) => stri
     if (text === undefined) break;
     lines.push(text);
   }
-  const starts: number[] = [];
-  let offset = 0;
-  for (const text of lines) {
-    starts.push(offset);
-    offset += text.length + 1;
-  }
-  const block = { lines, starts, text: lines.join('\n'), from: lines.length > 0 ? Math.min(Math.max(0, pos.col - 1), lines[0]!.length) : 0 };
+  const text = lines.join('\n');
+  const block = { lines, text, place: lineColumnsOf(text), from: lines.length > 0 ? Math.min(Math.max(0, pos.col - 1), lines[0]!.length) : 0 };
   lastBlock = { pos, written, lineOf, block };
   return block;
-}
-
-/** The index of the line of `starts` that holds `offset`. */
-function lineIndexAt(starts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /** Where the placeholder whose name is at `at` opens: its `$`, or the escape a double-quoted value writes it with (`\x24{`, probe PY-7). */

@@ -10,6 +10,7 @@ import type { Positions } from './types.js';
 import { quoteValue } from './quote.js';
 import { excerptWithoutSecrets } from './url-secrets.js';
 import { lineColumnsOf } from '../util/line-columns.js';
+import { anchorIndex, anchoredBefore as anchoredIn, type AnchorIndex } from './yaml-anchors.js';
 
 
 export interface LineCol {
@@ -221,7 +222,7 @@ interface WalkState {
   docs: readonly Document.Parsed[];
   index: number;
   /** Anchored nodes by name, in document order: made at the first alias (Alias.resolve walks the whole document for each). */
-  anchors?: Map<string, Node[]>;
+  anchors?: AnchorIndex;
 }
 
 /** Where to define an alias's anchor; told apart when one is in an earlier document, which anchors never reach. */
@@ -806,23 +807,8 @@ function keyStartFrom(text: string, offset: number): number {
 
 /** What an alias names, as Alias.resolve finds it: the last node anchored with that name before the alias. */
 function anchoredBefore(name: string, offset: number, state: WalkState): Node | undefined {
-  if (!state.anchors) {
-    const anchors = new Map<string, Node[]>();
-    yaml().visit(state.doc, (_key, n) => {
-      if ((yaml().isScalar(n) || yaml().isCollection(n)) && n.anchor) {
-        const list = anchors.get(n.anchor);
-        if (list) list.push(n);
-        else anchors.set(n.anchor, [n]);
-      }
-    });
-    state.anchors = anchors;
-  }
-  let found: Node | undefined;
-  for (const n of state.anchors.get(name) ?? []) {
-    if ((n.range?.[0] ?? 0) >= offset) break;
-    found = n;
-  }
-  return found;
+  state.anchors ??= anchorIndex(state.doc);
+  return anchoredIn(state.anchors, name, offset);
 }
 
 /** A mapping key as text: an alias (`*k : v`) is the scalar its anchor names, as other YAML readers read it. */

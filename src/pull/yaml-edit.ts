@@ -15,8 +15,9 @@
  * The result is parsed again and must read as wanted, or this throws (a bug, never a bad file).
  */
 import { diffArrays } from 'diff';
-import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, visit, type CST, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type CST, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { isMergeKeyScalar, joinPointer, splitPointer } from '../config/yaml-positions.js';
+import { anchorIndex, anchoredBefore, type AnchorIndex } from '../config/yaml-anchors.js';
 import { holdsPlaceholder, literalText, losslessRetype } from '../config/interpolate.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
 import { MODELINE_START } from '../config/schema-names.js';
@@ -555,22 +556,13 @@ class DocumentEditor {
     return (target ?? node).toJS(this.doc, { maxAliasCount: -1 });
   }
 
-  /** The anchored and alias nodes of the document, in its order (the document's nodes stay as read: edits are splices of its text). */
-  private anchorOrder: Node[] | undefined;
+  /** The document's anchors, indexed at its first alias (its nodes stay as read: edits are splices of its text). */
+  private anchors: AnchorIndex | undefined;
 
-  /** The node an alias names: the last one anchored with its name before it, as yaml resolves it. */
+  /** The node an alias names, as yaml resolves it. */
   private anchoredFor(alias: Node & { source: string }): Node | undefined {
-    if (!this.anchorOrder) {
-      const order: Node[] = [];
-      visit(this.doc, { Node: (_key, n) => void ((isAlias(n) || n.anchor) && order.push(n)) });
-      this.anchorOrder = order;
-    }
-    let found: Node | undefined;
-    for (const n of this.anchorOrder) {
-      if (n === alias) break;
-      if (n.anchor === alias.source) found = n;
-    }
-    return found;
+    this.anchors ??= anchorIndex(this.doc);
+    return anchoredBefore(this.anchors, alias.source, alias.range?.[0] ?? 0);
   }
 
   private splice(start: number, end: number, text: string): void {

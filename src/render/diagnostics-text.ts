@@ -3,11 +3,11 @@ import { compareDiagnostics, formatDiagnostic, problemCount, type Diagnostic } f
 import { painter } from './paint.js';
 import { plural } from './facts.js';
 import { displayWidth } from './width.js';
-import { windowAround } from '../util/whole-slice.js';
+import { lineAround } from './line-window.js';
 import { stripControl } from './sanitize.js';
 import { oneLine, onePath } from './value.js';
 import type { SourceLine } from '../config/source-lines.js';
-import { aroundColumn, excerptWithoutSecrets, lineWithoutSecrets } from '../config/url-secrets.js';
+import { excerptWithoutSecrets, lineWithoutSecrets } from '../config/url-secrets.js';
 
 /** Messages quote user values; none of it may reach the terminal raw. */
 function clean(d: Diagnostic): Diagnostic {
@@ -49,16 +49,7 @@ export function renderDiagnosticsText(diags: Diagnostic[], opts: { color: boolea
 export function sourceExcerpt(text: string | undefined, line: number, col: number, paint: ReturnType<typeof painter>): string | undefined {
   if (text === undefined) return undefined;
   const clean = (t: string): string => stripControl(excerptWithoutSecrets(t).replace(/\t/g, ' '));
-  const near = aroundColumn(text, col, 400);
-  const whole = clean(near.text).replace(/\s+$/, '');
-  // Where the column is in the line as shown (control characters before it are gone).
-  const at = Math.min(clean(near.text.slice(0, Math.max(0, near.col - 1))).length, whole.length);
-  const { text: inWindow, start } = windowAround(whole, at, 100, 40);
-  // A line cut before the window cut it is said to be, as the window says it.
-  const offset = col - near.col;
-  const cutBefore = start > 0 || offset > 0;
-  const shown = `${offset > 0 && start === 0 ? '…' : ''}${inWindow}${/\S/.test(text.slice(offset + near.text.length)) && !inWindow.endsWith('…') ? '…' : ''}`;
-  const caret = at - start + (cutBefore ? 1 : 0);
+  const { text: shown, caret } = lineAround(text, col, clean, 100, 40, true);
   const gutter = String(line).padStart(4);
   return `${paint('dim', `${gutter} |`)} ${shown}\n${paint('dim', `${' '.repeat(gutter.length)} |`)} ${' '.repeat(displayWidth(shown.slice(0, caret)))}${paint('red', '^')}`;
 }

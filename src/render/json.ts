@@ -2,11 +2,11 @@
  * Machine output. The plan JSON is the plan file format itself (what `--out` saves and `apply`
  * reads), so it is the Plan object with its ids sorted; reports and diagnostics get a small stable envelope.
  */
-import { windowAround } from '../util/whole-slice.js';
+import { lineAround } from './line-window.js';
 import { compareDiagnostics, problemCount, type Diagnostic } from '../diagnostics.js';
 import { stripControl } from './sanitize.js';
 import { usageMessage } from '../errors.js';
-import { aroundColumn, excerptWithoutSecrets, lineWithoutSecrets, pathWithoutSecrets } from '../config/url-secrets.js';
+import { excerptWithoutSecrets, lineWithoutSecrets, pathWithoutSecrets } from '../config/url-secrets.js';
 import type { Plan } from '../engine/types.js';
 
 /**
@@ -126,14 +126,7 @@ const EXCERPT_CHARS = 500;
 
 /** The line, or the part of a long one around `col`, with `…` where it was cut; a URL's secrets hidden as messages hide them. */
 export function excerptAround(line: string, col: number): string {
-  const near = aroundColumn(line, col, 4 * EXCERPT_CHARS);
-  const shown = excerptWithoutSecrets(near.text);
-  // Where the column is in the line as shown: what is hidden before it is shorter or longer there.
-  const at = near.text === shown ? near.col - 1 : Math.min(excerptWithoutSecrets(near.text.slice(0, near.col - 1)).length, shown.length);
-  const text = windowAround(shown, at, EXCERPT_CHARS, EXCERPT_CHARS / 2).text;
-  // A line cut before the window cut it is said to be, as the window says it.
-  const offset = col - near.col;
-  return `${offset > 0 && !text.startsWith('…') ? '…' : ''}${text}${/\S/.test(line.slice(offset + near.text.length)) && !text.endsWith('…') ? '…' : ''}`;
+  return lineAround(line, col, excerptWithoutSecrets, EXCERPT_CHARS, EXCERPT_CHARS / 2).text;
 }
 
 export function renderDiagnosticsJson(diags: Diagnostic[], source?: (file: string, line: number) => string | undefined): string {

@@ -54,6 +54,7 @@ import { TEST_RUN, takeApplyLock } from '../apply-lock.js';
 import { DEFAULT_REVIEW_URL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
+import { interruptedAtOnce } from '../interrupt.js';
 import { collect, requireValue, withCommon, type CommonOptions } from '../options.js';
 import { checkOutputFile, ConfigurationFileRefused, JUNIT_REPORT, refuseConfigurationFile, writableUnjudged } from '../output-file.js';
 import { planDetailsInSession, planInSession } from '../plan-step.js';
@@ -289,7 +290,7 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
       ? interrupts.onExit(() => {
           const signal = interrupts.received();
           if (!signal || (report === undefined && target === undefined)) return;
-          const stopped = errorJson(new InterruptedError(signal, `interrupted by ${signal}`, interrupts.cutShort?.()));
+          const stopped = errorJson(interruptedAtOnce(interrupts, signal));
           // The report, once there is one (a second signal while the JUnit file is written: second read SR84-4).
           io.stdout(report ? renderTestJson(report, true, stopped) : renderTestErrorJson(stopped, { target: target!(), suites: [], notes: [] }));
         })
