@@ -481,6 +481,9 @@ describe('a loopback host named *.localhost', () => {
       const plan = await runCli(['plan', '-C', dir], { env });
       expect([plan.code, plan.stderr]).toEqual([0, '']);
       expect(plan.stdout).toContain('Plan: 1 to create, 0 to update, 0 to delete.');
+      expect((await runCli(['apply', '-C', dir, '--auto-approve'], { env })).code).toBe(0);
+      const again = await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env });
+      expect([again.code, again.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
     } finally {
       await t.emulator.close();
     }
