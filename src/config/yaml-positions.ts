@@ -189,9 +189,17 @@ export const MAX_DEPTH = 100;
 /**
  * What aliases may expand a document to, beyond the values written in it: enough for any real
  * reuse, and a billion-laughs file fails at once instead of expanding (each alias re-walks its
- * anchored node).
+ * anchored node). A large file may expand by one value per BYTES_PER_ALIASED_VALUE of its text:
+ * 20,000 rules each writing `reviewer: *lead` are plain reuse, and expansion that grows only with
+ * the file's length is no bomb.
  */
 export const MAX_ALIAS_EXPANSION = 10_000;
+const BYTES_PER_ALIASED_VALUE = 4;
+
+/** The most values aliases may add to a document of a file of `textLength` characters. */
+export function aliasExpansionLimit(textLength: number): number {
+  return Math.max(MAX_ALIAS_EXPANSION, Math.floor(textLength / BYTES_PER_ALIASED_VALUE));
+}
 
 /** A problem that stops reading a document (a value too deep, an alias bomb). */
 class StopReading extends Error {
@@ -209,8 +217,9 @@ interface WalkState {
   doc: Document.Parsed;
   positions: DocPositions;
   lc: (offset: number) => LineCol;
-  /** Values produced so far through aliases. */
+  /** Values produced so far through aliases, and the most allowed (aliasExpansionLimit). */
   expanded: number;
+  expansionLimit: number;
   /** Set while walking inside an alias: where it was written, and its name. */
   alias?: LineCol;
   aliasName?: string;
@@ -407,7 +416,7 @@ function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuo
     if (overflowed || contents === null || isEmptyScalar(contents)) return;
     const start = lc(contents.range?.[0] ?? 0);
     const positions = new DocPositions(file, start);
-    const state: WalkState = { doc, positions, lc, expanded: 0, diagnostics, file, text, docs, index };
+    const state: WalkState = { doc, positions, lc, expanded: 0, expansionLimit: aliasExpansionLimit(text.length), diagnostics, file, text, docs, index };
     const before = diagnostics.length;
     let value: unknown;
     try {
@@ -853,10 +862,10 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
   if (depth > MAX_DEPTH) {
     throw new StopReading('yaml-too-deep', `this value is nested more than ${MAX_DEPTH} levels deep`, here, 'no docket file nests this deep; check the indentation or the brackets');
   }
-  if (state.alias && ++state.expanded > MAX_ALIAS_EXPANSION) {
+  if (state.alias && ++state.expanded > state.expansionLimit) {
     throw new StopReading(
       'yaml-alias-expansion',
-      `aliases expand this document to more than ${MAX_ALIAS_EXPANSION} values (an alias bomb?), from \`*${state.aliasName ?? ''}\``,
+      `aliases expand this document to more than ${state.expansionLimit} values (an alias bomb?), from \`*${state.aliasName ?? ''}\``,
       state.alias,
       'write the values out, or alias smaller nodes',
     );

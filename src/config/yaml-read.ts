@@ -8,7 +8,7 @@ import type { SourcePos } from '../diagnostics.js';
 import { readBlockYaml } from './yaml-block-reader.js';
 import { fastPositions, NodeEvents, walkPositions } from './yaml-fast-positions.js';
 import { bothListeners, IndentGuard, pastSpaceAndComments } from './yaml-indent-guard.js';
-import { DocPositions, MAX_ALIAS_EXPANSION, parseWithPositions, splitPointer, type LineCol, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
+import { aliasExpansionLimit, DocPositions, parseWithPositions, splitPointer, type LineCol, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 
 /**
  * Numbers js-yaml reads the YAML 1.1 way: binary, signed hex and octal are numbers to it and text
@@ -317,7 +317,7 @@ function parseAnchored(text: string, file: string, reread?: () => string): Parse
 /**
  * Watches js-yaml read a file (its `listener`) for what parseAnchored declines: a mapping with two
  * merge keys, a merge of what is not a mapping or a list of mappings, and aliases that could
- * expand to more than MAX_ALIAS_EXPANSION values (counted generously: keys too, a whole file at
+ * expand to more than aliasExpansionLimit allows (counted generously: keys too, a whole file at
  * once). A node's size
  * is 1 and its children's (keys too); an alias's is its anchor's, so aliases inside an anchored
  * node are counted again at each alias of it, as the full parser expands them.
@@ -358,7 +358,7 @@ class AliasGuard {
       if (named === undefined || named.document !== this.documentOf(node.start)) this.declined = true;
       size = (named?.size ?? 1) + 1;
       this.expanded += size;
-      if (this.expanded > MAX_ALIAS_EXPANSION) this.declined = true;
+      if (this.expanded > aliasExpansionLimit(this.text.length)) this.declined = true;
       mapping = named?.mapping ?? false;
     } else if (anchor) {
       this.anchors.set(anchor, { size, mapping, document: this.documentOf(node.start) });
