@@ -296,10 +296,19 @@ function checkReferences(
         diagnostics.error('unknown-reference', `\`${ref.field}\` names ${ref.kind} ${quoteValue(ref.key)}, which is the id of ${ref.kind} ${quoteValue(name)}: it takes names`, { ...refAt(d, ref), hint: `write ${quoteValue(literalPlaceholders(name))}` });
         continue;
       }
-      // Live, and being adopted: not missing, and no other name to suggest (probe PL-1).
+      // Declared by a pending document, being adopted: not missing, and no other name to suggest
+      // (probe PL-1). Live in the organization it was exported from, which a kind the service
+      // lists is not here (else it would be matched), and an attachment may not be: adopting
+      // there records the source's id as this organization's (probe QO-1).
       const pendingIn = pending?.get(key);
       if (pendingIn !== undefined) {
-        refuse(d, ref, `\`${ref.field}\` names ${ref.kind} ${quoteValue(ref.key)}, which is live but declared only by a pending document (${pendingIn})`, 'add the file it names, rename it to .yaml, then `docket apply --adopt-files`');
+        const said = `\`${ref.field}\` names ${ref.kind} ${quoteValue(ref.key)}, which only a pending document declares (${pendingIn})`;
+        const addIt = 'add the file it names and rename the document to .yaml';
+        if (byName.get(ref.kind)?.uploadsUnreadable) {
+          refuse(d, ref, `${said}: live in the organization it was exported from, which the service cannot confirm (it cannot list ${ref.kind}s)`, `${addIt}; then, in the organization it was exported from, \`docket apply --adopt-files\`; in another, take its \`id:\` line out first, so apply uploads the file`);
+        } else {
+          refuse(d, ref, `${said}, and no live ${ref.kind} has that name here`, `${addIt}, taking its \`id:\` line out (an id exported from another organization names nothing here), so apply uploads it`);
+        }
         continue;
       }
       const { message, hint: declare } = byName.get(ref.kind)?.describeMissing?.(ref.key, (kindKey) => declared().has(kindKey)) ?? {

@@ -251,9 +251,9 @@ describe('docket export', () => {
     await writeFile(join(byName, 'templates/cloud-service-agreement.yaml'), csa.replace(`include_security_policy_attachment_id: ${attachmentId}\n`, 'include_security_policy_attachment_id: { attachment: Security Exhibit }\n'));
     const namedPlan = await cli('plan', '-C', byName);
     expect(namedPlan.code).toBe(1);
-    expect(namedPlan.stderr).toContain('error unknown-reference `parameters.include_security_policy_attachment_id` names attachment "Security Exhibit", which is live but declared only by a pending document (attachments/security-exhibit.yaml.pending)');
-    // The command as this run was made (second read SR82-3).
-    expect(namedPlan.stderr).toContain(`hint: add the file it names, rename it to .yaml, then \`docket apply -C ${relative(process.cwd(), byName)} --adopt-files\``);
+    expect(namedPlan.stderr).toContain('error unknown-reference `parameters.include_security_policy_attachment_id` names attachment "Security Exhibit", which only a pending document declares (attachments/security-exhibit.yaml.pending): live in the organization it was exported from');
+    // The command as this run was made (second read SR82-3), for the organization it came from alone (probe QO-1).
+    expect(namedPlan.stderr).toContain(`hint: add the file it names and rename the document to .yaml; then, in the organization it was exported from, \`docket apply -C ${relative(process.cwd(), byName)} --adopt-files\`; in another, take its \`id:\` line out first`);
 
     // A copy whose attachment document drops its `id:`: the upload is said to be of a file that may be
     // live already, the templates naming uploads the lock does not record (probe JD-2).

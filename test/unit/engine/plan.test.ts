@@ -151,6 +151,20 @@ describe('buildPlan: references', () => {
     expect(diagnostics.at(-1)!.hint).toContain('kind: Member');
   });
 
+  it('says a name only a pending document declares is live only where it is listed, and how to declare it in another organization (probe QO-1)', () => {
+    const pending = new Map([['custom-term:Data Terms', 'custom-terms/data-terms.yaml.pending'], ['attachment:Security Exhibit', 'attachments/security-exhibit.yaml.pending']]);
+    const naming = [templateNaming('Data Agreement', 'Data Terms', 'custom_term', pos(4, 14, 'custom-templates/data.yaml'))];
+    const term = plan(naming, [], { pending }).diagnostics;
+    expect(term).toEqual([expect.objectContaining({ code: 'unknown-reference', line: 4 })]);
+    expect(term[0]!.message).toBe('`custom_term` names custom-term "Data Terms", which only a pending document declares (custom-terms/data-terms.yaml.pending), and no live custom-term has that name here');
+    expect(term[0]!.hint).toContain('taking its `id:` line out');
+    expect(term[0]!.hint).not.toContain('--adopt-files');
+    // An attachment cannot be listed: live where it was exported from, unconfirmed; adopting is for there alone.
+    const attachment = plan([{ ...templateNaming('CSA', 'x', 'x', pos(1)), kind: 'template', refs: [{ kind: 'attachment', key: 'Security Exhibit', field: 'parameters.include_security_policy_attachment_id', source: pos(7, 3, 'templates/csa.yaml') }] }], [], { pending }).diagnostics;
+    expect(attachment[0]!.message).toContain('which only a pending document declares (attachments/security-exhibit.yaml.pending): live in the organization it was exported from, which the service cannot confirm');
+    expect(attachment[0]!.hint).toBe('add the file it names and rename the document to .yaml; then, in the organization it was exported from, `docket apply --adopt-files`; in another, take its `id:` line out first, so apply uploads the file');
+  });
+
   it('suggests a live name holding `${` as the files write it, `$${`: pasted as said, it validates (probe HY-3)', () => {
     const { diagnostics } = plan([templateNaming('Supplier NDA', 'Fee ${amounts}', 'terms', pos(6, 5, 'custom-templates/nda.yaml'))], [liveTermNamed('Fee ${amount}')]);
     expect(diagnostics).toEqual([expect.objectContaining({ code: 'unknown-reference', line: 6 })]);
