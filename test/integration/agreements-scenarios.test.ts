@@ -238,6 +238,11 @@ describe('custom terms', () => {
     const quiet = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files', '-q', '-o', 'json');
     expect(JSON.parse(quiet.stdout)).toMatchObject({ done: 0, adopted_files: ['terms/data.docx'] });
     await rm(join(dir, 'docket.lock.json'));
+    // -q without --auto-approve shows the plan (a person may be asked): its header and "No changes" once (probe QK-2).
+    const shown = await cli('apply', '-C', dir, '--adopt-files', '-q');
+    expect([shown.code, shown.stdout.match(/^docket (plan|apply) · /gm), shown.stdout.match(/^No changes\./gm)?.length]).toEqual([0, ['docket plan · '], 1]);
+    expect(shown.stdout.trimEnd().split('\n').at(-1)).toBe('Recorded 1 file in docket.lock.json as live: terms/data.docx');
+    await rm(join(dir, 'docket.lock.json'));
 
     const adopt = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files', '-q');
     expect(adopt.code).toBe(0);

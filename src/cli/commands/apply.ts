@@ -439,7 +439,8 @@ async function reportApply(
 ): Promise<void> {
   const settled = plan.lock_updates ?? [];
   if (settled.length > 0 && !opts.quiet) io.stderr(`Updated ${settled.length} docket.lock.json entr${settled.length === 1 ? 'y' : 'ies'} an earlier apply left unconfirmed (interrupted, or no answer came back).\n`);
-  const header = opts.output === 'text' && (settings.saved || opts.quiet) ? reportHeader(plan, settings.color) : '';
+  // Where the plan was not printed (saved, or -q with --auto-approve), the report names the target itself.
+  const header = opts.output === 'text' && (settings.saved || (opts.quiet && opts.autoApprove)) ? reportHeader(plan, settings.color) : '';
   // Recorded only once the lock is written (a full disk leaves them unrecorded, said below).
   const adopted = lockFailure ? [] : settings.adopting;
   if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, report, adopted));
