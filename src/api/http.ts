@@ -1213,7 +1213,9 @@ function checkApiKey(key: string, service: ServiceName, from: string | undefined
 function resolveNextLink(next: string, base: BaseUrl, endpoint: string, rebuildForeign: boolean): [string, string] | undefined {
   let u: URL;
   try {
-    u = new URL(next, `${base.origin}/`);
+    // A link relative to the page (`?page[number]=2`, `custom_terms?…`) is read against the page
+    // asked for, as a URI reference is (RFC 3986); one from the root (`/v1/…`) as NOTE(api) below says.
+    u = new URL(next, /^(?:[a-z][a-z0-9+.-]*:|[/\\])/i.test(next) ? `${base.origin}/` : `${base.url}${endpoint}`);
   } catch {
     return undefined;
   }

@@ -367,6 +367,21 @@ describe('list', () => {
     expect(paths[1]).toBe('/agreements/v1/templates?page%5Bnumber%5D=2&page%5Bsize%5D=100');
   });
 
+  it('reads a links.next relative to the page against the page asked for, as a URI reference (probe QJ-2)', async () => {
+    for (const next of ['?page%5Bnumber%5D=2', 'templates?page%5Bnumber%5D=2', './templates?page%5Bnumber%5D=2']) {
+      const { mock, client } = setup({}, `${EMULATOR}/agreements`);
+      const paths: string[] = [];
+      mock.intercept({ path: anyPath }).reply((opts) => (paths.push(opts.path), { statusCode: 200, data: { data: [res('1')], links: { next } } }));
+      mock.intercept({ path: anyPath }).reply((opts) => (paths.push(opts.path), { statusCode: 200, data: { data: [res('2')], links: { next: null } } }));
+      expect(await client.list('/v1/templates', 'list templates', { query: { full: true } }), next).toHaveLength(2);
+      expect(paths[1], next).toBe('/agreements/v1/templates?page%5Bnumber%5D=2&page%5Bsize%5D=100');
+    }
+    // Relative to the page, `../terms` is another list: not followed.
+    const { mock, client } = setup({}, `${EMULATOR}/agreements`);
+    mock.intercept({ path: anyPath }).reply(200, { data: [res('1')], links: { next: '../terms?page%5Bnumber%5D=2' } });
+    expect(((await rejection(client.list('/v1/templates', 'list templates'))) as DocketError).message).toContain('points to another origin or another list');
+  });
+
   it('follows meta.pagination.next page numbers when there are no links', async () => {
     const { mock, client } = setup();
     const paths: string[] = [];
