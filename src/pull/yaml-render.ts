@@ -225,10 +225,79 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
     // Text that starts with spaces needs an indentation indicator, which the library writes for
     // lines 2 past `copy.indent`; a reader counts it from the mapping's own depth (`token.indent`).
     const deeper = 'indent' in copy ? copy.indent - token.indent : 0;
-    return { start: token.offset, end, text: inHeaderOrderOf(token, deeper > 0 ? withIndicatorFrom(written, deeper) : written) };
+    const text = inHeaderOrderOf(token, deeper > 0 ? withIndicatorFrom(written, deeper) : written);
+    const refolded = type === Scalar.BLOCK_FOLDED && original === Scalar.BLOCK_FOLDED && token.type === 'block-scalar' && typeof value === 'string';
+    return { start: token.offset, end, text: refolded ? withFileFolds(replaced, text, value) : text };
   }
   const source = (copy as CST.FlowScalar).source;
   return { start: token.offset, end, text: (type === Scalar.QUOTE_DOUBLE ? withEscapes(escapeInvisible(source), escaped) : source) + lineEnd };
+}
+
+/**
+ * A folded block (`>`) written anew, with the file's own line breaks kept in each paragraph whose
+ * text did not change: the library writes a paragraph as one line, so a one-word edit rewrapped
+ * every paragraph of the block (probe QN-2). Read back before it is taken; else the library's text.
+ */
+function withFileFolds(before: string, written: string, value: string): string {
+  const old = foldedLines(before);
+  const now = foldedLines(written);
+  if (!old || !now) return written;
+  const spare = new Map<string, string[][]>();
+  for (const run of paragraphs(old.lines, old.indent)) if (run.text !== undefined) spare.set(run.text, [...(spare.get(run.text) ?? []), run.lines]);
+  const eol = /\r\n$/.test(now.lines[0] ?? '') ? '\r\n' : '\n';
+  let kept = false;
+  const out = [now.header];
+  for (const run of paragraphs(now.lines, now.indent)) {
+    const same = run.text === undefined ? undefined : spare.get(run.text)?.shift();
+    if (!same) {
+      out.push(...run.lines);
+      continue;
+    }
+    const last = /\r?\n$/.exec(run.lines.at(-1)!)?.[0] ?? '';
+    const lines = same.map((line, i) => `${' '.repeat(now.indent)}${withoutLineEnd(line).slice(old.indent)}${i === same.length - 1 ? last : eol}`);
+    kept ||= lines.join('') !== run.lines.join('');
+    out.push(...lines);
+  }
+  if (!kept) return written;
+  const candidate = out.join('');
+  try {
+    return (parse(`x: ${candidate}`) as { x?: unknown } | null)?.x === value ? candidate : written;
+  } catch {
+    return written;
+  }
+}
+
+/** A block's header line and content lines (each with its line end), and how deep its text is; undefined with an indentation indicator. */
+function foldedLines(block: string): { header: string; lines: string[]; indent: number } | undefined {
+  const nl = block.indexOf('\n');
+  if (nl < 0 || /^[|>][-+]?\d/.test(block)) return undefined;
+  const lines = block.slice(nl + 1).split(/(?<=\n)/).filter((line) => line !== '');
+  const first = lines.find((line) => /\S/.test(line));
+  const indent = first === undefined ? 0 : /^ */.exec(first)![0].length;
+  return indent > 0 ? { header: block.slice(0, nl + 1), lines, indent } : undefined;
+}
+
+/**
+ * Runs of lines (a paragraph, or the blank lines between them), each paragraph with the text a
+ * reader folds it to; none for one whose lines are deeper (kept as written) or end in white space.
+ */
+function paragraphs(lines: readonly string[], indent: number): { lines: string[]; text?: string }[] {
+  const runs: { lines: string[]; text?: string; blank: boolean }[] = [];
+  for (const line of lines) {
+    const blank = !/\S/.test(line);
+    const run = runs.at(-1);
+    if (run && run.blank === blank) run.lines.push(line);
+    else runs.push({ lines: [line], blank });
+  }
+  return runs.map(({ lines: run, blank }) => {
+    const texts = run.map(withoutLineEnd);
+    const folds = !blank && texts.every((t) => t.length > indent && !/^\s/.test(t.slice(indent)) && !/\s$/.test(t) && /^ *$/.test(t.slice(0, indent)));
+    return folds ? { lines: run, text: texts.map((t) => t.slice(indent)).join(' ') } : { lines: run };
+  });
+}
+
+function withoutLineEnd(line: string): string {
+  return line.replace(/\r?\n$/, '');
 }
 
 /** What a YAML double-quoted escape other than a line break, a quote, a slash or a space stands for. */

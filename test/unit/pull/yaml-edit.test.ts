@@ -732,6 +732,19 @@ describe('editYaml', () => {
     expect(edit('description: |2\n     indented old\n', (v) => setAt(v, '/description', '  new lead\ntext\n')).text).toBe('description: |2\n    new lead\n  text\n');
   });
 
+  it("keeps a folded block's own line breaks in each paragraph whose text did not change (probe QN-2)", () => {
+    const text = 'rules:\n  - name: F\n    actions: >\n      Para one is long and\n      wrapped here by hand.\n\n      Para two also\n      wrapped.\n    reviewer: qa@acme.example\n';
+    const edited = edit(text, (v) => setAt(v, '/rules/0/actions', 'Para one is long and wrapped here by hand.\nPara two also wrapped, edited.\n')).text;
+    expect(edited).toBe('rules:\n  - name: F\n    actions: >\n      Para one is long and\n      wrapped here by hand.\n\n      Para two also wrapped, edited.\n    reviewer: qa@acme.example\n');
+    // CRLF lines and a kept chomping; a paragraph moved after a new one keeps its lines too.
+    const crlf = 'a: >-\r\n  one\r\n  two\r\n\r\n  three\r\nb: 1\r\n';
+    expect(edit(crlf, (v) => setAt(v, '/a', 'new first\none two\nthree')).text).toBe('a: >-\r\n  new first\r\n\r\n  one\r\n  two\r\n\r\n  three\r\nb: 1\r\n');
+    // A paragraph with a deeper line (kept as written, not folded) is the library's to write.
+    const deeper = 'a: >\n  one\n    deep\n  two\n\n  end\n';
+    const out = edit(deeper, (v) => setAt(v, '/a', 'one\n  deep\ntwo\nchanged\n')).text;
+    expect(documentValues(out)[0]).toEqual({ a: 'one\n  deep\ntwo\nchanged\n' });
+  });
+
   it('writes text that starts with spaces into a block as deep as the file has it, with the indicator a reader counts from the key', () => {
     const spaced = 'rules:\n    -   name: F1\n        actions: >-\n            ACCEPT f1\n    -   name: F2\n        actions: |\n            ACCEPT f2\n';
     const literal = edit(spaced, (v) => setAt(v, '/rules/1/actions', '  lead\nnext\n')).text;
