@@ -518,6 +518,10 @@ class DocumentEditor {
   private readonly flowRemovals = new Map<YAMLMap | YAMLSeq, number[]>();
   /** Items to add to flow lists (the index of the item each goes before, as written), in order: added in finish(), knowing what goes. */
   private readonly flowInserts = new Map<YAMLSeq, { before: number; text: string }[]>();
+  /** Block mappings whose first key, on its item's `- ` line, is taken out: the next key kept moves up there in finish(), knowing which goes. */
+  private readonly dashLineRemovals = new Map<YAMLMap, Pair>();
+  /** Pairs of block mappings taken out. */
+  private readonly removedPairs = new Set<Pair>();
 
   constructor(
     private readonly text: string,
@@ -575,6 +579,7 @@ class DocumentEditor {
    * so two items taken out at the end never overlap (each alone would take the comma they share).
    */
   finish(): void {
+    for (const [map, first] of this.dashLineRemovals) this.removeFromDashLine(map, first);
     for (const collection of new Set([...this.flowRemovals.keys(), ...this.flowInserts.keys()])) {
       const removed = new Set(this.flowRemovals.get(collection) ?? []);
       const inserts = isSeq(collection) ? (this.flowInserts.get(collection) ?? []) : [];
@@ -1146,9 +1151,10 @@ class DocumentEditor {
       addTo(this.flowRemovals, map, i);
       return;
     }
+    this.removedPairs.add(pair);
     if (!this.startsLine(key)) {
-      // The first key on a `- ` line: the next key moves up onto that line.
-      if (next) this.splice(key, this.keyStart(next), '');
+      // The first key on a `- ` line: the next key kept moves up onto that line, once it is known.
+      if (next) this.dashLineRemovals.set(map, pair);
       else this.splice(key, this.afterLine(this.pairEnd(pair)), '{}\n');
       return;
     }
@@ -1158,6 +1164,41 @@ class DocumentEditor {
     const previous = map.items[i - 1];
     const floor = previous ? this.afterLine(this.pairEnd(previous)) : this.lineStart(key);
     this.splice(this.aboveComments(this.lineStart(key), floor), this.afterLine(this.pairEnd(pair)), '');
+  }
+
+  /**
+   * Takes out the first key of an item's mapping, on its `- ` line: the first key kept moves up
+   * onto that line, and the lines between that no removal takes (the comments above that key) go
+   * above the item, at its dash: deleted with the key, they were lost (probe QN-1). With no key
+   * kept, the item is `{}`.
+   */
+  private removeFromDashLine(map: YAMLMap, first: Pair): void {
+    const key = this.keyStart(first);
+    const firstEnd = this.afterLine(this.pairEnd(first));
+    const kept = map.items.slice(map.items.indexOf(first) + 1).find((p) => !this.removedPairs.has(p));
+    if (!kept) {
+      this.splice(key, firstEnd, '{}\n');
+      return;
+    }
+    const keptKey = this.keyStart(kept);
+    const keptLine = this.lineStart(keptKey);
+    // The other removals between take whole lines: what is left between them is moved.
+    const taken = this.ctx.splices.filter((s) => s.text === '' && s.start >= firstEnd && s.end <= keptLine).sort((a, b) => a.start - b.start);
+    const moved: string[] = [];
+    let at = firstEnd;
+    for (const s of [...taken, { start: keptLine, end: keptLine }]) {
+      if (s.start > at) {
+        moved.push(this.text.slice(at, s.start));
+        this.splice(at, s.start, '');
+      }
+      at = Math.max(at, s.end);
+    }
+    this.splice(key, firstEnd, '');
+    this.splice(keptLine, keptKey, '');
+    if (moved.length === 0) return;
+    const dashLine = this.lineStart(key);
+    const dashIndent = /^[ \t]*/.exec(this.text.slice(dashLine))![0];
+    this.splice(dashLine, dashLine, moved.join('').replace(/^[ \t]*(?=#)/gm, dashIndent));
   }
 
   /** Whether what goes into `collection` is written `{ a: 1 }` or `{a: 1}`: as its own text is (padded when there is none). */

@@ -732,6 +732,19 @@ describe('editYaml', () => {
     expect(edit('description: |2\n     indented old\n', (v) => setAt(v, '/description', '  new lead\ntext\n')).text).toBe('description: |2\n    new lead\n  text\n');
   });
 
+  it("takes out an item's first keys, on its `- ` line, keeping the comments above the key that moves up (probe QN-1)", () => {
+    const text = 'rules:\n  - internal_notes: first\n    # about questions\n    questions: Q\n    # about name\n    name: CK2\n    actions: E\n';
+    const without = (...keys: string[]) => edit(text, (v) => {
+      for (const k of keys) delete (v as { rules: Record<string, unknown>[] }).rules[0]![k];
+      return v;
+    }).text;
+    expect(without('internal_notes')).toBe('rules:\n  # about questions\n  - questions: Q\n    # about name\n    name: CK2\n    actions: E\n');
+    // Two keys at the top: the second's comments go with it. This was refused as overlapping edits.
+    expect(without('internal_notes', 'questions')).toBe('rules:\n  # about name\n  - name: CK2\n    actions: E\n');
+    expect(edit('l:\n  - a: 1\n    b: 2\n  - c: 3\n', (v) => ({ l: [{}, (v as { l: unknown[] }).l[1]] })).text).toBe('l:\n  - {}\n  - c: 3\n');
+    expect(edit('l:\r\n  - a: 1\r\n    # b\r\n    b: 2\r\n', () => ({ l: [{ b: 2 }] })).text).toBe('l:\r\n  # b\r\n  - b: 2\r\n');
+  });
+
   it("keeps a folded block's own line breaks in each paragraph whose text did not change (probe QN-2)", () => {
     const text = 'rules:\n  - name: F\n    actions: >\n      Para one is long and\n      wrapped here by hand.\n\n      Para two also\n      wrapped.\n    reviewer: qa@acme.example\n';
     const edited = edit(text, (v) => setAt(v, '/rules/0/actions', 'Para one is long and wrapped here by hand.\nPara two also wrapped, edited.\n')).text;
