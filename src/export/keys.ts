@@ -16,12 +16,18 @@ import type { ExportFile } from './yaml.js';
  * file whose own name is the key (an object named `ABC DEF 1234` under the key `abc-def-1234`)
  * would commit it as much as its text.
  */
-export function filesHoldingKeys(files: readonly ExportFile[], keys: readonly (readonly [string, string])[]): { path: string; variables: string[] }[] {
+export function filesHoldingKeys(
+  files: readonly ExportFile[],
+  keys: readonly (readonly [string, string])[],
+  /** Whether a text holds a piece of `key` that output hides (16 characters of it, say): committed, it gives as much away. */
+  holdsPiece: (text: string, key: string) => boolean = () => false,
+): { path: string; variables: string[] }[] {
   if (keys.length === 0) return [];
   const found: { path: string; variables: string[] }[] = [];
   for (const file of files) {
     const read = onceRead(file);
-    const variables = keys.filter(([, key]) => holdsKey(file.content, key) || holdsKey(file.path, key) || (read() !== undefined && keysHeld(read(), [['', key]], file.content).length > 0)).map(([name]) => name);
+    const held = (key: string): boolean => holdsKey(file.content, key) || holdsKey(file.path, key) || (read() !== undefined && keysHeld(read(), [['', key]], file.content).length > 0);
+    const variables = keys.filter(([, key]) => held(key) || holdsPiece(file.content, key) || holdsPiece(file.path, key)).map(([name]) => name);
     if (variables.length > 0) found.push({ path: shownPath(file.path, keys), variables });
   }
   return found;
@@ -68,7 +74,7 @@ export function keysInLiveState(found: readonly { path: string; variables: strin
   const more = found.length > shown.length ? ` and ${found.length - shown.length} more` : '';
   return new DocketError(
     'api-key-in-live-value',
-    `the live state holds the value of an API key (${variables}), which export would write into ${shown.join(', ')}${more}; nothing was written: ${KEYS_STAY_OUT}`,
+    `the live state holds the value of an API key (${variables}), or 16 or more characters of it, which export would write into ${shown.join(', ')}${more}; nothing was written: ${KEYS_STAY_OUT}`,
     'remove the key from those objects in the app, then export again',
   );
 }

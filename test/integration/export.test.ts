@@ -402,8 +402,16 @@ describe('docket export', () => {
     const out = join(await makeDir({}), 'acme');
     const result = await runCli(['export', '-C', exportFrom, '--out', out, '--kind', 'playbook'], { env: { ...t!.env, DOCKET_API_KEY: key } });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('the live state holds the value of an API key (DOCKET_API_KEY), which export would write into playbooks/inbound-nda.yaml; nothing was written');
+    expect(result.stderr).toContain('the live state holds the value of an API key (DOCKET_API_KEY), or 16 or more characters of it, which export would write into playbooks/inbound-nda.yaml; nothing was written');
     expect(result.stdout + result.stderr).not.toContain(key);
+    await expect(readdir(out)).rejects.toThrow();
+    // 24 characters of a longer key in a playbook's name, which every output hides: not committed either (probe QO-3).
+    const long = 'sk_live_AlphaSecretKey0123456789abcdef';
+    t!.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!.api_keys.push(long);
+    await new App(t!.env).createPlaybook({ name: 'Piece AlphaSecretKey0123456789' });
+    const piece = await runCli(['export', '-C', exportFrom, '--out', out, '--kind', 'playbook'], { env: { ...t!.env, DOCKET_API_KEY: long } });
+    expect([piece.code, piece.stderr]).toEqual([1, expect.stringContaining('the live state holds the value of an API key (DOCKET_API_KEY), or 16 or more characters of it, which export would write into playbooks/… (a file named after')]);
+    expect(piece.stdout + piece.stderr).not.toContain('AlphaSecretKey0123456789');
     await expect(readdir(out)).rejects.toThrow();
   });
 
