@@ -3,7 +3,7 @@
  * `renamed_from`), compares their normalised fields, and emits one Change per action. Pure.
  */
 import { quoteValue } from '../config/quote.js';
-import { Diagnostics } from '../diagnostics.js';
+import { Diagnostics, type Diagnostic } from '../diagnostics.js';
 import { problemSourceOf } from '../kinds/support/positions.js';
 import { formerSource } from './desired.js';
 import { digest, sameValue } from './canonical.js';
@@ -97,6 +97,12 @@ export interface DiffInput {
   records?: RecordedIds;
   /** The plan is only read (drift, pull): a change the service cannot make is a warning, as nothing is sent. */
   readOnly?: boolean;
+  /**
+   * Cut to `--target`s: whether the plan may send a change of this resource. A change one it may
+   * not refuses goes to `unsent`, an error only where the cut plan keeps a change of it.
+   */
+  sends?: (d: DesiredResource) => boolean;
+  unsent?: { of: string; diagnostic: Diagnostic }[];
 }
 
 /** The sync records as diff asks them (docket.lock.json's, read by sync.ts). */
@@ -597,7 +603,7 @@ export function diff(input: DiffInput): DiffResult {
         if (createdUnknown) unknownIds[refKey(kind.name, d.key)] ??= createdUnknown;
         continue;
       }
-      const compared = compare(kind, d, l, parentOf, { ids, claimedAs, formerNames, replaced, diagnostics, readOnly: input.readOnly === true });
+      const compared = compare(kind, d, l, parentOf, { ids, claimedAs, formerNames, replaced, diagnostics, readOnly: input.readOnly === true, ...(input.sends && input.unsent ? { sends: input.sends, unsent: input.unsent } : {}) });
       if (compared.some((c) => c.action === 'upload')) replaced.add(refKey(kind.name, d.key));
       for (const c of compared) changes.push(c);
       if (l.unknownFields) adoptable.push(...unknownFiles(kind, d, l, compared.some((c) => c.action === 'upload')));
@@ -747,6 +753,8 @@ interface CompareState {
   replaced: ReadonlySet<string>;
   diagnostics: Diagnostics;
   readOnly: boolean;
+  sends?: (d: DesiredResource) => boolean;
+  unsent?: { of: string; diagnostic: Diagnostic }[];
 }
 
 function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: () => Change['parent'], state: CompareState): readonly Change[] {
@@ -805,7 +813,9 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
       // Nor when the kind changes no existing object (a member, only invited): its change would be
       // refused as one the kind cannot make, which says less than this (probe LB-1).
       if (!state.readOnly || !changesExisting(kind)) {
-        diagnostics.error('unsupported-change', refused.message, { ...at, ...hint });
+        // Outside the targets: an error only if the cut plan keeps a change of `d` (probe QL-4).
+        if (state.unsent && state.sends?.(d) === false) state.unsent.push({ of: refKey(d.kind, d.key), diagnostic: { severity: 'error', code: 'unsupported-change', message: refused.message, ...at, ...hint } });
+        else diagnostics.error('unsupported-change', refused.message, { ...at, ...hint });
         continue;
       }
       // Read only (drift, pull): the difference is reported like any other (pull writes the live

@@ -76,10 +76,10 @@ export interface BuildPlanResult {
 
 export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const sync = withRenamedParents(input.sync ?? EMPTY_SYNC, input.desired, input.kinds, input.live);
-  const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(sync === EMPTY_SYNC ? {} : { records: sync }), ...(input.readOnly ? { readOnly: true } : {}) });
+  const unsentReferences: NonNullable<BuildPlanResult['unsentReferences']> = [];
+  const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(sync === EMPTY_SYNC ? {} : { records: sync }), ...(input.readOnly ? { readOnly: true } : {}), ...(input.sends ? { sends: input.sends, unsent: unsentReferences } : {}) });
   const diagnostics = result.diagnostics;
   const unmatched = result.unmatched;
-  const unsentReferences: NonNullable<BuildPlanResult['unsentReferences']> = [];
   const readOnlyWarnings: ReadOnlyWarning[] = [];
   checkReferences(input.desired, result, input.kinds, diagnostics, input.readOnly ? readOnlyWarnings : undefined, input.sends, unsentReferences, input.pending, input.varOrigin);
   const classified = classifyChanges(result.changes, {
@@ -97,7 +97,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   }
   checkActions(classified.changes, input.kinds, diagnostics);
   // drift and pull send nothing: what a send would be refused is for plan and apply to say.
-  if (!input.readOnly) checkSends(classified.changes, input, input.adoptFiles ? new Set(result.adoptable.map((a) => a.liveId.toLowerCase())) : new Set(), diagnostics);
+  if (!input.readOnly) checkSends(classified.changes, input, input.adoptFiles ? new Set(result.adoptable.map((a) => a.liveId.toLowerCase())) : new Set(), diagnostics, unsentReferences);
   const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics, { ...(input.readOnly ? { readOnly: true } : {}), ...(input.sends ? { sends: input.sends, unsent: unsentReferences } : {}) });
   const lockUpdates = [...(input.lockUpdates ?? []), ...uncertain.updates];
   const ordered = orderChanges(classified.changes, input.kinds, input.live, Boolean(input.readOnly));
@@ -387,7 +387,7 @@ function checkActions(changes: Change[], kinds: KindMeta[], diagnostics: Diagnos
 }
 
 /** What a create or update sends must be something the target can take (the kinds say: `refuseSend`). */
-function checkSends(changes: Change[], input: Pick<BuildPlanInput, 'kinds' | 'desired' | 'live'>, adopting: ReadonlySet<string>, diagnostics: Diagnostics): void {
+function checkSends(changes: Change[], input: Pick<BuildPlanInput, 'kinds' | 'desired' | 'live' | 'sends'>, adopting: ReadonlySet<string>, diagnostics: Diagnostics, unsent: NonNullable<BuildPlanResult['unsentReferences']>): void {
   const byName = new Map(input.kinds.filter((k) => k.refuseSend).map((k) => [k.name, k]));
   if (byName.size === 0) return;
   let desired: Map<string, DesiredResource> | undefined;
@@ -402,7 +402,11 @@ function checkSends(changes: Change[], input: Pick<BuildPlanInput, 'kinds' | 'de
       // a template at another attachment): this organization's, whatever reads can see now (probe QA-1).
       if (f.direction === 'live') continue;
       const refused = kind.refuseSend!(f.field, d.fields[f.field], d.name, input.live, adopting);
-      if (refused) diagnostics.error('unsupported-change', refused.message, { ...(problemSourceOf(d.fieldSources, f.field) ?? d.source), ...(refused.hint ? { hint: refused.hint } : {}) });
+      if (!refused) continue;
+      const diagnostic: Diagnostic = { severity: 'error', code: 'unsupported-change', message: refused.message, ...(problemSourceOf(d.fieldSources, f.field) ?? d.source), ...(refused.hint ? { hint: refused.hint } : {}) };
+      // Outside the targets: an error only if the cut plan keeps a change of `d`.
+      if (input.sends?.(d) === false) unsent.push({ of: refKey(d.kind, d.key), diagnostic });
+      else diagnostics.add(diagnostic);
     }
   }
 }

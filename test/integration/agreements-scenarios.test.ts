@@ -192,6 +192,14 @@ describe('custom terms', () => {
     expect(plan.stderr).toContain('terms/consulting.yaml:3:12 error unsupported-change custom term "Consulting Terms" is a text term on the service; it cannot become a Word term');
     expect(plan.stderr).toContain('terms/data.yaml:3:7 error unsupported-change custom term "Data Terms" is a Word term on the service; it cannot become a text term');
     expect(Object.values(agreements().custom_terms).every((x) => x.versions.length === 1)).toBe(true);
+    // A plan cut to a target that sends neither is not stopped by them; one that targets a term is (probe QL-4).
+    await writeFile(join(dir, 'terms/other.yaml'), 'kind: CustomTerm\nname: Other Terms\nbody: Other.\n');
+    const cut = await cli('plan', '-C', dir, '--target', 'custom-term/Other Terms');
+    expect([cut.code, cut.stderr]).toEqual([0, '']);
+    expect(cut.stdout).toContain('+ create custom-term "Other Terms"');
+    const targeted = await cli('plan', '-C', dir, '--target', 'custom-term/Data Terms');
+    expect([targeted.code, targeted.stderr]).toEqual([1, expect.stringContaining('terms/data.yaml:3:7 error unsupported-change custom term "Data Terms" is a Word term on the service')]);
+    await rm(join(dir, 'terms/other.yaml'));
     // Nothing was sent: with the files as they were, there is nothing to do.
     await writeFiles(dir, { 'terms/consulting.yaml': TERM_YAML, 'terms/data.yaml': DOCX_TERM_YAML });
     await expectNoChanges(cli, dir);
