@@ -192,6 +192,10 @@ describe('custom terms', () => {
     expect(plan.stderr).toContain('terms/consulting.yaml:3:12 error unsupported-change custom term "Consulting Terms" is a text term on the service; it cannot become a Word term');
     expect(plan.stderr).toContain('terms/data.yaml:3:7 error unsupported-change custom term "Data Terms" is a Word term on the service; it cannot become a text term');
     expect(Object.values(agreements().custom_terms).every((x) => x.versions.length === 1)).toBe(true);
+    // Pull cannot make either: it says which type the service holds, not to save a Word file a text term never had (probe QL-1).
+    const pulled = await cli('pull', '-C', dir, '--dry-run');
+    expect(pulled.stdout).toContain('custom-term "Consulting Terms" docx (terms/consulting.yaml:3): it is a text term on the service, and the files declare a Word term');
+    expect(pulled.stdout).toContain('custom-term "Data Terms" body (terms/data.yaml:3): it is a Word term on the service, and the files declare a text term');
     // A plan cut to a target that sends neither is not stopped by them; one that targets a term is (probe QL-4).
     await writeFile(join(dir, 'terms/other.yaml'), 'kind: CustomTerm\nname: Other Terms\nbody: Other.\n');
     const cut = await cli('plan', '-C', dir, '--target', 'custom-term/Other Terms');
