@@ -6,8 +6,8 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Option } from 'commander';
 import type { SourcePos } from '../diagnostics.js';
-import { refKey, type Change, type Plan } from '../engine/types.js';
-import { renderDiagnosticAnnotations, renderGithubAnnotations } from '../render/annotations.js';
+import { refKey, type ApplyReport, type Change, type Plan } from '../engine/types.js';
+import { renderDiagnosticAnnotations, renderFailureAnnotations, renderGithubAnnotations } from '../render/annotations.js';
 import { ConfigError } from '../errors.js';
 import type { Io } from './io.js';
 import { writeWorkflowCommands } from './workflow-commands.js';
@@ -55,6 +55,12 @@ export function printAnnotations(io: Io, plan: Plan, workspace: Workspace, opts:
   const text = renderGithubAnnotations(plan, { pathPrefix: repoPathPrefix(opts.dir, io.cwd), locate: parentLocator(workspace) });
   if (text === '') return;
   writeWorkflowCommands(io, opts.output === 'text' ? 'stdout' : 'stderr', text);
+}
+
+/** After an apply's report: an `::error` per change it could not make, where the plan's annotations go. */
+export function printFailureAnnotations(io: Io, plan: Plan, report: ApplyReport, workspace: Workspace, opts: { dir: string; output: string }): void {
+  const text = renderFailureAnnotations(plan, report, { pathPrefix: repoPathPrefix(opts.dir, io.cwd), locate: parentLocator(workspace) });
+  if (text !== '') writeWorkflowCommands(io, opts.output === 'text' ? 'stdout' : 'stderr', text);
 }
 
 /** A removed rule has no line of its own; its playbook's declaration is the closest place. */

@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
-import type { Change, Plan } from '../engine/types.js';
+import type { ApplyReport, Change, Plan } from '../engine/types.js';
 import { changeLabel, isSingleton, renamedFrom, renameNote } from './facts.js';
 import { escapeData, escapeProperty, stripControl } from './sanitize.js';
 import { markInvisible } from '../config/quote.js';
@@ -77,9 +77,7 @@ export function renderGithubAnnotations(plan: Plan, options: AnnotationOptions):
   const lines: string[] = [];
   for (const c of plan.changes) {
     const source = c.source ?? options.locate?.(c);
-    // A rename says both names, as the plan's text does: the new one alone does not say what moved.
-    const from = renamedFrom(c);
-    const what = isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} ${from ? `"${from.label}" → ` : ''}"${changeLabel(c)}"${renameNote(c)}`;
+    const what = changeSaid(c);
     const why = c.irreversible ? (PERMANENCE[c.action] ?? 'cannot be undone') : undefined;
     lines.push(
       formatAnnotation({
@@ -98,6 +96,25 @@ export function renderGithubAnnotations(plan: Plan, options: AnnotationOptions):
     const at = m ?? about;
     // Unlocated warnings are already in the plan output; an annotation adds nothing.
     if (at) lines.push(formatAnnotation({ level: 'warning', title: 'docket warning', message: m ? m[3]! : w, at: { file: repoPath(at[1]!), line: Number(at[2]) } }));
+  }
+  return commandLines(lines);
+}
+
+/** A change as its annotation says it: a rename with both names, as the plan's text does (the new one alone does not say what moved). */
+function changeSaid(c: Change): string {
+  const from = renamedFrom(c);
+  return isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} ${from ? `"${from.label}" → ` : ''}"${changeLabel(c)}"${renameNote(c)}`;
+}
+
+/** Each change an apply could not make, as an `::error` at the line that declares it, with the service's answer. */
+export function renderFailureAnnotations(plan: Plan, report: ApplyReport, options: AnnotationOptions): string {
+  const byId = new Map(plan.changes.map((c) => [c.id, c]));
+  const lines: string[] = [];
+  for (const r of report.results) {
+    const c = r.status === 'failed' ? byId.get(r.changeId) : undefined;
+    if (!c) continue;
+    const source = c.source ?? options.locate?.(c);
+    lines.push(formatAnnotation({ level: 'error', title: `docket ${c.action} failed`, message: r.message ?? `${changeSaid(c)}: failed`, ...(source ? { at: { file: inRepository(options.pathPrefix, source.file), line: source.line } } : {}) }));
   }
   return commandLines(lines);
 }

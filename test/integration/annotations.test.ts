@@ -95,6 +95,26 @@ describe('plan --annotations github', () => {
     expect(apply.stdout.indexOf('::notice')).toBeLessThan(apply.stdout.indexOf('Apply complete:'));
   });
 
+  it('annotates each change the service refused as an error at its line, after the apply report (probe QL-3)', async () => {
+    const t = await startTestEmulator();
+    try {
+      expect((await runCli(['apply', '-C', dir, '--auto-approve'], { env: t.env })).code).toBe(0);
+      await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('How long the agreement lasts', 'How long it runs') });
+      t.emulator.faults.add({ method: 'PATCH', path_pattern: '/playbook_rules/', status: 422, count: 1, body: { errors: [{ field: 'description', message: 'is too long' }] } });
+      const apply = await runCli(['apply', '-C', dir, '--auto-approve', '--annotations', 'github'], { env: t.env });
+      expect(apply.code).toBe(1);
+      const failed = annotationLines(apply.stdout).filter((l) => l.startsWith('::error'));
+      expect(failed).toEqual([expect.stringMatching(/^::error file=infra\/docket\/playbooks\/nda\.yaml,line=6,title=docket update failed::update rule "Inbound NDA\/Term": .*HTTP 422.*is too long/)]);
+      expect(apply.stdout.indexOf('::error')).toBeGreaterThan(apply.stdout.indexOf('✗ update rule'));
+      // Applied again without the fault, it converges.
+      expect((await runCli(['apply', '-C', dir, '--auto-approve'], { env: t.env })).code).toBe(0);
+      expect((await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env: t.env })).code).toBe(0);
+    } finally {
+      await writeFiles(dir, { 'playbooks/nda.yaml': NDA });
+      await t.emulator.close();
+    }
+  });
+
   it('never lets a service’s text start a workflow command: an organization name with line breaks stays on the error’s line, escaped', async () => {
     const injected = 'Beta\n::error file=x.yaml::injected\n::stop-commands::tok';
     const t = await startTestEmulator({ seed: (s) => void s.organizations.push({ ...s.organizations[0]!, id: '22222222-2222-4222-8222-222222222222', name: injected, users: [], playbooks: [] }) });

@@ -32,7 +32,7 @@ import { renderApplyReportJson } from '../../render/apply-json.js';
 import { painter } from '../../render/paint.js';
 import { headerLines, writeApplyReportText, writePlanText } from '../../render/text.js';
 import { noChangesSentence, plural } from '../../render/facts.js';
-import { annotatingProblems, annotationsOption, printAnnotations, type AnnotationFormat } from '../annotations.js';
+import { annotatingProblems, annotationsOption, printAnnotations, printFailureAnnotations, type AnnotationFormat } from '../annotations.js';
 import { applyLockRoot, holdingApplyLock, lockTimeoutOption } from '../apply-lock.js';
 import { refuseReadOnlyLock } from '../lock-writable.js';
 import { EMULATOR_SYNC_FILE, workLabel } from '../../config/work-dir.js';
@@ -424,7 +424,7 @@ async function execute(plan: Plan, s: Session, io: Io, opts: ApplyFlags, setting
   // its exit code is the apply's (held, never released: closing the connections still waits on I/O).
   interrupts.hold('every change is done; the report is being written');
   release();
-  await reportApply(plan, { report, lock: result.lock, unkeptShownAgain: result.unkeptShownAgain }, signalled, io, opts, settings, lockFailure);
+  await reportApply(plan, { report, lock: result.lock, unkeptShownAgain: result.unkeptShownAgain }, signalled, io, opts, settings, lockFailure, w);
 }
 
 /** The apply's report, and its exit: `signal` is the one received before the report was decided. */
@@ -435,7 +435,8 @@ async function reportApply(
   io: Io,
   opts: ApplyFlags,
   settings: ExecuteSettings,
-  lockFailure?: NodeJS.ErrnoException,
+  lockFailure: NodeJS.ErrnoException | undefined,
+  workspace: Workspace,
 ): Promise<void> {
   const settled = plan.lock_updates ?? [];
   if (settled.length > 0 && !opts.quiet) io.stderr(`Updated ${settled.length} docket.lock.json entr${settled.length === 1 ? 'y' : 'ies'} an earlier apply left unconfirmed (interrupted, or no answer came back).\n`);
@@ -455,6 +456,8 @@ async function reportApply(
   // A result, -q or not: docket.lock.json changed and is to be committed (probe LH-1).
   if (opts.output !== 'json' && adopted.length > 0) io.stdout(settings.adoptingSaid ? `Recorded in docket.lock.json as live: ${settings.adoptingSaid}\n` : `Recorded ${plural(adopted.length, 'file')} in docket.lock.json as live: ${adopted.join(', ')}\n`);
   await sayWhatRanUnreported(io, report);
+  // A change the service refused is an error on its line of the pull request's diff (probe QL-3).
+  if (opts.annotations === 'github') printFailureAnnotations(io, plan, report, workspace, opts);
   // An upload that may have arrived (its pending mark is still in the lock) stops the next plan
   // until the person says which it was: a plain re-run does not finish then.
   // Other kinds' marks (a Word term's publish) are settled by the next plan's read, once no request
