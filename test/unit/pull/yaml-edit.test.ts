@@ -755,7 +755,7 @@ describe('editYaml', () => {
     // A paragraph with a deeper line (kept as written, not folded) is the library's to write.
     const deeper = 'a: >\n  one\n    deep\n  two\n\n  end\n';
     const out = edit(deeper, (v) => setAt(v, '/a', 'one\n  deep\ntwo\nchanged\n')).text;
-    expect(documentValues(out)[0]).toEqual({ a: 'one\n  deep\ntwo\nchanged\n' });
+    expect(documentValues(out!)[0]).toEqual({ a: 'one\n  deep\ntwo\nchanged\n' });
   });
 
   it('writes text that starts with spaces into a block as deep as the file has it, with the indicator a reader counts from the key', () => {
