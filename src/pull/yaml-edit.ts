@@ -15,7 +15,7 @@
  * The result is parsed again and must read as wanted, or this throws (a bug, never a bad file).
  */
 import { diffArrays } from 'diff';
-import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type CST, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, Scalar, parseAllDocuments, parseDocument, type CST, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { isMergeKeyScalar, joinPointer, splitPointer } from '../config/yaml-positions.js';
 import { anchorIndex, anchoredBefore, type AnchorIndex } from '../config/yaml-anchors.js';
 import { holdsPlaceholder, literalText, losslessRetype } from '../config/interpolate.js';
@@ -745,7 +745,8 @@ class DocumentEditor {
       }
       return;
     }
-    if (isScalar(node) && isScalarValue(wanted) && node.srcToken && node.source !== '') {
+    // Not `key:` with nothing written (a null); `""` keeps its quotes (probe QN-4).
+    if (isScalar(node) && isScalarValue(wanted) && node.srcToken && (node.source !== '' || node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE)) {
       const s = scalarSplice(node, wanted, this.inFlow(parent), this.ctx.quote, this.ctx.indent, this.ctx.exactAt(pointer));
       // A type tag the new value does not have would make it read back as another (`!!null What?` is no text).
       const tag = node.tag !== undefined && !tagFits(node.tag, wanted, s.text) ? tagBefore(this.text, node.range![0]) : undefined;

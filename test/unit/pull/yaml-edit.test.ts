@@ -745,6 +745,12 @@ describe('editYaml', () => {
     expect(edit('l:\r\n  - a: 1\r\n    # b\r\n    b: 2\r\n', () => ({ l: [{ b: 2 }] })).text).toBe('l:\r\n  # b\r\n  - b: 2\r\n');
   });
 
+  it('keeps the quotes of an empty quoted value the app fills, and its comment (probe QN-4)', () => {
+    const text = 'description: ""   # todo: fill in\nquestions: \'\'  # also todo\nnotes:\n';
+    const filled = edit(text, () => ({ description: 'filled', questions: 'q', notes: 'some notes' })).text;
+    expect(filled).toBe('description: "filled"   # todo: fill in\nquestions: \'q\'  # also todo\nnotes: some notes\n');
+  });
+
   it("keeps a folded block's own line breaks in each paragraph whose text did not change (probe QN-2)", () => {
     const text = 'rules:\n  - name: F\n    actions: >\n      Para one is long and\n      wrapped here by hand.\n\n      Para two also\n      wrapped.\n    reviewer: qa@acme.example\n';
     const edited = edit(text, (v) => setAt(v, '/rules/0/actions', 'Para one is long and wrapped here by hand.\nPara two also wrapped, edited.\n')).text;
