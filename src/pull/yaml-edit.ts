@@ -193,7 +193,8 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
     // A run of them too (a file saved with one, then joined behind another).
     const marks = /^\uFEFF+/.exec(text)![0];
     const edited = editYaml(text.slice(marks.length), request);
-    return edited.text === null ? edited : { ...edited, text: `${marks}${edited.text}` };
+    // The first document taken out, a later one's mark now starts the text: one run is enough (probe QN-5).
+    return edited.text === null ? edited : { ...edited, text: `${marks}${edited.text.replace(/^\uFEFF+/, '')}` };
   }
   // A byte-order mark that starts a later document (files joined by a tool) before a comment or a
   // marker is text to the editing parser, which then loses the document: parked inside a comment

@@ -646,6 +646,9 @@ describe('editYaml', () => {
     expect(editYaml(text, { documents: new Map(), remove: new Set([1]) }).text).toBe('# head\nkind: A\nname: one\n---\nkind: C\nname: three\n');
     expect(editYaml(text, { documents: new Map(), remove: new Set([0]) }).text).toBe('---\n# second\nkind: B\nname: two\n---\nkind: C\nname: three\n');
     expect(editYaml('kind: A\n', { documents: new Map(), remove: new Set([0]) }).text).toBeNull();
+    // Each document of a joined file starting with a byte-order mark: one mark is left at the start (probe QN-5).
+    const marked = '\uFEFFkind: A\r\nname: one\r\n\uFEFF---\r\nkind: B\r\nname: two\r\n';
+    expect(editYaml(marked, { documents: new Map(), remove: new Set([0]) }).text).toBe('\uFEFF---\r\nkind: B\r\nname: two\r\n');
   });
 
   it('takes the last pair or item out of a flow collection over several lines whose kept line ends in a comment, the closing bracket kept at its column (probe PU-1)', () => {
