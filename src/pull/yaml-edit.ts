@@ -294,7 +294,10 @@ function commentsAbove(text: string, at: number, floor: number): number {
     start = lineStart;
     lineEnd = lineStart;
   }
-  return start;
+  // Comment lines right under the document above, no blank line or `...` between, are its own (a
+  // key commented out at its end), not the next one's (probe QN-3).
+  const above = start < at && start > 0 ? text.slice(text.lastIndexOf('\n', start - 2) + 1, start).trim() : '';
+  return above !== '' && above !== '...' && !above.startsWith('... ') ? at : start;
 }
 
 /** Where the `...` line that ends the document before `at` starts (past comments and blank lines), or `at`. */

@@ -676,6 +676,10 @@ describe('editYaml', () => {
     // After an explicit end marker too.
     const ended = 'kind: P\nname: First\n...\n# Second\n---\nkind: P\nname: Second\n';
     expect(editYaml(ended, { documents: new Map(), remove: new Set([0]) }).text).toBe('# Second\n---\nkind: P\nname: Second\n');
+    // Right under a document's last line, no blank line between: that document's, whichever goes (probe QN-3).
+    const trailing = 'kind: P\nname: K1\ndescription: current\n# description: old, kept for reference\n---\nkind: P\nname: K2\n';
+    expect(editYaml(trailing, { documents: new Map(), remove: new Set([1]) }).text).toBe('kind: P\nname: K1\ndescription: current\n# description: old, kept for reference\n');
+    expect(editYaml(trailing, { documents: new Map(), remove: new Set([0]) }).text).toBe('---\nkind: P\nname: K2\n');
     // A block scalar's last line starting with `#` is its text, not a comment above the next `---` (second read SR82-1).
     const block = 'kind: P\nname: First\nrules:\n  - name: R\n    actions: |\n      ACCEPT x\n      # one\n---\nkind: P\nname: Second\nrules:\n  - name: S\n    actions: |\n      ACCEPT y\n      # two\n---\nkind: P\nname: Third\n';
     expect(editYaml(block, { documents: new Map(), remove: new Set([1]) }).text).toBe('kind: P\nname: First\nrules:\n  - name: R\n    actions: |\n      ACCEPT x\n      # one\n---\nkind: P\nname: Third\n');
