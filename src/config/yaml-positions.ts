@@ -187,16 +187,18 @@ export interface ParsedFile {
 export const MAX_DEPTH = 100;
 
 /**
- * What aliases may expand a document to, beyond the values written in it: enough for any real
- * reuse, and a billion-laughs file fails at once instead of expanding (each alias re-walks its
- * anchored node). A large file may expand by one value per BYTES_PER_ALIASED_VALUE of its text:
- * 20,000 rules each writing `reviewer: *lead` are plain reuse, and expansion that grows only with
- * the file's length is no bomb.
+ * What aliases may expand a file to, beyond the values written in it, all its documents together:
+ * enough for any real reuse, and a billion-laughs file fails at once instead of expanding (each
+ * alias re-walks its anchored node). A large file may expand by one value per
+ * BYTES_PER_ALIASED_VALUE of its text: 20,000 rules each writing `reviewer: *lead` are plain reuse,
+ * and expansion that grows only with the file's length is no bomb. One budget for the file: a
+ * budget per document would let a file of many documents grow with the square of its length
+ * (second read SR85-1).
  */
 export const MAX_ALIAS_EXPANSION = 10_000;
-const BYTES_PER_ALIASED_VALUE = 4;
+const BYTES_PER_ALIASED_VALUE = 2;
 
-/** The most values aliases may add to a document of a file of `textLength` characters. */
+/** The most values aliases may add to a file of `textLength` characters. */
 export function aliasExpansionLimit(textLength: number): number {
   return Math.max(MAX_ALIAS_EXPANSION, Math.floor(textLength / BYTES_PER_ALIASED_VALUE));
 }
@@ -217,9 +219,8 @@ interface WalkState {
   doc: Document.Parsed;
   positions: DocPositions;
   lc: (offset: number) => LineCol;
-  /** Values produced so far through aliases, and the most allowed (aliasExpansionLimit). */
-  expanded: number;
-  expansionLimit: number;
+  /** Values produced so far through aliases in the file, and the most allowed (aliasExpansionLimit). */
+  aliases: { expanded: number; limit: number };
   /** Set while walking inside an alias: where it was written, and its name. */
   alias?: LineCol;
   aliasName?: string;
@@ -328,6 +329,7 @@ function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuo
   // problems lines too high (probe QE-1).
   const lc: (offset: number) => LineCol = lineColumnsOf(text);
 
+  const aliases = { expanded: 0, limit: aliasExpansionLimit(text.length) };
   docs.forEach((doc, index) => {
     // One mistake often trips several parser rules at the same spot; the first says it best.
     const reported = new Set<number>();
@@ -416,7 +418,7 @@ function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuo
     if (overflowed || contents === null || isEmptyScalar(contents)) return;
     const start = lc(contents.range?.[0] ?? 0);
     const positions = new DocPositions(file, start);
-    const state: WalkState = { doc, positions, lc, expanded: 0, expansionLimit: aliasExpansionLimit(text.length), diagnostics, file, text, docs, index };
+    const state: WalkState = { doc, positions, lc, aliases, diagnostics, file, text, docs, index };
     const before = diagnostics.length;
     let value: unknown;
     try {
@@ -862,10 +864,10 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
   if (depth > MAX_DEPTH) {
     throw new StopReading('yaml-too-deep', `this value is nested more than ${MAX_DEPTH} levels deep`, here, 'no docket file nests this deep; check the indentation or the brackets');
   }
-  if (state.alias && ++state.expanded > state.expansionLimit) {
+  if (state.alias && ++state.aliases.expanded > state.aliases.limit) {
     throw new StopReading(
       'yaml-alias-expansion',
-      `aliases expand this document to more than ${state.expansionLimit} values (an alias bomb?), from \`*${state.aliasName ?? ''}\``,
+      `aliases expand this file to more than ${state.aliases.limit} values (an alias bomb?), from \`*${state.aliasName ?? ''}\``,
       state.alias,
       'write the values out, or alias smaller nodes',
     );

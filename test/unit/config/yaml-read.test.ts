@@ -239,6 +239,16 @@ describe('parseYamlFile (fast) against the full parser', () => {
     for (const read of [parseYamlFile(bomb, 'p.yaml'), parseWithPositions(bomb, 'p.yaml')]) {
       expect(read.diagnostics.map((d) => [d.code, d.line])).toEqual([['yaml-alias-expansion', 3 + 3 * 3_000 + 6]]);
     }
+    // Many documents, each under the file's limit: one budget for the file, spent within the first
+    // documents; each one after it is refused at its alias (second read SR85-1).
+    const part = `l1: &l1 [${Array(10).fill('x').join(', ')}]\nl2: &l2 [${Array(10).fill('*l1').join(', ')}]\nl3: &l3 [${Array(10).fill('*l2').join(', ')}]\n`;
+    const many = Array.from({ length: 1_000 }, () => part).join('---\n');
+    for (const read of [parseYamlFile(many, 'p.yaml'), parseWithPositions(many, 'p.yaml')]) {
+      expect(read.documents.slice(0, 3).map((d) => d.ok)).toEqual([true, true, true]);
+      expect(read.documents.filter((d) => d.ok).length).toBeLessThan(100);
+      expect(new Set(read.diagnostics.map((d) => d.code))).toEqual(new Set(['yaml-alias-expansion']));
+      expect(read.diagnostics[0]!.message).toContain(`aliases expand this file to more than ${Math.floor(many.length / 2)} values (an alias bomb?)`);
+    }
   });
 
   it('reads a quoted or tagged `<<` key as the text it is, not a merge key, as YAML does (probes PK-1, PM-3)', () => {
