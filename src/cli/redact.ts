@@ -120,6 +120,11 @@ function pieceAnchors(secrets: readonly string[]): Map<string, string[]> {
   return anchors;
 }
 
+/** Whether `text` holds a piece of a key's secret part that output hides wherever it stands (KEY_PIECE_ALONE characters or more). */
+export function holdsKeyPiece(text: string, secrets: readonly string[]): boolean {
+  return redactLongPieces(text, secrets) !== text;
+}
+
 /** Each piece of a key's secret part of KEY_PIECE_ALONE characters or more, in any letter case. */
 function redactLongPieces(text: string, secrets: readonly string[]): string {
   const anchors = pieceAnchors(secrets);
