@@ -526,6 +526,8 @@ class DocumentEditor {
   private readonly dashLineRemovals = new Map<YAMLMap, Pair>();
   /** Pairs of block mappings taken out. */
   private readonly removedPairs = new Set<Pair>();
+  /** The first key added right after a block mapping's first key on its `- ` line: it takes that line when that key goes. */
+  private readonly dashLineInserts = new Map<YAMLMap, Splice>();
 
   constructor(
     private readonly text: string,
@@ -1127,6 +1129,7 @@ class DocumentEditor {
     const anchor = after ?? (this.startsLine(firstKey) ? undefined : first);
     const at = anchor ? this.afterLine(this.pairEnd(anchor)) : this.aboveComments(this.lineStart(firstKey));
     this.splice(at, at, text);
+    if (anchor === first && !after && !this.dashLineInserts.has(map)) this.dashLineInserts.set(map, this.ctx.splices.at(-1)!);
   }
 
   /** A key that stays: one naming an anchor the edit takes out is written out (its alias would not parse). */
@@ -1151,16 +1154,14 @@ class DocumentEditor {
     this.noteAnchorsIn(pair.value as Node | null, true);
     const key = this.keyStart(pair);
     const i = map.items.indexOf(pair);
-    const next = map.items[i + 1];
     if (map.flow) {
       addTo(this.flowRemovals, map, i);
       return;
     }
     this.removedPairs.add(pair);
     if (!this.startsLine(key)) {
-      // The first key on a `- ` line: the next key kept moves up onto that line, once it is known.
-      if (next) this.dashLineRemovals.set(map, pair);
-      else this.splice(key, this.afterLine(this.pairEnd(pair)), '{}\n');
+      // The first key on a `- ` line: a key added or the next key kept takes that line, once known.
+      this.dashLineRemovals.set(map, pair);
       return;
     }
     // With the comment lines right above it, as an item's: left, they would read as the next key's
@@ -1175,11 +1176,18 @@ class DocumentEditor {
    * Takes out the first key of an item's mapping, on its `- ` line: the first key kept moves up
    * onto that line, and the lines between that no removal takes (the comments above that key) go
    * above the item, at its dash: deleted with the key, they were lost (probe QN-1). With no key
-   * kept, the item is `{}`.
+   * kept or added, the item is `{}`.
    */
   private removeFromDashLine(map: YAMLMap, first: Pair): void {
     const key = this.keyStart(first);
     const firstEnd = this.afterLine(this.pairEnd(first));
+    // A key added right after it takes its place on the line; the keys kept stay where they are (second read SR85-5).
+    const added = this.dashLineInserts.get(map);
+    if (added) {
+      added.text = added.text.replace(/^[ \t]+/, '');
+      this.splice(key, firstEnd, '');
+      return;
+    }
     const kept = map.items.slice(map.items.indexOf(first) + 1).find((p) => !this.removedPairs.has(p));
     if (!kept) {
       this.splice(key, firstEnd, '{}\n');

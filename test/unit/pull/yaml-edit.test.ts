@@ -750,6 +750,12 @@ describe('editYaml', () => {
     expect(without('internal_notes', 'questions')).toBe('rules:\n  # about name\n  - name: CK2\n    actions: E\n');
     expect(edit('l:\n  - a: 1\n    b: 2\n  - c: 3\n', (v) => ({ l: [{}, (v as { l: unknown[] }).l[1]] })).text).toBe('l:\n  - {}\n  - c: 3\n');
     expect(edit('l:\r\n  - a: 1\r\n    # b\r\n    b: 2\r\n', () => ({ l: [{ b: 2 }] })).text).toBe('l:\r\n  # b\r\n  - b: 2\r\n');
+    // A key added where the first goes takes its line; the keys kept stay where they are (second read SR85-5).
+    const replaced = (text: string, l: unknown[]) => editYaml(text, { documents: new Map([[0, { l }]]) }).text;
+    expect(replaced('l:\n  - a: 1\n', [{ z: 9 }])).toBe('l:\n  - z: 9\n');
+    expect(replaced('l:\n  - a: 1\n    b: 2\n', [{ z: 9, b: 2 }])).toBe('l:\n  - z: 9\n    b: 2\n');
+    expect(replaced('l:\n  - a: 1\n    b: 2\n', [{ b: 2, z: 9 }])).toBe('l:\n  - b: 2\n    z: 9\n');
+    expect(replaced('l:\n  - x: 0\n  - a: 1\n    b: 2\n', [{ b: 2 }])).toBe('l:\n  - b: 2\n');
   });
 
   it('keeps the quotes of an empty quoted value the app fills, and its comment (probe QN-4)', () => {
