@@ -182,7 +182,7 @@ export const customTermKind: KindModule<'custom-term'> = {
 
   /** The body goes where the file keeps it (its markdown file, or `body:`); a Word file cannot come back. */
   pullField(field, live, written) {
-    if (field === 'docx' && textBodyLive(field, live)) return { cannot: `it is a text term on the service, and the files declare a Word term: the service cannot make one the other; declare it with \`body_file:\` (or \`body:\`), or give the Word term another name` };
+    if (textBodyLive(field, live)) return { cannot: `it is a text term on the service, and the files declare a Word term: the service cannot make one the other; declare it with \`body_file:\` (or \`body:\`), or give the Word term another name` };
     if (field === 'docx') {
       const file = typeof written.docx_file === 'string' ? written.docx_file : 'the Word file';
       return { cannot: `the service cannot give a Word file back: save version ${live.version ?? '(the current one)'} of ${quoteValue(live.name, 200)} from the app as ${file}; the next apply publishes it again as the next version` };

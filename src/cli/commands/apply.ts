@@ -193,7 +193,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           }
           // A plan that could not be printed (a full disk) is one nobody saw: nothing is sent (probe FV).
           if (planShown) await refuseUnprintedPlan(io);
-          await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), ...(saved && planFile !== undefined ? { savedFile: planFile } : {}), adopting: adoptedLabels(adopting), ...adoptedSaid(adopting) });
+          await execute(plan, s, io, opts, { hard, deadline: () => deadline, color, saved: Boolean(saved), planShown, ...(saved && planFile !== undefined ? { savedFile: planFile } : {}), adopting: adoptedLabels(adopting), ...adoptedSaid(adopting) });
           setExit(0);
         }));
       }));
@@ -289,6 +289,8 @@ interface ExecuteSettings {
   deadline: () => number;
   color: boolean;
   saved: boolean;
+  /** Whether the plan was printed before the apply: if not, its report names the target itself. */
+  planShown: boolean;
   /** The saved plan's file as given, when one is applied. */
   savedFile?: string;
   adopting: string[];
@@ -441,7 +443,7 @@ async function reportApply(
   const settled = plan.lock_updates ?? [];
   if (settled.length > 0 && !opts.quiet) io.stderr(`Updated ${settled.length} docket.lock.json entr${settled.length === 1 ? 'y' : 'ies'} an earlier apply left unconfirmed (interrupted, or no answer came back).\n`);
   // Where the plan was not printed (saved, or -q with --auto-approve), the report names the target itself.
-  const header = opts.output === 'text' && (settings.saved || (opts.quiet && opts.autoApprove)) ? reportHeader(plan, settings.color) : '';
+  const header = opts.output === 'text' && !settings.planShown ? reportHeader(plan, settings.color) : '';
   // Recorded only once the lock is written (a full disk leaves them unrecorded, said below).
   const adopted = lockFailure ? [] : settings.adopting;
   if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, report, adopted));
