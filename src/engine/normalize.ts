@@ -38,12 +38,13 @@ export function liveFlag(value: unknown, field: string, absent: boolean): boolea
 }
 
 /**
- * Required text (names): same line-ending rule, but empty stays empty, and canonically composed:
- * an accent typed as one character or as a letter and a combining mark (a macOS file name, another
- * editor) is one name, as the web app shows it.
+ * Required text (names), canonically composed: an accent typed as one character or as a letter and
+ * a combining mark (a macOS file name, another editor) is one name, as the web app shows it. Line
+ * ends stay as they are: a name holds none (validate refuses one), so a live name ending in one is
+ * another name, renamed back or reported, not the files' (probe QT-2).
  */
 export function normName(value: unknown): string {
-  return composed(lineText(String(value ?? '')));
+  return composed(String(value ?? ''));
 }
 
 /**

@@ -104,6 +104,23 @@ describe('review service scenarios', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('renames back a playbook and a rule whose live names gained a line end in the app: another name, not the files\' (probe QT-2)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    const app = new App(t.env);
+    await app.editRule('Inbound NDA', 'Term', { name: 'Term\r\n' });
+    await app.editPlaybook('Inbound NDA', { name: 'Inbound NDA\n' });
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toContain('name now "Inbound NDA\\n"');
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('~ rename playbook "Inbound NDA\\n" → "Inbound NDA"');
+    expect(plan.stdout).toContain('~ rename rule "Inbound NDA/Term\\r\\n" → "Inbound NDA/Term"');
+    await applyOk(cli, dir);
+    expect(livePlaybook('Inbound NDA')).toBeDefined();
+    await expectNoChanges(cli, dir);
+  });
+
   it('permanently deletes a rule removed from a declared playbook and never touches undeclared playbooks', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
     await applyOk(cli, dir);

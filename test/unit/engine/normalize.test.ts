@@ -30,8 +30,9 @@ describe('normText (optional text)', () => {
 });
 
 describe('normName (required text)', () => {
-  it('normalises line endings and trailing newlines but keeps an empty name empty', () => {
-    expect(normName('Inbound NDA\r\n')).toBe('Inbound NDA');
+  it('composes a name, keeps its line ends (a live name ending in one is another name: probe QT-2), and keeps an empty name empty', () => {
+    expect(normName('Cafe\u0301')).toBe('Caf\u00e9');
+    expect(normName('Inbound NDA\r\n')).toBe('Inbound NDA\r\n');
     expect(normName('')).toBe('');
     expect(normName(undefined)).toBe('');
   });

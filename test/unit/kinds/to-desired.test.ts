@@ -32,7 +32,7 @@ function rule(resources: DesiredResource[], name: string): DesiredResource {
 
 describe('Organization toDesired', () => {
   it('manages only the review keys the file declares', () => {
-    const { resources } = toDesired(organizationKind, 'Organization', { review: { name: 'Acme Legal\n' } });
+    const { resources } = toDesired(organizationKind, 'Organization', { review: { name: 'Acme Legal' } });
     expect(resources).toHaveLength(1);
     expect(resources[0]).toMatchObject({ kind: 'organization', key: 'organization', partial: true, refs: [] });
     expect(resources[0]!.fields).toEqual({ 'review.name': 'Acme Legal' });
