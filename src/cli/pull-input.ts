@@ -10,6 +10,7 @@ import { decodeStrict } from '../config/discover.js';
 import { interpolateString } from '../config/interpolate.js';
 import { readSchema } from '../config/schema-read.js';
 import { schemaHome } from '../config/schema-names.js';
+import { caseBlind } from '../export/layout.js';
 import { sha256 } from '../engine/canonical.js';
 import { fetchLive } from '../engine/live.js';
 import { withRenamedParents } from '../engine/sync.js';
@@ -172,7 +173,7 @@ function takenSlugs(root: string): (folder: string, slug: string) => boolean {
       }
       listed.set(folder, names);
     }
-    // As a case- and normalization-insensitive file system (macOS, Windows) compares names.
-    return listed.get(folder)!.some((n) => n.normalize('NFC').toLowerCase().startsWith(`${slug}.`));
+    // As a case- and normalization-insensitive file system (macOS, Windows) compares names (probe QT-1).
+    return listed.get(folder)!.some((n) => caseBlind(n).startsWith(`${slug}.`));
   };
 }

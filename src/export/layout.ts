@@ -75,13 +75,7 @@ const DOCKET_OWN = /^docket$/;
  */
 export function slug(name: string): string {
   // A URL in a name gives its host and path, never its password or query (file names are shown and committed).
-  let s = lineWithoutSecrets(name)
-    .normalize('NFC')
-    .toLowerCase()
-    // A lower-case letter a case-blind file system takes for another (ς and σ are both Σ there,
-    // probe OF-4): the other's form, so two names that differ only so get `-2`, not one file.
-    .replace(/\p{Ll}/gu, foldedLetter)
-    .normalize('NFC') // lower-casing may decompose (İ → i̇)
+  let s = caseBlind(lineWithoutSecrets(name))
     // Marks that only dress a symbol or a digit (the invisible emoji selector U+FE0F, a keycap's
     // enclosing square) are no part of a letter: kept, they would end a name after its `-`.
     .replace(/[\uFE00-\uFE0F\u{E0100}-\u{E01EF}\p{Me}]+/gu, '')
@@ -94,6 +88,19 @@ export function slug(name: string): string {
 }
 
 /** `letter` as the lower case of its upper case, when that is one letter (ς → σ, ſ → s, ı → i). */
+/**
+ * A file name as a case-blind file system (macOS, Windows) compares it: composed, lower case, and
+ * a lower-case letter it takes for another (ς and σ are both Σ there, probe OF-4; ı and i are
+ * both I) in the other's form, so two names that differ only so get `-2`, not one file.
+ */
+export function caseBlind(name: string): string {
+  return name
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/\p{Ll}/gu, foldedLetter)
+    .normalize('NFC'); // lower-casing may decompose (İ → i̇)
+}
+
 function foldedLetter(letter: string): string {
   const upper = letter.toUpperCase();
   return upper.length === letter.length && upper !== letter ? upper.toLowerCase() : letter;

@@ -92,6 +92,17 @@ describe('docket pull (review service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('names a new file apart from one a case-blind file system takes for it: a final sigma, a dotless i (probe QT-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/ΟΔΟΣ-ΝΕΑ.yaml': 'kind: Playbook\nname: Sigma local\nrules: []\n', 'playbooks/kılıç.yaml': 'kind: Playbook\nname: Blade\nrules: []\n' });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.createPlaybook({ name: 'οδος νεα' });
+    await app.createPlaybook({ name: 'KILIÇ' });
+    const pulled = await cli('pull', '-C', dir, '--dry-run');
+    expect(pulled.stdout).toContain('+ playbook "οδος νεα" → playbooks/οδοσ-νεα-2.yaml (new file) · only live');
+    expect(pulled.stdout).toContain('+ playbook "KILIÇ" → playbooks/kiliç-2.yaml (new file) · only live');
+  });
+
   it('says drift and pull could not compare the files with the live state, not that a plan could not be made, when two live playbooks hold a name (probe KT-4)', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/twice.yaml': 'kind: Playbook\nname: Twice\nrules:\n  - name: R\n    actions: ACCEPT\n' });
     // An emulator of its own: the two playbooks would reach this file's other tests.
