@@ -35,15 +35,16 @@ export function sharedLiveNames(live: readonly LiveResource[], parentKindOf: (ki
 /**
  * Why a live name may not be written: it looks like the name of another object the files declare
  * in its scope (a trailing space, a zero-width character typed in the app). `self`: the declared
- * object the name would be written to, which it may look like.
+ * object the name would be written to, which it may look like. `leaving`: whether a declared
+ * object is taken out of the files by this pull (asked when a name is checked): its name is free.
  */
-export function lookAlikeDeclared(desired: readonly DesiredResource[]): (kind: KindName, parentKey: string | undefined, name: string, self?: DesiredResource) => string | undefined {
+export function lookAlikeDeclared(desired: readonly DesiredResource[], leaving: (d: DesiredResource) => boolean = () => false): (kind: KindName, parentKey: string | undefined, name: string, self?: DesiredResource) => string | undefined {
   const slot = (k: string, parent: string | undefined, n: string): string => `${k}\u0000${parent ?? ''}\u0000${shownAlike(n)}`;
   let declared: Map<string, DesiredResource> | undefined;
   return (kind, parentKey, name, self) => {
     declared ??= new Map(desired.map((d) => [slot(d.kind, d.parent?.key, d.name), d]));
     const other = declared.get(slot(kind, parentKey, name));
-    if (!other || other === self || other.name === name) return undefined;
+    if (!other || other === self || other.name === name || leaving(other)) return undefined;
     const why = lookAlike(other.name) === lookAlike(name) ? alikeIn(name, other.name) : `what output hides as it may hold a secret (${HIDDEN_PARTS})`;
     return `its name ${quoteValue(name)} looks like ${kind} ${quoteValue(other.name)}, which the files declare (they differ only in ${why}), so validate would refuse it; rename it in the app, then pull again`;
   };

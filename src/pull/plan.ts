@@ -828,7 +828,8 @@ class PullPlanner {
 
   /** Why a live name may not be written: it looks like one the files declare (name-refusals.ts). */
   private lookAlikeDeclared(kind: KindName, parentKey: string | undefined, name: string, self?: DesiredResource): string | undefined {
-    this.lookAlikes ??= lookAlikeDeclared(this.input.desired);
+    // Not one this pull takes out of the files (removed live): its name is free once written (probe QT-4).
+    this.lookAlikes ??= lookAlikeDeclared(this.input.desired, (d) => this.removing.has(refKey(d.kind, d.key)));
     return this.lookAlikes(kind, parentKey, name, self);
   }
 

@@ -103,6 +103,20 @@ describe('docket pull (review service)', () => {
     expect(pulled.stdout).toContain('+ playbook "KILIÇ" → playbooks/kiliç-2.yaml (new file) · only live');
   });
 
+  it('writes a live name that looks like a declared one this same pull takes out (removed live), in one pull (probe QT-4)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/greek.yaml': 'kind: Playbook\nname: Greek\nrules: []\n' });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.archivePlaybook('Greek');
+    await app.createPlaybook({ name: 'Gr\u0435ek' });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain('- playbook "Greek" (playbooks/greek.yaml) · removed live');
+    expect(pulled.stdout).toContain('+ playbook "Gr\u0435ek" → playbooks/gr\u0435ek.yaml (new file) · only live');
+    expect(pulled.stdout).not.toContain('Not pulled');
+    await expectNoChanges(cli, dir);
+  });
+
   it('says drift and pull could not compare the files with the live state, not that a plan could not be made, when two live playbooks hold a name (probe KT-4)', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/twice.yaml': 'kind: Playbook\nname: Twice\nrules:\n  - name: R\n    actions: ACCEPT\n' });
     // An emulator of its own: the two playbooks would reach this file's other tests.
