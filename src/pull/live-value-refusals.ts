@@ -36,8 +36,23 @@ export function refusedLiveValue(l: LiveResource, fields: readonly string[], key
   // Text holding git's markers, wherever it is written (in a block scalar they are indented, where
   // validate does not see them): a term's body would go live with them, a rule's actions guide reviews.
   const marked = Object.entries(values).map(([field, value]) => [field, typeof value === 'string' ? conflictMarkers(value) : undefined] as const).find(([, markers]) => markers !== undefined);
-  const why = textProblems(values)[0]?.message ?? names.map((f) => nameProblem(l.kind, values[f] as string)?.message).find((m) => m !== undefined) ?? (marked ? `its \`${marked[0]}\` holds git's conflict markers ${markersNamed(marked[1]!)}` : undefined);
+  const why = textProblems(namesNested(values))[0]?.message ?? names.map((f) => nameProblem(l.kind, values[f] as string)?.message).find((m) => m !== undefined) ?? (marked ? `its \`${marked[0]}\` holds git's conflict markers ${markersNamed(marked[1]!)}` : undefined);
   return why === undefined ? undefined : `${why}, which docket refuses in the files; change it in the app, then pull again`;
+}
+
+/**
+ * The values, a name kept under a dotted field (the organization's `review.name`) written as the
+ * file nests it: a name is one line there too, which a line end the app gave it would not be
+ * (second read SR85B-1: pull said it wrote it, and the lock then hid it).
+ */
+function namesNested(values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(values)) {
+    const section = field.endsWith('.name') ? field.slice(0, -'.name'.length) : undefined;
+    if (section) out[section] = { ...(out[section] as Record<string, unknown> | undefined), name: value };
+    else out[field] = value;
+  }
+  return out;
 }
 
 /** What pull refuses of drift items for the live values they hold: LiveValueRefusals. */

@@ -1033,6 +1033,15 @@ parameters:
     expect(await readFile(join(dir, 'organization.yaml'), 'utf8')).toContain('name: Acme Legal Team\n');
     expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(0);
     await expectNoChanges(cli, dir);
+    // A line end the app gave the name is not pulled (the files cannot hold one): said, and left as
+    // drift, not recorded as in sync unwritten (second read SR85B-1).
+    await new App(emulator().env).editOrganization({ name: 'Acme Legal Team\n' });
+    const refused = await cli('pull', '-C', dir);
+    expect(refused.stdout).toContain('`review.name` must be one line');
+    expect(await readFile(join(dir, 'organization.yaml'), 'utf8')).toContain('name: Acme Legal Team\n');
+    expect((await cli('drift', '-C', dir)).code).toBe(2);
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await expectNoChanges(cli, dir);
   });
 
   it('drift says the live edits of a term and a custom template the files removed (their kinds read the dropped ones in detail), and sends no one to apply, which never removes them', async () => {
