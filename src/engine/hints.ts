@@ -412,10 +412,14 @@ function renameSentence(kind: KindMeta, d: DesiredResource, l: LiveResource, why
   const [was, now] = [quoteValue(l.name, Infinity), quoteValue(d.name, Infinity)];
   const then =
     kind.deletion === 'delete' ? `the plan deletes ${was} and creates ${now}` : archived ? `the plan archives ${was} and creates ${now}` : kind.deletion === 'none' ? `the plan creates ${now} beside it, and a ${kind.name} cannot be deleted over the API` : `the plan creates ${now} beside it`;
-  const add = unmatched.length === 0 ? `\`renamed_from: [${yamlName(l.name)}]\`` : `${was} to its \`renamed_from\` (${formerWhere(d)}), whose ${unmatched.map((n) => quoteValue(n, Infinity)).join(', ')} ${unmatched.length === 1 ? 'names' : 'name'} no live ${kind.name}`;
+  // A former name a file cannot hold (a line end the app gave it): the live object is named by its id instead (second read SR85B-2).
+  const pin = LINE_END.test(l.name) ? `\`id: ${l.id}\` (a \`renamed_from\` cannot hold a line end)` : undefined;
+  const add = pin ?? (unmatched.length === 0 ? `\`renamed_from: [${yamlName(l.name)}]\`` : `${was} to its \`renamed_from\` (${formerWhere(d)}), whose ${unmatched.map((n) => quoteValue(n, Infinity)).join(', ')} ${unmatched.length === 1 ? 'names' : 'name'} no live ${kind.name}`);
   const advice = retype ? `${RETYPE_HINT_END} ${was} as it is, retype the name in the file; only if it is to be renamed to the look-alike, add ${add}` : `${RENAME_HINT_END} ${add}`;
   return `${kind.name} ${now} (${where}${RENAME_HINT_MARK}${kind.name} ${was} (${why}), but ${then}${advice}`;
 }
+
+const LINE_END = /[\r\n]/;
 
 function formerWhere(d: DesiredResource): string {
   const at = formerSource(d, 0) ?? d.source;

@@ -2,7 +2,7 @@
  * Scenarios against the emulator over loopback, through the real CLI program. Every scenario ends
  * with a re-plan that must show zero changes.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_ID } from '../../src/emulator/server.js';
@@ -118,6 +118,16 @@ describe('review service scenarios', () => {
     expect(plan.stdout).toContain('~ rename rule "Inbound NDA/Term\\r\\n" → "Inbound NDA/Term"');
     await applyOk(cli, dir);
     expect(livePlaybook('Inbound NDA')).toBeDefined();
+    await expectNoChanges(cli, dir);
+    // With no sync record to go by, the hint pins the id, which a file can hold where the name cannot be (second read SR85B-2).
+    await rm(join(dir, 'docket.lock.json'));
+    await app.editPlaybook('Inbound NDA', { name: 'Inbound NDA\n' });
+    const id = livePlaybook('Inbound NDA\n')!.id;
+    const unsynced = await cli('plan', '-C', dir);
+    expect(unsynced.stdout + unsynced.stderr).toContain(`add \`id: ${id}\` (a \`renamed_from\` cannot hold a line end)`);
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('name: Inbound NDA\n', `name: Inbound NDA\nid: ${id}\n`) });
+    expect((await cli('plan', '-C', dir)).stdout).toContain('~ rename playbook "Inbound NDA\\n" → "Inbound NDA"');
+    await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
 
