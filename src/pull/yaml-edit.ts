@@ -1277,7 +1277,9 @@ class DocumentEditor {
 
   /** Whether every key of a block mapping that is a key's value goes, and none comes: it is written `{}` then. */
   private emptiesBlockMap(map: YAMLMap, wanted: Record<string, unknown>, pointer: string, parent: Parent): boolean {
-    if (map.flow || parent.kind !== 'pair' || map.items.length === 0 || Object.keys(wanted).length > 0) return false;
+    if (map.flow || parent.kind === 'root' || map.items.length === 0 || Object.keys(wanted).length > 0) return false;
+    // An item whose first key is on its `- ` line: its removal writes `{}` (removeFromDashLine).
+    if (parent.kind === 'item' && !this.startsLine(this.keyStart(map.items[0]!))) return false;
     // A merge goes too when it is written out and gives no placeholder (which the mapping would keep); else its keys stay, `null`.
     const merged: Record<string, unknown> = {};
     for (const pair of map.items) if (isMergeKey(pair)) Object.assign(merged, this.mergedValues(pair));
@@ -1316,6 +1318,13 @@ class DocumentEditor {
 
   /** A block collection that is a key's value, up to `end`, written as `value` on the key's line; a comment there (`rules:   # one rule`) stays. */
   private writeAfterKey(parent: Parent, end: number, value: string): void {
+    if (parent.kind === 'item') {
+      // After the item's `-`, keeping a comment written there (`- # lead`: second read SR85B-4).
+      const dash = this.dashOf(parent.seq, parent.index);
+      const comment = /^-([ \t]*#[^\r\n]*)/.exec(this.text.slice(dash, this.afterLine(dash)))?.[1] ?? '';
+      this.splice(dash + 1, end, ` ${value}${comment}\n`);
+      return;
+    }
     if (parent.kind !== 'pair') throw new Error('docket pull cannot empty a collection that is not a mapping value');
     const key = (parent.pair.key as Node).range![1];
     const comment = /^[ \t]*:([ \t]*#[^\r\n]*)/.exec(this.text.slice(key, this.afterLine(key)))?.[1] ?? '';

@@ -756,6 +756,9 @@ describe('editYaml', () => {
     expect(replaced('l:\n  - a: 1\n    b: 2\n', [{ z: 9, b: 2 }])).toBe('l:\n  - z: 9\n    b: 2\n');
     expect(replaced('l:\n  - a: 1\n    b: 2\n', [{ b: 2, z: 9 }])).toBe('l:\n  - b: 2\n    z: 9\n');
     expect(replaced('l:\n  - x: 0\n  - a: 1\n    b: 2\n', [{ b: 2 }])).toBe('l:\n  - b: 2\n');
+    // An item whose keys start under its `- ` line (a comment there) that loses them all is `{}`, its comment kept (second read SR85B-4).
+    expect(replaced('l:\n  - # lead\n    a: 1\n', [{}])).toBe('l:\n  - {} # lead\n');
+    expect(replaced('l:\n  -\n    a: 1\n    b: 2\n  - c: 3\n', [{}, { c: 3 }])).toBe('l:\n  - {}\n  - c: 3\n');
   });
 
   it('keeps the quotes of an empty quoted value the app fills, and its comment (probe QN-4)', () => {
