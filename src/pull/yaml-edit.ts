@@ -524,6 +524,8 @@ class DocumentEditor {
   private readonly flowInserts = new Map<YAMLSeq, { before: number; text: string }[]>();
   /** Block mappings whose first key, on its item's `- ` line, is taken out: the next key kept moves up there in finish(), knowing which goes. */
   private readonly dashLineRemovals = new Map<YAMLMap, Pair>();
+  /** Keys added to flow mappings, with the splices that add them: a mapping that loses every key it had is written whole with them. */
+  private readonly flowMapAdds = new Map<YAMLMap, { splices: Splice[]; item: string }[]>();
   /** Pairs of block mappings taken out. */
   private readonly removedPairs = new Set<Pair>();
   /** The first key added right after a block mapping's first key on its `- ` line: it takes that line when that key goes. */
@@ -579,6 +581,14 @@ class DocumentEditor {
     this.ctx.splices.push({ start, end, text, seq: this.ctx.splices.length });
   }
 
+  /** Takes back splices made earlier, which a later one writing their text too replaces. */
+  private withdraw(splices: readonly Splice[]): void {
+    for (const s of splices) {
+      const at = this.ctx.splices.indexOf(s);
+      if (at >= 0) this.ctx.splices.splice(at, 1);
+    }
+  }
+
   /**
    * Takes out the items of flow collections once every item of each is decided: an item before one
    * that stays goes with the `, ` after it, one after the last that stays with the `, ` before it,
@@ -604,7 +614,12 @@ class DocumentEditor {
       };
       const lastKept = items.findLastIndex((_, i) => !removed.has(i));
       if (lastKept < 0) {
-        this.splice(collection.range![0], collection.range![1], isMap(collection) ? '{}' : '[]');
+        // The keys added go in whole, their own splices (inside what goes) withdrawn (second read SR85B-3).
+        const adds = isMap(collection) ? (this.flowMapAdds.get(collection) ?? []) : [];
+        for (const add of adds) this.withdraw(add.splices);
+        const inner = adds.map((a) => a.item).join(', ');
+        const padded = this.paddedIn(collection);
+        this.splice(collection.range![0], collection.range![1], isMap(collection) ? (inner === '' ? '{}' : padded ? `{ ${inner} }` : `{${inner}}`) : '[]');
         continue;
       }
       // Written an item a line: each goes with its line, its comment included, and the comment lines
@@ -1111,17 +1126,34 @@ class DocumentEditor {
     if (map.flow) {
       const padded = this.paddedIn(map);
       const item = flowYaml({ [key]: value }, this.ctx.quote, padded).replace(/^\{ ?| ?\}$/g, '');
-      const first = map.items[0];
-      // Written a key a line: the new one gets a line of its own after `after`'s, as an item of such a list does (probe OH-5).
-      const line = after ? this.ownLine(this.keyStart(after), this.pairEnd(after)) : undefined;
-      if (!first) this.splice(map.range![0], map.range![1], padded ? `{ ${item} }` : `{${item}}`);
-      else if (after && line && map.items.every((pair) => this.ownLine(this.keyStart(pair as Pair), this.pairEnd(pair as Pair)))) {
-        if (!/^[ \t]*,/.test(this.text.slice(this.pairEnd(after), line[1]))) this.splice(this.pairEnd(after), this.pairEnd(after), ',');
-        this.splice(line[1], line[1], `${this.text.slice(line[0], this.keyStart(after))}${item},\n`);
-      } else if (after) this.splice(this.pairEnd(after), this.pairEnd(after), `, ${item}`);
-      else this.splice((first.key as Node).range![0], (first.key as Node).range![0], `${item}, `);
+      const before = this.ctx.splices.length;
+      this.addFlowPair(map, item, padded, after);
+      addTo(this.flowMapAdds, map, { splices: this.ctx.splices.slice(before), item });
       return;
     }
+    this.addBlockPair(map, key, value, after);
+  }
+
+  /** A key added to a flow mapping (addPair): in its braces, or a line of its own where the file writes a key a line. */
+  private addFlowPair(map: YAMLMap, item: string, padded: boolean, after: Pair | undefined): void {
+    const first = map.items[0];
+    // Written a key a line: the new one gets a line of its own after `after`'s, as an item of such a list does (probe OH-5).
+    const line = after ? this.ownLine(this.keyStart(after), this.pairEnd(after)) : undefined;
+    if (!first) {
+      // `{}` written whole, with the keys added before this one.
+      const earlier = this.flowMapAdds.get(map) ?? [];
+      this.flowMapAdds.delete(map);
+      for (const add of earlier) this.withdraw(add.splices);
+      const inner = [...earlier.map((a) => a.item), item].join(', ');
+      this.splice(map.range![0], map.range![1], padded ? `{ ${inner} }` : `{${inner}}`);
+    } else if (after && line && map.items.every((pair) => this.ownLine(this.keyStart(pair as Pair), this.pairEnd(pair as Pair)))) {
+      if (!/^[ \t]*,/.test(this.text.slice(this.pairEnd(after), line[1]))) this.splice(this.pairEnd(after), this.pairEnd(after), ',');
+      this.splice(line[1], line[1], `${this.text.slice(line[0], this.keyStart(after))}${item},\n`);
+    } else if (after) this.splice(this.pairEnd(after), this.pairEnd(after), `, ${item}`);
+    else this.splice((first.key as Node).range![0], (first.key as Node).range![0], `${item}, `);
+  }
+
+  private addBlockPair(map: YAMLMap, key: string, value: unknown, after: Pair | undefined): void {
     const first = map.items[0]!;
     const firstKey = this.keyStart(first);
     const text = indented(toYaml({ [key]: value }, this.ctx.quote, this.ctx.indent), this.column(firstKey));

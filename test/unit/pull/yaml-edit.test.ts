@@ -756,6 +756,12 @@ describe('editYaml', () => {
     expect(replaced('l:\n  - a: 1\n    b: 2\n', [{ z: 9, b: 2 }])).toBe('l:\n  - z: 9\n    b: 2\n');
     expect(replaced('l:\n  - a: 1\n    b: 2\n', [{ b: 2, z: 9 }])).toBe('l:\n  - b: 2\n    z: 9\n');
     expect(replaced('l:\n  - x: 0\n  - a: 1\n    b: 2\n', [{ b: 2 }])).toBe('l:\n  - b: 2\n');
+    // A flow mapping whose every key is replaced is written whole with the new ones, and `{}` that
+    // gains two keys takes both: both were refused as overlapping edits (second read SR85B-3).
+    const flow = (text: string, x: unknown) => editYaml(text, { documents: new Map([[0, { x }]]) }).text;
+    expect(flow('x: {a: 1}\n', { b: 2 })).toBe('x: {b: 2}\n');
+    expect(flow('x: { a: 1, c: 3 }\r\n', { b: 2, d: 4 })).toBe('x: { b: 2, d: 4 }\r\n');
+    expect(flow('x: {}\n', { b: 2, d: 4 })).toBe('x: { b: 2, d: 4 }\n');
     // An item whose keys start under its `- ` line (a comment there) that loses them all is `{}`, its comment kept (second read SR85B-4).
     expect(replaced('l:\n  - # lead\n    a: 1\n', [{}])).toBe('l:\n  - {} # lead\n');
     expect(replaced('l:\n  -\n    a: 1\n    b: 2\n  - c: 3\n', [{}, { c: 3 }])).toBe('l:\n  - {}\n  - c: 3\n');
