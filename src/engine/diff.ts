@@ -3,7 +3,8 @@
  * `renamed_from`), compares their normalised fields, and emits one Change per action. Pure.
  */
 import { quoteValue } from '../config/quote.js';
-import { Diagnostics, type Diagnostic } from '../diagnostics.js';
+import { Diagnostics } from '../diagnostics.js';
+import { sayUnlessUnsent, type UnsentHold } from './unsent.js';
 import { problemSourceOf } from '../kinds/support/positions.js';
 import { formerSource } from './desired.js';
 import { digest, sameValue } from './canonical.js';
@@ -97,12 +98,8 @@ export interface DiffInput {
   records?: RecordedIds;
   /** The plan is only read (drift, pull): a change the service cannot make is a warning, as nothing is sent. */
   readOnly?: boolean;
-  /**
-   * Cut to `--target`s: whether the plan may send a change of this resource. A change one it may
-   * not refuses goes to `unsent`, an error only where the cut plan keeps a change of it.
-   */
-  sends?: (d: DesiredResource) => boolean;
-  unsent?: { of: string; diagnostic: Diagnostic }[];
+  /** Cut to `--target`s: a change the service cannot make, of a resource the plan does not send, is held (unsent.ts). */
+  hold?: UnsentHold;
 }
 
 /** The sync records as diff asks them (docket.lock.json's, read by sync.ts). */
@@ -603,7 +600,7 @@ export function diff(input: DiffInput): DiffResult {
         if (createdUnknown) unknownIds[refKey(kind.name, d.key)] ??= createdUnknown;
         continue;
       }
-      const compared = compare(kind, d, l, parentOf, { ids, claimedAs, formerNames, replaced, diagnostics, readOnly: input.readOnly === true, ...(input.sends && input.unsent ? { sends: input.sends, unsent: input.unsent } : {}) });
+      const compared = compare(kind, d, l, parentOf, { ids, claimedAs, formerNames, replaced, diagnostics, readOnly: input.readOnly === true, hold: input.hold ?? {} });
       if (compared.some((c) => c.action === 'upload')) replaced.add(refKey(kind.name, d.key));
       for (const c of compared) changes.push(c);
       if (l.unknownFields) adoptable.push(...unknownFiles(kind, d, l, compared.some((c) => c.action === 'upload')));
@@ -753,8 +750,7 @@ interface CompareState {
   replaced: ReadonlySet<string>;
   diagnostics: Diagnostics;
   readOnly: boolean;
-  sends?: (d: DesiredResource) => boolean;
-  unsent?: { of: string; diagnostic: Diagnostic }[];
+  hold: UnsentHold;
 }
 
 function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: () => Change['parent'], state: CompareState): readonly Change[] {
@@ -814,8 +810,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
       // refused as one the kind cannot make, which says less than this (probe LB-1).
       if (!state.readOnly || !changesExisting(kind)) {
         // Outside the targets: an error only if the cut plan keeps a change of `d` (probe QL-4).
-        if (state.unsent && state.sends?.(d) === false) state.unsent.push({ of: refKey(d.kind, d.key), diagnostic: { severity: 'error', code: 'unsupported-change', message: refused.message, ...at, ...hint } });
-        else diagnostics.error('unsupported-change', refused.message, { ...at, ...hint });
+        sayUnlessUnsent(d, { severity: 'error', code: 'unsupported-change', message: refused.message, ...at, ...hint }, state.hold, diagnostics);
         continue;
       }
       // Read only (drift, pull): the difference is reported like any other (pull writes the live

@@ -7,6 +7,7 @@ import { takenFrom, type VariableOrigins } from '../config/schema.js';
 import { didYouMeanBecause, suggest, suggestAddress } from '../config/suggest.js';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import { Diagnostics, uniqueDiagnostics } from '../diagnostics.js';
+import { sayUnlessUnsent, type UnsentHold, type UnsentProblem } from './unsent.js';
 import { digestWithList, digestWithListInSlices } from './canonical.js';
 import { problemSourceOf } from '../kinds/support/positions.js';
 import { diff, type DiffResult, type KindMeta } from './diff.js';
@@ -71,17 +72,18 @@ export interface BuildPlanResult {
    * References `sends` left unchecked, by the resource (`kind:key`) that makes them: errors once
    * the plan cut to `--target`s keeps a change of that resource (one a target depends on).
    */
-  unsentReferences?: { of: string; diagnostic: Diagnostic }[];
+  unsentReferences?: UnsentProblem[];
 }
 
 export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const sync = withRenamedParents(input.sync ?? EMPTY_SYNC, input.desired, input.kinds, input.live);
-  const unsentReferences: NonNullable<BuildPlanResult['unsentReferences']> = [];
-  const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(sync === EMPTY_SYNC ? {} : { records: sync }), ...(input.readOnly ? { readOnly: true } : {}), ...(input.sends ? { sends: input.sends, unsent: unsentReferences } : {}) });
+  const unsentReferences: UnsentProblem[] = [];
+  const hold: UnsentHold = input.sends ? { sends: input.sends, unsent: unsentReferences } : {};
+  const result = diff({ kinds: input.kinds, desired: input.desired, live: input.live, prune: input.prune, ...(sync === EMPTY_SYNC ? {} : { records: sync }), ...(input.readOnly ? { readOnly: true } : {}), hold });
   const diagnostics = result.diagnostics;
   const unmatched = result.unmatched;
   const readOnlyWarnings: ReadOnlyWarning[] = [];
-  checkReferences(input.desired, result, input.kinds, diagnostics, input.readOnly ? readOnlyWarnings : undefined, input.sends, unsentReferences, input.pending, input.varOrigin);
+  checkReferences(input.desired, result, input.kinds, diagnostics, input.readOnly ? readOnlyWarnings : undefined, hold, input.pending, input.varOrigin);
   const classified = classifyChanges(result.changes, {
     sensitive: new Map(input.kinds.map((k) => [k.name, k.sensitiveFields ?? []])),
     unlisted: new Set([...input.kinds.filter((k) => k.uploadsUnreadable).map((k) => k.name), ...(input.seenInPart ?? [])]),
@@ -97,8 +99,8 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   }
   checkActions(classified.changes, input.kinds, diagnostics);
   // drift and pull send nothing: what a send would be refused is for plan and apply to say.
-  if (!input.readOnly) checkSends(classified.changes, input, input.adoptFiles ? new Set(result.adoptable.map((a) => a.liveId.toLowerCase())) : new Set(), diagnostics, unsentReferences);
-  const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics, { ...(input.readOnly ? { readOnly: true } : {}), ...(input.sends ? { sends: input.sends, unsent: unsentReferences } : {}) });
+  if (!input.readOnly) checkSends(classified.changes, input, input.adoptFiles ? new Set(result.adoptable.map((a) => a.liveId.toLowerCase())) : new Set(), diagnostics, hold);
+  const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics, { ...(input.readOnly ? { readOnly: true } : {}), ...hold });
   const lockUpdates = [...(input.lockUpdates ?? []), ...uncertain.updates];
   const ordered = orderChanges(classified.changes, input.kinds, input.live, Boolean(input.readOnly));
   diagnostics.items.push(...ordered.diagnostics.items);
@@ -230,8 +232,8 @@ function checkReferences(
   diagnostics: Diagnostics,
   /** Read only (drift, pull): where references to nothing go, as warnings, instead of errors. */
   readOnlyWarnings: ReadOnlyWarning[] | undefined,
-  sends: ((d: DesiredResource) => boolean) | undefined,
-  unsent: NonNullable<BuildPlanResult['unsentReferences']>,
+  /** Cut to `--target`s: references of a resource the plan does not send are held (unsent.ts). */
+  hold: UnsentHold,
   pending: ReadonlyMap<string, string> | undefined,
   varOrigin: VariableOrigins | undefined,
 ): void {
@@ -270,9 +272,7 @@ function checkReferences(
       if (unknown) {
         if (readOnly) continue;
         // Outside the targets: an error only if the cut plan keeps a change of `d` (the caller knows).
-        const diagnostic: Diagnostic = { severity: 'error', code: shared ? 'ambiguous-match' : 'unknown-id', message: `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, ...refAt(d, ref), hint: unknown.hint };
-        if (sends?.(d) === false) unsent.push({ of: refKey(d.kind, d.key), diagnostic });
-        else diagnostics.add(diagnostic);
+        sayUnlessUnsent(d, { severity: 'error', code: shared ? 'ambiguous-match' : 'unknown-id', message: `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, ...refAt(d, ref), hint: unknown.hint }, hold, diagnostics);
         continue;
       }
       if (ids[key] || declared().has(key)) continue;
@@ -353,8 +353,7 @@ function checkReferences(
     if (readOnlyWarnings) readOnlyWarnings.push({ of: refKey(d.kind, d.key), field: ref.field, diagnostic: { severity: 'warning', code: 'unknown-reference', message: said, ...refAt(d, ref), hint: `${hint}; plan and apply refuse it` } });
     // Outside the targets, as an unknown id: `apply --target member/EMAIL` invites a member that
     // a reference elsewhere waits for, such as agreements.actor (probe KE-3).
-    else if (sends?.(d) === false) unsent.push({ of: refKey(d.kind, d.key), diagnostic: { severity: 'error', code: 'unknown-reference', message: said, ...refAt(d, ref), hint } });
-    else diagnostics.error('unknown-reference', said, { ...refAt(d, ref), hint });
+    else sayUnlessUnsent(d, { severity: 'error', code: 'unknown-reference', message: said, ...refAt(d, ref), hint }, hold, diagnostics);
   }
 }
 
@@ -387,7 +386,7 @@ function checkActions(changes: Change[], kinds: KindMeta[], diagnostics: Diagnos
 }
 
 /** What a create or update sends must be something the target can take (the kinds say: `refuseSend`). */
-function checkSends(changes: Change[], input: Pick<BuildPlanInput, 'kinds' | 'desired' | 'live' | 'sends'>, adopting: ReadonlySet<string>, diagnostics: Diagnostics, unsent: NonNullable<BuildPlanResult['unsentReferences']>): void {
+function checkSends(changes: Change[], input: Pick<BuildPlanInput, 'kinds' | 'desired' | 'live'>, adopting: ReadonlySet<string>, diagnostics: Diagnostics, hold: UnsentHold): void {
   const byName = new Map(input.kinds.filter((k) => k.refuseSend).map((k) => [k.name, k]));
   if (byName.size === 0) return;
   let desired: Map<string, DesiredResource> | undefined;
@@ -402,11 +401,8 @@ function checkSends(changes: Change[], input: Pick<BuildPlanInput, 'kinds' | 'de
       // a template at another attachment): this organization's, whatever reads can see now (probe QA-1).
       if (f.direction === 'live') continue;
       const refused = kind.refuseSend!(f.field, d.fields[f.field], d.name, input.live, adopting);
-      if (!refused) continue;
-      const diagnostic: Diagnostic = { severity: 'error', code: 'unsupported-change', message: refused.message, ...(problemSourceOf(d.fieldSources, f.field) ?? d.source), ...(refused.hint ? { hint: refused.hint } : {}) };
       // Outside the targets: an error only if the cut plan keeps a change of `d`.
-      if (input.sends?.(d) === false) unsent.push({ of: refKey(d.kind, d.key), diagnostic });
-      else diagnostics.add(diagnostic);
+      if (refused) sayUnlessUnsent(d, { severity: 'error', code: 'unsupported-change', message: refused.message, ...(problemSourceOf(d.fieldSources, f.field) ?? d.source), ...(refused.hint ? { hint: refused.hint } : {}) }, hold, diagnostics);
     }
   }
 }

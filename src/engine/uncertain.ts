@@ -5,6 +5,7 @@
  * adopt it, or `--retry-uncertain`. An upload the configuration no longer wants is only reported.
  */
 import type { Diagnostic, Diagnostics } from '../diagnostics.js';
+import { sayUnlessUnsent, type UnsentHold } from './unsent.js';
 import { formerKeys, refKey, type DesiredResource, type LockUpdate, type Plan, type UncertainUpload } from './types.js';
 import { quoteValue } from '../config/quote.js';
 import { problemSourceOf } from '../kinds/support/positions.js';
@@ -20,13 +21,13 @@ const short = (sha: string): string => sha.slice(0, 12);
 /** How an upload never confirmed is named, wherever it is said. */
 const unconfirmed = (u: UncertainUpload): string => `${u.kind} ${quoteValue(u.key, 200)}: an upload of ${u.file} (sha256 ${short(u.sha256)}…) started ${u.since} was never confirmed`;
 
-/** Where a plan that sends nothing, or not everything, puts the stop at an unconfirmed upload. */
-export interface UncertainScope {
+/**
+ * Where a plan that sends nothing, or not everything, puts the stop at an unconfirmed upload: cut to
+ * `--target`s, an upload it does not send stops it only if the cut plan keeps it (UnsentHold).
+ */
+export interface UncertainScope extends UnsentHold {
   /** Drift and pull upload nothing: the stop is said as a warning. */
   readOnly?: boolean;
-  /** A plan cut to `--target`s: an upload it does not send stops it only if the cut plan keeps it (`unsent`, by `kind:key`). */
-  sends?: (d: DesiredResource) => boolean;
-  unsent?: { of: string; diagnostic: Diagnostic }[];
 }
 
 export function resolveUncertain(uncertain: readonly UncertainUpload[], desired: readonly DesiredResource[], retry: boolean, diagnostics: Diagnostics, scope: UncertainScope = {}): UncertainOutcome {
@@ -87,8 +88,7 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
       };
       // A plan that uploads nothing, or cut to other targets, is not stopped by it (probe FK): a playbook's hotfix waits on no attachment.
       if (scope.readOnly) diagnostics.add({ ...stop, severity: 'warning' });
-      else if (scope.sends?.(d) === false) scope.unsent?.push({ of: refKey(d.kind, d.key), diagnostic: stop });
-      else diagnostics.add(stop);
+      else sayUnlessUnsent(d, stop, scope, diagnostics);
     }
   }
   return { updates, warnings };

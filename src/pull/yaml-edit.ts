@@ -526,8 +526,9 @@ class DocumentEditor {
   private readonly dashLineRemovals = new Map<YAMLMap, Pair>();
   /** Keys added to flow mappings, with the splices that add them: a mapping that loses every key it had is written whole with them. */
   private readonly flowMapAdds = new Map<YAMLMap, { splices: Splice[]; item: string }[]>();
-  /** Pairs of block mappings taken out. */
+  /** Pairs of block mappings taken out, and the splices that take each mapping's out of their own lines. */
   private readonly removedPairs = new Set<Pair>();
+  private readonly lineRemovals = new Map<YAMLMap, Splice[]>();
   /** The first key added right after a block mapping's first key on its `- ` line: it takes that line when that key goes. */
   private readonly dashLineInserts = new Map<YAMLMap, Splice>();
 
@@ -1202,6 +1203,7 @@ class DocumentEditor {
     const previous = map.items[i - 1];
     const floor = previous ? this.afterLine(this.pairEnd(previous)) : this.lineStart(key);
     this.splice(this.aboveComments(this.lineStart(key), floor), this.afterLine(this.pairEnd(pair)), '');
+    addTo(this.lineRemovals, map, this.ctx.splices.at(-1)!);
   }
 
   /**
@@ -1227,8 +1229,8 @@ class DocumentEditor {
     }
     const keptKey = this.keyStart(kept);
     const keptLine = this.lineStart(keptKey);
-    // The other removals between take whole lines: what is left between them is moved.
-    const taken = this.ctx.splices.filter((s) => s.text === '' && s.start >= firstEnd && s.end <= keptLine).sort((a, b) => a.start - b.start);
+    // The mapping's other removals between take whole lines: what is left between them is moved.
+    const taken = (this.lineRemovals.get(map) ?? []).filter((s) => s.start >= firstEnd && s.end <= keptLine).sort((a, b) => a.start - b.start);
     const moved: string[] = [];
     let at = firstEnd;
     for (const s of [...taken, { start: keptLine, end: keptLine }]) {
