@@ -25,6 +25,8 @@ import type { PullResult } from '../../src/pull/plan.js';
 import { plan as planFixture } from '../unit/render/fixtures.js';
 import { runCli } from '../helpers/cli.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
+import { startTestEmulator } from '../helpers/emulator.js';
+import { applyOk, cliWith } from '../helpers/scenario.js';
 
 interface Step {
   name?: string;
@@ -321,10 +323,10 @@ describe('examples/ci/github-actions.yml', () => {
 
 describe('the sticky pull-request comment', () => {
   const script = workflow.jobs.plan!.steps.find((s) => s.uses?.startsWith('actions/github-script@'))!.with!.script as string;
-  const saved = process.env.PLAN_OUTCOME;
+  const saved = process.env.PLAN_EXIT;
   afterEach(() => {
-    if (saved === undefined) delete process.env.PLAN_OUTCOME;
-    else process.env.PLAN_OUTCOME = saved;
+    if (saved === undefined) delete process.env.PLAN_EXIT;
+    else process.env.PLAN_EXIT = saved;
   });
 
   interface Comment {
@@ -334,8 +336,9 @@ describe('the sticky pull-request comment', () => {
   }
 
   /** Runs the script as github-script does (an async function body) against an in-memory pull request. */
-  async function runScript(comments: Comment[], planMd: string, outcome: string): Promise<void> {
-    process.env.PLAN_OUTCOME = outcome;
+  /** `planExit`: the plan step's `exitcode` output, empty when the step failed before docket ran. */
+  async function runScript(comments: Comment[], planMd: string, planExit: string): Promise<void> {
+    process.env.PLAN_EXIT = planExit;
     const issues = {
       listComments: () => comments,
       createComment: ({ body }: { body: string }) => comments.push({ id: comments.length + 1, body, user: { type: 'Bot' } }),
@@ -362,19 +365,53 @@ describe('the sticky pull-request comment', () => {
   it('creates one comment with the hidden marker, then updates it in place', async () => {
     expect(script).toContain(MARKER);
     const comments: Comment[] = [{ id: 1, body: `A reviewer quoting ${MARKER}`, user: { type: 'User' } }];
-    await runScript(comments, '### docket plan\n\nfirst\n', 'success');
+    await runScript(comments, '### docket plan\n\nfirst\n', '2');
     expect(comments).toHaveLength(2);
     expect(comments[1]!.body).toBe(`${MARKER}\n### docket plan\n\nfirst\n`);
 
-    await runScript(comments, '### docket plan\n\nsecond\n', 'success');
+    await runScript(comments, '### docket plan\n\nsecond\n', '0');
     expect(comments).toHaveLength(2);
     expect(comments[1]!.body).toContain('second');
     expect(comments[0]!.body).toBe(`A reviewer quoting ${MARKER}`);
 
-    await runScript(comments, '', 'failure');
-    expect(comments).toHaveLength(2);
-    expect(comments[1]!.body).toContain('**The plan failed** for 0123456');
-    expect(comments[1]!.body).toContain('https://github.com/acme/legal-config/actions/runs/42');
+    for (const failed of ['1', '']) {
+      await runScript(comments, '', failed);
+      expect(comments).toHaveLength(2);
+      expect(comments[1]!.body).toContain('**The plan failed** for 0123456');
+      expect(comments[1]!.body).toContain('https://github.com/acme/legal-config/actions/runs/42');
+    }
+  });
+});
+
+describe('the plan check', () => {
+  it('fails, with the plan still commented, when apply will refuse the plan (the mass-delete guard); passes a plan the guard lets through (probe QQ-5)', async () => {
+    const step = stepRunning('plan', /docket plan/);
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      const playbook = (i: number): [string, string] => [`playbooks/p${i}.yaml`, `kind: Playbook\nname: Playbook ${i}\nrules:\n  - name: Rule\n    actions: ACCEPT\n`];
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\nprune:\n  playbooks: true\n', ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => playbook(i))) });
+      await applyOk(run, dir);
+      /** The plan step run as the runner would, with a `docket` that gives what the real plan of `retired` playbooks gave. */
+      const planStep = async (retired: number): Promise<{ code: number; out: string; exitcode: string; planMd: string }> => {
+        await writeFiles(dir, Object.fromEntries(Array.from({ length: 6 }, (_, i) => (i > 0 && i <= retired ? [`playbooks/p${i}.yaml`, '# retired\n'] : playbook(i)))));
+        const made = await makeDir({ 'output.txt': '' });
+        const real = await run('plan', '-C', dir, '--out', join(made, 'real-plan.json'), '-o', 'markdown', '--detailed-exitcode');
+        await writeFiles(made, { 'real-plan.md': real.stdout, 'bin/docket': `#!/bin/sh\ncp "${made}/real-plan.json" plan.json\ncat "${made}/real-plan.md"\nexit ${real.code}\n` });
+        await chmod(join(made, 'bin/docket'), 0o755);
+        const done = spawnSync('bash', ['-e', '-c', step.run!], { cwd: made, env: { PATH: `${join(made, 'bin')}:${process.env.PATH ?? ''}`, HOME: made, DOCKET_DIR: dir, GITHUB_OUTPUT: join(made, 'output.txt') }, encoding: 'utf8' });
+        return { code: done.status ?? -1, out: `${done.stdout}${done.stderr}`, exitcode: await readFile(join(made, 'output.txt'), 'utf8'), planMd: await readFile(join(made, 'plan.md'), 'utf8') };
+      };
+      const guarded = await planStep(5);
+      expect(guarded.planMd).toContain('5 of 6 live playbook objects (83.3%)');
+      expect([guarded.code, guarded.exitcode]).toEqual([1, 'exitcode=2\n']);
+      expect(guarded.out).toContain('::error title=docket plan::apply will refuse this plan');
+      const allowed = await planStep(1);
+      expect(allowed.planMd).toContain('**archive** playbook `Playbook 1`');
+      expect([allowed.code, allowed.exitcode, allowed.out]).toEqual([0, 'exitcode=2\n', 'The plan has changes; they are applied when this pull request is merged.\n']);
+    } finally {
+      await own.emulator.close();
+    }
   });
 });
 
