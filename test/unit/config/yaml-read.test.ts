@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import jsYaml from 'js-yaml';
 import { schemasDir } from '../../../src/config/schema-names.js';
-import { needsFullParser, parseYamlFile } from '../../../src/config/yaml-read.js';
+import { needsFullParser, parseYamlFile, plainYamlDocuments } from '../../../src/config/yaml-read.js';
 import { fastPositions } from '../../../src/config/yaml-fast-positions.js';
 import { parseWithPositions, type ParsedFile } from '../../../src/config/yaml-positions.js';
 
@@ -279,6 +279,23 @@ describe('parseYamlFile (fast) against the full parser', () => {
       expect(snapshot(fast), text).toEqual(snapshot(parseWithPositions(text, 'f.yaml')));
       expect([text, rereads > 0]).toEqual([text, true]);
     }
+  });
+
+  it('reads a list item with no value as the full parser does: the items after it at a shallower indent are not its list\'s (probe QW-1)', () => {
+    const texts = [
+      'rules:\n  - name: Term\n    ignore_fields:\n      -\n  - name: Residuals\n',
+      'rules:\n  - name: Term\n    ignore_fields:\n      - \n  - name: Residuals\n',
+      'rules:\n  - name: Term\n    ignore_fields:\n      -   # todo\n  - name: Residuals\n',
+      'a:\n  - - x\n    -\n  - y\n',
+      'x: &s v\nrules:\n  - name: Term\n    ignore_fields:\n      -\n  - name: Residuals\n    description: *s\n',
+    ];
+    for (const text of texts) {
+      const full = parseWithPositions(text, 'f.yaml');
+      expect(full.diagnostics, text).toEqual([]);
+      expect(snapshot(parseYamlFile(text, 'f.yaml')), text).toEqual(snapshot(full));
+    }
+    expect(parseYamlFile(texts[0]!, 'f.yaml').documents[0]!.value).toEqual({ rules: [{ name: 'Term', ignore_fields: [null] }, { name: 'Residuals' }] });
+    expect(plainYamlDocuments(texts[3]!) ?? parseWithPositions(texts[3]!, 'f.yaml').documents.map((d) => d.value)).toEqual([{ a: [['x', null], 'y'] }]);
   });
 
   it('hands files with anchors, tags, errors or duplicate keys to the full parser, so their diagnostics are the same', () => {
