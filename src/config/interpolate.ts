@@ -3,6 +3,7 @@
  * Substitution happens on parsed values (never on YAML text), so a value can never inject YAML.
  */
 import { holdsKey, isKeyVariable, keysOf, KEYS_STAY_OUT } from './api-keys.js';
+import { showName, showText } from './quote.js';
 import { didYouMean } from './suggest.js';
 import { joinPointer, pointerToPath, splitPointer, type DocPositions } from './yaml-positions.js';
 import type { SourcePos } from '../diagnostics.js';
@@ -162,7 +163,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
       problems.push({
         code: 'invalid-placeholder',
         // Up to its line's end: a line break quoted would break the message's line (probe LC-2).
-        message: `unterminated placeholder \`${s.slice(i, i + 40).split(/\r?\n/)[0]}\``,
+        message: `unterminated placeholder ${showName(s.slice(i, i + 40).split(/\r?\n/)[0]!)}`,
         hint: 'close it with `}`, or write `$${` for a literal `${`',
         placeholder: s.slice(i, i + 40).split(/\r?\n/)[0]!,
       });
@@ -181,7 +182,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
       for (let open = [...inner].filter((c) => c === '{').length; open > 0 && s[shownEnd + 1] === '}'; open--) shownEnd++;
       problems.push({
         code: 'invalid-placeholder',
-        message: `invalid placeholder \`${s.slice(i - raw.length, shownEnd + 1)}\`: write \`\${var.NAME}\` or \`\${env.NAME}\``,
+        message: `invalid placeholder ${showName(s.slice(i - raw.length, shownEnd + 1))}: write \`\${var.NAME}\` or \`\${env.NAME}\``,
         hint: 'write `$${` for a literal `${`',
         placeholder: raw.split(/\r?\n/)[0]!,
       });
@@ -197,7 +198,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
       if (!ctx.allowVars) {
         problems.push({
           code: 'invalid-placeholder',
-          message: `\`${raw}\` cannot be used in \`vars\``,
+          message: `${showName(raw)} cannot be used in \`vars\``,
           hint: 'vars cannot reference other vars; write the value, or use `${env.NAME}`',
         });
         keep(raw);
@@ -211,7 +212,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
         problems.push({
           code: 'undefined-variable',
           variable: name,
-          message: `undefined variable \`var.${name}\`${varSuggestion(name, ctx.vars)}`,
+          message: `undefined variable ${showName(`var.${name}`)}${varSuggestion(name, ctx.vars)}`,
           // Not only the selected environment's: the files are every environment's, and validate says so of the others (probe MB-4).
           hint: "define it under `vars:` in docket.yaml; with environments, there (a value each may override) or under each environment's `vars`",
         });
@@ -220,7 +221,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
     } else if (isKeyVariable(name)) {
       problems.push({
         code: 'invalid-placeholder',
-        message: `\`${raw}\` is an API key, which docket never puts into the configuration`,
+        message: `${showName(raw)} is an API key, which docket never puts into the configuration`,
         hint: `remove it: ${KEYS_STAY_OUT}`,
       });
       keep(raw);
@@ -232,7 +233,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
       if (key !== undefined) {
         problems.push({
           code: 'invalid-placeholder',
-          message: `\`${raw}\` holds the value of ${key}, an API key, which docket never puts into the configuration`,
+          message: `${showName(raw)} holds the value of ${key}, an API key, which docket never puts into the configuration`,
           hint: `set ${name} to something else: ${KEYS_STAY_OUT}`,
         });
         keep(raw);
@@ -242,8 +243,8 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
         const names = Object.keys(ctx.env).filter((k) => ctx.env[k] !== undefined && !isKeyVariable(k));
         problems.push({
           code: 'undefined-variable',
-          message: `undefined variable \`env.${name}\`${didYouMean(name, names, (n) => `env.${n}`)}`,
-          hint: `set the environment variable ${name}`,
+          message: `undefined variable ${showName(`env.${name}`)}${didYouMean(name, names, (n) => `env.${n}`)}`,
+          hint: `set the environment variable ${showText(name)}`,
           placeholder: raw,
         });
         keep(raw);

@@ -7,7 +7,7 @@ import type { Document, Node } from 'yaml';
 import { yaml } from '../util/lazy-yaml.js';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { Positions } from './types.js';
-import { quoteValue } from './quote.js';
+import { quoteValue, showName } from './quote.js';
 import { excerptWithoutSecrets } from './url-secrets.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { anchorIndex, anchoredBefore as anchoredIn, type AnchorIndex } from './yaml-anchors.js';
@@ -247,10 +247,10 @@ function undefinedAliasHint(name: string, state: WalkState): string {
       return undefined;
     });
   }
-  if (anchored) return `\`&${name}\` is in an earlier document of this file, and an anchor holds only within its document (up to the next \`---\`): define it in this one too, or write the value out`;
+  if (anchored) return `${showName(`&${name}`)} is in an earlier document of this file, and an anchor holds only within its document (up to the next \`---\`): define it in this one too, or write the value out`;
   // `*Never* accept`: markdown emphasis, which YAML reads as an alias at the start of a value.
   if (name === '' || name.endsWith('*')) return ALIAS_AS_TEXT;
-  return `define \`&${name}\` on a value above this line, or quote the value if it is text starting with \`*\``;
+  return `define ${showName(`&${name}`)} on a value above this line, or quote the value if it is text starting with \`*\``;
 }
 
 const ALIAS_AS_TEXT = 'YAML reads a value starting with `*` as an alias: quote the value if it is text';
@@ -830,7 +830,7 @@ function keyOf(keyNode: Node | null, state: WalkState): string {
     if (yaml().isScalar(target)) return String(target.value);
     if (!target) {
       const at = state.lc(keyNode.range?.[0] ?? 0);
-      state.diagnostics.push({ severity: 'error', code: 'yaml-undefined-alias', message: `alias \`*${keyNode.source}\` names no anchor defined before it`, file: state.file, ...at, hint: undefinedAliasHint(keyNode.source, state) });
+      state.diagnostics.push({ severity: 'error', code: 'yaml-undefined-alias', message: `alias ${showName(`*${keyNode.source}`)} names no anchor defined before it`, file: state.file, ...at, hint: undefinedAliasHint(keyNode.source, state) });
     }
   }
   // A key YAML reads as null is kept as written (`: x` has none, `~: x`), never the word `null`: in
@@ -875,7 +875,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
   if (yaml().isAlias(node)) {
     const target = anchoredBefore(node.source, node.range?.[0] ?? 0, state);
     if (!target) {
-      state.diagnostics.push({ severity: 'error', code: 'yaml-undefined-alias', message: `alias \`*${node.source}\` names no anchor defined before it`, file: state.file, ...here, hint: undefinedAliasHint(node.source, state) });
+      state.diagnostics.push({ severity: 'error', code: 'yaml-undefined-alias', message: `alias ${showName(`*${node.source}`)} names no anchor defined before it`, file: state.file, ...here, hint: undefinedAliasHint(node.source, state) });
       return null;
     }
     // Inside the node its anchor names (`&r [*r]`): it would repeat without end. An alias always

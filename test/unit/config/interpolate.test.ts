@@ -33,6 +33,14 @@ describe('interpolateString', () => {
     expect(interpolateString('${env.REGON}', ctx).problems[0]?.message).toBe('undefined variable `env.REGON`, did you mean `env.REGION`?');
   });
 
+  it('quotes a long or odd placeholder as a value is quoted: one line, control characters escaped, cut at 60 characters (probe QW-2)', () => {
+    const long = 'x'.repeat(5000);
+    const messages = [`\${var.${long}}`, `\${env.${long}}`, `\${foo.${long}}`, `\${var.${long}`].map((text) => interpolateString(text, ctx).problems[0]!.message);
+    for (const message of messages) expect(message.length, message.slice(0, 80)).toBeLessThan(160);
+    expect(messages[0]).toBe(`undefined variable "var.${'x'.repeat(53)}..."`);
+    expect(interpolateString('${foo.a\tb}', ctx).problems[0]!.message).toBe('invalid placeholder "${foo.a\\tb}": write `${var.NAME}` or `${env.NAME}`');
+  });
+
   it('reads only the environment\'s own variables, never what its object inherits', () => {
     const env: InterpolationContext = { ...ctx, env: process.env };
     for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {

@@ -247,6 +247,14 @@ describe('aliases', () => {
     expect(parsed.diagnostics.map((d) => [d.code, d.line])).toEqual([['yaml-undefined-alias', 5]]);
   });
 
+  it('name an undefined one as a value is quoted when its name is long: cut at 60 characters (probe QW-2)', () => {
+    const name = 'y'.repeat(5000);
+    const [diagnostic] = parseWithPositions(lines('a: 1', `b: *${name}`), 'f.yaml').diagnostics;
+    expect(diagnostic!.message).toBe(`alias "*${'y'.repeat(56)}..." names no anchor defined before it`);
+    expect(diagnostic!.hint).toBe(`define "&${'y'.repeat(56)}..." on a value above this line, or quote the value if it is text starting with \`*\``);
+    expect(parseWithPositions(lines('a: 1', 'b: *short'), 'f.yaml').diagnostics[0]!.message).toBe('alias `*short` names no anchor defined before it');
+  });
+
   it('used as keys read as the text their anchor names, as other YAML readers read them (probe EM)', () => {
     const text = lines('rules:', '  - &k name: R1', '    actions: x', '  - *k : R2', '    actions: y', '  - *nowhere : R3');
     const parsed = parseWithPositions(text, 'k.yaml');
