@@ -7,7 +7,7 @@
  * The rules read the data defensively: whatever the schema already reports (wrong types, unknown
  * inputs, bad options) is skipped here, so one mistake yields one diagnostic.
  */
-import type { Diagnostics, SourcePos } from '../../diagnostics.js';
+import type { Diagnostic, Diagnostics, SourcePos } from '../../diagnostics.js';
 import { didYouMean } from '../../config/suggest.js';
 import { joinPointer, pointerToPath } from '../../config/yaml-positions.js';
 import { ACCENTS_ONLY, differOnlyInAccents } from '../../util/nfc.js';
@@ -29,10 +29,16 @@ export interface RulePositions {
 }
 
 /**
+ * A free-text default YAML read as a number written otherwise (`007`, `1.10`), as number-as-text
+ * words it; undefined where what is written is sent as written (a definition file's own text).
+ */
+export type NumberAsWritten = (value: number, pos: SourcePos) => Diagnostic | undefined;
+
+/**
  * Adds a diagnostic for every rule violation in `definition` (already validated or not). `base` is
  * the JSON pointer of the definition inside the document `positions` describes.
  */
-export function checkDefinitionRules(definition: unknown, positions: RulePositions, diag: Diagnostics, base = ''): void {
+export function checkDefinitionRules(definition: unknown, positions: RulePositions, diag: Diagnostics, base = '', numberAsWritten?: NumberAsWritten): void {
   if (!isRecord(definition) || !Array.isArray(definition.sections)) return;
   const error = (code: string, message: string, pointer: string, pos: SourcePos, hint?: string): void => {
     const path = pointerToPath(pointer);
@@ -94,7 +100,7 @@ export function checkDefinitionRules(definition: unknown, positions: RulePositio
       } else {
         firstUse.set(key, { pointer: fieldPointer, what: `the field in section${heading}` });
       }
-      if (isRecord(spec)) checkDefault(spec, fieldPointer, positions, error);
+      if (isRecord(spec)) checkDefault(spec, fieldPointer, positions, error, numberAsWritten);
     }
   });
 }
@@ -102,7 +108,7 @@ export function checkDefinitionRules(definition: unknown, positions: RulePositio
 type Report = (code: string, message: string, pointer: string, pos: SourcePos, hint?: string) => void;
 
 /** `invalid-default` when a field's default is not a value its input accepts. */
-function checkDefault(spec: Record<string, unknown>, fieldPointer: string, positions: RulePositions, report: Report): void {
+function checkDefault(spec: Record<string, unknown>, fieldPointer: string, positions: RulePositions, report: Report, numberAsWritten?: NumberAsWritten): void {
   if (!('default' in spec) || !isInput(spec.input)) return;
   const value = spec.default;
   // Other types (booleans, mappings, null) are the schema's to report.
@@ -139,7 +145,15 @@ function checkDefault(spec: Record<string, unknown>, fieldPointer: string, posit
   }
   const problem = scalarDefaultProblem(input, value, options);
   if (problem) fail(problem.message, pointer, problem.hint);
+  // An inline definition is published as YAML docket writes: `default: 007` would go as `7`.
+  if (problem || typeof value !== 'number' || !FREE_TEXT.has(input) || !numberAsWritten) return;
+  const at = positions.valueAt(pointer);
+  const lossy = numberAsWritten(value, at);
+  if (lossy) report(lossy.code, lossy.message, pointer, at, lossy.hint);
 }
+
+/** Inputs whose answer is any text (scalarDefaultProblem's last case). */
+const FREE_TEXT: ReadonlySet<DefinitionInput> = new Set(['text', 'textarea', 'markdown', 'states', 'address']);
 
 function scalarDefaultProblem(
   input: DefinitionInput,

@@ -11,7 +11,7 @@ import { schemaDiagnostics } from '../../config/schema.js';
 import { schemaValidator } from '../../config/validators.js';
 import { didYouMean } from '../../config/suggest.js';
 import { showName } from '../../config/quote.js';
-import { taggedIn, writtenIn } from '../../config/written-number.js';
+import { numberAsText, taggedIn, writtenIn } from '../../config/written-number.js';
 import { lazyLines, linesIn } from '../../config/source-lines.js';
 import { typedByField } from '../../config/interpolate.js';
 import { textDiagnostics } from '../../config/text-hygiene.js';
@@ -74,7 +74,9 @@ export async function validateDefinition(value: unknown, positions: Positions, d
   const rest = reportOwnSchemaErrors(errors, data, docPositions, diag, base);
   const rebased = rest.map((e) => ({ ...e, instancePath: base + e.instancePath }));
   for (const d of schemaDiagnostics(rebased, { positions: docPositions, documentLabel: DOCUMENT_LABEL, ...(lineOf && written ? { written, tagged: taggedIn(lineOf) } : {}) })) diag.add(d);
-  checkDefinitionRules(data, docPositions, diag, base);
+  // Inline (`base` set), the definition is published as YAML docket writes from the values read.
+  const numberAsWritten = base !== '' && lineOf ? (value: number, pos: SourcePos) => numberAsText(value, (_file, line) => lineOf(line), pos, 'default') : undefined;
+  checkDefinitionRules(data, docPositions, diag, base, numberAsWritten);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { DocPositions } from '../../../src/config/yaml-positions.js';
+import { parseYamlFile } from '../../../src/config/yaml-read.js';
 import { Diagnostics } from '../../../src/diagnostics.js';
 import { DEFINITION_INPUTS, parseDefinitionFile, validateDefinition } from '../../../src/kinds/support/definition.js';
 import { FULL, brief, checkFile, checkInline, lines, pos, withFields, type Checked } from './helpers.js';
@@ -215,6 +216,22 @@ describe('validateDefinition: paths and inputs', () => {
     const { diagnostics } = await checkInline(withFields('x: { label: X, input: date, default: soon }'));
     expect(diagnostics[0]!.path).toBe('definition.sections[0].fields.x.default');
     expect(diagnostics[0]!.file).toBe('custom-templates/referral.yaml');
+  });
+
+  it('refuses, inline, a free-text default YAML reads as a number written otherwise, which would be published as the number; a definition file is published as written (probe QW-3)', async () => {
+    const fields = withFields('code: { label: Code, input: text, default: 007 }', 'ver: { label: Ver, input: textarea, default: 1.10 }', 'ok: { label: Ok, input: text, default: 12 }', 'n: { label: N, input: number, default: 1.10 }');
+    const text = `kind: CustomTemplate\nname: Referral Agreement\ndefinition:\n${fields.split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n')}`;
+    const doc = parseYamlFile(text, 't.yaml').documents[0]!;
+    const diag = new Diagnostics();
+    await validateDefinition((doc.value as Record<string, unknown>).definition, doc.positions, diag, { base: '/definition', text });
+    expect(diag.sorted().map((d) => [brief(d), d.message, d.hint])).toEqual([
+      [`${pos(text, 'code:', '007')} number-as-text`, '`default` is sent as text, but YAML reads "007" as the number 7', 'quote it to keep what is written: "007"'],
+      [`${pos(text, 'ver:', '1.10')} number-as-text`, '`default` is sent as text, but YAML reads "1.10" as the number 1.1', 'quote it to keep what is written: "1.10"'],
+    ]);
+    const file = parseDefinitionFile(fields, 'c.cover.yaml');
+    const fromFile = new Diagnostics();
+    await validateDefinition(file.value, file.positions, fromFile, { text: fields });
+    expect(fromFile.items).toEqual([]);
   });
 
   it('accepts Date defaults from a YAML 1.1 parse', async () => {
