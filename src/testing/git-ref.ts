@@ -7,7 +7,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ConfigError, DocketError } from '../errors.js';
 import { loadWorkspace } from '../engine/workspace.js';
@@ -67,7 +67,10 @@ export async function playbooksAtRef(root: string, ref: string, options: RefOpti
   await git(dir, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).catch(() => {
     throw new DocketError('git', `--compare-to: ${JSON.stringify(ref)} names no commit of this repository`, 'name a branch, tag or commit that exists here (in CI, fetch the base branch: actions/checkout with fetch-depth: 0)');
   });
-  const prefix = relative(top, dir).split(sep).join('/');
+  // Where git's own working directory is in the repository: `dir` as the process reached it, past
+  // any symbolic link to it (a link outside the repository, or `/tmp` → `/private/tmp`), which a
+  // path made relative to the top would not be (probe QY-1).
+  const prefix = (await git(dir, ['rev-parse', '--show-prefix'])).trim().replace(/\/$/, '');
   const files = await filesAt(top, ref, prefix);
   if (files.size === 0) return { playbooks: new Map() };
   const scratch = await mkdtemp(join(tmpdir(), 'docket-compare-'));

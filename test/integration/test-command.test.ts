@@ -4,7 +4,7 @@
  * validate. test-command-live.test.ts runs it against a standalone emulator.
  */
 import { execFileSync } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -203,6 +203,26 @@ describe('docket test --compare-to', () => {
     git('checkout', '-q', 'without~1');
     const missing = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'without']);
     expect(missing.stdout).toContain('without: Playbook "Inbound NDA" is not declared at this ref: nothing to compare with');
+  });
+});
+
+describe('docket test --compare-to through a symbolic link', () => {
+  it('finds the configuration at the ref when -C reaches it through a link from outside the repository (probe QY-1)', async () => {
+    const dir = await example();
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, stdio: 'pipe' });
+    git('init', '-q', '-b', 'main');
+    git('add', '.');
+    git('commit', '-q', '-m', 'base');
+    await breakTermRule(dir);
+    const outside = `${dir}-link`;
+    await symlink(dir, outside);
+    try {
+      const r = await runCli(['test', '-C', outside, '--emulator', '--target', NDA, '--compare-to', 'main']);
+      expect([r.code, r.stderr]).toEqual([1, '']);
+      expect(r.stdout).toContain('PASS → FAIL  a perpetual NDA is flagged for its term');
+    } finally {
+      await rm(outside);
+    }
   });
 });
 
