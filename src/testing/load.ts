@@ -26,7 +26,7 @@ import { KINDS } from '../kinds/index.js';
 import type { PlaybookSubject, RenamedAway, TemplateSubject } from '../kinds/support/test-subjects.js';
 import { isPlainObject } from '../util/plain.js';
 import { LINK_HINT, NOT_REGULAR_FILE, linkReason } from '../util/special-file.js';
-import { fileHeadSync } from '../util/file-head.js';
+import { fileHeadOrError } from '../util/file-head.js';
 import { countLabel, outcomesLabel, textLabel } from './labels.js';
 import { nameKey } from './match.js';
 import type { ContractRef, Count, Expectation, ExpectationSpec, OutcomeSet, PlaybookCase, Severity, TemplateCase, TestFile, TextMatch } from './types.js';
@@ -376,8 +376,15 @@ class Checker {
         this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is a link to ${JSON.stringify(found.real)}, which is outside the configuration directory`, `${ptr}/file`, 'copy the file into the configuration directory instead of linking to it');
       } else if (found) {
         // Uploaded (and billed) before the service could refuse it: said here, before any call.
-        const problem = contractContentProblem(rel, found.real, fileHeadSync(found.real, 5) ?? new Uint8Array(), found.size);
-        if (problem) this.error(problem.code, `contract file ${JSON.stringify(c.file)} ${problem.says} (looked for ${rel})`, `${ptr}/file`, 'a contract is the PDF or Word (.docx) file of an agreement');
+        const head = fileHeadOrError(found.real, 5);
+        if ('code' in head) {
+          // Not readable by the user that runs docket (stat needs no permission to read): every case would fail at its upload (probe QY-2).
+          const why = head.code === 'EACCES' || head.code === 'EPERM' ? 'permission denied' : head.code;
+          this.error('unreadable-file', `contract file ${JSON.stringify(c.file)} cannot be read (${why}) (looked for ${rel})`, `${ptr}/file`, 'make it readable by the user that runs docket');
+        } else {
+          const problem = contractContentProblem(rel, found.real, head, found.size);
+          if (problem) this.error(problem.code, `contract file ${JSON.stringify(c.file)} ${problem.says} (looked for ${rel})`, `${ptr}/file`, 'a contract is the PDF or Word (.docx) file of an agreement');
+        }
       }
     }
     return { file: rel, at };

@@ -4,12 +4,13 @@ import { existsSync } from 'node:fs';
  * file, a contract linked from outside the directory, a JUnit path it cannot write. Each is a
  * clear error (exit 1) before any request, and --target contacts only the service it needs.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { writeZip } from '../../src/emulator/zip.js';
-import { access, copyFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { access, chmod, copyFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/bin.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { emulatorForFile } from '../helpers/scenario.js';
 import { junitErrors, testReportErrors } from '../helpers/test-reports.js';
@@ -111,6 +112,20 @@ describe('docket test with broken inputs', () => {
     const r = await runCli(['validate', '-C', dir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('tests/tagged.test.yaml:2:17 error invalid-value `playbook` must be a string, not an integer (got 2024)\n  hint: remove the tag before the value (such as `!!int`)');
+  });
+
+  it('refuses a contract file the user that runs docket cannot read, at its line, before any call (probe QY-2)', async () => {
+    const dir = await example();
+    await chmod(dir, 0o755);
+    const contract = join(dir, 'tests/fixtures/nda-louisiana.docx');
+    await chmod(contract, 0o000);
+    // As root every file is readable: the built CLI runs as the user nobody instead.
+    const asRoot = process.getuid?.() === 0;
+    const command = asRoot ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN] : [process.execPath, BIN];
+    const run = spawnSync(command[0]!, [...command.slice(1), 'validate', '-C', dir], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+    expect(run.status).toBe(1);
+    expect(run.stdout + run.stderr).toMatch(/tests\/inbound-nda\.test\.yaml:\d+:\d+ error unreadable-file contract file "fixtures\/nda-louisiana\.docx" cannot be read \(permission denied\) \(looked for tests\/fixtures\/nda-louisiana\.docx\)\n {2}hint: make it readable by the user that runs docket/);
+    await chmod(contract, 0o644);
   });
 
   it('stops at a broken test file before any request to the services', async () => {
