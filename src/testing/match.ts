@@ -95,7 +95,8 @@ export function checkReview(spec: ExpectationSpec, facts: ReviewFacts): Expectat
       if (!inCount(mine.length, count)) return { ok: false, got: mine.length === 0 ? got : `${plural(mine.length, 'evaluation')} (${got})` };
       if (spec.evaluation) {
         const set = 'in' in spec.evaluation ? spec.evaluation.in : spec.evaluation.not_in;
-        const inSet = (o: string): boolean => set.includes(o);
+        // The test file's outcomes are lower case (load.ts): the service's are compared in any case too (probe QY-4).
+        const inSet = (o: string): boolean => set.includes(o.toLowerCase());
         const ok = 'in' in spec.evaluation ? outcomes.every(inSet) : !outcomes.some(inSet);
         if (!ok) return { ok, got };
       }

@@ -75,6 +75,11 @@ describe('checking expectations', () => {
     expect(checkReview({ type: 'redline', topic: 'Governing law', commentary: { contains: 'louisiana' } }, facts).ok).toBe(true);
     expect(checkReview({ type: 'redline', topic: 'Governing law', commentary: { equals: 'no' } }, facts).ok).toBe(false);
   });
+  it('redlines: an outcome the service gives in another case is the same outcome, as one the test file writes is (probe QY-4)', () => {
+    const shouted: ReviewFacts = { ...facts, redlines: [{ topic: 'Term', rule: 'Term', evaluation: 'REJECT', commentary: null }] };
+    expect(checkReview({ type: 'redline', topic: 'Term', evaluation: { in: ['reject'] } }, shouted)).toEqual({ ok: true, got: 'REJECT' });
+    expect(checkReview({ type: 'redline', topic: 'Term', evaluation: { not_in: ['reject'] } }, shouted)).toEqual({ ok: false, got: 'REJECT' });
+  });
   it('flags: includes and excludes by attributed rule; count includes unattributed flags', () => {
     expect(checkReview({ type: 'flag-includes', rule: 'term' }, facts).ok).toBe(true);
     expect(checkReview({ type: 'flag-excludes', rule: 'Term' }, facts)).toEqual({ ok: false, got: 'Term, unattributed "odd"' });
