@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
  * file, a contract linked from outside the directory, a JUnit path it cannot write. Each is a
  * clear error (exit 1) before any request, and --target contacts only the service it needs.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { writeZip } from '../../src/emulator/zip.js';
 import { access, chmod, copyFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -112,6 +112,27 @@ describe('docket test with broken inputs', () => {
     const r = await runCli(['validate', '-C', dir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('tests/tagged.test.yaml:2:17 error invalid-value `playbook` must be a string, not an integer (got 2024)\n  hint: remove the tag before the value (such as `!!int`)');
+  });
+
+  it('replays from the cache with --emulator while another process holds the emulator\'s state: a replay changes nothing there (probe QY-3)', async () => {
+    const dir = await example();
+    const args = ['test', '-C', dir, '--emulator', '--target', NDA];
+    expect((await runCli(args)).code).toBe(0);
+    const standalone = spawn(process.execPath, [BIN, 'emulator', '--port', '0', '--state', join(dir, '.docket/emulator.json')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        standalone.stdout.once('data', () => resolve());
+        standalone.once('exit', (code) => reject(new Error(`the emulator exited with ${code}`)));
+      });
+      const replay = await runCli([...args, '--replay-only']);
+      expect([replay.code, replay.stderr]).toEqual([0, '']);
+      expect(replay.stdout).toMatch(/PASS {2}a perpetual NDA is flagged for its term \(replayed\)/);
+      // A run that reviews still waits for it, as before.
+      const live = await runCli(args);
+      expect([live.code, live.stderr]).toEqual([1, expect.stringContaining('cannot start the emulator: another docket process uses')]);
+    } finally {
+      standalone.kill();
+    }
   });
 
   it('refuses a contract file the user that runs docket cannot read, at its line, before any call (probe QY-2)', async () => {

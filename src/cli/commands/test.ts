@@ -394,14 +394,15 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
       // one apply or test at a time, as two processes would each save their own copy of it. Taken
       // once the inputs are known good, before the emulator reads its state.
       // Its checkout named as apply's is: an apply of this one is not said to be in another (probe KW-3).
-      if (opts.emulator) releaseApplyLock = await takeApplyLock(io, { root: workspace.config.project.root, checkout: workspace.config.project.root, timeoutMs: opts.timeout, takenBy: TEST_RUN });
+      // A replay changes nothing there (it contacts no service): it runs beside an apply or another emulator (probe QY-3).
+      if (opts.emulator && !opts.replayOnly) releaseApplyLock = await takeApplyLock(io, { root: workspace.config.project.root, checkout: workspace.config.project.root, timeoutMs: opts.timeout, takenBy: TEST_RUN });
     };
     const needs = (): Set<ServiceName> => servicesFor(prepared?.selected ?? [], Boolean(opts.replayOnly));
     // After the first Ctrl-C nothing the service refused or lost is sent again (the cleanup's own
     // requests go out once): a review retried after the signal was made, and waited for, in vain.
     // Before the reads the session makes itself (the agreements organization a template test needs).
     const connected = (target: Session['connection']['target'], workspace: Workspace): void => connectedTo(() => targetTextOf(target, workspace, Boolean(opts.emulator)));
-    return await withSession(io, { ...opts, changesEmulator: true, check, needs, connected, signal: hard.signal, stop: interrupts.signal, waitsAfterStop: () => cleaning > 0, deadline: requestDeadline }, async (s) => {
+    return await withSession(io, { ...opts, changesEmulator: !opts.replayOnly, check, needs, connected, signal: hard.signal, stop: interrupts.signal, waitsAfterStop: () => cleaning > 0, deadline: requestDeadline }, async (s) => {
       const { subjects, selected, warnings, compare, none } = prepared!;
       const project = s.workspace.config.project;
       for (const d of warnings) s.logger.info(`${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);
