@@ -128,13 +128,16 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       const at = positions.at('/environments');
       // A key YAML read as a number, a true or false or a null (`1e3:`, `True:`) is listed as written: `--env 1e3` is no such name.
       const writtenAt = lineOf && writtenIn(lineOf);
+      const writtenAs = (name: string): string | undefined => keyAsWritten(name, writtenAt?.(positions.at(`/environments/${escapePointer(name)}`)));
       const listedName = (name: string): string => {
-        const raw = keyAsWritten(name, writtenAt?.(positions.at(`/environments/${escapePointer(name)}`)));
-        return raw === undefined ? name : `${name} (written ${raw})`;
+        const raw = writtenAs(name);
+        return raw === undefined ? (name === '' ? '""' : name) : `${name} (written ${raw})`;
       };
+      // Not a name validate refuses as written otherwise (`1.10:` is `1.1`) or blank (probe QW-5).
+      const suggestable = names.filter((name) => name.trim() !== '' && writtenAs(name) === undefined);
       error(
         'unknown-environment',
-        `unknown environment ${showName(input.env)}${didYouMean(input.env, names)}`,
+        `unknown environment ${showName(input.env)}${didYouMean(input.env, suggestable)}`,
         at,
         names.length > 0 ? environmentsIn(file, names.map(listedName)) : `define it under \`environments:\` in ${file}`,
       );
