@@ -94,7 +94,7 @@ export function checkDefinitionRules(definition: unknown, positions: RulePositio
           `duplicate field key \`${key}\`: ${clash.what} at line ${positions.at(clash.pointer).line} already uses it; field keys must be unique across the whole definition`,
           fieldPointer,
           // Brought in by a merge key: there, not at the anchor's field (which is the one it repeats).
-          positions.mergedAt?.(fieldPointer) ?? positions.at(fieldPointer),
+          positions.mergedAt?.(fieldPointer) ?? apartFrom(positions, fieldPointer, clash.pointer),
           'rename one of them; the key is how agreements name the field’s value',
         );
       } else {
@@ -103,6 +103,20 @@ export function checkDefinitionRules(definition: unknown, positions: RulePositio
       if (isRecord(spec)) checkDefault(spec, fieldPointer, positions, error, numberAsWritten);
     }
   });
+}
+
+/**
+ * Where `pointer` is written, as against `other`: an alias repeats the nodes of its anchor, and
+ * with them their places (`fields: *f`, `- *s`), so the nearest node of `pointer` that is written
+ * apart is the alias (probe QW-4).
+ */
+function apartFrom(positions: RulePositions, pointer: string, other: string): SourcePos {
+  const same = (a: SourcePos, b: SourcePos): boolean => a.line === b.line && a.col === b.col;
+  for (let p = pointer, o = other; p !== '' && o !== ''; p = p.slice(0, p.lastIndexOf('/')), o = o.slice(0, o.lastIndexOf('/'))) {
+    const here = positions.at(p);
+    if (!same(here, positions.at(o))) return here;
+  }
+  return positions.at(pointer);
 }
 
 type Report = (code: string, message: string, pointer: string, pos: SourcePos, hint?: string) => void;

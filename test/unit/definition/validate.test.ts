@@ -83,6 +83,14 @@ describe.each(layouts)('validateDefinition: %s', (_layout, check) => {
     expect(diagnostics[0]!.message).toContain('section "Program"');
   });
 
+  it('reports a field an alias repeats at the alias, not at the field it repeats (probe QW-4)', async () => {
+    const { text, diagnostics } = await check(lines('title: A', 'sections:', '  - heading: H1', '    fields: &f', '      bb: { label: B, input: text }', '  - heading: H2', '    fields: *f'));
+    expect(diagnostics.map(brief)).toEqual([`${pos(text, 'fields: *f', 'fields')} duplicate-field-key`]);
+    expect(diagnostics[0]!.message).toContain(`the field in section "H1" at line ${pos(text, 'bb:').split(':')[0]}`);
+    const whole = await check(lines('title: A', 'sections:', '  - &s', '    heading: H1', '    fields:', '      cc: { label: C, input: text }', '  - *s'));
+    expect(whole.diagnostics.map(brief)).toEqual([`${pos(whole.text, '- *s', '*s')} duplicate-field-key`]);
+  });
+
   it('reports a field answering into a governing-law key the import also uses', async () => {
     const { text, diagnostics } = await check(
       lines('title: A', 'sections:', '  - import: governing_law', '  - heading: Law', '    fields:', '      governing_law_region: { label: Region, input: states }'),
