@@ -84,6 +84,19 @@ function reviewerRefusedNote(err: unknown, reviewer: string): void {
   if (about) err.message = `${err.message} (the service does not take ${quoteValue(reviewer)} as a reviewer: no member of the organization now, if they left it; name another reviewer, or invite them again)`;
 }
 
+/**
+ * The id sent for the files' reviewer was another person's (a Member's `id:` pinned to the wrong
+ * user, where no users list can check it): the answer names that person. Said as a failure, not a
+ * success the next plan contradicts as a change made in the app, as the organization's default
+ * reviewer is (probe QX-1).
+ */
+function refuseOtherReviewer(body: Record<string, unknown>, wanted: unknown, answer: Record<string, unknown> | undefined): void {
+  const made = answer?.reviewer;
+  if (typeof body.reviewer_id !== 'string' || typeof wanted !== 'string' || typeof made !== 'string' || answer?.reviewer_id !== body.reviewer_id) return;
+  if (normEmail(made) === normEmail(wanted)) return;
+  throw new Error(`the service made ${quoteValue(made)} the reviewer for the id docket sent for ${quoteValue(wanted)}: the id docket has for that member is another user's (check the Member document's \`id:\`), then apply again`);
+}
+
 /** Whether a service's refusal is about a rule's `actions` (a field error, or its words): not another field's (second read SR-2). */
 function aboutActions(err: ApiError): boolean {
   const { fieldErrors, detail, title } = err.details;
@@ -359,7 +372,9 @@ export const ruleKind: KindModule<'rule'> = {
           throw err;
         });
         ctx.registerCreated('rule', change.key, created);
-        return unkeptNote(body, created.attributes as unknown as Record<string, unknown>, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key));
+        const note = unkeptNote(body, created.attributes as unknown as Record<string, unknown>, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key));
+        refuseOtherReviewer(body, desired.reviewer, created.attributes as unknown as Record<string, unknown>);
+        return note;
       }
       case 'rename':
       case 'update': {
@@ -374,7 +389,9 @@ export const ruleKind: KindModule<'rule'> = {
           if ('reviewer_id' in body) reviewerRefusedNote(err, String(change.desired?.reviewer ?? ''));
           throw err;
         });
-        return unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key));
+        const note = unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key));
+        refuseOtherReviewer(body, change.fields.find((f) => f.field === 'reviewer')?.after, updated?.attributes as Record<string, unknown> | undefined);
+        return note;
       }
       case 'delete':
         return removeOrFindGone(

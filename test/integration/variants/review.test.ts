@@ -87,6 +87,33 @@ describe('without a users list', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('fails a rule write whose answer names another reviewer than the files: a Member pinned to another user\'s id, made and updated (probe QX-1)', async () => {
+    t = await startVariant({ reviewUsers: false, invitationUser: false });
+    const cli = cliWith(() => t!.env);
+    const [qa, admin] = ['qa@acme.example', 'admin@emulator.local'].map((e) => t!.emulator.store.userByEmail(e)!);
+    const rules = (reviewer: string) => `kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    reviewer: ${reviewer}\n`;
+    const member = (id: string) => `kind: Member\nemail: qa@acme.example\nid: ${id}\n`;
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': member(admin!.id), 'playbooks/nda.yaml': rules('qa@acme.example') });
+    const made = await cli('apply', '-C', dir, '--auto-approve');
+    expect(made.code).toBe(1);
+    expect(made.stdout).toContain('✗ create rule "NDA/Term"');
+    expect(made.stdout).toContain('the service made "admin@emulator.local" the reviewer for the id docket sent for "qa@acme.example": the id docket has for that member is another user\'s (check the Member document\'s `id:`), then apply again');
+    // Corrected, the next apply gives the rule its reviewer, and says nothing was changed in the app.
+    await writeFiles(dir, { 'members.yaml': member(qa!.id) });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).not.toContain('changed live');
+    await applyOk(cli, dir);
+    expect(ndaRules(t).rules.map((r) => r.reviewer_id)).toEqual([qa!.id]);
+    await expectNoChanges(cli, dir);
+    // An update that pins the wrong id again fails the same way.
+    await writeFiles(dir, { 'members.yaml': `${member(qa!.id)}---\nkind: Member\nemail: dave@acme.example\nid: ${admin!.id}\n`, 'playbooks/nda.yaml': rules('dave@acme.example') });
+    const updated = await cli('apply', '-C', dir, '--auto-approve');
+    expect([updated.code, updated.stdout]).toEqual([1, expect.stringContaining('the service made "admin@emulator.local" the reviewer for the id docket sent for "dave@acme.example"')]);
+    await writeFiles(dir, { 'members.yaml': member(qa!.id), 'playbooks/nda.yaml': rules('qa@acme.example') });
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('an organization update whose reviewer id the service refuses (a Member pinned to an id it does not know) still sends the agreements half, and says to check the pin (probe MW-2)', async () => {
     t = await startVariant({ reviewUsers: false, invitationUser: false });
     const cli = cliWith(() => t!.env);
