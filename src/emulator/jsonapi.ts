@@ -38,7 +38,7 @@ const PAGE_FORMAT_HINT = 'use page[number]=N and page[size]=N (or a bare page=N)
  * Reads `page[number]`, `page[size]` and a bare `page` (= page number). Any other form of `page`
  * (`page[]`, `page[foo]`, repeated values) is a 400, as seed 001 "Pagination" says.
  */
-export function parsePage(query: URLSearchParams, defaultSize: number, maxSize: number | null = null): PageRequest {
+export function parsePage(query: URLSearchParams, defaultSize: number, maxSize: number | null = null, ignoreSize = false): PageRequest {
   let number: number | undefined;
   let size: number | undefined;
   for (const key of new Set(query.keys())) {
@@ -50,6 +50,7 @@ export function parsePage(query: URLSearchParams, defaultSize: number, maxSize: 
       if (number !== undefined) throw badRequest(`give the page number once; ${PAGE_FORMAT_HINT}`);
       number = positiveInteger(key, value);
     } else if (key === 'page[size]') {
+      if (ignoreSize) continue;
       size = positiveInteger(key, value);
       if (maxSize !== null && size > maxSize) {
         throw new HttpProblem(400, `page[size] must be at most ${maxSize}, got ${size}`, { errors: [{ field: 'page[size]', message: `must be at most ${maxSize}` }] });
@@ -100,7 +101,7 @@ export interface ListContext {
 
 /** A paged list as the current variant shows it: both paging members, one of them, or none (all items). */
 export function listResponse(ctx: ListContext, items: ResourceObject[]): unknown {
-  const page = parsePage(ctx.query, ctx.defaultPageSize, ctx.variants.maxPageSize);
+  const page = parsePage(ctx.query, ctx.defaultPageSize, ctx.variants.maxPageSize, ctx.variants.ignorePageSize);
   if (ctx.variants.paging === 'none') return many(items);
   const body = paged(items, page, ctx.url);
   const links = ctx.variants.linksOrigin === 'other' ? onBackendHost(body.links) : body.links;

@@ -32,6 +32,8 @@ export interface EmulatorVariants {
   archivedMarker: 'archived_at' | 'archived' | 'status';
   /** A `page[size]` above this is refused with 400 naming `page[size]`; null: sizes above 100 are cut to 100. */
   maxPageSize: number | null;
+  /** `page[size]` is taken and ignored: every page is the list's own default size (public-docs-variants row 17). */
+  ignorePageSize: boolean;
   /**
    * Paging members of paged lists: both `links` and `meta` (default), one of them, none (every item
    * at once), or `hidden`: still paged, with neither member (only page[number] reaches the rest).
@@ -56,6 +58,7 @@ export const DEFAULT_VARIANTS: EmulatorVariants = {
   listArchived: false,
   archivedMarker: 'archived_at',
   maxPageSize: null,
+  ignorePageSize: false,
   paging: 'both',
   linksOrigin: 'same',
   createStatus: 201,
@@ -74,6 +77,7 @@ const SPEC: { [K in keyof EmulatorVariants]: { json: string; values?: readonly E
   listArchived: { json: 'list_archived', kind: 'boolean' },
   archivedMarker: { json: 'archived_marker', values: ['archived_at', 'archived', 'status'] },
   maxPageSize: { json: 'max_page_size', kind: 'size' },
+  ignorePageSize: { json: 'ignore_page_size', kind: 'boolean' },
   paging: { json: 'paging', values: ['both', 'links', 'meta', 'none', 'hidden'] },
   linksOrigin: { json: 'links_origin', values: ['same', 'other'] },
   createStatus: { json: 'create_status', values: [200, 201, 204] },

@@ -39,6 +39,7 @@ interface EmulatorOptions {
   listArchived?: boolean;
   archivedMarker?: EmulatorVariants['archivedMarker'];
   maxPageSize?: number;
+  ignorePageSize?: boolean;
   paging?: EmulatorVariants['paging'];
   linksOrigin?: EmulatorVariants['linksOrigin'];
   createStatus?: string;
@@ -78,6 +79,7 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
     .option('--list-archived', 'archived playbooks stay in the playbook list, with archived_at set')
     .addOption(new Option('--archived-marker <FIELD>', 'how a listed playbook says it is archived (implies --list-archived)').choices(['archived_at', 'archived', 'status']))
     .option('--max-page-size <N>', 'refuse a larger page[size] with 400', wholeNumber(1, MAX_PAGE_SIZE))
+    .option('--ignore-page-size', 'take page[size] and ignore it: every page holds the default number of items')
     .addOption(new Option('--paging <STYLE>', 'paging members of paged lists (none: every item at once; hidden: paged, without either member)').choices(['both', 'links', 'meta', 'none', 'hidden']))
     .addOption(new Option('--links-origin <ORIGIN>', 'paging links on the request\'s own origin, or on a backend host behind a gateway').choices(['same', 'other']))
     .addOption(new Option('--create-status <CODE>', 'status of a successful create (204: with no body)').choices(['200', '201', '204']))
@@ -237,6 +239,7 @@ function variantsOf(opts: EmulatorOptions): Partial<EmulatorVariants> {
   // A marker shows only on listed archived playbooks: the flag lists them.
   if (opts.archivedMarker) Object.assign(v, { archivedMarker: opts.archivedMarker, listArchived: true });
   if (opts.maxPageSize !== undefined) v.maxPageSize = opts.maxPageSize;
+  if (opts.ignorePageSize) v.ignorePageSize = true;
   if (opts.paging) v.paging = opts.paging;
   if (opts.linksOrigin) v.linksOrigin = opts.linksOrigin;
   if (opts.createStatus) v.createStatus = Number(opts.createStatus) as EmulatorVariants['createStatus'];

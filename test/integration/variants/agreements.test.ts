@@ -42,4 +42,16 @@ describe('a list that pages without saying so', () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': `kind: Member\nemail: ${last.email}\nname: ${last.name}\n` });
     await expectNoChanges(cli, dir);
   });
+
+  it('and takes page[size] but ignores it, 15 a page: every page is read, down to the last member (probe QX-2, public-docs-variants row 17)', async () => {
+    t = await startVariant({ paging: 'hidden', ignorePageSize: true });
+    const cli = cliWith(() => t!.env);
+    const members = t.emulator.store.members(t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!);
+    const last = members[members.length - 1]!.user;
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': `kind: Member\nemail: ${last.email}\nname: ${last.name}\n` });
+    await expectNoChanges(cli, dir);
+    // Seen as the emulator answers: 15 a page, whatever size is asked for.
+    const page = await fetch(`${t.env.DOCKET_REVIEW_URL}/v1/organizations/${t.env.DOCKET_ORGANIZATION_ID}/users?page[size]=100`, { headers: { authorization: `Bearer ${t.env.DOCKET_API_KEY}` } });
+    expect(((await page.json()) as { data: unknown[] }).data).toHaveLength(15);
+  });
 });
