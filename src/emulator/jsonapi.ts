@@ -104,7 +104,7 @@ export function listResponse(ctx: ListContext, items: ResourceObject[]): unknown
   const page = parsePage(ctx.query, ctx.defaultPageSize, ctx.variants.maxPageSize, ctx.variants.ignorePageSize);
   if (ctx.variants.paging === 'none') return many(items);
   const body = paged(items, page, ctx.url);
-  const links = ctx.variants.linksOrigin === 'other' ? onBackendHost(body.links) : body.links;
+  const links = ctx.variants.linksOrigin === 'same' ? body.links : onOrigin(body.links, ctx.variants.linksOrigin === 'other' ? BACKEND_ORIGIN : '');
   if (ctx.variants.paging === 'hidden') return { data: body.data };
   if (ctx.variants.paging === 'links') return { data: body.data, links };
   if (ctx.variants.paging === 'meta') return { data: body.data, meta: body.meta };
@@ -114,7 +114,8 @@ export function listResponse(ctx: ListContext, items: ResourceObject[]): unknown
 /** The host a gateway's backend might put in its links: not one a client can or should reach. */
 export const BACKEND_ORIGIN = 'http://backend.internal:8080';
 
-function onBackendHost(links: PagedCollection['links']): PagedCollection['links'] {
-  const move = (href: string): string => BACKEND_ORIGIN + href.slice(new URL(href).origin.length);
+/** The links on another origin, or on none (`''`: relative to the host, as some services write them). */
+function onOrigin(links: PagedCollection['links'], origin: string): PagedCollection['links'] {
+  const move = (href: string): string => origin + href.slice(new URL(href).origin.length);
   return { self: move(links.self), current: move(links.current), next: links.next === null ? null : move(links.next), last: move(links.last) };
 }

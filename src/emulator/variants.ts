@@ -39,8 +39,8 @@ export interface EmulatorVariants {
    * at once), or `hidden`: still paged, with neither member (only page[number] reaches the rest).
    */
   paging: 'both' | 'links' | 'meta' | 'none' | 'hidden';
-  /** The origin of paging links: the request's own (default), or a backend host behind a gateway. */
-  linksOrigin: 'same' | 'other';
+  /** The origin of paging links: the request's own (default), a backend host behind a gateway, or none (`/v1/…?page[number]=2`, relative). */
+  linksOrigin: 'same' | 'other' | 'relative';
   /** Status of a successful create: 201 (default), 200, or 204 with no body. */
   createStatus: 200 | 201 | 204;
   /** Rule writes keep every field (default), or only the documented `name`, `actions` and `description`, silently. */
@@ -79,7 +79,7 @@ const SPEC: { [K in keyof EmulatorVariants]: { json: string; values?: readonly E
   maxPageSize: { json: 'max_page_size', kind: 'size' },
   ignorePageSize: { json: 'ignore_page_size', kind: 'boolean' },
   paging: { json: 'paging', values: ['both', 'links', 'meta', 'none', 'hidden'] },
-  linksOrigin: { json: 'links_origin', values: ['same', 'other'] },
+  linksOrigin: { json: 'links_origin', values: ['same', 'other', 'relative'] },
   createStatus: { json: 'create_status', values: [200, 201, 204] },
   ruleFields: { json: 'rule_fields', values: ['all', 'documented'] },
 };

@@ -81,7 +81,7 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
     .option('--max-page-size <N>', 'refuse a larger page[size] with 400', wholeNumber(1, MAX_PAGE_SIZE))
     .option('--ignore-page-size', 'take page[size] and ignore it: every page holds the default number of items')
     .addOption(new Option('--paging <STYLE>', 'paging members of paged lists (none: every item at once; hidden: paged, without either member)').choices(['both', 'links', 'meta', 'none', 'hidden']))
-    .addOption(new Option('--links-origin <ORIGIN>', 'paging links on the request\'s own origin, or on a backend host behind a gateway').choices(['same', 'other']))
+    .addOption(new Option('--links-origin <ORIGIN>', 'paging links on the request\'s own origin, on a backend host behind a gateway, or relative (no origin)').choices(['same', 'other', 'relative']))
     .addOption(new Option('--create-status <CODE>', 'status of a successful create (204: with no body)').choices(['200', '201', '204']))
     .addOption(new Option('--rule-fields <WHICH>', 'rule writes keep every field, or only name, actions and description (the rest dropped silently)').choices(['all', 'documented']))
     .action(async (opts: EmulatorOptions) => {

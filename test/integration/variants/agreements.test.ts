@@ -22,6 +22,7 @@ describe('the bundled example converges against each agreements and paging shape
     ['no paging (every item at once)', { paging: 'none' as const }],
     ['templates typed only by attributes.type, lists paged without saying so', { templateTypes: 'attribute' as const, paging: 'hidden' as const }],
     ['links-only paging on a backend host behind the gateway', { paging: 'links' as const, linksOrigin: 'other' as const }],
+    ['links-only paging with relative links, no host (probe QX-2)', { paging: 'links' as const, linksOrigin: 'relative' as const, maxPageSize: 5 }],
     [
       'flat routes + no users list + generic types + nested read names + page[size] at most 50',
       { reviewPaths: 'flat' as const, reviewUsers: false, templateTypes: 'generic' as const, nestedReadNames: true, nestedUpdate: 'replace' as const, maxPageSize: 50 },
