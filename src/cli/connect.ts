@@ -77,6 +77,8 @@ export interface ConnectOptions {
    * read it, and never write their copy over what an apply beside them saved.
    */
   changesEmulator?: boolean;
+  /** Not even its seeded state is saved: the command sends no request (a replay from the test cache). */
+  leavesEmulatorState?: boolean;
   needs: Set<ServiceName>;
   concurrency: number;
   /** A ceiling on requests per second, both services together. */
@@ -145,7 +147,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     const addedKey = store.addMissingKeys(seed);
     const addedActor = project.agreements.actor !== undefined && store.addMissingMembers(seed, [project.agreements.actor]);
     // Save the seeded state at once: a plan saved now must find the same user ids when applied.
-    if (freshEmulator || addedOrganization || addedKey || addedActor) await writtenAs(EMULATOR_STATE_LABEL, store.save());
+    if (!options.leavesEmulatorState && (freshEmulator || addedOrganization || addedKey || addedActor)) await writtenAs(EMULATOR_STATE_LABEL, store.save());
     reviewUrl = emulator.reviewUrl;
     agreementsUrl = emulator.agreementsUrl;
     // This organization's own key: one organization's key for both services, as on the real ones.

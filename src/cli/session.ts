@@ -63,6 +63,8 @@ export interface SessionOptions extends CommonOptions {
   emulator?: boolean;
   /** The command changes the in-process emulator's state (apply, test), so it is saved. */
   changesEmulator?: boolean;
+  /** Sends no request, so the in-process emulator's state is never saved, not even as seeded (see connect). */
+  leavesEmulatorState?: boolean;
   prune?: boolean;
   /** `--target`: its kinds and syntax are checked before anything is read. */
   targets?: readonly string[];
@@ -129,6 +131,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     project: workspace.config.project,
     emulator,
     ...(opts.changesEmulator ? { changesEmulator: true } : {}),
+    ...(opts.leavesEmulatorState ? { leavesEmulatorState: true } : {}),
     needs,
     concurrency,
     ...(maxRps !== undefined ? { maxRps } : {}),

@@ -117,6 +117,10 @@ describe('docket test with broken inputs', () => {
   it('replays from the cache with --emulator while another process holds the emulator\'s state: a replay changes nothing there (probe QY-3)', async () => {
     const dir = await example();
     const args = ['test', '-C', dir, '--emulator', '--target', NDA];
+    const state = join(dir, '.docket/emulator.json');
+    // Not even the seeded state is saved by a replay (second read SR86-1).
+    expect((await runCli([...args, '--replay-only'])).code).toBe(0);
+    expect(await exists(state)).toBe(false);
     expect((await runCli(args)).code).toBe(0);
     const standalone = spawn(process.execPath, [BIN, 'emulator', '--port', '0', '--state', join(dir, '.docket/emulator.json')], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
@@ -124,9 +128,13 @@ describe('docket test with broken inputs', () => {
         standalone.stdout.once('data', () => resolve());
         standalone.once('exit', (code) => reject(new Error(`the emulator exited with ${code}`)));
       });
+      // An actor the state does not have yet: added for the run, not saved over the standalone emulator's state.
+      const saved = await readFile(state, 'utf8');
+      await writeFile(join(dir, 'docket.yaml'), (await readFile(join(dir, 'docket.yaml'), 'utf8')).replace(/actor: .*/, 'actor: legal-ops2@acme.example'));
       const replay = await runCli([...args, '--replay-only']);
       expect([replay.code, replay.stderr]).toEqual([0, '']);
       expect(replay.stdout).toMatch(/PASS {2}a perpetual NDA is flagged for its term \(replayed\)/);
+      expect(await readFile(state, 'utf8')).toBe(saved);
       // A run that reviews still waits for it, as before.
       const live = await runCli(args);
       expect([live.code, live.stderr]).toEqual([1, expect.stringContaining('cannot start the emulator: another docket process uses')]);
