@@ -90,10 +90,11 @@ function reviewerRefusedNote(err: unknown, reviewer: string): void {
  * success the next plan contradicts as a change made in the app, as the organization's default
  * reviewer is (probe QX-1).
  */
-function refuseOtherReviewer(body: Record<string, unknown>, wanted: unknown, answer: Record<string, unknown> | undefined): void {
+function refuseOtherReviewer(body: Record<string, unknown>, wanted: unknown, answer: Record<string, unknown> | undefined, held?: (reviewer: string | null) => void): void {
   const made = answer?.reviewer;
   if (typeof body.reviewer_id !== 'string' || typeof wanted !== 'string' || typeof made !== 'string' || answer?.reviewer_id !== body.reviewer_id) return;
   if (normEmail(made) === normEmail(wanted)) return;
+  held?.(normEmail(made));
   throw new Error(`the service made ${quoteValue(made)} the reviewer for the id docket sent for ${quoteValue(wanted)}: the id docket has for that member is another user's (check the Member document's \`id:\`), then apply again`);
 }
 
@@ -390,7 +391,12 @@ export const ruleKind: KindModule<'rule'> = {
           throw err;
         });
         const note = unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key));
-        refuseOtherReviewer(body, change.fields.find((f) => f.field === 'reviewer')?.after, updated?.attributes as Record<string, unknown> | undefined);
+        refuseOtherReviewer(body, change.fields.find((f) => f.field === 'reviewer')?.after, updated?.attributes as Record<string, unknown> | undefined, (reviewer) => {
+          // Written all the same: the record learns the reviewer the service holds, so the next plan
+          // sends the files' one as the files' change, not as one made in the app (second read SR86-2).
+          ctx.registerUnkept?.('rule', change.key, { reviewer });
+          ctx.registerWritten?.('rule', change.key, change.fields.map((f) => f.field));
+        });
         return note;
       }
       case 'delete':

@@ -109,7 +109,13 @@ describe('without a users list', () => {
     await writeFiles(dir, { 'members.yaml': `${member(qa!.id)}---\nkind: Member\nemail: dave@acme.example\nid: ${admin!.id}\n`, 'playbooks/nda.yaml': rules('dave@acme.example') });
     const updated = await cli('apply', '-C', dir, '--auto-approve');
     expect([updated.code, updated.stdout]).toEqual([1, expect.stringContaining('the service made "admin@emulator.local" the reviewer for the id docket sent for "dave@acme.example"')]);
+    // What it wrote is docket's own: the files' reviewer again is the files' change, nothing made in the app (second read SR86-2).
     await writeFiles(dir, { 'members.yaml': member(qa!.id), 'playbooks/nda.yaml': rules('qa@acme.example') });
+    const back = await cli('plan', '-C', dir);
+    expect(back.stdout).toContain('update rule "NDA/Term"');
+    expect(back.stdout).not.toContain('changed live');
+    const drift = await cli('drift', '-C', dir);
+    expect([drift.code, drift.stdout]).toEqual([0, expect.not.stringContaining('Changed live')]);
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
