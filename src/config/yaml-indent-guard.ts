@@ -5,32 +5,7 @@
  * if indented; the full parser says the `[` or the quote is never closed, as editors and pull
  * (which edit through it) do. A file with one goes to the full parser (second and third reads
  * SR68-2, TR68-1..3).
- *
- * Also a list item with no value (`-` alone on its line, or before a comment): js-yaml takes the
- * items after it that are indented less, up to its list's parent, into that list
- * (`ignore_fields:\n  -\n- name: B` makes rule B an item of `ignore_fields`; probe QW-1).
  */
-
-/** A line ending with a list item's dash (`  -`, `- -  # todo`): the item's value starts on a later line, or it has none. */
-const DASH_LAST = /^[ \t]*(?:-[ \t]+)*-[ \t]*(?:#.*)?$/gm;
-
-/** Whether a list item has no value: a dash ending its line, and no line after it indented deeper (its value) before the next. */
-function hasEmptyItem(text: string): boolean {
-  DASH_LAST.lastIndex = 0;
-  for (let m = DASH_LAST.exec(text); m !== null; m = DASH_LAST.exec(text)) {
-    const dash = m.index + m[0].replace(/[ \t]*(?:#.*)?$/, '').length - 1;
-    const column = dash - m.index;
-    let next = text.indexOf('\n', m.index) + 1;
-    while (next > 0 && next < text.length) {
-      const spaces = indentation(text, next);
-      const c = text[next + spaces];
-      if (c !== '\n' && c !== '\r' && c !== '#' && c !== undefined) break;
-      next = text.indexOf('\n', next) + 1;
-    }
-    if (next <= 0 || next >= text.length || indentation(text, next) <= column) return true;
-  }
-  return false;
-}
 
 /** A node js-yaml has opened: where its content starts, and the column of that start. */
 interface OpenNode {
@@ -47,14 +22,12 @@ interface OpenNode {
  * (comments inside a flow are held to it too), never looser: such a file only costs the full parser's time.
  */
 export class IndentGuard {
-  declined: boolean;
+  declined = false;
   private readonly open: OpenNode[] = [];
   /** The line the last node opened on: where it starts, and where the next line break is. */
   private line = { start: 0, end: -1 };
 
-  constructor(private readonly text: string) {
-    this.declined = hasEmptyItem(text);
-  }
+  constructor(private readonly text: string) {}
 
   readonly listener = (event: 'open' | 'close', { position }: { position: number }): void => {
     if (event === 'open') {

@@ -461,6 +461,10 @@ function readOtherwise(root: unknown, detach: boolean, nullKeys: boolean): boole
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const x: unknown = v[i];
+        // A list item with no value: js-yaml takes the items after it that are indented less, up to
+        // its list's parent, into that list (`ignore_fields:\n  -\n- name: B` makes rule B an item
+        // of `ignore_fields`; probe QW-1). Every list field refuses such an item: the full parser says so.
+        if (x === null) return true;
         if (detach && typeof x === 'string' && x.length >= SLICED_MIN) v[i] = detached(x);
         else stack.push(x);
       }

@@ -296,6 +296,13 @@ describe('parseYamlFile (fast) against the full parser', () => {
     }
     expect(parseYamlFile(texts[0]!, 'f.yaml').documents[0]!.value).toEqual({ rules: [{ name: 'Term', ignore_fields: [null] }, { name: 'Residuals' }] });
     expect(plainYamlDocuments(texts[3]!) ?? parseWithPositions(texts[3]!, 'f.yaml').documents.map((d) => d.value)).toEqual([{ a: [['x', null], 'y'] }]);
+    // A dash alone on a line of a block scalar's text is text: such a file is still read fast (second read SR86-3).
+    for (const text of ['rules:\n  - name: A\n    questions: |\n      Which?\n      -\n  - name: B\n', 'x: &s v\nrules:\n  - name: A\n    questions: |\n      -\n    description: *s\n']) {
+      let rereads = 0;
+      const fast = parseYamlFile(text, 'f.yaml', () => (rereads++, text));
+      expect(snapshot(fast), text).toEqual(snapshot(parseWithPositions(text, 'f.yaml')));
+      expect([text, rereads > 0]).toEqual([text, true]);
+    }
   });
 
   it('hands files with anchors, tags, errors or duplicate keys to the full parser, so their diagnostics are the same', () => {
