@@ -204,6 +204,8 @@ describe('examples/ci/github-actions.yml', () => {
     expect(plan.run).toMatch(/"\$code" -eq 2 \]; then .*exit 0/);
     const upload = workflow.jobs.plan!.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
     expect(String(upload?.with?.path)).toContain('plan.json');
+    // Also after a plan the guard failed the check for (second read SR86-4).
+    expect(upload?.if).toBe(`\${{ !cancelled() && contains(fromJSON('["0", "2"]'), steps.plan.outputs.exitcode) }}`);
     // No validate step before it: its failure would skip the plan, whose annotations mark each problem (probe QQ-4).
     expect(workflow.jobs.plan!.steps.some((s) => s.run?.includes('docket validate'))).toBe(false);
   });
