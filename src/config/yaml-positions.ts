@@ -867,7 +867,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
   if (state.alias && ++state.aliases.expanded > state.aliases.limit) {
     throw new StopReading(
       'yaml-alias-expansion',
-      `aliases expand this file to more than ${state.aliases.limit} values (an alias bomb?), from \`*${state.aliasName ?? ''}\``,
+      `aliases expand this file to more than ${state.aliases.limit} values (an alias bomb?), from ${showName(`*${state.aliasName ?? ''}`)}`,
       state.alias,
       'write the values out, or alias smaller nodes',
     );
@@ -882,7 +882,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
     // follows its anchor, so a cycle through other aliases has one of them inside its own node too.
     const at = node.range?.[0] ?? 0;
     if (target.range && target.range[0] <= at && at < target.range[2]) {
-      state.diagnostics.push({ severity: 'error', code: 'yaml-recursive-alias', message: `alias \`*${node.source}\` is inside the node its anchor \`&${node.source}\` names, so it would repeat without end`, file: state.file, ...here, hint: 'alias a node that does not hold the alias, or write the value out' });
+      state.diagnostics.push({ severity: 'error', code: 'yaml-recursive-alias', message: `alias ${showName(`*${node.source}`)} is inside the node its anchor ${showName(`&${node.source}`)} names, so it would repeat without end`, file: state.file, ...here, hint: 'alias a node that does not hold the alias, or write the value out' });
       return null;
     }
     const outer = state.alias;
@@ -955,7 +955,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
       // As the parser compares (mapIncludes): scalars by value with ===, anything else by identity.
       const compared: unknown = yaml().isScalar(keyNode) && !isAlias ? keyNode.value : keyNode;
       if (before !== undefined && !before.some((b) => b === compared)) {
-        state.diagnostics.push({ severity: 'error', code: 'duplicate-key', message: `duplicate key ${quoteValue(key)}${isAlias ? ` (\`*${(keyNode as { source: string }).source}\` names it)` : ''}: each key may appear once in a mapping`, file: state.file, ...kp });
+        state.diagnostics.push({ severity: 'error', code: 'duplicate-key', message: `duplicate key ${quoteValue(key)}${isAlias ? ` (${showName(`*${(keyNode as { source: string }).source}`)} names it)` : ''}: each key may appear once in a mapping`, file: state.file, ...kp });
       }
       if (before === undefined) written.set(key, [compared]);
       else before.push(compared);

@@ -253,6 +253,10 @@ describe('aliases', () => {
     expect(diagnostic!.message).toBe(`alias "*${'y'.repeat(56)}..." names no anchor defined before it`);
     expect(diagnostic!.hint).toBe(`define "&${'y'.repeat(56)}..." on a value above this line, or quote the value if it is text starting with \`*\``);
     expect(parseWithPositions(lines('a: 1', 'b: *short'), 'f.yaml').diagnostics[0]!.message).toBe('alias `*short` names no anchor defined before it');
+    // And where an alias repeats without end, or names a key twice (second read SR86-5).
+    const cut = `${'y'.repeat(56)}...`;
+    expect(parseWithPositions(lines(`a: &${name} [*${name}]`), 'f.yaml').diagnostics[0]!.message).toBe(`alias "*${cut}" is inside the node its anchor "&${cut}" names, so it would repeat without end`);
+    expect(parseWithPositions(lines(`k: &${name} x`, 'm:', '  x: 1', `  *${name} : 2`), 'f.yaml').diagnostics.map((d) => d.message)).toContain(`duplicate key "x" ("*${cut}" names it): each key may appear once in a mapping`);
   });
 
   it('used as keys read as the text their anchor names, as other YAML readers read them (probe EM)', () => {
