@@ -70,7 +70,8 @@ export async function playbooksAtRef(root: string, ref: string, options: RefOpti
   // Where git's own working directory is in the repository: `dir` as the process reached it, past
   // any symbolic link to it (a link outside the repository, or `/tmp` → `/private/tmp`), which a
   // path made relative to the top would not be (probe QY-1).
-  const prefix = (await git(dir, ['rev-parse', '--show-prefix'])).trim().replace(/\/$/, '');
+  // Only the line end goes: a folder's name may start or end with a space (second read SR86-6).
+  const prefix = (await git(dir, ['rev-parse', '--show-prefix'])).replace(/\r?\n$/, '').replace(/\/$/, '');
   const files = await filesAt(top, ref, prefix);
   if (files.size === 0) return { playbooks: new Map() };
   const scratch = await mkdtemp(join(tmpdir(), 'docket-compare-'));

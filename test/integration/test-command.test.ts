@@ -4,12 +4,12 @@
  * validate. test-command-live.test.ts runs it against a standalone emulator.
  */
 import { execFileSync } from 'node:child_process';
-import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { testReportErrors } from '../helpers/test-reports.js';
-import { copyExample, removeMadeDirs } from '../helpers/tmpdir.js';
+import { copyExample, makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 import { breakTermRule, scratch, stateOf } from '../helpers/test-runs.js';
 
 const NDA = 'playbook/Inbound NDA';
@@ -223,6 +223,19 @@ describe('docket test --compare-to through a symbolic link', () => {
     } finally {
       await rm(outside);
     }
+  });
+
+  it('finds it in a folder whose name starts with a space (second read SR86-6)', async () => {
+    const root = await makeDir({});
+    const dir = join(root, ' lead');
+    await rename(await example(), dir);
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: root, stdio: 'pipe' });
+    git('init', '-q', '-b', 'main');
+    git('add', '.');
+    git('commit', '-q', '-m', 'base');
+    await breakTermRule(dir);
+    const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'main']);
+    expect(r.stdout).toContain('PASS → FAIL  a perpetual NDA is flagged for its term');
   });
 });
 
