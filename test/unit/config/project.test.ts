@@ -377,8 +377,8 @@ describe('environments', () => {
     const none = await load({ 'docket.yaml': 'version: 1\n' }, { env: 'prod' });
     expect(none.diagnostics.map((d) => [brief(d), d.hint])).toEqual([['docket.yaml:1:1 unknown-environment', 'define it under `environments:` in docket.yaml']]);
     // Never a name validate refuses: one YAML read otherwise (`1.10:` is 1.1), or an empty one (probe QW-5).
-    const refusedNames = await load({ 'docket.yaml': 'version: 1\nenvironments:\n  1.10: {}\n  "": {}\n  staging: {}\n' }, { env: '1.10' });
-    expect(refusedNames.diagnostics.find((d) => d.code === 'unknown-environment')).toMatchObject({ message: 'unknown environment `1.10`', hint: 'environments in docket.yaml: 1.1 (written 1.10), "", staging' });
+    const refusedNames = await load({ 'docket.yaml': 'version: 1\nenvironments:\n  1.10: {}\n  "": {}\n  staging: {}\n  "a\\tb": {}\n  "   ": {}\n' }, { env: '1.10' });
+    expect(refusedNames.diagnostics.find((d) => d.code === 'unknown-environment')).toMatchObject({ message: 'unknown environment `1.10`', hint: 'environments in docket.yaml: 1.1 (written 1.10), "", staging, "a\\tb", "   "' });
   });
 
   it('name a key YAML reads as a number as it is written, with what it reads as (probe OJ-1)', async () => {
