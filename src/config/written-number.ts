@@ -33,6 +33,11 @@ export function numberAsText(value: unknown, lineAt: SourceLine, pos: SourcePos,
   // Infinity and NaN as YAML says them: JSON has neither, so no such value would be sent (probe GA).
   const finite = Number.isFinite(value);
   const read = finite ? `the number ${String(value)}` : nonFiniteName(value);
+  // An alias: what is written, and to quote, is at its anchor; `"*c"` quoted here would be the text `*c` (second read SR86-8).
+  if (written.startsWith('*')) {
+    const said = asRead ? `YAML reads the value alias ${quoteValue(written)} names as ${read}, ${finite ? `which is what \`${label}\` would be sent as` : `which \`${label}\` cannot be sent as (JSON has no such number)`}` : `\`${label}\` is sent as text, but YAML reads the value alias ${quoteValue(written)} names as ${read}`;
+    return { severity: 'error', code: 'number-as-text', message: said, ...pos, hint: `quote the value where ${quoteValue(`&${written.slice(1)}`)} is written, to keep what is written there` };
+  }
   return {
     severity: 'error',
     code: 'number-as-text',

@@ -236,6 +236,12 @@ describe('validateDefinition: paths and inputs', () => {
       [`${pos(text, 'code:', '007')} number-as-text`, '`default` is sent as text, but YAML reads "007" as the number 7', 'quote it to keep what is written: "007"'],
       [`${pos(text, 'ver:', '1.10')} number-as-text`, '`default` is sent as text, but YAML reads "1.10" as the number 1.1', 'quote it to keep what is written: "1.10"'],
     ]);
+    // Through an alias: the value to quote is at its anchor, not the alias (second read SR86-8).
+    const aliased = `kind: CustomTemplate\nname: R\nx: &c 007\ndefinition:\n${withFields('code: { label: Code, input: text, default: *c }').split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n')}`;
+    const aliasDoc = parseYamlFile(aliased, 't.yaml').documents[0]!;
+    const viaAlias = new Diagnostics();
+    await validateDefinition((aliasDoc.value as Record<string, unknown>).definition, aliasDoc.positions, viaAlias, { base: '/definition', text: aliased });
+    expect(viaAlias.sorted().map((d) => [d.message, d.hint])).toEqual([['`default` is sent as text, but YAML reads the value alias "*c" names as the number 7', 'quote the value where "&c" is written, to keep what is written there']]);
     const file = parseDefinitionFile(fields, 'c.cover.yaml');
     const fromFile = new Diagnostics();
     await validateDefinition(file.value, file.positions, fromFile, { text: fields });
