@@ -39,7 +39,7 @@ export interface EmulatorVariants {
    * at once), or `hidden`: still paged, with neither member (only page[number] reaches the rest).
    */
   paging: 'both' | 'links' | 'meta' | 'none' | 'hidden';
-  /** The origin of paging links: the request's own (default), a backend host behind a gateway, or none (`/v1/…?page[number]=2`, relative). */
+  /** The origin of paging links: the request's own (default), a backend host behind a gateway, or none (`/review/v1/…?page[number]=2`, relative). */
   linksOrigin: 'same' | 'other' | 'relative';
   /** Status of a successful create: 201 (default), 200, or 204 with no body. */
   createStatus: 200 | 201 | 204;
