@@ -145,12 +145,12 @@ describe('docket test with broken inputs', () => {
 
   it('refuses a contract file the user that runs docket cannot read, at its line, before any call (probe QY-2)', async () => {
     const dir = await example();
-    await chmod(dir, 0o755);
     const contract = join(dir, 'tests/fixtures/nda-louisiana.docx');
     await chmod(contract, 0o000);
-    // As root every file is readable: the built CLI runs as the user nobody instead.
+    // Root reads every file: the built CLI runs as root without the capabilities that override file
+    // permissions, so the owner's own (none, here) apply, and the checkout stays readable wherever it is.
     const asRoot = process.getuid?.() === 0;
-    const command = asRoot ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN] : [process.execPath, BIN];
+    const command = asRoot ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', process.execPath, BIN] : [process.execPath, BIN];
     const run = spawnSync(command[0]!, [...command.slice(1), 'validate', '-C', dir], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
     expect(run.status).toBe(1);
     expect(run.stdout + run.stderr).toMatch(/tests\/inbound-nda\.test\.yaml:\d+:\d+ error unreadable-file contract file "fixtures\/nda-louisiana\.docx" cannot be read \(permission denied\) \(looked for tests\/fixtures\/nda-louisiana\.docx\)\n {2}hint: make it readable by the user that runs docket/);
