@@ -4,7 +4,7 @@
  * in sync and writes nothing for them: without these records their record stays the one from
  * before the app's edit, and the next edit in the app reads as made on both sides. Pure.
  */
-import { addChildPrefixes, formatSyncRecord, syncAfterApply, unfoundRecords, type SyncKindInfo, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
+import { formatSyncRecord, parentPrefixOf, syncAfterApply, unfoundRecords, type SyncKindInfo, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { formerKeys, refKey, type ApplyReport, type DesiredResource, type KindName, type Plan } from '../engine/types.js';
 import { syncedAsAnotherDeclared } from './moved-live.js';
 
@@ -78,9 +78,18 @@ export function goneRecords(plan: Plan, desired: readonly DesiredResource[], liv
   // it: the object's history until an apply renames it (probe KN-4: removed live meanwhile, its
   // record dropped, drift no longer said the app removed it, and plan took it for new in the files).
   const declared = new Set(desired.flatMap((d) => [refKey(d.kind, d.key), ...formerKeys(d)]));
-  const formerParents = new Set<string>();
-  for (const d of desired) if (d.parent === undefined) for (const old of d.renamedFrom) addChildPrefixes(formerParents, d.kind, old, kinds);
-  const underFormerParent = (key: string): boolean => [...formerParents].some((prefix) => key.startsWith(prefix));
+  // A child's prefix under a former name → the same under the name the files give the parent now.
+  const formerParents = new Map<string, string>();
+  for (const d of desired) {
+    if (d.parent !== undefined) continue;
+    for (const old of d.renamedFrom) for (const child of kinds) if (child.parentKind === d.kind) formerParents.set(`${child.name}:${old}/`, `${child.name}:${d.key}/`);
+  }
+  // Only a child the files still declare under the new name: one they no longer do (its removal
+  // pulled by a pull stopped before its records) is gone, and its record with it (probe QV-1).
+  const underFormerParent = (key: string): boolean => {
+    const prefix = parentPrefixOf(key, formerParents);
+    return prefix !== undefined && declared.has(formerParents.get(prefix)! + key.slice(prefix.length));
+  };
   for (const key of unfoundRecords(state, declared, new Set(live.map((l) => l.id)), (kind) => listed.has(kind))) if (!underFormerParent(key)) out.set(key, null);
   return out;
 }

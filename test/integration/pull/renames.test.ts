@@ -567,6 +567,27 @@ describe('objects renamed in the app', () => {
       await expectNoChanges(run, dir);
     }));
 
+  it('a pull run again after one stopped before its records forgets the record of a rule it took out of a playbook renamed in the app: declared again, the rule is new in the files, not removed live (probe QV-1)', () =>
+    onOwnEmulator(async (run, own) => {
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/minp.yaml': 'kind: Playbook\nname: MinP\nrules:\n  - name: R1\n    actions: ACCEPT a\n  - name: R2\n    actions: ACCEPT b\n' });
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.editPlaybook('MinP', { name: 'MinP renamed' });
+      await app.deleteRule('MinP renamed', 'R2');
+      const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+      expect((await run('pull', '-C', dir)).code).toBe(0);
+      // As a pull stopped after its files and before its records leaves it.
+      await writeFile(join(dir, 'docket.lock.json'), lock);
+      expect((await run('pull', '-C', dir)).code).toBe(0);
+      expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).not.toContain('"rule:MinP/R2"');
+      await writeFiles(dir, { 'playbooks/again.yaml': 'kind: Playbook\nname: MinP\nrules:\n  - name: R2\n    actions: ACCEPT b\n' });
+      const plan = await run('plan', '-C', dir);
+      expect(plan.stdout).toMatch(/\+ create rule "MinP\/R2" \(playbooks\/again.yaml:\d+\)(?! · removed live)/);
+      expect((await run('drift', '-C', dir)).code).toBe(0);
+      await applyOk(run, dir);
+      await expectNoChanges(run, dir);
+    }));
+
   it('a pull cut to the one made in the app under a renamed playbook\'s or rule\'s name leaves it, also with no renamed_from yet: written, the renamed one would lose the name from its history (probe MX-1)', async () => {
     const { dir, app } = await applied({ 'playbooks/mu.yaml': NDA.replace('Inbound NDA', 'Mu NDA').replace('3 years', '12 years') });
     await app.editPlaybook('Mu NDA', { name: 'Mu NDA Old' });

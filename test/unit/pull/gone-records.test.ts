@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { syncState } from '../../../src/engine/sync.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { goneRecords } from '../../../src/pull/in-sync.js';
-import { desiredPlaybook } from '../engine/builders.js';
+import { desiredPlaybook, desiredRule } from '../engine/builders.js';
 import { plan as planOf } from '../render/fixtures.js';
 
 const plan = (targets?: string[]) => planOf([], targets ? { targets } : {});
@@ -28,8 +28,16 @@ describe('goneRecords', () => {
   });
 
   it('keeps the records under a former name the files rename from, with its children: removed live before the rename was applied (probe KN-4)', () => {
-    const renamed = [desiredPlaybook('Declared'), desiredPlaybook('Arrived', { renamedFrom: ['Gone'] })];
+    const renamed = [desiredPlaybook('Declared'), desiredPlaybook('Arrived', { renamedFrom: ['Gone'] }), desiredRule('Arrived', 'Term')];
     expect(goneRecords(plan(), renamed, live, KINDS, state).size).toBe(0);
+  });
+
+  it('forgets a child under the former name that the files no longer declare under the new one: its removal pulled by a pull stopped before its records (probe QV-1)', () => {
+    const renamed = [desiredPlaybook('Declared'), desiredPlaybook('Arrived', { renamedFrom: ['Gone'] }), desiredRule('Arrived', 'Other')];
+    expect([...goneRecords(plan(), renamed, live, KINDS, state).keys()]).toEqual(['rule:Gone/Term']);
+    // Renamed as well, from the name it had: still declared.
+    const both = [desiredPlaybook('Declared'), desiredPlaybook('Arrived', { renamedFrom: ['Gone'] }), desiredRule('Arrived', 'Duration', {}, { renamedFrom: ['Term'] })];
+    expect(goneRecords(plan(), both, live, KINDS, state).size).toBe(0);
   });
 
   it('forgets nothing a targeted pull did not read, nor kinds --kind left out', () => {
