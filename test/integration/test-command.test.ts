@@ -155,13 +155,19 @@ describe('docket test --emulator bringing a template up to date first', () => {
   });
 });
 
+/** `repo` made a git repository whose `main` holds it as it is now; its git, to go on with. */
+function committedAsMain(repo: string): (...args: string[]) => Buffer {
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  git('add', '.');
+  git('commit', '-q', '-m', 'base');
+  return git;
+}
+
 describe('docket test --compare-to', () => {
   it('runs the same cases against the playbook at a git ref and shows before → after', async () => {
     const dir = await example();
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, stdio: 'pipe' });
-    git('init', '-q', '-b', 'main');
-    git('add', '.');
-    git('commit', '-q', '-m', 'base');
+    const git = committedAsMain(dir);
     await breakTermRule(dir);
     const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'main', '-o', 'markdown']);
     expect(r.code).toBe(1);
@@ -209,10 +215,7 @@ describe('docket test --compare-to', () => {
 describe('docket test --compare-to through a symbolic link', () => {
   it('finds the configuration at the ref when -C reaches it through a link from outside the repository (probe QY-1)', async () => {
     const dir = await example();
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, stdio: 'pipe' });
-    git('init', '-q', '-b', 'main');
-    git('add', '.');
-    git('commit', '-q', '-m', 'base');
+    committedAsMain(dir);
     await breakTermRule(dir);
     const outside = `${dir}-link`;
     await symlink(dir, outside);
@@ -229,10 +232,7 @@ describe('docket test --compare-to through a symbolic link', () => {
     const root = await makeDir({});
     const dir = join(root, ' lead');
     await rename(await example(), dir);
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: root, stdio: 'pipe' });
-    git('init', '-q', '-b', 'main');
-    git('add', '.');
-    git('commit', '-q', '-m', 'base');
+    committedAsMain(root);
     await breakTermRule(dir);
     const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'main']);
     expect(r.stdout).toContain('PASS → FAIL  a perpetual NDA is flagged for its term');
