@@ -4,7 +4,7 @@
  * in sync and writes nothing for them: without these records their record stays the one from
  * before the app's edit, and the next edit in the app reads as made on both sides. Pure.
  */
-import { formatSyncRecord, parentPrefixOf, syncAfterApply, unfoundRecords, type SyncKindInfo, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
+import { formatSyncRecord, syncAfterApply, unfoundRecords, type SyncKindInfo, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { formerKeys, refKey, type ApplyReport, type DesiredResource, type KindName, type Plan } from '../engine/types.js';
 import { syncedAsAnotherDeclared } from './moved-live.js';
 
@@ -86,9 +86,13 @@ export function goneRecords(plan: Plan, desired: readonly DesiredResource[], liv
   }
   // Only a child the files still declare under the new name: one they no longer do (its removal
   // pulled by a pull stopped before its records) is gone, and its record with it (probe QV-1).
+  // Every prefix at a `/` of the key: a playbook's name may hold one (`A` and `A/B` both renamed; second read SR86B-1).
   const underFormerParent = (key: string): boolean => {
-    const prefix = parentPrefixOf(key, formerParents);
-    return prefix !== undefined && declared.has(formerParents.get(prefix)! + key.slice(prefix.length));
+    for (let at = key.indexOf('/'); at !== -1; at = key.indexOf('/', at + 1)) {
+      const now = formerParents.get(key.slice(0, at + 1));
+      if (now !== undefined && declared.has(now + key.slice(at + 1))) return true;
+    }
+    return false;
   };
   for (const key of unfoundRecords(state, declared, new Set(live.map((l) => l.id)), (kind) => listed.has(kind))) if (!underFormerParent(key)) out.set(key, null);
   return out;

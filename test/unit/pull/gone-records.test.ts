@@ -40,6 +40,12 @@ describe('goneRecords', () => {
     expect(goneRecords(plan(), both, live, KINDS, state).size).toBe(0);
   });
 
+  it('tries every former parent a key can be under: `A` and `A/B` both renamed, a rule of `A/B` kept (second read SR86B-1)', () => {
+    const slashed = syncState([{ 'playbook:A': 'pb-a name=aaaaaaaaaa', 'playbook:A/B': 'pb-ab name=aaaaaaaaaa', 'rule:A/B/T': 'r-t name=aaaaaaaaaa' }]);
+    const renamed = [desiredPlaybook('N1', { renamedFrom: ['A'] }), desiredPlaybook('N2', { renamedFrom: ['A/B'] }), desiredRule('N2', 'T')];
+    expect(goneRecords(plan(), renamed, [{ id: 'pb-a' }, { id: 'pb-ab' }], KINDS, slashed).size).toBe(0);
+  });
+
   it('forgets nothing a targeted pull did not read, nor kinds --kind left out', () => {
     expect(goneRecords(plan(['playbook/Declared']), desired, live, KINDS, state).size).toBe(0);
     expect([...goneRecords(plan(), desired, live, KINDS, state, ['custom-term']).keys()]).toEqual(['custom-term:Dropped terms']);
