@@ -9,7 +9,7 @@ import { holdsKey, KEYS_STAY_OUT, keysOf } from './api-keys.js';
 import { schemaDiagnostics, withVariableHint, type VariableOrigins } from './schema.js';
 import { schemaValidator, subschemaValidator } from './validators.js';
 import { didYouMean } from './suggest.js';
-import { quoteValue, showName, showText } from './quote.js';
+import { quoteValue, showName, showWholeText } from './quote.js';
 import type { ProjectConfig } from './types.js';
 import { shown, urlProblem, urlSpellingHint, type UrlProblem } from './url-policy.js';
 import { characterAt, CONTROL_CHARACTER, textProblems, withoutEchoesOf } from './text-hygiene.js';
@@ -131,8 +131,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       const writtenAs = (name: string): string | undefined => keyAsWritten(name, writtenAt?.(positions.at(`/environments/${escapePointer(name)}`)));
       const listedName = (name: string): string => {
         const raw = writtenAs(name);
-        // Quoted when not plain (blank, a tab, past 60 characters), as a message shows any name (second read SR86-7).
-        return raw === undefined ? showText(name) : `${showText(name)} (written ${raw})`;
+        // Quoted when not plain (blank, a tab), as a message shows any name, and whole: a name to copy (second reads SR86-7, SR86B-5).
+        return raw === undefined ? showWholeText(name) : `${showWholeText(name)} (written ${raw})`;
       };
       // Not a name validate refuses as written otherwise (`1.10:` is `1.1`) or blank (probe QW-5).
       const suggestable = names.filter((name) => name.trim() !== '' && writtenAs(name) === undefined);

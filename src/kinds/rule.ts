@@ -395,7 +395,8 @@ export const ruleKind: KindModule<'rule'> = {
           // Written all the same: the record learns the reviewer the service holds, so the next plan
           // sends the files' one as the files' change, not as one made in the app (second read SR86-2).
           ctx.registerUnkept?.('rule', change.key, { reviewer });
-          ctx.registerWritten?.('rule', change.key, change.fields.map((f) => f.field));
+          // Not the reviewer: what is live is another person, which the unkept value records.
+          ctx.registerWritten?.('rule', change.key, change.fields.map((f) => f.field).filter((f) => f !== 'reviewer'));
         });
         return note;
       }

@@ -109,6 +109,8 @@ describe('without a users list', () => {
     await writeFiles(dir, { 'members.yaml': `${member(qa!.id)}---\nkind: Member\nemail: dave@acme.example\nid: ${admin!.id}\n`, 'playbooks/nda.yaml': rules('dave@acme.example') });
     const updated = await cli('apply', '-C', dir, '--auto-approve');
     expect([updated.code, updated.stdout]).toEqual([1, expect.stringContaining('the service made "admin@emulator.local" the reviewer for the id docket sent for "dave@acme.example"')]);
+    // Not said to be live as the files write it (second read SR86B-4).
+    expect(updated.stdout).not.toMatch(/live already: [^\n]*reviewer/);
     // What it wrote is docket's own: the files' reviewer again is the files' change, nothing made in the app (second read SR86-2).
     await writeFiles(dir, { 'members.yaml': member(qa!.id), 'playbooks/nda.yaml': rules('qa@acme.example') });
     const back = await cli('plan', '-C', dir);

@@ -379,6 +379,9 @@ describe('environments', () => {
     // Never a name validate refuses: one YAML read otherwise (`1.10:` is 1.1), or an empty one (probe QW-5).
     const refusedNames = await load({ 'docket.yaml': 'version: 1\nenvironments:\n  1.10: {}\n  "": {}\n  staging: {}\n  "a\\tb": {}\n  "   ": {}\n' }, { env: '1.10' });
     expect(refusedNames.diagnostics.find((d) => d.code === 'unknown-environment')).toMatchObject({ message: 'unknown environment `1.10`', hint: 'environments in docket.yaml: 1.1 (written 1.10), "", staging, "a\\tb", "   "' });
+    // A long name whole: the list is for copying one (second read SR86B-5).
+    const long = 'e'.repeat(70);
+    expect((await load({ 'docket.yaml': `version: 1\nenvironments:\n  ${long}: {}\n` }, { env: 'prod' })).diagnostics[0]!.hint).toBe(`environments in docket.yaml: ${long}`);
   });
 
   it('name a key YAML reads as a number as it is written, with what it reads as (probe OJ-1)', async () => {
