@@ -17,7 +17,7 @@ import { childrenLookup } from '../engine/children.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
-import { CREATE_ACTIONS, formerKey, keepsFilesFromPull, pendingIdKey, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
+import { CREATE_ACTIONS, formerKey, formerKeys, keepsFilesFromPull, pendingIdKey, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
 import { buildExport, type SchemaPaths } from '../export/index.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { ConfigContext, PullField } from '../kinds/kind.js';
@@ -1831,6 +1831,28 @@ class PullPlanner {
     if (!now || now.id === id) this.sync.set(key, null);
   }
 
+  /**
+   * An object removed live that this pull takes out of the files: its record may be filed under a
+   * former name, its own or its parent's (`rule:Gone/Term` of a playbook the files rename from
+   * `Gone`). Forgotten there too when no file declares that name and no live object has its id:
+   * kept, the object declared again would read as removed live (second read SR86B-2).
+   */
+  private forgetGoneFormers(d: DesiredResource): void {
+    const parent = d.parent ? this.desiredByKey().get(refKey(d.parent.kind, d.parent.key)) : undefined;
+    const names = [d.name, ...d.renamedFrom];
+    const formers = d.parent ? [d.parent.key, ...(parent?.renamedFrom ?? [])].flatMap((p) => names.map((n) => refKey(d.kind, `${p}/${n}`))) : formerKeys(d);
+    for (const former of formers) {
+      const record = this.input.sync.byKey.get(former);
+      if (!record || this.sync.has(former) || this.liveById.has(record.id) || this.desiredByKey().has(former)) continue;
+      this.sync.set(former, null);
+    }
+  }
+
+  private declaredByKey: Map<string, DesiredResource> | undefined;
+  private desiredByKey(): Map<string, DesiredResource> {
+    return (this.declaredByKey ??= new Map(this.input.desired.map((x) => [refKey(x.kind, x.key), x])));
+  }
+
   private report(o: Pulling): void {
     const c = o.change;
     const direction = c.direction ?? 'unknown';
@@ -1851,6 +1873,7 @@ class PullPlanner {
     const key = refKey(c.kind, c.key);
     if (!c.liveId) {
       this.forget(key, undefined);
+      if (o.d) this.forgetGoneFormers(o.d);
     } else if (o.l) {
       const fields = this.fieldsRecorded(o.d, o.l, c.parent);
       const unpulled = this.unpulled.get(o.l.id);

@@ -567,6 +567,24 @@ describe('objects renamed in the app', () => {
       await expectNoChanges(run, dir);
     }));
 
+  it('a pull that takes out of the files a rule removed live, of a playbook the files rename, forgets its record under the former name: declared again, the rule is new in the files (second read SR86B-2)', () =>
+    onOwnEmulator(async (run, own) => {
+      const rules = (name: string, extra: string) => `kind: Playbook\nname: ${name}\n${extra}rules:\n  - name: Term\n    actions: ACCEPT a\n  - name: Other\n    actions: ACCEPT b\n`;
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': rules('Gone', '') });
+      await applyOk(run, dir);
+      await writeFiles(dir, { 'playbooks/p.yaml': rules('Arrived', 'renamed_from: [Gone]\n') });
+      await new App(own.env).deleteRule('Gone', 'Term');
+      const pulled = await run('pull', '-C', dir);
+      expect(pulled.code).toBe(0);
+      expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).not.toContain('Term');
+      expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).not.toContain('"rule:Gone/Term"');
+      await writeFiles(dir, { 'playbooks/p.yaml': rules('Arrived', 'renamed_from: [Gone]\n') });
+      expect((await run('plan', '-C', dir)).stdout).toMatch(/\+ create rule "Arrived\/Term" \(playbooks\/p.yaml:\d+\)(?! · removed live)/);
+      expect((await run('drift', '-C', dir)).code).toBe(0);
+      await applyOk(run, dir);
+      await expectNoChanges(run, dir);
+    }));
+
   it('a pull run again after one stopped before its records forgets the record of a rule it took out of a playbook renamed in the app: declared again, the rule is new in the files, not removed live (probe QV-1)', () =>
     onOwnEmulator(async (run, own) => {
       const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/minp.yaml': 'kind: Playbook\nname: MinP\nrules:\n  - name: R1\n    actions: ACCEPT a\n  - name: R2\n    actions: ACCEPT b\n' });
