@@ -1838,19 +1838,36 @@ class PullPlanner {
    * kept, the object declared again would read as removed live (second read SR86B-2).
    */
   private forgetGoneFormers(d: DesiredResource): void {
-    const parent = d.parent ? this.desiredByKey().get(refKey(d.parent.kind, d.parent.key)) : undefined;
-    const names = [d.name, ...d.renamedFrom];
-    const formers = d.parent ? [d.parent.key, ...(parent?.renamedFrom ?? [])].flatMap((p) => names.map((n) => refKey(d.kind, `${p}/${n}`))) : formerKeys(d);
-    for (const former of formers) {
+    const claims = this.claimedKeys();
+    for (const former of this.historyKeys(d)) {
       const record = this.input.sync.byKey.get(former);
-      if (!record || this.sync.has(former) || this.liveById.has(record.id) || this.desiredByKey().has(former)) continue;
+      // Not one another declared object may be filed under (its own name or former names, under its
+      // playbook's name or former names): that record is its history (second read SR86C-1, -2).
+      if (!record || this.sync.has(former) || this.liveById.has(record.id) || [...(claims.get(former) ?? [])].some((x) => x !== d)) continue;
       this.sync.set(former, null);
     }
   }
 
-  private declaredByKey: Map<string, DesiredResource> | undefined;
-  private desiredByKey(): Map<string, DesiredResource> {
-    return (this.declaredByKey ??= new Map(this.input.desired.map((x) => [refKey(x.kind, x.key), x])));
+  /** Every key an object's record may be filed under: its names, under its playbook's names, as the files give them. */
+  private historyKeys(d: DesiredResource): string[] {
+    const names = [d.name, ...d.renamedFrom];
+    if (!d.parent) return [refKey(d.kind, d.key), ...formerKeys(d)];
+    const parent = this.declaredByKey().get(refKey(d.parent.kind, d.parent.key));
+    return [d.parent.key, ...(parent?.renamedFrom ?? [])].flatMap((p) => names.map((n) => refKey(d.kind, `${p}/${n}`)));
+  }
+
+  private byKey: Map<string, DesiredResource> | undefined;
+  private declaredByKey(): Map<string, DesiredResource> {
+    return (this.byKey ??= new Map(this.input.desired.map((x) => [refKey(x.kind, x.key), x])));
+  }
+
+  /** The declared objects whose history each key may be, built once, when a removal is first pulled. */
+  private claims: Map<string, Set<DesiredResource>> | undefined;
+  private claimedKeys(): Map<string, Set<DesiredResource>> {
+    if (this.claims) return this.claims;
+    const claims = new Map<string, Set<DesiredResource>>();
+    for (const x of this.input.desired) for (const key of this.historyKeys(x)) (claims.get(key) ?? claims.set(key, new Set()).get(key)!).add(x);
+    return (this.claims = claims);
   }
 
   private report(o: Pulling): void {

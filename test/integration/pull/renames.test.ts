@@ -585,6 +585,29 @@ describe('objects renamed in the app', () => {
       await expectNoChanges(run, dir);
     }));
 
+  it('keeps the record, under a former name, of another rule the files still declare that was removed live too: drift still says so (second read SR86C-2)', () =>
+    onOwnEmulator(async (run, own) => {
+      const file = (name: string, extra: string, rules: string) => `kind: Playbook\nname: ${name}\n${extra}rules:\n${rules}  - name: Other\n    actions: ACCEPT b\n`;
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file('Gone', '', '  - name: X\n    actions: ACCEPT x\n') });
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.editRule('Gone', 'X', { name: 'New' });
+      expect((await run('pull', '-C', dir)).code).toBe(0);
+      expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toContain('    renamed_from:\n      - X\n');
+      const newRule = (await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).match(/ {2}- name: New\n(?: {4}.*\n)+/)![0];
+      await writeFiles(dir, { 'playbooks/p.yaml': file('Gone', '', `${newRule}  - name: X\n    actions: ACCEPT x2\n`) });
+      await applyOk(run, dir);
+      await writeFiles(dir, { 'playbooks/p.yaml': file('Arrived', 'renamed_from: [Gone]\n', `${newRule}  - name: X\n    actions: ACCEPT x3\n`) });
+      await app.deleteRule('Gone', 'X');
+      await app.deleteRule('Gone', 'New');
+      expect((await run('pull', '-C', dir)).code).toBe(0);
+      expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).toContain('"rule:Gone/X"');
+      const drift = await run('drift', '-C', dir);
+      expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining('Removed live')]);
+      await applyOk(run, dir);
+      await expectNoChanges(run, dir);
+    }));
+
   it('a pull run again after one stopped before its records forgets the record of a rule it took out of a playbook renamed in the app: declared again, the rule is new in the files, not removed live (probe QV-1)', () =>
     onOwnEmulator(async (run, own) => {
       const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/minp.yaml': 'kind: Playbook\nname: MinP\nrules:\n  - name: R1\n    actions: ACCEPT a\n  - name: R2\n    actions: ACCEPT b\n' });
