@@ -1834,8 +1834,8 @@ class PullPlanner {
   /**
    * An object removed live that this pull takes out of the files: its record may be filed under a
    * former name, its own or its parent's (`rule:Gone/Term` of a playbook the files rename from
-   * `Gone`). Forgotten there too when no file declares that name and no live object has its id:
-   * kept, the object declared again would read as removed live (second read SR86B-2).
+   * `Gone`). Forgotten there too when no live object has its id and no other declared object may
+   * be filed there: kept, the object declared again would read as removed live (second read SR86B-2).
    */
   private forgetGoneFormers(d: DesiredResource): void {
     const claims = this.claimedKeys();
@@ -1850,8 +1850,8 @@ class PullPlanner {
 
   /** Every key an object's record may be filed under: its names, under its playbook's names, as the files give them. */
   private historyKeys(d: DesiredResource): string[] {
-    const names = [d.name, ...d.renamedFrom];
     if (!d.parent) return [refKey(d.kind, d.key), ...formerKeys(d)];
+    const names = [d.name, ...d.renamedFrom];
     const parent = this.declaredByKey().get(refKey(d.parent.kind, d.parent.key));
     return [d.parent.key, ...(parent?.renamedFrom ?? [])].flatMap((p) => names.map((n) => refKey(d.kind, `${p}/${n}`)));
   }
