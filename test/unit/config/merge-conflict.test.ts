@@ -2,11 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readDataFiles } from '../../../src/config/data-files.js';
 import { conflictMarkers } from '../../../src/config/merge-conflict.js';
 import { parseYamlFile } from '../../../src/config/yaml-read.js';
-import { load } from './helpers.js';
+import { cleanup, load } from './helpers.js';
 import { resourceDoc } from '../engine/builders.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
-afterEach(removeMadeDirs);
+// Both helpers' directories: `load` makes its own (config/helpers.ts).
+afterEach(async () => {
+  await removeMadeDirs();
+  await cleanup();
+});
 
 const CONFLICT = '<<<<<<< HEAD\n2. Fees. Old.\n=======\n2. Fees. Within 45 days.\n>>>>>>> feature\n';
 
