@@ -67,17 +67,19 @@ describe('a signal during apply', () => {
     t = await startTestEmulator();
     const dir = await manyPlaybooks(2);
     const b = bin(t);
-    expect((await b('plan', '-C', dir, '--out', join(dir, '..', 'plan.json'))).code).toBe(0);
+    // Beside the configuration, in a directory of its own (not the shared temporary directory).
+    const plan = join(await makeDir({}), 'plan.json');
+    expect((await b('plan', '-C', dir, '--out', plan)).code).toBe(0);
     // The first create is refused for pace, with a long wait: the signal comes during it.
     t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 429, retry_after: 60, count: 1 });
-    const run = spawnBin(['apply', '-C', dir, '--concurrency', '1', join(dir, '..', 'plan.json')], t.env);
+    const run = spawnBin(['apply', '-C', dir, '--concurrency', '1', plan], t.env);
     await waitUntil(() => t.emulator.faults.list().length === 0, 'the first create refused');
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
     expect(run.stdout()).toMatch(/0 done, 1 failed/);
-    expect(run.stderr()).toContain(`no change is known to have been made; apply the saved plan again (docket apply -C ${dir} ${join(dir, '..', 'plan.json')}) to finish`);
+    expect(run.stderr()).toContain(`no change is known to have been made; apply the saved plan again (docket apply -C ${dir} ${plan}) to finish`);
     expect(livePlaybooks(t)).toHaveLength(0);
-    expect((await b('apply', '-C', dir, join(dir, '..', 'plan.json'))).code).toBe(0);
+    expect((await b('apply', '-C', dir, plan)).code).toBe(0);
     await expectConverged(b, dir);
   });
 
