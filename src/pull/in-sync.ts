@@ -5,8 +5,9 @@
  * before the app's edit, and the next edit in the app reads as made on both sides. Pure.
  */
 import { formatSyncRecord, syncAfterApply, unfoundRecords, type SyncKindInfo, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
-import { formerKeys, refKey, type ApplyReport, type DesiredResource, type KindName, type Plan } from '../engine/types.js';
+import { refKey, type ApplyReport, type DesiredResource, type KindName, type Plan } from '../engine/types.js';
 import { syncedAsAnotherDeclared } from './moved-live.js';
+import { declaredByKey, historyKeys } from './history-keys.js';
 
 const NOTHING_DONE: ApplyReport = { results: [], done: 0, failed: 0, skipped: 0, ms: 0 };
 
@@ -77,23 +78,11 @@ export function goneRecords(plan: Plan, desired: readonly DesiredResource[], liv
   // Under a former name the files rename from (`renamed_from`) too, with the children filed under
   // it: the object's history until an apply renames it (probe KN-4: removed live meanwhile, its
   // record dropped, drift no longer said the app removed it, and plan took it for new in the files).
-  const declared = new Set(desired.flatMap((d) => [refKey(d.kind, d.key), ...formerKeys(d)]));
-  // A child's prefix under a former name → the same under the name the files give the parent now.
-  const formerParents = new Map<string, string>();
-  for (const d of desired) {
-    if (d.parent !== undefined) continue;
-    for (const old of d.renamedFrom) for (const child of kinds) if (child.parentKind === d.kind) formerParents.set(`${child.name}:${old}/`, `${child.name}:${d.key}/`);
-  }
-  // Only a child the files still declare under the new name: one they no longer do (its removal
-  // pulled by a pull stopped before its records) is gone, and its record with it (probe QV-1).
-  // Every prefix at a `/` of the key: a playbook's name may hold one (`A` and `A/B` both renamed; second read SR86B-1).
-  const underFormerParent = (key: string): boolean => {
-    for (let at = key.indexOf('/'); at !== -1; at = key.indexOf('/', at + 1)) {
-      const now = formerParents.get(key.slice(0, at + 1));
-      if (now !== undefined && declared.has(now + key.slice(at + 1))) return true;
-    }
-    return false;
-  };
-  for (const key of unfoundRecords(state, declared, new Set(live.map((l) => l.id)), (kind) => listed.has(kind))) if (!underFormerParent(key)) out.set(key, null);
+  // A child the files no longer declare is gone under its playbook's former names too (its removal
+  // pulled by a pull stopped before its records; probe QV-1).
+  const parents = declaredByKey(desired);
+  const declared = new Set(desired.flatMap((d) => historyKeys(d, parents)));
+  for (const key of unfoundRecords(state, declared, new Set(live.map((l) => l.id)), (kind) => listed.has(kind))) out.set(key, null);
   return out;
 }
+

@@ -17,7 +17,7 @@ import { childrenLookup } from '../engine/children.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
-import { CREATE_ACTIONS, formerKey, formerKeys, keepsFilesFromPull, pendingIdKey, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
+import { CREATE_ACTIONS, formerKey, keepsFilesFromPull, pendingIdKey, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
 import { buildExport, type SchemaPaths } from '../export/index.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { ConfigContext, PullField } from '../kinds/kind.js';
@@ -43,6 +43,7 @@ import { MODELINE_START } from '../config/schema-names.js';
 import { valueAt } from '../config/value-at.js';
 import { addsToFlowList, asEdited, documentValues, editYaml, parseForEdit, removedBefore, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
 import { addTo } from '../util/multi-map.js';
+import { declaredByKey, historyKeys } from './history-keys.js';
 
 export interface PullInput {
   plan: Plan;
@@ -1838,8 +1839,8 @@ class PullPlanner {
    * be filed there: kept, the object declared again would read as removed live (second read SR86B-2).
    */
   private forgetGoneFormers(d: DesiredResource): void {
-    const claims = this.claimedKeys();
-    for (const former of this.historyKeys(d)) {
+    const { parents, claims } = this.history();
+    for (const former of historyKeys(d, parents)) {
       const record = this.input.sync.byKey.get(former);
       // Not one another declared object may be filed under (its own name or former names, under its
       // playbook's name or former names): that record is its history (second read SR86C-1, -2).
@@ -1848,26 +1849,14 @@ class PullPlanner {
     }
   }
 
-  /** Every key an object's record may be filed under: its names, under its playbook's names, as the files give them. */
-  private historyKeys(d: DesiredResource): string[] {
-    if (!d.parent) return [refKey(d.kind, d.key), ...formerKeys(d)];
-    const names = [d.name, ...d.renamedFrom];
-    const parent = this.declaredByKey().get(refKey(d.parent.kind, d.parent.key));
-    return [d.parent.key, ...(parent?.renamedFrom ?? [])].flatMap((p) => names.map((n) => refKey(d.kind, `${p}/${n}`)));
-  }
-
-  private byKey: Map<string, DesiredResource> | undefined;
-  private declaredByKey(): Map<string, DesiredResource> {
-    return (this.byKey ??= new Map(this.input.desired.map((x) => [refKey(x.kind, x.key), x])));
-  }
-
-  /** The declared objects whose history each key may be, built once, when a removal is first pulled. */
-  private claims: Map<string, Set<DesiredResource>> | undefined;
-  private claimedKeys(): Map<string, Set<DesiredResource>> {
-    if (this.claims) return this.claims;
+  /** The declared objects by key, and those whose history each key may be (historyKeys): built once, when a removal is first pulled. */
+  private histories: { parents: Map<string, DesiredResource>; claims: Map<string, Set<DesiredResource>> } | undefined;
+  private history(): { parents: Map<string, DesiredResource>; claims: Map<string, Set<DesiredResource>> } {
+    if (this.histories) return this.histories;
+    const parents = declaredByKey(this.input.desired);
     const claims = new Map<string, Set<DesiredResource>>();
-    for (const x of this.input.desired) for (const key of this.historyKeys(x)) (claims.get(key) ?? claims.set(key, new Set()).get(key)!).add(x);
-    return (this.claims = claims);
+    for (const x of this.input.desired) for (const key of historyKeys(x, parents)) (claims.get(key) ?? claims.set(key, new Set()).get(key)!).add(x);
+    return (this.histories = { parents, claims });
   }
 
   private report(o: Pulling): void {
