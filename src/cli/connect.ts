@@ -69,16 +69,18 @@ export interface Connection {
   close(): Promise<void>;
 }
 
+export type EmulatorStateUse = 'changes' | 'reads' | 'untouched';
+
 export interface ConnectOptions {
   project: ProjectConfig;
   emulator: boolean;
   /**
-   * The command changes the in-process emulator (apply, test): its state is saved. Others only
-   * read it, and never write their copy over what an apply beside them saved.
+   * What the command does with the in-process emulator's state. `changes` (apply, test): it is held
+   * and saved. `reads` (the default): only its seeded state is saved, so a plan saved now finds the
+   * same user ids when applied, and never its copy over what an apply beside it saved. `untouched`
+   * (a replay from the test cache, which sends no request): nothing is saved.
    */
-  changesEmulator?: boolean;
-  /** Not even its seeded state is saved: the command sends no request (a replay from the test cache). */
-  leavesEmulatorState?: boolean;
+  emulatorState?: EmulatorStateUse;
   needs: Set<ServiceName>;
   concurrency: number;
   /** A ceiling on requests per second, both services together. */
@@ -130,9 +132,10 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     ));
     // A run that changes the state takes it as a standalone emulator does (FILE.lock): one on the
     // same file would write its own whole state over this run's changes.
-    const hold = options.changesEmulator ? async (): Promise<void> => void (releaseState = await (await import('./state-file-lock.js')).holdStateFile(stateFile)) : undefined;
+    const changes = options.emulatorState === 'changes';
+    const hold = changes ? async (): Promise<void> => void (releaseState = await (await import('./state-file-lock.js')).holdStateFile(stateFile)) : undefined;
     try {
-      emulator = await startEmulatorForCli({ stateFile, seed, stateWrites: options.changesEmulator ? 'on-save' : 'none', ...(hold ? { beforeStateRead: hold } : {}) }, true);
+      emulator = await startEmulatorForCli({ stateFile, seed, stateWrites: changes ? 'on-save' : 'none', ...(hold ? { beforeStateRead: hold } : {}) }, true);
     } catch (error) {
       releaseState?.();
       throw error;
@@ -147,7 +150,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     const addedKey = store.addMissingKeys(seed);
     const addedActor = project.agreements.actor !== undefined && store.addMissingMembers(seed, [project.agreements.actor]);
     // Save the seeded state at once: a plan saved now must find the same user ids when applied.
-    if (!options.leavesEmulatorState && (freshEmulator || addedOrganization || addedKey || addedActor)) await writtenAs(EMULATOR_STATE_LABEL, store.save());
+    if (options.emulatorState !== 'untouched' && (freshEmulator || addedOrganization || addedKey || addedActor)) await writtenAs(EMULATOR_STATE_LABEL, store.save());
     reviewUrl = emulator.reviewUrl;
     agreementsUrl = emulator.agreementsUrl;
     // This organization's own key: one organization's key for both services, as on the real ones.

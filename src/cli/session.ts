@@ -13,7 +13,7 @@ import type { ServiceName } from '../api/types.js';
 import { KINDS, kindNamed } from '../kinds/index.js';
 import { refKey } from '../engine/types.js';
 import { parseLandingMark, type LandingChange, type LandingMark, type LandingMarks } from '../engine/landing.js';
-import { DEFAULT_AGREEMENTS_URL, connect, refuseScratchOutside, type Connection } from './connect.js';
+import { DEFAULT_AGREEMENTS_URL, connect, refuseScratchOutside, type Connection, type EmulatorStateUse } from './connect.js';
 import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
 import { serviceApiKey } from '../config/api-keys.js';
 import { Logger, type Io } from './io.js';
@@ -61,10 +61,8 @@ export interface Session {
 
 export interface SessionOptions extends CommonOptions {
   emulator?: boolean;
-  /** The command changes the in-process emulator's state (apply, test), so it is saved. */
-  changesEmulator?: boolean;
-  /** Sends no request, so the in-process emulator's state is never saved, not even as seeded (see connect). */
-  leavesEmulatorState?: boolean;
+  /** What the command does with the in-process emulator's state (see connect). */
+  emulatorState?: EmulatorStateUse;
   prune?: boolean;
   /** `--target`: its kinds and syntax are checked before anything is read. */
   targets?: readonly string[];
@@ -130,8 +128,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     onRequest: () => progress.tick(),
     project: workspace.config.project,
     emulator,
-    ...(opts.changesEmulator ? { changesEmulator: true } : {}),
-    ...(opts.leavesEmulatorState ? { leavesEmulatorState: true } : {}),
+    ...(opts.emulatorState ? { emulatorState: opts.emulatorState } : {}),
     needs,
     concurrency,
     ...(maxRps !== undefined ? { maxRps } : {}),

@@ -34,17 +34,15 @@ export function numberAsText(value: unknown, lineAt: SourceLine, pos: SourcePos,
   const finite = Number.isFinite(value);
   const read = finite ? `the number ${String(value)}` : nonFiniteName(value);
   // An alias: what is written, and to quote, is at its anchor; `"*c"` quoted here would be the text `*c` (second read SR86-8).
-  if (written.startsWith('*')) {
-    const said = asRead ? `YAML reads the value alias ${quoteValue(written)} names as ${read}, ${finite ? `which is what \`${label}\` would be sent as` : `which \`${label}\` cannot be sent as (JSON has no such number)`}` : `\`${label}\` is sent as text, but YAML reads the value alias ${quoteValue(written)} names as ${read}`;
-    return { severity: 'error', code: 'number-as-text', message: said, ...pos, hint: `quote the value where ${quoteValue(`&${written.slice(1)}`)} is written, to keep what is written there` };
-  }
+  const alias = written.startsWith('*');
+  const shown = alias ? `the value alias ${quoteValue(written)} names` : quoteValue(written);
   return {
     severity: 'error',
     code: 'number-as-text',
-    message: asRead ? `YAML reads ${quoteValue(written)} as ${read}, ${finite ? `which is what \`${label}\` would be sent as` : `which \`${label}\` cannot be sent as (JSON has no such number)`}` : `\`${label}\` is sent as text, but YAML reads ${quoteValue(written)} as ${read}`,
+    message: asRead ? `YAML reads ${shown} as ${read}, ${finite ? `which is what \`${label}\` would be sent as` : `which \`${label}\` cannot be sent as (JSON has no such number)`}` : `\`${label}\` is sent as text, but YAML reads ${shown} as ${read}`,
     ...pos,
     // Quoted, a tagged value is still made a number: the tag is what goes (probe ET).
-    hint: taggedBefore(line, pos.col) ? TAG_HINT : `quote it to keep what is written: ${JSON.stringify(written)}`,
+    hint: alias ? `quote the value where ${quoteValue(`&${written.slice(1)}`)} is written, to keep what is written there` : taggedBefore(line, pos.col) ? TAG_HINT : `quote it to keep what is written: ${JSON.stringify(written)}`,
   };
 }
 
