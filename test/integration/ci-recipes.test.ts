@@ -26,7 +26,7 @@ import { plan as planFixture } from '../unit/render/fixtures.js';
 import { runCli } from '../helpers/cli.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../helpers/tmpdir.js';
 import { startTestEmulator } from '../helpers/emulator.js';
-import { applyOk, cliWith } from '../helpers/scenario.js';
+import { applyOk, cliWith, expectNoChanges } from '../helpers/scenario.js';
 
 interface Step {
   name?: string;
@@ -411,6 +411,9 @@ describe('the plan check', () => {
       const allowed = await planStep(1);
       expect(allowed.planMd).toContain('**archive** playbook `Playbook 1`');
       expect([allowed.code, allowed.exitcode, allowed.out]).toEqual([0, 'exitcode=2\n', 'The plan has changes; they are applied when this pull request is merged.\n']);
+      // The files as applied again: nothing to change.
+      await planStep(0);
+      await expectNoChanges(run, dir);
     } finally {
       await own.emulator.close();
     }
