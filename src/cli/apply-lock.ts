@@ -24,6 +24,7 @@ import { linkOutside } from '../config/discover.js';
 import { linkedFile } from '../util/atomic-write.js';
 import { isLink } from '../util/special-file.js';
 import { refuseNoConfiguration } from '../config/load.js';
+import { isWriteRefused } from '../util/permission.js';
 
 export interface ApplyLockHolder {
   pid: number;
@@ -294,7 +295,7 @@ function unusable(path: string, error: unknown, why?: string): DocketError {
 export function unusableHint(folder: string, cause: string | undefined): string {
   const keeps = `docket keeps its apply lock in ${folder}`;
   if (cause === 'in-the-way') return `${keeps}: make it a folder docket can write to (move the file that is in its way)`;
-  if (cause === 'EACCES' || cause === 'EPERM' || cause === 'EROFS') return `${keeps}: let the user that runs docket write there (its permissions, or a read-only file system)`;
+  if (isWriteRefused(cause)) return `${keeps}: let the user that runs docket write there (its permissions, or a read-only file system)`;
   if (cause === 'ENOSPC' || cause === 'EDQUOT') return `${keeps}: free some space on its disk (or quota), then run the command again`;
   return `${keeps}: make it a folder docket can write to (move anything in its way)`;
 }

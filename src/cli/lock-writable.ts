@@ -9,10 +9,11 @@ import { DocketError } from '../errors.js';
 import { linkedFile } from '../util/atomic-write.js';
 import { errnoOf, writeFixFor } from '../util/file-write-error.js';
 import { assertWritable } from '../util/writable.js';
+import { isPermissionDenied } from '../util/permission.js';
 
 export async function refuseReadOnlyLock(location: Pick<LockLocation, 'path' | 'label'>): Promise<void> {
   const code = await assertWritable(linkedFile(location.path)).then(() => undefined, errnoOf);
   // Not there yet (the first apply makes it), or a problem the lock's read already said.
   if (code === undefined || code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') return;
-  throw new DocketError('lock-write-failed', `cannot write ${location.label} (${code}): nothing was changed`, `${code === 'EACCES' || code === 'EPERM' ? `make ${location.label} writable (\`chmod u+w ${location.label}\`)` : writeFixFor(code)}, then apply again: the apply records what it uploads and syncs there`);
+  throw new DocketError('lock-write-failed', `cannot write ${location.label} (${code}): nothing was changed`, `${isPermissionDenied(code) ? `make ${location.label} writable (\`chmod u+w ${location.label}\`)` : writeFixFor(code)}, then apply again: the apply records what it uploads and syncs there`);
 }

@@ -15,6 +15,7 @@ import { writeDestinationOrAsNamed } from '../util/atomic-write.js';
 import { processAlive, processStartTicks } from '../util/process-alive.js';
 import { isPlainObject } from '../util/plain.js';
 import { readRegularFileSync } from '../util/special-file.js';
+import { isWriteRefused } from '../util/permission.js';
 
 interface Holder {
   pid: number;
@@ -127,7 +128,7 @@ function busy(state: string, path: string, holder: Holder | undefined): DocketEr
 
 function unwritable(state: string, error: NodeJS.ErrnoException): DocketError {
   const code = error.code ?? 'unknown error';
-  const refused = code === 'EACCES' || code === 'EPERM' || code === 'EROFS';
+  const refused = isWriteRefused(code);
   // A file where a folder of the path goes, a name too long: the path's, as the state's read would say.
   const fix = refused ? 'make the folder writable, or name a --state file in a folder you can write' : code === 'ENOTDIR' ? 'a folder on its path is a file: move it away, or name another --state file' : 'check the path and the folders it names';
   return new DocketError('emulator-state', `cannot start the emulator: the state file ${state} cannot be written in its folder (${code})`, fix);

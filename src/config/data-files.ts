@@ -26,6 +26,7 @@ import { skippedPartOf } from './not-read.js';
 import { wordFileProblem } from '../util/word-file.js';
 import { realPathOrSelf } from '../util/real-path.js';
 import { nearName, type FolderNames } from '../util/near-name.js';
+import { isPermissionDenied } from '../util/permission.js';
 
 export interface DataFile {
   /** Relative to the configuration root, `/` separators. */
@@ -248,8 +249,8 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
         const value = String(doc.body[key]);
         const where = value === rel ? '' : ` (looked for ${quoted(rel)})`;
         const code = (error as NodeJS.ErrnoException).code;
-        const link = code === 'EACCES' || code === 'EPERM' ? undefined : await linkReason(path.join(root, rel), code);
-        if (code === 'EACCES' || code === 'EPERM') problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (permission denied)${where}`, 'make it readable by the user that runs docket');
+        const link = isPermissionDenied(code) ? undefined : await linkReason(path.join(root, rel), code);
+        if (isPermissionDenied(code)) problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (permission denied)${where}`, 'make it readable by the user that runs docket');
         else if (link) problem(doc, key, 'unreadable-file', `\`${key}\` names ${quoted(value)}, which cannot be read (${link})${where}`, LINK_HINT);
         else if (code === 'EISDIR') problem(doc, key, 'missing-file', `\`${key}\` names ${quoted(value)}, which is a folder, not a file${where}`);
         else {

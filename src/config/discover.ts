@@ -9,6 +9,7 @@ import { quoteValue } from './quote.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { isProjectFile } from './project-files.js';
 import { isNotReadName, skippedPartOf } from './not-read.js';
+import { deniedOrCode } from '../util/permission.js';
 
 const YAML_FILE = /\.ya?ml$/i;
 
@@ -204,9 +205,7 @@ function outsideConfig(rel: string, real: string): Diagnostic {
   };
 }
 
-const REASONS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
+const LINK_REASONS: Record<string, string> = {
   ELOOP: LOOPING_LINK,
   ENOENT: DANGLING_LINK,
 };
@@ -223,7 +222,7 @@ export function unreadableFile(file: string, error: unknown): Diagnostic {
   return {
     severity: 'error',
     code: 'unreadable-file',
-    message: `${file} cannot be read (${REASONS[code] ?? code})`,
+    message: `${file} cannot be read (${LINK_REASONS[code] ?? deniedOrCode(code)})`,
     file,
     line: 1,
     col: 1,

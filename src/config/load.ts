@@ -30,6 +30,7 @@ import { escapePointer, pointerToPath, type ParsedDocument, type ParsedFile } fr
 import { parseYamlFile } from './yaml-read.js';
 import { sha256 } from '../engine/canonical.js';
 import { ConfigError, DocketError } from '../errors.js';
+import { isPermissionDenied } from '../util/permission.js';
 
 export { schemasDir } from './schema.js';
 
@@ -257,7 +258,7 @@ async function checkRoot(root: string, shown: string): Promise<Diagnostic | unde
   let reason: string | undefined;
   const info = await stat(root).catch((error: NodeJS.ErrnoException) => void (reason = error.code));
   if (!info) {
-    if (reason === 'EACCES' || reason === 'EPERM') return failed(`configuration directory ${said} cannot be reached (permission denied on a folder of its path)`, 'check the permissions of its folders for the user that runs docket');
+    if (isPermissionDenied(reason)) return failed(`configuration directory ${said} cannot be reached (permission denied on a folder of its path)`, 'check the permissions of its folders for the user that runs docket');
     // A link to nothing: `docket init` there would refuse it too.
     if (reason === 'ENOENT' && (await lstat(root).then((l) => l.isSymbolicLink(), () => false))) return failed(`configuration directory ${said} is a symbolic link to something that does not exist`, 'point the link at the configuration directory, or -C at the directory itself');
     if (reason === 'ELOOP') return failed(`configuration directory ${said} is (or is below) a symbolic link that loops`, 'point -C at the directory itself, or fix the link');
@@ -275,7 +276,7 @@ async function checkRoot(root: string, shown: string): Promise<Diagnostic | unde
     () => undefined,
     (error: NodeJS.ErrnoException) => error.code,
   );
-  if (refused === 'EACCES' || refused === 'EPERM') return failed(`configuration directory ${said} cannot be read (permission denied)`, 'make it readable (and searchable) by the user that runs docket: it reads every file below it');
+  if (isPermissionDenied(refused)) return failed(`configuration directory ${said} cannot be read (permission denied)`, 'make it readable (and searchable) by the user that runs docket: it reads every file below it');
   if (await projectFileIn(root)) return undefined;
   const unreadable = await unreadableProjectFile(root);
   if (unreadable) return unreadable;

@@ -43,6 +43,7 @@ import { isKindName, kindNamed } from '../kinds/index.js';
 import { parseLandingMark, type LandingChange } from '../engine/landing.js';
 import { fieldHash, parseSyncRecord, recordId } from '../engine/sync.js';
 import { normName } from '../engine/normalize.js';
+import { isPermissionDenied } from '../util/permission.js';
 
 export { confirmedUpload, lockEntries, lockKey, moveEntry } from './lock-entries.js';
 
@@ -292,7 +293,7 @@ export async function readLockDocument(location: LockLocation): Promise<ReadLock
     // Read as empty, an apply would upload and then fail to record what it uploaded.
     const what = code === 'EISDIR' ? 'is a folder, not a file' : `cannot be read (${code === 'ELOOP' ? LOOPING_LINK : (code ?? String(error))})`;
     // Its permissions: removing it would lose its records (probe LU-4).
-    const hint = code === 'EACCES' || code === 'EPERM' ? `let the user that runs docket read and write ${location.label} (its permissions): it holds the records of what docket uploaded and synced` : writtenByDocket(location.label);
+    const hint = isPermissionDenied(code) ? `let the user that runs docket read and write ${location.label} (its permissions): it holds the records of what docket uploaded and synced` : writtenByDocket(location.label);
     return { doc: emptyDocument(), diagnostics: [problem(location.label, 1, `${location.label} ${what}`, hint)] };
   }
   const hiddenAs = outside ? 'a file outside the configuration directory' : place.unread !== undefined ? `${quoteValue(place.unread)}, a file docket does not read as configuration,` : undefined;

@@ -4,6 +4,7 @@ import { lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { removeStaleTemps, writeFileAtomic } from '../util/atomic-write.js';
 import { NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
+import { isPermissionDenied } from '../util/permission.js';
 
 export { writeFileAtomic };
 
@@ -34,7 +35,7 @@ export async function readJsonFile(file: string): Promise<unknown> {
     // Read without waiting: a named pipe there would block the process, signals included.
     text = readRegularFileSync(file).toString('utf8');
   } catch (err) {
-    const code = err instanceof Error && 'code' in err ? err.code : undefined;
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
     if (code === 'ENOENT') return undefined;
     // `--emulator` keeps its state at .docket/emulator.json unasked: the hint cannot say "name another".
     if (code === 'ENOTREGULAR') throw new StateFileError(file, `${file} ${NOT_REGULAR_FILE}, not a state file`, 'move it away: the state is a regular JSON file the emulator writes there');
@@ -43,7 +44,7 @@ export async function readJsonFile(file: string): Promise<unknown> {
     if (code === 'ENOTDIR') throw new StateFileError(file, `cannot read ${file}: ${dirname(file)} is not a folder`, `move the file that is in its way: the state file goes inside ${dirname(file)}`);
     // A link that loops is scratch to delete (the CLI's hint); a refusal is about permissions; anything else is the path's.
     if (code === 'ELOOP' && isLinkItself(file)) throw new StateFileError(file, `${file} is a link that loops (it leads back to itself), not a state file`, `delete the link ${file} to start again from the seed`);
-    const fix = code === 'EACCES' || code === 'EPERM' ? 'check its permissions' : 'check the path and the folders it names';
+    const fix = isPermissionDenied(code) ? 'check its permissions' : 'check the path and the folders it names';
     throw new StateFileError(file, `cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`, fix);
   }
   try {

@@ -14,6 +14,7 @@ import { nameInTemp } from '../util/atomic-write.js';
 import { isFileSystemError, writeFixFor } from '../util/file-write-error.js';
 import type { ExportFile } from './types.js';
 import { EMULATOR_STATE_FILE, LOCK_FILE, workPath } from '../config/work-dir.js';
+import { deniedOrCode } from '../util/permission.js';
 
 /** Removes the staging directories of exports to the same `--out` whose process is gone (killed with SIGKILL, say). */
 function removeStaleStaging(parent: string, prefix: string): Promise<void> {
@@ -75,7 +76,7 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
       await refuseUnwritable(label, nearest?.path);
       return 'missing';
     }
-    const why = code === 'ENOTDIR' ? 'a folder on its path is a file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ELOOP' ? 'a symbolic link on its path loops' : (code ?? 'unknown error');
+    const why = code === 'ENOTDIR' ? 'a folder on its path is a file' : code === 'ELOOP' ? 'a symbolic link on its path loops' : deniedOrCode(code);
     throw new UsageError(`--out ${showPath(label)} cannot be used: ${why}`, 'choose a path that does not exist or an empty directory, in a folder you may write');
   }
   if (entries.length > 0) {

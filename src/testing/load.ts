@@ -31,6 +31,7 @@ import { countLabel, outcomesLabel, textLabel } from './labels.js';
 import { nameKey } from './match.js';
 import type { ContractRef, Count, Expectation, ExpectationSpec, OutcomeSet, PlaybookCase, Severity, TemplateCase, TestFile, TextMatch } from './types.js';
 import { wordFileProblem } from '../util/word-file.js';
+import { deniedOrCode } from '../util/permission.js';
 
 /** A test file naming its subject through a placeholder: test files take none (probe JL-4). */
 const PLACEHOLDER_HINT = (wanted: string): string | undefined =>
@@ -379,7 +380,7 @@ class Checker {
         const head = fileHeadOrError(found.real, 5);
         if ('code' in head) {
           // Not readable by the user that runs docket (stat needs no permission to read): every case would fail at its upload (probe QY-2).
-          const why = head.code === 'EACCES' || head.code === 'EPERM' ? 'permission denied' : head.code;
+          const why = deniedOrCode(head.code);
           this.error('unreadable-file', `contract file ${JSON.stringify(c.file)} cannot be read (${why}) (looked for ${rel})`, `${ptr}/file`, 'make it readable by the user that runs docket');
         } else {
           const problem = contractContentProblem(rel, found.real, head, found.size);

@@ -5,6 +5,7 @@
  * code (`errno`), as callers that handle a full disk look for them.
  */
 import { DocketError } from '../errors.js';
+import { isWriteRefused } from './permission.js';
 
 export class FileWriteError extends DocketError {
   readonly errno: string | undefined;
@@ -72,6 +73,6 @@ export function errnoOf(error: unknown): string | undefined {
 /** What to do about a write's error: room for a full disk, permissions for a refusal, either when unknown. */
 export function writeFixFor(code: string | undefined): string {
   if (code === 'ENOSPC' || code === 'EDQUOT') return 'free some space';
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'make the file and its folder writable';
+  if (isWriteRefused(code)) return 'make the file and its folder writable';
   return 'free the space or make the file and its folder writable';
 }

@@ -19,6 +19,7 @@ import { readRegularFileSync, unreadableReason } from '../../util/special-file.j
 import { showPath } from '../../config/quote.js';
 import { keyForms, redact } from '../redact.js';
 import { setV8FlagsForRequestLoops } from '../../util/v8-flags.js';
+import { isPermissionDenied } from '../../util/permission.js';
 
 interface EmulatorOptions {
   verbose?: boolean;
@@ -264,7 +265,7 @@ async function readSeed(file: string): Promise<EmulatorSeed> {
     text = readRegularFileSync(file).toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const hint = code === 'EACCES' || code === 'EPERM' ? 'check its permissions' : 'name a seed file (JSON; see "The emulator" in the README for its format)';
+    const hint = isPermissionDenied(code) ? 'check its permissions' : 'name a seed file (JSON; see "The emulator" in the README for its format)';
     throw new UsageError(`cannot read the seed file ${showPath(file)}: ${unreadableReason(error)}`, hint);
   }
   let raw: unknown;

@@ -22,6 +22,7 @@ import { isInside, rootRelative } from '../../config/data-files.js';
 import { skippedPartOf } from '../../config/not-read.js';
 import { sayDoneUnreported, type Io } from '../io.js';
 import { escapeControl } from '../../render/sanitize.js';
+import { deniedOrCode } from '../../util/permission.js';
 
 interface InitOptions {
   quiet?: boolean;
@@ -85,7 +86,7 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
         for (const step of undo.reverse()) await step().catch(() => undefined);
         const failed = error as NodeJS.ErrnoException;
         const at = failed.path ? relative(io.cwd, failed.path) || failed.path : dir;
-        const why = failed.code === 'EACCES' || failed.code === 'EPERM' ? 'permission denied' : (failed.code ?? failed.message);
+        const why = failed.code === undefined ? failed.message : deniedOrCode(failed.code);
         const fix = failed.code === 'ENOSPC' || failed.code === 'EDQUOT' ? 'free some space' : 'make the folder writable by the user that runs docket';
         throw new DocketError('write-failed', `cannot write ${showPath(at)} (${why}); nothing was written`, `${fix}, or pass another DIR`);
       }
