@@ -34,6 +34,7 @@ export function numberAsText(value: unknown, lineAt: SourceLine, pos: SourcePos,
   const finite = Number.isFinite(value);
   const read = finite ? `the number ${String(value)}` : nonFiniteName(value);
   // An alias: what is written, and to quote, is at its anchor; `"*c"` quoted here would be the text `*c` (second read SR86-8).
+  // A tag there (`&c !!int "007"`) makes even a quoted value a number, so the hint names it too (SR86B-6).
   const alias = written.startsWith('*');
   const shown = alias ? `the value alias ${quoteValue(written)} names` : quoteValue(written);
   return {
@@ -42,7 +43,7 @@ export function numberAsText(value: unknown, lineAt: SourceLine, pos: SourcePos,
     message: asRead ? `YAML reads ${shown} as ${read}, ${finite ? `which is what \`${label}\` would be sent as` : `which \`${label}\` cannot be sent as (JSON has no such number)`}` : `\`${label}\` is sent as text, but YAML reads ${shown} as ${read}`,
     ...pos,
     // Quoted, a tagged value is still made a number: the tag is what goes (probe ET).
-    hint: alias ? `quote the value where ${quoteValue(`&${written.slice(1)}`)} is written, to keep what is written there` : taggedBefore(line, pos.col) ? TAG_HINT : `quote it to keep what is written: ${JSON.stringify(written)}`,
+    hint: alias ? `quote the value where ${quoteValue(`&${written.slice(1)}`)} is written, with no tag before it (such as \`!!int\`), to keep what is written there` : taggedBefore(line, pos.col) ? TAG_HINT : `quote it to keep what is written: ${JSON.stringify(written)}`,
   };
 }
 

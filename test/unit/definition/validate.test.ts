@@ -241,7 +241,14 @@ describe('validateDefinition: paths and inputs', () => {
     const aliasDoc = parseYamlFile(aliased, 't.yaml').documents[0]!;
     const viaAlias = new Diagnostics();
     await validateDefinition((aliasDoc.value as Record<string, unknown>).definition, aliasDoc.positions, viaAlias, { base: '/definition', text: aliased });
-    expect(viaAlias.sorted().map((d) => [d.message, d.hint])).toEqual([['`default` is sent as text, but YAML reads the value alias "*c" names as the number 7', 'quote the value where "&c" is written, to keep what is written there']]);
+    const aliasHint = 'quote the value where "&c" is written, with no tag before it (such as `!!int`), to keep what is written there';
+    expect(viaAlias.sorted().map((d) => [d.message, d.hint])).toEqual([['`default` is sent as text, but YAML reads the value alias "*c" names as the number 7', aliasHint]]);
+    // A tagged anchor: quoting alone keeps the number, so the hint says the tag goes too (SR86B-6).
+    const tagged = aliased.replace('&c 007', '&c !!int "007"');
+    const taggedDoc = parseYamlFile(tagged, 't.yaml').documents[0]!;
+    const viaTagged = new Diagnostics();
+    await validateDefinition((taggedDoc.value as Record<string, unknown>).definition, taggedDoc.positions, viaTagged, { base: '/definition', text: tagged });
+    expect(viaTagged.sorted().map((d) => [d.message, d.hint])).toEqual([['`default` is sent as text, but YAML reads the value alias "*c" names as the number 7', aliasHint]]);
     const file = parseDefinitionFile(fields, 'c.cover.yaml');
     const fromFile = new Diagnostics();
     await validateDefinition(file.value, file.positions, fromFile, { text: fields });
