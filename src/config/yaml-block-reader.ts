@@ -17,6 +17,7 @@
  */
 import { CORE_SCHEMA } from './yaml-core-schema.js';
 import type { NodeEvents } from './yaml-fast-positions.js';
+import { IMPLICIT_KEY_LIMIT } from './yaml-key-limit.js';
 
 export interface BlockReadOptions {
   /** Where nodes open and close is noted here, for nodes at most `maxDepth` deep (a document's root is at depth 1). */
@@ -207,8 +208,8 @@ class BlockReader {
 
   /**
    * The colon that ends a plain key starting at `from` (followed by a space or the line's end), or
-   * -1 when the line holds no key. Declines a key that is quoted, starts with an indicator, or
-   * holds a comment or a flow indicator.
+   * -1 when the line holds no key. Declines a key that is quoted, starts with an indicator, holds
+   * a comment or a flow indicator, or is too long for an implicit key (yaml-key-limit.ts).
    */
   private keyColon(from: number, end: number): number {
     const t = this.text;
@@ -221,6 +222,7 @@ class BlockReader {
     let colon = this.colons.from(from);
     while (colon + 1 < end && t.charCodeAt(colon + 1) !== SPACE) colon = this.colons.from(colon + 1);
     if (colon >= end) return -1;
+    if (colon - from > IMPLICIT_KEY_LIMIT) throw DECLINE;
     // A comment before it: the line holds a scalar.
     for (let h = this.hashes.from(from); h < colon; h = this.hashes.from(h + 1)) if (t.charCodeAt(h - 1) === SPACE) return -1;
     // A key holding `[`, `]`, `{`, `}` or `,` is one of js-yaml's finer points (as a value they are plain text).

@@ -653,6 +653,8 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
   // `--- kind: Member` (or `--- ` and a byte-order mark, files joined by a tool): a document's keys start on the next line.
   if (/^Block collection cannot start on same line with directives-end marker/.test(message)) return 'a document\'s keys start on the line after `---`: put a line break after `---`';
   if (code === 'MISSING_CHAR') return 'a quote, bracket or brace was opened and not closed';
+  // A key YAML allows at most 1,024 characters up to its `:` (probe QW-6).
+  if (code === 'KEY_OVER_1024_CHARS') return 'a key is at most 1,024 characters up to its `:`: shorten it (a long text belongs in a value)';
   // `* ACCEPT` (a markdown bullet) and `& ACCEPT`: an alias or an anchor with no name.
   if (/^(?:Alias|Anchor) cannot be an empty string/.test(message)) return `YAML reads a value starting with \`${message.startsWith('Alias') ? '*' : '&'}\` as ${message.startsWith('Alias') ? 'an alias' : 'an anchor'}: quote the value if it is text${quotedExample(rest)}`;
   // `| ACCEPT` and `> ACCEPT`: a block scalar's text starts on the next line.

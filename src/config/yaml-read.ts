@@ -6,6 +6,7 @@ import jsYaml from 'js-yaml';
 import { CORE_SCHEMA, MERGE_SCHEMA, MERGE_TAG } from './yaml-core-schema.js';
 import type { SourcePos } from '../diagnostics.js';
 import { readBlockYaml } from './yaml-block-reader.js';
+import { mayHoldLongKey } from './yaml-key-limit.js';
 import { fastPositions, NodeEvents, walkPositions } from './yaml-fast-positions.js';
 import { bothListeners, IndentGuard, pastSpaceAndComments } from './yaml-indent-guard.js';
 import { aliasExpansionLimit, DocPositions, parseWithPositions, splitPointer, type LineCol, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
@@ -145,6 +146,7 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
   // it gives what js-yaml gives, and declines everything else.
   let values = readBlockYaml(text, { events, maxDepth: SHALLOW_DEPTH, detach: Boolean(reread) });
   if (values === undefined) {
+    if (mayHoldLongKey(text)) return undefined;
     let listener;
     ({ events, listener } = NodeEvents.recorder(SHALLOW_DEPTH));
     const indents = new IndentGuard(text);
@@ -295,7 +297,7 @@ function documentStarts(text: string): number[] {
  * (an alias or a merge of a collection holding one); or what AliasGuard finds as js-yaml reads.
  */
 function parseAnchored(text: string, file: string, reread?: () => string): ParsedFile | undefined {
-  if (text.includes('<<<<<<<') || ALIAS_KEY_OR_QUOTED_MERGE.test(text) || COMPACT_AFTER_ANCHOR.test(text) || ANCHOR_THEN_PROPERTY.test(text)) return undefined;
+  if (text.includes('<<<<<<<') || mayHoldLongKey(text) || ALIAS_KEY_OR_QUOTED_MERGE.test(text) || COMPACT_AFTER_ANCHOR.test(text) || ANCHOR_THEN_PROPERTY.test(text)) return undefined;
   const documents = documentStarts(text);
   if (!plainAnchorNames(text, documents)) return undefined;
   const guard = new AliasGuard(text, documents);
@@ -418,6 +420,7 @@ export function plainYamlDocuments(text: string, options: { nullKeys?: boolean }
   if (!fastReadable(text)) return undefined;
   const block = readBlockYaml(text);
   if (block !== undefined) return block.length > 0 ? block : undefined;
+  if (mayHoldLongKey(text)) return undefined;
   const indents = new IndentGuard(text);
   const read: unknown[] = [];
   try {

@@ -305,6 +305,30 @@ describe('parseYamlFile (fast) against the full parser', () => {
     }
   });
 
+  it('refuses a key whose `:` is more than 1,024 characters after its start as the full parser does, however the file is read (probe QW-6)', () => {
+    const key = (n: number): string => 'v'.repeat(n);
+    const shapes = [
+      (k: string) => `vars:\n  ${k}: hello\n  lead: Ann\n`, // the block reader's
+      (k: string) => `vars:\n  ${k}: hello\n  lead: [Ann]\n`, // js-yaml's: the block reader declines a flow list
+      (k: string) => `vars:\n  ${k}: &a hello\n  lead: *a\n`, // anchored
+      (k: string) => `rules:\n  - ${k}: x\n    name: A\n`, // a key opening a list item
+      (k: string) => `rules:\n  - name: A\n    ${k}  : x\n`, // spaces before its colon count
+    ];
+    for (const shape of shapes) {
+      for (const length of [1020, 1024, 1025]) {
+        const text = shape(key(length));
+        const full = parseWithPositions(text, 'f.yaml');
+        const fast = parseYamlFile(text, 'f.yaml');
+        expect(snapshot(fast), `${shape(key(3))} at ${length}`).toEqual(snapshot(full));
+        expect([shape(key(3)), length, full.diagnostics.length > 0]).toEqual([shape(key(3)), length, length + (text.includes('  :') ? 2 : 0) > 1024]);
+      }
+    }
+    expect(parseWithPositions(shapes[0]!(key(1025)), 'f.yaml').diagnostics[0]!.hint).toBe('a key is at most 1,024 characters up to its `:`: shorten it (a long text belongs in a value)');
+    // A long line with a colon far into its value is still a value: the block reader reads it.
+    const long = `rules:\n  - name: A\n    description: ${'word '.repeat(300)}note: kept\n`;
+    expect(snapshot(parseYamlFile(long, 'f.yaml'))).toEqual(snapshot(parseWithPositions(long, 'f.yaml')));
+  });
+
   it('hands files with anchors, tags, errors or duplicate keys to the full parser, so their diagnostics are the same', () => {
     for (const text of ['a: &x {b: 1}\nc: *x\n', 'a: !!str 1\n', 'a: !include x.yaml\n', 'a: [1, 2\n', 'a: 1\na: 2\n', 'a:\n\tb: 1\n']) {
       expect(snapshot(parseYamlFile(text, 'f.yaml'))).toEqual(snapshot(parseWithPositions(text, 'f.yaml')));
