@@ -26,6 +26,7 @@ import { readRegularFileSync } from '../util/special-file.js';
 import { pendingByKey } from './pending-documents.js';
 import { changedWhilePulling } from './pull-write.js';
 import type { Session } from './session.js';
+import { keyFinder } from './redact.js';
 
 /**
  * `live` with the objects of the kinds that `drifted` live objects name but the plan did not read
@@ -95,7 +96,7 @@ export async function pullInputOf(s: Session, env: Record<string, string | undef
     schema: readSchema,
     paths: { outRoot: root, schemasDir: schemaHome(root).dir },
     tests: await findTestFiles(root),
-    keys: keysOf(env),
+    findKey: keyFinder(keysOf(env)),
     check,
   };
 }

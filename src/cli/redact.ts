@@ -5,7 +5,7 @@
  */
 import type { Io } from './io.js';
 import { EMULATOR_API_KEY } from '../emulator/identity.js';
-import { holdsKey, KEY_PIECE_MIN, keyMatches, keySpans, keysOf, percentDecoded } from '../config/api-keys.js';
+import { holdsKey, KEY_PIECE_MIN, keyMatches, keySpans, keysOf, percentDecoded, type KeyFinder } from '../config/api-keys.js';
 import { defuseWorkflowCommands, escapeData, escapeMarkdown, escapeProperty, unescapeData, unescapeProperty } from '../render/sanitize.js';
 import { xmlAttr, xmlText } from '../render/test-junit.js';
 
@@ -123,6 +123,16 @@ function pieceAnchors(secrets: readonly string[]): Map<string, string[]> {
 /** Whether `text` holds a piece of a key's secret part that output hides wherever it stands (KEY_PIECE_ALONE characters or more). */
 export function holdsKeyPiece(text: string, secrets: readonly string[]): boolean {
   return redactLongPieces(text, secrets) !== text;
+}
+
+/**
+ * The KeyFinder of the keys set: a text holding one whole, or 16 characters of one as output hides
+ * them (also as a file name writes it), would commit what output never shows (probe RB-1).
+ */
+export function keyFinder(keys: readonly (readonly [string, string])[]): KeyFinder {
+  if (keys.length === 0) return () => undefined;
+  const forms = keys.map(([variable, key]) => [variable, key, keyForms([key])] as const);
+  return (text) => forms.find(([, key, keyForms]) => holdsKey(text, key) || holdsKeyPiece(text, keyForms))?.[0];
 }
 
 /** Each piece of a key's secret part of KEY_PIECE_ALONE characters or more, in any letter case. */

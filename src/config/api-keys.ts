@@ -38,6 +38,12 @@ export function keysOf(env: Readonly<Record<string, string | undefined>>): [stri
   });
 }
 
+/**
+ * Which API key variable's value `text` holds as a file must not: whole (holdsKey's forms) or a
+ * piece of it that output hides (cli/redact.ts keyFinder); undefined when none.
+ */
+export type KeyFinder = (text: string) => string | undefined;
+
 /** Whether a key (trimmed) is one output hides: long enough to be one, and not the emulator's, which the README and its banner print. */
 export function isSecretKey(key: string): boolean {
   return key.length >= KEY_MIN_LENGTH && key !== EMULATOR_API_KEY;

@@ -2,8 +2,7 @@
  * What pull refuses to write for a value the app holds (an API key, text validate refuses), told
  * from the live object alone: pull says why, and drift does not send users to pull for it.
  */
-import { holdsKey } from '../config/api-keys.js';
-import { keysIn } from '../config/interpolate.js';
+import type { KeyFinder } from '../config/api-keys.js';
 import { conflictMarkers, markersNamed } from '../config/merge-conflict.js';
 import { textProblems } from '../config/text-hygiene.js';
 import { childrenLookup } from '../engine/children.js';
@@ -14,23 +13,23 @@ import { refKey, type Change, type LiveResource, type Plan } from '../engine/typ
 import { addTo } from '../util/multi-map.js';
 import { slug } from '../export/layout.js';
 
-/** A new file named after `l` whose name, as file names write it (`ABC DEF 1234` → `abc-def-1234`), is an API key: the name would commit it. */
-export function keyInFileName(l: LiveResource, keys: readonly [string, string][] = []): string | undefined {
-  const name = slug(l.name);
-  if (!keys.some(([, key]) => holdsKey(name, key))) return undefined;
-  return 'its name, written as a file name, is the value of an API key, which docket never writes into the files; rename it in the app, then pull again';
+/** A new file named after `l` whose name, as file names write it (`ABC DEF 1234` → `abc-def-1234`), holds an API key, or a piece of one output hides: the name would commit it. */
+export function keyInFileName(l: LiveResource, findKey: KeyFinder = noKeys): string | undefined {
+  if (findKey(slug(l.name)) === undefined) return undefined;
+  return 'its name, written as a file name, holds the value of an API key, which docket never writes into the files; rename it in the app, then pull again';
 }
 
 /**
  * Why a live value pull would write is one docket refuses in a file (a control character, a name of
  * two lines or of 300 characters), said as the reason it is not pulled; undefined when none is.
  */
-export function refusedLiveValue(l: LiveResource, fields: readonly string[], keys: readonly [string, string][] = []): string | undefined {
+export function refusedLiveValue(l: LiveResource, fields: readonly string[], findKey: KeyFinder = noKeys): string | undefined {
   const values: Record<string, unknown> = {};
   for (const field of fields) if (Object.hasOwn(l.fields, field)) values[field] = l.fields[field];
-  // A key pasted into the app: written into a file, it would be committed with it.
-  const key = keys.length > 0 ? keysIn(values, keys)[0] : undefined;
-  if (key) return `its ${key.pointer.slice(1).split('/')[0]} holds the value of an API key, which docket never writes into the files; change it in the app, then pull again`;
+  // A key pasted into the app, or 16 characters of one (which output hides as it hides the key):
+  // written into a file, it would be committed with it (probe RB-1).
+  const keyed = Object.keys(values).find((field) => holdsKeyDeep(values[field], findKey));
+  if (keyed !== undefined) return `its ${keyed} holds the value of an API key, which docket never writes into the files; change it in the app, then pull again`;
   // A name is its kind's `name`, or the organization's `review.name` and `agreements.name`.
   const names = fields.filter((f) => (f === 'name' || f.endsWith('.name')) && typeof values[f] === 'string');
   // Text holding git's markers, wherever it is written (in a block scalar they are indented, where
@@ -38,6 +37,16 @@ export function refusedLiveValue(l: LiveResource, fields: readonly string[], key
   const marked = Object.entries(values).map(([field, value]) => [field, typeof value === 'string' ? conflictMarkers(value) : undefined] as const).find(([, markers]) => markers !== undefined);
   const why = textProblems(namesNested(values))[0]?.message ?? names.map((f) => nameProblem(l.kind, values[f] as string)?.message).find((m) => m !== undefined) ?? (marked ? `its \`${marked[0]}\` holds git's conflict markers ${markersNamed(marked[1]!)}` : undefined);
   return why === undefined ? undefined : `${why}, which docket refuses in the files; change it in the app, then pull again`;
+}
+
+const noKeys: KeyFinder = () => undefined;
+
+/** Whether a value, or a text or a mapping key anywhere inside it, holds a key findKey finds. */
+function holdsKeyDeep(value: unknown, findKey: KeyFinder): boolean {
+  if (typeof value === 'string') return findKey(value) !== undefined;
+  if (Array.isArray(value)) return value.some((v) => holdsKeyDeep(v, findKey));
+  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => findKey(k) !== undefined || holdsKeyDeep(v, findKey));
+  return false;
 }
 
 /**
@@ -64,7 +73,7 @@ export interface LiveValueRefusals {
 }
 
 /** LiveValueRefusals of a plan and the live objects it read, as pull tells them when it runs. */
-export function liveValueRefusals(live: readonly LiveResource[], plan: Pick<Plan, 'ids' | 'changes' | 'held'>, keys: readonly [string, string][]): LiveValueRefusals {
+export function liveValueRefusals(live: readonly LiveResource[], plan: Pick<Plan, 'ids' | 'changes' | 'held'>, findKey: KeyFinder): LiveValueRefusals {
   let byId: Map<string, LiveResource> | undefined;
   let byKey: Map<string, LiveResource> | undefined;
   let children: ((liveId: string) => readonly LiveResource[]) | undefined;
@@ -85,14 +94,14 @@ export function liveValueRefusals(live: readonly LiveResource[], plan: Pick<Plan
       }
       const change = changes.get(refKey(item.kind, item.key))?.find((c) => c.fields.some((f) => f.field === field));
       const judged = change ? change.fields.filter((f) => liveSide(f.direction)).map((f) => f.field) : [field];
-      return refusedLiveValue(l, judged, keys) !== undefined;
+      return refusedLiveValue(l, judged, findKey) !== undefined;
     },
     onlyLive: (item) => {
       const l = liveOf(item);
       if (!l) return false;
-      if (l.parentId !== undefined) return refusedLiveValue(l, Object.keys(l.fields), keys) !== undefined;
+      if (l.parentId !== undefined) return refusedLiveValue(l, Object.keys(l.fields), findKey) !== undefined;
       children ??= childrenLookup(live);
-      return keyInFileName(l, keys) !== undefined || [l, ...children(l.id)].some((o) => refusedLiveValue(o, Object.keys(o.fields), keys) !== undefined);
+      return keyInFileName(l, findKey) !== undefined || [l, ...children(l.id)].some((o) => refusedLiveValue(o, Object.keys(o.fields), findKey) !== undefined);
     },
   };
 }

@@ -44,6 +44,7 @@ import { valueAt } from '../config/value-at.js';
 import { addsToFlowList, asEdited, documentValues, editYaml, parseForEdit, removedBefore, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
 import { addTo } from '../util/multi-map.js';
 import { declaredByKey, historyKeys } from './history-keys.js';
+import type { KeyFinder } from '../config/api-keys.js';
 
 export interface PullInput {
   plan: Plan;
@@ -78,8 +79,8 @@ export interface PullInput {
   paths: SchemaPaths;
   /** The test files (`*.test.yaml`, root-relative): the names they test follow renames made in the app. */
   tests?: readonly string[];
-  /** The API keys set (`keysOf`): a live value holding one is not written into a file. */
-  keys?: readonly [string, string][];
+  /** Finds the API keys set (cli/redact.ts keyFinder): a live value holding one, or a piece of one, is not written into a file. */
+  findKey?: KeyFinder;
   /** Records of declared objects already in sync (inSyncRecords), written unless the pull records them otherwise. */
   inSync?: SyncUpdates;
   /** The problems validate would find in a resource file's text (resourceTextChecker): what pull writes is checked with it. */
@@ -647,7 +648,7 @@ class PullPlanner {
     const adding = c.action === 'delete';
     const renaming = fields.includes('name');
     const alike = l && (adding || renaming) ? (this.lookAlikeDeclared(l.kind, c.parent?.key, l.name, d) ?? (renaming ? this.nameHeldByDeclared(l, d) : undefined) ?? (adding ? this.sharedLiveName(l) : undefined)) : undefined;
-    const refused = (l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields, this.input.keys) : undefined) ?? alike ?? this.refusedWhenChecked.get(refKey(c.kind, c.key));
+    const refused = (l ? refusedLiveValue(l, adding ? Object.keys(l.fields) : fields, this.input.findKey) : undefined) ?? alike ?? this.refusedWhenChecked.get(refKey(c.kind, c.key));
     if (refused) {
       this.notPulled.push(this.entryOf(c, direction, adding ? [] : fields, refused, d));
       this.noteUnpulled(c, fields);
@@ -1431,7 +1432,7 @@ class PullPlanner {
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const alike = this.lookAlikeDeclared(l.kind, undefined, l.name);
       const cutOff = this.heirCutOff(l);
-      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? ((cutOff && heirLeftOut(cutOff)) ?? this.renameHeldByPolicy(l) ?? alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key)) ?? keyInFileName(l, this.input.keys)) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.keys) ?? this.markedForTextFile(o)] as const).find(([, why]) => why !== undefined);
+      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? ((cutOff && heirLeftOut(cutOff)) ?? this.renameHeldByPolicy(l) ?? alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key)) ?? keyInFileName(l, this.input.findKey)) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.findKey) ?? this.markedForTextFile(o)] as const).find(([, why]) => why !== undefined);
       if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}` });
       if (refused) this.unwrittenNew.set(l.id, l);
       const heir = refused ? this.historyOf(l) : undefined;

@@ -12,7 +12,7 @@ import type { Workspace } from '../../engine/workspace.js';
 import { liveValueRefusals } from '../../pull/live-value-refusals.js';
 import { followsSwappedName, movedFromDeclared, movedLiveOntoDeclared } from '../../pull/moved-live.js';
 import { pullRefusesName } from '../../pull/name-refusals.js';
-import { keysOf } from '../../config/api-keys.js';
+import { keysOf, type KeyFinder } from '../../config/api-keys.js';
 import { childInTargets, limitToKinds, namedByTargets, parseTarget, targetsUndeclaredChild, unmatchedInTargets } from '../../engine/target.js';
 import { pendingByKey } from '../pending-documents.js';
 import { refKey, type Change, type DesiredResource, type KindName, type LiveResource, type Plan } from '../../engine/types.js';
@@ -30,6 +30,7 @@ import { withSession, type SessionOptions } from '../session.js';
 import { readWithDroppedKinds } from '../dropped-kinds.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
 import { withRenamedParents } from '../../engine/sync.js';
+import { keyFinder } from '../redact.js';
 
 interface DriftFlags extends CommonOptions {
   output: 'text' | 'json' | 'markdown';
@@ -116,7 +117,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         };
         const sync = withRenamedParents(s.sync(), s.workspace.desired, KINDS, details.live);
         const unmatched = unmatchedInTargets(limited.unmatched, opts.target, KINDS);
-        const report = driftReport({ plan: limited.plan, unmatched, sync, declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: prunableKinds(), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), ...pullRefusals(s.workspace.desired, details.live, details.plan, keysOf(io.env), sync), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired, kinds: KINDS });
+        const report = driftReport({ plan: limited.plan, unmatched, sync, declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: prunableKinds(), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), ...pullRefusals(s.workspace.desired, details.live, details.plan, keyFinder(keysOf(io.env)), sync), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired, kinds: KINDS });
         // The closing line sends users to pull only when pull would write a file: planned as pull
         // plans it, it may only say why not (a value a variable holds, a file two terms share, probe IB-3).
         if (report.drift.length > 0 && pullable(report)) {
@@ -158,10 +159,10 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
  * text), an object whose name validate would refuse, or one holding a value docket never writes
  * into the files (an API key, text validate refuses).
  */
-function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveResource[], plan: Plan, keys: readonly [string, string][], sync: SyncState): Pick<DriftReport, 'pullLeaves' | 'pullRefuses'> {
+function pullRefusals(desired: readonly DesiredResource[], live: readonly LiveResource[], plan: Plan, findKey: KeyFinder, sync: SyncState): Pick<DriftReport, 'pullLeaves' | 'pullRefuses'> {
   const kindLeaves = pullLeavesOf(desired, live, plan.ids);
   const refusesName = pullRefusesName(live, desired, (kind) => KINDS.find((k) => k.name === kind)?.parentKind);
-  const refusesValue = liveValueRefusals(live, plan, keys);
+  const refusesValue = liveValueRefusals(live, plan, findKey);
   let declared: Map<string, DesiredResource> | undefined;
   let movedLive: ReturnType<typeof movedLiveOntoDeclared> | undefined;
   let liveById: Map<string, LiveResource> | undefined;

@@ -493,12 +493,41 @@ rules:
     await app.createPlaybook({ name: SECRET.toUpperCase().replaceAll('-', ' ') });
     const named = await runCli(['pull', '-C', dir], { env: { ...emulator().env, DOCKET_API_KEY: key } });
     expect(named.code).toBe(0);
-    expect(named.stdout).toContain('its name, written as a file name, is the value of an API key, which docket never writes into the files');
+    expect(named.stdout).toContain('its name, written as a file name, holds the value of an API key, which docket never writes into the files');
     const keyNamed = await runCli(['drift', '-C', dir, '--target', `playbook/${SECRET.toUpperCase().replaceAll('-', ' ')}`], { env: { ...emulator().env, DOCKET_API_KEY: key } });
     expect([keyNamed.code, keyNamed.stdout]).toEqual([2, expect.stringContaining('`docket pull` leaves it')]);
     // (The other playbooks of the emulator this file's tests share are written as they are.)
     expect((await readdir(join(dir, 'playbooks'))).filter((f) => f.includes('7f3a9c21'))).toEqual([]);
     await app.archivePlaybook(SECRET.toUpperCase().replaceAll('-', ' '));
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
+  it('writes no piece of an API key that output hides (16 characters of it) into the files either: a value, a rule\'s name, a file name (probe RB-1)', async () => {
+    const nda = 'kind: Playbook\nname: Pieces\nrules:\n  - name: Term\n    actions: ACCEPT\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/pieces.yaml': nda });
+    await applyOk(cli, dir);
+    const env = { ...emulator().env, DOCKET_API_KEY: SECRET };
+    const piece = SECRET.slice(3); // 'live-7f3a9c21d0e4': 17 characters, which output writes [redacted]
+    const app = new App(emulator().env);
+    await app.editRule('Pieces', 'Term', { actions: `token ${piece} now` });
+    await app.createRule('Pieces', { name: `Rule ${piece.toUpperCase()}`, actions: 'ACCEPT' });
+    // Its name is no piece (a space where the key has `-`); its file name would be `live-7f3a9c21d0e4-ops.yaml`.
+    await app.createPlaybook({ name: `Live 7f3a9c21d0e4 ops` });
+    const pulled = await runCli(['pull', '-C', dir], { env });
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain('rule "Pieces/Term" actions (playbooks/pieces.yaml:5): its actions holds the value of an API key, which docket never writes into the files');
+    expect(pulled.stdout).toContain('its name holds the value of an API key');
+    expect(pulled.stdout).toContain('its name, written as a file name, holds the value of an API key');
+    // The piece is not printed either; the playbook's own name is no piece, and is.
+    expect(pulled.stdout + pulled.stderr).not.toMatch(/live-7f3a9c21d0e4/i);
+    expect(await readFile(join(dir, 'playbooks/pieces.yaml'), 'utf8')).toBe(nda);
+    expect((await readdir(join(dir, 'playbooks'))).filter((f) => f.includes('7f3a9c21'))).toEqual([]);
+    // Nor does drift send the user to pull for them.
+    const drift = await runCli(['drift', '-C', dir, '--target', 'playbook/Pieces'], { env });
+    expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining('`docket pull` leaves it')]);
+    expect(drift.stdout).not.toContain('Run `docket pull`');
+    await app.archivePlaybook('Live 7f3a9c21d0e4 ops');
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
