@@ -286,6 +286,7 @@ class PullPlanner {
       else if (c.action === 'delete') childrenToInsert.push(entry);
       else objects.push(entry);
     }
+    this.leaveUnchangedHeirs([objects, childrenToInsert, toRemove]);
     for (const list of [objects, childrenToInsert, toRemove]) this.keepUnderHeirsLeft(list);
     this.keepEditedRemovals(toRemove);
     this.keepStillNamed(toRemove, objects);
@@ -375,7 +376,7 @@ class PullPlanner {
    */
   private heirLeftReason(c: Change, d: DesiredResource): string | undefined {
     const targeted = this.input.plan.targets?.length ? this.renamedAwayUnpulled(c) : undefined;
-    if (targeted) return `${quoteValue(targeted.name)} (renamed in the app), and a new one was made under its name: pull both together (without --target) so the renamed one keeps this name in its \`renamed_from\``;
+    if (targeted) return renamedAwayOutOfTarget(targeted);
     const shifted = c.liveId ? this.syncedNowDeclaredAs(c) : undefined;
     if (shifted) return `${quoteValue(shifted.name)}, which the files declare as another (renamed in the app), and a new one was made under its name: left as it is; settle the renames in the files by hand`;
     const unwritten = this.heldHeirs.get(refKey(d.kind, d.key));
@@ -384,7 +385,7 @@ class PullPlanner {
   }
 
   /** The live object last synced under `c`'s name, when `c` is about another (the name taken since). */
-  private syncedElsewhere(c: Change): LiveResource | undefined {
+  private syncedElsewhere(c: ChangeSubject): LiveResource | undefined {
     const recorded = this.input.sync.idOf(refKey(c.kind, c.key));
     return recorded !== undefined && recorded !== c.liveId ? this.liveById.get(recorded) : undefined;
   }
@@ -400,7 +401,7 @@ class PullPlanner {
   }
 
   /** The live object last synced under `c`'s name, renamed in the app and declared by no file, when another holds the name now. */
-  private renamedAwayUnpulled(c: Change): LiveResource | undefined {
+  private renamedAwayUnpulled(c: ChangeSubject): LiveResource | undefined {
     const other = this.syncedElsewhere(c);
     if (other === undefined || this.matchedIds().has(`${other.kind}:${other.id}`)) return undefined;
     // A rule moved to another playbook is no rename (historyOf).
@@ -685,6 +686,30 @@ class PullPlanner {
    */
   private followsSwappedName(d: DesiredResource, c: Change, field: string): boolean {
     return followsSwappedName(d, c, field, { liveOfKind: (kind) => this.liveByKind.get(kind as KindName) ?? [], declared: (key) => this.declaredKeys.has(key), sync: this.input.sync });
+  }
+
+  /**
+   * A declared parent the plan has no change for (the new object under its name holds what the
+   * files say), whose object last synced under that name was renamed in the app and is left out by
+   * --target: left as heirLeftReason leaves a changed one, so keepUnderHeirsLeft leaves what it
+   * holds too (a rule "removed live" went with the renamed one: probe RB-3).
+   */
+  private leaveUnchangedHeirs(lists: readonly Pulling[][]): void {
+    if (!this.input.plan.targets?.length) return;
+    const checked = new Set<string>();
+    for (const o of lists.flat()) {
+      const parent = o.change.parent;
+      if (!parent) continue;
+      const key = refKey(parent.kind, parent.key);
+      if (checked.has(key) || this.heirsLeft.has(key)) continue;
+      checked.add(key);
+      const d = this.desired.get(key);
+      const liveId = this.input.plan.ids[key];
+      const renamed = d && liveId !== undefined ? this.renamedAwayUnpulled({ kind: parent.kind, key: parent.key, liveId }) : undefined;
+      if (!d || !renamed) continue;
+      this.heirsLeft.add(key);
+      this.notPulled.push({ kind: d.kind, key: d.key, name: d.name, direction: 'changed-live', fields: [], ...(d.source ? { file: d.source.file, line: d.source.line } : {}), reason: `was last in sync as the live ${d.kind} now named ${renamedAwayOutOfTarget(renamed)}` });
+    }
   }
 
   /** Takes out of `list` the children of a document left for a renamed object a --target leaves out: they went with it (probe MX-1). */
@@ -2102,6 +2127,14 @@ function finalBreaks(text: string): number {
 }
 
 /** Why an object renamed in the app is not pulled while --target leaves out the one made under its name (`d`, whose history it takes). */
+/** What is said of a name whose last synced object was renamed in the app, out of a --target, while a new one took the name. */
+function renamedAwayOutOfTarget(renamed: LiveResource): string {
+  return `${quoteValue(renamed.name)} (renamed in the app), and a new one was made under its name: pull both together (without --target) so the renamed one keeps this name in its \`renamed_from\``;
+}
+
+/** What syncedElsewhere and renamedAwayUnpulled look at of a change: a parent with no change of its own is looked at so too. */
+type ChangeSubject = Pick<Change, 'kind' | 'key' | 'liveId' | 'parent'>;
+
 function heirLeftOut(d: DesiredResource): string {
   return `was ${d.kind} ${quoteValue(d.key)} when last in sync, and a new ${d.kind} was made in the app under that name: pull both together (also --target ${d.kind}/${d.key}) so its \`renamed_from\` goes with the renamed one`;
 }

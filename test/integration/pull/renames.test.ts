@@ -653,6 +653,27 @@ describe('objects renamed in the app', () => {
     expect(await readFile(join(rules, 'playbooks/nu.yaml'), 'utf8')).toBe(rulesBefore);
   });
 
+  it('leaves the renamed playbook\'s rules too when the one made in the app under its name differs in nothing else: they went with the renamed one, not removed live (probe RB-3)', async () => {
+    const nda = NDA.replace('Inbound NDA', 'Xi NDA').replace('3 years', '14 years');
+    const { dir, app } = await applied({ 'playbooks/xi.yaml': nda });
+    await app.editPlaybook('Xi NDA', { name: 'Xi NDA Old' });
+    await app.createPlaybook({ name: 'Xi NDA' });
+    const before = await readFile(join(dir, 'playbooks/xi.yaml'), 'utf8');
+    const pull = await cli('pull', '-C', dir, '--target', 'playbook/Xi NDA');
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(pull.stdout).toMatch(/Not pulled \(\d+\):\n  playbook "Xi NDA" \(playbooks\/xi\.yaml:\d+\): was last in sync as the live playbook now named "Xi NDA Old" \(renamed in the app\), and a new one was made under its name: pull both together \(without --target\)/);
+    expect(pull.stdout).toContain('rule "Xi NDA/Term" (playbooks/xi.yaml:');
+    expect(pull.stdout).toContain('its playbook is left as it is (above), and so is what it holds');
+    expect(pull.stdout).not.toContain('removed live');
+    expect(await readFile(join(dir, 'playbooks/xi.yaml'), 'utf8')).toBe(before);
+    // Together, the rules go to the renamed one's new file, which keeps the name in its history.
+    const both = await cli('pull', '-C', dir, '--target', 'playbook/Xi NDA', '--target', 'playbook/Xi NDA Old');
+    expect(both.stdout).not.toContain('Not pulled');
+    expect(await readFile(join(dir, 'playbooks/xi-nda-old.yaml'), 'utf8')).toContain('renamed_from:\n  - Xi NDA\n');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('a pull of the renamed playbook alone does not write its rules into a new file while the files still declare them under the old name', async () => {
     const { dir, app } = await applied({ 'playbooks/zeta.yaml': NDA.replace('Inbound NDA', 'Zeta NDA').replace('3 years', '6 years') });
     await app.editPlaybook('Zeta NDA', { name: 'Zeta NDA 2025' });
