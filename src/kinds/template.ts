@@ -452,7 +452,8 @@ export const templateKind: KindModule<'template'> = {
       const where = field === 'attachments' ? 'list it here' : 'name it here';
       const said = [
         ...(earlier.length > 0 ? [`names ${earlier.join('; ')}: \`docket apply\` points ${earlier.length === 1 ? 'it' : 'them'} at the later upload again`] : []),
-        ...(unknown.length > 0 ? [`names attachment ${unknown.join(', ')}, which no Attachment document declares: to ${where}, write an Attachment document pinned with \`id: ${unknown[0]}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)`] : []),
+        // A document may declare its PDF with no id docket knows (docket.lock.json lost): the hint covers that one too (probe RB-5).
+        ...(unknown.length > 0 ? [`names attachment ${unknown.join(', ')}, which no Attachment document is known to be (docket.lock.json records no upload of that id, and attachments cannot be listed): to ${where}, pin the Attachment document of its PDF with \`id: ${unknown[0]}\` (or write one beside the PDF) and pull again (then \`docket apply --adopt-files\` records the PDF)`] : []),
       ];
       return { cannot: said.join('; it also ') };
     }

@@ -804,7 +804,7 @@ parameters:
     await new App(emulator().env).editTemplate('Cloud Pinned', { include_security_policy_attachment_id: pinned });
     const pulled = await cli('pull', '-C', dir, ...targets);
     expect(pulled.stdout).toContain(`names attachment ${pinned}, an earlier upload of attachment "Pinned Exhibit", which docket.lock.json records a later upload (`);
-    expect(pulled.stdout).not.toContain('which no Attachment document declares');
+    expect(pulled.stdout).not.toContain('which no Attachment document is known to be');
     await applyOk(cli, dir, ...targets);
     expect((await cli('plan', '-C', dir, ...targets, '--detailed-exitcode')).code).toBe(0);
   });
@@ -825,7 +825,7 @@ parameters:
     expect(drift.stdout).toContain('Drift: 1 object (1 changed live). `docket pull` leaves it; `docket apply` reverts');
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code).toBe(0);
-    expect(pulled.stdout).toContain(`names attachment ${id}, which no Attachment document declares: to list it here, write an Attachment document pinned with \`id: ${id}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)`);
+    expect(pulled.stdout).toContain(`names attachment ${id}, which no Attachment document is known to be (docket.lock.json records no upload of that id, and attachments cannot be listed): to list it here, pin the Attachment document of its PDF with \`id: ${id}\` (or write one beside the PDF) and pull again (then \`docket apply --adopt-files\` records the PDF)`);
     expect(await read(dir, 'templates/cloud.yaml')).toBe(template);
     // The hint followed in a copy: the pinned document and its PDF, a pull, then the apply; the app's re-point is kept (probe FC).
     const copy = await makeDir({});
@@ -883,8 +883,8 @@ parameters:
       ['parameters.include_security_policy_attachment_id', lineOf('include_security_policy_attachment_id')],
     ]);
     expect(reasons).toEqual([
-      `names attachment ${id}, which no Attachment document declares: to list it here, write an Attachment document pinned with \`id: ${id}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)`,
-      `names attachment ${id}, which no Attachment document declares: to name it here, write an Attachment document pinned with \`id: ${id}\` beside its PDF and pull again (then \`docket apply --adopt-files\` records the PDF)`,
+      `names attachment ${id}, which no Attachment document is known to be (docket.lock.json records no upload of that id, and attachments cannot be listed): to list it here, pin the Attachment document of its PDF with \`id: ${id}\` (or write one beside the PDF) and pull again (then \`docket apply --adopt-files\` records the PDF)`,
+      `names attachment ${id}, which no Attachment document is known to be (docket.lock.json records no upload of that id, and attachments cannot be listed): to name it here, pin the Attachment document of its PDF with \`id: ${id}\` (or write one beside the PDF) and pull again (then \`docket apply --adopt-files\` records the PDF)`,
     ]);
     expect(await read(dir, 'templates/cloud.yaml')).toBe(template);
     // The advice followed: both name the attachment.
