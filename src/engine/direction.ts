@@ -412,7 +412,10 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     const key = refKey(d.kind, d.key);
     if (nameHistory(input.sync, key, heirOf) !== undefined) return undefined;
     const other = input.sync.byId.get(l.id)?.key;
-    return other !== undefined && other !== key && declared(other) && !carriesOver(d, other, l.id) ? other : undefined;
+    // Its key as filed, read as the files' renames of parents read the records (withRenamedParents):
+    // under a parent renamed away and given to another (A to B while B goes to C), that name holds
+    // another object's history now, not this one's (probe RA-1).
+    return other !== undefined && other !== key && declared(other) && input.sync.byKey.get(other)?.id === l.id && !carriesOver(d, other, l.id) ? other : undefined;
   };
   const heldForMoved: NonNullable<ClassifyResult['heldForMoved']> = [];
   /** The direction of each create and upload, by what it makes: a re-point to it takes its side. */

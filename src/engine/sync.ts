@@ -513,13 +513,13 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     out.set(key, record);
   }
   if (input.state && plan.targets?.length) followRenamesInReferrers(out, keyed, plan, done, input.state, hash);
-  if (input.state) keepDisplacedRecords(out, input.state, input.ids, declared);
+  // A child whose own rename did not happen still has its former name, under the parent's new one.
+  const renameOwed = new Set(plan.changes.filter((c) => c.action === 'rename' && !done.has(c.id)).map((c) => refKey(c.kind, c.key)));
+  if (input.state) keepDisplacedRecords(out, input.state, input.ids, declared, (owner, filed) => renameOwed.has(owner) && parentPrefixOf(filed, forgotten) !== undefined);
   if (input.state && plan.held?.length) keepHeldRemovals(out, plan.held, input.state);
   const written = writtenByUnsettled(plan, done, pending, input.written, input.unkept);
   if (input.state && written.size) learnWritten(out, keyed, { ...input, written, state: input.state, pending, kinds, hash });
   if (input.state && forgotten.size > 0) {
-    // A child whose own rename did not happen still has its former name, under the parent's new one.
-    const renameOwed = new Set(plan.changes.filter((c) => c.action === 'rename' && !done.has(c.id)).map((c) => refKey(c.kind, c.key)));
     const children = keyed.flatMap(([d, key]) => (d.parent ? [{ key, parentKey: refKey(d.parent.kind, d.parent.key), id: input.ids.get(key), ...(renameOwed.has(key) ? { formerName: true } : {}) }] : []));
     // A child removed from the files whose delete did not happen (failed, or never started) is still live and owed.
     for (const c of plan.changes) {
@@ -676,7 +676,7 @@ function learnWritten(
  * under the key of the declared object the plan matched to it: overwritten, that object had none, so its
  * rename read as of no known direction and pull would have undone it (probe FT).
  */
-function keepDisplacedRecords(out: SyncUpdates, state: Pick<SyncState, 'byKey'>, ids: ReadonlyMap<string, string>, declared: ReadonlySet<string>): void {
+function keepDisplacedRecords(out: SyncUpdates, state: Pick<SyncState, 'byKey'>, ids: ReadonlyMap<string, string>, declared: ReadonlySet<string>, filedUnderFormerName: (owner: string, filed: string) => boolean): void {
   let keyOfId: Map<string, string> | undefined;
   for (const [key, record] of [...out]) {
     const before = record ? state.byKey.get(key) : undefined;
@@ -686,7 +686,10 @@ function keepDisplacedRecords(out: SyncUpdates, state: Pick<SyncState, 'byKey'>,
     const owner = keyOfId.get(before.id);
     // Only under a name the files declare: under one they do not (a rule moved aside in the app), the
     // record would read as the files' removal, which no drift policy holds (probe MM-1: deleted for good).
-    if (owner !== undefined && owner !== key && declared.has(owner) && !out.has(owner) && !state.byKey.has(owner)) out.set(owner, before);
+    // Not under a child's name whose own rename was not made in a renamed parent: it is still named
+    // as filed, and keepUnsettledChildren files it so (probe RA-2: under the name the files give it,
+    // the record took the place of its neighbour's in a chain, and the next plan traded their contents).
+    if (owner !== undefined && owner !== key && declared.has(owner) && !out.has(owner) && !state.byKey.has(owner) && !filedUnderFormerName(owner, key)) out.set(owner, before);
   }
 }
 

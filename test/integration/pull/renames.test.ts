@@ -1157,6 +1157,59 @@ describe('objects renamed in the app', () => {
       await expectNoChanges(run, dir);
     }));
 
+  it('a chain of rule renames cut short in a chain of playbook renames, with a new rule under the first name, is taken up where it stopped (probe RA-2)', () =>
+    onOwnEmulator(async (run, own) => {
+      const book = (name: string, was: string | undefined, rules: string) => `kind: Playbook\nname: ${name}\n${was ? `renamed_from: [${was}]\n` : ''}rules:\n${rules}`;
+      const two = (p: string) => `  - { name: S0, actions: ACCEPT ${p}0 }\n  - { name: S1, actions: ACCEPT ${p}1 }\n`;
+      const shifted = (p: string) => `  - { name: S0, actions: ACCEPT ${p}new }\n  - { name: S1, renamed_from: [S0], actions: ACCEPT ${p}0 }\n  - { name: S2, renamed_from: [S1], actions: ACCEPT ${p}1 }\n`;
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/a.yaml': book('A', undefined, two('a')), 'playbooks/b.yaml': book('B', undefined, two('b')) });
+      await applyOk(run, dir);
+      const org = own.emulator.store.organization(own.env.DOCKET_ORGANIZATION_ID!)!;
+      const bookOf = (name: string) => Object.values(org.playbooks).find((p) => p.name === name)!.id;
+      const ruleOf = (book: string, name: string) => Object.values(org.rules).find((r) => r.playbook_id === bookOf(book) && r.name === name)!.id;
+      const [b0, b1] = [ruleOf('B', 'S0'), ruleOf('B', 'S1')];
+      await writeFiles(dir, { 'playbooks/a.yaml': book('B', 'A', shifted('a')), 'playbooks/b.yaml': book('C', 'B', shifted('b')) });
+      own.emulator.faults.add({ method: 'PATCH', path_pattern: b1, status: 422, count: 1 });
+      const failed = await run('apply', '-C', dir, '--auto-approve');
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toContain('✓ rename playbook "B" → "C"');
+      expect(failed.stdout).toContain('✗ rename rule "C/S1" → "C/S2"');
+      own.emulator.faults.clear();
+      const plan = await run('plan', '-C', dir);
+      expect(plan.stdout).toContain('~ rename rule "C/S1" → "C/S2"');
+      expect(plan.stdout).toContain('~ rename rule "C/S0" → "C/S1"');
+      expect(plan.stdout).not.toMatch(/changed live|removed live|update rule/);
+      expect((await run('drift', '-C', dir)).code).toBe(0);
+      await applyOk(run, dir);
+      expect([org.rules[b0]!.name, org.rules[b0]!.actions, org.rules[b1]!.name, org.rules[b1]!.actions]).toEqual(['S1', 'ACCEPT b0', 'S2', 'ACCEPT b1']);
+      await expectNoChanges(run, dir);
+    }));
+
+  for (const policy of ['adopt', 'ignore']) {
+    it(`applies a chain of playbook renames that shifts their rules' names under \`drift: ${policy}\` as under the default: the files' renames, held as the app's (probe RA-1)`, () =>
+      onOwnEmulator(async (run, own) => {
+        const book = (name: string, was: string | undefined, rules: string) => `kind: Playbook\nname: ${name}\n${was ? `renamed_from: [${was}]\n` : ''}drift: ${policy}\nrules:\n${rules}`;
+        const two = (p: string) => `  - { name: S0, actions: ACCEPT ${p}0 }\n  - { name: S1, actions: ACCEPT ${p}1 }\n`;
+        const shifted = (p: string) => `  - { name: S0, actions: ACCEPT ${p}new }\n  - { name: S1, renamed_from: [S0], actions: ACCEPT ${p}0 }\n  - { name: S2, renamed_from: [S1], actions: ACCEPT ${p}1 }\n`;
+        const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/a.yaml': book('A', undefined, two('a')), 'playbooks/b.yaml': book('B', undefined, two('b')) });
+        await applyOk(run, dir);
+        const org = own.emulator.store.organization(own.env.DOCKET_ORGANIZATION_ID!)!;
+        const rulesOf = (book: string) => {
+          const id = Object.values(org.playbooks).find((p) => p.name === book)!.id;
+          return Object.values(org.rules).filter((r) => r.playbook_id === id).map((r) => [r.name, r.actions]).sort();
+        };
+        await writeFiles(dir, { 'playbooks/a.yaml': book('B', 'A', shifted('a')), 'playbooks/b.yaml': book('C', 'B', shifted('b')) });
+        const plan = await run('plan', '-C', dir);
+        expect(plan.stdout).toContain('~ rename rule "C/S1" → "C/S2" (playbooks/b.yaml:8) · changed in files');
+        expect(plan.stdout).not.toContain('leaves alone');
+        await applyOk(run, dir);
+        expect(rulesOf('C')).toEqual([['S0', 'ACCEPT bnew'], ['S1', 'ACCEPT b0'], ['S2', 'ACCEPT b1']]);
+        expect(rulesOf('B')).toEqual([['S0', 'ACCEPT anew'], ['S1', 'ACCEPT a0'], ['S2', 'ACCEPT a1']]);
+        expect((await run('drift', '-C', dir)).code).toBe(0);
+        await expectNoChanges(run, dir);
+      }));
+  }
+
   it('a playbook that goes while pull reads its rules is said to have gone, with the way on, not a bare 404', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA.replace('Inbound NDA', 'Going NDA') });
     await applyOk(cli, dir);
