@@ -4,11 +4,11 @@
  * of src/export.
  */
 import { showPath } from '../config/quote.js';
-import { constants, rmSync } from 'node:fs';
+import { constants, existsSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { access, chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DocketError, UsageError } from '../errors.js';
-import { removeLeftByDeadProcesses } from '../util/process-alive.js';
+import { processAlive, removeLeftByDeadProcesses } from '../util/process-alive.js';
 import { nearestExisting } from '../util/nearest-existing.js';
 import { nameInTemp } from '../util/atomic-write.js';
 import { isFileSystemError, writeFixFor } from '../util/file-write-error.js';
@@ -23,17 +23,38 @@ function removeStaleStaging(parent: string, prefix: string): Promise<void> {
   return removeLeftByDeadProcesses(parent, (name) => (name.startsWith(prefix) ? Number(/^(\d+)-[A-Za-z0-9]{6}$/.exec(name.slice(prefix.length))?.[1]) : undefined));
 }
 
+/** What a staging directory is renamed to once its files are moved up into `out`: a run stopped meanwhile left an export to finish, not scratch. */
+const MOVING = '.moving';
+
 /**
  * The staged files moved up into an existing `out`, which must hold nothing else by then (written
  * meanwhile: refused). docket.lock.json last: a run stopped between two moves leaves no records
- * of files it did not write.
+ * of files it did not write. Synchronous: a signal's cleanup finishes it, as the next run does
+ * for one killed (probe RA-3: the rest was deleted, and the folder planned clean without it).
  */
-async function moveInto(staging: string, out: string, label: string): Promise<void> {
-  const others = (await readdir(out)).filter((name) => name !== path.basename(staging));
-  if (others.length > 0) throw new UsageError(`--out ${showPath(label)} is not empty`, 'docket export never overwrites files: choose a directory that does not exist or is empty');
-  const names = (await readdir(staging)).sort((a, b) => Number(a === LOCK_FILE) - Number(b === LOCK_FILE));
-  for (const name of names) await rename(path.join(staging, name), path.join(out, name));
-  await rmdir(staging);
+function finishMove(moving: string, out: string): void {
+  const names = readdirSync(moving).sort((a, b) => Number(a === LOCK_FILE) - Number(b === LOCK_FILE));
+  for (const name of names) if (!existsSync(path.join(out, name))) renameSync(path.join(moving, name), path.join(out, name));
+  rmdirSync(moving);
+}
+
+/**
+ * Finishes the moves of exports into `out` whose process is gone (killed while it moved its files
+ * up): the files were whole and checked by then. Says so in the refusal that follows, as `out` is
+ * not empty. A name both hold (written there since) is left for the user, with where the rest is.
+ */
+function finishStaleMoves(out: string, prefix: string, label: string): void {
+  for (const name of readdirSync(out)) {
+    const pid = name.startsWith(prefix) ? Number(/^(\d+)-[A-Za-z0-9]{6}\.moving$/.exec(name.slice(prefix.length))?.[1]) : NaN;
+    if (!Number.isInteger(pid) || processAlive(pid)) continue;
+    const moving = path.join(out, name);
+    try {
+      finishMove(moving, out);
+    } catch {
+      throw new UsageError(`--out ${showPath(label)} holds part of an earlier export, stopped while its files were moved into place; the rest is in ${showPath(moving)}`, `move the files of ${showPath(moving)} up into ${showPath(label)} (the export is whole then), or empty ${showPath(label)} to export again`);
+    }
+    throw new UsageError(`--out ${showPath(label)} is not empty: it holds an earlier export, stopped while its files were moved into place, which docket has now finished moving`, 'that export is whole now; to export again, choose a directory that does not exist or is empty');
+  }
 }
 
 /**
@@ -64,7 +85,10 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
     if (!st.isDirectory()) throw new UsageError(`--out ${showPath(label)} is ${st.isFile() ? 'a file' : 'not a directory (a named pipe or a device)'}`, 'docket export writes a new directory: choose a path that does not exist or an empty directory');
     // What a killed export into this directory left inside it is not the user's (second read SR73-7).
     inside = await writtenInside(out);
-    if (inside) await removeStaleStaging(out, `.${nameInTemp(path.basename(out))}.export-`);
+    if (inside) {
+      finishStaleMoves(out, `.${nameInTemp(path.basename(out))}.export-`, label);
+      await removeStaleStaging(out, `.${nameInTemp(path.basename(out))}.export-`);
+    }
     entries = await readdir(out);
   } catch (error) {
     if (error instanceof UsageError) throw error;
@@ -155,8 +179,16 @@ export async function writeExport(
     await beforeInPlace?.(staging);
     // The records' write leaves the folder of its temporary file: empty, it is no part of the export.
     await rmdir(workPath(staging)).catch(() => undefined);
-    if (inside) await moveInto(staging, out, label);
-    else {
+    if (inside) {
+      const others = (await readdir(out)).filter((name) => name !== path.basename(staging));
+      if (others.length > 0) throw new UsageError(`--out ${showPath(label)} is not empty`, 'docket export never overwrites files: choose a directory that does not exist or is empty');
+      // From here a stop finishes the move rather than removing the staged files.
+      const moving = `${staging}${MOVING}`;
+      await rename(staging, moving);
+      release?.();
+      release = onExit?.(() => finishMove(moving, out));
+      finishMove(moving, out);
+    } else {
       if ((await checkOut(out, label)) === 'empty') await rmdir(out);
       await rename(staging, out);
     }

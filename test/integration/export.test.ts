@@ -849,6 +849,34 @@ describe('docket export', () => {
     await expectNoChanges(cli, out);
   });
 
+  it('finishes the move of an export into `--out .` stopped while its files were moved into place, rather than deleting the rest; a name written there since is left to the user (probe RA-3)', async () => {
+    const { exportFrom } = await seed();
+    const whole = await makeDir({});
+    const exported = await execFileAsync(process.execPath, [BIN, 'export', '-C', exportFrom, '--out', '.'], { cwd: whole, env: { PATH: process.env.PATH, ...t!.env } });
+    expect(exported.stderr).toBe('');
+    const names = (await readdir(whole)).sort();
+    /** A folder as an export killed after moving the first `moved` of its entries leaves it (2^22 + 1: no process has that id). */
+    const stopped = async (moved: number): Promise<{ out: string; moving: string }> => {
+      const out = await makeDir({});
+      const moving = join(out, `.${out.split('/').pop()}.export-4194305-AbCdEf.moving`);
+      await cp(whole, moving, { recursive: true });
+      for (const name of names.slice(0, moved)) await rename(join(moving, name), join(out, name));
+      return { out, moving };
+    };
+    const again = (out: string) => execFileAsync(process.execPath, [BIN, 'export', '-C', exportFrom, '--out', '.'], { cwd: out, env: { PATH: process.env.PATH, ...t!.env } }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }));
+    const { out } = await stopped(2);
+    const finished = await again(out);
+    expect([finished.code, finished.stderr]).toEqual([1, expect.stringContaining('holds an earlier export, stopped while its files were moved into place, which docket has now finished moving')]);
+    expect(await tree(out)).toEqual(await tree(whole));
+    await expectNoChanges(cli, out);
+    // A file of the same name written there since: nothing is moved over it, and the user is told where the rest is.
+    const { out: taken, moving } = await stopped(1);
+    await writeFile(join(taken, names[names.length - 1]!), 'mine\n');
+    const refused = await again(taken);
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining(`holds part of an earlier export, stopped while its files were moved into place; the rest is in ${moving}`)]);
+    expect(await readFile(join(taken, names[names.length - 1]!), 'utf8')).toBe('mine\n');
+  });
+
   it('warns when --out is below the source configuration, also through a link, and not in a folder docket skips (a dot-folder, node_modules)', async () => {
     const { exportFrom } = await seed();
     const warning = 'is inside the source configuration';
