@@ -161,6 +161,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     const first = args[2];
     // (Flags alone: one not moved behind a command, `--emulator plan --version`, leaves a command named.)
     if (first === 'help' || args.slice(2).every((a) => a.startsWith('-')) || (first === '--help' && !args.slice(3).some((a) => a.startsWith('-')))) program.version(VERSION, '--version');
+    // Before a command or a word (`docket --version plan`): not "unknown option", which it is not there (probe RC-1).
+    else if (first === '--version') throw new UsageError(`--version is given alone: nothing may follow it (got ${quoteValue(args.slice(3).join(' '))})`, 'run `docket --version` by itself');
     for (const name of commandsFor(args.slice(2))) {
       const command = await COMMANDS[name]!(context);
       // A command added whole does not take the program's settings: its usage errors say where help is too.

@@ -338,6 +338,10 @@ describe('flag values', () => {
     expect((await run(['--emulator', 'plan', '-C', dir, '--detailed-exitcode', '--version'])).code).toBe(1);
     expect((await run(['plan', '-C', dir, '--out', '--version'])).stderr).toContain('needs a value, and got the flag "--version"');
     for (const args of [['--version'], ['-q', '--version']]) expect(await run(args)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
+    // Before a command or a word it is docket's, and said so, not "unknown option" (probe RC-1).
+    for (const args of [['--version', 'plan'], ['--version', '-C', dir]]) {
+      expect(await run(args)).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining(`Error: --version is given alone: nothing may follow it (got "${args.slice(1).join(' ')}")`) });
+    }
     // The program's help lists it, however it is asked for.
     for (const args of [['--help'], ['help'], ['--help', 'plan']]) expect((await run(args)).stdout, args.join(' ')).toMatch(/^ {2}--version +output the version number$/m);
   });
