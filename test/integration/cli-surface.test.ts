@@ -116,7 +116,11 @@ describe('help and completion', () => {
     expect(zsh).toMatch(/"test capture"\) _arguments [^\n]*'--review:value: '/);
     // No file names for a command that takes no arguments (probe IZ-1), a folder for init's.
     expect(zsh).toMatch(/"plan"\) _arguments '--/);
-    expect(zsh).toContain(`"init") _arguments '*:file:_files -/'`);
+    expect(zsh).toContain(`"init") _arguments '1:file:_files -/'`);
+    // One argument, then nothing more (probe RC-3); test takes any number of files.
+    expect(zsh).toContain(`"completion") _arguments '1:shell:(bash zsh)'`);
+    for (const command of ['apply', 'show']) expect(zsh).toContain(`"${command}") _arguments '1:file:_files'`);
+    expect(zsh).toMatch(/"test"\) _arguments '\*:file:/);
     // And the parent's place flags it reads (-C, --env, --emulator).
     const captureOpts = /"test capture"\) opts="([^"]*)"/.exec((await runCli(['completion', 'bash'])).stdout)?.[1]?.split(' ');
     expect(captureOpts).toEqual(expect.arrayContaining(['--emulator', '--env', '-C', '-o', '--max-rps', '--concurrency']));

@@ -35,16 +35,18 @@ interface CommandWords {
   words: string[];
   /** What its arguments name on disk (`init [DIR]`: folders; `show <PLAN.json>`: files); none: it takes no file names (probe IZ-1). */
   operand?: 'dir' | 'file';
+  /** Whether it takes any number of them (`test [FILES...]`); else one at most, and nothing is offered after it. */
+  many?: true;
 }
 
 /** What `--kind` takes (drift, pull, export): the kinds that have files of their own. */
 const LISTED_KINDS = KINDS.filter((k) => k.layout && k.toConfig).map((k) => k.name);
 
 /** What a command's arguments name on disk, told by the first one's name (`[DIR]`, `<PLAN.json>`, `[FILES...]`); `completion` takes a shell. */
-function operandOf(c: Command): Pick<CommandWords, 'operand'> {
+function operandOf(c: Command): Pick<CommandWords, 'operand' | 'many'> {
   const first = c.registeredArguments[0];
   if (!first || c.name() === 'completion') return {};
-  return { operand: first.name() === 'DIR' ? 'dir' : 'file' };
+  return { operand: first.name() === 'DIR' ? 'dir' : 'file', ...(first.variadic ? { many: true as const } : {}) };
 }
 
 /** The shells `docket completion` writes for (its argument's values). */
@@ -180,7 +182,7 @@ export function zshScript(commands: CommandWords[]): string {
   const skipped = valuedOfParents(commands);
   // `help` takes one command's name, then nothing (second read SR76-8).
   const cases = commands
-    .map((c) => `    "${c.name}") _arguments ${c.name === 'help' ? `'1:command:(${c.words.join(' ')})'` : [operand(c) ? `'*:${operand(c)}'` : '', ...c.flags.map((f) => spec(c, f))].filter(Boolean).join(' ')} ;;`)
+    .map((c) => `    "${c.name}") _arguments ${c.name === 'help' ? `'1:command:(${c.words.join(' ')})'` : [operand(c) ? `'${c.many ? '*' : '1'}:${operand(c)}'` : '', ...c.flags.map((f) => spec(c, f))].filter(Boolean).join(' ')} ;;`)
     .join('\n');
   return `#compdef docket
 # docket completion for zsh: eval "$(docket completion zsh)" (e.g. in ~/.zshrc, after compinit)
