@@ -9,11 +9,24 @@ import { parseFaultSpec, type FaultQueue } from '../faults.js';
 import { badRequest, validationFailed } from '../problem.js';
 import type { HttpMethod, RequestContext, Route, RouteResult } from '../router.js';
 import { parseSeed, type EmulatorSeed } from '../seed.js';
+import type { EmulatorState } from '../store.js';
+import { isSecretKey } from '../../config/api-keys.js';
+import { emulatorOrganizationKey } from '../identity.js';
 import { withoutSeedKeys } from '../seed-refusal.js';
 import type { LoggedRequest } from '../request-log.js';
 import type { EmulatorStats } from '../stats.js';
 import { inertVariants, readVariants, variantsJson, type EmulatorVariants } from '../variants.js';
 import { reportUnknownKeys } from '../unknown-keys.js';
+
+/**
+ * The state as the route shows it: a secret API key of a seed (one copied from a real organization)
+ * written `[redacted]`, as the banner never prints one; the route asks no key (probe RC-4). The
+ * state file keeps them: the emulator needs them to answer after a restart.
+ */
+function withoutSecretApiKeys(state: EmulatorState): EmulatorState {
+  for (const org of Object.values(state.organizations)) org.api_keys = org.api_keys.map((key) => (isSecretKey(key.trim()) && key !== emulatorOrganizationKey(org.id) ? '[redacted]' : key));
+  return state;
+}
 
 /** Settings that can change while the emulator runs. */
 export interface EmulatorConfig {
@@ -60,7 +73,7 @@ export function controlRoutes(controls: EmulatorControls): Route[] {
     r('GET', '/stats', () => ({ status: 200, body: controls.stats() })),
     r('GET', '/requests', () => ({ status: 200, body: { requests: controls.requests() } })),
     r('POST', '/reset', (ctx) => reset(ctx, controls)),
-    r('GET', '/state', (ctx) => ({ status: 200, body: ctx.store.snapshot() })),
+    r('GET', '/state', (ctx) => ({ status: 200, body: withoutSecretApiKeys(ctx.store.snapshot()) })),
     r('GET', '/config', () => ({ status: 200, body: configBody(controls.config()) })),
     r('PUT', '/config', (ctx) => ({ status: 200, body: configBody(controls.configure(readConfigPatch(ctx))), persist: false })),
     r('GET', '/faults', () => ({ status: 200, body: { faults: controls.faults.list() } })),

@@ -95,6 +95,17 @@ describe('statistics', () => {
     const state = (await h.control('GET', '/_emulator/state')).body as { organizations: Record<string, { playbooks: Record<string, { name: string }> }> };
     expect(Object.values(state.organizations[ORG]?.playbooks ?? {}).map((p) => p.name)).toEqual(['P']);
   });
+
+  it('shows a seed\'s secret API keys as [redacted], and the emulator\'s public ones as they are: the route asks no key (probe RC-4)', async () => {
+    const seed = defaultSeed();
+    seed.organizations[0]!.api_keys.push('sk_live_9f8e7d6c5b4a3210ZZ');
+    const h = await start({ seed });
+    const state = (await h.control('GET', '/_emulator/state')).body as { organizations: Record<string, { api_keys: string[] }> };
+    expect(state.organizations[ORG]!.api_keys).toEqual([...defaultSeed().organizations[0]!.api_keys, '[redacted]']);
+    expect(JSON.stringify(state)).not.toContain('9f8e7d6c5b4a3210');
+    // The key still works.
+    expect((await h.review('GET', PLAYBOOKS, undefined, { key: 'sk_live_9f8e7d6c5b4a3210ZZ' })).status).toBe(200);
+  });
 });
 
 describe('faults', () => {
