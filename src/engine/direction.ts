@@ -455,15 +455,6 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     const byKey = input.sync.byKey.get(key);
     return byKey ? [key, byKey] : [];
   };
-  let recordedKinds: Set<string> | undefined;
-  /** Whether docket.lock.json records any object of `kind`: a kind never synced (declared for the first time) has no history to judge by. */
-  const recordsKind = (kind: string): boolean => {
-    if (!recordedKinds) {
-      recordedKinds = new Set();
-      for (const key of input.sync.byKey.keys()) recordedKinds.add(key.slice(0, key.indexOf(':')));
-    }
-    return recordedKinds.has(kind);
-  };
   const classify = (change: Change): Change => {
     const l = change.liveId ? liveById.get(change.liveId) : undefined;
     // Object.assign, not a spread: a spread of changes of many shapes gives each copy a hidden class
@@ -502,13 +493,8 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
         });
       }
       // Without a record no field says which side moved, but one docket's own write left as it is (a conversion that failed).
-      // Of a kind docket keeps records of, an object with none under its name or id is one the
-      // files declared since the last sync (never applied), which the app made too: both moved,
-      // and pull leaves it to a person rather than write the app's over the files' (probe RB-2).
-      const madeOnBothSides = !record && !input.sync.byKey.has(key) && input.sync.keysWithId(l.id).length === 0 && recordsKind(c.kind);
-      const sensitive = madeOnBothSides ? (input.sensitive.get(c.kind) ?? []) : [];
-      if (!record) c.fields = c.fields.map((f) => ({ ...f, direction: madeOnBothSides && !sensitive.includes(f.field) && l.failedWrites?.includes(f.field) !== true ? 'both' : fieldDirection(f.field, own, l, undefined) }));
-      c.direction = record || madeOnBothSides || l.failedWrites !== undefined ? objectDirection(c.fields) : 'unknown';
+      if (!record) c.fields = c.fields.map((f) => ({ ...f, direction: fieldDirection(f.field, own, l, undefined) }));
+      c.direction = record || l.failedWrites !== undefined ? objectDirection(c.fields) : 'unknown';
     }
     return c;
   };

@@ -532,27 +532,6 @@ rules:
     await expectNoChanges(cli, dir);
   });
 
-  it('leaves a rule the files added and the app made too, under one name, as changed on both sides: the files\' text not yet applied is not written over (probe RB-2)', async () => {
-    const nda = 'kind: Playbook\nname: Both Made\nrules:\n  - name: Term\n    actions: ACCEPT\n';
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/both.yaml': nda });
-    await applyOk(cli, dir);
-    const added = `${nda}  - name: Fresh\n    actions: MY CAREFULLY WRITTEN TEXT\n    questions: my question\n`;
-    await writeFile(join(dir, 'playbooks/both.yaml'), added);
-    const app = new App(emulator().env);
-    await app.createRule('Both Made', { name: 'Fresh', actions: 'app text' });
-    const drift = await cli('drift', '-C', dir, '--target', 'playbook/Both Made');
-    expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining('Changed live and in files (1)\n  ~ rule "Both Made/Fresh" (playbooks/both.yaml:7): actions (live and in files), questions (live and in files)')]);
-    const pulled = await cli('pull', '-C', dir, '--target', 'playbook/Both Made');
-    expect(pulled.code).toBe(0);
-    expect(pulled.stdout).toContain('rule "Both Made/Fresh" actions, questions (playbooks/both.yaml:7): changed live and in the files since the last sync: keep one by hand');
-    expect(await readFile(join(dir, 'playbooks/both.yaml'), 'utf8')).toBe(added);
-    // The plan says so too; apply makes the files' rule, as ever.
-    const plan = await cli('plan', '-C', dir, '--target', 'playbook/Both Made');
-    expect(plan.stdout).toContain('changed live and in files');
-    await applyOk(cli, dir);
-    await expectNoChanges(cli, dir);
-  });
-
   it('keeps what the files changed since the last sync of an object removed in the app: a rule deleted, a playbook archived, each with edits not applied yet', async () => {
     // Names of their own: the emulator is shared by the tests of this file.
     const nda = NDA.replace('name: Inbound NDA', 'name: Kept NDA');

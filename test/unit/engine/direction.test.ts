@@ -50,16 +50,6 @@ describe('directions', () => {
     expect(fieldDirectionLabel(p.changes[0]!, p.changes[0]!.fields[0]!)).toBeUndefined();
   });
 
-  it('is changed on both sides for an object of a kind docket records that has no record under its name or id: the files added it since the last sync and the app made it too (probe RB-2)', () => {
-    const other = desiredRule(NDA.name, 'Law');
-    const sync = recorded([{ d: base[0]!, id: NDA.id }, { d: other, id: 'r-2' }]);
-    const p = plan([...base, other, term('REJECT', 'mine')], [...baseLive, liveRule('r-2', NDA, 'Law'), liveTerm('ACCEPT')], sync);
-    expect(p.changes.map((c) => [c.direction, c.fields.map((f) => [f.field, f.direction])])).toEqual([['changed-both', [['actions', 'both'], ['internal_notes', 'both']]]]);
-    // A kind never recorded (declared for the first time) is unknown, as with no records at all.
-    const playbooksOnly = recorded([{ d: base[0]!, id: NDA.id }]);
-    expect(plan([...base, term('REJECT')], [...baseLive, liveTerm('ACCEPT')], playbooksOnly).changes.map((c) => c.direction)).toEqual(['unknown']);
-  });
-
   it('types objects one side has: new in the files or removed live, created live or removed from the files', () => {
     const other = desiredRule(NDA.name, 'Law');
     const sync = recorded([{ d: base[0]!, id: NDA.id }, { d: other, id: 'r-2' }, { d: desiredRule(NDA.name, 'Old'), id: 'r-3' }]);
