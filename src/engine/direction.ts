@@ -411,11 +411,30 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
   const freshNameOnto = (d: DesiredResource, l: LiveResource): string | undefined => {
     const key = refKey(d.kind, d.key);
     if (nameHistory(input.sync, key, heirOf) !== undefined) return undefined;
-    const other = input.sync.byId.get(l.id)?.key;
-    // Its key as filed, read as the files' renames of parents read the records (withRenamedParents):
-    // under a parent renamed away and given to another (A to B while B goes to C), that name holds
-    // another object's history now, not this one's (probe RA-1).
-    return other !== undefined && other !== key && declared(other) && input.sync.byKey.get(other)?.id === l.id && !carriesOver(d, other, l.id) ? other : undefined;
+    const filed = input.sync.byId.get(l.id)?.key;
+    const other = filed === undefined ? undefined : keyReadNow(filed, l.id);
+    return other !== undefined && other !== key && declared(other) && !carriesOver(d, other, l.id) ? other : undefined;
+  };
+  let renamedParents: DesiredResource[] | undefined;
+  /**
+   * The key a record filed under `filed` reads under now, as the files' renames of parents read the
+   * records (withRenamedParents): `filed` itself, or the same child under the parent whose
+   * `renamed_from` names its parent. Under a parent renamed away and given to another (A to B while
+   * B goes to C), `filed` holds the other object's history now (probe RA-1, second read SR87-3).
+   */
+  const keyReadNow = (filed: string, id: string): string | undefined => {
+    if (input.sync.byKey.get(filed)?.id === id) return filed;
+    const colon = filed.indexOf(':');
+    const [kind, rest] = [filed.slice(0, colon), filed.slice(colon + 1)];
+    renamedParents ??= input.desired.filter((p) => p.parent === undefined && p.renamedFrom.length > 0);
+    for (const p of renamedParents) {
+      for (const former of p.renamedFrom) {
+        if (!rest.startsWith(`${former}/`)) continue;
+        const now = `${kind}:${p.key}/${rest.slice(former.length + 1)}`;
+        if (input.sync.byKey.get(now)?.id === id) return now;
+      }
+    }
+    return undefined;
   };
   const heldForMoved: NonNullable<ClassifyResult['heldForMoved']> = [];
   /** The direction of each create and upload, by what it makes: a re-point to it takes its side. */

@@ -957,6 +957,24 @@ describe('objects renamed in the app', () => {
       expect((await run('drift', '-C', dir)).code).toBe(0);
     }));
 
+  it('holds, under drift: adopt, a new rule the files give the name the app renamed a rule to, also in a playbook renamed in a chain (A to B while B goes to C): the app\'s rule is not overwritten (second read SR87-3)', () =>
+    onOwnEmulator(async (run, own) => {
+      const book = (name: string, was: string | undefined, extra = '') => `kind: Playbook\nname: ${name}\n${was ? `renamed_from: [${was}]\n` : ''}drift: adopt\nrules:\n  - { name: S0, actions: ACCEPT ${name}0 }\n  - { name: S1, actions: ACCEPT ${name}1 }\n${extra}`;
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/a.yaml': book('A', undefined), 'playbooks/b.yaml': book('B', undefined) });
+      await applyOk(run, dir);
+      await new App(own.env).editRule('B', 'S1', { name: 'S9' });
+      await writeFiles(dir, {
+        'playbooks/a.yaml': book('B', 'A').replaceAll('ACCEPT B', 'ACCEPT A'),
+        'playbooks/b.yaml': book('C', 'B', '  - { name: S9, actions: ACCEPT files9 }\n').replaceAll('ACCEPT C', 'ACCEPT B'),
+      });
+      const plan = await run('plan', '-C', dir);
+      expect(plan.stdout).toContain('the app renamed rule "C/S1"\'s object onto this name, which the files give a new rule');
+      await applyOk(run, dir);
+      const org = own.emulator.store.organization(own.env.DOCKET_ORGANIZATION_ID!)!;
+      const c = Object.values(org.playbooks).find((p) => p.name === 'C')!.id;
+      expect(Object.values(org.rules).filter((r) => r.playbook_id === c).map((r) => [r.name, r.actions]).sort()).toEqual([['S0', 'ACCEPT B0'], ['S9', 'ACCEPT B1']]);
+    }));
+
   it('a Word term renamed in the app and pulled keeps its upload record when a new term takes its former name: an edit of its file is still published (probe NJ-1)', () =>
     onOwnEmulator(async (run, own) => {
       const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'terms/d.yaml': 'kind: CustomTerm\nname: Data Terms\ndocx_file: data.docx\n', 'terms/data.docx': docx('data terms'), 'terms/dp.docx': docx('new data terms') });
