@@ -412,29 +412,24 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     const key = refKey(d.kind, d.key);
     if (nameHistory(input.sync, key, heirOf) !== undefined) return undefined;
     const filed = input.sync.byId.get(l.id)?.key;
-    const other = filed === undefined ? undefined : keyReadNow(filed, l.id);
-    return other !== undefined && other !== key && declared(other) && !carriesOver(d, other, l.id) ? other : undefined;
+    const other = filed === undefined ? undefined : keysReadNow(filed, l.id).find(declared);
+    return other !== undefined && other !== key && !carriesOver(d, other, l.id) ? other : undefined;
   };
   let renamedParents: DesiredResource[] | undefined;
   /**
-   * The key a record filed under `filed` reads under now, as the files' renames of parents read the
-   * records (withRenamedParents): `filed` itself, or the same child under the parent whose
+   * The keys a record filed under `filed` reads under now, as the files' renames of parents read
+   * the records (withRenamedParents): `filed` itself, and the same child under each parent whose
    * `renamed_from` names its parent. Under a parent renamed away and given to another (A to B while
-   * B goes to C), `filed` holds the other object's history now (probe RA-1, second read SR87-3).
+   * B goes to C), `filed` holds the other object's history now (probe RA-1); under a parent the
+   * files rename, the child's declared key is under the new name (second read SR87-3).
    */
-  const keyReadNow = (filed: string, id: string): string | undefined => {
-    if (input.sync.byKey.get(filed)?.id === id) return filed;
+  const keysReadNow = (filed: string, id: string): string[] => {
     const colon = filed.indexOf(':');
     const [kind, rest] = [filed.slice(0, colon), filed.slice(colon + 1)];
     renamedParents ??= input.desired.filter((p) => p.parent === undefined && p.renamedFrom.length > 0);
-    for (const p of renamedParents) {
-      for (const former of p.renamedFrom) {
-        if (!rest.startsWith(`${former}/`)) continue;
-        const now = `${kind}:${p.key}/${rest.slice(former.length + 1)}`;
-        if (input.sync.byKey.get(now)?.id === id) return now;
-      }
-    }
-    return undefined;
+    const candidates = [filed];
+    for (const p of renamedParents) for (const former of p.renamedFrom) if (rest.startsWith(`${former}/`)) candidates.push(`${kind}:${p.key}/${rest.slice(former.length + 1)}`);
+    return candidates.filter((key) => input.sync.byKey.get(key)?.id === id);
   };
   const heldForMoved: NonNullable<ClassifyResult['heldForMoved']> = [];
   /** The direction of each create and upload, by what it makes: a re-point to it takes its side. */

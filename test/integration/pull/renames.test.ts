@@ -973,6 +973,15 @@ describe('objects renamed in the app', () => {
       const org = own.emulator.store.organization(own.env.DOCKET_ORGANIZATION_ID!)!;
       const c = Object.values(org.playbooks).find((p) => p.name === 'C')!.id;
       expect(Object.values(org.rules).filter((r) => r.playbook_id === c).map((r) => [r.name, r.actions]).sort()).toEqual([['S0', 'ACCEPT B0'], ['S9', 'ACCEPT B1']]);
+      // One playbook renamed (D to E), no chain: the same.
+      const one = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/d.yaml': book('D', undefined) });
+      await applyOk(run, one);
+      await new App(own.env).editRule('D', 'S1', { name: 'S9' });
+      await writeFiles(one, { 'playbooks/d.yaml': book('E', 'D', '  - { name: S9, actions: ACCEPT files9 }\n').replaceAll('ACCEPT E', 'ACCEPT D') });
+      expect((await run('plan', '-C', one)).stdout).toContain('the app renamed rule "E/S1"\'s object onto this name, which the files give a new rule');
+      await applyOk(run, one);
+      const e = Object.values(org.playbooks).find((p) => p.name === 'E')!.id;
+      expect(Object.values(org.rules).filter((r) => r.playbook_id === e).map((r) => [r.name, r.actions]).sort()).toEqual([['S0', 'ACCEPT D0'], ['S9', 'ACCEPT D1']]);
     }));
 
   it('a Word term renamed in the app and pulled keeps its upload record when a new term takes its former name: an edit of its file is still published (probe NJ-1)', () =>
