@@ -327,6 +327,13 @@ describe('parseYamlFile (fast) against the full parser', () => {
     // A long line with a colon far into its value is still a value: the block reader reads it.
     const long = `rules:\n  - name: A\n    description: ${'word '.repeat(300)}note: kept\n`;
     expect(snapshot(parseYamlFile(long, 'f.yaml'))).toEqual(snapshot(parseWithPositions(long, 'f.yaml')));
+    // And a file the block reader declines (a flow list) whose long value holds a colon no key ends
+    // with (`https:`) stays with the fast readers (second read SR87-4).
+    const linked = `rules:\n  - name: A\n    ignore_fields: [questions]\n    description: ${'word '.repeat(300)}see https://example.com/x\n`;
+    let rereads = 0;
+    const fast = parseYamlFile(linked, 'f.yaml', () => (rereads++, linked));
+    expect(snapshot(fast)).toEqual(snapshot(parseWithPositions(linked, 'f.yaml')));
+    expect(rereads).toBeGreaterThan(0);
   });
 
   it('hands files with anchors, tags, errors or duplicate keys to the full parser, so their diagnostics are the same', () => {
