@@ -618,7 +618,7 @@ class PullPlanner {
     const left = d ? this.heirLeftReason(c, d) : undefined;
     if (left !== undefined) {
       this.heirsLeft.add(refKey(c.kind, c.key));
-      this.notPulled.push(this.entryOf(c, direction, [], `was last in sync as the live ${c.kind} now named ${left}`, d));
+      this.notPulled.push(this.entryOf(c, direction, [], leftForHeir(c.kind, left), d));
       return undefined;
     }
     // Renamed in the app while a new one took its name, and that one is left out by --target: not written alone.
@@ -708,7 +708,7 @@ class PullPlanner {
       const renamed = d && liveId !== undefined ? this.renamedAwayUnpulled({ kind: parent.kind, key: parent.key, liveId }) : undefined;
       if (!d || !renamed) continue;
       this.heirsLeft.add(key);
-      this.notPulled.push({ kind: d.kind, key: d.key, name: d.name, direction: 'changed-live', fields: [], ...(d.source ? { file: d.source.file, line: d.source.line } : {}), reason: `was last in sync as the live ${d.kind} now named ${renamedAwayOutOfTarget(renamed)}` });
+      this.notPulled.push({ kind: d.kind, key: d.key, name: d.name, direction: 'changed-live', fields: [], ...(d.source ? { file: d.source.file, line: d.source.line } : {}), reason: leftForHeir(d.kind, renamedAwayOutOfTarget(renamed)) });
     }
   }
 
@@ -2126,7 +2126,11 @@ function finalBreaks(text: string): number {
   }
 }
 
-/** Why an object renamed in the app is not pulled while --target leaves out the one made under its name (`d`, whose history it takes). */
+/** Why a declared `kind` is left as it is for the object it was last synced as, now named as `named` says (heirLeftReason's words). */
+function leftForHeir(kind: string, named: string): string {
+  return `was last in sync as the live ${kind} now named ${named}`;
+}
+
 /** What is said of a name whose last synced object was renamed in the app, out of a --target, while a new one took the name. */
 function renamedAwayOutOfTarget(renamed: LiveResource): string {
   return `${quoteValue(renamed.name)} (renamed in the app), and a new one was made under its name: pull both together (without --target) so the renamed one keeps this name in its \`renamed_from\``;
@@ -2135,6 +2139,7 @@ function renamedAwayOutOfTarget(renamed: LiveResource): string {
 /** What syncedElsewhere and renamedAwayUnpulled look at of a change: a parent with no change of its own is looked at so too. */
 type ChangeSubject = Pick<Change, 'kind' | 'key' | 'liveId' | 'parent'>;
 
+/** Why an object renamed in the app is not pulled while --target leaves out the one made under its name (`d`, whose history it takes). */
 function heirLeftOut(d: DesiredResource): string {
   return `was ${d.kind} ${quoteValue(d.key)} when last in sync, and a new ${d.kind} was made in the app under that name: pull both together (also --target ${d.kind}/${d.key}) so its \`renamed_from\` goes with the renamed one`;
 }
