@@ -358,6 +358,12 @@ describe('flag values', () => {
       expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`needs a value, and got the flag "-C"`)]);
     }
     await expect(readdir(envs)).resolves.toEqual(['docket.yaml']);
+    // Another command's flag as a file name is refused too, with the way to name such a file (probe RC-6).
+    for (const [command, flag] of [['plan', '--out'], ['test', '--junit']] as const) {
+      const other = await run([command, '-C', envs, '--emulator', flag, '--dry-run']);
+      expect([other.code, other.stderr]).toEqual([1, expect.stringContaining(`Error: ${flag} needs a file name, and got "--dry-run", which reads as a flag (is the variable that gives it unset?)`)]);
+    }
+    await expect(readdir(envs)).resolves.toEqual(['docket.yaml']);
     // Another word starting with - is a value.
     expect((await run(['validate', '-C', envs, '--env=-prod'])).stderr).toContain('unknown environment `-prod`');
   });
