@@ -21,7 +21,7 @@ const APPLY_LOCK_RECORD = `${WORK_DIR}/${APPLY_LOCK_FILE}`;
 
 /** The absolute path of `file` (relative to `cwd`), or a usage error naming `flag` when it cannot be written; `example` is a file name for the hint. */
 export async function checkOutputFile(cwd: string, file: string, flag: string, example: string): Promise<string> {
-  if (file.trim() === '') throw new UsageError(`${flag} needs a file name (got "")`);
+  if (file.trim() === '') throw new UsageError(`${flag} needs a file name (got "")`, `name a file, such as ${flag} ${example}`);
   // Another command's flag (`--out --dry-run`, `--out $PLAN --force` with PLAN unset) would be
   // written as a file of that name (probe RC-6): a name that starts so is written `./--name`.
   if (/^--[a-z]/.test(file)) throw new UsageError(`${flag} needs a file name, and got ${JSON.stringify(file)}, which reads as a flag (is the variable that gives it unset?)`, `for a file whose name starts with --, write ${flag} ./${file}`);
