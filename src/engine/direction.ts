@@ -86,17 +86,22 @@ export function renamedOnto(
   live: Pick<LiveResource, 'id' | 'name'>,
   declared: (kindKey: string) => boolean,
   heirOf?: (kindKey: string) => string | undefined,
+  /** The keys a record filed under a key reads under now (the files' renames of parents): its identity as the files give it. */
+  readNow?: (filed: string, id: string) => string[],
 ): string | undefined {
   const key = refKey(d.kind, d.key);
   if (sync.idOf(key) === live.id) return undefined;
-  const other = sync.byId.get(live.id);
+  const filed = sync.byId.get(live.id)?.key;
+  // Read as the files' renames of parents read it: a parent renamed away along a chain gave the
+  // name it was filed under to another (probe RD-1).
+  const other = filed === undefined ? undefined : readNow ? readNow(filed, live.id).find(declared) : declared(filed) ? filed : undefined;
   // A `renamed_from` carries the former identity over to an object still named otherwise (the
   // files' rename to make); one already at this name, which was last synced as another object,
   // has it done (files kept as history after a renumbering the app then repeated: probe KU-4).
-  const carried = d.pinId === live.id || (live.name !== d.name && carriesOver(d, other?.key ?? '', live.id));
-  if (!other || other.key === key || !declared(other.key) || carried) return undefined;
+  const carried = d.pinId === live.id || (live.name !== d.name && carriesOver(d, other ?? '', live.id));
+  if (other === undefined || other === key || carried) return undefined;
   const held = nameHistory(sync, key, heirOf);
-  return held !== undefined && filesAsRecorded(d, held) ? other.key : undefined;
+  return held !== undefined && filesAsRecorded(d, held) ? other : undefined;
 }
 
 /**
@@ -399,7 +404,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     const d = desired.get(refKey(kind, key));
     const l = liveById.get(liveId);
     if (!d || !l) return undefined;
-    const swapped = renamedOnto(input.sync, d, l, declared, heirOf);
+    const swapped = renamedOnto(input.sync, d, l, declared, heirOf, keysReadNow);
     // Or renamed in the app onto a name new to docket that the files give a new object: all the
     // files say of that one would be written onto the held object (probe NJ-2).
     const onto = swapped ?? freshNameOnto(d, l);
@@ -496,7 +501,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     } else if (own && l) {
       const key = refKey(c.kind, own.key);
       // Renamed in the app onto this name: the name's own record (none: unknown) says what moved.
-      const record = renamedOnto(input.sync, own, l, declared, heirOf) ? nameHistory(input.sync, key, heirOf) : syncedRecordOf(input.sync, l.id, key);
+      const record = renamedOnto(input.sync, own, l, declared, heirOf, keysReadNow) ? nameHistory(input.sync, key, heirOf) : syncedRecordOf(input.sync, l.id, key);
       if (record) {
         const sensitive = input.sensitive.get(c.kind) ?? [];
         c.fields = c.fields.map((f) => {

@@ -5,6 +5,7 @@
  * lives on. A record holds the live id and a short digest of each compared field's value (never
  * the value itself), as one line of text: `<id> <field>=<digest> …`. Pure.
  */
+import { addTo } from '../util/multi-map.js';
 import type { SyncRecords } from '../config/lock.js';
 import { digest, sha256, sortedJson } from './canonical.js';
 import { sortNamesInPlace } from '../util/sort-names.js';
@@ -197,6 +198,7 @@ export function withRenamedParents(state: SyncState, desired: readonly DesiredRe
   /** `rule:P/` of a new parent the files name P while they rename the one synced as P: those records are not its. */
   const vacated: string[] = [];
   let declared: Set<string> | undefined;
+  let renamers: Map<string, string[]> | undefined;
   for (const d of desired) {
     const kindsBelow = children.filter((c) => c.parentKind === d.kind);
     if (kindsBelow.length === 0) continue;
@@ -205,10 +207,18 @@ export function withRenamedParents(state: SyncState, desired: readonly DesiredRe
     // Another live object already holds the new name: plan matches that one, and the rename is
     // not made (both are live), so what the old name's children hold is not the new parent's (probe HC).
     const holder = d.pinId ? undefined : heldBy(refKey(d.kind, d.key));
-    const former = holder === undefined ? named : named.filter((name) => state.idOf(refKey(d.kind, name)) === holder);
+    // Unless the files rename that holder away too, a rename not made yet (a chain: B to C while A
+    // to B; C not live): it gives the name up (probe RD-1).
+    if (!renamers) {
+      renamers = new Map();
+      for (const x of desired) for (const name of x.renamedFrom) addTo(renamers, refKey(x.kind, name), refKey(x.kind, x.key));
+    }
+    const givenUp = holder !== undefined && state.idOf(refKey(d.kind, d.key)) === holder && (renamers.get(refKey(d.kind, d.key)) ?? []).some((next) => heldBy(next) === undefined);
+    const former = holder === undefined || givenUp ? named : named.filter((name) => state.idOf(refKey(d.kind, name)) === holder);
     if (former.length === 0) continue;
-    // Until the rename is applied (nothing is recorded under the new name), what P's name holds is this parent's.
-    const unapplied = state.idOf(refKey(d.kind, d.key)) === undefined;
+    // Until the rename is applied (nothing is recorded under the new name, or only the holder the
+    // files rename away), what P's name holds is this parent's.
+    const unapplied = state.idOf(refKey(d.kind, d.key)) === undefined || givenUp;
     declared ??= new Set(desired.map((x) => refKey(x.kind, x.key)));
     for (const child of kindsBelow) {
       for (const name of former) {
@@ -219,8 +229,9 @@ export function withRenamedParents(state: SyncState, desired: readonly DesiredRe
   }
   if (moved.length === 0) return state;
   const isVacated = (key: string): boolean => vacated.some((prefix) => key.startsWith(prefix));
-  const formerKey = (key: string): string | undefined => {
-    if (state.idOf(key) !== undefined) return undefined;
+  /** Where a key's record was filed under a former name of its parent; `vacant`: its own is another's (a parent renamed away), so not looked at. */
+  const formerKey = (key: string, vacant: boolean): string | undefined => {
+    if (!vacant && state.idOf(key) !== undefined) return undefined;
     for (const [now, then] of moved) {
       if (!key.startsWith(now)) continue;
       const was = then + key.slice(now.length);
@@ -228,11 +239,14 @@ export function withRenamedParents(state: SyncState, desired: readonly DesiredRe
     }
     return undefined;
   };
+  // A vacated name (B, while the files rename B to C and A to B) still reads what a former name of
+  // its new parent filed there (A's rules), along a chain of any length (probe RD-1: C's own
+  // rules, vacated by C to D, hid B's, so B's rule renames read as the app's).
   const read = <V>(lookup: (key: string) => V | undefined) => (key: string): V | undefined => {
-    if (vacated.length > 0 && isVacated(key)) return undefined;
-    const own = lookup(key);
+    const vacant = vacated.length > 0 && isVacated(key);
+    const own = vacant ? undefined : lookup(key);
     if (own !== undefined) return own;
-    const was = formerKey(key);
+    const was = formerKey(key, vacant);
     return was === undefined ? undefined : lookup(was);
   };
   const byKeyGet = read((key) => state.byKey.get(key));
