@@ -131,8 +131,14 @@ export function holdsKeyPiece(text: string, secrets: readonly string[]): boolean
  */
 export function keyFinder(keys: readonly (readonly [string, string])[]): KeyFinder {
   if (keys.length === 0) return () => undefined;
-  const forms = keys.map(([variable, key]) => [variable, key, keyForms([key])] as const);
-  return (text) => forms.find(([, key, keyForms]) => holdsKey(text, key) || holdsKeyPiece(text, keyForms))?.[0];
+  const holdsPiece = keyPieceCheck(keys);
+  return (text) => keys.find(([, key]) => holdsKey(text, key) || holdsPiece(text, key))?.[0];
+}
+
+/** Whether a text holds a piece of one key of `keys` that output hides (16 characters of it), the forms of each made once: export's check of its files and keyFinder's. */
+export function keyPieceCheck(keys: readonly (readonly [string, string])[]): (text: string, key: string) => boolean {
+  const forms = new Map(keys.map(([, key]) => [key, keyForms([key])]));
+  return (text, key) => holdsKeyPiece(text, forms.get(key) ?? keyForms([key]));
 }
 
 /** Each piece of a key's secret part of KEY_PIECE_ALONE characters or more, in any letter case. */

@@ -21,7 +21,7 @@ import type { Diagnostic } from '../../diagnostics.js';
 import { buildExport, type ProjectSettings } from '../../export/index.js';
 import { filesHoldingKeys, keysInLiveState } from '../../export/keys.js';
 import { keysOf } from '../../config/api-keys.js';
-import { holdsKeyPiece, keyForms } from '../redact.js';
+import { keyPieceCheck } from '../redact.js';
 import { exportKinds, exportReads, namedServices } from '../../export/layout.js';
 import { renderExportSummary, type ExportRecords } from '../../export/summary.js';
 import { readSchema } from '../../config/schema-read.js';
@@ -133,8 +133,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         // 16 characters of a key, which output hides wherever they stand, are not committed either
         // (probe QO-3); not what output hides only beside an ellipsis (second read SR85-2).
         const keys = keysOf(io.env);
-        const forms = new Map(keys.map(([, key]) => [key, keyForms([key])]));
-        const keyed = filesHoldingKeys(result.files, keys, (text, key) => holdsKeyPiece(text, forms.get(key)!));
+        const keyed = filesHoldingKeys(result.files, keys, keyPieceCheck(keys));
         if (keyed.length > 0) throw keysInLiveState(keyed);
         const emulatorState = emulator ? workPath(root, EMULATOR_STATE_FILE) : undefined;
         // The copy is of the file: what the emulator holds only in memory is written first.
