@@ -8,7 +8,7 @@
 import { CREATE_ACTIONS, formerKeys, keepsFilesFromPull, leavesLiveEdits, refKey } from './types.js';
 import type { Change, DesiredResource, Direction, DriftPolicy, FieldChange, FieldDirection, KindName, LiveResource } from './types.js';
 import { addTo } from '../util/multi-map.js';
-import { addRenameDigests, fieldHash, NOT_KEPT, recordHolds, type NamingKind, type SyncRecord, type SyncState } from './sync.js';
+import { addRenameDigests, fieldHash, keysFiledNow, NOT_KEPT, recordHolds, type NamingKind, type SyncRecord, type SyncState } from './sync.js';
 import { checkedFields, fingerprint } from './diff.js';
 
 /** Changes on the live side: what `docket drift` reports and `docket pull` adopts. */
@@ -86,15 +86,13 @@ export function renamedOnto(
   live: Pick<LiveResource, 'id' | 'name'>,
   declared: (kindKey: string) => boolean,
   heirOf?: (kindKey: string) => string | undefined,
-  /** The keys a record filed under a key reads under now (the files' renames of parents): its identity as the files give it. */
-  readNow?: (filed: string, id: string) => string[],
 ): string | undefined {
   const key = refKey(d.kind, d.key);
   if (sync.idOf(key) === live.id) return undefined;
   const filed = sync.byId.get(live.id)?.key;
   // Read as the files' renames of parents read it: a parent renamed away along a chain gave the
   // name it was filed under to another (probe RD-1).
-  const other = filed === undefined ? undefined : readNow ? readNow(filed, live.id).find(declared) : declared(filed) ? filed : undefined;
+  const other = filed === undefined ? undefined : keysFiledNow(sync, filed, live.id).find(declared);
   // A `renamed_from` carries the former identity over to an object still named otherwise (the
   // files' rename to make); one already at this name, which was last synced as another object,
   // has it done (files kept as history after a renumbering the app then repeated: probe KU-4).
@@ -404,7 +402,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     const d = desired.get(refKey(kind, key));
     const l = liveById.get(liveId);
     if (!d || !l) return undefined;
-    const swapped = renamedOnto(input.sync, d, l, declared, heirOf, keysReadNow);
+    const swapped = renamedOnto(input.sync, d, l, declared, heirOf);
     // Or renamed in the app onto a name new to docket that the files give a new object: all the
     // files say of that one would be written onto the held object (probe NJ-2).
     const onto = swapped ?? freshNameOnto(d, l);
@@ -417,24 +415,8 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     const key = refKey(d.kind, d.key);
     if (nameHistory(input.sync, key, heirOf) !== undefined) return undefined;
     const filed = input.sync.byId.get(l.id)?.key;
-    const other = filed === undefined ? undefined : keysReadNow(filed, l.id).find(declared);
+    const other = filed === undefined ? undefined : keysFiledNow(input.sync, filed, l.id).find(declared);
     return other !== undefined && other !== key && !carriesOver(d, other, l.id) ? other : undefined;
-  };
-  let renamedParents: DesiredResource[] | undefined;
-  /**
-   * The keys a record filed under `filed` reads under now, as the files' renames of parents read
-   * the records (withRenamedParents): `filed` itself, and the same child under each parent whose
-   * `renamed_from` names its parent. Under a parent renamed away and given to another (A to B while
-   * B goes to C), `filed` holds the other object's history now (probe RA-1); under a parent the
-   * files rename, the child's declared key is under the new name (second read SR87-3).
-   */
-  const keysReadNow = (filed: string, id: string): string[] => {
-    const colon = filed.indexOf(':');
-    const [kind, rest] = [filed.slice(0, colon), filed.slice(colon + 1)];
-    renamedParents ??= input.desired.filter((p) => p.parent === undefined && p.renamedFrom.length > 0);
-    const candidates = [filed];
-    for (const p of renamedParents) for (const former of p.renamedFrom) if (rest.startsWith(`${former}/`)) candidates.push(`${kind}:${p.key}/${rest.slice(former.length + 1)}`);
-    return candidates.filter((key) => input.sync.byKey.get(key)?.id === id);
   };
   const heldForMoved: NonNullable<ClassifyResult['heldForMoved']> = [];
   /** The direction of each create and upload, by what it makes: a re-point to it takes its side. */
@@ -501,7 +483,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     } else if (own && l) {
       const key = refKey(c.kind, own.key);
       // Renamed in the app onto this name: the name's own record (none: unknown) says what moved.
-      const record = renamedOnto(input.sync, own, l, declared, heirOf, keysReadNow) ? nameHistory(input.sync, key, heirOf) : syncedRecordOf(input.sync, l.id, key);
+      const record = renamedOnto(input.sync, own, l, declared, heirOf) ? nameHistory(input.sync, key, heirOf) : syncedRecordOf(input.sync, l.id, key);
       if (record) {
         const sensitive = input.sensitive.get(c.kind) ?? [];
         c.fields = c.fields.map((f) => {

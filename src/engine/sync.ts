@@ -36,6 +36,18 @@ export interface SyncState {
   keysWithId(id: string): readonly string[];
   byKey: RecordLookup<SyncRecord>;
   byId: RecordLookup<SyncRecord & { key: string }>;
+  /** The keys other than its own a record filed under `filed` may read under (withRenamedParents: the same child under each new name the files give its parent). */
+  readUnder?(filed: string): string[];
+}
+
+/**
+ * The keys a record filed under `filed` (byId's key, as filed) reads under now, as the state reads
+ * its records: under a parent renamed away and given to another (A to B while B goes to C), `filed`
+ * holds the other's history and is none of them; under a parent the files rename, the new name's
+ * key is (probes RA-1, RD-1, second read SR87-3).
+ */
+export function keysFiledNow(state: SyncState, filed: string, id: string): string[] {
+  return [filed, ...(state.readUnder?.(filed) ?? [])].filter((key) => state.byKey.get(key)?.id === id);
 }
 
 export const EMPTY_SYNC: SyncState = { idOf: () => undefined, keysWithId: () => [], byKey: new Map(), byId: new Map() };
@@ -253,6 +265,7 @@ export function withRenamedParents(state: SyncState, desired: readonly DesiredRe
   return {
     idOf: read((key) => state.idOf(key)),
     keysWithId: (id) => state.keysWithId(id),
+    readUnder: (filed) => moved.filter(([, then]) => filed.startsWith(then)).map(([now, then]) => now + filed.slice(then.length)),
     byKey: {
       get size() {
         return state.byKey.size;
@@ -274,6 +287,7 @@ export function withRecordsAdded(state: SyncState, added: ReadonlyMap<string, Sy
   const addedById = new Map([...added].map(([key, record]) => [record.id, { ...record, key }]));
   const idGet = (id: string): (SyncRecord & { key: string }) | undefined => (replacing ? (addedById.get(id) ?? state.byId.get(id)) : (state.byId.get(id) ?? addedById.get(id)));
   return {
+    ...(state.readUnder ? { readUnder: (filed: string) => state.readUnder!(filed) } : {}),
     idOf: (key) => state.idOf(key) ?? added.get(key)?.id,
     keysWithId: (id) => {
       const own = state.keysWithId(id);
