@@ -16,11 +16,26 @@ import type { ExportFile } from './types.js';
 import { EMULATOR_STATE_FILE, LOCK_FILE, workPath } from '../config/work-dir.js';
 import { deniedOrCode } from '../util/permission.js';
 
-/** Removes the staging directories of exports to the same `--out` whose process is gone (killed with SIGKILL, say). */
-function removeStaleStaging(parent: string, prefix: string): Promise<void> {
-  // Exactly `<pid>-<6 random characters>` (mkdtemp's): `.acme.export-2026-11.export-…`, the staging
-  // directory of an export to `acme.export-2026-11`, is not this --out's.
-  return removeLeftByDeadProcesses(parent, (name) => (name.startsWith(prefix) ? Number(/^(\d+)-[A-Za-z0-9]{6}$/.exec(name.slice(prefix.length))?.[1]) : undefined));
+/** How the staging directories of exports to `out` start: `.<name>.export-`. */
+function stagingPrefix(out: string): string {
+  return `.${nameInTemp(path.basename(out))}.export-`;
+}
+
+/**
+ * The process id in the name of a staging directory of an export to `out` (`suffix`: one moving
+ * its files up), else undefined. Exactly `<pid>-<6 random characters>` (mkdtemp's):
+ * `.acme.export-2026-11.export-…`, the staging directory of an export to `acme.export-2026-11`, is
+ * not this --out's.
+ */
+function stagingPid(name: string, out: string, suffix = ''): number | undefined {
+  const prefix = stagingPrefix(out);
+  const pid = name.startsWith(prefix) ? /^(\d+)-[A-Za-z0-9]{6}$/.exec(name.slice(prefix.length, name.length - suffix.length))?.[1] : undefined;
+  return pid !== undefined && name.endsWith(suffix) ? Number(pid) : undefined;
+}
+
+/** Removes the staging directories of exports to `out` (in `parent`) whose process is gone (killed with SIGKILL, say). */
+function removeStaleStaging(parent: string, out: string): Promise<void> {
+  return removeLeftByDeadProcesses(parent, (name) => stagingPid(name, out));
 }
 
 /** What a staging directory is renamed to once its files are moved up into `out`: a run stopped meanwhile left an export to finish, not scratch. */
@@ -43,10 +58,10 @@ function finishMove(moving: string, out: string): void {
  * up): the files were whole and checked by then. Says so in the refusal that follows, as `out` is
  * not empty. A name both hold (written there since) is left for the user, with where the rest is.
  */
-function finishStaleMoves(out: string, prefix: string, label: string): void {
+function finishStaleMoves(out: string, label: string): void {
   for (const name of readdirSync(out)) {
-    const pid = name.startsWith(prefix) ? Number(/^(\d+)-[A-Za-z0-9]{6}\.moving$/.exec(name.slice(prefix.length))?.[1]) : NaN;
-    if (!Number.isInteger(pid) || processAlive(pid)) continue;
+    const pid = stagingPid(name, out, MOVING);
+    if (pid === undefined || processAlive(pid)) continue;
     const moving = path.join(out, name);
     try {
       finishMove(moving, out);
@@ -86,8 +101,8 @@ export async function checkOut(out: string, label: string): Promise<'missing' | 
     // What a killed export into this directory left inside it is not the user's (second read SR73-7).
     inside = await writtenInside(out);
     if (inside) {
-      finishStaleMoves(out, `.${nameInTemp(path.basename(out))}.export-`, label);
-      await removeStaleStaging(out, `.${nameInTemp(path.basename(out))}.export-`);
+      finishStaleMoves(out, label);
+      await removeStaleStaging(out, out);
     }
     entries = await readdir(out);
   } catch (error) {
@@ -147,9 +162,9 @@ export async function writeExport(
   const inside = await writtenInside(out);
   const parent = inside ? out : path.dirname(out);
   let release: (() => void) | undefined;
-  const prefix = `.${nameInTemp(path.basename(out))}.export-`;
+  const prefix = stagingPrefix(out);
   const staging = await mkdir(parent, { recursive: true })
-    .then(() => removeStaleStaging(parent, prefix))
+    .then(() => removeStaleStaging(parent, out))
     // Named with the process id, so the next export can tell one a killed run left from one in use.
     .then(() => mkdtemp(path.join(parent, `${prefix}${process.pid}-`)))
     // Removed on a signal from the moment it exists, before anything else is awaited.
