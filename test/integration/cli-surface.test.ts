@@ -89,6 +89,13 @@ describe('help and completion', () => {
       [['docket', 'validate', ''], []],
       [['docket', 'test', 'capture', 'exam'], []],
       [['docket', 'show', 'READ'], ['README.md']],
+      // One plan, one folder: nothing offered after it, whatever flags come between (probe RC-3).
+      [['docket', 'show', 'README.md', 'READ'], []],
+      [['docket', 'apply', '-C', 'examples', 'READ'], ['README.md']],
+      [['docket', 'apply', '--lock-timeout', '=', '5s', 'READ'], ['README.md']],
+      [['docket', 'apply', 'README.md', '--auto-approve', 'READ'], []],
+      [['docket', 'init', 'examples', 'exam'], []],
+      [['docket', 'test', 'README.md', 'READ'], ['README.md']],
       [['docket', 'init', 'R'], []],
       [['docket', 'init', 'exam'], ['examples']],
       // Commander's `help [command]`, as `docket --help` lists it (probe MD-1).

@@ -105,7 +105,10 @@ export function bashScript(commands: CommandWords[]): string {
   const top = commands.filter((c) => !c.name.includes(' '));
   const names = top.map((c) => c.name).join('|');
   const subs = commands.filter((c) => c.name.includes(' ')).map((c) => `"${c.name}"`);
-  const cases = commands.map((c) => `    "${c.name}") opts="${c.flags.join(' ')}"; words="${c.words.join(' ')}"; operand="${c.operand ?? ''}" ;;`).join('\n');
+  // \`single\`: one file or folder at most; \`takes\`: the flags whose next word is their value, not it.
+  const cases = commands
+    .map((c) => `    "${c.name}") opts="${c.flags.join(' ')}"; words="${c.words.join(' ')}"; operand="${c.operand ?? ''}"; single="${c.operand && !c.many ? 1 : ''}"; takes="${c.valued.flatMap((f) => f.names).join(' ')}" ;;`)
+    .join('\n');
   // What follows a flag of a command with subcommands is its value, not a subcommand (`test --junit capture`).
   const skipped = valuedOfParents(commands);
   // The value a flag takes: its fixed list, folders, files, or nothing offered (a name, a number, a duration).
@@ -115,7 +118,7 @@ export function bashScript(commands: CommandWords[]): string {
     .join('\n');
   return `# docket completion for bash: eval "$(docket completion bash)" (e.g. in ~/.bashrc)
 _docket() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" cmd="" opts words operand i
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" cmd="" opts words operand single takes i at j
   # \`--output=j\` reaches here split at the \`=\`: the flag is the word before it.
   if [ "$cur" = "=" ]; then cur=""; elif [ "$prev" = "=" ] && [ "$COMP_CWORD" -ge 2 ]; then prev="\${COMP_WORDS[COMP_CWORD-2]}"; fi
   # The command is the first of its names on the line: common flags may come before it, and the
@@ -135,10 +138,11 @@ _docket() {
     COMPREPLY=( $(compgen -W "${top.map((c) => c.name).join(' ')} ${BEFORE_COMMAND_WORDS}" -- "$cur") )
     return
   fi
+  at=$i
   for ((i = i + 1; i < COMP_CWORD; i++)); do
     case "$cmd \${COMP_WORDS[i]}" in
       ${skipped.length > 0 ? skipped.join('|') : '"-"'}) ${SKIP_VALUE}
-      ${subs.length > 0 ? subs.join('|') : '"-"'}) cmd="$cmd \${COMP_WORDS[i]}"; break ;;
+      ${subs.length > 0 ? subs.join('|') : '"-"'}) cmd="$cmd \${COMP_WORDS[i]}"; at=$i; break ;;
     esac
   done
   case "$cmd $prev" in
@@ -146,8 +150,19 @@ ${values}
   esac
   case "$cmd" in
 ${cases}
-    *) opts=""; words=""; operand="" ;;
+    *) opts=""; words=""; operand=""; single=""; takes="" ;;
   esac
+  # A command that takes one file or folder (apply's and show's plan, init's folder) offers none once it is given (probe RC-3).
+  if [ -n "$single" ]; then
+    for ((j = at + 1; j < COMP_CWORD; j++)); do
+      if [[ " $takes " == *" \${COMP_WORDS[j]} "* ]]; then
+        ((j++))
+        [ "\${COMP_WORDS[j]}" = "=" ] && ((j++))
+      elif [[ "\${COMP_WORDS[j]}" != -* && "\${COMP_WORDS[j]}" != "=" ]]; then
+        operand=""
+      fi
+    done
+  fi
   if [[ "$cur" == -* ]]; then
     COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
   elif [ "$cmd" = completion ] || [ "$cmd" = help ]; then
