@@ -6,7 +6,7 @@ import { quoteValue } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
 import { sayUnlessUnsent, type UnsentHold } from './unsent.js';
 import { problemSourceOf } from '../kinds/support/positions.js';
-import { formerSource } from './desired.js';
+import { alikeIn, formerSource, lookAlike } from './desired.js';
 import { digest, sameValue } from './canonical.js';
 import { isPlainObject } from '../util/plain.js';
 import { formerKey, formerKeys, leavesLiveEdits, refKey } from './types.js';
@@ -577,7 +577,9 @@ export function diff(input: DiffInput): DiffResult {
       // One the plan removes is gone before the rename (order.ts): no two share the name. Not a
       // rule whose playbook adopts or ignores drift: its delete is held, and the rule stays.
       if (!holder || (removal && !removalHeld(d, holder))) continue;
-      diagnostics.error('rename-target-live', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId!)}, live ${quoteValue(l.name)}: renaming it would make two live ${kind.name} objects named "${d.name}" (another, id ${holder.id}, no file declares, has that name)`, {
+      // Names that show alike (a Cyrillic letter for a Latin one) would make the message read as nonsense (probe RF-1).
+      const alike = lookAlike(l.name) === lookAlike(d.name) ? ` (the two names show alike: they differ only in ${alikeIn(l.name, d.name)})` : '';
+      diagnostics.error('rename-target-live', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId!)}, live ${quoteValue(l.name)}${alike}: renaming it would make two live ${kind.name} objects named "${d.name}" (another, id ${holder.id}, no file declares, has that name)`, {
         ...(problemSourceOf(d.fieldSources, 'id') ?? d.source),
         hint: `rename or remove the live "${d.name}" (id ${holder.id}) first, or declare it in a file under another name`,
       });

@@ -242,6 +242,8 @@ function checkReferences(
   // Most references name something live: what is declared is indexed only when one does not.
   let declaredKeys: Set<string> | undefined;
   const declared = (): Set<string> => (declaredKeys ??= new Set(desired.map((d) => refKey(d.kind, d.key))));
+  // Declared names as they show on screen, per kind (built at the first reference to an undeclared live object).
+  let declaredAlike: Map<string, string> | undefined;
   const byName = new Map(kinds.map((k) => [k.name, k]));
   /** The name each live id is known under, by `kind:id` in lower case (built only when a reference is missing). */
   let byLiveId: Map<string, string> | undefined;
@@ -275,7 +277,11 @@ function checkReferences(
         sayUnlessUnsent(d, { severity: 'error', code: shared ? 'ambiguous-match' : 'unknown-id', message: `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, ...refAt(d, ref), hint: unknown.hint }, hold, diagnostics);
         continue;
       }
-      if (ids[key] || declared().has(key)) continue;
+      if (declared().has(key)) continue;
+      if (ids[key]) {
+        if (!readOnly) warnLookAlike(d, ref);
+        continue;
+      }
       const renamedTo = found.renamedAway[key];
       // A kind whose identity never changes (a member's e-mail) is refused the rename at its own
       // document: "name it … here too" would point this reference at another person.
@@ -344,6 +350,32 @@ function checkReferences(
           : `if you meant ${quoteValue(match)}, edit the text around ${written} on this line, which no value of ${variables.length === 1 ? 'it' : 'them'} changes; else ${declare}`;
       refuse(d, ref, said, hint);
     }
+  }
+
+  /**
+   * A reference to a live object no file declares, named as a declared one shows (a Cyrillic `Т`
+   * for a Latin `T`): the plan and the pull request would read as no change while it points
+   * elsewhere, a publish that cannot be undone among them (probe RF-1).
+   */
+  function warnLookAlike(d: DesiredResource, ref: Ref): void {
+    if (declaredAlike === undefined) {
+      declaredAlike = new Map();
+      for (const x of desired) declaredAlike.set(refKey(x.kind, lookAlike(x.key)), x.key);
+    }
+    const twin = declaredAlike.get(refKey(ref.kind, lookAlike(ref.key)));
+    if (twin === undefined || twin === ref.key) return;
+    sayUnlessUnsent(
+      d,
+      {
+        severity: 'warning',
+        code: 'look-alike-reference',
+        message: `\`${ref.field}\` names ${ref.kind} ${quoteValue(ref.key, 200)}, which no file declares but is live, and which shows as the declared ${quoteValue(twin, 200)}: they differ only in ${alikeIn(ref.key, twin)}`,
+        ...refAt(d, ref),
+        hint: `if you meant ${quoteValue(literalPlaceholders(twin))}, write that; else rename one of the two, in the app or in its file, so that they can be told apart`,
+      },
+      hold,
+      diagnostics,
+    );
   }
 
   function refuse(d: DesiredResource, ref: Ref, said: string, hint: string): void {

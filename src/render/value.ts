@@ -4,6 +4,7 @@ import { HIDDEN_PARTS } from '../config/url-secrets.js';
 import { stripControl } from './sanitize.js';
 import { ACCENTS_ONLY, differOnlyInAccents } from '../util/nfc.js';
 import { markedControl } from '../util/control-text.js';
+import { drawnAlikeLetter } from '../util/other-script.js';
 
 /** Never cut: a plan shows the whole value. */
 const WHOLE = Number.POSITIVE_INFINITY;
@@ -33,6 +34,9 @@ export function formatValue(v: unknown): string {
 export function sameShownNote(before: unknown, after: unknown): string {
   if (typeof before !== 'string' || typeof after !== 'string' || before === after) return '';
   if (differOnlyInAccents(before, after)) return ` (${ACCENTS_ONLY})`;
+  // A Cyrillic `Т` for a Latin `T` (a reference to a look-alike name): the line would read as no change (probe RF-1).
+  const letter = drawnAlikeLetter(before, after);
+  if (letter) return ` (no visible difference: they differ only in a letter of another alphabet: ${letter})`;
   return formatValue(before) === formatValue(after) ? ` (no visible difference: they differ only in what output hides as it may hold a secret: ${HIDDEN_PARTS})` : '';
 }
 

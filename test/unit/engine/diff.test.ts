@@ -591,6 +591,9 @@ describe('diff: pins and ambiguity', () => {
     // A live name is quoted as any value: one line, escaped.
     const tabbed = run([d], [livePlaybook('pb-b', 'Be\tta'), livePlaybook('pb-t', 'Tea')]);
     expect(tabbed.diagnostics.errors[0]!.message).toContain('live "Be\\tta": renaming it');
+    // Onto a name that shows as its own (a Cyrillic `Т`), the message says so, or it reads as nonsense (probe RF-1).
+    const alike = run([desiredPlaybook('\u0422ea', { pinId: 'pb-b', fieldSources: { id: pos(3, 5) } })], [livePlaybook('pb-b', 'Tea'), livePlaybook('pb-t', '\u0422ea')]);
+    expect(alike.diagnostics.errors[0]!.message).toBe('playbook "\u0422ea" is pinned to id "pb-b", live "Tea" (the two names show alike: they differ only in letters of another alphabet drawn alike (Cyrillic `\u0422`, Latin `T`)): renaming it would make two live playbook objects named "\u0422ea" (another, id pb-t, no file declares, has that name)');
     // Declared under its own name (a swap through pins), the holder is renamed too: no error.
     const swap = run([d, desiredPlaybook('Beta', { pinId: 'pb-t' })], [livePlaybook('pb-b', 'Beta'), livePlaybook('pb-t', 'Tea')]);
     expect(swap.diagnostics.errors.filter((e) => e.code === 'rename-target-live')).toEqual([]);

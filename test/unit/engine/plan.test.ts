@@ -177,6 +177,20 @@ describe('buildPlan: references', () => {
     expect(diagnostics[0]!.message).toContain('did you mean `Consulting Terms`? (they differ only in letters of another alphabet drawn alike (Cyrillic `о`, Latin `o`))');
   });
 
+  it('warns of a reference to an undeclared live object named as a declared one shows, which would read as no change (probe RF-1)', () => {
+    const declaredTerm: DesiredResource = { ...desiredPlaybook('Consulting Terms'), kind: 'custom-term' };
+    const lookAlikeName = 'Consulting \u0422erms';
+    const naming = templateNaming('Consulting Agreement', lookAlikeName, 'custom_term', pos(4, 14, 'custom-templates/consulting.yaml'));
+    const live = [liveTermNamed('Consulting Terms'), { ...liveTermNamed(lookAlikeName), id: 't-2' }];
+    const { diagnostics } = plan([declaredTerm, naming], live);
+    expect(diagnostics).toEqual([expect.objectContaining({ severity: 'warning', code: 'look-alike-reference', file: 'custom-templates/consulting.yaml', line: 4, col: 14 })]);
+    expect(diagnostics[0]!.message).toBe('`custom_term` names custom-term "Consulting \u0422erms", which no file declares but is live, and which shows as the declared "Consulting Terms": they differ only in letters of another alphabet drawn alike (Cyrillic `\u0422`, Latin `T`)');
+    expect(diagnostics[0]!.hint).toBe('if you meant "Consulting Terms", write that; else rename one of the two, in the app or in its file, so that they can be told apart');
+    // Naming the declared one, or an undeclared live one that shows as no declared name, is said nothing of.
+    expect(plan([declaredTerm, templateNaming('Consulting Agreement', 'Consulting Terms', 'custom_term', pos(4))], live).diagnostics).toEqual([]);
+    expect(plan([templateNaming('Consulting Agreement', lookAlikeName, 'custom_term', pos(4))], live).diagnostics).toEqual([]);
+  });
+
   it('accepts a reviewer declared as a Member (and invites it first)', () => {
     const { plan: p, diagnostics } = plan([desiredPlaybook(NDA.name), rule(), desiredMember('ghost@acme.example')], [livePlaybook(NDA.id, NDA.name)]);
     expect(diagnostics).toEqual([]);

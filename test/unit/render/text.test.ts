@@ -416,6 +416,11 @@ describe("a URL's hidden parts in names and values", () => {
     expect(out).not.toContain('ref=1');
   });
 
+  it('says a value differs only in a letter of another alphabet, which prints as the Latin one (probe RF-1)', () => {
+    const out = text(plan([change('update', 'custom-template', 'Consulting Agreement', { fields: { custom_term: ['Consulting Terms', 'Consulting \u0422erms'] } })]));
+    expect(out).toContain('custom_term: "Consulting Terms" → "Consulting \u0422erms" (no visible difference: they differ only in a letter of another alphabet: Cyrillic `\u0422`, Latin `T`)');
+  });
+
   it('says a value differs where hiding shows its two sides the same, still hiding them', () => {
     const out = text(rules);
     expect(out).toContain(`actions: "see https://x.example/doc?… now" → "see https://x.example/doc?… now" (no visible difference: they differ only in what output hides as it may hold a secret: a URL's query or fragment, a \`user:password@\`)`);
