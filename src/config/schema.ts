@@ -307,7 +307,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
       const readAs = typeof e.data === 'boolean' ? 'as true or false' : 'as a number (2.0 becomes 2, .inf infinity)';
       // A tag that made true or false: without it the word is still one, so quotes are the way out (second read SR76-7).
       const tagHint = typeof e.data === 'boolean' ? 'remove the tag before the value (such as `!!bool`) and put the word in quotes: docket reads plain YAML, where true and false unquoted are not text' : TAG_HINT;
-      const hint = tagged ? tagHint : quotable ? `put the value in quotes: unquoted, YAML reads it ${readAs}` : undefined;
+      const hint = tagged ? tagHint : quotable ? `put the value in quotes: unquoted, YAML reads it ${readAs}` : oldBoolean(expected, e.data, source);
       // `null` or `~` written out is no value to YAML, not an empty one: said as written.
       const nullWord = nullWritten();
       if (nullWord !== undefined) {
@@ -478,6 +478,16 @@ function valueMessage(e: ErrorObject, params: Record<string, unknown>, got = got
     default:
       return `does not satisfy the schema's \`${e.keyword}\``;
   }
+}
+
+/** YAML 1.1's words for true and false (`yes`, `Off`), which YAML 1.2, as docket reads it, takes as text. */
+const OLD_BOOLEAN = /^(?:y|Y|yes|Yes|YES|on|On|ON|n|N|no|No|NO|off|Off|OFF)$/;
+
+/** `generate_summary: yes`: the word meant as true where YAML 1.1 reads it so; said, since it looks right (probe RF-3). */
+function oldBoolean(expected: string[], data: unknown, source: string | undefined): string | undefined {
+  if (expected.join() !== 'boolean' || typeof data !== 'string' || !OLD_BOOLEAN.test(data) || (source !== undefined && source !== data)) return undefined;
+  const meant = /^(?:y|yes|on)$/i.test(data) ? 'true' : 'false';
+  return `docket reads YAML 1.2, where \`${data}\` is text (YAML 1.1 read it as ${meant}): write ${meant}`;
 }
 
 function typePhrase(type: string): string {

@@ -235,7 +235,9 @@ export const ruleKind: KindModule<'rule'> = {
       // NOTE(api): text of white space only counts as none (as the emulator's 422 has it, after Rails' `blank?`).
       // A field filled by a broken variable reads as none; the variable is reported where it is defined.
       const unresolved = (field: string): boolean => doc.unresolved?.has(`/rules/${i}/${field}`) === true;
-      if (isBlankText(fields.actions) && !(fields.generate_summary === true && !isBlankText(fields.questions)) && !unresolved('actions') && !unresolved('questions')) {
+      // A \`generate_summary\` that is no boolean ("yes") is refused by the schema: what it would allow is not known (probe RF-3).
+      const summaryUnread = (rule.generate_summary !== undefined && rule.generate_summary !== null && typeof rule.generate_summary !== 'boolean') || unresolved('generate_summary');
+      if (isBlankText(fields.actions) && !(fields.generate_summary === true && !isBlankText(fields.questions)) && !unresolved('actions') && !unresolved('questions') && !summaryUnread) {
         const why = missingActions(rule);
         diag.error('missing-actions', `rule ${quoteValue(name, 200)} needs \`actions\`${why.detail} (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`, {
           // At the value when the value is what is wrong (white space only), else at the rule.

@@ -577,6 +577,20 @@ describe('loadConfig: schema errors', () => {
     expect(r.config!.documents[0]!.body).toMatchObject({ name: 'Release True', rules: [{ generate_summary: false }] });
   });
 
+  it('says a YAML 1.1 word for true or false written for one is text here, and which to write (probe RF-3)', async () => {
+    const r = await load({
+      'docket.yaml': 'version: 1\n',
+      'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: A', '    actions: A', '    generate_summary: yes', '  - name: B', '    actions: B', '    generate_summary: Off', '  - name: C', '    actions: C', '    generate_summary: "yes"', '  - name: D', '    actions: D', '    generate_summary: maybe'),
+    });
+    expect(r.diagnostics.map((d) => [brief(d), d.hint])).toEqual([
+      ['p.yaml:6:23 invalid-value', 'docket reads YAML 1.2, where `yes` is text (YAML 1.1 read it as true): write true'],
+      ['p.yaml:9:23 invalid-value', 'docket reads YAML 1.2, where `Off` is text (YAML 1.1 read it as false): write false'],
+      // Quoted, it was meant as text; any other word is no boolean in either.
+      ['p.yaml:12:23 invalid-value', undefined],
+      ['p.yaml:15:23 invalid-value', undefined],
+    ]);
+  });
+
   it('tells to quote digits YAML read as a number only where the digits as text are a value the key takes', async () => {
     const r = await load({
       'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n',

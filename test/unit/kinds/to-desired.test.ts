@@ -212,6 +212,11 @@ describe('Rule toDesired', () => {
       expect(diagnostics.errors.map((d) => d.code)).toEqual(['missing-actions']);
     });
 
+    it('is not reported where `generate_summary` is no boolean: the schema refuses it, and what it would allow is not known (probe RF-3)', () => {
+      for (const unread of ['yes', 'maybe', 1]) expect(playbook({ rules: [{ name: 'Residuals', generate_summary: unread }] }).diagnostics.items).toEqual([]);
+      expect(playbook({ rules: [{ name: 'Residuals', generate_summary: null }] }).diagnostics.errors.map((d) => d.code)).toEqual(['missing-actions']);
+    });
+
     it('is not reported for a summary-only rule (generate_summary true by default, questions present)', () => {
       const { resources, diagnostics } = playbook({ rules: [{ name: 'Term', questions: 'What is the term?' }] });
       expect(diagnostics.items).toEqual([]);
