@@ -19,7 +19,7 @@ import { taggedIn, writtenIn } from '../config/written-number.js';
 import { keyInFileText, keysOf } from '../config/api-keys.js';
 import { keysHeld, placeOf } from '../config/interpolate.js';
 import { linesIn } from '../config/source-lines.js';
-import { parseWithPositions, pointerToPath, type DocPositions } from '../config/yaml-positions.js';
+import { joinPointer, parseWithPositions, pointerToPath, type DocPositions } from '../config/yaml-positions.js';
 import { compareDiagnostics, uniqueDiagnostics, type Diagnostic, type SourcePos } from '../diagnostics.js';
 import { normName } from '../engine/normalize.js';
 import { KINDS } from '../kinds/index.js';
@@ -28,7 +28,7 @@ import { isPlainObject } from '../util/plain.js';
 import { LINK_HINT, NOT_REGULAR_FILE, linkReason } from '../util/special-file.js';
 import { fileHeadOrError } from '../util/file-head.js';
 import { countLabel, outcomesLabel, textLabel } from './labels.js';
-import { nameKey } from './match.js';
+import { fieldNames, nameKey } from './match.js';
 import type { ContractRef, Count, Expectation, ExpectationSpec, OutcomeSet, PlaybookCase, Severity, TemplateCase, TestFile, TextMatch } from './types.js';
 import { wordFileProblem } from '../util/word-file.js';
 import { deniedOrCode } from '../util/permission.js';
@@ -219,7 +219,9 @@ class Checker {
       if (this.subjects.actor === undefined && !this.subjects.unknown) {
         this.error('missing-actor', 'template tests create agreements owned and signed by `agreements.actor`, which docket.yaml does not set', '/template', 'set `agreements.actor` in docket.yaml to a user of the agreements service');
       }
-      const loaded = cases.flatMap((c, i) => (isPlainObject(c) ? [this.templateCase(c, `/cases/${i}`, severity)] : []));
+      // Only the one subject there is: with two of the name, which one's fields apply is not known.
+      const fieldKeys = subject && !subject.sameName ? subject.fieldKeys : undefined;
+      const loaded = cases.flatMap((c, i) => (isPlainObject(c) ? [this.templateCase(c, `/cases/${i}`, severity, fieldKeys)] : []));
       result = { kind: 'TemplateTest', file: this.file, subject: subject?.name ?? normName(wanted), at: this.at(''), cases: loaded };
     }
     return this.diagnostics.filter((d) => d.severity === 'error').length > before ? undefined : result;
@@ -342,10 +344,21 @@ class Checker {
     };
   }
 
-  private templateCase(c: Record<string, unknown>, ptr: string, base: Severity): TemplateCase {
+  /** `fieldKeys`: the custom template's fields, when its definition gives them all; a value or an expected rejection of another is refused (probe RF-2). */
+  private templateCase(c: Record<string, unknown>, ptr: string, base: Severity, fieldKeys: readonly string[] | undefined): TemplateCase {
     const severity = severityOf(c.severity) ?? base;
     const expect = c.expect;
     const rejected = isPlainObject(expect) && isPlainObject(expect.rejected) ? expect.rejected : undefined;
+    if (fieldKeys) {
+      const fields = `its fields: ${fieldKeys.join(', ')}`;
+      for (const key of isPlainObject(c.values) ? Object.keys(c.values) : []) {
+        if (!fieldKeys.includes(key)) this.error('unknown-field', `${quoteValue(key)} is not a field of the custom template${didYouMean(key, fieldKeys)}`, joinPointer(`${ptr}/values`, key), fields, true);
+      }
+      // Named as the service paths it (`agreement.hourly_rate`, `values[hourly_rate]`), it is that field (match.ts).
+      if (typeof rejected?.field === 'string' && !fieldKeys.some((k) => fieldNames(k, rejected.field as string))) {
+        this.error('unknown-field', `${quoteValue(rejected.field)} is not a field of the custom template, so no rejection names it${didYouMean(rejected.field, fieldKeys)}`, `${ptr}/expect/rejected/field`, fields);
+      }
+    }
     const spec: ExpectationSpec = rejected ? { type: 'rejected', ...(typeof rejected.field === 'string' ? { field: rejected.field } : {}) } : { type: 'accepted' };
     return { name: String(c.name), at: this.at(ptr), values: c.values as Record<string, unknown>, expectations: this.labelled([{ spec, pointer: `${ptr}/expect`, severity }]) };
   }

@@ -574,6 +574,20 @@ describe('docket test with broken inputs', () => {
     expect(taken.stderr).toContain('hint: move it to a file not named *.test.yaml (tests/typo.yaml exists: add the document to it after a `---` line, or rename tests/typo.test.yaml to another name)');
   });
 
+  it("refuses a template test's value or expected rejection of a field the custom template's definition does not have, before any call (probe RF-2)", async () => {
+    const dir = await example();
+    const cases = ['kind: TemplateTest', 'template: Consulting Agreement', 'cases:', '  - name: typo', '    values: { services_summary: x, start_date: 2027-01-15, hourly_rat: lots }', '    expect: accepted', '  - name: named as the service paths it', '    values: { services_summary: x, start_date: 2027-01-15, governing_law_region: Berlin }', '    expect: { rejected: { field: agreement.hourly_rate } }', '  - name: typo in the expectation', '    values: { services_summary: x }', '    expect: { rejected: { field: hourly_rat } }', ''];
+    await writeFile(join(dir, 'tests/fields.test.yaml'), cases.join('\n'));
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    const errors = r.stderr.split('\n').filter((l) => / error /.test(l));
+    expect(errors).toEqual([
+      'tests/fields.test.yaml:5:60 error unknown-field "hourly_rat" is not a field of the custom template, did you mean `hourly_rate`?',
+      'tests/fields.test.yaml:12:34 error unknown-field "hourly_rat" is not a field of the custom template, so no rejection names it, did you mean `hourly_rate`?',
+    ]);
+    expect(r.stderr).toContain('hint: its fields: services_summary, start_date, billing_model, hourly_rate, travel_policy, governing_law_region, chosen_courts_region');
+  });
+
   it('refuses a case name used twice for one playbook in a file, also across its documents (the reports could not tell them apart)', async () => {
     const dir = await example();
     const doc = (playbook: string, names: string[]) => ['kind: PlaybookTest', `playbook: ${playbook}`, 'cases:', ...names.flatMap((n) => [`  - name: ${n}`, '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }'])].join('\n');

@@ -42,6 +42,28 @@ export const GOVERNING_LAW_IMPORT = 'governing_law';
  */
 export const GOVERNING_LAW_KEYS = ['governing_law_region', 'chosen_courts_region'] as const;
 
+/**
+ * The keys a custom template's agreements take values for: each section's fields, and the
+ * governing-law import's two. Undefined where the definition does not say them all (not read, or
+ * an import docket does not know), so no test value is refused on a guess.
+ */
+export function definitionFieldKeys(definition: unknown): string[] | undefined {
+  if (!isRecord(definition) || !Array.isArray(definition.sections)) return undefined;
+  const keys: string[] = [];
+  for (const section of definition.sections) {
+    if (!isRecord(section)) return undefined;
+    if (section.import !== undefined) {
+      if (section.import !== GOVERNING_LAW_IMPORT) return undefined;
+      keys.push(...GOVERNING_LAW_KEYS);
+    }
+    if (section.fields !== undefined) {
+      if (!isRecord(section.fields)) return undefined;
+      keys.push(...Object.keys(section.fields));
+    }
+  }
+  return keys;
+}
+
 export function isInput(value: unknown): value is DefinitionInput {
   return typeof value === 'string' && (DEFINITION_INPUTS as readonly string[]).includes(value);
 }

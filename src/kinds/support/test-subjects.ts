@@ -14,6 +14,7 @@ import { customTemplateKind } from '../custom-template.js';
 import { playbookKind } from '../playbook.js';
 import { liveRuleTexts, noteSummaryOnlyRefusal, reviewedPart, ruleKind, unkeptFields } from '../rule.js';
 import { templateKind } from '../template.js';
+import { definitionFieldKeys } from './definition-model.js';
 
 /** A rule as a review uses it: what the reviewer reads. `id` is known once it exists live. */
 export interface SubjectRule {
@@ -58,6 +59,8 @@ export interface TemplateSubject {
   formerNames?: readonly string[];
   /** The template of the other kind declared under the same name: a test naming it cannot say which it means. */
   sameName?: TemplateSubject;
+  /** A custom template's field keys, as its definition gives them all (definitionFieldKeys). */
+  fieldKeys?: readonly string[];
 }
 
 /** The playbooks the configuration declares, with their rules, by name. */
@@ -88,7 +91,8 @@ export function declaredTemplates(desired: readonly DesiredResource[]): Map<stri
   const out = new Map<string, TemplateSubject>();
   for (const d of desired) {
     if (d.kind !== customTemplateKind.name && d.kind !== templateKind.name) continue;
-    const subject: TemplateSubject = { name: d.name, custom: d.kind === customTemplateKind.name, source: d.source, target: `${d.kind}/${d.name}`, ref: { kind: d.kind, key: d.key }, ...(d.renamedFrom.length > 0 ? { formerNames: d.renamedFrom } : {}) };
+    const fieldKeys = d.kind === customTemplateKind.name ? definitionFieldKeys(d.fields.definition) : undefined;
+    const subject: TemplateSubject = { name: d.name, custom: d.kind === customTemplateKind.name, source: d.source, target: `${d.kind}/${d.name}`, ref: { kind: d.kind, key: d.key }, ...(d.renamedFrom.length > 0 ? { formerNames: d.renamedFrom } : {}), ...(fieldKeys ? { fieldKeys } : {}) };
     // A custom template and a standard one may share a name: the first is kept, knowing of the other (probe LR-2).
     const first = out.get(d.key);
     if (first && first.custom !== subject.custom) first.sameName = subject;
