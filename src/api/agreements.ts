@@ -8,7 +8,7 @@ import { describeOrganizations } from './organization-list.js';
 import { pathSegment } from './path-segment.js';
 import { aboutSetting, ApiError, DocketError } from '../errors.js';
 import { firstMade } from './found.js';
-import type { ApiResource, FormPart, RecoverCause, ServiceClient } from './types.js';
+import type { ApiResource, FormPart, ListOptions, RecoverCause, ServiceClient } from './types.js';
 
 export interface AgreementsUserAttrs {
   email: string;
@@ -168,8 +168,8 @@ export class AgreementsApi {
     await this.client.request({ method: 'PATCH', path: `/v1/organizations/${pathSegment(id)}`, body, operation: 'update agreements organization' });
   }
 
-  async listCustomTerms(): Promise<ApiResource<CustomTermAttrs>[]> {
-    return (await this.client.list<CustomTermAttrs>('/v1/custom_terms', 'list custom terms', { identity: 'name' })).map(withNumericVersion);
+  async listCustomTerms(expectedIds?: ListOptions['expectedIds']): Promise<ApiResource<CustomTermAttrs>[]> {
+    return (await this.client.list<CustomTermAttrs>('/v1/custom_terms', 'list custom terms', { identity: 'name', ...(expectedIds ? { expectedIds } : {}) })).map(withNumericVersion);
   }
 
   async getCustomTerm(id: string, label: string): Promise<ApiResource<CustomTermAttrs>> {
@@ -275,8 +275,8 @@ export class AgreementsApi {
     return answered !== undefined ? { version: answered } : { version: expectedVersion, ...(read !== undefined ? { read, lost } : {}) };
   }
 
-  async listCustomTemplates(): Promise<ApiResource<CustomTemplateAttrs>[]> {
-    return (await this.client.list<CustomTemplateAttrs>('/v1/custom_templates', 'list custom templates', { identity: 'name' })).map(withNumericVersion);
+  async listCustomTemplates(expectedIds?: ListOptions['expectedIds']): Promise<ApiResource<CustomTemplateAttrs>[]> {
+    return (await this.client.list<CustomTemplateAttrs>('/v1/custom_templates', 'list custom templates', { identity: 'name', ...(expectedIds ? { expectedIds } : {}) })).map(withNumericVersion);
   }
 
   async getCustomTemplate(id: string, label: string): Promise<ApiResource<CustomTemplateAttrs>> {
@@ -322,8 +322,8 @@ export class AgreementsApi {
     refuseUnpublished(answer, `publish custom template "${label}"`, 'custom template', expectedVersion);
   }
 
-  listTemplates(): Promise<ApiResource<TemplateAttrs>[]> {
-    return this.client.list<TemplateAttrs>('/v1/templates', 'list templates', { query: { full: 'true' }, identity: 'name' });
+  listTemplates(expectedIds?: ListOptions['expectedIds']): Promise<ApiResource<TemplateAttrs>[]> {
+    return this.client.list<TemplateAttrs>('/v1/templates', 'list templates', { query: { full: 'true' }, identity: 'name', ...(expectedIds ? { expectedIds } : {}) });
   }
 
   async createTemplate(body: Record<string, unknown>, label: string): Promise<ApiResource<TemplateAttrs>> {

@@ -822,12 +822,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
 
   async function list<A>(path: string, operation: string, options: ListOptions = {}): Promise<ApiResource<A>[]> {
     const firstPage = options.firstPage === true;
-    if (options.paged === false) return readPages<A>(path, operation, options.query, undefined, options.identity, firstPage);
+    if (options.paged === false) return readPages<A>(path, operation, options.query, undefined, options.identity, firstPage, options.expectedIds);
     const endpoint = endpointKey(path);
     for (;;) {
       const size = pageSizes.has(endpoint) ? pageSizes.get(endpoint)! : PAGE_SIZE;
       try {
-        return await readPages<A>(path, operation, options.query, size, options.identity, firstPage);
+        return await readPages<A>(path, operation, options.query, size, options.identity, firstPage, options.expectedIds);
       } catch (error) {
         const smaller = isPageSizeRejection(error) ? smallerPageSize(size) : false;
         if (smaller === false) throw error;
@@ -841,8 +841,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * Reads every page: `size` undefined sends no paging parameters (a list documented as unpaged),
    * null lets the service choose the page size, a number asks for it on every page.
    */
-  async function readPages<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined, firstPage = false): Promise<ApiResource<A>[]> {
-    const read = await readPagesOnce<A>(path, operation, query, size, identity, firstPage);
+  async function readPages<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined, firstPage = false, expectedIds?: ListOptions['expectedIds']): Promise<ApiResource<A>[]> {
+    const read = await readPagesOnce<A>(path, operation, query, size, identity, firstPage, expectedIds);
     if (!read.shrank) return read.items;
     // NOTE(api): a later page stating fewer records than an earlier one: an object was deleted
     // while the list was read, which shifts the later pages up, so one may be on no page read and
@@ -850,13 +850,13 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     // once; shrinking again (a list being emptied), what either read found is taken: an object
     // deleted meanwhile reads as live for one run, which nothing duplicates or deletes.
     logDebug?.(`${service} GET ${clean(path)}: a page stated fewer records than the one before it (an object was deleted while the list was read); reading it again`);
-    const again = await readPagesOnce<A>(path, operation, query, size, identity, firstPage);
+    const again = await readPagesOnce<A>(path, operation, query, size, identity, firstPage, expectedIds);
     if (!again.shrank) return again.items;
     const seen = new Set(again.items.map((item) => item.id));
     return [...again.items, ...read.items.filter((item) => !seen.has(item.id))];
   }
 
-  async function readPagesOnce<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined, firstPage: boolean): Promise<{ items: ApiResource<A>[]; shrank: boolean }> {
+  async function readPagesOnce<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined, firstPage: boolean, expectedIds?: ListOptions['expectedIds']): Promise<{ items: ApiResource<A>[]; shrank: boolean }> {
     const sizeQuery: Query = typeof size === 'number' ? { 'page[size]': size } : {};
     const first = target({ method: 'GET', path, query, operation }, sizeQuery);
     const out: ApiResource<A>[] = [];
@@ -980,8 +980,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         current = pageTarget(next.number);
       } else if (next.link !== undefined && !next.hasMeta) {
         throw new DocketError('bad-response', `${operation}: the ${service} service's next-page link points to another origin or another list, or cannot be read, and it gave no page number to use instead; not following it`);
-      } else if (size !== undefined && !next.pagingInfo && fresh > 0 && looksTruncated(body.data.length, size)) {
-        // No paging members, and a page that may have been cut (see looksTruncated): ask whether there is more.
+      } else if (size !== undefined && !next.pagingInfo && fresh > 0 && (looksTruncated(body.data.length, size) || (await lacksExpected(ids, expectedIds)))) {
+        // No paging members, and a page that may have been cut (see looksTruncated), or that lacks
+        // an object docket synced (a page size the service keeps to itself; probe RE-1): ask whether there is more.
         current = pageTarget(page + 1);
         probing = true;
       } else {
@@ -991,6 +992,15 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const short = pagesCountProblem(stated, ids.size, pagesRead);
     if (short) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(first.path)} answered with a list that contradicts itself: ${clean(short)}`, 'nothing was changed; run the command again, and report it to the service if it persists');
     return { items: out, shrank };
+  }
+
+  /** Whether the items read so far lack an id the list should hold (ListOptions.expectedIds). */
+  async function lacksExpected(read: ReadonlyMap<string, unknown>, expectedIds: ListOptions['expectedIds']): Promise<boolean> {
+    if (!expectedIds) return false;
+    const wanted = await expectedIds();
+    if (wanted.size === 0) return false;
+    const held = new Set([...read.keys()].map((id) => id.toLowerCase()));
+    return [...wanted].some((id) => !held.has(id.toLowerCase()));
   }
 
   /** The last page a page states: its number (`meta.pagination.last`), else the request `links.last` names. */

@@ -23,6 +23,11 @@ export interface ListOptions {
   identity?: string;
   /** Only the first page (a sample, such as the organization the key's objects belong to). */
   firstPage?: boolean;
+  /**
+   * Ids the list should hold (objects docket synced or pins): a short page that says nothing of
+   * paging yet lacks one may be cut at a size the service does not say, so the next is asked for.
+   */
+  expectedIds?: () => ReadonlySet<string> | Promise<ReadonlySet<string>>;
 }
 
 /** One part of a multipart/form-data body. */

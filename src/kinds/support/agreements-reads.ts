@@ -11,6 +11,7 @@ import type { Diagnostics } from '../../diagnostics.js';
 import type { ConfigContext, ExecContext, FetchContext, KindModule } from '../kind.js';
 import type { KindName } from '../../engine/types.js';
 import { quoteValue } from '../../config/quote.js';
+import { expectedIdsOf } from './declared.js';
 
 export function agreementsUsers(ctx: FetchContext): Promise<ApiResource<AgreementsUserAttrs>[]> {
   return ctx.memo('agreements:users', () => ctx.services.agreements().listUsers());
@@ -24,7 +25,7 @@ export function actorOf(ctx: ExecContext): Actor {
 }
 
 export function liveCustomTerms(ctx: FetchContext): Promise<ApiResource<CustomTermAttrs>[]> {
-  return ctx.memo('agreements:custom-terms', () => ctx.services.agreements().listCustomTerms());
+  return ctx.memo('agreements:custom-terms', () => ctx.services.agreements().listCustomTerms(expectedIdsOf(ctx, 'custom-term')));
 }
 
 

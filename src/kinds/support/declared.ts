@@ -13,21 +13,38 @@ export async function declaredFilter(
 ): Promise<(id: string, name: string) => boolean> {
   const declared = ctx.declared;
   if (!declared || (ctx.readAll && !ctx.droppedOnly?.has(kind))) return () => true;
-  const synced = await ctx.synced?.();
-  const ids = new Set<string>();
+  const ids = declaredIds(declared, kind, await ctx.synced?.());
   const names = new Set<string>();
   for (const d of declared) {
     if (d.kind !== kind) continue;
     names.add(d.key);
     for (const old of d.renamedFrom) names.add(old);
+  }
+  return (id, name) => ids.has(id) || names.has(name);
+}
+
+/** The ids of declared objects of `kind`: pinned, or last synced under their key or a former one (an object renamed in the files and in the app too is matched by that record). */
+function declaredIds(declared: readonly DesiredResource[], kind: KindName, synced: SyncedIds | undefined): Set<string> {
+  const ids = new Set<string>();
+  for (const d of declared) {
+    if (d.kind !== kind) continue;
     if (d.pinId) ids.add(d.pinId);
-    // Under its own name or a former one: an object renamed in the files and in the app too is matched by that record.
     for (const kindKey of [refKey(d.kind, d.key), ...formerKeys(d)]) {
       const recorded = synced?.idOf(kindKey);
       if (recorded) ids.add(recorded);
     }
   }
-  return (id, name) => ids.has(id) || names.has(name);
+  return ids;
+}
+
+/**
+ * The ids a kind's list should hold: those the declared objects are pinned to, or docket last
+ * synced them under (their key or a former one). Asked only of a short page that says nothing of
+ * paging (api/http.ts), so a list cut at a size the service keeps to itself is read on, not taken
+ * as whole, which would plan objects docket made as "removed live" and make them again (probe RE-1).
+ */
+export function expectedIdsOf(ctx: { declared?: DesiredResource[]; synced?: () => SyncedIds | Promise<SyncedIds> }, kind: KindName): () => Promise<ReadonlySet<string>> {
+  return async () => declaredIds(ctx.declared ?? [], kind, await ctx.synced?.());
 }
 
 /**

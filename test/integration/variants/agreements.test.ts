@@ -1,7 +1,7 @@
 /** The bundled example against the agreements-service and paging shapes of the public docs. */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { TestEmulator } from '../../helpers/emulator.js';
-import { cliWith, expectNoChanges } from '../../helpers/scenario.js';
+import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { runExampleScenario, startVariant } from './scenario.js';
 
@@ -54,5 +54,23 @@ describe('a list that pages without saying so', () => {
     // Seen as the emulator answers: 15 a page, whatever size is asked for.
     const page = await fetch(`${t.env.DOCKET_REVIEW_URL}/v1/organizations/${t.env.DOCKET_ORGANIZATION_ID}/users?page[size]=100`, { headers: { authorization: `Bearer ${t.env.DOCKET_API_KEY}` } });
     expect(((await page.json()) as { data: unknown[] }).data).toHaveLength(15);
+  });
+
+  it('and cuts its pages at a size it keeps to itself (10): what docket synced is read on for, not made again (probe RE-1)', async () => {
+    t = await startVariant({ paging: 'hidden', ignorePageSize: true, maxPageSize: 10 });
+    const cli = cliWith(() => t!.env);
+    const files: Record<string, string> = { 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n' };
+    for (let i = 1; i <= 12; i++) files[`templates/n${i}.yaml`] = `kind: Template\nname: NDA ${i}\ntype: NDA\n`;
+    const dir = await makeDir(files);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+    await applyOk(cli, dir);
+    const drift = await cli('drift', '-C', dir);
+    expect([drift.code, drift.stdout]).toEqual([0, expect.stringContaining('No drift')]);
+    const page = await fetch(`${t.env.DOCKET_AGREEMENTS_URL}/v1/templates?page[size]=100`, { headers: { authorization: `Bearer ${t.env.DOCKET_API_KEY}` } });
+    const first = ((await page.json()) as { data: unknown[] }).data;
+    expect(first).toHaveLength(10);
+    const all = [...first, ...((await (await fetch(`${t.env.DOCKET_AGREEMENTS_URL}/v1/templates?page[size]=100&page[number]=2`, { headers: { authorization: `Bearer ${t.env.DOCKET_API_KEY}` } })).json()) as { data: unknown[] }).data];
+    expect(all).toHaveLength(12);
   });
 });
