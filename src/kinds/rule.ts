@@ -126,7 +126,7 @@ export function unkeptNote(sent: Record<string, unknown>, answer: Record<string,
   const left = lost.filter((l) => ignored.includes(l.field));
   const again = shown.length === 0 ? [] : [`the next plan will show ${shown.length === lost.length ? (shown.length === 1 ? 'it' : 'them') : names(shown)} again`];
   const unseen = left.length === 0 ? [] : [`\`ignore_fields\` leaves ${left.length === lost.length ? (left.length === 1 ? 'it' : 'them') : names(left)} out of every plan`];
-  return `the service answered without ${names(lost)} as sent (it holds ${lost.map((l) => l.quoted).join(', ')}): ${[...again, ...unseen].join('; ')}`;
+  return `the service did not keep ${names(lost)} as sent (it holds ${lost.map((l) => l.quoted).join(', ')}): ${[...again, ...unseen].join('; ')}`;
 }
 
 /**

@@ -476,7 +476,7 @@ describe('rule fields the service drops without a word', () => {
     const playbook = (actions: string, notes?: string) => `kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ${actions}\n${notes ? `    internal_notes: ${notes}\n` : ''}`;
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('ACCEPT', 'keep me') });
     const created = await applyOk(cli, dir);
-    expect(created.stdout).toMatch(/create rule "P\/R"[^\n]*\n\s+note: the service answered without `internal_notes` as sent/);
+    expect(created.stdout).toMatch(/create rule "P\/R"[^\n]*\n\s+note: the service did not keep `internal_notes` as sent/);
     // Not in sync, so not recorded as such: still the files' change, not drift pull would write back.
     expect((await cli('plan', '-C', dir)).stdout).toMatch(/~ update rule "P\/R"[^\n]*· changed in files/);
     const drift = await cli('drift', '-C', dir);
@@ -498,7 +498,7 @@ describe('rule fields the service drops without a word', () => {
 
     await writeFiles(dir, { 'playbooks/p.yaml': playbook('ACCEPT up to 3 years', 'keep me too') });
     const updated = await applyOk(cli, dir);
-    expect(updated.stdout).toMatch(/update rule "P\/R"[^\n]*\n\s+note: the service answered without `internal_notes` as sent/);
+    expect(updated.stdout).toMatch(/update rule "P\/R"[^\n]*\n\s+note: the service did not keep `internal_notes` as sent/);
 
     await writeFiles(dir, { 'playbooks/p.yaml': playbook('ACCEPT up to 3 years') });
     await expectNoChanges(cli, dir);
@@ -556,7 +556,7 @@ describe('rule fields the service drops without a word', () => {
     const cli = cliWith(() => t!.env);
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': 'kind: Playbook\nname: P\nignore_fields: [internal_notes]\nrules:\n  - name: R\n    actions: ACCEPT\n    internal_notes: n\n    questions: Which?\n' });
     const created = await applyOk(cli, dir);
-    expect(created.stdout).toContain('note: the service answered without `internal_notes`, `questions` as sent (it holds null, null): the next plan will show `questions` again; `ignore_fields` leaves `internal_notes` out of every plan');
+    expect(created.stdout).toContain('note: the service did not keep `internal_notes`, `questions` as sent (it holds null, null): the next plan will show `questions` again; `ignore_fields` leaves `internal_notes` out of every plan');
     expect((await cli('plan', '-C', dir)).stdout).toMatch(/~ update rule "P\/R"[^\n]*· changed in files\n\s+questions: null → "Which\?"\n\n/);
     await writeFiles(dir, { 'playbooks/p.yaml': 'kind: Playbook\nname: P\nignore_fields: [internal_notes, questions]\nrules:\n  - name: R\n    actions: ACCEPT\n    internal_notes: n\n    questions: Which?\n' });
     await expectNoChanges(cli, dir);
@@ -568,7 +568,7 @@ describe('rule fields the service drops without a word', () => {
     const file = 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: ACCEPT all\n    reviewer: alice@acme.example\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: alice@acme.example\n', 'playbooks/p.yaml': file });
     const created = await applyOk(cli, dir);
-    expect(created.stdout).toMatch(/create rule "P\/R"[^\n]*\n\s+note: the service answered without `reviewer` as sent \(it holds null\)/);
+    expect(created.stdout).toMatch(/create rule "P\/R"[^\n]*\n\s+note: the service did not keep `reviewer` as sent \(it holds null\)/);
     expect((await cli('plan', '-C', dir)).stdout).toMatch(/~ update rule "P\/R"[^\n]*· changed in files/);
     const drift = await cli('drift', '-C', dir);
     expect([drift.code, drift.stdout]).toEqual([0, expect.stringContaining('1 object changed in the files is pending')]);

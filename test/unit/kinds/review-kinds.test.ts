@@ -142,7 +142,7 @@ describe('rule writes', () => {
     const { report } = await e.apply(dir, await e.planned(dir));
     expect(report.failed).toBe(0);
     // Named as the files name them: the reviewer, not the `reviewer_id` it is sent as.
-    expect(report.results.map((r) => r.note)).toContain('the service answered without `internal_notes`, `reviewer` as sent (it holds null, null): the next plan will show them again');
+    expect(report.results.map((r) => r.note)).toContain('the service did not keep `internal_notes`, `reviewer` as sent (it holds null, null): the next plan will show them again');
   });
 });
 
