@@ -10,6 +10,7 @@ import { changeLabel, isSingleton, renamedFrom, renameNote } from './facts.js';
 import { escapeData, escapeProperty, stripControl } from './sanitize.js';
 import { markInvisible } from '../config/quote.js';
 import { lineWithoutSecrets } from '../config/url-secrets.js';
+import { quote } from './value.js';
 
 export interface AnnotationOptions {
   /** Path from the repository root to the configuration directory, with `/`; `''` when they are the same. */
@@ -103,7 +104,8 @@ export function renderGithubAnnotations(plan: Plan, options: AnnotationOptions):
 /** A change as its annotation says it: a rename with both names, as the plan's text does (the new one alone does not say what moved). */
 function changeSaid(c: Change): string {
   const from = renamedFrom(c);
-  return isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} ${from ? `"${from.label}" → ` : ''}"${changeLabel(c)}"${renameNote(c)}`;
+  // Quoted as the plan quotes them: a line break or tab in a live name is `\n`, not a second line (probe RG-1).
+  return isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} ${from ? `${quote(from.label)} → ` : ''}${quote(changeLabel(c))}${renameNote(c)}`;
 }
 
 /** Each change an apply could not make, as an `::error` at the line that declares it, with the service's answer. */

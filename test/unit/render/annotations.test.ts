@@ -93,7 +93,8 @@ describe('renderGithubAnnotations', () => {
     const p = plan([change('create', 'playbook', 'A%\nB\r::warning x,y\x1b[31m', { file: 'weird, name:.yaml', line: 1 })]);
     const out = renderGithubAnnotations(p, { pathPrefix: '' });
     expect(out.split('\n')).toHaveLength(2);
-    expect(out).toBe('::notice file=weird%2C name%3A.yaml,line=1,title=docket create::create playbook "A%25%0AB::warning x,y"\n');
+    // Quoted as the plan quotes it: the line break a `\n`, not a second line of the annotation (probe RG-1).
+    expect(out).toBe('::notice file=weird%2C name%3A.yaml,line=1,title=docket create::create playbook "A%25\\nB\\r::warning x,y\\u001b[31m"\n');
   });
 
   it('annotates plan warnings that carry a file:line, and skips the others', () => {
