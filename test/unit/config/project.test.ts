@@ -564,6 +564,10 @@ describe('DOCKET_* environment variables', () => {
       `environment variable DOCKET_REVIEW_URL must be an http(s) URL (got "https://${'a'.repeat(49)}...")`,
       `environment variable DOCKET_ORGANIZATION_ID must be a UUID (got "${ORG_A}\\n")`,
     ]);
+    // A line break pasted with the id is said as the slip it is; a value wrong besides is not (probe RG-4).
+    expect(r.diagnostics.at(-1)!.hint).toBe('it sets `review.organization_id`; remove the white space around it (a line break pasted with it)');
+    const wrong = await load({ 'docket.yaml': 'version: 1\n' }, { processEnv: { DOCKET_ORGANIZATION_ID: 'acme\n' } });
+    expect(wrong.diagnostics.map((d) => d.hint)).toEqual(['it sets `review.organization_id`; fix or unset it']);
   });
 
   it('never quote the password of a URL, with or without its scheme, and say when only the spelling is wrong', async () => {
