@@ -67,13 +67,17 @@ function suiteSection(suite: SuiteOutcome, layout: Layout): string[] {
   const out = [`<details${notPassing > 0 ? ' open' : ''}><summary>${head}</summary>`, ''];
   if (suite.before?.note) out.push(`_${escapeMarkdown(`${suite.before.ref}: ${suite.before.note}`)}_`, '');
   const header = ['case', 'result', ...labels.map((l, i) => (inline ? escapeMarkdown(l) : String(i + 1)))];
-  out.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`);
+  // No rows left by the cut: no table, which GitHub would draw empty (probe RG-3).
+  if (shown.length > 0) out.push(`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`);
   for (const c of shown) {
     const old = before?.get(c.name);
     const pair = (f: (x: CaseOutcome | undefined) => string): string => (before ? `${f(old)} → ${f(c)}` : f(c));
     out.push(`| ${escapeMarkdown(c.name)} | ${pair((x) => (x ? ICON[x.status] : '·'))} | ${labels.map((l) => pair((x) => cell(x, l))).join(' | ')} |`);
   }
-  if (suite.cases.length > shown.length) out.push('', `_…and ${plural(suite.cases.length - shown.length, 'more case')}, left out to keep this comment under the size limit._`);
+  if (suite.cases.length > shown.length) {
+    const left = shown.length === 0 ? `_${plural(suite.cases.length, 'case')}` : `_…and ${plural(suite.cases.length - shown.length, 'more case')}`;
+    out.push(...(shown.length > 0 ? [''] : []), `${left}, left out to keep this comment under the size limit._`);
+  }
   if (!inline) out.push('', ...labels.map((l, i) => `${i + 1}. ${escapeMarkdown(l)}`));
   if (layout.details > 0) {
     const lines: string[] = [];

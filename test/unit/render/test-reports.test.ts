@@ -255,6 +255,12 @@ describe('the pull-request comment', () => {
     expect(both).not.toContain('| small passes 1 |');
     expect(both).toContain('| small fails |');
     expect(both).toContain('tests/small.test.yaml · 3 cases, 1 not passing');
+    // A file whose rows all went: no table left with a header and no rows, which GitHub draws empty (probe RG-3).
+    const passing = { ...report.suites[0]!, file: 'tests/passing.test.yaml', cases: [kase('passes 1', 'pass'), kase('passes 2', 'pass')] };
+    const emptied = renderTestMarkdown({ ...report, suites: [large, passing] });
+    const section = emptied.slice(emptied.indexOf('tests/passing.test.yaml'));
+    expect(section.slice(0, section.indexOf('</details>'))).toMatch(/<\/summary>\n\n_2 cases, left out to keep this comment under the size limit\._\n/);
+    expect(emptied).not.toMatch(/\|---\|[^\n]*\n(?!\|)/);
   });
 
   it('when cut, keeps only the columns and legend lines of the rows it shows: each failing case its own expectation (probe MZ-3)', () => {
