@@ -204,7 +204,14 @@ describe('renderPlanMarkdown', () => {
     const full = md(p);
     const out = md(p, full.length - 100);
     expect(out.length).toBeLessThan(full.length - 100);
-    expect(out).toContain('<summary>Rules (20 changes, details omitted)</summary>');
+    // The room left after that is given back to the first rules' details (probe RG-2).
+    const omitted = Number(/<summary>Rules \(20 changes, details of (\d+) omitted\)<\/summary>/.exec(out)?.[1]);
+    expect(omitted).toBeGreaterThan(0);
+    expect(omitted).toBeLessThan(20);
+    const shownDetails = (out.match(/^ {2}- `description`: `"x{200}"` → /gm) ?? []).length;
+    expect(shownDetails).toBe(20 - omitted);
+    expect(out.indexOf('rule `P/R0`')).toBeLessThan(out.indexOf('  - `description`: `"xxx'));
+    expect(out.slice(out.indexOf('rule `P/R19`'))).not.toContain('`description`');
     expect(out).toContain('<summary>Playbooks (1 change)</summary>');
     expect(out).toContain('  - `description`: `"a"` → `"b"`');
     expect(out).toContain('- `~` **update** rule `P/R19`');
@@ -230,7 +237,7 @@ describe('renderPlanMarkdown', () => {
     const mixed = md(plan([...p.changes, ...Array.from({ length: 45 }, (_, i) => change('update', 'template', `T${i}`, { fields: { description: [lines(12, 'old'), lines(12, 'new')] } }))]));
     expect(mixed).toContain('<summary>Rules (2 changes, details of 1 omitted)</summary>');
     expect(mixed).toContain('    +ACCEPT a\n');
-    expect(mixed).toContain('<summary>Templates (45 changes, details omitted)</summary>');
+    expect(mixed).toMatch(/<summary>Templates \(45 changes, details (omitted|of \d+ omitted)\)<\/summary>/);
   });
 
   it('says of a long one-line text shown around its change that both sides print alike when they do (second read SR76-1)', () => {
