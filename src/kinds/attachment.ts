@@ -142,7 +142,10 @@ export const attachmentKind: KindModule<'attachment'> = {
       // pinned, which is what is said (probe GY). With one since, the pin is likely that one.
       const recorded = ctx.lock.files[lockKey('attachment', d.key)];
       const other = recorded?.pending ? undefined : confirmedUpload(recorded);
-      const before = uploadsBeforePin([recorded, ...d.renamedFrom.map((name) => ctx.lock.files[lockKey('attachment', name)])], d.pinId);
+      const entries = [recorded, ...d.renamedFrom.map((name) => ctx.lock.files[lockKey('attachment', name)])];
+      const before = uploadsBeforePin(entries, d.pinId);
+      // No upload of it recorded here at all (an export's pin in another organization, or a lost lock): a template may not send the pin on trust (probe RI-1).
+      const neverHere = entries.every((e) => e === undefined) ? { neverHere: true } : {};
       // Its live name is not known either: a `renamed_from` kept after its rename was uploaded (as
       // pull keeps it) and one never uploaded read alike, so the warning says what adopting takes (probes OC-2, SR80-1).
       const formerLive =
@@ -160,7 +163,7 @@ export const attachmentKind: KindModule<'attachment'> = {
         fields: { name: d.name },
         refs: [],
         unknownFields: { sha256: unrecorded, description: 'not readable over the API' },
-        extra: { pinOnly: true, ...before },
+        extra: { pinOnly: true, ...before, ...neverHere },
       });
     }
     return live;

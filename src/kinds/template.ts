@@ -213,6 +213,13 @@ function liveFields(info: TemplateTypeInfo | undefined, a: Plain, nameOf: (id: s
   };
 }
 
+/** The live attachment of that name that only a document's `id:` says is live, with no upload of it ever recorded here, if it is one. */
+function pinOnlyAttachment(live: readonly LiveResource[], name: unknown): LiveResource | undefined {
+  if (typeof name !== 'string') return undefined;
+  const key = normName(name);
+  return live.find((l) => l.kind === 'attachment' && l.key === key && l.extra?.pinOnly === true && l.extra.neverHere === true);
+}
+
 /** Attachment ids this organization knows (recorded, or named by a live template), per live state: asked once per template field. */
 const sendable = new WeakMap<readonly LiveResource[], Set<string>>();
 function sendableAttachmentIds(live: readonly LiveResource[]): Set<string> {
@@ -271,6 +278,19 @@ export const templateKind: KindModule<'template'> = {
    * or an id a live template here already names.
    */
   refuseSend(field, value, name, live, adopting) {
+    // Named, as `{ attachment: <name> }` or in `attachments:`: the id sent is the one its document pins (probe RI-1).
+    // Made here, not updated: a template live here naming an upload docket has no record of is a lost lock's (probe LP-1's warning says what to pin).
+    const made = !live.some((l) => l.kind === 'template' && l.key === normName(name));
+    const named = !made ? [] : field === 'attachments' ? (Array.isArray(value) ? value : []) : field.endsWith('_attachment_id') && isPlainObject(value) ? [value.attachment] : [];
+    for (const attachment of named) {
+      const pinned = pinOnlyAttachment(live, attachment);
+      if (!pinned || adopting.has(pinned.id.toLowerCase())) continue;
+      const where = field === 'attachments' ? '`attachments`' : `\`${field.slice(PARAM.length)}\``;
+      return {
+        message: `template ${quoteValue(name, 200)}: ${where} names attachment ${quoteValue(pinned.key, 200)}, whose document pins id ${pinned.id}, which this organization has no record of (docket.lock.json records no upload or adoption of it for this target); the service would refuse it`,
+        hint: `in the organization it was exported from, run \`docket apply --adopt-files\` first; in another, delete the \`id:\` line of its Attachment document (an exported document pins the source organization's attachment), so the PDF is uploaded here`,
+      };
+    }
     if (!field.endsWith('_attachment_id') || typeof value !== 'string' || value === '') return undefined;
     // Adopted in this run (a pin the user asserts is this organization's, as the hint below asks).
     if (sendableAttachmentIds(live).has(value.toLowerCase()) || adopting.has(value.toLowerCase())) return undefined;

@@ -1501,8 +1501,11 @@ describe('an organization that no longer holds the uploads docket.lock.json reco
     for (const id of Object.keys(agreements().attachments)) delete agreements().attachments[id];
     for (const id of Object.keys(agreements().templates)) delete agreements().templates[id];
     await rm(join(dir, 'docket.lock.json'));
+    // No upload of it recorded here, and the template made anew: refused before any write, at the template's line (probe RI-1).
     const stillPinned = await cli('apply', '-C', dir, '--auto-approve');
-    expect([stillPinned.code, stillPinned.stdout]).toEqual([1, expect.stringContaining(said)]);
+    expect([stillPinned.code, stillPinned.stderr]).toEqual([1, expect.stringContaining(`names attachment "Security Exhibit", whose document pins id ${pinned}, which this organization has no record of`)]);
+    expect(stillPinned.stderr).toContain('delete the `id:` line of its Attachment document');
+    expect(Object.keys(agreements().templates)).toEqual([]);
     await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML });
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);

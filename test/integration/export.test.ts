@@ -680,6 +680,36 @@ describe('docket export', () => {
     }
   });
 
+  it('refuses, before any write, a template naming an attachment whose exported document pins an id this organization has no record of (probe RI-1)', async () => {
+    const { exportFrom } = await seed({ 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    const { out } = await exportTo(exportFrom, '--kind', 'attachment', '--kind', 'template');
+    await addFile(out, 'attachments/security-exhibit.pdf', pdf('security'), 'attachments/security-exhibit.yaml.pending');
+    const pinned = await readFile(join(out, 'attachments/security-exhibit.yaml'), 'utf8');
+    const id = /\nid: (\S+)\n/.exec(pinned)![1]!;
+    // Named, as the export's notes say to once the document is active; never adopted in the source organization.
+    const templateFile = join(out, 'templates/cloud-service-agreement.yaml');
+    const template = (await readFile(templateFile, 'utf8')).replaceAll(id, '{ attachment: Security Exhibit }');
+    await writeFile(templateFile, template.includes('attachments:') ? template : `${template}attachments: [Security Exhibit]\n`);
+    const other = await startTestEmulator();
+    try {
+      const otherCli = (...args: string[]) => runCli(args, { env: other.env });
+      const refused = await otherCli('plan', '-C', out);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(new RegExp(`templates/cloud-service-agreement\\.yaml:\\d+:\\d+ error unsupported-change template "Cloud Service Agreement": \`include_security_policy_attachment_id\` names attachment "Security Exhibit", whose document pins id ${id}, which this organization has no record of`));
+      expect(refused.stderr).toContain('delete the `id:` line of its Attachment document');
+      const before = JSON.stringify(other.emulator.store.organization(other.env.DOCKET_ORGANIZATION_ID!)!.agreements.templates);
+      expect((await otherCli('apply', '-C', out, '--auto-approve')).code).toBe(1);
+      expect(JSON.stringify(other.emulator.store.organization(other.env.DOCKET_ORGANIZATION_ID!)!.agreements.templates)).toBe(before);
+      // As the hint says: without the pin the PDF is uploaded here, and the template names that upload.
+      await writeFile(join(out, 'attachments/security-exhibit.yaml'), pinned.replace(`id: ${id}\n`, ''));
+      const applied = await otherCli('apply', '-C', out, '--auto-approve');
+      expect([applied.code, applied.stdout]).toEqual([0, expect.stringContaining('✓ upload attachment "Security Exhibit"')]);
+      await expectNoChanges(otherCli, out);
+    } finally {
+      await other.emulator.close();
+    }
+  });
+
   it('writes a Word term as a pending document that plan ignores, and adopts its Word file once added and renamed', async () => {
     const { exportFrom } = await seed({ 'terms/data.yaml': DOCX_TERM_YAML }, { 'terms/data.docx': docx('data') });
     const { out, result } = await exportTo(exportFrom, '--kind', 'custom-term');
