@@ -77,7 +77,9 @@ export async function runTests(files: readonly TestFile[], ctx: RunContext, comp
   const services = ctx.services;
   // Only the services the tests need are contacted: the review service for playbook tests.
   const scratch = services && files.some((f) => f.kind === 'PlaybookTest') ? new ScratchPlaybooks(services.review(), ctx.run, { concurrency: ctx.concurrency, now: ctx.now }) : undefined;
-  const reviews = new Reviews(ctx, scratch);
+  // The contract files this run names, so a stated digest is checked against what it uploads too (probe RH-2).
+  const runFiles = [...new Set(files.flatMap((f) => (f.kind === 'PlaybookTest' ? f.cases.flatMap((c) => ('file' in c.contract ? [c.contract.file] : [])) : [])))];
+  const reviews = new Reviews(ctx, scratch, runFiles);
   const notes: string[] = [];
   const suites: SuiteOutcome[] = [];
   const agreements = { made: undefined as TestAgreements | undefined, left: [] as string[] };
@@ -244,6 +246,8 @@ class Reviews {
   constructor(
     private readonly ctx: RunContext,
     private readonly scratch: ScratchPlaybooks | undefined,
+    /** The contract files the run's cases name. */
+    private readonly runFiles: readonly string[] = [],
   ) {}
 
   async runsFor(c: PlaybookCase, variant: Variant, needed: number): Promise<Runs> {
@@ -269,11 +273,16 @@ class Reviews {
     if ('importedFile' in c.contract) {
       // The service does not say an imported file's digest: only this checkout's uploads can contradict it.
       const services = this.ctx.services;
-      const conflict = await this.ctx.contracts.conflictOf(c.contract.sha256, c.contract.importedFile, services && ((id) => importedFileSha(services, id)));
-      if (conflict) return { error: `${conflict}: correct the case's sha256 (docket test capture writes both)` };
+      const shaOfId = services && ((id: string) => importedFileSha(services, id));
+      const conflict = (await this.ctx.contracts.conflictOf(c.contract.sha256, c.contract.importedFile, shaOfId)) ?? (await this.uploadedByThisRun(c.contract.sha256, c.contract.importedFile, shaOfId));
+      // Either may be the slip: an id copied from another organization, or a digest from another file.
+      if (conflict) return { error: `${conflict}: correct the case's \`imported_file\` or its \`sha256\`, whichever is wrong (docket test capture writes both)` };
       return { sha: c.contract.sha256, importedId: c.contract.importedFile };
     }
-    const file = c.contract.file;
+    return this.readContract(c.contract.file);
+  }
+
+  private readContract(file: string): { sha: string; bytes: Uint8Array; file: string } | { error: string } {
     let read = this.contractFiles.get(file);
     if (!read) {
       try {
@@ -287,6 +296,24 @@ class Reviews {
     }
     return read;
   }
+  /**
+   * Why a stated `imported_file` and `sha256` contradict a contract file this run names, whose
+   * digest that is: its upload's id is another, so the case would take that file's reviews in a run
+   * before it is recorded, and be refused in every run after (probe RH-2).
+   */
+  private async uploadedByThisRun(sha: string, id: string, shaOfId: ((id: string) => Promise<string | undefined>) | undefined): Promise<string | undefined> {
+    const wanted = sha.toLowerCase();
+    for (const file of this.runFiles) {
+      const read = this.readContract(file);
+      if ('error' in read || read.sha !== wanted) continue;
+      const recorded = await this.ctx.contracts.idFor(wanted);
+      if (recorded !== undefined && recorded.toLowerCase() === id.toLowerCase()) return undefined;
+      if ((await shaOfId?.(id))?.toLowerCase() === wanted) return undefined;
+      return `sha256 ${sha} is the digest of ${file}, which this run uploads${recorded === undefined ? '' : ` (recorded as imported file ${recorded})`}, not imported file ${id}`;
+    }
+    return undefined;
+  }
+
   /** Each contract file read once a run, however many cases and variants name it. */
   private readonly contractFiles = new Map<string, { sha: string; bytes: Uint8Array; file: string } | { error: string }>();
 

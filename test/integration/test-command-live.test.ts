@@ -164,6 +164,21 @@ describe('docket test against a standalone emulator', () => {
     expect(slip.stdout).toContain(`is the digest of tests/fixtures/nda-perpetual.docx, uploaded as imported file`);
   });
 
+  it('refuses in every run, the first too, a case stating the digest of a contract file the run uploads with another id (probe RH-2)', async () => {
+    const dir = await example();
+    const sha = createHash('sha256').update(await readFile(join(dir, 'tests/fixtures/nda-perpetual.docx'))).digest('hex');
+    const foreign = '11111111-2222-4333-8444-555555555555';
+    const cases = ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: by file', '    contract: { file: fixtures/nda-perpetual.docx }', '    review_type: SummaryReview', '    expect: { flags: { includes: [Term] } }', '  - name: by id', `    contract: { imported_file: ${foreign}, sha256: ${sha} }`, '    review_type: SummaryReview', '    expect: { flags: { includes: [Term] } }', ''];
+    await writeFile(join(dir, 'tests/mixed.test.yaml'), cases.join('\n'));
+    for (const run of ['first', 'second']) {
+      const r = await runCli(['test', '-C', dir, 'tests/mixed.test.yaml'], { env: emu().env });
+      expect([run, r.code]).toEqual([run, 1]);
+      expect(r.stdout).toContain('PASS  by file');
+      expect(r.stdout).toMatch(new RegExp(`ERROR by id: sha256 ${sha} is the digest of tests/fixtures/nda-perpetual\\.docx, (which this run uploads|uploaded as imported file)[^\\n]*not (imported file )?${foreign}`));
+      expect(r.stdout).toContain('correct the case\'s `imported_file` or its `sha256`, whichever is wrong');
+    }
+  });
+
   it('captures a case from the decisions recorded on a review, which then passes', async () => {
     const dir = await example();
     const { reviewId } = await decidedReview(dir, 'confirmed');
