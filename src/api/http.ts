@@ -20,7 +20,7 @@ import { isPlainObject } from '../util/plain.js';
 import { shortId } from './path-segment.js';
 import { urlProblem } from '../config/url-policy.js';
 import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, pagesCountProblem, PAGE_SIZE, smallerPageSize, statedRecords } from './paging.js';
-import { apiKeyVariable, headerValue, hintForStatus, parseProblem, oneLineText, truncate } from './problem.js';
+import { apiKeyVariable, headerValue, hintForStatus, nextShowsWhether, parseProblem, oneLineText, truncate, type NextRun } from './problem.js';
 import { seconds } from '../util/seconds.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
 import type {
@@ -74,6 +74,8 @@ export interface ServiceClientOptions {
   stop?: AbortSignal;
   /** Whether a request asked for after `stop` is part of stopping (a test run's cleanup), which a 429 pause does not drop. */
   waitsAfterStop?: () => boolean;
+  /** The command whose next run shows what a write left undone: `docket test`'s writes are in no plan (probe RH-3). Default: plan. */
+  nextRun?: NextRun;
   now?: () => number;
   /** Called once per logical request when it has finished, successfully or not. */
   onRequest?: (entry: RequestLogEntry) => void;
@@ -405,7 +407,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * carried out): the next plan shows whether it was.
    */
   function maybeDone(t: RequestTarget, landed: boolean): string {
-    return t.method !== 'GET' && landed ? '; the service may have carried it out, and the next plan shows whether it did' : '';
+    return t.method !== 'GET' && landed ? `; the service may have carried it out, and ${nextShowsWhether(options.nextRun)}` : '';
   }
 
   /** Whether waiting `ms` stays within the command's time budget. */
@@ -575,7 +577,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const hintStatus = a.status === 429 ? (earlierStatuses.find((s) => s >= 500) ?? a.status) : a.status;
     return new ApiError(
       { service, status: a.status, method: t.method, path: t.path, operation: t.operation, ...problem, ...(earlierStatuses.length ? { earlierStatuses } : {}), ...(outcome ? { outcome } : {}) },
-      hintForStatus(service, hintStatus, t.path, { location: clean(headerValue(a.headers, 'location') ?? '') || undefined, baseUrl: base.url, requestUrl: `${base.url}${t.path}${t.query ? `?${t.query}` : ''}` }, options.apiKeyFrom, t.method),
+      hintForStatus(service, hintStatus, t.path, { location: clean(headerValue(a.headers, 'location') ?? '') || undefined, baseUrl: base.url, requestUrl: `${base.url}${t.path}${t.query ? `?${t.query}` : ''}` }, options.apiKeyFrom, t.method, options.nextRun),
     );
   }
 
@@ -770,7 +772,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (decision === 'recover' && recover) {
           // What came back, with the service's request id: the words a recovery that cannot read (an upload) reports.
           const what = `${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}`;
-          const lookUp = () => readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, `; the service may have carried it out${answeredThere ? '' : ', or still be carrying it out'}, and the next plan shows whether it did`, true, answeredThere);
+          const lookUp = () => readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, `; the service may have carried it out${answeredThere ? '' : ', or still be carrying it out'}, and ${nextShowsWhether(options.nextRun)}`, true, answeredThere);
           const found = await lookUp();
           if (found !== undefined) return found;
           if (mayStillLand(a)) {
@@ -1057,7 +1059,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         // Carried out (it names an id), but an id no path can hold, or "errors" beside it, is not an object docket can record.
         const problem = read ? undefined : bodyProblem(answer);
         if (problem) {
-          throw malformedBody(t, problem, 'the service may have made it: the next plan shows whether it did; report it to the service if it persists');
+          throw malformedBody(t, problem, `the service may have made it: ${nextShowsWhether(options.nextRun)}; report it to the service if it persists`);
         }
         // An answer naming another object than the one sent (a gateway's mix-up) is no id for it: the object is looked for by name.
         other = read ? undefined : (anotherObject(o.body, answer) ?? existingObjectOf(options.isExistingId, answer, o.answersId));

@@ -224,7 +224,15 @@ export function isFeatureOff(error: unknown): boolean {
 }
 
 /** The hint for a service's answer, or undefined when the message says it all. */
-export function hintForStatus(service: ServiceName, status: number, path: string, redirect?: { location?: string; baseUrl: string; requestUrl: string }, keyFrom?: string, method = 'GET'): string | undefined {
+/** The command whose next run shows what a write left undone: apply's are in the next plan; `docket test`'s in none. */
+export type NextRun = 'plan' | 'test';
+
+/** Where a user learns whether a write of unknown outcome was carried out. */
+export function nextShowsWhether(next: NextRun = 'plan'): string {
+  return next === 'test' ? 'running docket test again reuses what it made (an upload recorded, a scratch playbook)' : 'the next plan shows whether it did';
+}
+
+export function hintForStatus(service: ServiceName, status: number, path: string, redirect?: { location?: string; baseUrl: string; requestUrl: string }, keyFrom?: string, method = 'GET', nextRun: NextRun = 'plan'): string | undefined {
   if (status >= 300 && status < 400 && status !== 304 && redirect) return redirectHint(service, path, redirect);
   if (status === 401) return `check ${apiKeyVariable(service, keyFrom)}: the ${service} service did not accept the API key`;
   if (status === 403) return `check ${apiKeyVariable(service, keyFrom)}: the API key is not allowed to do this on the ${service} service`;
@@ -236,7 +244,7 @@ export function hintForStatus(service: ServiceName, status: number, path: string
   // NOTE(api): neither service documents a size limit; a 413 is the body's size, which no rerun changes (probe JN-3).
   if (status === 413) return `the ${service} service takes no request this large: make smaller what it sends, the file it uploads (a PDF, a Word file) or the text (a rule's actions, a term's body), or split it`;
   // A read fails drift and pull as much as apply: not a word about apply there (probe HH).
-  if (status === 500 || status === 502 || status === 503 || status === 504) return method === 'GET' ? 'the service failed or is unavailable; try again later: running the command again is safe' : 'the service failed or is unavailable; try again later (the next plan shows what is left, and applying it converges)';
+  if (status === 500 || status === 502 || status === 503 || status === 504) return method === 'GET' ? 'the service failed or is unavailable; try again later: running the command again is safe' : nextRun === 'test' ? 'the service failed or is unavailable; try again later: running docket test again is safe' : 'the service failed or is unavailable; try again later (the next plan shows what is left, and applying it converges)';
   return undefined;
 }
 

@@ -4,6 +4,7 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import { createLimiter, createServiceClient, type ClosableServiceClient } from '../api/http.js';
+import type { NextRun } from '../api/problem.js';
 import { AgreementsApi } from '../api/agreements.js';
 import { ReviewApi } from '../api/review.js';
 import type { RequestLogEntry, ServiceName } from '../api/types.js';
@@ -95,6 +96,8 @@ export interface ConnectOptions {
   stop?: AbortSignal;
   /** Whether a request asked for after `stop` is part of stopping (see the service client's option). */
   waitsAfterStop?: () => boolean;
+  /** The command whose next run shows what a write left undone (the service client's option). */
+  nextRun?: NextRun;
   /** Epoch milliseconds by which the command's requests must be done (`--timeout`); asked per request. */
   deadline?: () => number | undefined;
 }
@@ -171,7 +174,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   };
   const onDebug = (message: string) => options.logger.debug(message);
   const clients: ClosableServiceClient[] = [];
-  const budget = { ...(options.signal ? { signal: options.signal } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.waitsAfterStop ? { waitsAfterStop: options.waitsAfterStop } : {}), ...(options.deadline !== undefined ? { deadline: options.deadline } : {}) };
+  const budget = { ...(options.signal ? { signal: options.signal } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.waitsAfterStop ? { waitsAfterStop: options.waitsAfterStop } : {}), ...(options.nextRun ? { nextRun: options.nextRun } : {}), ...(options.deadline !== undefined ? { deadline: options.deadline } : {}) };
   let review: ReviewApi | undefined;
   let agreements: AgreementsApi | undefined;
   let existingId: ((id: string) => boolean) | undefined;

@@ -10,6 +10,7 @@ import { parseTarget } from '../engine/target.js';
 import { followRenamesInDropped, recordHeld, splitByService, syncState, withChildrenForgotten, withMovedRecords, type RecordHeld, type SyncState, type SyncUpdates } from '../engine/sync.js';
 import { loadWorkspace, lockFor, type Workspace } from '../engine/workspace.js';
 import type { ServiceName } from '../api/types.js';
+import type { NextRun } from '../api/problem.js';
 import { KINDS, kindNamed } from '../kinds/index.js';
 import { refKey } from '../engine/types.js';
 import { parseLandingMark, type LandingChange, type LandingMark, type LandingMarks } from '../engine/landing.js';
@@ -87,6 +88,8 @@ export interface SessionOptions extends CommonOptions {
   stop?: AbortSignal;
   /** Whether a request asked for after `stop` is part of stopping (a test run's cleanup). */
   waitsAfterStop?: () => boolean;
+  /** The command whose next run shows what a write left undone (connect.ts). */
+  nextRun?: NextRun;
   /** When the command's requests must be done by (epoch ms), asked per request. */
   deadline?: () => number | undefined;
   /**
@@ -137,6 +140,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.stop ? { stop: opts.stop } : {}),
     ...(opts.waitsAfterStop ? { waitsAfterStop: opts.waitsAfterStop } : {}),
+    ...(opts.nextRun ? { nextRun: opts.nextRun } : {}),
     ...(opts.deadline ? { deadline: opts.deadline } : {}),
   });
   opts.connected?.(connection.target, workspace);

@@ -402,7 +402,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
     // requests go out once): a review retried after the signal was made, and waited for, in vain.
     // Before the reads the session makes itself (the agreements organization a template test needs).
     const connected = (target: Session['connection']['target'], workspace: Workspace): void => connectedTo(() => targetTextOf(target, workspace, Boolean(opts.emulator)));
-    return await withSession(io, { ...opts, emulatorState: opts.replayOnly ? 'untouched' : 'changes', check, needs, connected, signal: hard.signal, stop: interrupts.signal, waitsAfterStop: () => cleaning > 0, deadline: requestDeadline }, async (s) => {
+    return await withSession(io, { ...opts, emulatorState: opts.replayOnly ? 'untouched' : 'changes', check, needs, connected, signal: hard.signal, stop: interrupts.signal, waitsAfterStop: () => cleaning > 0, nextRun: 'test', deadline: requestDeadline }, async (s) => {
       const { subjects, selected, warnings, compare, none } = prepared!;
       const project = s.workspace.config.project;
       for (const d of warnings) s.logger.info(`${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);

@@ -1076,6 +1076,12 @@ describe('retries', () => {
     expect(read.hint).toBe('the service failed or is unavailable; try again later: running the command again is safe');
     const write = (await rejection(client.request({ method: 'PATCH', path: '/v1/w', body: {}, operation: 'write w' }))) as DocketError;
     expect(write.hint).toBe('the service failed or is unavailable; try again later (the next plan shows what is left, and applying it converges)');
+    // docket test's writes (uploads, reviews, scratch playbooks) are in no plan: its next run is what to run (probe RH-3).
+    const tested = setup({ retries: 0, nextRun: 'test' });
+    tested.mock.intercept({ path: '/v1/w', method: 'POST' }).reply(502, '');
+    const testWrite = (await rejection(tested.client.request({ method: 'POST', path: '/v1/w', body: {}, operation: 'upload w' }))) as DocketError;
+    expect(testWrite.hint).toBe('the service failed or is unavailable; try again later: running docket test again is safe');
+    expect(testWrite.message).toContain('the service may have carried it out, and running docket test again reuses what it made (an upload recorded, a scratch playbook)');
   });
 
   it('pauses the other requests for the Retry-After only; a request several failures in waits its own longer backoff alone', async () => {
