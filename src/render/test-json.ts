@@ -46,6 +46,7 @@ export function renderTestJson(report: TestReport, failed: boolean, error?: Erro
       file: s.file,
       subject: s.subject,
       ...(s.digest ? { digest: s.digest } : {}),
+      ...(s.live ? { live: true } : {}),
       cases: s.cases.map(caseJson),
       ...(s.before ? { before: { ref: s.before.ref, ...(s.before.digest ? { digest: s.before.digest } : {}), ...(s.before.note ? { note: s.before.note } : {}), cases: s.before.cases.map(caseJson) } } : {}),
       notes: s.notes,

@@ -63,7 +63,7 @@ function suiteSection(suite: SuiteOutcome, layout: Layout): string[] {
   const inline = labels.join('').length <= INLINE_HEADER_CHARS;
   const before = suite.before ? new Map(suite.before.cases.map((c) => [c.name, c])) : undefined;
   const notPassing = suite.cases.filter(broken).length;
-  const head = `${escapeMarkdown(suite.subject, 'html')} · ${escapeMarkdown(suite.file, 'html')} · ${suite.cases.length} case${suite.cases.length === 1 ? '' : 's'}${notPassing > 0 ? `, ${notPassing} not passing` : ''}`;
+  const head = `${escapeMarkdown(suite.subject, 'html')}${suite.live ? ' (the live playbook)' : ''} · ${escapeMarkdown(suite.file, 'html')} · ${suite.cases.length} case${suite.cases.length === 1 ? '' : 's'}${notPassing > 0 ? `, ${notPassing} not passing` : ''}`;
   const out = [`<details${notPassing > 0 ? ' open' : ''}><summary>${head}</summary>`, ''];
   if (suite.before?.note) out.push(`_${escapeMarkdown(`${suite.before.ref}: ${suite.before.note}`)}_`, '');
   const header = ['case', 'result', ...labels.map((l, i) => (inline ? escapeMarkdown(l) : String(i + 1)))];

@@ -181,6 +181,7 @@ async function playbookSuite(file: PlaybookTestFile, ctx: RunContext, reviews: R
     return suite;
   }
   suite.digest = after.digest;
+  if (after.liveId !== undefined) suite.live = true;
   // The ref's reviews run beside today's, not after them (probe PA-1).
   const [cases, before] = await Promise.all([casesAgainst(file, after, reviews, slots), compare ? beforeOf(file, ctx, reviews, compare, slots) : undefined]);
   suite.cases = cases;

@@ -148,6 +148,8 @@ export interface SuiteOutcome {
   subject: string;
   /** The effective playbook digest the cases ran against (playbook suites). */
   digest?: string;
+  /** `--live`: the cases ran against the live playbook, not the files' (probe RH-4). */
+  live?: true;
   cases: CaseOutcome[];
   /** The same cases against the playbook at `--compare-to`. */
   before?: { ref: string; digest?: string; note?: string; cases: CaseOutcome[] };

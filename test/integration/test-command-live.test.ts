@@ -558,6 +558,13 @@ describe('docket test against a standalone emulator', () => {
     expect((await runCli(['apply', '-C', dir, '--target', NDA, '--auto-approve'], { env: emu().env })).code).toBe(0);
     const again = await runCli(['test', '-C', dir, '--live', '--target', NDA], { env: emu().env });
     expect([again.code, again.stdout]).toEqual([0, expect.stringContaining('3 cases: 3 passed')]);
+    // Every output says the cases ran against the live playbook, not the files' (probe RH-4).
+    expect(again.stdout).toMatch(/PlaybookTest "Inbound NDA" \(the live playbook, digest [0-9a-f]{12}\)/);
+    const json = JSON.parse((await runCli(['test', '-C', dir, '--live', '--target', NDA, '-o', 'json'], { env: emu().env })).stdout) as { suites: { live?: boolean }[] };
+    expect(json.suites.map((s) => s.live)).toEqual([true]);
+    expect((await runCli(['test', '-C', dir, '--live', '--target', NDA, '-o', 'markdown'], { env: emu().env })).stdout).toContain('Inbound NDA (the live playbook) · ');
+    const files = JSON.parse((await runCli(['test', '-C', dir, '--target', NDA, '-o', 'json'], { env: emu().env })).stdout) as { suites: { live?: boolean }[] };
+    expect(files.suites.map((s) => s.live)).toEqual([undefined]);
   });
 
   it('--live does not ask again for a review whose answer was lost, says why (its reviews are not told apart) and how to go on (probe FJ)', async () => {
