@@ -16,7 +16,7 @@ import { buildPlan } from './plan.js';
 import { landedRecords, resolveLanding, settledRecords, type LandingMark, type LandingMarks } from './landing.js';
 import { withRecordsAdded, type SyncState } from './sync.js';
 import { childInTargets, limitToTargets, parseTarget, type TargetSpec } from './target.js';
-import { refKey, type DesiredResource, type KindName, type LiveResource, type Plan, type PlanTarget } from './types.js';
+import { pendingIdKey, refKey, type DesiredResource, type KindName, type LiveResource, type Plan, type PlanTarget, type UndeclaredSummary } from './types.js';
 
 /** `prune:` of docket.yaml, by each kind's prune key; `all` is `--prune`. */
 export type PruneSwitches = Readonly<Record<string, boolean>> | 'all';
@@ -179,13 +179,19 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   };
   let result = buildPlan(planInput);
   // A reference to nothing may name what a pending document is adopting: read only then, and said (probe PL-1).
+  let pending: ReadonlyMap<string, string> | undefined;
   if (input.pendingDocuments && result.diagnostics.some((d) => d.code === 'unknown-reference')) {
-    const pending = await input.pendingDocuments();
+    pending = await input.pendingDocuments();
     if (pending.size > 0) result = buildPlan({ ...planInput, pending });
   }
   const unmatched = result.unmatched;
   if (!result.plan) return { live, diagnostics: result.diagnostics, unmatched };
   let plan = result.plan;
+  // Live objects no file declares that a pending document names: counted, so the plan says how to adopt them (probe RI-3).
+  if (input.pendingDocuments && plan.undeclared.some((u) => u.count > 0)) {
+    pending ??= await input.pendingDocuments();
+    if (pending.size > 0) plan = { ...plan, undeclared: withPendingCounts(plan.undeclared, unmatched, pending) };
+  }
   if (targets.length > 0) {
     const limited = limitToTargets(plan, input.desired, targets, kinds, { undeclaredParents: Boolean(input.readAll || input.readOnly), ...(input.readOnly ? { readOnly: true } : {}) });
     if (!limited.plan) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...limited.diagnostics.items]), unmatched };
@@ -229,4 +235,12 @@ function parseTargets(texts: readonly string[], kinds: readonly AnyKind[]): Targ
 function inPlay(live: readonly LiveResource[], desired: readonly DesiredResource[], plan: Plan): LiveResource[] {
   const declaredParents = new Set(desired.filter((d) => !d.parent).map((d) => plan.ids[refKey(d.kind, d.key)]));
   return live.filter((l) => !l.parentId || declaredParents.has(l.parentId));
+}
+
+/** Each group of undeclared objects with how many of them a pending document names. */
+function withPendingCounts(groups: readonly UndeclaredSummary[], unmatched: readonly LiveResource[], pending: ReadonlyMap<string, string>): UndeclaredSummary[] {
+  return groups.map((u) => {
+    const named = unmatched.filter((l) => l.kind === u.kind && (pending.has(refKey(l.kind, l.key)) || pending.has(pendingIdKey(l.kind, l.id)))).length;
+    return named > 0 ? { ...u, pending: named } : u;
+  });
 }

@@ -231,6 +231,8 @@ export interface UndeclaredSummary {
   prunable?: boolean;
   /** Kinds docket never removes (members): counted only with -v, so seeded users are no surprise. */
   quiet?: boolean;
+  /** How many of them a pending document names (an export's, waiting for its file): plan says how to adopt them, as drift does (probe RI-3). */
+  pending?: number;
 }
 
 /** A file docket cannot compare because it has no lock entry; `apply --adopt-files` records it as live. */

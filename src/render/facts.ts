@@ -175,7 +175,10 @@ export function undeclaredSentence(plan: Plan, verbose = false): string | undefi
   if (total === 0) return undefined;
   const per = groups.map((u) => `${u.kind}s: ${u.count}`).join(', ');
   const verb = total === 1 ? 'is not declared in any file and is left alone' : 'are not declared in any file and are left alone';
-  return `${plural(total, 'live object')} ${verb} (${per}).`;
+  // Named by a pending document (an export's): adopted once its file is there, as drift says (probe RI-3).
+  const pending = groups.reduce((n, u) => n + (u.pending ?? 0), 0);
+  const adopt = pending === 0 ? '' : `; ${pending === total ? (total === 1 ? 'it is' : 'they are') : `${pending} of them ${pending === 1 ? 'is' : 'are'}`} named by a pending document: add the file it names, rename the document to .yaml, then \`docket apply --adopt-files\``;
+  return `${plural(total, 'live object')} ${verb} (${per})${adopt}.`;
 }
 
 /** Undeclared objects named without -v, per kind: those a person may act on (with --prune). */

@@ -731,6 +731,10 @@ describe('docket export', () => {
     const fresh = await expectNoChanges(cli, out);
     expect(fresh.stdout).not.toContain('data-terms');
     expect(fresh.stdout).not.toContain('cannot compare');
+    // Though the plan says how to adopt the live one it names, as drift does (probe RI-3).
+    expect(fresh.stdout).toContain('1 live object is not declared in any file and is left alone (custom-terms: 1); it is named by a pending document: add the file it names, rename the document to .yaml, then `docket apply --adopt-files`.');
+    const planJson = JSON.parse((await cli('plan', '-C', out, '-o', 'json')).stdout) as { undeclared: unknown[] };
+    expect(planJson.undeclared).toEqual([expect.objectContaining({ kind: 'custom-term', count: 1, pending: 1 })]);
     // Nor is it drift, and pull does not write it a second time: it is being adopted.
     const drift = await cli('drift', '-C', out);
     expect(drift.code).toBe(0);
