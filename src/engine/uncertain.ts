@@ -79,11 +79,11 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
           : u.answered
           ? {
               message: `${u.kind} ${quoteValue(u.key, 200)}: the service took the upload of ${u.file} (sha256 ${short(u.sha256)}…) on ${u.since} but did not name the new ${u.kind}, and ${u.unreadable}, so docket cannot learn its id`,
-              hint: `find its id in the app, ${d.pinId ? 'put it in this document\'s `id:` in place of the one there (the upload this one replaces)' : 'add it as `id:` to this document'} and run \`docket apply --adopt-files\` (\`--retry-uncertain\` would upload another copy the service may not name either)`,
+              hint: `find its id in the app, ${d.pinId ? 'put it in this document\'s `id:` in place of the one there (the upload this one replaces)' : 'add it as `id:` to this document'} and run \`docket apply --adopt-files\` (\`--retry-uncertain\` would upload another copy the service may not name either)${ONCE_ADOPTED}`,
             }
           : {
               message: `${what} (the apply was interrupted, or the service's answer was lost or did not name the new ${u.kind}); it may already exist live, and ${u.unreadable}, so docket will not upload it again blindly`,
-              hint: `if it is live, ${d.pinId ? 'put its id (from the app) in this document\'s `id:` in place of the one there' : 'add its id (from the app) as `id:` to this document'} and run \`docket apply --adopt-files\`; if it is not, or a second copy does not matter, run \`docket apply --retry-uncertain\``,
+              hint: `if it is live, ${d.pinId ? 'put its id (from the app) in this document\'s `id:` in place of the one there' : 'add its id (from the app) as `id:` to this document'} and run \`docket apply --adopt-files\`${ONCE_ADOPTED}; if it is not, or a second copy does not matter, run \`docket apply --retry-uncertain\``,
             }),
       };
       // A plan that uploads nothing, or cut to other targets, is not stopped by it (probe FK): a playbook's hotfix waits on no attachment.
@@ -93,6 +93,13 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
   }
   return { updates, warnings };
 }
+
+/**
+ * A pin added only to adopt an upload is this organization's id in a document every environment
+ * reads: the lock keeps the upload once adopted, and another environment would take the pin as
+ * its own (probe RI-4).
+ */
+const ONCE_ADOPTED = ' (then the `id:` line may go again: docket.lock.json keeps the upload, and another environment reading this document would take the id as its own)';
 
 /**
  * Uploads of a saved plan that an apply since it was made left unconfirmed: the plan would send

@@ -117,5 +117,10 @@ describe('resolveUncertain', () => {
     const answered = new Diagnostics();
     resolveUncertain([{ ...upload, settled, answered: true }], [desired({ sha256: SHA }, 'att-1')], false, answered);
     expect(answered.items[0]!.hint).toMatch(/^find its id in the app, put it in this document's `id:` in place of the one there \(the upload this one replaces\)/);
+    // A pin added to adopt is this organization's id in a document other environments read too (probe RI-4).
+    for (const d of [answered, new Diagnostics()]) {
+      if (d !== answered) resolveUncertain([{ ...upload, settled }], [desired({ sha256: SHA }, 'att-1')], false, d);
+      expect(d.items[0]!.hint).toContain('(then the `id:` line may go again: docket.lock.json keeps the upload, and another environment reading this document would take the id as its own)');
+    }
   });
 });
