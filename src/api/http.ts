@@ -20,7 +20,7 @@ import { isPlainObject } from '../util/plain.js';
 import { shortId } from './path-segment.js';
 import { urlProblem } from '../config/url-policy.js';
 import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, pagesCountProblem, PAGE_SIZE, smallerPageSize, statedRecords } from './paging.js';
-import { apiKeyVariable, headerValue, hintForStatus, nextShowsWhether, parseProblem, oneLineText, truncate, type NextRun } from './problem.js';
+import { apiKeyVariable, headerValue, hintForStatus, NEXT_RUN_SAYS, nextShowsWhether, parseProblem, oneLineText, truncate, type NextRun } from './problem.js';
 import { seconds } from '../util/seconds.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
 import type {
@@ -359,7 +359,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return new DocketError(
       'outcome-pending',
       `${t.operation}: ${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}, and ${looked} did not find it carried out${why}; the service may still be carrying it out, so docket did not send it again`,
-      PENDING_HINT,
+      NEXT_RUN_SAYS[options.nextRun ?? 'plan'].pending,
     );
   }
 
@@ -384,7 +384,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       // Not one whose last attempt the service answered (a 500) with none that may still run there
       // (answeredThere): the next plan's read says whether it was made, as after a stop (probe PW-1).
       if (mayStillRun && !answered && error.code !== 'interrupted') {
-        const pending = new DocketError('outcome-pending', `${context}: ${error.message}${outcome}`, PENDING_HINT);
+        const pending = new DocketError('outcome-pending', `${context}: ${error.message}${outcome}`, NEXT_RUN_SAYS[options.nextRun ?? 'plan'].pending);
         pending.notCarriedOut = false;
         throw pending;
       }
@@ -1040,7 +1040,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       const problem = o.resource ? resourceProblem(answer, o.id) : deleted ? undefined : bodyProblem(answer);
       if (problem) {
         // A write answered 2xx was taken: its bad answer does not undo it.
-        const taken = 'the service took it (a 2xx answer), so it may be live already: the next plan shows whether it is; report the answer to the service if it persists';
+        const taken = `the service took it (a 2xx answer), so it may be ${options.nextRun === 'test' ? `made already: ${nextShowsWhether('test')}` : 'live already: the next plan shows whether it is'}; report the answer to the service if it persists`;
         throw malformedBody(t, problem, o.method === 'GET' ? badAnswerHint() : taken);
       }
       return answer as T;
@@ -1068,12 +1068,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       // NOTE(api): a create that succeeded without saying the new id is recovered by reading, as
       // for an unknown outcome (create statuses and bodies are not documented everywhere).
       const naming = other === undefined ? undefined : `naming another object (${clean(other)})`;
-      const found = await readingFailed(() => (other === undefined ? o.recover('no-id') : o.recover('no-id', clean(other))), `${t.operation}: the service took it ${naming ?? "without saying the new object's id"}, and the read to find it failed`, '; the next plan shows it');
+      const found = await readingFailed(() => (other === undefined ? o.recover('no-id') : o.recover('no-id', clean(other))), `${t.operation}: the service took it ${naming ?? "without saying the new object's id"}, and the read to find it failed`, `; ${nextShowsWhether(options.nextRun)}`);
       if (found !== undefined) return markFound(found);
       throw new DocketError(
         'bad-response',
         `${t.operation}: ${service} service ${t.method} ${clean(t.path)} succeeded ${naming ?? "without the new object's id"}, and reading the collection did not find it`,
-        'run plan again: if the object was created it shows up there, and apply does not create it twice',
+        NEXT_RUN_SAYS[options.nextRun ?? 'plan'].notFound,
       );
     },
     list,
@@ -1092,8 +1092,6 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
  */
 const READ_FAILURES: ReadonlySet<string> = new Set(['timeout', 'bad-response', 'interrupted']);
 
-/** What to do about a write the service may still be carrying out: not send it again at once. */
-const PENDING_HINT = 'run `docket plan` again in a few minutes: it shows whether the service carried it out (then there is nothing to do), and `docket apply` sends what is still missing';
 
 /** A wait for a turn (the pace, a 429 pause, --concurrency) under this is not said in -v's request lines. */
 const WAIT_SAID_MS = 100;

@@ -227,9 +227,26 @@ export function isFeatureOff(error: unknown): boolean {
 /** The command whose next run shows what a write left undone: apply's are in the next plan; `docket test`'s in none. */
 export type NextRun = 'plan' | 'test';
 
+/**
+ * What the next run does about a write of unknown outcome: a plan reads whether it was made; a
+ * test run makes again what it has no record of, as an upload whose answer was lost (probe RH-3).
+ */
+export const NEXT_RUN_SAYS: Record<NextRun, { whether: string; pending: string; notFound: string }> = {
+  plan: {
+    whether: 'the next plan shows whether it did',
+    pending: 'run `docket plan` again in a few minutes: it shows whether the service carried it out (then there is nothing to do), and `docket apply` sends what is still missing',
+    notFound: 'run plan again: if the object was created it shows up there, and apply does not create it twice',
+  },
+  test: {
+    whether: 'the next docket test makes it again if it has no record of it (an upload or a review whose answer was lost)',
+    pending: 'run `docket test` again in a few minutes: it makes again what it has no record of (an upload or a review whose answer was lost)',
+    notFound: 'run docket test again: it makes again what it has no record of',
+  },
+};
+
 /** Where a user learns whether a write of unknown outcome was carried out. */
 export function nextShowsWhether(next: NextRun = 'plan'): string {
-  return next === 'test' ? 'running docket test again reuses what it made (an upload recorded, a scratch playbook)' : 'the next plan shows whether it did';
+  return NEXT_RUN_SAYS[next].whether;
 }
 
 export function hintForStatus(service: ServiceName, status: number, path: string, redirect?: { location?: string; baseUrl: string; requestUrl: string }, keyFrom?: string, method = 'GET', nextRun: NextRun = 'plan'): string | undefined {

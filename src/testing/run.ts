@@ -28,6 +28,8 @@ import { ScratchPlaybooks } from './scratch.js';
 import { testAgreementMessage, TestAgreements, testAgreementObject } from './test-agreements.js';
 import type { CaseOutcome, PlaybookCase, PlaybookTestFile, ReviewFacts, SuiteOutcome, TemplateTestFile, TestFile, TestReport } from './types.js';
 import { playbookAtRef } from './at-ref.js';
+import { escapeRegExp } from '../util/escape-regexp.js';
+import { NEXT_RUN_SAYS } from '../api/problem.js';
 
 export interface RunContext {
   root: string;
@@ -546,8 +548,12 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
  * user to `plan` and `apply`, which never show a draft test agreement (probe JB-2); this run voids
  * the drafts it made without hearing back, and a later run those it could not.
  */
+/** The tail the service client puts on a write of unknown outcome (NEXT_RUN_SAYS), either run's. */
+const NEXT_RUN_TAIL = new RegExp(`(?:,? and|;) (?:${Object.values(NEXT_RUN_SAYS).map((says) => escapeRegExp(says.whether)).join('|')})$`);
+
 function draftMayBeMade(error: DocketError, ours: boolean): string {
-  const message = error.message.replace(/(?:,? and|;) the next plan shows (?:whether it did|it)$/, '');
+  // The client's word on the next run: this says what to do about the draft instead.
+  const message = error.message.replace(NEXT_RUN_TAIL, '');
   // With the case's own message, no mark tells the draft from another's: it is for a person to void (probe MH-3).
   if (!ours) return `${message} (hint: the draft may have been made; with the case's own \`message\` docket cannot tell it from another's draft, so it voids none: look for it in the app and void it, then run the case again)`;
   return `${message} (hint: the draft may have been made: this run voids the drafts whose create got no answer, as its notes say, and a later docket test voids any it could not; run the case again)`;

@@ -1081,7 +1081,7 @@ describe('retries', () => {
     tested.mock.intercept({ path: '/v1/w', method: 'POST' }).reply(502, '');
     const testWrite = (await rejection(tested.client.request({ method: 'POST', path: '/v1/w', body: {}, operation: 'upload w' }))) as DocketError;
     expect(testWrite.hint).toBe('the service failed or is unavailable; try again later: running docket test again is safe');
-    expect(testWrite.message).toContain('the service may have carried it out, and running docket test again reuses what it made (an upload recorded, a scratch playbook)');
+    expect(testWrite.message).toContain('the service may have carried it out, and the next docket test makes it again if it has no record of it');
   });
 
   it('pauses the other requests for the Retry-After only; a request several failures in waits its own longer backoff alone', async () => {
@@ -1915,8 +1915,18 @@ describe('create with unknown outcome', () => {
     expect([answered.code, answered.notCarriedOut, answered.answeredThere]).toEqual(['service-error', false, true]);
     expect(answered.message).toMatch(/^create z: the review service answered HTTP 500, and the read to find whether it was carried out failed: list x: review service GET \/v1\/x failed with HTTP 500; the service may have carried it out, and the next plan shows whether it did$/);
     const noId = (await rejection(client.create({ method: 'POST', path: '/v1/y', body: {}, operation: 'create y', recover: listFailed }))) as DocketError;
-    expect(noId.message).toMatch(/^create y: the service took it without saying the new object's id, and the read to find it failed: list x: review service GET \/v1\/x failed with HTTP 500.*; the next plan shows it$/);
+    expect(noId.message).toMatch(/^create y: the service took it without saying the new object's id, and the read to find it failed: list x: review service GET \/v1\/x failed with HTTP 500.*; the next plan shows whether it did$/);
     expect(noId.notCarriedOut).toBe(false);
+    // docket test's writes (uploads, reviews) are in no plan: its next run is what the messages name (probe RH-3, second read SR88-1, SR88-2).
+    const tested = setup({ nextRun: 'test' });
+    tested.mock.intercept({ path: '/v1/x', method: 'POST' }).replyWithError(new undiciErrors.SocketError('other side closed'));
+    tested.mock.intercept({ path: '/v1/y', method: 'POST' }).reply(201, '');
+    const pending = (await rejection(tested.client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'upload x', recover: listFailed }))) as DocketError;
+    expect(pending.message).toMatch(/and the next docket test makes it again if it has no record of it \(an upload or a review whose answer was lost\)$/);
+    expect([pending.code, pending.hint]).toEqual(['outcome-pending', 'run `docket test` again in a few minutes: it makes again what it has no record of (an upload or a review whose answer was lost)']);
+    const unnamed = (await rejection(tested.client.create({ method: 'POST', path: '/v1/y', body: {}, operation: 'upload y', recover: listFailed }))) as DocketError;
+    expect(unnamed.message).toMatch(/; the next docket test makes it again if it has no record of it \(an upload or a review whose answer was lost\)$/);
+    for (const e of [pending, unnamed]) expect(`${e.message} ${e.hint ?? ''}`).not.toMatch(/docket plan|docket apply|next plan/);
   });
 
   it('says a stopped create may have been carried out when its read is stopped too, so a pending upload keeps its mark', async () => {
