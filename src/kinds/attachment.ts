@@ -32,6 +32,13 @@ export function knownAttachmentIds(live: readonly LiveResource[]): Set<string> {
   return ids;
 }
 
+/** The live attachment of that name that only a document's `id:` says is live, with no upload of it ever recorded here, if it is one. */
+export function pinOnlyAttachment(live: readonly LiveResource[], name: unknown): LiveResource | undefined {
+  if (typeof name !== 'string') return undefined;
+  const key = normName(name);
+  return live.find((l) => l.kind === 'attachment' && l.key === key && l.extra?.pinOnly === true && l.extra.neverHere === true);
+}
+
 /** The live attachment whose later upload replaced the upload `id` (pinned to it, or superseding it), if any. */
 export function replacingUpload(live: readonly LiveResource[], id: string): LiveResource | undefined {
   return live.find((l) => l.kind === 'attachment' && (l.pinnedAs?.includes(id) || supersededUploads(l).includes(id)));

@@ -8,7 +8,7 @@ import { linesDeep, normEmail, normName } from '../engine/normalize.js';
 import type { Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
 import { valueAt } from '../config/value-at.js';
-import { earlierUploads, knownAttachmentIds, replacingUpload } from './attachment.js';
+import { earlierUploads, knownAttachmentIds, pinOnlyAttachment, replacingUpload } from './attachment.js';
 import type { ExecContext, KindModule } from './kind.js';
 import { docSource, fieldSourcesAt, formerNamesAt, problemAt, valueOf } from './support/positions.js';
 import { asideName, freshSiblings } from './support/race.js';
@@ -213,11 +213,11 @@ function liveFields(info: TemplateTypeInfo | undefined, a: Plain, nameOf: (id: s
   };
 }
 
-/** The live attachment of that name that only a document's `id:` says is live, with no upload of it ever recorded here, if it is one. */
-function pinOnlyAttachment(live: readonly LiveResource[], name: unknown): LiveResource | undefined {
-  if (typeof name !== 'string') return undefined;
-  const key = normName(name);
-  return live.find((l) => l.kind === 'attachment' && l.key === key && l.extra?.pinOnly === true && l.extra.neverHere === true);
+/** Whether the live template of that name holds, in `field`, an attachment id no live attachment is known by (left as the id it is). */
+function namesUnknownUpload(live: readonly LiveResource[], name: string, field: string): boolean {
+  const held = live.find((l) => l.kind === 'template' && l.key === normName(name))?.fields[field];
+  const attachments = new Set(live.filter((l) => l.kind === 'attachment').map((l) => l.key));
+  return (Array.isArray(held) ? held : [held]).some((v) => typeof v === 'string' && v !== '' && !attachments.has(v));
 }
 
 /** Attachment ids this organization knows (recorded, or named by a live template), per live state: asked once per template field. */
@@ -279,16 +279,17 @@ export const templateKind: KindModule<'template'> = {
    */
   refuseSend(field, value, name, live, adopting) {
     // Named, as `{ attachment: <name> }` or in `attachments:`: the id sent is the one its document pins (probe RI-1).
-    // Made here, not updated: a template live here naming an upload docket has no record of is a lost lock's (probe LP-1's warning says what to pin).
-    const made = !live.some((l) => l.kind === 'template' && l.key === normName(name));
-    const named = !made ? [] : field === 'attachments' ? (Array.isArray(value) ? value : []) : field.endsWith('_attachment_id') && isPlainObject(value) ? [value.attachment] : [];
+    const named = field === 'attachments' ? (Array.isArray(value) ? value : []) : field.endsWith('_attachment_id') && isPlainObject(value) ? [value.attachment] : [];
     for (const attachment of named) {
       const pinned = pinOnlyAttachment(live, attachment);
-      if (!pinned || adopting.has(pinned.id.toLowerCase())) continue;
+      if (!pinned || adopting.has(pinned.id.toLowerCase()) || sendableAttachmentIds(live).has(pinned.id.toLowerCase())) continue;
+      // The template live here naming an upload docket has no record of: the lock that recorded it is lost,
+      // and the plan's warning says which upload to pin (probe LP-1, second read SR88-3).
+      if (namesUnknownUpload(live, name, field)) continue;
       const where = field === 'attachments' ? '`attachments`' : `\`${field.slice(PARAM.length)}\``;
       return {
         message: `template ${quoteValue(name, 200)}: ${where} names attachment ${quoteValue(pinned.key, 200)}, whose document pins id ${pinned.id}, which this organization has no record of (docket.lock.json records no upload or adoption of it for this target); the service would refuse it`,
-        hint: `in the organization it was exported from, run \`docket apply --adopt-files\` first; in another, delete the \`id:\` line of its Attachment document (an exported document pins the source organization's attachment), so the PDF is uploaded here`,
+        hint: `if that id is this organization's attachment (exported here, or recorded by a lock since lost), run \`docket apply --adopt-files\` first; if not (a document exported from another organization), delete the \`id:\` line of its Attachment document, so the PDF is uploaded here`,
       };
     }
     if (!field.endsWith('_attachment_id') || typeof value !== 'string' || value === '') return undefined;
