@@ -168,8 +168,8 @@ export class AgreementsApi {
     await this.client.request({ method: 'PATCH', path: `/v1/organizations/${pathSegment(id)}`, body, operation: 'update agreements organization' });
   }
 
-  async listCustomTerms(expectedIds?: ListOptions['expectedIds']): Promise<ApiResource<CustomTermAttrs>[]> {
-    return (await this.client.list<CustomTermAttrs>('/v1/custom_terms', 'list custom terms', { identity: 'name', ...(expectedIds ? { expectedIds } : {}) })).map(withNumericVersion);
+  async listCustomTerms(expected?: ListOptions['expected']): Promise<ApiResource<CustomTermAttrs>[]> {
+    return (await this.client.list<CustomTermAttrs>('/v1/custom_terms', 'list custom terms', { identity: 'name', ...(expected ? { expected } : {}) })).map(withNumericVersion);
   }
 
   async getCustomTerm(id: string, label: string): Promise<ApiResource<CustomTermAttrs>> {
@@ -275,8 +275,8 @@ export class AgreementsApi {
     return answered !== undefined ? { version: answered } : { version: expectedVersion, ...(read !== undefined ? { read, lost } : {}) };
   }
 
-  async listCustomTemplates(expectedIds?: ListOptions['expectedIds']): Promise<ApiResource<CustomTemplateAttrs>[]> {
-    return (await this.client.list<CustomTemplateAttrs>('/v1/custom_templates', 'list custom templates', { identity: 'name', ...(expectedIds ? { expectedIds } : {}) })).map(withNumericVersion);
+  async listCustomTemplates(expected?: ListOptions['expected']): Promise<ApiResource<CustomTemplateAttrs>[]> {
+    return (await this.client.list<CustomTemplateAttrs>('/v1/custom_templates', 'list custom templates', { identity: 'name', ...(expected ? { expected } : {}) })).map(withNumericVersion);
   }
 
   async getCustomTemplate(id: string, label: string): Promise<ApiResource<CustomTemplateAttrs>> {
@@ -322,8 +322,8 @@ export class AgreementsApi {
     refuseUnpublished(answer, `publish custom template "${label}"`, 'custom template', expectedVersion);
   }
 
-  listTemplates(expectedIds?: ListOptions['expectedIds']): Promise<ApiResource<TemplateAttrs>[]> {
-    return this.client.list<TemplateAttrs>('/v1/templates', 'list templates', { query: { full: 'true' }, identity: 'name', ...(expectedIds ? { expectedIds } : {}) });
+  listTemplates(expected?: ListOptions['expected']): Promise<ApiResource<TemplateAttrs>[]> {
+    return this.client.list<TemplateAttrs>('/v1/templates', 'list templates', { query: { full: 'true' }, identity: 'name', ...(expected ? { expected } : {}) });
   }
 
   async createTemplate(body: Record<string, unknown>, label: string): Promise<ApiResource<TemplateAttrs>> {

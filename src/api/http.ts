@@ -824,12 +824,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
 
   async function list<A>(path: string, operation: string, options: ListOptions = {}): Promise<ApiResource<A>[]> {
     const firstPage = options.firstPage === true;
-    if (options.paged === false) return readPages<A>(path, operation, options.query, undefined, options.identity, firstPage, options.expectedIds);
+    if (options.paged === false) return readPages<A>(path, operation, options.query, undefined, options.identity, firstPage, options.expected);
     const endpoint = endpointKey(path);
     for (;;) {
       const size = pageSizes.has(endpoint) ? pageSizes.get(endpoint)! : PAGE_SIZE;
       try {
-        return await readPages<A>(path, operation, options.query, size, options.identity, firstPage, options.expectedIds);
+        return await readPages<A>(path, operation, options.query, size, options.identity, firstPage, options.expected);
       } catch (error) {
         const smaller = isPageSizeRejection(error) ? smallerPageSize(size) : false;
         if (smaller === false) throw error;
@@ -843,8 +843,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * Reads every page: `size` undefined sends no paging parameters (a list documented as unpaged),
    * null lets the service choose the page size, a number asks for it on every page.
    */
-  async function readPages<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined, firstPage = false, expectedIds?: ListOptions['expectedIds']): Promise<ApiResource<A>[]> {
-    const read = await readPagesOnce<A>(path, operation, query, size, identity, firstPage, expectedIds);
+  async function readPages<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined, firstPage = false, expected?: ListOptions['expected']): Promise<ApiResource<A>[]> {
+    const read = await readPagesOnce<A>(path, operation, query, size, identity, firstPage, expected);
     if (!read.shrank) return read.items;
     // NOTE(api): a later page stating fewer records than an earlier one: an object was deleted
     // while the list was read, which shifts the later pages up, so one may be on no page read and
@@ -852,13 +852,13 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     // once; shrinking again (a list being emptied), what either read found is taken: an object
     // deleted meanwhile reads as live for one run, which nothing duplicates or deletes.
     logDebug?.(`${service} GET ${clean(path)}: a page stated fewer records than the one before it (an object was deleted while the list was read); reading it again`);
-    const again = await readPagesOnce<A>(path, operation, query, size, identity, firstPage, expectedIds);
+    const again = await readPagesOnce<A>(path, operation, query, size, identity, firstPage, expected);
     if (!again.shrank) return again.items;
     const seen = new Set(again.items.map((item) => item.id));
     return [...again.items, ...read.items.filter((item) => !seen.has(item.id))];
   }
 
-  async function readPagesOnce<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined, firstPage: boolean, expectedIds?: ListOptions['expectedIds']): Promise<{ items: ApiResource<A>[]; shrank: boolean }> {
+  async function readPagesOnce<A>(path: string, operation: string, query: Query | undefined, size: number | null | undefined, identity: string | undefined, firstPage: boolean, expected?: ListOptions['expected']): Promise<{ items: ApiResource<A>[]; shrank: boolean }> {
     const sizeQuery: Query = typeof size === 'number' ? { 'page[size]': size } : {};
     const first = target({ method: 'GET', path, query, operation }, sizeQuery);
     const out: ApiResource<A>[] = [];
@@ -982,7 +982,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         current = pageTarget(next.number);
       } else if (next.link !== undefined && !next.hasMeta) {
         throw new DocketError('bad-response', `${operation}: the ${service} service's next-page link points to another origin or another list, or cannot be read, and it gave no page number to use instead; not following it`);
-      } else if (size !== undefined && !next.pagingInfo && fresh > 0 && (looksTruncated(body.data.length, size) || (await lacksExpected(ids, expectedIds)))) {
+      } else if (size !== undefined && !next.pagingInfo && fresh > 0 && (looksTruncated(body.data.length, size) || (await lacksExpected(ids, identity, expected)))) {
         // No paging members, and a page that may have been cut (see looksTruncated), or that lacks
         // an object docket synced (a page size the service keeps to itself; probe RE-1): ask whether there is more.
         current = pageTarget(page + 1);
@@ -996,13 +996,19 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return { items: out, shrank };
   }
 
-  /** Whether the items read so far lack an id the list should hold (ListOptions.expectedIds). */
-  async function lacksExpected(read: ReadonlyMap<string, unknown>, expectedIds: ListOptions['expectedIds']): Promise<boolean> {
-    if (!expectedIds) return false;
-    const wanted = await expectedIds();
-    if (wanted.size === 0) return false;
-    const held = new Set([...read.keys()].map((id) => id.toLowerCase()));
-    return [...wanted].some((id) => !held.has(id.toLowerCase()));
+  /** Whether the items read so far lack an object the list should hold (ListOptions.expected). */
+  async function lacksExpected(read: ReadonlyMap<string, ApiResource<unknown>>, identity: string | undefined, expected: ListOptions['expected']): Promise<boolean> {
+    if (!expected) return false;
+    const wanted = await expected();
+    if (wanted.length === 0) return false;
+    const ids = new Set<string>();
+    const names = new Set<string>();
+    for (const item of read.values()) {
+      ids.add(item.id.toLowerCase());
+      const name = identity === undefined ? undefined : (item.attributes as Record<string, unknown> | undefined)?.[identity];
+      if (typeof name === 'string') names.add(name);
+    }
+    return wanted.some((w) => !w.ids.some((id) => ids.has(id.toLowerCase())) && !w.names.some((n) => names.has(n)));
   }
 
   /** The last page a page states: its number (`meta.pagination.last`), else the request `links.last` names. */

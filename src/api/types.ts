@@ -15,6 +15,12 @@ export interface ApiResource<A> {
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
+/** An object a list should hold: found when an item has one of its ids, or one of its names under the list's identity. */
+export interface ExpectedItem {
+  ids: readonly string[];
+  names: readonly string[];
+}
+
 export interface ListOptions {
   query?: Query;
   /** False for lists documented as unpaged: no paging parameters are sent. Default true. */
@@ -24,10 +30,11 @@ export interface ListOptions {
   /** Only the first page (a sample, such as the organization the key's objects belong to). */
   firstPage?: boolean;
   /**
-   * Ids the list should hold (objects docket synced or pins): a short page that says nothing of
-   * paging yet lacks one may be cut at a size the service does not say, so the next is asked for.
+   * The objects the list should hold, each by the ids and names it may be found under (an id
+   * docket synced or a pin; its name or a former one): a short page that says nothing of paging
+   * yet lacks one may be cut at a size the service does not say, so the next is asked for.
    */
-  expectedIds?: () => ReadonlySet<string> | Promise<ReadonlySet<string>>;
+  expected?: () => Promise<readonly ExpectedItem[]>;
 }
 
 /** One part of a multipart/form-data body. */

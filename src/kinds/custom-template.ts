@@ -8,7 +8,7 @@ import { normEmail, normName } from '../engine/normalize.js';
 import type { DesiredResource, Fields, Ref } from '../engine/types.js';
 import type { KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef, liveCustomTerms } from './support/agreements-reads.js';
-import { detailFilter, expectedIdsOf } from './support/declared.js';
+import { detailFilter, expectedOf } from './support/declared.js';
 import { definitionData } from './support/definition-model.js';
 import { definitionText, describeDefinitionChange, parseDefinitionFile, sameDefinition, editKeepsFieldOrder, validateDefinition } from './support/definition.js';
 import { publishedFileText } from './support/definition-text.js';
@@ -104,7 +104,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
   },
 
   async fetch(ctx) {
-    const [templates, terms] = await Promise.all([ctx.memo('agreements:custom-templates', () => ctx.services.agreements().listCustomTemplates(expectedIdsOf(ctx, 'custom-template'))), liveCustomTerms(ctx)]);
+    const [templates, terms] = await Promise.all([ctx.memo('agreements:custom-templates', () => ctx.services.agreements().listCustomTemplates(expectedOf(ctx, 'custom-template'))), liveCustomTerms(ctx)]);
     const termName = new Map(terms.map((t) => [t.id, normName(t.attributes.name)]));
     const { wanted } = await detailFilter(ctx, 'custom-template');
     return templates.map((t) => {

@@ -14,7 +14,7 @@ import { docSource, fieldSourcesAt, formerNamesAt, problemAt, valueOf } from './
 import { asideName, freshSiblings } from './support/race.js';
 import { ApiError } from '../errors.js';
 import { updatedAt } from './support/updated.js';
-import { expectedIdsOf } from './support/declared.js';
+import { expectedOf } from './support/declared.js';
 import { readSchema } from '../config/schema-read.js';
 import { quoteValue } from '../config/quote.js';
 import { numberAsText } from '../config/written-number.js';
@@ -353,7 +353,7 @@ export const templateKind: KindModule<'template'> = {
   },
 
   async fetch(ctx) {
-    const [templates, attachments] = await Promise.all([ctx.services.agreements().listTemplates(expectedIdsOf(ctx, 'template')), ctx.live('attachment')]);
+    const [templates, attachments] = await Promise.all([ctx.services.agreements().listTemplates(expectedOf(ctx, 'template')), ctx.live('attachment')]);
     // An id an attachment has live is shown by name; a re-upload in the same plan re-points it (the engine sees to that).
     const names = new Map(attachments.map((a) => [a.id, a.key]));
     // So is an earlier upload of one: a template naming it is owed a re-point (an apply left it undone).

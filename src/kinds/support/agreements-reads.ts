@@ -11,7 +11,7 @@ import type { Diagnostics } from '../../diagnostics.js';
 import type { ConfigContext, ExecContext, FetchContext, KindModule } from '../kind.js';
 import type { KindName } from '../../engine/types.js';
 import { quoteValue } from '../../config/quote.js';
-import { expectedIdsOf } from './declared.js';
+import { expectedOf } from './declared.js';
 
 export function agreementsUsers(ctx: FetchContext): Promise<ApiResource<AgreementsUserAttrs>[]> {
   return ctx.memo('agreements:users', () => ctx.services.agreements().listUsers());
@@ -25,7 +25,7 @@ export function actorOf(ctx: ExecContext): Actor {
 }
 
 export function liveCustomTerms(ctx: FetchContext): Promise<ApiResource<CustomTermAttrs>[]> {
-  return ctx.memo('agreements:custom-terms', () => ctx.services.agreements().listCustomTerms(expectedIdsOf(ctx, 'custom-term')));
+  return ctx.memo('agreements:custom-terms', () => ctx.services.agreements().listCustomTerms(expectedOf(ctx, 'custom-term')));
 }
 
 

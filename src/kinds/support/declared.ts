@@ -1,5 +1,6 @@
 /** Which live objects a kind should read in detail: those the files declare. */
 import { formerKeys, refKey, type DesiredResource, type KindName } from '../../engine/types.js';
+import type { ExpectedItem } from '../../api/types.js';
 
 /**
  * Live objects worth a detailed read: the declared ones, by name, former name, pinned id, or the
@@ -26,25 +27,33 @@ export async function declaredFilter(
 /** The ids of declared objects of `kind`: pinned, or last synced under their key or a former one (an object renamed in the files and in the app too is matched by that record). */
 function declaredIds(declared: readonly DesiredResource[], kind: KindName, synced: SyncedIds | undefined): Set<string> {
   const ids = new Set<string>();
-  for (const d of declared) {
-    if (d.kind !== kind) continue;
-    if (d.pinId) ids.add(d.pinId);
-    for (const kindKey of [refKey(d.kind, d.key), ...formerKeys(d)]) {
-      const recorded = synced?.idOf(kindKey);
-      if (recorded) ids.add(recorded);
-    }
+  for (const d of declared) if (d.kind === kind) for (const id of idsOf(d, synced)) ids.add(id);
+  return ids;
+}
+
+/** The live ids a declared object may have: its pin, and those it was last synced under (its key or a former one). */
+function idsOf(d: DesiredResource, synced: SyncedIds | undefined): Set<string> {
+  const ids = new Set<string>();
+  if (d.pinId) ids.add(d.pinId);
+  for (const kindKey of [refKey(d.kind, d.key), ...formerKeys(d)]) {
+    const recorded = synced?.idOf(kindKey);
+    if (recorded) ids.add(recorded);
   }
   return ids;
 }
 
 /**
- * The ids a kind's list should hold: those the declared objects are pinned to, or docket last
- * synced them under (their key or a former one). Asked only of a short page that says nothing of
- * paging (api/http.ts), so a list cut at a size the service keeps to itself is read on, not taken
- * as whole, which would plan objects docket made as "removed live" and make them again (probe RE-1).
+ * The declared objects a kind's list should hold, each by the ids it may be found under (pinned,
+ * or last synced under its key or a former one) and its names (its own and former ones). Asked
+ * only of a short page that says nothing of paging (api/http.ts), so a list cut at a size the
+ * service keeps to itself is read on, not taken as whole, which would plan objects docket made as
+ * "removed live" and make them again (probe RE-1), or an object made in the app as new (second read SR88-4).
  */
-export function expectedIdsOf(ctx: { declared?: DesiredResource[]; synced?: () => SyncedIds | Promise<SyncedIds> }, kind: KindName): () => Promise<ReadonlySet<string>> {
-  return async () => declaredIds(ctx.declared ?? [], kind, await ctx.synced?.());
+export function expectedOf(ctx: { declared?: DesiredResource[]; synced?: () => SyncedIds | Promise<SyncedIds> }, kind: KindName): () => Promise<readonly ExpectedItem[]> {
+  return async () => {
+    const synced = await ctx.synced?.();
+    return (ctx.declared ?? []).filter((d) => d.kind === kind).map((d) => ({ ids: [...idsOf(d, synced)], names: [d.name, ...d.renamedFrom] }));
+  };
 }
 
 /**

@@ -1,4 +1,6 @@
 /** The bundled example against the agreements-service and paging shapes of the public docs. */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { TestEmulator } from '../../helpers/emulator.js';
 import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
@@ -67,6 +69,9 @@ describe('a list that pages without saying so', () => {
     await applyOk(cli, dir);
     const drift = await cli('drift', '-C', dir);
     expect([drift.code, drift.stdout]).toEqual([0, expect.stringContaining('No drift')]);
+    // With no record (a lost lock, objects made in the app), the names the files declare are looked for too (second read SR88-4).
+    await rm(join(dir, 'docket.lock.json'));
+    await expectNoChanges(cli, dir);
     const page = await fetch(`${t.env.DOCKET_AGREEMENTS_URL}/v1/templates?page[size]=100`, { headers: { authorization: `Bearer ${t.env.DOCKET_API_KEY}` } });
     const first = ((await page.json()) as { data: unknown[] }).data;
     expect(first).toHaveLength(10);
