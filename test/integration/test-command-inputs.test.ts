@@ -586,6 +586,14 @@ describe('docket test with broken inputs', () => {
       'tests/fields.test.yaml:12:34 error unknown-field "hourly_rat" is not a field of the custom template, so no rejection names it, did you mean `hourly_rate`?',
     ]);
     expect(r.stderr).toContain('hint: its fields: services_summary, start_date, billing_model, hourly_rate, travel_policy, governing_law_region, chosen_courts_region');
+    // A case expecting a rejection may send an unknown key on purpose, and the values as a whole may be what is refused (second read SR88-5).
+    const refusals = ['kind: TemplateTest', 'template: Consulting Agreement', 'cases:', '  - name: an unknown key is refused', '    values: { services_summary: x, start_date: 2027-01-15, hourly_rat: lots }', '    expect: { rejected: { field: hourly_rat } }', '  - name: the values as a whole', '    values: { services_summary: x }', '    expect: { rejected: { field: custom_field_values } }', ''];
+    await writeFile(join(dir, 'tests/fields.test.yaml'), refusals.join('\n'));
+    const warned = await runCli(['validate', '-C', dir]);
+    expect(warned.stderr.split('\n').filter((l) => / (error|warning) /.test(l))).toEqual([
+      'tests/fields.test.yaml:5:60 warning unknown-field "hourly_rat" is not a field of the custom template (the case expects a rejection, which may be this key\'s), did you mean `hourly_rate`?',
+      'tests/fields.test.yaml:6:34 error unknown-field "hourly_rat" is not a field of the custom template, so no rejection names it, did you mean `hourly_rate`?',
+    ]);
   });
 
   it('refuses a case name used twice for one playbook in a file, also across its documents (the reports could not tell them apart)', async () => {
