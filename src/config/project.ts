@@ -445,7 +445,7 @@ async function envOverrides(processEnv: Record<string, string | undefined>): Pro
         // A URL's password or token is never quoted; an organization id is a value like any other (`abc#def` whole).
         message: `environment variable ${o.variable} must be ${o.what} (got ${o.key === 'url' ? shown(value) : quoteValue(value)})`,
         // A line break pasted with the id into a CI variable is the likely slip: said as the URL's is (probe RG-4).
-        hint: `it sets \`${o.section}.${o.key}\`; ${(o.key === 'url' && urlSpellingHint(value)) || (typed !== typed.trim() && check(typed.trim()) ? 'remove the white space around it (a line break pasted with it)' : 'fix or unset it')}`,
+        hint: `it sets \`${o.section}.${o.key}\`; ${(o.key === 'url' && urlSpellingHint(value)) || (typed !== typed.trim() && check(typed.trim()) ? `remove the white space around it${/[\r\n]/.test(typed) ? ' (a line break pasted with it)' : ''}` : 'fix or unset it')}`,
       });
   }
   return { values, diagnostics };

@@ -7,7 +7,7 @@
 import { childrenEditedInFiles, childrenEditedLive, childrenKeptByPolicy, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, movedFromOf, type ChildWork, type LiveRenames } from './direction.js';
 import type { NamingKind, SyncState } from './sync.js';
 import { addTo } from '../util/multi-map.js';
-import { isFilesSide, pendingIdKey, refKey, type Action, type Change, type DesiredResource, type Direction, type DriftPolicy, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
+import { isFilesSide, pendingDocumentOf, refKey, type Action, type Change, type DesiredResource, type Direction, type DriftPolicy, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
 import type { SourcePos } from '../diagnostics.js';
 
 export interface DriftItem {
@@ -206,7 +206,7 @@ export function driftReport(input: DriftInput): DriftReport {
   let renames: LiveRenames | undefined;
   for (const l of input.unmatched) {
     if (input.quiet.has(l.kind) || inPlan.has(l.id)) continue;
-    const pendingIn = input.pendingDocuments?.get(refKey(l.kind, l.key)) ?? input.pendingDocuments?.get(pendingIdKey(l.kind, l.id));
+    const pendingIn = pendingDocumentOf(input.pendingDocuments, l);
     if (pendingIn !== undefined) {
       (report.adopting ??= []).push({ kind: l.kind, key: l.key, name: l.name, file: pendingIn });
       continue;

@@ -239,7 +239,7 @@ function checkReferences(
 ): void {
   const readOnly = readOnlyWarnings !== undefined;
   const { ids, unknownIds, ambiguous } = found;
-  // Most references name something live: what is declared is indexed only when one does not.
+  // What is declared, indexed once, at the first reference.
   let declaredKeys: Set<string> | undefined;
   const declared = (): Set<string> => (declaredKeys ??= new Set(desired.map((d) => refKey(d.kind, d.key))));
   // Declared names as they show on screen, per kind (built at the first reference to an undeclared live object).

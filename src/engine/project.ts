@@ -16,7 +16,7 @@ import { buildPlan } from './plan.js';
 import { landedRecords, resolveLanding, settledRecords, type LandingMark, type LandingMarks } from './landing.js';
 import { withRecordsAdded, type SyncState } from './sync.js';
 import { childInTargets, limitToTargets, parseTarget, type TargetSpec } from './target.js';
-import { pendingIdKey, refKey, type DesiredResource, type KindName, type LiveResource, type Plan, type PlanTarget, type UndeclaredSummary } from './types.js';
+import { pendingDocumentOf, refKey, type DesiredResource, type KindName, type LiveResource, type Plan, type PlanTarget, type UndeclaredSummary } from './types.js';
 
 /** `prune:` of docket.yaml, by each kind's prune key; `all` is `--prune`. */
 export type PruneSwitches = Readonly<Record<string, boolean>> | 'all';
@@ -240,7 +240,7 @@ function inPlay(live: readonly LiveResource[], desired: readonly DesiredResource
 /** Each group of undeclared objects with how many of them a pending document names. */
 function withPendingCounts(groups: readonly UndeclaredSummary[], unmatched: readonly LiveResource[], pending: ReadonlyMap<string, string>): UndeclaredSummary[] {
   return groups.map((u) => {
-    const named = unmatched.filter((l) => l.kind === u.kind && (pending.has(refKey(l.kind, l.key)) || pending.has(pendingIdKey(l.kind, l.id)))).length;
+    const named = unmatched.filter((l) => l.kind === u.kind && pendingDocumentOf(pending, l) !== undefined).length;
     return named > 0 ? { ...u, pending: named } : u;
   });
 }

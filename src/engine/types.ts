@@ -349,6 +349,11 @@ export function pendingIdKey(kind: KindName, id: string): string {
   return `${kind}#${id.toLowerCase()}`;
 }
 
+/** The pending document (`*.yaml.pending`) that names a live object, by its name or by the id it pins, if one does. */
+export function pendingDocumentOf(pending: ReadonlyMap<string, string> | undefined, l: Pick<LiveResource, 'kind' | 'key' | 'id'>): string | undefined {
+  return pending?.get(refKey(l.kind, l.key)) ?? pending?.get(pendingIdKey(l.kind, l.id));
+}
+
 /** The `kind:key` identities a declared object had under the names its `renamed_from` gives. */
 export function formerKeys(d: Pick<DesiredResource, 'kind' | 'parent' | 'renamedFrom'>): string[] {
   return d.renamedFrom.map((old) => formerKey(d, old));

@@ -17,7 +17,7 @@ import { childrenLookup } from '../engine/children.js';
 import { droppedFromFiles } from '../engine/drift.js';
 import { matchedToDeclared } from '../engine/matched.js';
 import { fieldHash, parentPrefixOf, type SyncRecord, type SyncState, type SyncUpdates } from '../engine/sync.js';
-import { CREATE_ACTIONS, formerKey, keepsFilesFromPull, pendingIdKey, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
+import { CREATE_ACTIONS, formerKey, keepsFilesFromPull, pendingDocumentOf, refKey, type Change, type DesiredResource, type Direction, type KindName, type LiveResource, type Plan, type Ref } from '../engine/types.js';
 import { buildExport, type SchemaPaths } from '../export/index.js';
 import type { AnyKind } from '../kinds/index.js';
 import type { ConfigContext, PullField } from '../kinds/kind.js';
@@ -1444,7 +1444,7 @@ class PullPlanner {
     const fresh = this.input.unmatched.filter((l) => {
       if (quiet(this.kinds.get(l.kind))) return false;
       // Said on every pull until it is adopted, recorded in sync or not (the pull that wrote it records it).
-      const pendingIn = this.input.pendingDocuments?.get(refKey(l.kind, l.key)) ?? this.input.pendingDocuments?.get(pendingIdKey(l.kind, l.id));
+      const pendingIn = pendingDocumentOf(this.input.pendingDocuments, l);
       if (pendingIn !== undefined) {
         this.notes.push(`${pendingIn}: names ${l.kind} ${quoteValue(l.name)}, which is live: add the file it names, rename it to .yaml, then \`docket apply --adopt-files\` (not written again)`);
         return false;

@@ -6,11 +6,10 @@
 import { posix } from 'node:path';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { ApplyReport, Change, Plan } from '../engine/types.js';
-import { changeLabel, isSingleton, renamedFrom, renameNote } from './facts.js';
+import { changeHeadline } from './facts.js';
 import { escapeData, escapeProperty, stripControl } from './sanitize.js';
 import { markInvisible } from '../config/quote.js';
 import { lineWithoutSecrets } from '../config/url-secrets.js';
-import { quote } from './value.js';
 
 export interface AnnotationOptions {
   /** Path from the repository root to the configuration directory, with `/`; `''` when they are the same. */
@@ -78,7 +77,8 @@ export function renderGithubAnnotations(plan: Plan, options: AnnotationOptions):
   const lines: string[] = [];
   for (const c of plan.changes) {
     const source = c.source ?? options.locate?.(c);
-    const what = changeSaid(c);
+    // As the plan's text says it, names quoted: a line break in a live name is `\n`, not a second line (probe RG-1).
+    const what = changeHeadline(c);
     const why = c.irreversible ? (PERMANENCE[c.action] ?? 'cannot be undone') : undefined;
     lines.push(
       formatAnnotation({
@@ -101,12 +101,6 @@ export function renderGithubAnnotations(plan: Plan, options: AnnotationOptions):
   return commandLines(lines);
 }
 
-/** A change as its annotation says it: a rename with both names, as the plan's text does (the new one alone does not say what moved). */
-function changeSaid(c: Change): string {
-  const from = renamedFrom(c);
-  // Quoted as the plan quotes them: a line break or tab in a live name is `\n`, not a second line (probe RG-1).
-  return isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} ${from ? `${quote(from.label)} → ` : ''}${quote(changeLabel(c))}${renameNote(c)}`;
-}
 
 /** Each change an apply could not make, as an `::error` at the line that declares it, with the service's answer. */
 export function renderFailureAnnotations(plan: Plan, report: ApplyReport, options: AnnotationOptions): string {
@@ -116,7 +110,7 @@ export function renderFailureAnnotations(plan: Plan, report: ApplyReport, option
     const c = r.status === 'failed' ? byId.get(r.changeId) : undefined;
     if (!c) continue;
     const source = c.source ?? options.locate?.(c);
-    lines.push(formatAnnotation({ level: 'error', title: `docket ${c.action} failed`, message: r.message ?? `${changeSaid(c)}: failed`, ...(source ? { at: { file: inRepository(options.pathPrefix, source.file), line: source.line } } : {}) }));
+    lines.push(formatAnnotation({ level: 'error', title: `docket ${c.action} failed`, message: r.message ?? `${changeHeadline(c)}: failed`, ...(source ? { at: { file: inRepository(options.pathPrefix, source.file), line: source.line } } : {}) }));
   }
   return commandLines(lines);
 }

@@ -105,6 +105,8 @@ export function renderTestJunit(report: TestReport, options: JunitOptions): stri
       `      <property name="kind" value="${xmlAttr(suite.kind)}"/>`,
       `      <property name="target" value="${xmlAttr(report.target)}"/>`,
       ...(suite.digest ? [`      <property name="playbook_digest" value="${suite.digest}"/>`] : []),
+      // `--live`: the cases ran against the live playbook (probe RH-4, second read SR88-8).
+      ...(suite.live ? ['      <property name="live" value="true"/>'] : []),
       '    </properties>',
       ...suite.cases.flatMap((c) => testcase(suite, c, caseTime(c), failOnWarn)),
       `    <system-out>${xmlText([...out, ...suite.notes].join('\n'))}</system-out>`,

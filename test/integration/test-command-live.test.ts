@@ -563,6 +563,8 @@ describe('docket test against a standalone emulator', () => {
     const json = JSON.parse((await runCli(['test', '-C', dir, '--live', '--target', NDA, '-o', 'json'], { env: emu().env })).stdout) as { suites: { live?: boolean }[] };
     expect(json.suites.map((s) => s.live)).toEqual([true]);
     expect((await runCli(['test', '-C', dir, '--live', '--target', NDA, '-o', 'markdown'], { env: emu().env })).stdout).toContain('Inbound NDA (the live playbook) · ');
+    expect((await runCli(['test', '-C', dir, '--live', '--target', NDA, '--junit', join(dir, 'live.xml')], { env: emu().env })).code).toBe(0);
+    expect(await readFile(join(dir, 'live.xml'), 'utf8')).toContain('<property name="live" value="true"/>');
     const files = JSON.parse((await runCli(['test', '-C', dir, '--target', NDA, '-o', 'json'], { env: emu().env })).stdout) as { suites: { live?: boolean }[] };
     expect(files.suites.map((s) => s.live)).toEqual([undefined]);
   });
