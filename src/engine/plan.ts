@@ -242,8 +242,10 @@ function checkReferences(
   // What is declared, indexed once, at the first reference.
   let declaredKeys: Set<string> | undefined;
   const declared = (): Set<string> => (declaredKeys ??= new Set(desired.map((d) => refKey(d.kind, d.key))));
-  // Declared names as they show on screen, per kind (built at the first reference to an undeclared live object).
-  let declaredAlike: Map<string, string> | undefined;
+  // Declared names as they show on screen, per kind (built at the first reference to an undeclared live object of that kind).
+  const declaredAlike = new Map<KindName, Map<string, string>>();
+  /** Whether the undeclared live object a reference names (`kind:key`) shows as a declared one, once looked at. */
+  const lookedAt = new Map<string, boolean>();
   const byName = new Map(kinds.map((k) => [k.name, k]));
   /** The name each live id is known under, by `kind:id` in lower case (built only when a reference is missing). */
   let byLiveId: Map<string, string> | undefined;
@@ -358,11 +360,18 @@ function checkReferences(
    * elsewhere, a publish that cannot be undone among them (probe RF-1).
    */
   function warnLookAlike(d: DesiredResource, ref: Ref): void {
-    if (declaredAlike === undefined) {
-      declaredAlike = new Map();
-      for (const x of desired) declaredAlike.set(refKey(x.kind, lookAlike(x.key)), x.key);
+    // Thousands of rules name a few reviewers: each name is looked at once.
+    const key = refKey(ref.kind, ref.key);
+    if (lookedAt.has(key) && !lookedAt.get(key)) return;
+    // Of the kind referenced only (members, not twenty thousand rules).
+    let alike = declaredAlike.get(ref.kind);
+    if (alike === undefined) {
+      alike = new Map();
+      for (const x of desired) if (x.kind === ref.kind) alike.set(lookAlike(x.key), x.key);
+      declaredAlike.set(ref.kind, alike);
     }
-    const twin = declaredAlike.get(refKey(ref.kind, lookAlike(ref.key)));
+    const twin = alike.get(lookAlike(ref.key));
+    lookedAt.set(key, twin !== undefined && twin !== ref.key);
     if (twin === undefined || twin === ref.key) return;
     sayUnlessUnsent(
       d,
