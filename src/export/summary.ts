@@ -67,7 +67,7 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
   }
   if (result.notes.length > 0) {
     lines.push('', 'Notes:');
-    for (const n of result.notes) lines.push(`  - ${clean(n)}`);
+    for (const n of groupedNotes(result.notes)) lines.push(`  - ${clean(n)}`);
   }
   if (options.copiedEmulatorState) {
     lines.push('', `The emulator state was copied to ${showPath(path.join(options.out, '.docket', 'emulator.json'))}, so --emulator runs there see the same organization.`);
@@ -130,4 +130,37 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
   }
   lines.push('', 'Commit the directory; API keys stay in the environment.');
   return `${lines.join('\n')}\n`;
+}
+
+/** An object's own note: `template "Template 004": <what>` (its name as quoteValue writes it). */
+const OBJECT_NOTE = /^([a-z][a-z-]*) ("(?:[^"\\]|\\.)*"): (.+)$/s;
+/** The most names a grouped note lists before "and N more". */
+const NAMES_IN_NOTE = 5;
+
+/**
+ * The notes, general ones first, and objects' notes that say the same thing as one line naming
+ * them: an export of 50 templates naming one pending attachment said it 50 times (probes QU-4, RJ-6).
+ */
+export function groupedNotes(notes: readonly string[]): string[] {
+  const general: string[] = [];
+  const groups = new Map<string, { kind: string; names: string[] }>();
+  for (const note of notes) {
+    const own = OBJECT_NOTE.exec(note);
+    if (!own) {
+      general.push(note);
+      continue;
+    }
+    const [, kind, name, what] = own as unknown as [string, string, string, string];
+    const key = `${kind}\0${what}`;
+    const group = groups.get(key);
+    if (group) group.names.push(name);
+    else groups.set(key, { kind, names: [name] });
+  }
+  const grouped = [...groups].map(([key, { kind, names }]) => {
+    const what = key.slice(key.indexOf('\0') + 1);
+    if (names.length === 1) return `${kind} ${names[0]}: ${what}`;
+    const shown = names.slice(0, NAMES_IN_NOTE).join(', ');
+    return `${kind}s ${shown}${names.length > NAMES_IN_NOTE ? ` and ${names.length - NAMES_IN_NOTE} more` : ''}: ${what}`;
+  });
+  return [...general, ...grouped];
 }
