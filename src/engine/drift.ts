@@ -69,6 +69,8 @@ export interface DriftReport {
   pullRefuses?: (item: DriftItem) => boolean;
   /** Whether pull, planned on this drift, writes any file: false when all it would do is say why not (a placeholder, a shared file). */
   pullWrites?: boolean;
+  /** Objects removed live with their children (a playbook archived in the app, its rules): the text and markdown reports say them as one line each (probe RJ-5). */
+  removedWith?: ReadonlyMap<DriftItem, readonly DriftItem[]>;
 }
 
 export interface DriftInput {
@@ -179,6 +181,13 @@ export function driftReport(input: DriftInput): DriftReport {
     const files = c.direction === 'changed-both' ? c.fields.filter((f) => f.direction === 'files') : [];
     if (files.length > 0) toPending(item({ ...c, direction: 'changed-in-files', fields: files }), c.liveId);
   }
+  // A parent removed live with its children: one line of the report says them all.
+  const removedWith = new Map<DriftItem, DriftItem[]>();
+  for (const i of report.drift) {
+    const children = i.direction === 'removed-live' ? removedChildren.get(refKey(i.kind, i.key)) : undefined;
+    if (children?.length) removedWith.set(i, children);
+  }
+  if (removedWith.size > 0) report.removedWith = removedWith;
   // A parent pull leaves in the files (its removed children the files changed) keeps all its removed children there too.
   for (const i of report.drift) {
     if (i.direction !== 'removed-live' || !editedChildrenOf.has(refKey(i.kind, i.key))) continue;

@@ -24,6 +24,21 @@ function groups(items: readonly DriftItem[]): { direction: Direction; title: str
   }).filter((g) => g.items.length > 0);
 }
 
+/** The items a report lists: a child removed live with its parent is said on the parent's line (removedWithSaid). */
+function listed(items: readonly DriftItem[], report: DriftReport): readonly DriftItem[] {
+  if (!report.removedWith) return items;
+  const withParent = new Set([...report.removedWith.values()].flat());
+  return items.filter((i) => !withParent.has(i));
+}
+
+/** ` · with its 40 rules`: the children removed live with a parent, counted on its line instead of a line each (probe RJ-5). */
+function removedWithSaid(i: DriftItem, report: DriftReport): string {
+  const children = report.removedWith?.get(i);
+  if (!children?.length) return '';
+  const kinds = [...new Set(children.map((c) => c.kind))];
+  return ` · with its ${kinds.map((k) => plural(children.filter((c) => c.kind === k).length, k)).join(', ')}`;
+}
+
 /** An object only live that no plan change removes (prune off, or a kind with no removal over the API). */
 function leftOnlyLive(i: DriftItem): boolean {
   return i.direction === 'only-live' && i.action === undefined && !i.removed_in_files;
@@ -153,7 +168,7 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
     return `  ${directionSign(i.direction)} ${subject(i, quote)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
   };
   for (const g of groups(report.drift)) {
-    lines.push(paint('bold', `${g.title} (${g.items.length})`), ...g.items.map(line), '');
+    lines.push(paint('bold', `${g.title} (${g.items.length})`), ...listed(g.items, report).map((i) => `${line(i)}${removedWithSaid(i, report)}`), '');
   }
   if (report.ignored.length > 0) {
     lines.push(paint('bold', `Left alone by drift: ignore (${report.ignored.length})`), ...report.ignored.map(line), '');
@@ -221,7 +236,7 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     return `- \`${directionSign(i.direction)}\` ${subject(i, codeSpan)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
   };
   const sections = groups(report.drift);
-  const lists = [...sections.map((g) => g.items.map(item)), ...(report.ignored.length > 0 ? [report.ignored.map(item)] : [])];
+  const lists = [...sections.map((g) => listed(g.items, report).map((i) => `${item(i)}${removedWithSaid(i, report)}`)), ...(report.ignored.length > 0 ? [report.ignored.map(item)] : [])];
   const shares = listShares(budget.left, lists);
   sections.forEach((g, i) => {
     lines.push(`**${escapeMarkdown(g.title)}**`, '');

@@ -879,8 +879,10 @@ rules:
     expect([drift.code, drift.stderr]).toEqual([2, '']);
     expect(drift.stdout).toContain('playbook "Pinned Gone"');
     expect(drift.stdout).toContain('rule "Pinned Rules/Gone"');
-    // With the pinned playbook's rule, which no apply makes again either (probe OP-3).
-    expect(drift.stdout).toContain('rule "Pinned Gone/Only"');
+    // With the pinned playbook's rule, which no apply makes again either (probe OP-3): said on the playbook's line (probe RJ-5), listed in JSON.
+    expect(drift.stdout).toMatch(/playbook "Pinned Gone"[^\n]* · with its 1 rule\n/);
+    expect(drift.stdout).not.toContain('rule "Pinned Gone/Only"');
+    expect((await cli('drift', '-C', dir, ...targets, '-o', 'json')).stdout).toContain('"key": "Pinned Gone/Only"');
     expect(drift.stdout).toContain('removed live');
     // Apply cannot make them again under their ids: drift does not send the user there (second read SR79-3).
     expect(drift.stdout).toContain('`docket pull` writes it into the files.');

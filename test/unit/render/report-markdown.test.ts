@@ -38,6 +38,25 @@ describe('drift and pull markdown at scale', () => {
     expect(out.slice(0, out.indexOf('**Removed live'))).toMatch(/- _… and [\d,]+ more not listed_/);
   });
 
+  it('says the rules removed live with their playbook on its line, not one line each; JSON lists them all (probe RJ-5)', () => {
+    const playbook = (p: number): DriftItem => ({ kind: 'playbook', key: `Playbook ${p}`, name: `Playbook ${p}`, direction: 'removed-live', fields: [] });
+    const rule = (p: number, r: number): DriftItem => ({ kind: 'rule', key: `Playbook ${p}/Rule ${r}`, name: `Rule ${r}`, direction: 'removed-live', fields: [] });
+    const parents = Array.from({ length: 3 }, (_, p) => playbook(p));
+    const children = parents.map((_, p) => Array.from({ length: 40 }, (_, r) => rule(p, r)));
+    const lone = rule(9, 1);
+    const report = { drift: [...parents, ...children.flat(), lone], ignored: [], pending: [], removedWith: new Map(parents.map((p, i) => [p, children[i]!])) };
+    const text = renderDriftText(plan([]), report, { color: false });
+    expect(text).toContain('Removed live (124)\n');
+    expect(text).toContain('playbook "Playbook 0" · with its 40 rules\n');
+    expect(text).not.toContain('"Playbook 0/Rule 1"');
+    expect(text).toContain('rule "Playbook 9/Rule 1"');
+    expect(text.split('\n').filter((l) => l.startsWith('  ')).length).toBe(4);
+    const md = renderDriftMarkdown(plan([]), report);
+    expect(md).toContain('`Playbook 2` · with its 40 rules');
+    expect(md).not.toContain('Playbook 2/Rule 1`');
+    expect((JSON.parse(renderDriftJson(plan([]), report)) as { drift: unknown[] }).drift).toHaveLength(124);
+  });
+
   it('what short sections leave goes to the long one: a cut report fills its room (probe LM-1)', () => {
     const changed = (i: number): DriftItem => ({ kind: 'rule', key: `P/Rule ${i} ${'x'.repeat(100)}`, name: `Rule ${i}`, parent: { kind: 'playbook', key: 'P' }, direction: 'changed-live', fields: [{ field: 'description', direction: 'live' }], updated_at: '2026-01-01T00:00:00.000Z' } as DriftItem);
     const removed: DriftItem = { kind: 'rule', key: 'Q/A', name: 'A', parent: { kind: 'playbook', key: 'Q' }, direction: 'removed-live', fields: [], updated_at: '2026-01-01T00:00:00.000Z' } as DriftItem;
