@@ -610,6 +610,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     let status = 0;
     let retried = 0;
     let timeouts = 0;
+    /** Attempts refused for pace (429): not carried out, so not counted against `retries` (probe RJ-4). */
+    let paceRefusals = 0;
     let throttled = false;
     /** When this request's own last 429 pause ends, by the limiter's clock. */
     let ownPauseEnd: number | undefined;
@@ -736,7 +738,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
 
         const decision = decide(t.method, recover ? 'create' : 'request', a.kind === 'response' ? { status: a.status } : { failure: a.failure });
         if (a.kind === 'failure' && a.failure.timedOut) timeouts++;
-        const canRetry = n < retries && timeouts <= timeoutRetries;
+        if (a.kind === 'response' && a.status === 429) paceRefusals++;
+        // A 429 says the request was not handled: retried at the pace while the time budget lasts, up to a bound.
+        const canRetry = n - paceRefusals < retries && paceRefusals <= MAX_PACE_REFUSALS && timeouts <= timeoutRetries;
         if (decision === 'fail') throw apiError(t, a, n + 1, earlierStatuses, mayHaveLanded);
         // A last try the budget cut off: the budget's error, not the service's (probe OG-1).
         if (decision === 'retry' && !canRetry && cutByBudget(a)) throw budgetRanOut(t, a, mayHaveLanded);
@@ -1101,6 +1105,13 @@ const READ_FAILURES: ReadonlySet<string> = new Set(['timeout', 'bad-response', '
 
 /** A wait for a turn (the pace, a 429 pause, --concurrency) under this is not said in -v's request lines. */
 const WAIT_SAID_MS = 100;
+
+/**
+ * The most 429s one request is retried after: each waits its Retry-After and the shared pace, so a
+ * service that refuses for pace a while is waited out (a burst of them failed changes of a large
+ * apply after 7 attempts while the rest went on, probe RJ-4); one that never lets it through ends.
+ */
+const MAX_PACE_REFUSALS = 30;
 
 const PACE_HINT = 'give the command more time with --timeout, or try again later: the service is refusing requests for pace';
 

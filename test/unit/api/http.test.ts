@@ -1307,9 +1307,17 @@ describe('retries', () => {
   it('says how many attempts a request failed, what the earlier ones were, and gives the hint of a service failing before it refused for pace', async () => {
     const e = await failedAfter(6, { statusCode: 503, data: { title: 'Unavailable' } }, { statusCode: 429, data: { title: 'Too Many Requests' } });
     expect(e.status).toBe(429);
-    expect(e.message).toContain('failed with HTTP 429 Too Many Requests (7 attempts; the earlier ones: HTTP 503 ×6)');
+    // The 429s are not counted among the retries: waited out up to their own bound (probe RJ-4).
+    expect(e.message).toContain('failed with HTTP 429 Too Many Requests (37 attempts; the earlier ones: HTTP 503 ×6, HTTP 429 ×30)');
     expect(e.hint).toContain('unavailable');
     expect(e.hint).not.toContain('rate limiting');
+  });
+
+  it('waits out a burst of 429s longer than its retries, which a 429 never counts against: not handled, it is safe to send again (probe RJ-4)', async () => {
+    const { mock, client } = setup({ random: () => 0, maxDelayMs: 1 });
+    mock.intercept({ path: '/v1/w', method: 'POST' }).reply(429, { title: 'Too Many Requests' }, { headers: { 'retry-after': '0' } }).times(12);
+    mock.intercept({ path: '/v1/w', method: 'POST' }).reply(201, { data: { id: 'w-1', type: 'w', attributes: {} } });
+    expect(await client.request({ method: 'POST', path: '/v1/w', body: {}, operation: 'create w' })).toMatchObject({ data: { id: 'w-1' } });
   });
 
   it('a final refusal after passing faults says the earlier attempts too (the 503 may have landed)', async () => {
