@@ -20,7 +20,7 @@ import { isPlainObject } from '../util/plain.js';
 import { shortId } from './path-segment.js';
 import { urlProblem } from '../config/url-policy.js';
 import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, pagesCountProblem, PAGE_SIZE, smallerPageSize, statedRecords } from './paging.js';
-import { apiKeyVariable, headerValue, hintForStatus, NEXT_RUN_SAYS, nextShowsWhether, parseProblem, oneLineText, truncate, type NextRun } from './problem.js';
+import { apiKeyVariable, headerValue, hintForStatus, NEXT_RUN_SAYS, parseProblem, oneLineText, truncate, type NextRun } from './problem.js';
 import { seconds } from '../util/seconds.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
 import type {
@@ -208,6 +208,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   };
 
   /** Every string bound for a message passes here: no control characters, never the key. */
+  /** What this command's next run does about a write of unknown outcome (`docket test`'s writes are in no plan). */
+  const nextRun = NEXT_RUN_SAYS[options.nextRun ?? 'plan'];
+
   const clean = (text: string): string => {
     let s = oneLineText(text);
     if (apiKey.length >= 4) s = s.split(apiKey).join('[redacted]');
@@ -359,7 +362,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return new DocketError(
       'outcome-pending',
       `${t.operation}: ${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}, and ${looked} did not find it carried out${why}; the service may still be carrying it out, so docket did not send it again`,
-      NEXT_RUN_SAYS[options.nextRun ?? 'plan'].pending,
+      nextRun.pending,
     );
   }
 
@@ -384,7 +387,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       // Not one whose last attempt the service answered (a 500) with none that may still run there
       // (answeredThere): the next plan's read says whether it was made, as after a stop (probe PW-1).
       if (mayStillRun && !answered && error.code !== 'interrupted') {
-        const pending = new DocketError('outcome-pending', `${context}: ${error.message}${outcome}`, NEXT_RUN_SAYS[options.nextRun ?? 'plan'].pending);
+        const pending = new DocketError('outcome-pending', `${context}: ${error.message}${outcome}`, nextRun.pending);
         pending.notCarriedOut = false;
         throw pending;
       }
@@ -407,7 +410,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * carried out): the next plan shows whether it was.
    */
   function maybeDone(t: RequestTarget, landed: boolean): string {
-    return t.method !== 'GET' && landed ? `; the service may have carried it out, and ${nextShowsWhether(options.nextRun)}` : '';
+    return t.method !== 'GET' && landed ? `; the service may have carried it out, and ${nextRun.whether}` : '';
   }
 
   /** Whether waiting `ms` stays within the command's time budget. */
@@ -776,7 +779,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (decision === 'recover' && recover) {
           // What came back, with the service's request id: the words a recovery that cannot read (an upload) reports.
           const what = `${failedAttempt(a)}${requestId ? ` [request ${requestId}]` : ''}`;
-          const lookUp = () => readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, `; the service may have carried it out${answeredThere ? '' : ', or still be carrying it out'}, and ${nextShowsWhether(options.nextRun)}`, true, answeredThere);
+          const lookUp = () => readingFailed(() => recover(what), `${t.operation}: ${failedAttempt(a)}, and the read to find whether it was carried out failed`, `; the service may have carried it out${answeredThere ? '' : ', or still be carrying it out'}, and ${nextRun.whether}`, true, answeredThere);
           const found = await lookUp();
           if (found !== undefined) return found;
           if (mayStillLand(a)) {
@@ -1050,7 +1053,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       const problem = o.resource ? resourceProblem(answer, o.id) : deleted ? undefined : bodyProblem(answer);
       if (problem) {
         // A write answered 2xx was taken: its bad answer does not undo it.
-        const taken = `the service took it (a 2xx answer), so it may be ${options.nextRun === 'test' ? `made already: ${nextShowsWhether('test')}` : 'live already: the next plan shows whether it is'}; report the answer to the service if it persists`;
+        const taken = `the service took it (a 2xx answer), so it may be ${nextRun.taken}; report the answer to the service if it persists`;
         throw malformedBody(t, problem, o.method === 'GET' ? badAnswerHint() : taken);
       }
       return answer as T;
@@ -1069,7 +1072,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         // Carried out (it names an id), but an id no path can hold, or "errors" beside it, is not an object docket can record.
         const problem = read ? undefined : bodyProblem(answer);
         if (problem) {
-          throw malformedBody(t, problem, `the service may have made it: ${nextShowsWhether(options.nextRun)}; report it to the service if it persists`);
+          throw malformedBody(t, problem, `the service may have made it: ${nextRun.whether}; report it to the service if it persists`);
         }
         // An answer naming another object than the one sent (a gateway's mix-up) is no id for it: the object is looked for by name.
         other = read ? undefined : (anotherObject(o.body, answer) ?? existingObjectOf(options.isExistingId, answer, o.answersId));
@@ -1078,12 +1081,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       // NOTE(api): a create that succeeded without saying the new id is recovered by reading, as
       // for an unknown outcome (create statuses and bodies are not documented everywhere).
       const naming = other === undefined ? undefined : `naming another object (${clean(other)})`;
-      const found = await readingFailed(() => (other === undefined ? o.recover('no-id') : o.recover('no-id', clean(other))), `${t.operation}: the service took it ${naming ?? "without saying the new object's id"}, and the read to find it failed`, `; ${nextShowsWhether(options.nextRun)}`);
+      const found = await readingFailed(() => (other === undefined ? o.recover('no-id') : o.recover('no-id', clean(other))), `${t.operation}: the service took it ${naming ?? "without saying the new object's id"}, and the read to find it failed`, `; ${nextRun.whether}`);
       if (found !== undefined) return markFound(found);
       throw new DocketError(
         'bad-response',
         `${t.operation}: ${service} service ${t.method} ${clean(t.path)} succeeded ${naming ?? "without the new object's id"}, and reading the collection did not find it`,
-        NEXT_RUN_SAYS[options.nextRun ?? 'plan'].notFound,
+        nextRun.notFound,
       );
     },
     list,

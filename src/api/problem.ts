@@ -231,23 +231,23 @@ export type NextRun = 'plan' | 'test';
  * What the next run does about a write of unknown outcome: a plan reads whether it was made; a
  * test run makes again what it has no record of, as an upload whose answer was lost (probe RH-3).
  */
-export const NEXT_RUN_SAYS: Record<NextRun, { whether: string; pending: string; notFound: string }> = {
+export const NEXT_RUN_SAYS: Record<NextRun, { whether: string; taken: string; failed: string; pending: string; notFound: string }> = {
   plan: {
     whether: 'the next plan shows whether it did',
+    taken: 'live already: the next plan shows whether it is',
+    failed: 'the next plan shows what is left, and applying it converges',
     pending: 'run `docket plan` again in a few minutes: it shows whether the service carried it out (then there is nothing to do), and `docket apply` sends what is still missing',
     notFound: 'run plan again: if the object was created it shows up there, and apply does not create it twice',
   },
   test: {
     whether: 'the next docket test makes it again if it has no record of it (an upload or a review whose answer was lost)',
+    taken: 'made already: the next docket test makes it again if it has no record of it (an upload or a review whose answer was lost)',
+    failed: 'running docket test again is safe',
     pending: 'run `docket test` again in a few minutes: it makes again what it has no record of (an upload or a review whose answer was lost)',
     notFound: 'run docket test again: it makes again what it has no record of',
   },
 };
 
-/** Where a user learns whether a write of unknown outcome was carried out. */
-export function nextShowsWhether(next: NextRun = 'plan'): string {
-  return NEXT_RUN_SAYS[next].whether;
-}
 
 export function hintForStatus(service: ServiceName, status: number, path: string, redirect?: { location?: string; baseUrl: string; requestUrl: string }, keyFrom?: string, method = 'GET', nextRun: NextRun = 'plan'): string | undefined {
   if (status >= 300 && status < 400 && status !== 304 && redirect) return redirectHint(service, path, redirect);
@@ -261,7 +261,7 @@ export function hintForStatus(service: ServiceName, status: number, path: string
   // NOTE(api): neither service documents a size limit; a 413 is the body's size, which no rerun changes (probe JN-3).
   if (status === 413) return `the ${service} service takes no request this large: make smaller what it sends, the file it uploads (a PDF, a Word file) or the text (a rule's actions, a term's body), or split it`;
   // A read fails drift and pull as much as apply: not a word about apply there (probe HH).
-  if (status === 500 || status === 502 || status === 503 || status === 504) return method === 'GET' ? 'the service failed or is unavailable; try again later: running the command again is safe' : nextRun === 'test' ? 'the service failed or is unavailable; try again later: running docket test again is safe' : 'the service failed or is unavailable; try again later (the next plan shows what is left, and applying it converges)';
+  if (status === 500 || status === 502 || status === 503 || status === 504) return method === 'GET' ? 'the service failed or is unavailable; try again later: running the command again is safe' : nextRun === 'test' ? `the service failed or is unavailable; try again later: ${NEXT_RUN_SAYS.test.failed}` : `the service failed or is unavailable; try again later (${NEXT_RUN_SAYS.plan.failed})`;
   return undefined;
 }
 
