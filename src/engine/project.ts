@@ -188,7 +188,8 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   if (!result.plan) return { live, diagnostics: result.diagnostics, unmatched };
   let plan = result.plan;
   // Live objects no file declares that a pending document names: counted, so the plan says how to adopt them (probe RI-3).
-  if (input.pendingDocuments && plan.undeclared.some((u) => u.count > 0)) {
+  // Not for quiet kinds (members, no pending document names one): most plans would walk the directory again for them.
+  if (input.pendingDocuments && plan.undeclared.some((u) => u.count > 0 && !u.quiet)) {
     pending ??= await input.pendingDocuments();
     if (pending.size > 0) plan = { ...plan, undeclared: withPendingCounts(plan.undeclared, unmatched, pending) };
   }
@@ -240,6 +241,7 @@ function inPlay(live: readonly LiveResource[], desired: readonly DesiredResource
 /** Each group of undeclared objects with how many of them a pending document names. */
 function withPendingCounts(groups: readonly UndeclaredSummary[], unmatched: readonly LiveResource[], pending: ReadonlyMap<string, string>): UndeclaredSummary[] {
   return groups.map((u) => {
+    if (u.quiet) return u;
     const named = unmatched.filter((l) => l.kind === u.kind && pendingDocumentOf(pending, l) !== undefined).length;
     return named > 0 ? { ...u, pending: named } : u;
   });

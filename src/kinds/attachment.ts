@@ -35,9 +35,21 @@ export function knownAttachmentIds(live: readonly LiveResource[]): Set<string> {
 /** The live attachment of that name that only a document's `id:` says is live, with no upload of it ever recorded here, if it is one. */
 export function pinOnlyAttachment(live: readonly LiveResource[], name: unknown): LiveResource | undefined {
   if (typeof name !== 'string') return undefined;
-  const key = normName(name);
-  return live.find((l) => l.kind === 'attachment' && l.key === key && l.extra?.pinOnly === true && l.extra.neverHere === true);
+  const found = attachmentsByName(live).get(normName(name));
+  return found?.extra?.pinOnly === true && found.extra.neverHere === true ? found : undefined;
 }
+
+/** The live attachments by name, per live state: asked for each named attachment of each template sent, not a scan of twenty thousand objects each time. */
+export function attachmentsByName(live: readonly LiveResource[]): ReadonlyMap<string, LiveResource> {
+  let index = byName.get(live);
+  if (!index) {
+    index = new Map();
+    for (const l of live) if (l.kind === 'attachment' && !index.has(l.key)) index.set(l.key, l);
+    byName.set(live, index);
+  }
+  return index;
+}
+const byName = new WeakMap<readonly LiveResource[], Map<string, LiveResource>>();
 
 /** The live attachment whose later upload replaced the upload `id` (pinned to it, or superseding it), if any. */
 export function replacingUpload(live: readonly LiveResource[], id: string): LiveResource | undefined {

@@ -8,7 +8,7 @@ import { linesDeep, normEmail, normName } from '../engine/normalize.js';
 import type { Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
 import { valueAt } from '../config/value-at.js';
-import { earlierUploads, knownAttachmentIds, pinOnlyAttachment, replacingUpload } from './attachment.js';
+import { attachmentsByName, earlierUploads, knownAttachmentIds, pinOnlyAttachment, replacingUpload } from './attachment.js';
 import type { ExecContext, KindModule } from './kind.js';
 import { docSource, fieldSourcesAt, formerNamesAt, problemAt, valueOf } from './support/positions.js';
 import { asideName, freshSiblings } from './support/race.js';
@@ -216,7 +216,7 @@ function liveFields(info: TemplateTypeInfo | undefined, a: Plain, nameOf: (id: s
 /** Whether the live template of that name holds, in `field`, an attachment id no live attachment is known by (left as the id it is). */
 function namesUnknownUpload(live: readonly LiveResource[], name: string, field: string): boolean {
   const held = live.find((l) => l.kind === 'template' && l.key === normName(name))?.fields[field];
-  const attachments = new Set(live.filter((l) => l.kind === 'attachment').map((l) => l.key));
+  const attachments = attachmentsByName(live);
   return (Array.isArray(held) ? held : [held]).some((v) => typeof v === 'string' && v !== '' && !attachments.has(v));
 }
 
