@@ -1,6 +1,7 @@
 /** What `docket export` prints on stdout: files per kind, files to add, notes and next steps. Pure. */
 import { shellWord } from '../util/shell-word.js';
 import { stripControl } from '../render/sanitize.js';
+import { shortList } from '../render/facts.js';
 import type { Paint } from '../render/paint.js';
 import type { AnyKind } from '../kinds/index.js';
 import { PROJECT_FILE, type ExportResult } from './index.js';
@@ -134,16 +135,13 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
 
 /** An object's own note: `template "Template 004": <what>` (its name as quoteValue writes it). */
 const OBJECT_NOTE = /^([a-z][a-z-]*) ("(?:[^"\\]|\\.)*"): (.+)$/s;
-/** The most names a grouped note lists before "and N more". */
-const NAMES_IN_NOTE = 5;
-
 /**
  * The notes, general ones first, and objects' notes that say the same thing as one line naming
  * them: an export of 50 templates naming one pending attachment said it 50 times (probes QU-4, RJ-6).
  */
 export function groupedNotes(notes: readonly string[]): string[] {
   const general: string[] = [];
-  const groups = new Map<string, { kind: string; names: string[] }>();
+  const groups = new Map<string, { kind: string; what: string; names: string[] }>();
   for (const note of notes) {
     const own = OBJECT_NOTE.exec(note);
     if (!own) {
@@ -154,13 +152,8 @@ export function groupedNotes(notes: readonly string[]): string[] {
     const key = `${kind}\0${what}`;
     const group = groups.get(key);
     if (group) group.names.push(name);
-    else groups.set(key, { kind, names: [name] });
+    else groups.set(key, { kind, what, names: [name] });
   }
-  const grouped = [...groups].map(([key, { kind, names }]) => {
-    const what = key.slice(key.indexOf('\0') + 1);
-    if (names.length === 1) return `${kind} ${names[0]}: ${what}`;
-    const shown = names.slice(0, NAMES_IN_NOTE).join(', ');
-    return `${kind}s ${shown}${names.length > NAMES_IN_NOTE ? ` and ${names.length - NAMES_IN_NOTE} more` : ''}: ${what}`;
-  });
+  const grouped = [...groups.values()].map(({ kind, what, names }) => (names.length === 1 ? `${kind} ${names[0]}: ${what}` : `${kind}s ${shortList(names)}: ${what}`));
   return [...general, ...grouped];
 }

@@ -29,6 +29,7 @@ import { LINK_HINT, NOT_REGULAR_FILE, linkReason } from '../util/special-file.js
 import { fileHeadOrError } from '../util/file-head.js';
 import { countLabel, outcomesLabel, textLabel } from './labels.js';
 import { fieldNames, nameKey } from './match.js';
+import { shortList } from '../render/facts.js';
 import type { ContractRef, Count, Expectation, ExpectationSpec, OutcomeSet, PlaybookCase, Severity, TemplateCase, TestFile, TextMatch } from './types.js';
 import { wordFileProblem } from '../util/word-file.js';
 import { deniedOrCode } from '../util/permission.js';
@@ -167,11 +168,16 @@ class Checker {
   ) {}
 
   private error(code: string, message: string, pointer: string, hint?: string, key = false): void {
-    this.diagnostics.push({ severity: 'error', code, message, ...(key ? this.positions.at(pointer) : this.positions.valueAt(pointer)), ...pathOf(pointer), ...(hint ? { hint } : {}) });
+    this.say('error', code, message, pointer, hint, key);
   }
 
   private warning(code: string, message: string, pointer: string, hint?: string, key = false): void {
-    this.diagnostics.push({ severity: 'warning', code, message, ...(key ? this.positions.at(pointer) : this.positions.valueAt(pointer)), ...pathOf(pointer), ...(hint ? { hint } : {}) });
+    this.say('warning', code, message, pointer, hint, key);
+  }
+
+  /** At the value `pointer` names, or (`key`) at its key. */
+  private say(severity: Diagnostic['severity'], code: string, message: string, pointer: string, hint: string | undefined, key: boolean): void {
+    this.diagnostics.push({ severity, code, message, ...(key ? this.positions.at(pointer) : this.positions.valueAt(pointer)), ...pathOf(pointer), ...(hint ? { hint } : {}) });
   }
 
   private at(pointer: string): SourcePos {
@@ -350,7 +356,7 @@ class Checker {
     const expect = c.expect;
     const rejected = isPlainObject(expect) && isPlainObject(expect.rejected) ? expect.rejected : undefined;
     if (fieldKeys) {
-      const fields = `its fields: ${fieldKeys.slice(0, FIELDS_LISTED).join(', ')}${fieldKeys.length > FIELDS_LISTED ? ` and ${fieldKeys.length - FIELDS_LISTED} more` : ''}`;
+      const fields = `its fields: ${shortList(fieldKeys, FIELDS_LISTED)}`;
       for (const key of isPlainObject(c.values) ? Object.keys(c.values) : []) {
         if (fieldKeys.includes(key)) continue;
         // A case expecting a rejection may send one on purpose, to see it refused (second read SR88-5).
