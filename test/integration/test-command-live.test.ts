@@ -567,6 +567,9 @@ describe('docket test against a standalone emulator', () => {
     expect(await readFile(join(dir, 'live.xml'), 'utf8')).toContain('<property name="live" value="true"/>');
     const files = JSON.parse((await runCli(['test', '-C', dir, '--target', NDA, '-o', 'json'], { env: emu().env })).stdout) as { suites: { live?: boolean }[] };
     expect(files.suites.map((s) => s.live)).toEqual([undefined]);
+    // The playbook as the files say, nothing left to change.
+    const replan = await runCli(['plan', '-C', dir, '--target', NDA, '--detailed-exitcode'], { env: emu().env });
+    expect([replan.code, replan.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
   });
 
   it('--live does not ask again for a review whose answer was lost, says why (its reviews are not told apart) and how to go on (probe FJ)', async () => {
