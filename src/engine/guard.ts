@@ -4,7 +4,7 @@
  * again more than that share of the objects the files declare that were removed live (a service
  * in trouble answering an empty list would otherwise have every one made twice). Pure.
  */
-import { CREATE_ACTIONS, type DesiredResource, type KindName, type LiveResource, type Plan } from './types.js';
+import { CREATE_ACTIONS, type DesiredResource, type KindName, type Plan } from './types.js';
 import { addTo } from '../util/multi-map.js';
 
 export interface GuardViolation {
@@ -21,7 +21,7 @@ export interface GuardViolation {
 /** Below this many live objects a kind is too small for a share to mean anything. */
 export const GUARD_MIN_LIVE = 5;
 
-export function massDeleteViolations(plan: Plan, live: LiveResource[], threshold: number): GuardViolation[] {
+export function massDeleteViolations(plan: Plan, live: readonly { kind: KindName }[], threshold: number): GuardViolation[] {
   return violations(plan.changes.filter((c) => c.action === 'delete' || c.action === 'archive'), live, threshold);
 }
 

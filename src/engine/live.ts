@@ -32,6 +32,8 @@ export interface FetchLiveOptions {
   exportServices?: ReadonlySet<ServiceName>;
   /** The live ids last synced under declared identities: objects renamed in the app are read in detail too. */
   synced?: () => SyncedIds | Promise<SyncedIds>;
+  /** With `--target`: the parents whose children are read (FetchContext.targetedParents). */
+  targetedParents?: ReadonlyMap<KindName, ReadonlySet<string>>;
 }
 
 export interface LiveState {
@@ -76,6 +78,7 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
     ...(options.readDropped ? { readDropped: options.readDropped } : {}),
     ...(options.exportServices ? { exportServices: options.exportServices } : {}),
     ...(options.synced ? { synced: options.synced } : {}),
+    ...(options.targetedParents ? { targetedParents: options.targetedParents } : {}),
     live: read,
     memo<T>(key: string, load: () => Promise<T>): Promise<T> {
       let p = memo.get(key) as Promise<T> | undefined;

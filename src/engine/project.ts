@@ -16,6 +16,7 @@ import { buildPlan } from './plan.js';
 import { landedRecords, resolveLanding, settledRecords, type LandingMark, type LandingMarks } from './landing.js';
 import { withRecordsAdded, type SyncState } from './sync.js';
 import { childInTargets, limitToTargets, parseTarget, type TargetSpec } from './target.js';
+import { inScope, targetScope } from './target-scope.js';
 import { pendingDocumentOf, refKey, type DesiredResource, type KindName, type LiveResource, type Plan, type PlanTarget, type UndeclaredSummary } from './types.js';
 
 /** `prune:` of docket.yaml, by each kind's prune key; `all` is `--prune`. */
@@ -148,7 +149,10 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const read = input.readAll ? withAskedFor(asked, input.desired, kinds) : asked;
   // What the files dropped is read in detail where its live edits matter: drift reports them (every kind), a prune would archive them.
   const readDropped = new Set(kinds.filter((k) => input.readOnly || pruneOn(k, input.prune)).map((k) => k.name));
-  const { live, byKind, lockUpdates, uncertain, seenInPart } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(input.droppedOnly ? { droppedOnly: input.droppedOnly } : {}), ...(readDropped.size > 0 ? { readDropped } : {}), ...(input.sync ? { synced: input.sync } : {}) });
+  // A plan or apply with targets reads the children of the parents they name only; drift and pull report and write more.
+  const scope = input.readOnly || input.readAll ? undefined : targetScope(targets, input.desired, kinds);
+  const inPlan = scope ? inScope(input.desired, scope) : input.desired;
+  const { live, byKind, lockUpdates, uncertain, seenInPart } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(input.droppedOnly ? { droppedOnly: input.droppedOnly } : {}), ...(readDropped.size > 0 ? { readDropped } : {}), ...(input.sync ? { synced: input.sync } : {}), ...(scope ? { targetedParents: scope.names } : {}) });
   const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
   const marks = input.landing?.() ?? new Map<string, LandingMark>();
   const recorded = input.sync ? await input.sync() : undefined;
@@ -158,7 +162,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const sync = landed && lockUpdates.some((u) => u.synced) ? withRecordsAdded(landed, settledRecords(lockUpdates, landed), true) : landed;
   const planInput = {
     kinds: read,
-    desired: input.desired,
+    desired: inPlan,
     live,
     prune,
     configDigest: input.meta.configDigest,
@@ -209,7 +213,9 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   plan.warnings.push(...landing.warnings);
   if (landing.givenUp.length > 0) plan.landing_given_up = landing.givenUp;
   const diagnostics = input.readOnly && landing.stops.length > 0 ? uniqueDiagnostics([...result.diagnostics, ...landing.stops]) : result.diagnostics;
-  const removals = plan.changes.some((c) => c.action === 'delete' || c.action === 'archive') ? massDeleteViolations(plan, inPlay(live, input.desired, plan), input.safety.max_delete_fraction) : [];
+  // The children a targeted plan did not read count as the files declare them: a removal's share is of the whole kind, targeted or not.
+  const unread = inPlan === input.desired ? [] : unplanned(input.desired, inPlan);
+  const removals = plan.changes.some((c) => c.action === 'delete' || c.action === 'archive') ? massDeleteViolations(plan, [...inPlay(live, inPlan, plan), ...unread], input.safety.max_delete_fraction) : [];
   const guard = [...removals, ...recreateViolations(plan, input.desired, input.safety.max_delete_fraction)];
   if (guard.length > 0) {
     plan = {
@@ -236,6 +242,12 @@ function parseTargets(texts: readonly string[], kinds: readonly AnyKind[]): Targ
 function inPlay(live: readonly LiveResource[], desired: readonly DesiredResource[], plan: Plan): LiveResource[] {
   const declaredParents = new Set(desired.filter((d) => !d.parent).map((d) => plan.ids[refKey(d.kind, d.key)]));
   return live.filter((l) => !l.parentId || declaredParents.has(l.parentId));
+}
+
+/** The declared resources a scoped plan left out (the children of parents outside its targets). */
+function unplanned(desired: readonly DesiredResource[], planned: readonly DesiredResource[]): DesiredResource[] {
+  const kept = new Set(planned);
+  return desired.filter((d) => !kept.has(d));
 }
 
 /** Each group of undeclared objects with how many of them a pending document names. */

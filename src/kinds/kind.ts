@@ -53,6 +53,11 @@ export interface FetchContext {
   exportServices?: ReadonlySet<ServiceName>;
   /** The live ids docket last synced declared objects under (docket.lock.json), asked once the target is known. */
   synced?: () => SyncedIds | Promise<SyncedIds>;
+  /**
+   * With `--target`: per parent kind, the names the targets give its objects, whose children alone
+   * are read (engine/target.ts targetedParents). A parent kind absent: every declared one's are.
+   */
+  targetedParents?: ReadonlyMap<KindName, ReadonlySet<string>>;
   /** docket.lock.json: what docket uploaded before (files the services cannot give back). */
   lock: LockFile;
   /** Another kind's live objects, read once per command; a kind lists the kinds it asks for in `reads`. */

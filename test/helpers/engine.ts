@@ -36,7 +36,7 @@ export interface Engine {
   /** Applies a plan of `dir` and writes the lock, as `docket apply` does. */
   apply(dir: string, plan: Plan, options?: { adoptFiles?: boolean }): Promise<ApplyPlanResult>;
   /** Plans and applies; returns the plan that was applied. */
-  converge(dir: string, options?: { prune?: PruneSwitches }): Promise<Plan>;
+  converge(dir: string, options?: { prune?: PruneSwitches; targets?: string[] }): Promise<Plan>;
   /** The emulator's organization (state, as the services hold it). */
   org(): OrganizationRecord;
   /** Service requests since the last call (method, path, body). */

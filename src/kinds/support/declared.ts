@@ -90,3 +90,17 @@ export interface SyncedIds {
   /** Every `kind:key` recorded for a live id (absent: a saved plan's ids, which name declared objects only). */
   keysWithId?(id: string): readonly string[];
 }
+
+/**
+ * With `--target` (FetchContext.targetedParents): whether the children of a live parent of
+ * `kind` are read: a declared parent the targets name (by its name or a former one), matched as
+ * declaredFilter matches, or a live one they name that no declared parent is. Undefined: every one's.
+ */
+export async function targetedParentFilter(ctx: { declared?: DesiredResource[]; targetedParents?: ReadonlyMap<KindName, ReadonlySet<string>>; synced?: () => SyncedIds | Promise<SyncedIds> }, kind: KindName): Promise<((id: string, name: string) => boolean) | undefined> {
+  const names = ctx.targetedParents?.get(kind);
+  if (!names) return undefined;
+  const synced = await ctx.synced?.();
+  const declared = (ctx.declared ?? []).filter((d) => d.kind === kind);
+  const named = declared.filter((d) => names.has(d.key) || d.renamedFrom.some((old) => names.has(old)));
+  return (id, name) => named.some((d) => declaresLive(d, id, name, synced)) || (names.has(name) && !declared.some((d) => declaresLive(d, id, name, synced)));
+}

@@ -8,7 +8,7 @@ import type { ApiResource } from '../../api/types.js';
 import { invitedUserId, type OrganizationAttrs, type PlaybookAttrs, type RuleAttrs } from '../../api/review.js';
 import { normEmail, normName } from '../../engine/normalize.js';
 import { refKey } from '../../engine/types.js';
-import { declaresLive, detailFilter } from './declared.js';
+import { declaresLive, detailFilter, targetedParentFilter } from './declared.js';
 import { isNotFound } from './gone.js';
 import { ApiError } from '../../errors.js';
 import { quoteValue } from '../../config/quote.js';
@@ -47,30 +47,48 @@ export function reviewOrganization(ctx: FetchContext): Promise<ApiResource<Organ
   return ctx.memo('review:organization', () => ctx.services.review().getOrganization());
 }
 
-/** The rules of every live playbook the files declare (by name, former name or pinned id). */
-export function declaredRules(ctx: FetchContext): Promise<{ playbook: ApiResource<PlaybookAttrs>; rules: ApiResource<RuleAttrs>[] }[]> {
+/**
+ * The rules of every live playbook the files declare (by name, former name or pinned id); with
+ * `--target`, of those the targets name only (a one-playbook target read 500 rule lists, probe RJ-3).
+ */
+export function declaredRules(ctx: FetchContext): Promise<PlaybookRules[]> {
   return ctx.memo('review:rules', async () => {
-    const playbooks = await livePlaybooks(ctx);
-    // Rules of playbooks no file declares are never touched, so they are not read either (but pull writes them).
-    // And those the files dropped, when asked (drift, a plan that prunes): a rule edited live there is said.
-    const { wanted, declared } = await detailFilter(ctx, 'playbook');
-    const read = playbooks.filter((p) => wanted(p.id, normName(p.attributes.name)));
-    return ctx.parallel(read, async (playbook) => {
-      const list = () =>
-        ctx.services
-          .review()
-          .listRules(playbook.id)
-          // One the files dropped is read only to say what changed in it live: gone meanwhile, it has nothing to say.
-          .catch((err: unknown) => (isNotFound(err) && !declared(playbook.id, normName(playbook.attributes.name)) ? [] : Promise.reject(goneWhileRead(err, playbook))));
-      let rules = await list();
-      // NOTE(api): an empty list where docket last saw rules is asked for again. A service in
-      // trouble may answer one empty, and taken as it is every rule would be planned again (and
-      // created twice by an apply cut off before its closing check). So is any empty list export
-      // writes, or pull writes into a new file: `rules: []` there is a file that deletes them all.
-      if (rules.length === 0 && declared(playbook.id, normName(playbook.attributes.name)) && (await askAgain(ctx, playbook))) rules = await list();
-      return { playbook, rules };
-    });
+    const only = await targetedParentFilter(ctx, 'playbook');
+    return rulesOfDeclared(ctx, only);
   });
+}
+
+/** declaredRules, whatever the targets: the reviewers they name are all a service without a users list shows of its members. */
+function everyDeclaredRule(ctx: FetchContext): Promise<PlaybookRules[]> {
+  return ctx.memo('review:rules:untargeted', () => rulesOfDeclared(ctx, undefined));
+}
+
+type PlaybookRules = { playbook: ApiResource<PlaybookAttrs>; rules: ApiResource<RuleAttrs>[] };
+
+async function rulesOfDeclared(ctx: FetchContext, only: ((id: string, name: string) => boolean) | undefined): Promise<PlaybookRules[]> {
+  const playbooks = await livePlaybooks(ctx);
+  // Rules of playbooks no file declares are never touched, so they are not read either (but pull writes them).
+  // And those the files dropped, when asked (drift, a plan that prunes): a rule edited live there is said.
+  const { wanted, declared } = await detailFilter(ctx, 'playbook');
+  const read = playbooks.filter((p) => wanted(p.id, normName(p.attributes.name)) && (only === undefined || only(p.id, normName(p.attributes.name))));
+  // Each playbook's list once, whichever of the two reads asks first.
+  return ctx.parallel(read, (playbook) => ctx.memo(`review:rules-of:${playbook.id}`, () => rulesOf(ctx, playbook, declared)));
+}
+
+async function rulesOf(ctx: FetchContext, playbook: ApiResource<PlaybookAttrs>, declared: (id: string, name: string) => boolean): Promise<PlaybookRules> {
+  const list = () =>
+    ctx.services
+      .review()
+      .listRules(playbook.id)
+      // One the files dropped is read only to say what changed in it live: gone meanwhile, it has nothing to say.
+      .catch((err: unknown) => (isNotFound(err) && !declared(playbook.id, normName(playbook.attributes.name)) ? [] : Promise.reject(goneWhileRead(err, playbook))));
+  let rules = await list();
+  // NOTE(api): an empty list where docket last saw rules is asked for again. A service in
+  // trouble may answer one empty, and taken as it is every rule would be planned again (and
+  // created twice by an apply cut off before its closing check). So is any empty list export
+  // writes, or pull writes into a new file: `rules: []` there is a file that deletes them all.
+  if (rules.length === 0 && declared(playbook.id, normName(playbook.attributes.name)) && (await askAgain(ctx, playbook))) rules = await list();
+  return { playbook, rules };
 }
 
 /** Whether an empty rule list is read twice: one files are written from (export, a playbook pull adds), or one docket last saw rules in. */
@@ -130,7 +148,7 @@ export function memberDirectory(ctx: FetchContext): Promise<MemberDirectory> {
     }
     // NOTE(api): no users list in either edition of the public docs: the members docket can know
     // are those its invitations name, the default reviewer, and the reviewers of the rules it read.
-    const [invitations, organization, rules] = await Promise.all([api.listInvitations(), reviewOrganization(ctx), declaredRules(ctx)]);
+    const [invitations, organization, rules] = await Promise.all([api.listInvitations(), reviewOrganization(ctx), everyDeclaredRule(ctx)]);
     const found: FoundMember[] = [];
     const unidentified: MemberDirectory['unidentified'] = [];
     for (const inv of invitations) {

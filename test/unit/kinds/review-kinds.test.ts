@@ -91,6 +91,78 @@ describe('reads', () => {
   });
 });
 
+describe('a plan with --target reads the rules of the playbooks it names only (probe RJ-3)', () => {
+  const seeded = (seed: EmulatorSeed) => {
+    seed.organizations[0]!.playbooks = [
+      { name: 'NDA', rules: ['T', 'U', 'V', 'W', 'X', 'Y'].map((name) => ({ name, actions: 'A' })) },
+      { name: 'MSA', rules: [{ name: 'Venue', actions: 'A' }] },
+      { name: 'Other', rules: Array.from({ length: 10 }, (_, i) => ({ name: `R${i}`, actions: 'A' })) },
+    ];
+  };
+  const files = {
+    'docket.yaml': DOCKET,
+    'a.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: T\n    actions: B\n  - name: U\n    actions: A\n',
+    'b.yaml': 'kind: Playbook\nname: MSA 2\nrenamed_from: MSA\nrules:\n  - name: Venue\n    actions: B\n',
+    'c.yaml': `kind: Playbook\nname: Other\nrules:\n${Array.from({ length: 10 }, (_, i) => `  - name: R${i}\n    actions: ${i === 0 ? 'B' : 'A'}\n`).join('')}`,
+  };
+  const NDA_DELETES = ['delete rule NDA/V', 'delete rule NDA/W', 'delete rule NDA/X', 'delete rule NDA/Y'];
+  const ruleLists = (e: Engine) => e.requests().filter((r) => r.method === 'GET' && (r.route ?? r.path).endsWith('/playbook_rules')).length;
+  const planOf = async (e: Engine, dir: string, targets: string[], prune?: 'all') => {
+    e.requests();
+    const plan = await e.planned(dir, { targets, ...(prune ? { prune } : {}) });
+    return { changes: plan.changes.map((c) => `${c.action} ${c.kind} ${c.key}`).sort(), lists: ruleLists(e), guard: plan.guard };
+  };
+
+  it('reads one rule list for a playbook or a rule target, by its name or its former one, and plans what it planned reading all', async () => {
+    const e = await start(seeded);
+    const dir = await makeDir(files);
+    const all = await planOf(e, dir, []);
+    expect(all.lists).toBe(3);
+    const nda = await planOf(e, dir, ['playbook/NDA']);
+    expect(nda).toEqual({ changes: [...NDA_DELETES, 'update rule NDA/T'], lists: 1, guard: undefined });
+    expect(await planOf(e, dir, ['rule/MSA 2/Venue'])).toEqual({ changes: ['update rule MSA 2/Venue'], lists: 1, guard: undefined });
+    expect((await planOf(e, dir, ['playbook/MSA'])).lists).toBe(1);
+    expect(all.changes).toEqual(expect.arrayContaining([...nda.changes, 'update rule Other/R0']));
+  });
+
+  it('reads every rule list for a member target (a rule names its reviewer) and a rule of no declared playbook', async () => {
+    const e = await start(seeded);
+    const dir = await makeDir({ ...files, 'm.yaml': 'kind: Member\nemail: bob@acme.example\n' });
+    expect((await planOf(e, dir, ['member/bob@acme.example'])).lists).toBe(3);
+    e.requests();
+    const outcome = await e.plan(dir, { targets: ['rule/Nowhere/T'] });
+    expect(outcome.diagnostics.map((d) => d.code)).toEqual(['unknown-target']);
+    expect(ruleLists(e)).toBe(3);
+  });
+
+  it("counts the rules it did not read, as the files declare them, in the mass-delete guard's share of the kind", async () => {
+    const e = await start(seeded);
+    const dir = await makeDir(files);
+    // Four of NDA's six rules: four of seventeen rules in all, as a plan of everything counts them, not two thirds of the six it read.
+    expect((await planOf(e, dir, [])).guard).toBeUndefined();
+    expect(await planOf(e, dir, ['playbook/NDA'])).toEqual({ changes: [...NDA_DELETES, 'update rule NDA/T'], lists: 1, guard: undefined });
+    // Seven of twelve, the files declaring fewer of Other's rules: refused targeted or not.
+    const fewer = await makeDir({ ...files, 'c.yaml': 'kind: Playbook\nname: Other\nrules:\n  - name: R0\n    actions: A\n' });
+    expect((await planOf(e, fewer, [])).guard).toEqual([expect.objectContaining({ kind: 'rule', removals: 13, live: 17 })]);
+    expect((await planOf(e, fewer, ['playbook/NDA'])).guard).toEqual([expect.objectContaining({ kind: 'rule', removals: 4, live: 8 })]);
+  });
+
+  it('reads every rule list where the service has no users list: the rules it reads are all it shows of the members', async () => {
+    engine = await startEngine({ seed: seeded, variants: { reviewUsers: false } });
+    const dir = await makeDir(files);
+    expect(await planOf(engine, dir, ['playbook/NDA'])).toEqual({ changes: [...NDA_DELETES, 'update rule NDA/T'], lists: 3, guard: undefined });
+  });
+
+  it('applies a targeted plan, and the next plan of everything shows only what the target left out', async () => {
+    const e = await start(seeded);
+    const dir = await makeDir(files);
+    await e.converge(dir, { targets: ['playbook/NDA'] });
+    expect((await planOf(e, dir, [])).changes).toEqual(['rename playbook MSA 2', 'update rule MSA 2/Venue', 'update rule Other/R0']);
+    await e.converge(dir);
+    expect((await e.planned(dir)).changes).toEqual([]);
+  });
+});
+
 describe('rule writes', () => {
   it('create sends what the file states: the reviewer as an id, no nulls, generate_summary only when written', async () => {
     const e = await start();
