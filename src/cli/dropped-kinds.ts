@@ -19,7 +19,8 @@ type Details = Awaited<ReturnType<typeof planDetailsInSession>>;
  * it, the service is asked first (the probe the first read would make anyway).
  */
 export async function readWithDroppedKinds(s: Session, opts: { targets: string[]; kinds: readonly KindName[]; readAll?: boolean }): Promise<{ details: Details; dropped: KindName[] }> {
-  const read = (also: readonly KindName[], droppedOnly: readonly KindName[] = []) => planDetailsInSession(s, { targets: opts.targets, alsoRead: [...also], readOnly: true, droppedOnly, ...(opts.readAll ? { readAll: true } : {}) });
+  const read = (also: readonly KindName[], droppedOnly: readonly KindName[] = []) =>
+    planDetailsInSession(s, { targets: opts.targets, alsoRead: [...also], readOnly: true, droppedOnly, ...(opts.readAll ? { readAll: true } : {}), ...(opts.kinds.length > 0 ? { reportedKinds: opts.kinds } : {}) });
   // `--kind` names what is read: nothing is added to it.
   if (opts.kinds.length > 0) return { details: withinKinds(await read(opts.kinds), s, opts.kinds, opts.targets), dropped: [] };
   const review = s.connection.target.review;

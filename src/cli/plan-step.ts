@@ -38,6 +38,8 @@ export interface PlanStepOptions {
   droppedOnly?: readonly KindName[];
   /** Drift and pull: the plan is only read, never sent. */
   readOnly?: boolean;
+  /** Drift and pull `--kind`: the kinds reported (a problem of another kind's object is not theirs). */
+  reportedKinds?: readonly KindName[];
   /**
    * Plans these declared resources alone, reading only their kinds, with nothing pruned: as if the
    * files declared nothing else (docket test's look at the one template it tests).
@@ -74,6 +76,7 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       ...(opts.readAll ? { readAll: true } : {}),
       ...(opts.droppedOnly?.length ? { droppedOnly: new Set(opts.droppedOnly) } : {}),
       ...(opts.readOnly ? { readOnly: true } : {}),
+      ...(opts.reportedKinds?.length ? { reportedKinds: opts.reportedKinds } : {}),
       safety: p.safety,
       concurrency: s.concurrency,
       sync: () => s.sync(),

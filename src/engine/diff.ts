@@ -431,10 +431,14 @@ export function diff(input: DiffInput): DiffResult {
         const stillFormer = (l: LiveResource): boolean => !renamedBefore || (input.records?.idOf(formerKey(d, old)) === l.id && !declaresName(parentKey, old));
         const found = candidates(scopeOfDesired(d), old).filter(stillFormer);
         if (found.length > 1) {
-          diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named ${quoteValue(old, 200)}, which ${kind.name} ${quoteValue(d.name, 200)} says it was renamed from; docket cannot tell which one the file means`, {
+          // Of a resource a cut plan (or a report of other kinds) leaves out, its own problem: held (probe RL-1).
+          sayUnlessUnsent(d, {
+            severity: 'error',
+            code: 'ambiguous-match',
+            message: `${found.length} live ${kind.name} objects are named ${quoteValue(old, 200)}, which ${kind.name} ${quoteValue(d.name, 200)} says it was renamed from; docket cannot tell which one the file means`,
             ...(formerSource(d, d.renamedFrom.indexOf(old)) ?? d.source),
             hint: ambiguousHint(kind, found, formerKey(d, old), input.records),
-          });
+          }, input.hold ?? {}, diagnostics);
           for (const f of found) used.add(f.id);
           return;
         }
@@ -484,11 +488,14 @@ export function diff(input: DiffInput): DiffResult {
       if (matched.has(d.key) || d.pinId) continue;
       const found = candidates(scopeOfDesired(d), localName(d, isChild));
       if (found.length > 1) {
-        diagnostics.error('ambiguous-match', `${found.length} live ${kind.name} objects are named ${quoteValue(d.name, 200)}; docket cannot tell which one the file means`, {
+        sayUnlessUnsent(d, {
+          severity: 'error',
+          code: 'ambiguous-match',
+          message: `${found.length} live ${kind.name} objects are named ${quoteValue(d.name, 200)}; docket cannot tell which one the file means`,
           // At the name (a member's at its e-mail), as the other problems of a name are.
           ...(problemSourceOf(d.fieldSources, 'name') ?? problemSourceOf(d.fieldSources, 'email') ?? d.source),
           hint: ambiguousHint(kind, found, refKey(kind.name, d.key), input.records),
-        });
+        }, input.hold ?? {}, diagnostics);
         for (const f of found) used.add(f.id);
         continue;
       }

@@ -101,6 +101,8 @@ export interface PlanProjectInput {
   prune: PruneSwitches;
   /** `--target` values as written. */
   targets?: readonly string[];
+  /** `--kind` of drift and pull: only these kinds' objects (and their children) are reported, so only their problems stop the run. */
+  reportedKinds?: readonly KindName[];
   /** Kinds to read even when no file declares any (`--kind` of drift and pull: objects made in the app). */
   alsoRead?: readonly KindName[];
   /**
@@ -177,7 +179,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     ...(input.retryUncertain ? { retryUncertain: true } : {}),
     ...(input.adoptFiles ? { adoptFiles: true } : {}),
     ...(input.readOnly ? { readOnly: true } : {}),
-    ...(targets.length > 0 ? { sends: childInTargets(input.targets ?? [], kinds) } : {}),
+    ...sendsOf(input.targets ?? [], input.reportedKinds ?? [], kinds),
     ...(sync ? { sync } : {}),
     ...(input.varOrigin ? { varOrigin: input.varOrigin } : {}),
   };
@@ -242,6 +244,14 @@ function parseTargets(texts: readonly string[], kinds: readonly AnyKind[]): Targ
 function inPlay(live: readonly LiveResource[], desired: readonly DesiredResource[], plan: Plan): LiveResource[] {
   const declaredParents = new Set(desired.filter((d) => !d.parent).map((d) => plan.ids[refKey(d.kind, d.key)]));
   return live.filter((l) => !l.parentId || declaredParents.has(l.parentId));
+}
+
+/** What a plan cut to targets, or a report of some kinds, may send or say: the problems of other resources are held (unsent.ts). */
+function sendsOf(targets: readonly string[], reported: readonly KindName[], kinds: readonly AnyKind[]): { sends?: (d: DesiredResource) => boolean } {
+  if (targets.length === 0 && reported.length === 0) return {};
+  const targeted = childInTargets(targets, kinds);
+  const wanted = new Set<KindName>([...reported, ...kinds.filter((k) => k.parentKind && reported.includes(k.parentKind)).map((k) => k.name)]);
+  return { sends: (d) => targeted(d) && (reported.length === 0 || wanted.has(d.kind)) };
 }
 
 /** The declared resources a scoped plan left out (the children of parents outside its targets). */

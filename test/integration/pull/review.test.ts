@@ -138,6 +138,39 @@ describe('docket pull (review service)', () => {
     }
   });
 
+  it('runs drift and pull of other objects (--kind, --target) while a rule name is held twice live, and stops a run that names it (probe RL-1)', async () => {
+    const dir = await makeDir({
+      'docket.yaml': 'version: 1\n',
+      'playbooks/p.yaml': 'kind: Playbook\nname: V1\nrules:\n  - name: a\n    actions: A\n---\nkind: Playbook\nname: V3\nrules:\n  - name: b\n    actions: B\n',
+    });
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.createRule('V1', { name: 'a', actions: 'dup' });
+      await app.editRule('V3', 'b', { actions: 'B live' });
+      const drifted = await run('drift', '-C', dir, '--target', 'playbook/V3');
+      expect([drifted.code, drifted.stderr]).toEqual([2, '']);
+      expect(drifted.stdout).toContain('rule "V3/b"');
+      expect(drifted.stdout).not.toContain('V1');
+      expect(await run('drift', '-C', dir, '--kind', 'member')).toMatchObject({ code: 0, stderr: '' });
+      const pulled = await run('pull', '-C', dir, '--target', 'rule/V3/b');
+      expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+      expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toContain('actions: B live');
+      // A run that takes in V1's rules still stops at the name, as a plan does.
+      for (const command of [['drift'], ['drift', '--target', 'playbook/V1'], ['pull', '--dry-run', '--kind', 'playbook'], ['plan', '--target', 'rule/V1/a']]) {
+        const r = await run(...command, '-C', dir);
+        expect([command, r.code, r.stderr]).toEqual([command, 1, expect.stringContaining('p.yaml:4:11 error ambiguous-match 2 live rule objects are named "a"')]);
+      }
+      await app.deleteRule('V1', 'a');
+      await applyOk(run, dir);
+      await expectNoChanges(run, dir);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('takes a --target of a rule of a live playbook no file declares in drift as in pull (probe LE-2)', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/kept.yaml': 'kind: Playbook\nname: Kept\nrules:\n  - name: R\n    actions: ACCEPT\n' });
     const own = await startTestEmulator();
