@@ -495,7 +495,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       }
       // Without a record no field says which side moved, but one docket's own write left as it is (a conversion that failed).
       if (!record) c.fields = c.fields.map((f) => ({ ...f, direction: fieldDirection(f.field, own, l, undefined) }));
-      c.direction = record || l.failedWrites !== undefined ? objectDirection(c.fields) : 'unknown';
+      c.direction = record || l.failedWrites !== undefined || c.fields.some((f) => f.direction === 'files') ? objectDirection(c.fields) : 'unknown';
     }
     return c;
   };
@@ -636,7 +636,9 @@ function indexFor(changes: readonly Change[], input: ClassifyInput): { desired: 
 /** Which side moved for one field of an object both sides have. */
 export function fieldDirection(field: string, d: DesiredResource, l: LiveResource, record: SyncRecord | undefined): FieldDirection {
   if (l.failedWrites?.includes(field) === true) return 'files';
-  if (!record) return 'unknown';
+  // The name live is one the files say it was renamed from: their rename, still owed, record or not
+  // (an environment whose lock never recorded it: pull undid the rename there, then everywhere, probe RL-3).
+  if (!record) return field === 'name' && typeof l.fields.name === 'string' && d.renamedFrom.includes(l.fields.name) ? 'files' : 'unknown';
   const recorded = record.fields[field];
   if (recorded === NOT_KEPT) return 'files';
   // A field the record does not hold: the files started to declare it (partial kinds) since. Not

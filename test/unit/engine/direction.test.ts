@@ -50,6 +50,18 @@ describe('directions', () => {
     expect(fieldDirectionLabel(p.changes[0]!, p.changes[0]!.fields[0]!)).toBeUndefined();
   });
 
+  it('without a sync record, a name live that renamed_from lists is the files\' rename still owed; the other fields stay unknown (probe RL-3)', () => {
+    const renamed = desiredPlaybook('Env PB Two', { renamedFrom: ['Env PB 2'] });
+    const p = plan([renamed], [livePlaybook(NDA.id, 'Env PB 2')]);
+    expect(p.changes.map((c) => [c.action, c.direction, c.fields.map((f) => [f.field, f.direction])])).toEqual([['rename', 'changed-in-files', [['name', 'files']]]]);
+    // Another field that differs says no side: no record says who moved it.
+    const edited = plan([renamed], [livePlaybook(NDA.id, 'Env PB 2')].map((l) => ({ ...l, fields: { ...l.fields, description: 'live' } })));
+    expect(edited.changes.map((c) => [c.action, c.direction, c.fields.map((f) => [f.field, f.direction])])).toEqual([
+      ['rename', 'changed-in-files', [['name', 'files']]],
+      ['update', 'unknown', [['description', 'unknown']]],
+    ]);
+  });
+
   it('types objects one side has: new in the files or removed live, created live or removed from the files', () => {
     const other = desiredRule(NDA.name, 'Law');
     const sync = recorded([{ d: base[0]!, id: NDA.id }, { d: other, id: 'r-2' }, { d: desiredRule(NDA.name, 'Old'), id: 'r-3' }]);
