@@ -57,7 +57,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         ...(inline !== undefined ? posOf(doc, '/definition_file') : docSource(doc)),
       });
     } else if (inline !== undefined) {
-      await validateDefinition(inline, doc.positions, diag, { base: '/definition', ...(doc.text ? { text: doc.text } : {}), ...(doc.wholes ? { wholes: doc.wholes } : {}) });
+      await validateDefinition(inline, doc.positions, diag, { base: '/definition', ...(doc.text ? { text: doc.text } : {}), ...(doc.wholes ? { wholes: doc.wholes } : {}), ...(doc.unresolved ? { unresolved: doc.unresolved } : {}) });
       const parsed = definitionData(inline);
       fields.definition = parsed.ok ? parsed.value : inline;
       payload.definition_text = definitionText(inline);

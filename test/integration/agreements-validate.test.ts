@@ -124,3 +124,41 @@ it('takes a definition file and a Word file named in any letter case, as it read
   expect([result.code, result.stderr]).toEqual([0, '']);
   expect(result.stdout).toContain('The configuration is valid: 2 resources.');
 });
+
+it('says a placeholder no variable fills in an inline definition once, as undefined, not also as the wrong type of value (probe RM-1)', async () => {
+  const dir = await makeDir({
+    'docket.yaml': `${AGREEMENTS_DOCKET_YAML}vars:\n  label: Rate\n`,
+    'templates/c.yaml': [
+      'kind: CustomTemplate',
+      'name: Consulting',
+      'definition:',
+      '  title: ${var.title}',
+      '  sections:',
+      '    - heading: Engagement',
+      '      fields:',
+      '        rate:',
+      '          label: ${var.label}',
+      '          input: number',
+      '          required: ${var.required}',
+      '          default: ${var.rate}',
+      '        kind:',
+      '          label: Kind',
+      '          input: "${var.inp}"',
+      '        fee:',
+      '          label: Fee',
+      '          input: number',
+      '          default: "ten"',
+      '',
+    ].join('\n'),
+  });
+  const result = await runCli(['validate', '-C', dir]);
+  expect(result.code).toBe(1);
+  expect(result.stderr.split('\n').filter((l) => / error /.test(l))).toEqual([
+    'templates/c.yaml:4:10 error undefined-variable undefined variable `var.title`',
+    'templates/c.yaml:11:21 error undefined-variable undefined variable `var.required`',
+    'templates/c.yaml:12:20 error undefined-variable undefined variable `var.rate`',
+    'templates/c.yaml:15:19 error undefined-variable undefined variable `var.inp`',
+    // A value written as it is is still judged.
+    'templates/c.yaml:19:20 error invalid-default the default of a `number` field must be a number, not "ten"',
+  ]);
+});

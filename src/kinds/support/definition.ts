@@ -6,7 +6,7 @@
  * summary helpers the kind and the plan use.
  */
 import type { ErrorObject } from 'ajv';
-import type { Diagnostic, Diagnostics, SourcePos } from '../../diagnostics.js';
+import { Diagnostics, type Diagnostic, type SourcePos } from '../../diagnostics.js';
 import { schemaDiagnostics } from '../../config/schema.js';
 import { schemaValidator } from '../../config/validators.js';
 import { didYouMean } from '../../config/suggest.js';
@@ -32,6 +32,8 @@ export interface DefinitionSource {
   base?: string;
   text?: string | (() => string);
   wholes?: ReadonlyMap<string, string>;
+  /** The document's values a placeholder could not fill (ResourceDoc's): said as such where they are, not judged as the value. */
+  unresolved?: ReadonlySet<string>;
 }
 
 /** The entries of `byPointer` inside `base`, by their pointer from it. */
@@ -52,9 +54,12 @@ const DOCUMENT_LABEL = 'the custom template definition';
  * (`null`, `0x1F`). `wholes`: the document's values that were one placeholder (ResourceDoc's),
  * typed by field here, in `value` itself, as the loader types the rest of the document.
  */
-export async function validateDefinition(value: unknown, positions: Positions, diag: Diagnostics, options: DefinitionSource = {}): Promise<void> {
+export async function validateDefinition(value: unknown, positions: Positions, said: Diagnostics, options: DefinitionSource = {}): Promise<void> {
   const { base = '', text, wholes } = options;
   const docPositions = asDocPositions(positions);
+  // `required: ${var.flag}` with no such variable is one error, the loader's, not also a string where a boolean goes (probe RM-1).
+  const unfilled = new Set([...(options.unresolved ?? [])].filter((p) => p.startsWith(`${base}/`)).map((p) => placeOf(docPositions.valueAt(p))));
+  const diag = unfilled.size > 0 ? new Diagnostics() : said;
   // Dates (from a YAML 1.1 parse) become their YYYY-MM-DD text, which is what the schema expects.
   let data = withoutDates(value);
   // A definition file is no resource document, so the loader did not check its text: what it holds is published.
@@ -77,6 +82,11 @@ export async function validateDefinition(value: unknown, positions: Positions, d
   // Inline (`base` set), the definition is published as YAML docket writes from the values read.
   const numberAsWritten = base !== '' && lineOf ? (value: number, pos: SourcePos) => numberAsText(value, (_file, line) => lineOf(line), pos, 'default') : undefined;
   checkDefinitionRules(data, docPositions, diag, base, numberAsWritten);
+  if (diag !== said) for (const d of diag.items) if (!unfilled.has(placeOf(d))) said.add(d);
+}
+
+function placeOf(at: Partial<SourcePos>): string {
+  return `${at.line}:${at.col}`;
 }
 
 /**
