@@ -627,8 +627,10 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
       if (item && item.column > text.slice(lineStart).search(/\S/) + 1) return lineThemUp(text, lineStart, doc);
       return 'this list item is indented under the value above it: line it up with the other items of its list';
     }
-    // `key: a: b` on one line, or a key indented under a plain value on the next.
-    return /:\s/.test(rest) ? 'a value containing `: ` must be quoted' : 'the next line is indented further than this key: keys of one mapping start at the same column';
+    // `key: a: b` or `name: Step 1:` on one line, or a key indented under a plain value on the next.
+    if (/:\s/.test(rest)) return 'a value containing `: ` must be quoted';
+    if (/:$/.test(rest.trimEnd())) return `a value ending in \`:\` must be quoted (\`"${rest.trim().replace(/["\\]/g, '\\$&')}"\`)`;
+    return 'the next line is indented further than this key: keys of one mapping start at the same column';
   }
   const glued = dashGlued(text, lineStart);
   if (glued && (code === 'BAD_INDENT' || /without - indicator|same column/.test(message))) return glued;

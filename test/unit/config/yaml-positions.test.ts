@@ -172,6 +172,11 @@ describe('parseYamlFile', () => {
     // `key: a: b` is still the unquoted `: ` it is.
     const colon = parseYamlFile(lines('kind: Playbook', 'name: a: b', 'rules: []'), 'c.yaml');
     expect(colon.diagnostics.map((d) => [d.line, d.hint])).toEqual([[2, 'a value containing `: ` must be quoted']]);
+    // So is a value ending in `:` (`Step 1:`), whatever the next line: not an indentation slip (probe RM-3).
+    const ending = parseYamlFile(lines('kind: Playbook', 'name: Inbound "NDA":', 'rules:', '  - name: Term:', '    actions: a'), 'e.yaml');
+    expect(ending.diagnostics.map((d) => [d.line, d.hint])).toEqual([[2, 'a value ending in `:` must be quoted (`"Inbound \\"NDA\\":"`)']]);
+    const inRule = parseYamlFile(lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term:', '    actions: a'), 'r.yaml');
+    expect(inRule.diagnostics.map((d) => [d.line, d.col, d.hint])).toEqual([[4, 11, 'a value ending in `:` must be quoted (`"Term:"`)']]);
     // A list item slipped further than its siblings names the item it slipped from, and the keys
     // the parser then reads twice are not reported as repeated.
     const deeper = parseYamlFile(lines('kind: Playbook', 'name: Q', 'rules:', '        - name: R', '    description: d', 'description: e'), 'd.yaml');
