@@ -1,5 +1,6 @@
 /** "Did you mean" suggestions for misspelt keys, kinds, variables and environments. */
 import { showWholeName } from './quote.js';
+import { drawnAlikeLetter } from '../util/other-script.js';
 
 /**
  * Edit distance (insertions, deletions, substitutions, and swapping two neighbours: `nmae` is one
@@ -130,7 +131,10 @@ function prefixOf(wanted: string, candidates: Iterable<string>, input: string): 
 /** `, did you mean \`x\`?` or an empty string; meant to be appended to a message. `pick`: suggestAddress for an e-mail address. */
 export function didYouMean(input: string, candidates: Iterable<string>, format: (s: string) => string = (s) => s, pick: typeof suggest = suggest): string {
   const match = pick(input, candidates);
-  return match === undefined ? '' : didYouMeanBecause(format(match));
+  if (match === undefined) return '';
+  // The two show alike: the letter that differs is the one thing the reader cannot see (probe RM-2).
+  const alike = drawnAlikeLetter(input, match);
+  return didYouMeanBecause(format(match), alike && `they differ only in a letter drawn alike: ${alike}`);
 }
 
 /** The suggestion as didYouMean words it, with why it is the one meant when not by spelling (a former name). */

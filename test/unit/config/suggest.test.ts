@@ -73,3 +73,12 @@ describe('suggest', () => {
     expect(suggestAddress('alcie@acme.exmaple', users)).toBeUndefined();
   });
 });
+
+describe('didYouMean', () => {
+  it('names the letter that differs when the suggestion shows as the text written (probe RM-2)', () => {
+    expect(didYouMean('Plаybook', ['Playbook', 'Member'])).toBe(', did you mean `Playbook`? (they differ only in a letter drawn alike: Cyrillic `а`, Latin `a`)');
+    expect(didYouMean('prοd', ['prod'])).toBe(', did you mean `prod`? (they differ only in a letter drawn alike: Greek `ο`, Latin `o`)');
+    // A typo is said as it always was.
+    expect(didYouMean('Playbok', ['Playbook'])).toBe(', did you mean `Playbook`?');
+  });
+});
