@@ -319,13 +319,25 @@ function outputTo(io: Io): { writeOut: (s: string) => void; writeErr: (s: string
 function withUsageHint(command: Command, path: string, output: ReturnType<typeof outputTo>): Command {
   for (const sub of command.commands) withUsageHint(sub, `${path} ${sub.name()}`, output);
   return command
-    .configureOutput({ ...output, outputError: (s, write) => output.outputError(excessNamed(s, command, path), write) })
+    .configureOutput({ ...output, outputError: (s, write) => output.outputError(flagValueNamed(excessNamed(s, command, path), command), write) })
     .exitOverride((error) => {
       // The error document of -o json says it as stderr does.
       if (error.code === 'commander.excessArguments') error.message = excessNamed(error.message, command, path);
+      if (error.code === 'commander.unknownOption') error.message = flagValueNamed(error.message, command);
       throw error;
     })
     .showHelpAfterError(`(run ${path} --help for usage)`);
+}
+
+/**
+ * commander's "unknown option '--prune=true'" for a flag of the command that takes no value: said
+ * so, not as an option that does not exist (a CI author goes looking for a renamed flag, probe RO-1).
+ */
+function flagValueNamed(message: string, command: Command): string {
+  const given = /^error: unknown option '(--[^=']+)=([^']*)'(\n?)$/.exec(message);
+  const flag = given && command.options.find((o) => o.long === given[1]);
+  if (!given || !flag || flag.required || flag.optional) return message;
+  return `error: ${given[1]} takes no value (got ${quoteValue(`${given[1]}=${given[2]}`)}): write ${given[1]} alone to turn it on, or leave it out${given[3]}`;
 }
 
 /**

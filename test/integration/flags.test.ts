@@ -73,6 +73,17 @@ describe('an argument a command does not take', () => {
   });
 });
 
+describe('a value given to a flag that takes none', () => {
+  it('is said as such, in text and in -o json, not as an option that does not exist (probe RO-1)', async () => {
+    const text = await run(['plan', '--detailed-exitcode=true']);
+    expect([text.code, text.stderr]).toEqual([1, 'Error: --detailed-exitcode takes no value (got "--detailed-exitcode=true"): write --detailed-exitcode alone to turn it on, or leave it out\n(run docket plan --help for usage)\n']);
+    const json = await run(['apply', '--auto-approve=yes', '-o', 'json']);
+    expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'usage', message: expect.stringMatching(/^--auto-approve takes no value \(got "--auto-approve=yes"\)/) });
+    // An option that does not exist is still that.
+    expect((await run(['plan', '--bogus=1'])).stderr).toContain("Error: unknown option '--bogus=1'");
+  });
+});
+
 describe('a file the command writes at its end is checked at its start', () => {
   it('plan --out through a loop of links is refused before any request (the write would find it only after the reads)', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA });
