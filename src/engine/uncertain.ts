@@ -46,7 +46,7 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
     };
     if (d?.pinId && !namesEarlierUpload(d.pinId, u)) {
       drop(`${what}; the configuration pins id ${d.pinIdWritten ?? d.pinId}, so the pending mark is dropped`);
-    } else if (!d || d.fields[u.field] !== u.sha256) {
+    } else if (!d || (d.fields[u.field] !== u.sha256 && !u.landing)) {
       const renamed = d ? undefined : renamedTo.get(refKey(u.kind, u.key));
       // The same path with other bytes (the file changed back) is no other file (probe OT-3).
       const samePath = d !== undefined && Object.values(d.payload ?? {}).includes(u.file);
@@ -73,7 +73,9 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
         ...(problemSourceOf(d.fieldSources, u.field) ?? d.source),
         ...(u.landing
           ? {
-              message: `${what}; ${u.unreadable}, so docket will not send it again yet`,
+              // Other bytes now: a Word term's request is no orphan but the term's next version, which,
+              // landing after a publish of the files' bytes, would be the live one (probe RK-1).
+              message: d.fields[u.field] === u.sha256 ? `${what}; ${u.unreadable}, so docket will not send it again yet` : `${what}; ${u.unreadable}, and landing after a publish of the file as it is now it would be the live version, so docket will not publish yet`,
               hint: 'run `docket plan` again in a few minutes: once it is live it is recorded, and one that never landed is forgotten after ten minutes and sent again; `docket apply --retry-uncertain` sends it again now',
             }
           : u.answered

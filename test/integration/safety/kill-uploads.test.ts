@@ -90,6 +90,26 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     expect(termsNamed(t, 'Data Terms')[0]!.versions).toHaveLength(3);
   });
 
+  it('a publish that may still land stops the re-run after its file changed again too, and the files\' bytes are published after it lands (probe RK-1)', async () => {
+    const { dir, run } = await appliedWordTermWithNewFile();
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 'late', delay_ms: 4_000, count: 1 });
+    const started = t.emulator.stats().faults_injected;
+    await killWhen(t, dir, () => t.emulator.stats().faults_injected > started, 'the publish to be sent');
+    // The next commit changes the file: published now, it would be overtaken by the late request.
+    await writeFile(join(dir, 'terms/data.docx'), docx('version three'));
+    const early = await run('apply', '-C', dir, '--auto-approve');
+    expect([early.code, early.stderr]).toEqual([1, expect.stringContaining('may still be running at the service, and landing after a publish of the file as it is now it would be the live version, so docket will not publish yet')]);
+    expect(termsNamed(t, 'Data Terms')[0]!.versions).toHaveLength(1);
+    await waitUntil(() => termsNamed(t, 'Data Terms')[0]!.versions.length === 2, 'the late publish');
+    const after = await run('apply', '-C', dir, '--auto-approve');
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stdout).toContain('was published (version 2) by an earlier apply that stopped before recording it');
+    expect(termsNamed(t, 'Data Terms')[0]!.versions).toHaveLength(3);
+    await expectConverged(run, dir);
+    const lock = await expectLockIntact(dir);
+    expect(Object.values(lock)[0]!['custom-term:Data Terms']).toMatchObject({ version: 3 });
+  });
+
   it('a publish that never reached the service is made by the re-run, once', async () => {
     const { dir, run } = await appliedWordTermWithNewFile();
     const saved = join(await makeDir({}), 'plan.json');

@@ -47,6 +47,24 @@ describe('resolveUncertain', () => {
     expect(diagnostics.items[0]!.hint).toMatch(/^find its id in the app, add it as `id:`/);
   });
 
+  it("a Word term's request that may still land stops the plan whatever its file holds now: landing after a publish of other bytes, it would be the live version (probe RK-1)", () => {
+    const word: UncertainUpload = { kind: 'custom-term', key: 'Word Term', field: 'docx', file: 'custom-terms/w.docx', sha256: SHA, since: '2026-11-23T10:00:00.000Z', settled: { id: 't-1', file: 'custom-terms/w.docx', sha256: 'c'.repeat(64), version: 1 }, unreadable: 'the publish is not live yet, though a request docket stopped waiting for may still be running at the service', landing: true };
+    const term = (sha: string): DesiredResource => ({ ...desired({ docx: sha }), kind: 'custom-term', key: 'Word Term', name: 'Word Term', payload: { docx_file: 'custom-terms/w.docx' }, fieldSources: { docx: { file: 'custom-terms/w.yaml', line: 3, col: 12 } } });
+    // Changed again, or back to the bytes live before: not sent, nor its mark dropped, until it lands or ten minutes pass.
+    for (const sha of ['b'.repeat(64), 'c'.repeat(64)]) {
+      const diagnostics = new Diagnostics();
+      expect(resolveUncertain([word], [term(sha)], false, diagnostics)).toEqual({ updates: [], warnings: [] });
+      expect(diagnostics.items).toMatchObject([
+        { severity: 'error', code: 'uncertain-upload', file: 'custom-terms/w.yaml', line: 3, message: expect.stringContaining('may still be running at the service, and landing after a publish of the file as it is now it would be the live version, so docket will not publish yet') },
+      ]);
+    }
+    // --retry-uncertain sends it now, keeping a note of the first.
+    const retried = resolveUncertain([word], [term('b'.repeat(64))], true, new Diagnostics());
+    expect(retried.updates).toMatchObject([{ kind: 'custom-term', entry: { abandoned: { sha256: SHA } } }]);
+    // An attachment's upload of other bytes is an orphan at most: forgotten, with a warning.
+    expect(resolveUncertain([upload], [desired({ sha256: 'b'.repeat(64) })], false, new Diagnostics()).warnings[0]).toContain('may exist live as an orphan');
+  });
+
   it('--retry-uncertain drops the mark with a warning that a first copy may be an orphan', () => {
     const diagnostics = new Diagnostics();
     const out = resolveUncertain([upload], [desired({ sha256: SHA })], true, diagnostics);
