@@ -368,7 +368,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
 
   /** What went wrong with an attempt, as the start of a sentence. */
   function failedAttempt(a: Attempt): string {
-    return a.kind === 'response' ? `the ${service} service answered HTTP ${a.status}` : `the request to the ${service} service failed (${clean(a.failure.message)})`;
+    if (a.kind === 'response') return `the ${service} service answered HTTP ${a.status}`;
+    // Ended by this command's --timeout, not by the service (probe RK-2: "failed (no complete answer within 1 ms)").
+    if (a.failure.timedOut === true && a.failure.budgetCut === true) return `this command's time budget ran out while the request to the ${service} service was under way (${clean(a.failure.message)})`;
+    return `the request to the ${service} service failed (${clean(a.failure.message)})`;
   }
 
   /**

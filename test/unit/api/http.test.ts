@@ -1233,6 +1233,14 @@ describe('retries', () => {
     expect(sleeps).toEqual([0]);
   });
 
+  it('says a create the budget cut off, whose outcome a read could not find, as the budget running out, not as the service failing (probe RK-2)', async () => {
+    const { mock, client } = setup({ deadline: Date.now() + 800 });
+    mock.intercept({ path: '/v1/rules', method: 'POST' }).reply(201, {}).delay(5_000);
+    const err = (await rejection(client.create({ method: 'POST', path: '/v1/rules', body: { name: 'Term' }, operation: 'create rule "P/Term"', recover: async () => undefined }))) as DocketError;
+    expect(err.message).toMatch(/^create rule "P\/Term": this command's time budget ran out while the request to the review service was under way \(no complete answer within \d+ ms\)/);
+    expect(err.message).not.toContain('service failed');
+  });
+
   it('names a Retry-After of days in days, and one beyond a year as such, not as a 20-digit number', async () => {
     for (const [header, said] of [['259200', '3 days'], ['99999999999999999', 'more than a year']]) {
       const { mock, client } = setup({ deadline: Date.now() + 120_000 });
