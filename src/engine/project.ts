@@ -16,7 +16,7 @@ import { buildPlan } from './plan.js';
 import { landedRecords, resolveLanding, settledRecords, type LandingMark, type LandingMarks } from './landing.js';
 import { withRecordsAdded, type SyncState } from './sync.js';
 import { childInTargets, limitToTargets, parseTarget, type TargetSpec } from './target.js';
-import { inScope, targetScope } from './target-scope.js';
+import { inScope, targetKinds, targetScope, unreadChildren } from './target-scope.js';
 import { pendingDocumentOf, refKey, type DesiredResource, type KindName, type LiveResource, type Plan, type PlanTarget, type UndeclaredSummary } from './types.js';
 
 /** `prune:` of docket.yaml, by each kind's prune key; `all` is `--prune`. */
@@ -147,14 +147,16 @@ export interface PlanProjectResult {
 export async function planProject(input: PlanProjectInput): Promise<PlanProjectResult> {
   const kinds = input.kinds ?? KINDS;
   const targets = parseTargets(input.targets ?? [], kinds);
-  const asked = withAlso(kindsToRead(input.desired, input.prune, kinds), input.alsoRead ?? [], kinds);
+  // A plan or apply with targets reads their kinds' family, and of it the children of the parents they name only; drift and pull report and write more.
+  const cut = !input.readOnly && !input.readAll && targets.length > 0;
+  const family = cut ? targetKinds(targets, input.desired, kinds, kinds.filter((k) => pruneOn(k, input.prune)).map((k) => k.name)) : undefined;
+  const scope = cut ? targetScope(targets, input.desired, kinds) : undefined;
+  const inPlan = family || scope ? inScope(input.desired, scope, family) : input.desired;
+  const asked = withAlso(kindsToRead(inPlan, input.prune, kinds), input.alsoRead ?? [], kinds);
   const read = input.readAll ? withAskedFor(asked, input.desired, kinds) : asked;
   // What the files dropped is read in detail where its live edits matter: drift reports them (every kind), a prune would archive them.
   const readDropped = new Set(kinds.filter((k) => input.readOnly || pruneOn(k, input.prune)).map((k) => k.name));
-  // A plan or apply with targets reads the children of the parents they name only; drift and pull report and write more.
-  const scope = input.readOnly || input.readAll ? undefined : targetScope(targets, input.desired, kinds);
-  const inPlan = scope ? inScope(input.desired, scope) : input.desired;
-  const { live, byKind, lockUpdates, uncertain, seenInPart } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(input.droppedOnly ? { droppedOnly: input.droppedOnly } : {}), ...(readDropped.size > 0 ? { readDropped } : {}), ...(input.sync ? { synced: input.sync } : {}), ...(scope ? { targetedParents: scope.names } : {}) });
+  const { live, byKind, lockUpdates, uncertain, seenInPart } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(input.droppedOnly ? { droppedOnly: input.droppedOnly } : {}), ...(readDropped.size > 0 ? { readDropped } : {}), ...(input.sync ? { synced: input.sync } : {}), ...(scope ? { targetedParents: scope } : {}) });
   const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
   const marks = input.landing?.() ?? new Map<string, LandingMark>();
   const recorded = input.sync ? await input.sync() : undefined;
@@ -215,8 +217,8 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   plan.warnings.push(...landing.warnings);
   if (landing.givenUp.length > 0) plan.landing_given_up = landing.givenUp;
   const diagnostics = input.readOnly && landing.stops.length > 0 ? uniqueDiagnostics([...result.diagnostics, ...landing.stops]) : result.diagnostics;
-  // The children a targeted plan did not read count as the files declare them: a removal's share is of the whole kind, targeted or not.
-  const unread = inPlan === input.desired ? [] : unplanned(input.desired, inPlan);
+  // The children a targeted plan did not read count as last synced: a removal's share of the kind is about the same cut or not.
+  const unread = scope && sync ? unreadChildren(scope, input.desired, sync.byKey.keys(), kinds) : [];
   const removals = plan.changes.some((c) => c.action === 'delete' || c.action === 'archive') ? massDeleteViolations(plan, [...inPlay(live, inPlan, plan), ...unread], input.safety.max_delete_fraction) : [];
   const guard = [...removals, ...recreateViolations(plan, input.desired, input.safety.max_delete_fraction)];
   if (guard.length > 0) {
@@ -252,12 +254,6 @@ function sendsOf(targets: readonly string[], reported: readonly KindName[], kind
   const targeted = childInTargets(targets, kinds);
   const wanted = new Set<KindName>([...reported, ...kinds.filter((k) => k.parentKind && reported.includes(k.parentKind)).map((k) => k.name)]);
   return { sends: (d) => targeted(d) && (reported.length === 0 || wanted.has(d.kind)) };
-}
-
-/** The declared resources a scoped plan left out (the children of parents outside its targets). */
-function unplanned(desired: readonly DesiredResource[], planned: readonly DesiredResource[]): DesiredResource[] {
-  const kept = new Set(planned);
-  return desired.filter((d) => !kept.has(d));
 }
 
 /** Each group of undeclared objects with how many of them a pending document names. */

@@ -1,25 +1,22 @@
 /**
- * What a targeted plan reads of parents' children (a playbook's rules): those of the parents the
- * targets name only. A plan of one playbook in an organization of 500 read all 500 rule lists
- * (probe RJ-3), where the changes it keeps are the targets' and what they depend on, never a rule
- * of another playbook. Pure.
+ * What a targeted plan reads: the kinds joined to its targets, and of parents' children (a
+ * playbook's rules) those of the parents the targets name only. A plan of one playbook in an
+ * organization of 500 read all 500 rule lists and every custom term (probe RJ-3), where the
+ * changes it keeps are the targets' and what they depend on. Pure.
  */
 import type { AnyKind } from '../kinds/index.js';
 import type { TargetSpec } from './target.js';
+import { addChildPrefixes, parentPrefixOf } from './sync.js';
 import { prefixesOf, refKey, type DesiredResource, type KindName } from './types.js';
 
-export interface TargetScope {
-  /** Per parent kind, the names the targets give its objects (FetchContext.targetedParents). */
-  names: ReadonlyMap<KindName, ReadonlySet<string>>;
-  /** The declared parents (`kind:key`) the targets name, by their name or a former one: only their children are planned. */
-  parents: ReadonlySet<string>;
-}
+/** Per parent kind, the keys of the declared parents whose children a targeted plan reads and plans (FetchContext.targetedParents). */
+export type TargetScope = ReadonlyMap<KindName, ReadonlySet<string>>;
 
 /**
  * Undefined (every declared parent's children are read, as without targets) where a target is of a
  * kind children name or read (a member: a rule's reviewer, whose removal waits for every rule that
- * names them to stop), or names a child under no declared parent's name (a former one, a typo: the
- * plan says which, from every parent's children).
+ * names them to stop), or names a parent, or a child's parent, by no declared parent's name or
+ * former name (a live name of a pinned one, a typo: read whole, the plan finds or says which).
  */
 export function targetScope(targets: readonly TargetSpec[], desired: readonly DesiredResource[], kinds: readonly AnyKind[]): TargetScope | undefined {
   const children = kinds.filter((k) => k.parentKind !== undefined);
@@ -28,29 +25,75 @@ export function targetScope(targets: readonly TargetSpec[], desired: readonly De
   for (const d of desired) if (d.parent) for (const r of d.refs) namedByChildren.add(r.kind);
   if (targets.some((t) => namedByChildren.has(t.kind))) return undefined;
   const declared = new Set(desired.filter((d) => !d.parent).map((d) => refKey(d.kind, d.key)));
-  const names = new Map<KindName, Set<string>>(children.map((k) => [k.parentKind!, new Set<string>()]));
+  const parents = new Map<KindName, Set<string>>(children.map((k) => [k.parentKind!, new Set<string>()]));
   for (const t of targets) {
-    const named = names.get(t.kind);
-    if (named) {
-      named.add(t.key);
+    const ofKind = parents.get(t.kind);
+    if (ofKind) {
+      const named = desired.filter((d) => d.kind === t.kind && !d.parent && (d.key === t.key || d.renamedFrom.includes(t.key)));
+      if (named.length === 0) return undefined;
+      for (const d of named) ofKind.add(d.key);
       continue;
     }
     const parentKind = children.find((k) => k.name === t.kind)?.parentKind;
     if (parentKind === undefined) continue;
-    // The longest start that is a declared parent's name: a parent's name may hold a `/`.
-    const parent = prefixesOf(t.key).findLast((p) => declared.has(refKey(parentKind, p)));
-    if (parent === undefined) return undefined;
-    names.get(parentKind)!.add(parent);
+    // Every start that is a declared parent's name: one may hold a `/` (`P` with rule `X/y`, `P/X` with rule `y`).
+    const named = prefixesOf(t.key).filter((p) => declared.has(refKey(parentKind, p)));
+    if (named.length === 0) return undefined;
+    for (const p of named) parents.get(parentKind)!.add(p);
   }
-  const parents = new Set<string>();
-  for (const d of desired) {
-    const named = d.parent ? undefined : names.get(d.kind);
-    if (named && (named.has(d.key) || d.renamedFrom.some((old) => named.has(old)))) parents.add(refKey(d.kind, d.key));
-  }
-  return { names, parents };
+  return parents;
 }
 
-/** The declared resources a scoped plan plans: all but the children of parents outside its scope. */
-export function inScope(desired: readonly DesiredResource[], scope: TargetScope): DesiredResource[] {
-  return desired.filter((d) => !d.parent || scope.parents.has(refKey(d.parent.kind, d.parent.key)));
+/**
+ * The kinds a targeted plan reads and plans: the targets' and those joined to them, kind by kind,
+ * by a reference a declared object makes, a read a kind asks for, or a parent and its children,
+ * and so on; and the kinds pruning is on for (their undeclared objects are listed as left out).
+ * Another kind holds no target and nothing a target waits on, nor anything that waits on one.
+ */
+export function targetKinds(targets: readonly TargetSpec[], desired: readonly DesiredResource[], kinds: readonly AnyKind[], pruned: readonly KindName[]): ReadonlySet<KindName> | undefined {
+  if (targets.length === 0) return undefined;
+  const links = new Map<KindName, Set<KindName>>();
+  const link = (a: KindName, b: KindName): void => {
+    if (a === b) return;
+    for (const [from, to] of [[a, b], [b, a]] as const) {
+      let set = links.get(from);
+      if (!set) links.set(from, (set = new Set()));
+      set.add(to);
+    }
+  };
+  for (const k of kinds) {
+    if (k.parentKind) link(k.name, k.parentKind);
+    for (const r of k.reads ?? []) link(k.name, r);
+  }
+  for (const d of desired) for (const r of d.refs) link(d.kind, r.kind);
+  const family = new Set<KindName>();
+  const queue: KindName[] = [...targets.map((t) => t.kind), ...pruned];
+  for (let k = queue.pop(); k !== undefined; k = queue.pop()) {
+    if (family.has(k)) continue;
+    family.add(k);
+    queue.push(...(links.get(k) ?? []));
+  }
+  return family;
+}
+
+/** The declared resources a targeted plan plans: those of its kinds, but the children of parents outside its scope. */
+export function inScope(desired: readonly DesiredResource[], scope: TargetScope | undefined, family: ReadonlySet<KindName> | undefined): DesiredResource[] {
+  return desired.filter((d) => (!family || family.has(d.kind)) && (!scope || !d.parent || scope.get(d.parent.kind)?.has(d.parent.key) === true));
+}
+
+/**
+ * The children a scoped plan did not read, one per sync record under a declared parent outside its
+ * scope: live as last seen, so a removal's share of the kind in the mass-delete guard is about
+ * what it is read whole (the files' count would not be: a new playbook's 40 rules are not live).
+ */
+export function unreadChildren(scope: TargetScope, desired: readonly DesiredResource[], recorded: Iterable<string>, kinds: readonly AnyKind[]): { kind: KindName }[] {
+  const prefixes = new Set<string>();
+  for (const d of desired) if (!d.parent && scope.has(d.kind) && !scope.get(d.kind)!.has(d.key)) addChildPrefixes(prefixes, d.kind, d.key, kinds);
+  if (prefixes.size === 0) return [];
+  const out: { kind: KindName }[] = [];
+  for (const key of recorded) {
+    const prefix = parentPrefixOf(key, prefixes);
+    if (prefix !== undefined) out.push({ kind: prefix.slice(0, prefix.indexOf(':')) as KindName });
+  }
+  return out;
 }

@@ -54,8 +54,8 @@ export interface FetchContext {
   /** The live ids docket last synced declared objects under (docket.lock.json), asked once the target is known. */
   synced?: () => SyncedIds | Promise<SyncedIds>;
   /**
-   * With `--target`: per parent kind, the names the targets give its objects, whose children alone
-   * are read (engine/target.ts targetedParents). A parent kind absent: every declared one's are.
+   * With `--target`: per parent kind, the keys of the declared parents whose children alone are
+   * read (engine/target-scope.ts TargetScope). A parent kind absent: every declared one's are.
    */
   targetedParents?: ReadonlyMap<KindName, ReadonlySet<string>>;
   /** docket.lock.json: what docket uploaded before (files the services cannot give back). */

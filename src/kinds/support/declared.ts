@@ -92,15 +92,14 @@ export interface SyncedIds {
 }
 
 /**
- * With `--target` (FetchContext.targetedParents): whether the children of a live parent of
- * `kind` are read: a declared parent the targets name (by its name or a former one), matched as
- * declaredFilter matches, or a live one they name that no declared parent is. Undefined: every one's.
+ * With `--target` (FetchContext.targetedParents): whether the children of a live parent of `kind`
+ * are read: one of the declared parents in the plan's scope, matched as declaredFilter matches
+ * (by name, former name, pinned id or recorded id). Undefined: every one's.
  */
 export async function targetedParentFilter(ctx: { declared?: DesiredResource[]; targetedParents?: ReadonlyMap<KindName, ReadonlySet<string>>; synced?: () => SyncedIds | Promise<SyncedIds> }, kind: KindName): Promise<((id: string, name: string) => boolean) | undefined> {
-  const names = ctx.targetedParents?.get(kind);
-  if (!names) return undefined;
+  const keys = ctx.targetedParents?.get(kind);
+  if (!keys) return undefined;
   const synced = await ctx.synced?.();
-  const declared = (ctx.declared ?? []).filter((d) => d.kind === kind);
-  const named = declared.filter((d) => names.has(d.key) || d.renamedFrom.some((old) => names.has(old)));
-  return (id, name) => named.some((d) => declaresLive(d, id, name, synced)) || (names.has(name) && !declared.some((d) => declaresLive(d, id, name, synced)));
+  const inScope = (ctx.declared ?? []).filter((d) => d.kind === kind && !d.parent && keys.has(d.key));
+  return (id, name) => inScope.some((d) => declaresLive(d, id, name, synced));
 }
