@@ -334,10 +334,11 @@ function withUsageHint(command: Command, path: string, output: ReturnType<typeof
  * so, not as an option that does not exist (a CI author goes looking for a renamed flag, probe RO-1).
  */
 function flagValueNamed(message: string, command: Command): string {
-  const given = /^error: unknown option '(--[^=']+)=([^']*)'(\n?)$/.exec(message);
+  // commander may add its own guess (`(Did you mean --prune?)`), of the flag that was written after all.
+  const given = /^error: unknown option '(--[^=']+)=([^']*)'[\s\S]*?(\n?)$/.exec(message);
   const flag = given && command.options.find((o) => o.long === given[1]);
   if (!given || !flag || flag.required || flag.optional) return message;
-  return `error: ${given[1]} takes no value (got ${quoteValue(`${given[1]}=${given[2]}`)}): write ${given[1]} alone to turn it on, or leave it out${given[3]}`;
+  return `error: ${given[1]} takes no value (got ${quoteValue(`${given[1]}=${given[2]}`)}): write ${given[1]} alone, or leave it out${given[3]}`;
 }
 
 /**

@@ -76,7 +76,12 @@ describe('an argument a command does not take', () => {
 describe('a value given to a flag that takes none', () => {
   it('is said as such, in text and in -o json, not as an option that does not exist (probe RO-1)', async () => {
     const text = await run(['plan', '--detailed-exitcode=true']);
-    expect([text.code, text.stderr]).toEqual([1, 'Error: --detailed-exitcode takes no value (got "--detailed-exitcode=true"): write --detailed-exitcode alone to turn it on, or leave it out\n(run docket plan --help for usage)\n']);
+    expect([text.code, text.stderr]).toEqual([1, 'Error: --detailed-exitcode takes no value (got "--detailed-exitcode=true"): write --detailed-exitcode alone, or leave it out\n(run docket plan --help for usage)\n']);
+    // A short value, which commander follows with a guess of its own; a negating flag (second read SR89-5).
+    for (const [flag, command] of [['--prune=1', 'plan'], ['--force=1', 'apply'], ['--no-color=false', 'plan']] as const) {
+      const short = await run([command, flag]);
+      expect([short.code, short.stderr]).toEqual([1, `Error: ${flag.slice(0, flag.indexOf('='))} takes no value (got "${flag}"): write ${flag.slice(0, flag.indexOf('='))} alone, or leave it out\n(run docket ${command} --help for usage)\n`]);
+    }
     const json = await run(['apply', '--auto-approve=yes', '-o', 'json']);
     expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'usage', message: expect.stringMatching(/^--auto-approve takes no value \(got "--auto-approve=yes"\)/) });
     // An option that does not exist is still that.
