@@ -369,9 +369,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   /** What went wrong with an attempt, as the start of a sentence. */
   function failedAttempt(a: Attempt): string {
     if (a.kind === 'response') return `the ${service} service answered HTTP ${a.status}`;
+    const { message } = a.failure;
     // Ended by this command's --timeout, not by the service (probe RK-2: "failed (no complete answer within 1 ms)").
-    if (a.failure.timedOut === true && a.failure.budgetCut === true) return `this command's time budget ran out while the request to the ${service} service was under way (${clean(a.failure.message)})`;
-    return `the request to the ${service} service failed (${clean(a.failure.message)})`;
+    return cutByBudget(a) ? budgetCutAttempt(a) : `the request to the ${service} service failed (${clean(message)})`;
   }
 
   /**
@@ -428,7 +428,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   }
 
   function budgetRanOut(t: RequestTarget, a: Attempt & { kind: 'failure' }, landed: boolean): DocketError {
-    return new DocketError('timeout', `${t.operation}: this command's time budget ran out while the request to the ${service} service was under way (${clean(a.failure.message)})${maybeDone(t, landed)}`, 'give the command more time with --timeout');
+    return new DocketError('timeout', `${t.operation}: ${budgetCutAttempt(a)}${maybeDone(t, landed)}`, 'give the command more time with --timeout');
+  }
+
+  function budgetCutAttempt(a: Attempt & { kind: 'failure' }): string {
+    return `this command's time budget ran out while the request to the ${service} service was under way (${clean(a.failure.message)})`;
   }
 
   /** Fails at once when waiting `ms` would go past the command's budget, naming the wait. */
