@@ -39,7 +39,8 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
   // What renames away from an unconfirmed upload's name: an object the service cannot rename is uploaded anew under its new name.
   const renamedTo = new Map(desired.flatMap((d) => formerKeys(d).map((former) => [former, d] as const)));
   for (const u of uncertain) {
-    const d = byKey.get(`${u.kind}:${u.key}`);
+    // A Word term renamed in the files is renamed in place (one id): its request may still land there (second read SR89-4).
+    const d = byKey.get(`${u.kind}:${u.key}`) ?? (u.landing ? renamedTo.get(refKey(u.kind, u.key)) : undefined);
     const what = unconfirmed(u);
     const drop = (reason: string): void => {
       updates.push({ kind: u.kind, key: u.key, entry: u.settled, reason, pending_since: u.since });

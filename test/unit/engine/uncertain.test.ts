@@ -58,6 +58,10 @@ describe('resolveUncertain', () => {
         { severity: 'error', code: 'uncertain-upload', file: 'custom-terms/w.yaml', line: 3, message: expect.stringContaining('may still be running at the service, and landing after a publish of the file as it is now it would be the live version, so docket will not publish yet') },
       ]);
     }
+    // Renamed in the files since: the same term, renamed in place, where the request may still land (second read SR89-4).
+    const stopped = new Diagnostics();
+    const renamed = resolveUncertain([word], [{ ...term('b'.repeat(64)), key: 'Word Term 2', name: 'Word Term 2', renamedFrom: ['Word Term'] }], false, stopped);
+    expect([renamed, stopped.items.map((d) => d.code)]).toEqual([{ updates: [], warnings: [] }, ['uncertain-upload']]);
     // --retry-uncertain sends it now, keeping a note of the first.
     const retried = resolveUncertain([word], [term('b'.repeat(64))], true, new Diagnostics());
     expect(retried.updates).toMatchObject([{ kind: 'custom-term', entry: { abandoned: { sha256: SHA } } }]);
