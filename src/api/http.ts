@@ -1017,12 +1017,14 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     if (wanted.length === 0) return false;
     const ids = new Set<string>();
     const names = new Set<string>();
+    // An e-mail in any letter case is one mailbox (a member's, probe RP-3).
+    const named = identity === 'email' ? (n: string) => n.trim().toLowerCase() : (n: string) => n;
     for (const item of read.values()) {
       ids.add(item.id.toLowerCase());
       const name = identity === undefined ? undefined : (item.attributes as Record<string, unknown> | undefined)?.[identity];
-      if (typeof name === 'string') names.add(name);
+      if (typeof name === 'string') names.add(named(name));
     }
-    return wanted.some((w) => !w.ids.some((id) => ids.has(id.toLowerCase())) && !w.names.some((n) => names.has(n)));
+    return wanted.some((w) => !w.ids.some((id) => ids.has(id.toLowerCase())) && !w.names.some((n) => names.has(named(n))));
   }
 
   /** The last page a page states: its number (`meta.pagination.last`), else the request `links.last` names. */

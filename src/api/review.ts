@@ -8,7 +8,7 @@ import { ApiError, DocketError } from '../errors.js';
 import { firstMade } from './found.js';
 import { pathSegment } from './path-segment.js';
 import { ReviewLocator, type PathStyleSetting, type ReviewLocation } from './review-location.js';
-import type { ApiResource, ServiceClient } from './types.js';
+import type { ApiResource, ListOptions, ServiceClient } from './types.js';
 
 export interface OrganizationAttrs {
   name: string;
@@ -139,19 +139,19 @@ export class ReviewApi {
    * NOTE(api): neither edition of the public docs has a users endpoint; `…/users` with
    * `{email, name}` attributes is our guess, and its absence is expected.
    */
-  async listUsers(): Promise<ApiResource<UserAttrs>[] | undefined> {
+  async listUsers(expected?: ListOptions['expected']): Promise<ApiResource<UserAttrs>[] | undefined> {
     // The 404 is taken for "no users list" outside the locator: when this read is the first request,
     // its 404 is also what tells the locator that the routes may not be nested.
     try {
-      return await this.locator.run((w) => this.client.list<UserAttrs>(`${w.prefix}/users`, 'list users', { identity: 'email' }));
+      return await this.locator.run((w) => this.client.list<UserAttrs>(`${w.prefix}/users`, 'list users', { identity: 'email', ...(expected ? { expected } : {}) }));
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return undefined;
       throw error;
     }
   }
 
-  listInvitations(): Promise<ApiResource<InvitationAttrs>[]> {
-    return this.locator.run((w) => this.client.list<InvitationAttrs>(`${w.prefix}/invitations`, 'list invitations', { identity: 'email' }));
+  listInvitations(expected?: ListOptions['expected']): Promise<ApiResource<InvitationAttrs>[]> {
+    return this.locator.run((w) => this.client.list<InvitationAttrs>(`${w.prefix}/invitations`, 'list invitations', { identity: 'email', ...(expected ? { expected } : {}) }));
   }
 
   async createInvitation(email: string, name: string | undefined): Promise<ApiResource<InvitationAttrs>> {
@@ -164,7 +164,8 @@ export class ReviewApi {
         body,
         operation: `invite member "${email}"`,
         recover: async () => {
-          return firstMade(await this.listInvitations(), (i) => normEmail(i.attributes.email) === normEmail(email));
+          // Read on past a short page that lacks it (a page size the service keeps to itself).
+          return firstMade(await this.listInvitations(async () => [{ ids: [], names: [email] }]), (i) => normEmail(i.attributes.email) === normEmail(email));
         },
       });
       return res.data;

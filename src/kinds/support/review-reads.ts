@@ -8,7 +8,7 @@ import type { ApiResource } from '../../api/types.js';
 import { invitedUserId, type OrganizationAttrs, type PlaybookAttrs, type RuleAttrs } from '../../api/review.js';
 import { normEmail, normName } from '../../engine/normalize.js';
 import { refKey } from '../../engine/types.js';
-import { declaresLive, detailFilter, targetedParentFilter } from './declared.js';
+import { declaresLive, detailFilter, expectedOf, targetedParentFilter } from './declared.js';
 import { isNotFound } from './gone.js';
 import { ApiError } from '../../errors.js';
 import { quoteValue } from '../../config/quote.js';
@@ -138,7 +138,9 @@ function goneWhileRead(err: unknown, playbook: ApiResource<PlaybookAttrs>): unkn
 export function memberDirectory(ctx: FetchContext): Promise<MemberDirectory> {
   return ctx.memo('review:members', async () => {
     const api = ctx.services.review();
-    const users = await api.listUsers();
+    // Each list read on past a short page that lacks a declared member (a page size the service keeps to itself, probe RP-3).
+    const expected = expectedOf(ctx, 'member');
+    const users = await api.listUsers(expected);
     if (users) {
       return directoryOf(
         users.map((u) => ({ id: u.id, email: String(u.attributes.email ?? ''), name: u.attributes.name ?? null })),
@@ -148,7 +150,7 @@ export function memberDirectory(ctx: FetchContext): Promise<MemberDirectory> {
     }
     // NOTE(api): no users list in either edition of the public docs: the members docket can know
     // are those its invitations name, the default reviewer, and the reviewers of the rules it read.
-    const [invitations, organization, rules] = await Promise.all([api.listInvitations(), reviewOrganization(ctx), everyDeclaredRule(ctx)]);
+    const [invitations, organization, rules] = await Promise.all([api.listInvitations(expected), reviewOrganization(ctx), everyDeclaredRule(ctx)]);
     const found: FoundMember[] = [];
     const unidentified: MemberDirectory['unidentified'] = [];
     for (const inv of invitations) {

@@ -629,3 +629,22 @@ describe('invitations that do not name their user', () => {
     expect(Object.values(org.invitations).filter((i) => i.email === 'dave@acme.example')).toHaveLength(1);
   });
 });
+
+describe('a members list cut at a page size the service keeps to itself (10)', () => {
+  for (const reviewUsers of [true, false]) {
+    it(`reads on for the declared members missing from the first page, ${reviewUsers ? 'users' : 'invitations (no users list)'}: none invited twice, none removed live (probe RP-3)`, async () => {
+      t = await startVariant({ paging: 'hidden', ignorePageSize: true, maxPageSize: 10, reviewUsers });
+      const cli = cliWith(() => t!.env);
+      const members = Array.from({ length: 14 }, (_, i) => `kind: Member\nemail: U${i + 1}@acme.example\n`).join('---\n');
+      const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': members });
+      await applyOk(cli, dir);
+      await expectNoChanges(cli, dir);
+      const drift = await cli('drift', '-C', dir);
+      expect([drift.code, drift.stdout]).toEqual([0, expect.stringContaining('No drift')]);
+      const pulled = await cli('pull', '-C', dir, '--dry-run');
+      expect([pulled.code, pulled.stdout]).toEqual([0, expect.not.stringContaining('U1')]);
+      const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+      expect(Object.values(org.invitations).filter((i) => i.email === 'u14@acme.example')).toHaveLength(1);
+    });
+  }
+});
