@@ -280,10 +280,13 @@ export function diff(input: DiffInput): DiffResult {
       const pinAt = problemSourceOf(d.fieldSources, 'id') ?? d.source;
       if (!l && pinned) {
         // A rule cannot move between playbooks: its id names a rule of another one.
-        diagnostics.error('pinned-id-not-found', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which is ${kind.name} ${quoteValue(pinned.key)} live, of another ${kind.parentKind ?? 'parent'}`, {
+        sayUnlessUnsent(d, {
+          severity: 'error',
+          code: 'pinned-id-not-found',
+          message: `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which is ${kind.name} ${quoteValue(pinned.key)} live, of another ${kind.parentKind ?? 'parent'}`,
           ...pinAt,
           hint: `a ${kind.name} cannot move to another ${kind.parentKind ?? 'parent'}: remove the \`id:\` line to create it here, or declare it in the ${kind.parentKind ?? 'parent'} that holds it`,
-        });
+        }, input.hold ?? {}, diagnostics);
       } else if (!l) {
         // The object docket last synced under this name, removed in the app since: drift and pull
         // say that, as of one not pinned (probe NY-1); a plan cannot make it again under that id.
@@ -302,23 +305,29 @@ export function diff(input: DiffInput): DiffResult {
             : `which no live ${kind.name} has (${never ? 'an id of another organization or environment, or a mistyped one' : kind.deletion === 'archive' ? 'it does not exist, or was archived' : 'an id of another organization or environment, a mistyped one, or one removed in the app'})`;
         // The organization is one, named by no name of its own (probe JJ-5: `organization "organization"`).
         const subject = kind.singleton ? `the ${kind.name} document` : `${kind.name} ${quoteValue(d.name)}`;
-        diagnostics.error('pinned-id-not-found', `${subject} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, ${why}`, {
+        sayUnlessUnsent(d, {
+          severity: 'error',
+          code: 'pinned-id-not-found',
+          message: `${subject} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, ${why}`,
           ...pinAt,
           hint: removedLive
             ? 'remove the `id:` line to create it anew as the files say, or let `docket pull` take its document out of the files (it leaves one the files changed since, or one another document still names)'
             : never || kind.uploadsUnreadable
               ? 'remove the `id:` line (an id exported from another organization names nothing here), or correct the id'
               : 'remove the `id:` line to match by name (or create it anew), or correct the id',
-        });
+        }, input.hold ?? {}, diagnostics);
       } else if (kind.identityFixed && l.key !== d.key && input.records?.idOf(refKey(kind.name, d.key))?.toLowerCase() === d.pinId.toLowerCase()) {
         // Last synced pinned under this name, its identity (a member's e-mail) changed in the app
         // since: another object, as one not pinned reads (OE-1). Drift and pull say it removed
         // live; a plan cannot make it again under that id (probe PD-1).
         if (input.readOnly) continue;
-        diagnostics.error('pinned-id-not-found', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which docket last synced under this name; that live ${kind.name} is ${quoteValue(l.key)} now (changed in the app), and a ${kind.name}'s name is its identity`, {
+        sayUnlessUnsent(d, {
+          severity: 'error',
+          code: 'pinned-id-not-found',
+          message: `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which docket last synced under this name; that live ${kind.name} is ${quoteValue(l.key)} now (changed in the app), and a ${kind.name}'s name is its identity`,
           ...pinAt,
           hint: 'remove the `id:` line to create it anew as the files say, or let `docket pull` take its document out of the files',
-        });
+        }, input.hold ?? {}, diagnostics);
       } else if (used.has(l.id)) {
         // Which document, and the id both name: one written may stand for the upload that replaced it (probe KS-2).
         const other = pinnedBy.get(l.id);

@@ -100,6 +100,28 @@ describe('a plan with --target', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it("is not stopped by a pinned id no live object has outside its targets, and is by one inside them (probe RP-1)", async () => {
+    const dir = await makeDir(files(['T'], ['R0']));
+    await applyOk(cli, dir);
+    const org = t!.emulator.store.organization(t!.env.DOCKET_ORGANIZATION_ID!)!;
+    const nda = Object.values(org.playbooks).find((p) => p.name === 'NDA')!;
+    await write(dir, { 'playbooks/nda.yaml': `kind: Playbook\nname: NDA\nid: ${nda.id}\nrules:\n${rules(['T'])}`, 'playbooks/other.yaml': `kind: Playbook\nname: Other\nrules:\n${rules(['R0'], 'B')}` });
+    const base = `${t!.env.DOCKET_REVIEW_URL}/v1/organizations/${t!.env.DOCKET_ORGANIZATION_ID}`;
+    expect((await fetch(`${base}/playbooks/${nda.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${t!.env.DOCKET_API_KEY}` } })).ok).toBe(true);
+    const pinnedError = 'playbooks/nda.yaml:3:5 error pinned-id-not-found playbook "NDA" is pinned to id';
+    const cut = await cli('plan', '-C', dir, '--target', 'playbook/Other');
+    expect([cut.code, cut.stderr, planned(cut.stdout)]).toEqual([0, '', ['~ update rule "Other/R0"']]);
+    for (const args of [[], ['--target', 'rule/NDA/T']]) {
+      const r = await cli('plan', '-C', dir, ...args);
+      expect([args, r.code, r.stderr]).toEqual([args, 1, expect.stringContaining(pinnedError)]);
+    }
+    await applyOk(cli, dir, '--target', 'playbook/Other');
+    // The pin taken out, the next plan makes NDA anew, and then nothing is left.
+    await write(dir, { 'playbooks/nda.yaml': `kind: Playbook\nname: NDA\nrules:\n${rules(['T'])}` });
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('targets a pinned playbook by its live name: every playbook\'s rules are read, and its rule changes are planned (second read SR89-3)', async () => {
     const dir = await makeDir(files(['T'], []));
     await applyOk(cli, dir);
