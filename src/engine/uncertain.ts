@@ -45,7 +45,11 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
     const drop = (reason: string): void => {
       updates.push({ kind: u.kind, key: u.key, entry: u.settled, reason, pending_since: u.since });
     };
-    if (d?.pinId && !namesEarlierUpload(d.pinId, u)) {
+    if (!d && u.landing) {
+      // No longer declared: nothing sends it, and the mark stays for its ten minutes, so a document
+      // put back meanwhile still waits for the request that may land (probe RQ-1).
+      continue;
+    } else if (d?.pinId && !namesEarlierUpload(d.pinId, u)) {
       drop(`${what}; the configuration pins id ${d.pinIdWritten ?? d.pinId}, so the pending mark is dropped`);
     } else if (!d || (d.fields[u.field] !== u.sha256 && !u.landing)) {
       const renamed = d ? undefined : renamedTo.get(refKey(u.kind, u.key));
@@ -62,9 +66,12 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
       if (u.landing && u.settled) updates.push({ kind: u.kind, key: u.key, entry: { ...u.settled, abandoned: { sha256: u.sha256, since: u.since } }, reason: `${what}; --retry-uncertain uploads it again`, pending_since: u.since });
       else drop(`${what}; --retry-uncertain uploads it again`);
       warnings.push(
-        u.landing
-          ? `${what}; --retry-uncertain: apply sends it again, and if the first request still lands, the ${u.kind} is made twice (a second version of the same file, or a second one of that name)`
-          : `${what}; --retry-uncertain: apply uploads it again, and the first copy, if it reached the service, stays as an orphan`,
+        !u.landing
+          ? `${what}; --retry-uncertain: apply uploads it again, and the first copy, if it reached the service, stays as an orphan`
+          : d.fields[u.field] === u.sha256
+            ? `${what}; --retry-uncertain: apply sends it again, and if the first request still lands, the ${u.kind} is made twice (a second version of the same file, or a second one of that name)`
+            : // Other bytes now: the first landing after would be the live version (probe RQ-3); its note says it is docket's, and the next plan publishes the files' again.
+              `${what}; --retry-uncertain: apply sends the file as it is now, and if the first request still lands after it, that upload is the live version until the next apply publishes the file again`,
       );
     } else {
       const stop: Diagnostic = {

@@ -62,9 +62,14 @@ describe('resolveUncertain', () => {
     const stopped = new Diagnostics();
     const renamed = resolveUncertain([word], [{ ...term('b'.repeat(64)), key: 'Word Term 2', name: 'Word Term 2', renamedFrom: ['Word Term'] }], false, stopped);
     expect([renamed, stopped.items.map((d) => d.code)]).toEqual([{ updates: [], warnings: [] }, ['uncertain-upload']]);
+    // Its document taken out: nothing sends it, and the mark stays for a document put back within the ten minutes (probe RQ-1).
+    const gone = new Diagnostics();
+    expect([resolveUncertain([word], [], false, gone), gone.items]).toEqual([{ updates: [], warnings: [] }, []]);
     // --retry-uncertain sends it now, keeping a note of the first.
     const retried = resolveUncertain([word], [term('b'.repeat(64))], true, new Diagnostics());
     expect(retried.updates).toMatchObject([{ kind: 'custom-term', entry: { abandoned: { sha256: SHA } } }]);
+    // Of other bytes now, the warning says the first may land after it as the live version (probe RQ-3).
+    expect(retried.warnings).toEqual([expect.stringContaining('apply sends the file as it is now, and if the first request still lands after it, that upload is the live version until the next apply publishes the file again')]);
     // An attachment's upload of other bytes is an orphan at most: forgotten, with a warning.
     expect(resolveUncertain([upload], [desired({ sha256: 'b'.repeat(64) })], false, new Diagnostics()).warnings[0]).toContain('may exist live as an orphan');
   });
