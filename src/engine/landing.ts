@@ -206,6 +206,18 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
     if (used.has(key)) continue;
     const d = declared.get(key) ?? (scope.sends ? (owners ??= formerOwners(desired, declared)).get(key) : undefined);
     if (d && scope.sends?.(d) === false) continue;
+    // A publish of what the files no longer hold, live as the files are now: not landed yet, and
+    // landing, it would make the value it sent live over theirs (the files put back, probe RQ-2).
+    if (d && !scope.retry && mark.sent && mayStillLand(mark.since, scope.now.getTime()) && Object.entries(mark.sent).some(([field, digest]) => field in d.fields && fieldHash(d.fields[field]) !== digest)) {
+      out.stops.push({
+        severity: scope.readOnly ? 'warning' : 'error',
+        code: 'uncertain-create',
+        ...d.source,
+        message: `${d.kind} ${quoteValue(d.key, 200)}: a publish an earlier apply stopped waiting for at ${mark.since}, of other values than the files hold now, is not live, but the service may still be carrying it out, and landing it would make them live over the files', so docket will not take the files as live yet`,
+        hint: 'run `docket plan` again in a few minutes: once it has landed the next plan publishes the files again, and one that never landed is forgotten ten minutes on; `docket apply --retry-uncertain` forgets it now',
+      });
+      continue;
+    }
     out.givenUp.push({ key, since: mark.since });
   }
   return out;

@@ -46,6 +46,17 @@ describe('resolveLanding', () => {
     expect(resolveLanding(marks({ 'custom-term:Base Terms': mark }), [published('v2', 'v4')], [term], { now: at(1) }).stops).toHaveLength(1);
   });
 
+  it('a publish not live whose files went back to what is live stops the plan for its ten minutes: landing, it would undo them (probe RQ-2)', () => {
+    const mark = markOf({ ...change('publish', 'custom-term', 'Base Terms', { fields: [{ field: 'body', before: 'v1', after: 'v2' }] }), action: 'publish' }, SENT);
+    const term = (body: string) => ({ ...desiredPlaybook('Base Terms'), kind: 'custom-term' as const, fields: { name: 'Base Terms', body } });
+    const back = resolveLanding(marks({ 'custom-term:Base Terms': mark }), [], [term('v1')], { now: at(1) });
+    expect([back.givenUp, back.stops.map((d) => [d.severity, d.code, d.message])]).toEqual([[], [['error', 'uncertain-create', `custom-term "Base Terms": a publish an earlier apply stopped waiting for at ${SENT}, of other values than the files hold now, is not live, but the service may still be carrying it out, and landing it would make them live over the files', so docket will not take the files as live yet`]]]);
+    // What it sent is what the files hold (it landed), ten minutes on, or --retry-uncertain: settled.
+    for (const [files, options] of [['v2', { now: at(1) }], ['v1', { now: at(11) }], ['v1', { now: at(1), retry: true }]] as const) {
+      expect(resolveLanding(marks({ 'custom-term:Base Terms': mark }), [], [term(files)], options)).toEqual({ stops: [], warnings: [], givenUp: [{ key: 'custom-term:Base Terms', since: SENT }] });
+    }
+  });
+
   it('a mark from a clock more than ten minutes ahead is sent again, saying so, not held until then', () => {
     const ahead = resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [create], [nda], { now: at(-11) });
     expect(ahead.stops).toEqual([]);
