@@ -294,6 +294,8 @@ export interface UncertainUpload {
   replaces?: readonly string[];
   /** A kind that can read it back, but not yet: started moments ago, it may still land (a Word term's create or publish). */
   landing?: true;
+  /** Other compared fields the upload set, as sent (an attachment's description): files that say otherwise want another upload. */
+  sentWith?: Readonly<Record<string, unknown>>;
 }
 
 export interface PlanTarget {

@@ -51,11 +51,13 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
       continue;
     } else if (d?.pinId && !namesEarlierUpload(d.pinId, u)) {
       drop(`${what}; the configuration pins id ${d.pinIdWritten ?? d.pinId}, so the pending mark is dropped`);
-    } else if (!d || (d.fields[u.field] !== u.sha256 && !u.landing)) {
+    } else if (!d || (!u.landing && (d.fields[u.field] !== u.sha256 || otherThanSent(d, u) !== undefined))) {
       const renamed = d ? undefined : renamedTo.get(refKey(u.kind, u.key));
       // The same path with other bytes (the file changed back) is no other file (probe OT-3).
       const samePath = d !== undefined && Object.values(d.payload ?? {}).includes(u.file);
-      const why = d ? (samePath ? `${u.file} now holds other bytes than that upload` : 'the configuration now names another file') : renamed ? `the configuration renames it to "${renamed.key}", which is uploaded anew under that name` : 'the configuration no longer declares it';
+      // Of the same file, another description is another upload too: adopted, it would be recorded as the files', and live would not be (probe RQ-5).
+      const otherField = d && d.fields[u.field] === u.sha256 ? otherThanSent(d, u) : undefined;
+      const why = d ? (otherField !== undefined ? `its ${otherField} now differs from the one sent with that upload` : samePath ? `${u.file} now holds other bytes than that upload` : 'the configuration now names another file') : renamed ? `the configuration renames it to "${renamed.key}", which is uploaded anew under that name` : 'the configuration no longer declares it';
       drop(`${what} and may exist live as an orphan (${why}); apply forgets it`);
       warnings.push(`${what} and may exist live as an orphan docket cannot list or delete; ${why}, so apply drops the record of it`);
     } else if (retry && scope.sends?.(d) === false) {
@@ -102,6 +104,11 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
     }
   }
   return { updates, warnings };
+}
+
+/** The first field the upload was sent with that the files now give another value, if any. */
+function otherThanSent(d: DesiredResource, u: UncertainUpload): string | undefined {
+  return Object.entries(u.sentWith ?? {}).find(([field, sent]) => field in d.fields && (d.fields[field] ?? null) !== (sent ?? null))?.[0];
 }
 
 /**

@@ -140,7 +140,8 @@ export const attachmentKind: KindModule<'attachment'> = {
         const { file, sha256, since } = locked.pending;
         const answered = locked.pending.answered === true ? { answered: true as const } : {};
         const replaces = locked.pending.replaces ? { replaces: locked.pending.replaces } : {};
-        ctx.uncertain({ kind: 'attachment', key: name, field: 'sha256', file, sha256, since, settled: entry ?? null, unreadable: 'attachments cannot be listed over the API', ...answered, ...replaces });
+        const sentWith = locked.pending.description !== undefined ? { sentWith: { description: normText(locked.pending.description) } } : {};
+        ctx.uncertain({ kind: 'attachment', key: name, field: 'sha256', file, sha256, since, settled: entry ?? null, unreadable: 'attachments cannot be listed over the API', ...answered, ...replaces, ...sentWith });
       }
       if (!entry) continue;
       const extra = { sourceFile: entry.file, ...(entry.superseded ? { superseded: entry.superseded } : {}) };

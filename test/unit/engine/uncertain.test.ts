@@ -74,6 +74,16 @@ describe('resolveUncertain', () => {
     expect(resolveUncertain([upload], [desired({ sha256: 'b'.repeat(64) })], false, new Diagnostics()).warnings[0]).toContain('may exist live as an orphan');
   });
 
+  it('an upload of the same file sent with another description than the files give now is another upload: forgotten as a possible orphan, not offered for adoption (probe RQ-5)', () => {
+    const sent = { ...upload, sentWith: { description: 'Sec measures' } };
+    const diagnostics = new Diagnostics();
+    const out = resolveUncertain([sent], [desired({ sha256: SHA, description: 'Security measures' })], false, diagnostics);
+    expect([diagnostics.items, out.updates.map((u) => u.entry), out.warnings]).toEqual([[], [null], [expect.stringContaining('; its description now differs from the one sent with that upload, so apply drops the record of it')]]);
+    // The same description: the stop, as before.
+    resolveUncertain([sent], [desired({ sha256: SHA, description: 'Sec measures' })], false, diagnostics);
+    expect(diagnostics.items.map((d) => d.code)).toEqual(['uncertain-upload']);
+  });
+
   it('--retry-uncertain drops the mark with a warning that a first copy may be an orphan', () => {
     const diagnostics = new Diagnostics();
     const out = resolveUncertain([upload], [desired({ sha256: SHA })], true, diagnostics);
