@@ -382,6 +382,11 @@ class EmulatorServer implements EmulatorControls {
       const transport = scope === 'control' ? undefined : this.admit(method, path, match);
       // A dead server accepts the connection and neither runs the request nor answers.
       if (transport?.status === 'silent') return;
+      if (transport && !isTransportFault(transport.status)) {
+        await this.hold(transport.delayMs ?? 0);
+        if (this.closed || stale()) return;
+        throw faultProblem(transport, this.settings.retryAfterSeconds);
+      }
       // Passed on late: performed after the client may have given up on it (the create docket must not send twice).
       if (transport?.status === 'late') {
         await this.hold(transport.delayMs ?? LATE_FAULT_MS);
@@ -433,7 +438,8 @@ class EmulatorServer implements EmulatorControls {
     const fault = this.faults.take(method, path, template) ?? randomFault(this.settings.faultRate, this.random);
     if (!fault) return undefined;
     this.counter.fault();
-    if (isTransportFault(fault.status)) return fault;
+    // A refusal with a delay is answered once it has passed (handle): a slow 500, or a 429 after a while.
+    if (isTransportFault(fault.status) || fault.delayMs !== undefined) return fault;
     throw faultProblem(fault, this.settings.retryAfterSeconds);
   }
 

@@ -134,6 +134,15 @@ describe('faults', () => {
     expect([none.status, none.headers.get('retry-after')]).toEqual([503, null]);
   });
 
+  it('answers a refusal with a delay once it has passed, performing nothing: a slow 500', async () => {
+    const h = await start();
+    h.emu.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 500, delay_ms: 300, count: 1 });
+    const started = Date.now();
+    expect((await h.review('POST', PLAYBOOKS, { name: 'Slow' })).status).toBe(500);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(Object.values(h.emu.store.organization(ORG)!.playbooks).filter((p) => p.name === 'Slow')).toEqual([]);
+  });
+
   it('queues 5xx programmatically and clears faults', async () => {
     const h = await start();
     h.emu.faults.add({ path_pattern: '/playbooks', status: 503, count: 5 });
