@@ -23,6 +23,7 @@ import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, 
 import { apiKeyVariable, headerValue, hintForStatus, NEXT_RUN_SAYS, parseProblem, oneLineText, truncate, type NextRun } from './problem.js';
 import { seconds } from '../util/seconds.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
+import { normEmail } from '../engine/normalize.js';
 import type {
   ApiResource,
   CreateOptions,
@@ -1018,7 +1019,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const ids = new Set<string>();
     const names = new Set<string>();
     // An e-mail in any letter case is one mailbox (a member's, probe RP-3).
-    const named = identity === 'email' ? (n: string) => n.trim().toLowerCase() : (n: string) => n;
+    const named = identity === 'email' ? (n: string) => normEmail(n) ?? n : (n: string) => n;
     for (const item of read.values()) {
       ids.add(item.id.toLowerCase());
       const name = identity === undefined ? undefined : (item.attributes as Record<string, unknown> | undefined)?.[identity];

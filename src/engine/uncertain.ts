@@ -42,6 +42,8 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
     // A Word term renamed in the files is renamed in place (one id): its request may still land there (second read SR89-4).
     const d = byKey.get(`${u.kind}:${u.key}`) ?? (u.landing ? renamedTo.get(refKey(u.kind, u.key)) : undefined);
     const what = unconfirmed(u);
+    // Of the same file, another description is another upload too: adopted, it would be recorded as the files', and live would not be (probe RQ-5).
+    const otherField = d && !u.landing && d.fields[u.field] === u.sha256 ? otherThanSent(d, u) : undefined;
     const drop = (reason: string): void => {
       updates.push({ kind: u.kind, key: u.key, entry: u.settled, reason, pending_since: u.since });
     };
@@ -51,12 +53,10 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
       continue;
     } else if (d?.pinId && !namesEarlierUpload(d.pinId, u)) {
       drop(`${what}; the configuration pins id ${d.pinIdWritten ?? d.pinId}, so the pending mark is dropped`);
-    } else if (!d || (!u.landing && (d.fields[u.field] !== u.sha256 || otherThanSent(d, u) !== undefined))) {
+    } else if (!d || (!u.landing && (d.fields[u.field] !== u.sha256 || otherField !== undefined))) {
       const renamed = d ? undefined : renamedTo.get(refKey(u.kind, u.key));
       // The same path with other bytes (the file changed back) is no other file (probe OT-3).
       const samePath = d !== undefined && Object.values(d.payload ?? {}).includes(u.file);
-      // Of the same file, another description is another upload too: adopted, it would be recorded as the files', and live would not be (probe RQ-5).
-      const otherField = d && d.fields[u.field] === u.sha256 ? otherThanSent(d, u) : undefined;
       const why = d ? (otherField !== undefined ? `its ${otherField} now differs from the one sent with that upload` : samePath ? `${u.file} now holds other bytes than that upload` : 'the configuration now names another file') : renamed ? `the configuration renames it to "${renamed.key}", which is uploaded anew under that name` : 'the configuration no longer declares it';
       drop(`${what} and may exist live as an orphan (${why}); apply forgets it`);
       warnings.push(`${what} and may exist live as an orphan docket cannot list or delete; ${why}, so apply drops the record of it`);
