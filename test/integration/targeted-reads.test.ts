@@ -62,6 +62,8 @@ describe('a plan with --target', () => {
     reads();
     await cli('plan', '-C', dir, '--target', 'custom-term/Terms');
     expect(reads().ruleLists).toBe(0);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it("counts the rules it did not read as docket.lock.json last saw them: the guard refuses what a plan of everything refuses, and passes what it passes (second read SR89-1)", async () => {
@@ -81,6 +83,8 @@ describe('a plan with --target', () => {
       const r = await cli('plan', '-C', dir, ...target);
       expect([target, r.stdout.split('\n').filter((l) => l.includes('the plan removes'))]).toEqual([target, [expect.stringContaining('the plan removes 9 of 21 live rule objects (42.9%), over the safety threshold')]]);
     }
+    expect((await cli('apply', '-C', dir, '--auto-approve', '--force')).code).toBe(0);
+    await expectNoChanges(cli, dir);
   });
 
   it("applies what it plans and leaves the records of the rules it did not read as they were; a rule target under a name holding a '/' reads both playbooks it may be of (second read SR89-2, SR89-6)", async () => {
