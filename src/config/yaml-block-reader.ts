@@ -23,8 +23,6 @@ export interface BlockReadOptions {
   /** Where nodes open and close is noted here, for nodes at most `maxDepth` deep (a document's root is at depth 1). */
   events?: NodeEvents;
   maxDepth?: number;
-  /** Copy each long string off the text, so the values do not keep it alive. */
-  detach?: boolean;
 }
 
 interface ImplicitType {
@@ -68,14 +66,11 @@ const DECLINE: unique symbol = Symbol('decline');
  */
 const MAX_DEPTH = 32;
 
-/** V8 copies substrings shorter than this; longer ones are slices that keep their whole text. */
-const SLICED_MIN = 13;
-
 /** Every document of `text`, or undefined when the text is not in the subset. */
 export function readBlockYaml(text: string, options: BlockReadOptions = {}): unknown[] | undefined {
   if (DECLINED_OR_SURROGATE.test(text) && DECLINED_CHARACTER.test(text)) return undefined;
   try {
-    return new BlockReader(text, options.events, options.maxDepth ?? Infinity, options.detach ?? false).documents();
+    return new BlockReader(text, options.events, options.maxDepth ?? Infinity).documents();
   } catch (e) {
     if (e === DECLINE) return undefined;
     throw e;
@@ -115,7 +110,6 @@ class BlockReader {
     private readonly text: string,
     private readonly events: NodeEvents | undefined,
     private readonly maxDepth: number,
-    private readonly detach: boolean,
   ) {
     this.colons = new NextOf(text, ':');
     this.hashes = new NextOf(text, '#');
@@ -311,7 +305,6 @@ class BlockReader {
     } else {
       end = this.plainEnd(at);
       value = plainScalar(this.text.slice(at, end));
-      if (typeof value === 'string') value = this.own(value);
     }
     this.open(at);
     this.close(end);
@@ -349,7 +342,7 @@ class BlockReader {
     const close = t.indexOf('"', at + 1);
     if (close === -1 || close >= this.lineEnd) throw DECLINE;
     for (let i = at + 1; i < close; i++) if (t.charCodeAt(i) === BACKSLASH) throw DECLINE;
-    return [this.own(t.slice(at + 1, close)), close + 1];
+    return [t.slice(at + 1, close), close + 1];
   }
 
   /** `'text'` on one line, `''` standing for `'`: the text and where the scalar ends. */
@@ -366,7 +359,7 @@ class BlockReader {
         continue;
       }
       const inner = t.slice(at + 1, q);
-      return [this.own(doubled ? inner.replaceAll("''", "'") : inner), q + 1];
+      return [doubled ? inner.replaceAll("''", "'") : inner, q + 1];
     }
   }
 
@@ -450,7 +443,7 @@ class BlockReader {
     this.close(lastContentEnd);
     this.lastEnd = lastContentEnd;
     this.moveTo(start);
-    return this.own(result);
+    return result;
   }
 
   /** A block sequence whose `-` indicators are at column `indent`; the cursor is on its first item. */
@@ -495,11 +488,6 @@ class BlockReader {
     const [, end] = t.charCodeAt(at) === DOUBLE_QUOTE ? this.doubleQuoted(at) : this.singleQuoted(at);
     const next = skipSpaces(t, end, this.lineEnd);
     if (t.charCodeAt(next) === COLON && next < this.lineEnd) throw DECLINE;
-  }
-
-  /** The string itself, or a copy of it that does not keep the text alive. */
-  private own(s: string): string {
-    return this.detach && s.length >= SLICED_MIN ? (' ' + s).slice(1) : s;
   }
 }
 

@@ -131,9 +131,8 @@ function crAsLf(text: string): string {
 }
 
 /**
- * `reread` gives the text again when positions are wanted, so a large configuration's texts need
- * not stay in memory for the few positions a run asks for (a file edited mid-run could only make
- * a message point at the wrong line).
+ * `reread` gives the text again when positions are wanted, so what finds them does not hold a text
+ * its values do not (a file edited mid-run could only make a message point at the wrong line).
  */
 function parseFast(text: string, file: string, reread?: () => string): ParsedFile | undefined {
   if (mayHoldAnchors(text)) return fastReadable(text, true) ? parseAnchored(text, file, reread) : undefined;
@@ -144,7 +143,9 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
   let events = new NodeEvents(text.length >> 3);
   // Files written in plain block style (most) are read by the block reader, several times faster;
   // it gives what js-yaml gives, and declines everything else.
-  let values = readBlockYaml(text, { events, maxDepth: SHALLOW_DEPTH, detach: Boolean(reread) });
+  // Its strings are slices of the text, which they keep alive: copies would be as large as the
+  // texts they spare, and cost a large plan 0.1–0.2 s of CPU.
+  let values = readBlockYaml(text, { events, maxDepth: SHALLOW_DEPTH });
   if (values === undefined) {
     if (mayHoldLongKey(text)) return undefined;
     let listener;
@@ -156,7 +157,7 @@ function parseFast(text: string, file: string, reread?: () => string): ParsedFil
     } catch {
       return undefined;
     }
-    if (indents.declined || !plainDocuments(read, Boolean(reread))) return undefined;
+    if (indents.declined || !plainDocuments(read)) return undefined;
     values = read;
   }
   events.trim();
@@ -308,7 +309,7 @@ function parseAnchored(text: string, file: string, reread?: () => string): Parse
   } catch {
     return undefined;
   }
-  if (guard.declined || indents.declined || !plainDocuments(read, Boolean(reread))) return undefined;
+  if (guard.declined || indents.declined || !plainDocuments(read)) return undefined;
   const kept = reread ? undefined : text;
   const merges = text.includes('<<');
   let known: (DocPositions | undefined)[] | undefined;
@@ -428,7 +429,7 @@ export function plainYamlDocuments(text: string, options: { nullKeys?: boolean }
   } catch {
     return undefined;
   }
-  return read.length > 0 && !indents.declined && plainDocuments(read, false, options.nullKeys) ? read : undefined;
+  return read.length > 0 && !indents.declined && plainDocuments(read, options.nullKeys) ? read : undefined;
 }
 
 /**
@@ -441,19 +442,16 @@ function fastReadable(text: string, anchors = false): boolean {
   return !text.startsWith('\uFEFF') && !needsFullParser(text, anchors);
 }
 
-/** Whether documents js-yaml read are as the full parser reads them: none empty, no node reached twice, no key `null` unless `nullKeys`, no key `<<` (`detach`: see readOtherwise). */
-function plainDocuments(read: readonly unknown[], detach: boolean, nullKeys = false): boolean {
-  return !read.some((v) => v === null || v === undefined || readOtherwise(v, detach, nullKeys));
+/** Whether documents js-yaml read are as the full parser reads them: none empty, no node reached twice, no key `null` unless `nullKeys`, no key `<<`. */
+function plainDocuments(read: readonly unknown[], nullKeys = false): boolean {
+  return !read.some((v) => v === null || v === undefined || readOtherwise(v, nullKeys));
 }
 
 /**
  * Whether a node is reached twice (an alias), or a key reads `null` (js-yaml's name for `: x` and
- * `~: x`, which the full parser keeps as written: a key no one named; probe GA); with `detach`,
- * long strings are also copied on the way. js-yaml's scalars are slices of the file's text, and V8
- * keeps a whole text alive for any one slice of it: the copies let the texts of a large
- * configuration go (`reread` brings one back).
+ * `~: x`, which the full parser keeps as written: a key no one named; probe GA).
  */
-function readOtherwise(root: unknown, detach: boolean, nullKeys: boolean): boolean {
+function readOtherwise(root: unknown, nullKeys: boolean): boolean {
   const seen = new Set<object>();
   const stack: unknown[] = [root];
   while (stack.length > 0) {
@@ -468,8 +466,7 @@ function readOtherwise(root: unknown, detach: boolean, nullKeys: boolean): boole
         // its list's parent, into that list (`ignore_fields:\n  -\n- name: B` makes rule B an item
         // of `ignore_fields`; probe QW-1). Every list field refuses such an item: the full parser says so.
         if (x === null) return true;
-        if (detach && typeof x === 'string' && x.length >= SLICED_MIN) v[i] = detached(x);
-        else stack.push(x);
+        stack.push(x);
       }
     } else {
       const o = v as Record<string, unknown>;
@@ -477,21 +474,11 @@ function readOtherwise(root: unknown, detach: boolean, nullKeys: boolean): boole
         if (k === 'null' && !nullKeys) return true;
         // A `<<` key js-yaml kept as text (quoted, or spelt `"\x3c\x3c"`): rare, and read by the full parser (SR67-6, probe PK-1).
         if (k === '<<') return true;
-        const x = o[k];
-        if (detach && typeof x === 'string' && x.length >= SLICED_MIN) o[k] = detached(x);
-        else stack.push(x);
+        stack.push(o[k]);
       }
     }
   }
   return false;
-}
-
-/** V8 copies substrings shorter than this; longer ones are slices that keep their whole text. */
-const SLICED_MIN = 13;
-
-/** The same text in a string of its own: joining makes a new flat string, and a slice of it keeps only that. */
-function detached(text: string): string {
-  return (' ' + text).slice(1);
 }
 
 type Resolve = 'key' | 'value' | 'start';
