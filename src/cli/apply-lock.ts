@@ -63,8 +63,8 @@ export interface LockTaker {
   waitLonger: (waitedMs: number, suggested: string) => string;
 }
 
-/** apply and pull wait for nothing by default (`--lock-timeout 0s`): a suggested wait is a start. */
-const byLockTimeout = (command: string): LockTaker => ({ command, waitLonger: (_waited, suggested) => `--lock-timeout ${suggested}` });
+/** apply and pull wait for nothing by default (`--lock-timeout 0s`): a suggested wait is a start, a wait given is to be longer (probe RT-1). */
+const byLockTimeout = (command: string): LockTaker => ({ command, waitLonger: (waited, suggested) => (waited > 0 ? `a --lock-timeout longer than ${formatDuration(waited)}` : `--lock-timeout ${suggested}`) });
 const APPLY = byLockTimeout('apply');
 /** pull writes the files and their sync records: an apply's last write of the records beside it would undo its own. */
 export const PULL = byLockTimeout('pull');

@@ -251,6 +251,9 @@ describe('one apply per checkout at a time (.docket/apply.lock)', () => {
     const waited = await b('apply', '-C', dir, '--auto-approve', '--lock-timeout', '1s');
     expect(waited.code).toBe(1);
     expect(waited.stderr).toContain('still after waiting 1s');
+    // Told to wait longer than it did, not the first wait again (probe RT-1).
+    expect(waited.stderr).toContain('pass a --lock-timeout longer than 1s to wait for it');
+    expect(waited.stderr).not.toContain('--lock-timeout 5m');
     first.child.kill('SIGKILL');
     await first.exited;
   });
