@@ -2,7 +2,7 @@
  * A file a command writes at its end (`plan --out`, `test --junit`), checked at its start: a path
  * that cannot be written fails before the services are read (or reviews paid for), not after.
  */
-import { constants, realpathSync } from 'node:fs';
+import { constants, existsSync, lstatSync, realpathSync } from 'node:fs';
 import { access, lstat, realpath, stat } from 'node:fs/promises';
 import path, { basename, dirname, join, parse, resolve } from 'node:path';
 import { isInside, rootRelative } from '../config/data-files.js';
@@ -83,6 +83,7 @@ export const JUNIT_REPORT: OwnOutput = { what: 'a JUnit report', example: 'docke
  * flag's own earlier output. Synchronous: a signal's exit handler asks too.
  */
 export function writableUnjudged(out: string, root: string, written: OwnOutput): boolean {
+  if (linkToNothing(out)) return false;
   const real = writeDestinationOrAsNamed(out);
   const head = fileHeadSync(real, HEAD_BYTES)?.toString('utf8');
   if (head !== undefined) return head.trim() !== '' && written.looksLike(head);
@@ -97,6 +98,18 @@ export function writableUnjudged(out: string, root: string, written: OwnOutput):
   // contract): only a new report file is made there, `.xml` and outside .docket/ (probe HY-7).
   const rel = rootRelative(realRoot, real);
   return /\.xml$/i.test(rel) && !rel.startsWith(`${WORK_DIR}/`) && !readAsConfiguration(rel);
+}
+
+/**
+ * Whether `out` is a symbolic link to nothing: written through, it would make the folders it names
+ * wherever they are, and a checkout's own `docket-test.xml` could be such a link (probe RR-4).
+ */
+function linkToNothing(out: string): boolean {
+  try {
+    return lstatSync(out).isSymbolicLink() && !existsSync(out);
+  } catch {
+    return false;
+  }
 }
 
 /** refuseConfigurationFile's error: the file named must not be written, not even with why the run failed. */
@@ -128,6 +141,7 @@ export async function refuseConfigurationFile(out: string, file: string, flag: s
   const example = path.basename(file) === written.example ? written.example.replace(/(\.[^.]+)?$/, '-2$1') : written.example;
   const hint = `save it outside the configuration's files, such as ${flag} ${example} beside docket.yaml`;
   if (linked === undefined) {
+    if (linkToNothing(out)) throw new ConfigurationFileRefused(`${flag} ${file} cannot be written: it is a symbolic link to nothing`, `remove the link, or name another file, such as ${flag} ${example}`);
     // Any other file that is not one this flag writes (a test's contract, a note, the package.json
     // beside the configuration: probe HU-2) is not replaced either, wherever it is; docket's own
     // scratch files in .docket/ are. Named there, or landing there: a link to a file elsewhere replaces that file (probe EJ).

@@ -112,6 +112,8 @@ describe('a file the command writes at its end is checked at its start', () => {
       [join(dir, 'pipe'), `--out ${join(dir, 'pipe')} is not a regular file (a named pipe or a device)`],
       // Below a link to nothing, the folder cannot be made: said before any read.
       [join(dir, 'gone-link', 'plan.json'), `--out ${join(dir, 'gone-link', 'plan.json')} cannot be written: ${join(dir, 'gone-link')} is a symbolic link to nothing`],
+      // Nor through a link to nothing, which would be made wherever it leads (probe RR-4).
+      [join(dir, 'gone-link'), `--out ${join(dir, 'gone-link')} cannot be written: it is a symbolic link to nothing`],
     ] as const) {
       const r = await run(['plan', '-C', dir, '--out', out, '-o', 'json', '--timeout', '2s']);
       expect(r.code).toBe(1);
@@ -262,6 +264,12 @@ describe('a file the command writes at its end is checked at its start', () => {
     const pipe = await run(['test', '-C', dir, '--junit', join(dir, 'pipe')]);
     expect(pipe.code).toBe(1);
     expect(pipe.stderr).toContain('is not a regular file (a named pipe or a device)');
+    // A checkout's report name that is a link to nothing: followed, it made folders wherever it led (probe RR-4).
+    const outside = join(dir, '..', `rr4-${process.pid}`);
+    spawnSync('ln', ['-s', join(outside, 'sub', 'report.xml'), join(dir, 'linked-report.xml')]);
+    const linked = await run(['test', '-C', dir, '--junit', join(dir, 'linked-report.xml')]);
+    expect([linked.code, linked.stderr]).toEqual([1, expect.stringContaining(`--junit ${join(dir, 'linked-report.xml')} cannot be written: it is a symbolic link to nothing`)]);
+    expect(existsSync(outside)).toBe(false);
   });
 
   it('test --replay-only with --no-cache or --live says to drop one of them (probe MZ-4)', async () => {
