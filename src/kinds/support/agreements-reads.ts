@@ -14,7 +14,7 @@ import { quoteValue } from '../../config/quote.js';
 import { expectedOf } from './declared.js';
 
 export function agreementsUsers(ctx: FetchContext): Promise<ApiResource<AgreementsUserAttrs>[]> {
-  return ctx.memo('agreements:users', () => ctx.services.agreements().listUsers());
+  return ctx.memo('agreements:users', () => ctx.services.agreements().listUsers(expectedOf(ctx, 'agreements-user')));
 }
 
 /** The user term and template writes are recorded against (`agreements.actor`). */

@@ -44,7 +44,8 @@ function idsOf(d: DesiredResource, synced: SyncedIds | undefined): Set<string> {
 
 /**
  * The declared objects a kind's list should hold, each by the ids it may be found under (pinned,
- * or last synced under its key or a former one) and its names (its own and former ones). Asked
+ * or last synced under its key or a former one) and its names (its own and former ones), and
+ * those the declared objects refer to by name. Asked
  * only of a short page that says nothing of paging (api/http.ts), so a list cut at a size the
  * service keeps to itself is read on, not taken as whole, which would plan objects docket made as
  * "removed live" and make them again (probe RE-1), or an object made in the app as new (second read SR88-4).
@@ -52,7 +53,13 @@ function idsOf(d: DesiredResource, synced: SyncedIds | undefined): Set<string> {
 export function expectedOf(ctx: { declared?: DesiredResource[]; synced?: () => SyncedIds | Promise<SyncedIds> }, kind: KindName): () => Promise<readonly ExpectedItem[]> {
   return async () => {
     const synced = await ctx.synced?.();
-    return (ctx.declared ?? []).filter((d) => d.kind === kind).map((d) => ({ ids: [...idsOf(d, synced)], names: [d.name, ...d.renamedFrom] }));
+    const declared = (ctx.declared ?? []).filter((d) => d.kind === kind);
+    // And the objects of the kind the files name without declaring them (a rule's reviewer, the
+    // agreements actor): not found, the plan says the name is no user (probes RS-4, RW-1).
+    const named = new Set<string>();
+    for (const d of ctx.declared ?? []) for (const r of d.refs) if (r.kind === kind) named.add(r.key);
+    for (const d of declared) named.delete(d.key);
+    return [...declared.map((d) => ({ ids: [...idsOf(d, synced)], names: [d.name, ...d.renamedFrom] })), ...[...named].map((name) => ({ ids: [], names: [name] }))];
   };
 }
 

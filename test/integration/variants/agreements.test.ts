@@ -6,6 +6,7 @@ import type { TestEmulator } from '../../helpers/emulator.js';
 import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { runExampleScenario, startVariant } from './scenario.js';
+import { DEFINITION } from '../agreements-fixtures.js';
 
 let t: TestEmulator | undefined;
 afterEach(async () => {
@@ -77,5 +78,19 @@ describe('a list that pages without saying so', () => {
     expect(first).toHaveLength(10);
     const all = [...first, ...((await (await fetch(`${t.env.DOCKET_AGREEMENTS_URL}/v1/templates?page[size]=100&page[number]=2`, { headers: { authorization: `Bearer ${t.env.DOCKET_API_KEY}` } })).json()) as { data: unknown[] }).data];
     expect(all).toHaveLength(12);
+  });
+
+  it('and answers a create 204 with no body: each object made is read on for, past page 1, and what waits on it is made (probe RW-1)', async () => {
+    t = await startVariant({ paging: 'hidden', ignorePageSize: true, maxPageSize: 5, createStatus: 204 });
+    const cli = cliWith(() => t!.env);
+    const files: Record<string, string> = { 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n' };
+    for (let i = 1; i <= 7; i++) files[`terms/t${i}.yaml`] = `kind: CustomTerm\nname: T${i}\nbody: Term ${i}.\n`;
+    for (let i = 1; i <= 7; i++) files[`templates/n${i}.yaml`] = `kind: Template\nname: NDA ${i}\ntype: NDA\n`;
+    files['custom-templates/c.yaml'] = 'kind: CustomTemplate\nname: C\ncustom_term: T7\ndefinition_file: c.cover.yaml\n';
+    files['custom-templates/c.cover.yaml'] = DEFINITION;
+    const dir = await makeDir(files);
+    const apply = await applyOk(cli, dir);
+    expect(apply.stdout).toContain('Apply complete: 15 done.');
+    await expectNoChanges(cli, dir);
   });
 });
