@@ -647,4 +647,14 @@ describe('a members list cut at a page size the service keeps to itself (10)', (
       expect(Object.values(org.invitations).filter((i) => i.email === 'u14@acme.example')).toHaveLength(1);
     });
   }
+
+  it('and its invitations name no user: the read after inviting reads on for the users made, so the organization can name the last one in the same apply (probe RS-3)', async () => {
+    t = await startVariant({ paging: 'hidden', ignorePageSize: true, maxPageSize: 10, invitationUser: false });
+    const cli = cliWith(() => t!.env);
+    const members = Array.from({ length: 12 }, (_, i) => `kind: Member\nemail: m${String(i + 1).padStart(2, '0')}@acme.example\n`).join('---\n');
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': members, 'org.yaml': 'kind: Organization\nreview:\n  default_reviewer: m12@acme.example\n' });
+    const apply = await applyOk(cli, dir);
+    expect(apply.stdout).toContain('✓ update organization');
+    await expectNoChanges(cli, dir);
+  });
 });
