@@ -171,6 +171,17 @@ export const memberKind: KindModule<'member'> = {
         live.push({ kind: 'member', id: d.pinId, key: d.key, name: d.key, fields: { email: d.key }, refs: [], ...(extra ? { extra } : {}) });
         pinned.add(d.key);
       }
+      // A member docket invited and recorded under their user id, whom nothing shows now (the
+      // invitation accepted, so no longer listed, and no rule names them): still a member. Taken as
+      // gone, they were invited again, and every apply failed on the service's 422 (probe RS-1).
+      const synced = await ctx.synced?.();
+      for (const d of ctx.declared ?? []) {
+        if (d.kind !== 'member' || d.pinId || seenEmails.has(d.key)) continue;
+        const recorded = synced?.idOf(`member:${d.key}`);
+        if (recorded === undefined || known.has(recorded) || recorded.startsWith('invited:')) continue;
+        live.push({ kind: 'member', id: recorded, key: d.key, name: d.key, fields: { email: d.key }, refs: [] });
+        pinned.add(d.key);
+      }
       // Invited, so never invited again; but without an id nothing can name them.
       for (const u of directory.unidentified) {
         if (pinned.has(u.email)) continue;

@@ -47,6 +47,24 @@ describe('the bundled example converges against each review-service shape', () =
 });
 
 describe('without a users list', () => {
+  it('a member docket invited and recorded stays known once their invitation is gone (accepted) and nothing names them: not invited again (probe RS-1)', async () => {
+    t = await startVariant({ reviewUsers: false });
+    const cli = cliWith(() => t!.env);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: hank@acme.example\nname: Hank\n' });
+    await applyOk(cli, dir);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    for (const [id, invitation] of Object.entries(org.invitations)) if (invitation.email === 'hank@acme.example') delete org.invitations[id];
+    await expectNoChanges(cli, dir);
+    const drift = await cli('drift', '-C', dir);
+    expect([drift.code, drift.stdout]).toEqual([0, expect.stringContaining('No drift')]);
+    // Named as a reviewer, the recorded id is what the rule is sent.
+    const hank = t.emulator.store.userByEmail('hank@acme.example')!;
+    await writeFiles(dir, { 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    reviewer: hank@acme.example\n' });
+    await applyOk(cli, dir);
+    expect(ndaRules(t).rules[0]!.reviewer_id).toBe(hank.id);
+    await expectNoChanges(cli, dir);
+  });
+
   it('says how to name a user docket cannot see, and trusts a Member pinned by id', async () => {
     t = await startVariant({ reviewUsers: false });
     const cli = cliWith(() => t!.env);
