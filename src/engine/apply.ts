@@ -162,6 +162,11 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     registerUnknownId(kind, key, why) {
       unknownIds.set(`${kind}:${key}`, why);
     },
+    distrustId(kind, key, why) {
+      // Without an id, the object is not recorded as in sync (syncAfterApply records known ids only).
+      ids.delete(`${kind}:${key}`);
+      unknownIds.set(`${kind}:${key}`, why);
+    },
     registerUnkept(kind, key, held) {
       unkept.set(`${kind}:${key}`, { ...unkept.get(`${kind}:${key}`), ...held });
     },

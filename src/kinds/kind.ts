@@ -112,6 +112,11 @@ export interface ExecContext {
   /** Record that the object was created but the service did not say its id: dependents fail with `why`. */
   registerUnknownId(kind: KindName, key: string, why: { message: string; hint: string }): void;
   /**
+   * Record that the id docket has for an object is another's, as a write's answer showed: no
+   * record is written for it, and later changes naming it fail with `why`.
+   */
+  distrustId?(kind: KindName, key: string, why: { message: string; hint: string }): void;
+  /**
    * Record fields a write's answer holds otherwise than sent, each with the value the service
    * holds as the kind reads it (undefined when the kind cannot say: a reviewer answered by an id).
    * They are not in sync: the sync record holds the service's value, so the next plan reads the

@@ -25,6 +25,16 @@ const ID_UNKNOWN = {
   hint: PIN_HINT,
 };
 
+/**
+ * A member whose id a write's answer showed to be another user's (a Member's `id:` pinned to the
+ * wrong user, where no users list can check it): its record is not written, and what names the
+ * member in the same apply fails saying so (probe RS-2).
+ */
+export const OTHER_USERS_ID = {
+  message: "whose id (its Member document's `id:`) the service showed to be another user's",
+  hint: "check the Member document's `id:`: it must be this member's user id",
+};
+
 /** As ID_UNKNOWN, where the service has a users list that did not show the user either. */
 const LISTED_ID_UNKNOWN = {
   message: "who is a member by invitation, but the review service does not say the user's id (its users list does not show them, and the invitation names no user)",

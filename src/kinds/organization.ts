@@ -13,6 +13,7 @@ import { numberAsText } from '../config/written-number.js';
 import { documentLines } from '../config/source-lines.js';
 import { isPlainObject } from '../util/plain.js';
 import type { FetchContext, KindModule } from './kind.js';
+import { OTHER_USERS_ID } from './member.js';
 import { docSource, fieldSourcesAt, problemAt, valueOf } from './support/positions.js';
 import { reviewOrganization } from './support/review-reads.js';
 import { nameProblem } from '../engine/desired.js';
@@ -244,6 +245,7 @@ export const organizationKind: KindModule<'organization'> = {
     }
     if (reviewRefused !== undefined) throw reviewerRefused(reviewRefused, change.fields.find((f) => f.field === 'review.default_reviewer')?.after, Object.keys(agreements).length > 0);
     if (otherReviewer !== undefined) {
+      ctx.distrustId?.('member', normEmail(otherReviewer.wanted) ?? otherReviewer.wanted, OTHER_USERS_ID);
       throw new Error(`the service made ${quoteValue(otherReviewer.made)} the default reviewer for the id docket sent for ${quoteValue(otherReviewer.wanted)}: the id docket has for that member is another user's (check the Member document's \`id:\`), then apply again`);
     }
   },

@@ -9,6 +9,7 @@ import { ApiError } from '../errors.js';
 import type { RuleAttrs } from '../api/review.js';
 import { MAX_BODY_BYTES } from '../api/answer-limit.js';
 import type { ExecContext, KindModule } from './kind.js';
+import { OTHER_USERS_ID } from './member.js';
 import { freshSiblings } from './support/race.js';
 import { ScopeGone } from '../engine/race.js';
 import { blockText } from './support/yaml-out.js';
@@ -90,11 +91,12 @@ function reviewerRefusedNote(err: unknown, reviewer: string): void {
  * success the next plan contradicts as a change made in the app, as the organization's default
  * reviewer is (probe QX-1).
  */
-function refuseOtherReviewer(body: Record<string, unknown>, wanted: unknown, answer: Record<string, unknown> | undefined, held?: (reviewer: string | null) => void): void {
+function refuseOtherReviewer(ctx: Pick<ExecContext, 'distrustId'>, body: Record<string, unknown>, wanted: unknown, answer: Record<string, unknown> | undefined, held?: (reviewer: string | null) => void): void {
   const made = answer?.reviewer;
   if (typeof body.reviewer_id !== 'string' || typeof wanted !== 'string' || typeof made !== 'string' || answer?.reviewer_id !== body.reviewer_id) return;
   if (normEmail(made) === normEmail(wanted)) return;
   held?.(normEmail(made));
+  ctx.distrustId?.('member', normEmail(wanted) ?? wanted, OTHER_USERS_ID);
   throw new Error(`the service made ${quoteValue(made)} the reviewer for the id docket sent for ${quoteValue(wanted)}: the id docket has for that member is another user's (check the Member document's \`id:\`), then apply again`);
 }
 
@@ -376,7 +378,7 @@ export const ruleKind: KindModule<'rule'> = {
         });
         ctx.registerCreated('rule', change.key, created);
         const note = unkeptNote(body, created.attributes as unknown as Record<string, unknown>, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key));
-        refuseOtherReviewer(body, desired.reviewer, created.attributes as unknown as Record<string, unknown>);
+        refuseOtherReviewer(ctx, body, desired.reviewer, created.attributes as unknown as Record<string, unknown>);
         return note;
       }
       case 'rename':
@@ -393,7 +395,7 @@ export const ruleKind: KindModule<'rule'> = {
           throw err;
         });
         const note = unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key));
-        refuseOtherReviewer(body, change.fields.find((f) => f.field === 'reviewer')?.after, updated?.attributes as Record<string, unknown> | undefined, (reviewer) => {
+        refuseOtherReviewer(ctx, body, change.fields.find((f) => f.field === 'reviewer')?.after, updated?.attributes as Record<string, unknown> | undefined, (reviewer) => {
           // Written all the same: the record learns the reviewer the service holds, so the next plan
           // sends the files' one as the files' change, not as one made in the app (second read SR86-2).
           ctx.registerUnkept?.('rule', change.key, { reviewer });

@@ -129,6 +129,11 @@ describe('without a users list', () => {
     expect([updated.code, updated.stdout]).toEqual([1, expect.stringContaining('the service made "admin@emulator.local" the reviewer for the id docket sent for "dave@acme.example"')]);
     // Not said to be live as the files write it (second read SR86B-4).
     expect(updated.stdout).not.toMatch(/live already: [^\n]*reviewer/);
+    // Nor is the wrong pin recorded as dave's: the next plan says the pin is another user's, not that dave changed in the app (probe RS-2).
+    expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).not.toContain('member:dave@acme.example');
+    const pinned = await cli('plan', '-C', dir);
+    expect([pinned.code, pinned.stderr]).toEqual([1, expect.stringContaining('member "dave@acme.example" is pinned to the id of the user "admin@emulator.local"')]);
+    expect(pinned.stderr).not.toContain('last synced');
     // What it wrote is docket's own: the files' reviewer again is the files' change, nothing made in the app (second read SR86-2).
     await writeFiles(dir, { 'members.yaml': member(qa!.id), 'playbooks/nda.yaml': rules('qa@acme.example') });
     const back = await cli('plan', '-C', dir);
