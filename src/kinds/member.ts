@@ -14,6 +14,7 @@ import { docSource, fieldSourcesAt, optionalString, problemAt, problemSourceOf }
 import { nameProblem } from '../engine/desired.js';
 import { memberDirectory } from './support/review-reads.js';
 import { quoteValue } from '../config/quote.js';
+import { EMAIL_PATTERN } from '../config/schema-names.js';
 import { textProblems } from '../config/text-hygiene.js';
 
 /** What to do when the service cannot show docket a user (it has no users list). */
@@ -40,6 +41,9 @@ const LISTED_ID_UNKNOWN = {
   message: "who is a member by invitation, but the review service does not say the user's id (its users list does not show them, and the invitation names no user)",
   hint: PIN_HINT,
 };
+
+/** An address the files can hold (normEmail gives the domain in its IDNA form). */
+const WRITABLE_EMAIL = new RegExp(EMAIL_PATTERN);
 
 /**
  * The members an apply invited, by its services: a read after the invitations reads on past a
@@ -110,6 +114,12 @@ export const memberKind: KindModule<'member'> = {
   },
 
   toConfig(live) {
+    // An address validate refuses (letters past ASCII before the `@`, which the service may hold):
+    // written, it made the whole export's plan fail, and no object got its sync record (probe RU-1).
+    // docket never removes an undeclared member, so leaving its document out changes nothing.
+    if (!WRITABLE_EMAIL.test(live.key)) {
+      return { document: {}, empty: true, notes: [`member ${quoteValue(live.key)} is not written: docket's files cannot name an address with letters past ASCII before the \`@\`, or not of an e-mail's form; docket never removes a member its files do not declare`] };
+    }
     const name = live.extra?.name;
     // A name validate would refuse (blank, too long, a control character or a line break in it) is
     // left out, said: it is sent only with an invitation and not managed once they are a member, so

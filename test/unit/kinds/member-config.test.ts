@@ -20,4 +20,13 @@ describe('a member written for export', () => {
     }
     expect(memberKind.toConfig!(member('Wes Smith'), ctx)).toEqual({ document: { kind: 'Member', email: 'ws@acme.example', name: 'Wes Smith' } });
   });
+
+  it('leaves out a member whose e-mail validate refuses (letters past ASCII before the @), saying so: written, it failed the whole export\'s plan (probe RU-1)', () => {
+    const zoe: LiveResource = { ...member('Zoë'), key: 'zoë.ünï@acme.example', name: 'zoë.ünï@acme.example', fields: { email: 'zoë.ünï@acme.example' } };
+    const written = memberKind.toConfig!(zoe, ctx);
+    expect(written.empty).toBe(true);
+    expect(written.notes).toEqual([expect.stringMatching(/^member "zoë\.ünï@acme\.example" is not written: docket's files cannot name an address with letters past ASCII before the `@`/)]);
+    // A domain past ASCII is read in its IDNA form, which the files can hold.
+    expect(memberKind.toConfig!({ ...member('B'), key: 'b@xn--bcher-kva.example' }, ctx).document).toEqual({ kind: 'Member', email: 'b@xn--bcher-kva.example', name: 'B' });
+  });
 });
