@@ -113,6 +113,10 @@ export interface MainOptions {
 }
 
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
+  // `docket test --junit F` stopped before its command runs: the report still says why (probe RR-1).
+  // Loaded while the entry script still holds the signals: processIo() below listens to them.
+  const junit = testRunJunit(argv);
+  const earlyJunit = junit ? await import('./early-junit.js') : undefined;
   // Redacted first: `[redacted]` after a `##` written beside a key makes `##[`, which defusing then breaks up.
   const given = redactingIo(commandSafeIo(options.io ?? processIo()));
   // Whether the command printed its result (an apply report): a failure after it adds no second JSON document.
@@ -137,6 +141,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     .addHelpText('after', MAIN_HELP);
   const context: CommandContext = { io, setExit, waitForStop: options.waitForStop ?? (() => waitForSignal(io)), program: () => program };
 
+  // Listened to from here on (the entry script held signals until now): nothing awaited before it.
+  const dropEarlyJunit = junit && earlyJunit ? earlyJunit.earlyJunit(interruptsOf(io), junit, io.cwd, io.env) : undefined;
   // A signal that ends the process before the command printed its result: still one JSON document
   // (its renderers are imported up front because the exit cannot wait for an import). After the
   // command's own exit handlers: one may print the document with what only it knows (docket
@@ -182,6 +188,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     return reportError(error, io, !argv.includes('--no-color'));
   } finally {
     dropJsonOnExit?.();
+    dropEarlyJunit?.();
   }
 }
 
@@ -235,6 +242,30 @@ function jsonOutput(argv: string[]): string | undefined {
   // `test capture` writes a file, not a test report: its errors get the common document.
   const name = command === 'test' && args.slice(args.indexOf(command) + 1).includes('capture') ? 'test capture' : command;
   return outputFormats(args).includes('json') ? name : undefined;
+}
+
+/** The `--junit` file (and `-C` folder) of a `docket test` run, not `test capture`. */
+export function testRunJunit(argv: string[]): { path: string; dir: string } | undefined {
+  const args = argv.slice(2);
+  const at = args.findIndex((a, i) => !a.startsWith('-') && !COMMON_WITH_VALUE.has(args[i - 1] ?? ''));
+  if (args[at] !== 'test' || args.slice(at + 1).includes('capture') || !args.some((a) => a === '--junit' || a.startsWith('--junit='))) return undefined;
+  return junitArgs(args);
+}
+
+/** The `--junit` file and `-C` folder of a `docket test` command line, as commander reads them. */
+function junitArgs(args: readonly string[]): { path: string; dir: string } | undefined {
+  let path: string | undefined;
+  let dir = '.';
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    if (a === '--junit' && args[i + 1] !== undefined) path = args[++i];
+    else if (a.startsWith('--junit=')) path = a.slice('--junit='.length);
+    else if ((a === '-C' || a === '--dir') && args[i + 1] !== undefined) dir = args[++i]!;
+    else if (a.startsWith('--dir=')) dir = a.slice('--dir='.length);
+    else if (/^-C./.test(a)) dir = a.slice(2);
+  }
+  return path === undefined || path.trim() === '' ? undefined : { path, dir };
 }
 
 /**

@@ -57,6 +57,7 @@ import { interruptsOf, useColor, type Io } from '../io.js';
 import { interruptedAtOnce } from '../interrupt.js';
 import { collect, requireValue, withCommon, type CommonOptions } from '../options.js';
 import { checkOutputFile, ConfigurationFileRefused, JUNIT_REPORT, refuseConfigurationFile, writableUnjudged } from '../output-file.js';
+import { junitTakenOver } from '../early-junit.js';
 import { planDetailsInSession, planInSession } from '../plan-step.js';
 import { writeDestination } from '../../util/atomic-write.js';
 import { CREATE_ACTIONS, refKey, type DesiredResource } from '../../engine/types.js';
@@ -277,6 +278,7 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   const errorXml = (error: unknown): string => redact(renderErrorJunit(errorJson(error), { started, hostname: hostname() }), secrets);
   // CI reporters read the JUnit file whatever happened: one that could not run says why in it,
   // also when a second signal (CI's SIGTERM after its SIGINT) ends the process at once.
+  junitTakenOver();
   const dropJunitOnExit = junit
     ? interrupts.onExit(() => {
         const signal = interrupts.received();
