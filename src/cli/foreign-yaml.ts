@@ -4,6 +4,7 @@
  * docket reads every YAML file below its directory, so its first `validate` fails on them (probe
  * KK-2). Said as a warning; the starter files are written all the same.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isMap, parseAllDocuments } from 'yaml';
@@ -43,8 +44,18 @@ export async function foreignYamlWarning(dir: string, root: string, written: rea
   const named = foreign.slice(0, NAMED).map((f) => showPath(f)).join(', ');
   // Past the files read, how many more is not known (second read RV9-5).
   const more = others.length > FILES_READ ? ' and more' : foreign.length > NAMED ? ` and ${foreign.length - NAMED} more` : '';
-  const inner = dir === '.' ? 'docket' : `${dir.replace(/\/+$/, '')}/docket`;
+  // A folder not there yet: one that is (another configuration's) would refuse the init suggested (probe RU-2).
+  const folder = freeFolder(root);
+  const inner = dir === '.' ? folder : `${dir.replace(/\/+$/, '')}/${folder}`;
   return escapeControl(
     `Warning: ${showPath(dir)} already holds YAML files that are no docket documents (${named}${more}); docket reads every YAML file below its directory, so \`docket validate\` fails on them. Keep the configuration in a folder of its own (${made.length > 0 ? `remove what this init wrote here, ${made.join(', ')}, then ` : ''}\`docket init ${shellWord(inner)}\`), or move them out (or into a dot-folder).`,
   );
+}
+
+/** `docket`, or `docket-2`, `docket-3`…: the first name no file or folder of `root` has. */
+function freeFolder(root: string): string {
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? 'docket' : `docket-${n}`;
+    if (!existsSync(join(root, name))) return name;
+  }
 }

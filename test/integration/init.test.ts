@@ -181,6 +181,12 @@ describe('docket init', () => {
     expect((await runIn(clean, ['init'])).stderr).toBe('');
     const k8s = await makeDir({ 'deploy.yaml': 'apiVersion: apps/v1\nkind: Deployment\n' });
     expect((await runIn(k8s, ['init'])).stderr).toContain('no docket documents (deploy.yaml)');
+    // Where a folder `docket` is there already (another configuration), one that is not is suggested: that init would be refused (probe RU-2).
+    const nested = await makeDir({ 'docket/docket.yaml': 'version: 1\n' });
+    const again = await runIn(nested, ['init']);
+    expect(again.stderr).toContain('then `docket init docket-2`)');
+    const suggested = await runIn(nested, ['init', 'docket-2']);
+    expect(suggested.code).toBe(0);
   });
 
   it('refuses a directory that already has docket.yaml and writes nothing', async () => {
