@@ -13,11 +13,11 @@ import type { Interrupts } from './interrupt.js';
 import { JUNIT_REPORT, writableUnjudged } from './output-file.js';
 import { junitKeyValues, redact } from './redact.js';
 
-let takenOver = false;
+/** The runs (by their interrupts) whose command writes the report from now on, whatever ends them. */
+const takenOver = new WeakSet<Interrupts>();
 
-/** The command writes the report from now on, whatever ends the run. */
-export function junitTakenOver(): void {
-  takenOver = true;
+export function junitTakenOver(interrupts: Interrupts): void {
+  takenOver.add(interrupts);
 }
 
 /** Writes the report of a run a signal ended before the command started; returns the removal of that handler. */
@@ -27,7 +27,7 @@ export function earlyJunit(interrupts: Interrupts, file: { path: string; dir: st
     const signal = interrupts.received();
     const out = resolve(cwd, file.path);
     // Only where the command itself would write a report it could not check against the configuration.
-    if (!signal || takenOver || !writableUnjudged(out, resolve(cwd, file.dir), JUNIT_REPORT)) return;
+    if (!signal || takenOver.has(interrupts) || !writableUnjudged(out, resolve(cwd, file.dir), JUNIT_REPORT)) return;
     const error = new InterruptedError(signal, `docket test stopped by ${signal} before it could report`);
     writeFileAtomicSync(out, redact(renderErrorJunit(errorJson(error), { started, hostname: hostname() }), junitKeyValues(env)));
   });

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, runBin } from '../helpers/bin.js';
 import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
 import { DOCKET_YAML, NDA } from './fixtures.js';
+import { junitErrors } from '../helpers/test-reports.js';
 import { STOP_SIGNALS } from '../../src/errors.js';
 
 afterAll(removeMadeDirs);
@@ -86,6 +87,16 @@ describe('docket bin', () => {
     const { code, signal, stderr } = await interruptedWhileLoading('bundle/main.js', ['validate', '-C', '.'], sent);
     // SIGHUP's clean stop ends by that signal (the shell's 129); the others by their exit code.
     expect([code ?? signal, stderr]).toEqual([sent === 'SIGHUP' ? 'SIGHUP' : STOP_SIGNALS[sent], `\nInterrupted (${sent}).\n`]);
+  });
+
+  it('writes `docket test --junit`\'s report for a run a signal reached while its modules loaded, saying it stopped (probe RR-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML });
+    const report = join(dir, 'report.xml');
+    const { code, stderr } = await interruptedWhileLoading('bundle/main.js', ['test', '-C', dir, '--emulator', '--junit', report]);
+    expect([code, stderr]).toEqual([130, '\nInterrupted (SIGINT).\n']);
+    const xml = await readFile(report, 'utf8');
+    expect(await junitErrors(xml)).toEqual([]);
+    expect(xml).toContain('<error message="docket test stopped by SIGINT before it could report" type="interrupted">');
   });
 
   it('holds a signal that comes while the V8 flags module, the first of docket\'s, loads (a tenth of a second on a busy machine, probe QC-2)', async () => {

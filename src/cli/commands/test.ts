@@ -278,7 +278,7 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
   const errorXml = (error: unknown): string => redact(renderErrorJunit(errorJson(error), { started, hostname: hostname() }), secrets);
   // CI reporters read the JUnit file whatever happened: one that could not run says why in it,
   // also when a second signal (CI's SIGTERM after its SIGINT) ends the process at once.
-  junitTakenOver();
+  junitTakenOver(interrupts);
   const dropJunitOnExit = junit
     ? interrupts.onExit(() => {
         const signal = interrupts.received();

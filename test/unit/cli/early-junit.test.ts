@@ -59,9 +59,9 @@ describe('a report for a run a signal ended before docket test started', () => {
     interrupts.exit();
     expect(readFileSync(join(dir, 'notes.xml'), 'utf8')).toBe('<notes>mine</notes>\n');
 
-    junitTakenOver();
     const later = stopped('SIGTERM');
     earlyJunit(later, { path: 'later.xml', dir: '.' }, dir, {});
+    junitTakenOver(later);
     later.exit();
     expect(existsSync(join(dir, 'later.xml'))).toBe(false);
   });
