@@ -257,7 +257,7 @@ describe('docket test with broken inputs', () => {
       expect(r.code, out).toBe(1);
       expect(existsSync(join(dir, out)), out).toBe(false);
       // Said, or CI finds no report and no word why (probe RR-3).
-      expect(r.stderr, out).toContain(`Note: the JUnit report was not written to ${join(dir, out)}: the configuration could not be read`);
+      expect(r.stderr, out).toContain(`Note: the JUnit report was not written to ${join(dir, out)}: docket could not check it against the files of the configuration and its tests, which could not all be read`);
     }
     const r = await runCli(['test', '-C', dir, '--junit', join(dir, 'reports/junit.xml')], { env: emu().env });
     expect(r.code).toBe(1);

@@ -304,7 +304,7 @@ async function runTestCommand(io: Io, files: string[], opts: TestFlags): Promise
     } catch (error) {
       if (junit && !(error instanceof ConfigurationFileRefused) && mayWriteJunit()) await writeJunit(io, junit, errorXml(error)).catch((e: unknown) => io.stderr(`Error: ${(e as Error).message}\n`));
       // Said, or CI finds no report and no word why (probe RR-3).
-      else if (junit && !(error instanceof ConfigurationFileRefused)) io.stderr(`Note: the JUnit report was not written to ${junit}: the configuration could not be read, so only a new .xml file outside .docket/, or an earlier report, is written in its directory\n`);
+      else if (junit && !(error instanceof ConfigurationFileRefused)) io.stderr(`Note: the JUnit report was not written to ${junit}: docket could not check it against the files of the configuration and its tests, which could not all be read, so it writes only a new .xml file outside .docket/, or over an earlier report\n`);
       // Before it, the common error document says the error alone (main.ts): nothing was reached.
       if (opts.output === 'json' && target !== undefined) {
         const source = error instanceof ConfigError && error.root ? sourceLines(error.root) : undefined;

@@ -1,4 +1,5 @@
 /** The JUnit report of a `docket test` a signal stops before its command runs (probe RR-1). */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +59,16 @@ describe('a report for a run a signal ended before docket test started', () => {
     earlyJunit(interrupts, { path: 'notes.xml', dir: '.' }, dir, {});
     interrupts.exit();
     expect(readFileSync(join(dir, 'notes.xml'), 'utf8')).toBe('<notes>mine</notes>\n');
+
+    // Nor where the command would refuse to write (a folder's name, a named pipe, which opened would hang the exit: second read SR90-3).
+    spawnSync('mkfifo', [join(dir, 'pipe.xml')]);
+    for (const path of ['out/', 'pipe.xml', '--junit-typo']) {
+      const refused = stopped('SIGINT');
+      earlyJunit(refused, { path, dir: '.' }, dir, {});
+      refused.exit();
+    }
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+    expect(existsSync(join(dir, '--junit-typo'))).toBe(false);
 
     const later = stopped('SIGTERM');
     earlyJunit(later, { path: 'later.xml', dir: '.' }, dir, {});
