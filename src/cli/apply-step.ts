@@ -53,7 +53,7 @@ export function lockRecorder(s: Session): { persistLock: (lock: LockFile) => Pro
 /** The lock and the sync records as an apply of `plan` leaves them; returns what the lock file says of itself. */
 export function settleApplied(s: Session, plan: Plan, result: Awaited<ReturnType<typeof applyPlan>>, stopped: boolean): Promise<string | undefined> {
   return s.settle(result.lock, stopped, (held) =>
-    syncAfterApply({ plan, report: result.report, desired: s.workspace.desired, ids: result.ids, unkept: result.unkept, written: result.written, kinds: KINDS, held, state: s.sync() }),
+    syncAfterApply({ plan, report: result.report, desired: s.workspace.desired, ids: result.ids, unkept: result.unkept, written: result.written, distrusted: result.distrusted, kinds: KINDS, held, state: s.sync() }),
     result.landing,
   );
 }

@@ -71,6 +71,8 @@ export interface ApplyPlanResult {
   ids: ReadonlyMap<string, string>;
   /** Fields whose write did not stick, by `kind:key`, with the value the service holds (ExecContext.registerUnkept). */
   unkept: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+  /** Ids a write's answer showed to be another object's, by `kind:key` (ExecContext.distrustId): their records are forgotten. */
+  distrusted: ReadonlyMap<string, string>;
   /** How many objects hold a field the service did not keep that no `ignore_fields` leaves out: every plan shows them again. */
   unkeptShownAgain: number;
   /** Fields written by a change that then failed, by `kind:key` (ExecContext.registerWritten). */
@@ -92,6 +94,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   const createdNow = new Set<string>();
   /** Objects this apply created whose ids the service did not say. */
   const unknownIds = new Map<string, { message: string; hint: string }>();
+  /** Ids a write's answer showed to be another object's, by `kind:key` (ExecContext.distrustId). */
+  const distrusted = new Map<string, string>();
   const lock: LockFile = { files: { ...input.lock.files } };
   let lockChanged = false;
   const changed = async (): Promise<void> => {
@@ -163,7 +167,10 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       unknownIds.set(`${kind}:${key}`, why);
     },
     distrustId(kind, key, why) {
-      // Without an id, the object is not recorded as in sync (syncAfterApply records known ids only).
+      // Without an id, the object is not recorded as in sync (syncAfterApply records known ids only),
+      // and a record an earlier apply made of that id is forgotten (second read SR90-1).
+      const id = ids.get(`${kind}:${key}`);
+      if (id !== undefined) distrusted.set(`${kind}:${key}`, id);
       ids.delete(`${kind}:${key}`);
       unknownIds.set(`${kind}:${key}`, why);
     },
@@ -334,7 +341,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   if (!plan.targets?.length && followRenamedFiles(lock, input.desired, [...kinds.values()])) lockChanged = true;
   const ignored = (kindKey: string): readonly string[] => desiredAt(kindKey)?.policy?.ignoreFields ?? [];
   const unkeptShownAgain = [...unkept].filter(([kindKey, held]) => Object.keys(held).some((f) => !ignored(kindKey).includes(f))).length;
-  return { report, lock, lockChanged, ids, unkept, unkeptShownAgain, written, landing: landingAfterApply(plan, report, stoppedWaiting, { uploadMarked, now: input.now?.() ?? new Date() }) };
+  return { report, lock, lockChanged, ids, unkept, unkeptShownAgain, written, distrusted, landing: landingAfterApply(plan, report, stoppedWaiting, { uploadMarked, now: input.now?.() ?? new Date() }) };
 }
 
 /**

@@ -400,6 +400,8 @@ export interface AfterApplyInput {
   unkept?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   /** Fields a change wrote before a later request of it failed, by `kind:key` (ApplyPlanResult.written). */
   written?: ReadonlyMap<string, readonly string[]>;
+  /** Ids a write's answer showed to be another object's, by `kind:key` (ApplyPlanResult.distrusted): a record of one is forgotten. */
+  distrusted?: ReadonlyMap<string, string>;
   kinds: readonly SyncKindInfo[];
   /**
    * Records the lock already holds exactly as the updates would write them (see recordHeld) are
@@ -540,6 +542,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     if (input.held && (forgotten.size === 0 || parentPrefixOf(key, forgotten) === undefined) && input.held(key, record)) continue;
     out.set(key, record);
   }
+  for (const [key, id] of input.distrusted ?? []) if (input.state?.idOf(key)?.toLowerCase() === id.toLowerCase()) out.set(key, null);
   if (input.state && plan.targets?.length) followRenamesInReferrers(out, keyed, plan, done, input.state, hash);
   // A child whose own rename did not happen still has its former name, under the parent's new one.
   const renameOwed = new Set(plan.changes.filter((c) => c.action === 'rename' && !done.has(c.id)).map((c) => refKey(c.kind, c.key)));

@@ -143,6 +143,16 @@ describe('without a users list', () => {
     expect([drift.code, drift.stdout]).toEqual([0, expect.not.stringContaining('Changed live')]);
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
+    // Also when an earlier apply recorded the wrong pin, nothing then naming the member (second read SR90-1).
+    await writeFiles(dir, { 'members.yaml': `${member(qa!.id)}---\nkind: Member\nemail: erin@acme.example\nid: ${admin!.id}\n`, 'playbooks/nda.yaml': rules('qa@acme.example') });
+    await applyOk(cli, dir);
+    expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).toContain('member:erin@acme.example');
+    await writeFiles(dir, { 'playbooks/nda.yaml': rules('erin@acme.example') });
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(1);
+    expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).not.toContain('member:erin@acme.example');
+    const recorded = await cli('plan', '-C', dir);
+    expect([recorded.code, recorded.stderr]).toEqual([1, expect.stringContaining('member "erin@acme.example" is pinned to the id of the user "admin@emulator.local"')]);
+    expect(recorded.stderr).not.toContain('last synced');
   });
 
   it('an organization update whose reviewer id the service refuses (a Member pinned to an id it does not know) still sends the agreements half, and says to check the pin (probe MW-2)', async () => {
