@@ -298,6 +298,27 @@ export class AgreementsApi {
   }
 
   /** Renames and/or relinks terms (`""` unlinks); a relink publishes a version on the service. */
+  /**
+   * Links a custom template to a term (`""`: to none). NOTE(api): the PATCH publishes a version, so
+   * it is never repeated blindly: after an answer that does not say whether it was carried out, the
+   * template is read, and linked as sent it landed. One docket's own attempt may still be carrying
+   * out is not sent again (the apply leaves a landing mark), or a late first attempt would publish
+   * the old link over a later apply's (probe RQ-4).
+   */
+  async relinkCustomTemplate(id: string, body: { custom_term_id: string; user_id: string }, label: string): Promise<void> {
+    await this.client.create<unknown>({
+      method: 'PATCH',
+      path: `/v1/custom_templates/${pathSegment(id)}`,
+      answersId: id,
+      body,
+      operation: `update custom template "${label}"`,
+      recover: async () => {
+        const now = await this.getCustomTemplate(id, label);
+        return (now.attributes.custom_term_id ?? '').toLowerCase() === body.custom_term_id.toLowerCase() ? { data: now } : undefined;
+      },
+    });
+  }
+
   async updateCustomTemplate(id: string, body: { name?: string; custom_term_id?: string; user_id?: string }, label: string): Promise<void> {
     await this.client.request({ method: 'PATCH', path: `/v1/custom_templates/${pathSegment(id)}`, body, operation: `update custom template "${label}"` });
   }

@@ -123,7 +123,9 @@ export type Decision = 'retry' | 'recover' | 'fail';
 /**
  * What to do after a failed attempt. GET, PATCH and DELETE set state or read it, so repeating
  * them is harmless; a POST is repeated only when the server surely did not process it, and a
- * create (mode `create`) whose outcome is unknown is checked first.
+ * create (mode `create`) whose outcome is unknown is checked first. So is a PATCH sent in that
+ * mode: one that publishes a version, which a first attempt landing late would publish again
+ * over a later apply's (probe RQ-4).
  */
 export function decide(
   method: Method,
@@ -132,12 +134,12 @@ export function decide(
 ): Decision {
   if ('status' in outcome) {
     if (!RETRYABLE_STATUS.has(outcome.status)) return 'fail';
-    if (method !== 'POST' || NOT_PROCESSED_STATUS.has(outcome.status)) return 'retry';
+    if ((method !== 'POST' && mode !== 'create') || NOT_PROCESSED_STATUS.has(outcome.status)) return 'retry';
     return mode === 'create' ? 'recover' : 'fail';
   }
   const { failure } = outcome;
   if (!failure.retryable) return 'fail';
-  if (method !== 'POST' || failure.phase === 'not-sent') return 'retry';
+  if ((method !== 'POST' && mode !== 'create') || failure.phase === 'not-sent') return 'retry';
   return mode === 'create' ? 'recover' : 'fail';
 }
 

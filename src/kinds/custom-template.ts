@@ -194,8 +194,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
         }
         if (fields.has('custom_term')) {
           // NOTE(api): `""` unlinks the terms; the PATCH publishes a version on the service.
-          const body = { custom_term_id: termId(change.desired?.custom_term), user_id: actorId() };
-          await api.updateCustomTemplate(change.liveId!, body, change.key);
+          await api.relinkCustomTemplate(change.liveId!, { custom_term_id: termId(change.desired?.custom_term), user_id: actorId() }, change.key);
         }
         return;
       }

@@ -9,7 +9,7 @@ import { afterEach, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { agreementsOf, bin, expectConverged, reviewOf, spawnBin, waitUntil } from './harness.js';
-import { AGREEMENTS_DOCKET_YAML, DOCX_TERM_YAML, TERM_MD, TERM_YAML, docx, pdf } from '../agreements-fixtures.js';
+import { AGREEMENTS_DOCKET_YAML, CUSTOM_TEMPLATE_YAML, DEFINITION, DOCX_TERM_YAML, TERM_MD, TERM_YAML, docx, pdf } from '../agreements-fixtures.js';
 import { writeFile } from 'node:fs/promises';
 
 let t: TestEmulator;
@@ -239,6 +239,37 @@ it('a publish that landed after its apply gave up does not hold back the next ed
   expect([apply.code, apply.stderr]).toEqual([0, '']);
   expect(versions()).toBe(3);
   expect((await lockOf(dir)).landing).toBeUndefined();
+  await expectConverged(run, dir);
+});
+
+it('a custom template relink still landing after its apply gave up is marked and not sent again until it lands: a late first PATCH would publish the old link over a later one (probe RQ-4)', async () => {
+  t = await startTestEmulator();
+  const run = bin(t);
+  const dir = await makeDir({
+    'docket.yaml': AGREEMENTS_DOCKET_YAML,
+    'terms/consulting.yaml': TERM_YAML,
+    'terms/consulting.md': TERM_MD,
+    'terms/other.yaml': 'kind: CustomTerm\nname: Other Terms\nbody: Other terms.\n',
+    'custom-templates/consulting.yaml': CUSTOM_TEMPLATE_YAML,
+    'custom-templates/consulting.cover.yaml': DEFINITION,
+  });
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  const template = () => Object.values(agreementsOf(t).custom_templates)[0]!;
+  const other = Object.values(agreementsOf(t).custom_terms).find((x) => x.name === 'Other Terms')!.id;
+  const relinks = () => t.emulator.requests().filter((r) => r.method === 'PATCH' && r.path.includes('/custom_templates/')).length;
+  await writeFile(join(dir, 'custom-templates/consulting.yaml'), CUSTOM_TEMPLATE_YAML.replace('custom_term: Consulting Terms', 'custom_term: Other Terms'));
+  t.emulator.faults.add({ method: 'PATCH', path_pattern: '/agreements/v1/custom_templates/:id', status: 'late', delay_ms: HELD_MS, count: 1 });
+  expect((await run('apply', '-C', dir, '--auto-approve', '--timeout', '1500ms')).code).toBe(1);
+  expect(Object.values((await lockOf(dir)).landing ?? {}).flatMap((m) => Object.values(m))).toEqual([expect.stringMatching(/^publish \S+ custom_term=[0-9a-f]{10}$/)]);
+  // Not sent again, by a plan or an apply, while it may still land.
+  const plan = await run('plan', '-C', dir);
+  expect([plan.code, plan.stderr]).toEqual([1, expect.stringContaining('error uncertain-create custom-template "Consulting Agreement"')]);
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(1);
+  t.emulator.releaseHeld();
+  await waitUntil(() => template().custom_term_id === other, 'the late relink');
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  expect((await lockOf(dir)).landing).toBeUndefined();
+  expect([relinks(), template().versions.length]).toEqual([1, 2]);
   await expectConverged(run, dir);
 });
 

@@ -87,6 +87,13 @@ describe('decide', () => {
     expect(decide('POST', 'create', { failure: notSent })).toBe('retry');
     expect(decide('POST', 'create', { status: 400 })).toBe('fail');
   });
+
+  it('recovers a PATCH that publishes (sent as a create) as a create, never repeating it blindly (probe RQ-4)', () => {
+    expect(decide('PATCH', 'create', { status: 500 })).toBe('recover');
+    expect(decide('PATCH', 'create', { failure: unknown })).toBe('recover');
+    expect(decide('PATCH', 'create', { status: 503 })).toBe('retry');
+    expect(decide('PATCH', 'create', { failure: notSent })).toBe('retry');
+  });
 });
 
 describe('backoffDelay', () => {
