@@ -505,6 +505,16 @@ describe('docket test with broken inputs', () => {
     }
   });
 
+  it('refuses a contract that is neither PDF nor Word before any request when the run goes to the review service itself, which would bill it before refusing it; the emulator reads text (probe RR-2)', async () => {
+    const dir = await example();
+    await writeFile(join(dir, 'tests/fixtures/nda.txt'), 'This Agreement is governed by the laws of Louisiana.');
+    await writeFile(join(dir, 'tests/text.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: text\n    contract: { file: fixtures/nda.txt }\n    expect: { flags: { count: { max: 50 } } }\n');
+    const real = await runCli(['test', '-C', dir, 'tests/text.test.yaml'], { env: { DOCKET_API_KEY: 'k', DOCKET_ORGANIZATION_ID: '00000000-0000-4000-8000-000000000001' } });
+    expect([real.code, real.stderr]).toEqual([1, expect.stringContaining('tests/text.test.yaml:5:5 error unsupported-contract contract file "tests/fixtures/nda.txt" is neither a PDF nor a Word (.docx) file')]);
+    const emulated = await runCli(['test', '-C', dir, '--emulator', 'tests/text.test.yaml']);
+    expect([emulated.code, emulated.stderr]).toEqual([0, '']);
+  });
+
   it('refuses a contract file that is docket.yaml, the lock, a file in .docket/ or a YAML file, named or through a link: it would be sent for review and quoted', async () => {
     const dir = await example();
     await writeFile(join(dir, 'docket.lock.json'), '{"version": 2, "targets": {}}\n');

@@ -127,6 +127,8 @@ async function prepareTests(io: Io, workspace: Workspace, files: string[], opts:
   const loaded = await loadTests(project.root, subjects, only, io.env);
   if (loaded.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError(loaded.diagnostics, 'the test files are invalid', project.root);
   const selected = selectTargets(loaded.files, opts.target, subjects);
+  const unreviewable = opts.emulator || opts.replayOnly || (project.review.url ?? DEFAULT_REVIEW_URL) !== DEFAULT_REVIEW_URL ? [] : unreviewableContracts(selected);
+  if (unreviewable.length > 0) throw new ConfigError(unreviewable, 'the test files name contracts the review service does not review', project.root);
   // As a FILES argument that names nothing: a CI job's --target that tests nothing must not pass.
   if (opts.target.length > 0 && selected.length === 0) throw untestedTargets(opts.target, loaded.files, subjects, only);
   const compare: CompareTo | undefined = opts.compareTo ? { ref: opts.compareTo, ...(await playbooksAtRef(project.root, opts.compareTo, { processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) })) } : undefined;
@@ -145,6 +147,22 @@ async function prepareTests(io: Io, workspace: Workspace, files: string[], opts:
   // Without it, the configuration's too, as plan says them: the playbooks tested are those files (probe PP-2).
   const warnings = opts.target.length > 0 ? loaded.diagnostics.filter((d) => d.file !== undefined && selectedFiles.has(d.file)) : [...workspace.diagnostics, ...loaded.diagnostics];
   return { subjects, selected, warnings, compare, none, contracts };
+}
+
+/**
+ * Contracts the real review service does not review (seed 000: PDF or DOCX), which it would take,
+ * and bill, before refusing; the emulator, and a service at another URL, may read plain text (probe RR-2).
+ */
+function unreviewableContracts(selected: readonly TestFile[]): Diagnostic[] {
+  return selected.flatMap((f) =>
+    f.kind !== 'PlaybookTest'
+      ? []
+      : f.cases.flatMap((c): Diagnostic[] =>
+          'file' in c.contract && !/\.(pdf|docx)$/i.test(c.contract.file)
+            ? [{ severity: 'error', code: 'unsupported-contract', message: `contract file ${quoteValue(c.contract.file)} is neither a PDF nor a Word (.docx) file, which is all the review service reviews: it would take the upload, and bill the review, before refusing it`, ...c.contract.at, hint: 'convert it to PDF or .docx; docket\'s emulator (--emulator) also reads plain text' }]
+            : [],
+        ),
+  );
 }
 
 function untestedTargets(targets: string[], files: TestFile[], subjects: TestSubjects, only: string[]): UsageError {
