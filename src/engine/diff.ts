@@ -346,6 +346,8 @@ export function diff(input: DiffInput): DiffResult {
       (declaredNames ??= new Set(desired.map((d) => `${d.parent?.key ?? ''}\u0000${localName(d, isChild)}`))).has(`${parent}\u0000${name}`);
     /** A `renamed_from` whose former name is live beside the file's own: said once matching is done. */
     const bothLive: { d: DesiredResource; former: string }[] = [];
+    /** Renames whose own and former names are live, each former one declared too: a chain, said at its head once matching is done. */
+    const shiftHeads: { d: DesiredResource; own: LiveResource; former: string }[] = [];
     // Asked only of a record whose object holds another name live: not built for 20,000 rules per plan.
     let declaredAt: Map<string, DesiredResource> | undefined;
     /**
@@ -464,11 +466,18 @@ export function diff(input: DiffInput): DiffResult {
     const ownNameLive: DesiredResource[] = [];
     for (const d of desired) {
       if (d.renamedFrom.length === 0 || matched.has(d.key) || d.pinId) continue;
-      if (candidates(scopeOfDesired(d), localName(d, isChild)).length > 0) {
+      const ownLive = candidates(scopeOfDesired(d), localName(d, isChild));
+      if (ownLive.length > 0) {
         // Both names live: the file's name is matched, and the former one is left as it is (said
         // unless a file declares the former name too: a rename A→B, then a new A).
         const former = d.renamedFrom.find((old) => candidates(scopeOfDesired(d), old).length > 0 && !declaresName(d.parent?.key ?? '', old));
         if (former !== undefined) bothLive.push({ d, former });
+        // The head of a chain whose every name is live (steps renumbered after the first was taken
+        // out): matched by their names, the objects keep their names and swap their fields.
+        else {
+          const shifted = d.renamedFrom.find((old) => candidates(scopeOfDesired(d), old).length > 0);
+          if (shifted !== undefined) shiftHeads.push({ d, own: ownLive[0]!, former: shifted });
+        }
         ownNameLive.push(d);
         continue;
       }
@@ -565,6 +574,24 @@ export function diff(input: DiffInput): DiffResult {
             : `remove "${former}" from \`renamed_from\`, or remove the live one (in the app, or with --prune where docket can)`,
         },
       );
+    }
+    // Only at the head: no other document says it was renamed from its name (probe RZ-1).
+    if (shiftHeads.length > 0) {
+      const renamedAway = new Set(desired.flatMap((d) => d.renamedFrom.map((old) => `${d.parent?.key ?? ''}\u0000${old}`)));
+      // And a chain: the document declaring the former name renames its object from another (not a new one made under it).
+      const renaming = new Set(desired.filter((d) => d.renamedFrom.length > 0).map((d) => `${d.parent?.key ?? ''}\u0000${localName(d, isChild)}`));
+      for (const { d, own, former } of shiftHeads) {
+        const parentKey = d.parent?.key ?? '';
+        if (renamedAway.has(`${parentKey}\u0000${localName(d, isChild)}`) || !renaming.has(`${parentKey}\u0000${former}`) || matched.get(d.key)?.id !== own.id) continue;
+        diagnostics.warning(
+          'rename-target-live',
+          `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live, and so is each name along the chain of renames after it: docket matches every document to the live ${kind.name} of its own name, so the ${kind.name}s keep their names and their fields move from one to the next (their ids, and what the service keeps of each, change hands)${removal ? `, and the one whose name no file holds now is ${removal === 'deletes' ? 'deleted' : 'archived'}` : ''}`,
+          {
+            ...(formerSource(d, d.renamedFrom.indexOf(former)) ?? d.source),
+            hint: `to rename them instead, keeping each one's id, apply in two steps: first the files with the live "${d.name}" taken out and the others under their live names, then the renames`,
+          },
+        );
+      }
     }
     // A pin decides which object a document is: a `renamed_from` naming another live object is not
     // followed, and that object is left or removed as any no file declares, said so (probe PH-3).

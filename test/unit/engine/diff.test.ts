@@ -624,6 +624,13 @@ describe('diff: pins and ambiguity', () => {
     const rules = run(renumbered, [livePlaybook(NDA.id, NDA.name), ...steps]);
     expect(rules.diagnostics.items).toEqual([]);
     expect(ids(rules.changes).sort()).toEqual([`create:rule:${NDA.name}/Step 1`, ...[2, 3, 4, 5].map((n) => `rename:rule:${NDA.name}/Step ${n}`)]);
+    // Renumbered after the first was taken out (Step 1 from Step 2, …): every name is live, so each
+    // document is the rule of its name, and the fields move along; said at the head (probe RZ-1).
+    const dropped = [desiredPlaybook(NDA.name), ...[1, 2, 3].map((n) => desiredRule(NDA.name, `Step ${n}`, {}, { renamedFrom: [`Step ${n + 1}`] }))];
+    const shifted = run(dropped, [livePlaybook(NDA.id, NDA.name), ...steps]);
+    expect(ids(shifted.changes).sort()).toEqual([`delete:rule:${NDA.name}/Step 4`]);
+    const head = shifted.diagnostics.items.filter((d) => d.message.includes('and so is each name along the chain'));
+    expect(head).toEqual([expect.objectContaining({ code: 'rename-target-live', message: expect.stringContaining('rule "Step 1" says it was renamed from "Step 2", but both are live, and so is each name along the chain of renames after it: docket matches every document to the live rule of its own name, so the rules keep their names and their fields move from one to the next (their ids, and what the service keeps of each, change hands), and the one whose name no file holds now is deleted') })]);
   });
 
   it('a chain an apply cut short (killed before it recorded its first rename) goes on where it stopped, with the records from before it', () => {
