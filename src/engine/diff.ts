@@ -575,17 +575,27 @@ export function diff(input: DiffInput): DiffResult {
         },
       );
     }
-    // Only at the head: no other document says it was renamed from its name (probe RZ-1).
+    // Only at the head (no other document says it was renamed from its name), and only where the
+    // chain ends at a live object no file declares, which the shift takes out: one applied already
+    // (its `renamed_from` lines kept) ends at a name no longer live (probe RZ-1, second read SR90B-1).
     if (shiftHeads.length > 0) {
-      const renamedAway = new Set(desired.flatMap((d) => d.renamedFrom.map((old) => `${d.parent?.key ?? ''}\u0000${old}`)));
-      // And a chain: the document declaring the former name renames its object from another (not a new one made under it).
-      const renaming = new Set(desired.filter((d) => d.renamedFrom.length > 0).map((d) => `${d.parent?.key ?? ''}\u0000${localName(d, isChild)}`));
+      const at = (d: DesiredResource, name: string): string => `${d.parent?.key ?? ''}\u0000${name}`;
+      const renamedAway = new Set(desired.flatMap((d) => d.renamedFrom.map((old) => at(d, old))));
+      const links = new Map(shiftHeads.map((s) => [at(s.d, localName(s.d, isChild)), s.former]));
+      const endsTakingOut = new Set(bothLive.map(({ d }) => at(d, localName(d, isChild))));
       for (const { d, own, former } of shiftHeads) {
-        const parentKey = d.parent?.key ?? '';
-        if (renamedAway.has(`${parentKey}\u0000${localName(d, isChild)}`) || !renaming.has(`${parentKey}\u0000${former}`) || matched.get(d.key)?.id !== own.id) continue;
+        if (renamedAway.has(at(d, localName(d, isChild))) || matched.get(d.key)?.id !== own.id) continue;
+        // Along the chain to its last link, whose former name no file declares.
+        const seen = new Set<string>();
+        let name = former;
+        while (links.has(at(d, name)) && !seen.has(name)) {
+          seen.add(name);
+          name = links.get(at(d, name))!;
+        }
+        if (!endsTakingOut.has(at(d, name))) continue;
         diagnostics.warning(
           'rename-target-live',
-          `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live, and so is each name along the chain of renames after it: docket matches every document to the live ${kind.name} of its own name, so the ${kind.name}s keep their names and their fields move from one to the next (their ids, and what the service keeps of each, change hands)${removal ? `, and the one whose name no file holds now is ${removal === 'deletes' ? 'deleted' : 'archived'}` : ''}`,
+          `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live, and so is each name along the chain of renames after it: docket matches every document to the live ${kind.name} of its own name, so the ${kind.name}s keep their names and their fields move from one to the next (their ids, and what the service keeps of each, change hands)`,
           {
             ...(formerSource(d, d.renamedFrom.indexOf(former)) ?? d.source),
             hint: `to rename them instead, keeping each one's id, apply in two steps: first the files with the live "${d.name}" taken out and the others under their live names, then the renames`,

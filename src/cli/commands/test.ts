@@ -14,7 +14,7 @@ import { hostname } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Command, Option } from 'commander';
-import { agreementsTarget, emulatorLockTarget } from '../../config/lock.js';
+import { agreementsTarget, canonicalUrl, emulatorLockTarget } from '../../config/lock.js';
 import { applyPlan } from '../../engine/apply.js';
 import { hasChanges } from '../../engine/plan.js';
 import { sha256 } from '../../engine/canonical.js';
@@ -127,7 +127,8 @@ async function prepareTests(io: Io, workspace: Workspace, files: string[], opts:
   const loaded = await loadTests(project.root, subjects, only, io.env);
   if (loaded.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError(loaded.diagnostics, 'the test files are invalid', project.root);
   const selected = selectTargets(loaded.files, opts.target, subjects);
-  const unreviewable = opts.emulator || opts.replayOnly || (project.review.url ?? DEFAULT_REVIEW_URL) !== DEFAULT_REVIEW_URL ? [] : unreviewableContracts(selected);
+  // The service's own URL however it is written (a slash after it, capitals, its port): one setting (second read SR90B-2).
+  const unreviewable = opts.emulator || opts.replayOnly || canonicalUrl(project.review.url ?? DEFAULT_REVIEW_URL) !== canonicalUrl(DEFAULT_REVIEW_URL) ? [] : unreviewableContracts(selected);
   if (unreviewable.length > 0) throw new ConfigError(unreviewable, 'the test files name contracts the review service does not review', project.root);
   // As a FILES argument that names nothing: a CI job's --target that tests nothing must not pass.
   if (opts.target.length > 0 && selected.length === 0) throw untestedTargets(opts.target, loaded.files, subjects, only);

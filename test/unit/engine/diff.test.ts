@@ -630,7 +630,13 @@ describe('diff: pins and ambiguity', () => {
     const shifted = run(dropped, [livePlaybook(NDA.id, NDA.name), ...steps]);
     expect(ids(shifted.changes).sort()).toEqual([`delete:rule:${NDA.name}/Step 4`]);
     const head = shifted.diagnostics.items.filter((d) => d.message.includes('and so is each name along the chain'));
-    expect(head).toEqual([expect.objectContaining({ code: 'rename-target-live', message: expect.stringContaining('rule "Step 1" says it was renamed from "Step 2", but both are live, and so is each name along the chain of renames after it: docket matches every document to the live rule of its own name, so the rules keep their names and their fields move from one to the next (their ids, and what the service keeps of each, change hands), and the one whose name no file holds now is deleted') })]);
+    expect(head).toEqual([expect.objectContaining({ code: 'rename-target-live', message: expect.stringContaining('rule "Step 1" says it was renamed from "Step 2", but both are live, and so is each name along the chain of renames after it: docket matches every document to the live rule of its own name, so the rules keep their names and their fields move from one to the next (their ids, and what the service keeps of each, change hands)') })]);
+    // Not once a chain was applied, its renamed_from lines kept: the two-step renumbering, a forward one, a chain of playbooks (second read SR90B-1).
+    const renumberedLive = [livePlaybook(NDA.id, NDA.name), ...[1, 2, 3].map((n) => liveRule(`r-${n + 1}`, NDA, `Step ${n}`))];
+    expect(run(dropped, renumberedLive).diagnostics.items).toEqual([]);
+    expect(run(renumbered, [livePlaybook(NDA.id, NDA.name), ...[1, 2, 3, 4, 5].map((n) => liveRule(`r-${n}`, NDA, `Step ${n}`))]).diagnostics.items).toEqual([]);
+    const playbookChain = ['B', 'C', 'D', 'E'].map((name, i) => desiredPlaybook(name, { renamedFrom: [String.fromCharCode(65 + i)] }));
+    expect(run(playbookChain, ['B', 'C', 'D', 'E'].map((name) => livePlaybook(`pb-${name}`, name))).diagnostics.items).toEqual([]);
   });
 
   it('a chain an apply cut short (killed before it recorded its first rename) goes on where it stopped, with the records from before it', () => {
