@@ -297,7 +297,6 @@ export class AgreementsApi {
     return withNumericVersion(res.data);
   }
 
-  /** Renames and/or relinks terms (`""` unlinks); a relink publishes a version on the service. */
   /**
    * Links a custom template to a term (`""`: to none). NOTE(api): the PATCH publishes a version, so
    * it is never repeated blindly: after an answer that does not say whether it was carried out, the
@@ -312,14 +311,18 @@ export class AgreementsApi {
       answersId: id,
       body,
       operation: `update custom template "${label}"`,
-      recover: async () => {
+      recover: async (...[why]) => {
         const now = await this.getCustomTemplate(id, label);
-        return (now.attributes.custom_term_id ?? '').toLowerCase() === body.custom_term_id.toLowerCase() ? { data: now } : undefined;
+        if ((now.attributes.custom_term_id ?? '').toLowerCase() === body.custom_term_id.toLowerCase()) return { data: now };
+        // Answered 2xx, the link not shown: said as it is, not as a create the list did not find (second read SR90B-3).
+        if (why === 'no-id') throw new DocketError('publish-not-made', `update custom template "${label}": the service answered the relink, but the template does not show the terms it was linked to`, 'run `docket plan`: it shows whether the link is live; report it to the service if it persists');
+        return undefined;
       },
     });
   }
 
-  async updateCustomTemplate(id: string, body: { name?: string; custom_term_id?: string; user_id?: string }, label: string): Promise<void> {
+  /** Renames a custom template (a relink goes through relinkCustomTemplate, which is never repeated blindly). */
+  async updateCustomTemplate(id: string, body: { name: string; user_id?: string }, label: string): Promise<void> {
     await this.client.request({ method: 'PATCH', path: `/v1/custom_templates/${pathSegment(id)}`, body, operation: `update custom template "${label}"` });
   }
 
