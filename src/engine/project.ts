@@ -202,7 +202,8 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     if (pending.size > 0) plan = { ...plan, undeclared: withPendingCounts(plan.undeclared, unmatched, pending) };
   }
   if (targets.length > 0) {
-    const limited = limitToTargets(plan, input.desired, targets, kinds, { undeclaredParents: Boolean(input.readAll || input.readOnly), ...(input.readOnly ? { readOnly: true } : {}) });
+    const unplannedParent = scope ? (parent: { kind: KindName; key: string }): boolean => scope.get(parent.kind)?.has(parent.key) === false : undefined;
+    const limited = limitToTargets(plan, input.desired, targets, kinds, { undeclaredParents: Boolean(input.readAll || input.readOnly), ...(input.readOnly ? { readOnly: true } : {}), ...(unplannedParent ? { unplannedParent } : {}) });
     if (!limited.plan) return { live, diagnostics: uniqueDiagnostics([...result.diagnostics, ...limited.diagnostics.items]), unmatched };
     // A change kept because a target depends on it sends its references too.
     const kept = new Set(limited.plan.changes.map((c) => refKey(c.kind, c.key)));

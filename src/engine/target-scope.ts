@@ -37,9 +37,13 @@ export function targetScope(targets: readonly TargetSpec[], desired: readonly De
     const parentKind = children.find((k) => k.name === t.kind)?.parentKind;
     if (parentKind === undefined) continue;
     // Every start that is a declared parent's name: one may hold a `/` (`P` with rule `X/y`, `P/X` with rule `y`).
-    const named = prefixesOf(t.key).filter((p) => declared.has(refKey(parentKind, p)));
+    const starts = prefixesOf(t.key);
+    const named = starts.filter((p) => declared.has(refKey(parentKind, p)));
     if (named.length === 0) return undefined;
     for (const p of named) parents.get(parentKind)!.add(p);
+    // And the declared parents renamed from one: the live parent of that name is theirs, its children
+    // theirs to plan (left out, they read as removed from the files and were deleted: probe SB-1).
+    for (const d of desired) if (d.kind === parentKind && !d.parent && d.renamedFrom.some((old) => starts.includes(old))) parents.get(parentKind)!.add(d.key);
   }
   return parents;
 }

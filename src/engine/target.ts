@@ -115,7 +115,7 @@ export interface TargetResult {
 }
 
 /** `undeclaredParents`: a child of a parent no file declares may be targeted (pull, which writes such children). */
-export function limitToTargets(plan: Plan, desired: DesiredResource[], written: TargetSpec[], kinds: readonly AnyKind[], options: { undeclaredParents?: boolean; readOnly?: boolean } = {}): TargetResult {
+export function limitToTargets(plan: Plan, desired: DesiredResource[], written: TargetSpec[], kinds: readonly AnyKind[], options: { undeclaredParents?: boolean; readOnly?: boolean; unplannedParent?: (parent: { kind: KindName; key: string }) => boolean } = {}): TargetResult {
   const diagnostics = new Diagnostics();
   const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
   // A change's own key too: a live rule the plan removes from a renamed playbook is shown (and
@@ -189,6 +189,9 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     if (keep.has(id)) return;
     const change = byId.get(id);
     if (!change) return;
+    // A child of a parent whose declared children this plan left out (outside its scope) is no
+    // removal from the files: never sent (probe SB-1).
+    if (change.action === 'delete' && change.parent && options.unplannedParent?.(change.parent)) return;
     keep.add(id);
     for (const dep of change.dependsOn) visit(dep);
   };

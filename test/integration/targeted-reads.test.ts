@@ -135,4 +135,17 @@ describe('a plan with --target', () => {
     await applyOk(cli, dir, '--target', 'playbook/NDA');
     await expectNoChanges(cli, dir);
   });
+
+  it('targets a rule by its playbook\'s former name, a new playbook taking that name: the renamed one\'s rules are planned, none deleted (probe SB-1)', async () => {
+    const dir = await makeDir(files(['T', 'U'], []));
+    await applyOk(cli, dir);
+    await write(dir, { 'playbooks/nda.yaml': `kind: Playbook\nname: NDA old\nrenamed_from: [NDA]\nrules:\n${rules(['T', 'U'])}`, 'playbooks/new.yaml': `kind: Playbook\nname: NDA\nrules:\n${rules(['New'])}` });
+    const cut = await cli('plan', '-C', dir, '--target', 'rule/NDA/T');
+    expect([cut.code, cut.stdout]).toEqual([0, expect.stringContaining('No changes')]);
+    await applyOk(cli, dir, '--target', 'rule/NDA/T');
+    const org = t!.emulator.store.organization(t!.env.DOCKET_ORGANIZATION_ID!)!;
+    expect(Object.values(org.rules).filter((r) => r.name === 'T')).toHaveLength(1);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
 });

@@ -53,6 +53,15 @@ describe('limitToTargets', () => {
   const plan = planOf([invite, pb, rule, ruleWithReviewer, other], { 'playbook:MSA': 'pb-2' });
   const desired = [desiredPlaybook('NDA'), desiredRule('NDA', 'Term'), desiredRule('NDA', 'Cap'), desiredPlaybook('MSA')];
 
+  it('never keeps the delete of a child whose parent the plan left out of its scope: its declared children were not planned (probe SB-1)', () => {
+    const stray = change('delete', 'rule', 'NDA old/Term', { liveId: 'r-1', parent: { kind: 'playbook', key: 'NDA old' } });
+    const renamed = planOf([stray], { 'playbook:NDA old': 'pb-1' });
+    const both = [desiredPlaybook('NDA old', { renamedFrom: ['NDA'] }), desiredRule('NDA old', 'Term'), desiredPlaybook('NDA')];
+    const unplannedParent = (parent: { kind: string; key: string }): boolean => parent.key === 'NDA old';
+    expect(limitToTargets(renamed, both, [target('playbook/NDA old')], KINDS).plan!.changes.map((c) => c.id)).toEqual([stray.id]);
+    expect(limitToTargets(renamed, both, [target('playbook/NDA old')], KINDS, { unplannedParent }).plan!.changes).toEqual([]);
+  });
+
   it('keeps a rule target with the changes it depends on, transitively', () => {
     const result = limitToTargets(plan, desired, [target('rule/NDA/Cap')], KINDS);
     expect(result.plan!.changes.map((c) => c.id)).toEqual([invite.id, pb.id, ruleWithReviewer.id]);

@@ -32,6 +32,12 @@ describe('the rules a targeted plan reads (probe RJ-3)', () => {
     expect(planned(['organization'])?.parents).toEqual([]);
   });
 
+  it('are also those of the declared playbooks renamed from the name a rule target gives its playbook: the live one of that name is theirs (probe SB-1)', () => {
+    // MSA 2 was MSA, and a new MSA takes the name: rule/MSA/Venue reads and plans both playbooks' rules.
+    const taken = [...desired, playbook('MSA'), rule('MSA', 'New')];
+    expect([...(targetScope([target('rule/MSA/Venue')], taken, KINDS)?.get('playbook') ?? [])]).toEqual(['MSA', 'MSA 2']);
+  });
+
   it("are every declared playbook's for a member target, and for a name no declared playbook has or had (a live name of a pinned one, second read SR89-3)", () => {
     expect(planned(['member/bob@acme.example'])).toBeUndefined();
     expect(planned(['rule/Nowhere/T'])).toBeUndefined();
