@@ -223,6 +223,8 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
         code: 'invalid-placeholder',
         message: `${showName(raw)} is an API key, which docket never puts into the configuration`,
         hint: `remove it: ${KEYS_STAY_OUT}`,
+        // Said where it is written, as an undefined one is (probe SA-1).
+        placeholder: raw,
       });
       keep(raw);
     } else {
@@ -235,6 +237,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
           code: 'invalid-placeholder',
           message: `${showName(raw)} holds the value of ${key}, an API key, which docket never puts into the configuration`,
           hint: `set ${name} to something else: ${KEYS_STAY_OUT}`,
+          placeholder: raw,
         });
         keep(raw);
       } else if (value !== undefined) {

@@ -743,6 +743,12 @@ describe('loadConfig: interpolation', () => {
     }
   });
 
+  it('says an API key placeholder in a resource where it stands, in a block too, not at its value\'s start (probe SA-1)', async () => {
+    const playbook = lines('kind: Playbook', 'name: P', 'description: see ${env.DOCKET_API_KEY} and ${env.TOKEN}', 'rules:', '  - name: R', '    actions: |', '      line one', '      uses ${env.DOCKET_API_KEY} here');
+    const loaded = await load({ 'docket.yaml': 'version: 1\n', 'p.yaml': playbook }, { processEnv: { TOKEN: 'sk_live_abcdef0123456789', DOCKET_API_KEY: 'sk_live_abcdef0123456789' } });
+    expect(loaded.diagnostics.filter((d) => d.code === 'invalid-placeholder').map((d) => brief(d))).toEqual(['p.yaml:3:18 invalid-placeholder', 'p.yaml:3:44 invalid-placeholder', 'p.yaml:8:12 invalid-placeholder']);
+  });
+
   it('with an environment selected, reports a variable the other environments do not define, naming them, once per place', async () => {
     const docket = lines('version: 1', 'vars:', '  lead: alice@acme.example', 'environments:', '  staging:', '    vars:', '      lead: qa@acme.example', '  prod:', '    vars:', '      note: Prod only', '  eu:', '    vars:', '      other: x');
     const files = { 'docket.yaml': docket, 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: ACCEPT', '    reviewer: ${var.lead}', '    internal_notes: ${var.note}') };
