@@ -936,6 +936,8 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
     // when both are written as text of one value, so it takes `null:` and `"null":` (the name `null`
     // to docket both) as two, and an alias as another key.
     const written = new Map<string, unknown[]>();
+    /** Where each key was first written, and as what: a duplicate says which it repeats (probe SA-2). */
+    const firstWritten = new Map<string, { line: number; as: string }>();
     for (const pair of node.items) {
       const keyNode = pair.key as Node | null;
       // With `merge` on, the parser marks the merge key with a symbol.
@@ -958,11 +960,16 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
       const before = written.get(key);
       // As the parser compares (mapIncludes): scalars by value with ===, anything else by identity.
       const compared: unknown = yaml().isScalar(keyNode) && !isAlias ? keyNode.value : keyNode;
+      const as = keyNode?.range ? state.text.slice(keyNode.range[0], keyNode.range[1]) : key;
       if (before !== undefined && !before.some((b) => b === compared)) {
-        state.diagnostics.push({ severity: 'error', code: 'duplicate-key', message: `duplicate key ${quoteValue(key)}${isAlias ? ` (${showName(`*${(keyNode as { source: string }).source}`)} names it)` : ''}: each key may appear once in a mapping`, file: state.file, ...kp });
+        const first = firstWritten.get(key);
+        const repeats = first ? `; line ${first.line} writes it already${first.as === as ? '' : ` (as ${showName(first.as)})`}` : '';
+        state.diagnostics.push({ severity: 'error', code: 'duplicate-key', message: `duplicate key ${quoteValue(key)}${isAlias ? ` (${showName(`*${(keyNode as { source: string }).source}`)} names it)` : ''}: each key may appear once in a mapping${repeats}`, file: state.file, ...kp, hint: 'keep one of them: YAML reads both as one key, and readers take one or the other' });
       }
-      if (before === undefined) written.set(key, [compared]);
-      else before.push(compared);
+      if (before === undefined) {
+        written.set(key, [compared]);
+        firstWritten.set(key, { line: kp.line, as });
+      } else before.push(compared);
       const value = toPlain(pair.value as Node | null, joinPointer(pointer, key), kp, depth + 1, state);
       // defineProperty: a `__proto__:` key must become data, not change the object's prototype.
       Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });

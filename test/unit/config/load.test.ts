@@ -737,8 +737,9 @@ describe('loadConfig: interpolation', () => {
     for (const env of [undefined, 'third']) {
       const loaded = await load(files, env === undefined ? {} : { env });
       expect(loaded.diagnostics.filter((d) => d.code === 'invalid-placeholder').map((d) => [brief(d), d.message]), env).toEqual([
-        ['docket.yaml:4:20 invalid-placeholder', '`${env.DOCKET_API_KEY}` is an API key, which docket never puts into the configuration'],
-        ['docket.yaml:7:14 invalid-placeholder', '`${env.DOCKET_REVIEW_API_KEY}` is an API key, which docket never puts into the configuration'],
+        // At the placeholder, inside its quotes (probe SA-1).
+        ['docket.yaml:4:21 invalid-placeholder', '`${env.DOCKET_API_KEY}` is an API key, which docket never puts into the configuration'],
+        ['docket.yaml:7:15 invalid-placeholder', '`${env.DOCKET_REVIEW_API_KEY}` is an API key, which docket never puts into the configuration'],
       ]);
     }
   });

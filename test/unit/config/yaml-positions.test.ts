@@ -261,7 +261,7 @@ describe('aliases', () => {
     // And where an alias repeats without end, or names a key twice (second read SR86-5).
     const cut = `${'y'.repeat(56)}...`;
     expect(parseWithPositions(lines(`a: &${name} [*${name}]`), 'f.yaml').diagnostics[0]!.message).toBe(`alias "*${cut}" is inside the node its anchor "&${cut}" names, so it would repeat without end`);
-    expect(parseWithPositions(lines(`k: &${name} x`, 'm:', '  x: 1', `  *${name} : 2`), 'f.yaml').diagnostics.map((d) => d.message)).toContain(`duplicate key "x" ("*${cut}" names it): each key may appear once in a mapping`);
+    expect(parseWithPositions(lines(`k: &${name} x`, 'm:', '  x: 1', `  *${name} : 2`), 'f.yaml').diagnostics.map((d) => d.message)).toContain(`duplicate key "x" ("*${cut}" names it): each key may appear once in a mapping; line 3 writes it already (as \`x\`)`);
   });
 
   it('used as keys read as the text their anchor names, as other YAML readers read them (probe EM)', () => {
@@ -275,8 +275,8 @@ describe('aliases', () => {
     const text = lines('rules:', '  - &k name: S1', '    actions: A', '  - name: S2', '    *k : S3', '    actions: B', '  - *k : S4', '    name: S5');
     const parsed = parseWithPositions(text, 'd.yaml');
     expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([
-      ['duplicate-key', 5, 5, 'duplicate key "name" (`*k` names it): each key may appear once in a mapping'],
-      ['duplicate-key', 8, 5, 'duplicate key "name": each key may appear once in a mapping'],
+      ['duplicate-key', 5, 5, 'duplicate key "name" (`*k` names it): each key may appear once in a mapping; line 4 writes it already (as `name`)'],
+      ['duplicate-key', 8, 5, 'duplicate key "name": each key may appear once in a mapping; line 7 writes it already (as `*k`)'],
     ]);
   });
 
@@ -286,10 +286,11 @@ describe('aliases', () => {
     expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([
       // The parser's own first, as `~` and `null` are one value to it.
       ['duplicate-key', 4, 3, 'duplicate key `~`: each key may appear once in a mapping'],
-      ['duplicate-key', 3, 3, 'duplicate key "null": each key may appear once in a mapping'],
-      ['duplicate-key', 6, 3, 'duplicate key "true": each key may appear once in a mapping'],
-      ['duplicate-key', 8, 3, 'duplicate key "NaN": each key may appear once in a mapping'],
-      ['duplicate-key', 10, 3, 'duplicate key "7": each key may appear once in a mapping'],
+      // Which key it repeats, and where, as written (probe SA-2).
+      ['duplicate-key', 3, 3, 'duplicate key "null": each key may appear once in a mapping; line 2 writes it already (as `null`)'],
+      ['duplicate-key', 6, 3, 'duplicate key "true": each key may appear once in a mapping; line 5 writes it already (as `true`)'],
+      ['duplicate-key', 8, 3, 'duplicate key "NaN": each key may appear once in a mapping; line 7 writes it already'],
+      ['duplicate-key', 10, 3, 'duplicate key "7": each key may appear once in a mapping; line 9 writes it already (as `7`)'],
     ]);
   });
 
