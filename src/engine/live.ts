@@ -47,6 +47,8 @@ export interface LiveState {
   uncertain: UncertainUpload[];
   /** Kinds the services showed only in part (FetchContext.seenInPart). */
   seenInPart: ReadonlySet<KindName>;
+  /** What the reads found that the plan says, changing nothing (FetchContext.note). */
+  notes: string[];
 }
 
 export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
@@ -57,6 +59,7 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
   const lockUpdates: LockUpdate[] = [];
   const uncertain: UncertainUpload[] = [];
   const seenInPart = new Set<KindName>();
+  const notes: string[] = [];
   const read = (name: KindName): Promise<LiveResource[]> => {
     let p = perKind.get(name);
     if (!p) {
@@ -92,12 +95,13 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
     settle: (update) => lockUpdates.push(update),
     uncertain: (upload) => uncertain.push(upload),
     seenInPart: (kind) => seenInPart.add(kind),
+    note: (text) => notes.push(text),
   };
   const asked = await Promise.all(options.kinds.map((k) => read(k.name)));
   const byKind = new Map<KindName, LiveResource[]>();
   for (const [name, p] of perKind) byKind.set(name, await p);
   const byKey = (a: { kind: string; key: string }, b: { kind: string; key: string }): number => `${a.kind}:${a.key}`.localeCompare(`${b.kind}:${b.key}`);
-  return { live: asked.flat(), byKind, lockUpdates: lockUpdates.sort(byKey), uncertain: uncertain.sort(byKey), seenInPart };
+  return { live: asked.flat(), byKind, lockUpdates: lockUpdates.sort(byKey), uncertain: uncertain.sort(byKey), seenInPart, notes: notes.sort() };
 }
 
 /**

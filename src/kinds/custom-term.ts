@@ -141,7 +141,12 @@ export const customTermKind: KindModule<'custom-term'> = {
         if (outside) {
           return { ...base, fields: { name, docx: `version ${version}, ${sinceRecord(locked)}` }, extra };
         }
-        if (locked) return { ...base, fields: { name, docx: locked.sha256 }, extra };
+        if (locked) {
+          // docket's own publish, its PDF conversion still under way: no change to plan, but not
+          // known good either, which apply sent the user here to find out (probe SC-1).
+          if (t.attributes.conversion_status === 'processing') ctx.note?.(`custom term ${quoteValue(name, 200)}: the service is still converting ${locked.file} (version ${version ?? locked.version ?? '?'}) to PDF; plan again once it is done to see whether the conversion failed`);
+          return { ...base, fields: { name, docx: locked.sha256 }, extra };
+        }
         // Recorded only for another organization (an exported repository applied here): adopting
         // the file would record a document docket never saw here as live, so it is published.
         if (ctx.lock.elsewhereKeys?.has(`custom-term:${name}`)) return { ...base, fields: { name, docx: 'not known: docket.lock.json records it for another organization only' }, extra };

@@ -75,6 +75,8 @@ export interface FetchContext {
    * one the files declare that it did not find may still be live, so it is not "removed live".
    */
   seenInPart(kind: KindName): void;
+  /** Something the read found that the plan says as a warning, changing nothing (a conversion under way). */
+  note?(text: string): void;
 }
 
 /**

@@ -288,6 +288,18 @@ describe('custom terms', () => {
     return dir;
   }
 
+  it("says a Word term docket published is still converting, rather than only \"No changes\": apply sent the user to the plan to see whether it failed (probe SC-1)", async () => {
+    const dir = await wordTermToPublish();
+    await applyOk(cli, dir);
+    term('Data Terms')!.conversion_status = 'processing';
+    const plan = await cli('plan', '-C', dir, '--detailed-exitcode');
+    expect([plan.code, plan.stdout]).toEqual([0, expect.stringContaining('No changes')]);
+    expect(plan.stdout + plan.stderr).toContain('custom term "Data Terms": the service is still converting terms/data.docx (version 2) to PDF; plan again once it is done to see whether the conversion failed');
+    term('Data Terms')!.conversion_status = 'ready';
+    await expectNoChanges(cli, dir);
+    expect((await cli('plan', '-C', dir)).stdout).not.toContain('still converting');
+  });
+
   it('calls a saved plan stale when the app published a version of the same text since: its publish would take that number for its own (probe KT-2)', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
