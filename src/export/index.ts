@@ -173,6 +173,7 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
         document: path,
         what: cfg.missing.what,
         ...(cfg.missing.sourceFile ? { sourceFile: cfg.missing.sourceFile } : {}),
+        ...(cfg.missing.sourceFile && cfg.missing.sourceSha256 ? { sourceSha256: cfg.missing.sourceSha256 } : {}),
       });
     }
     part.count++;

@@ -62,7 +62,13 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
     lines.push('', paint('yellow', `Add ${plural(result.missing.length, 'file', 'files')} the services cannot give back:`));
     const width = Math.max(...result.missing.map((m) => m.path.length));
     for (const m of result.missing) {
-      const from = m.sourceFile ? `; the source configuration uploaded ${clean(m.sourceFile)}` : '';
+      // Named only while it holds the bytes uploaded: another file adopted would be recorded as live (probe SC-2).
+      // Not there to check (a source directory of its docket.yaml and lock alone): its sha256 says which file it is.
+      const from = !m.sourceFile
+        ? ''
+        : m.sourceState === 'changed'
+          ? `; the source configuration uploaded ${clean(m.sourceFile)}, which holds other bytes now: find the file of sha256 ${m.sourceSha256 ?? '(unknown)'}`
+          : `; the source configuration uploaded ${clean(m.sourceFile)}${m.sourceState === 'gone' && m.sourceSha256 ? ` (sha256 ${m.sourceSha256})` : ''}`;
       lines.push(`  ${clean(m.path).padEnd(width)}  ${m.what} of ${m.kind} ${quoteValue(m.name, 200)}${from}`);
     }
   }

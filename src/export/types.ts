@@ -15,6 +15,10 @@ export interface MissingFile {
   what: string;
   /** Where the source configuration's docket.lock.json says it was uploaded from, when known. */
   sourceFile?: string;
+  /** The sha256 the lock records of that upload: the file is the one meant only while it holds those bytes. */
+  sourceSha256?: string;
+  /** Set by the command, which reads the source file: `changed` (other bytes now), `gone` (no such file). */
+  sourceState?: 'changed' | 'gone';
 }
 
 export interface ExportPart {

@@ -144,7 +144,7 @@ export const attachmentKind: KindModule<'attachment'> = {
         ctx.uncertain({ kind: 'attachment', key: name, field: 'sha256', file, sha256, since, settled: entry ?? null, unreadable: 'attachments cannot be listed over the API', ...answered, ...replaces, ...sentWith });
       }
       if (!entry) continue;
-      const extra = { sourceFile: entry.file, ...(entry.superseded ? { superseded: entry.superseded } : {}) };
+      const extra = { sourceFile: entry.file, sourceSha256: entry.sha256, ...(entry.superseded ? { superseded: entry.superseded } : {}) };
       const pinnedAs = entry.pinned ? { pinnedAs: [entry.pinned] } : {};
       // An entry recorded by `apply --adopt-files` has no description: the live one is unknown, not "none".
       if (entry.description === undefined) {
@@ -199,7 +199,8 @@ export const attachmentKind: KindModule<'attachment'> = {
     if (typeof description === 'string' && description !== '') doc.description = blockText(description);
     doc.file = `${ctx.slug}.pdf`;
     const sourceFile = typeof live.extra?.sourceFile === 'string' ? live.extra.sourceFile : undefined;
-    return { document: doc, missing: { name: `${ctx.slug}.pdf`, what: 'PDF', ...(sourceFile ? { sourceFile } : {}) }, notes: actorNotes(ctx) };
+    const sourceSha256 = typeof live.extra?.sourceSha256 === 'string' ? live.extra.sourceSha256 : undefined;
+    return { document: doc, missing: { name: `${ctx.slug}.pdf`, what: 'PDF', ...(sourceFile ? { sourceFile, ...(sourceSha256 ? { sourceSha256 } : {}) } : {}) }, notes: actorNotes(ctx) };
   },
 
   pullField(field, live, written) {

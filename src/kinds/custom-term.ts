@@ -118,9 +118,10 @@ export const customTermKind: KindModule<'custom-term'> = {
       const base = { kind: 'custom-term' as const, id: t.id, key: name, name, refs: [], ...(typeof version === 'number' ? { version } : {}), ...updatedAt(t.attributes) };
       if (!wanted(t.id, name)) return { ...base, fields: { name } };
       if (t.attributes.term_type === 'file') {
-        const extra = { termType: 'file', ...(locked ? { sourceFile: locked.file } : {}) };
         // A version whose conversion failed is not live in any useful sense: plan to publish it again.
         const outside = locked?.version !== undefined && typeof version === 'number' && version > locked.version;
+        // The file docket uploaded, for export to name: not once a later version is live (published in the app: probe SC-2).
+        const extra = { termType: 'file', ...(locked && !outside ? { sourceFile: locked.file, sourceSha256: locked.sha256 } : {}) };
         if (t.attributes.conversion_status === 'failed' && outside) {
           return { ...base, fields: { name, docx: `version ${version}, whose conversion failed, ${sinceRecord(locked)}` }, extra: { ...extra, conversionFailed: true } };
         }
@@ -166,10 +167,11 @@ export const customTermKind: KindModule<'custom-term'> = {
         ? [`custom term ${quoteValue(live.name, 200)}: the service could not convert its current Word file to PDF, so plan will publish ${ctx.dir}/${ctx.slug}.docx again`]
         : [];
       const sourceFile = typeof live.extra.sourceFile === 'string' ? live.extra.sourceFile : undefined;
+      const sourceSha256 = typeof live.extra.sourceSha256 === 'string' ? live.extra.sourceSha256 : undefined;
       return {
         // Pinned, as a pending attachment is: renamed in the app before it is adopted, it is still this document's.
         document: { kind: 'CustomTerm', name: live.name, id: live.id, docx_file: `${ctx.slug}.docx` },
-        missing: { name: `${ctx.slug}.docx`, what: 'Word file', ...(sourceFile ? { sourceFile } : {}) },
+        missing: { name: `${ctx.slug}.docx`, what: 'Word file', ...(sourceFile ? { sourceFile, ...(sourceSha256 ? { sourceSha256 } : {}) } : {}) },
         notes: [...notes, ...actorNotes(ctx)],
       };
     }

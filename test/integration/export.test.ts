@@ -233,7 +233,7 @@ describe('docket export', () => {
     expect(files['docket.lock.json']).not.toContain('ACCEPT');
     expect(result.stdout).toMatch(/Recorded \d+ objects as in sync in docket\.lock\.json/);
 
-    expect(result.stdout).toContain('attachments/security-exhibit.pdf  PDF of attachment "Security Exhibit"; the source configuration uploaded attachments/security.pdf');
+    expect(result.stdout).toMatch(/attachments\/security-exhibit\.pdf {2}PDF of attachment "Security Exhibit"; the source configuration uploaded attachments\/security\.pdf( \(sha256 [0-9a-f]{64}\))?\n/);
     expect(result.stdout).toContain('templates name attachments by id');
     expect(result.stdout).toContain(`Next steps:\n  docket plan -C ${out}\n  which shows no changes.\n`);
     expect(result.stdout).toContain('  2. rename its document from .yaml.pending to .yaml\n       attachments/security-exhibit.yaml.pending\n');
@@ -710,6 +710,16 @@ describe('docket export', () => {
     }
   });
 
+  it('names the source file to copy only while it is the one live: not a Word term\'s once the app published another version, not a file with other bytes now (probe SC-2)', async () => {
+    const { source } = await seed({ 'terms/data.yaml': DOCX_TERM_YAML }, { 'terms/data.docx': docx('data') });
+    await new App(t!.env).publishTermDocx('Data Terms', docx('from the app'));
+    await writeFile(join(source, 'attachments/security.pdf'), pdf('edited, not applied'));
+    const { result } = await exportTo(source, '--kind', 'custom-term', '--kind', 'attachment');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Word file of custom-term "Data Terms"\n/);
+    expect(result.stdout).toMatch(/PDF of attachment "Security Exhibit"; the source configuration uploaded attachments\/security\.pdf, which holds other bytes now: find the file of sha256 [0-9a-f]{64}\n/);
+  });
+
   it('writes a Word term as a pending document that plan ignores, and adopts its Word file once added and renamed', async () => {
     const { exportFrom } = await seed({ 'terms/data.yaml': DOCX_TERM_YAML }, { 'terms/data.docx': docx('data') });
     const { out, result } = await exportTo(exportFrom, '--kind', 'custom-term');
@@ -724,7 +734,8 @@ describe('docket export', () => {
     ]);
     expect(await readFile(join(out, 'custom-terms/data-terms.yaml.pending'), 'utf8')).toContain('docx_file: data-terms.docx');
     expect(result.stdout).toContain('custom-terms/data-terms.docx');
-    expect(result.stdout).toContain('Word file of custom-term "Data Terms"; the source configuration uploaded terms/data.docx');
+    // Not in the directory exported from (its docket.yaml and lock alone): its sha256 says which file it is.
+    expect(result.stdout).toMatch(/Word file of custom-term "Data Terms"; the source configuration uploaded terms\/data\.docx \(sha256 [0-9a-f]{64}\)/);
     expect(result.stdout).toContain('  2. rename its document from .yaml.pending to .yaml\n       custom-terms/data-terms.yaml.pending\n');
 
     // Before the Word file is added, docket does not read the pending term: nothing to change.

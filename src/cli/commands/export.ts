@@ -4,7 +4,9 @@
  * documents (toConfig, laid out by src/export), and src/export's staged writer puts the files in
  * place all at once, never over a file.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { sha256 } from '../../engine/canonical.js';
 import { Command } from 'commander';
 import type { ServiceName } from '../../api/types.js';
 import { schemaHome } from '../../config/schema-names.js';
@@ -161,6 +163,8 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
         const where = !emulator && !shown.review && !shown.agreements ? 'target: none (attachments come from docket.lock.json)' : targetLine({ target: shown }, paint);
         // The environment on a line of its own, as plan's header has it.
         const target = opts.env ? `${where}\nenvironment: ${oneLine(opts.env)}` : where;
+        // A file the source's lock names is the one to copy only while it holds the bytes uploaded (probe SC-2).
+        for (const m of result.missing) if (m.sourceFile && m.sourceSha256) m.sourceState = await sourceFileState(root, m.sourceFile, m.sourceSha256);
         if (!opts.quiet) {
           io.stdout(renderExportSummary(result, { out: opts.out!, target, flags: emulator ? ['--emulator'] : [], copiedEmulatorState: emulator, paint, kinds: KINDS, refused, records }));
           await sayDoneUnreported(io, `the export was written to ${opts.out!}`);
@@ -266,3 +270,9 @@ function readBySource(out: string, root: string): boolean {
   return !rootRelative(realRoot, real).split('/').some(isNotReadName);
 }
 
+/** Whether the source's file still holds the bytes its lock records as uploaded: undefined when it does. */
+async function sourceFileState(root: string, file: string, expected: string): Promise<'changed' | 'gone' | undefined> {
+  const bytes = await readFile(path.join(root, file)).catch(() => undefined);
+  if (bytes === undefined) return 'gone';
+  return sha256(bytes) === expected.toLowerCase() ? undefined : 'changed';
+}
