@@ -824,7 +824,10 @@ function abandonedProblems(value: unknown, path: string[], key: string): LockPro
   if (!isPlainObject(value)) return [{ path, message: `entry "${key}" has abandoned ${showJson(value)}, which is not \`{ sha256, since }\`` }];
   const unknown = unknownKeys(Object.keys(value), ABANDONED_KEYS, `the abandoned request of ${showJson(key)}`, path);
   if (unknown.length > 0) return unknown;
+  // A key left out is said so, not as JavaScript's `undefined` (probe SC-3).
+  if (value.sha256 === undefined) return [{ path, message: `entry "${key}" has an abandoned request with no \`sha256\`` }];
   if (typeof value.sha256 !== 'string' || !SHA256.test(value.sha256)) return [{ path: [...path, 'sha256'], message: `entry "${key}" has abandoned.sha256 ${showJson(value.sha256)}, which is not 64 hex digits` }];
+  if (value.since === undefined) return [{ path, message: `entry "${key}" has an abandoned request with no \`since\` (the time docket gave it up)` }];
   if (typeof value.since !== 'string' || !Number.isFinite(Date.parse(value.since))) return [{ path: [...path, 'since'], message: `entry "${key}" has abandoned.since ${showJson(value.since)}, which is not a time (ISO 8601)` }];
   return [];
 }

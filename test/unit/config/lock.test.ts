@@ -577,6 +577,9 @@ describe('docket.lock.json', () => {
     expect(noted({ sha256: 'b'.repeat(64), since: '2026-12-05T00:00:00Z', sinse: 1 })).toEqual(['docket.lock.json: the abandoned request of "custom-term:T" has the key "sinse", which docket does not read, did you mean `since`?']);
     expect(noted({ sha256: 'xyz', since: '2026-12-05T00:00:00Z' })).toEqual(['docket.lock.json: entry "custom-term:T" has abandoned.sha256 "xyz", which is not 64 hex digits']);
     expect(noted('yes')).toEqual(['docket.lock.json: entry "custom-term:T" has abandoned "yes", which is not `{ sha256, since }`']);
+    // A key left out is said so, not as `undefined` (probe SC-3).
+    expect(noted({ sha256: 'b'.repeat(64) })).toEqual(['docket.lock.json: entry "custom-term:T" has an abandoned request with no `since` (the time docket gave it up)']);
+    expect(noted({ since: '2026-12-05T00:00:00Z' })).toEqual(['docket.lock.json: entry "custom-term:T" has an abandoned request with no `sha256`']);
     // In every section: a version 1 lock's, and the legacy ones a version 2 lock keeps (second read SR81-4).
     const v1 = JSON.stringify({ version: 1, files: { 'attachment:A': { ...ATTACHMENT, Pending: pending } } });
     const legacy = JSON.stringify({ version: 2, targets: {}, legacy: { files: { 'attachment:A': { ...ATTACHMENT, Pending: pending } } } });
