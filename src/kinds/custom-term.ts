@@ -6,6 +6,7 @@
 import type { AgreementsApi } from '../api/agreements.js';
 import { dataFilePath } from '../config/data-files.js';
 import { quoteValue } from '../config/quote.js';
+import { DocketError } from '../errors.js';
 import type { AbandonedRequest, LockEntry } from '../config/lock.js';
 import { confirmedUpload, lockEntries } from '../config/lock-entries.js';
 import { liveText, normName, normText } from '../engine/normalize.js';
@@ -285,7 +286,12 @@ async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: Ex
   let delay = CONVERSION_POLL.firstDelayMs;
   let waited = 0;
   for (;;) {
-    const term = await api.getCustomTerm(id, change.key);
+    // The command's time budget spent on the wait: the publish is made and recorded, only its conversion unwatched (probe SC-4).
+    const term = await api.getCustomTerm(id, change.key).catch((error: unknown) => {
+      if (error instanceof DocketError && error.code === 'timeout' && ctx.stopping()) return undefined;
+      throw error;
+    });
+    if (term === undefined) return `its PDF conversion was not waited for, as the command's time budget ran out: the next plan says whether it is done or failed (then it publishes again)`;
     const status = term.attributes.conversion_status;
     if (status === 'failed') {
       throw new Error(`custom term "${change.key}": the service could not convert ${String(change.desired?.docx_file)} to PDF (conversion_status: failed); fix the document and apply again`);

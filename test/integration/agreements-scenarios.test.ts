@@ -288,6 +288,20 @@ describe('custom terms', () => {
     return dir;
   }
 
+  it('a Word publish whose conversion wait the time budget cut short is said as made, its conversion not waited for, not as a request never sent (probe SC-4)', async () => {
+    const dir = await wordTermToPublish();
+    t.emulator.configure({ conversionDelayMs: 60_000 });
+    const applied = await cli('apply', '-C', dir, '--auto-approve', '--timeout', '3s');
+    expect(applied.code).toBe(1);
+    expect(applied.stdout).toContain('✓ publish custom-term "Data Terms"');
+    expect(applied.stdout).toContain("note: its PDF conversion was not waited for, as the command's time budget ran out: the next plan says whether it is done or failed (then it publishes again)");
+    expect(applied.stdout).toContain('1 done, 0 failed');
+    // The next plan says the conversion is under way (probe SC-1), and nothing once it is done.
+    expect((await cli('plan', '-C', dir)).stdout).toContain('the service is still converting terms/data.docx (version 2) to PDF');
+    term('Data Terms')!.conversion_status = 'ready';
+    await expectNoChanges(cli, dir);
+  });
+
   it("says a Word term docket published is still converting, rather than only \"No changes\": apply sent the user to the plan to see whether it failed (probe SC-1)", async () => {
     const dir = await wordTermToPublish();
     await applyOk(cli, dir);
