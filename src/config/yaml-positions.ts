@@ -964,7 +964,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
       if (before !== undefined && !before.some((b) => b === compared)) {
         const first = firstWritten.get(key);
         const repeats = first ? `; line ${first.line} writes it already${first.as === as ? '' : ` (as ${showName(first.as)})`}` : '';
-        state.diagnostics.push({ severity: 'error', code: 'duplicate-key', message: `duplicate key ${quoteValue(key)}${isAlias ? ` (${showName(`*${(keyNode as { source: string }).source}`)} names it)` : ''}: each key may appear once in a mapping${repeats}`, file: state.file, ...kp, hint: 'keep one of them: YAML reads both as one key, and readers take one or the other' });
+        state.diagnostics.push({ severity: 'error', code: 'duplicate-key', message: `duplicate key ${quoteValue(key)}${isAlias ? ` (${showName(`*${(keyNode as { source: string }).source}`)} names it)` : ''}: each key may appear once in a mapping${repeats}`, file: state.file, ...kp, hint: 'keep one of them: docket reads both as that one name, and would take one or the other' });
       }
       if (before === undefined) {
         written.set(key, [compared]);

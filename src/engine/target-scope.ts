@@ -26,12 +26,18 @@ export function targetScope(targets: readonly TargetSpec[], desired: readonly De
   if (targets.some((t) => namedByChildren.has(t.kind))) return undefined;
   const declared = new Set(desired.filter((d) => !d.parent).map((d) => refKey(d.kind, d.key)));
   const parents = new Map<KindName, Set<string>>(children.map((k) => [k.parentKind!, new Set<string>()]));
+  // A pinned parent may hold any name live, the one a target gives included (second read SR90C-1):
+  // its children are read and planned too, as they would be were its name the target's.
+  const addPinned = (into: Set<string>, kind: KindName): void => {
+    for (const d of desired) if (d.kind === kind && !d.parent && d.pinId) into.add(d.key);
+  };
   for (const t of targets) {
     const ofKind = parents.get(t.kind);
     if (ofKind) {
       const named = desired.filter((d) => d.kind === t.kind && !d.parent && (d.key === t.key || d.renamedFrom.includes(t.key)));
       if (named.length === 0) return undefined;
       for (const d of named) ofKind.add(d.key);
+      addPinned(ofKind, t.kind);
       continue;
     }
     const parentKind = children.find((k) => k.name === t.kind)?.parentKind;
@@ -44,6 +50,7 @@ export function targetScope(targets: readonly TargetSpec[], desired: readonly De
     // And the declared parents renamed from one: the live parent of that name is theirs, its children
     // theirs to plan (left out, they read as removed from the files and were deleted: probe SB-1).
     for (const d of desired) if (d.kind === parentKind && !d.parent && d.renamedFrom.some((old) => starts.includes(old))) parents.get(parentKind)!.add(d.key);
+    addPinned(parents.get(parentKind)!, parentKind);
   }
   return parents;
 }

@@ -185,13 +185,17 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     targets.some((t) => (t.kind === kind && t.key === key) || (parent !== undefined && parent.kind === t.kind && parent.key === t.key));
   const byId = new Map(plan.changes.map((c) => [c.id, c]));
   const keep = new Set<string>();
+  const outOfScope: Change[] = [];
   const visit = (id: string): void => {
     if (keep.has(id)) return;
     const change = byId.get(id);
     if (!change) return;
     // A child of a parent whose declared children this plan left out (outside its scope) is no
-    // removal from the files: never sent (probe SB-1).
-    if (change.action === 'delete' && change.parent && options.unplannedParent?.(change.parent)) return;
+    // removal from the files: never sent (probe SB-1), and said where a target names it (second read SR90C-1).
+    if (change.action === 'delete' && change.parent && options.unplannedParent?.(change.parent)) {
+      if (wanted(change.kind, change.key, change.parent)) outOfScope.push(change);
+      return;
+    }
     keep.add(id);
     for (const dep of change.dependsOn) visit(dep);
   };
@@ -225,6 +229,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     ).map((w) => unarchived.reduce(withoutArchiveOf, w)),
     ...remadeWarnings,
     ...leftUnadopted,
+    ...outOfScope.map((c) => `${c.kind} ${quoteValue(c.key)} is left out: this cut plan did not read ${c.parent!.kind} ${quoteValue(c.parent!.key)}'s declared ${kinds.find((k) => k.parentKind === c.parent!.kind)?.noun[1] ?? 'children'}, so it cannot tell what to do with it; plan without --target`),
   ];
   // Files `--adopt-files` records: only the targets', as every other write of the run (probe JD-1).
   const adoptable = plan.adoptable?.filter((a) => wanted(a.kind, a.key, undefined));

@@ -137,7 +137,8 @@ export const customTermKind: KindModule<'custom-term'> = {
         if (outside && abandoned !== undefined && abandoned.sha256 === locked!.sha256 && version === locked!.version! + 1 && mayStillLand(abandoned.since, Date.parse(t.attributes.updated_at ?? '') || Date.now())) {
           const entry: LockEntry = { id: t.id, file: locked!.file, sha256: locked!.sha256, version };
           ctx.settle({ kind: 'custom-term', key: locked!.key, entry, synced: { docx: locked!.sha256 }, reason: `custom term ${quoteValue(name, 200)}: version ${version} is the publish of ${locked!.file} an earlier apply stopped waiting for, which \`--retry-uncertain\` sent again as version ${locked!.version}: the same file, recorded as live` });
-          return { ...base, fields: { name, docx: locked!.sha256 }, extra };
+          // Docket's own file after all: export names it (second read SR90C-3).
+          return { ...base, fields: { name, docx: locked!.sha256 }, extra: { ...extra, sourceFile: locked!.file, sourceSha256: locked!.sha256 } };
         }
         // A later version than the one docket uploaded was published by someone else: the file docket has is not live.
         if (outside) {
@@ -286,12 +287,13 @@ async function afterDocx(api: AgreementsApi, id: string, change: Change, ctx: Ex
   let delay = CONVERSION_POLL.firstDelayMs;
   let waited = 0;
   for (;;) {
-    // The command's time budget spent on the wait: the publish is made and recorded, only its conversion unwatched (probe SC-4).
+    // The wait cut short (the command's time budget spent, or a stop the read was not sent again
+    // after): the publish is made and recorded, only its conversion unwatched (probe SC-4, second read SR90C-2).
     const term = await api.getCustomTerm(id, change.key).catch((error: unknown) => {
-      if (error instanceof DocketError && error.code === 'timeout' && ctx.stopping()) return undefined;
+      if (error instanceof DocketError && (error.code === 'timeout' || error.code === 'interrupted')) return error.code;
       throw error;
     });
-    if (term === undefined) return `its PDF conversion was not waited for, as the command's time budget ran out: the next plan says whether it is done or failed (then it publishes again)`;
+    if (typeof term === 'string') return `its PDF conversion was not waited for, as ${term === 'timeout' ? "the command's time budget ran out" : 'the apply was stopped'}: the next plan says whether it is done or failed (then it publishes again)`;
     const status = term.attributes.conversion_status;
     if (status === 'failed') {
       throw new Error(`custom term "${change.key}": the service could not convert ${String(change.desired?.docx_file)} to PDF (conversion_status: failed); fix the document and apply again`);

@@ -148,4 +148,14 @@ describe('a plan with --target', () => {
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
+
+  it('targets a rule by the live name of a playbook pinned under a new one, a new playbook taking that name: the pinned one\'s rules are planned (second read SR90C-1)', async () => {
+    const dir = await makeDir(files(['T', 'U'], []));
+    await applyOk(cli, dir);
+    const id = Object.values(t!.emulator.store.organization(t!.env.DOCKET_ORGANIZATION_ID!)!.playbooks).find((p) => p.name === 'NDA')!.id;
+    await write(dir, { 'playbooks/nda.yaml': `kind: Playbook\nname: NDA 2\nid: ${id}\nrules:\n${rules(['T'], 'B')}${rules(['U'])}`, 'playbooks/new.yaml': `kind: Playbook\nname: NDA\nrules:\n${rules(['New'])}` });
+    expect(planned((await cli('plan', '-C', dir, '--target', 'rule/NDA/T')).stdout)).toEqual(['~ update rule "NDA 2/T"']);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
 });

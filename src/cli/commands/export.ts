@@ -272,7 +272,10 @@ function readBySource(out: string, root: string): boolean {
 
 /** Whether the source's file still holds the bytes its lock records as uploaded: undefined when it does. */
 async function sourceFileState(root: string, file: string, expected: string): Promise<'changed' | 'gone' | undefined> {
-  const bytes = await readFile(path.join(root, file)).catch(() => undefined);
+  // Only a file of the source directory (a lock's `file` of `../…` names none of it: second read SR90C-6).
+  const at = path.join(root, file);
+  if (!isInside(root, at)) return 'gone';
+  const bytes = await readFile(at).catch(() => undefined);
   if (bytes === undefined) return 'gone';
   return sha256(bytes) === expected.toLowerCase() ? undefined : 'changed';
 }

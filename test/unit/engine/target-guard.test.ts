@@ -59,7 +59,10 @@ describe('limitToTargets', () => {
     const both = [desiredPlaybook('NDA old', { renamedFrom: ['NDA'] }), desiredRule('NDA old', 'Term'), desiredPlaybook('NDA')];
     const unplannedParent = (parent: { kind: string; key: string }): boolean => parent.key === 'NDA old';
     expect(limitToTargets(renamed, both, [target('playbook/NDA old')], KINDS).plan!.changes.map((c) => c.id)).toEqual([stray.id]);
-    expect(limitToTargets(renamed, both, [target('playbook/NDA old')], KINDS, { unplannedParent }).plan!.changes).toEqual([]);
+    const cut = limitToTargets(renamed, both, [target('playbook/NDA old')], KINDS, { unplannedParent }).plan!;
+    expect(cut.changes).toEqual([]);
+    // Named by a target, it is said to be left out, not a plan with nothing to do (second read SR90C-1).
+    expect(cut.warnings).toContain('rule "NDA old/Term" is left out: this cut plan did not read playbook "NDA old"\'s declared rules, so it cannot tell what to do with it; plan without --target');
   });
 
   it('keeps a rule target with the changes it depends on, transitively', () => {
