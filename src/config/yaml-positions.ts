@@ -394,7 +394,7 @@ function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuo
       diagnostics.push({
         severity: 'error',
         code: duplicate ? 'duplicate-key' : 'yaml-syntax',
-        message: duplicate ? `duplicate key${quoteKeyAt(text, offset)}: each key may appear once in a mapping` : `${parserWords(error.message, text, start)}${quoted}`,
+        message: duplicate ? `duplicate key${quoteKeyAt(text, offset)}: each key may appear once in a mapping${firstWrittenLine(doc, offset, lc)}` : `${parserWords(error.message, text, start)}${quoted}`,
         file,
         ...at,
         ...(hint ? { hint } : {}),
@@ -793,6 +793,27 @@ function firstLine(message: string): string {
 }
 
 /** ` `key`` for the key written at the error (which covers only its first character), or ''. */
+
+/**
+ * `; line N writes it already` for a key the parser found written twice, N the line of the first
+ * writing in the same mapping, as docket's own check of keys says it (second read SR90C-5).
+ */
+function firstWrittenLine(doc: Document.Parsed, offset: number, lc: (offset: number) => LineCol): string {
+  let found: number | undefined;
+  yaml().visit(doc, {
+    Map(_key, map) {
+      const at = map.items.findIndex((pair) => (pair.key as Node | null)?.range?.[0] === offset);
+      if (at <= 0) return undefined;
+      const value = (node: unknown): unknown => (yaml().isScalar(node) ? node.value : node);
+      const mine = value(map.items[at]!.key);
+      const first = map.items.slice(0, at).find((pair) => value(pair.key) === mine);
+      if (first && (first.key as Node | null)?.range) found = (first.key as Node).range![0];
+      return yaml().visit.BREAK;
+    },
+  });
+  return found === undefined ? '' : `; line ${lc(found).line} writes it already`;
+}
+
 function quoteKeyAt(text: string, offset: number): string {
   const eol = text.indexOf('\n', offset);
   const rest = text.slice(offset, eol < 0 ? undefined : eol);

@@ -290,7 +290,7 @@ describe('loadConfig: documents', () => {
       'members.yaml:6:7 yaml-syntax',
       'members.yaml:8:1 missing-field',
     ]);
-    expect(r.diagnostics[0]!.message).toBe('duplicate key `email`: each key may appear once in a mapping');
+    expect(r.diagnostics[0]!.message).toBe('duplicate key `email`: each key may appear once in a mapping; line 2 writes it already');
   });
 
   it('checks the rest of a document whose only YAML mistakes leave its values readable (a key twice, a merge key of a scalar)', async () => {

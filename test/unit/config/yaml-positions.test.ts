@@ -116,7 +116,7 @@ describe('parseYamlFile', () => {
     ]);
     // A repeated key after an empty value is at the repeat and named, as any other.
     const afterEmpty = parseYamlFile(lines('kind: Organization', 'review:', 'review:', '  name: X'), 'o.yaml');
-    expect(afterEmpty.diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([['duplicate-key', 3, 1, 'duplicate key `review`: each key may appear once in a mapping']]);
+    expect(afterEmpty.diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([['duplicate-key', 3, 1, 'duplicate key `review`: each key may appear once in a mapping; line 2 writes it already']]);
     // Two merge keys: the parser kept the first silently, where other readers (and editors) differ.
     const merges = parseYamlFile(lines('kind: Playbook', 'name: P', 'rules:', '  - &a {name: a, actions: A}', '  - &b {name: b, actions: B}', '  - <<: *a', '    <<: *b', '    name: d'), 'm.yaml');
     expect(merges.diagnostics).toEqual([expect.objectContaining({ code: 'duplicate-key', file: 'm.yaml', line: 7, col: 5, message: expect.stringContaining('`<<`') })]);
@@ -285,7 +285,7 @@ describe('aliases', () => {
     const parsed = parseWithPositions(text, 'docket.yaml');
     expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([
       // The parser's own first, as `~` and `null` are one value to it.
-      ['duplicate-key', 4, 3, 'duplicate key `~`: each key may appear once in a mapping'],
+      ['duplicate-key', 4, 3, 'duplicate key `~`: each key may appear once in a mapping; line 2 writes it already'],
       // Which key it repeats, and where, as written (probe SA-2).
       ['duplicate-key', 3, 3, 'duplicate key "null": each key may appear once in a mapping; line 2 writes it already (as `null`)'],
       ['duplicate-key', 6, 3, 'duplicate key "true": each key may appear once in a mapping; line 5 writes it already (as `true`)'],
