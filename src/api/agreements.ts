@@ -3,6 +3,7 @@
  * organization is the one the API key belongs to; every term and template write names the actor.
  */
 import { attributesOf } from './paging.js';
+import { expectingNames } from './expected.js';
 import { showJson } from '../config/quote.js';
 import { describeOrganizations } from './organization-list.js';
 import { pathSegment } from './path-segment.js';
@@ -410,7 +411,7 @@ export class AgreementsApi {
  * create reported failed (probe RW-1).
  */
 function lookingFor(name: unknown): ListOptions['expected'] {
-  return async () => (typeof name === 'string' ? [{ ids: [], names: [name] }] : []);
+  return expectingNames(() => (typeof name === 'string' ? [name] : []));
 }
 
 /** NOTE(api): seed 001 shows no agreement response fields beyond the id; `status` where given. */

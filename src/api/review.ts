@@ -5,6 +5,7 @@
  */
 import { normEmail } from '../engine/normalize.js';
 import { ApiError, DocketError } from '../errors.js';
+import { expectingNames } from './expected.js';
 import { firstMade } from './found.js';
 import { pathSegment } from './path-segment.js';
 import { ReviewLocator, type PathStyleSetting, type ReviewLocation } from './review-location.js';
@@ -165,7 +166,7 @@ export class ReviewApi {
         operation: `invite member "${email}"`,
         recover: async () => {
           // Read on past a short page that lacks it (a page size the service keeps to itself).
-          return firstMade(await this.listInvitations(async () => [{ ids: [], names: [email] }]), (i) => normEmail(i.attributes.email) === normEmail(email));
+          return firstMade(await this.listInvitations(expectingNames(() => [email])), (i) => normEmail(i.attributes.email) === normEmail(email));
         },
       });
       return res.data;

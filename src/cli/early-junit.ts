@@ -3,7 +3,6 @@
  * loads, in its first half second): the report a CI reporter reads still says why (probe RR-1).
  * Loaded only for such a run; once the command holds its own report, it takes over.
  */
-import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { InterruptedError } from '../errors.js';
@@ -11,9 +10,8 @@ import { errorJson } from '../render/json.js';
 import { renderErrorJunit } from '../render/test-junit.js';
 import { writeFileAtomicSync } from '../util/atomic-write.js';
 import type { Interrupts } from './interrupt.js';
-import { JUNIT_REPORT, writableUnjudged } from './output-file.js';
+import { JUNIT_REPORT, passesOutputCheckSync, writableUnjudged } from './output-file.js';
 import { junitKeyValues, redact } from './redact.js';
-import { namesFolder } from '../util/folder-name.js';
 
 /** The runs (by their interrupts) whose command writes the report from now on, whatever ends them. */
 const takenOver = new WeakSet<Interrupts>();
@@ -29,22 +27,8 @@ export function earlyJunit(interrupts: Interrupts, file: { path: string; dir: st
     const signal = interrupts.received();
     const out = resolve(cwd, file.path);
     // Only where the command itself would write a report it could not check against the configuration.
-    if (!signal || takenOver.has(interrupts) || !regularOrNone(file.path, out) || !writableUnjudged(out, resolve(cwd, file.dir), JUNIT_REPORT)) return;
+    if (!signal || takenOver.has(interrupts) || !passesOutputCheckSync(file.path, out) || !writableUnjudged(out, resolve(cwd, file.dir), JUNIT_REPORT)) return;
     const error = new InterruptedError(signal, `docket test stopped by ${signal} before it could report`);
     writeFileAtomicSync(out, redact(renderErrorJunit(errorJson(error), { started, hostname: hostname() }), junitKeyValues(env)));
   });
-}
-
-/**
- * What the command's own check (checkOutputFile) would let it write: a name that is no flag nor a
- * folder's, of a regular file or none. Never opened otherwise: a named pipe would hang the exit
- * (second read SR90-3).
- */
-function regularOrNone(written: string, out: string): boolean {
-  if (written.trim() === '' || /^--[a-z]/.test(written) || namesFolder(written)) return false;
-  try {
-    return statSync(out).isFile();
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT';
-  }
 }

@@ -2,7 +2,7 @@
  * A file a command writes at its end (`plan --out`, `test --junit`), checked at its start: a path
  * that cannot be written fails before the services are read (or reviews paid for), not after.
  */
-import { constants, existsSync, lstatSync, realpathSync } from 'node:fs';
+import { constants, existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { access, lstat, realpath, stat } from 'node:fs/promises';
 import path, { basename, dirname, join, parse, resolve } from 'node:path';
 import { isInside, rootRelative } from '../config/data-files.js';
@@ -19,12 +19,29 @@ import { NOT_REGULAR_FILE } from '../util/special-file.js';
 
 const APPLY_LOCK_RECORD = `${WORK_DIR}/${APPLY_LOCK_FILE}`;
 
+/** Another command's flag given where a file name goes (`--out --dry-run`). */
+const FLAG_LIKE = /^--[a-z]/;
+
+/**
+ * What checkOutputFile would let a command write, told synchronously for an exit handler (the
+ * early JUnit report): a name that is no flag nor a folder's, of a regular file or none. Never
+ * opened otherwise: a named pipe would hang the exit (second read SR90-3).
+ */
+export function passesOutputCheckSync(file: string, out: string): boolean {
+  if (file.trim() === '' || FLAG_LIKE.test(file) || namesFolder(file)) return false;
+  try {
+    return statSync(out).isFile();
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
 /** The absolute path of `file` (relative to `cwd`), or a usage error naming `flag` when it cannot be written; `example` is a file name for the hint. */
 export async function checkOutputFile(cwd: string, file: string, flag: string, example: string): Promise<string> {
   if (file.trim() === '') throw new UsageError(`${flag} needs a file name (got "")`, `name a file, such as ${flag} ${example}`);
   // Another command's flag (`--out --dry-run`, `--out $PLAN --force` with PLAN unset) would be
   // written as a file of that name (probe RC-6): a name that starts so is written `./--name`.
-  if (/^--[a-z]/.test(file)) throw new UsageError(`${flag} needs a file name, and got ${JSON.stringify(file)}, which reads as a flag (is the variable that gives it unset?)`, `for a file whose name starts with --, write ${flag} ./${file}`);
+  if (FLAG_LIKE.test(file)) throw new UsageError(`${flag} needs a file name, and got ${JSON.stringify(file)}, which reads as a flag (is the variable that gives it unset?)`, `for a file whose name starts with --, write ${flag} ./${file}`);
   const path = resolve(cwd, file);
   const target = await stat(path).catch((error: unknown) => {
     // A loop of links would be found only by the write, after the services were read.

@@ -394,7 +394,7 @@ function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuo
       diagnostics.push({
         severity: 'error',
         code: duplicate ? 'duplicate-key' : 'yaml-syntax',
-        message: duplicate ? `duplicate key${quoteKeyAt(text, offset)}: each key may appear once in a mapping${firstWrittenLine(doc, offset, lc)}` : `${parserWords(error.message, text, start)}${quoted}`,
+        message: duplicate ? `duplicate key${quoteKeyAt(text, offset)}: each key may appear once in a mapping${writtenAlready(firstWrittenAt(doc, offset, lc))}` : `${parserWords(error.message, text, start)}${quoted}`,
         file,
         ...at,
         ...(hint ? { hint } : {}),
@@ -795,10 +795,10 @@ function firstLine(message: string): string {
 /** ` `key`` for the key written at the error (which covers only its first character), or ''. */
 
 /**
- * `; line N writes it already` for a key the parser found written twice, N the line of the first
- * writing in the same mapping, as docket's own check of keys says it (second read SR90C-5).
+ * The line of the first writing, in the same mapping, of a key the parser found written twice: said
+ * as docket's own check of keys says it (second read SR90C-5).
  */
-function firstWrittenLine(doc: Document.Parsed, offset: number, lc: (offset: number) => LineCol): string {
+function firstWrittenAt(doc: Document.Parsed, offset: number, lc: (offset: number) => LineCol): number | undefined {
   let found: number | undefined;
   yaml().visit(doc, {
     Map(_key, map) {
@@ -811,7 +811,12 @@ function firstWrittenLine(doc: Document.Parsed, offset: number, lc: (offset: num
       return yaml().visit.BREAK;
     },
   });
-  return found === undefined ? '' : `; line ${lc(found).line} writes it already`;
+  return found === undefined ? undefined : lc(found).line;
+}
+
+/** What a duplicate key's message adds of the first writing: its line, and how it was written there when otherwise. */
+function writtenAlready(line: number | undefined, as?: string): string {
+  return line === undefined ? '' : `; line ${line} writes it already${as === undefined ? '' : ` (as ${showName(as)})`}`;
 }
 
 function quoteKeyAt(text: string, offset: number): string {
@@ -984,7 +989,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
       const as = keyNode?.range ? state.text.slice(keyNode.range[0], keyNode.range[1]) : key;
       if (before !== undefined && !before.some((b) => b === compared)) {
         const first = firstWritten.get(key);
-        const repeats = first ? `; line ${first.line} writes it already${first.as === as ? '' : ` (as ${showName(first.as)})`}` : '';
+        const repeats = writtenAlready(first?.line, first && first.as !== as ? first.as : undefined);
         state.diagnostics.push({ severity: 'error', code: 'duplicate-key', message: `duplicate key ${quoteValue(key)}${isAlias ? ` (${showName(`*${(keyNode as { source: string }).source}`)} names it)` : ''}: each key may appear once in a mapping${repeats}`, file: state.file, ...kp, hint: 'keep one of them: docket reads both as that one name, and would take one or the other' });
       }
       if (before === undefined) {

@@ -184,6 +184,11 @@ function localName(x: { name: string; key: string }, isChild: boolean): string {
   return isChild ? x.name : x.key;
 }
 
+/** A name within its scope (a parent's key, or its live id): one key for the sets and maps that match by both. */
+function nameKey(scope: string | undefined, name: string): string {
+  return `${scope ?? ''}\u0000${name}`;
+}
+
 export function diff(input: DiffInput): DiffResult {
   const diagnostics = new Diagnostics();
   const changes: Change[] = [];
@@ -343,7 +348,7 @@ export function diff(input: DiffInput): DiffResult {
     // Asked only of renames in doubt (both names live, a record naming another object): not built for 20,000 rules per plan.
     let declaredNames: Set<string> | undefined;
     const declaresName = (parent: string, name: string): boolean =>
-      (declaredNames ??= new Set(desired.map((d) => `${d.parent?.key ?? ''}\u0000${localName(d, isChild)}`))).has(`${parent}\u0000${name}`);
+      (declaredNames ??= new Set(desired.map((d) => nameKey(d.parent?.key, localName(d, isChild))))).has(nameKey(parent, name));
     /** A `renamed_from` whose former name is live beside the file's own: said once matching is done. */
     const bothLive: { d: DesiredResource; former: string }[] = [];
     /** Renames whose own and former names are live, each former one declared too: a chain, said at its head once matching is done. */
@@ -362,8 +367,8 @@ export function diff(input: DiffInput): DiffResult {
       if (l === undefined || scopeOfLive(l) !== scopeOfDesired(d)) return id;
       const liveName = localName(l, isChild);
       if (liveName === localName(d, isChild)) return id;
-      declaredAt ??= new Map(desired.map((x) => [`${x.parent?.key ?? ''}\u0000${localName(x, isChild)}`, x]));
-      const holder = declaredAt.get(`${d.parent?.key ?? ''}\u0000${liveName}`);
+      declaredAt ??= new Map(desired.map((x) => [nameKey(x.parent?.key, localName(x, isChild)), x]));
+      const holder = declaredAt.get(nameKey(d.parent?.key, liveName));
       return holder !== undefined && holder !== d && holder.renamedFrom.includes(localName(d, isChild)) ? undefined : id;
     };
     const ownRecordLive = (d: DesiredResource): boolean => {
@@ -492,13 +497,13 @@ export function diff(input: DiffInput): DiffResult {
     // whatever order the files declare it. Before identity, which would match B to the live B.
     // A worklist keyed by the name each waits to see taken: every one is looked at once, then again
     // only when the object of its name is taken (a renumbering of 10,000 rules stays linear).
-    const waitingOn = new Map<string, DesiredResource>(ownNameLive.map((d) => [`${scopeOfDesired(d) ?? ''}\u0000${localName(d, isChild)}`, d]));
+    const waitingOn = new Map<string, DesiredResource>(ownNameLive.map((d) => [nameKey(scopeOfDesired(d), localName(d, isChild)), d]));
     const chained = [...ownNameLive];
     for (let d = chained.pop(); d !== undefined; d = chained.pop()) {
       if (matched.has(d.key) || candidates(scopeOfDesired(d), localName(d, isChild)).length > 0 || ownRecordLive(d)) continue;
       claimFormer(d);
       const took = matched.get(d.key);
-      const freed = took ? waitingOn.get(`${scopeOfLive(took)}\u0000${localName(took, isChild)}`) : undefined;
+      const freed = took ? waitingOn.get(nameKey(scopeOfLive(took), localName(took, isChild))) : undefined;
       if (freed) chained.push(freed);
     }
     // Pass 3: identity.
@@ -579,7 +584,7 @@ export function diff(input: DiffInput): DiffResult {
     // chain ends at a live object no file declares, which the shift takes out: one applied already
     // (its `renamed_from` lines kept) ends at a name no longer live (probe RZ-1, second read SR90B-1).
     if (shiftHeads.length > 0) {
-      const at = (d: DesiredResource, name: string): string => `${d.parent?.key ?? ''}\u0000${name}`;
+      const at = (d: DesiredResource, name: string): string => nameKey(d.parent?.key, name);
       const renamedAway = new Set(desired.flatMap((d) => d.renamedFrom.map((old) => at(d, old))));
       const links = new Map(shiftHeads.map((s) => [at(s.d, localName(s.d, isChild)), s.former]));
       const endsTakingOut = new Set(bothLive.map(({ d }) => at(d, localName(d, isChild))));

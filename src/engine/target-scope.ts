@@ -28,8 +28,9 @@ export function targetScope(targets: readonly TargetSpec[], desired: readonly De
   const parents = new Map<KindName, Set<string>>(children.map((k) => [k.parentKind!, new Set<string>()]));
   // A pinned parent may hold any name live, the one a target gives included (second read SR90C-1):
   // its children are read and planned too, as they would be were its name the target's.
+  let pinned: DesiredResource[] | undefined;
   const addPinned = (into: Set<string>, kind: KindName): void => {
-    for (const d of desired) if (d.kind === kind && !d.parent && d.pinId) into.add(d.key);
+    for (const d of (pinned ??= desired.filter((p) => !p.parent && p.pinId))) if (d.kind === kind) into.add(d.key);
   };
   for (const t of targets) {
     const ofKind = parents.get(t.kind);

@@ -5,7 +5,8 @@
 import { composed } from '../util/nfc.js';
 import type { ExecContext, KindModule } from './kind.js';
 import { invitedUserId, type InvitationAttrs } from '../api/review.js';
-import type { ApiResource } from '../api/types.js';
+import type { ApiResource, ListOptions } from '../api/types.js';
+import { expectingNames } from '../api/expected.js';
 import { ApiError, DocketError } from '../errors.js';
 import { normEmail } from '../engine/normalize.js';
 import type { DesiredResource, LiveResource } from '../engine/types.js';
@@ -52,12 +53,12 @@ const WRITABLE_EMAIL = new RegExp(EMAIL_PATTERN);
  */
 const invitedBy = new WeakMap<object, Set<string>>();
 
-function invitedExpected(ctx: ExecContext, key: string): () => Promise<{ ids: string[]; names: string[] }[]> {
+function invitedExpected(ctx: ExecContext, key: string): NonNullable<ListOptions['expected']> {
   let invited = invitedBy.get(ctx.services);
   if (!invited) invitedBy.set(ctx.services, (invited = new Set()));
   invited.add(key);
   const all = invited;
-  return async () => [...all].map((email) => ({ ids: [], names: [email] }));
+  return expectingNames(() => all);
 }
 
 /** A member seen only as the sender of an invitation (see ID_UNKNOWN). */

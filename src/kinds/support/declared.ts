@@ -1,6 +1,7 @@
 /** Which live objects a kind should read in detail: those the files declare. */
 import { formerKeys, refKey, type DesiredResource, type KindName } from '../../engine/types.js';
 import type { ExpectedItem } from '../../api/types.js';
+import { expectedByName } from '../../api/expected.js';
 
 /**
  * Live objects worth a detailed read: the declared ones, by name, former name, pinned id, or the
@@ -59,7 +60,7 @@ export function expectedOf(ctx: { declared?: DesiredResource[]; synced?: () => S
     const named = new Set<string>();
     for (const d of ctx.declared ?? []) for (const r of d.refs) if (r.kind === kind) named.add(r.key);
     for (const d of declared) named.delete(d.key);
-    return [...declared.map((d) => ({ ids: [...idsOf(d, synced)], names: [d.name, ...d.renamedFrom] })), ...[...named].map((name) => ({ ids: [], names: [name] }))];
+    return [...declared.map((d) => ({ ids: [...idsOf(d, synced)], names: [d.name, ...d.renamedFrom] })), ...expectedByName(named)];
   };
 }
 
