@@ -714,10 +714,11 @@ describe('docket export', () => {
     const { source } = await seed({ 'terms/data.yaml': DOCX_TERM_YAML }, { 'terms/data.docx': docx('data') });
     await new App(t!.env).publishTermDocx('Data Terms', docx('from the app'));
     await writeFile(join(source, 'attachments/security.pdf'), pdf('edited, not applied'));
-    const { result } = await exportTo(source, '--kind', 'custom-term', '--kind', 'attachment');
+    const { out, result } = await exportTo(source, '--kind', 'custom-term', '--kind', 'attachment');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Word file of custom-term "Data Terms"\n/);
     expect(result.stdout).toMatch(/PDF of attachment "Security Exhibit"; the source configuration uploaded attachments\/security\.pdf, which holds other bytes now: find the file of sha256 [0-9a-f]{64}\n/);
+    await expectNoChanges(cli, out);
   });
 
   it('writes a Word term as a pending document that plan ignores, and adopts its Word file once added and renamed', async () => {

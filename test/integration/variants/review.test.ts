@@ -153,6 +153,10 @@ describe('without a users list', () => {
     const recorded = await cli('plan', '-C', dir);
     expect([recorded.code, recorded.stderr]).toEqual([1, expect.stringContaining('member "erin@acme.example" is pinned to the id of the user "admin@emulator.local"')]);
     expect(recorded.stderr).not.toContain('last synced');
+    // Taken out again, the files converge.
+    await writeFiles(dir, { 'members.yaml': member(qa!.id), 'playbooks/nda.yaml': rules('qa@acme.example') });
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('an organization update whose reviewer id the service refuses (a Member pinned to an id it does not know) still sends the agreements half, and says to check the pin (probe MW-2)', async () => {
