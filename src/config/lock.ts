@@ -214,12 +214,14 @@ export function serviceTarget(url: string, organizationId: string): string {
   return `${canonicalUrl(url)} ${organizationId}`;
 }
 
-/** A service URL as the service sees it (host in lower case, no default port, no trailing slash). */
+/** A service URL as the service sees it (host in lower case without a final dot, no default port, no trailing slash). */
 export function canonicalUrl(url: string): string {
   try {
     const u = new URL(url.trim());
     // Only http(s) has an origin to compare (`emulator`, anything else, is kept as written).
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return url.replace(/\/+$/, '');
+    // `api.example.com.` is the fully qualified spelling of `api.example.com`: one service (probe SJ-1).
+    if (u.hostname.endsWith('.')) u.hostname = u.hostname.replace(/\.+$/, '');
     return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
   } catch {
     return url.replace(/\/+$/, '');

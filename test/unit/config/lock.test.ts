@@ -96,6 +96,8 @@ describe('docket.lock.json', () => {
   it('names one service by one section however its URL is spelled, and reads a section an earlier docket keyed by the URL as typed', () => {
     expect(agreementsTarget('HTTPS://API.CommonPaper.com:443/', 'org-prod')).toBe(PROD);
     expect(agreementsTarget('http://LOCALHOST:80/agreements//', 'o')).toBe('http://localhost/agreements o');
+    // A fully qualified host name, with its final dot, is the same host (probe SJ-1).
+    expect(agreementsTarget('https://api.commonpaper.com./', 'org-prod')).toBe(PROD);
     // The path is the service's to read: its case stays.
     expect(agreementsTarget('http://localhost:4010/Agreements', 'o')).toBe('http://localhost:4010/Agreements o');
     const doc = {
