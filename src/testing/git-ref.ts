@@ -60,7 +60,7 @@ export interface RefOptions {
  * configuration there does not load: each suite then says it has nothing to compare with, and its
  * cases still run (a pull request that fixes a broken base, probe NL-1).
  */
-export async function playbooksAtRef(root: string, ref: string, options: RefOptions): Promise<{ playbooks: Map<string, PlaybookSubject>; unloadable?: string }> {
+export async function playbooksAtRef(root: string, ref: string, options: RefOptions): Promise<{ playbooks: Map<string, PlaybookSubject>; unloadable?: string; absent?: true }> {
   const dir = resolve(root);
   const top = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
   // --quiet: git says nothing about a ref it does not know, so the message is docket's.
@@ -73,7 +73,8 @@ export async function playbooksAtRef(root: string, ref: string, options: RefOpti
   // Only the line end goes: a folder's name may start or end with a space (second read SR86-6).
   const prefix = (await git(dir, ['rev-parse', '--show-prefix'])).replace(/\r?\n$/, '').replace(/\/$/, '');
   const files = await filesAt(top, ref, prefix);
-  if (files.size === 0) return { playbooks: new Map() };
+  // A configuration added since (or a directory git does not track): every playbook is new (probe SJ-2).
+  if (files.size === 0) return { playbooks: new Map(), absent: true };
   const scratch = await mkdtemp(join(tmpdir(), 'docket-compare-'));
   try {
     for (const [file, bytes] of files) {

@@ -65,6 +65,8 @@ export interface CompareTo {
   playbooks: Map<string, PlaybookSubject>;
   /** Why the configuration at the ref does not load, when it does not: nothing is compared. */
   unloadable?: string;
+  /** The configuration directory holds no file at the ref: nothing is declared there. */
+  absent?: true;
 }
 
 /** Where a variant of a playbook lives for this run: a digest, and how to review against it. */
@@ -195,7 +197,7 @@ async function playbookSuite(file: PlaybookTestFile, ctx: RunContext, reviews: R
 async function beforeOf(file: PlaybookTestFile, ctx: RunContext, reviews: Reviews, compare: CompareTo, slots: Slots): Promise<NonNullable<SuiteOutcome['before']>> {
   const old = playbookAtRef(file.subject, ctx.subjects.playbooks.get(file.subject), compare.playbooks);
   if (compare.unloadable !== undefined) return { ref: compare.ref, note: `The configuration at this ref cannot be loaded (${compare.unloadable}): nothing to compare with`, cases: [] };
-  if (!old) return { ref: compare.ref, note: `Playbook ${JSON.stringify(file.subject)} is not declared at this ref: nothing to compare with`, cases: [] };
+  if (!old) return { ref: compare.ref, note: `Playbook ${JSON.stringify(file.subject)} is not declared at this ref${compare.absent ? ', where the configuration directory holds no files tracked by git' : ''}: nothing to compare with`, cases: [] };
   const before = (await variantOf(old.subject, ctx, false, file.subject)) as Variant;
   return { ref: compare.ref, digest: before.digest, cases: await casesAgainst(file, before, reviews, slots, old.renamed) };
 }

@@ -209,6 +209,14 @@ describe('docket test --compare-to', () => {
     git('checkout', '-q', 'without~1');
     const missing = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'without']);
     expect(missing.stdout).toContain('without: Playbook "Inbound NDA" is not declared at this ref: nothing to compare with');
+
+    // A ref where the configuration directory holds no files (a configuration added since): said so (probe SJ-2).
+    git('checkout', '-q', '--orphan', 'bare');
+    git('rm', '-q', '-r', '--cached', '.');
+    git('commit', '-q', '--allow-empty', '-m', 'nothing yet');
+    git('checkout', '-q', '-f', 'without~1');
+    const absent = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'bare']);
+    expect(absent.stdout).toContain('bare: Playbook "Inbound NDA" is not declared at this ref, where the configuration directory holds no files tracked by git: nothing to compare with');
   });
 });
 
