@@ -55,6 +55,14 @@ export function escapeMarkdown(text: string, context: 'inline' | 'html' = 'inlin
   return out;
 }
 
+/**
+ * `text` in bold: white space after it is written as a character reference, as `**x **` is no
+ * emphasis and would show its asterisks (probe SJ-3).
+ */
+export function strongMarkdown(text: string): string {
+  return `**${escapeMarkdown(text).replace(/[ \t]+$/, (blanks) => [...blanks].map((c) => `&#${c.charCodeAt(0)};`).join(''))}**`;
+}
+
 function longestBacktickRun(text: string): number {
   let longest = 0;
   for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);

@@ -6,7 +6,7 @@
  */
 import { failedOnWarn, tally } from '../testing/outcome.js';
 import type { CaseOutcome, ExpectationOutcome, SuiteOutcome, TestReport } from '../testing/types.js';
-import { codeSpan, escapeMarkdown } from './sanitize.js';
+import { codeSpan, escapeMarkdown, strongMarkdown } from './sanitize.js';
 import { plural } from './facts.js';
 
 const DEFAULT_MAX_CHARS = 60_000;
@@ -82,13 +82,13 @@ function suiteSection(suite: SuiteOutcome, layout: Layout): string[] {
   if (layout.details > 0) {
     const lines: string[] = [];
     for (const c of suite.cases) {
-      if (c.reason && c.status !== 'pass') lines.push(`- **${escapeMarkdown(c.name)}**: ${escapeMarkdown(c.reason)}`);
+      if (c.reason && c.status !== 'pass') lines.push(`- ${strongMarkdown(c.name)}: ${escapeMarkdown(c.reason)}`);
       // The ref's side too, when it says why it could not run (probe PA-3).
       const old = before?.get(c.name);
-      if (old?.reason && old.reason !== c.reason) lines.push(`- **${escapeMarkdown(c.name)}** at ${escapeMarkdown(suite.before!.ref)}: ${escapeMarkdown(old.reason)}`);
+      if (old?.reason && old.reason !== c.reason) lines.push(`- ${strongMarkdown(c.name)} at ${escapeMarkdown(suite.before!.ref)}: ${escapeMarkdown(old.reason)}`);
       for (const e of c.expectations) {
         if (e.held === e.runs || c.status === 'error' || c.status === 'skipped') continue;
-        lines.push(`- **${escapeMarkdown(c.name)}** (${escapeMarkdown(`${e.at.file}:${e.at.line}`)}${e.severity === 'warn' ? ', warn' : ''}): expected ${escapeMarkdown(e.label)}, got ${escapeMarkdown(e.got)}${e.runs > 1 ? ` (held in ${e.held} of ${e.runs} runs)` : ''}`);
+        lines.push(`- ${strongMarkdown(c.name)} (${escapeMarkdown(`${e.at.file}:${e.at.line}`)}${e.severity === 'warn' ? ', warn' : ''}): expected ${escapeMarkdown(e.label)}, got ${escapeMarkdown(e.got)}${e.runs > 1 ? ` (held in ${e.held} of ${e.runs} runs)` : ''}`);
       }
     }
     if (lines.length > 0) out.push('', ...lines.slice(0, layout.details));

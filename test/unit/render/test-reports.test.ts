@@ -183,6 +183,11 @@ describe('the pull-request comment', () => {
     expect(md).toContain('expected redline "Governing law" in {reject, needs\\_review}, got accept');
     expect(md).not.toContain('\u0007');
   });
+  it('bolds a case name that ends in white space, which `**x **` would not (probe SJ-3)', () => {
+    const md = renderTestMarkdown({ ...report, suites: [{ ...report.suites[0]!, cases: [kase('padded  ', 'fail')] }] });
+    expect(md).toContain('- **padded&#32;&#32;** (');
+    expect(md).not.toMatch(/\*\*padded\s+\*\*/);
+  });
   it('with --fail-on-warn, says that warned and flaky cases failed the run, in the comment and the text summary', () => {
     const warned = kase('warns', 'warn', { expectations: [{ label: 'flag "Term"', severity: 'warn', at: at(12), held: 0, runs: 1, got: 'no flags' }] });
     const lenient = { ...report, suites: [{ ...report.suites[0]!, cases: [report.suites[0]!.cases[0]!, report.suites[0]!.cases[2]!, warned] }] };
