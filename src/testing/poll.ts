@@ -34,17 +34,21 @@ export function reviewDone(a: ReviewAttrs): 'done' | 'failed' | 'waiting' {
  */
 export const LAST_READ_ROOM_MS = 250;
 
-function stillProcessing(id: string): DocketError {
-  return new DocketError('timeout', `review ${id} was still processing when the time budget ran out`, 'give the run more time with --timeout');
+/** Said when the budget ran out: only a read that was answered tells the review was still processing (probe SJ-3). */
+function outOfTime(id: string, answered: boolean): DocketError {
+  const what = answered ? `review ${id} was still processing when the time budget ran out` : `review ${id}: the service answered no read of it before the time budget ran out, so whether it was still processing is not known`;
+  return new DocketError('timeout', what, 'give the run more time with --timeout');
 }
 
 export async function awaitReview(api: ReviewApi, id: string, options: PollOptions): Promise<ApiResource<ReviewAttrs>> {
   let delay = options.firstDelayMs ?? 200;
+  let answered = false;
   for (;;) {
     const review = await api.getReview(id).catch((error: unknown) => {
-      // Cut off by the budget at its end: the review was still processing.
-      throw error instanceof DocketError && error.code === 'timeout' && Date.now() >= options.deadline() - LAST_READ_ROOM_MS ? stillProcessing(id) : error;
+      // Cut off by the budget at its end: the review was still processing, if a read said so.
+      throw error instanceof DocketError && error.code === 'timeout' && Date.now() >= options.deadline() - LAST_READ_ROOM_MS ? outOfTime(id, answered) : error;
     });
+    answered = true;
     const state = reviewDone(review.attributes);
     if (state === 'done') return review;
     if (state === 'failed') throw new DocketError('review-failed', `review ${id} failed${review.attributes.error ? `: ${String(review.attributes.error)}` : ''}`);
@@ -52,7 +56,7 @@ export async function awaitReview(api: ReviewApi, id: string, options: PollOptio
     // The last wait ends just before the deadline, and the review is asked once more: giving up a
     // whole interval early (up to 5 s) said the budget ran out while it had not (probe KO-2).
     const left = options.deadline() - LAST_READ_ROOM_MS - Date.now();
-    if (left <= 0) throw stillProcessing(id);
+    if (left <= 0) throw outOfTime(id, true);
     await options.sleep(Math.min(delay, left), options.signal);
     delay = Math.min(options.maxDelayMs ?? 5000, Math.round(delay * 1.6));
   }

@@ -54,5 +54,15 @@ describe('awaitReview', () => {
     cut.api.getReview = async (id: string) => (cut.seen.at(-1)?.startsWith('sleep 718') ? Promise.reject(new DocketError('timeout', 'read review: not sent: this command\'s time budget ran out before its turn came')) : refuse(id));
     const cutError = (await cut.run(() => awaitReview(cut.api, 'r1', cut.options)).catch((e: unknown) => e)) as DocketError;
     expect(cutError.message).toBe('review r1 was still processing when the time budget ran out');
+
+    // A service that answered no read at all (each one hung until the budget's end) has not said the review was processing (probe SJ-3).
+    const hung = clocked(Infinity);
+    hung.api.getReview = async () => {
+      hung.seen.push('hang');
+      await hung.options.sleep(2000);
+      throw new DocketError('timeout', "read review: no answer before this command's time budget ran out");
+    };
+    const hungError = (await hung.run(() => awaitReview(hung.api, 'r1', hung.options)).catch((e: unknown) => e)) as DocketError;
+    expect([hungError.code, hungError.message]).toEqual(['timeout', 'review r1: the service answered no read of it before the time budget ran out, so whether it was still processing is not known']);
   });
 });
