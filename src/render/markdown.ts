@@ -48,9 +48,13 @@ const HEADER_VALUE_CHARS = 200;
 /** When even the fixed part is too big, warnings are cut to this many, each this long. */
 const FALLBACK_WARNINGS = 10;
 const FALLBACK_WARNING_CHARS = 300;
+/** A list entry longer than this has its names cut to FALLBACK_WARNING_CHARS once the comment must be cut. */
+const LONG_HEAD_CHARS = 1000;
 
 interface MdChange {
   head: string;
+  /** The entry with its names cut short: listed in a comment cut to size when the whole one is too long (probe SD-1). */
+  shortHead: () => string;
   details: string[];
   /** What is listed first when a section is cut: 0 a delete (permanent), 1 an archive or a publish (the rest that cannot be undone), 2 the rest. */
   rank: number;
@@ -164,9 +168,11 @@ export function targetLine(plan: Plan): string {
   return plan.environment ? `${line} · **Environment:** ${code(plan.environment)}` : line;
 }
 
-function changeHead(c: Change): string {
+/** A change's list entry; `capNames` shortens its names, for a comment cut to size. */
+function changeHead(c: Change, capNames?: number): string {
   const from = renamedFrom(c);
-  const what = from ? ` ${codeSpan(from.label)} → ${codeSpan(changeLabel(c))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${codeSpan(changeLabel(c))}`;
+  const name = (s: string): string => codeSpan(capNames === undefined ? s : cap(s, capNames));
+  const what = from ? ` ${name(from.label)} → ${name(changeLabel(c))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${name(changeLabel(c))}`;
   const lasting = c.action === 'delete' && c.irreversible && !c.policy ? ' (permanent)' : c.versions ? ` (${c.versions} versions)` : '';
   const source = c.source ? ` · ${codeSpan(`${c.source.file}:${c.source.line}`)}` : '';
   const label = directionLabel(c);
@@ -201,6 +207,7 @@ function buildSections(plan: Plan, kindOrder: KindTitle[]): MdSection[] {
   const section = (title: string, list: Change[]): MdSection => {
     const changes = list.map((c) => ({
       head: changeHead(c),
+      shortHead: () => changeHead(c, FALLBACK_WARNING_CHARS),
       details: [...(c.uploads ? [`  - uploads: ${codeSpan(onePath(c.uploads))}`] : []), ...visibleFields(c, false).flatMap((f) => fieldLines(c, f))],
       rank: c.action === 'delete' ? 0 : c.action === 'archive' || c.irreversible ? 1 : 2,
     }));
@@ -395,6 +402,13 @@ function cutToFit(plan: Plan, sections: MdSection[], layout: Layout, maxChars: n
   // of any kind, then archives, then the rest: no delete is left to a count while another kind's
   // update is listed (probe OV-1).
   for (const s of sections) s.changes = s.changes.map((c, i) => ({ c, i })).sort((a, b) => a.c.rank - b.c.rank || a.i - b.i).map(({ c }) => c);
+  // A name of tens of thousands of characters would take the room of every entry after it: listed
+  // entries have their names cut, as the warnings that name them do.
+  for (const s of sections) {
+    for (const c of s.changes) {
+      if (c.head.length > LONG_HEAD_CHARS) c.head = c.shortHead();
+    }
+  }
   layout.shown = sections.map(() => 0);
   const base = render(plan, sections, layout);
   if (base.length >= maxChars) return undefined;

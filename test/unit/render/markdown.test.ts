@@ -315,6 +315,20 @@ describe('renderPlanMarkdown', () => {
     expectWellFormed(kinds);
   });
 
+  it('lists a delete whose name runs to tens of thousands of characters with the name cut, not as a bare count (probe SD-1)', () => {
+    const huge = `N${'x'.repeat(70_000)} end`;
+    const large = `M${'y'.repeat(55_000)} end`;
+    const out = md(plan([change('delete', 'rule', `Long/${huge}`, { parent: 'Long', irreversible: true }), change('delete', 'rule', `Long/${large}`, { parent: 'Long', irreversible: true }), change('update', 'playbook', 'Long', { fields: { description: ['a', 'b'] } })]));
+    expect(out.length).toBeLessThan(60_000);
+    const deletes = out.split('\n').filter((l) => l.startsWith('- `-` **delete** rule `Long/N') || l.startsWith('- `-` **delete** rule `Long/M'));
+    expect(deletes).toHaveLength(2);
+    for (const line of deletes) expect(line).toMatch(/…` \(permanent\)$/);
+    expect(out).not.toContain('more not listed');
+    // Names of ordinary length are listed whole.
+    expect(out).toContain('**update** playbook `Long`');
+    expectWellFormed(out);
+  });
+
   it('cuts a plan whose details run to 200,000 lines instead of crashing (a 20,000-rule plan did)', () => {
     const changes = [
       change('create', 'custom-term', 'Huge', { fields: { body: [null, 'clause\n'.repeat(200_000)] } }),
