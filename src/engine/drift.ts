@@ -4,7 +4,7 @@
  * live-side change; what the files change is pending, not drift; what a `drift: ignore` policy
  * covers is listed apart. Pure: built from a plan and the live objects no file declares.
  */
-import { childrenEditedInFiles, childrenEditedLive, childrenKeptByPolicy, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, governingPolicy, isDrift, liveRenames, liveSide, movedFromOf, type ChildWork, type LiveRenames } from './direction.js';
+import { childrenEditedInFiles, childrenEditedLive, childrenKeptByPolicy, droppedEditedLive, editedInFilesSince, editedLiveChildren, editedLiveSince, editedLiveSinceMoved, governingPolicy, isDrift, liveRenames, liveSide, movedFromOf, type ChildWork, type LiveRenames } from './direction.js';
 import type { NamingKind, SyncState } from './sync.js';
 import { addTo } from '../util/multi-map.js';
 import { isFilesSide, pendingDocumentOf, refKey, type Action, type Change, type DesiredResource, type Direction, type DriftPolicy, type FieldDirection, type KindName, type LiveResource, type Plan } from './types.js';
@@ -133,8 +133,9 @@ export function driftReport(input: DriftInput): DriftReport {
     name: c.name,
     direction: c.direction ?? 'unknown',
     ...(c.policy ? {} : { action: c.action }),
-    // Fields only for objects both sides have: a whole object came or went otherwise.
-    fields: c.liveId && !['delete', 'archive'].includes(c.action) ? c.fields.map((f) => ({ field: f.field, ...(f.direction ? { direction: f.direction } : {}) })) : [],
+    // Fields only for objects both sides have: a whole object came or went otherwise; but a rule
+    // moved in the app and edited there since is deleted with that edit, which drift says (probe SI-1).
+    fields: c.liveId && !['delete', 'archive'].includes(c.action) ? c.fields.map((f) => ({ field: f.field, ...(f.direction ? { direction: f.direction } : {}) })) : editedLiveSinceMoved(c, input.sync).map((field) => ({ field, direction: 'live' as const })),
     ...liveName(c),
     ...movedFrom(c),
     ...(c.source ? { source: c.source } : {}),

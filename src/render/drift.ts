@@ -124,11 +124,13 @@ function removedNote(report: DriftReport): string | undefined {
 
 function fieldList(i: DriftItem, code: (s: string) => string): string {
   // No field changed: it was renamed away from a name another live object took (probe JA-1).
-  if (i.moved_from !== undefined && i.fields.length === 0) {
+  if (i.moved_from !== undefined && (i.fields.length === 0 || i.action === 'delete')) {
+    // Edited in the app since it moved: the plan's delete takes the edit with it (probe SI-1).
+    const edited = i.fields.length > 0 ? `, and its ${i.fields.map((f) => code(f.field)).join(', ')} changed live since the last sync: applying deletes it with that edit` : '';
     // Its own name kept, under another parent: it went with its playbook's rename in the app (a swap of names, probe NB-9).
     const keptName = i.moved_from !== i.key && i.moved_from.endsWith(`/${i.name}`) && i.key.endsWith(`/${i.name}`);
-    if (keptName) return `moved in the app from ${code(quote(i.moved_from))} with its playbook's rename`;
-    return `renamed in the app from ${code(quote(i.moved_from))}, a name another live ${i.kind} holds now`;
+    if (keptName) return `moved in the app from ${code(quote(i.moved_from))} with its playbook's rename${edited}`;
+    return `renamed in the app from ${code(quote(i.moved_from))}, a name another live ${i.kind} holds now${edited}`;
   }
   return i.fields.map((f) => {
     const side = fieldDirectionLabel(i, f);

@@ -1349,6 +1349,10 @@ describe('objects renamed in the app', () => {
     // A moved rule edited in the app since: the delete would take the edit, which the plan says (probe NB-6).
     await app.editRule('Alpha', 'b1', { actions: 'do b1, edited live' });
     expect((await cli('plan', '-C', dir)).stdout).toContain('Warning: rule "Alpha/b1" moved in the app, last in sync as Beta/b1, and its actions changed live since the last sync: applying deletes it with that edit; to keep the edit, move it in the files, or `docket pull` what it can');
+    // And so does drift, which a scheduled report reads alone (probe SI-1).
+    const edited = await cli('drift', '-C', dir, '-o', 'json');
+    expect((JSON.parse(edited.stdout) as { drift: { key: string; fields: unknown[] }[] }).drift.find((d) => d.key === 'Alpha/b1')?.fields).toEqual([{ field: 'actions', direction: 'live' }]);
+    expect((await cli('drift', '-C', dir)).stdout).toMatch(/~ rule "Alpha\/b1" \([^)]*\): moved in the app from "Beta\/b1" with its playbook's rename, and its actions changed live since the last sync: applying deletes it with that edit · updated /);
     await app.editRule('Alpha', 'b1', { actions: 'do b1' });
     const drift = await cli('drift', '-C', dir, '-o', 'json');
     const report = JSON.parse(drift.stdout) as { pending: unknown[]; drift: { key: string; direction: string }[] };
