@@ -67,6 +67,15 @@ describe('toYaml', () => {
     const more = resourceFile('playbooks/p.yaml', 'playbook.schema.json', [{ a: '+0x1F', b: '-0x1', c: 'Accept\tup to 3 years', d: 'Accept\uffff', e: '0x' }], { outRoot: '/o', schemasDir: '/o/schemas' });
     expect(more.content.split('\n').slice(1).join('\n')).toBe('a: "+0x1F"\nb: "-0x1"\nc: "Accept\\tup to 3 years"\nd: "Accept\\uffff"\ne: 0x\n');
     expect(parse(more.content)).toEqual({ a: '+0x1F', b: '-0x1', c: 'Accept\tup to 3 years', d: 'Accept\uffff', e: '0x' });
+    // Numbers to PyYAML with `_` after the point, and to Psych with `,` between digits; booleans and
+    // null Psych reads in any letter case; a Ruby symbol, which Psych's safe load refuses (probe SK-1).
+    const eleven = { a: '1,000', b: '1.2_3', c: '1._', d: '685.230_15e+03', e: '-1,234,567', f: '1,000.5', g: 'tRUE', h: 'nULL', i: ':name', j: '.NaN', k: '-.iNF' };
+    const written = resourceFile('playbooks/p.yaml', 'playbook.schema.json', [eleven], { outRoot: '/o', schemasDir: '/o/schemas' });
+    expect(written.content.split('\n').slice(1).join('\n')).toBe(`${Object.entries(eleven).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n')}\n`);
+    expect(parse(written.content)).toEqual(eleven);
+    // Text beside them stays plain: a comma with a space, a point with no digit before it, a word.
+    const plain = resourceFile('playbooks/p.yaml', 'playbook.schema.json', [{ a: '1, 000', b: 'v1.2_3', c: 'nullable', d: '1,00a', e: 'x: y' }], { outRoot: '/o', schemasDir: '/o/schemas' });
+    expect(plain.content.split('\n').slice(1).join('\n')).toBe('a: 1, 000\nb: v1.2_3\nc: nullable\nd: 1,00a\ne: "x: y"\n');
   });
 
   it('quotes one-line text that starts or ends with a space other than a plain one, which plain would read as nothing in the file (probe JH-7)', () => {
