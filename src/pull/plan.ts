@@ -39,7 +39,7 @@ import { RENAME_IN_FILE_CODES, SETTING_CODES } from '../kinds/support/fixed-in-f
 import { nameKey } from '../testing/match.js';
 import { testNames } from '../testing/names.js';
 import { formerNames, setAt } from './values.js';
-import { MODELINE_START } from '../config/schema-names.js';
+import { headerModeline } from '../kinds/support/definition-text.js';
 import { valueAt } from '../config/value-at.js';
 import { addsToFlowList, asEdited, documentValues, editYaml, parseForEdit, removedBefore, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
 import { addTo } from '../util/multi-map.js';
@@ -1270,8 +1270,9 @@ class PullPlanner {
         // fields of a definition's section, reordered in the app), the live text is written whole (probe GY).
         if (edited.text !== null && this.kinds.get(o.change.kind)?.sameField?.(field, text, edited.text) === false) {
           // The editor's modeline stays, as the README promises of a definition file (probe KN-5).
-          const modeline = new RegExp(`^\\uFEFF?(${MODELINE_START}[^\\r\\n]*)`).exec(before)?.[1];
-          const whole = modeline !== undefined && !new RegExp(`^${MODELINE_START}`).test(text) ? `${modeline}\n${text}` : text;
+          // Wherever the file's opening comments hold it (probe SH-1).
+          const modeline = headerModeline(before);
+          const whole = modeline !== undefined && headerModeline(text) === undefined ? `${modeline}\n${text}` : text;
           this.dataFiles.set(path, withEndingsOf(before, whole));
           // Said as what pull does: a dry run prints the same notes (probe HB).
           this.notes.push(`pull writes ${path} whole from the live text, whose fields are in another order than the file's: comments in it are not kept${modeline !== undefined ? ' (but for its editor modeline)' : ''}`);

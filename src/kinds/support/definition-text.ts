@@ -37,12 +37,51 @@ export function definitionText(value: unknown): string {
 const OCTAL_1_2 = /^[-+]?0o[0-7]+$/;
 
 /**
- * A definition file's text as published: line ends as `\n`, and without the editor's
- * `# yaml-language-server: $schema=…` line, which only means something in the repository (the
- * service would keep it, and export would bring it back to teams that never wrote one).
+ * A definition file's text as published: line ends as `\n`, and without the editor's modeline
+ * (`# yaml-language-server: $schema=…`, or `# $schema: …`), which only means something in the
+ * repository (the service would keep it, and export would bring it back to teams that never wrote
+ * one). The editor reads one anywhere among the comments that open the document, after a `---`
+ * too, so each such line goes there (probe SH-1).
  */
 export function publishedFileText(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(MODELINES, '');
+  const s = text.replace(/\r\n?/g, '\n');
+  let out = '';
+  const end = headerLines(s, (line, modeline) => {
+    if (!modeline) out += line;
+  });
+  return out + s.slice(end);
 }
 
-const MODELINES = new RegExp(`^(?:${MODELINE_START}[^\\n]*\\n)+`);
+/** The first modeline among the comments that open a definition file's text, as written, without its line end. */
+export function headerModeline(text: string): string | undefined {
+  let found: string | undefined;
+  headerLines(text, (line, modeline) => {
+    if (modeline && found === undefined) found = line.replace(/^\uFEFF/, '').replace(/\r?\n$/, '');
+  });
+  return found;
+}
+
+/**
+ * Calls `each` with the lines before a document's content (blank, comments, directives, one `---`),
+ * each with its line end and whether it is an editor modeline; returns where the content starts.
+ */
+function headerLines(text: string, each: (line: string, modeline: boolean) => void): number {
+  let at = 0;
+  let marker = false;
+  while (at < text.length) {
+    const nl = text.indexOf('\n', at);
+    const end = nl === -1 ? text.length : nl + 1;
+    const line = text.slice(at, end);
+    // trim() takes a byte-order mark too.
+    const bare = line.trim();
+    const modeline = MODELINE.test(bare);
+    if (!modeline && !(bare === '' || bare.startsWith('#') || bare.startsWith('%') || (!marker && bare === '---'))) break;
+    if (bare === '---') marker = true;
+    each(line, modeline);
+    at = end;
+  }
+  return at;
+}
+
+/** What yaml-language-server takes for a modeline (its `isModeline`), with or without a space after `#`. */
+const MODELINE = new RegExp(`^(?:${MODELINE_START}|#[ \\t]*\\$schema:)`);
