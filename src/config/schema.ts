@@ -12,7 +12,7 @@ import { didYouMean, suggest } from './suggest.js';
 import { gluedDashHint, joinPointer, pathToPointer, pointerLabel, pointerToPath, type DocPositions } from './yaml-positions.js';
 import { quoteValue, showJson, showName } from './quote.js';
 import { urlSpellingHint } from './url-policy.js';
-import { asLatinLetters, otherScriptOf } from '../util/other-script.js';
+import { asLatinLetters, drawnAlikeLetter, otherScriptOf } from '../util/other-script.js';
 import { withoutSecrets } from './url-secrets.js';
 import { keyAsWritten, nonFiniteName, TAG_HINT } from './written-number.js';
 import { variablesIn } from './interpolate.js';
@@ -231,7 +231,11 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
       // Not a typo but a level too high (`name:` beside an Organization's `review:`): where it goes (probe JJ-3).
       const under = spelt === '' && !glued ? known.filter((k) => isPlainObject(properties[k]) && isPlainObject((properties[k] as AnySchemaObject).properties) && Object.hasOwn((properties[k] as AnySchemaObject).properties, key)) : [];
       const deeper = under.length > 0 ? `, did you mean ${joinOr(under.map((k) => `\`${k}.${key}\``))}? (\`${key}\` goes under ${joinOr(under.map((k) => `\`${k}:\``))})` : '';
-      return make('unknown-key', `${unknownKey(key, joinPointer(pointer, key))} in ${where}${spelt}${deeper}`, joinPointer(pointer, key), glued ?? hint, false);
+      // A key drawn like one the mapping has (`аctions`, its `а` Cyrillic, beside `actions`): the
+      // hint's list names `actions` as allowed, which reads as if it were refused (probe SH-3).
+      const twin = spelt === '' && isPlainObject(e.data) ? known.filter((k) => Object.hasOwn(e.data as object, k)).map((k) => [k, drawnAlikeLetter(key, k)] as const).find(([, letter]) => letter) : undefined;
+      const drawnAlike = twin ? ` (drawn like \`${twin[0]}\`, which this mapping has too: they differ only in a letter drawn alike: ${twin[1]})` : '';
+      return make('unknown-key', `${unknownKey(key, joinPointer(pointer, key))} in ${where}${spelt}${deeper}${drawnAlike}`, joinPointer(pointer, key), glued ?? hint, false);
     }
     case 'required': {
       const field = String(params.missingProperty);

@@ -445,6 +445,9 @@ describe('loadConfig: schema errors', () => {
       'playbooks/p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: x', '    reviewer: a@acme.example', '    reviewr: b@acme.example'),
     });
     expect(r.diagnostics.map((d) => d.message)).toEqual(['unknown key `reviewr` in `rules[0]`']);
+    // One drawn like a key the mapping has says so, as the list of allowed keys names that one (probe SH-3).
+    const twin = await load({ 'docket.yaml': PROJECT, 'playbooks/p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: b', '    actions: x', '    \u0430ctions: y') });
+    expect(twin.diagnostics.map((d) => d.message)).toEqual(['unknown key `\u0430ctions` in `rules[0]` (drawn like `actions`, which this mapping has too: they differ only in a letter drawn alike: Cyrillic `\u0430`, Latin `a`)']);
   });
 
   it('says where a key a level too high goes, and no Organization warning beside a key it refuses (probe JJ-3)', async () => {
