@@ -653,7 +653,11 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
   if (bracketedKey(message, rest)) return `a key is plain text: write it without brackets (\`${rest.trim().replace(/^[[{]\s*|\s*[\]}](?=[ \t]*:)/g, '')}\`)`;
   if (/^Comments must be separated/.test(message)) return 'put a space before `#`, or quote the value if `#` belongs to it';
   // `--- kind: Member` (or `--- ` and a byte-order mark, files joined by a tool): a document's keys start on the next line.
-  if (/^Block collection cannot start on same line with directives-end marker/.test(message)) return 'a document\'s keys start on the line after `---`: put a line break after `---`';
+  if (/^Block collection cannot start on same line with directives-end marker/.test(message)) {
+    // `--- ` then only a byte-order mark: the line ends already, the mark is what YAML reads as content (probe SH-4).
+    if (/^---[ \t]*\ufeff[ \t]*$/.test(text.slice(lineStart).split(/\r?\n|\r/, 1)[0]!)) return 'a byte-order mark after `---` on its line (files joined by a tool) is read as the document\'s first key: delete the mark';
+    return 'a document\'s keys start on the line after `---`: put a line break after `---`';
+  }
   if (code === 'MISSING_CHAR') return 'a quote, bracket or brace was opened and not closed';
   // A key YAML allows at most 1,024 characters up to its `:` (probe QW-6).
   if (code === 'KEY_OVER_1024_CHARS') return 'a key is at most 1,024 characters up to its `:`: shorten it (a long text belongs in a value)';

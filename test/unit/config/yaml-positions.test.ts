@@ -135,6 +135,8 @@ describe('parseYamlFile', () => {
     expect(hintOf('kind: Member', 'email: a@b.example', '--- kind: Member', 'email: x@y.example')).toEqual([[3, 5, marker]]);
     expect(hintOf('kind: Member', 'email: a@b.example', '--- \ufeffkind: Member', 'email: x@y.example')).toEqual([[3, 5, marker]]);
     expect(hintOf('kind: Member', 'email: a@b.example', '---\ufeff', 'kind: Member', 'email: x@y.example')).toEqual([[3, 1, 'a byte-order mark right after `---` (files joined by a tool) makes it no document marker: delete the mark']]);
+    // `--- ` and only a mark: the line ends already; the mark is the trouble (probe SH-4).
+    expect(hintOf('kind: Member', 'email: a@b.example', '--- \ufeff', 'kind: Member', 'email: x@y.example').map((h) => h[2])).toEqual(["a byte-order mark after `---` on its line (files joined by a tool) is read as the document's first key: delete the mark"]);
   });
 
   it('reports an indentation slip once, with the line it slipped from, not every token after it', () => {
