@@ -1632,10 +1632,14 @@ class PullPlanner {
     }
     for (const f of checked) {
       // Test files are no resource documents (their own checks are elsewhere).
-      if (f.after === null || !/\.ya?ml$/i.test(f.path) || isTestFile(f.path)) continue;
+      // A pending document (a Word term's, waiting for its file) is checked for what docket.yaml
+      // lacks only: renamed to .yaml once its file is added, it would be refused for that (probe SI-4).
+      const pending = /\.ya?ml\.pending$/i.test(f.path);
+      if (f.after === null || !(pending || /\.ya?ml$/i.test(f.path)) || isTestFile(f.path)) continue;
       const made = this.newFileObjects.get(f.path);
       if (f.before === null && !made) continue; // a new data file (a definition) of a new object
-      const problems = await check(f.path, f.after, dataTexts);
+      const found = await check(pending ? f.path.slice(0, -'.pending'.length) : f.path, f.after, dataTexts);
+      const problems = pending ? found.filter((p) => SETTING_CODES.has(p.code)) : found;
       if (problems.length === 0) continue;
       if (made) {
         for (const p of problems) for (const key of made) refuse(key, p);

@@ -638,6 +638,22 @@ parameters:
     expect((await cli('validate', '-C', dir)).code).toBe(0);
   });
 
+  it('writes no pending document of a Word term into a configuration without agreements.actor either (probe SI-4)', async () => {
+    const other = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/word.yaml': 'kind: CustomTerm\nname: Word Without Actor\ndocx_file: word.docx\n' });
+    await writeFile(join(other, 'custom-terms/word.docx'), docx('made elsewhere'));
+    await applyOk(cli, other);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    const pulled = await cli('pull', '-C', dir, '--kind', 'custom-term', '--target', 'custom-term/Word Without Actor', '-o', 'json');
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    expect(JSON.parse(pulled.stdout).not_pulled).toEqual([
+      expect.objectContaining({ name: 'Word Without Actor', reason: expect.stringMatching(/need `agreements\.actor` in docket\.yaml.*, then pull again$/) }),
+    ]);
+    expect(await readdir(dir)).toEqual(['docket.yaml']);
+    await writeFile(join(dir, 'docket.yaml'), DOCKET);
+    expect((await cli('pull', '-C', dir, '--kind', 'custom-term', '--target', 'custom-term/Word Without Actor')).code).toBe(0);
+    expect(await readdir(join(dir, 'custom-terms'))).toEqual(['word-without-actor.yaml.pending']);
+  });
+
   it('writes no organization name validate would refuse: one of 230 characters, one with a tab', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': ORGANIZATION });
     await applyOk(cli, dir);
