@@ -1,7 +1,7 @@
 /** Which live objects a kind should read in detail: those the files declare. */
 import { formerKeys, refKey, type DesiredResource, type KindName } from '../../engine/types.js';
 import type { ExpectedItem } from '../../api/types.js';
-import { expectedByName } from '../../api/expected.js';
+import { expectedByName, TO_THE_END } from '../../api/expected.js';
 
 /**
  * Live objects worth a detailed read: the declared ones, by name, former name, pinned id, or the
@@ -51,7 +51,9 @@ function idsOf(d: DesiredResource, synced: SyncedIds | undefined): Set<string> {
  * service keeps to itself is read on, not taken as whole, which would plan objects docket made as
  * "removed live" and make them again (probe RE-1), or an object made in the app as new (second read SR88-4).
  */
-export function expectedOf(ctx: { declared?: DesiredResource[]; synced?: () => SyncedIds | Promise<SyncedIds> }, kind: KindName): () => Promise<readonly ExpectedItem[]> {
+export function expectedOf(ctx: { declared?: DesiredResource[]; readAll?: boolean; readDropped?: ReadonlySet<KindName>; synced?: () => SyncedIds | Promise<SyncedIds> }, kind: KindName): () => Promise<readonly ExpectedItem[]> {
+  // Every live object is wanted (export, pull, drift, a plan that prunes): the whole list.
+  if (!ctx.declared || ctx.readAll || ctx.readDropped?.has(kind)) return async () => [TO_THE_END];
   return async () => {
     const synced = await ctx.synced?.();
     const declared = (ctx.declared ?? []).filter((d) => d.kind === kind);

@@ -1,10 +1,11 @@
 /** The bundled example against the agreements-service and paging shapes of the public docs. */
-import { rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { TestEmulator } from '../../helpers/emulator.js';
 import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { App } from '../../helpers/app.js';
 import { runExampleScenario, startVariant } from './scenario.js';
 import { DEFINITION } from '../agreements-fixtures.js';
 
@@ -78,6 +79,34 @@ describe('a list that pages without saying so', () => {
     expect(first).toHaveLength(10);
     const all = [...first, ...((await (await fetch(`${t.env.DOCKET_AGREEMENTS_URL}/v1/templates?page[size]=100&page[number]=2`, { headers: { authorization: `Bearer ${t.env.DOCKET_API_KEY}` } })).json()) as { data: unknown[] }).data];
     expect(all).toHaveLength(12);
+  });
+
+  it('and cuts its pages at 12: export writes every object, past page 1, and a custom template keeps its link to a term listed there (probe SF-1)', async () => {
+    t = await startVariant({ paging: 'hidden', ignorePageSize: true, maxPageSize: 12 });
+    const cli = cliWith(() => t!.env);
+    const docket = 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n';
+    const files: Record<string, string> = { 'docket.yaml': docket };
+    for (let i = 1; i <= 20; i++) files[`templates/n${i}.yaml`] = `kind: Template\nname: NDA ${String(i).padStart(2, '0')}\ntype: NDA\n`;
+    for (let i = 1; i <= 14; i++) files[`terms/t${i}.yaml`] = `kind: CustomTerm\nname: T${String(i).padStart(2, '0')}\nbody: Term ${i}.\n`;
+    files['custom-templates/c.yaml'] = 'kind: CustomTemplate\nname: C\ncustom_term: T14\ndefinition_file: c.cover.yaml\n';
+    files['custom-templates/c.cover.yaml'] = DEFINITION;
+    const dir = await makeDir(files);
+    await applyOk(cli, dir);
+    // From a directory with no file and no record, as a new organization's adoption starts.
+    const from = await makeDir({ 'docket.yaml': docket });
+    const out = join(await makeDir({}), 'out');
+    const exported = await cli('export', '-C', from, '--out', out);
+    expect([exported.code, exported.stderr]).toEqual([0, '']);
+    expect(exported.stdout).not.toContain('does not list');
+    const written = await readdir(join(out, 'templates'));
+    expect(written.filter((f) => f.endsWith('.yaml'))).toHaveLength(20);
+    expect((await readdir(join(out, 'custom-terms'))).filter((f) => f.endsWith('.yaml'))).toHaveLength(14);
+    expect(await readFile(join(out, (await readdir(out, { recursive: true })).find((f) => /custom-templates\/c\.yaml$/.test(f))!), 'utf8')).toContain('custom_term: T14');
+    await expectNoChanges(cli, out);
+    // Drift and pull see an object made in the app past page 1 too.
+    await new App(t.env).createTemplate({ type: 'NDA', name: 'NDA 21' });
+    const drift = await cli('drift', '-C', out);
+    expect(drift.stdout).toContain('template "NDA 21"');
   });
 
   it('and answers a create 204 with no body: each object made is read on for, past page 1, and what waits on it is made (probe RW-1)', async () => {
