@@ -124,6 +124,8 @@ export function inertVariants(v: EmulatorVariants): Record<string, string> {
   if (v.archivedMarker !== DEFAULT_VARIANTS.archivedMarker && !v.listArchived) out.archived_marker = 'archived playbooks are not listed, list_archived=false';
   if (v.invitationUserAt !== DEFAULT_VARIANTS.invitationUserAt && !v.invitationUser) out.invitation_user_at = 'invitations name no user, invitation_user=false';
   if (v.linksOrigin !== DEFAULT_VARIANTS.linksOrigin && v.paging !== 'both' && v.paging !== 'links') out.links_origin = `lists carry no paging links, paging=${v.paging}`;
+  // Every item at once: no page has a size to keep or to ignore (probe SF-2).
+  if (v.ignorePageSize && v.paging === 'none') out.ignore_page_size = 'lists are not paged, paging=none';
   return out;
 }
 

@@ -128,6 +128,10 @@ it('refuses variant flags that contradict each other, and says which of a seed\'
     expect(banner).toContain('invitation_user_at=attribute (no effect: invitations name no user, invitation_user=false)');
     expect(banner).toContain('links_origin=other (no effect: lists carry no paging links, paging=meta)');
   });
+  // A list not paged has no page size to ignore (probe SF-2).
+  await withEmulator(['--paging', 'none', '--ignore-page-size'], async (banner) => {
+    expect(banner).toContain('ignore_page_size=true (no effect: lists are not paged, paging=none)');
+  });
 });
 
 it('answers a path it has no route for, however long, and still stops on SIGTERM', async () => {
