@@ -5,7 +5,7 @@
 import { DIRECTION_LABEL, DRIFT_DIRECTIONS, directionSign } from '../engine/direction.js';
 import type { AdoptingItem, DriftItem, DriftReport } from '../engine/drift.js';
 import type { Direction, Plan } from '../engine/types.js';
-import { fieldDirectionLabel, plural, shortList, subject } from './facts.js';
+import { adoptFilesCommand, fieldDirectionLabel, plural, shortList, subject } from './facts.js';
 import { jsonText } from './json.js';
 import { cutNote, fitMarkdown, listShares, MARKDOWN_MAX_CHARS, pushWithin, type ListBudget } from './markdown-fit.js';
 import { targetLine as markdownTargetLine } from './markdown.js';
@@ -187,7 +187,7 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
   // Objects, not changes: a rename and an edit of one rule are two changes of a plan.
   if (owed > 0) lines.push(`${plural(owed, 'object')} changed in the files ${owed === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` shows ${owed === 1 ? 'it' : 'them'}.`);
   if (leftLive > 0) lines.push(leftLiveLine(leftLive));
-  if (report.adopting?.length) lines.push(adoptingLine(report.adopting, (a) => `${subject(a, quote)} (${onePath(a.file)})`));
+  if (report.adopting?.length) lines.push(adoptingLine(plan, report.adopting, (a) => `${subject(a, quote)} (${onePath(a.file)})`));
   const scope = scopeLine(opts.scope, oneLine);
   if (scope) lines.push(scope);
   return `${lines.join('\n')}\n`;
@@ -214,9 +214,9 @@ function leftLiveLine(n: number): string {
 }
 
 /** Live objects named by pending documents: said once, with what adopting them takes. */
-function adoptingLine(items: readonly AdoptingItem[], show: (a: AdoptingItem) => string): string {
+function adoptingLine(plan: Plan, items: readonly AdoptingItem[], show: (a: AdoptingItem) => string): string {
   const n = items.length;
-  return `${n} live ${n === 1 ? 'object is' : 'objects are'} named by a pending document (not drift; add the file it names, rename it to .yaml, then \`docket apply --adopt-files\`): ${items.map(show).join(', ')}.`;
+  return `${n} live ${n === 1 ? 'object is' : 'objects are'} named by a pending document (not drift; add the file it names, rename it to .yaml, then \`${adoptFilesCommand(plan)}\`): ${items.map(show).join(', ')}.`;
 }
 
 /** `limitSaid`: the limit a cut report names, when it was fitted to less room than that (fitPrinted). */
@@ -263,7 +263,7 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
   // Worded so the CI recipe's grep ('pending change.* of the files (not drift)') finds what an apply still owes, and only that.
   if (owed > 0) lines.push(`_${plural(owed, 'object')} with pending changes of the files (not drift): see \`docket plan\`._`, '');
   if (leftLive > 0) lines.push(`_${leftLiveLine(leftLive)}_`, '');
-  if (report.adopting?.length) lines.push(`_${escapeMarkdown(adoptingLine(report.adopting, (a) => `${a.kind} "${a.name}" (${a.file})`))}_`, '');
+  if (report.adopting?.length) lines.push(`_${escapeMarkdown(adoptingLine(plan, report.adopting, (a) => `${a.kind} "${a.name}" (${a.file})`))}_`, '');
   const only = scopeLine(scope, codeSpan);
   if (only) lines.push(`_${only}_`, '');
   if (budget.cut) lines.push(cutNote(maxChars), '');

@@ -352,6 +352,12 @@ describe('renderPlanText', () => {
     expect(text(one)).toContain('1 live object is not declared in any file and is left alone (templates: 1).');
   });
 
+  it("names the apply that adopts what pending documents name with the run's --env and --emulator (probe SK-3)", () => {
+    const pending = { undeclared: [{ kind: 'custom-term' as const, count: 1, names: ['W'], reason: 'r', pending: 1 }] };
+    expect(text(plan([], pending))).toContain('then `docket apply --adopt-files`.');
+    expect(text(plan([], { ...pending, environment: 'eu west', target: { emulator: true } }))).toContain("then `docket apply --env 'eu west' --emulator --adopt-files`.");
+  });
+
   it('shows the fields of deleted objects only when verbose', () => {
     const p = plan([change('delete', 'rule', 'P/A', { parent: 'P', irreversible: true, fields: { description: ['gone', null] } })]);
     expect(text(p)).not.toContain('description');
