@@ -250,9 +250,11 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     pushWithin(lines, lists[sections.length]!, budget, shares[sections.length]);
     lines.push('');
   }
-  if (revertible(report) && pullable(report)) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request${applyReverts(report) ? ', or `docket apply` to revert it' : ''}${onlyLiveNote(report, codeSpan)}.`, '');
+  // Not "revert it" of drift a `drift: adopt` policy holds, which apply leaves (probe SI-6).
+  const revert = report.drift.some((i) => i.policy === 'adopt') ? 'revert what no `drift: adopt` policy covers' : 'revert it';
+  if (revertible(report) && pullable(report)) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request${applyReverts(report) ? `, or \`docket apply\` to ${revert}` : ''}${onlyLiveNote(report, codeSpan)}.`, '');
   // As the text's closing line says it: the next step is never left out of a job summary (probe NX-2).
-  else if (revertible(report)) lines.push(`\`docket pull\` leaves it${applyReverts(report) ? '; run `docket apply` to revert it' : ''}${onlyLiveNote(report, codeSpan)}.`, '');
+  else if (revertible(report)) lines.push(`\`docket pull\` leaves it${applyReverts(report) ? `; run \`docket apply\` to ${revert}` : ''}${onlyLiveNote(report, codeSpan)}.`, '');
   const removed = removedNote(report);
   if (removed) lines.push(`_${removed}_`, ''); // docket's own words and code spans: nothing to escape
   const edited = editedNote(report);

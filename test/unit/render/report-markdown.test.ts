@@ -366,6 +366,9 @@ describe('drift and pull markdown at scale', () => {
     expect(text([pruned])).toContain('`docket apply` reverts what no `drift: adopt` policy covers.');
     expect(renderDriftMarkdown(plan([]), { drift: [made], ignored: [], pending: [] })).toContain('Run `docket pull` to write the drift into the files as a pull request; of the objects only live, `docket apply --prune` archives those of the kinds it archives, the app removes the others.');
     expect(renderDriftMarkdown(plan([]), { drift: [made, edited], ignored: [], pending: [] })).toContain('or `docket apply` to revert it (objects only live:');
+    // Beside drift a `drift: adopt` policy holds, which apply leaves, as the text report says (probe SI-6).
+    const heldByAdopt: DriftItem = { ...edited, key: 'NDA/Scope', name: 'Scope', policy: 'adopt' };
+    expect(renderDriftMarkdown(plan([]), { drift: [edited, heldByAdopt], ignored: [], pending: [] })).toContain('or `docket apply` to revert what no `drift: adopt` policy covers.');
     // Knowing which kinds `--prune` archives: a template made in the app is the app's to remove, a playbook apply's.
     const template: DriftItem = { kind: 'template', key: 'App NDA', name: 'App NDA', direction: 'only-live', fields: [] };
     const withKinds = (drift: DriftItem[]) => renderDriftText(plan([]), { drift, ignored: [], pending: [], prunable: new Set(['playbook'] as const) }, { color: false });
