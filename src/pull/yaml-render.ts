@@ -188,7 +188,10 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
     type = original;
     text = value;
   } else if (original === Scalar.PLAIN || BLOCK_TYPES.has(original)) {
-    type = readsBack(value, value, inFlow) && quote?.(value) !== true ? Scalar.PLAIN : Scalar.QUOTE_DOUBLE;
+    // Under a `!!str` tag, which stays, plain text is text to every reader: `!!str 456` needs no quotes
+    // (probe SI-3); a tab or a space at an end is still quoted, for what YAML 1.1 readers and eyes make of it.
+    const asText = node.tag === 'tag:yaml.org,2002:str' && !/\t|^\s|\s$/u.test(value) && readsBack(`!!str ${value}`, value, inFlow);
+    type = asText || (readsBack(value, value, inFlow) && quote?.(value) !== true) ? Scalar.PLAIN : Scalar.QUOTE_DOUBLE;
     text = value;
   } else {
     type = original;

@@ -70,6 +70,8 @@ describe('editYaml', () => {
     expect(edit('a: !!float\n  1.5\nb: &k !!str\n  x\nc: 1\n', () => ({ a: 2, b: 5, c: 1 })).text).toBe('a:\n  2\nb: &k\n  5\nc: 1\n');
     // With a comment after it, and comment lines between (second read SR-4).
     expect(edit('a: !!str # note\n  # more\n  x\nb: 1\n', () => ({ a: 5, b: 1 })).text).toBe('a: # note\n  # more\n  5\nb: 1\n');
+    // Text under a `!!str` that stays: plain, as the tag makes it text (probe SI-3); a tab is still quoted.
+    expect(edit('a: !!str 123\nb: [!!str 1]\nc: !!str x\n', () => ({ a: '456', b: ['yes'], c: 'a\tb' })).text).toBe('a: !!str 456\nb: [!!str yes]\nc: !!str "a\\tb"\n');
   });
 
   it('writes over a value holding `${` in a data file, which is published as written: no placeholder there (probe HY-6)', () => {
