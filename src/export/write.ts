@@ -49,7 +49,15 @@ const MOVING = '.moving';
  */
 function finishMove(moving: string, out: string): void {
   const names = readdirSync(moving).sort((a, b) => Number(a === LOCK_FILE) - Number(b === LOCK_FILE));
-  for (const name of names) if (!existsSync(path.join(out, name))) renameSync(path.join(moving, name), path.join(out, name));
+  let whole = true;
+  for (const name of names) {
+    // A name written there since stays the user's; nor does the lock come up beside what is not the export's (probe SK-2).
+    if (existsSync(path.join(out, name)) || (name === LOCK_FILE && !whole)) {
+      whole = false;
+      continue;
+    }
+    renameSync(path.join(moving, name), path.join(out, name));
+  }
   rmdirSync(moving);
 }
 

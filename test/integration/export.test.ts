@@ -921,6 +921,13 @@ describe('docket export', () => {
     const refused = await again(taken);
     expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining(`holds part of an earlier export, stopped while its files were moved into place; the rest is in ${moving}`)]);
     expect(await readFile(join(taken, names[names.length - 1]!), 'utf8')).toBe('mine\n');
+    // Nor does docket.lock.json, moved last, come up beside a file not the export's: it marks a whole export (probe SK-2).
+    const { out: mine, moving: rest } = await stopped(0);
+    const first = names.find((n) => n !== 'docket.lock.json')!;
+    await writeFile(join(mine, first), 'mine\n');
+    expect((await again(mine)).code).toBe(1);
+    expect(await readdir(mine)).not.toContain('docket.lock.json');
+    expect(await readdir(rest)).toEqual(expect.arrayContaining([first, 'docket.lock.json']));
   });
 
   it('warns when --out is below the source configuration, also through a link, and not in a folder docket skips (a dot-folder, node_modules)', async () => {
