@@ -13,7 +13,7 @@ export function expectingNames(names: () => Iterable<string>): NonNullable<ListO
 /**
  * An object no page holds: expected, a list that says nothing of paging is read on to its end (an
  * empty page, or one that only repeats), for the runs that report every live object (export, pull,
- * drift, a plan that prunes), which would otherwise miss those past a page the service cut at a size
- * of its own (probe SF-1). One more request per such list.
+ * drift), which would otherwise miss those past a page the service cut at a size of its own (probe
+ * SF-1). One more request per such list.
  */
 export const TO_THE_END: ExpectedItem = Object.freeze({ ids: [], names: [] });

@@ -895,7 +895,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       new DocketError('bad-response', `${operation}: ${service} service paging did not end (page ${n} repeated only items of earlier pages, and named a next page)`);
     const pageTarget = (n: number): RequestTarget => ({ ...first, query: joinQuery(first.query, encodeQuery({ 'page[number]': n })) });
     /** Adds a page's items; returns its paging members. */
-    const take = (res: unknown, at: RequestTarget) => {
+    const take = (res: unknown, at: RequestTarget, probed = false) => {
       const problem = listProblem(res, identity);
       if (problem) {
         throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a malformed list: ${clean(problem)}`, badAnswerHint());
@@ -911,6 +911,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       const miscounted = countProblem(body, body.data.length, at === first);
       if (miscounted) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a list that contradicts itself: ${clean(miscounted)}`, 'nothing was changed; run the command again, and report it to the service if it persists');
       let fresh = 0;
+      // A page asked for on a guess that holds only items read already: a service that does not page
+      // answered its list again, and an object edited between the two reads contradicts nothing (second read SR91-6).
+      if (probed && body.data.every((item) => ids.has(item.id))) return { body, fresh, next: nextFromBody(body) };
       for (const item of body.data) {
         const earlier = ids.get(item.id);
         if (earlier !== undefined) {
@@ -941,8 +944,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (probing && error instanceof ApiError && [400, 404, 422].includes(error.status ?? 0)) break;
         throw error;
       }
+      const probed = probing;
       probing = false;
-      let { body, fresh, next } = take(answer, current);
+      let { body, fresh, next } = take(answer, current, probed);
       if (firstPage) return { items: out, shrank: false };
       // The first page says how many there are: ask for the others at once, in page order.
       const last = page === 1 && next.number === 2 ? lastPageFromBody(body) : undefined;

@@ -20,7 +20,7 @@ import { isMergeKeyScalar, joinPointer, splitPointer } from '../config/yaml-posi
 import { anchorIndex, anchoredBefore, type AnchorIndex } from '../config/yaml-anchors.js';
 import { holdsPlaceholder, literalText, losslessRetype } from '../config/interpolate.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
-import { MODELINE_START } from '../config/schema-names.js';
+import { MODELINE_COMMENT } from '../config/schema-names.js';
 import { isPlainObject } from '../util/plain.js';
 import { addTo } from '../util/multi-map.js';
 import { holdsInvisible } from '../util/invisible.js';
@@ -340,7 +340,7 @@ function fileHeader(text: string): { end: number; directives: [number, number][]
     const next = text.indexOf('\n', at);
     const lineEnd = next === -1 ? text.length : next + 1;
     const line = text.slice(at, lineEnd).trim();
-    if (line === '' || MODELINE.test(line)) end = lineEnd;
+    if (line === '' || MODELINE_COMMENT.test(line)) end = lineEnd;
     else if (line.startsWith('%')) directives.push([at, lineEnd]);
     else if (!line.startsWith('#')) break;
     at = lineEnd;
@@ -348,7 +348,6 @@ function fileHeader(text: string): { end: number; directives: [number, number][]
   return { end, directives: directives.filter(([start]) => start < end) };
 }
 
-const MODELINE = new RegExp(`^${MODELINE_START}`);
 
 function applySplices(text: string, splices: Splice[]): string {
   // From the end, so earlier offsets stay valid; at one offset, a removal before an insertion,

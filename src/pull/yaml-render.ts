@@ -190,7 +190,8 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
   } else if (original === Scalar.PLAIN || BLOCK_TYPES.has(original)) {
     // Under a `!!str` tag, which stays, plain text is text to every reader: `!!str 456` needs no quotes
     // (probe SI-3); a tab or a space at an end is still quoted, for what YAML 1.1 readers and eyes make of it.
-    const asText = node.tag === 'tag:yaml.org,2002:str' && !/\t|^\s|\s$/u.test(value) && readsBack(`!!str ${value}`, value, inFlow);
+    // Not empty text, which would leave the tag and a trailing space (second read SR91-7).
+    const asText = node.tag === 'tag:yaml.org,2002:str' && value !== '' && !/\t|^\s|\s$/u.test(value) && readsBack(`!!str ${value}`, value, inFlow);
     type = asText || (readsBack(value, value, inFlow) && quote?.(value) !== true) ? Scalar.PLAIN : Scalar.QUOTE_DOUBLE;
     text = value;
   } else {

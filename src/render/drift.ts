@@ -94,7 +94,7 @@ function pullableItems(report: DriftReport): boolean {
   // refuse in the files (shared live, or like a declared one).
   // A name refused leaves the object's other fields to pull (a rename onto a look-alike and an edit, probe GO).
   const writes = (i: DriftItem, field: string): boolean => !report.userFiles?.get(i.kind)?.includes(field) && !report.pullLeaves?.(i, field) && !(field === 'name' && report.pullRefuses?.(i));
-  return report.drift.some((i) => !i.removed_in_files && !i.edited_in_files && !i.kept_by_policy && i.policy !== 'revert' && !((i.direction === 'only-live' || i.direction === 'removed-live' || (i.direction === 'changed-live' && i.fields.length === 0)) && report.pullRefuses?.(i)) && (i.fields.length === 0 || i.fields.some((f) => f.direction !== 'both' && writes(i, f.field))));
+  return report.drift.some((i) => !i.removed_in_files && !i.edited_in_files && !i.kept_by_policy && i.policy !== 'revert' && !((i.direction === 'only-live' || i.direction === 'removed-live' || (i.direction === 'changed-live' && (i.fields.length === 0 || (i.action === 'delete' && i.moved_from !== undefined)))) && report.pullRefuses?.(i)) && (i.fields.length === 0 || i.fields.some((f) => f.direction !== 'both' && writes(i, f.field))));
 }
 
 /** Objects removed live that the files changed since the last sync: pull keeps them in the files (editedNote). */

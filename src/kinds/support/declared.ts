@@ -52,7 +52,7 @@ function idsOf(d: DesiredResource, synced: SyncedIds | undefined): Set<string> {
  * "removed live" and make them again (probe RE-1), or an object made in the app as new (second read SR88-4).
  */
 export function expectedOf(ctx: { declared?: DesiredResource[]; readAll?: boolean; readDropped?: ReadonlySet<KindName>; synced?: () => SyncedIds | Promise<SyncedIds> }, kind: KindName): () => Promise<readonly ExpectedItem[]> {
-  // Every live object is wanted (export, pull, drift, a plan that prunes): the whole list.
+  // Every live object is wanted (export, pull, drift; a plan's prune reads playbooks, an unpaged list): the whole list.
   if (!ctx.declared || ctx.readAll || ctx.readDropped?.has(kind)) return async () => [TO_THE_END];
   return async () => {
     const synced = await ctx.synced?.();

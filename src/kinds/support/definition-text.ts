@@ -1,8 +1,9 @@
 /** The YAML text docket publishes for a definition written inline in a CustomTemplate document. */
 import { yaml } from '../../util/lazy-yaml.js';
-import { MODELINE_START } from '../../config/schema-names.js';
+import { MODELINE_COMMENT } from '../../config/schema-names.js';
 import { withoutDates } from './definition-model.js';
 import { escapeInvisible, holdsInvisible } from '../../util/invisible.js';
+import { writtenQuoted } from '../../util/written-quoted.js';
 
 /**
  * A definition as YAML text. A string is already text (a definition file is published as written)
@@ -27,7 +28,8 @@ export function definitionText(value: unknown): string {
     Scalar(_, node) {
       // A tab, raw in plain text, is refused by YAML 1.1 readers (PyYAML), and what prints as nothing
       // goes as its escape (the export copies this text into a file a reviewer reads): both in double quotes (probe KZ-6).
-      if (typeof node.value === 'string' && (OCTAL_1_2.test(node.value) || node.value === '<<' || node.value === '=' || node.value.includes('\t') || holdsInvisible(node.value))) node.type = 'QUOTE_DOUBLE';
+      // And what export and pull quote for YAML 1.1 readers: the service's may be Psych, which reads `1,000` and `tRUE` so (second read SR91-2).
+      if (typeof node.value === 'string' && (OCTAL_1_2.test(node.value) || writtenQuoted(node.value) || holdsInvisible(node.value))) node.type = 'QUOTE_DOUBLE';
     },
   });
   return escapeInvisible(doc.toString({ lineWidth: 0 })); // no folding: long labels stay on one line, diffs stay readable
@@ -45,27 +47,23 @@ const OCTAL_1_2 = /^[-+]?0o[0-7]+$/;
  */
 export function publishedFileText(text: string): string {
   const s = text.replace(/\r\n?/g, '\n');
-  let out = '';
-  const end = headerLines(s, (line, modeline) => {
-    if (!modeline) out += line;
-  });
-  return out + s.slice(end);
+  const { lines, end } = headerLines(s);
+  return lines.map((l) => l.kept).join('') + s.slice(end);
 }
 
-/** The first modeline among the comments that open a definition file's text, as written, without its line end. */
+/** The first modeline among the comments that open a definition file's text, without its line end. */
 export function headerModeline(text: string): string | undefined {
-  let found: string | undefined;
-  headerLines(text, (line, modeline) => {
-    if (modeline && found === undefined) found = line.replace(/^\uFEFF/, '').replace(/\r?\n$/, '');
-  });
-  return found;
+  // Line ends as one: a file of lone CRs is otherwise one line, the whole file (second read SR91-3).
+  return headerLines(text.replace(/\r\n?/g, '\n')).lines.find((l) => l.modeline !== undefined)?.modeline;
 }
 
 /**
- * Calls `each` with the lines before a document's content (blank, comments, directives, one `---`),
- * each with its line end and whether it is an editor modeline; returns where the content starts.
+ * The lines before a document's content (blank, comments, directives, one `---`, a comment after
+ * it), each as kept without its modeline, and where the content starts. yaml-language-server reads
+ * its modeline among exactly these (its document header comments).
  */
-function headerLines(text: string, each: (line: string, modeline: boolean) => void): number {
+function headerLines(text: string): { lines: { kept: string; modeline?: string }[]; end: number } {
+  const lines: { kept: string; modeline?: string }[] = [];
   let at = 0;
   let marker = false;
   while (at < text.length) {
@@ -74,14 +72,13 @@ function headerLines(text: string, each: (line: string, modeline: boolean) => vo
     const line = text.slice(at, end);
     // trim() takes a byte-order mark too.
     const bare = line.trim();
-    const modeline = MODELINE.test(bare);
-    if (!modeline && !(bare === '' || bare.startsWith('#') || bare.startsWith('%') || (!marker && bare === '---'))) break;
-    if (bare === '---') marker = true;
-    each(line, modeline);
+    const onMarker = marker ? null : /^(---)(?:[ \t]+(#.*))?$/.exec(bare);
+    if (MODELINE_COMMENT.test(bare)) lines.push({ kept: '', modeline: bare });
+    else if (onMarker?.[2] !== undefined && MODELINE_COMMENT.test(onMarker[2])) lines.push({ kept: `---${nl === -1 ? '' : '\n'}`, modeline: onMarker[2] });
+    else if (onMarker || bare === '' || bare.startsWith('#') || bare.startsWith('%')) lines.push({ kept: line });
+    else break;
+    if (onMarker) marker = true;
     at = end;
   }
-  return at;
+  return { lines, end: at };
 }
-
-/** What yaml-language-server takes for a modeline (its `isModeline`), with or without a space after `#`. */
-const MODELINE = new RegExp(`^(?:${MODELINE_START}|#[ \\t]*\\$schema:)`);

@@ -103,10 +103,12 @@ describe('a list that pages without saying so', () => {
     expect((await readdir(join(out, 'custom-terms'))).filter((f) => f.endsWith('.yaml'))).toHaveLength(14);
     expect(await readFile(join(out, (await readdir(out, { recursive: true })).find((f) => /custom-templates\/c\.yaml$/.test(f))!), 'utf8')).toContain('custom_term: T14');
     await expectNoChanges(cli, out);
-    // Drift and pull see an object made in the app past page 1 too.
-    await new App(t.env).createTemplate({ type: 'NDA', name: 'NDA 21' });
+    // Drift and pull see an object made in the app on a page past every declared one (page 3) too.
+    for (let i = 21; i <= 25; i++) await new App(t.env).createTemplate({ type: 'NDA', name: `NDA ${i}` });
     const drift = await cli('drift', '-C', out);
-    expect(drift.stdout).toContain('template "NDA 21"');
+    expect(drift.stdout).toContain('template "NDA 25"');
+    const pull = await cli('pull', '-C', out, '--dry-run');
+    expect(pull.stdout).toContain('template "NDA 25" → templates/nda-25.yaml (new file)');
   });
 
   it('and answers a create 204 with no body: each object made is read on for, past page 1, and what waits on it is made (probe RW-1)', async () => {

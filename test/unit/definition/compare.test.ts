@@ -130,6 +130,14 @@ describe('definitionText', () => {
     expect(text).toContain('plain: 0o8\n');
   });
 
+  it("quotes what Ruby's Psych, which the service may read with, takes for a number, a boolean, null or a symbol (second read SR91-2)", () => {
+    const value = { title: 'T', a: '1,000', b: 'tRUE', c: 'nULL', d: '-.iNF', e: ':name', f: '1.2_3', g: '1, 2' };
+    const text = definitionText(value);
+    for (const k of ['a', 'b', 'c', 'd', 'e', 'f'] as const) expect(text).toContain(`${k}: "${value[k]}"\n`);
+    expect(text).toContain('g: 1, 2\n');
+    for (const version of ['1.1', '1.2'] as const) expect(parse(text, { version })).toEqual(value);
+  });
+
   it('writes a tab and what prints as nothing in double quotes, as escapes, which every reader takes (probe KZ-6)', () => {
     const value = { title: 'T', fields: { f: { label: 'tab\there', heading: 'Heading\u200bzw' } } };
     const text = definitionText(value);

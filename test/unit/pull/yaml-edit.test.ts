@@ -71,7 +71,7 @@ describe('editYaml', () => {
     // With a comment after it, and comment lines between (second read SR-4).
     expect(edit('a: !!str # note\n  # more\n  x\nb: 1\n', () => ({ a: 5, b: 1 })).text).toBe('a: # note\n  # more\n  5\nb: 1\n');
     // Text under a `!!str` that stays: plain, as the tag makes it text (probe SI-3); a tab is still quoted.
-    expect(edit('a: !!str 123\nb: [!!str 1]\nc: !!str x\n', () => ({ a: '456', b: ['yes'], c: 'a\tb' })).text).toBe('a: !!str 456\nb: [!!str yes]\nc: !!str "a\\tb"\n');
+    expect(edit('a: !!str 123\nb: [!!str 1]\nc: !!str x\nd: !!str y\n', () => ({ a: '456', b: ['yes'], c: 'a\tb', d: '' })).text).toBe('a: !!str 456\nb: [!!str yes]\nc: !!str "a\\tb"\nd: !!str ""\n');
   });
 
   it('writes over a value holding `${` in a data file, which is published as written: no placeholder there (probe HY-6)', () => {
