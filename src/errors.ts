@@ -55,6 +55,16 @@ export class DocketError extends Error {
   }
 }
 
+/**
+ * Whether the request that ended in `error` may still be running at the service: no answer came
+ * before docket stopped waiting (a timeout, an interrupt after the grace), and it was sent. A re-run
+ * at once could send it again or be overtaken by it: the hints say to wait first.
+ */
+export function mayStillRun(error: unknown): boolean {
+  if (!(error instanceof DocketError)) return false;
+  return error.code === 'outcome-pending' || (error.code === 'interrupted' && !error.notCarriedOut && !error.answeredThere);
+}
+
 /** Invalid configuration: every problem found, with file:line. */
 export class ConfigError extends DocketError {
   readonly diagnostics: Diagnostic[];

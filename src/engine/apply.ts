@@ -11,7 +11,7 @@ import { KINDS, type AnyKind } from '../kinds/index.js';
 import type { ExecContext, Services } from '../kinds/kind.js';
 import { foundByReading } from '../api/found.js';
 import { freshReads, onceReads } from '../util/fresh-read.js';
-import { DocketError } from '../errors.js';
+import { DocketError, mayStillRun } from '../errors.js';
 import { quoteValue } from '../config/quote.js';
 import { normName } from './normalize.js';
 import { DEFAULT_GRACE_MS, executePlan, reasonOf, withinGrace } from './execute.js';
@@ -364,15 +364,6 @@ function forgetUploadsSetAside(plan: Plan, report: ApplyReport, keptOther: Reado
     if (result) result.note = result.note ? `${result.note}; ${said}` : said;
   }
   return forgot;
-}
-
-/**
- * A write docket stopped waiting for while the service may still carry it out: its time ran out
- * and reads did not find it (`outcome-pending`), or a signal cut it off once it was sent.
- */
-function mayStillRun(error: unknown): boolean {
-  if (!(error instanceof DocketError)) return false;
-  return error.code === 'outcome-pending' || (error.code === 'interrupted' && !error.notCarriedOut && !error.answeredThere);
 }
 
 /**

@@ -3,6 +3,7 @@
  * depends on is done; when one fails, its dependents are skipped and the rest goes on.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { mayStillRun } from '../errors.js';
 import { MinHeap } from './heap.js';
 import type { ApplyReport, Change, ChangeResult, Plan } from './types.js';
 
@@ -135,10 +136,11 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
             return;
           }
           // An upload that may have arrived, or arrived unnamed: the next plan stops at it.
+          // Any write still running there (an update too, probe SG-1): the hint says to wait before a re-run.
           const code = (error as { code?: unknown } | null)?.code;
           const unknown = code === 'unknown-outcome' || code === 'unnamed-upload';
           const hint = tooLargeHint(change, error) ?? (error as { hint?: unknown } | null)?.hint;
-          finish(change, { changeId: change.id, status: 'failed', message: error instanceof Error ? error.message : String(error), ...(typeof hint === 'string' && hint !== '' ? { hint } : {}), ...(unknown ? { outcomeUnknown: true as const } : {}), ...(code === 'outcome-pending' ? { pending: true as const } : {}), ...((error as { notCarriedOut?: unknown } | null)?.notCarriedOut === true ? { unchanged: true as const } : {}), ms: Math.round(options.clock() - t0) });
+          finish(change, { changeId: change.id, status: 'failed', message: error instanceof Error ? error.message : String(error), ...(typeof hint === 'string' && hint !== '' ? { hint } : {}), ...(unknown ? { outcomeUnknown: true as const } : {}), ...(mayStillRun(error) ? { pending: true as const } : {}), ...((error as { notCarriedOut?: unknown } | null)?.notCarriedOut === true ? { unchanged: true as const } : {}), ms: Math.round(options.clock() - t0) });
           options.afterFailure?.(error);
           // Once stopped (by this failure's budget, or before it), what depends on it is not started,
           // as everything else left: not skipped for a failure that a run again may not have (probe OM-4).

@@ -228,6 +228,13 @@ describe('executePlan: dependencies', () => {
     });
     expect(report.results.map((r) => [r.pending, r.outcomeUnknown])).toEqual([[true, undefined], [undefined, true]]);
   });
+
+  it('marks an update cut off by a signal once sent as pending too, so the hint says to wait before a re-run; not one never carried out, nor one the service answered (probe SG-1)', async () => {
+    const cut = (notCarriedOut: boolean, answeredThere: boolean): DocketError => Object.assign(new DocketError('interrupted', 'interrupted, so not tried again'), { notCarriedOut, answeredThere });
+    const errors = [cut(false, false), cut(true, false), cut(false, true)];
+    const report = await executePlan(planOf(independent(3)), { concurrency: 1, clock: tickingClock(), run: (c) => Promise.reject(errors[Number(c.key.slice(1))]!) });
+    expect(report.results.map((r) => r.pending)).toEqual([true, undefined, undefined]);
+  });
 });
 
 describe('executePlan: report', () => {
