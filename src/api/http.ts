@@ -315,8 +315,16 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   /** `answered`: the service answered the last attempt, and no attempt may still run there (a timeout, a gateway's 504). */
   function notTriedAgain(t: RequestTarget, a: Attempt, landed: boolean, answered: boolean): DocketError {
     const error = new DocketError('interrupted', `${t.operation}: interrupted, so not tried again after ${failedAttempt(a)}${maybeDone(t, landed)}`);
-    error.answeredThere = answered;
+    error.answeredThere = answered || isRead(t);
     return error;
+  }
+
+  /**
+   * A read changes nothing: whatever of it the service still runs, no write of it may land later
+   * (a create's read for itself says of the create what its recover finds, second read SR91B-1).
+   */
+  function isRead(t: RequestTarget): boolean {
+    return t.method === 'GET';
   }
 
   /**
@@ -708,7 +716,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
             const error = new DocketError('interrupted', `${t.operation}: interrupted before it was sent${again} (${waiting})${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}${maybeDone(t, mayHaveLanded)}`);
             // The retry never left, and the service answered the attempt before it (a 500): nothing
             // of it still runs there, as when a stop ends the retries anywhere else (probe JV-1).
-            error.answeredThere = attempts === attemptsBefore && lastAnsweredThere;
+            error.answeredThere = (attempts === attemptsBefore && lastAnsweredThere) || isRead(t);
             throw error;
           }
           if (queue?.why() === 'past-turn') throw turnPastBudget(t, n > 0, `in ${seconds(limiter.startsIn())} (every request waits out a service's 429 pause)`, reasons, PACE_HINT);

@@ -134,10 +134,10 @@ export function schemasDir(): string {
   }
 }
 
-/** How an editor's `# yaml-language-server: …` modeline line starts (as a regular expression). */
-export const MODELINE_START = '[ \\t]*#[ \\t]*yaml-language-server:';
-
-/** A comment yaml-language-server takes for a modeline (its `isModeline`: `# $schema:` too), with or without a space after `#`. */
+/**
+ * A comment yaml-language-server takes for a modeline (as its `isModeline`: `# $schema:` too), and
+ * `#yaml-language-server:`, which it ignores and docket takes out of what it publishes all the same.
+ */
 export const MODELINE_COMMENT = /^#[ \t]*(?:yaml-language-server[ \t]*:|\$schema:)/;
 
 /** The folder a `$schema` modeline should point into, and whether docket is found there now. */

@@ -490,7 +490,8 @@ async function reportApply(
   if (lockFailure && ending) io.stderr(`Warning: ${failedFile} could not be written (${errnoOf(lockFailure)}): ${unsaved}; ${writeFixFor(errnoOf(lockFailure))}, then run ${planAgain}\n`);
   // A write the service may still be carrying out would be sent twice by a re-run at once.
   const pending = report.results.some((r) => r.pending);
-  const waitFirst = `wait a few minutes for what the service may still be carrying out, then run ${planAgain}: it shows what is left to do (then ${again})${uncertain ? `; ${unknownUpload}` : ''}`;
+  // With an upload of unknown outcome, that plan stops at it rather than showing what is left (second read SR91B-4).
+  const waitFirst = `wait a few minutes for what the service may still be carrying out, then run ${planAgain}${uncertain ? `; ${unknownUpload}` : `: it shows what is left to do (then ${again})`}`;
   if (report.stopped && signal) {
     throw new InterruptedError(
       signal,

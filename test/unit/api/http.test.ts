@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MockAgent, errors as undiciErrors } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, DocketError } from '../../../src/errors.js';
+import { ApiError, DocketError, mayStillRun } from '../../../src/errors.js';
 import {
   connectOptionsFor,
   createLimiter,
@@ -1637,6 +1637,16 @@ describe('stopping and the time budget', () => {
     };
     const read = (await rejection(timedOut.client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: lookUp }))) as DocketError;
     expect([read.code, read.answeredThere]).toEqual(['interrupted', false]);
+    // A read of its own (a create's look-before, a rename's follow-up) cut off after a 504: nothing
+    // of a read lands later, so no write is held as still running for it (second read SR91B-1).
+    const reading = new AbortController();
+    const get = setup({ stop: reading.signal, retries: 2, baseDelayMs: 1 });
+    get.mock.intercept({ path: '/v1/x', method: 'GET' }).reply(() => {
+      reading.abort();
+      return { statusCode: 504, data: '' };
+    });
+    const list = (await rejection(get.client.request({ method: 'GET', path: '/v1/x', operation: 'list x' }))) as DocketError;
+    expect([list.code, list.answeredThere, mayStillRun(list)]).toEqual(['interrupted', true, false]);
   });
 
   it('says of a 413 that the request is too large, which no rerun changes (probe JN-3)', async () => {
