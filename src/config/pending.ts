@@ -11,6 +11,11 @@ import { parseYamlFile } from './yaml-read.js';
 
 const PENDING_FILE = /\.ya?ml\.pending$/i;
 
+/** The `.yaml` file a pending document becomes once its file is added (`a.yaml` of `a.yaml.pending`); undefined for another file. */
+export function activeFileOf(file: string): string | undefined {
+  return PENDING_FILE.test(file) ? file.slice(0, -'.pending'.length) : undefined;
+}
+
 export interface PendingDocument {
   /** The kind as its document writes it (`CustomTerm`). */
   yamlKind: string;

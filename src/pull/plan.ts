@@ -40,6 +40,7 @@ import { nameKey } from '../testing/match.js';
 import { testNames } from '../testing/names.js';
 import { formerNames, setAt } from './values.js';
 import { headerModeline } from '../kinds/support/definition-text.js';
+import { activeFileOf } from '../config/pending.js';
 import { valueAt } from '../config/value-at.js';
 import { addsToFlowList, asEdited, documentValues, editYaml, parseForEdit, removedBefore, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
 import { addTo } from '../util/multi-map.js';
@@ -1634,12 +1635,12 @@ class PullPlanner {
       // Test files are no resource documents (their own checks are elsewhere).
       // A pending document (a Word term's, waiting for its file) is checked for what docket.yaml
       // lacks only: renamed to .yaml once its file is added, it would be refused for that (probe SI-4).
-      const pending = /\.ya?ml\.pending$/i.test(f.path);
-      if (f.after === null || !(pending || /\.ya?ml$/i.test(f.path)) || isTestFile(f.path)) continue;
+      const active = activeFileOf(f.path);
+      if (f.after === null || !(active !== undefined || /\.ya?ml$/i.test(f.path)) || isTestFile(f.path)) continue;
       const made = this.newFileObjects.get(f.path);
       if (f.before === null && !made) continue; // a new data file (a definition) of a new object
-      const found = await check(pending ? f.path.slice(0, -'.pending'.length) : f.path, f.after, dataTexts);
-      const problems = pending ? found.filter((p) => SETTING_CODES.has(p.code)) : found;
+      const found = await check(active ?? f.path, f.after, dataTexts);
+      const problems = active !== undefined ? found.filter((p) => SETTING_CODES.has(p.code)) : found;
       if (problems.length === 0) continue;
       if (made) {
         for (const p of problems) for (const key of made) refuse(key, p);

@@ -348,7 +348,6 @@ function fileHeader(text: string): { end: number; directives: [number, number][]
   return { end, directives: directives.filter(([start]) => start < end) };
 }
 
-
 function applySplices(text: string, splices: Splice[]): string {
   // From the end, so earlier offsets stay valid; at one offset, a removal before an insertion,
   // and insertions in the order they were made (applied last first).

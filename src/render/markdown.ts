@@ -53,8 +53,8 @@ const LONG_HEAD_CHARS = 1000;
 
 interface MdChange {
   head: string;
-  /** The entry with its names cut short: listed in a comment cut to size when the whole one is too long (probe SD-1). */
-  shortHead: () => string;
+  /** The change, whose entry is made again with its names cut short when the comment is cut to size (probe SD-1). */
+  change: Change;
   details: string[];
   /** What is listed first when a section is cut: 0 a delete (permanent), 1 an archive or a publish (the rest that cannot be undone), 2 the rest. */
   rank: number;
@@ -207,7 +207,7 @@ function buildSections(plan: Plan, kindOrder: KindTitle[]): MdSection[] {
   const section = (title: string, list: Change[]): MdSection => {
     const changes = list.map((c) => ({
       head: changeHead(c),
-      shortHead: () => changeHead(c, FALLBACK_WARNING_CHARS),
+      change: c,
       details: [...(c.uploads ? [`  - uploads: ${codeSpan(onePath(c.uploads))}`] : []), ...visibleFields(c, false).flatMap((f) => fieldLines(c, f))],
       rank: c.action === 'delete' ? 0 : c.action === 'archive' || c.irreversible ? 1 : 2,
     }));
@@ -406,7 +406,7 @@ function cutToFit(plan: Plan, sections: MdSection[], layout: Layout, maxChars: n
   // entries have their names cut, as the warnings that name them do.
   for (const s of sections) {
     for (const c of s.changes) {
-      if (c.head.length > LONG_HEAD_CHARS) c.head = c.shortHead();
+      if (c.head.length > LONG_HEAD_CHARS) c.head = changeHead(c.change, FALLBACK_WARNING_CHARS);
     }
   }
   layout.shown = sections.map(() => 0);
