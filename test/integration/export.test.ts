@@ -928,6 +928,12 @@ describe('docket export', () => {
     expect((await again(mine)).code).toBe(1);
     expect(await readdir(mine)).not.toContain('docket.lock.json');
     expect(await readdir(rest)).toEqual(expect.arrayContaining([first, 'docket.lock.json']));
+    // Settled as the refusal says (the rest moved up over the name written there), the export is whole.
+    await rm(join(mine, first), { recursive: true, force: true });
+    for (const name of await readdir(rest)) await rename(join(rest, name), join(mine, name));
+    await rm(rest, { recursive: true });
+    expect(await tree(mine)).toEqual(await tree(whole));
+    await expectNoChanges(cli, mine);
   });
 
   it('warns when --out is below the source configuration, also through a link, and not in a folder docket skips (a dot-folder, node_modules)', async () => {

@@ -652,6 +652,7 @@ parameters:
     await writeFile(join(dir, 'docket.yaml'), DOCKET);
     expect((await cli('pull', '-C', dir, '--kind', 'custom-term', '--target', 'custom-term/Word Without Actor')).code).toBe(0);
     expect(await readdir(join(dir, 'custom-terms'))).toEqual(['word-without-actor.yaml.pending']);
+    await expectNoChanges(cli, dir);
   });
 
   it('writes no organization name validate would refuse: one of 230 characters, one with a tab', async () => {

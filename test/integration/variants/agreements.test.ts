@@ -109,6 +109,7 @@ describe('a list that pages without saying so', () => {
     expect(drift.stdout).toContain('template "NDA 25"');
     const pull = await cli('pull', '-C', out, '--dry-run');
     expect(pull.stdout).toContain('template "NDA 25" → templates/nda-25.yaml (new file)');
+    await expectNoChanges(cli, out);
   });
 
   it('and answers a create 204 with no body: each object made is read on for, past page 1, and what waits on it is made (probe RW-1)', async () => {
