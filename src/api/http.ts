@@ -919,9 +919,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       const miscounted = countProblem(body, body.data.length, at === first);
       if (miscounted) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a list that contradicts itself: ${clean(miscounted)}`, 'nothing was changed; run the command again, and report it to the service if it persists');
       let fresh = 0;
-      // A page asked for on a guess that holds only items read already: a service that does not page
-      // answered its list again, and an object edited between the two reads contradicts nothing (second read SR91-6).
-      if (probed && body.data.every((item) => ids.has(item.id))) return { body, fresh, next: nextFromBody(body) };
+      // A page asked for on a guess that holds only items read already, or every one of them: a service
+      // that does not page answered its list again, and an object edited or added between the two reads
+      // contradicts nothing (second reads SR91-6, SR91B-5); the first answer stands.
+      if (probed && repeatsTheList(body.data, ids)) return { body, fresh, next: nextFromBody(body) };
       for (const item of body.data) {
         const earlier = ids.get(item.id);
         if (earlier !== undefined) {
@@ -1021,6 +1022,14 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const short = pagesCountProblem(stated, ids.size, pagesRead);
     if (short) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(first.path)} answered with a list that contradicts itself: ${clean(short)}`, 'nothing was changed; run the command again, and report it to the service if it persists');
     return { items: out, shrank };
+  }
+
+  /** Whether a page holds nothing but items read already, or all of them (a list answered again, not a next page). */
+  function repeatsTheList(page: readonly ApiResource<unknown>[], read: ReadonlyMap<string, ApiResource<unknown>>): boolean {
+    if (page.every((item) => read.has(item.id))) return true;
+    const onPage = new Set(page.map((item) => item.id));
+    for (const id of read.keys()) if (!onPage.has(id)) return false;
+    return true;
   }
 
   /** Whether the items read so far lack an object the list should hold (ListOptions.expected). */

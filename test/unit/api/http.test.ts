@@ -746,6 +746,19 @@ describe('list', () => {
     again.mock.intercept({ path: '/v1/x?page%5Bsize%5D=100' }).reply(200, { data: few });
     again.mock.intercept({ path: '/v1/x?page%5Bsize%5D=100&page%5Bnumber%5D=2' }).reply(200, { data: [{ ...res('a'), attributes: { name: 'Edited' } }, res('b')] });
     expect(await again.client.list('/v1/x', 'list x', { expected: async () => [{ ids: [], names: [] }] })).toEqual(few);
+    // ... and with an object added as well as one edited: still the list again (second read SR91B-5).
+    const grown = setup();
+    grown.mock.intercept({ path: '/v1/x?page%5Bsize%5D=100' }).reply(200, { data: few });
+    grown.mock.intercept({ path: '/v1/x?page%5Bsize%5D=100&page%5Bnumber%5D=2' }).reply(200, { data: [{ ...res('a'), attributes: { name: 'Edited' } }, res('b'), res('c')] });
+    expect(await grown.client.list('/v1/x', 'list x', { expected: async () => [{ ids: [], names: [] }] })).toEqual(few);
+  });
+
+  it('reads on past a guessed page that repeats one shifted item among new ones (a page that moved, not the list again)', async () => {
+    const { mock, client } = setup();
+    const all = Array.from({ length: 100 }, (_, i) => res(`r${i}`));
+    mock.intercept({ path: '/v1/x?page%5Bsize%5D=100' }).reply(200, { data: all });
+    mock.intercept({ path: '/v1/x?page%5Bsize%5D=100&page%5Bnumber%5D=2' }).reply(200, { data: [res('r99'), res('r100')] });
+    expect((await client.list('/v1/x', 'list x')).map((item) => item.id)).toEqual([...all.map((item) => item.id), 'r100']);
   });
 
   it('names the item and what is wrong when a list item is malformed', async () => {
