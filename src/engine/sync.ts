@@ -9,7 +9,7 @@ import { addTo } from '../util/multi-map.js';
 import type { SyncRecords } from '../config/lock.js';
 import { digest, sha256, sortedJson } from './canonical.js';
 import { sortNamesInPlace } from '../util/sort-names.js';
-import { CREATE_ACTIONS, formerKeys, isFilesSide, refKey, type ApplyReport, type Change, type DesiredResource, type KindName, type LiveResource, type Plan } from './types.js';
+import { CREATE_ACTIONS, formerKey, formerKeys, isFilesSide, refKey, type ApplyReport, type Change, type DesiredResource, type KindName, type LiveResource, type Plan } from './types.js';
 
 export interface SyncRecord {
   /** The live object the record is about (a rename keeps it). */
@@ -482,7 +482,7 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   // Not the record of another object still live under that name, which the plan did not rename
   // (another live object held the new name): that one keeps its history (probe MR-1).
   for (const [d, key] of inSync) {
-    for (const oldKey of formerKeys(d)) {
+    for (const oldKey of formerRecordKeys(d, key, input.state)) {
       const recorded = input.state?.idOf(oldKey);
       if (declared.has(oldKey) || recorded === undefined) continue;
       const stillThere = recorded !== input.ids.get(key) && input.ids.get(oldKey) === recorded;
@@ -560,6 +560,19 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     keepRecordsOfAbsentChildren(out, keyed, { state: input.state, forgotten, ids: input.ids });
   }
   return out;
+}
+
+/**
+ * The keys an object was synced under before the files renamed it: its `renamed_from` names, and
+ * those of the id it pins in its scope (an attachment renamed through its `id:` left its old name's
+ * record, which a new attachment given that name then read as its own; probe TB-1).
+ */
+function formerRecordKeys(d: DesiredResource, key: string, state: Pick<SyncState, 'keysWithId'> | undefined): string[] {
+  const former = formerKeys(d);
+  if (!d.pinId || !state) return former;
+  const scope = formerKey(d, '');
+  for (const other of state.keysWithId(d.pinId)) if (other !== key && other.startsWith(scope) && !former.includes(other)) former.push(other);
+  return former;
 }
 
 /**

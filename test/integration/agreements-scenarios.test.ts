@@ -1264,6 +1264,25 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('renamed through its `id:` pin, an attachment leaves no record under its old name, which a new attachment then takes as a plain upload (probe TB-1)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    const id = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
+    await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML.replace('name: Security Exhibit\n', `name: Security Annex\nid: ${id}\n`) });
+    await applyOk(cli, dir);
+    const syncedKeys = async () => Object.values((JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { synced: Record<string, Record<string, string>> }).synced).flatMap((records) => Object.keys(records));
+    expect(await syncedKeys()).toEqual(['attachment:Security Annex']);
+    // A new attachment given the old name: an upload, with no advice to pin the id the renamed one pins.
+    await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML.replace('name: Security Exhibit\n', `name: Security Annex\nid: ${id}\n`)}---\n${ATTACHMENT_YAML}` });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('+ upload attachment "Security Exhibit"');
+    expect(plan.stdout).not.toContain('records no upload');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('says it cannot compare the description of an attachment adopted without one, and records it with --adopt-files', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
