@@ -270,7 +270,13 @@ function lockKnowsNothingOf(s: Session, plan: Plan, live: readonly LiveResource[
     const holder = id === undefined ? undefined : claimed.get(id);
     return holder !== undefined && holder !== key;
   };
-  const movesAway = (key: string): boolean => (renamedAway.has(key) && s.lock.files[key] !== undefined) || heldElsewhere(key);
+  // Or one whose synced id another document pins: that one takes it over, so it is not this name's to pin (probe TB-1).
+  const pinned = new Map(s.workspace.desired.filter((d) => d.pinId).map((d) => [d.pinId!.toLowerCase(), refKey(d.kind, d.key)]));
+  const pinnedElsewhere = (key: string): boolean => {
+    const holder = pinned.get(s.sync().idOf(key)?.toLowerCase() ?? '');
+    return holder !== undefined && holder !== key;
+  };
+  const movesAway = (key: string): boolean => (renamedAway.has(key) && s.lock.files[key] !== undefined) || heldElsewhere(key) || pinnedElsewhere(key);
   const lost = uploads.filter((c) => c.liveId === undefined && records.has(refKey(c.kind, c.key)) && !movesAway(refKey(c.kind, c.key)));
   if (lost.length === 1) {
     const [one] = lost as [Change];

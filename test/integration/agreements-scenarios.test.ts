@@ -1283,6 +1283,20 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('gives no advice to pin an id another document pins, when a new document pins the id of a declared attachment (probe TB-1)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    const id = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
+    await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML}---\n${ATTACHMENT_YAML.replace('name: Security Exhibit\n', `name: Security Annex\nid: ${id}\n`)}` });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('+ upload attachment "Security Exhibit"');
+    expect(plan.stdout).not.toContain('records no upload');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('says it cannot compare the description of an attachment adopted without one, and records it with --adopt-files', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
