@@ -114,8 +114,14 @@ export function useColor(io: Io, flags: OutputFlags, stream: 'stdout' | 'stderr'
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
   const force = io.env.FORCE_COLOR;
   if (force !== undefined && force !== '' && force !== '0' && force.toLowerCase() !== 'false') return true;
+  if (isDumbTerminal(io)) return false;
   // Each stream by its own terminal: errors redirected to a log while the results show get none (probe KW-1).
   return stream === 'stderr' ? io.stderrTTY === true : io.isTTY;
+}
+
+/** A terminal that shows no colour and moves no cursor (`TERM=dumb`: Emacs's shell, CI consoles on a pty; probe TD-1). */
+export function isDumbTerminal(io: Pick<Io, 'env'>): boolean {
+  return io.env.TERM === 'dumb';
 }
 
 /** Logs for stderr: notes suppressed by -q; request lines only with -v, which asks for them by name even with -q. */

@@ -91,7 +91,7 @@ Common flags (every command that reads a configuration):
 Environment:
   DOCKET_REVIEW_API_KEY, DOCKET_AGREEMENTS_API_KEY (or DOCKET_API_KEY for both): API keys, never read from files
   DOCKET_REVIEW_URL, DOCKET_AGREEMENTS_URL, DOCKET_ORGANIZATION_ID: override docket.yaml
-  NO_COLOR: no colour; FORCE_COLOR: colour even when not on a terminal (--no-color and NO_COLOR win)
+  NO_COLOR: no colour; FORCE_COLOR: colour even when not on a terminal (--no-color and NO_COLOR win); TERM=dumb: no colour or progress line
 
 Exit codes:
   0 success; 1 any error; 2 plan --detailed-exitcode found changes, or drift found drift; 130/143/129/131 stopped by Ctrl-C/SIGTERM/SIGHUP/SIGQUIT

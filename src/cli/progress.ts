@@ -2,10 +2,15 @@
  * A progress line on stderr, only on a terminal and only for work that takes more than a second,
  * so quick commands and CI logs stay clean.
  */
-import type { Io } from './io.js';
+import { isDumbTerminal, type Io } from './io.js';
 
 const DELAY_MS = 1000;
 const REFRESH_MS = 250;
+
+/** Whether a run draws the progress line: a terminal on stderr that can rub a line out, unless `-q`. */
+export function showsProgress(io: Io, quiet: boolean | undefined): boolean {
+  return io.stderrTTY === true && !quiet && !isDumbTerminal(io);
+}
 
 export class Progress {
   private label = '';

@@ -20,7 +20,7 @@ import { serviceApiKey } from '../config/api-keys.js';
 import { Logger, type Io } from './io.js';
 import { keyValues, withoutSecretKeys } from './redact.js';
 import type { CommonOptions } from './options.js';
-import { Progress } from './progress.js';
+import { Progress, showsProgress } from './progress.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { atSetting } from './setting-error.js';
 import { EMULATOR_SYNC_FILE, workLabel, workPath } from '../config/work-dir.js';
@@ -115,7 +115,7 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
   const concurrency = opts.concurrency ?? workspace.config.project.concurrency;
   const maxRps = opts.maxRps ?? workspace.config.project.maxRps;
   await opts.check?.(workspace);
-  const progress = new Progress(io, Boolean(io.stderrTTY) && !opts.quiet);
+  const progress = new Progress(io, showsProgress(io, opts.quiet));
   const needs = opts.needs ? opts.needs(workspace, prune) : servicesNeeded(kindsToRead(workspace.desired, prune), workspace.desired);
   // The emulator's sync records live beside its state, in .docket/ (not in git): they describe that state.
   // Read before the emulator starts: one that is no file to read (a named pipe would hang the write

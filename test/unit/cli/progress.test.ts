@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Io } from '../../../src/cli/io.js';
-import { Progress } from '../../../src/cli/progress.js';
+import { useColor } from '../../../src/cli/io.js';
+import { Progress, showsProgress } from '../../../src/cli/progress.js';
 
 function fakeIo(): { io: Io; err: () => string } {
   let err = '';
@@ -54,5 +55,16 @@ describe('Progress', () => {
     vi.advanceTimersByTime(5000);
     p.stop();
     expect(err()).toBe('');
+  });
+});
+
+describe('a dumb terminal (TERM=dumb)', () => {
+  it('gets no progress line and no colour, though it is a terminal; FORCE_COLOR still colours (probe TD-1)', () => {
+    const { io } = fakeIo();
+    expect([showsProgress(io, false), useColor(io, {}), useColor(io, {}, 'stderr')]).toEqual([true, true, true]);
+    const dumb: Io = { ...io, env: { TERM: 'dumb' } };
+    expect([showsProgress(dumb, false), useColor(dumb, {}), useColor(dumb, {}, 'stderr')]).toEqual([false, false, false]);
+    expect(useColor({ ...dumb, env: { TERM: 'dumb', FORCE_COLOR: '1' } }, {})).toBe(true);
+    expect(showsProgress(io, true)).toBe(false);
   });
 });
