@@ -20,6 +20,7 @@ import { isPlainObject } from '../util/plain.js';
 import { shortId } from './path-segment.js';
 import { urlProblem } from '../config/url-policy.js';
 import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, pagesCountProblem, PAGE_SIZE, smallerPageSize, statedRecords } from './paging.js';
+import { apiKeyProblem, apiKeyProblemHint } from '../config/api-keys.js';
 import { apiKeyVariable, headerValue, hintForStatus, NEXT_RUN_SAYS, parseProblem, oneLineText, truncate, type NextRun } from './problem.js';
 import { seconds } from '../util/seconds.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
@@ -1255,14 +1256,8 @@ function outOfTurn(error: DocketError): DocketError {
 
 function checkApiKey(key: string, service: ServiceName, from: string | undefined): string {
   const k = key.trim();
-  // A control character or space would make undici reject the header, or split it.
-  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(k)) {
-    throw new DocketError('invalid-api-key', `the ${service} service API key contains spaces or control characters`, `check how the key in ${apiKeyVariable(service, from)} was copied into the environment`);
-  }
-  // An HTTP header holds Latin-1 only: undici refused such a key as a connection failure.
-  if (/[^\u0000-\u00ff]/.test(k)) {
-    throw new DocketError('invalid-api-key', `the ${service} service API key contains characters an HTTP header cannot hold (such as € or a curly quote)`, `check how the key in ${apiKeyVariable(service, from)} was copied into the environment`);
-  }
+  const problem = apiKeyProblem(k);
+  if (problem) throw new DocketError('invalid-api-key', `the ${service} service API key ${problem}`, apiKeyProblemHint(apiKeyVariable(service, from)));
   return k;
 }
 

@@ -63,6 +63,22 @@ export function serviceApiKeyVariable(env: Readonly<Record<string, string | unde
   return [API_KEY_VARIABLES[service], 'DOCKET_API_KEY'].find((name) => env[name]?.trim());
 }
 
+/**
+ * What makes a key (trimmed) unfit for an HTTP header, or undefined: a space or control character
+ * would make undici refuse the header or split it, and a header holds Latin-1 only (undici refused
+ * such a key as a connection failure).
+ */
+export function apiKeyProblem(key: string): string | undefined {
+  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(key)) return 'contains spaces or control characters';
+  if (/[^\u0000-\u00ff]/.test(key)) return 'contains characters an HTTP header cannot hold (such as € or a curly quote)';
+  return undefined;
+}
+
+/** What to say of a key apiKeyProblem refuses: how it was copied, where it came from. */
+export function apiKeyProblemHint(variable: string): string {
+  return `check how the key in ${variable} was copied into the environment`;
+}
+
 /** The error of a run that needs `service` and has no key for it: its own code, not a bad flag's `usage` (probe GP). */
 export function missingApiKey(service: keyof typeof API_KEY_VARIABLES): DocketError {
   return new DocketError('missing-api-key', `no API key for the ${service} service`, `set ${API_KEY_VARIABLES[service]} (or DOCKET_API_KEY); keys are never read from files`);

@@ -471,6 +471,25 @@ describe('hostile environment variables', () => {
   }
 });
 
+describe('an API key unfit for a header', () => {
+  it('validate refuses it as plan does, naming the variable and never the key, for the services the files use (probe TC-7)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'p.yaml': 'kind: Playbook\nname: P\nrules: []\n' });
+    for (const key of ['key with spaces 12345', 'key\twith-a-tab-123', 'key\u0001control-12']) {
+      const validate = await runCli(['validate', '-C', dir], { env: { DOCKET_API_KEY: key } });
+      expect([validate.code, validate.stderr]).toEqual([1, expect.stringContaining("invalid-api-key environment variable DOCKET_API_KEY: the review service's API key contains spaces or control characters")]);
+      expect(validate.stderr + validate.stdout).not.toContain(key.trim());
+      const plan = await runCli(['plan', '-C', dir], { env: { ...NOWHERE, DOCKET_API_KEY: key } });
+      expect([plan.code, plan.stderr]).toEqual([1, expect.stringContaining('the review service API key contains spaces or control characters')]);
+    }
+    // A key only the agreements service would be sent, which these files never reach: no problem of theirs.
+    const unused = await runCli(['validate', '-C', dir], { env: { DOCKET_AGREEMENTS_API_KEY: 'key with spaces 12345' } });
+    expect([unused.code, unused.stderr]).toEqual([0, '']);
+    const latin = await runCli(['validate', '-C', dir, '-o', 'json'], { env: { DOCKET_REVIEW_API_KEY: 'key€12345678' } });
+    expect(latin.code).toBe(1);
+    expect(JSON.parse(latin.stdout).diagnostics).toEqual([{ severity: 'error', code: 'invalid-api-key', message: "environment variable DOCKET_REVIEW_API_KEY: the review service's API key contains characters an HTTP header cannot hold (such as € or a curly quote)", hint: 'check how the key in DOCKET_REVIEW_API_KEY was copied into the environment' }]);
+  });
+});
+
 describe('a loopback host named *.localhost', () => {
   it('is reached as localhost is, never asked of a DNS server: plain http to it carries the key (probe QG-3)', async () => {
     const t = await startTestEmulator();

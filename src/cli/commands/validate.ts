@@ -11,6 +11,10 @@ import { declaredPlaybooks, declaredTemplates } from '../../kinds/support/test-s
 import { loadTests } from '../../testing/load.js';
 import { PROJECT_FILES } from '../../config/load.js';
 import { existsSync } from 'node:fs';
+import { apiKeyProblem, apiKeyProblemHint, serviceApiKeyVariable } from '../../config/api-keys.js';
+import type { Diagnostic } from '../../diagnostics.js';
+import type { ServiceName } from '../../api/types.js';
+import type { Workspace } from '../../engine/workspace.js';
 import { join } from 'node:path';
 
 interface ValidateOptions extends CommonOptions {
@@ -31,6 +35,8 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
         const actor = project.config.project.agreements.actor;
         const tests = await loadTests(project.config.project.root, { playbooks: declaredPlaybooks(project.desired), templates: declaredTemplates(project.desired), actor }, undefined, io.env);
         if (tests.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError([...project.diagnostics, ...tests.diagnostics], 'the test files are invalid', project.config.project.root);
+        const keyProblems = await apiKeyDiagnostics(project, io.env);
+        if (keyProblems.length > 0) throw new ConfigError([...project.diagnostics, ...tests.diagnostics, ...keyProblems], 'an API key is unfit to send', project.config.project.root);
         project.diagnostics.push(...tests.diagnostics);
         if (opts.output === 'json') {
           io.stdout(renderDiagnosticsJson(project.diagnostics, sourceLines(project.config.project.root)));
@@ -66,4 +72,28 @@ async function withTestProblems(error: unknown, env: Readonly<Record<string, str
   const tests = await loadTests(error.root, subjects, undefined, env).catch(() => undefined);
   if (!tests || tests.diagnostics.length === 0) throw error;
   throw new ConfigError([...error.diagnostics, ...tests.diagnostics], error.message, error.root);
+}
+
+/**
+ * The API keys a plan of this configuration would send that it would refuse to (a space, a control
+ * character, a letter past Latin-1), said as plan says it, so a CI job that only validates does not
+ * pass them (probe TC-7). The services are worked out only when a key is unfit: it loads the engine.
+ */
+async function apiKeyDiagnostics(project: Workspace, env: Readonly<Record<string, string | undefined>>): Promise<Diagnostic[]> {
+  const unfit = (variable: string | undefined): string | undefined => (variable === undefined ? undefined : apiKeyProblem(env[variable]!.trim()));
+  const variables = (['review', 'agreements'] as const).map((service) => serviceApiKeyVariable(env, service));
+  if (!variables.some(unfit)) return [];
+  const { kindsToRead, servicesNeeded } = await import('../../engine/project.js');
+  const services = servicesNeeded(kindsToRead(project.desired, project.config.project.prune), project.desired);
+  const said = new Map<string, ServiceName[]>();
+  for (const service of services) {
+    const variable = serviceApiKeyVariable(env, service);
+    if (unfit(variable)) said.set(variable!, [...(said.get(variable!) ?? []), service]);
+  }
+  return [...said].map(([variable, of]) => ({
+    severity: 'error',
+    code: 'invalid-api-key',
+    message: `environment variable ${variable}: the ${of.length === 1 ? `${of[0]} service's` : `${of.join(' and ')} services'`} API key ${unfit(variable)!}`,
+    hint: apiKeyProblemHint(variable),
+  }));
 }
