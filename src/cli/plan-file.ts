@@ -1,4 +1,5 @@
 /** Reading a saved plan file: refuses other formats and versions rather than guessing. */
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../util/json-depth.js';
 import { readRegularFileSync, unreadableReason } from '../util/special-file.js';
 import { schemaDiagnostics } from '../config/schema.js';
 import { schemaValidator } from '../config/validators.js';
@@ -48,6 +49,8 @@ export async function readPlanFile(path: string, dir = '.', given: { env?: strin
   } catch {
     throw new DocketError('invalid-plan-file', `${path} is not a docket plan file (not JSON)`, `make a new one with \`${replan()}\``);
   }
+  // Walked by recursion below (the seal, the renderers): a few kilobytes of `[[[…` overflowed the stack (probe TC-1).
+  if (nestsDeeperThan(plan)) throw new DocketError('invalid-plan-file', `${path} is not a docket plan file (it nests more than ${MAX_JSON_DEPTH} levels deep)`, `make a new one with \`${replan()}\``);
   const EDITED_HINT = `a plan file is applied as docket wrote it; make a new one with \`${replan(plan)}\` instead of editing it`;
   const notAPlan = new DocketError('invalid-plan-file', `${path} is not a docket plan file of format version 1`, `make a new one with \`${replan(plan)}\``);
   const p = plan as Partial<Plan> & { error?: unknown };

@@ -22,6 +22,7 @@ import { isSpecialFile, LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileSync } fr
 import { firstJsonSyntaxError, jsonParsePosition } from '../util/json-error.js';
 import { jsonKeyOffset, jsonValueOffset } from '../util/json-offset.js';
 import { duplicateKeys } from '../util/json-duplicates.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, offsetPastDepth } from '../util/json-depth.js';
 import { basename, dirname, join } from 'node:path';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { linkedFile, removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';
@@ -447,6 +448,10 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
     return { errors: [problem(label, at.line, `${label} is not valid JSON${at.what ? ` (${at.what})` : ''}`, restoreHint(label), at.col)] };
   }
   if (!isPlainObject(value)) return { errors: [problem(label, line, `${label} is not a docket lock file`)] };
+  if (nestsDeeperThan(value)) {
+    const at = line === 1 ? lineColumnsOf(text)(Math.max(offsetPastDepth(text), 0)) : { line, col: 1 };
+    return { errors: [problem(label, at.line, `${label} nests more than ${MAX_JSON_DEPTH} levels deep: it is not a docket lock file`, restoreHint(label), at.col)] };
+  }
   // Problems are found by path, and placed in the text only when there are any.
   const found = (problems: LockProblem[]): Diagnostic[] => {
     const lc = lineColumnsOf(text);

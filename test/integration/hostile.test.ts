@@ -471,6 +471,21 @@ describe('hostile environment variables', () => {
   }
 });
 
+describe('JSON nested thousands deep', () => {
+  it('a lock file or the emulator\'s sync records so nested are refused at the place it goes too deep, not with a stack overflow (probe TC-1)', async () => {
+    const deep = `{"version": 2, "targets": ${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'p.yaml': 'kind: Playbook\nname: P\nrules: []\n', 'docket.lock.json': deep });
+    for (const args of [['validate'], ['plan']]) {
+      const run = await runCli([...args, '-C', dir], { env: NOWHERE });
+      expect([run.code, run.stderr]).toEqual([1, expect.stringContaining('docket.lock.json:1:226 error invalid-lock-file docket.lock.json nests more than 200 levels deep')]);
+      expect(run.stderr).not.toContain('Internal error');
+    }
+    const emulated = await makeDir({ 'docket.yaml': DOCKET, 'p.yaml': 'kind: Playbook\nname: P\nrules: []\n', '.docket/emulator-sync.json': deep });
+    const plan = await runCli(['plan', '-C', emulated, '--emulator']);
+    expect([plan.code, plan.stderr]).toEqual([1, expect.stringContaining('.docket/emulator-sync.json:1:226 error invalid-lock-file')]);
+  });
+});
+
 describe('an API key unfit for a header', () => {
   it('validate refuses it as plan does, naming the variable and never the key, for the services the files use (probe TC-7)', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'p.yaml': 'kind: Playbook\nname: P\nrules: []\n' });

@@ -522,6 +522,10 @@ describe('saved plans', () => {
     expect(await asJson(JSON.stringify({ ...(JSON.parse(text) as object), docket_version: '0.0.1' }))).toBe('plan-version');
     expect(await asJson(JSON.stringify({ ...(JSON.parse(text) as object), format_version: 2, docket_version: '9.0.0' }))).toBe('plan-version');
     expect(await asJson('{}')).toBe('invalid-plan-file');
+    // Nested thousands deep (a few kilobytes): refused as no plan, not a stack overflow (probe TC-1).
+    const deep = `{"format_version":1,"docket_version":"0.1.0","changes":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    expect(await asJson(deep)).toBe('invalid-plan-file');
+    expect((await cli('show', planFile)).stderr).toContain('nests more than 200 levels deep');
     // An empty plan argument (`docket apply "$PLAN"` with PLAN unset) is refused, not taken as none: nothing unreviewed is applied.
     const empty = await cli('apply', '-C', dir, '', '--auto-approve');
     expect([empty.code, empty.stderr]).toEqual([1, expect.stringContaining('the plan file argument is empty')]);
