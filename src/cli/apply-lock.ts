@@ -164,7 +164,11 @@ export async function takeOverStale(path: string, found: ApplyLockHolder | undef
   try {
     await mkdir(mutex);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw unusable(path, error);
+    const code = (error as NodeJS.ErrnoException).code;
+    // The folder went: another run took the lock over, released it and removed `.docket/` as the
+    // last one out. The lock is free; looked at again, not called unusable (probe TA-1).
+    if (code === 'ENOENT') return true;
+    if (code !== 'EEXIST') throw unusable(path, error);
     const age = await stat(mutex).then((info) => ageOf(info.mtimeMs), () => 0);
     if (age <= TAKEOVER_GRACE_MS) return false;
     // Left by a process killed while it took the lock over: removed, and the lock looked at again.

@@ -81,6 +81,11 @@ describe('the apply lock', () => {
     await writeFile(path, JSON.stringify(dead));
     expect(await takeOverStale(path, dead)).toBe(true);
     expect([existsSync(path), existsSync(`${path}.takeover`)]).toEqual([false, false]);
+    // Taken over, released and its folder removed by another run before this one's takeover began:
+    // the lock is free, to be looked at again, not unusable (probe TA-1).
+    await rm(dirname(path), { recursive: true, force: true });
+    expect(await takeOverStale(path, dead)).toBe(true);
+    expect(existsSync(dirname(path))).toBe(false);
   });
 
   it('is taken over when what was left is dated in the future (a clock stepped back), and cleans up after killed takers', async () => {
