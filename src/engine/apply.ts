@@ -240,7 +240,8 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // in any letter case is the same object. Objects this apply made count too: a second create
   // answered with the first one's id made another object than that.
   let knownLower: Set<string> | undefined;
-  const isKnownId = (id: string): boolean => (knownLower ??= new Set([...known()].map((i) => i.toLowerCase()))).has(id.toLowerCase()) || madeIds.has(id.toLowerCase());
+  const planKnew = (id: string): boolean => (knownLower ??= new Set([...known()].map((i) => i.toLowerCase()))).has(id.toLowerCase());
+  const isKnownId = (id: string): boolean => planKnew(id) || madeIds.has(id.toLowerCase());
   input.services.knowExistingIds?.(isKnownId);
   // Creates whose duplicate check waits for the end: nothing in the apply refers to their ids (one
   // read per scope then, not one after every few creates: 2,000 terms read the list 260 times).
@@ -307,9 +308,10 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
         checkLater.push(change);
         return written;
       }
-      const settled = await settleAfterCreate(guard, change, mine, ctx, foundBy(change));
+      const settled = await settleAfterCreate(guard, change, mine, ctx, foundBy(change), planKnew);
       ctx.registerId(change.kind, change.key, settled.id);
       if (settled.id !== mine) keptOther.add(change.id);
+      if (settled.renamedIn) throw new DocketError('race', settled.note!, RENAMED_IN_HINT);
       return settled.note ?? written;
     },
     ...(input.onResult ? { onResult: input.onResult } : {}),
@@ -322,7 +324,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // Stopped just after the last change, every change is made and its checks are what was cut short (probe FO).
   if (report.stopped) {
     if (noteUnchecked(checkLater, report) && report.done === plan.changes.length) report.checksCutShort = true;
-  } else await settleLater(checkLater, report, { kinds, ids, foundBy, keptOther, createdNow, followRename, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS, lookAgainMs: input.lookAgainMs ?? KEPT_CHILD_WAIT_MS });
+  } else await settleLater(checkLater, report, { kinds, ids, foundBy, planKnew, keptOther, createdNow, followRename, ctx, concurrency: input.concurrency, signal: input.signal, graceMs: input.graceMs ?? DEFAULT_GRACE_MS, lookAgainMs: input.lookAgainMs ?? KEPT_CHILD_WAIT_MS });
   for (const r of report.results) if (keptOther.has(r.changeId)) r.keptOther = true;
   if (forgetUploadsSetAside(plan, report, keptOther, ids, lock)) lockChanged = true;
   // A failed change that wrote part of itself first says so: that part is live (a publish cannot be undone).
@@ -410,6 +412,8 @@ interface SettleEnv {
   kinds: Map<string, AnyKind>;
   ids: Map<string, string>;
   foundBy: (change: Change) => { known: ReadonlySet<string> } | undefined;
+  /** Whether the plan read an object of this id (under whatever name). */
+  planKnew: (id: string) => boolean;
   /** Creates that ended with another's copy (change ids). */
   keptOther: Set<string>;
   /** `kind:key` of the objects this apply made: a failed create whose object is live says what it holds. */
@@ -430,6 +434,9 @@ interface SettleEnv {
 interface CheckEnv extends SettleEnv {
   lookAgain: (parentKey: string) => Promise<ExecContext>;
 }
+
+/** Said of a create that yielded to an object renamed to its name meanwhile (RaceOutcome.renamedIn). */
+const RENAMED_IN_HINT = 'plan again: it shows whether an object holds the name now, and the next apply creates it if none does';
 
 /** How long a child missing from the kept parent is given before it is looked for again: the other apply may be making it. */
 const KEPT_CHILD_WAIT_MS = 2000;
@@ -557,11 +564,16 @@ async function settleOne(change: Change, result: ChangeResult | undefined, ctx: 
   const mine = env.ids.get(`${change.kind}:${change.key}`);
   if (!guard || !mine || !result) return true;
   try {
-    const settled = await settleAfterCreate(guard, change, mine, ctx, env.foundBy(change));
+    const settled = await settleAfterCreate(guard, change, mine, ctx, env.foundBy(change), env.planKnew);
     // The object that stays (the other run's, when it was first) is the one the lock and sync records name.
     ctx.registerId(change.kind, change.key, settled.id);
-    if (settled.note) result.note = settled.note;
     if (settled.id !== mine) env.keptOther.add(change.id);
+    if (settled.renamedIn && result.status === 'done') {
+      Object.assign(result, { status: 'failed', message: settled.note, hint: RENAMED_IN_HINT });
+      delete result.note;
+      report.done--;
+      report.failed++;
+    } else if (settled.note) result.note = settled.note;
     return true;
   } catch (error) {
     if (error instanceof ScopeGone) {

@@ -49,6 +49,12 @@ export interface RaceOutcome {
   id: string;
   /** Said in the report beside the change. */
   note?: string;
+  /**
+   * The keeper is an object the plan read under another name: renamed to this one meanwhile, by a
+   * run whose own check may rename it back on seeing this run's copy (each yields), so this create
+   * is not known to hold the name (probe TA-2).
+   */
+  renamedIn?: true;
 }
 
 /** Before a create: an object with the identity that appeared since the plan (kinds that cannot remove duplicates). */
@@ -69,7 +75,7 @@ export async function lookBeforeCreate(guard: RaceGuard, change: Change, ctx: Ex
  * did not know (`known`) except the keeper is then set aside: each is a duplicate whoever made it,
  * and every run agrees on the keeper.
  */
-export async function settleAfterCreate(guard: RaceGuard, change: Change, mine: string, ctx: ExecContext, foundByReading?: { known: ReadonlySet<string> }): Promise<RaceOutcome> {
+export async function settleAfterCreate(guard: RaceGuard, change: Change, mine: string, ctx: ExecContext, foundByReading?: { known: ReadonlySet<string> }, planKnew?: (id: string) => boolean): Promise<RaceOutcome> {
   const same = (await guard.siblings(change, ctx)).filter((o) => o.key === change.key);
   if (foundByReading) return settleFound(guard, change, mine, ctx, same.filter((o) => !foundByReading.known.has(o.id)));
   if (same.length < 2 || !same.some((o) => o.id === mine)) return { id: mine };
@@ -83,6 +89,9 @@ export async function settleAfterCreate(guard: RaceGuard, change: Change, mine: 
     };
   }
   const how = await guard.setAside({ id: mine, key: change.key }, change, ctx);
+  if (planKnew?.(keeper.id)) {
+    return { id: keeper.id, renamedIn: true, note: `another object (id ${keeper.id}), live under another name when the plan was read, was renamed to this name at the same time (another apply, or someone in the app); docket keeps that one and the one this apply created (id ${mine}) was ${how}, but an apply that renamed it renames it back once it sees this one, so the name may now be held by neither` };
+  }
   return { id: keeper.id, note: `another apply (or someone in the app) created it at the same time, or the service left it out of the list the plan read; docket keeps that one (id ${keeper.id}), whose fields may differ from the files (plan again to see), and the one this apply created (id ${mine}) was ${how}` };
 }
 

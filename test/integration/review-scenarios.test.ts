@@ -669,6 +669,28 @@ describe('failures and retries', () => {
     return { done: await apply, org, user };
   }
 
+  it('a create that yields to an object renamed to its name meanwhile fails, saying the name may be held by neither, and the next apply converges (probe TA-2)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/a.yaml': 'kind: Playbook\nname: Contested\nrules: []\n' });
+    await applyOk(cli, dir);
+    const org = t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!;
+    const contested = Object.values(org.playbooks).find((p) => p.name === 'Contested')!;
+    await writeFiles(dir, { 'playbooks/b.yaml': 'kind: Playbook\nname: Contested2\ndescription: from here\nrules: []\n' });
+    // Another checkout renames Contested to Contested2 while this apply's create of it is on its way.
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbooks', status: 'late', delay_ms: 400, count: 1 });
+    const seen = t.emulator.requests().length;
+    const apply = cli('apply', '-C', dir, '--auto-approve');
+    const deadline = Date.now() + 10_000;
+    while (!t.emulator.requests().slice(seen).some((r) => r.method === 'GET' && r.path.endsWith('/playbooks')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    contested.name = 'Contested2';
+    const done = await apply;
+    expect(done.code).toBe(1);
+    expect(done.stdout).toContain(`another object (id ${contested.id}), live under another name when the plan was read, was renamed to this name at the same time`);
+    expect(done.stdout).toContain('so the name may now be held by neither');
+    await applyOk(cli, dir);
+    expect(Object.values(org.playbooks).filter((p) => p.archived_at === null && p.name.startsWith('Contested')).map((p) => p.name).sort()).toEqual(['Contested', 'Contested2']);
+    await expectNoChanges(cli, dir);
+  });
+
   it('without a users list, an invitation another apply sent since the plan counts as done, as the invitations list shows it', async () => {
     await t.emulator.close();
     t = await startTestEmulator({ variants: { reviewUsers: false } });

@@ -60,6 +60,19 @@ describe('settleAfterCreate', () => {
     expect(later.setAside).toEqual(['mine']);
   });
 
+  it('says the name may be held by neither when the keeper is an object the plan read under another name: renamed to it meanwhile, by a run that may rename it back (probe TA-2)', async () => {
+    const renamed = guard([{ id: 'mine', key: 'NDA', createdAt: '2026-01-01T00:00:02Z' }, { id: 'theirs', key: 'NDA', createdAt: '2025-06-01T00:00:00Z' }]);
+    const outcome = await settleAfterCreate(renamed.g, create, 'mine', ctx, undefined, (id) => id === 'theirs');
+    expect(outcome).toEqual({
+      id: 'theirs',
+      renamedIn: true,
+      note: 'another object (id theirs), live under another name when the plan was read, was renamed to this name at the same time (another apply, or someone in the app); docket keeps that one and the one this apply created (id mine) was archived, but an apply that renamed it renames it back once it sees this one, so the name may now be held by neither',
+    });
+    expect(renamed.setAside).toEqual(['mine']);
+    // A keeper the plan never read is another run's create: it holds the name, as before.
+    expect((await settleAfterCreate(guard([{ id: 'mine', key: 'NDA', createdAt: '2026-01-01T00:00:02Z' }, { id: 'theirs', key: 'NDA', createdAt: '2026-01-01T00:00:01Z' }]).g, create, 'mine', ctx, undefined, () => false)).renamedIn).toBeUndefined();
+  });
+
   it('leaves objects alone when its own is not in the read yet', async () => {
     const lagging = guard([{ id: 'a', key: 'NDA' }, { id: 'b', key: 'NDA' }]);
     expect(await settleAfterCreate(lagging.g, create, 'mine', ctx)).toEqual({ id: 'mine' });
