@@ -58,7 +58,9 @@ function readSamples(): unknown[] {
       { kind: o.kind },
     ];
   });
-  return [...docs, ...broken, {}, null, 'text', { kind: 'Template', name: 'x', type: 'CSA', parameters: { term: 'long', nope: 1 } }];
+  // Errors gathered from nested validators, item after item (the build appends them in place: probe TC-3).
+  const badRules = { kind: 'Playbook', name: 'P', rules: [{ name: 'A', actions: 'ACCEPT', reviewer: 'bad' }, { name: 'B', actions: 1, reviewer: 'worse' }, { name: 'C', bogus: true }] };
+  return [...docs, ...broken, badRules, {}, null, 'text', { kind: 'Template', name: 'x', type: 'CSA', parameters: { term: 'long', nope: 1 } }];
 }
 
 const shape = (errors: ErrorObject[] | null | undefined) =>
