@@ -54,6 +54,8 @@ export interface InterpolationProblem {
   variable?: string;
   /** For an invalid placeholder or an undefined `env.X`: its text as written (`${var.}`), so it is said where it stands. */
   placeholder?: string;
+  /** How many times `placeholder` stands earlier in the value: said where this one stands, not the first (probe TC-4). */
+  occurrence?: number;
 }
 
 export interface InterpolatedString {
@@ -137,6 +139,11 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
   let placeholders = 0;
   let literal = false;
   let unresolved = false;
+  /** Where the placeholder being read starts. */
+  let start = 0;
+  const report = (problem: InterpolationProblem): void => {
+    problems.push(problem.placeholder === undefined ? problem : { ...problem, occurrence: occurrencesBefore(s, problem.placeholder, start) });
+  };
   const keep = (raw: string): void => {
     out += raw;
     unresolved = true;
@@ -158,9 +165,10 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
       literal = true;
       continue;
     }
+    start = i;
     const end = s.indexOf('}', i + 2);
     if (end < 0) {
-      problems.push({
+      report({
         code: 'invalid-placeholder',
         // Up to its line's end: a line break quoted would break the message's line (probe LC-2).
         message: `unterminated placeholder ${showName(s.slice(i, i + 40).split(/\r?\n/)[0]!)}`,
@@ -180,7 +188,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
       // Quoted to its matching brace: `${{ secrets.X }}` (a CI expression) as written, not cut at the first `}`.
       let shownEnd = end;
       for (let open = [...inner].filter((c) => c === '{').length; open > 0 && s[shownEnd + 1] === '}'; open--) shownEnd++;
-      problems.push({
+      report({
         code: 'invalid-placeholder',
         message: `invalid placeholder ${showName(s.slice(i - raw.length, shownEnd + 1))}: write \`\${var.NAME}\` or \`\${env.NAME}\``,
         hint: 'write `$${` for a literal `${`',
@@ -196,7 +204,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
       keep(raw);
     } else if (scope === 'var') {
       if (!ctx.allowVars) {
-        problems.push({
+        report({
           code: 'invalid-placeholder',
           message: `${showName(raw)} cannot be used in \`vars\``,
           hint: 'vars cannot reference other vars; write the value, or use `${env.NAME}`',
@@ -209,7 +217,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
         out += ctx.vars[name];
         if (ctx.brokenVars?.has(name)) unresolved = true;
       } else {
-        problems.push({
+        report({
           code: 'undefined-variable',
           variable: name,
           message: `undefined variable ${showName(`var.${name}`)}${varSuggestion(name, ctx.vars)}`,
@@ -219,7 +227,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
         keep(raw);
       }
     } else if (isKeyVariable(name)) {
-      problems.push({
+      report({
         code: 'invalid-placeholder',
         message: `${showName(raw)} is an API key, which docket never puts into the configuration`,
         hint: `remove it: ${KEYS_STAY_OUT}`,
@@ -233,7 +241,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
       const value = typeof own === 'string' ? own : undefined;
       const key = value === undefined ? undefined : keyIn(value, ctx.env);
       if (key !== undefined) {
-        problems.push({
+        report({
           code: 'invalid-placeholder',
           message: `${showName(raw)} holds the value of ${key}, an API key, which docket never puts into the configuration`,
           hint: `set ${name} to something else: ${KEYS_STAY_OUT}`,
@@ -244,7 +252,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
         out += value;
       } else {
         const names = Object.keys(ctx.env).filter((k) => ctx.env[k] !== undefined && !isKeyVariable(k));
-        problems.push({
+        report({
           code: 'undefined-variable',
           message: `undefined variable ${showName(`env.${name}`)}${didYouMean(name, names, (n) => `env.${n}`)}`,
           hint: `set the environment variable ${showText(name)}`,
@@ -255,6 +263,13 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
     }
   }
   return { value: out, problems, whole: placeholders === 1 && !literal, unresolved };
+}
+
+/** How many times `text` starts in `s` before `end`. */
+function occurrencesBefore(s: string, text: string, end: number): number {
+  let count = 0;
+  for (let at = s.indexOf(text); at >= 0 && at < end; at = s.indexOf(text, at + 1)) count++;
+  return count;
 }
 
 /** The API key variable whose (non-trivial) value `value` holds, if any. */
@@ -322,13 +337,15 @@ export function placeOf(problem: TreeProblem, positions: Pick<DocPositions, 'at'
  * the lines its value spans (a `|` block of many), not the value's start (probe KF-3). `written`: the
  * value as the file writes it. The value's start when it is not found there.
  */
-export function placeholderPlace<P extends SourcePos>(pos: P, written: string | undefined, variable: string | undefined, lineOf: (line: number) => string | undefined, placeholder?: string): P {
+export function placeholderPlace<P extends SourcePos>(pos: P, written: string | undefined, variable: string | undefined, lineOf: (line: number) => string | undefined, placeholder?: string, occurrence = 0): P {
   if ((variable === undefined && placeholder === undefined) || written === undefined) return pos;
   // An invalid placeholder by its own text (probe LC-2); an undefined variable by its name, then back to its `${`.
   // Whole, then up to its first white space: a quoted value folds its line breaks into spaces (`${ var.b }` whole first, SR74-4).
   const needles = placeholder === undefined ? [`var.${variable}`] : [...new Set([placeholder, placeholder.split(/\s/)[0]!])];
   const block = blockAt(pos, written, lineOf);
   for (const needle of needles) {
+    // The same text written earlier in the value stands before this one (probe TC-4).
+    let earlier = occurrence;
     // Found in the block's text at once, then checked on its line: a value of thousands of
     // placeholders is searched natively, not line by line for each (probe QI).
     for (let found = block.text.indexOf(needle, block.from); found >= 0; found = block.text.indexOf(needle, found + 1)) {
@@ -342,6 +359,7 @@ export function placeholderPlace<P extends SourcePos>(pos: P, written: string | 
       if (placeholder === undefined && /[A-Za-z0-9_-]/.test(text.charAt(at + needle.length))) continue;
       // (The first `$` of `$${` written as an escape too: `"\x24${var.x}"`.)
       if (opening > 0 && (text.charAt(opening - 1) === '$' || escapedDollarBefore(text, opening) > 0)) continue;
+      if (earlier-- > 0) continue;
       return { ...pos, line: pos.line + index, col: (opening >= 0 ? opening : at) + 1 };
     }
   }

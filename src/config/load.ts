@@ -686,7 +686,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
     const { message, hint } = undefinedElsewhereWords(problem, ctx.definedIn);
     const at =
       problem.code === 'undefined-variable' || problem.placeholder !== undefined
-        ? placeholderPlace(placeOf(problem, doc.positions), stringAt(value, problem.pointer), problem.code === 'undefined-variable' ? problem.variable : undefined, lineOf, problem.placeholder)
+        ? placeholderPlace(placeOf(problem, doc.positions), stringAt(value, problem.pointer), problem.code === 'undefined-variable' ? problem.variable : undefined, lineOf, problem.placeholder, problem.occurrence)
         : placeOf(problem, doc.positions);
     valueProblems.push({ severity: 'error', code: problem.code, message, ...at, ...(hint ? { hint } : {}) });
   }

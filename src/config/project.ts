@@ -234,7 +234,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     const value = positions.valueAt(problem.pointer);
     const written = valueAt(raw, problem.pointer);
     // At the placeholder itself, as in a resource file (probe MB-3).
-    const pos = lineOf && typeof written === 'string' ? placeholderPlace(value, written, problem.code === 'undefined-variable' ? problem.variable : undefined, lineOf, problem.placeholder) : value;
+    const pos = lineOf && typeof written === 'string' ? placeholderPlace(value, written, problem.code === 'undefined-variable' ? problem.variable : undefined, lineOf, problem.placeholder, problem.occurrence) : value;
     error(problem.code, problem.message, pos, problem.hint, problem.pointer);
   }
 

@@ -728,6 +728,20 @@ describe('loadConfig: interpolation', () => {
     ]);
   });
 
+  it('reports a placeholder whose text stands earlier in the value where it stands, not at the earlier one; two alike, each at its own place (probe TC-4)', async () => {
+    const r = await load({
+      'docket.yaml': project,
+      'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '      ACCEPT ${var.legal_lead} reviews', '      REJECT when long', '      NEEDS REVIEW ${var.legal_lead', '  - name: S', '    actions: "a ${var.x-} b ${var.x-"', '  - name: T', '    actions: "${var.} and ${var.}"'),
+    });
+    expect(r.diagnostics.map((d) => [brief(d), d.message])).toEqual([
+      ['p.yaml:8:20 invalid-placeholder', 'unterminated placeholder `${var.legal_lead`'],
+      ['p.yaml:10:17 undefined-variable', 'undefined variable `var.x-`'],
+      ['p.yaml:10:29 invalid-placeholder', 'unterminated placeholder `${var.x-`'],
+      ['p.yaml:12:15 invalid-placeholder', 'invalid placeholder `${var.}`: write `${var.NAME}` or `${env.NAME}`'],
+      ['p.yaml:12:27 invalid-placeholder', 'invalid placeholder `${var.}`: write `${var.NAME}` or `${env.NAME}`'],
+    ]);
+  });
+
   it('a vars: block that is no mapping is the one error: its uses are not said undefined too (probe MO-3)', async () => {
     const docket = lines('version: 1', 'vars: [lead]', 'environments:', '  staging:', '    vars:', '      lead: qa@acme.example');
     const loaded = await load({ 'docket.yaml': docket, 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: Term', '    actions: ACCEPT', '    reviewer: ${var.lead}') });
