@@ -4,7 +4,7 @@
  */
 import jsYaml from 'js-yaml';
 import { CORE_SCHEMA, MERGE_SCHEMA, MERGE_TAG } from './yaml-core-schema.js';
-import type { SourcePos } from '../diagnostics.js';
+import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import { readBlockYaml } from './yaml-block-reader.js';
 import { mayHoldLongKey } from './yaml-key-limit.js';
 import { fastPositions, NodeEvents, walkPositions } from './yaml-fast-positions.js';
@@ -118,8 +118,41 @@ function numberAt(text: string, at: number): boolean {
  */
 export function parseYamlFile(text: string, file: string, reread?: () => string): ParsedFile {
   const read = crAsLf(text);
+  const tooMany = tooManyDocuments(read, file);
+  if (tooMany) return { file, documents: [], diagnostics: [tooMany] };
   const again = reread && ((): string => crAsLf(reread()));
   return parseFast(read, file, again) ?? parseWithPositions(read, file);
+}
+
+/** More documents than any configuration file holds: a file of them is refused before it is parsed. */
+export const MAX_DOCUMENTS = 100_000;
+
+/**
+ * A file of millions of `---` lines (24 MB) took the full parser minutes and gigabytes, until the
+ * process died out of memory (probe TC-2): refused at the marker past MAX_DOCUMENTS. Only a file long
+ * enough to hold that many markers (4 bytes each) is counted.
+ */
+function tooManyDocuments(text: string, file: string): Diagnostic | undefined {
+  if (text.length <= MAX_DOCUMENTS * 4) return undefined;
+  // A marker is `---` alone or before a space (`--- # comment`), not the start of `---text`.
+  const marks = (after: number): boolean => after >= text.length || /[\s]/.test(text.charAt(after));
+  let count = text.startsWith('---') && marks(3) ? 1 : 0;
+  for (let at = text.indexOf('\n---'); at >= 0; at = text.indexOf('\n---', at + 1)) {
+    if (!marks(at + 4) || ++count <= MAX_DOCUMENTS) continue;
+    // Counted only now, once: the line of the marker past the limit.
+    let line = 2;
+    for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) line++;
+    return {
+      severity: 'error',
+      code: 'yaml-too-many-documents',
+      message: `this file holds more than ${MAX_DOCUMENTS.toLocaleString('en-US')} YAML documents (\`---\`)`,
+      file,
+      line,
+      col: 1,
+      hint: 'no docket file holds this many; split it into files, or remove the empty documents',
+    };
+  }
+  return undefined;
 }
 
 /**

@@ -48,7 +48,7 @@ export interface WorkspaceOptions {
 }
 
 /** Problems after which some document's declarations are unknown: its text could not be read as a resource. */
-const HIDES_DECLARATIONS: ReadonlySet<string> = new Set(['yaml-syntax', 'yaml-too-deep', 'yaml-merge', 'yaml-undefined-alias', 'yaml-recursive-alias', 'yaml-alias-expansion', 'unknown-tag', 'invalid-utf8', 'unreadable-file', 'not-a-resource', 'unknown-kind', 'control-character', 'file-outside-config', 'linked-folder', 'merge-conflict']);
+const HIDES_DECLARATIONS: ReadonlySet<string> = new Set(['yaml-syntax', 'yaml-too-deep', 'yaml-too-many-documents', 'yaml-merge', 'yaml-undefined-alias', 'yaml-recursive-alias', 'yaml-alias-expansion', 'unknown-tag', 'invalid-utf8', 'unreadable-file', 'not-a-resource', 'unknown-kind', 'control-character', 'file-outside-config', 'linked-folder', 'merge-conflict']);
 
 /**
  * Whether a document declares something whose name is not known: missing, not text, blank, or a

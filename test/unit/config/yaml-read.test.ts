@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import jsYaml from 'js-yaml';
 import { schemasDir } from '../../../src/config/schema-names.js';
-import { needsFullParser, parseYamlFile, plainYamlDocuments } from '../../../src/config/yaml-read.js';
+import { MAX_DOCUMENTS, needsFullParser, parseYamlFile, plainYamlDocuments } from '../../../src/config/yaml-read.js';
 import { fastPositions } from '../../../src/config/yaml-fast-positions.js';
 import { parseWithPositions, type ParsedFile } from '../../../src/config/yaml-positions.js';
 
@@ -510,5 +510,17 @@ describe('needsFullParser', () => {
     for (const text of ['a: "X"# note\n', "a: 'X'# note\n", 'a: []# note\n', '{"a": {}}# note\n', 'a: &x 1\n', 'a: !!str 1\n', '%YAML 1.2\n---\na: 1\n', '? [a, b]\n: 1\n', 'n: 0b101\n', 'n: -0x1F\n', 'n: -.5\n', 'a:\n  <<: *b\n', '[name]: Dan\n', 'a: 1\n{b: 2}:\n  c\n', 'x: [1]:\n', 'a: {{ name }}\n', 'a: { [b] }\n']) {
       expect(needsFullParser(text), text).toBe(true);
     }
+  });
+});
+
+describe('a file of more documents than any configuration holds', () => {
+  it('is refused at the marker past 100,000, before it is parsed (probe TC-2: millions of `---` ran out of memory)', () => {
+    const many = `kind: Playbook\nname: P\nrules: []\n${'---\n'.repeat(MAX_DOCUMENTS + 5)}`;
+    const parsed = parseYamlFile(many, 'e.yaml');
+    expect(parsed.documents).toEqual([]);
+    expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([['yaml-too-many-documents', MAX_DOCUMENTS + 4, 1, 'this file holds more than 100,000 YAML documents (`---`)']]);
+    // `---text` starts no document: one plain scalar of as many lines is no document bomb.
+    const lines = `a\n${'---text\n'.repeat(MAX_DOCUMENTS + 5)}`;
+    expect(parseYamlFile(lines, 'f.yaml').diagnostics.map((d) => d.code)).not.toContain('yaml-too-many-documents');
   });
 });
