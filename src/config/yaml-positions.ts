@@ -826,7 +826,9 @@ function writtenAlready(line: number | undefined, as?: string): string {
 function quoteKeyAt(text: string, offset: number): string {
   const eol = text.indexOf('\n', offset);
   const rest = text.slice(offset, eol < 0 ? undefined : eol);
-  const m = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:#]+?)\s*:/.exec(rest);
+  // An explicit key (`? name`) has its value on a later line: the rest of this one is the key (probe TC-5).
+  const explicit = /(?:^|[ \t])\?[ \t]+$/.test(text.slice(text.lastIndexOf('\n', offset - 1) + 1, offset));
+  const m = explicit ? /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^#]*?)[ \t]*(?:#.*)?$/.exec(rest) : /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:#]+?)\s*:/.exec(rest);
   const key = m?.[1]?.trim();
   return key && key.length <= 80 ? ` \`${key}\`` : '';
 }

@@ -117,6 +117,12 @@ describe('parseYamlFile', () => {
     // A repeated key after an empty value is at the repeat and named, as any other.
     const afterEmpty = parseYamlFile(lines('kind: Organization', 'review:', 'review:', '  name: X'), 'o.yaml');
     expect(afterEmpty.diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([['duplicate-key', 3, 1, 'duplicate key `review`: each key may appear once in a mapping; line 2 writes it already']]);
+    // Written as an explicit key (`? name`), its value on the next line: named too (probe TC-5).
+    const explicit = parseYamlFile(lines('kind: Playbook', 'name: D1', '? name', ': D3', '? "name" # again', ': D4'), 'e.yaml');
+    expect(explicit.diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([
+      ['duplicate-key', 3, 3, 'duplicate key `name`: each key may appear once in a mapping; line 2 writes it already'],
+      ['duplicate-key', 5, 3, 'duplicate key `"name"`: each key may appear once in a mapping; line 2 writes it already'],
+    ]);
     // Two merge keys: the parser kept the first silently, where other readers (and editors) differ.
     const merges = parseYamlFile(lines('kind: Playbook', 'name: P', 'rules:', '  - &a {name: a, actions: A}', '  - &b {name: b, actions: B}', '  - <<: *a', '    <<: *b', '    name: d'), 'm.yaml');
     expect(merges.diagnostics).toEqual([expect.objectContaining({ code: 'duplicate-key', file: 'm.yaml', line: 7, col: 5, message: expect.stringContaining('`<<`') })]);
