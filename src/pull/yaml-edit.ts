@@ -242,7 +242,12 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
         // Its directives above the header's comments go with it: the header stays (probe OH-3).
         for (const [start, lineEnd] of header.directives) splices.push({ start, end: lineEnd, text: '', seq: splices.length });
         splices.push({ start: header.end, end: Math.max(header.end, end), text: '', seq: splices.length });
-      } else splices.push({ start: commentsAbove(text, directivesStart(text, doc.range[0]), contentsEnd(docs[index - 1]!)), end, text: '', seq: splices.length });
+      } else {
+        const start = commentsAbove(text, directivesStart(text, doc.range[0]), contentsEnd(docs[index - 1]!));
+        // The document above ends with a `...` of its own: this one's goes too, or two would stand together (probe TG-1).
+        const endedAbove = end !== nextStart && endMarkerBefore(text, start) < start;
+        splices.push({ start, end: endedAbove ? commentsAbove(text, nextStart, contentsEnd(doc)) : end, text: '', seq: splices.length });
+      }
       return;
     }
     if (!request.documents.has(index) || !doc.contents) return;
@@ -269,7 +274,8 @@ function directivesStart(text: string, docStart: number): number {
   for (let lineEnd = docStart; lineEnd > 0; ) {
     const lineStart = text.lastIndexOf('\n', lineEnd - 2) + 1;
     const line = text.slice(lineStart, lineEnd).trim();
-    if (line.startsWith('%')) start = lineStart;
+    // A directive starts its line; an indented `%` is a line of the text above (probe TG-1).
+    if (text.startsWith('%', lineStart)) start = lineStart;
     else if (line !== '' && !line.startsWith('#')) break;
     lineEnd = lineStart;
   }

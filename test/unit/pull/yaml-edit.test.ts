@@ -702,6 +702,12 @@ describe('editYaml', () => {
     // The marker that ended the removed one now ends the one before, which the directives need.
     const three = 'kind: A\n---\nkind: B\n...\n# the third reads YAML 1.1\n%YAML 1.1\n---\nkind: C\nx: on\n';
     expect(editYaml(three, { documents: new Map(), remove: new Set([1]) }).text).toBe('kind: A\n...\n# the third reads YAML 1.1\n%YAML 1.1\n---\nkind: C\nx: on\n');
+    // Each document with a directive of its own: the middle one goes with its own, ended as before (probe TG-1).
+    const each = (name: string) => `%YAML 1.2\n---\nkind: Playbook\nname: ${name}\n`;
+    expect(editYaml(`${each('A')}...\n${each('B')}...\n${each('C')}`, { documents: new Map(), remove: new Set([1]) }).text).toBe(`${each('A')}...\n${each('C')}`);
+    // An indented `%` line ending the document above is its text, not the next one's directive.
+    const percent = 'kind: Playbook\nname: First\nrules:\n  - name: R2\n    actions: |\n      %x\n---\nkind: Playbook\nname: Second\n';
+    expect(editYaml(percent, { documents: new Map(), remove: new Set([1]) }).text).toBe('kind: Playbook\nname: First\nrules:\n  - name: R2\n    actions: |\n      %x\n');
   });
 
   it("keeps the file's header (comments up to a blank line, the editor modeline) when its first document goes", () => {
