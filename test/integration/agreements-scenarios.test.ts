@@ -740,6 +740,16 @@ async function securityRenamedAway(): Promise<string> {
   return dir;
 }
 
+/** The example's attachment applied; `annex`: its document renamed to "Security Annex" through an `id:` pin of its live id. */
+async function securityPinnedAsAnnex(): Promise<{ dir: string; annex: string }> {
+  await start();
+  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+  await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+  await applyOk(cli, dir);
+  const id = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
+  return { dir, annex: ATTACHMENT_YAML.replace('name: Security Exhibit\n', `name: Security Annex\nid: ${id}\n`) };
+}
+
 /** Attachment "Sec" applied, then renamed in the files to "Sec Old" with a new "Sec" of another file, which template T names (on an emulator of its own). */
 async function attachmentRenamedAway(): Promise<string> {
   await start();
@@ -1265,17 +1275,13 @@ describe('standard templates and attachments', () => {
   });
 
   it('renamed through its `id:` pin, an attachment leaves no record under its old name, which a new attachment then takes as a plain upload (probe TB-1)', async () => {
-    await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
-    await applyOk(cli, dir);
-    const id = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
-    await writeFiles(dir, { 'attachments/security.yaml': ATTACHMENT_YAML.replace('name: Security Exhibit\n', `name: Security Annex\nid: ${id}\n`) });
+    const { dir, annex } = await securityPinnedAsAnnex();
+    await writeFiles(dir, { 'attachments/security.yaml': annex });
     await applyOk(cli, dir);
     const syncedKeys = async () => Object.values((JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { synced: Record<string, Record<string, string>> }).synced).flatMap((records) => Object.keys(records));
     expect(await syncedKeys()).toEqual(['attachment:Security Annex']);
     // A new attachment given the old name: an upload, with no advice to pin the id the renamed one pins.
-    await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML.replace('name: Security Exhibit\n', `name: Security Annex\nid: ${id}\n`)}---\n${ATTACHMENT_YAML}` });
+    await writeFiles(dir, { 'attachments/security.yaml': `${annex}---\n${ATTACHMENT_YAML}` });
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('+ upload attachment "Security Exhibit"');
     expect(plan.stdout).not.toContain('records no upload');
@@ -1284,12 +1290,8 @@ describe('standard templates and attachments', () => {
   });
 
   it('gives no advice to pin an id another document pins, when a new document pins the id of a declared attachment (probe TB-1)', async () => {
-    await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
-    await applyOk(cli, dir);
-    const id = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
-    await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML}---\n${ATTACHMENT_YAML.replace('name: Security Exhibit\n', `name: Security Annex\nid: ${id}\n`)}` });
+    const { dir, annex } = await securityPinnedAsAnnex();
+    await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML}---\n${annex}` });
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('+ upload attachment "Security Exhibit"');
     expect(plan.stdout).not.toContain('records no upload');
