@@ -21,6 +21,7 @@ import { shortId } from './path-segment.js';
 import { urlProblem } from '../config/url-policy.js';
 import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, pagesCountProblem, PAGE_SIZE, smallerPageSize, statedRecords } from './paging.js';
 import { apiKeyProblem, apiKeyProblemHint } from '../config/api-keys.js';
+import { refusedUnperformed, writeSent } from './write-attempts.js';
 import { apiKeyVariable, headerValue, hintForStatus, NEXT_RUN_SAYS, parseProblem, oneLineText, truncate, type NextRun } from './problem.js';
 import { seconds } from '../util/seconds.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
@@ -248,6 +249,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       kind: 'failure',
       failure: { code: 'TIMEOUT', message: `no complete answer within ${seconds(allowed)}${afterHeaders ? ' (the body was still arriving)' : ''}`, retryable: true, phase: 'unknown', timedOut: true, ...(budgetLeft < timeoutMs ? { budgetCut: true } : {}), ...(afterHeaders ? { answering: true } : {}) },
     });
+    // A write out, until its answer says the service did not carry it out (api/write-attempts.ts).
+    const ended = isRead(t) ? undefined : writeSent();
+    let mayHaveLanded = true;
     try {
       let res: Dispatcher.ResponseData;
       try {
@@ -257,8 +261,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       } catch (err) {
         if (options.signal?.aborted) throw interrupted(t);
         if (expired() || undiciTimedOut(err)) return timedOut(false);
-        return { kind: 'failure', failure: classifyConnectionError(err) };
+        const failure = classifyConnectionError(err);
+        if (failure.phase === 'not-sent') mayHaveLanded = false;
+        return { kind: 'failure', failure };
       }
+      if (refusedUnperformed(res.statusCode)) mayHaveLanded = false;
       try {
         const text = await bodyText(res);
         if (text === undefined) return { kind: 'response', status: res.statusCode, headers: res.headers, text: '', tooLarge: true };
@@ -271,6 +278,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       }
     } finally {
       link.release();
+      ended?.(mayHaveLanded);
     }
   }
 

@@ -3,6 +3,7 @@
  * the files to upload, the lock entries uploads make), run through the executor. The caller gets
  * the report and the lock as it should now be; it decides where to write it.
  */
+import { countingWrites, mayLand, type WriteAttempts } from '../api/write-attempts.js';
 import { errnoOf, isFileSystemError, unwrittenFile, writeFixFor } from '../util/file-write-error.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ProjectConfig } from '../config/types.js';
@@ -252,22 +253,24 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // An upload keeps its own pending mark in the lock, which the next plan settles.
   const uploadMarked = (kindKey: string): boolean => lock.files[kindKey]?.pending !== undefined;
   const now = (): string => (input.now?.() ?? new Date()).toISOString();
-  const underWay = new Map<string, { action: LandingAction; fields: Change['fields'] }>();
+  /** By `kind:key`, with the count of its writes that may reach the service: one only waiting for its turn cannot land (probe TF-1). */
+  const underWay = new Map<string, { action: LandingAction; fields: Change['fields']; attempts: WriteAttempts }>();
   // With the writes that ended but may still run there (timed out): both are what may still land.
   input.underWay?.(
     () =>
       new Map([
         ...[...stoppedWaiting].filter(([key]) => !uploadMarked(key)).map(([key, mark]): [string, string] => [key, formatLandingMark(mark)]),
-        ...[...underWay].filter(([key]) => !uploadMarked(key)).map(([key, change]): [string, string] => [key, formatLandingMark(markOf(change, now()))]),
+        ...[...underWay].filter(([key, change]) => !uploadMarked(key) && mayLand(change.attempts)).map(([key, change]): [string, string] => [key, formatLandingMark(markOf(change, now()))]),
       ]),
   );
   const sent = async <T>(change: Change, write: () => Promise<T>): Promise<T> => {
     const action = change.action;
     if (!isLandingAction(action)) return write();
     const key = `${change.kind}:${change.key}`;
-    underWay.set(key, { action, fields: change.fields });
+    const attempts: WriteAttempts = { open: 0, mayHaveLanded: false };
+    underWay.set(key, { action, fields: change.fields, attempts });
     try {
-      return await write();
+      return await countingWrites(attempts, write);
     } catch (error) {
       if (mayStillRun(error) && !uploadMarked(key)) stoppedWaiting.set(key, markOf({ action, fields: change.fields }, now()));
       throw error;

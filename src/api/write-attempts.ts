@@ -1,0 +1,45 @@
+/**
+ * Which of a change's writes may have reached the service. An apply stopped by a signal writes a
+ * landing mark for each create, invitation or publish that may still land; one whose requests
+ * were only waiting for their turn, or were refused (a 429) and waited to be sent again, cannot,
+ * and its mark held the next plan back for ten minutes after a `kill -9` (probe TF-1).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export interface WriteAttempts {
+  /** Writes sent and not yet answered. */
+  open: number;
+  /** A write the service may have carried out: answered other than with a refusal, or not at all. */
+  mayHaveLanded: boolean;
+}
+
+const current = new AsyncLocalStorage<WriteAttempts>();
+
+/** Runs `write` with the requests it sends, and their ends, counted in `attempts`. */
+export function countingWrites<T>(attempts: WriteAttempts, write: () => Promise<T>): Promise<T> {
+  return current.run(attempts, write);
+}
+
+/** Notes a write being sent; call what it returns once it ends, saying whether the service may have carried it out. */
+export function writeSent(): (mayHaveLanded: boolean) => void {
+  const attempts = current.getStore();
+  if (!attempts) return () => undefined;
+  attempts.open++;
+  let ended = false;
+  return (landed) => {
+    if (ended) return;
+    ended = true;
+    attempts.open--;
+    if (landed) attempts.mayHaveLanded = true;
+  };
+}
+
+/** Whether a change's writes may land yet: one is still out, or one ended without a refusal. */
+export function mayLand(attempts: WriteAttempts): boolean {
+  return attempts.open > 0 || attempts.mayHaveLanded;
+}
+
+/** An answer that says the service did not carry the write out: a refusal (4xx), a 429 among them; not a 408, which a gateway may give for a write that went on. */
+export function refusedUnperformed(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 408;
+}

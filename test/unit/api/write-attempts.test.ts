@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { countingWrites, mayLand, refusedUnperformed, writeSent, type WriteAttempts } from '../../../src/api/write-attempts.js';
+
+describe('write attempts', () => {
+  it('count the writes a change sent until each ends, and whether one may have been carried out, across awaits', async () => {
+    const attempts: WriteAttempts = { open: 0, mayHaveLanded: false };
+    const seen: boolean[] = [];
+    await countingWrites(attempts, async () => {
+      await Promise.resolve();
+      const refused = writeSent();
+      seen.push(mayLand(attempts));
+      refused(false);
+      refused(true);
+      seen.push(mayLand(attempts));
+      await new Promise((r) => setTimeout(r, 1));
+      writeSent()(true);
+    });
+    expect(seen).toEqual([true, false]);
+    expect(attempts).toEqual({ open: 0, mayHaveLanded: true });
+    // Outside a change, a write counts for none.
+    expect(() => writeSent()(true)).not.toThrow();
+  });
+
+  it('take a refusal, a 429 among them, for a write not carried out, but not a 408 or a 5xx', () => {
+    expect([400, 404, 409, 422, 429].map(refusedUnperformed)).toEqual([true, true, true, true, true]);
+    expect([200, 201, 204, 408, 500, 502, 504].map(refusedUnperformed)).toEqual([false, false, false, false, false, false, false]);
+  });
+});
