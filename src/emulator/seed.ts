@@ -156,6 +156,8 @@ function checkIdentities(orgs: readonly unknown[], problems: string[]): void {
       if (emails.has(u.email.toLowerCase())) problems.push(`${uat}.email ${u.email} is another user's of this organization too`);
       emails.add(u.email.toLowerCase());
       if (typeof u.id !== 'string') return;
+      // The service writes a user's UUID in lower case; one in capitals was listed, then refused as no user when sent back (probe TE-1).
+      if (UUID.test(u.id) && u.id !== u.id.toLowerCase()) problems.push(`${uat}.id must be written in lower case, as the service writes user ids (got ${JSON.stringify(u.id)})`);
       const known = userEmails.get(u.id);
       if (known !== undefined && known !== u.email.toLowerCase()) problems.push(`${uat}.id ${u.id} is ${known}'s too`);
       userEmails.set(u.id, u.email.toLowerCase());

@@ -88,6 +88,7 @@ describe('seeds', () => {
     expect(problems({ organizations: [org(ORG), org(ORG.toUpperCase())] })).toContain(`organizations[1].id ${ORG.toUpperCase()} is another organization's too`);
     expect(problems({ organizations: [org(ORG, { users: [{ email: 'not-an-email' }] })] })).toContain('organizations[0].users[0].email must be an e-mail address (got "not-an-email")');
     expect(problems({ organizations: [org(ORG, { users: [{ id: 'u1', email: 'a@x.example' }, { id: 'u1', email: 'b@x.example' }] })] })).toContain("organizations[0].users[1].id u1 is a@x.example's too");
+    expect(problems({ organizations: [org(ORG, { users: [{ id: 'AAAAAAAA-BBBB-4CCC-8DDD-000000000002', email: 'bob@x.example' }] })] })).toContain('organizations[0].users[0].id must be written in lower case, as the service writes user ids (got "AAAAAAAA-BBBB-4CCC-8DDD-000000000002")');
     const playbooks = [
       { id: 'p', name: 'P', rules: [{ id: 'r', name: 'R', reviewer_email: 'ghost@x.example' }] },
       { id: 'p', name: 'Q', rules: [{ id: 'r', name: 'S' }] },
