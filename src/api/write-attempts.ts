@@ -1,8 +1,8 @@
 /**
  * Which of a change's writes may have reached the service. An apply stopped by a signal writes a
  * landing mark for each create, invitation or publish that may still land; one whose requests
- * were only waiting for their turn, or were refused (a 429) and waited to be sent again, cannot,
- * and its mark held the next plan back for ten minutes after a `kill -9` (probe TF-1).
+ * were refused (a 429) and waited to be sent again cannot, and its mark held the next plan back
+ * for ten minutes after a `kill -9` (probe TF-1).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -11,6 +11,8 @@ export interface WriteAttempts {
   open: number;
   /** A write the service may have carried out: answered other than with a refusal, or not at all. */
   mayHaveLanded: boolean;
+  /** A write refused (a 429, a 4xx) or never sent: its retry is not sent once the apply stops. */
+  refused: boolean;
 }
 
 const current = new AsyncLocalStorage<WriteAttempts>();
@@ -31,12 +33,18 @@ export function writeSent(): (mayHaveLanded: boolean) => void {
     ended = true;
     attempts.open--;
     if (landed) attempts.mayHaveLanded = true;
+    else attempts.refused = true;
   };
 }
 
-/** Whether a change's writes may land yet: one is still out, or one ended without a refusal. */
+/**
+ * Whether a change's writes may land yet: one is still out, or one ended without a refusal, or none
+ * was sent yet (one asked for after the stop, a publish's after its read, is still sent: second
+ * read SR92-1). Only a change whose every write so far was refused, none out, cannot: its retry is
+ * not sent once the apply stops.
+ */
 export function mayLand(attempts: WriteAttempts): boolean {
-  return attempts.open > 0 || attempts.mayHaveLanded;
+  return attempts.open > 0 || attempts.mayHaveLanded || !attempts.refused;
 }
 
 /** An answer that says the service did not carry the write out: a refusal (4xx), a 429 among them; not a 408, which a gateway may give for a write that went on. */

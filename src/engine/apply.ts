@@ -253,7 +253,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   // An upload keeps its own pending mark in the lock, which the next plan settles.
   const uploadMarked = (kindKey: string): boolean => lock.files[kindKey]?.pending !== undefined;
   const now = (): string => (input.now?.() ?? new Date()).toISOString();
-  /** By `kind:key`, with the count of its writes that may reach the service: one only waiting for its turn cannot land (probe TF-1). */
+  /** By `kind:key`, with the count of its writes that may reach the service: one whose writes were all refused cannot land (probe TF-1). */
   const underWay = new Map<string, { action: LandingAction; fields: Change['fields']; attempts: WriteAttempts }>();
   // With the writes that ended but may still run there (timed out): both are what may still land.
   input.underWay?.(
@@ -267,7 +267,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     const action = change.action;
     if (!isLandingAction(action)) return write();
     const key = `${change.kind}:${change.key}`;
-    const attempts: WriteAttempts = { open: 0, mayHaveLanded: false };
+    const attempts: WriteAttempts = { open: 0, mayHaveLanded: false, refused: false };
     underWay.set(key, { action, fields: change.fields, attempts });
     try {
       return await countingWrites(attempts, write);
