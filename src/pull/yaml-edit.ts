@@ -311,7 +311,8 @@ function endMarkerBefore(text: string, at: number): number {
   for (let lineEnd = at; lineEnd > 0; ) {
     const lineStart = text.lastIndexOf('\n', lineEnd - 2) + 1;
     const line = text.slice(lineStart, lineEnd).trim();
-    if (line === '...' || line.startsWith('... ')) return lineStart;
+    // A marker starts its line; an indented `...` is text of a block scalar (second read SR92-2).
+    if ((line === '...' || line.startsWith('... ')) && text.startsWith('...', lineStart)) return lineStart;
     if (line !== '' && !line.startsWith('#')) return at;
     lineEnd = lineStart;
   }

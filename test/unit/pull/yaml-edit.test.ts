@@ -705,6 +705,9 @@ describe('editYaml', () => {
     // Each document with a directive of its own: the middle one goes with its own, ended as before (probe TG-1).
     const each = (name: string) => `%YAML 1.2\n---\nkind: Playbook\nname: ${name}\n`;
     expect(editYaml(`${each('A')}...\n${each('B')}...\n${each('C')}`, { documents: new Map(), remove: new Set([1]) }).text).toBe(`${each('A')}...\n${each('C')}`);
+    // An indented `...` ending a block scalar is its text, not the marker that ended its document (second read SR92-2).
+    const dots = 'description: |\n  wait\n  ...\n---\nname: B\n...\n%YAML 1.2\n---\nname: C\n';
+    expect(editYaml(dots, { documents: new Map(), remove: new Set([1]) }).text).toBe('description: |\n  wait\n  ...\n...\n%YAML 1.2\n---\nname: C\n');
     // An indented `%` line ending the document above is its text, not the next one's directive.
     const percent = 'kind: Playbook\nname: First\nrules:\n  - name: R2\n    actions: |\n      %x\n---\nkind: Playbook\nname: Second\n';
     expect(editYaml(percent, { documents: new Map(), remove: new Set([1]) }).text).toBe('kind: Playbook\nname: First\nrules:\n  - name: R2\n    actions: |\n      %x\n');
