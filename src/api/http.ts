@@ -929,9 +929,18 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       if (miscounted) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} answered with a list that contradicts itself: ${clean(miscounted)}`, 'nothing was changed; run the command again, and report it to the service if it persists');
       let fresh = 0;
       // A page asked for on a guess that holds only items read already, or every one of them: a service
-      // that does not page answered its list again, and an object edited or added between the two reads
-      // contradicts nothing (second reads SR91-6, SR91B-5); the first answer stands.
-      if (probed && repeatsTheList(body.data, ids)) return { body, fresh, next: nextFromBody(body) };
+      // that does not page answered its list again, and an object edited between the two reads
+      // contradicts nothing (second reads SR91-6, SR91B-5); one added since is taken (SR92-3: a
+      // create's recover read would miss the create that landed).
+      if (probed && repeatsTheList(body.data, ids)) {
+        for (const item of body.data) {
+          if (ids.has(item.id)) continue;
+          ids.set(item.id, item);
+          fresh++;
+          if (!isArchived(item)) out.push(item);
+        }
+        return { body, fresh, next: nextFromBody(body) };
+      }
       for (const item of body.data) {
         const earlier = ids.get(item.id);
         if (earlier !== undefined) {
