@@ -444,6 +444,12 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
   try {
     value = JSON.parse(text);
   } catch (error) {
+    // Nested thousands deep, the syntax error's place is found by a recursive reader: said by its depth first (second read SR92-4).
+    const deep = offsetPastDepth(text);
+    if (deep >= 0) {
+      const at = line === 1 ? lineColumnsOf(text)(deep) : { line, col: 1 };
+      return { errors: [problem(label, at.line, `${label} nests more than ${MAX_JSON_DEPTH} levels deep: it is not a docket lock file`, restoreHint(label), at.col)] };
+    }
     const at = jsonErrorAt(error, text, line);
     return { errors: [problem(label, at.line, `${label} is not valid JSON${at.what ? ` (${at.what})` : ''}`, restoreHint(label), at.col)] };
   }

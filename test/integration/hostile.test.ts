@@ -480,6 +480,9 @@ describe('JSON nested thousands deep', () => {
       expect([run.code, run.stderr]).toEqual([1, expect.stringContaining('docket.lock.json:1:226 error invalid-lock-file docket.lock.json nests more than 200 levels deep')]);
       expect(run.stderr).not.toContain('Internal error');
     }
+    // Unbalanced too (no valid JSON): said by its depth, not a stack overflow (second read SR92-4).
+    const unbalanced = await makeDir({ 'docket.yaml': DOCKET, 'docket.lock.json': `{"version": 2, "targets": ${'['.repeat(5000)}}` });
+    expect((await runCli(['validate', '-C', unbalanced])).stderr).toContain('docket.lock.json:1:226 error invalid-lock-file docket.lock.json nests more than 200 levels deep');
     const emulated = await makeDir({ 'docket.yaml': DOCKET, 'p.yaml': 'kind: Playbook\nname: P\nrules: []\n', '.docket/emulator-sync.json': deep });
     const plan = await runCli(['plan', '-C', emulated, '--emulator']);
     expect([plan.code, plan.stderr]).toEqual([1, expect.stringContaining('.docket/emulator-sync.json:1:226 error invalid-lock-file')]);
