@@ -132,7 +132,7 @@ export const MAX_DOCUMENTS = 100_000;
  * process died out of memory (probe TC-2): refused at the marker past MAX_DOCUMENTS. Only a file long
  * enough to hold that many markers (4 bytes each) is counted.
  */
-function tooManyDocuments(text: string, file: string): Diagnostic | undefined {
+export function tooManyDocuments(text: string, file: string): Diagnostic | undefined {
   if (text.length <= MAX_DOCUMENTS * 4) return undefined;
   // A marker is `---` alone or before a space (`--- # comment`), not the start of `---text`.
   const marks = (after: number): boolean => after >= text.length || /[\s]/.test(text.charAt(after));

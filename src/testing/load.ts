@@ -4,6 +4,7 @@
  * test, its rules, the contract files, the regular expressions), and turns them into TestFiles.
  * Every problem is a diagnostic at file:line:col quoting the value; nothing stops at the first.
  */
+import { tooManyDocuments } from '../config/yaml-read.js';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_FILES } from '../config/load.js';
@@ -85,6 +86,12 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
     }
     if (!('text' in read)) {
       diagnostics.push(invalidUtf8(file, read));
+      continue;
+    }
+    // A document bomb is refused before the full parser takes it, as a configuration file's is (second read SR92-5).
+    const tooMany = tooManyDocuments(read.text, file);
+    if (tooMany) {
+      diagnostics.push(tooMany);
       continue;
     }
     const parsed = parseWithPositions(read.text, file);

@@ -52,6 +52,13 @@ describe('docket test with broken inputs', () => {
     expect([run.code, run.stderr]).toEqual([1, expect.stringContaining('error ambiguous-template')]);
   });
 
+  it('refuses a test file of more documents than any file holds before parsing it, as a configuration file (second read SR92-5)', async () => {
+    const dir = await example();
+    await writeFile(join(dir, 'tests/bomb.test.yaml'), '---\n'.repeat(100_005));
+    const r = await runCli(['validate', '-C', dir]);
+    expect([r.code, r.stderr]).toEqual([1, expect.stringContaining('tests/bomb.test.yaml:100001:1 error yaml-too-many-documents this file holds more than 100,000 YAML documents')]);
+  });
+
   it('warns when the tested playbook is a new one under the name another playbook is renamed from', async () => {
     const dir = await example();
     const original = await readFile(join(dir, 'playbooks/inbound-nda.yaml'), 'utf8');
