@@ -265,10 +265,10 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
   return { value: out, problems, whole: placeholders === 1 && !literal, unresolved };
 }
 
-/** How many times `text` starts in `s` before `end`. */
+/** How many times `text` starts in `s` before `end`, not counting a literal `$${…}`, which placeholderPlace passes over too (second read SR92-6). */
 function occurrencesBefore(s: string, text: string, end: number): number {
   let count = 0;
-  for (let at = s.indexOf(text); at >= 0 && at < end; at = s.indexOf(text, at + 1)) count++;
+  for (let at = s.indexOf(text); at >= 0 && at < end; at = s.indexOf(text, at + 1)) if (!(text.startsWith('$') && s.charAt(at - 1) === '$')) count++;
   return count;
 }
 

@@ -740,6 +740,9 @@ describe('loadConfig: interpolation', () => {
       ['p.yaml:12:15 invalid-placeholder', 'invalid placeholder `${var.}`: write `${var.NAME}` or `${env.NAME}`'],
       ['p.yaml:12:27 invalid-placeholder', 'invalid placeholder `${var.}`: write `${var.NAME}` or `${env.NAME}`'],
     ]);
+    // A literal `$${…}` of the same text before it is no occurrence (second read SR92-6).
+    const escaped = await load({ 'docket.yaml': project, 'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: "ACCEPT $${env.NOPE} or ${env.NOPE}"') });
+    expect(escaped.diagnostics.map((d) => [brief(d), d.message])).toEqual([['p.yaml:5:38 undefined-variable', 'undefined variable `env.NOPE`']]);
   });
 
   it('a vars: block that is no mapping is the one error: its uses are not said undefined too (probe MO-3)', async () => {
