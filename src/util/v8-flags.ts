@@ -22,9 +22,19 @@ const DEFAULT_INTERRUPT_BUDGET = 67_584;
  */
 const PLANNING_INTERRUPT_BUDGET = 600_000;
 
+/**
+ * undici parses HTTP/1.1 with llhttp compiled to WebAssembly, whose main function (33 KB of wasm)
+ * V8 recompiles with its optimising compiler on another thread once it is hot, which any run of a
+ * few hundred requests makes it: 0.2–0.25 s of CPU and about 40 MB of compiler memory (8,000 page
+ * faults) for a large plan, 7 % of its CPU. The baseline compiler's code (Liftoff) reads the few
+ * hundred bytes of each answer's head fast enough, so wasm is not tiered up: a large no-change plan
+ * took 7–12 % less CPU in alternated runs (README, Design decisions).
+ */
+const WASM_BASELINE_ONLY = ['--no-wasm-dynamic-tiering', '--no-wasm-tier-up'] as const;
+
 /** The flags for this process's V8: none where they were not measured. */
 export function v8FlagsFor(v8Version: string): readonly string[] {
-  return MEASURED_V8.test(v8Version) ? [`--interrupt-budget=${PLANNING_INTERRUPT_BUDGET}`] : [];
+  return MEASURED_V8.test(v8Version) ? [`--interrupt-budget=${PLANNING_INTERRUPT_BUDGET}`, ...WASM_BASELINE_ONLY] : [];
 }
 
 export const V8_FLAGS: readonly string[] = v8FlagsFor(process.versions.v8);
