@@ -440,24 +440,23 @@ function firstJsonError(text: string): { offset: number; what: string } | undefi
 }
 
 function parseDocument(text: string, label: string, line: number): { doc: LockDocument } | { errors: Diagnostic[] } {
+  /** Nested past MAX_JSON_DEPTH at `offset`: no lock, and walked by recursion it would overflow the stack (probe TC-1). */
+  const tooDeep = (offset: number): { errors: Diagnostic[] } => {
+    const at = line === 1 ? lineColumnsOf(text)(offset) : { line, col: 1 };
+    return { errors: [problem(label, at.line, `${label} nests more than ${MAX_JSON_DEPTH} levels deep: it is not a docket lock file`, restoreHint(label), at.col)] };
+  };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     // Nested thousands deep, the syntax error's place is found by a recursive reader: said by its depth first (second read SR92-4).
     const deep = offsetPastDepth(text);
-    if (deep >= 0) {
-      const at = line === 1 ? lineColumnsOf(text)(deep) : { line, col: 1 };
-      return { errors: [problem(label, at.line, `${label} nests more than ${MAX_JSON_DEPTH} levels deep: it is not a docket lock file`, restoreHint(label), at.col)] };
-    }
+    if (deep >= 0) return tooDeep(deep);
     const at = jsonErrorAt(error, text, line);
     return { errors: [problem(label, at.line, `${label} is not valid JSON${at.what ? ` (${at.what})` : ''}`, restoreHint(label), at.col)] };
   }
   if (!isPlainObject(value)) return { errors: [problem(label, line, `${label} is not a docket lock file`)] };
-  if (nestsDeeperThan(value)) {
-    const at = line === 1 ? lineColumnsOf(text)(Math.max(offsetPastDepth(text), 0)) : { line, col: 1 };
-    return { errors: [problem(label, at.line, `${label} nests more than ${MAX_JSON_DEPTH} levels deep: it is not a docket lock file`, restoreHint(label), at.col)] };
-  }
+  if (nestsDeeperThan(value)) return tooDeep(Math.max(offsetPastDepth(text), 0));
   // Problems are found by path, and placed in the text only when there are any.
   const found = (problems: LockProblem[]): Diagnostic[] => {
     const lc = lineColumnsOf(text);
