@@ -10,7 +10,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
-import { Pool, request } from './undici-parts.js';
+import { Pool } from './undici-parts.js';
+import { readAnswer } from './answer.js';
 import { ApiError, DocketError } from '../errors.js';
 import { createLimiter, MAX_TIMER_MS, type Limiter } from './limiter.js';
 import { markFound } from './found.js';
@@ -253,50 +254,24 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const ended = isRead(t) ? undefined : writeSent();
     let mayHaveLanded = true;
     try {
-      let res: Dispatcher.ResponseData;
-      try {
-        // undici's own timers, a second later than docket's (theirs tick about once a second): they
-        // free the socket should docket's timer not, and end the attempt as a timeout either way.
-        res = await request(url, { dispatcher: dispatcher(), method: t.method, headers, body, headersTimeout: timeoutMs + UNDICI_TIMER_SLACK_MS, bodyTimeout: timeoutMs + UNDICI_TIMER_SLACK_MS, signal: link.signal });
-      } catch (err) {
-        if (options.signal?.aborted) throw interrupted(t);
-        if (expired() || undiciTimedOut(err)) return timedOut(false);
-        const failure = classifyConnectionError(err);
-        if (failure.phase === 'not-sent') mayHaveLanded = false;
-        return { kind: 'failure', failure };
-      }
-      if (refusedUnperformed(res.statusCode)) mayHaveLanded = false;
-      try {
-        const text = await bodyText(res);
-        if (text === undefined) return { kind: 'response', status: res.statusCode, headers: res.headers, text: '', tooLarge: true };
-        return { kind: 'response', status: res.statusCode, headers: res.headers, text };
-      } catch (err) {
-        if (options.signal?.aborted) throw interrupted(t);
-        if (expired() || undiciTimedOut(err)) return timedOut(true);
-        // The answer was cut off: the request was processed, whatever its status said.
-        return { kind: 'failure', failure: classifyConnectionError(err, true) };
-      }
+      // undici's own timers, a second later than docket's (theirs tick about once a second): they
+      // free the socket should docket's timer not, and end the attempt as a timeout either way.
+      const answer = await readAnswer(dispatcher(), url, { method: t.method, headers, body, headersTimeout: timeoutMs + UNDICI_TIMER_SLACK_MS, bodyTimeout: timeoutMs + UNDICI_TIMER_SLACK_MS }, link.signal, MAX_BODY_BYTES);
+      // A refusal's status says the write was not carried out, once the answer's head came, even
+      // if its body was then cut off.
+      if (answer.status !== 0 && refusedUnperformed(answer.status)) mayHaveLanded = false;
+      if (answer.ok) return { kind: 'response', status: answer.status, headers: answer.headers, ...(answer.text === undefined ? { text: '', tooLarge: true } : { text: answer.text }) };
+      if (options.signal?.aborted) throw interrupted(t);
+      // Cut off once the answer began: the request was processed, whatever its status said.
+      const afterHeaders = answer.status !== 0;
+      if (expired() || undiciTimedOut(answer.error)) return timedOut(afterHeaders);
+      const failure = classifyConnectionError(answer.error, afterHeaders);
+      if (failure.phase === 'not-sent') mayHaveLanded = false;
+      return { kind: 'failure', failure };
     } finally {
       link.release();
       ended?.(mayHaveLanded);
     }
-  }
-
-  /** The answer's text, or undefined for one over MAX_BODY_BYTES (no more of it is read). */
-  async function bodyText(res: Dispatcher.ResponseData): Promise<string | undefined> {
-    const tooLarge = (): undefined => void res.body.destroy();
-    if (Number(headerValue(res.headers, 'content-length')) > MAX_BODY_BYTES) return tooLarge();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) return tooLarge();
-      chunks.push(chunk);
-    }
-    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-    // As undici's own text() reads it: a byte-order mark is not part of the JSON.
-    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    return bytes.toString('utf8', bom);
   }
 
   /** An answer whose body is not what was asked for (`problem` says why); `hint` says what its outcome may be. */
