@@ -22,7 +22,7 @@ import { shortId } from './path-segment.js';
 import { urlProblem } from '../config/url-policy.js';
 import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, pagesCountProblem, PAGE_SIZE, smallerPageSize, statedRecords } from './paging.js';
 import { apiKeyProblem, apiKeyProblemHint } from '../config/api-keys.js';
-import { refusedUnperformed, writeSent } from './write-attempts.js';
+import { refusedUnperformed, waitingForTurn, writeSent } from './write-attempts.js';
 import { apiKeyVariable, headerValue, hintForStatus, NEXT_RUN_SAYS, parseProblem, oneLineText, truncate, type NextRun } from './problem.js';
 import { seconds } from '../util/seconds.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
@@ -686,8 +686,17 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           };
           // A request marked before it is sent (an upload's pending mark) whose mark was being
           // written as the run was told to stop is not sent: nothing new starts (probe HH).
-          const go = first ? () => first().then(() => (options.stop?.aborted ? Promise.reject(notSentStopping(t)) : send())) : send;
-          a = await limiter.run(go, throttled ? (ownPauseEnd ?? true) : false, () => (queue = queueWait(askedAfterStop, cleanupAfterStop)).signal);
+          const sendNow = first ? () => first().then(() => (options.stop?.aborted ? Promise.reject(notSentStopping(t)) : send())) : send;
+          // A wait the first signal ends is counted for the change under way: it cannot land (write-attempts.ts).
+          let turnCame: (() => void) | undefined;
+          const go = (): Promise<Attempt> => {
+            turnCame?.();
+            return sendNow();
+          };
+          a = await limiter.run(go, throttled ? (ownPauseEnd ?? true) : false, () => {
+            if (!askedAfterStop) turnCame = waitingForTurn();
+            return (queue = queueWait(askedAfterStop, cleanupAfterStop)).signal;
+          }).finally(() => turnCame?.());
         } catch (err) {
           // Stopped on its way, once sent: the service may have it (an upload's mark must stay, probe HH).
           if (attempts > attemptsBefore) mayHaveLanded = true;

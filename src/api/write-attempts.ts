@@ -13,6 +13,8 @@ export interface WriteAttempts {
   mayHaveLanded: boolean;
   /** A write refused (a 429, a 4xx) or never sent: its retry is not sent once the apply stops. */
   refused: boolean;
+  /** Requests waiting for their turn (a permit, the pace, a 429's pause), asked before the first signal, which ends them unsent. */
+  queued: number;
 }
 
 const current = new AsyncLocalStorage<WriteAttempts>();
@@ -38,13 +40,32 @@ export function writeSent(): (mayHaveLanded: boolean) => void {
 }
 
 /**
+ * Notes a request of the change under way waiting for its turn, asked before the apply's first
+ * signal: that signal ends the wait, and the request is not sent (http.ts queueWait). Call what it
+ * returns once the wait ends, either way.
+ */
+export function waitingForTurn(): () => void {
+  const attempts = current.getStore();
+  if (!attempts) return () => undefined;
+  attempts.queued++;
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    attempts.queued--;
+  };
+}
+
+/**
  * Whether a change's writes may land yet: one is still out, or one ended without a refusal, or none
  * was sent yet (one asked for after the stop, a publish's after its read, is still sent: second
- * read SR92-1). Only a change whose every write so far was refused, none out, cannot: its retry is
- * not sent once the apply stops.
+ * read SR92-1). A change with none out and none landed cannot when its every write so far was
+ * refused (its retry is not sent once the apply stops), or when it waits for a turn the first signal
+ * takes away (probe TF-1: a create waiting for its turn was marked, and the next plan held it back
+ * ten minutes).
  */
 export function mayLand(attempts: WriteAttempts): boolean {
-  return attempts.open > 0 || attempts.mayHaveLanded || !attempts.refused;
+  return attempts.open > 0 || attempts.mayHaveLanded || (!attempts.refused && attempts.queued === 0);
 }
 
 /** An answer that says the service did not carry the write out: a refusal (4xx), a 429 among them; not a 408, which a gateway may give for a write that went on. */

@@ -174,6 +174,23 @@ it('a first signal marks only the creates a request of which may reach the servi
   expect(['Held NDA', 'Refused NDA'].map((name) => named(name).length)).toEqual([1, 1]);
 });
 
+it('a first signal does not mark a create still waiting for its turn: that wait ends with the signal, unsent (probe TF-1)', async () => {
+  // At one request a second, the second create waits a second for its turn behind the held one.
+  const { run, dir, apply } = await applyWithHeldCreate('Held NDA', HELD_MS, {
+    files: { 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: Held NDA\n---\nkind: Playbook\nname: Paced NDA\n' },
+    args: ['--max-rps', '1', '--concurrency', '2'],
+  });
+  await termThenKill(apply, 300);
+  expect(await markedKeys(dir)).toHaveLength(1);
+  const [held] = await markedKeys(dir);
+  t.emulator.releaseHeld();
+  await waitUntil(() => named(held!.slice('playbook:'.length)).length > 0, 'the late create');
+  // The one never sent is made by the next apply at once, not held back ten minutes as landing.
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  await expectConverged(run, dir);
+  expect(['Held NDA', 'Paced NDA'].map((name) => named(name).length)).toEqual([1, 1]);
+});
+
 it('a mark a first signal wrote survives a lock write that was under way then: uploads recorded as they land read the file before it (second read RV6-2)', async () => {
   const attachments = Array.from({ length: 40 }, (_, i) => `kind: Attachment\nname: A${i}\nfile: a${i}.pdf\n`).join('---\n');
   const uploads = () => t.emulator.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/attachments')).length;
