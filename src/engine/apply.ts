@@ -267,7 +267,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     const action = change.action;
     if (!isLandingAction(action)) return write();
     const key = `${change.kind}:${change.key}`;
-    const attempts: WriteAttempts = { open: 0, mayHaveLanded: false, refused: false };
+    const attempts: WriteAttempts = { open: 0, mayHaveLanded: false, refused: false, queued: 0 };
     underWay.set(key, { action, fields: change.fields, attempts });
     try {
       return await countingWrites(attempts, write);
@@ -314,7 +314,11 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       const settled = await settleAfterCreate(guard, change, mine, ctx, foundBy(change), planKnew);
       ctx.registerId(change.kind, change.key, settled.id);
       if (settled.id !== mine) keptOther.add(change.id);
-      if (settled.renamedIn) throw new DocketError('race', settled.note!, RENAMED_IN_HINT);
+      if (settled.renamedIn) {
+        // What it wrote went with the copy set aside: nothing of it is live under the name (second read SR92-7).
+        createdNow.delete(`${change.kind}:${change.key}`);
+        throw new DocketError('race', settled.note!, RENAMED_IN_HINT);
+      }
       return settled.note ?? written;
     },
     ...(input.onResult ? { onResult: input.onResult } : {}),
@@ -572,6 +576,7 @@ async function settleOne(change: Change, result: ChangeResult | undefined, ctx: 
     ctx.registerId(change.kind, change.key, settled.id);
     if (settled.id !== mine) env.keptOther.add(change.id);
     if (settled.renamedIn && result.status === 'done') {
+      env.createdNow.delete(`${change.kind}:${change.key}`);
       Object.assign(result, { status: 'failed', message: settled.note, hint: RENAMED_IN_HINT });
       delete result.note;
       report.done--;

@@ -686,6 +686,8 @@ describe('failures and retries', () => {
     expect(done.code).toBe(1);
     expect(done.stdout).toContain(`another object (id ${contested.id}), live under another name when the plan was read, was renamed to this name at the same time`);
     expect(done.stdout).toContain('so the name may now be held by neither');
+    // What the create wrote went with the copy it set aside: not said to be live (second read SR92-7).
+    expect(done.stdout).not.toContain('live already:');
     await applyOk(cli, dir);
     expect(Object.values(org.playbooks).filter((p) => p.archived_at === null && p.name.startsWith('Contested')).map((p) => p.name).sort()).toEqual(['Contested', 'Contested2']);
     await expectNoChanges(cli, dir);
