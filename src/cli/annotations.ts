@@ -52,7 +52,12 @@ function realDir(dir: string): string {
  * corrupt. The Actions runner reads workflow commands from both streams.
  */
 export function printAnnotations(io: Io, plan: Plan, workspace: Workspace, opts: { dir: string; output: string }): void {
-  const text = renderGithubAnnotations(plan, { pathPrefix: repoPathPrefix(opts.dir, io.cwd), locate: parentLocator(workspace) });
+  const pathPrefix = repoPathPrefix(opts.dir, io.cwd);
+  // The configuration's warnings as a run they stop annotates them (title `docket CODE`, with the
+  // column), not as the plan's other warnings (probe TD-2); said once.
+  const configWarnings = new Set(workspace.warnings);
+  const others = { ...plan, warnings: plan.warnings.filter((w) => !configWarnings.has(w)) };
+  const text = `${renderGithubAnnotations(others, { pathPrefix, locate: parentLocator(workspace) })}${renderDiagnosticAnnotations(workspace.diagnostics, pathPrefix)}`;
   if (text === '') return;
   writeWorkflowCommands(io, opts.output === 'text' ? 'stdout' : 'stderr', text);
 }

@@ -54,8 +54,14 @@ describe('plan --annotations github', () => {
     expect(annotationLines(plan.stdout)).toEqual([
       '::notice file=infra/docket/playbooks/nda.yaml,line=6,title=docket update::update rule "Inbound NDA/Term"',
       '::warning file=infra/docket/playbooks/nda.yaml,line=4,title=docket delete::delete rule "Inbound NDA/Residuals" (permanent: cannot be undone)',
-      '::warning file=infra/docket/docket.lock.json,line=6,title=docket warning::docket.lock.json has a merge conflict; docket reads both sides, which do not contradict, and writes the file whole on the next apply',
+      '::warning file=infra/docket/docket.lock.json,line=6,col=1,title=docket lock-merge-conflict::docket.lock.json has a merge conflict; docket reads both sides, which do not contradict, and writes the file whole on the next apply',
     ]);
+    // The same warning in a run an error stops is annotated the same way (probe TD-2).
+    await writeFiles(dir, { 'playbooks/nda.yaml': edited.replace('How long it lasts', '${var.missing}') });
+    const stopped = await runCli(['plan', '-C', dir, '--emulator', '--annotations', 'github']);
+    expect(stopped.code).toBe(1);
+    expect(annotationLines(stopped.stderr)).toContain('::warning file=infra/docket/docket.lock.json,line=6,col=1,title=docket lock-merge-conflict::docket.lock.json has a merge conflict; docket reads both sides, which do not contradict, and writes the file whole on the next apply');
+    await writeFiles(dir, { 'playbooks/nda.yaml': edited });
   });
 
   it('annotates the problems that stop a plan or an apply (errors found only against the services too), on stderr', async () => {
