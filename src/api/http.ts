@@ -654,6 +654,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         }
         // Made only if the request has to wait for a permit.
         let queue: Wait | undefined;
+        /** Ends this request's count as a wait for its turn (write-attempts.ts); made only with the wait. */
+        let turnCame: (() => void) | undefined;
+        /** Whether every request was waiting out a 429 pause when this one's wait was ended: said as it was then, not as it is once said (second read SR93-1). */
+        let pausedAtEnd: boolean | undefined;
         let a: Attempt;
         let sentAfter = limiter.slowdowns;
         const backoff = backoffDelay(n, baseDelayMs, maxDelayMs, random);
@@ -688,15 +692,16 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           // written as the run was told to stop is not sent: nothing new starts (probe HH).
           const sendNow = first ? () => first().then(() => (options.stop?.aborted ? Promise.reject(notSentStopping(t)) : send())) : send;
           // A wait the first signal ends is counted for the change under way: it cannot land (write-attempts.ts).
-          let turnCame: (() => void) | undefined;
           const go = (): Promise<Attempt> => {
             turnCame?.();
             return sendNow();
           };
           a = await limiter.run(go, throttled ? (ownPauseEnd ?? true) : false, () => {
             if (!askedAfterStop) turnCame = waitingForTurn();
-            return (queue = queueWait(askedAfterStop, cleanupAfterStop)).signal;
-          }).finally(() => turnCame?.());
+            queue = queueWait(askedAfterStop, cleanupAfterStop);
+            queue.signal.addEventListener('abort', () => (pausedAtEnd = limiter.paused), { once: true });
+            return queue.signal;
+          });
         } catch (err) {
           // Stopped on its way, once sent: the service may have it (an upload's mark must stay, probe HH).
           if (attempts > attemptsBefore) mayHaveLanded = true;
@@ -705,7 +710,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           if (queue?.why() === 'stopped') {
             // A retry not sent after an attempt whose answer was lost is no write not sent (probe IX-1).
             const again = n > 0 ? ' again' : '';
-            const waiting = limiter.paused ? 'requests were waiting out a 429 pause' : 'it was waiting its turn';
+            const waiting = (pausedAtEnd ?? limiter.paused) ? 'requests were waiting out a 429 pause' : 'it was waiting its turn';
             const error = new DocketError('interrupted', `${t.operation}: interrupted before it was sent${again} (${waiting})${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}${maybeDone(t, mayHaveLanded)}`);
             // The retry never left, and the service answered the attempt before it (a 500): nothing
             // of it still runs there, as when a stop ends the retries anywhere else (probe JV-1).
@@ -724,6 +729,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           }
           throw err;
         } finally {
+          turnCame?.();
           queue?.release();
         }
         throttled = false;
