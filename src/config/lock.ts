@@ -17,7 +17,7 @@
  * side's entries are kept); when they do, it is an error at the conflict marker's line. Sync
  * records the two sides disagree on are dropped (those objects' direction becomes unknown).
  */
-import { readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { isSpecialFile, LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
 import { firstJsonSyntaxError, jsonParsePosition } from '../util/json-error.js';
 import { jsonKeyOffset, jsonValueOffset } from '../util/json-offset.js';
@@ -45,6 +45,7 @@ import { parseLandingMark, type LandingChange } from '../engine/landing.js';
 import { fieldHash, parseSyncRecord, recordId } from '../engine/sync.js';
 import { normName } from '../engine/normalize.js';
 import { isPermissionDenied } from '../util/permission.js';
+import { withWriteMutex } from '../util/write-mutex.js';
 
 export { confirmedUpload, lockEntries, lockKey, moveEntry } from './lock-entries.js';
 
@@ -1405,7 +1406,11 @@ const recordTexts = new WeakMap<object, string>();
 const recordBytes = new WeakMap<object, Buffer>();
 
 /** Writes `target`'s entries, keeping the other targets; sorted keys so the file diffs cleanly in git. */
-export async function writeLock(location: LockLocation, target: string, lock: LockFile): Promise<void> {
+export function writeLock(location: LockLocation, target: string, lock: LockFile): Promise<void> {
+  return exclusively(location, () => writeLockHeld(location, target, lock));
+}
+
+async function writeLockHeld(location: LockLocation, target: string, lock: LockFile): Promise<void> {
   await removeStaleTempsOf(location.path);
   const { doc } = await readLockDocument(location);
   await writeDocument(location, withSection(doc, target, lock, location));
@@ -1421,7 +1426,11 @@ async function writeDocument(location: LockLocation, next: LockDocument): Promis
  * Empties every section of the in-process emulator, in one write: a new emulator holds none of
  * the files an earlier one was given, in any organization. Nothing is written when none records any.
  */
-export async function forgetEmulatorUploads(location: LockLocation): Promise<void> {
+export function forgetEmulatorUploads(location: LockLocation): Promise<void> {
+  return exclusively(location, () => forgetEmulatorUploadsHeld(location));
+}
+
+async function forgetEmulatorUploadsHeld(location: LockLocation): Promise<void> {
   const { doc } = await readLockDocument(location);
   const held = Object.keys(doc.targets).filter((t) => isEmulatorTarget(t) && Object.keys(doc.targets[t]!.files).length > 0);
   if (held.length === 0) return;
@@ -1519,7 +1528,11 @@ export type SyncChangesOf = SyncChanges | ((doc: LockDocument) => SyncChanges | 
  * first), keeping everything else of the file. One atomic write, and none when nothing changes.
  */
 /** Writes sync record changes; returns what is worth telling (a merge conflict it resolved), as settleLock does. */
-export async function writeSync(location: LockLocation, changesOf: SyncChangesOf): Promise<string | undefined> {
+export function writeSync(location: LockLocation, changesOf: SyncChangesOf): Promise<string | undefined> {
+  return exclusively(location, () => writeSyncHeld(location, changesOf));
+}
+
+async function writeSyncHeld(location: LockLocation, changesOf: SyncChangesOf): Promise<string | undefined> {
   if (typeof changesOf !== 'function' && !hasSyncChanges(changesOf)) return undefined;
   const { text: before, read } = await readForWrite(location);
   const changes = typeof changesOf === 'function' ? changesOf(read.doc) : changesOf;
@@ -1560,6 +1573,32 @@ function holdsAlready(text: string | undefined, read: LockDocument, out: LockDoc
 }
 
 /** Temporary files go to .docket/ (ignored by git), so a write killed half-way leaves nothing beside the lock. */
+/**
+ * Runs a read, change and write of the lock holding its mutex (util/write-mutex.ts), beside its
+ * temporaries: another docket run's write between this one's read and write would be lost to it
+ * (probe UA-1). The synchronous writes of a forced exit take none: they cannot wait.
+ */
+function exclusively<T>(location: LockLocation, work: () => Promise<T>): Promise<T> {
+  return withWriteMutex(join(tempDirOf(location.path), `${basename(location.path)}.writing`), work);
+}
+
+/**
+ * Changes `target`'s entries as the file holds them now, in one read and write under the lock's
+ * mutex; returns them as written. For records other runs may add meanwhile (`docket test`'s uploads).
+ */
+export async function updateLockSection(location: LockLocation, target: string, change: (files: LockFile['files']) => void): Promise<LockFile['files']> {
+  // It writes, so the folder of its temporaries, and of the mutex, may be made first: two first writes hold it too.
+  await mkdir(tempDirOf(location.path), { recursive: true }).catch(() => undefined);
+  return exclusively(location, async () => {
+    await removeStaleTempsOf(location.path);
+    const { doc } = await readLockDocument(location);
+    const section = lockSection(doc, target, location);
+    change(section.files);
+    await writeDocument(location, withSection(doc, target, section, location));
+    return section.files;
+  });
+}
+
 function tempDirOf(path: string): string {
   const dir = dirname(path);
   return basename(dir) === WORK_DIR ? dir : join(dir, WORK_DIR);
@@ -1586,7 +1625,11 @@ async function removeStaleTempsOf(path: string): Promise<void> {
  * `sync`: the apply's sync record changes, when they live in this file, written in the same
  * write (one read, one render and one atomic write of a lock that may hold 20,000 records).
  */
-export async function settleLock(location: LockLocation, target: string, lock: LockFile, create = false, sync?: SyncChangesOf, existedBefore = true): Promise<string | undefined> {
+export function settleLock(location: LockLocation, target: string, lock: LockFile, create = false, sync?: SyncChangesOf, existedBefore = true): Promise<string | undefined> {
+  return exclusively(location, () => settleLockHeld(location, target, lock, create, sync, existedBefore));
+}
+
+async function settleLockHeld(location: LockLocation, target: string, lock: LockFile, create: boolean, sync: SyncChangesOf | undefined, existedBefore: boolean): Promise<string | undefined> {
   const { text, read } = await readForWrite(location);
   const section = text !== undefined || Object.keys(lock.files).length > 0 || create;
   // A file docket cannot read is left for the person (the plan already said so).

@@ -5,7 +5,7 @@
  */
 import type { Services } from '../kinds/kind.js';
 import type { UploadCopy } from './upload-copy.js';
-import { lockKey, lockSection, readLockDocument, writeLock, type LockEntry, type LockFile, type LockLocation } from '../config/lock.js';
+import { lockKey, lockSection, readLockDocument, updateLockSection, type LockEntry, type LockFile, type LockLocation } from '../config/lock.js';
 
 const ENTRY_KIND = 'imported-file';
 
@@ -109,15 +109,16 @@ export class ContractStore {
     // An earlier write of the chain took them.
     if (this.pending.size === 0) return;
     const batch = [...this.pending];
-    const { doc } = await readLockDocument(this.location);
-    const lock = lockSection(doc, target, this.location);
-    for (const [sha, { id, file }] of batch) {
-      if (id === undefined) delete lock.files[lockKey(ENTRY_KIND, sha)];
-      else lock.files[lockKey(ENTRY_KIND, sha)] = { id, file, sha256: sha };
-    }
     await this.beforeWrite();
-    await writeLock(this.location, target, lock);
-    this.known = Promise.resolve(lock.files);
+    // Into the entries as the file holds them when written: another run's uploads recorded since
+    // this one read them stay (probe UA-1).
+    const files = await updateLockSection(this.location, target, (entries) => {
+      for (const [sha, { id, file }] of batch) {
+        if (id === undefined) delete entries[lockKey(ENTRY_KIND, sha)];
+        else entries[lockKey(ENTRY_KIND, sha)] = { id, file, sha256: sha };
+      }
+    });
+    this.known = Promise.resolve(files);
     // Known from the lock now, unless recorded again meanwhile (that record's write is next).
     for (const [sha, entry] of batch) if (this.pending.get(sha) === entry) this.pending.delete(sha);
     await this.copy?.record(target, batch.map(([sha, { id }]) => [sha, id]));

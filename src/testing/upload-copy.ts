@@ -5,8 +5,10 @@
  * not commit), which would otherwise upload every contract again on each run that reviews.
  */
 import { asOwnFile, readRegularFileSync } from '../util/special-file.js';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { withWriteMutex } from '../util/write-mutex.js';
 import { isPlainObject } from '../util/plain.js';
 import { CACHE_DIR } from './cache.js';
 
@@ -31,15 +33,19 @@ export class UploadCopy {
   /** Records (or, with an undefined id, forgets) uploads, `[sha256, id]`; writes are serialised and atomic. */
   record(target: string, uploadsMade: readonly (readonly [string, string | undefined])[]): Promise<void> {
     this.chain = this.chain
+      // Read and written holding its mutex: another run's records made meanwhile stay (probe UA-1).
       .then(async () => {
-        const uploads = await this.read();
-        const section = (uploads[target] ??= {});
-        for (const [sha, id] of uploadsMade) {
-          if (id === undefined) delete section[sha.toLowerCase()];
-          else section[sha.toLowerCase()] = id;
-        }
-        await asOwnFile(this.path);
-        await writeFileAtomic(this.path, `${JSON.stringify({ version: 1, uploads }, null, 2)}\n`);
+        await mkdir(dirname(this.path), { recursive: true }).catch(() => undefined);
+        return withWriteMutex(`${this.path}.writing`, async () => {
+          const uploads = await this.read();
+          const section = (uploads[target] ??= {});
+          for (const [sha, id] of uploadsMade) {
+            if (id === undefined) delete section[sha.toLowerCase()];
+            else section[sha.toLowerCase()] = id;
+          }
+          await asOwnFile(this.path);
+          await writeFileAtomic(this.path, `${JSON.stringify({ version: 1, uploads }, null, 2)}\n`);
+        });
       })
       // A copy that cannot be written costs an upload next time, never this run, nor the next record.
       .catch((error: unknown) => {

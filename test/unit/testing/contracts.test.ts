@@ -33,6 +33,25 @@ describe('ContractStore', () => {
     expect([writes, await store.idFor(shas[0]!)]).toEqual([before + 1, undefined]);
   });
 
+  it('keeps the records of two runs that record at once: neither run\'s write drops the other\'s, in the lock or in the copy (probe UA-1)', async () => {
+    const root = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    const target = (): string => 'https://r.example org-1';
+    const runs = ['a', 'b'].map((run) => ({ run, store: new ContractStore(lockLocation(root, { emulator: false }), target, undefined, UploadCopy.in(root)) }));
+    const shaOf = (run: string, i: number): string => `${run}${i}`.padStart(64, '0');
+    // Each run records its uploads one by one, as its reviews end: a write of the lock each.
+    await Promise.all(runs.map(async ({ run, store }) => {
+      for (let i = 0; i < 15; i++) await store.record(shaOf(run, i), `${run}-${i}`, `tests/fixtures/${run}${i}.txt`);
+    }));
+    const fresh = new ContractStore(lockLocation(root, { emulator: false }), target);
+    const copy = UploadCopy.in(root);
+    for (const { run } of runs) {
+      for (let i = 0; i < 15; i++) {
+        expect(await fresh.idFor(shaOf(run, i))).toBe(`${run}-${i}`);
+        expect(await copy.idFor(target(), shaOf(run, i))).toBe(`${run}-${i}`);
+      }
+    }
+  });
+
   it('on the in-process emulator keeps the records until flush, and knows them meanwhile: one write of its state for the run', async () => {
     const root = await makeDir({ 'docket.yaml': 'version: 1\n' });
     let writes = 0;
