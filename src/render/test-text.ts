@@ -8,9 +8,14 @@ import type { CaseOutcome, CaseStatus, SuiteOutcome, TestReport } from '../testi
 import { painter, type Paint, type Style } from './paint.js';
 import { stripControl } from './sanitize.js';
 import { lineWithoutSecrets } from '../config/url-secrets.js';
+import { markInvisible } from '../config/quote.js';
 
-/** Text of the report on one line as the terminal may show it: control characters gone, a URL's secrets hidden. */
-const shown = (text: string): string => stripControl(lineWithoutSecrets(text));
+/**
+ * Text of the report on one line as the terminal may show it: control characters gone, a URL's
+ * secrets hidden, and what prints as nothing or as a space marked (`<U+200B>`), as the markdown
+ * and the annotations mark it: a case name or an expected `"zz\u200bzz"` read as another (probe UA-2).
+ */
+const shown = (text: string): string => markInvisible(stripControl(lineWithoutSecrets(text)));
 
 const WORD: Record<CaseStatus, string> = { pass: 'PASS', warn: 'WARN', flaky: 'FLAKY', fail: 'FAIL', error: 'ERROR', skipped: 'SKIP' };
 const STYLE: Record<CaseStatus, Style> = { pass: 'green', warn: 'yellow', flaky: 'yellow', fail: 'red', error: 'red', skipped: 'dim' };

@@ -183,6 +183,15 @@ describe('the pull-request comment', () => {
     expect(md).toContain('expected redline "Governing law" in {reject, needs\\_review}, got accept');
     expect(md).not.toContain('\u0007');
   });
+  it('marks what prints as nothing or as a space in the text report, in case names and quoted values, as the markdown does (probe UA-2)', () => {
+    const invisible = kase('zero\u200bwidth and\u00a0nbsp', 'fail', { expectations: [{ label: 'position summary contains "zz\u200bzz"', severity: 'error', at: at(9), held: 0, runs: 1, got: 'no position' }] });
+    const text = renderTestText({ ...report, suites: [{ ...report.suites[0]!, cases: [invisible] }] }, { color: false });
+    expect(text).toContain('FAIL  zero<U+200B>width and<U+00A0>nbsp');
+    expect(text).toContain('expected position summary contains "zz<U+200B>zz", got no position');
+    expect(text).not.toMatch(/[\u200b\u00a0]/);
+    expect(renderTestMarkdown({ ...report, suites: [{ ...report.suites[0]!, cases: [invisible] }] })).toContain('zz&lt;U+200B&gt;zz');
+  });
+
   it('bolds a case name that ends in white space, which `**x **` would not (probe SJ-3)', () => {
     const md = renderTestMarkdown({ ...report, suites: [{ ...report.suites[0]!, cases: [kase('padded  ', 'fail')] }] });
     expect(md).toContain('- **padded&#32;&#32;** (');
