@@ -16,8 +16,19 @@ import { headerValue } from './problem.js';
 export type Answer =
   /** `text` undefined: a body over the limit, of which no more was read (its connection closed). */
   | { ok: true; status: number; headers: IncomingHttpHeaders; text: string | undefined }
-  /** `status`: the answer's, when its head (status and headers) came before it failed; 0 when none came. */
-  | { ok: false; error: unknown; status: number };
+  /**
+   * `status`: the answer's, when its head (status and headers) came before it failed; 0 when none
+   * came. `unsent`: ended while it waited for a connection, so it never went out.
+   */
+  | { ok: false; error: unknown; status: number; unsent?: true };
+
+/**
+ * Requests ended before they went out on a connection: undici keeps them queued until it connects
+ * (its own connect timeout is 10 s, past a short budget), and a pool's close would wait for them.
+ */
+export interface Unsent {
+  count: number;
+}
 
 /** An attempt's link (http.ts): aborted once, always with a reason, told by an `abort` event. */
 export interface AttemptSignal {
@@ -31,7 +42,7 @@ export interface AttemptSignal {
  * Sends a request for `url` through `dispatcher`; the answer's body decoded as UTF-8 (a leading
  * byte-order mark left out), at most `maxBytes` of it.
  */
-export function readAnswer(dispatcher: Dispatcher, url: string, request: Omit<Dispatcher.DispatchOptions, 'origin' | 'path'>, signal: AttemptSignal, maxBytes: number): Promise<Answer> {
+export function readAnswer(dispatcher: Dispatcher, url: string, request: Omit<Dispatcher.DispatchOptions, 'origin' | 'path'>, signal: AttemptSignal, maxBytes: number, unsent?: Unsent): Promise<Answer> {
   return new Promise((resolve) => {
     let split: URL;
     try {
@@ -41,7 +52,7 @@ export function readAnswer(dispatcher: Dispatcher, url: string, request: Omit<Di
       resolve({ ok: false, error, status: 0 });
       return;
     }
-    dispatcher.dispatch({ ...request, origin: split.origin, path: `${split.pathname}${split.search}` }, new AnswerHandler(signal, maxBytes, resolve));
+    dispatcher.dispatch({ ...request, origin: split.origin, path: `${split.pathname}${split.search}` }, new AnswerHandler(signal, maxBytes, resolve, unsent));
   });
 }
 
@@ -56,11 +67,14 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   private readonly chunks: Buffer[] = [];
   private size = 0;
   private settled = false;
+  /** Counted in `unsent` while undici still holds it queued. */
+  private leftQueued = false;
 
   constructor(
     private readonly signal: AttemptSignal,
     private readonly maxBytes: number,
     private readonly done: (answer: Answer) => void,
+    private readonly unsent?: Unsent,
   ) {
     if (signal.aborted) this.reason = signal.reason;
     else signal.on('abort', this.onAbort);
@@ -73,8 +87,16 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
    */
   private readonly onAbort = (): void => {
     this.reason = this.signal.reason;
+    if (this.status === 0 && this.abort) {
+      this.abort(this.reason as Error);
+      return;
+    }
     if (this.status === 0) {
-      this.abort?.(this.reason as Error);
+      // Still waiting for a connection (a host that never answers the connect): ended now, as
+      // never sent, not when undici's connect timeout ends it; undici ends it once it connects (probe UB-1).
+      this.leftQueued = true;
+      if (this.unsent) this.unsent.count++;
+      this.finish({ ok: false, error: this.reason, status: 0, unsent: true });
       return;
     }
     // Settled first: ending the request calls onError, with undici's own error.
@@ -83,8 +105,10 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   };
 
   onConnect(abort: (reason?: Error) => void): void {
-    if (this.reason !== undefined) abort(this.reason as Error);
-    else this.abort = abort;
+    if (this.reason !== undefined) {
+      this.dequeued();
+      abort(this.reason as Error);
+    } else this.abort = abort;
   }
 
   onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
@@ -115,7 +139,15 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   }
 
   onError(error: Error): void {
+    this.dequeued();
     this.finish({ ok: false, error, status: this.status });
+  }
+
+  /** undici holds it no more: no longer one a pool's close waits for. */
+  private dequeued(): void {
+    if (!this.leftQueued) return;
+    this.leftQueued = false;
+    if (this.unsent) this.unsent.count--;
   }
 
   /** No more of the body is read: the request is ended (its connection closed) as a body stream destroyed unread ended it. */

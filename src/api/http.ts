@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { Pool } from './undici-parts.js';
-import { readAnswer } from './answer.js';
+import { readAnswer, type Unsent } from './answer.js';
 import { ApiError, DocketError } from '../errors.js';
 import { createLimiter, MAX_TIMER_MS, type Limiter } from './limiter.js';
 import { markFound } from './found.js';
@@ -204,6 +204,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   };
 
   let ownPool: Pool | undefined;
+  /** Attempts ended while they waited for a connection: their requests stay queued in the pool until it connects. */
+  const unsent: Unsent = { count: 0 };
   const dispatcher = (): Dispatcher => {
     if (options.dispatcher) return options.dispatcher;
     if (ownPool) return ownPool;
@@ -250,18 +252,25 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       kind: 'failure',
       failure: { code: 'TIMEOUT', message: `no complete answer within ${seconds(allowed)}${afterHeaders ? ' (the body was still arriving)' : ''}`, retryable: true, phase: 'unknown', timedOut: true, ...(budgetLeft < timeoutMs ? { budgetCut: true } : {}), ...(afterHeaders ? { answering: true } : {}) },
     });
+    // Its time ran out before a connection was made: never sent, so nothing of it may still land.
+    const notConnected = (): Attempt => ({
+      kind: 'failure',
+      failure: { code: 'TIMEOUT', message: `no connection within ${seconds(allowed)}`, retryable: true, phase: 'not-sent', ...(budgetLeft < timeoutMs ? { budgetCut: true } : {}) },
+    });
     // A write out, until its answer says the service did not carry it out (api/write-attempts.ts).
     const ended = isRead(t) ? undefined : writeSent();
     let mayHaveLanded = true;
     try {
       // undici's own timers, a second later than docket's (theirs tick about once a second): they
       // free the socket should docket's timer not, and end the attempt as a timeout either way.
-      const answer = await readAnswer(dispatcher(), url, { method: t.method, headers, body, headersTimeout: timeoutMs + UNDICI_TIMER_SLACK_MS, bodyTimeout: timeoutMs + UNDICI_TIMER_SLACK_MS }, link.signal, MAX_BODY_BYTES);
+      const answer = await readAnswer(dispatcher(), url, { method: t.method, headers, body, headersTimeout: timeoutMs + UNDICI_TIMER_SLACK_MS, bodyTimeout: timeoutMs + UNDICI_TIMER_SLACK_MS }, link.signal, MAX_BODY_BYTES, unsent);
       // A refusal's status says the write was not carried out, once the answer's head came, even
       // if its body was then cut off.
       if (answer.status !== 0 && refusedUnperformed(answer.status)) mayHaveLanded = false;
       if (answer.ok) return { kind: 'response', status: answer.status, headers: answer.headers, ...(answer.text === undefined ? { text: '', tooLarge: true } : { text: answer.text }) };
+      if (answer.unsent) mayHaveLanded = false;
       if (options.signal?.aborted) throw interrupted(t);
+      if (answer.unsent) return notConnected();
       // Cut off once the answer began: the request was processed, whatever its status said.
       const afterHeaders = answer.status !== 0;
       if (expired() || undiciTimedOut(answer.error)) return timedOut(afterHeaders);
@@ -1133,7 +1142,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       stopListening();
       const pool = ownPool;
       ownPool = undefined;
-      if (pool) await pool.close();
+      // A close waits for the requests queued in it, and those given up on while connecting stay
+      // queued until undici's connect timeout: ended at once instead (probe UB-1).
+      if (pool) await (unsent.count > 0 ? pool.destroy() : pool.close());
     },
   };
 }

@@ -4,7 +4,7 @@ import { getEventListeners } from 'node:events';
 import { isLoopback } from '../../../src/config/url-policy.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MockAgent, errors as undiciErrors } from 'undici';
+import { MockAgent, errors as undiciErrors, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, DocketError, mayStillRun } from '../../../src/errors.js';
 import {
@@ -1222,6 +1222,22 @@ describe('retries', () => {
     const err = (await rejection(client.request({ method: 'PATCH', path: '/v1/a', body: {}, operation: 'update a' }))) as DocketError;
     expect(err.code).toBe('timeout');
     expect(err.message).toMatch(/^update a: this command's time budget ran out before the review service answered \(.*\); the service may have carried it out, and the next plan shows whether it did$/);
+  });
+
+  it('ends a request still waiting for its connection at the budget, as never sent, not at undici\'s 10 s connect timeout (probe UB-1)', async () => {
+    // A host whose connects hang: undici holds the request queued and never starts it.
+    const queued: Dispatcher.DispatchHandler[] = [];
+    const connecting = { dispatch: (_options: unknown, handler: Dispatcher.DispatchHandler) => void queued.push(handler) ?? true } as unknown as Dispatcher;
+    const { client } = setup({ dispatcher: connecting, deadline: Date.now() + 150 });
+    const err = (await rejection(client.create({ method: 'POST', path: '/v1/a', body: {}, operation: 'create a', recover: async () => undefined }))) as DocketError;
+    expect(err.code).toBe('timeout');
+    expect(err.message).toMatch(/^create a: .*no connection within \d+ ms/);
+    // Never sent: not said to be maybe made, and not looked for.
+    expect(err.message).not.toContain('may have carried it out');
+    // Once undici connects, the request it still holds is ended before it is written.
+    const ended: unknown[] = [];
+    queued[0]!.onConnect!((reason) => void ended.push(reason), undefined);
+    expect(ended).toEqual(['timeout']);
   });
 
   it('past the budget, still reads whether a create landed (at once), and says what that read says', async () => {
