@@ -74,9 +74,10 @@ export class ConfigError extends DocketError {
   /**
    * What the configuration declares though it is invalid, when every document of it could be read
    * (a YAML error, an unknown kind or an unreadable file hides what a document declares): `validate`
-   * checks the test files' names against it.
+   * checks the test files' names against it, and the API keys of the services it needs (`prune`:
+   * docket.yaml's switches, by each kind's prune key).
    */
-  declared?: { desired: readonly DesiredResource[]; actor: string | undefined };
+  declared?: { desired: readonly DesiredResource[]; actor: string | undefined; prune: Record<string, boolean> };
 
   constructor(diagnostics: Diagnostic[], message = 'the configuration is invalid', root?: string) {
     super('invalid-config', message);

@@ -99,7 +99,7 @@ export async function loadWorkspace(options: WorkspaceOptions): Promise<Workspac
   if (all.some((d) => d.severity === 'error')) {
     const error = new ConfigError(all, undefined, root);
     if (!all.some((d) => d.severity === 'error' && HIDES_DECLARATIONS.has(d.code)) && !someIdentityUnknown(loaded.config.documents, kinds)) {
-      error.declared = { desired, actor: loaded.config.project.agreements.actor };
+      error.declared = { desired, actor: loaded.config.project.agreements.actor, prune: loaded.config.project.prune };
     }
     throw error;
   }

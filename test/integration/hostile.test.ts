@@ -505,6 +505,13 @@ describe('an API key unfit for a header', () => {
     const latin = await runCli(['validate', '-C', dir, '-o', 'json'], { env: { DOCKET_REVIEW_API_KEY: 'key€12345678' } });
     expect(latin.code).toBe(1);
     expect(JSON.parse(latin.stdout).diagnostics).toEqual([{ severity: 'error', code: 'invalid-api-key', message: "environment variable DOCKET_REVIEW_API_KEY: the review service's API key contains characters an HTTP header cannot hold (such as € or a curly quote)", hint: 'check how the key in DOCKET_REVIEW_API_KEY was copied into the environment' }]);
+    // Beside the files' own problems too: every problem at once (probe UC-2).
+    await writeFile(join(dir, 'p.yaml'), 'kind: Playbook\nname: P\nrules:\n  - {name: R, actions: a, reviewer: bad}\n');
+    const both = await runCli(['validate', '-C', dir], { env: { DOCKET_API_KEY: 'key with spaces 12345' } });
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('p.yaml:4:');
+    expect(both.stderr).toContain("invalid-api-key environment variable DOCKET_API_KEY: the review service's API key contains spaces or control characters");
+    expect(both.stderr).toContain('2 errors');
   });
 });
 

@@ -15,6 +15,7 @@ import { apiKeyProblem, apiKeyProblemHint, serviceApiKeyVariable } from '../../c
 import type { Diagnostic } from '../../diagnostics.js';
 import type { ServiceName } from '../../api/types.js';
 import type { Workspace } from '../../engine/workspace.js';
+import type { DesiredResource } from '../../engine/types.js';
 import { join } from 'node:path';
 
 interface ValidateOptions extends CommonOptions {
@@ -35,7 +36,7 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
         const actor = project.config.project.agreements.actor;
         const tests = await loadTests(project.config.project.root, { playbooks: declaredPlaybooks(project.desired), templates: declaredTemplates(project.desired), actor }, undefined, io.env);
         if (tests.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError([...project.diagnostics, ...tests.diagnostics], 'the test files are invalid', project.config.project.root);
-        const keyProblems = await apiKeyDiagnostics(project, io.env);
+        const keyProblems = await apiKeyDiagnostics(project.desired, project.config.project.prune, io.env);
         if (keyProblems.length > 0) throw new ConfigError([...project.diagnostics, ...tests.diagnostics, ...keyProblems], 'an API key is unfit to send', project.config.project.root);
         project.diagnostics.push(...tests.diagnostics);
         if (opts.output === 'json') {
@@ -70,8 +71,10 @@ async function withTestProblems(error: unknown, env: Readonly<Record<string, str
     ? { playbooks: declaredPlaybooks(declared.desired), templates: declaredTemplates(declared.desired), actor: declared.actor }
     : { playbooks: new Map(), templates: new Map(), actor: undefined, unknown: true };
   const tests = await loadTests(error.root, subjects, undefined, env).catch(() => undefined);
-  if (!tests || tests.diagnostics.length === 0) throw error;
-  throw new ConfigError([...error.diagnostics, ...tests.diagnostics], error.message, error.root);
+  // The API keys too, when what it declares says which services it needs: every problem at once (probe UC-2).
+  const keyProblems = declared ? await apiKeyDiagnostics(declared.desired, declared.prune, env) : [];
+  if ((!tests || tests.diagnostics.length === 0) && keyProblems.length === 0) throw error;
+  throw new ConfigError([...error.diagnostics, ...(tests?.diagnostics ?? []), ...keyProblems], error.message, error.root);
 }
 
 /**
@@ -79,12 +82,12 @@ async function withTestProblems(error: unknown, env: Readonly<Record<string, str
  * character, a letter past Latin-1), said as plan says it, so a CI job that only validates does not
  * pass them (probe TC-7). The services are worked out only when a key is unfit: it loads the engine.
  */
-async function apiKeyDiagnostics(project: Workspace, env: Readonly<Record<string, string | undefined>>): Promise<Diagnostic[]> {
+async function apiKeyDiagnostics(desired: readonly DesiredResource[], prune: Workspace['config']['project']['prune'], env: Readonly<Record<string, string | undefined>>): Promise<Diagnostic[]> {
   const unfit = (variable: string | undefined): string | undefined => (variable === undefined ? undefined : apiKeyProblem(env[variable]!.trim()));
   const variables = (['review', 'agreements'] as const).map((service) => serviceApiKeyVariable(env, service));
   if (!variables.some(unfit)) return [];
   const { kindsToRead, servicesNeeded } = await import('../../engine/project.js');
-  const services = servicesNeeded(kindsToRead(project.desired, project.config.project.prune), project.desired);
+  const services = servicesNeeded(kindsToRead(desired, prune), desired);
   const said = new Map<string, ServiceName[]>();
   for (const service of services) {
     const variable = serviceApiKeyVariable(env, service);
