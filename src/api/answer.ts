@@ -8,14 +8,18 @@
  * onData, onComplete, onError), the same errors, in the same phase: before the answer's head, or
  * while its body came.
  */
+import { isUtf8 } from 'node:buffer';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { parseHeaders } from './undici-parts.js';
 import { headerValue } from './problem.js';
 
 export type Answer =
-  /** `text` undefined: a body over the limit, of which no more was read (its connection closed). */
-  | { ok: true; status: number; headers: IncomingHttpHeaders; text: string | undefined }
+  /**
+   * `text` undefined: a body over the limit, of which no more was read (its connection closed).
+   * `notUtf8`: bytes that are not UTF-8, each such one read as U+FFFD in `text`.
+   */
+  | { ok: true; status: number; headers: IncomingHttpHeaders; text: string | undefined; notUtf8?: true }
   /**
    * `status`: the answer's, when its head (status and headers) came before it failed; 0 when none
    * came. `unsent`: ended while it waited for a connection, so it never went out.
@@ -135,7 +139,7 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
     // As undici's own text() reads it: a byte-order mark is not part of the JSON.
     const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    this.finish({ ok: true, status: this.status, headers: this.headers, text: bytes.toString('utf8', bom) });
+    this.finish({ ok: true, status: this.status, headers: this.headers, text: bytes.toString('utf8', bom), ...(isUtf8(bytes) ? {} : { notUtf8: true }) });
   }
 
   onError(error: Error): void {

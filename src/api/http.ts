@@ -146,8 +146,8 @@ export { MAX_BODY_BYTES };
 
 /** What one attempt produced: an answer (any status) or a network failure. */
 type Attempt =
-  /** `tooLarge`: a body over MAX_BODY_BYTES, not read (its text is empty). */
-  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; text: string; tooLarge?: true }
+  /** `tooLarge`: a body over MAX_BODY_BYTES, not read (its text is empty). `notUtf8`: its bytes are not UTF-8 (answer.ts). */
+  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; text: string; tooLarge?: true; notUtf8?: true }
   | { kind: 'failure'; failure: ConnectionFailure };
 
 interface RequestTarget {
@@ -267,7 +267,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       // A refusal's status says the write was not carried out, once the answer's head came, even
       // if its body was then cut off.
       if (answer.status !== 0 && refusedUnperformed(answer.status)) mayHaveLanded = false;
-      if (answer.ok) return { kind: 'response', status: answer.status, headers: answer.headers, ...(answer.text === undefined ? { text: '', tooLarge: true } : { text: answer.text }) };
+      if (answer.ok) return { kind: 'response', status: answer.status, headers: answer.headers, ...(answer.text === undefined ? { text: '', tooLarge: true } : { text: answer.text }), ...(answer.notUtf8 ? { notUtf8: true } : {}) };
       if (answer.unsent) mayHaveLanded = false;
       if (options.signal?.aborted) throw interrupted(t);
       if (answer.unsent) return notConnected();
@@ -595,6 +595,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
 
   function parseBody(t: RequestTarget, a: Extract<Attempt, { kind: 'response' }>): unknown {
     if (a.status === 204 || a.text.trim() === '') return undefined;
+    // Read on, its names and texts would carry U+FFFD into plans, drift and pulled files (probe UB-5).
+    if (a.notUtf8) throw new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${t.path} answered ${a.status} with a body that is not valid UTF-8`, badAnswerHint());
     try {
       return JSON.parse(a.text) as unknown;
     } catch {

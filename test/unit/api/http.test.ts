@@ -1224,6 +1224,18 @@ describe('retries', () => {
     expect(err.message).toMatch(/^update a: this command's time budget ran out before the review service answered \(.*\); the service may have carried it out, and the next plan shows whether it did$/);
   });
 
+  it('refuses a successful answer whose bytes are not UTF-8 as a bad response, and still says what a refusal\'s text says (probe UB-5)', async () => {
+    const { mock, client } = setup();
+    const latin1 = Buffer.from(JSON.stringify({ data: [{ id: '1', name: 'ACCEPT\u00ffall' }] }), 'latin1');
+    mock.intercept({ path: '/v1/a', method: 'GET' }).reply(200, latin1, { headers: { 'content-type': 'application/json' } });
+    const err = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
+    expect([err.code, err.message]).toEqual(['bad-response', 'read a: review service GET /v1/a answered 200 with a body that is not valid UTF-8']);
+    mock.intercept({ path: '/v1/b', method: 'POST' }).reply(422, Buffer.from('name is reserved \xff', 'latin1'), { headers: { 'content-type': 'text/plain' } });
+    const refused = (await rejection(client.request({ method: 'POST', path: '/v1/b', body: {}, operation: 'create b' }))) as ApiError;
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused.message).toContain('name is reserved');
+  });
+
   it('ends a request still waiting for its connection at the budget, as never sent, not at undici\'s 10 s connect timeout (probe UB-1)', async () => {
     // A host whose connects hang: undici holds the request queued and never starts it.
     const queued: Dispatcher.DispatchHandler[] = [];
