@@ -320,6 +320,8 @@ export const templateKind: KindModule<'template'> = {
       // A set: one name in two Unicode forms is the same attachment twice, refused as `renamed_from`'s is (probe PV-1).
       const first = new Map<string, number>();
       names.forEach((n, i) => {
+        // Only names: `0` beside "0" is an item of the wrong type, which the schema refuses (probe UC-3).
+        if (typeof listed[i] !== 'string') return;
         const j = first.get(n);
         if (j === undefined) first.set(n, i);
         else if (listed[j] !== listed[i]) diag.error('invalid-value', `\`attachments\` must not list the same value twice (${quoteValue(String(listed[i]))} at [${j}] and [${i}], written in two Unicode forms)`, problemAt(doc, `/attachments/${i}`));

@@ -37,6 +37,8 @@ describe('Template toDesired', () => {
     const { diagnostics } = toDesired({ attachments: ['Caf\u00e9', 'Cafe\u0301'] }, { '/attachments/1': 7 });
     expect(diagnostics.errors.map((d) => [d.code, d.line, d.message])).toEqual([['invalid-value', 7, '`attachments` must not list the same value twice ("Cafe\u0301" at [0] and [1], written in two Unicode forms)']]);
     expect(toDesired({ attachments: ['Caf\u00e9', 'Other'] }).diagnostics.items).toEqual([]);
+    // Items of other types are the schema's to refuse, not one value twice (probe UC-3).
+    for (const listed of [['0', 0], [true, 'true'], ['', null], [null, '']]) expect(toDesired({ attachments: listed }).diagnostics.items).toEqual([]);
   });
 
   it('takes an empty parameter for no value, as the service answers a cleared one (README: `""` equal to `null`)', () => {
