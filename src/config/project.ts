@@ -351,8 +351,11 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     const own = text(get(get(envResolved, o.section), o.key));
     const through = own === undefined && selected ? variableSetBy(get(get(raw, o.section), o.key), get(get(raw, 'environments'), input.env!)) : undefined;
     const chosen = own ?? (through !== undefined ? text(get(get(value, o.section), o.key)) : undefined);
-    if (chosen !== undefined && !(input.emulator && o.key === 'url') && !sameSetting(o.key, chosen, o.value)) {
-      const pointer = own !== undefined ? `${selected!}/${o.section}/${o.key}` : `/${o.section}/${o.key}`;
+    const pointer = own !== undefined ? `${selected!}/${o.section}/${o.key}` : `/${o.section}/${o.key}`;
+    // A value a broken placeholder left (its text, or nothing) is that placeholder's error, not a
+    // second choice: unsetting the variable would be the wrong fix (probe UC-1).
+    const broken = pass.unresolved.has(pointer) || chosen?.trim() === '';
+    if (chosen !== undefined && !broken && !(input.emulator && o.key === 'url') && !sameSetting(o.key, chosen, o.value)) {
       error(
         'conflicting-setting',
         `environment ${showName(input.env!)} sets \`${o.section}.${o.key}\` to ${o.key === 'url' ? shown(chosen) : quoteValue(chosen)}${through !== undefined ? ` (through var.${through})` : ''}, but ${o.variable} names ${o.key === 'url' ? shown(o.value) : quoteValue(o.value)}`,

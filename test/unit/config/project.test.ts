@@ -534,6 +534,16 @@ describe('DOCKET_* environment variables', () => {
     expect((await local({ DOCKET_ORGANIZATION_ID: ORG_A })).diagnostics.map((d) => d.code)).toEqual(['conflicting-setting']);
   });
 
+  it('leave a value a broken placeholder made to that placeholder\'s error: no conflict whose hint says to unset the variable (probe UC-1)', async () => {
+    const prod = (setting: string, processEnv: Record<string, string>) => load({ 'docket.yaml': lines('version: 1', 'environments:', '  prod:', setting) }, { env: 'prod', processEnv });
+    const codes = async (setting: string, processEnv: Record<string, string>) => (await prod(setting, processEnv)).diagnostics.map((d) => d.code);
+    expect(await codes('    review: { url: "${env.UC_PROD_URL}" }', { DOCKET_REVIEW_URL: 'https://review.example.com' })).toEqual(['undefined-variable']);
+    expect(await codes('    agreements: { url: "${var.missing}" }', { DOCKET_AGREEMENTS_URL: 'https://agreements.example.com' })).toEqual(['undefined-variable']);
+    expect(await codes('    review: { url: "${env.UC_PROD_URL}" }', { DOCKET_REVIEW_URL: 'https://review.example.com', UC_PROD_URL: '' })).not.toContain('conflicting-setting');
+    // A value that is there and differs still conflicts.
+    expect(await codes('    review: { url: "${env.UC_PROD_URL}" }', { DOCKET_REVIEW_URL: 'https://review.example.com', UC_PROD_URL: 'https://prod.example.com' })).toEqual(['conflicting-setting']);
+  });
+
   it('never silently replace a top-level setting written through a variable the chosen environment sets (probe FE)', async () => {
     const docketYaml = lines('version: 1', 'review:', '  url: ${var.base}/review', '  organization_id: ${var.org}', 'vars:', `  org: ${ORG_A}`, '  base: https://review.example.com', 'environments:', '  staging: {}', '  production:', `    vars: { org: ${ORG_B}, base: https://prod.example.com }`);
     const run = (env: string, processEnv: Record<string, string>) => load({ 'docket.yaml': docketYaml }, { env, processEnv });
