@@ -8,7 +8,7 @@ import { pendingByKey } from './pending-documents.js';
 import { quoteValue } from '../config/quote.js';
 import { formerKeys, refKey, type Change, type DesiredResource, type KindName, type LiveResource, type Plan } from '../engine/types.js';
 import { ConfigError } from '../errors.js';
-import type { Diagnostic } from '../diagnostics.js';
+import { compareDiagnostics, uniqueDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { VERSION } from '../version.js';
 import type { Session } from './session.js';
 import { hostname } from 'node:os';
@@ -96,7 +96,9 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       const targetErrors = result.diagnostics.every((d) => d.code === 'unknown-target');
       // drift and pull make a plan too, but the user asked for no plan (probe KT-4).
       const what = opts.readOnly ? 'the files could not be compared with the live state' : 'the plan could not be made';
-      throw new ConfigError(result.diagnostics.map((d) => inRunShape(d, shape)), targetErrors ? 'the targets do not name known resources' : what, p.root);
+      // With the configuration's own warnings, as validate and a load that stops say them (probe UC-6).
+      const every = uniqueDiagnostics([...w.diagnostics, ...result.diagnostics]).sort(compareDiagnostics);
+      throw new ConfigError(every.map((d) => inRunShape(d, shape)), targetErrors ? 'the targets do not name known resources' : what, p.root);
     }
     // Read only (drift, pull), what plan and apply would refuse is said, and the rest still reported:
     // a change no request can make, a reference the files changed to name nothing (probe FL), an

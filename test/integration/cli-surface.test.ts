@@ -469,6 +469,13 @@ describe('did you mean, everywhere a name is looked up', () => {
     // In JSON with the path of the value, as validate gives every diagnostic at a value.
     const json = JSON.parse((await runCli(['plan', '-C', ref, '--emulator', '-o', 'json'])).stdout) as { diagnostics: { code: string; line: number; path?: string }[] };
     expect(json.diagnostics).toEqual([expect.objectContaining({ code: 'unknown-reference', line: 6, path: 'rules[0].reviewer' })]);
+    // With the configuration's own warnings, as validate says them (probe UC-6).
+    await writeFile(join(ref, 'organization.yaml'), 'kind: Organization\n');
+    const warned = await runCli(['plan', '-C', ref, '--emulator']);
+    expect(warned.stderr).toContain('warning empty-organization');
+    expect(warned.stderr).toContain('1 error, 1 warning');
+    const warnedJson = JSON.parse((await runCli(['plan', '-C', ref, '--emulator', '-o', 'json'])).stdout) as { diagnostics: { code: string }[] };
+    expect(warnedJson.diagnostics.map((d) => d.code)).toEqual(['empty-organization', 'unknown-reference']);
   });
 });
 
