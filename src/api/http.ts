@@ -593,6 +593,16 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     );
   }
 
+  /** A successful answer's body as parseBody reads it, or UNREADABLE where it cannot (over the limit, not UTF-8, not JSON). */
+  function readBody(t: RequestTarget, a: Extract<Attempt, { kind: 'response' }>): unknown {
+    if (a.tooLarge) return UNREADABLE;
+    try {
+      return parseBody(t, a);
+    } catch {
+      return UNREADABLE;
+    }
+  }
+
   function parseBody(t: RequestTarget, a: Extract<Attempt, { kind: 'response' }>): unknown {
     if (a.status === 204 || a.text.trim() === '') return undefined;
     // Read on, its names and texts would carry U+FFFD into plans, drift and pulled files (probe UB-5).
@@ -757,6 +767,13 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         // Nothing of it still runs there: said by a stop's error, so that no landing mark holds it back (probe JG-1).
         const answeredThere = a.kind === 'response' && !mayStillRunThere;
         lastAnsweredThere = answeredThere;
+        // A create carried out whose answer cannot be read (over the limit, not UTF-8, not JSON) is
+        // looked for by name, as one whose answer names no id (probe UB-3): its object is live.
+        if (recover && a.kind === 'response' && a.status >= 200 && a.status < 300) {
+          limiter.succeeded();
+          const body = readBody(t, a);
+          return body === UNREADABLE ? undefined : body;
+        }
         // Its status may say the request was carried out (an upload answered 200): a re-run must not take it for one never sent.
         if (a.kind === 'response' && a.tooLarge) throw tooLargeError(t, a.status);
         if (a.kind === 'response' && a.status >= 200 && a.status < 300) {
@@ -1150,6 +1167,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     },
   };
 }
+
+/** A body a create's answer carried that cannot be read (http.ts readBody). */
+const UNREADABLE = Symbol('unreadable');
 
 /**
  * Codes of a read that could not be made (besides ApiError's): it says nothing of what it read for.

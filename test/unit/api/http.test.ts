@@ -1236,10 +1236,32 @@ describe('retries', () => {
     expect(refused.message).toContain('name is reserved');
   });
 
+  it('looks a create up by name when the service took it and answered with a body docket cannot read, as when its answer names no id (probe UB-3)', async () => {
+    const { mock, client } = setup();
+    const bodies: [Buffer | string, Record<string, string>][] = [
+      ['<html>created</html>', { 'content-type': 'text/html' }],
+      [Buffer.from(JSON.stringify({ data: { id: '1', attributes: { name: 'caf\u00e9' } } }), 'latin1'), { 'content-type': 'application/json' }],
+    ];
+    for (const [body, headers] of bodies) {
+      mock.intercept({ path: '/v1/a', method: 'POST' }).reply(201, body, { headers });
+      const causes: string[] = [];
+      const made = await client.create({ method: 'POST', path: '/v1/a', body: { name: 'x' }, operation: 'create a', recover: async (...[cause]: RecoverCause) => (causes.push(cause), res('7')) });
+      expect([causes, (made as { id: string }).id]).toEqual([['no-id'], '7']);
+    }
+    // A read answered so is still a bad response.
+    mock.intercept({ path: '/v1/b', method: 'GET' }).reply(200, '<html>', { headers: { 'content-type': 'text/html' } });
+    expect(((await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'read b' }))) as DocketError).code).toBe('bad-response');
+  });
+
   it('ends a request still waiting for its connection at the budget, as never sent, not at undici\'s 10 s connect timeout (probe UB-1)', async () => {
     // A host whose connects hang: undici holds the request queued and never starts it.
     const queued: Dispatcher.DispatchHandler[] = [];
-    const connecting = { dispatch: (_options: unknown, handler: Dispatcher.DispatchHandler) => void queued.push(handler) ?? true } as unknown as Dispatcher;
+    const connecting = {
+      dispatch: (_options: unknown, handler: Dispatcher.DispatchHandler) => {
+        queued.push(handler);
+        return true;
+      },
+    } as unknown as Dispatcher;
     const { client } = setup({ dispatcher: connecting, deadline: Date.now() + 150 });
     const err = (await rejection(client.create({ method: 'POST', path: '/v1/a', body: {}, operation: 'create a', recover: async () => undefined }))) as DocketError;
     expect(err.code).toBe('timeout');
@@ -1248,7 +1270,7 @@ describe('retries', () => {
     expect(err.message).not.toContain('may have carried it out');
     // Once undici connects, the request it still holds is ended before it is written.
     const ended: unknown[] = [];
-    queued[0]!.onConnect!((reason) => void ended.push(reason), undefined);
+    queued[0]!.onConnect!((reason) => void ended.push(reason));
     expect(ended).toEqual(['timeout']);
   });
 
