@@ -23,7 +23,7 @@ import { urlProblem } from '../config/url-policy.js';
 import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, pagesCountProblem, PAGE_SIZE, smallerPageSize, statedRecords } from './paging.js';
 import { apiKeyProblem, apiKeyProblemHint } from '../config/api-keys.js';
 import { refusedUnperformed, waitingForTurn, writeSent } from './write-attempts.js';
-import { apiKeyVariable, headerValue, hintForStatus, NEXT_RUN_SAYS, parseProblem, oneLineText, truncate, type NextRun } from './problem.js';
+import { apiKeyVariable, headerValue, hintForStatus, NEXT_RUN_SAYS, parseProblem, oneLineText, truncate, unaskedEncoding, type NextRun } from './problem.js';
 import { seconds } from '../util/seconds.js';
 import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
 import { normEmail } from '../engine/normalize.js';
@@ -606,14 +606,16 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   function parseBody(t: RequestTarget, a: Extract<Attempt, { kind: 'response' }>): unknown {
     if (a.status === 204 || a.text.trim() === '') return undefined;
     // Read on, its names and texts would carry U+FFFD into plans, drift and pulled files (probe UB-5).
-    if (a.notUtf8) throw new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${t.path} answered ${a.status} with a body that is not valid UTF-8`, badAnswerHint());
+    const encoding = unaskedEncoding(a.headers);
+    const encoded = encoding === undefined ? '' : ` (encoded as ${truncate(clean(encoding), 40)}, which docket did not ask for)`;
+    if (a.notUtf8) throw new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${t.path} answered ${a.status} with a body that is not valid UTF-8${encoded}`, badAnswerHint());
     try {
       return JSON.parse(a.text) as unknown;
     } catch {
       const type = clean(headerValue(a.headers, 'content-type') ?? 'no content type');
       throw new DocketError(
         'bad-response',
-        `${t.operation}: ${service} service ${t.method} ${t.path} answered ${a.status} with a body that is not JSON (${truncate(type, 100)})`,
+        `${t.operation}: ${service} service ${t.method} ${t.path} answered ${a.status} with a body that is not JSON (${truncate(type, 100)}${encoding === undefined ? '' : `, encoded as ${truncate(clean(encoding), 40)}, which docket did not ask for`})`,
         badAnswerHint(),
       );
     }

@@ -42,9 +42,20 @@ export function headerValue(headers: IncomingHttpHeaders, name: string): string 
  * Extracts title, detail, field errors and request id from an error response. `clean` removes
  * control characters and secrets; it is applied to every string taken from the response.
  */
+/**
+ * A Content-Encoding docket never asks for (it sends no Accept-Encoding), when an answer has one:
+ * its body is compressed bytes, whose text would print as garbage (probe UB-4).
+ */
+export function unaskedEncoding(headers: IncomingHttpHeaders): string | undefined {
+  const encoding = headerValue(headers, 'content-encoding')?.trim();
+  return encoding === undefined || encoding === '' || encoding.toLowerCase() === 'identity' ? undefined : encoding;
+}
+
 export function parseProblem(text: string, headers: IncomingHttpHeaders, clean: (s: string) => string): Problem {
   const problem: Problem = {};
-  const body = parseJsonObject(text);
+  const encoding = unaskedEncoding(headers);
+  const body = encoding === undefined ? parseJsonObject(text) : undefined;
+  if (encoding !== undefined) problem.detail = `a body encoded as ${truncate(clean(encoding), 40)} (Content-Encoding), which docket did not ask for and does not read`;
   const str = (v: unknown, max: number): string | undefined => {
     if (typeof v !== 'string') return undefined;
     const s = truncate(clean(v).trim(), max);
@@ -64,7 +75,7 @@ export function parseProblem(text: string, headers: IncomingHttpHeaders, clean: 
     // NOTE(api): `trace.requestId` is documented for the agreements service (Zuplo); `request_id`
     // (in `trace` or beside it, as other gateways write it) is a guess.
     problem.requestId = str(trace?.requestId, 200) ?? str(trace?.request_id, 200) ?? str(body.request_id, 200);
-  } else {
+  } else if (encoding === undefined) {
     const type = headerValue(headers, 'content-type') ?? '';
     // A short plain-text body (a proxy's "Bad Gateway") says more than the status alone; of an HTML
     // page (a gateway's), its title says what went wrong, named as a page's (probe KM-2).

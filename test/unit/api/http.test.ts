@@ -1253,6 +1253,18 @@ describe('retries', () => {
     expect(((await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'read b' }))) as DocketError).code).toBe('bad-response');
   });
 
+  it('says an answer is encoded as gzip, which docket did not ask for, rather than print its bytes (probe UB-4)', async () => {
+    const { mock, client } = setup();
+    const { gzipSync } = await import('node:zlib');
+    mock.intercept({ path: '/v1/a', method: 'POST' }).reply(422, gzipSync('name is reserved'), { headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' } });
+    const refused = (await rejection(client.request({ method: 'POST', path: '/v1/a', body: {}, operation: 'create a' }))) as ApiError;
+    expect(refused.message).toContain('a body encoded as gzip (Content-Encoding), which docket did not ask for and does not read');
+    expect(refused.message).not.toMatch(/\ufffd/);
+    mock.intercept({ path: '/v1/b', method: 'GET' }).reply(200, gzipSync('{"data":[]}'), { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    const read = (await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'read b' }))) as DocketError;
+    expect(read.message).toBe('read b: review service GET /v1/b answered 200 with a body that is not valid UTF-8 (encoded as gzip, which docket did not ask for)');
+  });
+
   it('ends a request still waiting for its connection at the budget, as never sent, not at undici\'s 10 s connect timeout (probe UB-1)', async () => {
     // A host whose connects hang: undici holds the request queued and never starts it.
     const queued: Dispatcher.DispatchHandler[] = [];
