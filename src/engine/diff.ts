@@ -307,7 +307,10 @@ export function diff(input: DiffInput): DiffResult {
           ? `which docket.lock.json records for another organization or environment, not for this target (the service cannot list them)`
           : removedLive
             ? `which no live ${kind.name} has: docket last synced it under this name, and it was ${kind.deletion === 'archive' ? 'archived or deleted' : 'removed'} in the app since`
-            : `which no live ${kind.name} has (${never ? 'an id of another organization or environment, or a mistyped one' : kind.deletion === 'archive' ? 'it does not exist, or was archived' : 'an id of another organization or environment, a mistyped one, or one removed in the app'})`;
+            : `which no live ${kind.name} has (${never ? 'an id of another organization or environment, or a mistyped one' : kind.deletion === 'archive' ? 'it does not exist, or was archived' : 'an id of another organization or environment, a mistyped one, or one removed in the app'}${
+                // Only the children of declared parents are read: one of another is not known live or not (probe UC-5).
+                kind.parentKind ? `, unless it is a ${kind.name} of a ${kind.parentKind} no file declares, which docket does not read` : ''
+              })`;
         // The organization is one, named by no name of its own (probe JJ-5: `organization "organization"`).
         const subject = kind.singleton ? `the ${kind.name} document` : `${kind.name} ${quoteValue(d.name)}`;
         sayUnlessUnsent(d, {

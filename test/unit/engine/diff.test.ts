@@ -344,7 +344,7 @@ describe('diff: pins and ambiguity', () => {
     expect(written.diagnostics.errors[0]!.message).toContain('pinned to id "PB-Missing", which no live playbook has (it does not exist, or was archived)');
     // A rule is deleted, never archived: said as an id of elsewhere, a typo, or one removed (probe KA-4).
     const rule = run([desiredPlaybook(NDA.name), { ...desiredRule(NDA.name, 'Term'), pinId: 'r-missing' }], [livePlaybook(NDA.id, NDA.name)]);
-    expect(rule.diagnostics.errors[0]!.message).toContain('which no live rule has (an id of another organization or environment, a mistyped one, or one removed in the app)');
+    expect(rule.diagnostics.errors[0]!.message).toContain('which no live rule has (an id of another organization or environment, a mistyped one, or one removed in the app, unless it is a rule of a playbook no file declares, which docket does not read)');
     // A member is never archived: an id that names none here is another organization's, or a typo.
     const member = run([{ ...desiredMember('bob@acme.example'), pinId: 'u-missing' }], [liveMember('u-1', 'bob@acme.example')]);
     expect(member.diagnostics.errors[0]).toMatchObject({
