@@ -47,7 +47,7 @@ export interface InterpolationContext {
 }
 
 export interface InterpolationProblem {
-  code: 'undefined-variable' | 'invalid-placeholder' | 'api-key-in-file';
+  code: 'undefined-variable' | 'invalid-placeholder' | 'api-key-in-file' | 'invalid-utf8';
   message: string;
   hint?: string;
   /** For an undefined `var.X`: X. */
@@ -245,6 +245,16 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
           code: 'invalid-placeholder',
           message: `${showName(raw)} holds the value of ${key}, an API key, which docket never puts into the configuration`,
           hint: `set ${name} to something else: ${KEYS_STAY_OUT}`,
+          placeholder: raw,
+        });
+        keep(raw);
+      } else if (value?.includes('\ufffd')) {
+        // Node reads an environment variable's bytes that are not UTF-8 (a Latin-1 CI locale's `é`)
+        // as U+FFFD: sent on, the live text would hold that in its place (probe UC-4).
+        report({
+          code: 'invalid-utf8',
+          message: `the environment variable ${showText(name)} holds bytes that are not UTF-8 (read as U+FFFD)`,
+          hint: `set ${showText(name)} in UTF-8 (a UTF-8 locale, such as C.UTF-8, for the shell or CI step that sets it)`,
           placeholder: raw,
         });
         keep(raw);

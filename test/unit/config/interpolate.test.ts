@@ -17,6 +17,12 @@ describe('interpolateString', () => {
     expect(interpolateString('[${env.EMPTY}]', ctx).value).toBe('[]');
   });
 
+  it('refuses an environment variable whose bytes were not UTF-8 (read as U+FFFD), which would go live so (probe UC-4)', () => {
+    const r = interpolateString('d ${env.LATIN}', { ...ctx, env: { LATIN: 'caf\ufffd' } });
+    expect(r.problems).toEqual([expect.objectContaining({ code: 'invalid-utf8', message: 'the environment variable LATIN holds bytes that are not UTF-8 (read as U+FFFD)', placeholder: '${env.LATIN}' })]);
+    expect(r.value).not.toContain('\ufffd');
+  });
+
   it('writes $${ as a literal ${ and leaves lone $ alone', () => {
     expect(interpolateString('cost: $5, template: $${var.x}', ctx).value).toBe('cost: $5, template: ${var.x}');
     expect(interpolateString('$${', ctx).problems).toEqual([]);
