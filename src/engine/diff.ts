@@ -1037,7 +1037,7 @@ function ambiguousHint(kind: KindMeta, found: readonly LiveResource[], key: stri
   // Two users under one e-mail are two people the service keeps apart, not two applies' creates (probe PT-1).
   if (kind.deletion === 'never') return `remove the one not wanted from the organization in the app${which}${pin} (${ids})`;
   const removal = kind.deletion === 'archive' ? 'archive (or rename)' : kind.deletion === 'delete' ? 'delete (or rename)' : kind.deletion === 'none' ? 'rename' : 'remove (or rename)';
-  return `${removal} the one not wanted in the app (two applies at once: the later one)${which}${pin} (${ids})`;
+  return `${removal} the one not wanted in the app (made twice by two applies at once, or by one killed and run again at once: the later one)${which}${pin} (${ids})`;
 }
 
 /**

@@ -563,18 +563,18 @@ describe('diff: pins and ambiguity', () => {
     const d = desiredPlaybook('Ee', { renamedFrom: ['Dd'], fieldSources: { renamed_from: pos(4, 15) } });
     const { diagnostics } = run([d], [livePlaybook('pb-1', 'Dd'), livePlaybook('pb-2', 'Dd')]);
     expect(diagnostics.errors).toMatchObject([{ code: 'ambiguous-match', line: 4, col: 15, message: '2 live playbook objects are named "Dd", which playbook "Ee" says it was renamed from; docket cannot tell which one the file means' }]);
-    expect(diagnostics.errors[0]!.hint).toBe('archive (or rename) the one not wanted in the app (two applies at once: the later one), or pin one with `id:` (pb-1, pb-2)');
+    expect(diagnostics.errors[0]!.hint).toBe('archive (or rename) the one not wanted in the app (made twice by two applies at once, or by one killed and run again at once: the later one), or pin one with `id:` (pb-1, pb-2)');
   });
 
   it('says of two live rules of one name to delete one: a rule cannot be archived (probe LY-3)', () => {
     const nda = { id: 'pb-1', name: 'NDA' };
     const { diagnostics } = run([desiredPlaybook('NDA'), desiredRule('NDA', 'Term')], [livePlaybook(nda.id, nda.name), liveRule('r-1', nda, 'Term'), liveRule('r-2', nda, 'Term')]);
-    expect(diagnostics.errors[0]!.hint).toBe('delete (or rename) the one not wanted in the app (two applies at once: the later one), or pin one with `id:` (r-1, r-2)');
+    expect(diagnostics.errors[0]!.hint).toBe('delete (or rename) the one not wanted in the app (made twice by two applies at once, or by one killed and run again at once: the later one), or pin one with `id:` (r-1, r-2)');
   });
 
   it('says which of two live objects of one name docket last synced', () => {
     const { diagnostics } = diff({ kinds: KIND_META, desired: [desiredPlaybook('NDA')], live: [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA')], prune: {}, records: recorded({ 'playbook:NDA': 'pb-2' }) });
-    expect(diagnostics.errors[0]!.hint).toBe('archive (or rename) the one not wanted in the app (two applies at once: the later one); docket last synced pb-2, or pin one with `id:` (pb-1, pb-2)');
+    expect(diagnostics.errors[0]!.hint).toBe('archive (or rename) the one not wanted in the app (made twice by two applies at once, or by one killed and run again at once: the later one); docket last synced pb-2, or pin one with `id:` (pb-1, pb-2)');
   });
 
   it('says which of two live objects of one name was last synced as another name: renamed onto it in the app, not two applies at once (probes MM-7, NB-10)', () => {
