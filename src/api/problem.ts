@@ -53,8 +53,10 @@ export function unaskedEncoding(headers: IncomingHttpHeaders): string | undefine
 
 export function parseProblem(text: string, headers: IncomingHttpHeaders, clean: (s: string) => string): Problem {
   const problem: Problem = {};
-  const encoding = unaskedEncoding(headers);
-  const body = encoding === undefined ? parseJsonObject(text) : undefined;
+  const body = parseJsonObject(text);
+  // Compressed bytes (gzip) would print as garbage; a body that reads as JSON is read whatever the
+  // header says (a server that sends `Content-Encoding: UTF-8`: second read SR93B-5).
+  const encoding = body ? undefined : unaskedEncoding(headers);
   if (encoding !== undefined) problem.detail = `a body encoded as ${truncate(clean(encoding), 40)} (Content-Encoding), which docket did not ask for and does not read`;
   const str = (v: unknown, max: number): string | undefined => {
     if (typeof v !== 'string') return undefined;

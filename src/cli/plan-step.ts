@@ -96,8 +96,9 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
       const targetErrors = result.diagnostics.every((d) => d.code === 'unknown-target');
       // drift and pull make a plan too, but the user asked for no plan (probe KT-4).
       const what = opts.readOnly ? 'the files could not be compared with the live state' : 'the plan could not be made';
-      // With the configuration's own warnings, as validate and a load that stops say them (probe UC-6).
-      const every = uniqueDiagnostics([...w.diagnostics, ...result.diagnostics]).sort(compareDiagnostics);
+      // With the configuration's own warnings, as validate and a load that stops say them (probe
+      // UC-6); drift and pull have said them already (second read SR93B-6).
+      const every = opts.readOnly ? result.diagnostics : uniqueDiagnostics([...w.diagnostics, ...result.diagnostics]).sort(compareDiagnostics);
       throw new ConfigError(every.map((d) => inRunShape(d, shape)), targetErrors ? 'the targets do not name known resources' : what, p.root);
     }
     // Read only (drift, pull), what plan and apply would refuse is said, and the rest still reported:

@@ -45,7 +45,7 @@ import { parseLandingMark, type LandingChange } from '../engine/landing.js';
 import { fieldHash, parseSyncRecord, recordId } from '../engine/sync.js';
 import { normName } from '../engine/normalize.js';
 import { isPermissionDenied } from '../util/permission.js';
-import { withWriteMutex } from '../util/write-mutex.js';
+import { withWriteMutex, withWriteMutexSync } from '../util/write-mutex.js';
 
 export { confirmedUpload, lockEntries, lockKey, moveEntry } from './lock-entries.js';
 
@@ -1579,7 +1579,16 @@ function holdsAlready(text: string | undefined, read: LockDocument, out: LockDoc
  * (probe UA-1). The synchronous writes of a forced exit take none: they cannot wait.
  */
 function exclusively<T>(location: LockLocation, work: () => Promise<T>): Promise<T> {
-  return withWriteMutex(join(tempDirOf(location.path), `${basename(location.path)}.writing`), work);
+  return withWriteMutex(mutexOf(location.path), work);
+}
+
+/**
+ * Beside the file a link leads to, as the apply lock is: checkouts that share one lock through a
+ * link take turns too (second read SR93B-3).
+ */
+function mutexOf(path: string): string {
+  const file = linkedFile(path);
+  return join(tempDirOf(file), `${basename(file)}.writing`);
 }
 
 /**
@@ -1588,7 +1597,7 @@ function exclusively<T>(location: LockLocation, work: () => Promise<T>): Promise
  */
 export async function updateLockSection(location: LockLocation, target: string, change: (files: LockFile['files']) => void): Promise<LockFile['files']> {
   // It writes, so the folder of its temporaries, and of the mutex, may be made first: two first writes hold it too.
-  await mkdir(tempDirOf(location.path), { recursive: true }).catch(() => undefined);
+  await mkdir(dirname(mutexOf(location.path)), { recursive: true }).catch(() => undefined);
   return exclusively(location, async () => {
     await removeStaleTempsOf(location.path);
     const { doc } = await readLockDocument(location);
@@ -1675,6 +1684,10 @@ function recordsNothing(doc: LockDocument): boolean {
 
 /** The same, synchronously: for the moment a second Ctrl-C ends the process. */
 export function writeLockSync(location: LockLocation, target: string, lock: LockFile): void {
+  exclusivelySync(location, () => writeLockSyncHeld(location, target, lock));
+}
+
+function writeLockSyncHeld(location: LockLocation, target: string, lock: LockFile): void {
   let text: string | undefined;
   try {
     text = readRegularFileSync(location.path).toString('utf8');
@@ -1686,8 +1699,17 @@ export function writeLockSync(location: LockLocation, target: string, lock: Lock
   known.delete(location.path);
 }
 
+/** A synchronous read, change and write under the lock's mutex, waited for briefly (util/write-mutex.ts): a signal's listener cannot wait long. */
+function exclusivelySync(location: LockLocation, work: () => void): void {
+  withWriteMutexSync(mutexOf(location.path), work);
+}
+
 /** Landing mark changes, synchronously: for the moment a second signal ends the process. A file docket cannot read is left as it is. */
 export function writeLandingSync(location: LockLocation, changes: SyncChanges): void {
+  exclusivelySync(location, () => writeLandingSyncHeld(location, changes));
+}
+
+function writeLandingSyncHeld(location: LockLocation, changes: SyncChanges): void {
   let text: string | undefined;
   try {
     text = readRegularFileSync(location.path).toString('utf8');

@@ -474,8 +474,12 @@ describe('did you mean, everywhere a name is looked up', () => {
     const warned = await runCli(['plan', '-C', ref, '--emulator']);
     expect(warned.stderr).toContain('warning empty-organization');
     expect(warned.stderr).toContain('1 error, 1 warning');
-    const warnedJson = JSON.parse((await runCli(['plan', '-C', ref, '--emulator', '-o', 'json'])).stdout) as { diagnostics: { code: string }[] };
+    const warnedJson = JSON.parse((await runCli(['plan', '-C', ref, '--emulator', '-o', 'json'])).stdout) as { diagnostics: { code: string; message: string }[] };
     expect(warnedJson.diagnostics.map((d) => d.code)).toEqual(['empty-organization', 'unknown-reference']);
+    // drift says the configuration's warnings before it reads: once, not again beside the error (second read SR93B-6).
+    const drifted = await runCli(['drift', '-C', ref, '--emulator', '--target', 'playbook/nope']);
+    expect(drifted.stderr).toContain('error unknown-target');
+    expect(drifted.stderr.split(warnedJson.diagnostics[0]!.message).length - 1).toBe(1);
   });
 });
 

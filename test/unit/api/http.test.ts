@@ -1260,6 +1260,10 @@ describe('retries', () => {
     const refused = (await rejection(client.request({ method: 'POST', path: '/v1/a', body: {}, operation: 'create a' }))) as ApiError;
     expect(refused.message).toContain('a body encoded as gzip (Content-Encoding), which docket did not ask for and does not read');
     expect(refused.message).not.toMatch(/\ufffd/);
+    // A body that reads as JSON is read whatever the header says (second read SR93B-5).
+    mock.intercept({ path: '/v1/c', method: 'POST' }).reply(401, JSON.stringify({ detail: 'API key docket-ci was revoked' }), { headers: { 'content-type': 'application/json', 'content-encoding': 'UTF-8' } });
+    const revoked = (await rejection(client.request({ method: 'POST', path: '/v1/c', body: {}, operation: 'create c' }))) as ApiError;
+    expect(revoked.message).toContain('API key docket-ci was revoked');
     mock.intercept({ path: '/v1/b', method: 'GET' }).reply(200, gzipSync('{"data":[]}'), { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
     const read = (await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'read b' }))) as DocketError;
     expect(read.message).toBe('read b: review service GET /v1/b answered 200 with a body that is not valid UTF-8 (encoded as gzip, which docket did not ask for)');

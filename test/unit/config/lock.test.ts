@@ -13,6 +13,7 @@ import {
   render,
   resolveLockTarget,
   settleLock,
+  updateLockSection,
   writeLock,
   writeSync,
   type LockDocument,
@@ -203,6 +204,18 @@ describe('docket.lock.json', () => {
     const read = parseLockText(JSON.stringify({ version: 2, targets: { T: { files: { 'attachment:A': upper } } } }), LOCK_FILE);
     expect(read.diagnostics).toEqual([]);
     expect(read.doc.targets.T!.files!['attachment:A']).toMatchObject({ id: ATTACHMENT.id, sha256: 'a'.repeat(64), pinned: ATTACHMENT.id, superseded: ['22222222-2222-4222-8222-22222222222a'], pending: { sha256: 'c'.repeat(64) } });
+  });
+
+  it('keeps the records of runs that change it at once, also from two checkouts that share it through a link (probe UA-1, second read SR93B-3)', async () => {
+    const a = await makeDir({ 'docket.yaml': 'version: 1\n', [LOCK_FILE]: JSON.stringify({ version: 2, targets: {} }) });
+    const b = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    await symlink(join(a, LOCK_FILE), join(b, LOCK_FILE));
+    const record = (root: string, run: string) => async () => {
+      for (let i = 0; i < 12; i++) await updateLockSection(lockLocation(root, { emulator: false }), PROD, (files) => void (files[`imported-file:${run}${i}`] = { id: ATTACHMENT.id, file: `${run}${i}.txt`, sha256: `${run}${i}`.padStart(64, '0') }));
+    };
+    await Promise.all([record(a, 'a')(), record(b, 'b')(), record(a, 'c')()]);
+    const files = (await readLockDocument(lockLocation(a, { emulator: false }))).doc.targets[PROD]!.files;
+    expect(Object.keys(files)).toHaveLength(36);
   });
 
   it('a lock that is a symbolic link that loops says so, not an errno', async () => {

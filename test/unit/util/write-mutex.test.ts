@@ -1,39 +1,45 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rmdir, utimes } from 'node:fs/promises';
+import { mkdir, rmdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withWriteMutex } from '../../../src/util/write-mutex.js';
+import { withWriteMutex, withWriteMutexSync } from '../../../src/util/write-mutex.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
 afterAll(removeMadeDirs);
 
-describe('withWriteMutex', () => {
-  it('runs one holder at a time, and gives the mutex back after a failure too', async () => {
-    const root = await makeDir({});
-    const mutex = join(root, 'f.writing');
-    let inside = 0;
-    let most = 0;
-    const work = async (): Promise<void> => {
+/** Work that notes how many holders are inside at once. */
+function counted(): { work: () => Promise<void>; most: () => number } {
+  let inside = 0;
+  let most = 0;
+  return {
+    work: async () => {
       inside++;
       most = Math.max(most, inside);
       await new Promise((r) => setTimeout(r, 3));
       inside--;
-    };
+    },
+    most: () => most,
+  };
+}
+
+async function datedFolder(path: string, offsetMs: number): Promise<void> {
+  await mkdir(path);
+  const at = new Date(Date.now() + offsetMs);
+  await utimes(path, at, at);
+}
+
+describe('withWriteMutex', () => {
+  it('runs one holder at a time, and gives the mutex back after a failure too', async () => {
+    const mutex = join(await makeDir({}), 'f.writing');
+    const { work, most } = counted();
     await Promise.all(Array.from({ length: 8 }, () => withWriteMutex(mutex, work)));
-    expect(most).toBe(1);
+    expect(most()).toBe(1);
     await expect(withWriteMutex(mutex, () => Promise.reject(new Error('disk full')))).rejects.toThrow('disk full');
     expect(existsSync(mutex)).toBe(false);
   });
 
-  it('takes over a mutex left by a killed run once it is older than any write takes, and waits on a fresh one', async () => {
-    const root = await makeDir({});
-    const mutex = join(root, 'f.writing');
-    await mkdir(mutex);
-    const old = new Date(Date.now() - 60_000);
-    await utimes(mutex, old, old);
-    expect(await withWriteMutex(mutex, async () => 'written')).toBe('written');
-    expect(existsSync(mutex)).toBe(false);
-    // A fresh one is another run's: waited for until it goes.
+  it('waits on a fresh one, another run\'s, until it goes', async () => {
+    const mutex = join(await makeDir({}), 'f.writing');
     await mkdir(mutex);
     let ran = false;
     const waiting = withWriteMutex(mutex, async () => void (ran = true));
@@ -44,10 +50,50 @@ describe('withWriteMutex', () => {
     expect(ran).toBe(true);
   });
 
-  it('runs the work without it where it cannot be made: the work\'s own write says why', async () => {
+  it('takes over one a killed run left, or one dated in the future, by one run at a time (second reads SR93B-2, SR93B-4)', async () => {
+    const root = await makeDir({});
+    for (const [name, offset] of [['old', -60_000], ['ahead', 3_600_000]] as const) {
+      const mutex = join(root, `${name}.writing`);
+      await datedFolder(mutex, offset);
+      // Runs that find it stale together: never two inside at once.
+      const { work, most } = counted();
+      await Promise.all(Array.from({ length: 6 }, () => withWriteMutex(mutex, work)));
+      expect(most()).toBe(1);
+      expect(existsSync(mutex)).toBe(false);
+      expect(existsSync(`${mutex}.takeover`)).toBe(false);
+    }
+  });
+
+  it('writes without it, at once, where it cannot be made or taken over: never a wait without end (second read SR93B-1)', async () => {
     const root = await makeDir({ 'a-file': 'x' });
     expect(await withWriteMutex(join(root, 'no-folder', 'f.writing'), async () => 1)).toBe(1);
     expect(await withWriteMutex(join(root, 'a-file', 'f.writing'), async () => 2)).toBe(2);
     expect(existsSync(join(root, 'no-folder'))).toBe(false);
+    // A stale one that cannot be removed (here it holds a file, as another user's folder would refuse).
+    const stuck = join(root, 'stuck.writing');
+    await datedFolder(stuck, -60_000);
+    await writeFile(join(stuck, 'x'), '');
+    await utimes(stuck, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    expect(await withWriteMutex(stuck, async () => 3)).toBe(3);
+    expect(existsSync(join(stuck, 'x'))).toBe(true);
+  });
+
+  it('gives up its wait when told to (the command stopping)', async () => {
+    const mutex = join(await makeDir({}), 'f.writing');
+    await mkdir(mutex);
+    expect(await withWriteMutex(mutex, async () => 'written', { giveUp: () => true })).toBe('written');
+    expect(existsSync(mutex)).toBe(true);
+  });
+});
+
+describe('withWriteMutexSync', () => {
+  it('holds it while it writes, and waits only briefly for another run before writing anyway', async () => {
+    const mutex = join(await makeDir({}), 'f.writing');
+    expect(withWriteMutexSync(mutex, () => existsSync(mutex))).toBe(true);
+    expect(existsSync(mutex)).toBe(false);
+    await mkdir(mutex);
+    expect(withWriteMutexSync(mutex, () => 'written')).toBe('written');
+    // Another's: left as it was.
+    expect(existsSync(mutex)).toBe(true);
   });
 });
