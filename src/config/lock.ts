@@ -1587,7 +1587,12 @@ function exclusively<T>(location: LockLocation, work: () => Promise<T>): Promise
  * link take turns too (second read SR93B-3).
  */
 function mutexOf(path: string): string {
-  const file = linkedFile(path);
+  let file = path;
+  try {
+    file = linkedFile(path);
+  } catch {
+    // A link that loops: its read says so; the mutex stays beside the name (third read SR93C-3).
+  }
   return join(tempDirOf(file), `${basename(file)}.writing`);
 }
 

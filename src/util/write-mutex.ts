@@ -5,19 +5,20 @@
  * records, whose contracts were then uploaded and paid for again (probe UA-1).
  *
  * The mutex is a folder: `mkdir` either makes it or finds it there, on every file system. Its
- * holder removes it once written. One left by a killed run is taken over once it is older than any
- * write takes, or dated in the future (another machine's clock), by one run at a time (a takeover
- * folder beside it). It is a courtesy, never a reason to stop: where it cannot be made, taken
- * over or had within MAX_WAIT_MS, the write goes ahead without it and says its own problems.
+ * holder touches it while it works and removes it once written (only if it is still its own). One
+ * not touched for STALE_MUTEX_MS, by the file system's own clock, was left by a killed run (or one
+ * stopped that long): it is taken over, by one run at a time (a takeover folder beside it). It is a
+ * courtesy, never a reason to stop: where it cannot be made, taken over or had within MAX_WAIT_MS,
+ * the write goes ahead without it and says its own problems.
  */
-import { mkdirSync, rmdirSync } from 'node:fs';
-import { mkdir, rmdir, stat } from 'node:fs/promises';
+import { mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { mkdir, rmdir, stat, utimes } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 
-/** Older than any read, change and write of a lock of 20,000 records takes (under a second): left by a killed run. */
+/** Longer than any read, change and write of a lock of 20,000 records takes between touches: left by a killed run. */
 export const STALE_MUTEX_MS = 10_000;
 
-/** Dated further ahead than this: another machine's clock, or a touch, not a holder's. */
+/** Dated further ahead than this (by the file system's clock): a touch by hand, not a holder's. */
 const FUTURE_SKEW_MS = 60_000;
 
 /** Past this a run writes without the mutex: a holder never holds it that long. */
@@ -29,6 +30,10 @@ const POLL_MS = 15;
 /** What a synchronous write (a signal's landing marks) waits at most: it cannot wait long. */
 const SYNC_WAIT_MS = 200;
 
+/** The mutexes this process holds, by path, with the identity of the folder it made. */
+const held = new Map<string, string>();
+let releasedAtExit = false;
+
 export interface MutexOptions {
   staleMs?: number;
   /** Ends the wait early: the command stopping (its first signal) or out of time. */
@@ -37,75 +42,83 @@ export interface MutexOptions {
 
 /** Runs `work` holding the mutex folder `mutexPath`, waiting while another run holds it (see above). */
 export async function withWriteMutex<T>(mutexPath: string, work: () => Promise<T>, options: MutexOptions = {}): Promise<T> {
-  const held = await take(mutexPath, options.staleMs ?? STALE_MUTEX_MS, options.giveUp);
+  const staleMs = options.staleMs ?? STALE_MUTEX_MS;
+  const made = await take(mutexPath, staleMs, options.giveUp);
+  if (made === undefined) return work();
+  held.set(mutexPath, made);
+  releaseAtExit();
+  // Touched while held: a long write is no killed run's (third read SR93C-1).
+  const touch = setInterval(() => void utimes(mutexPath, new Date(), new Date()).catch(() => undefined), Math.max(1, Math.floor(staleMs / 3)));
+  touch.unref();
   try {
     return await work();
   } finally {
-    if (held) await rmdir(mutexPath).catch(() => undefined);
+    clearInterval(touch);
+    held.delete(mutexPath);
+    if (await sameFolder(mutexPath, made)) await rmdir(mutexPath).catch(() => undefined);
   }
 }
 
-/** The same for a synchronous write, which waits SYNC_WAIT_MS at most and takes nothing over. */
+/**
+ * The same for a synchronous write, which waits SYNC_WAIT_MS at most and takes nothing over; one
+ * this process holds already (its own write under way, which cannot end while this one waits) is
+ * not waited for (third read SR93C-2).
+ */
 export function withWriteMutexSync<T>(mutexPath: string, work: () => T): T {
-  const held = takeSync(mutexPath);
+  const made = held.has(mutexPath) ? undefined : takeSync(mutexPath);
   try {
     return work();
   } finally {
-    if (held) {
-      try {
-        rmdirSync(mutexPath);
-      } catch {
-        // Gone already, or another's now: nothing to give back.
-      }
-    }
+    if (made !== undefined) releaseSync(mutexPath, made);
   }
 }
 
-/** True once the folder is made (held); false where the write should go ahead without it. */
-async function take(mutexPath: string, staleMs: number, giveUp: (() => boolean) | undefined): Promise<boolean> {
+/**
+ * A folder's identity: its inode, which a folder made after one removed may be given again, with
+ * its birth time (0 where the file system keeps none).
+ */
+function identity(s: { ino: number; birthtimeMs: number }): string {
+  return `${s.ino}:${s.birthtimeMs}`;
+}
+
+/** The folder's identity once made (held); undefined where the write should go ahead without it. */
+async function take(mutexPath: string, staleMs: number, giveUp: (() => boolean) | undefined): Promise<string | undefined> {
   const until = Date.now() + MAX_WAIT_MS;
   for (;;) {
-    const made = await mkdir(mutexPath).then(
-      () => 'made' as const,
-      (error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? ('there' as const) : ('unusable' as const)),
-    );
-    if (made === 'made') return true;
-    if (made === 'unusable') return false;
-    const since = await ageOf(mutexPath);
-    if (since === 'unreadable') return false;
-    if (since !== 'gone' && isStale(since, staleMs)) {
-      const taken = await takeOver(mutexPath, staleMs);
-      if (taken === 'unusable') return false;
-      if (taken === 'taken') continue;
+    try {
+      await mkdir(mutexPath);
+      return identity(await stat(mutexPath));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
     }
-    if (Date.now() >= until || giveUp?.() === true) return false;
+    const taken = await takeOver(mutexPath, staleMs);
+    if (taken === 'unusable') return undefined;
+    if (taken === 'taken') continue;
+    if (Date.now() >= until || giveUp?.() === true) return undefined;
     await delay(POLL_MS + Math.random() * POLL_MS);
   }
 }
 
-function takeSync(mutexPath: string): boolean {
+function takeSync(mutexPath: string): string | undefined {
   const until = Date.now() + SYNC_WAIT_MS;
   const pause = new Int32Array(new SharedArrayBuffer(4));
   for (;;) {
     try {
       mkdirSync(mutexPath);
-      return true;
+      return identity(statSync(mutexPath));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || Date.now() >= until) return false;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || Date.now() >= until) return undefined;
     }
     // A synchronous pause: the listener of a signal cannot await.
     Atomics.wait(pause, 0, 0, POLL_MS);
   }
 }
 
-function isStale(ageMs: number, staleMs: number): boolean {
-  return ageMs > staleMs || ageMs < -FUTURE_SKEW_MS;
-}
-
 /**
- * Removes a stale mutex folder, by one run at a time: under `PATH.takeover`, and only if it is still
- * the folder judged stale (of two runs taking over at once, the second would otherwise remove the
- * first's new one, and both would hold it: second read SR93B-4).
+ * Removes a mutex folder left by a killed run, by one run at a time: under `PATH.takeover`, whose own
+ * time is the file system's now, so that the folder's age is read on one clock (a shared file
+ * system's server's, not this machine's); and only if it is still the folder judged stale (second
+ * read SR93B-4).
  */
 async function takeOver(mutexPath: string, staleMs: number): Promise<'taken' | 'busy' | 'unusable'> {
   const takeover = `${mutexPath}.takeover`;
@@ -113,15 +126,20 @@ async function takeOver(mutexPath: string, staleMs: number): Promise<'taken' | '
     await mkdir(takeover);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return 'unusable';
-    // One left by a run killed while it took over is itself stale: removed, and looked at again.
-    const age = await ageOf(takeover);
-    if (typeof age === 'number' && isStale(age, staleMs)) await rmdir(takeover).catch(() => undefined);
+    // One left by a run killed while it took over is itself stale (by this machine's clock: it is
+    // only ever held for a moment): removed, and looked at again.
+    const since = await statOf(takeover);
+    if (since !== undefined && since !== 'gone' && Math.abs(Date.now() - since.mtimeMs) > staleMs) await rmdir(takeover).catch(() => undefined);
     return 'busy';
   }
   try {
-    const age = await ageOf(mutexPath);
-    if (age === 'gone') return 'taken';
-    if (age === 'unreadable' || !isStale(age, staleMs)) return age === 'unreadable' ? 'unusable' : 'busy';
+    const [now, folder] = await Promise.all([statOf(takeover), statOf(mutexPath)]);
+    if (folder === 'gone') return 'taken';
+    // Ours removed meanwhile (judged stale by a run whose clock is far off): looked at again.
+    if (now === 'gone') return 'busy';
+    if (now === undefined || folder === undefined) return 'unusable';
+    const age = now.mtimeMs - folder.mtimeMs;
+    if (age <= staleMs && age >= -FUTURE_SKEW_MS) return 'busy';
     // A folder that cannot be removed (a read-only or another user's `.docket/`) cannot be taken
     // over: the write goes ahead, and says its own problem (second read SR93B-1).
     return await rmdir(mutexPath).then(
@@ -133,11 +151,33 @@ async function takeOver(mutexPath: string, staleMs: number): Promise<'taken' | '
   }
 }
 
-/** How long ago the folder was last changed; `gone` once it is not there. */
-async function ageOf(path: string): Promise<number | 'gone' | 'unreadable'> {
+async function statOf(path: string): Promise<{ mtimeMs: number; ino: number; birthtimeMs: number } | 'gone' | undefined> {
   try {
-    return Date.now() - (await stat(path)).mtimeMs;
+    return await stat(path);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : 'unreadable';
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : undefined;
   }
+}
+
+/** Whether the folder at `path` is still the one this run made: another's, after a takeover, is left alone. */
+async function sameFolder(path: string, made: string): Promise<boolean> {
+  const now = await statOf(path);
+  return typeof now === 'object' && identity(now) === made;
+}
+
+function releaseSync(path: string, made: string): void {
+  try {
+    if (identity(statSync(path)) === made) rmdirSync(path);
+  } catch {
+    // Gone already: nothing to give back.
+  }
+}
+
+/** A process that exits while it holds one (a second signal mid-write) gives it back, so the next run does not wait for it. */
+function releaseAtExit(): void {
+  if (releasedAtExit) return;
+  releasedAtExit = true;
+  process.on('exit', () => {
+    for (const [path, made] of held) releaseSync(path, made);
+  });
 }

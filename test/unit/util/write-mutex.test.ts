@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rmdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { withWriteMutex, withWriteMutexSync } from '../../../src/util/write-mutex.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 
@@ -78,6 +78,33 @@ describe('withWriteMutex', () => {
     expect(existsSync(join(stuck, 'x'))).toBe(true);
   });
 
+  it('keeps a holder that works longer than the stale time: touched while held, never taken over (third read SR93C-1)', async () => {
+    const mutex = join(await makeDir({}), 'f.writing');
+    let inside = 0;
+    let most = 0;
+    const slow = (ms: number) => async (): Promise<void> => {
+      inside++;
+      most = Math.max(most, inside);
+      await new Promise((r) => setTimeout(r, ms));
+      inside--;
+    };
+    const first = withWriteMutex(mutex, slow(1200), { staleMs: 400 });
+    await new Promise((r) => setTimeout(r, 50));
+    await Promise.all([first, withWriteMutex(mutex, slow(1), { staleMs: 400 })]);
+    expect(most).toBe(1);
+  });
+
+  it('gives back only its own folder: one another run made after a takeover stays (third read SR93C-1)', async () => {
+    const mutex = join(await makeDir({}), 'f.writing');
+    await withWriteMutex(mutex, async () => {
+      // Taken over meanwhile: removed, and made again by another run.
+      await rmdir(mutex);
+      await new Promise((r) => setTimeout(r, 5));
+      await mkdir(mutex);
+    });
+    expect(existsSync(mutex)).toBe(true);
+  });
+
   it('gives up its wait when told to (the command stopping)', async () => {
     const mutex = join(await makeDir({}), 'f.writing');
     await mkdir(mutex);
@@ -87,6 +114,18 @@ describe('withWriteMutex', () => {
 });
 
 describe('withWriteMutexSync', () => {
+  it('does not wait for one this process holds: its own write cannot end while this one waits (third read SR93C-2)', async () => {
+    const mutex = join(await makeDir({}), 'f.writing');
+    const pauses = vi.spyOn(Atomics, 'wait');
+    try {
+      await withWriteMutex(mutex, async () => withWriteMutexSync(mutex, () => undefined));
+      expect(pauses).not.toHaveBeenCalled();
+    } finally {
+      pauses.mockRestore();
+    }
+    expect(existsSync(mutex)).toBe(false);
+  });
+
   it('holds it while it writes, and waits only briefly for another run before writing anyway', async () => {
     const mutex = join(await makeDir({}), 'f.writing');
     expect(withWriteMutexSync(mutex, () => existsSync(mutex))).toBe(true);
