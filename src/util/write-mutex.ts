@@ -36,14 +36,12 @@ let releasedAtExit = false;
 
 export interface MutexOptions {
   staleMs?: number;
-  /** Ends the wait early: the command stopping (its first signal) or out of time. */
-  giveUp?: () => boolean;
 }
 
 /** Runs `work` holding the mutex folder `mutexPath`, waiting while another run holds it (see above). */
 export async function withWriteMutex<T>(mutexPath: string, work: () => Promise<T>, options: MutexOptions = {}): Promise<T> {
   const staleMs = options.staleMs ?? STALE_MUTEX_MS;
-  const made = await take(mutexPath, staleMs, options.giveUp);
+  const made = await take(mutexPath, staleMs);
   if (made === undefined) return work();
   held.set(mutexPath, made);
   releaseAtExit();
@@ -82,7 +80,7 @@ function identity(s: { ino: number; birthtimeMs: number }): string {
 }
 
 /** The folder's identity once made (held); undefined where the write should go ahead without it. */
-async function take(mutexPath: string, staleMs: number, giveUp: (() => boolean) | undefined): Promise<string | undefined> {
+async function take(mutexPath: string, staleMs: number): Promise<string | undefined> {
   const until = Date.now() + MAX_WAIT_MS;
   for (;;) {
     try {
@@ -94,7 +92,7 @@ async function take(mutexPath: string, staleMs: number, giveUp: (() => boolean) 
     const taken = await takeOver(mutexPath, staleMs);
     if (taken === 'unusable') return undefined;
     if (taken === 'taken') continue;
-    if (Date.now() >= until || giveUp?.() === true) return undefined;
+    if (Date.now() >= until) return undefined;
     await delay(POLL_MS + Math.random() * POLL_MS);
   }
 }

@@ -105,12 +105,6 @@ describe('withWriteMutex', () => {
     expect(existsSync(mutex)).toBe(true);
   });
 
-  it('gives up its wait when told to (the command stopping)', async () => {
-    const mutex = join(await makeDir({}), 'f.writing');
-    await mkdir(mutex);
-    expect(await withWriteMutex(mutex, async () => 'written', { giveUp: () => true })).toBe('written');
-    expect(existsSync(mutex)).toBe(true);
-  });
 });
 
 describe('withWriteMutexSync', () => {
