@@ -606,19 +606,19 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   function parseBody(t: RequestTarget, a: Extract<Attempt, { kind: 'response' }>): unknown {
     if (a.status === 204 || a.text.trim() === '') return undefined;
     // Read on, its names and texts would carry U+FFFD into plans, drift and pulled files (probe UB-5).
-    const encoding = unaskedEncoding(a.headers);
-    const encoded = encoding === undefined ? '' : ` (encoded as ${truncate(clean(encoding), 40)}, which docket did not ask for)`;
-    if (a.notUtf8) throw new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${t.path} answered ${a.status} with a body that is not valid UTF-8${encoded}`, badAnswerHint());
+    if (a.notUtf8) throw new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${t.path} answered ${a.status} with a body that is not valid UTF-8${encodedAs(a, ' (', ')')}`, badAnswerHint());
     try {
       return JSON.parse(a.text) as unknown;
     } catch {
       const type = clean(headerValue(a.headers, 'content-type') ?? 'no content type');
-      throw new DocketError(
-        'bad-response',
-        `${t.operation}: ${service} service ${t.method} ${t.path} answered ${a.status} with a body that is not JSON (${truncate(type, 100)}${encoding === undefined ? '' : `, encoded as ${truncate(clean(encoding), 40)}, which docket did not ask for`})`,
-        badAnswerHint(),
-      );
+      throw new DocketError('bad-response', `${t.operation}: ${service} service ${t.method} ${t.path} answered ${a.status} with a body that is not JSON (${truncate(type, 100)}${encodedAs(a, ', ', '')})`, badAnswerHint());
     }
+  }
+
+  /** An unreadable answer's Content-Encoding docket did not ask for (`before`…`after` around it), or nothing: worked out only once it failed. */
+  function encodedAs(a: Extract<Attempt, { kind: 'response' }>, before: string, after: string): string {
+    const encoding = unaskedEncoding(a.headers);
+    return encoding === undefined ? '' : `${before}encoded as ${truncate(clean(encoding), 40)}, which docket did not ask for${after}`;
   }
 
   /**
@@ -952,20 +952,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       // that does not page answered its list again, and an object edited between the two reads
       // contradicts nothing (second reads SR91-6, SR91B-5); one added since is taken (SR92-3: a
       // create's recover read would miss the create that landed).
-      if (probed && repeatsTheList(body.data, ids)) {
-        for (const item of body.data) {
-          if (ids.has(item.id)) continue;
-          ids.set(item.id, item);
-          fresh++;
-          if (!isArchived(item)) out.push(item);
-        }
-        return { body, fresh, next: nextFromBody(body) };
-      }
+      const listAgain = probed && repeatsTheList(body.data, ids);
       for (const item of body.data) {
         const earlier = ids.get(item.id);
         if (earlier !== undefined) {
           // A page that shifted while the list was read repeats an item; one id for two objects is no repeat.
-          if (!isDeepStrictEqual(earlier, item)) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} named id ${clean(shortId(item.id))} for two different objects on different pages`, 'nothing was changed; run the command again (an object changed while the list was read), and report it to the service if it persists');
+          if (!listAgain && !isDeepStrictEqual(earlier, item)) throw new DocketError('bad-response', `${operation}: ${service} service GET ${clean(at.path)} named id ${clean(shortId(item.id))} for two different objects on different pages`, 'nothing was changed; run the command again (an object changed while the list was read), and report it to the service if it persists');
           continue;
         }
         ids.set(item.id, item);

@@ -24,19 +24,29 @@ export function countingWrites<T>(attempts: WriteAttempts, write: () => Promise<
   return current.run(attempts, write);
 }
 
-/** Notes a write being sent; call what it returns once it ends, saying whether the service may have carried it out. */
-export function writeSent(): (mayHaveLanded: boolean) => void {
+/**
+ * Counts one more `field` for the change under way (none outside one); what it returns takes it
+ * back, once however often it is called, and then runs `ended`.
+ */
+function countOne<A extends unknown[]>(field: 'open' | 'queued', ended: (attempts: WriteAttempts, ...args: A) => void = () => undefined): (...args: A) => void {
   const attempts = current.getStore();
   if (!attempts) return () => undefined;
-  attempts.open++;
-  let ended = false;
-  return (landed) => {
-    if (ended) return;
-    ended = true;
-    attempts.open--;
+  attempts[field]++;
+  let done = false;
+  return (...args) => {
+    if (done) return;
+    done = true;
+    attempts[field]--;
+    ended(attempts, ...args);
+  };
+}
+
+/** Notes a write being sent; call what it returns once it ends, saying whether the service may have carried it out. */
+export function writeSent(): (mayHaveLanded: boolean) => void {
+  return countOne('open', (attempts, landed: boolean) => {
     if (landed) attempts.mayHaveLanded = true;
     else attempts.refused = true;
-  };
+  });
 }
 
 /**
@@ -45,15 +55,7 @@ export function writeSent(): (mayHaveLanded: boolean) => void {
  * returns once the wait ends, either way.
  */
 export function waitingForTurn(): () => void {
-  const attempts = current.getStore();
-  if (!attempts) return () => undefined;
-  attempts.queued++;
-  let ended = false;
-  return () => {
-    if (ended) return;
-    ended = true;
-    attempts.queued--;
-  };
+  return countOne('queued');
 }
 
 /**

@@ -17,7 +17,7 @@
  * side's entries are kept); when they do, it is an error at the conflict marker's line. Sync
  * records the two sides disagree on are dropped (those objects' direction becomes unknown).
  */
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { isSpecialFile, LOOPING_LINK, NOT_REGULAR_FILE, readRegularFileSync } from '../util/special-file.js';
 import { firstJsonSyntaxError, jsonParsePosition } from '../util/json-error.js';
 import { jsonKeyOffset, jsonValueOffset } from '../util/json-offset.js';
@@ -45,7 +45,7 @@ import { parseLandingMark, type LandingChange } from '../engine/landing.js';
 import { fieldHash, parseSyncRecord, recordId } from '../engine/sync.js';
 import { normName } from '../engine/normalize.js';
 import { isPermissionDenied } from '../util/permission.js';
-import { withWriteMutex, withWriteMutexSync } from '../util/write-mutex.js';
+import { withWriteMutex, withWriteMutexSync, type MutexOptions } from '../util/write-mutex.js';
 
 export { confirmedUpload, lockEntries, lockKey, moveEntry } from './lock-entries.js';
 
@@ -1407,13 +1407,16 @@ const recordBytes = new WeakMap<object, Buffer>();
 
 /** Writes `target`'s entries, keeping the other targets; sorted keys so the file diffs cleanly in git. */
 export function writeLock(location: LockLocation, target: string, lock: LockFile): Promise<void> {
-  return exclusively(location, () => writeLockHeld(location, target, lock));
+  return exclusively(location, () => rewriteSection(location, target, () => lock).then(() => undefined));
 }
 
-async function writeLockHeld(location: LockLocation, target: string, lock: LockFile): Promise<void> {
+/** Writes `target`'s section as `next` makes it of the one the file holds now; the caller holds the mutex. */
+async function rewriteSection(location: LockLocation, target: string, next: (current: LockFile) => LockFile): Promise<LockFile> {
   await removeStaleTempsOf(location.path);
   const { doc } = await readLockDocument(location);
-  await writeDocument(location, withSection(doc, target, lock, location));
+  const section = next(lockSection(doc, target, location));
+  await writeDocument(location, withSection(doc, target, section, location));
+  return section;
 }
 
 /** The whole document, atomically, and remembered as this command's last read of it. */
@@ -1572,14 +1575,13 @@ function holdsAlready(text: string | undefined, read: LockDocument, out: LockDoc
   return isPlainObject(raw) && canonicalJson(raw) === canonicalJson(out);
 }
 
-/** Temporary files go to .docket/ (ignored by git), so a write killed half-way leaves nothing beside the lock. */
 /**
  * Runs a read, change and write of the lock holding its mutex (util/write-mutex.ts), beside its
  * temporaries: another docket run's write between this one's read and write would be lost to it
  * (probe UA-1). The synchronous writes of a forced exit take none: they cannot wait.
  */
-function exclusively<T>(location: LockLocation, work: () => Promise<T>): Promise<T> {
-  return withWriteMutex(mutexOf(location.path), work);
+function exclusively<T>(location: LockLocation, work: () => Promise<T>, options: MutexOptions = {}): Promise<T> {
+  return withWriteMutex(mutexOf(location.path), work, options);
 }
 
 /**
@@ -1601,18 +1603,20 @@ function mutexOf(path: string): string {
  * mutex; returns them as written. For records other runs may add meanwhile (`docket test`'s uploads).
  */
 export async function updateLockSection(location: LockLocation, target: string, change: (files: LockFile['files']) => void): Promise<LockFile['files']> {
-  // It writes, so the folder of its temporaries, and of the mutex, may be made first: two first writes hold it too.
-  await mkdir(dirname(mutexOf(location.path)), { recursive: true }).catch(() => undefined);
-  return exclusively(location, async () => {
-    await removeStaleTempsOf(location.path);
-    const { doc } = await readLockDocument(location);
-    const section = lockSection(doc, target, location);
-    change(section.files);
-    await writeDocument(location, withSection(doc, target, section, location));
-    return section.files;
-  });
+  const section = await exclusively(
+    location,
+    () =>
+      rewriteSection(location, target, (current) => {
+        change(current.files);
+        return current;
+      }),
+    // It writes, so the folder of its temporaries, and of the mutex, may be made first: two first writes hold it too.
+    { makeFolder: true },
+  );
+  return section.files;
 }
 
+/** Temporary files go to .docket/ (ignored by git), so a write killed half-way leaves nothing beside the lock. */
 function tempDirOf(path: string): string {
   const dir = dirname(path);
   return basename(dir) === WORK_DIR ? dir : join(dir, WORK_DIR);

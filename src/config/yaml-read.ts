@@ -5,6 +5,7 @@
 import jsYaml from 'js-yaml';
 import { CORE_SCHEMA, MERGE_SCHEMA, MERGE_TAG } from './yaml-core-schema.js';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
+import { lineColumnsOf } from '../util/line-columns.js';
 import { readBlockYaml } from './yaml-block-reader.js';
 import { mayHoldLongKey } from './yaml-key-limit.js';
 import { fastPositions, NodeEvents, walkPositions } from './yaml-fast-positions.js';
@@ -140,8 +141,7 @@ export function tooManyDocuments(text: string, file: string): Diagnostic | undef
   for (let at = text.indexOf('\n---'); at >= 0; at = text.indexOf('\n---', at + 1)) {
     if (!marks(at + 4) || ++count <= MAX_DOCUMENTS) continue;
     // Counted only now, once: the line of the marker past the limit.
-    let line = 2;
-    for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) line++;
+    const { line } = lineColumnsOf(text)(at + 1);
     return {
       severity: 'error',
       code: 'yaml-too-many-documents',

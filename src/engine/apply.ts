@@ -505,7 +505,7 @@ async function settleLater(changes: readonly Change[], report: ApplyReport, env:
   for (const change of unchecked.filter(wentWithParent)) {
     const result = results.get(change.id);
     if (result?.status !== 'done' || !change.parent) continue;
-    failWentWithParent(change, result, env, report, `${madeInSetAside(change.parent)}; the apply was stopped before it looked for it in the kept ${change.parent.kind}`, 'plan again to see what the kept one lacks');
+    failCreateNotLive(change, result, env, report, `${madeInSetAside(change.parent)}; the apply was stopped before it looked for it in the kept ${change.parent.kind}`, 'plan again to see what the kept one lacks');
   }
   noteUnchecked(unchecked, report);
 }
@@ -522,7 +522,7 @@ async function findInKeptParent(change: Change, result: ChangeResult | undefined
   if (!guard || !result || result.status !== 'done' || !change.parent) return true;
   const made = madeInSetAside(change.parent);
   const kept = async (at: ExecContext): Promise<Sibling | undefined> => keeperOf((await guard.siblings(change, at)).filter((o) => o.key === change.key));
-  const fail = (message: string, hint: string): void => failWentWithParent(change, result, env, report, message, hint);
+  const fail = (message: string, hint: string): void => failCreateNotLive(change, result, env, report, message, hint);
   try {
     const found = (await kept(ctx)) ?? (await kept(await lookedAgain(env, `${change.parent.kind}:${change.parent.key}`)));
     if (found) {
@@ -555,8 +555,8 @@ async function lookedAgain(env: CheckEnv, parentKey: string): Promise<ExecContex
   return fresh;
 }
 
-/** A create that went with the parent it was made in: failed, not done, as it is not live. */
-function failWentWithParent(change: Change, result: ChangeResult, env: SettleEnv, report: ApplyReport, message: string, hint: string): void {
+/** A create whose object is not live under its name (gone with its parent, or set aside for one renamed in): failed, not done. */
+function failCreateNotLive(change: Change, result: ChangeResult, env: SettleEnv, report: ApplyReport, message: string, hint: string): void {
   // Not live, so nothing of it was written either.
   env.createdNow.delete(`${change.kind}:${change.key}`);
   Object.assign(result, { status: 'failed', message, hint });
@@ -575,18 +575,13 @@ async function settleOne(change: Change, result: ChangeResult | undefined, ctx: 
     // The object that stays (the other run's, when it was first) is the one the lock and sync records name.
     ctx.registerId(change.kind, change.key, settled.id);
     if (settled.id !== mine) env.keptOther.add(change.id);
-    if (settled.renamedIn && result.status === 'done') {
-      env.createdNow.delete(`${change.kind}:${change.key}`);
-      Object.assign(result, { status: 'failed', message: settled.note, hint: RENAMED_IN_HINT });
-      delete result.note;
-      report.done--;
-      report.failed++;
-    } else if (settled.note) result.note = settled.note;
+    if (settled.renamedIn && result.status === 'done') failCreateNotLive(change, result, env, report, settled.note!, RENAMED_IN_HINT);
+    else if (settled.note) result.note = settled.note;
     return true;
   } catch (error) {
     if (error instanceof ScopeGone) {
       // Made, then gone with what it was made in: failed, not done, as it is not live (probe KY-3).
-      failWentWithParent(change, result, env, report, `made, but ${error.scope} is no longer live (archived or deleted in the app, or by another apply, while this one ran), and the ${change.kind} went with it`, 'plan again: it shows what is missing live');
+      failCreateNotLive(change, result, env, report, `made, but ${error.scope} is no longer live (archived or deleted in the app, or by another apply, while this one ran), and the ${change.kind} went with it`, 'plan again: it shows what is missing live');
       return true;
     }
     return uncheckedBecause(error, result, env, (why) => `could not check for a duplicate created by a concurrent apply (${why}); plan again to see`);

@@ -5,8 +5,7 @@
  * not commit), which would otherwise upload every contract again on each run that reviews.
  */
 import { asOwnFile, readRegularFileSync } from '../util/special-file.js';
-import { dirname, join } from 'node:path';
-import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { withWriteMutex } from '../util/write-mutex.js';
 import { isPlainObject } from '../util/plain.js';
@@ -34,19 +33,23 @@ export class UploadCopy {
   record(target: string, uploadsMade: readonly (readonly [string, string | undefined])[]): Promise<void> {
     this.chain = this.chain
       // Read and written holding its mutex: another run's records made meanwhile stay (probe UA-1).
-      .then(async () => {
-        await mkdir(dirname(this.path), { recursive: true }).catch(() => undefined);
-        return withWriteMutex(`${this.path}.writing`, async () => {
-          const uploads = await this.read();
-          const section = (uploads[target] ??= {});
-          for (const [sha, id] of uploadsMade) {
-            if (id === undefined) delete section[sha.toLowerCase()];
-            else section[sha.toLowerCase()] = id;
-          }
-          await asOwnFile(this.path);
-          await writeFileAtomic(this.path, `${JSON.stringify({ version: 1, uploads }, null, 2)}\n`);
-        });
-      })
+      .then(() =>
+        withWriteMutex(
+          `${this.path}.writing`,
+          async () => {
+            const uploads = await this.read();
+            const section = (uploads[target] ??= {});
+            for (const [sha, id] of uploadsMade) {
+              if (id === undefined) delete section[sha.toLowerCase()];
+              else section[sha.toLowerCase()] = id;
+            }
+            await asOwnFile(this.path);
+            await writeFileAtomic(this.path, `${JSON.stringify({ version: 1, uploads }, null, 2)}\n`);
+          },
+          // It writes there: the cache's folder is made first, so a first write holds the mutex too.
+          { makeFolder: true },
+        ),
+      )
       // A copy that cannot be written costs an upload next time, never this run, nor the next record.
       .catch((error: unknown) => {
         this.unwritten ??= (error as NodeJS.ErrnoException).code ?? String(error);

@@ -13,6 +13,7 @@
  */
 import { mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { mkdir, rmdir, stat, utimes } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 
 /** Longer than any read, change and write of a lock of 20,000 records takes between touches: left by a killed run. */
@@ -36,11 +37,14 @@ let releasedAtExit = false;
 
 export interface MutexOptions {
   staleMs?: number;
+  /** Make the folder the mutex goes in first: for a caller that writes there anyway (otherwise a missing one means no mutex). */
+  makeFolder?: boolean;
 }
 
 /** Runs `work` holding the mutex folder `mutexPath`, waiting while another run holds it (see above). */
 export async function withWriteMutex<T>(mutexPath: string, work: () => Promise<T>, options: MutexOptions = {}): Promise<T> {
   const staleMs = options.staleMs ?? STALE_MUTEX_MS;
+  if (options.makeFolder) await mkdir(dirname(mutexPath), { recursive: true }).catch(() => undefined);
   const made = await take(mutexPath, staleMs);
   if (made === undefined) return work();
   held.set(mutexPath, made);

@@ -83,20 +83,24 @@ async function withTestProblems(error: unknown, env: Readonly<Record<string, str
  * pass them (probe TC-7). The services are worked out only when a key is unfit: it loads the engine.
  */
 async function apiKeyDiagnostics(desired: readonly DesiredResource[], prune: Workspace['config']['project']['prune'], env: Readonly<Record<string, string | undefined>>): Promise<Diagnostic[]> {
-  const unfit = (variable: string | undefined): string | undefined => (variable === undefined ? undefined : apiKeyProblem(env[variable]!.trim()));
-  const variables = (['review', 'agreements'] as const).map((service) => serviceApiKeyVariable(env, service));
-  if (!variables.some(unfit)) return [];
-  const { kindsToRead, servicesNeeded } = await import('../../engine/project.js');
-  const services = servicesNeeded(kindsToRead(desired, prune), desired);
-  const said = new Map<string, ServiceName[]>();
-  for (const service of services) {
+  // Each service's key variable, and what is wrong with its key, when something is.
+  const unfit = new Map<ServiceName, { variable: string; problem: string }>();
+  for (const service of ['review', 'agreements'] as const) {
     const variable = serviceApiKeyVariable(env, service);
-    if (unfit(variable)) said.set(variable!, [...(said.get(variable!) ?? []), service]);
+    const problem = variable === undefined ? undefined : apiKeyProblem(env[variable]!.trim());
+    if (problem !== undefined) unfit.set(service, { variable: variable!, problem });
   }
-  return [...said].map(([variable, of]) => ({
+  if (unfit.size === 0) return [];
+  const { kindsToRead, servicesNeeded } = await import('../../engine/project.js');
+  const said = new Map<string, { problem: string; of: ServiceName[] }>();
+  for (const service of servicesNeeded(kindsToRead(desired, prune), desired)) {
+    const key = unfit.get(service);
+    if (key) said.set(key.variable, { problem: key.problem, of: [...(said.get(key.variable)?.of ?? []), service] });
+  }
+  return [...said].map(([variable, { problem, of }]) => ({
     severity: 'error',
     code: 'invalid-api-key',
-    message: `environment variable ${variable}: the ${of.length === 1 ? `${of[0]} service's` : `${of.join(' and ')} services'`} API key ${unfit(variable)!}`,
+    message: `environment variable ${variable}: the ${of.length === 1 ? `${of[0]} service's` : `${of.join(' and ')} services'`} API key ${problem}`,
     hint: apiKeyProblemHint(variable),
   }));
 }
