@@ -1281,23 +1281,23 @@ describe('standard templates and attachments', () => {
     const syncedKeys = async () => Object.values((JSON.parse(await readFile(join(dir, 'docket.lock.json'), 'utf8')) as { synced: Record<string, Record<string, string>> }).synced).flatMap((records) => Object.keys(records));
     expect(await syncedKeys()).toEqual(['attachment:Security Annex']);
     // A new attachment given the old name: an upload, with no advice to pin the id the renamed one pins.
-    await writeFiles(dir, { 'attachments/security.yaml': `${annex}---\n${ATTACHMENT_YAML}` });
-    const plan = await cli('plan', '-C', dir);
-    expect(plan.stdout).toContain('+ upload attachment "Security Exhibit"');
-    expect(plan.stdout).not.toContain('records no upload');
-    await applyOk(cli, dir);
-    await expectNoChanges(cli, dir);
+    await expectPlainUpload(dir, `${annex}---\n${ATTACHMENT_YAML}`);
   });
 
   it('gives no advice to pin an id another document pins, when a new document pins the id of a declared attachment (probe TB-1)', async () => {
     const { dir, annex } = await securityPinnedAsAnnex();
-    await writeFiles(dir, { 'attachments/security.yaml': `${ATTACHMENT_YAML}---\n${annex}` });
+    await expectPlainUpload(dir, `${ATTACHMENT_YAML}---\n${annex}`);
+  });
+
+  /** With `attachments/security.yaml` written so, "Security Exhibit" is a plain upload, with no advice to pin an id; applied, nothing is left to change. */
+  async function expectPlainUpload(dir: string, attachments: string): Promise<void> {
+    await writeFiles(dir, { 'attachments/security.yaml': attachments });
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('+ upload attachment "Security Exhibit"');
     expect(plan.stdout).not.toContain('records no upload');
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
-  });
+  }
 
   it('says it cannot compare the description of an attachment adopted without one, and records it with --adopt-files', async () => {
     await start();
