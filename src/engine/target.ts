@@ -269,23 +269,30 @@ function leftOutsideTargets(unarchived: readonly Change[]): UndeclaredSummary[] 
  * now, and why; only a name that is declared or live (`exists`), never one made up.
  */
 function renamedTo(t: TargetSpec, desired: readonly DesiredResource[], parentOf: ReadonlyMap<KindName, KindName>, exists: (key: string) => boolean): { key: string; why: string } | undefined {
-  const whys: string[] = [];
-  let key = t.key;
-  // The parent's former name first: a rule renamed too is then found under its parent's name now.
+  // Under its parent's name as written first: a playbook may be named now what another was before (probe VD-2).
+  const underParentNow = renamedUnder(t.kind, t.key, [], desired);
+  if (underParentNow && exists(underParentNow.key)) return underParentNow;
+  // Then the parent's former name: a rule renamed too is then found under its parent's name now.
   const parentKind = parentOf.get(t.kind);
-  const parent = parentKind ? renamedParent(key, parentKind, desired) : undefined;
-  if (parent) {
-    key = `${parent.key}/${key.slice(parent.old.length + 1)}`;
-    whys.push(`${parentKind} ${quoteValue(parent.old)} is now ${quoteValue(parent.key)}, by its renamed_from`);
-  }
-  const wanted = refKey(t.kind, key);
-  const self = desired.find((d) => d.kind === t.kind && formerKeys(d).includes(wanted));
+  const parent = parentKind ? renamedParent(t.key, parentKind, desired) : undefined;
+  if (!parent) return undefined;
+  const key = `${parent.key}/${t.key.slice(parent.old.length + 1)}`;
+  const moved = renamedUnder(t.kind, key, [`${parentKind} ${quoteValue(parent.old)} is now ${quoteValue(parent.key)}, by its renamed_from`], desired);
+  return moved && exists(moved.key) ? moved : undefined;
+}
+
+/** The object `key` names by a former name of its own, if any, with `whys` and why; else `key` itself when `whys` says something. */
+function renamedUnder(kind: KindName, written: string, whys: readonly string[], desired: readonly DesiredResource[]): { key: string; why: string } | undefined {
+  const reasons = [...whys];
+  let key = written;
+  const wanted = refKey(kind, key);
+  const self = desired.find((d) => d.kind === kind && formerKeys(d).includes(wanted));
   if (self) {
     const name = self.parent ? key.slice(self.parent.key.length + 1) : key;
-    whys.push(whys.length > 0 ? `its ${t.kind} ${quoteValue(name)} is now ${quoteValue(self.parent ? self.key.slice(self.parent.key.length + 1) : self.key)}` : `${quoteValue(name)} is a former name its renamed_from lists`);
+    reasons.push(reasons.length > 0 ? `its ${kind} ${quoteValue(name)} is now ${quoteValue(self.parent ? self.key.slice(self.parent.key.length + 1) : self.key)}` : `${quoteValue(name)} is a former name its renamed_from lists`);
     key = self.key;
   }
-  return whys.length > 0 && exists(key) ? { key, why: whys.join('; ') } : undefined;
+  return reasons.length > 0 ? { key, why: reasons.join('; ') } : undefined;
 }
 
 /** The declared parent a child's key names (the longest such prefix), as renamedParent gives one. */

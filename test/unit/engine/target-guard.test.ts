@@ -243,6 +243,17 @@ describe('limitToTargets', () => {
     expect(limitToTargets(stillLive, [renamedPlaybook], [target('rule/Vendor MSA/Term')], KINDS).diagnostics.errors[0]?.message).toBe('--target rule/Vendor MSA/Term: no rule "Vendor MSA/Term" is declared, and no declared playbook holds it (docket plans for the rules of declared playbooks only)');
   });
 
+  it('finds a rule by its former name under its playbook as named now, when that name is also another playbook\'s former one (probe VD-2)', () => {
+    // "P2" is a playbook's name now (it was "Inbound NDA") and a former name of "P3".
+    const p2 = desiredPlaybook('P2', { renamedFrom: ['Inbound NDA'] });
+    const p3 = desiredPlaybook('P3', { renamedFrom: ['P2'] });
+    const length = desiredRule('P2', 'Length', {}, { renamedFrom: ['Duration', 'Term'] });
+    const applied = planOf([], { 'playbook:P2': 'pb-2', 'playbook:P3': 'pb-3', 'rule:P2/Length': 'r-1' });
+    const message = (t: string): string | undefined => limitToTargets(applied, [p2, p3, length], [target(t)], KINDS).diagnostics.errors[0]?.message;
+    expect(message('rule/P2/Term')).toBe('--target rule/P2/Term: no rule "P2/Term" is declared or exists live, did you mean `rule/P2/Length`? ("Term" is a former name its renamed_from lists)');
+    expect(message('rule/Inbound NDA/Term')).toBe('--target rule/Inbound NDA/Term: no rule "Inbound NDA/Term" is declared or exists live, did you mean `rule/P2/Length`? (playbook "Inbound NDA" is now "P2", by its renamed_from; its rule "Term" is now "Length")');
+  });
+
   it('says a rule of a playbook no file declares is not read, rather than that it does not exist live', () => {
     const stray = limitToTargets(planOf([], { 'playbook:Stray': 'pb-7' }), desired, [target('rule/Stray/S1')], KINDS);
     expect(stray.diagnostics.errors[0]!.message).toBe('--target rule/Stray/S1: no rule "Stray/S1" is declared, and no declared playbook holds it (docket plans for the rules of declared playbooks only)');
