@@ -26,7 +26,10 @@ export function flowYaml(value: unknown, quote?: (text: string) => boolean, padd
       if (typeof node.value === 'string' && (node.value.includes('\n') || holdsInvisible(node.value) || quote?.(node.value) === true)) node.type = Scalar.QUOTE_DOUBLE;
     },
   });
-  return escapeInvisible(doc.toString({ lineWidth: 0, flowCollectionPadding: padded }).replace(/\n$/, ''));
+  // Line breaks as `\n` escapes: folded over lines, a quoted string's continuation starts at the
+  // left margin, which no flow collection under a block key may (probe VA-2), and the collection
+  // around it is broken over lines too.
+  return escapeInvisible(doc.toString({ lineWidth: 0, flowCollectionPadding: padded, doubleQuotedAsJSON: true }).replace(/\n$/, ''));
 }
 
 /** Whether flow collections in `source` (one written in a file) have a space inside their brackets; most of them say, padded when none does. */

@@ -449,6 +449,20 @@ describe('editYaml', () => {
     expect(edit(map, (v) => setAt(v, '/limits/max', { a: 1 })).text).toBe('kind: P\nlimits: {min: 0, max: {a: 1}}\n');
   });
 
+  it('writes text of several lines inside a flow collection as one "…" line with \\n escapes, whatever its length (probe VA-2)', () => {
+    const long = 'ACCEPT a term of up to 3 years\nCOUNTERPROPOSE 2 years';
+    const two = { name: 'Two', actions: long };
+    const added = (text: string) => edit(text, (v) => insertAt(v, '/rules', 'end', two));
+    const written = '{name: Two, actions: "ACCEPT a term of up to 3 years\\nCOUNTERPROPOSE 2 years"}';
+    expect(added('kind: P\nrules: [\n  {name: One, actions: A1},\n]\n')).toMatchObject({ text: `kind: P\nrules: [\n  {name: One, actions: A1},\n  ${written},\n]\n`, problems: [] });
+    expect(added('kind: P\nrules: [{name: One, actions: A1}]\n')).toMatchObject({ text: `kind: P\nrules: [{name: One, actions: A1}, ${written}]\n`, problems: [] });
+    expect(added('kind: P\nrules:\n  [{name: One, actions: A1}]\n')).toMatchObject({ text: `kind: P\nrules:\n  [{name: One, actions: A1}, ${written}]\n`, problems: [] });
+    // A key added to a flow mapping in a block list, and a value changed in one.
+    const inList = 'kind: P\nrules:\n  - {name: One, actions: A1}\n';
+    expect(edit(inList, (v) => setAt(v, '/rules/0/questions', long))).toMatchObject({ text: 'kind: P\nrules:\n  - {name: One, actions: A1, questions: "ACCEPT a term of up to 3 years\\nCOUNTERPROPOSE 2 years"}\n', problems: [] });
+    expect(edit(inList, (v) => setAt(v, '/rules/0/actions', long))).toMatchObject({ text: 'kind: P\nrules:\n  - {name: One, actions: "ACCEPT a term of up to 3 years\\nCOUNTERPROPOSE 2 years"}\n', problems: [] });
+  });
+
   it('gives an item added to a flow list written an item a line a line of its own, beside inserts and removals (probe FN)', () => {
     const lines = 'kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Y, actions: y},   # why\n]\n';
     const rule = (name: string) => ({ name, actions: name.toLowerCase() });
