@@ -753,6 +753,8 @@ class DocumentEditor {
     if (aliased !== undefined) {
       // Wanted as written (a field pull does not change keeps its placeholder), or as it expands: nothing to say.
       if (aliased !== wanted && !standsFor(aliased, wanted, this.ctx.expand, false)) this.ctx.problems.push({ document: this.ctx.index, pointer, line: this.lineOf(node!.range![0]), written: aliased, wanted });
+      // Its anchor taken out, it would not parse: written out as the placeholder it stands for (probe VA-1).
+      if (isAlias(node) && this.anchorWanted(node.source, node) === GONE) this.replace(node, aliased, parent);
       return;
     }
     if (isAlias(node)) {

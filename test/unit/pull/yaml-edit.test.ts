@@ -463,6 +463,22 @@ describe('editYaml', () => {
     expect(edit(inList, (v) => setAt(v, '/rules/0/actions', long))).toMatchObject({ text: 'kind: P\nrules:\n  - {name: One, actions: "ACCEPT a term of up to 3 years\\nCOUNTERPROPOSE 2 years"}\n', problems: [] });
   });
 
+  it('writes out an alias of a placeholder whose anchor the edit takes out, as that placeholder (probe VA-1)', () => {
+    const expand = (s: string) => s.replace('${env.TICKET_ID}', 'T-1').replace('${var.region}', 'eu');
+    const rules = (anchored: string) => `kind: Playbook\nname: A\nrules:\n  - name: Src\n    internal_notes: &n ${anchored}\n  - name: User\n    internal_notes: *n\n`;
+    const userOnly = (notes: string) => (v: unknown) => ({ ...(v as object), rules: [{ name: 'User', internal_notes: notes }] });
+    for (const [anchored, written] of [['"${env.TICKET_ID}"', '${env.TICKET_ID}'], ['${env.TICKET_ID}', '${env.TICKET_ID}'], ['"pre ${var.region} post"', 'pre ${var.region} post']] as const) {
+      // Wanted as written, or as it expands: the placeholder stays, nothing to say.
+      for (const wanted of [written, expand(written)]) {
+        expect(edit(rules(anchored), userOnly(wanted), 0, expand)).toMatchObject({ text: `kind: Playbook\nname: A\nrules:\n  - name: User\n    internal_notes: ${written}\n`, problems: [] });
+      }
+    }
+    // Changed live: the placeholder is still never overwritten, and said so; the file still reads.
+    const changed = edit(rules('"${env.TICKET_ID}"'), userOnly('edited in the app'), 0, expand);
+    expect(changed.text).toBe('kind: Playbook\nname: A\nrules:\n  - name: User\n    internal_notes: ${env.TICKET_ID}\n');
+    expect(changed.problems).toMatchObject([{ written: '${env.TICKET_ID}', wanted: 'edited in the app' }]);
+  });
+
   it('gives an item added to a flow list written an item a line a line of its own, beside inserts and removals (probe FN)', () => {
     const lines = 'kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Y, actions: y},   # why\n]\n';
     const rule = (name: string) => ({ name, actions: name.toLowerCase() });
