@@ -6,6 +6,7 @@
 import { EMULATOR_API_KEY } from '../emulator/identity.js';
 import { DocketError } from '../errors.js';
 import { escapeRegExp } from '../util/escape-regexp.js';
+import { yaml } from '../util/lazy-yaml.js';
 import type { Diagnostic } from '../diagnostics.js';
 
 /** Each service's own key variable; DOCKET_API_KEY serves whichever has none. */
@@ -170,6 +171,24 @@ export function keyWrittenIn(text: string, keys: readonly [string, string][]): {
 export function keyInFileText(file: string, text: string, env: Readonly<Record<string, string | undefined>>): Diagnostic | undefined {
   const keys = keysOf(env).filter(([, key]) => holdsKey(text, key));
   return keys.length === 0 ? undefined : keyInFile(file, text, keys, (variable) => `this line holds the value of ${variable}, an API key, which docket never puts into the configuration: a commit would carry it into git`);
+}
+
+/**
+ * keyInFileText in the comments of a YAML file only, for one whose values are each said at
+ * themselves: a comment holding the key too would otherwise be said only once they are mended,
+ * and removing just the value said would commit it (probe VC-1).
+ */
+export function keyInComments(file: string, text: string, env: Readonly<Record<string, string | undefined>>): Diagnostic | undefined {
+  if (!keysOf(env).some(([, key]) => holdsKey(text, key))) return undefined;
+  const { CST, Lexer } = yaml();
+  // Everything but the comments blanked, line ends kept: a place found is the place in the file.
+  let masked = '';
+  for (const token of new Lexer().lex(text)) {
+    // The lexer's own marks (a document's start, a scalar's) are not text of the file.
+    if (token === CST.DOCUMENT || token === CST.SCALAR || token === CST.FLOW_END) continue;
+    masked += CST.tokenType(token) === 'comment' ? token : token.replace(/[^\r\n]/g, ' ');
+  }
+  return keyInFileText(file, masked, env);
 }
 
 /** `api-key-in-file` at the first place `text` holds one of `keys`, saying what `says` of its variable. */

@@ -13,7 +13,7 @@ import { isPlainObject } from '../util/plain.js';
 import { holdsResource, namedFiles, reachedThroughLinks, resolveDataPath, type DocketInput } from './data-files.js';
 import { discoverYamlFiles, invalidUtf8, type Discovered, isTestFile, isYamlName, readFiles, unreadableFile, withoutDocumentBoms } from './discover.js';
 import { isNotReadName } from './not-read.js';
-import { holdsKey, keyInFileText, keysOf } from './api-keys.js';
+import { holdsKey, keyInComments, keyInFileText, keysOf } from './api-keys.js';
 import { VARIABLE_NAME, interpolateString, interpolateTree, keysHeld, placeOf, placeholderPlace, typedByField, type InterpolationContext } from './interpolate.js';
 import { loadProjectSettings } from './project.js';
 import { hintVariables, schemaDiagnostics, type VariableOrigins } from './schema.js';
@@ -522,12 +522,12 @@ interface CheckContext {
 }
 
 /**
- * A key written in a comment or a key name of `file`, when no value of it holds one (a value is
- * refused at itself): said once per file, at the first.
+ * A key written in a comment or a key name of `file`, aside from the values that hold one (each
+ * refused at itself, as is a key name): said once per file, at the first.
  */
 function keyAsideIn(file: string, text: string | undefined, env: Record<string, string | undefined>, diagnostics: Diagnostic[]): void {
-  if (text === undefined || diagnostics.some((d) => d.file === file && d.code === 'api-key-in-file')) return;
-  const found = keyInFileText(file, text, env);
+  if (text === undefined) return;
+  const found = diagnostics.some((d) => d.file === file && d.code === 'api-key-in-file') ? keyInComments(file, text, env) : keyInFileText(file, text, env);
   if (found) diagnostics.push(found);
 }
 

@@ -920,6 +920,30 @@ describe('loadConfig: API keys typed into a file', () => {
     // (An unknown key's own message quotes it: output replaces a key wherever it is printed.)
     expect(JSON.stringify(r.diagnostics.filter((d) => d.code === 'api-key-in-file'))).not.toContain(key);
   });
+
+  it('says a key in a comment of a file whose value holds it too, in the same run (probe VC-1)', async () => {
+    const key = 'sk_live_ABCdef123456';
+    const r = await load(
+      {
+        'docket.yaml': lines('version: 1', `# ${key}`, 'vars:', `  token: ${key}`),
+        'm.yaml': lines(`# old token ${key}`, 'kind: Member', 'email: k@acme.example', `name: ${key}`),
+        // After the value, and on its line: the comment is still said, the value's own place once.
+        'n.yaml': lines('kind: Playbook', `name: P ${key}   # ${key}`, `# again ${key}`),
+        // A `#` inside a value is no comment: the value is said, nothing else.
+        'q.yaml': lines('kind: Playbook', 'name: Q', 'description: |', `  see # ${key}`),
+      },
+      { processEnv: { DOCKET_API_KEY: key } },
+    );
+    expect(r.diagnostics.filter((d) => d.code === 'api-key-in-file').map((d) => `${brief(d)} ${d.path ?? '(aside)'}`)).toEqual([
+      'docket.yaml:2:3 api-key-in-file (aside)',
+      'docket.yaml:4:10 api-key-in-file vars.token',
+      'm.yaml:1:13 api-key-in-file (aside)',
+      'm.yaml:4:7 api-key-in-file name',
+      'n.yaml:2:7 api-key-in-file name',
+      'n.yaml:2:34 api-key-in-file (aside)',
+      'q.yaml:3:14 api-key-in-file description',
+    ]);
+  });
 });
 
 describe('loadConfig: collecting', () => {
