@@ -263,8 +263,10 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const validate = await schemaValidator(PROJECT_SCHEMA);
   // A placeholder's value takes the type its field wants, then the file is checked again.
   if (!validate(pass.value) && (!typedByField(pass.value, validate.errors, pass.wholes) || !validate(pass.value))) {
-    // An environment written as a placeholder is never a mapping, whatever it would resolve to.
-    const unresolved = new Set([...pass.unresolved].filter((p) => !(p.startsWith('/environments/') && splitPointer(p).length === 2)));
+    // A placeholder is never a mapping or a list, whatever it would resolve to: an environment, or its
+    // `review:`, written as one is refused in every run, with --env or without (probe VC-2).
+    const neverText = new Set((validate.errors ?? []).filter((e) => e.keyword === 'type' && wantsOnlyCollections(e.params)).map((e) => e.instancePath));
+    const unresolved = new Set([...pass.unresolved].filter((p) => !(p.startsWith('/environments/') && splitPointer(p).length === 2) && !neverText.has(p)));
     // (What was said of a value already, a key pasted as one among it, is not said again: probe LN-4.)
     diagnostics.push(...withoutInvalidValueAt(saidAsText, withoutEchoesOf([...controlCharacters, ...diagnostics], schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, fromVariables: pass.written, filledAs: pass.wholes, varOrigin: (name) => origins.get(name), ...(lineOf ? { written: writtenIn(lineOf), tagged: taggedIn(lineOf) } : {}) }))));
   }
@@ -293,17 +295,33 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       // resolved), or a value the environment replaces. A DOCKET_*_URL set in CI does not excuse
       // the file's: a URL with a password in it is committed all the same.
       if (typeof value !== 'string' || value.includes('${') || pass.unresolved.has(pointer) || overriddenByEnv(raw, envBlock, pointer)) continue;
-      // No http(s) scheme (`api commonpaper com`, `ftp://…`): named as the other URL problems are, not as the schema's `url` (probe LN-3).
-      // A scheme in capitals or spaces around the URL: said with how to fix it, named as the rest (second read SR75-6).
-      // (Not a tab or another control character around it: that is said as itself, once.)
-      const spelling = /[\u0000-\u001f\u007f-\u009f]/.test(value) ? undefined : urlSpellingHint(value);
-      const problem = /^https?:\/\//.test(value) && !spelling ? urlProblem(value, `\`${section}.url\``) : { code: 'invalid-url' as const, message: `\`${section}.url\` must be an http(s) URL (got ${shown(value)})`, hint: spelling };
+      const problem = urlValueProblem(value, `\`${section}.url\``);
       if (!problem) continue;
       // Said once: the schema's "must be a URL" (its `format` or its pattern) about the same value goes, the reason and hint stay.
       diagnostics.splice(0, diagnostics.length, ...withoutInvalidValueAt(new Set([pointerToPath(pointer)]), diagnostics));
       error(problem.code, problem.message, positions.valueAt(pointer), urlHint(problem.hint, pointer), pointer);
     }
   }
+  /** Each other environment's settings resolved with its own variables and checked: the problems of those a placeholder fills. */
+  const otherEnvironmentSettings = (): Diagnostic[] => {
+    const found: Diagnostic[] = [];
+    for (const other of namedOtherEnvironments(raw, input.env)) {
+      const at = `/environments/${escapePointer(other.name)}`;
+      const block = get(environments, other.name);
+      if (!isPlainObject(block)) continue;
+      // Its URLs are checked above, with their own words; its `vars` are text wherever they are used.
+      const run = interpolateTree(block, at, { ctx: { vars: other.vars, env: input.processEnv, allowVars: true }, skip: (p) => inVars(p) || /\/(review|agreements)\/url$/.test(p), isPlain: (p) => positions.isPlain(p) });
+      const asRun = { ...(pass.value as Plain), environments: { [other.name]: run.value } };
+      // Not one its variables leave a placeholder in (a variable of an unset `${env.…}`: known where it runs).
+      const filled = [...run.written.keys()].filter((p) => !run.unresolved.has(p) && !heldPlaceholder(valueAt(asRun, p)));
+      if (filled.length === 0) continue;
+      if (validate(asRun) || (typedByField(asRun, validate.errors, run.wholes) && validate(asRun))) continue;
+      // (A placeholder where a mapping goes is said above, in every run.)
+      const errors = (validate.errors ?? []).filter((e) => !(e.keyword === 'type' && wantsOnlyCollections(e.params)) && filled.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`)));
+      found.push(...schemaDiagnostics(errors, { positions, documentLabel: file, fromVariables: run.written, filledAs: run.wholes, varOrigin: originsOf(other.name) }));
+    }
+    return found;
+  };
   // A URL another environment makes through its own variables (probe KF-1), and without `--env` the
   // top level's through the top-level ones: refused here as the run that selects it would refuse it.
   const checkedUrls = new Set(['review', 'agreements'].map((section) => `/${section}/url\n${String(get(get(pass.value, section), 'url'))}`));
@@ -312,6 +330,9 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     checkedUrls.add(`${found.pointer}\n${found.value}`);
     error(found.problem.code, found.problem.message, positions.valueAt(found.pointer), urlHint(found.problem.hint, found.pointer, found.environment), found.pointer);
   }
+  // Another environment's other settings made through variables (`concurrency: ${var.n}`, an actor
+  // from the top level's): refused here as the run that selects it would refuse them (probe VC-2).
+  if (varsKnown) diagnostics.push(...otherEnvironmentSettings());
   for (const o of overrides.values) {
     if (o.key !== 'url') continue;
     const problem = urlProblem(o.value, `environment variable ${o.variable}`);
@@ -491,6 +512,28 @@ function namedOtherEnvironments(raw: Plain, selected: string | undefined): { nam
 }
 
 /**
+ * What is wrong with a service URL as written or resolved (`what` names it). No http(s) scheme
+ * (`api commonpaper com`, `ftp://…`) is named as the other URL problems are, not as the schema's
+ * `url` (probe LN-3); a scheme in capitals or spaces around it, with how to fix it (second read
+ * SR75-6); not a tab or another control character around it: that is said as itself, once.
+ */
+function urlValueProblem(value: string, what: string): UrlProblem | undefined {
+  const spelling = /[\u0000-\u001f\u007f-\u009f]/.test(value) ? undefined : urlSpellingHint(value);
+  return /^https?:\/\//.test(value) && !spelling ? urlProblem(value, what) : { code: 'invalid-url', message: `${what} must be an http(s) URL (got ${shown(value)})`, ...(spelling ? { hint: spelling } : {}) };
+}
+
+/** Whether a resolved value still holds a placeholder (one its variable's value was written with). */
+function heldPlaceholder(value: unknown): boolean {
+  return typeof value === 'string' && holdsPlaceholder(value);
+}
+
+/** A schema's `type` error asking for an object or an array only: what no placeholder's text can become. */
+function wantsOnlyCollections(params: Record<string, unknown>): boolean {
+  const types = ([] as unknown[]).concat(params.type);
+  return types.length > 0 && types.every((t) => t === 'object' || t === 'array');
+}
+
+/**
  * The service URLs the runs this one does not make would use, where a `${var.…}` makes them: each
  * other environment's (its own `url` or the top level's, with its variables), and with an
  * environment selected the top level's with the top-level variables. One that cannot be resolved
@@ -508,8 +551,9 @@ function urlsThroughOtherVariables(raw: Plain, selected: string | undefined, pro
       const written = own ?? get(get(raw, section), 'url');
       if (typeof written !== 'string' || !variablesIn(written).some((name) => name.startsWith('var.'))) continue;
       const resolved = interpolateString(written, { vars: run.vars, env: processEnv, allowVars: true });
-      if (resolved.problems.length > 0 || resolved.unresolved || !/^https?:\/\//i.test(resolved.value)) continue;
-      const problem = urlProblem(resolved.value, `\`${section}.url\` ${run.name === undefined ? 'without `--env`' : `in environment ${showName(run.name)}`}`);
+      if (resolved.problems.length > 0 || resolved.unresolved || holdsPlaceholder(resolved.value)) continue;
+      // Not an http(s) URL at all (`ftp://…`, plain text) is refused as the run that selects it would (probe VC-2).
+      const problem = urlValueProblem(resolved.value, `\`${section}.url\` ${run.name === undefined ? 'without `--env`' : `in environment ${showName(run.name)}`}`);
       if (problem) out.push({ pointer, value: resolved.value, problem, environment: run.name ?? null });
     }
   }

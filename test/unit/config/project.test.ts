@@ -428,6 +428,46 @@ describe('environments', () => {
     }
   });
 
+  it('check every environment\'s settings a placeholder fills, selected or not, as the run that selects it would (probe VC-2)', async () => {
+    const docket = lines(
+      'version: 1',
+      'vars: { bad: not a url, home: "ftp://files.example", lead: legal lead, n: eight }',
+      'environments:',
+      '  dev:',
+      '    concurrency: ${var.n}',
+      '    agreements: { actor: "${var.lead}" }',
+      '  qa:',
+      '    agreements: { url: "${var.home}" }',
+      '    review: { url: "${var.bad}", organization_id: "${var.n}" }',
+      '    vars: { n: 4 }',
+      '  prod:',
+      '    review: ${var.bad}',
+      '    max_rps: ${env.UNSET_RPS}',
+      '  fine:',
+      '    concurrency: ${var.n}',
+      '    vars: { n: 6 }',
+    );
+    const never = 'docket.yaml:12:13 invalid-value `review` must be a mapping, not a string';
+    for (const env of [undefined, 'dev', 'qa', 'prod', 'fine']) {
+      const r = await load({ 'docket.yaml': docket }, env ? { env } : {});
+      const said = r.diagnostics.map((d) => `${brief(d)} ${d.message}`);
+      const inEnv = (name: string) => (env === name ? '' : ` in environment \`${name}\``);
+      expect(said, env).toEqual([
+        'docket.yaml:5:18 invalid-value `concurrency` must be an integer, not a string (got "eight")',
+        'docket.yaml:6:26 invalid-value `actor` must be an e-mail address (got "legal lead")',
+        `docket.yaml:8:24 invalid-url \`agreements.url\`${inEnv('qa')} must be an http(s) URL (got "ftp://files.example")`,
+        `docket.yaml:9:20 invalid-url \`review.url\`${inEnv('qa')} must be an http(s) URL (got "not a url")`,
+        'docket.yaml:9:51 invalid-value `organization_id` must be a UUID (8-4-4-4-12 hex digits) (got "4")',
+        `${never} (got ${env === 'prod' ? '"not a url"' : '"${var.bad}"'})`,
+        // An unset `${env.…}` is the run's own to say: known only where the environment runs.
+        ...(env === 'prod' ? ['docket.yaml:13:14 undefined-variable undefined variable `env.UNSET_RPS`'] : []),
+      ]);
+    }
+    // Each names the variable, and where the run that selects its environment takes it from.
+    const r = await load({ 'docket.yaml': docket });
+    expect(r.diagnostics.find((d) => d.message.includes('organization_id'))!.hint).toMatch(/^it is filled in from "\$\{var\.n\}": change var\.n where a run with --env `qa` takes it from: `environments\.qa\.vars\.n` \(docket\.yaml:10\)/);
+  });
+
   it('check the URLs every environment makes through its own variables, as the run that selects it would (probe KF-1)', async () => {
     const docket = lines(
       'version: 1',
