@@ -7,6 +7,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { isInside, readInside, rootRelative } from './data-files.js';
 import { quoteValue } from './quote.js';
 import { lineColumnsOf } from '../util/line-columns.js';
+import { rememberBomColumns } from './bom-columns.js';
 import { isProjectFile } from './project-files.js';
 import { isNotReadName, skippedPartOf } from './not-read.js';
 import { deniedOrCode } from '../util/permission.js';
@@ -287,13 +288,21 @@ function stripDocumentBoms(text: string): string {
     markerAhead[i] = MARKER_LINE.test(line) || (QUIET_LINE.test(line) && markerAhead[i + 1]!);
   }
   let inPrefix = true;
+  let shifts: Map<number, number> | undefined;
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i]!.charCodeAt(0) === 0xfeff && (inPrefix || markerAhead[i])) lines[i] = bare(lines[i]!);
+    if (lines[i]!.charCodeAt(0) === 0xfeff && (inPrefix || markerAhead[i])) {
+      const kept = bare(lines[i]!);
+      // Past the first line (whose mark the decoder drops, as editors hide it), an editor counts each as a column.
+      if (i > 0) (shifts ??= new Map()).set(i + 1, lines[i]!.length - kept.length);
+      lines[i] = kept;
+    }
     const line = lines[i]!;
     if (MARKER_LINE.test(line)) inPrefix = true;
     else if (!QUIET_LINE.test(line)) inPrefix = false;
   }
-  return lines.join('\n');
+  const stripped = lines.join('\n');
+  if (shifts) rememberBomColumns(stripped, shifts);
+  return stripped;
 }
 
 export function decodeStrict(bytes: Uint8Array): DecodedText {

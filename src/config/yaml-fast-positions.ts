@@ -12,7 +12,7 @@
  */
 import jsYaml from 'js-yaml';
 import { CORE_SCHEMA } from './yaml-core-schema.js';
-import { lineColumnsOf } from '../util/line-columns.js';
+import { documentLineColumns } from './bom-columns.js';
 import { DocPositions, joinPointer, type Entry, type LineCol } from './yaml-positions.js';
 
 /**
@@ -101,7 +101,7 @@ export function fastPositions(text: string, file: string, values: readonly unkno
  */
 export function walkPositions(text: string, file: string, values: readonly unknown[], events: NodeEvents, maxDepth = Infinity, keepDepth = maxDepth): DocPositions[] | undefined {
   // The positions keep it, and must not keep the events and the text too (it keeps neither).
-  const lc = lineColumnsOf(text);
+  const lc = documentLineColumns(text);
   let i = 0;
   const out: DocPositions[] = [];
 

@@ -10,6 +10,7 @@ import type { Positions } from './types.js';
 import { quoteValue, showName } from './quote.js';
 import { excerptWithoutSecrets } from './url-secrets.js';
 import { lineColumnsOf } from '../util/line-columns.js';
+import { documentLineColumns } from './bom-columns.js';
 import { anchorIndex, anchoredBefore as anchoredIn, type AnchorIndex } from './yaml-anchors.js';
 
 
@@ -327,7 +328,7 @@ function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuo
   // Counted from the text, not by the parser's LineCounter: lines the parser skips as stray
   // tokens after a syntax error are not counted there, which put every later document's
   // problems lines too high (probe QE-1).
-  const lc: (offset: number) => LineCol = lineColumnsOf(text);
+  const lc: (offset: number) => LineCol = documentLineColumns(text);
 
   const aliases = { expanded: 0, limit: aliasExpansionLimit(text.length) };
   docs.forEach((doc, index) => {

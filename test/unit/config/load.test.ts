@@ -972,6 +972,16 @@ describe('loadConfig: a byte-order mark', () => {
     expect(bom.diagnostics.map(brief)).toEqual(plain.diagnostics.map(brief));
     expect(bom.diagnostics.map(brief)).toContain('p.yaml:1:1 unknown-key');
   });
+
+  it('counts one that starts a later document as a column of its line, as editors do (probe VC-3)', async () => {
+    const r = await load({
+      'docket.yaml': PROJECT,
+      'm.yaml': 'kind: Member\nemail: a@acme.example\n---\n\uFEFF{kind: Member, email: bad}\n---\n\uFEFF\uFEFFkind: Member\nemail: worse\n',
+      'p.yaml': 'kind: Playbook\nname: A\n---\n\uFEFF[1\n',
+    });
+    // "bad" is the 24th UTF-16 unit of its line, the mark the first; a line after the mark's is as it was.
+    expect(r.diagnostics.map(brief)).toEqual(['m.yaml:4:24 invalid-value', 'm.yaml:7:8 invalid-value', 'p.yaml:4:2 yaml-syntax']);
+  });
 });
 
 describe('a file gone while docket runs', () => {
