@@ -1,29 +1,32 @@
 /**
  * Columns on the lines of a YAML file that start with a byte-order mark docket does not read
- * (discover.ts withoutDocumentBoms): an editor counts the mark.
+ * (discover.ts withoutDocumentBoms): an editor counts the mark, as the Language Server Protocol
+ * does (probe VC-3).
  */
 import { lineColumnsOf } from '../util/line-columns.js';
 
 /**
- * Texts withoutDocumentBoms took a mark from at the start of a later line → those lines and how
- * many marks: kept for the few files that hold one (files joined by a tool), so that a column on
- * such a line counts the mark, as editors and the Language Server Protocol do (probe VC-3).
+ * By file (as the configuration names it): the text as read, and its lines a mark was taken from
+ * with how many. Only files that hold one (files joined by a tool) are kept; the text is compared,
+ * so a file read again without its marks, or another text under the name, has no shifts.
  */
-const bomShifts = new Map<string, Map<number, number>>();
+const byFile = new Map<string, { text: string; shifts: ReadonlyMap<number, number> }>();
+
+/** Called by withoutDocumentBoms for each file it reads: the lines it took marks from (none: forgotten). */
+export function rememberBomColumns(file: string, text: string, shifts: ReadonlyMap<number, number> | undefined): void {
+  if (shifts) byFile.set(file, { text, shifts });
+  else if (byFile.size > 0) byFile.delete(file);
+}
 
 /** lineColumnsOf for a YAML file's text as docket read it: a column counts a mark that starts a later document's line. */
-export function documentLineColumns(text: string): (offset: number) => { line: number; col: number } {
+export function documentLineColumns(text: string, file: string): (offset: number) => { line: number; col: number } {
   const lc = lineColumnsOf(text);
-  const shifts = bomShifts.size > 0 ? bomShifts.get(text) : undefined;
-  if (!shifts) return lc;
+  const kept = byFile.size > 0 ? byFile.get(file) : undefined;
+  if (kept?.text !== text) return lc;
+  const { shifts } = kept;
   return (offset) => {
     const at = lc(offset);
     const marks = shifts.get(at.line);
     return marks ? { line: at.line, col: at.col + marks } : at;
   };
-}
-
-/** Called by withoutDocumentBoms for a text it took marks from (line → how many). */
-export function rememberBomColumns(text: string, shifts: Map<number, number>): void {
-  bomShifts.set(text, shifts);
 }

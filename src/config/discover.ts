@@ -259,16 +259,25 @@ const QUIET_LINE = /^[ \t]*(?:#.*)?\r?$/;
 export function readFiles(root: string, files: string[]): ReadText[] {
   return files.map((file) => {
     try {
-      return decodeYaml(readRegularFileSync(path.join(root, file)));
+      return decodeYaml(readRegularFileSync(path.join(root, file)), file);
     } catch (error) {
       return { unreadable: error };
     }
   });
 }
 
-/** `text` without the byte-order marks that start its documents' content, as docket reads a file. */
-export function withoutDocumentBoms(text: string): string {
-  return text.includes('\ufeff') ? stripDocumentBoms(text) : text;
+/**
+ * `text` without the byte-order marks that start its documents' content, as docket reads a file;
+ * with `file`, the lines that lose one are remembered for its columns (bom-columns.ts).
+ */
+export function withoutDocumentBoms(text: string, file?: string): string {
+  if (!text.includes('\ufeff')) {
+    if (file !== undefined) rememberBomColumns(file, text, undefined);
+    return text;
+  }
+  const stripped = stripDocumentBoms(text);
+  if (file !== undefined) rememberBomColumns(file, stripped.text, stripped.shifts);
+  return stripped.text;
 }
 
 /**
@@ -278,7 +287,7 @@ export function withoutDocumentBoms(text: string): string {
  * and blank lines come after before a marker (`cat a.yaml b.yaml` of a b.yaml starting so). One
  * pass each way over the lines: a file of many marks costs no more than its length.
  */
-function stripDocumentBoms(text: string): string {
+function stripDocumentBoms(text: string): { text: string; shifts?: Map<number, number> } {
   const lines = text.split('\n');
   const bare = (line: string): string => line.replace(/^\ufeff+/, '');
   // markerAhead[i]: from line i on, only blank and comment lines come before a marker line.
@@ -300,18 +309,16 @@ function stripDocumentBoms(text: string): string {
     if (MARKER_LINE.test(line)) inPrefix = true;
     else if (!QUIET_LINE.test(line)) inPrefix = false;
   }
-  const stripped = lines.join('\n');
-  if (shifts) rememberBomColumns(stripped, shifts);
-  return stripped;
+  return { text: lines.join('\n'), ...(shifts ? { shifts } : {}) };
 }
 
-export function decodeStrict(bytes: Uint8Array): DecodedText {
+export function decodeStrict(bytes: Uint8Array, file?: string): DecodedText {
   try {
     const text = STRICT.decode(bytes);
     // The decoder drops a byte-order mark that starts the file; YAML allows one at the start of
     // every document of a stream too (files concatenated by a tool), where the parser would take it
     // for text of the first key.
-    return { text: withoutDocumentBoms(text) };
+    return { text: withoutDocumentBoms(text, file) };
   } catch {
     return startsAsUtf16(bytes) ? { invalidAt: { line: 1, col: 1 }, utf16: true } : { invalidAt: firstInvalid(bytes) };
   }
@@ -337,8 +344,8 @@ export function invalidUtf8(file: string, decoded: Extract<DecodedText, { invali
  * byte-order mark, which would read as one value of NULs and letters. A few in UTF-8 text are
  * stray bytes, said as such: "not valid UTF-8" sent users to re-save a file that was.
  */
-export function decodeYaml(bytes: Uint8Array): DecodedText {
-  if (!bytes.includes(0)) return decodeStrict(bytes);
+export function decodeYaml(bytes: Uint8Array, file?: string): DecodedText {
+  if (!bytes.includes(0)) return decodeStrict(bytes, file);
   if (startsAsUtf16(bytes)) return { invalidAt: { line: 1, col: 1 }, utf16: true };
   const invalidAt = firstInvalid(bytes, true);
   return nulsAreStray(bytes) && 'text' in decodeStrict(bytes) ? { invalidAt, nul: true } : { invalidAt };

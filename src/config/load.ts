@@ -94,7 +94,7 @@ function rereader(root: string, file: string): () => string {
   // documents): positions found in the text read again are those of the text first read.
   return () => {
     try {
-      return withoutDocumentBoms(readRegularFileSync(path.join(root, file)).toString('utf8'));
+      return withoutDocumentBoms(readRegularFileSync(path.join(root, file)).toString('utf8'), file);
     } catch (error) {
       // Gone since it was read (a branch switched while a plan read the services): no position to give.
       throw new DocketError('files-changed', `${showPath(file)} changed while docket ran: it can no longer be read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, 'run the command again');
@@ -834,7 +834,7 @@ export async function resourceTextChecker(options: {
   const validators = await documentValidators(options.kinds);
   return async (file, written, dataTexts = new Map()) => {
     // Read as a file is read (decodeStrict): a byte-order mark may start any document of it.
-    const text = withoutDocumentBoms(written);
+    const text = withoutDocumentBoms(written, file);
     const parsed = parseYamlFile(text, file);
     // A YAML problem is its document's, by where it is (a tag in one document blocks no other: probe HV-3).
     const documentAt = (line: number | undefined): number => (line === undefined ? -1 : (parsed.documents.findLast((d) => d.start.line <= line)?.index ?? -1));

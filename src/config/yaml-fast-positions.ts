@@ -101,7 +101,7 @@ export function fastPositions(text: string, file: string, values: readonly unkno
  */
 export function walkPositions(text: string, file: string, values: readonly unknown[], events: NodeEvents, maxDepth = Infinity, keepDepth = maxDepth): DocPositions[] | undefined {
   // The positions keep it, and must not keep the events and the text too (it keeps neither).
-  const lc = documentLineColumns(text);
+  const lc = documentLineColumns(text, file);
   let i = 0;
   const out: DocPositions[] = [];
 

@@ -328,7 +328,7 @@ function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuo
   // Counted from the text, not by the parser's LineCounter: lines the parser skips as stray
   // tokens after a syntax error are not counted there, which put every later document's
   // problems lines too high (probe QE-1).
-  const lc: (offset: number) => LineCol = documentLineColumns(text);
+  const lc: (offset: number) => LineCol = documentLineColumns(text, file);
 
   const aliases = { expanded: 0, limit: aliasExpansionLimit(text.length) };
   docs.forEach((doc, index) => {

@@ -981,6 +981,12 @@ describe('loadConfig: a byte-order mark', () => {
     });
     // "bad" is the 24th UTF-16 unit of its line, the mark the first; a line after the mark's is as it was.
     expect(r.diagnostics.map(brief)).toEqual(['m.yaml:4:24 invalid-value', 'm.yaml:7:8 invalid-value', 'p.yaml:4:2 yaml-syntax']);
+    // A file of the same text without the mark is counted as it is (second read SR94-2), in the same run and after.
+    const member = 'kind: Member\nemail: a@acme.example\n---\n{kind: Member, email: bad}\n';
+    const both = await load({ 'docket.yaml': PROJECT, 'm.yaml': member.replace('{', '\uFEFF{'), 'n.yaml': member });
+    expect(both.diagnostics.map(brief)).toEqual(['m.yaml:4:24 invalid-value', 'n.yaml:4:23 invalid-value']);
+    const again = await load({ 'docket.yaml': PROJECT, 'm.yaml': member });
+    expect(again.diagnostics.map(brief)).toEqual(['m.yaml:4:23 invalid-value']);
   });
 });
 
