@@ -223,6 +223,9 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     ignoredFields(kind, key) {
       return desiredAt(`${kind}:${key}`)?.policy?.ignoreFields ?? [];
     },
+    pinnedId(kind, key) {
+      return desiredAt(`${kind}:${key}`)?.pinId;
+    },
     sensitive(kind, key, field) {
       const d = desiredAt(`${kind}:${key}`);
       if (!d) throw new Error(`${kind} "${key}" is not declared any more; plan again`);

@@ -127,6 +127,8 @@ export interface ExecContext {
   registerUnkept?(kind: KindName, key: string, held: Readonly<Record<string, unknown>>): void;
   /** The fields the object's `ignore_fields:` leaves out of every plan. */
   ignoredFields?(kind: KindName, key: string): readonly string[];
+  /** The id the object's document pins with `id:` (lower case), if any. */
+  pinnedId?(kind: KindName, key: string): string | undefined;
   /**
    * Record fields a change made of several requests has written, as each request succeeds: when a
    * later one fails, the sync record still learns them (else the next plan reads a later edit in

@@ -27,6 +27,12 @@ const ID_UNKNOWN = {
   hint: PIN_HINT,
 };
 
+/** A member whose pinned id the service refused as a rule's reviewer: no user of the organization, maybe (probe VB-1). */
+export const REFUSED_PINNED_ID = {
+  message: "whose id (its Member document's `id:`) the service refused as a reviewer",
+  hint: "check the Member document's `id:`: it must be this member's user id; without it, docket invites the member",
+};
+
 /**
  * A member whose id a write's answer showed to be another user's (a Member's `id:` pinned to the
  * wrong user, where no users list can check it): its record is not written, and what names the

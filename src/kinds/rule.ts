@@ -9,7 +9,7 @@ import { ApiError } from '../errors.js';
 import type { RuleAttrs } from '../api/review.js';
 import { MAX_BODY_BYTES } from '../api/answer-limit.js';
 import type { ExecContext, KindModule } from './kind.js';
-import { OTHER_USERS_ID } from './member.js';
+import { OTHER_USERS_ID, REFUSED_PINNED_ID } from './member.js';
 import { freshSiblings } from './support/race.js';
 import { ScopeGone } from '../engine/race.js';
 import { blockText } from './support/yaml-out.js';
@@ -78,11 +78,21 @@ function withoutActionsNote(err: unknown, why: string): void {
  * list docket could not see it) is said, with what to do: applied again unchanged, it fails the
  * same way (probe PT-3).
  */
-function reviewerRefusedNote(err: unknown, reviewer: string): void {
+function reviewerRefusedNote(err: unknown, reviewer: string, sentId: unknown, ctx: Pick<ExecContext, 'pinnedId' | 'distrustId'>): void {
   if (!(err instanceof ApiError) || err.status !== 422 || reviewer === '') return;
   const { fieldErrors, detail, title } = err.details;
   const about = fieldErrors && fieldErrors.length > 0 ? fieldErrors.some((f) => /(^|[/.])reviewer(_id)?$/.test(f.field)) : /\breviewer/i.test(`${title ?? ''} ${detail ?? ''}`);
-  if (about) err.message = `${err.message} (the service does not take ${quoteValue(reviewer)} as a reviewer: no member of the organization now, if they left it; name another reviewer, or invite them again)`;
+  if (!about) return;
+  // The id sent is the one the Member document pins, which no users list checked: that pin is the first suspect (probe VB-1).
+  const member = normEmail(reviewer) ?? reviewer;
+  const pin = ctx.pinnedId?.('member', member);
+  if (pin !== undefined && typeof sentId === 'string' && sentId.toLowerCase() === pin) {
+    // Not recorded as in sync under it: the files without the pin then invite the member.
+    ctx.distrustId?.('member', member, REFUSED_PINNED_ID);
+    err.message = `${err.message} (the service does not take the id docket sent for ${quoteValue(reviewer)} as a reviewer: it is the \`id:\` that member's Member document pins, ${pin}, which may be no user of the organization; check that \`id:\`, or remove it so that docket invites ${quoteValue(reviewer)})`;
+    return;
+  }
+  err.message = `${err.message} (the service does not take ${quoteValue(reviewer)} as a reviewer: no member of the organization now, if they left it; name another reviewer, or invite them again)`;
 }
 
 /**
@@ -373,7 +383,7 @@ export const ruleKind: KindModule<'rule'> = {
             if (!(await playbookStillLive(ctx, playbookId))) err.message = `${err.message} (playbook ${quoteValue(parent.key)} is no longer live: archived in the app or by another apply at the same time; run apply again)`;
           }
           noteSummaryOnlyRefusal(err, body);
-          if ('reviewer_id' in body) reviewerRefusedNote(err, String(desired.reviewer ?? ''));
+          if ('reviewer_id' in body) reviewerRefusedNote(err, String(desired.reviewer ?? ''), body.reviewer_id, ctx);
           throw err;
         });
         ctx.registerCreated('rule', change.key, created);
@@ -391,7 +401,7 @@ export const ruleKind: KindModule<'rule'> = {
         const updated = await api.updateRule(playbookId, change.liveId!, body, change.key).catch((err: unknown) => {
           // As a create is (probe ID-1), an update that takes the actions away (probe IE-7).
           if ('actions' in body && isBlankText(body.actions)) withoutActionsNote(err, "the update takes the rule's `actions` away, and this service's rules may not keep a rule without them, even with `questions` and `generate_summary`");
-          if ('reviewer_id' in body) reviewerRefusedNote(err, String(change.desired?.reviewer ?? ''));
+          if ('reviewer_id' in body) reviewerRefusedNote(err, String(change.desired?.reviewer ?? ''), body.reviewer_id, ctx);
           throw err;
         });
         const note = unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key));

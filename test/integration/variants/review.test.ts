@@ -105,6 +105,25 @@ describe('without a users list', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('names the Member\'s `id:` pin when the service refuses the id it gave a rule\'s reviewer, no user of the organization (probe VB-1)', async () => {
+    t = await startVariant({ reviewUsers: false });
+    const cli = cliWith(() => t!.env);
+    const nobody = '11111111-1111-4111-8111-111111111111';
+    const dir = await makeDir({
+      'docket.yaml': 'version: 1\n',
+      'members.yaml': `kind: Member\nemail: bob@acme.example\nid: ${nobody}\nname: Bob\n`,
+      'playbooks/p.yaml': 'kind: Playbook\nname: P\nrules: [{name: R, actions: ACCEPT, reviewer: bob@acme.example}]\n',
+    });
+    const made = await cli('apply', '-C', dir, '--auto-approve');
+    expect(made.code).toBe(1);
+    expect(made.stdout).toContain(`(the service does not take the id docket sent for "bob@acme.example" as a reviewer: it is the \`id:\` that member's Member document pins, ${nobody}, which may be no user of the organization; check that \`id:\`, or remove it so that docket invites "bob@acme.example")`);
+    expect(made.stdout).not.toContain('invite them again');
+    // Without the pin, docket invites bob and names him.
+    await writeFiles(dir, { 'members.yaml': 'kind: Member\nemail: bob@acme.example\nname: Bob\n' });
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('fails a rule write whose answer names another reviewer than the files: a Member pinned to another user\'s id, made and updated (probe QX-1)', async () => {
     t = await startVariant({ reviewUsers: false, invitationUser: false });
     const cli = cliWith(() => t!.env);
