@@ -226,6 +226,12 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
     pinnedId(kind, key) {
       return desiredAt(`${kind}:${key}`)?.pinId;
     },
+    keyOfId(kind, id) {
+      // A scan: asked only to word a rare note (a reviewer the service did not keep).
+      const wanted = id.toLowerCase();
+      for (const [kindKey, known] of ids) if (known.toLowerCase() === wanted && kindKey.startsWith(`${kind}:`)) return kindKey.slice(kind.length + 1);
+      return undefined;
+    },
     sensitive(kind, key, field) {
       const d = desiredAt(`${kind}:${key}`);
       if (!d) throw new Error(`${kind} "${key}" is not declared any more; plan again`);

@@ -129,6 +129,8 @@ export interface ExecContext {
   ignoredFields?(kind: KindName, key: string): readonly string[];
   /** The id the object's document pins with `id:` (lower case), if any. */
   pinnedId?(kind: KindName, key: string): string | undefined;
+  /** The key of the object of `kind` this run knows by `id` (a member's e-mail), if any. */
+  keyOfId?(kind: KindName, id: string): string | undefined;
   /**
    * Record fields a change made of several requests has written, as each request succeeds: when a
    * later one fails, the sync record still learns them (else the next plan reads a later edit in

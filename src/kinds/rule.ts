@@ -128,8 +128,8 @@ function toWire(field: string, value: unknown, resolveMember: (email: string) =>
  * NOTE(api): the public docs document only name, actions and description, so a service may drop
  * the rest silently, and every later plan would show them again without saying why.
  */
-export function unkeptNote(sent: Record<string, unknown>, answer: Record<string, unknown> | undefined, unkept?: (held: Record<string, unknown>) => void, ignored: readonly string[] = []): string | undefined {
-  const lost = unkeptFields(sent, answer);
+export function unkeptNote(sent: Record<string, unknown>, answer: Record<string, unknown> | undefined, unkept?: (held: Record<string, unknown>) => void, ignored: readonly string[] = [], memberOf?: (id: string) => string | undefined): string | undefined {
+  const lost = unkeptFields(sent, answer, memberOf);
   if (lost.length === 0) return undefined;
   unkept?.(Object.fromEntries(lost.map((l) => [l.field, l.held])));
   const names = (fields: readonly { field: string }[]) => fields.map((l) => `\`${l.field}\``).join(', ');
@@ -145,7 +145,7 @@ export function unkeptNote(sent: Record<string, unknown>, answer: Record<string,
  * The fields of a rule write the answer holds otherwise than sent: each as the files name it (the
  * reviewer is sent as its id), with the value a read gives and the answer's value quoted.
  */
-export function unkeptFields(sent: Record<string, unknown>, answer: Record<string, unknown> | undefined): { field: string; held: unknown; quoted: string }[] {
+export function unkeptFields(sent: Record<string, unknown>, answer: Record<string, unknown> | undefined, memberOf?: (id: string) => string | undefined): { field: string; held: unknown; quoted: string }[] {
   if (!answer) return [];
   const same = (k: string, a: unknown, b: unknown): boolean =>
     k === 'name' ? normName(a) === normName(b) : (TEXT_FIELDS as readonly string[]).includes(k) ? normText(a) === normText(b) : (a ?? null) === (b ?? null);
@@ -155,8 +155,18 @@ export function unkeptFields(sent: Record<string, unknown>, answer: Record<strin
       field: fromWire(k),
       held: heldAsRead(answer, k),
       // Each cut as a quote is (`...`): a JSON text sliced lost its closing quote, and the key guard could not tell a key's start.
-      quoted: typeof answer[k] === 'string' ? quoteValue(answer[k]) : showJson(answer[k] ?? null),
+      quoted: quotedAsHeld(answer, k, memberOf),
     }));
+}
+
+/** What the answer holds in a field, quoted as the files write it: a reviewer by e-mail, as the plan names them (probe VB-2). */
+function quotedAsHeld(answer: Record<string, unknown>, wireKey: string, memberOf?: (id: string) => string | undefined): string {
+  const held = answer[wireKey];
+  if (wireKey === 'reviewer_id' && typeof held === 'string') {
+    const email = typeof answer.reviewer === 'string' ? answer.reviewer : memberOf?.(held);
+    if (email !== undefined) return quoteValue(email);
+  }
+  return typeof held === 'string' ? quoteValue(held) : showJson(held ?? null);
 }
 
 /**
@@ -387,7 +397,7 @@ export const ruleKind: KindModule<'rule'> = {
           throw err;
         });
         ctx.registerCreated('rule', change.key, created);
-        const note = unkeptNote(body, created.attributes as unknown as Record<string, unknown>, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key));
+        const note = unkeptNote(body, created.attributes as unknown as Record<string, unknown>, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key), (id) => ctx.keyOfId?.('member', id));
         refuseOtherReviewer(ctx, body, desired.reviewer, created.attributes as unknown as Record<string, unknown>);
         return note;
       }
@@ -404,7 +414,7 @@ export const ruleKind: KindModule<'rule'> = {
           if ('reviewer_id' in body) reviewerRefusedNote(err, String(change.desired?.reviewer ?? ''), body.reviewer_id, ctx);
           throw err;
         });
-        const note = unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key));
+        const note = unkeptNote(body, updated?.attributes as Record<string, unknown> | undefined, (held) => ctx.registerUnkept?.('rule', change.key, held), ctx.ignoredFields?.('rule', change.key), (id) => ctx.keyOfId?.('member', id));
         refuseOtherReviewer(ctx, body, change.fields.find((f) => f.field === 'reviewer')?.after, updated?.attributes as Record<string, unknown> | undefined, (reviewer) => {
           // Written all the same: the record learns the reviewer the service holds, so the next plan
           // sends the files' one as the files' change, not as one made in the app (second read SR86-2).

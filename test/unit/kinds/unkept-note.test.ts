@@ -13,4 +13,15 @@ describe('unkeptNote', () => {
     expect(shown).not.toContain('sk_live_TOPS');
     expect(shown).toContain('[redacted]');
   });
+
+  it('names a reviewer the service kept otherwise by e-mail, as the plan does, when the answer gives only their id (probe VB-2)', () => {
+    const bob = 'd4ce8354-9b45-4f0e-8a51-1c2d3e4f5a6b';
+    const carol = '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e';
+    const members: Record<string, string> = { [bob]: 'bob@acme.example' };
+    const documented = unkeptNote({ reviewer_id: carol }, { reviewer_id: bob }, undefined, [], (id) => members[id]);
+    expect(documented).toBe('the service did not keep `reviewer` as sent (it holds "bob@acme.example"): the next plan will show it again');
+    // The answer's own e-mail first; an id no one is known by, as it is.
+    expect(unkeptNote({ reviewer_id: carol }, { reviewer_id: bob, reviewer: 'Bob@Acme.example' }, undefined, [], () => undefined)).toContain('(it holds "Bob@Acme.example")');
+    expect(unkeptNote({ reviewer_id: carol }, { reviewer_id: bob }, undefined, [], () => undefined)).toContain(`(it holds "${bob}")`);
+  });
 });
