@@ -302,22 +302,50 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       error(problem.code, problem.message, positions.valueAt(pointer), urlHint(problem.hint, pointer), pointer);
     }
   }
-  /** Each other environment's settings resolved with its own variables and checked: the problems of those a placeholder fills. */
+  /** The variables a run of `environment` would find broken (said where they are defined): their uses are left unchecked there, as in the run's own pass. */
+  const brokenVarsOf = (environment: string): Set<string> => {
+    const broken = new Set<string>();
+    for (const [source, pointer] of [[get(raw, 'vars'), '/vars'], [get(get(environments, environment), 'vars'), `/environments/${escapePointer(environment)}/vars`]] as const) {
+      if (!isPlainObject(source)) continue;
+      for (const [k, v] of Object.entries(source)) {
+        const bad = v === null || typeof v === 'object' || (typeof v === 'number' && !Number.isFinite(v)) || (typeof v === 'string' && (CONTROL_CHARACTER.test(v) || holdsPlaceholder(v))) || lossy(v, `${pointer}/${escapePointer(k)}`);
+        if (bad) broken.add(k);
+        else broken.delete(k);
+      }
+    }
+    return broken;
+  };
+  /**
+   * Each other environment's settings as the run that selects it reads them (its own block, and the
+   * top level's it does not set), resolved with its variables and checked: the problems of those a
+   * `${var.…}` fills otherwise than this run does.
+   */
   const otherEnvironmentSettings = (): Diagnostic[] => {
     const found: Diagnostic[] = [];
+    // Its URLs are checked apart, with their own words; `vars` are text wherever they are used.
+    const url = /^(?:\/environments\/[^/]+)?\/(?:review|agreements)\/url$/;
     for (const other of namedOtherEnvironments(raw, input.env)) {
       const at = `/environments/${escapePointer(other.name)}`;
       const block = get(environments, other.name);
       if (!isPlainObject(block)) continue;
-      // Its URLs are checked above, with their own words; its `vars` are text wherever they are used.
-      const run = interpolateTree(block, at, { ctx: { vars: other.vars, env: input.processEnv, allowVars: true }, skip: (p) => inVars(p) || /\/(review|agreements)\/url$/.test(p), isPlain: (p) => positions.isPlain(p) });
-      const asRun = { ...(pass.value as Plain), environments: { [other.name]: run.value } };
-      // Not one its variables leave a placeholder in (a variable of an unset `${env.…}`: known where it runs).
-      const filled = [...run.written.keys()].filter((p) => !run.unresolved.has(p) && !heldPlaceholder(valueAt(asRun, p)));
+      const ctx: InterpolationContext = { vars: other.vars, env: input.processEnv, allowVars: true, brokenVars: brokenVarsOf(other.name) };
+      const elsewhere = (p: string): boolean => p.startsWith('/environments/') && splitPointer(p).length === 2 && p !== at;
+      const run = interpolateTree(raw, '', { ctx, skip: (p) => p === '/version' || inVars(p) || url.test(p) || elsewhere(p) || overriddenByEnv(raw, block, p), isPlain: (p) => positions.isPlain(p) });
+      const asRun = { ...(run.value as Plain), environments: { [other.name]: get(get(run.value, 'environments'), other.name) } };
+      // Written with a `${var.…}` (an `${env.…}` alone reads the same in every run: second read SR94-5), not
+      // one its variables leave a placeholder in, and at the top level only where it reads otherwise than here (SR94-7).
+      const filled = [...run.written]
+        .filter(([p, written]) => variablesIn(written).some((name) => name.startsWith('var.')) && !run.unresolved.has(p) && !heldPlaceholder(valueAt(asRun, p)))
+        .filter(([p]) => p.startsWith(`${at}/`) || JSON.stringify(valueAt(asRun, p)) !== JSON.stringify(valueAt(pass.value, p)))
+        .map(([p]) => p);
       if (filled.length === 0) continue;
+      // A control character the value gets is said as itself, as in the run's own pass, not as what it breaks.
+      const characters = textProblems(asRun).filter((problem) => filled.includes(problem.pointer));
+      for (const problem of characters) found.push({ severity: 'error', code: problem.code ?? 'control-character', message: problem.message, ...characterAt(problem, positions.valueAt(problem.pointer), lineOf), ...(problem.hint ? { hint: problem.hint } : {}), path: pointerToPath(problem.pointer) });
+      const checked = filled.filter((p) => !characters.some((problem) => problem.pointer === p));
       if (validate(asRun) || (typedByField(asRun, validate.errors, run.wholes) && validate(asRun))) continue;
       // (A placeholder where a mapping goes is said above, in every run.)
-      const errors = (validate.errors ?? []).filter((e) => !(e.keyword === 'type' && wantsOnlyCollections(e.params)) && filled.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`)));
+      const errors = (validate.errors ?? []).filter((e) => !(e.keyword === 'type' && wantsOnlyCollections(e.params)) && checked.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`)));
       found.push(...schemaDiagnostics(errors, { positions, documentLabel: file, fromVariables: run.written, filledAs: run.wholes, varOrigin: originsOf(other.name) }));
     }
     return found;

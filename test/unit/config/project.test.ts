@@ -468,6 +468,32 @@ describe('environments', () => {
     expect(r.diagnostics.find((d) => d.message.includes('organization_id'))!.hint).toMatch(/^it is filled in from "\$\{var\.n\}": change var\.n where a run with --env `qa` takes it from: `environments\.qa\.vars\.n` \(docket\.yaml:10\)/);
   });
 
+  it('checks the top level\'s settings with each environment\'s variables, leaves an `${env.…}` to its run, and says a broken variable as that run does (second read SR94-5 to 7)', async () => {
+    const docket = lines(
+      'version: 1',
+      'concurrency: ${var.n}',
+      'vars: { n: 8, z: 01067, t: "a\tb@acme.example" }',
+      'environments:',
+      '  qa:',
+      '    vars: { n: eight }',
+      '  qb:',
+      '    concurrency: ${env.N}',
+      '  qc:',
+      '    concurrency: ${var.z}',
+      '    agreements: { actor: "${var.t}" }',
+    );
+    for (const env of [undefined, 'qa', 'qb', 'qc']) {
+      const r = await load({ 'docket.yaml': docket }, { ...(env ? { env } : {}), processEnv: { N: 'eight' } });
+      expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`), env).toEqual([
+        'docket.yaml:2:14 invalid-value `concurrency` must be an integer, not a string (got "eight")',
+        'docket.yaml:3:18 number-as-text `z` is sent as text, but YAML reads "01067" as the number 1067',
+        // qb's own run says its `${env.N}`; another run does not read this shell's N for it.
+        ...(env === 'qb' ? ['docket.yaml:8:18 invalid-value `concurrency` must be an integer, not a string (got "eight")'] : []),
+        'docket.yaml:11:26 control-character `environments.qc.agreements.actor` must be one line, without tabs or line breaks: "a\\tb@acme.example"',
+      ]);
+    }
+  });
+
   it('check the URLs every environment makes through its own variables, as the run that selects it would (probe KF-1)', async () => {
     const docket = lines(
       'version: 1',
