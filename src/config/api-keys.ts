@@ -174,21 +174,53 @@ export function keyInFileText(file: string, text: string, env: Readonly<Record<s
 }
 
 /**
- * keyInFileText in the comments of a YAML file only, for one whose values are each said at
- * themselves: a comment holding the key too would otherwise be said only once they are mended,
- * and removing just the value said would commit it (probe VC-1).
+ * keyInFileText in the comments and key names of a YAML file only, for one whose values are each
+ * said at themselves: a comment or key name holding the key too would otherwise be said only once
+ * they are mended, and removing just the value said would commit it (probe VC-1).
  */
 export function keyInComments(file: string, text: string, env: Readonly<Record<string, string | undefined>>): Diagnostic | undefined {
   if (!keysOf(env).some(([, key]) => holdsKey(text, key))) return undefined;
-  const { CST, Lexer } = yaml();
-  // Everything but the comments blanked, line ends kept: a place found is the place in the file.
+  const kept = asideSpans(text);
+  // A text the lexer does not give back whole (a mark of its own written in the file): all of it is looked at.
+  if (!kept) return keyInFileText(file, text, env);
+  // Everything else blanked, line ends kept: a place found is the place in the file.
   let masked = '';
-  for (const token of new Lexer().lex(text)) {
-    // The lexer's own marks (a document's start, a scalar's) are not text of the file.
-    if (token === CST.DOCUMENT || token === CST.SCALAR || token === CST.FLOW_END) continue;
-    masked += CST.tokenType(token) === 'comment' ? token : token.replace(/[^\r\n]/g, ' ');
+  let at = 0;
+  for (const [start, end] of kept.sort((a, b) => a[0] - b[0])) {
+    if (start < at) continue;
+    masked += text.slice(at, start).replace(/[^\r\n]/g, ' ') + text.slice(start, end);
+    at = end;
   }
+  masked += text.slice(at).replace(/[^\r\n]/g, ' ');
   return keyInFileText(file, masked, env);
+}
+
+/** Where the comments and the key names of a YAML text are, as [start, end); undefined when the lexer's tokens do not add up to the text. */
+function asideSpans(text: string): [number, number][] | undefined {
+  const { CST, Lexer, Parser } = yaml();
+  const spans: [number, number][] = [];
+  let offset = 0;
+  let scalarNext = false;
+  for (const token of new Lexer().lex(text)) {
+    // The lexer marks a document's start and each scalar with a character of its own: what follows
+    // a scalar's mark is its text, whatever it starts with (a block scalar's line `# …`).
+    if (scalarNext) scalarNext = false;
+    else if (token === CST.SCALAR) {
+      scalarNext = true;
+      continue;
+    } else if (token === CST.DOCUMENT || token === CST.FLOW_END) continue;
+    else if (CST.tokenType(token) === 'comment') spans.push([offset, offset + token.length]);
+    offset += token.length;
+  }
+  if (offset !== text.length) return undefined;
+  for (const token of new Parser().parse(text)) {
+    if (token.type !== 'document') continue;
+    CST.visit(token, (item) => {
+      const key = item.key;
+      if (key && (key.type === 'scalar' || key.type === 'single-quoted-scalar' || key.type === 'double-quoted-scalar')) spans.push([key.offset, key.offset + key.source.length]);
+    });
+  }
+  return spans;
 }
 
 /** `api-key-in-file` at the first place `text` holds one of `keys`, saying what `says` of its variable. */

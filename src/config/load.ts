@@ -523,7 +523,7 @@ interface CheckContext {
 
 /**
  * A key written in a comment or a key name of `file`, aside from the values that hold one (each
- * refused at itself, as is a key name): said once per file, at the first.
+ * refused at itself): said once per file, at the first.
  */
 function keyAsideIn(file: string, text: string | undefined, env: Record<string, string | undefined>, diagnostics: Diagnostic[]): void {
   if (text === undefined) return;

@@ -931,6 +931,9 @@ describe('loadConfig: API keys typed into a file', () => {
         'n.yaml': lines('kind: Playbook', `name: P ${key}   # ${key}`, `# again ${key}`),
         // A `#` inside a value is no comment: the value is said, nothing else.
         'q.yaml': lines('kind: Playbook', 'name: Q', 'description: |', `  see # ${key}`),
+        // A key name, beside a value (second read SR94-1); a block scalar's line that starts with `#` is its text (SR94-8).
+        'r.yaml': lines('kind: Playbook', `name: R ${key}`, `${key}: x`),
+        's.yaml': lines('kind: Playbook', 'name: S', `description: "${key}"`, '---', '|', `  # ${key}`),
       },
       { processEnv: { DOCKET_API_KEY: key } },
     );
@@ -942,6 +945,9 @@ describe('loadConfig: API keys typed into a file', () => {
       'n.yaml:2:7 api-key-in-file name',
       'n.yaml:2:34 api-key-in-file (aside)',
       'q.yaml:3:14 api-key-in-file description',
+      'r.yaml:2:7 api-key-in-file name',
+      'r.yaml:3:1 api-key-in-file (aside)',
+      's.yaml:3:14 api-key-in-file description',
     ]);
   });
 });
