@@ -510,6 +510,9 @@ function mergeSources(pair: Pair): Node[] {
   return isSeq(pair.value) ? (pair.value.items as Node[]) : [pair.value as Node];
 }
 
+/** The characters that end or split a plain scalar inside a flow collection. */
+const FLOW_INDICATOR = /[[\]{},]/;
+
 /** What an anchor holds once the edit takes it out (its node removed or written anew): an alias of it must be written out. */
 const GONE = Symbol('anchor gone');
 
@@ -1105,7 +1108,9 @@ class DocumentEditor {
     }
     // In the node's own place, on one line: anything inside a flow collection, a one-line scalar, `[]`, `{}`.
     if (written && (inFlow || (isScalarValue(wanted) && !multiline) || isEmpty(wanted))) {
-      this.splice(node.range![0], node.range![1], flowYaml(wanted, this.ctx.quote, this.paddedIn(inFlow && typeof wanted === 'object' && wanted !== null ? (parent.kind === 'pair' ? parent.map : parent.kind === 'item' ? parent.seq : undefined) : undefined)));
+      // Text alone is written as at a block's top level, where `[]{},` may stand plain: not so in a flow collection (second read SR94-4).
+      const quote = inFlow ? (text: string) => FLOW_INDICATOR.test(text) || this.ctx.quote?.(text) === true : this.ctx.quote;
+      this.splice(node.range![0], node.range![1], flowYaml(wanted, quote, this.paddedIn(inFlow && typeof wanted === 'object' && wanted !== null ? (parent.kind === 'pair' ? parent.map : parent.kind === 'item' ? parent.seq : undefined) : undefined)));
       return;
     }
     if (parent.kind === 'pair') {

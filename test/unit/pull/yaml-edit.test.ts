@@ -477,6 +477,10 @@ describe('editYaml', () => {
     const changed = edit(rules('"${env.TICKET_ID}"'), userOnly('edited in the app'), 0, expand);
     expect(changed.text).toBe('kind: Playbook\nname: A\nrules:\n  - name: User\n    internal_notes: ${env.TICKET_ID}\n');
     expect(changed.problems).toMatchObject([{ written: '${env.TICKET_ID}', wanted: 'edited in the app' }]);
+    // Inside a flow collection, quoted: `{` and `}` would end it there (second read SR94-4).
+    const inFlow = 'kind: Playbook\nname: A\nrules:\n  - name: Src\n    internal_notes: &n "${env.TICKET_ID}"\n  - {name: User, internal_notes: *n, tags: [*n, b]}\n';
+    const flowWanted = (v: unknown) => ({ ...(v as object), rules: [{ name: 'User', internal_notes: '${env.TICKET_ID}', tags: ['${env.TICKET_ID}', 'b'] }] });
+    expect(edit(inFlow, flowWanted, 0, expand)).toMatchObject({ text: 'kind: Playbook\nname: A\nrules:\n  - {name: User, internal_notes: "${env.TICKET_ID}", tags: ["${env.TICKET_ID}", b]}\n', problems: [] });
   });
 
   it('gives an item added to a flow list written an item a line a line of its own, beside inserts and removals (probe FN)', () => {
