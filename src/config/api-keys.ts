@@ -7,6 +7,7 @@ import { EMULATOR_API_KEY } from '../emulator/identity.js';
 import { DocketError } from '../errors.js';
 import { escapeRegExp } from '../util/escape-regexp.js';
 import { yaml } from '../util/lazy-yaml.js';
+import { crAsLf } from './yaml-read.js';
 import type { Diagnostic } from '../diagnostics.js';
 
 /** Each service's own key variable; DOCKET_API_KEY serves whichever has none. */
@@ -180,7 +181,8 @@ export function keyInFileText(file: string, text: string, env: Readonly<Record<s
  */
 export function keyInComments(file: string, text: string, env: Readonly<Record<string, string | undefined>>): Diagnostic | undefined {
   if (!keysOf(env).some(([, key]) => holdsKey(text, key))) return undefined;
-  const kept = asideSpans(text);
+  // Lone CRs as line ends, as the files are parsed (second read SR94B-2): the length, and so every offset, stays.
+  const kept = asideSpans(crAsLf(text));
   // A text the lexer does not give back whole (a mark of its own written in the file): all of it is looked at.
   if (!kept) return keyInFileText(file, text, env);
   // Everything else blanked, line ends kept: a place found is the place in the file.

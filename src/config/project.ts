@@ -302,41 +302,50 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       error(problem.code, problem.message, positions.valueAt(pointer), urlHint(problem.hint, pointer), pointer);
     }
   }
-  /** The variables a run of `environment` would find broken (said where they are defined): their uses are left unchecked there, as in the run's own pass. */
-  const brokenVarsOf = (environment: string): Set<string> => {
-    const broken = new Set<string>();
-    for (const [source, pointer] of [[get(raw, 'vars'), '/vars'], [get(get(environments, environment), 'vars'), `/environments/${escapePointer(environment)}/vars`]] as const) {
-      if (!isPlainObject(source)) continue;
-      for (const [k, v] of Object.entries(source)) {
-        const bad = v === null || typeof v === 'object' || (typeof v === 'number' && !Number.isFinite(v)) || (typeof v === 'string' && (CONTROL_CHARACTER.test(v) || holdsPlaceholder(v))) || lossy(v, `${pointer}/${escapePointer(k)}`);
-        if (bad) broken.add(k);
-        else broken.delete(k);
-      }
+  /**
+   * The variables a run of `environment` (undefined: none) would find broken (said where they are
+   * defined): their uses are left unchecked there, as in that run's own pass.
+   */
+  const brokenIn = (source: unknown, pointer: string, broken: Set<string>): Set<string> => {
+    if (!isPlainObject(source)) return broken;
+    for (const [k, v] of Object.entries(source)) {
+      const bad = v === null || typeof v === 'object' || (typeof v === 'number' && !Number.isFinite(v)) || (typeof v === 'string' && (CONTROL_CHARACTER.test(v) || holdsPlaceholder(v))) || lossy(v, `${pointer}/${escapePointer(k)}`);
+      if (bad) broken.add(k);
+      else broken.delete(k);
     }
     return broken;
   };
   /**
-   * Each other environment's settings as the run that selects it reads them (its own block, and the
-   * top level's it does not set), resolved with its variables and checked: the problems of those a
-   * `${var.…}` fills otherwise than this run does.
+   * Each other run's settings as it reads them (an environment's block, and the top level's it does
+   * not set; with --env, also the run without one), resolved with its variables and checked: the
+   * problems of those a `${var.…}` fills otherwise than this run does.
    */
   const otherEnvironmentSettings = (): Diagnostic[] => {
     const found: Diagnostic[] = [];
     // Its URLs are checked apart, with their own words; `vars` are text wherever they are used.
     const url = /^(?:\/environments\/[^/]+)?\/(?:review|agreements)\/url$/;
-    for (const other of namedOtherEnvironments(raw, input.env)) {
-      const at = `/environments/${escapePointer(other.name)}`;
-      const block = get(environments, other.name);
-      if (!isPlainObject(block)) continue;
-      const ctx: InterpolationContext = { vars: other.vars, env: input.processEnv, allowVars: true, brokenVars: brokenVarsOf(other.name) };
-      const elsewhere = (p: string): boolean => p.startsWith('/environments/') && splitPointer(p).length === 2 && p !== at;
-      const run = interpolateTree(raw, '', { ctx, skip: (p) => p === '/version' || inVars(p) || url.test(p) || elsewhere(p) || overriddenByEnv(raw, block, p), isPlain: (p) => positions.isPlain(p) });
-      const asRun = { ...(run.value as Plain), environments: { [other.name]: get(get(run.value, 'environments'), other.name) } };
+    // Each run walks the top level and its own block only: a walk of every environment per
+    // environment grew with the square of their number (second read SR94B-1).
+    const { environments: _every, ...top } = raw;
+    const topFilled = JSON.stringify(top).includes('${var.');
+    const topBroken = brokenIn(get(raw, 'vars'), '/vars', new Set());
+    const runs: { name: string | undefined; vars: Record<string, string>; block: unknown }[] = namedOtherEnvironments(raw, input.env).map((e) => ({ name: e.name, vars: e.vars, block: get(environments, e.name) }));
+    // The run without --env too, when one is selected, as for its URLs (SR94B-5).
+    if (input.env !== undefined) runs.push({ name: undefined, vars: plainVars(get(raw, 'vars')), block: {} });
+    for (const other of runs) {
+      if (!isPlainObject(other.block)) continue;
+      const at = other.name === undefined ? undefined : `/environments/${escapePointer(other.name)}`;
+      if (!topFilled && !(at !== undefined && JSON.stringify(other.block).includes('${var.'))) continue;
+      const tree = at === undefined ? top : { ...top, environments: { [other.name!]: other.block } };
+      const brokenVars = at === undefined ? topBroken : brokenIn(get(other.block, 'vars'), `${at}/vars`, new Set(topBroken));
+      const ctx: InterpolationContext = { vars: other.vars, env: input.processEnv, allowVars: true, brokenVars };
+      const run = interpolateTree(tree, '', { ctx, skip: (p) => p === '/version' || inVars(p) || url.test(p) || overriddenByEnv(raw, other.block, p), isPlain: (p) => positions.isPlain(p) });
+      const asRun = run.value as Plain;
       // Written with a `${var.…}` (an `${env.…}` alone reads the same in every run: second read SR94-5), not
       // one its variables leave a placeholder in, and at the top level only where it reads otherwise than here (SR94-7).
       const filled = [...run.written]
         .filter(([p, written]) => variablesIn(written).some((name) => name.startsWith('var.')) && !run.unresolved.has(p) && !heldPlaceholder(valueAt(asRun, p)))
-        .filter(([p]) => p.startsWith(`${at}/`) || JSON.stringify(valueAt(asRun, p)) !== JSON.stringify(valueAt(pass.value, p)))
+        .filter(([p]) => (at !== undefined && p.startsWith(`${at}/`)) || JSON.stringify(valueAt(asRun, p)) !== JSON.stringify(valueAt(pass.value, p)))
         .map(([p]) => p);
       if (filled.length === 0) continue;
       // A control character the value gets is said as itself, as in the run's own pass, not as what it breaks.
@@ -346,7 +355,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       if (validate(asRun) || (typedByField(asRun, validate.errors, run.wholes) && validate(asRun))) continue;
       // (A placeholder where a mapping goes is said above, in every run.)
       const errors = (validate.errors ?? []).filter((e) => !(e.keyword === 'type' && wantsOnlyCollections(e.params)) && checked.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`)));
-      found.push(...schemaDiagnostics(errors, { positions, documentLabel: file, fromVariables: run.written, filledAs: run.wholes, varOrigin: originsOf(other.name) }));
+      found.push(...schemaDiagnostics(errors, { positions, documentLabel: file, fromVariables: run.written, filledAs: run.wholes, varOrigin: originsOf(other.name ?? null) }));
     }
     return found;
   };

@@ -159,7 +159,7 @@ export function tooManyDocuments(text: string, file: string): Diagnostic | undef
  * A lone CR (old Mac line ends) is a line break to YAML but not to the line counts: made LF, which
  * YAML reads the same, every position counts it (the text keeps its length, so offsets hold).
  */
-function crAsLf(text: string): string {
+export function crAsLf(text: string): string {
   return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
 }
 

@@ -823,7 +823,7 @@ class DocumentEditor {
     if (map.items.some(isMergeKey)) for (const pair of own.values()) {
       const k = keyOf(pair, this.doc);
       if (!this.anchorHolders.has(pair.value as Node) || !Object.hasOwn(wanted, k)) continue;
-      this.keepKey(pair);
+      this.keepKey(pair, map);
       this.patch(pair.value as Node | null, wanted[k], joinPointer(pointer, k), { kind: 'pair', map, pair });
       early.add(pair);
     }
@@ -857,7 +857,7 @@ class DocumentEditor {
         this.removePair(map, pair);
         continue;
       }
-      this.keepKey(pair);
+      this.keepKey(pair, map);
       if (Object.hasOwn(wanted, k)) this.patch(pair.value as Node | null, wanted[k], at, { kind: 'pair', map, pair });
       // Without its own key, a merged value would show through: say none instead.
       else if (Object.hasOwn(merged, k)) {
@@ -1108,9 +1108,7 @@ class DocumentEditor {
     }
     // In the node's own place, on one line: anything inside a flow collection, a one-line scalar, `[]`, `{}`.
     if (written && (inFlow || (isScalarValue(wanted) && !multiline) || isEmpty(wanted))) {
-      // Text alone is written as at a block's top level, where `[]{},` may stand plain: not so in a flow collection (second read SR94-4).
-      const quote = inFlow ? (text: string) => FLOW_INDICATOR.test(text) || this.ctx.quote?.(text) === true : this.ctx.quote;
-      this.splice(node.range![0], node.range![1], flowYaml(wanted, quote, this.paddedIn(inFlow && typeof wanted === 'object' && wanted !== null ? (parent.kind === 'pair' ? parent.map : parent.kind === 'item' ? parent.seq : undefined) : undefined)));
+      this.splice(node.range![0], node.range![1], flowYaml(wanted, this.quoteIn(inFlow), this.paddedIn(inFlow && typeof wanted === 'object' && wanted !== null ? (parent.kind === 'pair' ? parent.map : parent.kind === 'item' ? parent.seq : undefined) : undefined)));
       return;
     }
     if (parent.kind === 'pair') {
@@ -1177,13 +1175,23 @@ class DocumentEditor {
     if (anchor === first && !after && !this.dashLineInserts.has(map)) this.dashLineInserts.set(map, this.ctx.splices.at(-1)!);
   }
 
+  /**
+   * Which text to quote where a value is written alone: flowYaml writes it as at a block's top
+   * level, where `[]{},` may stand plain, which inside a flow collection they may not (second
+   * reads SR94-4, SR94B-4).
+   */
+  private quoteIn(inFlow: boolean): ((text: string) => boolean) | undefined {
+    const quote = this.ctx.quote;
+    return inFlow ? (text) => FLOW_INDICATOR.test(text) || quote?.(text) === true : quote;
+  }
+
   /** A key that stays: one naming an anchor the edit takes out is written out (its alias would not parse). */
-  private keepKey(pair: Pair): void {
+  private keepKey(pair: Pair, map: YAMLMap): void {
     const key = pair.key;
     if (!isAlias(key) || this.anchorWanted(key.source, key) !== GONE) return;
     // `*k : R2` needs the space before its colon; `name: R2` does not.
     const end = /^[ \t]*(?=:)/.exec(this.text.slice(key.range![1]))?.[0].length ?? 0;
-    this.splice(key.range![0], key.range![1] + end, flowYaml(this.resolved(key), this.ctx.quote, true));
+    this.splice(key.range![0], key.range![1] + end, flowYaml(this.resolved(key), this.quoteIn(map.flow === true), true));
   }
 
   /** Where a pair's key starts, its anchor or tag included (`- &k name:`): where keys beside it line up. */
@@ -1268,7 +1276,7 @@ class DocumentEditor {
   private insertItem(seq: YAMLSeq, before: number, value: unknown): void {
     const items = seq.items as Node[];
     if (seq.flow) {
-      addTo(this.flowInserts, seq, { before, text: quotedLike(value, items[Math.min(before, items.length - 1)]) ?? flowYaml(value, this.ctx.quote, this.paddedIn(seq)) });
+      addTo(this.flowInserts, seq, { before, text: quotedLike(value, items[Math.min(before, items.length - 1)]) ?? flowYaml(value, this.quoteIn(true), this.paddedIn(seq)) });
       return;
     }
     const like = quotedLike(value, items[Math.min(before, items.length - 1)]);

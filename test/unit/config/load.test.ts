@@ -934,6 +934,8 @@ describe('loadConfig: API keys typed into a file', () => {
         // A key name, beside a value (second read SR94-1); a block scalar's line that starts with `#` is its text (SR94-8).
         'r.yaml': lines('kind: Playbook', `name: R ${key}`, `${key}: x`),
         's.yaml': lines('kind: Playbook', 'name: S', `description: "${key}"`, '---', '|', `  # ${key}`),
+        // Lone CRs end lines there too (second read SR94B-2).
+        't.yaml': `kind: Playbook\rname: T ${key}\r${key}: x\r`,
       },
       { processEnv: { DOCKET_API_KEY: key } },
     );
@@ -948,6 +950,8 @@ describe('loadConfig: API keys typed into a file', () => {
       'r.yaml:2:7 api-key-in-file name',
       'r.yaml:3:1 api-key-in-file (aside)',
       's.yaml:3:14 api-key-in-file description',
+      't.yaml:2:7 api-key-in-file name',
+      't.yaml:3:1 api-key-in-file (aside)',
     ]);
   });
 });

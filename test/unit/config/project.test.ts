@@ -492,6 +492,11 @@ describe('environments', () => {
         'docket.yaml:11:26 control-character `environments.qc.agreements.actor` must be one line, without tabs or line breaks: "a\\tb@acme.example"',
       ]);
     }
+    // With --env, the run without one is checked too, as its URLs are (second read SR94B-5).
+    const noEnv = lines('version: 1', 'concurrency: ${var.n}', 'vars: { n: eight }', 'environments:', '  qa:', '    vars: { n: 8 }');
+    const selected = await load({ 'docket.yaml': noEnv }, { env: 'qa' });
+    expect(selected.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['docket.yaml:2:14 invalid-value `concurrency` must be an integer, not a string (got "eight")']);
+    expect(selected.diagnostics[0]!.hint).toMatch(/where a run with no --env takes it from: `vars\.n`/);
   });
 
   it('check the URLs every environment makes through its own variables, as the run that selects it would (probe KF-1)', async () => {

@@ -481,6 +481,8 @@ describe('editYaml', () => {
     const inFlow = 'kind: Playbook\nname: A\nrules:\n  - name: Src\n    internal_notes: &n "${env.TICKET_ID}"\n  - {name: User, internal_notes: *n, tags: [*n, b]}\n';
     const flowWanted = (v: unknown) => ({ ...(v as object), rules: [{ name: 'User', internal_notes: '${env.TICKET_ID}', tags: ['${env.TICKET_ID}', 'b'] }] });
     expect(edit(inFlow, flowWanted, 0, expand)).toMatchObject({ text: 'kind: Playbook\nname: A\nrules:\n  - {name: User, internal_notes: "${env.TICKET_ID}", tags: ["${env.TICKET_ID}", b]}\n', problems: [] });
+    // An item added to a flow list, quoted as well (second read SR94B-4).
+    expect(edit('kind: Template\nname: T\nattachments: [a, b]\n', (v) => insertAt(v, '/attachments', 'end', 'x,y'))).toMatchObject({ text: 'kind: Template\nname: T\nattachments: [a, b, "x,y"]\n', problems: [] });
   });
 
   it('gives an item added to a flow list written an item a line a line of its own, beside inserts and removals (probe FN)', () => {
