@@ -315,7 +315,7 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
    * in the document `written`): the values in it the kind compares equal keep their spelling (a
    * fee's `".5"` beside an edited description). Default: as pulled.
    */
-  keepWritten?(field: string, current: unknown, pulled: unknown, written: Record<string, unknown>): unknown;
+  keepWritten?(field: string, current: unknown, pulled: unknown, written: Record<string, unknown>, expand?: (text: string) => string): unknown;
   /** A reference to a key of this kind that exists neither in the files nor live; `declared` asks the files for a `kind:key`. */
   describeMissing?(key: string, declared: (kindKey: string) => boolean): { message: string; hint: string };
   /** For a kind never declared: the declared object (`kind:key`) that makes the one of `key` (an agreements user's Member, whose invitation makes it). */

@@ -489,7 +489,10 @@ export const templateKind: KindModule<'template'> = {
     return undeclaredAttachments(field, live.fields[field], declared.refs.some((r) => r.kind === 'attachment' && r.field === field), liveOf).length > 0;
   },
 
-  keepWritten(field, current, pulled, written) {
+  keepWritten(field, current, pulled, written, expand) {
+    // A set: written in the file's order, what live added after it, so that comments stay with their
+    // items and a placeholder item is not taken for one live moved (probes VF-1, VF-2).
+    if (field === 'attachments' && Array.isArray(current) && Array.isArray(pulled)) return inWrittenOrder(current, pulled, expand);
     const info = templateTypeInfo(written.type);
     if (!info || !field.startsWith(PARAM) || typeof pulled !== 'object' || pulled === null) return pulled;
     return keptWhereEqual(valueKindsOfType(info), field.slice(PARAM.length), current, pulled);
@@ -618,4 +621,17 @@ function undeclaredAttachments(field: string, value: unknown, namedByName: boole
     return value.map(String).filter((v) => !known.has(v));
   }
   return typeof value === 'string' && value !== '' && namedByName ? [value] : [];
+}
+
+/** The names of `pulled` (a set) in the order `current` writes them (placeholders as they expand), then the rest as pulled. */
+function inWrittenOrder(current: readonly unknown[], pulled: readonly unknown[], expand?: (text: string) => string): unknown[] {
+  const left = [...pulled];
+  const ordered: unknown[] = [];
+  for (const item of current) {
+    if (typeof item !== 'string') continue;
+    const name = normName(expand ? expand(item) : item);
+    const at = left.findIndex((p) => typeof p === 'string' && normName(p) === name);
+    if (at >= 0) ordered.push(...left.splice(at, 1));
+  }
+  return [...ordered, ...left];
 }

@@ -990,7 +990,7 @@ class PullPlanner {
       const order = where.pointer.lastIndexOf('/') === 0 ? this.keyOrder(kind.name, liveDocument()) : isPlainObject(parent) ? Object.keys(parent) : [];
       // Live text is written literally: a `${` typed in the app is no placeholder.
       const current = valueAt(doc, pointer);
-      const value = literalPlaceholders(kind.keepWritten?.(field, current, where.value, written) ?? where.value);
+      const value = literalPlaceholders(kind.keepWritten?.(field, current, where.value, written, this.input.expand) ?? where.value);
       // A field compared exactly (a definition: parsed YAML, line breaks and all) is written as live has it,
       // not in the file's convention for a final line break, which would read back as a change (probe KC-1).
       const exact = 'exact' in where && where.exact === true;

@@ -824,6 +824,32 @@ parameters:
     expect((await cli('plan', '-C', dir, ...targets, '--detailed-exitcode')).code).toBe(0);
   });
 
+  it('keeps a template\'s attachments in the order the file writes them, a placeholder item and comments included, adding what live added after (probes VF-1, VF-2)', async () => {
+    const attachment = (name: string) => `kind: Attachment\nname: ${name}\nfile: ${name.toLowerCase()}.pdf\n`;
+    const template = (list: string) => csaTemplate(`parameters:\n  provider: Acme, Inc.\nattachments:\n${list}`).replace('Cloud Service Agreement', 'Cloud Ordered');
+    const written = '  - "${var.b}"   # the B one\n  # about Aye\n  - Aye\n';
+    const dir = await makeDir({
+      'docket.yaml': `${DOCKET}  b: Bee\n`,
+      'attachments/all.yaml': ['Aye', 'Bee', 'Cee'].map(attachment).join('---\n'),
+      'templates/cloud.yaml': template(written),
+    });
+    for (const name of ['aye', 'bee', 'cee']) await writeFile(join(dir, `attachments/${name}.pdf`), pdf(name));
+    await applyOk(cli, dir);
+    const agreements = emulator().emulator.store.organization(emulator().env.DOCKET_ORGANIZATION_ID!)!.agreements;
+    const idOf = (name: string) => Object.values(agreements.attachments).find((a) => a.name === name)!.id;
+    // In the app: Cee added.
+    await new App(emulator().env).editTemplate('Cloud Ordered', { attachment_ids: [idOf('Bee'), idOf('Aye'), idOf('Cee')] });
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stdout]).toEqual([0, expect.not.stringContaining('Not pulled')]);
+    expect(await read(dir, 'templates/cloud.yaml')).toBe(template(`${written}  - Cee\n`));
+    await expectNoChanges(cli, dir);
+    // In the app: Aye taken off; the comments stay with their items.
+    await new App(emulator().env).editTemplate('Cloud Ordered', { attachment_ids: [idOf('Cee'), idOf('Bee')] });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await read(dir, 'templates/cloud.yaml')).toBe(template('  - "${var.b}"   # the B one\n  - Cee\n'));
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes no attachment into a template\'s attachments: that no Attachment document declares (plan could not resolve it), and says so', async () => {
     const template = csaTemplate('parameters:\n  provider: Acme, Inc.\nattachments: [Security Exhibit]\n').replace('Cloud Service Agreement', 'Cloud Pulled');
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/cloud.yaml': template });
