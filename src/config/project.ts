@@ -545,7 +545,24 @@ function namedOtherEnvironments(raw: Plain, selected: string | undefined): { nam
   const environments = get(raw, 'environments');
   return Object.entries(isPlainObject(environments) ? environments : {})
     .filter(([name]) => name !== selected)
-    .map(([name, block]) => ({ name, vars: { ...top, ...plainVars(get(block, 'vars')) } }));
+    .map(([name, block]) => ({ name, vars: layeredVars(top, plainVars(get(block, 'vars'))) }));
+}
+
+/**
+ * An environment's variables over the top level's, without a copy of the top level's for each:
+ * thousands of variables times hundreds of environments took a minute and gigabytes (probe VE-3).
+ * Read as a plain record is (a lookup, `in`, Object.hasOwn, Object.keys); never written.
+ */
+function layeredVars(top: Record<string, string>, own: Record<string, string>): Record<string, string> {
+  if (Object.keys(own).length === 0) return top;
+  const holds = (name: string | symbol): name is string => typeof name === 'string' && (Object.hasOwn(own, name) || Object.hasOwn(top, name));
+  const valueOf = (name: string): string => (Object.hasOwn(own, name) ? own[name]! : top[name]!);
+  return new Proxy(own, {
+    get: (_target, name) => (holds(name) ? valueOf(name) : undefined),
+    has: (_target, name) => holds(name),
+    getOwnPropertyDescriptor: (_target, name) => (holds(name) ? { value: valueOf(name), writable: true, enumerable: true, configurable: true } : undefined),
+    ownKeys: () => [...new Set([...Object.keys(top), ...Object.keys(own)])],
+  });
 }
 
 /**
