@@ -345,7 +345,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       // one its variables leave a placeholder in, and at the top level only where it reads otherwise than here (SR94-7).
       const filled = [...run.written]
         .filter(([p, written]) => variablesIn(written).some((name) => name.startsWith('var.')) && !run.unresolved.has(p) && !heldPlaceholder(valueAt(asRun, p)))
-        .filter(([p]) => (at !== undefined && p.startsWith(`${at}/`)) || JSON.stringify(valueAt(asRun, p)) !== JSON.stringify(valueAt(pass.value, p)))
+        // (Or that its own `vars:` fill, the same value as here too: said once, with each run's hint, probe VE-1.)
+        .filter(([p, written]) => (at !== undefined && (p.startsWith(`${at}/`) || variableSetBy(written, other.block) !== undefined)) || JSON.stringify(valueAt(asRun, p)) !== JSON.stringify(valueAt(pass.value, p)))
         .map(([p]) => p);
       if (filled.length === 0) continue;
       // A control character the value gets is said as itself, as in the run's own pass, not as what it breaks.
@@ -369,7 +370,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   }
   // Another environment's other settings made through variables (`concurrency: ${var.n}`, an actor
   // from the top level's): refused here as the run that selects it would refuse them (probe VC-2).
-  if (varsKnown) diagnostics.push(...otherEnvironmentSettings());
+  // One value wrong in several runs is one problem at one place: each run's hint is kept, a few named (probe VE-1).
+  if (varsKnown) for (const d of otherEnvironmentSettings()) sayWithOtherRuns(diagnostics, d);
   for (const o of overrides.values) {
     if (o.key !== 'url') continue;
     const problem = urlProblem(o.value, `environment variable ${o.variable}`);
@@ -579,6 +581,31 @@ function urlValueProblem(value: string, what: string): UrlProblem | undefined {
 /** Whether a resolved value still holds a placeholder (one its variable's value was written with). */
 function heldPlaceholder(value: unknown): boolean {
   return typeof value === 'string' && holdsPlaceholder(value);
+}
+
+/** The most other runs' hints added to one problem's: the rest are counted. */
+const MORE_RUNS_NAMED = 3;
+
+/**
+ * `d` among `diagnostics`, or, where the same problem is said at the same place already (another
+ * run's variable gives the same value), its hint added to that one's, up to MORE_RUNS_NAMED.
+ */
+function sayWithOtherRuns(diagnostics: Diagnostic[], d: Diagnostic): void {
+  const same = diagnostics.find((e) => e.file === d.file && e.line === d.line && e.col === d.col && e.code === d.code && e.message === d.message);
+  if (!same) {
+    diagnostics.push(d);
+    return;
+  }
+  if (d.hint === undefined || same.hint === undefined || same.hint.includes(d.hint)) return;
+  const more = /; and in (\d+) more runs$/.exec(same.hint);
+  const named = same.hint.split('; also ').length - 1;
+  if (more) same.hint = same.hint.replace(/\d+ more runs$/, `${Number(more[1]) + 1} more runs`);
+  else if (named < MORE_RUNS_NAMED) {
+    // "it is filled in from …" said once, when it is the same.
+    const filledFrom = /^it is filled in from "[^"]*": /.exec(d.hint)?.[0];
+    same.hint = `${same.hint}; also ${filledFrom !== undefined && same.hint.startsWith(filledFrom) ? d.hint.slice(filledFrom.length) : d.hint}`;
+  }
+  else same.hint = `${same.hint}; and in 1 more runs`;
 }
 
 /** A schema's `type` error asking for an object or an array only: what no placeholder's text can become. */

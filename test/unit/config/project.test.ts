@@ -492,6 +492,16 @@ describe('environments', () => {
         'docket.yaml:11:26 control-character `environments.qc.agreements.actor` must be one line, without tabs or line breaks: "a\\tb@acme.example"',
       ]);
     }
+    // One value wrong in several environments: one problem, each run's variable named, a few then counted (probe VE-1).
+    const many = lines('version: 1', 'review: { path_style: "${var.style}" }', 'vars: { style: nested }', 'environments:', ...['a', 'b', 'c', 'd', 'e', 'f'].map((n) => `  ${n}: { vars: { style: nestd } }`));
+    for (const env of [undefined, 'c']) {
+      const r = await load({ 'docket.yaml': many }, env ? { env } : {});
+      expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`), env).toEqual(['docket.yaml:2:23 invalid-value `path_style` must be one of: auto, nested, flat (got "nestd"); did you mean `nested`?']);
+      const hint = r.diagnostics[0]!.hint!;
+      expect(hint.match(/`environments\.[a-f]\.vars\.style`/g), env).toHaveLength(4);
+      expect(hint, env).toMatch(/; and in 2 more runs$/);
+      if (env === 'c') expect(hint).toMatch(/^it is filled in from "\$\{var\.style\}": change var\.style where this run takes it from: `environments\.c\.vars\.style`/);
+    }
     // With --env, the run without one is checked too, as its URLs are (second read SR94B-5).
     const noEnv = lines('version: 1', 'concurrency: ${var.n}', 'vars: { n: eight }', 'environments:', '  qa:', '    vars: { n: 8 }');
     const selected = await load({ 'docket.yaml': noEnv }, { env: 'qa' });
