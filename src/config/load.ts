@@ -726,6 +726,15 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   };
 }
 
+/** The most environments a message names: with thousands, one message was tens of kilobytes (probe VE-4). */
+const ENVIRONMENTS_NAMED = 10;
+
+/** Environment names as a message lists them, the first ENVIRONMENTS_NAMED, then how many more. */
+function environmentList(names: readonly string[]): string {
+  const shown = names.slice(0, ENVIRONMENTS_NAMED).map((e) => showName(e)).join(', ');
+  return names.length > ENVIRONMENTS_NAMED ? `${shown} and ${names.length - ENVIRONMENTS_NAMED} more` : shown;
+}
+
 /**
  * A problem's words, or, for a `${var.X}` only other environments define, words that say which:
  * `--env` is not the fix for a file every environment reads, unless all of them define it.
@@ -733,7 +742,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
 function undefinedElsewhereWords(problem: { code: string; message: string; hint?: string; variable?: string }, definedIn: CheckContext['definedIn']): { message: string; hint: string | undefined } {
   const found = problem.code === 'undefined-variable' && problem.variable !== undefined ? definedIn?.(problem.variable) : undefined;
   if (!found || found.names.length === 0) return { message: problem.message, hint: problem.hint };
-  const where = found.names.map((e) => showName(e)).join(', ');
+  const where = environmentList(found.names);
   return found.every
     ? {
         message: `undefined variable \`var.${problem.variable!}\`: docket.yaml defines it in every environment (${where}), not at the top level, and no --env selects one`,
@@ -806,7 +815,7 @@ function undefinedElsewhere(value: unknown, doc: ParsedDocument, ctx: CheckConte
   return [...missing.values()].map(({ pointer, ...m }) => ({
     severity: 'error' as const,
     code: 'undefined-variable',
-    message: `variable \`var.${m.name}\` is not defined in environment${m.environments.length === 1 ? '' : 's'} ${m.environments.map((e) => showName(e)).join(', ')}`,
+    message: `variable \`var.${m.name}\` is not defined in environment${m.environments.length === 1 ? '' : 's'} ${environmentList(m.environments)}`,
     // At its placeholder, as an undefined one here is (probe KF-3).
     ...placeholderPlace(doc.positions.valueAt(pointer), stringAt(value, pointer), m.name, lineOf),
     ...(pointer ? { path: pointerToPath(pointer) } : {}),

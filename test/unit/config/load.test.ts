@@ -806,6 +806,12 @@ describe('loadConfig: interpolation', () => {
     // One name twice in one value: each environment said once.
     const twice = await load({ ...files, 'p.yaml': files['p.yaml'].replace('${var.note}', '${var.note}-${var.note}') }, { env: 'prod' });
     expect(twice.diagnostics.map((d) => d.message)).toEqual(['variable `var.note` is not defined in environments `staging`, `eu`']);
+    // Of thousands of environments, ten are named and the rest counted (probe VE-4).
+    const envs = Array.from({ length: 2000 }, (_, i) => `  env_${i}: {}`);
+    const wide = await load({ 'docket.yaml': lines('version: 1', 'environments:', '  env_x: { vars: { special: s } }', ...envs), 'p.yaml': lines('kind: Playbook', 'name: P', 'description: ${var.special}') }, { env: 'env_x' });
+    expect(wide.diagnostics.map((d) => d.message)).toEqual([`variable \`var.special\` is not defined in environments ${Array.from({ length: 10 }, (_, i) => `\`env_${i}\``).join(', ')} and 1990 more`]);
+    const nowhere = await load({ 'docket.yaml': lines('version: 1', 'environments:', ...envs.map((e) => e.replace('{}', '{ vars: { special: s } }'))), 'p.yaml': lines('kind: Playbook', 'name: P', 'description: ${var.special}') });
+    expect(nowhere.diagnostics.map((d) => d.message)).toEqual([`undefined variable \`var.special\`: docket.yaml defines it in every environment (${Array.from({ length: 10 }, (_, i) => `\`env_${i}\``).join(', ')} and 1990 more), not at the top level, and no --env selects one`]);
   });
 
   it('reports a variable whose own value is broken once, where it is defined, not again in a file that uses it', async () => {
