@@ -1111,6 +1111,18 @@ class DocumentEditor {
       this.splice(node.range![0], node.range![1], flowYaml(wanted, this.quoteIn(inFlow), this.paddedIn(inFlow && typeof wanted === 'object' && wanted !== null ? (parent.kind === 'pair' ? parent.map : parent.kind === 'item' ? parent.seq : undefined) : undefined)));
       return;
     }
+    if (parent.kind === 'pair' && inFlow) {
+      // A key with nothing after it in a flow mapping (`description: ,`, `description}`, `? description`):
+      // the pair written whole in its place, as a key added to one is; no block can stand there (probe VF-3).
+      const key = parent.pair.key as Node;
+      const explicit = /\?[ \t]*$/.exec(this.text.slice(this.lineStart(key.range![0]), key.range![0]));
+      const start = explicit ? key.range![0] - explicit[0].length : key.range![0];
+      const end = this.pairEnd(parent.pair);
+      const colon = /^[ \t]*:(?:[ \t]*(?=,))?/.exec(this.text.slice(end))?.[0].length ?? 0;
+      const item = flowYaml({ [keyOf(parent.pair, this.doc)]: wanted }, this.quoteIn(true), this.paddedIn(parent.map)).replace(/^\{ ?| ?\}$/g, '');
+      this.splice(start, end + colon, item);
+      return;
+    }
     if (parent.kind === 'pair') {
       // After the key, as the export would write the pair (a block on the lines below); a comment
       // that followed the value stays on the key's line.

@@ -485,6 +485,19 @@ describe('editYaml', () => {
     expect(edit('kind: Template\nname: T\nattachments: [a, b]\n', (v) => insertAt(v, '/attachments', 'end', 'x,y'))).toMatchObject({ text: 'kind: Template\nname: T\nattachments: [a, b, "x,y"]\n', problems: [] });
   });
 
+  it('fills a key written with no value in a flow mapping in its place, whatever the value (probe VF-3)', () => {
+    const set = (rule: string, value: string) => edit(`kind: Playbook\nname: P\nrules:\n  - ${rule}\n`, (v) => setAt(v, '/rules/0/description', value));
+    const cases: [string, string][] = [
+      ['{name: a, actions: x, description: }', '{name: a, actions: x, description: D }'],
+      ['{name: a, actions: x, description}', '{name: a, actions: x, description: D}'],
+      ['{name: a, actions: x, description:}', '{name: a, actions: x, description: D}'],
+      ['{name: a, actions: x, ? description}', '{name: a, actions: x, description: D}'],
+      ['{name: a, actions: x, description: , questions: q}', '{name: a, actions: x, description: D, questions: q}'],
+    ];
+    for (const [rule, written] of cases) expect(set(rule, 'D'), rule).toMatchObject({ text: `kind: Playbook\nname: P\nrules:\n  - ${written}\n`, problems: [] });
+    expect(set('{name: a, description: , actions: x}', 'two\nlines, here')).toMatchObject({ text: 'kind: Playbook\nname: P\nrules:\n  - {name: a, description: "two\\nlines, here", actions: x}\n', problems: [] });
+  });
+
   it('gives an item added to a flow list written an item a line a line of its own, beside inserts and removals (probe FN)', () => {
     const lines = 'kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Y, actions: y},   # why\n]\n';
     const rule = (name: string) => ({ name, actions: name.toLowerCase() });
