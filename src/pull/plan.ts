@@ -903,7 +903,8 @@ class PullPlanner {
   /** Live text as the file writes text there (keepTextStyle); how the file writes a one-line value is looked up only when the text gains lines. */
   private styledText(file: string, index: number, pointer: string, current: unknown, value: unknown): unknown {
     // A list or mapping (a template's nested fee items): each text in it as the file writes it there.
-    if (typeof value === 'object' && value !== null) return keepTextStyleWithin(current, value);
+    // Text that gains lines in a flow collection inside it gets no final break there either (probe VF-5).
+    if (typeof value === 'object' && value !== null) return keepTextStyleWithin(current, value, pointer, (at, written) => writesNoFinalBreak(this.documentsOf(file), index, at, written));
     // Text that gains lines where the file had one line, or no text (null, no key: probe JA-2).
     const oneLineToMany = (typeof current !== 'string' || !current.includes('\n')) && typeof value === 'string' && value.replace(/\n+$/, '').includes('\n');
     if (!oneLineToMany) return keepTextStyle(current, value);
@@ -2001,11 +2002,16 @@ function withoutFinalBreaks(value: unknown): unknown {
   return value;
 }
 
-/** keepTextStyle for every text inside a list (item by item, in order) or a mapping (key by key). */
-function keepTextStyleWithin(current: unknown, value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((v, i) => keepTextStyleWithin(Array.isArray(current) ? current[i] : undefined, v));
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, keepTextStyleWithin(isPlainObject(current) ? current[k] : undefined, v)]));
-  return keepTextStyle(current, value);
+/**
+ * keepTextStyle for every text inside a list (item by item, in order) or a mapping (key by key), at
+ * `pointer`; `noFinalBreakAt` says where the place takes no final break (writesNoFinalBreak).
+ */
+function keepTextStyleWithin(current: unknown, value: unknown, pointer: string, noFinalBreakAt: (pointer: string, current: unknown) => boolean): unknown {
+  const at = (key: string | number) => `${pointer}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  if (Array.isArray(value)) return value.map((v, i) => keepTextStyleWithin(Array.isArray(current) ? current[i] : undefined, v, at(i), noFinalBreakAt));
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, keepTextStyleWithin(isPlainObject(current) ? current[k] : undefined, v, at(k), noFinalBreakAt)]));
+  const gainsLines = typeof value === 'string' && value.replace(/\n+$/, '').includes('\n') && (typeof current !== 'string' || !current.includes('\n'));
+  return keepTextStyle(current, value, gainsLines && noFinalBreakAt(pointer, current));
 }
 
 function sameName(written: unknown, name: string): boolean {

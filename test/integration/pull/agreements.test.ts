@@ -402,6 +402,16 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('writes a fee description that gains lines inside a flow mapping without a final line break (probe VF-5)', async () => {
+    const csa = (fee: string) => `kind: Template\nname: CSA Lines\ntype: CSA\nparameters:\n  template_csa_order_form_attributes:\n    cloud_service_description: Platform\n    fees_attributes:\n      - {description: ${fee}, cost: 100}\n`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/csa.yaml': csa('one') });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editTemplate('CSA Lines', { template_csa_order_form_attributes: { fees_attributes: [{ description: 'one\nline', cost: '100' }] } });
+    expect((await cli('pull', '-C', dir, '--target', 'template/CSA Lines')).code).toBe(0);
+    expect(await read(dir, 'templates/csa.yaml')).toBe(csa('"one\\nline"'));
+    await expectNoChanges(cli, dir);
+  });
+
   it('leaves a list whose ${var} item live changed as the file has it, whole: the report, the file and the next plan agree', async () => {
     const csa = 'kind: Template\nname: CSA Fees\ntype: CSA\nparameters:\n  template_csa_order_form_attributes:\n    cloud_service_description: Platform\n    fees_attributes:\n      - {description: Platform, cost: "${var.fee}"}\n      - {description: Support, cost: 100}\n';
     const dir = await makeDir({ 'docket.yaml': `${DOCKET}  fee: "250"\n`, 'templates/csa.yaml': csa });
