@@ -1129,8 +1129,9 @@ class DocumentEditor {
       const key = parent.pair.key as Node;
       const end = this.pairEnd(parent.pair);
       const lineEnd = this.afterLine(end);
-      // A key with no value (`description:   # TODO`) has its comment after the colon.
-      const comment = /^(?:[ \t]*:(?=[ \t]))?([ \t]*#.*)/.exec(this.text.slice(end, lineEnd))?.[1] ?? '';
+      // A key with no value (`description:   # TODO`) has its comment after the colon, and after a
+      // tag or anchor written there without a value (`questions: !!null   # c`, probe VF-4).
+      const comment = /^(?:[ \t]*:(?=[ \t]))?(?:[ \t]+[!&][^ \t#]*)*([ \t]*#.*)/.exec(this.text.slice(end, lineEnd))?.[1] ?? '';
       const block = toYaml({ [keyOf(parent.pair, this.doc)]: wanted }, this.ctx.quote, this.ctx.indent);
       const text = indented(block.slice(block.indexOf(':')), this.column(key.range![0])).replace(/^ +/, '');
       const first = text.indexOf('\n');

@@ -498,6 +498,12 @@ describe('editYaml', () => {
     expect(set('{name: a, description: , actions: x}', 'two\nlines, here')).toMatchObject({ text: 'kind: Playbook\nname: P\nrules:\n  - {name: a, description: "two\\nlines, here", actions: x}\n', problems: [] });
   });
 
+  it('keeps the comment of a key written with a tag and no value when it gets one (probe VF-4)', () => {
+    const text = 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: A\n    questions: !!null   # c2\n    internal_notes: !!str   # c3\n';
+    const set = (v: unknown) => setAt(setAt(v, '/rules/0/questions', 'q1'), '/rules/0/internal_notes', 'n');
+    expect(edit(text, set)).toMatchObject({ text: 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: A\n    questions: q1   # c2\n    internal_notes: "n"   # c3\n', problems: [] });
+  });
+
   it('gives an item added to a flow list written an item a line a line of its own, beside inserts and removals (probe FN)', () => {
     const lines = 'kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Y, actions: y},   # why\n]\n';
     const rule = (name: string) => ({ name, actions: name.toLowerCase() });
