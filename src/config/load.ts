@@ -15,7 +15,7 @@ import { discoverYamlFiles, invalidUtf8, type Discovered, isTestFile, isYamlName
 import { isNotReadName } from './not-read.js';
 import { holdsKey, keyInComments, keyInFileText, keysOf } from './api-keys.js';
 import { VARIABLE_NAME, interpolateString, interpolateTree, keysHeld, placeOf, placeholderPlace, typedByField, type InterpolationContext } from './interpolate.js';
-import { loadProjectSettings } from './project.js';
+import { cutList, loadProjectSettings } from './project.js';
 import { hintVariables, schemaDiagnostics, type VariableOrigins } from './schema.js';
 import { documentValidators, type DocumentValidator } from './document-validators.js';
 import { didYouMean, suggest } from './suggest.js';
@@ -726,13 +726,9 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   };
 }
 
-/** The most environments a message names: with thousands, one message was tens of kilobytes (probe VE-4). */
-const ENVIRONMENTS_NAMED = 10;
-
-/** Environment names as a message lists them, the first ENVIRONMENTS_NAMED, then how many more. */
+/** Environment names as a message lists them (cutList). */
 function environmentList(names: readonly string[]): string {
-  const shown = names.slice(0, ENVIRONMENTS_NAMED).map((e) => showName(e)).join(', ');
-  return names.length > ENVIRONMENTS_NAMED ? `${shown} and ${names.length - ENVIRONMENTS_NAMED} more` : shown;
+  return cutList(names.map((e) => showName(e)));
 }
 
 /**

@@ -80,7 +80,16 @@ function get(obj: unknown, key: string): unknown {
 
 /** The environments a project file defines, as the hints of an unknown `--env` list them. */
 export function environmentsIn(file: string, names: readonly string[]): string {
-  return `environments in ${file}: ${names.join(', ')}`;
+  return `environments in ${file}: ${cutList(names)}`;
+}
+
+/** The most environments a message names: with thousands, one message was tens of kilobytes (probe VE-4, second read SR94C-2). */
+const ENVIRONMENTS_NAMED = 10;
+
+/** Names as a message lists them (already shown as they print): the first ENVIRONMENTS_NAMED, then how many more. */
+export function cutList(names: readonly string[]): string {
+  const shown = names.slice(0, ENVIRONMENTS_NAMED).join(', ');
+  return names.length > ENVIRONMENTS_NAMED ? `${shown} and ${names.length - ENVIRONMENTS_NAMED} more` : shown;
 }
 
 export async function loadProjectSettings(input: ProjectInput): Promise<ProjectResult> {
@@ -341,12 +350,15 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       const ctx: InterpolationContext = { vars: other.vars, env: input.processEnv, allowVars: true, brokenVars };
       const run = interpolateTree(tree, '', { ctx, skip: (p) => p === '/version' || inVars(p) || url.test(p) || overriddenByEnv(raw, other.block, p), isPlain: (p) => positions.isPlain(p) });
       const asRun = run.value as Plain;
+      const own = isPlainObject(get(other.block, 'vars')) ? (get(other.block, 'vars') as Plain) : {};
+      /** Whether `written` takes a variable this run's own `vars:` set. */
+      const setsOwn = (written: string): boolean => variablesIn(written).some((name) => name.startsWith('var.') && Object.hasOwn(own, name.slice('var.'.length)));
       // Written with a `${var.…}` (an `${env.…}` alone reads the same in every run: second read SR94-5), not
       // one its variables leave a placeholder in, and at the top level only where it reads otherwise than here (SR94-7).
       const filled = [...run.written]
         .filter(([p, written]) => variablesIn(written).some((name) => name.startsWith('var.')) && !run.unresolved.has(p) && !heldPlaceholder(valueAt(asRun, p)))
         // (Or that its own `vars:` fill, the same value as here too: said once, with each run's hint, probe VE-1.)
-        .filter(([p, written]) => (at !== undefined && (p.startsWith(`${at}/`) || variableSetBy(written, other.block) !== undefined)) || JSON.stringify(valueAt(asRun, p)) !== JSON.stringify(valueAt(pass.value, p)))
+        .filter(([p, written]) => (at !== undefined && (p.startsWith(`${at}/`) || setsOwn(written))) || JSON.stringify(valueAt(asRun, p)) !== JSON.stringify(valueAt(pass.value, p)))
         .map(([p]) => p);
       if (filled.length === 0) continue;
       // A control character the value gets is said as itself, as in the run's own pass, not as what it breaks.
@@ -596,16 +608,20 @@ function sayWithOtherRuns(diagnostics: Diagnostic[], d: Diagnostic): void {
     diagnostics.push(d);
     return;
   }
-  if (d.hint === undefined || same.hint === undefined || same.hint.includes(d.hint)) return;
-  const more = /; and in (\d+) more runs$/.exec(same.hint);
+  if (d.hint === undefined || same.hint?.includes(d.hint)) return;
+  if (same.hint === undefined) {
+    same.hint = d.hint;
+    return;
+  }
+  const more = /; and in (\d+) more runs?$/.exec(same.hint);
   const named = same.hint.split('; also ').length - 1;
-  if (more) same.hint = same.hint.replace(/\d+ more runs$/, `${Number(more[1]) + 1} more runs`);
+  if (more) same.hint = same.hint.replace(/\d+ more runs?$/, `${Number(more[1]) + 1} more runs`);
   else if (named < MORE_RUNS_NAMED) {
     // "it is filled in from …" said once, when it is the same.
     const filledFrom = /^it is filled in from "[^"]*": /.exec(d.hint)?.[0];
     same.hint = `${same.hint}; also ${filledFrom !== undefined && same.hint.startsWith(filledFrom) ? d.hint.slice(filledFrom.length) : d.hint}`;
   }
-  else same.hint = `${same.hint}; and in 1 more runs`;
+  else same.hint = `${same.hint}; and in 1 more run`;
 }
 
 /** A schema's `type` error asking for an object or an array only: what no placeholder's text can become. */

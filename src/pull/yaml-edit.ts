@@ -1118,7 +1118,8 @@ class DocumentEditor {
       const explicit = /\?[ \t]*$/.exec(this.text.slice(this.lineStart(key.range![0]), key.range![0]));
       const start = explicit ? key.range![0] - explicit[0].length : key.range![0];
       const end = this.pairEnd(parent.pair);
-      const colon = /^[ \t]*:(?:[ \t]*(?=,))?/.exec(this.text.slice(end))?.[0].length ?? 0;
+      // A tag or anchor written there with no value (`description: !!str ,`) goes with it (second read SR94C-1).
+      const colon = /^[ \t]*:(?:[ \t]+[!&][^ \t,{}[\]#]*)*(?:[ \t]*(?=,))?/.exec(this.text.slice(end))?.[0].length ?? 0;
       const item = flowYaml({ [keyOf(parent.pair, this.doc)]: wanted }, this.quoteIn(true), this.paddedIn(parent.map)).replace(/^\{ ?| ?\}$/g, '');
       this.splice(start, end + colon, item);
       return;

@@ -366,6 +366,9 @@ describe('environments', () => {
     // Nor docket.yaml's own `${env.X}` a CI job has not set for the environment it meant (probe PN-2).
     const unset = await load({ 'docket.yaml': lines('version: 1', 'review:', '  organization_id: ${env.ORG_ID}', 'max_rps: ${env.RPS}', 'environments:', '  staging: {}') }, { env: 'prod' });
     expect(unset.diagnostics.map(brief)).toEqual(['docket.yaml:5:1 unknown-environment']);
+    // Of thousands, ten are named (second read SR94C-2).
+    const wide = await load({ 'docket.yaml': lines('version: 1', 'environments:', ...Array.from({ length: 2000 }, (_, i) => `  env_${i}: {}`)) }, { env: 'nope' });
+    expect(wide.diagnostics[0]!.hint).toBe(`environments in docket.yaml: ${Array.from({ length: 10 }, (_, i) => `env_${i}`).join(', ')} and 1990 more`);
     // A variable defined nowhere is wrong whatever --env says: still said (second read SR82B-6).
     const nowhere = await load({ 'docket.yaml': lines('version: 1', 'review:', '  organization_id: ${var.org}', 'environments:', '  staging: {}') }, { env: 'prod' });
     expect(nowhere.diagnostics.map((d) => d.code).sort()).toEqual(['undefined-variable', 'unknown-environment']);
@@ -494,6 +497,8 @@ describe('environments', () => {
     }
     // One value wrong in several environments: one problem, each run's variable named, a few then counted (probe VE-1).
     const many = lines('version: 1', 'review: { path_style: "${var.style}" }', 'vars: { style: nested }', 'environments:', ...['a', 'b', 'c', 'd', 'e', 'f'].map((n) => `  ${n}: { vars: { style: nestd } }`));
+    const five = await load({ 'docket.yaml': many.replace('  f: { vars: { style: nestd } }\n', '') });
+    expect(five.diagnostics[0]!.hint).toMatch(/; and in 1 more run$/);
     for (const env of [undefined, 'c']) {
       const r = await load({ 'docket.yaml': many }, env ? { env } : {});
       expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`), env).toEqual(['docket.yaml:2:23 invalid-value `path_style` must be one of: auto, nested, flat (got "nestd"); did you mean `nested`?']);

@@ -493,6 +493,10 @@ describe('editYaml', () => {
       ['{name: a, actions: x, description:}', '{name: a, actions: x, description: D}'],
       ['{name: a, actions: x, ? description}', '{name: a, actions: x, description: D}'],
       ['{name: a, actions: x, description: , questions: q}', '{name: a, actions: x, description: D, questions: q}'],
+      // With a tag or anchor and no value (second read SR94C-1).
+      ['{name: a, description: !!str , actions: x}', '{name: a, description: D, actions: x}'],
+      ['{name: a, description: &d , actions: x}', '{name: a, description: D, actions: x}'],
+      ['{name: a, actions: x, description: !!null}', '{name: a, actions: x, description: D}'],
     ];
     for (const [rule, written] of cases) expect(set(rule, 'D'), rule).toMatchObject({ text: `kind: Playbook\nname: P\nrules:\n  - ${written}\n`, problems: [] });
     expect(set('{name: a, description: , actions: x}', 'two\nlines, here')).toMatchObject({ text: 'kind: Playbook\nname: P\nrules:\n  - {name: a, description: "two\\nlines, here", actions: x}\n', problems: [] });
