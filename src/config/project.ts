@@ -179,6 +179,12 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const lineAt = sourceLines(input.root);
   // A number written otherwise than it prints (`01067`) is number-as-text at its definition (below).
   const lossy = (v: unknown, pointer: string): boolean => typeof v === 'number' && numberAsText(v, lineAt, positions.valueAt(pointer), '') !== undefined;
+  /**
+   * A variable's value no use of it is checked with (said where it is defined): not text, a number
+   * or a boolean (a list, a mapping, no value), not finite, holding a control character, or a
+   * number written otherwise than it prints.
+   */
+  const unfitValue = (v: unknown, pointer: string): boolean => v === null || typeof v === 'object' || (typeof v === 'number' && !Number.isFinite(v)) || (typeof v === 'string' && CONTROL_CHARACTER.test(v)) || lossy(v, pointer);
   const varSources: [unknown, string][] = [[get(raw, 'vars'), '/vars']];
   const origins = new Map<string, { at: string; env?: string }>();
   /** A variable's definition as a hint names it: its path and line. */
@@ -205,7 +211,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       // said where it is defined; a use of it is not checked again (it would read as ""). The
       // environment's own value, when good, replaces a broken top-level one.
       // A control character in it is one too (control-character, at the definition).
-      if (broken.has(k) || v === null || typeof v === 'object' || (typeof v === 'number' && !Number.isFinite(v)) || (typeof v === 'string' && CONTROL_CHARACTER.test(v)) || lossy(v, `${pointer}/${escapePointer(k)}`)) brokenVars.add(k);
+      if (broken.has(k) || unfitValue(v, at)) brokenVars.add(k);
       else brokenVars.delete(k);
     }
   }
@@ -318,8 +324,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   const brokenIn = (source: unknown, pointer: string, broken: Set<string>): Set<string> => {
     if (!isPlainObject(source)) return broken;
     for (const [k, v] of Object.entries(source)) {
-      const bad = v === null || typeof v === 'object' || (typeof v === 'number' && !Number.isFinite(v)) || (typeof v === 'string' && (CONTROL_CHARACTER.test(v) || holdsPlaceholder(v))) || lossy(v, `${pointer}/${escapePointer(k)}`);
-      if (bad) broken.add(k);
+      // Not resolved here: one holding a placeholder is known only where its run runs.
+      if (unfitValue(v, `${pointer}/${escapePointer(k)}`) || (typeof v === 'string' && holdsPlaceholder(v))) broken.add(k);
       else broken.delete(k);
     }
     return broken;
@@ -350,15 +356,13 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       const ctx: InterpolationContext = { vars: other.vars, env: input.processEnv, allowVars: true, brokenVars };
       const run = interpolateTree(tree, '', { ctx, skip: (p) => p === '/version' || inVars(p) || url.test(p) || overriddenByEnv(raw, other.block, p), isPlain: (p) => positions.isPlain(p) });
       const asRun = run.value as Plain;
-      const own = isPlainObject(get(other.block, 'vars')) ? (get(other.block, 'vars') as Plain) : {};
-      /** Whether `written` takes a variable this run's own `vars:` set. */
-      const setsOwn = (written: string): boolean => variablesIn(written).some((name) => name.startsWith('var.') && Object.hasOwn(own, name.slice('var.'.length)));
+      const own = plainVars(get(other.block, 'vars'));
       // Written with a `${var.…}` (an `${env.…}` alone reads the same in every run: second read SR94-5), not
       // one its variables leave a placeholder in, and at the top level only where it reads otherwise than here (SR94-7).
       const filled = [...run.written]
         .filter(([p, written]) => variablesIn(written).some((name) => name.startsWith('var.')) && !run.unresolved.has(p) && !heldPlaceholder(valueAt(asRun, p)))
         // (Or that its own `vars:` fill, the same value as here too: said once, with each run's hint, probe VE-1.)
-        .filter(([p, written]) => (at !== undefined && (p.startsWith(`${at}/`) || setsOwn(written))) || JSON.stringify(valueAt(asRun, p)) !== JSON.stringify(valueAt(pass.value, p)))
+        .filter(([p, written]) => (at !== undefined && (p.startsWith(`${at}/`) || variableSetBy(written, own) !== undefined)) || JSON.stringify(valueAt(asRun, p)) !== JSON.stringify(valueAt(pass.value, p)))
         .map(([p]) => p);
       if (filled.length === 0) continue;
       // A control character the value gets is said as itself, as in the run's own pass, not as what it breaks.
@@ -383,7 +387,10 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // Another environment's other settings made through variables (`concurrency: ${var.n}`, an actor
   // from the top level's): refused here as the run that selects it would refuse them (probe VC-2).
   // One value wrong in several runs is one problem at one place: each run's hint is kept, a few named (probe VE-1).
-  if (varsKnown) for (const d of otherEnvironmentSettings()) sayWithOtherRuns(diagnostics, d);
+  if (varsKnown) {
+    const merged: OtherRuns = new Map();
+    for (const d of otherEnvironmentSettings()) sayWithOtherRuns(diagnostics, d, merged);
+  }
   for (const o of overrides.values) {
     if (o.key !== 'url') continue;
     const problem = urlProblem(o.value, `environment variable ${o.variable}`);
@@ -421,7 +428,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     // taken (a CI recipe sets DOCKET_ORGANIZATION_ID on every step, and `--env staging` would plan production).
     // So does a top-level value written through a variable the environment sets (\`organization_id: ${var.org}\`).
     const own = text(get(get(envResolved, o.section), o.key));
-    const through = own === undefined && selected ? variableSetBy(get(get(raw, o.section), o.key), get(get(raw, 'environments'), input.env!)) : undefined;
+    const through = own === undefined && selected ? variableSetBy(get(get(raw, o.section), o.key), plainVars(get(get(get(raw, 'environments'), input.env!), 'vars'))) : undefined;
     const chosen = own ?? (through !== undefined ? text(get(get(value, o.section), o.key)) : undefined);
     const pointer = own !== undefined ? `${selected!}/${o.section}/${o.key}` : `/${o.section}/${o.key}`;
     // A value a broken placeholder left (its text, or nothing) is that placeholder's error, not a
@@ -598,30 +605,34 @@ function heldPlaceholder(value: unknown): boolean {
 /** The most other runs' hints added to one problem's: the rest are counted. */
 const MORE_RUNS_NAMED = 3;
 
+/** Per problem said by several runs: its first hint, the other runs' hints added, how many more. */
+type OtherRuns = Map<Diagnostic, { first: string; added: string[]; more: number }>;
+
 /**
  * `d` among `diagnostics`, or, where the same problem is said at the same place already (another
- * run's variable gives the same value), its hint added to that one's, up to MORE_RUNS_NAMED.
+ * run's variable gives the same value), its hint added to that one's (`merged` keeps what was
+ * added), up to MORE_RUNS_NAMED, the rest counted.
  */
-function sayWithOtherRuns(diagnostics: Diagnostic[], d: Diagnostic): void {
+function sayWithOtherRuns(diagnostics: Diagnostic[], d: Diagnostic, merged: OtherRuns): void {
   const same = diagnostics.find((e) => e.file === d.file && e.line === d.line && e.col === d.col && e.code === d.code && e.message === d.message);
   if (!same) {
     diagnostics.push(d);
     return;
   }
-  if (d.hint === undefined || same.hint?.includes(d.hint)) return;
+  if (d.hint === undefined) return;
   if (same.hint === undefined) {
     same.hint = d.hint;
     return;
   }
-  const more = /; and in (\d+) more runs?$/.exec(same.hint);
-  const named = same.hint.split('; also ').length - 1;
-  if (more) same.hint = same.hint.replace(/\d+ more runs?$/, `${Number(more[1]) + 1} more runs`);
-  else if (named < MORE_RUNS_NAMED) {
-    // "it is filled in from …" said once, when it is the same.
-    const filledFrom = /^it is filled in from "[^"]*": /.exec(d.hint)?.[0];
-    same.hint = `${same.hint}; also ${filledFrom !== undefined && same.hint.startsWith(filledFrom) ? d.hint.slice(filledFrom.length) : d.hint}`;
-  }
-  else same.hint = `${same.hint}; and in 1 more run`;
+  let runs = merged.get(same);
+  if (!runs) merged.set(same, (runs = { first: same.hint, added: [], more: 0 }));
+  // "it is filled in from …" said once, when it is the same.
+  const filledFrom = /^it is filled in from "[^"]*": /.exec(d.hint)?.[0];
+  const hint = filledFrom !== undefined && runs.first.startsWith(filledFrom) ? d.hint.slice(filledFrom.length) : d.hint;
+  if (runs.first === d.hint || runs.added.includes(hint)) return;
+  if (runs.added.length < MORE_RUNS_NAMED) runs.added.push(hint);
+  else runs.more++;
+  same.hint = [runs.first, ...runs.added.map((h) => `also ${h}`), ...(runs.more > 0 ? [`and in ${runs.more} more run${runs.more === 1 ? '' : 's'}`] : [])].join('; ');
 }
 
 /** A schema's `type` error asking for an object or an array only: what no placeholder's text can become. */
@@ -657,10 +668,9 @@ function urlsThroughOtherVariables(raw: Plain, selected: string | undefined, pro
   return out;
 }
 
-/** The first variable a setting is written through (\`${var.NAME}\`) that the environment's own \`vars:\` sets, if any. */
-function variableSetBy(written: unknown, environment: unknown): string | undefined {
+/** The first variable a setting is written through (\`${var.NAME}\`) that `own`, an environment's own \`vars:\`, sets, if any. */
+function variableSetBy(written: unknown, own: Record<string, string>): string | undefined {
   if (typeof written !== 'string') return undefined;
-  const own = plainVars(get(environment, 'vars'));
   return variablesIn(written).find((name) => name.startsWith('var.') && Object.hasOwn(own, name.slice('var.'.length)))?.slice('var.'.length);
 }
 

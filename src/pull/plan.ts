@@ -29,7 +29,7 @@ import { literalPlaceholders, literalText, placeholderFit, placeholderParts, var
 import { followsSwappedName, movedFromDeclared, movedLiveOntoDeclared, syncedAsAnotherDeclared } from './moved-live.js';
 import { keyInFileName, refusedLiveValue } from './live-value-refusals.js';
 import { lookAlikeDeclared, sharedLiveNames } from './name-refusals.js';
-import { parseWithPositions, pointerToPath } from '../config/yaml-positions.js';
+import { joinPointer, parseWithPositions, pointerToPath } from '../config/yaml-positions.js';
 import { valueSourceOf } from '../kinds/support/positions.js';
 import type { DocumentProblem } from '../config/load.js';
 import { isTestFile } from '../config/discover.js';
@@ -2007,7 +2007,7 @@ function withoutFinalBreaks(value: unknown): unknown {
  * `pointer`; `noFinalBreakAt` says where the place takes no final break (writesNoFinalBreak).
  */
 function keepTextStyleWithin(current: unknown, value: unknown, pointer: string, noFinalBreakAt: (pointer: string, current: unknown) => boolean): unknown {
-  const at = (key: string | number) => `${pointer}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const at = (key: string | number) => joinPointer(pointer, key);
   if (Array.isArray(value)) return value.map((v, i) => keepTextStyleWithin(Array.isArray(current) ? current[i] : undefined, v, at(i), noFinalBreakAt));
   if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, keepTextStyleWithin(isPlainObject(current) ? current[k] : undefined, v, at(k), noFinalBreakAt)]));
   const gainsLines = typeof value === 'string' && value.replace(/\n+$/, '').includes('\n') && (typeof current !== 'string' || !current.includes('\n'));

@@ -510,6 +510,11 @@ function mergeSources(pair: Pair): Node[] {
   return isSeq(pair.value) ? (pair.value.items as Node[]) : [pair.value as Node];
 }
 
+/** `key: value` as an item of a flow mapping, without its braces. */
+function flowPair(key: string, value: unknown, quote: ((text: string) => boolean) | undefined, padded: boolean): string {
+  return flowYaml({ [key]: value }, quote, padded).replace(/^\{ ?| ?\}$/g, '');
+}
+
 /** The characters that end or split a plain scalar inside a flow collection. */
 const FLOW_INDICATOR = /[[\]{},]/;
 
@@ -1120,8 +1125,7 @@ class DocumentEditor {
       const end = this.pairEnd(parent.pair);
       // A tag or anchor written there with no value (`description: !!str ,`) goes with it (second read SR94C-1).
       const colon = /^[ \t]*:(?:[ \t]+[!&][^ \t,{}[\]#]*)*(?:[ \t]*(?=,))?/.exec(this.text.slice(end))?.[0].length ?? 0;
-      const item = flowYaml({ [keyOf(parent.pair, this.doc)]: wanted }, this.quoteIn(true), this.paddedIn(parent.map)).replace(/^\{ ?| ?\}$/g, '');
-      this.splice(start, end + colon, item);
+      this.splice(start, end + colon, flowPair(keyOf(parent.pair, this.doc), wanted, this.quoteIn(true), this.paddedIn(parent.map)));
       return;
     }
     if (parent.kind === 'pair') {
@@ -1150,7 +1154,7 @@ class DocumentEditor {
   private addPair(map: YAMLMap, key: string, value: unknown, after: Pair | undefined): void {
     if (map.flow) {
       const padded = this.paddedIn(map);
-      const item = flowYaml({ [key]: value }, this.ctx.quote, padded).replace(/^\{ ?| ?\}$/g, '');
+      const item = flowPair(key, value, this.ctx.quote, padded);
       const before = this.ctx.splices.length;
       this.addFlowPair(map, item, padded, after);
       addTo(this.flowMapAdds, map, { splices: this.ctx.splices.slice(before), item });
