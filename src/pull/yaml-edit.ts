@@ -1167,7 +1167,7 @@ class DocumentEditor {
   private addFlowPair(map: YAMLMap, item: string, padded: boolean, after: Pair | undefined): void {
     const first = map.items[0];
     // Written a key a line: the new one gets a line of its own after `after`'s, as an item of such a list does (probe OH-5).
-    const line = after ? this.ownLine(this.keyStart(after), this.pairEnd(after)) : undefined;
+    const indent = after ? this.keyLineIndent(map) : undefined;
     if (!first) {
       // `{}` written whole, with the keys added before this one.
       const earlier = this.flowMapAdds.get(map) ?? [];
@@ -1175,11 +1175,39 @@ class DocumentEditor {
       for (const add of earlier) this.withdraw(add.splices);
       const inner = [...earlier.map((a) => a.item), item].join(', ');
       this.splice(map.range![0], map.range![1], padded ? `{ ${inner} }` : `{${inner}}`);
-    } else if (after && line && map.items.every((pair) => this.ownLine(this.keyStart(pair as Pair), this.pairEnd(pair as Pair)))) {
-      if (!/^[ \t]*,/.test(this.text.slice(this.pairEnd(after), line[1]))) this.splice(this.pairEnd(after), this.pairEnd(after), ',');
-      this.splice(line[1], line[1], `${this.text.slice(line[0], this.keyStart(after))}${item},\n`);
+    } else if (after && indent !== undefined) {
+      const end = this.pairEnd(after);
+      const lineEnd = this.afterLine(end);
+      const closing = /^([ \t]*,)?[ \t]*\}/.exec(this.text.slice(end, lineEnd));
+      // The last key, its line closed by the `}`: the new key takes that line's end, the `}` after it (probe VF-7).
+      if (closing) this.splice(end + (closing[1]?.length ?? 0), end + (closing[1]?.length ?? 0), `${closing[1] ? '' : ','}\n${indent}${item}${closing[1] ? ',' : ''}`);
+      else {
+        if (!/^[ \t]*,/.test(this.text.slice(end, lineEnd))) this.splice(end, end, ',');
+        this.splice(lineEnd, lineEnd, `${indent}${item},\n`);
+      }
     } else if (after) this.splice(this.pairEnd(after), this.pairEnd(after), `, ${item}`);
     else this.splice((first.key as Node).range![0], (first.key as Node).range![0], `${item}, `);
+  }
+
+  /**
+   * The indent of a flow mapping's keys where it is written a key a line, the `{` and `}` allowed
+   * on the first's and the last's (`- { name: a,` … `actions: x }`, probe VF-7); else undefined.
+   */
+  private keyLineIndent(map: YAMLMap): string | undefined {
+    const pairs = map.items as Pair[];
+    const last = pairs.length - 1;
+    const ownLines = pairs.every((pair, i) => {
+      const start = this.keyStart(pair);
+      const end = this.pairEnd(pair);
+      const before = this.text.slice(this.lineStart(start), start);
+      const opens = i === 0 && last > 0 && map.range![0] >= this.lineStart(start) && /^[^\n]*\{[ \t]*$/.test(before);
+      const after = this.text.slice(end, this.afterLine(end));
+      const closes = i === last && last > 0 && /^[ \t]*,?[ \t]*\}/.test(after);
+      return (before.trim() === '' || opens) && (/^[ \t]*,?[ \t]*(#[^\n]*)?\r?\n?$/.test(after) || closes);
+    });
+    if (!ownLines) return undefined;
+    const lined = pairs[last > 0 ? 1 : 0]!;
+    return this.text.slice(this.lineStart(this.keyStart(lined)), this.keyStart(lined));
   }
 
   private addBlockPair(map: YAMLMap, key: string, value: unknown, after: Pair | undefined): void {

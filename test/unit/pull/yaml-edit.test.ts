@@ -343,6 +343,22 @@ describe('editYaml', () => {
     expect(last).toBe('kind: Playbook\nname: QQ\nrules: [\n  {\n    name: a,        # rule a\n    actions: x,\n    reviewer: bob@acme.example,\n  },\n]\n');
   });
 
+  it('gives a key added to a flow mapping written a key a line, its braces on the first and last keys\' lines, a line of its own (probe VF-7)', () => {
+    const text = 'kind: Playbook\nname: QQ\nrules:\n  - { name: a,   # rule a\n      actions: x }\n';
+    const order = ['name', 'description', 'actions', 'reviewer', 'internal_notes'];
+    const between = edit(text, (v) => setAt(v, '/rules/0/description', 'd', order)).text!;
+    expect(between).toBe('kind: Playbook\nname: QQ\nrules:\n  - { name: a,   # rule a\n      description: d,\n      actions: x }\n');
+    const two = (v: unknown) => setAt(setAt(v, '/rules/0/reviewer', 'b@x.example', order), '/rules/0/internal_notes', 'n', order);
+    expect(edit(text, two).text).toBe('kind: Playbook\nname: QQ\nrules:\n  - { name: a,   # rule a\n      actions: x,\n      reviewer: b@x.example,\n      internal_notes: "n" }\n');
+    // A comma before the `}` stays the last key's; CRLF and a comment after the `}` are kept.
+    expect(edit(text.replace('x }', 'x, }'), two).text).toBe('kind: Playbook\nname: QQ\nrules:\n  - { name: a,   # rule a\n      actions: x,\n      reviewer: b@x.example,\n      internal_notes: "n", }\n');
+    const crlf = text.replace('x }', 'x }   # c').replace(/\n/g, '\r\n');
+    expect(edit(crlf, (v) => setAt(v, '/rules/0/reviewer', 'b@x.example', order)).text).toBe(crlf.replace('x }', 'x,\r\n      reviewer: b@x.example }'));
+    // Written on one line, it stays one.
+    const inline = 'kind: Playbook\nname: QQ\nrules:\n  - { name: a, actions: x }\n';
+    expect(edit(inline, (v) => setAt(v, '/rules/0/reviewer', 'b@x.example', order)).text).toBe('kind: Playbook\nname: QQ\nrules:\n  - { name: a, actions: x, reviewer: b@x.example }\n');
+  });
+
   it('renames the item a `renamed_from` names, though an item deleted before it is as alike to the new one (probe OH-2)', () => {
     const text = 'rules:\n  # rule a: obsolete\n  - name: a\n    actions: base   # a\'s actions\n  # rule b: kept\n  - name: b   # b\'s name\n    actions: base\n';
     const renamed = edit(text, (v) => setAt(v, '/rules', [{ name: 'b2', renamed_from: ['b'], actions: 'base' }])).text;
