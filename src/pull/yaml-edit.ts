@@ -1133,12 +1133,24 @@ class DocumentEditor {
       // that followed the value stays on the key's line.
       const key = parent.pair.key as Node;
       const end = this.pairEnd(parent.pair);
-      const lineEnd = this.afterLine(end);
+      let lineEnd = this.afterLine(end);
       // A key with no value (`description:   # TODO`) has its comment after the colon, and after a
       // tag or anchor written there without a value (`questions: !!null   # c`, probe VF-4).
-      const comment = /^(?:[ \t]*:(?=[ \t]))?(?:[ \t]+[!&][^ \t#]*)*([ \t]*#.*)/.exec(this.text.slice(end, lineEnd))?.[1] ?? '';
+      let comment = /^(?:[ \t]*:(?=[ \t]))?(?:[ \t]+[!&][^ \t#]*)*([ \t]*#.*)/.exec(this.text.slice(end, lineEnd))?.[1] ?? '';
+      // An explicit key (`? description`, its `:` on the next line or none): the pair written as
+      // `description: …` where the `?` was, as `description: d` after the `?` would be a mapping as key (probe VF-3).
+      const explicit = /\?[ \t]+$/.exec(this.text.slice(this.lineStart(key.range![0]), key.range![0]));
+      const keyAt = explicit ? key.range![0] - explicit[0].length : key.range![0];
+      if (explicit) {
+        const colonLine = written ? null : /^[ \t]*:(?:[ \t]+[!&][^ \t#]*)*([ \t]*#.*)?(?:\r?\n|$)/.exec(this.text.slice(lineEnd));
+        if (colonLine) {
+          comment ||= colonLine[1] ?? '';
+          lineEnd += colonLine[0].length;
+        }
+        this.splice(keyAt, key.range![0], '');
+      }
       const block = toYaml({ [keyOf(parent.pair, this.doc)]: wanted }, this.ctx.quote, this.ctx.indent);
-      const text = indented(block.slice(block.indexOf(':')), this.column(key.range![0])).replace(/^ +/, '');
+      const text = indented(block.slice(block.indexOf(':')), this.column(keyAt)).replace(/^ +/, '');
       const first = text.indexOf('\n');
       this.splice(key.range![1], lineEnd, comment && first >= 0 ? `${text.slice(0, first)}${comment}${text.slice(first)}` : text);
       return;

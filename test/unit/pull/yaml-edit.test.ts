@@ -524,6 +524,17 @@ describe('editYaml', () => {
     expect(edit(text, set)).toMatchObject({ text: 'kind: Playbook\nname: P\nrules:\n  - name: R\n    actions: A\n    questions: q1   # c2\n    internal_notes: "n"   # c3\n', problems: [] });
   });
 
+  it('fills a block mapping\'s explicit key with no value (`? description`) as `description: …` where the `?` was (probe VF-3)', () => {
+    const rule = (lines: string) => `kind: Playbook\nname: QQ\nrules:\n${lines}`;
+    const set = (pointer: string, value: unknown) => (v: unknown) => setAt(v, pointer, value);
+    expect(edit(rule('  - name: a\n    ? description   # c\n    actions: x\n'), set('/rules/0/description', 'd'))).toMatchObject({ text: rule('  - name: a\n    description: d   # c\n    actions: x\n'), problems: [] });
+    // Its `:` on the next line, a tag there and its comment; a block value; the first key of a list item.
+    expect(edit(rule('  - ? description\n    : !!str   # k\n    name: a\n    actions: x\n'), set('/rules/0/description', 'two\nlines\n'))).toMatchObject({ text: rule('  - description: |   # k\n      two\n      lines\n    name: a\n    actions: x\n'), problems: [] });
+    expect(edit(rule('  - name: a\n    actions: x\n    ? questions\n'), set('/rules/0/questions', ['q1']))).toMatchObject({ text: rule('  - name: a\n    actions: x\n    questions:\n      - q1\n'), problems: [] });
+    // With a value written, a collection instead of it.
+    expect(edit(rule('  - name: a\n    ? questions\n    : old   # k\n    actions: x\n'), set('/rules/0/questions', ['q1', 'q2']))).toMatchObject({ text: rule('  - name: a\n    questions:   # k\n      - q1\n      - q2\n    actions: x\n'), problems: [] });
+  });
+
   it('gives an item added to a flow list written an item a line a line of its own, beside inserts and removals (probe FN)', () => {
     const lines = 'kind: P\nrules: [\n  {name: X, actions: x},\n  {name: Y, actions: y},   # why\n]\n';
     const rule = (name: string) => ({ name, actions: name.toLowerCase() });
