@@ -253,6 +253,25 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     error(problem.code, problem.message, pos, problem.hint, problem.pointer);
   }
 
+  // A top-level setting's `${var.X}` another environment does not define: that environment's run
+  // reads the setting too, so it is refused in this one, as a resource file's is (probe VE-2).
+  if (varsKnown && input.env !== undefined) {
+    const useKey = (p: { pointer: string; variable?: string }): string => `${p.pointer}\u0000${p.variable ?? ''}`;
+    const said = new Set(pass.problems.filter((p) => p.code === 'undefined-variable').map(useKey));
+    const { environments: _environments, vars: _vars, ...top } = raw;
+    const uses = interpolateTree(top, '', { ctx: { vars: NO_VARS, env: input.processEnv, allowVars: true }, skip: (p) => p === '/version', isPlain: (p) => positions.isPlain(p) }).problems;
+    const others = namedOtherEnvironments(raw, input.env);
+    for (const use of uses) {
+      if (use.code !== 'undefined-variable' || use.variable === undefined || said.has(useKey(use))) continue;
+      said.add(useKey(use));
+      const lacking = others.filter((o) => !Object.hasOwn(o.vars, use.variable!) && !overriddenByEnv(raw, get(environments, o.name), use.pointer)).map((o) => showName(o.name));
+      if (lacking.length === 0) continue;
+      const written = valueAt(raw, use.pointer);
+      const pos = lineOf && typeof written === 'string' ? placeholderPlace(positions.valueAt(use.pointer), written, use.variable, lineOf, use.placeholder, use.occurrence) : positions.valueAt(use.pointer);
+      error('undefined-variable', `variable \`var.${use.variable}\` is not defined in environment${lacking.length === 1 ? '' : 's'} ${cutList(lacking)}`, pos, "a top-level setting is every environment's: define it under `vars:` in docket.yaml, or under each environment's `vars`", use.pointer);
+    }
+  }
+
   const textStart = diagnostics.length;
   for (const problem of textProblems(pass.value)) {
     // A value made from a broken variable: told where the variable is defined.
@@ -673,6 +692,9 @@ function variableSetBy(written: unknown, own: Record<string, string>): string | 
   if (typeof written !== 'string') return undefined;
   return variablesIn(written).find((name) => name.startsWith('var.') && Object.hasOwn(own, name.slice('var.'.length)))?.slice('var.'.length);
 }
+
+/** No variable at all: every `${var.X}` of a value is found, with its place and name. */
+const NO_VARS: Record<string, string> = Object.create(null) as Record<string, string>;
 
 function plainVars(block: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(isPlainObject(block) ? block : {}).filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean').map(([k, v]) => [k, String(v)]));

@@ -431,6 +431,35 @@ describe('environments', () => {
     }
   });
 
+  it('refuses a top-level setting\'s `${var.X}` another environment does not define, with --env too, as a resource file\'s (probe VE-2)', async () => {
+    const docket = lines(
+      'version: 1',
+      'concurrency: ${var.n}',
+      'agreements: { actor: "${var.lead}@acme.example" }',
+      'environments:',
+      '  prod: { vars: { n: 4, lead: legal } }',
+      '  staging: { vars: { lead: qa } }',
+      '  dev: { concurrency: 2 }',
+      '  qa: {}',
+    );
+    const said = async (env: string) => (await load({ 'docket.yaml': docket }, { env })).diagnostics.map((d) => `${brief(d)} ${d.message}`);
+    // dev sets its own concurrency: it reads no `${var.n}`.
+    expect(await said('prod')).toEqual([
+      'docket.yaml:2:14 undefined-variable variable `var.n` is not defined in environments `staging`, `qa`',
+      'docket.yaml:3:23 undefined-variable variable `var.lead` is not defined in environments `dev`, `qa`',
+    ]);
+    // The selected run's own is said once, as its own; the others' beside it.
+    expect(await said('staging')).toEqual([
+      'docket.yaml:2:14 undefined-variable undefined variable `var.n`',
+      'docket.yaml:3:23 undefined-variable variable `var.lead` is not defined in environments `dev`, `qa`',
+    ]);
+    // A setting the selected environment sets itself (dev's concurrency) is said as before, once.
+    expect(await said('dev')).toEqual(['docket.yaml:2:14 undefined-variable undefined variable `var.n`', 'docket.yaml:3:23 undefined-variable undefined variable `var.lead`']);
+    const r = await load({ 'docket.yaml': docket.replace('n: 4, ', 'n: 4, x: 1, ').replace('concurrency: ${var.n}', 'concurrency: 2') }, { env: 'prod' });
+    expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['docket.yaml:3:23 undefined-variable variable `var.lead` is not defined in environments `dev`, `qa`']);
+    expect(r.diagnostics[0]!.hint).toContain('define it under `vars:` in docket.yaml');
+  });
+
   it('check every environment\'s settings a placeholder fills, selected or not, as the run that selects it would (probe VC-2)', async () => {
     const docket = lines(
       'version: 1',
