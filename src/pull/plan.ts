@@ -1135,10 +1135,14 @@ class PullPlanner {
     for (const [file, mentions] of this.testsNaming(c.kind, from, parents)) {
       // Said in line order, as the diff shows them (probe OW-4).
       const inOrder = mentions.map((m) => ({ ...m, line: this.lineOf(file, m.index, m.pointer) })).sort((a, b) => a.line - b.line);
+      // An aliased list names it at its anchor's line for each alias: said once there (probe TG-2).
+      const said = new Set<number>();
       for (const { index, pointer, line } of inOrder) {
         this.followedRenames.add(o);
         // Test files are read as written, `${` included: the name goes in unescaped (probe HY-5).
         this.editOf(file).documents.set(index, setAt(this.current(file, index), pointer, l.name, [], this.owned));
+        if (said.has(line)) continue;
+        said.add(line);
         this.notes.push(`${file}:${line}: now names ${c.kind} ${quoteValue(l.name, Infinity)}, renamed in the app from ${quoteValue(from, Infinity)}`);
         this.done++;
       }
@@ -1161,9 +1165,8 @@ class PullPlanner {
     const renamedTo = liveName !== undefined && c.parent && !this.desired.has(refKey(c.parent.kind, normName(liveName))) ? normName(liveName) : undefined;
     const parents = c.parent ? new Set([c.parent.key, ...(renamedTo === undefined ? [] : [renamedTo])]) : undefined;
     for (const [file, mentions] of this.testsNaming(c.kind, name, parents)) {
-      for (const { index, pointer } of mentions) {
-        this.notes.push(`${file}:${this.lineOf(file, index, pointer)}: names ${c.kind} ${quoteValue(c.key, Infinity)}, removed in the app; ${what} (validate and docket test refuse it)`);
-      }
+      const lines = new Set(mentions.map(({ index, pointer }) => this.lineOf(file, index, pointer)));
+      for (const line of lines) this.notes.push(`${file}:${line}: names ${c.kind} ${quoteValue(c.key, Infinity)}, removed in the app; ${what} (validate and docket test refuse it)`);
     }
   }
 

@@ -211,6 +211,26 @@ describe('planPull', () => {
     expect(unsafe.sync.size).toBe(0);
   });
 
+  it('says a rule renamed in the app once per line of a test file, where an aliased list names it twice (probe TG-2)', async () => {
+    const tests = 'kind: PlaybookTest\nplaybook: NDA\ncases:\n  - name: short\n    contract: { file: c.docx }\n    expect:\n      flags: { excludes: &out [Term] }\n  - name: long\n    contract: { file: d.docx }\n    expect:\n      flags: { excludes: *out }\n';
+    const files: Record<string, string> = { 'playbooks/nda.yaml': FILE, 'tests/nda.test.yaml': tests };
+    const rename = update([{ field: 'name', before: 'Duration', after: 'Term', direction: 'live' }], { id: 'rename:rule:NDA/Term', action: 'rename' });
+    const renamed = liveRule('r-1', NDA, 'Duration', { actions: 'ACCEPT', reviewer: 'alice@acme.example' });
+    const result = await planPull({ ...input([rename], [term], [renamed]), tests: ['tests/nda.test.yaml'], read: (path) => files[path] });
+    expect(result.notes).toEqual(['tests/nda.test.yaml:7: now names rule "Duration", renamed in the app from "Term"']);
+    expect(result.files.find((f) => f.path === 'tests/nda.test.yaml')?.after).toBe(tests.replace('[Term]', '[Duration]'));
+    // Removed in the app: the place is said once too.
+    const gone: Change = { ...update([]), id: 'create:rule:NDA/Term', action: 'create', liveId: undefined as unknown as string, direction: 'removed-live' };
+    const removal = await planPull({
+      ...input([gone], [declared(desiredPlaybook('NDA'), ''), term], []),
+      plan: planOf([gone], { 'playbook:NDA': 'pb-1' }),
+      sync: syncState([{ 'rule:NDA/Term': formatSyncRecord({ id: 'r-1', fields: { name: fieldHash('Term'), actions: fieldHash('ACCEPT'), reviewer: fieldHash('alice@acme.example') } }) }]),
+      tests: ['tests/nda.test.yaml'],
+      read: (path) => files[path],
+    });
+    expect(removal.notes).toEqual(['tests/nda.test.yaml:7: names rule "NDA/Term", removed in the app; remove it from the test (validate and docket test refuse it)']);
+  });
+
   it('a document it cannot edit keeps its data file too: nothing of the object is written, and it is told once', async () => {
     const yaml = 'kind: CustomTerm\nname: Consulting Terms\nbody_file: c.md\n---\nkind: [\n';
     const d: DesiredResource = {
