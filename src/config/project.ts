@@ -300,6 +300,9 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     // A placeholder is never a mapping or a list, whatever it would resolve to: an environment, or its
     // `review:`, written as one is refused in every run, with --env or without (probe VC-2).
     const neverText = new Set((validate.errors ?? []).filter((e) => e.keyword === 'type' && wantsOnlyCollections(e.params)).map((e) => e.instancePath));
+    // There, what its variable is does not matter: said once, as the value refused (`vars: ${var.x}`, probe VE-5).
+    const neverTextPaths = new Set([...neverText].map(pointerToPath));
+    for (let i = diagnostics.length - 1; i >= 0; i--) if (diagnostics[i]!.code === 'undefined-variable' && neverTextPaths.has(diagnostics[i]!.path ?? '')) diagnostics.splice(i, 1);
     const unresolved = new Set([...pass.unresolved].filter((p) => !(p.startsWith('/environments/') && splitPointer(p).length === 2) && !neverText.has(p)));
     // (What was said of a value already, a key pasted as one among it, is not said again: probe LN-4.)
     diagnostics.push(...withoutInvalidValueAt(saidAsText, withoutEchoesOf([...controlCharacters, ...diagnostics], schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, fromVariables: pass.written, filledAs: pass.wholes, varOrigin: (name) => origins.get(name), ...(lineOf ? { written: writtenIn(lineOf), tagged: taggedIn(lineOf) } : {}) }))));

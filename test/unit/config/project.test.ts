@@ -431,6 +431,18 @@ describe('environments', () => {
     }
   });
 
+  it('says a placeholder where a mapping goes once, as the value refused, not its variable too (probe VE-5)', async () => {
+    const docket = lines('version: 1', 'vars: ${var.x}', 'review: ${var.y}', 'environments:', '  a:', '    vars: ${var.z}');
+    for (const env of [undefined, 'a']) {
+      const r = await load({ 'docket.yaml': docket }, env ? { env } : {});
+      expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`), env).toEqual([
+        'docket.yaml:2:7 invalid-value `vars` must be a mapping, not a string (got "${var.x}")',
+        'docket.yaml:3:9 invalid-value `review` must be a mapping, not a string (got "${var.y}")',
+        'docket.yaml:6:11 invalid-value `vars` must be a mapping, not a string (got "${var.z}")',
+      ]);
+    }
+  });
+
   it('refuses a top-level setting\'s `${var.X}` another environment does not define, with --env too, as a resource file\'s (probe VE-2)', async () => {
     const docket = lines(
       'version: 1',
