@@ -312,6 +312,8 @@ describe('renderPlanMarkdown', () => {
     const longer = md(plan([...Array.from({ length: 200 }, (_, i) => change('update', 'playbook', `P${i}`, { fields: { description: ['a', 'b'] } })), ...Array.from({ length: 200 }, (_, i) => change('delete', 'rule', `P${i}/${'x'.repeat(300)}`, { parent: `P${i}`, irreversible: true }))]));
     expect(longer).toContain('of them permanent deletes');
     expect(longer).not.toContain('**update**');
+    // The kind left no room says so, and its changes are still counted (probe WE-1, README).
+    expect(longer).toMatch(/<summary>Playbooks \(200 changes[^)]*, 0 listed\)<\/summary>/);
     expectWellFormed(kinds);
   });
 
