@@ -101,6 +101,23 @@ export function applyLockRoot(root: string): string {
   return real !== lockPath && isRegularFile(real) ? dirname(real) : root;
 }
 
+/**
+ * Refuses a run that took its lock beside the configuration while its docket.lock.json linked to
+ * nothing yet, where another checkout's apply has made that file since: their runs take turns
+ * through the lock beside it, which this one does not hold, and going on would upload and record
+ * what the other is uploading (probe WC-1). Called once the configuration is read, which refuses a
+ * link that still leads to nothing: from then on where the lock goes stays put.
+ */
+export function refuseLockMovedAway(root: string, heldAt: string, by: LockTaker = APPLY): void {
+  const now = applyLockRoot(root);
+  if (now === heldAt) return;
+  throw new DocketError(
+    'apply-locked',
+    `${join(root, LOCK_FILE)} links to a file that another checkout's run made after this ${by.command} started: runs sharing it take turns through ${applyLockPath(now)}, which this one does not hold`,
+    `run ${by.command} again (with ${by.waitLonger(0, '5m')} to wait for the other run); nothing was changed`,
+  );
+}
+
 function isRegularFile(path: string): boolean {
   try {
     return statSync(path).isFile();

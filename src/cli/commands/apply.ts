@@ -33,7 +33,7 @@ import { painter } from '../../render/paint.js';
 import { headerLines, writeApplyReportText, writePlanText } from '../../render/text.js';
 import { noChangesSentence, plural } from '../../render/facts.js';
 import { annotatingProblems, annotationsOption, printAnnotations, printFailureAnnotations, type AnnotationFormat } from '../annotations.js';
-import { applyLockRoot, holdingApplyLock, lockTimeoutOption } from '../apply-lock.js';
+import { applyLockRoot, holdingApplyLock, lockTimeoutOption, refuseLockMovedAway } from '../apply-lock.js';
 import { refuseReadOnlyLock } from '../lock-writable.js';
 import { EMULATOR_SYNC_FILE, workLabel } from '../../config/work-dir.js';
 import { forcedPastGuard, forcedWarnings } from '../../engine/guard.js';
@@ -124,7 +124,8 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       if (saved && !saved.target.emulator && opts.emulator) throw new StalePlanError([`${OTHER_TARGET} (${targetDifference(saved.target, { emulator: true })})`], { again: replanCommand(saved, opts.dir, planFile), hint: otherTargetHint(saved, shape, planFile) });
       const interrupts = interruptsOf(io);
       const root = resolve(io.cwd, opts.dir);
-      await holdingApplyLock(io, { root: applyLockRoot(root), checkout: root, timeoutMs: opts.lockTimeout }, () => staleIfEnvironmentGone(saved, opts.dir, planFile, async () => {
+      const lockRoot = applyLockRoot(root);
+      await holdingApplyLock(io, { root: lockRoot, checkout: root, timeoutMs: opts.lockTimeout }, () => staleIfEnvironmentGone(saved, opts.dir, planFile, async () => {
         // The time budget runs from the start, paused while a person reads the plan.
         let deadline = Date.now() + opts.timeout;
         // Aborted once the grace after an interrupt is over: requests still in flight end then.
@@ -132,6 +133,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
         // Every request and every wait for a free slot listens to it: thousands at once are expected.
         setMaxListeners(0, hard.signal);
         await annotatingProblems(io, opts, () => withSession(io, { ...opts, targets: opts.target, emulator, emulatorState: 'changes', ...(saved ? { needs: savedPlanServices(saved) } : {}), ...(env ? { env } : {}), ...(saved?.target.review?.organization_id ? { reviewOrganization: saved.target.review.organization_id } : {}), signal: hard.signal, stop: interrupts.signal, deadline: () => deadline }, async (s) => {
+          refuseLockMovedAway(root, lockRoot);
           const made = saved ? await checked(saved, s, shape, false, planFile) : await planInSession(s, opts.target, { retryUncertain: Boolean(opts.retryUncertain), adoptFiles: Boolean(opts.adoptFiles) });
           // With --force, the guard's refusals are said as what it goes past, in every output of this run.
           const plan = opts.force ? forcedPastGuard(made) : made;

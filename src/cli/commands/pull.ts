@@ -27,7 +27,7 @@ import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
 import { describePullViolation, pullRemovalViolations } from '../../engine/guard.js';
 import { DocketError, UnsafePlanError } from '../../errors.js';
 import { formatDuration } from '../duration.js';
-import { applyLockRoot, holdingApplyLock, lockTimeoutOption, PULL } from '../apply-lock.js';
+import { applyLockRoot, holdingApplyLock, lockTimeoutOption, PULL, refuseLockMovedAway } from '../apply-lock.js';
 
 interface PullFlags extends CommonOptions {
   output: 'text' | 'json' | 'markdown';
@@ -67,9 +67,11 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           deadline = Date.now() + opts.timeout;
           return run();
         };
-        return dryRun ? timed() : holdingApplyLock(io, { root: applyLockRoot(root), checkout: root, timeoutMs: opts.lockTimeout, takenBy: PULL }, timed);
+        return dryRun ? timed() : holdingApplyLock(io, { root: lockRoot, checkout: root, timeoutMs: opts.lockTimeout, takenBy: PULL }, timed);
       };
+      const lockRoot = applyLockRoot(root);
       const { plan, result, refused } = await locked(() => withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds), ...(check ? { check } : {}) }, async (s) => {
+        if (!dryRun) refuseLockMovedAway(root, lockRoot, PULL);
         // The configuration's warnings (a lock file's merge conflict, say), as plan and validate give them.
         for (const warning of s.workspace.warnings) s.logger.info(`Warning: ${warning}`);
         const { details, dropped } = await readWithDroppedKinds(s, { targets: opts.target, kinds, readAll: true });

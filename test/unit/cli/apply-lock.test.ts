@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireApplyLock, applyLockPath, PULL, releaseApplyLockSync, takeApplyLock, takeOverStale, unusableHint, type ApplyLockHolder } from '../../../src/cli/apply-lock.js';
+import { acquireApplyLock, applyLockPath, applyLockRoot, PULL, refuseLockMovedAway, releaseApplyLockSync, takeApplyLock, takeOverStale, unusableHint, type ApplyLockHolder } from '../../../src/cli/apply-lock.js';
 import type { Interrupts } from '../../../src/cli/interrupt.js';
 import type { Io } from '../../../src/cli/io.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
@@ -11,6 +11,23 @@ import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 afterAll(removeMadeDirs);
 
 describe('the apply lock', () => {
+  it('refuses a run that took its lock at home while its docket.lock.json linked to nothing, once another checkout made the file (probe WC-1)', async () => {
+    const shared = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    const checkout = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    await symlink(join(shared, 'docket.lock.json'), join(checkout, 'docket.lock.json'));
+    // Linked to nothing yet: the lock goes beside the configuration, and nothing is made where the link leads.
+    const heldAt = applyLockRoot(checkout);
+    expect(heldAt).toBe(checkout);
+    expect(() => refuseLockMovedAway(checkout, heldAt)).not.toThrow();
+    // The other checkout's apply made the file: this run holds the wrong lock, and stops before it changes anything.
+    await writeFile(join(shared, 'docket.lock.json'), '{"version":1,"files":{}}\n');
+    expect(applyLockRoot(checkout)).toBe(realpathSync(shared));
+    expect(() => refuseLockMovedAway(checkout, heldAt)).toThrow(expect.objectContaining({ code: 'apply-locked', message: expect.stringContaining(`take turns through ${applyLockPath(realpathSync(shared))}`) }));
+    expect(() => refuseLockMovedAway(checkout, heldAt, PULL)).toThrow(expect.objectContaining({ hint: 'run pull again (with --lock-timeout 5m to wait for the other run); nothing was changed' }));
+    // Taken there from the start: nothing to refuse.
+    expect(() => refuseLockMovedAway(checkout, applyLockRoot(checkout))).not.toThrow();
+  });
+
   it('keeps its exit cleanup until the lock is removed: a signal while it is released leaves no lock (probe ET)', async () => {
     const root = await makeDir({});
     const cleanups = new Set<() => void>();
