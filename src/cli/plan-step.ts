@@ -110,6 +110,7 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
     // (Drift and pull read every kind the lock records: they say what was left live themselves.)
     const unread = opts.only || opts.targets?.length || opts.readOnly ? undefined : syncedButUnread(s);
     if (unread) result.plan.warnings.push(unread);
+    result.plan.warnings = result.plan.warnings.map((w) => commandsInRunShape(w, shape));
     if (running && running.command === undefined) {
       const warning = runningApplyWarning(running, p.root);
       result.plan.warnings.unshift(warning);
@@ -209,12 +210,16 @@ function runningApplyWarning(holder: ApplyLockHolder, root: string): string {
  * target quoted as bash or zsh reads it back: copied as written it acts on the same organization (probe PS-3).
  */
 function inRunShape(d: Diagnostic, shape: Omit<PlanShape, 'target'>): Diagnostic {
-  if (!d.hint?.includes('`docket apply --')) return d;
+  return d.hint?.includes('`docket apply --') ? { ...d, hint: commandsInRunShape(d.hint, shape) } : d;
+}
+
+/** A text's `docket apply --…` commands as this run was made: a hint's, or a warning's of the plan (`--adopt-files`, probe WB-1). */
+function commandsInRunShape(text: string, shape: Omit<PlanShape, 'target'>): string {
+  if (!text.includes('`docket apply --')) return text;
   // `--target X` alone, or flags of no value (`--adopt-files`, `--retry-uncertain`; second read SR82B-2).
-  const hint = d.hint
+  return text
     .replace(/`docket apply --target ([^`<]+)`/g, (_, target: string) => `\`${shapedCommand('apply', { ...shape, target: [target] })}\``)
     .replace(/`docket apply((?: --(?:adopt-files|retry-uncertain))+)`/g, (_, flags: string) => `\`${shapedCommand('apply', { ...shape, target: [], adoptFiles: flags.includes('--adopt-files'), retryUncertain: flags.includes('--retry-uncertain') })}\``);
-  return { ...d, hint };
 }
 
 /** Errors of plan and apply that drift and pull, which send nothing, say as warnings. */

@@ -1045,7 +1045,7 @@ describe('standard templates and attachments', () => {
     await rm(join(dir, 'docket.lock.json'));
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain(
-      `Warning: template "Cloud Service Agreement" names upload ${second} where the files name attachment "Security Exhibit", which pins \`id: ${first}\` and docket.lock.json records no upload of: if that is a later upload of attachments/security.pdf (the lock that recorded it is lost), pin it instead before \`docket apply --adopt-files\`; as written, apply points template "Cloud Service Agreement" back at ${first}`,
+      `Warning: template "Cloud Service Agreement" names upload ${second} where the files name attachment "Security Exhibit", which pins \`id: ${first}\` and docket.lock.json records no upload of: if that is a later upload of attachments/security.pdf (the lock that recorded it is lost), pin it instead before \`docket apply -C ${relative(process.cwd(), dir)} --adopt-files\`; as written, apply points template "Cloud Service Agreement" back at ${first}`,
     );
     // Once, though the template names the attachment in a parameter and in its list (probe MN-3).
     expect(plan.stdout.match(/names upload /g)).toHaveLength(1);
@@ -1312,7 +1312,8 @@ describe('standard templates and attachments', () => {
 
     const plan = await cli('plan', '-C', dir, '--detailed-exitcode');
     expect(plan.code).toBe(0);
-    expect(plan.stdout).toContain('attachment "Security Exhibit": cannot compare its description (not readable over the API, and docket.lock.json records none for it), so a change to it is not seen; run `docket apply --adopt-files`');
+    // The command as this run was made: copied, it acts on the same configuration (probe WB-1).
+    expect(plan.stdout).toContain(`attachment "Security Exhibit": cannot compare its description (not readable over the API, and docket.lock.json records none for it), so a change to it is not seen; run \`docket apply -C ${relative(process.cwd(), dir)} --adopt-files\``);
     const adopt = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files', '-q');
     expect(adopt.code).toBe(0);
     // Only the lock changed: the report still names the target and says the services match.

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
@@ -308,7 +308,7 @@ it('a Word term another apply created first is kept: this run sets its own copy 
   const files = Object.values(await expectLockIntact(dir)).flatMap((f) => Object.values(f));
   expect(files.filter((e) => e.id !== kept.id)).toEqual([]);
   const plan = await run('plan', '-C', dir);
-  expect(plan.stdout).toContain('run `docket apply --adopt-files` to record the current file as live');
+  expect(plan.stdout).toContain(`run \`docket apply -C ${relative(process.cwd(), dir)} --adopt-files\` to record the current file as live`);
   expect((await run('apply', '-C', dir, '--auto-approve', '--adopt-files')).code).toBe(0);
   const adopted = Object.values(await expectLockIntact(dir))[0]!;
   expect(adopted['custom-term:Data Terms']?.id).toBe(kept.id);
