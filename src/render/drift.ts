@@ -150,6 +150,8 @@ export interface DriftTextOptions {
   color: boolean;
   /** `--kind` and `--target` as given: what was compared, when not everything. */
   scope?: readonly string[];
+  /** The `-C` the run was given, for the commands the report names (adoptFilesCommand). */
+  dir?: string;
 }
 
 /** What a report limited by `--kind` or `--target` says of what it left out. */
@@ -187,7 +189,7 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
   // Objects, not changes: a rename and an edit of one rule are two changes of a plan.
   if (owed > 0) lines.push(`${plural(owed, 'object')} changed in the files ${owed === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` shows ${owed === 1 ? 'it' : 'them'}.`);
   if (leftLive > 0) lines.push(leftLiveLine(leftLive));
-  if (report.adopting?.length) lines.push(adoptingLine(plan, report.adopting, (a) => `${subject(a, quote)} (${onePath(a.file)})`));
+  if (report.adopting?.length) lines.push(adoptingLine(plan, report.adopting, (a) => `${subject(a, quote)} (${onePath(a.file)})`, opts.dir));
   const scope = scopeLine(opts.scope, oneLine);
   if (scope) lines.push(scope);
   return `${lines.join('\n')}\n`;
@@ -214,17 +216,17 @@ function leftLiveLine(n: number): string {
 }
 
 /** Live objects named by pending documents: said once, with what adopting them takes. */
-function adoptingLine(plan: Plan, items: readonly AdoptingItem[], show: (a: AdoptingItem) => string): string {
+function adoptingLine(plan: Plan, items: readonly AdoptingItem[], show: (a: AdoptingItem) => string, dir: string | undefined): string {
   const n = items.length;
-  return `${n} live ${n === 1 ? 'object is' : 'objects are'} named by a pending document (not drift; add the file it names, rename it to .yaml, then \`${adoptFilesCommand(plan)}\`): ${items.map(show).join(', ')}.`;
+  return `${n} live ${n === 1 ? 'object is' : 'objects are'} named by a pending document (not drift; add the file it names, rename it to .yaml, then \`${adoptFilesCommand(plan, dir)}\`): ${items.map(show).join(', ')}.`;
 }
 
 /** `limitSaid`: the limit a cut report names, when it was fitted to less room than that (fitPrinted). */
-export function renderDriftMarkdown(plan: Plan, report: DriftReport, maxChars = MARKDOWN_MAX_CHARS, scope?: readonly string[], limitSaid = maxChars): string {
-  return fitMarkdown((budget) => driftMarkdown(plan, report, budget, limitSaid, scope), maxChars);
+export function renderDriftMarkdown(plan: Plan, report: DriftReport, maxChars = MARKDOWN_MAX_CHARS, scope?: readonly string[], limitSaid = maxChars, dir?: string): string {
+  return fitMarkdown((budget) => driftMarkdown(plan, report, budget, limitSaid, scope, dir), maxChars);
 }
 
-function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxChars: number, scope: readonly string[] | undefined): string {
+function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxChars: number, scope: readonly string[] | undefined, dir: string | undefined): string {
   const lines = ['### docket drift', '', markdownTargetLine(plan), ''];
   if (report.drift.length === 0) lines.push('**No drift.** The live services have not moved away from the files.', '');
   else {
@@ -265,7 +267,7 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
   // Worded so the CI recipe's grep ('pending change.* of the files (not drift)') finds what an apply still owes, and only that.
   if (owed > 0) lines.push(`_${plural(owed, 'object')} with pending changes of the files (not drift): see \`docket plan\`._`, '');
   if (leftLive > 0) lines.push(`_${leftLiveLine(leftLive)}_`, '');
-  if (report.adopting?.length) lines.push(`_${escapeMarkdown(adoptingLine(plan, report.adopting, (a) => `${a.kind} "${a.name}" (${a.file})`))}_`, '');
+  if (report.adopting?.length) lines.push(`_${escapeMarkdown(adoptingLine(plan, report.adopting, (a) => `${a.kind} "${a.name}" (${a.file})`, dir))}_`, '');
   const only = scopeLine(scope, codeSpan);
   if (only) lines.push(`_${only}_`, '');
   if (budget.cut) lines.push(cutNote(maxChars), '');

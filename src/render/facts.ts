@@ -7,7 +7,7 @@ import { DIRECTION_LABEL } from '../engine/direction.js';
 import { guardWarning, guardWarnings } from '../engine/guard.js';
 import { CREATE_ACTIONS, isFilesSide, type Action, type Change, type Direction, type FieldChange, type FieldDirection, type KindName, type Plan } from '../engine/types.js';
 import { identityWithoutSecrets } from '../config/url-secrets.js';
-import { bashWord } from '../util/shell-word.js';
+import { bashWord, shellPath } from '../util/shell-word.js';
 
 export interface KindTitle {
   name: KindName;
@@ -169,13 +169,17 @@ export function warningSentences(plan: Plan, fmt: Fmt): string[] {
   return out;
 }
 
-/** `docket apply --adopt-files` with the run's `--env` and `--emulator`, so that copied it acts on the same organization (probe SK-3). */
-export function adoptFilesCommand(plan: Pick<Plan, 'environment' | 'target'>): string {
-  return `docket apply${plan.environment !== undefined ? ` --env ${bashWord(plan.environment)}` : ''}${plan.target.emulator ? ' --emulator' : ''} --adopt-files`;
+/**
+ * `docket apply --adopt-files` with the run's `-C` (`dir`, when a command that was given one renders
+ * it: `show` reads a file, not a folder), `--env` and `--emulator`, so that copied it acts on the
+ * same configuration and organization (probes SK-3, WB-1).
+ */
+export function adoptFilesCommand(plan: Pick<Plan, 'environment' | 'target'>, dir?: string): string {
+  return `docket apply${dir !== undefined && dir !== '.' ? ` -C ${shellPath(dir)}` : ''}${plan.environment !== undefined ? ` --env ${bashWord(plan.environment)}` : ''}${plan.target.emulator ? ' --emulator' : ''} --adopt-files`;
 }
 
 /** `3 live objects are not declared in any file and are left alone (members: 2, playbooks: 1).` */
-export function undeclaredSentence(plan: Plan, verbose = false): string | undefined {
+export function undeclaredSentence(plan: Plan, verbose = false, dir?: string): string | undefined {
   const groups = plan.undeclared.filter((u) => u.count > 0 && (verbose || !u.quiet));
   const total = groups.reduce((n, u) => n + u.count, 0);
   if (total === 0) return undefined;
@@ -183,7 +187,7 @@ export function undeclaredSentence(plan: Plan, verbose = false): string | undefi
   const verb = total === 1 ? 'is not declared in any file and is left alone' : 'are not declared in any file and are left alone';
   // Named by a pending document (an export's): adopted once its file is there, as drift says (probe RI-3).
   const pending = groups.reduce((n, u) => n + (u.pending ?? 0), 0);
-  const adopt = pending === 0 ? '' : `; ${pending === total ? (total === 1 ? 'it is' : 'they are') : `${pending} of them ${pending === 1 ? 'is' : 'are'}`} named by a pending document: add the file it names, rename the document to .yaml, then \`${adoptFilesCommand(plan)}\``;
+  const adopt = pending === 0 ? '' : `; ${pending === total ? (total === 1 ? 'it is' : 'they are') : `${pending} of them ${pending === 1 ? 'is' : 'are'}`} named by a pending document: add the file it names, rename the document to .yaml, then \`${adoptFilesCommand(plan, dir)}\``;
   return `${plural(total, 'live object')} ${verb} (${per})${adopt}.`;
 }
 

@@ -41,6 +41,8 @@ export interface PlanMarkdownOptions {
   maxChars?: number;
   /** The limit a cut report names, when it was fitted to less room than that (fitPrinted). */
   limitSaid?: number;
+  /** The `-C` the run was given, for the commands the comment names (adoptFilesCommand). */
+  dir?: string;
 }
 
 /** Header values and the undeclared names listed are short in practice; a cap keeps the fixed part of the comment bounded (probe JI-1). */
@@ -87,6 +89,8 @@ interface Layout {
   truncated: boolean;
   /** The limit the note of a cut report names. */
   limitSaid: number;
+  /** The `-C` the run was given (PlanMarkdownOptions). */
+  dir: string | undefined;
 }
 
 /**
@@ -266,7 +270,7 @@ function render(plan: Plan, sections: MdSection[], layout: Layout): string {
       for (const line of sectionLines(s, layout.showDetails[i] ?? true, layout.shown[i] ?? 0)) lines.push(line);
     });
   }
-  const undeclared = undeclaredSentence(plan);
+  const undeclared = undeclaredSentence(plan, false, layout.dir);
   if (undeclared) {
     lines.push(escapeMarkdown(undeclared));
     // Named as in the text plan: a file deleted without prune is otherwise a comment of "No changes.".
@@ -294,6 +298,7 @@ export function renderPlanMarkdown(plan: Plan, opts: PlanMarkdownOptions): strin
     sections: true,
     truncated: false,
     limitSaid: opts.limitSaid ?? maxChars,
+    dir: opts.dir,
   };
   const full = render(plan, sections, layout);
   if (full.length < maxChars) return full;

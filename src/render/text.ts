@@ -43,6 +43,8 @@ export interface PlanTextOptions {
   /** Also list undeclared objects by name and the fields of deleted objects. */
   verbose?: boolean;
   kindOrder: KindTitle[];
+  /** The `-C` the run was given, for the commands the plan names (adoptFilesCommand). */
+  dir?: string;
 }
 
 const CHANGE_INDENT = '  ';
@@ -174,7 +176,7 @@ function* planTextLines(plan: Plan, opts: PlanTextOptions): Generator<string> {
     for (const w of warnings) yield `${paint('yellow', 'Warning:')} ${w}`;
   }
 
-  const undeclared = undeclaredSentence(plan, verbose);
+  const undeclared = undeclaredSentence(plan, verbose, opts.dir);
   if (undeclared) {
     yield* ['', undeclared];
     // Objects a person may act on (with --prune) are named without -v; the rest with it.

@@ -744,13 +744,14 @@ describe('docket export', () => {
     expect(fresh.stdout).not.toContain('data-terms');
     expect(fresh.stdout).not.toContain('cannot compare');
     // Though the plan says how to adopt the live one it names, as drift does (probe RI-3).
-    expect(fresh.stdout).toContain('1 live object is not declared in any file and is left alone (custom-terms: 1); it is named by a pending document: add the file it names, rename the document to .yaml, then `docket apply --adopt-files`.');
+    expect(fresh.stdout).toContain(`1 live object is not declared in any file and is left alone (custom-terms: 1); it is named by a pending document: add the file it names, rename the document to .yaml, then \`docket apply -C ${out} --adopt-files\`.`);
     const planJson = JSON.parse((await cli('plan', '-C', out, '-o', 'json')).stdout) as { undeclared: unknown[] };
     expect(planJson.undeclared).toEqual([expect.objectContaining({ kind: 'custom-term', count: 1, pending: 1 })]);
     // Nor is it drift, and pull does not write it a second time: it is being adopted.
     const drift = await cli('drift', '-C', out);
     expect(drift.code).toBe(0);
-    expect(drift.stdout).toContain('1 live object is named by a pending document (not drift; add the file it names, rename it to .yaml, then `docket apply --adopt-files`): custom-term "Data Terms" (custom-terms/data-terms.yaml.pending).');
+    // With the run's -C: copied, it adopts for this configuration (probe WB-1).
+    expect(drift.stdout).toContain(`1 live object is named by a pending document (not drift; add the file it names, rename it to .yaml, then \`docket apply -C ${out} --adopt-files\`): custom-term "Data Terms" (custom-terms/data-terms.yaml.pending).`);
     const driftJson = JSON.parse((await cli('drift', '-C', out, '-o', 'json')).stdout) as { adopting: unknown[] };
     expect(driftJson.adopting).toEqual([{ kind: 'custom-term', key: 'Data Terms', name: 'Data Terms', file: 'custom-terms/data-terms.yaml.pending' }]);
     const pulled = await cli('pull', '-C', out);

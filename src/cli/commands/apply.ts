@@ -145,7 +145,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
             // Like the approval question, the plan's printing is not the apply's work: a reader that
             // takes it slowly (a CI log) must not use up the budget of the changes.
             const printing = Date.now();
-            await writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER }, io.stdout, io.stdoutDrained);
+            await writePlanText(plan, { color, verbose: Boolean(opts.verbose), kindOrder: KIND_ORDER, dir: opts.dir }, io.stdout, io.stdoutDrained);
             deadline += Date.now() - printing;
           }
           // Before applying, so the annotations are there even when an operation fails.

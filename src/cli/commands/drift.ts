@@ -147,8 +147,8 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
       // One document (JSON, markdown): a signal lets it finish, never leaves half of one (probe MT-1).
       if (opts.output !== 'text') interruptsOf(io).hold('the report is being written');
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report, { kinds: [...new Set(kindNames(opts.kind))], targets: opts.target }));
-      else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderDriftMarkdown(plan, report, room, scopeOf(opts), MARKDOWN_MAX_CHARS)));
-      else io.stdout(renderDriftText(plan, report, { color: useColor(io, opts), scope: scopeOf(opts) }));
+      else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderDriftMarkdown(plan, report, room, scopeOf(opts), MARKDOWN_MAX_CHARS, opts.dir)));
+      else io.stdout(renderDriftText(plan, report, { color: useColor(io, opts), scope: scopeOf(opts), dir: opts.dir }));
       setExit(report.drift.length > 0 ? 2 : 0);
     });
 }

@@ -67,7 +67,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
         sealPlan(plan, io.env, secrets.length > 0 ? (text) => redact(text, secrets) : undefined);
         await savePlan(out, opts.out!, redactEach(planJsonChunks(plan), secrets), interruptsOf(io));
       }
-      await printPlan(io, plan, opts.output, { color: useColor(io, opts), verbose: Boolean(opts.verbose) });
+      await printPlan(io, plan, opts.output, { color: useColor(io, opts), verbose: Boolean(opts.verbose), dir: opts.dir ?? '.' });
       if (opts.annotations === 'github') printAnnotations(io, plan, workspace, opts);
       // Over the delete guard, the apply of it is refused without --force: said, not offered.
       const guarded = plan.guard?.length ? ' (it is refused without --force: see the warning)' : '';

@@ -356,6 +356,11 @@ describe('renderPlanText', () => {
     const pending = { undeclared: [{ kind: 'custom-term' as const, count: 1, names: ['W'], reason: 'r', pending: 1 }] };
     expect(text(plan([], pending))).toContain('then `docket apply --adopt-files`.');
     expect(text(plan([], { ...pending, environment: 'eu west', target: { emulator: true } }))).toContain("then `docket apply --env 'eu west' --emulator --adopt-files`.");
+    // With the run's -C, in text and markdown: copied, it adopts for the same configuration (probe WB-1).
+    const inDir = plan([], { ...pending, environment: 'eu', target: { emulator: true } });
+    expect(renderPlanText(inDir, { color: false, kindOrder: KIND_ORDER, dir: 'my config' })).toContain("then `docket apply -C 'my config' --env eu --emulator --adopt-files`.");
+    expect(renderPlanText(inDir, { color: false, kindOrder: KIND_ORDER, dir: '.' })).toContain('then `docket apply --env eu --emulator --adopt-files`.');
+    expect(renderPlanMarkdown(inDir, { kindOrder: KIND_ORDER, dir: 'cfg' })).toContain('then \\`docket apply -C cfg --env eu --emulator --adopt-files\\`.');
   });
 
   it('shows the fields of deleted objects only when verbose', () => {
