@@ -260,11 +260,14 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     const said = new Set(pass.problems.filter((p) => p.code === 'undefined-variable').map(useKey));
     const { environments: _environments, vars: _vars, ...top } = raw;
     const uses = interpolateTree(top, '', { ctx: { vars: NO_VARS, env: input.processEnv, allowVars: true }, skip: (p) => p === '/version', isPlain: (p) => positions.isPlain(p) }).problems;
-    const others = namedOtherEnvironments(raw, input.env);
+    // Defined with a value that is broken is not undefined: said once, where it is defined; an
+    // environment whose block or name is refused on its own is not named here (second read SR95-5).
+    const definedIn = (block: unknown, name: string): boolean => isPlainObject(block) && Object.hasOwn(block, name);
+    const others = Object.keys(isPlainObject(environments) ? environments : {}).filter((name) => name !== input.env && !holdsPlaceholder(name) && isPlainObject(get(environments, name)));
     for (const use of uses) {
-      if (use.code !== 'undefined-variable' || use.variable === undefined || said.has(useKey(use))) continue;
+      if (use.code !== 'undefined-variable' || use.variable === undefined || said.has(useKey(use)) || definedIn(get(raw, 'vars'), use.variable)) continue;
       said.add(useKey(use));
-      const lacking = others.filter((o) => !Object.hasOwn(o.vars, use.variable!) && !overriddenByEnv(raw, get(environments, o.name), use.pointer)).map((o) => showName(o.name));
+      const lacking = others.filter((name) => !definedIn(get(get(environments, name), 'vars'), use.variable!) && !overriddenByEnv(raw, get(environments, name), use.pointer)).map(showName);
       if (lacking.length === 0) continue;
       const written = valueAt(raw, use.pointer);
       const pos = lineOf && typeof written === 'string' ? placeholderPlace(positions.valueAt(use.pointer), written, use.variable, lineOf, use.placeholder, use.occurrence) : positions.valueAt(use.pointer);

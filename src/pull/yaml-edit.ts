@@ -1137,17 +1137,22 @@ class DocumentEditor {
       // A key with no value (`description:   # TODO`) has its comment after the colon, and after a
       // tag or anchor written there without a value (`questions: !!null   # c`, probe VF-4).
       let comment = /^(?:[ \t]*:(?=[ \t]))?(?:[ \t]+[!&][^ \t#]*)*([ \t]*#.*)/.exec(this.text.slice(end, lineEnd))?.[1] ?? '';
-      // An explicit key (`? description`, its `:` on the next line or none): the pair written as
-      // `description: …` where the `?` was, as `description: d` after the `?` would be a mapping as key (probe VF-3).
-      const explicit = /\?[ \t]+$/.exec(this.text.slice(this.lineStart(key.range![0]), key.range![0]));
-      const keyAt = explicit ? key.range![0] - explicit[0].length : key.range![0];
+      // An explicit key (`? description`, `? !!str description`, its `:` on a later line or none): the
+      // pair written as `description: …` where the `?` was, as `description: d` after the `?` would
+      // be a mapping as key (probe VF-3); the comments of both lines kept (second read SR95-3).
+      const keyStart = key.range![0] - (/(?:[&!][^\s]*[ \t]+)+$/.exec(this.text.slice(this.lineStart(key.range![0]), key.range![0]))?.[0].length ?? 0);
+      const explicit = /\?[ \t]+$/.exec(this.text.slice(this.lineStart(keyStart), keyStart));
+      const keyAt = explicit ? keyStart - explicit[0].length : keyStart;
       if (explicit) {
-        const colonLine = written ? null : /^[ \t]*:(?:[ \t]+[!&][^ \t#]*)*([ \t]*#.*)?(?:\r?\n|$)/.exec(this.text.slice(lineEnd));
+        const keyLineEnd = this.afterLine(key.range![1]);
+        const keyComment = written && keyLineEnd < end ? (/^[ \t]*(#.*)/.exec(this.text.slice(key.range![1], keyLineEnd))?.[1] ?? '') : '';
+        if (keyComment) comment = comment ? `   ${keyComment}${comment}` : `   ${keyComment}`;
+        const colonLine = written ? null : /^(?:[ \t]*\r?\n)*[ \t]*:(?:[ \t]+[!&][^ \t#]*)*([ \t]*#.*)?(?:\r?\n|$)/.exec(this.text.slice(lineEnd));
         if (colonLine) {
-          comment ||= colonLine[1] ?? '';
+          comment = colonLine[1] ? `${comment}${colonLine[1]}` : comment;
           lineEnd += colonLine[0].length;
         }
-        this.splice(keyAt, key.range![0], '');
+        this.splice(keyAt, keyStart, '');
       }
       const block = toYaml({ [keyOf(parent.pair, this.doc)]: wanted }, this.ctx.quote, this.ctx.indent);
       const text = indented(block.slice(block.indexOf(':')), this.column(keyAt)).replace(/^ +/, '');
@@ -1206,15 +1211,27 @@ class DocumentEditor {
    * on the first's and the last's (`- { name: a,` … `actions: x }`, probe VF-7); else undefined.
    */
   private keyLineIndent(map: YAMLMap): string | undefined {
+    // The text does not change until the splices are made: worked out once per mapping, not per key added (second read SR95-2).
+    if (this.keyLineIndents.has(map)) return this.keyLineIndents.get(map);
+    const indent = this.keyLineIndentOf(map);
+    this.keyLineIndents.set(map, indent);
+    return indent;
+  }
+  private readonly keyLineIndents = new Map<YAMLMap, string | undefined>();
+
+  private keyLineIndentOf(map: YAMLMap): string | undefined {
     const pairs = map.items as Pair[];
     const last = pairs.length - 1;
+    // The last key taken out with the `}` on its line: its removal takes the line ends a key added
+    // would go at, so the key goes in after the one before it, on its line (second read SR95-1).
+    const lastGoes = this.flowRemovals.get(map)?.includes(last) === true;
     const ownLines = pairs.every((pair, i) => {
       const start = this.keyStart(pair);
       const end = this.pairEnd(pair);
       const before = this.text.slice(this.lineStart(start), start);
       const opens = i === 0 && last > 0 && map.range![0] >= this.lineStart(start) && /^[^\n]*\{[ \t]*$/.test(before);
       const after = this.text.slice(end, this.afterLine(end));
-      const closes = i === last && last > 0 && /^[ \t]*,?[ \t]*\}/.test(after);
+      const closes = i === last && last > 0 && !lastGoes && /^[ \t]*,?[ \t]*\}/.test(after);
       return (before.trim() === '' || opens) && (/^[ \t]*,?[ \t]*(#[^\n]*)?\r?\n?$/.test(after) || closes);
     });
     if (!ownLines) return undefined;

@@ -470,6 +470,9 @@ describe('environments', () => {
     const r = await load({ 'docket.yaml': docket.replace('n: 4, ', 'n: 4, x: 1, ').replace('concurrency: ${var.n}', 'concurrency: 2') }, { env: 'prod' });
     expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['docket.yaml:3:23 undefined-variable variable `var.lead` is not defined in environments `dev`, `qa`']);
     expect(r.diagnostics[0]!.hint).toContain('define it under `vars:` in docket.yaml');
+    // Defined with a broken value, or in an environment refused on its own: said once, as that (second read SR95-5).
+    const broken = await load({ 'docket.yaml': lines('version: 1', 'concurrency: ${var.n}', 'environments:', '  a: { vars: { n: 4 } }', '  b: { vars: { n: } }', '  c:', '  ${var.e}: {}') }, { env: 'a' });
+    expect(broken.diagnostics.map((d) => d.message).filter((m) => m.includes('not defined'))).toEqual([]);
   });
 
   it('check every environment\'s settings a placeholder fills, selected or not, as the run that selects it would (probe VC-2)', async () => {

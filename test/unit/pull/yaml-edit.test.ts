@@ -354,6 +354,9 @@ describe('editYaml', () => {
     expect(edit(text.replace('x }', 'x, }'), two).text).toBe('kind: Playbook\nname: QQ\nrules:\n  - { name: a,   # rule a\n      actions: x,\n      reviewer: b@x.example,\n      internal_notes: "n", }\n');
     const crlf = text.replace('x }', 'x }   # c').replace(/\n/g, '\r\n');
     expect(edit(crlf, (v) => setAt(v, '/rules/0/reviewer', 'b@x.example', order)).text).toBe(crlf.replace('x }', 'x,\r\n      reviewer: b@x.example }'));
+    // The last key taken out as one is added: the new key goes after the one before it, on its line (second read SR95-1).
+    const swapped = edit(text.replace('x }', 'x,\n      reviewer: r }'), (v) => setAt(setAt(v, '/rules/0/reviewer', undefined), '/rules/0/internal_notes', 'n', order)).text;
+    expect(swapped).toBe('kind: Playbook\nname: QQ\nrules:\n  - { name: a,   # rule a\n      actions: x, internal_notes: "n" }\n');
     // Written on one line, it stays one.
     const inline = 'kind: Playbook\nname: QQ\nrules:\n  - { name: a, actions: x }\n';
     expect(edit(inline, (v) => setAt(v, '/rules/0/reviewer', 'b@x.example', order)).text).toBe('kind: Playbook\nname: QQ\nrules:\n  - { name: a, actions: x, reviewer: b@x.example }\n');
@@ -533,6 +536,11 @@ describe('editYaml', () => {
     expect(edit(rule('  - name: a\n    actions: x\n    ? questions\n'), set('/rules/0/questions', ['q1']))).toMatchObject({ text: rule('  - name: a\n    actions: x\n    questions:\n      - q1\n'), problems: [] });
     // With a value written, a collection instead of it.
     expect(edit(rule('  - name: a\n    ? questions\n    : old   # k\n    actions: x\n'), set('/rules/0/questions', ['q1', 'q2']))).toMatchObject({ text: rule('  - name: a\n    questions:   # k\n      - q1\n      - q2\n    actions: x\n'), problems: [] });
+    // The comments of both lines kept; a tag or anchor before the key; a blank line before the `:` (second read SR95-3, SR95-4).
+    expect(edit(rule('  - name: a\n    ? description   # c1\n    :   # c2\n    actions: x\n'), set('/rules/0/description', 'd')).text).toBe(rule('  - name: a\n    description: d   # c1   # c2\n    actions: x\n'));
+    expect(edit(rule('  - name: a\n    ? questions   # c1\n    : old\n    actions: x\n'), set('/rules/0/questions', ['q1'])).text).toBe(rule('  - name: a\n    questions:   # c1\n      - q1\n    actions: x\n'));
+    expect(edit(rule('  - name: a\n    ? !!str description\n    actions: x\n'), set('/rules/0/description', 'd')).text).toBe(rule('  - name: a\n    !!str description: d\n    actions: x\n'));
+    expect(edit(rule('  - name: a\n    ? &k description\n\n    :\n    actions: x\n'), set('/rules/0/description', 'd')).text).toBe(rule('  - name: a\n    &k description: d\n    actions: x\n'));
   });
 
   it('gives an item added to a flow list written an item a line a line of its own, beside inserts and removals (probe FN)', () => {
