@@ -16,7 +16,7 @@ import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js'
 import { DOCKET_YAML, MSA, NDA } from '../fixtures.js';
 import { AGREEMENTS_DOCKET_YAML, DOCX_TERM_YAML, docx } from '../agreements-fixtures.js';
 import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
-import { agreementsOf, bin, expectConverged, expectLockIntact, reviewOf, spawnBin } from './harness.js';
+import { agreementsOf, bin, expectConverged, expectLockIntact, livePlaybooks, reviewOf, spawnBin, waitUntil } from './harness.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../examples/acme-legal', import.meta.url));
 
@@ -270,6 +270,33 @@ it('two checkouts that share one docket.lock.json through a link take turns: nei
   expect(Object.values(lock.targets).flatMap((section) => Object.keys(section.files)).sort()).toEqual([1, 2, 3, 4].flatMap((n) => [`attachment:A Exhibit ${n}`, `attachment:B Exhibit ${n}`]).sort());
   const run = bin(t);
   for (const dir of [a, b]) await expectConverged(run, dir);
+});
+
+it('an apply that took its lock at home while its docket.lock.json linked to nothing stops before changing anything once another checkout made the file (probe WC-1)', async () => {
+  t = await startTestEmulator({});
+  const a = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+  const b = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/msa.yaml': MSA });
+  await symlink(join(a, 'docket.lock.json'), join(b, 'docket.lock.json'));
+  // B's own lock is held by a live process: B waits for it at home, its link still leading to nothing.
+  const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
+  try {
+    await mkdir(join(b, '.docket'));
+    await writeFile(join(b, '.docket', 'apply.lock'), JSON.stringify({ pid: holder.pid, host: hostname(), started: new Date().toISOString() }));
+    const runB = spawnBin(['apply', '-C', b, '--auto-approve', '--lock-timeout', '1m'], t.env);
+    await waitUntil(() => runB.stderr().includes('Waiting for'), 'the apply of B to wait for its lock');
+    // Meanwhile A's apply makes the shared file; then B's lock is freed, and B reads its configuration.
+    const run = bin(t);
+    expect((await run('apply', '-C', a, '--auto-approve')).code).toBe(0);
+    holder.kill();
+    expect(await runB.exited).toBe(1);
+    expect(runB.stderr()).toContain(`${join(b, 'docket.lock.json')} links to a file that another checkout's run made after this apply started`);
+    expect(livePlaybooks(t).map((p) => p.name)).toEqual(['Inbound NDA']);
+    // Run again, it takes turns through the lock beside the shared file, and applies.
+    expect((await run('apply', '-C', b, '--auto-approve')).code).toBe(0);
+    expect(livePlaybooks(t).map((p) => p.name).sort()).toEqual(['Inbound NDA', 'Vendor MSA']);
+  } finally {
+    holder.kill();
+  }
 });
 
 it('a playbook another apply created first is kept: this run archives its own copy, and records no rule of that copy', async () => {
