@@ -1164,9 +1164,15 @@ class PullPlanner {
     const liveName = c.parent?.liveId ? this.liveById.get(c.parent.liveId)?.name : undefined;
     const renamedTo = liveName !== undefined && c.parent && !this.desired.has(refKey(c.parent.kind, normName(liveName))) ? normName(liveName) : undefined;
     const parents = c.parent ? new Set([c.parent.key, ...(renamedTo === undefined ? [] : [renamedTo])]) : undefined;
+    // Not removed but still live under another playbook: moved with it, renamed in the app while a
+    // new one took its name. The test is that one's to name, not to drop (probe WG-1).
+    const movedTo = c.parent ? this.liveById.get(this.liveById.get(this.input.sync.idOf(refKey(c.kind, c.key)) ?? '')?.parentId ?? '') : undefined;
+    const said = movedTo
+      ? `, which moved in the app with its ${c.parent!.kind}, now ${c.parent!.kind} ${quoteValue(movedTo.name, Infinity)}: if the test was written for that one, name it in the test (validate and docket test refuse it as it is)`
+      : `, removed in the app; ${what} (validate and docket test refuse it)`;
     for (const [file, mentions] of this.testsNaming(c.kind, name, parents)) {
       const lines = new Set(mentions.map(({ index, pointer }) => this.lineOf(file, index, pointer)));
-      for (const line of lines) this.notes.push(`${file}:${line}: names ${c.kind} ${quoteValue(c.key, Infinity)}, removed in the app; ${what} (validate and docket test refuse it)`);
+      for (const line of lines) this.notes.push(`${file}:${line}: names ${c.kind} ${quoteValue(c.key, Infinity)}${said}`);
     }
   }
 

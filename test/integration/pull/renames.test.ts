@@ -1321,6 +1321,19 @@ describe('objects renamed in the app', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('says a rule that moved in the app with its playbook, renamed there while a new one took its name, is not removed: the test is to name that playbook, not to drop the rule (probe WG-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA, 'tests/nda.test.yaml': NDA_TEST, 'tests/nda.txt': 'Delaware.\n' });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editPlaybook('Inbound NDA', { name: 'Inbound NDA old' });
+    await app.createPlaybook({ name: 'Inbound NDA', description: 'brand new' });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code, pulled.stdout).toBe(0);
+    expect(pulled.stdout).toContain('tests/nda.test.yaml:9: names rule "Inbound NDA/Law", which moved in the app with its playbook, now playbook "Inbound NDA old": if the test was written for that one, name it in the test');
+    expect(pulled.stdout).not.toContain('removed in the app');
+    await expectNoChanges(cli, dir);
+  });
+
   it('says which tests name a rule removed in the app when its playbook was renamed there too (the tests now name the new name)', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': NDA.replace('Inbound NDA', 'Epsilon NDA'), 'tests/nda.test.yaml': NDA_TEST.replace('Inbound NDA', 'Epsilon NDA'), 'tests/nda.txt': 'Delaware.\n' });
     await applyOk(cli, dir);
