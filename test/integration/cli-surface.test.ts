@@ -80,6 +80,9 @@ describe('help and completion', () => {
       [['docket', 'completion', 'bash', ''], []],
       [['docket', 'drift', '--kind', 'custom-t'], ['custom-term', 'custom-template']],
       [['docket', 'test', 'cap'], ['capture']],
+      // Before any file only: after one it is a file name the CLI would refuse (probe WI-1); after flags still.
+      [['docket', 'test', 'README.md', 'cap'], []],
+      [['docket', 'test', '-C', 'examples', '--emulator', 'cap'], ['capture']],
       [['docket', 'test', 'capture', '--rev'], ['--review']],
       // The common options capture takes too.
       [['docket', 'test', 'capture', '--qu'], ['--quiet']],
@@ -127,7 +130,8 @@ describe('help and completion', () => {
     // One argument, then nothing more (probe RC-3); test takes any number of files.
     expect(zsh).toContain(`"completion") _arguments '1:shell:(bash zsh)'`);
     for (const command of ['apply', 'show']) expect(zsh).toContain(`"${command}") _arguments '1:file:_files'`);
-    expect(zsh).toMatch(/"test"\) _arguments '\*:file:/);
+    // test takes any number of files, `capture` only first (probe WI-1).
+    expect(zsh).toContain(`"test") _arguments '1:file:{_files; compadd -- capture}' '*:file:_files'`);
     // And the parent's place flags it reads (-C, --env, --emulator).
     const captureOpts = /"test capture"\) opts="([^"]*)"/.exec((await runCli(['completion', 'bash'])).stdout)?.[1]?.split(' ');
     expect(captureOpts).toEqual(expect.arrayContaining(['--emulator', '--env', '-C', '-o', '--max-rps', '--concurrency']));

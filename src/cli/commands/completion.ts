@@ -152,17 +152,17 @@ ${values}
 ${cases}
     *) opts=""; words=""; operand=""; single=""; takes="" ;;
   esac
-  # A command that takes one file or folder (apply's and show's plan, init's folder) offers none once it is given (probe RC-3).
-  if [ -n "$single" ]; then
-    for ((j = at + 1; j < COMP_CWORD; j++)); do
-      if [[ " $takes " == *" \${COMP_WORDS[j]} "* ]]; then
-        ((j++))
-        [ "\${COMP_WORDS[j]}" = "=" ] && ((j++))
-      elif [[ "\${COMP_WORDS[j]}" != -* && "\${COMP_WORDS[j]}" != "=" ]]; then
-        operand=""
-      fi
-    done
-  fi
+  # A command that takes one file or folder (apply's and show's plan, init's folder) offers none once
+  # it is given (probe RC-3); a subcommand (\`test capture\`) comes before any file, or not at all (probe WI-1).
+  for ((j = at + 1; j < COMP_CWORD; j++)); do
+    if [[ " $takes " == *" \${COMP_WORDS[j]} "* ]]; then
+      ((j++))
+      [ "\${COMP_WORDS[j]}" = "=" ] && ((j++))
+    elif [[ "\${COMP_WORDS[j]}" != -* && "\${COMP_WORDS[j]}" != "=" ]]; then
+      [ -n "$single" ] && operand=""
+      [ "$cmd" != completion ] && [ "$cmd" != help ] && words=""
+    fi
+  done
   if [[ "$cur" == -* ]]; then
     COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
   elif [ "$cmd" = completion ] || [ "$cmd" = help ]; then
@@ -192,12 +192,19 @@ export function zshScript(commands: CommandWords[]): string {
     if (c.words.length > 0) return `file:{${files ? `${files}; ` : ''}compadd -- ${c.words.join(' ')}}`;
     return files ? `file:${files}` : '';
   };
+  // Files after files, and a subcommand (`test capture`) only first, before any file (probe WI-1).
+  const positionals = (c: CommandWords): string[] => {
+    if (!operand(c)) return [];
+    if (!c.many) return [`'1:${operand(c)}'`];
+    const files = c.operand === 'dir' ? '_files -/' : '_files';
+    return c.words.length > 0 ? [`'1:${operand(c)}'`, `'*:file:${files}'`] : [`'*:${operand(c)}'`];
+  };
   const top = commands.filter((c) => !c.name.includes(' ')).map((c) => c.name);
   const subs = commands.filter((c) => c.name.includes(' ')).map((c) => `"${c.name}"`);
   const skipped = valuedOfParents(commands);
   // `help` takes one command's name, then nothing (second read SR76-8).
   const cases = commands
-    .map((c) => `    "${c.name}") _arguments ${c.name === 'help' ? `'1:command:(${c.words.join(' ')})'` : [operand(c) ? `'${c.many ? '*' : '1'}:${operand(c)}'` : '', ...c.flags.map((f) => spec(c, f))].filter(Boolean).join(' ')} ;;`)
+    .map((c) => `    "${c.name}") _arguments ${c.name === 'help' ? `'1:command:(${c.words.join(' ')})'` : [...positionals(c), ...c.flags.map((f) => spec(c, f))].filter(Boolean).join(' ')} ;;`)
     .join('\n');
   return `#compdef docket
 # docket completion for zsh: eval "$(docket completion zsh)" (e.g. in ~/.zshrc, after compinit)
