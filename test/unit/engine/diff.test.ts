@@ -631,6 +631,13 @@ describe('diff: pins and ambiguity', () => {
     expect(ids(shifted.changes).sort()).toEqual([`delete:rule:${NDA.name}/Step 4`]);
     const head = shifted.diagnostics.items.filter((d) => d.message.includes('and so is each name along the chain'));
     expect(head).toEqual([expect.objectContaining({ code: 'rename-target-live', message: expect.stringContaining('rule "Step 1" says it was renamed from "Step 2", but both are live, and so is each name along the chain of renames after it: docket matches every document to the live rule of its own name, so the rules keep their names and their fields move from one to the next (their ids, and what the service keeps of each, change hands)') })]);
+    expect(head[0]!.hint).toContain('first the files with the live "Step 1" taken out and the others under their live names');
+    // Of a kind docket cannot remove, the live head is renamed aside instead: taken out, it would stay (probe WH-1).
+    const terms: KindMeta = { name: 'custom-term', deletion: 'none', nameField: 'name' };
+    const liveTerms = [1, 2, 3].map((n): LiveResource => ({ kind: 'custom-term', id: `ct-${n}`, key: `Tx ${n}`, name: `Tx ${n}`, fields: { name: `Tx ${n}` }, refs: [] }));
+    const termChain = [1, 2].map((n): DesiredResource => ({ ...desiredPlaybook(`Tx ${n}`, { renamedFrom: [`Tx ${n + 1}`] }), kind: 'custom-term' }));
+    const termHead = diff({ kinds: [terms], desired: termChain, live: liveTerms, prune: {} }).diagnostics.items.filter((d) => d.message.includes('and so is each name along the chain'));
+    expect(termHead.map((d) => d.hint)).toEqual([expect.stringContaining('first the files with the live "Tx 1" renamed aside (declared under a name of its own, with `renamed_from: ["Tx 1"]`) and the others under their live names')]);
     // Not once a chain was applied, its renamed_from lines kept: the two-step renumbering, a forward one, a chain of playbooks (second read SR90B-1).
     const renumberedLive = [livePlaybook(NDA.id, NDA.name), ...[1, 2, 3].map((n) => liveRule(`r-${n + 1}`, NDA, `Step ${n}`))];
     expect(run(dropped, renumberedLive).diagnostics.items).toEqual([]);
