@@ -61,6 +61,8 @@ export interface DriftReport {
   adopting?: AdoptingItem[];
   /** The kinds `--prune` archives (what apply can remove of objects only live), when known. */
   prunable?: ReadonlySet<KindName>;
+  /** Of those, the kinds it archives only with the object they are in (a rule, with its whole playbook). */
+  prunedWithParent?: ReadonlySet<KindName>;
   /** Each kind's fields that hold a file only the user has (a Word file, a PDF): pull cannot write them. */
   userFiles?: ReadonlyMap<KindName, readonly string[]>;
   /** Whether pull leaves the live value of an object's field for what it, or another field of the same change, holds. */
@@ -86,6 +88,8 @@ export interface DriftInput {
   onlyDropped?: ReadonlySet<KindName>;
   /** The kinds `--prune` archives (DriftReport.prunable). */
   prunable?: ReadonlySet<KindName>;
+  /** DriftReport.prunedWithParent. */
+  prunedWithParent?: ReadonlySet<KindName>;
   /** Each kind's fields that hold a file only the user has (DriftReport.userFiles). */
   userFiles?: ReadonlyMap<KindName, readonly string[]>;
   /** DriftReport.pullLeaves. */
@@ -126,7 +130,7 @@ export function driftReport(input: DriftInput): DriftReport {
   };
   // `drift: revert` written out: pull leaves such drift (probe GB).
   const revertWritten = (c: Change): boolean => !c.policy && policyOf(c) === 'revert';
-  const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [], ...(input.prunable ? { prunable: input.prunable } : {}), ...(input.userFiles ? { userFiles: input.userFiles } : {}), ...(input.pullLeaves ? { pullLeaves: input.pullLeaves } : {}), ...(input.pullRefuses ? { pullRefuses: input.pullRefuses } : {}) };
+  const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [],  ...(input.prunable ? { prunable: input.prunable } : {}), ...(input.prunedWithParent ? { prunedWithParent: input.prunedWithParent } : {}), ...(input.userFiles ? { userFiles: input.userFiles } : {}), ...(input.pullLeaves ? { pullLeaves: input.pullLeaves } : {}), ...(input.pullRefuses ? { pullRefuses: input.pullRefuses } : {}) };
   const item = (c: Change): DriftItem => ({
     kind: c.kind,
     key: c.key,

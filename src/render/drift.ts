@@ -59,7 +59,9 @@ function onlyLiveNote(report: DriftReport, name: (s: string) => string): string 
   const prunable = report.prunable;
   // After apply's clause, a note on it; alone (nothing else for apply to revert), a clause of its own, not a note on pull.
   const alone = !applyReverts(report);
-  if (prunable && left.every((i) => prunable.has(i.kind))) return alone ? '; `docket apply --prune` archives the objects only live' : ` (${which}: with \`docket apply --prune\`)`;
+  // One archived only with the object it is in (a rule in a playbook no file declares) takes that whole one with it (probe WG-2).
+  const whole = left.some((i) => report.prunedWithParent?.has(i.kind)) ? ', each with the whole object it is in' : '';
+  if (prunable && left.every((i) => prunable.has(i.kind))) return alone ? `; \`docket apply --prune\` archives the objects only live${whole}` : ` (${which}: with \`docket apply --prune\`${whole})`;
   if (prunable && !left.some((i) => prunable.has(i.kind))) return alone ? '; the app removes the objects only live, no apply does' : ` (${which}: the app removes ${them}, no apply does)`;
   return alone
     ? '; of the objects only live, `docket apply --prune` archives those of the kinds it archives, the app removes the others'

@@ -117,7 +117,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
         };
         const sync = withRenamedParents(s.sync(), s.workspace.desired, KINDS, details.live);
         const unmatched = unmatchedInTargets(limited.unmatched, opts.target, KINDS);
-        const report = driftReport({ plan: limited.plan, unmatched, sync, declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: prunableKinds(), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), ...pullRefusals(s.workspace.desired, details.live, details.plan, keyFinder(keysOf(io.env)), sync), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired, kinds: KINDS });
+        const report = driftReport({ plan: limited.plan, unmatched, sync, declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: prunableKinds(), prunedWithParent: prunedWithParent(), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), ...pullRefusals(s.workspace.desired, details.live, details.plan, keyFinder(keysOf(io.env)), sync), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired, kinds: KINDS });
         // The closing line sends users to pull only when pull would write a file: planned as pull
         // plans it, it may only say why not (a value a variable holds, a file two terms share, probe IB-3).
         if (report.drift.length > 0 && pullable(report)) {
@@ -233,12 +233,21 @@ function pullLeavesOf(desired: readonly DesiredResource[], live: readonly LiveRe
   };
 }
 
+/** The kinds `apply --prune` archives only with the object they are in: a rule, with its whole playbook (probe WG-2). */
+function prunedWithParent(): Set<KindName> {
+  const archived = archivedKinds();
+  return new Set(KINDS.filter((k) => k.parentKind !== undefined && archived.has(k.parentKind)).map((k) => k.name));
+}
+
+function archivedKinds(): Set<KindName> {
+  return new Set(KINDS.filter((k) => k.pruneKey).map((k) => k.name));
+}
+
 /**
  * The kinds `apply --prune` removes objects only live of: those it archives, and their children (a
  * rule only live that a plan leaves is in a playbook no file declares, which the archive takes with
  * it; probe NH-4).
  */
 function prunableKinds(): Set<KindName> {
-  const archived = new Set(KINDS.filter((k) => k.pruneKey).map((k) => k.name));
-  return new Set(KINDS.filter((k) => archived.has(k.name) || (k.parentKind !== undefined && archived.has(k.parentKind))).map((k) => k.name));
+  return new Set([...archivedKinds(), ...prunedWithParent()]);
 }

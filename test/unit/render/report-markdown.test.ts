@@ -376,6 +376,11 @@ describe('drift and pull markdown at scale', () => {
     expect(withKinds([made])).toContain('`docket pull` writes it into the files; `docket apply --prune` archives the objects only live.');
     expect(withKinds([made, edited])).toContain('`docket apply` reverts what no `drift: adopt` policy covers (objects only live: with `docket apply --prune`).');
     expect(withKinds([made, template])).toContain('`docket apply --prune` archives those of the kinds it archives, the app removes the others');
+    // A rule only live in a playbook no file declares goes only with that whole playbook, its other rules too (probe WG-2).
+    const sideRule: DriftItem = { kind: 'rule', key: 'Side letters/Scope', name: 'Scope', direction: 'only-live', fields: [] };
+    const withParents = { drift: [sideRule], ignored: [], pending: [], prunable: new Set(['playbook', 'rule'] as const), prunedWithParent: new Set(['rule'] as const) };
+    expect(renderDriftText(plan([]), withParents, { color: false })).toContain('`docket apply --prune` archives the objects only live, each with the whole object it is in.');
+    expect(renderDriftText(plan([]), { ...withParents, drift: [sideRule, edited] }, { color: false })).toContain('(objects only live: with `docket apply --prune`, each with the whole object it is in)');
     // Removed live and changed in the files, its document pinning the removed object: apply makes it again once that pin goes (second read SR79B-3).
     const pinnedGone: DriftItem = { kind: 'playbook', key: 'Pinned', name: 'Pinned', direction: 'removed-live', action: 'create', fields: [], edited_in_files: true, pinned: true };
     expect(renderDriftText(plan([]), { drift: [pinnedGone], ignored: [], pending: [] }, { color: false })).toContain('`docket apply` creates it again as the files say (once the `id:` line that pins the removed object is taken out), or remove it from the files by hand.');
