@@ -3,7 +3,7 @@
  * they follow was given, so that copied as written they act on the same organization.
  */
 import type { Plan } from '../engine/types.js';
-import { bashWord, shellPath } from '../util/shell-word.js';
+import { bashWord, dirFlag, shellPath } from '../util/shell-word.js';
 
 /** What shapes a plan, as its command line gives it, and what an apply of it takes besides (`--force`, `--adopt-files`). */
 export interface PlanShape {
@@ -35,10 +35,7 @@ function applying(shape: PlanShape): string[] {
   return [...(shape.force ? ['--force'] : []), ...(shape.adoptFiles ? ['--adopt-files'] : [])];
 }
 
-/** ` -C DIR`, or nothing for the current folder. */
-export function dirFlag(dir: string): string {
-  return dir !== '.' ? ` -C ${shellPath(dir)}` : '';
-}
+export { dirFlag };
 
 /** Each with what prints as nothing written out (`--target $'playbook/NDA\xe2\x80\x8b'`): copied from the screen, it would be lost (probe OM-2). */
 function words(list: readonly string[]): string {

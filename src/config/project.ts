@@ -261,9 +261,10 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     const { environments: _environments, vars: _vars, ...top } = raw;
     const uses = interpolateTree(top, '', { ctx: { vars: NO_VARS, env: input.processEnv, allowVars: true }, skip: (p) => p === '/version', isPlain: (p) => positions.isPlain(p) }).problems;
     // Defined with a value that is broken is not undefined: said once, where it is defined; an
-    // environment whose block or name is refused on its own is not named here (second read SR95-5).
+    // environment whose block, `vars` or name is refused on its own is not named here (second reads SR95-5, SR95B-4).
     const definedIn = (block: unknown, name: string): boolean => isPlainObject(block) && Object.hasOwn(block, name);
-    const others = Object.keys(isPlainObject(environments) ? environments : {}).filter((name) => name !== input.env && !holdsPlaceholder(name) && isPlainObject(get(environments, name)));
+    const refused = (block: unknown): boolean => !isPlainObject(block) || (get(block, 'vars') !== undefined && !isPlainObject(get(block, 'vars')));
+    const others = Object.keys(isPlainObject(environments) ? environments : {}).filter((name) => name !== input.env && !holdsPlaceholder(name) && !refused(get(environments, name)));
     for (const use of uses) {
       if (use.code !== 'undefined-variable' || use.variable === undefined || said.has(useKey(use)) || definedIn(get(raw, 'vars'), use.variable)) continue;
       said.add(useKey(use));

@@ -606,8 +606,9 @@ export function diff(input: DiffInput): DiffResult {
           `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live, and so is each name along the chain of renames after it: docket matches every document to the live ${kind.name} of its own name, so the ${kind.name}s keep their names and their fields move from one to the next (their ids, and what the service keeps of each, change hands)`,
           {
             ...(formerSource(d, d.renamedFrom.indexOf(former)) ?? d.source),
-            // Taken out of the files, a live one docket cannot remove (a custom term, a playbook with prune off) would stay: renamed aside instead (probe WH-1).
-            hint: `to rename them instead, keeping each one's id, apply in two steps: first the files with the live "${d.name}" ${removal ? 'taken out' : `renamed aside (declared under a name of its own, with \`renamed_from: [${JSON.stringify(d.name)}]\`)`} and the others under their live names, then the renames`,
+            // Taken out of the files, a live one docket cannot remove (a custom term, a playbook with prune
+            // off, a rule its playbook's drift policy keeps) would stay: renamed aside instead (probe WH-1, second read SR95B-1).
+            hint: `to rename them instead, keeping each one's id, apply in two steps: first the files with the live "${d.name}" ${removal && !removalHeld(d, own) ? 'taken out' : `renamed aside (declared under a name of its own, with \`renamed_from: [${JSON.stringify(d.name)}]\`)`} and the others under their live names, then the renames`,
           },
         );
       }

@@ -1166,9 +1166,11 @@ class PullPlanner {
     const parents = c.parent ? new Set([c.parent.key, ...(renamedTo === undefined ? [] : [renamedTo])]) : undefined;
     // Not removed but still live under another playbook: moved with it, renamed in the app while a
     // new one took its name. The test is that one's to name, not to drop (probe WG-1).
-    const movedTo = c.parent ? this.liveById.get(this.liveById.get(this.input.sync.idOf(refKey(c.kind, c.key)) ?? '')?.parentId ?? '') : undefined;
-    const said = movedTo
-      ? `, which moved in the app with its ${c.parent!.kind}, now ${c.parent!.kind} ${quoteValue(movedTo.name, Infinity)}: if the test was written for that one, name it in the test (validate and docket test refuse it as it is)`
+    // Named as it is live now, a rename in the app too (second read SR95B-2).
+    const moved = c.parent ? this.liveById.get(this.input.sync.idOf(refKey(c.kind, c.key)) ?? '') : undefined;
+    const movedTo = moved ? this.liveById.get(moved.parentId ?? '') : undefined;
+    const said = moved && movedTo
+      ? `, which moved in the app with its ${c.parent!.kind}, now ${c.kind} ${quoteValue(moved.name, Infinity)} of ${c.parent!.kind} ${quoteValue(movedTo.name, Infinity)}: if the test was written for that one, name them so in the test (validate and docket test refuse it as it is)`
       : `, removed in the app; ${what} (validate and docket test refuse it)`;
     for (const [file, mentions] of this.testsNaming(c.kind, name, parents)) {
       const lines = new Set(mentions.map(({ index, pointer }) => this.lineOf(file, index, pointer)));

@@ -1147,10 +1147,17 @@ class DocumentEditor {
         const keyLineEnd = this.afterLine(key.range![1]);
         const keyComment = written && keyLineEnd < end ? (/^[ \t]*(#.*)/.exec(this.text.slice(key.range![1], keyLineEnd))?.[1] ?? '') : '';
         if (keyComment) comment = comment ? `   ${keyComment}${comment}` : `   ${keyComment}`;
-        const colonLine = written ? null : /^(?:[ \t]*\r?\n)*[ \t]*:(?:[ \t]+[!&][^ \t#]*)*([ \t]*#.*)?(?:\r?\n|$)/.exec(this.text.slice(lineEnd));
+        // Blank and comment lines may come before the `:` line (second read SR95B-3): their comments are kept too.
+        let at = lineEnd;
+        const between: string[] = [];
+        for (let line = /^[ \t]*(#.*)?\r?\n/.exec(this.text.slice(at)); !written && line; line = /^[ \t]*(#.*)?\r?\n/.exec(this.text.slice(at))) {
+          if (line[1]) between.push(line[1]);
+          at += line[0].length;
+        }
+        const colonLine = written ? null : /^[ \t]*:(?:[ \t]+[!&][^ \t#]*)*[ \t]*(#.*)?(?:\r?\n|$)/.exec(this.text.slice(at));
         if (colonLine) {
-          comment = colonLine[1] ? `${comment}${colonLine[1]}` : comment;
-          lineEnd += colonLine[0].length;
+          for (const c of [...between, ...(colonLine[1] ? [colonLine[1]] : [])]) comment += `   ${c}`;
+          lineEnd = at + colonLine[0].length;
         }
         this.splice(keyAt, keyStart, '');
       }

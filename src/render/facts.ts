@@ -7,7 +7,7 @@ import { DIRECTION_LABEL } from '../engine/direction.js';
 import { guardWarning, guardWarnings } from '../engine/guard.js';
 import { CREATE_ACTIONS, isFilesSide, type Action, type Change, type Direction, type FieldChange, type FieldDirection, type KindName, type Plan } from '../engine/types.js';
 import { identityWithoutSecrets } from '../config/url-secrets.js';
-import { bashWord, shellPath } from '../util/shell-word.js';
+import { bashWord, dirFlag } from '../util/shell-word.js';
 
 export interface KindTitle {
   name: KindName;
@@ -175,7 +175,7 @@ export function warningSentences(plan: Plan, fmt: Fmt): string[] {
  * same configuration and organization (probes SK-3, WB-1).
  */
 export function adoptFilesCommand(plan: Pick<Plan, 'environment' | 'target'>, dir?: string): string {
-  return `docket apply${dir !== undefined && dir !== '.' ? ` -C ${shellPath(dir)}` : ''}${plan.environment !== undefined ? ` --env ${bashWord(plan.environment)}` : ''}${plan.target.emulator ? ' --emulator' : ''} --adopt-files`;
+  return `docket apply${dir !== undefined ? dirFlag(dir) : ''}${plan.environment !== undefined ? ` --env ${bashWord(plan.environment)}` : ''}${plan.target.emulator ? ' --emulator' : ''} --adopt-files`;
 }
 
 /** `3 live objects are not declared in any file and are left alone (members: 2, playbooks: 1).` */

@@ -43,3 +43,8 @@ function dollarQuoted(text: string, unseen: RegExp): string {
 export function shellPath(path: string): string {
   return bashWord(path.startsWith('-') ? `./${path}` : path);
 }
+
+/** ` -C DIR` for a command line docket prints, or nothing for the current folder. */
+export function dirFlag(dir: string): string {
+  return dir !== '.' ? ` -C ${shellPath(dir)}` : '';
+}

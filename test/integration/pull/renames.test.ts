@@ -1326,10 +1326,13 @@ describe('objects renamed in the app', () => {
     await applyOk(cli, dir);
     const app = new App(emulator().env);
     await app.editPlaybook('Inbound NDA', { name: 'Inbound NDA old' });
+    // One of its rules renamed there too: named as it is live now (second read SR95B-2).
+    await app.editRule('Inbound NDA old', 'Law', { name: 'Governing law' });
     await app.createPlaybook({ name: 'Inbound NDA', description: 'brand new' });
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code, pulled.stdout).toBe(0);
-    expect(pulled.stdout).toContain('tests/nda.test.yaml:9: names rule "Inbound NDA/Law", which moved in the app with its playbook, now playbook "Inbound NDA old": if the test was written for that one, name it in the test');
+    expect(pulled.stdout).toContain('tests/nda.test.yaml:9: names rule "Inbound NDA/Law", which moved in the app with its playbook, now rule "Governing law" of playbook "Inbound NDA old": if the test was written for that one, name them so in the test');
+    expect(pulled.stdout).toContain('tests/nda.test.yaml:11: names rule "Inbound NDA/Term", which moved in the app with its playbook, now rule "Term" of playbook "Inbound NDA old"');
     expect(pulled.stdout).not.toContain('removed in the app');
     await expectNoChanges(cli, dir);
   });

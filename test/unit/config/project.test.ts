@@ -471,7 +471,7 @@ describe('environments', () => {
     expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['docket.yaml:3:23 undefined-variable variable `var.lead` is not defined in environments `dev`, `qa`']);
     expect(r.diagnostics[0]!.hint).toContain('define it under `vars:` in docket.yaml');
     // Defined with a broken value, or in an environment refused on its own: said once, as that (second read SR95-5).
-    const broken = await load({ 'docket.yaml': lines('version: 1', 'concurrency: ${var.n}', 'environments:', '  a: { vars: { n: 4 } }', '  b: { vars: { n: } }', '  c:', '  ${var.e}: {}') }, { env: 'a' });
+    const broken = await load({ 'docket.yaml': lines('version: 1', 'concurrency: ${var.n}', 'environments:', '  a: { vars: { n: 4 } }', '  b: { vars: { n: } }', '  c:', '  ${var.e}: {}', '  d: { vars: 5 }') }, { env: 'a' });
     expect(broken.diagnostics.map((d) => d.message).filter((m) => m.includes('not defined'))).toEqual([]);
   });
 

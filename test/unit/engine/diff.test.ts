@@ -632,6 +632,10 @@ describe('diff: pins and ambiguity', () => {
     const head = shifted.diagnostics.items.filter((d) => d.message.includes('and so is each name along the chain'));
     expect(head).toEqual([expect.objectContaining({ code: 'rename-target-live', message: expect.stringContaining('rule "Step 1" says it was renamed from "Step 2", but both are live, and so is each name along the chain of renames after it: docket matches every document to the live rule of its own name, so the rules keep their names and their fields move from one to the next (their ids, and what the service keeps of each, change hands)') })]);
     expect(head[0]!.hint).toContain('first the files with the live "Step 1" taken out and the others under their live names');
+    // Made in the app in a playbook whose drift policy keeps such rules: taken out, it would stay too (second read SR95B-1).
+    const adopting = [{ ...desiredPlaybook(NDA.name), policy: { drift: 'adopt' as const } }, ...dropped.slice(1)];
+    const held = run(adopting, [livePlaybook(NDA.id, NDA.name), ...steps]).diagnostics.items.filter((d) => d.message.includes('and so is each name along the chain'));
+    expect(held.map((d) => d.hint)).toEqual([expect.stringContaining('first the files with the live "Step 1" renamed aside')]);
     // Of a kind docket cannot remove, the live head is renamed aside instead: taken out, it would stay (probe WH-1).
     const terms: KindMeta = { name: 'custom-term', deletion: 'none', nameField: 'name' };
     const liveTerms = [1, 2, 3].map((n): LiveResource => ({ kind: 'custom-term', id: `ct-${n}`, key: `Tx ${n}`, name: `Tx ${n}`, fields: { name: `Tx ${n}` }, refs: [] }));

@@ -541,6 +541,9 @@ describe('editYaml', () => {
     expect(edit(rule('  - name: a\n    ? questions   # c1\n    : old\n    actions: x\n'), set('/rules/0/questions', ['q1'])).text).toBe(rule('  - name: a\n    questions:   # c1\n      - q1\n    actions: x\n'));
     expect(edit(rule('  - name: a\n    ? !!str description\n    actions: x\n'), set('/rules/0/description', 'd')).text).toBe(rule('  - name: a\n    !!str description: d\n    actions: x\n'));
     expect(edit(rule('  - name: a\n    ? &k description\n\n    :\n    actions: x\n'), set('/rules/0/description', 'd')).text).toBe(rule('  - name: a\n    &k description: d\n    actions: x\n'));
+    // Blanks after the `:`; a comment line before it, kept (second read SR95B-3).
+    expect(edit(rule('  - name: a\n    ? description\n    : \n    actions: x\n'), set('/rules/0/description', 'd')).text).toBe(rule('  - name: a\n    description: d\n    actions: x\n'));
+    expect(edit(rule('  - name: a\n    ? description   # c1\n    # c3\n    :   # c2\n    actions: x\n'), set('/rules/0/description', 'd')).text).toBe(rule('  - name: a\n    description: d   # c1   # c3   # c2\n    actions: x\n'));
   });
 
   it('gives an item added to a flow list written an item a line a line of its own, beside inserts and removals (probe FN)', () => {
