@@ -60,6 +60,13 @@ describe('CustomTemplate toDesired', () => {
     expect(diagnostics.errors[0]).toMatchObject({ file: COVER, line: 8 });
   });
 
+  it('refuses a section heading of spaces only, which the service refuses once the apply has begun (probe WJ-1)', async () => {
+    for (const blank of ['"  "', '"\\t"']) {
+      const { diagnostics } = await fromFile(ORIGINAL.replace('heading: Engagement', `heading: ${blank}`));
+      expect(diagnostics.errors.map((d) => [d.code, d.file, d.line, d.message])).toEqual([['invalid-value', COVER, 4, expect.stringContaining('`heading` is required and must not be blank')]]);
+    }
+  });
+
   it('quotes a wrong value of a definition file as written: `null`, a hex number, a list', async () => {
     const { diagnostics } = await fromFile(ORIGINAL.replace('title: Consulting Agreement', 'title: ~').replace('label: Services', 'label: [a, b]').replace('heading: Engagement', 'heading: 0x1F'));
     expect(diagnostics.errors.map((d) => `${d.line}:${d.col} ${d.message}`)).toEqual([
