@@ -9,6 +9,7 @@
  */
 import type { Diagnostic, Diagnostics, SourcePos } from '../../diagnostics.js';
 import { didYouMean } from '../../config/suggest.js';
+import { EMAIL_MESSAGE, EMAIL_PATTERN } from '../../config/schema-names.js';
 import { joinPointer, pointerToPath } from '../../config/yaml-positions.js';
 import { ACCENTS_ONLY, differOnlyInAccents } from '../../util/nfc.js';
 import {
@@ -198,7 +199,7 @@ function scalarDefaultProblem(
       return { message: `the default of a \`date\` field must be a real date written YYYY-MM-DD, not ${describe(value)}` };
     case 'email':
       if (typeof value === 'string' && EMAIL.test(value)) return undefined;
-      return { message: `the default of an \`email\` field must be an e-mail address, not ${describe(value)}` };
+      return { message: `the default of an \`email\` field must be an e-mail address, not ${describe(value)}`, hint: EMAIL_MESSAGE };
     case 'header':
     case 'fixed':
       // NOTE(api): header and fixed take no answer; a default is taken to be their text, so only a string fits.
@@ -214,8 +215,8 @@ function scalarDefaultProblem(
 // The numeric strings the rest of docket compares by value (engine/normalize.ts) and the emulator accepts.
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
-// The practical subset every mail system accepts: local@domain.tld, no spaces, one `@`.
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+// The rule every e-mail docket checks is held to (a member's, a template's signer): not a looser one (probe WJ-2).
+const EMAIL = new RegExp(EMAIL_PATTERN);
 
 /** `YYYY-MM-DD` naming a day that exists (no 2026-02-30). */
 export function isCalendarDate(text: string): boolean {

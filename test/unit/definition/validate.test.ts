@@ -120,6 +120,11 @@ describe.each(layouts)('validateDefinition: %s', (_layout, check) => {
     ['date in another format', 'x: { label: X, input: date, default: 01/02/2026 }', '01/02/2026'],
     ['date as a number', 'x: { label: X, input: date, default: 20260101 }', '20260101'],
     ['email not an address', 'x: { label: X, input: email, default: legal at acme }', 'legal at acme'],
+    // Held to the rule of every e-mail docket checks, not a looser one (probe WJ-2).
+    ['email with a letter outside ASCII', "x: { label: X, input: email, default: 'ü@x.com' }", "'ü@x.com'"],
+    ['email with two dots in a row', 'x: { label: X, input: email, default: a..b@x.com }', 'a..b@x.com'],
+    ['email quoted before the @', 'x: { label: X, input: email, default: \'"q"@x.com\' }', '\'"q"@x.com\''],
+    ['email whose domain label ends in a hyphen', 'x: { label: X, input: email, default: a@x-.com }', 'a@x-.com'],
     ['header not text', 'x: { label: X, input: header, default: 5 }', '5 }'],
     ['fixed given a list', 'x: { label: X, input: fixed, default: [A] }', '[A]'],
     ['text given a list', 'x: { label: X, input: text, default: [A] }', '[A]'],
