@@ -94,9 +94,14 @@ function placeOf(at: Partial<SourcePos>): string {
  * non-choice input, `imprt:` in a section) and returns the others for schemaDiagnostics.
  */
 function reportOwnSchemaErrors(errors: ErrorObject[], data: unknown, positions: DocPositions, diag: Diagnostics, base: string): ErrorObject[] {
+  // A key a merge brings into several mappings is written once: said once, at that place (probe WJ-3).
+  const said = new Set<string>();
   const at = (pointer: string, code: string, message: string, hint?: string, value = false): void => {
     const full = base + pointer;
     const pos = value ? positions.valueAt(full) : positions.at(full);
+    const place = `${code}\u0000${pos.file}:${pos.line}:${pos.col}`;
+    if (said.has(place)) return;
+    said.add(place);
     const path = pointerToPath(full);
     diag.error(code, message, { ...pos, ...(path ? { path } : {}), ...(hint ? { hint } : {}) });
   };

@@ -335,4 +335,9 @@ describe('validateDefinition: an inline definition with merge keys', () => {
     expect(diagnostics.map(brief)).toEqual([`${pos(text, '<<: *program', '<<')} duplicate-field-key`]);
     expect(diagnostics[0]!.message).toContain(`line ${pos(text, 'start_date').split(':')[0]}`);
   });
+
+  it('says a bad field key a merge key brings into two sections once, where it is written (probe WJ-3)', async () => {
+    const { text, diagnostics } = await checkInline(lines('title: A', 'sections:', '  - heading: A', '    fields: &common', '      Rate: { label: Rate, input: number }', '  - heading: B', '    fields:', '      <<: *common'));
+    expect(diagnostics.map(brief)).toEqual([`${pos(text, 'Rate:', 'Rate')} invalid-value`, `${pos(text, '<<: *common', '<<')} duplicate-field-key`]);
+  });
 });
