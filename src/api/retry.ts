@@ -163,6 +163,9 @@ export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: n
  * `Retry-After` as milliseconds (delta-seconds or an HTTP date); undefined if absent or invalid.
  * Not capped: a wait longer than the command's time budget fails at once instead (http.ts).
  */
+/** RFC 9110's asctime-date: `Sun Nov  6 08:49:37 1994`. */
+const ASCTIME = /^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
+
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
@@ -170,7 +173,8 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
   // An HTTP date starts with a day name; Date.parse alone would read "-5" as a year.
   if (!/^[A-Za-z]{3}/.test(v)) return undefined;
-  const at = Date.parse(v);
+  // HTTP dates are GMT; asctime's form (`Sun Nov  6 08:49:37 1994`) says no zone, which Date.parse reads as local time (probe WK-1).
+  const at = Date.parse(ASCTIME.test(v) ? `${v} GMT` : v);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now);
 }

@@ -117,4 +117,17 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
     expect(parseRetryAfter('-5', now)).toBeUndefined();
   });
+
+  it('reads each of HTTP\'s three date forms as GMT, whatever the machine\'s time zone (probe WK-1)', () => {
+    const zone = process.env.TZ;
+    try {
+      for (const tz of ['America/New_York', 'Asia/Tokyo', 'UTC']) {
+        process.env.TZ = tz;
+        expect([parseRetryAfter('Thu Jan  1 00:00:10 2026', now), parseRetryAfter('Thursday, 01-Jan-26 00:00:10 GMT', now), parseRetryAfter('Thu, 01 Jan 2026 00:00:10 GMT', now)], tz).toEqual([10_000, 10_000, 10_000]);
+      }
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
 });
