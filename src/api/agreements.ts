@@ -123,7 +123,7 @@ export class AgreementsApi {
       throw aboutSetting(new DocketError('unknown-organization', `agreements.organization_id is ${this.options.organizationId}, but the agreements API key sees only ${describeOrganizations(orgs)}`, 'fix `agreements.organization_id` in docket.yaml, or remove it'), '/agreements/organization_id');
     }
     if (orgs.length === 1) return orgs[0]!;
-    if (orgs.length === 0) throw new DocketError('unknown-organization', 'the agreements service listed no organization for this API key', 'check DOCKET_AGREEMENTS_API_KEY');
+    if (orgs.length === 0) throw new DocketError('unknown-organization', 'the agreements service listed no organization for this API key', `check ${this.client.apiKeyFrom ?? 'DOCKET_AGREEMENTS_API_KEY'}`);
     const owners = await this.ownerOrganizationIds();
     const matching = orgs.filter((o) => owners.has(o.id));
     if (matching.length === 1) return matching[0]!;

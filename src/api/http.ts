@@ -1106,6 +1106,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   return {
     service,
     baseUrl: base.url,
+    ...(options.apiKeyFrom ? { apiKeyFrom: options.apiKeyFrom } : {}),
     async request<T>(o: RequestOptions): Promise<T> {
       const t = target(o);
       const answer = await send(t);

@@ -171,7 +171,7 @@ export class ReviewLocator {
         throw notSeen(configured, listed);
       }
       if (listed.length === 1) return location('nested', listed[0]!.id);
-      if (listed.length === 0) throw new DocketError('unknown-organization', 'the review API key belongs to no organization (GET /v1/organizations listed none)', 'check DOCKET_REVIEW_API_KEY');
+      if (listed.length === 0) throw new DocketError('unknown-organization', 'the review API key belongs to no organization (GET /v1/organizations listed none)', `check ${this.client.apiKeyFrom ?? 'DOCKET_REVIEW_API_KEY'}`);
       throw new DocketError(
         'ambiguous-organization',
         `the review API key sees ${listed.length} organizations: ${describeOrganizations(listed)}; docket cannot tell which one to manage`,

@@ -87,6 +87,8 @@ export interface ServiceClient {
   readonly service: ServiceName;
   /** Base URL without a trailing slash, for plan headers and messages. */
   readonly baseUrl: string;
+  /** The environment variable its key was read from, for the hints that name it (`DOCKET_API_KEY` when that one). */
+  readonly apiKeyFrom?: string;
   /** One request; returns the parsed JSON body (`undefined` for 204). Retries what is safe to retry. */
   request<T>(options: RequestOptions): Promise<T>;
   /** A POST that creates something: retried on unknown outcome only after `recover` found nothing. */

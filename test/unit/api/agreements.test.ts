@@ -39,6 +39,17 @@ function answerLists(mock: ReturnType<typeof setup>['mock'], answer: (list: stri
 }
 
 describe('the agreements organization', () => {
+  it('none listed: the hint names the variable the key was read from (probe WK-2)', async () => {
+    for (const from of [undefined, 'DOCKET_API_KEY']) {
+      const agent = new MockAgent();
+      agent.disableNetConnect();
+      agents.push(agent);
+      const client = createServiceClient({ service: 'agreements', baseUrl: ORIGIN, apiKey: 'zpka_test_key_123456', dispatcher: agent, sleep: async () => {}, ...(from ? { apiKeyFrom: from } : {}) });
+      agent.get(ORIGIN).intercept({ path: (p) => p.startsWith('/v1/organizations') }).reply(200, { data: [] }, { headers: JSON_HEADERS });
+      await expect(new AgreementsApi(client, {}).getOrganization()).rejects.toMatchObject({ code: 'unknown-organization', hint: `check ${from ?? 'DOCKET_AGREEMENTS_API_KEY'}` });
+    }
+  });
+
   it('is the only one listed, read once per run', async () => {
     const { mock, api } = setup();
     mock.intercept({ path: (p) => p.startsWith('/v1/organizations') }).reply(200, { data: [org('o1', 'Acme')] }, { headers: JSON_HEADERS });

@@ -2,6 +2,7 @@
  * Finding the review service's routes (nested or flat) and organization, against the emulator
  * playing each edition of the public docs over loopback.
  */
+import { MockAgent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServiceClient, type ClosableServiceClient } from '../../../src/api/http.js';
 import { ReviewApi } from '../../../src/api/review.js';
@@ -41,6 +42,18 @@ async function failure(p: Promise<unknown>): Promise<DocketError> {
 }
 
 describe('review path style', () => {
+  it('a key that belongs to no organization: the hint names the variable it was read from (probe WK-2)', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const client = createServiceClient({ service: 'review', baseUrl: 'https://api.gerri.commonpaper.com', apiKey: 'zpka_test_key_123456', apiKeyFrom: 'DOCKET_API_KEY', dispatcher: agent, sleep: async () => {} });
+    agent.get('https://api.gerri.commonpaper.com').intercept({ path: (p) => p.startsWith('/v1/organizations') }).reply(200, { data: [] }, { headers: { 'content-type': 'application/json' } });
+    try {
+      expect(await failure(new ReviewApi(client, {}).listPlaybooks())).toMatchObject({ code: 'unknown-organization', hint: 'check DOCKET_API_KEY' });
+    } finally {
+      await agent.close();
+    }
+  });
+
   it('auto with a configured id: the first request is the probe, no extra request on nested routes', async () => {
     const s = await setup({}, { organizationId: DEFAULT_ORGANIZATION_ID });
     await Promise.all([s.review.listPlaybooks(), s.review.listInvitations(), s.review.getOrganization()]);
