@@ -65,7 +65,8 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   }
   // `--port 0` asks the system for a free port; no service listens on port 0 (connecting would retry for seconds).
   if (u.port === '0') found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} names port 0, where no service listens`, clause: 'names port 0, where no service listens', hint: 'use the port the service (or `docket emulator`) printed' });
-  if (u.search || u.hash) found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} must not have a query or fragment`, clause: 'must not have a query or fragment', hint: 'remove what follows `?` or `#` (docket adds the paths and queries it needs)' });
+  // An empty one too (`…/review?`): the parser drops it, but the URL is printed as written (probe WK).
+  if (u.search || u.hash || /[?#]/.test(raw.trim().slice(raw.trim().indexOf('//') + 2 + authority.length))) found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} must not have a query or fragment`, clause: 'must not have a query or fragment', hint: 'remove what follows `?` or `#` (docket adds the paths and queries it needs)' });
   if (u.protocol !== 'https:' && u.protocol !== 'http:') found.push({ code: 'invalid-url', alone: `${what} must use https (got ${shown(u.protocol)})`, clause: `must use https (got ${shown(u.protocol)})` });
   if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
     found.push({

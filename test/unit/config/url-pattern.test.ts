@@ -65,6 +65,8 @@ describe('service URLs: the editor schema and validate', () => {
       hint: 'pass the API key in the environment instead; remove what follows `?` or `#` (docket adds the paths and queries it needs); use https (plain http is allowed only for loopback hosts, such as the emulator: localhost, 127.0.0.1, ::1)',
     });
     expect(urlProblem('http://example.com/review?token=zz', 'environment variable DOCKET_REVIEW_URL')?.message).toBe('environment variable DOCKET_REVIEW_URL "http://example.com/review?…" must not have a query or fragment and must not use plain http (the API key would travel unencrypted)');
+    // An empty query or fragment too: the URL is printed as written (probe WK).
+    for (const raw of ['http://127.0.0.1:4010/review?', 'http://127.0.0.1:4010/review#']) expect(urlProblem(raw, '`review.url`')?.message, raw).toContain('must not have a query or fragment');
     // A stray `%` among them, named by where it is when that part is hidden (second read SR67-16).
     expect(urlProblem('http://example.com/%', '`review.url`')?.message).toBe('`review.url` "http://example.com/%" holds a `%` that starts no escape (`%` and two hex digits) and must not use plain http (the API key would travel unencrypted)');
     expect(urlProblem('https://u:p%@api.example.com', '`review.url`')?.message).toBe('`review.url` "https://***@api.example.com" must not contain a user name or password and holds a `%` in its user name or password that starts no escape (`%` and two hex digits)');
