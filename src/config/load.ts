@@ -15,7 +15,7 @@ import { discoverYamlFiles, invalidUtf8, type Discovered, isTestFile, isYamlName
 import { isNotReadName } from './not-read.js';
 import { holdsKey, keyInComments, keyInFileText, keysOf } from './api-keys.js';
 import { VARIABLE_NAME, interpolateString, interpolateTree, keysHeld, placeOf, placeholderPlace, typedByField, type InterpolationContext } from './interpolate.js';
-import { cutList, loadProjectSettings } from './project.js';
+import { cutList, loadProjectSettings, NO_VARS } from './project.js';
 import { hintVariables, schemaDiagnostics, type VariableOrigins } from './schema.js';
 import { documentValidators, type DocumentValidator } from './document-validators.js';
 import { didYouMean, suggest } from './suggest.js';
@@ -755,9 +755,6 @@ function stringAt(value: unknown, pointer: string): string | undefined {
   const at = valueAt(value, pointer);
   return typeof at === 'string' ? at : undefined;
 }
-
-/** No variable at all: every `${var.X}` of a document is reported, with its place and name. */
-const NO_VARS: Record<string, string> = Object.create(null) as Record<string, string>;
 
 /** The names the selected environment has that some other environment lacks, worked out once per run. */
 const lackingByRun = new WeakMap<object, Set<string>>();

@@ -242,15 +242,17 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     skip,
     isPlain: (p) => positions.isPlain(p),
   });
+  /** At the placeholder itself, as in a resource file (probe MB-3). */
+  const placeholderAt = (problem: { pointer: string; placeholder?: string; occurrence?: number }, variable: string | undefined): { line: number; col: number } => {
+    const value = positions.valueAt(problem.pointer);
+    const written = valueAt(raw, problem.pointer);
+    return lineOf && typeof written === 'string' ? placeholderPlace(value, written, variable, lineOf, problem.placeholder, problem.occurrence) : value;
+  };
   for (const problem of pass.problems) {
     // An unknown --env: docket.yaml's own `${env.X}` is not said missing, a mistyped --env being what
     // to fix (probe PN-2); a `${var.X}` defined nowhere is wrong in every environment, and said (SR82B-6).
     if (!varsKnown && problem.code === 'undefined-variable' && problem.variable === undefined) continue;
-    const value = positions.valueAt(problem.pointer);
-    const written = valueAt(raw, problem.pointer);
-    // At the placeholder itself, as in a resource file (probe MB-3).
-    const pos = lineOf && typeof written === 'string' ? placeholderPlace(value, written, problem.code === 'undefined-variable' ? problem.variable : undefined, lineOf, problem.placeholder, problem.occurrence) : value;
-    error(problem.code, problem.message, pos, problem.hint, problem.pointer);
+    error(problem.code, problem.message, placeholderAt(problem, problem.code === 'undefined-variable' ? problem.variable : undefined), problem.hint, problem.pointer);
   }
 
   // A top-level setting's `${var.X}` another environment does not define: that environment's run
@@ -270,9 +272,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       said.add(useKey(use));
       const lacking = others.filter((name) => !definedIn(get(get(environments, name), 'vars'), use.variable!) && !overriddenByEnv(raw, get(environments, name), use.pointer)).map(showName);
       if (lacking.length === 0) continue;
-      const written = valueAt(raw, use.pointer);
-      const pos = lineOf && typeof written === 'string' ? placeholderPlace(positions.valueAt(use.pointer), written, use.variable, lineOf, use.placeholder, use.occurrence) : positions.valueAt(use.pointer);
-      error('undefined-variable', `variable \`var.${use.variable}\` is not defined in environment${lacking.length === 1 ? '' : 's'} ${cutList(lacking)}`, pos, "a top-level setting is every environment's: define it under `vars:` in docket.yaml, or under each environment's `vars`", use.pointer);
+      error('undefined-variable', `variable \`var.${use.variable}\` is not defined in environment${lacking.length === 1 ? '' : 's'} ${cutList(lacking)}`, placeholderAt(use, use.variable), "a top-level setting is every environment's: define it under `vars:` in docket.yaml, or under each environment's `vars`", use.pointer);
     }
   }
 
@@ -700,8 +700,8 @@ function variableSetBy(written: unknown, own: Record<string, string>): string | 
   return variablesIn(written).find((name) => name.startsWith('var.') && Object.hasOwn(own, name.slice('var.'.length)))?.slice('var.'.length);
 }
 
-/** No variable at all: every `${var.X}` of a value is found, with its place and name. */
-const NO_VARS: Record<string, string> = Object.create(null) as Record<string, string>;
+/** No variable at all: every `${var.X}` of a value is found, with its place and name (here and in a resource file). */
+export const NO_VARS: Record<string, string> = Object.create(null) as Record<string, string>;
 
 function plainVars(block: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(isPlainObject(block) ? block : {}).filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean').map(([k, v]) => [k, String(v)]));
