@@ -35,7 +35,6 @@ function applying(shape: PlanShape): string[] {
   return [...(shape.force ? ['--force'] : []), ...(shape.adoptFiles ? ['--adopt-files'] : [])];
 }
 
-export { dirFlag };
 
 /** Each with what prints as nothing written out (`--target $'playbook/NDA\xe2\x80\x8b'`): copied from the screen, it would be lost (probe OM-2). */
 function words(list: readonly string[]): string {

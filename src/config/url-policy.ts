@@ -56,7 +56,8 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   }
   // A space or a character a URL writes escaped, in its path: the parser escapes it silently, and the
   // request goes to another path than the one written; the editor's schema refuses it (probe NS-5).
-  const path = raw.trim().slice(raw.trim().indexOf('//') + 2 + authority.length).replace(/[?#][\s\S]*$/, '');
+  const afterAuthority = raw.trim().slice(raw.trim().indexOf('//') + 2 + authority.length);
+  const path = afterAuthority.replace(/[?#][\s\S]*$/, '');
   // Past ASCII too (`/ü`): the parser writes it as its UTF-8 bytes escaped (probe PV-6).
   const unescaped = /[ "<>`{|}^]|[^\x00-\x9f]/u.exec(path)?.[0];
   if (unescaped !== undefined) {
@@ -66,7 +67,7 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   // `--port 0` asks the system for a free port; no service listens on port 0 (connecting would retry for seconds).
   if (u.port === '0') found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} names port 0, where no service listens`, clause: 'names port 0, where no service listens', hint: 'use the port the service (or `docket emulator`) printed' });
   // An empty one too (`…/review?`): the parser drops it, but the URL is printed as written (probe WK).
-  if (u.search || u.hash || /[?#]/.test(raw.trim().slice(raw.trim().indexOf('//') + 2 + authority.length))) found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} must not have a query or fragment`, clause: 'must not have a query or fragment', hint: 'remove what follows `?` or `#` (docket adds the paths and queries it needs)' });
+  if (u.search || u.hash || /[?#]/.test(afterAuthority)) found.push({ code: 'invalid-url', alone: `${what} ${shownRaw} must not have a query or fragment`, clause: 'must not have a query or fragment', hint: 'remove what follows `?` or `#` (docket adds the paths and queries it needs)' });
   if (u.protocol !== 'https:' && u.protocol !== 'http:') found.push({ code: 'invalid-url', alone: `${what} must use https (got ${shown(u.protocol)})`, clause: `must use https (got ${shown(u.protocol)})` });
   if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
     found.push({

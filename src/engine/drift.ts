@@ -130,7 +130,7 @@ export function driftReport(input: DriftInput): DriftReport {
   };
   // `drift: revert` written out: pull leaves such drift (probe GB).
   const revertWritten = (c: Change): boolean => !c.policy && policyOf(c) === 'revert';
-  const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [],  ...(input.prunable ? { prunable: input.prunable } : {}), ...(input.prunedWithParent ? { prunedWithParent: input.prunedWithParent } : {}), ...(input.userFiles ? { userFiles: input.userFiles } : {}), ...(input.pullLeaves ? { pullLeaves: input.pullLeaves } : {}), ...(input.pullRefuses ? { pullRefuses: input.pullRefuses } : {}) };
+  const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [], ...(input.prunable ? { prunable: input.prunable } : {}), ...(input.prunedWithParent ? { prunedWithParent: input.prunedWithParent } : {}), ...(input.userFiles ? { userFiles: input.userFiles } : {}), ...(input.pullLeaves ? { pullLeaves: input.pullLeaves } : {}), ...(input.pullRefuses ? { pullRefuses: input.pullRefuses } : {}) };
   const item = (c: Change): DriftItem => ({
     kind: c.kind,
     key: c.key,

@@ -510,6 +510,9 @@ function mergeSources(pair: Pair): Node[] {
   return isSeq(pair.value) ? (pair.value.items as Node[]) : [pair.value as Node];
 }
 
+/** What may follow an item or key on a line of its own: its comma, a comment, the line break. */
+const REST_OF_OWN_LINE = /^[ \t]*,?[ \t]*(#[^\n]*)?\r?\n?$/;
+
 /** `key: value` as an item of a flow mapping, without its braces. */
 function flowPair(key: string, value: unknown, quote: ((text: string) => boolean) | undefined, padded: boolean): string {
   return flowYaml({ [key]: value }, quote, padded).replace(/^\{ ?| ?\}$/g, '');
@@ -728,7 +731,7 @@ class DocumentEditor {
     const from = this.lineStart(start);
     if (this.text.slice(from, start).trim() !== '') return undefined;
     const to = this.afterLine(end);
-    return /^[ \t]*,?[ \t]*(#[^\n]*)?\r?\n?$/.test(this.text.slice(end, to)) ? [from, to] : undefined;
+    return REST_OF_OWN_LINE.test(this.text.slice(end, to)) ? [from, to] : undefined;
   }
 
   /**
@@ -1239,7 +1242,7 @@ class DocumentEditor {
       const opens = i === 0 && last > 0 && map.range![0] >= this.lineStart(start) && /^[^\n]*\{[ \t]*$/.test(before);
       const after = this.text.slice(end, this.afterLine(end));
       const closes = i === last && last > 0 && !lastGoes && /^[ \t]*,?[ \t]*\}/.test(after);
-      return (before.trim() === '' || opens) && (/^[ \t]*,?[ \t]*(#[^\n]*)?\r?\n?$/.test(after) || closes);
+      return (before.trim() === '' || opens) && (REST_OF_OWN_LINE.test(after) || closes);
     });
     if (!ownLines) return undefined;
     const lined = pairs[last > 0 ? 1 : 0]!;

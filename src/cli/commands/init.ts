@@ -17,7 +17,7 @@ import { schemaHome } from '../../config/schema-names.js';
 import { DocketError, UsageError } from '../../errors.js';
 import { docketYaml, examplePlaybook } from '../init-templates.js';
 import { GITIGNORE_ENTRY, GITIGNORE_FILE, gitignoreText } from '../../config/work-dir.js';
-import { dirFlag } from '../command-line.js';
+import { dirFlag } from '../../util/shell-word.js';
 import { isInside, rootRelative } from '../../config/data-files.js';
 import { skippedPartOf } from '../../config/not-read.js';
 import { sayDoneUnreported, type Io } from '../io.js';
