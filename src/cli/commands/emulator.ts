@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { decimal, requireValue, withCommon } from '../options.js';
 import { DEFAULT_ORGANIZATION_ID, DEFAULT_VARIANTS, EMULATOR_API_KEY, defaultSeed, type AnsweredRequest, type EmulatorSeed, type EmulatorVariants, type RunningEmulator } from '../../emulator/server.js';
 import { inertVariants, variantsJson } from '../../emulator/variants.js';
-import { MAX_LATENCY_MS } from '../../emulator/limits.js';
+import { MAX_LATENCY_MS, MAX_RATE_LIMIT, MIN_RATE_LIMIT } from '../../emulator/limits.js';
 import { MAX_PAGE_SIZE } from '../../emulator/jsonapi.js';
 import { stripControl } from '../../render/sanitize.js';
 import { startEmulatorForCli } from '../emulator-start.js';
@@ -69,7 +69,7 @@ export function emulatorCommand(io: Io, waitForStop: () => Promise<void>): Comma
     .option('--seed <FILE>', 'start from this seed (organizations, users, objects, variants) instead of the built-in one')
     .option('--latency <MS>', 'added latency per request', number(0, MAX_LATENCY_MS))
     .option('--fault-rate <P>', 'fraction of requests answered with a fault (429, 500, or a dropped connection)', number(0, 1))
-    .option('--rate-limit <RPS>', 'token-bucket rate limit, requests per second', number(0.1, 100_000))
+    .option('--rate-limit <RPS>', 'token-bucket rate limit, requests per second', number(MIN_RATE_LIMIT, MAX_RATE_LIMIT))
     .addOption(new Option('--review-paths <STYLE>', 'review routes nested under /v1/organizations/{id}, or flat under /v1').choices(['nested', 'flat']))
     .option('--no-review-users', 'the review service has no users list (404), as in its public docs')
     .option('--no-invitation-user', 'invitations do not name the user they created')

@@ -3,8 +3,8 @@
  * reset / load a seed, the state snapshot, runtime settings and queued faults.
  */
 import type { DocxConversion } from '../agreements-state.js';
-import { FieldErrors, isPresent, readNumber } from '../fields.js';
-import { LONGEST_TIMER_MS, MAX_LATENCY_MS } from '../limits.js';
+import { FieldErrors, isPresent, readNumber, type JsonBody } from '../fields.js';
+import { LONGEST_TIMER_MS, MAX_LATENCY_MS, MAX_RATE_LIMIT, MIN_RATE_LIMIT } from '../limits.js';
 import { parseFaultSpec, type FaultQueue } from '../faults.js';
 import { badRequest, validationFailed } from '../problem.js';
 import type { HttpMethod, RequestContext, Route, RouteResult } from '../router.js';
@@ -125,8 +125,7 @@ function readConfigPatch(ctx: RequestContext): Partial<EmulatorConfig> {
   const patch: Partial<EmulatorConfig> = {};
   const latency = readNumber(body, 'latency_ms', errors, 0, MAX_LATENCY_MS);
   const faultRate = readNumber(body, 'fault_rate', errors, 0, 1);
-  // null turns the rate limit off, like 0.
-  const rateLimit = body.rate_limit === null ? 0 : readNumber(body, 'rate_limit', errors, 0);
+  const rateLimit = readRateLimit(body, errors);
   const retryAfter = readNumber(body, 'retry_after_seconds', errors, 0);
   const conversionDelay = readNumber(body, 'conversion_delay_ms', errors, 0, LONGEST_TIMER_MS);
   const reviewDelay = readNumber(body, 'review_delay_ms', errors, 0, LONGEST_TIMER_MS);
@@ -143,6 +142,15 @@ function readConfigPatch(ctx: RequestContext): Partial<EmulatorConfig> {
   if (reviewDelay !== undefined) patch.reviewDelayMs = reviewDelay;
   if (docx === 'ready' || docx === 'failed') patch.docxConversion = docx;
   return patch;
+}
+
+/** 0 and null turn the rate limit off; any other value is held to `--rate-limit`'s range. */
+function readRateLimit(body: JsonBody, errors: FieldErrors): number | undefined {
+  if (body.rate_limit === null || body.rate_limit === 0) return 0;
+  if (!isPresent(body, 'rate_limit')) return undefined;
+  const rate = readNumber(body, 'rate_limit', new FieldErrors(), MIN_RATE_LIMIT, MAX_RATE_LIMIT);
+  if (rate === undefined) errors.add('rate_limit', `must be 0 or null (off), or a number between ${MIN_RATE_LIMIT} and ${MAX_RATE_LIMIT}`);
+  return rate;
 }
 
 function addFault(ctx: RequestContext, controls: EmulatorControls): RouteResult {

@@ -263,6 +263,16 @@ describe('rate limit and latency', () => {
     expect((await h.control('PUT', '/_emulator/config', { rate_limit: 'fast' })).status).toBe(422);
   });
 
+  it('holds rate_limit to the range --rate-limit takes, with 0 and null for off', async () => {
+    const h = await start();
+    const tooSlow = await h.control('PUT', '/_emulator/config', { rate_limit: 0.05 });
+    expect(tooSlow.status).toBe(422);
+    expect(JSON.stringify(tooSlow.body)).toContain('must be 0 or null (off), or a number between 0.1 and 100000');
+    expect((await h.control('PUT', '/_emulator/config', { rate_limit: 100_001 })).status).toBe(422);
+    expect((await h.control('PUT', '/_emulator/config', { rate_limit: 0.1 })).body).toMatchObject({ rate_limit: 0.1 });
+    expect((await h.control('PUT', '/_emulator/config', { rate_limit: null })).body).toMatchObject({ rate_limit: 0 });
+  });
+
   it('adds latency to every request, and none once it is set to 0', async () => {
     const waits: number[] = [];
     const h = await start({ latencyMs: 120, sleep: async (ms) => void waits.push(ms) });
