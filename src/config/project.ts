@@ -4,7 +4,7 @@
  */
 import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject, withoutKey } from '../util/plain.js';
-import { holdsPlaceholder, interpolateString, interpolateTree, keysHeld, placeholderPlace, placeOf, typedByField, variablesIn, type InterpolationContext } from './interpolate.js';
+import { holdsPlaceholder, interpolateString, interpolateTree, keysHeld, placeholderPlace, placeOf, typedByField, variablesIn, type InterpolationContext, type TreeProblem } from './interpolate.js';
 import { holdsKey, KEYS_STAY_OUT, keysOf } from './api-keys.js';
 import { schemaDiagnostics, withVariableHint, type VariableOrigins } from './schema.js';
 import { schemaValidator, subschemaValidator } from './validators.js';
@@ -248,7 +248,11 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     const written = valueAt(raw, problem.pointer);
     return lineOf && typeof written === 'string' ? placeholderPlace(value, written, variable, lineOf, problem.placeholder, problem.occurrence) : value;
   };
-  for (const problem of pass.problems) {
+  // A top-level setting the selected environment replaces is not read in its run: whether the
+  // others define its `${var.X}` is asked below, of them alone (second read SR95-6).
+  const readElsewhereOnly = (problem: TreeProblem): boolean => problem.code === 'undefined-variable' && problem.variable !== undefined && input.env !== undefined && overriddenByEnv(raw, envBlock, problem.pointer);
+  const ownProblems = pass.problems.filter((problem) => !readElsewhereOnly(problem));
+  for (const problem of ownProblems) {
     // An unknown --env: docket.yaml's own `${env.X}` is not said missing, a mistyped --env being what
     // to fix (probe PN-2); a `${var.X}` defined nowhere is wrong in every environment, and said (SR82B-6).
     if (!varsKnown && problem.code === 'undefined-variable' && problem.variable === undefined) continue;
@@ -259,7 +263,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   // reads the setting too, so it is refused in this one, as a resource file's is (probe VE-2).
   if (varsKnown && input.env !== undefined) {
     const useKey = (p: { pointer: string; variable?: string }): string => `${p.pointer}\u0000${p.variable ?? ''}`;
-    const said = new Set(pass.problems.filter((p) => p.code === 'undefined-variable').map(useKey));
+    const said = new Set(ownProblems.filter((p) => p.code === 'undefined-variable').map(useKey));
     const { environments: _environments, vars: _vars, ...top } = raw;
     const uses = interpolateTree(top, '', { ctx: { vars: NO_VARS, env: input.processEnv, allowVars: true }, skip: (p) => p === '/version', isPlain: (p) => positions.isPlain(p) }).problems;
     // Defined with a value that is broken is not undefined: said once, where it is defined; an

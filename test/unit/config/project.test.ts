@@ -465,8 +465,11 @@ describe('environments', () => {
       'docket.yaml:2:14 undefined-variable undefined variable `var.n`',
       'docket.yaml:3:23 undefined-variable variable `var.lead` is not defined in environments `dev`, `qa`',
     ]);
-    // A setting the selected environment sets itself (dev's concurrency) is said as before, once.
-    expect(await said('dev')).toEqual(['docket.yaml:2:14 undefined-variable undefined variable `var.n`', 'docket.yaml:3:23 undefined-variable undefined variable `var.lead`']);
+    // A setting the selected environment sets itself (dev's concurrency) is not read in its run:
+    // said of the environments that read it and lack the variable (second read SR95-6).
+    expect(await said('dev')).toEqual(['docket.yaml:2:14 undefined-variable variable `var.n` is not defined in environments `staging`, `qa`', 'docket.yaml:3:23 undefined-variable undefined variable `var.lead`']);
+    const readByDefiners = lines('version: 1', 'concurrency: ${var.n}', 'environments:', '  dev: { concurrency: 4 }', '  prod: { vars: { n: 6 } }');
+    expect((await load({ 'docket.yaml': readByDefiners }, { env: 'dev' })).diagnostics).toEqual([]);
     const r = await load({ 'docket.yaml': docket.replace('n: 4, ', 'n: 4, x: 1, ').replace('concurrency: ${var.n}', 'concurrency: 2') }, { env: 'prod' });
     expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`)).toEqual(['docket.yaml:3:23 undefined-variable variable `var.lead` is not defined in environments `dev`, `qa`']);
     expect(r.diagnostics[0]!.hint).toContain('define it under `vars:` in docket.yaml');
