@@ -142,6 +142,8 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
   /** Where the placeholder being read starts. */
   let start = 0;
   const report = (problem: InterpolationProblem): void => {
+    // A variable one value names twice is one thing to set: said once, at its first use (probe VE-5).
+    if (problem.code === 'undefined-variable' && problems.some((p) => p.code === problem.code && p.message === problem.message)) return;
     problems.push(problem.placeholder === undefined ? problem : { ...problem, occurrence: occurrencesBefore(s, problem.placeholder, start) });
   };
   const keep = (raw: string): void => {

@@ -39,6 +39,16 @@ describe('interpolateString', () => {
     expect(interpolateString('${env.REGON}', ctx).problems[0]?.message).toBe('undefined variable `env.REGON`, did you mean `env.REGION`?');
   });
 
+  it('says a variable one value names twice once, at its first use: it is one thing to set (probe VE-5)', () => {
+    const twice = interpolateString('${env.WHO}-${var.q}-${env.WHO}@${var.q}', ctx);
+    expect(twice.problems.map((p) => [p.message, p.occurrence])).toEqual([
+      ['undefined variable `env.WHO`', 0],
+      ['undefined variable `var.q`', undefined],
+    ]);
+    // Two different ones are each said.
+    expect(interpolateString('${env.ONE}${env.TWO}', ctx).problems).toHaveLength(2);
+  });
+
   it('quotes a long or odd placeholder as a value is quoted: one line, control characters escaped, cut at 60 characters (probe QW-2)', () => {
     const long = 'x'.repeat(5000);
     const messages = [`\${var.${long}}`, `\${env.${long}}`, `\${foo.${long}}`, `\${var.${long}`].map((text) => interpolateString(text, ctx).problems[0]!.message);
