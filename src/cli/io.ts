@@ -4,6 +4,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { stripControl } from '../render/sanitize.js';
+import { lineWithoutSecrets } from '../config/url-secrets.js';
 import { noInterrupts, processInterrupts, type Interrupts } from './interrupt.js';
 
 export interface Io {
@@ -131,12 +132,13 @@ export class Logger {
     private readonly flags: OutputFlags,
   ) {}
 
+  // A note or a request line may quote a service's words, and a URL in them its password or token (probe XF-1).
   info(text: string): void {
-    if (!this.flags.quiet) this.io.stderr(`${stripControl(text)}\n`);
+    if (!this.flags.quiet) this.io.stderr(`${stripControl(lineWithoutSecrets(text))}\n`);
   }
 
   debug(text: string): void {
-    if (this.flags.verbose) this.io.stderr(`${stripControl(text)}\n`);
+    if (this.flags.verbose) this.io.stderr(`${stripControl(lineWithoutSecrets(text))}\n`);
   }
 }
 

@@ -36,8 +36,25 @@ const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]*:[^\s"'`/?#[\]{},]
  * shows it.
  */
 export function lineWithoutSecrets(line: string): string {
-  const hidden = line.replace(URL_IN_LINE, withoutSecrets);
+  const hidden = line.replace(URL_IN_LINE, urlInParentheses);
   return SCHEME_END.test(hidden) ? schemesInWords(hidden) : hidden;
+}
+
+/**
+ * withoutSecrets of a URL found in text, but the `)`s that close parentheses opened before it
+ * (`(description: bad https://h/cb?sig=x)`) are the text's, kept as written (probe XF-1).
+ */
+function urlInParentheses(url: string): string {
+  let opens = 0;
+  let closes = 0;
+  for (const c of url) if (c === '(') opens++;
+  else if (c === ')') closes++;
+  let end = url.length;
+  while (closes > opens && url.charAt(end - 1) === ')') {
+    end--;
+    closes--;
+  }
+  return withoutSecrets(url.slice(0, end)) + url.slice(end);
 }
 
 /** What ends a scheme, however its slashes are written (`://`, `:/`, `:\`). */
@@ -67,7 +84,7 @@ function schemesInWords(line: string): string {
     start += scheme.index;
     WORD_END.lastIndex = at;
     const end = WORD_END.exec(line)?.index ?? line.length;
-    out += line.slice(done, start) + withoutSecrets(line.slice(start, end));
+    out += line.slice(done, start) + urlInParentheses(line.slice(start, end));
     done = end;
     SCHEME_ENDS.lastIndex = Math.max(SCHEME_ENDS.lastIndex, end);
   }

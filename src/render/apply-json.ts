@@ -2,6 +2,7 @@
 import type { Action, ApplyReport, KindName, Plan, ResultStatus } from '../engine/types.js';
 import { skippedBecause } from './headline.js';
 import { jsonText } from './json.js';
+import { lineWithoutSecrets } from '../config/url-secrets.js';
 
 export interface ApplyResultJson {
   id: string;
@@ -57,9 +58,10 @@ export function applyReportJson(plan: Plan, report: ApplyReport, adoptedFiles: r
         name: c?.name ?? null,
         status: r.status,
         // A skip names what failed as the plan showed it, and by id for scripts.
-        ...(r.blockedBy ? { message: skippedBecause(r, byId), blocked_by: r.blockedBy.failed } : r.message !== undefined ? { message: r.message } : {}),
-        ...(r.hint !== undefined ? { hint: r.hint } : {}),
-        ...(r.note !== undefined ? { note: r.note } : {}),
+        // A service's words may quote a URL with its password or token: hidden as every message hides them (probe XF-1).
+        ...(r.blockedBy ? { message: skippedBecause(r, byId), blocked_by: r.blockedBy.failed } : r.message !== undefined ? { message: lineWithoutSecrets(r.message) } : {}),
+        ...(r.hint !== undefined ? { hint: lineWithoutSecrets(r.hint) } : {}),
+        ...(r.note !== undefined ? { note: lineWithoutSecrets(r.note) } : {}),
         ...(r.written ? { written_fields: r.written } : {}),
         ms: r.ms,
       };

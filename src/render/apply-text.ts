@@ -4,14 +4,15 @@ import { changeLabel, headlineOf, isSingleton, renamedFrom, skippedBecause } fro
 import { painter, type Paint } from './paint.js';
 import { writeLines } from './chunks.js';
 import { stripControl } from './sanitize.js';
+import { lineWithoutSecrets } from '../config/url-secrets.js';
 
 export function formatMs(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** Service messages can span lines; keep continuation lines under their result. */
+/** Service messages can span lines; keep continuation lines under their result. A URL's secrets hidden, as every message hides them (probe XF-1). */
 function message(s: string): string {
-  return stripControl(s).trimEnd().split('\n').join('\n    ');
+  return stripControl(lineWithoutSecrets(s)).trimEnd().split('\n').join('\n    ');
 }
 
 /**

@@ -121,6 +121,28 @@ describe('plan --annotations github', () => {
     }
   });
 
+  it('hides a URL\'s password and query a service\'s refusal quotes, in the apply report as in its annotation (probe XF-1)', async () => {
+    const t = await startTestEmulator();
+    try {
+      expect((await runCli(['apply', '-C', dir, '--auto-approve'], { env: t.env })).code).toBe(0);
+      await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('How long the agreement lasts', 'How long it runs') });
+      const refusal = { errors: [{ field: 'description', message: 'bad https://u:PW1@x.example/cb?sig=TOKEN1' }] };
+      for (const output of ['text', 'json']) {
+        t.emulator.faults.add({ method: 'PATCH', path_pattern: '/playbook_rules/', status: 422, count: 1, body: refusal });
+        const apply = await runCli(['apply', '-C', dir, '--auto-approve', '-o', output, '--annotations', 'github'], { env: t.env });
+        expect(apply.code).toBe(1);
+        const said = apply.stdout + apply.stderr;
+        expect(said).toContain('bad https://***@x.example/cb?…)');
+        expect(said).not.toMatch(/PW1|TOKEN1/);
+      }
+      expect((await runCli(['apply', '-C', dir, '--auto-approve'], { env: t.env })).code).toBe(0);
+      expect((await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env: t.env })).code).toBe(0);
+    } finally {
+      await writeFiles(dir, { 'playbooks/nda.yaml': NDA });
+      await t.emulator.close();
+    }
+  });
+
   it('never lets a service’s text start a workflow command: an organization name with line breaks stays on the error’s line, escaped', async () => {
     const injected = 'Beta\n::error file=x.yaml::injected\n::stop-commands::tok';
     const t = await startTestEmulator({ seed: (s) => void s.organizations.push({ ...s.organizations[0]!, id: '22222222-2222-4222-8222-222222222222', name: injected, users: [], playbooks: [] }) });

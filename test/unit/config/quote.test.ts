@@ -50,6 +50,10 @@ describe("a URL's secrets in what output quotes", () => {
       ['rules[0].https://bob:pw@x.example/a?t=S', 'rules[0].https://***@x.example/a?…'],
       // However its slashes are written there too (sixth read RV8-2).
       ['1-https:/bob:pw@x.example/?token=SECRET', '1-https:/***@x.example/?…'],
+      // A `)` that closes the text's parentheses is the text's, not the query's (probe XF-1).
+      ['(description: bad https://u:pw@x.example/cb?sig=ZZZ) [request r1]', '(description: bad https://***@x.example/cb?…) [request r1]'],
+      ['(see https://x.example/wiki/A_(b)?t=S))', '(see https://x.example/wiki/A_(b)?…))'],
+      ['https://x.example/A_(b)?t=S)', 'https://x.example/A_(b)?…)'],
     ]) expect(lineWithoutSecrets(line)).toBe(shown);
     // Text that is no URL, with no scheme before its `://`, is left as written (sixth read RV8-1).
     for (const plain of ['pattern: (https?://[^\\s?#]+)', 'Links that match https?://[^?#]+ are flagged', 'ratio 3://4?']) expect(lineWithoutSecrets(plain)).toBe(plain);
