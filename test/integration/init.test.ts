@@ -181,6 +181,12 @@ describe('docket init', () => {
     expect((await runIn(clean, ['init'])).stderr).toBe('');
     const k8s = await makeDir({ 'deploy.yaml': 'apiVersion: apps/v1\nkind: Deployment\n' });
     expect((await runIn(k8s, ['init'])).stderr).toContain('no docket documents (deploy.yaml)');
+    // A starter's path init keeps (it was there) is the user's file, checked as any other (probe XG-1).
+    const kept = await makeDir({ 'playbooks/example.yaml': 'foo: bar\n' });
+    const keptInit = await runIn(kept, ['init']);
+    expect(keptInit.stdout).toMatch(/kept \(exists\)\s+playbooks\/example\.yaml/);
+    expect(keptInit.stderr).toContain('no docket documents (playbooks/example.yaml)');
+    expect(keptInit.stderr).toContain('remove what this init wrote here, docket.yaml, then');
     // Where a folder `docket` is there already (another configuration), one that is not is suggested: that init would be refused (probe RU-2).
     const nested = await makeDir({ 'docket/docket.yaml': 'version: 1\n' });
     const again = await runIn(nested, ['init']);

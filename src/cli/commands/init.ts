@@ -70,6 +70,8 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
         throw new UsageError(`${showPath(join(dir, miscased))} already exists (docket reads docket.yaml, in lower case); nothing was written`, `rename it to docket.yaml, then ${validate.slice(4)} to check it`);
       }
       const done: [string, string][] = [];
+      /** The starters this init wrote: one it kept is the user's, and checked as any file there (probe XG-1). */
+      const wroteStarters: string[] = [];
       // Relative, into the repository's node_modules/docket: the comment resolves for everyone who installs it.
       const home = schemaHome(root);
       // What was written so far, undone when a later write fails: "nothing was written" holds then too.
@@ -80,6 +82,7 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
           const ref = (schema: string) => posixPath(relative(dirname(file), join(home.dir, schema)));
           const written = await writeNew(file, starter.content(ref), undo);
           done.push([written ? 'created' : 'kept (exists)', showPath(join(dir, starter.path))]);
+          if (written) wroteStarters.push(starter.path);
         }
         done.push([await ensureGitignore(join(root, GITIGNORE_FILE), undo), showPath(join(dir, GITIGNORE_FILE))]);
       } catch (error) {
@@ -97,7 +100,7 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
       if (nested) io.stderr(`${nested}\n`);
       // What this init made, which the way out takes away first (probe PE-2).
       const made = done.filter(([what, path]) => what === 'created' && !path.endsWith(GITIGNORE_FILE)).map(([, path]) => path);
-      const foreign = await foreignYamlWarning(dir, root, STARTERS.map((s) => s.path), made);
+      const foreign = await foreignYamlWarning(dir, root, wroteStarters, made);
       if (foreign) io.stderr(`${foreign}\n`);
       setExit(0);
     });
