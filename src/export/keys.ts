@@ -28,7 +28,7 @@ export function filesHoldingKeys(
     const read = onceRead(file);
     const held = (key: string): boolean => holdsKey(file.content, key) || holdsKey(file.path, key) || (read() !== undefined && keysHeld(read(), [['', key]], file.content).length > 0);
     const variables = keys.filter(([, key]) => held(key) || holdsPiece(file.content, key) || holdsPiece(file.path, key)).map(([name]) => name);
-    if (variables.length > 0) found.push({ path: shownPath(file.path, keys), variables });
+    if (variables.length > 0) found.push({ path: shownPath(file.path, keys, holdsPiece), variables });
   }
   return found;
 }
@@ -55,16 +55,25 @@ function onceRead(file: ExportFile): () => unknown[] | undefined {
   };
 }
 
-/** `path`, or its folder and "…" when its name holds a piece of a key as file names write it. */
-function shownPath(path: string, keys: readonly (readonly [string, string])[]): string {
-  const name = path.toLowerCase();
+/**
+ * `path`, or its folder and "…" when its name gives a key away as output would not show it: the key,
+ * 16 characters of it, or at the end of a name cut at 100 bytes a start of it of 6 characters or
+ * more (before a `-2` that sets two names apart). A name that merely shares a few characters with
+ * a key (`risk-live-deals` and `sk_live_…`) is shown: the message names the files to clean (probe XF-2).
+ */
+function shownPath(path: string, keys: readonly (readonly [string, string])[], holdsPiece: (text: string, key: string) => boolean): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const stem = name.toLowerCase().replace(/\.[^.]*$/, '').replace(/-\d+$/, '');
   for (const [, key] of keys) {
-    const written = slug(key);
-    for (let i = 0; i + KEY_PIECE_MIN <= written.length; i++) {
-      if (name.includes(written.slice(i, i + KEY_PIECE_MIN))) return `${path.slice(0, path.lastIndexOf('/') + 1)}… (a file named after an object whose name, as file names write it, holds the key)`;
-    }
+    if (holdsKey(name, key) || holdsPiece(name, key) || endsWithStartOf(stem, slug(key))) return `${path.slice(0, path.lastIndexOf('/') + 1)}… (a file named after an object whose name, as file names write it, holds the key)`;
   }
   return path;
+}
+
+/** Whether `stem` ends with the first KEY_PIECE_MIN characters or more of `written`: where a cut name stops in the key. */
+function endsWithStartOf(stem: string, written: string): boolean {
+  for (let n = Math.min(stem.length, written.length); n >= KEY_PIECE_MIN; n--) if (stem.endsWith(written.slice(0, n))) return true;
+  return false;
 }
 
 /** The error for an export that would write keys: nothing is written. */

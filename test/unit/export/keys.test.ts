@@ -22,6 +22,16 @@ describe('filesHoldingKeys', () => {
     expect(keysInLiveState(found).message).not.toMatch(/4ec39h/i);
   });
 
+  it('names a file whose name only shares a few characters with the key, as the files to clean (probe XF-2)', () => {
+    const keys = [['DOCKET_API_KEY', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc'], ['DOCKET_REVIEW_API_KEY', 'sk_test_STAGINGsecretKEY0123456789ab']] as const;
+    const files = ['playbooks/risk-live-deals.yaml', 'playbooks/nda-staging.yaml', 'playbooks/nda8-staging.yaml'].map((path) => ({ path, content: 'description: sk_test_STAGINGsecretKEY0123456789ab sk_live_4eC39HqLyjWDarjtT1zdp7dc\n' }));
+    expect(filesHoldingKeys(files, keys).map((f) => f.path)).toEqual(['playbooks/risk-live-deals.yaml', 'playbooks/nda-staging.yaml', 'playbooks/nda8-staging.yaml']);
+    // Cut at 100 bytes where the key starts, before the `-2` that sets two names apart: by its folder only.
+    const content = `name: ${'x'.repeat(90)} sk_live_4eC39HqLyjWDarjtT1zdp7dc\n`;
+    const cut = filesHoldingKeys([{ path: `playbooks/${'x'.repeat(90)}-sk-live-4ec-2.yaml`, content }, { path: `playbooks/${'x'.repeat(90)}-sk-live-4ec.yaml`, content }], keys);
+    expect(cut.map((f) => f.path)).toEqual(Array(2).fill('playbooks/… (a file named after an object whose name, as file names write it, holds the key)'));
+  });
+
   it('names a file whose own name is the key, though its text writes the name another way (probe EU)', () => {
     const keys = [['DOCKET_API_KEY', 'abc-def-12345678']] as const;
     const found = filesHoldingKeys([{ path: 'playbooks/abc-def-12345678.yaml', content: 'kind: Playbook\nname: ABC DEF 12345678\n' }], keys);
