@@ -26,22 +26,27 @@ const collected = new WeakMap<string[], Set<string>>();
  * ran without it; other words starting with `-` are values, `--playbook=-Draft`), and a flag that
  * takes one value refuses a second, different one (`--env staging --env production`, a CI template
  * appending its own: commander would quietly keep the last). Repeatable flags (`--target`) and the
- * same value twice are left alone.
+ * same value twice are left alone. `argv` is what was typed, to tell a value given after its flag
+ * from one written in it.
  */
-export function checkFlagValues(command: Command): void {
+export function checkFlagValues(command: Command, argv: readonly string[]): void {
   // commander's own help flag is none of `options`; `--version` is docket's own alone (main.ts).
   const flags = new Set(['-h', '--help', '--version', ...command.options.flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined))]);
+  // A word given after its flag (`--out -ojson`), not in it (`--out=-ojson`, which is a value as written).
+  const given = new Set(argv.filter((_word, at) => at > 0 && /^-[^=]*$/.test(argv[at - 1]!)));
+  /** A short flag of the command with its value or the next short flags in the same word (`-ojson`, `-Ccfg`, `-qv`; probe XE-1). */
+  const shortFlagWord = (value: string): boolean => /^-[A-Za-z]./.test(value) && flags.has(value.slice(0, 2)) && given.has(value);
   for (const option of command.options) {
     if (!(option.required || option.optional) || option.variadic) continue;
     const parse = option.parseArg;
     const repeatable = parse === collect;
     let first: string | undefined;
     option.argParser((value: string, previous: unknown) => {
-      if (flags.has(value.split('=')[0]!)) throw new InvalidArgumentError(`needs a value, and got the flag ${JSON.stringify(value)} (is the variable that gives it unset?)`);
+      if (flags.has(value.split('=')[0]!) || shortFlagWord(value)) throw new InvalidArgumentError(`needs a value, and got the flag ${JSON.stringify(value)} (is the variable that gives it unset?)`);
       if (!repeatable && first !== undefined && first !== value) throw new InvalidArgumentError(`given twice (${JSON.stringify(first)}, then ${JSON.stringify(value)}): give it once`);
       first = value;
       return parse ? parse(value, previous) : value;
     });
   }
-  for (const sub of command.commands) checkFlagValues(sub);
+  for (const sub of command.commands) checkFlagValues(sub, argv);
 }

@@ -16,7 +16,7 @@ import { interruptsOf, processIo, useColor, type Io } from './io.js';
 import { interruptedAtOnce, type SignalName } from './interrupt.js';
 import { redactingIo } from './redact.js';
 import { commandSafeIo } from './workflow-commands.js';
-import { bashWord } from '../util/shell-word.js';
+import { shellPath } from '../util/shell-word.js';
 import { quoteValue } from '../config/quote.js';
 
 export { exitWhenWritten } from './exit.js';
@@ -166,15 +166,22 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     // Listed by the program's help (`docket --help`, `docket help`), which names no command either.
     const first = args[2];
     // (Flags alone: one not moved behind a command, `--emulator plan --version`, leaves a command named.)
-    if (first === 'help' || args.slice(2).every((a) => a.startsWith('-')) || (first === '--help' && !args.slice(3).some((a) => a.startsWith('-')))) program.version(VERSION, '--version');
+    if (first === 'help' || args.slice(2).every((a) => a.startsWith('-')) || (first === '--help' && !args.slice(3).some((a) => a.startsWith('-')))) {
+      // commander prints the version as soon as it meets the flag, before it judges the others: a
+      // mistyped one beside it (`--version --bogus`) would pass unsaid (probe XE-3).
+      // (`-q`, `--no-color`: the common flags without a value change nothing of it, before it or after.)
+      const beside = args.slice(2).filter((a) => a !== '--version' && a !== '--help' && a !== '-h' && !COMMON_FLAGS.has(a));
+      if (args.includes('--version') && beside.length > 0) throw new UsageError(`--version is given alone: nothing may come with it (got ${quoteValue(beside.join(' '))})`, 'run `docket --version` by itself');
+      program.version(VERSION, '--version');
+    }
     // Before a command or a word (`docket --version plan`): not "unknown option", which it is not there (probe RC-1).
-    else if (first === '--version') throw new UsageError(`--version is given alone: nothing may follow it (got ${quoteValue(args.slice(3).join(' '))})`, 'run `docket --version` by itself');
+    else if (first === '--version') throw new UsageError(`--version is given alone: nothing may come with it (got ${quoteValue(args.slice(3).join(' '))})`, 'run `docket --version` by itself');
     for (const name of commandsFor(args.slice(2))) {
       const command = await COMMANDS[name]!(context);
       // A command added whole does not take the program's settings: its usage errors say where help is too.
       program.addCommand(withUsageHint(command.exitOverride(), `docket ${name}`, outputTo(io)));
     }
-    checkFlagValues(program);
+    checkFlagValues(program, args);
     await program.parseAsync(args);
     // Output that never arrived (a full disk) is a failed run, whatever the command did.
     return exitCode === 0 && given.outputFailure?.() ? 1 : exitCode;
@@ -217,6 +224,10 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
     } else if (/^--(concurrency|max-rps|dir|env)=/.test(arg)) {
       leading.push(arg);
       i += 1;
+    } else if (commonShortWords(arg) > 0 && i + commonShortWords(arg) <= rest.length) {
+      // Short flags run together, as after the command (`-qv`, `-Ccfg`, `-qC cfg`; probe XE-2).
+      leading.push(...rest.slice(i, i + commonShortWords(arg)));
+      i += commonShortWords(arg);
     } else {
       break;
     }
@@ -229,6 +240,20 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
   // No command at all: the common flags are no fault of theirs (`docket --no-color --bogus` names `--bogus`, bare `docket --no-color` the usage).
   if (command === -1) return [node, bin, ...rest.slice(i)];
   return [node, bin, ...rest.slice(i, command), rest[command]!, ...leading, ...rest.slice(command + 1)];
+}
+
+/**
+ * How many words a run of the common short flags takes (`-qv` one, `-Ccfg` one, `-qC` two: its
+ * value is the next word), or 0 when the word is no such run (a lone `-q` is COMMON_FLAGS's).
+ */
+function commonShortWords(arg: string): number {
+  if (!/^-[A-Za-z]{2}/.test(arg)) return 0;
+  for (let at = 1; at < arg.length; at++) {
+    const letter = arg.charAt(at);
+    if (letter === 'C') return at + 1 < arg.length ? 1 : 2;
+    if (letter !== 'q' && letter !== 'v') return 0;
+  }
+  return 1;
 }
 
 /** The command, when `plan`/`apply`/`show`/`test`/`drift`/`pull`/`validate` runs with `-o json` (validate prints its own JSON for configuration errors). */
@@ -384,7 +409,8 @@ function excessNamed(message: string, command: Command, path: string): string {
   if (extra === undefined) return message;
   const expected = Number(excess[1]);
   // Not when -C names one already: the argument is something else (second read SR78-5).
-  const takesDir = expected === 0 && command.options.some((o) => o.long === '--dir') && command.getOptionValueSource('dir') !== 'cli';
+  // Nor for an empty word, which -C refuses (a variable not set); one starting with `-` as `./-…`, which -C takes (probe XE-4).
+  const takesDir = expected === 0 && extra !== '' && command.options.some((o) => o.long === '--dir') && command.getOptionValueSource('dir') !== 'cli';
   const takes = expected === 0 ? 'no argument' : `at most ${expected === 1 ? '1 argument' : `${expected} arguments`}`;
-  return `error: unexpected argument ${quoteValue(extra)}: ${path} takes ${takes}${takesDir ? ` (the configuration directory is given with -C: ${path} -C ${bashWord(extra)})` : ''}${excess[2]}`;
+  return `error: unexpected argument ${quoteValue(extra)}: ${path} takes ${takes}${takesDir ? ` (the configuration directory is given with -C: ${path} -C ${shellPath(extra)})` : ''}${excess[2]}`;
 }

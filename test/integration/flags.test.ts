@@ -70,6 +70,9 @@ describe('an argument a command does not take', () => {
     // With -C given, the argument is something else: no -C offered in its place (second read SR78-5).
     const given = await run(['validate', '-C', 'cfg', 'extra']);
     expect(given.stderr).toContain('Error: unexpected argument "extra": docket validate takes no argument\n');
+    // Offered as -C takes it: not empty (a variable not set), and `./` before a word that reads as a flag (probe XE-4).
+    expect((await run(['plan', ''])).stderr).toContain('Error: unexpected argument "": docket plan takes no argument\n');
+    expect((await run(['plan', '--', '--emulator'])).stderr).toContain('(the configuration directory is given with -C: docket plan -C ./--emulator)');
   });
 });
 
@@ -364,8 +367,13 @@ describe('flag values', () => {
     for (const args of [['--version'], ['-q', '--version']]) expect(await run(args)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
     // Before a command or a word it is docket's, and said so, not "unknown option" (probe RC-1).
     for (const args of [['--version', 'plan'], ['--version', '-C', dir]]) {
-      expect(await run(args)).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining(`Error: --version is given alone: nothing may follow it (got "${args.slice(1).join(' ')}")`) });
+      expect(await run(args)).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining(`Error: --version is given alone: nothing may come with it (got "${args.slice(1).join(' ')}")`) });
     }
+    // Nor a mistyped flag beside it, before or after, which commander would pass over once it printed the version (probe XE-3).
+    for (const args of [['--version', '--bogus'], ['--bogus', '--version'], ['--version', '-x']]) {
+      expect(await run(args)).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('Error: --version is given alone: nothing may come with it (got "-') });
+    }
+    expect(await run(['--version', '-q'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
     // The program's help lists it, however it is asked for.
     for (const args of [['--help'], ['help'], ['--help', 'plan']]) expect((await run(args)).stdout, args.join(' ')).toMatch(/^ {2}--version +output the version number$/m);
   });
@@ -388,8 +396,16 @@ describe('flag values', () => {
       expect([other.code, other.stderr]).toEqual([1, expect.stringContaining(`Error: ${flag} needs a file name, and got "--dry-run", which reads as a flag (is the variable that gives it unset?)`)]);
     }
     await expect(readdir(envs)).resolves.toEqual(['docket.yaml']);
-    // Another word starting with - is a value.
+    // Nor a short flag with its value, or short flags run together, given after it (probe XE-1)…
+    for (const [flag, value] of [['--out', '-ojson'], ['--out', '-qv'], ['--env', '-Ccfg'], ['--env', '-qv']] as const) {
+      const r = await run(['plan', '-C', envs, '--emulator', flag, value]);
+      expect([r.code, r.stderr], `${flag} ${value}`).toEqual([1, expect.stringContaining(`Error: ${flag}: needs a value, and got the flag "${value}"`)]);
+    }
+    await expect(readdir(envs)).resolves.toEqual(['docket.yaml']);
+    // …but written in it (`--env=-qv`) it is the value as written, and another word starting with - is a value.
+    expect((await run(['validate', '-C', envs, '--env=-qv'])).stderr).toContain('unknown environment `-qv`');
     expect((await run(['validate', '-C', envs, '--env=-prod'])).stderr).toContain('unknown environment `-prod`');
+    expect((await run(['validate', '-C', envs, '--env', '-Draft'])).stderr).toContain('unknown environment `-Draft`');
   });
 
   it('a flag that takes one value refuses a second, different one, before anything is read (a CI template appending its own --env)', async () => {

@@ -18,6 +18,13 @@ describe('hoistCommonFlags', () => {
     expect(hoistCommonFlags(['node', 'docket', '--concurrency=4', '-q', 'apply'], COMMANDS)).toEqual(['node', 'docket', 'apply', '--concurrency=4', '-q']);
   });
 
+  it('moves short common flags run together as after the command: -qv, -Ccfg, -qC cfg (probe XE-2)', () => {
+    expect(hoistCommonFlags(['node', 'docket', '-qv', '-Ccfg', 'plan'], COMMANDS)).toEqual(['node', 'docket', 'plan', '-qv', '-Ccfg']);
+    expect(hoistCommonFlags(['node', 'docket', '-qC', 'cfg', 'plan', '-o', 'json'], COMMANDS)).toEqual(['node', 'docket', 'plan', '-qC', 'cfg', '-o', 'json']);
+    // A run holding another letter is left for commander to name.
+    expect(hoistCommonFlags(['node', 'docket', '-qx', 'plan'], COMMANDS)).toEqual(['node', 'docket', '-qx', 'plan']);
+  });
+
   it('leaves everything else alone', () => {
     const argv = ['node', 'docket', 'plan', '--no-color'];
     expect(hoistCommonFlags(argv, COMMANDS)).toBe(argv);
