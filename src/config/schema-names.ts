@@ -2,7 +2,7 @@
  * What names docket's schema files and their precompiled validators, without loading ajv: the
  * address each schema is known by, the sub-schemas validated on their own, and where the files are.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DocketError } from '../errors.js';
@@ -168,9 +168,41 @@ export function schemaHome(configRoot: string): SchemaHome {
   // Installed somewhere above (an npm workspace hoists it to the root): point there.
   const installed = nearestAbove(root, path.join('node_modules', 'docket', 'schemas'), repository);
   if (installed) return { dir: path.join(installed, 'node_modules', 'docket', 'schemas'), installed: true };
-  const project = nearestAbove(root, 'package.json', repository) ?? repository ?? root;
+  const nearest = nearestAbove(root, 'package.json', repository);
+  // A package of an npm or yarn workspace gets docket installed at the workspace's root (probe XB-1).
+  const project = (nearest !== undefined ? workspaceRootOf(nearest, repository) : undefined) ?? nearest ?? repository ?? root;
   const dir = path.join(project, 'node_modules', 'docket', 'schemas');
   return { dir, installed: existsSync(dir) };
+}
+
+/** The folder above `pkg`, no higher than `top`, whose package.json lists `pkg` among its `workspaces`. */
+function workspaceRootOf(pkg: string, top: string | undefined): string | undefined {
+  if (pkg === top) return undefined;
+  for (let dir = path.dirname(pkg); ; dir = path.dirname(dir)) {
+    const member = path.relative(dir, pkg).split(path.sep).join('/');
+    if (workspacePatterns(path.join(dir, 'package.json')).some((p) => globToRegExp(p).test(member))) return dir;
+    if (dir === top || path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** A package.json's `workspaces` (a list, or yarn's `{ packages: [...] }`), or none when it has none or does not read. */
+function workspacePatterns(file: string): string[] {
+  if (!existsSync(file)) return [];
+  try {
+    const json: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const field = json !== null && typeof json === 'object' ? (json as { workspaces?: unknown }).workspaces : undefined;
+    const list = Array.isArray(field) ? field : field !== null && typeof field === 'object' ? (field as { packages?: unknown }).packages : undefined;
+    return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A workspace pattern as npm reads it: `*` within a folder name, `**` across folders, no `./` or final `/`. */
+function globToRegExp(pattern: string): RegExp {
+  const parts = pattern.replace(/^\.\//, '').replace(/\/+$/, '').split('/');
+  const source = parts.map((part) => (part === '**' ? '.*' : part.split('*').map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*'))).join('/');
+  return new RegExp(`^${source}$`);
 }
 
 /** The nearest folder at or above `start` holding `name`, looking no higher than `top` when given. */

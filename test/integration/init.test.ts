@@ -80,6 +80,16 @@ describe('docket init', () => {
     expect(await readFile(join(dir, 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/\.\.\/node_modules\/docket\/schemas\/docket\.schema\.json\n/);
   });
 
+  it('points the schema comments at the workspace root of a package not installed yet, where npm will put docket (probe XB-1)', async () => {
+    const root = await makeDir({ '.git/HEAD': '', 'package.json': '{"private":true,"workspaces":{"packages":["./packages/*/"]}}\n', 'packages/legal/package.json': '{"name":"legal"}\n', 'tools/package.json': '{"name":"tools"}\n' });
+    const init = await runCli(['init', join(root, 'packages', 'legal', 'config')]);
+    expect([init.code, init.stdout]).toEqual([0, expect.stringContaining('npm install --save-dev <docket')]);
+    expect(await readFile(join(root, 'packages', 'legal', 'config', 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/\.\.\/\.\.\/node_modules\/docket\/schemas\/docket\.schema\.json\n/);
+    // A package the workspaces do not list keeps its own.
+    expect((await runCli(['init', join(root, 'tools', 'config')])).code).toBe(0);
+    expect(await readFile(join(root, 'tools', 'config', 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/node_modules\/docket\/schemas\/docket\.schema\.json\n/);
+  });
+
   it('looks for the package.json and an installed docket no higher than the git repository (a stray one above is no teammate\'s)', async () => {
     const outer = await makeDir({ 'package.json': '{"name":"home"}\n' });
     await mkdir(join(outer, 'node_modules', 'docket'), { recursive: true });
