@@ -218,7 +218,9 @@ describe('what validate refuses, the editor flags where a schema can say it', ()
     const cases: [string, string, boolean][] = [
       ['port', 'https://api.example.com:70000', false],
       ['backslash', 'https://api.example.com\\evil', false],
-      ['empty-query', 'https://api.example.com/?', true],
+      // An empty query or fragment is refused as any is (probes WK, XB-3).
+      ['empty-query', 'https://api.example.com/?', false],
+      ['empty-fragment', 'https://api.example.com/v1#', false],
       ['ipv6-long', 'http://[0:0:0:0:0:0:0:1]:4010/review', true],
       ['ipv6-short', 'http://[0:1]:4010/review', false],
       ['port-zero', 'https://api.example.com:0', false],

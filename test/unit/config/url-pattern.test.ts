@@ -36,6 +36,8 @@ describe('service URLs: the editor schema and validate', () => {
       'https://h.example/{x}', 'https://h.example/a|b', 'https://h.example/a^b', 'https://h.example/a"b', 'https://h.example/<x>', 'https://h.example/a`b', 'https://h.example/é', 'https://bücher.example', 'https://h{x}.example', 'https://h|x.example', 'https://h.example/😀', 'https://h.example/a\u007fb', 'https://h\u0000x.example', 'https://h.example/\u001f',
       // A space in the path, which the parser escapes unsaid (probe NS-5).
       'https://h.example/a b', 'https://h.example/a%20b',
+      // An empty query or fragment, refused as any query or fragment is (probe XB-3).
+      'https://api.example.com?', 'https://api.example.com/v1#', 'https://api.example.com/?#',
       "https://h.example/a!$&()*+,;=:@b", "https://h.example/a'b", 'https://h!x.example', 'https://h.example/a[b]', 'https://h.example/~x', 'https://h.example/a%C3%A9',
       // IPv6 addresses the URL parser takes (compressed anywhere, an IPv4 tail) and those it refuses (third read TR68).
       'https://[1:2:3:4:5:6:7:8]', 'https://[::]', 'https://[1:2:3:4:5:6:7::]', 'https://[::2:3:4:5:6:7:8]', 'https://[::ffff:1.2.3.4]:8443/x', 'https://[1:2:3:4:5::1.2.3.4]', 'https://[FFFF::A]',
