@@ -101,7 +101,8 @@ export interface ListContext {
 
 /** A paged list as the current variant shows it: both paging members, one of them, or none (all items). */
 export function listResponse(ctx: ListContext, items: ResourceObject[]): unknown {
-  const page = parsePage(ctx.query, ctx.defaultPageSize, ctx.variants.maxPageSize, ctx.variants.ignorePageSize);
+  // Unpaged lists still check page[size] as given; ignore_page_size, marked of no effect there, changes nothing (probe XA-1).
+  const page = parsePage(ctx.query, ctx.defaultPageSize, ctx.variants.maxPageSize, ctx.variants.ignorePageSize && ctx.variants.paging !== 'none');
   if (ctx.variants.paging === 'none') return many(items);
   const body = paged(items, page, ctx.url);
   const links = ctx.variants.linksOrigin === 'same' ? body.links : onOrigin(body.links, ctx.variants.linksOrigin === 'other' ? BACKEND_ORIGIN : '');

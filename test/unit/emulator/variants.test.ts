@@ -148,6 +148,13 @@ describe('paging', () => {
     expect((await h.ag('GET', '/v1/users?page[size]=50')).status).toBe(200);
   });
 
+  it('still checks page[size] on unpaged lists with ignore_page_size, which it marks of no effect there (probe XA-1)', async () => {
+    const h = await startAgreements({ variants: { paging: 'none', maxPageSize: 3, ignorePageSize: true } });
+    expect((await h.ag('GET', '/v1/users?page[size]=100')).status).toBe(400);
+    expect((await h.ag('GET', '/v1/users?page[size]=abc')).status).toBe(400);
+    expect((await h.ag('GET', '/v1/users?page[size]=3')).status).toBe(200);
+  });
+
   it('keeps its default page within a smaller maximum, so its own next links are accepted', async () => {
     const users = Array.from({ length: 12 }, (_, i) => ({ email: `u${i}@acme.example` }));
     const h = await startAgreements({ variants: { maxPageSize: 10 }, seed: defaultSeed({ users }) });
