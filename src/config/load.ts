@@ -21,7 +21,7 @@ import { documentValidators, type DocumentValidator } from './document-validator
 import { didYouMean, suggest } from './suggest.js';
 import { quoteValue, showJson, showName, showPath } from './quote.js';
 import { isProjectFile, PROJECT_FILES } from './project-files.js';
-import { textDiagnostics, withoutEchoesOf } from './text-hygiene.js';
+import { characterAt, textDiagnostics, withoutEchoesOf, writtenTextProblems } from './text-hygiene.js';
 import { taggedIn, writtenIn } from './written-number.js';
 import { linesIn } from './source-lines.js';
 import { valueAt } from './value-at.js';
@@ -697,10 +697,17 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   const body = interpolated.value as Record<string, unknown>;
   const validate = ctx.validators.get(info.yamlKind)!(value);
   const written = writtenIn(lineOf);
-  const controlCharacters = textDiagnostics(body, doc.positions, { written, unresolved: interpolated.unresolved, lineOf });
+  // A character the file writes around a placeholder is the file's, said where it is written; one a
+  // variable brings in, of the variable (probe XF-3).
+  const ownCharacters = interpolated.written.size > 0 ? writtenTextProblems(interpolated.written) : [];
+  const ownPaths = new Set(ownCharacters.map((problem) => pointerToPath(problem.pointer)));
+  const controlCharacters = textDiagnostics(body, doc.positions, { written, unresolved: interpolated.unresolved, lineOf }).filter((d) => d.code === 'unsafe-number' || d.path === undefined || !ownPaths.has(d.path));
   const before = diagnostics.length;
   diagnostics.push(...controlCharacters);
   hintVariables(diagnostics, before, doc.file, interpolated.written, ctx.varOrigin);
+  for (const problem of ownCharacters) {
+    diagnostics.push({ severity: 'error', code: problem.code ?? 'control-character', message: problem.message, ...characterAt(problem, doc.positions.valueAt(problem.pointer), lineOf), path: pointerToPath(problem.pointer), hint: problem.hint });
+  }
   // A placeholder's value takes the type its field wants, then the document is checked again.
   if (!validate(body) && (!typedByField(body, validate.errors, interpolated.wholes) || !validate(body))) {
     diagnostics.push(

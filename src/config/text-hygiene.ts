@@ -9,7 +9,7 @@
 import { codePointOf, quoteAround, quoteValue } from './quote.js';
 import { columnInLine } from './scalar-columns.js';
 import { withoutInvalidValueAt, type Diagnostic, type SourcePos } from '../diagnostics.js';
-import { joinPointer, pointerToPath, type DocPositions } from './yaml-positions.js';
+import { joinPointer, pointerToPath, splitPointer, type DocPositions } from './yaml-positions.js';
 import { ATTACHMENT_REF_KEY } from '../kinds/support/template-params.js';
 
 export interface TextProblem {
@@ -68,6 +68,22 @@ export function textProblems(value: unknown, numbers = false): TextProblem[] {
     }
   };
   visit(value, false);
+  return out;
+}
+
+/**
+ * The problems of the text values were written as around their placeholders (by pointer:
+ * `"see ${var.other} x\u0007"`): the file's own characters, said where they are written and of
+ * the file, not of the variable that fills the rest in (probe XF-3).
+ */
+export function writtenTextProblems(written: ReadonlyMap<string, string>): TextProblem[] {
+  const out: TextProblem[] = [];
+  for (const [pointer, text] of written) {
+    // Under a one-line key, as textProblems reads the value: an item of a list takes its list's key.
+    const key = splitPointer(pointer).reverse().find((segment) => !/^\d+$/.test(segment));
+    const bad = NO_TEXT.exec(text) ?? (key !== undefined && ONE_LINE_KEYS.has(key) ? LINE_BREAK_OR_TAB.exec(text) : null);
+    if (bad) out.push(problemAt(pointer, text, bad[0], bad.index));
+  }
   return out;
 }
 

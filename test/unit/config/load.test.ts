@@ -645,6 +645,12 @@ describe('loadConfig: a control character in a value', () => {
     // An escape meaning two UTF-16 units (an emoji) before it: still at its own escape; and past an anchor.
     expect(await at('description: "\\U0001F600 \\t then \\x07"')).toEqual(['p.yaml:3:34 control-character `description` holds the control character U+0007: "😀 \\t then \\u0007"']);
     expect((await at('description: &d "bell\\u0007"')).map((l) => l.split(' ')[0])).toEqual(['p.yaml:3:22']);
+    // Written beside a placeholder, it is the file's: at its escape, with no word of the variable (probe XF-3).
+    const beside = await load({ 'docket.yaml': 'version: 1\nvars: { other: a }\n', 'p.yaml': lines('kind: Playbook', 'name: P', 'description: "see ${var.other} x\\u0007"') });
+    expect(beside.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([['p.yaml:3:33 control-character', '`description` holds the control character U+0007: "see ${var.other} x\\u0007"', 'remove it; text may hold tabs and line breaks, but no other control characters']]);
+    // A variable's own is said where the variable is defined.
+    const brought = await load({ 'docket.yaml': 'version: 1\nvars: { bell: "x\\u0007" }\n', 'p.yaml': lines('kind: Playbook', 'name: P', 'description: "see ${var.bell}"') });
+    expect(brought.diagnostics.map(brief)).toEqual(['docket.yaml:2:17 control-character']);
     // Lines ended by a lone CR (old Mac files), as positions count them.
     const old = await load({ 'docket.yaml': PROJECT, 'p.yaml': 'kind: Playbook\rname: P\rdescription: "ab\\x07c"\r' });
     expect(old.diagnostics.map(brief)).toEqual(['p.yaml:3:17 control-character']);
