@@ -332,8 +332,8 @@ async function reportError(error: unknown, io: Io, colorAllowed: boolean): Promi
   const color = colorAllowed && useColor(io, {}, 'stderr');
   if (error instanceof ConfigError) {
     io.stderr(`Error: ${error.message}\n`);
-    const [{ renderDiagnosticsText }, { sourceLines }] = await Promise.all([import('../render/text.js'), import('../config/source-lines.js')]);
-    io.stderr(renderDiagnosticsText(error.diagnostics, { color, ...(io.stderrTTY && error.root ? { source: sourceLines(error.root) } : {}) }));
+    const [{ renderDiagnosticsText }, { terminalExcerpts }] = await Promise.all([import('../render/text.js'), import('./excerpts.js')]);
+    io.stderr(renderDiagnosticsText(error.diagnostics, { color, ...terminalExcerpts(io, error.root) }));
     return 1;
   }
   if (error instanceof InterruptedError) {

@@ -19,7 +19,7 @@ function clean(d: Diagnostic): Diagnostic {
   return out;
 }
 
-export function renderDiagnosticsText(diags: Diagnostic[], opts: { color: boolean; source?: SourceLine }): string {
+export function renderDiagnosticsText(diags: Diagnostic[], opts: { color: boolean; source?: SourceLine; hide?: (text: string) => string }): string {
   const paint = painter(opts.color);
   const lines = [...diags].sort(compareDiagnostics).map((raw) => {
     const d = clean(raw);
@@ -29,7 +29,7 @@ export function renderDiagnosticsText(diags: Diagnostic[], opts: { color: boolea
     const at = head.length - `${d.severity} ${d.code} `.length;
     const word = paint(d.severity === 'error' ? 'red' : 'yellow', d.severity);
     const coloured = `${text.slice(0, at)}${word}${text.slice(at + d.severity.length)}`;
-    const excerpt = d.file && d.line && opts.source ? sourceExcerpt(opts.source(d.file, d.line), d.line, d.col ?? 1, paint) : undefined;
+    const excerpt = d.file && d.line && opts.source ? sourceExcerpt(opts.source(d.file, d.line), d.line, d.col ?? 1, paint, opts.hide) : undefined;
     if (!excerpt) return coloured;
     // The excerpt goes between the message and the hint, as rustc and Terraform show it.
     const [first, ...rest] = coloured.split('\n');
@@ -46,9 +46,10 @@ export function renderDiagnosticsText(diags: Diagnostic[], opts: { color: boolea
  * up, the line cut around the column when it is long, a URL's secrets hidden as messages hide them,
  * and nothing raw reaches the terminal.
  */
-export function sourceExcerpt(text: string | undefined, line: number, col: number, paint: ReturnType<typeof painter>): string | undefined {
+export function sourceExcerpt(text: string | undefined, line: number, col: number, paint: ReturnType<typeof painter>, hide: (text: string) => string = (t) => t): string | undefined {
   if (text === undefined) return undefined;
-  const clean = (t: string): string => stripControl(excerptWithoutSecrets(t).replace(/\t/g, ' '));
+  // What else output hides (an API key, `[redacted]`) is hidden here, before the caret is placed: hidden after, it moved what is under the caret (probe XF-4).
+  const clean = (t: string): string => stripControl(hide(excerptWithoutSecrets(t)).replace(/\t/g, ' '));
   const { text: shown, caret } = lineAround(text, col, clean, 100, 40, true);
   const gutter = String(line).padStart(4);
   return `${paint('dim', `${gutter} |`)} ${shown}\n${paint('dim', `${' '.repeat(gutter.length)} |`)} ${' '.repeat(displayWidth(shown.slice(0, caret)))}${paint('red', '^')}`;

@@ -7,6 +7,7 @@ import { useColor, type Io } from '../io.js';
 import { withCommon, type CommonOptions } from '../options.js';
 import { loadWorkspace } from '../../engine/workspace.js';
 import { sourceLines } from '../../config/source-lines.js';
+import { terminalExcerpts } from '../excerpts.js';
 import { declaredPlaybooks, declaredTemplates } from '../../kinds/support/test-subjects.js';
 import { loadTests } from '../../testing/load.js';
 import { PROJECT_FILES } from '../../config/load.js';
@@ -52,7 +53,7 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
         if (!(error instanceof ConfigError)) throw error;
         // As JSON the diagnostics are the result (stdout); as text they are errors (stderr).
         if (opts.output === 'json') io.stdout(renderDiagnosticsJson(error.diagnostics, error.root ? sourceLines(error.root) : undefined));
-        else io.stderr(renderDiagnosticsText(error.diagnostics, { color, ...(io.stderrTTY && error.root ? { source: sourceLines(error.root) } : {}) }));
+        else io.stderr(renderDiagnosticsText(error.diagnostics, { color, ...terminalExcerpts(io, error.root) }));
         setExit(1);
       }
     });

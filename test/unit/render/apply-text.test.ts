@@ -239,6 +239,14 @@ describe('renderDiagnosticsText', () => {
     expect(caret!.indexOf('^')).toBe(shown!.indexOf('"R2500"'));
   });
 
+  it('puts the caret under the column of a line whose API key the CLI hides, hidden before the caret is placed (probe XF-4)', () => {
+    const line = 'description: "token sk_live_0123456789abcdef then ${var.nope} end"';
+    const hide = (text: string): string => text.replaceAll('sk_live_0123456789abcdef', '[redacted]');
+    const [, shown, caret] = renderDiagnosticsText([{ severity: 'error', code: 'x', message: 'm', file: 'p.yaml', line: 3, col: line.indexOf('${') + 1 }], { color: false, source: () => line, hide }).split('\n');
+    expect(shown).toBe('   3 | description: "token [redacted] then ${var.nope} end"');
+    expect(caret!.indexOf('^')).toBe(shown!.indexOf('${'));
+  });
+
   it("hides a URL's user name, password, query and fragment in the line under a message, as the message hides them", () => {
     const line = '  url: https://ops:S3cret@agreements.example.com/a?token=T0K#frag';
     const out = renderDiagnosticsText([{ severity: 'error', code: 'invalid-url', message: 'm', file: 'docket.yaml', line: 11, col: 8 }], { color: false, source: () => line });
