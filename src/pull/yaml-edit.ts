@@ -123,8 +123,11 @@ export function writesNoFinalBreak(documents: readonly Document.Parsed[], index:
  * keeps items (an empty `[]` that gains one becomes a block list).
  */
 export function addsToFlowList(documents: readonly Document.Parsed[], index: number, pointer: string): boolean {
-  const { node } = nodeAt(documents, index, pointer);
-  return isSeq(node) && node.flow === true && node.items.length > 0;
+  const { parent, node } = nodeAt(documents, index, pointer);
+  if (isSeq(node) && node.flow === true && node.items.length > 0) return true;
+  // A list not written yet, or empty, in a flow mapping (`{kind: Playbook, name: X}`) is written in
+  // flow style too, as the mapping must hold it (probe XC-3).
+  return (node === undefined || (isSeq(node) && node.items.length === 0)) && isMap(parent) && parent.flow === true;
 }
 
 /**

@@ -271,6 +271,20 @@ describe('pull writes files', () => {
     await expectNoChanges(cli, dir, '--target', 'playbook/MQ');
   });
 
+  it('writes a new rule\'s lines into a flow mapping or list as a "…" string with no final line break (probe XC-3)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/flow.yaml': '{kind: Playbook, name: Flow Doc}\n' });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.createRule('Flow Doc', { name: 'R1', actions: 'ACCEPT a\nREJECT b' });
+    const first = await cli('pull', '-C', dir);
+    expect([first.code, first.stdout]).toEqual([0, expect.stringContaining('+ rule "Flow Doc/R1" (playbooks/flow.yaml) · only live')]);
+    expect(await readFile(join(dir, 'playbooks/flow.yaml'), 'utf8')).toBe('{kind: Playbook, name: Flow Doc, rules: [{name: R1, actions: "ACCEPT a\\nREJECT b"}]}\n');
+    await app.createRule('Flow Doc', { name: 'R2', actions: 'ACCEPT c\nREJECT d\n' });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/flow.yaml'), 'utf8')).toContain('{name: R2, actions: "ACCEPT c\\nREJECT d"}');
+    await expectNoChanges(cli, dir);
+  });
+
   it('with .docket a file, says so and writes nothing, not a stack trace', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': playbook('NDA', 'ACCEPT') });
     await applyOk(cli, dir);
