@@ -1745,11 +1745,24 @@ function renamesIn(old: readonly unknown[], wanted: readonly unknown[], gapOld: 
   return out;
 }
 
-/** The share of keys (the identity's and `renamed_from` aside) two mappings hold the same value under. */
+/** The share of keys (the identity's and `renamed_from` aside) two mappings hold the same value under, a mapping's own share counted in part. */
 function likeness(a: Record<string, unknown>, b: Record<string, unknown>, except: string): number {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => k !== except && k !== 'renamed_from'));
   if (keys.size === 0) return 0;
   let same = 0;
-  for (const k of keys) if (Object.hasOwn(a, k) && Object.hasOwn(b, k) && sameValue(a[k], b[k])) same++;
+  for (const k of keys) if (Object.hasOwn(a, k) && Object.hasOwn(b, k)) same += nearness(a[k], b[k]);
   return same / keys.size;
+}
+
+/**
+ * 1 for the same value, and for two mappings the share of their keys that hold near values, so a
+ * section renamed with one of its fields edited is still the same section (probe XC-1).
+ */
+function nearness(a: unknown, b: unknown): number {
+  if (sameValue(a, b)) return 1;
+  if (!isPlainObject(a) || !isPlainObject(b)) return 0;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  let near = 0;
+  for (const k of keys) if (Object.hasOwn(a, k) && Object.hasOwn(b, k)) near += nearness(a[k], b[k]);
+  return keys.size === 0 ? 1 : near / keys.size;
 }

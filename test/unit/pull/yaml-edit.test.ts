@@ -956,6 +956,23 @@ describe('lists edited throughout (a bulk edit in the app)', () => {
     expect(text).toBe(rules(500, (i) => `rule ${i} edited`));
   });
 
+  it('edits a section renamed with one of its fields changed in place: its comments and flow mappings stay (probe XC-1)', () => {
+    const text = [
+      'title: Consulting',
+      'sections:',
+      '  - heading: Engagement',
+      '    fields:',
+      '      # what is delivered',
+      '      services: {label: Services, input: textarea}',
+      '      rate:',
+      '        label: Rate   # hourly, agreed with finance',
+      '        input: currency',
+      '',
+    ].join('\n');
+    const { text: after } = edit(text, () => ({ title: 'Consulting', sections: [{ heading: 'Engagement and scope', fields: { services: { label: 'Services delivered', input: 'textarea' }, rate: { label: 'Rate', input: 'currency' } } }] }));
+    expect(after).toBe(text.replace('heading: Engagement', 'heading: Engagement and scope').replace('label: Services,', 'label: Services delivered,'));
+  });
+
   it('renames every item of a long list in place, past what the line-up compares for likeness pair by pair', () => {
     // 600 renames: more pairs than are compared one by one (each gone item is compared with the one come at its place).
     const before = rules(600, (i) => `rule ${i}`);
