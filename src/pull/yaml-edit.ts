@@ -14,7 +14,6 @@
  *
  * The result is parsed again and must read as wanted, or this throws (a bug, never a bad file).
  */
-import { diffArrays } from 'diff';
 import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, Scalar, parseAllDocuments, parseDocument, type CST, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { isMergeKeyScalar, joinPointer, splitPointer } from '../config/yaml-positions.js';
 import { anchorIndex, anchoredBefore, type AnchorIndex } from '../config/yaml-anchors.js';
@@ -28,7 +27,7 @@ import { writtenQuoted } from '../util/written-quoted.js';
 import { toYaml } from '../export/yaml.js';
 import { flowPadded, flowYaml, indentStepOf, indented, plainReadsOtherwise, scalarSplice } from './yaml-render.js';
 import { canonicalJson, sameValue } from '../engine/canonical.js';
-import { formerNames } from './values.js';
+import { align } from './list-align.js';
 
 export interface YamlEditRequest {
   /** Document index → what the document should hold (plain values; unchanged parts as read). */
@@ -475,12 +474,6 @@ function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>): boole
   return ka.length === kb.length && ka.every((k, i) => k === kb[i]);
 }
 
-/** The identity of a list item, for lining up old and new lists: its name, key or heading. */
-function identityOf(item: unknown): string | undefined {
-  if (!isPlainObject(item)) return undefined;
-  for (const k of ['name', 'key', 'heading', 'label', 'import']) if (typeof item[k] === 'string') return `${k}=${item[k]}`;
-  return undefined;
-}
 
 interface EditorContext {
   index: number;
@@ -1590,179 +1583,3 @@ function keyOf(pair: Pair, doc: Document.Parsed): string {
   return isScalar(key) ? String(key.value) : String(key);
 }
 
-/**
- * Lines up two lists: pairs of indexes (old, wanted), `undefined` on one side for an item that goes
- * or comes. Items are matched in order by what they are (longest common subsequence): an item with
- * an identity (name, key, heading) by it, whatever else changed in it; one without, by its value.
- * In the gaps between, renamed items are matched, then the rest by position when neither side has
- * an identity.
- */
-export function align(old: readonly unknown[], wanted: readonly unknown[], budget = ALIGN_BUDGET): [number | undefined, number | undefined][] {
-  const keyOld = old.map(alignKey);
-  const keyNew = wanted.map(alignKey);
-  const out: [number | undefined, number | undefined][] = [];
-  let i = 0;
-  let j = 0;
-  let gapOld: number[] = [];
-  let gapNew: number[] = [];
-  const flush = (): void => {
-    out.push(...alignGap(old, wanted, gapOld, gapNew));
-    gapOld = [];
-    gapNew = [];
-  };
-  // Myers' diff: matched items stay matched, in O((N+M)·D) for lists that differ in D items. Past
-  // ALIGN_BUDGET (thousands of items renamed, added or removed at once) the lists are one gap.
-  const parts = diffArrays(keyOld, keyNew, { maxEditLength: Math.max(100, Math.floor(budget / Math.max(1, old.length + wanted.length))) });
-  if (parts === undefined) {
-    gapOld = old.map((_, n) => n);
-    gapNew = wanted.map((_, n) => n);
-    flush();
-    return out;
-  }
-  for (const part of parts) {
-    if (part.removed) for (let n = 0; n < part.count; n++) gapOld.push(i++);
-    else if (part.added) for (let n = 0; n < part.count; n++) gapNew.push(j++);
-    else {
-      flush();
-      for (let n = 0; n < part.count; n++) out.push([i++, j++]);
-    }
-  }
-  flush();
-  return out;
-}
-
-/** Some 0.2 s of the diff's work: a list of 20,000 rules may differ in 500 items before it gives up. */
-const ALIGN_BUDGET = 20_000_000;
-
-/** What an item is matched by: its identity, or its whole value (a mark keeps the two apart). */
-function alignKey(item: unknown): string {
-  const id = identityOf(item);
-  return id !== undefined ? `\u0000${id}` : canonicalJson(item ?? null);
-}
-
-/**
- * Between two runs of matched items: same identity (or, without one, same position) is a change, and
- * so is a rename (an item whose identity went paired with one whose identity came, when most of
- * their other keys agree), so the item keeps its place and comments; the rest go or come.
- */
-function alignGap(old: readonly unknown[], wanted: readonly unknown[], gapOld: number[], gapNew: number[]): [number | undefined, number | undefined][] {
-  const out: [number | undefined, number | undefined][] = [];
-  if (gapOld.length === 0 || gapNew.length === 0) {
-    for (const o of gapOld) out.push([o, undefined]);
-    for (const w of gapNew) out.push([undefined, w]);
-    return out;
-  }
-  const renames = renamesIn(old, wanted, gapOld, gapNew);
-  // Places in gapNew (ascending) by identity, and those without one by whether they are mappings.
-  const byIdentity = new Map<string, number[]>();
-  const unnamed = { mapping: [] as number[], other: [] as number[] };
-  gapNew.forEach((w, at) => {
-    const id = identityOf(wanted[w]);
-    if (id !== undefined) addTo(byIdentity, id, at);
-    else (isPlainObject(wanted[w]) ? unnamed.mapping : unnamed.other).push(at);
-  });
-  const placeOf = new Map(gapNew.map((w, at) => [w, at]));
-  let next = 0;
-  for (const o of gapOld) {
-    const id = identityOf(old[o]);
-    // Pairs keep their order: only items after the last one paired.
-    let k: number | undefined;
-    if (id !== undefined) {
-      k = firstFrom(byIdentity.get(id), next);
-      const renamed = renames.has(o) ? placeOf.get(renames.get(o)!) : undefined;
-      if (renamed !== undefined && renamed >= next && (k === undefined || renamed < k)) k = renamed;
-    } else {
-      k = firstFrom(isPlainObject(old[o]) ? unnamed.mapping : unnamed.other, next);
-    }
-    if (k === undefined) {
-      out.push([o, undefined]);
-      continue;
-    }
-    for (; next < k; next++) out.push([undefined, gapNew[next]]);
-    out.push([o, gapNew[k]]);
-    next = k + 1;
-  }
-  for (; next < gapNew.length; next++) out.push([undefined, gapNew[next]]);
-  return out;
-}
-
-/** The first of ascending `places` at or after `from`. */
-function firstFrom(places: readonly number[] | undefined, from: number): number | undefined {
-  if (!places) return undefined;
-  let lo = 0;
-  let hi = places.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (places[mid]! < from) lo = mid + 1;
-    else hi = mid;
-  }
-  return places[lo];
-}
-
-/** Above this many comparisons, an item gone is compared for likeness only with the one come at its place. */
-const MAX_LIKENESS_PAIRS = 250_000;
-
-/** Old item → the wanted item it was renamed to: identities on neither side's other, most other keys the same. */
-function renamesIn(old: readonly unknown[], wanted: readonly unknown[], gapOld: number[], gapNew: number[]): Map<number, number> {
-  const oldIds = new Set(gapOld.map((o) => identityOf(old[o])));
-  const newIds = new Set(gapNew.map((w) => identityOf(wanted[w])));
-  const gone = gapOld.filter((o) => identityOf(old[o]) !== undefined && !newIds.has(identityOf(old[o])));
-  const came = gapNew.filter((w) => identityOf(wanted[w]) !== undefined && !oldIds.has(identityOf(wanted[w])));
-  const out = new Map<number, number>();
-  if (gone.length === 0 || came.length === 0) return out;
-  const taken = new Set<number>();
-  // One that says it was renamed from this one is it, whatever else changed.
-  const sayFormer = new Map<string, number[]>();
-  for (const w of came) {
-    const id = identityOf(wanted[w])!;
-    const idKey = id.slice(0, id.indexOf('='));
-    if (isPlainObject(wanted[w])) for (const former of formerNames(wanted[w])) addTo(sayFormer, `${idKey}=${former}`, w);
-  }
-  // All of those before any pairing by likeness: a gone item alike to one that names another as
-  // its former self must not take it first (probe OH-2).
-  for (const o of gone) {
-    const named = sayFormer.get(identityOf(old[o])!)?.find((w) => !taken.has(w));
-    if (named === undefined) continue;
-    out.set(o, named);
-    taken.add(named);
-  }
-  const everyPair = gone.length * came.length <= MAX_LIKENESS_PAIRS;
-  gone.forEach((o, place) => {
-    if (out.has(o)) return;
-    const id = identityOf(old[o])!;
-    const idKey = id.slice(0, id.indexOf('='));
-    let best: { w: number; score: number } | undefined;
-    for (const w of everyPair ? came : came.slice(place, place + 1)) {
-      if (taken.has(w) || !identityOf(wanted[w])!.startsWith(`${idKey}=`)) continue;
-      const score = likeness(old[o] as Record<string, unknown>, wanted[w] as Record<string, unknown>, idKey);
-      if (score >= 0.5 && (!best || score > best.score)) best = { w, score };
-    }
-    if (best) {
-      out.set(o, best.w);
-      taken.add(best.w);
-    }
-  });
-  return out;
-}
-
-/** The share of keys (the identity's and `renamed_from` aside) two mappings hold the same value under, a mapping's own share counted in part. */
-function likeness(a: Record<string, unknown>, b: Record<string, unknown>, except: string): number {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => k !== except && k !== 'renamed_from'));
-  if (keys.size === 0) return 0;
-  let same = 0;
-  for (const k of keys) if (Object.hasOwn(a, k) && Object.hasOwn(b, k)) same += nearness(a[k], b[k]);
-  return same / keys.size;
-}
-
-/**
- * 1 for the same value, and for two mappings the share of their keys that hold near values, so a
- * section renamed with one of its fields edited is still the same section (probe XC-1).
- */
-function nearness(a: unknown, b: unknown): number {
-  if (sameValue(a, b)) return 1;
-  if (!isPlainObject(a) || !isPlainObject(b)) return 0;
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  let near = 0;
-  for (const k of keys) if (Object.hasOwn(a, k) && Object.hasOwn(b, k)) near += nearness(a[k], b[k]);
-  return keys.size === 0 ? 1 : near / keys.size;
-}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { align, documentValue, documentValues, editYaml, parseForEdit, parkedBoms } from '../../../src/pull/yaml-edit.js';
+import { documentValue, documentValues, editYaml, parseForEdit, parkedBoms } from '../../../src/pull/yaml-edit.js';
+import { align } from '../../../src/pull/list-align.js';
 import { insertAt, setAt } from '../../../src/pull/values.js';
 import { plainYamlDocuments } from '../../../src/config/yaml-read.js';
 
