@@ -22,10 +22,10 @@ export function identityOf(item: unknown): string | undefined {
  * In the gaps between, renamed items are matched, then the rest by position when neither side has
  * an identity.
  */
-export function align(old: readonly unknown[], wanted: readonly unknown[], budget = ALIGN_BUDGET): [number | undefined, number | undefined][] {
+export function align(old: readonly unknown[], wanted: readonly unknown[], budget = ALIGN_BUDGET): AlignedPair[] {
   const keyOld = old.map(alignKey);
   const keyNew = wanted.map(alignKey);
-  const out: [number | undefined, number | undefined][] = [];
+  const out: AlignedPair[] = [];
   let i = 0;
   let j = 0;
   let gapOld: number[] = [];
@@ -53,7 +53,63 @@ export function align(old: readonly unknown[], wanted: readonly unknown[], budge
     }
   }
   flush();
-  return out;
+  return withMovesApart(out, old, wanted);
+}
+
+/** A pair of one item taken out (old index) and one added (wanted index), or one kept and edited. */
+export type AlignedPair = [number | undefined, number | undefined];
+
+/**
+ * `pairs` with each pair made by place alone (mappings with no identity, of different values)
+ * split in two where the old item is nearer one added elsewhere: live moved it (a fee the app put
+ * first), and the item at its place is another one, which must not take its comments (probe XC-2).
+ */
+function withMovesApart(pairs: AlignedPair[], old: readonly unknown[], wanted: readonly unknown[]): AlignedPair[] {
+  const added = pairs.filter(([o, w]) => o === undefined && w !== undefined && isPlainObject(wanted[w]) && identityOf(wanted[w]) === undefined).map(([, w]) => w!);
+  const byPlace = pairs.filter(([o, w]) => o !== undefined && w !== undefined && identityOf(old[o]) === undefined && isPlainObject(old[o]) && !sameValue(old[o], wanted[w]));
+  if (added.length === 0 || byPlace.length === 0 || added.length * byPlace.length > MAX_LIKENESS_PAIRS) return pairs;
+  const apart = new Set(byPlace.filter(([o, w]) => {
+    const here = nearness(old[o!], wanted[w!]);
+    return added.some((a) => nearness(old[o!], wanted[a]) >= Math.max(0.5, here + Number.EPSILON));
+  }));
+  return apart.size === 0 ? pairs : pairs.flatMap((pair): AlignedPair[] => (apart.has(pair) ? [[pair[0], undefined], [undefined, pair[1]]] : [pair]));
+}
+
+/**
+ * The items `pairs` takes out and adds that are one item live moved: the same identity, or with
+ * none, mappings at least half alike, each added one with the nearest taken out. Wanted index →
+ * old index: the added item keeps the comment lines above the one taken out (probe XC-2).
+ */
+export function movesIn(pairs: readonly AlignedPair[], old: readonly unknown[], wanted: readonly unknown[]): Map<number, number> {
+  const gone = pairs.filter(([o, w]) => o !== undefined && w === undefined).map(([o]) => o!);
+  const came = pairs.filter(([o, w]) => o === undefined && w !== undefined).map(([, w]) => w!);
+  const moves = new Map<number, number>();
+  if (gone.length === 0 || came.length === 0) return moves;
+  const byIdentity = new Map<string, number[]>();
+  for (const o of gone) {
+    const id = identityOf(old[o]);
+    if (id !== undefined) addTo(byIdentity, id, o);
+  }
+  const taken = new Set<number>();
+  const unnamed = gone.filter((o) => identityOf(old[o]) === undefined && isPlainObject(old[o]));
+  const compareAll = unnamed.length * came.length <= MAX_LIKENESS_PAIRS;
+  for (const w of came) {
+    const id = identityOf(wanted[w]);
+    let from: number | undefined;
+    if (id !== undefined) from = byIdentity.get(id)?.find((o) => !taken.has(o));
+    else if (isPlainObject(wanted[w]) && compareAll) {
+      let best = 0.5;
+      for (const o of unnamed) {
+        if (taken.has(o)) continue;
+        const near = nearness(old[o], wanted[w]);
+        if (near >= best) [best, from] = [near, o];
+      }
+    }
+    if (from === undefined) continue;
+    moves.set(w, from);
+    taken.add(from);
+  }
+  return moves;
 }
 
 /** Some 0.2 s of the diff's work: a list of 20,000 rules may differ in 500 items before it gives up. */

@@ -14,7 +14,7 @@
  *
  * The result is parsed again and must read as wanted, or this throws (a bug, never a bad file).
  */
-import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, Scalar, parseAllDocuments, parseDocument, type CST, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, Scalar, parseAllDocuments, parseDocument, visit, type CST, type Document, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { isMergeKeyScalar, joinPointer, splitPointer } from '../config/yaml-positions.js';
 import { anchorIndex, anchoredBefore, type AnchorIndex } from '../config/yaml-anchors.js';
 import { holdsPlaceholder, literalText, losslessRetype } from '../config/interpolate.js';
@@ -27,7 +27,7 @@ import { writtenQuoted } from '../util/written-quoted.js';
 import { toYaml } from '../export/yaml.js';
 import { flowPadded, flowYaml, indentStepOf, indented, plainReadsOtherwise, scalarSplice } from './yaml-render.js';
 import { canonicalJson, sameValue } from '../engine/canonical.js';
-import { align } from './list-align.js';
+import { align, movesIn } from './list-align.js';
 
 export interface YamlEditRequest {
   /** Document index → what the document should hold (plain values; unchanged parts as read). */
@@ -1017,10 +1017,13 @@ class DocumentEditor {
         throw new Error(`live moved ${written} elsewhere in the list at ${pointer || '/'}, and docket does not move a placeholder; move it by hand`);
       }
     }
+    // An item live moved is written anew at its place, the comment lines above it moved along (probe XC-2).
+    const moves = seq.flow ? new Map<number, number>() : movesIn(pairs, had, want);
     for (const [o, w] of pairs) {
       if (o !== undefined && w !== undefined) this.patch(items[o] ?? null, wanted[w], joinPointer(pointer, o), { kind: 'item', seq, index: o });
       else if (o !== undefined && !this.keepsPlaceholder(items[o] ?? null, joinPointer(pointer, o))) this.removeItem(seq, o);
-      else if (w !== undefined) this.insertItem(seq, nextOld, wanted[w]);
+      else if (w !== undefined && moves.has(w) && sameValue(had[moves.get(w)!], want[w]) && this.movesAsWritten(seq, moves.get(w)!)) this.insertText(seq, nextOld, this.itemText(seq, moves.get(w)!));
+      else if (w !== undefined) this.insertItem(seq, nextOld, wanted[w], moves.has(w) ? this.commentLinesAbove(seq, moves.get(w)!) : '');
       if (o !== undefined) nextOld = o + 1;
     }
   }
@@ -1354,7 +1357,36 @@ class DocumentEditor {
     return collection?.range ? flowPadded(this.text.slice(collection.range[0], collection.range[1])) : true;
   }
 
-  private insertItem(seq: YAMLSeq, before: number, value: unknown): void {
+  /** A block list's item as written, with the comment lines that are its own: what removeItem takes out. */
+  private itemText(seq: YAMLSeq, index: number): string {
+    const dash = this.dashOf(seq, index);
+    const text = this.text.slice(this.aboveComments(this.lineStart(dash)), this.innerComments(this.afterLine((seq.items as Node[])[index]!.range![1]), this.column(dash)));
+    return text.endsWith('\n') ? text : `${text}\n`;
+  }
+
+  /** Whether an item live moved unchanged may move as written: no anchor or alias in it, which would read otherwise elsewhere. */
+  private movesAsWritten(seq: YAMLSeq, index: number): boolean {
+    let free = true;
+    visit(seq.items[index] as Node, (_key, node) => {
+      if (isAlias(node) || (isNode(node) && node.anchor !== undefined)) free = false;
+    });
+    return free;
+  }
+
+  /** Text of whole lines put before item `before` of a block list (after its last item when there is none), where insertItem puts an item. */
+  private insertText(seq: YAMLSeq, before: number, text: string): void {
+    const items = seq.items as Node[];
+    const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : this.lastItemEnd(seq);
+    this.splice(at, at, text);
+  }
+
+  /** The comment lines right above a block list's item, which are its own (removeItem takes them with it). */
+  private commentLinesAbove(seq: YAMLSeq, index: number): string {
+    const start = this.lineStart(this.dashOf(seq, index));
+    return this.text.slice(this.aboveComments(start), start);
+  }
+
+  private insertItem(seq: YAMLSeq, before: number, value: unknown, comments = ''): void {
     const items = seq.items as Node[];
     if (seq.flow) {
       addTo(this.flowInserts, seq, { before, text: quotedLike(value, items[Math.min(before, items.length - 1)]) ?? flowYaml(value, this.quoteIn(true), this.paddedIn(seq)) });
@@ -1362,7 +1394,7 @@ class DocumentEditor {
     }
     const like = quotedLike(value, items[Math.min(before, items.length - 1)]);
     const item = like !== undefined ? `- ${like}\n` : toYaml([value], this.ctx.quote, this.ctx.indent);
-    const text = indented(this.spacedLikeItems(seq, item), this.column(this.dashOf(seq, 0)));
+    const text = comments + indented(this.spacedLikeItems(seq, item), this.column(this.dashOf(seq, 0)));
     // After the last item's own comments (indented into it), as a removal takes them with it.
     const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : this.lastItemEnd(seq);
     this.splice(at, at, text);

@@ -974,6 +974,23 @@ describe('lists edited throughout (a bulk edit in the app)', () => {
     expect(after).toBe(text.replace('heading: Engagement', 'heading: Engagement and scope').replace('label: Services,', 'label: Services delivered,'));
   });
 
+  it('moves the comment lines above an item live moved with it, and gives none of them to the item now at its place (probe XC-2)', () => {
+    const fees = ['fees_attributes:', '  # one-off setup fee', '  - description: Setup', '    cost: 100', '  # recurring monthly fee', '  - description: Monthly', '    cost: 10', ''].join('\n');
+    const moved = edit(fees, () => ({ fees_attributes: [{ description: 'Monthly', cost: 12 }, { description: 'Setup', cost: 100 }, { description: 'Training', cost: 500 }] })).text;
+    expect(moved).toBe(['fees_attributes:', '  # recurring monthly fee', '  - description: Monthly', '    cost: 12', '  # one-off setup fee', '  - description: Setup', '    cost: 100', '  - description: Training', '    cost: 500', ''].join('\n'));
+    // Sections swapped: each keeps its comment; one edited in place keeps it where it is.
+    const sections = ['sections:', '  # first', '  - heading: A', '    fields: {fa: {label: FA, input: text}}', '  # second', '  - heading: B', '    fields: {}', ''].join('\n');
+    const swapped = edit(sections, () => ({ sections: [{ heading: 'B', fields: {} }, { heading: 'A', fields: { fa: { label: 'FA', input: 'text' } } }] })).text;
+    // Moved unchanged, it moves as written: its flow mapping too.
+    expect(swapped).toBe(['sections:', '  # second', '  - heading: B', '    fields: {}', '  # first', '  - heading: A', '    fields: {fa: {label: FA, input: text}}', ''].join('\n'));
+    // With an anchor in it, it is written anew (an alias elsewhere would read otherwise), its comments moved along.
+    const anchored = edit(sections.replace('fields: {}', 'fields: &f {}'), () => ({ sections: [{ heading: 'B', fields: {} }, { heading: 'A', fields: { fa: { label: 'FA', input: 'text' } } }] })).text;
+    expect(anchored).toContain('  # first\n  - heading: A');
+    expect(anchored).toContain('  # second\n  - heading: B');
+    const edited = edit(fees, () => ({ fees_attributes: [{ description: 'Setup', cost: 150 }, { description: 'Monthly', cost: 10 }] })).text;
+    expect(edited).toBe(fees.replace('cost: 100', 'cost: 150'));
+  });
+
   it('renames every item of a long list in place, past what the line-up compares for likeness pair by pair', () => {
     // 600 renames: more pairs than are compared one by one (each gone item is compared with the one come at its place).
     const before = rules(600, (i) => `rule ${i}`);
