@@ -391,10 +391,22 @@ function withUsageHint(command: Command, path: string, output: ReturnType<typeof
  */
 function flagValueNamed(message: string, command: Command): string {
   // commander may add its own guess (`(Did you mean --prune?)`), of the flag that was written after all.
-  const given = /^error: unknown option '(--[^=']+)=([^']*)'[\s\S]*?(\n?)$/.exec(message);
-  const flag = given && command.options.find((o) => o.long === given[1]);
+  const given = /^error: unknown option '(--[^=']+)=([^']*)'[\s\S]*?(\n?)$/.exec(message) ?? shortGiven(message, command);
+  const flag = given && command.options.find((o) => o.long === given[1] || o.short === given[1]);
   if (!given || !flag || flag.required || flag.optional) return message;
   return `error: ${given[1]} takes no value (got ${quoteValue(`${given[1]}=${given[2]}`)}): write ${given[1]} alone, or leave it out${given[3]}`;
+}
+
+/**
+ * A short flag given a value (`-q=false`), which commander says as "unknown option '-=false'", the
+ * flag's letter lost: the flag and value as typed, read back from what was typed (probe XE-2).
+ */
+function shortGiven(message: string, command: Command): [string, string, string, string] | undefined {
+  const lost = /^error: unknown option '-=([^']*)'[\s\S]*?(\n?)$/.exec(message);
+  if (!lost) return undefined;
+  const typed = ((command.parent ?? command) as Command & { rawArgs?: string[] }).rawArgs?.find((a) => /^-[A-Za-z]+=/.test(a) && a.endsWith(`=${lost[1]!}`));
+  const letter = typed && /^-[A-Za-z]*([A-Za-z])=/.exec(typed)?.[1];
+  return letter ? [lost[0], `-${letter}`, lost[1]!, lost[2]!] : undefined;
 }
 
 /**
