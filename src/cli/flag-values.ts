@@ -32,10 +32,22 @@ const collected = new WeakMap<string[], Set<string>>();
 export function checkFlagValues(command: Command, argv: readonly string[]): void {
   // commander's own help flag is none of `options`; `--version` is docket's own alone (main.ts).
   const flags = new Set(['-h', '--help', '--version', ...command.options.flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined))]);
-  // A word given after its flag (`--out -ojson`), not in it (`--out=-ojson`, which is a value as written).
-  const given = new Set(argv.filter((_word, at) => at > 0 && /^-[^=]*$/.test(argv[at - 1]!)));
-  /** A short flag of the command with its value or the next short flags in the same word (`-ojson`, `-Ccfg`, `-qv`; probe XE-1). */
-  const shortFlagWord = (value: string): boolean => /^-[A-Za-z]./.test(value) && flags.has(value.slice(0, 2)) && given.has(value);
+  // The words given as a value after a flag that takes one (`--out -ojson`), not in it (`--out=-ojson`, a value as written; second read SR96-7).
+  const takesValue = new Set(command.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined)));
+  const given = new Set(argv.filter((_word, at) => at > 0 && takesValue.has(argv[at - 1]!)));
+  const valueFlag = (letter: string): boolean => takesValue.has(`-${letter}`);
+  /**
+   * Short flags of the command run together, as after it (probe XE-1): each letter a flag of no value
+   * (`-qv`), or up to one that takes the rest as its value (`-ojson`, `-qCcfg`). `-qa`, `-hello` are values.
+   */
+  const shortFlagWord = (value: string): boolean => {
+    if (!/^-[A-Za-z]./.test(value) || !given.has(value)) return false;
+    for (const letter of value.slice(1)) {
+      if (!flags.has(`-${letter}`)) return false;
+      if (valueFlag(letter)) return true;
+    }
+    return true;
+  };
   for (const option of command.options) {
     if (!(option.required || option.optional) || option.variadic) continue;
     const parse = option.parseArg;

@@ -169,8 +169,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     if (first === 'help' || args.slice(2).every((a) => a.startsWith('-')) || (first === '--help' && !args.slice(3).some((a) => a.startsWith('-')))) {
       // commander prints the version as soon as it meets the flag, before it judges the others: a
       // mistyped one beside it (`--version --bogus`) would pass unsaid (probe XE-3).
-      // (`-q`, `--no-color`: the common flags without a value change nothing of it, before it or after.)
-      const beside = args.slice(2).filter((a) => a !== '--version' && a !== '--help' && a !== '-h' && !COMMON_FLAGS.has(a));
+      // (`-q`, `-qv`, `--no-color`: the common flags without a value change nothing of it, before it or after; second read SR96-6.)
+      const beside = args.slice(2).filter((a) => a !== '--version' && a !== '--help' && a !== '-h' && !COMMON_FLAGS.has(a) && !/^-[qv]+$/.test(a));
       if (args.includes('--version') && beside.length > 0) throw new UsageError(`--version is given alone: nothing may come with it (got ${quoteValue(beside.join(' '))})`, 'run `docket --version` by itself');
       program.version(VERSION, '--version');
     }

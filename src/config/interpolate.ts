@@ -141,9 +141,13 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
   let unresolved = false;
   /** Where the placeholder being read starts. */
   let start = 0;
+  /** The undefined variables said so far: a variable one value names twice is one thing to set, said once at its first use (probe VE-5). */
+  const undefinedSaid = new Set<string>();
   const report = (problem: InterpolationProblem): void => {
-    // A variable one value names twice is one thing to set: said once, at its first use (probe VE-5).
-    if (problem.code === 'undefined-variable' && problems.some((p) => p.code === problem.code && p.message === problem.message)) return;
+    if (problem.code === 'undefined-variable') {
+      if (undefinedSaid.has(problem.message)) return;
+      undefinedSaid.add(problem.message);
+    }
     problems.push(problem.placeholder === undefined ? problem : { ...problem, occurrence: occurrencesBefore(s, problem.placeholder, start) });
   };
   const keep = (raw: string): void => {

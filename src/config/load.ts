@@ -21,7 +21,7 @@ import { documentValidators, type DocumentValidator } from './document-validator
 import { didYouMean, suggest } from './suggest.js';
 import { quoteValue, showJson, showName, showPath } from './quote.js';
 import { isProjectFile, PROJECT_FILES } from './project-files.js';
-import { characterAt, textDiagnostics, withoutEchoesOf, writtenTextProblems } from './text-hygiene.js';
+import { characterAt, textDiagnostic, textDiagnostics, withoutEchoesOf, writtenTextProblems } from './text-hygiene.js';
 import { taggedIn, writtenIn } from './written-number.js';
 import { linesIn } from './source-lines.js';
 import { valueAt } from './value-at.js';
@@ -706,7 +706,7 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   diagnostics.push(...controlCharacters);
   hintVariables(diagnostics, before, doc.file, interpolated.written, ctx.varOrigin);
   for (const problem of ownCharacters) {
-    diagnostics.push({ severity: 'error', code: problem.code ?? 'control-character', message: problem.message, ...characterAt(problem, doc.positions.valueAt(problem.pointer), lineOf), path: pointerToPath(problem.pointer), hint: problem.hint });
+    diagnostics.push(textDiagnostic(problem, characterAt(problem, doc.positions.valueAt(problem.pointer), lineOf)));
   }
   // A placeholder's value takes the type its field wants, then the document is checked again.
   if (!validate(body) && (!typedByField(body, validate.errors, interpolated.wholes) || !validate(body))) {

@@ -150,9 +150,14 @@ export function textDiagnostics(value: unknown, positions: DocPositions, options
       if (source === undefined || !NUMBER_LITERAL.test(source) || (problem.read !== undefined && heldExactly(source, problem.read))) continue;
       message = message.replace(' is a whole number', ` is ${quoteValue(source)}, a whole number`);
     }
-    out.push({ severity: 'error', code: problem.code ?? 'control-character', message, ...at, path: pointerToPath(problem.pointer), hint: problem.hint });
+    out.push(textDiagnostic(problem, at, message));
   }
   return out;
+}
+
+/** A text problem as an error at `at` (its character's place: characterAt). */
+export function textDiagnostic(problem: TextProblem, at: SourcePos, message = problem.message): Diagnostic {
+  return { severity: 'error', code: problem.code ?? 'control-character', message, ...at, path: pointerToPath(problem.pointer), hint: problem.hint };
 }
 
 /**

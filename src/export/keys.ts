@@ -5,7 +5,7 @@
 import { holdsKey, KEY_PIECE_MIN, KEYS_STAY_OUT } from '../config/api-keys.js';
 import { keysHeld } from '../config/interpolate.js';
 import { parseYamlFile } from '../config/yaml-read.js';
-import { slug } from './layout.js';
+import { slug, SLUG_MAX_BYTES } from './layout.js';
 import { DocketError } from '../errors.js';
 import type { ExportFile } from './yaml.js';
 
@@ -65,9 +65,14 @@ function shownPath(path: string, keys: readonly (readonly [string, string])[], h
   const name = path.slice(path.lastIndexOf('/') + 1);
   const stem = name.toLowerCase().replace(/\.[^.]*$/, '').replace(/-\d+$/, '');
   for (const [, key] of keys) {
-    if (holdsKey(name, key) || holdsPiece(name, key) || endsWithStartOf(stem, slug(key))) return `${path.slice(0, path.lastIndexOf('/') + 1)}… (a file named after an object whose name, as file names write it, holds the key)`;
+    if (holdsKey(name, key) || holdsPiece(name, key) || (cutShort(stem) && endsWithStartOf(stem, slug(key)))) return `${path.slice(0, path.lastIndexOf('/') + 1)}… (a file named after an object whose name, as file names write it, holds the key)`;
   }
   return path;
+}
+
+/** Whether a name was cut at SLUG_MAX_BYTES: in a key (ASCII) the cut is at it, or a byte short of it where a `-` was taken off the end (second read SR96-5). */
+function cutShort(stem: string): boolean {
+  return Buffer.byteLength(stem) >= SLUG_MAX_BYTES - 1;
 }
 
 /** Whether `stem` ends with the first KEY_PIECE_MIN characters or more of `written`: where a cut name stops in the key. */

@@ -53,56 +53,35 @@ export function align(old: readonly unknown[], wanted: readonly unknown[], budge
     }
   }
   flush();
-  return withMovesApart(out, old, wanted);
+  return out;
 }
 
 /** A pair of one item taken out (old index) and one added (wanted index), or one kept and edited. */
 export type AlignedPair = [number | undefined, number | undefined];
 
 /**
- * `pairs` with each pair made by place alone (mappings with no identity, of different values)
- * split in two where the old item is nearer one added elsewhere: live moved it (a fee the app put
- * first), and the item at its place is another one, which must not take its comments (probe XC-2).
- */
-function withMovesApart(pairs: AlignedPair[], old: readonly unknown[], wanted: readonly unknown[]): AlignedPair[] {
-  const added = pairs.filter(([o, w]) => o === undefined && w !== undefined && isPlainObject(wanted[w]) && identityOf(wanted[w]) === undefined).map(([, w]) => w!);
-  const byPlace = pairs.filter(([o, w]) => o !== undefined && w !== undefined && identityOf(old[o]) === undefined && isPlainObject(old[o]) && !sameValue(old[o], wanted[w]));
-  if (added.length === 0 || byPlace.length === 0 || added.length * byPlace.length > MAX_LIKENESS_PAIRS) return pairs;
-  const apart = new Set(byPlace.filter(([o, w]) => {
-    const here = nearness(old[o!], wanted[w!]);
-    return added.some((a) => nearness(old[o!], wanted[a]) >= Math.max(0.5, here + Number.EPSILON));
-  }));
-  return apart.size === 0 ? pairs : pairs.flatMap((pair): AlignedPair[] => (apart.has(pair) ? [[pair[0], undefined], [undefined, pair[1]]] : [pair]));
-}
-
-/**
- * The items `pairs` takes out and adds that are one item live moved: the same identity, or with
- * none, mappings at least half alike, each added one with the nearest taken out. Wanted index →
- * old index: the added item keeps the comment lines above the one taken out (probe XC-2).
+ * The items `pairs` takes out and adds that are one item live moved: the same identity, the same
+ * value, or with neither, mappings more than half alike (the first nearest). Wanted index → old
+ * index: the added item keeps the comment lines above the one taken out (probe XC-2).
  */
 export function movesIn(pairs: readonly AlignedPair[], old: readonly unknown[], wanted: readonly unknown[]): Map<number, number> {
   const gone = pairs.filter(([o, w]) => o !== undefined && w === undefined).map(([o]) => o!);
   const came = pairs.filter(([o, w]) => o === undefined && w !== undefined).map(([, w]) => w!);
   const moves = new Map<number, number>();
   if (gone.length === 0 || came.length === 0) return moves;
-  const byIdentity = new Map<string, number[]>();
-  for (const o of gone) {
-    const id = identityOf(old[o]);
-    if (id !== undefined) addTo(byIdentity, id, o);
-  }
+  const byKey = new Map<string, number[]>();
+  for (const o of gone) addTo(byKey, alignKey(old[o]), o);
   const taken = new Set<number>();
   const unnamed = gone.filter((o) => identityOf(old[o]) === undefined && isPlainObject(old[o]));
   const compareAll = unnamed.length * came.length <= MAX_LIKENESS_PAIRS;
   for (const w of came) {
-    const id = identityOf(wanted[w]);
-    let from: number | undefined;
-    if (id !== undefined) from = byIdentity.get(id)?.find((o) => !taken.has(o));
-    else if (isPlainObject(wanted[w]) && compareAll) {
+    let from = byKey.get(alignKey(wanted[w]))?.find((o) => !taken.has(o));
+    if (from === undefined && identityOf(wanted[w]) === undefined && isPlainObject(wanted[w]) && compareAll) {
       let best = 0.5;
       for (const o of unnamed) {
         if (taken.has(o)) continue;
         const near = nearness(old[o], wanted[w]);
-        if (near >= best) [best, from] = [near, o];
+        if (near > best) [best, from] = [near, o];
       }
     }
     if (from === undefined) continue;
@@ -240,8 +219,9 @@ function likeness(a: Record<string, unknown>, b: Record<string, unknown>, except
  * section renamed with one of its fields edited is still the same section (probe XC-1).
  */
 function nearness(a: unknown, b: unknown): number {
-  if (sameValue(a, b)) return 1;
-  if (!isPlainObject(a) || !isPlainObject(b)) return 0;
+  if (a === b) return 1;
+  // Mappings key by key, each value once: not the whole value compared again at every depth (second read SR96-2).
+  if (!isPlainObject(a) || !isPlainObject(b)) return sameValue(a, b) ? 1 : 0;
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   let near = 0;
   for (const k of keys) if (Object.hasOwn(a, k) && Object.hasOwn(b, k)) near += nearness(a[k], b[k]);

@@ -1357,10 +1357,23 @@ class DocumentEditor {
     return collection?.range ? flowPadded(this.text.slice(collection.range[0], collection.range[1])) : true;
   }
 
+  /**
+   * Where a block list's item is written, with the comment lines right above it, which are its own
+   * (an item added goes above them, too), and those after its last line indented into it, its own as well.
+   */
+  private itemSpan(seq: YAMLSeq, index: number): [number, number] {
+    const dash = this.dashOf(seq, index);
+    return [this.aboveComments(this.lineStart(dash)), this.innerComments(this.afterLine((seq.items as Node[])[index]!.range![1]), this.column(dash))];
+  }
+
+  /** Where an item added before item `before` of a block list goes: above its comment lines, or past the last item's own. */
+  private insertPoint(seq: YAMLSeq, before: number): number {
+    return before < seq.items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : this.lastItemEnd(seq);
+  }
+
   /** A block list's item as written, with the comment lines that are its own: what removeItem takes out. */
   private itemText(seq: YAMLSeq, index: number): string {
-    const dash = this.dashOf(seq, index);
-    const text = this.text.slice(this.aboveComments(this.lineStart(dash)), this.innerComments(this.afterLine((seq.items as Node[])[index]!.range![1]), this.column(dash)));
+    const text = this.text.slice(...this.itemSpan(seq, index));
     return text.endsWith('\n') ? text : `${text}\n`;
   }
 
@@ -1375,8 +1388,7 @@ class DocumentEditor {
 
   /** Text of whole lines put before item `before` of a block list (after its last item when there is none), where insertItem puts an item. */
   private insertText(seq: YAMLSeq, before: number, text: string): void {
-    const items = seq.items as Node[];
-    const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : this.lastItemEnd(seq);
+    const at = this.insertPoint(seq, before);
     this.splice(at, at, text);
   }
 
@@ -1395,9 +1407,7 @@ class DocumentEditor {
     const like = quotedLike(value, items[Math.min(before, items.length - 1)]);
     const item = like !== undefined ? `- ${like}\n` : toYaml([value], this.ctx.quote, this.ctx.indent);
     const text = comments + indented(this.spacedLikeItems(seq, item), this.column(this.dashOf(seq, 0)));
-    // After the last item's own comments (indented into it), as a removal takes them with it.
-    const at = before < items.length ? this.aboveComments(this.lineStart(this.dashOf(seq, before))) : this.lastItemEnd(seq);
-    this.splice(at, at, text);
+    this.insertText(seq, before, text);
   }
 
   /** An item written `- x` spaced as the list's first item is after its dash (`-   name: …`), the lines under it moved along. */
@@ -1418,10 +1428,7 @@ class DocumentEditor {
       addTo(this.flowRemovals, seq, index);
       return;
     }
-    // With the comment lines right above it, which are its own (an item added goes above them, too),
-    // and those after its last line indented into it, which are its own as well.
-    const dash = this.dashOf(seq, index);
-    this.splice(this.aboveComments(this.lineStart(dash)), this.innerComments(this.afterLine(item.range![1]), this.column(dash)), '');
+    this.splice(...this.itemSpan(seq, index), '');
   }
 
   /** Past a block list's last item: its lines and the comment lines indented into it (its own). */

@@ -375,7 +375,7 @@ describe('flag values', () => {
     for (const args of [['--version', '--bogus'], ['--bogus', '--version'], ['--version', '-x']]) {
       expect(await run(args)).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('Error: --version is given alone: nothing may come with it (got "-') });
     }
-    expect(await run(['--version', '-q'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
+    for (const args of [['--version', '-q'], ['--version', '-qv'], ['-qv', '--version']]) expect(await run(args)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
     // The program's help lists it, however it is asked for.
     for (const args of [['--help'], ['help'], ['--help', 'plan']]) expect((await run(args)).stdout, args.join(' ')).toMatch(/^ {2}--version +output the version number$/m);
   });
@@ -408,6 +408,9 @@ describe('flag values', () => {
     expect((await run(['validate', '-C', envs, '--env=-qv'])).stderr).toContain('unknown environment `-qv`');
     expect((await run(['validate', '-C', envs, '--env=-prod'])).stderr).toContain('unknown environment `-prod`');
     expect((await run(['validate', '-C', envs, '--env', '-Draft'])).stderr).toContain('unknown environment `-Draft`');
+    // By its place, not its spelling, and only letters that are all flags (second read SR96-7).
+    expect((await run(['validate', '-C', envs, '-qv', '--env=-qv'])).stderr).toContain('unknown environment `-qv`');
+    expect((await run(['validate', '-C', envs, '--env', '-qa'])).stderr).toContain('unknown environment `-qa`');
   });
 
   it('a flag that takes one value refuses a second, different one, before anything is read (a CI template appending its own --env)', async () => {

@@ -24,11 +24,12 @@ describe('filesHoldingKeys', () => {
 
   it('names a file whose name only shares a few characters with the key, as the files to clean (probe XF-2)', () => {
     const keys = [['DOCKET_API_KEY', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc'], ['DOCKET_REVIEW_API_KEY', 'sk_test_STAGINGsecretKEY0123456789ab']] as const;
-    const files = ['playbooks/risk-live-deals.yaml', 'playbooks/nda-staging.yaml', 'playbooks/nda8-staging.yaml'].map((path) => ({ path, content: 'description: sk_test_STAGINGsecretKEY0123456789ab sk_live_4eC39HqLyjWDarjtT1zdp7dc\n' }));
-    expect(filesHoldingKeys(files, keys).map((f) => f.path)).toEqual(['playbooks/risk-live-deals.yaml', 'playbooks/nda-staging.yaml', 'playbooks/nda8-staging.yaml']);
+    const files = ['playbooks/risk-live-deals.yaml', 'playbooks/nda-staging.yaml', 'playbooks/nda8-staging.yaml', 'playbooks/risk-live.yaml', 'playbooks/ask-live-2.yaml'].map((path) => ({ path, content: 'description: sk_test_STAGINGsecretKEY0123456789ab sk_live_4eC39HqLyjWDarjtT1zdp7dc\n' }));
+    // A name ending as the key starts is no cut unless it is as long as names are cut (second read SR96-5).
+    expect(filesHoldingKeys(files, keys).map((f) => f.path)).toEqual(files.map((f) => f.path));
     // Cut at 100 bytes where the key starts, before the `-2` that sets two names apart: by its folder only.
     const content = `name: ${'x'.repeat(90)} sk_live_4eC39HqLyjWDarjtT1zdp7dc\n`;
-    const cut = filesHoldingKeys([{ path: `playbooks/${'x'.repeat(90)}-sk-live-4ec-2.yaml`, content }, { path: `playbooks/${'x'.repeat(90)}-sk-live-4ec.yaml`, content }], keys);
+    const cut = filesHoldingKeys([{ path: `playbooks/${'x'.repeat(88)}-sk-live-4ec-2.yaml`, content }, { path: `playbooks/${'x'.repeat(88)}-sk-live-4ec.yaml`, content }], keys);
     expect(cut.map((f) => f.path)).toEqual(Array(2).fill('playbooks/… (a file named after an object whose name, as file names write it, holds the key)'));
   });
 

@@ -974,21 +974,27 @@ describe('lists edited throughout (a bulk edit in the app)', () => {
     expect(after).toBe(text.replace('heading: Engagement', 'heading: Engagement and scope').replace('label: Services,', 'label: Services delivered,'));
   });
 
-  it('moves the comment lines above an item live moved with it, and gives none of them to the item now at its place (probe XC-2)', () => {
+  it('moves the comment lines above an item live moved with it; an item edited or replaced at its place keeps or loses them as before (probe XC-2, second read SR96-1)', () => {
     const fees = ['fees_attributes:', '  # one-off setup fee', '  - description: Setup', '    cost: 100', '  # recurring monthly fee', '  - description: Monthly', '    cost: 10', ''].join('\n');
-    const moved = edit(fees, () => ({ fees_attributes: [{ description: 'Monthly', cost: 12 }, { description: 'Setup', cost: 100 }, { description: 'Training', cost: 500 }] })).text;
-    expect(moved).toBe(['fees_attributes:', '  # recurring monthly fee', '  - description: Monthly', '    cost: 12', '  # one-off setup fee', '  - description: Setup', '    cost: 100', '  - description: Training', '    cost: 500', ''].join('\n'));
-    // Sections swapped: each keeps its comment; one edited in place keeps it where it is.
+    // Moved unchanged: as written, with its comment lines.
+    const moved = edit(fees, () => ({ fees_attributes: [{ description: 'Monthly', cost: 10 }, { description: 'Setup', cost: 100 }] })).text;
+    expect(moved).toBe(['fees_attributes:', '  # recurring monthly fee', '  - description: Monthly', '    cost: 10', '  # one-off setup fee', '  - description: Setup', '    cost: 100', ''].join('\n'));
+    // Text items too (a definition's options).
+    const options = ['options:', '  # the first', '  - Alpha', '  - Beta', '  # the third', '  - Gamma', ''].join('\n');
+    expect(edit(options, () => ({ options: ['Gamma', 'Alpha', 'Beta'] })).text).toBe(['options:', '  # the third', '  - Gamma', '  # the first', '  - Alpha', '  - Beta', ''].join('\n'));
+    // Sections swapped: each keeps its comment, and one moved unchanged keeps its flow mapping.
     const sections = ['sections:', '  # first', '  - heading: A', '    fields: {fa: {label: FA, input: text}}', '  # second', '  - heading: B', '    fields: {}', ''].join('\n');
     const swapped = edit(sections, () => ({ sections: [{ heading: 'B', fields: {} }, { heading: 'A', fields: { fa: { label: 'FA', input: 'text' } } }] })).text;
-    // Moved unchanged, it moves as written: its flow mapping too.
     expect(swapped).toBe(['sections:', '  # second', '  - heading: B', '    fields: {}', '  # first', '  - heading: A', '    fields: {fa: {label: FA, input: text}}', ''].join('\n'));
     // With an anchor in it, it is written anew (an alias elsewhere would read otherwise), its comments moved along.
     const anchored = edit(sections.replace('fields: {}', 'fields: &f {}'), () => ({ sections: [{ heading: 'B', fields: {} }, { heading: 'A', fields: { fa: { label: 'FA', input: 'text' } } }] })).text;
     expect(anchored).toContain('  # first\n  - heading: A');
     expect(anchored).toContain('  # second\n  - heading: B');
-    const edited = edit(fees, () => ({ fees_attributes: [{ description: 'Setup', cost: 150 }, { description: 'Monthly', cost: 10 }] })).text;
-    expect(edited).toBe(fees.replace('cost: 100', 'cost: 150'));
+    // Edited at its place, it keeps them; one taken out takes them, though an item added elsewhere shares a value with it.
+    expect(edit(fees, () => ({ fees_attributes: [{ description: 'Setup', cost: 150 }, { description: 'Monthly', cost: 10 }] })).text).toBe(fees.replace('cost: 100', 'cost: 150'));
+    expect(edit(fees, () => ({ fees_attributes: [{ description: 'Setup fee', cost: 120 }, { description: 'Monthly', cost: 10 }] })).text).toBe(fees.replace('Setup\n    cost: 100', 'Setup fee\n    cost: 120'));
+    const replaced = edit(fees, () => ({ fees_attributes: [{ description: 'Monthly', cost: 10 }, { description: 'Training', cost: 100 }] })).text;
+    expect(replaced).toBe(['fees_attributes:', '  # recurring monthly fee', '  - description: Monthly', '    cost: 10', '  - description: Training', '    cost: 100', ''].join('\n'));
   });
 
   it('renames every item of a long list in place, past what the line-up compares for likeness pair by pair', () => {
