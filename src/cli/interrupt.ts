@@ -30,6 +30,13 @@ export interface Interrupts {
   hold(saying?: string, cutShort?: string): () => void;
   /** What a second signal now leaves unknown: the latest holder's `cutShort` (an error document says it too). */
   cutShort?(): string | undefined;
+  /**
+   * What a first signal that ends the process at once says after "Interrupted (SIGINT)" until
+   * anything holds (`nothing was changed`: an apply still reading; probe XD-1).
+   */
+  noteAtOnce?(note: string): void;
+  /** That note, while it holds (an error document says it too). */
+  atOnce?(): string | undefined;
 }
 
 /** What sends each signal again, as a person does it. */
@@ -50,6 +57,8 @@ export function processInterrupts(): Interrupts {
   const lastExits = new Set<() => void>();
   /** What each holder still holding says at the first signal, and when a second one cuts its wait short; the latest last. */
   const held: { saying?: string; cutShort?: string }[] = [];
+  /** What a signal that ends the process at once says, until the first holder: from then on something may have been changed. */
+  let atOnce: string | undefined;
   let first: SignalName | undefined;
   const runExits = (): void => {
     for (const fn of [...exits, ...lastExits]) {
@@ -74,7 +83,7 @@ export function processInterrupts(): Interrupts {
       }
       // Nothing under way that could stop cleanly: stop now (nothing was being changed).
       runExits();
-      process.stderr.write(`\nInterrupted (${name}).\n`);
+      process.stderr.write(`\nInterrupted (${name})${atOnce ? `: ${atOnce}` : ''}.\n`);
       exitNow(STOP_SIGNALS[name]);
     }
     runExits();
@@ -93,7 +102,12 @@ export function processInterrupts(): Interrupts {
       return () => set.delete(fn);
     },
     cutShort: () => held.findLast((h) => h.cutShort)?.cutShort,
+    noteAtOnce(note) {
+      atOnce = note;
+    },
+    atOnce: () => atOnce,
     hold(saying, cutShort) {
+      atOnce = undefined;
       const entry = { ...(saying ? { saying } : {}), ...(cutShort ? { cutShort } : {}) };
       held.push(entry);
       let released = false;
@@ -107,5 +121,5 @@ export function processInterrupts(): Interrupts {
 
 /** What a signal that ended the process at once is, as a JSON document says it: what it cut short unknown is its hint (probe JV-2). */
 export function interruptedAtOnce(interrupts: Interrupts, signal: SignalName): InterruptedError {
-  return new InterruptedError(signal, `interrupted by ${signal}`, interrupts.cutShort?.());
+  return new InterruptedError(signal, `interrupted by ${signal}`, interrupts.cutShort?.() ?? interrupts.atOnce?.());
 }

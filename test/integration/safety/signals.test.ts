@@ -228,7 +228,8 @@ describe('a signal during apply', () => {
     expect(existsSync(join(dir, '.docket', 'apply.lock'))).toBe(true);
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(143);
-    expect(run.stderr()).toBe('\nInterrupted (SIGTERM).\n');
+    // Said so: nothing was changed (probe XD-1).
+    expect(run.stderr()).toBe('\nInterrupted (SIGTERM): nothing was changed; run the apply again.\n');
     expect(existsSync(join(dir, '.docket', 'apply.lock'))).toBe(false);
   });
 
