@@ -34,8 +34,10 @@ export function checkFlagValues(command: Command, argv: readonly string[]): void
   const flags = new Set(['-h', '--help', '--version', ...command.options.flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined))]);
   // The words given as a value after a flag that takes one (`--out -ojson`), not in it (`--out=-ojson`, a value as written; second read SR96-7).
   const takesValue = new Set(command.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined)));
-  const given = new Set(argv.filter((_word, at) => at > 0 && takesValue.has(argv[at - 1]!)));
   const valueFlag = (letter: string): boolean => takesValue.has(`-${letter}`);
+  /** A run of short flags whose last letter, and only it, takes the next word as its value (`-qC DIR`; second read SR96B-1). */
+  const endsInValueFlag = (word: string): boolean => /^-[A-Za-z]{2,}$/.test(word) && [...word.slice(1)].every((l) => flags.has(`-${l}`)) && [...word.slice(1)].findIndex(valueFlag) === word.length - 2;
+  const given = new Set(argv.filter((_word, at) => at > 0 && (takesValue.has(argv[at - 1]!) || endsInValueFlag(argv[at - 1]!))));
   /**
    * Short flags of the command run together, as after it (probe XE-1): each letter a flag of no value
    * (`-qv`), or up to one that takes the rest as its value (`-ojson`, `-qCcfg`). `-qa`, `-hello` are values.

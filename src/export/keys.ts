@@ -63,9 +63,12 @@ function onceRead(file: ExportFile): () => unknown[] | undefined {
  */
 function shownPath(path: string, keys: readonly (readonly [string, string])[], holdsPiece: (text: string, key: string) => boolean): string {
   const name = path.slice(path.lastIndexOf('/') + 1);
-  const stem = name.toLowerCase().replace(/\.[^.]*$/, '').replace(/-\d+$/, '');
+  const whole = name.toLowerCase().replace(/\.[^.]*$/, '');
+  // Measured before its `-2` is taken off: a cut in the key's digits ends in what reads as one (second read SR96B-3).
+  const cut = cutShort(whole);
+  const stem = whole.replace(/-\d+$/, '');
   for (const [, key] of keys) {
-    if (holdsKey(name, key) || holdsPiece(name, key) || (cutShort(stem) && endsWithStartOf(stem, slug(key)))) return `${path.slice(0, path.lastIndexOf('/') + 1)}… (a file named after an object whose name, as file names write it, holds the key)`;
+    if (holdsKey(name, key) || holdsPiece(name, key) || (cut && (endsWithStartOf(stem, slug(key)) || endsWithStartOf(whole, slug(key))))) return `${path.slice(0, path.lastIndexOf('/') + 1)}… (a file named after an object whose name, as file names write it, holds the key)`;
   }
   return path;
 }

@@ -218,7 +218,7 @@ function likeness(a: Record<string, unknown>, b: Record<string, unknown>, except
  * 1 for the same value, and for two mappings the share of their keys that hold near values, so a
  * section renamed with one of its fields edited is still the same section (probe XC-1).
  */
-function nearness(a: unknown, b: unknown): number {
+export function nearness(a: unknown, b: unknown): number {
   if (a === b) return 1;
   // Mappings key by key, each value once: not the whole value compared again at every depth (second read SR96-2).
   if (!isPlainObject(a) || !isPlainObject(b)) return sameValue(a, b) ? 1 : 0;

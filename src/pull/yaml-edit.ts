@@ -27,7 +27,7 @@ import { writtenQuoted } from '../util/written-quoted.js';
 import { toYaml } from '../export/yaml.js';
 import { flowPadded, flowYaml, indentStepOf, indented, plainReadsOtherwise, scalarSplice } from './yaml-render.js';
 import { canonicalJson, sameValue } from '../engine/canonical.js';
-import { align, movesIn } from './list-align.js';
+import { align, movesIn, nearness } from './list-align.js';
 
 export interface YamlEditRequest {
   /** Document index → what the document should hold (plain values; unchanged parts as read). */
@@ -928,6 +928,21 @@ class DocumentEditor {
     return this.holds(value) ? value : undefined;
   }
 
+  /** The first placeholder written anywhere inside a node, as written. */
+  private placeholderWithin(node: Node | null): string | undefined {
+    let found: string | undefined;
+    if (node) {
+      visit(node, (_key, n) => {
+        if (isScalar(n) && this.holds(n.value)) {
+          found = n.value;
+          return visit.BREAK;
+        }
+        return undefined;
+      });
+    }
+    return found;
+  }
+
   /** Whether a value is text holding a placeholder (as this edit reads them: not in a data file). */
   private holds(value: unknown): value is string {
     return typeof value === 'string' && this.ctx.holds(value);
@@ -1017,13 +1032,26 @@ class DocumentEditor {
         throw new Error(`live moved ${written} elsewhere in the list at ${pointer || '/'}, and docket does not move a placeholder; move it by hand`);
       }
     }
-    // An item live moved is written anew at its place, the comment lines above it moved along (probe XC-2).
-    const moves = seq.flow ? new Map<number, number>() : movesIn(pairs, had, want);
+    // An item live moved is written anew at its place, the comment lines above it moved along (probe XC-2);
+    // as written when it did not change, which only a block list can (its own lines).
+    const moves = movesIn(pairs, had, want);
+    const asWritten = (w: number): boolean => !seq.flow && sameValue(had[moves.get(w)!], want[w]) && this.movesAsWritten(seq, moves.get(w)!);
+    // A mapping holding a placeholder taken out while one at least half like it comes elsewhere is
+    // that item moved, maybe edited too: written anew, the placeholder would become its value, so the
+    // file is not edited (probe XH-1). Moved unchanged in a block list, it moves as written.
+    const movedAsWritten = new Set([...moves].filter(([w]) => asWritten(w)).map(([, o]) => o));
+    for (const [o, w] of pairs) {
+      if (o === undefined || w !== undefined || movedAsWritten.has(o) || !isMap(items[o])) continue;
+      const written = this.placeholderWithin(items[o] ?? null);
+      if (written !== undefined && pairs.some(([o2, w2]) => o2 === undefined && w2 !== undefined && nearness(had[o], want[w2]) >= 0.5)) {
+        throw new Error(`live moved the item holding ${written} elsewhere in the list at ${pointer || '/'}, or changed it with one that came, and docket does not write a placeholder anew; edit the list by hand`);
+      }
+    }
     for (const [o, w] of pairs) {
       if (o !== undefined && w !== undefined) this.patch(items[o] ?? null, wanted[w], joinPointer(pointer, o), { kind: 'item', seq, index: o });
       else if (o !== undefined && !this.keepsPlaceholder(items[o] ?? null, joinPointer(pointer, o))) this.removeItem(seq, o);
-      else if (w !== undefined && moves.has(w) && sameValue(had[moves.get(w)!], want[w]) && this.movesAsWritten(seq, moves.get(w)!)) this.insertText(seq, nextOld, this.itemText(seq, moves.get(w)!));
-      else if (w !== undefined) this.insertItem(seq, nextOld, wanted[w], moves.has(w) ? this.commentLinesAbove(seq, moves.get(w)!) : '');
+      else if (w !== undefined && moves.has(w) && asWritten(w)) this.insertText(seq, nextOld, this.itemText(seq, moves.get(w)!));
+      else if (w !== undefined) this.insertItem(seq, nextOld, wanted[w], moves.has(w) && !seq.flow ? this.commentLinesAbove(seq, moves.get(w)!) : '');
       if (o !== undefined) nextOld = o + 1;
     }
   }

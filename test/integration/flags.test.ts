@@ -409,7 +409,9 @@ describe('flag values', () => {
     expect((await run(['validate', '-C', envs, '--env=-prod'])).stderr).toContain('unknown environment `-prod`');
     expect((await run(['validate', '-C', envs, '--env', '-Draft'])).stderr).toContain('unknown environment `-Draft`');
     // By its place, not its spelling, and only letters that are all flags (second read SR96-7).
-    expect((await run(['validate', '-C', envs, '-qv', '--env=-qv'])).stderr).toContain('unknown environment `-qv`');
+    expect((await run(['validate', '-C', envs, '-q', '-qv', '--env=-qv'])).stderr).toContain('unknown environment `-qv`');
+    // A run of short flags ending in one that takes a value takes the next word as it (second read SR96B-1).
+    expect((await run(['plan', '-qC', '-ojson'])).stderr).toContain('Error: --dir: needs a value, and got the flag "-ojson"');
     expect((await run(['validate', '-C', envs, '--env', '-qa'])).stderr).toContain('unknown environment `-qa`');
   });
 

@@ -124,7 +124,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
       if (saved && !saved.target.emulator && opts.emulator) throw new StalePlanError([`${OTHER_TARGET} (${targetDifference(saved.target, { emulator: true })})`], { again: replanCommand(saved, opts.dir, planFile), hint: otherTargetHint(saved, shape, planFile) });
       const interrupts = interruptsOf(io);
       // Until the first change starts (the apply holds its signals from then on), a signal ends the run at once, and says so.
-      interrupts.noteAtOnce?.('nothing was changed; run the apply again');
+      interrupts.noteAtOnce?.('nothing live was changed; run the apply again');
       const root = resolve(io.cwd, opts.dir);
       const lockRoot = applyLockRoot(root);
       await holdingApplyLock(io, { root: lockRoot, checkout: root, timeoutMs: opts.lockTimeout }, () => staleIfEnvironmentGone(saved, opts.dir, planFile, async () => {

@@ -229,8 +229,19 @@ describe('a signal during apply', () => {
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(143);
     // Said so: nothing was changed (probe XD-1).
-    expect(run.stderr()).toBe('\nInterrupted (SIGTERM): nothing was changed; run the apply again.\n');
+    expect(run.stderr()).toBe('\nInterrupted (SIGTERM): nothing live was changed; run the apply again.\n');
     expect(existsSync(join(dir, '.docket', 'apply.lock'))).toBe(false);
+  });
+
+  it('with -o json, a signal while apply still plans leaves one document whose hint says nothing live was changed (probe XD-1)', async () => {
+    t = await startTestEmulator();
+    const dir = await manyPlaybooks(1);
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'hang' });
+    const run = spawnBin(['apply', '-C', dir, '--auto-approve', '-o', 'json'], t.env);
+    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the read');
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(JSON.parse(run.stdout())).toMatchObject({ error: { code: 'interrupted', exit_code: 130, hint: 'nothing live was changed; run the apply again' } });
   });
 
   it('no apply.lock is left behind, so the next apply is not refused', async () => {

@@ -31,6 +31,9 @@ describe('filesHoldingKeys', () => {
     const content = `name: ${'x'.repeat(90)} sk_live_4eC39HqLyjWDarjtT1zdp7dc\n`;
     const cut = filesHoldingKeys([{ path: `playbooks/${'x'.repeat(88)}-sk-live-4ec-2.yaml`, content }, { path: `playbooks/${'x'.repeat(88)}-sk-live-4ec.yaml`, content }], keys);
     expect(cut.map((f) => f.path)).toEqual(Array(2).fill('playbooks/… (a file named after an object whose name, as file names write it, holds the key)'));
+    // Cut in the key's digits, its end reads as a `-4`: still the key's start (second read SR96B-3).
+    const inDigits = filesHoldingKeys([{ path: `playbooks/${'y'.repeat(90)}-sk-live-4.yaml`, content }], keys);
+    expect(inDigits.map((f) => f.path)).toEqual(['playbooks/… (a file named after an object whose name, as file names write it, holds the key)']);
   });
 
   it('names a file whose own name is the key, though its text writes the name another way (probe EU)', () => {

@@ -98,6 +98,16 @@ describe('editYaml', () => {
     const added = edit('kind: Template\nname: T\nattachments:\n  - ${var.sec}\n  - Sec B\n', (v) => ({ ...(v as object), attachments: ['Sec A', 'Sec B', 'Sec C'] }), 0, expand);
     expect([added.text, added.problems]).toEqual(['kind: Template\nname: T\nattachments:\n  - ${var.sec}\n  - Sec B\n  - Sec C\n', []]);
     expect(() => edit('kind: Template\nname: T\nattachments:\n  - ${var.sec}\n  - Sec B\n', (v) => ({ ...(v as object), attachments: ['Sec B', 'Sec A'] }), 0, expand)).toThrow('live moved ${var.sec} elsewhere in the list at /attachments, and docket does not move a placeholder; move it by hand');
+    // An item holding one, moved and changed live, would be written anew with its value: refused whole (probe XH-1).
+    const fees = 'fees:\n  # usage fee\n  - description: ${var.sec} usage\n    cost: 5\n  - description: Monthly\n    cost: 50\n';
+    expect(() => edit(fees, () => ({ fees: [{ description: 'Monthly', cost: 50 }, { description: 'Sec A usage', cost: 7 }] }), 0, expand)).toThrow('live moved the item holding ${var.sec} usage elsewhere in the list at /fees, or changed it with one that came, and docket does not write a placeholder anew; edit the list by hand');
+    // With a third key alike, as the probe's fee items were.
+    const typed = fees.replace(/- description/g, '- fee_type: usage\n    description');
+    expect(() => edit(typed, () => ({ fees: [{ fee_type: 'usage', description: 'Monthly', cost: 50 }, { fee_type: 'usage', description: 'Sec A usage', cost: 7 }] }), 0, expand)).toThrow('docket does not write a placeholder anew');
+    // Taken out with nothing like it come, it goes, as an object live deleted does.
+    expect(edit(fees, () => ({ fees: [{ description: 'Monthly', cost: 50 }, { description: 'Training', cost: 900 }] }), 0, expand).text).toBe('fees:\n  - description: Monthly\n    cost: 50\n  - description: Training\n    cost: 900\n');
+    // Moved unchanged, it moves as written, its placeholder with it.
+    expect(edit(fees, () => ({ fees: [{ description: 'Monthly', cost: 50 }, { description: 'Sec A usage', cost: 5 }] }), 0, expand).text).toBe('fees:\n  - description: Monthly\n    cost: 50\n  # usage fee\n  - description: ${var.sec} usage\n    cost: 5\n');
   });
 
   it('edits a mapping with a quoted `<<` key as one with a key of that text, not a merge (probe PK-1)', () => {
