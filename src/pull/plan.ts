@@ -1015,8 +1015,8 @@ class PullPlanner {
    * A rename pulled from the app keeps the name it replaces in `renamed_from`: another environment
    * of these files still has the object under it, and renames it there instead of making a second.
    * Not when another object of the files has that name. Another's `renamed_from` naming it gives it
-   * up: the rename just pulled is the later one (an environment as far back as that one's rename
-   * is rare; an environment at the last applied files is the rule).
+   * up, and so does one naming its new name: the rename just pulled is the later one (an environment
+   * as far back as that one's rename is rare; an environment at the last applied files is the rule).
    */
   private withFormerName(doc: unknown, base: string, d: DesiredResource, name: string): unknown {
     const written = valueAt(doc, base);
@@ -1031,6 +1031,9 @@ class PullPlanner {
       next = [...listed, literalPlaceholders(former)];
       for (const other of this.listingFormer(d, former)) doc = this.withoutFormer(doc, d, other, former);
     }
+    // The new name is this object's now: another that lists it as a former name gives it up too, or
+    // the files would declare it both as a name and as another's former one (probe XH-2).
+    for (const other of this.listingFormer(d, name)) doc = this.withoutFormer(doc, d, other, name);
     if (next.length === had.length && next.every((n, i) => n === had[i])) return doc;
     if (next.length === 0) return setAt(doc, `${base}/renamed_from`, undefined, [], this.owned);
     const keys = Object.keys(written);

@@ -882,6 +882,18 @@ describe('objects renamed in the app', () => {
       expect([drift.code, drift.stderr]).toEqual([0, '']);
     }));
 
+  it('a rename in the app onto a name another rule lists as a former one takes it out of that list: the files declare it once (probe XH-2)', () =>
+    onOwnEmulator(async (run, own) => {
+      const playbook = ['kind: Playbook', 'name: P', 'rules:', '  - name: C3', '    renamed_from: [C, C2]', '    actions: ACCEPT c', '  - name: Z', '    actions: ACCEPT z', ''].join('\n');
+      const { dir, app } = await appliedOn(run, own, { 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook });
+      await app.editRule('P', 'Z', { name: 'C' });
+      const pull = await run('pull', '-C', dir);
+      expect(pull.code, pull.stdout).toBe(0);
+      expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(playbook.replace('[C, C2]', '[C2]').replace('  - name: Z\n', '  - name: C\n    renamed_from:\n      - Z\n'));
+      expect((await run('validate', '-C', dir)).code).toBe(0);
+      await expectNoChanges(run, dir);
+    }));
+
   it('a rename in the app onto the name of a declared playbook pinned to its own object is not written: the files would declare the name twice (probe NB-1)', () =>
     onOwnEmulator(async (run, own) => {
       const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/gamma.yaml': 'kind: Playbook\nname: Gamma\nrules: []\n', 'playbooks/delta.yaml': 'kind: Playbook\nname: Delta\nrules: []\n' });
