@@ -52,6 +52,8 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
     .addOption(lockTimeoutOption())
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')
     .action(async (opts: PullFlags) => {
+      // Until the files are written (pull holds its signals from then on), a signal ends the run at once, and says so (probe XI-2).
+      interruptsOf(io).noteAtOnce?.('no file was written; run the pull again');
       // Set when the lock is held (timed, below): a wait for another run's lock is --lock-timeout's, not the reads'.
       let deadline = Number.POSITIVE_INFINITY;
       const kinds = kindNames(opts.kind);

@@ -46,6 +46,17 @@ describe('a signal outside apply', () => {
     expect(run.stderr()).toBe('\nInterrupted (SIGINT).\n');
   });
 
+  it('pull stopped while it reads says no file was written, and how to go on (probe XI-2)', async () => {
+    t = await startTestEmulator();
+    const dir = await manyPlaybooks(1);
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'hang' });
+    const run = spawnBin(['pull', '-C', dir], t.env);
+    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the read');
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(run.stderr()).toBe('\nInterrupted (SIGINT): no file was written; run the pull again.\n');
+  });
+
   it('with -o json, a signal still leaves one JSON document on stdout', async () => {
     t = await startTestEmulator();
     const dir = await manyPlaybooks(1);
