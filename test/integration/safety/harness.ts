@@ -85,6 +85,20 @@ export async function manyPlaybooks(n: number): Promise<string> {
   return makeDir(files);
 }
 
+/**
+ * docket run with `args(dir)` on a configuration of one playbook, stopped by `signal` while its read of
+ * the playbooks hangs (`before` looks first); its exit code and what it printed.
+ */
+export async function stoppedWhileReading(t: TestEmulator, args: (dir: string) => string[], signal: NodeJS.Signals, before?: (dir: string) => void): Promise<{ code: number | string; run: Running }> {
+  const dir = await manyPlaybooks(1);
+  t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'hang' });
+  const run = spawnBin(args(dir), t.env);
+  await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the read');
+  before?.(dir);
+  run.child.kill(signal);
+  return { code: await run.exited, run };
+}
+
 /** The playbooks live (not archived) in the emulator. */
 export const livePlaybooks = (t: TestEmulator) => Object.values(reviewOf(t).playbooks).filter((p) => !p.archived_at);
 

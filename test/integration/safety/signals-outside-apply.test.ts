@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { App } from '../../helpers/app.js';
-import { BIN, SIGNAL_DOCKET_YAML, livePlaybooks, manyPlaybooks, spawnBin, waitUntil } from './harness.js';
+import { BIN, SIGNAL_DOCKET_YAML, livePlaybooks, manyPlaybooks, spawnBin, stoppedWhileReading, waitUntil } from './harness.js';
 
 let t: TestEmulator;
 afterEach(async () => {
@@ -37,34 +37,20 @@ async function signalWhileWriting(run: ReturnType<typeof spawnBin>, timeoutMs?: 
 describe('a signal outside apply', () => {
   it('plan stops at once on Ctrl-C with exit 130 and no stack trace', async () => {
     t = await startTestEmulator();
-    const dir = await manyPlaybooks(1);
-    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'hang' });
-    const run = spawnBin(['plan', '-C', dir], t.env);
-    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the read');
-    run.child.kill('SIGINT');
-    expect(await run.exited).toBe(130);
-    expect(run.stderr()).toBe('\nInterrupted (SIGINT).\n');
+    const { code, run } = await stoppedWhileReading(t, (dir) => ['plan', '-C', dir], 'SIGINT');
+    expect([code, run.stderr()]).toEqual([130, '\nInterrupted (SIGINT).\n']);
   });
 
   it('pull stopped while it reads says no file was written, and how to go on (probe XI-2)', async () => {
     t = await startTestEmulator();
-    const dir = await manyPlaybooks(1);
-    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'hang' });
-    const run = spawnBin(['pull', '-C', dir], t.env);
-    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the read');
-    run.child.kill('SIGINT');
-    expect(await run.exited).toBe(130);
-    expect(run.stderr()).toBe('\nInterrupted (SIGINT): no file was written; run the pull again.\n');
+    const { code, run } = await stoppedWhileReading(t, (dir) => ['pull', '-C', dir], 'SIGINT');
+    expect([code, run.stderr()]).toEqual([130, '\nInterrupted (SIGINT): no file was written; run the pull again.\n']);
   });
 
   it('with -o json, a signal still leaves one JSON document on stdout', async () => {
     t = await startTestEmulator();
-    const dir = await manyPlaybooks(1);
-    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'hang' });
-    const run = spawnBin(['plan', '-C', dir, '-o', 'json'], t.env);
-    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the read');
-    run.child.kill('SIGTERM');
-    expect(await run.exited).toBe(143);
+    const { code, run } = await stoppedWhileReading(t, (dir) => ['plan', '-C', dir, '-o', 'json'], 'SIGTERM');
+    expect(code).toBe(143);
     expect(JSON.parse(run.stdout())).toMatchObject({ error: { code: 'interrupted', message: 'interrupted by SIGTERM', exit_code: 143 } });
   });
 

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { AGREEMENTS_DOCKET_YAML, DOCX_TERM_YAML, docx } from '../agreements-fixtures.js';
-import { SIGNAL_DOCKET_YAML, bin, expectConverged, expectLockIntact, livePlaybooks, manyPlaybooks, numberedPlaybook, spawnBin, waitUntil } from './harness.js';
+import { SIGNAL_DOCKET_YAML, bin, expectConverged, expectLockIntact, livePlaybooks, manyPlaybooks, numberedPlaybook, spawnBin, stoppedWhileReading, waitUntil } from './harness.js';
 
 let t: TestEmulator;
 afterEach(async () => {
@@ -219,29 +219,19 @@ describe('a signal during apply', () => {
     await expectConverged(b, dir);
   });
 
-  it('a signal while apply is still planning ends it at once and leaves no .docket/apply.lock', async () => {
+  it('a signal while apply is still planning ends it at once, saying nothing live was changed, and leaves no .docket/apply.lock (probe XD-1)', async () => {
     t = await startTestEmulator();
-    const dir = await manyPlaybooks(1);
-    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'hang' });
-    const run = spawnBin(['apply', '-C', dir, '--auto-approve'], t.env);
-    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the read');
-    expect(existsSync(join(dir, '.docket', 'apply.lock'))).toBe(true);
-    run.child.kill('SIGTERM');
-    expect(await run.exited).toBe(143);
-    // Said so: nothing was changed (probe XD-1).
-    expect(run.stderr()).toBe('\nInterrupted (SIGTERM): nothing live was changed; run the apply again.\n');
-    expect(existsSync(join(dir, '.docket', 'apply.lock'))).toBe(false);
+    let where = '';
+    const { code, run } = await stoppedWhileReading(t, (dir) => ['apply', '-C', (where = dir), '--auto-approve'], 'SIGTERM', (dir) => expect(existsSync(join(dir, '.docket', 'apply.lock'))).toBe(true));
+    expect([code, run.stderr()]).toEqual([143, '\nInterrupted (SIGTERM): nothing live was changed; run the apply again.\n']);
+    expect(existsSync(join(where, '.docket', 'apply.lock'))).toBe(false);
   });
 
   it('with -o json, a signal while apply still plans leaves one document whose hint says nothing live was changed (probe XD-1)', async () => {
     t = await startTestEmulator();
-    const dir = await manyPlaybooks(1);
-    t.emulator.faults.add({ method: 'GET', path_pattern: '/playbooks', status: 'hang' });
-    const run = spawnBin(['apply', '-C', dir, '--auto-approve', '-o', 'json'], t.env);
-    await waitUntil(() => t.emulator.stats().faults_injected > 0, 'the read');
-    run.child.kill('SIGINT');
-    expect(await run.exited).toBe(130);
-    expect(JSON.parse(run.stdout())).toMatchObject({ error: { code: 'interrupted', exit_code: 130, hint: 'nothing live was changed; run the apply again' } });
+    const json = await stoppedWhileReading(t, (dir) => ['apply', '-C', dir, '--auto-approve', '-o', 'json'], 'SIGINT');
+    expect(json.code).toBe(130);
+    expect(JSON.parse(json.run.stdout())).toMatchObject({ error: { code: 'interrupted', exit_code: 130, hint: 'nothing live was changed; run the apply again' } });
   });
 
   it('no apply.lock is left behind, so the next apply is not refused', async () => {
