@@ -2,7 +2,7 @@
  * Flag values as every command takes them, in a module of its own: main checks them before it
  * loads any command, and must not pull in what the commands share.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, type Command, type Option } from 'commander';
 
 /**
  * Commander accumulator for repeatable options (`--target a --target b`); a value given twice
@@ -30,26 +30,28 @@ const collected = new WeakMap<string[], Set<string>>();
  * from one written in it.
  */
 export function checkFlagValues(command: Command, argv: readonly string[]): void {
+  const names = (options: readonly Option[]): string[] => options.flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined));
   // commander's own help flag is none of `options`; `--version` is docket's own alone (main.ts).
-  const flags = new Set(['-h', '--help', '--version', ...command.options.flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined))]);
-  // The words given as a value after a flag that takes one (`--out -ojson`), not in it (`--out=-ojson`, a value as written; second read SR96-7).
-  const takesValue = new Set(command.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined)));
-  const valueFlag = (letter: string): boolean => takesValue.has(`-${letter}`);
-  /** A run of short flags whose last letter, and only it, takes the next word as its value (`-qC DIR`; second read SR96B-1). */
-  const endsInValueFlag = (word: string): boolean => /^-[A-Za-z]{2,}$/.test(word) && [...word.slice(1)].every((l) => flags.has(`-${l}`)) && [...word.slice(1)].findIndex(valueFlag) === word.length - 2;
-  const given = new Set(argv.filter((_word, at) => at > 0 && (takesValue.has(argv[at - 1]!) || endsInValueFlag(argv[at - 1]!))));
+  const flags = new Set(['-h', '--help', '--version', ...names(command.options)]);
+  const takesValue = new Set(names(command.options.filter((o) => o.required || o.optional)));
   /**
-   * Short flags of the command run together, as after it (probe XE-1): each letter a flag of no value
-   * (`-qv`), or up to one that takes the rest as its value (`-ojson`, `-qCcfg`). `-qa`, `-hello` are values.
+   * In a run of the command's short flags (`-qv`, `-ojson`, `-qCcfg`), the place of the first letter
+   * that takes a value (the rest of the word, or the next word, is its value), the word's length
+   * when none does, or undefined when a letter before it is no flag (`-qa`, `-hello`: values).
    */
-  const shortFlagWord = (value: string): boolean => {
-    if (!/^-[A-Za-z]./.test(value) || !given.has(value)) return false;
-    for (const letter of value.slice(1)) {
-      if (!flags.has(`-${letter}`)) return false;
-      if (valueFlag(letter)) return true;
+  const valueLetterAt = (word: string): number | undefined => {
+    for (let at = 1; at < word.length; at++) {
+      if (!flags.has(`-${word.charAt(at)}`)) return undefined;
+      if (takesValue.has(`-${word.charAt(at)}`)) return at;
     }
-    return true;
+    return word.length;
   };
+  // The words given as a value after a flag that takes one (`--out -ojson`), or after a run of short
+  // flags whose last letter does (`-qC DIR`), not in it (`--out=-ojson`, a value as written; second reads SR96-7, SR96B-1).
+  const takesNext = (word: string): boolean => takesValue.has(word) || (/^-[A-Za-z]{2,}$/.test(word) && valueLetterAt(word) === word.length - 1);
+  const given = new Set(argv.filter((_word, at) => at > 0 && takesNext(argv[at - 1]!)));
+  /** Short flags of the command run together, given as a value (probe XE-1). */
+  const shortFlagWord = (value: string): boolean => /^-[A-Za-z]./.test(value) && given.has(value) && valueLetterAt(value) !== undefined;
   for (const option of command.options) {
     if (!(option.required || option.optional) || option.variadic) continue;
     const parse = option.parseArg;

@@ -215,22 +215,12 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
   let i = 0;
   while (i < rest.length) {
     const arg = rest[i]!;
-    if (COMMON_FLAGS.has(arg)) {
-      leading.push(arg);
-      i += 1;
-    } else if (COMMON_WITH_VALUE.has(arg) && i + 1 < rest.length) {
-      leading.push(arg, rest[i + 1]!);
-      i += 2;
-    } else if (/^--(concurrency|max-rps|dir|env)=/.test(arg)) {
-      leading.push(arg);
-      i += 1;
-    } else if (commonShortWords(arg) > 0 && i + commonShortWords(arg) <= rest.length) {
-      // Short flags run together, as after the command (`-qv`, `-Ccfg`, `-qC cfg`; probe XE-2).
-      leading.push(...rest.slice(i, i + commonShortWords(arg)));
-      i += commonShortWords(arg);
-    } else {
-      break;
-    }
+    // How many words the common flag takes: itself, its value after it, or a run of short ones
+    // (`-qv`, `-Ccfg`, `-qC cfg`; probe XE-2), as after the command.
+    const words = COMMON_FLAGS.has(arg) || /^--(concurrency|max-rps|dir|env)=/.test(arg) ? 1 : COMMON_WITH_VALUE.has(arg) ? 2 : commonShortWords(arg);
+    if (words === 0 || i + words > rest.length) break;
+    leading.push(...rest.slice(i, i + words));
+    i += words;
   }
   if (leading.length === 0) return argv;
   if (commands.includes(rest[i] ?? '')) return [node, bin, rest[i]!, ...leading, ...rest.slice(i + 1)];

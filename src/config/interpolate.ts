@@ -142,11 +142,11 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
   /** Where the placeholder being read starts. */
   let start = 0;
   /** The undefined variables said so far: a variable one value names twice is one thing to set, said once at its first use (probe VE-5). */
-  const undefinedSaid = new Set<string>();
+  let undefinedSaid: Set<string> | undefined;
   const report = (problem: InterpolationProblem): void => {
     if (problem.code === 'undefined-variable') {
-      if (undefinedSaid.has(problem.message)) return;
-      undefinedSaid.add(problem.message);
+      if (undefinedSaid?.has(problem.message)) return;
+      (undefinedSaid ??= new Set()).add(problem.message);
     }
     problems.push(problem.placeholder === undefined ? problem : { ...problem, occurrence: occurrencesBefore(s, problem.placeholder, start) });
   };

@@ -67,8 +67,9 @@ function shownPath(path: string, keys: readonly (readonly [string, string])[], h
   // Measured before its `-2` is taken off: a cut in the key's digits ends in what reads as one (second read SR96B-3).
   const cut = cutShort(whole);
   const stem = whole.replace(/-\d+$/, '');
+  const cutInKey = (written: string): boolean => cut && (endsWithStartOf(stem, written) || endsWithStartOf(whole, written));
   for (const [, key] of keys) {
-    if (holdsKey(name, key) || holdsPiece(name, key) || (cut && (endsWithStartOf(stem, slug(key)) || endsWithStartOf(whole, slug(key))))) return `${path.slice(0, path.lastIndexOf('/') + 1)}… (a file named after an object whose name, as file names write it, holds the key)`;
+    if (holdsKey(name, key) || holdsPiece(name, key) || cutInKey(slug(key))) return `${path.slice(0, path.lastIndexOf('/') + 1)}… (a file named after an object whose name, as file names write it, holds the key)`;
   }
   return path;
 }

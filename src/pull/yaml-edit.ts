@@ -1035,11 +1035,12 @@ class DocumentEditor {
     // An item live moved is written anew at its place, the comment lines above it moved along (probe XC-2);
     // as written when it did not change, which only a block list can (its own lines).
     const moves = movesIn(pairs, had, want);
-    const asWritten = (w: number): boolean => !seq.flow && sameValue(had[moves.get(w)!], want[w]) && this.movesAsWritten(seq, moves.get(w)!);
+    /** The added items that are an item moved unchanged, which moves as written. */
+    const asWritten = new Set([...moves].filter(([w, o]) => !seq.flow && sameValue(had[o], want[w]) && this.movesAsWritten(seq, o)).map(([w]) => w));
     // A mapping holding a placeholder taken out while one at least half like it comes elsewhere is
     // that item moved, maybe edited too: written anew, the placeholder would become its value, so the
     // file is not edited (probe XH-1). Moved unchanged in a block list, it moves as written.
-    const movedAsWritten = new Set([...moves].filter(([w]) => asWritten(w)).map(([, o]) => o));
+    const movedAsWritten = new Set([...asWritten].map((w) => moves.get(w)!));
     for (const [o, w] of pairs) {
       if (o === undefined || w !== undefined || movedAsWritten.has(o) || !isMap(items[o])) continue;
       const written = this.placeholderWithin(items[o] ?? null);
@@ -1050,7 +1051,7 @@ class DocumentEditor {
     for (const [o, w] of pairs) {
       if (o !== undefined && w !== undefined) this.patch(items[o] ?? null, wanted[w], joinPointer(pointer, o), { kind: 'item', seq, index: o });
       else if (o !== undefined && !this.keepsPlaceholder(items[o] ?? null, joinPointer(pointer, o))) this.removeItem(seq, o);
-      else if (w !== undefined && moves.has(w) && asWritten(w)) this.insertText(seq, nextOld, this.itemText(seq, moves.get(w)!));
+      else if (w !== undefined && asWritten.has(w)) this.insertText(seq, nextOld, this.itemText(seq, moves.get(w)!));
       else if (w !== undefined) this.insertItem(seq, nextOld, wanted[w], moves.has(w) && !seq.flow ? this.commentLinesAbove(seq, moves.get(w)!) : '');
       if (o !== undefined) nextOld = o + 1;
     }
