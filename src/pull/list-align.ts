@@ -25,34 +25,37 @@ export function identityOf(item: unknown): string | undefined {
 export function align(old: readonly unknown[], wanted: readonly unknown[], budget = ALIGN_BUDGET): AlignedPair[] {
   const keyOld = old.map(alignKey);
   const keyNew = wanted.map(alignKey);
-  const out: AlignedPair[] = [];
-  let i = 0;
-  let j = 0;
-  let gapOld: number[] = [];
-  let gapNew: number[] = [];
-  const flush = (): void => {
-    out.push(...alignGap(old, wanted, gapOld, gapNew));
-    gapOld = [];
-    gapNew = [];
-  };
   // Myers' diff: matched items stay matched, in O((N+M)·D) for lists that differ in D items. Past
   // ALIGN_BUDGET (thousands of items renamed, added or removed at once) the lists are one gap.
   const parts = diffArrays(keyOld, keyNew, { maxEditLength: Math.max(100, Math.floor(budget / Math.max(1, old.length + wanted.length))) });
-  if (parts === undefined) {
-    gapOld = old.map((_, n) => n);
-    gapNew = wanted.map((_, n) => n);
-    flush();
-    return out;
-  }
+  if (parts === undefined) return alignGap(old, wanted, old.map((_, n) => n), wanted.map((_, n) => n), new Set());
+  const segments: { gapOld: number[]; gapNew: number[]; then: number }[] = [{ gapOld: [], gapNew: [], then: 0 }];
+  let i = 0;
+  let j = 0;
   for (const part of parts) {
-    if (part.removed) for (let n = 0; n < part.count; n++) gapOld.push(i++);
-    else if (part.added) for (let n = 0; n < part.count; n++) gapNew.push(j++);
+    const last = segments.at(-1)!;
+    if (part.removed) for (let n = 0; n < part.count; n++) last.gapOld.push(i++);
+    else if (part.added) for (let n = 0; n < part.count; n++) last.gapNew.push(j++);
     else {
-      flush();
-      for (let n = 0; n < part.count; n++) out.push([i++, j++]);
+      last.then = part.count;
+      segments.push({ gapOld: [], gapNew: [], then: 0 });
+      i += part.count;
+      j += part.count;
     }
   }
-  flush();
+  // An item without identity that went in one place and came, unchanged, in another moved: it is
+  // not the edit of what stands at either place (probe XH-3).
+  const goneKeys = new Set(segments.flatMap((g) => g.gapOld.filter((o) => identityOf(old[o]) === undefined).map((o) => keyOld[o]!)));
+  const moved = new Set(segments.flatMap((g) => g.gapNew.map((w) => keyNew[w]!)).filter((k) => goneKeys.has(k)));
+  const out: AlignedPair[] = [];
+  i = 0;
+  j = 0;
+  for (const { gapOld, gapNew, then } of segments) {
+    out.push(...alignGap(old, wanted, gapOld, gapNew, moved));
+    i += gapOld.length;
+    j += gapNew.length;
+    for (let n = 0; n < then; n++) out.push([i++, j++]);
+  }
   return out;
 }
 
@@ -105,8 +108,8 @@ function alignKey(item: unknown): string {
  * so is a rename (an item whose identity went paired with one whose identity came, when most of
  * their other keys agree), so the item keeps its place and comments; the rest go or come.
  */
-function alignGap(old: readonly unknown[], wanted: readonly unknown[], gapOld: number[], gapNew: number[]): [number | undefined, number | undefined][] {
-  const out: [number | undefined, number | undefined][] = [];
+function alignGap(old: readonly unknown[], wanted: readonly unknown[], gapOld: number[], gapNew: number[], moved: ReadonlySet<string>): AlignedPair[] {
+  const out: AlignedPair[] = [];
   if (gapOld.length === 0 || gapNew.length === 0) {
     for (const o of gapOld) out.push([o, undefined]);
     for (const w of gapNew) out.push([undefined, w]);
@@ -119,7 +122,7 @@ function alignGap(old: readonly unknown[], wanted: readonly unknown[], gapOld: n
   gapNew.forEach((w, at) => {
     const id = identityOf(wanted[w]);
     if (id !== undefined) addTo(byIdentity, id, at);
-    else (isPlainObject(wanted[w]) ? unnamed.mapping : unnamed.other).push(at);
+    else if (!moved.has(alignKey(wanted[w]))) (isPlainObject(wanted[w]) ? unnamed.mapping : unnamed.other).push(at);
   });
   const placeOf = new Map(gapNew.map((w, at) => [w, at]));
   let next = 0;
@@ -131,7 +134,7 @@ function alignGap(old: readonly unknown[], wanted: readonly unknown[], gapOld: n
       k = firstFrom(byIdentity.get(id), next);
       const renamed = renames.has(o) ? placeOf.get(renames.get(o)!) : undefined;
       if (renamed !== undefined && renamed >= next && (k === undefined || renamed < k)) k = renamed;
-    } else {
+    } else if (!moved.has(alignKey(old[o]))) {
       k = firstFrom(isPlainObject(old[o]) ? unnamed.mapping : unnamed.other, next);
     }
     if (k === undefined) {

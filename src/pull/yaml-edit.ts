@@ -514,6 +514,13 @@ function flowPair(key: string, value: unknown, quote: ((text: string) => boolean
   return flowYaml({ [key]: value }, quote, padded).replace(/^\{ ?| ?\}$/g, '');
 }
 
+/** An item added to a flow list: its text, and the whole lines it is written on when it moves as written. */
+interface FlowInsert {
+  before: number;
+  text: string;
+  line?: string;
+}
+
 /** The characters that end or split a plain scalar inside a flow collection. */
 const FLOW_INDICATOR = /[[\]{},]/;
 
@@ -533,7 +540,7 @@ class DocumentEditor {
   /** Indexes of the items to take out of flow collections, by collection: taken out in finish(). */
   private readonly flowRemovals = new Map<YAMLMap | YAMLSeq, number[]>();
   /** Items to add to flow lists (the index of the item each goes before, as written), in order: added in finish(), knowing what goes. */
-  private readonly flowInserts = new Map<YAMLSeq, { before: number; text: string }[]>();
+  private readonly flowInserts = new Map<YAMLSeq, FlowInsert[]>();
   /** Block mappings whose first key, on its item's `- ` line, is taken out: the next key kept moves up there in finish(), knowing which goes. */
   private readonly dashLineRemovals = new Map<YAMLMap, Pair>();
   /** Keys added to flow mappings, with the splices that add them: a mapping that loses every key it had is written whole with them. */
@@ -657,7 +664,7 @@ class DocumentEditor {
    * the new ones take their place; else the list is written anew on its line (`[]`, then items
    * inside it, would be two edits of one place).
    */
-  private replacedWhole(seq: YAMLSeq, removed: ReadonlySet<number>, inserts: readonly { text: string }[]): boolean {
+  private replacedWhole(seq: YAMLSeq, removed: ReadonlySet<number>, inserts: readonly FlowInsert[]): boolean {
     const items = seq.items as Node[];
     if (items.some((_, i) => !removed.has(i))) return false;
     const lines = this.itemLines(seq);
@@ -665,7 +672,7 @@ class DocumentEditor {
       const indent = this.text.slice(lines[0]![0], this.itemStart(items[0]!));
       lines.forEach(([from, to], i) => this.splice(this.aboveComments(from, this.flowItemFloor(seq, i)), to, ''));
       const at = this.aboveComments(lines[0]![0], this.flowItemFloor(seq, 0));
-      this.splice(at, at, inserts.map((i) => `${indent}${i.text},\n`).join(''));
+      this.splice(at, at, inserts.map((i) => i.line ?? `${indent}${i.text},\n`).join(''));
     } else {
       const pad = /^\[[ \t]/.test(this.text.slice(seq.range![0])) ? ' ' : '';
       this.splice(seq.range![0], seq.range![1], `[${pad}${inserts.map((i) => i.text).join(', ')}${pad}]`);
@@ -678,28 +685,29 @@ class DocumentEditor {
    * one it goes beside, with its comma (after the last item, that one gets its comma if it has none,
    * or, taken out, gives its place); else it goes beside the item, with its comma.
    */
-  private addFlowItems(seq: YAMLSeq, inserts: readonly { before: number; text: string }[], removed: ReadonlySet<number>): void {
+  private addFlowItems(seq: YAMLSeq, inserts: readonly FlowInsert[], removed: ReadonlySet<number>): void {
     if (inserts.length === 0) return;
     const items = seq.items as Node[];
     const lines = this.itemLines(seq);
     const last = items.at(-1)!;
     const lastLine = lines?.at(-1);
     // Indented as the item, not with its anchor or tag (`&a {…}`), which would name a second node.
-    const lineOf = (line: [number, number], item: Node, text: string): string => `${this.text.slice(line[0], this.itemStart(item))}${text},\n`;
+    const lineOf = (line: [number, number], item: Node, insert: FlowInsert): string => insert.line ?? `${this.text.slice(line[0], this.itemStart(item))}${insert.text},\n`;
     let commaGiven = false;
-    for (const { before, text } of inserts) {
+    for (const insert of inserts) {
+      const { before, text } = insert;
       // Above the comment lines over the item it goes before, which are that item's (and go with it).
       if (lines && before < items.length) {
         const line = lines[before]!;
         const at = this.aboveComments(line[0], this.flowItemFloor(seq, before));
-        this.splice(at, at, lineOf(line, items[before]!, text));
+        this.splice(at, at, lineOf(line, items[before]!, insert));
       } else if (lastLine && removed.has(items.length - 1)) {
         const at = this.aboveComments(lastLine[0], this.flowItemFloor(seq, items.length - 1));
-        this.splice(at, at, lineOf(lastLine, last, text));
+        this.splice(at, at, lineOf(lastLine, last, insert));
       } else if (lastLine) {
         if (!commaGiven && !/^[ \t]*,/.test(this.text.slice(last.range![1], lastLine[1]))) this.splice(last.range![1], last.range![1], ',');
         commaGiven = true;
-        this.splice(lastLine[1], lastLine[1], lineOf(lastLine, last, text));
+        this.splice(lastLine[1], lastLine[1], lineOf(lastLine, last, insert));
       } else if (before < items.length) this.splice(items[before]!.range![0], items[before]!.range![0], `${text}, `);
       else this.splice(last.range![1], last.range![1], `, ${text}`);
     }
@@ -1024,23 +1032,26 @@ class DocumentEditor {
     const had = (Array.isArray(whole) && whole.length === items.length ? whole : items.map((n) => this.resolved(n))).map((v) => this.expanded(v));
     const want = wanted.map((w) => this.expanded(w));
     const pairs = align(had, want);
-    // A placeholder item live moved elsewhere in the list is not taken out and written again as
-    // text: the file is not edited (every object written there is told as not pulled, with why).
-    for (const [o, w] of pairs) {
-      const written = o !== undefined && w === undefined ? this.placeholderIn(items[o] ?? null) : undefined;
-      if (written !== undefined && pairs.some(([o2, w2]) => o2 === undefined && w2 !== undefined && sameValue(want[w2], had[o!]))) {
-        throw new Error(`live moved ${written} elsewhere in the list at ${pointer || '/'}, and docket does not move a placeholder; move it by hand`);
-      }
-    }
     // An item live moved is written anew at its place, the comment lines above it moved along (probe XC-2);
     // as written when it did not change, which only a block list can (its own lines).
     const moves = movesIn(pairs, had, want);
+    // A flow list written an item a line moves its lines as a block list does (probe XH-3).
+    const flowLines = seq.flow ? this.itemLines(seq) : undefined;
     /** The added items that are an item moved unchanged, which moves as written. */
-    const asWritten = new Set([...moves].filter(([w, o]) => !seq.flow && sameValue(had[o], want[w]) && this.movesAsWritten(seq, o)).map(([w]) => w));
+    const asWritten = new Set([...moves].filter(([w, o]) => (!seq.flow || flowLines !== undefined) && sameValue(had[o], want[w]) && this.movesAsWritten(seq, o)).map(([w]) => w));
     // A mapping holding a placeholder taken out while one at least half like it comes elsewhere is
     // that item moved, maybe edited too: written anew, the placeholder would become its value, so the
     // file is not edited (probe XH-1). Moved unchanged in a block list, it moves as written.
     const movedAsWritten = new Set([...asWritten].map((w) => moves.get(w)!));
+    // A placeholder item live moved elsewhere in the list, where it cannot move as written, is not
+    // taken out and written again as text: the file is not edited (every object written there is
+    // told as not pulled, with why).
+    for (const [o, w] of pairs) {
+      const written = o !== undefined && w === undefined && !movedAsWritten.has(o) ? this.placeholderIn(items[o] ?? null) : undefined;
+      if (written !== undefined && pairs.some(([o2, w2]) => o2 === undefined && w2 !== undefined && sameValue(want[w2], had[o!]))) {
+        throw new Error(`live moved ${written} elsewhere in the list at ${pointer || '/'}, and docket does not move a placeholder; move it by hand`);
+      }
+    }
     for (const [o, w] of pairs) {
       if (o === undefined || w !== undefined || movedAsWritten.has(o) || !isMap(items[o])) continue;
       const written = this.placeholderWithin(items[o] ?? null);
@@ -1050,7 +1061,8 @@ class DocumentEditor {
     }
     for (const [o, w] of pairs) {
       if (o !== undefined && w !== undefined) this.patch(items[o] ?? null, wanted[w], joinPointer(pointer, o), { kind: 'item', seq, index: o });
-      else if (o !== undefined && !this.keepsPlaceholder(items[o] ?? null, joinPointer(pointer, o))) this.removeItem(seq, o);
+      else if (o !== undefined && (movedAsWritten.has(o) || !this.keepsPlaceholder(items[o] ?? null, joinPointer(pointer, o)))) this.removeItem(seq, o);
+      else if (w !== undefined && asWritten.has(w) && flowLines) this.insertFlowLine(seq, nextOld, wanted[w], this.flowLineText(seq, moves.get(w)!, flowLines[moves.get(w)!]!));
       else if (w !== undefined && asWritten.has(w)) this.insertText(seq, nextOld, this.itemText(seq, moves.get(w)!));
       else if (w !== undefined) this.insertItem(seq, nextOld, wanted[w], moves.has(w) && !seq.flow ? this.commentLinesAbove(seq, moves.get(w)!) : '');
       if (o !== undefined) nextOld = o + 1;
@@ -1427,12 +1439,30 @@ class DocumentEditor {
     return this.text.slice(this.aboveComments(start), start);
   }
 
-  private insertItem(seq: YAMLSeq, before: number, value: unknown, comments = ''): void {
+  /**
+   * An item of a flow list written an item a line, as written: the comment lines above it, its line
+   * with its comment, and a comma after it where it had none (the last item).
+   */
+  private flowLineText(seq: YAMLSeq, index: number, line: readonly [number, number]): string {
+    const end = (seq.items[index] as Node).range![1];
+    const comma = /^[ \t]*,/.test(this.text.slice(end, line[1])) ? '' : ',';
+    const text = `${this.text.slice(this.aboveComments(line[0], this.flowItemFloor(seq, index)), end)}${comma}${this.text.slice(end, line[1])}`;
+    return text.endsWith('\n') ? text : `${text}\n`;
+  }
+
+  /** An item added to a flow list, with the lines it is written on where the list is written an item a line (an item moved as written). */
+  private insertFlowLine(seq: YAMLSeq, before: number, value: unknown, line?: string): void {
     const items = seq.items as Node[];
+    const text = quotedLike(value, items[Math.min(before, items.length - 1)]) ?? flowYaml(value, this.quoteIn(true), this.paddedIn(seq));
+    addTo(this.flowInserts, seq, line === undefined ? { before, text } : { before, text, line });
+  }
+
+  private insertItem(seq: YAMLSeq, before: number, value: unknown, comments = ''): void {
     if (seq.flow) {
-      addTo(this.flowInserts, seq, { before, text: quotedLike(value, items[Math.min(before, items.length - 1)]) ?? flowYaml(value, this.quoteIn(true), this.paddedIn(seq)) });
+      this.insertFlowLine(seq, before, value);
       return;
     }
+    const items = seq.items as Node[];
     const like = quotedLike(value, items[Math.min(before, items.length - 1)]);
     const item = like !== undefined ? `- ${like}\n` : toYaml([value], this.ctx.quote, this.ctx.indent);
     const text = comments + indented(this.spacedLikeItems(seq, item), this.column(this.dashOf(seq, 0)));

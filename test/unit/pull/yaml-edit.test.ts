@@ -94,10 +94,15 @@ describe('editYaml', () => {
     expect(flow.text).toBe('kind: Template\nname: T\nattachments: ["${var.sec}", Sec B]\n');
     expect(flow.problems.map((p) => p.written)).toEqual(['${var.sec}']);
     // Lined up by what it stands for: the placeholder is the item it expands to. Moved live, it
-    // is not written again as text beside it: the edit is refused whole, saying why.
+    // moves as written; where it cannot (an anchor on it), it is not written again as text beside
+    // it: the edit is refused whole, saying why.
     const added = edit('kind: Template\nname: T\nattachments:\n  - ${var.sec}\n  - Sec B\n', (v) => ({ ...(v as object), attachments: ['Sec A', 'Sec B', 'Sec C'] }), 0, expand);
     expect([added.text, added.problems]).toEqual(['kind: Template\nname: T\nattachments:\n  - ${var.sec}\n  - Sec B\n  - Sec C\n', []]);
-    expect(() => edit('kind: Template\nname: T\nattachments:\n  - ${var.sec}\n  - Sec B\n', (v) => ({ ...(v as object), attachments: ['Sec B', 'Sec A'] }), 0, expand)).toThrow('live moved ${var.sec} elsewhere in the list at /attachments, and docket does not move a placeholder; move it by hand');
+    const moved = edit('kind: Template\nname: T\nattachments:\n  - ${var.sec}  # ours\n  - Sec B\n', (v) => ({ ...(v as object), attachments: ['Sec B', 'Sec A'] }), 0, expand);
+    expect([moved.text, moved.problems]).toEqual(['kind: Template\nname: T\nattachments:\n  - Sec B\n  - ${var.sec}  # ours\n', []]);
+    const flowMoved = edit('kind: Template\nname: T\nattachments: [\n  "${var.sec}",  # ours\n  Sec B\n]\n', (v) => ({ ...(v as object), attachments: ['Sec B', 'Sec A'] }), 0, expand);
+    expect([flowMoved.text, flowMoved.problems]).toEqual(['kind: Template\nname: T\nattachments: [\n  Sec B,\n  "${var.sec}",  # ours\n]\n', []]);
+    expect(() => edit('kind: Template\nname: T\nattachments:\n  - &s ${var.sec}\n  - Sec B\n', (v) => ({ ...(v as object), attachments: ['Sec B', 'Sec A'] }), 0, expand)).toThrow('live moved ${var.sec} elsewhere in the list at /attachments, and docket does not move a placeholder; move it by hand');
     // An item holding one, moved and changed live, would be written anew with its value: refused whole (probe XH-1).
     const fees = 'fees:\n  # usage fee\n  - description: ${var.sec} usage\n    cost: 5\n  - description: Monthly\n    cost: 50\n';
     expect(() => edit(fees, () => ({ fees: [{ description: 'Monthly', cost: 50 }, { description: 'Sec A usage', cost: 7 }] }), 0, expand)).toThrow('live moved the item holding ${var.sec} usage elsewhere in the list at /fees, or changed it with one that came, and docket does not write a placeholder anew; edit the list by hand');
@@ -982,6 +987,24 @@ describe('lists edited throughout (a bulk edit in the app)', () => {
     ].join('\n');
     const { text: after } = edit(text, () => ({ title: 'Consulting', sections: [{ heading: 'Engagement and scope', fields: { services: { label: 'Services delivered', input: 'textarea' }, rate: { label: 'Rate', input: 'currency' } } }] }));
     expect(after).toBe(text.replace('heading: Engagement', 'heading: Engagement and scope').replace('label: Services,', 'label: Services delivered,'));
+  });
+
+  it('moves an item of a flow list written an item a line with its line, its comment and the comment lines above it; an item that moved unchanged is not taken for the edit of what stands in its place (probe XH-3)', () => {
+    const text = 'kind: Playbook\nname: P\ntags: [\n  # about alpha\n  alpha,  # first\n  {a: 1, b: 2},   # second\n  gamma  # third\n]\n';
+    type Tags = { tags: unknown[] };
+    const reordered = (order: number[]) => edit(text, (v) => ({ ...(v as Tags), tags: order.map((i) => (v as Tags).tags[i]) })).text;
+    // The last item, with no comma, moved first: it gets one; the item now last keeps its own.
+    expect(reordered([2, 0, 1])).toBe('kind: Playbook\nname: P\ntags: [\n  gamma,  # third\n  # about alpha\n  alpha,  # first\n  {a: 1, b: 2},   # second\n]\n');
+    expect(reordered([1, 2, 0])).toBe('kind: Playbook\nname: P\ntags: [\n  {a: 1, b: 2},   # second\n  gamma,  # third\n  # about alpha\n  alpha,  # first\n]\n');
+    // Read by place, `new` would be alpha edited and alpha at the end an item added without its comments.
+    expect(edit(text, (v) => ({ ...(v as Tags), tags: ['new', (v as Tags).tags[2], 'alpha'] })).text).toBe('kind: Playbook\nname: P\ntags: [\n  new,\n  gamma,  # third\n  # about alpha\n  alpha,  # first\n]\n');
+    // The same in a block list, where beta, gone, is read by its place as the item `new` edits.
+    const block = 'tags:\n  - alpha  # first\n  - beta  # second\n  - gamma  # third\n';
+    expect(edit(block, () => ({ tags: ['new', 'gamma', 'alpha'] })).text).toBe('tags:\n  - new  # second\n  - gamma  # third\n  - alpha  # first\n');
+    // Written on one line, items are written anew in their new order.
+    expect(edit('tags: [alpha, beta, gamma]  # kept\n', () => ({ tags: ['gamma', 'alpha', 'beta'] })).text).toBe('tags: [gamma, alpha, beta]  # kept\n');
+    // CRLF stays CRLF.
+    expect(edit(text.replace(/\n/g, '\r\n'), (v) => ({ ...(v as Tags), tags: [2, 0, 1].map((i) => (v as Tags).tags[i]) })).text).toBe(reordered([2, 0, 1])!.replace(/\n/g, '\r\n'));
   });
 
   it('moves the comment lines above an item live moved with it; an item edited or replaced at its place keeps or loses them as before (probe XC-2, second read SR96-1)', () => {
