@@ -75,13 +75,23 @@ export function classifyConnectionError(err: unknown, afterHeaders = false): Con
   const tls = afterHeaders ? undefined : handshakeFailure(codes, messages);
   // A server that does not speak TLS at all: no request was sent, and none will be.
   if (tls) return { code, message: tls, retryable: false, phase: 'not-sent' };
-  const message = openSslReason(messages.find((m) => m.length > 0)) ?? code ?? 'unknown network error';
+  const message = unreadableAnswer(code, messages) ?? openSslReason(messages.find((m) => m.length > 0)) ?? code ?? 'unknown network error';
   const closed = messages.some((m) => /other side closed|socket hang up/i.test(m));
   const retryable = afterHeaders || closed || codes.some((c) => RETRYABLE_CODES.has(c));
   // undici cannot say how much of a request was written, so anything after connecting counts as
   // "maybe processed"; only failures to connect at all are safe.
   const notSent = !afterHeaders && !closed && codes.length > 0 && codes.every((c) => NOT_SENT_CODES.has(c));
   return { code, message, retryable, phase: notSent ? 'not-sent' : 'unknown' };
+}
+
+/**
+ * undici's `bad response`: an answer it will not read. It never asks for `100 Continue`, so it
+ * refuses one sent unasked (RFC 9110 lets a server send it; a proxy in between may), as it does a
+ * reply to no request. Said by what it most likely is.
+ */
+function unreadableAnswer(code: string | undefined, messages: readonly string[]): string | undefined {
+  if (code !== 'UND_ERR_SOCKET' || !messages.includes('bad response')) return undefined;
+  return 'an answer docket cannot read (a "100 Continue" it did not ask for, or a reply to no request)';
 }
 
 /** OpenSSL's own text (`80BC…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/…`) as its reason alone. */

@@ -49,6 +49,15 @@ describe('classifyConnectionError', () => {
     expect(classifyConnectionError(err, true)).toMatchObject({ retryable: true, phase: 'unknown', message: 'TLS error (wrong version number)' });
   });
 
+  it("says undici's `bad response` (an unasked 100 Continue, a reply to no request) by what it is, as a failure after sending", () => {
+    expect(classifyConnectionError(new undiciErrors.SocketError('bad response'))).toEqual({
+      code: 'UND_ERR_SOCKET',
+      message: 'an answer docket cannot read (a "100 Continue" it did not ask for, or a reply to no request)',
+      retryable: true,
+      phase: 'unknown',
+    });
+  });
+
   it('does not retry unknown errors or a host that does not resolve', () => {
     expect(classifyConnectionError(new Error('something odd')).retryable).toBe(false);
     expect(classifyConnectionError(coded('ENOTFOUND'))).toMatchObject({ retryable: false, phase: 'not-sent' });
