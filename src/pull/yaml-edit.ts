@@ -1039,19 +1039,18 @@ class DocumentEditor {
     const flowLines = seq.flow ? this.itemLines(seq) : undefined;
     /** The added items that are an item moved unchanged, which moves as written. */
     const asWritten = new Set([...moves].filter(([w, o]) => (!seq.flow || flowLines !== undefined) && sameValue(had[o], want[w]) && this.movesAsWritten(seq, o)).map(([w]) => w));
-    // A mapping holding a placeholder taken out while one at least half like it comes elsewhere is
-    // that item moved, maybe edited too: written anew, the placeholder would become its value, so the
-    // file is not edited (probe XH-1). Moved unchanged in a block list, it moves as written.
     const movedAsWritten = new Set([...asWritten].map((w) => moves.get(w)!));
-    // A placeholder item live moved elsewhere in the list, where it cannot move as written, is not
-    // taken out and written again as text: the file is not edited (every object written there is
-    // told as not pulled, with why).
+    // An item holding a placeholder is never written anew, where the placeholder would become its
+    // value: the file is not edited (every object written there is told as not pulled, with why).
+    // One live moved that cannot move as written (an anchor on it) ...
     for (const [o, w] of pairs) {
       const written = o !== undefined && w === undefined && !movedAsWritten.has(o) ? this.placeholderIn(items[o] ?? null) : undefined;
       if (written !== undefined && pairs.some(([o2, w2]) => o2 === undefined && w2 !== undefined && sameValue(want[w2], had[o!]))) {
         throw new Error(`live moved ${written} elsewhere in the list at ${pointer || '/'}, and docket does not move a placeholder; move it by hand`);
       }
     }
+    // ... and a mapping holding one taken out while one at least half like it comes elsewhere: that
+    // item moved, maybe edited too (probe XH-1).
     for (const [o, w] of pairs) {
       if (o === undefined || w !== undefined || movedAsWritten.has(o) || !isMap(items[o])) continue;
       const written = this.placeholderWithin(items[o] ?? null);
