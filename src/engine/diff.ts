@@ -727,7 +727,7 @@ export function diff(input: DiffInput): DiffResult {
   }
   // A former name a later claim gave to another object names that one.
   for (const key of Object.keys(renamedAway)) if (ids[key] !== undefined) delete renamedAway[key];
-  return { changes, ids, unknownIds, ambiguous, renamedAway, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
+  return { changes: withUniqueIds(changes), ids, unknownIds, ambiguous, renamedAway, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
 }
 
 /** `names` in order, but those `declared` says another document declares after the rest. */
@@ -768,6 +768,18 @@ function unknownFiles(kind: KindMeta, d: DesiredResource, l: LiveResource, uploa
 
 function changeId(action: string, kind: KindName, key: string): string {
   return `${action}:${kind}:${key}`;
+}
+
+/**
+ * Two live objects of one name that no file declares (made twice in the app, or by two applies at
+ * once) are archived or deleted by two changes: each is told apart by its live id, so a saved plan
+ * holds every change once (probe YE-1).
+ */
+function withUniqueIds(changes: Change[]): Change[] {
+  const count = new Map<string, number>();
+  for (const c of changes) count.set(c.id, (count.get(c.id) ?? 0) + 1);
+  if (changes.length === count.size) return changes;
+  return changes.map((c) => (count.get(c.id)! > 1 && c.liveId !== undefined ? { ...c, id: `${c.id}@${c.liveId}` } : c));
 }
 
 /** What a plan says of a sensitive value: that it is set, never what it is. */

@@ -178,6 +178,27 @@ describe('review service scenarios', () => {
     await expectNoChanges(cli, dir, '--prune');
   });
 
+  it('a saved plan that archives two live playbooks of one name and deletes two rules of one name is shown and applied, each told apart by its live id (probe YE-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    const app = new App(t.env);
+    const twins = [await app.createPlaybook({ name: 'Twin' }), await app.createPlaybook({ name: 'Twin' })];
+    for (let i = 0; i < 2; i++) await app.createRule('Inbound NDA', { name: 'Exception', actions: 'ACCEPT' });
+    const saved = join(dir, 'plan.json');
+    expect((await cli('plan', '-C', dir, '--prune', '--out', saved)).code).toBe(0);
+    const ids = (JSON.parse(await readFile(saved, 'utf8')) as { changes: { id: string }[] }).changes.map((c) => c.id);
+    expect(ids.filter((id) => id.startsWith('archive:playbook:Twin@')).sort()).toEqual(twins.map((id) => `archive:playbook:Twin@${id}`).sort());
+    expect(ids.filter((id) => id.startsWith('delete:rule:Inbound NDA/Exception@'))).toHaveLength(2);
+    const show = await cli('show', saved);
+    expect([show.code, show.stderr]).toEqual([0, '']);
+    expect(show.stdout.match(/- archive playbook "Twin"/g)).toHaveLength(2);
+    const apply = await cli('apply', '-C', dir, saved);
+    expect([apply.code, apply.stderr]).toEqual([0, '']);
+    expect(livePlaybook('Twin')).toBeUndefined();
+    expect(liveRules('Inbound NDA').map((r) => r.name).sort()).toEqual(['Residuals', 'Term']);
+    await expectNoChanges(cli, dir, '--prune');
+  });
+
   it('a playbook archived with --prune and declared again has no drift: its rules are created, not removed live', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
     await applyOk(cli, dir);
