@@ -86,7 +86,7 @@ Common flags (every command that reads a configuration):
   --max-rps <N>       at most N (up to 10000) requests per second (default: docket.yaml max_rps; docket also slows down on 429)
   --no-color          never colour the output (also NO_COLOR; FORCE_COLOR forces it)
   -q, --quiet         print only results and errors
-  -v, --verbose       log every request; list undeclared objects
+  -v, --verbose       log every request; list undeclared objects; show archives' fields
 
 Environment:
   DOCKET_REVIEW_API_KEY, DOCKET_AGREEMENTS_API_KEY (or DOCKET_API_KEY for both): API keys, never read from files

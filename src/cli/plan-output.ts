@@ -12,6 +12,6 @@ export async function printPlan(io: Io, plan: Plan, output: string, text: { colo
   // One document (JSON, markdown): a signal lets it finish, never leaves half of one (the exit code is the command's).
   if (output !== 'text') interruptsOf(io).hold('the plan is being written');
   if (output === 'json') for (const chunk of planJsonChunks(plan)) io.stdout(chunk);
-  else if (output === 'markdown') io.stdout(fitPrinted((room) => renderPlanMarkdown(plan, { kindOrder: KIND_ORDER, maxChars: room, limitSaid: MARKDOWN_MAX_CHARS, ...(text.dir !== undefined ? { dir: text.dir } : {}) })));
+  else if (output === 'markdown') io.stdout(fitPrinted((room) => renderPlanMarkdown(plan, { kindOrder: KIND_ORDER, maxChars: room, limitSaid: MARKDOWN_MAX_CHARS, verbose: text.verbose, ...(text.dir !== undefined ? { dir: text.dir } : {}) })));
   else await writePlanText(plan, { ...text, kindOrder: KIND_ORDER }, io.stdout, io.stdoutDrained);
 }

@@ -727,7 +727,7 @@ export function diff(input: DiffInput): DiffResult {
   }
   // A former name a later claim gave to another object names that one.
   for (const key of Object.keys(renamedAway)) if (ids[key] !== undefined) delete renamedAway[key];
-  return { changes: withUniqueIds(changes), ids, unknownIds, ambiguous, renamedAway, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
+  return { changes: withNamesakes(changes, input.desired), ids, unknownIds, ambiguous, renamedAway, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
 }
 
 /** `names` in order, but those `declared` says another document declares after the rest. */
@@ -771,15 +771,23 @@ function changeId(action: string, kind: KindName, key: string): string {
 }
 
 /**
- * Two live objects of one name that no file declares (made twice in the app, or by two applies at
- * once) are archived or deleted by two changes: each is told apart by its live id, so a saved plan
- * holds every change once (probe YE-1).
+ * A live object removed whose name another of its kind holds too is named by its live id: next to
+ * a file declaring that name (the one it pins is another), "archive playbook X" would read as the
+ * declared one's (probe YE-2). Two removed of one name (made twice in the app, or by two applies at
+ * once) each get their own change id, so a saved plan holds every change once (probe YE-1).
  */
-function withUniqueIds(changes: Change[]): Change[] {
+function withNamesakes(changes: Change[], desired: readonly DesiredResource[]): Change[] {
+  const removals = new Set(changes.filter((c) => (c.action === 'archive' || c.action === 'delete') && c.liveId !== undefined));
+  if (removals.size === 0) return changes;
   const count = new Map<string, number>();
-  for (const c of changes) count.set(c.id, (count.get(c.id) ?? 0) + 1);
-  if (changes.length === count.size) return changes;
-  return changes.map((c) => (count.get(c.id)! > 1 && c.liveId !== undefined ? { ...c, id: `${c.id}@${c.liveId}` } : c));
+  for (const c of removals) count.set(c.id, (count.get(c.id) ?? 0) + 1);
+  const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
+  return changes.map((c) => {
+    if (!removals.has(c)) return c;
+    const twins = count.get(c.id)! > 1;
+    if (!twins && !declared.has(refKey(c.kind, c.key))) return c;
+    return { ...c, ...(twins ? { id: `${c.id}@${c.liveId}` } : {}), namesake: true };
+  });
 }
 
 /** What a plan says of a sensitive value: that it is set, never what it is. */

@@ -181,7 +181,7 @@ export interface FieldChange {
 }
 
 export interface Change {
-  /** Stable id within a plan: `action:kind:key`. */
+  /** Stable id within a plan: `action:kind:key` (`@liveId` after it for each of two live objects of one name removed). */
   id: string;
   action: Action;
   kind: KindName;
@@ -205,6 +205,8 @@ export interface Change {
   source?: SourcePos;
   /** Cannot be undone (permanent delete, version publish). */
   irreversible?: boolean;
+  /** A removal of a live object whose name another of its kind holds too (one the files declare, or another removed): shown with its live id. */
+  namesake?: true;
   /** Fingerprint of the live object when planned; `null` for creates (the key must still be free). */
   fingerprint: string | null;
   /** For a publish: the live version number when planned (the new version is the next one). */

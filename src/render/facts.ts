@@ -74,17 +74,21 @@ export function groupByKind(changes: Change[], kindOrder: KindTitle[]): KindGrou
 
 import { changeLabel, isSingleton, renamedFrom } from './headline.js';
 
-export { changeHeadline, changeLabel, headlineOf, isSingleton, renamedFrom, renameNote, skippedBecause } from './headline.js';
+export { changeHeadline, changeLabel, headlineOf, isSingleton, namesakeNote, renamedFrom, renameNote, skippedBecause } from './headline.js';
 
 /** `playbook "Inbound NDA"`, or just `organization` for a singleton (drift and pull reports). */
 export function subject(o: { kind: string; key: string; name?: string }, name: (key: string) => string): string {
   return isSingleton(o) ? o.kind : `${o.kind} ${name(o.name === undefined ? o.key : identityWithoutSecrets(o.key, o.name))}`;
 }
 
-/** Field lines a change shows: creates their values, deletes only when asked, renames minus the name. */
+/**
+ * Field lines a change shows: creates their values, permanent deletes what they destroy (a reviewer
+ * approving one sees what is lost, probe YE-2), archives (they can be restored) and removals a drift
+ * policy holds back only when asked, renames minus the name.
+ */
 export function visibleFields(c: Change, verbose: boolean): FieldChange[] {
   const sides = fieldSides(c);
-  if (sides === 'before') return verbose ? c.fields.filter((f) => f.before != null) : [];
+  if (sides === 'before') return verbose || (c.action === 'delete' && !c.policy) ? c.fields.filter((f) => f.before != null) : [];
   if (sides === 'after') return c.fields.filter((f) => f.after != null || f.sent !== undefined);
   const skip = renamedFrom(c)?.field;
   return c.fields.filter((f) => f.field !== skip);

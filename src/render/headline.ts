@@ -49,7 +49,13 @@ export function headlineOf(id: string, byId: ReadonlyMap<string, Change>): strin
 export function changeHeadline(c: Change): string {
   const from = renamedFrom(c);
   if (from) return `${c.action} ${c.kind} ${quote(from.label)} → ${quote(changeLabel(c))}${renameNote(c)}`;
-  return isSingleton(c) ? `${c.action} ${c.kind}` : `${c.action} ${c.kind} ${quote(changeLabel(c))}`;
+  if (isSingleton(c)) return `${c.action} ${c.kind}`;
+  return `${c.action} ${c.kind} ${quote(changeLabel(c))}${namesakeNote(c)}`;
+}
+
+/** After the name of an object removed whose name another holds too: which one it is (probe YE-2). */
+export function namesakeNote(c: Change): string {
+  return c.namesake && c.liveId !== undefined ? ` (id ${c.liveId})` : '';
 }
 
 /** Why a change was skipped, naming the failed change (and the one between) as the plan showed them. */

@@ -17,6 +17,7 @@ import {
   groupByKind,
   isMultiline,
   isSingleton,
+  namesakeNote,
   noChangesSentence,
   plural,
   renamedFrom,
@@ -43,6 +44,8 @@ export interface PlanMarkdownOptions {
   limitSaid?: number;
   /** The `-C` the run was given, for the commands the comment names (adoptFilesCommand). */
   dir?: string;
+  /** `-v`: archives show their fields too, as in the text plan. */
+  verbose?: boolean;
 }
 
 /** Header values and the undeclared names listed are short in practice; a cap keeps the fixed part of the comment bounded (probe JI-1). */
@@ -176,7 +179,7 @@ export function targetLine(plan: Plan): string {
 function changeHead(c: Change, capNames?: number): string {
   const from = renamedFrom(c);
   const name = (s: string): string => codeSpan(capNames === undefined ? s : cap(s, capNames));
-  const what = from ? ` ${name(from.label)} → ${name(changeLabel(c))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${name(changeLabel(c))}`;
+  const what = from ? ` ${name(from.label)} → ${name(changeLabel(c))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${name(changeLabel(c))}${namesakeNote(c)}`;
   const lasting = c.action === 'delete' && c.irreversible && !c.policy ? ' (permanent)' : c.versions ? ` (${c.versions} versions)` : '';
   const source = c.source ? ` · ${codeSpan(`${c.source.file}:${c.source.line}`)}` : '';
   const label = directionLabel(c);
@@ -207,12 +210,12 @@ function fieldLines(c: Change, field: FieldChange): string[] {
   return [`  - ${name}: ${codeSpan(formatValue(f.before))} → ${codeSpan(formatValue(f.after))}${sameShownNote(f.before, f.after)}`];
 }
 
-function buildSections(plan: Plan, kindOrder: KindTitle[]): MdSection[] {
+function buildSections(plan: Plan, kindOrder: KindTitle[], verbose: boolean): MdSection[] {
   const section = (title: string, list: Change[]): MdSection => {
     const changes = list.map((c) => ({
       head: changeHead(c),
       change: c,
-      details: [...(c.uploads ? [`  - uploads: ${codeSpan(onePath(c.uploads))}`] : []), ...visibleFields(c, false).flatMap((f) => fieldLines(c, f))],
+      details: [...(c.uploads ? [`  - uploads: ${codeSpan(onePath(c.uploads))}`] : []), ...visibleFields(c, verbose).flatMap((f) => fieldLines(c, f))],
       rank: c.action === 'delete' ? 0 : c.action === 'archive' || c.irreversible ? 1 : 2,
     }));
     const detailChars = changes.reduce((n, c) => n + c.details.reduce((m, l) => m + l.length + 1, 0), 0);
@@ -290,7 +293,7 @@ function render(plan: Plan, sections: MdSection[], layout: Layout): string {
 
 export function renderPlanMarkdown(plan: Plan, opts: PlanMarkdownOptions): string {
   const maxChars = opts.maxChars ?? MARKDOWN_MAX_CHARS;
-  const sections = buildSections(plan, opts.kindOrder);
+  const sections = buildSections(plan, opts.kindOrder, opts.verbose === true);
   const layout: Layout = {
     showDetails: sections.map(() => true),
     shown: sections.map((s) => s.changes.length),

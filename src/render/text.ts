@@ -15,6 +15,7 @@ import {
   groupByKind,
   isMultiline,
   isSingleton,
+  namesakeNote,
   noChangesSentence,
   plural,
   renamedFrom,
@@ -68,7 +69,7 @@ export function targetLine(plan: Pick<Plan, 'target'>, paint: Paint): string {
 function headline(c: Change, paint: Paint): string {
   const symbol = SYMBOL[c.action];
   const from = renamedFrom(c);
-  const what = from ? ` ${quote(from.label)} → ${quote(changeLabel(c))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${quote(changeLabel(c))}`;
+  const what = from ? ` ${quote(from.label)} → ${quote(changeLabel(c))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${quote(changeLabel(c))}${namesakeNote(c)}`;
   const tail: string[] = [];
   if (c.action === 'delete' && c.irreversible && !c.policy) tail.push('(permanent)');
   if (c.versions) tail.push(`(${c.versions} versions)`);

@@ -38,7 +38,7 @@ interface PlanFlags extends CommonOptions {
 export const READ_TIMEOUT_MS = 2 * 60_000;
 
 export function planCommand(io: Io, setExit: (code: number) => void): Command {
-  return withCommon(new Command('plan'))
+  return withCommon(new Command('plan'), { verbose: 'log every request, list undeclared objects and show the fields of archives' })
     .description('show what apply would change')
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
     .option('--out <PLAN.json>', 'save the plan for `docket apply PLAN.json`')

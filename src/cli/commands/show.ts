@@ -13,7 +13,7 @@ interface ShowFlags {
 }
 
 export function showCommand(io: Io, setExit: (code: number) => void): Command {
-  return withCommon(new Command('show'), { dir: false, env: false, services: false, quiet: false, verbose: 'list undeclared objects' })
+  return withCommon(new Command('show'), { dir: false, env: false, services: false, quiet: false, verbose: 'list undeclared objects and the fields of archives' })
     .description('print a plan saved with `docket plan --out` (reads no service)')
     .argument('<PLAN.json>', 'the saved plan')
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))

@@ -206,6 +206,16 @@ describe('diff: members', () => {
     ]);
   });
 
+  it('archives an object holding a declared name (another than the one pinned) and two of one name each by its own change, named by its live id (probes YE-1, YE-2)', () => {
+    const { changes } = run([desiredPlaybook('NDA', { pinId: 'pb-2' })], [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA'), livePlaybook('pb-3', 'Twin'), livePlaybook('pb-4', 'Twin'), livePlaybook('pb-5', 'MSA')], { playbooks: true });
+    expect(changes.map((c) => [c.id, c.liveId, c.namesake])).toEqual([
+      ['archive:playbook:NDA', 'pb-1', true],
+      ['archive:playbook:Twin@pb-3', 'pb-3', true],
+      ['archive:playbook:Twin@pb-4', 'pb-4', true],
+      ['archive:playbook:MSA', 'pb-5', undefined],
+    ]);
+  });
+
   it('a changed create-only name never shows as a change', () => {
     expect(run([desiredMember('bob@acme.example', 'Robert')], [liveMember('u-2', 'bob@acme.example')]).changes).toEqual([]);
   });

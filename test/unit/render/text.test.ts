@@ -363,10 +363,26 @@ describe('renderPlanText', () => {
     expect(renderPlanMarkdown(inDir, { kindOrder: KIND_ORDER, dir: 'cfg' })).toContain('then \\`docket apply -C cfg --env eu --emulator --adopt-files\\`.');
   });
 
-  it('shows the fields of deleted objects only when verbose', () => {
-    const p = plan([change('delete', 'rule', 'P/A', { parent: 'P', irreversible: true, fields: { description: ['gone', null] } })]);
-    expect(text(p)).not.toContain('description');
-    expect(text(p, true)).toContain('  - delete rule "P/A" (permanent)\n      description: "gone"\n');
+  it('shows what a permanent delete destroys, and the fields of an archive only when verbose, in text and markdown (probe YE-2)', () => {
+    const p = plan([
+      change('delete', 'rule', 'P/A', { parent: 'P', irreversible: true, fields: { description: ['gone', null] } }),
+      change('archive', 'playbook', 'Old', { fields: { description: ['kept in the archive', null] } }),
+    ]);
+    for (const verbose of [false, true]) expect(text(p, verbose)).toContain('  - delete rule "P/A" (permanent)\n      description: "gone"\n');
+    expect(text(p)).toContain('  - archive playbook "Old"\n\n');
+    expect(text(p, true)).toContain('  - archive playbook "Old"\n      description: "kept in the archive"\n');
+    const markdown = (verbose: boolean) => renderPlanMarkdown(p, { kindOrder: KIND_ORDER, verbose });
+    for (const verbose of [false, true]) expect(markdown(verbose)).toContain('- `-` **delete** rule `P/A` (permanent)\n  - `description`: `"gone"`\n');
+    expect(markdown(false)).not.toContain('kept in the archive');
+    expect(markdown(true)).toContain('- `-` **archive** playbook `Old`\n  - `description`: `"kept in the archive"`\n');
+  });
+
+  it('names a removed object whose name another of its kind holds too by its live id, wherever the change is named (probe YE-2)', () => {
+    const twin = { ...change('archive', 'playbook', 'Twin'), liveId: 'id-2', namesake: true as const };
+    const p = plan([twin]);
+    expect(text(p)).toContain('  - archive playbook "Twin" (id id-2)\n');
+    expect(renderPlanMarkdown(p, { kindOrder: KIND_ORDER })).toContain('- `-` **archive** playbook `Twin` (id id-2)\n');
+    expect(renderPlanText(plan([change('archive', 'playbook', 'Other')]), { color: false, kindOrder: KIND_ORDER })).toContain('  - archive playbook "Other"\n');
   });
 
   it('puts kinds missing from kindOrder last instead of dropping them', () => {
