@@ -55,7 +55,7 @@ export interface PullInput {
   /** The children `--target` names, or whose parent it names (none given: every child). */
   childInScope?: (child: LiveResource & { parent: { kind: KindName; key: string } }) => boolean;
   /** Whether `--target`s name an undeclared object itself (none given: all), not only a child of it. */
-  named?: (l: LiveResource) => boolean;
+  named?: (o: { kind: KindName; key: string }) => boolean;
   /** Whether --target or --kind narrowed the pull (what it leaves may then be pulled with the rest). */
   narrowed?: boolean;
   /** Top-level live objects no file declares. */
@@ -290,6 +290,7 @@ class PullPlanner {
     this.leaveUnchangedHeirs([objects, childrenToInsert, toRemove]);
     for (const list of [objects, childrenToInsert, toRemove]) this.keepUnderHeirsLeft(list);
     this.keepEditedRemovals(toRemove);
+    this.keepParentsNotTargeted(toRemove);
     this.keepStillNamed(toRemove, objects);
     for (const r of toRemove) this.removing.add(refKey(r.change.kind, r.change.key));
     this.removals = toRemove;
@@ -763,6 +764,29 @@ class PullPlanner {
     for (const key of this.editedRemovals) keptParents.add(key);
     const stays = (c: Change): boolean => c.parent !== undefined && keptParents.has(refKey(c.parent.kind, c.parent.key));
     toRemove.splice(0, toRemove.length, ...toRemove.filter((r) => !keptParents.has(refKey(r.change.kind, r.change.key)) && !stays(r.change)));
+  }
+
+  /**
+   * Takes out of `toRemove` a parent removed live (a playbook archived in the app) that `--target`
+   * reaches only through a child it names: taking its document out would take every child with it,
+   * the ones no target names too, past the removal guard's count (probe YB-1). Its children stay
+   * with it; the report says to target the parent.
+   */
+  private keepParentsNotTargeted(toRemove: Pulling[]): void {
+    if (!this.input.plan.targets?.length || !this.input.named) return;
+    const kept = new Set<string>();
+    for (const r of toRemove) {
+      if (r.change.parent || this.input.named(r.change)) continue;
+      kept.add(refKey(r.change.kind, r.change.key));
+      this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], `removed live with all it holds, and --target names only part of it: pull it whole with --target ${r.change.kind}/${r.change.key}`));
+    }
+    if (kept.size === 0) return;
+    for (const r of toRemove) {
+      const parent = r.change.parent ? refKey(r.change.parent.kind, r.change.parent.key) : undefined;
+      if (parent !== undefined && kept.has(parent)) this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], `removed live with its ${r.change.parent!.kind}, which stays in the files (above)`));
+    }
+    const stays = (c: Change): boolean => kept.has(refKey(c.kind, c.key)) || (c.parent !== undefined && kept.has(refKey(c.parent.kind, c.parent.key)));
+    toRemove.splice(0, toRemove.length, ...toRemove.filter((r) => !stays(r.change)));
   }
 
   /**

@@ -138,6 +138,28 @@ describe('docket pull (review service)', () => {
     }
   });
 
+  it('leaves a playbook archived in the app in the files when --target names only one of its rules, and takes it out whole when it names the playbook (probe YB-1)', async () => {
+    const file = 'kind: Playbook\nname: Arch\nrules:\n  - name: a\n    actions: A\n  - name: b\n    actions: B\n  - name: c\n    actions: C\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/arch.yaml': file, 'playbooks/keep.yaml': 'kind: Playbook\nname: Keep\n' });
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      await applyOk(run, dir);
+      await new App(own.env).archivePlaybook('Arch');
+      const one = await run('pull', '-C', dir, '--target', 'rule/Arch/a');
+      expect([one.code, one.stderr]).toEqual([0, '']);
+      expect(one.stdout).toContain('removed live with all it holds, and --target names only part of it: pull it whole with --target playbook/Arch');
+      expect(one.stdout).toContain('removed live with its playbook, which stays in the files (above)');
+      expect(await readFile(join(dir, 'playbooks/arch.yaml'), 'utf8')).toBe(file);
+      const whole = await run('pull', '-C', dir, '--target', 'playbook/Arch');
+      expect([whole.code, whole.stderr]).toEqual([0, '']);
+      expect(await readdir(join(dir, 'playbooks'))).toEqual(['keep.yaml']);
+      await expectNoChanges(run, dir);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('runs drift and pull of other objects (--kind, --target) while a rule name is held twice live, and stops a run that names it (probe RL-1)', async () => {
     const dir = await makeDir({
       'docket.yaml': 'version: 1\n',
