@@ -105,6 +105,36 @@ export class TestCache {
     return join(this.dir, `notes-${sha256(digest).slice(0, 32)}.json`);
   }
 
+  /**
+   * An imported file's digest as the service said it: a replay, which asks no service, then knows
+   * a case naming it beside the digest of a file docket uploaded as another id is those bytes
+   * uploaded twice, not a slip (probe YA-1).
+   */
+  async putImportedSha(id: string, sha: string): Promise<void> {
+    const file = this.importedFile(id);
+    try {
+      await mkdir(this.dir, { recursive: true });
+      await asOwnFile(file);
+      await writeFileAtomic(file, `${JSON.stringify({ version: 1, imported_file: id.toLowerCase(), sha256: sha.toLowerCase() }, null, 2)}\n`);
+    } catch (error) {
+      this.unwritten ??= (error as NodeJS.ErrnoException).code ?? String(error);
+    }
+  }
+
+  /** The digest the service said of an imported file, as putImportedSha recorded it; none when unknown or unreadable. */
+  importedSha(id: string): string | undefined {
+    try {
+      const parsed: unknown = JSON.parse(readRegularFileSync(this.importedFile(id)).toString('utf8'));
+      return isPlainObject(parsed) && parsed.imported_file === id.toLowerCase() && typeof parsed.sha256 === 'string' ? parsed.sha256 : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private importedFile(id: string): string {
+    return join(this.dir, `imported-${sha256(id.toLowerCase()).slice(0, 32)}.json`);
+  }
+
   /** Whether the key's entry is there but could not be read (after `get`). */
   unreadableFor(key: CacheKey): boolean {
     return this.unreadable.has(this.file(key));

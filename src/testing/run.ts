@@ -277,8 +277,15 @@ class Reviews {
   private async contractOf(c: PlaybookCase): Promise<{ sha: string; bytes?: Uint8Array; file?: string; importedId?: string } | { error: string }> {
     if ('importedFile' in c.contract) {
       // The service does not say an imported file's digest: only this checkout's uploads can contradict it.
-      const services = this.ctx.services;
-      const shaOfId = services && ((id: string) => importedFileSha(services, id));
+      const { services, cache } = this.ctx;
+      // Asked of the service, and recorded for a replay, which asks none (probe YA-1).
+      const shaOfId = services
+        ? async (id: string): Promise<string | undefined> => {
+            const said = await importedFileSha(services, id);
+            if (said !== undefined) await cache.putImportedSha(id, said);
+            return said;
+          }
+        : (id: string): Promise<string | undefined> => Promise.resolve(cache.importedSha(id));
       const conflict = (await this.ctx.contracts.conflictOf(c.contract.sha256, c.contract.importedFile, shaOfId)) ?? (await this.uploadedByThisRun(c.contract.sha256, c.contract.importedFile, shaOfId));
       // Either may be the slip: an id copied from another organization, or a digest from another file.
       if (conflict) return { error: `${conflict}: correct the case's \`imported_file\` or its \`sha256\`, whichever is wrong (docket test capture writes both)` };

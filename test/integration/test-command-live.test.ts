@@ -158,7 +158,13 @@ describe('docket test against a standalone emulator', () => {
     await writeFile(join(dir, 'tests/by-id.test.yaml'), caseOf(again));
     const same = await runCli(['test', '-C', dir, 'tests/by-id.test.yaml'], { env: emu().env });
     expect([same.code, same.stdout]).toEqual([0, expect.stringContaining('PASS  by id')]);
+    // A replay asks no service: the run that asked recorded what the service said of that id (probe YA-1).
+    const offline = { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL!, DOCKET_ORGANIZATION_ID: DEFAULT_ORGANIZATION_ID };
+    const replay = await runCli(['test', '-C', dir, 'tests/by-id.test.yaml', '--replay-only'], { env: offline });
+    expect([replay.code, replay.stdout]).toEqual([0, expect.stringContaining('PASS  by id (replayed)')]);
     await writeFile(join(dir, 'tests/by-id.test.yaml'), caseOf(other));
+    const slipReplayed = await runCli(['test', '-C', dir, 'tests/by-id.test.yaml', '--replay-only'], { env: offline });
+    expect([slipReplayed.code, slipReplayed.stdout]).toEqual([1, expect.stringContaining('is the digest of tests/fixtures/nda-perpetual.docx, uploaded as imported file')]);
     const slip = await runCli(['test', '-C', dir, 'tests/by-id.test.yaml'], { env: emu().env });
     expect(slip.code).toBe(1);
     expect(slip.stdout).toContain(`is the digest of tests/fixtures/nda-perpetual.docx, uploaded as imported file`);
