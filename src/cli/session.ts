@@ -171,7 +171,10 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     let lock = lockFor(workspace, lockTarget);
     if (connection.freshEmulator && emulator) {
       await forgetEmulatorUploads(workspace.lockLocation);
-      lock = emptyLock();
+      // Its own uploads are gone with the old emulator; what other targets record stays theirs: a pin
+      // of one of theirs is refused on this first run as on the next (probe YD-2).
+      const { elsewhere, elsewhereKeys } = lock;
+      lock = { ...emptyLock(), ...(elsewhere ? { elsewhere } : {}), ...(elsewhereKeys ? { elsewhereKeys } : {}) };
     }
     // (connect refused a sync records file that leads out of the configuration.)
     const syncDoc = syncRead ? syncRead.doc : workspace.lockDoc;

@@ -660,6 +660,12 @@ describe('docket export', () => {
       const apply = await otherCli('apply', '-C', out, '--auto-approve');
       expect(apply.code).toBe(1);
       expect(apply.stderr).toContain('the plan could not be made');
+      // The in-process emulator too, from its first run, when it has no state of its own yet (probe YD-2).
+      for (const run of ['first', 'second']) {
+        const emulated = await runCli(['plan', '-C', out, '--emulator'], { env: {} });
+        expect([run, emulated.code]).toEqual([run, 1]);
+        expect(emulated.stderr).toContain(`is pinned to id "${id}", which docket.lock.json records for another organization or environment`);
+      }
 
       // As the error says: upload the PDF here, and name the attachment instead of its id.
       await writeFile(join(out, 'attachments/security-exhibit.yaml'), pinned.replace(`id: ${id}\n`, ''));
