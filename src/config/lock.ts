@@ -727,6 +727,20 @@ function renamedByHand(key: string, id: string, record: unknown): string | undef
   return `entry ${showJson(key)} records an upload made under another name (its sync record's \`name\` is not that of ${quoteValue(key.slice('attachment:'.length))}): an attachment renamed is a new upload, so its key cannot be renamed by hand`;
 }
 
+/**
+ * Attachment sync records, by the upload id they record, whose key no entry of the section has:
+ * an entry's key renamed by hand while its record kept the former one (probe YD-1).
+ */
+function attachmentRecordsWithoutEntry(records: Record<string, unknown> | undefined, files: Record<string, unknown>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, record] of Object.entries(records ?? {})) {
+    if (!key.startsWith('attachment:') || key in files || typeof record !== 'string') continue;
+    const id = parseSyncRecord(record)?.id.toLowerCase();
+    if (id !== undefined) out.set(id, record);
+  }
+  return out;
+}
+
 const RENAMED_BY_HAND_HINT = 'restore the entry\u2019s key and its sync record\u2019s from git, or remove both, so the next apply uploads the file under the new name';
 
 function checked(doc: LockDocument, legacyAt: readonly string[], found: (problems: LockProblem[]) => Diagnostic[]): { doc: LockDocument } | { errors: Diagnostic[] } {
@@ -769,6 +783,8 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
     // uploaded again (probe GJ). Not so `docket test`'s contracts (`imported-file:<sha256>`): an
     // entry per file's bytes, each only ever asked for by them.
     const holderOfId = new Map<string, string>();
+    /** The section's attachment sync records whose key has no entry, by upload id: read when an entry has no record under its own key. */
+    let strayRecords: Map<string, string> | undefined;
     for (const [key, entry] of Object.entries(files)) {
       // An entry's keys, in every section: `Pending` read as nothing lets a second upload go where one may have landed (probe OS-3, second read SR81-4).
       problems.push(...entryKeyProblems(entry, [...at, key], key));
@@ -786,7 +802,7 @@ function checked(doc: LockDocument, legacyAt: readonly string[], found: (problem
         if (holder === undefined) holderOfId.set(id, key);
         else problems.push({ path: [...at, key, 'id'], message: `entry "${key}" has id ${quoteValue(written)}, which entry "${holder}" has too: one upload is one resource's (keep the entry of the resource it is, and remove the other's, which its next apply uploads again)` });
       }
-      const renamed = confirmed && at[0] === 'targets' ? renamedByHand(key, e.id as string, doc.synced?.[at[1]!]?.[key]) : undefined;
+      const renamed = confirmed && at[0] === 'targets' ? renamedByHand(key, e.id as string, doc.synced?.[at[1]!]?.[key] ?? (strayRecords ??= attachmentRecordsWithoutEntry(doc.synced?.[at[1]!], files)).get((e.id as string).toLowerCase())) : undefined;
       if (renamed) problems.push({ path: [...at, key], atKey: true, message: renamed, hint: RENAMED_BY_HAND_HINT });
       const pending = isPlainObject(e) && isPlainObject(e.pending) && typeof e.pending.file === 'string' && typeof e.pending.sha256 === 'string' && typeof e.pending.since === 'string';
       if (!(confirmed || (pending && e?.id === undefined))) {

@@ -611,6 +611,14 @@ describe('docket.lock.json', () => {
       ],
     ]);
     expect(parseLockText(renamed('Sec F2'), LOCK_FILE).diagnostics).toEqual([]);
+    // Only the entry's key renamed, the record left under the former one: the same (probe YD-1).
+    const entryOnly = (name: string) => JSON.stringify({ version: 2, targets: { [PROD]: { files: { [`attachment:${name}`]: ATTACHMENT } } }, synced: { [PROD]: { 'attachment:Sec F2': `${ATTACHMENT.id} name=${fieldHash(normName('Sec F2'))}` } } });
+    expect(parseLockText(entryOnly('Sec F2 Renamed'), LOCK_FILE).diagnostics.map((d) => d.message)).toEqual([
+      'docket.lock.json: entry "attachment:Sec F2 Renamed" records an upload made under another name (its sync record\'s `name` is not that of "Sec F2 Renamed"): an attachment renamed is a new upload, so its key cannot be renamed by hand',
+    ]);
+    // A record of another upload under another key is no record of this one.
+    const otherUpload = JSON.stringify({ version: 2, targets: { [PROD]: { files: { 'attachment:B': ATTACHMENT } } }, synced: { [PROD]: { 'attachment:Sec F2': `99999999-9999-4999-8999-999999999999 name=${fieldHash(normName('Sec F2'))}` } } });
+    expect(parseLockText(otherUpload, LOCK_FILE).diagnostics).toEqual([]);
     // Each key docket writes is read without a word.
     const whole = { version: 2, targets: { [PROD]: { files: {} } }, synced: {}, landing: {}, legacy: { files: {} } };
     expect(parseLockText(JSON.stringify(whole), LOCK_FILE).diagnostics).toEqual([]);
