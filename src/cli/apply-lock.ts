@@ -391,9 +391,14 @@ function isStale(holder: ApplyLockHolder): boolean {
     const ticks = processStartTicks(pid);
     return ticks !== undefined && ticks !== holder.start_ticks;
   };
-  if (holder.pid === process.pid) return reused(process.pid);
+  // This process's own pid with no start recorded (an older docket, a system without /proc): not
+  // held by this process when it holds no apply lock, so another process had the pid before (probe YD-3).
+  if (holder.pid === process.pid) return holder.start_ticks === undefined ? locksHeldHere === 0 : reused(process.pid);
   return !processAlive(holder.pid) || reused(holder.pid);
 }
+
+/** How many apply locks this process holds now (one, in a CLI run; more where runs share a process, as tests do). */
+let locksHeldHere = 0;
 
 /** The lock's holder is gone, and another apply is taking it over (or one killed while it did left its folder). */
 function busyTakingOver(path: string, timeoutMs: number, by: LockTaker): DocketError {
@@ -434,8 +439,12 @@ function isOurs(text: string): boolean {
 
 /** Released, the lock takes its folder with it when nothing else is left there (a pull that wrote nothing made it only for the lock). */
 function held(path: string): HeldApplyLock {
+  locksHeldHere++;
+  let released = false;
   return {
     async release() {
+      if (!released) locksHeldHere--;
+      released = true;
       const text = await readFile(path, 'utf8').catch(() => '');
       if (!isOurs(text)) return;
       await rm(path, { force: true });

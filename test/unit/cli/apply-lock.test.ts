@@ -47,6 +47,25 @@ describe('the apply lock', () => {
     expect([existsSync(applyLockPath(root)), cleanups.size]).toEqual([false, 0]);
   });
 
+  it("takes over a lock naming this process's pid with no start recorded while it holds no lock: another process had the pid before (probe YD-3)", async () => {
+    const root = await makeDir({});
+    const ownPid = () => writeFile(applyLockPath(root), JSON.stringify({ pid: process.pid, host: hostname(), started: '2026-12-07T03:00:00.000Z' }));
+    await mkdir(dirname(applyLockPath(root)), { recursive: true });
+    await ownPid();
+    const lock = await acquireApplyLock({ root, timeoutMs: 0 });
+    expect(JSON.parse(readFileSync(applyLockPath(root), 'utf8'))).toMatchObject({ pid: process.pid, started: expect.not.stringMatching(/^2026-12-07T03:00/) });
+    await lock.release();
+    // Holding a lock of another checkout, the process may be that one's holder too (runs sharing a process): waited for.
+    const other = await acquireApplyLock({ root: await makeDir({}), timeoutMs: 0 });
+    try {
+      await mkdir(dirname(applyLockPath(root)), { recursive: true });
+      await ownPid();
+      await expect(acquireApplyLock({ root, timeoutMs: 0 })).rejects.toMatchObject({ code: 'apply-locked' });
+    } finally {
+      await other.release();
+    }
+  });
+
   it('taken by a pull, says so in the lock, so an apply beside it names a pull', async () => {
     const root = await makeDir({});
     const held = await acquireApplyLock({ root, timeoutMs: 0, takenBy: PULL });
