@@ -275,9 +275,9 @@ function render(plan: Plan, sections: MdSection[], layout: Layout): string {
   }
   const undeclared = undeclaredSentence(plan, false, layout.dir);
   if (undeclared) {
-    lines.push(escapeMarkdown(undeclared));
+    lines.push(docketText(undeclared));
     // Named as in the text plan: a file deleted without prune is otherwise a comment of "No changes.".
-    for (const u of undeclaredNamed(plan, false)) lines.push(`- ${plural(u.count, u.kind)}: ${u.names.map((n) => codeSpan(cap(n, HEADER_VALUE_CHARS))).join(', ')}${u.more > 0 ? ` and ${u.more} more` : ''} (${escapeMarkdown(u.reason)})`);
+    for (const u of undeclaredNamed(plan, false)) lines.push(`- ${plural(u.count, u.kind)}: ${u.names.map((n) => codeSpan(cap(n, HEADER_VALUE_CHARS))).join(', ')}${u.more > 0 ? ` and ${u.more} more` : ''} (${docketText(u.reason)})`);
     lines.push('');
   }
   const unknown = unknownNote(plan);

@@ -360,7 +360,7 @@ describe('renderPlanText', () => {
     const inDir = plan([], { ...pending, environment: 'eu', target: { emulator: true } });
     expect(renderPlanText(inDir, { color: false, kindOrder: KIND_ORDER, dir: 'my config' })).toContain("then `docket apply -C 'my config' --env eu --emulator --adopt-files`.");
     expect(renderPlanText(inDir, { color: false, kindOrder: KIND_ORDER, dir: '.' })).toContain('then `docket apply --env eu --emulator --adopt-files`.');
-    expect(renderPlanMarkdown(inDir, { kindOrder: KIND_ORDER, dir: 'cfg' })).toContain('then \\`docket apply -C cfg --env eu --emulator --adopt-files\\`.');
+    expect(renderPlanMarkdown(inDir, { kindOrder: KIND_ORDER, dir: 'cfg' })).toContain('then `docket apply -C cfg --env eu --emulator --adopt-files`.');
   });
 
   it('shows what a permanent delete destroys, and the fields of an archive only when verbose, in text and markdown (probe YE-2)', () => {
