@@ -520,6 +520,7 @@ function typePhrase(type: string): string {
  * them `null`; probe FY), with what is written when that is other text (`1e400`, probe IM-2).
  */
 function numberShown(data: unknown, asWritten: () => string | undefined): string {
+  if (typeof data === 'string') return quoteValue(data);
   return typeof data === 'number' && !Number.isFinite(data) ? `${describeValue(data)}${asWritten() ?? gotValue(data)}` : JSON.stringify(data);
 }
 

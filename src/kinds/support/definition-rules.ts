@@ -9,6 +9,7 @@
  */
 import type { Diagnostic, Diagnostics, SourcePos } from '../../diagnostics.js';
 import { didYouMean } from '../../config/suggest.js';
+import { quoteValue } from '../../config/quote.js';
 import { EMAIL_MESSAGE, EMAIL_PATTERN } from '../../config/schema-names.js';
 import { joinPointer, pointerToPath } from '../../config/yaml-positions.js';
 import { ACCENTS_ONLY, differOnlyInAccents } from '../../util/nfc.js';
@@ -148,7 +149,7 @@ function checkDefault(spec: Record<string, unknown>, fieldPointer: string, posit
       const at = joinPointer(pointer, i);
       const first = seen.get(item);
       if (!options.includes(item)) fail(notAnOption(item, options), at, optionHint(item, options));
-      else if (first !== undefined) fail(`the default lists the option ${JSON.stringify(item)} twice (at [${first}] and [${i}])`, at);
+      else if (first !== undefined) fail(`the default lists the option ${quoteValue(item)} twice (at [${first}] and [${i}])`, at);
       if (first === undefined) seen.set(item, i);
     });
     return;
@@ -230,7 +231,7 @@ export function isCalendarDate(text: string): boolean {
 function notAnOption(text: string, options: string[]): string {
   // The same on screen as one, in another Unicode form: said, or the message reads as refusing what it lists (probe PV-7).
   const form = options.some((o) => differOnlyInAccents(o, text)) ? ` (one is ${ACCENTS_ONLY}; options compare exactly)` : '';
-  return `default ${JSON.stringify(text)} is not one of the options: ${options.map((o) => JSON.stringify(o)).join(', ')}${form}`;
+  return `default ${quoteValue(text)} is not one of the options: ${options.map((o) => quoteValue(o)).join(', ')}${form}`;
 }
 
 /** Options compare exactly, so a near miss (case, a typo) gets named. */
@@ -241,5 +242,5 @@ function optionHint(text: string, options: string[]): string | undefined {
 
 function describe(value: string | number | Date): string {
   if (value instanceof Date) return dateText(value);
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+  return typeof value === 'string' ? quoteValue(value) : String(value);
 }

@@ -598,7 +598,7 @@ describe('loadConfig: schema errors', () => {
     const r = await load({
       'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n',
       'p.yaml': lines('kind: Playbook', 'name: 2024', 'rules:', '  - name: Term', '    actions: A', '    reviewer: 42', '---', 'kind: Playbook', 'name: !!int "2025"', 'rules: []', '---', 'kind: Playbook', 'name: !!int 2026', 'rules: []', '---', 'kind: Playbook', 'name: B', 'rules:', '  - name: Term', '    actions: true', '  - name: !!bool true', '    actions: A'),
-      't.yaml': lines('kind: Template', 'name: T', 'type: 1', '---', 'kind: Template', 'name: N', 'type: NDA', 'parameters:', '  term: 2.5', '---', 'kind: Template', 'name: I', 'type: NDA', 'parameters:', '  term: .inf'),
+      't.yaml': lines('kind: Template', 'name: T', 'type: 1', '---', 'kind: Template', 'name: N', 'type: NDA', 'parameters:', '  term: 2.5', '---', 'kind: Template', 'name: I', 'type: NDA', 'parameters:', '  term: .inf', '---', 'kind: Template', 'name: Z', 'type: NDA', 'parameters:', `  term: ${'z'.repeat(5000)}`),
     }, { kinds: [...KINDS, { yamlKind: 'Template', schema: 'template.schema.json' }] });
     expect(r.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
       ['p.yaml:2:7 invalid-value', '`name` must be a string, not an integer (got 2024)', 'put the value in quotes: unquoted, YAML reads it as a number (2.0 becomes 2, .inf infinity)'],
@@ -617,6 +617,8 @@ describe('loadConfig: schema errors', () => {
       ['t.yaml:9:9 invalid-value', '`term` must be an integer, not 2.5', undefined],
       // Not `null`, as JSON prints infinity (probe FY).
       ['t.yaml:15:9 invalid-value', '`term` must be an integer, not infinity (got .inf)', undefined],
+      // Text quoted cut at 60 characters, as every message quotes a value (probe YF-1).
+      ['t.yaml:21:9 invalid-value', `\`term\` must be an integer, not "${'z'.repeat(57)}..."`, undefined],
     ]);
   });
 

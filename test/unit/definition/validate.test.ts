@@ -161,6 +161,15 @@ describe.each(layouts)('validateDefinition: %s', (_layout, check) => {
     expect(diagnostics[0]!.message).toContain('(one is no visible difference: the same letters, their accents encoded otherwise; options compare exactly)');
   });
 
+  it('quotes a long default cut at 60 characters, as every message quotes a value (probe YF-1)', async () => {
+    const long = 'w'.repeat(100);
+    for (const field of [`{ label: X, input: date, default: ${long} }`, `{ label: X, input: select, options: [A], default: ${long} }`, `{ label: X, input: select, options: [${long}], default: B }`]) {
+      const { diagnostics } = await check(withFields(`x: ${field}`));
+      expect(diagnostics[0]!.message).toContain(`"${'w'.repeat(57)}..."`);
+      expect(diagnostics[0]!.message).not.toContain('w'.repeat(58));
+    }
+  });
+
   it('names the exact option when only case differs', async () => {
     const { diagnostics } = await check(withFields('x: { label: X, input: select, options: [Flat fee, Percentage], default: flat fee }'));
     expect(diagnostics[0]!.message).toContain('"flat fee" is not one of the options: "Flat fee", "Percentage"');
