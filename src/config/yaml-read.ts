@@ -137,9 +137,13 @@ export function tooManyDocuments(text: string, file: string): Diagnostic | undef
   if (text.length <= MAX_DOCUMENTS * 4) return undefined;
   // A marker is `---` alone or before a space (`--- # comment`), not the start of `---text`.
   const marks = (after: number): boolean => after >= text.length || /[\s]/.test(text.charAt(after));
-  let count = text.startsWith('---') && marks(3) ? 1 : 0;
+  const openedByMarker = text.startsWith('---') && marks(3);
+  let count = openedByMarker ? 1 : 0;
   for (let at = text.indexOf('\n---'); at >= 0; at = text.indexOf('\n---', at + 1)) {
-    if (!marks(at + 4) || ++count <= MAX_DOCUMENTS) continue;
+    if (!marks(at + 4)) continue;
+    // Content before the first marker is a document of its own: counted too (probe YF-2).
+    if (count === 0 && !openedByMarker && /^[ \t]*[^\s#%]/m.test(text.slice(0, at))) count = 1;
+    if (++count <= MAX_DOCUMENTS) continue;
     // Counted only now, once: the line of the marker past the limit.
     const { line } = lineColumnsOf(text)(at + 1);
     return {

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import jsYaml from 'js-yaml';
 import { schemasDir } from '../../../src/config/schema-names.js';
-import { MAX_DOCUMENTS, needsFullParser, parseYamlFile, plainYamlDocuments } from '../../../src/config/yaml-read.js';
+import { MAX_DOCUMENTS, needsFullParser, parseYamlFile, plainYamlDocuments, tooManyDocuments } from '../../../src/config/yaml-read.js';
 import { fastPositions } from '../../../src/config/yaml-fast-positions.js';
 import { parseWithPositions, type ParsedFile } from '../../../src/config/yaml-positions.js';
 
@@ -518,7 +518,14 @@ describe('a file of more documents than any configuration holds', () => {
     const many = `kind: Playbook\nname: P\nrules: []\n${'---\n'.repeat(MAX_DOCUMENTS + 5)}`;
     const parsed = parseYamlFile(many, 'e.yaml');
     expect(parsed.documents).toEqual([]);
-    expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([['yaml-too-many-documents', MAX_DOCUMENTS + 4, 1, 'this file holds more than 100,000 YAML documents (`---`)']]);
+    // The first document, before any marker, counts too: the marker past the limit is the 100,000th (probe YF-2).
+    expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([['yaml-too-many-documents', MAX_DOCUMENTS + 3, 1, 'this file holds more than 100,000 YAML documents (`---`)']]);
+    const doc = 'kind: Playbook\nname: P\nrules: []\n';
+    const unmarkedFirst = (n: number) => `${doc}${`---\n${doc}`.repeat(n - 1)}`;
+    expect(parseYamlFile(unmarkedFirst(MAX_DOCUMENTS + 1), 'g.yaml').diagnostics.map((d) => d.code)).toEqual(['yaml-too-many-documents']);
+    expect(tooManyDocuments(unmarkedFirst(MAX_DOCUMENTS), 'g.yaml')).toBeUndefined();
+    // Comments before the first marker are no document.
+    expect(tooManyDocuments(`# many\n${`---\n${doc}`.repeat(MAX_DOCUMENTS)}`, 'h.yaml')).toBeUndefined();
     // `---text` starts no document: one plain scalar of as many lines is no document bomb.
     const lines = `a\n${'---text\n'.repeat(MAX_DOCUMENTS + 5)}`;
     expect(parseYamlFile(lines, 'f.yaml').diagnostics.map((d) => d.code)).not.toContain('yaml-too-many-documents');
