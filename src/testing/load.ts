@@ -155,6 +155,8 @@ interface FirstCase {
   line: number;
   positions: DocPositions;
   nameAt: SourcePos;
+  /** As written. */
+  name: string;
 }
 
 /** The checks a schema cannot make, for one document of either kind, valid or not: they read only values of the right type. */
@@ -257,15 +259,18 @@ class Checker {
       const name = c.name;
       // Reports name cases by it (a JUnit testcase, an annotation): one of blanks names nothing.
       if (name.trim() === '') this.error('blank-name', `case name ${quoteValue(name)} is blank`, `/cases/${i}/name`, 'name the case by what it checks');
-      const first = this.firstCases.get(`${subject}\0${name}`);
+      // As reports show it: JUnit reads a name as a token (blanks at its ends dropped, runs of them one), and text does not show them (probe YA-3).
+      const shown = name.normalize('NFC').trim().replace(/\s+/g, ' ');
+      const first = this.firstCases.get(`${subject}\0${shown}`);
       const nameAt = this.positions.valueAt(`/cases/${i}/name`);
       if (first === undefined) {
-        this.firstCases.set(`${subject}\0${name}`, { line: this.at(`/cases/${i}`).line, positions: this.positions, nameAt });
+        this.firstCases.set(`${subject}\0${shown}`, { line: this.at(`/cases/${i}`).line, positions: this.positions, nameAt, name });
         return;
       }
       // A copy made by an alias (`- *case`) has its name where the anchor is: it is at the alias (probe QD-2).
       const copied = first.positions === this.positions && first.nameAt.line === nameAt.line && first.nameAt.col === nameAt.col;
-      this.error('duplicate-case', `case ${quoteValue(name)} is named twice in this file (first at line ${first.line})`, copied ? `/cases/${i}` : `/cases/${i}/name`, undefined, copied);
+      const alike = first.name === name ? '' : `, as ${quoteValue(first.name)}: reports show the two alike, without the blanks at their ends or the runs of them, and letters' accents encoded one way`;
+      this.error('duplicate-case', `case ${quoteValue(name)} is named twice in this file (first at line ${first.line}${alike})`, copied ? `/cases/${i}` : `/cases/${i}/name`, undefined, copied);
     });
   }
 

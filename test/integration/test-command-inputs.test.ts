@@ -631,6 +631,11 @@ describe('docket test with broken inputs', () => {
     // A copy made with an alias is said at the alias, not at the case it copies (probe QD-2).
     await writeFile(join(dir, 'tests/twice.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - &c\n    name: a\n    contract: { file: fixtures/nda-standard.docx }\n    expect: { flags: { count: 0 } }\n  - *c\n');
     expect((await runCli(['validate', '-C', dir])).stderr).toContain('tests/twice.test.yaml:8:5 error duplicate-case case "a" is named twice in this file (first at line 5)');
+    // Names the reports show alike are one name: blanks at the ends, a run of them (probe YA-3).
+    await writeFile(join(dir, 'tests/twice.test.yaml'), `${doc('Inbound NDA', ['governing law', '"governing law "', '"governing  law"'])}\n`);
+    const blanks = await runCli(['validate', '-C', dir]);
+    expect(blanks.stderr).toContain('tests/twice.test.yaml:7:11 error duplicate-case case "governing law " is named twice in this file (first at line 4, as "governing law": reports show the two alike');
+    expect(blanks.stderr).toContain('tests/twice.test.yaml:10:11 error duplicate-case case "governing  law" is named twice');
 
     // A long name is quoted cut short, as every other diagnostic quotes a value.
     const long = `Inbound NDA ${'x'.repeat(100)}`;
