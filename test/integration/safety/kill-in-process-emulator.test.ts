@@ -108,8 +108,8 @@ describe('docket test --emulator beside an apply --emulator', () => {
   it('waits for the apply lock, as a second apply would: two processes would each save their own copy of the state', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': `${numberedPlaybook(1)}rules:\n  - name: Term\n    actions: ACCEPT\n` });
     await mkdir(join(dir, '.docket'), { recursive: true });
-    // An apply of this checkout running now (this process stands for it).
-    await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: process.pid, host: hostname(), started: new Date().toISOString() }));
+    // An apply of this checkout running now (the process that started this one stands for it).
+    await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: process.ppid, host: hostname(), started: new Date().toISOString() }));
     const r = await run('test', '-C', dir, '--emulator', '--timeout', '300ms');
     expect(r.stderr).toContain('Waiting for another docket apply of this checkout to finish');
     expect(r.stderr).toContain('still after waiting 300ms');
