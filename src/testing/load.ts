@@ -151,6 +151,9 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
 }
 
 /** Where a case name was first seen: the case's line, and its name's place in that document. */
+/** What a flag or position expected of a RedlineReview is to become. */
+const REDLINE_REVIEW_HINT = 'use `review_type: SummaryReview` (or leave it out: the service chooses)';
+
 interface FirstCase {
   line: number;
   positions: DocPositions;
@@ -322,7 +325,11 @@ class Checker {
         (Array.isArray(flags[list]) ? (flags[list] as unknown[]) : []).forEach((name, i) => {
           const pointer = `${ptr}/expect/flags/${list}/${i}`;
           const rule = ruleName(name, pointer);
-          if (list === 'includes') included.add(nameKey(rule));
+          if (list === 'includes') {
+            included.add(nameKey(rule));
+            // A RedlineReview raises no flag (seed 000: its answer holds only redline evaluations), as a SummaryReview evaluates no rule (probe YA-2).
+            if (reviewType === 'RedlineReview') this.error('invalid-value', `flag ${quoteValue(rule)} is expected of a RedlineReview, which raises no flag: no review can meet it`, pointer, REDLINE_REVIEW_HINT);
+          }
           // No review passes it: every run of the case would be a billed review sure to fail (probe HI).
           else if (included.has(nameKey(rule))) this.error('invalid-value', `flag ${quoteValue(rule)} is in both \`includes\` and \`excludes\`: no review can pass the case`, pointer);
           specs.push({ spec: { type, rule }, pointer, severity: flagSeverity });
@@ -333,6 +340,7 @@ class Checker {
         // A count the schema refuses (negative, a fraction) is said once, as that (probe HM-3).
         if (count.max !== undefined && Number.isInteger(count.max) && count.max >= 0 && count.max < included.size) this.error('invalid-value', `\`count\` allows at most ${count.max} flag${count.max === 1 ? '' : 's'}, but \`includes\` asks for ${included.size}: no review can pass the case`, `${ptr}/expect/flags/count`);
         this.vacuousCount(count, `${ptr}/expect/flags/count`);
+        if (reviewType === 'RedlineReview' && (count.min ?? 0) > 0 && included.size === 0) this.error('invalid-value', `\`count\` asks for at least ${count.min} flag${count.min === 1 ? '' : 's'} of a RedlineReview, which raises no flag: no review can meet it`, `${ptr}/expect/flags/count`, REDLINE_REVIEW_HINT);
         specs.push({ spec: { type: 'flag-count', count }, pointer: `${ptr}/expect/flags/count`, severity: flagSeverity });
       }
     }
@@ -349,6 +357,7 @@ class Checker {
       };
       // At least none matching: every review has that many.
       if (p.count !== undefined && spec.count) this.vacuousCount(spec.count, `${pointer}/count`);
+      if (reviewType === 'RedlineReview' && (spec.count?.min ?? 0) > 0) this.error('invalid-value', 'a position is expected of a RedlineReview, which takes no position on a topic: no review can meet it', pointer, `${REDLINE_REVIEW_HINT}, or expect \`count: 0\``);
       specs.push({ spec, pointer, severity: severityOf(p.severity) ?? severity });
     });
     return {

@@ -745,6 +745,28 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('1 error,');
   });
 
+  it('refuses flags and positions expected of a RedlineReview, which raises no flag and takes no position, unless they expect none (probe YA-2)', async () => {
+    const dir = await example();
+    const doc = [
+      'kind: PlaybookTest', 'playbook: Inbound NDA', 'defaults: { review_type: RedlineReview }', 'cases:',
+      '  - name: flags', '    contract: { file: fixtures/nda-perpetual.docx }', '    expect: { flags: { includes: [Term] } }',
+      '  - name: counted', '    contract: { file: fixtures/nda-perpetual.docx }', '    expect: { flags: { count: { min: 2 } } }',
+      '  - name: positions', '    contract: { file: fixtures/nda-perpetual.docx }', '    expect: { positions: [{ summary: { contains: term } }] }',
+      '  - name: none', '    contract: { file: fixtures/nda-perpetual.docx }', '    expect: { flags: { count: 0, excludes: [Term] }, positions: [{ summary: { contains: term }, count: 0 }] }',
+      '  - name: summary', '    contract: { file: fixtures/nda-perpetual.docx }', '    review_type: SummaryReview', '    expect: { flags: { includes: [Term] }, positions: [{ summary: { contains: term } }] }',
+      '',
+    ].join('\n');
+    await writeFile(join(dir, 'tests/redline.test.yaml'), doc);
+    const r = await runCli(['validate', '-C', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').filter((l) => / error /.test(l))).toEqual([
+      'tests/redline.test.yaml:7:35 error invalid-value flag "Term" is expected of a RedlineReview, which raises no flag: no review can meet it',
+      'tests/redline.test.yaml:10:31 error invalid-value `count` asks for at least 2 flags of a RedlineReview, which raises no flag: no review can meet it',
+      'tests/redline.test.yaml:13:27 error invalid-value a position is expected of a RedlineReview, which takes no position on a topic: no review can meet it',
+    ]);
+    expect(r.stderr).toContain('  hint: use `review_type: SummaryReview` (or leave it out: the service chooses), or expect `count: 0`');
+  });
+
   it('says a count the schema refuses once, not also that it allows fewer flags than `includes` asks for (probe HM-3)', async () => {
     const r = await validateFlagCases('tests/odd.test.yaml', [
       ['negative', '{ count: -1 }'],
@@ -883,14 +905,14 @@ describe('docket test --emulator while an apply holds the configuration', () => 
   it('waits within its --timeout, and its hint names that flag, not apply\'s --lock-timeout', async () => {
     const dir = await example();
     await mkdir(join(dir, '.docket'), { recursive: true });
-    // A holder that runs (this process) on this machine.
-    await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: process.pid, host: hostname(), started: new Date().toISOString() }));
+    // A holder that runs (the process that started this one) on this machine.
+    await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: process.ppid, host: hostname(), started: new Date().toISOString() }));
     const r = await runCli(['test', '-C', dir, '--emulator', '--timeout', '1s']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('still after waiting 1s');
     expect(r.stderr).toContain('hint: wait for it to finish, or pass a --timeout longer than 1s to wait for it; ');
     // Held by a docket test, it is named as one, not as an apply.
-    await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: process.pid, host: hostname(), started: new Date().toISOString(), command: 'test' }));
+    await writeFile(join(dir, '.docket', 'apply.lock'), JSON.stringify({ pid: process.ppid, host: hostname(), started: new Date().toISOString(), command: 'test' }));
     const applied = await runCli(['apply', '-C', dir, '--emulator', '--auto-approve']);
     expect([applied.code, applied.stderr]).toEqual([1, expect.stringContaining('Error: another docket test holds ')]);
   });
