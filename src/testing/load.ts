@@ -432,7 +432,7 @@ class Checker {
         }
       }
     }
-    return { file: rel, at };
+    return { file: rel, at, written: c.file, fileAt: this.positions.valueAt(`${ptr}/file`) };
   }
 
   /**

@@ -34,7 +34,8 @@ export interface Expectation {
   spec: ExpectationSpec;
 }
 
-export type ContractRef = { file: string; at: SourcePos } | { importedFile: string; sha256: string; at: SourcePos };
+/** `file`: relative to the configuration directory; `written`, `fileAt`: as the test file writes it, and where. */
+export type ContractRef = { file: string; at: SourcePos; written?: string; fileAt?: SourcePos } | { importedFile: string; sha256: string; at: SourcePos };
 
 export interface PlaybookCase {
   name: string;

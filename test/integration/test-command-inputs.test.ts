@@ -517,10 +517,11 @@ describe('docket test with broken inputs', () => {
     await writeFile(join(dir, 'tests/fixtures/nda.txt'), 'This Agreement is governed by the laws of Louisiana.');
     await writeFile(join(dir, 'tests/text.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: text\n    contract: { file: fixtures/nda.txt }\n    expect: { flags: { count: { max: 50 } } }\n');
     // However its URL is written: a slash after it, capitals, its port (second read SR90B-2).
+    // At the value, quoted as written, as every other contract-file error is (probe YA-4).
     // A fully qualified host name ends in a dot: the same service (probe SJ-1).
     for (const url of [undefined, 'https://API.gerri.commonpaper.com:443/', 'https://api.gerri.commonpaper.com.']) {
       const real = await runCli(['test', '-C', dir, 'tests/text.test.yaml'], { env: { DOCKET_API_KEY: 'k', DOCKET_ORGANIZATION_ID: '00000000-0000-4000-8000-000000000001', ...(url ? { DOCKET_REVIEW_URL: url } : {}) } });
-      expect([url, real.code, real.stderr]).toEqual([url, 1, expect.stringContaining('tests/text.test.yaml:5:5 error unsupported-contract contract file "tests/fixtures/nda.txt" is neither a PDF nor a Word (.docx) file')]);
+      expect([url, real.code, real.stderr]).toEqual([url, 1, expect.stringContaining('tests/text.test.yaml:5:23 error unsupported-contract contract file "fixtures/nda.txt" is neither a PDF nor a Word (.docx) file')]);
     }
     const emulated = await runCli(['test', '-C', dir, '--emulator', 'tests/text.test.yaml']);
     expect([emulated.code, emulated.stderr]).toEqual([0, '']);

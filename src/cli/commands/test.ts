@@ -160,7 +160,7 @@ function unreviewableContracts(selected: readonly TestFile[]): Diagnostic[] {
       ? []
       : f.cases.flatMap((c): Diagnostic[] =>
           'file' in c.contract && !/\.(pdf|docx)$/i.test(c.contract.file)
-            ? [{ severity: 'error', code: 'unsupported-contract', message: `contract file ${quoteValue(c.contract.file)} is neither a PDF nor a Word (.docx) file, which is all the review service reviews: it would take the upload, and bill the review, before refusing it`, ...c.contract.at, hint: 'convert it to PDF or .docx; docket\'s emulator (--emulator) also reads plain text' }]
+            ? [{ severity: 'error', code: 'unsupported-contract', message: `contract file ${quoteValue(c.contract.written ?? c.contract.file)} is neither a PDF nor a Word (.docx) file, which is all the review service reviews: it would take the upload, and bill the review, before refusing it`, ...(c.contract.fileAt ?? c.contract.at), hint: 'convert it to PDF or .docx; docket\'s emulator (--emulator) also reads plain text' }]
             : [],
         ),
   );
