@@ -34,7 +34,7 @@ export function renderTestText(report: TestReport, options: { color: boolean; fa
 }
 
 function suiteLines(suite: SuiteOutcome, paint: Paint): string[] {
-  const digest = suite.digest ? ` (${suite.live ? 'the live playbook, ' : ''}digest ${suite.digest.slice(0, 12)})` : '';
+  const digest = suite.digest ? ` (${suite.live ? 'the live playbook, ' : ''}digest ${suite.digest.slice(0, 12)})` : suite.live ? ' (the live playbook)' : '';
   const lines = [paint('bold', `${shown(suite.file)} · ${suite.kind} ${JSON.stringify(shown(suite.subject))}${digest}`)];
   if (suite.before?.note) lines.push(`  ${paint('dim', `${shown(suite.before.ref)}: ${shown(suite.before.note)}`)}`);
   const before = new Map((suite.before?.cases ?? []).map((c) => [c.name, c]));

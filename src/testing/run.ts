@@ -180,12 +180,14 @@ async function changedSince(services: Services, variant: Variant): Promise<strin
 async function playbookSuite(file: PlaybookTestFile, ctx: RunContext, reviews: Reviews, compare: CompareTo | undefined, slots: Slots): Promise<SuiteOutcome> {
   const after = await variantOf(ctx.subjects.playbooks.get(file.subject), ctx, ctx.live, file.subject);
   const suite: SuiteOutcome = { kind: file.kind, file: file.file, subject: file.subject, cases: [], notes: [] };
+  // Asked of the live playbook, found or not: every report says so, and compares with the ref all the same (probe YA-5).
+  if (ctx.live) suite.live = true;
   if (typeof after === 'string') {
     suite.cases = file.cases.map((c) => caseWithout(c, 'error', after));
+    if (compare) suite.before = await beforeOf(file, ctx, reviews, compare, slots);
     return suite;
   }
   suite.digest = after.digest;
-  if (after.liveId !== undefined) suite.live = true;
   // The ref's reviews run beside today's, not after them (probe PA-1).
   const [cases, before] = await Promise.all([casesAgainst(file, after, reviews, slots), compare ? beforeOf(file, ctx, reviews, compare, slots) : undefined]);
   suite.cases = cases;

@@ -165,6 +165,17 @@ function committedAsMain(repo: string): (...args: string[]) => Buffer {
 }
 
 describe('docket test --compare-to', () => {
+  it('with --live and no live playbook, still compares with the ref and says every case was asked of the live playbook (probe YA-5)', async () => {
+    const dir = await example();
+    committedAsMain(dir);
+    const r = await runCli(['test', '-C', dir, '--emulator', '--live', '--target', NDA, '--compare-to', 'main']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('PlaybookTest "Inbound NDA" (the live playbook)');
+    expect(r.stdout).toMatch(/PASS → ERROR a perpetual NDA is flagged for its term: no live playbook is named "Inbound NDA"/);
+    const json = JSON.parse((await runCli(['test', '-C', dir, '--emulator', '--live', '--target', NDA, '--compare-to', 'main', '-o', 'json'])).stdout) as { suites: { live?: boolean; before?: { cases: unknown[] } }[] };
+    expect(json.suites.map((s) => [s.live, s.before?.cases.length])).toEqual([[true, 3]]);
+  });
+
   it('runs the same cases against the playbook at a git ref and shows before → after', async () => {
     const dir = await example();
     const git = committedAsMain(dir);
