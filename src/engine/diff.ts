@@ -10,6 +10,7 @@ import { alikeIn, formerSource, lookAlike } from './desired.js';
 import { digest, sameValue } from './canonical.js';
 import { isPlainObject } from '../util/plain.js';
 import { formerKey, formerKeys, leavesLiveEdits, refKey } from './types.js';
+import { declaredAt, removalDeclaredAt } from './change-source.js';
 import type { Action, AdoptableFile, Change, DesiredResource, FieldChange, Fields, KindName, LiveResource, UndeclaredSummary } from './types.js';
 
 /** What diff needs to know about a kind; KindModule satisfies it. */
@@ -684,7 +685,7 @@ export function diff(input: DiffInput): DiffResult {
         // A removed child has no line of its own: it points at the list of the parent that no longer
         // holds it (`rules:`, where pull writes it), or at the parent when it has no such list.
         const holder = parent ? parentsDeclared.get(parent.key) : undefined;
-        const declaredBy = holder ? ((kind.parentField ? holder.fieldSources[kind.parentField] : undefined) ?? holder.source) : undefined;
+        const declaredBy = holder ? removalDeclaredAt(holder, kind.parentField) : undefined;
         changes.push({ ...removeChange(kind, l, 'delete', parent), ...(declaredBy ? { source: declaredBy } : {}) });
       }
     } else if (!kind.singleton) {
@@ -867,7 +868,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
       return fingerprint(l, managedFields(d));
     },
   };
-  const sourceOf = (field: string) => d.fieldSources[field] ?? d.source;
+  const sourceOf = (field: string) => declaredAt(d, field);
   const updates: FieldChange[] = [];
   const publishes: FieldChange[] = [];
   let renamed = false;

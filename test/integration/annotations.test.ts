@@ -121,6 +121,30 @@ describe('plan --annotations github', () => {
     }
   });
 
+  it('annotates a saved plan\'s failed change where the files declare it now, after lines moved or the file was renamed (probe YC-1)', async () => {
+    const t = await startTestEmulator();
+    try {
+      expect((await runCli(['apply', '-C', dir, '--auto-approve'], { env: t.env })).code).toBe(0);
+      await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('How long the agreement lasts', 'How long it runs') });
+      const saved = join(dir, 'plan.json');
+      expect((await runCli(['plan', '-C', dir, '--out', saved], { env: t.env })).code).toBe(0);
+      // Three comment lines on top, and the file renamed: the plan stays good.
+      await rm(join(dir, 'playbooks/nda.yaml'));
+      await writeFiles(dir, { 'playbooks/inbound.yaml': `# a\n# b\n# c\n${NDA.replace('How long the agreement lasts', 'How long it runs')}` });
+      t.emulator.faults.add({ method: 'PATCH', path_pattern: '/playbook_rules/', status: 422, count: 1 });
+      const apply = await runCli(['apply', '-C', dir, saved, '--annotations', 'github'], { env: t.env });
+      expect(apply.code).toBe(1);
+      expect(annotationLines(apply.stdout).filter((l) => l.startsWith('::error'))).toEqual([expect.stringMatching(/^::error file=infra\/docket\/playbooks\/inbound\.yaml,line=9,title=docket update failed::update rule "Inbound NDA\/Term"/)]);
+      expect((await runCli(['apply', '-C', dir, '--auto-approve'], { env: t.env })).code).toBe(0);
+      expect((await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env: t.env })).code).toBe(0);
+    } finally {
+      await rm(join(dir, 'playbooks/inbound.yaml'), { force: true });
+      await rm(join(dir, 'plan.json'), { force: true });
+      await writeFiles(dir, { 'playbooks/nda.yaml': NDA });
+      await t.emulator.close();
+    }
+  });
+
   it('hides a URL\'s password and query a service\'s refusal quotes, in the apply report as in its annotation (probe XF-1)', async () => {
     const t = await startTestEmulator();
     try {

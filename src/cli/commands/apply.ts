@@ -15,6 +15,7 @@ import { hasChanges } from '../../engine/plan.js';
 import { OTHER_TARGET, checkSavedPlan, targetDifference } from '../../engine/stale.js';
 import { syncAfterApply, type RecordHeld, type SyncUpdates } from '../../engine/sync.js';
 import { KINDS } from '../../kinds/index.js';
+import { withCurrentSources } from '../../engine/change-source.js';
 import type { AdoptableFile, ApplyReport, Plan } from '../../engine/types.js';
 import { lockEntries, type LockFile } from '../../config/lock.js';
 import { PROJECT_FILES } from '../../config/load.js';
@@ -579,7 +580,8 @@ async function checked(plan: Plan, s: Session, shape: PlanShape, approved = fals
   // A saved plan is made again as it was made; the one a person approved, by this apply again.
   const again = approved ? shapedCommand('apply', shape) : replanCommand(plan, shape.dir, savedFile);
   if (stale.length > 0) throw new StalePlanError(stale, { approved, again, ...(hint ? { hint } : {}) });
-  return plan;
+  // Not stale, the files may still have moved lines (a comment added, a file renamed): each change is named where it is now (probe YC-1).
+  return { ...plan, changes: withCurrentSources(plan.changes, w.desired, (kind) => KINDS.find((k) => k.name === kind)?.parentField) };
 }
 
 /** What to do with a saved plan made for another target than this apply's. */
