@@ -318,7 +318,9 @@ function lockKnowsNothingOf(s: Session, plan: Plan, live: readonly LiveResource[
   const appliedHere = [...records.keys()].some((key) => agreements.has(key.slice(0, key.indexOf(':'))));
   const namesUploads = (): boolean => live.some((l) => naming.has(l.kind) && Object.values(l.refIds ?? {}).some((id) => (Array.isArray(id) ? id.length > 0 : id !== null && id !== undefined && id !== '')));
   if (appliedHere && !namesUploads()) return undefined;
-  return `docket.lock.json records nothing for this target (it is missing, or was made for another organization), yet the organization already holds templates the files declare: the ${uploads.length === 1 ? 'upload' : `${uploads.length} uploads`} above may be of files that are live already (the service cannot list them); to keep a live one, pin its id with \`id:\` (see "Adopting an existing organization" in the README)`;
+  // Records of this target there are (an export's): only its uploads are missing, which says nothing of a lost or foreign lock (probe YE-3).
+  const lacking = appliedHere ? 'records no upload for this target (an export records none: the service cannot give a PDF back)' : 'records nothing for this target (it is missing, or was made for another organization)';
+  return `docket.lock.json ${lacking}, yet the organization already holds templates the files declare: the ${uploads.length === 1 ? 'upload' : `${uploads.length} uploads`} above may be of files that are live already (the service cannot list them); to keep a live one, pin its id with \`id:\` (see "Adopting an existing organization" in the README)`;
 }
 
 /** `--prune`'s help, from the kinds that declare a prune switch: `archive live playbooks that no file declares`. */

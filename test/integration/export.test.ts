@@ -264,7 +264,8 @@ describe('docket export', () => {
     await writeFile(unpinnedDoc, (await readFile(unpinnedDoc, 'utf8')).replace(/^id: .*\n/m, ''));
     const unpinnedPlan = await cli('plan', '-C', unpinned);
     expect(unpinnedPlan.stdout).toContain('upload attachment "Security Exhibit"');
-    expect(unpinnedPlan.stdout).toContain('docket.lock.json records nothing for this target');
+    // Said as what it is: the export recorded this target's objects, and no upload (probe YE-3).
+    expect(unpinnedPlan.stdout).toContain('docket.lock.json records no upload for this target (an export records none: the service cannot give a PDF back), yet the organization already holds templates the files declare');
 
     // The user adds the PDF and renames the document: still nothing to change, the PDF not yet recorded.
     await addFile(out, 'attachments/security-exhibit.pdf', pdf('security'), 'attachments/security-exhibit.yaml.pending');
