@@ -231,11 +231,15 @@ export function driftReport(input: DriftInput): DriftReport {
     const entry: DriftItem = { kind: l.kind, key: l.key, name: l.name, direction: removed ? 'removed-in-files' : 'only-live', fields: [], ...(l.updatedAt ? { updated_at: l.updatedAt } : {}) };
     // Here only for a child a target names (`rule/P/R`): the object itself is not reported.
     const named = input.named?.(l) ?? true;
-    if (named) (removed ? report.pending : report.drift).push(entry);
-    // A child a target names of an object only live (pull writes the object's file for it): only live too (probe LE-2).
-    else if (!removed && input.childrenOf) for (const child of input.childrenOf(l.id)) toDrift({ kind: child.kind, key: child.key, name: child.name, direction: 'only-live', fields: [], ...(child.updatedAt ? { updated_at: child.updatedAt } : {}) }, child.id);
     // Changed live since: the live part is drift, as for one a change removes (prune may come later).
     const edited = removed && named ? droppedEditedLive(l, input.sync, (renames ??= liveRenames([...input.plan.changes, ...(input.plan.held ?? [])], input.kinds ?? []))) : [];
+    // Left live and changed there since: said once, as that drift, not also as left live, "not drift" (probe YB-2).
+    if (named) {
+      if (!removed) report.drift.push(entry);
+      else if (edited.length === 0) report.pending.push(entry);
+    }
+    // A child a target names of an object only live (pull writes the object's file for it): only live too (probe LE-2).
+    else if (!removed && input.childrenOf) for (const child of input.childrenOf(l.id)) toDrift({ kind: child.kind, key: child.key, name: child.name, direction: 'only-live', fields: [], ...(child.updatedAt ? { updated_at: child.updatedAt } : {}) }, child.id);
     if (edited.length > 0) toDrift({ ...entry, direction: 'changed-both', fields: edited.map((field) => ({ field, direction: 'live' })), removed_in_files: true }, l.id);
     if (removed && input.childrenOf) for (const work of editedLiveChildren(l.id, input.sync, input.childrenOf)) toDrift(editedChild(work), work.child.id);
   }

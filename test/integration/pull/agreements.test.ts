@@ -1116,6 +1116,9 @@ parameters:
         expect.objectContaining({ kind: 'custom-term', key: 'Short Terms', direction: 'changed-both', fields: [{ field: 'body', direction: 'live' }], removed_in_files: true }),
         expect.objectContaining({ kind: 'custom-template', key: 'Advisory Agreement', direction: 'changed-both', fields: [{ field: 'definition', direction: 'live' }], removed_in_files: true }),
       ]);
+      // Said once, as that drift: not also left live "(not drift)" (probe YB-2).
+      expect(JSON.parse(drift.stdout)).toMatchObject({ left_live: [], summary: { drift: 2, left_live: 0 } });
+      expect((await ownCli('drift', '-C', dir)).stdout).not.toContain('left live (not drift)');
       const markdown = await ownCli('drift', '-C', dir, '-o', 'markdown');
       expect(markdown.stdout).not.toContain('`docket apply` to revert it');
       expect(markdown.stdout).toContain('otherwise remove it: apply removes what `docket plan` lists as to archive or delete');
@@ -1202,8 +1205,9 @@ parameters:
       expect(drift.code, drift.stderr).toBe(2);
       const report = JSON.parse(drift.stdout) as { drift: { key: string; direction: string; fields: unknown[] }[]; pending: unknown[]; left_live: { key: string }[] };
       expect(report.drift.map((d) => [d.key, d.direction, d.fields])).toEqual([['Short Terms', 'changed-both', [{ field: 'body', direction: 'live' }]]]);
-      // Terms and custom templates have no removal over the API: left live, which no apply owes.
-      expect([report.pending, report.left_live.map((p) => p.key).sort()]).toEqual([[], ['Consulting Agreement', 'Consulting Terms', 'Short Terms']]);
+      // Terms and custom templates have no removal over the API: left live, which no apply owes;
+      // the one edited live since is said once, as that drift (probe YB-2).
+      expect([report.pending, report.left_live.map((p) => p.key).sort()]).toEqual([[], ['Consulting Agreement', 'Consulting Terms']]);
       // Pull reads them as drift does: the edit is said (for a person to settle), the term made in the app is not written.
       const pulled = await ownCli('pull', '-C', dir, '--dry-run', '-o', 'json');
       expect(JSON.parse(pulled.stdout).not_pulled.map((p: { key: string }) => p.key)).toEqual(['Short Terms']);
