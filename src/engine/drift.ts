@@ -215,7 +215,21 @@ export function driftReport(input: DriftInput): DriftReport {
     for (const child of removedChildren.get(refKey(i.kind, i.key)) ?? []) child.pinned = true;
   }
   // One the files changed, held as its name is another object's live (probe NJ-2), is pending, not drift (second read SR78-1).
-  for (const c of input.plan.held ?? []) (isFilesSide(c.direction) ? toPending : c.policy === 'ignore' ? toIgnored : toDrift)(item(c), c.liveId);
+  const ignoredChildren = new Map<string, DriftItem[]>();
+  for (const c of input.plan.held ?? []) {
+    const entry = item(c);
+    (isFilesSide(c.direction) ? toPending : c.policy === 'ignore' ? toIgnored : toDrift)(entry, c.liveId);
+    if (c.policy === 'ignore' && c.direction === 'removed-live' && c.parent) addTo(ignoredChildren, refKey(c.parent.kind, c.parent.key), entry);
+  }
+  // A parent removed live that `drift: ignore` leaves alone is one line with its children too (probe YB-3).
+  if (ignoredChildren.size > 0) {
+    const ignored = new Set(report.ignored);
+    for (const i of report.ignored) {
+      const children = i.direction === 'removed-live' ? ignoredChildren.get(refKey(i.kind, i.key))?.filter((child) => ignored.has(child)) : undefined;
+      if (children?.length) removedWith.set(i, children);
+    }
+    if (removedWith.size > 0) report.removedWith = removedWith;
+  }
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
   let renames: LiveRenames | undefined;
   for (const l of input.unmatched) {

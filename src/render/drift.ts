@@ -177,7 +177,7 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
     lines.push(paint('bold', `${g.title} (${g.items.length})`), ...listed(g.items, report).map((i) => `${line(i)}${removedWithSaid(i, report)}`), '');
   }
   if (report.ignored.length > 0) {
-    lines.push(paint('bold', `Left alone by drift: ignore (${report.ignored.length})`), ...report.ignored.map(line), '');
+    lines.push(paint('bold', `Left alone by drift: ignore (${report.ignored.length})`), ...listed(report.ignored, report).map((i) => `${line(i)}${removedWithSaid(i, report)}`), '');
   }
   if (report.drift.length === 0) lines.push('No drift: the live services have not moved away from the files.');
   else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}.${revertible(report) ? ` ${pullable(report) ? '`docket pull` writes it into the files' : '`docket pull` leaves it'}${applyReverts(report) ? '; `docket apply` reverts what no `drift: adopt` policy covers' : ''}${onlyLiveNote(report, quote)}.` : ''}`);
@@ -242,7 +242,7 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     return `- \`${directionSign(i.direction)}\` ${subject(i, codeSpan)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
   };
   const sections = groups(report.drift);
-  const lists = [...sections.map((g) => listed(g.items, report).map((i) => `${item(i)}${removedWithSaid(i, report)}`)), ...(report.ignored.length > 0 ? [report.ignored.map(item)] : [])];
+  const lists = [...sections.map((g) => listed(g.items, report).map((i) => `${item(i)}${removedWithSaid(i, report)}`)), ...(report.ignored.length > 0 ? [listed(report.ignored, report).map((i) => `${item(i)}${removedWithSaid(i, report)}`)] : [])];
   const shares = listShares(budget.left, lists);
   sections.forEach((g, i) => {
     lines.push(`**${escapeMarkdown(g.title)}**`, '');

@@ -224,6 +224,20 @@ describe('drift policies', () => {
     }
   });
 
+  it('a playbook under drift: ignore archived in the app with its rules is one line of the ignored section, as of the removed-live one (probe YB-3)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/i.yaml': 'kind: Playbook\nname: Quiet Arch\ndrift: ignore\nrules:\n  - name: Q1\n    actions: FLAG q1\n  - name: Q2\n    actions: FLAG q2\n  - name: Q3\n    actions: FLAG q3\n' });
+    await applyOk(cli, dir);
+    await new App(emulator().env).archivePlaybook('Quiet Arch');
+    const drift = await cli('drift', '-C', dir, '--target', 'playbook/Quiet Arch');
+    expect(drift.stdout).toContain('Left alone by drift: ignore (4)');
+    expect(drift.stdout).toMatch(/playbook "Quiet Arch"[^\n]* · with its 3 rules\n/);
+    expect(drift.stdout).not.toContain('rule "Quiet Arch/Q1"');
+    const markdown = await cli('drift', '-C', dir, '--target', 'playbook/Quiet Arch', '-o', 'markdown');
+    expect(markdown.stdout).toMatch(/`Quiet Arch`[^\n]* · with its 3 rules\n/);
+    // JSON lists every object.
+    expect((JSON.parse((await cli('drift', '-C', dir, '--target', 'playbook/Quiet Arch', '-o', 'json')).stdout) as { ignored: unknown[] }).ignored).toHaveLength(4);
+  });
+
   it('a --target names a playbook renamed in the app by its live name under drift: adopt and ignore too, as under the default policy (probe HE)', async () => {
     for (const policy of ['adopt', 'ignore']) {
       const file = `kind: Playbook\nname: Tango ${policy}\ndrift: ${policy}\nrules:\n  - name: T1\n    actions: ACCEPT t\n`;
