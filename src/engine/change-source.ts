@@ -26,7 +26,8 @@ export function withCurrentSources(changes: readonly Change[], desired: readonly
     }
     const d = byKey.get(refKey(c.kind, c.key));
     if (!d) return undefined;
-    return CREATE_ACTIONS.includes(c.action) ? d.source : declaredAt(d, c.fields[0]?.field);
+    // An upload replacing a live object is placed at its first changed field, as diff places it.
+    return CREATE_ACTIONS.includes(c.action) && !(c.action === 'upload' && c.liveId !== undefined) ? d.source : declaredAt(d, c.fields[0]?.field);
   };
   return changes.map((c) => {
     if (c.source === undefined) return c;

@@ -144,7 +144,8 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   const said = new Set<string>();
   for (const c of plan.changes) {
     // The organization, of which there is one, by what it is, not as `organization "organization"`.
-    const label = c.action === 'rename' ? renameLabel(c) : kindNamed(c.kind)?.singleton === true ? `the ${c.kind}` : `${named(c.kind, c.key)}`;
+    // One of two live objects of one name, by its id as the plan named it (second read SR97-3).
+    const label = c.action === 'rename' ? renameLabel(c) : kindNamed(c.kind)?.singleton === true ? `the ${c.kind}` : `${named(c.kind, c.key)}${c.namesake && c.liveId !== undefined ? ` (id ${c.liveId})` : ''}`;
     if (c.liveId) {
       const live = byId.get(`${c.kind}:${c.liveId}`);
       const once = (reason: string): void => {

@@ -44,6 +44,7 @@ import { activeFileOf } from '../config/pending.js';
 import { valueAt } from '../config/value-at.js';
 import { addsToFlowList, asEdited, documentValues, editYaml, parseForEdit, removedBefore, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
 import { addTo } from '../util/multi-map.js';
+import { bashWord } from '../util/shell-word.js';
 import { declaredByKey, historyKeys } from './history-keys.js';
 import type { KeyFinder } from '../config/api-keys.js';
 
@@ -774,11 +775,13 @@ class PullPlanner {
    */
   private keepParentsNotTargeted(toRemove: Pulling[]): void {
     if (!this.input.plan.targets?.length || !this.input.named) return;
+    const parents = new Set(this.input.kinds.map((k) => k.parentKind).filter((k) => k !== undefined));
     const kept = new Set<string>();
     for (const r of toRemove) {
-      if (r.change.parent || this.input.named(r.change)) continue;
+      // (A member a targeted rule's reviewer names is in the plan too, and goes as it did.)
+      if (r.change.parent || !parents.has(r.change.kind) || this.input.named(r.change)) continue;
       kept.add(refKey(r.change.kind, r.change.key));
-      this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], `removed live with all it holds, and --target names only part of it: pull it whole with --target ${r.change.kind}/${r.change.key}`));
+      this.notPulled.push(this.entryOf(r.change, r.change.direction ?? 'removed-live', [], `removed live with all it holds, and --target names only part of it: pull it whole with --target ${bashWord(`${r.change.kind}/${r.change.key}`)}`));
     }
     if (kept.size === 0) return;
     for (const r of toRemove) {
@@ -2191,7 +2194,7 @@ type ChangeSubject = Pick<Change, 'kind' | 'key' | 'liveId' | 'parent'>;
 
 /** Why an object renamed in the app is not pulled while --target leaves out the one made under its name (`d`, whose history it takes). */
 function heirLeftOut(d: DesiredResource): string {
-  return `was ${d.kind} ${quoteValue(d.key)} when last in sync, and a new ${d.kind} was made in the app under that name: pull both together (also --target ${d.kind}/${d.key}) so its \`renamed_from\` goes with the renamed one`;
+  return `was ${d.kind} ${quoteValue(d.key)} when last in sync, and a new ${d.kind} was made in the app under that name: pull both together (also --target ${bashWord(`${d.kind}/${d.key}`)}) so its \`renamed_from\` goes with the renamed one`;
 }
 
 /** The note of an object renamed in the app that took the history of the name a new one took (`where`: its new file or item). */

@@ -72,7 +72,7 @@ export function groupByKind(changes: Change[], kindOrder: KindTitle[]): KindGrou
   return groups;
 }
 
-import { changeLabel, isSingleton, renamedFrom } from './headline.js';
+import { changeLabel, isSingleton, namesakeNote, renamedFrom } from './headline.js';
 
 export { changeHeadline, changeLabel, headlineOf, isSingleton, namesakeNote, renamedFrom, renameNote, skippedBecause } from './headline.js';
 
@@ -148,14 +148,16 @@ export function warningSentences(plan: Plan, fmt: Fmt): string[] {
     out.push(`this plan is partial: only ${nameList(plan.targets, fmt)} and ${they}; other differences are not shown.`);
   }
   const irreversible = plan.changes.filter((c) => c.irreversible);
-  const deletesByKind = new Map<KindName, string[]>();
+  const deletesByKind = new Map<KindName, Change[]>();
   const publishes: Change[] = [];
   for (const c of irreversible) {
-    if (c.action === 'delete') deletesByKind.set(c.kind, [...(deletesByKind.get(c.kind) ?? []), changeLabel(c)]);
+    if (c.action === 'delete') deletesByKind.set(c.kind, [...(deletesByKind.get(c.kind) ?? []), c]);
     else if (c.action === 'publish') publishes.push(c);
   }
-  for (const [kind, labels] of deletesByKind) {
-    out.push(`${plural(labels.length, kind)} will be permanently deleted (cannot be undone): ${nameList(labels, fmt)}.`);
+  for (const [kind, deletes] of deletesByKind) {
+    // Two of one name are told apart by their live ids, as their changes are (second read SR97-3).
+    const named = shortList(deletes.map((c) => `${fmt.name(changeLabel(c))}${namesakeNote(c)}`));
+    out.push(`${plural(deletes.length, kind)} will be permanently deleted (cannot be undone): ${named}.`);
   }
   if (publishes.length > 0) {
     const go = publishes.length === 1 ? 'goes' : 'go';

@@ -275,7 +275,8 @@ function render(plan: Plan, sections: MdSection[], layout: Layout): string {
   }
   const undeclared = undeclaredSentence(plan, false, layout.dir);
   if (undeclared) {
-    lines.push(docketText(undeclared));
+    // A backtick in the folder's name would end the command's code span inside it: then all as typed (second read SR97-4).
+    lines.push(layout.dir?.includes('`') ? escapeMarkdown(undeclared) : docketText(undeclared));
     // Named as in the text plan: a file deleted without prune is otherwise a comment of "No changes.".
     for (const u of undeclaredNamed(plan, false)) lines.push(`- ${plural(u.count, u.kind)}: ${u.names.map((n) => codeSpan(cap(n, HEADER_VALUE_CHARS))).join(', ')}${u.more > 0 ? ` and ${u.more} more` : ''} (${docketText(u.reason)})`);
     lines.push('');

@@ -150,10 +150,10 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
   return { files: out, diagnostics: uniqueDiagnostics(diagnostics).sort(compareDiagnostics) };
 }
 
-/** Where a case name was first seen: the case's line, and its name's place in that document. */
 /** What a flag or position expected of a RedlineReview is to become. */
 const REDLINE_REVIEW_HINT = 'use `review_type: SummaryReview` (or leave it out: the service chooses)';
 
+/** Where a case name was first seen: the case's line, and its name's place in that document. */
 interface FirstCase {
   line: number;
   positions: DocPositions;

@@ -20,4 +20,11 @@ describe('a saved plan named where the files declare it now (probe YC-1)', () =>
     ];
     expect(withCurrentSources(changes, [playbook, rule], parentField).map((c) => c.source)).toEqual([moved, pos(9, 14, 'playbooks/moved.yaml'), pos(7, 1, 'playbooks/moved.yaml'), before, undefined]);
   });
+
+  it('places an upload that replaces a live attachment at its first changed field, as the plan did (second read SR97-1)', () => {
+    const file = pos(3, 7, 'attachments/sec.yaml');
+    const attachment = { ...desiredPlaybook('Sec'), kind: 'attachment' as const, source: pos(1, 1, 'attachments/sec.yaml'), fieldSources: { sha256: file } };
+    const upload = { ...change('upload', 'attachment', 'Sec', { source: file, fields: [{ field: 'sha256', before: 'a', after: 'b' }] }), liveId: 'att-1' };
+    expect(withCurrentSources([upload], [attachment], parentField)[0]!.source).toEqual(file);
+  });
 });

@@ -177,6 +177,11 @@ describe('staleReasons', () => {
     expect(staleReasons(plan(), { ...NOW, live: [NDA, ALICE, anotherTerm] })).toEqual(['rule "NDA/Term" was replaced since the plan (another object of that name is live now)']);
   });
 
+  it('one of two live objects of one name the plan removes is said by its live id, each apart (second read SR97-3)', () => {
+    const twins = ['pb-7', 'pb-8'].map((liveId) => ({ ...change('archive', 'playbook', 'Twin', { liveId }), id: `archive:playbook:Twin@${liveId}`, namesake: true as const, fingerprint: fingerprint(livePlaybook(liveId, 'Twin')) }));
+    expect(staleReasons(planOf(twins), { ...NOW, live: [NDA, ALICE, livePlaybook('pb-8', 'Twin')] })).toEqual(['playbook "Twin" (id pb-7) no longer exists live']);
+  });
+
   it('an object it changes and another change refers to is said gone once, not also as a reference', () => {
     const refers = planOf([...plan().changes, change('create', 'rule', 'NDA/Uses term', { parent: { kind: 'playbook', key: 'NDA', liveId: 'pb-1' }, refs: [{ kind: 'rule', key: 'NDA/Term', field: 'x' }] })], plan().ids);
     const other = liveRule('r-3', { id: 'pb-1', name: 'NDA' }, 'Other', { actions: 'A' });

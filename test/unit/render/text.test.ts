@@ -361,6 +361,8 @@ describe('renderPlanText', () => {
     expect(renderPlanText(inDir, { color: false, kindOrder: KIND_ORDER, dir: 'my config' })).toContain("then `docket apply -C 'my config' --env eu --emulator --adopt-files`.");
     expect(renderPlanText(inDir, { color: false, kindOrder: KIND_ORDER, dir: '.' })).toContain('then `docket apply --env eu --emulator --adopt-files`.');
     expect(renderPlanMarkdown(inDir, { kindOrder: KIND_ORDER, dir: 'cfg' })).toContain('then `docket apply -C cfg --env eu --emulator --adopt-files`.');
+    // A backtick in the folder would end the code span inside the command: shown as typed (second read SR97-4).
+    expect(renderPlanMarkdown(inDir, { kindOrder: KIND_ORDER, dir: 'my`dir' })).toContain("then \\`docket apply -C 'my\\`dir' --env eu --emulator --adopt-files\\`.");
   });
 
   it('shows what a permanent delete destroys, and the fields of an archive only when verbose, in text and markdown (probe YE-2)', () => {
@@ -381,6 +383,9 @@ describe('renderPlanText', () => {
     const twin = { ...change('archive', 'playbook', 'Twin'), liveId: 'id-2', namesake: true as const };
     const p = plan([twin]);
     expect(text(p)).toContain('  - archive playbook "Twin" (id id-2)\n');
+    // In the warning of permanent deletes too (second read SR97-3).
+    const rules = ['r-1', 'r-2'].map((liveId) => ({ ...change('delete', 'rule', 'P/X', { parent: 'P', irreversible: true }), id: `delete:rule:P/X@${liveId}`, liveId, namesake: true as const }));
+    expect(text(plan(rules))).toContain('2 rules will be permanently deleted (cannot be undone): "P/X" (id r-1), "P/X" (id r-2).');
     expect(renderPlanMarkdown(p, { kindOrder: KIND_ORDER })).toContain('- `-` **archive** playbook `Twin` (id id-2)\n');
     expect(renderPlanText(plan([change('archive', 'playbook', 'Other')]), { color: false, kindOrder: KIND_ORDER })).toContain('  - archive playbook "Other"\n');
   });
