@@ -33,7 +33,7 @@ import {
 } from './facts.js';
 import { MARKDOWN_MAX_CHARS, thousands } from './markdown-fit.js';
 import { codeSpan, escapeMarkdown, fencedBlock } from './sanitize.js';
-import { diffLines, itemDiff, sameLineNotes, withNoteLines } from './textdiff.js';
+import { diffLines, itemDiff, newDiffBudget, sameLineNotes, withNoteLines } from './textdiff.js';
 import { aroundChange, formatValue, onePath, sameShownNote, targetUrl } from './value.js';
 
 export interface PlanMarkdownOptions {
@@ -294,6 +294,7 @@ function render(plan: Plan, sections: MdSection[], layout: Layout): string {
 
 export function renderPlanMarkdown(plan: Plan, opts: PlanMarkdownOptions): string {
   const maxChars = opts.maxChars ?? MARKDOWN_MAX_CHARS;
+  newDiffBudget();
   const sections = buildSections(plan, opts.kindOrder, opts.verbose === true);
   const layout: Layout = {
     showDetails: sections.map(() => true),

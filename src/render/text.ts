@@ -33,7 +33,7 @@ import {
 import { painter, type Paint, type Style } from './paint.js';
 import { writeLines } from './chunks.js';
 import { stripControl } from './sanitize.js';
-import { diffLines, itemDiff, NOTE_MARK, sameLineNotes, withNoteLines } from './textdiff.js';
+import { diffLines, itemDiff, newDiffBudget, NOTE_MARK, sameLineNotes, withNoteLines } from './textdiff.js';
 import { aroundChange, formatValue, oneLine, onePath, quote, sameShownNote, targetUrl } from './value.js';
 
 export { renderApplyReportText, writeApplyReportText } from './apply-text.js';
@@ -138,6 +138,7 @@ export function headerLines(command: string, plan: Plan, paint: Paint): string[]
 }
 
 function* planTextLines(plan: Plan, opts: PlanTextOptions): Generator<string> {
+  newDiffBudget();
   const paint = painter(opts.color);
   const verbose = opts.verbose ?? false;
   yield* headerLines('plan', plan, paint);

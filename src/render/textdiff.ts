@@ -102,8 +102,23 @@ function lineCount(text: string): number {
   return n;
 }
 
+/**
+ * The line-diff work (lines × edits, as above) one rendering of a plan may spend on all its values:
+ * some 3 s. Each value's diff is bounded, but not their sum: 150 rules of 3,000 lines, every other
+ * line edited, took 100 s to print, past --timeout and Ctrl-C (probe YH-1). Past it, each further
+ * value's change is one replaced block, as a value past its own bound is.
+ */
+const RENDER_DIFF_BUDGET = 100_000_000;
+let diffWorkLeft = RENDER_DIFF_BUDGET;
+
+/** Gives a rendering (a plan's text or markdown) the whole budget of line-diff work. */
+export function newDiffBudget(budget = RENDER_DIFF_BUDGET): void {
+  diffWorkLeft = budget;
+}
+
 function unified(oldText: string, newText: string): string[] {
   const lines = lineCount(oldText) + lineCount(newText);
+  if (diffWorkLeft < lines) return replacedBlock(linesOf(oldText), linesOf(newText));
   let maxEdit = editLimit(lines, VALUE_DIFF_BUDGET);
   const furthest = editLimit(lines, FEW_EDITS_BUDGET);
   if (maxEdit < furthest) {
@@ -113,7 +128,10 @@ function unified(oldText: string, newText: string): string[] {
     if (fewest > furthest) return replacedBlock(before, after);
     maxEdit = Math.max(maxEdit, Math.min(2 * fewest, furthest));
   }
+  maxEdit = Math.min(maxEdit, Math.floor(diffWorkLeft / lines));
   const patch = structuredPatch('before', 'after', oldText, newText, undefined, undefined, { context: 3, maxEditLength: maxEdit });
+  // What the diff cost: the edits it found, or all it was allowed before it gave up.
+  diffWorkLeft -= lines * Math.max(1, patch ? patch.hunks.reduce((n, h) => n + h.oldLines + h.newLines, 0) : maxEdit);
   if (!patch) return replacedBlock(linesOf(oldText), linesOf(newText));
   const out: string[] = [];
   for (const h of patch.hunks) {

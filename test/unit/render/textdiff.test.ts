@@ -1,6 +1,8 @@
 import { structuredPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
-import { diffLines, replacedBlock } from '../../../src/render/textdiff.js';
+import { diffLines, newDiffBudget, replacedBlock } from '../../../src/render/textdiff.js';
+import { renderPlanText } from '../../../src/render/text.js';
+import { KIND_ORDER, change, plan } from './fixtures.js';
 
 /** What jsdiff's own patch says for two texts, as diffLines shows it. */
 function patchLines(before: string, after: string): string[] {
@@ -18,6 +20,19 @@ describe('diffLines', () => {
     }
     expect(diffLines(null, '')).toEqual([]);
     expect(diffLines(null, null)).toEqual([]);
+  });
+
+  it('spends at most one budget of diff work on a whole rendering: past it, a value is one replaced block; each rendering starts anew (probe YH-1)', () => {
+    const before = Array.from({ length: 1000 }, (_, i) => `line ${i}`).join('\n');
+    const after = before.replace(/line (\d*[02468])\b/g, 'line $1 edited');
+    // Diffed line by line, the unchanged odd lines stand between the edited ones.
+    newDiffBudget();
+    expect(diffLines(before, after)).toContain(' line 1');
+    newDiffBudget(50_000);
+    expect(diffLines(before, after)).toEqual(replacedBlock(before.split('\n'), after.split('\n')));
+    // A rendering gives itself the whole budget again.
+    const rule = change('update', 'rule', 'P/A', { parent: 'P', fields: { actions: [before, after] } });
+    expect(renderPlanText(plan([rule]), { color: false, kindOrder: KIND_ORDER })).toMatch(/\n +-line 0\n +\+line 0 edited\n + line 1\n/);
   });
 
   it('a value changed on both sides shows its changed lines with context', () => {
