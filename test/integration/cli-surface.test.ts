@@ -113,6 +113,18 @@ describe('help and completion', () => {
     expect((await runCli(['-v', 'init', '--help'])).code).toBe(0);
   });
 
+  it('offers a file or folder name with a space or a glob character as one word, as it is (probe YH-2)', async () => {
+    const script = (await runCli(['completion', 'bash'])).stdout;
+    const dir = await makeDir({ 'my plan.json': '{}', '[x].json': '{}', 'x.json': '{}', 'cfg dir/docket.yaml': 'version: 1\n' });
+    const offered = (words: string[]): string[] =>
+      execFileSync('bash', ['-c', `${script}\nCOMPREPLY=(); COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _docket; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8', cwd: dir }).split('\n').filter(Boolean);
+    expect(offered(['docket', 'show', 'my'])).toEqual(['my plan.json']);
+    expect(offered(['docket', 'show', '['])).toEqual(['[x].json']);
+    expect(offered(['docket', 'plan', '-C', 'cfg'])).toEqual(['cfg dir']);
+    expect(offered(['docket', '-C', 'cfg'])).toEqual(['cfg dir']);
+    expect(offered(['docket', 'plan', '--out', 'my'])).toEqual(['my plan.json']);
+  });
+
   it('prints a zsh script that zsh accepts, and refuses other shells', async () => {
     const zsh = (await runCli(['completion', 'zsh'])).stdout;
     expect(zsh.startsWith('#compdef docket')).toBe(true);

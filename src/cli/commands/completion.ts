@@ -112,11 +112,18 @@ export function bashScript(commands: CommandWords[]): string {
   // What follows a flag of a command with subcommands is its value, not a subcommand (`test --junit capture`).
   const skipped = valuedOfParents(commands);
   // The value a flag takes: its fixed list, folders, files, or nothing offered (a name, a number, a duration).
-  const valueWords = (f: FlagWords): string => (f.values ? `compgen -W "${f.values.join(' ')}" -- "$cur"` : f.path === 'dir' ? 'compgen -d -- "$cur"' : f.path === 'file' ? 'compgen -f -- "$cur"' : '');
+  // File and folder names one a line, each one word as it is (spaces, `[x]`): not split or globbed (probe YH-2).
+  const valueWords = (f: FlagWords): string => (f.values ? `COMPREPLY=( $(compgen -W "${f.values.join(' ')}" -- "$cur") )` : f.path === 'dir' ? 'COMPREPLY=(); _docket_names -d' : f.path === 'file' ? 'COMPREPLY=(); _docket_names -f' : 'COMPREPLY=()');
   const values = commands
-    .flatMap((c) => c.valued.map((f) => `    ${f.names.map((n) => `"${c.name} ${n}"`).join('|')}) COMPREPLY=( ${valueWords(f) ? `$(${valueWords(f)})` : ''} ); return ;;`))
+    .flatMap((c) => c.valued.map((f) => `    ${f.names.map((n) => `"${c.name} ${n}"`).join('|')}) ${valueWords(f)}; return ;;`))
     .join('\n');
   return `# docket completion for bash: eval "$(docket completion bash)" (e.g. in ~/.bashrc)
+# Adds the file (-f) or folder (-d) names that start with $cur, each whole: a name with a space or
+# a glob character is one word as it is.
+_docket_names() {
+  local name
+  while IFS= read -r name; do COMPREPLY+=("$name"); done < <(compgen "$1" -- "$cur")
+}
 _docket() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" cmd="" opts words operand single takes i at j
   # \`--output=j\` reaches here split at the \`=\`: the flag is the word before it.
@@ -132,7 +139,7 @@ _docket() {
   if [ -z "$cmd" ]; then
     # The value of a common flag before the command (\`docket -C <TAB>\`): a folder for -C, nothing offered for the rest.
     case "$prev" in
-      -C|--dir) COMPREPLY=( $(compgen -d -- "$cur") ); return ;;
+      -C|--dir) COMPREPLY=(); _docket_names -d; return ;;
       ${VALUED_BEFORE_COMMAND}) COMPREPLY=(); return ;;
     esac
     COMPREPLY=( $(compgen -W "${top.map((c) => c.name).join(' ')} ${BEFORE_COMMAND_WORDS}" -- "$cur") )
@@ -171,7 +178,7 @@ ${cases}
   else
     # File names only where the command takes them: \`docket plan <TAB>\` offers nothing.
     COMPREPLY=( $(compgen -W "$words" -- "$cur") )
-    if [ "$operand" = dir ]; then COMPREPLY+=( $(compgen -d -- "$cur") ); elif [ "$operand" = file ]; then COMPREPLY+=( $(compgen -f -- "$cur") ); fi
+    if [ "$operand" = dir ]; then _docket_names -d; elif [ "$operand" = file ]; then _docket_names -f; fi
   fi
 }
 complete -o filenames -F _docket docket
