@@ -10,7 +10,7 @@ import { jsonText } from './json.js';
 import { cutNote, fitMarkdown, listShares, MARKDOWN_MAX_CHARS, pushWithin, type ListBudget } from './markdown-fit.js';
 import { targetLine as markdownTargetLine } from './markdown.js';
 import { painter } from './paint.js';
-import { codeSpan, escapeMarkdown } from './sanitize.js';
+import { codeSpan, escapeMarkdown, shortCodeSpan } from './sanitize.js';
 import { headerLines } from './text.js';
 import { oneLine, onePath, quote } from './value.js';
 
@@ -223,6 +223,14 @@ function adoptingLine(plan: Plan, items: readonly AdoptingItem[], show: (a: Adop
   return `${n} live ${n === 1 ? 'object is' : 'objects are'} named by a pending document (not drift; add the file it names, rename it to .yaml, then \`${adoptFilesCommand(plan, dir)}\`): ${items.map(show).join(', ')}.`;
 }
 
+/** A listed object's name, cut to this many characters as shown: a long one is still listed, not left to the count (probe YH-4). */
+const LISTED_NAME_CHARS = 300;
+
+/** An object's name in a markdown list (drift, pull). */
+export function listedName(name: string): string {
+  return shortCodeSpan(name, LISTED_NAME_CHARS);
+}
+
 /** `limitSaid`: the limit a cut report names, when it was fitted to less room than that (fitPrinted). */
 export function renderDriftMarkdown(plan: Plan, report: DriftReport, maxChars = MARKDOWN_MAX_CHARS, scope?: readonly string[], limitSaid = maxChars, dir?: string): string {
   return fitMarkdown((budget) => driftMarkdown(plan, report, budget, limitSaid, scope, dir), maxChars);
@@ -239,7 +247,7 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     const at = i.source ? ` · ${codeSpan(`${i.source.file}:${i.source.line}`)}` : '';
     const when = i.updated_at ? ` · updated ${codeSpan(i.updated_at)}` : '';
     const policy = i.policy ? ` · drift: ${i.policy}` : '';
-    return `- \`${directionSign(i.direction)}\` ${subject(i, codeSpan)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
+    return `- \`${directionSign(i.direction)}\` ${subject(i, listedName)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
   };
   const sections = groups(report.drift);
   const lists = [...sections.map((g) => listed(g.items, report).map((i) => `${item(i)}${removedWithSaid(i, report)}`)), ...(report.ignored.length > 0 ? [listed(report.ignored, report).map((i) => `${item(i)}${removedWithSaid(i, report)}`)] : [])];

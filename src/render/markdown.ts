@@ -32,7 +32,7 @@ import {
   type KindTitle,
 } from './facts.js';
 import { MARKDOWN_MAX_CHARS, thousands } from './markdown-fit.js';
-import { codeSpan, escapeMarkdown, fencedBlock } from './sanitize.js';
+import { cap, codeSpan, escapeMarkdown, fencedBlock, shortCodeSpan } from './sanitize.js';
 import { diffLines, itemDiff, newDiffBudget, sameLineNotes, withNoteLines } from './textdiff.js';
 import { aroundChange, formatValue, onePath, sameShownNote, targetUrl } from './value.js';
 
@@ -147,20 +147,6 @@ function codeEnd(s: string, at: number): number | undefined {
 
 const mdFmt: Fmt = { name: codeSpan, text: docketText };
 
-function cap(s: string, n: number): string {
-  if (s.length <= n) return s;
-  // Cut between what a reader sees as characters: not inside an emoji, a flag or a letter and its
-  // accent (second read SR70-6, third read TR70-6). Only the start is looked at: a name may be 25,000 characters.
-  let end = 0;
-  for (const { segment } of GRAPHEMES.segment(s.slice(0, n + 32))) {
-    if (end + segment.length > n - 1) break;
-    end += segment.length;
-  }
-  return `${s.slice(0, end)}…`;
-}
-
-const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
 export function targetLine(plan: Plan): string {
   const t = plan.target;
   const code = (s: string): string => codeSpan(cap(s, HEADER_VALUE_CHARS));
@@ -178,7 +164,7 @@ export function targetLine(plan: Plan): string {
 /** A change's list entry; `capNames` shortens its names, for a comment cut to size. */
 function changeHead(c: Change, capNames?: number): string {
   const from = renamedFrom(c);
-  const name = (s: string): string => codeSpan(capNames === undefined ? s : cap(s, capNames));
+  const name = (s: string): string => (capNames === undefined ? codeSpan(s) : shortCodeSpan(s, capNames));
   const what = from ? ` ${name(from.label)} → ${name(changeLabel(c))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${name(changeLabel(c))}${namesakeNote(c)}`;
   const lasting = c.action === 'delete' && c.irreversible && !c.policy ? ' (permanent)' : c.versions ? ` (${c.versions} versions)` : '';
   const source = c.source ? ` · ${codeSpan(`${c.source.file}:${c.source.line}`)}` : '';

@@ -13,7 +13,7 @@ import { cutNote, fitMarkdown, listShares, MARKDOWN_MAX_CHARS, joinWithin, pushW
 import { targetLine as markdownTargetLine } from './markdown.js';
 import { painter } from './paint.js';
 import { codeSpan, defuseWorkflowCommands, escapeMarkdown, fencedBlock, stripControl } from './sanitize.js';
-import { scopeLine } from './drift.js';
+import { listedName, scopeLine } from './drift.js';
 import { headerLines } from './text.js';
 import { oneLine, onePath, quote } from './value.js';
 import { invisibleCounts, invisibleIn, markInvisible, withoutInvisible } from '../config/quote.js';
@@ -226,7 +226,7 @@ export function renderPullMarkdown(plan: Plan, result: PullResult, opts: { dryRu
 }
 
 function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: ListBudget, maxChars: number, scope: readonly string[] | undefined, syncFile: string | undefined): string {
-  const fmt = { name: codeSpan, code: codeSpan };
+  const fmt = { name: listedName, code: codeSpan };
   // The files to review take their room (up to a share) before the changes do: a long list of
   // changes cut short is still told by its count, while a report naming none of its files is no use.
   const room = Number.isFinite(budget.left) ? Math.min(budget.left, FILES_SHARE) : Infinity;
@@ -240,7 +240,7 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
   if (records > 0) lines.push(escapeMarkdown(recordsOnlyText(records, syncFile)), '');
   // What was not pulled is what a person must act on: a long list of what was keeps room for it.
   const pulled = result.pulled.map((e) => `- ${entryLine(e, fmt).replace(/^(\S+)/, '`$1`')}${e.reason ? ` (${escapeMarkdown(e.reason)})` : ''}`);
-  const notPulled = result.notPulled.map((e) => `- ${subject(e, codeSpan)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}${e.file ? ` (${codeSpan(`${e.file}${e.line ? `:${e.line}` : ''}`)})` : ''}: ${escapeMarkdown(e.reason ?? '')}`);
+  const notPulled = result.notPulled.map((e) => `- ${subject(e, listedName)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}${e.file ? ` (${codeSpan(`${e.file}${e.line ? `:${e.line}` : ''}`)})` : ''}: ${escapeMarkdown(e.reason ?? '')}`);
   const notes = result.notes.map((n) => `- ${escapeMarkdown(n)}`);
   // A dry run's diffs share the room too: the lists took it all, and a long list left none for them (second read SR75-1).
   const diffs = dryRun ? diffBlocks(result.files, budget.left) : [];

@@ -75,14 +75,42 @@ function longestBacktickRun(text: string): number {
  * new block, and two names that differ in one would read the same (probe KD-1). Not for table cells (`|`).
  */
 export function codeSpan(text: string): string {
-  // What prints as nothing inside a code span is shown (`no<U+200B>te`), as the text report shows it.
-  let body = markInvisible(stripControl(markedControl(lineWithoutSecrets(text))));
+  let body = codeText(text);
   if (body === '') body = ' ';
   const fence = '`'.repeat(longestBacktickRun(body) + 1);
   // CommonMark strips one space on each side when both are present; pad so edges survive.
   const pad = /^[` ]|[` ]$/.test(body) && body.trim() !== '' ? ' ' : '';
   return `${fence}${pad}${body}${pad}${fence}`;
 }
+
+/** A text as a code span shows it: what prints as nothing shown (`no<U+200B>te`), as the text report shows it. */
+export function codeText(text: string): string {
+  return markInvisible(stripControl(markedControl(lineWithoutSecrets(text))));
+}
+
+/**
+ * A name as a code span of at most `max` characters as shown (an invisible character is eight,
+ * `<U+200B>`), cut with `…`: a name of tens of thousands of characters would take the room of
+ * every entry after it in a comment (probes YH-4, YH-5).
+ */
+export function shortCodeSpan(text: string, max: number): string {
+  return codeSpan(cap(codeText(text), max));
+}
+
+/** `s` cut to `n` characters with `…`, between what a reader sees as characters. */
+export function cap(s: string, n: number): string {
+  if (s.length <= n) return s;
+  // Cut between what a reader sees as characters: not inside an emoji, a flag or a letter and its
+  // accent (second read SR70-6, third read TR70-6). Only the start is looked at: a name may be 25,000 characters.
+  let end = 0;
+  for (const { segment } of GRAPHEMES.segment(s.slice(0, n + 32))) {
+    if (end + segment.length > n - 1) break;
+    end += segment.length;
+  }
+  return `${s.slice(0, end)}…`;
+}
+
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /**
  * A fenced code block that no content can close early: the fence is longer than any backtick run

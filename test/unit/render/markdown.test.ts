@@ -331,6 +331,16 @@ describe('renderPlanMarkdown', () => {
     expectWellFormed(out);
   });
 
+  it('cuts a listed name by what it shows: an invisible character shows as eight (`<U+00AD>`), so 150 of them are cut too (probe YH-5)', () => {
+    const hidden = '\u00ad'.repeat(150);
+    const rules = Array.from({ length: 300 }, (_, i) => change('create', 'rule', `P/R${i}${hidden}`, { parent: 'P' }));
+    const out = md(plan(rules), 60_000);
+    const listed = out.split('\n').filter((l) => l.startsWith('- `+` **create** rule'));
+    expect(listed.length).toBeGreaterThan(50);
+    for (const line of listed) expect(line.length).toBeLessThan(400);
+    expectWellFormed(out);
+  });
+
   it('cuts a plan whose details run to 200,000 lines instead of crashing (a 20,000-rule plan did)', () => {
     const changes = [
       change('create', 'custom-term', 'Huge', { fields: { body: [null, 'clause\n'.repeat(200_000)] } }),

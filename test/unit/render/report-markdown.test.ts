@@ -28,6 +28,17 @@ describe('drift and pull markdown at scale', () => {
     expect(markdownShape(out).fencesClosed).toBe(true);
   });
 
+  it('lists an object of a name of tens of thousands of characters by its name cut short, in drift and pull (probe YH-4)', () => {
+    const long = (i: number): DriftItem => ({ ...onlyLive(i), key: `${i}${'Q'.repeat(70_000)}`, name: `${i}${'Q'.repeat(70_000)}` });
+    const drift = renderDriftMarkdown(plan([]), { drift: [long(1), long(2)], ignored: [], pending: [] });
+    expect(drift).toContain(`- \`+\` playbook \`1${'Q'.repeat(298)}…\``);
+    expect(drift).toContain(`- \`+\` playbook \`2${'Q'.repeat(298)}…\``);
+    const entries = [1, 2].map((i) => ({ ...pulled(i), key: `${i}${'Q'.repeat(70_000)}`, name: `${i}${'Q'.repeat(70_000)}` }));
+    const result: PullResult = { pulled: entries, notPulled: [], notes: [], files: [], sync: new Map() } as unknown as PullResult;
+    const pull = renderPullMarkdown(plan([]), result, { dryRun: true });
+    expect(pull).toContain(`playbook \`2${'Q'.repeat(298)}…\``);
+  });
+
   it('a long first section does not leave a later one empty: each cut section lists its share of entries', () => {
     const changed = (i: number): DriftItem => ({ kind: 'rule', key: `P/Rule ${i}`, name: `Rule ${i}`, parent: { kind: 'playbook', key: 'P' }, direction: 'changed-live', fields: [{ field: 'actions', direction: 'live' }], updated_at: '2026-01-01T00:00:00.000Z' } as DriftItem);
     const removed = (i: number): DriftItem => ({ kind: 'playbook', key: `Gone ${i}`, name: `Gone ${i}`, direction: 'removed-live', fields: [], updated_at: '2026-01-01T00:00:00.000Z' });
