@@ -14,7 +14,7 @@ import { docSource, fieldSourcesAt, formerNamesAt, problemAt, valueOf } from './
 import { asideName, freshSiblings } from './support/race.js';
 import { ApiError } from '../errors.js';
 import { updatedAt } from './support/updated.js';
-import { expectedOf } from './support/declared.js';
+import { expectedOf, idsOf } from './support/declared.js';
 import { readSchema } from '../config/schema-read.js';
 import { quoteValue } from '../config/quote.js';
 import { numberAsText } from '../config/written-number.js';
@@ -362,7 +362,11 @@ export const templateKind: KindModule<'template'> = {
     const earlier = earlierUploads(attachments, ctx.declared ?? []);
     for (const [id, name] of earlier) names.set(id, name);
     const nameOf = (id: string): unknown => (names.has(id) ? { attachment: names.get(id) } : id);
-    const declared = new Map((ctx.declared ?? []).filter((d) => d.kind === 'template').flatMap((d) => [d.key, ...d.renamedFrom].map((n) => [n, d.fields] as const)));
+    const declaredTemplates = (ctx.declared ?? []).filter((d) => d.kind === 'template');
+    const declared = new Map(declaredTemplates.flatMap((d) => [d.key, ...d.renamedFrom].map((n) => [n, d.fields] as const)));
+    // One renamed in the app is the declared one it was last synced as: its ids keep the form that file writes (probe YI-2).
+    const synced = declaredTemplates.length > 0 ? await ctx.synced?.() : undefined;
+    const declaredById = new Map(declaredTemplates.flatMap((d) => [...idsOf(d, synced)].map((id) => [id, d.fields] as const)));
     // The names each attachment the files renamed away had: an earlier upload of one is, to a file
     // still naming the former name, the object it names (repointOwed).
     const formerOf = new Map((ctx.declared ?? []).filter((d) => d.kind === 'attachment' && d.renamedFrom.length > 0).map((d) => [d.key, d.renamedFrom]));
@@ -374,7 +378,7 @@ export const templateKind: KindModule<'template'> = {
     return templates.map((t): LiveResource => {
       const attributes = templateAttributes(t);
       const info = liveTemplateType(t as { type?: unknown; attributes?: Record<string, unknown> });
-      const fields = liveFields(info, attributes, nameOf, declared.get(normName(t.attributes.name)));
+      const fields = liveFields(info, attributes, nameOf, declared.get(normName(t.attributes.name)) ?? declaredById.get(t.id));
       const unknownFields = 'type' in fields ? undefined : { type: 'the service did not say which type of template it is' };
       const refIds: Record<string, unknown> = {};
       const refs = new Set<string>();

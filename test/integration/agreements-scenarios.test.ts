@@ -1339,6 +1339,28 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a template renamed in the app keeps an attachment id its file writes as the id: only the rename shows, and pull leaves the id (probe YI-2)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    await applyOk(cli, dir);
+    const id = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
+    const byId = CSA_TEMPLATE_YAML.replace('{ attachment: Security Exhibit }', id);
+    expect(byId).not.toBe(CSA_TEMPLATE_YAML);
+    await writeFiles(dir, { 'templates/csa.yaml': byId });
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+    await new App(t.env).editTemplate('Cloud Service Agreement', { name: 'CSA renamed' });
+    const drift = await cli('drift', '-C', dir, '-o', 'json');
+    expect((JSON.parse(drift.stdout) as { drift: { key: string; fields: { field: string }[] }[] }).drift.map((d) => [d.key, d.fields.map((f) => f.field)])).toEqual([['Cloud Service Agreement', ['name']]]);
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code).toBe(0);
+    const file = await readFile(join(dir, 'templates/csa.yaml'), 'utf8');
+    expect(file).toContain(`include_security_policy_attachment_id: ${id}`);
+    expect(file).toContain('name: CSA renamed');
+    await expectNoChanges(cli, dir);
+  });
+
   it('uploads an attachment, points templates at it, and re-points them when the PDF changes', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });

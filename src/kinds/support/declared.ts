@@ -33,7 +33,7 @@ function declaredIds(declared: readonly DesiredResource[], kind: KindName, synce
 }
 
 /** The live ids a declared object may have: its pin, and those it was last synced under (its key or a former one). */
-function idsOf(d: DesiredResource, synced: SyncedIds | undefined): Set<string> {
+export function idsOf(d: DesiredResource, synced: SyncedIds | undefined): Set<string> {
   const ids = new Set<string>();
   if (d.pinId) ids.add(d.pinId);
   for (const kindKey of [refKey(d.kind, d.key), ...formerKeys(d)]) {
