@@ -153,6 +153,12 @@ export const customTermKind: KindModule<'custom-term'> = {
         // Recorded only for another organization (an exported repository applied here): adopting
         // the file would record a document docket never saw here as live, so it is published.
         if (ctx.lock.elsewhereKeys?.has(`custom-term:${name}`)) return { ...base, fields: { name, docx: 'not known: docket.lock.json records it for another organization only' }, extra };
+        // Made in the app under the name of one docket uploaded, which was renamed there: the file
+        // under this name is that one's document, not this term's, and adopting it would record a
+        // document this term never had as live (probe YI-1). Published, as one of another organization is.
+        const named = ctx.lock.files[`custom-term:${name}`];
+        const renamedAway = named?.id !== undefined && named.id !== t.id && terms.some((other) => other.id === named.id);
+        if (renamedAway) return { ...base, fields: { name, docx: `not known: docket.lock.json records ${named!.file} as the upload of custom term ${named!.id}, renamed in the app since` }, extra };
         return { ...base, fields: { name }, unknownFields: { docx: 'docket.lock.json records no confirmed upload of it (none, or one never confirmed); the service cannot give a docx back' }, extra };
       }
       // One the files dropped is read only to say what changed in it live: gone meanwhile, it has nothing to say.

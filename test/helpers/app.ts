@@ -92,6 +92,17 @@ export class App {
     if (!response.ok) throw new Error(`publish docx: ${response.status} ${await response.text()}`);
   }
 
+  /** A Word term made in the app (multipart). */
+  async createTermDocx(name: string, docx: Uint8Array): Promise<void> {
+    const form = new FormData();
+    form.set('name', name);
+    form.set('term_type', 'file');
+    form.set('docx', new Blob([docx]), 'terms.docx');
+    form.set('user_email', ACTOR);
+    const response = await fetch(`${this.env.DOCKET_AGREEMENTS_URL}/v1/custom_terms`, { method: 'POST', headers: { authorization: `Bearer ${this.env.DOCKET_API_KEY}` }, body: form });
+    if (!response.ok) throw new Error(`create docx term: ${response.status} ${await response.text()}`);
+  }
+
   async createTerm(name: string, body: string): Promise<void> {
     await this.call('agreements', 'POST', '/custom_terms', { name, body, term_type: 'text', user_email: ACTOR });
   }

@@ -182,6 +182,24 @@ describe('custom terms', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a Word term renamed in the app while a new one took its name: the file is the renamed one\'s, so the new one is published to, not adopted with it (probe YI-1)', async () => {
+    await start();
+    const dir = await makeDir(WORD_TERM);
+    await applyOk(cli, dir);
+    const app = new App(t.env);
+    await app.renameTerm('Data Terms', 'Data Terms Old');
+    await app.createTermDocx('Data Terms', docx('made in the app'));
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).not.toContain('--adopt-files');
+    expect(plan.stdout).toContain('↑ publish custom-term "Data Terms"');
+    const renamed = Object.values(agreements().custom_terms).find((x) => x.name === 'Data Terms Old')!.id;
+    expect(plan.stdout).toContain(`docx: "not known: docket.lock.json records terms/data.docx as the upload of custom term ${renamed}, renamed in the app since" → `);
+    await applyOk(cli, dir);
+    expect(term('Data Terms')!.versions).toHaveLength(2);
+    expect(term('Data Terms Old')!.versions).toHaveLength(1);
+    await expectNoChanges(cli, dir);
+  });
+
   it('refuses to switch a term between text and Word at the file line: the service keeps a term\'s type', async () => {
     await start();
     const dir = await makeDir({ ...WORD_TERM, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
