@@ -323,7 +323,7 @@ export function namingOnlyNamed(resources: readonly DesiredResource[], onlyNamed
       out.push({
         at: { ...(ref.source ?? d.source), ...(path ? { path } : {}) },
         // The organization is one: `organization "organization"` named it twice (probe LB-3).
-        message: `${d.name === d.kind ? d.kind : `${d.kind} ${quoteValue(d.name)}`}: \`${ref.field}\` names ${quoteValue(ref.key)}, a user docket sees only because the app names them as a reviewer now (the review service has no users list), so a later plan could not find them`,
+        message: `${d.name === d.kind ? d.kind : `${d.kind} ${quoteValue(d.name)}`}: \`${ref.field}\` names ${quoteValue(ref.key)}, a user docket sees only because the app names them as a reviewer now (the review service has no users list, and no invitation it lists gives their user id), so a later plan could not find them`,
         hint: `give their Member document \`id: ${id}\` (declare one in members.yaml with \`kind: Member\` and \`email: ${ref.key}\` if there is none)`,
       });
     }

@@ -681,7 +681,7 @@ describe('objects renamed in the app', () => {
     const pull = await cli('pull', '-C', dir, '--target', 'playbook/Zeta NDA 2025');
     expect(pull.code, pull.stdout).toBe(0);
     // The new one under its old name left out, its history could not go with it (second read SR75-4).
-    expect(pull.stdout).toContain('playbook "Zeta NDA 2025": was playbook "Zeta NDA" when last in sync, and a new playbook was made in the app under that name: pull both together (also --target 'playbook/Zeta NDA')');
+    expect(pull.stdout).toContain('playbook "Zeta NDA 2025": was playbook "Zeta NDA" when last in sync, and a new playbook was made in the app under that name: pull both together (also --target \'playbook/Zeta NDA\')');
     // Nothing the next apply would copy into the new playbook.
     const plan = await cli('plan', '-C', dir, '--target', 'playbook/Zeta NDA', '--target', 'playbook/Zeta NDA 2025', '-o', 'json');
     expect((JSON.parse(plan.stdout) as { changes: { action: string; direction: string }[] }).changes.filter((c) => c.action === 'create' && c.direction === 'only-in-files')).toEqual([]);
