@@ -188,11 +188,7 @@ export function driftReport(input: DriftInput): DriftReport {
   }
   // A parent removed live with its children: one line of the report says them all.
   const removedWith = new Map<DriftItem, DriftItem[]>();
-  for (const i of report.drift) {
-    const children = i.direction === 'removed-live' ? removedChildren.get(refKey(i.kind, i.key)) : undefined;
-    if (children?.length) removedWith.set(i, children);
-  }
-  if (removedWith.size > 0) report.removedWith = removedWith;
+  withParents(report.drift, removedChildren, removedWith);
   // A parent pull leaves in the files (its removed children the files changed) keeps all its removed children there too.
   for (const i of report.drift) {
     if (i.direction !== 'removed-live' || !editedChildrenOf.has(refKey(i.kind, i.key))) continue;
@@ -222,14 +218,8 @@ export function driftReport(input: DriftInput): DriftReport {
     if (c.policy === 'ignore' && c.direction === 'removed-live' && c.parent) addTo(ignoredChildren, refKey(c.parent.kind, c.parent.key), entry);
   }
   // A parent removed live that `drift: ignore` leaves alone is one line with its children too (probe YB-3).
-  if (ignoredChildren.size > 0) {
-    const ignored = new Set(report.ignored);
-    for (const i of report.ignored) {
-      const children = i.direction === 'removed-live' ? ignoredChildren.get(refKey(i.kind, i.key))?.filter((child) => ignored.has(child)) : undefined;
-      if (children?.length) removedWith.set(i, children);
-    }
-    if (removedWith.size > 0) report.removedWith = removedWith;
-  }
+  withParents(report.ignored, ignoredChildren, removedWith);
+  if (removedWith.size > 0) report.removedWith = removedWith;
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
   let renames: LiveRenames | undefined;
   for (const l of input.unmatched) {
@@ -258,6 +248,16 @@ export function driftReport(input: DriftInput): DriftReport {
     if (removed && input.childrenOf) for (const work of editedLiveChildren(l.id, input.sync, input.childrenOf)) toDrift(editedChild(work), work.child.id);
   }
   return report;
+}
+
+/** Each parent in `list` removed live, with the children removed with it that `list` holds: said on its line. */
+function withParents(list: readonly DriftItem[], childrenOf: ReadonlyMap<string, DriftItem[]>, into: Map<DriftItem, DriftItem[]>): void {
+  if (childrenOf.size === 0) return;
+  const listed = new Set(list);
+  for (const i of list) {
+    const children = i.direction === 'removed-live' ? childrenOf.get(refKey(i.kind, i.key))?.filter((child) => listed.has(child)) : undefined;
+    if (children?.length) into.set(i, children);
+  }
 }
 
 /** A child (rule) of an object the files removed, edited or made live since the last sync: its live part is drift. */

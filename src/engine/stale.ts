@@ -13,7 +13,7 @@ import { matchedToDeclared } from './matched.js';
 import { unconfirmedSincePlan } from './uncertain.js';
 import { landingSincePlan, type LandingMarks } from './landing.js';
 import { kindsToRead, type PruneSwitches } from './project.js';
-import { CREATE_ACTIONS, formerKeys, refKey, type Change, type DesiredResource, type LiveResource, type Plan, type PlanTarget } from './types.js';
+import { CREATE_ACTIONS, formerKeys, namesakeNote, refKey, type Change, type DesiredResource, type LiveResource, type Plan, type PlanTarget } from './types.js';
 
 export interface StaleCheck {
   /** The digest of the configuration as it is now. */
@@ -145,7 +145,7 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
   for (const c of plan.changes) {
     // The organization, of which there is one, by what it is, not as `organization "organization"`.
     // One of two live objects of one name, by its id as the plan named it (second read SR97-3).
-    const label = c.action === 'rename' ? renameLabel(c) : kindNamed(c.kind)?.singleton === true ? `the ${c.kind}` : `${named(c.kind, c.key)}${c.namesake && c.liveId !== undefined ? ` (id ${c.liveId})` : ''}`;
+    const label = c.action === 'rename' ? renameLabel(c) : kindNamed(c.kind)?.singleton === true ? `the ${c.kind}` : `${named(c.kind, c.key)}${namesakeNote(c)}`;
     if (c.liveId) {
       const live = byId.get(`${c.kind}:${c.liveId}`);
       const once = (reason: string): void => {

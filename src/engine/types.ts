@@ -341,6 +341,11 @@ export function refKey(kind: KindName, key: string): string {
   return `${kind}:${key}`;
 }
 
+/** After the name of an object removed whose name another of its kind holds too: which one it is, by its live id (probe YE-2). */
+export function namesakeNote(c: Pick<Change, 'namesake' | 'liveId'>): string {
+  return c.namesake && c.liveId !== undefined ? ` (id ${c.liveId})` : '';
+}
+
 /** Each `a/b` a child key (or a child's former name) `a/b/c` could name its parent by: names may hold `/` too. */
 export function prefixesOf(key: string): string[] {
   const out: string[] = [];

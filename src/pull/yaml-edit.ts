@@ -1036,7 +1036,7 @@ class DocumentEditor {
     // as written when it did not change, which only a block list can (its own lines).
     const moves = movesIn(pairs, had, want);
     // A flow list written an item a line moves its lines as a block list does (probe XH-3).
-    const flowLines = seq.flow ? this.itemLines(seq) : undefined;
+    const flowLines = seq.flow && moves.size > 0 ? this.itemLines(seq) : undefined;
     /** The added items that are an item moved unchanged, which moves as written. */
     const asWritten = new Set([...moves].filter(([w, o]) => (!seq.flow || flowLines !== undefined) && sameValue(had[o], want[w]) && this.movesAsWritten(seq, o)).map(([w]) => w));
     const movedAsWritten = new Set([...asWritten].map((w) => moves.get(w)!));

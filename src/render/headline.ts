@@ -2,7 +2,9 @@
  * A change named as the plan shows it, with no other rendering code: the apply report in JSON
  * (loaded before any command, for error documents) uses it too.
  */
-import type { Change, ChangeResult } from '../engine/types.js';
+import { namesakeNote, type Change, type ChangeResult } from '../engine/types.js';
+
+export { namesakeNote };
 import { HIDDEN_PARTS, identityWithoutSecrets } from '../config/url-secrets.js';
 import { quote } from './value.js';
 import { drawnAlikeLetter } from '../util/other-script.js';
@@ -53,10 +55,6 @@ export function changeHeadline(c: Change): string {
   return `${c.action} ${c.kind} ${quote(changeLabel(c))}${namesakeNote(c)}`;
 }
 
-/** After the name of an object removed whose name another holds too: which one it is (probe YE-2). */
-export function namesakeNote(c: Change): string {
-  return c.namesake && c.liveId !== undefined ? ` (id ${c.liveId})` : '';
-}
 
 /** Why a change was skipped, naming the failed change (and the one between) as the plan showed them. */
 export function skippedBecause(r: ChangeResult, byId: ReadonlyMap<string, Change>): string {

@@ -580,8 +580,9 @@ async function checked(plan: Plan, s: Session, shape: PlanShape, approved = fals
   // A saved plan is made again as it was made; the one a person approved, by this apply again.
   const again = approved ? shapedCommand('apply', shape) : replanCommand(plan, shape.dir, savedFile);
   if (stale.length > 0) throw new StalePlanError(stale, { approved, again, ...(hint ? { hint } : {}) });
-  // Not stale, the files may still have moved lines (a comment added, a file renamed): each change is named where it is now (probe YC-1).
-  return { ...plan, changes: withCurrentSources(plan.changes, w.desired, (kind) => KINDS.find((k) => k.name === kind)?.parentField) };
+  // Not stale, a saved plan's files may still have moved lines (a comment added, a file renamed):
+  // each change is named where it is now (probe YC-1). A plan made by this apply is placed already.
+  return approved ? plan : { ...plan, changes: withCurrentSources(plan.changes, w.desired, (kind) => KINDS.find((k) => k.name === kind)?.parentField) };
 }
 
 /** What to do with a saved plan made for another target than this apply's. */
