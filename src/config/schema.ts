@@ -13,7 +13,7 @@ import { gluedDashHint, joinPointer, pathToPointer, pointerLabel, pointerToPath,
 import { quoteValue, showJson, showName } from './quote.js';
 import { urlSpellingHint } from './url-policy.js';
 import { asLatinLetters, drawnAlikeLetter, otherScriptOf } from '../util/other-script.js';
-import { withoutSecrets } from './url-secrets.js';
+import { credentialsHidden, withoutSecrets } from './url-secrets.js';
 import { keyAsWritten, nonFiniteName, TAG_HINT } from './written-number.js';
 import { variablesIn } from './interpolate.js';
 
@@ -412,7 +412,7 @@ export function gotValue(data: unknown): string {
   // As YAML writes them: JSON has no NaN or infinity (it prints `null`).
   if (typeof data === 'number' && !Number.isFinite(data)) return ` (got ${Number.isNaN(data) ? '.nan' : data > 0 ? '.inf' : '-.inf'})`;
   // Cut and escaped as every quoted value is (never inside an emoji).
-  return ` (got ${typeof data === 'string' ? quoteValue(data.replace(/\/\/[^/?#\s]*@/g, '//***@')) : JSON.stringify(data)})`;
+  return ` (got ${typeof data === 'string' ? quoteValue(credentialsHidden(data)) : JSON.stringify(data)})`;
 }
 
 /** Above this many properties an unknown-key hint names the schema instead of listing them all. */

@@ -4,7 +4,7 @@
  * fragment, and https except on loopback hosts, because the API key travels with every request.
  */
 import { quoteValue } from './quote.js';
-import { withoutSecrets } from './url-secrets.js';
+import { withoutCredentials, withoutSecrets } from './url-secrets.js';
 
 export interface UrlProblem {
   code: 'invalid-url' | 'insecure-url';
@@ -24,6 +24,10 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   try {
     u = new URL(raw.trim());
   } catch {
+    // A password holding a `/` (a token may) ends the host part there: say what was meant (probe ZF-1).
+    if (withoutCredentials(raw.trim()) !== raw.trim()) {
+      return { code: 'invalid-url', message: `${what} ${shown(raw)} is not a valid URL: it holds a user name or password`, hint: 'pass the API key in the environment instead; a URL such as https://api.commonpaper.com holds none' };
+    }
     return { code: 'invalid-url', message: `${what} ${shown(raw)} is not a valid URL`, hint: 'use a URL such as https://api.commonpaper.com' };
   }
   // A backslash the parser reads as `/` (in the host part) or keeps: the editor's schema refuses it, so does docket (second read).

@@ -11,9 +11,82 @@ export function withoutSecrets(url: string): string {
   return withoutCredentials(url).replace(/\?[^#]*/, '?…').replace(/#[\s\S]*$/, '#…');
 }
 
-/** A URL's `user:password@` as `***@`, also when the scheme or its slashes are missing (`bob:pw@host`). */
+/**
+ * A URL's `user:password@` as `***@`, also when the scheme or its slashes are missing (`bob:pw@host`),
+ * and when the password holds a `/` or an `@` (`bob:tok/en@host`, `bob:p@ss/x@host`: a base64 token
+ * may), which ends a URL's authority, so the URL is refused as no URL but still quoted (probe ZF-1).
+ */
 export function withoutCredentials(url: string): string {
-  return url.replace(/^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:\/+)?)[^/?#\s]*@/, '$1***@').replace(/\/\/[^/?#\s]*@/g, '//***@');
+  const prefix = /^\s*(?:[A-Za-z][A-Za-z0-9+.-]*:[\\/]+)?/.exec(url)![0].length;
+  const end = credentialsEnd(url, prefix, newSegmentMemo());
+  return credentialsHidden(end < 0 ? url : `${url.slice(0, prefix)}***@${url.slice(end)}`);
+}
+
+/** Every `user:password@` after a `//` in text that may be no URL (a value quoted by a schema message). */
+export function credentialsHidden(text: string): string {
+  if (!text.includes('@')) return text;
+  const memo = newSegmentMemo();
+  let out = '';
+  let done = 0;
+  for (let at = text.indexOf('//'); at >= 0; at = text.indexOf('//', Math.max(at + 2, done))) {
+    const end = credentialsEnd(text, at + 2, memo);
+    if (end < 0) continue;
+    out += `${text.slice(done, at)}//***@`;
+    done = end;
+  }
+  return out + text.slice(done);
+}
+
+/**
+ * Where the `user:password@` starting at `from` ends (after its `@`), or -1. A user name runs to a
+ * `/`, `?`, `#`, white space, `:` or `@`. After an `@`, the credentials run to the last `@` before
+ * a `/`, `?`, `#` or white space (`bob@p@ss@host`). After a `:` not followed by a slash (a scheme's
+ * own `https://host/@me` is no password), to the last `@` before a `?`, `#`, white space or a quote,
+ * so a password may hold a `/`; a path's `@` after a port (`https://host:8080/u/@me`) is hidden
+ * with it, which only shows less.
+ */
+function credentialsEnd(text: string, from: number, memo: SegmentMemo): number {
+  let i = from;
+  while (i < text.length && !USER_END.test(text[i]!)) i++;
+  if (text[i] === '@') {
+    let last = i;
+    for (let j = i + 1; j < text.length && !AUTHORITY_END.test(text[j]!); j++) if (text[j] === '@') last = j;
+    return last + 1;
+  }
+  if (text[i] !== ':' || text[i + 1] === '/' || text[i + 1] === '\\') return -1;
+  const lastAt = memo.lastAtInSegment(text, i + 1);
+  return lastAt > i ? lastAt + 1 : -1;
+}
+const USER_END = /[/?#\s@:]/;
+const AUTHORITY_END = /[/?#\s]/;
+const SEGMENT_END = /[?#\s"'`<>]/;
+
+/**
+ * The last `@` of the segment (up to a SEGMENT_END) that holds a position, remembered for the segment:
+ * each `//a:` of a megabyte of them asks of the same segment, which is read once.
+ */
+interface SegmentMemo {
+  lastAtInSegment(text: string, at: number): number;
+}
+function newSegmentMemo(): SegmentMemo {
+  let start = -1;
+  let end = -1;
+  let lastAt = -1;
+  return {
+    lastAtInSegment(text, at) {
+      if (at < start || at >= end) {
+        start = at;
+        end = at;
+        lastAt = -1;
+        while (end < text.length && !SEGMENT_END.test(text[end]!)) {
+          if (text[end] === '@') lastAt = end;
+          end++;
+        }
+        if (end === start) end++;
+      }
+      return lastAt >= at ? lastAt : -1;
+    },
+  };
 }
 
 /**
@@ -29,7 +102,7 @@ const URL_IN_LINE = /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]*:[\\/]+|(?<![:
  * `word:local@domain` (`Sales:anna@acme.example`, `member:bob@acme.example`) is no URL, and
  * messages show it as written (probe IK); a message quoting a `url:` hides its credentials itself.
  */
-const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]*:[^\s"'`/?#[\]{},]*@/g;
+const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]*:(?![/\\])[^\s"'`?#[\]{},]*@/g;
 
 /**
  * A line of text output shows (a message, a name, a value): each URL in it as `withoutSecrets`
@@ -171,7 +244,7 @@ const NAME_KEYS: ReadonlySet<string> = new Set(['name', 'email', 'reviewer', 'de
  * what BARE_CREDENTIALS stops at in a flow collection (`,`, `[`, `{`, a quote), so a `url:` that
  * is refused does not print it in the line under the message (TR66-7).
  */
-const WORD_CREDENTIALS = /^(["'`[{(]*)[^\s:@"'`[{(]*:[^\s/?#]*@/;
+const WORD_CREDENTIALS = /^(["'`[{(]*)[^\s:@"'`[{(]*:(?![/\\])[^\s?#]*@/;
 /**
  * A scheme-less host or path with a query or fragment (`api.example.com/v1?token=…`,
  * `localhost:8080?token=…`): the `?` or `#` follows a word holding a `.`, `/`, `:` or `]` and

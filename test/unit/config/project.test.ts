@@ -139,6 +139,12 @@ describe('docket.yaml', () => {
     // A third slash after the scheme, which the URL parser would drop, is refused once, as a slip.
     const slashes = await load({ 'docket.yaml': lines('version: 1', 'review: { url: "https:///api.example.com" }') });
     expect(slashes.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([['docket.yaml:2:16 invalid-url', '`review.url` "https:///api.example.com" has a third / after the scheme', 'write it as https://host, with two slashes']]);
+    // A password holding a `/` (a token may) makes no URL: quoted hidden, and said for what it is (probe ZF-1).
+    const token = await load({ 'docket.yaml': lines('version: 1', 'review: { url: "https://bob:tok/Hunter2Secret@api.example.com/review" }') });
+    expect(token.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
+      ['docket.yaml:2:16 invalid-url', '`review.url` "https://***@api.example.com/review" is not a valid URL: it holds a user name or password', 'pass the API key in the environment instead; a URL such as https://api.commonpaper.com holds none'],
+    ]);
+    expect(JSON.stringify(token.diagnostics)).not.toContain('Hunter2Secret');
     // A quoted placeholder's value came from its variable: said as it reads, not as a slice of the text.
     const placeholder = await load({ 'docket.yaml': lines('version: 1', 'concurrency: "${var.n}"', 'safety: { max_delete_fraction: "${var.f}" }', 'vars: { n: "65", f: "2.0" }') });
     expect(placeholder.diagnostics.map((d) => [brief(d), d.message])).toEqual([

@@ -42,7 +42,7 @@ describe("a URL's secrets in what output quotes", () => {
       ['  url: http:/u:PW@127.0.0.1/r', '  url: http:/***@127.0.0.1/r'],
       ['  url: //u:PW@api.example.com/r', '  url: //***@api.example.com/r'],
       ['  url: https:/api.example.com/r?QS', '  url: https:/api.example.com/r?…'],
-      ["  url: 'https:\\\\u:PW@api.example.com/r'", "  url: '***@api.example.com/r'"],
+      ["  url: 'https:\\\\u:PW@api.example.com/r'", "  url: 'https:\\\\***@api.example.com/r'"],
       // One copied from docket's own output with a token added: hidden whole again (second read).
       ['  url: http://api.example.com/v1?…&token=T1#…F1', '  url: http://api.example.com/v1?…#…'],
       // Inside a word, where no scheme starts a line's URL (fifth read RV7-3).
@@ -53,12 +53,20 @@ describe("a URL's secrets in what output quotes", () => {
       // A `)` that closes the text's parentheses is the text's, not the query's (probe XF-1).
       ['(description: bad https://u:pw@x.example/cb?sig=ZZZ) [request r1]', '(description: bad https://***@x.example/cb?…) [request r1]'],
       ['(see https://x.example/wiki/A_(b)?t=S))', '(see https://x.example/wiki/A_(b)?…))'],
+      // A password holding a `/` or an `@`, which ends the authority as a parser reads it (probe ZF-1).
+      ['https://bob:tok/Hunter2Secret@api.example.com/review', 'https://***@api.example.com/review'],
+      ['see https://bob:pw@ss/Hunter2Secret@wiki.example/x now', 'see https://***@wiki.example/x now'],
+      ['"https:/bob:tok/en@api.example.com" and "https://c:d@e"', '"https:/***@api.example.com" and "https://***@e"'],
       ['https://x.example/A_(b)?t=S)', 'https://x.example/A_(b)?…)'],
     ]) expect(lineWithoutSecrets(line)).toBe(shown);
     // Text that is no URL, with no scheme before its `://`, is left as written (sixth read RV8-1).
     for (const plain of ['pattern: (https?://[^\\s?#]+)', 'Links that match https?://[^?#]+ are flagged', 'ratio 3://4?']) expect(lineWithoutSecrets(plain)).toBe(plain);
     // What is no URL is left as it is: e-mails, a path with a double slash, a key and its value.
-    for (const plain of ['email: alice@acme.example', 'file: docs//a.md', 'name: Clause #3', 'actions: ACCEPT a?']) expect(lineWithoutSecrets(plain)).toBe(plain);
+    for (const plain of ['email: alice@acme.example', 'file: docs//a.md', 'name: Clause #3', 'actions: ACCEPT a?', 'see https://medium.com/@author/post']) expect(lineWithoutSecrets(plain)).toBe(plain);
+    // An `@` in a query is no password: the host and path stay.
+    expect(lineWithoutSecrets('https://host:8080/x?email=a@b.example')).toBe('https://host:8080/x?…');
+    // A megabyte of what starts credentials but holds no `@` is read once.
+    for (const long of ['//a:'.repeat(300_000), `https://${'a:'.repeat(300_000)}/`]) expect(lineWithoutSecrets(long)).toBe(long);
   });
 
   it('hide a `user:password@` written without a scheme in the lines of files, however the `url:` before it is written, and show a name or key shaped `word:local@domain` as written (probes IK, SR66-1)', () => {
@@ -79,6 +87,8 @@ describe("a URL's secrets in what output quotes", () => {
     expect(excerptWithoutSecrets('  payment_link_url: bob:pw@host.example')).toBe('  payment_link_url: ***@host.example');
     expect(excerptWithoutSecrets('  bad name: bob:s3cretpw@review.example')).toBe('  bad name: ***@review.example');
     expect(excerptWithoutSecrets('    - bob:s3cretpw@host')).toBe('    - ***@host');
+    expect(excerptWithoutSecrets('  url: bob:tok/Hunter2@host')).toBe('  url: ***@host');
+    expect(excerptWithoutSecrets('  description: https://medium.com/@me')).toBe('  description: https://medium.com/@me');
     expect(excerptWithoutSecrets(`{a: ${'y'.repeat(300)}, name: bob:pw@host}`)).toBe(`{a: ${'y'.repeat(300)}, name: bob:pw@host}`);
     expect(excerptWithoutSecrets('  bad name: bob:pw@host')).toBe('  bad name: ***@host');
     expect(excerptWithoutSecrets(`${'y'.repeat(300)}name: bob:pw@host`)).toBe(`${'y'.repeat(300)}name: ***@host`);
