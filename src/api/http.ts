@@ -20,6 +20,7 @@ import { encodeMultipart } from './multipart.js';
 import { isPlainObject } from '../util/plain.js';
 import { shortId } from './path-segment.js';
 import { urlProblem } from '../config/url-policy.js';
+import { queryShown } from '../config/url-secrets.js';
 import { attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, pagesCountProblem, PAGE_SIZE, smallerPageSize, statedRecords } from './paging.js';
 import { apiKeyProblem, apiKeyProblemHint } from '../config/api-keys.js';
 import { refusedUnperformed, waitingForTurn, writeSent } from './write-attempts.js';
@@ -213,10 +214,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return ownPool;
   };
 
-  /** Every string bound for a message passes here: no control characters, never the key. */
   /** What this command's next run does about a write of unknown outcome (`docket test`'s writes are in no plan). */
   const nextRun = NEXT_RUN_SAYS[options.nextRun ?? 'plan'];
 
+  /** Every string bound for a message passes here: no control characters, never the key. */
   const clean = (text: string): string => {
     let s = oneLineText(text);
     if (apiKey.length >= 4) s = s.split(apiKey).join('[redacted]');
@@ -848,7 +849,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         const entry: RequestLogEntry = {
           service,
           method: t.method,
-          path: clean(`${t.path}${t.query ? `?${t.query}` : ''}`),
+          path: clean(`${t.path}${t.query ? `?${queryShown(t.query)}` : ''}`),
           status,
           ms: Math.round(performance.now() - (firstSentAt ?? started)),
           ...(firstSentAt !== undefined && firstSentAt - started >= WAIT_SAID_MS ? { waitedMs: Math.round(firstSentAt - started) } : {}),
