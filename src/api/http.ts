@@ -50,6 +50,8 @@ export interface ServiceClientOptions {
   apiKey: string;
   /** The environment variable the key was read from: the one a 401's hint names. */
   apiKeyFrom?: string;
+  /** A proxy variable set in the environment (`HTTPS_PROXY`…), which docket does not use: named where it cannot connect. */
+  proxyVariable?: string;
   /** Default: a keep-alive undici Pool for the base URL's origin, created on first use. */
   dispatcher?: Dispatcher;
   /** Shared by both services' clients so `--concurrency` bounds the total. Default: 8 for this client. */
@@ -571,6 +573,13 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return waitLink(() => (askedAfterStop ? !cleanup && limiter.paused : true), deadlineAt());
   }
 
+  /** A certificate refused: what to check, never to turn the check off (the API key travels on this connection). */
+  function certificateHint(problem: 'untrusted' | 'other-host'): string {
+    return problem === 'other-host'
+      ? `the ${service} service's certificate names another host than ${base.url}: check the URL's host`
+      : `the ${service} service's certificate is not signed by a CA Node trusts here: if your network or a proxy signs it with its own CA, give Node that CA's certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem; docket never skips the check`;
+  }
+
   function apiError(t: RequestTarget, a: Attempt, attempts: number, earlierStatuses: number[], landed: boolean): ApiError {
     if (a.kind === 'failure') {
       const detail = `${truncate(clean(a.failure.message), 300)}${attempts > 1 ? ` (${attempts} attempts)` : ''}${maybeDone(t, landed)}`;
@@ -579,9 +588,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         // It answered, too slowly: the URL and the network are not what to check.
         a.failure.answering
           ? `the ${service} service answered, but too slowly: it may be overloaded; try again later`
-          : everAnswered
-            ? `the ${service} service answered earlier requests of this run, so the URL is right: the connection broke; try again later`
-            : `check the ${service} service URL (${base.url}) and that the service is reachable from here`,
+          : a.failure.certificate
+            ? certificateHint(a.failure.certificate)
+            : everAnswered
+              ? `the ${service} service answered earlier requests of this run, so the URL is right: the connection broke; try again later`
+              : `check the ${service} service URL (${base.url}) and that the service is reachable from here${options.proxyVariable ? `; docket connects directly, without the proxy ${options.proxyVariable} names` : ''}`,
       );
     }
     const problem = parseProblem(a.text, a.headers, clean);

@@ -61,6 +61,8 @@ export interface ConnectionFailure {
   budgetCut?: boolean;
   /** The service had begun its answer (the headers came) when the time ran out. */
   answering?: boolean;
+  /** The TLS handshake refused the service's certificate: not trusted here, or naming another host. */
+  certificate?: 'untrusted' | 'other-host';
 }
 
 /**
@@ -81,8 +83,23 @@ export function classifyConnectionError(err: unknown, afterHeaders = false): Con
   // undici cannot say how much of a request was written, so anything after connecting counts as
   // "maybe processed"; only failures to connect at all are safe.
   const notSent = !afterHeaders && !closed && codes.length > 0 && codes.every((c) => NOT_SENT_CODES.has(c));
-  return { code, message, retryable, phase: notSent ? 'not-sent' : 'unknown' };
+  const certificate = codes.includes('ERR_TLS_CERT_ALTNAME_INVALID') ? 'other-host' : codes.some((c) => UNTRUSTED_CERTIFICATE_CODES.has(c)) ? 'untrusted' : undefined;
+  return { code, message, retryable, phase: notSent ? 'not-sent' : 'unknown', ...(certificate ? { certificate } : {}) };
 }
+
+/** OpenSSL's verification codes, as Node names them, for a certificate no CA this process trusts signed. */
+const UNTRUSTED_CERTIFICATE_CODES: ReadonlySet<string> = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_REVOKED',
+]);
 
 /**
  * undici's `bad response`: an answer it will not read. It never asks for `100 Continue`, so it

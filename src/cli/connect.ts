@@ -55,6 +55,9 @@ export const EMULATOR_EXAMPLE_USERS = [
 export { API_KEY_VARIABLES, serviceApiKey } from '../config/api-keys.js';
 
 
+/** The variables other tools take a proxy from, in the order curl reads them for an https URL. */
+const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY', 'http_proxy', 'HTTP_PROXY'];
+
 export interface Connection {
   services: Services;
   /** Where the plan applies; the review organization and path style are known after the first review request. */
@@ -173,6 +176,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     options.logger.debug(`${e.service} ${e.method} ${e.path} → ${e.status || (e.notSent ? 'not sent' : 'no response')} in ${e.ms} ms${e.retries ? ` after ${e.retries} ${e.retries === 1 ? 'retry' : 'retries'} (${(e.retryReasons ?? []).join('; ')})` : ''}${e.waitedMs !== undefined ? ` (sent after ${e.waitedMs} ms waiting for its turn)` : ''}`);
   };
   const onDebug = (message: string) => options.logger.debug(message);
+  // docket reads no proxy variable (README, "Talking to the real services"); one set is named where a connection fails.
+  const proxyVariable = PROXY_VARIABLES.find((name) => (io.env[name] ?? '').trim() !== '');
   const clients: ClosableServiceClient[] = [];
   const budget = { ...(options.signal ? { signal: options.signal } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.waitsAfterStop ? { waitsAfterStop: options.waitsAfterStop } : {}), ...(options.nextRun ? { nextRun: options.nextRun } : {}), ...(options.deadline !== undefined ? { deadline: options.deadline } : {}) };
   let review: ReviewApi | undefined;
@@ -183,7 +188,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const services: Services = {
     review() {
       if (!review) {
-        const client = createServiceClient({ service: 'review', baseUrl: reviewUrl, apiKey: reviewKey ?? '', ...(keysFrom.review ? { apiKeyFrom: keysFrom.review } : {}), limiter, onRequest, onDebug, isExistingId, ...budget });
+        const client = createServiceClient({ service: 'review', baseUrl: reviewUrl, apiKey: reviewKey ?? '', ...(keysFrom.review ? { apiKeyFrom: keysFrom.review } : {}), ...(proxyVariable ? { proxyVariable } : {}), limiter, onRequest, onDebug, isExistingId, ...budget });
         clients.push(client);
         review = new ReviewApi(client, {
           ...(organizationId ? { organizationId } : {}),
@@ -197,7 +202,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     },
     agreements() {
       if (!agreements) {
-        const client = createServiceClient({ service: 'agreements', baseUrl: agreementsUrl, apiKey: agreementsKey ?? '', ...(keysFrom.agreements ? { apiKeyFrom: keysFrom.agreements } : {}), limiter, onRequest, onDebug, isExistingId, ...budget });
+        const client = createServiceClient({ service: 'agreements', baseUrl: agreementsUrl, apiKey: agreementsKey ?? '', ...(keysFrom.agreements ? { apiKeyFrom: keysFrom.agreements } : {}), ...(proxyVariable ? { proxyVariable } : {}), limiter, onRequest, onDebug, isExistingId, ...budget });
         clients.push(client);
         agreements = new AgreementsApi(client, project.agreements.organization_id ? { organizationId: project.agreements.organization_id } : {});
       }

@@ -1051,6 +1051,21 @@ describe('errors', () => {
     expect(logs[0]).toMatchObject({ status: 0, retries: 1 });
   });
 
+  it('says a refused certificate is one, with NODE_EXTRA_CA_CERTS for a CA of its own, and names a proxy variable docket does not use (probe ZF-3, ZF-4)', async () => {
+    const failWith = async (code: string, message: string, overrides: Partial<ServiceClientOptions> = {}): Promise<ApiError> => {
+      const { mock, client } = setup({ retries: 1, ...overrides });
+      mock.intercept({ path: '/v1/a' }).replyWithError(Object.assign(new Error(message), { code })).times(2);
+      return (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
+    };
+    const selfSigned = await failWith('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate');
+    expect(selfSigned.message).toContain('self-signed certificate');
+    expect(selfSigned.hint).toContain('NODE_EXTRA_CA_CERTS=/path/to/ca.pem');
+    const otherHost = await failWith('ERR_TLS_CERT_ALTNAME_INVALID', "Hostname/IP does not match certificate's altnames");
+    expect(otherHost.hint).toBe(`the review service's certificate names another host than ${REVIEW}: check the URL's host`);
+    const direct = await failWith('ENOTFOUND', 'getaddrinfo ENOTFOUND api.example.invalid', { proxyVariable: 'HTTPS_PROXY' });
+    expect(direct.hint).toBe(`check the review service URL (${REVIEW}) and that the service is reachable from here; docket connects directly, without the proxy HTTPS_PROXY names`);
+  });
+
   it('after the service answered this run, a broken connection says the URL is right, not to check it', async () => {
     const { mock, client } = setup({ retries: 1 });
     mock.intercept({ path: '/v1/a' }).reply(200, { data: [] });
