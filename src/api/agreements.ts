@@ -165,8 +165,10 @@ export class AgreementsApi {
     return ids;
   }
 
-  async updateOrganization(id: string, body: Record<string, unknown>): Promise<void> {
-    await this.client.request({ method: 'PATCH', path: `/v1/organizations/${pathSegment(id)}`, body, operation: 'update agreements organization' });
+  /** The organization as the service answers the write, when it answers with one. */
+  async updateOrganization(id: string, body: Record<string, unknown>): Promise<Partial<AgreementsOrganizationAttrs> | undefined> {
+    const res = await this.client.request<One<AgreementsOrganizationAttrs> | undefined>({ method: 'PATCH', path: `/v1/organizations/${pathSegment(id)}`, body, operation: 'update agreements organization' });
+    return res?.data?.attributes;
   }
 
   async listCustomTerms(expected?: ListOptions['expected']): Promise<ApiResource<CustomTermAttrs>[]> {

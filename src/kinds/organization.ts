@@ -217,6 +217,7 @@ export const organizationKind: KindModule<'organization'> = {
       // NOTE(api): the agreements organization PATCH takes flat attributes; null clears a text field.
       else if (f.field.startsWith('agreements.')) agreements[f.field.slice('agreements.'.length)] = f.after;
     }
+    const unkept: Unkept[] = [];
     let otherReviewer: { made: string; wanted: string } | undefined;
     // A refusal of the review half leaves the agreements half to be sent all the same (another service, probe MW-2).
     let reviewRefused: ApiError | undefined;
@@ -237,17 +238,30 @@ export const organizationKind: KindModule<'organization'> = {
       if (typeof wanted === 'string' && typeof made === 'string' && normEmail(made) !== normEmail(wanted)) otherReviewer = { made, wanted };
       const written = change.fields.filter((f) => f.field.startsWith('review.') && !(otherReviewer !== undefined && f.field === 'review.default_reviewer')).map((f) => f.field);
       if (written.length > 0 && reviewRefused === undefined) ctx.registerWritten?.('organization', change.key, written);
+      if (answer && 'name' in review && 'name' in answer) unkept.push(...heldOtherwise({ 'review.name': normName(review.name) }, { 'review.name': normName(answer.name) }, answer.name));
     }
     if (Object.keys(agreements).length > 0) {
       const api = ctx.services.agreements();
       const org = await api.getOrganization();
-      await api.updateOrganization(org.id, agreements);
+      const answer = await api.updateOrganization(org.id, agreements);
+      for (const f of AGREEMENTS_ORG_FIELDS) {
+        if (!answer || !(f in agreements) || !(f in answer)) continue;
+        const held = answer[f];
+        // Text of another type is no value docket can say it holds: the next read says what it is.
+        if (held !== null && typeof held !== 'string') continue;
+        unkept.push(...heldOtherwise({ [`agreements.${f}`]: agreementsValue(f, normText(agreements[f])) }, { [`agreements.${f}`]: agreementsValue(f, liveText(held, `agreements.${f}`)) }, held));
+      }
     }
+    // NOTE(api): "only provided fields change" says nothing of a value the service rewrites or drops;
+    // one answered otherwise than sent is recorded as the service holds it, so the next plan shows
+    // the files' value as still owed, not a change made in the app that pull would write back (probe ZD-1).
+    if (unkept.length > 0) ctx.registerUnkept?.('organization', change.key, Object.fromEntries(unkept.map((u) => [u.field, u.held])));
     if (reviewRefused !== undefined) throw reviewerRefused(reviewRefused, change.fields.find((f) => f.field === 'review.default_reviewer')?.after, Object.keys(agreements).length > 0);
     if (otherReviewer !== undefined) {
       ctx.distrustId?.('member', normEmail(otherReviewer.wanted) ?? otherReviewer.wanted, OTHER_USERS_ID);
       throw new Error(`the service made ${quoteValue(otherReviewer.made)} the default reviewer for the id docket sent for ${quoteValue(otherReviewer.wanted)}: the id docket has for that member is another user's (check the Member document's \`id:\`), then apply again`);
     }
+    return unkeptOrganizationNote(unkept, ctx.ignoredFields?.('organization', change.key) ?? []);
   },
 };
 
@@ -261,4 +275,27 @@ function reviewerRefused(error: ApiError, reviewer: unknown, agreementsSent: boo
   const aboutReviewer = typeof reviewer === 'string' && (error.details.fieldErrors ?? []).some((f) => /default_reviewer/.test(f.field) || /reviewer/i.test(f.message));
   if (!aboutReviewer) return agreementsSent ? new ApiError(error.details, `${error.hint ?? 'fix what the service names'}${sent}`) : error;
   return new ApiError(error.details, `the service refused the id docket sent for ${quoteValue(reviewer)}: if its Member document pins \`id:\`, check that id (or take it out, so docket looks the member up)${sent}`);
+}
+
+/** A field an update's answer holds otherwise than sent: the value as a read gives it, and as answered. */
+interface Unkept {
+  field: string;
+  held: unknown;
+  quoted: string;
+}
+
+/** The one field of `sent` (as compared) that `read` (the answer, as a read gives it) holds otherwise. */
+function heldOtherwise(sent: Record<string, unknown>, read: Record<string, unknown>, answered: unknown): Unkept[] {
+  const [field] = Object.keys(sent) as [string];
+  if ((sent[field] ?? null) === (read[field] ?? null)) return [];
+  return [{ field, held: read[field] ?? null, quoted: typeof answered === 'string' ? quoteValue(answered) : 'null' }];
+}
+
+/** What apply notes of organization fields the service did not keep, as a rule's note says it. */
+function unkeptOrganizationNote(unkept: readonly Unkept[], ignored: readonly string[]): string | undefined {
+  if (unkept.length === 0) return undefined;
+  const names = (fields: readonly Unkept[]) => fields.map((u) => `\`${u.field}\``).join(', ');
+  const shown = unkept.filter((u) => !ignored.includes(u.field));
+  const again = shown.length === 0 ? '`ignore_fields` leaves them out of every plan' : `the next plan will show ${shown.length === unkept.length ? (shown.length === 1 ? 'it' : 'them') : names(shown)} again`;
+  return `the service did not keep ${names(unkept)} as sent (it holds ${unkept.map((u) => u.quoted).join(', ')}): ${again}`;
 }

@@ -1578,6 +1578,26 @@ describe('standard templates and attachments', () => {
   });
 });
 
+describe('an organization update the service does not keep as sent', () => {
+  it('notes the field, and the next plan shows the files\' value as still owed: not drift, not for pull to write back (probe ZD-1)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'organization.yaml': 'kind: Organization\nagreements:\n  city: Hamburg\n  state: Hessen\n' });
+    // The service answers the write without the state, and holds none (as one that drops it would).
+    t.emulator.faults.add({ method: 'PATCH', path_pattern: '/agreements/v1/organizations/:id', status: 'malformed', count: 1, body: { data: { id: DEFAULT_ORGANIZATION_ID, type: 'organization', attributes: { ...agreements().organization, city: 'Hamburg', state: null } } } });
+    const applied = await applyOk(cli, dir);
+    agreements().organization.state = null;
+    expect(applied.stdout).toMatch(/update organization[^\n]*\n\s+note: the service did not keep `agreements.state` as sent \(it holds null\): the next plan will show it again/);
+    expect((await cli('plan', '-C', dir)).stdout).toMatch(/~ update organization[^\n]*· changed in files/);
+    const drift = await cli('drift', '-C', dir);
+    expect([drift.code, drift.stdout]).toEqual([0, expect.stringContaining('1 object changed in the files is pending')]);
+    expect((await cli('pull', '--dry-run', '-C', dir)).stdout).not.toContain('state: null');
+    // Kept the next time: in sync.
+    await applyOk(cli, dir);
+    expect(agreements().organization).toMatchObject({ city: 'Hamburg', state: 'Hessen' });
+    await expectNoChanges(cli, dir);
+  });
+});
+
 describe('an organization that no longer holds the uploads docket.lock.json records', () => {
   it('says of a template refused for its attachment that the id sent is the lock\'s, and how to upload the PDF again (probes JF-3, JK-2)', async () => {
     await start();
