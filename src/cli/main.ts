@@ -249,9 +249,7 @@ function commonShortWords(arg: string): number {
 /** The command, when `plan`/`apply`/`show`/`test`/`drift`/`pull`/`validate` runs with `-o json` (validate prints its own JSON for configuration errors). */
 function jsonOutput(argv: string[]): string | undefined {
   const args = argv.slice(2);
-  // The first word that is neither a flag nor the value of a common flag written before the command
-  // (`docket --env test plan`: the command is plan).
-  const at = args.findIndex((a, i) => !a.startsWith('-') && !COMMON_WITH_VALUE.has(args[i - 1] ?? ''));
+  const at = commandAt(args);
   const command = args[at];
   if (command === undefined || !['plan', 'apply', 'show', 'test', 'drift', 'pull', 'validate'].includes(command)) return undefined;
   // `test capture` writes a file, not a test report: its errors get the common document.
@@ -259,10 +257,23 @@ function jsonOutput(argv: string[]): string | undefined {
   return outputFormats(args).includes('json') ? name : undefined;
 }
 
+/**
+ * Where the command is: the first word that is neither a flag nor the value of a common flag
+ * written before it (`docket --env test plan`, `docket -qC test plan`: the command is plan).
+ */
+function commandAt(args: readonly string[]): number {
+  return args.findIndex((a, i) => {
+    if (a.startsWith('-')) return false;
+    const before = args[i - 1] ?? '';
+    const run = shortFlagRun(before);
+    return !COMMON_WITH_VALUE.has(before) && !(run?.letter === 'C' && run.value === undefined);
+  });
+}
+
 /** The `--junit` file (and `-C` folder) of a `docket test` run, not `test capture`. */
 export function testRunJunit(argv: string[]): { path: string; dir: string } | undefined {
   const args = argv.slice(2);
-  const at = args.findIndex((a, i) => !a.startsWith('-') && !COMMON_WITH_VALUE.has(args[i - 1] ?? ''));
+  const at = commandAt(args);
   if (args[at] !== 'test' || args.slice(at + 1).includes('capture') || !args.some((a) => a === '--junit' || a.startsWith('--junit='))) return undefined;
   return junitArgs(args);
 }
@@ -278,7 +289,13 @@ function junitArgs(args: readonly string[]): { path: string; dir: string } | und
     else if (a.startsWith('--junit=')) path = a.slice('--junit='.length);
     else if ((a === '-C' || a === '--dir') && args[i + 1] !== undefined) dir = args[++i]!;
     else if (a.startsWith('--dir=')) dir = a.slice('--dir='.length);
-    else if (/^-C./.test(a)) dir = a.slice(2);
+    else {
+      const run = shortFlagRun(a);
+      if (run?.letter === 'C' && run.value !== undefined) dir = run.value;
+      else if (run?.letter === 'C' && args[i + 1] !== undefined) dir = args[++i]!;
+      // `-qo junit`: the format is the next word, no file.
+      else if (run?.letter === 'o' && run.value === undefined) i++;
+    }
   }
   return path === undefined || path.trim() === '' ? undefined : { path, dir };
 }
@@ -292,9 +309,30 @@ function outputFormats(args: string[]): string[] {
   args.forEach((a, i) => {
     if ((a === '-o' || a === '--output') && args[i + 1] !== undefined) formats.push(args[i + 1]!);
     else if (a.startsWith('--output=')) formats.push(a.slice('--output='.length));
-    else if (/^-o[^-=]/.test(a)) formats.push(a.slice(2));
+    else {
+      // In a run of short flags too (`-qo json`, `-vojson`), as commander reads it (probe ZE-1).
+      const run = shortFlagRun(a);
+      const value = run?.letter === 'o' ? (run.value ?? args[i + 1]) : undefined;
+      if (value !== undefined) formats.push(value);
+    }
   });
   return formats;
+}
+
+/**
+ * The flag that takes a value in a word of short flags (`-ojson`, `-qo`, `-vCcfg`): its letter, and
+ * its value when the word holds it (else it is the next word); undefined for a word that is none
+ * (a long flag, a value, a run of flags that take none). `-C` and `-o` are docket's only short flags
+ * that take a value; `-q`, `-v` and `-h` take none.
+ */
+function shortFlagRun(word: string): { letter: 'C' | 'o'; value?: string } | undefined {
+  if (!/^-[A-Za-z]/.test(word)) return undefined;
+  for (let at = 1; at < word.length; at++) {
+    const letter = word.charAt(at);
+    if (letter === 'C' || letter === 'o') return { letter, ...(at + 1 < word.length ? { value: word.slice(at + 1) } : {}) };
+    if (!'qvh'.includes(letter)) return undefined;
+  }
+  return undefined;
 }
 
 /** A relative path read where the directory docket was started in was removed since (probe MU-2): said, not a stack trace. */

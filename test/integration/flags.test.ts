@@ -432,6 +432,12 @@ describe('flag values', () => {
       expect(JSON.parse((await run(['plan', '-C', envs, ...outputs])).stdout).error.code, outputs.join(' ')).toBe('usage');
     }
     expect((await run(['plan', '-C', envs, '-o', 'markdown', '-o', 'text'])).stdout).toBe('');
+    // In a run of short flags too, its value in the word or the next one; the command found after `-qC DIR` (probe ZE-1).
+    for (const args of [['plan', '-C', envs, '-qo', 'json', '--bogus'], ['plan', '-C', envs, '-vojson', '--bogus'], ['-qC', envs, 'plan', '-o', 'json', '--bogus'], ['validate', '-qojson', '--bogus']]) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(JSON.parse(r.stdout), args.join(' ')).toMatchObject(args[0] === 'validate' ? { valid: false, diagnostics: [{ code: 'usage' }] } : { error: { code: 'usage' } });
+    }
   });
 
   it('apply --out says apply saves no plan and where that is done, not "did you mean --output" (a format)', async () => {
