@@ -137,6 +137,11 @@ export class Logger {
     if (!this.flags.quiet) this.io.stderr(`${stripControl(lineWithoutSecrets(text))}\n`);
   }
 
+  /** A line -q does not hold back either: a warning that fails the run (`test --fail-on-warn`) is one of its errors. */
+  error(text: string): void {
+    this.io.stderr(`${stripControl(lineWithoutSecrets(text))}\n`);
+  }
+
   debug(text: string): void {
     if (this.flags.verbose) this.io.stderr(`${stripControl(lineWithoutSecrets(text))}\n`);
   }

@@ -78,6 +78,10 @@ describe('docket test with broken inputs', () => {
     const strict = await runCli([...args.slice(0, -4), '--fail-on-warn']);
     expect(strict.code).toBe(1);
     expect(strict.stdout).toContain('Failed: --fail-on-warn fails the run on 1 warning of the test files.');
+    // With -q the warning that failed the run is still said, as an error is; without --fail-on-warn, -q holds it back (probe ZE-2).
+    const quiet = await runCli([...args.slice(0, -4), '--fail-on-warn', '-q']);
+    expect([quiet.code, quiet.stderr]).toEqual([1, expect.stringContaining('tests/inbound-nda.test.yaml:5:11 warning test-subject-renamed')]);
+    expect((await runCli([...args.slice(0, -4), '-q'])).stderr).not.toContain('test-subject-renamed');
     const strictJson = await runCli([...args.slice(0, -2), '--fail-on-warn']);
     expect(strictJson.code).toBe(1);
     const strictDoc = JSON.parse(strictJson.stdout) as { ok: boolean; diagnostics?: { code: string }[] };

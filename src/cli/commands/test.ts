@@ -428,7 +428,8 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
     return await withSession(io, { ...opts, emulatorState: opts.replayOnly ? 'untouched' : 'changes', check, needs, connected, signal: hard.signal, stop: interrupts.signal, waitsAfterStop: () => cleaning > 0, nextRun: 'test', deadline: requestDeadline }, async (s) => {
       const { subjects, selected, warnings, compare, none } = prepared!;
       const project = s.workspace.config.project;
-      for (const d of warnings) s.logger.info(`${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);
+      // Under --fail-on-warn a warning fails the run: said with -q too, as an error is (probe ZE-2).
+      for (const d of warnings) (opts.failOnWarn ? s.logger.error : s.logger.info).call(s.logger, `${d.file}:${d.line}:${d.col} warning ${d.code} ${d.message}`);
       if (none) s.logger.info(none);
       const emulator = Boolean(opts.emulator);
       const reviewUrl = project.review.url ?? DEFAULT_REVIEW_URL;
