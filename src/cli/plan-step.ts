@@ -130,7 +130,8 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
  */
 function syncedButUnread(s: Session): string | undefined {
   const read = new Set(kindsToRead(s.workspace.desired, s.prune).map((k) => k.name as string));
-  const unread = KINDS.filter((k) => !k.parentKind && !k.singleton && !k.internal && !read.has(k.name));
+  // The organization too: its document deleted, docket manages none of its settings (probe ZD-4).
+  const unread = KINDS.filter((k) => !k.parentKind && !k.internal && !read.has(k.name));
   // Every kind read (the rule for a configuration that declares them all): no record to look through.
   if (unread.length === 0) return undefined;
   // The records of the services this run talks to, and of the review service it is configured for
@@ -153,7 +154,8 @@ function syncedButUnread(s: Session): string | undefined {
   const none = [...counts.keys()].map((k) => `${/^[aeiou]/.test(k.name) ? 'an' : 'a'} ${word(k, 1)}`).join(' or ');
   // `--emulator` keeps its records beside its state.
   const recordedIn = s.connection.target.emulator ? workLabel(EMULATOR_SYNC_FILE) : 'docket.lock.json';
-  return `${recordedIn} records ${listed} docket synced, and no file declares ${none} any more: this plan read none of them, and leaves them live as they are${prunable.length > 0 ? ` (\`--prune\` reads the ${prunable.join(' and ')} and archives them)` : ''}`;
+  const one = [...counts.values()].reduce((a, b) => a + b, 0) === 1;
+  return `${recordedIn} records ${listed} docket synced, and no file declares ${none} any more: this plan ${one ? 'did not read it, and leaves it live as it is' : 'read none of them, and leaves them live as they are'}${prunable.length > 0 ? ` (\`--prune\` reads the ${prunable.join(' and ')} and archives them)` : ''}`;
 }
 
 /**

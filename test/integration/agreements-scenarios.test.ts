@@ -1115,6 +1115,16 @@ describe('standard templates and attachments', () => {
     expect(plan.stdout).toContain('No changes.');
   });
 
+  it('says the organization docket synced once its document is deleted: docket manages none of its settings then (probe ZD-4)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'organization.yaml': 'kind: Organization\nagreements:\n  city: Berlin\n' });
+    await applyOk(cli, dir);
+    await rm(join(dir, 'organization.yaml'));
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('Warning: docket.lock.json records 1 organization docket synced, and no file declares an organization any more: this plan did not read it, and leaves it live as it is\n');
+    expect(plan.stdout).toContain('No changes.');
+  });
+
   it('names every upload the lost lock held that docket synced before, each with the id to pin (probe LP-2)', async () => {
     await start();
     const files: Record<string, string> = { 'docket.yaml': AGREEMENTS_DOCKET_YAML };
