@@ -184,7 +184,7 @@ describe('docket init', () => {
   it('warns of YAML files already there that are no docket documents, which validate would then refuse; docket documents and tests are no worry (probe KK-2)', async () => {
     const dir = await makeDir({ 'docker-compose.yml': 'services:\n  web:\n    image: nginx\n', 'ci/workflow.yaml': 'on: push\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules: []\n', 'tests/nda.test.yaml': 'kind: PlaybookTest\n' });
     const result = await runIn(dir, ['init']);
-    expect([result.code, result.stderr]).toEqual([0, 'Warning: . already holds YAML files that are no docket documents (ci/workflow.yaml, docker-compose.yml); docket reads every YAML file below its directory, so `docket validate` fails on them. Keep the configuration in a folder of its own (remove what this init wrote here, docket.yaml, playbooks/example.yaml, then `docket init docket`), or move them out (or into a dot-folder).\n']);
+    expect([result.code, result.stderr]).toEqual([0, 'Warning: . already holds YAML files that are no docket documents (ci/workflow.yaml, docker-compose.yml); docket reads every YAML file below its directory, so `docket validate` fails on them. Keep the configuration in a folder of its own (remove what this init wrote here, docket.yaml, playbooks/example.yaml, .gitignore, then `docket init docket`), or move them out (or into a dot-folder).\n']);
     // The way out names what this init made, which it takes away first: not a second configuration inside the first (probe PE-2).
     // Read as docket reads them (second read RV9-4): a byte-order mark, quotes, a flow mapping are docket documents; a Kubernetes manifest is none.
     const clean = await makeDir({ 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules: []\n', 'bom.yaml': '\ufeffkind: Member\nemail: a@acme.example\n', 'quoted.yaml': '"kind": Member\nemail: b@acme.example\n', 'flow.yaml': '{kind: Member, email: c@acme.example}\n' });
@@ -196,7 +196,7 @@ describe('docket init', () => {
     const keptInit = await runIn(kept, ['init']);
     expect(keptInit.stdout).toMatch(/kept \(exists\)\s+playbooks\/example\.yaml/);
     expect(keptInit.stderr).toContain('no docket documents (playbooks/example.yaml)');
-    expect(keptInit.stderr).toContain('remove what this init wrote here, docket.yaml, then');
+    expect(keptInit.stderr).toContain('remove what this init wrote here, docket.yaml, .gitignore, then');
     // Where a folder `docket` is there already (another configuration), one that is not is suggested: that init would be refused (probe RU-2).
     const nested = await makeDir({ 'docket/docket.yaml': 'version: 1\n' });
     const again = await runIn(nested, ['init']);
@@ -221,10 +221,13 @@ describe('docket init', () => {
       await symlink(join(dir, 'nowhere.yaml'), join(dir, name));
       const result = await runCli(['init', dir]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain(`${name} already exists; nothing was written`);
+      // Said as what it is, as a starter's path is (probe ZB-3).
+      expect(result.stderr).toContain(`${name} is a symbolic link to something that does not exist; nothing was written`);
       expect(existsSync(join(dir, 'playbooks'))).toBe(false);
       expect(existsSync(join(dir, '.gitignore'))).toBe(false);
     }
+    const folder = await makeDir({ 'docket.yaml/x': 'y\n' });
+    expect((await runCli(['init', folder])).stderr).toContain('docket.yaml is a folder, not a file; nothing was written');
   });
 
   it('refuses a directory whose project file is docket.yml, which a docket.yaml beside it would make invalid', async () => {

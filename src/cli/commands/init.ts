@@ -62,6 +62,9 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
       const existing = PROJECT_FILES.find((name) => isThere(join(root, name)));
       const validate = `run \`docket validate${dir === '.' ? '' : ` -C ${shellWord(dir.startsWith('-') ? `./${dir}` : dir)}`}\``;
       if (existing) {
+        // One that is no file to read is said as what it is, as a starter's path is (probe ZB-3).
+        const odd = unreadableProjectFile(join(root, existing));
+        if (odd) throw new UsageError(`${showPath(join(dir, existing))} ${odd}; nothing was written`, 'remove it, or pass another DIR');
         throw new UsageError(`${showPath(join(dir, existing))} already exists; nothing was written`, `${validate} to check it, or pass another DIR`);
       }
       // One in another case is the project file of a case-blind file system: a second beside it would not validate.
@@ -98,8 +101,8 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
       await sayDoneUnreported(io, `init wrote ${showPath(join(dir, 'docket.yaml'))} and the starter files`);
       const nested = await nestedConfigurationWarning(dir, root, io.cwd, showPath(join(dir, 'docket.yaml')));
       if (nested) io.stderr(`${nested}\n`);
-      // What this init made, which the way out takes away first (probe PE-2).
-      const made = done.filter(([what, path]) => what === 'created' && !path.endsWith(GITIGNORE_FILE)).map(([, path]) => path);
+      // What this init made, which the way out takes away first (probe PE-2): a .gitignore it created too (probe ZB-4).
+      const made = done.filter(([what]) => what === 'created').map(([, path]) => path);
       const foreign = await foreignYamlWarning(dir, root, wroteStarters, made);
       if (foreign) io.stderr(`${foreign}\n`);
       setExit(0);
@@ -236,6 +239,14 @@ function nextSteps(dir: string): string {
     `Then set DOCKET_ORGANIZATION_ID and DOCKET_REVIEW_API_KEY and run \`docket plan${c}\` against the real service.`,
     '',
   ].join('\n');
+}
+
+/** Why a project file that is there is no file docket can read (a link to nothing, a pipe), or undefined. */
+function unreadableProjectFile(path: string): string | undefined {
+  if (!existsSync(path)) return 'is a symbolic link to something that does not exist';
+  const found = statSync(path);
+  if (found.isDirectory()) return 'is a folder, not a file';
+  return found.isFile() ? undefined : 'is not a regular file (a named pipe or a device)';
 }
 
 function isThere(path: string): boolean {
