@@ -50,7 +50,7 @@ describe('help and completion', () => {
       [['docket', 'plan', '--detailed'], ['--detailed-exitcode']],
       [['docket', 'validate', '--auto'], []],
       // Flags that do nothing for a command are accepted but not offered.
-      [['docket', 'init', '-'], ['--help', '--quiet', '-q']],
+      [['docket', 'init', '-'], ['--help', '--quiet', '-h', '-q']],
       [['docket', 'validate', '--verb'], []],
       // A common flag before the command, the values a flag takes, a command's words and subcommand flags.
       [['docket', '--no-color', 'plan', '--det'], ['--detailed-exitcode']],
@@ -84,6 +84,12 @@ describe('help and completion', () => {
       [['docket', 'test', 'README.md', 'cap'], []],
       [['docket', 'test', '-C', 'examples', '--emulator', 'cap'], ['capture']],
       [['docket', 'test', 'capture', '--rev'], ['--review']],
+      // After a file, `capture` is no subcommand: the flags and files are test's own (probe ZB-1).
+      [['docket', 'test', 'README.md', 'capture', '--rev'], []],
+      [['docket', 'test', 'README.md', 'capture', 'READ'], ['README.md']],
+      // Nothing after --version, which is given alone; -h as well as --help (probe ZB-2).
+      [['docket', '--version', ''], []],
+      [['docket', 'plan', '-h'], ['-h']],
       // The common options capture takes too.
       [['docket', 'test', 'capture', '--qu'], ['--quiet']],
       [['docket', 'test', 'capture', '--no'], ['--no-color']],

@@ -61,7 +61,8 @@ function wordsOf(program: Command): CommandWords[] {
     const options = [...c.options.filter((o) => !o.hidden), ...inherited];
     return {
       name,
-      flags: [...options.flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f))), '--help'].sort(),
+      // Commander's own help flag, in both spellings every command's --help lists (probe ZB-2).
+      flags: [...options.flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f))), '-h', '--help'].sort(),
       valued: options
         .filter((o) => o.required || o.optional)
         .map((o) => {
@@ -133,6 +134,8 @@ _docket() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "\${COMP_WORDS[i]}" in
       ${VALUED_BEFORE_COMMAND}) ${SKIP_VALUE}
+      # --version is given alone: nothing may follow it (probe ZB-2).
+      --version) COMPREPLY=(); return ;;
       ${names}) cmd="\${COMP_WORDS[i]}"; break ;;
     esac
   done
@@ -150,6 +153,8 @@ _docket() {
     case "$cmd \${COMP_WORDS[i]}" in
       ${skipped.length > 0 ? skipped.join('|') : '"-"'}) ${SKIP_VALUE}
       ${subs.length > 0 ? subs.join('|') : '"-"'}) cmd="$cmd \${COMP_WORDS[i]}"; at=$i; break ;;
+      # A file given first: what follows is no subcommand (\`test a.test.yaml capture\`, probe ZB-1).
+      *) [[ "\${COMP_WORDS[i]}" != -* && "\${COMP_WORDS[i]}" != "=" ]] && break ;;
     esac
   done
   case "$cmd $prev" in
@@ -223,6 +228,7 @@ _docket() {
   for ((i = 2; i < CURRENT; i++)); do
     case "\${words[i]}" in
       ${VALUED_BEFORE_COMMAND}) ((i++)) ;;
+      --version) return ;;
       ${top.join('|')}) cmd="\${words[i]}"; at=$i; break ;;
     esac
   done
@@ -239,6 +245,7 @@ _docket() {
     case "$cmd \${words[i]}" in
       ${skipped.length > 0 ? skipped.join('|') : '"-"'}) ((i++)) ;;
       ${subs.length > 0 ? subs.join('|') : '"-"'}) cmd="$cmd \${words[i]}"; at=$i; break ;;
+      *) [[ "\${words[i]}" != -* ]] && break ;;
     esac
   done
   # _arguments reads words[1] as the command and the rest as its flags: from the command on only,
