@@ -277,6 +277,34 @@ export interface TemplateDocument {
   notes: string[];
 }
 
+/**
+ * What export says of each `*_attachment_id` parameter written as the live id, not `{ attachment: }`,
+ * as it says of `attachments:` ids it does not write: an id no Attachment document was written
+ * for is an upload the source lock does not record (another checkout's, or the app's: probe ZC-1),
+ * and said, so adopting the lock's upload of that name is not taken for the one the template names.
+ */
+function attachmentIdNotes(parameters: Plain, ctx: TemplateExportContext): string[] {
+  const raw: { path: string; id: string }[] = [];
+  const walk = (value: unknown, path: string): void => {
+    if (Array.isArray(value)) value.forEach((x, i) => walk(x, `${path}[${i}]`));
+    else if (isPlainObject(value)) {
+      for (const [k, x] of Object.entries(value)) {
+        const at = path === '' ? k : `${path}.${k}`;
+        if (k.endsWith('_attachment_id') && typeof x === 'string') raw.push({ path: at, id: x });
+        else walk(x, at);
+      }
+    }
+  };
+  walk(parameters, '');
+  return raw.map(({ path, id }) =>
+    ctx.attachmentPending?.(id) === true
+      ? `\`${path}\` is written as the id ${id}: an attachment can be named only once its Attachment document is active (its PDF added, its .yaml.pending renamed); then write \`{ attachment: <its name> }\``
+      : ctx.attachmentKnown?.(id) === true
+        ? `\`${path}\` is written as the id ${id}: this export leaves attachments out; export with --kind attachment too, then write \`{ attachment: <its name> }\``
+        : `\`${path}\` is written as the id ${id}, an upload the source docket.lock.json does not record (made by another checkout or in the app; the service cannot list attachments), so no Attachment document was written for it: write one pinned with \`id: ${id}\`, with that PDF beside it, and run \`docket apply --adopt-files\`; adopting another upload of the same name instead points the template at that one`,
+  );
+}
+
 /** The Template document of one live template, or undefined when its type is one docket does not know. */
 export function templateDocument(t: TemplateData, ctx: TemplateExportContext): TemplateDocument | undefined {
   const a = t.attributes;
@@ -305,7 +333,10 @@ export function templateDocument(t: TemplateData, ctx: TemplateExportContext): T
 
   const doc: Plain = { kind: 'Template', name, type: info.type };
   if (standardVersion !== undefined) doc.standard_version = standardVersion;
-  if (reduced.value) doc.parameters = reduced.value;
+  if (reduced.value) {
+    doc.parameters = reduced.value;
+    notes.push(...attachmentIdNotes(reduced.value, ctx));
+  }
 
   const ids = Array.isArray(a.attachment_ids) ? a.attachment_ids.map(String) : [];
   if (ids.length > 0) {

@@ -207,10 +207,28 @@ describe('templateDocument: attachments', () => {
     const known = new Set([OTHER_ID, FOURTH_ID]);
     const result = doc(csa({ attachment_ids: [SECURITY_ID, OTHER_ID, THIRD_ID, FOURTH_ID] }), { ...ctx(), attachmentPending: (id) => pending.has(id), attachmentKnown: (id) => known.has(id) });
     expect(result.notes).toEqual([
+      // The parameter too names an id no document was written for (probe ZC-1).
+      expect.stringContaining(`\`include_security_policy_attachment_id\` is written as the id ${SECURITY_ID}, an upload the source docket.lock.json does not record`),
       `\`attachments\` (${OTHER_ID}) not written: an attachment can be named only once its Attachment document is active (its PDF added, its .yaml.pending renamed); then list it here by name`,
       `\`attachments\` (${FOURTH_ID}) not written: this export leaves attachments out; export with --kind attachment too, then list it here by name`,
       `\`attachments\` (${SECURITY_ID}, ${THIRD_ID}) not written: no Attachment document was written for them (the service cannot list attachments; only those docket.lock.json records are known): write one for each, pinned with \`id:\` to its id, with the PDF beside it, and run \`docket apply --adopt-files\` (it records the PDF as the live one, uploading nothing; without the pin apply uploads a second attachment, and attachments cannot be deleted); then list them here by name`,
     ]);
+  });
+
+  it('says a parameter written as an id the way it says an `attachments` id: waiting for its pending document, left out, or an upload the lock does not record (probe ZC-1)', () => {
+    const pending = new Set([OTHER_ID]);
+    const ctxOf = { ...ctx(), attachmentPending: (id: string) => pending.has(id), attachmentKnown: (id: string) => pending.has(id) };
+    const unknown = doc(live('CSA', { include_security_policy: true, include_security_policy_type: 'attachment', include_security_policy_attachment_id: SECURITY_ID }), ctxOf);
+    expect((unknown.doc.parameters as Record<string, unknown>).include_security_policy_attachment_id).toBe(SECURITY_ID);
+    expect(unknown.notes).toEqual([
+      `\`include_security_policy_attachment_id\` is written as the id ${SECURITY_ID}, an upload the source docket.lock.json does not record (made by another checkout or in the app; the service cannot list attachments), so no Attachment document was written for it: write one pinned with \`id: ${SECURITY_ID}\`, with that PDF beside it, and run \`docket apply --adopt-files\`; adopting another upload of the same name instead points the template at that one`,
+    ]);
+    const nested = doc(live('CSA', { template_csa_order_form_attributes: { cloud_service_description: 'X', include_sla: true, include_sla_type: 'attachment', include_sla_attachment_id: OTHER_ID } }), ctxOf);
+    expect(nested.notes).toEqual([
+      `\`template_csa_order_form_attributes.include_sla_attachment_id\` is written as the id ${OTHER_ID}: an attachment can be named only once its Attachment document is active (its PDF added, its .yaml.pending renamed); then write \`{ attachment: <its name> }\``,
+    ]);
+    // One written by name is said nothing of.
+    expect(doc(live('CSA', { include_security_policy: true, include_security_policy_type: 'attachment', include_security_policy_attachment_id: SECURITY_ID }), ctx({ [SECURITY_ID]: 'Security Exhibit' })).notes).toEqual([]);
   });
 
   it('maps ids inside nested objects too', () => {
