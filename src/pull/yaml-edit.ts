@@ -378,6 +378,9 @@ function applySplices(text: string, splices: Splice[]): string {
 function verify(text: string, request: YamlEditRequest, problems: YamlEditProblem[], documentsBefore: number, nulled: ReadonlySet<string>): void {
   const plain = plainYamlDocuments(text);
   const kept = plain?.length === documentsBefore - (request.remove?.size ?? 0) ? plain : parsedValues(text);
+  // Where a key was written `null`, as the document stood before the edit: an item removed above it
+  // in its list (a rule deleted in the app) moved it since, so its place outside lists counts (probe ZH-1).
+  const nulledShapes = new Set([...nulled].map(outsideLists));
   for (const [index, wanted] of request.documents) {
     // A document edited and then taken out (its children's edits came first) is not there to read.
     if (request.remove?.has(index)) continue;
@@ -387,7 +390,7 @@ function verify(text: string, request: YamlEditRequest, problems: YamlEditProble
     const mismatch = firstMismatch(got, wanted, '', {
       expand: request.expand ?? ((s) => s),
       problems: problems.filter((p) => p.document === index),
-      nulledAt: (pointer) => nulled.has(`${index}\u0000${pointer}`),
+      nulledAt: (pointer) => nulled.has(`${index}\u0000${pointer}`) || nulledShapes.has(outsideLists(`${index}\u0000${pointer}`)),
       exactAt: exactTypesIn(request, index),
     });
     const where = kept.length > 1 ? ` of document ${index + 1}` : '';
@@ -418,6 +421,11 @@ interface MismatchContext {
 }
 
 /** Two pointers the same but for list indexes (\`/rules/1/reviewer\` and \`/rules/2/reviewer\`). */
+/** A pointer with each list index as `#`: its place outside lists. */
+function outsideLists(pointer: string): string {
+  return pointer.replace(/\/\d+(?=\/|$)/g, '/#');
+}
+
 function samePlaceOutsideLists(a: string, b: string): boolean {
   const [x, y] = [a.split('/'), b.split('/')];
   return x.length === y.length && x.every((part, i) => part === y[i] || (/^\d+$/.test(part) && /^\d+$/.test(y[i]!)));

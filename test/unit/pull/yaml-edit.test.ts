@@ -663,6 +663,15 @@ describe('editYaml', () => {
     expect(edit('- &a name: 1\n  &b other: 2\n', () => [{ other: 2 }]).text).toBe('- &b other: 2\n');
   });
 
+  it('a merged key cleared on an item that a removal above it moved is written `null`, and the edit reads as wanted (probe ZH-1)', () => {
+    const text = 'kind: Playbook\nname: Mn2\nrules:\n  - &m0\n    name: R0\n    actions: a0\n    description: d0\n  - name: R2\n    actions: x\n  - name: R4\n    <<: *m0\n';
+    const wanted = (v: unknown) => {
+      const rules = (v as { rules: Record<string, unknown>[] }).rules;
+      return { ...(v as object), rules: [rules[0], { name: 'R4', actions: 'a0' }] };
+    };
+    expect(edit(text, wanted).text).toBe('kind: Playbook\nname: Mn2\nrules:\n  - &m0\n    name: R0\n    actions: a0\n    description: d0\n  - name: R4\n    description: null\n    <<: *m0\n');
+  });
+
   it('a key cleared over a merged value is written `null` where it is, and a key added beside it goes after it (probe IQ-3)', () => {
     const text = 'rules:\n  - &base\n    name: r1\n    description: base\n  - <<: *base\n    name: r2\n    description: own\n';
     const cleared = (v: unknown) => setAt(setAt(v, '/rules/1/description', undefined), '/rules/1/internal_notes', 'other');
