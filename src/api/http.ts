@@ -50,7 +50,7 @@ export interface ServiceClientOptions {
   apiKey: string;
   /** The environment variable the key was read from: the one a 401's hint names. */
   apiKeyFrom?: string;
-  /** A proxy variable set in the environment (`HTTPS_PROXY`…), which docket does not use: named where it cannot connect. */
+  /** The variable naming the proxy `dispatcher` connects through (`HTTPS_PROXY`…): named where a connection fails. */
   proxyVariable?: string;
   /** Default: a keep-alive undici Pool for the base URL's origin, created on first use. */
   dispatcher?: Dispatcher;
@@ -573,11 +573,18 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return waitLink(() => (askedAfterStop ? !cleanup && limiter.paused : true), deadlineAt());
   }
 
+  /** The proxy would not connect to the service: its refusal said as what to check (a 407: its user and password). */
+  function proxyRefusedHint(status: number): string {
+    const proxy = options.proxyVariable ?? 'the proxy variable';
+    if (status === 407) return `the proxy ${proxy} names asks for a user name and password: give them in it as http://user:password@host:port (docket never prints them)`;
+    return status >= 500 ? `the proxy ${proxy} names could not reach the ${service} service (${base.url}): check that the proxy lets docket through to it, or try again later` : `the proxy ${proxy} names refused to connect docket to the ${service} service (${base.url}): check that the proxy allows it, or list the host in NO_PROXY to connect directly`;
+  }
+
   /** A certificate refused: what to check, never to turn the check off (the API key travels on this connection). */
-  function certificateHint(problem: 'untrusted' | 'other-host'): string {
-    return problem === 'other-host'
-      ? `the ${service} service's certificate names another host than ${base.url}: check the URL's host`
-      : `the ${service} service's certificate is not signed by a CA Node trusts here: if your network or a proxy signs it with its own CA, give Node that CA's certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem; docket never skips the check`;
+  function certificateHint(problem: 'untrusted' | 'other-host' | 'expired'): string {
+    if (problem === 'other-host') return `the ${service} service's certificate names another host than ${base.url}: check the URL's host`;
+    if (problem === 'expired') return `the ${service} service's certificate is out of its dates (or revoked): check this machine's clock, and tell the service's operators if the clock is right`;
+    return `the ${service} service's certificate is not signed by a CA Node trusts here: if your network or a proxy signs it with its own CA, give Node that CA's certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem; docket has no switch to skip the check`;
   }
 
   function apiError(t: RequestTarget, a: Attempt, attempts: number, earlierStatuses: number[], landed: boolean): ApiError {
@@ -590,9 +597,11 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           ? `the ${service} service answered, but too slowly: it may be overloaded; try again later`
           : a.failure.certificate
             ? certificateHint(a.failure.certificate)
-            : everAnswered
-              ? `the ${service} service answered earlier requests of this run, so the URL is right: the connection broke; try again later`
-              : `check the ${service} service URL (${base.url}) and that the service is reachable from here${options.proxyVariable ? `; docket connects directly, without the proxy ${options.proxyVariable} names` : ''}`,
+            : a.failure.proxyStatus !== undefined
+              ? proxyRefusedHint(a.failure.proxyStatus)
+              : everAnswered
+                ? `the ${service} service answered earlier requests of this run, so the URL is right: the connection broke; try again later`
+                : `check the ${service} service URL (${base.url}) and that the service is reachable from here${options.proxyVariable ? `, through the proxy ${options.proxyVariable} names` : ''}`,
       );
     }
     const problem = parseProblem(a.text, a.headers, clean);

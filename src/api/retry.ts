@@ -61,8 +61,10 @@ export interface ConnectionFailure {
   budgetCut?: boolean;
   /** The service had begun its answer (the headers came) when the time ran out. */
   answering?: boolean;
-  /** The TLS handshake refused the service's certificate: not trusted here, or naming another host. */
-  certificate?: 'untrusted' | 'other-host';
+  /** The TLS handshake refused the service's certificate: not trusted here, naming another host, or out of its dates. */
+  certificate?: 'untrusted' | 'other-host' | 'expired';
+  /** The proxy answered its CONNECT with this status instead of opening the tunnel: nothing reached the service. */
+  proxyStatus?: number;
 }
 
 /**
@@ -74,6 +76,12 @@ export function classifyConnectionError(err: unknown, afterHeaders = false): Con
   const messages: string[] = [];
   collect(err, codes, messages, 0);
   const code = codes[0];
+  // undici's ProxyAgent: the proxy would not open the tunnel, so the request never left it.
+  const refusedByProxy = afterHeaders ? undefined : messages.map((m) => /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling$/.exec(m)?.[1]).find(Boolean);
+  if (refusedByProxy !== undefined) {
+    const status = Number(refusedByProxy);
+    return { code, message: `the proxy answered HTTP ${status} instead of connecting to the service`, retryable: status >= 500, phase: 'not-sent', proxyStatus: status };
+  }
   const tls = afterHeaders ? undefined : handshakeFailure(codes, messages);
   // A server that does not speak TLS at all: no request was sent, and none will be.
   if (tls) return { code, message: tls, retryable: false, phase: 'not-sent' };
@@ -83,7 +91,7 @@ export function classifyConnectionError(err: unknown, afterHeaders = false): Con
   // undici cannot say how much of a request was written, so anything after connecting counts as
   // "maybe processed"; only failures to connect at all are safe.
   const notSent = !afterHeaders && !closed && codes.length > 0 && codes.every((c) => NOT_SENT_CODES.has(c));
-  const certificate = codes.includes('ERR_TLS_CERT_ALTNAME_INVALID') ? 'other-host' : codes.some((c) => UNTRUSTED_CERTIFICATE_CODES.has(c)) ? 'untrusted' : undefined;
+  const certificate = codes.includes('ERR_TLS_CERT_ALTNAME_INVALID') ? 'other-host' : codes.some((c) => OUT_OF_DATE_CERTIFICATE_CODES.has(c)) ? 'expired' : codes.some((c) => UNTRUSTED_CERTIFICATE_CODES.has(c)) ? 'untrusted' : undefined;
   return { code, message, retryable, phase: notSent ? 'not-sent' : 'unknown', ...(certificate ? { certificate } : {}) };
 }
 
@@ -95,11 +103,10 @@ const UNTRUSTED_CERTIFICATE_CODES: ReadonlySet<string> = new Set([
   'UNABLE_TO_GET_ISSUER_CERT',
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
   'CERT_UNTRUSTED',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
   'CERT_SIGNATURE_FAILURE',
-  'CERT_REVOKED',
 ]);
+/** A certificate outside its dates (or revoked): trusted or not, the clock or the service is what to check. */
+const OUT_OF_DATE_CERTIFICATE_CODES: ReadonlySet<string> = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'CERT_REVOKED']);
 
 /**
  * undici's `bad response`: an answer it will not read. It never asks for `100 Continue`, so it

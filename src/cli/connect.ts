@@ -4,6 +4,8 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import { createLimiter, createServiceClient, type ClosableServiceClient } from '../api/http.js';
+import { proxyFor } from '../api/proxy.js';
+import type { Dispatcher } from 'undici';
 import type { NextRun } from '../api/problem.js';
 import { AgreementsApi } from '../api/agreements.js';
 import { ReviewApi } from '../api/review.js';
@@ -54,9 +56,6 @@ export const EMULATOR_EXAMPLE_USERS = [
 
 export { API_KEY_VARIABLES, serviceApiKey } from '../config/api-keys.js';
 
-
-/** The variables other tools take a proxy from, in the order curl reads them for an https URL. */
-const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY', 'http_proxy', 'HTTP_PROXY'];
 
 export interface Connection {
   services: Services;
@@ -176,8 +175,17 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     options.logger.debug(`${e.service} ${e.method} ${e.path} → ${e.status || (e.notSent ? 'not sent' : 'no response')} in ${e.ms} ms${e.retries ? ` after ${e.retries} ${e.retries === 1 ? 'retry' : 'retries'} (${(e.retryReasons ?? []).join('; ')})` : ''}${e.waitedMs !== undefined ? ` (sent after ${e.waitedMs} ms waiting for its turn)` : ''}`);
   };
   const onDebug = (message: string) => options.logger.debug(message);
-  // docket reads no proxy variable (README, "Talking to the real services"); one set is named where a connection fails.
-  const proxyVariable = PROXY_VARIABLES.find((name) => (io.env[name] ?? '').trim() !== '');
+  // A proxy the environment names for a service's URL (api/proxy.ts), its dispatcher loaded only then.
+  const proxies = { review: proxyFor(reviewUrl, io.env), agreements: proxyFor(agreementsUrl, io.env) };
+  const dispatchers: { close(): Promise<void> }[] = [];
+  const proxyDispatcher = proxies.review || proxies.agreements ? (await import('../api/proxy-dispatcher.js')).proxyDispatcher : undefined;
+  const throughProxy = (service: ServiceName): { dispatcher?: Dispatcher; proxyVariable?: string } => {
+    const proxy = proxies[service];
+    if (!proxy || !proxyDispatcher) return {};
+    const dispatcher = proxyDispatcher(proxy.url);
+    dispatchers.push(dispatcher);
+    return { dispatcher, proxyVariable: proxy.variable };
+  };
   const clients: ClosableServiceClient[] = [];
   const budget = { ...(options.signal ? { signal: options.signal } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.waitsAfterStop ? { waitsAfterStop: options.waitsAfterStop } : {}), ...(options.nextRun ? { nextRun: options.nextRun } : {}), ...(options.deadline !== undefined ? { deadline: options.deadline } : {}) };
   let review: ReviewApi | undefined;
@@ -188,7 +196,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const services: Services = {
     review() {
       if (!review) {
-        const client = createServiceClient({ service: 'review', baseUrl: reviewUrl, apiKey: reviewKey ?? '', ...(keysFrom.review ? { apiKeyFrom: keysFrom.review } : {}), ...(proxyVariable ? { proxyVariable } : {}), limiter, onRequest, onDebug, isExistingId, ...budget });
+        const client = createServiceClient({ service: 'review', baseUrl: reviewUrl, apiKey: reviewKey ?? '', ...(keysFrom.review ? { apiKeyFrom: keysFrom.review } : {}), ...throughProxy('review'), limiter, onRequest, onDebug, isExistingId, ...budget });
         clients.push(client);
         review = new ReviewApi(client, {
           ...(organizationId ? { organizationId } : {}),
@@ -202,7 +210,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     },
     agreements() {
       if (!agreements) {
-        const client = createServiceClient({ service: 'agreements', baseUrl: agreementsUrl, apiKey: agreementsKey ?? '', ...(keysFrom.agreements ? { apiKeyFrom: keysFrom.agreements } : {}), ...(proxyVariable ? { proxyVariable } : {}), limiter, onRequest, onDebug, isExistingId, ...budget });
+        const client = createServiceClient({ service: 'agreements', baseUrl: agreementsUrl, apiKey: agreementsKey ?? '', ...(keysFrom.agreements ? { apiKeyFrom: keysFrom.agreements } : {}), ...throughProxy('agreements'), limiter, onRequest, onDebug, isExistingId, ...budget });
         clients.push(client);
         agreements = new AgreementsApi(client, project.agreements.organization_id ? { organizationId: project.agreements.organization_id } : {});
       }
@@ -249,6 +257,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       if (closed) return closed;
       closed = (async () => {
         await Promise.all(clients.map((c) => c.close()));
+        await Promise.all(dispatchers.map((d) => d.close()));
         // Closing writes what is unsaved; a signal meanwhile writes it again, synchronously.
         try {
           if (emulator) await writtenAs(EMULATOR_STATE_LABEL, emulator.close());

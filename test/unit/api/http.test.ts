@@ -1060,10 +1060,21 @@ describe('errors', () => {
     const selfSigned = await failWith('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate');
     expect(selfSigned.message).toContain('self-signed certificate');
     expect(selfSigned.hint).toContain('NODE_EXTRA_CA_CERTS=/path/to/ca.pem');
+    const expired = await failWith('CERT_HAS_EXPIRED', 'certificate has expired');
+    expect(expired.hint).toBe("the review service's certificate is out of its dates (or revoked): check this machine's clock, and tell the service's operators if the clock is right");
     const otherHost = await failWith('ERR_TLS_CERT_ALTNAME_INVALID', "Hostname/IP does not match certificate's altnames");
     expect(otherHost.hint).toBe(`the review service's certificate names another host than ${REVIEW}: check the URL's host`);
-    const direct = await failWith('ENOTFOUND', 'getaddrinfo ENOTFOUND api.example.invalid', { proxyVariable: 'HTTPS_PROXY' });
-    expect(direct.hint).toBe(`check the review service URL (${REVIEW}) and that the service is reachable from here; docket connects directly, without the proxy HTTPS_PROXY names`);
+    const proxied = await failWith('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.1:3128', { proxyVariable: 'HTTPS_PROXY' });
+    expect(proxied.hint).toBe(`check the review service URL (${REVIEW}) and that the service is reachable from here, through the proxy HTTPS_PROXY names`);
+    // A proxy that will not open the tunnel: nothing reached the service; a 407 asks for its user and password.
+    const { mock, client, logs } = setup({ retries: 1, proxyVariable: 'HTTPS_PROXY' });
+    mock.intercept({ path: '/v1/a', method: 'POST' }).replyWithError(Object.assign(new Error('Proxy response (407) !== 200 when HTTP Tunneling'), { code: 'UND_ERR_ABORTED' })).times(2);
+    const refused = (await rejection(client.request({ method: 'POST', path: '/v1/a', body: {}, operation: 'create a' }))) as ApiError;
+    expect(refused.message).toContain('the proxy answered HTTP 407 instead of connecting to the service');
+    expect(refused.message).not.toContain('may have');
+    expect(refused.hint).toBe('the proxy HTTPS_PROXY names asks for a user name and password: give them in it as http://user:password@host:port (docket never prints them)');
+    // Not tried again: the proxy would refuse it again.
+    expect(logs.at(-1)).toMatchObject({ method: 'POST', retries: 0 });
   });
 
   it('after the service answered this run, a broken connection says the URL is right, not to check it', async () => {

@@ -1,0 +1,63 @@
+/**
+ * Which proxy, if any, a service URL is reached through, read from the environment variables other
+ * tools read (curl, Go's net/http, which Terraform uses). Pure: the caller passes the environment.
+ *
+ * - An https URL goes through `https_proxy`, else `HTTPS_PROXY`, else `all_proxy`/`ALL_PROXY`.
+ *   (docket takes plain http only to loopback hosts, which are always reached directly, as Go does.)
+ * - `no_proxy`/`NO_PROXY` lists hosts reached directly: `*` for all, a name for itself and every
+ *   name below it (`example.com`, `.example.com`), `host:port` for that port only.
+ * - A proxy written without a scheme (`proxy.corp:3128`) is http://, as curl reads it.
+ */
+import { DocketError } from '../errors.js';
+import { isLoopback } from '../config/url-policy.js';
+import { withoutSecrets } from '../config/url-secrets.js';
+
+export interface ProxyChoice {
+  /** The proxy's URL, with any `user:password@` it carries (sent as Proxy-Authorization). */
+  url: string;
+  /** The variable it was read from, as messages name it. */
+  variable: string;
+}
+
+const HTTPS_PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'] as const;
+
+/** The proxy for `target` (a service's base URL), or undefined to connect directly. */
+export function proxyFor(target: string, env: Readonly<Record<string, string | undefined>>): ProxyChoice | undefined {
+  const url = new URL(target);
+  if (url.protocol !== 'https:' || isLoopback(url.hostname)) return undefined;
+  const variable = HTTPS_PROXY_VARIABLES.find((name) => (env[name] ?? '').trim() !== '');
+  if (variable === undefined) return undefined;
+  if (bypassed(url, env.no_proxy ?? env.NO_PROXY ?? '')) return undefined;
+  return { url: proxyUrl(env[variable]!.trim(), variable), variable };
+}
+
+/** Whether NO_PROXY names the URL's host (and port, where the entry gives one). */
+function bypassed(url: URL, noProxy: string): boolean {
+  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const port = url.port || '443';
+  return noProxy
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .some((entry) => {
+      if (entry === '*') return true;
+      const [, name = '', entryPort] = /^\[?([^\]]*?)\]?(?::(\d+))?$/.exec(entry.toLowerCase()) ?? [];
+      if (entryPort !== undefined && entryPort !== port) return false;
+      const suffix = name.replace(/^\*?\./, '').replace(/\.$/, '');
+      return suffix !== '' && (host === suffix || host.endsWith(`.${suffix}`));
+    });
+}
+
+/** The proxy URL as undici takes it, or a clear error naming the variable (its password hidden). */
+function proxyUrl(raw: string, variable: string): string {
+  const written = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(raw) ? raw : `http://${raw}`;
+  let url: URL;
+  try {
+    url = new URL(written);
+  } catch {
+    throw new DocketError('invalid-proxy', `${variable} ${JSON.stringify(withoutSecrets(raw))} is not a valid proxy URL`, `write it as http://host:port (with user:password@ before the host if the proxy asks for them), or unset ${variable}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new DocketError('invalid-proxy', `${variable} ${JSON.stringify(withoutSecrets(raw))} is a ${url.protocol.slice(0, -1)} proxy: docket connects through http(s) proxies only`, `give an http(s) proxy in ${variable}, or unset it to connect directly`);
+  }
+  return url.href;
+}

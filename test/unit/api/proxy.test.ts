@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { proxyFor } from '../../../src/api/proxy.js';
+import { DocketError } from '../../../src/errors.js';
+
+const SERVICE = 'https://api.commonpaper.com';
+
+describe('proxyFor', () => {
+  it('reads https_proxy before HTTPS_PROXY, then ALL_PROXY, a proxy without a scheme as http://', () => {
+    expect(proxyFor(SERVICE, {})).toBeUndefined();
+    expect(proxyFor(SERVICE, { HTTPS_PROXY: 'http://proxy.corp:3128', https_proxy: 'http://lower.corp:3128' })).toEqual({ url: 'http://lower.corp:3128/', variable: 'https_proxy' });
+    expect(proxyFor(SERVICE, { HTTPS_PROXY: '  ', ALL_PROXY: 'proxy.corp:8080' })).toEqual({ url: 'http://proxy.corp:8080/', variable: 'ALL_PROXY' });
+    // HTTP_PROXY is for http URLs, which docket sends only to loopback hosts.
+    expect(proxyFor(SERVICE, { HTTP_PROXY: 'http://proxy.corp:3128' })).toBeUndefined();
+    expect(proxyFor(SERVICE, { HTTPS_PROXY: 'http://bob:p%40ss@proxy.corp:3128' })?.url).toBe('http://bob:p%40ss@proxy.corp:3128/');
+  });
+
+  it('connects directly to loopback hosts and to what NO_PROXY lists', () => {
+    const env = { HTTPS_PROXY: 'http://proxy.corp:3128' };
+    for (const url of ['http://127.0.0.1:4010/review', 'https://localhost:8443/review', 'https://review.localhost/x']) expect(proxyFor(url, env), url).toBeUndefined();
+    for (const noProxy of ['*', 'commonpaper.com', '.commonpaper.com', 'other.example, api.commonpaper.com', 'API.CommonPaper.com:443', '*.commonpaper.com']) {
+      expect(proxyFor(SERVICE, { ...env, NO_PROXY: noProxy }), noProxy).toBeUndefined();
+    }
+    for (const noProxy of ['paper.com', 'api.commonpaper.com:8443', 'x.api.commonpaper.com', '']) expect(proxyFor(SERVICE, { ...env, no_proxy: noProxy }), noProxy).toBeDefined();
+  });
+
+  it('refuses a proxy that is no http(s) URL, naming the variable, its password hidden', () => {
+    const refused = (value: string): DocketError => {
+      try {
+        proxyFor(SERVICE, { HTTPS_PROXY: value });
+      } catch (error) {
+        return error as DocketError;
+      }
+      throw new Error(`${value} was taken`);
+    };
+    expect(refused('socks5://bob:Secret99@proxy.corp:1080').message).toBe('HTTPS_PROXY "socks5://***@proxy.corp:1080" is a socks5 proxy: docket connects through http(s) proxies only');
+    const bad = refused('http://bob:Secret99@proxy corp:3128');
+    expect([bad.code, bad.message]).toEqual(['invalid-proxy', 'HTTPS_PROXY "http://***@proxy corp:3128" is not a valid proxy URL']);
+  });
+});
