@@ -236,14 +236,21 @@ export const organizationKind: KindModule<'organization'> = {
       // list can check it): said as a failure, not a success the next plan contradicts (probe KE-2);
       // not recorded as written, nor is the agreements half left unsent (second read SR72-2).
       if (typeof wanted === 'string' && typeof made === 'string' && normEmail(made) !== normEmail(wanted)) otherReviewer = { made, wanted };
-      const written = change.fields.filter((f) => f.field.startsWith('review.') && !(otherReviewer !== undefined && f.field === 'review.default_reviewer')).map((f) => f.field);
-      if (written.length > 0 && reviewRefused === undefined) ctx.registerWritten?.('organization', change.key, written);
       if (answer && 'name' in review && 'name' in answer) unkept.push(...heldOtherwise({ 'review.name': normName(review.name) }, { 'review.name': normName(answer.name) }, answer.name));
+      // Recorded now: the agreements half may fail after it, and the record learns what the service holds (second read SR98-2).
+      if (unkept.length > 0) ctx.registerUnkept?.('organization', change.key, Object.fromEntries(unkept.map((u) => [u.field, u.held])));
+      const written = change.fields.filter((f) => f.field.startsWith('review.') && !(otherReviewer !== undefined && f.field === 'review.default_reviewer') && !unkept.some((u) => u.field === f.field)).map((f) => f.field);
+      if (written.length > 0 && reviewRefused === undefined) ctx.registerWritten?.('organization', change.key, written);
     }
     if (Object.keys(agreements).length > 0) {
       const api = ctx.services.agreements();
       const org = await api.getOrganization();
-      const answer = await api.updateOrganization(org.id, agreements);
+      const answer = await api.updateOrganization(org.id, agreements).catch((error: unknown) => {
+        // The review half's unkept fields are said with the failure, as a success would note them.
+        const note = unkeptOrganizationNote(unkept, ctx.ignoredFields?.('organization', change.key) ?? []);
+        if (note && error instanceof Error) error.message = `${error.message} (before it, ${note})`;
+        throw error;
+      });
       for (const f of AGREEMENTS_ORG_FIELDS) {
         if (!answer || !(f in agreements) || !(f in answer)) continue;
         const held = answer[f];
@@ -255,7 +262,8 @@ export const organizationKind: KindModule<'organization'> = {
     // NOTE(api): "only provided fields change" says nothing of a value the service rewrites or drops;
     // one answered otherwise than sent is recorded as the service holds it, so the next plan shows
     // the files' value as still owed, not a change made in the app that pull would write back (probe ZD-1).
-    if (unkept.length > 0) ctx.registerUnkept?.('organization', change.key, Object.fromEntries(unkept.map((u) => [u.field, u.held])));
+    const agreementsUnkept = unkept.filter((u) => u.field.startsWith('agreements.'));
+    if (agreementsUnkept.length > 0) ctx.registerUnkept?.('organization', change.key, Object.fromEntries(agreementsUnkept.map((u) => [u.field, u.held])));
     if (reviewRefused !== undefined) throw reviewerRefused(reviewRefused, change.fields.find((f) => f.field === 'review.default_reviewer')?.after, Object.keys(agreements).length > 0);
     if (otherReviewer !== undefined) {
       ctx.distrustId?.('member', normEmail(otherReviewer.wanted) ?? otherReviewer.wanted, OTHER_USERS_ID);

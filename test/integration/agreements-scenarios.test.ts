@@ -1606,6 +1606,26 @@ describe('an organization update the service does not keep as sent', () => {
     expect(agreements().organization).toMatchObject({ city: 'Hamburg', state: 'Hessen' });
     await expectNoChanges(cli, dir);
   });
+
+  it('records a review name the service did not keep though the agreements half then fails: not drift for pull to write back (second read SR98-2)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Legal\nagreements:\n  city: Hamburg\n' });
+    await applyOk(cli, dir);
+    await writeFiles(dir, { 'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Legal GmbH\nagreements:\n  city: Berlin\n' });
+    const org = t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!;
+    t.emulator.faults.add({ method: 'PATCH', path_pattern: '/review/v1/organizations/:org', status: 'malformed', count: 1, body: { data: { id: DEFAULT_ORGANIZATION_ID, type: 'organization', attributes: { name: 'Acme Legal', default_reviewer_id: org.default_reviewer_id } } } });
+    t.emulator.faults.add({ method: 'PATCH', path_pattern: '/agreements/v1/organizations/:id', status: 422, count: 1 });
+    const failed = await cli('apply', '-C', dir, '--auto-approve');
+    expect(failed.code).toBe(1);
+    // The service holds the old name, as its answer said.
+    org.name = 'Acme Legal';
+    expect(failed.stdout).toContain('(before it, the service did not keep `review.name` as sent (it holds "Acme Legal"): the next plan will show it again)');
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.code, drift.stdout).toBe(0);
+    expect((await cli('pull', '--dry-run', '-C', dir)).stdout).not.toContain('name: Acme Legal\n');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
 });
 
 describe('an organization that no longer holds the uploads docket.lock.json records', () => {
