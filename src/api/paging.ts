@@ -236,3 +236,31 @@ export function looksTruncated(count: number, askedSize: number | null): boolean
   if (askedSize === null && count > 0 && count < 25) return true;
   return COMMON_DEFAULT_PAGE_SIZES.has(count) && (askedSize === null || count < askedSize);
 }
+
+/**
+ * A request's query as `-v` logs it: the parameters docket itself sends and those that page a list
+ * (`page[number]`, `page[size]`, `full`, `filter[…]`, a cursor) as written, every other parameter's
+ * value as `…`: a service's `links.next` may carry a token (`access_token=`, `X-Amz-Signature=`),
+ * and `-v` logs are often public CI logs (probe ZF-2).
+ */
+export function queryShown(query: string): string {
+  return query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      // A parameter without a value may be a token itself (second read SR98-8).
+      if (eq === -1) return pair === '' || LISTING_PARAMS.test(decodedOrAsIs(pair)) ? pair : '…';
+      const name = pair.slice(0, eq);
+      return LISTING_PARAMS.test(decodedOrAsIs(name)) ? pair : `${name}=…`;
+    })
+    .join('&');
+}
+const LISTING_PARAMS = /^(?:page(?:\[(?:number|size|cursor|after|before|offset|limit)\])?|per_page|page_size|limit|offset|cursor|after|before|full|sort|include|filter\[[\w.]+\])$/i;
+
+function decodedOrAsIs(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -25,8 +25,9 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
     u = new URL(raw.trim());
   } catch {
     // A password holding a `/` (a token may) ends the host part there: say what was meant (probe ZF-1).
+    // Said as what it may be: a port mistyped before a path's `@` (`host:44a/@me`) reads the same (second read SR98-4).
     if (withoutCredentials(raw.trim()) !== raw.trim()) {
-      return { code: 'invalid-url', message: `${what} ${shown(raw)} is not a valid URL: it holds a user name or password`, hint: 'pass the API key in the environment instead; a URL such as https://api.commonpaper.com holds none' };
+      return { code: 'invalid-url', message: `${what} ${shown(raw)} is not a valid URL (shown with what may be a user name and password hidden)`, hint: 'a URL holds no user name or password: pass the API key in the environment instead; otherwise check its host and port (a URL such as https://api.commonpaper.com)' };
     }
     return { code: 'invalid-url', message: `${what} ${shown(raw)} is not a valid URL`, hint: 'use a URL such as https://api.commonpaper.com' };
   }

@@ -12,33 +12,6 @@ export function withoutSecrets(url: string): string {
 }
 
 /**
- * A request's query as `-v` logs it: the parameters docket itself sends and those that page a list
- * (`page[number]`, `page[size]`, `full`, `filter[…]`, a cursor) as written, every other parameter's
- * value as `…`: a service's `links.next` may carry a token (`access_token=`, `X-Amz-Signature=`),
- * and `-v` logs are often public CI logs (probe ZF-2).
- */
-export function queryShown(query: string): string {
-  return query
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=');
-      if (eq === -1) return pair;
-      const name = pair.slice(0, eq);
-      return LISTING_PARAMS.test(decodedOrAsIs(name)) ? pair : `${name}=…`;
-    })
-    .join('&');
-}
-const LISTING_PARAMS = /^(?:page(?:\[(?:number|size|cursor|after|before|offset|limit)\])?|per_page|page_size|limit|offset|cursor|after|before|full|sort|include|filter\[[\w.]+\])$/i;
-
-function decodedOrAsIs(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
-
-/**
  * A URL's `user:password@` as `***@`, also when the scheme or its slashes are missing (`bob:pw@host`),
  * and when the password holds a `/` or an `@` (`bob:tok/en@host`, `bob:p@ss/x@host`: a base64 token
  * may), which ends a URL's authority, so the URL is refused as no URL but still quoted (probe ZF-1).
@@ -77,7 +50,17 @@ function credentialsEnd(text: string, from: number, memo: SegmentMemo): number {
   while (i < text.length && !USER_END.test(text[i]!)) i++;
   if (text[i] === '@') {
     let last = i;
-    for (let j = i + 1; j < text.length && !AUTHORITY_END.test(text[j]!); j++) if (text[j] === '@') last = j;
+    let colon = -1;
+    for (let j = i + 1; j < text.length && !AUTHORITY_END.test(text[j]!); j++) {
+      if (text[j] === '@') [last, colon] = [j, -1];
+      else if (text[j] === ':' && colon < 0) colon = j;
+    }
+    // A user name holding an `@` before its password (`alice@corp.example:Tok/en@host`): the
+    // password runs on as after any `:` (second read SR98-1).
+    if (colon > last && text[colon + 1] !== '/' && text[colon + 1] !== '\\') {
+      const lastAt = memo.lastAtInSegment(text, colon + 1);
+      if (lastAt > colon) return lastAt + 1;
+    }
     return last + 1;
   }
   if (text[i] !== ':' || text[i + 1] === '/' || text[i + 1] === '\\') return -1;

@@ -370,13 +370,14 @@ describe('list', () => {
   it("logs a links.next's paging parameters as sent and any other parameter's value as …, as it may be a token (probe ZF-2)", async () => {
     const { mock, client, logs } = setup({}, `${EMULATOR}/agreements`);
     const paths: string[] = [];
-    const next = '/v1/templates?page%5Bnumber%5D=2&access_token=OtherServiceToken123&X-Amz-Signature=abc123def';
+    const next = '/v1/templates?page%5Bnumber%5D=2&access_token=OtherServiceToken123&X-Amz-Signature=abc123def&BARETOKEN123';
     mock.intercept({ path: anyPath }).reply((opts) => (paths.push(opts.path), { statusCode: 200, data: { data: [res('1')], links: { next } } }));
     mock.intercept({ path: anyPath }).reply((opts) => (paths.push(opts.path), { statusCode: 200, data: { data: [res('2')], links: { next: null } } }));
     await client.list('/v1/templates', 'list templates', { query: { full: true } });
     // The link is followed as given, and logged without what may be a secret.
-    expect(paths[1]).toBe('/agreements/v1/templates?page%5Bnumber%5D=2&access_token=OtherServiceToken123&X-Amz-Signature=abc123def&page%5Bsize%5D=100');
-    expect(logs.map((e) => e.path)).toEqual(['/v1/templates?full=true&page%5Bsize%5D=100', '/v1/templates?page%5Bnumber%5D=2&access_token=…&X-Amz-Signature=…&page%5Bsize%5D=100']);
+    expect(paths[1]).toBe('/agreements/v1/templates?page%5Bnumber%5D=2&access_token=OtherServiceToken123&X-Amz-Signature=abc123def&BARETOKEN123&page%5Bsize%5D=100');
+    // A parameter without a value is shown as … too (second read SR98-8).
+    expect(logs.map((e) => e.path)).toEqual(['/v1/templates?full=true&page%5Bsize%5D=100', '/v1/templates?page%5Bnumber%5D=2&access_token=…&X-Amz-Signature=…&…&page%5Bsize%5D=100']);
   });
 
   it('reads a links.next relative to the page against the page asked for, as a URI reference (probe QJ-2)', async () => {

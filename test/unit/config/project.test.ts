@@ -142,7 +142,7 @@ describe('docket.yaml', () => {
     // A password holding a `/` (a token may) makes no URL: quoted hidden, and said for what it is (probe ZF-1).
     const token = await load({ 'docket.yaml': lines('version: 1', 'review: { url: "https://bob:tok/Hunter2Secret@api.example.com/review" }') });
     expect(token.diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([
-      ['docket.yaml:2:16 invalid-url', '`review.url` "https://***@api.example.com/review" is not a valid URL: it holds a user name or password', 'pass the API key in the environment instead; a URL such as https://api.commonpaper.com holds none'],
+      ['docket.yaml:2:16 invalid-url', '`review.url` "https://***@api.example.com/review" is not a valid URL (shown with what may be a user name and password hidden)', 'a URL holds no user name or password: pass the API key in the environment instead; otherwise check its host and port (a URL such as https://api.commonpaper.com)'],
     ]);
     expect(JSON.stringify(token.diagnostics)).not.toContain('Hunter2Secret');
     // A quoted placeholder's value came from its variable: said as it reads, not as a slice of the text.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { markInvisible, quoteValue, showJson, showName } from '../../../src/config/quote.js';
-import { excerptWithoutSecrets, identityWithoutSecrets, lineWithoutSecrets } from '../../../src/config/url-secrets.js';
+import { credentialsHidden, excerptWithoutSecrets, identityWithoutSecrets, lineWithoutSecrets } from '../../../src/config/url-secrets.js';
 import { codeSpan, escapeMarkdown } from '../../../src/render/sanitize.js';
 import { formatAnnotation } from '../../../src/render/annotations.js';
 import { renderDiagnosticsText } from '../../../src/render/diagnostics-text.js';
@@ -65,8 +65,13 @@ describe("a URL's secrets in what output quotes", () => {
     for (const plain of ['email: alice@acme.example', 'file: docs//a.md', 'name: Clause #3', 'actions: ACCEPT a?', 'see https://medium.com/@author/post']) expect(lineWithoutSecrets(plain)).toBe(plain);
     // An `@` in a query is no password: the host and path stay.
     expect(lineWithoutSecrets('https://host:8080/x?email=a@b.example')).toBe('https://host:8080/x?…');
-    // A megabyte of what starts credentials but holds no `@` is read once.
+    // A megabyte of what starts credentials, with an `@` past where they could end, is read once (second read SR98-5).
     for (const long of ['//a:'.repeat(300_000), `https://${'a:'.repeat(300_000)}/`]) expect(lineWithoutSecrets(long)).toBe(long);
+    const starts = `${'//a:b'.repeat(40_000)}?@`;
+    expect(credentialsHidden(starts)).toBe(starts);
+    // A user name holding an `@` before a password holding a `/` (second read SR98-1).
+    expect(lineWithoutSecrets('url https://alice@corp.example:Tok/Hunter2@api.example.com/r')).toBe('url https://***@api.example.com/r');
+    expect(lineWithoutSecrets('https://alice@corp.example/x')).toBe('https://***@corp.example/x');
   });
 
   it('hide a `user:password@` written without a scheme in the lines of files, however the `url:` before it is written, and show a name or key shaped `word:local@domain` as written (probes IK, SR66-1)', () => {
