@@ -87,6 +87,9 @@ describe('help and completion', () => {
       // After a file, `capture` is no subcommand: the flags and files are test's own (probe ZB-1).
       [['docket', 'test', 'README.md', 'capture', '--rev'], []],
       [['docket', 'test', 'README.md', 'capture', 'READ'], ['README.md']],
+      // A run of short flags whose last takes the next word: that word is its value, no file (second read SR98-6).
+      [['docket', 'test', '-qC', '.', 'capture', '--rev'], ['--review']],
+      [['docket', '-h'], ['-h']],
       // Nothing after --version, which is given alone; -h as well as --help (probe ZB-2).
       [['docket', '--version', ''], []],
       [['docket', 'plan', '-h'], ['-h']],

@@ -91,7 +91,13 @@ function wordsOf(program: Command): CommandWords[] {
  */
 const VALUED_BEFORE_COMMAND = [...COMMON_WITH_VALUE].sort().join('|');
 /** What may start the line besides a command: the common flags (`docket --no<TAB>`), then help and version. */
-const BEFORE_COMMAND_WORDS = [...COMMON_FLAGS, ...COMMON_WITH_VALUE, '--help', '--version'].join(' ');
+const BEFORE_COMMAND_WORDS = [...COMMON_FLAGS, ...COMMON_WITH_VALUE, '-h', '--help', '--version'].join(' ');
+
+/**
+ * A `case` pattern over "$cmd WORD" for a run of short flags whose last letter takes the next word
+ * as its value (`-qC DIR`, `-vo json`): `-q`, `-v` and `-h` take none, `-C` and `-o` one.
+ */
+const SHORT_RUN_BEFORE_VALUE = ['C', 'o'].flatMap((v) => [`*" -"[qvh]${v}`, `*" -"[qvh][qvh]${v}`]).join('|');
 
 /** `"test --junit"` and the like: each flag that takes a value, of each command that has subcommands. */
 function valuedOfParents(commands: CommandWords[]): string[] {
@@ -153,6 +159,8 @@ _docket() {
     case "$cmd \${COMP_WORDS[i]}" in
       ${skipped.length > 0 ? skipped.join('|') : '"-"'}) ${SKIP_VALUE}
       ${subs.length > 0 ? subs.join('|') : '"-"'}) cmd="$cmd \${COMP_WORDS[i]}"; at=$i; break ;;
+      # A run of short flags whose last takes the next word (\`-qC DIR\`): that word is its value (second read SR98-6).
+      ${SHORT_RUN_BEFORE_VALUE}) ${SKIP_VALUE}
       # A file given first: what follows is no subcommand (\`test a.test.yaml capture\`, probe ZB-1).
       *) [[ "\${COMP_WORDS[i]}" != -* && "\${COMP_WORDS[i]}" != "=" ]] && break ;;
     esac
@@ -167,7 +175,7 @@ ${cases}
   # A command that takes one file or folder (apply's and show's plan, init's folder) offers none once
   # it is given (probe RC-3); a subcommand (\`test capture\`) comes before any file, or not at all (probe WI-1).
   for ((j = at + 1; j < COMP_CWORD; j++)); do
-    if [[ " $takes " == *" \${COMP_WORDS[j]} "* ]]; then
+    if [[ " $takes " == *" \${COMP_WORDS[j]} "* || "\${COMP_WORDS[j]}" =~ ^-[qvh]{1,2}[Co]$ ]]; then
       ((j++))
       [ "\${COMP_WORDS[j]}" = "=" ] && ((j++))
     elif [[ "\${COMP_WORDS[j]}" != -* && "\${COMP_WORDS[j]}" != "=" ]]; then
@@ -245,6 +253,7 @@ _docket() {
     case "$cmd \${words[i]}" in
       ${skipped.length > 0 ? skipped.join('|') : '"-"'}) ((i++)) ;;
       ${subs.length > 0 ? subs.join('|') : '"-"'}) cmd="$cmd \${words[i]}"; at=$i; break ;;
+      ${SHORT_RUN_BEFORE_VALUE}) ((i++)) ;;
       *) [[ "\${words[i]}" != -* ]] && break ;;
     esac
   done

@@ -243,8 +243,13 @@ function nextSteps(dir: string): string {
 
 /** Why a project file that is there is no file docket can read (a link to nothing, a pipe), or undefined. */
 function unreadableProjectFile(path: string): string | undefined {
-  if (!existsSync(path)) return 'is a symbolic link to something that does not exist';
-  const found = statSync(path);
+  let found: ReturnType<typeof statSync>;
+  try {
+    found = statSync(path);
+  } catch (error) {
+    // A link that leads back to itself (ELOOP) is said as one (second read SR98-10).
+    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'is a symbolic link that leads back to itself' : 'is a symbolic link to something that does not exist';
+  }
   if (found.isDirectory()) return 'is a folder, not a file';
   return found.isFile() ? undefined : 'is not a regular file (a named pipe or a device)';
 }
