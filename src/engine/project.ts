@@ -143,6 +143,18 @@ export interface PlanProjectResult {
   readForOthers?: LiveResource[];
 }
 
+/**
+ * Kinds read from docket.lock.json alone (attachments: the service cannot list them) of which the
+ * lock holds an upload unconfirmed (a `pending` mark): read even when no file declares the kind any
+ * more, so the plan says the upload may be an orphan and apply drops its mark, as it does beside a
+ * declared one (probe ZA-1); reading them sends no request. Not under --target, which leaves marks alone.
+ */
+function kindsWithPendingUploads(lock: LockFile, kinds: readonly AnyKind[]): KindName[] {
+  const names = new Set<string>();
+  for (const [key, entry] of Object.entries(lock.files)) if (entry.pending) names.add(key.slice(0, key.indexOf(':')));
+  return kinds.filter((k) => k.uploadsUnreadable && names.has(k.name)).map((k) => k.name);
+}
+
 /** Reads live state and plans: targets limit the plan, and the mass-delete guard is recorded in it. */
 export async function planProject(input: PlanProjectInput): Promise<PlanProjectResult> {
   const kinds = input.kinds ?? KINDS;
@@ -152,7 +164,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const family = cut ? targetKinds(targets, input.desired, kinds, kinds.filter((k) => pruneOn(k, input.prune)).map((k) => k.name)) : undefined;
   const scope = cut ? targetScope(targets, input.desired, kinds) : undefined;
   const inPlan = family || scope ? inScope(input.desired, scope, family) : input.desired;
-  const asked = withAlso(kindsToRead(inPlan, input.prune, kinds), input.alsoRead ?? [], kinds);
+  const asked = withAlso(kindsToRead(inPlan, input.prune, kinds), [...(input.alsoRead ?? []), ...(cut ? [] : kindsWithPendingUploads(input.lock, kinds))], kinds);
   const read = input.readAll ? withAskedFor(asked, input.desired, kinds) : asked;
   // What the files dropped is read in detail where its live edits matter: drift reports them (every kind), a prune would archive them.
   const readDropped = new Set(kinds.filter((k) => input.readOnly || pruneOn(k, input.prune)).map((k) => k.name));

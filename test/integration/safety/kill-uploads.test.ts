@@ -230,6 +230,26 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     await expectConverged(run, dir);
   });
 
+  it('an attachment upload that may have happened, its document then deleted with every other attachment\'s: the plan warns of the orphan and apply drops the mark (probe ZA-1)', async () => {
+    t = await startTestEmulator({ latencyMs: 20 });
+    const playbook = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT 1 year\n';
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'playbooks/nda.yaml': playbook });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'hang' });
+    await killWhen(t, dir, () => Object.values(agreementsOf(t).attachments).length === 1, 'the upload');
+    await rm(join(dir, 'attachments'), { recursive: true });
+    const run = bin(t);
+    const plan = await run('plan', '-C', dir);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout + plan.stderr).toContain('attachment "Security Exhibit": an upload of attachments/security.pdf');
+    expect(plan.stdout + plan.stderr).toContain('the configuration no longer declares it, so apply drops the record of it');
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).not.toContain('"pending"');
+    const again = await run('plan', '-C', dir);
+    expect(again.stdout + again.stderr).not.toContain('never confirmed');
+    await expectConverged(run, dir);
+  });
+
   it('an upload that may have happened stops only plans that send it: a targeted playbook fix applies, drift warns (probe FK)', async () => {
     t = await startTestEmulator({ latencyMs: 20 });
     const playbook = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT 1 year\n';
