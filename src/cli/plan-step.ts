@@ -212,14 +212,16 @@ function runningApplyWarning(holder: ApplyLockHolder, root: string): string {
  * target quoted as bash or zsh reads it back: copied as written it acts on the same organization (probe PS-3).
  */
 function inRunShape(d: Diagnostic, shape: Omit<PlanShape, 'target'>): Diagnostic {
-  return d.hint?.includes('`docket apply --') ? { ...d, hint: commandsInRunShape(d.hint, shape) } : d;
+  return d.hint?.includes('`docket apply --') || d.hint?.includes('`docket plan`') ? { ...d, hint: commandsInRunShape(d.hint, shape) } : d;
 }
 
 /** A text's `docket apply --…` commands as this run was made: a hint's, or a warning's of the plan (`--adopt-files`, probe WB-1). */
 function commandsInRunShape(text: string, shape: Omit<PlanShape, 'target'>): string {
-  if (!text.includes('`docket apply --')) return text;
-  // `--target X` alone, or flags of no value (`--adopt-files`, `--retry-uncertain`; second read SR82B-2).
+  if (!text.includes('`docket apply --') && !text.includes('`docket plan`')) return text;
+  // `--target X` alone, or flags of no value (`--adopt-files`, `--retry-uncertain`; second read SR82B-2);
+  // a bare `docket plan` with the folder and environment of this run too (probe ZA-2).
   return text
+    .replace(/`docket plan`/g, () => `\`${shapedCommand('plan', { ...shape, prune: false, retryUncertain: false, target: [] })}\``)
     .replace(/`docket apply --target ([^`<]+)`/g, (_, target: string) => `\`${shapedCommand('apply', { ...shape, target: [target] })}\``)
     .replace(/`docket apply((?: --(?:adopt-files|retry-uncertain))+)`/g, (_, flags: string) => `\`${shapedCommand('apply', { ...shape, target: [], adoptFiles: flags.includes('--adopt-files'), retryUncertain: flags.includes('--retry-uncertain') })}\``);
 }

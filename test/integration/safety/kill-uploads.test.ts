@@ -126,7 +126,8 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     expect(early.code).toBe(1);
     expect(early.stderr).toContain('error uncertain-upload custom-term "Data Terms": an upload of terms/data.docx');
     expect(early.stderr).toContain('the publish is not live yet, though a request docket stopped waiting for may still be running at the service, so docket will not send it again yet');
-    expect(early.stderr).toContain('run `docket plan` again in a few minutes');
+    // With the folder it was run for, as the hint's apply command beside it (probe ZA-2).
+    expect(early.stderr).toMatch(/run `docket plan -C \S+` again in a few minutes/);
     // Nor does a plan saved before the apply publish it again (second read).
     const stale = await run('apply', '-C', dir, saved);
     expect([stale.code, stale.stderr]).toEqual([1, expect.stringContaining('the publish is not live yet')]);
