@@ -57,6 +57,8 @@ describe('service URLs: the editor schema and validate', () => {
 
   it('says what the parser would have read a numeric or loopback host as', () => {
     expect(urlProblem('http://127.1:8580/review', '`review.url`')).toEqual({ code: 'invalid-url', message: '`review.url` "http://127.1:8580/review" names a loopback host in a form docket does not take', hint: 'write it as localhost, 127.0.0.1 or [::1] (the URL parser reads it as http://127.0.0.1:8580)' });
+    // A final dot names the same loopback host: said as a form docket does not take, not as plain http to another host (probe ZC-3).
+    expect(urlProblem('http://LOCALHOST.:49201/agreements', '`agreements.url`')).toEqual({ code: 'invalid-url', message: '`agreements.url` "http://LOCALHOST.:49201/agreements" names a loopback host in a form docket does not take', hint: 'write it as localhost, 127.0.0.1 or [::1] (the URL parser reads it as http://localhost.:49201)' });
     expect(urlProblem('https://1.2.3', '`review.url`')?.hint).toBe('write the address as a.b.c.d (the URL parser reads it as https://1.2.0.3)');
   });
 
