@@ -227,7 +227,7 @@ function commandsInRunShape(text: string, shape: Omit<PlanShape, 'target'>): str
 }
 
 /** Errors of plan and apply that drift and pull, which send nothing, say as warnings. */
-const SAID_READ_ONLY: ReadonlySet<string> = new Set(['unsupported-change', 'unknown-reference', 'uncertain-upload', 'uncertain-create']);
+const SAID_READ_ONLY: ReadonlySet<string> = new Set(['unsupported-change', 'unknown-reference', 'uncertain-upload', 'uncertain-create', 'ambiguous-match']);
 
 /**
  * Uploads planned while docket.lock.json records nothing for this target (deleted, or made for

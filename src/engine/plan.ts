@@ -274,7 +274,12 @@ function checkReferences(
       const shared = ambiguous[key];
       const unknown = shared ?? (ids[key] ? undefined : unknownIds[key]);
       if (unknown) {
-        if (readOnly) continue;
+        if (readOnly) {
+          // Two live objects the reference could name (a lookalike user made in the app): every plan
+          // refuses it, so drift and pull say it, as a warning (probe ZD-3). An unknown id is theirs to miss.
+          if (shared) readOnlyWarnings.push({ of: refKey(d.kind, d.key), field: ref.field, diagnostic: { severity: 'warning', code: 'ambiguous-match', message: `\`${ref.field}\` names ${quoteValue(ref.key)}, ${shared.message}`, ...refAt(d, ref), hint: `${shared.hint}; plan and apply refuse it` } });
+          continue;
+        }
         // Outside the targets: an error only if the cut plan keeps a change of `d` (the caller knows).
         sayUnlessUnsent(d, { severity: 'error', code: shared ? 'ambiguous-match' : 'unknown-id', message: `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, ...refAt(d, ref), hint: unknown.hint }, hold, diagnostics);
         continue;

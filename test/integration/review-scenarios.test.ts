@@ -791,6 +791,10 @@ describe('failures and retries', () => {
     expect(named.stderr).toContain('hint: remove the one not wanted from the organization in the app, or declare the one meant (`kind: Member`) pinned with `id:` (');
     expect(named.stderr).toContain(twin.id);
     expect(named.stderr).toContain(alice.id);
+    // Drift and pull, which send nothing, say it as a warning: a scheduled drift job must not read it as none (probe ZD-3).
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.stderr).toContain('Warning: `reviewer` names "alice@acme.example", which 2 live member objects hold; docket cannot tell which one is meant (playbooks/msa.yaml:6)');
+    expect(drift.stderr).toContain('plan and apply refuse it');
     // Declared, it is the member's own identity that is ambiguous; pinned, the pin says which.
     await writeFiles(dir, { 'members.yaml': 'kind: Member\nemail: alice@acme.example\n' });
     expect((await cli('plan', '-C', dir)).stderr).toContain('2 live member objects are named "alice@acme.example"; docket cannot tell which one the file means');
