@@ -107,12 +107,13 @@ function newSegmentMemo(): SegmentMemo {
 const URL_IN_LINE = /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]*:[\\/]+|(?<![:/])\/\/)[^\s"'`<>]*/g;
 /**
  * `user:password@` without a scheme (`url: bob:pw@host`), at the start of a value, with an empty
- * user too and up to the last `@` (`bob:p@ss@host`), as withoutCredentials reads it (TR66-7):
+ * user too and up to the last `@` (`bob:p@ss@host`), as withoutCredentials reads it (TR66-7), a
+ * password holding a `/` too (`bob:tok/en@host`, probe ZF-1) though no scheme (`a:x…https://…@`):
  * hidden in the lines of files only (excerptWithoutSecrets). A name or key in a message shaped
  * `word:local@domain` (`Sales:anna@acme.example`, `member:bob@acme.example`) is no URL, and
  * messages show it as written (probe IK); a message quoting a `url:` hides its credentials itself.
  */
-const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]*:(?![/\\])[^\s"'`?#[\]{},]*@/g;
+const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]*:(?![/\\])(?:(?![:][/\\])[^\s"'`?#[\]{},])*@/g;
 
 /**
  * A line of text output shows (a message, a name, a value): each URL in it as `withoutSecrets`
@@ -254,7 +255,7 @@ const NAME_KEYS: ReadonlySet<string> = new Set(['name', 'email', 'reviewer', 'de
  * what BARE_CREDENTIALS stops at in a flow collection (`,`, `[`, `{`, a quote), so a `url:` that
  * is refused does not print it in the line under the message (TR66-7).
  */
-const WORD_CREDENTIALS = /^(["'`[{(]*)[^\s:@"'`[{(]*:(?![/\\])[^\s?#]*@/;
+const WORD_CREDENTIALS = /^(["'`[{(]*)[^\s:@"'`[{(]*:(?![/\\])(?:(?![:][/\\])[^\s?#])*@/;
 /**
  * A scheme-less host or path with a query or fragment (`api.example.com/v1?token=…`,
  * `localhost:8080?token=…`): the `?` or `#` follows a word holding a `.`, `/`, `:` or `]` and
