@@ -130,8 +130,10 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
  */
 function syncedButUnread(s: Session): string | undefined {
   const read = new Set(kindsToRead(s.workspace.desired, s.prune).map((k) => k.name as string));
-  // The organization too: its document deleted, docket manages none of its settings (probe ZD-4).
-  const unread = KINDS.filter((k) => !k.parentKind && !k.internal && !read.has(k.name));
+  // The organization too: its document deleted, docket manages none of its settings (probe ZD-4);
+  // not when a document of it writes no key, which its own warning says (probe ZL-3).
+  const emptyDeclared = new Set(s.workspace.diagnostics.filter((d) => d.code === 'empty-organization').map(() => 'organization'));
+  const unread = KINDS.filter((k) => !k.parentKind && !k.internal && !read.has(k.name) && !emptyDeclared.has(k.name));
   // Every kind read (the rule for a configuration that declares them all): no record to look through.
   if (unread.length === 0) return undefined;
   // The records of the services this run talks to, and of the review service it is configured for

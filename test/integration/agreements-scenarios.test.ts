@@ -1123,6 +1123,11 @@ describe('standard templates and attachments', () => {
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('Warning: docket.lock.json records 1 organization docket synced, and no file declares an organization any more: this plan did not read it, and leaves it live as it is\n');
     expect(plan.stdout).toContain('No changes.');
+    // A document that writes no key says so itself, and is no deleted one (probe ZL-3).
+    await writeFiles(dir, { 'organization.yaml': 'kind: Organization\n' });
+    const empty = await cli('plan', '-C', dir);
+    expect(empty.stdout + empty.stderr).toContain('this Organization document writes no key');
+    expect(empty.stdout + empty.stderr).not.toContain('no file declares an organization');
   });
 
   it('names every upload the lost lock held that docket synced before, each with the id to pin (probe LP-2)', async () => {
