@@ -278,6 +278,9 @@ describe('examples/ci/github-actions.yml', () => {
     expect(ignored.code).toBe(0);
     const mixed = await run({ pulled: [], notPulled: [{ ...entry, reason: 'drift: ignore leaves it as it is on both sides' }, { ...entry, key: 'NDA/Law', name: 'Law', reason: 'the value is written as ${var.legal_team}' }], notes: [], files: [], sync: new Map() });
     expect(mixed.code).toBe(1);
+    // A name holding those words is no policy's (probe ZL-2).
+    const named = await run({ pulled: [], notPulled: [{ ...entry, key: 'NDA/Escalation (drift: ignore)', name: 'Escalation (drift: ignore)', reason: 'the value is written as ${var.legal_team}' }], notes: [], files: [], sync: new Map() });
+    expect(named.code).toBe(1);
     const nothing = await run({ pulled: [], notPulled: [], notes: [], files: [], sync: new Map() });
     expect([nothing.code, nothing.out.trim()]).toEqual([0, 'Nothing to pull: main holds every live change']);
   });
