@@ -23,7 +23,7 @@ import type { AnyKind } from '../kinds/index.js';
 import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject, withoutKey } from '../util/plain.js';
 import { ignoredFieldsWritten, settingsWritten, withoutOwnSettings, withSettings, type WrittenSettings } from '../kinds/support/policy.js';
-import { parse as parseYaml, type Document } from 'yaml';
+import type { Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
 import { literalPlaceholders, literalText, placeholderFit, placeholderParts, variablesCouldGive, variablesIn } from '../config/interpolate.js';
 import { followsSwappedName, movedFromDeclared, movedLiveOntoDeclared, syncedAsAnotherDeclared } from './moved-live.js';
@@ -1308,7 +1308,8 @@ class PullPlanner {
     if (yaml) {
       // Only what changed is re-formatted: the file is edited to hold the live definition.
       try {
-        const edited = editYaml(before, { documents: new Map([[0, parseYaml(text) as unknown]]), bothVersions: true, exactTypes: () => true, placeholders: false });
+        // Read as docket reads a definition: a field named `null:` is the name null, not "" (probe ZK-1).
+        const edited = editYaml(before, { documents: new Map([[0, documentValues(text)[0]]]), bothVersions: true, exactTypes: () => true, placeholders: false });
         // An edit in place keeps the file's key order: where the kind compares order too (the
         // fields of a definition's section, reordered in the app), the live text is written whole (probe GY).
         if (edited.text !== null && this.kinds.get(o.change.kind)?.sameField?.(field, text, edited.text) === false) {

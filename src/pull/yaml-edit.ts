@@ -89,7 +89,39 @@ export function parseForEdit(text: string, lineCounter?: LineCounter): Document.
 
 /** A document's value with aliases and merge keys resolved, as docket reads it. */
 export function documentValue(doc: Document.Parsed): unknown {
-  return doc.contents ? doc.contents.toJS(doc, { maxAliasCount: -1 }) : null;
+  if (!doc.contents) return null;
+  const read = holdsNullKey(doc) ? keysAsRead(doc) : doc;
+  return read.contents!.toJS(read, { maxAliasCount: -1 });
+}
+
+/** Whether a mapping of the document has a key YAML reads as null (`null:`, `~:`, `: x`). */
+function holdsNullKey(doc: Document.Parsed): boolean {
+  let found = false;
+  visit(doc, {
+    Pair(_, pair) {
+      if (isScalar(pair.key) && pair.key.value === null) {
+        found = true;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/**
+ * A copy of the document whose keys YAML reads as null are named as docket reads them (`null:` the
+ * name `null`, `~:` as `~`), not as the parser's data model makes them (""): a definition's field
+ * named `null` is one like any other, and an edit beside it reads back as written (probe ZK-1).
+ */
+function keysAsRead(doc: Document.Parsed): Document {
+  const copy = doc.clone();
+  visit(copy, {
+    Pair(_, pair) {
+      if (isScalar(pair.key) && pair.key.value === null) pair.key = new Scalar(pair.key.source ?? '');
+    },
+  });
+  return copy;
 }
 
 /**

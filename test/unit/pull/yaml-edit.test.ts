@@ -663,6 +663,14 @@ describe('editYaml', () => {
     expect(edit('- &a name: 1\n  &b other: 2\n', () => [{ other: 2 }]).text).toBe('- &b other: 2\n');
   });
 
+  it('a key written `null:` is the name null, as docket reads it: an edit beside it reads back as wanted (probe ZK-1)', () => {
+    const text = 'definition:\n  title: T\n  fields:\n    null:\n      label: Nil  # keep me\n    zz:\n      label: Z\n';
+    expect(documentValue(parseForEdit(text)[0]!)).toEqual({ definition: { title: 'T', fields: { null: { label: 'Nil' }, zz: { label: 'Z' } } } });
+    expect(edit(text, (v) => setAt(v, '/definition/title', 'T2')).text).toBe(text.replace('title: T\n', 'title: T2\n'));
+    expect(edit(text, (v) => setAt(v, '/definition/fields/zz/label', 'Z2')).text).toBe(text.replace('label: Z\n', 'label: Z2\n'));
+    expect(documentValue(parseForEdit('a:\n  ~: 1\n')[0]!)).toEqual({ a: { '~': 1 } });
+  });
+
   it('a merged key cleared on an item that a removal above it moved is written `null`, and the edit reads as wanted (probe ZH-1)', () => {
     const text = 'kind: Playbook\nname: Mn2\nrules:\n  - &m0\n    name: R0\n    actions: a0\n    description: d0\n  - name: R2\n    actions: x\n  - name: R4\n    <<: *m0\n';
     const wanted = (v: unknown) => {
