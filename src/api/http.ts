@@ -575,7 +575,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   /** The proxy would not connect to the service: its refusal said as what to check (a 407: its user and password). */
   function proxyRefusedHint(status: number): string {
     const proxy = options.proxyVariable ?? 'the proxy variable';
-    if (status === 407) return `the proxy ${proxy} names asks for a user name and password: give them in it as http://user:password@host:port (docket never prints them)`;
+    // Worded so that output's hiding of URL passwords leaves it whole (second read SR98B-2).
+    if (status === 407) return `the proxy ${proxy} names asks for a user name and password: write them in it as user:password@ before the proxy's host (docket never prints them)`;
     return status >= 500 ? `the proxy ${proxy} names could not reach the ${service} service (${base.url}): check that the proxy lets docket through to it, or try again later` : `the proxy ${proxy} names refused to connect docket to the ${service} service (${base.url}): check that the proxy allows it, or list the host in NO_PROXY to connect directly`;
   }
 
@@ -598,7 +599,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
             ? certificateHint(a.failure.certificate)
             : a.failure.proxyStatus !== undefined
               ? proxyRefusedHint(a.failure.proxyStatus)
-              : everAnswered
+              : options.proxyVariable && !everAnswered && a.failure.phase === 'not-sent'
+                ? // Through a proxy every connection is the proxy's: the service's name is not even looked up here (second read SR98B-9).
+                  `docket could not connect to the proxy ${options.proxyVariable} names: check its host and port${/TLS/.test(a.failure.message) ? ', and write it with http:// if the proxy speaks plain http' : ''}`
+                : everAnswered
                 ? `the ${service} service answered earlier requests of this run, so the URL is right: the connection broke; try again later`
                 : `check the ${service} service URL (${base.url}) and that the service is reachable from here${options.proxyVariable ? `, through the proxy ${options.proxyVariable} names` : ''}`,
       );

@@ -7,6 +7,6 @@
  */
 import { ProxyAgent, type Dispatcher } from 'undici';
 
-export function proxyDispatcher(proxyUrl: string): Dispatcher & { close(): Promise<void> } {
+export function proxyDispatcher(proxyUrl: string): Dispatcher & { destroy(): Promise<void> } {
   return new ProxyAgent({ uri: proxyUrl, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
 }

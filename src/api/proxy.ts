@@ -2,8 +2,9 @@
  * Which proxy, if any, a service URL is reached through, read from the environment variables other
  * tools read (curl, Go's net/http, which Terraform uses). Pure: the caller passes the environment.
  *
- * - An https URL goes through `https_proxy`, else `HTTPS_PROXY`, else `all_proxy`/`ALL_PROXY`.
- *   (docket takes plain http only to loopback hosts, which are always reached directly, as Go does.)
+ * - An https URL goes through `https_proxy`, else `HTTPS_PROXY`, else `all_proxy`/`ALL_PROXY`, as
+ *   curl reads them (docket takes plain http only to loopback hosts, always reached directly, as Go
+ *   programs do). A socks proxy in `ALL_PROXY` (set for other tools) is no http(s) proxy: passed over.
  * - `no_proxy`/`NO_PROXY` lists hosts reached directly: `*` for all, a name for itself and every
  *   name below it (`example.com`, `.example.com`), `host:port` for that port only.
  * - A proxy written without a scheme (`proxy.corp:3128`) is http://, as curl reads it.
@@ -25,10 +26,12 @@ const HTTPS_PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_P
 export function proxyFor(target: string, env: Readonly<Record<string, string | undefined>>): ProxyChoice | undefined {
   const url = new URL(target);
   if (url.protocol !== 'https:' || isLoopback(url.hostname)) return undefined;
-  const variable = HTTPS_PROXY_VARIABLES.find((name) => (env[name] ?? '').trim() !== '');
+  const given = (name: string): string | undefined => (env[name] ?? '').trim() || undefined;
+  const variable = HTTPS_PROXY_VARIABLES.find((name) => given(name) !== undefined && !(name.toLowerCase() === 'all_proxy' && /^socks/i.test(given(name)!)));
   if (variable === undefined) return undefined;
-  if (bypassed(url, env.no_proxy ?? env.NO_PROXY ?? '')) return undefined;
-  return { url: proxyUrl(env[variable]!.trim(), variable), variable };
+  // The first of them set and not blank, as the proxy variables are read (second read SR98B-7).
+  if (bypassed(url, given('no_proxy') ?? given('NO_PROXY') ?? '')) return undefined;
+  return { url: proxyUrl(given(variable)!, variable), variable };
 }
 
 /** Whether NO_PROXY names the URL's host (and port, where the entry gives one). */
@@ -50,14 +53,38 @@ function bypassed(url: URL, noProxy: string): boolean {
 /** The proxy URL as undici takes it, or a clear error naming the variable (its password hidden). */
 function proxyUrl(raw: string, variable: string): string {
   const written = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(raw) ? raw : `http://${raw}`;
+  const shown = JSON.stringify(shownProxy(raw));
+  const how = `write it as http://host:port, with user:password@ before the host if the proxy asks for them (a \`/\`, \`@\`, \`:\`, \`#\`, \`?\` or \`%\` in them percent-encoded), or unset ${variable}`;
   let url: URL;
   try {
     url = new URL(written);
   } catch {
-    throw new DocketError('invalid-proxy', `${variable} ${JSON.stringify(withoutSecrets(raw))} is not a valid proxy URL`, `write it as http://host:port (with user:password@ before the host if the proxy asks for them), or unset ${variable}`);
+    throw new DocketError('invalid-proxy', `${variable} ${shown} is not a valid proxy URL`, how);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new DocketError('invalid-proxy', `${variable} ${JSON.stringify(withoutSecrets(raw))} is a ${url.protocol.slice(0, -1)} proxy: docket connects through http(s) proxies only`, `give an http(s) proxy in ${variable}, or unset it to connect directly`);
+    throw new DocketError('invalid-proxy', `${variable} ${shown} is a ${url.protocol.slice(0, -1)} proxy: docket connects through http(s) proxies only`, `give an http(s) proxy in ${variable}, or unset it to connect directly`);
+  }
+  // A path, query or fragment is no part of a proxy's address: most often a password's `/`, `?` or `#` not encoded.
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || written.includes('#') || /^[^?#]*\?/.test(written.slice(written.indexOf('//') + 2))) {
+    throw new DocketError('invalid-proxy', `${variable} ${shown} has a path, query or fragment, which a proxy URL does not`, how);
+  }
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+  } catch {
+    throw new DocketError('invalid-proxy', `${variable} ${shown} holds a \`%\` in its user name or password that starts no escape`, how);
   }
   return url.href;
+}
+
+/**
+ * A proxy variable's value as messages show it: what comes before its last `@` hidden whole (a
+ * password's `#`, `?` or `"` would end what withoutSecrets reads as one), the rest as withoutSecrets
+ * shows a URL (second read SR98B-3).
+ */
+function shownProxy(raw: string): string {
+  const at = raw.lastIndexOf('@');
+  if (at < 0) return withoutSecrets(raw);
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(raw)?.[0] ?? '';
+  return `${scheme}***@${withoutSecrets(raw.slice(at + 1))}`;
 }

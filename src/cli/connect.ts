@@ -177,7 +177,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const onDebug = (message: string) => options.logger.debug(message);
   // A proxy the environment names for a service's URL (api/proxy.ts), its dispatcher loaded only then.
   const proxies = { review: proxyFor(reviewUrl, io.env), agreements: proxyFor(agreementsUrl, io.env) };
-  const dispatchers: { close(): Promise<void> }[] = [];
+  const dispatchers: { destroy(): Promise<void> }[] = [];
   const proxyDispatcher = proxies.review || proxies.agreements ? (await import('../api/proxy-dispatcher.js')).proxyDispatcher : undefined;
   const throughProxy = (service: ServiceName): { dispatcher?: Dispatcher; proxyVariable?: string } => {
     const proxy = proxies[service];
@@ -257,7 +257,9 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       if (closed) return closed;
       closed = (async () => {
         await Promise.all(clients.map((c) => c.close()));
-        await Promise.all(dispatchers.map((d) => d.close()));
+        // Destroyed, not closed: a CONNECT the proxy never answered would hold a close for undici's
+        // 300 s, past --timeout (second read SR98B-1); every request is over by now.
+        await Promise.all(dispatchers.map((d) => d.destroy()));
         // Closing writes what is unsaved; a signal meanwhile writes it again, synchronously.
         try {
           if (emulator) await writtenAs(EMULATOR_STATE_LABEL, emulator.close());

@@ -1,7 +1,7 @@
 /** The plan step of plan, apply, drift and pull: the engine's planProject with this session's services and settings, and its flags' help. */
 import { workingDirectory } from './io.js';
 import { plural } from '../render/facts.js';
-import { kindsToRead, planProject } from '../engine/project.js';
+import { kindsToRead, kindsWithPendingUploads, planProject } from '../engine/project.js';
 import { warningText } from '../engine/plan.js';
 import { KINDS, kindNamed, type AnyKind } from '../kinds/index.js';
 import { pendingByKey } from './pending-documents.js';
@@ -129,7 +129,8 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
  * agreeing, with every playbook's file deleted (probe KV-1).
  */
 function syncedButUnread(s: Session): string | undefined {
-  const read = new Set(kindsToRead(s.workspace.desired, s.prune).map((k) => k.name as string));
+  // As the plan reads them: the kinds of uploads left unconfirmed too (second read SR98B-5).
+  const read = new Set<string>([...kindsToRead(s.workspace.desired, s.prune).map((k) => k.name), ...kindsWithPendingUploads(s.lock)]);
   // The organization too: its document deleted, docket manages none of its settings (probe ZD-4);
   // not when a document of it writes no key, which its own warning says (probe ZL-3).
   const emptyDeclared = new Set(s.workspace.diagnostics.filter((d) => d.code === 'empty-organization').map(() => 'organization'));

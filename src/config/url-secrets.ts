@@ -52,12 +52,12 @@ function credentialsEnd(text: string, from: number, memo: SegmentMemo): number {
     let last = i;
     let colon = -1;
     for (let j = i + 1; j < text.length && !AUTHORITY_END.test(text[j]!); j++) {
-      if (text[j] === '@') [last, colon] = [j, -1];
+      if (text[j] === '@') last = j;
       else if (text[j] === ':' && colon < 0) colon = j;
     }
-    // A user name holding an `@` before its password (`alice@corp.example:Tok/en@host`): the
-    // password runs on as after any `:` (second read SR98-1).
-    if (colon > last && text[colon + 1] !== '/' && text[colon + 1] !== '\\') {
+    // A user name holding an `@` before its password (`alice@corp.example:Tok/en@host`,
+    // `alice@corp:p@ss/x@host`): the password runs on from its first `:` as after any (second reads SR98-1, SR98B-4).
+    if (colon > i && text[colon + 1] !== '/' && text[colon + 1] !== '\\') {
       const lastAt = memo.lastAtInSegment(text, colon + 1);
       if (lastAt > colon) return lastAt + 1;
     }

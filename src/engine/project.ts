@@ -149,7 +149,7 @@ export interface PlanProjectResult {
  * more, so the plan says the upload may be an orphan and apply drops its mark, as it does beside a
  * declared one (probe ZA-1); reading them sends no request. Not under --target, which leaves marks alone.
  */
-function kindsWithPendingUploads(lock: LockFile, kinds: readonly AnyKind[]): KindName[] {
+export function kindsWithPendingUploads(lock: LockFile, kinds: readonly AnyKind[] = KINDS): KindName[] {
   const names = new Set<string>();
   for (const [key, entry] of Object.entries(lock.files)) if (entry.pending) names.add(key.slice(0, key.indexOf(':')));
   return kinds.filter((k) => k.uploadsUnreadable && names.has(k.name)).map((k) => k.name);

@@ -89,6 +89,10 @@ describe('help and completion', () => {
       [['docket', 'test', 'README.md', 'capture', 'READ'], ['README.md']],
       // A run of short flags whose last takes the next word: that word is its value, no file (second read SR98-6).
       [['docket', 'test', '-qC', '.', 'capture', '--rev'], ['--review']],
+      // Before the command too, and the value such a run asks for (second read SR98B-6).
+      [['docket', '-qC', 'test', 'plan', '--det'], ['--detailed-exitcode']],
+      [['docket', '-qC', 'exam'], ['examples']],
+      [['docket', 'plan', '-qo', ''], ['text', 'json', 'markdown']],
       [['docket', '-h'], ['-h']],
       // Nothing after --version, which is given alone; -h as well as --help (probe ZB-2).
       [['docket', '--version', ''], []],

@@ -5,7 +5,7 @@
  * reach it.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,7 @@ let proxy: Server;
 let proxyPort = 0;
 const tunnels: string[] = [];
 
-function listening(server: Server | TlsServer): Promise<number> {
+function listening(server: Server | TlsServer | NetServer): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 }
 
@@ -105,8 +105,19 @@ describe('HTTPS_PROXY', () => {
     const wrong = await runBin(['plan', '-C', dir], env(`http://bob:not-${encodeURIComponent(PASSWORD)}@127.0.0.1:${proxyPort}`));
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('the proxy answered HTTP 407 instead of connecting to the service');
-    expect(wrong.stderr).toContain('hint: the proxy HTTPS_PROXY names asks for a user name and password');
+    // Whole as printed: output's hiding of URL passwords leaves it as written (second read SR98B-2).
+    expect(wrong.stderr).toContain("hint: the proxy HTTPS_PROXY names asks for a user name and password: write them in it as user:password@ before the proxy's host (docket never prints them)");
     expect(wrong.stderr).not.toContain('s3cret');
+    // A proxy that takes the connection and never answers its CONNECT: the run ends with its --timeout,
+    // not undici's 300 s (second read SR98B-1; runBin kills a run past 60 s).
+    const silent = createNetServer((socket) => socket.on('error', () => undefined));
+    const silentPort = await listening(silent);
+    try {
+      const hung = await runBin(['plan', '-C', dir, '--timeout', '2s'], env(`http://127.0.0.1:${silentPort}`));
+      expect([hung.code, hung.stderr]).toEqual([1, expect.stringMatching(/time|timeout/i)]);
+    } finally {
+      silent.close();
+    }
     // A proxy docket cannot use is refused before any connection, naming the variable.
     const socks = await runBin(['plan', '-C', dir], env('socks5://bob:s3cret@127.0.0.1:1080'));
     expect([socks.code, socks.stderr]).toEqual([1, expect.stringContaining('HTTPS_PROXY "socks5://***@127.0.0.1:1080" is a socks5 proxy: docket connects through http(s) proxies only')]);

@@ -135,11 +135,14 @@ _docket() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" cmd="" opts words operand single takes i at j
   # \`--output=j\` reaches here split at the \`=\`: the flag is the word before it.
   if [ "$cur" = "=" ]; then cur=""; elif [ "$prev" = "=" ] && [ "$COMP_CWORD" -ge 2 ]; then prev="\${COMP_WORDS[COMP_CWORD-2]}"; fi
+  # A run of short flags whose last takes a value (\`-qC\`, \`-vo\`) asks for what that flag takes (second read SR98B-6).
+  [[ "$prev" =~ ^-[qvh]{1,2}([Co])$ ]] && prev="-\${BASH_REMATCH[1]}"
   # The command is the first of its names on the line: common flags may come before it, and the
   # value of one is skipped (bash splits \`--env=init\` at the \`=\`).
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "\${COMP_WORDS[i]}" in
       ${VALUED_BEFORE_COMMAND}) ${SKIP_VALUE}
+      -[qvh]C|-[qvh][qvh]C) ${SKIP_VALUE}
       # --version is given alone: nothing may follow it (probe ZB-2).
       --version) COMPREPLY=(); return ;;
       ${names}) cmd="\${COMP_WORDS[i]}"; break ;;

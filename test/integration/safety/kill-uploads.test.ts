@@ -244,6 +244,8 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     expect(plan.code).toBe(0);
     expect(plan.stdout + plan.stderr).toContain('attachment "Security Exhibit": an upload of attachments/security.pdf');
     expect(plan.stdout + plan.stderr).toContain('the configuration no longer declares it, so apply drops the record of it');
+    // Read for that, the kind is not said to be unread (second read SR98B-5).
+    expect(plan.stdout + plan.stderr).not.toContain('no file declares an attachment any more');
     expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
     expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).not.toContain('"pending"');
     const again = await run('plan', '-C', dir);

@@ -1065,15 +1065,16 @@ describe('errors', () => {
     expect(expired.hint).toBe("the review service's certificate is out of its dates (or revoked): check this machine's clock, and tell the service's operators if the clock is right");
     const otherHost = await failWith('ERR_TLS_CERT_ALTNAME_INVALID', "Hostname/IP does not match certificate's altnames");
     expect(otherHost.hint).toBe(`the review service's certificate names another host than ${REVIEW}: check the URL's host`);
+    // Through a proxy, a connection never made is the proxy's (second read SR98B-9).
     const proxied = await failWith('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.1:3128', { proxyVariable: 'HTTPS_PROXY' });
-    expect(proxied.hint).toBe(`check the review service URL (${REVIEW}) and that the service is reachable from here, through the proxy HTTPS_PROXY names`);
+    expect(proxied.hint).toBe('docket could not connect to the proxy HTTPS_PROXY names: check its host and port');
     // A proxy that will not open the tunnel: nothing reached the service; a 407 asks for its user and password.
     const { mock, client, logs } = setup({ retries: 1, proxyVariable: 'HTTPS_PROXY' });
     mock.intercept({ path: '/v1/a', method: 'POST' }).replyWithError(Object.assign(new Error('Proxy response (407) !== 200 when HTTP Tunneling'), { code: 'UND_ERR_ABORTED' })).times(2);
     const refused = (await rejection(client.request({ method: 'POST', path: '/v1/a', body: {}, operation: 'create a' }))) as ApiError;
     expect(refused.message).toContain('the proxy answered HTTP 407 instead of connecting to the service');
     expect(refused.message).not.toContain('may have');
-    expect(refused.hint).toBe('the proxy HTTPS_PROXY names asks for a user name and password: give them in it as http://user:password@host:port (docket never prints them)');
+    expect(refused.hint).toBe("the proxy HTTPS_PROXY names asks for a user name and password: write them in it as user:password@ before the proxy's host (docket never prints them)");
     // Not tried again: the proxy would refuse it again.
     expect(logs.at(-1)).toMatchObject({ method: 'POST', retries: 0 });
   });

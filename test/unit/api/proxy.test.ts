@@ -35,5 +35,23 @@ describe('proxyFor', () => {
     expect(refused('socks5://bob:Secret99@proxy.corp:1080').message).toBe('HTTPS_PROXY "socks5://***@proxy.corp:1080" is a socks5 proxy: docket connects through http(s) proxies only');
     const bad = refused('http://bob:Secret99@proxy corp:3128');
     expect([bad.code, bad.message]).toEqual(['invalid-proxy', 'HTTPS_PROXY "http://***@proxy corp:3128" is not a valid proxy URL']);
+    // A password's `#`, `?` or quote is hidden with it, and what the URL parser would read as a path, query or fragment is refused (second read SR98B-3).
+    for (const [value, message] of [
+      ['http://bob:pa#ss99@proxy.corp:3128', 'HTTPS_PROXY "http://***@proxy.corp:3128" is not a valid proxy URL'],
+      ['http://bob:pa?ss99@proxy.corp:3128', 'HTTPS_PROXY "http://***@proxy.corp:3128" is not a valid proxy URL'],
+      ['http://bob:Tok"en/x@proxy corp:3128', 'HTTPS_PROXY "http://***@proxy corp:3128" is not a valid proxy URL'],
+      ['http://proxy.corp:3128/proxy', 'HTTPS_PROXY "http://proxy.corp:3128/proxy" has a path, query or fragment, which a proxy URL does not'],
+      ['http://bob:pa%zzss@proxy.corp:3128', 'HTTPS_PROXY "http://***@proxy.corp:3128" holds a `%` in its user name or password that starts no escape'],
+    ]) {
+      const error = refused(value);
+      expect([error.code, error.message], value).toEqual(['invalid-proxy', message]);
+      expect(error.message + (error.hint ?? '')).not.toMatch(/ss99|Tok|en\/x|zzss/);
+    }
+  });
+
+  it('passes over a socks proxy in ALL_PROXY (set for other tools), and reads the first NO_PROXY set and not blank (second read SR98B-7)', () => {
+    expect(proxyFor(SERVICE, { ALL_PROXY: 'socks5://127.0.0.1:1080' })).toBeUndefined();
+    expect(proxyFor(SERVICE, { ALL_PROXY: 'socks5://127.0.0.1:1080', HTTPS_PROXY: 'http://proxy.corp:3128' })?.variable).toBe('HTTPS_PROXY');
+    expect(proxyFor(SERVICE, { HTTPS_PROXY: 'http://proxy.corp:3128', no_proxy: ' ', NO_PROXY: 'api.commonpaper.com' })).toBeUndefined();
   });
 });

@@ -72,6 +72,7 @@ describe("a URL's secrets in what output quotes", () => {
     // A user name holding an `@` before a password holding a `/` (second read SR98-1).
     expect(lineWithoutSecrets('url https://alice@corp.example:Tok/Hunter2@api.example.com/r')).toBe('url https://***@api.example.com/r');
     expect(lineWithoutSecrets('https://alice@corp.example/x')).toBe('https://***@corp.example/x');
+    expect(lineWithoutSecrets('https://alice@corp.example:p@ss/x@api.example.com/r')).toBe('https://***@api.example.com/r');
   });
 
   it('hide a `user:password@` written without a scheme in the lines of files, however the `url:` before it is written, and show a name or key shaped `word:local@domain` as written (probes IK, SR66-1)', () => {
