@@ -153,12 +153,14 @@ function syncedButUnread(s: Session): string | undefined {
   // By the kinds' own names: a custom template's noun ("template") would read as a standard one's (probe LS-3).
   const word = (k: AnyKind, n: number): string => `${k.name.replace(/-/g, ' ')}${n === 1 ? '' : 's'}`;
   const listed = [...counts].map(([kind, n]) => `${n} ${word(kind, n)}`).join(', ');
-  const prunable = [...counts].filter(([k]) => k.pruneKey !== undefined).map(([k, n]) => word(k, n));
+  const prunableCounts = [...counts].filter(([k]) => k.pruneKey !== undefined);
+  const prunable = prunableCounts.map(([k, n]) => word(k, n));
+  const prunableOne = prunableCounts.reduce((a, [, n]) => a + n, 0) === 1;
   const none = [...counts.keys()].map((k) => `${/^[aeiou]/.test(k.name) ? 'an' : 'a'} ${word(k, 1)}`).join(' or ');
   // `--emulator` keeps its records beside its state.
   const recordedIn = s.connection.target.emulator ? workLabel(EMULATOR_SYNC_FILE) : 'docket.lock.json';
   const one = [...counts.values()].reduce((a, b) => a + b, 0) === 1;
-  return `${recordedIn} records ${listed} docket synced, and no file declares ${none} any more: this plan ${one ? 'did not read it, and leaves it live as it is' : 'read none of them, and leaves them live as they are'}${prunable.length > 0 ? ` (\`--prune\` reads the ${prunable.join(' and ')} and archives ${one ? 'it' : 'them'})` : ''}`;
+  return `${recordedIn} records ${listed} docket synced, and no file declares ${none} any more: this plan ${one ? 'did not read it, and leaves it live as it is' : 'read none of them, and leaves them live as they are'}${prunable.length > 0 ? ` (\`--prune\` reads the ${prunable.join(' and ')} and archives ${prunableOne ? 'it' : 'them'})` : ''}`;
 }
 
 /**

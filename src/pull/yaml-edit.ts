@@ -452,15 +452,14 @@ interface MismatchContext {
   exactAt: (pointer: string) => boolean;
 }
 
-/** Two pointers the same but for list indexes (\`/rules/1/reviewer\` and \`/rules/2/reviewer\`). */
 /** A pointer with each list index as `#`: its place outside lists. */
 function outsideLists(pointer: string): string {
   return pointer.replace(/\/\d+(?=\/|$)/g, '/#');
 }
 
+/** Two pointers the same but for list indexes (\`/rules/1/reviewer\` and \`/rules/2/reviewer\`). */
 function samePlaceOutsideLists(a: string, b: string): boolean {
-  const [x, y] = [a.split('/'), b.split('/')];
-  return x.length === y.length && x.every((part, i) => part === y[i] || (/^\d+$/.test(part) && /^\d+$/.test(y[i]!)));
+  return outsideLists(a) === outsideLists(b);
 }
 
 function firstMismatch(got: unknown, wanted: unknown, pointer: string, check: MismatchContext): string | undefined {
