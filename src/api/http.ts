@@ -20,7 +20,7 @@ import { encodeMultipart } from './multipart.js';
 import { isPlainObject } from '../util/plain.js';
 import { shortId } from './path-segment.js';
 import { urlProblem } from '../config/url-policy.js';
-import { queryShown, attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, pagesCountProblem, PAGE_SIZE, smallerPageSize, statedRecords } from './paging.js';
+import { pageSizeUnderLimit, queryShown, attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, pagesCountProblem, PAGE_SIZE, smallerPageSize, statedRecords } from './paging.js';
 import { apiKeyProblem, apiKeyProblemHint } from '../config/api-keys.js';
 import { refusedUnperformed, waitingForTurn, writeSent } from './write-attempts.js';
 import { apiKeyVariable, headerValue, hintForStatus, NEXT_RUN_SAYS, parseProblem, oneLineText, truncate, unaskedEncoding, type NextRun } from './problem.js';
@@ -907,10 +907,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
       try {
         return await readPages<A>(path, operation, options.query, size, options.identity, firstPage, options.expected);
       } catch (error) {
-        const smaller = isPageSizeRejection(error) ? smallerPageSize(size) : false;
+        // A page over the answer limit (custom templates of long definitions, probe ZK-2): fewer per page.
+        const tooLarge = error instanceof DocketError && error.answerTooLarge === true;
+        const smaller = tooLarge ? pageSizeUnderLimit(size) : isPageSizeRejection(error) ? smallerPageSize(size) : false;
         if (smaller === false) throw error;
         pageSizes.set(endpoint, smaller);
-        logDebug?.(`${service} ${endpoint}: the service refused page[size]=${size}; asking for ${smaller ?? 'its default page size'} from now on`);
+        logDebug?.(`${service} ${endpoint}: ${tooLarge ? `a page of ${size} was over ${MAX_BODY_BYTES / 1024 / 1024} MB` : `the service refused page[size]=${size}`}; asking for ${smaller ?? 'its default page size'} from now on`);
       }
     }
   }

@@ -25,6 +25,18 @@ export function smallerPageSize(size: number | null): number | null | false {
   return null;
 }
 
+/**
+ * The page size to ask for after a page of `size` was over the answer limit: 10, then 1, each page
+ * then holding less; false when no smaller one is left (one object over the limit, or a size the
+ * service chose).
+ */
+export function pageSizeUnderLimit(size: number | null): number | false {
+  if (size === null) return false;
+  if (size > 10) return 10;
+  if (size > 1) return 1;
+  return false;
+}
+
 /** A 400 or 422 that names the page parameter: the service refused the page size, not the request. */
 export function isPageSizeRejection(error: unknown): boolean {
   if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 422)) return false;

@@ -2357,6 +2357,32 @@ describe('default keep-alive pool', () => {
     await client.close();
   });
 
+  it('asks a list again in pages of 10, then 1, when a page is over MAX_BODY_BYTES: long custom template definitions do not lock a plan out (probe ZK-2)', async () => {
+    const asked: string[] = [];
+    server = createServer((req: IncomingMessage, out) => {
+      req.resume();
+      asked.push(req.url ?? '');
+      const size = /page%5Bsize%5D=(\d+)/.exec(req.url ?? '')?.[1];
+      // Pages of 100 or 10 are over the limit; one object a page is not.
+      if (size !== '1') {
+        out.writeHead(200, { 'content-type': 'application/json', 'content-length': String(MAX_BODY_BYTES + 1) });
+        out.flushHeaders();
+        return;
+      }
+      const n = Number(/page%5Bnumber%5D=(\d+)/.exec(req.url ?? '')?.[1] ?? '1');
+      out.writeHead(200, { 'content-type': 'application/json' });
+      out.end(JSON.stringify({ data: [res(`t${n}`)], links: { next: n === 1 ? '/v1/custom_templates?page%5Bnumber%5D=2' : null } }));
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
+    const { port } = server.address() as AddressInfo;
+    const client = createServiceClient({ service: 'agreements', baseUrl: `http://127.0.0.1:${port}/agreements`, apiKey: KEY, retries: 1, baseDelayMs: 1 });
+    const items = await client.list('/v1/custom_templates', 'list custom templates');
+    expect(items.map((i) => i.id)).toEqual(['t1', 't2']);
+    expect(asked.map((u) => /page%5Bsize%5D=(\d+)/.exec(u)?.[1])).toEqual(['100', '10', '1', '1']);
+    expect(asked[3]).toContain('page%5Bnumber%5D=2');
+    await client.close();
+  });
+
   it('says a service that began its answer and then stalled answered too slowly, not that its URL may be wrong', async () => {
     const held: { end: () => void }[] = [];
     server = createServer((req: IncomingMessage, out) => {
