@@ -132,9 +132,9 @@ function syncedButUnread(s: Session): string | undefined {
   // As the plan reads them: the kinds of uploads left unconfirmed too (second read SR98B-5).
   const read = new Set<string>([...kindsToRead(s.workspace.desired, s.prune).map((k) => k.name), ...kindsWithPendingUploads(s.lock)]);
   // The organization too: its document deleted, docket manages none of its settings (probe ZD-4);
-  // not when a document of it writes no key, which its own warning says (probe ZL-3).
-  const emptyDeclared = new Set(s.workspace.diagnostics.filter((d) => d.code === 'empty-organization').map(() => 'organization'));
-  const unread = KINDS.filter((k) => !k.parentKind && !k.internal && !read.has(k.name) && !emptyDeclared.has(k.name));
+  // not when a document of it declares nothing, which its own warning says (probe ZL-3).
+  const said = new Set(s.workspace.diagnostics.map((d) => d.code));
+  const unread = KINDS.filter((k) => !k.parentKind && !k.internal && !read.has(k.name) && !(k.declaresNothingCode !== undefined && said.has(k.declaresNothingCode)));
   // Every kind read (the rule for a configuration that declares them all): no record to look through.
   if (unread.length === 0) return undefined;
   // The records of the services this run talks to, and of the review service it is configured for

@@ -271,6 +271,12 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
    * are settled by the next plan's read.
    */
   uploadsUnreadable?: true;
+  /**
+   * The code of the warning toDesired gives a document of the kind that declares nothing (an
+   * Organization writing no key): such a document is still there, so the kind is not one the
+   * files stopped declaring.
+   */
+  declaresNothingCode?: string;
   /** Fields never rendered or saved in a plan; compared by digest, read from the files at apply time. */
   sensitiveFields?: readonly string[];
   /** An identity as written on the command line or in a reference → the key it matches (e-mails: lower case). */

@@ -71,6 +71,7 @@ export const organizationKind: KindModule<'organization'> = {
   comparedOnlyDeclared: 'the parts of the organization the files declare',
   actions: ['update'],
   singleton: true,
+  declaresNothingCode: 'empty-organization',
   reads: ['member'],
   fieldService: (field) => (field.startsWith('agreements.') ? 'agreements' : 'review'),
   layout: { file: 'organization.yaml' },
