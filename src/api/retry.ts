@@ -24,6 +24,8 @@ export const NOT_PROCESSED_STATUS: ReadonlySet<number> = new Set([429, 503]);
 /** Failures before the request left this machine: repeating them cannot duplicate anything. */
 const NOT_SENT_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
+  // A proxy that closed the connection instead of opening its tunnel (api/proxy-dispatcher.ts).
+  'DOCKET_PROXY_CLOSED',
   'UND_ERR_CONNECT_TIMEOUT',
   'ENOTFOUND',
   'EAI_AGAIN',
@@ -35,6 +37,7 @@ const NOT_SENT_CODES: ReadonlySet<string> = new Set([
 const RETRYABLE_CODES: ReadonlySet<string> = new Set([
   'ECONNRESET',
   'ECONNREFUSED',
+  'DOCKET_PROXY_CLOSED',
   'EPIPE',
   'ETIMEDOUT',
   'EAI_AGAIN',

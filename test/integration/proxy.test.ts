@@ -118,6 +118,24 @@ describe('HTTPS_PROXY', () => {
     } finally {
       silent.close();
     }
+    // A server that closes every CONNECT (no proxy, or one that refuses so): a few attempts with
+    // backoff, said as the proxy's doing, not a connection made again at once for as long as the
+    // request waits (probe ZJ-2).
+    let connects = 0;
+    const closing = createServer();
+    closing.on('connect', (_req: IncomingMessage, socket: Socket) => {
+      connects++;
+      socket.destroy();
+    });
+    const closingPort = await listening(closing);
+    try {
+      const closed = await runBin(['plan', '-C', dir, '--timeout', '4s'], env(`http://127.0.0.1:${closingPort}`));
+      expect(closed.code).toBe(1);
+      expect(closed.stderr).toContain('the proxy closed the connection instead of opening the tunnel to the service');
+      expect(connects).toBeLessThan(30);
+    } finally {
+      closing.close();
+    }
     // A proxy docket cannot use is refused before any connection, naming the variable.
     const socks = await runBin(['plan', '-C', dir], env('socks5://bob:s3cret@127.0.0.1:1080'));
     expect([socks.code, socks.stderr]).toEqual([1, expect.stringContaining('HTTPS_PROXY "socks5://***@127.0.0.1:1080" is a socks5 proxy: docket connects through http(s) proxies only')]);
