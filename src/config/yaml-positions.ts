@@ -412,7 +412,7 @@ function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuo
         message: unfit ? unfit.message : tag ? `the tag ${tagAsWritten(text, warning.pos[0], warning.message)} is not read: docket reads plain YAML without tags` : firstLine(warning.message),
         file,
         ...lc(warning.pos[0]),
-        ...(unfit ? { hint: unfit.hint } : tag ? { hint: 'remove the tag; to share text within a file, use an anchor and an alias (`&name` / `*name`) or a merge key (`<<: *name`)' } : {}),
+        ...(unfit ? { hint: unfit.hint } : tag ? { hint: 'remove the tag; to share text within a file, use an anchor and an alias (`&name` / `*name`), or in a resource file a merge key (`<<: *name`), which a definition file refuses' } : {}),
       });
     }
     const contents = doc.contents;
