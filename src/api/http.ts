@@ -582,6 +582,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
 
   /** A certificate refused: what to check, never to turn the check off (the API key travels on this connection). */
   function certificateHint(problem: 'untrusted' | 'other-host' | 'expired'): string {
+    // Through an https:// proxy, the certificate refused may be the proxy's own (probe ZJ-5).
+    const viaProxy = options.proxyVariable ? ` (or, if ${options.proxyVariable} is an https:// URL, the proxy's own certificate is the one refused)` : '';
+    return `${serviceCertificateHint(problem)}${viaProxy}`;
+  }
+
+  function serviceCertificateHint(problem: 'untrusted' | 'other-host' | 'expired'): string {
     if (problem === 'other-host') return `the ${service} service's certificate names another host than ${base.url}: check the URL's host`;
     if (problem === 'expired') return `the ${service} service's certificate is out of its dates (or revoked): check this machine's clock, and tell the service's operators if the clock is right`;
     return `the ${service} service's certificate is not signed by a CA Node trusts here: if your network or a proxy signs it with its own CA, give Node that CA's certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem; docket has no switch to skip the check`;

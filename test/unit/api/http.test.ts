@@ -1063,6 +1063,8 @@ describe('errors', () => {
     expect(selfSigned.hint).toContain('NODE_EXTRA_CA_CERTS=/path/to/ca.pem');
     const expired = await failWith('CERT_HAS_EXPIRED', 'certificate has expired');
     expect(expired.hint).toBe("the review service's certificate is out of its dates (or revoked): check this machine's clock, and tell the service's operators if the clock is right");
+    const viaProxy = await failWith('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate', { proxyVariable: 'HTTPS_PROXY' });
+    expect(viaProxy.hint).toContain("(or, if HTTPS_PROXY is an https:// URL, the proxy's own certificate is the one refused)");
     const otherHost = await failWith('ERR_TLS_CERT_ALTNAME_INVALID', "Hostname/IP does not match certificate's altnames");
     expect(otherHost.hint).toBe(`the review service's certificate names another host than ${REVIEW}: check the URL's host`);
     // Through a proxy, a connection never made is the proxy's (second read SR98B-9).
