@@ -6,9 +6,7 @@
  * without a proxy does not pay (see undici-parts.ts).
  */
 import { Pool, ProxyAgent, type Dispatcher } from 'undici';
-
-/** What a connection the proxy closed instead of opening its tunnel fails with (api/retry.ts reads it). */
-export const PROXY_CLOSED = 'DOCKET_PROXY_CLOSED';
+import { PROXY_CLOSED } from './retry.js';
 
 export function proxyDispatcher(proxyUrl: string): Dispatcher & { destroy(): Promise<void> } {
   return new ProxyAgent({

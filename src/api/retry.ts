@@ -21,11 +21,13 @@ export const RETRYABLE_STATUS: ReadonlySet<number> = new Set([429, 500, 502, 503
 export const NOT_PROCESSED_STATUS: ReadonlySet<number> = new Set([429, 503]);
 
 
+/** What a connection a proxy closed instead of opening its tunnel fails with (api/proxy-dispatcher.ts). */
+export const PROXY_CLOSED = 'DOCKET_PROXY_CLOSED';
+
 /** Failures before the request left this machine: repeating them cannot duplicate anything. */
 const NOT_SENT_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
-  // A proxy that closed the connection instead of opening its tunnel (api/proxy-dispatcher.ts).
-  'DOCKET_PROXY_CLOSED',
+  PROXY_CLOSED,
   'UND_ERR_CONNECT_TIMEOUT',
   'ENOTFOUND',
   'EAI_AGAIN',
@@ -37,7 +39,7 @@ const NOT_SENT_CODES: ReadonlySet<string> = new Set([
 const RETRYABLE_CODES: ReadonlySet<string> = new Set([
   'ECONNRESET',
   'ECONNREFUSED',
-  'DOCKET_PROXY_CLOSED',
+  PROXY_CLOSED,
   'EPIPE',
   'ETIMEDOUT',
   'EAI_AGAIN',
