@@ -10,6 +10,7 @@ import type { ApiResource } from './types.js';
 import { UUID, UUID_SEGMENTS } from '../util/uuid.js';
 import { idProblem, shortId } from './path-segment.js';
 import { firstError } from './problem.js';
+import { decodedOrAsWritten } from '../util/uri-decode.js';
 
 /** What docket asks for first; smaller sizes are tried when a service refuses it. */
 export const PAGE_SIZE = 100;
@@ -261,18 +262,10 @@ export function queryShown(query: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       // A parameter without a value may be a token itself (second read SR98-8).
-      if (eq === -1) return pair === '' || LISTING_PARAMS.test(decodedOrAsIs(pair)) ? pair : '…';
+      if (eq === -1) return pair === '' || LISTING_PARAMS.test(decodedOrAsWritten(pair)) ? pair : '…';
       const name = pair.slice(0, eq);
-      return LISTING_PARAMS.test(decodedOrAsIs(name)) ? pair : `${name}=…`;
+      return LISTING_PARAMS.test(decodedOrAsWritten(name)) ? pair : `${name}=…`;
     })
     .join('&');
 }
 const LISTING_PARAMS = /^(?:page(?:\[(?:number|size|cursor|after|before|offset|limit)\])?|per_page|page_size|limit|offset|cursor|after|before|full|sort|include|filter\[[\w.]+\])$/i;
-
-function decodedOrAsIs(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}

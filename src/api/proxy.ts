@@ -65,7 +65,7 @@ function proxyUrl(raw: string, variable: string): string {
     throw new DocketError('invalid-proxy', `${variable} ${shown} is a ${url.protocol.slice(0, -1)} proxy: docket connects through http(s) proxies only`, `give an http(s) proxy in ${variable}, or unset it to connect directly`);
   }
   // A path, query or fragment is no part of a proxy's address: most often a password's `/`, `?` or `#` not encoded.
-  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || written.includes('#') || /^[^?#]*\?/.test(written.slice(written.indexOf('//') + 2))) {
+  if (url.pathname !== '/' || /[?#]/.test(written)) {
     throw new DocketError('invalid-proxy', `${variable} ${shown} has a path, query or fragment, which a proxy URL does not`, how);
   }
   try {

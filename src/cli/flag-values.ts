@@ -4,6 +4,10 @@
  */
 import { InvalidArgumentError, type Command, type Option } from 'commander';
 
+/** docket's short flags that take no value (`-q`, `-v`, `-h`), and those that take one (`-C DIR`, `-o FORMAT`): a run of them (`-qC DIR`) is read by both. */
+export const SHORT_FLAGS_WITHOUT_VALUE = 'qvh';
+export const SHORT_FLAGS_WITH_VALUE = 'Co';
+
 /**
  * Commander accumulator for repeatable options (`--target a --target b`); a value given twice
  * counts once. Added in place, its values kept in a set beside the list: 20,000 targets copied and

@@ -6,7 +6,7 @@
  */
 import { errorText } from './error-text.js';
 import { Command, CommanderError } from 'commander';
-import { checkFlagValues } from './flag-values.js';
+import { checkFlagValues, SHORT_FLAGS_WITH_VALUE, SHORT_FLAGS_WITHOUT_VALUE } from './flag-values.js';
 import { ApiError, ConfigError, DocketError, InterruptedError, UsageError, usageMessage } from '../errors.js';
 import { errorJson, jsonText, renderDiagnosticsJson } from '../render/json.js';
 import { escapeControl, stripControl } from '../render/sanitize.js';
@@ -329,8 +329,8 @@ function shortFlagRun(word: string): { letter: 'C' | 'o'; value?: string } | und
   if (!/^-[A-Za-z]/.test(word)) return undefined;
   for (let at = 1; at < word.length; at++) {
     const letter = word.charAt(at);
-    if (letter === 'C' || letter === 'o') return { letter, ...(at + 1 < word.length ? { value: word.slice(at + 1) } : {}) };
-    if (!'qvh'.includes(letter)) return undefined;
+    if (SHORT_FLAGS_WITH_VALUE.includes(letter)) return { letter: letter as 'C' | 'o', ...(at + 1 < word.length ? { value: word.slice(at + 1) } : {}) };
+    if (!SHORT_FLAGS_WITHOUT_VALUE.includes(letter)) return undefined;
   }
   return undefined;
 }

@@ -237,7 +237,7 @@ export const organizationKind: KindModule<'organization'> = {
       // list can check it): said as a failure, not a success the next plan contradicts (probe KE-2);
       // not recorded as written, nor is the agreements half left unsent (second read SR72-2).
       if (typeof wanted === 'string' && typeof made === 'string' && normEmail(made) !== normEmail(wanted)) otherReviewer = { made, wanted };
-      if (answer && 'name' in review && 'name' in answer) unkept.push(...heldOtherwise({ 'review.name': normName(review.name) }, { 'review.name': normName(answer.name) }, answer.name));
+      if (answer && 'name' in review && 'name' in answer) unkept.push(...heldOtherwise('review.name', normName(review.name), normName(answer.name), answer.name));
       // Recorded now: the agreements half may fail after it, and the record learns what the service holds (second read SR98-2).
       if (unkept.length > 0) ctx.registerUnkept?.('organization', change.key, Object.fromEntries(unkept.map((u) => [u.field, u.held])));
       const written = change.fields.filter((f) => f.field.startsWith('review.') && !(otherReviewer !== undefined && f.field === 'review.default_reviewer') && !unkept.some((u) => u.field === f.field)).map((f) => f.field);
@@ -257,7 +257,7 @@ export const organizationKind: KindModule<'organization'> = {
         const held = answer[f];
         // Text of another type is no value docket can say it holds: the next read says what it is.
         if (held !== null && typeof held !== 'string') continue;
-        unkept.push(...heldOtherwise({ [`agreements.${f}`]: agreementsValue(f, normText(agreements[f])) }, { [`agreements.${f}`]: agreementsValue(f, liveText(held, `agreements.${f}`)) }, held));
+        unkept.push(...heldOtherwise(`agreements.${f}`, agreementsValue(f, normText(agreements[f])), agreementsValue(f, liveText(held, `agreements.${f}`)), held));
       }
     }
     // NOTE(api): "only provided fields change" says nothing of a value the service rewrites or drops;
@@ -293,11 +293,10 @@ interface Unkept {
   quoted: string;
 }
 
-/** The one field of `sent` (as compared) that `read` (the answer, as a read gives it) holds otherwise. */
-function heldOtherwise(sent: Record<string, unknown>, read: Record<string, unknown>, answered: unknown): Unkept[] {
-  const [field] = Object.keys(sent) as [string];
-  if ((sent[field] ?? null) === (read[field] ?? null)) return [];
-  return [{ field, held: read[field] ?? null, quoted: typeof answered === 'string' ? quoteValue(answered) : 'null' }];
+/** `field` as sent and as the answer holds it (both as compared), when they differ. */
+function heldOtherwise(field: string, sent: unknown, read: unknown, answered: unknown): Unkept[] {
+  if ((sent ?? null) === (read ?? null)) return [];
+  return [{ field, held: read ?? null, quoted: typeof answered === 'string' ? quoteValue(answered) : 'null' }];
 }
 
 /** What apply notes of organization fields the service did not keep, as a rule's note says it. */

@@ -758,13 +758,18 @@ async function securityRenamedAway(): Promise<string> {
   return dir;
 }
 
-/** The example's attachment applied; `annex`: its document renamed to "Security Annex" through an `id:` pin of its live id. */
-async function securityPinnedAsAnnex(): Promise<{ dir: string; annex: string }> {
+/** The example's attachment applied on an emulator of its own (with `files` beside it); the upload's id. */
+async function securityExhibitApplied(files: Record<string, string> = {}): Promise<{ dir: string; id: string }> {
   await start();
-  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, ...files });
   await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
   await applyOk(cli, dir);
-  const id = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
+  return { dir, id: (await lockFiles(dir))['attachment:Security Exhibit']!.id };
+}
+
+/** The example's attachment applied; `annex`: its document renamed to "Security Annex" through an `id:` pin of its live id. */
+async function securityPinnedAsAnnex(): Promise<{ dir: string; annex: string }> {
+  const { dir, id } = await securityExhibitApplied();
   return { dir, annex: ATTACHMENT_YAML.replace('name: Security Exhibit\n', `name: Security Annex\nid: ${id}\n`) };
 }
 
@@ -1288,11 +1293,7 @@ describe('standard templates and attachments', () => {
   });
 
   it('says of a pinned attachment the lock lost, renamed with renamed_from, that adopting takes the new name, and how to upload it instead (probes OC-2, SR80-1)', async () => {
-    await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
-    await applyOk(cli, dir);
-    const id = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
+    const { dir, id } = await securityExhibitApplied();
     await rm(join(dir, 'docket.lock.json'));
     const renamed = ATTACHMENT_YAML.replace('name: Security Exhibit\n', `name: Security Annex\nrenamed_from: [Security Exhibit]\nid: ${id}\n`);
     await writeFiles(dir, { 'attachments/security.yaml': renamed });
@@ -1373,11 +1374,7 @@ describe('standard templates and attachments', () => {
   });
 
   it('a template renamed in the app keeps an attachment id its file writes as the id: only the rename shows, and pull leaves the id (probe YI-2)', async () => {
-    await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
-    await applyOk(cli, dir);
-    const id = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
+    const { dir, id } = await securityExhibitApplied();
     const byId = CSA_TEMPLATE_YAML.replace('{ attachment: Security Exhibit }', id);
     expect(byId).not.toBe(CSA_TEMPLATE_YAML);
     await writeFiles(dir, { 'templates/csa.yaml': byId });
@@ -1499,11 +1496,8 @@ describe('standard templates and attachments', () => {
 
   /** An attachment and the template naming it, applied on an emulator of their own; the upload's id. */
   async function securityApplied(): Promise<{ dir: string; firstId: string }> {
-    await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
-    await applyOk(cli, dir);
-    return { dir, firstId: (await lockFiles(dir))['attachment:Security Exhibit']!.id };
+    const { dir, id } = await securityExhibitApplied({ 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    return { dir, firstId: id };
   }
 
   it('a re-point left undone after a new upload is the files\' change still owed: not drift, not pulled, made by the next apply', async () => {

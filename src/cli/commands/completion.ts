@@ -8,6 +8,7 @@ import { withCommon } from '../options.js';
 import { KINDS } from '../../kinds/index.js';
 import { COMMON_FLAGS, COMMON_WITH_VALUE } from '../main.js';
 import { PARENT_FLAGS_TAKEN, PARENT_VALUES_REFUSED } from '../subcommand-flags.js';
+import { SHORT_FLAGS_WITH_VALUE, SHORT_FLAGS_WITHOUT_VALUE } from '../flag-values.js';
 
 interface FlagWords {
   /** `-o` and `--output`. */
@@ -97,7 +98,11 @@ const BEFORE_COMMAND_WORDS = [...COMMON_FLAGS, ...COMMON_WITH_VALUE, '-h', '--he
  * A `case` pattern over "$cmd WORD" for a run of short flags whose last letter takes the next word
  * as its value (`-qC DIR`, `-vo json`): `-q`, `-v` and `-h` take none, `-C` and `-o` one.
  */
-const SHORT_RUN_BEFORE_VALUE = ['C', 'o'].flatMap((v) => [`*" -"[qvh]${v}`, `*" -"[qvh][qvh]${v}`]).join('|');
+const NONE = `[${SHORT_FLAGS_WITHOUT_VALUE}]`;
+const SHORT_RUN_BEFORE_VALUE = [...SHORT_FLAGS_WITH_VALUE].flatMap((v) => [`*" -"${NONE}${v}`, `*" -"${NONE}${NONE}${v}`]).join('|');
+/** The same run as a whole word (before the command), and as a bash regular expression (`=~`). */
+const SHORT_RUN_OF_DIR = `-${NONE}C|-${NONE}${NONE}C`;
+const SHORT_RUN_REGEX = `^-${NONE}{1,2}([${SHORT_FLAGS_WITH_VALUE}])$`;
 
 /** `"test --junit"` and the like: each flag that takes a value, of each command that has subcommands. */
 function valuedOfParents(commands: CommandWords[]): string[] {
@@ -136,13 +141,13 @@ _docket() {
   # \`--output=j\` reaches here split at the \`=\`: the flag is the word before it.
   if [ "$cur" = "=" ]; then cur=""; elif [ "$prev" = "=" ] && [ "$COMP_CWORD" -ge 2 ]; then prev="\${COMP_WORDS[COMP_CWORD-2]}"; fi
   # A run of short flags whose last takes a value (\`-qC\`, \`-vo\`) asks for what that flag takes (second read SR98B-6).
-  [[ "$prev" =~ ^-[qvh]{1,2}([Co])$ ]] && prev="-\${BASH_REMATCH[1]}"
+  [[ "$prev" =~ ${SHORT_RUN_REGEX} ]] && prev="-\${BASH_REMATCH[1]}"
   # The command is the first of its names on the line: common flags may come before it, and the
   # value of one is skipped (bash splits \`--env=init\` at the \`=\`).
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "\${COMP_WORDS[i]}" in
       ${VALUED_BEFORE_COMMAND}) ${SKIP_VALUE}
-      -[qvh]C|-[qvh][qvh]C) ${SKIP_VALUE}
+      ${SHORT_RUN_OF_DIR}) ${SKIP_VALUE}
       # --version is given alone: nothing may follow it (probe ZB-2).
       --version) COMPREPLY=(); return ;;
       ${names}) cmd="\${COMP_WORDS[i]}"; break ;;
@@ -178,7 +183,7 @@ ${cases}
   # A command that takes one file or folder (apply's and show's plan, init's folder) offers none once
   # it is given (probe RC-3); a subcommand (\`test capture\`) comes before any file, or not at all (probe WI-1).
   for ((j = at + 1; j < COMP_CWORD; j++)); do
-    if [[ " $takes " == *" \${COMP_WORDS[j]} "* || "\${COMP_WORDS[j]}" =~ ^-[qvh]{1,2}[Co]$ ]]; then
+    if [[ " $takes " == *" \${COMP_WORDS[j]} "* || "\${COMP_WORDS[j]}" =~ ${SHORT_RUN_REGEX} ]]; then
       ((j++))
       [ "\${COMP_WORDS[j]}" = "=" ] && ((j++))
     elif [[ "\${COMP_WORDS[j]}" != -* && "\${COMP_WORDS[j]}" != "=" ]]; then

@@ -20,6 +20,7 @@ import { showPath } from '../../config/quote.js';
 import { keyForms, redact } from '../redact.js';
 import { setV8FlagsForRequestLoops } from '../../util/v8-flags.js';
 import { isPermissionDenied } from '../../util/permission.js';
+import { decodedOrAsWritten } from '../../util/uri-decode.js';
 
 interface EmulatorOptions {
   verbose?: boolean;
@@ -199,7 +200,7 @@ function maskedPath(path: string, keys: readonly string[]): string {
   // As docket's own output redacts a key: every form of it, the longest first (one key may start another).
   const forms = keyForms(keys);
   // Escaped in any way (`%2b`, `%5F` for `_`): found decoded, and the path then shown decoded, only the key masked.
-  const decoded = decodeURIComponentSafe(path);
+  const decoded = decodedOrAsWritten(path);
   const out = decoded !== path && redact(decoded, forms) !== decoded ? redact(decoded, forms) : redact(path, forms);
   const at = out.indexOf('?');
   if (at === -1) return out;
@@ -209,17 +210,9 @@ function maskedPath(path: string, keys: readonly string[]): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       const name = eq === -1 ? pair : pair.slice(0, eq);
-      return eq !== -1 && CREDENTIAL_PARAMS.test(decodeURIComponentSafe(name)) ? `${name}=[redacted]` : pair;
+      return eq !== -1 && CREDENTIAL_PARAMS.test(decodedOrAsWritten(name)) ? `${name}=[redacted]` : pair;
     });
   return `${out.slice(0, at)}?${query.join('&')}`;
-}
-
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 /** Every API key the emulator's organizations hold (a seed's, and those of organizations made since). */

@@ -31,6 +31,16 @@ async function appliedWordTermWithNewFile() {
   return { dir, run };
 }
 
+/** An attachment beside a playbook, on an emulator whose upload never answers: what an apply killed then leaves. */
+async function uploadThatHangsBesideAPlaybook(): Promise<{ dir: string; playbook: string }> {
+  t = await startTestEmulator({ latencyMs: 20 });
+  const playbook = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT 1 year\n';
+  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'playbooks/nda.yaml': playbook });
+  await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'hang' });
+  return { dir, playbook };
+}
+
 describe('kill -9 after the service did an upload, before docket heard', () => {
   it('a created Word term is adopted by the re-run: one term, one version, recorded in the lock', async () => {
     t = await startTestEmulator({ latencyMs: 20 });
@@ -232,11 +242,7 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
   });
 
   it('an attachment upload that may have happened, its document then deleted with every other attachment\'s: the plan warns of the orphan and apply drops the mark (probe ZA-1)', async () => {
-    t = await startTestEmulator({ latencyMs: 20 });
-    const playbook = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT 1 year\n';
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'playbooks/nda.yaml': playbook });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'hang' });
+    const { dir } = await uploadThatHangsBesideAPlaybook();
     await killWhen(t, dir, () => Object.values(agreementsOf(t).attachments).length === 1, 'the upload');
     await rm(join(dir, 'attachments'), { recursive: true });
     const run = bin(t);
@@ -254,11 +260,7 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
   });
 
   it('an upload that may have happened stops only plans that send it: a targeted playbook fix applies, drift warns (probe FK)', async () => {
-    t = await startTestEmulator({ latencyMs: 20 });
-    const playbook = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT 1 year\n';
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'playbooks/nda.yaml': playbook });
-    await writeFile(join(dir, 'attachments/security.pdf'), pdf('one'));
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/attachments', status: 'hang' });
+    const { dir, playbook } = await uploadThatHangsBesideAPlaybook();
     const attachments = () => Object.values(agreementsOf(t).attachments);
     await killWhen(t, dir, () => attachments().length === 1 && Object.keys(t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!.rules).length === 1, 'the upload and the rule');
     await writeFiles(dir, { 'playbooks/nda.yaml': playbook.replace('1 year', '2 years') });
