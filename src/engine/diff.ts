@@ -208,6 +208,8 @@ export function diff(input: DiffInput): DiffResult {
   const claimedAs = new Map<string, string>();
   /** live id → the name a renamed object holds live until this plan renames it. */
   const formerNames = new Map<string, string>();
+  /** The refKeys renamed objects hold live until this plan renames them: a removal of another object of that name is named by its id. */
+  const renamedFromKeys = new Set<string>();
   const sharedIdentities: { kind: KindMeta; keys: Set<string>; live: readonly LiveResource[] }[] = [];
 
   // Grouped once, and looked up by identity below: no scan per resource (one playbook may hold 20,000 rules).
@@ -269,6 +271,7 @@ export function diff(input: DiffInput): DiffResult {
       claimedAs.set(l.id, refKey(kind.name, d.key));
       formerNames.set(l.id, l.name);
       const former = refKey(kind.name, l.key);
+      renamedFromKeys.add(former);
       if (ids[former] === l.id) {
         delete ids[former];
         renamedAway[former] = refKey(kind.name, d.key);
@@ -396,7 +399,21 @@ export function diff(input: DiffInput): DiffResult {
       }
       return undefined;
     };
-    /** Another former name held live by another object no file declares: left as it is, and said (probe LR-4). */
+    // What this plan does with a live object no file declares: a declared playbook's rules are
+    // deleted, playbooks archived under prune, the rest left as they are.
+    const removal = isChild && kind.deletion === 'delete' ? 'deletes' : kind.deletion === 'archive' && kind.pruneKey !== undefined && input.prune[kind.pruneKey] === true ? 'archives' : undefined;
+    /**
+     * A child's removal a `drift: adopt` or `ignore` of its parent holds back (direction.ts): of one
+     * made in the app. One last synced under the name `held` (its removal the files') is removed
+     * whatever the policy (probe PH-2).
+     */
+    let parentPolicies: Map<string, DesiredResource['policy']> | undefined;
+    const removalHeld = (d: DesiredResource, held: LiveResource): boolean => {
+      if (!d.parent) return false;
+      parentPolicies ??= new Map((desiredByKind.get(d.parent.kind) ?? []).map((p) => [p.key, p.policy]));
+      return leavesLiveEdits(parentPolicies.get(d.parent.key)?.drift) && input.records?.idOf(formerKey(d, localName(held, isChild))) !== held.id;
+    };
+    /** Another former name held live by another object no file declares: removed or left as it is, and said (probes LR-4, AD-1). */
     const otherFormersLive = (d: DesiredResource, formers: readonly string[], took: LiveResource): void => {
       const parentKey = d.parent?.key ?? '';
       const tookName = localName(took, isChild);
@@ -405,20 +422,38 @@ export function diff(input: DiffInput): DiffResult {
       // app renamed it since), held by another too: made in the app since, which the records tell
       // from it. Its own name, not one to take out of `renamed_from` (probes MR-2, OB-1).
       const own = alsoLive.find((f) => f === tookName || input.records?.idOf(formerKey(d, f)) === took.id);
+      // What this plan does with them, as with any live object no file declares (a declared
+      // playbook's rules deleted, playbooks archived under prune): said as it will happen.
+      const removes = (name: string): string | undefined => {
+        const holder = candidates(scopeOfDesired(d), name).find((l) => l.id !== took.id);
+        return holder && !removalHeld(d, holder) ? removal : undefined;
+      };
       if (own !== undefined) {
         const now = own === tookName ? '' : ` (live as ${quoteValue(tookName, 200)} now)`;
-        diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} renames the ${quoteValue(own, 200)} docket last synced${now}; another live ${kind.name} named ${quoteValue(own, 200)} (made in the app since) is left as it is`, {
+        const removed = removes(own);
+        diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} renames the ${quoteValue(own, 200)} docket last synced${now}; another live ${kind.name} named ${quoteValue(own, 200)} (made in the app since) ${removed ? `is declared by no file: this plan ${removed} it` : 'is left as it is'}`, {
           ...(formerSource(d, d.renamedFrom.indexOf(own)) ?? d.source),
-          hint: `if that one is not wanted, archive or rename it in the app; \`renamed_from\` is right as it is`,
+          hint: removed
+            ? `to keep that one, declare it in a file (rename it in the app first, or declare it under ${quoteValue(own, 200)} once this rename is applied); \`renamed_from\` is right as it is`
+            : `if that one is not wanted, archive or rename it in the app; \`renamed_from\` is right as it is`,
         });
       }
       const others = alsoLive.filter((f) => f !== own);
       if (others.length === 0) return;
       const names = others.map((f) => quoteValue(f, 200)).join(', ');
       const one = others.length === 1;
-      diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} lists ${names} in renamed_from, live as ${one ? 'another object' : 'other objects'} than the one it renames (${quoteValue(tookName, 200)}): docket leaves ${one ? 'it' : 'them'} as ${one ? 'it is' : 'they are'}`, {
+      // One warning says one fate: the names this plan removes apart from those it leaves.
+      const removedNames = others.filter((f) => removes(f) !== undefined);
+      const leftNames = others.filter((f) => removes(f) === undefined);
+      const fate =
+        leftNames.length === 0
+          ? `this plan ${removal} ${one ? 'it, as no file declares it' : 'them, as no file declares them'}`
+          : removedNames.length === 0
+            ? `docket leaves ${one ? 'it' : 'them'} as ${one ? 'it is' : 'they are'}`
+            : `this plan ${removal} ${removedNames.map((f) => quoteValue(f, 200)).join(', ')}, as no file declares ${removedNames.length === 1 ? 'it' : 'them'}, and leaves ${leftNames.map((f) => quoteValue(f, 200)).join(', ')} as ${leftNames.length === 1 ? 'it is' : 'they are'}`;
+      diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} lists ${names} in renamed_from, live as ${one ? 'another object' : 'other objects'} than the one it renames (${quoteValue(tookName, 200)}): ${fate}`, {
         ...(formerSource(d, d.renamedFrom.indexOf(others[0]!)) ?? d.source),
-        hint: `one object is renamed into ${quoteValue(d.name, 200)}: keep in \`renamed_from\` only the names it had`,
+        hint: `one object is renamed into ${quoteValue(d.name, 200)}: keep in \`renamed_from\` only the names it had${removedNames.length > 0 ? `; to keep ${removedNames.map((f) => quoteValue(f, 200)).join(', ')}, declare ${removedNames.length === 1 ? 'it' : 'them'} in a file` : ''}`,
       });
     };
     /** The live object a `renamed_from` name holds; two holding one is for the person to settle (as for a name). */
@@ -554,20 +589,6 @@ export function diff(input: DiffInput): DiffResult {
       // this one is live under another identity now, so this one is gone (probe OE-1).
       if (!kind.identityFixed) for (const d of desired) if (!matched.has(d.key) && !d.pinId) claimRecorded(d, [refKey(kind.name, d.key)]);
     }
-    // What this plan does with a live object no file declares: a declared playbook's rules are
-    // deleted, playbooks archived under prune, the rest left as they are.
-    const removal = isChild && kind.deletion === 'delete' ? 'deletes' : kind.deletion === 'archive' && kind.pruneKey !== undefined && input.prune[kind.pruneKey] === true ? 'archives' : undefined;
-    /**
-     * A child's removal a `drift: adopt` or `ignore` of its parent holds back (direction.ts): of one
-     * made in the app. One last synced under the name `held` (its removal the files') is removed
-     * whatever the policy (probe PH-2).
-     */
-    let parentPolicies: Map<string, DesiredResource['policy']> | undefined;
-    const removalHeld = (d: DesiredResource, held: LiveResource): boolean => {
-      if (!d.parent) return false;
-      parentPolicies ??= new Map((desiredByKind.get(d.parent.kind) ?? []).map((p) => [p.key, p.policy]));
-      return leavesLiveEdits(parentPolicies.get(d.parent.key)?.drift) && input.records?.idOf(formerKey(d, localName(held, isChild))) !== held.id;
-    };
     // Unless a later rename in the files took the former object (B from A while C from B).
     for (const { d, former } of bothLive) {
       const formerLive = matched.get(d.key) === undefined ? undefined : candidates(scopeOfDesired(d), former)[0];
@@ -728,7 +749,7 @@ export function diff(input: DiffInput): DiffResult {
   }
   // A former name a later claim gave to another object names that one.
   for (const key of Object.keys(renamedAway)) if (ids[key] !== undefined) delete renamedAway[key];
-  return { changes: withNamesakes(changes, input.desired), ids, unknownIds, ambiguous, renamedAway, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
+  return { changes: withNamesakes(changes, input.desired, renamedFromKeys), ids, unknownIds, ambiguous, renamedAway, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
 }
 
 /** `names` in order, but those `declared` says another document declares after the rest. */
@@ -774,10 +795,11 @@ function changeId(action: string, kind: KindName, key: string): string {
 /**
  * A live object removed whose name another of its kind holds too is named by its live id: next to
  * a file declaring that name (the one it pins is another), "archive playbook X" would read as the
- * declared one's (probe YE-2). Two removed of one name (made twice in the app, or by two applies at
+ * declared one's (probe YE-2), as beside the rename of another object away from that name (probe
+ * AD-1). Two removed of one name (made twice in the app, or by two applies at
  * once) each get their own change id, so a saved plan holds every change once (probe YE-1).
  */
-function withNamesakes(changes: Change[], desired: readonly DesiredResource[]): Change[] {
+function withNamesakes(changes: Change[], desired: readonly DesiredResource[], renamedFromKeys: ReadonlySet<string>): Change[] {
   const removals = new Set(changes.filter((c) => (c.action === 'archive' || c.action === 'delete') && c.liveId !== undefined));
   if (removals.size === 0) return changes;
   const count = new Map<string, number>();
@@ -786,7 +808,9 @@ function withNamesakes(changes: Change[], desired: readonly DesiredResource[]): 
   return changes.map((c) => {
     if (!removals.has(c)) return c;
     const twins = count.get(c.id)! > 1;
-    if (!twins && !declared.has(refKey(c.kind, c.key))) return c;
+    // Or one the plan renames another object away from: beside "rename P/Term → P/Duration", a bare
+    // "delete P/Term" reads as the renamed one's (probe AD-1).
+    if (!twins && !declared.has(refKey(c.kind, c.key)) && !renamedFromKeys.has(refKey(c.kind, c.key))) return c;
     return { ...c, ...(twins ? { id: `${c.id}@${c.liveId}` } : {}), namesake: true };
   });
 }

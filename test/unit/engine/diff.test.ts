@@ -422,6 +422,20 @@ describe('diff: pins and ambiguity', () => {
     expect(diagnostics.warnings).toEqual([
       expect.objectContaining({ code: 'renamed-from-several-live', message: 'playbook "Merged" lists "Old B" in renamed_from, live as another object than the one it renames ("Old A"): docket leaves it as it is' }),
     ]);
+    // Under --prune the other is archived, and the warning says so (probe AD-1).
+    const pruned = run([d], [livePlaybook('pb-1', 'Old A'), livePlaybook('pb-2', 'Old B')], { playbooks: true });
+    expect(pruned.changes.map((c) => [c.action, c.liveId, c.namesake ?? false])).toEqual([['rename', 'pb-1', false], ['archive', 'pb-2', false]]);
+    expect(pruned.diagnostics.warnings.map((w) => [w.message, w.hint])).toEqual([
+      [
+        'playbook "Merged" lists "Old B" in renamed_from, live as another object than the one it renames ("Old A"): this plan archives it, as no file declares it',
+        'one object is renamed into "Merged": keep in `renamed_from` only the names it had; to keep "Old B", declare it in a file',
+      ],
+    ]);
+    // A rule's is deleted, as any its playbook no longer lists.
+    const rule = desiredRule(NDA.name, 'c', {}, { renamedFrom: ['a', 'b'] });
+    const rules = run([desiredPlaybook(NDA.name), rule], [livePlaybook(NDA.id, NDA.name), liveRule('r-a', NDA, 'a'), liveRule('r-b', NDA, 'b')]);
+    expect(rules.changes.map((c) => [c.action, c.liveId])).toEqual([['rename', 'r-a'], ['delete', 'r-b']]);
+    expect(rules.diagnostics.warnings.map((w) => w.message)).toEqual(['rule "c" lists "b" in renamed_from, live as another object than the one it renames ("a"): this plan deletes it, as no file declares it']);
     // One of them live only, or the other declared by a file: nothing to say.
     expect(run([d], [livePlaybook('pb-1', 'Old A')]).diagnostics.items).toEqual([]);
     expect(run([d, desiredPlaybook('Old B')], [livePlaybook('pb-1', 'Old A'), livePlaybook('pb-2', 'Old B')]).diagnostics.items).toEqual([]);
@@ -439,6 +453,23 @@ describe('diff: pins and ambiguity', () => {
         message: 'playbook "NDA 2" renames the "NDA" docket last synced; another live playbook named "NDA" (made in the app since) is left as it is',
         hint: 'if that one is not wanted, archive or rename it in the app; `renamed_from` is right as it is',
       }),
+    ]);
+    // A rule's is deleted, as any its playbook no longer lists, and said so; its delete is named by
+    // its live id beside the rename of the synced one away from that name (probe AD-1).
+    const rule = desiredRule(NDA.name, 'Duration', {}, { renamedFrom: ['Term'] });
+    const rules = diff({
+      kinds: KIND_META,
+      desired: [desiredPlaybook(NDA.name), rule],
+      live: [livePlaybook(NDA.id, NDA.name), liveRule('r-synced', NDA, 'Term'), liveRule('r-app', NDA, 'Term')],
+      prune: {},
+      records: recorded({ [`rule:${NDA.name}/Term`]: 'r-synced' }),
+    });
+    expect(rules.changes.map((c) => [c.action, c.liveId, c.namesake ?? false])).toEqual([['rename', 'r-synced', false], ['delete', 'r-app', true]]);
+    expect(rules.diagnostics.warnings.map((w) => [w.message, w.hint])).toEqual([
+      [
+        'rule "Duration" renames the "Term" docket last synced; another live rule named "Term" (made in the app since) is declared by no file: this plan deletes it',
+        'to keep that one, declare it in a file (rename it in the app first, or declare it under "Term" once this rename is applied); `renamed_from` is right as it is',
+      ],
     ]);
   });
 
