@@ -155,10 +155,10 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
   // document (a definition), its escapes are read too, as the service will.
   const keysChecked = new Set<string>();
   const readAsYaml = new Set([...wanted.values()].filter((w) => w.type === 'yaml').map((w) => w.rel));
-  const checkKeys = (rel: string, text: string): void => {
+  const checkKeys = (rel: string, text: string, yaml = readAsYaml.has(rel)): void => {
     if (keysChecked.has(rel)) return;
     keysChecked.add(rel);
-    const holdsKey = keyIn(rel, text, options.keys, readAsYaml.has(rel));
+    const holdsKey = keyIn(rel, text, options.keys, yaml);
     if (holdsKey) diagnostics.push(holdsKey);
   };
   // docket.yaml and test files are read by docket itself: published as terms, a definition or an
@@ -274,8 +274,13 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
   const wantedPaths = new Set([...wanted.values()].map((w) => w.rel));
   for (const rel of options.otherEnvironments ?? []) {
     if (wantedPaths.has(rel) || keysChecked.has(rel) || BINARY_NAME.test(rel)) continue;
-    const text = options.yaml?.get(rel)?.text ?? (await textInside(root, realRoot, rel));
-    if (text !== undefined) checkKeys(rel, text);
+    const yaml = options.yaml?.get(rel);
+    // A YAML file there is that environment's definition, read by the service escapes and all (probe AE-1).
+    if (yaml) checkKeys(rel, yaml.text, true);
+    else {
+      const text = await textInside(root, realRoot, rel);
+      if (text !== undefined) checkKeys(rel, text);
+    }
   }
   return { files, diagnostics };
 }

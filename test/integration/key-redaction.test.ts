@@ -208,6 +208,22 @@ describe('API keys in output', () => {
     }
   });
 
+  it('finds a key spelt with escapes in the definition another environment names, in a run of any environment (probe AE-1)', async () => {
+    const key = 'sk_live_abcdef1234567890xyz';
+    const definition = (title: string): string => `title: ${title}\nparties:\n  - name: Provider\nsections:\n  - title: Terms\n    text: Some text.\n`;
+    const dir = await makeDir({
+      'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\nvars:\n  cover: a\nenvironments:\n  staging:\n    vars:\n      cover: b\n',
+      'ct/t.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: ${var.cover}.yaml\n',
+      'ct/a.yaml': definition('A'),
+      'ct/b.yaml': definition(`"\\x73${key.slice(1)}"`),
+    });
+    for (const env of [[], ['--env', 'staging']]) {
+      const r = await runCli(['validate', '-C', dir, ...env], { env: { DOCKET_API_KEY: key } });
+      expect([r.code, r.stderr], env.join(' ')).toEqual([1, expect.stringContaining('ct/b.yaml:1:1 error api-key-in-file')]);
+      expect(r.stdout + r.stderr).not.toMatch(/abcdef/i);
+    }
+  });
+
   it('replaces a long key a quote cut short, and one made into a file name', async () => {
     const key = 'sk_live_R26iSecretKeyValue_9f8e7d6c5b4a39281706aabbccddeeff0011223344556677';
     const secrets = keyValues({ DOCKET_API_KEY: key });
