@@ -5,7 +5,7 @@
  */
 import type { Io } from './io.js';
 import { EMULATOR_API_KEY } from '../emulator/identity.js';
-import { holdsKey, KEY_PIECE_MIN, keyMatches, keySpans, keysOf, percentDecoded, type KeyFinder } from '../config/api-keys.js';
+import { holdsKey, KEY_PIECE_MIN, keyMatches, keySpans, keysOf, normalForms, percentDecoded, type KeyFinder } from '../config/api-keys.js';
 import { defuseWorkflowCommands, escapeData, escapeMarkdown, escapeProperty, unescapeData, unescapeProperty } from '../render/sanitize.js';
 import { xmlAttr, xmlText } from '../render/test-junit.js';
 
@@ -39,7 +39,8 @@ export function keyForms(keys: readonly string[]): string[] {
   const cased = (k: string): string[] => [...new Set([k, k.toLowerCase(), k.toUpperCase()])];
   // As a YAML single-quoted string writes it (`it''s`), in the source line a message quotes (probe JZ-1).
   const singleQuoted = (k: string): string[] => (k.includes("'") ? cased(k.replaceAll("'", "''")).flatMap((c) => [...escaped(c), json(c), json(json(c))]) : []);
-  const values = keys.flatMap((k) => [...cased(k).flatMap((c) => [...escaped(c), ...escaped(json(c)), json(json(c))]), slug(k), ...encoded(k).flatMap(escaped), ...singleQuoted(k)]);
+  // Composed and decomposed alike: a key typed decomposed into a description prints as the key (probe AE-2).
+  const values = keys.flatMap(normalForms).flatMap((k) => [...cased(k).flatMap((c) => [...escaped(c), ...escaped(json(c)), json(json(c))]), slug(k), ...encoded(k).flatMap(escaped), ...singleQuoted(k)]);
   // As every line is printed: a key holding `##[`, or starting with `::`, is broken up (workflow-commands.ts) before it may be replaced.
   const printed = values.map(defuseWorkflowCommands);
   // Longest first, so a key that holds another is replaced whole.

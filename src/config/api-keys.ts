@@ -125,12 +125,21 @@ export function keyMatches(text: string, key: string): [number, number][] {
 
 const caseBlindPatterns = new Map<string, RegExp>();
 
-/** `key` in any letter case; `giu` for every place of it (matchAll takes a copy of the pattern, so sharing it is safe). */
+/**
+ * `key` in any letter case, its accented letters composed or decomposed (a name is sent composed,
+ * so a key typed decomposed into one is sent as the key: probe AE-2); `giu` for every place of it
+ * (matchAll takes a copy of the pattern, so sharing it is safe).
+ */
 function caseBlind(key: string, flags: 'iu' | 'giu' = 'iu'): RegExp {
   const id = `${flags}\u0000${key}`;
   let pattern = caseBlindPatterns.get(id);
-  if (!pattern) caseBlindPatterns.set(id, (pattern = new RegExp(escapeRegExp(key), flags)));
+  if (!pattern) caseBlindPatterns.set(id, (pattern = new RegExp(normalForms(key).map(escapeRegExp).join('|'), flags)));
   return pattern;
+}
+
+/** A text as written, composed and decomposed (NFC, NFD), each once. */
+export function normalForms(text: string): string[] {
+  return [...new Set([text, text.normalize('NFC'), text.normalize('NFD')])];
 }
 
 /** `%XX` escapes read as the bytes they stand for, one character each (any other `%` left as it is). */

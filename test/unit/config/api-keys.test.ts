@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { holdsKey, keyInFileText } from '../../../src/config/api-keys.js';
 import { keysIn } from '../../../src/config/interpolate.js';
 import { filesHoldingKeys } from '../../../src/export/keys.js';
+import { keyValues, redact } from '../../../src/cli/redact.js';
 
 const KEY = 'sk/Live+Abc123=x9';
 const ENV = { DOCKET_API_KEY: KEY };
@@ -14,6 +15,18 @@ describe('a key held in text', () => {
     // A stray escape elsewhere does not hide one; text without the key is not taken for it.
     expect(holdsKey(`100% sure: ${encodeURIComponent(KEY)}`, KEY)).toBe(true);
     expect(holdsKey('sk/Live+Abc123 and x9', KEY)).toBe(false);
+  });
+
+  it('is found with its accented letters composed or decomposed: a name is sent composed, so a key typed decomposed is sent as the key (probe AE-2)', () => {
+    const key = 'clé-Sécrète-Ünïcode-0123456789';
+    for (const [written, form] of [[key.normalize('NFD'), 'NFD'], [key.normalize('NFD').toUpperCase(), 'NFD upper'], [key.normalize('NFC'), 'NFC']] as const) {
+      expect(holdsKey(`NFD ${written}`, key), form).toBe(true);
+      expect(holdsKey(`NFD ${written}`, key.normalize('NFD')), `${form} against a decomposed key`).toBe(true);
+      expect(keysIn({ name: written }, [['DOCKET_API_KEY', key]]).map((p) => p.code), form).toEqual(['api-key-in-file']);
+    }
+    expect(redact(`description: d ${key.normalize('NFD')}`, keyValues({ DOCKET_API_KEY: key }))).toBe('description: d [redacted]');
+    // Other accented text is not taken for it.
+    expect(holdsKey('clé-Sécrète', key)).toBe(false);
   });
 
   it('is refused in a value, a file and an export, at the line that holds it', () => {
