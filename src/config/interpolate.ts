@@ -517,6 +517,14 @@ interface TypeError {
 export function typedByField(value: unknown, errors: readonly TypeError[] | null | undefined, wholes: ReadonlyMap<string, string>): boolean {
   let mended = false;
   for (const e of errors ?? []) {
+    if (e.keyword === 'pattern') {
+      // A number written as YAML would read it (`+2`, `2e0`) where the field takes whole numbers or
+      // decimals as text: the text that number prints as, as a literal `+2` would be (probe AE-5).
+      const text = wholes.get(e.instancePath);
+      const typed = text === undefined ? undefined : retype(text);
+      if (typeof typed === 'number' && Number.isFinite(typed) && new RegExp(String(e.params.pattern), 'u').test(String(typed)) && mendAt(value, e.instancePath, (current) => (current === text ? String(typed) : current))) mended = true;
+      continue;
+    }
     if (e.keyword !== 'type') continue;
     const text = wholes.get(e.instancePath);
     if (text === undefined) continue;

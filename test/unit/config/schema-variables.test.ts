@@ -109,4 +109,17 @@ describe('docket, on the same files', () => {
     expect(org).toMatchObject({ review: { name: '2024' }, agreements: { zipcode: '01067', city: '1.10' } });
     expect(playbook).toMatchObject({ description: 'true', rules: [{ actions: '2024', generate_summary: true }] });
   });
+
+  it('reads a number a placeholder gives a field of numbers as text as YAML reads the literal (`+2`, `2e0`), and refuses one that is not whole (probe AE-5)', async () => {
+    const files = { 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 't.yaml': 'kind: Template\ntype: NDA\nname: N\nparameters:\n  term: ${env.T}\n' };
+    const kinds = [{ yamlKind: 'Template', schema: 'template.schema.json' }];
+    // (Digits alone are the number already; the rest the text that number prints as, which the field takes as it.)
+    for (const [written, read] of [['+2', '2'], ['2e0', '2'], ['3', 3]] as const) {
+      const result = await load(files, { processEnv: { T: written }, kinds });
+      expect(result.diagnostics.filter((x) => x.severity === 'error'), written).toEqual([]);
+      expect(result.config!.documents[0]!.body, written).toMatchObject({ parameters: { term: read } });
+    }
+    const refused = await load(files, { processEnv: { T: '2.5' }, kinds });
+    expect(refused.diagnostics.filter((x) => x.severity === 'error').map((x) => x.message)).toEqual(['`term` must be an integer, not "2.5"']);
+  });
 });
