@@ -483,15 +483,18 @@ async function templateSuite(file: TemplateTestFile, ctx: RunContext, agreements
     return suite;
   }
   const services = ctx.services;
+  let id: string | undefined;
+  // A read that fails (the time budget spent, the service down) is this suite's cases' error: the
+  // run still reports every case that ran before it, and the next suite (probe AA-1).
   try {
     const note = await ctx.prepareTemplate?.(subject);
     if (note) suite.notes.push(note);
+    id = await liveTemplateId(services, subject);
   } catch (error) {
     if (!(error instanceof DocketError)) throw error;
     suite.cases = file.cases.map((c) => caseWithout(c, 'error', withHint(error)));
     return suite;
   }
-  const id = await liveTemplateId(services, subject);
   if (!id) {
     suite.cases = file.cases.map((c) => caseWithout(c, 'error', `${JSON.stringify(subject.name)} is not live yet; run docket apply first`));
     return suite;

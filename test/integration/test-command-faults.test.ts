@@ -252,6 +252,24 @@ describe('docket test when answers are lost', () => {
     }
   });
 
+  it('reports every case when the time budget runs out in a template suite\'s read of the templates: those cases ERROR, the rest as they ran (probe AA-1)', async () => {
+    const dir = await example();
+    expect((await runCli(['apply', '-C', dir, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/agreements/v1/templates', status: 'hang', count: 100 }) });
+    try {
+      const r = await runCli(['test', '-C', dir, '--target', 'template/Mutual NDA', '--target', 'custom-template/Consulting Agreement', '--no-cache', '--timeout', '3s', '-o', 'json'], { env: emu().env });
+      expect(r.code).toBe(1);
+      const report = JSON.parse(r.stdout) as { error?: unknown; suites: { subject: string; cases: { name: string; status: string; message?: string }[] }[] };
+      expect(report.error).toBeUndefined();
+      const byCase = report.suites.flatMap((s) => s.cases.map((c) => [s.subject, c.status]));
+      // The custom template's cases ran (its templates are another list); the standard one's each ERROR, none lost.
+      expect(byCase.filter(([subject]) => subject === 'Mutual NDA')).toEqual([['Mutual NDA', 'error'], ['Mutual NDA', 'error']]);
+      expect(byCase.filter(([subject]) => subject === 'Consulting Agreement').length).toBeGreaterThan(0);
+    } finally {
+      await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
+    }
+  });
+
   it('archives its scratch playbook also when the time budget runs out in a request the service never answers', async () => {
     const dir = await example();
     await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'POST', body: JSON.stringify({ method: 'GET', path_pattern: '/review/v1/organizations/:org/reviews/:review', status: 'hang', count: 100 }) });
