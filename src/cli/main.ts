@@ -6,6 +6,8 @@
  */
 import { errorText } from './error-text.js';
 import { Command, CommanderError } from 'commander';
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { checkFlagValues, SHORT_FLAGS_WITH_VALUE, SHORT_FLAGS_WITHOUT_VALUE } from './flag-values.js';
 import { ApiError, ConfigError, DocketError, InterruptedError, UsageError, usageMessage } from '../errors.js';
 import { errorJson, jsonText, renderDiagnosticsJson } from '../render/json.js';
@@ -179,7 +181,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     for (const name of commandsFor(args.slice(2))) {
       const command = await COMMANDS[name]!(context);
       // A command added whole does not take the program's settings: its usage errors say where help is too.
-      program.addCommand(withUsageHint(command.exitOverride(), `docket ${name}`, outputTo(io)));
+      program.addCommand(withUsageHint(command.exitOverride(), `docket ${name}`, outputTo(io), io.cwd));
     }
     checkFlagValues(program, args);
     await program.parseAsync(args);
@@ -400,17 +402,36 @@ function outputTo(io: Io): { writeOut: (s: string) => void; writeErr: (s: string
 }
 
 /** A command's usage errors say where its help is, and its subcommands' (`docket test capture`) theirs. */
-function withUsageHint(command: Command, path: string, output: ReturnType<typeof outputTo>): Command {
-  for (const sub of command.commands) withUsageHint(sub, `${path} ${sub.name()}`, output);
+function withUsageHint(command: Command, path: string, output: ReturnType<typeof outputTo>, cwd: string): Command {
+  for (const sub of command.commands) withUsageHint(sub, `${path} ${sub.name()}`, output, cwd);
   return command
-    .configureOutput({ ...output, outputError: (s, write) => output.outputError(flagValueNamed(excessNamed(s, command, path), command), write) })
+    .configureOutput({ ...output, outputError: (s, write) => output.outputError(folderNotCommand(flagValueNamed(excessNamed(s, command, path), command), command, cwd), write) })
     .exitOverride((error) => {
       // The error document of -o json says it as stderr does.
       if (error.code === 'commander.excessArguments') error.message = excessNamed(error.message, command, path);
       if (error.code === 'commander.unknownOption') error.message = flagValueNamed(error.message, command);
+      if (error.code === 'commander.missingMandatoryOptionValue') error.message = folderNotCommand(error.message, command, cwd);
       throw error;
     })
     .showHelpAfterError(`(run ${path} --help for usage)`);
+}
+
+/**
+ * A subcommand's missing flag where a folder of the subcommand's name stands (`docket test capture`
+ * meant as the tests in capture/): the way to name the folder, which the word alone cannot (probe AA-5).
+ */
+function folderNotCommand(message: string, command: Command, cwd: string): string {
+  if (!command.parent || !/^error: required option/.test(message) || !isFolder(path.resolve(cwd, command.name()))) return message;
+  const end = message.endsWith('\n') ? '\n' : '';
+  return `${message.replace(/\n$/, '')} (\`docket ${command.parent.name()} ${command.name()}\` is a command of its own: to name the folder ${quoteValue(command.name())}, write ./${command.name()})${end}`;
+}
+
+function isFolder(where: string): boolean {
+  try {
+    return statSync(where).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -185,7 +185,8 @@ export function refuseUnreadableCase(made: CapturedCase, playbook: PlaybookSubje
 }
 
 /** Appends the case to the file's PlaybookTest of that playbook (keeping comments), or adds one. */
-export async function writeCapture(path: string, captured: CapturedCase): Promise<'created' | 'appended'> {
+/** `shown`: the file as messages name it (relative to where docket runs). */
+export async function writeCapture(path: string, captured: CapturedCase, shown = path): Promise<'created' | 'appended'> {
   let text: string | undefined;
   try {
     text = await readFile(path, 'utf8');
@@ -198,7 +199,7 @@ export async function writeCapture(path: string, captured: CapturedCase): Promis
     return 'created';
   }
   const docs = parseAllDocuments(text);
-  if (docs.some((d) => 'errors' in d && d.errors.length > 0)) throw new DocketError('invalid-yaml', `${path} is not valid YAML; capture does not change it`);
+  if (docs.some((d) => 'errors' in d && d.errors.length > 0)) throw new DocketError('invalid-yaml', `${shown} is not valid YAML; capture does not change it`);
   const target = docs.find((d) => {
     const body = isMap(d.contents) ? (d.toJS() as { kind?: unknown; playbook?: unknown }) : {};
     return body.kind === 'PlaybookTest' && nameKey(String(body.playbook)) === nameKey(captured.playbook);
@@ -206,7 +207,8 @@ export async function writeCapture(path: string, captured: CapturedCase): Promis
   if (target) {
     const cases = target.get('cases');
     const names = isSeq(cases) ? cases.items.map((i) => (isMap(i) ? String(i.get('name')) : '')) : [];
-    if (names.includes(String(captured.case.name))) throw new DocketError('duplicate-case', `${path} already has a case named ${JSON.stringify(captured.case.name)}`, 'pass --name to name the new case');
+    // --name names the case whether given or not (its default is the playbook's and the review's): another name is the way out (probe AA-4).
+    if (names.includes(String(captured.case.name))) throw new DocketError('duplicate-case', `${shown} already has a case named ${JSON.stringify(captured.case.name)}; nothing was written`, 'pass another --name for the new case, or --out another file');
     // Edited as pull edits files: the case is lines added after the last one, every other line as it was.
     const index = docs.findIndex((d) => d === target);
     const value = documentValues(text)[index] as Record<string, unknown>;
@@ -214,7 +216,7 @@ export async function writeCapture(path: string, captured: CapturedCase): Promis
     try {
       edited = editYaml(text, { documents: new Map([[index, { ...value, cases: [...(Array.isArray(value.cases) ? value.cases : []), captured.case] }]]) }).text;
     } catch (error) {
-      throw new DocketError('capture-edit', `docket could not edit ${path} safely (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); it was not changed`, 'write the case into a new file with --out');
+      throw new DocketError('capture-edit', `docket could not edit ${shown} safely (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); it was not changed`, 'write the case into a new file with --out');
     }
     await writeFile(path, edited ?? text);
     return 'appended';

@@ -22,6 +22,8 @@ export interface CliOptions {
   interrupts?: Interrupts;
   /** stdout could not be written (`ENOSPC`: a full disk), as processIo says it. */
   outputFailure?: string;
+  /** Where the run is started (default: the test's own working directory). */
+  cwd?: string;
 }
 
 export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
@@ -43,7 +45,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
       return options.answer ?? '';
     },
     env: { PATH: process.env.PATH, ...options.env },
-    cwd: process.cwd(),
+    cwd: options.cwd ?? process.cwd(),
     ...(options.interrupts ? { interrupts: options.interrupts } : {}),
     ...(options.outputFailure ? { outputFailure: () => options.outputFailure } : {}),
   };

@@ -31,6 +31,11 @@ describe('help and completion', () => {
     const capture = await runCli(['help', 'test', 'capture']);
     expect([capture.code, capture.stdout.split('\n')[0]]).toEqual([0, 'Usage: docket test capture [options]']);
     expect((await runCli(['help', 'test', 'capture', '--no-color'])).stdout.split('\n')[0]).toBe('Usage: docket test capture [options]');
+    // A folder named as the subcommand is named with ./ (probe AA-5): said where its flag is missing.
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'capture/c.test.yaml': 'kind: PlaybookTest\nplaybook: P\ncases: []\n' });
+    const folder = await runCli(['test', 'capture'], { cwd: dir });
+    expect([folder.code, folder.stderr.split('\n')[0]]).toEqual([1, "Error: required option '--review <ID>' not specified (`docket test capture` is a command of its own: to name the folder \"capture\", write ./capture)"]);
+    expect((await runCli(['test', 'capture'])).stderr.split('\n')[0]).toBe("Error: required option '--review <ID>' not specified");
     // A name every object has (not a command) is no command either.
     expect((await runCli(['help', 'toString'])).stderr).toContain('unknown command "toString"');
     const typo = await runCli(['help', 'paln']);

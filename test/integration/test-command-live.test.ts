@@ -265,6 +265,10 @@ describe('docket test against a standalone emulator', () => {
     const withCase = await readFile(handWritten, 'utf8');
     expect(withCase.slice(0, byHand.length)).toBe(byHand);
     expect(withCase.slice(byHand.length)).toMatch(/^  - name: captured too\n    contract:\n      imported_file: /);
+    // Captured again under that name: refused, the file named as docket names files, the way out another --name (probe AA-4).
+    const twice = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', handWritten, '--name', 'captured too', '--playbook', 'Inbound NDA'], { env: emu().env });
+    expect([twice.code, twice.stderr]).toEqual([1, expect.stringContaining(`Error: ${relative(process.cwd(), handWritten)} already has a case named "captured too"; nothing was written\n  hint: pass another --name for the new case, or --out another file`)]);
+    expect(await readFile(handWritten, 'utf8')).toBe(withCase);
     const again = await runCli(['test', '-C', dir, out], { env: emu().env });
     expect(again.stdout).toContain('PASS  the perpetual NDA as reviewed');
     expect(again.code).toBe(0);

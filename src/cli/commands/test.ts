@@ -664,8 +664,9 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
       if (!isTestFile(opts.out)) throw new UsageError(`--out ${quoteValue(opts.out)} is not a test file: docket reads *.test.yaml files as tests`, `name it ${JSON.stringify(opts.out.replace(/(\.ya?ml)?$/i, '.test.yaml'))}`);
       const digest = opts.contract ? sha256(await readContract(io.cwd, opts.contract)) : undefined;
       const captured = await withSession(io, { ...opts, needs: () => new Set<ServiceName>(['review']) }, (s) => captureChecked(s, io, opts, out, digest));
-      const how = await writeCapture(out, captured);
-      if (!opts.quiet) io.stderr(`${how === 'created' ? 'Wrote' : 'Appended'} case ${JSON.stringify(captured.case.name)} (PlaybookTest "${captured.playbook}") to ${showPath(relative(io.cwd, out) || out)}; docket ${VERSION} records the contract by id and sha256, not its text.\n`);
+      const shown = showPath(relative(io.cwd, out) || out);
+      const how = await writeCapture(out, captured, shown);
+      if (!opts.quiet) io.stderr(`${how === 'created' ? 'Wrote' : 'Appended'} case ${JSON.stringify(captured.case.name)} (PlaybookTest "${captured.playbook}") to ${shown}; docket ${VERSION} records the contract by id and sha256, not its text.\n`);
       setExit(0);
     });
 }
