@@ -7,6 +7,7 @@
  * the run could not start (invalid test files, no key, a service down) the report is still
  * written, with an `error` per problem, so the CI reporter shows why instead of a missing file. Pure.
  */
+import { xmlChars } from '../util/xml-chars.js';
 import { lineWithoutSecrets } from '../config/url-secrets.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { CaseOutcome, SuiteOutcome, TestReport } from '../testing/types.js';
@@ -21,13 +22,11 @@ export interface JunitOptions {
   failOnWarn?: boolean;
 }
 
-/** XML 1.0 allows tab, newline, carriage return and characters from U+0020: everything else goes. */
-const NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
 
 /** Escape sequences go and bidirectional controls show as `<U+202E>`, as in text and markdown: a CI page renders this text too. */
 export function xmlText(text: string): string {
   // A URL's secrets hidden, as in every other report (a case or playbook named with a URL).
-  return stripControl(lineWithoutSecrets(text)).replace(NOT_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return xmlChars(stripControl(lineWithoutSecrets(text))).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 export function xmlAttr(text: string): string {

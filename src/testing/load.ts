@@ -4,6 +4,7 @@
  * test, its rules, the contract files, the regular expressions), and turns them into TestFiles.
  * Every problem is a diagnostic at file:line:col quoting the value; nothing stops at the first.
  */
+import { xmlChars } from '../util/xml-chars.js';
 import { tooManyDocuments } from '../config/yaml-read.js';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -260,10 +261,12 @@ class Checker {
     cases.forEach((c, i) => {
       if (!isPlainObject(c) || typeof c.name !== 'string') return;
       const name = c.name;
-      // Reports name cases by it (a JUnit testcase, an annotation): one of blanks names nothing.
-      if (name.trim() === '') this.error('blank-name', `case name ${quoteValue(name)} is blank`, `/cases/${i}/name`, 'name the case by what it checks');
-      // As reports show it: JUnit reads a name as a token (blanks at its ends dropped, runs of them one), and text does not show them (probe YA-3).
-      const shown = name.normalize('NFC').trim().replace(/\s+/g, ' ');
+      // Reports name cases by it (a JUnit testcase, an annotation): one of blanks names nothing, nor
+      // one of characters XML cannot hold, which a JUnit report leaves out (probe AA-2).
+      if (xmlChars(name).trim() === '') this.error('blank-name', `case name ${quoteValue(name)} is blank${name.trim() === '' ? '' : ' in a JUnit report, which leaves out the characters XML cannot hold'}`, `/cases/${i}/name`, 'name the case by what it checks');
+      // As reports show it: JUnit reads a name as a token (blanks at its ends dropped, runs of them one,
+      // characters XML cannot hold left out), and text does not show them (probes YA-3, AA-2).
+      const shown = xmlChars(name.normalize('NFC')).trim().replace(/\s+/g, ' ');
       const first = this.firstCases.get(`${subject}\0${shown}`);
       const nameAt = this.positions.valueAt(`/cases/${i}/name`);
       if (first === undefined) {
@@ -272,7 +275,7 @@ class Checker {
       }
       // A copy made by an alias (`- *case`) has its name where the anchor is: it is at the alias (probe QD-2).
       const copied = first.positions === this.positions && first.nameAt.line === nameAt.line && first.nameAt.col === nameAt.col;
-      const alike = first.name === name ? '' : `, as ${quoteValue(first.name)}: reports show the two alike, without the blanks at their ends or the runs of them, and letters' accents encoded one way`;
+      const alike = first.name === name ? '' : `, as ${quoteValue(first.name)}: reports show the two alike, without the blanks at their ends or the runs of them, the characters XML cannot hold, and with letters' accents encoded one way`;
       this.error('duplicate-case', `case ${quoteValue(name)} is named twice in this file (first at line ${first.line}${alike})`, copied ? `/cases/${i}` : `/cases/${i}/name`, undefined, copied);
     });
   }

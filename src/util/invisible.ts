@@ -21,9 +21,10 @@ const EMOJI_PART = '(?<=\\p{Extended_Pictographic})[\\uFE0E\\uFE0F]|(?<=\\p{Exte
  * DEL, C1, the line separators, and what prints as nothing or as a plain space (a no-break space,
  * wide and narrow spaces, the blank braille pattern, zero-width and direction marks, a soft hyphen,
  * Hangul fillers, the byte-order mark, a combining grapheme joiner, tag characters: Unicode's
- * default-ignorable code points), as the inside of a character class: what output escapes.
+ * default-ignorable code points, and the noncharacters such as U+FFFF), as the inside of a character
+ * class: what output escapes.
  */
-export const SHOWN_AS_NOTHING = '\\u007f-\\u00a0\\u1680\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u2800\\u3000\\p{Default_Ignorable_Code_Point}';
+export const SHOWN_AS_NOTHING = '\\u007f-\\u00a0\\u1680\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f\\u2800\\u3000\\p{Default_Ignorable_Code_Point}\\p{Noncharacter_Code_Point}';
 
 /** What prints as a plain space but is not one (a no-break space, wide and narrow spaces), as the inside of a character class. */
 export const SPACE_LIKE = '\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000';

@@ -641,6 +641,11 @@ describe('docket test with broken inputs', () => {
     const blanks = await runCli(['validate', '-C', dir]);
     expect(blanks.stderr).toContain('tests/twice.test.yaml:7:11 error duplicate-case case "governing law " is named twice in this file (first at line 4, as "governing law": reports show the two alike');
     expect(blanks.stderr).toContain('tests/twice.test.yaml:10:11 error duplicate-case case "governing  law" is named twice');
+    // And a character XML cannot hold, which a JUnit report leaves out; a name of nothing else is blank there (probe AA-2).
+    await writeFile(join(dir, 'tests/twice.test.yaml'), `${doc('Inbound NDA', ['same', '"same\\uFFFF"', '"\\uFFFE"'])}\n`);
+    const noXml = await runCli(['validate', '-C', dir]);
+    expect(noXml.stderr).toContain('tests/twice.test.yaml:7:11 error duplicate-case case "same\\uffff" is named twice in this file (first at line 4, as "same": reports show the two alike');
+    expect(noXml.stderr).toContain('tests/twice.test.yaml:10:11 error blank-name case name "\\ufffe" is blank in a JUnit report, which leaves out the characters XML cannot hold');
 
     // A long name is quoted cut short, as every other diagnostic quotes a value.
     const long = `Inbound NDA ${'x'.repeat(100)}`;
