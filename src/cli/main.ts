@@ -94,6 +94,7 @@ Environment:
   DOCKET_REVIEW_API_KEY, DOCKET_AGREEMENTS_API_KEY (or DOCKET_API_KEY for both): API keys, never read from files
   DOCKET_REVIEW_URL, DOCKET_AGREEMENTS_URL, DOCKET_ORGANIZATION_ID: override docket.yaml
   NO_COLOR: no colour; FORCE_COLOR: colour even when not on a terminal (--no-color and NO_COLOR win); TERM=dumb: no colour or progress line
+  HTTPS_PROXY (https_proxy, ALL_PROXY), NO_PROXY: reach https services through a proxy; NODE_EXTRA_CA_CERTS: trust another certificate authority
 
 Exit codes:
   0 success; 1 any error; 2 plan --detailed-exitcode found changes, or drift found drift; 130/143/129/131 stopped by Ctrl-C/SIGTERM/SIGHUP/SIGQUIT

@@ -28,7 +28,8 @@ export function parseMaxRps(value: string): number {
 }
 
 export function parseConcurrency(value: string): number {
-  const n = decimal(value);
+  // Digits only, as the README says: `8.0` and `1.` are no count of requests (probe AC-1).
+  const n = /^\d+$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError('must be an integer from 1 to 64');
   return n;
 }

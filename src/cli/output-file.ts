@@ -16,11 +16,10 @@ import { nearestExisting } from '../util/nearest-existing.js';
 import { namesFolder } from '../util/folder-name.js';
 import { fileHeadSync } from '../util/file-head.js';
 import { NOT_REGULAR_FILE } from '../util/special-file.js';
+import { FLAG_LIKE } from '../util/shell-word.js';
 
 const APPLY_LOCK_RECORD = `${WORK_DIR}/${APPLY_LOCK_FILE}`;
 
-/** Another command's flag given where a file name goes (`--out --dry-run`). */
-const FLAG_LIKE = /^--[a-z]/;
 
 /**
  * What checkOutputFile would let a command write, told synchronously for an exit handler (the

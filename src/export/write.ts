@@ -3,6 +3,7 @@
  * staging directory beside the output, renamed into place at the end, never over a file. I/O at the edge
  * of src/export.
  */
+import { FLAG_LIKE } from '../util/shell-word.js';
 import { showPath } from '../config/quote.js';
 import { constants, existsSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { access, chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
@@ -99,6 +100,8 @@ async function writtenInside(dir: string): Promise<boolean> {
 export async function checkOut(out: string, label: string): Promise<'missing' | 'empty'> {
   // `--out ""` (an unset variable) is the current directory, which is never empty: say what is wrong.
   if (label.trim() === '') throw new UsageError('--out needs a directory name (got "")', 'name a directory that does not exist or is empty');
+  // Another command's flag (`--out --dry-run`) as output files' flags refuse it (probe AC-4).
+  if (FLAG_LIKE.test(label)) throw new UsageError(`--out needs a directory name, and got ${JSON.stringify(label)}, which reads as a flag (is the variable that gives it unset?)`, `for a directory whose name starts with --, write --out ./${label}`);
   let entries: string[];
   let inside = false;
   try {

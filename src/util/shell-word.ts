@@ -48,3 +48,6 @@ export function shellPath(path: string): string {
 export function dirFlag(dir: string): string {
   return dir !== '.' ? ` -C ${shellPath(dir)}` : '';
 }
+
+/** Another command's flag given where a file or folder name goes (`--out --dry-run`, `--out $DIR` with DIR unset before `--force`). */
+export const FLAG_LIKE = /^--[a-z]/;

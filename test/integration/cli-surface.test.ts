@@ -15,7 +15,7 @@ describe('help and completion', () => {
   it('docket --help lists the common flags, the environment variables, the exit codes and examples', async () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
-    for (const text of ['--concurrency <N>', 'DOCKET_REVIEW_API_KEY', 'FORCE_COLOR', 'Exit codes:', '130/143', 'Examples:', 'show [options] <PLAN.json>', 'completion']) expect(help.stdout).toContain(text);
+    for (const text of ['--concurrency <N>', 'DOCKET_REVIEW_API_KEY', 'FORCE_COLOR', 'HTTPS_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS', 'Exit codes:', '130/143', 'Examples:', 'show [options] <PLAN.json>', 'completion']) expect(help.stdout).toContain(text);
     // docket test annotates broken expectations, not changes.
     expect((await runCli(['test', '--help'])).stdout.replace(/\s+/g, ' ')).toContain('CI annotations pointing at the file and line of each broken expectation');
   });
@@ -43,6 +43,9 @@ describe('help and completion', () => {
   });
 
   it('completes commands and each command’s own flags in bash', async () => {
+    // An unknown shell is quoted as usage errors quote what was typed, its control characters escaped (probe AC-3).
+    const fish = await runCli(['completion', 'fi\tsh\u001b']);
+    expect([fish.code, fish.stderr]).toEqual([1, 'Error: unknown shell "fi\\tsh\\u001b"; docket prints completion for bash and zsh\n  hint: docket completion bash, or docket completion zsh\n']);
     const script = (await runCli(['completion', 'bash'])).stdout;
     // Every line completed in one bash: a shell per line made this test take seconds.
     const expected: [string[], string[]][] = [

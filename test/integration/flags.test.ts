@@ -228,6 +228,9 @@ describe('a file the command writes at its end is checked at its start', () => {
     const r = await run(['export', '-C', dir, '--emulator', '--out', '']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('--out needs a directory name');
+    // Nor another command's flag, which would be written as a folder of that name (probe AC-4).
+    const flag = await run(['export', '-C', dir, '--emulator', '--out', '--dry-run']);
+    expect([flag.code, flag.stderr]).toEqual([1, expect.stringContaining('Error: --out needs a directory name, and got "--dry-run", which reads as a flag (is the variable that gives it unset?)\n  hint: for a directory whose name starts with --, write --out ./--dry-run')]);
   });
 
   it('test --compare-to "" and emulator --host/--state/--seed "" are errors, not a run without them (an unset variable in a script)', async () => {

@@ -95,6 +95,8 @@ describe('the common flags', () => {
     for (const args of runs) expect([args.join(' '), (await runCli(args)).code]).toEqual([args.join(' '), 0]);
     // Still checked where they do nothing.
     expect((await runCli(['validate', '-C', dir, '--concurrency', '0'])).code).toBe(1);
+    // Decimal digits only (probe AC-1).
+    for (const written of ['8.0', '1.', '1e1', '+5']) expect((await runCli(['validate', '-C', dir, '--concurrency', written])).stderr, written).toContain(`must be an integer from 1 to 64 (got "${written}")`);
   });
 });
 

@@ -3,6 +3,8 @@
  * so it offers exactly the commands and flags docket has.
  */
 import { Command } from 'commander';
+import { UsageError } from '../../errors.js';
+import { quoteValue } from '../../config/quote.js';
 import type { Io } from '../io.js';
 import { withCommon } from '../options.js';
 import { KINDS } from '../../kinds/index.js';
@@ -285,11 +287,8 @@ export function completionCommand(io: Io, setExit: (code: number) => void, progr
       const words = wordsOf(program());
       if (shell === 'bash') io.stdout(bashScript(words));
       else if (shell === 'zsh') io.stdout(zshScript(words));
-      else {
-        io.stderr(`Error: unknown shell "${shell.replace(/[^\w-]/g, '?')}"; docket prints completion for bash and zsh\n`);
-        setExit(1);
-        return;
-      }
+      // Quoted as every usage error quotes what was typed: its control characters escaped, not each made `?` (probe AC-3).
+      else throw new UsageError(`unknown shell ${quoteValue(shell)}; docket prints completion for bash and zsh`, 'docket completion bash, or docket completion zsh');
       setExit(0);
     });
 }
