@@ -1660,7 +1660,13 @@ class PullPlanner {
       }
       // A setting docket.yaml lacks is put right there, not in the app.
       if (SETTING_CODES.has(p.code)) refused.set(key, `${p.message}; ${p.hint ?? 'set it'}, then pull again`);
-      else if (RENAME_IN_FILE_CODES.has(p.code)) refused.set(key, `${p.path ? `${p.path}: ` : ''}${p.message}, as live now has it: rename the key in the file (or set the value back in the app), then pull again`);
+      else if (RENAME_IN_FILE_CODES.has(p.code)) {
+        // The key renamed alone leaves the file naming the other version, which validate refuses as
+        // much: the value live has (the plan's before) is written with it, by hand (probe AF-1).
+        const values = (o?.change.fields ?? []).filter((f) => f.before !== undefined && !(p.path ?? '').startsWith(f.field)).map((f) => `\`${f.field}: ${JSON.stringify(f.before)}\``);
+        const withValues = values.length > 0 ? ` and write ${values.join(', ')} with it, by hand (pull writes no file validate refuses), then plan` : ', then pull again';
+        refused.set(key, `${p.path ? `${p.path}: ` : ''}${p.message}, as live now has it: rename the key in the file${withValues} (or set the value back in the app)`);
+      }
       else refused.set(key, `${p.path ? `${p.path}: ` : ''}${p.message}, which docket refuses in the files; change it in the app, then pull again`);
     };
     // Data files written: edited ones, and a new object's (its body, its definition).

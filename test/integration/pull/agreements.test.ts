@@ -624,12 +624,19 @@ parameters:
     expect([pulled.code, pulled.stderr]).toEqual([0, '']);
     const refused = JSON.parse(pulled.stdout).not_pulled.find((e: { name: string }) => e.name === 'Cloud Service Agreement');
     // Put right by renaming the key in the file (what the message says first), not only in the app.
-    expect(refused.reason).toBe('parameters.include_unlimited_claims: `include_unlimited_claims` is the pre-3.0 name; on standard_version 3.x write `include_uncapped_claims`, as live now has it: rename the key in the file (or set the value back in the app), then pull again');
+    // With the version live has: the key renamed alone, the file would name 2.1's keys the 3.x way (probe AF-1).
+    expect(refused.reason).toBe('parameters.include_unlimited_claims: `include_unlimited_claims` is the pre-3.0 name; on standard_version 3.x write `include_uncapped_claims`, as live now has it: rename the key in the file and write `standard_version: "3.0"` with it, by hand (pull writes no file validate refuses), then plan (or set the value back in the app)');
     expect(await read(dir, 'templates/csa.yaml')).toBe(csa);
     expect(await read(dir, 'organization.yaml')).toBe(ORGANIZATION.replace('city: Berlin', 'city: Paris'));
     expect((await cli('validate', '-C', dir)).code).toBe(0);
     // Put back in the app, the files and the service agree.
     await app.editTemplate('Cloud Service Agreement', { standard_version: '2.1' });
+    await expectNoChanges(cli, dir);
+    // Or done as the message says: the files valid, and once applied in sync.
+    await app.editTemplate('Cloud Service Agreement', { standard_version: '3.0' });
+    await writeFile(join(dir, 'templates/csa.yaml'), csa.replace('standard_version: "2.1"', 'standard_version: "3.0"').replace('include_unlimited_claims', 'include_uncapped_claims'));
+    expect((await cli('validate', '-C', dir)).code).toBe(0);
+    await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
   });
 
