@@ -185,8 +185,12 @@ function checkClaims(desired: readonly DesiredResource[], diagnostics: Diagnosti
     }
     if (d.renamedFrom.length === 0) continue;
     const scope = `${d.kind}:${d.parent ? `${d.parent.key}/` : ''}`;
+    // A name listed twice in one `renamed_from` is that list's own error, said once: not once per copy (probe AD-4).
+    const said = new Set<string>();
     d.renamedFrom.forEach((old, index) => {
       const key = `${scope}${old}`;
+      if (said.has(key)) return;
+      said.add(key);
       const first = former.get(key);
       if (first && first.resource !== d) {
         const firstAt = formerSource(first.resource, first.index) ?? first.resource.source;

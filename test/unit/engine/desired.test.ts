@@ -21,6 +21,15 @@ describe('buildDesired', () => {
     expect(desired.map((d) => `${d.kind}:${d.key}`)).toEqual(['member:bob@acme.example', 'playbook:NDA', 'rule:NDA/Term']);
   });
 
+  it('says two rules renamed from one name once, also when one lists that name twice (probe AD-4)', async () => {
+    const rules = [
+      { name: 'B', renamed_from: ['Old'], actions: 'b' },
+      { name: 'A', renamed_from: ['Old', 'Old'], actions: 'a' },
+    ];
+    const { diagnostics } = await build([resourceDoc('Playbook', { name: 'P', rules })]);
+    expect(diagnostics.items.filter((d) => d.code === 'duplicate-renamed-from').map((d) => d.message)).toEqual(['rule "A" and rule "B" (playbooks/nda.yaml:1) both say they were renamed from "Old"']);
+  });
+
   it('takes a document declaring more children than a call takes arguments, not a crash (probe QI-3: a playbook of 124,000 rules)', async () => {
     const parent = { name: 'parent', toDesired: () => [{ kind: 'parent' }] } as unknown as AnyKind;
     const children = Array.from({ length: 200_000 }, () => ({ kind: 'child' }));
