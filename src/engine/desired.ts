@@ -263,6 +263,9 @@ function checkRenameIntents(desired: readonly DesiredResource[], diagnostics: Di
     d.renamedFrom.forEach((old, index) => {
       const other = byName.get(scopeKey(d, old));
       if (other === undefined || other === d || said.has(other) || !other.renamedFrom.includes(localName(d))) return;
+      // Both pinned by `id:`: each is matched by its id, nothing trades places (a swap pulled from
+      // the app plans no change; one the files make is the dependency cycle the plan stops at: probe AD-3).
+      if (d.pinId !== undefined && other.pinId !== undefined) return;
       said.add(d);
       const children = desired.some((c) => c.parent?.kind === d.kind && (c.parent.key === d.key || c.parent.key === other.key));
       diagnostics.warning(

@@ -64,6 +64,15 @@ describe('buildDesired', () => {
     ]);
   });
 
+  it('says no swap of two documents both pinned by id: each is matched by its id, as a swap pulled from the app writes them (probe AD-3)', async () => {
+    const pinned = (name: string, from: string, id: string) => resourceDoc('Playbook', { name, id, renamed_from: [from], rules: [{ name: 'R', actions: 'A' }] }, {}, `${name}.yaml`);
+    const both = await build([pinned('A', 'B', '11111111-1111-4111-8111-111111111111'), pinned('B', 'A', '22222222-2222-4222-8222-222222222222')]);
+    expect(both.diagnostics.warnings.filter((w) => w.code === 'renamed-from-swap')).toEqual([]);
+    // One of them pinned: the other is matched by its name, and the warning stays.
+    const one = await build([pinned('A', 'B', '11111111-1111-4111-8111-111111111111'), resourceDoc('Playbook', { name: 'B', renamed_from: ['A'], rules: [{ name: 'R', actions: 'A' }] }, {}, 'B.yaml')]);
+    expect(one.diagnostics.warnings.map((w) => w.code)).toEqual(['renamed-from-swap']);
+  });
+
   it('warns of a rule renamed from a rule of a playbook that is itself renamed: its former name names it too (probe QH-2)', async () => {
     const { diagnostics } = await build([
       resourceDoc('Playbook', { name: 'A2', renamed_from: ['A'], rules: [{ name: 'r1', actions: 'A', renamed_from: ['A/r0'] }] }, {}, 'a.yaml'),
