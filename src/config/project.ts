@@ -144,10 +144,16 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
         return raw === undefined ? showWholeText(name) : `${showWholeText(name)} (written ${raw})`;
       };
       // Not a name validate refuses as written otherwise (`1.10:` is `1.1`) or blank (probe QW-5).
-      const suggestable = names.filter((name) => name.trim() !== '' && writtenAs(name) === undefined);
+      // A true, false, null or infinity is taken by the name it is read as (`True:` by --env true).
+      const suggestable = names.filter((name) => name.trim() !== '' && (writtenAs(name) === undefined || /^(?:true|false|null|-?Infinity|NaN)$/.test(name)));
+      // Typed as the file writes a key YAML reads otherwise (`--env True` for `True:`, read as true):
+      // the name it is read as, which --env takes (probe AE-3).
+      const typed = input.env.toLowerCase();
+      const readAs = suggestable.find((name) => name !== input.env && [writtenAs(name), name].some((w) => w !== undefined && w.toLowerCase() === typed));
+      const suggestion = readAs !== undefined ? `, did you mean ${showName(readAs)}?${writtenAs(readAs) === undefined ? '' : ` (written ${JSON.stringify(writtenAs(readAs))}, which YAML reads as ${readAs})`}` : didYouMean(input.env, suggestable);
       error(
         'unknown-environment',
-        `unknown environment ${showName(input.env)}${didYouMean(input.env, suggestable)}`,
+        `unknown environment ${showName(input.env)}${suggestion}`,
         at,
         names.length > 0 ? environmentsIn(file, names.map(listedName)) : `define it under \`environments:\` in ${file}`,
       );

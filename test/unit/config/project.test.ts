@@ -388,6 +388,15 @@ describe('environments', () => {
     // Never a name validate refuses: one YAML read otherwise (`1.10:` is 1.1), or an empty one (probe QW-5).
     const refusedNames = await load({ 'docket.yaml': 'version: 1\nenvironments:\n  1.10: {}\n  "": {}\n  staging: {}\n  "a\\tb": {}\n  "   ": {}\n' }, { env: '1.10' });
     expect(refusedNames.diagnostics.find((d) => d.code === 'unknown-environment')).toMatchObject({ message: 'unknown environment `1.10`', hint: 'environments in docket.yaml: 1.1 (written 1.10), "", staging, "a\\tb", "   "' });
+    // Typed as the file writes a key YAML reads as a true or false or an infinity: the name it is read as (probe AE-3).
+    const readOtherwise = 'version: 1\nenvironments:\n  True: {}\n  .inf: {}\n  staging: {}\n';
+    for (const [typed, said] of [
+      ['True', 'unknown environment `True`, did you mean `true`? (written "True", which YAML reads as true)'],
+      ['.inf', 'unknown environment `.inf`, did you mean `Infinity`? (written ".inf", which YAML reads as Infinity)'],
+      ['infinity', 'unknown environment `infinity`, did you mean `Infinity`? (written ".inf", which YAML reads as Infinity)'],
+      ['tru', 'unknown environment `tru`, did you mean `true`?'],
+      ['Staging', 'unknown environment `Staging`, did you mean `staging`?'],
+    ]) expect((await load({ 'docket.yaml': readOtherwise }, { env: typed })).diagnostics[0]!.message, typed).toBe(said);
     // A long name whole: the list is for copying one (second read SR86B-5).
     const long = 'e'.repeat(70);
     expect((await load({ 'docket.yaml': `version: 1\nenvironments:\n  ${long}: {}\n` }, { env: 'prod' })).diagnostics[0]!.hint).toBe(`environments in docket.yaml: ${long}`);
