@@ -72,6 +72,13 @@ export function helpAsFlag(argv: string[]): string[] {
   return [node, bin, command, ...rest, '--help'];
 }
 
+/** `docket --help plan` as `docket help plan`: that command's help, or "unknown command" with a suggestion (probe AC-6). */
+export function helpBeforeCommand(argv: string[]): string[] {
+  const [node = 'node', bin = 'docket', first, command, ...rest] = argv;
+  if ((first !== '--help' && first !== '-h') || command === undefined || command.startsWith('-')) return argv;
+  return [node, bin, 'help', command, ...rest];
+}
+
 /** The commands argv needs: the one it names, none for `--version`, all for help and mistakes. */
 function commandsFor(args: string[]): string[] {
   const [first] = args;
@@ -161,7 +168,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   // Handled now as any first signal is (nothing was started): exit 130 or 143, with the JSON document above.
   for (const signal of options.signalsBeforeStart?.() ?? []) process.emit(signal, signal);
   try {
-    const hoisted = hoistCommonFlags(argv, Object.keys(COMMANDS));
+    const hoisted = helpBeforeCommand(hoistCommonFlags(argv, Object.keys(COMMANDS)));
     await checkHelpTopic(hoisted.slice(2));
     const args = helpAsFlag(hoisted);
     // `docket --version` only: after a command (`plan --detailed-exitcode --version`) it is no flag of

@@ -27,6 +27,12 @@ describe('help and completion', () => {
     // It is the help, as `help` is: on stdout, exit 0 (probe JK-6).
     const helpHelp = await runCli(['help', 'help']);
     expect([helpHelp.code, helpHelp.stdout.split('\n')[0], helpHelp.stderr]).toEqual([0, 'Usage: docket [options] [command]', '']);
+    // Asked before the command, the command's help (probe AC-6).
+    for (const args of [['--help', 'plan'], ['-h', 'plan', '--no-color'], ['--help', 'test', 'capture']]) {
+      const before = await runCli(args);
+      expect([before.code, before.stdout.split('\n')[0]], args.join(' ')).toEqual([0, `Usage: docket ${args.filter((a) => !a.startsWith('-')).join(' ')} [options]`]);
+    }
+    expect((await runCli(['--help', 'paln'])).stderr).toBe('Error: unknown command "paln", did you mean `plan`?\n  hint: run `docket --help` for the commands\n');
     // A subcommand's help, as `docket test capture --help` shows it.
     const capture = await runCli(['help', 'test', 'capture']);
     expect([capture.code, capture.stdout.split('\n')[0]]).toEqual([0, 'Usage: docket test capture [options]']);
