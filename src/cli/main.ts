@@ -429,7 +429,8 @@ function withUsageHint(command: Command, path: string, output: ReturnType<typeof
  * meant as the tests in capture/): the way to name the folder, which the word alone cannot (probe AA-5).
  */
 function folderNotCommand(message: string, command: Command, cwd: string): string {
-  if (!command.parent || !/^error: required option/.test(message) || !isFolder(path.resolve(cwd, command.name()))) return message;
+  // Only a command's own subcommand (`test capture`): a top-level command (`export`, whose parent is the program) takes no folder.
+  if (!command.parent?.parent || !/^error: required option/.test(message) || !isFolder(path.resolve(cwd, command.name()))) return message;
   const end = message.endsWith('\n') ? '\n' : '';
   return `${message.replace(/\n$/, '')} (\`docket ${command.parent.name()} ${command.name()}\` is a command of its own: to name the folder ${quoteValue(command.name())}, write ./${command.name()})${end}`;
 }

@@ -94,7 +94,9 @@ export function missingApiKey(service: keyof typeof API_KEY_VARIABLES): DocketEr
  */
 export function holdsKey(text: string, key: string): boolean {
   const pattern = caseBlind(key);
-  return pattern.test(text) || (text.includes('%') && pattern.test(percentDecoded(text)));
+  if (pattern.test(text) || (text.includes('%') && pattern.test(percentDecoded(text)))) return true;
+  // Its accented letters some composed and some not: the key once the service composes the text (second read SR99-4).
+  return /[^\u0000-\u007f]/.test(key) && /\p{M}/u.test(text) && caseBlind(key.normalize('NFC')).test(text.normalize('NFC'));
 }
 
 /**

@@ -145,7 +145,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       };
       // Not a name validate refuses as written otherwise (`1.10:` is `1.1`) or blank (probe QW-5).
       // A true, false, null or infinity is taken by the name it is read as (`True:` by --env true).
-      const suggestable = names.filter((name) => name.trim() !== '' && (writtenAs(name) === undefined || /^(?:true|false|null|-?Infinity|NaN)$/.test(name)));
+      const suggestable = names.filter((name) => name.trim() !== '' && (writtenAs(name) === undefined || /^(?:true|false|null|Infinity|NaN)$/.test(name)));
       // Typed as the file writes a key YAML reads otherwise (`--env True` for `True:`, read as true):
       // the name it is read as, which --env takes (probe AE-3).
       const typed = input.env.toLowerCase();

@@ -226,8 +226,8 @@ function warnRenameCycles(renaming: readonly DesiredResource[], declaring: (d: D
       }
       if (state.get(o) === 'open') {
         const cycle = path.slice(path.findIndex((p) => p.d === o)).map((p) => p.d);
-        // Two are the swap checkRenameIntents says.
-        if (cycle.length >= 3) {
+        // Two are the swap checkRenameIntents says; all pinned by `id:`, each is matched by its id (SR99-3, as probe AD-3).
+        if (cycle.length >= 3 && !cycle.every((c) => c.pinId !== undefined)) {
           // A cycle of thousands (a renumbering closed on itself) is said by its first few (second read SR73-10).
           const shown = cycle.length > 6 ? [...cycle.slice(0, 5).map((c) => quoteValue(c.name, 80)), `… ${cycle.length - 5} more`] : cycle.map((c) => quoteValue(c.name, 80));
           const names = shown.join(' ← ');

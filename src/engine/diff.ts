@@ -403,6 +403,18 @@ export function diff(input: DiffInput): DiffResult {
     // deleted, playbooks archived under prune, the rest left as they are.
     const removal = isChild && kind.deletion === 'delete' ? 'deletes' : kind.deletion === 'archive' && kind.pruneKey !== undefined && input.prune[kind.pruneKey] === true ? 'archives' : undefined;
     /**
+     * The removal of such an object in the scope of `d`, as the plan makes it: a plan cut to
+     * --target removes no object outside its targets (limitToTargets), so of the top-level kinds
+     * none, and the rules of a playbook only when it sends that playbook (second read SR99-2).
+     */
+    const removalBeside = (d: DesiredResource): string | undefined => {
+      const sends = input.hold?.sends;
+      return sends === undefined || (isChild && sends(d)) ? removal : undefined;
+    };
+    const leftWord = (d: DesiredResource, one: boolean): string => `as ${one ? 'it is' : 'they are'}${removal && !removalBeside(d) ? ` in this plan, cut to its targets (one without --target ${removal} ${one ? 'it' : 'them'})` : ''}`;
+    /** Warnings of other objects under a renamed one's former names, said once every pass has matched what it takes (a record may take one for another document: SR99-2). */
+    const formerWarnings: (() => void)[] = [];
+    /**
      * A child's removal a `drift: adopt` or `ignore` of its parent holds back (direction.ts): of one
      * made in the app. One last synced under the name `held` (its removal the files') is removed
      * whatever the policy (probe PH-2).
@@ -414,7 +426,8 @@ export function diff(input: DiffInput): DiffResult {
       return leavesLiveEdits(parentPolicies.get(d.parent.key)?.drift) && input.records?.idOf(formerKey(d, localName(held, isChild))) !== held.id;
     };
     /** Another former name held live by another object no file declares: removed or left as it is, and said (probes LR-4, AD-1). */
-    const otherFormersLive = (d: DesiredResource, formers: readonly string[], took: LiveResource): void => {
+    const otherFormersLive = (d: DesiredResource, formers: readonly string[], took: LiveResource): void => void formerWarnings.push(() => sayOtherFormersLive(d, formers, took));
+    const sayOtherFormersLive = (d: DesiredResource, formers: readonly string[], took: LiveResource): void => {
       const parentKey = d.parent?.key ?? '';
       const tookName = localName(took, isChild);
       const alsoLive = formers.filter((f) => !declaresName(parentKey, f) && candidates(scopeOfDesired(d), f).some((l) => !used.has(l.id)));
@@ -426,12 +439,12 @@ export function diff(input: DiffInput): DiffResult {
       // playbook's rules deleted, playbooks archived under prune): said as it will happen.
       const removes = (name: string): string | undefined => {
         const holder = candidates(scopeOfDesired(d), name).find((l) => l.id !== took.id);
-        return holder && !removalHeld(d, holder) ? removal : undefined;
+        return holder && !removalHeld(d, holder) ? removalBeside(d) : undefined;
       };
       if (own !== undefined) {
         const now = own === tookName ? '' : ` (live as ${quoteValue(tookName, 200)} now)`;
         const removed = removes(own);
-        diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} renames the ${quoteValue(own, 200)} docket last synced${now}; another live ${kind.name} named ${quoteValue(own, 200)} (made in the app since) ${removed ? `is declared by no file: this plan ${removed} it` : 'is left as it is'}`, {
+        diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} renames the ${quoteValue(own, 200)} docket last synced${now}; another live ${kind.name} named ${quoteValue(own, 200)} (made in the app since) ${removed ? `is declared by no file: this plan ${removed} it` : `is left ${leftWord(d, true)}`}`, {
           ...(formerSource(d, d.renamedFrom.indexOf(own)) ?? d.source),
           hint: removed
             ? `to keep that one, declare it in a file (rename it in the app first, or declare it under ${quoteValue(own, 200)} once this rename is applied); \`renamed_from\` is right as it is`
@@ -449,7 +462,7 @@ export function diff(input: DiffInput): DiffResult {
         leftNames.length === 0
           ? `this plan ${removal} ${one ? 'it, as no file declares it' : 'them, as no file declares them'}`
           : removedNames.length === 0
-            ? `docket leaves ${one ? 'it' : 'them'} as ${one ? 'it is' : 'they are'}`
+            ? `docket leaves ${one ? 'it' : 'them'} ${leftWord(d, one)}`
             : `this plan ${removal} ${removedNames.map((f) => quoteValue(f, 200)).join(', ')}, as no file declares ${removedNames.length === 1 ? 'it' : 'them'}, and leaves ${leftNames.map((f) => quoteValue(f, 200)).join(', ')} as ${leftNames.length === 1 ? 'it is' : 'they are'}`;
       diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} lists ${names} in renamed_from, live as ${one ? 'another object' : 'other objects'} than the one it renames (${quoteValue(tookName, 200)}): ${fate}`, {
         ...(formerSource(d, d.renamedFrom.indexOf(others[0]!)) ?? d.source),
@@ -589,14 +602,15 @@ export function diff(input: DiffInput): DiffResult {
       // this one is live under another identity now, so this one is gone (probe OE-1).
       if (!kind.identityFixed) for (const d of desired) if (!matched.has(d.key) && !d.pinId) claimRecorded(d, [refKey(kind.name, d.key)]);
     }
+    for (const say of formerWarnings) say();
     // Unless a later rename in the files took the former object (B from A while C from B).
     for (const { d, former } of bothLive) {
       const formerLive = matched.get(d.key) === undefined ? undefined : candidates(scopeOfDesired(d), former)[0];
       if (!formerLive) continue;
-      const removes = removalHeld(d, formerLive) ? undefined : removal;
+      const removes = removalHeld(d, formerLive) ? undefined : removalBeside(d);
       diagnostics.warning(
         'rename-target-live',
-        `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live: docket matches the live "${d.name}" and ${removes ? `${removes} "${former}", which no file declares` : `leaves "${former}" as it is`}`,
+        `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live: docket matches the live "${d.name}" and ${removes ? `${removes} "${former}", which no file declares` : `leaves "${former}" ${leftWord(d, true)}`}`,
         {
           ...(formerSource(d, d.renamedFrom.indexOf(former)) ?? d.source),
           hint: removes
@@ -630,7 +644,7 @@ export function diff(input: DiffInput): DiffResult {
             ...(formerSource(d, d.renamedFrom.indexOf(former)) ?? d.source),
             // Taken out of the files, a live one docket cannot remove (a custom term, a playbook with prune
             // off, a rule its playbook's drift policy keeps) would stay: renamed aside instead (probe WH-1, second read SR95B-1).
-            hint: `to rename them instead, keeping each one's id, apply in two steps: first the files with the live "${d.name}" ${removal && !removalHeld(d, own) ? 'taken out' : `renamed aside (declared under a name of its own, with \`renamed_from: [${JSON.stringify(d.name)}]\`)`} and the others under their live names, then the renames`,
+            hint: `to rename them instead, keeping each one's id, apply in two steps: first the files with the live "${d.name}" ${removalBeside(d) && !removalHeld(d, own) ? 'taken out' : `renamed aside (declared under a name of its own, with \`renamed_from: [${JSON.stringify(d.name)}]\`)`} and the others under their live names, then the renames`,
           },
         );
       }
@@ -643,8 +657,8 @@ export function diff(input: DiffInput): DiffResult {
       for (const [i, former] of d.renamedFrom.entries()) {
         const other = candidates(scopeOfDesired(d), former).find((l) => l.id !== pinned.id && !used.has(l.id));
         if (!other || declaresName(d.parent?.key ?? '', former)) continue;
-        const removes = removalHeld(d, other) ? undefined : removal;
-        diagnostics.warning('rename-target-live', `${kind.name} ${quoteValue(d.name)} is pinned by \`id:\` to live ${quoteValue(localName(pinned, isChild))} and says it was renamed from ${quoteValue(former)}, live as another object: the pin decides, and docket ${removes ? `${removes} ${quoteValue(former)}, which no file declares` : `leaves ${quoteValue(former)} as it is`}`, {
+        const removes = removalHeld(d, other) ? undefined : removalBeside(d);
+        diagnostics.warning('rename-target-live', `${kind.name} ${quoteValue(d.name)} is pinned by \`id:\` to live ${quoteValue(localName(pinned, isChild))} and says it was renamed from ${quoteValue(former)}, live as another object: the pin decides, and docket ${removes ? `${removes} ${quoteValue(former)}, which no file declares` : `leaves ${quoteValue(former)} ${leftWord(d, true)}`}`, {
           ...(formerSource(d, i) ?? d.source),
           hint: removes ? `remove ${quoteValue(former)} from \`renamed_from\`, or declare it to keep it` : `remove ${quoteValue(former)} from \`renamed_from\``,
         });
@@ -661,7 +675,7 @@ export function diff(input: DiffInput): DiffResult {
       const holder = candidates(scopeOfDesired(d), localName(d, isChild))[0];
       // One the plan removes is gone before the rename (order.ts): no two share the name. Not a
       // rule whose playbook adopts or ignores drift: its delete is held, and the rule stays.
-      if (!holder || (removal && !removalHeld(d, holder))) continue;
+      if (!holder || (removalBeside(d) && !removalHeld(d, holder))) continue;
       // Names that show alike (a Cyrillic letter for a Latin one) would make the message read as nonsense (probe RF-1).
       const alike = lookAlike(l.name) === lookAlike(d.name) ? ` (the two names show alike: they differ only in ${alikeIn(l.name, d.name)})` : '';
       diagnostics.error('rename-target-live', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId!)}, live ${quoteValue(l.name)}${alike}: renaming it would make two live ${kind.name} objects named "${d.name}" (another, id ${holder.id}, no file declares, has that name)`, {

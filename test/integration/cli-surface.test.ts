@@ -42,6 +42,9 @@ describe('help and completion', () => {
     const folder = await runCli(['test', 'capture'], { cwd: dir });
     expect([folder.code, folder.stderr.split('\n')[0]]).toEqual([1, "Error: required option '--review <ID>' not specified (`docket test capture` is a command of its own: to name the folder \"capture\", write ./capture)"]);
     expect((await runCli(['test', 'capture'])).stderr.split('\n')[0]).toBe("Error: required option '--review <ID>' not specified");
+    // Not a top-level command's: export takes no folder (second read SR99-1).
+    await mkdir(join(dir, 'export'));
+    expect((await runCli(['export'], { cwd: dir })).stderr.split('\n')[0]).toBe("Error: required option '--out <DIR>' not specified");
     // A name every object has (not a command) is no command either.
     expect((await runCli(['help', 'toString'])).stderr).toContain('unknown command "toString"');
     const typo = await runCli(['help', 'paln']);

@@ -397,6 +397,9 @@ describe('environments', () => {
       ['tru', 'unknown environment `tru`, did you mean `true`?'],
       ['Staging', 'unknown environment `Staging`, did you mean `staging`?'],
     ]) expect((await load({ 'docket.yaml': readOtherwise }, { env: typed })).diagnostics[0]!.message, typed).toBe(said);
+    // Never one validate refuses (`-.inf:` is read as -Infinity: second read SR99-5).
+    const minusInf = await load({ 'docket.yaml': 'version: 1\nenvironments:\n  -.inf: {}\n' }, { env: '-.inf' });
+    expect(minusInf.diagnostics.find((d) => d.code === 'unknown-environment')!.message).toBe('unknown environment `-.inf`');
     // A long name whole: the list is for copying one (second read SR86B-5).
     const long = 'e'.repeat(70);
     expect((await load({ 'docket.yaml': `version: 1\nenvironments:\n  ${long}: {}\n` }, { env: 'prod' })).diagnostics[0]!.hint).toBe(`environments in docket.yaml: ${long}`);

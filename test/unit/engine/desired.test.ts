@@ -68,6 +68,9 @@ describe('buildDesired', () => {
     const pinned = (name: string, from: string, id: string) => resourceDoc('Playbook', { name, id, renamed_from: [from], rules: [{ name: 'R', actions: 'A' }] }, {}, `${name}.yaml`);
     const both = await build([pinned('A', 'B', '11111111-1111-4111-8111-111111111111'), pinned('B', 'A', '22222222-2222-4222-8222-222222222222')]);
     expect(both.diagnostics.warnings.filter((w) => w.code === 'renamed-from-swap')).toEqual([]);
+    // Nor a cycle of three, all pinned (second read SR99-3).
+    const three = await build([pinned('A', 'B', '11111111-1111-4111-8111-111111111111'), pinned('B', 'C', '22222222-2222-4222-8222-222222222222'), pinned('C', 'A', '33333333-3333-4333-8333-333333333333')]);
+    expect(three.diagnostics.warnings.filter((w) => w.code === 'renamed-from-swap')).toEqual([]);
     // One of them pinned: the other is matched by its name, and the warning stays.
     const one = await build([pinned('A', 'B', '11111111-1111-4111-8111-111111111111'), resourceDoc('Playbook', { name: 'B', renamed_from: ['A'], rules: [{ name: 'R', actions: 'A' }] }, {}, 'B.yaml')]);
     expect(one.diagnostics.warnings.map((w) => w.code)).toEqual(['renamed-from-swap']);

@@ -436,6 +436,19 @@ describe('diff: pins and ambiguity', () => {
     const rules = run([desiredPlaybook(NDA.name), rule], [livePlaybook(NDA.id, NDA.name), liveRule('r-a', NDA, 'a'), liveRule('r-b', NDA, 'b')]);
     expect(rules.changes.map((c) => [c.action, c.liveId])).toEqual([['rename', 'r-a'], ['delete', 'r-b']]);
     expect(rules.diagnostics.warnings.map((w) => w.message)).toEqual(['rule "c" lists "b" in renamed_from, live as another object than the one it renames ("a"): this plan deletes it, as no file declares it']);
+    // Cut to --target, the plan archives no playbook outside them: said so (second read SR99-2).
+    const cut = diff({ kinds: KIND_META, desired: [d], live: [livePlaybook('pb-1', 'Old A'), livePlaybook('pb-2', 'Old B')], prune: { playbooks: true }, hold: { sends: (x) => x.key === 'Merged', unsent: [] } });
+    expect(cut.diagnostics.warnings.map((w) => w.message)).toEqual(['playbook "Merged" lists "Old B" in renamed_from, live as another object than the one it renames ("Old A"): docket leaves it as it is in this plan, cut to its targets (one without --target archives it)']);
+    // One another document's record takes (pass 4) is that one's: nothing to say of it (second read SR99-2).
+    const taken = diff({
+      kinds: KIND_META,
+      desired: [desiredPlaybook(NDA.name), desiredRule(NDA.name, 'c', {}, { renamedFrom: ['a', 'b'] }), desiredRule(NDA.name, 'X')],
+      live: [livePlaybook(NDA.id, NDA.name), liveRule('r-a', NDA, 'a'), liveRule('r-b', NDA, 'b')],
+      prune: {},
+      records: recorded({ [`rule:${NDA.name}/X`]: 'r-b' }),
+    });
+    expect(taken.changes.map((c) => [c.action, c.key, c.liveId])).toEqual([['rename', `${NDA.name}/c`, 'r-a'], ['rename', `${NDA.name}/X`, 'r-b']]);
+    expect(taken.diagnostics.warnings).toEqual([]);
     // One of them live only, or the other declared by a file: nothing to say.
     expect(run([d], [livePlaybook('pb-1', 'Old A')]).diagnostics.items).toEqual([]);
     expect(run([d, desiredPlaybook('Old B')], [livePlaybook('pb-1', 'Old A'), livePlaybook('pb-2', 'Old B')]).diagnostics.items).toEqual([]);
