@@ -5,6 +5,7 @@
  */
 import { structuredPatch } from 'diff';
 import { markInvisible } from '../config/quote.js';
+import { lineWithoutSecrets } from '../config/url-secrets.js';
 import { markedControl } from '../util/control-text.js';
 import { stripControl } from './sanitize.js';
 import { formatValue } from './value.js';
@@ -16,7 +17,9 @@ function sideText(v: unknown): string {
   if (v === null || v === undefined) return '';
   // A line differing only in a no-break or zero-width space must not show as the same line twice;
   // nor one differing in a control character, shown as `<U+0007>` rather than dropped (probe KD-2).
-  const text = typeof v === 'string' ? markInvisible(stripControl(markedControl(v, true))) : formatValue(v);
+  // A URL's password, query and fragment hidden, as in every value a plan shows on one line (probe
+  // AH-1); no URL without a `/` or `\` (the text of 20,000 rules is read once more only where one may be).
+  const text = typeof v === 'string' ? markInvisible(stripControl(markedControl(v.includes('/') || v.includes('\\') ? lineWithoutSecrets(v) : v, true))) : formatValue(v);
   // Every line gets an end of line, so a last line that gained a successor is not shown as changed.
   return text === '' ? '' : `${text}\n`;
 }

@@ -22,6 +22,15 @@ describe('diffLines', () => {
     expect(diffLines(null, null)).toEqual([]);
   });
 
+  it('hides a URL\'s password, query and fragment in every line, added, removed or kept, as a value on one line shows it (probe AH-1)', () => {
+    const before = 'ACCEPT per https://carol:pa55@example.com/policy?sig=abc#frag\nline two';
+    const after = 'ACCEPT per https://carol:pa55@example.com/policy?sig=abc#frag\nline three\nsee http://x.example/a';
+    const shown = [...diffLines(null, before), ...diffLines(before, after)].join('\n');
+    expect(shown).not.toMatch(/pa55|sig=abc|frag/);
+    expect(shown).toContain(' ACCEPT per https://***@example.com/policy?…#…');
+    expect(shown).toContain('+see http://x.example/a');
+  });
+
   it('spends at most one budget of diff work on a whole rendering: past it, a value is one replaced block; each rendering starts anew (probe YH-1)', () => {
     const before = Array.from({ length: 1000 }, (_, i) => `line ${i}`).join('\n');
     const after = before.replace(/line (\d*[02468])\b/g, 'line $1 edited');
