@@ -7,7 +7,7 @@
  * - A value docket sends only when it creates an object (a member's display name) that differs
  *   live is not changed; without a word the plan would say "No changes".
  */
-import { quoteValue } from '../config/quote.js';
+import { jsonQuoted, quoteValue } from '../config/quote.js';
 import { literalPlaceholders } from '../config/interpolate.js';
 import { suggest } from '../config/suggest.js';
 import { digest, sameValue } from './canonical.js';
@@ -453,7 +453,7 @@ function createOnlyHints({ kinds, desired, live, ids }: HintInput): string[] {
       const now = l.extra[field];
       if (now === undefined || wanted === null || wanted === undefined || sameValue(now, wanted)) continue;
       out.push(
-        `${createOnlyHintStart(d)}\`${field}\`${CREATE_ONLY_MARK}${verbOf.get(d.kind) ?? 'creates'} it, and is not managed for an existing one: ${now === null || now === '' ? 'it has none live' : `it stays ${JSON.stringify(now)} live`} (the file says ${JSON.stringify(wanted)})`,
+        `${createOnlyHintStart(d)}\`${field}\`${CREATE_ONLY_MARK}${verbOf.get(d.kind) ?? 'creates'} it, and is not managed for an existing one: ${now === null || now === '' ? 'it has none live' : `it stays ${jsonQuoted(now)} live`} (the file says ${jsonQuoted(wanted)})`,
       );
     }
   }
