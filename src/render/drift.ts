@@ -274,7 +274,7 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
   const kept = keptNote(report);
   if (kept) lines.push(`_${kept}_`, '');
   const { owed, leftLive } = pendingParts(report.pending);
-  // Worded so the CI recipe's grep ('pending change.* of the files (not drift)') finds what an apply still owes, and only that.
+  // Worded so the CI recipe's grep ('^_N objects with pending changes of the files (not drift)') finds what an apply still owes, and only that.
   if (owed > 0) lines.push(`_${plural(owed, 'object')} with pending changes of the files (not drift): see \`docket plan\`._`, '');
   if (leftLive > 0) lines.push(`_${leftLiveLine(leftLive)}_`, '');
   if (report.adopting?.length) lines.push(`_${escapeMarkdown(adoptingLine(plan, report.adopting, (a) => `${a.kind} "${a.name}" (${a.file})`, dir))}_`, '');

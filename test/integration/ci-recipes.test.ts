@@ -239,12 +239,15 @@ describe('examples/ci/github-actions.yml', () => {
     expect(drift.run).toMatch(/echo "::error[^\n]*never applied[^\n]*"\n\s+exit 1/);
     const item: DriftItem = { kind: 'playbook', key: 'NDA', name: 'NDA', direction: 'changed-in-files', fields: [{ field: 'description', direction: 'files' }] };
     const dir = await makeDir({});
-    const found = (pending: DriftItem[]): number | null => {
+    const found = (pending: DriftItem[], ignored: DriftItem[] = []): number | null => {
       const file = join(dir, `drift-${pending.length}.md`);
-      writeFileSync(file, renderDriftMarkdown(planFixture([]), { drift: [], ignored: [], pending }));
+      writeFileSync(file, renderDriftMarkdown(planFixture([]), { drift: [], ignored, pending }));
       return spawnSync('grep', ['-q', pattern!, file]).status;
     };
     expect([found([item]), found([item, { ...item, key: 'MSA', name: 'MSA' }]), found([])]).toEqual([0, 0, 1]);
+    // Not an object whose name holds those words (probe AG-4).
+    const named = 'pending changes of the files (not drift)';
+    expect(found([], [{ kind: 'rule', key: `NDA/${named}`, name: named, direction: 'only-live', fields: [], policy: 'ignore' }])).toBe(1);
     // A template (no removal over the API) or a playbook with prune off, removed from the files:
     // left live, and no apply settles it, so the job must not fail day after day for it.
     const dropped: DriftItem = { kind: 'template', key: 'Mutual NDA', name: 'Mutual NDA', direction: 'removed-in-files', fields: [] };
