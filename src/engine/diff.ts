@@ -927,6 +927,8 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
     const before = shown(kind, field, idsShown ? (l.refIds?.[field] ?? liveValue) : away ? renamedIn(liveValue, away) : liveValue);
     const after = shown(kind, field, desiredValue);
     const refused = kind.refuseChange?.(field, liveValue, desiredValue, d.name);
+    // Read only, a change apply cannot send is reported all the same: marked, so drift does not send users to apply for it (probe AG-1).
+    const unsendable = refused !== undefined && state.readOnly && changesExisting(kind) ? { unsendable: true as const } : {};
     if (refused) {
       const at = (refused.at !== undefined ? problemSourceOf(d.fieldSources, refused.at) : undefined) ?? problemSourceOf(d.fieldSources, field) ?? d.source;
       const hint = refused.hint ? { hint: refused.hint } : {};
@@ -947,15 +949,15 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
         ...base,
         id: changeId('rename', kind.name, d.key),
         action: 'rename',
-        fields: [{ field, before, after }],
+        fields: [{ field, before, after, ...unsendable }],
         refs: [],
         dependsOn: [],
         source: sourceOf(field),
       });
     } else if (kind.versionedFields?.includes(field)) {
-      publishes.push(withSummary(kind, withSent(kind, d, { field, before, after })));
+      publishes.push(withSummary(kind, withSent(kind, d, { field, before, after, ...unsendable })));
     } else {
-      updates.push(withSummary(kind, withSent(kind, d, { field, before, after })));
+      updates.push(withSummary(kind, withSent(kind, d, { field, before, after, ...unsendable })));
     }
   }
   const after = renamed ? [changeId('rename', kind.name, d.key)] : [];

@@ -18,7 +18,7 @@ export interface DriftItem {
   /** What apply would do about it (absent for live objects apply leaves alone). */
   action?: Action;
   /** The changed fields and which side each moved on (for objects both sides have). */
-  fields: { field: string; direction?: FieldDirection }[];
+  fields: { field: string; direction?: FieldDirection; unsendable?: true }[];
   source?: SourcePos;
   /** When the service says the live object last changed. */
   updated_at?: string;
@@ -139,7 +139,7 @@ export function driftReport(input: DriftInput): DriftReport {
     ...(c.policy ? {} : { action: c.action }),
     // Fields only for objects both sides have: a whole object came or went otherwise; but a rule
     // moved in the app and edited there since is deleted with that edit, which drift says (probe SI-1).
-    fields: c.liveId && !['delete', 'archive'].includes(c.action) ? c.fields.map((f) => ({ field: f.field, ...(f.direction ? { direction: f.direction } : {}) })) : editedLiveSinceMoved(c, input.sync).map((field) => ({ field, direction: 'live' as const })),
+    fields: c.liveId && !['delete', 'archive'].includes(c.action) ? c.fields.map((f) => ({ field: f.field, ...(f.direction ? { direction: f.direction } : {}), ...(f.unsendable ? { unsendable: true as const } : {}) })) : editedLiveSinceMoved(c, input.sync).map((field) => ({ field, direction: 'live' as const })),
     ...liveName(c),
     ...movedFrom(c),
     ...(c.source ? { source: c.source } : {}),

@@ -178,6 +178,8 @@ export interface FieldChange {
   sent?: unknown;
   /** Which side changed since the last sync (updates of objects both sides have). */
   direction?: FieldDirection;
+  /** Read only (drift, pull): a difference apply cannot send (unsupported-change), so it reverts nothing of it. */
+  unsendable?: true;
 }
 
 export interface Change {

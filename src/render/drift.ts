@@ -72,7 +72,14 @@ function onlyLiveNote(report: DriftReport, name: (s: string) => string): string 
 function applyReverts(report: DriftReport): boolean {
   // Drift a `drift: adopt` policy holds is never reverted by apply.
   // Nor an object removed live that its document pins by `id:`: the plan refuses to make it again.
-  return report.drift.some((i) => !i.removed_in_files && !leftOnlyLive(i) && i.policy !== 'adopt' && !i.pinned);
+  // Nor a difference apply cannot send (a Word term the files write as text: unsupported-change, probe AG-1).
+  return report.drift.some((i) => !i.removed_in_files && !leftOnlyLive(i) && i.policy !== 'adopt' && !i.pinned && !(i.fields.length > 0 && i.fields.every((f) => f.unsendable)));
+}
+
+/** Where apply reverts none of the drift for changes it cannot send: said, so the closing line does not end at "pull leaves it" (probe AG-1). */
+function unsendableNote(report: DriftReport): string {
+  const refused = report.drift.some((i) => i.fields.length > 0 && i.fields.every((f) => f.unsendable));
+  return refused ? '; nor does `docket apply` revert it: the service cannot make that change (the warning says what it is; change the files, or the object in the app)' : '';
 }
 
 /** Whether pull or apply settles any of the drift: not the live work in objects the files removed (removedNote). */
@@ -180,7 +187,7 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
     lines.push(paint('bold', `Left alone by drift: ignore (${report.ignored.length})`), ...listed(report.ignored, report).map((i) => `${line(i)}${removedWithSaid(i, report)}`), '');
   }
   if (report.drift.length === 0) lines.push('No drift: the live services have not moved away from the files.');
-  else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}.${revertible(report) ? ` ${pullable(report) ? '`docket pull` writes it into the files' : '`docket pull` leaves it'}${applyReverts(report) ? '; `docket apply` reverts what no `drift: adopt` policy covers' : ''}${onlyLiveNote(report, quote)}.` : ''}`);
+  else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}.${revertible(report) ? ` ${pullable(report) ? '`docket pull` writes it into the files' : '`docket pull` leaves it'}${applyReverts(report) ? '; `docket apply` reverts what no `drift: adopt` policy covers' : unsendableNote(report)}${onlyLiveNote(report, quote)}.` : ''}`);
   const removed = removedNote(report);
   if (removed) lines.push(removed);
   const edited = editedNote(report);
@@ -264,9 +271,9 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
   }
   // Not "revert it" of drift a `drift: adopt` policy holds, which apply leaves (probe SI-6).
   const revert = report.drift.some((i) => i.policy === 'adopt') ? 'revert what no `drift: adopt` policy covers' : 'revert it';
-  if (revertible(report) && pullable(report)) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request${applyReverts(report) ? `, or \`docket apply\` to ${revert}` : ''}${onlyLiveNote(report, codeSpan)}.`, '');
+  if (revertible(report) && pullable(report)) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request${applyReverts(report) ? `, or \`docket apply\` to ${revert}` : unsendableNote(report)}${onlyLiveNote(report, codeSpan)}.`, '');
   // As the text's closing line says it: the next step is never left out of a job summary (probe NX-2).
-  else if (revertible(report)) lines.push(`\`docket pull\` leaves it${applyReverts(report) ? `; run \`docket apply\` to ${revert}` : ''}${onlyLiveNote(report, codeSpan)}.`, '');
+  else if (revertible(report)) lines.push(`\`docket pull\` leaves it${applyReverts(report) ? `; run \`docket apply\` to ${revert}` : unsendableNote(report)}${onlyLiveNote(report, codeSpan)}.`, '');
   const removed = removedNote(report);
   if (removed) lines.push(`_${removed}_`, ''); // docket's own words and code spans: nothing to escape
   const edited = editedNote(report);

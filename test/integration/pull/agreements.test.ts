@@ -745,6 +745,13 @@ parameters:
       const left = await run('drift', '-C', dir);
       expect([left.code, left.stdout]).toEqual([2, expect.stringContaining('Drift: 1 object (1 changed, direction unknown). `docket pull` leaves it; ')]);
       expect(left.stdout).not.toContain('Run `docket pull`');
+      // Nor to apply, which refuses it (unsupported-change): said so (probe AG-1).
+      expect(left.stdout).toContain('`docket pull` leaves it; nor does `docket apply` revert it: the service cannot make that change');
+      expect(left.stdout).not.toContain('`docket apply` reverts');
+      const leftMarkdown = await run('drift', '-C', dir, '-o', 'markdown');
+      expect(leftMarkdown.stdout).toContain('`docket pull` leaves it; nor does `docket apply` revert it');
+      const leftJson = JSON.parse((await run('drift', '-C', dir, '-o', 'json')).stdout) as { drift: { fields: { field: string; unsendable?: boolean }[] }[] };
+      expect(leftJson.drift[0]!.fields).toEqual([expect.objectContaining({ field: 'body', unsendable: true })]);
       await app.renameTerm('Zeta Terms', 'Zeta Word');
       const back = await run('plan', '-C', dir);
       expect([back.code, back.stderr]).toEqual([0, '']);
