@@ -212,13 +212,15 @@ export function driftReport(input: DriftInput): DriftReport {
   }
   // One the files changed, held as its name is another object's live (probe NJ-2), is pending, not drift (second read SR78-1).
   const ignoredChildren = new Map<string, DriftItem[]>();
+  const adoptedChildren = new Map<string, DriftItem[]>();
   for (const c of input.plan.held ?? []) {
     const entry = item(c);
     (isFilesSide(c.direction) ? toPending : c.policy === 'ignore' ? toIgnored : toDrift)(entry, c.liveId);
-    if (c.policy === 'ignore' && c.direction === 'removed-live' && c.parent) addTo(ignoredChildren, refKey(c.parent.kind, c.parent.key), entry);
+    if (c.direction === 'removed-live' && c.parent && !isFilesSide(c.direction)) addTo(c.policy === 'ignore' ? ignoredChildren : adoptedChildren, refKey(c.parent.kind, c.parent.key), entry);
   }
-  // A parent removed live that `drift: ignore` leaves alone is one line with its children too (probe YB-3).
+  // A parent removed live that `drift: ignore` leaves alone, or `drift: adopt` holds for pull, is one line with its children too (probes YB-3, AG-2).
   withParents(report.ignored, ignoredChildren, removedWith);
+  withParents(report.drift, adoptedChildren, removedWith);
   if (removedWith.size > 0) report.removedWith = removedWith;
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
   let renames: LiveRenames | undefined;

@@ -236,6 +236,15 @@ describe('drift policies', () => {
     expect(markdown.stdout).toMatch(/`Quiet Arch`[^\n]* · with its 3 rules\n/);
     // JSON lists every object.
     expect((JSON.parse((await cli('drift', '-C', dir, '--target', 'playbook/Quiet Arch', '-o', 'json')).stdout) as { ignored: unknown[] }).ignored).toHaveLength(4);
+    // Under drift: adopt, one line of the drift too (probe AG-2).
+    const adopt = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/a.yaml': 'kind: Playbook\nname: Adopt Arch\ndrift: adopt\nrules:\n  - name: A1\n    actions: FLAG a1\n  - name: A2\n    actions: FLAG a2\n' });
+    await applyOk(cli, adopt);
+    await new App(emulator().env).archivePlaybook('Adopt Arch');
+    for (const output of ['text', 'markdown']) {
+      const adopted = await cli('drift', '-C', adopt, '-o', output);
+      expect(adopted.stdout, output).toMatch(/Adopt Arch[^\n]* · with its 2 rules/);
+      expect(adopted.stdout, output).not.toContain('Adopt Arch/A1');
+    }
   });
 
   it('a --target names a playbook renamed in the app by its live name under drift: adopt and ignore too, as under the default policy (probe HE)', async () => {
