@@ -144,6 +144,11 @@ export const customTermKind: KindModule<'custom-term'> = {
         if (outside) {
           return { ...base, fields: { name, docx: `version ${version}, ${sinceRecord(locked)}` }, extra };
         }
+        // An earlier version than the one docket recorded uploading (a state rolled back, a lock
+        // from elsewhere or edited by hand): that upload is not live, so it is published (probe AK-2).
+        if (locked?.version !== undefined && typeof version === 'number' && version < locked.version) {
+          return { ...base, fields: { name, docx: `version ${version}, before version ${locked.version}, which docket.lock.json records as the upload of ${locked.file}` }, extra };
+        }
         if (locked) {
           // docket's own publish, its PDF conversion still under way: no change to plan, but not
           // known good either, which apply sent the user here to find out (probe SC-1).

@@ -294,6 +294,16 @@ describe('custom terms', () => {
     expect(moved.stdout).toMatch(/docx: "version 2, published since the upload docket\.lock\.json records \(version 1, [0-9a-f]{64}\): in the app, or by an apply whose docket\.lock\.json this one is not" → "[0-9a-f]{64}"/);
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
+    // A lock that records a later version than live holds (edited by hand, or a state rolled back):
+    // that upload is not live, and the plan publishes it, not "No changes" (probe AK-2).
+    const lockPath = join(dir, 'docket.lock.json');
+    const lockText = await readFile(lockPath, 'utf8');
+    const liveVersion = (await lockFiles(dir))['custom-term:Data "Terms"']!.version!;
+    await writeFile(lockPath, lockText.replace(`"version": ${liveVersion}`, `"version": ${liveVersion + 5}`));
+    const behind = await cli('plan', '-C', dir, '--detailed-exitcode');
+    expect([behind.code, behind.stdout]).toEqual([2, expect.stringContaining(`docx: "version ${liveVersion}, before version ${liveVersion + 5}, which docket.lock.json records as the upload of terms/data.docx"`)]);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   /** A Word term applied as version 1, whose file then changed: the next apply publishes version 2. */
