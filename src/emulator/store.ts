@@ -423,7 +423,30 @@ export function parseState(value: unknown, source: string): EmulatorState {
     other.notState = true;
     throw other;
   }
+  // An organization's collections damaged (`"playbooks": null`): refused here, as scratch data to
+  // delete, not taken and then failing every request with a 500 that says to try again (probe AK-4).
+  const damaged = damagedCollection(record.organizations as Record<string, unknown>);
+  if (damaged) throw new StateFileError(source, `${source} is a damaged docket emulator state file (${damaged})`);
   return value as EmulatorState;
+}
+
+/** The organizations' collections a request reads as mappings or lists, as the emulator makes them. */
+const ORGANIZATION_MAPPINGS = ['invitations', 'playbooks', 'rules', 'imported_files', 'reviews', 'review_uploads', 'agreements', 'features'] as const;
+
+const AGREEMENTS_MAPPINGS = ['organization', 'agreements', 'custom_terms', 'custom_templates', 'templates', 'attachments'] as const;
+
+/** The first collection of an organization that is not what the emulator wrote (absent ones, of an older state, are its own to fill). */
+function damagedCollection(organizations: Record<string, unknown>): string | undefined {
+  for (const [id, org] of Object.entries(organizations)) {
+    if (!isPlainObject(org)) return `organization ${JSON.stringify(id)} is not an object`;
+    for (const key of ORGANIZATION_MAPPINGS) if (key in org && !isPlainObject(org[key])) return `organization ${JSON.stringify(id)}'s \`${key}\` is not an object`;
+    if ('members' in org && !Array.isArray(org.members)) return `organization ${JSON.stringify(id)}'s \`members\` is not a list`;
+    const agreements = org.agreements;
+    if (isPlainObject(agreements)) {
+      for (const key of AGREEMENTS_MAPPINGS) if (key in agreements && !isPlainObject(agreements[key])) return `organization ${JSON.stringify(id)}'s \`agreements.${key}\` is not an object`;
+    }
+  }
+  return undefined;
 }
 
 /**

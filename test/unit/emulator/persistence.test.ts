@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/server.js';
-import { EmulatorStore, STATE_FORMAT } from '../../../src/emulator/store.js';
+import { EmulatorStore, STATE_FORMAT, stateFromSeed } from '../../../src/emulator/store.js';
 import { defaultSeed } from '../../../src/emulator/seed.js';
 import { closeAll, list, one, ORG, ORG_PATH, start } from './harness.js';
 import type { StateFileError } from '../../../src/emulator/persist.js';
@@ -133,5 +133,14 @@ describe('state file', () => {
     // null is no object either: refused at start, not a TypeError at the first request.
     await writeFile(stateFile, JSON.stringify({ ...state, users: null, organizations: null }));
     await expect(startEmulator({ stateFile })).rejects.toThrow('is a damaged docket emulator state file (no `users` or `organizations` object)');
+    // Nor one whose organization's collections are damaged: every request would fail with a 500 (probe AK-4).
+    for (const [path, said] of [[['playbooks'], "`playbooks` is not an object"], [['agreements', 'templates'], '`agreements.templates` is not an object'], [['members'], '`members` is not a list']] as const) {
+      const good = JSON.parse(JSON.stringify(stateFromSeed(defaultSeed(), new Date(0).toISOString()))) as { organizations: Record<string, Record<string, Record<string, unknown>>> };
+      const org = Object.values(good.organizations)[0]!;
+      if (path.length === 1) org[path[0]] = null as unknown as Record<string, unknown>;
+      else org[path[0]]![path[1]] = null;
+      await writeFile(stateFile, JSON.stringify(good));
+      await expect(startEmulator({ stateFile }), path.join('.')).rejects.toThrow(said);
+    }
   });
 });
