@@ -397,6 +397,8 @@ export interface ChangeResult {
   unchanged?: true;
   /** For failed: the fields an earlier request of the change wrote live before a later one failed (a definition published before the term link). */
   written?: string[];
+  /** For failed: the object it acts on is no longer live (404), so a saved plan of it is stale. */
+  gone?: true;
   /** For a done create: a concurrent apply created the same object, and its copy is the one kept. */
   keptOther?: true;
   ms: number;

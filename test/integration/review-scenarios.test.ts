@@ -986,6 +986,16 @@ describe('failures and retries', () => {
     t.emulator.faults.clear();
     expect(liveRules('Inbound NDA').find((r) => r.name === 'Term')?.questions).toBe('What is the term (IE-3)?');
     await expectNoChanges(cli, dir);
+    // Its object gone live (a 404: deleted in the app meanwhile): the saved plan is stale, so a new plan (probe AJ-1).
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('What is the term?', 'What is the term (AJ-1)?') });
+    expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
+    t.emulator.faults.add({ method: 'PATCH', path_pattern: '/playbook_rules/', status: 404, count: 1 });
+    const gone = await cli('apply', '-C', dir, planFile);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain(`then make a new plan (docket plan -C ${dir} --out ${planFile}) and apply that one`);
+    t.emulator.faults.clear();
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 });
 

@@ -474,7 +474,8 @@ async function reportApply(
   // A saved plan is stale once part of it ran (applying the file again is refused), or an upload
   // of it is unconfirmed: a new plan finishes the work. One that changed nothing still holds, and
   // applies again (probe HZ-2). A failure whose answer was lost may have changed something (IE-3).
-  const mayHaveChanged = report.results.some((r) => r.status === 'failed' && (!r.unchanged || r.written !== undefined));
+  // Or one whose object is gone live (a 404): the saved plan is stale then, whatever changed (probe AJ-1).
+  const mayHaveChanged = report.results.some((r) => r.status === 'failed' && (!r.unchanged || r.written !== undefined || r.gone));
   // The commands hints give, as this run was given (its folder, environment, emulator, targets):
   // copied as written, they act on the same organization (probe OD-2).
   // Not --retry-uncertain: what may still land is waited for, never sent again by a hint (second read SR80-4).
