@@ -432,13 +432,16 @@ export function parseState(value: unknown, source: string): EmulatorState {
 
 /** The organizations' collections a request reads as mappings or lists, as the emulator makes them. */
 const ORGANIZATION_MAPPINGS = ['invitations', 'playbooks', 'rules', 'imported_files', 'reviews', 'review_uploads', 'agreements', 'features'] as const;
+/** Of those, the ones every state file the emulator ever wrote holds (the others came later, and are filled in when absent). */
+const ALWAYS_WRITTEN = new Set<string>(['invitations', 'playbooks', 'rules', 'agreements', 'features', 'members']);
 
 const AGREEMENTS_MAPPINGS = ['organization', 'agreements', 'custom_terms', 'custom_templates', 'templates', 'attachments'] as const;
 
-/** The first collection of an organization that is not what the emulator wrote (absent ones, of an older state, are its own to fill). */
+/** The first collection of an organization that is not what the emulator wrote (absent ones of those added later are its own to fill). */
 function damagedCollection(organizations: Record<string, unknown>): string | undefined {
   for (const [id, org] of Object.entries(organizations)) {
     if (!isPlainObject(org)) return `organization ${JSON.stringify(id)} is not an object`;
+    for (const key of ALWAYS_WRITTEN) if (!(key in org)) return `organization ${JSON.stringify(id)} has no \`${key}\``;
     for (const key of ORGANIZATION_MAPPINGS) if (key in org && !isPlainObject(org[key])) return `organization ${JSON.stringify(id)}'s \`${key}\` is not an object`;
     if ('members' in org && !Array.isArray(org.members)) return `organization ${JSON.stringify(id)}'s \`members\` is not a list`;
     const agreements = org.agreements;

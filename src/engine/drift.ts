@@ -220,7 +220,8 @@ export function driftReport(input: DriftInput): DriftReport {
   }
   // A parent removed live that `drift: ignore` leaves alone, or `drift: adopt` holds for pull, is one line with its children too (probes YB-3, AG-2).
   withParents(report.ignored, ignoredChildren, removedWith);
-  withParents(report.drift, adoptedChildren, removedWith);
+  // Only under a playbook that adopt holds too: one apply makes again keeps its adopted rules lines of their own (second read SR99B-1).
+  withParents(report.drift, adoptedChildren, removedWith, (i) => i.policy === 'adopt');
   if (removedWith.size > 0) report.removedWith = removedWith;
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
   let renames: LiveRenames | undefined;
@@ -253,12 +254,13 @@ export function driftReport(input: DriftInput): DriftReport {
 }
 
 /** Each parent in `list` removed live, with the children removed with it that `list` holds: said on its line. */
-function withParents(list: readonly DriftItem[], childrenOf: ReadonlyMap<string, DriftItem[]>, into: Map<DriftItem, DriftItem[]>): void {
+function withParents(list: readonly DriftItem[], childrenOf: ReadonlyMap<string, DriftItem[]>, into: Map<DriftItem, DriftItem[]>, parentTakes: (i: DriftItem) => boolean = () => true): void {
   if (childrenOf.size === 0) return;
   const listed = new Set(list);
   for (const i of list) {
-    const children = i.direction === 'removed-live' ? childrenOf.get(refKey(i.kind, i.key))?.filter((child) => listed.has(child)) : undefined;
-    if (children?.length) into.set(i, children);
+    const children = i.direction === 'removed-live' && parentTakes(i) ? childrenOf.get(refKey(i.kind, i.key))?.filter((child) => listed.has(child)) : undefined;
+    // Added to those said with it already, not in their place.
+    if (children?.length) into.set(i, [...(into.get(i) ?? []), ...children]);
   }
 }
 

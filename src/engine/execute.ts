@@ -140,8 +140,9 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
           const code = (error as { code?: unknown } | null)?.code;
           const unknown = code === 'unknown-outcome' || code === 'unnamed-upload';
           const hint = tooLargeHint(change, error) ?? (error as { hint?: unknown } | null)?.hint;
-          // The object it acts on answered 404: gone since the plan, which a saved plan cannot be applied again over (probe AJ-1).
-          const gone = change.liveId !== undefined && (error as { details?: { status?: unknown } } | null)?.details?.status === 404 ? { gone: true as const } : {};
+          // The object it acts on answered 404, or the one a child is made in: gone since the plan,
+          // which a saved plan cannot be applied again over (probe AJ-1, second read SR99B-4).
+          const gone = (change.liveId !== undefined || change.parent?.liveId !== undefined) && (error as { details?: { status?: unknown } } | null)?.details?.status === 404 ? { gone: true as const } : {};
           finish(change, { changeId: change.id, status: 'failed', message: error instanceof Error ? error.message : String(error), ...(typeof hint === 'string' && hint !== '' ? { hint } : {}), ...(unknown ? { outcomeUnknown: true as const } : {}), ...(mayStillRun(error) ? { pending: true as const } : {}), ...((error as { notCarriedOut?: unknown } | null)?.notCarriedOut === true ? { unchanged: true as const } : {}), ...gone, ms: Math.round(options.clock() - t0) });
           options.afterFailure?.(error);
           // Once stopped (by this failure's budget, or before it), what depends on it is not started,

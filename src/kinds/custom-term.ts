@@ -147,7 +147,8 @@ export const customTermKind: KindModule<'custom-term'> = {
         // An earlier version than the one docket recorded uploading (a state rolled back, a lock
         // from elsewhere or edited by hand): that upload is not live, so it is published (probe AK-2).
         if (locked?.version !== undefined && typeof version === 'number' && version < locked.version) {
-          return { ...base, fields: { name, docx: `version ${version}, before version ${locked.version}, which docket.lock.json records as the upload of ${locked.file}` }, extra };
+          // Nor named for export as the file live holds (second read SR99B-6).
+          return { ...base, fields: { name, docx: `version ${version}, before version ${locked.version}, which docket.lock.json records as the upload of ${locked.file}` }, extra: { termType: 'file' } };
         }
         if (locked) {
           // docket's own publish, its PDF conversion still under way: no change to plan, but not

@@ -72,14 +72,19 @@ function onlyLiveNote(report: DriftReport, name: (s: string) => string): string 
 function applyReverts(report: DriftReport): boolean {
   // Drift a `drift: adopt` policy holds is never reverted by apply.
   // Nor an object removed live that its document pins by `id:`: the plan refuses to make it again.
-  // Nor a difference apply cannot send (a Word term the files write as text: unsupported-change, probe AG-1).
-  return report.drift.some((i) => !i.removed_in_files && !leftOnlyLive(i) && i.policy !== 'adopt' && !i.pinned && !(i.fields.length > 0 && i.fields.every((f) => f.unsendable)));
+  // None while any difference is one apply cannot send (a Word term the files write as text:
+  // unsupported-change): the plan stops at it, and apply reverts nothing (probe AG-1, SR99B-2).
+  if (holdsUnsendable(report)) return false;
+  return report.drift.some((i) => !i.removed_in_files && !leftOnlyLive(i) && i.policy !== 'adopt' && !i.pinned);
+}
+
+function holdsUnsendable(report: DriftReport): boolean {
+  return report.drift.some((i) => i.fields.some((f) => f.unsendable));
 }
 
 /** Where apply reverts none of the drift for changes it cannot send: said, so the closing line does not end at "pull leaves it" (probe AG-1). */
 function unsendableNote(report: DriftReport): string {
-  const refused = report.drift.some((i) => i.fields.length > 0 && i.fields.every((f) => f.unsendable));
-  return refused ? '; nor does `docket apply` revert it: the service cannot make that change (the warning says what it is; change the files, or the object in the app)' : '';
+  return holdsUnsendable(report) ? '; `docket apply` reverts none of it while the files ask for a change the service cannot make (the warning says which: change the files, or the object in the app)' : '';
 }
 
 /** Whether pull or apply settles any of the drift: not the live work in objects the files removed (removedNote). */

@@ -182,8 +182,9 @@ function fieldLines(c: Change, field: FieldChange): string[] {
   const sides = fieldSides(c);
   if (f.summary) return [`  - ${name}:`, ...f.summary.map((l) => `    - ${codeSpan(l)}`)];
   if (isMultiline(f)) {
-    const diff = diffLines(sides === 'after' ? null : f.before, sides === 'before' ? null : f.after);
-    if (diff.length === 0) return [`  - ${name}: (no visible difference)`];
+    const [before, after] = [sides === 'after' ? null : f.before, sides === 'before' ? null : f.after];
+    const diff = diffLines(before, after);
+    if (diff.length === 0) return [`  - ${name}:${sameShownNote(before, after) || ' (no visible difference)'}`];
     const block = fencedBlock(withNoteLines(diff, sameLineNotes(diff)).join('\n'), 'diff').split('\n').map((l) => `    ${l}`);
     return [`  - ${name}:`, ...block];
   }

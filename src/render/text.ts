@@ -94,7 +94,8 @@ function fieldLines(c: Change, field: FieldChange, paint: Paint): string[] {
     const before = sides === 'after' ? null : f.before;
     const after = sides === 'before' ? null : f.after;
     const lines = diffLines(before, after);
-    if (lines.length === 0) return [`${FIELD_INDENT}${name}: (no visible difference)`];
+    // Two texts that differ only in what output hides of a URL show as one: said why (second read SR99B-3).
+    if (lines.length === 0) return [`${FIELD_INDENT}${name}:${sameShownNote(before, after) || ' (no visible difference)'}`];
     return [`${FIELD_INDENT}${name}:`, ...withNoteLines(lines, sameLineNotes(lines)).map((l) => `${DIFF_INDENT}${paintDiffLine(l, paint)}`)];
   }
   if (sides === 'after') return [`${FIELD_INDENT}${name}: ${formatValue(f.after)}`];

@@ -474,14 +474,15 @@ async function reportApply(
   // A saved plan is stale once part of it ran (applying the file again is refused), or an upload
   // of it is unconfirmed: a new plan finishes the work. One that changed nothing still holds, and
   // applies again (probe HZ-2). A failure whose answer was lost may have changed something (IE-3).
-  // Or one whose object is gone live (a 404): the saved plan is stale then, whatever changed (probe AJ-1).
-  const mayHaveChanged = report.results.some((r) => r.status === 'failed' && (!r.unchanged || r.written !== undefined || r.gone));
+  const mayHaveChanged = report.results.some((r) => r.status === 'failed' && (!r.unchanged || r.written !== undefined));
+  // Or one whose object is gone live (a 404): the saved plan is stale then, though nothing changed (probe AJ-1).
+  const planStale = mayHaveChanged || report.results.some((r) => r.status === 'failed' && r.gone);
   // The commands hints give, as this run was given (its folder, environment, emulator, targets):
   // copied as written, they act on the same organization (probe OD-2).
   // Not --retry-uncertain: what may still land is waited for, never sent again by a hint (second read SR80-4).
   const shape: PlanShape = { dir: opts.dir, env: plan.environment, emulator: plan.target.emulator, target: plan.targets ?? [], prune: opts.prune };
   const planAgain = shapedCommand('plan', shape);
-  const again = settings.savedFile === undefined ? `run ${shapedCommand('apply', { ...shape, force: opts.force, adoptFiles: opts.adoptFiles })} again` : report.done > 0 || uncertain || mayHaveChanged ? `make a new plan (${replanCommand(plan, opts.dir, settings.savedFile)}) and apply that one` : `apply the saved plan again (${reapplyCommand(opts.dir, settings.savedFile)})`;
+  const again = settings.savedFile === undefined ? `run ${shapedCommand('apply', { ...shape, force: opts.force, adoptFiles: opts.adoptFiles })} again` : report.done > 0 || uncertain || planStale ? `make a new plan (${replanCommand(plan, opts.dir, settings.savedFile)}) and apply that one` : `apply the saved plan again (${reapplyCommand(opts.dir, settings.savedFile)})`;
   // Taken by the service, unnamed: it is live, and another upload would be as unnamed (probe FZ).
   const unknownUpload =
     marks.length > 0 && marks.every((m) => m.answered)

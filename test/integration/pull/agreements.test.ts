@@ -723,6 +723,8 @@ parameters:
         const drift = await run(...args, '-C', dir);
         expect([drift.code, drift.stdout], args.join(' ')).toEqual([2, expect.stringContaining('~ organization (organization.yaml:3): review.name')]);
         expect(drift.stderr).toContain('Warning: custom term "Zeta Terms" is a Word term on the service; it cannot become a text term (custom-terms/t.yaml:3): the service cannot change');
+        // Beside other drift too: the plan stops at the change the service cannot make, so apply reverts none of it (second read SR99B-2).
+        if (args.length === 1) expect(drift.stdout).toContain('`docket apply` reverts none of it while the files ask for a change the service cannot make');
       }
       const pulled = await run('pull', '-C', dir, '--kind', 'organization');
       expect(pulled.code, pulled.stderr).toBe(0);
@@ -746,10 +748,10 @@ parameters:
       expect([left.code, left.stdout]).toEqual([2, expect.stringContaining('Drift: 1 object (1 changed, direction unknown). `docket pull` leaves it; ')]);
       expect(left.stdout).not.toContain('Run `docket pull`');
       // Nor to apply, which refuses it (unsupported-change): said so (probe AG-1).
-      expect(left.stdout).toContain('`docket pull` leaves it; nor does `docket apply` revert it: the service cannot make that change');
-      expect(left.stdout).not.toContain('`docket apply` reverts');
+      expect(left.stdout).toContain('`docket pull` leaves it; `docket apply` reverts none of it while the files ask for a change the service cannot make');
+      expect(left.stdout).not.toContain('`docket apply` reverts what');
       const leftMarkdown = await run('drift', '-C', dir, '-o', 'markdown');
-      expect(leftMarkdown.stdout).toContain('`docket pull` leaves it; nor does `docket apply` revert it');
+      expect(leftMarkdown.stdout).toContain('`docket pull` leaves it; `docket apply` reverts none of it while');
       const leftJson = JSON.parse((await run('drift', '-C', dir, '-o', 'json')).stdout) as { drift: { fields: { field: string; unsendable?: boolean }[] }[] };
       expect(leftJson.drift[0]!.fields).toEqual([expect.objectContaining({ field: 'body', unsendable: true })]);
       await app.renameTerm('Zeta Terms', 'Zeta Word');

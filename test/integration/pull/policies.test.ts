@@ -245,6 +245,13 @@ describe('drift policies', () => {
       expect(adopted.stdout, output).toMatch(/Adopt Arch[^\n]* · with its 2 rules/);
       expect(adopted.stdout, output).not.toContain('Adopt Arch/A1');
     }
+    // A playbook of no policy keeps its rules together, and a rule of its own `drift: adopt` a line of its own (second read SR99B-1).
+    const mixed = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/m.yaml': 'kind: Playbook\nname: Mix Arch\nrules:\n  - name: M1\n    actions: FLAG m1\n  - name: M2\n    actions: FLAG m2\n  - name: M3\n    drift: adopt\n    actions: FLAG m3\n' });
+    await applyOk(cli, mixed);
+    await new App(emulator().env).archivePlaybook('Mix Arch');
+    const mixedDrift = await cli('drift', '-C', mixed);
+    expect(mixedDrift.stdout).toMatch(/playbook "Mix Arch"[^\n]* · with its 2 rules\n/);
+    expect(mixedDrift.stdout).toMatch(/rule "Mix Arch\/M3"[^\n]*drift: adopt/);
   });
 
   it('a --target names a playbook renamed in the app by its live name under drift: adopt and ignore too, as under the default policy (probe HE)', async () => {

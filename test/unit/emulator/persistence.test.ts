@@ -134,10 +134,11 @@ describe('state file', () => {
     await writeFile(stateFile, JSON.stringify({ ...state, users: null, organizations: null }));
     await expect(startEmulator({ stateFile })).rejects.toThrow('is a damaged docket emulator state file (no `users` or `organizations` object)');
     // Nor one whose organization's collections are damaged: every request would fail with a 500 (probe AK-4).
-    for (const [path, said] of [[['playbooks'], "`playbooks` is not an object"], [['agreements', 'templates'], '`agreements.templates` is not an object'], [['members'], '`members` is not a list']] as const) {
+    for (const [path, said] of [[['playbooks'], "`playbooks` is not an object"], [['agreements', 'templates'], '`agreements.templates` is not an object'], [['members'], '`members` is not a list'], [['rules', 'absent'], 'has no `rules`']] as const) {
       const good = JSON.parse(JSON.stringify(stateFromSeed(defaultSeed(), new Date(0).toISOString()))) as { organizations: Record<string, Record<string, Record<string, unknown>>> };
       const org = Object.values(good.organizations)[0]!;
-      if (path.length === 1) org[path[0]] = null as unknown as Record<string, unknown>;
+      if (path[1] === 'absent') delete org[path[0]];
+      else if (path.length === 1) org[path[0]] = null as unknown as Record<string, unknown>;
       else org[path[0]]![path[1]] = null;
       await writeFile(stateFile, JSON.stringify(good));
       await expect(startEmulator({ stateFile }), path.join('.')).rejects.toThrow(said);

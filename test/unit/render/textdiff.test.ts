@@ -29,6 +29,12 @@ describe('diffLines', () => {
     expect(shown).not.toMatch(/pa55|sig=abc|frag/);
     expect(shown).toContain(' ACCEPT per https://***@example.com/policy?…#…');
     expect(shown).toContain('+see http://x.example/a');
+    // Two texts that differ only there show as one: the plan says why (second read SR99B-3).
+    expect(diffLines('FLAG https://x.example/p?sig=abc\nline two', 'FLAG https://x.example/p?sig=def\nline two')).toEqual([]);
+    const rule = change('update', 'rule', 'NDA/Term', { fields: { actions: ['FLAG https://x.example/p?sig=abc\nline two', 'FLAG https://x.example/p?sig=def\nline two'] } });
+    const text = renderPlanText(plan([rule]), { color: false, kindOrder: KIND_ORDER });
+    expect(text).toContain('actions: (no visible difference: they differ only in what output hides as it may hold a secret');
+    expect(text).not.toContain('sig=');
   });
 
   it('spends at most one budget of diff work on a whole rendering: past it, a value is one replaced block; each rendering starts anew (probe YH-1)', () => {
