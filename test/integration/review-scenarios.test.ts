@@ -996,16 +996,6 @@ describe('failures and retries', () => {
     t.emulator.faults.clear();
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
-    // A rule made in a playbook that answers 404 (archived meanwhile): as stale (second read SR99B-4).
-    await writeFiles(dir, { 'playbooks/nda.yaml': `${NDA.trimEnd()}\n  - name: Added SR99B-4\n    actions: ACCEPT it\n` });
-    expect((await cli('plan', '-C', dir, '--out', planFile)).code).toBe(0);
-    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbook_rules', status: 404, count: 1 });
-    const parentGone = await cli('apply', '-C', dir, planFile);
-    expect(parentGone.code).toBe(1);
-    expect(parentGone.stderr).toContain(`then make a new plan (docket plan -C ${dir} --out ${planFile}) and apply that one`);
-    t.emulator.faults.clear();
-    await applyOk(cli, dir);
-    await expectNoChanges(cli, dir);
   });
 });
 
