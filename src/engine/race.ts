@@ -78,7 +78,12 @@ export async function lookBeforeCreate(guard: RaceGuard, change: Change, ctx: Ex
 export async function settleAfterCreate(guard: RaceGuard, change: Change, mine: string, ctx: ExecContext, foundByReading?: { known: ReadonlySet<string> }, planKnew?: (id: string) => boolean): Promise<RaceOutcome> {
   const same = (await guard.siblings(change, ctx)).filter((o) => o.key === change.key);
   if (foundByReading) return settleFound(guard, change, mine, ctx, same.filter((o) => !foundByReading.known.has(o.id)));
-  if (same.length < 2 || !same.some((o) => o.id === mine)) return { id: mine };
+  // A fresh list that leaves out the very object this apply made (its create answered with its id)
+  // cannot tell whether another of the name is live: the lists that left it out may have left out
+  // the one the plan read as gone too, which it then made again. Said, not taken for none (probe AB-1).
+  // NOTE(api): assumes a list shows an object once its create has been answered.
+  if (!same.some((o) => o.id === mine)) return { id: mine, note: `the service's list of ${change.kind}s, read again after the apply, did not show the one this apply created (id ${mine}), so docket could not look for another of this name (a list answered empty has the plan make again what is live): plan again, and if it stops at two live objects of this name, remove the one not wanted in the app` };
+  if (same.length < 2) return { id: mine };
   const keeper = keeperOf(same)!;
   if (keeper.id === mine) {
     // Another run sets its own copy aside; one made in the app stays, and would stop the next plan (probe KY-2).

@@ -52,6 +52,25 @@ const customTemplate = (name: string) => Object.values(agreements().custom_templ
 const template = (name: string) => Object.values(agreements().templates).find((x) => x.name === name);
 
 describe('custom terms', () => {
+  it('says so when the lists read after the apply leave out the term it made: a list answered empty had it made again, and no duplicate could be looked for (probe AB-1)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/t.yaml': 'kind: CustomTerm\nname: T1\nbody: Body 1\n' });
+    await applyOk(cli, dir);
+    // Three reads of the list answered empty: the plan's, the look before the create, the check after it.
+    t.emulator.faults.add({ method: 'GET', path_pattern: '/agreements/v1/custom_terms', status: 'malformed', body: { data: [] }, count: 3 });
+    const again = await cli('apply', '-C', dir, '--auto-approve');
+    expect(again.stdout).toContain('+ create custom-term "T1"');
+    expect(again.stdout).toMatch(/did not show the one this apply created \(id [0-9a-f-]{36}\), so docket could not look for another of this name/);
+    t.emulator.faults.clear();
+    // The next plan stops at the two, as the note says; the one not wanted removed in the app (renamed aside here), the files and the service agree.
+    const plan = await cli('plan', '-C', dir);
+    expect([plan.code, plan.stderr]).toEqual([1, expect.stringContaining('ambiguous-match')]);
+    const copies = Object.values(agreements().custom_terms).filter((x) => x.name === 'T1');
+    expect(copies).toHaveLength(2);
+    await new App(t.env).renameTerm('T1', 'T1 (unwanted copy)');
+    await expectNoChanges(cli, dir);
+  });
+
   it('creates text terms, publishes a changed body as version 2, renames, and ignores line-ending noise', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });

@@ -73,10 +73,12 @@ describe('settleAfterCreate', () => {
     expect((await settleAfterCreate(guard([{ id: 'mine', key: 'NDA', createdAt: '2026-01-01T00:00:02Z' }, { id: 'theirs', key: 'NDA', createdAt: '2026-01-01T00:00:01Z' }]).g, create, 'mine', ctx, undefined, () => false)).renamedIn).toBeUndefined();
   });
 
-  it('leaves objects alone when its own is not in the read yet', async () => {
+  it('leaves objects alone when its own is not in the read yet, and says no duplicate could be looked for (probe AB-1)', async () => {
     const lagging = guard([{ id: 'a', key: 'NDA' }, { id: 'b', key: 'NDA' }]);
-    expect(await settleAfterCreate(lagging.g, create, 'mine', ctx)).toEqual({ id: 'mine' });
+    expect(await settleAfterCreate(lagging.g, create, 'mine', ctx)).toEqual({ id: 'mine', note: expect.stringContaining('did not show the one this apply created (id mine), so docket could not look for another of this name') });
     expect(lagging.setAside).toEqual([]);
+    // Its own in the read, alone: nothing to say.
+    expect(await settleAfterCreate(guard([{ id: 'mine', key: 'NDA' }]).g, create, 'mine', ctx)).toEqual({ id: 'mine' });
   });
 });
 
