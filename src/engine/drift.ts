@@ -216,7 +216,7 @@ export function driftReport(input: DriftInput): DriftReport {
   for (const c of input.plan.held ?? []) {
     const entry = item(c);
     (isFilesSide(c.direction) ? toPending : c.policy === 'ignore' ? toIgnored : toDrift)(entry, c.liveId);
-    if (c.direction === 'removed-live' && c.parent && !isFilesSide(c.direction)) addTo(c.policy === 'ignore' ? ignoredChildren : adoptedChildren, refKey(c.parent.kind, c.parent.key), entry);
+    if (c.direction === 'removed-live' && c.parent) addTo(c.policy === 'ignore' ? ignoredChildren : adoptedChildren, refKey(c.parent.kind, c.parent.key), entry);
   }
   // A parent removed live that `drift: ignore` leaves alone, or `drift: adopt` holds for pull, is one line with its children too (probes YB-3, AG-2).
   withParents(report.ignored, ignoredChildren, removedWith);
