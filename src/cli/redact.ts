@@ -5,7 +5,7 @@
  */
 import type { Io } from './io.js';
 import { EMULATOR_API_KEY } from '../emulator/identity.js';
-import { holdsKey, KEY_PIECE_MIN, keyMatches, keySpans, keysOf, normalForms, percentDecoded, type KeyFinder } from '../config/api-keys.js';
+import { composedForKeys, holdsKey, KEY_PIECE_MIN, keyMatches, keySpans, keysOf, normalForms, percentDecoded, type KeyFinder } from '../config/api-keys.js';
 import { defuseWorkflowCommands, escapeData, escapeMarkdown, escapeProperty, unescapeData, unescapeProperty } from '../render/sanitize.js';
 import { xmlAttr, xmlText } from '../render/test-junit.js';
 
@@ -66,7 +66,7 @@ export function redact(text: string, secrets: readonly string[]): string {
   // A key with accented letters, written with some of them decomposed (`e` and U+0301) and others
   // not: looked for in the text composed, as the service composes a name (second read SR99-4).
   // So printed composed, which shows the same; only when a key has such letters.
-  let out = /\p{M}/u.test(text) && secrets.some((k) => /[^\u0000-\u007f]/.test(k)) ? text.normalize('NFC') : text;
+  let out = composedForKeys(text, secrets);
   // A pass that hides part of a key (what one spelling of it holds) leaves the rest beside
   // `[redacted]`, which every pass reads as a cut: so again, until nothing changes, four rounds at
   // most (fuzzed: a key half percent-escaped, half in YAML's escapes, cut by an excerpt's window,

@@ -457,7 +457,7 @@ export function diff(input: DiffInput): DiffResult {
       const one = others.length === 1;
       // One warning says one fate: the names this plan removes apart from those it leaves.
       const removedNames = others.filter((f) => removes(f) !== undefined);
-      const leftNames = others.filter((f) => removes(f) === undefined);
+      const leftNames = others.filter((f) => !removedNames.includes(f));
       const fate =
         leftNames.length === 0
           ? `this plan ${removal} ${one ? 'it, as no file declares it' : 'them, as no file declares them'}`

@@ -3,7 +3,7 @@
  * depends on is done; when one fails, its dependents are skipped and the rest goes on.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { mayStillRun } from '../errors.js';
+import { ApiError, mayStillRun } from '../errors.js';
 import { MinHeap } from './heap.js';
 import type { ApplyReport, Change, ChangeResult, Plan } from './types.js';
 
@@ -142,7 +142,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
           const hint = tooLargeHint(change, error) ?? (error as { hint?: unknown } | null)?.hint;
           // The object it acts on answered 404, or the one a child is made in: gone since the plan,
           // which a saved plan cannot be applied again over (probe AJ-1, second read SR99B-4).
-          const gone = (change.liveId !== undefined || change.parent?.liveId !== undefined) && (error as { details?: { status?: unknown } } | null)?.details?.status === 404 ? { gone: true as const } : {};
+          const gone = (change.liveId !== undefined || change.parent?.liveId !== undefined) && error instanceof ApiError && error.status === 404 ? { gone: true as const } : {};
           finish(change, { changeId: change.id, status: 'failed', message: error instanceof Error ? error.message : String(error), ...(typeof hint === 'string' && hint !== '' ? { hint } : {}), ...(unknown ? { outcomeUnknown: true as const } : {}), ...(mayStillRun(error) ? { pending: true as const } : {}), ...((error as { notCarriedOut?: unknown } | null)?.notCarriedOut === true ? { unchanged: true as const } : {}), ...gone, ms: Math.round(options.clock() - t0) });
           options.afterFailure?.(error);
           // Once stopped (by this failure's budget, or before it), what depends on it is not started,

@@ -121,8 +121,11 @@ export const customTermKind: KindModule<'custom-term'> = {
       if (t.attributes.term_type === 'file') {
         // A version whose conversion failed is not live in any useful sense: plan to publish it again.
         const outside = locked?.version !== undefined && typeof version === 'number' && version > locked.version;
-        // The file docket uploaded, for export to name: not once a later version is live (published in the app: probe SC-2).
-        const extra = { termType: 'file', ...(locked && !outside ? { sourceFile: locked.file, sourceSha256: locked.sha256 } : {}) };
+        // An earlier version than the one docket recorded uploading (a state rolled back, a lock
+        // from elsewhere or edited by hand): that upload is not live (probe AK-2).
+        const behind = locked?.version !== undefined && typeof version === 'number' && version < locked.version;
+        // The file docket uploaded, for export to name: not once another version is live (published in the app: probe SC-2; SR99B-6).
+        const extra = { termType: 'file', ...(locked && !outside && !behind ? { sourceFile: locked.file, sourceSha256: locked.sha256 } : {}) };
         if (t.attributes.conversion_status === 'failed' && outside) {
           return { ...base, fields: { name, docx: `version ${version}, whose conversion failed, ${sinceRecord(locked)}` }, extra: { ...extra, conversionFailed: true } };
         }
@@ -144,12 +147,8 @@ export const customTermKind: KindModule<'custom-term'> = {
         if (outside) {
           return { ...base, fields: { name, docx: `version ${version}, ${sinceRecord(locked)}` }, extra };
         }
-        // An earlier version than the one docket recorded uploading (a state rolled back, a lock
-        // from elsewhere or edited by hand): that upload is not live, so it is published (probe AK-2).
-        if (locked?.version !== undefined && typeof version === 'number' && version < locked.version) {
-          // Nor named for export as the file live holds (second read SR99B-6).
-          return { ...base, fields: { name, docx: `version ${version}, before version ${locked.version}, which docket.lock.json records as the upload of ${locked.file}` }, extra: { termType: 'file' } };
-        }
+        // Behind the recorded upload: published again.
+        if (behind) return { ...base, fields: { name, docx: `version ${version}, before version ${locked!.version}, which docket.lock.json records as the upload of ${locked!.file}` }, extra };
         if (locked) {
           // docket's own publish, its PDF conversion still under way: no change to plan, but not
           // known good either, which apply sent the user here to find out (probe SC-1).
