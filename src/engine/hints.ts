@@ -18,6 +18,7 @@ import { CREATE_ACTIONS } from './types.js';
 import { alikeIn, formerSource, lookAlike, readsAsItself } from './desired.js';
 import type { AdoptableFile, Change, DesiredResource, LiveResource } from './types.js';
 import { addTo } from '../util/multi-map.js';
+import { composed } from '../util/nfc.js';
 import { isSetAside } from './race.js';
 
 export interface HintInput {
@@ -451,7 +452,8 @@ function createOnlyHints({ kinds, desired, live, ids }: HintInput): string[] {
     if (!l?.extra) continue;
     for (const [field, wanted] of Object.entries(d.createOnly)) {
       const now = l.extra[field];
-      if (now === undefined || wanted === null || wanted === undefined || sameValue(now, wanted)) continue;
+      // The files' text is read composed (NFC); the service may hold the same name decomposed (probe BB-1).
+      if (now === undefined || wanted === null || wanted === undefined || sameValue(typeof now === 'string' ? composed(now) : now, wanted)) continue;
       out.push(
         `${createOnlyHintStart(d)}\`${field}\`${CREATE_ONLY_MARK}${verbOf.get(d.kind) ?? 'creates'} it, and is not managed for an existing one: ${now === null || now === '' ? 'it has none live' : `it stays ${jsonQuoted(now)} live`} (the file says ${jsonQuoted(wanted)})`,
       );

@@ -125,7 +125,7 @@ export const memberKind: KindModule<'member'> = {
     // written, it made the whole export's plan fail, and no object got its sync record (probe RU-1).
     // docket never removes an undeclared member, so leaving its document out changes nothing.
     if (!WRITABLE_EMAIL.test(live.key)) {
-      return { document: {}, empty: true, notes: [`member ${quoteValue(live.key)} is not written: docket's files cannot name an address with letters past ASCII before the \`@\`, or not of an e-mail's form; docket never removes a member its files do not declare`] };
+      return { document: {}, empty: true, notes: [`member ${quoteValue(live.key)}: not written, as docket's files cannot name an address with letters past ASCII before the \`@\`, or not of an e-mail's form; docket never removes a member its files do not declare`] };
     }
     const name = live.extra?.name;
     // A name validate would refuse (blank, too long, a control character or a line break in it) is
@@ -140,7 +140,7 @@ export const memberKind: KindModule<'member'> = {
     // the app names them no more no plan can find them, and apply invites a member again (422).
     return {
       document: { ...document, id: live.id },
-      notes: [...notes, `member ${quoteValue(live.key)} is written with \`id: ${live.id}\`: the review service has no users list and gives this user's id only where a reviewer field names them; the id is this organization's, so leave it out to use these files for another one`],
+      notes: [...notes, `member ${quoteValue(live.key)}: written with \`id: ${live.id}\`, as the review service has no users list and gives this user's id only where a reviewer field names them; the id is this organization's, so leave it out to use these files for another one`],
     };
   },
 

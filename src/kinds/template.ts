@@ -435,7 +435,7 @@ export const templateKind: KindModule<'template'> = {
     const result = templateDocument(data, { schemas, attachmentName: (id) => ctx.declaredName?.('attachment', id), attachmentPending: (id) => written && known.has(id), attachmentKnown: (id) => known.has(id) });
     if (!info || !result) {
       const agreementType = typeof data.attributes.agreement_type === 'string' ? ` (agreement_type ${data.attributes.agreement_type})` : '';
-      return { document: {}, empty: true, notes: [`template ${quoteValue(live.name, 200)} has type ${data.wireType}${agreementType}, which docket does not know; not written`] };
+      return { document: {}, empty: true, notes: [`template ${quoteValue(live.name, 200)}: not written, as its type ${data.wireType}${agreementType} is one docket does not know`] };
     }
     const notes = result.notes.map((n) => `template ${quoteValue(live.name, 200)}: ${n}`);
     // Not when each is written by the name of the Attachment document that declares it (probe OP-5).

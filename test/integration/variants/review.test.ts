@@ -371,7 +371,7 @@ describe('without a users list', () => {
     const out = join(dir, 'exported');
     const exported = await cli('export', '-C', dir, '--out', out);
     expect(exported.code).toBe(0);
-    expect(exported.stdout + exported.stderr).toContain(`member "admin@emulator.local" is written with \`id: ${admin.id}\``);
+    expect(exported.stdout + exported.stderr).toContain(`member "admin@emulator.local": written with \`id: ${admin.id}\`, as the review`);
     expect(await readFile(join(out, 'members.yaml'), 'utf8')).toContain(`email: admin@emulator.local\nid: ${admin.id}\n`);
     await expectNoChanges(cli, out);
     // A name in the file is not said to be none live: docket cannot see it (probe NN-2).

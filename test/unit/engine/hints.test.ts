@@ -227,6 +227,8 @@ describe('plan hints', () => {
       'member "bob@acme.example" (members.yaml:1): `name` is set only when docket invites it, and is not managed for an existing one: it stays "Bob Jones" live (the file says "Robert Jones")',
     ]);
     expect(warnings([desiredMember('bob@acme.example', 'Bob Jones')], [live])).toEqual([]);
+    // The service holds the name decomposed, as the files' read composes it: the same name (probe BB-1).
+    expect(warnings([desiredMember('bob@acme.example', 'Caf\u00e9 Ops')], [{ ...live, extra: { name: 'Cafe\u0301 Ops' } }])).toEqual([]);
     // A no-break or zero-width space, which may be all that differs, is escaped (probe AH-2).
     const spaced = buildPlan({ kinds: KIND_META, desired: [desiredMember('bob@acme.example', 'Bob\u00a0Jones\u200b')], live: [live], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't' });
     expect(spaced.plan!.warnings[0]).toContain('it stays "Bob Jones" live (the file says "Bob\\u00a0Jones\\u200b")');

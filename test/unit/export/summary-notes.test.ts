@@ -16,6 +16,13 @@ describe('groupedNotes', () => {
     ]);
   });
 
+  it('groups the notes of kinds said in two words, and of members, after the general ones (probe BB-2)', () => {
+    const general = 'attachments cannot be listed: the service has no list of them';
+    const notSent = 'not written, as docket\'s files cannot name an address with letters past ASCII before the `@`';
+    const notes = [`member "jürgen@acme.example": ${notSent}`, `member "zoë@acme.example": ${notSent}`, 'custom term "W1": the service could not convert it', 'custom term "W2": the service could not convert it', general];
+    expect(groupedNotes(notes)).toEqual([general, `members "jürgen@acme.example", "zoë@acme.example": ${notSent}`, 'custom terms "W1", "W2": the service could not convert it']);
+  });
+
   it('leaves notes about one object each as they are', () => {
     const notes = ['playbook "A" has several rules named "R": docket identifies rules by name', 'member "a@x.example": its name is not written'];
     expect(groupedNotes(notes)).toEqual(notes);

@@ -25,7 +25,7 @@ describe('a member written for export', () => {
     const zoe: LiveResource = { ...member('Zoë'), key: 'zoë.ünï@acme.example', name: 'zoë.ünï@acme.example', fields: { email: 'zoë.ünï@acme.example' } };
     const written = memberKind.toConfig!(zoe, ctx);
     expect(written.empty).toBe(true);
-    expect(written.notes).toEqual([expect.stringMatching(/^member "zoë\.ünï@acme\.example" is not written: docket's files cannot name an address with letters past ASCII before the `@`/)]);
+    expect(written.notes).toEqual([expect.stringMatching(/^member "zoë\.ünï@acme\.example": not written, as docket's files cannot name an address with letters past ASCII before the `@`/)]);
     // A domain past ASCII is read in its IDNA form, which the files can hold.
     expect(memberKind.toConfig!({ ...member('B'), key: 'b@xn--bcher-kva.example' }, ctx).document).toEqual({ kind: 'Member', email: 'b@xn--bcher-kva.example', name: 'B' });
   });

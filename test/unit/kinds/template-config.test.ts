@@ -291,7 +291,7 @@ describe('the Template kind exported', () => {
     expect(part.files.map((f) => f.path).sort()).toEqual(['templates/my-nda-2.yaml', 'templates/my-nda.yaml']);
     // Collisions in name order, ties by live id: `a` gets the plain name.
     expect(part.files.find((f) => f.path === 'templates/my-nda.yaml')!.content).toContain('term: 5');
-    expect(part.notes).toContain('template "Odd" has type template_unheard_of, which docket does not know; not written');
+    expect(part.notes).toContain('template "Odd": not written, as its type template_unheard_of is one docket does not know');
     expect(part.notes).toContain('several templates are named "My NDA": docket identifies them by name, so plan will refuse them until all but one are renamed');
   });
 
