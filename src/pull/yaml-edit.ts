@@ -267,7 +267,7 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
       // The first document goes with the comments right above it (not the file's header); a later one from its `---`.
       // With its directives (`%YAML 1.1` above its `---`), and not the next one's, which that one is read by (probe NQ-1).
       const next = docs[index + 1];
-      const nextStart = next ? directivesStart(text, next.range[0]) : text.length;
+      const nextStart = next ? directivesStart(text, next.range[0]) : fileFooter(text, contentsEnd(doc));
       // Directives need the document before them ended with `...`: a later one keeps the marker that ended it.
       // The next one keeps the comments right above its `---` too (probe PU-2).
       const end = next && index > 0 && nextStart < next.range[0] ? endMarkerBefore(text, nextStart) : next ? commentsAbove(text, nextStart, contentsEnd(doc)) : nextStart;
@@ -387,6 +387,27 @@ function fileHeader(text: string): { end: number; directives: [number, number][]
     at = lineEnd;
   }
   return { end, directives: directives.filter(([start]) => start < end) };
+}
+
+/**
+ * Where the file's footer starts below its last document's contents (`floor`): the comment lines at
+ * its end that a blank line, the document's `...` or an editor's modeline set apart. They stay when
+ * that document goes, as the header does with the first (probe BA-1); comment lines right under
+ * the contents are the document's.
+ */
+function fileFooter(text: string, floor: number): number {
+  let start = text.length;
+  for (let lineEnd = text.length; lineEnd > floor; ) {
+    const lineStart = text.lastIndexOf('\n', lineEnd - 2) + 1;
+    if (lineStart < floor) break;
+    const line = text.slice(lineStart, lineEnd).trim();
+    // Keeps the blank line, which parts the footer from the document above; the marker goes with its document.
+    if (line === '' || MODELINE_COMMENT.test(line)) start = lineStart;
+    else if (line === '...' || line.startsWith('... ')) return text.startsWith('...', lineStart) ? lineEnd : start;
+    else if (!line.startsWith('#')) break;
+    lineEnd = lineStart;
+  }
+  return start;
 }
 
 function applySplices(text: string, splices: Splice[]): string {

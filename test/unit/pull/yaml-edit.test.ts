@@ -853,6 +853,18 @@ describe('editYaml', () => {
     expect(editYaml(directive, { documents: new Map(), remove: new Set([0]) }).text).toBe('# Owned by legal ops\n# yaml-language-server: $schema=../schemas/docket.schema.json\n\n---\nkind: Member\nemail: grace@acme.example\n');
   });
 
+  it("keeps the file's footer (comments a blank line, `...` or the editor modeline sets apart) when its last document goes (probe BA-1)", () => {
+    const two = 'kind: Playbook\nname: P1\nrules: []\n---\nkind: Playbook\nname: P2\nrules: []\n';
+    const remove = (text: string): string | null => editYaml(text, { documents: new Map(), remove: new Set([1]) }).text;
+    expect(remove(`${two}\n# vim: set ft=yaml sw=2 et:\n`)).toBe('kind: Playbook\nname: P1\nrules: []\n\n# vim: set ft=yaml sw=2 et:\n');
+    expect(remove(`${two}# yaml-language-server: $schema=../schemas/docket.schema.json\n`)).toBe('kind: Playbook\nname: P1\nrules: []\n# yaml-language-server: $schema=../schemas/docket.schema.json\n');
+    expect(remove(`${two}...\n# trailer after end marker\n`)).toBe('kind: Playbook\nname: P1\nrules: []\n# trailer after end marker\n');
+    // Right under the contents, no blank line between: the document's own (a key commented out), gone with it.
+    expect(remove(`${two}# questions: later\n`)).toBe('kind: Playbook\nname: P1\nrules: []\n');
+    // A block scalar's line that starts with `#` is its text, not a footer.
+    expect(remove('name: A\n---\nname: B\nactions: |\n  ACCEPT\n\n  # not a comment\n')).toBe('name: A\n');
+  });
+
   it('turns a one-line value into a block when it gains lines, and a key with no value gets one', () => {
     const text = 'kind: P\nactions: ACCEPT\nnotes:\nlast: 1\n';
     expect(edit(text, (v) => setAt(setAt(v, '/actions', 'ACCEPT\nFLAG'), '/notes', 'n')).text).toBe('kind: P\nactions: |-\n  ACCEPT\n  FLAG\nnotes: "n"\nlast: 1\n');
