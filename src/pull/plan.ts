@@ -47,6 +47,7 @@ import { addTo } from '../util/multi-map.js';
 import { bashWord } from '../util/shell-word.js';
 import { declaredByKey, historyKeys } from './history-keys.js';
 import type { KeyFinder } from '../config/api-keys.js';
+import { lineBreakOf } from '../util/line-break.js';
 
 export interface PullInput {
   plan: Plan;
@@ -2172,7 +2173,7 @@ function withEndingsOf(before: string, text: string): string {
   let end = text.length;
   while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
   const body = text.slice(0, end) + '\n'.repeat(breaks);
-  return before.includes('\r\n') ? body.replace(/\n/g, '\r\n') : body;
+  return lineBreakOf(before) === '\r\n' ? body.replace(/\n/g, '\r\n') : body;
 }
 
 /** How many line breaks (LF or CRLF) end `text`. */

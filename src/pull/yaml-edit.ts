@@ -20,6 +20,7 @@ import { anchorIndex, anchoredBefore, type AnchorIndex } from '../config/yaml-an
 import { holdsPlaceholder, literalText, losslessRetype } from '../config/interpolate.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
 import { MODELINE_COMMENT } from '../config/schema-names.js';
+import { lineBreakOf } from '../util/line-break.js';
 import { isPlainObject } from '../util/plain.js';
 import { addTo } from '../util/multi-map.js';
 import { holdsInvisible } from '../util/invisible.js';
@@ -189,11 +190,6 @@ function unended(before: string, after: string): string {
   return `\n${after}`.endsWith(`\n${last}${eol}`) ? after.slice(0, -eol.length) : after;
 }
 
-/** The file's line break: CRLF when it has one, as the lines an edit adds get. */
-function lineBreakOf(text: string): string {
-  return text.includes('\r\n') ? '\r\n' : '\n';
-}
-
 /**
  * The text with each byte-order mark that starts a later document before a comment or a marker
  * parked inside a comment (`#\uFEFF`, `--- #\uFEFF`), where the editing parser reads past it;
@@ -292,7 +288,7 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
   });
 
   // What is written takes the file's line breaks (a file saved on Windows stays CRLF throughout).
-  if (text.includes('\r\n')) for (const s of splices) s.text = s.text.replace(/\r?\n/g, '\r\n');
+  if (lineBreakOf(text) === '\r\n') for (const s of splices) s.text = s.text.replace(/\r?\n/g, '\r\n');
   const out = applySplices(text, splices);
   verify(out, request, problems, docs.length, nulled);
   if (remove.size > 0) verifyUntouched(out, docs, request);

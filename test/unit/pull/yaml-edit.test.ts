@@ -388,6 +388,9 @@ describe('editYaml', () => {
     const text = PLAYBOOK.replace(/\n/g, '\r\n');
     const { text: out } = edit(text, (v) => insertAt(setAt(v, '/rules/0/actions', 'ACCEPT up to 2 years\nFLAG longer\nREJECT forever\n'), '/rules', 'end', { name: 'New', actions: 'A\nB\n' }));
     expect(out).toBe(`${PLAYBOOK.replace('COUNTERPROPOSE 2 years when longer\n', 'FLAG longer\n      REJECT forever\n').replace('ACCEPT a term of up to 3 years', 'ACCEPT up to 2 years')}  - name: New\n    actions: |\n      A\n      B\n`.replace(/\n/g, '\r\n'));
+    // One stray CRLF line in an LF file: what is added is LF, as the file mostly is (probe BA-2).
+    const mixed = 'kind: Playbook\r\nname: Mixed\nrules:\n  - name: m1\n    actions: a\n';
+    expect(edit(mixed, (v) => insertAt(v, '/rules', 'end', { name: 'New', actions: 'A\nB\n' })).text).toBe(`${mixed}  - name: New\n    actions: |\n      A\n      B\n`);
   });
 
   it('quotes a text that would read as a tag, without a warning on stderr', async () => {
