@@ -706,7 +706,19 @@ class DocumentEditor {
         for (const { i, line } of lines) this.splice(this.aboveComments(line![0], this.flowItemFloor(collection, i)), line![1], '');
         continue;
       }
+      // A run of items ending a line whose next item starts the next line: cut from the kept item
+      // before the run, so the line break and the next item's indent stay (probe BA-3).
+      const inRun = new Set<number>();
       for (const i of removed) {
+        if (i >= lastKept || !this.text.slice(end(i), start(i + 1)).includes('\n')) continue;
+        let kept = i - 1;
+        while (kept >= 0 && removed.has(kept)) kept--;
+        if (kept < 0 || this.text.slice(end(kept), start(i)).includes('\n')) continue;
+        this.splice(end(kept), end(i), '');
+        for (let j = kept + 1; j <= i; j++) inRun.add(j);
+      }
+      for (const i of removed) {
+        if (inRun.has(i)) continue;
         if (i < lastKept) this.splice(start(i), start(i + 1), '');
         else if (i > lastKept + 1 || !this.keptComment(end(lastKept), start(i), end(i))) this.splice(end(i - 1), end(i), '');
       }

@@ -475,6 +475,15 @@ describe('editYaml', () => {
     expect(edit(shared, (v) => setAt(v, '/items', [1, 2])).text).toBe('kind: X\nitems: [1, 2 # two\n  ]\n');
   });
 
+  it('takes a pair that ends a line of a flow mapping over several lines out with the comma before it, the next line kept as it was (probe BA-3)', () => {
+    const text = 'rule: {name: fm, actions: x, questions: q,\n  description: d}\n';
+    const without = (drop: string[]) => edit(text, (v) => ({ rule: Object.fromEntries(Object.entries((v as { rule: Record<string, string> }).rule).filter(([k]) => !drop.includes(k))) })).text;
+    expect(without(['questions'])).toBe('rule: {name: fm, actions: x,\n  description: d}\n');
+    // Two at a line's end go together; one inside its line is taken as before.
+    expect(without(['actions', 'questions'])).toBe('rule: {name: fm,\n  description: d}\n');
+    expect(without(['actions'])).toBe('rule: {name: fm, questions: q,\n  description: d}\n');
+  });
+
   it('writes a new flow item spaced as the file spaces its brackets', () => {
     const tight = 'kind: P\nrules: [{name: a, actions: x}]\nfees: {}\n';
     expect(edit(tight, (v) => insertAt(v, '/rules', 'end', { name: 'b', actions: 'y' })).text).toBe('kind: P\nrules: [{name: a, actions: x}, {name: b, actions: "y"}]\nfees: {}\n');
