@@ -46,8 +46,15 @@ export interface InterpolationContext {
   brokenVars?: ReadonlySet<string>;
 }
 
+/**
+ * At most this many characters placeholders add to one document: a 60 KB file of a 100 KB
+ * variable written 6,000 times made a 600 MB text, and docket stopped at an internal error
+ * (probe BC-2). Far past any playbook's text, and a string every later step can still hold.
+ */
+export const MAX_PLACEHOLDER_TEXT = 16_000_000;
+
 export interface InterpolationProblem {
-  code: 'undefined-variable' | 'invalid-placeholder' | 'api-key-in-file' | 'invalid-utf8';
+  code: 'undefined-variable' | 'invalid-placeholder' | 'api-key-in-file' | 'invalid-utf8' | 'placeholder-expansion';
   message: string;
   hint?: string;
   /** For an undefined `var.X`: X. */
@@ -61,6 +68,8 @@ export interface InterpolationProblem {
 export interface InterpolatedString {
   value: string;
   problems: InterpolationProblem[];
+  /** Characters the placeholders added (their values' lengths). */
+  added?: number;
   /** The string was exactly one placeholder, nothing around it. */
   whole: boolean;
   /** Some placeholder was left as written (a problem, unknown vars, or syntax-only checking). */
@@ -131,7 +140,8 @@ export function holdsPlaceholder(s: string): boolean {
   return false;
 }
 
-export function interpolateString(s: string, ctx: InterpolationContext): InterpolatedString {
+/** `room`: the characters placeholders may still add (what interpolateTree's document has left). */
+export function interpolateString(s: string, ctx: InterpolationContext, room = MAX_PLACEHOLDER_TEXT): InterpolatedString {
   if (!hasPlaceholder(s)) return { value: s, problems: [], whole: false, unresolved: false };
   const problems: InterpolationProblem[] = [];
   let out = '';
@@ -153,6 +163,19 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
   const keep = (raw: string): void => {
     out += raw;
     unresolved = true;
+  };
+  let added = 0;
+  /** Appends a placeholder's value, unless it would take the placeholders past their room: then said, at the placeholder. */
+  const fits = (text: string, raw: string): boolean => {
+    added += text.length;
+    if (added <= room) return true;
+    report({
+      code: 'placeholder-expansion',
+      message: `placeholders make this document more than ${MAX_PLACEHOLDER_TEXT.toLocaleString('en-US')} characters longer than it is written, past ${showName(raw)} (a placeholder bomb?)`,
+      hint: 'write the text once (a `body_file:` or one value) instead of repeating a long variable',
+      placeholder: raw,
+    });
+    return false;
   };
   while (i < s.length) {
     if (s.startsWith('$${', i)) {
@@ -220,6 +243,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
         // docket.yaml is broken and already reported; do not guess.
         keep(raw);
       } else if (Object.hasOwn(ctx.vars, name)) {
+        if (!fits(ctx.vars[name]!, raw)) return { value: s, problems, whole: false, unresolved: true, added };
         out += ctx.vars[name];
         if (ctx.brokenVars?.has(name)) unresolved = true;
       } else {
@@ -265,6 +289,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
         });
         keep(raw);
       } else if (value !== undefined) {
+        if (!fits(value, raw)) return { value: s, problems, whole: false, unresolved: true, added };
         out += value;
       } else {
         const names = Object.keys(ctx.env).filter((k) => ctx.env[k] !== undefined && !isKeyVariable(k));
@@ -278,7 +303,7 @@ export function interpolateString(s: string, ctx: InterpolationContext): Interpo
       }
     }
   }
-  return { value: out, problems, whole: placeholders === 1 && !literal, unresolved };
+  return { value: out, problems, whole: placeholders === 1 && !literal, unresolved, added };
 }
 
 /** How many times `text` starts in `s` before `end`, not counting a literal `$${…}`, which placeholderPlace passes over too (second read SR92-6). */
@@ -465,6 +490,7 @@ export function interpolateTree(value: unknown, pointer: string, options: TreeOp
   const unresolved = new Set<string>();
   const wholes = new Map<string, string>();
   const written = new Map<string, string>();
+  let room = MAX_PLACEHOLDER_TEXT;
   const walk = (v: unknown, p: string, skipped: boolean): unknown => {
     const skipHere = skipped || (options.skip?.(p) ?? false);
     if (typeof v === 'string') {
@@ -476,7 +502,13 @@ export function interpolateTree(value: unknown, pointer: string, options: TreeOp
         if (check.unresolved) unresolved.add(p);
         return v;
       }
-      const r = interpolateString(v, typeof options.ctx === 'function' ? options.ctx(p) : options.ctx);
+      // Past the room, said once at the first string that took it there: the rest is left as written.
+      if (room < 0) {
+        if (holdsPlaceholder(v)) unresolved.add(p);
+        return v;
+      }
+      const r = interpolateString(v, typeof options.ctx === 'function' ? options.ctx(p) : options.ctx, room);
+      room -= r.added ?? 0;
       for (const pr of r.problems) problems.push({ ...pr, pointer: p });
       if (r.unresolved) unresolved.add(p);
       if (r.problems.length > 0) return v;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { interpolateString, interpolateTree, literalPlaceholders, literalText, placeholderParts, retype, variablesIn, type InterpolationContext } from '../../../src/config/interpolate.js';
+import { interpolateString, interpolateTree, literalPlaceholders, MAX_PLACEHOLDER_TEXT, literalText, placeholderParts, retype, variablesIn, type InterpolationContext } from '../../../src/config/interpolate.js';
 
 const ctx: InterpolationContext = {
   vars: { legal_lead: 'alice@acme.example', term: '3' },
@@ -10,7 +10,22 @@ const ctx: InterpolationContext = {
 describe('interpolateString', () => {
   it('substitutes vars and env, mixed with text', () => {
     const r = interpolateString('${var.legal_lead} in ${env.REGION} for ${var.term} years', ctx);
-    expect(r).toEqual({ value: 'alice@acme.example in eu for 3 years', problems: [], whole: false, unresolved: false });
+    expect(r).toEqual({ value: 'alice@acme.example in eu for 3 years', problems: [], whole: false, unresolved: false, added: 21 });
+  });
+
+  it('refuses placeholders that would make a document millions of characters longer, at the placeholder past the room, and says it once (probe BC-2)', () => {
+    const big = { ...ctx, vars: { big: 'B'.repeat(100_000) }, env: { BIG: 'E'.repeat(100_000) } };
+    const bomb = '${var.big}'.repeat(6_000);
+    const r = interpolateString(bomb, big);
+    expect(r.problems).toEqual([expect.objectContaining({ code: 'placeholder-expansion', placeholder: '${var.big}', occurrence: MAX_PLACEHOLDER_TEXT / 100_000 })]);
+    expect(r.value).toBe(bomb);
+    expect(interpolateString('${env.BIG}'.repeat(200), big).problems.map((p) => p.code)).toEqual(['placeholder-expansion']);
+    // Across a document's values: the first string past the room is said, the rest left as written.
+    const tree = interpolateTree({ items: Array.from({ length: 200 }, () => '${var.big}') }, '', { ctx: big });
+    expect(tree.problems).toEqual([expect.objectContaining({ code: 'placeholder-expansion', pointer: '/items/160' })]);
+    expect(tree.unresolved.size).toBe(40);
+    // Up to the room, the text is what it says.
+    expect(interpolateString('${var.big}'.repeat(160), big).value).toHaveLength(MAX_PLACEHOLDER_TEXT);
   });
 
   it('treats an empty environment variable as defined', () => {
