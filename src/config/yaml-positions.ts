@@ -198,10 +198,18 @@ export const MAX_DEPTH = 100;
  */
 export const MAX_ALIAS_EXPANSION = 10_000;
 const BYTES_PER_ALIASED_VALUE = 2;
+/** Past a 2 MB file, its length adds no more: a 40 MB file expanded by 18 million values took 3 GB (probe BC-1). */
+const MOST_ALIASED_VALUES = 1_000_000;
+/**
+ * The most characters of text aliases may add to a file, whatever its length: each alias counts
+ * as one value, and 600 aliases of a 1 MB text made a definition docket could not write out
+ * (probe BC-1). The room placeholders have in a document (interpolate.ts).
+ */
+export const MAX_ALIASED_TEXT = 16_000_000;
 
 /** The most values aliases may add to a file of `textLength` characters. */
 export function aliasExpansionLimit(textLength: number): number {
-  return Math.max(MAX_ALIAS_EXPANSION, Math.floor(textLength / BYTES_PER_ALIASED_VALUE));
+  return Math.min(MOST_ALIASED_VALUES, Math.max(MAX_ALIAS_EXPANSION, Math.floor(textLength / BYTES_PER_ALIASED_VALUE)));
 }
 
 /** A problem that stops reading a document (a value too deep, an alias bomb). */
@@ -220,8 +228,8 @@ interface WalkState {
   doc: Document.Parsed;
   positions: DocPositions;
   lc: (offset: number) => LineCol;
-  /** Values produced so far through aliases in the file, and the most allowed (aliasExpansionLimit). */
-  aliases: { expanded: number; limit: number };
+  /** Values produced so far through aliases in the file, and the most allowed (aliasExpansionLimit); the characters of text they brought. */
+  aliases: { expanded: number; limit: number; text: number };
   /** Set while walking inside an alias: where it was written, and its name. */
   alias?: LineCol;
   aliasName?: string;
@@ -330,7 +338,7 @@ function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuo
   // problems lines too high (probe QE-1).
   const lc: (offset: number) => LineCol = documentLineColumns(text, file);
 
-  const aliases = { expanded: 0, limit: aliasExpansionLimit(text.length) };
+  const aliases = { expanded: 0, limit: aliasExpansionLimit(text.length), text: 0 };
   docs.forEach((doc, index) => {
     // One mistake often trips several parser rules at the same spot; the first says it best.
     const reported = new Set<number>();
@@ -942,6 +950,14 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
     }
   }
   if (yaml().isScalar(node)) {
+    if (state.alias && typeof node.value === 'string' && (state.aliases.text += node.value.length) > MAX_ALIASED_TEXT) {
+      throw new StopReading(
+        'yaml-alias-expansion',
+        `aliases expand this file by more than ${MAX_ALIASED_TEXT.toLocaleString('en-US')} characters of text (an alias bomb?), from ${showName(`*${state.aliasName ?? ''}`)}`,
+        state.alias,
+        'write the text once, or alias shorter text',
+      );
+    }
     const empty = node.value === null && node.source === '';
     positions.set(pointer, { key: keyPos, value: empty && keyPos ? keyPos : here, plain: node.type === 'PLAIN' });
     if (node.value !== null && typeof node.value === 'object') {

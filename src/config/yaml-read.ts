@@ -10,7 +10,7 @@ import { readBlockYaml } from './yaml-block-reader.js';
 import { mayHoldLongKey } from './yaml-key-limit.js';
 import { fastPositions, NodeEvents, walkPositions } from './yaml-fast-positions.js';
 import { bothListeners, IndentGuard, pastSpaceAndComments } from './yaml-indent-guard.js';
-import { aliasExpansionLimit, DocPositions, parseWithPositions, splitPointer, type LineCol, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
+import { aliasExpansionLimit, DocPositions, MAX_ALIASED_TEXT, parseWithPositions, splitPointer, type LineCol, type ParsedDocument, type ParsedFile } from './yaml-positions.js';
 
 /**
  * Numbers js-yaml reads the YAML 1.1 way: binary, signed hex and octal are numbers to it and text
@@ -365,13 +365,15 @@ function parseAnchored(text: string, file: string, reread?: () => string): Parse
 class AliasGuard {
   declined = false;
   private expanded = 0;
-  /** Each anchor closed so far: its size, whether it is a mapping (a merge takes only those, or a list of them), its document. */
-  private readonly anchors = new Map<string, { size: number; mapping: boolean; document: number }>();
+  /** Characters of the file's text aliases brought, counted as their anchored nodes are written, and what those hold expanded. */
+  private expandedText = 0;
+  /** Each anchor closed so far: its size, its length as text, whether it is a mapping (a merge takes only those, or a list of them), its document. */
+  private readonly anchors = new Map<string, { size: number; chars: number; mapping: boolean; document: number }>();
   /**
    * Nodes open: where each starts, its size so far, its merge keys, whether its next child is a
    * merge key's value, and whether every child so far is a mapping (a list a merge may take).
    */
-  private readonly open: { start: number; size: number; merges: number; mergeValueNext: boolean; allMappings: boolean }[] = [];
+  private readonly open: { start: number; size: number; grown: number; merges: number; mergeValueNext: boolean; allMappings: boolean }[] = [];
 
   /** `documents`: where each document marker of the text is (documentStarts). */
   constructor(
@@ -382,13 +384,15 @@ class AliasGuard {
   // js-yaml's State has the node's tag and anchor at its close; its types leave them out.
   readonly listener = (event: 'open' | 'close', { position, tag, anchor, kind }: jsYaml.State & { tag?: string | null; anchor?: string | null }): void => {
     if (event === 'open') {
-      this.open.push({ start: position, size: 0, merges: 0, mergeValueNext: false, allMappings: true });
+      this.open.push({ start: position, size: 0, grown: 0, merges: 0, mergeValueNext: false, allMappings: true });
       return;
     }
     const node = this.open.pop()!;
     const parent = this.open.at(-1);
     const alias = this.aliasAt(node.start);
     let size = 1 + node.size;
+    // As text: its length as written, and what aliases inside it add.
+    let chars = position - node.start + node.grown;
     let mapping = kind === 'mapping';
     if (alias !== undefined) {
       // The alias node counts too, as the full parser counts it inside an expansion (SR67-8).
@@ -398,10 +402,12 @@ class AliasGuard {
       if (named === undefined || named.document !== this.documentOf(node.start)) this.declined = true;
       size = (named?.size ?? 1) + 1;
       this.expanded += size;
-      if (this.expanded > aliasExpansionLimit(this.text.length)) this.declined = true;
+      chars = named?.chars ?? 0;
+      this.expandedText += chars;
+      if (this.expanded > aliasExpansionLimit(this.text.length) || this.expandedText > MAX_ALIASED_TEXT) this.declined = true;
       mapping = named?.mapping ?? false;
     } else if (anchor) {
-      this.anchors.set(anchor, { size, mapping, document: this.documentOf(node.start) });
+      this.anchors.set(anchor, { size, chars, mapping, document: this.documentOf(node.start) });
     }
     if (parent) {
       // What a merge key takes: a mapping, or a list of mappings (js-yaml takes a list's items too, SR67-2).
@@ -413,6 +419,7 @@ class AliasGuard {
       if (tag === MERGE_TAG) parent.mergeValueNext = true;
       if (!mapping) parent.allMappings = false;
       parent.size += size;
+      parent.grown += chars - (position - node.start);
     }
   };
 

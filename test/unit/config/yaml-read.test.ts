@@ -9,7 +9,7 @@ import jsYaml from 'js-yaml';
 import { schemasDir } from '../../../src/config/schema-names.js';
 import { MAX_DOCUMENTS, needsFullParser, parseYamlFile, plainYamlDocuments, tooManyDocuments } from '../../../src/config/yaml-read.js';
 import { fastPositions } from '../../../src/config/yaml-fast-positions.js';
-import { parseWithPositions, type ParsedFile } from '../../../src/config/yaml-positions.js';
+import { aliasExpansionLimit, parseWithPositions, type ParsedFile } from '../../../src/config/yaml-positions.js';
 
 const CORPUS: Record<string, string> = {
   playbook: 'kind: Playbook\nname: "Inbound NDA"\ndescription:\nrules:\n  - name: Term\n    actions: |\n      ACCEPT up to 3 years\n      REJECT longer\n    generate_summary: false\n    reviewer: alice@acme.example\n',
@@ -249,6 +249,18 @@ describe('parseYamlFile (fast) against the full parser', () => {
       expect(new Set(read.diagnostics.map((d) => d.code))).toEqual(new Set(['yaml-alias-expansion']));
       expect(read.diagnostics[0]!.message).toContain(`aliases expand this file to more than ${Math.floor(many.length / 2)} values (an alias bomb?)`);
     }
+  });
+
+  it('refuses aliases that bring millions of characters of text, each one value: at the alias past the room (probe BC-1)', () => {
+    // 600 aliases of a 100 KB text, nested in a list an alias brings too: 60 million characters.
+    const fields = Array.from({ length: 300 }, (_, i) => `  f${i}: {label: *big, input: text}\n`).join('');
+    const text = `title: &big "${'A'.repeat(100_000)}"\nsection: &s\n${fields}again: *s\n`;
+    for (const read of [parseYamlFile(text, 'c.cover.yaml'), parseWithPositions(text, 'c.cover.yaml')]) {
+      expect(read.diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([['yaml-alias-expansion', 3 + 160, 'aliases expand this file by more than 16,000,000 characters of text (an alias bomb?), from `*big`']]);
+    }
+    // A file past 2 MB still adds at most a million values.
+    expect(aliasExpansionLimit(40_000_000)).toBe(1_000_000);
+    expect(aliasExpansionLimit(100_000)).toBe(50_000);
   });
 
   it('reads a quoted or tagged `<<` key as the text it is, not a merge key, as YAML does (probes PK-1, PM-3)', () => {
