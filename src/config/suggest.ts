@@ -58,14 +58,15 @@ const normalise = remembered((s) => s.toLowerCase().replace(/[-_\s]/g, ''));
  * (roughly one edit per three characters), so unrelated words never get a silly suggestion.
  */
 export function suggest(input: string, candidates: Iterable<string>): string | undefined {
+  if (input.length > LONGEST_SUGGESTED) return undefined;
   const wanted = normalise(input);
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
-    if (candidate === input) continue;
+    if (candidate === input || candidate.length > LONGEST_SUGGESTED) continue;
     // One edit is a typo of a word, not of a name of one or two letters (`X` is not `_`, nor any other letter).
     const longest = Math.max(wanted.length, candidate.length);
-    const limit = Math.max(longest >= 3 ? 1 : 0, Math.floor(longest / 3));
+    const limit = Math.min(MOST_EDITS, Math.max(longest >= 3 ? 1 : 0, Math.floor(longest / 3)));
     const theirs = normalise(candidate);
     const distance = theirs === wanted ? 0 : levenshtein(wanted, theirs, Math.min(limit, bestDistance - 1));
     if (distance <= limit && distance < bestDistance) {
@@ -78,6 +79,14 @@ export function suggest(input: string, candidates: Iterable<string>): string | u
   if (bestDistance > 1) best = withAllWords(input, candidates) ?? best;
   return best ?? prefixOf(wanted, candidates, input);
 }
+
+/**
+ * No name is longer (docket's are at most 200 characters), and no typo takes more edits: each
+ * comparison of two names of a thousand characters took as long as a thousand of short ones, and
+ * validate of 60 such misspelt variables 26 seconds (probe BC-3).
+ */
+const LONGEST_SUGGESTED = 256;
+const MOST_EDITS = 10;
 
 /** The words of a name, split where `normalise` drops characters. */
 const wordsOf = remembered((s) => s.toLowerCase().split(/[-_\s]+/).filter(Boolean));

@@ -2,6 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { didYouMean, levenshtein, suggest, suggestAddress } from '../../../src/config/suggest.js';
 
 describe('suggest', () => {
+  it('suggests for no name longer than any docket name, and within ten edits: long names cost no seconds (probe BC-3)', () => {
+    const long = (c: string) => `${c}${'x'.repeat(999)}`;
+    const names = Array.from({ length: 60 }, (_, i) => long(String.fromCharCode(65 + i)));
+    // A thousand characters one letter apart: no name of docket's, so no suggestion (and no quadratic work).
+    expect(suggest(long('z'), names)).toBeUndefined();
+    expect(suggest('a', names)).toBeUndefined();
+    // Within the cap, still found.
+    expect(suggest(`${'word_'.repeat(40)}x`, [`${'word_'.repeat(40)}y`])).toBe(`${'word_'.repeat(40)}y`);
+    expect(suggest('abcdefghijklmnopqrstuvwxyz0123456789', ['zyxwvutsrqponmlkjihgfedcba9876543210'])).toBeUndefined();
+  });
+
   it('computes edit distances', () => {
     expect(levenshtein('kitten', 'sitting')).toBe(3);
     expect(levenshtein('', 'abc')).toBe(3);
