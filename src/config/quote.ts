@@ -27,7 +27,9 @@ export function quoteAround(raw: string, at: number, max = 60): string {
  * expected and something else was found (`7`, `{"id":"x"}`).
  */
 export function showJson(value: unknown, max = 60): string {
-  return escapeC1(cutShort(lineWithoutSecrets(JSON.stringify(value) ?? String(value)), max));
+  // JSON writes a number too large for a double (`1e400`, read as Infinity) as null: said as what it is read as (probe BC-4).
+  const shown = typeof value === 'number' && !Number.isFinite(value) ? `${value} (a number too large)` : (JSON.stringify(value) ?? String(value));
+  return escapeC1(cutShort(lineWithoutSecrets(shown), max));
 }
 
 function cutShort(text: string, max: number): string {

@@ -37,6 +37,8 @@ describe("a URL's secrets in what output quotes", () => {
     expect(quoteValue('not-an-email https://u:PW@x.example.com/?q=Q#F')).toBe('"not-an-email https://***@x.example.com/?…#…"');
     expect(showName('https://bob:PW@hooks.example.com/x?token=T')).toBe('"https://***@hooks.example.com/x?…"');
     expect(showJson(['https://u:PW@x.example.com'])).toBe('["https://***@x.example.com"]');
+    // A number past a double's range, which JSON would write as null (probe BC-4).
+    expect(showJson(JSON.parse('1e400'))).toBe('Infinity (a number too large)');
     for (const [line, shown] of [
       ['  url: "https:/u:PW@api.example.com/r"', '  url: "https:/***@api.example.com/r"'],
       ['  url: http:/u:PW@127.0.0.1/r', '  url: http:/***@127.0.0.1/r'],
