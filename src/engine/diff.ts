@@ -194,6 +194,9 @@ export function diff(input: DiffInput): DiffResult {
   const diagnostics = new Diagnostics();
   const changes: Change[] = [];
   const ids: Record<string, string> = {};
+  /** The objects the files pin by `id:`, by refKey. */
+  const pinned = new Map<string, string>();
+  for (const d of input.desired) if (d.pinId !== undefined) pinned.set(refKey(d.kind, d.key), d.pinId);
   const unknownIds: DiffResult['unknownIds'] = {};
   const ambiguous: DiffResult['ambiguous'] = {};
   const renamedAway: DiffResult['renamedAway'] = {};
@@ -701,7 +704,7 @@ export function diff(input: DiffInput): DiffResult {
         if (createdUnknown) unknownIds[refKey(kind.name, d.key)] ??= createdUnknown;
         continue;
       }
-      const compared = compare(kind, d, l, parentOf, { ids, claimedAs, formerNames, replaced, diagnostics, readOnly: input.readOnly === true, hold: input.hold ?? {} });
+      const compared = compare(kind, d, l, parentOf, { ids, pinned, claimedAs, formerNames, replaced, diagnostics, readOnly: input.readOnly === true, hold: input.hold ?? {} });
       if (compared.some((c) => c.action === 'upload')) replaced.add(refKey(kind.name, d.key));
       for (const c of compared) changes.push(c);
       if (l.unknownFields) adoptable.push(...unknownFiles(kind, d, l, compared.some((c) => c.action === 'upload')));
@@ -869,6 +872,7 @@ function createChange(kind: KindMeta, d: DesiredResource, parent: Change['parent
 
 interface CompareState {
   ids: Record<string, string>;
+  pinned: ReadonlyMap<string, string>;
   claimedAs: ReadonlyMap<string, string>;
   formerNames: ReadonlyMap<string, string>;
   replaced: ReadonlySet<string>;
@@ -883,7 +887,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
   let changed = false;
   for (const field in d.fields) {
     if (l.unknownFields?.[field] !== undefined) continue;
-    if (!sameField(kind, d, l, field, state) || repointed(d, l, field, replaced)) {
+    if (!sameField(kind, d, l, field, state) || repointed(d, l, field, replaced, state)) {
       changed = true;
       break;
     }
@@ -917,7 +921,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
     if (ignored?.includes(field)) continue;
     const liveValue = l.fields[field] ?? null;
     const same = sameField(kind, d, l, field, state);
-    const repoint = same && repointed(d, l, field, replaced);
+    const repoint = same && repointed(d, l, field, replaced, state);
     if (same && !repoint) continue;
     // A link to an object this plan renames away: shown by the name that object gets, not the same name twice.
     const away = renamedAwayNames(d, l, field, state);
@@ -1068,8 +1072,16 @@ function renamedIn(value: unknown, away: ReadonlyMap<string, string>): unknown {
  * A reference to an object this plan replaces, or to one an earlier apply replaced (a re-point it
  * left undone), must be sent again, even though its name is the same.
  */
-function repointed(d: DesiredResource, l: LiveResource, field: string, replaced: ReadonlySet<string>): boolean {
+function repointed(d: DesiredResource, l: LiveResource, field: string, replaced: ReadonlySet<string>, { ids, pinned }: Pick<CompareState, 'ids' | 'pinned'>): boolean {
   if (l.staleRefs?.includes(field) === true) return true;
+  // The same name, another object: two users of one e-mail, the files pinning one, the other set in the app (probe BE-1).
+  const liveId = l.refIds?.[field];
+  if (typeof liveId === 'string') {
+    const ref = d.refs.find((r) => r.field === field);
+    // A kind diffed before the one it names (the organization, its members) knows that one by its pin.
+    const meant = ref === undefined ? undefined : (ids[refKey(ref.kind, ref.key)] ?? pinned.get(refKey(ref.kind, ref.key)));
+    if (meant !== undefined && meant !== liveId) return true;
+  }
   return replaced.size > 0 && d.refs.some((r) => r.field === field && replaced.has(refKey(r.kind, r.key)));
 }
 

@@ -39,7 +39,7 @@ function agreementsValue(field: (typeof AGREEMENTS_ORG_FIELDS)[number], text: st
   return field === 'name' && text !== null ? composed(text) : text;
 }
 
-async function fetchReviewPart(ctx: FetchContext): Promise<{ id: string; fields: Fields; refs: LiveResource['refs']; updatedAt?: string }> {
+async function fetchReviewPart(ctx: FetchContext): Promise<{ id: string; fields: Fields; refs: LiveResource['refs']; refIds?: Record<string, unknown>; updatedAt?: string }> {
   const org = await reviewOrganization(ctx);
   const a = org.attributes;
   // The members only when the organization does not name the reviewer's e-mail itself.
@@ -49,6 +49,8 @@ async function fetchReviewPart(ctx: FetchContext): Promise<{ id: string; fields:
     id: org.id,
     fields: { 'review.name': normName(a.name), 'review.default_reviewer': reviewer },
     refs: reviewer ? [{ kind: 'member', key: reviewer }] : [],
+    // Which user, when two share the e-mail and the files pin one (probe BE-1).
+    ...(a.default_reviewer_id ? { refIds: { 'review.default_reviewer': a.default_reviewer_id } } : {}),
     ...updatedAt(a),
   };
 }
@@ -182,6 +184,7 @@ export const organizationKind: KindModule<'organization'> = {
       name: KEY,
       fields: { ...review?.fields, ...agreements?.fields },
       refs: review?.refs ?? [],
+      ...(review?.refIds ? { refIds: review.refIds } : {}),
       ...latest(review, agreements),
     };
     return [live];

@@ -328,6 +328,8 @@ export const ruleKind: KindModule<'rule'> = {
           parentId: p.id,
           fields: { name, ...liveRuleTexts(a), reviewer },
           refs: reviewer ? [{ kind: 'member' as const, key: reviewer }] : [],
+          // Which user, when two share the e-mail and the files pin one (probe BE-1).
+          ...(a.reviewer_id ? { refIds: { reviewer: a.reviewer_id } } : {}),
           ...updatedAt(a),
         };
       }),

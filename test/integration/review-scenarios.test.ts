@@ -798,9 +798,20 @@ describe('failures and retries', () => {
     // Declared, it is the member's own identity that is ambiguous; pinned, the pin says which.
     await writeFiles(dir, { 'members.yaml': 'kind: Member\nemail: alice@acme.example\n' });
     expect((await cli('plan', '-C', dir)).stderr).toContain('2 live member objects are named "alice@acme.example"; docket cannot tell which one the file means');
-    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: alice@acme.example\nid: ${twin.id}\n` });
+    await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: alice@acme.example\nid: ${twin.id}\n`, 'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: alice@acme.example\n' });
     await applyOk(cli, dir);
-    expect(liveRules('Vendor MSA').find((r) => r.name === 'Liability cap')!.reviewer_id).toBe(twin.id);
+    const cap = () => liveRules('Vendor MSA').find((r) => r.name === 'Liability cap')!;
+    expect([cap().reviewer_id, org().default_reviewer_id]).toEqual([twin.id, twin.id]);
+    await expectNoChanges(cli, dir);
+    // Switched in the app to the other user of that e-mail: the same e-mail, another person, whom the pin
+    // says the files do not mean; the plan sets both back (probe BE-1).
+    cap().reviewer_id = alice.id;
+    org().default_reviewer_id = alice.id;
+    const switched = await cli('plan', '-C', dir);
+    expect(switched.stdout).toContain(`reviewer: "${alice.id}" → "alice@acme.example"`);
+    expect(switched.stdout).toContain(`review.default_reviewer: "${alice.id}" → "alice@acme.example"`);
+    await applyOk(cli, dir);
+    expect([cap().reviewer_id, org().default_reviewer_id]).toEqual([twin.id, twin.id]);
     await expectNoChanges(cli, dir);
     // Exported, they are one document (two would be refused as declared twice), said with both ids (second read SR83-1).
     const out = join(await makeDir({}), 'export');
