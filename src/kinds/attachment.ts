@@ -161,7 +161,8 @@ export const attachmentKind: KindModule<'attachment'> = {
       // The lock may record another upload under this name, and no upload since: not the one
       // pinned, which is what is said (probe GY). With one since, the pin is likely that one.
       const recorded = ctx.lock.files[lockKey('attachment', d.key)];
-      const other = recorded?.pending ? undefined : confirmedUpload(recorded);
+      const confirmed = confirmedUpload(recorded);
+      const other = recorded?.pending ? undefined : confirmed;
       const entries = [recorded, ...d.renamedFrom.map((name) => ctx.lock.files[lockKey('attachment', name)])];
       const before = uploadsBeforePin(entries, d.pinId);
       // No upload of it recorded here at all (an export's pin in another organization, or a lost lock): a template may not send the pin on trust (probe RI-1).
@@ -174,7 +175,9 @@ export const attachmentKind: KindModule<'attachment'> = {
           : '';
       const unrecorded = other
         ? `docket.lock.json records an upload of ${other.file} as id ${other.id}, not the id its \`id:\` pins; the service cannot give a PDF back${formerLive}`
-        : `docket.lock.json records no confirmed upload of it (none, or one never confirmed); the service cannot give a PDF back${formerLive}`;
+        : confirmed
+          ? `docket.lock.json records an earlier upload of ${confirmed.file} as id ${confirmed.id}, and one since that was never confirmed, which the \`id:\` likely pins; the service cannot give a PDF back${formerLive}`
+          : `docket.lock.json records no confirmed upload of it (none, or one never confirmed); the service cannot give a PDF back${formerLive}`;
       live.push({
         kind: 'attachment',
         id: d.pinId,

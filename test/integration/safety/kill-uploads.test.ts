@@ -315,8 +315,8 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     const plan = await run('plan', '-C', dir);
     expect(plan.stdout).toContain('~ update template "Cloud Service Agreement"');
     expect(plan.stdout).toContain('changed in files');
-    // The lock holds the upload's pending mark: not "no entry", which reads as lost records.
-    expect(plan.stdout + plan.stderr).toContain('docket.lock.json records no confirmed upload of it (none, or one never confirmed)');
+    // The lock holds the upload's pending mark beside the earlier upload: said so, not "no confirmed upload" (probe BE-2).
+    expect(plan.stdout + plan.stderr).toContain(`docket.lock.json records an earlier upload of attachments/security.pdf as id ${first}, and one since that was never confirmed, which the \`id:\` likely pins`);
     expect((await run('drift', '-C', dir)).code).toBe(0);
     const adopted = await run('apply', '-C', dir, '--auto-approve', '--adopt-files');
     expect(adopted.code).toBe(0);
