@@ -386,18 +386,37 @@ export function isRenameHintOf(warning: string, c: { kind: string; name: string;
 
 const RENAME_HINT_MARK = ') looks like a rename of the live ';
 
-/** A rename hint as it reads when the plan (cut to `--target`s) no longer archives the live `archived`. */
-export function withoutArchiveOf(warning: string, archived: { kind: string; name: string }): string {
-  const was = quoteValue(archived.name, Infinity);
-  if (!warning.includes(`${RENAME_HINT_MARK}${archived.kind} ${was} (`)) return warning;
-  const start = `but the plan archives ${was} and creates `;
+/** A rename hint as it reads when the plan (cut to `--target`s) no longer archives or deletes the live `removed`. */
+export function withoutRemovalOf(warning: string, removed: { kind: string; name: string; action: string }): string {
+  const said = removalSaid(warning, removed);
+  if (!said) return warning;
+  return `${warning.slice(0, said.at)}but the plan creates ${said.created} beside it${warning.slice(said.end)}`;
+}
+
+/**
+ * A rename hint as it reads when the plan (cut to `--target`s) no longer makes the create it names
+ * but still removes the live `removed` it looks like: that a plan of the targets deletes a rule the
+ * files seem to have renamed is what its reader must see (probe BG-2). Undefined when the hint says
+ * no such removal: it is no longer this plan's.
+ */
+export function withoutCreateOf(warning: string, removed: { kind: string; name: string; action: string }): string | undefined {
+  const said = removalSaid(warning, removed);
+  if (!said) return undefined;
+  return `${warning.slice(0, said.at)}but the plan ${removed.action === 'archive' ? 'archives' : 'deletes'} ${quoteValue(removed.name, Infinity)} (creating ${said.created} is outside its targets)${warning.slice(said.end)}`;
+}
+
+/** Where a rename hint says `but the plan archives|deletes <was> and creates <now>`, and `<now>`. */
+function removalSaid(warning: string, removed: { kind: string; name: string; action: string }): { at: number; end: number; created: string } | undefined {
+  const was = quoteValue(removed.name, Infinity);
+  if (!warning.includes(`${RENAME_HINT_MARK}${removed.kind} ${was} (`)) return undefined;
+  const start = `but the plan ${removed.action === 'archive' ? 'archives' : 'deletes'} ${was} and creates `;
   const at = warning.indexOf(start);
   // Past the name it creates, which may itself hold `: to keep` (second read SR73-9): as the warning starts.
-  const created = warning.slice(0, warning.indexOf(' (')).slice(archived.kind.length + 1);
-  const from = at < 0 ? -1 : warning.startsWith(`${archived.kind} ${created}`) && warning.startsWith(created, at + start.length) ? at + start.length + created.length : at;
+  const created = warning.slice(0, warning.indexOf(' (')).slice(removed.kind.length + 1);
+  const from = at < 0 ? -1 : warning.startsWith(`${removed.kind} ${created}`) && warning.startsWith(created, at + start.length) ? at + start.length + created.length : at;
   const end = from < 0 ? -1 : [RENAME_HINT_END, RETYPE_HINT_END].map((e) => warning.indexOf(e, from)).filter((i) => i >= 0).sort((a, b) => a - b)[0] ?? -1;
-  if (end < 0) return warning;
-  return `${warning.slice(0, at)}but the plan creates ${warning.slice(at + start.length, end)} beside it${warning.slice(end)}`;
+  if (end < 0) return undefined;
+  return { at, end, created: warning.slice(at + start.length, end) };
 }
 
 const RENAME_HINT_END = ': if it was renamed, add';

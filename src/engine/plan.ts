@@ -56,7 +56,7 @@ export interface BuildPlanInput {
    * reference elsewhere whose id the service does not say is not this plan's to send (the first
    * half of a two-step invite is `--target member/…`).
    */
-  sends?: (d: DesiredResource) => boolean;
+  sends?: UnsentHold['sends'];
   /** Live objects a pending document (`*.yaml.pending`) names, by `kind:key` → its file: a reference to one says so. */
   pending?: ReadonlyMap<string, string>;
   /** Where each `var.` name got the value this run uses (LoadedConfig.varOrigin). */

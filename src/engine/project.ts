@@ -3,6 +3,7 @@
  * services that takes, reading live state, the guarded and targeted plan, and whether a saved plan
  * still holds. The CLI, the tests and the benchmark call these.
  */
+import type { UnsentHold } from './unsent.js';
 import type { VariableOrigins } from '../config/schema.js';
 import { uniqueDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { LockFile } from '../config/lock.js';
@@ -262,7 +263,7 @@ function inPlay(live: readonly LiveResource[], desired: readonly DesiredResource
 }
 
 /** What a plan cut to targets, or a report of some kinds, may send or say: the problems of other resources are held (unsent.ts). */
-function sendsOf(targets: readonly string[], reported: readonly KindName[], kinds: readonly AnyKind[]): { sends?: (d: DesiredResource) => boolean } {
+function sendsOf(targets: readonly string[], reported: readonly KindName[], kinds: readonly AnyKind[]): Partial<Pick<UnsentHold, 'sends'>> {
   if (targets.length === 0 && reported.length === 0) return {};
   const targeted = childInTargets(targets, kinds);
   const wanted = new Set<KindName>([...reported, ...kinds.filter((k) => k.parentKind && reported.includes(k.parentKind)).map((k) => k.name)]);

@@ -12,7 +12,7 @@ import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
 import { adoptableWarning, removedButEditedStart, summarize } from './plan.js';
 import { CREATE_ACTIONS, formerKeys, prefixesOf, refKey, type Change, type DesiredResource, type KindName, type Plan, type UndeclaredSummary } from './types.js';
-import { isCreateOnlyHintOf, isRenameHintOf, withoutArchiveOf } from './hints.js';
+import { isCreateOnlyHintOf, isRenameHintOf, withoutCreateOf, withoutRemovalOf } from './hints.js';
 
 export interface TargetSpec {
   kind: KindName;
@@ -216,8 +216,19 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   const dropped = plan.changes.filter((c) => !keep.has(c.id) && (c.action === 'delete' || c.action === 'archive')).map(removedButEditedStart);
   // Nor is a rename hint about a create it no longer makes.
   const notCreated = plan.changes.filter((c) => !keep.has(c.id) && CREATE_ACTIONS.includes(c.action));
-  // A rename hint that says the live object is archived (--prune) where this plan no longer archives it.
+  // A rename hint that says the live object is archived (--prune) or deleted where this plan no longer does.
   const unarchived = plan.changes.filter((c) => !keep.has(c.id) && c.action === 'archive');
+  const unremoved = plan.changes.filter((c) => !keep.has(c.id) && (c.action === 'archive' || c.action === 'delete'));
+  // Of a create this plan no longer makes, the removal it still makes of the live look-alike (probe BG-2).
+  const removedHere = changes.filter((c) => c.action === 'archive' || c.action === 'delete');
+  const renameHintOf = (w: string): string | undefined => {
+    if (!notCreated.some((c) => isRenameHintOf(w, c))) return w;
+    for (const r of removedHere) {
+      const said = withoutCreateOf(w, r);
+      if (said !== undefined) return said;
+    }
+    return undefined;
+  };
   // Nor a create-only value of an object the targets leave out (it changes nothing either way).
   const untargeted = desired.filter((d) => d.createOnly && !wanted(d.kind, d.key, d.parent));
   // Those it leaves, still said where the plan (made to adopt them all) no longer says them (probe PL-2).
@@ -225,8 +236,8 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   const warnings = [
     ...(dropped.length === 0 && notCreated.length === 0 && untargeted.length === 0
       ? plan.warnings
-      : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)) && !notCreated.some((c) => isRenameHintOf(w, c)) && !untargeted.some((d) => isCreateOnlyHintOf(w, d)))
-    ).map((w) => unarchived.reduce(withoutArchiveOf, w)),
+      : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)) && !untargeted.some((d) => isCreateOnlyHintOf(w, d))).flatMap((w) => renameHintOf(w) ?? [])
+    ).map((w) => unremoved.reduce(withoutRemovalOf, w)),
     ...remadeWarnings,
     ...leftUnadopted,
     ...outOfScope.map((c) => `${c.kind} ${quoteValue(c.key)} is left out: this cut plan did not read ${c.parent!.kind} ${quoteValue(c.parent!.key)}'s declared ${kinds.find((k) => k.parentKind === c.parent!.kind)?.noun[1] ?? 'children'}, so it cannot tell what to do with it; plan without --target`),

@@ -14,7 +14,8 @@ export interface UnsentProblem {
 
 /** Whether the cut plan may send a change of a resource, and where the problems of those it may not go. */
 export interface UnsentHold {
-  sends?: (d: DesiredResource) => boolean;
+  /** Whether the cut plan sends what it makes of this object (a declared one, or a live one it removes). */
+  sends?: (d: Pick<DesiredResource, 'kind' | 'key' | 'parent'>) => boolean;
   unsent?: UnsentProblem[];
 }
 

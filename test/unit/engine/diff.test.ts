@@ -439,6 +439,14 @@ describe('diff: pins and ambiguity', () => {
     // Cut to --target, the plan archives no playbook outside them: said so (second read SR99-2).
     const cut = diff({ kinds: KIND_META, desired: [d], live: [livePlaybook('pb-1', 'Old A'), livePlaybook('pb-2', 'Old B')], prune: { playbooks: true }, hold: { sends: (x) => x.key === 'Merged', unsent: [] } });
     expect(cut.diagnostics.warnings.map((w) => w.message)).toEqual(['playbook "Merged" lists "Old B" in renamed_from, live as another object than the one it renames ("Old A"): docket leaves it as it is in this plan, cut to its targets (one without --target archives it)']);
+    // A target naming that one (`--prune --target playbook/"Old B"`) archives it: said so (probe BG-1).
+    const named = diff({ kinds: KIND_META, desired: [d], live: [livePlaybook('pb-1', 'Old A'), livePlaybook('pb-2', 'Old B')], prune: { playbooks: true }, hold: { sends: (x) => x.key === 'Old B', unsent: [] } });
+    expect(named.diagnostics.warnings.map((w) => w.message)).toEqual(['playbook "Merged" lists "Old B" in renamed_from, live as another object than the one it renames ("Old A"): this plan archives it, as no file declares it']);
+    // A rule's is deleted only where a target names it or its playbook, not another rule of it (probe BG-1).
+    const ruleCut = (sends: (x: { key: string }) => boolean) =>
+      diff({ kinds: KIND_META, desired: [desiredPlaybook(NDA.name), rule], live: [livePlaybook(NDA.id, NDA.name), liveRule('r-a', NDA, 'a'), liveRule('r-b', NDA, 'b')], prune: {}, hold: { sends, unsent: [] } }).diagnostics.warnings.map((w) => w.message);
+    expect(ruleCut((x) => x.key === `${NDA.name}/c`)).toEqual(['rule "c" lists "b" in renamed_from, live as another object than the one it renames ("a"): docket leaves it as it is in this plan, cut to its targets (one without --target deletes it)']);
+    expect(ruleCut((x) => x.key === `${NDA.name}/b`)).toEqual(['rule "c" lists "b" in renamed_from, live as another object than the one it renames ("a"): this plan deletes it, as no file declares it']);
     // One another document's record takes (pass 4) is that one's: nothing to say of it (second read SR99-2).
     const taken = diff({
       kinds: KIND_META,
@@ -651,6 +659,12 @@ describe('diff: pins and ambiguity', () => {
     // Declared under its own name (a swap through pins), the holder is renamed too: no error.
     const swap = run([d, desiredPlaybook('Beta', { pinId: 'pb-t' })], [livePlaybook('pb-b', 'Beta'), livePlaybook('pb-t', 'Tea')]);
     expect(swap.diagnostics.errors.filter((e) => e.code === 'rename-target-live')).toEqual([]);
+    // Under --prune the holder is archived first; so too in a plan cut to a target naming it (probe BG-3).
+    const live = [livePlaybook('pb-b', 'Beta'), livePlaybook('pb-t', 'Tea')];
+    expect(run([d], live, { playbooks: true }).diagnostics.errors).toEqual([]);
+    const cut = (key: string) => diff({ kinds: KIND_META, desired: [d], live, prune: { playbooks: true }, hold: { sends: (x) => x.key === key, unsent: [] } }).diagnostics.errors.map((e) => e.code);
+    expect(cut('Tea')).toEqual([]);
+    expect(cut('Other')).toEqual(['rename-target-live']);
   });
 
   it('a chain of renames of any length is made whole, in either order of declaration, synced before or not', () => {

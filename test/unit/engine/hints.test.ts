@@ -4,7 +4,7 @@ import { buildPlan } from '../../../src/engine/plan.js';
 import { fieldHash, formatSyncRecord, syncState } from '../../../src/engine/sync.js';
 import type { DesiredResource, LiveResource } from '../../../src/engine/types.js';
 import { KIND_META, desiredMember, desiredPlaybook, desiredRule, liveMember, livePlaybook, liveRule } from './builders.js';
-import { pinHints, withoutArchiveOf } from '../../../src/engine/hints.js';
+import { pinHints, withoutCreateOf, withoutRemovalOf } from '../../../src/engine/hints.js';
 
 function warnings(desired: DesiredResource[], live: LiveResource[]): string[] {
   const { plan, diagnostics } = buildPlan({ kinds: KIND_META, desired, live, prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't' });
@@ -269,12 +269,22 @@ describe('plan hints from the sync records', () => {
   });
 });
 
-describe('withoutArchiveOf', () => {
+describe('withoutRemovalOf', () => {
   it('says the plan creates the new name beside the live one, also when a name holds the words the warning ends with (second read SR73-9)', () => {
     const warning = 'playbook "Records: to keep" (playbooks/r.yaml:1) looks like a rename of the live playbook "Records: to keep old" (the same rules), but the plan archives "Records: to keep old" and creates "Records: to keep": if it was renamed, add `renamed_from: ["Records: to keep old"]`';
-    expect(withoutArchiveOf(warning, { kind: 'playbook', name: 'Records: to keep old' })).toBe(
+    expect(withoutRemovalOf(warning, { kind: 'playbook', name: 'Records: to keep old', action: 'archive' })).toBe(
       'playbook "Records: to keep" (playbooks/r.yaml:1) looks like a rename of the live playbook "Records: to keep old" (the same rules), but the plan creates "Records: to keep" beside it: if it was renamed, add `renamed_from: ["Records: to keep old"]`',
     );
+  });
+
+  it('of a rule whose delete a cut plan leaves out, says it creates beside it; of one whose create it leaves out, that it deletes the look-alike (probe BG-2)', () => {
+    const warning = 'rule "Term of agreement" (playbooks/p.yaml:4) looks like a rename of the live rule "Term" (the same content), but the plan deletes "Term" and creates "Term of agreement": if it was renamed, add `renamed_from: [Term]`';
+    const term = { kind: 'rule', name: 'Term', action: 'delete' };
+    expect(withoutRemovalOf(warning, term)).toBe('rule "Term of agreement" (playbooks/p.yaml:4) looks like a rename of the live rule "Term" (the same content), but the plan creates "Term of agreement" beside it: if it was renamed, add `renamed_from: [Term]`');
+    expect(withoutCreateOf(warning, term)).toBe('rule "Term of agreement" (playbooks/p.yaml:4) looks like a rename of the live rule "Term" (the same content), but the plan deletes "Term" (creating "Term of agreement" is outside its targets): if it was renamed, add `renamed_from: [Term]`');
+    // Of another object: not this hint's.
+    expect(withoutCreateOf(warning, { ...term, name: 'Other' })).toBeUndefined();
+    expect(withoutRemovalOf(warning, { ...term, action: 'archive' })).toBe(warning);
   });
 });
 
