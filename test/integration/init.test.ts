@@ -122,6 +122,10 @@ describe('docket init', () => {
     expect(init.code).toBe(0);
     expect(init.stdout).toContain('npm install --save-dev <docket');
     expect(await readFile(join(dir, 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=node_modules\/docket\/schemas\/docket\.schema\.json\n/);
+    // Run from the folder above, the install goes where the comments point: in DIR, named from here (probe BF-1).
+    const above = await makeDir({});
+    const named = await runCli(['init', 'my config'], { cwd: above });
+    expect(named.stdout).toContain("the files' `$schema` comments point at my config/node_modules/docket/schemas; pin docket there (`cd 'my config' && npm install --save-dev <docket");
     expect(await readFile(join(dir, 'playbooks/example.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/node_modules\/docket\/schemas\/playbook\.schema\.json\n/);
   });
 

@@ -17,7 +17,7 @@ import { schemaHome } from '../../config/schema-names.js';
 import { DocketError, UsageError } from '../../errors.js';
 import { docketYaml, examplePlaybook } from '../init-templates.js';
 import { GITIGNORE_ENTRY, GITIGNORE_FILE, gitignoreText } from '../../config/work-dir.js';
-import { dirFlag } from '../../util/shell-word.js';
+import { dirFlag, shellPath } from '../../util/shell-word.js';
 import { isInside, rootRelative } from '../../config/data-files.js';
 import { skippedPartOf } from '../../config/not-read.js';
 import { sayDoneUnreported, type Io } from '../io.js';
@@ -97,7 +97,7 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
         throw new DocketError('write-failed', `cannot write ${showPath(at)} (${why}); nothing was written`, `${fix}, or pass another DIR`);
       }
       // The paths are what was typed: a control character in one is shown escaped, not sent to the terminal.
-      if (!opts.quiet) io.stdout(escapeControl(`${table(done)}\n${nextSteps(dir)}${home.installed ? '' : editorNote(home.dir, root)}`));
+      if (!opts.quiet) io.stdout(escapeControl(`${table(done)}\n${nextSteps(dir)}${home.installed ? '' : editorNote(home.dir, io.cwd)}`));
       await sayDoneUnreported(io, `init wrote ${showPath(join(dir, 'docket.yaml'))} and the starter files`);
       const nested = await nestedConfigurationWarning(dir, root, io.cwd, showPath(join(dir, 'docket.yaml')));
       if (nested) io.stderr(`${nested}\n`);
@@ -166,10 +166,16 @@ function danglingLink(path: string): boolean {
   }
 }
 
-/** Where the modelines point, when nothing is installed there yet. */
-function editorNote(schemas: string, root: string): string {
-  const where = posixPath(relative(root, schemas)) || '.';
-  return `Editor completion: the files' \`$schema\` comments point at ${where}; pin docket in this repository (\`npm install --save-dev <docket: a git URL or a path; it is not on the npm registry>\`) so they resolve for everyone.\n`;
+/**
+ * Where the modelines point, when nothing is installed there yet, and the install that puts docket
+ * there: run in the folder whose node_modules they name, which need not be the current one (`init
+ * my-config` outside any package: npm would make a package.json here; probe BF-1).
+ */
+function editorNote(schemas: string, cwd: string): string {
+  const project = dirname(dirname(dirname(schemas)));
+  const shown = (path: string): string => posixPath(relative(cwd, path)) || '.';
+  const cd = shown(project) === '.' ? '' : `cd ${shellPath(shown(project))} && `;
+  return `Editor completion: the files' \`$schema\` comments point at ${shown(schemas)}; pin docket there (\`${cd}npm install --save-dev <docket: a git URL or a path; it is not on the npm registry>\`) so they resolve for everyone.\n`;
 }
 
 /** Writes only when nothing is there (`wx` also closes the race with another writer); adds to `undo` what it made. */
