@@ -87,7 +87,9 @@ export function listProblem(body: unknown, identity?: string): string | undefine
  * contradicts itself (an empty `data` that says 7 records): read as it is, nothing would look live,
  * every object would be created again, and pull would take every file out. One page: the first
  * read (`firstPage`), naming no next page (by number or by link) and no last page past the first.
- * So does an empty first page that names pages after it.
+ * So does an empty first page that names pages after it, and a first page that names a last page
+ * past it but no next one: read as the whole list, the items of its other pages read as removed
+ * live (probe BD-1).
  */
 export function countProblem(body: Record<string, unknown>, items: number, firstPage = true): string | undefined {
   if (!firstPage) return undefined;
@@ -98,6 +100,7 @@ export function countProblem(body: Record<string, unknown>, items: number, first
   const atMostOne = (n: unknown): boolean => n === undefined || n === null || n === 0 || n === 1 || n === '0' || n === '1';
   // A first page with nothing on it that names pages after it: the pages of a list fill from the first.
   if (items === 0 && (!noNext || !atMostOne(p?.last))) return `"data" holds no item, yet the answer names pages after it`;
+  if (noNext && atMostOne(p?.current) && !atMostOne(p?.last)) return `the first page says the list has ${showJson(p!.last, 20)} pages ("meta.pagination.last"), but names no next page`;
   if (!p || typeof p.records !== 'number' || !Number.isInteger(p.records)) return undefined;
   const onlyPage = atMostOne(p.current) && atMostOne(p.last) && noNext;
   return onlyPage && p.records !== items ? `"data" holds ${items} item${items === 1 ? '' : 's'}, but "meta.pagination.records" says the list holds ${p.records}` : undefined;

@@ -41,6 +41,15 @@ describe('countProblem', () => {
     expect(countProblem(page([], { current: 2, next: 3, last: 3 }), 0, false)).toBeUndefined();
   });
 
+  it('refuses a first page that names a last page past it but no next one: its other pages would read as removed live (probe BD-1)', () => {
+    const members = Array.from({ length: 15 }, (_, i) => item(`m${i}`));
+    expect(listProblem({ data: members, links: { next: null }, meta: { pagination: { current: 1, next: null, last: 3, records: 45 } } })).toBe('the first page says the list has 3 pages ("meta.pagination.last"), but names no next page');
+    expect(listProblem(page(members, { last: '3' }))).toBe('the first page says the list has "3" pages ("meta.pagination.last"), but names no next page');
+    // With a next page, by number or link, it is read on.
+    expect(listProblem(page(members, { current: 1, next: 2, last: 3, records: 45 }))).toBeUndefined();
+    expect(listProblem({ data: members, links: { next: '/v1/x?page%5Bnumber%5D=2' }, meta: { pagination: { current: 1, last: 3 } } })).toBeUndefined();
+  });
+
   it('takes a later page, or a first one that names a next page by link, whatever count it gives', () => {
     expect(countProblem({ data: [item('c')], meta: { pagination: { records: 3 } } }, 1, false)).toBeUndefined();
     expect(listProblem({ data: [item('a')], links: { next: '/v1/x?page%5Bnumber%5D=2' }, meta: { pagination: { records: 3 } } })).toBeUndefined();
