@@ -51,6 +51,8 @@ export interface ServiceClientOptions {
   apiKeyFrom?: string;
   /** The variable naming the proxy `dispatcher` connects through (`HTTPS_PROXY`…): named where a connection fails. */
   proxyVariable?: string;
+  /** The proxy's URL holds a user name or password (a 407 is then their refusal, not a request for them). */
+  proxyCredentials?: true;
   /** Default: a keep-alive undici Pool for the base URL's origin, created on first use. */
   dispatcher?: Dispatcher;
   /** Shared by both services' clients so `--concurrency` bounds the total. Default: 8 for this client. */
@@ -576,6 +578,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   function proxyRefusedHint(status: number): string {
     const proxy = options.proxyVariable ?? 'the proxy variable';
     // Worded so that output's hiding of URL passwords leaves it whole (second read SR98B-2).
+    if (status === 407 && options.proxyCredentials) return `the proxy ${proxy} names refused the user name and password written in it: check them (a character such as @, : or % in either written percent-escaped, %40, %3A, %25; docket never prints them)`;
     if (status === 407) return `the proxy ${proxy} names asks for a user name and password: write them in it as user:password@ before the proxy's host (docket never prints them)`;
     return status >= 500 ? `the proxy ${proxy} names could not reach the ${service} service (${base.url}): check that the proxy lets docket through to it, or try again later` : `the proxy ${proxy} names refused to connect docket to the ${service} service (${base.url}): check that the proxy allows it, or list the host in NO_PROXY to connect directly`;
   }

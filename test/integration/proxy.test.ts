@@ -100,13 +100,16 @@ describe('HTTPS_PROXY', () => {
     expect(tunnels.length).toBe(before);
   }, 60_000);
 
-  it('says a proxy that asks for a user and password as such, not retried, the password never printed', async () => {
+  it('says a proxy that refuses the user and password written in its URL as such, not retried, the password never printed (probe BD-2)', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': PLAYBOOK });
     const wrong = await runBin(['plan', '-C', dir], env(`http://bob:not-${encodeURIComponent(PASSWORD)}@127.0.0.1:${proxyPort}`));
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('the proxy answered HTTP 407 instead of connecting to the service');
     // Whole as printed: output's hiding of URL passwords leaves it as written (second read SR98B-2).
-    expect(wrong.stderr).toContain("hint: the proxy HTTPS_PROXY names asks for a user name and password: write them in it as user:password@ before the proxy's host (docket never prints them)");
+    expect(wrong.stderr).toContain('hint: the proxy HTTPS_PROXY names refused the user name and password written in it: check them (a character such as @, : or % in either written percent-escaped, %40, %3A, %25; docket never prints them)');
+    // Written with none, the proxy asks for them.
+    const none = await runBin(['plan', '-C', dir], env(`http://127.0.0.1:${proxyPort}`));
+    expect(none.stderr).toContain("hint: the proxy HTTPS_PROXY names asks for a user name and password: write them in it as user:password@ before the proxy's host (docket never prints them)");
     expect(wrong.stderr).not.toContain('s3cret');
     // A proxy that takes the connection and never answers its CONNECT: the run ends with its --timeout,
     // not undici's 300 s (second read SR98B-1; runBin kills a run past 60 s).
