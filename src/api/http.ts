@@ -25,7 +25,7 @@ import { apiKeyProblem, apiKeyProblemHint } from '../config/api-keys.js';
 import { refusedUnperformed, waitingForTurn, writeSent } from './write-attempts.js';
 import { apiKeyVariable, headerValue, hintForStatus, NEXT_RUN_SAYS, parseProblem, oneLineText, truncate, unaskedEncoding, type NextRun } from './problem.js';
 import { seconds } from '../util/seconds.js';
-import { backoffDelay, classifyConnectionError, decide, parseRetryAfter, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
+import { backoffDelay, classifyConnectionError, PROXY_CLOSED, decide, parseRetryAfter, surelyNotCarriedOut, type ConnectionFailure, type Method } from './retry.js';
 import { normEmail } from '../engine/normalize.js';
 import type {
   ApiResource,
@@ -608,6 +608,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
             ? certificateHint(a.failure.certificate)
             : a.failure.proxyStatus !== undefined
               ? proxyRefusedHint(a.failure.proxyStatus)
+              : options.proxyVariable && a.failure.code === PROXY_CLOSED
+                ? // It connected; the proxy ended the tunnel it was asked for (probe BD-3).
+                  `the proxy ${options.proxyVariable} names took the connection and closed it instead of opening the tunnel to the ${service} service (${base.url}): check that the proxy lets docket through to it, or try again later`
               : options.proxyVariable && !everAnswered && a.failure.phase === 'not-sent'
                 ? // Through a proxy every connection is the proxy's: the service's name is not even looked up here (second read SR98B-9).
                   `docket could not connect to the proxy ${options.proxyVariable} names: check its host and port${/TLS/.test(a.failure.message) ? ', and write it with http:// if the proxy speaks plain http' : ''}`

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { MockAgent, errors as undiciErrors, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, DocketError, mayStillRun } from '../../../src/errors.js';
+import { PROXY_CLOSED } from '../../../src/api/retry.js';
 import {
   connectOptionsFor,
   createLimiter,
@@ -1070,6 +1071,9 @@ describe('errors', () => {
     // Through a proxy, a connection never made is the proxy's (second read SR98B-9).
     const proxied = await failWith('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.1:3128', { proxyVariable: 'HTTPS_PROXY' });
     expect(proxied.hint).toBe('docket could not connect to the proxy HTTPS_PROXY names: check its host and port');
+    // One that took the connection and closed it instead of the tunnel: connected, so not its host and port (probe BD-3).
+    const closed = await failWith(PROXY_CLOSED, 'the proxy closed the connection instead of opening the tunnel to the service', { proxyVariable: 'HTTPS_PROXY' });
+    expect(closed.hint).toBe(`the proxy HTTPS_PROXY names took the connection and closed it instead of opening the tunnel to the review service (${REVIEW}): check that the proxy lets docket through to it, or try again later`);
     // A proxy that will not open the tunnel: nothing reached the service; a 407 asks for its user and password.
     const { mock, client, logs } = setup({ retries: 1, proxyVariable: 'HTTPS_PROXY' });
     mock.intercept({ path: '/v1/a', method: 'POST' }).replyWithError(Object.assign(new Error('Proxy response (407) !== 200 when HTTP Tunneling'), { code: 'UND_ERR_ABORTED' })).times(2);
