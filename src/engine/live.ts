@@ -34,6 +34,8 @@ export interface FetchLiveOptions {
   synced?: () => SyncedIds | Promise<SyncedIds>;
   /** With `--target`: the parents whose children are read (FetchContext.targetedParents). */
   targetedParents?: ReadonlyMap<KindName, ReadonlySet<string>>;
+  /** `apply --adopt-files` (FetchContext.adoptFiles). */
+  adoptFiles?: boolean;
 }
 
 export interface LiveState {
@@ -82,6 +84,7 @@ export async function fetchLive(options: FetchLiveOptions): Promise<LiveState> {
     ...(options.exportServices ? { exportServices: options.exportServices } : {}),
     ...(options.synced ? { synced: options.synced } : {}),
     ...(options.targetedParents ? { targetedParents: options.targetedParents } : {}),
+    ...(options.adoptFiles ? { adoptFiles: true } : {}),
     live: read,
     memo<T>(key: string, load: () => Promise<T>): Promise<T> {
       let p = memo.get(key) as Promise<T> | undefined;

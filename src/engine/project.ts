@@ -169,7 +169,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const read = input.readAll ? withAskedFor(asked, input.desired, kinds) : asked;
   // What the files dropped is read in detail where its live edits matter: drift reports them (every kind), a prune would archive them.
   const readDropped = new Set(kinds.filter((k) => input.readOnly || pruneOn(k, input.prune)).map((k) => k.name));
-  const { live, byKind, lockUpdates, uncertain, seenInPart, notes } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(input.droppedOnly ? { droppedOnly: input.droppedOnly } : {}), ...(readDropped.size > 0 ? { readDropped } : {}), ...(input.sync ? { synced: input.sync } : {}), ...(scope ? { targetedParents: scope } : {}) });
+  const { live, byKind, lockUpdates, uncertain, seenInPart, notes } = await fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared: input.desired, ...(input.readAll ? { readAll: true } : {}), ...(input.droppedOnly ? { droppedOnly: input.droppedOnly } : {}), ...(readDropped.size > 0 ? { readDropped } : {}), ...(input.sync ? { synced: input.sync } : {}), ...(scope ? { targetedParents: scope } : {}), ...(input.adoptFiles && !input.readOnly ? { adoptFiles: true } : {}) });
   const prune = Object.fromEntries(kinds.filter((k) => k.pruneKey).map((k) => [k.pruneKey!, pruneOn(k, input.prune)]));
   const marks = input.landing?.() ?? new Map<string, LandingMark>();
   const recorded = input.sync ? await input.sync() : undefined;

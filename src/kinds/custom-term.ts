@@ -144,6 +144,10 @@ export const customTermKind: KindModule<'custom-term'> = {
           return { ...base, fields: { name, docx: locked!.sha256 }, extra: { ...extra, sourceFile: locked!.file, sourceSha256: locked!.sha256 } };
         }
         // A later version than the one docket uploaded was published by someone else: the file docket has is not live.
+        // `--adopt-files` takes the file as that version (saved from the app, as pull says), not publishing it again (probe BH-1).
+        if (outside && ctx.adoptFiles) {
+          return { ...base, fields: { name }, unknownFields: { docx: `version ${version} was published in the app since docket's upload of ${locked!.file}; the service cannot give a docx back` }, extra };
+        }
         if (outside) {
           return { ...base, fields: { name, docx: `version ${version}, ${sinceRecord(locked)}` }, extra };
         }
@@ -205,7 +209,7 @@ export const customTermKind: KindModule<'custom-term'> = {
     if (textBodyLive(field, live)) return { cannot: `it is a text term on the service, and the files declare a Word term: the service cannot make one the other; declare it with \`body_file:\` (or \`body:\`), or give the Word term another name` };
     if (field === 'docx') {
       const file = typeof written.docx_file === 'string' ? written.docx_file : 'the Word file';
-      return { cannot: `the service cannot give a Word file back: save version ${live.version ?? '(the current one)'} of ${quoteValue(live.name, 200)} from the app as ${file}; the next apply publishes it again as the next version` };
+      return { cannot: `the service cannot give a Word file back: save version ${live.version ?? '(the current one)'} of ${quoteValue(live.name, 200)} from the app as ${file}, then \`docket apply --adopt-files\` records it as that version (a plain apply publishes it again as the next version)` };
     }
     if (field !== 'body') return undefined;
     if (wordBodyLive(field, live)) return { cannot: `it is a Word term on the service, and the files declare a text term: the service cannot make one the other; declare it with \`docx_file:\`, or give the text term another name` };

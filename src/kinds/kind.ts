@@ -60,6 +60,8 @@ export interface FetchContext {
   targetedParents?: ReadonlyMap<KindName, ReadonlySet<string>>;
   /** docket.lock.json: what docket uploaded before (files the services cannot give back). */
   lock: LockFile;
+  /** `apply --adopt-files`: a file whose live version someone else published may be recorded as it, not published again. */
+  adoptFiles?: boolean;
   /** Another kind's live objects, read once per command; a kind lists the kinds it asks for in `reads`. */
   live(kind: KindName): Promise<LiveResource[]>;
   /** Memoised shared reads (e.g. one playbook list), so kinds that need the same collection read it once. */

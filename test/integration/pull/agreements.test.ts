@@ -3,6 +3,7 @@
  * organization, edited in the app (over HTTP, on the emulator), come back into their files, data
  * files included, changing only what changed; what the service cannot give back is reported.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, writeFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -791,12 +792,19 @@ parameters:
     expect(plan.stdout).toContain('↑ publish custom-term "Data Terms" (custom-terms/consulting.yaml:3) · changed live');
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code).toBe(0);
-    expect(pulled.stdout).toContain('custom-term "Data Terms" docx (custom-terms/consulting.yaml:3): the service cannot give a Word file back: save version 2 of "Data Terms" from the app as data.docx; the next apply publishes it again as the next version');
+    expect(pulled.stdout).toContain('custom-term "Data Terms" docx (custom-terms/consulting.yaml:3): the service cannot give a Word file back: save version 2 of "Data Terms" from the app as data.docx, then `docket apply --adopt-files` records it as that version (a plain apply publishes it again as the next version)');
     expect(pulled.stdout).toContain('template "Mutual NDA 2" parameters.purpose (templates/nda.yaml:7): live value "Something else" differs from var.purpose; change the variable or the environment');
     expect(pulled.stdout).toContain('attachment "Security Exhibit" sha256 (attachments/security.yaml:4): the service cannot give a PDF back: put the PDF attachment "Security Exhibit" holds live (docket.lock.json says it was uploaded from attachments/security.pdf) at security.pdf');
     expect(await read(dir, 'templates/nda.yaml')).toBe(NDA.replace('Mutual NDA', 'Mutual NDA 2'));
 
-    // Changing the variable settles the template; replacing the Word file (and publishing it) the term.
+    // Saved from the app as pull says, `apply --adopt-files` records it as version 2, publishing nothing (probe BH-1).
+    await writeFile(join(dir, 'custom-terms/data.docx'), docx('edited in the app'));
+    const adopted = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files', '--target', 'custom-term/Data Terms');
+    expect(adopted.code).toBe(0);
+    expect(adopted.stdout).not.toContain('↑ publish');
+    expect((await lockFiles(dir))['custom-term:Data Terms']).toMatchObject({ version: 2, sha256: createHash('sha256').update(docx('edited in the app')).digest('hex') });
+    expect((await cli('plan', '-C', dir)).stdout).not.toContain('custom-term "Data Terms"');
+    // Changing the variable settles the template.
     await writeFile(join(dir, 'docket.yaml'), DOCKET.replace('Evaluating a partnership', 'Something else'));
     const after = await cli('plan', '-C', dir);
     expect(after.stdout).not.toContain('template');
