@@ -410,12 +410,16 @@ export function diff(input: DiffInput): DiffResult {
      * to --target removes no object outside its targets (limitToTargets): only one a target names,
      * or a rule of a playbook a target names (second read SR99-2, probe BG-1).
      */
-    const removalBeside = (other: LiveResource): string | undefined => {
+    const removalBeside = (d: DesiredResource, other: LiveResource): string | undefined => {
       const sends = input.hold?.sends;
-      return sends === undefined || sends({ kind: kind.name, key: other.key }) ? removal : undefined;
+      if (sends === undefined) return removal;
+      // A rule is removed as the declared playbook's, under its key there (a playbook renamed in the files: second read SR100-1).
+      const removed = d.parent ? { kind: kind.name, key: `${d.parent.key}/${localName(other, isChild)}`, parent: d.parent } : { kind: kind.name, key: other.key };
+      return sends(removed) ? removal : undefined;
     };
-    const leftWord = (other: LiveResource | undefined, one: boolean): string =>
-      `as ${one ? 'it is' : 'they are'}${removal && (other === undefined || !removalBeside(other)) ? ` in this plan, cut to its targets (one without --target ${removal} ${one ? 'it' : 'them'})` : ''}`;
+    /** "as it is", and why when the plan is cut to targets that leave `other` out (not when a drift policy holds its removal: second read SR100-2). */
+    const leftWord = (d: DesiredResource, other: LiveResource | undefined, one: boolean): string =>
+      `as ${one ? 'it is' : 'they are'}${removal && other !== undefined && !removalHeld(d, other) && !removalBeside(d, other) ? ` in this plan, cut to its targets (one without --target ${removal} ${one ? 'it' : 'them'})` : ''}`;
     /** Warnings of other objects under a renamed one's former names, said once every pass has matched what it takes (a record may take one for another document: SR99-2). */
     const formerWarnings: (() => void)[] = [];
     /**
@@ -443,12 +447,12 @@ export function diff(input: DiffInput): DiffResult {
       // playbook's rules deleted, playbooks archived under prune): said as it will happen.
       const removes = (name: string): string | undefined => {
         const holder = candidates(scopeOfDesired(d), name).find((l) => l.id !== took.id);
-        return holder && !removalHeld(d, holder) ? removalBeside(holder) : undefined;
+        return holder && !removalHeld(d, holder) ? removalBeside(d, holder) : undefined;
       };
       if (own !== undefined) {
         const now = own === tookName ? '' : ` (live as ${quoteValue(tookName, 200)} now)`;
         const removed = removes(own);
-        diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} renames the ${quoteValue(own, 200)} docket last synced${now}; another live ${kind.name} named ${quoteValue(own, 200)} (made in the app since) ${removed ? `is declared by no file: this plan ${removed} it` : `is left ${leftWord(candidates(scopeOfDesired(d), own).find((l) => l.id !== took.id), true)}`}`, {
+        diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} renames the ${quoteValue(own, 200)} docket last synced${now}; another live ${kind.name} named ${quoteValue(own, 200)} (made in the app since) ${removed ? `is declared by no file: this plan ${removed} it` : `is left ${leftWord(d, candidates(scopeOfDesired(d), own).find((l) => l.id !== took.id), true)}`}`, {
           ...(formerSource(d, d.renamedFrom.indexOf(own)) ?? d.source),
           hint: removed
             ? `to keep that one, declare it in a file (rename it in the app first, or declare it under ${quoteValue(own, 200)} once this rename is applied); \`renamed_from\` is right as it is`
@@ -466,7 +470,7 @@ export function diff(input: DiffInput): DiffResult {
         leftNames.length === 0
           ? `this plan ${removal} ${one ? 'it, as no file declares it' : 'them, as no file declares them'}`
           : removedNames.length === 0
-            ? `docket leaves ${one ? 'it' : 'them'} ${leftWord(undefined, one)}`
+            ? `docket leaves ${one ? 'it' : 'them'} ${leftWord(d, candidates(scopeOfDesired(d), leftNames[0]!).find((l) => l.id !== took.id), one)}`
             : `this plan ${removal} ${removedNames.map((f) => quoteValue(f, 200)).join(', ')}, as no file declares ${removedNames.length === 1 ? 'it' : 'them'}, and leaves ${leftNames.map((f) => quoteValue(f, 200)).join(', ')} as ${leftNames.length === 1 ? 'it is' : 'they are'}`;
       diagnostics.warning('renamed-from-several-live', `${kind.name} ${quoteValue(d.name, 200)} lists ${names} in renamed_from, live as ${one ? 'another object' : 'other objects'} than the one it renames (${quoteValue(tookName, 200)}): ${fate}`, {
         ...(formerSource(d, d.renamedFrom.indexOf(others[0]!)) ?? d.source),
@@ -611,10 +615,10 @@ export function diff(input: DiffInput): DiffResult {
     for (const { d, former } of bothLive) {
       const formerLive = matched.get(d.key) === undefined ? undefined : candidates(scopeOfDesired(d), former)[0];
       if (!formerLive) continue;
-      const removes = removalHeld(d, formerLive) ? undefined : removalBeside(formerLive);
+      const removes = removalHeld(d, formerLive) ? undefined : removalBeside(d, formerLive);
       diagnostics.warning(
         'rename-target-live',
-        `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live: docket matches the live "${d.name}" and ${removes ? `${removes} "${former}", which no file declares` : `leaves "${former}" ${leftWord(formerLive, true)}`}`,
+        `${kind.name} "${d.name}" says it was renamed from "${former}", but both are live: docket matches the live "${d.name}" and ${removes ? `${removes} "${former}", which no file declares` : `leaves "${former}" ${leftWord(d, formerLive, true)}`}`,
         {
           ...(formerSource(d, d.renamedFrom.indexOf(former)) ?? d.source),
           hint: removes
@@ -648,7 +652,7 @@ export function diff(input: DiffInput): DiffResult {
             ...(formerSource(d, d.renamedFrom.indexOf(former)) ?? d.source),
             // Taken out of the files, a live one docket cannot remove (a custom term, a playbook with prune
             // off, a rule its playbook's drift policy keeps) would stay: renamed aside instead (probe WH-1, second read SR95B-1).
-            hint: `to rename them instead, keeping each one's id, apply in two steps: first the files with the live "${d.name}" ${removalBeside(own) && !removalHeld(d, own) ? 'taken out' : `renamed aside (declared under a name of its own, with \`renamed_from: [${JSON.stringify(d.name)}]\`)`} and the others under their live names, then the renames`,
+            hint: `to rename them instead, keeping each one's id, apply in two steps: first the files with the live "${d.name}" ${removalBeside(d, own) && !removalHeld(d, own) ? 'taken out' : `renamed aside (declared under a name of its own, with \`renamed_from: [${JSON.stringify(d.name)}]\`)`} and the others under their live names, then the renames`,
           },
         );
       }
@@ -661,8 +665,8 @@ export function diff(input: DiffInput): DiffResult {
       for (const [i, former] of d.renamedFrom.entries()) {
         const other = candidates(scopeOfDesired(d), former).find((l) => l.id !== pinned.id && !used.has(l.id));
         if (!other || declaresName(d.parent?.key ?? '', former)) continue;
-        const removes = removalHeld(d, other) ? undefined : removalBeside(other);
-        diagnostics.warning('rename-target-live', `${kind.name} ${quoteValue(d.name)} is pinned by \`id:\` to live ${quoteValue(localName(pinned, isChild))} and says it was renamed from ${quoteValue(former)}, live as another object: the pin decides, and docket ${removes ? `${removes} ${quoteValue(former)}, which no file declares` : `leaves ${quoteValue(former)} ${leftWord(other, true)}`}`, {
+        const removes = removalHeld(d, other) ? undefined : removalBeside(d, other);
+        diagnostics.warning('rename-target-live', `${kind.name} ${quoteValue(d.name)} is pinned by \`id:\` to live ${quoteValue(localName(pinned, isChild))} and says it was renamed from ${quoteValue(former)}, live as another object: the pin decides, and docket ${removes ? `${removes} ${quoteValue(former)}, which no file declares` : `leaves ${quoteValue(former)} ${leftWord(d, other, true)}`}`, {
           ...(formerSource(d, i) ?? d.source),
           hint: removes ? `remove ${quoteValue(former)} from \`renamed_from\`, or declare it to keep it` : `remove ${quoteValue(former)} from \`renamed_from\``,
         });
@@ -679,7 +683,7 @@ export function diff(input: DiffInput): DiffResult {
       const holder = candidates(scopeOfDesired(d), localName(d, isChild))[0];
       // One the plan removes is gone before the rename (order.ts): no two share the name. Not a
       // rule whose playbook adopts or ignores drift: its delete is held, and the rule stays.
-      if (!holder || (removalBeside(holder) && !removalHeld(d, holder))) continue;
+      if (!holder || (removalBeside(d, holder) && !removalHeld(d, holder))) continue;
       // Names that show alike (a Cyrillic letter for a Latin one) would make the message read as nonsense (probe RF-1).
       const alike = lookAlike(l.name) === lookAlike(d.name) ? ` (the two names show alike: they differ only in ${alikeIn(l.name, d.name)})` : '';
       diagnostics.error('rename-target-live', `${kind.name} ${quoteValue(d.name)} is pinned to id ${quoteValue(d.pinIdWritten ?? d.pinId!)}, live ${quoteValue(l.name)}${alike}: renaming it would make two live ${kind.name} objects named "${d.name}" (another, id ${holder.id}, no file declares, has that name)`, {

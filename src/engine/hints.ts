@@ -384,7 +384,7 @@ export function isRenameHintOf(warning: string, c: { kind: string; name: string;
   return warning.startsWith(`${c.kind} ${quoteValue(c.name, Infinity)} (`) && warning.includes(where);
 }
 
-const RENAME_HINT_MARK = ') looks like a rename of the live ';
+export const RENAME_HINT_MARK = ') looks like a rename of the live ';
 
 /** A rename hint as it reads when the plan (cut to `--target`s) no longer archives or deletes the live `removed`. */
 export function withoutRemovalOf(warning: string, removed: { kind: string; name: string; action: string }): string {

@@ -12,7 +12,7 @@ import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
 import { adoptableWarning, removedButEditedStart, summarize } from './plan.js';
 import { CREATE_ACTIONS, formerKeys, prefixesOf, refKey, type Change, type DesiredResource, type KindName, type Plan, type UndeclaredSummary } from './types.js';
-import { isCreateOnlyHintOf, isRenameHintOf, withoutCreateOf, withoutRemovalOf } from './hints.js';
+import { isCreateOnlyHintOf, isRenameHintOf, RENAME_HINT_MARK, withoutCreateOf, withoutRemovalOf } from './hints.js';
 
 export interface TargetSpec {
   kind: KindName;
@@ -219,12 +219,17 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   // A rename hint that says the live object is archived (--prune) or deleted where this plan no longer does.
   const unarchived = plan.changes.filter((c) => !keep.has(c.id) && c.action === 'archive');
   const unremoved = plan.changes.filter((c) => !keep.has(c.id) && (c.action === 'archive' || c.action === 'delete'));
-  // Of a create this plan no longer makes, the removal it still makes of the live look-alike (probe BG-2).
+  // Of a create this plan no longer makes, the removal it still makes of the live look-alike (probe
+  // BG-2): in the create's own scope, as a rule of one name may be renamed in two playbooks (second read SR100-3).
   const removedHere = changes.filter((c) => c.action === 'archive' || c.action === 'delete');
+  const sameScope = (r: Change, c: Change): boolean => (r.parent?.key ?? '') === (c.parent?.key ?? '');
+  const hintedCreate = (w: string): Change | undefined => (w.includes(RENAME_HINT_MARK) ? plan.changes.find((c) => CREATE_ACTIONS.includes(c.action) && isRenameHintOf(w, c)) : undefined);
   const renameHintOf = (w: string): string | undefined => {
-    if (!notCreated.some((c) => isRenameHintOf(w, c))) return w;
+    const c = hintedCreate(w);
+    if (c === undefined) return w;
+    if (keep.has(c.id)) return unremoved.filter((r) => sameScope(r, c)).reduce(withoutRemovalOf, w);
     for (const r of removedHere) {
-      const said = withoutCreateOf(w, r);
+      const said = sameScope(r, c) ? withoutCreateOf(w, r) : undefined;
       if (said !== undefined) return said;
     }
     return undefined;
@@ -236,8 +241,8 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   const warnings = [
     ...(dropped.length === 0 && notCreated.length === 0 && untargeted.length === 0
       ? plan.warnings
-      : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)) && !untargeted.some((d) => isCreateOnlyHintOf(w, d))).flatMap((w) => renameHintOf(w) ?? [])
-    ).map((w) => unremoved.reduce(withoutRemovalOf, w)),
+      : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)) && !untargeted.some((d) => isCreateOnlyHintOf(w, d)))
+    ).flatMap((w) => renameHintOf(w) ?? []),
     ...remadeWarnings,
     ...leftUnadopted,
     ...outOfScope.map((c) => `${c.kind} ${quoteValue(c.key)} is left out: this cut plan did not read ${c.parent!.kind} ${quoteValue(c.parent!.key)}'s declared ${kinds.find((k) => k.parentKind === c.parent!.kind)?.noun[1] ?? 'children'}, so it cannot tell what to do with it; plan without --target`),

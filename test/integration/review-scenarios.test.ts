@@ -820,6 +820,21 @@ describe('failures and retries', () => {
     expect(exported.stdout).toContain(`are all "alice@acme.example" to docket: plan will refuse the one document written for them until it pins the one meant with \`id:\``);
     expect((await readFile(join(out, 'members.yaml'), 'utf8')).match(/email: alice@acme\.example/g)).toHaveLength(1);
   });
+  it('a plan cut to --target says of a rule the files seem to have renamed what it does in that playbook: deletes it, creates beside it, or both (probe BG-2, second read SR100-3)', async () => {
+    const playbook = (name: string, rule: string) => `kind: Playbook\nname: ${name}\nrules:\n  - name: ${rule}\n    actions: ACCEPT a term of up to three years\n`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/p1.yaml': playbook('P1', 'Term'), 'playbooks/p2.yaml': playbook('P2', 'Term') });
+    await applyOk(cli, dir);
+    // Renamed in both playbooks without renamed_from: each would delete its Term and make a new rule.
+    await writeFiles(dir, { 'playbooks/p1.yaml': playbook('P1', 'Term of agreement'), 'playbooks/p2.yaml': playbook('P2', 'Term of agreement') });
+    const hints = async (target: string) => (await cli('plan', '-C', dir, '--target', target)).stdout.split('\n').filter((l) => l.includes('looks like a rename'));
+    const said = (file: string, then: string) => `Warning: rule "Term of agreement" (playbooks/${file}:4) looks like a rename of the live rule "Term" (the same content), but the plan ${then}: if it was renamed, add \`renamed_from: [Term]\``;
+    expect(await hints('playbook/P2')).toEqual([said('p2.yaml', 'deletes "Term" and creates "Term of agreement"')]);
+    expect(await hints('rule/P1/Term')).toEqual([said('p1.yaml', 'deletes "Term" (creating "Term of agreement" is outside its targets)')]);
+    expect(await hints('rule/P2/Term of agreement')).toEqual([said('p2.yaml', 'creates "Term of agreement" beside it')]);
+    await writeFiles(dir, { 'playbooks/p1.yaml': playbook('P1', 'Term'), 'playbooks/p2.yaml': playbook('P2', 'Term') });
+    await expectNoChanges(cli, dir);
+  });
+
   it('without a users list, whoever sent an invitation is a member: declared, not invited again (a 422 every apply), and named, said as one whose id is unknown (probe PZ-1)', async () => {
     await t.emulator.close();
     t = await startTestEmulator({ variants: { reviewUsers: false } });

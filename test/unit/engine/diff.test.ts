@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diff, fingerprint } from '../../../src/engine/diff.js';
+import { childInTargets } from '../../../src/engine/target.js';
+import { KINDS } from '../../../src/kinds/index.js';
 import type { KindMeta, RecordedIds } from '../../../src/engine/diff.js';
 import type { Change, DesiredResource, LiveResource } from '../../../src/engine/types.js';
 import {
@@ -440,13 +442,34 @@ describe('diff: pins and ambiguity', () => {
     const cut = diff({ kinds: KIND_META, desired: [d], live: [livePlaybook('pb-1', 'Old A'), livePlaybook('pb-2', 'Old B')], prune: { playbooks: true }, hold: { sends: (x) => x.key === 'Merged', unsent: [] } });
     expect(cut.diagnostics.warnings.map((w) => w.message)).toEqual(['playbook "Merged" lists "Old B" in renamed_from, live as another object than the one it renames ("Old A"): docket leaves it as it is in this plan, cut to its targets (one without --target archives it)']);
     // A target naming that one (`--prune --target playbook/"Old B"`) archives it: said so (probe BG-1).
-    const named = diff({ kinds: KIND_META, desired: [d], live: [livePlaybook('pb-1', 'Old A'), livePlaybook('pb-2', 'Old B')], prune: { playbooks: true }, hold: { sends: (x) => x.key === 'Old B', unsent: [] } });
+    const named = diff({ kinds: KIND_META, desired: [d], live: [livePlaybook('pb-1', 'Old A'), livePlaybook('pb-2', 'Old B')], prune: { playbooks: true }, hold: { sends: childInTargets(['playbook/Old B'], KINDS), unsent: [] } });
     expect(named.diagnostics.warnings.map((w) => w.message)).toEqual(['playbook "Merged" lists "Old B" in renamed_from, live as another object than the one it renames ("Old A"): this plan archives it, as no file declares it']);
-    // A rule's is deleted only where a target names it or its playbook, not another rule of it (probe BG-1).
-    const ruleCut = (sends: (x: { key: string }) => boolean) =>
-      diff({ kinds: KIND_META, desired: [desiredPlaybook(NDA.name), rule], live: [livePlaybook(NDA.id, NDA.name), liveRule('r-a', NDA, 'a'), liveRule('r-b', NDA, 'b')], prune: {}, hold: { sends, unsent: [] } }).diagnostics.warnings.map((w) => w.message);
-    expect(ruleCut((x) => x.key === `${NDA.name}/c`)).toEqual(['rule "c" lists "b" in renamed_from, live as another object than the one it renames ("a"): docket leaves it as it is in this plan, cut to its targets (one without --target deletes it)']);
-    expect(ruleCut((x) => x.key === `${NDA.name}/b`)).toEqual(['rule "c" lists "b" in renamed_from, live as another object than the one it renames ("a"): this plan deletes it, as no file declares it']);
+    // A rule's is deleted only where a target names it or its playbook, not another rule of it (probe BG-1),
+    // under the key the declared playbook gives it, renamed in the files or not (second read SR100-1).
+    const ruleCut = (targets: string[], playbook = NDA.name) =>
+      diff({
+        kinds: KIND_META,
+        desired: [desiredPlaybook(playbook, playbook === NDA.name ? {} : { renamedFrom: [NDA.name] }), desiredRule(playbook, 'c', {}, { renamedFrom: ['a', 'b'] })],
+        live: [livePlaybook(NDA.id, NDA.name), liveRule('r-a', NDA, 'a'), liveRule('r-b', NDA, 'b')],
+        prune: {},
+        hold: { sends: childInTargets(targets, KINDS), unsent: [] },
+      }).diagnostics.warnings.map((w) => w.message);
+    const leaves = 'rule "c" lists "b" in renamed_from, live as another object than the one it renames ("a"): docket leaves it as it is in this plan, cut to its targets (one without --target deletes it)';
+    const deletes = 'rule "c" lists "b" in renamed_from, live as another object than the one it renames ("a"): this plan deletes it, as no file declares it';
+    expect(ruleCut([`rule/${NDA.name}/c`])).toEqual([leaves]);
+    expect(ruleCut([`rule/${NDA.name}/b`])).toEqual([deletes]);
+    expect(ruleCut([`playbook/${NDA.name}`])).toEqual([deletes]);
+    expect(ruleCut(['playbook/New NDA'], 'New NDA')).toEqual([deletes]);
+    // A playbook whose name starts as this one's does (`Inbound NDA/X`) is another (probe GF).
+    expect(ruleCut([`playbook/${NDA.name}/X`])).toEqual([leaves]);
+    // Uncut, a rule kept by its playbook's drift policy is left as it is, no word of targets (second read SR100-2).
+    const adopted = diff({
+      kinds: KIND_META,
+      desired: [{ ...desiredPlaybook(NDA.name), policy: { drift: 'adopt' } }, desiredRule(NDA.name, 'c', {}, { renamedFrom: ['a', 'b'] })],
+      live: [livePlaybook(NDA.id, NDA.name), liveRule('r-a', NDA, 'a'), liveRule('r-b', NDA, 'b')],
+      prune: {},
+    });
+    expect(adopted.diagnostics.warnings.map((w) => w.message)).toEqual(['rule "c" lists "b" in renamed_from, live as another object than the one it renames ("a"): docket leaves it as it is']);
     // One another document's record takes (pass 4) is that one's: nothing to say of it (second read SR99-2).
     const taken = diff({
       kinds: KIND_META,
@@ -662,7 +685,7 @@ describe('diff: pins and ambiguity', () => {
     // Under --prune the holder is archived first; so too in a plan cut to a target naming it (probe BG-3).
     const live = [livePlaybook('pb-b', 'Beta'), livePlaybook('pb-t', 'Tea')];
     expect(run([d], live, { playbooks: true }).diagnostics.errors).toEqual([]);
-    const cut = (key: string) => diff({ kinds: KIND_META, desired: [d], live, prune: { playbooks: true }, hold: { sends: (x) => x.key === key, unsent: [] } }).diagnostics.errors.map((e) => e.code);
+    const cut = (key: string) => diff({ kinds: KIND_META, desired: [d], live, prune: { playbooks: true }, hold: { sends: childInTargets([`playbook/${key}`], KINDS), unsent: [] } }).diagnostics.errors.map((e) => e.code);
     expect(cut('Tea')).toEqual([]);
     expect(cut('Other')).toEqual(['rename-target-live']);
   });
