@@ -826,11 +826,15 @@ describe('failures and retries', () => {
     await applyOk(cli, dir);
     // Renamed in both playbooks without renamed_from: each would delete its Term and make a new rule.
     await writeFiles(dir, { 'playbooks/p1.yaml': playbook('P1', 'Term of agreement'), 'playbooks/p2.yaml': playbook('P2', 'Term of agreement') });
-    const hints = async (target: string) => (await cli('plan', '-C', dir, '--target', target)).stdout.split('\n').filter((l) => l.includes('looks like a rename'));
+    const hints = async (...targets: string[]) => (await cli('plan', '-C', dir, ...targets.flatMap((t) => ['--target', t]))).stdout.split('\n').filter((l) => l.includes('looks like a rename'));
     const said = (file: string, then: string) => `Warning: rule "Term of agreement" (playbooks/${file}:4) looks like a rename of the live rule "Term" (the same content), but the plan ${then}: if it was renamed, add \`renamed_from: [Term]\``;
     expect(await hints('playbook/P2')).toEqual([said('p2.yaml', 'deletes "Term" and creates "Term of agreement"')]);
     expect(await hints('rule/P1/Term')).toEqual([said('p1.yaml', 'deletes "Term" (creating "Term of agreement" is outside its targets)')]);
     expect(await hints('rule/P2/Term of agreement')).toEqual([said('p2.yaml', 'creates "Term of agreement" beside it')]);
+    // P1 read for another rule's change, neither of its Term changes sent: its hint is not this plan's,
+    // and P2's delete is not said of P1's rule of the same name.
+    await writeFiles(dir, { 'playbooks/p1.yaml': `${playbook('P1', 'Term of agreement')}  - name: Other\n    actions: ACCEPT\n` });
+    expect(await hints('rule/P1/Other', 'rule/P2/Term')).toEqual([said('p2.yaml', 'deletes "Term" (creating "Term of agreement" is outside its targets)')]);
     await writeFiles(dir, { 'playbooks/p1.yaml': playbook('P1', 'Term'), 'playbooks/p2.yaml': playbook('P2', 'Term') });
     await expectNoChanges(cli, dir);
   });
