@@ -140,7 +140,8 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
 }
 
 /** An object's own note: `template "Template 004": <what>`, `custom term "W": <what>` (its name as quoteValue writes it). */
-const OBJECT_NOTE = /^([a-z][a-z -]*?) ("(?:[^"\\]|\\.)*"): (.+)$/s;
+// Not a sentence that names an object later (`several templates are named "X": …`: second read SR100-4).
+const OBJECT_NOTE = /^((?:custom )?[a-z][a-z-]*) ("(?:[^"\\]|\\.)*"): (.+)$/s;
 /**
  * The notes, general ones first, and objects' notes that say the same thing as one line naming
  * them: an export of 50 templates naming one pending attachment said it 50 times (probes QU-4, RJ-6).

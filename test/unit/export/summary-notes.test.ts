@@ -21,6 +21,9 @@ describe('groupedNotes', () => {
     const notSent = 'not written, as docket\'s files cannot name an address with letters past ASCII before the `@`';
     const notes = [`member "jürgen@acme.example": ${notSent}`, `member "zoë@acme.example": ${notSent}`, 'custom term "W1": the service could not convert it', 'custom term "W2": the service could not convert it', general];
     expect(groupedNotes(notes)).toEqual([general, `members "jürgen@acme.example", "zoë@acme.example": ${notSent}`, 'custom terms "W1", "W2": the service could not convert it']);
+    // A sentence naming objects later is a general note, as written (second read SR100-4).
+    const several = ['several templates are named "MSA": docket identifies them by name', 'several templates are named "My NDA": docket identifies them by name'];
+    expect(groupedNotes(several)).toEqual(several);
   });
 
   it('leaves notes about one object each as they are', () => {
