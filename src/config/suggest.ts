@@ -6,21 +6,29 @@ import { drawnAlikeLetter } from '../util/other-script.js';
  * Edit distance (insertions, deletions, substitutions, and swapping two neighbours: `nmae` is one
  * typo from `name`, not two), three rows of memory. With `max`, any distance past it is given as
  * `max + 1`, found as soon as a row is past it: a suggestion among thousands of names asks only
- * whether one is within a typo or two.
+ * whether one is within a typo or two. Only the cells within `max` of the diagonal are worked out
+ * (any path through another is longer): two names of 250 characters cost 250 × 21 cells, not
+ * 250 × 250 (second read SR100-5).
  */
 export function levenshtein(a: string, b: string, max = Infinity): number {
   if (a === b) return 0;
   if (Math.abs(a.length - b.length) > max) return max + 1;
   if (a.length === 0 || b.length === 0) return Math.min(a.length + b.length, max + 1);
   // Three rows, kept between calls: thousands of suggestions allocate nothing.
-  if (rows[0].length <= b.length) rows = [new Int32Array(b.length * 2 + 2), new Int32Array(b.length * 2 + 2), new Int32Array(b.length * 2 + 2)];
+  if (rows[0].length <= b.length + 1) rows = [new Int32Array(b.length * 2 + 2), new Int32Array(b.length * 2 + 2), new Int32Array(b.length * 2 + 2)];
   let [before, prev, cur] = rows;
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  const band = Number.isFinite(max) ? max : Math.max(a.length, b.length);
+  for (let j = 0; j <= b.length; j++) prev[j] = j <= band ? j : FAR;
+  before.fill(FAR, 0, b.length + 1);
   let prevMin = 0;
   for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
+    const lo = Math.max(1, i - band);
+    const hi = Math.min(b.length, i + band);
+    // Left of the band, and right of it (read by the next row): past any distance worth telling.
+    cur[lo - 1] = lo === 1 ? i : FAR;
+    if (hi < b.length) cur[hi + 1] = FAR;
+    let rowMin = lo === 1 ? i : FAR;
+    for (let j = lo; j <= hi; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
@@ -36,6 +44,8 @@ export function levenshtein(a: string, b: string, max = Infinity): number {
 }
 
 let rows: [Int32Array, Int32Array, Int32Array] = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+/** A cell outside the band: farther than any name's length. */
+const FAR = 1 << 29;
 
 /** `of` remembered per name: the same thousands of names are asked about once per misspelt one. */
 function remembered<T>(of: (s: string) => T): (s: string) => T {
