@@ -898,6 +898,17 @@ function keyOf(keyNode: Node | null, state: WalkState): string {
   return yaml().isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
 }
 
+/** Text an alias brings, against the file's room (MAX_ALIASED_TEXT): past it, the read stops at the alias. */
+function countAliasedText(length: number, state: WalkState): void {
+  if ((state.aliases.text += length) <= MAX_ALIASED_TEXT) return;
+  throw new StopReading(
+    'yaml-alias-expansion',
+    `aliases expand this file by more than ${MAX_ALIASED_TEXT.toLocaleString('en-US')} characters of text (an alias bomb?), from ${showName(`*${state.aliasName ?? ''}`)}`,
+    state.alias!,
+    'write the text once, or alias shorter text',
+  );
+}
+
 function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined, depth: number, state: WalkState): unknown {
   const { positions, lc } = state;
   if (node === null) {
@@ -950,14 +961,7 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
     }
   }
   if (yaml().isScalar(node)) {
-    if (state.alias && typeof node.value === 'string' && (state.aliases.text += node.value.length) > MAX_ALIASED_TEXT) {
-      throw new StopReading(
-        'yaml-alias-expansion',
-        `aliases expand this file by more than ${MAX_ALIASED_TEXT.toLocaleString('en-US')} characters of text (an alias bomb?), from ${showName(`*${state.aliasName ?? ''}`)}`,
-        state.alias,
-        'write the text once, or alias shorter text',
-      );
-    }
+    if (state.alias && typeof node.value === 'string') countAliasedText(node.value.length, state);
     const empty = node.value === null && node.source === '';
     positions.set(pointer, { key: keyPos, value: empty && keyPos ? keyPos : here, plain: node.type === 'PLAIN' });
     if (node.value !== null && typeof node.value === 'object') {
@@ -1002,6 +1006,8 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
         continue;
       }
       const key = keyOf(keyNode, state);
+      // A key an alias brings is text it brings too: an explicit key has no length limit (second read SR100-6).
+      if (state.alias) countAliasedText(key.length, state);
       // A key with no text (nothing before its `:`) starts where its line does: in a block
       // mapping, it is at the column the mapping's keys share.
       const kp = keyNode?.range ? (isEmptyScalar(keyNode) && !node.flow ? { line: lc(keyNode.range[0]).line, col: here.col } : lc(keyNode.range[0])) : here;

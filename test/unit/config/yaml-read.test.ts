@@ -258,6 +258,9 @@ describe('parseYamlFile (fast) against the full parser', () => {
     for (const read of [parseYamlFile(text, 'c.cover.yaml'), parseWithPositions(text, 'c.cover.yaml')]) {
       expect(read.diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([['yaml-alias-expansion', 3 + 160, 'aliases expand this file by more than 16,000,000 characters of text (an alias bomb?), from `*big`']]);
     }
+    // Keys count too: an explicit key (`? …`) has no length limit (second read SR100-6).
+    const keys = `m: &m\n${Array.from({ length: 4 }, (_, i) => `  ? ${'abcd'[i]!.repeat(50_000)}\n  : 1\n`).join('')}uses: [${Array(100).fill('*m').join(', ')}]\n`;
+    for (const read of [parseYamlFile(keys, 'p.yaml'), parseWithPositions(keys, 'p.yaml')]) expect(read.diagnostics.map((d) => d.code)).toEqual(['yaml-alias-expansion']);
     // A file past 2 MB still adds at most a million values.
     expect(aliasExpansionLimit(40_000_000)).toBe(1_000_000);
     expect(aliasExpansionLimit(100_000)).toBe(50_000);
