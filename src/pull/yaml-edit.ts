@@ -389,21 +389,27 @@ function fileHeader(text: string): { end: number; directives: [number, number][]
  * Where the file's footer starts below its last document's contents (`floor`): the comment lines at
  * its end that a blank line, the document's `...` or an editor's modeline set apart. They stay when
  * that document goes, as the header does with the first (probe BA-1); comment lines right under
- * the contents are the document's.
+ * the contents are the document's. The blank line before them goes with the document: kept, it
+ * would join the text of a `|+` block that ends the document above (second read SR100-7).
  */
 function fileFooter(text: string, floor: number): number {
-  let start = text.length;
+  // The run of blank and comment lines that ends the file, first to last.
+  const lines: { start: number; line: string }[] = [];
   for (let lineEnd = text.length; lineEnd > floor; ) {
     const lineStart = text.lastIndexOf('\n', lineEnd - 2) + 1;
     if (lineStart < floor) break;
     const line = text.slice(lineStart, lineEnd).trim();
-    // Keeps the blank line, which parts the footer from the document above; the marker goes with its document.
-    if (line === '' || MODELINE_COMMENT.test(line)) start = lineStart;
-    else if (line === '...' || line.startsWith('... ')) return text.startsWith('...', lineStart) ? lineEnd : start;
-    else if (!line.startsWith('#')) break;
+    const marker = (line === '...' || line.startsWith('... ')) && text.startsWith('...', lineStart);
+    if (line !== '' && !line.startsWith('#') && !marker) break;
+    lines.unshift({ start: lineStart, line: marker ? '...' : line });
     lineEnd = lineStart;
   }
-  return start;
+  let parted = false;
+  for (const { start, line } of lines) {
+    if (MODELINE_COMMENT.test(line) || (parted && line.startsWith('#'))) return start;
+    if (line === '' || line === '...') parted = true;
+  }
+  return text.length;
 }
 
 function applySplices(text: string, splices: Splice[]): string {
