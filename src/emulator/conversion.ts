@@ -20,21 +20,31 @@ export class ConversionScheduler {
     private readonly settings: () => ConversionSettings,
   ) {}
 
-  /** Finishes the conversion of version `versionNumber` of the term after the configured delay. */
-  schedule(orgId: string, termId: string, versionNumber: number): void {
+  /** Finishes the conversion of version `versionNumber` of the term after the configured delay (`delayMs`: what is left of it). */
+  schedule(orgId: string, termId: string, versionNumber: number, delayMs = this.settings().delayMs): void {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.finish(orgId, termId, versionNumber);
-    }, this.settings().delayMs);
+    }, delayMs);
     timer.unref();
     this.timers.add(timer);
   }
 
-  /** Schedules the terms a saved state left `processing` (the emulator stopped mid-conversion). */
+  /**
+   * Finishes or schedules the terms a saved state left `processing` (the emulator stopped
+   * mid-conversion): by what is left of the delay since the version was published. Each start
+   * waiting the whole delay again, runs shorter than it (an in-process emulator's plan) never saw
+   * one finish (probe BH-2).
+   */
   resumePending(): void {
+    const now = Date.parse(this.store.timestamp());
     for (const org of Object.values(this.store.state.organizations)) {
       for (const term of Object.values(org.agreements.custom_terms)) {
-        if (term.conversion_status === 'processing') this.schedule(org.id, term.id, latest(term.versions).version_number);
+        if (term.conversion_status !== 'processing') continue;
+        const version = latest(term.versions);
+        const left = this.settings().delayMs - (now - (Date.parse(version.created_at) || now));
+        if (left <= 0) this.finish(org.id, term.id, version.version_number);
+        else this.schedule(org.id, term.id, version.version_number, left);
       }
     }
   }

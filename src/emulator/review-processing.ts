@@ -16,21 +16,26 @@ export class ReviewScheduler {
   ) {}
 
   /** Finishes whatever of the review is processing (itself, its counterproposals) after the delay. */
-  schedule(orgId: string, reviewId: string): void {
+  schedule(orgId: string, reviewId: string, delayMs = this.delayMs()): void {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.finish(orgId, reviewId);
-    }, this.delayMs());
+    }, delayMs);
     timer.unref();
     this.timers.add(timer);
   }
 
-  /** Schedules what a saved state left processing (the emulator stopped in between). */
+  /** Finishes or schedules what a saved state left processing (the emulator stopped in between), by what is left of the delay since its last change (as conversion.ts). */
   resumePending(): void {
+    const now = Date.parse(this.store.timestamp());
     for (const org of Object.values(this.store.state.organizations)) {
       for (const review of Object.values(org.reviews)) {
         const pending = review.status === 'processing' || review.redline_evaluations.some((e) => e.counterproposal?.status === 'processing');
-        if (pending) this.schedule(org.id, review.id);
+        if (!pending) continue;
+        const since = Math.max(...[review.updated_at, ...review.redline_evaluations.map((e) => e.counterproposal?.updated_at)].map((t) => (typeof t === 'string' ? Date.parse(t) : NaN) || 0));
+        const left = this.delayMs() - (now - (since || now));
+        if (left <= 0) this.finish(org.id, review.id);
+        else this.schedule(org.id, review.id, left);
       }
     }
   }

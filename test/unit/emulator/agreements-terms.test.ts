@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -158,9 +158,16 @@ describe('file custom terms', () => {
       const first = await startAgreements({ conversionDelayMs: 60_000, stateFile });
       const term = one(await createFileTerm(first));
       await first.emu.close();
-      const second = await startAgreements({ conversionDelayMs: 400, stateFile });
+      const second = await startAgreements({ conversionDelayMs: 60_000, stateFile });
       expect(await statusOf(second, term.id)).toBe('processing');
-      await waitFor(() => statusOf(second, term.id), (s) => s === 'ready');
+      await second.emu.close();
+      // Its delay past since the version was published (a run killed mid-conversion, started again
+      // later): ready at once, not after the whole delay again, which a short run never sees (probe BH-2).
+      const state = JSON.parse(await readFile(stateFile, 'utf8')) as { organizations: Record<string, { agreements: { custom_terms: Record<string, { versions: { created_at: string }[] }> } }> };
+      state.organizations[ORG]!.agreements.custom_terms[term.id]!.versions.at(-1)!.created_at = new Date(Date.now() - 120_000).toISOString();
+      await writeFile(stateFile, JSON.stringify(state));
+      const third = await startAgreements({ conversionDelayMs: 60_000, stateFile });
+      expect(await statusOf(third, term.id)).toBe('ready');
     } finally {
       await closeAll();
       await rm(dir, { recursive: true, force: true });
