@@ -163,17 +163,17 @@ describe('help and completion', () => {
     expect(fish.code).toBe(1);
     expect(fish.stderr).toContain('bash and zsh');
     // Each subcommand has its own flags in the script, whether or not this machine has zsh to run it.
-    expect(zsh).toMatch(/"test capture"\) _arguments [^\n]*'--out:value:_files'/);
+    expect(zsh).toMatch(/"test capture"\) _arguments [^\n]*'--out=:value:_files'/);
     // A review's id is no file name (probe HR-6).
-    expect(zsh).toMatch(/"test capture"\) _arguments [^\n]*'--review:value: '/);
+    expect(zsh).toMatch(/"test capture"\) _arguments [^\n]*'--review=:value: '/);
     // No file names for a command that takes no arguments (probe IZ-1), a folder for init's.
-    expect(zsh).toMatch(/"plan"\) _arguments '--/);
-    expect(zsh).toContain(`"init") _arguments '1:file:_files -/'`);
+    expect(zsh).toMatch(/"plan"\) _arguments -s '--/);
+    expect(zsh).toContain(`"init") _arguments -s '1:file:_files -/'`);
     // One argument, then nothing more (probe RC-3); test takes any number of files.
-    expect(zsh).toContain(`"completion") _arguments '1:shell:(bash zsh)'`);
-    for (const command of ['apply', 'show']) expect(zsh).toContain(`"${command}") _arguments '1:file:_files'`);
+    expect(zsh).toContain(`"completion") _arguments -s '1:shell:(bash zsh)'`);
+    for (const command of ['apply', 'show']) expect(zsh).toContain(`"${command}") _arguments -s '1:file:_files'`);
     // test takes any number of files, `capture` only first (probe WI-1).
-    expect(zsh).toContain(`"test") _arguments '1:file:{_files; compadd -- capture}' '*:file:_files'`);
+    expect(zsh).toContain(`"test") _arguments -s '1:file:{_files; compadd -- capture}' '*:file:_files'`);
     // And the parent's place flags it reads (-C, --env, --emulator).
     const captureOpts = /"test capture"\) opts="([^"]*)"/.exec((await runCli(['completion', 'bash'])).stdout)?.[1]?.split(' ');
     expect(captureOpts).toEqual(expect.arrayContaining(['--emulator', '--env', '-C', '-o', '--max-rps', '--concurrency']));
@@ -197,14 +197,19 @@ describe('help and completion', () => {
     expect(seen(['docket', 'plan', '--detailed-e'])).toBe('words=plan --detailed-e current=2');
     expect(seen(['docket', '--no-color', '-C', 'x', 'drift', '--kind', 'custom-te'])).toBe('words=drift --kind custom-te current=3');
     expect(seen(['docket', 'test', '-C', 'x', 'capture', '--rev'])).toBe('words=capture --rev current=2');
+    // Short flags run together before the command, and their value skipped (probe BF-2); `--output=`
+    // and runs after it are _arguments' own (`-s`, `--output=:value:…`).
+    expect(seen(['docket', '-qC', 'test', 'plan', '--det'])).toBe('words=plan --det current=2');
+    expect(offered(['docket', 'plan', '--out'])).toContain('--output=:value:(text json markdown)');
+    expect(offered(['docket', 'plan', '-qo'])).toMatch(/^-s /m);
     // A flag given more than once (--target, --kind) is offered again.
-    expect(offered(['docket', 'apply', '--target', 'x', '--tar'])).toContain('*--target:value: ');
+    expect(offered(['docket', 'apply', '--target', 'x', '--tar'])).toContain('*--target=:value: ');
     expect(offered(['docket', 'pl'])).toContain('plan');
     expect(offered(['docket', '--no'])).toContain('--no-color');
     expect(offered(['docket', '--no-color', 'plan', '--det'])).toContain('--detailed-exitcode');
     // Offered as a value to type, not a file name (probe HR-6).
-    expect(offered(['docket', 'test', 'capture', '--rev'])).toContain('--review:value: ');
-    expect(offered(['docket', 'test', 'capture', '--rev'])).not.toContain('--review:value:_files');
+    expect(offered(['docket', 'test', 'capture', '--rev'])).toContain('--review=:value: ');
+    expect(offered(['docket', 'test', 'capture', '--rev'])).not.toContain('--review=:value:_files');
     expect(offered(['docket', 'test', 'capture', '--rev'])).not.toContain('--junit');
     expect(offered(['docket', 'test', ''])).toContain('compadd -- capture');
   });

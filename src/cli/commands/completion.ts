@@ -213,7 +213,9 @@ export function zshScript(commands: CommandWords[]): string {
     const valued = c.valued.find((f) => f.names.includes(flag));
     if (!valued) return `'${flag}'`;
     const again = c.repeatable.includes(flag) ? '*' : '';
-    return `'${again}${flag}:value:${valued.values ? `(${valued.values.join(' ')})` : valued.path === 'dir' ? '_files -/' : valued.path === 'file' ? '_files' : ' '}'`;
+    // `--output=json` as well as `--output json`, as bash's script and docket take it (probe BF-2).
+    const joined = flag.startsWith('--') ? '=' : '';
+    return `'${again}${flag}${joined}:value:${valued.values ? `(${valued.values.join(' ')})` : valued.path === 'dir' ? '_files -/' : valued.path === 'file' ? '_files' : ' '}'`;
   };
   // `completion` takes a shell; `test` test files or `capture`; `init` a folder; a command with no arguments none (no spec).
   const operand = (c: CommandWords): string => {
@@ -234,7 +236,8 @@ export function zshScript(commands: CommandWords[]): string {
   const skipped = valuedOfParents(commands);
   // `help` takes one command's name, then nothing (second read SR76-8).
   const cases = commands
-    .map((c) => `    "${c.name}") _arguments ${c.name === 'help' ? `'1:command:(${c.words.join(' ')})'` : [...positionals(c), ...c.flags.map((f) => spec(c, f))].filter(Boolean).join(' ')} ;;`)
+    // -s: short flags run together (`-qo json`, `-qC DIR`), as bash's script takes them (probe BF-2).
+    .map((c) => `    "${c.name}") _arguments -s ${c.name === 'help' ? `'1:command:(${c.words.join(' ')})'` : [...positionals(c), ...c.flags.map((f) => spec(c, f))].filter(Boolean).join(' ')} ;;`)
     .join('\n');
   return `#compdef docket
 # docket completion for zsh: eval "$(docket completion zsh)" (e.g. in ~/.zshrc, after compinit)
@@ -245,7 +248,7 @@ _docket() {
   local at
   for ((i = 2; i < CURRENT; i++)); do
     case "\${words[i]}" in
-      ${VALUED_BEFORE_COMMAND}) ((i++)) ;;
+      ${VALUED_BEFORE_COMMAND}|${SHORT_RUN_OF_DIR}) ((i++)) ;;
       --version) return ;;
       ${top.join('|')}) cmd="\${words[i]}"; at=$i; break ;;
     esac
@@ -253,7 +256,7 @@ _docket() {
   if [[ -z "$cmd" ]]; then
     # The value of a common flag before the command: a folder for -C, nothing offered for the rest.
     case "\${words[CURRENT-1]}" in
-      -C|--dir) _files -/; return ;;
+      -C|--dir|${SHORT_RUN_OF_DIR}) _files -/; return ;;
       ${VALUED_BEFORE_COMMAND}) return ;;
     esac
     compadd -- ${top.join(' ')} ${BEFORE_COMMAND_WORDS}
