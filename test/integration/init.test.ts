@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 /** `docket init`: a starter directory that validates, plans and applies cleanly, and never overwrites. */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Io } from '../../src/cli/io.js';
@@ -336,6 +336,13 @@ describe('docket init', () => {
     expect(result.stderr).not.toContain('Internal error');
     expect(existsSync(join(target, 'docket.yaml'))).toBe(false);
     expect(existsSync(join(target, '.gitignore'))).toBe(false);
+    expect(result.stderr).toContain('hint: give the folder a shorter name, or pass another DIR');
+    // A name too long below folders mkdir made first: those go too (probe BF-3).
+    const parent = await makeDir({});
+    const deep = await runCli(['init', join(parent, 'a', 'b', 'c'.repeat(256))]);
+    expect(deep.code).toBe(1);
+    expect(deep.stderr).toContain('(ENAMETOOLONG); nothing was written');
+    expect(await readdir(parent)).toEqual([]);
   });
 
   it('refuses a starter\'s folder or .gitignore that is a link out of DIR or into a dot-folder of it: validate would not read what it wrote there (probe JT-2)', async () => {

@@ -18,6 +18,7 @@ import { DocketError, UsageError } from '../../errors.js';
 import { docketYaml, examplePlaybook } from '../init-templates.js';
 import { GITIGNORE_ENTRY, GITIGNORE_FILE, gitignoreText } from '../../config/work-dir.js';
 import { dirFlag, shellPath } from '../../util/shell-word.js';
+import { nearestExisting } from '../../util/nearest-existing.js';
 import { isInside, rootRelative } from '../../config/data-files.js';
 import { skippedPartOf } from '../../config/not-read.js';
 import { sayDoneUnreported, type Io } from '../io.js';
@@ -93,7 +94,7 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
         const failed = error as NodeJS.ErrnoException;
         const at = failed.path ? relative(io.cwd, failed.path) || failed.path : dir;
         const why = failed.code === undefined ? failed.message : deniedOrCode(failed.code);
-        const fix = failed.code === 'ENOSPC' || failed.code === 'EDQUOT' ? 'free some space' : 'make the folder writable by the user that runs docket';
+        const fix = failed.code === 'ENOSPC' || failed.code === 'EDQUOT' ? 'free some space' : failed.code === 'ENAMETOOLONG' ? 'give the folder a shorter name' : 'make the folder writable by the user that runs docket';
         throw new DocketError('write-failed', `cannot write ${showPath(at)} (${why}); nothing was written`, `${fix}, or pass another DIR`);
       }
       // The paths are what was typed: a control character in one is shown escaped, not sent to the terminal.
@@ -180,7 +181,14 @@ function editorNote(schemas: string, cwd: string): string {
 
 /** Writes only when nothing is there (`wx` also closes the race with another writer); adds to `undo` what it made. */
 async function writeNew(file: string, content: string, undo: (() => Promise<unknown>)[]): Promise<boolean> {
-  const made = await mkdir(dirname(file), { recursive: true });
+  const folder = dirname(file);
+  // The first folder mkdir would make: removed if it fails past it (a name too long below two new folders, probe BF-3).
+  const existing = (await nearestExisting(folder))?.path;
+  const first = existing === undefined || existing === folder ? undefined : join(existing, relative(existing, folder).split(sep)[0]!);
+  const made = await mkdir(folder, { recursive: true }).catch(async (error: unknown) => {
+    if (first !== undefined) await rm(first, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  });
   if (made) undo.push(() => rm(made, { recursive: true, force: true }));
   try {
     await writeFile(file, content, { flag: 'wx' });
