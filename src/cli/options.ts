@@ -67,6 +67,9 @@ export interface OutputFlags {
   verbose?: string | false;
 }
 
+/** `-v` of the commands that show a plan, whose archives' fields it shows too (probe BF-4: apply's help said less). */
+export const VERBOSE_SHOWS_ARCHIVES = 'log every request, list undeclared objects and show the fields of archives';
+
 /**
  * Adds -C, --env, the request-pace flags and the output flags to a command; a command only offers
  * the flags that do something for it (validate talks to no service, so it has no pace flags). The

@@ -45,7 +45,7 @@ import { EMULATOR_STATE_LABEL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, outputFailed, useColor, type Io } from '../io.js';
 import type { SignalName } from '../interrupt.js';
-import { collect, withCommon, type CommonOptions } from '../options.js';
+import { collect, VERBOSE_SHOWS_ARCHIVES, withCommon, type CommonOptions } from '../options.js';
 import { checkPlanSeal, checkPlanVersion, readPlanFile } from '../plan-file.js';
 import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession, type Session } from '../session.js';
@@ -77,7 +77,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export const INTERRUPT_GRACE_MS = 30_000;
 
 export function applyCommand(io: Io, setExit: (code: number) => void): Command {
-  return withCommon(new Command('apply'))
+  return withCommon(new Command('apply'), { verbose: VERBOSE_SHOWS_ARCHIVES })
     .description('make the live services match the configuration (or apply a saved plan)')
     .argument('[PLAN.json]', 'a plan saved with `docket plan --out`')
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json']).default('text'))

@@ -14,7 +14,7 @@ import { annotatingProblems, annotationsOption, printAnnotations, type Annotatio
 import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import type { Interrupts } from '../interrupt.js';
-import { collect, withCommon, type CommonOptions } from '../options.js';
+import { collect, VERBOSE_SHOWS_ARCHIVES, withCommon, type CommonOptions } from '../options.js';
 import { checkOutputFile, refuseConfigurationFile, SAVED_PLAN } from '../output-file.js';
 import { keyValues, redact, redactEach } from '../redact.js';
 import { sealPlan } from '../plan-file.js';
@@ -38,7 +38,7 @@ interface PlanFlags extends CommonOptions {
 export const READ_TIMEOUT_MS = 2 * 60_000;
 
 export function planCommand(io: Io, setExit: (code: number) => void): Command {
-  return withCommon(new Command('plan'), { verbose: 'log every request, list undeclared objects and show the fields of archives' })
+  return withCommon(new Command('plan'), { verbose: VERBOSE_SHOWS_ARCHIVES })
     .description('show what apply would change')
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
     .option('--out <PLAN.json>', 'save the plan for `docket apply PLAN.json`')
