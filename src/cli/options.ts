@@ -1,6 +1,7 @@
 /** Options every command shares, parsed once so commands see typed values. */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../errors.js';
+import { collect } from './flag-values.js';
 
 export interface CommonOptions {
   dir: string;
@@ -58,6 +59,11 @@ export function parseDir(value: string): string {
 
 // Kept with the check of flag values, which main loads before any command (this module pulls more).
 export { collect } from './flag-values.js';
+
+/** A flag given once per value, none meaning `all` (said so in its help, not as `(default: [])`: probe BB). */
+export function repeatable(flags: string, description: string, all: string): Option {
+  return new Option(flags, description).argParser(collect).default([], all);
+}
 
 /** What a command does with the output flags: `false` keeps a flag accepted but out of help and completion. */
 export interface OutputFlags {

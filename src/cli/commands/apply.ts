@@ -45,7 +45,7 @@ import { EMULATOR_STATE_LABEL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, outputFailed, useColor, type Io } from '../io.js';
 import type { SignalName } from '../interrupt.js';
-import { collect, VERBOSE_SHOWS_ARCHIVES, withCommon, type CommonOptions } from '../options.js';
+import { VERBOSE_SHOWS_ARCHIVES, withCommon, type CommonOptions, repeatable } from '../options.js';
 import { checkPlanSeal, checkPlanVersion, readPlanFile } from '../plan-file.js';
 import { planInSession, pruneHelp } from '../plan-step.js';
 import { KIND_ORDER, withSession, type Session } from '../session.js';
@@ -82,7 +82,7 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
     .argument('[PLAN.json]', 'a plan saved with `docket plan --out`')
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json']).default('text'))
     .option('--auto-approve', 'apply without asking (needed when there is no terminal)')
-    .option('--target <KIND/NAME>', 'limit the apply to a resource and what it needs (repeatable)', collect, [])
+    .addOption(repeatable('--target <KIND/NAME>', 'limit the apply to a resource and what it needs (repeatable)', 'every resource'))
     .option('--prune', pruneHelp())
     .option('--force', 'apply even when removals exceed safety.max_delete_fraction')
     .option('--adopt-files', 'record files the plan cannot compare (no docket.lock.json entry) as live, without uploading')

@@ -25,7 +25,7 @@ import { UsageError } from '../../errors.js';
 import { pullable, renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
 import { fitPrinted, MARKDOWN_MAX_CHARS } from '../../render/markdown-fit.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
-import { collect, withCommon, type CommonOptions } from '../options.js';
+import { collect, repeatable, withCommon, type CommonOptions } from '../options.js';
 import { withSession, type SessionOptions } from '../session.js';
 import { readWithDroppedKinds } from '../dropped-kinds.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
@@ -90,7 +90,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
   return withCommon(new Command('drift'))
     .description('report what changed on the live side since the files (exit 2 when anything did)')
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
-    .option('--target <KIND/NAME>', 'only this resource (repeatable)', collect, [])
+    .addOption(repeatable('--target <KIND/NAME>', 'only this resource (repeatable)', 'every resource'))
     .addOption(kindOption())
     .addOption(timeoutOption(READ_TIMEOUT_MS))
     .option('--emulator', 'run against an in-process emulator (state in DIR/.docket/emulator.json)')

@@ -40,7 +40,7 @@ import { painter } from '../../render/paint.js';
 import { API_KEY_VARIABLES, DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL, serviceApiKey, type Connection } from '../connect.js';
 import { recordExported, type RecordOptions } from '../export-records.js';
 import { interruptsOf, sayDoneUnreported, useColor, type Io } from '../io.js';
-import { collect, withCommon, type CommonOptions } from '../options.js';
+import { withCommon, type CommonOptions, repeatable } from '../options.js';
 import { withSession } from '../session.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
 import { EMULATOR_STATE_FILE, GITIGNORE_FILE, gitignoreText, workPath } from '../../config/work-dir.js';
@@ -57,7 +57,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
   return withCommon(new Command('export'), { verbose: 'log every request' })
     .description('write a configuration directory from the live state (plan on it shows no changes)')
     .requiredOption('--out <DIR>', 'directory to write; must not exist or be empty')
-    .option('--kind <KIND>', `export only this kind (repeatable): ${exportable.join(', ')}`, collect, [])
+    .addOption(repeatable('--kind <KIND>', `export only this kind (repeatable): ${exportable.join(', ')}`, 'every kind'))
     .option('--emulator', 'read from an in-process emulator (state in DIR/.docket/emulator.json)')
     .addOption(timeoutOption(READ_TIMEOUT_MS))
     .action(async (opts: ExportFlags) => {

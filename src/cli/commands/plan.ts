@@ -14,7 +14,7 @@ import { annotatingProblems, annotationsOption, printAnnotations, type Annotatio
 import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import type { Interrupts } from '../interrupt.js';
-import { collect, VERBOSE_SHOWS_ARCHIVES, withCommon, type CommonOptions } from '../options.js';
+import { VERBOSE_SHOWS_ARCHIVES, withCommon, type CommonOptions, repeatable } from '../options.js';
 import { checkOutputFile, refuseConfigurationFile, SAVED_PLAN } from '../output-file.js';
 import { keyValues, redact, redactEach } from '../redact.js';
 import { sealPlan } from '../plan-file.js';
@@ -42,7 +42,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): Command {
     .description('show what apply would change')
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
     .option('--out <PLAN.json>', 'save the plan for `docket apply PLAN.json`')
-    .option('--target <KIND/NAME>', 'limit the plan to a resource and what it needs (repeatable)', collect, [])
+    .addOption(repeatable('--target <KIND/NAME>', 'limit the plan to a resource and what it needs (repeatable)', 'every resource'))
     .option('--prune', pruneHelp())
     .option('--detailed-exitcode', 'exit 2 when the plan has changes (0: none, 1: error)')
     .option('--retry-uncertain', 'plan to send again what an interrupted apply may or may not have made: uploads, creates, invitations, publishes')

@@ -16,7 +16,7 @@ import { fitPrinted, MARKDOWN_MAX_CHARS } from '../../render/markdown-fit.js';
 import { writePulled } from '../pull-write.js';
 import { pullInputOf } from '../pull-input.js';
 import { interruptsOf, sayDoneUnreported, useColor, type Io } from '../io.js';
-import { collect, withCommon, type CommonOptions } from '../options.js';
+import { withCommon, type CommonOptions, repeatable } from '../options.js';
 import { readWithDroppedKinds } from '../dropped-kinds.js';
 import { droppedFromFiles } from '../../engine/drift.js';
 import { refKey, type LiveResource } from '../../engine/types.js';
@@ -44,7 +44,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
   return withCommon(new Command('pull'))
     .description('write live changes (drift) into the files, in place: only the changed lines change')
     .addOption(new Option('-o, --output <FORMAT>', 'output format').choices(['text', 'json', 'markdown']).default('text'))
-    .option('--target <KIND/NAME>', 'only this resource (repeatable)', collect, [])
+    .addOption(repeatable('--target <KIND/NAME>', 'only this resource (repeatable)', 'every resource'))
     .addOption(kindOption())
     .option('--dry-run', 'print the diff of each file and write nothing')
     .option('--force', 'write even when the objects removed live exceed safety.max_delete_fraction of a kind')

@@ -55,7 +55,7 @@ import { DEFAULT_REVIEW_URL } from '../connect.js';
 import { formatDuration, parseTimeBudget } from '../duration.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { interruptedAtOnce } from '../interrupt.js';
-import { collect, requireValue, withCommon, type CommonOptions } from '../options.js';
+import { requireValue, withCommon, type CommonOptions, repeatable } from '../options.js';
 import { checkOutputFile, ConfigurationFileRefused, JUNIT_REPORT, refuseConfigurationFile, writableUnjudged } from '../output-file.js';
 import { junitTakenOver } from '../early-junit.js';
 import { planDetailsInSession, planInSession } from '../plan-step.js';
@@ -94,7 +94,7 @@ export function testCommand(io: Io, setExit: (code: number) => void): Command {
     .option('--replay-only', 'use only results recorded in .docket/test-cache/; contact no service (no keys needed)')
     .option('--no-cache', 'review again even when the cache has results, and record the new ones')
     .option('--compare-to <REF>', 'also run the cases against the playbooks as they are at this git ref, shown before → after')
-    .option('--target <KIND/NAME>', 'only the tests of this playbook or template (playbook/NAME, custom-template/NAME, template/NAME; repeatable)', collect, [])
+    .addOption(repeatable('--target <KIND/NAME>', 'only the tests of this playbook or template (playbook/NAME, custom-template/NAME, template/NAME; repeatable)', 'every test'))
     .option('--junit <FILE>', 'also write a JUnit XML report')
     .option('--fail-on-warn', 'exit 1 also for warn-level failures and flaky cases')
     .addOption(new Option('--timeout <DURATION>', 'time budget of the whole run, reviews included').argParser(parseTimeBudget).default(TEST_TIMEOUT_MS, formatDuration(TEST_TIMEOUT_MS)))
