@@ -32,7 +32,9 @@ export class ReviewScheduler {
       for (const review of Object.values(org.reviews)) {
         const pending = review.status === 'processing' || review.redline_evaluations.some((e) => e.counterproposal?.status === 'processing');
         if (!pending) continue;
-        const since = Math.max(...[review.updated_at, ...review.redline_evaluations.map((e) => e.counterproposal?.updated_at)].map((t) => (typeof t === 'string' ? Date.parse(t) : NaN) || 0));
+        // A loop, not Math.max(...): a review of 100,000 evaluations would pass the argument limit (second read SR100B-7).
+        let since = Date.parse(review.updated_at) || 0;
+        for (const e of review.redline_evaluations) since = Math.max(since, Date.parse(e.counterproposal?.updated_at ?? '') || 0);
         const left = this.delayMs() - (now - (since || now));
         if (left <= 0) this.finish(org.id, review.id);
         else this.schedule(org.id, review.id, left);

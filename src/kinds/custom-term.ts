@@ -27,6 +27,12 @@ const CONTENT_KEYS = ['body', 'body_file', 'docx_file'] as const;
 /** Conversion to PDF is asynchronous; wait for it, bounded, so a failure is reported on this resource. */
 export const CONVERSION_POLL = { firstDelayMs: 200, maxDelayMs: 2000, timeoutMs: 120_000 };
 
+/** Whether the files declare term `name` with a Word file other than the upload docket recorded (`uploaded`): one saved from the app since. */
+function savedSince(ctx: FetchContext, name: string, uploaded: string): boolean {
+  const declared = ctx.declared?.find((d) => d.kind === 'custom-term' && d.key === name)?.fields.docx;
+  return typeof declared === 'string' && declared !== uploaded;
+}
+
 export const customTermKind: KindModule<'custom-term'> = {
   name: 'custom-term',
   yamlKind: 'CustomTerm',
@@ -144,8 +150,9 @@ export const customTermKind: KindModule<'custom-term'> = {
           return { ...base, fields: { name, docx: locked!.sha256 }, extra: { ...extra, sourceFile: locked!.file, sourceSha256: locked!.sha256 } };
         }
         // A later version than the one docket uploaded was published by someone else: the file docket has is not live.
-        // `--adopt-files` takes the file as that version (saved from the app, as pull says), not publishing it again (probe BH-1).
-        if (outside && ctx.adoptFiles) {
+        // `--adopt-files` takes the file as that version (saved from the app, as pull says), not publishing it
+        // again (probe BH-1); only a file other than docket's upload: the one it uploaded is not the app's (second read SR100B-1).
+        if (outside && ctx.adoptFiles && savedSince(ctx, name, locked!.sha256)) {
           return { ...base, fields: { name }, unknownFields: { docx: `version ${version} was published in the app since docket's upload of ${locked!.file}; the service cannot give a docx back` }, extra };
         }
         if (outside) {

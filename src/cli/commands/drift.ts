@@ -25,7 +25,7 @@ import { UsageError } from '../../errors.js';
 import { pullable, renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
 import { fitPrinted, MARKDOWN_MAX_CHARS } from '../../render/markdown-fit.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
-import { collect, repeatable, withCommon, type CommonOptions } from '../options.js';
+import { repeatable, withCommon, type CommonOptions } from '../options.js';
 import { withSession, type SessionOptions } from '../session.js';
 import { readWithDroppedKinds } from '../dropped-kinds.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
@@ -43,7 +43,7 @@ interface DriftFlags extends CommonOptions {
 /** `--kind` values (those kinds only, read even when no file declares any), checked like export's. */
 export function kindOption(): Option {
   const names = KINDS.filter((k) => k.layout && k.toConfig).map((k) => k.name);
-  return new Option('--kind <KIND>', `only this kind, read even when no file declares one (repeatable): ${names.join(', ')}`).argParser(collect).default([]);
+  return repeatable('--kind <KIND>', `only this kind, read even when no file declares one (repeatable): ${names.join(', ')}`, 'every kind');
 }
 
 export function kindNames(values: readonly string[]): KindName[] {

@@ -804,6 +804,13 @@ parameters:
     expect(adopted.stdout).not.toContain('↑ publish');
     expect((await lockFiles(dir))['custom-term:Data Terms']).toMatchObject({ version: 2, sha256: createHash('sha256').update(docx('edited in the app')).digest('hex') });
     expect((await cli('plan', '-C', dir)).stdout).not.toContain('custom-term "Data Terms"');
+    // Published in the app again, the file left as docket uploaded it: not the app's, so it is
+    // published again, not recorded as the app's version (second read SR100B-1).
+    await app.publishTermDocx('Data Terms', docx('edited in the app again'));
+    const unchanged = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files', '--target', 'custom-term/Data Terms');
+    expect(unchanged.stdout).toContain('↑ publish custom-term "Data Terms"');
+    expect((await lockFiles(dir))['custom-term:Data Terms']).toMatchObject({ version: 4, sha256: createHash('sha256').update(docx('edited in the app')).digest('hex') });
+    expect((await cli('plan', '-C', dir)).stdout).not.toContain('custom-term "Data Terms"');
     // Changing the variable settles the template.
     await writeFile(join(dir, 'docket.yaml'), DOCKET.replace('Evaluating a partnership', 'Something else'));
     const after = await cli('plan', '-C', dir);
