@@ -898,13 +898,13 @@ function keyOf(keyNode: Node | null, state: WalkState): string {
   return yaml().isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
 }
 
-/** Text an alias brings, against the file's room (MAX_ALIASED_TEXT): past it, the read stops at the alias. */
-function countAliasedText(length: number, state: WalkState): void {
+/** Text an alias brings (the one being walked, or `alias`: a key written as one), against the file's room (MAX_ALIASED_TEXT): past it, the read stops at the alias. */
+function countAliasedText(length: number, state: WalkState, alias?: { at: LineCol; name: string }): void {
   if ((state.aliases.text += length) <= MAX_ALIASED_TEXT) return;
   throw new StopReading(
     'yaml-alias-expansion',
-    `aliases expand this file by more than ${MAX_ALIASED_TEXT.toLocaleString('en-US')} characters of text (an alias bomb?), from ${showName(`*${state.aliasName ?? ''}`)}`,
-    state.alias!,
+    `aliases expand this file by more than ${MAX_ALIASED_TEXT.toLocaleString('en-US')} characters of text (an alias bomb?), from ${showName(`*${alias?.name ?? state.aliasName ?? ''}`)}`,
+    alias?.at ?? state.alias!,
     'write the text once, or alias shorter text',
   );
 }
@@ -1006,8 +1006,10 @@ function toPlain(node: Node | null, pointer: string, keyPos: LineCol | undefined
         continue;
       }
       const key = keyOf(keyNode, state);
-      // A key an alias brings is text it brings too: an explicit key has no length limit (second read SR100-6).
+      // A key an alias brings is text it brings too, and so is a key written as an alias: an explicit
+      // key has no length limit (second reads SR100-6, SR100B-3).
       if (state.alias) countAliasedText(key.length, state);
+      else if (keyNode && yaml().isAlias(keyNode)) countAliasedText(key.length, state, { at: keyNode.range ? lc(keyNode.range[0]) : here, name: keyNode.source });
       // A key with no text (nothing before its `:`) starts where its line does: in a block
       // mapping, it is at the column the mapping's keys share.
       const kp = keyNode?.range ? (isEmptyScalar(keyNode) && !node.flow ? { line: lc(keyNode.range[0]).line, col: here.col } : lc(keyNode.range[0])) : here;

@@ -261,6 +261,9 @@ describe('parseYamlFile (fast) against the full parser', () => {
     // Keys count too: an explicit key (`? …`) has no length limit (second read SR100-6).
     const keys = `m: &m\n${Array.from({ length: 4 }, (_, i) => `  ? ${'abcd'[i]!.repeat(50_000)}\n  : 1\n`).join('')}uses: [${Array(100).fill('*m').join(', ')}]\n`;
     for (const read of [parseYamlFile(keys, 'p.yaml'), parseWithPositions(keys, 'p.yaml')]) expect(read.diagnostics.map((d) => d.code)).toEqual(['yaml-alias-expansion']);
+    // A key written as an alias of a long text (`*k : v`), too (second read SR100B-3).
+    const aliasKeys = `x: &k ${'a'.repeat(1_000_000)}\nrules:\n${Array.from({ length: 20 }, (_, i) => `  - {*k : ${i}}\n`).join('')}`;
+    for (const read of [parseYamlFile(aliasKeys, 'p.yaml'), parseWithPositions(aliasKeys, 'p.yaml')]) expect(read.diagnostics.map((d) => [d.code, d.line])).toEqual([['yaml-alias-expansion', 3 + 16]]);
     // A file past 2 MB still adds at most a million values.
     expect(aliasExpansionLimit(40_000_000)).toBe(1_000_000);
     expect(aliasExpansionLimit(100_000)).toBe(50_000);
