@@ -101,9 +101,23 @@ export function countProblem(body: Record<string, unknown>, items: number, first
   // A first page with nothing on it that names pages after it: the pages of a list fill from the first.
   if (items === 0 && (!noNext || !atMostOne(p?.last))) return `"data" holds no item, yet the answer names pages after it`;
   if (noNext && atMostOne(p?.current) && !atMostOne(p?.last)) return `the first page says the list has ${showJson(p!.last, 20)} pages ("meta.pagination.last"), but names no next page`;
+  // Paging by links alone, its `links.last` naming a later page (second read SR100B-4).
+  const lastLinked = noNext && p?.last === undefined ? linkedPageNumber(links?.last) : undefined;
+  if (lastLinked !== undefined && lastLinked > 1) return `the first page names page ${lastLinked} as its last ("links.last"), but no next page`;
   if (!p || typeof p.records !== 'number' || !Number.isInteger(p.records)) return undefined;
   const onlyPage = atMostOne(p.current) && atMostOne(p.last) && noNext;
   return onlyPage && p.records !== items ? `"data" holds ${items} item${items === 1 ? '' : 's'}, but "meta.pagination.records" says the list holds ${p.records}` : undefined;
+}
+
+/** The `page[number]` a paging link names, when it names one. */
+function linkedPageNumber(link: unknown): number | undefined {
+  if (typeof link !== 'string' || link === '') return undefined;
+  try {
+    const n = Number(new URL(link, 'http://docket.invalid/').searchParams.get('page[number]') ?? '');
+    return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The count of items a page says its list holds (\`meta.pagination.records\`), when it says one. */

@@ -45,6 +45,9 @@ describe('countProblem', () => {
     const members = Array.from({ length: 15 }, (_, i) => item(`m${i}`));
     expect(listProblem({ data: members, links: { next: null }, meta: { pagination: { current: 1, next: null, last: 3, records: 45 } } })).toBe('the first page says the list has 3 pages ("meta.pagination.last"), but names no next page');
     expect(listProblem(page(members, { last: '3' }))).toBe('the first page says the list has "3" pages ("meta.pagination.last"), but names no next page');
+    // Paging by links alone: its `links.last` (second read SR100B-4).
+    expect(listProblem({ data: members, links: { next: null, last: '/v1/users?page%5Bnumber%5D=3&page%5Bsize%5D=15' } })).toBe('the first page names page 3 as its last ("links.last"), but no next page');
+    expect(listProblem({ data: members, links: { next: null, last: 'https://x.example/v1/users?page[number]=1' } })).toBeUndefined();
     // With a next page, by number or link, it is read on.
     expect(listProblem(page(members, { current: 1, next: 2, last: 3, records: 45 }))).toBeUndefined();
     expect(listProblem({ data: members, links: { next: '/v1/x?page%5Bnumber%5D=2' }, meta: { pagination: { current: 1, last: 3 } } })).toBeUndefined();
