@@ -263,7 +263,10 @@ export function editYaml(text: string, request: YamlEditRequest): YamlEditResult
       // The first document goes with the comments right above it (not the file's header); a later one from its `---`.
       // With its directives (`%YAML 1.1` above its `---`), and not the next one's, which that one is read by (probe NQ-1).
       const next = docs[index + 1];
-      const nextStart = next ? directivesStart(text, next.range[0]) : fileFooter(text, contentsEnd(doc));
+      // The last goes without the file's footer; the blank line before it stays unless the document
+      // left last ends in a `|+` block, whose text it would join (second reads SR100-7, SR100B-5).
+      const kept = docs.slice(0, index).findLast((_, i) => !remove.has(i));
+      const nextStart = next ? directivesStart(text, next.range[0]) : fileFooter(text, contentsEnd(doc), !endsInKeptBlock(text, kept));
       // Directives need the document before them ended with `...`: a later one keeps the marker that ended it.
       // The next one keeps the comments right above its `---` too (probe PU-2).
       const end = next && index > 0 && nextStart < next.range[0] ? endMarkerBefore(text, nextStart) : next ? commentsAbove(text, nextStart, contentsEnd(doc)) : nextStart;
@@ -388,11 +391,10 @@ function fileHeader(text: string): { end: number; directives: [number, number][]
 /**
  * Where the file's footer starts below its last document's contents (`floor`): the comment lines at
  * its end that a blank line, the document's `...` or an editor's modeline set apart. They stay when
- * that document goes, as the header does with the first (probe BA-1); comment lines right under
- * the contents are the document's. The blank line before them goes with the document: kept, it
- * would join the text of a `|+` block that ends the document above (second read SR100-7).
+ * that document goes, as the header does with the first (probe BA-1), with the blank line before
+ * them when `keepBlank`; comment lines right under the contents are the document's.
  */
-function fileFooter(text: string, floor: number): number {
+function fileFooter(text: string, floor: number, keepBlank: boolean): number {
   // The run of blank and comment lines that ends the file, first to last.
   const lines: { start: number; line: string }[] = [];
   for (let lineEnd = text.length; lineEnd > floor; ) {
@@ -404,12 +406,27 @@ function fileFooter(text: string, floor: number): number {
     lines.unshift({ start: lineStart, line: marker ? '...' : line });
     lineEnd = lineStart;
   }
+  let blank: number | undefined;
   let parted = false;
   for (const { start, line } of lines) {
-    if (MODELINE_COMMENT.test(line) || (parted && line.startsWith('#'))) return start;
+    if (MODELINE_COMMENT.test(line)) return start;
+    if (parted && line.startsWith('#')) return keepBlank && blank !== undefined ? blank : start;
+    if (line === '') blank ??= start;
     if (line === '' || line === '...') parted = true;
   }
   return text.length;
+}
+
+/** Whether a document's last value is a block scalar that keeps its final line breaks (`|+`, `>2+`). */
+function endsInKeptBlock(text: string, doc: Document.Parsed | undefined): boolean {
+  let node = doc?.contents as Node | null | undefined;
+  while (node && (isMap(node) || isSeq(node))) {
+    const last = (node.items as unknown[]).at(-1);
+    node = isPair(last) ? (last.value as Node | null) : ((last as Node | undefined) ?? null);
+  }
+  if (!node || !isScalar(node) || (node.type !== 'BLOCK_LITERAL' && node.type !== 'BLOCK_FOLDED') || !node.range) return false;
+  const header = text.slice(node.range[0], text.indexOf('\n', node.range[0]));
+  return /^[|>](?:\d?\+|\+\d?)/.test(header.trim());
 }
 
 function applySplices(text: string, splices: Splice[]): string {

@@ -868,9 +868,14 @@ describe('editYaml', () => {
   it("keeps the file's footer (comments a blank line, `...` or the editor modeline sets apart) when its last document goes (probe BA-1)", () => {
     const two = 'kind: Playbook\nname: P1\nrules: []\n---\nkind: Playbook\nname: P2\nrules: []\n';
     const remove = (text: string): string | null => editYaml(text, { documents: new Map(), remove: new Set([1]) }).text;
-    expect(remove(`${two}\n# vim: set ft=yaml sw=2 et:\n`)).toBe('kind: Playbook\nname: P1\nrules: []\n# vim: set ft=yaml sw=2 et:\n');
-    expect(remove(`${two}\n# Owned by legal ops\n`)).toBe('kind: Playbook\nname: P1\nrules: []\n# Owned by legal ops\n');
-    // The blank line goes with the document: kept, it would join a `|+` block above (second read SR100-7).
+    expect(remove(`${two}\n# vim: set ft=yaml sw=2 et:\n`)).toBe('kind: Playbook\nname: P1\nrules: []\n\n# vim: set ft=yaml sw=2 et:\n');
+    // Kept with its blank line, it stays the file's footer when the next last document goes too (second read SR100B-5).
+    const three = `kind: Playbook\nname: P0\n---\n${two}\n# Owned by legal ops\n`;
+    const once = editYaml(three, { documents: new Map(), remove: new Set([2]) }).text!;
+    expect(once).toBe('kind: Playbook\nname: P0\n---\nkind: Playbook\nname: P1\nrules: []\n\n# Owned by legal ops\n');
+    expect(editYaml(once, { documents: new Map(), remove: new Set([1]) }).text).toBe('kind: Playbook\nname: P0\n\n# Owned by legal ops\n');
+    expect(editYaml(three, { documents: new Map(), remove: new Set([1, 2]) }).text).toBe('kind: Playbook\nname: P0\n\n# Owned by legal ops\n');
+    // Without it after a `|+` block, whose text the blank line would join (second read SR100-7).
     expect(remove('a: |+\n  x\n---\nb: 2\n\n# footer\n')).toBe('a: |+\n  x\n# footer\n');
     expect(remove(`${two}# yaml-language-server: $schema=../schemas/docket.schema.json\n`)).toBe('kind: Playbook\nname: P1\nrules: []\n# yaml-language-server: $schema=../schemas/docket.schema.json\n');
     expect(remove(`${two}...\n# trailer after end marker\n`)).toBe('kind: Playbook\nname: P1\nrules: []\n# trailer after end marker\n');
