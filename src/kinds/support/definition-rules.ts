@@ -160,12 +160,11 @@ function checkDefault(spec: Record<string, unknown>, fieldPointer: string, posit
     return;
   }
   const problem = scalarDefaultProblem(input, value, options);
-  if (problem) fail(problem.message, pointer, problem.hint);
-  // An inline definition is published as YAML docket writes: `default: 007` would go as `7`.
-  if (problem || typeof value !== 'number' || !FREE_TEXT.has(input) || !numberAsWritten) return;
-  const at = positions.valueAt(pointer);
-  const lossy = numberAsWritten(value, at);
-  if (lossy) report(lossy.code, lossy.message, pointer, at, lossy.hint);
+  // An inline definition is published as YAML docket writes: `default: 007` would go as `7`, said
+  // as that, with what to quote, rather than as a number where text goes.
+  const lossy = typeof value === 'number' && FREE_TEXT.has(input) && numberAsWritten ? numberAsWritten(value, positions.valueAt(pointer)) : undefined;
+  if (lossy) report(lossy.code, lossy.message, pointer, positions.valueAt(pointer), lossy.hint);
+  else if (problem) fail(problem.message, pointer, problem.hint);
 }
 
 /** Inputs whose answer is any text (scalarDefaultProblem's last case). */
@@ -206,9 +205,16 @@ function scalarDefaultProblem(
       // NOTE(api): header and fixed take no answer; a default is taken to be their text, so only a string fits.
       if (typeof value === 'string') return undefined;
       return { message: `the default of a \`${input}\` field must be text, not ${describe(value)}` };
+    case 'text':
+    case 'textarea':
+    case 'markdown':
+    case 'states':
+      // NOTE(api): free text takes its default as text: a YAML number (`default: 2024`) is sent in the
+      // definition as a number, and every agreement that leaves the field out was refused (probe BN-2).
+      if (typeof value === 'string') return undefined;
+      return { message: `the default of a \`${input}\` field must be text, not the ${value instanceof Date ? 'date' : 'number'} ${describe(value)}`, hint: 'quote it as it is written, so that it is sent as text' };
     default:
-      // text, textarea, markdown, states, address: free text. A YAML number is text the author wrote.
-      // NOTE(api): states and address are assumed to take their default as plain text.
+      // address: assumed to take its default as plain text.
       return undefined;
   }
 }

@@ -183,10 +183,17 @@ describe.each(layouts)('validateDefinition: %s', (_layout, check) => {
         'b: { label: B, input: currency, default: 0.005 }',
         'c: { label: C, input: date, default: "2024-02-29" }',
         'd: { label: D, input: select, options: ["1", "2"], default: "1" }',
-        'e: { label: E, input: text, default: 42 }',
+        'e: { label: E, input: text, default: "42" }',
       ),
     );
     expect(diagnostics).toEqual([]);
+  });
+
+  it('refuses a number as the default of a free-text field, which the service takes as no text: every agreement leaving it out was refused (probe BN-2)', async () => {
+    const { text, diagnostics } = await check(withFields('year: { label: Fiscal year, input: text, default: 2024 }'));
+    expect(diagnostics.map(brief)).toEqual([`${pos(text, 'year:', '2024')} invalid-default`]);
+    expect(diagnostics[0]!.message).toBe('the default of a `text` field must be text, not the number 2024');
+    expect(diagnostics[0]!.hint).toBe('quote it as it is written, so that it is sent as text');
   });
 
   it('reports an unknown key in import defaults, with did-you-mean', async () => {
@@ -240,7 +247,7 @@ describe('validateDefinition: paths and inputs', () => {
     expect(diagnostics[0]!.file).toBe('custom-templates/referral.yaml');
   });
 
-  it('refuses, inline, a free-text default YAML reads as a number written otherwise, which would be published as the number; a definition file is published as written (probe QW-3)', async () => {
+  it('refuses, inline, a free-text default YAML reads as a number written otherwise, which would be published as the number; in a definition file, a number where text goes (probes QW-3, BN-2)', async () => {
     const fields = withFields('code: { label: Code, input: text, default: 007 }', 'ver: { label: Ver, input: textarea, default: 1.10 }', 'ok: { label: Ok, input: text, default: 12 }', 'n: { label: N, input: number, default: 1.10 }');
     const text = `kind: CustomTemplate\nname: Referral Agreement\ndefinition:\n${fields.split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n')}`;
     const doc = parseYamlFile(text, 't.yaml').documents[0]!;
@@ -249,6 +256,8 @@ describe('validateDefinition: paths and inputs', () => {
     expect(diag.sorted().map((d) => [brief(d), d.message, d.hint])).toEqual([
       [`${pos(text, 'code:', '007')} number-as-text`, '`default` is sent as text, but YAML reads "007" as the number 7', 'quote it to keep what is written: "007"'],
       [`${pos(text, 'ver:', '1.10')} number-as-text`, '`default` is sent as text, but YAML reads "1.10" as the number 1.1', 'quote it to keep what is written: "1.10"'],
+      // Written as the number it is, it is still a number where text goes (probe BN-2).
+      [`${pos(text, 'ok:', '12')} invalid-default`, 'the default of a `text` field must be text, not the number 12', 'quote it as it is written, so that it is sent as text'],
     ]);
     // Through an alias: the value to quote is at its anchor, not the alias (second read SR86-8).
     const aliased = `kind: CustomTemplate\nname: R\nx: &c 007\ndefinition:\n${withFields('code: { label: Code, input: text, default: *c }').split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n')}`;
@@ -266,7 +275,12 @@ describe('validateDefinition: paths and inputs', () => {
     const file = parseDefinitionFile(fields, 'c.cover.yaml');
     const fromFile = new Diagnostics();
     await validateDefinition(file.value, file.positions, fromFile, { text: fields });
-    expect(fromFile.items).toEqual([]);
+    // A number where text goes all the same: the service reads the file's `007` as 7 too (probe BN-2).
+    expect(fromFile.sorted().map((d) => [d.code, d.message])).toEqual([
+      ['invalid-default', 'the default of a `text` field must be text, not the number 7'],
+      ['invalid-default', 'the default of a `textarea` field must be text, not the number 1.1'],
+      ['invalid-default', 'the default of a `text` field must be text, not the number 12'],
+    ]);
   });
 
   it('accepts Date defaults from a YAML 1.1 parse', async () => {
