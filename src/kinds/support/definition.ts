@@ -236,8 +236,46 @@ export function parseDefinitionFile(text: string, file: string, parsed: ParsedFi
   }
   // After a duplicate key the file still reads as written, as the README says of every check.
   if (text.includes('<<') && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) diagnostics.push(...mergeKeys(text, file));
+  if (text.includes('*') && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) diagnostics.push(...tooManyAliases(text, file));
   // A merge key is refused, but the file reads (merged); a second document does not change the first.
   return { value: first.value, positions: first.positions, diagnostics, readable: first.ok || first.readable === true };
+}
+
+/**
+ * NOTE(api): the agreements service refuses a definition whose YAML uses one anchor more than 100
+ * times ("Excessive alias count", as the yaml library's default guard counts them; the emulator's
+ * reader has it): a questionnaire of 120 fields sharing `options: &yn [...]` passed validate and
+ * failed on apply (probe BN-3). Said at the alias past the limit.
+ */
+export const MAX_DEFINITION_ALIASES = 100;
+
+function tooManyAliases(text: string, file: string): Diagnostic[] {
+  const lib = yaml();
+  const lineCounter = new lib.LineCounter();
+  const [doc] = lib.parseAllDocuments(text, { lineCounter }) as import('yaml').Document.Parsed[];
+  if (!doc) return [];
+  const uses = new Map<string, number>();
+  let past: { at: number; name: string } | undefined;
+  lib.visit(doc, {
+    Alias(_, alias) {
+      const count = (uses.get(alias.source) ?? 0) + 1;
+      uses.set(alias.source, count);
+      if (count === MAX_DEFINITION_ALIASES + 1 && past === undefined) past = { at: alias.range?.[0] ?? 0, name: alias.source };
+    },
+  });
+  if (past === undefined) return [];
+  const at = lineCounter.linePos(past.at);
+  return [
+    {
+      severity: 'error',
+      code: 'definition-alias-count',
+      message: `this definition file uses the anchor ${showName(`&${past.name}`)} ${uses.get(past.name)} times: the agreements service reads one at most ${MAX_DEFINITION_ALIASES} times in a definition, and refuses more as a resource exhaustion attack`,
+      file,
+      line: at.line,
+      col: at.col,
+      hint: 'write the repeated values out past the first hundred, or use an inline `definition:` in the resource, which docket writes out resolved',
+    },
+  ];
 }
 
 /**
