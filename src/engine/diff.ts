@@ -76,7 +76,7 @@ export interface KindMeta {
    * write, instead of an apply that fails the same way every time. `live`: every object read;
    * `adopting`: the live ids (lower case) `apply --adopt-files` records in this run.
    */
-  refuseSend?(field: string, value: unknown, name: string, live: readonly LiveResource[], adopting: ReadonlySet<string>): { message: string; hint?: string } | undefined;
+  refuseSend?(field: string, value: unknown, name: string, live: readonly LiveResource[], adopting: ReadonlySet<string>, d: DesiredResource): { message: string; hint?: string } | undefined;
   /** A reference to a key of this kind that exists neither in the files nor live. */
   describeMissing?(key: string, declared: (kindKey: string) => boolean): { message: string; hint: string };
   /**

@@ -446,7 +446,7 @@ function checkSends(changes: Change[], input: Pick<BuildPlanInput, 'kinds' | 'de
       // What the files hold was live here at the last sync (only the app moved it since, re-pointing
       // a template at another attachment): this organization's, whatever reads can see now (probe QA-1).
       if (f.direction === 'live') continue;
-      const refused = kind.refuseSend!(f.field, d.fields[f.field], d.name, input.live, adopting);
+      const refused = kind.refuseSend!(f.field, d.fields[f.field], d.name, input.live, adopting, d);
       // Outside the targets: an error only if the cut plan keeps a change of `d`.
       if (refused) sayUnlessUnsent(d, { severity: 'error', code: 'unsupported-change', message: refused.message, ...(problemSourceOf(d.fieldSources, f.field) ?? d.source), ...(refused.hint ? { hint: refused.hint } : {}) }, hold, diagnostics);
     }

@@ -28,6 +28,7 @@ import {
   attachmentName,
   attachmentParameterRefs,
   checkTemplateParameters,
+  csaNamingAgainstLive,
   isParameterKey,
   liveTemplateType,
   templateAttributes,
@@ -277,7 +278,13 @@ export const templateKind: KindModule<'template'> = {
    * which mean nothing in another one. Known: an upload or adoption docket.lock.json records here,
    * or an id a live template here already names.
    */
-  refuseSend(field, value, name, live, adopting) {
+  refuseSend(field, value, name, live, adopting, d) {
+    // A CSA parameter named for another version than the live template's, the file setting none (probe BN-1).
+    if (field.startsWith(PARAM) && d.fields.type === 'CSA' && d.fields.standard_version === undefined) {
+      const matched = live.find((l) => l.kind === 'template' && l.key === d.key);
+      const naming = csaNamingAgainstLive(field.slice(PARAM.length).split('.')[0]!, matched?.fields.standard_version);
+      if (naming) return naming;
+    }
     // Named, as `{ attachment: <name> }` or in `attachments:`: the id sent is the one its document pins (probe RI-1).
     const named = field === 'attachments' ? (Array.isArray(value) ? value : []) : field.endsWith('_attachment_id') && isPlainObject(value) ? [value.attachment] : [];
     for (const attachment of named) {

@@ -189,7 +189,27 @@ export function checkTemplateParameters(doc: ResourceDoc, diag: Diagnostics): vo
   if (body.type === 'CSA') checkCsaNaming(doc, parameters, diag);
 }
 
+/**
+ * A parameter of a CSA whose file sets no `standard_version`, named for another version than the
+ * live template's (a new one's: the service default): the plan's check, as validate cannot know
+ * the live version (probe BN-1: a 3.0 template took a pre-3.0 name through validate and plan, and
+ * apply failed with 422; the 3.x name was refused as one for 2.1).
+ */
+export function csaNamingAgainstLive(key: string, liveVersion: unknown): { message: string; hint: string } | undefined {
+  const newNames = csaUsesNewNames(liveVersion);
+  if (newNames === undefined) return undefined;
+  const version = liveVersion === undefined || liveVersion === null ? `standard_version ${CSA_DEFAULT_STANDARD_VERSION} (the service default for a new template)` : `standard_version ${String(liveVersion)} (the live template's; the file sets none)`;
+  const other = newNames ? CSA_RENAMES.get(key) : CSA_OLD_NAMES.get(key);
+  if (other === undefined) return undefined;
+  return {
+    message: newNames ? `\`${key}\` is the pre-3.0 name; on ${version} write \`${other}\`` : `\`${key}\` is the 3.x name; on ${version} write \`${other}\``,
+    hint: `write \`${other}\`, or set \`standard_version\` in the file to the version whose names it uses; the service rejects the other spelling with 422`,
+  };
+}
+
 function checkCsaNaming(doc: ResourceDoc, parameters: Record<string, unknown>, diag: Diagnostics): void {
+  // Without a `standard_version` the live template's applies, which only the plan knows (csaNamingAgainstLive).
+  if (doc.body.standard_version === undefined || doc.body.standard_version === null) return;
   const newNames = csaUsesNewNames(doc.body.standard_version);
   if (newNames === undefined) return;
   const given = doc.body.standard_version;
