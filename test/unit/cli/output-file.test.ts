@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { JUNIT_REPORT, SAVED_PLAN } from '../../../src/cli/output-file.js';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkOutputFile, JUNIT_REPORT, SAVED_PLAN } from '../../../src/cli/output-file.js';
 
 describe("a flag's own earlier output, told by its first bytes", () => {
   it('a JUnit report past any XML prolog: a declaration, comments, a DOCTYPE, a stylesheet instruction (probe NZ-3)', () => {
@@ -15,5 +18,19 @@ describe("a flag's own earlier output, told by its first bytes", () => {
   it('a saved plan by its first two keys, not any JSON', () => {
     expect(SAVED_PLAN.looksLike('{\n  "format_version": 1,\n  "docket_version": "0.1.0"')).toBe(true);
     expect(SAVED_PLAN.looksLike('{\n  "format_version": 1,\n  "target": {}')).toBe(false);
+  });
+});
+
+describe('checkOutputFile', () => {
+  it('refuses a file made read-only, for root too, whom access(2) lets write anything (probe BL-2)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'docket-out-'));
+    try {
+      await writeFile(join(dir, 'reviewed.json'), '{}');
+      await chmod(join(dir, 'reviewed.json'), 0o444);
+      await expect(checkOutputFile(dir, 'reviewed.json', '--out', 'plan.json')).rejects.toThrow('--out reviewed.json cannot be written: the file is not writable');
+      await expect(checkOutputFile(dir, 'other.json', '--out', 'plan.json')).resolves.toBe(join(dir, 'other.json'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
