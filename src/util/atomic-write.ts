@@ -1,7 +1,8 @@
 /** Writes a file so readers see the old or the new content, never half: temp file + rename. */
 import { createHash, randomUUID } from 'node:crypto';
-import { chmodSync, chownSync, copyFileSync, lstatSync, mkdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { chmod, chown, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmodSync, chownSync, copyFileSync, lstatSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { chmod, chown, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { makeFolders, makeFoldersSync } from './make-folders.js';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { removeLeftByDeadProcesses } from './process-alive.js';
 import { isReadOnlyMode, readOnlyError } from './writable.js';
@@ -95,10 +96,10 @@ export async function writeFileAtomic(path: string, content: string | Iterable<s
   // The file it replaces, asked once: whether it may be replaced, and the mode and owner it keeps.
   const was = await stat(file).catch(() => undefined);
   if (options.refuseReadOnly && was && isReadOnlyMode(was.mode)) throw readOnlyError(file);
-  await mkdir(dirname(file), { recursive: true });
+  await makeFolders(dirname(file));
   // Beside a linked file (perhaps on another filesystem), not in the temporary folder of the link's.
   const tempDir = file === path ? options.tempDir : undefined;
-  if (tempDir) await mkdir(tempDir, { recursive: true });
+  if (tempDir) await makeFolders(tempDir);
   const tmp = tempPath(file, tempFolder(tempDir, file));
   const release = options.whileWriting?.(tmp);
   try {
@@ -135,9 +136,9 @@ export function writeFileAtomicSync(path: string, text: string, options: AtomicW
   const file = linkedFile(path);
   const was = statSync(file, { throwIfNoEntry: false });
   if (options.refuseReadOnly && was && isReadOnlyMode(was.mode)) throw readOnlyError(file);
-  mkdirSync(dirname(file), { recursive: true });
+  makeFoldersSync(dirname(file));
   const tempDir = file === path ? options.tempDir : undefined;
-  if (tempDir) mkdirSync(tempDir, { recursive: true });
+  if (tempDir) makeFoldersSync(tempDir);
   const tmp = tempPath(file, tempFolder(tempDir, file));
   try {
     writeFileSync(tmp, text, 'utf8');
