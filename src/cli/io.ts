@@ -64,7 +64,8 @@ export function processIo(): Io {
     stderr,
     isTTY: Boolean(process.stdout.isTTY),
     stderrTTY: Boolean(process.stderr.isTTY),
-    canPrompt: Boolean(process.stdin.isTTY),
+    // The question goes to stderr: redirected (`2>apply.log`), the person at the terminal would wait on a question never shown (probe BL-3).
+    canPrompt: Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY),
     async prompt(question) {
       const rl = createInterface({ input: process.stdin, output: process.stderr });
       const cancel = new AbortController();

@@ -595,7 +595,7 @@ function otherTargetHint(plan: Plan, shape: PlanShape, savedFile: string | undef
 
 async function confirm(io: Io, planJson: Iterable<string> | undefined, savedPlan: string): Promise<void> {
   if (!io.canPrompt) {
-    throw new NotApprovedError('apply needs approval and there is no terminal to ask', `pass --auto-approve, or apply a saved plan: ${savedPlan}`);
+    throw new NotApprovedError('apply needs approval and there is no terminal to ask (it asks on stderr and reads the answer from stdin)', `pass --auto-approve, or apply a saved plan: ${savedPlan}`);
   }
   if (planJson) for (const chunk of planJson) io.stderr(chunk);
   const answer = await io.prompt('\nDo you want to apply these changes? Only `yes` is accepted: ');
