@@ -4,41 +4,52 @@
  * be made there (ENOENT under /proc): `plan --out /proc/x/p.json` spun at full CPU, and `docket
  * test` writing its JUnit report that way on a signal could then be stopped by no other (probe BL-1).
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync, type Stats } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export async function makeFolders(dir: string): Promise<void> {
   const missing: string[] = [];
-  for (let d = dir; !(await stat(d).then(() => true, () => false)); d = dirname(d)) {
+  let d = dir;
+  for (let found = await stat(d).catch(() => undefined); !found; found = await stat(d).catch(() => undefined)) {
     if (dirname(d) === d) break;
     missing.unshift(d);
+    d = dirname(d);
   }
-  for (const d of missing) await mkdir(d).catch((error: unknown) => (isExists(error) ? undefined : Promise.reject(error)));
+  if (!(await stat(d).catch(() => undefined))?.isDirectory() && dirname(d) !== d) throw notAFolder(dir, d);
+  for (const m of missing) await mkdir(m).catch((error: unknown) => (isExists(error) ? undefined : Promise.reject(error)));
 }
 
 export function makeFoldersSync(dir: string): void {
   const missing: string[] = [];
-  for (let d = dir; !exists(d); d = dirname(d)) {
+  let d = dir;
+  for (let found = statOf(d); !found; found = statOf(d)) {
     if (dirname(d) === d) break;
     missing.unshift(d);
+    d = dirname(d);
   }
-  for (const d of missing) {
+  if (!statOf(d)?.isDirectory() && dirname(d) !== d) throw notAFolder(dir, d);
+  for (const m of missing) {
     try {
-      mkdirSync(d);
+      mkdirSync(m);
     } catch (error) {
       if (!isExists(error)) throw error;
     }
   }
 }
 
-function exists(path: string): boolean {
+function statOf(path: string): Stats | undefined {
   try {
-    statSync(path);
-    return true;
+    return statSync(path);
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** What recursive mkdir says of a file in the way (`inTheWay`), as callers tell it: EEXIST when it is the folder wanted, else ENOTDIR. */
+function notAFolder(dir: string, inTheWay: string): NodeJS.ErrnoException {
+  const [code, errno, what] = inTheWay === dir ? ['EEXIST', -17, 'file already exists'] : ['ENOTDIR', -20, 'not a directory'];
+  return Object.assign(new Error(`${code}: ${what}, mkdir '${dir}'`), { code, errno, syscall: 'mkdir', path: dir });
 }
 
 /** Made meanwhile (another writer): what was wanted. */

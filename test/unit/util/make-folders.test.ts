@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,10 @@ describe('makeFolders', () => {
       makeFoldersSync(join(dir, 'a', 'x', 'y'));
       await makeFolders(join(dir, 'a', 'b', 'c'));
       expect([existsSync(join(dir, 'a', 'b', 'c')), existsSync(join(dir, 'a', 'x', 'y'))]).toEqual([true, true]);
+      // A file in the way is said as recursive mkdir says it, which the messages of callers read.
+      await writeFile(join(dir, 'f'), '');
+      await expect(makeFolders(join(dir, 'f'))).rejects.toMatchObject({ code: 'EEXIST', syscall: 'mkdir', path: join(dir, 'f') });
+      expect(() => makeFoldersSync(join(dir, 'f', 'x'))).toThrow(expect.objectContaining({ code: 'ENOTDIR', syscall: 'mkdir', path: join(dir, 'f', 'x') }));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
