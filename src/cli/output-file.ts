@@ -2,7 +2,7 @@
  * A file a command writes at its end (`plan --out`, `test --junit`), checked at its start: a path
  * that cannot be written fails before the services are read (or reviews paid for), not after.
  */
-import { isReadOnlyMode } from '../util/writable.js';
+import { assertWritable } from '../util/writable.js';
 import { constants, existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { access, lstat, realpath, stat } from 'node:fs/promises';
 import path, { basename, dirname, join, parse, resolve } from 'node:path';
@@ -69,7 +69,7 @@ export async function checkOutputFile(cwd: string, file: string, flag: string, e
   if (nearest && !nearest.stats.isDirectory()) throw new UsageError(`${flag} ${file} cannot be written: ${nearest.path} is a file, not a folder`);
   const folder = nearest?.path ?? parse(path).root;
   // A file made read-only (`chmod 444` on a reviewed plan) binds root too, whom access(2) lets write anything (probe BL-2).
-  const writable = target && isReadOnlyMode(target.mode) ? false : await access(target ? path : folder, constants.W_OK).then(
+  const writable = await (target ? assertWritable(path) : access(folder, constants.W_OK)).then(
     () => true,
     () => false,
   );

@@ -6,7 +6,7 @@
 import { showPath } from '../../config/quote.js';
 import { shellWord } from '../../util/shell-word.js';
 import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
-import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseDir, withCommon } from '../options.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -18,7 +18,7 @@ import { DocketError, UsageError } from '../../errors.js';
 import { docketYaml, examplePlaybook } from '../init-templates.js';
 import { GITIGNORE_ENTRY, GITIGNORE_FILE, gitignoreText } from '../../config/work-dir.js';
 import { dirFlag, shellPath } from '../../util/shell-word.js';
-import { nearestExisting } from '../../util/nearest-existing.js';
+import { makeFolders } from '../../util/make-folders.js';
 import { isInside, rootRelative } from '../../config/data-files.js';
 import { skippedPartOf } from '../../config/not-read.js';
 import { sayDoneUnreported, type Io } from '../io.js';
@@ -181,14 +181,7 @@ function editorNote(schemas: string, cwd: string): string {
 
 /** Writes only when nothing is there (`wx` also closes the race with another writer); adds to `undo` what it made. */
 async function writeNew(file: string, content: string, undo: (() => Promise<unknown>)[]): Promise<boolean> {
-  const folder = dirname(file);
-  // The first folder mkdir would make: removed if it fails past it (a name too long below two new folders, probe BF-3).
-  const existing = (await nearestExisting(folder))?.path;
-  const first = existing === undefined || existing === folder ? undefined : join(existing, relative(existing, folder).split(sep)[0]!);
-  const made = await mkdir(folder, { recursive: true }).catch(async (error: unknown) => {
-    if (first !== undefined) await rm(first, { recursive: true, force: true }).catch(() => undefined);
-    throw error;
-  });
+  const made = await makeFolders(dirname(file));
   if (made) undo.push(() => rm(made, { recursive: true, force: true }));
   try {
     await writeFile(file, content, { flag: 'wx' });
