@@ -121,15 +121,17 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
 
   if (options.emulator) {
     // The emulator is loaded only when asked for: a run against the services never pays for it.
-    const [{ DEFAULT_ORGANIZATION_ID, defaultSeed }, { emulatorOrganizationKey }, { startEmulatorForCli }] = await Promise.all([
+    const [{ defaultSeed }, { emulatorOrganizationKey, emulatorOrganizations }, { startEmulatorForCli }] = await Promise.all([
       import('../emulator/seed.js'),
       import('../emulator/identity.js'),
       import('./emulator-start.js'),
     ]);
-    organizationId ??= DEFAULT_ORGANIZATION_ID;
+    const organizations = emulatorOrganizations(project);
+    organizationId = organizations.review;
     const users = [...EMULATOR_EXAMPLE_USERS];
     if (project.agreements.actor) users.push({ email: project.agreements.actor, name: 'docket actor' });
     const seed = defaultSeed({ organizationId, users, invited: true });
+    if (organizations.agreements !== organizations.review) seed.organizations.push(...defaultSeed({ organizationId: organizations.agreements, users, invited: true }).organizations);
     const stateFile = workPath(project.root, EMULATOR_STATE_FILE);
     freshEmulator = !(await stat(stateFile).then(
       () => true,
@@ -158,8 +160,9 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     if (options.emulatorState !== 'untouched' && (freshEmulator || addedOrganization || addedKey || addedActor)) await writtenAs(EMULATOR_STATE_LABEL, store.save());
     reviewUrl = emulator.reviewUrl;
     agreementsUrl = emulator.agreementsUrl;
-    // This organization's own key: one organization's key for both services, as on the real ones.
-    reviewKey = agreementsKey = emulatorOrganizationKey(organizationId);
+    // Each organization's own key: one organization's key for both services when they name one, as on the real ones.
+    reviewKey = emulatorOrganizationKey(organizations.review);
+    agreementsKey = emulatorOrganizationKey(organizations.agreements);
     keysFrom = {};
   } else {
     if (options.needs.has('review') && !reviewKey) throw missingApiKey('review');

@@ -15,7 +15,7 @@ import { hostname } from 'node:os';
 import { canonicalUrl, EMULATOR_TARGET, serviceTarget, strandedLegacyEnvironments, type LockFile } from '../config/lock.js';
 import { DEFAULT_AGREEMENTS_URL, DEFAULT_REVIEW_URL } from './connect.js';
 import { EMULATOR_SYNC_FILE, workLabel } from '../config/work-dir.js';
-import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
+import { emulatorOrganizations } from '../emulator/identity.js';
 import { escapePointer } from '../config/yaml-positions.js';
 import path from 'node:path';
 import { shapedCommand, type PlanShape } from './command-line.js';
@@ -174,7 +174,7 @@ function syncedButUnread(s: Session): string | undefined {
 function reviewSections(s: Session): Readonly<Record<string, string>>[] {
   const review = s.workspace.config.project.review;
   const synced = s.syncDoc.synced ?? {};
-  if (s.connection.target.emulator) return [synced[`${EMULATOR_TARGET} ${review.organization_id ?? DEFAULT_ORGANIZATION_ID}`] ?? {}];
+  if (s.connection.target.emulator) return [synced[`${EMULATOR_TARGET} ${emulatorOrganizations(s.workspace.config.project).review}`] ?? {}];
   const url = review.url ?? DEFAULT_REVIEW_URL;
   if (review.organization_id) return [synced[serviceTarget(url, review.organization_id)] ?? {}];
   const prefix = `${canonicalUrl(url)} `;
@@ -186,10 +186,15 @@ function reviewSections(s: Session): Readonly<Record<string, string>>[] {
 /**
  * The sync records of the agreements service at the configured URL when this run does not talk to
  * it (no file declares a kind of it any more): every organization's there, as the organization is
- * learned from the service (probe LS-2). The emulator keeps one section for both services.
+ * learned from the service (probe LS-2). The emulator keeps one section for both services, unless
+ * docket.yaml names an agreements organization of its own.
  */
 function agreementsSections(s: Session): Readonly<Record<string, string>>[] {
-  if (s.connection.target.emulator || s.connection.target.agreements) return [];
+  if (s.connection.target.agreements) return [];
+  if (s.connection.target.emulator) {
+    const organizations = emulatorOrganizations(s.workspace.config.project);
+    return organizations.agreements === organizations.review ? [] : [s.syncDoc.synced?.[`${EMULATOR_TARGET} ${organizations.agreements}`] ?? {}];
+  }
   const prefix = `${canonicalUrl(s.workspace.config.project.agreements.url ?? DEFAULT_AGREEMENTS_URL)} `;
   return Object.entries(s.syncDoc.synced ?? {})
     .filter(([target]) => target.startsWith(prefix))

@@ -15,7 +15,7 @@ import { KINDS, kindNamed } from '../kinds/index.js';
 import { refKey } from '../engine/types.js';
 import { parseLandingMark, type LandingChange, type LandingMark, type LandingMarks } from '../engine/landing.js';
 import { DEFAULT_AGREEMENTS_URL, connect, refuseScratchOutside, type Connection, type EmulatorStateUse } from './connect.js';
-import { DEFAULT_ORGANIZATION_ID } from '../emulator/identity.js';
+import { emulatorOrganizations } from '../emulator/identity.js';
 import { serviceApiKey } from '../config/api-keys.js';
 import { Logger, type Io } from './io.js';
 import { keyValues, withoutSecretKeys } from './redact.js';
@@ -160,7 +160,8 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
     const askOrganization = needs.has('agreements') || (opts.asksLockOrganization === true && !emulator && serviceApiKey(io.env, 'agreements') !== undefined && hasAgreementsSection(workspace.lockDoc, agreementsUrl));
     const lockTarget = await resolveLockTarget(workspace.lockDoc, {
       emulator,
-      ...(project.review.organization_id !== undefined ? { emulatorOrganization: project.review.organization_id } : {}),
+      // The uploads are the agreements organization's.
+      emulatorOrganization: emulatorOrganizations(project).agreements,
       agreementsUrl,
       ...(askOrganization ? { organizationId: async () => (await connection.services.agreements().getOrganization()).id } : {}),
       ...(opts.asksLockOrganization === true && project.agreements.organization_id !== undefined ? { configuredOrganization: project.agreements.organization_id } : {}),
@@ -190,8 +191,8 @@ export async function withSession<T>(io: Io, opts: SessionOptions, fn: (s: Sessi
       const out = new Map<ServiceName, string>();
       const target = connection.target;
       for (const service of needs) {
-        // The emulator holds one organization per review organization id, both services' parts of it.
-        if (emulator) out.set(service, `${EMULATOR_TARGET} ${workspace.config.project.review.organization_id ?? DEFAULT_ORGANIZATION_ID}`);
+        // The emulator holds one organization per id, both services' parts of it: one section when docket.yaml names one organization.
+        if (emulator) out.set(service, `${EMULATOR_TARGET} ${emulatorOrganizations(workspace.config.project)[service]}`);
         else if (service === 'review' && target.review) out.set(service, serviceTarget(target.review.url, target.review.organization_id || (opts.reviewOrganization ?? '')));
         else if (service === 'agreements' && lockTarget) out.set(service, lockTarget);
       }

@@ -13,3 +13,14 @@ export const DEFAULT_ORGANIZATION_ID = '00000000-0000-4000-8000-000000000001';
 export function emulatorOrganizationKey(organizationId: string): string {
   return `${EMULATOR_API_KEY}-${organizationId}`;
 }
+
+/**
+ * The organizations of the in-process emulator a configuration acts in: the review organization
+ * docket.yaml (or its `--env`) names, else the default one; and the agreements organization it
+ * names, else the same. The real services number their organizations apart, so two ids are two
+ * organizations here too, each seeded with its own key (probe BI-3).
+ */
+export function emulatorOrganizations(project: { review: { organization_id?: string }; agreements: { organization_id?: string } }): { review: string; agreements: string } {
+  const review = project.review.organization_id ?? DEFAULT_ORGANIZATION_ID;
+  return { review, agreements: project.agreements.organization_id ?? review };
+}

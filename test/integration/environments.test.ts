@@ -99,6 +99,33 @@ it('with --emulator, each environment\'s organization has its agreements objects
   expect((await run('plan', '--env', 'production')).stdout).toContain('+ create template "Mutual NDA"');
 });
 
+it('with --emulator, the agreements organization docket.yaml names holds the agreements objects, and the review organization the playbooks (probe BI-3)', async () => {
+  const AGREEMENTS_ORG = '11111111-1111-4111-8111-111111111111';
+  const dir = await makeDir({
+    'docket.yaml': `version: 1\nagreements: { actor: legal-ops@acme.example, organization_id: ${AGREEMENTS_ORG} }\nenvironments:\n  staging: { agreements: { organization_id: ${STAGING_ORG} } }\n`,
+    'nda.yaml': 'kind: Template\nname: Mutual NDA\ntype: NDA\nattachments: [Security Exhibit]\n',
+    'security.yaml': ATTACHMENT_YAML,
+    'security.pdf': pdf('security'),
+    'playbook.yaml': 'kind: Playbook\nname: Sales\nrules: []\n',
+  });
+  const run = (...args: string[]) => runCli([...args, '-C', dir, '--emulator']);
+  expect((await run('apply', '--auto-approve')).code).toBe(0);
+  const state = JSON.parse(await readFile(join(dir, '.docket/emulator.json'), 'utf8')) as { organizations: Record<string, { playbooks: Record<string, unknown>; agreements: { templates: Record<string, unknown>; attachments: Record<string, unknown> } }> };
+  const count = (o: Record<string, unknown>): number => Object.keys(o).length;
+  expect(count(state.organizations[AGREEMENTS_ORG]!.agreements.templates)).toBe(1);
+  expect(count(state.organizations[AGREEMENTS_ORG]!.agreements.attachments)).toBe(1);
+  expect(count(state.organizations[DEFAULT_ORGANIZATION_ID]!.agreements.templates)).toBe(0);
+  expect(count(state.organizations[DEFAULT_ORGANIZATION_ID]!.playbooks)).toBe(1);
+  expect((await run('plan', '--detailed-exitcode')).code).toBe(0);
+  // Staging's agreements organization has none of them; its review organization is production's.
+  const staging = await run('plan', '--env', 'staging');
+  expect(staging.stdout).toContain('+ create template "Mutual NDA"');
+  expect(staging.stdout).toContain('+ upload attachment "Security Exhibit"');
+  expect(staging.stdout).not.toContain('playbook "Sales"');
+  expect((await run('apply', '--env', 'staging', '--auto-approve')).code).toBe(0);
+  for (const env of [[], ['--env', 'staging']]) expect((await run('plan', ...env, '--detailed-exitcode')).code).toBe(0);
+});
+
 it('an organization never synced in one environment is drift of unknown direction, though another environment shares its agreements organization', async () => {
   await withStaging({ 'organization.yaml': 'kind: Organization\nreview:\n  name: Acme Counsel\nagreements:\n  name: Acme, Inc.\n' }, async ({ dir, cli }) => {
     expect((await cli('apply', '-C', dir, '--env', 'staging', '--auto-approve')).code).toBe(0);
