@@ -36,11 +36,17 @@ export interface RulePositions {
  */
 export type NumberAsWritten = (value: number, pos: SourcePos) => Diagnostic | undefined;
 
+/** What the definition's text says: how free-text defaults go (NumberAsWritten), and a plain value as written (`1.0`, which YAML reads as 1). */
+export interface DefinitionText {
+  numberAsWritten?: NumberAsWritten;
+  written?: (pos: SourcePos) => string | undefined;
+}
+
 /**
  * Adds a diagnostic for every rule violation in `definition` (already validated or not). `base` is
  * the JSON pointer of the definition inside the document `positions` describes.
  */
-export function checkDefinitionRules(definition: unknown, positions: RulePositions, diag: Diagnostics, base = '', numberAsWritten?: NumberAsWritten): void {
+export function checkDefinitionRules(definition: unknown, positions: RulePositions, diag: Diagnostics, base = '', text: DefinitionText = {}): void {
   if (!isRecord(definition) || !Array.isArray(definition.sections)) return;
   const error = (code: string, message: string, pointer: string, pos: SourcePos, hint?: string): void => {
     const path = pointerToPath(pointer);
@@ -102,7 +108,7 @@ export function checkDefinitionRules(definition: unknown, positions: RulePositio
       } else {
         firstUse.set(key, { pointer: fieldPointer, what: `the field in section${heading}` });
       }
-      if (isRecord(spec)) checkDefault(spec, fieldPointer, positions, error, numberAsWritten);
+      if (isRecord(spec)) checkDefault(spec, fieldPointer, positions, error, text);
     }
   });
 }
@@ -124,11 +130,11 @@ function apartFrom(positions: RulePositions, pointer: string, other: string): So
 type Report = (code: string, message: string, pointer: string, pos: SourcePos, hint?: string) => void;
 
 /** `invalid-default` when a field's default is not a value its input accepts. */
-function checkDefault(spec: Record<string, unknown>, fieldPointer: string, positions: RulePositions, report: Report, numberAsWritten?: NumberAsWritten): void {
+function checkDefault(spec: Record<string, unknown>, fieldPointer: string, positions: RulePositions, report: Report, { numberAsWritten, written }: DefinitionText): void {
   if (!('default' in spec) || !isInput(spec.input)) return;
   const value = spec.default;
-  // Other types (booleans, mappings, null) are the schema's to report.
-  if (!(typeof value === 'string' || typeof value === 'number' || Array.isArray(value) || value instanceof Date)) return;
+  // Other types (booleans, mappings, null, and `.inf` or `.nan`, which the schema says are no number) are the schema's to report.
+  if (!(typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || Array.isArray(value) || value instanceof Date)) return;
   const pointer = joinPointer(fieldPointer, 'default');
   const fail = (message: string, at = pointer, hint?: string): void =>
     report('invalid-default', message, at, positions.valueAt(at), hint);
@@ -159,7 +165,9 @@ function checkDefault(spec: Record<string, unknown>, fieldPointer: string, posit
     fail(`the default of a \`${input}\` field must be a single value, not a list${input === 'select' ? ' (use `input: multiselect` for several choices)' : ''}`);
     return;
   }
-  const problem = scalarDefaultProblem(input, value, options);
+  // A number as it is written, when YAML reads it as other digits (`1.0` as 1): said as the user wrote it.
+  const writtenAs = typeof value === 'number' ? written?.(positions.valueAt(pointer)) : undefined;
+  const problem = scalarDefaultProblem(input, value, options, writtenAs !== undefined && !writtenAs.includes('${') ? writtenAs : undefined);
   // An inline definition is published as YAML docket writes: `default: 007` would go as `7`, said
   // as that, with what to quote, rather than as a number where text goes.
   const lossy = typeof value === 'number' && FREE_TEXT.has(input) && numberAsWritten ? numberAsWritten(value, positions.valueAt(pointer)) : undefined;
@@ -174,6 +182,7 @@ function scalarDefaultProblem(
   input: DefinitionInput,
   value: string | number | Date,
   options: string[] | undefined,
+  numberWritten?: string,
 ): { message: string; hint?: string } | undefined {
   switch (input) {
     case 'select':
@@ -181,7 +190,7 @@ function scalarDefaultProblem(
       if (!options) return undefined;
       // NOTE(api): "answers must match option text exactly" (public docs). A YAML number is not text
       // to a YAML parser, so `default: 1` does not match the option "1" (the emulator agrees).
-      const text = value instanceof Date ? dateText(value) : String(value);
+      const text = value instanceof Date ? dateText(value) : typeof value === 'number' ? (numberWritten ?? String(value)) : value;
       if ((typeof value === 'string' || value instanceof Date) && options.includes(text)) return undefined;
       if (options.includes(text)) return { message: `default ${text} is a number, but options are text`, hint: `quote it: default: ${JSON.stringify(text)}` };
       const hint = optionHint(text, options);

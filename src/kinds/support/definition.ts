@@ -81,7 +81,7 @@ export async function validateDefinition(value: unknown, positions: Positions, s
   for (const d of schemaDiagnostics(rebased, { positions: docPositions, documentLabel: DOCUMENT_LABEL, ...(lineOf && written ? { written, tagged: taggedIn(lineOf) } : {}) })) diag.add(d);
   // Inline (`base` set), the definition is published as YAML docket writes from the values read.
   const numberAsWritten = base !== '' && lineOf ? (value: number, pos: SourcePos) => numberAsText(value, (_file, line) => lineOf(line), pos, 'default') : undefined;
-  checkDefinitionRules(data, docPositions, diag, base, numberAsWritten);
+  checkDefinitionRules(data, docPositions, diag, base, { ...(numberAsWritten ? { numberAsWritten } : {}), ...(written ? { written } : {}) });
   if (diag !== said) for (const d of diag.items) if (!unfilled.has(placeOf(d))) said.add(d);
 }
 

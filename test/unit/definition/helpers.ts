@@ -23,7 +23,7 @@ export async function checkFile(text: string, file = 'custom-templates/referral.
   const parsed = parseDefinitionFile(text, file);
   if (parsed.diagnostics.length > 0) throw new Error(`unexpected YAML problems: ${JSON.stringify(parsed.diagnostics)}`);
   const diag = new Diagnostics();
-  await validateDefinition(parsed.value, parsed.positions, diag);
+  await validateDefinition(parsed.value, parsed.positions, diag, { text });
   return { text, diagnostics: diag.sorted() };
 }
 
@@ -42,7 +42,7 @@ export async function checkInline(definition: string, file = 'custom-templates/r
   const doc = parsed.documents[0]!;
   const value = (doc.value as Record<string, unknown>).definition;
   const diag = new Diagnostics();
-  await validateDefinition(value, doc.positions, diag, { base: '/definition' });
+  await validateDefinition(value, doc.positions, diag, { base: '/definition', text });
   return { text, diagnostics: diag.sorted() };
 }
 

@@ -150,6 +150,18 @@ describe.each(layouts)('validateDefinition: %s', (_layout, check) => {
     }
   });
 
+  it('says a number default of a select as it is written, with the quotes that make it the option (probe BN-6)', async () => {
+    const { text, diagnostics } = await check(withFields('x: { label: X, input: select, options: ["1.0", "2"], default: 1.0 }'));
+    expect(diagnostics.map((d) => [brief(d), d.message, d.hint])).toEqual([[`${pos(text, 'x:', '1.0 }')} invalid-default`, 'default 1.0 is a number, but options are text', 'quote it: default: "1.0"']]);
+  });
+
+  it('reports an infinite or not-a-number default once, as the schema does (probe BN-5)', async () => {
+    for (const word of ['.inf', '-.inf', '.nan']) {
+      const { text, diagnostics } = await check(withFields(`x: { label: X, input: currency, default: ${word} }`));
+      expect(diagnostics.map(brief), word).toEqual([`${pos(text, 'x:', `${word} }`)} invalid-value`]);
+    }
+  });
+
   it('reports an option listed twice in a multiselect default, where', async () => {
     const { text, diagnostics } = await check(withFields('x: { label: X, input: multiselect, options: [A, B], default: [A, A] }'));
     expect(diagnostics.map(brief)).toEqual([`${pos(text, 'x:', 'A]')} invalid-default`]);
