@@ -40,6 +40,8 @@ import { nameKey } from '../testing/match.js';
 import { testNames } from '../testing/names.js';
 import { formerNames, setAt } from './values.js';
 import { headerModeline } from '../kinds/support/definition-text.js';
+import { fitsJson, jsonLike, jsonObjectOf } from './json-file.js';
+import { isRecord } from '../kinds/support/definition-model.js';
 import { activeFileOf } from '../config/pending.js';
 import { valueAt } from '../config/value-at.js';
 import { addsToFlowList, asEdited, documentValues, editYaml, parseForEdit, removedBefore, writesNoFinalBreak, type YamlEditProblem } from './yaml-edit.js';
@@ -1304,6 +1306,15 @@ class PullPlanner {
     if (before === undefined) {
       o.failed.add(field);
       this.notPulled.push(this.entryOf(o.change, o.change.direction ?? 'unknown', o.fields, `${path} cannot be read`, o.d));
+      return;
+    }
+    const json = yaml ? jsonObjectOf(before) : undefined;
+    const value = json ? documentValues(text)[0] : undefined;
+    // What JSON cannot hold (`.inf` live) is edited in as YAML: the file then says it, in YAML's words.
+    if (json && isRecord(value) && fitsJson(value)) {
+      const kept = jsonLike(before, json, value, true);
+      // Kept in the file's key order unless the kind compares order (a section's fields reordered in the app).
+      this.dataFiles.set(path, withEndingsOf(before, this.kinds.get(o.change.kind)?.sameField?.(field, text, kept) === false ? jsonLike(before, json, value, false) : kept));
       return;
     }
     if (yaml) {

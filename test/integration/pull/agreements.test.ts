@@ -350,6 +350,30 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('writes a definition file written in JSON as JSON, in its key order and indentation, fields and sections the app added included (probe BN-4)', async () => {
+    const cover = { title: 'Order', sections: [{ heading: 'S', fields: { a: { label: 'A', input: 'text' } } }] };
+    const dir = await makeDir({
+      'docket.yaml': DOCKET,
+      'custom-templates/order.yaml': 'kind: CustomTemplate\nname: JSON Order\ndefinition_file: order.cover.yaml\n',
+      'custom-templates/order.cover.yaml': `${JSON.stringify(cover, null, '\t')}\n`,
+    });
+    await applyOk(cli, dir);
+    // The app writes YAML, its keys in its own order.
+    await new App(emulator().env).publishDefinition('JSON Order', 'sections:\n  - fields:\n      a: { input: text, label: A2 }\n      b: { label: B, input: select, options: ["1", "2"] }\n    heading: S\n  - { heading: T, fields: { c: { label: C, input: date } } }\ntitle: Order\n');
+    const pulled = await cli('pull', '-C', dir, '--target', 'custom-template/JSON Order');
+    expect([pulled.code, pulled.stdout]).toEqual([0, expect.stringContaining('Pulled into the files (1)')]);
+    const text = await read(dir, 'custom-templates/order.cover.yaml');
+    const expected = {
+      title: 'Order',
+      sections: [
+        { heading: 'S', fields: { a: { label: 'A2', input: 'text' }, b: { label: 'B', input: 'select', options: ['1', '2'] } } },
+        { heading: 'T', fields: { c: { label: 'C', input: 'date' } } },
+      ],
+    };
+    expect(text).toBe(`${JSON.stringify(expected, null, '\t')}\n`);
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes a text parameter written as a | block and cleared in the app as "", not as a block of a blank line', async () => {
     const nda = (changes: string) => `kind: Template\nname: Cleared Block\ntype: NDA\nparameters:\n  purpose: Evaluation\n  additional_changes: ${changes}\n`;
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/t.yaml': nda('|\n    line one\n    line two') });
