@@ -11,7 +11,7 @@
  */
 import { DocketError } from '../errors.js';
 import { isLoopback } from '../config/url-policy.js';
-import { withoutSecrets } from '../config/url-secrets.js';
+import { shownUrl } from '../config/url-secrets.js';
 
 export interface ProxyChoice {
   /** The proxy's URL, with any `user:password@` it carries (sent as Proxy-Authorization). */
@@ -53,7 +53,7 @@ function bypassed(url: URL, noProxy: string): boolean {
 /** The proxy URL as undici takes it, or a clear error naming the variable (its password hidden). */
 function proxyUrl(raw: string, variable: string): string {
   const written = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(raw) ? raw : `http://${raw}`;
-  const shown = JSON.stringify(shownProxy(raw));
+  const shown = JSON.stringify(shownUrl(raw));
   const how = `write it as http://host:port, with user:password@ before the host if the proxy asks for them (a \`/\`, \`@\`, \`:\`, \`#\`, \`?\` or \`%\` in them percent-encoded), or unset ${variable}`;
   let url: URL;
   try {
@@ -77,14 +77,3 @@ function proxyUrl(raw: string, variable: string): string {
   return url.href;
 }
 
-/**
- * A proxy variable's value as messages show it: what comes before its last `@` hidden whole (a
- * password's `#`, `?` or `"` would end what withoutSecrets reads as one), the rest as withoutSecrets
- * shows a URL (second read SR98B-3).
- */
-function shownProxy(raw: string): string {
-  const at = raw.lastIndexOf('@');
-  if (at < 0) return withoutSecrets(raw);
-  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(raw)?.[0] ?? '';
-  return `${scheme}***@${withoutSecrets(raw.slice(at + 1))}`;
-}

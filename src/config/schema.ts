@@ -13,7 +13,7 @@ import { gluedDashHint, joinPointer, pathToPointer, pointerLabel, pointerToPath,
 import { quoteValue, showJson, showName } from './quote.js';
 import { urlSpellingHint } from './url-policy.js';
 import { asLatinLetters, drawnAlikeLetter, otherScriptOf } from '../util/other-script.js';
-import { credentialsHidden, withoutSecrets } from './url-secrets.js';
+import { credentialsHidden, shownUrl } from './url-secrets.js';
 import { keyAsWritten, nonFiniteName, TAG_HINT } from './written-number.js';
 import { variablesIn } from './interpolate.js';
 
@@ -202,7 +202,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
     const path = pointerToPath(at);
     // A message about a value quotes it, unless it already says what it got.
     // A `url:` as every message shows one: without its credentials, query and fragment (TR66-1).
-    const data = typeof e.data === 'string' && /\/url$/.test(at) ? withoutSecrets(e.data) : e.data;
+    const data = typeof e.data === 'string' && /\/url$/.test(at) ? shownUrl(e.data) : e.data;
     const quoted = valuePosition && at === pointer && !/, not |\(got |\(written /.test(message) ? gotValue(data) || structureGot(e) : '';
     // The value the message quotes is not on the line it points at: the variable that gave it is (probe LN-1).
     const source = valuePosition ? fromVariables?.get(at) : undefined;
@@ -257,7 +257,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
       if (params.pattern === '^https?://(?!/)') {
         const url = String(e.data);
         // The code of every other URL problem (url-policy.ts), as the README groups them (probe IY-3).
-        return make('invalid-url', `${label} must be an http(s) URL${gotValue(withoutSecrets(url))}`, pointer, urlSpellingHint(url));
+        return make('invalid-url', `${label} must be an http(s) URL${gotValue(shownUrl(url))}`, pointer, urlSpellingHint(url));
       }
       // A required template parameter (scripts/gen-schemas.mjs): empty compares as no value.
       if (params.pattern === NOT_BLANK_PATTERN) return make('invalid-value', `${label} is required and must not be blank${gotValue(e.data)}`, pointer);

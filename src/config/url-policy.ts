@@ -4,7 +4,7 @@
  * fragment, and https except on loopback hosts, because the API key travels with every request.
  */
 import { quoteValue } from './quote.js';
-import { withoutCredentials, withoutSecrets } from './url-secrets.js';
+import { shownUrl } from './url-secrets.js';
 
 export interface UrlProblem {
   code: 'invalid-url' | 'insecure-url';
@@ -27,7 +27,7 @@ export function urlProblem(raw: string, what: string): UrlProblem | undefined {
   } catch {
     // A password holding a `/` (a token may) ends the host part there: say what was meant (probe ZF-1).
     // Said as what it may be: a port mistyped before a path's `@` (`host:44a/@me`) reads the same (second read SR98-4).
-    if (withoutCredentials(raw.trim()) !== raw.trim()) {
+    if (raw.includes('@')) {
       return { code: 'invalid-url', message: `${what} ${shown(raw)} is not a valid URL (shown with what may be a user name and password hidden)`, hint: 'a URL holds no user name or password: pass the API key in the environment instead; otherwise check its host and port (a URL such as https://api.commonpaper.com)' };
     }
     return { code: 'invalid-url', message: `${what} ${shown(raw)} is not a valid URL`, hint: 'use a URL such as https://api.commonpaper.com' };
@@ -125,7 +125,7 @@ function hostSpellingProblem(host: string, u: URL): { message: string; hint: str
  * token there must never reach the output, and the message still shows that one is there.
  */
 export function shown(text: string): string {
-  return quoteValue(withoutSecrets(text));
+  return quoteValue(shownUrl(text));
 }
 
 /** What is wrong with the spelling of a URL that is not `http(s)://…`, when it is only its spelling. */

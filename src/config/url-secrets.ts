@@ -12,6 +12,19 @@ export function withoutSecrets(url: string): string {
 }
 
 /**
+ * A value that is one URL (a service's or a proxy's), as messages show it: what comes before its
+ * last `@` hidden whole, since a password's quote, space, `#` or `?` ends what withoutCredentials
+ * reads as one (probe CE-1, second read SR98B-3); the rest as withoutSecrets shows it. A path's
+ * `@` hides the host with it, which only shows less.
+ */
+export function shownUrl(raw: string): string {
+  const at = raw.lastIndexOf('@');
+  if (at < 0) return withoutSecrets(raw);
+  const scheme = /^\s*[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(raw)?.[0] ?? '';
+  return `${scheme}***@${withoutSecrets(raw.slice(at + 1))}`;
+}
+
+/**
  * A URL's `user:password@` as `***@`, also when the scheme or its slashes are missing (`bob:pw@host`),
  * and when the password holds a `/` or an `@` (`bob:tok/en@host`, `bob:p@ss/x@host`: a base64 token
  * may), which ends a URL's authority, so the URL is refused as no URL but still quoted (probe ZF-1).

@@ -744,6 +744,22 @@ describe('DOCKET_* environment variables', () => {
     ]);
   });
 
+  it('never quote a password that holds a quote, a space, a backtick, `<`, `#` or `?`, from docket.yaml, a variable or the environment (probe CE-1)', async () => {
+    for (const password of ["tok'pw-in", 'tok"pw-in', 'tok pw-in', 'tok`pw-in', 'tok<pw-in>', 'tok#pw-in', 'tok?pw-in']) {
+      const url = `https://ci:${password}@review.example.com`;
+      for (const [files, processEnv] of [
+        [{ 'docket.yaml': lines('version: 1', 'review:', `  url: ${JSON.stringify(url)}`) }, {}],
+        [{ 'docket.yaml': lines('version: 1', 'review:', '  url: ${env.REVIEW_URL}') }, { REVIEW_URL: url }],
+        [{ 'docket.yaml': 'version: 1\n' }, { DOCKET_REVIEW_URL: url }],
+      ] as const) {
+        const r = await load(files, { processEnv });
+        const said = JSON.stringify(r.diagnostics.map((d) => [d.message, d.hint]));
+        expect(said, `${password} ${Object.keys(processEnv).join()}`).toContain('***@review.example.com');
+        expect(said, `${password} ${Object.keys(processEnv).join()}`).not.toContain('pw-in');
+      }
+    }
+  });
+
   it('never quote the password of a scheme-less URL in a message about how the line is written, or a value no URL parses (TR66-1, TR66-2)', async () => {
     for (const url of ['bob:pw-in-file@api.example.com/x y', 'bob:pw-in-file@api.example.com x: y', '"bob:pw-in-file@api.example.com', '[bob:pw-in-file@api.example.com', '!!int bob:pw-in-file@api.example.com', ':pw-in-file@api.example.com', 'api.example.com/x?token=pw-in-file']) {
       const r = await load({ 'docket.yaml': lines('version: 1', 'review:', `  url: ${url}`) });
