@@ -46,6 +46,22 @@ export function keysOf(env: Readonly<Record<string, string | undefined>>): [stri
  */
 export type KeyFinder = (text: string) => string | undefined;
 
+/**
+ * Whether a setting's value is shaped like an API key (`zpka_…`: 20 or more letters, digits, `_`,
+ * `-` or `.`, with both letters and digits, and no UUID's shape): a CI variable holding one (the
+ * key and the organization id swapped) is described by its length, not quoted, though no key
+ * variable holds it (probe CE-2).
+ */
+export function keyShaped(value: string): boolean {
+  const v = value.trim();
+  return v.length >= 20 && /^[A-Za-z0-9_.-]+$/.test(v) && /[A-Za-z]/.test(v) && /[0-9]/.test(v) && !/^[0-9A-Za-z]{8}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{12}$/.test(v);
+}
+
+/** How a message quotes a setting's value that may be an API key (keyShaped): by its length when it is shaped like one. */
+export function keyShapedShown(value: string, quote: (value: string) => string): string {
+  return keyShaped(value) ? `${value.trim().length} characters shaped like an API key, not shown` : quote(value);
+}
+
 /** Whether a key (trimmed) is one output hides: long enough to be one, and not the emulator's, which the README and its banner print. */
 export function isSecretKey(key: string): boolean {
   return key.length >= KEY_MIN_LENGTH && key !== EMULATOR_API_KEY;

@@ -5,7 +5,7 @@
 import { withoutInvalidValueAt, type Diagnostic } from '../diagnostics.js';
 import { isPlainObject, withoutKey } from '../util/plain.js';
 import { holdsPlaceholder, interpolateString, interpolateTree, keysHeld, placeholderPlace, placeOf, typedByField, variablesIn, type InterpolationContext, type TreeProblem } from './interpolate.js';
-import { holdsKey, KEYS_STAY_OUT, keysOf } from './api-keys.js';
+import { holdsKey, keyShapedShown, KEYS_STAY_OUT, keysOf } from './api-keys.js';
 import { schemaDiagnostics, withVariableHint, type VariableOrigins } from './schema.js';
 import { schemaValidator, subschemaValidator } from './validators.js';
 import { didYouMean } from './suggest.js';
@@ -561,7 +561,7 @@ async function envOverrides(processEnv: Record<string, string | undefined>): Pro
         severity: 'error',
         code: o.key === 'url' ? 'invalid-url' : 'invalid-value',
         // A URL's password or token is never quoted; an organization id is a value like any other (`abc#def` whole).
-        message: `environment variable ${o.variable} must be ${o.what} (got ${o.key === 'url' ? shown(value) : quoteValue(value)})`,
+        message: `environment variable ${o.variable} must be ${o.what} (got ${keyShapedShown(value, o.key === 'url' ? shown : quoteValue)})`,
         // A line break pasted with the id into a CI variable is the likely slip: said as the URL's is (probe RG-4).
         hint: `it sets \`${o.section}.${o.key}\`; ${(o.key === 'url' && urlSpellingHint(value)) || (typed !== typed.trim() && check(typed.trim()) ? `remove the white space around it${/[\r\n]/.test(typed) ? ' (a line break pasted with it)' : ''}` : 'fix or unset it')}`,
       });
@@ -630,7 +630,7 @@ function layeredVars(top: Record<string, string>, own: Record<string, string>): 
  */
 function urlValueProblem(value: string, what: string): UrlProblem | undefined {
   const spelling = /[\u0000-\u001f\u007f-\u009f]/.test(value) ? undefined : urlSpellingHint(value);
-  return /^https?:\/\//.test(value) && !spelling ? urlProblem(value, what) : { code: 'invalid-url', message: `${what} must be an http(s) URL (got ${shown(value)})`, ...(spelling ? { hint: spelling } : {}) };
+  return /^https?:\/\//.test(value) && !spelling ? urlProblem(value, what) : { code: 'invalid-url', message: `${what} must be an http(s) URL (got ${keyShapedShown(value, shown)})`, ...(spelling ? { hint: spelling } : {}) };
 }
 
 /** Whether a resolved value still holds a placeholder (one its variable's value was written with). */

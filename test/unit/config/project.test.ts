@@ -760,6 +760,24 @@ describe('DOCKET_* environment variables', () => {
     }
   });
 
+  it('describe, not quote, an organization id or URL shaped like an API key, from the environment or a placeholder: the two CI secrets swapped (probe CE-2)', async () => {
+    const key = 'zpka_d5f8e3a1b2c4d6e8f0a1b2c3d4e5f6a7_1a2b3c4d';
+    for (const [files, processEnv] of [
+      [{ 'docket.yaml': 'version: 1\n' }, { DOCKET_ORGANIZATION_ID: key }],
+      [{ 'docket.yaml': 'version: 1\n' }, { DOCKET_AGREEMENTS_URL: key }],
+      [{ 'docket.yaml': lines('version: 1', 'review:', '  organization_id: ${env.ORG}') }, { ORG: key }],
+      [{ 'docket.yaml': lines('version: 1', 'agreements:', '  url: ${env.ORG}') }, { ORG: key }],
+    ] as const) {
+      const r = await load(files, { processEnv });
+      const said = JSON.stringify(r.diagnostics.map((d) => [d.message, d.hint]));
+      expect(said, Object.keys(processEnv).join()).toContain('(got 46 characters shaped like an API key, not shown)');
+      expect(said, Object.keys(processEnv).join()).not.toContain('d5f8e3a1');
+    }
+    // An id mistyped is still quoted, to be fixed.
+    const typo = await load({ 'docket.yaml': 'version: 1\n' }, { processEnv: { DOCKET_ORGANIZATION_ID: '00000000-0000-4000-8000-00000000000g' } });
+    expect(typo.diagnostics.map((d) => d.message)).toEqual(['environment variable DOCKET_ORGANIZATION_ID must be a UUID (got "00000000-0000-4000-8000-00000000000g")']);
+  });
+
   it('never quote the password of a scheme-less URL in a message about how the line is written, or a value no URL parses (TR66-1, TR66-2)', async () => {
     for (const url of ['bob:pw-in-file@api.example.com/x y', 'bob:pw-in-file@api.example.com x: y', '"bob:pw-in-file@api.example.com', '[bob:pw-in-file@api.example.com', '!!int bob:pw-in-file@api.example.com', ':pw-in-file@api.example.com', 'api.example.com/x?token=pw-in-file']) {
       const r = await load({ 'docket.yaml': lines('version: 1', 'review:', `  url: ${url}`) });
