@@ -4,6 +4,7 @@
  * `attachments:` name Attachments, resolved to ids at apply time; a re-uploaded attachment
  * re-points the templates that name it.
  */
+import { UUID } from '../util/uuid.js';
 import { linesDeep, normEmail, normName } from '../engine/normalize.js';
 import type { Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
@@ -48,7 +49,23 @@ type Plain = Record<string, unknown>;
  */
 function normParameter(path: string, v: unknown, kinds: ValueKinds | undefined): unknown {
   if (path.endsWith('_email') && typeof v === 'string') return normEmail(v);
+  if (isAttachmentId(path, v)) return v.toLowerCase();
   return mapAttachmentRefs(normParameterValue(kinds, path, v), (name) => ({ attachment: normName(name) }));
+}
+
+/**
+ * An attachment id written as one (`*_attachment_id: 78A1B8AF-…`) is the id in any letter case, as
+ * an `id:` pin is: compared and sent in lower case, as the service writes ids (probe CD-2).
+ */
+function isAttachmentId(path: string, v: unknown): v is string {
+  return path.endsWith('_attachment_id') && typeof v === 'string' && UUID.test(v);
+}
+
+/** The parameters as sent: an attachment id written as one in lower case (isAttachmentId), the rest as written. */
+function withAttachmentIdsLowered(parameters: Plain): Plain {
+  const lowered = (key: string, value: unknown): unknown => (isAttachmentId(key, value) ? value.toLowerCase() : value);
+  // Object.fromEntries: a key named `__proto__` stays a key.
+  return Object.fromEntries(Object.entries(parameters).map(([key, value]) => [key, isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, lowered(k, v)])) : lowered(key, value)]));
 }
 
 /** A parameter field's key and, in a nested object, its key there: `parameters.a_attributes.b` → [a_attributes, b]. */
@@ -350,7 +367,7 @@ export const templateKind: KindModule<'template'> = {
         key: name,
         name,
         fields,
-        payload: { parameters },
+        payload: { parameters: withAttachmentIdsLowered(parameters) },
         partial: true,
         refs,
         renamedFrom: formerNamesAt(doc, '', doc.body.renamed_from, diag),

@@ -1420,6 +1420,18 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('an attachment id written in capitals is that id: no change to plan or drift, and sent in lower case, as the service writes ids (probe CD-2)', async () => {
+    const { dir, id } = await securityExhibitApplied({ 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFiles(dir, { 'templates/csa.yaml': CSA_TEMPLATE_YAML.replace('{ attachment: Security Exhibit }', id.toUpperCase()) });
+    await expectNoChanges(cli, dir);
+    expect((await cli('drift', '-C', dir)).code).toBe(0);
+    // A template made with it: the id goes as the service writes it, which the service takes.
+    await writeFiles(dir, { 'templates/second.yaml': CSA_TEMPLATE_YAML.replace('{ attachment: Security Exhibit }', id.toUpperCase()).replace('name: Cloud Service Agreement', 'name: Second CSA') });
+    await applyOk(cli, dir);
+    expect(template('Second CSA')!.parameters.include_security_policy_attachment_id).toBe(id);
+    await expectNoChanges(cli, dir);
+  });
+
   it('uploads an attachment, points templates at it, and re-points them when the PDF changes', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
