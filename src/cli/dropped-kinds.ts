@@ -9,6 +9,7 @@ import { KINDS } from '../kinds/index.js';
 import { isSetAside } from '../kinds/support/race.js';
 import { namedByTargets, parseTarget } from '../engine/target.js';
 import { planDetailsInSession } from './plan-step.js';
+import { isFeatureOff } from '../api/problem.js';
 import type { Session } from './session.js';
 
 type Details = Awaited<ReturnType<typeof planDetailsInSession>>;
@@ -31,7 +32,17 @@ export async function readWithDroppedKinds(s: Session, opts: { targets: string[]
     const t = parseTarget(text, KINDS);
     return 'error' in t || dropped.includes(t.kind) || KINDS.find((k) => k.name === t.kind)?.parentKind ? [] : [t.kind];
   });
-  return { details: withinKinds(await read([...dropped, ...targeted], dropped), s, dropped, opts.targets), dropped };
+  try {
+    return { details: withinKinds(await read([...dropped, ...targeted], dropped), s, dropped, opts.targets), dropped };
+  } catch (error) {
+    // Custom terms and templates turned off for the organization after the files dropped them: their
+    // records are history nothing in the files can change, and no run would pass them (probe CD-1).
+    const gated = dropped.filter((name) => KINDS.find((k) => k.name === name)?.featureGated && !targeted.includes(name));
+    if (!isFeatureOff(error) || gated.length === 0) throw error;
+    const kept = dropped.filter((name) => !gated.includes(name));
+    s.logger.info(`Warning: custom terms and templates are not enabled for this organization (the agreements service answers 404): the ${gated.map((name) => `${name.replace(/-/g, ' ')}s`).join(' and ')} docket synced before, which no file declares any more, are not read`);
+    return { details: withinKinds(await read([...kept, ...targeted], kept), s, kept, opts.targets), dropped: kept };
+  }
 }
 
 /**

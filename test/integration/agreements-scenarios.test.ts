@@ -434,6 +434,22 @@ describe('custom terms', () => {
     expect(asked.stderr).toContain('hint: custom terms and templates are not enabled for this organization: export without those --kind values');
   });
 
+  it('drift and pull pass, saying so, once custom terms are turned off for an organization whose files dropped the terms docket synced: only a file could have fixed it (probe CD-1)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD, 'templates/csa.yaml': CSA_TEMPLATE_YAML.replace(/  include_security_policy[^\n]*\n/g, '').replace(/attachments: .*\n/, '') });
+    await applyOk(cli, dir);
+    await rm(join(dir, 'terms'), { recursive: true });
+    t.emulator.store.organization(DEFAULT_ORGANIZATION_ID)!.features.custom_terms = false;
+    for (const command of [['drift'], ['pull', '--dry-run']]) {
+      const run = await cli(...command, '-C', dir);
+      expect([command[0], run.code, run.stderr], run.stdout).toEqual([command[0], 0, expect.stringContaining('Warning: custom terms and templates are not enabled for this organization (the agreements service answers 404): the custom terms docket synced before, which no file declares any more, are not read')]);
+    }
+    // A file still declaring one: the error and its hint stand.
+    await writeFiles(dir, { 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
+    const declared = await cli('drift', '-C', dir);
+    expect([declared.code, declared.stderr]).toEqual([1, expect.stringContaining('remove those kinds from the configuration')]);
+  });
+
   it('a 404 on one custom term the list named fails the export, not taken for the feature being off (which exported no terms at all)', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
