@@ -456,6 +456,17 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
     const byKey = input.sync.byKey.get(key);
     return byKey ? [key, byKey] : [];
   };
+  /**
+   * Whether a child's parent is made by this plan and was never synced: its children were never
+   * live, whatever record another parent's child has under the same key (`A/` + `B` and `A` + `/B`
+   * are both `A//B`, probe CF-1).
+   */
+  const newParent = (c: Change): boolean => {
+    if (!c.parent || c.parent.liveId) return false;
+    const key = refKey(c.parent.kind, c.parent.key);
+    const parent = desired.get(key);
+    return (parent ? recordOfDeclared(parent, input.sync, declared) : undefined) === undefined && !input.sync.byKey.has(key);
+  };
   const classify = (change: Change): Change => {
     const l = change.liveId ? liveById.get(change.liveId) : undefined;
     // Object.assign, not a spread: a spread of changes of many shapes gives each copy a hidden class
@@ -470,7 +481,7 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       // A kind seen only in part says removed live only of an object live under another name now
       // (a member whose e-mail the app changed, probe PD-2): one not seen may be live unseen.
       const seen = recorded !== undefined && (!input.unlisted?.has(c.kind) || isLive(recorded.id));
-      c.direction = !seen || takenOver(recordedAt!, recorded.id) || (c.parent !== undefined && (takenOver(refKey(c.parent.kind, c.parent.key), recorded.id) || livesElsewhere(recorded.id, c.key, c.parent.liveId))) ? 'only-in-files' : 'removed-live';
+      c.direction = !seen || newParent(c) || takenOver(recordedAt!, recorded.id) || (c.parent !== undefined && (takenOver(refKey(c.parent.kind, c.parent.key), recorded.id) || livesElsewhere(recorded.id, c.key, c.parent.liveId))) ? 'only-in-files' : 'removed-live';
     } else if (c.action === 'delete' || c.action === 'archive') {
       const key = refKey(c.kind, c.key);
       // Its own record: one under its name of another live id is another object's (this one was made in the app since).

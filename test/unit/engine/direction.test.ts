@@ -205,6 +205,22 @@ describe('a rename in the files, and a new object under the old name', () => {
     expect(plan([...base, term('REJECT')], baseLive, synced(term('ACCEPT'))).changes.map((c) => [c.id, c.direction])).toEqual([['create:rule:NDA/Term', 'removed-live']]);
   });
 
+  it('a rule of a playbook the plan makes, never synced, is new in the files, though another playbook\'s rule was synced under its key (`A/` + `B`, `A` + `/B`: probe CF-1)', () => {
+    const slash = desiredPlaybook('A/');
+    const sync = recorded([{ d: slash, id: 'pb-9' }, { d: desiredRule('A/', 'B'), id: 'r-9' }]);
+    const p = plan([desiredPlaybook('A'), desiredRule('A', '/B', { actions: 'y' })], [livePlaybook('pb-9', 'A/')], sync);
+    expect(p.changes.map((c) => [c.id, c.direction])).toEqual([
+      ['create:playbook:A', 'only-in-files'],
+      ['create:rule:A//B', 'only-in-files'],
+    ]);
+    // A synced playbook deleted in the app: it and its rules are removed live.
+    const gone = plan([slash, desiredRule('A/', 'B')], [], sync);
+    expect(gone.changes.map((c) => [c.id, c.direction])).toEqual([
+      ['create:playbook:A/', 'removed-live'],
+      ['create:rule:A//B', 'removed-live'],
+    ]);
+  });
+
   it('a playbook the files rename onto a name another live playbook holds reads its rules as new there, not as removed live: the rename is not made, the old one keeps them (probe HC)', () => {
     const renamed = desiredPlaybook('NDA 2', { renamedFrom: ['NDA'] });
     const rule = desiredRule('NDA 2', 'Term', { actions: 'ACCEPT' });
