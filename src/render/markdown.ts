@@ -345,10 +345,22 @@ function cutToFit(plan: Plan, sections: MdSection[], layout: Layout, maxChars: n
   };
   const whole = render(plan, sections, layout);
   if (whole.length < maxChars) return whole;
+  // A name of tens of thousands of characters is cut before anything else goes, as a listed entry's
+  // is: three such names took the details of every change with them (probe CE-3).
+  let cut = false;
+  for (const s of sections) {
+    for (const c of s.changes) {
+      if (c.head.length <= LONG_HEAD_CHARS) continue;
+      c.head = changeHead(c.change, FALLBACK_WARNING_CHARS);
+      cut = true;
+    }
+  }
+  const shorter = cut ? render(plan, sections, layout) : whole;
+  if (shorter.length < maxChars) return shorter;
 
   // 1. Field details go first: a huge change's on its own, biggest first, so that one megabyte of
   // text does not take every other change's with it (probe MC-1); then whole kinds, biggest first.
-  let over = whole.length - maxChars + 1;
+  let over = shorter.length - maxChars + 1;
   const huge = sections.flatMap((s) => s.changes.filter((c) => detailSize(c) > HUGE_DETAILS)).sort((a, b) => detailSize(b) - detailSize(a));
   for (const c of huge) {
     c.omitted = true;
@@ -399,13 +411,6 @@ function cutToFit(plan: Plan, sections: MdSection[], layout: Layout, maxChars: n
   // of any kind, then archives, then the rest: no delete is left to a count while another kind's
   // update is listed (probe OV-1).
   for (const s of sections) s.changes = s.changes.map((c, i) => ({ c, i })).sort((a, b) => a.c.rank - b.c.rank || a.i - b.i).map(({ c }) => c);
-  // A name of tens of thousands of characters would take the room of every entry after it: listed
-  // entries have their names cut, as the warnings that name them do.
-  for (const s of sections) {
-    for (const c of s.changes) {
-      if (c.head.length > LONG_HEAD_CHARS) c.head = changeHead(c.change, FALLBACK_WARNING_CHARS);
-    }
-  }
   layout.shown = sections.map(() => 0);
   const base = render(plan, sections, layout);
   if (base.length >= maxChars) return undefined;
