@@ -53,6 +53,8 @@ export interface ServiceClientOptions {
   proxyVariable?: string;
   /** The proxy's URL holds a user name or password (a 407 is then their refusal, not a request for them). */
   proxyCredentials?: true;
+  /** The proxy is reached over plain http: a TLS failure is then the service's end of the tunnel, not the proxy's. */
+  proxyPlain?: true;
   /** Default: a keep-alive undici Pool for the base URL's origin, created on first use. */
   dispatcher?: Dispatcher;
   /** Shared by both services' clients so `--concurrency` bounds the total. Default: 8 for this client. */
@@ -611,6 +613,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
               : options.proxyVariable && a.failure.code === PROXY_CLOSED
                 ? // It connected; the proxy ended the tunnel it was asked for (probe BD-3).
                   `the proxy ${options.proxyVariable} names took the connection and closed it instead of opening the tunnel to the ${service} service (${base.url}): check that the proxy lets docket through to it, or try again later`
+              : options.proxyVariable && options.proxyPlain && !everAnswered && a.failure.phase === 'not-sent' && /TLS/.test(a.failure.message)
+                ? // A plain-http proxy speaks no TLS: the tunnel opened, and the service's end of it did not (probe CE-4).
+                  `the proxy ${options.proxyVariable} names opened the tunnel, but the ${service} service (${base.url}) does not speak TLS at its end: if the service serves plain http, write its URL with http://`
               : options.proxyVariable && !everAnswered && a.failure.phase === 'not-sent'
                 ? // Through a proxy every connection is the proxy's: the service's name is not even looked up here (second read SR98B-9).
                   `docket could not connect to the proxy ${options.proxyVariable} names: check its host and port${/TLS/.test(a.failure.message) ? ', and write it with http:// if the proxy speaks plain http' : ''}`

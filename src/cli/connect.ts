@@ -182,13 +182,13 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const proxies = { review: proxyFor(reviewUrl, io.env), agreements: proxyFor(agreementsUrl, io.env) };
   const dispatchers: { destroy(): Promise<void> }[] = [];
   const proxyDispatcher = proxies.review || proxies.agreements ? (await import('../api/proxy-dispatcher.js')).proxyDispatcher : undefined;
-  const throughProxy = (service: ServiceName): { dispatcher?: Dispatcher; proxyVariable?: string; proxyCredentials?: true } => {
+  const throughProxy = (service: ServiceName): { dispatcher?: Dispatcher; proxyVariable?: string; proxyCredentials?: true; proxyPlain?: true } => {
     const proxy = proxies[service];
     if (!proxy || !proxyDispatcher) return {};
     const dispatcher = proxyDispatcher(proxy.url);
     dispatchers.push(dispatcher);
     const named = new URL(proxy.url);
-    return { dispatcher, proxyVariable: proxy.variable, ...(named.username !== '' || named.password !== '' ? { proxyCredentials: true as const } : {}) };
+    return { dispatcher, proxyVariable: proxy.variable, ...(named.username !== '' || named.password !== '' ? { proxyCredentials: true as const } : {}), ...(named.protocol === 'http:' ? { proxyPlain: true as const } : {}) };
   };
   const clients: ClosableServiceClient[] = [];
   const budget = { ...(options.signal ? { signal: options.signal } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.waitsAfterStop ? { waitsAfterStop: options.waitsAfterStop } : {}), ...(options.nextRun ? { nextRun: options.nextRun } : {}), ...(options.deadline !== undefined ? { deadline: options.deadline } : {}) };

@@ -1071,6 +1071,12 @@ describe('errors', () => {
     // Through a proxy, a connection never made is the proxy's (second read SR98B-9).
     const proxied = await failWith('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.1:3128', { proxyVariable: 'HTTPS_PROXY' });
     expect(proxied.hint).toBe('docket could not connect to the proxy HTTPS_PROXY names: check its host and port');
+    // Through a plain-http proxy, a handshake that fails is the service's end of the tunnel (probe CE-4).
+    const wrongVersion = 'C0:error:0A00010B:SSL routines:ssl3_get_record:wrong version number';
+    const plainEnd = await failWith('ERR_SSL_WRONG_VERSION_NUMBER', wrongVersion, { proxyVariable: 'HTTPS_PROXY', proxyPlain: true });
+    expect(plainEnd.hint).toBe(`the proxy HTTPS_PROXY names opened the tunnel, but the review service (${REVIEW}) does not speak TLS at its end: if the service serves plain http, write its URL with http://`);
+    const tlsProxy = await failWith('ERR_SSL_WRONG_VERSION_NUMBER', wrongVersion, { proxyVariable: 'HTTPS_PROXY' });
+    expect(tlsProxy.hint).toBe('docket could not connect to the proxy HTTPS_PROXY names: check its host and port, and write it with http:// if the proxy speaks plain http');
     // One that took the connection and closed it instead of the tunnel: connected, so not its host and port (probe BD-3).
     const closed = await failWith(PROXY_CLOSED, 'the proxy closed the connection instead of opening the tunnel to the service', { proxyVariable: 'HTTPS_PROXY' });
     expect(closed.hint).toBe(`the proxy HTTPS_PROXY names took the connection and closed it instead of opening the tunnel to the review service (${REVIEW}): check that the proxy lets docket through to it, or try again later`);
