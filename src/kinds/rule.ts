@@ -2,6 +2,7 @@
  * Rule: declared inside a Playbook document (its `rules:` list), identified as `playbook name /
  * rule name`, matched inside its matched playbook. Seed 000's create rules are checked offline here.
  */
+import { suggest } from '../config/suggest.js';
 import type { DesiredResource, Ref } from '../engine/types.js';
 import { isBlank, isBlankText, liveFlag, liveText, normEmail, normName, normText } from '../engine/normalize.js';
 import { quoteValue, showJson } from '../config/quote.js';
@@ -20,6 +21,8 @@ import { removeOrFindGone } from './support/gone.js';
 import { updatedAt } from './support/updated.js';
 
 const TEXT_FIELDS = ['description', 'actions', 'internal_notes', 'questions'] as const;
+/** The keys a rule may write (the playbook schema's): any other is the schema's unknown-key. */
+const RULE_KEYS: ReadonlySet<string> = new Set(['id', 'renamed_from', 'name', ...TEXT_FIELDS, 'generate_summary', 'reviewer', 'drift', 'ignore_fields']);
 /** The fields a rule's entry in its playbook's list holds as text, its name among them. */
 const LISTED_TEXT = ['name', ...TEXT_FIELDS] as const;
 
@@ -259,7 +262,9 @@ export const ruleKind: KindModule<'rule'> = {
       const unresolved = (field: string): boolean => doc.unresolved?.has(`/rules/${i}/${field}`) === true;
       // A \`generate_summary\` that is no boolean ("yes") is refused by the schema: what it would allow is not known (probe RF-3).
       const summaryUnread = (rule.generate_summary !== undefined && rule.generate_summary !== null && typeof rule.generate_summary !== 'boolean') || unresolved('generate_summary');
-      if (isBlankText(fields.actions) && !(fields.generate_summary === true && !isBlankText(fields.questions)) && !unresolved('actions') && !unresolved('questions') && !summaryUnread) {
+      // Nor when a key the schema calls a misspelling of `actions` or `questions` holds them (`action:`, `Actions:`): one error, the key's (probe CF-3).
+      const misspelt = Object.keys(rule).some((key) => !RULE_KEYS.has(key) && suggest(key, ['actions', 'questions']) !== undefined);
+      if (isBlankText(fields.actions) && !(fields.generate_summary === true && !isBlankText(fields.questions)) && !unresolved('actions') && !unresolved('questions') && !summaryUnread && !misspelt) {
         const why = missingActions(rule);
         diag.error('missing-actions', `rule ${quoteValue(name, 200)} needs \`actions\`${why.detail} (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`, {
           // At the value when the value is what is wrong (white space only), else at the rule.

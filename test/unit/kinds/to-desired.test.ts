@@ -217,6 +217,12 @@ describe('Rule toDesired', () => {
       expect(playbook({ rules: [{ name: 'Residuals', generate_summary: null }] }).diagnostics.errors.map((d) => d.code)).toEqual(['missing-actions']);
     });
 
+    it('is not reported where a key the schema calls a misspelling of `actions` or `questions` holds them: one error, the key\'s (probe CF-3)', () => {
+      for (const key of ['action', 'Actions', 'question', 'Questions']) expect(playbook({ rules: [{ name: 'Term', [key]: 'x' }] }).diagnostics.items, key).toEqual([]);
+      // A key of another meaning leaves the rule without actions, said so.
+      expect(playbook({ rules: [{ name: 'Term', notes: 'x' }] }).diagnostics.errors.map((d) => d.code)).toEqual(['missing-actions']);
+    });
+
     it('is not reported for a summary-only rule (generate_summary true by default, questions present)', () => {
       const { resources, diagnostics } = playbook({ rules: [{ name: 'Term', questions: 'What is the term?' }] });
       expect(diagnostics.items).toEqual([]);
