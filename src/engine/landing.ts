@@ -206,6 +206,9 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
     if (used.has(key)) continue;
     const d = declared.get(key) ?? (scope.sends ? (owners ??= formerOwners(desired, declared)).get(key) : undefined);
     if (d && scope.sends?.(d) === false) continue;
+    // No longer declared: nothing sends it, and the mark stays for its ten minutes, so a document put
+    // back meanwhile still waits for the request that may land, as a Word term's mark does (probe CB-1).
+    if (!d && !scope.retry && mayStillLand(mark.since, scope.now.getTime())) continue;
     // A publish of what the files no longer hold, live as the files are now: not landed yet, and
     // landing, it would make the value it sent live over theirs (the files put back, probe RQ-2).
     if (d && !scope.retry && mark.sent && mayStillLand(mark.since, scope.now.getTime()) && Object.entries(mark.sent).some(([field, digest]) => field in d.fields && fieldHash(d.fields[field]) !== digest)) {

@@ -3,7 +3,7 @@
  * or apply made at once (plain or of a saved plan) does not send it a second time (probe IH-2).
  */
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
@@ -68,6 +68,32 @@ it('a create still landing after its apply gave up is not sent again by a plan, 
   expect((await lockOf(dir)).landing).toBeUndefined();
   expect(named('Late NDA')).toHaveLength(1);
   expect(creates()).toBe(1);
+});
+
+it('a create still landing keeps its mark through an apply of files that dropped it: put back within ten minutes, it is not sent a second time (probe CB-1)', async () => {
+  t = await startTestEmulator();
+  const run = bin(t);
+  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/other.yaml': 'kind: Playbook\nname: Other\n' });
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  const nda = 'kind: Playbook\nname: Late NDA\n';
+  await writeFile(join(dir, 'playbooks/nda.yaml'), nda);
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/review/v1/organizations/:org/playbooks', status: 'late', delay_ms: HELD_MS, count: 1 });
+  expect((await run('apply', '-C', dir, '--auto-approve', '--timeout', '1500ms')).code).toBe(1);
+  // A revert merged: the apply of files without it changes nothing, and keeps the mark.
+  await rm(join(dir, 'playbooks/nda.yaml'));
+  const reverted = await run('apply', '-C', dir, '--auto-approve');
+  expect([reverted.code, reverted.stdout]).toEqual([0, expect.stringContaining('No changes')]);
+  expect(Object.values((await lockOf(dir)).landing ?? {}).flatMap((m) => Object.keys(m))).toEqual(['playbook:Late NDA']);
+  // Put back: not sent again while the first may land.
+  await writeFile(join(dir, 'playbooks/nda.yaml'), nda);
+  const back = await run('apply', '-C', dir, '--auto-approve');
+  expect([back.code, back.stderr]).toEqual([1, expect.stringContaining('error uncertain-create playbook "Late NDA"')]);
+  expect(t.emulator.releaseHeld()).toBe(1);
+  await waitUntil(() => named('Late NDA').length > 0, 'the late create');
+  await expectConverged(run, dir);
+  expect(named('Late NDA')).toHaveLength(1);
+  // Other's, and Late NDA's once.
+  expect(creates()).toBe(2);
 });
 
 /** Playbook `name`'s create held by the service `delayMs` before it answers: the apply, once it is held (and `also` holds). */

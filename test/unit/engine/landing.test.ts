@@ -63,10 +63,13 @@ describe('resolveLanding', () => {
     expect(ahead.warnings).toEqual([`playbook "NDA": a create an earlier apply stopped waiting for at ${SENT}, more than ten minutes ahead of this machine's clock; it is not live, so apply sends it again`]);
   });
 
-  it('a mark whose action the plan no longer makes (it landed, or the files dropped it) is settled; one outside the targets is left', () => {
+  it('a mark whose action the plan no longer makes because it landed is settled; one the files dropped is kept for its ten minutes (probe CB-1); one outside the targets is left', () => {
     const landed = resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [change('update', 'playbook', 'NDA')], [nda], { now: at(1) });
     expect(landed).toEqual({ stops: [], warnings: [], givenUp: [{ key: 'playbook:NDA', since: SENT }] });
-    expect(resolveLanding(marks({ 'playbook:Gone': { action: 'create', since: SENT } }), [], [nda], { now: at(1) }).givenUp).toEqual([{ key: 'playbook:Gone', since: SENT }]);
+    // Dropped from the files: a document put back within ten minutes still waits for the request that may land.
+    const gone = marks({ 'playbook:Gone': { action: 'create', since: SENT } });
+    expect(resolveLanding(gone, [], [nda], { now: at(1) })).toEqual({ stops: [], warnings: [], givenUp: [] });
+    for (const options of [{ now: at(10) }, { now: at(1), retry: true }]) expect(resolveLanding(gone, [], [nda], options).givenUp).toEqual([{ key: 'playbook:Gone', since: SENT }]);
     expect(resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [], [nda], { now: at(1), sends: () => false })).toEqual({ stops: [], warnings: [], givenUp: [] });
   });
 });
