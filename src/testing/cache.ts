@@ -3,7 +3,8 @@
  * (contract sha256, effective playbook digest, review type). A file per key, written atomically;
  * a later run (or `--replay-only`, with no keys) takes its runs from there instead of reviewing.
  */
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { makeFolders } from '../util/make-folders.js';
 import { asOwnFile, readRegularFileSync } from '../util/special-file.js';
 import { join } from 'node:path';
 import { canonicalJson, sha256 } from '../engine/canonical.js';
@@ -83,7 +84,7 @@ export class TestCache {
     try {
       // None now (reviewed again where the service keeps every field): an older note would be false (second read SR78B-2).
       if (notes.length === 0) return await rm(file, { force: true });
-      await mkdir(this.dir, { recursive: true });
+      await makeFolders(this.dir);
       await asOwnFile(file);
       await writeFileAtomic(file, `${JSON.stringify({ version: 1, digest, notes: notes.map(this.hide) }, null, 2)}\n`);
     } catch (error) {
@@ -113,7 +114,7 @@ export class TestCache {
   async putImportedSha(id: string, sha: string): Promise<void> {
     const file = this.importedFile(id);
     try {
-      await mkdir(this.dir, { recursive: true });
+      await makeFolders(this.dir);
       await asOwnFile(file);
       await writeFileAtomic(file, `${JSON.stringify({ version: 1, imported_file: id.toLowerCase(), sha256: sha.toLowerCase() }, null, 2)}\n`);
     } catch (error) {
@@ -146,11 +147,12 @@ export class TestCache {
    */
   async put(key: CacheKey, runs: ReviewFacts[]): Promise<ReviewFacts[]> {
     const recorded = runs.map((facts) => withTextHidden(facts, this.hide));
-    await mkdir(this.dir, { recursive: true });
     const at = this.now().toISOString();
     const body: CacheFile = { version: 1, key, runs: recorded.map((facts) => ({ recorded_at: at, facts })) };
     const file = this.file(key);
     try {
+      // In the try: a folder that cannot be made (a file in its place, another user's `.docket/`) loses the entry, not the paid run's report (probe CA-1).
+      await makeFolders(this.dir);
       await asOwnFile(file);
       await writeFileAtomic(file, `${JSON.stringify(body, null, 2)}\n`);
     } catch (error) {

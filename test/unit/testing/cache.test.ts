@@ -37,6 +37,16 @@ describe('TestCache', () => {
     expect(replayed?.redlines[0]).toMatchObject({ topic: 'Term [redacted]', evaluation: 'accept' });
   });
 
+  it('a cache folder that cannot be made (a file in its place) loses the entries, said as unwritten, never the run: its reviews are paid for (probe CA-1)', async () => {
+    const dir = await makeDir({ 'test-cache': 'not a folder' });
+    const cache = new TestCache(join(dir, 'test-cache', 'review'));
+    const facts = { review_id: 'r-1', review_type: 'RedlineReview', redlines: [], flags: [], positions: [] } as unknown as ReviewFacts;
+    expect(await cache.put(KEY, [facts])).toEqual([facts]);
+    await cache.putNotes('c'.repeat(64), ['a note']);
+    await cache.putImportedSha('00000000-0000-4000-8000-000000000009', 'e'.repeat(64));
+    expect(cache.unwritten).toBe('ENOTDIR');
+  });
+
   it('keeps a playbook variant\'s notes for replays, and forgets them once it is reviewed again without any (probe NL-4, second read SR78B-2)', async () => {
     const cache = new TestCache(await makeDir({}));
     const digest = 'c'.repeat(64);
