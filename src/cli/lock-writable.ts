@@ -11,9 +11,9 @@ import { errnoOf, writeFixFor } from '../util/file-write-error.js';
 import { assertWritable } from '../util/writable.js';
 import { isPermissionDenied } from '../util/permission.js';
 
-export async function refuseReadOnlyLock(location: Pick<LockLocation, 'path' | 'label'>): Promise<void> {
+export async function refuseReadOnlyLock(location: Pick<LockLocation, 'path' | 'label'>, command = 'apply'): Promise<void> {
   const code = await assertWritable(linkedFile(location.path)).then(() => undefined, errnoOf);
   // Not there yet (the first apply makes it), or a problem the lock's read already said.
   if (code === undefined || code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') return;
-  throw new DocketError('lock-write-failed', `cannot write ${location.label} (${code}): nothing was changed`, `${isPermissionDenied(code) ? `make ${location.label} writable (\`chmod u+w ${location.label}\`)` : writeFixFor(code)}, then apply again: the apply records what it uploads and syncs there`);
+  throw new DocketError('lock-write-failed', `cannot write ${location.label} (${code}): ${command === 'apply' ? 'nothing was changed' : 'the contract was not uploaded'}`, `${isPermissionDenied(code) ? `make ${location.label} writable (\`chmod u+w ${location.label}\`)` : writeFixFor(code)}, then ${command} again: ${command === 'apply' ? 'the apply records what it uploads and syncs there' : 'it records the contracts it uploads there'}`);
 }

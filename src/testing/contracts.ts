@@ -35,7 +35,16 @@ export class ContractStore {
      * before the flush uploads them again next time, to the emulator, where nothing is paid for.
      */
     private readonly deferred = false,
+    /** Throws when the lock could not record an upload: asked once, before the run's first upload. */
+    private readonly recordable: () => Promise<void> = () => Promise.resolve(),
   ) {}
+
+  private asked: Promise<void> | undefined;
+
+  /** Before an upload: whether its record can be written (recordable), asked once a run. */
+  beforeUpload(): Promise<void> {
+    return (this.asked ??= this.recordable());
+  }
 
   /** The copy's record of an upload, for when the lock's names a file the service no longer has. */
   async copiedIdFor(sha: string): Promise<string | undefined> {

@@ -464,6 +464,7 @@ class Reviews {
       p = (async () => {
         const known = again ? undefined : await this.ctx.contracts.idFor(contract.sha);
         if (known) return known;
+        await this.ctx.contracts.beforeUpload();
         const name = contract.file!.split('/').pop()!;
         const created = await this.ctx.services!.review().uploadImportedFile({ data: contract.bytes!, filename: name, sha256: contract.sha });
         await this.ctx.contracts.record(contract.sha, created.id, contract.file!);

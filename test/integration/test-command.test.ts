@@ -4,7 +4,7 @@
  * validate. test-command-live.test.ts runs it against a standalone emulator.
  */
 import { execFileSync } from 'node:child_process';
-import { readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -120,6 +120,25 @@ describe('docket test when the recorded uploads are gone', () => {
     const next = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--no-cache']);
     expect(next.code).toBe(0);
     expect(Object.keys((await stateOf(dir)).imported_files).length).toBe(6);
+  });
+});
+
+describe('docket test with docket.lock.json made read-only', () => {
+  it('uploads no contract it could not record, that case an error saying why; the rest run and are reported (probe CA-2)', async () => {
+    const dir = await example();
+    expect((await runCli(['test', '-C', dir, '--emulator', '--target', NDA])).code).toBe(0);
+    const lockPath = join(dir, 'docket.lock.json');
+    await chmod(lockPath, 0o444);
+    // One contract changed: its upload could not be recorded.
+    await appendFile(join(dir, 'tests/fixtures/nda-standard.docx'), 'changed');
+    const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--no-cache']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('ERROR a standard NDA raises no flag: cannot write docket.lock.json (EACCES): the contract was not uploaded (hint: make docket.lock.json writable (`chmod u+w docket.lock.json`), then docket test again: it records the contracts it uploads there)');
+    expect(r.stdout).toContain('PASS  a perpetual NDA is flagged for its term');
+    expect(Object.keys((await stateOf(dir)).imported_files).length).toBe(3);
+    await chmod(lockPath, 0o644);
+    expect((await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--no-cache'])).code).toBe(0);
+    expect(Object.keys((await stateOf(dir)).imported_files).length).toBe(4);
   });
 });
 

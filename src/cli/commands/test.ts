@@ -4,6 +4,7 @@
  * runTests → renderers → exit code. The first Ctrl-C stops starting reviews and cleans up what the
  * run made (scratch playbooks, test agreements) before exiting 130.
  */
+import { refuseReadOnlyLock } from '../lock-writable.js';
 import { plural } from '../../render/facts.js';
 import { spelledKind } from '../../kinds/spelled-kind.js';
 import { KINDS } from '../../kinds/index.js';
@@ -498,7 +499,9 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
  * emulator the records are written once, at flush() (see ContractStore).
  */
 function contractStoreOf(s: Session, emulator: boolean, uploads = UploadCopy.in(s.workspace.config.project.root)): ContractStore {
-  return new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, emulator), () => s.connection.saveEmulator(), uploads, emulator);
+  // A lock made read-only would refuse the record of a contract after its upload was paid for, and the
+  // run's report with it: asked before the first upload (probe CA-2).
+  return new ContractStore(s.workspace.lockLocation, () => reviewLockTarget(s, emulator), () => s.connection.saveEmulator(), uploads, emulator, () => refuseReadOnlyLock(s.workspace.lockLocation, 'docket test'));
 }
 
 /** The lock section of imported files: the review service's URL and organization (known once located). */
