@@ -19,8 +19,10 @@ async function git(cwd: string, args: string[]): Promise<string> {
   try {
     return (await run('git', args, { cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' })).stdout;
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? (error as Error).message).trim().split('\n')[0];
-    throw new DocketError('git', `--compare-to: git ${args[0]} failed: ${stderr}`, 'run docket test in a git checkout that has the ref (in CI, fetch the base branch: actions/checkout with fetch-depth: 0)');
+    // No git at all (an image without it): execFile's stderr is empty, its error says ENOENT (probe CA-3).
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new DocketError('git', '--compare-to: git was not found (ENOENT): it reads the configuration at the ref', 'install git where docket test runs (node:20-alpine has none: `apk add git`), or run without --compare-to');
+    const said = String((error as { stderr?: unknown }).stderr ?? '').trim() || (error as Error).message;
+    throw new DocketError('git', `--compare-to: git ${args[0]} failed: ${said.trim().split('\n')[0]}`, 'run docket test in a git checkout that has the ref (in CI, fetch the base branch: actions/checkout with fetch-depth: 0)');
   }
 }
 
