@@ -139,6 +139,19 @@ const lookUpAsLocalhost = ((_hostname: string, options: LookupOptions, callback:
 
 /** How much later than docket's own timer undici's may fire: its timers tick about once a second. */
 const UNDICI_TIMER_SLACK_MS = 1_000;
+
+/**
+ * A request body past 1 MiB (an upload) earns its attempt the time to send it at 64 KiB/s, the
+ * slowest uplink docket waits for: the attempt's time counts the sending too, and 30 s alone sent
+ * no file over 7 MB on a 1.6 Mbit/s link, ever (probe CC-1).
+ */
+const LARGE_BODY_BYTES = 1024 * 1024;
+const SLOWEST_UPLINK_BYTES_PER_MS = 64 * 1024 / 1000;
+
+/** The time of one attempt of a request with `bodyBytes` of body. */
+export function attemptTimeMs(timeoutMs: number, bodyBytes: number): number {
+  return bodyBytes > LARGE_BODY_BYTES ? timeoutMs + Math.ceil(bodyBytes / SLOWEST_UPLINK_BYTES_PER_MS) : timeoutMs;
+}
 /** undici's own headers or body timeout: docket stopped waiting, as when its own timer fires (probe QG-1). */
 function undiciTimedOut(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
@@ -249,19 +262,20 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     // One deadline for the whole answer: a server that trickles its body cannot keep docket waiting.
     const deadline = deadlineAt();
     const budgetLeft = deadline === undefined ? Infinity : deadline - now();
-    const allowed = Math.max(1, Math.min(timeoutMs, budgetLeft));
+    const attemptMs = attemptTimeMs(timeoutMs, body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+    const allowed = Math.max(1, Math.min(attemptMs, budgetLeft));
     // One link per attempt, its timer and its place removed when the attempt ends: thousands of
     // requests must not leave a listener or a timer each behind.
     const link = attemptLink(allowed);
     const expired = (): boolean => link.why() === 'timeout';
     const timedOut = (afterHeaders: boolean): Attempt => ({
       kind: 'failure',
-      failure: { code: 'TIMEOUT', message: `no complete answer within ${seconds(allowed)}${afterHeaders ? ' (the body was still arriving)' : ''}`, retryable: true, phase: 'unknown', timedOut: true, ...(budgetLeft < timeoutMs ? { budgetCut: true } : {}), ...(afterHeaders ? { answering: true } : {}) },
+      failure: { code: 'TIMEOUT', message: `no complete answer within ${seconds(allowed)}${afterHeaders ? ' (the body was still arriving)' : ''}`, retryable: true, phase: 'unknown', timedOut: true, ...(budgetLeft < attemptMs ? { budgetCut: true } : {}), ...(afterHeaders ? { answering: true } : {}) },
     });
     // Its time ran out before a connection was made: never sent, so nothing of it may still land.
     const notConnected = (): Attempt => ({
       kind: 'failure',
-      failure: { code: 'TIMEOUT', message: `no connection within ${seconds(allowed)}`, retryable: true, phase: 'not-sent', ...(budgetLeft < timeoutMs ? { budgetCut: true } : {}) },
+      failure: { code: 'TIMEOUT', message: `no connection within ${seconds(allowed)}`, retryable: true, phase: 'not-sent', ...(budgetLeft < attemptMs ? { budgetCut: true } : {}) },
     });
     // A write out, until its answer says the service did not carry it out (api/write-attempts.ts).
     const ended = isRead(t) ? undefined : writeSent();
@@ -269,7 +283,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     try {
       // undici's own timers, a second later than docket's (theirs tick about once a second): they
       // free the socket should docket's timer not, and end the attempt as a timeout either way.
-      const answer = await readAnswer(dispatcher(), url, { method: t.method, headers, body, headersTimeout: timeoutMs + UNDICI_TIMER_SLACK_MS, bodyTimeout: timeoutMs + UNDICI_TIMER_SLACK_MS }, link.signal, MAX_BODY_BYTES, unsent);
+      const answer = await readAnswer(dispatcher(), url, { method: t.method, headers, body, headersTimeout: attemptMs + UNDICI_TIMER_SLACK_MS, bodyTimeout: timeoutMs + UNDICI_TIMER_SLACK_MS }, link.signal, MAX_BODY_BYTES, unsent);
       // A refusal's status says the write was not carried out, once the answer's head came, even
       // if its body was then cut off.
       if (answer.status !== 0 && refusedUnperformed(answer.status)) mayHaveLanded = false;

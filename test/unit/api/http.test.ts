@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, DocketError, mayStillRun } from '../../../src/errors.js';
 import { PROXY_CLOSED } from '../../../src/api/retry.js';
 import {
+  attemptTimeMs,
   connectOptionsFor,
   createLimiter,
   createServiceClient,
@@ -1370,6 +1371,22 @@ describe('retries', () => {
     const err = (await rejection(client.create({ method: 'POST', path: '/v1/rules', body: { name: 'Term' }, operation: 'create rule "P/Term"', recover: async () => undefined }))) as DocketError;
     expect(err.message).toMatch(/^create rule "P\/Term": this command's time budget ran out while the request to the review service was under way \(no complete answer within \d+ ms\)/);
     expect(err.message).not.toContain('service failed');
+  });
+
+  it('gives an upload the time to send its body on a slow uplink: a request over 1 MiB waits 16 s more per MiB, others the timeout alone (probe CC-1)', async () => {
+    expect(attemptTimeMs(30_000, 2_000)).toBe(30_000);
+    expect(attemptTimeMs(30_000, 1024 * 1024)).toBe(30_000);
+    expect(attemptTimeMs(30_000, 7_000_000)).toBe(30_000 + Math.ceil(7_000_000 / 65.536));
+    // An answer slower than the timeout, to a 2 MiB upload: waited for, not given up.
+    const { mock, client } = setup({ timeoutMs: 200 });
+    mock.intercept({ path: '/v1/imported_files', method: 'POST' }).reply(201, { data: { id: 'f-1', type: 'imported_file', attributes: {} } }).delay(600);
+    const big = new Uint8Array(2 * 1024 * 1024);
+    const answer = await client.request({ method: 'POST', path: '/v1/imported_files', body: [{ name: 'file', value: { filename: 'c.pdf', contentType: 'application/pdf', data: big } }], operation: 'upload c.pdf' });
+    expect(answer).toMatchObject({ data: { id: 'f-1' } });
+    // The same answer to a small body: given up at the timeout.
+    mock.intercept({ path: '/v1/a', method: 'POST' }).reply(201, { data: { id: 'f-2', type: 'a', attributes: {} } }).delay(600).times(3);
+    const small = await client.request({ method: 'POST', path: '/v1/a', body: { name: 'x' }, operation: 'create a' }).then(() => undefined, (e: unknown) => e as DocketError);
+    expect(small?.message).toContain('no complete answer within 200 ms');
   });
 
   it('names a Retry-After of days in days, and one beyond a year as such, not as a 20-digit number', async () => {
