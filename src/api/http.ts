@@ -885,9 +885,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           if (mayStillLand(a)) {
             const landing = await readWhileLanding(t, lookUp);
             if (landing.found !== undefined) return landing.found;
-            // Docket's own attempt ran out: the request may still be running there, so it is not sent again.
-            // A gateway's 504 is an answer: after the reads, the create is repeated as after a 502.
-            if (a.kind === 'failure') throw stillRunning(t, a, requestId, landing);
+            // Docket's own attempt ran out, or a gateway's (504): the request may still be running
+            // there, so it is not sent again. A 504 repeated after the reads made a second object
+            // when the first landed seconds later, as a gateway's backend often does (probe CC-2).
+            throw stillRunning(t, a, requestId, landing);
           }
           if (readNow) checkBudget(t, a, wanted, retryAfter, mayHaveLanded);
           if (!canRetry) throw gaveUp(t, a, n + 1, earlierStatuses.slice(0, -1), mayHaveLanded);

@@ -193,20 +193,21 @@ describe('a publish whose answer was lost', () => {
     const { mock, api } = setup();
     const term = (body: string, n: number) => ({ data: { id: 't1', type: 'custom_term', attributes: { name: 'T', term_type: 'text', body, current_version_number: n } } });
     const posts: string[] = [];
-    mock.intercept({ path: '/v1/custom_terms/t1/versions', method: 'POST' }).reply(() => (posts.push('504'), { statusCode: 504, data: '' }));
+    // A 502: the service answered, and nothing of the publish runs there still (a 504 may: probe CC-2).
+    mock.intercept({ path: '/v1/custom_terms/t1/versions', method: 'POST' }).reply(() => (posts.push('502'), { statusCode: 502, data: '' }));
     // The app published its own text meanwhile: version 2 is not this publish.
     mock.intercept({ path: '/v1/custom_terms/t1', method: 'GET' }).reply(200, term('Old text', 2), { headers: JSON_HEADERS }).persist();
     mock.intercept({ path: '/v1/custom_terms/t1/versions', method: 'POST' }).reply(() => (posts.push('201'), { statusCode: 201, data: term('New text', 3), responseOptions: { headers: JSON_HEADERS } }));
     await expect(api.publishTermVersion('t1', 'T', { body: 'New text' }, { email: 'legal@acme.example' }, 2, undefined, (now) => now.body === 'New text')).resolves.toEqual({ version: 3 });
-    expect(posts).toEqual(['504', '201']);
+    expect(posts).toEqual(['502', '201']);
 
     const template = (definition: string, n: number) => ({ data: { id: 'c1', type: 'custom_template', attributes: { name: 'C', current_definition: definition, current_version_number: n } } });
     const sent: string[] = [];
-    mock.intercept({ path: '/v1/custom_templates/c1/versions', method: 'POST' }).reply(() => (sent.push('504'), { statusCode: 504, data: '' }));
+    mock.intercept({ path: '/v1/custom_templates/c1/versions', method: 'POST' }).reply(() => (sent.push('502'), { statusCode: 502, data: '' }));
     mock.intercept({ path: '/v1/custom_templates/c1', method: 'GET' }).reply(200, template('title: Old\n', 5), { headers: JSON_HEADERS }).persist();
     mock.intercept({ path: '/v1/custom_templates/c1/versions', method: 'POST' }).reply(() => (sent.push('201'), { statusCode: 201, data: template('title: C\n', 6), responseOptions: { headers: JSON_HEADERS } }));
     await api.publishCustomTemplateVersion('c1', 'C', 'title: C\n', { email: 'legal@acme.example' }, 5, (now) => now.current_definition === 'title: C\n');
-    expect(sent).toEqual(['504', '201']);
+    expect(sent).toEqual(['502', '201']);
   });
 });
 

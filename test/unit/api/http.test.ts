@@ -1758,16 +1758,12 @@ describe('stopping and the time budget', () => {
     answered.mock.intercept({ path: '/v1/x', method: 'POST' }).reply(502, '');
     const after502 = (await rejection(answered.client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => undefined }))) as DocketError;
     expect(after502.answeredThere).toBe(true);
-    // A 504 first, then a 500 as the stop came: the first attempt may still be running behind the gateway.
-    const late = new AbortController();
-    const gateway = setup({ stop: late.signal, retries: 2, baseDelayMs: 1 });
+    // A 504: the attempt may still be running behind the gateway.
+    const gateway = setup({ retries: 2, baseDelayMs: 1 });
     gateway.mock.intercept({ path: '/v1/x', method: 'POST' }).reply(504, '');
-    gateway.mock.intercept({ path: '/v1/x', method: 'POST' }).reply(() => {
-      late.abort();
-      return { statusCode: 500, data: '' };
-    });
     const after504 = (await rejection(gateway.client.create({ method: 'POST', path: '/v1/x', body: {}, operation: 'create x', recover: async () => undefined }))) as DocketError;
-    expect([after504.code, after504.answeredThere]).toEqual(['interrupted', false]);
+    // Not sent again after a 504 (probe CC-2): held as still running there.
+    expect([after504.code, after504.answeredThere, mayStillRun(after504)]).toEqual(['outcome-pending', false, true]);
     // The look-up for a create docket stopped waiting for, cut off by the stop: the create may still run.
     const cut = new AbortController();
     const timedOut = setup({ stop: cut.signal, timeoutMs: 40 });
@@ -2221,21 +2217,22 @@ describe('create with unknown outcome', () => {
     expect(reads).toBe(2);
   });
 
-  it('after a gateway 504, reads over seconds before posting again, and a later read that finds it ends there', async () => {
+  it('after a gateway 504, reads over seconds, never posting again: the create may still land behind the gateway (probe CC-2); a later read that finds it ends there', async () => {
     const { mock, client, sleeps } = setup();
     let posts = 0;
     mock.intercept({ path: '/v1/gateway', method: 'POST' }).reply(() => (posts++, { statusCode: 504, data: '' }));
-    mock.intercept({ path: '/v1/gateway', method: 'POST' }).reply(() => (posts++, { statusCode: 201, data: { data: res('second') } }));
     let reads = 0;
-    expect(await client.create({ method: 'POST', path: '/v1/gateway', body: {}, operation: 'create g', recover: async () => (reads++, undefined) })).toEqual({ data: res('second') });
-    expect([posts, reads]).toEqual([2, 3]);
+    const pending = (await rejection(client.create({ method: 'POST', path: '/v1/gateway', body: {}, operation: 'create g', recover: async () => (reads++, undefined) }))) as DocketError;
+    expect([pending.code, mayStillRun(pending)]).toEqual(['outcome-pending', true]);
+    expect(pending.message).toBe('create g: the review service answered HTTP 504, and reads over the next 7 s did not find it carried out; the service may still be carrying it out, so docket did not send it again');
+    expect([posts, reads]).toEqual([1, 3]);
     expect(sleeps.filter((ms) => ms >= 2_000)).toEqual([2_000, 5_000]);
     // Found by a later read, it is the object: nothing is sent again.
     mock.intercept({ path: '/v1/found', method: 'POST' }).reply(() => (posts++, { statusCode: 504, data: '' }));
     let tries = 0;
     const landing = async () => (++tries === 2 ? { data: res('made') } : undefined);
     expect(await client.create({ method: 'POST', path: '/v1/found', body: {}, operation: 'create f', recover: landing })).toEqual({ data: res('made') });
-    expect([posts, tries]).toEqual([3, 2]);
+    expect([posts, tries]).toEqual([2, 2]);
   });
 
   it('does not call recover for a 429 or a refused connection', async () => {
