@@ -270,7 +270,8 @@ export function hintForStatus(service: ServiceName, status: number, path: string
   if (status === 404 && service === 'agreements' && FEATURE_GATED_COLLECTIONS.some((p) => path.startsWith(`${p}/`))) {
     return 'it is not there any more: it may have been deleted or archived in the app since docket read it; run the command again (for a saved plan, make a new one)';
   }
-  if (status === 429) return 'the service is still rate limiting after several retries; lower --concurrency or try again later';
+  // --max-rps is what paces a known quota: --concurrency 1 still refused was told to lower it (probe CC-4).
+  if (status === 429) return 'the service is still rate limiting after several retries; set --max-rps (or `max_rps:` in docket.yaml) to the quota the service allows, or try again later';
   // NOTE(api): neither service documents a size limit; a 413 is the body's size, which no rerun changes (probe JN-3).
   if (status === 413) return `the ${service} service takes no request this large: make smaller what it sends, the file it uploads (a PDF, a Word file) or the text (a rule's actions, a term's body), or split it`;
   // A read fails drift and pull as much as apply: not a word about apply there (probe HH).
