@@ -22,4 +22,9 @@ export class TokenBucket {
     this.tokens -= 1;
     return true;
   }
+
+  /** Milliseconds until the next token (after a `take` that failed): what a Retry-After should say. */
+  msToNext(): number {
+    return this.tokens >= 1 ? 0 : ((1 - this.tokens) / this.rate) * 1000;
+  }
 }

@@ -433,7 +433,8 @@ class EmulatorServer implements EmulatorControls {
     this.counter.request(method, template);
     if (this.limiter && !this.limiter.take()) {
       this.counter.rateLimited();
-      throw tooMany('rate limit exceeded', this.settings.retryAfterSeconds);
+      // At least until the next token: below one request a second, a fixed 1 s was refused again and again (probe CC-5).
+      throw tooMany('rate limit exceeded', Math.max(this.settings.retryAfterSeconds, Math.ceil(this.limiter.msToNext() / 1000)));
     }
     const fault = this.faults.take(method, path, template) ?? randomFault(this.settings.faultRate, this.random);
     if (!fault) return undefined;

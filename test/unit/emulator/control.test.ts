@@ -252,6 +252,10 @@ describe('rate limit and latency', () => {
     expect(h.emu.stats().rate_limited).toBe(1);
     // Control routes are never limited.
     expect((await h.control('GET', '/_emulator/stats')).status).toBe(200);
+    // Under one request a second, at least until the next token (probe CC-5).
+    const slow = await start({ rateLimit: 0.2, retryAfterSeconds: 1 });
+    await slow.review('GET', PLAYBOOKS);
+    expect((await slow.review('GET', PLAYBOOKS)).headers.get('retry-after')).toBe('5');
   });
 
   it('applies rate_limit set at run time', async () => {

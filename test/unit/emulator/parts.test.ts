@@ -21,6 +21,11 @@ describe('TokenBucket', () => {
     expect([slow.take(), slow.take()]).toEqual([true, false]);
     now += 2000;
     expect(slow.take()).toBe(true);
+    // Refused, it says when the next token comes: what the 429's Retry-After says (probe CC-5).
+    expect(slow.take()).toBe(false);
+    expect(slow.msToNext()).toBe(2000);
+    now += 500;
+    expect([slow.take(), slow.msToNext()]).toEqual([false, 1500]);
   });
 });
 
