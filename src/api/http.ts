@@ -761,7 +761,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
                 const asked = parseRetryAfter(headerValue(answer.headers, 'retry-after'), now());
                 askedByRefusal = asked;
                 paused = asked !== undefined && asked > 0 ? asked : Math.max(backoff, baseDelayMs);
-                ownPauseEnd = limiter.throttled(paused, sentAfter, asked !== undefined && asked > 0);
+                ownPauseEnd = limiter.throttled(paused, sentAfter, asked !== undefined && asked > 0, service);
               }
               return answer;
             });

@@ -60,9 +60,9 @@ export interface Limiter {
   /**
    * The service refused a request for its rate: slow down, and start nothing for `pauseMs`.
    * `sentAfter`: `slowdowns` when the refused request started (without it: a refusal during a
-   * pause slows nothing down again).
+   * pause slows nothing down again). `service`: the one that refused, as the slowdown's message names it.
    */
-  throttled(pauseMs: number, sentAfter?: number, asked?: boolean): number;
+  throttled(pauseMs: number, sentAfter?: number, asked?: boolean, service?: string): number;
   /** Calls `listener` with how long each 429 pause lasts from now, as it is set (its own clock is the limiter's); the function returned stops it. */
   onPause(listener: (pauseMs: number) => void): () => void;
   /** A request succeeded: speed back up a little. */
@@ -308,7 +308,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         release();
       }
     },
-    throttled(pauseMs, sentAfter, asked = true) {
+    throttled(pauseMs, sentAfter, asked = true, service) {
       const t = now();
       refusals.push(t);
       // The requests already in flight when the first 429 came were sent at the old pace: one
@@ -337,7 +337,8 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         // What the service asked for (its Retry-After), not a pause promised, which a run whose time
         // budget it would outlast does not take (probe OG-3), nor docket's own backoff (probe PF-4).
         const askedFor = asked && pauseMs > 0 ? `; it asked for a pause of ${seconds(pauseMs)}` : '';
-        options.onSlowDown?.(`the service is rate limiting: ${Math.floor(allowed)} request(s) at a time${pace}${askedFor}`);
+        // Which service refused: the pace is both services' (probe CC-6).
+        options.onSlowDown?.(`the ${service ? `${service} ` : ''}service is rate limiting: ${Math.floor(allowed)} request(s) at a time${pace}${askedFor}${service ? ' (both services\' requests keep this pace)' : ''}`);
       }
       const until = Math.max(pausedUntil, t + Math.max(0, pauseMs));
       const last = pauses[pauses.length - 1];

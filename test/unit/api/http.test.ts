@@ -1200,7 +1200,8 @@ describe('retries', () => {
       expect(sleeps).toHaveLength(1);
       // A pause of 0 ms let every refused request go again at once, each refused again: its own
       // backoff is the pause, which the service did not ask for, so none is said (probe PF-4).
-      expect(slowdowns).toEqual(['the service is rate limiting: 4 request(s) at a time']);
+      // Named by the service that refused, whose pace both keep (probe CC-6).
+      expect(slowdowns).toEqual(["the review service is rate limiting: 4 request(s) at a time (both services' requests keep this pace)"]);
     }
   });
 
