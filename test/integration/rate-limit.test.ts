@@ -40,7 +40,7 @@ describe('--max-rps', () => {
     const apply = await runCli(['apply', '-C', dir, '--auto-approve', '-v'], { env: t.env });
     expect(apply.code).toBe(0);
     expect(t.emulator.stats().rate_limited).toBeGreaterThan(0);
-    expect(apply.stderr).toContain('the service is rate limiting');
+    expect(apply.stderr).toContain('the review service is rate limiting');
     expect((await runCli(['plan', '-C', dir, '--detailed-exitcode'], { env: t.env })).code).toBe(0);
   });
 
