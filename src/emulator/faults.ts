@@ -140,6 +140,8 @@ export function parseFaultSpec(body: JsonBody, routes: ReadonlyMap<string, reado
   if (!isPresent(body, 'status') || !statusOk) errors.add('status', `must be one of ${FAULT_STATUSES.join(', ')}, ${TRANSPORT_FAULTS.map((t) => `"${t}"`).join(', ')}`);
   // Only a status or `malformed` answers with a body: accepted on another, it would be ignored.
   if (body.body !== undefined && statusOk && typeof status === 'string' && status !== 'malformed') errors.add('body', `is answered only by a status or "malformed", not by "${status}", which sends no body of its own`);
+  // Only a status answers with a Retry-After: on a transport fault it would be ignored (probe CC-7).
+  if (body.retry_after !== undefined && statusOk && typeof status === 'string') errors.add('retry_after', `is sent only with a status, not by "${status}", which answers no Retry-After`);
   if (errors.list.length > 0) return errors;
   const spec: FaultSpec = { status: status as FaultStatus, count: count ?? 1 };
   if (method !== undefined && method !== null) spec.method = method;

@@ -177,6 +177,9 @@ describe('faults', () => {
     const dropped = await h.control('POST', '/_emulator/faults', { status: 'drop', body: { message: 'x' } });
     expect([dropped.status, fields(dropped)]).toEqual([422, ['body']]);
     for (const status of [422, 'malformed']) expect((await h.control('POST', '/_emulator/faults', { status, body: { message: 'x' } })).status).toBe(201);
+    // Nor a Retry-After (probe CC-7).
+    const paced = await h.control('POST', '/_emulator/faults', { status: 'drop', retry_after: 5 });
+    expect([paced.status, fields(paced)]).toEqual([422, ['retry_after']]);
     await h.control('DELETE', '/_emulator/faults');
     // A route written as the docs write it (`{id}`) would match nothing: said, with the form that matches.
     const braces = await h.control('POST', '/_emulator/faults', { method: 'POST', path_pattern: '/agreements/v1/custom_terms/{id}/versions', status: 422 });
