@@ -571,7 +571,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   /** A request whose turn (`in 3600 s (why)`) comes past the budget: failed now, the turn said for the apply's stop. */
   function turnPastBudget(t: RequestTarget, sent: boolean, turn: string, reasons: readonly string[], hint: string): DocketError {
     const deadline = deadlineAt() ?? now();
-    const late = outOfTurn(new DocketError('timeout', `${t.operation}: ${sent ? '' : 'not sent: '}its turn comes ${turn}, past the ${seconds(Math.max(0, deadline - now()))} left of this command's time budget${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`, hint));
+    const late = outOfTurn(new DocketError('timeout', `${t.operation}: ${sent ? '' : 'not sent: '}its turn comes ${turn}, past the ${seconds(Math.max(0, deadline - now()), Math.floor)} left of this command's time budget${reasons.length ? `; earlier attempts: ${reasons.join('; ')}` : ''}`, hint));
     late.turnPastBudget = turn;
     return late;
   }
@@ -727,7 +727,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (deadline !== undefined && now() + turnIn > deadline) {
           // The 429s named only once one came (probe PF-3).
           const slowed = limiter.slowdowns > 0 ? '; fewer for a while after a service answers 429' : '';
-          const turn = `in ${seconds(turnIn)} (${limiter.paused && !throttled ? "every request waits out a service's 429 pause" : limiter.capped ? `at most ${limiter.cap} requests a second, as --max-rps or docket.yaml's max_rps sets${slowed}` : 'fewer requests a second for a while after a service answers 429'})`;
+          // Rounded up, and what is left down: "in 20 s, past the 20 s left" said nothing (probe CC-3).
+          const turn = `in ${seconds(turnIn, Math.ceil)} (${limiter.paused && !throttled ? "every request waits out a service's 429 pause" : limiter.capped ? `at most ${limiter.cap} requests a second, as --max-rps or docket.yaml's max_rps sets${slowed}` : 'fewer requests a second for a while after a service answers 429'})`;
           throw turnPastBudget(t, n > 0, turn, reasons, limiter.capped ? 'give the command more time with --timeout, or allow more requests a second with --max-rps (it overrides docket.yaml\'s max_rps)' : PACE_HINT);
         }
         // Made only if the request has to wait for a permit.
@@ -795,7 +796,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
             error.answeredThere = (attempts === attemptsBefore && lastAnsweredThere) || isRead(t);
             throw error;
           }
-          if (queue?.why() === 'past-turn') throw turnPastBudget(t, n > 0, `in ${seconds(limiter.startsIn())} (every request waits out a service's 429 pause)`, reasons, PACE_HINT);
+          if (queue?.why() === 'past-turn') throw turnPastBudget(t, n > 0, `in ${seconds(limiter.startsIn(), Math.ceil)} (every request waits out a service's 429 pause)`, reasons, PACE_HINT);
           if (queue?.why() === 'timeout') {
             throw outOfTurn(
               new DocketError(
