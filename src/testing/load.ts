@@ -74,9 +74,10 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
   const validate = await schemaValidator(TEST_SCHEMA);
   const diagnostics: Diagnostic[] = [];
   const out: TestFile[] = [];
+  // Case names by subject, across documents and files: a JUnit report names a case by its suite's
+  // kind and subject and its name, and could not tell two apart (probe CA-4).
+  const firstCases = new Map<string, FirstCase>();
   for (const file of files) {
-    // Case names by subject, across the file's documents: the reports could not tell two apart.
-    const firstCases = new Map<string, FirstCase>();
     // Strictly and never waited on, as resource files are read: a byte that is not UTF-8 is
     // reported, not read as U+FFFD, and a named pipe is refused rather than read.
     // One result per file given.
@@ -161,6 +162,7 @@ interface FirstCase {
   nameAt: SourcePos;
   /** As written. */
   name: string;
+  file: string;
 }
 
 /** The checks a schema cannot make, for one document of either kind, valid or not: they read only values of the right type. */
@@ -176,7 +178,7 @@ class Checker {
     private readonly positions: DocPositions,
     private readonly subjects: TestSubjects,
     private readonly diagnostics: Diagnostic[],
-    /** Where each case name was first seen in this file, by subject and name. */
+    /** Where each case name was first seen, by subject and name. */
     private readonly firstCases: Map<string, FirstCase>,
   ) {}
 
@@ -270,13 +272,14 @@ class Checker {
       const first = this.firstCases.get(`${subject}\0${shown}`);
       const nameAt = this.positions.valueAt(`/cases/${i}/name`);
       if (first === undefined) {
-        this.firstCases.set(`${subject}\0${shown}`, { line: this.at(`/cases/${i}`).line, positions: this.positions, nameAt, name });
+        this.firstCases.set(`${subject}\0${shown}`, { line: this.at(`/cases/${i}`).line, positions: this.positions, nameAt, name, file: this.file });
         return;
       }
       // A copy made by an alias (`- *case`) has its name where the anchor is: it is at the alias (probe QD-2).
       const copied = first.positions === this.positions && first.nameAt.line === nameAt.line && first.nameAt.col === nameAt.col;
       const alike = first.name === name ? '' : `, as ${quoteValue(first.name)}: reports show the two alike, without the blanks at their ends or the runs of them, the characters XML cannot hold, and with letters' accents encoded one way`;
-      this.error('duplicate-case', `case ${quoteValue(name)} is named twice in this file (first at line ${first.line}${alike})`, copied ? `/cases/${i}` : `/cases/${i}/name`, undefined, copied);
+      const where = first.file === this.file ? `in this file (first at line ${first.line}` : `for the same ${subject.slice(0, subject.indexOf('\0')) === 'TemplateTest' ? 'template' : 'playbook'} (first in ${first.file} at line ${first.line}`;
+      this.error('duplicate-case', `case ${quoteValue(name)} is named twice ${where}${alike})`, copied ? `/cases/${i}` : `/cases/${i}/name`, first.file === this.file ? undefined : 'a JUnit report names a case by its playbook or template and its name: rename one of them', copied);
     });
   }
 

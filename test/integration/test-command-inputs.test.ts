@@ -624,7 +624,7 @@ describe('docket test with broken inputs', () => {
     ]);
   });
 
-  it('refuses a case name used twice for one playbook in a file, also across its documents (the reports could not tell them apart)', async () => {
+  it('refuses a case name used twice for one playbook, across documents and files (the reports could not tell them apart)', async () => {
     const dir = await example();
     const doc = (playbook: string, names: string[]) => ['kind: PlaybookTest', `playbook: ${playbook}`, 'cases:', ...names.flatMap((n) => [`  - name: ${n}`, '    contract: { file: fixtures/nda-standard.docx }', '    expect: { flags: { count: 0 } }'])].join('\n');
     await writeFile(join(dir, 'tests/twice.test.yaml'), `${[doc('Inbound NDA', ['a', 'b', 'a']), doc('Inbound NDA', ['b']), doc('Vendor MSA', ['a'])].join('\n---\n')}\n`);
@@ -633,6 +633,10 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('tests/twice.test.yaml:10:11 error duplicate-case case "a" is named twice in this file (first at line 4)');
     expect(r.stderr).toContain('tests/twice.test.yaml:17:11 error duplicate-case case "b" is named twice in this file (first at line 7)');
     expect(r.stderr).toContain('2 errors, 0 warnings.');
+    // Across files too: a JUnit report names a case by its playbook and name alone (probe CA-4).
+    await writeFile(join(dir, 'tests/twice.test.yaml'), `${doc('Inbound NDA', ['a standard NDA raises no flag'])}\n`);
+    const across = await runCli(['validate', '-C', dir]);
+    expect(across.stderr).toMatch(/tests\/twice\.test\.yaml:4:11 error duplicate-case case "a standard NDA raises no flag" is named twice for the same playbook \(first in tests\/inbound-nda\.test\.yaml at line \d+\)\n  hint: a JUnit report names a case by its playbook or template and its name: rename one of them/);
     // A copy made with an alias is said at the alias, not at the case it copies (probe QD-2).
     await writeFile(join(dir, 'tests/twice.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - &c\n    name: a\n    contract: { file: fixtures/nda-standard.docx }\n    expect: { flags: { count: 0 } }\n  - *c\n');
     expect((await runCli(['validate', '-C', dir])).stderr).toContain('tests/twice.test.yaml:8:5 error duplicate-case case "a" is named twice in this file (first at line 5)');
