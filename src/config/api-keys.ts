@@ -47,14 +47,15 @@ export function keysOf(env: Readonly<Record<string, string | undefined>>): [stri
 export type KeyFinder = (text: string) => string | undefined;
 
 /**
- * Whether a setting's value is shaped like an API key (`zpka_…`: 20 or more letters, digits, `_`,
- * `-` or `.`, with both letters and digits, and no UUID's shape): a CI variable holding one (the
- * key and the organization id swapped) is described by its length, not quoted, though no key
- * variable holds it (probe CE-2).
+ * Whether a setting's value is shaped like an API key (`zpka_…`: 20 or more letters, digits, `_`
+ * or `-`, an `_` among them, with both letters and digits): a CI variable holding one (the key and
+ * the organization id swapped) is described by its length, not quoted, though no key variable
+ * holds it (probe CE-2). Not a mistyped UUID or a host (no `_`, or a `.`), which the user must see
+ * to fix (second read SR101-4).
  */
 export function keyShaped(value: string): boolean {
   const v = value.trim();
-  return v.length >= 20 && /^[A-Za-z0-9_.-]+$/.test(v) && /[A-Za-z]/.test(v) && /[0-9]/.test(v) && !/^[0-9A-Za-z]{8}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{12}$/.test(v);
+  return v.length >= 20 && /^[A-Za-z0-9_-]+$/.test(v) && v.includes('_') && /[A-Za-z]/.test(v) && /[0-9]/.test(v);
 }
 
 /** How a message quotes a setting's value that may be an API key (keyShaped): by its length when it is shaped like one. */

@@ -473,7 +473,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     if (chosen !== undefined && !broken && !(input.emulator && o.key === 'url') && !sameSetting(o.key, chosen, o.value)) {
       error(
         'conflicting-setting',
-        `environment ${showName(input.env!)} sets \`${o.section}.${o.key}\` to ${o.key === 'url' ? shown(chosen) : quoteValue(chosen)}${through !== undefined ? ` (through var.${through})` : ''}, but ${o.variable} names ${o.key === 'url' ? shown(o.value) : quoteValue(o.value)}`,
+        `environment ${showName(input.env!)} sets \`${o.section}.${o.key}\` to ${settingShown(o.key, chosen)}${through !== undefined ? ` (through var.${through})` : ''}, but ${o.variable} names ${settingShown(o.key, o.value)}`,
         positions.valueAt(pointer),
         `unset ${o.variable} for runs with --env ${input.env!} (the environment names its own), or make the two agree`,
         pointer,
@@ -561,7 +561,7 @@ async function envOverrides(processEnv: Record<string, string | undefined>): Pro
         severity: 'error',
         code: o.key === 'url' ? 'invalid-url' : 'invalid-value',
         // A URL's password or token is never quoted; an organization id is a value like any other (`abc#def` whole).
-        message: `environment variable ${o.variable} must be ${o.what} (got ${keyShapedShown(value, o.key === 'url' ? shown : quoteValue)})`,
+        message: `environment variable ${o.variable} must be ${o.what} (got ${settingShown(o.key, value)})`,
         // A line break pasted with the id into a CI variable is the likely slip: said as the URL's is (probe RG-4).
         hint: `it sets \`${o.section}.${o.key}\`; ${(o.key === 'url' && urlSpellingHint(value)) || (typed !== typed.trim() && check(typed.trim()) ? `remove the white space around it${/[\r\n]/.test(typed) ? ' (a line break pasted with it)' : ''}` : 'fix or unset it')}`,
       });
@@ -724,4 +724,9 @@ function namesDefinedAnywhere(raw: unknown): { vars: Record<string, string>; nam
   const blocks = [get(raw, 'vars'), ...(isPlainObject(environments) ? Object.values(environments).map((e) => get(e, 'vars')) : [])];
   for (const block of blocks) if (isPlainObject(block)) for (const name of Object.keys(block)) vars[name] = '';
   return { vars, names: new Set(Object.keys(vars)) };
+}
+
+/** A URL or organization id as messages quote it: a URL's secrets hidden, and a value shaped like an API key described, not quoted (keyShaped). */
+function settingShown(key: string, value: string): string {
+  return keyShapedShown(value, key === 'url' ? shown : quoteValue);
 }

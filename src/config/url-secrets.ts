@@ -21,6 +21,9 @@ export function shownUrl(raw: string): string {
   const at = raw.lastIndexOf('@');
   if (at < 0) return withoutSecrets(raw);
   const scheme = /^\s*[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(raw)?.[0] ?? '';
+  // A `?` or `#` before that `@` may start a query whose `@` it is (`?user=bob@corp&token=…`):
+  // what follows is the query's, hidden too; a password holding one hides the host with it (second read SR101-1).
+  if (/[?#]/.test(raw.slice(scheme.length, at))) return `${scheme}***@…`;
   return `${scheme}***@${withoutSecrets(raw.slice(at + 1))}`;
 }
 
@@ -212,12 +215,31 @@ export function pathWithoutSecrets(path: string): string {
  */
 export function excerptWithoutSecrets(line: string): string {
   if (line.length >= REMEMBERED_LINE && remembered?.line === line) return remembered.shown;
-  const shown = lineWithoutSecrets(line)
+  const shown = lineWithoutSecrets(urlValueHidden(line))
     .replace(BARE_CREDENTIALS, (found: string, at: number, whole: string) => (underNameKey(whole, at) ? found : '***@'))
     .replace(/\S+/g, (word: string, at: number, whole: string) => wordWithoutSecrets(word, () => underNameKey(whole, at)));
   if (line.length >= REMEMBERED_LINE) remembered = { line, shown };
   return shown;
 }
+/**
+ * The value of a `url:` key (or `*_url:`) with an `@` in it as shownUrl shows a URL: a password
+ * holding a quote, a space or a `#`, which ends what the rest reads as credentials, is hidden in
+ * the line quoted under a message as in the message (second read SR101-2).
+ */
+function urlValueHidden(line: string): string {
+  if (!line.includes('@')) return line;
+  const key = URL_KEY.exec(line);
+  if (!key) return line;
+  const start = key.index + key[0].length;
+  const quote = key[1];
+  // To its closing quote (`''` is one inside single quotes, `\"` inside double), or, plain, to a comment.
+  const end = quote === "'" ? /'(?!')/.exec(line.slice(start)) : quote === '"' ? /(?<!\\)"/.exec(line.slice(start)) : /\s#/.exec(line.slice(start));
+  const stop = end ? start + end.index : line.length;
+  const value = line.slice(start, stop);
+  return value.includes('@') ? `${line.slice(0, start)}${shownUrl(value)}${line.slice(stop)}` : line;
+}
+const URL_KEY = /(?:^\s*(?:-\s+)?|[{,]\s*)["']?(?:[\w-]*_)?url["']?\s*:\s+(?:[&!]\S*\s+)*(["']?)/i;
+
 /** A long line is asked for again by each problem on it (thousands on one line of JSON: probe QE-3). */
 let remembered: { line: string; shown: string } | undefined;
 const REMEMBERED_LINE = 4_096;

@@ -5,6 +5,7 @@
  * loses nothing; keys keep the file's order where the kind allows it, and its indentation.
  */
 import { isRecord } from '../kinds/support/definition-model.js';
+import { escapeInvisibleJson } from '../util/invisible.js';
 
 /** The value of `text` when the whole file is one JSON object, else undefined. */
 export function jsonObjectOf(text: string): Record<string, unknown> | undefined {
@@ -25,7 +26,8 @@ export function jsonObjectOf(text: string): Record<string, unknown> | undefined 
  */
 export function jsonLike(before: string, previous: unknown, value: unknown, keepOrder: boolean): string {
   const ordered = keepOrder ? orderedLike(value, previous) : value;
-  return `${JSON.stringify(ordered, null, indentOf(before))}\n`;
+  // A character that shows as nothing, or turns the text around it, as its escape: as pull writes it in YAML, a change to one shows in a diff (second read SR101-5).
+  return `${escapeInvisibleJson(JSON.stringify(ordered, null, indentOf(before)))}\n`;
 }
 
 /** Whether JSON writes `value` as it is: no infinity, no date, nothing JSON.stringify would turn into other text. */

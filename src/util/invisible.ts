@@ -39,6 +39,11 @@ export function holdsInvisible(text: string): boolean {
   return INVISIBLE.test(text);
 }
 
+/** JSON text with each invisible character as its escape, past U+FFFF as its two UTF-16 halves (JSON has no `\U`). */
+export function escapeInvisibleJson(json: string): string {
+  return json.replace(EACH_INVISIBLE, (c) => [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
+}
+
 /** YAML text whose invisible characters all stand inside double quotes, with each as its escape (`\U` and eight digits past U+FFFF). */
 export function escapeInvisible(doubleQuoted: string): string {
   return doubleQuoted.replace(EACH_INVISIBLE, (c) => {

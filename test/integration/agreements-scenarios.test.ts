@@ -444,10 +444,12 @@ describe('custom terms', () => {
       const run = await cli(...command, '-C', dir);
       expect([command[0], run.code, run.stderr], run.stdout).toEqual([command[0], 0, expect.stringContaining('Warning: custom terms and templates are not enabled for this organization (the agreements service answers 404): the custom terms docket synced before, which no file declares any more, are not read')]);
     }
-    // A file still declaring one: the error and its hint stand.
-    await writeFiles(dir, { 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
+    // A file still declaring a kind of the feature (a custom template): the error and its hint
+    // stand, with no warning that would have it passed (second read SR101-6).
+    await writeFiles(dir, { 'templates/consulting.yaml': CUSTOM_TEMPLATE_YAML.replace('custom_term: Consulting Terms\n', ''), 'templates/consulting.cover.yaml': DEFINITION });
     const declared = await cli('drift', '-C', dir);
     expect([declared.code, declared.stderr]).toEqual([1, expect.stringContaining('remove those kinds from the configuration')]);
+    expect(declared.stderr).not.toContain('Warning: custom terms and templates are not enabled');
   });
 
   it('a 404 on one custom term the list named fails the export, not taken for the feature being off (which exported no terms at all)', async () => {

@@ -15,6 +15,12 @@ describe('a data file written in JSON', () => {
     expect(jsonLike('{"b": 1, "a": 2}', { b: 1, a: 2 }, { a: 3, b: 1 }, true)).toBe('{"b":1,"a":3}\n');
   });
 
+  it('writes a character that shows as nothing, or turns the text around it, as its escape (second read SR101-5)', () => {
+    const written = jsonLike('{"a": 1}', { a: 1 }, { a: 'A\u200bB\u2028C\u202eD\uffffE\u{E0041}F' }, true);
+    expect(written).toBe('{"a":"A\\u200bB\\u2028C\\u202eD\\uffffE\\udb40\\udc41F"}\n');
+    expect(JSON.parse(written)).toEqual({ a: 'A\u200bB\u2028C\u202eD\uffffE\u{E0041}F' });
+  });
+
   it('keeps a key named __proto__ as a key', () => {
     const before = '{"__proto__": {"a": 1}, "b": 2}';
     expect(jsonLike(before, jsonObjectOf(before), JSON.parse('{"b": 2, "__proto__": {"a": 5}}'), true)).toBe('{"__proto__":{"a":5},"b":2}\n');
