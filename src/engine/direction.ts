@@ -592,13 +592,15 @@ function checkedAsWritten(c: Change, desired: ReadonlyMap<string, DesiredResourc
 
 /**
  * Creates of objects removed live that the files edited since the last sync: those objects, and a
- * parent removed live whose child the files edited (it comes back with all it holds).
+ * parent removed live whose child the files edited or added (it comes back with all it holds).
  */
 function revivedRemovals(creates: readonly Change[], desired: ReadonlyMap<string, DesiredResource>, sync: SyncState, declared: (kindKey: string) => boolean): Set<string> {
   const removed = new Set(creates.filter((c) => c.direction === 'removed-live').map((c) => refKey(c.kind, c.key)));
   const revived = new Set<string>();
   for (const c of creates) {
     const key = refKey(c.kind, c.key);
+    // A child the files added to a parent removed live: the files edited what it holds (probe CG-1).
+    if (c.direction === 'only-in-files' && c.parent && removed.has(refKey(c.parent.kind, c.parent.key))) revived.add(refKey(c.parent.kind, c.parent.key));
     if (!removed.has(key)) continue;
     const d = desired.get(key);
     const found = d ? recordOfDeclared(d, sync, declared) : undefined;

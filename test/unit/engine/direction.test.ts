@@ -424,6 +424,23 @@ describe('drift policies and the files’ own changes', () => {
     expect(alone.held?.map((c) => c.id)).toEqual(['create:rule:NDA/Law']);
   });
 
+  it('a rule the files added to a playbook removed live under drift: adopt or ignore makes the playbook again, with all it holds: what the files change is applied (probe CG-1)', () => {
+    for (const drift of ['adopt', 'ignore'] as const) {
+      const playbook = withPolicy(desiredPlaybook(NDA.name), { drift });
+      const first = withPolicy(desiredRule(NDA.name, 'F1', { actions: 'ACCEPT f1' }), { drift });
+      const sync = recorded([{ d: playbook, id: NDA.id }, { d: first, id: 'r-1' }]);
+      const p = plan([playbook, first, withPolicy(desiredRule(NDA.name, 'F2', { actions: 'ACCEPT f2' }), { drift })], [], sync);
+      expect(p.changes.map((c) => [c.id, c.direction]), drift).toEqual([
+        ['create:playbook:NDA', 'removed-live'],
+        ['create:rule:NDA/F1', 'removed-live'],
+        ['create:rule:NDA/F2', 'only-in-files'],
+      ]);
+      expect(p.held, drift).toBeUndefined();
+      // Without the new rule, the removal is live's, and the policy holds it.
+      expect(plan([playbook, first], [], sync).changes, drift).toEqual([]);
+    }
+  });
+
   it('a playbook removed live under drift: adopt is made again for a rule of it whose own policy pull keeps in the files (revert, ignore): pull leaves it, so apply must (probe HE)', () => {
     const playbook = withPolicy(desiredPlaybook(NDA.name), { drift: 'adopt' });
     const adopted = withPolicy(desiredRule(NDA.name, 'Law'), { drift: 'adopt' });
