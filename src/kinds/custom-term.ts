@@ -29,7 +29,9 @@ export const CONVERSION_POLL = { firstDelayMs: 200, maxDelayMs: 2000, timeoutMs:
 
 /** Whether the files declare term `name` with a Word file other than the upload docket recorded (`uploaded`): one saved from the app since. */
 function savedSince(ctx: FetchContext, name: string, uploaded: string): boolean {
-  const declared = ctx.declared?.find((d) => d.kind === 'custom-term' && d.key === name)?.fields.docx;
+  // By a name the files renamed it from first: the live name is the former one until the rename is applied (probe CJ-2).
+  const terms = ctx.declared?.filter((d) => d.kind === 'custom-term') ?? [];
+  const declared = (terms.find((d) => d.renamedFrom.includes(name)) ?? terms.find((d) => d.key === name))?.fields.docx;
   return typeof declared === 'string' && declared !== uploaded;
 }
 

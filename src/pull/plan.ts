@@ -1007,7 +1007,7 @@ class PullPlanner {
       if ('cannot' in where) {
         o.failed.add(field);
         // At the field's own line: another changed field of the object may be written elsewhere (probe FQ).
-        this.notPulled.push(this.entryOf(o.change, o.change.direction ?? 'unknown', [field], where.cannot, d, valueSourceOf(d.fieldSources, field)));
+        this.notPulled.push(this.entryOf(o.change, o.change.direction ?? 'unknown', [field], this.sharedUserFile(kind, field, written, file, o.change) ?? where.cannot, d, valueSourceOf(d.fieldSources, field)));
         continue;
       }
       if ('file' in where) {
@@ -1356,6 +1356,21 @@ class PullPlanner {
 
   private sharers: Map<string, string[]> | undefined;
   /** The declared objects that name each data file (root-relative path), by `kind:key`. */
+  /**
+   * Why a user's file (a Word term's docx) that pull cannot write must not be saved over by hand
+   * either: another declared object names it too, and the next apply would publish the app's
+   * version to that one as well, which cannot be undone (probe CJ-1).
+   */
+  private sharedUserFile(kind: AnyKind, field: string, written: Record<string, unknown>, docFile: string, change: Change): string | undefined {
+    const pathKey = kind.fileFields?.[field];
+    const named = pathKey ? written[pathKey] : undefined;
+    if (typeof named !== 'string') return undefined;
+    const path = resolveDataPath(docFile, this.input.expand(named));
+    const self = refKey(change.kind, change.key);
+    const other = this.dataFileSharers().get(this.input.realPath?.(path) ?? path)?.find((key) => key !== self);
+    return other === undefined ? undefined : `the service cannot give a Word file back, and ${path} is also the file of ${other.replace(':', ' ')}: saved over with this one's version from the app, the next apply would publish it to that one too; give each its own file, then save the app's version into this one's`;
+  }
+
   private dataFileSharers(): Map<string, string[]> {
     if (this.sharers) return this.sharers;
     this.sharers = new Map();

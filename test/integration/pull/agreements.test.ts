@@ -841,6 +841,30 @@ parameters:
     expect(after.stdout).not.toContain('template');
   });
 
+  it('tells a Word file two terms share not to be saved over (probe CJ-1), and adopts a file saved from the app for a term the files rename meanwhile (probe CJ-2)', async () => {
+    const dir = await makeDir({
+      'docket.yaml': DOCKET,
+      'custom-terms/shared.yaml': 'kind: CustomTerm\nname: Shared One\ndocx_file: shared.docx\n---\nkind: CustomTerm\nname: Shared Two\ndocx_file: shared.docx\n---\nkind: CustomTerm\nname: Own Terms\ndocx_file: own.docx\n',
+    });
+    await writeFile(join(dir, 'custom-terms/shared.docx'), docx('shared'));
+    await writeFile(join(dir, 'custom-terms/own.docx'), docx('own'));
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.publishTermDocx('Shared One', docx('edited in the app'));
+    const pulled = await cli('pull', '-C', dir, '--target', 'custom-term/Shared One');
+    expect(pulled.stdout).toContain('custom-term "Shared One" docx (custom-terms/shared.yaml:3): the service cannot give a Word file back, and custom-terms/shared.docx is also the file of custom-term Shared Two: saved over with this one\'s version from the app, the next apply would publish it to that one too; give each its own file, then save the app\'s version into this one\'s');
+    expect(pulled.stdout).not.toContain('records it as that version');
+    // Saved from the app while the files rename the term: recorded as the app's version, not published again.
+    await app.publishTermDocx('Own Terms', docx('own, edited in the app'));
+    await writeFile(join(dir, 'custom-terms/own.docx'), docx('own, edited in the app'));
+    await writeFile(join(dir, 'custom-terms/shared.yaml'), (await read(dir, 'custom-terms/shared.yaml')).replace('name: Own Terms\n', 'name: Own Terms Final\nrenamed_from: [Own Terms]\n'));
+    const adopted = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files', '--target', 'custom-term/Own Terms Final');
+    expect(adopted.code).toBe(0);
+    expect(adopted.stdout).toContain('~ rename custom-term "Own Terms" → "Own Terms Final"');
+    expect(adopted.stdout).not.toContain('↑ publish');
+    expect((await lockFiles(dir))['custom-term:Own Terms Final']).toMatchObject({ version: 2 });
+  });
+
   it('writes a term body and a definition into the files their ${var} paths name in this environment (probe FE)', async () => {
     const docketYaml = `${DOCKET}  region: EU\nenvironments:\n  staging:\n    vars:\n      region: Staging\n`;
     const dir = await makeDir({
