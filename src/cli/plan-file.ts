@@ -5,6 +5,7 @@ import { schemaDiagnostics } from '../config/schema.js';
 import { schemaValidator } from '../config/validators.js';
 import { DocPositions } from '../config/yaml-positions.js';
 import { planSeal, sealProblem } from '../engine/seal.js';
+import { KINDS } from '../kinds/index.js';
 import type { Plan, PlanTarget } from '../engine/types.js';
 import { EMULATOR_API_KEY } from '../emulator/identity.js';
 import { missingApiKey, serviceApiKey } from '../config/api-keys.js';
@@ -128,6 +129,16 @@ export function checkPlanVersion(plan: Plan, path: string, replan = 'docket plan
   }
 }
 
+/** Why a plan's changes reach a service its target (and so its seal) leaves out; undefined when none does. */
+function unsealedService(plan: Plan): string | undefined {
+  for (const c of plan.changes) {
+    const service = KINDS.find((k) => k.name === c.kind)?.service;
+    const named = service === 'both' ? Boolean(plan.target.review || plan.target.agreements) : service !== undefined && Boolean(plan.target[service]);
+    if (!named) return `it changes ${c.kind} ${JSON.stringify(c.key)} on the ${service === 'both' ? 'review or agreements' : service} service, which its target does not name, so its seal holds no key of that service: docket writes no such plan`;
+  }
+  return undefined;
+}
+
 /** The seal's key: the API keys of the services the plan targets, as this run sends them. */
 function sealKey(target: PlanTarget, env: Record<string, string | undefined>): string {
   const key = (service: 'review' | 'agreements'): string => {
@@ -146,7 +157,10 @@ export function sealPlan(plan: Plan, env: Record<string, string | undefined>, re
 
 /** A saved plan is applied only as `plan --out` wrote it: refused before anything is read otherwise. */
 export function checkPlanSeal(plan: Plan, path: string, env: Record<string, string | undefined>, replan = 'docket plan --out PLAN.json'): void {
-  const problem = sealProblem(plan, sealKey(plan.target, env));
+  // A change of a service the target does not name: the seal's key holds no key of that service,
+  // so anyone could seal it (a plan of a configuration that declares nothing), and the apply would
+  // send it with this run's keys (probe CH-1). docket writes no such plan.
+  const problem = unsealedService(plan) ?? sealProblem(plan, sealKey(plan.target, env));
   if (problem) {
     throw new DocketError('plan-seal', `${path} cannot be applied: ${problem}`, `a plan file is applied as docket wrote it; make a new one with \`${replan}\` and apply that`);
   }

@@ -1,7 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readPlanFile } from "../../../src/cli/plan-file.js";
+import { checkPlanSeal, readPlanFile, sealPlan } from "../../../src/cli/plan-file.js";
+import type { Plan } from "../../../src/engine/types.js";
 import { makeDir, removeMadeDirs } from "../../helpers/tmpdir.js";
 
 afterAll(removeMadeDirs);
@@ -110,6 +111,20 @@ describe("readPlanFile", () => {
       ),
     ).toMatch(
       /plan\.json is not a valid docket plan file: changes\[1\]\.dependsOn: "create:playbook:Gone" is no change of this plan$/,
+    );
+  });
+
+  it("refuses a sealed plan whose changes reach a service its target does not name: its seal holds no key of it, so anyone could make it (probe CH-1)", () => {
+    const env = { DOCKET_API_KEY: "a-key-of-this-run-0123456789" };
+    const sealed = structuredClone(SAVED) as unknown as Plan;
+    sealPlan(sealed, env);
+    expect(() => checkPlanSeal(sealed, "plan.json", env)).not.toThrow();
+    // Made for a configuration that declares nothing: no service, and a seal anyone can compute.
+    const forged = structuredClone(SAVED) as unknown as Plan;
+    forged.target = { emulator: false };
+    sealPlan(forged, {});
+    expect(() => checkPlanSeal(forged, "plan.json", env)).toThrow(
+      'plan.json cannot be applied: it changes playbook "Dup" on the review service, which its target does not name, so its seal holds no key of that service: docket writes no such plan',
     );
   });
 });
