@@ -82,6 +82,14 @@ export async function readPlanFile(path: string, dir = '.', given: { env?: strin
   const problems = valid
     ? changeProblems((plan as Plan).changes)
     : schemaDiagnostics(validate.errors, { positions: new DocPositions(path, { line: 1, col: 1 }), documentLabel: 'the plan', json: true }).map((d) => (d.path ? `${d.path}: ${d.message}` : d.message));
+  if (problems.length > 0 && !ours && typeof p.docket_version === 'string') {
+    // Another docket's plan (a kind or field this one does not know): which docket to use says more than "edited" (probe CH-2).
+    throw new DocketError(
+      'plan-version',
+      `${path} was made by docket ${JSON.stringify(p.docket_version).slice(1, -1)}, and this is docket ${VERSION}, which cannot read it (${problems[0]})`,
+      `apply it with the docket that made it, or make the plan again with this docket: ${replan(plan)}`,
+    );
+  }
   if (problems.length > 0) {
     const more = problems.length > LISTED_PROBLEMS ? ` (and ${problems.length - LISTED_PROBLEMS} more)` : '';
     throw new DocketError(

@@ -127,4 +127,15 @@ describe("readPlanFile", () => {
       'plan.json cannot be applied: it changes playbook "Dup" on the review service, which its target does not name, so its seal holds no key of that service: docket writes no such plan',
     );
   });
+
+  it("says a plan of another docket version that this one cannot read is that, not an edited file (probe CH-2)", async () => {
+    const plan = structuredClone(SAVED) as unknown as { docket_version: string; changes: { kind: string }[] };
+    plan.docket_version = "0.2.0";
+    plan.changes[0]!.kind = "label";
+    const file = join(await makeDir({}), "plan.json");
+    await writeFile(file, JSON.stringify(plan));
+    const error = (await readPlanFile(file).catch((e: unknown) => e)) as { code: string; message: string; hint: string };
+    expect([error.code, error.hint]).toEqual(["plan-version", expect.stringContaining("apply it with the docket that made it")]);
+    expect(error.message).toMatch(/plan\.json was made by docket 0\.2\.0, and this is docket \S+, which cannot read it \(changes\[0\]\.kind: /);
+  });
 });
