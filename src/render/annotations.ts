@@ -56,8 +56,11 @@ const PERMANENCE: Partial<Record<Change['action'], string>> = {
   publish: 'goes live at once: cannot be undone',
 };
 
-/** A plan warning that starts with `file:line: ` (configuration warnings do). */
-const LOCATED_WARNING = /^(.+?):(\d+): ([\s\S]*)$/;
+/**
+ * A plan warning that starts with `file:line: ` (configuration warnings do). Not across a quote: a
+ * warning about an object starts with its quoted name, which may hold `:2: ` itself (probe CI-1).
+ */
+const LOCATED_WARNING = /^([^"\n]+?):(\d+): ([\s\S]*)$/;
 
 /** The first `(file.yaml:line)` in a plan warning: where the object it is about is declared. */
 const DECLARED_AT = /\(([^()\n]+?\.ya?ml):(\d+)\)/;

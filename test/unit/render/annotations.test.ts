@@ -115,6 +115,11 @@ describe('renderGithubAnnotations', () => {
     );
   });
 
+  it('annotates a warning about an object whose name holds `:2: ` where it is declared, not at a file its name seems to start (probe CI-1)', () => {
+    const p = plan([], { warnings: ['playbook "Clause 4:2: Terms" (p.yaml:1) looks like a rename of the live playbook "Clause 4:2: Term"'] });
+    expect(renderGithubAnnotations(p, { pathPrefix: 'cfg' })).toBe('::warning file=cfg/p.yaml,line=1,title=docket warning::playbook "Clause 4:2: Terms" (p.yaml:1) looks like a rename of the live playbook "Clause 4:2: Term"\n');
+  });
+
   it('prints nothing for a plan without changes or located warnings', () => {
     expect(renderGithubAnnotations(plan([]), { pathPrefix: '' })).toBe('');
   });
