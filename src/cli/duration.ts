@@ -16,7 +16,7 @@ const LONGEST_MS = 8760 * UNITS.h!;
 function exactMs(text: string): number {
   // A bare number of seconds, or parts each with its unit, as Go and Terraform write them (`2m30s`, probe LE-4).
   const bare = /^\d+(?:\.\d+)?$/.test(text);
-  if (!bare && !/^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/.test(text)) throw new InvalidArgumentError(`"${text}" is not a duration (like 30s, 10m, 1h or 2m30s)`);
+  if (!bare && !/^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/.test(text)) throw new InvalidArgumentError(`${JSON.stringify(text)} is not a duration (like 30s, 10m, 1h or 2m30s)`);
   const ms = bare ? Number(text) * UNITS.s! : Array.from(text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g), ([, n, unit]) => Number(n) * UNITS[unit!]!).reduce((a, b) => a + b, 0);
   if (ms > LONGEST_MS) throw new InvalidArgumentError(`a duration can be at most 8760h, a year (got "${text}")`);
   return ms;

@@ -406,7 +406,12 @@ function waitForSignal(io: Io): Promise<void> {
 
 /** commander's output through docket's streams; what it quotes of what was typed never holds a control character raw. */
 function outputTo(io: Io): { writeOut: (s: string) => void; writeErr: (s: string) => void; outputError: (s: string, write: (s: string) => void) => void } {
-  return { writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)), outputError: (s, write) => write(`Error: ${usageMessage(s)}`) };
+  return { writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)), outputError: (s, write) => write(`Error: ${quotedBreaksEscaped(usageMessage(s))}`) };
+}
+
+/** A line break inside what commander quotes of what was typed (`'--x⏎::error::…'`), as its escape: printed raw, it starts a line of its own (probe CI-3). */
+function quotedBreaksEscaped(text: string): string {
+  return text.replace(/'[^']*[\r\n][^']*'/g, (quoted) => quoted.replace(/\r/g, '\\r').replace(/\n/g, '\\n'));
 }
 
 /** A command's usage errors say where its help is, and its subcommands' (`docket test capture`) theirs. */

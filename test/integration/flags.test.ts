@@ -56,6 +56,12 @@ describe('a mistyped argument', () => {
       expect(r.stderr).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
       expect(r.stderr).toMatch(/\\u00(07|1b)/);
     }
+    // A line break too: raw, what follows it (`::error::`) starts a line of its own (probe CI-3).
+    for (const args of [['plan', '--x\n::error::injected'], ['plan', '--timeout', '1\n']]) {
+      const r = await run(args);
+      expect(r.code).toBe(1);
+      expect(r.stderr.split('\n')[0]).toMatch(/^Error: (unknown option '--x\\n::error::injected'|--timeout: "1\\n" is not a duration \(like 30s, 10m, 1h or 2m30s\))$/);
+    }
   });
 });
 
