@@ -816,7 +816,8 @@ parameters:
     expect(plan.stdout).toContain('↑ publish custom-term "Data Terms" (custom-terms/consulting.yaml:3) · changed live');
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code).toBe(0);
-    expect(pulled.stdout).toContain('custom-term "Data Terms" docx (custom-terms/consulting.yaml:3): the service cannot give a Word file back: save version 2 of "Data Terms" from the app as data.docx, then `docket apply --adopt-files` records it as that version (a plain apply publishes it again as the next version)');
+    // The apply to run as this pull ran: in its folder (probe CJ-4).
+    expect(pulled.stdout).toContain(`custom-term "Data Terms" docx (custom-terms/consulting.yaml:3): the service cannot give a Word file back: save version 2 of "Data Terms" from the app as data.docx, then \`docket apply -C ${dir} --adopt-files\` records it as that version (a plain apply publishes it again as the next version)`);
     expect(pulled.stdout).toContain('template "Mutual NDA 2" parameters.purpose (templates/nda.yaml:7): live value "Something else" differs from var.purpose; change the variable or the environment');
     expect(pulled.stdout).toContain('attachment "Security Exhibit" sha256 (attachments/security.yaml:4): the service cannot give a PDF back: put the PDF attachment "Security Exhibit" holds live (docket.lock.json says it was uploaded from attachments/security.pdf) at security.pdf');
     expect(await read(dir, 'templates/nda.yaml')).toBe(NDA.replace('Mutual NDA', 'Mutual NDA 2'));
@@ -844,25 +845,25 @@ parameters:
   it('tells a Word file two terms share not to be saved over (probe CJ-1), and adopts a file saved from the app for a term the files rename meanwhile (probe CJ-2)', async () => {
     const dir = await makeDir({
       'docket.yaml': DOCKET,
-      'custom-terms/shared.yaml': 'kind: CustomTerm\nname: Shared One\ndocx_file: shared.docx\n---\nkind: CustomTerm\nname: Shared Two\ndocx_file: shared.docx\n---\nkind: CustomTerm\nname: Own Terms\ndocx_file: own.docx\n',
+      'custom-terms/shared.yaml': 'kind: CustomTerm\nname: Word Shared One\ndocx_file: shared.docx\n---\nkind: CustomTerm\nname: Word Shared Two\ndocx_file: shared.docx\n---\nkind: CustomTerm\nname: Own Word Terms\ndocx_file: own.docx\n',
     });
     await writeFile(join(dir, 'custom-terms/shared.docx'), docx('shared'));
     await writeFile(join(dir, 'custom-terms/own.docx'), docx('own'));
     await applyOk(cli, dir);
     const app = new App(emulator().env);
-    await app.publishTermDocx('Shared One', docx('edited in the app'));
-    const pulled = await cli('pull', '-C', dir, '--target', 'custom-term/Shared One');
-    expect(pulled.stdout).toContain('custom-term "Shared One" docx (custom-terms/shared.yaml:3): the service cannot give a Word file back, and custom-terms/shared.docx is also the file of custom-term Shared Two: saved over with this one\'s version from the app, the next apply would publish it to that one too; give each its own file, then save the app\'s version into this one\'s');
+    await app.publishTermDocx('Word Shared One', docx('edited in the app'));
+    const pulled = await cli('pull', '-C', dir, '--target', 'custom-term/Word Shared One');
+    expect(pulled.stdout).toContain('custom-term "Word Shared One" docx (custom-terms/shared.yaml:3): the service cannot give a Word file back, and custom-terms/shared.docx is also the file of custom-term Word Shared Two: saved over with this one\'s version from the app, the next apply would publish it to that one too; give each its own file, then save the app\'s version into this one\'s');
     expect(pulled.stdout).not.toContain('records it as that version');
     // Saved from the app while the files rename the term: recorded as the app's version, not published again.
-    await app.publishTermDocx('Own Terms', docx('own, edited in the app'));
+    await app.publishTermDocx('Own Word Terms', docx('own, edited in the app'));
     await writeFile(join(dir, 'custom-terms/own.docx'), docx('own, edited in the app'));
-    await writeFile(join(dir, 'custom-terms/shared.yaml'), (await read(dir, 'custom-terms/shared.yaml')).replace('name: Own Terms\n', 'name: Own Terms Final\nrenamed_from: [Own Terms]\n'));
-    const adopted = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files', '--target', 'custom-term/Own Terms Final');
+    await writeFile(join(dir, 'custom-terms/shared.yaml'), (await read(dir, 'custom-terms/shared.yaml')).replace('name: Own Word Terms\n', 'name: Own Word Terms Final\nrenamed_from: [Own Word Terms]\n'));
+    const adopted = await cli('apply', '-C', dir, '--auto-approve', '--adopt-files', '--target', 'custom-term/Own Word Terms Final');
     expect(adopted.code).toBe(0);
-    expect(adopted.stdout).toContain('~ rename custom-term "Own Terms" → "Own Terms Final"');
+    expect(adopted.stdout).toContain('~ rename custom-term "Own Word Terms" → "Own Word Terms Final"');
     expect(adopted.stdout).not.toContain('↑ publish');
-    expect((await lockFiles(dir))['custom-term:Own Terms Final']).toMatchObject({ version: 2 });
+    expect((await lockFiles(dir))['custom-term:Own Word Terms Final']).toMatchObject({ version: 2 });
   });
 
   it('writes a term body and a definition into the files their ${var} paths name in this environment (probe FE)', async () => {
@@ -955,7 +956,7 @@ parameters:
     expect(drift.stdout).toContain('Drift: 1 object (1 changed live). `docket pull` leaves it; `docket apply` reverts');
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code).toBe(0);
-    expect(pulled.stdout).toContain(`names attachment ${id}, which no Attachment document is known to be (docket.lock.json records no upload of that id, and attachments cannot be listed): to list it here, pin the Attachment document of its PDF with \`id: ${id}\` (or write one beside the PDF) and pull again (then \`docket apply --adopt-files\` records the PDF)`);
+    expect(pulled.stdout).toContain(`names attachment ${id}, which no Attachment document is known to be (docket.lock.json records no upload of that id, and attachments cannot be listed): to list it here, pin the Attachment document of its PDF with \`id: ${id}\` (or write one beside the PDF) and pull again (then \`docket apply -C ${dir} --adopt-files\` records the PDF)`);
     expect(await read(dir, 'templates/cloud.yaml')).toBe(template);
     // The hint followed in a copy: the pinned document and its PDF, a pull, then the apply; the app's re-point is kept (probe FC).
     const copy = await makeDir({});
@@ -1013,8 +1014,8 @@ parameters:
       ['parameters.include_security_policy_attachment_id', lineOf('include_security_policy_attachment_id')],
     ]);
     expect(reasons).toEqual([
-      `names attachment ${id}, which no Attachment document is known to be (docket.lock.json records no upload of that id, and attachments cannot be listed): to list it here, pin the Attachment document of its PDF with \`id: ${id}\` (or write one beside the PDF) and pull again (then \`docket apply --adopt-files\` records the PDF)`,
-      `names attachment ${id}, which no Attachment document is known to be (docket.lock.json records no upload of that id, and attachments cannot be listed): to name it here, pin the Attachment document of its PDF with \`id: ${id}\` (or write one beside the PDF) and pull again (then \`docket apply --adopt-files\` records the PDF)`,
+      `names attachment ${id}, which no Attachment document is known to be (docket.lock.json records no upload of that id, and attachments cannot be listed): to list it here, pin the Attachment document of its PDF with \`id: ${id}\` (or write one beside the PDF) and pull again (then \`docket apply -C ${dir} --adopt-files\` records the PDF)`,
+      `names attachment ${id}, which no Attachment document is known to be (docket.lock.json records no upload of that id, and attachments cannot be listed): to name it here, pin the Attachment document of its PDF with \`id: ${id}\` (or write one beside the PDF) and pull again (then \`docket apply -C ${dir} --adopt-files\` records the PDF)`,
     ]);
     expect(await read(dir, 'templates/cloud.yaml')).toBe(template);
     // The advice followed: both name the attachment.

@@ -84,7 +84,8 @@ describe('drift policies', () => {
     expect(result.pulled.map((p) => p.key)).toEqual(['Retired', 'NDA/Adopted', 'NDA/Made live']);
     expect(result.not_pulled.map((p) => [p.key, p.reason])).toEqual([
       ['NDA/Ignored', 'drift: ignore leaves it as it is on both sides'],
-      ['NDA/Reverted', 'drift: revert: `docket apply` puts the files’ value back'],
+      // The apply to run as this pull ran (probe CJ-4).
+      ['NDA/Reverted', `drift: revert: \`docket apply -C ${dir}\` puts the files’ value back`],
     ]);
     expect(result.files.map((f) => [f.path, f.change])).toEqual([['playbooks/nda.yaml', 'modified'], ['playbooks/two.yaml', 'modified']]);
     // Live, the new rule comes after Reverted (rules are created in name order, then it): so in the file.
@@ -138,7 +139,7 @@ describe('drift policies', () => {
     const pulled = await cli('pull', '-C', dir, '--dry-run', '-o', 'json', '--target', 'playbook/Both Sides');
     const result = JSON.parse(pulled.stdout) as { not_pulled: { key: string; fields: string[]; reason: string }[] };
     expect(result.not_pulled.map((p) => [p.key, p.fields, p.reason])).toEqual([
-      ['Both Sides/Term', ['actions'], 'changed live and in the files since the last sync: `docket apply` puts the files’ value over the live edit (a drift policy covers only what changed live alone)'],
+      ['Both Sides/Term', ['actions'], `changed live and in the files since the last sync: \`docket apply -C ${dir}\` puts the files’ value over the live edit (a drift policy covers only what changed live alone)`],
     ]);
     // As apply does.
     await applyOk(cli, dir);
