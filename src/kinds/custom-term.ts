@@ -218,6 +218,8 @@ export const customTermKind: KindModule<'custom-term'> = {
     if (textBodyLive(field, live)) return { cannot: `it is a text term on the service, and the files declare a Word term: the service cannot make one the other; declare it with \`body_file:\` (or \`body:\`), or give the Word term another name` };
     if (field === 'docx') {
       const file = typeof written.docx_file === 'string' ? written.docx_file : 'the Word file';
+      // A version whose conversion failed is no file to keep: adopted, it would be recorded as live (probe CJ-3).
+      if (live.extra?.conversionFailed === true) return { cannot: `the service cannot give a Word file back, and version ${live.version ?? '(the current one)'} of ${quoteValue(live.name, 200)} failed its conversion in the app: \`docket apply\` publishes ${file} again as the next version` };
       return { cannot: `the service cannot give a Word file back: save version ${live.version ?? '(the current one)'} of ${quoteValue(live.name, 200)} from the app as ${file}, then \`docket apply --adopt-files\` records it as that version (a plain apply publishes it again as the next version)` };
     }
     if (field !== 'body') return undefined;
