@@ -409,9 +409,13 @@ function outputTo(io: Io): { writeOut: (s: string) => void; writeErr: (s: string
   return { writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)), outputError: (s, write) => write(`Error: ${quotedBreaksEscaped(usageMessage(s))}`) };
 }
 
-/** A line break inside what commander quotes of what was typed (`'--x⏎::error::…'`), as its escape: printed raw, it starts a line of its own (probe CI-3). */
+/**
+ * A line break commander's message holds, but its last and the one before its "(Did you mean …)",
+ * as its escape: one comes only from what was typed (`'--x⏎::error::…'`), and printed raw it
+ * starts a line of its own (probe CI-3, second read SR101B-3).
+ */
 function quotedBreaksEscaped(text: string): string {
-  return text.replace(/'[^']*[\r\n][^']*'/g, (quoted) => quoted.replace(/\r/g, '\\r').replace(/\n/g, '\\n'));
+  return text.replace(/\r?\n(?!\(Did you mean|$)|\r(?!\n|$)/g, (found) => found.replace(/\r/g, '\\r').replace(/\n/g, '\\n'));
 }
 
 /** A command's usage errors say where its help is, and its subcommands' (`docket test capture`) theirs. */

@@ -140,9 +140,15 @@ export function checkPlanVersion(plan: Plan, path: string, replan = 'docket plan
 /** Why a plan's changes reach a service its target (and so its seal) leaves out; undefined when none does. */
 function unsealedService(plan: Plan): string | undefined {
   for (const c of plan.changes) {
-    const service = KINDS.find((k) => k.name === c.kind)?.service;
-    const named = service === 'both' ? Boolean(plan.target.review || plan.target.agreements) : service !== undefined && Boolean(plan.target[service]);
-    if (!named) return `it changes ${c.kind} ${JSON.stringify(c.key)} on the ${service === 'both' ? 'review or agreements' : service} service, which its target does not name, so its seal holds no key of that service: docket writes no such plan`;
+    const kind = KINDS.find((k) => k.name === c.kind);
+    if (!kind) continue;
+    // A kind of both services (the organization) by the service of each field it changes (second read SR101B-6).
+    const fieldService = kind.fieldService;
+    const services = kind.service !== 'both' ? [kind.service] : fieldService ? c.fields.map((f) => fieldService(f.field)) : [];
+    const missing = services.find((service) => !plan.target[service]);
+    if (missing !== undefined || (services.length === 0 && !plan.target.review && !plan.target.agreements)) {
+      return `it changes ${c.kind} ${JSON.stringify(c.key)} on the ${missing ?? 'review or agreements'} service, which its target does not name, so its seal holds no key of that service: docket writes no such plan`;
+    }
   }
   return undefined;
 }

@@ -233,8 +233,9 @@ function urlValueHidden(line: string): string {
   const start = key.index + key[0].length;
   const quote = key[1];
   // To its closing quote (`''` is one inside single quotes, `\"` inside double), or, plain, to a comment.
-  const end = quote === "'" ? /'(?!')/.exec(line.slice(start)) : quote === '"' ? /(?<!\\)"/.exec(line.slice(start)) : /\s#/.exec(line.slice(start));
-  const stop = end ? start + end.index : line.length;
+  const rest = line.slice(start);
+  const end = quote === "'" ? /^(?:[^']|'')*(?=')/.exec(rest) : quote === '"' ? /^(?:[^"\\]|\\.)*(?=")/.exec(rest) : /^[\s\S]*?(?=\s#|$)/.exec(rest);
+  const stop = end ? start + end[0].length : line.length;
   const value = line.slice(start, stop);
   return value.includes('@') ? `${line.slice(0, start)}${shownUrl(value)}${line.slice(stop)}` : line;
 }

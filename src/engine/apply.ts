@@ -119,7 +119,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       }
       const superseded = supersededBy(a.liveId, recorded);
       // Its entry under the name the files rename it from is this one's, older: it would follow the rename over the adoption (probe CJ-2).
-      for (const [key, entry] of lockEntries(lock.files, a.kind)) if (key !== a.key && entry.id === a.liveId) delete lock.files[lockKey(a.kind, key)];
+      for (const [key, entry] of lockEntries(lock.files, a.kind)) if (key !== a.key && entry.id?.toLowerCase() === a.liveId.toLowerCase()) delete lock.files[lockKey(a.kind, key)];
       set(a.kind, a.key, { id: a.liveId, file: a.file, sha256: a.sha256, ...a.values, ...(a.version !== undefined ? { version: a.version } : {}), ...(superseded ? { superseded } : {}) });
     }
   }

@@ -29,9 +29,10 @@ export const CONVERSION_POLL = { firstDelayMs: 200, maxDelayMs: 2000, timeoutMs:
 
 /** Whether the files declare term `name` with a Word file other than the upload docket recorded (`uploaded`): one saved from the app since. */
 function savedSince(ctx: FetchContext, name: string, uploaded: string): boolean {
-  // By a name the files renamed it from first: the live name is the former one until the rename is applied (probe CJ-2).
+  // Else by a name the files rename it from: the live name is the former one until the rename is applied (probe CJ-2).
+  // A term declared under the name itself is that name's (a former name another document declares is that one's, NN-1).
   const terms = ctx.declared?.filter((d) => d.kind === 'custom-term') ?? [];
-  const declared = (terms.find((d) => d.renamedFrom.includes(name)) ?? terms.find((d) => d.key === name))?.fields.docx;
+  const declared = (terms.find((d) => d.key === name) ?? terms.find((d) => d.renamedFrom.includes(name)))?.fields.docx;
   return typeof declared === 'string' && declared !== uploaded;
 }
 
@@ -220,7 +221,7 @@ export const customTermKind: KindModule<'custom-term'> = {
       const file = typeof written.docx_file === 'string' ? written.docx_file : 'the Word file';
       // A version whose conversion failed is no file to keep: adopted, it would be recorded as live (probe CJ-3).
       if (live.extra?.conversionFailed === true) return { cannot: `the service cannot give a Word file back, and version ${live.version ?? '(the current one)'} of ${quoteValue(live.name, 200)} failed its conversion in the app: \`docket apply\` publishes ${file} again as the next version` };
-      return { cannot: `the service cannot give a Word file back: save version ${live.version ?? '(the current one)'} of ${quoteValue(live.name, 200)} from the app as ${file}, then \`docket apply --adopt-files\` records it as that version (a plain apply publishes it again as the next version)` };
+      return { fromApp: true, cannot: `the service cannot give a Word file back: save version ${live.version ?? '(the current one)'} of ${quoteValue(live.name, 200)} from the app as ${file}, then \`docket apply --adopt-files\` records it as that version (a plain apply publishes it again as the next version)` };
     }
     if (field !== 'body') return undefined;
     if (wordBodyLive(field, live)) return { cannot: `it is a Word term on the service, and the files declare a text term: the service cannot make one the other; declare it with \`docx_file:\`, or give the text term another name` };

@@ -219,7 +219,8 @@ export type PullField =
   | { pointer: string; value: unknown; exact?: boolean }
   | { pointer: string; value: undefined; noneByHand: true }
   | { file: string; text: string; yaml?: boolean }
-  | { cannot: string };
+  /** `fromApp`: the advice is to save the app's version over the file (pull checks no other object names that file). */
+  | { cannot: string; fromApp?: true };
 
 /** Fields of a document that name a data file, and what the file must hold. */
 export type DataFileContent = 'text' | 'yaml' | 'docx' | 'pdf';

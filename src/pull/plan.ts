@@ -1007,7 +1007,7 @@ class PullPlanner {
       if ('cannot' in where) {
         o.failed.add(field);
         // At the field's own line: another changed field of the object may be written elsewhere (probe FQ).
-        this.notPulled.push(this.entryOf(o.change, o.change.direction ?? 'unknown', [field], this.sharedUserFile(kind, field, written, file, o.change) ?? where.cannot, d, valueSourceOf(d.fieldSources, field)));
+        this.notPulled.push(this.entryOf(o.change, o.change.direction ?? 'unknown', [field], (where.fromApp ? this.sharedUserFile(kind, field, written, file, o.change) : undefined) ?? where.cannot, d, valueSourceOf(d.fieldSources, field)));
         continue;
       }
       if ('file' in where) {

@@ -278,7 +278,7 @@ class Checker {
       // A copy made by an alias (`- *case`) has its name where the anchor is: it is at the alias (probe QD-2).
       const copied = first.positions === this.positions && first.nameAt.line === nameAt.line && first.nameAt.col === nameAt.col;
       const alike = first.name === name ? '' : `, as ${quoteValue(first.name)}: reports show the two alike, without the blanks at their ends or the runs of them, the characters XML cannot hold, and with letters' accents encoded one way`;
-      const where = first.file === this.file ? `in this file (first at line ${first.line}` : `for the same ${subject.slice(0, subject.indexOf('\0')) === 'TemplateTest' ? 'template' : 'playbook'} (first in ${first.file} at line ${first.line}`;
+      const where = first.file === this.file ? `in this file (first at line ${first.line}` : `for the same ${subject.slice(0, subject.indexOf('\0')).replace(/Test$/, '').toLowerCase()} (first in ${first.file} at line ${first.line}`;
       this.error('duplicate-case', `case ${quoteValue(name)} is named twice ${where}${alike})`, copied ? `/cases/${i}` : `/cases/${i}/name`, first.file === this.file ? undefined : 'a JUnit report names a case by its playbook or template and its name: rename one of them', copied);
     });
   }

@@ -90,9 +90,17 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           narrowed: opts.target.length > 0 || kinds.length > 0,
           ...(dryRun ? {} : { inSync: new Map([...goneRecords(details.plan, s.workspace.desired, details.live, KINDS, s.sync(), kinds), ...inSyncRecords(details.plan, s.workspace.desired, KINDS, s.sync(), kinds)]) }),
         });
-        // What a reason tells the user to run is run as this pull was: against its folder, environment and target (probe CJ-4).
-        const apply = shapedCommand('apply', { dir: opts.dir, env: opts.env, emulator: opts.emulator, target: [] });
-        if (apply !== 'docket apply') for (const e of result.notPulled) if (e.reason?.includes('`docket apply')) e.reason = e.reason.replaceAll('`docket apply', `\`${apply}`);
+        // What a reason or note tells the user to run is run as this pull was: against its folder and environment (probe CJ-4, second read SR101B-5).
+        const asRun = (text: string): string => {
+          let out = text;
+          for (const command of ['apply', 'plan'] as const) {
+            const shaped = shapedCommand(command, { dir: opts.dir, env: opts.env, emulator: opts.emulator, target: [] });
+            if (shaped !== `docket ${command}`) out = out.replaceAll(`\`docket ${command}`, `\`${shaped}`);
+          }
+          return out;
+        };
+        for (const e of result.notPulled) if (e.reason !== undefined) e.reason = asRun(e.reason);
+        result.notes.splice(0, result.notes.length, ...result.notes.map(asRun));
         // Editing thousands of changes into files is work of its own: past the budget, nothing is written.
         if (Date.now() > deadline) throw outOfTime(opts.timeout);
         // Not removed from the organization: a rule last synced as an object still live elsewhere

@@ -474,7 +474,7 @@ describe('docket pull (agreements service)', () => {
     await new App(emulator().env).publishDefinition('Placeheld', live('150'));
     const differs = await cli('pull', '-C', dir);
     // The rest of the definition stays with it, and that is said (probe JL-2).
-    expect(differs.stdout).toContain('definition.sections.0.fields.rate.default (custom-templates/p.yaml:12): live value 150 differs from var.rate; change the variable or the environment; `definition` stays whole as the file has it, with whatever else of it changed live (`docket plan` shows it)');
+    expect(differs.stdout).toContain(`definition.sections.0.fields.rate.default (custom-templates/p.yaml:12): live value 150 differs from var.rate; change the variable or the environment; \`definition\` stays whole as the file has it, with whatever else of it changed live (\`docket plan -C ${dir}\` shows it)`);
     // The files' text "150" is what apply publishes again.
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
@@ -725,7 +725,7 @@ parameters:
     expect(await read(dir, 'docket.lock.json')).not.toContain('custom-term:Word Only');
     const again = await cli('pull', '-C', dir);
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain('custom-terms/word-only.yaml.pending: names custom-term "Word Only", which is live: add the file it names, rename it to .yaml, then `docket apply --adopt-files` (not written again)');
+    expect(again.stdout).toContain(`custom-terms/word-only.yaml.pending: names custom-term "Word Only", which is live: add the file it names, rename it to .yaml, then \`docket apply -C ${dir} --adopt-files\` (not written again)`);
     expect(again.stdout).not.toContain('(new file)');
     await expectNoChanges(cli, dir);
   });

@@ -35,10 +35,10 @@ describe('proxyFor', () => {
     expect(refused('socks5://bob:Secret99@proxy.corp:1080').message).toBe('HTTPS_PROXY "socks5://***@proxy.corp:1080" is a socks5 proxy: docket connects through http(s) proxies only');
     const bad = refused('http://bob:Secret99@proxy corp:3128');
     expect([bad.code, bad.message]).toEqual(['invalid-proxy', 'HTTPS_PROXY "http://***@proxy corp:3128" is not a valid proxy URL']);
-    // A password's `#`, `?` or quote is hidden with it, and what the URL parser would read as a path, query or fragment is refused (second read SR98B-3).
+    // A password's `#`, `?` or quote is hidden with it (after a `#` or `?`, the host too: the `@` may be a query's, second read SR101-1), and what the URL parser would read as a path, query or fragment is refused (second read SR98B-3).
     for (const [value, message] of [
-      ['http://bob:pa#ss99@proxy.corp:3128', 'HTTPS_PROXY "http://***@proxy.corp:3128" is not a valid proxy URL'],
-      ['http://bob:pa?ss99@proxy.corp:3128', 'HTTPS_PROXY "http://***@proxy.corp:3128" is not a valid proxy URL'],
+      ['http://bob:pa#ss99@proxy.corp:3128', 'HTTPS_PROXY "http://***@…" is not a valid proxy URL'],
+      ['http://bob:pa?ss99@proxy.corp:3128', 'HTTPS_PROXY "http://***@…" is not a valid proxy URL'],
       ['http://bob:Tok"en/x@proxy corp:3128', 'HTTPS_PROXY "http://***@proxy corp:3128" is not a valid proxy URL'],
       ['http://proxy.corp:3128/proxy', 'HTTPS_PROXY "http://proxy.corp:3128/proxy" has a path, query or fragment, which a proxy URL does not'],
       ['http://bob:pa%zzss@proxy.corp:3128', 'HTTPS_PROXY "http://***@proxy.corp:3128" holds a `%` in its user name or password that starts no escape'],

@@ -126,6 +126,11 @@ describe("readPlanFile", () => {
     expect(() => checkPlanSeal(forged, "plan.json", env)).toThrow(
       'plan.json cannot be applied: it changes playbook "Dup" on the review service, which its target does not name, so its seal holds no key of that service: docket writes no such plan',
     );
+    // The organization, of both services, by the service of each field it changes (second read SR101B-6).
+    const organization = structuredClone(SAVED) as unknown as Plan;
+    organization.changes = [{ ...organization.changes[0]!, id: "update:organization:organization", action: "update", kind: "organization", key: "organization", fields: [{ field: "agreements.name", before: "A", after: "B" }] }];
+    sealPlan(organization, env);
+    expect(() => checkPlanSeal(organization, "plan.json", env)).toThrow("it changes organization \"organization\" on the agreements service, which its target does not name");
   });
 
   it("says a plan of another docket version that this one cannot read is that, not an edited file (probe CH-2)", async () => {

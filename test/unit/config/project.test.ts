@@ -763,6 +763,8 @@ describe('DOCKET_* environment variables', () => {
         expect(excerptWithoutSecrets(line), line).not.toContain('pw-in');
       }
     }
+    // Single-quoted, where `''` is one quote (second read SR101B-1).
+    for (const line of ["  url: 'https://bob:s3cr''et pw-in@review.example.com'", "  url: 'https://bob:pa''ss-pw-in@review.example.com' # note", '  url: "https://bob:pa\\"ss pw-in@review.example.com"']) expect(excerptWithoutSecrets(line), line).not.toContain('pw-in');
     // A query's `@`: what follows it is the query's, not a host (second read SR101-1).
     const query = await load({ 'docket.yaml': 'version: 1\n' }, { processEnv: { DOCKET_AGREEMENTS_URL: 'https://api.example.com/v1?user=bob@corp.example&api_key=SECRET123' } });
     expect(JSON.stringify(query.diagnostics)).not.toContain('SECRET123');
