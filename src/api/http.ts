@@ -152,6 +152,7 @@ const SLOWEST_UPLINK_BYTES_PER_MS = 64 * 1024 / 1000;
 export function attemptTimeMs(timeoutMs: number, bodyBytes: number): number {
   return bodyBytes > LARGE_BODY_BYTES ? timeoutMs + Math.ceil(bodyBytes / SLOWEST_UPLINK_BYTES_PER_MS) : timeoutMs;
 }
+
 /** undici's own headers or body timeout: docket stopped waiting, as when its own timer fires (probe QG-1). */
 function undiciTimedOut(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;

@@ -1355,7 +1355,7 @@ class PullPlanner {
   }
 
   private sharers: Map<string, string[]> | undefined;
-  /** The declared objects that name each data file (root-relative path), by `kind:key`. */
+
   /**
    * Why a user's file (a Word term's docx) that pull cannot write must not be saved over by hand
    * either: another declared object names it too, and the next apply would publish the app's
@@ -1371,6 +1371,7 @@ class PullPlanner {
     return other === undefined ? undefined : `the service cannot give a Word file back, and ${path} is also the file of ${other.replace(':', ' ')}: saved over with this one's version from the app, the next apply would publish it to that one too; give each its own file, then save the app's version into this one's`;
   }
 
+  /** The declared objects that name each data file (root-relative path), by `kind:key`. */
   private dataFileSharers(): Map<string, string[]> {
     if (this.sharers) return this.sharers;
     this.sharers = new Map();
