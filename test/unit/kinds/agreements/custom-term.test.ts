@@ -101,7 +101,7 @@ describe('CustomTerm toDesired', () => {
 describe('CustomTerm pullField', () => {
   const live = (extra: Record<string, unknown>): LiveResource => ({ kind: 'custom-term', id: 't-1', key: 'W', name: 'W', version: 3, fields: { name: 'W', docx: 'x' }, refs: [], extra });
   it('says to save the app version of a Word term as its file, and adopt it; not one whose conversion failed, which apply publishes again (probe CJ-3)', () => {
-    expect(customTermKind.pullField!('docx', live({}), { docx_file: 'w.docx' }, undefined as never)).toEqual({ cannot: expect.stringContaining('save version 3 of "W" from the app as w.docx, then `docket apply --adopt-files` records it') });
+    expect(customTermKind.pullField!('docx', live({}), { docx_file: 'w.docx' }, undefined as never)).toEqual({ fromApp: true, cannot: expect.stringContaining('save version 3 of "W" from the app as w.docx, then `docket apply --adopt-files` records it') });
     expect(customTermKind.pullField!('docx', live({ conversionFailed: true }), { docx_file: 'w.docx' }, undefined as never)).toEqual({ cannot: 'the service cannot give a Word file back, and version 3 of "W" failed its conversion in the app: `docket apply` publishes w.docx again as the next version' });
   });
 });
