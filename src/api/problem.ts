@@ -266,6 +266,8 @@ export function hintForStatus(service: ServiceName, status: number, path: string
   if (status >= 300 && status < 400 && status !== 304 && redirect) return redirectHint(service, path, redirect);
   if (status === 401) return `check ${apiKeyVariable(service, keyFrom)}: the ${service} service did not accept the API key`;
   if (status === 403) return `check ${apiKeyVariable(service, keyFrom)}: the API key is not allowed to do this on the ${service} service`;
+  // A base URL written with the API's version: docket adds `/v1` to every path, so each is `/v1/v1/…` (probe CI-2).
+  if (status === 404 && redirect && /\/v1\/?$/.test(redirect.baseUrl)) return `the ${service} service URL (${redirect.baseUrl}) ends with /v1, which docket adds to every path itself: remove it from \`${service}.url\` in docket.yaml, or from ${service === 'review' ? 'DOCKET_REVIEW_URL' : 'DOCKET_AGREEMENTS_URL'} where that sets it`;
   if (status === 404 && service === 'agreements' && FEATURE_GATED_COLLECTIONS.some((p) => path === p || path === `${p}/`)) return FEATURE_OFF_HINT;
   if (status === 404 && service === 'agreements' && FEATURE_GATED_COLLECTIONS.some((p) => path.startsWith(`${p}/`))) {
     return 'it is not there any more: it may have been deleted or archived in the app since docket read it; run the command again (for a saved plan, make a new one)';

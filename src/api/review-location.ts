@@ -200,7 +200,7 @@ export class ReviewLocator {
         throw new DocketError(
           'unknown-path-style',
           `cannot tell how the review service at ${this.client.baseUrl} lays out its routes: ${after404 ? `${after404.details.method} ${after404.details.path} answered 404, and ` : ''}neither GET /v1/organizations nor GET /v1/organization exists`,
-          `check DOCKET_REVIEW_URL (it should be the API's base URL, e.g. https://api.gerri.commonpaper.com); ${HINT_PATH_STYLE}`,
+          `${/\/v1\/?$/.test(this.client.baseUrl) ? 'remove the /v1 at the end of the review service URL, which docket adds to every path itself' : 'check the review service URL'} (\`review.url\` in docket.yaml, or DOCKET_REVIEW_URL where that sets it: the API's base URL, e.g. https://api.gerri.commonpaper.com); ${HINT_PATH_STYLE}`,
         );
       }
       if (error instanceof ApiError && error.status === 404) {

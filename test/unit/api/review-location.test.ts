@@ -158,6 +158,11 @@ describe('review path style', () => {
     const error = await failure(broken.listPlaybooks());
     expect(error.code).toBe('unknown-path-style');
     expect(error.message).toContain('neither GET /v1/organizations nor GET /v1/organization exists');
+    // Naming the setting that may hold it, not only the variable (probe CI-2); a `/v1` at its end, what to remove.
+    expect(error.hint).toMatch(/^check the review service URL \(`review\.url` in docket\.yaml, or DOCKET_REVIEW_URL where that sets it/);
+    const versioned = new ReviewApi(createServiceClient({ service: 'review', baseUrl: `${s.emulator.reviewUrl}/v1`, apiKey: EMULATOR_API_KEY }), {});
+    const twice = await failure(versioned.listPlaybooks());
+    expect(twice.hint).toMatch(/^remove the \/v1 at the end of the review service URL, which docket adds to every path itself/);
   });
 
   it('without a users list, listUsers says so (undefined) and the invitation names the new user', async () => {
