@@ -37,9 +37,10 @@ export async function readWithDroppedKinds(s: Session, opts: { targets: string[]
   } catch (error) {
     // Custom terms and templates turned off for the organization after the files dropped them: their
     // records are history nothing in the files can change, and no run would pass them (probe CD-1).
-    const gated = dropped.filter((name) => KINDS.find((k) => k.name === name)?.featureGated && !targeted.includes(name));
+    const isGated = (name: KindName): boolean => KINDS.find((k) => k.name === name)?.featureGated === true;
+    const gated = dropped.filter((name) => isGated(name) && !targeted.includes(name));
     // A gated kind the plan reads anyway (the files declare one) meets the same 404: said as it is (second read SR101-6).
-    const gatedRead = kindsToRead(s.workspace.desired, s.prune).some((k) => k.featureGated) || targeted.some((name) => KINDS.find((k) => k.name === name)?.featureGated);
+    const gatedRead = kindsToRead(s.workspace.desired, s.prune).some((k) => k.featureGated) || targeted.some(isGated);
     if (!isFeatureOff(error) || gated.length === 0 || gatedRead) throw error;
     const kept = dropped.filter((name) => !gated.includes(name));
     s.logger.info(`Warning: custom terms and templates are not enabled for this organization (the agreements service answers 404): the ${gated.map((name) => `${name.replace(/-/g, ' ')}s`).join(' and ')} docket synced before, which no file declares any more, are not read`);

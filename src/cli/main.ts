@@ -406,7 +406,7 @@ function waitForSignal(io: Io): Promise<void> {
 
 /** commander's output through docket's streams; what it quotes of what was typed never holds a control character raw. */
 function outputTo(io: Io): { writeOut: (s: string) => void; writeErr: (s: string) => void; outputError: (s: string, write: (s: string) => void) => void } {
-  return { writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)), outputError: (s, write) => write(`Error: ${quotedBreaksEscaped(usageMessage(s))}`) };
+  return { writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(escapeControl(s)), outputError: (s, write) => write(`Error: ${innerBreaksEscaped(usageMessage(s))}`) };
 }
 
 /**
@@ -414,7 +414,7 @@ function outputTo(io: Io): { writeOut: (s: string) => void; writeErr: (s: string
  * as its escape: one comes only from what was typed (`'--x⏎::error::…'`), and printed raw it
  * starts a line of its own (probe CI-3, second read SR101B-3).
  */
-function quotedBreaksEscaped(text: string): string {
+function innerBreaksEscaped(text: string): string {
   return text.replace(/\r?\n(?!\(Did you mean|$)|\r(?!\n|$)/g, (found) => found.replace(/\r/g, '\\r').replace(/\n/g, '\\n'));
 }
 

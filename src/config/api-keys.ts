@@ -58,9 +58,14 @@ export function keyShaped(value: string): boolean {
   return v.length >= 20 && /^[A-Za-z0-9_-]+$/.test(v) && v.includes('_') && /[A-Za-z]/.test(v) && /[0-9]/.test(v);
 }
 
-/** How a message quotes a setting's value that may be an API key (keyShaped): by its length when it is shaped like one. */
+/** A value shaped like an API key (keyShaped) as messages describe it, by its length; undefined for any other, which is quoted. */
+export function keyShapeDescribed(value: string): string | undefined {
+  return keyShaped(value) ? `${value.trim().length} characters shaped like an API key, not shown` : undefined;
+}
+
+/** How a message quotes a setting's value that may be an API key: described when it is shaped like one (keyShapeDescribed). */
 export function keyShapedShown(value: string, quote: (value: string) => string): string {
-  return keyShaped(value) ? `${value.trim().length} characters shaped like an API key, not shown` : quote(value);
+  return keyShapeDescribed(value) ?? quote(value);
 }
 
 /** Whether a key (trimmed) is one output hides: long enough to be one, and not the emulator's, which the README and its banner print. */

@@ -630,7 +630,7 @@ function layeredVars(top: Record<string, string>, own: Record<string, string>): 
  */
 function urlValueProblem(value: string, what: string): UrlProblem | undefined {
   const spelling = /[\u0000-\u001f\u007f-\u009f]/.test(value) ? undefined : urlSpellingHint(value);
-  return /^https?:\/\//.test(value) && !spelling ? urlProblem(value, what) : { code: 'invalid-url', message: `${what} must be an http(s) URL (got ${keyShapedShown(value, shown)})`, ...(spelling ? { hint: spelling } : {}) };
+  return /^https?:\/\//.test(value) && !spelling ? urlProblem(value, what) : { code: 'invalid-url', message: `${what} must be an http(s) URL (got ${settingShown('url', value)})`, ...(spelling ? { hint: spelling } : {}) };
 }
 
 /** Whether a resolved value still holds a placeholder (one its variable's value was written with). */

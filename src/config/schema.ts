@@ -14,7 +14,7 @@ import { quoteValue, showJson, showName } from './quote.js';
 import { urlSpellingHint } from './url-policy.js';
 import { asLatinLetters, drawnAlikeLetter, otherScriptOf } from '../util/other-script.js';
 import { credentialsHidden, shownUrl } from './url-secrets.js';
-import { keyShaped, keyShapedShown } from './api-keys.js';
+import { keyShapeDescribed } from './api-keys.js';
 import { keyAsWritten, nonFiniteName, TAG_HINT } from './written-number.js';
 import { variablesIn } from './interpolate.js';
 
@@ -205,8 +205,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
     // A `url:` as every message shows one: without its credentials, query and fragment (TR66-1).
     const data = typeof e.data === 'string' && /\/url$/.test(at) ? shownUrl(e.data) : e.data;
     // A URL or organization id shaped like an API key (the two CI secrets swapped) is described, not quoted (probe CE-2).
-    const keyLike = typeof e.data === 'string' && /\/(url|organization_id)$/.test(at) && keyShaped(e.data);
-    const quoted = valuePosition && at === pointer && !/, not |\(got |\(written /.test(message) ? (keyLike ? ` (got ${keyShapedShown(e.data as string, String)})` : gotValue(data) || structureGot(e)) : '';
+    const keyLike = typeof e.data === 'string' && /\/(url|organization_id)$/.test(at) ? keyShapeDescribed(e.data) : undefined;
+    const quoted = valuePosition && at === pointer && !/, not |\(got |\(written /.test(message) ? (keyLike !== undefined ? ` (got ${keyLike})` : gotValue(data) || structureGot(e)) : '';
     // The value the message quotes is not on the line it points at: the variable that gave it is (probe LN-1).
     const source = valuePosition ? fromVariables?.get(at) : undefined;
     return withVariableHint({ severity: 'error', code, message: `${message}${quoted}`, ...pos, ...(path ? { path } : {}), ...(hint ? { hint } : {}) }, source, varOrigin);
@@ -260,7 +260,8 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
       if (params.pattern === '^https?://(?!/)') {
         const url = String(e.data);
         // The code of every other URL problem (url-policy.ts), as the README groups them (probe IY-3).
-        return make('invalid-url', `${label} must be an http(s) URL${keyShaped(url) ? ` (got ${keyShapedShown(url, String)})` : gotValue(shownUrl(url))}`, pointer, urlSpellingHint(url));
+        const keyLikeUrl = keyShapeDescribed(url);
+        return make('invalid-url', `${label} must be an http(s) URL${keyLikeUrl !== undefined ? ` (got ${keyLikeUrl})` : gotValue(shownUrl(url))}`, pointer, urlSpellingHint(url));
       }
       // A required template parameter (scripts/gen-schemas.mjs): empty compares as no value.
       if (params.pattern === NOT_BLANK_PATTERN) return make('invalid-value', `${label} is required and must not be blank${gotValue(e.data)}`, pointer);

@@ -1291,9 +1291,7 @@ class PullPlanner {
 
   private writeDataFile(path: string, text: string, yaml: boolean, o: Pulling, field: string): void {
     // Named by another declared object too: written for this one, it would change that one.
-    const self = refKey(o.change.kind, o.change.key);
-    // By the file a write reaches: a link to another object's file is that file (probe HV-5).
-    const other = this.dataFileSharers().get(this.input.realPath?.(path) ?? path)?.find((key) => key !== self);
+    const other = this.otherSharer(path, o.change);
     // A byte-order mark at the start of a file is read past: the text written would read as another.
     const why = other !== undefined ? `${path} is also the file of ${other.replace(':', ' ')}: written, it would change that one too; give each its own file, or change them by hand` : text.startsWith('\uFEFF') ? `live ${markedText(path)}` : undefined;
     if (why !== undefined) {
@@ -1366,9 +1364,14 @@ class PullPlanner {
     const named = pathKey ? written[pathKey] : undefined;
     if (typeof named !== 'string') return undefined;
     const path = resolveDataPath(docFile, this.input.expand(named));
-    const self = refKey(change.kind, change.key);
-    const other = this.dataFileSharers().get(this.input.realPath?.(path) ?? path)?.find((key) => key !== self);
+    const other = this.otherSharer(path, change);
     return other === undefined ? undefined : `the service cannot give a Word file back, and ${path} is also the file of ${other.replace(':', ' ')}: saved over with this one's version from the app, the next apply would publish it to that one too; give each its own file, then save the app's version into this one's`;
+  }
+
+  /** Another declared object (`kind:key`) that names the data file at `path` besides `change`'s. By the file a write reaches: a link to another object's file is that file (probe HV-5). */
+  private otherSharer(path: string, change: Change): string | undefined {
+    const self = refKey(change.kind, change.key);
+    return this.dataFileSharers().get(this.input.realPath?.(path) ?? path)?.find((key) => key !== self);
   }
 
   /** The declared objects that name each data file (root-relative path), by `kind:key`. */

@@ -72,6 +72,9 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
         return dryRun ? timed() : holdingApplyLock(io, { root: lockRoot, checkout: root, timeoutMs: opts.lockTimeout, takenBy: PULL }, timed);
       };
       const lockRoot = applyLockRoot(root);
+      // The commands a report names, as this pull was run: its folder, environment, emulator (probe CJ-4).
+      const runShape = { dir: opts.dir, env: opts.env, emulator: opts.emulator, target: [] };
+      const asRunCommands = { apply: shapedCommand('apply', runShape), plan: shapedCommand('plan', runShape) };
       const { plan, result, refused } = await locked(() => withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds), ...(check ? { check } : {}) }, async (s) => {
         if (!dryRun) refuseLockMovedAway(root, lockRoot, PULL);
         // The configuration's warnings (a lock file's merge conflict, say), as plan and validate give them.
@@ -93,10 +96,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
         // What a reason or note tells the user to run is run as this pull was: against its folder and environment (probe CJ-4, second read SR101B-5).
         const asRun = (text: string): string => {
           let out = text;
-          for (const command of ['apply', 'plan'] as const) {
-            const shaped = shapedCommand(command, { dir: opts.dir, env: opts.env, emulator: opts.emulator, target: [] });
-            if (shaped !== `docket ${command}`) out = out.replaceAll(`\`docket ${command}`, `\`${shaped}`);
-          }
+          for (const [command, shaped] of Object.entries(asRunCommands)) if (shaped !== `docket ${command}`) out = out.replaceAll(`\`docket ${command}`, `\`${shaped}`);
           return out;
         };
         for (const e of result.notPulled) if (e.reason !== undefined) e.reason = asRun(e.reason);
@@ -137,7 +137,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       if (opts.output === 'json') io.stdout(renderPullJson(plan, result, { dryRun, kinds: [...new Set(kindNames(opts.kind))], targets: opts.target, guard: refused }));
       else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts), maxChars: room, limitSaid: MARKDOWN_MAX_CHARS, syncFile })));
       // The plan to run next names this pull's environment: another's would show its own organization (probe OD-2).
-      else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts), syncFile, planCommand: shapedCommand('plan', { dir: opts.dir, env: opts.env, emulator: opts.emulator, target: [] }) }));
+      else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts), syncFile, planCommand: asRunCommands.plan }));
       if (told && !opts.quiet) io.stderr(`${told}\n`);
       if (!dryRun && result.files.length > 0) await sayDoneUnreported(io, `the pull wrote ${result.files.length === 1 ? '1 file and recorded it' : `${result.files.length} files and recorded them`} in sync`);
       setExit(0);
