@@ -458,6 +458,17 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return `this command's time budget ran out while the request to the ${service} service was under way (${clean(a.failure.message)})`;
   }
 
+  /**
+   * A short --timeout cut off the first connection: what to check comes before more time, as it
+   * would after undici's own connect timeout (probe CI-4).
+   */
+  function neverConnectedHint(a: Attempt): string {
+    if (a.kind !== 'failure' || a.failure.code !== 'TIMEOUT' || a.failure.phase !== 'not-sent' || everAnswered) return '';
+    return options.proxyVariable
+      ? `no connection to the proxy ${options.proxyVariable} names was made: check its host and port; or `
+      : `no connection to the ${service} service (${base.url}) was made: check the URL and that the service is reachable from here; or `;
+  }
+
   /** Fails at once when waiting `ms` would go past the command's budget, naming the wait. */
   function checkBudget(t: RequestTarget, a: Attempt, ms: number, retryAfter: number | undefined, landed: boolean): void {
     if (withinBudget(ms)) return;
@@ -471,7 +482,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     const late = new DocketError(
       'timeout',
       `${t.operation}: ${failedAttempt(a)} and ${wait}, ${left >= 1 ? `longer than the ${/* rounded down: a wait as long as the budget never reads as no longer (probe PF-2) */ seconds(left >= 10_000 ? Math.floor(left / 1000) * 1000 : left)} left of this command's time budget` : "with none of this command's time budget left"}${maybeDone(t, landed)}`,
-      'try again later, or give the command more time with --timeout',
+      `${neverConnectedHint(a)}try again later, or give the command more time with --timeout`,
     );
     // With time left, the wait is what ends it: an apply's stop says when the turn comes, not that the budget ran out (probe OG-2).
     if (left >= 1) late.turnPastBudget = `in ${seconds(asked ? retryAfter : ms)} (${asked ? 'the service asked to wait that long, Retry-After' : "a retry's wait"})`;

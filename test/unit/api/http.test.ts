@@ -1342,6 +1342,11 @@ describe('retries', () => {
     const ended: unknown[] = [];
     queued[0]!.onConnect!((reason) => void ended.push(reason));
     expect(ended).toEqual(['timeout']);
+    // What to check comes first, the proxy's host and port when a proxy carries it (probe CI-4).
+    expect(err.hint).toBe(`no connection to the review service (${REVIEW}) was made: check the URL and that the service is reachable from here; or try again later, or give the command more time with --timeout`);
+    const proxied = setup({ dispatcher: connecting, deadline: Date.now() + 150, proxyVariable: 'HTTPS_PROXY' });
+    const viaProxy = (await rejection(proxied.client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
+    expect(viaProxy.hint).toBe('no connection to the proxy HTTPS_PROXY names was made: check its host and port; or try again later, or give the command more time with --timeout');
   });
 
   it('past the budget, still reads whether a create landed (at once), and says what that read says', async () => {
