@@ -56,6 +56,12 @@ export async function readPlanFile(path: string, dir = '.', given: { env?: strin
   const notAPlan = new DocketError('invalid-plan-file', `${path} is not a docket plan file of format version 1`, `make a new one with \`${replan(plan)}\``);
   const p = plan as Partial<Plan> & { error?: unknown };
   if (!isPlainObject(p)) throw notAPlan;
+  // Another command's JSON report is no edited plan: which one it is says what went wrong (probe CH-3).
+  // (validate's has no format_version.)
+  const report = (p.format_version === 1 || p.format_version === undefined) && !Array.isArray(p.changes) ? reportOf(p) : undefined;
+  if (report !== undefined) {
+    throw new DocketError('invalid-plan-file', `${path} is the JSON report of \`docket ${report}\`, not a plan`, `make a plan to apply or show with \`${replan(plan)}\``);
+  }
   // What `plan -o json` prints when it fails: the error, and no plan.
   if (p.format_version === 1 && p.error !== undefined && !Array.isArray(p.changes)) {
     throw new DocketError('invalid-plan-file', `${path} is the error document of a plan that could not be made, not a plan`, `fix what it says, then make the plan again with \`${replan(plan)}\``);
@@ -99,6 +105,16 @@ export async function readPlanFile(path: string, dir = '.', given: { env?: strin
     );
   }
   return plan as Plan;
+}
+
+/** Which command's `-o json` report a document is, by the field only that report has. */
+function reportOf(doc: Record<string, unknown>): string | undefined {
+  if (Array.isArray(doc.results) && typeof doc.not_started === 'number') return 'apply';
+  if (Array.isArray(doc.drift) && Array.isArray(doc.pending)) return 'drift';
+  if (Array.isArray(doc.pulled) && typeof doc.dry_run === 'boolean') return 'pull';
+  if (Array.isArray(doc.suites) && typeof doc.ok === 'boolean') return 'test';
+  if (typeof doc.valid === 'boolean' && Array.isArray(doc.diagnostics)) return 'validate';
+  return undefined;
 }
 
 /**

@@ -262,6 +262,16 @@ describe('docket show', () => {
     const error = await runCli(['show', failed]);
     expect(error.code).toBe(1);
     expect(error.stderr).toContain(`${failed} is the error document of a plan that could not be made, not a plan`);
+    // Another command's JSON report, saved where the plan was expected, is named as that, not as an edited plan (probe CH-3).
+    for (const [command, args] of [['validate', []], ['drift', ['--emulator']], ['pull', ['--emulator', '--dry-run']], ['apply', ['--emulator', '--auto-approve']]] as const) {
+      const report = join(dir, `${command}-report.json`);
+      await writeFile(report, (await runCli([command, '-C', dir, ...args, '-o', 'json'])).stdout);
+      for (const reader of [['show', report], ['apply', '-C', dir, report]]) {
+        const refused = await runCli(reader);
+        expect(refused.code, `${reader[0]} of ${command}'s report`).toBe(1);
+        expect(refused.stderr).toContain(`${report} is the JSON report of \`docket ${command}\`, not a plan`);
+      }
+    }
   });
 });
 
