@@ -288,6 +288,16 @@ export function interpolateString(s: string, ctx: InterpolationContext, room = M
           placeholder: raw,
         });
         keep(raw);
+      } else if (value !== undefined && value.trim() === '') {
+        // A CI secret or variable that is not defined expands to an empty value: sent on, it would
+        // clear a live description or rename an object with no one reviewing it (probe DE-1).
+        report({
+          code: 'undefined-variable',
+          message: `${showName(`env.${name}`)} is set but ${value === '' ? 'empty' : 'blank'}`,
+          hint: `set the environment variable ${showText(name)} to a value (a CI secret or variable that is not defined is set empty); a value meant to be empty is written in the file, ""`,
+          placeholder: raw,
+        });
+        keep(raw);
       } else if (value !== undefined) {
         if (!fits(value, raw)) return { value: s, problems, whole: false, unresolved: true, added };
         out += value;

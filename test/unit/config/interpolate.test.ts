@@ -28,8 +28,12 @@ describe('interpolateString', () => {
     expect(interpolateString('${var.big}'.repeat(160), big).value).toHaveLength(MAX_PLACEHOLDER_TEXT);
   });
 
-  it('treats an empty environment variable as defined', () => {
-    expect(interpolateString('[${env.EMPTY}]', ctx).value).toBe('[]');
+  it('refuses an empty or blank environment variable, as a CI secret not defined expands to one (probe DE-1)', () => {
+    const empty = interpolateString('[${env.EMPTY}]', ctx);
+    expect(empty.value).toBe('[${env.EMPTY}]');
+    expect(empty.problems).toEqual([expect.objectContaining({ code: 'undefined-variable', message: '`env.EMPTY` is set but empty' })]);
+    expect(empty.problems[0]?.hint).toContain('a value meant to be empty is written in the file, ""');
+    expect(interpolateString('${env.BLANK}', { ...ctx, env: { BLANK: ' \t' } }).problems[0]?.message).toBe('`env.BLANK` is set but blank');
   });
 
   it('refuses an environment variable whose bytes were not UTF-8 (read as U+FFFD), which would go live so (probe UC-4)', () => {
