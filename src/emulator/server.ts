@@ -54,6 +54,9 @@ export type { EmulatorStats } from './stats.js';
 export type { LoggedRequest } from './request-log.js';
 export { DEFAULT_VARIANTS, type EmulatorVariants } from './variants.js';
 
+/** A review path in an organization, under nested routes: the organization's id. */
+const NESTED_ORGANIZATION = /^\/review\/v1\/organizations\/([0-9a-fA-F-]{36})(?:\/|$)/;
+
 export interface EmulatorOptions {
   /** Default 127.0.0.1. */
   host?: string;
@@ -449,6 +452,13 @@ class EmulatorServer implements EmulatorControls {
     // A path that is no route is 404 for a key that is one, whether or not its organization is open
     // yet: the first request of a run may be one (`/users` with no users list, probe PD-3). A key
     // that is none is still 401 (second read SR81B-2).
+    // Under nested routes, a path in an organization names one that exists on the real service, though
+    // this variant serves no route there (`/users` with no users list): it opens it, or the run's
+    // next read, the organizations list, would not show it (probe DE-2). Under flat routes it does not (OL-1).
+    if (match.kind === 'none' && scope === 'review' && this.settings.variants.reviewPaths === 'nested' && NESTED_ORGANIZATION.test(ctx.path)) {
+      const key = /^Bearer\s+(\S+)\s*$/i.exec(ctx.headers.authorization ?? '')?.[1];
+      if (key) this.openOrganization(ctx.path, key);
+    }
     if (match.kind === 'none' && this.keyThatOpens(ctx)) throw notFound(`no route for ${ctx.method} ${ctx.path}`);
     if ((scope === 'review' || scope === 'agreements') && !anonymous) ctx.principal = this.authenticate(ctx, match.kind === 'found');
     if (match.kind === 'none') throw notFound(`no route for ${ctx.method} ${ctx.path}`);
@@ -486,7 +496,7 @@ class EmulatorServer implements EmulatorControls {
    */
   private openOrganization(path: string, key: string): void {
     if (!this.openOrganizations) return;
-    const named = /^\/review\/v1\/organizations\/([0-9a-fA-F-]{36})(?:\/|$)/.exec(path)?.[1]?.toLowerCase();
+    const named = NESTED_ORGANIZATION.exec(path)?.[1]?.toLowerCase();
     const ownId = OWN_KEY.exec(key)?.[1]?.toLowerCase();
     const id = ownId ?? named;
     if (!id || this.store.organization(id)) return;

@@ -190,10 +190,17 @@ describe('an organization opened on first use (the standalone emulator)', () => 
     const { review, emu } = await start({ seed: seedWith({}), openOrganizations: true, variants: { reviewUsers: false } });
     const unopened = '12345678-1234-4234-8234-00000000000c';
     // With its own key, which no organization knows yet.
-    expect((await review('GET', `/v1/organizations/${unopened}/users`, undefined, { key: `docket-emulator-key-${unopened}` })).status).toBe(404);
-    expect(emu.store.organization(unopened)).toBeUndefined();
     expect((await review('GET', `/v1/organizations/${unopened}/users`, undefined, { key: null })).status).toBe(401);
     // A key that is none is refused as such, route or not (second read SR81B-2).
     expect((await review('GET', `/v1/organizations/${unopened}/users`, undefined, { key: 'wrong' })).status).toBe(401);
+    expect(emu.store.organization(unopened)).toBeUndefined();
+    // With its own key, which no organization knows yet.
+    expect((await review('GET', `/v1/organizations/${unopened}/users`, undefined, { key: `docket-emulator-key-${unopened}` })).status).toBe(404);
+    // The path names an organization the real service has, though this variant lists no users: it is
+    // opened, and the organizations list the run reads next shows it, with the shared key too (probe DE-2).
+    expect(emu.store.organization(unopened)).toBeDefined();
+    const shared = '12345678-1234-4234-8234-00000000000d';
+    expect((await review('GET', `/v1/organizations/${shared}/users`)).status).toBe(404);
+    expect(list(await review('GET', '/v1/organizations')).map((o) => o.id)).toContain(shared);
   });
 });
