@@ -23,5 +23,8 @@ export function atSetting(error: unknown, project: ProjectConfig, env: Readonly<
   }
   if (writtenPointer(project, pointer) === undefined) return error;
   const at = projectValuePos(project, pointer);
-  return new ConfigError([{ severity: 'error', code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), ...at }], undefined, project.root);
+  // A value a variable filled in is changed where this run takes the variable from, not where the setting is written (probe DE-4).
+  const filled = project.filledFrom?.[pointer];
+  const hint = filled === undefined ? error.hint : error.hint ? `${filled}; ${error.hint}` : filled;
+  return new ConfigError([{ severity: 'error', code: error.code, message: error.message, ...(hint ? { hint } : {}), ...at }], undefined, project.root);
 }

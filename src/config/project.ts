@@ -506,7 +506,21 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     vars,
     positions,
   };
+  const filled = filledSettings(raw, selected, (name) => origins.get(name));
+  if (Object.keys(filled).length > 0) result.project.filledFrom = filled;
   return result;
+}
+
+/** The settings a service can show wrong (ENV_OVERRIDES' and the path style) that placeholders fill this run, each with where to change it. */
+function filledSettings(raw: unknown, selected: string | undefined, origin: VariableOrigins): Record<string, string> {
+  const filled: Record<string, string> = {};
+  for (const pointer of [...ENV_OVERRIDES.map((o) => `/${o.section}/${o.key}`), '/review/path_style']) {
+    const own = selected === undefined ? undefined : valueAt(raw, `${selected}${pointer}`);
+    const written = own ?? valueAt(raw, pointer);
+    const hint = typeof written === 'string' && holdsPlaceholder(written) ? withVariableHint<{ hint?: string }>({}, written, origin).hint : undefined;
+    if (hint !== undefined) filled[pointer] = hint;
+  }
+  return filled;
 }
 
 /** An organization id in any letter case, a URL with or without its final `/` (its host in any case): one setting. */

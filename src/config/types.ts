@@ -22,6 +22,8 @@ export interface ProjectConfig {
   vars: Record<string, string>;
   /** Where docket.yaml's keys were written (JSON pointers into docket.yaml). */
   positions?: Positions;
+  /** Settings placeholders filled this run, by pointer (`/review/organization_id`): the hint naming the variable and where to change it. */
+  filledFrom?: Record<string, string>;
 }
 
 /**
