@@ -599,15 +599,17 @@ function mendAt(root: unknown, pointer: string, mend: (current: unknown) => unkn
 
 const YAML_BOOL = /^(?:true|True|TRUE|false|False|FALSE)$/;
 const YAML_NUMBER = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+/** YAML 1.2's hexadecimal and octal integers, as docket.yaml reads them written in place (probe DE-5). */
+const YAML_HEX_OR_OCTAL = /^(?:0x[0-9a-fA-F]+|0o[0-7]+)$/;
 
 /**
  * An unquoted value that is exactly one placeholder gets the type YAML would have given the text
  * (`concurrency: ${env.DOCKET_CONCURRENCY}` is a number, `generate_summary: ${var.summaries}` a
- * boolean); quote it to keep a string. Only booleans and decimal numbers are retyped.
+ * boolean); quote it to keep a string. Only booleans and numbers (decimal, 0x, 0o) are retyped.
  */
 export function retype(s: string): unknown {
   if (YAML_BOOL.test(s)) return s.toLowerCase() === 'true';
-  if (YAML_NUMBER.test(s)) return Number(s);
+  if (YAML_NUMBER.test(s) || YAML_HEX_OR_OCTAL.test(s)) return Number(s);
   return s;
 }
 

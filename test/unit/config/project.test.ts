@@ -303,6 +303,14 @@ describe('vars in docket.yaml', () => {
     expect(r.diagnostics).toEqual([]);
     expect(r.config!.project.review.url).toBe('https://review.example/');
     expect(r.config!.project.concurrency).toBe(4);
+    // As YAML reads the same text written in place: hexadecimal and octal too (probe DE-5).
+    for (const [written, read] of [['0x10', 16], ['0o10', 8], ['+2', 2]] as const) {
+      const typed = await load({ 'docket.yaml': lines('version: 1', 'concurrency: ${env.CONCURRENCY}') }, { processEnv: { CONCURRENCY: written } });
+      expect(typed.diagnostics, written).toEqual([]);
+      expect(typed.config!.project.concurrency, written).toBe(read);
+      const inPlace = await load({ 'docket.yaml': lines('version: 1', `concurrency: ${written}`) });
+      expect(inPlace.config!.project.concurrency, written).toBe(read);
+    }
   });
 });
 
