@@ -53,7 +53,10 @@ export function targetsUndeclaredChild(texts: readonly string[], desired: readon
   const children = targets.filter((t) => parentOf.has(t.kind));
   if (children.length === 0) return false;
   const declared = new Set(desired.map((d) => refKey(d.kind, d.key)));
-  return children.some((t) => declaredParentOf(t.key, parentOf.get(t.kind)!, declared) === undefined);
+  // A name may hold a `/`: `rule/X/Y/W` is rule `Y/W` of a declared `X`, or rule `W` of a playbook
+  // `X/Y` no file declares. Unless the files declare the rule, every split no file declares the
+  // parent of is read for (probe DD-2).
+  return children.some((t) => !declared.has(refKey(t.kind, t.key)) && prefixesOf(t.key).some((p) => !declared.has(refKey(parentOf.get(t.kind)!, p))));
 }
 
 /** A plan (and the live objects no file declares) limited to some kinds and their children (`--kind`). */
@@ -102,11 +105,19 @@ export function childInTargets(texts: readonly string[], kinds: readonly AnyKind
 /**
  * The live objects no file declares that the targets name (what `drift` and `pull` report with
  * `--target`), or hold a child a target names (`rule/P/R` of a playbook P only live: pull reads it).
+ * With the `live` objects read, a parent holds the child by id: of playbooks `X` and `X/Y`, only the
+ * one that has the rule keyed `X/Y/W` (probe DD-1); by its name's start only where none is read.
  */
-export function unmatchedInTargets<T extends { kind: KindName; key: string }>(unmatched: readonly T[], texts: readonly string[], kinds: readonly AnyKind[]): T[] {
+export function unmatchedInTargets<T extends { kind: KindName; key: string; id?: string }>(unmatched: readonly T[], texts: readonly string[], kinds: readonly AnyKind[], live: readonly { kind: KindName; key: string; parentId?: string }[] = []): T[] {
   if (texts.length === 0) return [...unmatched];
   const { targets, parentOf } = targetsOf(texts, kinds);
-  return unmatched.filter((l) => targets.some((t) => (t.kind === l.kind && t.key === l.key) || (parentOf.get(t.kind) === l.kind && t.key.startsWith(`${l.key}/`))));
+  const holders = new Map(targets.filter((t) => parentOf.has(t.kind)).map((t) => [t, new Set(live.filter((c) => c.kind === t.kind && c.key === t.key && c.parentId !== undefined).map((c) => c.parentId!))]));
+  const holds = (t: TargetSpec, l: T): boolean => {
+    if (parentOf.get(t.kind) !== l.kind || !t.key.startsWith(`${l.key}/`)) return false;
+    const byId = holders.get(t)!;
+    return byId.size === 0 || (l.id !== undefined && byId.has(l.id));
+  };
+  return unmatched.filter((l) => targets.some((t) => (t.kind === l.kind && t.key === l.key) || holds(t, l)));
 }
 
 export interface TargetResult {

@@ -116,7 +116,7 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
           return children(liveId).filter((c) => inTargets(parent ? { ...c, parent: { kind: parent.kind, key: parent.key } } : c));
         };
         const sync = withRenamedParents(s.sync(), s.workspace.desired, KINDS, details.live);
-        const unmatched = unmatchedInTargets(limited.unmatched, opts.target, KINDS);
+        const unmatched = unmatchedInTargets(limited.unmatched, opts.target, KINDS, details.live);
         const report = driftReport({ plan: limited.plan, unmatched, sync, declared: new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))), quiet, onlyDropped: new Set(dropped), prunable: prunableKinds(), prunedWithParent: prunedWithParent(), userFiles: new Map(KINDS.filter((k) => k.userFiles).map((k) => [k.name, k.userFiles!])), ...pullRefusals(s.workspace.desired, details.live, details.plan, keyFinder(keysOf(io.env)), sync), pendingDocuments, childrenOf, named: namedByTargets(opts.target, KINDS), desired: s.workspace.desired, kinds: KINDS });
         // The closing line sends users to pull only when pull would write a file: planned as pull
         // plans it, it may only say why not (a value a variable holds, a file two terms share, probe IB-3).

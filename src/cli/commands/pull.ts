@@ -82,7 +82,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
         const { details, dropped } = await readWithDroppedKinds(s, { targets: opts.target, kinds, readAll: true });
         const byKind = kinds.length > 0 ? limitToKinds(details.plan, details.unmatched, new Set(kinds), KINDS) : details;
         // Of a kind the files dropped whole, only the objects they dropped are anyone's (as drift has it): none made in the app is written.
-        const inTargets = unmatchedInTargets(byKind.unmatched, opts.target, KINDS);
+        const inTargets = unmatchedInTargets(byKind.unmatched, opts.target, KINDS, details.live);
         const declaredKeys = dropped.length > 0 ? new Set(s.workspace.desired.map((d) => refKey(d.kind, d.key))) : undefined;
         const ownedOnly = (l: LiveResource): boolean => !dropped.includes(l.kind) || droppedFromFiles(l, s.sync(), byKind.plan.ids, declaredKeys!);
         const unmatched = declaredKeys ? inTargets.filter(ownedOnly) : inTargets;

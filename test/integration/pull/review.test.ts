@@ -215,6 +215,38 @@ describe('docket pull (review service)', () => {
     }
   });
 
+  it('takes a --target of a rule by the playbook that holds it when one playbook\'s name starts another\'s (probes DD-1, DD-2)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/kept.yaml': 'kind: Playbook\nname: Kept\nrules:\n  - name: R\n    actions: ACCEPT\n' });
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.createPlaybook({ name: 'X' });
+      await app.createRule('X', { name: 'Y/Z', actions: 'ACCEPT Y/Z' });
+      await app.createPlaybook({ name: 'X/Y' });
+      await app.createRule('X/Y', { name: 'W', actions: 'ACCEPT W' });
+      // Rule `W` of `X/Y`: playbook `X`, whose only rule is `Y/Z`, is not pulled with it.
+      const pulled = await run('pull', '-C', dir, '--target', 'rule/X/Y/W');
+      expect(pulled.code).toBe(0);
+      expect((await readdir(join(dir, 'playbooks'))).sort()).toEqual(['kept.yaml', 'x-y.yaml']);
+      await expectNoChanges(run, dir);
+      // With `A` declared and `A/B` only live: drift reads the rule of the playbook no file declares, not a rule of `A`.
+      await app.createPlaybook({ name: 'A' });
+      await app.createRule('A', { name: 'B/C', actions: 'ACCEPT B/C' });
+      await app.createPlaybook({ name: 'A/B' });
+      await app.createRule('A/B', { name: 'D', actions: 'ACCEPT D' });
+      expect((await run('pull', '-C', dir, '--target', 'playbook/A')).code).toBe(0);
+      const drift = await run('drift', '-C', dir, '--target', 'rule/A/B/D');
+      expect([drift.code, drift.stderr]).toEqual([2, '']);
+      expect(drift.stdout).toContain('+ rule "A/B/D"');
+      expect(drift.stdout).not.toContain('B/C');
+      await expectNoChanges(run, dir);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('writes edits made in the app into the files, changing only their lines, and the next plan is empty', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': ORGANIZATION, 'members.yaml': MEMBERS, 'playbooks/nda.yaml': NDA, 'playbooks/more.yaml': MORE });
     await applyOk(cli, dir, '--concurrency', '1');
