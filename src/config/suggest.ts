@@ -151,9 +151,13 @@ function prefixOf(wanted: string, candidates: Iterable<string>, input: string): 
 export function didYouMean(input: string, candidates: Iterable<string>, format: (s: string) => string = (s) => s, pick: typeof suggest = suggest): string {
   const match = pick(input, candidates);
   if (match === undefined) return '';
-  // The two show alike: the letter that differs is the one thing the reader cannot see (probe RM-2).
+  return didYouMeanBecause(format(match), drawnAlike(input, match));
+}
+
+/** Why a suggestion that shows as the input is another text: the letter drawn alike that differs (probe RM-2), if that is all. */
+export function drawnAlike(input: string, match: string): string | undefined {
   const alike = drawnAlikeLetter(input, match);
-  return didYouMeanBecause(format(match), alike && `they differ only in a letter drawn alike: ${alike}`);
+  return alike && `they differ only in a letter drawn alike: ${alike}`;
 }
 
 /** The suggestion as didYouMean words it, with why it is the one meant when not by spelling (a former name). */

@@ -5,7 +5,7 @@
  */
 import { spelledKind } from '../kinds/spelled-kind.js';
 import { composed } from '../util/nfc.js';
-import { didYouMean, didYouMeanBecause, suggest } from '../config/suggest.js';
+import { didYouMean, didYouMeanBecause, drawnAlike, suggest } from '../config/suggest.js';
 import { bashWord } from '../util/shell-word.js';
 import { quoteValue, showName, showText } from '../config/quote.js';
 import { Diagnostics } from '../diagnostics.js';
@@ -149,7 +149,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     if (undeclaredParent && !options.undeclaredParents && !declared.has(`${t.kind}:${t.key}`) && !renamed && !parentNow) {
       // The parent's name mistyped (`rule/Inbund NDA/Term`) is said as a typo of the child's is (probe LS-1).
       const meant = parentSpelling(t, parentKind, declared, known);
-      diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared, and no declared ${parentKind} holds it (docket plans for the ${t.kind}s of declared ${parentKind}s only)${meant === undefined ? '' : didYouMeanBecause(meant)}`, {
+      diagnostics.error('unknown-target', `--target ${showText(t.text)}: no ${t.kind} ${quoteValue(t.key)} is declared, and no declared ${parentKind} holds it (docket plans for the ${t.kind}s of declared ${parentKind}s only)${meant === undefined ? '' : didYouMeanBecause(meant, drawnAlike(`${t.kind}/${t.key}`, meant))}`, {
         hint: meant === undefined ? `to act on a ${parentKind} no file declares, target the ${parentKind} itself (${parentKind}/NAME; with --prune to archive it)` : TARGET_FORM,
       });
       continue;
@@ -179,7 +179,8 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
       const moved = parentNow ? `; ${parentKind} ${quoteValue(parentNow.old)} is now ${quoteValue(parentNow.key)}, by its renamed_from` : '';
       const parent = parentNow ?? (parentKind ? declaredParentOf(t.key, parentKind, declared) : undefined);
       const meant = renamed ? `${t.kind}/${renamed.key}` : spellingSuggestion(t, sameKind, parent);
-      const suggestion = renamed ? didYouMeanBecause(meant!, renamed.why) : `${meant === undefined ? '' : didYouMeanBecause(meant)}${moved}`;
+      // A look-alike letter is said, or the suggestion would read as the target refused (probe DD-3).
+      const suggestion = renamed ? didYouMeanBecause(meant!, renamed.why) : `${meant === undefined ? '' : didYouMeanBecause(meant, drawnAlike(`${t.kind}/${t.key}`, meant))}${moved}`;
       // A name holding what prints as nothing cannot be typed as the message shows it.
       // (Also one of controls a shell word writes escaped anyway, a bidi override: probe KC-5.)
       const typed = meant !== undefined && bashWord(meant).startsWith("$'") ? `; type that one in bash or zsh as --target ${bashWord(meant)}` : '';

@@ -219,6 +219,11 @@ describe('limitToTargets', () => {
     expect(limitToTargets(planOf([], { 'playbook:NDA 2': 'pb-1' }), [desiredPlaybook('NDA 2')], [target('playbook/NDA')], KINDS).diagnostics.errors[0]!.hint).toBe('targets are KIND/NAME with the CLI kind names, e.g. playbook/NAME, rule/PLAYBOOK/RULE or organization');
   });
 
+  it('says a suggestion that differs only in a letter drawn alike is that, as other suggestions do (probe DD-3)', () => {
+    const result = limitToTargets(planOf([], { 'playbook:Inbound NDAs': 'pb-1' }), [desiredPlaybook('Inbound NDAs')], [target('playbook/Inbound ND\u0410s')], KINDS);
+    expect(result.diagnostics.errors[0]!.message).toBe('--target playbook/Inbound ND\u0410s: no playbook "Inbound ND\u0410s" is declared or exists live, did you mean `playbook/Inbound NDAs`? (they differ only in a letter drawn alike: Cyrillic `\u0410`, Latin `A`)');
+  });
+
   it('names the object a former name its renamed_from lists now has, once the rename is applied (probe DO)', () => {
     const renamedPlaybook = desiredPlaybook('Vendor Agreements', { renamedFrom: ['Vendor MSA'] });
     const applied = planOf([], { 'playbook:Vendor Agreements': 'pb-1', 'rule:Vendor Agreements/Term': 'r-1' });
