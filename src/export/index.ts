@@ -22,7 +22,7 @@ export type { ExportFile, ExportPart, MissingFile, SchemaPaths };
 /** docket.yaml settings of the exported target (never a key or secret). */
 export interface ProjectSettings {
   review?: { url: string; organization_id?: string; path_style?: 'flat' };
-  agreements?: { url: string; actor?: string };
+  agreements?: { url: string; actor?: string; organization_id?: string };
   /** Written only when it differs from the default. */
   concurrency?: number;
   /** `max_rps`, when the source configuration sets one. */
@@ -73,7 +73,8 @@ export function projectDocument(settings: ProjectSettings): Record<string, unkno
     doc.review = { url, ...(organization_id ? { organization_id } : {}), ...(path_style ? { path_style } : {}) };
   }
   if (settings.agreements) {
-    doc.agreements = { url: settings.agreements.url, ...(settings.agreements.actor ? { actor: settings.agreements.actor } : {}) };
+    const { url, actor, organization_id } = settings.agreements;
+    doc.agreements = { url, ...(organization_id ? { organization_id } : {}), ...(actor ? { actor } : {}) };
   }
   if (settings.concurrency !== undefined && settings.concurrency !== DEFAULT_CONCURRENCY) doc.concurrency = settings.concurrency;
   if (settings.maxRps !== undefined) doc.max_rps = settings.maxRps;

@@ -881,6 +881,16 @@ describe('docket export', () => {
     }
   });
 
+  it('keeps the source\'s agreements.organization_id, so the export reads and writes that organization\'s terms (probe DA-1)', async () => {
+    const own = '21212121-2121-4121-8121-212121212121';
+    const source = await makeDir({ 'docket.yaml': `version: 1\nagreements:\n  organization_id: ${own}\n  actor: alice@acme.example\n`, 'terms/t.yaml': 'kind: CustomTerm\nname: Own term\nbody: hello\n' });
+    expect((await runCli(['apply', '-C', source, '--emulator', '--auto-approve'])).code).toBe(0);
+    const out = join(await makeDir({}), 'exported');
+    expect((await runCli(['export', '-C', source, '--emulator', '--out', out])).code).toBe(0);
+    expect(await readFile(join(out, 'docket.yaml'), 'utf8')).toContain(`organization_id: ${own}`);
+    await expectNoChanges((...args: string[]) => runCli([...args, '--emulator']), out);
+  });
+
   it('writes into an existing empty directory', async () => {
     const { exportFrom } = await seed();
     const out = await makeDir({});

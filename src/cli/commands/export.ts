@@ -220,7 +220,9 @@ function projectSettings(p: ProjectConfig, kinds: readonly AnyKind[], services: 
   }
   // Attachments are read from the lock file but written to the agreements service.
   if (on('agreements')) {
-    settings.agreements = { url: p.agreements.url ?? DEFAULT_AGREEMENTS_URL, ...(p.agreements.actor ? { actor: p.agreements.actor } : {}) };
+    // The source's choice among the organizations its key sees, kept: without it the export would
+    // read and write another organization's terms and templates (probe DA-1).
+    settings.agreements = { url: p.agreements.url ?? DEFAULT_AGREEMENTS_URL, ...(p.agreements.organization_id ? { organization_id: p.agreements.organization_id } : {}), ...(p.agreements.actor ? { actor: p.agreements.actor } : {}) };
   }
   if (p.concurrency !== undefined) settings.concurrency = p.concurrency;
   // The quota a team knows its key has: dropped, CI applying from the export would meet 429s (probe QA-2).
