@@ -6,7 +6,7 @@
 import { FLAG_LIKE } from '../util/shell-word.js';
 import { showPath } from '../config/quote.js';
 import { constants, existsSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
-import { access, chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { access, chmod, chown, copyFile, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DocketError, UsageError } from '../errors.js';
 import { processAlive, removeLeftByDeadProcesses } from '../util/process-alive.js';
@@ -180,8 +180,9 @@ export async function writeExport(
     .then(() => mkdtemp(path.join(parent, `${prefix}${process.pid}-`)))
     // Removed on a signal from the moment it exists, before anything else is awaited.
     .then((dir) => ((release = onExit?.(() => rmSync(dir, { recursive: true, force: true }))), dir))
-    // mkdtemp makes it 0700; the directory it becomes is the user's, as `mkdir` would make it.
-    .then(async (dir) => (await chmod(dir, 0o777 & ~process.umask()), dir))
+    // mkdtemp makes it 0700; the directory it becomes is the user's, as `mkdir` would make it, or
+    // as the empty folder it replaces was made: one kept private (internal notes are exported) stays so (probe DA-2).
+    .then(async (dir) => (await keepModeOf(inside ? undefined : out, dir), dir))
     .catch((error: NodeJS.ErrnoException) => {
       throw new DocketError('write-failed', `cannot write the export to ${showPath(label)} (${error.code ?? 'unknown error'})`, 'check that the folder can be created and written');
     });
@@ -228,4 +229,15 @@ export async function writeExport(
   } finally {
     release?.();
   }
+}
+
+/** `dir` given the mode (and group, where the user may set it) of the empty folder `replaced`, or the default one `mkdir` gives. */
+async function keepModeOf(replaced: string | undefined, dir: string): Promise<void> {
+  const was = replaced === undefined ? undefined : await stat(replaced).catch(() => undefined);
+  if (!was?.isDirectory()) return chmod(dir, 0o777 & ~process.umask());
+  // Its owner (run as root) and group first: a setgid folder's files take the folder's group. What
+  // the user may not set is left as made.
+  const own = process.getuid?.() ?? was.uid;
+  await chown(dir, was.uid, was.gid).catch(() => chown(dir, own, was.gid)).catch(() => undefined);
+  await chmod(dir, was.mode & 0o7777);
 }

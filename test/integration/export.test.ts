@@ -9,7 +9,7 @@
 import { lockFiles } from '../helpers/lock.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { copyFile, cp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, cp, mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { BIN } from '../helpers/bin.js';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -899,6 +899,12 @@ describe('docket export', () => {
     expect(Object.keys(await tree(out)).sort()).toEqual(['.gitignore', 'docket.lock.json', 'docket.yaml', 'members.yaml']);
     expect(await readFile(join(out, 'members.yaml'), 'utf8')).toMatch(/email: alice@acme\.example[\s\S]*email: bob@acme\.example[\s\S]*name: Bob Jones[\s\S]*email: carol@acme\.example/);
     await expectNoChanges(cli, out);
+    // One made private keeps its mode: exported playbooks hold internal notes (probe DA-2).
+    const kept = join(await makeDir({}), 'private');
+    await mkdir(kept, { mode: 0o700 });
+    await chmod(kept, 0o2750);
+    expect((await cli('export', '-C', exportFrom, '--out', kept, '--kind', 'member')).code).toBe(0);
+    expect((await stat(kept)).mode & 0o7777).toBe(0o2750);
   });
 
   it('writes `--out .` into the current directory itself, not a new one renamed over it: the shell there sees the files (probe OF-3)', async () => {
