@@ -29,9 +29,16 @@ function mapping(value: unknown): Record<string, unknown> {
   return isPlainObject(value) ? value : {};
 }
 
+/**
+ * A pinned document's `review:` written with no key in it (what pull leaves when it takes the last
+ * one out): its pin is still the review organization's id, so that part is read for the id (probe DB-1).
+ */
+const REVIEW_PINNED = 'review.pinned';
+
 function partsOf(declared: DesiredResource[] | undefined): { review: boolean; agreements: boolean } {
-  const fields = (declared ?? []).filter((d) => d.kind === 'organization').flatMap((d) => Object.keys(d.fields));
-  return { review: fields.some((f) => f.startsWith('review.')), agreements: fields.some((f) => f.startsWith('agreements.')) };
+  const organizations = (declared ?? []).filter((d) => d.kind === 'organization');
+  const fields = organizations.flatMap((d) => Object.keys(d.fields));
+  return { review: fields.some((f) => f.startsWith('review.')) || organizations.some((d) => d.payload?.[REVIEW_PINNED] === true), agreements: fields.some((f) => f.startsWith('agreements.')) };
 }
 
 /** The name is a name (README "Identities"): compared and sent composed, as `review.name` is; the address is text (probe JJ-1). */
@@ -154,6 +161,7 @@ export const organizationKind: KindModule<'organization'> = {
         source: docSource(doc),
         fieldSources: fieldSourcesAt(doc, pointers),
         ...(typeof doc.body.id === 'string' ? { pinId: doc.body.id } : {}),
+        ...(typeof doc.body.id === 'string' && isPlainObject(doc.body.review) && !Object.keys(fields).some((f) => f.startsWith('review.')) ? { payload: { [REVIEW_PINNED]: true } } : {}),
       },
     ];
   },

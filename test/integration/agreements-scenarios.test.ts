@@ -181,6 +181,18 @@ describe('custom terms', () => {
     expect(Object.keys(t.emulator.stats().requests.by_route).filter((r) => !r.startsWith('GET '))).toEqual([]);
   });
 
+  it('reads a pinned organization\'s id from the review service while its document writes `review:`, even with no key left in it (probe DB-1)', async () => {
+    const reviewOrg = '00000000-0000-4000-8000-0000000000b3';
+    await start({ seed: (s) => void s.organizations.push({ id: reviewOrg, name: 'Beta', api_keys: [...s.organizations[0]!.api_keys], users: [{ email: 'legal-ops@acme.example' }] }) });
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'org.yaml': `kind: Organization\nid: ${reviewOrg}\nreview: {}\nagreements:\n  city: Oslo\n` });
+    const run = (...args: string[]): Promise<CliResult> => runCli(args, { env: { ...t.env, DOCKET_ORGANIZATION_ID: reviewOrg } });
+    const plan = await run('plan', '-C', dir);
+    expect([plan.code, plan.stderr]).toEqual([0, '']);
+    expect(plan.stdout).toContain('~ update organization');
+    await applyOk(run, dir);
+    await expectNoChanges(run, dir);
+  });
+
   it('a renamed Word term keeps its file record when a new term takes its former name, so its next file is published', async () => {
     await start();
     const dir = await makeDir(WORD_TERM);
