@@ -163,7 +163,17 @@ function syncedButUnread(s: Session): string | undefined {
   // `--emulator` keeps its records beside its state.
   const recordedIn = s.connection.target.emulator ? workLabel(EMULATOR_SYNC_FILE) : 'docket.lock.json';
   const one = [...counts.values()].reduce((a, b) => a + b, 0) === 1;
-  return `${recordedIn} records ${listed} docket synced, and no file declares ${none} any more: this plan ${one ? 'did not read it, and leaves it live as it is' : 'read none of them, and leaves them live as they are'}${prunable.length > 0 ? ` (\`--prune\` reads the ${prunable.join(' and ')} and archives ${prunableOne ? 'it' : 'them'})` : ''}`;
+  // Members and the organization docket never removes: the next apply forgets their records (probe DB-2),
+  // those of the sections it writes (a run that declares nothing of a service writes none of its own).
+  const forgettable = new Map<AnyKind, number>();
+  for (const key of s.sync().byKey.keys()) {
+    const kind = byName.get(key.slice(0, key.indexOf(':')));
+    if (kind?.deletion === 'never') forgettable.set(kind, (forgettable.get(kind) ?? 0) + 1);
+  }
+  const neverCounts = [...forgettable];
+  const neverOne = neverCounts.reduce((a, [, n]) => a + n, 0) === 1;
+  const forgotten = neverCounts.length > 0 ? ` (docket never removes ${neverCounts.map(([k, n]) => `${n === 1 ? 'that' : 'those'} ${word(k, n)}`).join(' or ')}: the next apply forgets ${neverOne ? 'its record' : 'their records'})` : '';
+  return `${recordedIn} records ${listed} docket synced, and no file declares ${none} any more: this plan ${one ? 'did not read it, and leaves it live as it is' : 'read none of them, and leaves them live as they are'}${prunable.length > 0 ? ` (\`--prune\` reads the ${prunable.join(' and ')} and archives ${prunableOne ? 'it' : 'them'})` : ''}${forgotten}`;
 }
 
 /**

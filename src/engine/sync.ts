@@ -342,6 +342,8 @@ export interface SyncKindInfo {
   name: KindName;
   sensitiveFields?: readonly string[];
   parentKind?: KindName;
+  /** `never`: docket never removes one (members, the organization), so a record no file declares is of no use. */
+  deletion?: string;
 }
 
 /** The record of an object that now matches its files: the file's values, minus ignored and sensitive fields. */
@@ -474,6 +476,13 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   const keyed = input.desired.map((d) => [d, refKey(d.kind, d.key)] as const);
   const declared = new Set(keyed.map(([, key]) => key));
   if (input.state && !plan.targets?.length) for (const key of goneUndeclared(input.state, plan, keyed, declared, input.kinds)) out.set(key, null);
+  // No file declares them, and docket never removes one: drift is quiet about them, and the plan's
+  // warning that they are left live would stand forever (probe DB-2). Forgotten, as Terraform's
+  // `removed` without destroy forgets; declared again, one is compared anew.
+  const neverRemoved = new Set(input.kinds.filter((k) => k.deletion === 'never').map((k) => k.name as string));
+  if (input.state && !plan.targets?.length && neverRemoved.size > 0) {
+    for (const key of input.state.byKey.keys()) if (!declared.has(key) && neverRemoved.has(key.slice(0, key.indexOf(':')))) out.set(key, null);
+  }
   // With --target only what the plan touched is known to match; the rest was not looked at.
   const scoped = !plan.targets?.length;
   const inSync = keyed.filter(([, key]) => (scoped || pending.has(key)) && pending.get(key) !== false && input.ids.has(key));

@@ -1187,6 +1187,15 @@ describe('standard templates and attachments', () => {
     const plan = await cli('plan', '-C', dir);
     expect(plan.stdout).toContain('Warning: docket.lock.json records 1 organization docket synced, and no file declares an organization any more: this plan did not read it, and leaves it live as it is\n');
     expect(plan.stdout).toContain('No changes.');
+    // Nothing could ever act on it: an apply that writes the section forgets the record, and the
+    // warning with it (probe DB-2). (One that declares nothing of the service writes no section.)
+    await writeFiles(dir, { 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
+    expect((await cli('plan', '-C', dir)).stdout).toContain('(docket never removes that organization: the next apply forgets its record)\n');
+    await applyOk(cli, dir);
+    expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).not.toContain('"organization:');
+    const after = await expectNoChanges(cli, dir);
+    expect(after.stdout).not.toContain('Warning');
+    await rm(join(dir, 'terms'), { recursive: true });
     // A document that writes no key says so itself, and is no deleted one (probe ZL-3).
     await writeFiles(dir, { 'organization.yaml': 'kind: Organization\n' });
     const empty = await cli('plan', '-C', dir);
