@@ -78,12 +78,16 @@ export function targetKinds(targets: readonly TargetSpec[], desired: readonly De
     for (const r of k.reads ?? []) link(k.name, r);
   }
   for (const d of desired) for (const r of d.refs) link(d.kind, r.kind);
+  // An internal kind (the agreements actor every term, template and attachment names) is read for
+  // what joins it, but joins nothing itself: through it, a targeted attachment read every term's
+  // body (probe DC-1).
+  const hubs = new Set(kinds.filter((k) => k.internal).map((k) => k.name));
   const family = new Set<KindName>();
   const queue: KindName[] = [...targets.map((t) => t.kind), ...pruned];
   for (let k = queue.pop(); k !== undefined; k = queue.pop()) {
     if (family.has(k)) continue;
     family.add(k);
-    queue.push(...(links.get(k) ?? []));
+    if (!hubs.has(k)) queue.push(...(links.get(k) ?? []));
   }
   return family;
 }

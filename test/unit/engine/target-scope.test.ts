@@ -63,4 +63,12 @@ describe('the kinds a targeted plan reads (probe RJ-3)', () => {
     // Pruned kinds are read too: their undeclared objects are said to be outside the targets.
     expect(kindsOf(['custom-term/Terms'], ['playbook'])).toEqual(['custom-template', 'custom-term', 'member', 'organization', 'playbook', 'rule']);
   });
+
+  it('read the agreements actor every term, template and attachment names, which joins them to nothing more (probe DC-1)', () => {
+    const actor = { kind: 'agreements-user' as KindName, key: 'legal-ops@acme.example', field: 'actor' };
+    const withActor = agreements.map((d) => ({ ...d, refs: [...d.refs, actor] }));
+    const of = (texts: string[]) => [...(targetKinds(texts.map(target), [...desired, ...withActor], KINDS, []) ?? [])].sort();
+    expect(of(['attachment/Exhibit'])).toEqual(['agreements-user', 'attachment', 'template']);
+    expect(of(['custom-term/Terms'])).toEqual(['agreements-user', 'custom-template', 'custom-term']);
+  });
 });
