@@ -933,7 +933,7 @@ function compare(kind: KindMeta, d: DesiredResource, l: LiveResource, parentOf: 
     // Re-pointed to a new object of the same name: the ids tell the two apart; of another name (an
     // attachment renamed, so uploaded again), the names do, as for any other field (probe JQ-4).
     const idsShown = repoint && sameValue(liveValue, desiredValue);
-    const before = shown(kind, field, idsShown ? (l.refIds?.[field] ?? liveValue) : away ? renamedIn(liveValue, away) : liveValue);
+    const before = shown(kind, field, idsShown ? (l.refsShown?.[field] ?? l.refIds?.[field] ?? liveValue) : away ? renamedIn(liveValue, away) : liveValue);
     const after = shown(kind, field, desiredValue);
     const refused = kind.refuseChange?.(field, liveValue, desiredValue, d.name);
     // Read only, a change apply cannot send is reported all the same: marked, so drift does not send users to apply for it (probe AG-1).

@@ -128,6 +128,11 @@ export interface LiveResource {
    */
   refIds?: Record<string, unknown>;
   /**
+   * For a list of references re-pointed: the "before" to show instead of refIds, each entry by its
+   * name but those naming an earlier upload, by id, so the one that moves is the one that reads apart.
+   */
+  refsShown?: Record<string, unknown>;
+  /**
    * Reference fields that name, by id, an object docket itself replaced since (an attachment's
    * earlier upload): shown by the name of what replaced it, and re-pointed as the files' change.
    */

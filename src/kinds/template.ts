@@ -423,8 +423,11 @@ export const templateKind: KindModule<'template'> = {
       const ids = Array.isArray(attributes.attachment_ids) ? attributes.attachment_ids.map(String) : [];
       refIds.attachments = [...ids].sort();
       for (const id of ids) if (names.has(id)) refs.add(names.get(id)!);
+      const refsShown: Record<string, unknown> = {};
       if (ids.some((id) => earlier.has(id))) {
         staleRefs.push('attachments');
+        // Only the earlier uploads by id: the attachments not moving read as the names they are (probe DC-2).
+        refsShown.attachments = ids.map((id) => (earlier.has(id) || !names.has(id) ? id : names.get(id)!)).sort();
         const listed = Array.isArray(written?.attachments) ? written.attachments : [];
         if (ids.some((id) => renamedAwayFrom(id, listed))) repointOwed.push('attachments');
       }
@@ -436,6 +439,7 @@ export const templateKind: KindModule<'template'> = {
         fields,
         refs: [...refs].map((key) => ({ kind: 'attachment' as const, key })),
         refIds,
+        ...(Object.keys(refsShown).length > 0 ? { refsShown } : {}),
         ...(staleRefs.length > 0 ? { staleRefs } : {}),
         ...(repointOwed.length > 0 ? { repointOwed } : {}),
         extra: { wireType: t.type, attributes },

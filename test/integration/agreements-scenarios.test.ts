@@ -1515,6 +1515,23 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('shows a re-point an apply left owed with only the earlier upload by id, the attachments not moving by name (probe DC-2)', async () => {
+    await start();
+    const annex = 'kind: Attachment\nname: DPA Annex\nfile: annex.pdf\n';
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'attachments/annex.yaml': annex, 'templates/csa.yaml': CSA_TEMPLATE_YAML.replace('attachments: [Security Exhibit]', 'attachments: [Security Exhibit, DPA Annex]') });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('security'));
+    await writeFile(join(dir, 'attachments/annex.pdf'), pdf('annex one'));
+    await applyOk(cli, dir);
+    const oldAnnex = (await lockFiles(dir))['attachment:DPA Annex']!.id;
+    await writeFile(join(dir, 'attachments/annex.pdf'), pdf('annex two'));
+    t.emulator.faults.add({ method: 'PATCH', path_pattern: '/agreements/v1/templates/:id', status: 422, count: 1 });
+    expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(1);
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain(`attachments: ["${oldAnnex}","Security Exhibit"] → ["DPA Annex","Security Exhibit"]`);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('a template naming an attachment renamed away while a new one takes its name is re-pointed at the new one, its parameter and its list, in the same apply', async () => {
     const dir = await securityRenamedAway();
     const plan = await cli('plan', '-C', dir, '--out', join(dir, 'plan.json'));
