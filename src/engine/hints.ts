@@ -9,7 +9,7 @@
  */
 import { jsonQuoted, quoteValue } from '../config/quote.js';
 import { literalPlaceholders } from '../config/interpolate.js';
-import { suggest } from '../config/suggest.js';
+import { suggest, suggestAddress } from '../config/suggest.js';
 import { digest, sameValue } from './canonical.js';
 import { fieldHash, type SyncState } from './sync.js';
 import type { KindMeta } from './diff.js';
@@ -39,7 +39,31 @@ export interface HintInput {
 const MAX_NAME_CANDIDATES = 500;
 
 export function planHints(input: HintInput): string[] {
-  return [...renameHints(input), ...createOnlyHints(input)];
+  return [...renameHints(input), ...createOnlyHints(input), ...closeIdentityHints(input)];
+}
+
+/**
+ * A new object of a kind whose identity never changes (a member's e-mail) whose identity is close
+ * to a live one's no file claims: most likely a typo, and inviting it adds a stranger to the
+ * organization at once (probe DB-3). Said, not refused: two people may have close addresses.
+ */
+function closeIdentityHints({ kinds, desired, live, changes, ids }: HintInput): string[] {
+  const out: string[] = [];
+  for (const kind of kinds) {
+    if (!kind.identityFixed || kind.internal) continue;
+    const made = changes.filter((c) => c.kind === kind.name && c.action === (kind.createAction ?? 'create'));
+    if (made.length === 0) continue;
+    const matched = new Set(desired.filter((d) => d.kind === kind.name).map((d) => ids[refKey(kind.name, d.key)]).filter(Boolean));
+    const free = live.filter((l) => l.kind === kind.name && !matched.has(l.id)).map((l) => l.key);
+    if (free.length === 0 || free.length > MAX_NAME_CANDIDATES) continue;
+    for (const c of made) {
+      const close = (c.key.includes('@') ? suggestAddress : suggest)(c.key, free);
+      if (close === undefined) continue;
+      const at = c.source ? ` (${c.source.file}:${c.source.line})` : '';
+      out.push(`${kind.name} ${quoteValue(c.key)}${at} is close to the live ${kind.name} ${quoteValue(close)}, which no file declares: if it is a typo of it, fix the file, or the apply will ${kind.createAction ?? 'create'} ${quoteValue(c.key)}`);
+    }
+  }
+  return out;
 }
 
 /**

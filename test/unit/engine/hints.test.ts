@@ -240,6 +240,18 @@ describe('plan hints', () => {
   });
 });
 
+describe('plan hints of close identities', () => {
+  it('says a member invited whose address is close to a live one no file declares, as a likely typo (probe DB-3)', () => {
+    const live = [liveMember('u-1', 'gina@acme.example'), liveMember('u-2', 'alice@acme.example')];
+    expect(warnings([desiredMember('gina@acme.exampel'), desiredMember('alice@acme.example')], live)).toEqual([
+      'member "gina@acme.exampel" (members.yaml:1) is close to the live member "gina@acme.example", which no file declares: if it is a typo of it, fix the file, or the apply will invite "gina@acme.exampel"',
+    ]);
+    // A live one the files declare is theirs: not offered; nor a new address like no live one.
+    expect(warnings([desiredMember('gina@acme.exampel'), desiredMember('gina@acme.example')], live)).toEqual([]);
+    expect(warnings([desiredMember('zed@other.example')], live)).toEqual([]);
+  });
+});
+
 describe('plan hints from the sync records', () => {
   const term = (name: string, body: string): DesiredResource => ({
     kind: 'custom-term',
