@@ -437,6 +437,7 @@ export const ruleKind: KindModule<'rule'> = {
           () => ctx.readAfterWrites(`race:rules:${playbookId}`, () => api.listRules(playbookId)),
           (r) => r.id === change.liveId,
           'deleted',
+          'not deleted: gone with its playbook, which is no longer live (archived by another apply or in the app, not destroyed); the next plan says what to do',
         );
       default:
         throw new Error(`rule cannot ${change.action}`);

@@ -9,17 +9,19 @@ import { ApiError } from '../../errors.js';
 
 export const isNotFound = (err: unknown): boolean => err instanceof ApiError && err.status === 404;
 
-export async function removeOrFindGone<T>(remove: () => Promise<void>, readScope: () => Promise<T[]>, isIt: (item: T) => boolean, what: string): Promise<string | undefined> {
+export async function removeOrFindGone<T>(remove: () => Promise<void>, readScope: () => Promise<T[]>, isIt: (item: T) => boolean, what: string, scopeGone?: string): Promise<string | undefined> {
   try {
     await remove();
     return undefined;
   } catch (err) {
     if (!isNotFound(err)) throw err;
+    let inScope = true;
     const stillThere = await readScope().then(
       (items) => items.some(isIt),
-      (readError: unknown) => !isNotFound(readError),
+      (readError: unknown) => ((inScope = !isNotFound(readError)), inScope),
     );
     if (stillThere) throw err;
-    return `${what} already (by another apply, or in the app)`;
+    // Its scope gone (a rule's playbook archived): not removed, but gone with it, which is not what was asked (probe DF-1).
+    return !inScope && scopeGone !== undefined ? scopeGone : `${what} already (by another apply, or in the app)`;
   }
 }
