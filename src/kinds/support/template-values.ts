@@ -94,12 +94,37 @@ function kindsAt(kinds: ValueKinds | undefined, path: string): ValueKinds | unde
 }
 
 function kept(node: ValueKinds | undefined, written: unknown, pulled: unknown): unknown {
-  if (Array.isArray(pulled)) return Array.isArray(written) ? pulled.map((item, i) => (i < written.length ? kept(node && (node.i ?? {}), written[i], item) : item)) : pulled;
+  if (Array.isArray(pulled)) return Array.isArray(written) ? keptItems(node && (node.i ?? {}), written, pulled) : pulled;
   if (isPlainObject(pulled)) {
     if (!isPlainObject(written)) return pulled;
     return Object.fromEntries(Object.entries(pulled).map(([key, v]) => [key, key in written ? kept(node && (node.p?.[key] ?? {}), written[key], v) : v]));
   }
   return sameValue(bySchema(node, written), bySchema(node, pulled)) ? written : pulled;
+}
+
+/** Past this many pairs a list's items keep the spelling of the item at their place only. */
+const MAX_ITEM_PAIRS = 10_000;
+
+/**
+ * A list's items, each spelt as the written item equal to it by value wherever that stands, else
+ * as the one at its place: a fee item the app moved keeps its own `"1.0"`, not the spelling of the
+ * item it took the place of, which then read as changed and swapped the two in the file (probe DG-1).
+ */
+function keptItems(node: ValueKinds | undefined, written: readonly unknown[], pulled: readonly unknown[]): unknown[] {
+  const used = new Set<number>();
+  const byValue = pulled.length * written.length <= MAX_ITEM_PAIRS;
+  const writtenBySchema = byValue ? written.map((w) => bySchema(node, w)) : [];
+  const places = pulled.map((item) => {
+    if (!byValue) return -1;
+    const read = bySchema(node, item);
+    const at = writtenBySchema.findIndex((w, j) => !used.has(j) && sameValue(w, read));
+    if (at >= 0) used.add(at);
+    return at;
+  });
+  return pulled.map((item, i) => {
+    const at = places[i]! >= 0 ? places[i]! : i < written.length && !used.has(i) ? i : -1;
+    return at < 0 ? item : kept(node, written[at], item);
+  });
 }
 
 /** Whether `""` is a value the parameter's schema accepts: free text, with no enum, format or pattern. */

@@ -538,6 +538,26 @@ parameters:
     await expectNoChanges(cli, dir);
   });
 
+  it('moves fee items the app swapped with their comments and spelling, not their values into each other\'s lines (probe DG-1)', async () => {
+    const setup = `      # setup fee
+      - description: Setup
+        cost: ".5"
+`;
+    const support = `      # support fee
+      - description: Support
+        cost: "10.0"
+`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/csa.yaml': csaWithFees(setup + support) });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editTemplate('Cloud Service Agreement', {
+      template_csa_order_form_attributes: { fees_attributes: [{ description: 'Support', cost: 10 }, { description: 'Setup', cost: 0.5 }] },
+    });
+    const pulled = await cli('pull', '-C', dir);
+    expect([pulled.code, pulled.stderr]).toEqual([0, '']);
+    expect(await read(dir, 'templates/csa.yaml')).toBe(csaWithFees(support + setup));
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes text cleared in the app as cleared, drops another parameter live holds no value for, and keeps one the file requires', async () => {
     const csa = csaTemplate(`parameters:
   provider: Acme
