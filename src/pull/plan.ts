@@ -23,7 +23,7 @@ import type { AnyKind } from '../kinds/index.js';
 import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject, withoutKey } from '../util/plain.js';
 import { ignoredFieldsWritten, settingsWritten, withoutOwnSettings, withSettings, type WrittenSettings } from '../kinds/support/policy.js';
-import type { Document } from 'yaml';
+import { parse as parseYaml, type Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
 import { literalPlaceholders, literalText, placeholderFit, placeholderParts, variablesCouldGive, variablesIn } from '../config/interpolate.js';
 import { followsSwappedName, movedFromDeclared, movedLiveOntoDeclared, syncedAsAnotherDeclared } from './moved-live.js';
@@ -1618,7 +1618,8 @@ class PullPlanner {
           const line = positions.find((d) => d.index === p.document - removedBefore(edit.remove, p.document))?.positions.valueAt(p.pointer).line ?? p.line;
           this.problem(file, { ...p, line });
         }
-        if (result.text !== before) out.push({ path: file, before, after: result.text });
+        const after = result.text === null ? null : asJsonWhereJson(before, result.text);
+        if (after !== before) out.push({ path: file, before, after });
       } catch (error) {
         const reason = `docket could not edit ${file} safely (${firstLine(error)}); nothing was written to it`;
         // Each object whose change was to go there is told as not pulled, once.
@@ -2098,6 +2099,19 @@ function sameName(written: unknown, name: string): boolean {
 }
 
 /** A data file that started with a byte-order mark keeps it (editors and some tools on Windows want it). */
+/**
+ * A resource file written in JSON stays JSON: the YAML edit writes new keys unquoted and flow
+ * items with trailing commas, which `jq` and JSON linters refuse (probe DG-2). JSON holds no
+ * comments, so the edited value written whole, in the file's key order and indentation, loses nothing.
+ */
+function asJsonWhereJson(before: string, edited: string): string {
+  const was = jsonObjectOf(before.replace(/^\uFEFF+/, ''));
+  if (was === undefined || jsonObjectOf(edited.replace(/^\uFEFF+/, '')) !== undefined) return edited;
+  const value: unknown = parseYaml(edited.replace(/^\uFEFF+/, ''));
+  if (!fitsJson(value)) return edited;
+  return keptBom(before, withEndingsOf(before, jsonLike(before, was, value, true)));
+}
+
 function keptBom(before: string, after: string): string {
   return before.startsWith('\uFEFF') && !after.startsWith('\uFEFF') ? `\uFEFF${after}` : after;
 }

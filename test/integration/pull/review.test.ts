@@ -247,6 +247,26 @@ describe('docket pull (review service)', () => {
     }
   });
 
+  it('keeps a playbook file written in JSON valid JSON, in its key order and indentation (probe DG-2)', async () => {
+    const json = '{\n  "kind": "Playbook",\n  "name": "JSON Book",\n  "rules": [\n    {\n      "name": "a",\n      "actions": "x"\n    }\n  ]\n}\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/j.yaml': json });
+    const own = await startTestEmulator();
+    try {
+      const run = cliWith(() => own.env);
+      await applyOk(run, dir);
+      const app = new App(own.env);
+      await app.editRule('JSON Book', 'a', { questions: 'Q?' });
+      await app.createRule('JSON Book', { name: 'b', actions: 'z' });
+      expect((await run('pull', '-C', dir)).code).toBe(0);
+      const text = await readFile(join(dir, 'playbooks/j.yaml'), 'utf8');
+      expect(JSON.parse(text)).toMatchObject({ kind: 'Playbook', name: 'JSON Book', rules: [{ name: 'a', actions: 'x', questions: 'Q?' }, { name: 'b', actions: 'z' }] });
+      expect(text.startsWith('{\n  "kind": "Playbook",\n  "name": "JSON Book",\n  "rules": [\n    {\n      "name": "a",\n')).toBe(true);
+      await expectNoChanges(run, dir);
+    } finally {
+      await own.emulator.close();
+    }
+  });
+
   it('writes edits made in the app into the files, changing only their lines, and the next plan is empty', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'organization.yaml': ORGANIZATION, 'members.yaml': MEMBERS, 'playbooks/nda.yaml': NDA, 'playbooks/more.yaml': MORE });
     await applyOk(cli, dir, '--concurrency', '1');
