@@ -294,7 +294,7 @@ export function interpolateString(s: string, ctx: InterpolationContext, room = M
         report({
           code: 'undefined-variable',
           message: `${showName(`env.${name}`)} is set but ${value === '' ? 'empty' : 'blank'}`,
-          hint: `set the environment variable ${showText(name)} to a value (a CI secret or variable that is not defined is set empty); a value meant to be empty is written in the file, ""`,
+          hint: `set the environment variable ${showText(name)} to a value (a CI secret or variable that is not defined is set empty); a value meant to be empty is written in the file, "", and a part of one meant to be empty is a variable set to "" under docket.yaml's \`vars:\``,
           placeholder: raw,
         });
         keep(raw);

@@ -511,10 +511,10 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
   return result;
 }
 
-/** The settings a service can show wrong (ENV_OVERRIDES' and the path style) that placeholders fill this run, each with where to change it. */
+/** The settings a service can show wrong (ENV_OVERRIDES', the path style, the agreements organization) that placeholders fill this run, each with where to change it. */
 function filledSettings(raw: unknown, selected: string | undefined, origin: VariableOrigins): Record<string, string> {
   const filled: Record<string, string> = {};
-  for (const pointer of [...ENV_OVERRIDES.map((o) => `/${o.section}/${o.key}`), '/review/path_style']) {
+  for (const pointer of [...ENV_OVERRIDES.map((o) => `/${o.section}/${o.key}`), '/review/path_style', '/agreements/organization_id']) {
     const own = selected === undefined ? undefined : valueAt(raw, `${selected}${pointer}`);
     const written = own ?? valueAt(raw, pointer);
     const hint = typeof written === 'string' && holdsPlaceholder(written) ? withVariableHint<{ hint?: string }>({}, written, origin).hint : undefined;

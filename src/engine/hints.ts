@@ -9,7 +9,7 @@
  */
 import { jsonQuoted, quoteValue } from '../config/quote.js';
 import { literalPlaceholders } from '../config/interpolate.js';
-import { suggest, suggestAddress } from '../config/suggest.js';
+import { suggest } from '../config/suggest.js';
 import { digest, sameValue } from './canonical.js';
 import { fieldHash, type SyncState } from './sync.js';
 import type { KindMeta } from './diff.js';
@@ -57,13 +57,54 @@ function closeIdentityHints({ kinds, desired, live, changes, ids }: HintInput): 
     const free = live.filter((l) => l.kind === kind.name && !matched.has(l.id)).map((l) => l.key);
     if (free.length === 0 || free.length > MAX_NAME_CANDIDATES) continue;
     for (const c of made) {
-      const close = (c.key.includes('@') ? suggestAddress : suggest)(c.key, free);
+      const close = free.find((key) => oneTypoApart(c.key, key));
       if (close === undefined) continue;
-      const at = c.source ? ` (${c.source.file}:${c.source.line})` : '';
-      out.push(`${kind.name} ${quoteValue(c.key)}${at} is close to the live ${kind.name} ${quoteValue(close)}, which no file declares: if it is a typo of it, fix the file, or the apply will ${kind.createAction ?? 'create'} ${quoteValue(c.key)}`);
+      out.push(`${closeIdentityHintStart(c)}is close to the live ${kind.name} ${quoteValue(close)}, which no file declares: if it is a typo of it, fix the file, or the apply will ${kind.createAction ?? 'create'} ${quoteValue(c.key)}`);
     }
   }
   return out;
+}
+
+function closeIdentityHintStart(c: Pick<Change, 'kind' | 'key' | 'source'>): string {
+  return `${c.kind} ${quoteValue(c.key)}${c.source ? ` (${c.source.file}:${c.source.line})` : ''} `;
+}
+
+/** Whether a warning is the close-identity hint of `c` (a plan cut to `--target`s leaves out those of changes it does not make, second read SR102-3). */
+export function isCloseIdentityHintOf(warning: string, c: Pick<Change, 'kind' | 'key' | 'source'>): boolean {
+  return warning.startsWith(`${closeIdentityHintStart(c)}is close to the live `);
+}
+
+/** Shorter than this, one letter apart is another name as often as a typo (`tom`, `tim`). */
+const MIN_TYPO_LENGTH = 5;
+
+/**
+ * Two identities one typo apart: of e-mail addresses, one half the same (in any case) and the other
+ * one letter added, dropped, changed or two swapped, at least MIN_TYPO_LENGTH long; not a prefix or
+ * a word in common, which `suggest` offers for a reference (`legal@` for `legal-ops@`, second read SR102-2).
+ */
+export function oneTypoApart(a: string, b: string): boolean {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  if (x === y) return false;
+  const split = (s: string): [string, string] => {
+    const at = s.lastIndexOf('@');
+    return at < 0 ? [s, ''] : [s.slice(0, at), s.slice(at)];
+  };
+  const [[xl, xd], [yl, yd]] = [split(x), split(y)];
+  if (xl !== yl && xd !== yd) return false;
+  const [p, q] = xl === yl ? [xd, yd] : [xl, yl];
+  return Math.min(p.length, q.length) >= MIN_TYPO_LENGTH && oneEditApart(p, q);
+}
+
+/** One insertion, deletion, substitution or swap of neighbours (Damerau's one edit). */
+function oneEditApart(p: string, q: string): boolean {
+  if (Math.abs(p.length - q.length) > 1) return false;
+  let i = 0;
+  while (i < p.length && i < q.length && p[i] === q[i]) i++;
+  if (p.length === q.length) {
+    const swapped = p[i] === q[i + 1] && p[i + 1] === q[i] && p.slice(i + 2) === q.slice(i + 2);
+    return swapped || p.slice(i + 1) === q.slice(i + 1);
+  }
+  return p.length > q.length ? p.slice(i + 1) === q.slice(i) : p.slice(i) === q.slice(i + 1);
 }
 
 /**

@@ -12,7 +12,7 @@ import { Diagnostics } from '../diagnostics.js';
 import type { AnyKind } from '../kinds/index.js';
 import { adoptableWarning, removedButEditedStart, summarize } from './plan.js';
 import { CREATE_ACTIONS, formerKeys, prefixesOf, refKey, type Change, type DesiredResource, type KindName, type Plan, type UndeclaredSummary } from './types.js';
-import { isCreateOnlyHintOf, isRenameHintOf, RENAME_HINT_MARK, withoutCreateOf, withoutRemovalOf } from './hints.js';
+import { isCloseIdentityHintOf, isCreateOnlyHintOf, isRenameHintOf, RENAME_HINT_MARK, withoutCreateOf, withoutRemovalOf } from './hints.js';
 
 export interface TargetSpec {
   kind: KindName;
@@ -253,7 +253,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   const warnings = [
     ...(dropped.length === 0 && notCreated.length === 0 && untargeted.length === 0
       ? plan.warnings
-      : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)) && !untargeted.some((d) => isCreateOnlyHintOf(w, d)))
+      : plan.warnings.filter((w) => !dropped.some((start) => w.startsWith(start)) && !untargeted.some((d) => isCreateOnlyHintOf(w, d)) && !notCreated.some((c) => isCloseIdentityHintOf(w, c)))
     ).flatMap((w) => renameHintOf(w) ?? []),
     ...remadeWarnings,
     ...leftUnadopted,

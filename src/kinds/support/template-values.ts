@@ -78,8 +78,8 @@ export function normParameterValue(kinds: ValueKinds | undefined, path: string, 
 }
 
 /**
- * `pulled` with each value that compares equal to `written`'s at its place kept as written: items of
- * a list by position, keys of a mapping by name. The result compares as `pulled` does.
+ * `pulled` with each value that compares equal to `written`'s kept as written: items of a list by
+ * the written item equal to them (keptItems), keys of a mapping by name. The result compares as `pulled` does.
  */
 export function keptWhereEqual(kinds: ValueKinds | undefined, path: string, written: unknown, pulled: unknown): unknown {
   return kept(kindsAt(kinds, path), written, pulled);
@@ -121,8 +121,12 @@ function keptItems(node: ValueKinds | undefined, written: readonly unknown[], pu
     if (at >= 0) used.add(at);
     return at;
   });
+  // The rest (items edited in the app) take the written items left, in order: an item moved and
+  // edited keeps the spelling of the one it was (second read SR102-5).
+  const left = written.map((_, j) => j).filter((j) => !used.has(j));
+  let next = 0;
   return pulled.map((item, i) => {
-    const at = places[i]! >= 0 ? places[i]! : i < written.length && !used.has(i) ? i : -1;
+    const at = places[i]! >= 0 ? places[i]! : byValue ? (left[next++] ?? -1) : i < written.length ? i : -1;
     return at < 0 ? item : kept(node, written[at], item);
   });
 }

@@ -558,6 +558,26 @@ parameters:
     await expectNoChanges(cli, dir);
   });
 
+  it('keeps the spelling of a fee item the app moved and edited: it takes the written item left over (second read SR102-5)', async () => {
+    const setup = `      - description: Setup
+        cost: ".5"
+`;
+    const support = `      - description: Support
+        cost: "10.0"
+`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/csa.yaml': csaWithFees(setup + support) });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editTemplate('Cloud Service Agreement', {
+      template_csa_order_form_attributes: { fees_attributes: [{ description: 'Support', cost: 10 }, { description: 'Setup fee', cost: 0.5 }] },
+    });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    const text = await read(dir, 'templates/csa.yaml');
+    expect(text).toContain('cost: ".5"');
+    expect(text).toContain('cost: "10.0"');
+    expect(text).toContain('Setup fee');
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes text cleared in the app as cleared, drops another parameter live holds no value for, and keeps one the file requires', async () => {
     const csa = csaTemplate(`parameters:
   provider: Acme

@@ -38,5 +38,10 @@ describe('atSetting', () => {
     const said = atSetting(error, loaded.config!.project, {}) as ConfigError;
     expect(said.diagnostics[0]).toMatchObject({ file: 'docket.yaml', line: 5 });
     expect(said.diagnostics[0]!.hint).toBe('it is filled in from "${var.org}": change var.org where this run takes it from: `environments.staging.vars.org` (docket.yaml:9); remove `review.organization_id`');
+    // So is the agreements organization (second read SR102-1).
+    const agreementsDir = await tree({ 'docket.yaml': lines('version: 1', 'vars:', '  aorg: 11111111-0000-4000-8000-000000000001', 'agreements:', '  organization_id: ${var.aorg}', '  actor: a@acme.example') });
+    const agreements = await loadConfig({ dir: agreementsDir, kinds: KINDS, processEnv: {} });
+    const wrong = aboutSetting(new DocketError('unknown-organization', 'agreements.organization_id is 1111…', 'fix `agreements.organization_id` in docket.yaml, or remove it'), '/agreements/organization_id');
+    expect((atSetting(wrong, agreements.config!.project, {}) as ConfigError).diagnostics[0]!.hint).toBe('it is filled in from "${var.aorg}": change var.aorg where this run takes it from: `vars.aorg` (docket.yaml:3); fix `agreements.organization_id` in docket.yaml, or remove it');
   });
 });

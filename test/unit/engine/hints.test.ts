@@ -4,7 +4,9 @@ import { buildPlan } from '../../../src/engine/plan.js';
 import { fieldHash, formatSyncRecord, syncState } from '../../../src/engine/sync.js';
 import type { DesiredResource, LiveResource } from '../../../src/engine/types.js';
 import { KIND_META, desiredMember, desiredPlaybook, desiredRule, liveMember, livePlaybook, liveRule } from './builders.js';
-import { pinHints, withoutCreateOf, withoutRemovalOf } from '../../../src/engine/hints.js';
+import { limitToTargets, parseTarget, type TargetSpec } from '../../../src/engine/target.js';
+import { KINDS } from '../../../src/kinds/index.js';
+import { oneTypoApart, pinHints, withoutCreateOf, withoutRemovalOf } from '../../../src/engine/hints.js';
 
 function warnings(desired: DesiredResource[], live: LiveResource[]): string[] {
   const { plan, diagnostics } = buildPlan({ kinds: KIND_META, desired, live, prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't' });
@@ -249,6 +251,23 @@ describe('plan hints of close identities', () => {
     // A live one the files declare is theirs: not offered; nor a new address like no live one.
     expect(warnings([desiredMember('gina@acme.exampel'), desiredMember('gina@acme.example')], live)).toEqual([]);
     expect(warnings([desiredMember('zed@other.example')], live)).toEqual([]);
+  });
+
+  it('is not said by a plan cut to targets that leave the invite out (second read SR102-3)', () => {
+    const { plan } = buildPlan({ kinds: KIND_META, desired: [desiredMember('gina@acme.exampel'), desiredPlaybook('P', { description: 'new' })], live: [liveMember('u-1', 'gina@acme.example'), livePlaybook('pb-1', 'P', 'old')], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't' });
+    expect(plan!.warnings.some((w) => w.includes('is close to the live member'))).toBe(true);
+    const cut = limitToTargets(plan!, [desiredMember('gina@acme.exampel'), desiredPlaybook('P', { description: 'new' })], [parseTarget('playbook/P', KINDS) as TargetSpec], KINDS);
+    expect(cut.plan!.changes.map((c) => c.id)).toEqual(['update:playbook:P']);
+    expect(cut.plan!.warnings.filter((w) => w.includes('is close to the live member'))).toEqual([]);
+  });
+
+  it('takes only one typo on one half of a long enough address: not a prefix, a word in common or a short name (second read SR102-2)', () => {
+    for (const [made, held] of [['chris@acme.example', 'christine@acme.example'], ['legal@acme.example', 'legal-ops@acme.example'], ['tom@acme.example', 'tim@acme.example'], ['alice@acme.io', 'alice@acme.com'], ['jennifer.lee@acme.example', 'jennifer.li@acme.example']]) {
+      expect(oneTypoApart(made!, held!), `${made} ${held}`).toBe(false);
+    }
+    for (const [made, held] of [['gina@acme.exampel', 'gina@acme.example'], ['jon.smith@acme.example', 'john.smith@acme.example'], ['Alcie@acme.example', 'alice@acme.example'], ['bobby@acme.exmple', 'bobby@acme.example']]) {
+      expect(oneTypoApart(made!, held!), `${made} ${held}`).toBe(true);
+    }
   });
 });
 
