@@ -230,6 +230,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   });
 
   if (takenForData.length > 0) diagnostics.push(takenForDataWarning(takenForData, [...kindsByName.keys()]));
+  if (projectFile !== PROJECT_FILES[0]) namedProjectFile(diagnostics, projectFile);
   diagnostics.sort(compareDiagnostics);
   // With errors the config still carries every resource document, so the kinds' own rules can
   // report their problems in the same run; callers must not use it to talk to a service.
@@ -736,6 +737,19 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
 /** Environment names as a message lists them (cutList). */
 function environmentList(names: readonly string[]): string {
   return cutList(names.map((e) => showName(e)));
+}
+
+/**
+ * A variable's words name the project file as docket.yaml, where `vars:` is: said as the file this
+ * configuration has (`docket.yml`, probe DE-6). Only theirs: other messages quote what files hold.
+ */
+function namedProjectFile(diagnostics: Diagnostic[], projectFile: string): void {
+  const named = (text: string): string => text.replaceAll(PROJECT_FILES[0]!, projectFile);
+  for (const d of diagnostics) {
+    if (d.code !== 'undefined-variable') continue;
+    d.message = named(d.message);
+    if (d.hint !== undefined) d.hint = named(d.hint);
+  }
 }
 
 /**

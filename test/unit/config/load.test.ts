@@ -1014,6 +1014,16 @@ describe('loadConfig: a byte-order mark', () => {
   });
 });
 
+describe('a project file named docket.yml', () => {
+  it('is the file variable messages name (probe DE-6)', async () => {
+    const r = await load({ 'docket.yml': lines('version: 1', 'vars: { a: x }', 'environments:', '  s:', '    vars: { b: y }'), 'p.yaml': lines('kind: Playbook', 'name: P ${var.b} ${var.c}', 'rules: []') });
+    const said = r.diagnostics.filter((d) => d.code === 'undefined-variable');
+    expect(said.length).toBeGreaterThan(0);
+    for (const d of said) expect(`${d.message} ${d.hint ?? ''}`).not.toContain('docket.yaml');
+    expect(said.some((d) => `${d.message} ${d.hint ?? ''}`.includes('docket.yml'))).toBe(true);
+  });
+});
+
 describe('a file gone while docket runs', () => {
   it('is an error saying so when a position in it is asked for, not a crash', async () => {
     const dir = await tree({ 'docket.yaml': PROJECT, 'playbooks/p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: A') });
