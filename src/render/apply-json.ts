@@ -38,10 +38,15 @@ export interface ApplyReportJson {
   stopped?: string;
   /** Files `--adopt-files` recorded in docket.lock.json as live (the lock changed: commit it). */
   adopted_files?: string[];
+  /**
+   * The file docket could not write once the changes were made (docket.lock.json, or with
+   * `--emulator` its sync or state file), and why: what it records of this apply is not saved (exit 1).
+   */
+  unsaved?: { file: string; reason: string };
   ms: number;
 }
 
-export function applyReportJson(plan: Plan, report: ApplyReport, adoptedFiles: readonly string[] = []): ApplyReportJson {
+export function applyReportJson(plan: Plan, report: ApplyReport, adoptedFiles: readonly string[] = [], unsaved?: ApplyReportJson['unsaved']): ApplyReportJson {
   const byId = new Map(plan.changes.map((c) => [c.id, c]));
   return {
     format_version: 1,
@@ -72,10 +77,12 @@ export function applyReportJson(plan: Plan, report: ApplyReport, adoptedFiles: r
     not_started: report.notStarted ?? 0,
     ...(report.stopped ? { stopped: report.stopped } : {}),
     ...(adoptedFiles.length > 0 ? { adopted_files: [...adoptedFiles] } : {}),
+    // The report alone read as a clean run while the command exited 1 (probe DI-1).
+    ...(unsaved ? { unsaved } : {}),
     ms: report.ms,
   };
 }
 
-export function renderApplyReportJson(plan: Plan, report: ApplyReport, adoptedFiles: readonly string[] = []): string {
-  return jsonText(applyReportJson(plan, report, adoptedFiles));
+export function renderApplyReportJson(plan: Plan, report: ApplyReport, adoptedFiles: readonly string[] = [], unsaved?: ApplyReportJson['unsaved']): string {
+  return jsonText(applyReportJson(plan, report, adoptedFiles, unsaved));
 }

@@ -988,6 +988,20 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('ends an apply whose upload answer was lost with the two ways on, as commands of this run, not with a plain re-run the plan refuses (probe DI-2)', async () => {
+    await start();
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/attachments', status: 'drop', count: 1 });
+    const lost = await cli('apply', '-C', dir, '--auto-approve');
+    expect(lost.code).toBe(1);
+    expect(lost.stderr).toContain(`the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with \`id:\` and run docket apply -C ${dir} --adopt-files, otherwise docket apply -C ${dir} --retry-uncertain; it then converges`);
+    expect(lost.stderr).not.toContain('fix what each failure above names');
+    const retried = await cli('apply', '-C', dir, '--auto-approve', '--retry-uncertain');
+    expect(retried.code).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
+
   it('says so when docket.lock.json knows nothing of an organization whose templates are live: its uploads may be live already', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });

@@ -451,7 +451,7 @@ async function reportApply(
   const header = opts.output === 'text' && !settings.planShown ? reportHeader(plan, settings.color) : '';
   // Recorded only once the lock is written (a full disk leaves them unrecorded, said below).
   const adopted = lockFailure ? [] : settings.adopting;
-  if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, report, adopted));
+  if (opts.output === 'json') io.stdout(renderApplyReportJson(plan, report, adopted, lockFailure ? { file: unwrittenFile(lockFailure, 'docket.lock.json'), reason: errnoOf(lockFailure) ?? 'unknown error' } : undefined));
   else if (plan.changes.length > 0) {
     if (header) io.stdout(header);
     await writeApplyReportText(plan, report, { color: settings.color }, io.stdout, io.stdoutDrained);
@@ -486,8 +486,8 @@ async function reportApply(
   // Taken by the service, unnamed: it is live, and another upload would be as unnamed (probe FZ).
   const unknownUpload =
     marks.length > 0 && marks.every((m) => m.answered)
-      ? `the next plan stops at the upload${marks.length === 1 ? '' : 's'} the service took without naming: find ${marks.length === 1 ? 'its id' : 'their ids'} in the app, add ${marks.length === 1 ? 'it' : 'each'} as \`id:\` to ${marks.length === 1 ? 'its document' : 'their documents'} and apply with --adopt-files`
-      : 'the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with `id:` and apply with --adopt-files, otherwise apply with --retry-uncertain';
+      ? `the next plan stops at the upload${marks.length === 1 ? '' : 's'} the service took without naming: find ${marks.length === 1 ? 'its id' : 'their ids'} in the app, add ${marks.length === 1 ? 'it' : 'each'} as \`id:\` to ${marks.length === 1 ? 'its document' : 'their documents'} and run ${shapedCommand('apply', { ...shape, adoptFiles: true })}`
+      : `the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with \`id:\` and run ${shapedCommand('apply', { ...shape, adoptFiles: true })}, otherwise ${shapedCommand('apply', shape)} --retry-uncertain`;
   // With another error to end on (a signal, failed changes), the lock's is said before it.
   const ending = Boolean(report.stopped) || report.failed > 0 || report.skipped > 0;
   // With --emulator the sync records and the state have files of their own: the one that failed is named.
@@ -516,7 +516,8 @@ async function reportApply(
   const fix = pending
     ? waitFirst
     : uncertain
-      ? `${FIX_FAILURES} ${again}; ${unknownUpload}`
+      ? // The upload comes first: a plain re-run stops at it (probe DI-2).
+        `${unknownUpload}; ${report.failed > 1 || report.skipped > 0 ? `${FIX_FAILURES.replace('each failure', 'each other failure')} ${again}` : 'it then converges'}`
       : report.checksCutShort && report.failed + report.skipped === 0
         ? `${CHECKS_CUT_SHORT} (give the next apply more time with --timeout)`
         : report.stopped && report.failed + report.skipped === 0

@@ -33,7 +33,12 @@ describe('a lock file that cannot be written', () => {
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('Error: the changes reported above were made, but docket.lock.json could not be written (EISDIR)');
       expect(r.stderr).not.toMatch(/Internal error|\n\s+at /);
-      if (output === 'json') expect(JSON.parse(r.stdout).results.map((x: { status: string }) => x.status)).toEqual(['done']);
+      if (output === 'json') {
+        const report = JSON.parse(r.stdout) as { results: { status: string }[]; unsaved?: unknown };
+        expect(report.results.map((x) => x.status)).toEqual(['done']);
+        // The one document on stdout says what was not saved: alone, it read as a clean run that exited 1 (probe DI-1).
+        expect(report.unsaved).toEqual({ file: 'docket.lock.json', reason: 'EISDIR' });
+      }
       else expect(r.stdout).toContain(`✓ update rule "P ${output}/Term"`);
     }
   });
