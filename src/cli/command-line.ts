@@ -30,6 +30,20 @@ export function shapedCommand(command: 'plan' | 'apply', shape: PlanShape): stri
   return `docket ${command}${dirFlag(shape.dir)}${words(flags)}`;
 }
 
+/**
+ * Text that names a bare `` `docket plan `` or `` `docket apply `` (a service client's hint, a pull
+ * note) with the commands as this run was given: copied from CI, a bare one reads another folder
+ * or the real services (probes CJ-4, DI-3).
+ */
+export function asRunBy(shape: PlanShape): (text: string) => string {
+  const shaped = { plan: shapedCommand('plan', shape), apply: shapedCommand('apply', shape) };
+  return (text) => {
+    let out = text;
+    for (const [command, as] of Object.entries(shaped)) if (as !== `docket ${command}`) out = out.replaceAll(`\`docket ${command}`, `\`${as}`);
+    return out;
+  };
+}
+
 /** What a saved plan still takes when it is applied. */
 function applying(shape: PlanShape): string[] {
   return [...(shape.force ? ['--force'] : []), ...(shape.adoptFiles ? ['--adopt-files'] : [])];

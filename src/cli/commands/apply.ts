@@ -38,7 +38,7 @@ import { applyLockRoot, holdingApplyLock, lockTimeoutOption, refuseLockMovedAway
 import { refuseReadOnlyLock } from '../lock-writable.js';
 import { EMULATOR_SYNC_FILE, workLabel } from '../../config/work-dir.js';
 import { forcedPastGuard, forcedWarnings } from '../../engine/guard.js';
-import { reapplyCommand, replanCommand, savedPlanCommand, shapedCommand, type PlanShape } from '../command-line.js';
+import { asRunBy, reapplyCommand, replanCommand, savedPlanCommand, shapedCommand, type PlanShape } from '../command-line.js';
 import { shellPath } from '../../util/shell-word.js';
 import { applyInputOf, lockRecorder, settleApplied } from '../apply-step.js';
 import { EMULATOR_STATE_LABEL } from '../connect.js';
@@ -445,6 +445,13 @@ async function reportApply(
   lockFailure: NodeJS.ErrnoException | undefined,
   workspace: Workspace,
 ): Promise<void> {
+  // The commands hints give, as this run was given (its folder, environment, emulator, targets):
+  // copied as written, they act on the same organization (probe OD-2).
+  // Not --retry-uncertain: what may still land is waited for, never sent again by a hint (second read SR80-4).
+  const shape: PlanShape = { dir: opts.dir, env: plan.environment, emulator: plan.target.emulator, target: plan.targets ?? [], prune: opts.prune };
+  // A result's hint from the service's client names a bare `docket plan`: as this run was given (probe DI-3).
+  const asRun = asRunBy(shape);
+  for (const r of report.results) if (r.hint !== undefined) r.hint = asRun(r.hint);
   const settled = plan.lock_updates ?? [];
   if (settled.length > 0 && !opts.quiet) io.stderr(`Updated ${settled.length} docket.lock.json entr${settled.length === 1 ? 'y' : 'ies'} an earlier apply left unconfirmed (interrupted, or no answer came back).\n`);
   // Where the plan was not printed (saved, or -q with --auto-approve), the report names the target itself.
@@ -477,10 +484,6 @@ async function reportApply(
   const mayHaveChanged = report.results.some((r) => r.status === 'failed' && (!r.unchanged || r.written !== undefined));
   // Or one whose object is gone live (a 404): the saved plan is stale then, though nothing changed (probe AJ-1).
   const planStale = mayHaveChanged || report.results.some((r) => r.status === 'failed' && r.gone);
-  // The commands hints give, as this run was given (its folder, environment, emulator, targets):
-  // copied as written, they act on the same organization (probe OD-2).
-  // Not --retry-uncertain: what may still land is waited for, never sent again by a hint (second read SR80-4).
-  const shape: PlanShape = { dir: opts.dir, env: plan.environment, emulator: plan.target.emulator, target: plan.targets ?? [], prune: opts.prune };
   const planAgain = shapedCommand('plan', shape);
   const again = settings.savedFile === undefined ? `run ${shapedCommand('apply', { ...shape, force: opts.force, adoptFiles: opts.adoptFiles })} again` : report.done > 0 || uncertain || planStale ? `make a new plan (${replanCommand(plan, opts.dir, settings.savedFile)}) and apply that one` : `apply the saved plan again (${reapplyCommand(opts.dir, settings.savedFile)})`;
   // Taken by the service, unnamed: it is live, and another upload would be as unnamed (probe FZ).

@@ -11,7 +11,7 @@ import { limitToKinds, unmatchedInTargets } from '../../engine/target.js';
 import { KINDS } from '../../kinds/index.js';
 import { planPull } from '../../pull/plan.js';
 import { renderPullJson, renderPullMarkdown, renderPullText } from '../../render/pull.js';
-import { shapedCommand } from '../command-line.js';
+import { asRunBy, shapedCommand } from '../command-line.js';
 import { fitPrinted, MARKDOWN_MAX_CHARS } from '../../render/markdown-fit.js';
 import { writePulled } from '../pull-write.js';
 import { pullInputOf } from '../pull-input.js';
@@ -94,11 +94,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
           ...(dryRun ? {} : { inSync: new Map([...goneRecords(details.plan, s.workspace.desired, details.live, KINDS, s.sync(), kinds), ...inSyncRecords(details.plan, s.workspace.desired, KINDS, s.sync(), kinds)]) }),
         });
         // What a reason or note tells the user to run is run as this pull was: against its folder and environment (probe CJ-4, second read SR101B-5).
-        const asRun = (text: string): string => {
-          let out = text;
-          for (const [command, shaped] of Object.entries(asRunCommands)) if (shaped !== `docket ${command}`) out = out.replaceAll(`\`docket ${command}`, `\`${shaped}`);
-          return out;
-        };
+        const asRun = asRunBy(runShape);
         for (const e of result.notPulled) if (e.reason !== undefined) e.reason = asRun(e.reason);
         result.notes.splice(0, result.notes.length, ...result.notes.map(asRun));
         // Editing thousands of changes into files is work of its own: past the budget, nothing is written.

@@ -23,6 +23,9 @@ it('a create the time budget cut off while the service still held it is pending,
   expect(run.stdout + run.stderr).toContain('the service may have carried it out, or still be carrying it out');
   expect(run.stderr).toContain(`wait a few minutes for what the service may still be carrying out, then run docket plan -C ${dir} --env staging --prune: it shows what is left to do (then run docket apply -C ${dir} --env staging --prune --force again)`);
   expect(run.stderr).not.toContain('it converges');
+  // The failure's own hint names the commands as this run was given too (probe DI-3).
+  expect(run.stdout + run.stderr).toContain(`run \`docket plan -C ${dir} --env staging --prune\` again in a few minutes`);
+  expect(run.stdout + run.stderr).not.toContain('`docket plan` again');
   // As the hint says: once it landed, the plan finds it, and nothing is made twice.
   t.emulator.releaseHeld();
   await waitUntil(() => Object.values(reviewOf(t).playbooks).some((p) => p.name === 'Late NDA'), 'the late create');
