@@ -3,7 +3,28 @@
  * differently: one upload recorded alike but for its path, one upload or one object under two
  * names. lock.ts reads the sides and says what contradicts.
  */
-import type { LockEntry, SyncRecords } from './lock.js';
+import type { LockDocument, LockEntry, SyncRecords } from './lock.js';
+import { fieldHash, parseSyncRecord } from '../engine/sync.js';
+
+/**
+ * The entries of one side of a conflict whose `sha256` that side's own sync record of the same
+ * upload contradicts: git merged the entry's `id` inside the markers and its `sha256` outside them,
+ * from the other side, so the side read back describes an upload that never was (probe DR-1). Read
+ * so, a template would be pointed at the old file while every plan said no changes.
+ */
+export function splicedEntries(doc: LockDocument): string[] {
+  const out: string[] = [];
+  for (const [target, section] of Object.entries(doc.targets)) {
+    const records = doc.synced?.[target] ?? {};
+    for (const [key, entry] of Object.entries(section.files ?? {})) {
+      const record = typeof records[key] === 'string' ? parseSyncRecord(records[key]) : undefined;
+      const recorded = record?.fields.sha256;
+      if (record === undefined || recorded === undefined || recorded === 'unkept' || typeof entry?.id !== 'string' || typeof entry.sha256 !== 'string') continue;
+      if (record.id.toLowerCase() === entry.id.toLowerCase() && recorded !== fieldHash(entry.sha256)) out.push(key);
+    }
+  }
+  return out;
+}
 
 /**
  * One upload both sides recorded alike but for where its file is (moved on one side; the next

@@ -33,7 +33,7 @@ import { lineColumnsOf } from '../util/line-columns.js';
 import { canonicalJson } from '../engine/canonical.js';
 import { quoteValue, showJson } from './quote.js';
 import { didYouMean } from './suggest.js';
-import { keysOfOneObject, namesOfOneUpload, sameUploadMerged } from './lock-merge-sides.js';
+import { keysOfOneObject, namesOfOneUpload, sameUploadMerged, splicedEntries } from './lock-merge-sides.js';
 import { decodeStrict, writtenLinkPlace, type WrittenLinkPlace } from './discover.js';
 import { CONTROL_CHARACTER } from './text-hygiene.js';
 import { LOCK_FILE, WORK_DIR } from './work-dir.js';
@@ -1045,6 +1045,22 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
       }
     }
     return { doc: emptyDocument(), diagnostics: told };
+  }
+  // An entry whose lines git took from both sides: neither side's upload (probe DR-1).
+  for (const [side, read] of [['the side before =======', a], ['the side after =======', b]] as const) {
+    const spliced = splicedEntries(read.doc);
+    if (spliced.length === 0) continue;
+    return {
+      doc: emptyDocument(),
+      diagnostics: [
+        problem(
+          label,
+          sides.line,
+          `${label} has a merge conflict in which git took part of ${spliced.map((k) => JSON.stringify(k)).join(', ')} from each side: read with ${side}, ${spliced.length === 1 ? 'its entry records' : 'their entries record'} a \`sha256\` that ${spliced.length === 1 ? 'its' : 'their'} own sync record says the upload does not hold`,
+          "resolve the conflict by hand: keep each such entry's lines all from one side (its `id` with that side's `sha256`, `file` and `description`) and every entry only one side has, then remove the markers; the next apply uploads the file again where it differs",
+        ),
+      ],
+    };
   }
   // A version 1 side against a version 2 one (a branch moved to a newer docket): read as moved too.
   const ambiguous = [...relocateLegacy(a.doc, b.doc), ...relocateLegacy(b.doc, a.doc)];

@@ -573,6 +573,22 @@ describe('docket.lock.json', () => {
     expect(hint(conflicted(old).replace(/,\n  "synced": \{[^]*\n  \}\n\}/, '\n}'))).toContain('keep the side whose `sha256` is that of the file in the repository');
   });
 
+  it('a merge conflict in which git took an entry\'s id from one side and its sha256 from the other is refused, not read as an upload that never was (probe DR-1)', () => {
+    const [renamed, reuploaded] = ['11111111-1111-4111-8111-111111111111', '33333333-3333-4333-8333-333333333333'];
+    const [v1, v2] = ['1'.repeat(64), '2'.repeat(64)];
+    // One branch renamed Sec to Sec 2 (a new upload of the old PDF), the other uploaded a new PDF as Sec.
+    const text = `{\n  "version": 2,\n  "targets": {\n    ${JSON.stringify(PROD)}: {\n      "files": {\n<<<<<<< HEAD\n        "attachment:Sec 2": {\n          "id": "${renamed}",\n=======\n        "attachment:Sec": {\n          "id": "${reuploaded}",\n>>>>>>> pdf\n          "file": "attachments/sec.pdf",\n          "sha256": "${v2}"\n        }\n      }\n    }\n  },\n  "synced": {\n    ${JSON.stringify(PROD)}: {\n      "attachment:Sec": "${reuploaded} sha256=${fieldHash(v2)}",\n      "attachment:Sec 2": "${renamed} sha256=${fieldHash(v1)}"\n    }\n  }\n}\n`;
+    const read = parseLockText(text, LOCK_FILE);
+    expect(read.diagnostics).toEqual([
+      expect.objectContaining({
+        message: 'docket.lock.json has a merge conflict in which git took part of "attachment:Sec 2" from each side: read with the side before =======, its entry records a `sha256` that its own sync record says the upload does not hold',
+        hint: "resolve the conflict by hand: keep each such entry's lines all from one side (its `id` with that side's `sha256`, `file` and `description`) and every entry only one side has, then remove the markers; the next apply uploads the file again where it differs",
+      }),
+    ]);
+    // Each side whole, as a person resolves it: read as it is.
+    expect(parseLockText(text.replace(`"sha256": "${v2}"`, `"sha256": "${v1}"`).replace(/<<<<<<< HEAD\n|=======\n[^]*?>>>>>>> pdf\n/g, ''), LOCK_FILE).diagnostics).toEqual([]);
+  });
+
   it('a key a version 2 lock has not is an error at the key, with the one meant, not its records read as none (probe NU-6)', () => {
     const text = `{\n  "version": 2,\n  "targets": {\n    "${PROD}": {\n      "file": ${JSON.stringify({ 'attachment:A': ATTACHMENT })}\n    }\n  },\n  "sycned": {}\n}\n`;
     expect(parseLockText(text, LOCK_FILE).diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`)).toEqual([
