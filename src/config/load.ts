@@ -31,6 +31,7 @@ import { parseYamlFile } from './yaml-read.js';
 import { sha256 } from '../engine/canonical.js';
 import { ConfigError, DocketError } from '../errors.js';
 import { isPermissionDenied } from '../util/permission.js';
+import { pushAll } from '../util/push-all.js';
 
 export { schemasDir } from './schema.js';
 
@@ -162,7 +163,8 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     ...(options.env !== undefined ? { env: options.env } : {}),
     ...(options.emulator ? { emulator: true } : {}),
   });
-  diagnostics.push(...projectParsed.diagnostics, ...projectResult.diagnostics);
+  pushAll(diagnostics, projectParsed.diagnostics);
+  pushAll(diagnostics, projectResult.diagnostics);
   keyAsideIn(projectFile, texts[files.indexOf(projectFile)], processEnv, diagnostics);
   // An environment docket.yaml does not define has no values: the files read with none would be
   // refused for what that environment would fill in (`title` must not be empty). Said alone (probe JL-3).
@@ -207,7 +209,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     // Data files (a custom template's definition, say) belong to the kind that names them, which reads and checks them.
     // A file holding a resource stays one (readDataFiles refuses naming it), even one that names itself.
     if (isProjectFile(file.file) || (dataFiles.has(file.file) && !holdsResource(file)) || twice.has(file.file)) return;
-    diagnostics.push(...file.diagnostics);
+    pushAll(diagnostics, file.diagnostics);
     // Every placeholder (and every `$$` escape) has a `$`: a file without one has nothing to substitute.
     const placeholders = texts[i]!.includes('$');
     const text = rereaders[i]!;
@@ -691,9 +693,9 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
         : placeOf(problem, doc.positions);
     valueProblems.push({ severity: 'error', code: problem.code, message, ...at, ...(hint ? { hint } : {}) });
   }
-  diagnostics.push(...valueProblems);
+  pushAll(diagnostics, valueProblems);
 
-  if (ctx.placeholders && ctx.otherEnvironments && ctx.vars !== undefined) diagnostics.push(...undefinedElsewhere(value, doc, ctx, interpolated.problems, lineOf));
+  if (ctx.placeholders && ctx.otherEnvironments && ctx.vars !== undefined) pushAll(diagnostics, undefinedElsewhere(value, doc, ctx, interpolated.problems, lineOf));
 
   const body = interpolated.value as Record<string, unknown>;
   const validate = ctx.validators.get(info.yamlKind)!(value);
@@ -704,16 +706,14 @@ function checkDocument(doc: ParsedDocument, ctx: CheckContext): ResourceDoc | un
   const ownPaths = new Set(ownCharacters.map((problem) => pointerToPath(problem.pointer)));
   const controlCharacters = textDiagnostics(body, doc.positions, { written, unresolved: interpolated.unresolved, lineOf }).filter((d) => d.code === 'unsafe-number' || d.path === undefined || !ownPaths.has(d.path));
   const before = diagnostics.length;
-  diagnostics.push(...controlCharacters);
+  pushAll(diagnostics, controlCharacters);
   hintVariables(diagnostics, before, doc.file, interpolated.written, ctx.varOrigin);
   for (const problem of ownCharacters) {
     diagnostics.push(textDiagnostic(problem, characterAt(problem, doc.positions.valueAt(problem.pointer), lineOf)));
   }
   // A placeholder's value takes the type its field wants, then the document is checked again.
   if (!validate(body) && (!typedByField(body, validate.errors, interpolated.wholes) || !validate(body))) {
-    diagnostics.push(
-      ...withoutEchoesOf([...controlCharacters, ...valueProblems], schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written, tagged: taggedIn(lineOf), fromVariables: interpolated.written, filledAs: interpolated.wholes, ...(ctx.varOrigin ? { varOrigin: ctx.varOrigin } : {}) })),
-    );
+    pushAll(diagnostics, withoutEchoesOf([...controlCharacters, ...valueProblems], schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: info.yamlKind, unresolved: interpolated.unresolved, written, tagged: taggedIn(lineOf), fromVariables: interpolated.written, filledAs: interpolated.wholes, ...(ctx.varOrigin ? { varOrigin: ctx.varOrigin } : {}) })));
   }
   // The start is worked out only if asked for (it may need the full parser: yaml-read.ts).
   return {
@@ -868,8 +868,8 @@ export async function resourceTextChecker(options: {
       // The text as it would be written: a kind's message quoting a value as written reads it there, not in the file as it is.
       if (checked) checked.text = () => text;
       // A document its schema refuses is refused already: the kind's checks would only add noise.
-      if (checked && options.kindCheck && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...(await options.kindCheck(checked, dataTexts)));
-      problems.push(...diagnostics.map((d) => ({ ...d, index: doc.index })));
+      if (checked && options.kindCheck && !diagnostics.some((d) => d.severity === 'error')) pushAll(diagnostics, await options.kindCheck(checked, dataTexts));
+      pushAll(problems, diagnostics.map((d) => ({ ...d, index: doc.index })));
     }
     return problems.filter((p) => p.severity === 'error');
   };

@@ -19,6 +19,7 @@ import { DocPositions, escapePointer, pointerToPath, splitPointer, type ParsedDo
 import { separatorBefore } from './yaml-read.js';
 import { canonicalUrl } from './lock.js';
 import { valueAt } from './value-at.js';
+import { pushAll } from '../util/push-all.js';
 
 export const PROJECT_SCHEMA = 'docket.schema.json';
 
@@ -319,11 +320,11 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     for (let i = diagnostics.length - 1; i >= 0; i--) if (diagnostics[i]!.code === 'undefined-variable' && neverTextPaths.has(diagnostics[i]!.path ?? '')) diagnostics.splice(i, 1);
     const unresolved = new Set([...pass.unresolved].filter((p) => !(p.startsWith('/environments/') && splitPointer(p).length === 2) && !neverText.has(p)));
     // (What was said of a value already, a key pasted as one among it, is not said again: probe LN-4.)
-    diagnostics.push(...withoutInvalidValueAt(saidAsText, withoutEchoesOf([...controlCharacters, ...diagnostics], schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, fromVariables: pass.written, filledAs: pass.wholes, varOrigin: (name) => origins.get(name), ...(lineOf ? { written: writtenIn(lineOf), tagged: taggedIn(lineOf) } : {}) }))));
+    pushAll(diagnostics, withoutInvalidValueAt(saidAsText, withoutEchoesOf([...controlCharacters, ...diagnostics], schemaDiagnostics(validate.errors, { positions, documentLabel: file, unresolved, fromVariables: pass.written, filledAs: pass.wholes, varOrigin: (name) => origins.get(name), ...(lineOf ? { written: writtenIn(lineOf), tagged: taggedIn(lineOf) } : {}) }))));
   }
 
   const overrides = await envOverrides(input.processEnv);
-  diagnostics.push(...overrides.diagnostics);
+  pushAll(diagnostics, overrides.diagnostics);
   /** A URL problem's hint, after the one naming the variable that filled the URL in, as other values' have (probe OJ-2). */
   const urlHint = (hint: string | undefined, pointer: string, environment?: string | null): string | undefined => {
     const written = valueAt(raw, pointer);
@@ -408,7 +409,7 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
       if (validate(asRun) || (typedByField(asRun, validate.errors, run.wholes) && validate(asRun))) continue;
       // (A placeholder where a mapping goes is said above, in every run.)
       const errors = (validate.errors ?? []).filter((e) => !(e.keyword === 'type' && wantsOnlyCollections(e.params)) && checked.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`)));
-      found.push(...schemaDiagnostics(errors, { positions, documentLabel: file, fromVariables: run.written, filledAs: run.wholes, varOrigin: originsOf(other.name ?? null) }));
+      pushAll(found, schemaDiagnostics(errors, { positions, documentLabel: file, fromVariables: run.written, filledAs: run.wholes, varOrigin: originsOf(other.name ?? null) }));
     }
     return found;
   };

@@ -35,6 +35,7 @@ import { shortList } from '../render/facts.js';
 import type { ContractRef, Count, Expectation, ExpectationSpec, OutcomeSet, PlaybookCase, Severity, TemplateCase, TestFile, TextMatch } from './types.js';
 import { wordFileProblem } from '../util/word-file.js';
 import { deniedOrCode } from '../util/permission.js';
+import { pushAll } from '../util/push-all.js';
 
 /** A test file naming its subject through a placeholder: test files take none (probe JL-4). */
 const PLACEHOLDER_HINT = (wanted: string): string | undefined =>
@@ -139,7 +140,7 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
       // Tests written as list items (`- kind: PlaybookTest`) read as a list: said how to write them, as for resource files.
       const listed = Array.isArray(value) && value.some((item) => isPlainObject(item) && item.kind !== undefined);
       const hint = 'write each test as a document of its own, without the leading `- ` (separate documents in one file with `---`)';
-      if (!valid) diagnostics.push(...withoutEchoesOf(hygiene, schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: label, written, tagged: taggedIn(lineOf) })).map((d) => (listed && !d.path && !d.hint ? { ...d, hint } : d)));
+      if (!valid) pushAll(diagnostics, withoutEchoesOf(hygiene, schemaDiagnostics(validate.errors, { positions: doc.positions, documentLabel: label, written, tagged: taggedIn(lineOf) })).map((d) => (listed && !d.path && !d.hint ? { ...d, hint } : d)));
       // The checks below run on a document the schema refused too (each reads only values of the
       // right type), so one run reports every problem, not the schema's first and then the rest.
       if (!isPlainObject(value) || (value.kind !== 'PlaybookTest' && value.kind !== 'TemplateTest')) continue;

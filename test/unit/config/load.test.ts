@@ -1014,6 +1014,15 @@ describe('loadConfig: a byte-order mark', () => {
   });
 });
 
+describe('a file of very many problems', () => {
+  it('lists them all rather than overflowing the stack (probe DJ-1)', async () => {
+    // Some 130,000 errors spread into one call overflowed it.
+    const r = await load({ 'docket.yaml': PROJECT, 'p.yaml': `kind: Playbook\nname: H\nignore_fields: [${Array.from({ length: 150_000 }, () => 'actions').join(',')}]\n` });
+    expect(r.diagnostics).toHaveLength(149_999);
+    expect(r.diagnostics[0]).toMatchObject({ file: 'p.yaml', code: 'invalid-value' });
+  });
+});
+
 describe('a project file named docket.yml', () => {
   it('is the file variable messages name (probe DE-6)', async () => {
     const r = await load({ 'docket.yml': lines('version: 1', 'vars: { a: x }', 'environments:', '  s:', '    vars: { b: y }'), 'p.yaml': lines('kind: Playbook', 'name: P ${var.b} ${var.c}', 'rules: []') });
