@@ -52,7 +52,7 @@ describe('uploads answered 204 with no body', () => {
     expect(apply.code).toBe(1);
     expect(apply.stdout).toContain('upload attachment "Security Exhibit": the service took security.pdf but its answer did not name the new attachment');
     // Not --retry-uncertain: the service took it, and another copy would be as unnamed (probe FZ).
-    expect(apply.stderr).toContain('the next plan stops at the upload the service took without naming: find its id in the app, add it as `id:` to its document and apply with --adopt-files');
+    expect(apply.stderr).toContain(`the next plan stops at the upload the service took without naming: find its id in the app, add it as \`id:\` to its document and run docket apply -C ${dir} --adopt-files; it then converges`);
     expect(apply.stderr).not.toContain('--retry-uncertain');
     const plan = await cli('plan', '-C', dir);
     expect(plan.code).toBe(1);
