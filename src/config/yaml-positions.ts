@@ -895,6 +895,20 @@ function keyOf(keyNode: Node | null, state: WalkState): string {
       hint: "a key is plain text; `{{ … }}` is no placeholder in docket: write `${var.NAME}` (quoted inside `{…}`), or quote the whole value if the braces are text",
     });
   }
+  // A tag that makes the key no text (`!!binary bmFtZQ==`): read as the text its bytes spell, it
+  // would set `name` unseen by a reviewer of the file (probe DJ-2). Refused as such a value is.
+  if (yaml().isScalar(keyNode) && keyNode.value !== null && typeof keyNode.value === 'object') {
+    const tag = keyNode.tag?.replace('tag:yaml.org,2002:', '!!');
+    state.diagnostics.push({
+      severity: 'error',
+      code: 'unknown-tag',
+      message: tag ? `the tag \`${tag}\` makes a key docket cannot use; docket reads plain YAML without tags` : `the key ${quoteValue(keyNode.source ?? '')} is read as a value that is not text, which docket cannot use`,
+      file: state.file,
+      ...state.lc(keyNode.range?.[0] ?? 0),
+      hint: tag ? 'remove the tag and write the key as text' : 'quote it to keep it as text',
+    });
+    return keyNode.source ?? '';
+  }
   return yaml().isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
 }
 
