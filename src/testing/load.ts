@@ -327,6 +327,11 @@ class Checker {
     if (isPlainObject(expect.flags)) {
       const flags = expect.flags;
       const flagSeverity = severityOf(flags.severity) ?? severity;
+      // Only a severity, or empty lists: the case would pass whatever the billed review says (probe DJ-4).
+      const listed = (list: unknown): boolean => Array.isArray(list) && list.length > 0;
+      if (!listed(flags.includes) && !listed(flags.excludes) && flags.count === undefined) {
+        this.error('invalid-value', '`flags` checks nothing: it names no flag to include or exclude, and no `count`', `${ptr}/expect/flags`, 'add `includes`, `excludes` or `count`, or remove `flags`');
+      }
       const included = new Set<string>();
       for (const [list, type] of [['includes', 'flag-includes'], ['excludes', 'flag-excludes']] as const) {
         (Array.isArray(flags[list]) ? (flags[list] as unknown[]) : []).forEach((name, i) => {

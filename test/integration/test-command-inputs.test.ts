@@ -725,6 +725,16 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('2 errors,');
   });
 
+  it('refuses `flags` that names no flag and no count, which any review passes (probe DJ-4)', async () => {
+    const r = await validateFlagCases('tests/nothing.test.yaml', [
+      ['severity only', '{ severity: warn }'],
+      ['empty lists', '{ includes: [], excludes: [] }'],
+    ]);
+    expect(r.stderr).toContain('tests/nothing.test.yaml:6:22 error invalid-value `flags` checks nothing: it names no flag to include or exclude, and no `count`');
+    expect(r.stderr).toContain('tests/nothing.test.yaml:9:22 error invalid-value `flags` checks nothing');
+    expect(r.stderr).toContain('2 errors,');
+  });
+
   it('refuses a redline asked for no evaluation of its topic that yet names its commentary or evaluation: it passes without testing anything (probe NL-2)', async () => {
     const dir = await example();
     const redline = (count: string, more: string) => `    expect: { redlines: [{ topic: Term, count: ${count}, ${more} }] }`;
