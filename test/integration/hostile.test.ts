@@ -213,6 +213,12 @@ const CASES: Case[] = [
     at: 't.cover.yaml:106 definition-alias-count',
     says: 'uses the anchor `&yn` 120 times: the agreements service reads one at most 100 times',
   },
+  {
+    name: 'an anchor whose value holds aliases, used past 100 values in all, as the service\'s reader counts them (probe DO-1)',
+    files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: t.cover.yaml\n', 't.cover.yaml': `title: X\nsections:\n  - heading: A\n    fields:\n      f0: {label: &lab Shared, input: text}\n${Array.from({ length: 10 }, (_, i) => `      g${i + 1}: {label: *lab, input: text}\n`).join('')}      spec: &spec {label: *lab, input: text}\n${Array.from({ length: 10 }, (_, i) => `      h${i + 1}: *spec\n`).join('')}` },
+    at: 't.cover.yaml:26 definition-alias-count',
+    says: 'uses the anchor `&spec` 10 times, each use bringing 11 aliased values (110 in all)',
+  },
   { name: 'a merge key in a definition file', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: t.cover.yaml\n', 't.cover.yaml': 'title: T\nsections:\n  - heading: H\n    fields:\n      a: &a { label: A, input: text }\n      b: { <<: *a, label: B }\n' }, at: 't.cover.yaml:6:12 definition-merge-key', says: '`<<: *a`' },
   { name: 'a merge key beside another mistake in a definition file (both said)', files: { 't.yaml': 'kind: CustomTemplate\nname: T\ndefinition_file: t.cover.yaml\n', 't.cover.yaml': 'title: T\nsections:\n  - heading: H\n    fields:\n      a: &a { label: A, input: text }\n      b: { <<: *a, label: B }\n      c: { label: C, input: textarae }\n' }, at: 't.cover.yaml:7:29 invalid-value', says: '"textarae"' },
   { name: 'actions written empty: at the value, as white space is', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: Empty\n    actions: ""\n' }, at: 'p.yaml:5:14 missing-actions', says: 'rule "Empty" needs `actions` (got "")' },

@@ -254,28 +254,62 @@ function tooManyAliases(text: string, file: string): Diagnostic[] {
   const lineCounter = new lib.LineCounter();
   const [doc] = lib.parseAllDocuments(text, { lineCounter }) as import('yaml').Document.Parsed[];
   if (!doc) return [];
-  const uses = new Map<string, number>();
-  let past: { at: number; name: string } | undefined;
-  lib.visit(doc, {
-    Alias(_, alias) {
-      const count = (uses.get(alias.source) ?? 0) + 1;
-      uses.set(alias.source, count);
-      if (count === MAX_DEFINITION_ALIASES + 1 && past === undefined) past = { at: alias.range?.[0] ?? 0, name: alias.source };
-    },
-  });
-  if (past === undefined) return [];
-  const at = lineCounter.linePos(past.at);
+  // The service's reader is the judge: a file it reads is no error, whatever the count by name
+  // (an anchor defined again is another anchor, probe DO-1).
+  try {
+    doc.toJS({ maxAliasCount: MAX_DEFINITION_ALIASES });
+    return [];
+  } catch (error) {
+    if (!(error instanceof ReferenceError) || !/Excessive alias count/.test(error.message)) return [];
+  }
+  const past = aliasPastLimit(lib, doc);
+  const at = lineCounter.linePos(past?.at ?? 0);
+  const bringing = past && past.aliasCount > 1 ? `, each use bringing ${past.aliasCount} aliased values (${past.uses * past.aliasCount} in all)` : '';
   return [
     {
       severity: 'error',
       code: 'definition-alias-count',
-      message: `this definition file uses the anchor ${showName(`&${past.name}`)} ${uses.get(past.name)} times: the agreements service reads one at most ${MAX_DEFINITION_ALIASES} times in a definition, and refuses more as a resource exhaustion attack`,
+      message: past
+        ? `this definition file uses the anchor ${showName(`&${past.name}`)} ${past.uses} times${bringing}: the agreements service reads one at most ${MAX_DEFINITION_ALIASES} times in a definition, and refuses more as a resource exhaustion attack`
+        : `this definition file uses its anchors more than the agreements service reads (${MAX_DEFINITION_ALIASES} values an anchor brings), which it refuses as a resource exhaustion attack`,
       file,
       line: at.line,
       col: at.col,
       hint: 'write the repeated values out past the first hundred, or use an inline `definition:` in the resource, which docket writes out resolved',
     },
   ];
+}
+
+/**
+ * The alias at which the yaml library's guard stops reading, counted as it counts (nodes/Alias.js):
+ * per anchored node, its uses times the aliased values inside it, in the order the values are read.
+ */
+function aliasPastLimit(lib: ReturnType<typeof yaml>, doc: import('yaml').Document.Parsed): { at: number; name: string; uses: number; aliasCount: number } | undefined {
+  const anchors = new Map<unknown, { count: number; aliasCount: number }>();
+  const aliasCountOf = (node: unknown): number => {
+    if (lib.isAlias(node)) {
+      const data = anchors.get(node.resolve(doc));
+      return data ? data.count * data.aliasCount : 0;
+    }
+    if (lib.isCollection(node)) return (node.items as unknown[]).reduce<number>((most, item) => Math.max(most, aliasCountOf(item)), 0);
+    if (lib.isPair(node)) return Math.max(aliasCountOf(node.key), aliasCountOf(node.value));
+    return 1;
+  };
+  let past: { at: number; name: string; node: unknown } | undefined;
+  lib.visit(doc, {
+    Alias(_, alias) {
+      const found = alias.resolve(doc);
+      if (!found) return;
+      let data = anchors.get(found);
+      if (!data) anchors.set(found, (data = { count: 0, aliasCount: 0 }));
+      data.count += 1;
+      if (data.aliasCount === 0) data.aliasCount = aliasCountOf(found);
+      if (past === undefined && data.count * data.aliasCount > MAX_DEFINITION_ALIASES) past = { at: alias.range?.[0] ?? 0, name: alias.source, node: found };
+    },
+  });
+  if (past === undefined) return undefined;
+  const data = anchors.get(past.node)!;
+  return { at: past.at, name: past.name, uses: data.count, aliasCount: data.aliasCount };
 }
 
 /**

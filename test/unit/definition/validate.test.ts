@@ -348,6 +348,14 @@ describe('parseDefinitionFile', () => {
     expect(two.value).toMatchObject({ title: 'A' });
   });
 
+  it('counts aliases as the service\'s reader does: an anchor defined again is another anchor, so 120 uses of one name across two is no error (probe DO-1)', () => {
+    const uses = (n: number) => Array.from({ length: n }, (_, i) => `      g${i}: {label: *lab, input: text}`);
+    const twice = parseDefinitionFile(lines('title: X', 'sections:', '  - heading: A', '    fields:', '      f0: {label: &lab One, input: text}', ...uses(60), '      f1: {label: &lab Two, input: text}', ...uses(60).map((l) => l.replace('g', 'h'))), 'c.cover.yaml');
+    expect(twice.diagnostics).toEqual([]);
+    const once = parseDefinitionFile(lines('title: X', 'sections:', '  - heading: A', '    fields:', '      f0: {label: &lab One, input: text}', ...uses(101)), 'c.cover.yaml');
+    expect(once.diagnostics.map(brief)).toEqual([`${5 + 101}:21 definition-alias-count`]);
+  });
+
   it('refuses a merge key, which the service reads as a plain `<<` key of the published text; anchors and aliases alone are fine', () => {
     const merged = parseDefinitionFile(lines('title: A', 'sections:', '  - heading: H', '    fields:', '      f1: &f', '        label: F1', '        input: text', '      f2:', '        <<: *f', '        label: F2'), 'c.cover.yaml');
     expect(merged.diagnostics.map(brief)).toEqual(['9:9 definition-merge-key']);
