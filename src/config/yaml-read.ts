@@ -97,6 +97,9 @@ function gluedMarker(text: string, marker: '---' | '...'): boolean {
   for (let at = text.startsWith(marker) ? 0 : -1; ; ) {
     const after = at < 0 ? undefined : text[at + marker.length];
     if (after !== undefined && !SPACE.test(after)) return true;
+    // Or a node after it on its line (`--- version: 1`): js-yaml reads a mapping there, which YAML
+    // refuses, as the editor does (probe DJ-5); the full parser says so, or reads the scalar it may be.
+    if (after !== undefined && after !== '\n' && after !== '\r' && /^[ \t]+[^\s#]/.test(text.slice(at + marker.length, at + marker.length + 80))) return true;
     const lineBreak = text.indexOf(`\n${marker}`, at + 1);
     if (lineBreak < 0) return false;
     at = lineBreak + 1;

@@ -49,6 +49,10 @@ const CORPUS: Record<string, string> = {
   flowUnderIndentedNested: 'a:\n  b: [\n  x]\n',
   // A marker glued to text is text to the full parser (SR68-3).
   gluedMarker: 'a: 1\n---x\n...\n',
+  // A mapping on a marker's line, which YAML refuses and js-yaml reads (probe DJ-5); a scalar there is YAML's.
+  markerThenMapping: '--- version: 1\n',
+  endMarkerThenMapping: 'a: 1\n... b: 2\n',
+  markerThenScalar: '--- text\n',
 };
 
 /** Every pointer a document's value has, plus a few it does not. */
@@ -360,12 +364,18 @@ describe('parseYamlFile (fast) against the full parser', () => {
     }
   });
 
+  it('refuses a mapping on a document marker\'s line, as YAML and the editor do, where js-yaml read it (probe DJ-5)', () => {
+    expect(parseYamlFile('--- version: 1\n', 'docket.yaml').diagnostics.map((d) => `${d.line}:${d.col} ${d.code}`)).toEqual(['1:5 yaml-syntax']);
+    expect(parseYamlFile('a: 1\n... b: 2\n', 'p.yaml').diagnostics.map((d) => d.code)).toContain('yaml-syntax');
+    expect(parseYamlFile('--- # a comment\na: 1\n', 'p.yaml').diagnostics).toEqual([]);
+  });
+
   it('works out positions with js-yaml wherever it can be sure, and declines the rest', () => {
     // Declined: a `? complex` key, index-like keys (an object reorders them), `__proto__`, an
     // empty list item (js-yaml reports no node for it).
     const declined = new Set(['keys', 'complexKey', 'proto', 'indexKeys', 'emptyValues']);
     // Read by the full parser from the start (js-yaml reads their values differently).
-    const handedOver = new Set(['directive', 'numbers11', 'bom', 'anchorAfterColon', 'flowUnderIndented', 'flowUnderIndentedNested', 'gluedMarker']);
+    const handedOver = new Set(['directive', 'numbers11', 'bom', 'anchorAfterColon', 'flowUnderIndented', 'flowUnderIndentedNested', 'gluedMarker', 'markerThenMapping', 'endMarkerThenMapping', 'markerThenScalar']);
     for (const [name, text] of Object.entries(CORPUS)) {
       if (handedOver.has(name)) continue;
       const values: unknown[] = [];
@@ -433,7 +443,7 @@ describe('parseYamlFile (fast) against the full parser', () => {
     // All but the files the full parser reads from the start and the shapes the walk declines:
     // those it declines anyway, and a list in a list (js-yaml opens the inner one twice, so what it
     // holds sits a level deeper than was noted), which the full pass places instead.
-    const fullParser = ['keys', 'emptyDocs', 'complexKey', 'directive', 'numbers11', 'bom', 'anchorAfterColon', 'flowUnderIndented', 'flowUnderIndentedNested', 'gluedMarker'];
+    const fullParser = ['keys', 'emptyDocs', 'complexKey', 'directive', 'numbers11', 'bom', 'anchorAfterColon', 'flowUnderIndented', 'flowUnderIndentedNested', 'gluedMarker', 'markerThenMapping', 'endMarkerThenMapping', 'markerThenScalar'];
     const declined = ['proto', 'emptyValues', 'indexKeys', 'nested', 'flowLines'];
     expect(answered).toEqual(Object.keys(CORPUS).filter((n) => !fullParser.includes(n) && !declined.includes(n)));
   });
