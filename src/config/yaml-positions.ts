@@ -736,6 +736,10 @@ const withLine = (line: number, hint: string | undefined): string | undefined =>
 
 /** The hint of an indentation slip, naming the line above that this one slipped from. */
 function lineThemUp(text: string, lineStart: number, doc: Document.Parsed): string {
+  const lineEnd = text.indexOf('\n', lineStart);
+  const raw = text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).replace(/\r$/, '');
+  // Only white space with a tab in it (a blank line of a `|` block an editor filled): lining up is not it (probe DJ-3).
+  if (raw.includes('\t') && raw.trim() === '') return 'this line holds a tab and nothing else: YAML indents with spaces only, so empty the line (or indent it with spaces)';
   const own = text.slice(lineStart).search(/\S/);
   const item = text[lineStart + own] === '-';
   const above = lineAbove(text, lineStart, doc, item);
@@ -847,7 +851,10 @@ function pastCommentLines(text: string, offset: number): number {
   const own = text.lastIndexOf('\n', offset - 1) + 1;
   for (let lineStart = own; ; ) {
     const end = text.indexOf('\n', lineStart);
-    const line = text.slice(lineStart, end < 0 ? undefined : end).trim();
+    const raw = text.slice(lineStart, end < 0 ? undefined : end);
+    // A line of white space holding a tab is no blank line to the parser, whose slip it is (probe DJ-3).
+    if (lineStart === own && raw.includes('\t') && raw.trim() === '') return offset;
+    const line = raw.trim();
     if (line !== '' && !line.startsWith('#')) return lineStart === own ? offset : lineStart + text.slice(lineStart).search(/\S/);
     if (end < 0) return offset;
     lineStart = end + 1;
