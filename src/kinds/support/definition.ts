@@ -237,6 +237,7 @@ export function parseDefinitionFile(text: string, file: string, parsed: ParsedFi
   // After a duplicate key the file still reads as written, as the README says of every check.
   if (text.includes('<<') && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) diagnostics.push(...mergeKeys(text, file));
   if (text.includes('*') && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) diagnostics.push(...tooManyAliases(text, file));
+  if (/null/i.test(text) && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) diagnostics.push(...nullWordKeys(text, file));
   // A merge key is refused, but the file reads (merged); a second document does not change the first.
   return { value: first.value, positions: first.positions, diagnostics, readable: first.ok || first.readable === true };
 }
@@ -310,6 +311,36 @@ function aliasPastLimit(lib: ReturnType<typeof yaml>, doc: import('yaml').Docume
   if (past === undefined) return undefined;
   const data = anchors.get(past.node)!;
   return { at: past.at, name: past.name, uses: data.count, aliasCount: data.aliasCount };
+}
+
+/**
+ * Keys written `null` (`Null`, `NULL`) in a definition file, published as written: docket reads the
+ * name `null`, but the emulator's reader (the yaml library, as NOTE(api) takes the service's to be)
+ * makes the key `""`, so a field docket tests by `null` is no field of the service (probe DO-2).
+ */
+function nullWordKeys(text: string, file: string): Diagnostic[] {
+  const lib = yaml();
+  const lineCounter = new lib.LineCounter();
+  const out: Diagnostic[] = [];
+  const [doc] = lib.parseAllDocuments(text, { lineCounter }) as import('yaml').Document.Parsed[];
+  if (!doc) return out;
+  lib.visit(doc, {
+    Pair(_, pair) {
+      const key = pair.key;
+      if (!lib.isScalar(key) || key.value !== null || !/^(null|Null|NULL)$/.test(key.source ?? '') || !key.range) return;
+      const at = lineCounter.linePos(key.range[0]);
+      out.push({
+        severity: 'error',
+        code: 'definition-null-key',
+        message: `a key written \`${key.source}\` in a definition file: the agreements service's YAML reads it as no value, a key with no name, not the name "null"`,
+        file,
+        line: at.line,
+        col: at.col,
+        hint: 'quote it ("null") to name a field null, or give the field another name',
+      });
+    },
+  });
+  return out;
 }
 
 /**

@@ -348,6 +348,13 @@ describe('parseDefinitionFile', () => {
     expect(two.value).toMatchObject({ title: 'A' });
   });
 
+  it('refuses a field key written null, which the service\'s YAML reads as a key with no name (probe DO-2)', () => {
+    const written = parseDefinitionFile(lines('title: X', 'sections:', '  - heading: A', '    fields:', '      null: {label: N, input: text, required: true}'), 'c.cover.yaml');
+    expect(written.diagnostics.map(brief)).toEqual(['5:7 definition-null-key']);
+    const quoted = parseDefinitionFile(lines('title: X', 'sections:', '  - heading: A', '    fields:', '      "null": {label: N, input: text}', '      nullable: {label: M, input: text}'), 'c.cover.yaml');
+    expect(quoted.diagnostics).toEqual([]);
+  });
+
   it('counts aliases as the service\'s reader does: an anchor defined again is another anchor, so 120 uses of one name across two is no error (probe DO-1)', () => {
     const uses = (n: number) => Array.from({ length: n }, (_, i) => `      g${i}: {label: *lab, input: text}`);
     const twice = parseDefinitionFile(lines('title: X', 'sections:', '  - heading: A', '    fields:', '      f0: {label: &lab One, input: text}', ...uses(60), '      f1: {label: &lab Two, input: text}', ...uses(60).map((l) => l.replace('g', 'h'))), 'c.cover.yaml');
