@@ -179,6 +179,8 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
     const mark = marks.get(key)!;
     used.add(key);
     const what = sentText(change, mark, key);
+    // A stalled publish of other values than the files hold now: landing late, it replaces the files' publish, not doubles it (probe DO-3).
+    const otherValues = d !== undefined && mark.sent !== undefined && Object.entries(mark.sent).some(([field, digest]) => field in d.fields && fieldHash(d.fields[field]) !== digest);
     if (landedAlready(change, mark)) {
       out.givenUp.push({ key, since: mark.since });
     } else if (!mayStillLand(mark.since, scope.now.getTime())) {
@@ -188,14 +190,22 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
       out.warnings.push(ahead ? `${what}, more than ten minutes ahead of this machine's clock; it is not live, so apply sends it again` : `${what} is not live ten minutes on, so apply sends it again`);
     } else if (scope.retry) {
       out.givenUp.push({ key, since: mark.since });
-      out.warnings.push(`${what} is not live yet; --retry-uncertain: apply sends it again, and if the first request still lands, it is made twice`);
+      out.warnings.push(
+        otherValues
+          ? `${what}, of other values than the files hold now, is not live yet; --retry-uncertain: apply publishes the files', and if the earlier request still lands, its values replace them live (the next plan shows that as changed live)`
+          : `${what} is not live yet; --retry-uncertain: apply sends it again, and if the first request still lands, it is made twice`,
+      );
     } else {
       out.stops.push({
         severity: scope.readOnly ? 'warning' : 'error',
         code: 'uncertain-create',
         ...(d?.source ?? change.source ?? {}),
-        message: `${what} is not live yet, but the service may still be carrying it out, so docket will not send it again yet`,
-        hint: 'run `docket plan` again in a few minutes: once it has landed it is not sent again, and one that never landed is sent again ten minutes on; `docket apply --retry-uncertain` sends it again now',
+        message: otherValues
+          ? `${what}, of other values than the files hold now, is not live yet, but the service may still be carrying it out, and landing after the files' publish it would replace them live, so docket will not publish the files' yet`
+          : `${what} is not live yet, but the service may still be carrying it out, so docket will not send it again yet`,
+        hint: otherValues
+          ? 'run `docket plan` again in a few minutes: once it has landed the next plan publishes the files over it, and one that never landed is forgotten ten minutes on; `docket apply --retry-uncertain` publishes the files now'
+          : 'run `docket plan` again in a few minutes: once it has landed it is not sent again, and one that never landed is sent again ten minutes on; `docket apply --retry-uncertain` sends it again now',
       });
     }
   }

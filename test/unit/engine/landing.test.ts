@@ -57,6 +57,17 @@ describe('resolveLanding', () => {
     }
   });
 
+  it('a publish not live of other values than the files now publish says that a late landing replaces theirs, not that it is made twice (probe DO-3)', () => {
+    const mark = markOf({ ...change('publish', 'custom-template', 'T', { fields: [{ field: 'definition', before: 'X1', after: 'X2' }] }), action: 'publish' }, SENT);
+    const template = { ...desiredPlaybook('T'), kind: 'custom-template' as const, fields: { name: 'T', definition: 'X3' } };
+    const publish = change('publish', 'custom-template', 'T', { fields: [{ field: 'definition', before: 'X1', after: 'X3' }] });
+    const held = resolveLanding(marks({ 'custom-template:T': mark }), [publish], [template], { now: at(1) });
+    expect(held.stops[0]!.message).toBe(`custom-template "T": a publish of its new version an earlier apply stopped waiting for at ${SENT}, of other values than the files hold now, is not live yet, but the service may still be carrying it out, and landing after the files' publish it would replace them live, so docket will not publish the files' yet`);
+    expect(held.stops[0]!.hint).toContain('`docket apply --retry-uncertain` publishes the files now');
+    const retried = resolveLanding(marks({ 'custom-template:T': mark }), [publish], [template], { now: at(1), retry: true });
+    expect(retried.warnings[0]).toContain("--retry-uncertain: apply publishes the files', and if the earlier request still lands, its values replace them live");
+  });
+
   it('a mark from a clock more than ten minutes ahead is sent again, saying so, not held until then', () => {
     const ahead = resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [create], [nda], { now: at(-11) });
     expect(ahead.stops).toEqual([]);
