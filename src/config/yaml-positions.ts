@@ -386,7 +386,7 @@ function parseAll(text: string, file: string): { parsed: ParsedFile; unclosedQuo
       const duplicate = error.code === 'DUPLICATE_KEY';
       // The parser places a key that follows an empty value at the end of the line before it.
       // A slip the parser notices at a comment or blank line is the next line's.
-      const offset = duplicate ? keyStartFrom(text, error.pos[0]) : pastCommentLines(text, error.pos[0]);
+      const offset = duplicate ? keyStartFrom(text, error.pos[0]) : pastCommentLines(text, error.pos[0], BLOCK_SCALAR_INDENT.test(error.message));
       // A line the parser stops at its start is wrong where its text starts (the column its hint names).
       // (A tab the parser refuses as indentation is itself the place.)
       // A key with a value, then a line indented further: the mistake is that line's, and it is told there.
@@ -643,6 +643,8 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
   }
   const glued = dashGlued(text, lineStart);
   if (glued && (code === 'BAD_INDENT' || /without - indicator|same column/.test(message))) return glued;
+  // A blank line of a `|` block an editor filled with a tab: lining up is not it (probe DJ-3).
+  if (BLOCK_SCALAR_INDENT.test(message) && isTabOnlyLine(text.slice(lineStart, lineEndAt(text, lineStart)))) return 'this line holds a tab and nothing else: YAML indents with spaces only, so empty the line (or indent it with spaces)';
   if (code === 'BAD_INDENT' || /without - indicator/.test(message)) return lineThemUp(text, lineStart, doc);
   if (/^Unexpected scalar at node end/.test(message)) {
     // `actions: *ACCEPT 3 years`: the alias's name ends at the space, and the rest is left over.
@@ -736,10 +738,6 @@ const withLine = (line: number, hint: string | undefined): string | undefined =>
 
 /** The hint of an indentation slip, naming the line above that this one slipped from. */
 function lineThemUp(text: string, lineStart: number, doc: Document.Parsed): string {
-  const lineEnd = text.indexOf('\n', lineStart);
-  const raw = text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).replace(/\r$/, '');
-  // Only white space with a tab in it (a blank line of a `|` block an editor filled): lining up is not it (probe DJ-3).
-  if (raw.includes('\t') && raw.trim() === '') return 'this line holds a tab and nothing else: YAML indents with spaces only, so empty the line (or indent it with spaces)';
   const own = text.slice(lineStart).search(/\S/);
   const item = text[lineStart + own] === '-';
   const above = lineAbove(text, lineStart, doc, item);
@@ -847,18 +845,32 @@ function quoteKeyAt(text: string, offset: number): string {
 }
 
 /** `offset`, or where the next line with content starts when `offset`'s line is blank or a comment. */
-function pastCommentLines(text: string, offset: number): number {
+function pastCommentLines(text: string, offset: number, inBlockScalar = false): number {
   const own = text.lastIndexOf('\n', offset - 1) + 1;
   for (let lineStart = own; ; ) {
     const end = text.indexOf('\n', lineStart);
     const raw = text.slice(lineStart, end < 0 ? undefined : end);
-    // A line of white space holding a tab is no blank line to the parser, whose slip it is (probe DJ-3).
-    if (lineStart === own && raw.includes('\t') && raw.trim() === '') return offset;
+    // In a `|` block a line of white space holding a tab is no blank line to the parser: the slip is
+    // its (probe DJ-3). Elsewhere such a line is blank, as YAML reads it (second read SR102B-2).
+    if (inBlockScalar && lineStart === own && isTabOnlyLine(raw)) return offset;
     const line = raw.trim();
     if (line !== '' && !line.startsWith('#')) return lineStart === own ? offset : lineStart + text.slice(lineStart).search(/\S/);
     if (end < 0) return offset;
     lineStart = end + 1;
   }
+}
+
+/** The parser's words for a line of a `|` or `>` block indented less than its first. */
+const BLOCK_SCALAR_INDENT = /^Block scalar lines must not be less indented/;
+
+/** A line of white space only, a tab among it. */
+function isTabOnlyLine(line: string): boolean {
+  return line.includes('\t') && line.trim() === '';
+}
+
+function lineEndAt(text: string, lineStart: number): number {
+  const end = text.indexOf('\n', lineStart);
+  return end < 0 ? text.length : end;
 }
 
 /** The first character from `offset` that is not a space or a line break: where a key starts. */

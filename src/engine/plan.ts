@@ -22,6 +22,7 @@ import { resolveUncertain } from './uncertain.js';
 import { quoteValue } from '../config/quote.js';
 import { literalPlaceholders, placeholderFit, variablesIn } from '../config/interpolate.js';
 import { alikeIn, lookAlike } from './desired.js';
+import { pushAll } from '../util/push-all.js';
 
 export interface BuildPlanInput {
   kinds: KindMeta[];
@@ -103,7 +104,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics, { ...(input.readOnly ? { readOnly: true } : {}), ...hold });
   const lockUpdates = [...(input.lockUpdates ?? []), ...uncertain.updates];
   const ordered = orderChanges(classified.changes, input.kinds, input.live, Boolean(input.readOnly));
-  diagnostics.items.push(...ordered.diagnostics.items);
+  pushAll(diagnostics.items, ordered.diagnostics.items);
   if (diagnostics.hasErrors()) return { diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched };
 
   // Only the digest's source is kept: the getter must not hold the live objects for the whole apply.

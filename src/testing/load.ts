@@ -98,7 +98,7 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
       continue;
     }
     const parsed = parseWithPositions(read.text, file);
-    diagnostics.push(...parsed.diagnostics);
+    pushAll(diagnostics, parsed.diagnostics);
     // A key pasted into a test (a case's name, a comment) would be committed with it.
     const key = keyInFileText(file, read.text, env);
     if (key) diagnostics.push(key);
@@ -116,7 +116,7 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
         diagnostics.push({ severity: 'error', code: p.code, message: p.message, ...placeOf(p, doc.positions), ...(p.hint ? { hint: p.hint } : {}) });
       }
       const hygiene = textDiagnostics(value, doc.positions, { lineOf });
-      diagnostics.push(...hygiene);
+      pushAll(diagnostics, hygiene);
       const label = isPlainObject(value) && typeof value.kind === 'string' ? value.kind : 'test file';
       // A resource in a test file is in the wrong file, not a misspelt test.
       const resource = isPlainObject(value) && typeof value.kind === 'string' ? KINDS.find((k) => k.yamlKind === value.kind) : undefined;
@@ -329,7 +329,8 @@ class Checker {
       const flagSeverity = severityOf(flags.severity) ?? severity;
       // Only a severity, or empty lists: the case would pass whatever the billed review says (probe DJ-4).
       const listed = (list: unknown): boolean => Array.isArray(list) && list.length > 0;
-      if (!listed(flags.includes) && !listed(flags.excludes) && flags.count === undefined) {
+      // (`flags: {}` is the schema's `must not be empty`, said once.)
+      if (Object.keys(flags).length > 0 && !listed(flags.includes) && !listed(flags.excludes) && flags.count === undefined) {
         this.error('invalid-value', '`flags` checks nothing: it names no flag to include or exclude, and no `count`', `${ptr}/expect/flags`, 'add `includes`, `excludes` or `count`, or remove `flags`');
       }
       const included = new Set<string>();

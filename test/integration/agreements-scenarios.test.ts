@@ -990,11 +990,13 @@ describe('standard templates and attachments', () => {
 
   it('ends an apply whose upload answer was lost with the two ways on, as commands of this run, not with a plain re-run the plan refuses (probe DI-2)', async () => {
     await start();
-    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML });
+    // With a template that names it: skipped, as the upload failed, and no failure of its own to fix (second read SR102B-1).
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
     await writeFile(join(dir, 'attachments/security.pdf'), pdf('first'));
     t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/attachments', status: 'drop', count: 1 });
     const lost = await cli('apply', '-C', dir, '--auto-approve');
     expect(lost.code).toBe(1);
+    expect(lost.stdout).toContain('skip');
     expect(lost.stderr).toContain(`the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with \`id:\` and run docket apply -C ${dir} --adopt-files, otherwise docket apply -C ${dir} --retry-uncertain; it then converges`);
     expect(lost.stderr).not.toContain('fix what each failure above names');
     const retried = await cli('apply', '-C', dir, '--auto-approve', '--retry-uncertain');

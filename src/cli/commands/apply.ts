@@ -486,11 +486,13 @@ async function reportApply(
   const planStale = mayHaveChanged || report.results.some((r) => r.status === 'failed' && r.gone);
   const planAgain = shapedCommand('plan', shape);
   const again = settings.savedFile === undefined ? `run ${shapedCommand('apply', { ...shape, force: opts.force, adoptFiles: opts.adoptFiles })} again` : report.done > 0 || uncertain || planStale ? `make a new plan (${replanCommand(plan, opts.dir, settings.savedFile)}) and apply that one` : `apply the saved plan again (${reapplyCommand(opts.dir, settings.savedFile)})`;
+  // An earlier run's upload may be outside this run's targets: the commands that settle it are the whole plan's (second read SR102B-1).
+  const untargeted: PlanShape = { ...shape, target: [] };
   // Taken by the service, unnamed: it is live, and another upload would be as unnamed (probe FZ).
   const unknownUpload =
     marks.length > 0 && marks.every((m) => m.answered)
-      ? `the next plan stops at the upload${marks.length === 1 ? '' : 's'} the service took without naming: find ${marks.length === 1 ? 'its id' : 'their ids'} in the app, add ${marks.length === 1 ? 'it' : 'each'} as \`id:\` to ${marks.length === 1 ? 'its document' : 'their documents'} and run ${shapedCommand('apply', { ...shape, adoptFiles: true })}`
-      : `the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with \`id:\` and run ${shapedCommand('apply', { ...shape, adoptFiles: true })}, otherwise ${shapedCommand('apply', shape)} --retry-uncertain`;
+      ? `the next plan stops at the upload${marks.length === 1 ? '' : 's'} the service took without naming: find ${marks.length === 1 ? 'its id' : 'their ids'} in the app, add ${marks.length === 1 ? 'it' : 'each'} as \`id:\` to ${marks.length === 1 ? 'its document' : 'their documents'} and run ${shapedCommand('apply', { ...untargeted, adoptFiles: true })}`
+      : `the next plan stops at the upload whose outcome is unknown: if it is live, pin its id with \`id:\` and run ${shapedCommand('apply', { ...untargeted, adoptFiles: true })}, otherwise ${shapedCommand('apply', untargeted)} --retry-uncertain`;
   // With another error to end on (a signal, failed changes), the lock's is said before it.
   const ending = Boolean(report.stopped) || report.failed > 0 || report.skipped > 0;
   // With --emulator the sync records and the state have files of their own: the one that failed is named.
@@ -519,8 +521,7 @@ async function reportApply(
   const fix = pending
     ? waitFirst
     : uncertain
-      ? // The upload comes first: a plain re-run stops at it (probe DI-2).
-        `${unknownUpload}; ${report.failed > 1 || report.skipped > 0 ? `${FIX_FAILURES.replace('each failure', 'each other failure')} ${again}` : 'it then converges'}`
+      ? uncertainFix(report, unknownUpload, again)
       : report.checksCutShort && report.failed + report.skipped === 0
         ? `${CHECKS_CUT_SHORT} (give the next apply more time with --timeout)`
         : report.stopped && report.failed + report.skipped === 0
@@ -529,6 +530,18 @@ async function reportApply(
           : `${FIX_FAILURES} ${again}: it converges${unkeptShownAgain > 0 ? `, but for the fields the service did not keep as sent (noted above), which every plan shows again until \`ignore_fields\` leaves them out` : ''}`;
   if (report.stopped) throw new ApplyFailedError(report.failed, report.skipped, report.notStarted ?? 0, report.stopped, fix);
   if (report.failed > 0 || report.skipped > 0) throw new ApplyFailedError(report.failed, report.skipped, 0, undefined, fix);
+}
+
+/**
+ * An upload of unknown outcome and what else failed: this run's own upload first, since a plain
+ * re-run stops at it (probe DI-2), then the failures that were no such upload; an earlier run's
+ * mark after this run's failures, which are the news (second read SR102B-1).
+ */
+function uncertainFix(report: ApplyReport, unknownUpload: string, again: string): string {
+  const own = report.results.some((r) => r.outcomeUnknown);
+  const others = report.results.filter((r) => r.status === 'failed' && !r.outcomeUnknown).length;
+  if (!own) return `${FIX_FAILURES} ${again}; ${unknownUpload}`;
+  return others === 0 ? `${unknownUpload}; it then converges` : `${unknownUpload}; ${FIX_FAILURES.replace('each failure', 'each other failure')} ${again}`;
 }
 
 async function refuseUnprintedPlan(io: Io): Promise<void> {

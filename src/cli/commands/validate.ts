@@ -18,6 +18,7 @@ import type { ServiceName } from '../../api/types.js';
 import type { Workspace } from '../../engine/workspace.js';
 import type { DesiredResource } from '../../engine/types.js';
 import { join } from 'node:path';
+import { pushAll } from '../../util/push-all.js';
 
 interface ValidateOptions extends CommonOptions {
   output: 'text' | 'json';
@@ -39,7 +40,7 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
         if (tests.diagnostics.some((d) => d.severity === 'error')) throw new ConfigError([...project.diagnostics, ...tests.diagnostics], 'the test files are invalid', project.config.project.root);
         const keyProblems = await apiKeyDiagnostics(project.desired, project.config.project.prune, io.env);
         if (keyProblems.length > 0) throw new ConfigError([...project.diagnostics, ...tests.diagnostics, ...keyProblems], 'an API key is unfit to send', project.config.project.root);
-        project.diagnostics.push(...tests.diagnostics);
+        pushAll(project.diagnostics, tests.diagnostics);
         if (opts.output === 'json') {
           io.stdout(renderDiagnosticsJson(project.diagnostics, sourceLines(project.config.project.root)));
         } else {

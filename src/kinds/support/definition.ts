@@ -19,6 +19,7 @@ import type { Positions } from '../../config/types.js';
 import { DocPositions, isMergeKeyScalar, joinPointer, pointerToPath, splitPointer, type ParsedFile } from '../../config/yaml-positions.js';
 import { parseYamlFile, separatorBefore } from '../../config/yaml-read.js';
 import { yaml } from '../../util/lazy-yaml.js';
+import { pushAll } from '../../util/push-all.js';
 import { checkDefinitionRules } from './definition-rules.js';
 import { CHOICE_INPUTS, DEFINITION_SCHEMA, isRecord, withoutDates } from './definition-model.js';
 
@@ -235,9 +236,9 @@ export function parseDefinitionFile(text: string, file: string, parsed: ParsedFi
     });
   }
   // After a duplicate key the file still reads as written, as the README says of every check.
-  if (text.includes('<<') && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) diagnostics.push(...mergeKeys(text, file));
-  if (text.includes('*') && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) diagnostics.push(...tooManyAliases(text, file));
-  if (/null/i.test(text) && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) diagnostics.push(...nullWordKeys(text, file));
+  if (text.includes('<<') && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) pushAll(diagnostics, mergeKeys(text, file));
+  if (text.includes('*') && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) pushAll(diagnostics, tooManyAliases(text, file));
+  if (/(?:^|[\s{,?-])(?:null|Null|NULL)[ \t]*:/m.test(text) && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) pushAll(diagnostics, nullWordKeys(text, file));
   // A merge key is refused, but the file reads (merged); a second document does not change the first.
   return { value: first.value, positions: first.positions, diagnostics, readable: first.ok || first.readable === true };
 }
@@ -265,13 +266,13 @@ function tooManyAliases(text: string, file: string): Diagnostic[] {
   }
   const past = aliasPastLimit(lib, doc);
   const at = lineCounter.linePos(past?.at ?? 0);
-  const bringing = past && past.aliasCount > 1 ? `, each use bringing ${past.aliasCount} aliased values (${past.uses * past.aliasCount} in all)` : '';
+  const bringing = past && past.aliasCount > 1 ? `, each bringing ${past.aliasCount} aliased values (${(past.uses + 1) * past.aliasCount} in all, the anchor's own counted)` : '';
   return [
     {
       severity: 'error',
       code: 'definition-alias-count',
       message: past
-        ? `this definition file uses the anchor ${showName(`&${past.name}`)} ${past.uses} times${bringing}: the agreements service reads one at most ${MAX_DEFINITION_ALIASES} times in a definition, and refuses more as a resource exhaustion attack`
+        ? `this definition file uses the anchor ${showName(`&${past.name}`)} ${past.uses} times here${bringing}: the agreements service reads an anchor's value at most ${MAX_DEFINITION_ALIASES} times in a definition, the anchor itself counted, and refuses more as a resource exhaustion attack`
         : `this definition file uses its anchors more than the agreements service reads (${MAX_DEFINITION_ALIASES} values an anchor brings), which it refuses as a resource exhaustion attack`,
       file,
       line: at.line,
@@ -282,35 +283,52 @@ function tooManyAliases(text: string, file: string): Diagnostic[] {
 }
 
 /**
- * The alias at which the yaml library's guard stops reading, counted as it counts (nodes/Alias.js):
- * per anchored node, its uses times the aliased values inside it, in the order the values are read.
+ * The alias at which the yaml library's guard stops reading, counted as it counts (nodes/toJS.js,
+ * nodes/Alias.js): per anchored node, its uses, the anchor itself counted as one, times the aliased
+ * values inside it, in the order the values are read. Anchors are looked up as the walk meets them,
+ * not by resolving each alias against the whole document (second read SR102B-3, SR102B-4).
  */
 function aliasPastLimit(lib: ReturnType<typeof yaml>, doc: import('yaml').Document.Parsed): { at: number; name: string; uses: number; aliasCount: number } | undefined {
+  const anchored = new Map<string, unknown>();
+  const resolved = new Map<unknown, unknown>();
   const anchors = new Map<unknown, { count: number; aliasCount: number }>();
   const aliasCountOf = (node: unknown): number => {
     if (lib.isAlias(node)) {
-      const data = anchors.get(node.resolve(doc));
+      const data = anchors.get(resolved.get(node));
       return data ? data.count * data.aliasCount : 0;
     }
     if (lib.isCollection(node)) return (node.items as unknown[]).reduce<number>((most, item) => Math.max(most, aliasCountOf(item)), 0);
     if (lib.isPair(node)) return Math.max(aliasCountOf(node.key), aliasCountOf(node.value));
     return 1;
   };
-  let past: { at: number; name: string; node: unknown } | undefined;
+  let past: { at: number; name: string; data: { count: number; aliasCount: number } } | undefined;
+  const seen = (node: { anchor?: string | undefined }): void => {
+    if (node.anchor) anchored.set(node.anchor, node);
+  };
   lib.visit(doc, {
+    Scalar(_, node) {
+      seen(node);
+    },
+    Map(_, node) {
+      seen(node);
+    },
+    Seq(_, node) {
+      seen(node);
+    },
     Alias(_, alias) {
-      const found = alias.resolve(doc);
-      if (!found) return;
+      const found = anchored.get(alias.source);
+      if (!found) return undefined;
+      resolved.set(alias, found);
       let data = anchors.get(found);
-      if (!data) anchors.set(found, (data = { count: 0, aliasCount: 0 }));
+      if (!data) anchors.set(found, (data = { count: 1, aliasCount: 0 }));
       data.count += 1;
       if (data.aliasCount === 0) data.aliasCount = aliasCountOf(found);
-      if (past === undefined && data.count * data.aliasCount > MAX_DEFINITION_ALIASES) past = { at: alias.range?.[0] ?? 0, name: alias.source, node: found };
+      if (data.count * data.aliasCount <= MAX_DEFINITION_ALIASES) return undefined;
+      past = { at: alias.range?.[0] ?? 0, name: alias.source, data };
+      return lib.visit.BREAK;
     },
   });
-  if (past === undefined) return undefined;
-  const data = anchors.get(past.node)!;
-  return { at: past.at, name: past.name, uses: data.count, aliasCount: data.aliasCount };
+  return past === undefined ? undefined : { at: past.at, name: past.name, uses: past.data.count - 1, aliasCount: past.data.aliasCount };
 }
 
 /**

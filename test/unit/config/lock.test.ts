@@ -585,8 +585,11 @@ describe('docket.lock.json', () => {
         hint: "resolve the conflict by hand: keep each such entry's lines all from one side (its `id` with that side's `sha256`, `file` and `description`) and every entry only one side has, then remove the markers; the next apply uploads the file again where it differs",
       }),
     ]);
-    // Each side whole, as a person resolves it: read as it is.
-    expect(parseLockText(text.replace(`"sha256": "${v2}"`, `"sha256": "${v1}"`).replace(/<<<<<<< HEAD\n|=======\n[^]*?>>>>>>> pdf\n/g, ''), LOCK_FILE).diagnostics).toEqual([]);
+    // Each side's entry whole inside the markers, each with its own record: two resources, merged (second read SR102B-7).
+    const whole = `{\n  "version": 2,\n  "targets": {\n    ${JSON.stringify(PROD)}: {\n      "files": {\n<<<<<<< HEAD\n        "attachment:Sec 2": {\n          "id": "${renamed}",\n          "file": "attachments/sec.pdf",\n          "sha256": "${v1}"\n        }\n=======\n        "attachment:Sec": {\n          "id": "${reuploaded}",\n          "file": "attachments/sec.pdf",\n          "sha256": "${v2}"\n        }\n>>>>>>> pdf\n      }\n    }\n  },\n  "synced": {\n    ${JSON.stringify(PROD)}: {\n      "attachment:Sec": "${reuploaded} sha256=${fieldHash(v2)}",\n      "attachment:Sec 2": "${renamed} sha256=${fieldHash(v1)}"\n    }\n  }\n}\n`;
+    const merged = parseLockText(whole, LOCK_FILE);
+    expect(merged.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(Object.keys(merged.doc.targets[PROD]!.files).sort()).toEqual(['attachment:Sec', 'attachment:Sec 2']);
   });
 
   it('a key a version 2 lock has not is an error at the key, with the one meant, not its records read as none (probe NU-6)', () => {

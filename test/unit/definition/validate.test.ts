@@ -359,8 +359,10 @@ describe('parseDefinitionFile', () => {
     const uses = (n: number) => Array.from({ length: n }, (_, i) => `      g${i}: {label: *lab, input: text}`);
     const twice = parseDefinitionFile(lines('title: X', 'sections:', '  - heading: A', '    fields:', '      f0: {label: &lab One, input: text}', ...uses(60), '      f1: {label: &lab Two, input: text}', ...uses(60).map((l) => l.replace('g', 'h'))), 'c.cover.yaml');
     expect(twice.diagnostics).toEqual([]);
-    const once = parseDefinitionFile(lines('title: X', 'sections:', '  - heading: A', '    fields:', '      f0: {label: &lab One, input: text}', ...uses(101)), 'c.cover.yaml');
-    expect(once.diagnostics.map(brief)).toEqual([`${5 + 101}:21 definition-alias-count`]);
+    // The library counts the anchor itself: its 100th alias is one too many, and 99 are not.
+    const once = parseDefinitionFile(lines('title: X', 'sections:', '  - heading: A', '    fields:', '      f0: {label: &lab One, input: text}', ...uses(100)), 'c.cover.yaml');
+    expect(once.diagnostics.map(brief)).toEqual([`${5 + 100}:20 definition-alias-count`]);
+    expect(parseDefinitionFile(lines('title: X', 'sections:', '  - heading: A', '    fields:', '      f0: {label: &lab One, input: text}', ...uses(99)), 'c.cover.yaml').diagnostics).toEqual([]);
   });
 
   it('refuses a merge key, which the service reads as a plain `<<` key of the published text; anchors and aliases alone are fine', () => {
