@@ -1024,6 +1024,11 @@ const RENAMED_HINT =
 const SAME_FILE_HINT =
   'both sides uploaded the same file, as two uploads: keep either entry (the one whose id the live templates name saves a re-point; the other upload is left unnamed), then remove the markers';
 
+/** A conflict docket will not read: no entries, and the one problem that says what to do. */
+function unreadConflict(said: Diagnostic): ReadLockResult {
+  return { doc: emptyDocument(), diagnostics: [said] };
+}
+
 /** Both sides of a conflict as one document when no entry has two different values. */
 function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
   // Each side read as a whole file, its problems placed in it, then on the file's own lines.
@@ -1050,17 +1055,14 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
   for (const [side, read] of [['the side before =======', a], ['the side after =======', b]] as const) {
     const spliced = splicedEntries(read.doc);
     if (spliced.length === 0) continue;
-    return {
-      doc: emptyDocument(),
-      diagnostics: [
-        problem(
-          label,
-          sides.line,
-          `${label} has a merge conflict in which git took part of ${spliced.map((k) => JSON.stringify(k)).join(', ')} from each side: read with ${side}, ${spliced.length === 1 ? 'its entry records' : 'their entries record'} a \`sha256\` that ${spliced.length === 1 ? 'its' : 'their'} own sync record says the upload does not hold`,
-          "resolve the conflict by hand: keep each such entry's lines all from one side (its `id` with that side's `sha256`, `file` and `description`) and every entry only one side has, then remove the markers; the next apply uploads the file again where it differs",
-        ),
-      ],
-    };
+    return unreadConflict(
+      problem(
+        label,
+        sides.line,
+        `${label} has a merge conflict in which git took part of ${spliced.map((k) => JSON.stringify(k)).join(', ')} from each side: read with ${side}, ${spliced.length === 1 ? 'its entry records' : 'their entries record'} a \`sha256\` that ${spliced.length === 1 ? 'its' : 'their'} own sync record says the upload does not hold`,
+        "resolve the conflict by hand: keep each such entry's lines all from one side (its `id` with that side's `sha256`, `file` and `description`) and every entry only one side has, then remove the markers; the next apply uploads the file again where it differs",
+      ),
+    );
   }
   // A version 1 side against a version 2 one (a branch moved to a newer docket): read as moved too.
   const ambiguous = [...relocateLegacy(a.doc, b.doc), ...relocateLegacy(b.doc, a.doc)];
@@ -1134,18 +1136,15 @@ function mergeSides(sides: ConflictSides, label: string): ReadLockResult {
   merged.legacy ??= b.doc.legacy;
   if (merged.legacy === undefined) delete merged.legacy;
   if (clashes.length > 0) {
-    return {
-      doc: emptyDocument(),
-      diagnostics: [
-        problem(
-          label,
-          sides.line,
-          `${label} has a merge conflict whose two sides record ${clashes.join(', ')} differently`,
-          // Each clash of two uploads whose later one the lock names: what to keep, said outright.
-          !renamedOnOneSide && keeps.length === clashes.length && keeps.every((k) => k !== '') ? `${keeps.join('; ')}; keep every entry only one side has, then remove the markers` : onlyIds ? SAME_FILE_HINT : renamedOnOneSide ? RENAMED_HINT : CONFLICT_HINT,
-        ),
-      ],
-    };
+    return unreadConflict(
+      problem(
+        label,
+        sides.line,
+        `${label} has a merge conflict whose two sides record ${clashes.join(', ')} differently`,
+        // Each clash of two uploads whose later one the lock names: what to keep, said outright.
+        !renamedOnOneSide && keeps.length === clashes.length && keeps.every((k) => k !== '') ? `${keeps.join('; ')}; keep every entry only one side has, then remove the markers` : onlyIds ? SAME_FILE_HINT : renamedOnOneSide ? RENAMED_HINT : CONFLICT_HINT,
+      ),
+    );
   }
   const records = dropped === 1 ? '1 sync record' : `${dropped} sync records`;
   return {
