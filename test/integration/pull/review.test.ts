@@ -193,13 +193,21 @@ describe('docket pull (review service)', () => {
     }
   });
 
-  it('takes a --target of a rule of a live playbook no file declares in drift as in pull (probe LE-2)', async () => {
+  /** A configuration of one playbook applied to an emulator of the test's own, with the app's API on it; closed after `body`. */
+  async function withKeptPlaybook(body: (dir: string, run: ReturnType<typeof cliWith>, app: App) => Promise<void>): Promise<void> {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/kept.yaml': 'kind: Playbook\nname: Kept\nrules:\n  - name: R\n    actions: ACCEPT\n' });
     const own = await startTestEmulator();
     try {
       const run = cliWith(() => own.env);
       await applyOk(run, dir);
-      const app = new App(own.env);
+      await body(dir, run, new App(own.env));
+    } finally {
+      await own.emulator.close();
+    }
+  }
+
+  it('takes a --target of a rule of a live playbook no file declares in drift as in pull (probe LE-2)', async () => {
+    await withKeptPlaybook(async (dir, run, app) => {
       await app.createPlaybook({ name: 'Made Live' });
       await app.createRule('Made Live', { name: 'Term', actions: 'ACCEPT 2 years' });
       const drift = await run('drift', '-C', dir, '--target', 'rule/Made Live/Term');
@@ -210,18 +218,11 @@ describe('docket pull (review service)', () => {
       expect((await run('drift', '-C', dir, '--target', 'rule/Made Live/Nope')).stderr).toContain('unknown-target');
       // The playbook made in the app is no file's: the plan leaves it alone.
       await expectNoChanges(run, dir);
-    } finally {
-      await own.emulator.close();
-    }
+    });
   });
 
   it('takes a --target of a rule by the playbook that holds it when one playbook\'s name starts another\'s (probes DD-1, DD-2)', async () => {
-    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/kept.yaml': 'kind: Playbook\nname: Kept\nrules:\n  - name: R\n    actions: ACCEPT\n' });
-    const own = await startTestEmulator();
-    try {
-      const run = cliWith(() => own.env);
-      await applyOk(run, dir);
-      const app = new App(own.env);
+    await withKeptPlaybook(async (dir, run, app) => {
       await app.createPlaybook({ name: 'X' });
       await app.createRule('X', { name: 'Y/Z', actions: 'ACCEPT Y/Z' });
       await app.createPlaybook({ name: 'X/Y' });
@@ -242,9 +243,7 @@ describe('docket pull (review service)', () => {
       expect(drift.stdout).toContain('+ rule "A/B/D"');
       expect(drift.stdout).not.toContain('B/C');
       await expectNoChanges(run, dir);
-    } finally {
-      await own.emulator.close();
-    }
+    });
   });
 
   it('keeps a playbook file written in JSON valid JSON, in its key order and indentation (probe DG-2)', async () => {
