@@ -180,7 +180,7 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
     used.add(key);
     const what = sentText(change, mark, key);
     // A stalled publish of other values than the files hold now: landing late, it replaces the files' publish, not doubles it (probe DO-3).
-    const otherValues = d !== undefined && mark.sent !== undefined && Object.entries(mark.sent).some(([field, digest]) => field in d.fields && fieldHash(d.fields[field]) !== digest);
+    const otherValues = d !== undefined && sentOtherThan(mark, d);
     if (landedAlready(change, mark)) {
       out.givenUp.push({ key, since: mark.since });
     } else if (!mayStillLand(mark.since, scope.now.getTime())) {
@@ -221,7 +221,7 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
     if (!d && !scope.retry && mayStillLand(mark.since, scope.now.getTime())) continue;
     // A publish of what the files no longer hold, live as the files are now: not landed yet, and
     // landing, it would make the value it sent live over theirs (the files put back, probe RQ-2).
-    if (d && !scope.retry && mark.sent && mayStillLand(mark.since, scope.now.getTime()) && Object.entries(mark.sent).some(([field, digest]) => field in d.fields && fieldHash(d.fields[field]) !== digest)) {
+    if (d && !scope.retry && mayStillLand(mark.since, scope.now.getTime()) && sentOtherThan(mark, d)) {
       out.stops.push({
         severity: scope.readOnly ? 'warning' : 'error',
         code: 'uncertain-create',
@@ -234,6 +234,11 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
     out.givenUp.push({ key, since: mark.since });
   }
   return out;
+}
+
+/** Whether a publish's mark sent other values than the files hold now (a field the files no longer declare aside). */
+function sentOtherThan(mark: LandingMark, d: DesiredResource): boolean {
+  return mark.sent !== undefined && Object.entries(mark.sent).some(([field, digest]) => field in d.fields && fieldHash(d.fields[field]) !== digest);
 }
 
 /** The declared objects by the `kind:key`s they had under former names (keysOf), for the few marks that need it. */

@@ -23,7 +23,7 @@ import type { AnyKind } from '../kinds/index.js';
 import type { ConfigContext, PullField } from '../kinds/kind.js';
 import { isPlainObject, withoutKey } from '../util/plain.js';
 import { ignoredFieldsWritten, settingsWritten, withoutOwnSettings, withSettings, type WrittenSettings } from '../kinds/support/policy.js';
-import { parse as parseYaml, type Document } from 'yaml';
+import type { Document } from 'yaml';
 import { quoteValue } from '../config/quote.js';
 import { literalPlaceholders, literalText, placeholderFit, placeholderParts, variablesCouldGive, variablesIn } from '../config/interpolate.js';
 import { followsSwappedName, movedFromDeclared, movedLiveOntoDeclared, syncedAsAnotherDeclared } from './moved-live.js';
@@ -2098,20 +2098,22 @@ function sameName(written: unknown, name: string): boolean {
   return typeof written === 'string' && normName(written) === name;
 }
 
-/** A data file that started with a byte-order mark keeps it (editors and some tools on Windows want it). */
 /**
  * A resource file written in JSON stays JSON: the YAML edit writes new keys unquoted and flow
  * items with trailing commas, which `jq` and JSON linters refuse (probe DG-2). JSON holds no
  * comments, so the edited value written whole, in the file's key order and indentation, loses nothing.
  */
 function asJsonWhereJson(before: string, edited: string): string {
-  const was = jsonObjectOf(before.replace(/^\uFEFF+/, ''));
-  if (was === undefined || jsonObjectOf(edited.replace(/^\uFEFF+/, '')) !== undefined) return edited;
-  const value: unknown = parseYaml(edited.replace(/^\uFEFF+/, ''));
+  // (jsonObjectOf reads past a byte-order mark, as trimStart takes it for white space.)
+  const was = jsonObjectOf(before);
+  if (was === undefined || jsonObjectOf(edited) !== undefined) return edited;
+  // As a data file written in JSON is (writeDataFile): by the reader pull edits with.
+  const value = documentValues(edited)[0];
   if (!fitsJson(value)) return edited;
   return keptBom(before, withEndingsOf(before, jsonLike(before, was, value, true)));
 }
 
+/** A data file that started with a byte-order mark keeps it (editors and some tools on Windows want it). */
 function keptBom(before: string, after: string): string {
   return before.startsWith('\uFEFF') && !after.startsWith('\uFEFF') ? `\uFEFF${after}` : after;
 }

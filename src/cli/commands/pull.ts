@@ -74,7 +74,6 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       const lockRoot = applyLockRoot(root);
       // The commands a report names, as this pull was run: its folder, environment, emulator (probe CJ-4).
       const runShape = { dir: opts.dir, env: opts.env, emulator: opts.emulator, target: [] };
-      const asRunCommands = { apply: shapedCommand('apply', runShape), plan: shapedCommand('plan', runShape) };
       const { plan, result, refused } = await locked(() => withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds), ...(check ? { check } : {}) }, async (s) => {
         if (!dryRun) refuseLockMovedAway(root, lockRoot, PULL);
         // The configuration's warnings (a lock file's merge conflict, say), as plan and validate give them.
@@ -133,7 +132,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       if (opts.output === 'json') io.stdout(renderPullJson(plan, result, { dryRun, kinds: [...new Set(kindNames(opts.kind))], targets: opts.target, guard: refused }));
       else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts), maxChars: room, limitSaid: MARKDOWN_MAX_CHARS, syncFile })));
       // The plan to run next names this pull's environment: another's would show its own organization (probe OD-2).
-      else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts), syncFile, planCommand: asRunCommands.plan }));
+      else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts), syncFile, planCommand: shapedCommand('plan', runShape) }));
       if (told && !opts.quiet) io.stderr(`${told}\n`);
       if (!dryRun && result.files.length > 0) await sayDoneUnreported(io, `the pull wrote ${result.files.length === 1 ? '1 file and recorded it' : `${result.files.length} files and recorded them`} in sync`);
       setExit(0);

@@ -237,8 +237,11 @@ export function parseDefinitionFile(text: string, file: string, parsed: ParsedFi
   }
   // After a duplicate key the file still reads as written, as the README says of every check.
   if (text.includes('<<') && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) pushAll(diagnostics, mergeKeys(text, file));
-  if (text.includes('*') && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) pushAll(diagnostics, tooManyAliases(text, file));
-  if (/(?:^|[\s{,?-])(?:null|Null|NULL)[ \t]*:/m.test(text) && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) pushAll(diagnostics, nullWordKeys(text, file));
+  // The file as the service's reader parses it (no merge keys), parsed once for the checks that ask.
+  let asServed: ServedDocument | undefined;
+  const served = (): ServedDocument => (asServed ??= servedDocument(text));
+  if (text.includes('*') && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) pushAll(diagnostics, tooManyAliases(served(), file));
+  if (/(?:^|[\s{,?-])(?:null|Null|NULL)[ \t]*:/m.test(text) && !diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) pushAll(diagnostics, nullWordKeys(served(), file));
   // A merge key is refused, but the file reads (merged); a second document does not change the first.
   return { value: first.value, positions: first.positions, diagnostics, readable: first.ok || first.readable === true };
 }
@@ -251,10 +254,20 @@ export function parseDefinitionFile(text: string, file: string, parsed: ParsedFi
  */
 export const MAX_DEFINITION_ALIASES = 100;
 
-function tooManyAliases(text: string, file: string): Diagnostic[] {
+/** A definition file's first document, parsed as the service's YAML reader parses it, with its line counter. */
+interface ServedDocument {
+  doc: import('yaml').Document.Parsed | undefined;
+  lineCounter: import('yaml').LineCounter;
+}
+
+function servedDocument(text: string): ServedDocument {
+  const lineCounter = new (yaml().LineCounter)();
+  const [doc] = yaml().parseAllDocuments(text, { lineCounter }) as import('yaml').Document.Parsed[];
+  return { doc, lineCounter };
+}
+
+function tooManyAliases({ doc, lineCounter }: ServedDocument, file: string): Diagnostic[] {
   const lib = yaml();
-  const lineCounter = new lib.LineCounter();
-  const [doc] = lib.parseAllDocuments(text, { lineCounter }) as import('yaml').Document.Parsed[];
   if (!doc) return [];
   // The service's reader is the judge: a file it reads is no error, whatever the count by name
   // (an anchor defined again is another anchor, probe DO-1).
@@ -336,11 +349,9 @@ function aliasPastLimit(lib: ReturnType<typeof yaml>, doc: import('yaml').Docume
  * name `null`, but the emulator's reader (the yaml library, as NOTE(api) takes the service's to be)
  * makes the key `""`, so a field docket tests by `null` is no field of the service (probe DO-2).
  */
-function nullWordKeys(text: string, file: string): Diagnostic[] {
+function nullWordKeys({ doc, lineCounter }: ServedDocument, file: string): Diagnostic[] {
   const lib = yaml();
-  const lineCounter = new lib.LineCounter();
   const out: Diagnostic[] = [];
-  const [doc] = lib.parseAllDocuments(text, { lineCounter }) as import('yaml').Document.Parsed[];
   if (!doc) return out;
   lib.visit(doc, {
     Pair(_, pair) {

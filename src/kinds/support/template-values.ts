@@ -111,11 +111,10 @@ const MAX_ITEM_PAIRS = 10_000;
  * item it took the place of, which then read as changed and swapped the two in the file (probe DG-1).
  */
 function keptItems(node: ValueKinds | undefined, written: readonly unknown[], pulled: readonly unknown[]): unknown[] {
+  if (pulled.length * written.length > MAX_ITEM_PAIRS) return pulled.map((item, i) => (i < written.length ? kept(node, written[i], item) : item));
   const used = new Set<number>();
-  const byValue = pulled.length * written.length <= MAX_ITEM_PAIRS;
-  const writtenBySchema = byValue ? written.map((w) => bySchema(node, w)) : [];
+  const writtenBySchema = written.map((w) => bySchema(node, w));
   const places = pulled.map((item) => {
-    if (!byValue) return -1;
     const read = bySchema(node, item);
     const at = writtenBySchema.findIndex((w, j) => !used.has(j) && sameValue(w, read));
     if (at >= 0) used.add(at);
@@ -126,7 +125,7 @@ function keptItems(node: ValueKinds | undefined, written: readonly unknown[], pu
   const left = written.map((_, j) => j).filter((j) => !used.has(j));
   let next = 0;
   return pulled.map((item, i) => {
-    const at = places[i]! >= 0 ? places[i]! : byValue ? (left[next++] ?? -1) : i < written.length ? i : -1;
+    const at = places[i]! >= 0 ? places[i]! : (left[next++] ?? -1);
     return at < 0 ? item : kept(node, written[at], item);
   });
 }
