@@ -54,6 +54,11 @@ export type { EmulatorStats } from './stats.js';
 export type { LoggedRequest } from './request-log.js';
 export { DEFAULT_VARIANTS, type EmulatorVariants } from './variants.js';
 
+/** The API key a request's `Authorization: Bearer` header sends, if it sends one. */
+function bearerKey(ctx: Pick<RequestContext, 'headers'>): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(ctx.headers.authorization ?? '')?.[1];
+}
+
 /** A review path in an organization, under nested routes: the organization's id. */
 const NESTED_ORGANIZATION = /^\/review\/v1\/organizations\/([0-9a-fA-F-]{36})(?:\/|$)/;
 
@@ -456,7 +461,7 @@ class EmulatorServer implements EmulatorControls {
     // this variant serves no route there (`/users` with no users list): it opens it, or the run's
     // next read, the organizations list, would not show it (probe DE-2). Under flat routes it does not (OL-1).
     if (match.kind === 'none' && scope === 'review' && this.settings.variants.reviewPaths === 'nested' && NESTED_ORGANIZATION.test(ctx.path)) {
-      const key = /^Bearer\s+(\S+)\s*$/i.exec(ctx.headers.authorization ?? '')?.[1];
+      const key = bearerKey(ctx);
       if (key) this.openOrganization(ctx.path, key);
     }
     if (match.kind === 'none' && this.keyThatOpens(ctx)) throw notFound(`no route for ${ctx.method} ${ctx.path}`);
@@ -471,14 +476,13 @@ class EmulatorServer implements EmulatorControls {
 
   /** Whether the request's key is one an organization has, or an organization's own key (`docket-emulator-key-<id>`), which opens one. */
   private keyThatOpens(ctx: RequestContext): boolean {
-    const key = /^Bearer\s+(\S+)\s*$/i.exec(ctx.headers.authorization ?? '')?.[1];
+    const key = bearerKey(ctx);
     return key !== undefined && (this.store.organizationsForKey(key).length > 0 || (this.openOrganizations && OWN_KEY.test(key)));
   }
 
   /** `routed`: the path is a route; one answered 404 opens no organization (probe OL-1: flat routes, a nested probe). */
   private authenticate(ctx: RequestContext, routed: boolean): Principal {
-    const header = ctx.headers.authorization ?? '';
-    const key = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+    const key = bearerKey(ctx);
     if (key && routed) this.openOrganization(ctx.path, key);
     const orgs = key ? this.store.organizationsForKey(key) : [];
     if (!key || orgs.length === 0) {
