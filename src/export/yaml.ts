@@ -4,7 +4,7 @@
  * `# yaml-language-server: $schema=…` line editors use to complete and check a document.
  */
 import path from 'node:path';
-import { Document, parse, Scalar, visit } from 'yaml';
+import { CST, Document, Parser, parse, Scalar, visit } from 'yaml';
 import { canonicalJson } from '../engine/canonical.js';
 import { escapeInvisible, holdsInvisible } from '../util/invisible.js';
 import { plainYamlDocuments } from '../config/yaml-read.js';
@@ -54,15 +54,38 @@ export function toYaml(value: unknown, quote?: (text: string) => boolean, indent
   // lines are one step deeper than their key, so the indicator is the step (`|4` in a file of 4
   // spaces). A list item's block is 2 past its dash either way.
   const text = indent === 2 ? written : written.replace(/^([^\n]*: )([|>])2([+-]?)$/gm, `$1$2${indent}$3`);
+  const bare = withoutEmptyFirstLineSpaces(text);
   // Every file docket writes whole is read back before it is written: a value the library writes
   // so that it reads otherwise (spaces a block scalar drops) stops the command instead of changing data.
   // As the loader reads it: the fast readers where they read exactly as the full parser does.
-  const plain = plainYamlDocuments(text);
-  const read: unknown = plain?.length === 1 ? plain[0] : parse(text, { logLevel: 'silent' });
+  const plain = plainYamlDocuments(bare);
+  const read: unknown = plain?.length === 1 ? plain[0] : parse(bare, { logLevel: 'silent' });
   if (canonicalJson(read ?? null) !== canonicalJson(JSON.parse(JSON.stringify(value ?? null)) as unknown)) {
-    throw new Error(`docket wrote YAML that reads back otherwise than the value it was given: ${JSON.stringify(text.slice(0, 200))}`);
+    throw new Error(`docket wrote YAML that reads back otherwise than the value it was given: ${JSON.stringify(bare.slice(0, 200))}`);
   }
-  return text;
+  return bare;
+}
+
+/**
+ * Text starting with a line break without the spaces the library writes on the block's first,
+ * empty line: they read back as nothing, and editors and hooks flag them (probe DG-5). A first
+ * line of spaces that are text (`"  \nx"`) stays.
+ */
+function withoutEmptyFirstLineSpaces(text: string): string {
+  if (!/[|>][^\n]*\n +\n/.test(text)) return text;
+  const tokens = [...new Parser().parse(text)];
+  let changed = false;
+  for (const token of tokens) {
+    if (token.type !== 'document') continue;
+    CST.visit(token, ({ value }) => {
+      if (value?.type !== 'block-scalar' || !/^ +\n/.test(value.source)) return;
+      const read = CST.resolveAsScalar(value).value;
+      if (!read.startsWith('\n')) return;
+      value.source = value.source.replace(/^ +/, '');
+      changed = true;
+    });
+  }
+  return changed ? tokens.map((token) => CST.stringify(token)).join('') : text;
 }
 
 /**

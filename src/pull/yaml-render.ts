@@ -232,12 +232,20 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
     // Text that starts with spaces needs an indentation indicator, which the library writes for
     // lines 2 past `copy.indent`; a reader counts it from the mapping's own depth (`token.indent`).
     const deeper = 'indent' in copy ? copy.indent - token.indent : 0;
-    const text = inHeaderOrderOf(token, deeper > 0 ? withIndicatorFrom(written, deeper) : written);
+    const text = withoutFirstLineIndent(inHeaderOrderOf(token, deeper > 0 ? withIndicatorFrom(written, deeper) : written), value);
     const refolded = type === Scalar.BLOCK_FOLDED && original === Scalar.BLOCK_FOLDED && token.type === 'block-scalar' && typeof value === 'string';
     return { start: token.offset, end, text: refolded ? withFileFolds(replaced, text, value) : text };
   }
   const source = (copy as CST.FlowScalar).source;
   return { start: token.offset, end, text: (type === Scalar.QUOTE_DOUBLE ? withEscapes(escapeInvisible(source), escaped) : source) + lineEnd };
+}
+
+/**
+ * A block whose text starts with a line break without the spaces the library writes on that
+ * first, empty line: they read back as nothing, and editors and hooks flag them (probe DG-5).
+ */
+function withoutFirstLineIndent(block: string, value: unknown): string {
+  return typeof value === 'string' && value.startsWith('\n') ? block.replace(/^([^\n]*\n) +(?=\r?\n)/, '$1') : block;
 }
 
 /**

@@ -34,6 +34,17 @@ describe('toYaml', () => {
     expect(toYaml({ list: ['  a\nb'] }, undefined, 4)).toBe('list:\n    - |2-\n        a\n      b\n');
   });
 
+  it('writes text that starts with a line break with no spaces on the block\'s first, empty line, and reads it back exactly (probe DG-5)', () => {
+    for (const indent of [2, 4]) {
+      const value = { rules: [{ actions: '\nACCEPT\n\n  indented\n' }], description: '\n\nTwo blank lines first\n', spaced: '  \nstarts with spaces\n' };
+      const text = toYaml(value, undefined, indent);
+      expect(text).not.toMatch(/(actions|description): [|>][^\n]*\n +\n/);
+      expect(parse(text)).toEqual(value);
+      // Spaces that are text stay: the third value's first line is its own two spaces.
+      expect(text).toMatch(/spaced: \|\d\n {4,6}\n/);
+    }
+  });
+
   it('keeps the key order it is given', () => {
     expect(toYaml({ kind: 'Playbook', name: 'B', description: 'x', rules: [] })).toBe('kind: Playbook\nname: B\ndescription: x\nrules: []\n');
     expect(toYaml({ z: 1, a: 2 })).toBe('z: 1\na: 2\n');

@@ -150,6 +150,14 @@ describe('editYaml', () => {
     expect(edit(`\uFEFF${block}`, (v) => setAt(v, '/name', 'MSA')).text).toBe(`\uFEFF${block.replace('NDA', 'MSA')}`);
   });
 
+  it('writes text that starts with a line break with no spaces on the block\'s first, empty line, in a new block and in one the file had (probe DG-5)', () => {
+    const text = 'kind: Playbook\nname: N\ndescription: one line\nrules:\n  - name: R\n    actions: |  # kept\n        ACCEPT\n';
+    const live = { kind: 'Playbook', name: 'N', description: '\nStarts blank\n', rules: [{ name: 'R', actions: '\n\nACCEPT\n  indented\n' }] };
+    const result = edit(text, () => live);
+    expect(result.text).toBe('kind: Playbook\nname: N\ndescription: |\n\n  Starts blank\nrules:\n  - name: R\n    actions: |  # kept\n\n\n        ACCEPT\n          indented\n');
+    expect(documentValues(result.text!)[0]).toEqual(live);
+  });
+
   it('rewrites a scalar in its own style, keeping the comment after it and every other byte', () => {
     const { text } = edit(PLAYBOOK, (v) => setAt(setAt(v, '/name', 'Inbound NDAs'), '/description', "NDAs we're sent"));
     expect(text).toBe(PLAYBOOK.replace('name: Inbound NDA   #', 'name: Inbound NDAs   #').replace("description: 'NDAs we receive'", "description: 'NDAs we''re sent'"));
