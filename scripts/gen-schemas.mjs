@@ -1208,7 +1208,9 @@ function typedLeaf(node) {
 function wrapLeaf(node, state) {
   const outer = {};
   const inner = {};
-  for (const [k, v] of Object.entries(node)) (OUTER_KEYS.includes(k) ? outer : inner)[k] = v;
+  // Examples of text stay beside the type: there an editor completes "3.0" quoted; beside anyOf, as the number 3.0 (probe DJ-6).
+  const outerKeys = node.type === 'string' ? OUTER_KEYS.filter((k) => k !== 'examples') : OUTER_KEYS;
+  for (const [k, v] of Object.entries(node)) (outerKeys.includes(k) ? outer : inner)[k] = v;
   return { ...outer, anyOf: [inner, variableRef([inner], state)] };
 }
 

@@ -17,6 +17,8 @@ export interface CompletionItem {
   label: string;
   /** What choosing it inserts (a snippet such as `repeat: ${1:1}`). */
   insertText?: string;
+  /** Where the server gives the text as an edit of the line instead. */
+  textEdit?: { newText: string };
 }
 
 /** What an editor's settings say: validation and completion on, schemas from the files' modelines only. */

@@ -54,6 +54,16 @@ describe('the bundled example in yaml-language-server', () => {
   });
 });
 
+describe('completions an editor inserts read back as what they show', () => {
+  it('completes a template\'s standard_version quoted ("3.0"), which YAML would read unquoted as the number 3 (probe DJ-6)', async () => {
+    const dir = await makeDir({});
+    const file = path.join(dir, 'version.yaml');
+    await server.open(file, `${modeline(dir, 'template.schema.json')}kind: Template\nname: T\ntype: NDA\nstandard_version: \n`);
+    const inserted = (await server.complete(file, 4, 'standard_version: '.length)).map((c) => c.textEdit?.newText ?? c.insertText ?? c.label);
+    expect(inserted).toEqual(['"1.0"', '"2.1"', '"3.0"']);
+  });
+});
+
 describe('what validate refuses, the editor flags where a schema can say it', () => {
   it('a date that is on no calendar (February 30, February 29 of a common year) is flagged, in date and date-or-time fields, as validate refuses it', async () => {
     const dir = await makeDir({});
