@@ -36,7 +36,7 @@ import { isTestFile } from '../config/discover.js';
 import { normName } from '../engine/normalize.js';
 import { testNamesOf } from '../kinds/support/test-subjects.js';
 import { RENAME_IN_FILE_CODES, SETTING_CODES } from '../kinds/support/fixed-in-files.js';
-import { nameKey } from '../testing/match.js';
+import { nameKey, ruleNamed } from '../testing/match.js';
 import { testNames } from '../testing/names.js';
 import { formerNames, setAt } from './values.js';
 import { headerModeline } from '../kinds/support/definition-text.js';
@@ -1216,8 +1216,10 @@ class PullPlanner {
     const out = new Map<string, { index: number; pointer: string }[]>();
     const role = testNamesOf(kind);
     if (!role) return out;
-    // Rules as the tests match them (README: Matching rules): a name validate takes is a name renamed here.
-    const same = (a: string, b: string): boolean => nameKey(a) === nameKey(b);
+    // Rules as the tests match them (README: Matching rules): a name validate takes is a name renamed
+    // here; of rules whose names compare alike (Term, TERM), the one the test writes (probe EA-1).
+    const siblings = role.part ? this.declaredPartsOf(kind, parents) : [];
+    const same = (written: string, rule: string): boolean => (siblings.length > 0 ? ruleNamed(written, siblings) === rule : nameKey(written) === nameKey(rule));
     for (const file of this.input.tests ?? []) {
       if (this.conflictedTest(file)) continue;
       // The names as the file was read: two objects that swapped names would otherwise each undo the other's edit.
@@ -1231,6 +1233,13 @@ class PullPlanner {
       });
     }
     return out;
+  }
+
+  /** The names of the `kind` the files declare in the first of `parents` (their playbook as the files name it). */
+  private declaredPartsOf(kind: KindName, parents: Set<string> | undefined): string[] {
+    const parent = parents ? [...parents][0] : undefined;
+    if (parent === undefined) return [];
+    return this.input.desired.filter((d) => d.kind === kind && d.parent?.key === parent).map((d) => d.key.slice(parent.length + 1));
   }
 
   /**

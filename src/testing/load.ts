@@ -30,7 +30,7 @@ import { isPlainObject } from '../util/plain.js';
 import { LINK_HINT, NOT_REGULAR_FILE, linkReason } from '../util/special-file.js';
 import { fileHeadOrError } from '../util/file-head.js';
 import { countLabel, outcomesLabel, textLabel } from './labels.js';
-import { fieldNames, nameKey } from './match.js';
+import { exactNameKey, fieldNames, nameKey } from './match.js';
 import { shortList } from '../render/facts.js';
 import type { ContractRef, Count, Expectation, ExpectationSpec, OutcomeSet, PlaybookCase, Severity, TemplateCase, TestFile, TextMatch } from './types.js';
 import { wordFileProblem } from '../util/word-file.js';
@@ -289,10 +289,16 @@ class Checker {
     const reviewType = typeof c.review_type === 'string' ? c.review_type : base.reviewType;
     const expect = isPlainObject(c.expect) ? c.expect : {};
     const specs: { spec: ExpectationSpec; pointer: string; severity: Severity }[] = [];
+    const namedExactly = (name: string): boolean => (rules ?? []).filter((r) => nameKey(r) === nameKey(name)).length > 1;
     const ruleName = (value: unknown, pointer: string): string => {
       const name = normName(value);
+      // Rules whose names compare alike (Term, TERM) are named as written: one written otherwise names neither (probe EA-2).
+      const alike = rules && typeof value === 'string' ? rules.filter((r) => nameKey(r) === nameKey(name)) : [];
+      if (alike.length > 1 && !alike.some((r) => exactNameKey(r) === exactNameKey(name))) {
+        this.error('unknown-rule', `${quoteValue(name)} is not a rule of the playbook, and ${alike.length} are alike: ${alike.map((r) => quoteValue(r)).join(', ')}`, pointer, 'write the name as the rule has it: rules whose names differ only in letter case or in how a character is encoded are different rules');
+      }
       // As the matching compares them (README: Matching rules), or a name it would accept is refused here.
-      if (rules && typeof value === 'string' && !rules.some((r) => nameKey(r) === nameKey(name))) {
+      else if (rules && typeof value === 'string' && alike.length === 0) {
         const renamed = this.renamedRules.get(nameKey(name));
         if (renamed) this.error('unknown-rule', `${quoteValue(name)} is not a rule of the playbook: it is renamed to ${quoteValue(renamed)} (renamed_from)`, pointer, `name it ${quoteValue(renamed)}`);
         else this.error('unknown-rule', `${quoteValue(name)} is not a rule of the playbook${didYouMean(name, rules)}`, pointer, rules.length > 0 ? `its rules: ${rules.map(showWholeText).join(', ')}` : undefined);
@@ -304,9 +310,11 @@ class Checker {
       const pointer = `${ptr}/expect/redlines/${i}`;
       const evaluation = r.evaluation === undefined ? undefined : this.outcomes(r.evaluation, `${pointer}/evaluation`);
       const commentary = r.commentary === undefined ? undefined : this.text(r.commentary, `${pointer}/commentary`);
+      const topic = ruleName(r.topic, `${pointer}/topic`);
       const spec: ExpectationSpec = {
         type: 'redline',
-        topic: ruleName(r.topic, `${pointer}/topic`),
+        topic,
+        ...(namedExactly(topic) ? { exact: true as const } : {}),
         ...(evaluation ? { evaluation } : {}),
         ...(r.count !== undefined ? { count: this.count(r.count, `${pointer}/count`) } : {}),
         ...(commentary ? { commentary } : {}),
@@ -338,14 +346,16 @@ class Checker {
         (Array.isArray(flags[list]) ? (flags[list] as unknown[]) : []).forEach((name, i) => {
           const pointer = `${ptr}/expect/flags/${list}/${i}`;
           const rule = ruleName(name, pointer);
+          const exact = namedExactly(rule);
+          const key = exact ? `=${exactNameKey(rule)}` : nameKey(rule);
           if (list === 'includes') {
-            included.add(nameKey(rule));
+            included.add(key);
             // A RedlineReview raises no flag (seed 000: its answer holds only redline evaluations), as a SummaryReview evaluates no rule (probe YA-2).
             if (reviewType === 'RedlineReview') this.error('invalid-value', `flag ${quoteValue(rule)} is expected of a RedlineReview, which raises no flag: no review can meet it`, pointer, REDLINE_REVIEW_HINT);
           }
           // No review passes it: every run of the case would be a billed review sure to fail (probe HI).
-          else if (included.has(nameKey(rule))) this.error('invalid-value', `flag ${quoteValue(rule)} is in both \`includes\` and \`excludes\`: no review can pass the case`, pointer);
-          specs.push({ spec: { type, rule }, pointer, severity: flagSeverity });
+          else if (included.has(key)) this.error('invalid-value', `flag ${quoteValue(rule)} is in both \`includes\` and \`excludes\`: no review can pass the case`, pointer);
+          specs.push({ spec: { type, rule, ...(exact ? { exact: true as const } : {}) }, pointer, severity: flagSeverity });
         });
       }
       if (flags.count !== undefined) {

@@ -3,7 +3,8 @@
  * how each expectation is checked against them. Pure; the rules below are the README's
  * "Matching rules", word for word in effect:
  *
- * - Names (rules, topics) compare after Unicode NFKC, collapsed whitespace and lower case.
+ * - Names (rules, topics) compare after Unicode NFKC, collapsed whitespace and lower case; where
+ *   two rules of the playbook compare alike that way (Term, TERM), as written (composed, blanks collapsed).
  * - A redline evaluation belongs to the rule whose id is its `relevant_rule_topic.id`, else the
  *   rule named as its `relevant_rule_topic.name`; otherwise to no rule (it still counts under its
  *   topic's name).
@@ -24,6 +25,26 @@ export function nameKey(text: string): string {
   return text.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
+/** A name as written, for rules that nameKey takes alike: composed, blanks collapsed; case and compatibility forms count. */
+export function exactNameKey(text: string): string {
+  return text.normalize('NFC').replace(/\s+/g, ' ').trim();
+}
+
+/** The one of `names` that `written` names: the one written so, else the only one alike (probe EA-2). */
+export function ruleNamed(written: string, names: readonly string[]): string | undefined {
+  const exact = names.find((n) => exactNameKey(n) === exactNameKey(written));
+  if (exact !== undefined) return exact;
+  const alike = names.filter((n) => nameKey(n) === nameKey(written));
+  return alike.length === 1 ? alike[0] : undefined;
+}
+
+/** The one found, or of several (names alike: Term, TERM), the only one `exactly` takes. */
+function onlyOne<T>(found: readonly T[], exactly: (t: T) => boolean): T | undefined {
+  if (found.length <= 1) return found[0];
+  const exact = found.filter(exactly);
+  return exact.length === 1 ? exact[0] : undefined;
+}
+
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const items = (v: unknown): Record<string, unknown>[] =>
   Array.isArray(v) ? v.filter(isPlainObject).map((x) => (isPlainObject(x.attributes) ? { id: x.id, ...x.attributes } : x)) : [];
@@ -31,11 +52,11 @@ const items = (v: unknown): Record<string, unknown>[] =>
 /** A review's results (the single-review attributes) attributed to the rules it was made with. */
 export function attributeReview(reviewId: string, attributes: Record<string, unknown>, rules: readonly SubjectRule[]): ReviewFacts {
   const byId = new Map(rules.filter((r) => r.id).map((r) => [r.id!, r.name]));
-  const byName = new Map(rules.map((r) => [nameKey(r.name), r.name]));
+  const names = rules.map((r) => r.name);
   const redlines: RedlineFact[] = items(attributes.redline_evaluations).map((e) => {
     const topic = isPlainObject(e.relevant_rule_topic) ? e.relevant_rule_topic : {};
     const name = str(topic.name) ?? '';
-    const rule = (typeof topic.id === 'string' ? byId.get(topic.id) : undefined) ?? byName.get(nameKey(name)) ?? null;
+    const rule = (typeof topic.id === 'string' ? byId.get(topic.id) : undefined) ?? ruleNamed(name, names) ?? null;
     return { topic: rule ?? name, rule, evaluation: str(e.evaluation), commentary: str(e.commentary) };
   });
   const flags: FlagFact[] = items(attributes.flag_violations).map((v) => ({
@@ -55,19 +76,28 @@ export function attributeFlag(text: string | null, flagId: string | null, rules:
   }
   if (text === null) return null;
   const key = nameKey(text);
-  const exact = rules.find((r) => nameKey(r.name) === key);
-  if (exact) return exact.name;
+  const named = ruleNamed(text, rules.map((r) => r.name));
+  if (named !== undefined) return named;
   const byText = rules.find((r) => [r.actions, r.description, r.questions].some((t) => t !== null && nameKey(t) === key));
   if (byText) return byText.name;
-  const headed = rules.find((r) => {
-    const name = nameKey(r.name);
-    return key.startsWith(name) && /^(:|\.|\s[-\u2013\u2014])/.test(key.slice(name.length));
-  });
+  // Rules whose names compare alike (Term, TERM): the one the text writes exactly, else none of them.
+  const headed = onlyOne(
+    rules.filter((r) => {
+      const name = nameKey(r.name);
+      return key.startsWith(name) && /^(:|\.|\s[-\u2013\u2014])/.test(key.slice(name.length));
+    }),
+    (r) => exactNameKey(text).startsWith(exactNameKey(r.name)),
+  );
   if (headed) return headed.name;
   const mentioned = rules.filter((r) => new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(nameKey(r.name))}($|[^\\p{L}\\p{N}])`, 'u').test(key));
   const longest = Math.max(0, ...mentioned.map((r) => r.name.length));
   const best = mentioned.filter((r) => r.name.length === longest);
   return best.length === 1 ? best[0]!.name : null;
+}
+
+/** Whether a result's rule is the one a test names: as written where the playbook has rules alike (`exact`). */
+function sameRule(got: string, written: string, exact: boolean | undefined): boolean {
+  return exact ? exactNameKey(got) === exactNameKey(written) : nameKey(got) === nameKey(written);
 }
 
 export function inCount(n: number, c: Count): boolean {
@@ -87,7 +117,7 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n =
 export function checkReview(spec: ExpectationSpec, facts: ReviewFacts): ExpectationResult {
   switch (spec.type) {
     case 'redline': {
-      const mine = facts.redlines.filter((r) => nameKey(r.topic) === nameKey(spec.topic));
+      const mine = facts.redlines.filter((r) => sameRule(r.topic, spec.topic, spec.exact));
       const outcomes = mine.map((r) => r.evaluation ?? 'none');
       const got = mine.length === 0 ? `no evaluation of ${JSON.stringify(spec.topic)}${facts.review_type === 'SummaryReview' ? ' (a SummaryReview has none)' : ''}` : outcomes.join(', ');
       const count = spec.count ?? { min: 1 };
@@ -107,7 +137,7 @@ export function checkReview(spec: ExpectationSpec, facts: ReviewFacts): Expectat
     }
     case 'flag-includes':
     case 'flag-excludes': {
-      const flagged = facts.flags.some((f) => f.rule !== null && nameKey(f.rule) === nameKey(spec.rule));
+      const flagged = facts.flags.some((f) => f.rule !== null && sameRule(f.rule, spec.rule, spec.exact));
       return { ok: spec.type === 'flag-includes' ? flagged : !flagged, got: flagList(facts.flags) };
     }
     case 'flag-count':

@@ -17,10 +17,11 @@ export interface Count {
 export type OutcomeSet = { in: string[] } | { not_in: string[] };
 
 /** One thing a case expects: checked on its own, shown on its own line, annotated at its own place. */
+/** `exact`: the playbook has rules whose names compare alike (Term, TERM), so the name counts as written. */
 export type ExpectationSpec =
-  | { type: 'redline'; topic: string; evaluation?: OutcomeSet; count?: Count; commentary?: TextMatch }
-  | { type: 'flag-includes'; rule: string }
-  | { type: 'flag-excludes'; rule: string }
+  | { type: 'redline'; topic: string; evaluation?: OutcomeSet; count?: Count; commentary?: TextMatch; exact?: true }
+  | { type: 'flag-includes'; rule: string; exact?: true }
+  | { type: 'flag-excludes'; rule: string; exact?: true }
   | { type: 'flag-count'; count: Count }
   | { type: 'position'; summary?: TextMatch; detailed_explanation?: TextMatch; count: Count }
   | { type: 'accepted' }

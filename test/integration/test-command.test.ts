@@ -313,6 +313,31 @@ describe('test files in docket validate', () => {
   });
 });
 
+describe('a playbook with rules whose names differ only in letter case (probe EA-2)', () => {
+  it('tests each rule by the name as written: a flag of one is not the other\'s, and a name alike to both names neither', async () => {
+    const dir = await makeDir({
+      'docket.yaml': 'version: 1\n',
+      'playbooks/case.yaml': 'kind: Playbook\nname: Case NDA\nrules:\n  - name: Term\n    actions: ACCEPT any term\n  - name: TERM\n    actions: REJECT any term\n',
+      'tests/c.txt': 'The term of this agreement is five years.\n',
+      'tests/case.test.yaml': 'kind: PlaybookTest\nplaybook: Case NDA\ncases:\n  - name: flags\n    contract: { file: c.txt }\n    review_type: SummaryReview\n    expect:\n      flags: { includes: [TERM], excludes: [Term] }\n',
+    });
+    expect((await runCli(['validate', '-C', dir])).code).toBe(0);
+    const r = await runCli(['test', '-C', dir, '--emulator', '-o', 'json']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { suites: { cases: { status: string; expectations: { label: string; held: number }[] }[] }[] };
+    expect(report.suites[0]!.cases[0]!.status).toBe('pass');
+    // Swapped, both fail: TERM is flagged, Term is not.
+    await writeFile(join(dir, 'tests/case.test.yaml'), 'kind: PlaybookTest\nplaybook: Case NDA\ncases:\n  - name: flags\n    contract: { file: c.txt }\n    review_type: SummaryReview\n    expect:\n      flags: { includes: [Term], excludes: [TERM] }\n');
+    const swapped = await runCli(['test', '-C', dir, '--emulator', '-o', 'json']);
+    expect(swapped.code).toBe(1);
+    expect((JSON.parse(swapped.stdout) as typeof report).suites[0]!.cases[0]!.expectations.map((e) => e.held)).toEqual([0, 0]);
+    await writeFile(join(dir, 'tests/case.test.yaml'), 'kind: PlaybookTest\nplaybook: Case NDA\ncases:\n  - name: flags\n    contract: { file: c.txt }\n    expect:\n      flags: { includes: [term] }\n');
+    const v = await runCli(['validate', '-C', dir]);
+    expect(v.code).toBe(1);
+    expect(v.stderr).toContain('tests/case.test.yaml:7:27 error unknown-rule "term" is not a rule of the playbook, and 2 are alike: "Term", "TERM"');
+  });
+});
+
 describe('cases of one contract that ask for different numbers of runs', () => {
   it('share the recorded runs: the next run reviews nothing, and --replay-only replays both, whichever comes first', async () => {
     const dir = await example();

@@ -774,6 +774,21 @@ describe('objects renamed in the app', () => {
     });
   });
 
+  it('renames in a test only the rule it names as written, where two rules differ only in letter case (probe EA-1)', async () => {
+    await onOwnEmulator(async (run, own) => {
+      const test = 'kind: PlaybookTest\nplaybook: Case\ncases:\n  - name: c\n    contract: { file: c.txt }\n    review_type: SummaryReview\n    expect:\n      flags: { includes: [TERM], excludes: [Term] }\n';
+      const { dir, app } = await appliedOn(run, own, { 'docket.yaml': 'version: 1\n', 'playbooks/case.yaml': 'kind: Playbook\nname: Case\nrules:\n  - name: Term\n    actions: ACCEPT any term\n  - name: TERM\n    actions: REJECT any term\n', 'tests/case.test.yaml': test, 'tests/c.txt': 'A contract.\n' });
+      await app.editRule('Case', 'Term', { name: 'Duration' });
+      expect((await run('pull', '-C', dir)).code).toBe(0);
+      expect(await readFile(join(dir, 'tests/case.test.yaml'), 'utf8')).toBe(test.replace('excludes: [Term]', 'excludes: [Duration]'));
+      await app.editRule('Case', 'TERM', { name: 'Beta' });
+      expect((await run('pull', '-C', dir)).code).toBe(0);
+      expect(await readFile(join(dir, 'tests/case.test.yaml'), 'utf8')).toBe(test.replace('excludes: [Term]', 'excludes: [Duration]').replace('includes: [TERM]', 'includes: [Beta]'));
+      expect((await run('validate', '-C', dir)).code).toBe(0);
+      expect((await run('plan', '-C', dir, '--detailed-exitcode')).code).toBe(0);
+    });
+  });
+
   it('says the places a test file names a renamed rule in line order (probe OW-4)', async () => {
     await onOwnEmulator(async (run, own) => {
       const test = 'kind: PlaybookTest\nplaybook: Ord\ncases:\n  - name: c\n    contract: { file: c.txt }\n    expect:\n      flags: { excludes: [a1] }\n      redlines:\n        - topic: a1\n          evaluation: accept\n';

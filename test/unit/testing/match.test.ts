@@ -31,6 +31,31 @@ describe('flag attribution', () => {
   });
 });
 
+describe('rules whose names compare alike (Term, TERM) (probe EA-2)', () => {
+  const ALIKE = [rule('Term', { id: 'r1', actions: 'ACCEPT any term' }), rule('TERM', { id: 'r2', actions: 'REJECT any term' })];
+  it('a flag or a topic goes to the rule it names as written, and to neither when it writes neither', () => {
+    expect(attributeFlag('TERM', null, ALIKE)).toBe('TERM');
+    expect(attributeFlag('Term', null, ALIKE)).toBe('Term');
+    expect(attributeFlag('TERM: longer than allowed', null, ALIKE)).toBe('TERM');
+    expect(attributeFlag('term', null, ALIKE)).toBeNull();
+    const facts = attributeReview('rv', { redline_evaluations: [{ relevant_rule_topic: { name: 'TERM' }, evaluation: 'reject' }, { relevant_rule_topic: { name: 'term' }, evaluation: 'accept' }] }, ALIKE);
+    expect(facts.redlines.map((r) => [r.topic, r.rule])).toEqual([
+      ['TERM', 'TERM'],
+      ['term', null],
+    ]);
+  });
+  it('an expectation marked exact takes only the rule it names as written', () => {
+    const got: ReviewFacts = { review_id: 'rv', review_type: 'RedlineReview', redlines: [{ topic: 'TERM', rule: 'TERM', evaluation: 'reject', commentary: null }], flags: [{ rule: 'TERM', text: 'TERM', decision: null }], positions: [] };
+    expect(checkReview({ type: 'flag-excludes', rule: 'Term', exact: true }, got).ok).toBe(true);
+    expect(checkReview({ type: 'flag-includes', rule: 'Term', exact: true }, got).ok).toBe(false);
+    expect(checkReview({ type: 'flag-includes', rule: 'TERM', exact: true }, got).ok).toBe(true);
+    expect(checkReview({ type: 'redline', topic: 'Term', exact: true, count: { min: 1 } }, got).ok).toBe(false);
+    expect(checkReview({ type: 'redline', topic: 'TERM', exact: true, count: { min: 1, max: 1 } }, got).ok).toBe(true);
+    // Without rules alike, case still does not count (README: Matching rules).
+    expect(checkReview({ type: 'flag-includes', rule: 'term' }, got).ok).toBe(true);
+  });
+});
+
 describe('attributing a review', () => {
   it('reads evaluations, flags and positions in both inline shapes', () => {
     const facts = attributeReview(
