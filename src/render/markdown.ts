@@ -32,6 +32,7 @@ import {
   type KindTitle,
 } from './facts.js';
 import { MARKDOWN_MAX_CHARS, thousands } from './markdown-fit.js';
+import { lineWithoutSecrets } from '../config/url-secrets.js';
 import { cap, codeSpan, escapeMarkdown, fencedBlock, shortCodeSpan } from './sanitize.js';
 import { diffLines, itemDiff, newDiffBudget, sameLineNotes, withNoteLines } from './textdiff.js';
 import { aroundChange, formatValue, onePath, sameShownNote, targetUrl } from './value.js';
@@ -149,7 +150,7 @@ const mdFmt: Fmt = { name: codeSpan, text: docketText };
 
 export function targetLine(plan: Plan): string {
   const t = plan.target;
-  const code = (s: string): string => codeSpan(cap(s, HEADER_VALUE_CHARS));
+  const code = (s: string): string => shortCodeSpan(s, HEADER_VALUE_CHARS);
   let line: string;
   if (t.emulator) line = '**Target:** ⚠️ **local emulator** (not the live services)';
   else {
@@ -265,7 +266,7 @@ function render(plan: Plan, sections: MdSection[], layout: Layout): string {
     // A backtick in the folder's name would end the command's code span inside it: then all as typed (second read SR97-4).
     lines.push(layout.dir?.includes('`') ? escapeMarkdown(undeclared) : docketText(undeclared));
     // Named as in the text plan: a file deleted without prune is otherwise a comment of "No changes.".
-    for (const u of undeclaredNamed(plan, false)) lines.push(`- ${plural(u.count, u.kind)}: ${u.names.map((n) => codeSpan(cap(n, HEADER_VALUE_CHARS))).join(', ')}${u.more > 0 ? ` and ${u.more} more` : ''} (${docketText(u.reason)})`);
+    for (const u of undeclaredNamed(plan, false)) lines.push(`- ${plural(u.count, u.kind)}: ${u.names.map((n) => shortCodeSpan(n, HEADER_VALUE_CHARS)).join(', ')}${u.more > 0 ? ` and ${u.more} more` : ''} (${docketText(u.reason)})`);
     lines.push('');
   }
   const unknown = unknownNote(plan);
@@ -305,8 +306,9 @@ export function renderPlanMarkdown(plan: Plan, opts: PlanMarkdownOptions): strin
   // 3. The warnings would leave little room for the changes (hundreds of look-alike renames): as
   // many as fit in half the comment, each shortened, and a count of the rest; then the changes as above.
   const short = warningSentences(plan, {
-    name: (s) => codeSpan(cap(s, FALLBACK_WARNING_CHARS)),
-    text: (s) => docketText(cap(s, FALLBACK_WARNING_CHARS)),
+    // Secrets hidden before the cut, which could leave a URL's password without its `@` (probe EF-1).
+    name: (s) => shortCodeSpan(s, FALLBACK_WARNING_CHARS),
+    text: (s) => docketText(cap(lineWithoutSecrets(s), FALLBACK_WARNING_CHARS)),
   });
   layout.warnings = warningsWithin(short, Math.floor(maxChars / 2));
   layout.showDetails = sections.map(() => true);

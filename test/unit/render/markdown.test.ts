@@ -133,6 +133,15 @@ describe('renderPlanMarkdown', () => {
     }
   });
 
+  it('hides a URL\'s password in a long undeclared name before cutting it, which could cut its `@` away (probe EF-1)', () => {
+    const token = `eyJhbGciOiJIUzI1NiJ9${'Q'.repeat(250)}`;
+    const out = md(plan([], { undeclared: [{ kind: 'playbook', count: 1, names: [`A1 Vendor portal https://svc:${token}@portal.example/`], reason: 'r', prunable: true }] }));
+    expect(out).toContain('`A1 Vendor portal https://***@portal.example/`');
+    expect(out).not.toContain('eyJhbGci');
+    const short = md(plan([], { undeclared: [{ kind: 'playbook', count: 1, names: [`${'n'.repeat(170)} https://bob:hunter2hunter2@portal.example/`], reason: 'r', prunable: true }] }));
+    expect(short).not.toMatch(/bob|hunter/);
+  });
+
   it('notes in a diff block a line that prints as the one it replaces, as the text plan does (probe JH-3)', () => {
     const out = md(plan([change('update', 'rule', 'NDA/Term', { fields: { actions: ['ACCEPT a \nCafe\u0301', 'ACCEPT a\nCaf\u00e9'] } })]));
     expect(out).toContain('    +ACCEPT a\n    \\ no visible difference: only the white space ending the line, " " before and none now\n');
