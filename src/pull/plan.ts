@@ -37,6 +37,7 @@ import { normName } from '../engine/normalize.js';
 import { testNamesOf } from '../kinds/support/test-subjects.js';
 import { RENAME_IN_FILE_CODES, SETTING_CODES } from '../kinds/support/fixed-in-files.js';
 import { nameKey, ruleNamed } from '../testing/match.js';
+import { crAsLf } from '../config/yaml-read.js';
 import { testNames } from '../testing/names.js';
 import { formerNames, setAt } from './values.js';
 import { headerModeline } from '../kinds/support/definition-text.js';
@@ -1262,7 +1263,7 @@ class PullPlanner {
   /** The line a value is written on in a file as read. */
   private lineOf(file: string, index: number, pointer: string): number {
     let docs = this.positions.get(file);
-    if (!docs) this.positions.set(file, (docs = parseWithPositions(this.input.read(file) ?? '', file).documents));
+    if (!docs) this.positions.set(file, (docs = parseWithPositions(crAsLf(this.input.read(file) ?? ''), file).documents));
     return docs.find((d) => d.index === index)?.positions.valueAt(pointer).line ?? 1;
   }
 
@@ -1622,7 +1623,7 @@ class PullPlanner {
         };
         const { result, problems } = this.editUnlessHeld(file, before, edit, exactTypes);
         // Lines as the file will read once written.
-        const positions = result.text === null || problems.length === 0 ? [] : parseWithPositions(result.text, file).documents;
+        const positions = result.text === null || problems.length === 0 ? [] : parseWithPositions(crAsLf(result.text), file).documents;
         for (const p of problems) {
           const line = positions.find((d) => d.index === p.document - removedBefore(edit.remove, p.document))?.positions.valueAt(p.pointer).line ?? p.line;
           this.problem(file, { ...p, line });
@@ -1870,7 +1871,7 @@ class PullPlanner {
     const text = this.input.read(file);
     if (text === undefined) return undefined;
     let parsed = this.readPositions.get(file);
-    if (!parsed) this.readPositions.set(file, (parsed = parseWithPositions(text, file)));
+    if (!parsed) this.readPositions.set(file, (parsed = parseWithPositions(crAsLf(text), file)));
     return parsed.documents.find((d) => d.index === index)?.positions.valueAt(pointer).line;
   }
 
@@ -2223,11 +2224,15 @@ function placeInserts(kept: ListEntry[], siblings: readonly LiveResource[], inse
  * end it too, which docket compares text without, so a pull of another line keeps them (probe JH-5).
  */
 function withEndingsOf(before: string, text: string): string {
-  const breaks = before === '' ? 1 : finalBreaks(before);
+  // A file whose lines end in a lone CR (classic Mac OS) keeps them, and its final ones (probe EB-4).
+  const loneCr = !before.includes('\n') && before.includes('\r');
+  const asRead = loneCr ? before.replace(/\r/g, '\n') : before;
+  const breaks = asRead === '' ? 1 : finalBreaks(asRead);
   // Counted from the end, not by /\n+$/: that tries every start in a long run of blank lines (second read SR70-8).
   let end = text.length;
   while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
   const body = text.slice(0, end) + '\n'.repeat(breaks);
+  if (loneCr) return body.replace(/\r?\n/g, '\r');
   return lineBreakOf(before) === '\r\n' ? body.replace(/\n/g, '\r\n') : body;
 }
 

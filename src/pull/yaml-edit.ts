@@ -18,7 +18,7 @@ import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, Scalar, p
 import { isMergeKeyScalar, joinPointer, splitPointer } from '../config/yaml-positions.js';
 import { anchorIndex, anchoredBefore, type AnchorIndex } from '../config/yaml-anchors.js';
 import { holdsPlaceholder, literalText, losslessRetype } from '../config/interpolate.js';
-import { plainYamlDocuments } from '../config/yaml-read.js';
+import { crAsLf, plainYamlDocuments } from '../config/yaml-read.js';
 import { MODELINE_COMMENT } from '../config/schema-names.js';
 import { lineBreakOf } from '../util/line-break.js';
 import { isPlainObject } from '../util/plain.js';
@@ -202,9 +202,13 @@ export function parkedBoms(text: string): string {
   return text.replace(BOM_BEFORE_COMMENT, '#$1').replace(BOM_BEFORE_MARKER, '$2 #$1');
 }
 
-/** The text as editYaml parses it: the marks that start the file set aside, later ones parked. */
+/**
+ * The text as editYaml parses it: the marks that start the file set aside, later ones parked, and
+ * a lone CR a line break, as the loader reads it: the library's parser takes it for text, so the
+ * whole file read as one key or none (probe EB-1).
+ */
 export function asEdited(text: string): string {
-  return parkedBoms(text.replace(/^\uFEFF+/, ''));
+  return parkedBoms(crAsLf(text.replace(/^\uFEFF+/, '')));
 }
 
 const LONE_CR = /\r(?!\n)/;

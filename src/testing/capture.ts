@@ -7,7 +7,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isMap, isSeq, parseAllDocuments, stringify } from 'yaml';
-import { documentValues, editYaml } from '../pull/yaml-edit.js';
+import { asEdited, documentValues, editYaml } from '../pull/yaml-edit.js';
 import { quoteValue } from '../config/quote.js';
 import { keyWrittenIn, KEYS_STAY_OUT } from '../config/api-keys.js';
 import { DocketError } from '../errors.js';
@@ -198,7 +198,8 @@ export async function writeCapture(path: string, captured: CapturedCase, shown =
     await writeFile(path, stringify({ kind: 'PlaybookTest', playbook: captured.playbook, cases: [captured.case] }));
     return 'created';
   }
-  const docs = parseAllDocuments(text);
+  // Read as pull reads a file it edits: a lone CR a line break, a byte-order mark set aside (probe EB-2).
+  const docs = parseAllDocuments(asEdited(text));
   if (docs.some((d) => 'errors' in d && d.errors.length > 0)) throw new DocketError('invalid-yaml', `${shown} is not valid YAML; capture does not change it`);
   const target = docs.find((d) => {
     const body = isMap(d.contents) ? (d.toJS() as { kind?: unknown; playbook?: unknown }) : {};
@@ -211,7 +212,7 @@ export async function writeCapture(path: string, captured: CapturedCase, shown =
     if (names.includes(String(captured.case.name))) throw new DocketError('duplicate-case', `${shown} already has a case named ${JSON.stringify(captured.case.name)}; nothing was written`, 'pass another --name for the new case, or --out another file');
     // Edited as pull edits files: the case is lines added after the last one, every other line as it was.
     const index = docs.findIndex((d) => d === target);
-    const value = documentValues(text)[index] as Record<string, unknown>;
+    const value = documentValues(asEdited(text))[index] as Record<string, unknown>;
     let edited: string | null;
     try {
       edited = editYaml(text, { documents: new Map([[index, { ...value, cases: [...(Array.isArray(value.cases) ? value.cases : []), captured.case] }]]) }).text;

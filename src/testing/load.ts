@@ -5,7 +5,7 @@
  * Every problem is a diagnostic at file:line:col quoting the value; nothing stops at the first.
  */
 import { xmlChars } from '../util/xml-chars.js';
-import { tooManyDocuments } from '../config/yaml-read.js';
+import { crAsLf, tooManyDocuments } from '../config/yaml-read.js';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_FILES } from '../config/load.js';
@@ -92,27 +92,29 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
       continue;
     }
     // A document bomb is refused before the full parser takes it, as a configuration file's is (second read SR92-5).
-    const tooMany = tooManyDocuments(read.text, file);
+    // A lone CR is a line break, as the loader reads it: the library's parser takes it for text (probe EB-2).
+    const text = crAsLf(read.text);
+    const tooMany = tooManyDocuments(text, file);
     if (tooMany) {
       diagnostics.push(tooMany);
       continue;
     }
-    const parsed = parseWithPositions(read.text, file);
+    const parsed = parseWithPositions(text, file);
     pushAll(diagnostics, parsed.diagnostics);
     // A key pasted into a test (a case's name, a comment) would be committed with it.
-    const key = keyInFileText(file, read.text, env);
+    const key = keyInFileText(file, text, env);
     if (key) diagnostics.push(key);
     // Or one its text does not show: written with double-quoted escapes (`\x73k_live_…`, probe IP).
-    const escapedKeys = !key && read.text.includes('\\') ? keysOf(env) : [];
+    const escapedKeys = !key && text.includes('\\') ? keysOf(env) : [];
     // To quote a value as written (`review_type: ~`, `repeat: 0x3`).
-    const lineOf = linesIn(read.text);
+    const lineOf = linesIn(text);
     const written = writtenIn(lineOf);
     for (const doc of parsed.documents) {
       // After a duplicate key every value still reads as written: the other checks run, as they do
       // in resource files, so one run reports every problem of the file.
       if (!doc.ok && !doc.readable) continue;
       const value: unknown = doc.value;
-      for (const p of escapedKeys.length > 0 ? keysHeld(value, escapedKeys, read.text).slice(0, 1) : []) {
+      for (const p of escapedKeys.length > 0 ? keysHeld(value, escapedKeys, text).slice(0, 1) : []) {
         diagnostics.push({ severity: 'error', code: p.code, message: p.message, ...placeOf(p, doc.positions), ...(p.hint ? { hint: p.hint } : {}) });
       }
       const hygiene = textDiagnostics(value, doc.positions, { lineOf });

@@ -3,7 +3,7 @@
  * small value helpers the validator, the comparison and the change summary share.
  */
 import { yaml } from '../../util/lazy-yaml.js';
-import { plainYamlValue } from '../../config/yaml-read.js';
+import { crAsLf, plainYamlValue } from '../../config/yaml-read.js';
 import { KEEPS_KEY_ORDER } from '../../engine/canonical.js';
 
 /** File name of the definition's JSON Schema in schemas/. */
@@ -110,7 +110,8 @@ export function definitionData(definition: unknown): ParsedDefinition {
   // Most definitions are plain YAML: js-yaml reads them several times faster (and no Date to undo).
   const plain = plainYamlValue(definition);
   if (plain !== undefined) return { ok: true, value: withFieldOrder(plain) };
-  const doc = yaml().parseDocument(definition, { uniqueKeys: true, prettyErrors: false });
+  // A lone CR is a line break to YAML, not to the library's parser (probe EB-3).
+  const doc = yaml().parseDocument(crAsLf(definition), { uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length > 0) return { ok: false, text: definition };
   try {
     return { ok: true, value: withFieldOrder(withoutDates(doc.toJS() ?? null)) };

@@ -17,7 +17,7 @@ import { typedByField } from '../../config/interpolate.js';
 import { textDiagnostics } from '../../config/text-hygiene.js';
 import type { Positions } from '../../config/types.js';
 import { DocPositions, isMergeKeyScalar, joinPointer, pointerToPath, splitPointer, type ParsedFile } from '../../config/yaml-positions.js';
-import { parseYamlFile, separatorBefore } from '../../config/yaml-read.js';
+import { crAsLf, parseYamlFile, separatorBefore } from '../../config/yaml-read.js';
 import { yaml } from '../../util/lazy-yaml.js';
 import { pushAll } from '../../util/push-all.js';
 import { checkDefinitionRules } from './definition-rules.js';
@@ -262,7 +262,8 @@ interface ServedDocument {
 
 function servedDocument(text: string): ServedDocument {
   const lineCounter = new (yaml().LineCounter)();
-  const [doc] = yaml().parseAllDocuments(text, { lineCounter }) as import('yaml').Document.Parsed[];
+  // A lone CR is a line break to YAML, not to the library's parser (probe EB-3); the same length, so positions hold.
+  const [doc] = yaml().parseAllDocuments(crAsLf(text), { lineCounter }) as import('yaml').Document.Parsed[];
   return { doc, lineCounter };
 }
 
@@ -382,7 +383,7 @@ function mergeKeys(text: string, file: string): Diagnostic[] {
   const lib = yaml();
   const lineCounter = new lib.LineCounter();
   const out: Diagnostic[] = [];
-  const [doc] = lib.parseAllDocuments(text, { lineCounter, merge: true }) as import('yaml').Document.Parsed[];
+  const [doc] = lib.parseAllDocuments(crAsLf(text), { lineCounter, merge: true }) as import('yaml').Document.Parsed[];
   if (!doc) return out;
   lib.visit(doc, {
     Pair(_, pair) {

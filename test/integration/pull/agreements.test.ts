@@ -189,6 +189,15 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('keeps a body file\'s lone CRs and its final ones when it pulls another line of it (probe EB-4)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'custom-terms/t.yaml': 'kind: CustomTerm\nname: Lone CR\nbody_file: t.md\n', 'custom-terms/t.md': '# Terms\r\rSecond para\r' });
+    await applyOk(cli, dir);
+    await new App(emulator().env).publishTerm('Lone CR', '# Terms 2\n\nSecond para');
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await read(dir, 'custom-terms/t.md')).toBe('# Terms 2\r\rSecond para\r');
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes a template parameter\'s text as every text, in the file\'s style, whatever line ends live keeps: it is compared so', async () => {
     const nda = 'kind: Template\nname: Mutual NDA\ntype: NDA\nparameters:\n  purpose: Evaluating a partnership\n  additional_changes: |\n    Delaware\n    (United States)\n';
     const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/nda.yaml': nda });

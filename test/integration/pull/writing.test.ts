@@ -69,6 +69,23 @@ describe('pull writes files', () => {
     expect((await cli('plan', '-C', dir, '--target', 'playbook/Kx4 Side Letters', '--target', 'playbook/Kx4 Other', '--detailed-exitcode')).code).toBe(0);
   });
 
+  it('edits a file whose lines end in a lone CR, anchors and all, as YAML reads it, and follows a rename into a test file so written (probes EB-1, EB-2)', async () => {
+    const file = 'kind: Playbook\rname: LoneCR\rrules:\r  - name: A\r    actions: &x ACCEPT shared\r  - name: B\r    actions: *x\r  - name: C\r    actions: ACCEPT c\r';
+    const test = '# t\rkind: PlaybookTest\rplaybook: LoneCR\rcases:\r  - name: c\r    contract: { file: c.txt }\r    expect:\r      flags: { includes: [C] }\r';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file, 'tests/p.test.yaml': test, 'tests/c.txt': 'A contract.\n' });
+    await applyOk(cli, dir);
+    expect((await cli('validate', '-C', dir)).stdout).toContain('1 test suite with 1 case');
+    const app = new App(emulator().env);
+    await app.deleteRule('LoneCR', 'A');
+    await app.editRule('LoneCR', 'C', { name: 'C2' });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.code, pulled.stdout + pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain('tests/p.test.yaml:8: now names rule "C2"');
+    expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe('kind: Playbook\rname: LoneCR\rrules:\r  - name: B\r    actions: ACCEPT shared\r  - name: C2\r    renamed_from:\r      - C\r    actions: ACCEPT c\r');
+    expect(await readFile(join(dir, 'tests/p.test.yaml'), 'utf8')).toBe(test.replace('[C]', '[C2]'));
+    await expectNoChanges(cli, dir);
+  });
+
   it('keeps their permission bits, and changes a linked file where the link leads', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/private.yaml': playbook('Private', 'ACCEPT'), 'shared/linked.txt': playbook('Linked', 'ACCEPT') });
     await chmod(join(dir, 'playbooks/private.yaml'), 0o600);

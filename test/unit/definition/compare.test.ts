@@ -170,6 +170,11 @@ describe('definitionText', () => {
 });
 
 describe('definitionData', () => {
+  it('reads text whose lines end in a lone CR as YAML does, where the full parser reads it: each CR a line break (probe EB-3)', () => {
+    const text = 'base: &b {label: L, input: text}\rsections:\r  - heading: H\r    fields: {a: *b}\r';
+    expect(definitionData(text)).toEqual({ ok: true, value: { base: { label: 'L', input: 'text' }, sections: [{ heading: 'H', fields: { a: { label: 'L', input: 'text' } } }] } });
+  });
+
   it('reads plain definitions with the fast reader exactly as the full parser does, and hands it the rest', () => {
     const texts = [
       BLOCK,

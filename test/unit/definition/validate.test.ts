@@ -365,6 +365,15 @@ describe('parseDefinitionFile', () => {
     expect(parseDefinitionFile(lines('title: X', 'sections:', '  - heading: A', '    fields:', '      f0: {label: &lab One, input: text}', ...uses(99)), 'c.cover.yaml').diagnostics).toEqual([]);
   });
 
+  it('checks a file whose lines end in a lone CR as YAML reads it: a merge key and too many aliases are found there too (probe EB-3)', () => {
+    const cr = (text: string): string => text.replace(/\n/g, '\r');
+    const merged = parseDefinitionFile(cr(lines('title: A', 'sections:', '  - heading: H', '    fields:', '      f1: &f', '        label: F1', '        input: text', '      f2:', '        <<: *f', '        label: F2')), 'c.cover.yaml');
+    expect(merged.diagnostics.map(brief)).toEqual(['9:9 definition-merge-key']);
+    const uses = Array.from({ length: 100 }, (_, i) => `      g${i}: {label: *lab, input: text}`);
+    const aliased = parseDefinitionFile(cr(lines('title: X', 'sections:', '  - heading: A', '    fields:', '      f0: {label: &lab One, input: text}', ...uses)), 'c.cover.yaml');
+    expect(aliased.diagnostics.map(brief)).toEqual([`${5 + 100}:20 definition-alias-count`]);
+  });
+
   it('refuses a merge key, which the service reads as a plain `<<` key of the published text; anchors and aliases alone are fine', () => {
     const merged = parseDefinitionFile(lines('title: A', 'sections:', '  - heading: H', '    fields:', '      f1: &f', '        label: F1', '        input: text', '      f2:', '        <<: *f', '        label: F2'), 'c.cover.yaml');
     expect(merged.diagnostics.map(brief)).toEqual(['9:9 definition-merge-key']);
