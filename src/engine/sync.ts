@@ -469,7 +469,11 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
   const hash = rememberingFieldHash();
   for (const c of plan.changes) {
     if ((c.action !== 'delete' && c.action !== 'archive') || !done.has(c.id)) continue;
-    out.set(refKey(c.kind, c.key), null);
+    // Another object of the name removed by its id: the name's record is the one the files pin,
+    // which stays (probe EE-1: forgotten, its next edit in the files read as drift of unknown direction).
+    const recorded = input.state?.idOf(refKey(c.kind, c.key));
+    const another = c.namesake && c.liveId !== undefined && recorded !== undefined && recorded.toLowerCase() !== c.liveId.toLowerCase();
+    if (!another) out.set(refKey(c.kind, c.key), null);
     // A rule deleted from a playbook renamed in the same apply is recorded under the old name.
     if (c.liveId) for (const other of input.state?.keysWithId(c.liveId) ?? []) out.set(other, null);
   }

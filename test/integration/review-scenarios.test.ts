@@ -147,6 +147,25 @@ describe('review service scenarios', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('archiving another playbook of a pinned one\'s name keeps the pinned one\'s records: its next edit in the files is the files\' change, not drift (probe EE-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    const pinned = livePlaybook('Inbound NDA')!.id;
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('name: Inbound NDA\n', `name: Inbound NDA\nid: ${pinned}\n`) });
+    await new App(t.env).createPlaybook({ name: 'Inbound NDA' });
+    const pruned = await applyOk(cli, dir, '--prune');
+    expect(pruned.stdout).toMatch(/archive playbook "Inbound NDA" \(id [0-9a-f-]+\)/);
+    const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+    expect(lock).toContain(`"playbook:Inbound NDA": "${pinned}`);
+    expect(lock).toContain('"rule:Inbound NDA/Term"');
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('name: Inbound NDA\n', `name: Inbound NDA\nid: ${pinned}\n`).replace('NDAs we receive', 'NDAs we receive, v2') });
+    const drift = await cli('drift', '-C', dir);
+    expect([drift.code, drift.stdout]).toEqual([0, expect.not.stringContaining('direction unknown')]);
+    expect((await cli('plan', '-C', dir)).stdout).toContain('changed in files');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
+  });
+
   it('a rename the plan does not make (its new name taken live) leaves the records of the object still live under the former name: an edit in the app to it is still changed live (probe MR-1)', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     await applyOk(cli, dir);
