@@ -336,6 +336,8 @@ export function governingPolicy(c: Change, declared: (kindKey: string) => Desire
   const moved = movedFrom !== undefined ? declared(movedFrom)?.policy?.drift : undefined;
   if (moved !== undefined) return moved;
   if (c.action === 'delete') return c.parent ? declared(refKey(c.parent.kind, c.parent.key))?.policy?.drift : undefined;
+  // Another live object of a pinned one's name is no file's: the pinned one's policy is not its own (probe EE-2).
+  if (c.namesake) return undefined;
   return declared(refKey(c.kind, c.key))?.policy?.drift;
 }
 

@@ -166,6 +166,20 @@ describe('review service scenarios', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('--prune archives another playbook of a pinned one\'s name whatever the pinned one\'s drift policy: it is no file\'s (probe EE-2)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA.replace('name: Inbound NDA\n', 'name: Inbound NDA\ndrift: ignore\n') });
+    await applyOk(cli, dir);
+    const pinned = livePlaybook('Inbound NDA')!.id;
+    await writeFiles(dir, { 'playbooks/nda.yaml': NDA.replace('name: Inbound NDA\n', `name: Inbound NDA\nid: ${pinned}\ndrift: ignore\n`) });
+    const other = await new App(t.env).createPlaybook({ name: 'Inbound NDA' });
+    expect((await cli('drift', '-C', dir)).code).toBe(2);
+    const pruned = await applyOk(cli, dir, '--prune');
+    expect(pruned.stdout).toContain(`archive playbook "Inbound NDA" (id ${other})`);
+    expect(t.emulator.store.activePlaybooks(org()).map((p) => p.id)).toEqual([pinned]);
+    expect((await cli('drift', '-C', dir)).code).toBe(0);
+    await expectNoChanges(cli, dir);
+  });
+
   it('a rename the plan does not make (its new name taken live) leaves the records of the object still live under the former name: an edit in the app to it is still changed live (probe MR-1)', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     await applyOk(cli, dir);
