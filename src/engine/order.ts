@@ -17,6 +17,15 @@ export interface OrderResult {
 }
 
 /** `readOnly` (drift, pull): nothing is sent, so names swapped in the app are no cycle to stop at. */
+/** Changes by kind (in `kinds`' order), action and key: an order that does not hang on the service's list order. */
+export function byKindActionKey(kinds: readonly KindMeta[]): (a: Change, b: Change) => number {
+  const kindIndex = new Map(kinds.map((k, i) => [k.name, i]));
+  return (a, b) =>
+    (kindIndex.get(a.kind) ?? 99) - (kindIndex.get(b.kind) ?? 99) ||
+    ACTION_ORDER.indexOf(a.action) - ACTION_ORDER.indexOf(b.action) ||
+    (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
 export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResource[], readOnly = false): OrderResult {
   const diagnostics = new Diagnostics();
   const changes = input.map((c) => ({ ...c, dependsOn: [...c.dependsOn] }));
@@ -84,13 +93,7 @@ export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResou
   for (const c of changes) c.dependsOn = c.dependsOn.filter((id) => byId.has(id)).sort();
 
   // Rank once (kind, action, key), so the tie-break costs a number comparison.
-  const kindIndex = new Map(kinds.map((k, i) => [k.name, i]));
-  const byRank = [...changes].sort(
-    (a, b) =>
-      (kindIndex.get(a.kind) ?? 99) - (kindIndex.get(b.kind) ?? 99) ||
-      ACTION_ORDER.indexOf(a.action) - ACTION_ORDER.indexOf(b.action) ||
-      (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
-  );
+  const byRank = [...changes].sort(byKindActionKey(kinds));
   const rank = new Map(byRank.map((c, i) => [c.id, i]));
 
   // Kahn, taking the best-ranked ready change each time so output is stable.

@@ -15,7 +15,7 @@ import { childrenLookup } from './children.js';
 import { childrenEditedLive, classifyChanges, editedLiveSince, editedLiveSinceMoved, type ClassifyResult } from './direction.js';
 import { pinHints, planHints } from './hints.js';
 import { EMPTY_SYNC, withRenamedParents, type SyncState } from './sync.js';
-import { orderChanges } from './order.js';
+import { byKindActionKey, orderChanges } from './order.js';
 import { refKey } from './types.js';
 import type { Action, AdoptableFile, Change, DesiredResource, KindName, LiveResource, Ref, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
 import { resolveUncertain } from './uncertain.js';
@@ -141,7 +141,8 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
     ...(result.adoptable.length > 0 ? { adoptable: result.adoptable } : {}),
     // What a settled write set is read into the records at plan time, not carried in the plan.
     ...(lockUpdates.length > 0 ? { lock_updates: lockUpdates.map(({ synced: _synced, ...u }) => u) } : {}),
-    ...(classified.held.length > 0 ? { held: classified.held } : {}),
+    // Sorted as the changes are ranked, not in the order the service listed them (probe EF-4).
+    ...(classified.held.length > 0 ? { held: [...classified.held].sort(byKindActionKey(input.kinds)) } : {}),
   };
   return { plan, diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched, ...(unsentReferences.length > 0 ? { unsentReferences } : {}) };
 }

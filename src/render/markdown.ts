@@ -198,19 +198,24 @@ function fieldLines(c: Change, field: FieldChange): string[] {
   return [`  - ${name}: ${codeSpan(formatValue(f.before))} → ${codeSpan(formatValue(f.after))}${sameShownNote(f.before, f.after)}`];
 }
 
+/** The tier of a change a drift policy holds: listed last. */
+const HELD_RANK = 3;
+
 function buildSections(plan: Plan, kindOrder: KindTitle[], verbose: boolean): MdSection[] {
-  const section = (title: string, list: Change[]): MdSection => {
+  // Live changes a policy holds are never applied: listed after every change that is, and no delete
+  // of them counted as a permanent one (probe EF-2).
+  const section = (title: string, list: Change[], held = false): MdSection => {
     const changes = list.map((c) => ({
       head: changeHead(c),
       change: c,
       details: [...(c.uploads ? [`  - uploads: ${codeSpan(onePath(c.uploads))}`] : []), ...visibleFields(c, verbose).flatMap((f) => fieldLines(c, f))],
-      rank: c.action === 'delete' ? 0 : c.action === 'archive' || c.irreversible ? 1 : 2,
+      rank: held ? HELD_RANK : c.action === 'delete' ? 0 : c.action === 'archive' || c.irreversible ? 1 : 2,
     }));
     const detailChars = changes.reduce((n, c) => n + c.details.reduce((m, l) => m + l.length + 1, 0), 0);
     return { title, changes, detailChars };
   };
   const sections = groupByKind(plan.changes, kindOrder).map((g) => section(g.title, g.changes));
-  if (plan.held?.length) sections.push(section('Live changes the drift policy leaves alone', plan.held));
+  if (plan.held?.length) sections.push(section('Live changes the drift policy leaves alone', plan.held, true));
   return sections;
 }
 
@@ -420,7 +425,7 @@ function cutToFit(plan: Plan, sections: MdSection[], layout: Layout, maxChars: n
   const open = new Set(sections.keys());
   // Once an entry of a tier is left out, nothing of a later tier is listed, however short (second read SR81-1).
   let leftOut = false;
-  for (const tier of [0, 1, 2]) {
+  for (const tier of [0, 1, 2, HELD_RANK]) {
     if (leftOut) break;
     const inTier = new Set(open);
     while (inTier.size > 0) {

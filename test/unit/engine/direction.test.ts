@@ -348,6 +348,15 @@ describe('objects renamed in the app onto a name the files declare too', () => {
 });
 
 describe('drift policies', () => {
+  it('lists the live changes a policy holds by key, whatever order the service listed them in (probe EF-4)', () => {
+    const names = ['made 2', 'made 10', 'made 1'];
+    const live = names.map((n, i) => liveRule(`r-${i + 10}`, NDA, n, { actions: 'X' }));
+    for (const order of [live, [...live].reverse()]) {
+      const p = plan([withPolicy(base[0]!, { drift: 'adopt' }), term('ACCEPT')], [...baseLive, liveTerm('ACCEPT'), ...order], synced(term('ACCEPT')));
+      expect(p.held?.map((c) => c.key)).toEqual(['NDA/made 1', 'NDA/made 10', 'NDA/made 2']);
+    }
+  });
+
   it('with no policy written, plan undoes the live edit (as revert does)', () => {
     const p = plan([...base, term('ACCEPT')], [...baseLive, liveTerm('REJECT')], synced(term('ACCEPT')));
     expect(p.changes.map((c) => c.id)).toEqual(['update:rule:NDA/Term']);

@@ -282,6 +282,17 @@ describe('renderPlanMarkdown', () => {
     expect(markdownShape(out).detailsCount).toBe(2);
   });
 
+  it('lists what apply changes before live changes a drift policy holds, and counts none of those as a permanent delete (probe EF-2)', () => {
+    const held = Array.from({ length: 250 }, (_, i) => change('delete', 'rule', `P/made in the app ${i} ${'x'.repeat(200)}`, { parent: 'P', irreversible: true, policy: 'adopt' }));
+    const out = md(plan([change('update', 'rule', 'Q/B', { parent: 'Q', fields: { actions: ['X', 'Y'] } })], { held }));
+    expect(out.length).toBeLessThan(60_000);
+    expect(out).toContain('- `~` **update** rule `Q/B`');
+    const left = /<summary>Live changes the drift policy leaves alone \(250 changes, [\d,]+ listed\)[^]*- _… and ([\d,]+) more not listed_\n/.exec(out);
+    expect(left).not.toBeNull();
+    expect(out).not.toContain('permanent deletes');
+    expectWellFormed(out);
+  });
+
   it('lists the permanent deletes and archives of a kind first when its list is cut, each by name, then the rest (probe GL)', () => {
     const changes: Change[] = [];
     for (let i = 0; i < 1190; i++) changes.push(change('update', 'rule', `P/rule ${String(i).padStart(4, '0')}`, { parent: 'P', fields: { actions: [`ACCEPT ${i}`, `ACCEPT ${i} v2`] } }));
