@@ -7,6 +7,7 @@
  */
 import { CREATE_ACTIONS, formerKeys, keepsFilesFromPull, leavesLiveEdits, refKey } from './types.js';
 import type { Change, DesiredResource, Direction, DriftPolicy, FieldChange, FieldDirection, KindName, LiveResource } from './types.js';
+import { declaredAt } from './change-source.js';
 import { addTo } from '../util/multi-map.js';
 import { addRenameDigests, fieldHash, keysFiledNow, NOT_KEPT, recordHolds, type NamingKind, type SyncRecord, type SyncState } from './sync.js';
 import { checkedFields, fingerprint } from './diff.js';
@@ -570,10 +571,13 @@ export function classifyChanges(changes: readonly Change[], input: ClassifyInput
       kept.push(c);
       continue;
     }
-    held.push({ ...c, fields: back, direction: objectDirection(back), policy: holding });
+    // Each part placed at its own first field, as diff places a change (probe EF-3).
+    const own = c.source ? desired.get(refKey(c.kind, c.key)) : undefined;
+    const placedAt = (fields: readonly FieldChange[]): Pick<Change, 'source'> => (own && fields[0] ? { source: declaredAt(own, fields[0].field) } : {});
+    held.push({ ...c, fields: back, direction: objectDirection(back), policy: holding, ...placedAt(back) });
     if (moved) heldForMoved.push({ change: c, ...moved });
     const rest = c.fields.filter((f) => !liveSide(f.direction));
-    if (rest.length > 0) kept.push({ ...c, fields: rest, refs: c.refs.filter((r) => rest.some((f) => f.field === r.field)), direction: objectDirection(rest) });
+    if (rest.length > 0) kept.push({ ...c, fields: rest, refs: c.refs.filter((r) => rest.some((f) => f.field === r.field)), direction: objectDirection(rest), ...placedAt(rest) });
   }
   // One warning per object held: its own change and its children's creates name it alike.
   const heldObjects = [...new Map(heldForMoved.map((h) => [refKey(h.change.kind, h.change.key), h])).values()];

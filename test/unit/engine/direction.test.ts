@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/engine/plan.js';
 import { EMPTY_SYNC, recordOf, syncState, formatSyncRecord } from '../../../src/engine/sync.js';
 import type { DesiredResource, KindName, LiveResource, ResourcePolicy } from '../../../src/engine/types.js';
-import { KIND_META, change, desiredPlaybook, desiredRule, liveMember, livePlaybook, liveRule } from './builders.js';
+import { KIND_META, change, desiredPlaybook, desiredRule, liveMember, livePlaybook, liveRule, pos } from './builders.js';
 import { childrenEditedInFiles, classifyChanges } from '../../../src/engine/direction.js';
 import { fieldDirectionLabel } from '../../../src/render/facts.js';
 
@@ -348,6 +348,15 @@ describe('objects renamed in the app onto a name the files declare too', () => {
 });
 
 describe('drift policies', () => {
+  it('places each part of a change a policy splits at its own first field: the files\' part at the field they change (probe EF-3)', () => {
+    const fieldSources = { description: pos(8, 18), actions: pos(9, 14) };
+    const filed = withPolicy(desiredRule(NDA.name, 'Term', { description: 'D', actions: 'ACCEPT 2' }, { fieldSources }), { drift: 'adopt' });
+    const wasFiled = desiredRule(NDA.name, 'Term', { description: 'D', actions: 'ACCEPT' });
+    const p = plan([...base, filed], [...baseLive, liveRule('r-1', NDA, 'Term', { description: 'D, edited live', actions: 'ACCEPT' })], synced(wasFiled));
+    expect(p.changes.map((c) => [c.id, c.fields.map((f) => f.field), c.source?.line])).toEqual([['update:rule:NDA/Term', ['actions'], 9]]);
+    expect(p.held?.map((c) => [c.id, c.fields.map((f) => f.field), c.source?.line])).toEqual([['update:rule:NDA/Term', ['description'], 8]]);
+  });
+
   it('lists the live changes a policy holds by key, whatever order the service listed them in (probe EF-4)', () => {
     const names = ['made 2', 'made 10', 'made 1'];
     const live = names.map((n, i) => liveRule(`r-${i + 10}`, NDA, n, { actions: 'X' }));

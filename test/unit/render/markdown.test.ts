@@ -283,7 +283,7 @@ describe('renderPlanMarkdown', () => {
   });
 
   it('lists what apply changes before live changes a drift policy holds, and counts none of those as a permanent delete (probe EF-2)', () => {
-    const held = Array.from({ length: 250 }, (_, i) => change('delete', 'rule', `P/made in the app ${i} ${'x'.repeat(200)}`, { parent: 'P', irreversible: true, policy: 'adopt' }));
+    const held = Array.from({ length: 250 }, (_, i) => ({ ...change('delete', 'rule', `P/made in the app ${i} ${'x'.repeat(200)}`, { parent: 'P', irreversible: true }), policy: 'adopt' as const }));
     const out = md(plan([change('update', 'rule', 'Q/B', { parent: 'Q', fields: { actions: ['X', 'Y'] } })], { held }));
     expect(out.length).toBeLessThan(60_000);
     expect(out).toContain('- `~` **update** rule `Q/B`');
