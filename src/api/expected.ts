@@ -17,3 +17,6 @@ export function expectingNames(names: () => Iterable<string>): NonNullable<ListO
  * SF-1). One more request per such list.
  */
 export const TO_THE_END: ExpectedItem = Object.freeze({ ids: [], names: [] });
+
+/** ListOptions.expected that reads a list to its end: a check that must see every live object of a name (a race guard's). */
+export const readToTheEnd: NonNullable<ListOptions['expected']> = async () => [TO_THE_END];

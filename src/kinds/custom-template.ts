@@ -15,6 +15,7 @@ import { publishedFileText } from './support/definition-text.js';
 import { docSource, fieldSourcesAt, formerNamesAt, pointerOf, posOf, valueOf } from './support/positions.js';
 import { quoteValue } from '../config/quote.js';
 import { asideName, freshSiblings } from './support/race.js';
+import { readToTheEnd } from '../api/expected.js';
 import { updatedAt } from './support/updated.js';
 
 export const customTemplateKind: KindModule<'custom-template'> = {
@@ -206,7 +207,7 @@ export const customTemplateKind: KindModule<'custom-template'> = {
   // NOTE(api): custom templates cannot be deleted over the API, so a duplicate is renamed out of the way.
   race: {
     lookFirst: true,
-    siblings: (change, ctx) => freshSiblings(ctx, 'race:custom-templates', () => ctx.services.agreements().listCustomTemplates(), change.key),
+    siblings: (change, ctx) => freshSiblings(ctx, 'race:custom-templates', () => ctx.services.agreements().listCustomTemplates(readToTheEnd), change.key),
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       const actor = actorOf(ctx);

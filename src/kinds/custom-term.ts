@@ -20,6 +20,7 @@ import { isNotFound } from './support/gone.js';
 import { sendMarked } from './support/pending-upload.js';
 import { docSource, fieldSourcesAt, formerNamesAt, posOf, problemAt } from './support/positions.js';
 import { asideName, freshSiblings } from './support/race.js';
+import { readToTheEnd } from '../api/expected.js';
 import { updatedAt } from './support/updated.js';
 
 const CONTENT_KEYS = ['body', 'body_file', 'docx_file'] as const;
@@ -285,7 +286,7 @@ export const customTermKind: KindModule<'custom-term'> = {
   // NOTE(api): custom terms cannot be deleted over the API, so a duplicate is renamed out of the way.
   race: {
     lookFirst: true,
-    siblings: (change, ctx) => freshSiblings(ctx, 'race:custom-terms', () => ctx.services.agreements().listCustomTerms(), change.key),
+    siblings: (change, ctx) => freshSiblings(ctx, 'race:custom-terms', () => ctx.services.agreements().listCustomTerms(readToTheEnd), change.key),
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       await ctx.services.agreements().renameCustomTerm(duplicate.id, name, duplicate.key);

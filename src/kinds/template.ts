@@ -13,6 +13,7 @@ import { attachmentsByName, earlierUploads, knownAttachmentIds, pinOnlyAttachmen
 import type { ExecContext, KindModule } from './kind.js';
 import { docSource, fieldSourcesAt, formerNamesAt, problemAt, valueOf } from './support/positions.js';
 import { asideName, freshSiblings } from './support/race.js';
+import { readToTheEnd } from '../api/expected.js';
 import { ApiError } from '../errors.js';
 import { updatedAt } from './support/updated.js';
 import { expectedOf, idsOf } from './support/declared.js';
@@ -573,7 +574,7 @@ export const templateKind: KindModule<'template'> = {
   // NOTE(api): templates cannot be deleted over the API, so a duplicate is renamed out of the way.
   race: {
     lookFirst: true,
-    siblings: (change, ctx) => freshSiblings(ctx, 'race:templates', () => ctx.services.agreements().listTemplates(), change.key),
+    siblings: (change, ctx) => freshSiblings(ctx, 'race:templates', () => ctx.services.agreements().listTemplates(readToTheEnd), change.key),
     async setAside(duplicate, _change, ctx) {
       const name = asideName(duplicate.key, duplicate.id);
       await ctx.services.agreements().updateTemplate(duplicate.id, { name }, duplicate.key);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { TestEmulator } from '../../helpers/emulator.js';
 import { applyOk, cliWith, expectNoChanges } from '../../helpers/scenario.js';
-import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
+import { makeDir, removeMadeDirs, writeFiles } from '../../helpers/tmpdir.js';
 import { App } from '../../helpers/app.js';
 import { runExampleScenario, startVariant } from './scenario.js';
 import { DEFINITION } from '../agreements-fixtures.js';
@@ -110,6 +110,34 @@ describe('a list that pages without saying so', () => {
     const pull = await cli('pull', '-C', out, '--dry-run');
     expect(pull.stdout).toContain('template "NDA 25" → templates/nda-25.yaml (new file)');
     await expectNoChanges(cli, out);
+  });
+
+  it('and cuts its pages at 7: the check for a copy another apply made reads past page 1, so two applies at once leave one object of a name (probe ED-1)', async () => {
+    t = await startVariant({ paging: 'hidden', ignorePageSize: true, maxPageSize: 7 });
+    const cli = cliWith(() => t!.env);
+    const files: Record<string, string> = { 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n' };
+    for (let i = 1; i <= 8; i++) files[`templates/n${i}.yaml`] = `kind: Template\nname: NDA ${i}\ntype: NDA\n`;
+    for (let i = 1; i <= 8; i++) files[`terms/t${i}.yaml`] = `kind: CustomTerm\nname: T${i}\nbody: Term ${i}.\n`;
+    const one = await makeDir(files);
+    const first = await applyOk(cli, one);
+    expect(first.stdout).not.toContain('did not show the one this apply created');
+    const more = { 'templates/n9.yaml': 'kind: Template\nname: NDA 9\ntype: NDA\n', 'terms/t9.yaml': 'kind: CustomTerm\nname: T9\nbody: Term 9.\n' };
+    const two = await makeDir({ ...files, ...more, 'docket.lock.json': await readFile(join(one, 'docket.lock.json'), 'utf8') });
+    await writeFiles(one, more);
+    const both = await Promise.all([cli('apply', '-C', one, '--auto-approve'), cli('apply', '-C', two, '--auto-approve')]);
+    expect(both.map((r) => r.code)).toEqual([0, 0]);
+    const names = async (path: string): Promise<string[]> => {
+      const out: string[] = [];
+      for (let page = 1; ; page++) {
+        const got = (await (await fetch(`${t!.env.DOCKET_AGREEMENTS_URL}${path}?page[number]=${page}`, { headers: { authorization: `Bearer ${t!.env.DOCKET_API_KEY}` } })).json()) as { data: { attributes: { name: string } }[] };
+        if (got.data.length === 0) return out;
+        out.push(...got.data.map((d) => d.attributes.name));
+      }
+    };
+    expect((await names('/v1/templates')).filter((n) => n === 'NDA 9')).toHaveLength(1);
+    expect((await names('/v1/custom_terms')).filter((n) => n === 'T9')).toHaveLength(1);
+    await expectNoChanges(cli, one);
+    await expectNoChanges(cli, two);
   });
 
   it('and answers a create 204 with no body: each object made is read on for, past page 1, and what waits on it is made (probe RW-1)', async () => {
