@@ -145,12 +145,15 @@ describe('pruning and the mass-delete guard', () => {
     expect(forced.stdout).toContain('Warning: the plan removes 5 of 6 live rule objects (83.3%), over the safety threshold of 30% (safety.max_delete_fraction); --force applies it');
     expect(forced.stdout).not.toContain('apply will refuse this plan');
     await expectNoChanges(cli, dir);
-    // With -o json no plan is printed: stderr says what --force goes past, for the CI log (probe FI).
+    // With -o json no plan is printed: stderr says its warnings, what --force goes past too, for the CI log (probes FI, EC-1).
     await writeFiles(dir, { 'playbooks/p.yaml': playbookYaml('Big', rules) });
     expect((await cli('apply', '-C', dir, '--auto-approve')).code).toBe(0);
     await writeFiles(dir, { 'playbooks/p.yaml': playbookYaml('Big', '  - name: Rule 0\n    actions: ACCEPT\n') });
     const json = await cli('apply', '-C', dir, '--auto-approve', '--force', '-o', 'json');
-    expect([json.code, json.stderr]).toEqual([0, 'Warning: the plan removes 5 of 6 live rule objects (83.3%), over the safety threshold of 30% (safety.max_delete_fraction); --force applies it\n']);
+    expect([json.code, json.stderr]).toEqual([
+      0,
+      'Warning: 5 rules will be permanently deleted (cannot be undone): "Big/Rule 1", "Big/Rule 2", "Big/Rule 3", "Big/Rule 4", "Big/Rule 5".\nWarning: the plan removes 5 of 6 live rule objects (83.3%), over the safety threshold of 30% (safety.max_delete_fraction); --force applies it\n',
+    ]);
     await expectNoChanges(cli, dir);
   });
 

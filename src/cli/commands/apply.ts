@@ -31,7 +31,7 @@ import { ApplyFailedError, ConfigError, DocketError, InterruptedError, NotApprov
 import { planJsonChunks } from '../../render/json.js';
 import { renderApplyReportJson } from '../../render/apply-json.js';
 import { painter } from '../../render/paint.js';
-import { headerLines, writeApplyReportText, writePlanText } from '../../render/text.js';
+import { headerLines, planWarningLines, writeApplyReportText, writePlanText } from '../../render/text.js';
 import { noChangesSentence, plural } from '../../render/facts.js';
 import { annotatingProblems, annotationsOption, printAnnotations, printFailureAnnotations, type AnnotationFormat } from '../annotations.js';
 import { applyLockRoot, holdingApplyLock, lockTimeoutOption, refuseLockMovedAway } from '../apply-lock.js';
@@ -142,8 +142,13 @@ export function applyCommand(io: Io, setExit: (code: number) => void): Command {
           const plan = opts.force ? forcedPastGuard(made) : made;
           // With -q only the apply report (the result) is printed, unless a person must approve the plan.
           const planShown = !saved && opts.output === 'text' && (!opts.quiet || !opts.autoApprove);
-          // A plan not printed (a saved one, or with -o json) says what --force goes past on its own: a CI log keeps it.
-          if (!planShown && opts.force && !opts.quiet) for (const w of forcedWarnings(made.guard ?? [])) io.stderr(`Warning: ${w}\n`);
+          // A plan not printed says its warnings on stderr, a CI log keeps them: with -o json all of
+          // them, a permanent delete's too (probe EC-1); a saved one said them when it was made, but
+          // for what --force goes past.
+          if (!planShown && !opts.quiet) {
+            const said = saved ? (opts.force ? forcedWarnings(made.guard ?? []).map((w) => `Warning: ${w}`) : []) : planWarningLines(plan);
+            for (const line of said) io.stderr(`${line}\n`);
+          }
           if (planShown) {
             // Like the approval question, the plan's printing is not the apply's work: a reader that
             // takes it slowly (a CI log) must not use up the budget of the changes.
