@@ -162,17 +162,21 @@ export interface PullTextOptions {
   syncFile?: string;
   /** The plan that checks what was pulled, as this run was given (its folder, --env, --emulator); `docket plan` when none. */
   planCommand?: string;
+  /** false: the dry run's patch is not coloured, though the rest is (colour forced where there is no terminal). */
+  patchColor?: boolean;
 }
 
 export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOptions): string {
   const paint = painter(opts.color);
+  // The patch is coloured on a terminal only: saved from a run with FORCE_COLOR, `git apply` must take it (probe EC-2).
+  const patchPaint = painter(opts.color && opts.patchColor !== false);
   const fmt = { name: quote, code: oneLine };
   const lines: string[] = [];
   if (opts.dryRun) {
     for (const f of result.files) {
       for (const l of shownDiff(f, true)) {
-        if (l.startsWith('+') && !l.startsWith('+++')) lines.push(paint('green', l));
-        else lines.push(l.startsWith('-') && !l.startsWith('---') ? paint('red', l) : l.startsWith('@@') ? paint('cyan', l) : l.startsWith(FILE_NOTE_MARK) ? paint('dim', l) : l);
+        if (l.startsWith('+') && !l.startsWith('+++')) lines.push(patchPaint('green', l));
+        else lines.push(l.startsWith('-') && !l.startsWith('---') ? patchPaint('red', l) : l.startsWith('@@') ? patchPaint('cyan', l) : l.startsWith(FILE_NOTE_MARK) ? patchPaint('dim', l) : l);
       }
     }
     if (result.files.length > 0) lines.push('');

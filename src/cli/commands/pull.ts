@@ -132,7 +132,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       if (opts.output === 'json') io.stdout(renderPullJson(plan, result, { dryRun, kinds: [...new Set(kindNames(opts.kind))], targets: opts.target, guard: refused }));
       else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts), maxChars: room, limitSaid: MARKDOWN_MAX_CHARS, syncFile })));
       // The plan to run next names this pull's environment: another's would show its own organization (probe OD-2).
-      else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), dryRun, scope: scopeOf(opts), syncFile, planCommand: shapedCommand('plan', runShape) }));
+      else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), patchColor: io.isTTY, dryRun, scope: scopeOf(opts), syncFile, planCommand: shapedCommand('plan', runShape) }));
       if (told && !opts.quiet) io.stderr(`${told}\n`);
       if (!dryRun && result.files.length > 0) await sayDoneUnreported(io, `the pull wrote ${result.files.length === 1 ? '1 file and recorded it' : `${result.files.length} files and recorded them`} in sync`);
       setExit(0);

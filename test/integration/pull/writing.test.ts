@@ -7,7 +7,7 @@ import { chmod, lstat, readFile, rm, stat, symlink, writeFile } from 'node:fs/pr
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../helpers/app.js';
-import { applyOk, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
+import { applyOk, cliWith, emulatorForFile, expectNoChanges } from '../../helpers/scenario.js';
 import { makeDir } from '../../helpers/tmpdir.js';
 import { AGREEMENTS_DOCKET_YAML } from '../agreements-fixtures.js';
 
@@ -84,6 +84,19 @@ describe('pull writes files', () => {
     expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe('kind: Playbook\rname: LoneCR\rrules:\r  - name: B\r    actions: ACCEPT shared\r  - name: C2\r    renamed_from:\r      - C\r    actions: ACCEPT c\r');
     expect(await readFile(join(dir, 'tests/p.test.yaml'), 'utf8')).toBe(test.replace('[C]', '[C2]'));
     await expectNoChanges(cli, dir);
+  });
+
+  it('prints its dry-run patch uncoloured where colour is forced without a terminal, so `git apply` takes it saved (probe EC-2)', async () => {
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('Painted', 'ACCEPT') });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editRule('Painted', 'Term', { actions: 'REJECT' });
+    const dry = await cliWith(() => ({ ...emulator().env, FORCE_COLOR: '1' }))('pull', '-C', dir, '--dry-run');
+    expect(dry.code).toBe(0);
+    const patch = dry.stdout.slice(0, dry.stdout.indexOf('docket pull'));
+    expect(patch).toContain('+    actions: REJECT\n');
+    expect(patch).not.toContain('\u001b[');
+    // The rest of the output is coloured, as FORCE_COLOR asks.
+    expect(dry.stdout.slice(patch.length)).toContain('\u001b[');
   });
 
   it('keeps their permission bits, and changes a linked file where the link leads', async () => {
