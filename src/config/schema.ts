@@ -435,7 +435,9 @@ function valueMessage(e: ErrorObject, params: Record<string, unknown>, got = got
   switch (e.keyword) {
     case 'type': {
       const types = String(params.type).split(',');
-      return `must be ${joinOr(types.map(typePhrase))}, not ${describeValue(e.data)}${got}`;
+      // 8.5 is a number too: what it is not is whole (probe EJ-5).
+      const fraction = types.includes('integer') && !types.includes('number') && typeof e.data === 'number' && Number.isFinite(e.data) && !Number.isInteger(e.data);
+      return `must be ${joinOr(types.map(typePhrase))}, not ${fraction ? 'a fraction' : describeValue(e.data)}${got}`;
     }
     case 'enum': {
       const allowed = ((params.allowedValues as unknown[]) ?? []).map((v) => String(v));

@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { App } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { applyOk, emulatorForFile, expectNoChanges } from '../helpers/scenario.js';
-import { makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { copyExample, makeDir, removeMadeDirs } from '../helpers/tmpdir.js';
+import { rm, writeFile } from 'node:fs/promises';
 import { DOCKET_YAML, NDA } from './fixtures.js';
 
 afterAll(removeMadeDirs);
@@ -158,6 +159,15 @@ describe('the README’s configuration examples', () => {
     expect((await runCli(['validate', '-C', dir, '--env', 'staging'])).code).toBe(0);
     expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
     expect((await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('the test file example, copied as it is into the bundled example, validates (probe EJ-1)', async () => {
+    const dir = await copyExample();
+    for (const f of ['consulting.test.yaml', 'inbound-nda.test.yaml']) await rm(join(dir, 'tests', f));
+    await writeFile(join(dir, 'tests/readme.test.yaml'), block('kind: PlaybookTest\nplaybook: Inbound NDA'));
+    const r = await runCli(['validate', '-C', dir]);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toContain('2 test suites with 4 cases');
   });
 
   it('the drift policies example, copied as it is, validates and applies', async () => {
