@@ -172,7 +172,9 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
     // A number written quoted stays quoted (a zip code) where the comparison is by value; where types count, it is a number.
     // Any other value is written as what it is: a boolean live where the file has text is then
     // refused by validate, said as such, rather than written as text that reads back otherwise.
-    type = !exactTypes && typeof value === 'number' && (original === Scalar.QUOTE_DOUBLE || original === Scalar.QUOTE_SINGLE) ? original : Scalar.PLAIN;
+    // Only digits docket reads back as that number: `"5e-7"` or a number past 2^53 written as text
+    // compared as other text, and the next apply changed live to it (probe EH-1); those go plain.
+    type = !exactTypes && typeof value === 'number' && (original === Scalar.QUOTE_DOUBLE || original === Scalar.QUOTE_SINGLE) && quotedReadsBack(value) ? original : Scalar.PLAIN;
   } else if (value === '' && BLOCK_TYPES.has(original)) {
     // Cleared: an empty block would be a header and blank lines, read back as a line break.
     type = Scalar.QUOTE_DOUBLE;
@@ -238,6 +240,12 @@ export function scalarSplice(node: Scalar, value: unknown, inFlow: boolean, quot
   }
   const source = (copy as CST.FlowScalar).source;
   return { start: token.offset, end, text: (type === Scalar.QUOTE_DOUBLE ? withEscapes(escapeInvisible(source), escaped) : source) + lineEnd };
+}
+
+/** Whether a number written as quoted digits (`"24"`, `"0.5"`) is read back as that same number. */
+function quotedReadsBack(value: number): boolean {
+  const text = String(value);
+  return /^-?\d+(\.\d+)?$/.test(text) && (!Number.isInteger(value) || Number.isSafeInteger(value));
 }
 
 /**

@@ -247,6 +247,16 @@ describe('docket pull (agreements service)', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('writes a number the file quotes plain where quoted digits would read back as another value (5e-7, past 2^53): the re-plan is clean (probe EH-1)', async () => {
+    const caps = (qty: string) => `kind: Template\nname: Tiny\ntype: CSA\nparameters:\n  general_cap_amount_type: base\n  general_cap_amount: 1\n  general_cap_period_qty: ${qty}\n`;
+    const dir = await makeDir({ 'docket.yaml': DOCKET, 'templates/t.yaml': caps('"2"') });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editTemplate('Tiny', { general_cap_period_qty: 5e-7 });
+    expect((await cli('pull', '-C', dir)).code).toBe(0);
+    expect(await read(dir, 'templates/t.yaml')).toBe(caps('5e-7'));
+    await expectNoChanges(cli, dir);
+  });
+
   it('writes a number live holds in a definition as a number where the file quoted it: a definition compares types too', async () => {
     const cover = (amount: string) => `title: Fees\nsections:\n  - heading: Fees\n    required: true\n    fields:\n      amount:\n        label: Amount\n        input: number\n        default: ${amount}\n`;
     const inline = (amount: string) => `kind: CustomTemplate\nname: Inline Fees\ndefinition:\n  title: Fees\n  sections:\n    - heading: Fees\n      required: true\n      fields:\n        amount: { label: Amount, input: number, default: ${amount} }\n`;

@@ -269,6 +269,10 @@ describe('editYaml', () => {
     expect(edit('a: "Recipient"\nb: "01067"\n', (v) => setAt(setAt(v, '/a', true), '/b', 1068)).text).toBe('a: true\nb: "1068"\n');
   });
 
+  it('keeps a number quoted only as digits that read back as it: 5e-7 and a number past 2^53 go plain (probe EH-1)', () => {
+    expect(edit('a: "2"\nb: "24"\nc: "1"\n', (v) => setAt(setAt(setAt(v, '/a', 5e-7), '/b', 12345678901234567890), '/c', 0.25)).text).toBe('a: 5e-7\nb: 12345678901234567000\nc: "0.25"\n');
+  });
+
   it('writes text cleared in a block as "", not an empty block (which reads back as a line break)', () => {
     const { text } = edit(PLAYBOOK, (v) => setAt(v, '/rules/0/actions', ''));
     expect(text).toContain('    actions: ""\n    reviewer: alice@acme.example\n');
