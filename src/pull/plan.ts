@@ -100,6 +100,9 @@ export interface FileChange {
   after: string | null;
 }
 
+/** Why a live change under `drift: ignore` is not pulled; the end of its line, which CI recipes look for. */
+export const IGNORED_REASON = 'drift: ignore leaves it as it is on both sides';
+
 export interface PullEntry {
   kind: KindName;
   key: string;
@@ -580,7 +583,7 @@ class PullPlanner {
     const l = c.liveId ? this.liveById.get(c.liveId) : undefined;
     const fields = c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field);
     if (keepsFilesFromPull(policy)) {
-      const reason = policy === 'ignore' ? 'drift: ignore leaves it as it is on both sides' : 'drift: revert: `docket apply` puts the files’ value back';
+      const reason = policy === 'ignore' ? IGNORED_REASON : 'drift: revert: `docket apply` puts the files’ value back';
       // A field both sides changed is the files' to apply, whatever the policy: not "left as it is" (probe GB).
       const conflicts = c.fields.filter((f) => f.direction === 'both').map((f) => f.field);
       if (fields.length > 0 || conflicts.length === 0) this.notPulled.push(this.entryOf(c, direction, fields, reason));

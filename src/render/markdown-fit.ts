@@ -59,9 +59,9 @@ export function listShares(left: number, lists: readonly (readonly string[])[]):
 
 /**
  * Pushes as many of `items` as `share` of the budget holds (listShares), then one line saying how
- * many were left out.
+ * many were left out, and what `moreSaid` says of those from the first left out.
  */
-export function pushWithin(lines: string[], items: readonly string[], budget: ListBudget, share = budget.left): void {
+export function pushWithin(lines: string[], items: readonly string[], budget: ListBudget, share = budget.left, moreSaid?: (firstLeftOut: number) => string): void {
   let spent = 0;
   let shown = 0;
   for (const item of items) {
@@ -73,7 +73,7 @@ export function pushWithin(lines: string[], items: readonly string[], budget: Li
   budget.left -= spent;
   if (shown < items.length) {
     budget.cut = true;
-    lines.push(`- _… and ${thousands(items.length - shown)} more not listed_`);
+    lines.push(`- _… and ${thousands(items.length - shown)} more not listed_${moreSaid?.(shown) ?? ''}`);
   }
 }
 

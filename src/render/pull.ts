@@ -6,7 +6,7 @@ import { createTwoFilesPatch } from 'diff';
 import { DIRECTION_LABEL, directionSign } from '../engine/direction.js';
 import type { Plan } from '../engine/types.js';
 import type { GuardViolation } from '../engine/guard.js';
-import type { FileChange, PullEntry, PullResult } from '../pull/plan.js';
+import { IGNORED_REASON, type FileChange, type PullEntry, type PullResult } from '../pull/plan.js';
 import { shortList, subject } from './facts.js';
 import { jsonText } from './json.js';
 import { cutNote, fitMarkdown, listShares, MARKDOWN_MAX_CHARS, joinWithin, pushWithin, thousands, type ListBudget } from './markdown-fit.js';
@@ -244,7 +244,12 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
   if (records > 0) lines.push(escapeMarkdown(recordsOnlyText(records, syncFile)), '');
   // What was not pulled is what a person must act on: a long list of what was keeps room for it.
   const pulled = result.pulled.map((e) => `- ${entryLine(e, fmt).replace(/^(\S+)/, '`$1`')}${e.reason ? ` (${escapeMarkdown(e.reason)})` : ''}`);
-  const notPulled = result.notPulled.map((e) => `- ${subject(e, listedName)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}${e.file ? ` (${codeSpan(`${e.file}${e.line ? `:${e.line}` : ''}`)})` : ''}: ${escapeMarkdown(e.reason ?? '')}`);
+  // What `drift: ignore` leaves alone goes last, and a cut that leaves out only that says so as each
+  // of its lines would: a CI job fails on what else was not pulled (probe EI-1).
+  const ignored = (e: PullEntry): boolean => e.reason === IGNORED_REASON;
+  const unpulled = [...result.notPulled.filter((e) => !ignored(e)), ...result.notPulled.filter(ignored)];
+  const notPulled = unpulled.map((e) => `- ${subject(e, listedName)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}${e.file ? ` (${codeSpan(`${e.file}${e.line ? `:${e.line}` : ''}`)})` : ''}: ${escapeMarkdown(e.reason ?? '')}`);
+  const allIgnoredFrom = (first: number): string => (unpulled.slice(first).every(ignored) ? `: ${escapeMarkdown(IGNORED_REASON)}` : '');
   const notes = result.notes.map((n) => `- ${escapeMarkdown(n)}`);
   // A dry run's diffs share the room too: the lists took it all, and a long list left none for them (second read SR75-1).
   const diffs = dryRun ? diffBlocks(result.files, budget.left) : [];
@@ -257,7 +262,7 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
   }
   if (result.notPulled.length > 0) {
     lines.push('**Not pulled**', '');
-    pushWithin(lines, notPulled, budget, notPulledShare);
+    pushWithin(lines, notPulled, budget, notPulledShare, allIgnoredFrom);
     lines.push('');
   }
   if (result.notes.length > 0) {

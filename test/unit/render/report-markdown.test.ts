@@ -80,6 +80,18 @@ describe('drift and pull markdown at scale', () => {
     expect(out).toContain('`Q/C`');
   });
 
+  it('lists what drift: ignore leaves alone after what else was not pulled, and a cut of only those says so as each of their lines does (probe EI-1)', () => {
+    const ignored = Array.from({ length: 400 }, (_, i): PullEntry => ({ kind: 'rule', key: `Big/Rule ${i} ${'z'.repeat(150)}`, name: `Rule ${i}`, direction: 'changed-live', fields: ['actions'], file: 'playbooks/big.yaml', reason: 'drift: ignore leaves it as it is on both sides' }));
+    const held: PullEntry = { kind: 'rule', key: 'P/Held', name: 'Held', direction: 'changed-live', fields: ['actions'], file: 'playbooks/p.yaml', reason: 'its value holds ${var.x}' };
+    const out = renderPullMarkdown(plan([]), { pulled: [], notPulled: [...ignored, held], notes: [], files: [], sync: new Map() }, { dryRun: false });
+    const list = out.slice(out.indexOf('**Not pulled**'));
+    expect(list.indexOf('P/Held')).toBeLessThan(list.indexOf('Big/Rule 0'));
+    expect(list).toMatch(/\n- _… and [\d,]+ more not listed_: drift: ignore leaves it as it is on both sides\n/);
+    // Cut among the others, the count says nothing of a policy.
+    const others = Array.from({ length: 400 }, (_, i): PullEntry => ({ ...held, key: `P/Held ${i} ${'z'.repeat(150)}` }));
+    expect(renderPullMarkdown(plan([]), { pulled: [], notPulled: [...others, ...ignored], notes: [], files: [], sync: new Map() }, { dryRun: false })).toMatch(/\n- _… and [\d,]+ more not listed_\n/);
+  });
+
   it('a dry run\'s diff keeps room beside a long list of what was pulled (second read SR75-1)', () => {
     const entries = Array.from({ length: 1500 }, (_, i): PullEntry => ({ kind: 'rule', key: `P/Rule ${i}`, name: `Rule ${i}`, direction: 'changed-live', fields: ['actions'], file: 'playbooks/p.yaml' }));
     const before = Array.from({ length: 1500 }, (_, i) => `  - name: Rule ${i}\n    actions: ACCEPT ${i}\n`).join('');
