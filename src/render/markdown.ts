@@ -4,6 +4,7 @@
  * comments by dropping field details, then list entries, always leaving balanced `<details>` and
  * closed fences.
  */
+import { isolated } from './bidi.js';
 import type { Change, FieldChange, Plan } from '../engine/types.js';
 import {
   ACTION_ORDER,
@@ -166,7 +167,7 @@ export function targetLine(plan: Plan): string {
 function changeHead(c: Change, capNames?: number): string {
   const from = renamedFrom(c);
   const name = (s: string): string => (capNames === undefined ? codeSpan(s) : shortCodeSpan(s, capNames));
-  const what = from ? ` ${name(from.label)} → ${name(changeLabel(c))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${name(changeLabel(c))}${namesakeNote(c)}`;
+  const what = from ? ` ${isolated(name(from.label))} → ${isolated(name(changeLabel(c)))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${name(changeLabel(c))}${namesakeNote(c)}`;
   const lasting = c.action === 'delete' && c.irreversible && !c.policy ? ' (permanent)' : c.versions ? ` (${c.versions} versions)` : '';
   const source = c.source ? ` · ${codeSpan(`${c.source.file}:${c.source.line}`)}` : '';
   const label = directionLabel(c);
@@ -194,8 +195,8 @@ function fieldLines(c: Change, field: FieldChange): string[] {
   const items = itemDiff(f.before, f.after);
   if (items) return [`  - ${name}:`, ...fencedBlock(items.join('\n'), 'diff').split('\n').map((l) => `    ${l}`)];
   const around = aroundChange(f.before, f.after);
-  if (around) return [`  - ${name}: ${codeSpan(around.before)} → ${codeSpan(around.after)}${around.note}${sameShownNote(f.before, f.after)}`];
-  return [`  - ${name}: ${codeSpan(formatValue(f.before))} → ${codeSpan(formatValue(f.after))}${sameShownNote(f.before, f.after)}`];
+  if (around) return [`  - ${name}: ${isolated(codeSpan(around.before))} → ${isolated(codeSpan(around.after))}${around.note}${sameShownNote(f.before, f.after)}`];
+  return [`  - ${name}: ${isolated(codeSpan(formatValue(f.before)))} → ${isolated(codeSpan(formatValue(f.after)))}${sameShownNote(f.before, f.after)}`];
 }
 
 /** The tier of a change a drift policy holds: listed last. */

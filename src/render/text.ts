@@ -3,6 +3,7 @@
  * and source, field-level before/after, multi-line text as a unified diff, a summary line, then
  * warnings and the undeclared note. Pure: colour and verbosity come in as options.
  */
+import { isolated } from './bidi.js';
 import { isDrift } from '../engine/direction.js';
 import type { Change, FieldChange, Plan } from '../engine/types.js';
 import {
@@ -69,7 +70,7 @@ export function targetLine(plan: Pick<Plan, 'target'>, paint: Paint): string {
 function headline(c: Change, paint: Paint): string {
   const symbol = SYMBOL[c.action];
   const from = renamedFrom(c);
-  const what = from ? ` ${quote(from.label)} → ${quote(changeLabel(c))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${quote(changeLabel(c))}${namesakeNote(c)}`;
+  const what = from ? ` ${isolated(quote(from.label))} → ${isolated(quote(changeLabel(c)))}${renameNote(c)}` : isSingleton(c) ? '' : ` ${quote(changeLabel(c))}${namesakeNote(c)}`;
   const tail: string[] = [];
   if (c.action === 'delete' && c.irreversible && !c.policy) tail.push('(permanent)');
   if (c.versions) tail.push(`(${c.versions} versions)`);
@@ -103,8 +104,8 @@ function fieldLines(c: Change, field: FieldChange, paint: Paint): string[] {
   const items = itemDiff(f.before, f.after);
   if (items) return [`${FIELD_INDENT}${name}:`, ...items.map((l) => `${DIFF_INDENT}${paintDiffLine(l, paint)}`)];
   const around = aroundChange(f.before, f.after);
-  if (around) return [`${FIELD_INDENT}${name}: ${around.before} → ${around.after}${around.note}${sameShownNote(f.before, f.after)}`];
-  return [`${FIELD_INDENT}${name}: ${formatValue(f.before)} → ${formatValue(f.after)}${sameShownNote(f.before, f.after)}`];
+  if (around) return [`${FIELD_INDENT}${name}: ${isolated(around.before)} → ${isolated(around.after)}${around.note}${sameShownNote(f.before, f.after)}`];
+  return [`${FIELD_INDENT}${name}: ${isolated(formatValue(f.before))} → ${isolated(formatValue(f.after))}${sameShownNote(f.before, f.after)}`];
 }
 
 function paintDiffLine(line: string, paint: Paint): string {

@@ -216,6 +216,21 @@ describe('renderPlanText', () => {
     expect(out).toContain('Plan: 0 to create, 0 to update, 1 to rename, 0 to delete.');
   });
 
+  it('sets right-to-left names and values apart, so `before → after` reads in its order between two of them (probe EA-3)', () => {
+    const p = plan([
+      change('rename', 'rule', 'הסכמי סודיות/משך', { parent: 'הסכמי סודיות', fields: { name: ['תקופה', 'משך'] } }),
+      change('update', 'playbook', 'הסכמי סודיות', { fields: { description: ['הסכמים שאנו מקבלים', 'הסכמים שאנו שולחים'] } }),
+    ]);
+    const out = text(p);
+    expect(out).toContain('~ rename rule \u2068"הסכמי סודיות/תקופה"\u2069 → \u2068"הסכמי סודיות/משך"\u2069\n');
+    expect(out).toContain('description: \u2068"הסכמים שאנו מקבלים"\u2069 → \u2068"הסכמים שאנו שולחים"\u2069');
+    const md = renderPlanMarkdown(p, { kindOrder: KIND_ORDER });
+    expect(md).toContain('\u2068`הסכמי סודיות/תקופה`\u2069 → \u2068`הסכמי סודיות/משך`\u2069');
+    expect(md).toContain('`description`: \u2068`"הסכמים שאנו מקבלים"`\u2069 → \u2068`"הסכמים שאנו שולחים"`\u2069');
+    // Left-to-right text is shown as it was.
+    expect(text(plan([change('update', 'playbook', 'P', { fields: { description: ['a', 'b'] } })]))).toContain('description: "a" → "b"');
+  });
+
   it('shows multi-line text as a unified diff without file headers', () => {
     const before = 'ACCEPT a term of up to 3 years\nCOUNTERPROPOSE 2 years when longer\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8';
     const after = 'ACCEPT a term of up to 2 years\nCOUNTERPROPOSE 2 years when longer\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8';
