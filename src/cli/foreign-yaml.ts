@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isMap, parseAllDocuments } from 'yaml';
 import { discoverYamlFiles, isTestFile } from '../config/discover.js';
+import { crAsLf } from '../config/yaml-read.js';
 import { showPath } from '../config/quote.js';
 import { KINDS } from '../kinds/index.js';
 import { escapeControl } from '../render/sanitize.js';
@@ -26,7 +27,8 @@ const RESOURCE_KINDS = new Set(KINDS.filter((k) => !k.internal).map((k) => k.yam
 function docketDocuments(text: string): boolean {
   // Read as docket reads it (second read RV9-4): a byte-order mark, quotes, a flow mapping, a value
   // on the next line are all a `kind:`; a Kubernetes manifest's `kind: Deployment` is none of docket's.
-  const docs = parseAllDocuments(text.replace(/^\uFEFF/, ''), { logLevel: 'silent' });
+  // A lone CR a line break too (second read SR103-8).
+  const docs = parseAllDocuments(crAsLf(text.replace(/^\uFEFF/, '')), { logLevel: 'silent' });
   const list = Array.isArray(docs) ? docs : [docs];
   return list.length > 0 && list.every((doc) => isMap(doc.contents) && RESOURCE_KINDS.has(String(doc.contents.get('kind'))));
 }

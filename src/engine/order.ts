@@ -16,7 +16,6 @@ export interface OrderResult {
   diagnostics: Diagnostics;
 }
 
-/** `readOnly` (drift, pull): nothing is sent, so names swapped in the app are no cycle to stop at. */
 /** Changes by kind (in `kinds`' order), action and key: an order that does not hang on the service's list order. */
 export function byKindActionKey(kinds: readonly KindMeta[]): (a: Change, b: Change) => number {
   const kindIndex = new Map(kinds.map((k, i) => [k.name, i]));
@@ -26,6 +25,7 @@ export function byKindActionKey(kinds: readonly KindMeta[]): (a: Change, b: Chan
     (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 }
 
+/** `readOnly` (drift, pull): nothing is sent, so names swapped in the app are no cycle to stop at. */
 export function orderChanges(input: Change[], kinds: KindMeta[], live: LiveResource[], readOnly = false): OrderResult {
   const diagnostics = new Diagnostics();
   const changes = input.map((c) => ({ ...c, dependsOn: [...c.dependsOn] }));

@@ -36,7 +36,7 @@ import { isTestFile } from '../config/discover.js';
 import { normName } from '../engine/normalize.js';
 import { testNamesOf } from '../kinds/support/test-subjects.js';
 import { RENAME_IN_FILE_CODES, SETTING_CODES } from '../kinds/support/fixed-in-files.js';
-import { nameKey, ruleNamed } from '../testing/match.js';
+import { nameKey, ruleResolver } from '../testing/match.js';
 import { crAsLf } from '../config/yaml-read.js';
 import { testNames } from '../testing/names.js';
 import { formerNames, setAt } from './values.js';
@@ -1222,8 +1222,8 @@ class PullPlanner {
     if (!role) return out;
     // Rules as the tests match them (README: Matching rules): a name validate takes is a name renamed
     // here; of rules whose names compare alike (Term, TERM), the one the test writes (probe EA-1).
-    const siblings = role.part ? this.declaredPartsOf(kind, parents) : [];
-    const same = (written: string, rule: string): boolean => (siblings.length > 0 ? ruleNamed(written, siblings) === rule : nameKey(written) === nameKey(rule));
+    const resolve = role.part ? this.partsResolver(kind, parents) : undefined;
+    const same = (written: string, rule: string): boolean => (resolve ? resolve(written) === rule : nameKey(written) === nameKey(rule));
     for (const file of this.input.tests ?? []) {
       if (this.conflictedTest(file)) continue;
       // The names as the file was read: two objects that swapped names would otherwise each undo the other's edit.
@@ -1239,12 +1239,29 @@ class PullPlanner {
     return out;
   }
 
-  /** The names of the `kind` the files declare in the first of `parents` (their playbook as the files name it). */
-  private declaredPartsOf(kind: KindName, parents: Set<string> | undefined): string[] {
+  /**
+   * Resolves a name a test writes to the `kind` the files declare in the first of `parents` (their
+   * playbook as the files name it), as the tests match it; undefined when it declares none.
+   * Indexed once per pull (second read SR103-1).
+   */
+  private partsResolver(kind: KindName, parents: Set<string> | undefined): ((written: string) => string | undefined) | undefined {
     const parent = parents ? [...parents][0] : undefined;
-    if (parent === undefined) return [];
-    return this.input.desired.filter((d) => d.kind === kind && d.parent?.key === parent).map((d) => d.key.slice(parent.length + 1));
+    if (parent === undefined) return undefined;
+    if (!this.declaredParts) {
+      this.declaredParts = new Map();
+      for (const d of this.input.desired) if (d.parent) addTo(this.declaredParts, `${d.kind}\0${d.parent.key}`, d.key.slice(d.parent.key.length + 1));
+    }
+    const at = `${kind}\0${parent}`;
+    let resolve = this.partResolvers.get(at);
+    if (resolve === undefined) {
+      const names = this.declaredParts.get(at) ?? [];
+      resolve = names.length > 0 ? ruleResolver(names) : null;
+      this.partResolvers.set(at, resolve);
+    }
+    return resolve ?? undefined;
   }
+  private declaredParts: Map<string, string[]> | undefined;
+  private readonly partResolvers = new Map<string, ((written: string) => string | undefined) | null>();
 
   /**
    * A test file holding git's conflict markers names nothing pull can read: not edited (its edit

@@ -116,12 +116,12 @@ function paintDiffLine(line: string, paint: Paint): string {
   return line;
 }
 
-/** Free text (engine warnings carry user names): cleaned, continuation lines indented. */
 /** The plan's warnings as the text plan says them, one `Warning: …` line each, for a run that prints no plan (`apply -o json`). */
 export function planWarningLines(plan: Plan): string[] {
   return warningSentences(plan, textFmt).map((w) => `Warning: ${w}`);
 }
 
+/** Free text (engine warnings carry user names): cleaned, continuation lines indented. */
 const textFmt: Fmt = {
   name: quote,
   text: (s) => stripControl(s).split('\n').join('\n  '),

@@ -11,9 +11,10 @@ import { asEdited, documentValues, editYaml } from '../pull/yaml-edit.js';
 import { quoteValue } from '../config/quote.js';
 import { keyWrittenIn, KEYS_STAY_OUT } from '../config/api-keys.js';
 import { DocketError } from '../errors.js';
+import { lineBreakOf } from '../util/line-break.js';
 import { normName } from '../engine/normalize.js';
 import type { Services } from '../kinds/kind.js';
-import { attributeReview, nameKey } from './match.js';
+import { attributeReview, exactNameKey, nameKey } from './match.js';
 import { reviewDone } from './poll.js';
 import { SCRATCH_PREFIX } from './scratch-name.js';
 import type { PlaybookSubject, SubjectRule } from '../kinds/support/test-subjects.js';
@@ -148,9 +149,11 @@ export function expectationsOf(facts: ReviewFacts): Record<string, unknown> {
   const topics = new Map<string, { topic: string; outcomes: string[] }>();
   for (const r of facts.redlines) {
     if (r.evaluation === null) continue;
-    const t = topics.get(nameKey(r.topic)) ?? { topic: r.topic, outcomes: [] };
+    // By the rule it was attributed to, as written: Term and TERM are two rules (second read SR103-2).
+    const key = r.rule !== null ? `rule\0${exactNameKey(r.rule)}` : `topic\0${nameKey(r.topic)}`;
+    const t = topics.get(key) ?? { topic: r.topic, outcomes: [] };
     if (!t.outcomes.includes(r.evaluation)) t.outcomes.push(r.evaluation);
-    topics.set(nameKey(r.topic), t);
+    topics.set(key, t);
   }
   if (topics.size > 0) expect.redlines = [...topics.values()].map((t) => ({ topic: t.topic, evaluation: { in: t.outcomes } }));
   const includes = new Set<string>();
@@ -203,7 +206,8 @@ export async function writeCapture(path: string, captured: CapturedCase, shown =
   if (docs.some((d) => 'errors' in d && d.errors.length > 0)) throw new DocketError('invalid-yaml', `${shown} is not valid YAML; capture does not change it`);
   const target = docs.find((d) => {
     const body = isMap(d.contents) ? (d.toJS() as { kind?: unknown; playbook?: unknown }) : {};
-    return body.kind === 'PlaybookTest' && nameKey(String(body.playbook)) === nameKey(captured.playbook);
+    // As the test loader takes a suite's playbook: by its name, not one alike (NDA, nda; second read SR103-5).
+    return body.kind === 'PlaybookTest' && normName(String(body.playbook)) === normName(captured.playbook);
   });
   if (target) {
     const cases = target.get('cases');
@@ -223,6 +227,8 @@ export async function writeCapture(path: string, captured: CapturedCase, shown =
     return 'appended';
   }
   const added = stringify({ kind: 'PlaybookTest', playbook: captured.playbook, cases: [captured.case] });
-  await writeFile(path, `${text.replace(/\n*$/, '\n')}---\n${added}`);
+  // In the file's own line breaks: a file of lone CRs or CRLF mixed with LF could not be edited again (second read SR103-4).
+  const eol = !text.includes('\n') && text.includes('\r') ? '\r' : lineBreakOf(text);
+  await writeFile(path, `${text.replace(/[\r\n]*$/, eol)}---${eol}${added.replace(/\n/g, eol)}`);
   return 'appended';
 }

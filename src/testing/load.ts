@@ -30,7 +30,7 @@ import { isPlainObject } from '../util/plain.js';
 import { LINK_HINT, NOT_REGULAR_FILE, linkReason } from '../util/special-file.js';
 import { fileHeadOrError } from '../util/file-head.js';
 import { countLabel, outcomesLabel, textLabel } from './labels.js';
-import { exactNameKey, fieldNames, nameKey } from './match.js';
+import { alikeIn, exactNameKey, fieldNames, nameKey } from './match.js';
 import { shortList } from '../render/facts.js';
 import type { ContractRef, Count, Expectation, ExpectationSpec, OutcomeSet, PlaybookCase, Severity, TemplateCase, TestFile, TextMatch } from './types.js';
 import { wordFileProblem } from '../util/word-file.js';
@@ -291,11 +291,12 @@ class Checker {
     const reviewType = typeof c.review_type === 'string' ? c.review_type : base.reviewType;
     const expect = isPlainObject(c.expect) ? c.expect : {};
     const specs: { spec: ExpectationSpec; pointer: string; severity: Severity }[] = [];
-    const namedExactly = (name: string): boolean => (rules ?? []).filter((r) => nameKey(r) === nameKey(name)).length > 1;
+    const alikeTo = rules ? alikeOnce(rules) : undefined;
+    const namedExactly = (name: string): boolean => (alikeTo?.(name).length ?? 0) > 1;
     const ruleName = (value: unknown, pointer: string): string => {
       const name = normName(value);
       // Rules whose names compare alike (Term, TERM) are named as written: one written otherwise names neither (probe EA-2).
-      const alike = rules && typeof value === 'string' ? rules.filter((r) => nameKey(r) === nameKey(name)) : [];
+      const alike = alikeTo && typeof value === 'string' ? alikeTo(name) : [];
       if (alike.length > 1 && !alike.some((r) => exactNameKey(r) === exactNameKey(name))) {
         this.error('unknown-rule', `${quoteValue(name)} is not a rule of the playbook, and ${alike.length} are alike: ${alike.map((r) => quoteValue(r)).join(', ')}`, pointer, 'write the name as the rule has it: rules whose names differ only in letter case or in how a character is encoded are different rules');
       }
@@ -640,3 +641,11 @@ function suggestSubject(wanted: string, subjects: Iterable<{ name: string; forme
 const FIELDS_LISTED = 20;
 /** The field a refusal of the values as a whole names (not an object, the emulator's 422). */
 const WHOLE_VALUES = 'custom_field_values';
+
+/** alikeIn of a suite's rules, indexed once for all its cases (second read SR103-7). */
+const alikeIndexes = new WeakMap<readonly string[], (written: string) => readonly string[]>();
+function alikeOnce(rules: readonly string[]): (written: string) => readonly string[] {
+  let found = alikeIndexes.get(rules);
+  if (!found) alikeIndexes.set(rules, (found = alikeIn(rules)));
+  return found;
+}

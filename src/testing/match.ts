@@ -32,16 +32,43 @@ export function exactNameKey(text: string): string {
 
 /** The one of `names` that `written` names: the one written so, else the only one alike (probe EA-2). */
 export function ruleNamed(written: string, names: readonly string[]): string | undefined {
-  const exact = names.find((n) => exactNameKey(n) === exactNameKey(written));
-  if (exact !== undefined) return exact;
-  const alike = names.filter((n) => nameKey(n) === nameKey(written));
-  return alike.length === 1 ? alike[0] : undefined;
+  return ruleResolver(names)(written);
 }
 
-/** The one found, or of several (names alike: Term, TERM), the only one `exactly` takes. */
-function onlyOne<T>(found: readonly T[], exactly: (t: T) => boolean): T | undefined {
-  if (found.length <= 1) return found[0];
-  const exact = found.filter(exactly);
+/** ruleNamed over one list of names, indexed once: a pull or a validate resolves thousands of names against it (second read SR103-1). */
+export function ruleResolver(names: readonly string[]): (written: string) => string | undefined {
+  const exact = new Map<string, string>();
+  for (const n of names) if (!exact.has(exactNameKey(n))) exact.set(exactNameKey(n), n);
+  const alike = alikeIn(names);
+  return (written) => {
+    const found = exact.get(exactNameKey(written));
+    if (found !== undefined) return found;
+    const same = alike(written);
+    return same.length === 1 ? same[0] : undefined;
+  };
+}
+
+/** The names of `names` that compare alike to a name (nameKey), indexed once. */
+export function alikeIn(names: readonly string[]): (written: string) => readonly string[] {
+  const alike = new Map<string, string[]>();
+  for (const n of names) {
+    const key = nameKey(n);
+    const same = alike.get(key);
+    if (same) same.push(n);
+    else alike.set(key, [n]);
+  }
+  return (written) => alike.get(nameKey(written)) ?? [];
+}
+
+/**
+ * The rule of the longest name found; of several that long (names alike: Term, TERM), the only one
+ * `exactly` takes (the text writes it so), else none (probe EA-2, second read SR103-3).
+ */
+function longestFound(found: readonly SubjectRule[], exactly: (r: SubjectRule) => boolean): SubjectRule | undefined {
+  const longest = Math.max(0, ...found.map((r) => r.name.length));
+  const best = found.filter((r) => r.name.length === longest);
+  if (best.length <= 1) return best[0];
+  const exact = best.filter(exactly);
   return exact.length === 1 ? exact[0] : undefined;
 }
 
@@ -52,11 +79,11 @@ const items = (v: unknown): Record<string, unknown>[] =>
 /** A review's results (the single-review attributes) attributed to the rules it was made with. */
 export function attributeReview(reviewId: string, attributes: Record<string, unknown>, rules: readonly SubjectRule[]): ReviewFacts {
   const byId = new Map(rules.filter((r) => r.id).map((r) => [r.id!, r.name]));
-  const names = rules.map((r) => r.name);
+  const ruleOf = ruleResolver(rules.map((r) => r.name));
   const redlines: RedlineFact[] = items(attributes.redline_evaluations).map((e) => {
     const topic = isPlainObject(e.relevant_rule_topic) ? e.relevant_rule_topic : {};
     const name = str(topic.name) ?? '';
-    const rule = (typeof topic.id === 'string' ? byId.get(topic.id) : undefined) ?? ruleNamed(name, names) ?? null;
+    const rule = (typeof topic.id === 'string' ? byId.get(topic.id) : undefined) ?? ruleOf(name) ?? null;
     return { topic: rule ?? name, rule, evaluation: str(e.evaluation), commentary: str(e.commentary) };
   });
   const flags: FlagFact[] = items(attributes.flag_violations).map((v) => ({
@@ -80,19 +107,17 @@ export function attributeFlag(text: string | null, flagId: string | null, rules:
   if (named !== undefined) return named;
   const byText = rules.find((r) => [r.actions, r.description, r.questions].some((t) => t !== null && nameKey(t) === key));
   if (byText) return byText.name;
-  // Rules whose names compare alike (Term, TERM): the one the text writes exactly, else none of them.
-  const headed = onlyOne(
+  const written = exactNameKey(text);
+  const headed = longestFound(
     rules.filter((r) => {
       const name = nameKey(r.name);
       return key.startsWith(name) && /^(:|\.|\s[-\u2013\u2014])/.test(key.slice(name.length));
     }),
-    (r) => exactNameKey(text).startsWith(exactNameKey(r.name)),
+    (r) => written.startsWith(exactNameKey(r.name)),
   );
   if (headed) return headed.name;
   const mentioned = rules.filter((r) => new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(nameKey(r.name))}($|[^\\p{L}\\p{N}])`, 'u').test(key));
-  const longest = Math.max(0, ...mentioned.map((r) => r.name.length));
-  const best = mentioned.filter((r) => r.name.length === longest);
-  return best.length === 1 ? best[0]!.name : null;
+  return longestFound(mentioned, (r) => written.includes(exactNameKey(r.name)))?.name ?? null;
 }
 
 /** Whether a result's rule is the one a test names: as written where the playbook has rules alike (`exact`). */

@@ -16,8 +16,10 @@ export interface Count {
 
 export type OutcomeSet = { in: string[] } | { not_in: string[] };
 
-/** One thing a case expects: checked on its own, shown on its own line, annotated at its own place. */
-/** `exact`: the playbook has rules whose names compare alike (Term, TERM), so the name counts as written. */
+/**
+ * One thing a case expects: checked on its own, shown on its own line, annotated at its own place.
+ * `exact`: the playbook has rules whose names compare alike (Term, TERM), so the name counts as written.
+ */
 export type ExpectationSpec =
   | { type: 'redline'; topic: string; evaluation?: OutcomeSet; count?: Count; commentary?: TextMatch; exact?: true }
   | { type: 'flag-includes'; rule: string; exact?: true }

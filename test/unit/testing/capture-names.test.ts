@@ -1,6 +1,10 @@
 /** `docket test capture` names rules as the files name them now (a former name maps to today's), and writes no case validate would refuse. */
-import { describe, expect, it } from 'vitest';
-import { refuseUnreadableCase, todaysNames } from '../../../src/testing/capture.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expectationsOf, refuseUnreadableCase, todaysNames, writeCapture } from '../../../src/testing/capture.js';
+import type { ReviewFacts } from '../../../src/testing/types.js';
+import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
 import { DocketError } from '../../../src/errors.js';
 import type { SubjectRule } from '../../../src/kinds/support/test-subjects.js';
 
@@ -45,5 +49,35 @@ describe('refuseUnreadableCase', () => {
     expect(run).toThrow(DocketError);
     expect(run).toThrow(/hold the value of DOCKET_API_KEY, an API key .*nothing was written/);
     expect(run).not.toThrow(new RegExp(key));
+  });
+});
+
+afterAll(removeMadeDirs);
+
+describe('a captured case of a playbook whose rules differ only in letter case (second read SR103-2, SR103-4, SR103-5)', () => {
+  it('keeps the evaluations of Term and TERM apart', () => {
+    const facts: ReviewFacts = {
+      review_id: 'rv',
+      review_type: 'RedlineReview',
+      redlines: [
+        { topic: 'Term', rule: 'Term', evaluation: 'accept', commentary: null },
+        { topic: 'TERM', rule: 'TERM', evaluation: 'reject', commentary: null },
+      ],
+      flags: [],
+      positions: [],
+    };
+    expect(expectationsOf(facts).redlines).toEqual([
+      { topic: 'Term', evaluation: { in: ['accept'] } },
+      { topic: 'TERM', evaluation: { in: ['reject'] } },
+    ]);
+  });
+
+  it('appends a suite to a file of lone CRs in lone CRs, and to the suite of the playbook named exactly', async () => {
+    const dir = await makeDir({ 'a.test.yaml': 'kind: PlaybookTest\rplaybook: NDA\rcases:\r  - name: one\r    contract: { file: c.txt }\r' });
+    const path = join(dir, 'a.test.yaml');
+    expect(await writeCapture(path, { playbook: 'nda', case: { name: 'two', contract: { file: 'c.txt' } } })).toBe('appended');
+    const text = await readFile(path, 'utf8');
+    expect(text).not.toContain('\n');
+    expect(text).toContain('\r---\rkind: PlaybookTest\rplaybook: nda\r');
   });
 });

@@ -38,6 +38,10 @@ describe('rules whose names compare alike (Term, TERM) (probe EA-2)', () => {
     expect(attributeFlag('Term', null, ALIKE)).toBe('Term');
     expect(attributeFlag('TERM: longer than allowed', null, ALIKE)).toBe('TERM');
     expect(attributeFlag('term', null, ALIKE)).toBeNull();
+    expect(attributeFlag('The TERM is too long', null, ALIKE)).toBe('TERM');
+    expect(attributeFlag('the term is too long', null, ALIKE)).toBeNull();
+    // Rules of other names that head the text: the longest, as before (second read SR103-3).
+    expect(attributeFlag('Term - Renewal: conflicts with Limitation of Liability', null, [rule('Term - Renewal'), rule('Term'), rule('Limitation of Liability')])).toBe('Term - Renewal');
     const facts = attributeReview('rv', { redline_evaluations: [{ relevant_rule_topic: { name: 'TERM' }, evaluation: 'reject' }, { relevant_rule_topic: { name: 'term' }, evaluation: 'accept' }] }, ALIKE);
     expect(facts.redlines.map((r) => [r.topic, r.rule])).toEqual([
       ['TERM', 'TERM'],
