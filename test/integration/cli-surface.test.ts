@@ -255,6 +255,9 @@ describe('docket show', () => {
     const missing = await runCli(['show', join(dir, 'nope.json')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('cannot read the plan file');
+    // A configuration folder given as the plan (`terraform apply DIR`): -C is what names it (probe EC-4).
+    const folder = await runCli(['apply', dir]);
+    expect([folder.code, folder.stderr]).toEqual([1, expect.stringContaining(`is a configuration folder: name it with -C (\`docket apply -C ${dir}\`)`)]);
     // What `plan -o json` prints when the plan could not be made, saved by a CI step as the plan.
     const failed = join(dir, 'failed.json');
     const broken = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': 'kind: Playbook\nname: A\nreviewr: x\n' });
