@@ -224,9 +224,18 @@ export function renderPullText(plan: Plan, result: PullResult, opts: PullTextOpt
 const FILES_SHARE = 4_000;
 
 /** `limitSaid`: the limit a cut report names, when it was fitted to less room than that (fitPrinted). */
-export function renderPullMarkdown(plan: Plan, result: PullResult, opts: { dryRun: boolean; maxChars?: number; limitSaid?: number; scope?: readonly string[]; syncFile?: string }): string {
+/** `refusal`: a dry run's guard, which the pull itself would refuse: said in the report, where a pull request shows it (probe EI-2). */
+export function renderPullMarkdown(plan: Plan, result: PullResult, opts: { dryRun: boolean; maxChars?: number; limitSaid?: number; scope?: readonly string[]; syncFile?: string; refusal?: string }): string {
   const maxChars = opts.maxChars ?? MARKDOWN_MAX_CHARS;
-  return fitMarkdown((budget) => pullMarkdown(plan, result, opts.dryRun, budget, opts.limitSaid ?? maxChars, opts.scope, opts.syncFile), maxChars);
+  const warning = opts.refusal ? `> [!WARNING]\n> ${escapeMarkdown(opts.refusal)}\n\n` : '';
+  return fitMarkdown((budget) => withWarning(pullMarkdown(plan, result, opts.dryRun, budget, opts.limitSaid ?? maxChars, opts.scope, opts.syncFile), warning), maxChars);
+}
+
+/** The report with a warning after its heading and target line. */
+function withWarning(report: string, warning: string): string {
+  if (warning === '') return report;
+  const at = report.indexOf('\n\n', report.indexOf('\n\n') + 2);
+  return at === -1 ? `${report}\n${warning}` : `${report.slice(0, at + 2)}${warning}${report.slice(at + 2)}`;
 }
 
 function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: ListBudget, maxChars: number, scope: readonly string[] | undefined, syncFile: string | undefined): string {

@@ -74,7 +74,7 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
       const lockRoot = applyLockRoot(root);
       // The commands a report names, as this pull was run: its folder, environment, emulator (probe CJ-4).
       const runShape = { dir: opts.dir, env: opts.env, emulator: opts.emulator, target: [] };
-      const { plan, result, refused } = await locked(() => withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds), ...(check ? { check } : {}) }, async (s) => {
+      const { plan, result, refused, refusal } = await locked(() => withSession(io, { ...opts, targets: opts.target, deadline: () => deadline, digests: true, ...servicesFor(kinds), ...(check ? { check } : {}) }, async (s) => {
         if (!dryRun) refuseLockMovedAway(root, lockRoot, PULL);
         // The configuration's warnings (a lock file's merge conflict, say), as plan and validate give them.
         for (const warning of s.workspace.warnings) s.logger.info(`Warning: ${warning}`);
@@ -125,12 +125,12 @@ export function pullCommand(io: Io, setExit: (code: number) => void): Command {
             },
           });
         }
-        return { plan: byKind.plan, result, refused: opts.force ? [] : violations };
+        return { plan: byKind.plan, result, refused: opts.force ? [] : violations, refusal: violations.length > 0 && !opts.force ? `pull will refuse to write this: ${why}; pass --force to write it anyway` : undefined };
       }));
       // One document (JSON, markdown): a signal lets it finish, never leaves half of one (probe MT-1).
       if (opts.output !== 'text') interruptsOf(io).hold('the report is being written');
       if (opts.output === 'json') io.stdout(renderPullJson(plan, result, { dryRun, kinds: [...new Set(kindNames(opts.kind))], targets: opts.target, guard: refused }));
-      else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts), maxChars: room, limitSaid: MARKDOWN_MAX_CHARS, syncFile })));
+      else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderPullMarkdown(plan, result, { dryRun, scope: scopeOf(opts), maxChars: room, limitSaid: MARKDOWN_MAX_CHARS, syncFile, ...(refusal ? { refusal } : {}) })));
       // The plan to run next names this pull's environment: another's would show its own organization (probe OD-2).
       else io.stdout(renderPullText(plan, result, { color: useColor(io, opts), patchColor: io.isTTY, dryRun, scope: scopeOf(opts), syncFile, planCommand: shapedCommand('plan', runShape) }));
       if (told && !opts.quiet) io.stderr(`${told}\n`);

@@ -1044,6 +1044,8 @@ rules:
     const dry = await cli('pull', '-C', dir, '--dry-run');
     expect(dry.code).toBe(0);
     expect(dry.stderr).toContain('Warning: pull will refuse to write this: the pull takes 4 of the 6 playbook objects');
+    // In the markdown report too, which a pull request or a job summary shows without stderr (probe EI-2).
+    expect((await cli('pull', '-C', dir, '--dry-run', '-o', 'markdown')).stdout).toContain('> [!WARNING]\n> pull will refuse to write this: the pull takes 4 of the 6 playbook objects');
     // And in -o json, as the plan's guard: a bot reading the dry run knows the pull would refuse (probe JA-3).
     const dryJson = JSON.parse((await cli('pull', '-C', dir, '--dry-run', '-o', 'json')).stdout) as { guard?: unknown };
     expect(dryJson.guard).toEqual([{ kind: 'playbook', removals: 4, live: 6, threshold: 0.3 }]);

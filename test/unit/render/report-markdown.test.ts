@@ -92,6 +92,12 @@ describe('drift and pull markdown at scale', () => {
     expect(renderPullMarkdown(plan([]), { pulled: [], notPulled: [...others, ...ignored], notes: [], files: [], sync: new Map() }, { dryRun: false })).toMatch(/\n- _… and [\d,]+ more not listed_\n/);
   });
 
+  it('says in a dry run\'s report that the pull itself would refuse to write it, after the target line (probe EI-2)', () => {
+    const entry: PullEntry = { kind: 'rule', key: 'P/A', name: 'A', direction: 'removed-live', fields: [], file: 'playbooks/p.yaml' };
+    const out = renderPullMarkdown(plan([]), { pulled: [entry], notPulled: [], notes: [], files: [], sync: new Map() }, { dryRun: true, refusal: 'pull will refuse to write this: it removes 3 of 6 rules; pass --force to write it anyway' });
+    expect(out).toMatch(/^### docket pull\n\n[^\n]+\n\n> \[!WARNING\]\n> pull will refuse to write this: it removes 3 of 6 rules; pass --force to write it anyway\n\nWould adopt 1 live change/);
+  });
+
   it('a dry run\'s diff keeps room beside a long list of what was pulled (second read SR75-1)', () => {
     const entries = Array.from({ length: 1500 }, (_, i): PullEntry => ({ kind: 'rule', key: `P/Rule ${i}`, name: `Rule ${i}`, direction: 'changed-live', fields: ['actions'], file: 'playbooks/p.yaml' }));
     const before = Array.from({ length: 1500 }, (_, i) => `  - name: Rule ${i}\n    actions: ACCEPT ${i}\n`).join('');
