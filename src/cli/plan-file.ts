@@ -1,6 +1,6 @@
 /** Reading a saved plan file: refuses other formats and versions rather than guessing. */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../util/json-depth.js';
 import { readRegularFileSync, unreadableReason } from '../util/special-file.js';
 import { schemaDiagnostics } from '../config/schema.js';
@@ -43,7 +43,7 @@ export async function readPlanFile(path: string, dir = '.', given: { env?: strin
     const lockOrRecord = segments.at(-1)?.toLowerCase() === LOCK_FILE || segments.slice(0, -1).some((s) => s.toLowerCase() === WORK_DIR);
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !/\.json$/i.test(path) || lockOrRecord) out = 'PLAN.json';
     // `docket apply DIR`, as older Terraform took it: the folder is a configuration, which -C names (probe EC-4).
-    const configuration = (error as NodeJS.ErrnoException).code === 'EISDIR' && existsSync(join(path, 'docket.yaml'));
+    const configuration = (error as NodeJS.ErrnoException).code === 'EISDIR' && existsSync(join(path, 'docket.yaml')) && resolve(path) !== resolve(dir);
     const hint = configuration ? `${showPath(path)} is a configuration folder: name it with -C (\`docket apply -C ${shellPath(path)}\`), or make a plan file with \`${replan()}\`` : `make one with \`${replan()}\``;
     throw new DocketError('invalid-plan-file', `cannot read the plan file ${showPath(path)} (${unreadableReason(error)})`, hint);
   }
