@@ -103,7 +103,7 @@ interface Layout {
  * rest escaped. User text in them is quoted ("Robert `Bobby` Jones", as quoteValue writes it): a
  * backtick inside quotes neither opens nor closes a code span, so it is shown, escaped, as typed.
  */
-function docketText(s: string): string {
+export function docketText(s: string): string {
   let out = '';
   let plain = '';
   // Escaped in runs; the spaces beside a code span stay (escaping trims a text's ends), none at the start.

@@ -10,7 +10,7 @@ import { IGNORED_REASON, type FileChange, type PullEntry, type PullResult } from
 import { shortList, subject } from './facts.js';
 import { jsonText } from './json.js';
 import { cutNote, fitMarkdown, listShares, MARKDOWN_MAX_CHARS, joinWithin, pushWithin, thousands, type ListBudget } from './markdown-fit.js';
-import { targetLine as markdownTargetLine } from './markdown.js';
+import { docketText, targetLine as markdownTargetLine } from './markdown.js';
 import { painter } from './paint.js';
 import { codeSpan, defuseWorkflowCommands, escapeMarkdown, fencedBlock, stripControl } from './sanitize.js';
 import { listedName, scopeLine } from './drift.js';
@@ -252,12 +252,13 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
   const records = recordsOnly(result, dryRun);
   if (records > 0) lines.push(escapeMarkdown(recordsOnlyText(records, syncFile)), '');
   // What was not pulled is what a person must act on: a long list of what was keeps room for it.
-  const pulled = result.pulled.map((e) => `- ${entryLine(e, fmt).replace(/^(\S+)/, '`$1`')}${e.reason ? ` (${escapeMarkdown(e.reason)})` : ''}`);
+  const pulled = result.pulled.map((e) => `- ${entryLine(e, fmt).replace(/^(\S+)/, '`$1`')}${e.reason ? ` (${docketText(e.reason)})` : ''}`);
+  // docket's commands in a reason (`docket apply`) as code, not backticks shown as typed (probe EI-5).
   // What `drift: ignore` leaves alone goes last, and a cut that leaves out only that says so as each
   // of its lines would: a CI job fails on what else was not pulled (probe EI-1).
   const ignored = (e: PullEntry): boolean => e.reason === IGNORED_REASON;
   const unpulled = [...result.notPulled.filter((e) => !ignored(e)), ...result.notPulled.filter(ignored)];
-  const notPulled = unpulled.map((e) => `- ${subject(e, listedName)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}${e.file ? ` (${codeSpan(`${e.file}${e.line ? `:${e.line}` : ''}`)})` : ''}: ${escapeMarkdown(e.reason ?? '')}`);
+  const notPulled = unpulled.map((e) => `- ${subject(e, listedName)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}${e.file ? ` (${codeSpan(`${e.file}${e.line ? `:${e.line}` : ''}`)})` : ''}: ${docketText(e.reason ?? '')}`);
   const allIgnoredFrom = (first: number): string => (unpulled.slice(first).every(ignored) ? `: ${escapeMarkdown(IGNORED_REASON)}` : '');
   const notes = result.notes.map((n) => `- ${escapeMarkdown(n)}`);
   // A dry run's diffs share the room too: the lists took it all, and a long list left none for them (second read SR75-1).

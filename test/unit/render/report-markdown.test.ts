@@ -92,6 +92,12 @@ describe('drift and pull markdown at scale', () => {
     expect(renderPullMarkdown(plan([]), { pulled: [], notPulled: [...others, ...ignored], notes: [], files: [], sync: new Map() }, { dryRun: false })).toMatch(/\n- _… and [\d,]+ more not listed_\n/);
   });
 
+  it('shows the commands a reason names as code, and a name it quotes as typed (probe EI-5)', () => {
+    const entry: PullEntry = { kind: 'rule', key: 'P/A', name: 'A', direction: 'changed-live', fields: ['actions'], file: 'playbooks/p.yaml', reason: 'drift: revert: `docket apply` puts the files’ value back over "a `b` c"' };
+    const out = renderPullMarkdown(plan([]), { pulled: [], notPulled: [entry], notes: [], files: [], sync: new Map() }, { dryRun: false });
+    expect(out).toContain(': drift: revert: `docket apply` puts the files’ value back over "a \\`b\\` c"');
+  });
+
   it('says in a dry run\'s report that the pull itself would refuse to write it, after the target line (probe EI-2)', () => {
     const entry: PullEntry = { kind: 'rule', key: 'P/A', name: 'A', direction: 'removed-live', fields: [], file: 'playbooks/p.yaml' };
     const out = renderPullMarkdown(plan([]), { pulled: [entry], notPulled: [], notes: [], files: [], sync: new Map() }, { dryRun: true, refusal: 'pull will refuse to write this: it removes 3 of 6 rules; pass --force to write it anyway' });
