@@ -172,11 +172,15 @@ function describeSections(from: Record<string, unknown>, to: Record<string, unkn
   const beforeById = new Map(before.map((s) => [s.id, s]));
   const afterIds = new Set(after.map((s) => s.id));
   const out: string[] = [];
-  for (const s of before) if (!afterIds.has(s.id)) out.push(`- ${s.label}`);
+  // A section that went and one that came printing alike (a heading's accents encoded otherwise) say so (probe EA-4).
+  const gone = before.filter((s) => !afterIds.has(s.id));
+  const came = after.filter((s) => !beforeById.has(s.id));
+  const alikeNote = (label: string, others: readonly { label: string }[]): string => others.map((o) => accentsNote(o.label, label)).find((n) => n !== '') ?? '';
+  for (const s of gone) out.push(`- ${s.label}${alikeNote(s.label, came)}`);
   for (const s of after) {
     const old = beforeById.get(s.id);
     if (!old) {
-      out.push(`+ ${s.label}`);
+      out.push(`+ ${s.label}${alikeNote(s.label, gone)}`);
       continue;
     }
     const former = renamedTo.get(s.id);
@@ -251,7 +255,7 @@ function describeFields(from: Record<string, unknown>, to: Record<string, unknow
       out.push(`+ field ${f.path}${fieldSummary(f.spec)}`);
       continue;
     }
-    if (old.section !== f.section) out.push(`~ field ${f.key} moved from section ${old.section} to ${f.section}`);
+    if (old.section !== f.section) out.push(`~ field ${f.key} moved from section ${old.section} to ${f.section}${accentsNote(old.section, f.section)}`);
     if (!isRecord(old.spec) || !isRecord(f.spec)) {
       out.push(...valueChange(`field ${f.key}`, old.spec, f.spec));
       continue;

@@ -42,6 +42,14 @@ describe('describeDefinitionChange', () => {
     ]);
   });
 
+  it('says a section that went and one that came printing alike, and a field moved between them, are the heading\'s accents encoded otherwise (probe EA-4)', () => {
+    const def = (heading: string, fields: string) => ({ title: 'T', sections: [{ heading, fields: Object.fromEntries(fields.split(' ').map((f) => [f, { label: f, input: 'text' }])) }] });
+    const out = describeDefinitionChange(def('Engagement d\u00e9fini', 'resume'), def('Engagement de\u0301fini', 'resume extra'));
+    const note = '(no visible difference: the same letters, their accents encoded otherwise)';
+    expect(out.filter((l) => /^[-+] section|moved from section/.test(l)).every((l) => l.endsWith(note))).toBe(true);
+    expect(out.filter((l) => /^[-+] section|moved from section/.test(l))).toHaveLength(3);
+  });
+
   it('says a title or a label that prints the same is its accents encoded otherwise (probe JH-2)', () => {
     const after = BEFORE.replace('title: Referral Agreement', 'title: "Cafe\u0301 Agreement"').replace('label: Old,', 'label: "Cafe\u0301",');
     const before = BEFORE.replace('title: Referral Agreement', 'title: "Caf\u00e9 Agreement"').replace('label: Old,', 'label: "Caf\u00e9",');
