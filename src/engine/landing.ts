@@ -171,10 +171,19 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
   if (marks.size === 0) return out;
   const declared = new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
   const used = new Set<string>();
+  // A mark under a name another declared object was renamed from, and that object live (no landing
+  // change of its own): its write landed as that object, not as the new one given the name (probe EG-1).
+  let owners: Map<string, DesiredResource> | undefined;
+  const ownersOf = (): Map<string, DesiredResource> => (owners ??= formerOwners(desired, declared));
+  const sending = new Set(changes.filter((c) => isLandingAction(c.action)).map((c) => refKey(c.kind, c.key)));
+  const landedAsAnother = (k: string, d: DesiredResource | undefined): boolean => {
+    const owner = ownersOf().get(k);
+    return owner !== undefined && owner !== d && !sending.has(refKey(owner.kind, owner.key));
+  };
   for (const change of changes) {
     if (!isLandingAction(change.action)) continue;
     const d = declared.get(refKey(change.kind, change.key));
-    const key = markedKeyOf(change, d, declared, marks);
+    const key = markedKeyOf(change, d, declared, marks, (k) => !landedAsAnother(k, d));
     if (key === undefined) continue;
     const mark = marks.get(key)!;
     used.add(key);
@@ -210,11 +219,11 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
     }
   }
   // The rest: live now, or no longer wanted. Out of this plan's targets, neither settled nor sent:
-  // left for a plan that sends it (found under a former name too).
-  let owners: Map<string, DesiredResource> | undefined;
+  // left for a plan that sends it. Found under a former name too: an object the files renamed since
+  // its write landed is live, and its mark done with (probe EG-1: kept, it stopped every plan).
   for (const [key, mark] of marks) {
     if (used.has(key)) continue;
-    const d = declared.get(key) ?? (scope.sends ? (owners ??= formerOwners(desired, declared)).get(key) : undefined);
+    const d = declared.get(key) ?? ownersOf().get(key);
     if (d && scope.sends?.(d) === false) continue;
     // No longer declared: nothing sends it, and the mark stays for its ten minutes, so a document put
     // back meanwhile still waits for the request that may land, as a Word term's mark does (probe CB-1).

@@ -36,6 +36,18 @@ describe('resolveLanding', () => {
     expect(ruleOut.givenUp).toEqual([]);
   });
 
+  it('a mark under a name the files renamed an object from, that object live, is done with: the new object given the name is no late landing of it (probe EG-1)', () => {
+    const mark = marks({ 'playbook:NDA': { action: 'create', since: SENT } });
+    const renamed = { ...desiredPlaybook('NDA 2026'), renamedFrom: ['NDA'] };
+    // The renamed one is live (no create of it); a new NDA takes the name.
+    const out = resolveLanding(mark, [change('create', 'playbook', 'NDA')], [renamed, nda], { now: at(1) });
+    expect([out.stops, out.givenUp]).toEqual([[], [{ key: 'playbook:NDA', since: SENT }]]);
+    // A full plan finds it under the renamed one's former name too, and forgets it (only a --target plan did).
+    const rule = { ...desiredRule('NDA 2026', 'Assignment') };
+    const ruleOut = resolveLanding(marks({ 'rule:NDA/Assignment': { action: 'create', since: SENT } }), [], [renamed, rule], { now: at(1) });
+    expect([ruleOut.stops, ruleOut.givenUp]).toEqual([[], [{ key: 'rule:NDA/Assignment', since: SENT }]]);
+  });
+
   it('a publish whose values are live now landed, whatever later edit the plan publishes; one not live yet stops it', () => {
     const published = (before: string, after: string) => change('publish', 'custom-term', 'Base Terms', { fields: [{ field: 'body', before, after }] });
     const mark = markOf({ ...published('v2', 'v3'), action: 'publish' }, SENT);
