@@ -39,7 +39,8 @@ export async function readJsonFile(file: string): Promise<unknown> {
     if (code === 'ENOENT') return undefined;
     // `--emulator` keeps its state at .docket/emulator.json unasked: the hint cannot say "name another".
     if (code === 'ENOTREGULAR') throw new StateFileError(file, `${file} ${NOT_REGULAR_FILE}, not a state file`, 'move it away: the state is a regular JSON file the emulator writes there');
-    if (code === 'EISDIR') throw new StateFileError(file, `${file} is a folder, not a state file`, 'name a file inside it, such as emulator.json');
+    // `--state` named a folder: a file inside it is the way; under --emulator, where the path is docket's own, moving the folder is (probe EB-5).
+    if (code === 'EISDIR') throw new StateFileError(file, `${file} is a folder, not a state file`, 'with --state, name a file inside it, such as emulator.json; under --emulator, move the folder away: the state is a JSON file docket writes there');
     // A file where one of its folders goes (`.docket` made by hand): permissions are not the problem.
     if (code === 'ENOTDIR') throw new StateFileError(file, `cannot read ${file}: ${dirname(file)} is not a folder`, `move the file that is in its way: the state file goes inside ${dirname(file)}`);
     // A link that loops is scratch to delete (the CLI's hint); a refusal is about permissions; anything else is the path's.

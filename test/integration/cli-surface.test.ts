@@ -315,6 +315,10 @@ describe('emulator start-up problems are user errors', () => {
     const folder = await runCli(['emulator', '--port', '0', '--state', dir]);
     expect(folder.code).toBe(1);
     expect(folder.stderr).toContain(`${dir} is a folder, not a state file`);
+    // Under --emulator the path is docket's own: no flag names another, so the hint says to move the folder (probe EB-5).
+    const project = await makeDir({ 'docket.yaml': 'version: 1\n' });
+    await mkdir(join(project, '.docket', 'emulator.json'), { recursive: true });
+    expect((await runCli(['plan', '-C', project, '--emulator'])).stderr).toContain('under --emulator, move the folder away');
     // A named pipe is refused, not read (a read would wait for a writer, signals unheard).
     execFileSync('mkfifo', [join(dir, 'pipe')]);
     const pipe = await runCli(['emulator', '--port', '0', '--state', join(dir, 'pipe')]);
