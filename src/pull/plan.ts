@@ -583,10 +583,12 @@ class PullPlanner {
     const l = c.liveId ? this.liveById.get(c.liveId) : undefined;
     const fields = c.fields.filter((f) => liveSide(f.direction)).map((f) => f.field);
     if (keepsFilesFromPull(policy)) {
-      const reason = policy === 'ignore' ? IGNORED_REASON : 'drift: revert: `docket apply` puts the files’ value back';
+      // Removed live, an object is made again, not given a value back; its fields are not each changed (probe EI-6).
+      const gone = removes(c);
+      const reason = policy === 'ignore' ? IGNORED_REASON : gone ? 'drift: revert: `docket apply` makes it again' : 'drift: revert: `docket apply` puts the files’ value back';
       // A field both sides changed is the files' to apply, whatever the policy: not "left as it is" (probe GB).
       const conflicts = c.fields.filter((f) => f.direction === 'both').map((f) => f.field);
-      if (fields.length > 0 || conflicts.length === 0) this.notPulled.push(this.entryOf(c, direction, fields, reason));
+      if (fields.length > 0 || conflicts.length === 0) this.notPulled.push(this.entryOf(c, direction, gone ? [] : fields, reason));
       if (conflicts.length > 0) this.notPulled.push(this.entryOf(c, direction, conflicts, 'changed live and in the files since the last sync: `docket apply` puts the files’ value over the live edit (a drift policy covers only what changed live alone)'));
       this.noteUnpulled(c, [...fields, ...conflicts]);
       // Removed live with its parent: the parent's document stays, or this child would go with it (probe GB).

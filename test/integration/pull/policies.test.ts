@@ -130,6 +130,18 @@ describe('drift policies', () => {
     expect(moved.stdout).toContain('`docket pull` leaves it');
   });
 
+  it('a rule under drift: revert deleted in the app is not pulled, said as made again by apply, not as fields given back (probe EI-6)', async () => {
+    const file = 'kind: Playbook\nname: Revert Gone\nrules:\n  - name: Law\n    drift: revert\n    actions: ACCEPT Delaware\n  - name: Term\n    actions: ACCEPT\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file });
+    await applyOk(cli, dir);
+    await new App(emulator().env).deleteRule('Revert Gone', 'Law');
+    const pulled = await cli('pull', '-C', dir, '--dry-run', '-o', 'json', '--target', 'playbook/Revert Gone');
+    const result = JSON.parse(pulled.stdout) as { not_pulled: { key: string; fields: string[]; reason: string }[] };
+    expect(result.not_pulled.map((p) => [p.key, p.fields, p.reason])).toEqual([['Revert Gone/Law', [], `drift: revert: \`docket apply -C ${dir}\` makes it again`]]);
+    await applyOk(cli, dir);
+    expect((await cli('plan', '-C', dir, '--target', 'playbook/Revert Gone', '--detailed-exitcode')).code).toBe(0);
+  });
+
   it('under drift: ignore, a field both sides changed is said to be the files to apply, not left as it is (probe GB)', async () => {
     const file = 'kind: Playbook\nname: Both Sides\ndrift: ignore\nrules:\n  - name: Term\n    actions: ACCEPT 3 years\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': file });
