@@ -20,6 +20,7 @@ import { isPlainObject } from '../util/plain.js';
 import { quoteFound } from './labels.js';
 import type { Count, ExpectationResult, ExpectationSpec, FlagFact, PositionFact, RedlineFact, ReviewFacts, TextMatch } from './types.js';
 import { escapeRegExp } from '../util/escape-regexp.js';
+import { addTo } from '../util/multi-map.js';
 
 export function nameKey(text: string): string {
   return text.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
@@ -51,12 +52,7 @@ export function ruleResolver(names: readonly string[]): (written: string) => str
 /** The names of `names` that compare alike to a name (nameKey), indexed once. */
 export function alikeIn(names: readonly string[]): (written: string) => readonly string[] {
   const alike = new Map<string, string[]>();
-  for (const n of names) {
-    const key = nameKey(n);
-    const same = alike.get(key);
-    if (same) same.push(n);
-    else alike.set(key, [n]);
-  }
+  for (const n of names) addTo(alike, nameKey(n), n);
   return (written) => alike.get(nameKey(written)) ?? [];
 }
 
