@@ -128,6 +128,8 @@ export function driftReport(input: DriftInput): DriftReport {
     if (!input.desired) return undefined;
     return governingPolicy(c, (key) => declaredByKey().get(key), input.sync);
   };
+  // `drift: revert` written out: pull leaves such drift (probe GB).
+  const revertWritten = (c: Change): boolean => !c.policy && policyOf(c) === 'revert';
   const report: DriftReport = { drift: [], ignored: [], pending: [], adopting: [], ...(input.prunable ? { prunable: input.prunable } : {}), ...(input.prunedWithParent ? { prunedWithParent: input.prunedWithParent } : {}), ...(input.userFiles ? { userFiles: input.userFiles } : {}), ...(input.pullLeaves ? { pullLeaves: input.pullLeaves } : {}), ...(input.pullRefuses ? { pullRefuses: input.pullRefuses } : {}) };
   const item = (c: Change): DriftItem => ({
     kind: c.kind,
@@ -142,14 +144,8 @@ export function driftReport(input: DriftInput): DriftReport {
     ...movedFrom(c),
     ...(c.source ? { source: c.source } : {}),
     ...(c.liveUpdatedAt ? { updated_at: c.liveUpdatedAt } : {}),
-    // Every policy written out, not only one holding the change: a field both sides changed is the
-    // files' to apply whatever the policy, and the tag says which policy that goes past (probe EI-3).
-    ...policyTag(c),
+    ...(c.policy ? { policy: c.policy } : revertWritten(c) ? { policy: 'revert' as const } : {}),
   });
-  const policyTag = (c: Change): { policy?: DriftPolicy } => {
-    const written = c.policy ?? policyOf(c);
-    return written ? { policy: written } : {};
-  };
   // One object changed in the app is one item of drift, whatever changes the plan makes of it.
   const toDrift = adderTo(report.drift, true);
   const toPending = adderTo(report.pending);
