@@ -171,14 +171,22 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
   if (marks.size === 0) return out;
   const declared = new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
   const used = new Set<string>();
-  // A mark under a name another declared object was renamed from, and that object live (no landing
-  // change of its own): its write landed as that object, not as the new one given the name (probe EG-1).
+  // A mark under a name another declared object was renamed from, that object live under it (this
+  // plan renames it, or its parent, from there; no landing change of its own): the write landed as
+  // that object, not as a new one given the name (probe EG-1). One live under its new name all along
+  // says nothing of the mark, which stays (second read SR103B-1).
   let owners: Map<string, DesiredResource> | undefined;
   const ownersOf = (): Map<string, DesiredResource> => (owners ??= formerOwners(desired, declared));
   const sending = new Set(changes.filter((c) => isLandingAction(c.action)).map((c) => refKey(c.kind, c.key)));
-  const landedAsAnother = (k: string, d: DesiredResource | undefined): boolean => {
+  const renamedNow = new Set(changes.filter((c) => c.action === 'rename').map((c) => refKey(c.kind, c.key)));
+  const movingNow = (o: DesiredResource): boolean => renamedNow.has(refKey(o.kind, o.key)) || (o.parent !== undefined && renamedNow.has(refKey(o.parent.kind, o.parent.key)));
+  const landedOwner = (k: string): DesiredResource | undefined => {
     const owner = ownersOf().get(k);
-    return owner !== undefined && owner !== d && !sending.has(refKey(owner.kind, owner.key));
+    return owner !== undefined && movingNow(owner) && !sending.has(refKey(owner.kind, owner.key)) ? owner : undefined;
+  };
+  const landedAsAnother = (k: string, d: DesiredResource | undefined): boolean => {
+    const owner = landedOwner(k);
+    return owner !== undefined && owner !== d;
   };
   for (const change of changes) {
     if (!isLandingAction(change.action)) continue;
@@ -223,7 +231,7 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
   // its write landed is live, and its mark done with (probe EG-1: kept, it stopped every plan).
   for (const [key, mark] of marks) {
     if (used.has(key)) continue;
-    const d = declared.get(key) ?? ownersOf().get(key);
+    const d = declared.get(key) ?? (scope.sends ? ownersOf().get(key) : landedOwner(key));
     if (d && scope.sends?.(d) === false) continue;
     // No longer declared: nothing sends it, and the mark stays for its ten minutes, so a document put
     // back meanwhile still waits for the request that may land, as a Word term's mark does (probe CB-1).

@@ -36,15 +36,18 @@ describe('resolveLanding', () => {
     expect(ruleOut.givenUp).toEqual([]);
   });
 
-  it('a mark under a name the files renamed an object from, that object live, is done with: the new object given the name is no late landing of it (probe EG-1)', () => {
+  it('a mark under a name the files renamed an object from, that object live under it (the plan renames it), is done with: a new object given the name is no late landing of it (probe EG-1)', () => {
     const mark = marks({ 'playbook:NDA': { action: 'create', since: SENT } });
     const renamed = { ...desiredPlaybook('NDA 2026'), renamedFrom: ['NDA'] };
-    // The renamed one is live (no create of it); a new NDA takes the name.
-    const out = resolveLanding(mark, [change('create', 'playbook', 'NDA')], [renamed, nda], { now: at(1) });
+    const renaming = change('rename', 'playbook', 'NDA 2026', { fields: [{ field: 'name', before: 'NDA', after: 'NDA 2026' }] });
+    // The renamed one is live as NDA (the plan renames it); a new NDA takes the name.
+    const out = resolveLanding(mark, [renaming, change('create', 'playbook', 'NDA')], [renamed, nda], { now: at(1) });
     expect([out.stops, out.givenUp]).toEqual([[], [{ key: 'playbook:NDA', since: SENT }]]);
-    // A full plan finds it under the renamed one's former name too, and forgets it (only a --target plan did).
+    // Live under its new name all along, it says nothing of the mark: the new NDA's create may still land (second read SR103B-1).
+    expect(resolveLanding(mark, [change('create', 'playbook', 'NDA')], [renamed, nda], { now: at(1) }).stops).toHaveLength(1);
+    // A full plan finds a rule's mark under its playbook's former name while it renames the playbook, and forgets it (only a --target plan did).
     const rule = { ...desiredRule('NDA 2026', 'Assignment') };
-    const ruleOut = resolveLanding(marks({ 'rule:NDA/Assignment': { action: 'create', since: SENT } }), [], [renamed, rule], { now: at(1) });
+    const ruleOut = resolveLanding(marks({ 'rule:NDA/Assignment': { action: 'create', since: SENT } }), [renaming], [renamed, rule], { now: at(1) });
     expect([ruleOut.stops, ruleOut.givenUp]).toEqual([[], [{ key: 'rule:NDA/Assignment', since: SENT }]]);
   });
 
