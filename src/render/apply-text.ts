@@ -39,7 +39,7 @@ function operationPrefixes(c: Change): string[] {
 }
 
 function resultLine(r: ChangeResult, byId: Map<string, Change>, paint: Paint, shared: ReadonlySet<string>): string {
-  const what = headlineOf(r.changeId, byId);
+  const what = headlineOf(r.changeId, byId, true);
   const note = r.note && !shared.has(r.note) ? `\n    ${paint('yellow', 'note:')} ${message(r.note)}` : '';
   if (r.status === 'done') return `${paint('green', '✓')} ${what} (${formatMs(r.ms)})${note}`;
   if (r.status === 'failed') {

@@ -2,6 +2,7 @@
  * A change named as the plan shows it, with no other rendering code: the apply report in JSON
  * (loaded before any command, for error documents) uses it too.
  */
+import { isolated } from './bidi.js';
 import { namesakeNote, type Change, type ChangeResult } from '../engine/types.js';
 
 export { namesakeNote };
@@ -43,14 +44,16 @@ export function renameNote(c: Change): string {
 }
 
 /** A change as the plan showed it: `update playbook "NDA"`, a rename `rename playbook "Old" → "New"`; its id quoted when the plan has no such change. */
-export function headlineOf(id: string, byId: ReadonlyMap<string, Change>): string {
+export function headlineOf(id: string, byId: ReadonlyMap<string, Change>, forReading = false): string {
   const c = byId.get(id);
-  return c ? changeHeadline(c) : quote(id);
+  return c ? changeHeadline(c, forReading) : quote(id);
 }
 
-export function changeHeadline(c: Change): string {
+/** `forReading`: for a person (the apply report's lines), right-to-left names set apart across `→` (bidi.ts); not in JSON or annotations. */
+export function changeHeadline(c: Change, forReading = false): string {
   const from = renamedFrom(c);
-  if (from) return `${c.action} ${c.kind} ${quote(from.label)} → ${quote(changeLabel(c))}${renameNote(c)}`;
+  const side = forReading ? isolated : (s: string): string => s;
+  if (from) return `${c.action} ${c.kind} ${side(quote(from.label))} → ${side(quote(changeLabel(c)))}${renameNote(c)}`;
   if (isSingleton(c)) return `${c.action} ${c.kind}`;
   return `${c.action} ${c.kind} ${quote(changeLabel(c))}${namesakeNote(c)}`;
 }

@@ -12,6 +12,13 @@ describe('renderApplyReportText', () => {
     change('create', 'rule', 'A/D', { parent: 'A', dependsOn: ['create:rule:A/C'] }),
   ]);
 
+  it('sets right-to-left names apart across a rename\'s → in its lines, and not in the JSON report (second read SR103B-3)', () => {
+    const renamed = change('rename', 'rule', 'הסכם/משך', { parent: 'הסכם', fields: { name: ['תקופה', 'משך'] } });
+    const report: ApplyReport = { results: [{ changeId: renamed.id, status: 'done', ms: 5 }], done: 1, failed: 0, skipped: 0, notStarted: 0, ms: 5 };
+    expect(renderApplyReportText(plan([renamed]), report, { color: false })).toContain('✓ rename rule \u2068"הסכם/תקופה"\u2069 → \u2068"הסכם/משך"\u2069');
+    expect(JSON.stringify(applyReportJson(plan([renamed]), report))).not.toMatch(/[\u2068\u2069]/);
+  });
+
   it('says a note that many results share once, after them, with how many share it', () => {
     const rules = Array.from({ length: 5 }, (_, i) => change('create', 'rule', `A/R${i}`, { parent: 'A' }));
     const unchecked = 'not checked for a duplicate made by a concurrent apply (the apply was stopped); plan again to see';
