@@ -19,6 +19,7 @@ import { shapedCommand } from './command-line.js';
 import { shellPath } from '../util/shell-word.js';
 import { SAVED_PLAN } from './output-file.js';
 import { LOCK_FILE, WORK_DIR } from '../config/work-dir.js';
+import { PROJECT_FILES } from '../config/project-files.js';
 
 const PLAN_SCHEMA = 'plan.schema.json';
 /** A hand-edited plan can be wrong in many places; the first few say enough. */
@@ -43,7 +44,7 @@ export async function readPlanFile(path: string, dir = '.', given: { env?: strin
     const lockOrRecord = segments.at(-1)?.toLowerCase() === LOCK_FILE || segments.slice(0, -1).some((s) => s.toLowerCase() === WORK_DIR);
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !/\.json$/i.test(path) || lockOrRecord) out = 'PLAN.json';
     // `docket apply DIR`, as older Terraform took it: the folder is a configuration, which -C names (probe EC-4).
-    const configuration = (error as NodeJS.ErrnoException).code === 'EISDIR' && existsSync(join(path, 'docket.yaml')) && resolve(path) !== resolve(dir);
+    const configuration = (error as NodeJS.ErrnoException).code === 'EISDIR' && PROJECT_FILES.some((f) => existsSync(join(path, f))) && resolve(path) !== resolve(dir);
     const hint = configuration ? `${showPath(path)} is a configuration folder: name it with -C (\`docket apply -C ${shellPath(path)}\`), or make a plan file with \`${replan()}\`` : `make one with \`${replan()}\``;
     throw new DocketError('invalid-plan-file', `cannot read the plan file ${showPath(path)} (${unreadableReason(error)})`, hint);
   }

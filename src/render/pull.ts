@@ -260,7 +260,7 @@ function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: L
   const unpulled = [...result.notPulled.filter((e) => !ignored(e)), ...result.notPulled.filter(ignored)];
   const notPulled = unpulled.map((e) => `- ${subject(e, listedName)}${e.fields.length ? ` ${e.fields.map(codeSpan).join(', ')}` : ''}${e.file ? ` (${codeSpan(`${e.file}${e.line ? `:${e.line}` : ''}`)})` : ''}: ${docketText(e.reason ?? '')}`);
   const allIgnoredFrom = (first: number): string => (unpulled.slice(first).every(ignored) ? `: ${escapeMarkdown(IGNORED_REASON)}` : '');
-  const notes = result.notes.map((n) => `- ${escapeMarkdown(n)}`);
+  const notes = result.notes.map((n) => `- ${docketText(n)}`);
   // A dry run's diffs share the room too: the lists took it all, and a long list left none for them (second read SR75-1).
   const diffs = dryRun ? diffBlocks(result.files, budget.left) : [];
   // (Each block is followed by a blank line: one character more than a list item.)

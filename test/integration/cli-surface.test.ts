@@ -258,6 +258,9 @@ describe('docket show', () => {
     // A configuration folder given as the plan (`terraform apply DIR`): -C is what names it (probe EC-4).
     const folder = await runCli(['apply', dir]);
     expect([folder.code, folder.stderr]).toEqual([1, expect.stringContaining(`is a configuration folder: name it with -C (\`docket apply -C ${dir}\`)`)]);
+    // Whichever project file names it (second read SR103B-5).
+    const yml = await makeDir({ 'docket.yml': 'version: 1\n' });
+    expect((await runCli(['apply', yml])).stderr).toContain(`is a configuration folder: name it with -C (\`docket apply -C ${yml}\`)`);
     // What `plan -o json` prints when the plan could not be made, saved by a CI step as the plan.
     const failed = join(dir, 'failed.json');
     const broken = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': 'kind: Playbook\nname: A\nreviewr: x\n' });

@@ -94,8 +94,10 @@ describe('drift and pull markdown at scale', () => {
 
   it('shows the commands a reason names as code, and a name it quotes as typed (probe EI-5)', () => {
     const entry: PullEntry = { kind: 'rule', key: 'P/A', name: 'A', direction: 'changed-live', fields: ['actions'], file: 'playbooks/p.yaml', reason: 'drift: revert: `docket apply` puts the files’ value back over "a `b` c"' };
-    const out = renderPullMarkdown(plan([]), { pulled: [], notPulled: [entry], notes: [], files: [], sync: new Map() }, { dryRun: false });
+    const out = renderPullMarkdown(plan([]), { pulled: [], notPulled: [entry], notes: ['playbooks/p.yaml:3: `renamed_from` names "x`y"; run `docket apply --adopt-files`'], files: [], sync: new Map() }, { dryRun: false });
     expect(out).toContain(': drift: revert: `docket apply` puts the files’ value back over "a \\`b\\` c"');
+    // And in the notes (second read SR103B-4).
+    expect(out).toContain('`renamed_from` names "x\\`y"; run `docket apply --adopt-files`');
   });
 
   it('says in a dry run\'s report that the pull itself would refuse to write it, after the target line (probe EI-2)', () => {
