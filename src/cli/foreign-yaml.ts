@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isMap, parseAllDocuments } from 'yaml';
 import { discoverYamlFiles, isTestFile } from '../config/discover.js';
-import { crAsLf } from '../config/yaml-read.js';
+import { crAsLf } from '../util/line-break.js';
 import { showPath } from '../config/quote.js';
 import { KINDS } from '../kinds/index.js';
 import { escapeControl } from '../render/sanitize.js';

@@ -7,7 +7,7 @@ import { EMULATOR_API_KEY } from '../emulator/identity.js';
 import { DocketError } from '../errors.js';
 import { escapeRegExp } from '../util/escape-regexp.js';
 import { yaml } from '../util/lazy-yaml.js';
-import { crAsLf } from './yaml-read.js';
+import { crAsLf } from '../util/line-break.js';
 import type { Diagnostic } from '../diagnostics.js';
 
 /** Each service's own key variable; DOCKET_API_KEY serves whichever has none. */

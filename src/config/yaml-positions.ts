@@ -2,6 +2,7 @@
  * YAML → plain values plus the line and column of every key and value, so that every later check
  * (schema, interpolation, references at plan time) can point at the exact place in the file.
  */
+import { crAsLf } from '../util/line-break.js';
 import { conflictMarkers, mergeConflictDiagnostic } from './merge-conflict.js';
 import type { Document, Node } from 'yaml';
 import { yaml } from '../util/lazy-yaml.js';
@@ -274,7 +275,9 @@ const READABLE_DESPITE: ReadonlySet<string> = new Set(['duplicate-key', 'yaml-me
 const ODD_COLLECTIONS: ReadonlySet<string> = new Set(['tag:yaml.org,2002:omap', 'tag:yaml.org,2002:set', 'tag:yaml.org,2002:pairs']);
 
 /** The full parser: values and every position at once, and the YAML diagnostics. */
-export function parseWithPositions(text: string, file: string): ParsedFile {
+export function parseWithPositions(written: string, file: string): ParsedFile {
+  // A lone CR a line break, as YAML reads it; the library's parser takes it for text (probe EB-1).
+  const text = crAsLf(written);
   // Told as what it is, not as the key errors the parser finds in the marker lines.
   const conflict = conflictMarkers(text);
   if (conflict) return { file, documents: [], diagnostics: [mergeConflictDiagnostic(file, conflict)] };

@@ -2,6 +2,7 @@
  * Reading YAML files: js-yaml (core schema, as the full parser in yaml-positions.ts uses) for the
  * values, positions on demand; the full parser for anything js-yaml might read differently.
  */
+import { crAsLf } from '../util/line-break.js';
 import jsYaml from 'js-yaml';
 import { CORE_SCHEMA, MERGE_SCHEMA, MERGE_TAG } from './yaml-core-schema.js';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
@@ -162,13 +163,6 @@ export function tooManyDocuments(text: string, file: string): Diagnostic | undef
   return undefined;
 }
 
-/**
- * A lone CR (old Mac line ends) is a line break to YAML but not to the line counts: made LF, which
- * YAML reads the same, every position counts it (the text keeps its length, so offsets hold).
- */
-export function crAsLf(text: string): string {
-  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
-}
 
 /**
  * `reread` gives the text again when positions are wanted, so what finds them does not hold a text

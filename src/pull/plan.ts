@@ -37,7 +37,6 @@ import { normName } from '../engine/normalize.js';
 import { testNamesOf } from '../kinds/support/test-subjects.js';
 import { RENAME_IN_FILE_CODES, SETTING_CODES } from '../kinds/support/fixed-in-files.js';
 import { nameKey, ruleResolver } from '../testing/match.js';
-import { crAsLf } from '../config/yaml-read.js';
 import { testNames } from '../testing/names.js';
 import { formerNames, setAt } from './values.js';
 import { headerModeline } from '../kinds/support/definition-text.js';
@@ -50,7 +49,7 @@ import { addTo } from '../util/multi-map.js';
 import { bashWord } from '../util/shell-word.js';
 import { declaredByKey, historyKeys } from './history-keys.js';
 import type { KeyFinder } from '../config/api-keys.js';
-import { lineBreakOf } from '../util/line-break.js';
+import { endsLinesInLoneCr, lineBreakOf } from '../util/line-break.js';
 
 export interface PullInput {
   plan: Plan;
@@ -1285,7 +1284,7 @@ class PullPlanner {
   /** The line a value is written on in a file as read. */
   private lineOf(file: string, index: number, pointer: string): number {
     let docs = this.positions.get(file);
-    if (!docs) this.positions.set(file, (docs = parseWithPositions(crAsLf(this.input.read(file) ?? ''), file).documents));
+    if (!docs) this.positions.set(file, (docs = parseWithPositions(this.input.read(file) ?? '', file).documents));
     return docs.find((d) => d.index === index)?.positions.valueAt(pointer).line ?? 1;
   }
 
@@ -1645,7 +1644,7 @@ class PullPlanner {
         };
         const { result, problems } = this.editUnlessHeld(file, before, edit, exactTypes);
         // Lines as the file will read once written.
-        const positions = result.text === null || problems.length === 0 ? [] : parseWithPositions(crAsLf(result.text), file).documents;
+        const positions = result.text === null || problems.length === 0 ? [] : parseWithPositions(result.text, file).documents;
         for (const p of problems) {
           const line = positions.find((d) => d.index === p.document - removedBefore(edit.remove, p.document))?.positions.valueAt(p.pointer).line ?? p.line;
           this.problem(file, { ...p, line });
@@ -1893,7 +1892,7 @@ class PullPlanner {
     const text = this.input.read(file);
     if (text === undefined) return undefined;
     let parsed = this.readPositions.get(file);
-    if (!parsed) this.readPositions.set(file, (parsed = parseWithPositions(crAsLf(text), file)));
+    if (!parsed) this.readPositions.set(file, (parsed = parseWithPositions(text, file)));
     return parsed.documents.find((d) => d.index === index)?.positions.valueAt(pointer).line;
   }
 
@@ -2247,7 +2246,7 @@ function placeInserts(kept: ListEntry[], siblings: readonly LiveResource[], inse
  */
 function withEndingsOf(before: string, text: string): string {
   // A file whose lines end in a lone CR (classic Mac OS) keeps them, and its final ones (probe EB-4).
-  const loneCr = !before.includes('\n') && before.includes('\r');
+  const loneCr = endsLinesInLoneCr(before);
   const asRead = loneCr ? before.replace(/\r/g, '\n') : before;
   const breaks = asRead === '' ? 1 : finalBreaks(asRead);
   // Counted from the end, not by /\n+$/: that tries every start in a long run of blank lines (second read SR70-8).

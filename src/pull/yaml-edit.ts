@@ -18,9 +18,9 @@ import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, Scalar, p
 import { isMergeKeyScalar, joinPointer, splitPointer } from '../config/yaml-positions.js';
 import { anchorIndex, anchoredBefore, type AnchorIndex } from '../config/yaml-anchors.js';
 import { holdsPlaceholder, literalText, losslessRetype } from '../config/interpolate.js';
-import { crAsLf, plainYamlDocuments } from '../config/yaml-read.js';
+import { plainYamlDocuments } from '../config/yaml-read.js';
 import { MODELINE_COMMENT } from '../config/schema-names.js';
-import { lineBreakOf } from '../util/line-break.js';
+import { crAsLf, lineBreakOf } from '../util/line-break.js';
 import { isPlainObject } from '../util/plain.js';
 import { addTo } from '../util/multi-map.js';
 import { holdsInvisible } from '../util/invisible.js';

@@ -11,7 +11,7 @@ import { asEdited, documentValues, editYaml } from '../pull/yaml-edit.js';
 import { quoteValue } from '../config/quote.js';
 import { keyWrittenIn, KEYS_STAY_OUT } from '../config/api-keys.js';
 import { DocketError } from '../errors.js';
-import { lineBreakOf } from '../util/line-break.js';
+import { endsLinesInLoneCr, lineBreakOf } from '../util/line-break.js';
 import { normName } from '../engine/normalize.js';
 import type { Services } from '../kinds/kind.js';
 import { attributeReview, exactNameKey, nameKey } from './match.js';
@@ -228,7 +228,7 @@ export async function writeCapture(path: string, captured: CapturedCase, shown =
   }
   const added = stringify({ kind: 'PlaybookTest', playbook: captured.playbook, cases: [captured.case] });
   // In the file's own line breaks: a file of lone CRs or CRLF mixed with LF could not be edited again (second read SR103-4).
-  const eol = !text.includes('\n') && text.includes('\r') ? '\r' : lineBreakOf(text);
+  const eol = endsLinesInLoneCr(text) ? '\r' : lineBreakOf(text);
   await writeFile(path, `${text.replace(/[\r\n]*$/, eol)}---${eol}${added.replace(/\n/g, eol)}`);
   return 'appended';
 }

@@ -5,7 +5,8 @@
  * Every problem is a diagnostic at file:line:col quoting the value; nothing stops at the first.
  */
 import { xmlChars } from '../util/xml-chars.js';
-import { crAsLf, tooManyDocuments } from '../config/yaml-read.js';
+import { tooManyDocuments } from '../config/yaml-read.js';
+import { crAsLf } from '../util/line-break.js';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_FILES } from '../config/load.js';
@@ -216,7 +217,9 @@ class Checker {
         this.error('unknown-playbook', `no Playbook named ${quoteValue(wanted)} is declared in this configuration${suggestSubject(wanted, this.subjects.playbooks.values())}`, '/playbook', PLACEHOLDER_HINT(wanted));
       }
       if (subject?.renamedAwayTo) this.renamedAway(subject.name, subject.renamedAwayTo, '/playbook');
-      const rules = subject ? subject.rules.map((r) => r.name) : undefined;
+      // Indexed once for all its cases: a suite names thousands of rules (second read SR103-7).
+      const names = subject?.rules.map((r) => r.name);
+      const rules = names ? { names, alike: alikeIn(names) } : undefined;
       this.renamedRules = new Map(subject?.rules.flatMap((r) => (r.formerNames ?? []).map((former) => [nameKey(former), r.name] as const)));
       const base = { repeat: numberOr(defaults.repeat, 1), passRate: numberOr(defaults.pass_rate, 1), severity, reviewType: typeof defaults.review_type === 'string' ? defaults.review_type : null };
       const loaded: PlaybookCase[] = [];
@@ -286,17 +289,16 @@ class Checker {
     });
   }
 
-  private async playbookCase(c: Record<string, unknown>, ptr: string, base: { repeat: number; passRate: number; severity: Severity; reviewType: string | null }, rules: string[] | undefined): Promise<PlaybookCase> {
+  private async playbookCase(c: Record<string, unknown>, ptr: string, base: { repeat: number; passRate: number; severity: Severity; reviewType: string | null }, rules: SuiteRules | undefined): Promise<PlaybookCase> {
     const severity = severityOf(c.severity) ?? base.severity;
     const reviewType = typeof c.review_type === 'string' ? c.review_type : base.reviewType;
     const expect = isPlainObject(c.expect) ? c.expect : {};
     const specs: { spec: ExpectationSpec; pointer: string; severity: Severity }[] = [];
-    const alikeTo = rules ? alikeOnce(rules) : undefined;
-    const namedExactly = (name: string): boolean => (alikeTo?.(name).length ?? 0) > 1;
+    const namedExactly = (name: string): boolean => (rules?.alike(name).length ?? 0) > 1;
     const ruleName = (value: unknown, pointer: string): string => {
       const name = normName(value);
       // Rules whose names compare alike (Term, TERM) are named as written: one written otherwise names neither (probe EA-2).
-      const alike = alikeTo && typeof value === 'string' ? alikeTo(name) : [];
+      const alike = rules && typeof value === 'string' ? rules.alike(name) : [];
       if (alike.length > 1 && !alike.some((r) => exactNameKey(r) === exactNameKey(name))) {
         this.error('unknown-rule', `${quoteValue(name)} is not a rule of the playbook, and ${alike.length} are alike: ${alike.map((r) => quoteValue(r)).join(', ')}`, pointer, 'write the name as the rule has it: rules whose names differ only in letter case or in how a character is encoded are different rules');
       }
@@ -304,7 +306,7 @@ class Checker {
       else if (rules && typeof value === 'string' && alike.length === 0) {
         const renamed = this.renamedRules.get(nameKey(name));
         if (renamed) this.error('unknown-rule', `${quoteValue(name)} is not a rule of the playbook: it is renamed to ${quoteValue(renamed)} (renamed_from)`, pointer, `name it ${quoteValue(renamed)}`);
-        else this.error('unknown-rule', `${quoteValue(name)} is not a rule of the playbook${didYouMean(name, rules)}`, pointer, rules.length > 0 ? `its rules: ${rules.map(showWholeText).join(', ')}` : undefined);
+        else this.error('unknown-rule', `${quoteValue(name)} is not a rule of the playbook${didYouMean(name, rules.names)}`, pointer, rules.names.length > 0 ? `its rules: ${rules.names.map(showWholeText).join(', ')}` : undefined);
       }
       return name;
     };
@@ -642,10 +644,8 @@ const FIELDS_LISTED = 20;
 /** The field a refusal of the values as a whole names (not an object, the emulator's 422). */
 const WHOLE_VALUES = 'custom_field_values';
 
-/** alikeIn of a suite's rules, indexed once for all its cases (second read SR103-7). */
-const alikeIndexes = new WeakMap<readonly string[], (written: string) => readonly string[]>();
-function alikeOnce(rules: readonly string[]): (written: string) => readonly string[] {
-  let found = alikeIndexes.get(rules);
-  if (!found) alikeIndexes.set(rules, (found = alikeIn(rules)));
-  return found;
+/** A tested playbook's rule names, and those of them alike to a name (nameKey). */
+interface SuiteRules {
+  names: string[];
+  alike: (written: string) => readonly string[];
 }

@@ -3,7 +3,8 @@
  * small value helpers the validator, the comparison and the change summary share.
  */
 import { yaml } from '../../util/lazy-yaml.js';
-import { crAsLf, plainYamlValue } from '../../config/yaml-read.js';
+import { plainYamlValue } from '../../config/yaml-read.js';
+import { crAsLf } from '../../util/line-break.js';
 import { KEEPS_KEY_ORDER } from '../../engine/canonical.js';
 
 /** File name of the definition's JSON Schema in schemas/. */
