@@ -17,13 +17,14 @@ export interface PlanShape {
   adoptFiles?: boolean | undefined;
 }
 
-/** `docket plan` or `docket apply` with the flags that shape the plan (and, for apply, what it takes besides), run from the same folder. */
-export function shapedCommand(command: 'plan' | 'apply', shape: PlanShape): string {
+/** `docket plan`, `docket apply` or `docket pull` with the flags that shape the plan (and, for apply, what it takes besides), run from the same folder. */
+export function shapedCommand(command: 'plan' | 'apply' | 'pull', shape: PlanShape): string {
+  const planning = command !== 'pull';
   const flags = [
     ...(shape.env !== undefined ? ['--env', shape.env] : []),
     ...(shape.emulator ? ['--emulator'] : []),
-    ...(shape.prune ? ['--prune'] : []),
-    ...(shape.retryUncertain ? ['--retry-uncertain'] : []),
+    ...(planning && shape.prune ? ['--prune'] : []),
+    ...(planning && shape.retryUncertain ? ['--retry-uncertain'] : []),
     ...shape.target.flatMap((t) => ['--target', t]),
     ...(command === 'apply' ? applying(shape) : []),
   ];
@@ -31,18 +32,27 @@ export function shapedCommand(command: 'plan' | 'apply', shape: PlanShape): stri
 }
 
 /**
- * Text that names a bare `` `docket plan `` or `` `docket apply `` (a service client's hint, a pull
- * note) with the commands as this run was given: copied from CI, a bare one reads another folder
- * or the real services (probes CJ-4, DI-3).
+ * Text that names a bare `` `docket plan ``, `` `docket apply `` or `` `docket pull `` (a service
+ * client's hint, a pull note, drift's advice) with the commands as this run was given: copied from
+ * CI, a bare one reads another folder, environment or the real services (probes CJ-4, DI-3, EC-3).
  */
 export function asRunBy(shape: PlanShape): (text: string) => string {
-  const shaped = { plan: shapedCommand('plan', shape), apply: shapedCommand('apply', shape) };
-  return (text) => {
-    let out = text;
-    for (const [command, as] of Object.entries(shaped)) if (as !== `docket ${command}`) out = out.replaceAll(`\`docket ${command}`, `\`${as}`);
-    return out;
-  };
+  const shaped = { plan: shapedCommand('plan', shape), apply: shapedCommand('apply', shape), pull: shapedCommand('pull', shape) };
+  return (text) =>
+    text.replace(COMMAND_SPAN, (span, command: keyof typeof shaped, rest: string) => {
+      const words = rest.split(' ');
+      // One already given where it runs (`docket apply -C dir --env prod`) is left as it is.
+      if (words.some((w) => w === '-C' || w === '--env' || w === '--emulator')) return span;
+      // A switch the text names itself (`docket apply --prune`) is not given twice.
+      let as = shaped[command];
+      for (const word of words) if (SWITCHES.has(word)) as = as.replace(` ${word}`, '');
+      return `\`${as}${rest}\``;
+    });
 }
+
+/** A code span that starts with a docket command: the command, and the rest of the span. */
+const COMMAND_SPAN = /`docket (plan|apply|pull)((?: [^`]*)?)`/g;
+const SWITCHES: ReadonlySet<string> = new Set(['--prune', '--retry-uncertain', '--force', '--adopt-files']);
 
 /** What a saved plan still takes when it is applied. */
 function applying(shape: PlanShape): string[] {

@@ -283,8 +283,8 @@ describe('review service scenarios', () => {
       expect(pull.stdout, policy).toContain('would write no file');
       const drift = await cli('drift', '-C', dir);
       expect(drift.stdout, policy).toContain(`~ rule "${renamedTo}/R2"`);
-      expect(drift.stdout, policy).toContain('`docket pull` leaves it');
-      expect(drift.stdout, policy).not.toContain('`docket pull` writes it into the files');
+      expect(drift.stdout, policy).toContain(`\`docket pull -C ${dir}\` leaves it`);
+      expect(drift.stdout, policy).not.toContain(`\`docket pull -C ${dir}\` writes it into the files`);
       await applyOk(cli, dir);
       await expectNoChanges(cli, dir);
       // Out of the next round's organization (without a policy, the apply made the original again; adopt keeps its removal).
@@ -316,8 +316,8 @@ describe('review service scenarios', () => {
     await new App(t.env).editRule('Vendor MSA', 'Auto-renewal', { name: 'Governing law' });
     const drift = await cli('drift', '-C', dir);
     expect(drift.stdout).toContain('- rule "Vendor MSA/Auto-renewal" (playbooks/msa.yaml:7)');
-    expect(drift.stdout).toContain('`docket pull` leaves it');
-    expect(drift.stdout).not.toContain('`docket pull` writes it into the files');
+    expect(drift.stdout).toContain(`\`docket pull -C ${dir}\` leaves it`);
+    expect(drift.stdout).not.toContain(`\`docket pull -C ${dir}\` writes it into the files`);
     const pull = await cli('pull', '-C', dir, '--dry-run');
     expect(pull.stdout).toContain('rule "Vendor MSA/Auto-renewal" (playbooks/msa.yaml:7): still live as rule "Vendor MSA/Governing law", renamed or moved in the app to a name the files declare too');
     expect(pull.stdout).toContain('would write no file');

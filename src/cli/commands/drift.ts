@@ -31,6 +31,7 @@ import { readWithDroppedKinds } from '../dropped-kinds.js';
 import { READ_TIMEOUT_MS, timeoutOption } from './plan.js';
 import { withRenamedParents } from '../../engine/sync.js';
 import { keyFinder } from '../redact.js';
+import { asRunBy } from '../command-line.js';
 
 interface DriftFlags extends CommonOptions {
   output: 'text' | 'json' | 'markdown';
@@ -146,9 +147,11 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
       });
       // One document (JSON, markdown): a signal lets it finish, never leaves half of one (probe MT-1).
       if (opts.output !== 'text') interruptsOf(io).hold('the report is being written');
+      // The pull, apply and plan its advice names are run as this drift was: its folder, environment, emulator (probe EC-3).
+      const asRun = asRunBy({ dir: opts.dir, env: opts.env, emulator: opts.emulator, target: [] });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report, { kinds: [...new Set(kindNames(opts.kind))], targets: opts.target }));
-      else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderDriftMarkdown(plan, report, room, scopeOf(opts), MARKDOWN_MAX_CHARS, opts.dir)));
-      else io.stdout(renderDriftText(plan, report, { color: useColor(io, opts), scope: scopeOf(opts), dir: opts.dir }));
+      else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => asRun(renderDriftMarkdown(plan, report, room, scopeOf(opts), MARKDOWN_MAX_CHARS, opts.dir))));
+      else io.stdout(asRun(renderDriftText(plan, report, { color: useColor(io, opts), scope: scopeOf(opts), dir: opts.dir })));
       setExit(report.drift.length > 0 ? 2 : 0);
     });
 }

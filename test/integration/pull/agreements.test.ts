@@ -165,7 +165,7 @@ describe('docket pull (agreements service)', () => {
       await new App(own.env).createTerm('Hand Text', 'Made in the app.');
       const drift = await ownCli('drift', '-C', dir);
       expect(drift.code).toBe(2);
-      expect(drift.stdout).toContain('Drift: 1 object (1 only live). `docket pull` writes it into the files');
+      expect(drift.stdout).toContain(`Drift: 1 object (1 only live). \`docket pull -C ${dir}\` writes it into the files`);
       expect((await ownCli('pull', '-C', dir)).code).toBe(0);
       expect(await read(dir, 'custom-terms/hand-text.md')).toBe('Made in the app.\n');
       expect((await ownCli('drift', '-C', dir)).code).toBe(0);
@@ -174,7 +174,7 @@ describe('docket pull (agreements service)', () => {
       for (let i = 0; i < 21; i++) for (let copy = 0; copy < 2; copy++) await app.createTerm(`Dup ${i}`, `Copy ${copy}.`);
       await app.createTerm('Zed Terms', 'Made in the app too.');
       const many = await ownCli('drift', '-C', dir);
-      expect(many.stdout).toContain('`docket pull` writes it into the files');
+      expect(many.stdout).toContain(`\`docket pull -C ${dir}\` writes it into the files`);
     } finally {
       await own.emulator.close();
     }
@@ -338,7 +338,7 @@ describe('docket pull (agreements service)', () => {
     expect(drift.stdout).not.toContain('direction unknown');
     // Nor is the user sent to pull for the inline one, which pull leaves (probe HE).
     const inlineOnly = await cli('drift', '-C', dir, '--target', 'custom-template/Inline Order');
-    expect([inlineOnly.code, inlineOnly.stdout]).toEqual([2, expect.stringContaining('`docket pull` leaves it')]);
+    expect([inlineOnly.code, inlineOnly.stdout]).toEqual([2, expect.stringContaining(`\`docket pull -C ${dir}\` leaves it`)]);
     const dry = await cli('pull', '-C', dir, '--dry-run');
     expect(dry.stdout).toContain('pull writes custom-templates/order.cover.yaml whole from the live text, whose fields are in another order than the file\'s: comments in it are not kept (but for its editor modeline)');
     expect(dry.stdout).not.toContain('was written whole');
@@ -361,7 +361,7 @@ describe('docket pull (agreements service)', () => {
     // One added between two others in the app, the ordinary way to add one: pulled where the app put it (probe HE).
     await app.publishDefinition('Inline Order', `${live('b', 'm')}${fields('a', 'c')}`);
     const inserted = await cli('drift', '-C', dir, '--target', 'custom-template/Inline Order');
-    expect(inserted.stdout).toContain('`docket pull` writes it into the files');
+    expect(inserted.stdout).toContain(`\`docket pull -C ${dir}\` writes it into the files`);
     const between = await cli('pull', '-C', dir);
     expect([between.code, between.stdout]).toEqual([0, expect.stringContaining('Pulled into the files (1)')]);
     const text = await read(dir, 'custom-templates/inline.yaml');
@@ -808,7 +808,7 @@ parameters:
         expect([drift.code, drift.stdout], args.join(' ')).toEqual([2, expect.stringContaining('~ organization (organization.yaml:3): review.name')]);
         expect(drift.stderr).toContain('Warning: custom term "Zeta Terms" is a Word term on the service; it cannot become a text term (custom-terms/t.yaml:3): the service cannot change');
         // Beside other drift too: the plan stops at the change the service cannot make, so apply reverts none of it (second read SR99B-2).
-        if (args.length === 1) expect(drift.stdout).toContain('`docket apply` reverts none of it while the files ask for a change the service cannot make');
+        if (args.length === 1) expect(drift.stdout).toContain(`\`docket apply -C ${dir}\` reverts none of it while the files ask for a change the service cannot make`);
       }
       const pulled = await run('pull', '-C', dir, '--kind', 'organization');
       expect(pulled.code, pulled.stderr).toBe(0);
@@ -829,13 +829,13 @@ parameters:
       expect(await read(dir, 'custom-terms/t.yaml')).toBe(terms);
       // What is left is the body pull cannot write: drift does not send the user to pull for it (probe HB).
       const left = await run('drift', '-C', dir);
-      expect([left.code, left.stdout]).toEqual([2, expect.stringContaining('Drift: 1 object (1 changed, direction unknown). `docket pull` leaves it; ')]);
-      expect(left.stdout).not.toContain('Run `docket pull`');
+      expect([left.code, left.stdout]).toEqual([2, expect.stringContaining(`Drift: 1 object (1 changed, direction unknown). \`docket pull -C ${dir}\` leaves it; `)]);
+      expect(left.stdout).not.toContain(`Run \`docket pull -C ${dir}\``);
       // Nor to apply, which refuses it (unsupported-change): said so (probe AG-1).
-      expect(left.stdout).toContain('`docket pull` leaves it; `docket apply` reverts none of it while the files ask for a change the service cannot make');
-      expect(left.stdout).not.toContain('`docket apply` reverts what');
+      expect(left.stdout).toContain(`\`docket pull -C ${dir}\` leaves it; \`docket apply -C ${dir}\` reverts none of it while the files ask for a change the service cannot make`);
+      expect(left.stdout).not.toContain(`\`docket apply -C ${dir}\` reverts what`);
       const leftMarkdown = await run('drift', '-C', dir, '-o', 'markdown');
-      expect(leftMarkdown.stdout).toContain('`docket pull` leaves it; `docket apply` reverts none of it while');
+      expect(leftMarkdown.stdout).toContain(`\`docket pull -C ${dir}\` leaves it; \`docket apply -C ${dir}\` reverts none of it while`);
       const leftJson = JSON.parse((await run('drift', '-C', dir, '-o', 'json')).stdout) as { drift: { fields: { field: string; unsendable?: boolean }[] }[] };
       expect(leftJson.drift[0]!.fields).toEqual([expect.objectContaining({ field: 'body', unsendable: true })]);
       await app.renameTerm('Zeta Terms', 'Zeta Word');
@@ -1012,7 +1012,7 @@ parameters:
     // drift does not send the user to a pull that writes nothing (probe FX).
     const drift = await cli('drift', '-C', dir, '--target', 'template/Cloud Pulled');
     expect(drift.code).toBe(2);
-    expect(drift.stdout).toContain('Drift: 1 object (1 changed live). `docket pull` leaves it; `docket apply` reverts');
+    expect(drift.stdout).toContain(`Drift: 1 object (1 changed live). \`docket pull -C ${dir}\` leaves it; \`docket apply -C ${dir}\` reverts`);
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code).toBe(0);
     expect(pulled.stdout).toContain(`names attachment ${id}, which no Attachment document is known to be (docket.lock.json records no upload of that id, and attachments cannot be listed): to list it here, pin the Attachment document of its PDF with \`id: ${id}\` (or write one beside the PDF) and pull again (then \`docket apply -C ${dir} --adopt-files\` records the PDF)`);
@@ -1059,8 +1059,8 @@ parameters:
     // The parameter alone: drift does not offer a pull that writes nothing (probe FX).
     const drift = await cli('drift', '-C', dir, '--target', 'template/Cloud Named', '-o', 'markdown');
     expect(drift.stdout).toContain('`parameters.include_security_policy_attachment_id`');
-    expect(drift.stdout).not.toContain('Run `docket pull`');
-    expect(drift.stdout).toContain('`docket pull` leaves it; run `docket apply` to revert it.');
+    expect(drift.stdout).not.toContain(`Run \`docket pull -C ${dir}\``);
+    expect(drift.stdout).toContain(`\`docket pull -C ${dir}\` leaves it; run \`docket apply -C ${dir}\` to revert it.`);
     await new App(emulator().env).editTemplate('Cloud Named', { include_security_policy_attachment_id: id, attachment_ids: [id] });
     const pulled = await cli('pull', '-C', dir, '-o', 'json');
     expect(pulled.code).toBe(0);
@@ -1097,7 +1097,7 @@ parameters:
     await app.publishTerm('Shared Two', 'Edited in the app\n');
     // Drift does not send the user to pull for it: pull would write nothing (probe IB-3).
     const drift = await cli('drift', '-C', dir, '--target', 'custom-term/Shared Two');
-    expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining('`docket pull` leaves it')]);
+    expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining(`\`docket pull -C ${dir}\` leaves it`)]);
     await app.publishTerm('Marked', '\uFEFFPasted from Word\n');
     await app.createTerm('Marked New', '\uFEFFNew from Word\n');
     const pulled = await cli('pull', '-C', dir, '-o', 'json', '--target', 'custom-term/Shared Two', '--target', 'custom-term/Marked', '--target', 'custom-term/Marked New');
@@ -1169,8 +1169,8 @@ parameters:
     // Drift says so too: pull writes none of it (probe HX-2). Of these objects: the emulator holds other tests' too, which pull would write.
     const drift = await cli('drift', '-C', dir, '--target', 'custom-term/Swap Alpha', '--target', 'custom-term/Swap Beta', '--target', 'custom-template/Swap Template');
     expect(drift.stdout).toContain('custom_term');
-    expect(drift.stdout).toContain('`docket pull` leaves it');
-    expect(drift.stdout).not.toContain('`docket pull` writes it into the files');
+    expect(drift.stdout).toContain(`\`docket pull -C ${dir}\` leaves it`);
+    expect(drift.stdout).not.toContain(`\`docket pull -C ${dir}\` writes it into the files`);
     const pulled = await cli('pull', '-C', dir, '-o', 'json');
     expect(pulled.code).toBe(0);
     expect(JSON.parse(pulled.stdout).not_pulled).toContainEqual(
@@ -1259,8 +1259,8 @@ parameters:
       expect(JSON.parse(drift.stdout)).toMatchObject({ left_live: [], summary: { drift: 2, left_live: 0 } });
       expect((await ownCli('drift', '-C', dir)).stdout).not.toContain('left live (not drift)');
       const markdown = await ownCli('drift', '-C', dir, '-o', 'markdown');
-      expect(markdown.stdout).not.toContain('`docket apply` to revert it');
-      expect(markdown.stdout).toContain('otherwise remove it: apply removes what `docket plan` lists as to archive or delete');
+      expect(markdown.stdout).not.toContain(`\`docket apply -C ${dir}\` to revert it`);
+      expect(markdown.stdout).toContain(`otherwise remove it: apply removes what \`docket plan -C ${dir}\` lists as to archive or delete`);
       // A plan reads none of them: no apply removes them, so their details tell it nothing.
       const plan = await ownCli('plan', '-C', dir, '-v');
       const org = own.emulator.store.organization(own.env.DOCKET_ORGANIZATION_ID!)!;

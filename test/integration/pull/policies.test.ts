@@ -115,10 +115,10 @@ describe('drift policies', () => {
     expect(drift.code).toBe(2);
     expect(drift.stdout).toContain('~ rule "Reverting/Term" (playbooks/p.yaml:5): actions');
     expect(drift.stdout).toContain('· drift: revert');
-    expect(drift.stdout).toContain('Drift: 1 object (1 changed live). `docket pull` leaves it; `docket apply` reverts');
+    expect(drift.stdout).toContain(`Drift: 1 object (1 changed live). \`docket pull -C ${dir}\` leaves it; \`docket apply -C ${dir}\` reverts`);
     const markdown = (await cli('drift', '-C', dir, '--target', 'playbook/Reverting', '-o', 'markdown')).stdout;
-    expect(markdown).not.toContain('Run `docket pull`');
-    expect(markdown).toContain('`docket pull` leaves it; run `docket apply` to revert it.');
+    expect(markdown).not.toContain(`Run \`docket pull -C ${dir}\``);
+    expect(markdown).toContain(`\`docket pull -C ${dir}\` leaves it; run \`docket apply -C ${dir}\` to revert it.`);
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
     // Moved in the app (renamed, a new one made under its name): still under the policy of what it was (second read).
@@ -127,7 +127,7 @@ describe('drift policies', () => {
     await app.createRule('Reverting', { name: 'Term', actions: 'ACCEPT 3 years' });
     const moved = await cli('drift', '-C', dir, '--target', 'playbook/Reverting');
     expect(moved.stdout).toMatch(/rule "Reverting\/Term old"[^\n]*· drift: revert/);
-    expect(moved.stdout).toContain('`docket pull` leaves it');
+    expect(moved.stdout).toContain(`\`docket pull -C ${dir}\` leaves it`);
   });
 
   it('a rule under drift: revert deleted in the app is not pulled, said as made again by apply, not as fields given back (probe EI-6)', async () => {
@@ -205,12 +205,12 @@ describe('drift policies', () => {
       await new App(emulator().env).archivePlaybook(`Eps ${policy}`);
       // drift does not send the user to a pull that keeps it (second read), nor for a sibling rule named alone.
       const drift = await cli('drift', '-C', dir, '--target', `playbook/Eps ${policy}`);
-      expect(drift.stdout).toContain('`docket pull` leaves it');
+      expect(drift.stdout).toContain(`\`docket pull -C ${dir}\` leaves it`);
       // And says why, as it says the other objects pull keeps (probe IB-4).
       const kept = `Of these, ${policy === 'revert' ? 3 : 2} removed live stay in the files for a \`drift: revert\` or \`ignore\` of their playbook or of a rule in it: pull leaves them;`;
       expect(drift.stdout).toContain(kept);
       expect((await cli('drift', '-C', dir, '--target', `playbook/Eps ${policy}`, '-o', 'markdown')).stdout).toContain(`_${kept}`);
-      expect((await cli('drift', '-C', dir, '--target', `rule/Eps ${policy}/E1`)).stdout).toContain('`docket pull` leaves it');
+      expect((await cli('drift', '-C', dir, '--target', `rule/Eps ${policy}/E1`)).stdout).toContain(`\`docket pull -C ${dir}\` leaves it`);
       const sibling = await cli('pull', '-C', dir, '--target', `rule/Eps ${policy}/E1`);
       expect([sibling.code, sibling.stdout]).toEqual([0, expect.stringContaining('Wrote no file')]);
       expect(await readFile(join(dir, 'playbooks/p.yaml'), 'utf8')).toBe(file);

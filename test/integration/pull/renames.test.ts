@@ -925,7 +925,7 @@ describe('objects renamed in the app', () => {
       expect(pull.stdout).toContain('Wrote no file');
       expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).toBe(lock);
       expect((await run('validate', '-C', dir)).code).toBe(0);
-      expect((await run('drift', '-C', dir)).stdout).toContain('`docket pull` leaves it');
+      expect((await run('drift', '-C', dir)).stdout).toContain(`\`docket pull -C ${dir}\` leaves it`);
     }));
 
   it('a playbook renamed aside in the app and another moved onto its name is no newcomer: pull writes nothing and keeps every record, twice (probes NB-4, MX-2)', () =>

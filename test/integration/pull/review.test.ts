@@ -519,10 +519,10 @@ rules:
     for (const output of ['text', 'markdown']) {
       const drift = await cli('drift', '-C', dir, '--target', 'playbook/Terms', '-o', output);
       expect(drift.code).toBe(2);
-      expect(drift.stdout).not.toContain('docket pull` writes');
-      expect(drift.stdout).not.toContain('Run `docket pull`');
+      expect(drift.stdout).not.toContain(`docket pull -C ${dir}\` writes`);
+      expect(drift.stdout).not.toContain(`Run \`docket pull -C ${dir}\``);
     }
-    expect((await cli('drift', '-C', dir, '--target', 'playbook/Terms')).stdout).toContain('`docket pull` leaves it');
+    expect((await cli('drift', '-C', dir, '--target', 'playbook/Terms')).stdout).toContain(`\`docket pull -C ${dir}\` leaves it`);
   });
 
   it('leaves a rule a ${var} holds back as written while rules above it are added and removed', async () => {
@@ -549,7 +549,7 @@ rules:
     await applyOk(cli, dir);
     await new App(emulator().env).editRule('Kilo', 'Term', { name: 'Term 2', actions: 'ACCEPT x\u000bpasted' });
     const drift = await cli('drift', '-C', dir, '--target', 'playbook/Kilo');
-    expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining('`docket pull` writes it into the files')]);
+    expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining(`\`docket pull -C ${dir}\` writes it into the files`)]);
     const pulled = await cli('pull', '-C', dir, '--target', 'playbook/Kilo');
     expect(pulled.stdout).toContain('holds the control character U+000B');
     expect(await read(dir, 'playbooks/kilo.yaml')).toContain('name: Term 2\n');
@@ -592,8 +592,8 @@ rules:
     expect(await readFile(join(dir, 'playbooks/keyed.yaml'), 'utf8')).toBe(nda);
     // Nor does drift send the user to pull for them (probe HB).
     const drift = await runCli(['drift', '-C', dir, '--target', 'playbook/Keyed'], { env: { ...emulator().env, DOCKET_API_KEY: key } });
-    expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining('`docket pull` leaves it; `docket apply` reverts')]);
-    expect(drift.stdout).not.toContain('Run `docket pull`');
+    expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining(`\`docket pull -C ${dir}\` leaves it; \`docket apply -C ${dir}\` reverts`)]);
+    expect(drift.stdout).not.toContain(`Run \`docket pull -C ${dir}\``);
     await app.deleteRule('Keyed', 'Token');
     // A playbook whose name is the key as file names write it: its new file would carry it (probe EX).
     await app.createPlaybook({ name: SECRET.toUpperCase().replaceAll('-', ' ') });
@@ -601,7 +601,7 @@ rules:
     expect(named.code).toBe(0);
     expect(named.stdout).toContain('its name, written as a file name, holds the value of an API key, which docket never writes into the files');
     const keyNamed = await runCli(['drift', '-C', dir, '--target', `playbook/${SECRET.toUpperCase().replaceAll('-', ' ')}`], { env: { ...emulator().env, DOCKET_API_KEY: key } });
-    expect([keyNamed.code, keyNamed.stdout]).toEqual([2, expect.stringContaining('`docket pull` leaves it')]);
+    expect([keyNamed.code, keyNamed.stdout]).toEqual([2, expect.stringContaining(`\`docket pull -C ${dir}\` leaves it`)]);
     // (The other playbooks of the emulator this file's tests share are written as they are.)
     expect((await readdir(join(dir, 'playbooks'))).filter((f) => f.includes('7f3a9c21'))).toEqual([]);
     await app.archivePlaybook(SECRET.toUpperCase().replaceAll('-', ' '));
@@ -631,8 +631,8 @@ rules:
     expect((await readdir(join(dir, 'playbooks'))).filter((f) => f.includes('7f3a9c21'))).toEqual([]);
     // Nor does drift send the user to pull for them.
     const drift = await runCli(['drift', '-C', dir, '--target', 'playbook/Pieces'], { env });
-    expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining('`docket pull` leaves it')]);
-    expect(drift.stdout).not.toContain('Run `docket pull`');
+    expect([drift.code, drift.stdout]).toEqual([2, expect.stringContaining(`\`docket pull -C ${dir}\` leaves it`)]);
+    expect(drift.stdout).not.toContain(`Run \`docket pull -C ${dir}\``);
     await app.archivePlaybook('Live 7f3a9c21d0e4 ops');
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
@@ -663,8 +663,8 @@ rules:
     expect(report.drift.map((i) => [i.key, i.edited_in_files ?? false])).toEqual(expect.arrayContaining([['Kept NDA/Term', true], ['Kept MSA', true], ['Kept MSA/Renewal', true], ['Kept NDA/Law', false]]));
     expect(report.pending.map((i) => [i.key, i.fields.map((f) => f.field)])).toEqual(expect.arrayContaining([['Kept NDA/Term', ['actions']], ['Kept MSA/Liability', ['actions']]]));
     const text = await cli('drift', '-C', dir);
-    expect(text.stdout).toContain('Of these, 4 removed live stay in the files, which changed them (or what they belong with) since the last sync: pull leaves them; `docket apply` creates them again as the files say, or remove them from the files by hand.');
-    expect(text.stdout).toContain('`docket pull` writes it into the files'); // Kept NDA/Law: removed live, edited nowhere
+    expect(text.stdout).toContain(`Of these, 4 removed live stay in the files, which changed them (or what they belong with) since the last sync: pull leaves them; \`docket apply -C ${dir}\` creates them again as the files say, or remove them from the files by hand.`);
+    expect(text.stdout).toContain(`\`docket pull -C ${dir}\` writes it into the files`); // Kept NDA/Law: removed live, edited nowhere
 
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code, pulled.stderr).toBe(0);
@@ -697,7 +697,7 @@ rules:
       const pulled = await cli('pull', '-C', dir, '--target', 'rule/Beta/b3');
       expect(pulled.code, pulled.stderr).toBe(0);
       expect(await read(dir, 'playbooks/beta.yaml')).toBe(edited);
-      expect((await cli('drift', '-C', dir, '--target', 'playbook/Beta')).stdout).toContain('`docket pull` leaves it');
+      expect((await cli('drift', '-C', dir, '--target', 'playbook/Beta')).stdout).toContain(`\`docket pull -C ${dir}\` leaves it`);
     }
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
@@ -925,9 +925,9 @@ rules:
     expect(await read(dir, 'playbooks/links.yaml')).toBe(file);
     expect((await cli('validate', '-C', dir)).code).toBe(0);
     // Nor does drift send the user to pull for it; but it does for another field edited with it (probe GO).
-    expect((await cli('drift', '-C', dir, '--target', 'playbook/Links')).stdout).toContain('`docket pull` leaves it');
+    expect((await cli('drift', '-C', dir, '--target', 'playbook/Links')).stdout).toContain(`\`docket pull -C ${dir}\` leaves it`);
     await new App(emulator().env).editRule('Links', 'Link https://ex.example/x?y=2', { actions: 'FLAG' });
-    expect((await cli('drift', '-C', dir, '--target', 'playbook/Links')).stdout).toContain('`docket pull` writes it into the files');
+    expect((await cli('drift', '-C', dir, '--target', 'playbook/Links')).stdout).toContain(`\`docket pull -C ${dir}\` writes it into the files`);
     expect((await cli('pull', '-C', dir)).code).toBe(0);
     expect(await read(dir, 'playbooks/links.yaml')).toBe(file.replace('name: Other\n    actions: ACCEPT', 'name: Other\n    actions: FLAG'));
     await applyOk(cli, dir);
@@ -991,7 +991,7 @@ rules:
     expect((await cli('drift', '-C', dir, ...targets, '-o', 'json')).stdout).toContain('"key": "Pinned Gone/Only"');
     expect(drift.stdout).toContain('removed live');
     // Apply cannot make them again under their ids: drift does not send the user there (second read SR79-3).
-    expect(drift.stdout).toContain('`docket pull` writes it into the files.');
+    expect(drift.stdout).toContain(`\`docket pull -C ${dir}\` writes it into the files.`);
     expect(drift.stdout).not.toContain('docket apply');
     expect((await cli('drift', '-C', dir, ...targets, '-o', 'json')).stdout).toContain('"pinned": true');
     // A plan cannot make it again under its id: it says why, and what to do.
@@ -1177,7 +1177,7 @@ describe('a reviewer who leaves the organization in the app', () => {
       await applyOk(run, dir);
       const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
       org.default_reviewer_id = null;
-      expect((await run('drift', '-C', dir)).stdout).toContain('`docket pull` writes it into the files');
+      expect((await run('drift', '-C', dir)).stdout).toContain(`\`docket pull -C ${dir}\` writes it into the files`);
       const pulled = await run('pull', '-C', dir);
       expect([pulled.code, pulled.stderr]).toEqual([0, '']);
       expect(pulled.stdout).not.toContain('could not edit');
@@ -1239,7 +1239,7 @@ describe('a reviewer who leaves the organization in the app', () => {
     expect([drift.code, drift.stderr]).toEqual([2, '']);
     expect((JSON.parse(drift.stdout) as { drift: { kind: string; key: string; direction: string }[] }).drift.map((d) => [d.kind, d.key, d.direction])).toEqual([['member', 'pat@acme.example', 'removed-live']]);
     // As pull does it: drift's closing line does not say pull leaves it.
-    expect((await run('drift', '-C', dir)).stdout).toContain('`docket pull` writes it into the files');
+    expect((await run('drift', '-C', dir)).stdout).toContain(`\`docket pull -C ${dir}\` writes it into the files`);
     const pulled = await run('pull', '-C', dir);
     expect(pulled.code).toBe(0);
     expect(pulled.stdout).toContain('- member "pat@acme.example" (members.yaml) · removed live');
@@ -1403,7 +1403,7 @@ it('drift of a rule made in the app in a playbook made there says `docket apply 
     await app.createRule('Made in app', { name: 'r1', actions: 'ACCEPT 1' });
     const drift = await run('drift', '-C', dir, '--target', 'rule/Made in app/r1');
     expect(drift.code).toBe(2);
-    expect(drift.stdout).toContain('`docket apply --prune` archives the objects only live');
+    expect(drift.stdout).toContain(`\`docket apply -C ${dir} --prune\` archives the objects only live`);
     expect(drift.stdout).not.toContain('no apply does');
   } finally {
     await own.emulator.close();

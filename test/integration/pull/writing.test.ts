@@ -174,8 +174,8 @@ describe('pull writes files', () => {
     // Nor does drift send the user to pull for them.
     const drift = await cli('drift', '-C', dir, '--target', 'playbook/K', '--target', 'playbook/Side');
     expect(drift.code).toBe(2);
-    expect(drift.stdout).toContain('`docket pull` leaves it');
-    expect(drift.stdout).not.toContain('Run `docket pull`');
+    expect(drift.stdout).toContain(`\`docket pull -C ${dir}\` leaves it`);
+    expect(drift.stdout).not.toContain(`Run \`docket pull -C ${dir}\``);
     const refused = await cli('pull', '-C', dir);
     expect(refused.code).toBe(0);
     expect(refused.stdout).toContain('2 live rule objects of one playbook are named "Twice" (or look so), which validate refuses in the files');
@@ -185,7 +185,7 @@ describe('pull writes files', () => {
 
     await app.editRule('K', 'Twice', { name: 'Twice again' });
     await app.editPlaybook('Side', { name: 'Side again' });
-    expect((await cli('drift', '-C', dir, '--target', 'playbook/K', '--target', 'playbook/Side again')).stdout).toContain('`docket pull` writes it into the files');
+    expect((await cli('drift', '-C', dir, '--target', 'playbook/K', '--target', 'playbook/Side again')).stdout).toContain(`\`docket pull -C ${dir}\` writes it into the files`);
     expect((await cli('pull', '-C', dir)).code).toBe(0);
     expect(await readFile(join(dir, 'playbooks/k.yaml'), 'utf8')).toMatch(/name: Twice again[\s\S]*name: Twice\n|name: Twice\n[\s\S]*name: Twice again/);
     expect((await cli('validate', '-C', dir)).code).toBe(0);

@@ -233,14 +233,14 @@ describe('without a users list', () => {
     const drift = await cli('drift', '-C', dir);
     expect(invitationReads() - beforeDrift).toBe(byPlan);
     expect(drift.code).toBe(2);
-    expect(drift.stdout).toContain('`docket pull` leaves it');
-    expect(drift.stdout).not.toContain('`docket pull` writes');
+    expect(drift.stdout).toContain(`\`docket pull -C ${dir}\` leaves it`);
+    expect(drift.stdout).not.toContain(`\`docket pull -C ${dir}\` writes`);
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code).toBe(0);
     expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toBe(playbook);
     // Pinned as pull says, drift sends the user to pull, and pull takes it.
     await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: admin@emulator.local\nid: ${rule.reviewer_id}\n` });
-    expect((await cli('drift', '-C', dir)).stdout).toContain('`docket pull` writes it into the files');
+    expect((await cli('drift', '-C', dir)).stdout).toContain(`\`docket pull -C ${dir}\` writes it into the files`);
     expect((await cli('pull', '-C', dir)).code).toBe(0);
     expect(await readFile(join(dir, 'playbooks/nda.yaml'), 'utf8')).toContain('reviewer: admin@emulator.local');
     await expectNoChanges(cli, dir);
@@ -320,7 +320,7 @@ describe('without a users list', () => {
 
     // Drift of the rule pull refuses alone does not send the user to pull (probe ID-2).
     const onlyRefused = await cli('drift', '-C', dir, '--target', 'rule/NDA/Term');
-    expect([onlyRefused.code, onlyRefused.stdout]).toEqual([2, expect.stringContaining('`docket pull` leaves it')]);
+    expect([onlyRefused.code, onlyRefused.stdout]).toEqual([2, expect.stringContaining(`\`docket pull -C ${dir}\` leaves it`)]);
     const refused = await cli('pull', '-C', dir);
     expect(refused.code).toBe(0);
     expect(refused.stdout).toContain('Not pulled (1):\n  rule "NDA/Term" reviewer');
@@ -547,7 +547,7 @@ describe('rule fields the service drops without a word', () => {
     expect((await cli('plan', '-C', dir)).stdout).toMatch(/~ update rule "P\/R"[^\n]*· changed live and in files/);
     const moved = await cli('drift', '-C', dir);
     expect([moved.code, moved.stdout]).toEqual([2, expect.stringContaining('rule "P/R"')]);
-    expect(moved.stdout).toContain('`docket pull` leaves it');
+    expect(moved.stdout).toContain(`\`docket pull -C ${dir}\` leaves it`);
     expect((await cli('pull', '--dry-run', '-C', dir)).stdout).toContain('rule "P/R" internal_notes (playbooks/p.yaml:6): changed live and in the files since the last sync: keep one by hand');
     // Cleared in the app again (this service keeps no notes docket sends, so no apply could).
     rule.internal_notes = null;
