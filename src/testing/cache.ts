@@ -18,6 +18,12 @@ export interface CacheKey {
   playbook_digest: string;
   /** `auto` when the case lets the service choose. */
   review_type: string;
+  /**
+   * With `--live`, of a live playbook whose rules escalate to reviewers (which a scratch copy
+   * leaves out): a digest of whom each escalates to. Its reviews are not the files' version's, nor
+   * theirs its (probe FC-3); absent otherwise, so both share the reviews of a playbook without any.
+   */
+  reviewers?: string;
 }
 
 interface CacheFile {

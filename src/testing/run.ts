@@ -8,7 +8,7 @@
 import { readRegularFileSync, unreadableReason } from '../util/special-file.js';
 import { join } from 'node:path';
 import { ApiError, DocketError } from '../errors.js';
-import { sha256 } from '../engine/canonical.js';
+import { canonicalJson, sha256 } from '../engine/canonical.js';
 import { livePlaybookSubject, liveTemplateId, type PlaybookSubject, type TemplateSubject } from '../kinds/support/test-subjects.js';
 import type { Services } from '../kinds/kind.js';
 import type { ReviewAttrs } from '../api/review.js';
@@ -75,6 +75,8 @@ interface Variant {
   subject: PlaybookSubject;
   /** The live playbook (`--live`), else a scratch playbook is made. */
   liveId?: string;
+  /** The live playbook's reviewers, digested (CacheKey.reviewers), when any rule has one. */
+  reviewers?: string;
 }
 
 export async function runTests(files: readonly TestFile[], ctx: RunContext, compare?: CompareTo): Promise<TestReport> {
@@ -162,10 +164,14 @@ async function variantOf(subject: PlaybookSubject | undefined, ctx: RunContext, 
     if (!ctx.services) return '--live reads the live playbook, which --replay-only cannot';
     const found = await livePlaybookSubject(ctx.services, name);
     if (!found) return `no live playbook is named ${JSON.stringify(name)}: --live tests the playbook as it is live, so apply it first (docket apply, with --emulator for the emulator's)`;
-    return { digest: playbookDigest(found.subject.rules), subject: found.subject, liveId: found.id };
+    return { digest: playbookDigest(found.subject.rules), subject: found.subject, liveId: found.id, ...reviewersOf(found.reviewers) };
   }
   if (!subject) return `${JSON.stringify(name)} is not declared`;
   return { digest: playbookDigest(subject.rules), subject };
+}
+
+function reviewersOf(reviewers: readonly string[]): Pick<Variant, 'reviewers'> {
+  return reviewers.length > 0 ? { reviewers: sha256(canonicalJson(reviewers)) } : {};
 }
 
 /** How the live playbook a `--live` variant was read from is not that variant any more, or undefined while it is. */
@@ -174,6 +180,7 @@ async function changedSince(services: Services, variant: Variant): Promise<strin
   if (!now || now.id !== variant.liveId) return `the live playbook ${JSON.stringify(variant.subject.name)} was renamed or archived while its reviews ran`;
   const digest = playbookDigest(now.subject.rules);
   if (digest !== variant.digest) return `the live playbook ${JSON.stringify(variant.subject.name)} changed while its reviews ran (digest ${variant.digest.slice(0, 12)} when read, ${digest.slice(0, 12)} after)`;
+  if (reviewersOf(now.reviewers).reviewers !== variant.reviewers) return `the reviewers of the live playbook ${JSON.stringify(variant.subject.name)} changed while its reviews ran`;
   return undefined;
 }
 
@@ -260,7 +267,7 @@ class Reviews {
   async runsFor(c: PlaybookCase, variant: Variant, needed: number): Promise<Runs> {
     const contract = await this.contractOf(c);
     if ('error' in contract) return { ...contract, notRun: true };
-    const key: CacheKey = { contract_sha256: contract.sha, playbook_digest: variant.digest, review_type: c.reviewType ?? 'auto' };
+    const key: CacheKey = { contract_sha256: contract.sha, playbook_digest: variant.digest, review_type: c.reviewType ?? 'auto', ...(variant.reviewers !== undefined ? { reviewers: variant.reviewers } : {}) };
     const id = JSON.stringify(key);
     const known = this.byKey.get(id);
     // A case needing more runs than an earlier one with the same key waits for it, then adds its own.
@@ -378,24 +385,35 @@ class Reviews {
       const missing = needed - cached.length;
       this.started += missing;
       this.report();
-      const made = await mapLimit(Array.from({ length: missing }, (_, i) => i), ctx.concurrency, async () => {
-        if (ctx.signal.aborted) throw notAskedFor();
-        // Nothing is uploaded (billed) or asked for that the run would not wait for (probe PA-2).
-        if (ctx.deadline() - Date.now() <= LAST_READ_ROOM_MS) throw notAskedInTime();
-        const review = await this.createReview(contract, playbookId, c.reviewType, scratch !== undefined);
-        asked.push(review.id);
-        const finished = await awaitReview(api, review.id, { signal: ctx.signal, deadline: ctx.deadline, sleep: ctx.sleep, ...(ctx.pollFirstDelayMs !== undefined ? { firstDelayMs: ctx.pollFirstDelayMs } : {}) });
-        this.done++;
-        this.report();
-        return attributeReview(review.id, finished.attributes, rules);
+      // Once one review fails, no other is asked for; those under way are waited for and kept, so
+      // the next run asks only for what is still missing (probes FC-1, FC-2).
+      let failure: { error: unknown } | undefined;
+      const made = await mapLimit(Array.from({ length: missing }, (_, i) => i), ctx.concurrency, async (): Promise<ReviewFacts | undefined> => {
+        if (failure) return undefined;
+        try {
+          if (ctx.signal.aborted) throw notAskedFor();
+          // Nothing is uploaded (billed) or asked for that the run would not wait for (probe PA-2).
+          if (ctx.deadline() - Date.now() <= LAST_READ_ROOM_MS) throw notAskedInTime();
+          const review = await this.createReview(contract, playbookId, c.reviewType, scratch !== undefined);
+          asked.push(review.id);
+          const finished = await awaitReview(api, review.id, { signal: ctx.signal, deadline: ctx.deadline, sleep: ctx.sleep, ...(ctx.pollFirstDelayMs !== undefined ? { firstDelayMs: ctx.pollFirstDelayMs } : {}) });
+          this.done++;
+          this.report();
+          return attributeReview(review.id, finished.attributes, rules);
+        } catch (error) {
+          failure ??= { error };
+          return undefined;
+        }
       });
+      const finished = made.filter((f): f is ReviewFacts => f !== undefined);
       // The live playbook (--live) may have been edited in the app while the reviews ran: their
       // results are then for neither version of its rules, and must not be kept under the first.
-      if (variant.liveId) {
+      if (variant.liveId && finished.length > 0) {
         const changed = await changedSince(ctx.services, variant);
         if (changed) return { error: `${changed}: the results are for neither version, so none was kept; run docket test --live again`, evidence: asked };
       }
-      const all = await ctx.cache.put(key, [...cached, ...made]);
+      const all = finished.length > 0 ? await ctx.cache.put(key, [...cached, ...finished]) : cached;
+      if (failure) throw failure.error;
       return { facts: all, replayed };
     } catch (error) {
       if (error instanceof DocketError) return { error: withHint(error), evidence: asked };

@@ -284,4 +284,27 @@ describe('docket test when answers are lost', () => {
       await fetch(`${emu().emulator.url}/_emulator/faults`, { method: 'DELETE' });
     }
   });
+
+  it('a repeated case one of whose reviews fails asks for no other, waits for those under way and keeps them: the next run asks only for the rest (probes FC-1, FC-2)', async () => {
+    const dir = await example();
+    await writeFile(join(dir, 'tests/thrice.test.yaml'), 'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: thrice\n    contract: { file: fixtures/nda-standard.docx }\n    review_type: SummaryReview\n    repeat: 3\n    expect: { flags: { count: { max: 0 } } }\n');
+    const reviews = () => Object.keys(org().reviews).length;
+    const faults = `${emu().emulator.url}/_emulator/faults`;
+    await fetch(faults, { method: 'POST', body: JSON.stringify({ method: 'POST', path_pattern: '/review/v1/organizations/:org/reviews', status: 409, count: 1 }) });
+    try {
+      const before = reviews();
+      const failed = await runCli(['test', '-C', dir, 'tests/thrice.test.yaml', '--no-cache', '--concurrency', '3'], { env: emu().env });
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toContain('ERROR thrice');
+      // The two creates sent beside the refused one were waited for: none is left to land after the run.
+      expect(reviews() - before).toBe(2);
+      expect(scratch(org()).filter((p) => p.archived_at === null)).toEqual([]);
+      const replay = await runCli(['test', '-C', dir, 'tests/thrice.test.yaml', '--replay-only'], { env: emu().env });
+      expect(replay.stdout).toContain('(2 of 3 runs recorded');
+      const rest = await runCli(['test', '-C', dir, 'tests/thrice.test.yaml', '--concurrency', '3'], { env: emu().env });
+      expect([rest.code, reviews() - before]).toEqual([0, 3]);
+    } finally {
+      await fetch(faults, { method: 'DELETE' });
+    }
+  });
 });

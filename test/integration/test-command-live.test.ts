@@ -582,6 +582,21 @@ describe('docket test against a standalone emulator', () => {
     expect([replan.code, replan.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
   });
 
+  it('--live and the files\' version share no reviews while the live playbook escalates to reviewers, which the scratch copy leaves out (probe FC-3)', async () => {
+    const dir = await example();
+    expect((await runCli(['apply', '-C', dir, '--target', NDA, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    const reviews = () => Object.keys(org().reviews).length;
+    const live = await runCli(['test', '-C', dir, '--live', '--no-cache', '--target', NDA], { env: emu().env });
+    expect(live.stdout).toContain('3 cases: 3 passed');
+    // The files' version (a rule of it has a reviewer) does not replay the live playbook's reviews, nor they its.
+    const replay = await runCli(['test', '-C', dir, '--replay-only', '--target', NDA], { env: { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! } });
+    expect(replay.stdout).toContain('3 cases: 0 passed, 3 not replayed.');
+    expect((await runCli(['test', '-C', dir, '--target', NDA], { env: emu().env })).code).toBe(0);
+    const before = reviews();
+    expect((await runCli(['test', '-C', dir, '--live', '--target', NDA], { env: emu().env })).stdout).toContain('(replayed)');
+    expect(reviews()).toBe(before);
+  });
+
   it('--live does not ask again for a review whose answer was lost, says why (its reviews are not told apart) and how to go on (probe FJ)', async () => {
     const dir = await example();
     expect((await runCli(['apply', '-C', dir, '--target', NDA, '--auto-approve'], { env: emu().env })).code).toBe(0);

@@ -142,7 +142,12 @@ export function unkeptInScratch(rule: SubjectRule, answer: Record<string, unknow
 }
 
 /** A live playbook by name with its rules (ids included), or undefined. */
-export async function livePlaybookSubject(services: Services, name: string): Promise<{ id: string; subject: PlaybookSubject } | undefined> {
+/**
+ * The live playbook of that name, as `--live` reviews against it: its rules, and whom each
+ * escalates to (`rule name → reviewer id`, sorted; none for a rule without one), which a scratch
+ * copy leaves out, and which the reviews' commentary may name.
+ */
+export async function livePlaybookSubject(services: Services, name: string): Promise<{ id: string; subject: PlaybookSubject; reviewers: string[] } | undefined> {
   const api = services.review();
   const playbook = (await api.listPlaybooks()).find((p) => normName(p.attributes.name) === normName(name));
   if (!playbook) return undefined;
@@ -154,6 +159,7 @@ export async function livePlaybookSubject(services: Services, name: string): Pro
         name: normName(playbook.attributes.name),
         rules: rules.map((r) => ({ id: r.id, name: normName(r.attributes.name), ...reviewedPart(liveRuleTexts(r.attributes)) })),
       },
+      reviewers: rules.flatMap((r) => (typeof r.attributes.reviewer_id === 'string' && r.attributes.reviewer_id !== '' ? [`${normName(r.attributes.name)} → ${r.attributes.reviewer_id}`] : [])).sort(),
     };
   } catch (error) {
     throw unreadableValue(`the rules of playbook ${quoteValue(name)}`, 'review service', error);
