@@ -535,7 +535,7 @@ class Checker {
       this.error('invalid-regex', `\`matches\` is not a valid regular expression: ${compiled.error}${gotValue(v.matches)}`, `${ptr}/matches`);
       return undefined;
     }
-    return { matches: compiled.source, flags: compiled.flags };
+    return { matches: compiled.source, flags: compiled.flags, ...(compiled.unicode ? { unicode: true as const } : {}) };
   }
 }
 
@@ -554,18 +554,32 @@ function listOf(value: unknown): string[] {
 
 /**
  * A pattern as written in a test file: JavaScript syntax, with leading inline flags as other
- * engines write them (`(?i)five years`) turned into flags (`i`, `m`, `s`).
+ * engines write them (`(?i)five years`) turned into flags (`i`, `m`, `s`). Run in Unicode mode
+ * where it is valid there, so `\p{L}` is a letter, not the text `p{L}` (probe FC-4); one valid only
+ * without it (`\-` outside a class) runs as JavaScript reads it so, and one with a Unicode escape
+ * (`\p{…}`, `\u{…}`) that is not valid there is refused, since it would mean other text.
  */
-export function compilePattern(pattern: string): { source: string; flags: string } | { error: string } {
+export function compilePattern(pattern: string): { source: string; flags: string; unicode: boolean } | { error: string } {
   // One group or several (`(?is)`, `(?i)(?s)`), as other engines take either.
   const inline = /^(?:\(\?[ims]+\))+/.exec(pattern);
   const source = inline ? pattern.slice(inline[0].length) : pattern;
   const flags = inline ? [...new Set(inline[0].replace(/[^ims]/g, ''))].sort().join('') : '';
+  const unicodeError = regexError(source, `${flags}u`);
+  if (unicodeError === undefined) return { source, flags, unicode: true };
+  if (UNICODE_ESCAPE.test(source)) return { error: `${unicodeError} (its \\p{…} or \\u{…} needs a pattern valid in Unicode mode)` };
+  const error = regexError(source, flags);
+  return error === undefined ? { source, flags, unicode: false } : { error };
+}
+
+/** `\p{…}`, `\P{…}`, `\u{…}` not escaped themselves: only Unicode mode reads them so. */
+const UNICODE_ESCAPE = /(?<!\\)(?:\\\\)*\\[pPu]\{/;
+
+function regexError(source: string, flags: string): string | undefined {
   try {
     new RegExp(source, flags);
-    return { source, flags };
+    return undefined;
   } catch (error) {
-    return { error: error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : String(error) };
+    return error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : String(error);
   }
 }
 

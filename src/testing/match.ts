@@ -129,7 +129,7 @@ export function matchText(t: TextMatch, text: string | null): boolean {
   if (text === null) return false;
   if ('equals' in t) return text.trim() === t.equals.trim();
   if ('contains' in t) return text.toLowerCase().includes(t.contains.toLowerCase());
-  return new RegExp(t.matches, t.flags).test(text);
+  return new RegExp(t.matches, t.unicode ? `${t.flags}u` : t.flags).test(text);
 }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;

@@ -163,9 +163,26 @@ describe('checking expectations', () => {
 
 describe('compilePattern', () => {
   it('turns leading inline flags into flags, in one group or several, as other engines take them', () => {
-    expect(compilePattern('(?i)five years')).toEqual({ source: 'five years', flags: 'i' });
-    expect(compilePattern('(?is)a.b')).toEqual({ source: 'a.b', flags: 'is' });
-    expect(compilePattern('(?i)(?s)a.b')).toEqual({ source: 'a.b', flags: 'is' });
+    expect(compilePattern('(?i)five years')).toEqual({ source: 'five years', flags: 'i', unicode: true });
+    expect(compilePattern('(?is)a.b')).toEqual({ source: 'a.b', flags: 'is', unicode: true });
+    expect(compilePattern('(?i)(?s)a.b')).toEqual({ source: 'a.b', flags: 'is', unicode: true });
     expect(compilePattern('x(?i)')).toMatchObject({ error: expect.any(String) });
+  });
+
+  it('runs a pattern in Unicode mode where it is valid there, as JavaScript reads it otherwise, and refuses a Unicode escape that would read as other text (probe FC-4)', () => {
+    const matches = (pattern: string, text: string) => {
+      const compiled = compilePattern(pattern);
+      if ('error' in compiled) throw new Error(compiled.error);
+      return matchText({ matches: compiled.source, flags: compiled.flags, ...(compiled.unicode ? { unicode: true as const } : {}) }, text);
+    };
+    expect(matches('^\\p{L}+ \\p{Lu}', 'Vertragsdauer Fünf')).toBe(true);
+    expect(matches('^\\p{L}+$', 'p{L}')).toBe(false);
+    expect(matches('^.$', '😀')).toBe(true);
+    // Valid only without Unicode mode: an escape of a character that needs none.
+    expect(compilePattern('5\\-year')).toEqual({ source: '5\\-year', flags: '', unicode: false });
+    expect(matches('5\\-year', 'a 5-year term')).toBe(true);
+    expect(compilePattern('\\p{L}\\-')).toMatchObject({ error: expect.stringContaining('needs a pattern valid in Unicode mode') });
+    // Escaped itself, it is the text: no Unicode mode needed.
+    expect(compilePattern('\\\\p{L}\\-')).toMatchObject({ unicode: false });
   });
 });
