@@ -252,6 +252,13 @@ describe('docket show', () => {
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject({ docket_version: '0.0.1' });
     expect(shown.stderr).toContain(`Note: ${older} was made by docket 0.0.1; only that version applies it (this is docket `);
+    // Written by anyone, the version reaches the terminal with its control characters shown, not sent (probe FG-1).
+    await writeFile(older, JSON.stringify({ ...JSON.parse(await readFile(out, 'utf8')), docket_version: '0.1.0\u001b]0;PWNED\u0007\r\n::error::fake' }));
+    const hostile = await runCli(['show', older, '--no-color']);
+    expect(hostile.code).toBe(0);
+    expect(hostile.stderr).toContain('made by docket 0.1.0<U+001B>]0;PWNED<U+0007><U+000D><U+000A>::error::fake; only that version');
+    expect(hostile.stderr).not.toMatch(/[\u0007\u001b\r]/);
+    expect(hostile.stderr.split('\n')[0]).toContain('only that version applies it');
     const missing = await runCli(['show', join(dir, 'nope.json')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('cannot read the plan file');

@@ -5,6 +5,8 @@ import { printPlan } from '../plan-output.js';
 import { withCommon } from '../options.js';
 import { readPlanFile } from '../plan-file.js';
 import { VERSION } from '../../version.js';
+import { escapeControl } from '../../render/sanitize.js';
+import { markedControl } from '../../util/control-text.js';
 
 interface ShowFlags {
   output: 'text' | 'json' | 'markdown';
@@ -20,7 +22,8 @@ export function showCommand(io: Io, setExit: (code: number) => void): Command {
     .action(async (file: string, opts: ShowFlags) => {
       const plan = await readPlanFile(file);
       // Shown all the same, but the reviewer learns now, not at the apply, that this docket refuses it.
-      if (plan.docket_version !== VERSION) io.stderr(`Note: ${file} was made by docket ${plan.docket_version}; only that version applies it (this is docket ${VERSION})\n`);
+      // The version is the file's text, which anyone may have written: its control characters and line breaks are shown, never sent to the terminal (probe FG-1).
+      if (plan.docket_version !== VERSION) io.stderr(`Note: ${file} was made by docket ${escapeControl(markedControl(plan.docket_version))}; only that version applies it (this is docket ${VERSION})\n`);
       await printPlan(io, plan, opts.output, { color: useColor(io, opts), verbose: Boolean(opts.verbose) });
       setExit(0);
     });
