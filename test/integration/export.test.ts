@@ -634,6 +634,13 @@ describe('docket export', () => {
     const staged = await reviewOnly('export', '-C', exportFrom, '--out', join(await makeDir({}), 'acme'), '--env', 'staging');
     expect(staged.stdout.split('\n')[1]).toBe('environment: staging');
     await expectNoChanges(reviewOnly, out);
+    // The organization alone, named with --kind: its agreements part is not read either, and the summary says so (probe FF-1).
+    const organizationOnly = await reviewOnly('export', '-C', exportFrom, '--out', join(await makeDir({}), 'org'), '--kind', 'organization');
+    expect(organizationOnly.code).toBe(0);
+    expect(organizationOnly.stdout).toContain('the agreements service was not read, so the agreements part of the organization is not exported: the source configuration names only the other one');
+    // A kind of one service named alone says nothing of the other.
+    const playbooksOnly = await reviewOnly('export', '-C', exportFrom, '--out', join(await makeDir({}), 'pb'), '--kind', 'playbook');
+    expect(playbooksOnly.stdout).not.toContain('was not read');
   });
 
   it('refuses, before any write, a template that would send another organization’s attachment id, and converges once it names the attachment', async () => {

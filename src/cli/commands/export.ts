@@ -57,7 +57,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): Command 
   return withCommon(new Command('export'), { verbose: 'log every request' })
     .description('write a configuration directory from the live state (plan on it shows no changes)')
     .requiredOption('--out <DIR>', 'directory to write; must not exist or be empty')
-    .addOption(repeatable('--kind <KIND>', `export only this kind (repeatable): ${exportable.join(', ')}`, 'every kind'))
+    .addOption(repeatable('--kind <KIND>', `export only this kind (repeatable): ${exportable.join(', ')}`, 'every kind of the services docket.yaml names'))
     .option('--emulator', 'read from an in-process emulator (state in DIR/.docket/emulator.json)')
     .addOption(timeoutOption(READ_TIMEOUT_MS))
     .action(async (opts: ExportFlags) => {
@@ -202,8 +202,15 @@ function exportScope(values: readonly string[], project: ProjectConfig): ExportS
   const needs = new Set([...servicesNeeded(read, undefined)].filter((x) => services.has(x)));
   // The actor is checked where the agreements service is read anyway: attachments alone come from the lock.
   if (needs.has('agreements')) read.push(...actorCheckReads(kinds, read, KINDS, project));
-  const left = values.length > 0 ? [] : (Object.keys(NAMES_SERVICE) as ServiceName[]).filter((x) => !services.has(x));
-  const notes = left.map((x) => `the ${x} service was not read: the source configuration names only the other one (write ${x === 'agreements' ? 'an' : 'a'} \`${x}:\` section in its docket.yaml, or set ${NAMES_SERVICE[x]}, to export its kinds too)`);
+  // Said of every kind, or of the kinds named that live on both services (the organization), one part of which was not read (probe FF-1).
+  const halves = kinds.filter((k) => k.service === 'both').map((k) => k.name);
+  const left = values.length > 0 && halves.length === 0 ? [] : (Object.keys(NAMES_SERVICE) as ServiceName[]).filter((x) => !services.has(x));
+  const howToo = (x: ServiceName): string => `write ${x === 'agreements' ? 'an' : 'a'} \`${x}:\` section in its docket.yaml, or set ${NAMES_SERVICE[x]}`;
+  const notes = left.map((x) =>
+    values.length > 0
+      ? `the ${x} service was not read, so the ${x} part of the ${halves.join(' and ')} is not exported: the source configuration names only the other one (${howToo(x)}, to export it too)`
+      : `the ${x} service was not read: the source configuration names only the other one (${howToo(x)}, to export its kinds too)`,
+  );
   return { kinds, read, services, needs, notes };
 }
 
