@@ -6,6 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DocketError } from '../errors.js';
+import picomatch from 'picomatch';
 
 /**
  * The address a schema file is known by inside ajv. The files themselves carry no `$id`, so an
@@ -180,7 +181,7 @@ function workspaceRootOf(pkg: string, top: string | undefined): string | undefin
   if (pkg === top) return undefined;
   for (let dir = path.dirname(pkg); ; dir = path.dirname(dir)) {
     const member = path.relative(dir, pkg).split(path.sep).join('/');
-    if (workspacePatterns(path.join(dir, 'package.json')).some((p) => globToRegExp(p).test(member))) return dir;
+    if (isWorkspace(workspacePatterns(path.join(dir, 'package.json')), member)) return dir;
     if (dir === top || path.dirname(dir) === dir) return undefined;
   }
 }
@@ -198,11 +199,15 @@ function workspacePatterns(file: string): string[] {
   }
 }
 
-/** A workspace pattern as npm reads it: `*` within a folder name, `**` across folders, no `./` or final `/`. */
-function globToRegExp(pattern: string): RegExp {
-  const parts = pattern.replace(/^\.\//, '').replace(/\/+$/, '').split('/');
-  const source = parts.map((part) => (part === '**' ? '.*' : part.split('*').map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*'))).join('/');
-  return new RegExp(`^${source}$`);
+/**
+ * Whether `workspaces` list the folder `member` as npm reads them: globs (`**` across no folder or
+ * several, `{a,b}`), no `./` or final `/`, and a `!` pattern taking its matches back out (probe FE-1).
+ */
+function isWorkspace(patterns: readonly string[], member: string): boolean {
+  const plain = (p: string): string => p.replace(/^\.\//, '').replace(/\/+$/, '');
+  const included = patterns.filter((p) => !p.startsWith('!')).map(plain);
+  const excluded = patterns.filter((p) => p.startsWith('!')).map((p) => plain(p.slice(1)));
+  return included.length > 0 && picomatch(included)(member) && !(excluded.length > 0 && picomatch(excluded)(member));
 }
 
 /** The nearest folder at or above `start` holding `name`, looking no higher than `top` when given. */

@@ -90,6 +90,20 @@ describe('docket init', () => {
     expect(await readFile(join(root, 'tools', 'config', 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/node_modules\/docket\/schemas\/docket\.schema\.json\n/);
   });
 
+  it('reads workspaces as npm does: ** across no folder, {a,b}, and ! taking a package back out (probe FE-1)', async () => {
+    const schemaOf = async (workspaces: string[], pkg: string): Promise<string> => {
+      const root = await makeDir({ '.git/HEAD': '', 'package.json': JSON.stringify({ private: true, workspaces }), [`${pkg}/package.json`]: '{"name":"legal"}\n' });
+      expect((await runCli(['init', join(root, pkg, 'cfg')])).code).toBe(0);
+      return /\$schema=(\S+)/.exec(await readFile(join(root, pkg, 'cfg', 'docket.yaml'), 'utf8'))![1]!;
+    };
+    const atRoot = '../../../node_modules/docket/schemas/docket.schema.json';
+    const own = '../node_modules/docket/schemas/docket.schema.json';
+    expect(await schemaOf(['packages/**/legal'], 'packages/legal')).toBe(atRoot);
+    expect(await schemaOf(['packages/{legal,other}'], 'packages/legal')).toBe(atRoot);
+    expect(await schemaOf(['packages/*', '!packages/legal'], 'packages/legal')).toBe(own);
+    expect(await schemaOf(['packages/*', '!packages/other'], 'packages/legal')).toBe(atRoot);
+  });
+
   it('looks for the package.json and an installed docket no higher than the git repository (a stray one above is no teammate\'s)', async () => {
     const outer = await makeDir({ 'package.json': '{"name":"home"}\n' });
     await mkdir(join(outer, 'node_modules', 'docket'), { recursive: true });
