@@ -222,6 +222,8 @@ export const COMMON_WITH_VALUE: ReadonlySet<string> = new Set(['--concurrency', 
 export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
   const [node = 'node', bin = 'docket', ...rest] = argv;
   const leading: string[] = [];
+  // A flag whose value, the word after it, names a command (`docket --env drift` with $ENV unset).
+  let commandAsValue: [flag: string, value: string] | undefined;
   let i = 0;
   while (i < rest.length) {
     const arg = rest[i]!;
@@ -229,6 +231,7 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
     // (`-qv`, `-Ccfg`, `-qC cfg`; probe XE-2), as after the command.
     const words = COMMON_FLAGS.has(arg) || /^--(concurrency|max-rps|dir|env)=/.test(arg) ? 1 : COMMON_WITH_VALUE.has(arg) ? 2 : commonShortWords(arg);
     if (words === 0 || i + words > rest.length) break;
+    if (words === 2 && commands.includes(rest[i + 1]!)) commandAsValue ??= [arg, rest[i + 1]!];
     leading.push(...rest.slice(i, i + words));
     i += words;
   }
@@ -237,6 +240,11 @@ export function hoistCommonFlags(argv: string[], commands: string[]): string[] {
   // Something else between them and the command (`--no-color --bogus plan`): the common flags still
   // go after the command, so commander names what it does not know, not the first common flag.
   const command = rest.findIndex((arg, at) => at > i && commands.includes(arg));
+  // The command taken as a flag's value: said so, as after the command, not as what the rest then seemed (probe FH-1).
+  if (command === -1 && commandAsValue) {
+    const [flag, value] = commandAsValue;
+    throw new UsageError(`${flag} needs a value, and got the command ${JSON.stringify(value)} (is the variable that gives it unset?)`, `give ${flag} its value: \`docket ${flag} VALUE ${value} …\``);
+  }
   // No command at all: the common flags are no fault of theirs (`docket --no-color --bogus` names `--bogus`, bare `docket --no-color` the usage).
   if (command === -1) return [node, bin, ...rest.slice(i)];
   return [node, bin, ...rest.slice(i, command), rest[command]!, ...leading, ...rest.slice(command + 1)];
@@ -260,8 +268,10 @@ function commonShortWords(arg: string): number {
 function jsonOutput(argv: string[]): string | undefined {
   const args = argv.slice(2);
   const at = commandAt(args);
-  const command = args[at];
-  if (command === undefined || !['plan', 'apply', 'show', 'test', 'drift', 'pull', 'validate'].includes(command)) return undefined;
+  const reports = ['plan', 'apply', 'show', 'test', 'drift', 'pull', 'validate'];
+  // None but one taken as a flag's value (`docket --env drift -o json`, $ENV unset): that is the command the error is of (probe FH-1).
+  const command = at !== -1 && reports.includes(args[at]!) ? args[at] : args.find((a, i) => reports.includes(a) && COMMON_WITH_VALUE.has(args[i - 1] ?? ''));
+  if (command === undefined || !reports.includes(command)) return undefined;
   // `test capture` writes a file, not a test report: its errors get the common document.
   const name = command === 'test' && args.slice(args.indexOf(command) + 1).includes('capture') ? 'test capture' : command;
   return outputFormats(args).includes('json') ? name : undefined;

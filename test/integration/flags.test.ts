@@ -240,6 +240,14 @@ describe('a file the command writes at its end is checked at its start', () => {
     expect([flag.code, flag.stderr]).toEqual([1, expect.stringContaining('Error: --out needs a directory name, and got "--dry-run", which reads as a flag (is the variable that gives it unset?)\n  hint: for a directory whose name starts with --, write --out ./--dry-run')]);
   });
 
+  it('a common flag before the command whose value is missing names the command it took as its value, in -o json too (probe FH-1)', async () => {
+    const r = await run(['--concurrency', 'apply', '-C', dir, '--auto-approve']);
+    expect([r.code, r.requests, r.stderr]).toEqual([1, 0, expect.stringContaining('Error: --concurrency needs a value, and got the command "apply" (is the variable that gives it unset?)')]);
+    const json = await run(['--env', 'drift', '-C', dir, '-o', 'json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'usage', message: '--env needs a value, and got the command "drift" (is the variable that gives it unset?)' } });
+  });
+
   it('test --compare-to "" and emulator --host/--state/--seed "" are errors, not a run without them (an unset variable in a script)', async () => {
     const compare = await run(['test', '-C', dir, '--compare-to', '']);
     expect([compare.code, compare.requests]).toEqual([1, 0]);

@@ -25,6 +25,13 @@ describe('hoistCommonFlags', () => {
     expect(hoistCommonFlags(['node', 'docket', '-qx', 'plan'], COMMANDS)).toEqual(['node', 'docket', '-qx', 'plan']);
   });
 
+  it('says a command taken as the value of a common flag before it, with no command after, as the flag\'s missing value (probe FH-1)', () => {
+    expect(() => hoistCommonFlags(['node', 'docket', '--concurrency', 'apply', '-C', 'small', '--auto-approve'], COMMANDS)).toThrow('--concurrency needs a value, and got the command "apply" (is the variable that gives it unset?)');
+    expect(() => hoistCommonFlags(['node', 'docket', '-qC', 'plan', '-o', 'json'], COMMANDS)).toThrow('-qC needs a value, and got the command "plan"');
+    // A value that is a command's name is one while a command follows.
+    expect(hoistCommonFlags(['node', 'docket', '--env', 'validate', 'plan'], COMMANDS)).toEqual(['node', 'docket', 'plan', '--env', 'validate']);
+  });
+
   it('leaves everything else alone', () => {
     const argv = ['node', 'docket', 'plan', '--no-color'];
     expect(hoistCommonFlags(argv, COMMANDS)).toBe(argv);
