@@ -75,8 +75,9 @@ export function targetDifference(planned: PlanTarget, now: PlanTarget): string |
   if (!p || !n) {
     if (Boolean(p) !== Boolean(n)) moved.push(`review service: ${was(p?.url ?? 'not used', n?.url ?? 'not used')}`);
   } else if (!sameUrl(p.url, n.url)) moved.push(`review service: ${was(p.url, n.url)}`);
-  else if (n.organization_id !== '' && p.organization_id !== n.organization_id) moved.push(`review organization: ${was(p.organization_id || 'not known', n.organization_id)}`);
-  else if (n.path_style !== undefined && p.path_style !== n.path_style) moved.push(`review paths: ${was(p.path_style ?? 'not known', n.path_style)}`);
+  // Not known on either side: a plan that never had to learn it made no review call (probe FG-3).
+  else if (n.organization_id !== '' && p.organization_id !== '' && p.organization_id !== n.organization_id) moved.push(`review organization: ${was(p.organization_id, n.organization_id)}`);
+  else if (n.path_style !== undefined && p.path_style !== undefined && p.path_style !== n.path_style) moved.push(`review paths: ${was(p.path_style, n.path_style)}`);
   return moved.length > 0 ? moved.join('; ') : undefined;
 }
 

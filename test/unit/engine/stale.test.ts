@@ -103,6 +103,8 @@ describe('staleReasons', () => {
     expect(staleReasons(made, { ...NOW, target: at('org-a', 'flat') })).toEqual(['the plan was made for a different target (review paths: nested then, flat now)']);
     // No review request yet (the plan touches only the agreements service): nothing to compare.
     expect(staleReasons(made, { ...NOW, target: at('') })).toEqual([]);
+    // Nor when the plan had none to make, and this run learnt them (DOCKET_ORGANIZATION_ID set for the apply: probe FG-3).
+    expect(staleReasons({ ...plan(), target: at('') }, { ...NOW, target: at('org-a', 'nested') })).toEqual([]);
   });
 
   it('an object it changes changed live', () => {
