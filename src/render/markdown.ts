@@ -36,7 +36,7 @@ import { MARKDOWN_MAX_CHARS, thousands } from './markdown-fit.js';
 import { lineWithoutSecrets } from '../config/url-secrets.js';
 import { cap, codeSpan, escapeMarkdown, fencedBlock, shortCodeSpan } from './sanitize.js';
 import { diffLines, itemDiff, newDiffBudget, sameLineNotes, withNoteLines } from './textdiff.js';
-import { aroundChange, formatValue, onePath, sameShownNote, targetUrl } from './value.js';
+import { aroundChange, formatValue, onePath, reviewPlace, sameShownNote, targetUrl } from './value.js';
 
 export interface PlanMarkdownOptions {
   kindOrder: KindTitle[];
@@ -156,7 +156,7 @@ export function targetLine(plan: Plan): string {
   if (t.emulator) line = '**Target:** ⚠️ **local emulator** (not the live services)';
   else {
     const parts: string[] = [];
-    if (t.review) parts.push(`review ${code(targetUrl(t.review.url))} (organization ${code(t.review.organization_id)}${t.review.path_style ? `, ${t.review.path_style} paths` : ''})`);
+    if (t.review) parts.push(`review ${code(targetUrl(t.review.url))}${reviewPlace(t.review, code)}`);
     if (t.agreements) parts.push(`agreements ${code(targetUrl(t.agreements.url))}${t.agreements.organization_id ? ` (organization ${code(t.agreements.organization_id)})` : ''}`);
     line = `**Target:** ${parts.length > 0 ? parts.join(' · ') : 'none'}`;
   }

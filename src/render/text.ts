@@ -35,7 +35,7 @@ import { painter, type Paint, type Style } from './paint.js';
 import { writeLines } from './chunks.js';
 import { stripControl } from './sanitize.js';
 import { diffLines, itemDiff, newDiffBudget, NOTE_MARK, sameLineNotes, withNoteLines } from './textdiff.js';
-import { aroundChange, formatValue, oneLine, onePath, quote, sameShownNote, targetUrl } from './value.js';
+import { aroundChange, formatValue, oneLine, onePath, quote, reviewPlace, sameShownNote, targetUrl } from './value.js';
 
 export { renderApplyReportText, writeApplyReportText } from './apply-text.js';
 export { renderDiagnosticsText } from './diagnostics-text.js';
@@ -59,7 +59,7 @@ export function targetLine(plan: Pick<Plan, 'target'>, paint: Paint): string {
   const t = plan.target;
   if (t.emulator) return `target: ${paint('yellow', 'local emulator')}`;
   const parts: string[] = [];
-  if (t.review) parts.push(`${oneLine(targetUrl(t.review.url))} (organization ${oneLine(t.review.organization_id)}${t.review.path_style ? `, ${t.review.path_style} paths` : ''})`);
+  if (t.review) parts.push(`${oneLine(targetUrl(t.review.url))}${reviewPlace(t.review, oneLine)}`);
   if (t.agreements) {
     const org = t.agreements.organization_id ? ` (organization ${oneLine(t.agreements.organization_id)})` : '';
     parts.push(`${t.review ? 'agreements:' : 'agreements'} ${oneLine(targetUrl(t.agreements.url))}${org}`);

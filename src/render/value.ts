@@ -96,6 +96,15 @@ function nextBreak(text: string, from: number): number {
   return -1;
 }
 
+/**
+ * ` (organization …, nested paths)` of a review target, each part only once known: a run that made
+ * no review call has learnt neither, and says none (probe FG-2).
+ */
+export function reviewPlace(review: { organization_id: string; path_style?: string | undefined }, show: (id: string) => string): string {
+  const parts = [...(review.organization_id !== '' ? [`organization ${show(review.organization_id)}`] : []), ...(review.path_style ? [`${review.path_style} paths`] : [])];
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+}
+
 /** A service URL as a report's header names it: without a final `/`, which names the same service (probe ME-2). */
 export function targetUrl(url: string): string {
   return url.replace(/(?<=[^/])\/+$/, '');

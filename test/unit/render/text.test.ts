@@ -146,6 +146,10 @@ describe('renderPlanText', () => {
     const slashed = text(plan([], { target: { review: { url: 'http://127.0.0.1:4010/review/', organization_id: 'org-1' }, agreements: { url: 'http://127.0.0.1:4010/agreements//' }, emulator: false } }));
     expect(slashed.split('\n')[0]).toBe('docket plan · target: http://127.0.0.1:4010/review (organization org-1) · agreements: http://127.0.0.1:4010/agreements');
     expect(renderPlanMarkdown(plan([], { target: { review: { url: 'http://127.0.0.1:4010/review/', organization_id: 'org-1' }, emulator: false } }), { kindOrder: KIND_ORDER })).toContain('`http://127.0.0.1:4010/review`');
+    // A run that made no review call has learnt no organization: it says none, not an empty one (probe FG-2).
+    const unlearnt = plan([], { target: { review: { url: 'https://r.example', organization_id: '' }, agreements: { url: 'https://a.example', organization_id: 'ag-1' }, emulator: false } });
+    expect(text(unlearnt).split('\n')[0]).toBe('docket plan · target: https://r.example · agreements: https://a.example (organization ag-1)');
+    expect(renderPlanMarkdown(unlearnt, { kindOrder: KIND_ORDER })).toContain('**Target:** review `https://r.example` · agreements `https://a.example` (organization `ag-1`)');
     const out = text(plan([], { target: { emulator: true }, environment: 'staging' }));
     expect(out).toBe(
       'docket plan · target: local emulator\nenvironment: staging\n\nNo changes. The live services match the configuration.\n',
