@@ -133,7 +133,7 @@ describe('docket test with docket.lock.json made read-only', () => {
     await appendFile(join(dir, 'tests/fixtures/nda-standard.docx'), 'changed');
     const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--no-cache']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('ERROR a standard NDA raises no flag: cannot write docket.lock.json (EACCES): the contract was not uploaded (hint: make docket.lock.json writable (`chmod u+w docket.lock.json`), then docket test again: it records the contracts it uploads there)');
+    expect(r.stdout).toContain(`ERROR a standard NDA raises no flag: cannot write docket.lock.json (EACCES): the contract was not uploaded (hint: make docket.lock.json writable (\`chmod u+w ${lockPath}\`), then docket test again: it records the contracts it uploads there)`);
     expect(r.stdout).toContain('PASS  a perpetual NDA is flagged for its term');
     expect(Object.keys((await stateOf(dir)).imported_files).length).toBe(3);
     await chmod(lockPath, 0o644);

@@ -53,7 +53,8 @@ describe('a lock file that cannot be written', () => {
     const before = readFileSync(join(dir, 'docket.lock.json'), 'utf8');
     const r = await cli('apply', '-C', dir, '--auto-approve');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('Error: cannot write docket.lock.json (EACCES): nothing was changed\n  hint: make docket.lock.json writable (`chmod u+w docket.lock.json`), then apply again');
+    // The file as a path from where docket ran, to paste there (probe FG-4).
+    expect(r.stderr).toContain(`Error: cannot write docket.lock.json (EACCES): nothing was changed\n  hint: make docket.lock.json writable (\`chmod u+w ${join(dir, 'docket.lock.json')}\`), then apply again`);
     expect(r.stdout).not.toContain('✓');
     expect(readFileSync(join(dir, 'docket.lock.json'), 'utf8')).toBe(before);
     expect((await cli('plan', '-C', dir)).stdout).toContain('~ update rule "Frozen/Term"');
