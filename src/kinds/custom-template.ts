@@ -108,6 +108,14 @@ export const customTemplateKind: KindModule<'custom-template'> = {
     const [templates, terms] = await Promise.all([ctx.memo('agreements:custom-templates', () => ctx.services.agreements().listCustomTemplates(expectedOf(ctx, 'custom-template'))), liveCustomTerms(ctx)]);
     const termName = new Map(terms.map((t) => [t.id, normName(t.attributes.name)]));
     const { wanted } = await detailFilter(ctx, 'custom-template');
+    // A term the list was not read far enough to hold (a service paging by its own size, saying
+    // nothing of it, read only as far as the declared terms): read to its end, or a linked term
+    // reads as its id, changed live (probe FA-1).
+    const unread = (t: (typeof templates)[number]): boolean => typeof t.attributes.custom_term_id === 'string' && !termName.has(t.attributes.custom_term_id) && wanted(t.id, normName(t.attributes.name));
+    if (templates.some(unread)) {
+      const whole = await ctx.memo('agreements:custom-terms:whole', () => ctx.services.agreements().listCustomTerms(readToTheEnd));
+      for (const t of whole) termName.set(t.id, normName(t.attributes.name));
+    }
     return templates.map((t) => {
       const name = normName(t.attributes.name);
       const a = t.attributes;

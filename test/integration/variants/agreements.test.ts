@@ -1,5 +1,5 @@
 /** The bundled example against the agreements-service and paging shapes of the public docs. */
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { TestEmulator } from '../../helpers/emulator.js';
@@ -110,6 +110,24 @@ describe('a list that pages without saying so', () => {
     const pull = await cli('pull', '-C', out, '--dry-run');
     expect(pull.stdout).toContain('template "NDA 25" → templates/nda-25.yaml (new file)');
     await expectNoChanges(cli, out);
+  });
+
+  it('and cuts its pages at 2: a custom template whose term is past the terms read (none declared now) reads the term by name, and unlinking it is the files\' change (probe FA-1)', async () => {
+    t = await startVariant({ paging: 'hidden', ignorePageSize: true, maxPageSize: 2 });
+    const cli = cliWith(() => t!.env);
+    const terms = [1, 2, 3].map((i) => `kind: CustomTerm\nname: T${i}\nbody: Term ${i}.\n`).join('---\n');
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 'terms.yaml': terms, 'custom-templates/c.yaml': 'kind: CustomTemplate\nname: C\ncustom_term: T3\ndefinition_file: c.cover.yaml\n', 'custom-templates/c.cover.yaml': DEFINITION });
+    await applyOk(cli, dir);
+    // The terms stay live (no removal over the API); the files stop naming them.
+    await rm(join(dir, 'terms.yaml'));
+    await expectNoChanges(cli, dir);
+    await writeFile(join(dir, 'custom-templates/c.yaml'), 'kind: CustomTemplate\nname: C\ndefinition_file: c.cover.yaml\n');
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('custom_term: "T3" → null');
+    expect(plan.stdout).toContain('· changed in files');
+    expect(plan.stdout).not.toContain('live and in files');
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('and cuts its pages at 7: the check for a copy another apply made reads past page 1, so two applies at once leave one object of a name (probe ED-1)', async () => {
