@@ -459,11 +459,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   }
 
   /**
-   * A short --timeout cut off the first connection: what to check comes before more time, as it
-   * would after undici's own connect timeout (probe CI-4).
+   * A short --timeout cut off the first connection, or the retries after it was refused: what to
+   * check comes before more time, as it would after undici's own connect timeout or the last
+   * retry (probes CI-4, FB-2).
    */
   function neverConnectedHint(a: Attempt): string {
-    if (a.kind !== 'failure' || a.failure.code !== 'TIMEOUT' || a.failure.phase !== 'not-sent' || everAnswered) return '';
+    if (a.kind !== 'failure' || a.failure.phase !== 'not-sent' || everAnswered || a.failure.certificate || a.failure.proxyStatus !== undefined) return '';
     return options.proxyVariable
       ? `no connection to the proxy ${options.proxyVariable} names was made: check its host and port; or `
       : `no connection to the ${service} service (${base.url}) was made: check the URL and that the service is reachable from here; or `;

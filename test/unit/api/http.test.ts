@@ -1052,6 +1052,12 @@ describe('errors', () => {
     expect(e.message).toContain('ECONNREFUSED');
     expect(e.hint).toContain(REVIEW);
     expect(logs[0]).toMatchObject({ status: 0, retries: 1 });
+    // A budget too short for the retry's wait says what to check first too, not only to wait (probe FB-2).
+    const short = setup({ deadline: Date.now() + 300, random: () => 0.999 });
+    short.mock.intercept({ path: '/v1/a' }).replyWithError(refused()).times(5);
+    const late = (await rejection(short.client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as DocketError;
+    expect(late.message).toContain('ECONNREFUSED');
+    expect(late.hint).toBe(`no connection to the review service (${REVIEW}) was made: check the URL and that the service is reachable from here; or try again later, or give the command more time with --timeout`);
   });
 
   it('says a refused certificate is one, with NODE_EXTRA_CA_CERTS for a CA of its own, and names a proxy variable docket does not use (probe ZF-3, ZF-4)', async () => {
