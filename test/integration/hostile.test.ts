@@ -184,6 +184,7 @@ const CASES: Case[] = [
   { name: 'a list item indented out of line', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules:\n  - name: R\n   actions: A\n' }, at: 'p.yaml:5 yaml-syntax', says: 'without - indicator', hint: 'line 4 has its first key at column 5 and this one at column 4: line them up' },
   { name: 'a key without its colon', files: { 'p.yaml': 'kind: Playbook\nname: P\nrules\n  - name: R\n' }, at: 'p.yaml:3 yaml-syntax', says: 'single line', hint: 'a key needs `:` after it (`rules:`)' },
   { name: 'a key glued to its value, with no space after the colon', files: { 'p.yaml': 'kind: Playbook\nname: P\ndescription:hello world\nrules: []\n' }, at: 'p.yaml:3:1 yaml-syntax', says: '"description:hello world"', hint: "put a space after the key's `:` (`description: hello world`)" },
+  { name: 'a key glued to its value on an indented last line (probe FE-2)', files: { 'p.yaml': 'kind: Playbook\nname: A\nrules:\n  - name: R\n    actions:x\n' }, at: 'p.yaml:5 yaml-syntax', says: '"actions:x"', hint: "put a space after the key's `:` (`actions: x`)" },
   { name: 'a %YAML directive with no --- under it', files: { 'p.yaml': '%YAML 1.2\nkind: Playbook\nname: P\n' }, at: 'p.yaml:2:1 yaml-syntax', says: 'directives-end', hint: 'a line starting with `%` is a YAML directive, which `---` must follow' },
   { name: 'a key and its value without the colon', files: { 'p.yaml': 'kind: Playbook\ndescription: x\nname P\n  more\n' }, at: 'p.yaml:3 yaml-syntax', says: 'single line', hint: 'a key needs `:` after it (`name: P`)' },
   {
