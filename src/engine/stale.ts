@@ -303,7 +303,11 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
     const d = declaredByKey.get(kindKey);
     return d !== undefined && (formerKeys(d).includes(refKey(l.kind, l.key)) || d.pinId?.toLowerCase() === l.id.toLowerCase());
   };
-  const reasons = [...staleReasons(plan, { configDigest, target: input.target(), live, checked, checkedBefore, read: new Set(read.map((k) => k.name)), uncomparable, unrecorded: naming, renamedInFiles }), ...unconfirmedSincePlan(plan, uncertain), ...landingSincePlan(plan, input.landing ?? new Map(), input.desired), ...lost.values()];
+  const target = input.target();
+  const checks = staleReasons(plan, { configDigest, target, live, checked, checkedBefore, read: new Set(read.map((k) => k.name)), uncomparable, unrecorded: naming, renamedInFiles });
+  // Elsewhere, the lock's records here say nothing of the plan's uploads and creates: the target is the reason (probe FG-5).
+  if (targetDifference(plan.target, target) !== undefined) return checks;
+  const reasons = [...checks, ...unconfirmedSincePlan(plan, uncertain), ...landingSincePlan(plan, input.landing ?? new Map(), input.desired), ...lost.values()];
   // Worth comparing only against the configuration the plan was made from.
   return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds), ...removalsOfDeclared(plan, input.desired, live)] : reasons;
 }

@@ -1267,6 +1267,15 @@ describe('standard templates and attachments', () => {
     const saved = join(dir, 'plan.json');
     expect((await cli('plan', '-C', dir, '--out', saved)).code).toBe(0);
     const lock = await readFile(join(dir, 'docket.lock.json'), 'utf8');
+    // Applied to another service, the target is the reason, not uploads that service's records cannot know (probe FG-5).
+    const other = await startTestEmulator();
+    try {
+      const elsewhere = await runCli(['apply', '-C', dir, saved], { env: other.env });
+      expect([elsewhere.code, elsewhere.stderr]).toEqual([1, expect.stringContaining('the plan was made for a different target (agreements service: ')]);
+      expect(elsewhere.stderr).not.toContain('no longer records the upload');
+    } finally {
+      await other.emulator.close();
+    }
     await rm(join(dir, 'docket.lock.json'));
     const stale = await cli('apply', '-C', dir, saved);
     expect(stale.code).toBe(1);
