@@ -575,7 +575,8 @@ export function typedByField(value: unknown, errors: readonly TypeError[] | null
     const mend = (current: unknown): unknown => {
       if (wanted.has('string') && typeof current !== 'string') return text;
       if (typeof typed === 'boolean' && wanted.has('boolean')) return typed;
-      if (typeof typed === 'number' && (wanted.has('number') || (wanted.has('integer') && Number.isInteger(typed)))) return typed;
+      // A fraction where a whole number is wanted too: then refused as the number it is, as written unquoted (probe FH-2).
+      if (typeof typed === 'number' && (wanted.has('number') || wanted.has('integer'))) return typed;
       return current;
     };
     if (mendAt(value, e.instancePath, mend)) mended = true;

@@ -470,6 +470,13 @@ describe('environments', () => {
     }
   });
 
+  it('refuses a fraction a lone placeholder gives a whole-number setting as the number it is, quoted or not (probe FH-2)', async () => {
+    for (const written of ['${env.C}', '"${env.C}"']) {
+      const r = await load({ 'docket.yaml': lines('version: 1', `concurrency: ${written}`) }, { processEnv: { C: '2.5' } });
+      expect(r.diagnostics.map((d) => `${brief(d)} ${d.message}`), written).toEqual(['docket.yaml:2:14 invalid-value `concurrency` must be an integer, not a fraction (got 2.5)']);
+    }
+  });
+
   it('refuses a top-level setting\'s `${var.X}` another environment does not define, with --env too, as a resource file\'s (probe VE-2)', async () => {
     const docket = lines(
       'version: 1',
