@@ -10,7 +10,7 @@
  *   answers, whether or not the client still listens (a gateway that passes a request on late).
  */
 import { FieldErrors, isPresent, readNumber, readText, type JsonBody } from './fields.js';
-import { LONGEST_TIMER_MS } from './limits.js';
+import { LONGEST_TIMER_MS, MAX_RETRY_AFTER_SECONDS } from './limits.js';
 import { suggest } from '../config/suggest.js';
 import { reportUnknownKeys } from './unknown-keys.js';
 
@@ -133,7 +133,7 @@ export function parseFaultSpec(body: JsonBody, routes: ReadonlyMap<string, reado
   }
   const count = readNumber(body, 'count', errors, 1);
   if (count !== undefined && !Number.isInteger(count)) errors.add('count', 'must be an integer');
-  const retryAfter = readNumber(body, 'retry_after', errors, 0);
+  const retryAfter = readNumber(body, 'retry_after', errors, 0, MAX_RETRY_AFTER_SECONDS);
   const delayMs = readNumber(body, 'delay_ms', errors, 0, LONGEST_TIMER_MS);
   const status = body.status;
   const statusOk = FAULT_STATUSES.some((s) => s === status) || TRANSPORT_FAULTS.some((s) => s === status);

@@ -4,7 +4,7 @@
  */
 import type { DocxConversion } from '../agreements-state.js';
 import { FieldErrors, isPresent, readNumber, type JsonBody } from '../fields.js';
-import { LONGEST_TIMER_MS, MAX_LATENCY_MS, MAX_RATE_LIMIT, MIN_RATE_LIMIT } from '../limits.js';
+import { LONGEST_TIMER_MS, MAX_LATENCY_MS, MAX_RATE_LIMIT, MAX_RETRY_AFTER_SECONDS, MIN_RATE_LIMIT } from '../limits.js';
 import { parseFaultSpec, type FaultQueue } from '../faults.js';
 import { badRequest, validationFailed } from '../problem.js';
 import type { HttpMethod, RequestContext, Route, RouteResult } from '../router.js';
@@ -126,7 +126,7 @@ function readConfigPatch(ctx: RequestContext): Partial<EmulatorConfig> {
   const latency = readNumber(body, 'latency_ms', errors, 0, MAX_LATENCY_MS);
   const faultRate = readNumber(body, 'fault_rate', errors, 0, 1);
   const rateLimit = readRateLimit(body, errors);
-  const retryAfter = readNumber(body, 'retry_after_seconds', errors, 0);
+  const retryAfter = readNumber(body, 'retry_after_seconds', errors, 0, MAX_RETRY_AFTER_SECONDS);
   const conversionDelay = readNumber(body, 'conversion_delay_ms', errors, 0, LONGEST_TIMER_MS);
   const reviewDelay = readNumber(body, 'review_delay_ms', errors, 0, LONGEST_TIMER_MS);
   const docx = body.docx_conversion;

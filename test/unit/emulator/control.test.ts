@@ -172,6 +172,13 @@ describe('faults', () => {
     expect(JSON.stringify(slow.body)).toContain('must be a number between 0 and 60000');
     const late = await h.control('POST', '/_emulator/faults', { method: 'GET', status: 'late', delay_ms: 1e12 });
     expect([late.status, fields(late)]).toEqual([422, ['delay_ms']]);
+    // A Retry-After past what prints as whole seconds (`1e+21`) is refused too (probe FH-3).
+    const paceless = await h.control('PUT', '/_emulator/config', { retry_after_seconds: 1e21 });
+    expect([paceless.status, fields(paceless)]).toEqual([422, ['retry_after_seconds']]);
+    const distant = await h.control('POST', '/_emulator/faults', { method: 'GET', status: 429, retry_after: 1e21 });
+    expect([distant.status, fields(distant)]).toEqual([422, ['retry_after']]);
+    expect((await h.control('POST', '/_emulator/faults', { method: 'GET', status: 429, retry_after: 1e9 })).status).toBe(201);
+    await h.control('DELETE', '/_emulator/faults');
     expect((await h.control('POST', '/_emulator/faults', { method: 'get', status: 500 })).status).toBe(201);
     // A body a transport fault would never send (probe DQ); a status and `malformed` send theirs.
     const dropped = await h.control('POST', '/_emulator/faults', { status: 'drop', body: { message: 'x' } });
