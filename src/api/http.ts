@@ -741,7 +741,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
           // The 429s named only once one came (probe PF-3).
           const slowed = limiter.slowdowns > 0 ? '; fewer for a while after a service answers 429' : '';
           // Rounded up, and what is left down: "in 20 s, past the 20 s left" said nothing (probe CC-3).
-          const turn = `in ${seconds(turnIn, Math.ceil)} (${limiter.paused && !throttled ? "every request waits out a service's 429 pause" : limiter.capped ? `at most ${limiter.cap} requests a second, as --max-rps or docket.yaml's max_rps sets${slowed}` : 'fewer requests a second for a while after a service answers 429'})`;
+          const turn = `in ${seconds(turnIn, Math.ceil)} (${limiter.paused && !throttled ? "every request waits out a service's 429 pause" : limiter.capped ? `at most ${requestsOf(limiter.cap)} a second, as --max-rps or docket.yaml's max_rps sets${slowed}` : 'fewer requests a second for a while after a service answers 429'})`;
           throw turnPastBudget(t, n > 0, turn, reasons, limiter.capped ? 'give the command more time with --timeout, or allow more requests a second with --max-rps (it overrides docket.yaml\'s max_rps)' : PACE_HINT);
         }
         // Made only if the request has to wait for a permit.
@@ -1422,4 +1422,9 @@ export function encodeQuery(query: Query | undefined): string {
 
 function joinQuery(a: string, b: string): string {
   return a && b ? `${a}&${b}` : a || b;
+}
+
+/** `1 request`, `0.5 requests`, `0.0000001 requests`: as written, never `1e-7` (probe FH-4). */
+export function requestsOf(n: number): string {
+  return n === 1 ? '1 request' : `${n.toLocaleString('en-US', { maximumSignificantDigits: 6, useGrouping: false })} requests`;
 }

@@ -338,7 +338,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         // budget it would outlast does not take (probe OG-3), nor docket's own backoff (probe PF-4).
         const askedFor = asked && pauseMs > 0 ? `; it asked for a pause of ${seconds(pauseMs)}` : '';
         // Which service refused: the pace is both services' (probe CC-6).
-        options.onSlowDown?.(`the ${service ? `${service} ` : ''}service is rate limiting: ${Math.floor(allowed)} request(s) at a time${pace}${askedFor}${service ? ' (both services\' requests keep this pace)' : ''}`);
+        options.onSlowDown?.(`the ${service ? `${service} ` : ''}service is rate limiting: ${Math.floor(allowed) === 1 ? '1 request' : `${Math.floor(allowed)} requests`} at a time${pace}${askedFor}${service ? ' (both services\' requests keep this pace)' : ''}`);
       }
       const until = Math.max(pausedUntil, t + Math.max(0, pauseMs));
       const last = pauses[pauses.length - 1];

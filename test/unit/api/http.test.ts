@@ -15,6 +15,7 @@ import {
   createServiceClient,
   encodeQuery,
   MAX_BODY_BYTES,
+  requestsOf,
   type ClosableServiceClient,
   type ServiceClientOptions,
 } from '../../../src/api/http.js';
@@ -1207,7 +1208,7 @@ describe('retries', () => {
       // A pause of 0 ms let every refused request go again at once, each refused again: its own
       // backoff is the pause, which the service did not ask for, so none is said (probe PF-4).
       // Named by the service that refused, whose pace both keep (probe CC-6).
-      expect(slowdowns).toEqual(["the review service is rate limiting: 4 request(s) at a time (both services' requests keep this pace)"]);
+      expect(slowdowns).toEqual(["the review service is rate limiting: 4 requests at a time (both services' requests keep this pace)"]);
     }
   });
 
@@ -1229,6 +1230,8 @@ describe('retries', () => {
     await client.request({ method: 'GET', path: '/v1/a', operation: 'read a' });
     const err = (await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'read b' }))) as DocketError;
     expect(err.message).toMatch(/^read b: not sent: its turn comes in [2-5]\d\d ms \(at most 2 requests a second, as --max-rps or docket.yaml's max_rps sets\), past the \d+ ms left of this command's time budget$/);
+    // Said as written, never `1e-7`; one request is one (probe FH-4).
+    expect([requestsOf(1e-7), requestsOf(1), requestsOf(0.5), requestsOf(10000)]).toEqual(['0.0000001 requests', '1 request', '0.5 requests', '10000 requests']);
   });
 
   it('names --max-rps only when one was set: a pace found from 429s alone says so (probe EN)', async () => {

@@ -120,7 +120,7 @@ describe('the shared pace after a 429', () => {
     limiter.throttled(1000); // a second 429 from the same burst: no second slowdown
     expect(messages).toHaveLength(1);
     // Nothing served yet measures no rate: concurrency halves, and no pace is set.
-    expect(messages[0]).toMatch(/4 request\(s\) at a time; it asked for a pause of 1 s/);
+    expect(messages[0]).toMatch(/4 requests at a time; it asked for a pause of 1 s/);
     let ran = false;
     const waiting = limiter.run(async () => {
       ran = true;
@@ -255,7 +255,7 @@ describe('the shared pace after a 429', () => {
     // One sent after that slowdown, refused too: the pace it was sent at is too fast as well.
     limiter.throttled(0, limiter.slowdowns);
     expect(messages).toHaveLength(2);
-    expect(messages[1]).toMatch(/^the service is rate limiting: 2 request\(s\) at a time/);
+    expect(messages[1]).toMatch(/^the service is rate limiting: 2 requests at a time/);
   });
 
   it('paces at what the service answered once most of many requests were refused, however few the answers (a limit of 1 a second): the retries go a pace step apart', async () => {
@@ -285,7 +285,7 @@ describe('the shared pace after a 429', () => {
     limiter.succeeded();
     limiter.succeeded();
     limiter.throttled(1000, sent);
-    expect(messages).toEqual(['the service is rate limiting: 4 request(s) at a time; it asked for a pause of 1 s']);
+    expect(messages).toEqual(['the service is rate limiting: 4 requests at a time; it asked for a pause of 1 s']);
   });
 
   it('says a pause the service asked for as it asked, not rounded to whole seconds (probe PW-4)', async () => {
@@ -323,7 +323,7 @@ describe('the shared pace after a 429', () => {
     for (let i = 0; i < 3; i++) limiter.succeeded();
     await advance(100);
     limiter.throttled(0);
-    expect(messages[0]).toBe('the service is rate limiting: 4 request(s) at a time');
+    expect(messages[0]).toBe('the service is rate limiting: 4 requests at a time');
     // Once the window holds enough answers, the next 429 paces at 90 % of them.
     for (let i = 0; i < 17; i++) limiter.succeeded();
     await advance(900);
