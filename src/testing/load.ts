@@ -388,6 +388,17 @@ class Checker {
       if (reviewType === 'RedlineReview' && (spec.count?.min ?? 0) > 0) this.error('invalid-value', 'a position is expected of a RedlineReview, which takes no position on a topic: no review can meet it', pointer, `${REDLINE_REVIEW_HINT}, or expect \`count: 0\``);
       specs.push({ spec, pointer, severity: severityOf(p.severity) ?? severity });
     });
+    // Left to the service, the review is one type or the other: a case that needs what only a
+    // RedlineReview says and what only a SummaryReview says fails every run (probe FC-5).
+    if (reviewType === null) {
+      const redline = specs.find((s) => s.spec.type === 'redline' && (s.spec.count === undefined || (s.spec.count.min ?? 0) > 0));
+      const summary = specs.find((s) => s.spec.type === 'flag-includes' || ((s.spec.type === 'flag-count' || s.spec.type === 'position') && (s.spec.count?.min ?? 0) > 0));
+      if (redline && summary) {
+        const what = summary.spec.type === 'position' ? 'a position' : summary.spec.type === 'flag-includes' ? `flag ${quoteValue(summary.spec.rule)}` : 'a flag';
+        const topic = redline.spec.type === 'redline' ? redline.spec.topic : '';
+        this.error('invalid-value', `a redline of ${quoteValue(topic)} and ${what} are both expected, but a RedlineReview raises no flag nor takes a position, and a SummaryReview evaluates no rule: no review can meet both`, summary.pointer, 'split it into two cases, one with `review_type: RedlineReview` for the redlines, one with `review_type: SummaryReview` for the flags and positions');
+      }
+    }
     return {
       name: String(c.name),
       at: this.at(ptr),

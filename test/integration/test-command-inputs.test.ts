@@ -769,6 +769,21 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('1 error,');
   });
 
+  it('refuses a case with no review type that needs both a redline and a flag or position: the service picks one type, which says only one of them (probe FC-5)', async () => {
+    const dir = await example();
+    const doc = ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: both', '    contract: { file: fixtures/nda-perpetual.docx }', '    expect:', '      flags: { includes: [Term] }', '      redlines: [{ topic: Term, evaluation: needs_review }]', '  - name: redline and no flag', '    contract: { file: fixtures/nda-perpetual.docx }', '    expect:', '      flags: { count: { max: 0 } }', '      redlines: [{ topic: Term }]', ''].join('\n');
+    await writeFile(join(dir, 'tests/both.test.yaml'), doc);
+    const r = await runCli(['validate', '-C', dir]);
+    expect([r.code, r.stderr.split('\n').slice(0, 2)]).toEqual([
+      1,
+      [
+        'tests/both.test.yaml:7:27 error invalid-value a redline of "Term" and flag "Term" are both expected, but a RedlineReview raises no flag nor takes a position, and a SummaryReview evaluates no rule: no review can meet both',
+        '  hint: split it into two cases, one with `review_type: RedlineReview` for the redlines, one with `review_type: SummaryReview` for the flags and positions',
+      ],
+    ]);
+    expect(r.stderr).toContain('1 error,');
+  });
+
   it('refuses flags and positions expected of a RedlineReview, which raises no flag and takes no position, unless they expect none (probe YA-2)', async () => {
     const dir = await example();
     const doc = [
