@@ -461,7 +461,7 @@ export const templateKind: KindModule<'template'> = {
     // An export of attachments writes each one it knows `.pending`, to wait for its PDF.
     const known = new Set(ctx.live('attachment').map((a) => a.id));
     const written = ctx.writes?.('attachment') === true;
-    const result = templateDocument(data, { schemas, attachmentName: (id) => ctx.declaredName?.('attachment', id), attachmentPending: (id) => written && known.has(id), attachmentKnown: (id) => known.has(id) });
+    const result = templateDocument(data, { schemas, attachmentName: (id) => ctx.declaredName?.('attachment', id), attachmentPending: (id) => written && known.has(id), attachmentKnown: (id) => known.has(id), ...(ctx.writes === undefined ? { pulling: true } : {}) });
     if (!info || !result) {
       const agreementType = typeof data.attributes.agreement_type === 'string' ? ` (agreement_type ${data.attributes.agreement_type})` : '';
       return { document: {}, empty: true, notes: [`template ${quoteValue(live.name, 200)}: not written, as its type ${data.wireType}${agreementType} is one docket does not know`] };

@@ -44,6 +44,8 @@ export interface TemplateExportContext {
   attachmentPending?(id: string): boolean;
   /** True when docket.lock.json records this attachment, so an export of attachments would write it. */
   attachmentKnown?(id: string): boolean;
+  /** `docket pull`, which writes no Attachment document: its notes say what the user writes instead (probe FF-2). */
+  pulling?: boolean;
 }
 
 /** Keys a service may add to a nested object that are bookkeeping, not parameters. */
@@ -296,6 +298,13 @@ function attachmentIdNotes(parameters: Plain, ctx: TemplateExportContext): strin
     }
   };
   walk(parameters, '');
+  if (ctx.pulling) {
+    return raw.map(({ path, id }) =>
+      ctx.attachmentKnown?.(id) === true
+        ? `\`${path}\` is written as the id ${id}: docket.lock.json records that upload, but no Attachment document here declares it; write one for it, then write \`{ attachment: <its name> }\``
+        : `\`${path}\` is written as the id ${id}, an upload docket.lock.json does not record (made by another checkout or in the app; the service cannot list attachments): to manage it here, write an Attachment document pinned with \`id: ${id}\`, with that PDF beside it, and run \`docket apply --adopt-files\`; adopting another upload of the same name instead points the template at that one`,
+    );
+  }
   return raw.map(({ path, id }) =>
     ctx.attachmentPending?.(id) === true
       ? `\`${path}\` is written as the id ${id}: an attachment can be named only once its Attachment document is active (its PDF added, its .yaml.pending renamed); then write \`{ attachment: <its name> }\``
@@ -355,11 +364,12 @@ export function templateDocument(t: TemplateData, ctx: TemplateExportContext): T
         );
       }
       if (left.length > 0) {
-        notes.push(`\`attachments\` (${left.join(', ')}) not written: this export leaves attachments out; export with --kind attachment too, then list ${left.length === 1 ? 'it' : 'them'} here by name`);
+        const how = ctx.pulling ? `docket.lock.json records ${left.length === 1 ? 'that upload' : 'those uploads'}, but no Attachment document here declares ${left.length === 1 ? 'it' : 'them'}; write one for ${left.length === 1 ? 'it' : 'each'}` : 'this export leaves attachments out; export with --kind attachment too';
+        notes.push(`\`attachments\` (${left.join(', ')}) not written: ${how}, then list ${left.length === 1 ? 'it' : 'them'} here by name`);
       }
       if (unwritten.length > 0) {
         notes.push(
-          `\`attachments\` (${unwritten.join(', ')}) not written: no Attachment document was written for ${unwritten.length === 1 ? 'it' : 'them'} (the service cannot list attachments; only those docket.lock.json records are known): ${unwritten.length === 1 ? 'write one, pinned with `id:` to that id' : 'write one for each, pinned with `id:` to its id'}, with the PDF beside it, and run \`docket apply --adopt-files\` (it records the PDF as the live one, uploading nothing; without the pin apply uploads a second attachment, and attachments cannot be deleted); then list ${unwritten.length === 1 ? 'it' : 'them'} here by name`,
+          `\`attachments\` (${unwritten.join(', ')}) not written: ${ctx.pulling ? 'no Attachment document here declares' : 'no Attachment document was written for'} ${unwritten.length === 1 ? 'it' : 'them'} (the service cannot list attachments; only those docket.lock.json records are known): ${unwritten.length === 1 ? 'write one, pinned with `id:` to that id' : 'write one for each, pinned with `id:` to its id'}, with the PDF beside it, and run \`docket apply --adopt-files\` (it records the PDF as the live one, uploading nothing; without the pin apply uploads a second attachment, and attachments cannot be deleted); then list ${unwritten.length === 1 ? 'it' : 'them'} here by name`,
         );
       }
     }

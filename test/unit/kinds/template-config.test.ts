@@ -215,6 +215,17 @@ describe('templateDocument: attachments', () => {
     ]);
   });
 
+  it('says in pull\'s words what to write for an id pull leaves: pull writes no Attachment document, and has no source (probe FF-2)', () => {
+    const known = new Set([OTHER_ID]);
+    const pulled = doc(csa({ attachment_ids: [OTHER_ID, SECURITY_ID] }), { ...ctx(), attachmentKnown: (id) => known.has(id), pulling: true });
+    expect(pulled.notes).toEqual([
+      `\`include_security_policy_attachment_id\` is written as the id ${SECURITY_ID}, an upload docket.lock.json does not record (made by another checkout or in the app; the service cannot list attachments): to manage it here, write an Attachment document pinned with \`id: ${SECURITY_ID}\`, with that PDF beside it, and run \`docket apply --adopt-files\`; adopting another upload of the same name instead points the template at that one`,
+      `\`attachments\` (${OTHER_ID}) not written: docket.lock.json records that upload, but no Attachment document here declares it; write one for it, then list it here by name`,
+      expect.stringMatching(new RegExp(`^\`attachments\` \\(${SECURITY_ID}\\) not written: no Attachment document here declares it \\(the service`)),
+    ]);
+    expect(pulled.notes.join('\n')).not.toMatch(/source|this export|was written/);
+  });
+
   it('says a parameter written as an id the way it says an `attachments` id: waiting for its pending document, left out, or an upload the lock does not record (probe ZC-1)', () => {
     const pending = new Set([OTHER_ID]);
     const ctxOf = { ...ctx(), attachmentPending: (id: string) => pending.has(id), attachmentKnown: (id: string) => pending.has(id) };
