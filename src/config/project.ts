@@ -263,6 +263,8 @@ export async function loadProjectSettings(input: ProjectInput): Promise<ProjectR
     // An unknown --env: docket.yaml's own `${env.X}` is not said missing, a mistyped --env being what
     // to fix (probe PN-2); a `${var.X}` defined nowhere is wrong in every environment, and said (SR82B-6).
     if (!varsKnown && problem.code === 'undefined-variable' && problem.variable === undefined) continue;
+    // `version` is never filled in: its placeholder is said above, not also its variable (probe FE-5).
+    if (problem.code === 'undefined-variable' && problem.pointer === '/version') continue;
     error(problem.code, problem.message, placeholderAt(problem, problem.code === 'undefined-variable' ? problem.variable : undefined), problem.hint, problem.pointer);
   }
 

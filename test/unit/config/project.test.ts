@@ -158,6 +158,9 @@ describe('docket.yaml', () => {
     // Quoted, it is said once too (not also as its value, "1", checked as the version).
     const quoted = await load({ 'docket.yaml': lines('version: "${var.v}"', 'vars: { v: "1" }') });
     expect(quoted.diagnostics.map((d) => d.message)).toEqual(['`version` takes no placeholder (got "${var.v}")']);
+    // Nor also as a variable no `vars:` defines: it is never filled in (probe FE-5).
+    const undefinedToo = await load({ 'docket.yaml': lines('version: ${var.v}') });
+    expect(undefinedToo.diagnostics.map((d) => d.message)).toEqual(['`version` takes no placeholder (got "${var.v}")']);
     const text = await load({ 'docket.yaml': lines('version: "1"') });
     expect(text.diagnostics.map((d) => d.message)).toEqual(['`version` must be the number 1, not text (written "1": leave out the quotes)']);
     // Nothing written is "empty", said once.
