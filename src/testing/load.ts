@@ -425,7 +425,8 @@ class Checker {
         else this.error('unknown-field', said, joinPointer(`${ptr}/values`, key), fields, true);
       }
       // Named as the service paths it (`agreement.hourly_rate`, `values[hourly_rate]`), it is that field (match.ts); or the values as a whole.
-      if (typeof rejected?.field === 'string' && ![...fieldKeys, WHOLE_VALUES].some((k) => fieldNames(k, rejected.field as string))) {
+      // (An empty one is the schema's `must not be empty`, said once: probe FE-4.)
+      if (typeof rejected?.field === 'string' && rejected.field !== '' && ![...fieldKeys, WHOLE_VALUES].some((k) => fieldNames(k, rejected.field as string))) {
         this.error('unknown-field', `${quoteValue(rejected.field)} is not a field of the custom template, so no rejection names it${didYouMean(rejected.field, fieldKeys)}`, `${ptr}/expect/rejected/field`, fields);
       }
     }
@@ -448,8 +449,11 @@ class Checker {
     const at = this.at(ptr);
     if (typeof c.file !== 'string') return { importedFile: String(c.imported_file).toLowerCase(), sha256: String(c.sha256).toLowerCase(), at };
     const rel = resolveDataPath(this.file, c.file);
-    // The codes data files get (README, "What validate refuses").
-    if (isAbsoluteName(c.file)) {
+    // The codes data files get (README, "What validate refuses"). An empty name is the schema's
+    // `must not be empty`, said once, not also as the test file's folder (probe FE-4).
+    if (c.file === '') {
+      // Said by the schema.
+    } else if (isAbsoluteName(c.file)) {
       this.error('absolute-path', `contract file ${JSON.stringify(c.file)} is an absolute path`, `${ptr}/file`, 'name the contract relative to the test file, below the directory that holds docket.yaml');
     } else if (rel === '..' || rel.startsWith('../')) {
       this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is outside the configuration directory`, `${ptr}/file`, 'keep fixture contracts below the directory that holds docket.yaml');

@@ -769,6 +769,14 @@ describe('docket test with broken inputs', () => {
     expect(r.stderr).toContain('1 error,');
   });
 
+  it('says an empty contract file or rejected field once, as empty, not also as a folder or an unknown field (probe FE-4)', async () => {
+    const dir = await example();
+    const doc = 'kind: PlaybookTest\nplaybook: Inbound NDA\ncases:\n  - name: e\n    contract: { file: "" }\n    review_type: SummaryReview\n    expect: { flags: { count: { max: 0 } } }\n---\nkind: TemplateTest\ntemplate: Consulting Agreement\ncases:\n  - name: r\n    values: { services_summary: x }\n    expect: { rejected: { field: "" } }\n';
+    await writeFile(join(dir, 'tests/empty.test.yaml'), doc);
+    const r = await runCli(['validate', '-C', dir]);
+    expect([r.code, r.stderr]).toEqual([1, 'tests/empty.test.yaml:5:23 error invalid-value `file` must not be empty (got "")\ntests/empty.test.yaml:14:34 error invalid-value `field` must not be empty (got "")\n2 errors, 0 warnings.\n']);
+  });
+
   it('refuses a case with no review type that needs both a redline and a flag or position: the service picks one type, which says only one of them (probe FC-5)', async () => {
     const dir = await example();
     const doc = ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: both', '    contract: { file: fixtures/nda-perpetual.docx }', '    expect:', '      flags: { includes: [Term] }', '      redlines: [{ topic: Term, evaluation: needs_review }]', '  - name: redline and no flag', '    contract: { file: fixtures/nda-perpetual.docx }', '    expect:', '      flags: { count: { max: 0 } }', '      redlines: [{ topic: Term }]', ''].join('\n');
