@@ -7,7 +7,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, posix, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ConfigError, DocketError } from '../errors.js';
 import { loadWorkspace } from '../engine/workspace.js';
@@ -26,27 +26,77 @@ async function git(cwd: string, args: string[]): Promise<string> {
   }
 }
 
-/** Every file of `prefix` at `ref`, by path relative to `prefix`. */
-async function filesAt(top: string, ref: string, prefix: string): Promise<Map<string, Buffer>> {
-  const listed = (await git(top, ['ls-tree', '-r', '-z', '--name-only', ref, '--', prefix === '' ? '.' : prefix])).split('\0').filter((f) => f !== '');
+/** The files of the configuration folder at a ref, by path relative to it; or why it is no folder there. */
+type RefFiles = { files: Map<string, Buffer> } | { notFolder: string };
+
+/** Links followed to the configuration folder itself (a link to a link…) before it is said unreadable. */
+const MAX_FOLDER_LINKS = 8;
+
+/**
+ * Every file of `prefix` at `ref`, by path relative to `prefix`, as a checkout has them: a symbolic
+ * link inside the repository read as what it leads to (one leading out of it, or nowhere, left
+ * out), a submodule left out, and the folder itself followed when it was a link there (probes
+ * FL-1, FL-2).
+ */
+async function filesAt(top: string, ref: string, prefix: string, links = 0): Promise<RefFiles> {
+  const entries = (await git(top, ['ls-tree', '-r', '-z', ref, '--', prefix === '' ? '.' : prefix]))
+    .split('\0')
+    .filter((e) => e !== '')
+    .map((e) => {
+      const tab = e.indexOf('\t');
+      const [mode = '', type = ''] = e.slice(0, tab).split(' ');
+      return { mode, type, path: e.slice(tab + 1) };
+    });
+  const self = prefix === '' ? undefined : entries.find((e) => e.path === prefix);
+  if (self) {
+    if (self.mode !== '120000') return { notFolder: `${prefix} is a file there, not a folder` };
+    const target = (await readBlobs(top, [`${ref}:${prefix}`], false))[0];
+    const to = target === undefined ? undefined : posix.normalize(posix.join(posix.dirname(prefix), target.toString('utf8')));
+    if (to === undefined || to === '..' || to.startsWith('../') || posix.isAbsolute(to) || links >= MAX_FOLDER_LINKS) return { notFolder: `${prefix} is a symbolic link there that leads out of the repository` };
+    return filesAt(top, ref, to === '.' ? '' : to, links + 1);
+  }
+  // Blobs only: a submodule (a commit) has no content here.
+  const files = entries.filter((e) => e.type === 'blob').map((e) => e.path);
   const out = new Map<string, Buffer>();
-  if (listed.length === 0) return out;
-  const child = spawn('git', ['cat-file', '--batch'], { cwd: top, stdio: ['pipe', 'pipe', 'pipe'] });
+  const read = await readBlobs(top, files.map((f) => `${ref}:${f}`), true);
+  files.forEach((file, i) => {
+    const bytes = read[i];
+    if (bytes !== undefined) out.set(prefix === '' ? file : file.slice(prefix.length + 1), bytes);
+  });
+  return { files: out };
+}
+
+/**
+ * The content of each `rev:path` (undefined for one that is no blob: missing, a folder, a link
+ * that leads out of the repository or nowhere), in one `git cat-file --batch`; with
+ * `followLinks`, a link inside the repository is read as the file it leads to.
+ */
+async function readBlobs(top: string, names: readonly string[], followLinks: boolean): Promise<(Buffer | undefined)[]> {
+  if (names.length === 0) return [];
+  const child = spawn('git', ['cat-file', '--batch', ...(followLinks ? ['--follow-symlinks'] : [])], { cwd: top, stdio: ['pipe', 'pipe', 'pipe'] });
   const chunks: Buffer[] = [];
   child.stdout.on('data', (c: Buffer) => chunks.push(c));
   const exited = new Promise<number>((res, rej) => {
     child.on('error', rej);
     child.on('close', (code) => res(code ?? 1));
   });
-  child.stdin.end(listed.map((f) => `${ref}:${f}\n`).join(''));
-  if ((await exited) !== 0) throw new DocketError('git', `--compare-to: git cat-file could not read ${ref}`);
+  child.stdin.end(names.map((n) => `${n}\n`).join(''));
+  if ((await exited) !== 0) throw new DocketError('git', `--compare-to: git cat-file could not read ${names[0]!.slice(0, names[0]!.indexOf(':'))}`);
   const all = Buffer.concat(chunks);
+  const out: (Buffer | undefined)[] = [];
   let at = 0;
-  for (const file of listed) {
+  for (let i = 0; i < names.length && at < all.length; i++) {
     const eol = all.indexOf(0x0a, at);
     const header = all.subarray(at, eol).toString('utf8').split(' ');
-    const size = Number(header[2]);
-    out.set(prefix === '' ? file : file.slice(prefix.length + 1), all.subarray(eol + 1, eol + 1 + size));
+    // `<sha> missing`: no content follows. `symlink|dangling|loop|notdir <size>`: that many bytes follow. `<sha> <type> <size>`: the object.
+    if (header[1] === 'missing') {
+      out.push(undefined);
+      at = eol + 1;
+      continue;
+    }
+    const object = header.length >= 3;
+    const size = Number(object ? header[2] : header[1]);
+    out.push(object && header[1] === 'blob' ? all.subarray(eol + 1, eol + 1 + size) : undefined);
     at = eol + 1 + size + 1;
   }
   return out;
@@ -55,6 +105,7 @@ async function filesAt(top: string, ref: string, prefix: string): Promise<Map<st
 export interface RefOptions {
   processEnv: Record<string, string | undefined>;
   env?: string;
+  emulator?: boolean;
 }
 
 /**
@@ -74,7 +125,9 @@ export async function playbooksAtRef(root: string, ref: string, options: RefOpti
   // path made relative to the top would not be (probe QY-1).
   // Only the line end goes: a folder's name may start or end with a space (second read SR86-6).
   const prefix = (await git(dir, ['rev-parse', '--show-prefix'])).replace(/\r?\n$/, '').replace(/\/$/, '');
-  const files = await filesAt(top, ref, prefix);
+  const found = await filesAt(top, ref, prefix);
+  if ('notFolder' in found) return { playbooks: new Map(), unloadable: `the configuration folder cannot be read at ${ref}: ${found.notFolder}` };
+  const files = found.files;
   // A configuration added since (or a directory git does not track): every playbook is new (probe SJ-2).
   if (files.size === 0) return { playbooks: new Map(), absent: true };
   const scratch = await mkdtemp(join(tmpdir(), 'docket-compare-'));
@@ -84,7 +137,8 @@ export async function playbooksAtRef(root: string, ref: string, options: RefOpti
       await writeFile(join(scratch, file), bytes);
     }
     try {
-      const workspace = await loadWorkspace({ dir: scratch, processEnv: options.processEnv, ...(options.env ? { env: options.env } : {}) });
+      // Read as this run reads today's: with --emulator, service URLs are not the emulator's concern (probe FL-3).
+      const workspace = await loadWorkspace({ dir: scratch, processEnv: options.processEnv, ...(options.emulator ? { emulator: true } : {}), ...(options.env ? { env: options.env } : {}) });
       return { playbooks: declaredPlaybooks(workspace.desired) };
     } catch (error) {
       if (error instanceof DocketError) {

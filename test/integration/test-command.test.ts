@@ -4,7 +4,7 @@
  * validate. test-command-live.test.ts runs it against a standalone emulator.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFile, chmod, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -274,6 +274,42 @@ describe('docket test --compare-to through a symbolic link', () => {
     await breakTermRule(dir);
     const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'main']);
     expect(r.stdout).toContain('PASS → FAIL  a perpetual NDA is flagged for its term');
+  });
+});
+
+describe('docket test --compare-to, the ref read as a checkout has it', () => {
+  it('follows the configuration folder that was a link at the ref, and a data file that is a link, instead of failing or reading the link as the file (probes FL-1, FL-2)', async () => {
+    const root = await makeDir({});
+    const real = join(root, 'real');
+    await rename(await example(), real);
+    await symlink('real', join(root, 'cfg'));
+    // A PDF kept in another folder, linked where the attachment names it.
+    await mkdir(join(real, 'files'));
+    await rename(join(real, 'attachments/security.pdf'), join(real, 'files/security.pdf'));
+    await symlink('../files/security.pdf', join(real, 'attachments/security.pdf'));
+    const git = committedAsMain(root);
+    git('rm', '-q', 'cfg');
+    git('mv', 'real', 'cfg');
+    git('commit', '-q', '-m', 'the folder itself');
+    const dir = join(root, 'cfg');
+    await breakTermRule(dir);
+    for (const ref of ['main~1', 'main']) {
+      const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', ref]);
+      expect([r.code, r.stderr], ref).toEqual([1, '']);
+      expect(r.stdout, ref).toContain('PASS → FAIL  a perpetual NDA is flagged for its term');
+    }
+  });
+
+  it('reads the ref as --emulator reads today: a service URL an environment sets and the shell contradicts is not the emulator\'s concern (probe FL-3)', async () => {
+    const dir = await example();
+    const docket = await readFile(join(dir, 'docket.yaml'), 'utf8');
+    expect(docket).toContain('\n  staging:\n');
+    await writeFile(join(dir, 'docket.yaml'), docket.replace('\n  staging:\n', '\n  staging:\n    review: { url: https://staging.gerri.example }\n'));
+    committedAsMain(dir);
+    await breakTermRule(dir);
+    const r = await runCli(['test', '-C', dir, '--emulator', '--env', 'staging', '--target', NDA, '--compare-to', 'main'], { env: { DOCKET_REVIEW_URL: 'http://127.0.0.1:9/review' } });
+    expect(r.stdout).toContain('PASS → FAIL  a perpetual NDA is flagged for its term');
+    expect(r.stdout).not.toContain('cannot be loaded');
   });
 });
 

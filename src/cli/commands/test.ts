@@ -133,7 +133,7 @@ async function prepareTests(io: Io, workspace: Workspace, files: string[], opts:
   if (unreviewable.length > 0) throw new ConfigError(unreviewable, 'the test files name contracts the review service does not review', project.root);
   // As a FILES argument that names nothing: a CI job's --target that tests nothing must not pass.
   if (opts.target.length > 0 && selected.length === 0) throw untestedTargets(opts.target, loaded.files, subjects, only);
-  const compare: CompareTo | undefined = opts.compareTo ? { ref: opts.compareTo, ...(await playbooksAtRef(project.root, opts.compareTo, { processEnv: io.env, ...(opts.env ? { env: opts.env } : {}) })) } : undefined;
+  const compare: CompareTo | undefined = opts.compareTo ? { ref: opts.compareTo, ...(await playbooksAtRef(project.root, opts.compareTo, { processEnv: io.env, ...(opts.env ? { env: opts.env } : {}), ...(opts.emulator ? { emulator: true } : {}) })) } : undefined;
   // Each named FILE that holds no test tests nothing, as a --target that selects none: not a pass,
   // among other FILES too (a half-written file named in a CI job, probe NZ-4).
   const declaring = new Set(loaded.files.map((f) => f.file));
