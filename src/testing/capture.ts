@@ -5,7 +5,7 @@
  * to the PlaybookTest of that playbook in the output file (comments kept), or a new file.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isMap, isSeq, parseAllDocuments, stringify } from 'yaml';
 import { asEdited, documentValues, editYaml } from '../pull/yaml-edit.js';
 import { quoteValue } from '../config/quote.js';
@@ -16,6 +16,8 @@ import { normName } from '../engine/normalize.js';
 import type { Services } from '../kinds/kind.js';
 import { attributeReview, exactNameKey, nameKey } from './match.js';
 import { reviewDone } from './poll.js';
+import { findTestFiles, shownCaseName } from './load.js';
+import { isPlainObject } from '../util/plain.js';
 import { SCRATCH_PREFIX } from './scratch-name.js';
 import type { PlaybookSubject, SubjectRule } from '../kinds/support/test-subjects.js';
 import type { ReviewFacts } from './types.js';
@@ -185,6 +187,24 @@ export function refuseUnreadableCase(made: CapturedCase, playbook: PlaybookSubje
     `review ${reviewId} names ${unknown.length === 1 ? 'a rule' : 'rules'} ${unknown.slice(0, 5).map((n) => quoteValue(n, 80)).join(', ')}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''} that playbook ${quoteValue(playbook.name, 200)} does not have: validate would refuse the case; nothing was written`,
     'pass --playbook NAME of the playbook the review was made against, or leave it out',
   );
+}
+
+/**
+ * The test file (relative to `root`) that already has a case of the playbook the reports show as
+ * this case's name: validate refuses the two (duplicate-case), wherever each is (probe FL-4).
+ */
+export async function fileWithCaseNamed(root: string, playbook: string, name: string): Promise<{ file: string; name: string } | undefined> {
+  const wanted = shownCaseName(name);
+  for (const file of await findTestFiles(root)) {
+    const text = await readFile(join(root, file), 'utf8').catch(() => '');
+    for (const doc of parseAllDocuments(asEdited(text))) {
+      const body: unknown = 'errors' in doc && doc.errors.length === 0 ? doc.toJS() : undefined;
+      if (!isPlainObject(body) || body.kind !== 'PlaybookTest' || normName(String(body.playbook)) !== normName(playbook) || !Array.isArray(body.cases)) continue;
+      const same = body.cases.find((c): c is { name: string } => isPlainObject(c) && typeof c.name === 'string' && shownCaseName(c.name) === wanted);
+      if (same) return { file, name: same.name };
+    }
+  }
+  return undefined;
 }
 
 /** Appends the case to the file's PlaybookTest of that playbook (keeping comments), or adds one. */

@@ -64,6 +64,15 @@ export interface LoadedTests {
   diagnostics: Diagnostic[];
 }
 
+/**
+ * A case's name as reports show it, by which two cases of one subject must differ: JUnit reads a
+ * name as a token (blanks at its ends dropped, runs of them one, characters XML cannot hold left
+ * out), and text does not show them (probes YA-3, AA-2).
+ */
+export function shownCaseName(name: string): string {
+  return xmlChars(name.normalize('NFC')).trim().replace(/\s+/g, ' ');
+}
+
 /** Every test file below `root` (relative paths, sorted). */
 export async function findTestFiles(root: string): Promise<string[]> {
   // A folder or link that cannot be read is reported by the configuration's own loading.
@@ -272,9 +281,7 @@ class Checker {
       // Reports name cases by it (a JUnit testcase, an annotation): one of blanks names nothing, nor
       // one of characters XML cannot hold, which a JUnit report leaves out (probe AA-2).
       if (xmlChars(name).trim() === '') this.error('blank-name', `case name ${quoteValue(name)} is blank${name.trim() === '' ? '' : ' in a JUnit report, which leaves out the characters XML cannot hold'}`, `/cases/${i}/name`, 'name the case by what it checks');
-      // As reports show it: JUnit reads a name as a token (blanks at its ends dropped, runs of them one,
-      // characters XML cannot hold left out), and text does not show them (probes YA-3, AA-2).
-      const shown = xmlChars(name.normalize('NFC')).trim().replace(/\s+/g, ' ');
+      const shown = shownCaseName(name);
       const first = this.firstCases.get(`${subject}\0${shown}`);
       const nameAt = this.positions.valueAt(`/cases/${i}/name`);
       if (first === undefined) {

@@ -269,6 +269,14 @@ describe('docket test against a standalone emulator', () => {
     const twice = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', handWritten, '--name', 'captured too', '--playbook', 'Inbound NDA'], { env: emu().env });
     expect([twice.code, twice.stderr]).toEqual([1, expect.stringContaining(`Error: ${relative(process.cwd(), handWritten)} already has a case named "captured too"; nothing was written\n  hint: pass another --name for the new case, or --out another file`)]);
     expect(await readFile(handWritten, 'utf8')).toBe(withCase);
+    // Nor into another file, nor as a name reports show alike, nor one of two lines: validate would refuse each (probe FL-4).
+    const other = join(dir, 'tests/other.test.yaml');
+    const elsewhere = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', other, '--name', 'captured too ', '--playbook', 'Inbound NDA'], { env: emu().env });
+    expect([elsewhere.code, elsewhere.stderr]).toEqual([1, expect.stringContaining(`Error: ${relative(process.cwd(), handWritten)} already has a case named "captured too", alike in reports to "captured too " for playbook "Inbound NDA"; nothing was written\n  hint: pass another --name for the new case: a JUnit report names a case by its playbook and its name, in whichever file`)]);
+    const twoLines = await runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', other, '--name', 'line1\nline2', '--playbook', 'Inbound NDA'], { env: emu().env });
+    expect([twoLines.code, twoLines.stderr]).toEqual([1, expect.stringContaining('holds a line break or another control character, which a case name may not')]);
+    expect(existsSync(other)).toBe(false);
+    expect((await runCli(['validate', '-C', dir])).code).toBe(0);
     const again = await runCli(['test', '-C', dir, out], { env: emu().env });
     expect(again.stdout).toContain('PASS  the perpetual NDA as reviewed');
     expect(again.code).toBe(0);

@@ -31,7 +31,7 @@ import { renderErrorJunit, renderTestJunit } from '../../render/test-junit.js';
 import { renderTestMarkdown } from '../../render/test-markdown.js';
 import { renderTestText } from '../../render/test-text.js';
 import { CACHE_DIR, cachePartition, TestCache } from '../../testing/cache.js';
-import { captureCase, refuseUnreadableCase, writeCapture, type CapturedCase } from '../../testing/capture.js';
+import { captureCase, fileWithCaseNamed, refuseUnreadableCase, writeCapture, type CapturedCase } from '../../testing/capture.js';
 import { ContractStore, importedFileSha } from '../../testing/contracts.js';
 import { UploadCopy } from '../../testing/upload-copy.js';
 import { playbooksAtRef } from '../../testing/git-ref.js';
@@ -660,6 +660,8 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
       // Sent as one path segment: `.` and `..` would reach the list of reviews or the organization.
       requireValue('--review', opts.review, 'a review id', 'the id of the review to capture, as the app or `docket test -o json` shows it', true);
       for (const [flag, value] of [['--name', opts.name], ['--playbook', opts.playbook]] as const) requireValue(flag, value, 'a value', `leave ${flag} out for its default`);
+      // A case name is one line: validate refuses one holding a line break or another control character (probe FL-4).
+      if (opts.name !== undefined && /[\u0000-\u001f\u007f-\u009f]/.test(opts.name)) throw new UsageError(`--name ${quoteValue(opts.name)} holds a line break or another control character, which a case name may not`, 'give a name of one line');
       // It has no default: left out, the service gives the contract's digest (probe KH-6).
       requireValue('--contract', opts.contract, 'a file', 'name the local copy of the contract, or leave --contract out when the service gives its sha256');
       const out = await checkOutputFile(captureBase(io.cwd, opts.dir, opts.out), opts.out, '--out', 'tests/captured.test.yaml');
@@ -707,6 +709,17 @@ async function captureChecked(s: Session, io: Io, opts: CaptureFlags, out: strin
     throw new DocketError('unknown-playbook', `review ${opts.review} was made against playbook ${quoteValue(made.playbook)}, which this configuration does not declare`, 'pass --playbook NAME: the declared playbook whose test file the case belongs to');
   }
   refuseUnreadableCase(made, declared.get(normName(made.playbook))!, opts.review, keysOf(io.env));
+  // A name another case of the playbook has, as reports show names, in any test file: validate would refuse both (probe FL-4).
+  const taken = await fileWithCaseNamed(root, made.playbook, String(made.case.name));
+  if (taken !== undefined) {
+    const alike = taken.name === made.case.name ? '' : `, alike in reports to ${JSON.stringify(made.case.name)}`;
+    const here = taken.file === where;
+    throw new DocketError(
+      'duplicate-case',
+      `${showPath(relative(io.cwd, join(root, taken.file)))} already has a case named ${JSON.stringify(taken.name)}${alike}${here ? '' : ` for playbook ${quoteValue(made.playbook, 200)}`}; nothing was written`,
+      here ? 'pass another --name for the new case, or --out another file' : 'pass another --name for the new case: a JUnit report names a case by its playbook and its name, in whichever file',
+    );
+  }
   // A local copy of another contract than the one reviewed: the lock, which recorded the upload, says so.
   const contract = made.case.contract as { imported_file?: string; sha256?: string };
   const conflict = digest && contract.imported_file && contract.sha256 ? await contractStoreOf(s, Boolean(opts.emulator)).conflictOf(contract.sha256, contract.imported_file, (id) => importedFileSha(s.connection.services, id)) : undefined;
