@@ -11,6 +11,7 @@ import { dirname, join, posix, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ConfigError, DocketError } from '../errors.js';
 import { loadWorkspace } from '../engine/workspace.js';
+import { shellPath } from '../util/shell-word.js';
 import { declaredPlaybooks, type PlaybookSubject } from '../kinds/support/test-subjects.js';
 
 const run = promisify(execFile);
@@ -22,7 +23,11 @@ async function git(cwd: string, args: string[]): Promise<string> {
     // No git at all (an image without it): execFile's stderr is empty, its error says ENOENT (probe CA-3).
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new DocketError('git', '--compare-to: git was not found (ENOENT): it reads the configuration at the ref', 'install git where docket test runs (node:20-alpine has none: `apk add git`), or run without --compare-to');
     const said = String((error as { stderr?: unknown }).stderr ?? '').trim() || (error as Error).message;
-    throw new DocketError('git', `--compare-to: git ${args[0]} failed: ${said.trim().split('\n')[0]}`, 'run docket test in a git checkout that has the ref (in CI, fetch the base branch: actions/checkout with fetch-depth: 0)');
+    // A repository another user owns (a container's CI job): git's own fix, not a fetch (probe FL-6).
+    const hint = /dubious ownership/.test(said)
+      ? `git refuses a repository another user owns: mark it safe, \`git config --global --add safe.directory ${shellPath(cwd)}\`, or run docket as the user who owns it`
+      : 'run docket test in a git checkout that has the ref (in CI, fetch the base branch: actions/checkout with fetch-depth: 0)';
+    throw new DocketError('git', `--compare-to: git ${args[0]} failed: ${said.trim().split('\n')[0]}`, hint);
   }
 }
 

@@ -300,6 +300,19 @@ describe('docket test --compare-to, the ref read as a checkout has it', () => {
     }
   });
 
+  it('says git\'s own fix for a repository another user owns, not to fetch the base branch (probe FL-6)', async () => {
+    const dir = await example();
+    committedAsMain(dir);
+    // Git's own switch for this check (a container's CI job checks out as another user).
+    process.env.GIT_TEST_ASSUME_DIFFERENT_OWNER = '1';
+    try {
+      const r = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--compare-to', 'main']);
+      expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`hint: git refuses a repository another user owns: mark it safe, \`git config --global --add safe.directory ${dir}\``)]);
+    } finally {
+      delete process.env.GIT_TEST_ASSUME_DIFFERENT_OWNER;
+    }
+  });
+
   it('reads the ref as --emulator reads today: a service URL an environment sets and the shell contradicts is not the emulator\'s concern (probe FL-3)', async () => {
     const dir = await example();
     const docket = await readFile(join(dir, 'docket.yaml'), 'utf8');

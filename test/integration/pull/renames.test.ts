@@ -86,10 +86,15 @@ playbook: Inbound NDA   # by name
 cases:
   - name: a standard NDA
     contract: { file: nda.txt }
+    review_type: RedlineReview
     expect:
       redlines:
         - topic: Law
           evaluation: accept
+  - name: its flags
+    contract: { file: nda.txt }
+    review_type: SummaryReview
+    expect:
       flags: { includes: [Term], excludes: ['law  '] }
 `;
 const COVER_TEST = 'kind: TemplateTest\ntemplate: "Consulting Agreement"\ncases:\n  - name: a start date\n    values: { start_date: 2027-01-15 }\n    expect: accepted\n';
@@ -1338,8 +1343,8 @@ describe('objects renamed in the app', () => {
     await app.deleteRule('Inbound NDA', 'Law');
     const rule = await cli('pull', '-C', dir);
     expect(rule.code).toBe(0);
-    expect(rule.stdout).toContain('tests/nda.test.yaml:9: names rule "Inbound NDA/Law", removed in the app; remove it from the test');
-    expect(rule.stdout).toContain('tests/nda.test.yaml:11: names rule "Inbound NDA/Law"');
+    expect(rule.stdout).toContain('tests/nda.test.yaml:10: names rule "Inbound NDA/Law", removed in the app; remove it from the test');
+    expect(rule.stdout).toContain('tests/nda.test.yaml:16: names rule "Inbound NDA/Law"');
 
     await app.archivePlaybook('Inbound NDA');
     const playbook = await cli('pull', '-C', dir);
@@ -1358,8 +1363,8 @@ describe('objects renamed in the app', () => {
     await app.createPlaybook({ name: 'Inbound NDA', description: 'brand new' });
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code, pulled.stdout).toBe(0);
-    expect(pulled.stdout).toContain('tests/nda.test.yaml:9: names rule "Inbound NDA/Law", which moved in the app with its playbook, now rule "Governing law" of playbook "Inbound NDA old": if the test was written for that one, name them so in the test');
-    expect(pulled.stdout).toContain('tests/nda.test.yaml:11: names rule "Inbound NDA/Term", which moved in the app with its playbook, now rule "Term" of playbook "Inbound NDA old"');
+    expect(pulled.stdout).toContain('tests/nda.test.yaml:10: names rule "Inbound NDA/Law", which moved in the app with its playbook, now rule "Governing law" of playbook "Inbound NDA old": if the test was written for that one, name them so in the test');
+    expect(pulled.stdout).toContain('tests/nda.test.yaml:16: names rule "Inbound NDA/Term", which moved in the app with its playbook, now rule "Term" of playbook "Inbound NDA old"');
     expect(pulled.stdout).not.toContain('removed in the app');
     await expectNoChanges(cli, dir);
   });
@@ -1373,7 +1378,7 @@ describe('objects renamed in the app', () => {
     const pull = await cli('pull', '-C', dir, '--target', 'playbook/Epsilon NDA');
     expect(pull.code, pull.stdout).toBe(0);
     expect(pull.stdout).toContain('tests/nda.test.yaml:3: now names playbook "Epsilon NDA 2025"');
-    expect(pull.stdout).toContain('tests/nda.test.yaml:9: names rule "Epsilon NDA/Law", removed in the app; remove it from the test');
+    expect(pull.stdout).toContain('tests/nda.test.yaml:10: names rule "Epsilon NDA/Law", removed in the app; remove it from the test');
   });
 
   it('leaves the files alone when two playbooks swap names in the app, saying where each rule now is', async () => {
