@@ -55,6 +55,8 @@ export interface ExportInput {
   folderOnDisk?: (folder: string) => string;
   /** Pull: the name of an attachment the files declare, by live id (export writes attachments pending, so names none). */
   declaredName?: (kind: KindName, id: string) => string | undefined;
+  /** Pull: its notes speak of the files and docket.lock.json here, not of a source configuration. */
+  pulling?: true;
 }
 
 export interface ExportResult {
@@ -219,5 +221,6 @@ function contextOf(input: ExportInput, slug: string, dir: string): ConfigContext
     schema: input.schema,
     writes: (k) => input.kinds.some((kind) => kind.name === k),
     ...(input.declaredName ? { declaredName: input.declaredName } : {}),
+    ...(input.pulling ? { pulling: true } : {}),
   };
 }

@@ -10,6 +10,7 @@ import type { Fields, LiveResource, Ref } from '../engine/types.js';
 import { isPlainObject } from '../util/plain.js';
 import { valueAt } from '../config/value-at.js';
 import { attachmentsByName, earlierUploads, knownAttachmentIds, pinOnlyAttachment, replacingUpload } from './attachment.js';
+import { lockEntries } from '../config/lock-entries.js';
 import type { ExecContext, KindModule } from './kind.js';
 import { docSource, fieldSourcesAt, formerNamesAt, problemAt, valueOf } from './support/positions.js';
 import { asideName, freshSiblings } from './support/race.js';
@@ -458,10 +459,11 @@ export const templateKind: KindModule<'template'> = {
     const data = { id: live.id, wireType: String(live.extra?.wireType ?? ''), attributes: (live.extra?.attributes ?? {}) as Plain };
     const info = liveTemplateType({ type: data.wireType, attributes: data.attributes });
     const schemas = new Map(TEMPLATE_TYPES.map((t) => [t.type, ctx.schema(t.schema) as ParameterSchema]));
-    // An export of attachments writes each one it knows `.pending`, to wait for its PDF.
-    const known = new Set(ctx.live('attachment').map((a) => a.id));
+    // An export of attachments writes each one it knows `.pending`, to wait for its PDF; pull knows
+    // those docket.lock.json records here (it reads no attachment list: SR104-1).
+    const known = ctx.pulling ? new Set([...lockEntries(ctx.lock.files, 'attachment').values()].flatMap((e) => (e.id ? [e.id.toLowerCase()] : []))) : new Set(ctx.live('attachment').map((a) => a.id));
     const written = ctx.writes?.('attachment') === true;
-    const result = templateDocument(data, { schemas, attachmentName: (id) => ctx.declaredName?.('attachment', id), attachmentPending: (id) => written && known.has(id), attachmentKnown: (id) => known.has(id), ...(ctx.writes === undefined ? { pulling: true } : {}) });
+    const result = templateDocument(data, { schemas, attachmentName: (id) => ctx.declaredName?.('attachment', id), attachmentPending: (id) => written && known.has(id), attachmentKnown: (id) => known.has(ctx.pulling ? id.toLowerCase() : id), ...(ctx.pulling ? { pulling: true } : {}) });
     if (!info || !result) {
       const agreementType = typeof data.attributes.agreement_type === 'string' ? ` (agreement_type ${data.attributes.agreement_type})` : '';
       return { document: {}, empty: true, notes: [`template ${quoteValue(live.name, 200)}: not written, as its type ${data.wireType}${agreementType} is one docket does not know`] };

@@ -1599,6 +1599,7 @@ class PullPlanner {
       },
       declaredName: (kind, id) => this.matchedIds().get(`${kind}:${id}`),
       settingsOf: (o) => this.heirSettings(o, heirs),
+      pulling: true,
     });
     for (const f of result.files) if (f.path !== 'docket.yaml') this.newFiles.push(f);
     // Its former names went with it: kept, the document now naming another object would claim them too.

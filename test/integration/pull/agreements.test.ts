@@ -1045,6 +1045,17 @@ parameters:
     const made = (await readdir(join(dir, 'templates'))).find((f) => f.startsWith('app-made-nda'))!;
     expect(await read(dir, `templates/${made}`)).toContain('attachments:\n  - Security Exhibit\n');
     await expectNoChanges(cli, dir);
+
+    // One naming an upload docket.lock.json does not record: pull's note says what to write, in pull's words, not export's (probe FF-2, second read SR104-1).
+    const unrecorded = '5b6c7d8e-9f00-4a1b-8c2d-3e4f5a6b7c8d';
+    agreements.attachments[unrecorded] = { id: unrecorded, name: 'Unrecorded', description: null, filename: 'unrecorded.pdf', byte_size: 10, sha256: null, uploaded_by: null, created_at: new Date().toISOString() };
+    await new App(emulator().env).createTemplate({ type: 'NDA', name: 'Unrecorded NDA', attachment_ids: [unrecorded] });
+    const unrecordedPull = await cli('pull', '-C', dir);
+    expect(unrecordedPull.code).toBe(0);
+    expect(unrecordedPull.stdout).toContain(`\`attachments\` (${unrecorded}) not written: no Attachment document here declares it (the service cannot list attachments`);
+    expect(unrecordedPull.stdout).not.toMatch(/source docket\.lock\.json|was written for|this export/);
+    await applyOk(cli, dir);
+    await expectNoChanges(cli, dir);
   });
 
   it('writes no attachment id into a parameter the file names by `{ attachment: <name> }` when no document declares it, as for `attachments:`; once one does, both name it (probe FN)', async () => {
