@@ -51,7 +51,7 @@ export function asRunBy(shape: PlanShape): (text: string) => string {
 }
 
 /** A code span that starts with a docket command: the command, and the rest of the span. */
-const COMMAND_SPAN = /`docket (plan|apply|pull)((?: [^`]*)?)`/g;
+const COMMAND_SPAN = /`docket (plan|apply|pull)((?: [^`\n]*)?)`/g;
 const SWITCHES: ReadonlySet<string> = new Set(['--prune', '--retry-uncertain', '--force', '--adopt-files']);
 
 /** What a saved plan still takes when it is applied. */

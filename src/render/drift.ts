@@ -39,6 +39,13 @@ function removedWithSaid(i: DriftItem, report: DriftReport): string {
   return ` · with its ${kinds.map((k) => plural(children.filter((c) => c.kind === k).length, k)).join(', ')}`;
 }
 
+/**
+ * The docket commands the closing lines name, as the run was given (`docket pull -C legal --env
+ * prod`): applied to docket's own words only, never to a live name or value beside them (second read SR104-2).
+ */
+export type Commands = (text: string) => string;
+const AS_WRITTEN: Commands = (text) => text;
+
 /** An object only live that no plan change removes (prune off, or a kind with no removal over the API). */
 function leftOnlyLive(i: DriftItem): boolean {
   return i.direction === 'only-live' && i.action === undefined && !i.removed_in_files;
@@ -49,7 +56,7 @@ function leftOnlyLive(i: DriftItem): boolean {
  * archived with `--prune`); the app removes the rest. Where the plan removes other objects only
  * live (a rule is deleted), the note names those it leaves, so it is not read as about all of them.
  */
-function onlyLiveNote(report: DriftReport, name: (s: string) => string): string {
+function onlyLiveNote(report: DriftReport, name: (s: string) => string, cmd: Commands): string {
   // Not those a policy holds (`drift: adopt` of their playbook): their item says why apply leaves them (probe LK-4).
   const left = report.drift.filter((i) => leftOnlyLive(i) && i.policy === undefined);
   if (left.length === 0) return '';
@@ -61,11 +68,10 @@ function onlyLiveNote(report: DriftReport, name: (s: string) => string): string 
   const alone = !applyReverts(report);
   // One archived only with the object it is in (a rule in a playbook no file declares) takes that whole one with it (probe WG-2).
   const whole = left.some((i) => report.prunedWithParent?.has(i.kind)) ? ', each with the whole object it is in' : '';
-  if (prunable && left.every((i) => prunable.has(i.kind))) return alone ? `; \`docket apply --prune\` archives the objects only live${whole}` : ` (${which}: with \`docket apply --prune\`${whole})`;
+  const prune = cmd('`docket apply --prune`');
+  if (prunable && left.every((i) => prunable.has(i.kind))) return alone ? `; ${prune} archives the objects only live${whole}` : ` (${which}: with ${prune}${whole})`;
   if (prunable && !left.some((i) => prunable.has(i.kind))) return alone ? '; the app removes the objects only live, no apply does' : ` (${which}: the app removes ${them}, no apply does)`;
-  return alone
-    ? '; of the objects only live, `docket apply --prune` archives those of the kinds it archives, the app removes the others'
-    : ` (${which}: \`docket apply --prune\` archives those of the kinds it archives, the app removes the others)`;
+  return alone ? `; of the objects only live, ${prune} archives those of the kinds it archives, the app removes the others` : ` (${which}: ${prune} archives those of the kinds it archives, the app removes the others)`;
 }
 
 /** Whether an apply reverts any of the drift: not objects only live it leaves, nor live work in objects the files removed. */
@@ -166,6 +172,7 @@ export interface DriftTextOptions {
   scope?: readonly string[];
   /** The `-C` the run was given, for the commands the report names (adoptFilesCommand). */
   dir?: string;
+  commands?: Commands;
 }
 
 /** What a report limited by `--kind` or `--target` says of what it left out. */
@@ -191,17 +198,14 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
   if (report.ignored.length > 0) {
     lines.push(paint('bold', `Left alone by drift: ignore (${report.ignored.length})`), ...listed(report.ignored, report).map((i) => `${line(i)}${removedWithSaid(i, report)}`), '');
   }
+  const cmd = opts.commands ?? AS_WRITTEN;
   if (report.drift.length === 0) lines.push('No drift: the live services have not moved away from the files.');
-  else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}.${revertible(report) ? ` ${pullable(report) ? '`docket pull` writes it into the files' : '`docket pull` leaves it'}${applyReverts(report) ? '; `docket apply` reverts what no `drift: adopt` policy covers' : unsendableNote(report)}${onlyLiveNote(report, quote)}.` : ''}`);
-  const removed = removedNote(report);
-  if (removed) lines.push(removed);
-  const edited = editedNote(report);
-  if (edited) lines.push(edited);
-  const kept = keptNote(report);
-  if (kept) lines.push(kept);
+  else lines.push(`${paint('bold', 'Drift:')} ${driftCounts(report.drift)}.${revertible(report) ? ` ${cmd(`${pullable(report) ? '`docket pull` writes it into the files' : '`docket pull` leaves it'}${applyReverts(report) ? '; `docket apply` reverts what no `drift: adopt` policy covers' : unsendableNote(report)}`)}${onlyLiveNote(report, quote, cmd)}.` : ''}`);
+  // Counts and docket's words alone: shaped whole.
+  for (const note of [removedNote(report), editedNote(report), keptNote(report)]) if (note) lines.push(cmd(note));
   const { owed, leftLive } = pendingParts(report.pending);
   // Objects, not changes: a rename and an edit of one rule are two changes of a plan.
-  if (owed > 0) lines.push(`${plural(owed, 'object')} changed in the files ${owed === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` shows ${owed === 1 ? 'it' : 'them'}.`);
+  if (owed > 0) lines.push(cmd(`${plural(owed, 'object')} changed in the files ${owed === 1 ? 'is' : 'are'} pending (not drift); \`docket plan\` shows ${owed === 1 ? 'it' : 'them'}.`));
   if (leftLive > 0) lines.push(leftLiveLine(leftLive));
   if (report.adopting?.length) lines.push(adoptingLine(plan, report.adopting, (a) => `${subject(a, quote)} (${onePath(a.file)})`, opts.dir));
   const scope = scopeLine(opts.scope, oneLine);
@@ -244,11 +248,11 @@ export function listedName(name: string): string {
 }
 
 /** `limitSaid`: the limit a cut report names, when it was fitted to less room than that (fitPrinted). */
-export function renderDriftMarkdown(plan: Plan, report: DriftReport, maxChars = MARKDOWN_MAX_CHARS, scope?: readonly string[], limitSaid = maxChars, dir?: string): string {
-  return fitMarkdown((budget) => driftMarkdown(plan, report, budget, limitSaid, scope, dir), maxChars);
+export function renderDriftMarkdown(plan: Plan, report: DriftReport, maxChars = MARKDOWN_MAX_CHARS, scope?: readonly string[], limitSaid = maxChars, dir?: string, commands: Commands = AS_WRITTEN): string {
+  return fitMarkdown((budget) => driftMarkdown(plan, report, budget, limitSaid, scope, dir, commands), maxChars);
 }
 
-function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxChars: number, scope: readonly string[] | undefined, dir: string | undefined): string {
+function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxChars: number, scope: readonly string[] | undefined, dir: string | undefined, cmd: Commands): string {
   const lines = ['### docket drift', '', markdownTargetLine(plan), ''];
   if (report.drift.length === 0) lines.push('**No drift.** The live services have not moved away from the files.', '');
   else {
@@ -276,18 +280,14 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
   }
   // Not "revert it" of drift a `drift: adopt` policy holds, which apply leaves (probe SI-6).
   const revert = report.drift.some((i) => i.policy === 'adopt') ? 'revert what no `drift: adopt` policy covers' : 'revert it';
-  if (revertible(report) && pullable(report)) lines.push(`Run \`docket pull\` to write the drift into the files as a pull request${applyReverts(report) ? `, or \`docket apply\` to ${revert}` : unsendableNote(report)}${onlyLiveNote(report, codeSpan)}.`, '');
+  if (revertible(report) && pullable(report)) lines.push(`${cmd(`Run \`docket pull\` to write the drift into the files as a pull request${applyReverts(report) ? `, or \`docket apply\` to ${revert}` : unsendableNote(report)}`)}${onlyLiveNote(report, codeSpan, cmd)}.`, '');
   // As the text's closing line says it: the next step is never left out of a job summary (probe NX-2).
-  else if (revertible(report)) lines.push(`\`docket pull\` leaves it${applyReverts(report) ? `; run \`docket apply\` to ${revert}` : unsendableNote(report)}${onlyLiveNote(report, codeSpan)}.`, '');
-  const removed = removedNote(report);
-  if (removed) lines.push(`_${removed}_`, ''); // docket's own words and code spans: nothing to escape
-  const edited = editedNote(report);
-  if (edited) lines.push(`_${edited}_`, '');
-  const kept = keptNote(report);
-  if (kept) lines.push(`_${kept}_`, '');
+  else if (revertible(report)) lines.push(`${cmd(`\`docket pull\` leaves it${applyReverts(report) ? `; run \`docket apply\` to ${revert}` : unsendableNote(report)}`)}${onlyLiveNote(report, codeSpan, cmd)}.`, '');
+  // Docket's own words and code spans: nothing to escape.
+  for (const note of [removedNote(report), editedNote(report), keptNote(report)]) if (note) lines.push(`_${cmd(note)}_`, '');
   const { owed, leftLive } = pendingParts(report.pending);
   // Worded so the CI recipe's grep ('^_N objects with pending changes of the files (not drift)') finds what an apply still owes, and only that.
-  if (owed > 0) lines.push(`_${plural(owed, 'object')} with pending changes of the files (not drift): see \`docket plan\`._`, '');
+  if (owed > 0) lines.push(`_${plural(owed, 'object')} with pending changes of the files (not drift): see ${cmd('`docket plan`')}._`, '');
   if (leftLive > 0) lines.push(`_${leftLiveLine(leftLive)}_`, '');
   if (report.adopting?.length) lines.push(`_${escapeMarkdown(adoptingLine(plan, report.adopting, (a) => `${a.kind} "${a.name}" (${a.file})`, dir))}_`, '');
   const only = scopeLine(scope, codeSpan);

@@ -150,8 +150,8 @@ export function driftCommand(io: Io, setExit: (code: number) => void): Command {
       // The pull, apply and plan its advice names are run as this drift was: its folder, environment, emulator (probe EC-3).
       const asRun = asRunBy({ dir: opts.dir, env: opts.env, emulator: opts.emulator, target: [] });
       if (opts.output === 'json') io.stdout(renderDriftJson(plan, report, { kinds: [...new Set(kindNames(opts.kind))], targets: opts.target }));
-      else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => asRun(renderDriftMarkdown(plan, report, room, scopeOf(opts), MARKDOWN_MAX_CHARS, opts.dir))));
-      else io.stdout(asRun(renderDriftText(plan, report, { color: useColor(io, opts), scope: scopeOf(opts), dir: opts.dir })));
+      else if (opts.output === 'markdown') io.stdout(fitPrinted((room) => renderDriftMarkdown(plan, report, room, scopeOf(opts), MARKDOWN_MAX_CHARS, opts.dir, asRun)));
+      else io.stdout(renderDriftText(plan, report, { color: useColor(io, opts), scope: scopeOf(opts), dir: opts.dir, commands: asRun }));
       setExit(report.drift.length > 0 ? 2 : 0);
     });
 }

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { DriftItem } from '../../../src/engine/drift.js';
 import type { PullEntry, PullResult } from '../../../src/pull/plan.js';
 import { renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../../src/render/drift.js';
+import { asRunBy } from '../../../src/cli/command-line.js';
+import type { KindName } from '../../../src/engine/types.js';
 import { renderPullJson, renderPullMarkdown, renderPullText } from '../../../src/render/pull.js';
 import { plan } from './fixtures.js';
 import { markdownShape } from './markdown-check.js';
@@ -377,6 +379,20 @@ describe('drift and pull markdown at scale', () => {
     // A field changed live beside it is still pulled.
     expect(text([liveToo])).toContain('`docket pull` writes it into the files');
     expect(markdown([liveToo])).toContain('Run `docket pull`');
+  });
+
+  it('names its commands as the run was given in docket\'s words only: a live name that holds one is shown as it is (second read SR104-2)', () => {
+    const renamed: DriftItem = { kind: 'playbook', key: 'NDA `docket plan` copy', name: 'NDA `docket plan` copy', direction: 'only-live', fields: [] };
+    const edited: DriftItem = { kind: 'rule', key: 'NDA/Term', name: 'Term', direction: 'changed-live', action: 'update', fields: [{ field: 'actions', direction: 'live' }] };
+    const asRun = asRunBy({ dir: 'legal', env: 'prod', target: [] });
+    const report = { drift: [renamed, edited], ignored: [], pending: [], prunable: new Set<KindName>(['playbook']) };
+    const text = renderDriftText(plan([]), report, { color: false, commands: asRun });
+    expect(text).toContain('NDA `docket plan` copy');
+    expect(text).toContain('`docket pull -C legal --env prod` writes it into the files; `docket apply -C legal --env prod` reverts what no `drift: adopt` policy covers (objects only live: with `docket apply -C legal --env prod --prune`)');
+    const markdown = renderDriftMarkdown(plan([]), report, undefined, undefined, undefined, undefined, asRun);
+    expect(markdown).toContain('docket plan` copy');
+    expect(markdown).not.toContain('docket plan -C');
+    expect(markdown).toContain('Run `docket pull -C legal --env prod` to write the drift into the files as a pull request, or `docket apply -C legal --env prod` to revert it');
   });
 
   it('does not send the user to pull for a Word file or PDF changed live, which the service cannot give back', () => {
