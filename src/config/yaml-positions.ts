@@ -660,7 +660,7 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
   const colonGlued = /^\s*([A-Za-z_][\w.-]*):(?=[^\s:/])(.*)$/.exec(rest);
   const spaced = colonGlued ? `put a space after the key's \`:\` (\`${colonGlued[1]}: ${colonGlued[2]!.trim()}\`)` : undefined;
   // Indented or not, a key glued to its value is that (probe FE-2).
-  if (/Implicit map keys need to be followed by map values/.test(message)) return spaced ?? (text.slice(lineStart, offset).trim() === '' ? 'a line here is neither `key: value` nor `- item`; check its indentation' : 'a key needs `:` after it');
+  if (/Implicit map keys need to be followed by map values/.test(message)) return spaced ?? (offset === lineStart ? 'a line here is neither `key: value` nor `- item`; check its indentation' : 'a key needs `:` after it');
   if (code === 'MULTILINE_IMPLICIT_KEY' && /^---\ufeff/.test(text.slice(lineStart))) return 'a byte-order mark right after `---` (files joined by a tool) makes it no document marker: delete the mark';
   if (code === 'MULTILINE_IMPLICIT_KEY') return /:(\s|$)/.test(rest) ? 'the next line is indented further than this key: keys of one mapping start at the same column' : (spaced ?? `a key needs \`:\` after it (\`${keyed(rest.trim())}\`)`);
   if (/^Missing directives-end/.test(message)) return 'a line starting with `%` is a YAML directive, which `---` must follow before the document; remove it, or add `---` under it (a file that is not YAML, such as a PDF, starts so too)';
