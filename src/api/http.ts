@@ -13,7 +13,7 @@ import type { Dispatcher } from 'undici';
 import { Pool } from './undici-parts.js';
 import { readAnswer, type Unsent } from './answer.js';
 import { ApiError, DocketError } from '../errors.js';
-import { createLimiter, MAX_TIMER_MS, type Limiter } from './limiter.js';
+import { createLimiter, MAX_TIMER_MS, requestsOf, type Limiter } from './limiter.js';
 import { markFound } from './found.js';
 import { MAX_BODY_BYTES } from './answer-limit.js';
 import { encodeMultipart } from './multipart.js';
@@ -464,7 +464,8 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
    * retry (probes CI-4, FB-2).
    */
   function neverConnectedHint(a: Attempt): string {
-    if (a.kind !== 'failure' || a.failure.phase !== 'not-sent' || everAnswered || a.failure.certificate || a.failure.proxyStatus !== undefined) return '';
+    // Not one the proxy took and then closed: a connection was made (second read SR104-5).
+    if (a.kind !== 'failure' || a.failure.phase !== 'not-sent' || everAnswered || a.failure.certificate || a.failure.proxyStatus !== undefined || a.failure.code === PROXY_CLOSED) return '';
     return options.proxyVariable
       ? `no connection to the proxy ${options.proxyVariable} names was made: check its host and port; or `
       : `no connection to the ${service} service (${base.url}) was made: check the URL and that the service is reachable from here; or `;
@@ -1422,9 +1423,4 @@ export function encodeQuery(query: Query | undefined): string {
 
 function joinQuery(a: string, b: string): string {
   return a && b ? `${a}&${b}` : a || b;
-}
-
-/** `1 request`, `0.5 requests`, `0.0000001 requests`: as written, never `1e-7` (probe FH-4). */
-export function requestsOf(n: number): string {
-  return n === 1 ? '1 request' : `${n.toLocaleString('en-US', { maximumSignificantDigits: 6, useGrouping: false })} requests`;
 }

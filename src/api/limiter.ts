@@ -338,7 +338,7 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
         // budget it would outlast does not take (probe OG-3), nor docket's own backoff (probe PF-4).
         const askedFor = asked && pauseMs > 0 ? `; it asked for a pause of ${seconds(pauseMs)}` : '';
         // Which service refused: the pace is both services' (probe CC-6).
-        options.onSlowDown?.(`the ${service ? `${service} ` : ''}service is rate limiting: ${Math.floor(allowed) === 1 ? '1 request' : `${Math.floor(allowed)} requests`} at a time${pace}${askedFor}${service ? ' (both services\' requests keep this pace)' : ''}`);
+        options.onSlowDown?.(`the ${service ? `${service} ` : ''}service is rate limiting: ${requestsOf(Math.floor(allowed))} at a time${pace}${askedFor}${service ? ' (both services\' requests keep this pace)' : ''}`);
       }
       const until = Math.max(pausedUntil, t + Math.max(0, pauseMs));
       const last = pauses[pauses.length - 1];
@@ -364,4 +364,9 @@ export function createLimiter(limit: number, options: LimiterOptions = {}): Limi
       pump();
     },
   };
+}
+
+/** `1 request`, `0.5 requests`, `0.0000001 requests`: a rate as written, never `1e-7` (probe FH-4). */
+export function requestsOf(n: number): string {
+  return n === 1 ? '1 request' : `${n.toLocaleString('en-US', { maximumSignificantDigits: 21, useGrouping: false })} requests`;
 }

@@ -270,7 +270,7 @@ function jsonOutput(argv: string[]): string | undefined {
   const at = commandAt(args);
   const reports = ['plan', 'apply', 'show', 'test', 'drift', 'pull', 'validate'];
   // None but one taken as a flag's value (`docket --env drift -o json`, $ENV unset): that is the command the error is of (probe FH-1).
-  const command = at !== -1 && reports.includes(args[at]!) ? args[at] : args.find((a, i) => reports.includes(a) && COMMON_WITH_VALUE.has(args[i - 1] ?? ''));
+  const command = at !== -1 && reports.includes(args[at]!) ? args[at] : args.find((a, i) => reports.includes(a) && takesValue(args[i - 1] ?? ''));
   if (command === undefined || !reports.includes(command)) return undefined;
   // `test capture` writes a file, not a test report: its errors get the common document.
   const name = command === 'test' && args.slice(args.indexOf(command) + 1).includes('capture') ? 'test capture' : command;
@@ -282,12 +282,13 @@ function jsonOutput(argv: string[]): string | undefined {
  * written before it (`docket --env test plan`, `docket -qC test plan`: the command is plan).
  */
 function commandAt(args: readonly string[]): number {
-  return args.findIndex((a, i) => {
-    if (a.startsWith('-')) return false;
-    const before = args[i - 1] ?? '';
-    const run = shortFlagRun(before);
-    return !COMMON_WITH_VALUE.has(before) && !(run?.letter === 'C' && run.value === undefined);
-  });
+  return args.findIndex((a, i) => !a.startsWith('-') && !takesValue(args[i - 1] ?? ''));
+}
+
+/** Whether a common flag before the command takes the next word as its value (`--env`, `-qC`). */
+function takesValue(word: string): boolean {
+  const run = shortFlagRun(word);
+  return COMMON_WITH_VALUE.has(word) || (run?.letter === 'C' && run.value === undefined);
 }
 
 /** The `--junit` file (and `-C` folder) of a `docket test` run, not `test capture`. */

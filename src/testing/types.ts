@@ -6,8 +6,10 @@ import type { Diagnostic, SourcePos } from '../diagnostics.js';
 
 export type Severity = 'error' | 'warn';
 
-/** How a text must read. `matches` holds the regular expression's source and flags. */
-/** `flags`: as written (`(?i)`); `unicode`: the pattern is run in Unicode mode too (compilePattern). */
+/**
+ * How a text must read. `matches` holds the regular expression's source and its flags as written
+ * (`(?i)`); `unicode`: it is run in Unicode mode too (compilePattern).
+ */
 export type TextMatch = { equals: string } | { contains: string } | { matches: string; flags: string; unicode?: true };
 
 export interface Count {

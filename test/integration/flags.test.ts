@@ -246,6 +246,9 @@ describe('a file the command writes at its end is checked at its start', () => {
     const json = await run(['--env', 'drift', '-C', dir, '-o', 'json']);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'usage', message: '--env needs a value, and got the command "drift" (is the variable that gives it unset?)' } });
+    // A run of short flags ending in -C takes it alike (second read SR104-4).
+    const short = await run(['-qC', 'drift', '-o', 'json']);
+    expect([short.code, JSON.parse(short.stdout)]).toEqual([1, expect.objectContaining({ error: expect.objectContaining({ message: '-qC needs a value, and got the command "drift" (is the variable that gives it unset?)' }) })]);
   });
 
   it('test --compare-to "" and emulator --host/--state/--seed "" are errors, not a run without them (an unset variable in a script)', async () => {

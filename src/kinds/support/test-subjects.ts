@@ -141,9 +141,8 @@ export function unkeptInScratch(rule: SubjectRule, answer: Record<string, unknow
   return `the service did not keep ${fields.join(', ')} of rule ${quoteValue(rule.name)} as the files give it: the reviews test the playbook as the service holds it`;
 }
 
-/** A live playbook by name with its rules (ids included), or undefined. */
 /**
- * The live playbook of that name, as `--live` reviews against it: its rules, and whom each
+ * The live playbook of that name (undefined when none), as `--live` reviews against it: its rules (ids included), and whom each
  * escalates to (`rule name → reviewer id`, sorted; none for a rule without one), which a scratch
  * copy leaves out, and which the reviews' commentary may name.
  */

@@ -15,10 +15,10 @@ import {
   createServiceClient,
   encodeQuery,
   MAX_BODY_BYTES,
-  requestsOf,
   type ClosableServiceClient,
   type ServiceClientOptions,
 } from '../../../src/api/http.js';
+import { requestsOf } from '../../../src/api/limiter.js';
 import type { Limiter } from '../../../src/api/limiter.js';
 import type { ApiResource, RecoverCause, RequestLogEntry } from '../../../src/api/types.js';
 import { foundByReading } from '../../../src/api/found.js';
@@ -1231,7 +1231,7 @@ describe('retries', () => {
     const err = (await rejection(client.request({ method: 'GET', path: '/v1/b', operation: 'read b' }))) as DocketError;
     expect(err.message).toMatch(/^read b: not sent: its turn comes in [2-5]\d\d ms \(at most 2 requests a second, as --max-rps or docket.yaml's max_rps sets\), past the \d+ ms left of this command's time budget$/);
     // Said as written, never `1e-7`; one request is one (probe FH-4).
-    expect([requestsOf(1e-7), requestsOf(1), requestsOf(0.5), requestsOf(10000)]).toEqual(['0.0000001 requests', '1 request', '0.5 requests', '10000 requests']);
+    expect([requestsOf(1e-7), requestsOf(1), requestsOf(0.5), requestsOf(10000), requestsOf(0.1234567)]).toEqual(['0.0000001 requests', '1 request', '0.5 requests', '10000 requests', '0.1234567 requests']);
   });
 
   it('names --max-rps only when one was set: a pace found from 429s alone says so (probe EN)', async () => {
