@@ -656,6 +656,10 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
     if (text.slice(lineStart, offset).trim() !== '') return 'text follows a closing quote or bracket: quote the whole value, or remove what follows';
     return lineThemUp(text, lineStart, doc);
   }
+  // `questions:\u00a0What?` (pasted from a web page or Word): YAML reads a no-break space as text,
+  // so the key's `:` has no space after it (probe FN-2); JavaScript's \s would take it for one.
+  const oddSpace = /^[ \t]*([^\s:#][^:]*):([\u00a0\u2000-\u200a\u202f\u205f\u3000])/.exec(rest);
+  if (oddSpace && /Implicit (map )?keys/.test(message)) return `the space after \`${oddSpace[1]!.trim()}:\` is ${showCodePoint(oddSpace[2]!)}, which YAML reads as text, not as a space: type a plain space there`;
   // `description:hello` is one plain text to YAML: a key's `:` needs a space after it.
   const colonGlued = /^\s*([A-Za-z_][\w.-]*):(?=[^\s:/])(.*)$/.exec(rest);
   const spaced = colonGlued ? `put a space after the key's \`:\` (\`${colonGlued[1]}: ${colonGlued[2]!.trim()}\`)` : undefined;
@@ -1196,4 +1200,10 @@ function tagAsWritten(text: string, offset: number, message: string): string {
   const written = /^![^\s,[\]{}]*/.exec(text.slice(offset, offset + 200))?.[0];
   const tag = written ?? firstLine(message).replace(/^Unresolved tag: /, '').replace('tag:yaml.org,2002:', '!!');
   return `\`${tag}\``;
+}
+
+/** `a no-break space (U+00A0)`: a space character YAML does not take for one, named so it can be found. */
+function showCodePoint(c: string): string {
+  const code = `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  return c === '\u00a0' || c === '\u202f' ? `a no-break space (${code})` : `a Unicode space (${code})`;
 }

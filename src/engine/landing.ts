@@ -114,6 +114,28 @@ export function landedRecords(marks: LandingMarks, live: readonly LiveResource[]
 }
 
 /**
+ * The records of objects whose publish an earlier apply stopped waiting for, landed since (live
+ * holds every value the mark says it sent): the record as that apply would have left it, those
+ * fields at the values sent. Else the publish read as the app's edit, and `pull` wrote the
+ * abandoned text back over the files' revert (probe FK-1). Only where the record is of that object.
+ */
+export function landedPublishRecords(marks: LandingMarks, live: readonly LiveResource[], state: Pick<SyncState, 'byKey'>): Map<string, SyncRecord> {
+  const out = new Map<string, SyncRecord>();
+  const published = [...marks].filter(([, mark]) => mark.action === 'publish' && mark.sent !== undefined);
+  if (published.length === 0) return out;
+  const liveByKey = new Map(live.map((l) => [refKey(l.kind, l.key), l]));
+  for (const [key, mark] of published) {
+    const record = state.byKey.get(key);
+    const l = liveByKey.get(key);
+    if (!record || !l || record.id !== l.id) continue;
+    const sent = Object.entries(mark.sent!);
+    if (!sent.every(([field, digest]) => Object.hasOwn(l.fields, field) && fieldHash(l.fields[field]) === digest)) continue;
+    out.set(key, { id: record.id, fields: { ...record.fields, ...mark.sent } });
+  }
+  return out;
+}
+
+/**
  * The records of objects a write an earlier apply made but never recorded has changed (a Word
  * publish found live): the record as that apply would have left it, the fields it set at their new
  * values. Else the write reads as the app's, and a later edit of the files as made on both sides

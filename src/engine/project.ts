@@ -14,7 +14,7 @@ import type { ServiceName } from '../api/types.js';
 import { guardWarning, massDeleteViolations, recreateViolations } from './guard.js';
 import { fetchLive } from './live.js';
 import { buildPlan } from './plan.js';
-import { landedRecords, resolveLanding, settledRecords, type LandingMark, type LandingMarks } from './landing.js';
+import { landedPublishRecords, landedRecords, resolveLanding, settledRecords, type LandingMark, type LandingMarks } from './landing.js';
 import { withRecordsAdded, type SyncState } from './sync.js';
 import { childInTargets, limitToTargets, parseTarget, type TargetSpec } from './target.js';
 import { inScope, targetKinds, targetScope, unreadChildren } from './target-scope.js';
@@ -174,7 +174,9 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const marks = input.landing?.() ?? new Map<string, LandingMark>();
   const recorded = input.sync ? await input.sync() : undefined;
   // A create an earlier apply stopped waiting for, landed since, reads as that apply would have recorded it.
-  const landed = recorded && marks.size > 0 ? withRecordsAdded(recorded, landedRecords(marks, live, input.desired, kinds, recorded)) : recorded;
+  const created = recorded && marks.size > 0 ? withRecordsAdded(recorded, landedRecords(marks, live, input.desired, kinds, recorded)) : recorded;
+  // So does a publish it stopped waiting for, landed since.
+  const landed = created && marks.size > 0 ? withRecordsAdded(created, landedPublishRecords(marks, live, created), true) : created;
   // A write an earlier apply made and never recorded (a Word publish found live) reads as recorded.
   const sync = landed && lockUpdates.some((u) => u.synced) ? withRecordsAdded(landed, settledRecords(lockUpdates, landed), true) : landed;
   const planInput = {

@@ -303,6 +303,30 @@ it('a publish that landed after its apply gave up does not hold back the next ed
   await expectConverged(run, dir);
 });
 
+it('a text publish that landed after its apply gave up, the files reverted since, reads as docket\'s own write: the revert is the files\' change, not drift for pull to undo (probe FK-1)', async () => {
+  t = await startTestEmulator();
+  const run = bin(t);
+  const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'terms/consulting.yaml': TERM_YAML, 'terms/consulting.md': TERM_MD });
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  const versions = () => Object.values(agreementsOf(t).custom_terms).find((x) => x.name === 'Consulting Terms')!.versions.length;
+  await writeFile(join(dir, 'terms/consulting.md'), `${TERM_MD}3. Abandoned.\n`);
+  t.emulator.faults.add({ method: 'POST', path_pattern: '/agreements/v1/custom_terms/:id/versions', status: 'late', delay_ms: HELD_MS, count: 1 });
+  expect((await run('apply', '-C', dir, '--auto-approve', '--timeout', '1500ms')).code).toBe(1);
+  // The user takes the edit back; then the late publish lands.
+  await writeFile(join(dir, 'terms/consulting.md'), TERM_MD);
+  t.emulator.releaseHeld();
+  await waitUntil(() => versions() === 2, 'the late publish');
+  const plan = await run('plan', '-C', dir);
+  expect(plan.stdout).toMatch(/↑ publish custom-term "Consulting Terms" .*· changed in files\n/);
+  const drift = await run('drift', '-C', dir);
+  expect([drift.code, drift.stdout]).toEqual([0, expect.stringContaining('No drift')]);
+  const pull = await run('pull', '-C', dir, '--dry-run');
+  expect(pull.stdout).not.toContain('Abandoned');
+  expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  expect([versions(), JSON.stringify(Object.values(agreementsOf(t).custom_terms).find((x) => x.name === 'Consulting Terms')!.versions.at(-1))]).toEqual([3, expect.not.stringContaining('Abandoned')]);
+  await expectConverged(run, dir);
+});
+
 it('a custom template relink still landing after its apply gave up is marked and not sent again until it lands: a late first PATCH would publish the old link over a later one (probe RQ-4)', async () => {
   t = await startTestEmulator();
   const run = bin(t);
