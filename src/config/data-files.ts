@@ -131,6 +131,8 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
       const { field: key, value } = named;
       // A name whose placeholder could not be filled in: "missing file" beside its error would say nothing new.
       if (doc.unresolved?.has(`/${key}`)) continue;
+      // Nor one holding a tab or another control character (`"docs\terms.md"`): its own error says what it holds (probe FN-1).
+      if (/[\u0000-\u001f\u007f]/.test(value)) continue;
       if (named.problem === undefined) {
         const as = `${String(named.type)}:${named.path}`;
         if (!wanted.has(as)) wanted.set(as, { rel: named.path, doc, key, type: named.type });

@@ -95,9 +95,13 @@ function problemAt(pointer: string, value: string, bad: string, at: number): Tex
   if (SURROGATE.test(bad)) {
     return { pointer, code: 'invalid-utf8', message: `${where} holds ${codePointOf(bad)} alone, half of a character written in UTF-16, which is no text: ${shown}`, hint: 'write the character itself, or both halves of its pair (`\\ud83d\\ude00`), or its escape as one code point (`\\U0001F600`); remove it if it is a leftover', character };
   }
+  // A file name written as Windows writes paths, in double quotes: `"docs\terms.md"` holds a tab (probe FN-1).
+  const hint = /(^|\/)[^/]*file$/.test(pointer) && /[\t\n\r\b\f\v\0]/.test(bad)
+    ? 'in double quotes, `\\t`, `\\n`, `\\b` and the like are escapes (a tab, a line break): write the path with `/` (`docs/terms.md`), or in single quotes, or unquoted'
+    : undefined;
   return CONTROL_CHARACTER.test(bad)
-    ? { pointer, message: `${where} holds the control character ${codePointOf(bad)}: ${shown}`, hint: 'remove it; text may hold tabs and line breaks, but no other control characters', character }
-    : { pointer, message: `${where} must be one line, without tabs or line breaks: ${shown}`, hint: 'names, e-mails, ids and references are one line of plain text', character };
+    ? { pointer, message: `${where} holds the control character ${codePointOf(bad)}: ${shown}`, hint: hint ?? 'remove it; text may hold tabs and line breaks, but no other control characters', character }
+    : { pointer, message: `${where} must be one line, without tabs or line breaks: ${shown}`, hint: hint ?? 'names, e-mails, ids and references are one line of plain text', character };
 }
 
 /**
