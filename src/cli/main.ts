@@ -271,7 +271,7 @@ function jsonOutput(argv: string[]): string | undefined {
   const reports = ['plan', 'apply', 'show', 'test', 'drift', 'pull', 'validate'];
   // None but one taken as a flag's value (`docket --env drift -o json`, $ENV unset): that is the command the error is of (probe FH-1).
   const command = at !== -1 && reports.includes(args[at]!) ? args[at] : args.find((a, i) => reports.includes(a) && takesValue(args[i - 1] ?? ''));
-  if (command === undefined || !reports.includes(command)) return undefined;
+  if (command === undefined) return undefined;
   // `test capture` writes a file, not a test report: its errors get the common document.
   const name = command === 'test' && args.slice(args.indexOf(command) + 1).includes('capture') ? 'test capture' : command;
   return outputFormats(args).includes('json') ? name : undefined;

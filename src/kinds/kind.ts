@@ -201,7 +201,7 @@ export interface ConfigContext {
   schema(file: string): unknown;
   /** Export: whether this run writes the documents of a kind (the attachments a template names, say). */
   writes?(kind: KindName): boolean;
-  /** `docket pull`, which writes no document of its own accord beside the one asked for: notes say what the user writes instead. */
+  /** `docket pull`: notes speak of the files and docket.lock.json here, not of a source configuration or documents it writes. */
   pulling?: boolean;
   /** Pull: the name of an object the files declare, by live id (an attachment a new template names); export has none. */
   declaredName?(kind: KindName, id: string): string | undefined;

@@ -190,8 +190,8 @@ export function refuseUnreadableCase(made: CapturedCase, playbook: PlaybookSubje
 }
 
 /**
- * The test file (relative to `root`) that already has a case of the playbook the reports show as
- * this case's name: validate refuses the two (duplicate-case), wherever each is (probe FL-4).
+ * The test file (relative to `root`) with a case of the playbook whose name reports show as this
+ * one's, and that case's name: validate refuses the two (duplicate-case), wherever each is (probe FL-4).
  */
 export async function fileWithCaseNamed(root: string, playbook: string, name: string): Promise<{ file: string; name: string } | undefined> {
   const wanted = shownCaseName(name);

@@ -142,9 +142,9 @@ export function unkeptInScratch(rule: SubjectRule, answer: Record<string, unknow
 }
 
 /**
- * The live playbook of that name (undefined when none), as `--live` reviews against it: its rules (ids included), and whom each
- * escalates to (`rule name → reviewer id`, sorted; none for a rule without one), which a scratch
- * copy leaves out, and which the reviews' commentary may name.
+ * The live playbook of that name (undefined when none), as `--live` reviews against it: its rules
+ * (ids included), and whom each escalates to (`rule name → reviewer id`, sorted; none for a rule
+ * without one), which a scratch copy leaves out, and which the reviews' commentary may name.
  */
 export async function livePlaybookSubject(services: Services, name: string): Promise<{ id: string; subject: PlaybookSubject; reviewers: string[] } | undefined> {
   const api = services.review();
