@@ -72,7 +72,12 @@ const DOCKET_INPUT: Record<DocketInput, string> = {
 
 /** The root-relative path a file field names, relative to the folder of the YAML file `from`. */
 export function resolveDataPath(from: string, value: string): string {
-  return path.posix.normalize(path.posix.join(path.posix.dirname(from), value.replace(/\\/g, '/')));
+  return dataPathIn(path.posix.dirname(from), value);
+}
+
+/** The root-relative path a file field names in a document of the folder `dir` (root-relative; '' or '.' for the root). */
+export function dataPathIn(dir: string, value: string): string {
+  return path.posix.normalize(path.posix.join(dir, value.replace(/\\/g, '/')));
 }
 
 /** The root-relative path a document's file field names (relative to the document's folder). */

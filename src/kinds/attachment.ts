@@ -3,7 +3,7 @@
  * nor give their content back, so docket.lock.json is the record of what was uploaded. A changed
  * PDF (or description) uploads a new attachment; templates that name it are re-pointed at it.
  */
-import { dataFilePath, startsAsPdf } from '../config/data-files.js';
+import { dataFilePath, dataPathIn, startsAsPdf } from '../config/data-files.js';
 import { confirmedUpload, lockEntries, lockKey } from '../config/lock-entries.js';
 import type { LockEntry } from '../config/lock.js';
 import { normName, normText } from '../engine/normalize.js';
@@ -206,9 +206,10 @@ export const attachmentKind: KindModule<'attachment'> = {
     return { document: doc, missing: { name: `${ctx.slug}.pdf`, what: 'PDF', ...(sourceFile ? { sourceFile, ...(sourceSha256 ? { sourceSha256 } : {}) } : {}) }, notes: actorNotes(ctx) };
   },
 
-  pullField(field, live, written) {
+  pullField(field, live, written, ctx) {
     if (field !== 'sha256') return undefined;
-    const file = typeof written.file === 'string' ? written.file : 'the PDF';
+    // From the configuration's root, as the rest of pull's output names files (probe FK-3).
+    const file = typeof written.file === 'string' ? dataPathIn(ctx?.dir ?? '', written.file) : 'the PDF';
     const from = typeof live.extra?.sourceFile === 'string' ? ` (docket.lock.json says it was uploaded from ${live.extra.sourceFile})` : '';
     return { cannot: `the service cannot give a PDF back: put the PDF attachment ${quoteValue(live.name, 200)} holds live${from} at ${file}` };
   },

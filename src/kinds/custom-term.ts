@@ -4,7 +4,7 @@
  * The service cannot give a docx back, so its digest comes from docket.lock.json.
  */
 import type { AgreementsApi } from '../api/agreements.js';
-import { dataFilePath } from '../config/data-files.js';
+import { dataFilePath, dataPathIn } from '../config/data-files.js';
 import { quoteValue } from '../config/quote.js';
 import { DocketError } from '../errors.js';
 import type { AbandonedRequest, LockEntry } from '../config/lock.js';
@@ -216,10 +216,11 @@ export const customTermKind: KindModule<'custom-term'> = {
   },
 
   /** The body goes where the file keeps it (its markdown file, or `body:`); a Word file cannot come back. */
-  pullField(field, live, written) {
+  pullField(field, live, written, ctx) {
     if (textBodyLive(field, live)) return { cannot: `it is a text term on the service, and the files declare a Word term: the service cannot make one the other; declare it with \`body_file:\` (or \`body:\`), or give the Word term another name` };
     if (field === 'docx') {
-      const file = typeof written.docx_file === 'string' ? written.docx_file : 'the Word file';
+      // From the configuration's root, as the rest of pull's output names files (probe FK-3).
+      const file = typeof written.docx_file === 'string' ? dataPathIn(ctx?.dir ?? '', written.docx_file) : 'the Word file';
       // A version whose conversion failed is no file to keep: adopted, it would be recorded as live (probe CJ-3).
       if (live.extra?.conversionFailed === true) return { cannot: `the service cannot give a Word file back, and version ${live.version ?? '(the current one)'} of ${quoteValue(live.name, 200)} failed its conversion in the app: \`docket apply\` publishes ${file} again as the next version` };
       return { fromApp: true, cannot: `the service cannot give a Word file back: save version ${live.version ?? '(the current one)'} of ${quoteValue(live.name, 200)} from the app as ${file}, then \`docket apply --adopt-files\` records it as that version (a plain apply publishes it again as the next version)` };

@@ -876,9 +876,9 @@ parameters:
     const pulled = await cli('pull', '-C', dir);
     expect(pulled.code).toBe(0);
     // The apply to run as this pull ran: in its folder (probe CJ-4).
-    expect(pulled.stdout).toContain(`custom-term "Data Terms" docx (custom-terms/consulting.yaml:3): the service cannot give a Word file back: save version 2 of "Data Terms" from the app as data.docx, then \`docket apply -C ${dir} --adopt-files\` records it as that version (a plain apply publishes it again as the next version)`);
+    expect(pulled.stdout).toContain(`custom-term "Data Terms" docx (custom-terms/consulting.yaml:3): the service cannot give a Word file back: save version 2 of "Data Terms" from the app as custom-terms/data.docx, then \`docket apply -C ${dir} --adopt-files\` records it as that version (a plain apply publishes it again as the next version)`);
     expect(pulled.stdout).toContain('template "Mutual NDA 2" parameters.purpose (templates/nda.yaml:7): live value "Something else" differs from var.purpose; change the variable or the environment');
-    expect(pulled.stdout).toContain('attachment "Security Exhibit" sha256 (attachments/security.yaml:4): the service cannot give a PDF back: put the PDF attachment "Security Exhibit" holds live (docket.lock.json says it was uploaded from attachments/security.pdf) at security.pdf');
+    expect(pulled.stdout).toContain('attachment "Security Exhibit" sha256 (attachments/security.yaml:4): the service cannot give a PDF back: put the PDF attachment "Security Exhibit" holds live (docket.lock.json says it was uploaded from attachments/security.pdf) at attachments/security.pdf');
     expect(await read(dir, 'templates/nda.yaml')).toBe(NDA.replace('Mutual NDA', 'Mutual NDA 2'));
 
     // Saved from the app as pull says, `apply --adopt-files` records it as version 2, publishing nothing (probe BH-1).
