@@ -21,6 +21,12 @@ export class DocketError extends Error {
    */
   answeredThere = false;
   /**
+   * Set by the HTTP client when the command's time budget ended a request the service may still be
+   * carrying out (sent, unanswered): as after a signal, a run sent again at once could be overtaken
+   * by it, so the report says to wait first (probe FD-1).
+   */
+  cutWhileUnderWay = false;
+  /**
    * Set by the HTTP client on a request docket was stopping when its turn came, so never sent: the
    * change it was for is reported not started, as the changes behind it (probe KL-1).
    */
@@ -62,7 +68,7 @@ export class DocketError extends Error {
  */
 export function mayStillRun(error: unknown): boolean {
   if (!(error instanceof DocketError)) return false;
-  return error.code === 'outcome-pending' || (error.code === 'interrupted' && !error.notCarriedOut && !error.answeredThere);
+  return error.code === 'outcome-pending' || ((error.code === 'interrupted' || (error.code === 'timeout' && error.cutWhileUnderWay)) && !error.notCarriedOut && !error.answeredThere);
 }
 
 /** Invalid configuration: every problem found, with file:line. */

@@ -451,7 +451,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   }
 
   function budgetRanOut(t: RequestTarget, a: Attempt & { kind: 'failure' }, landed: boolean): DocketError {
-    return new DocketError('timeout', `${t.operation}: ${budgetCutAttempt(a)}${maybeDone(t, landed)}`, 'give the command more time with --timeout');
+    const error = new DocketError('timeout', `${t.operation}: ${budgetCutAttempt(a)}${maybeDone(t, landed)}`, 'give the command more time with --timeout');
+    // Sent and not answered: it may still be running there.
+    if (landed && a.failure.phase !== 'not-sent') error.cutWhileUnderWay = true;
+    return error;
   }
 
   function budgetCutAttempt(a: Attempt & { kind: 'failure' }): string {

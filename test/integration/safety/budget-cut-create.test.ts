@@ -2,6 +2,8 @@
  * A create the command's time budget cut off while the service still held it: the run says it is
  * pending (wait, then plan), never "run apply again", which would make it twice once it lands.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { makeDir, removeMadeDirs } from '../../helpers/tmpdir.js';
@@ -32,4 +34,22 @@ it('a create the time budget cut off while the service still held it is pending,
   const plan = await bin(t)('plan', '-C', dir, '--env', 'staging', '--detailed-exitcode');
   expect([plan.code, plan.stderr]).toEqual([0, '']);
   expect(Object.values(reviewOf(t).playbooks).filter((p) => p.name === 'Late NDA')).toHaveLength(1);
+});
+
+it('an update the time budget cut off while the service still held it says to wait, then plan, as after a signal: not "run apply again", which the late write could overtake (probe FD-1)', async () => {
+  t = await startTestEmulator();
+  const playbook = (name: string, from = '') => `kind: Playbook\nname: Late Rename\nrules:\n  - name: ${name}\n${from}    actions: ACCEPT x\n`;
+  const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('Old') });
+  expect((await bin(t)('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  await writeFile(join(dir, 'playbooks/p.yaml'), playbook('New', '    renamed_from: [Old]\n'));
+  t.emulator.faults.add({ method: 'PATCH', path_pattern: '/review/v1/organizations/:org/playbooks/:playbook/playbook_rules/:rule', status: 'late', delay_ms: 60_000, count: 1 });
+  const run = await bin(t)('apply', '-C', dir, '--auto-approve', '--timeout', '1500ms');
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain(`wait a few minutes for what the service may still be carrying out, then run docket plan -C ${dir}: it shows what is left to do`);
+  expect(run.stderr).not.toContain('it converges');
+  t.emulator.releaseHeld();
+  await waitUntil(() => Object.values(reviewOf(t).rules).some((r) => r.name === 'New'), 'the late rename');
+  expect((await bin(t)('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+  const plan = await bin(t)('plan', '-C', dir, '--detailed-exitcode');
+  expect([plan.code, plan.stderr]).toEqual([0, '']);
 });
