@@ -8,7 +8,7 @@ import type { Document, Node } from 'yaml';
 import { yaml } from '../util/lazy-yaml.js';
 import type { Diagnostic, SourcePos } from '../diagnostics.js';
 import type { Positions } from './types.js';
-import { quoteValue, showName } from './quote.js';
+import { codePointOf, quoteValue, showName } from './quote.js';
 import { excerptWithoutSecrets } from './url-secrets.js';
 import { lineColumnsOf } from '../util/line-columns.js';
 import { documentLineColumns } from './bom-columns.js';
@@ -1204,6 +1204,5 @@ function tagAsWritten(text: string, offset: number, message: string): string {
 
 /** `a no-break space (U+00A0)`: a space character YAML does not take for one, named so it can be found. */
 function showCodePoint(c: string): string {
-  const code = `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-  return c === '\u00a0' || c === '\u202f' ? `a no-break space (${code})` : `a Unicode space (${code})`;
+  return `${c === '\u00a0' || c === '\u202f' ? 'a no-break space' : 'a Unicode space'} (${codePointOf(c)})`;
 }

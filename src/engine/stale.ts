@@ -306,7 +306,7 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
   const target = input.target();
   const checks = staleReasons(plan, { configDigest, target, live, checked, checkedBefore, read: new Set(read.map((k) => k.name)), uncomparable, unrecorded: naming, renamedInFiles });
   // Elsewhere, the lock's records here say nothing of the plan's uploads and creates: the target is the reason (probe FG-5).
-  if (targetDifference(plan.target, target) !== undefined) return checks;
+  if (checks.some((reason) => reason.startsWith(OTHER_TARGET))) return checks;
   const reasons = [...checks, ...unconfirmedSincePlan(plan, uncertain), ...landingSincePlan(plan, input.landing ?? new Map(), input.desired), ...lost.values()];
   // Worth comparing only against the configuration the plan was made from.
   return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds), ...removalsOfDeclared(plan, input.desired, live)] : reasons;

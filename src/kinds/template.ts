@@ -461,9 +461,10 @@ export const templateKind: KindModule<'template'> = {
     const schemas = new Map(TEMPLATE_TYPES.map((t) => [t.type, ctx.schema(t.schema) as ParameterSchema]));
     // An export of attachments writes each one it knows `.pending`, to wait for its PDF; pull knows
     // those docket.lock.json records here (it reads no attachment list: SR104-1).
-    const known = ctx.pulling ? new Set([...lockEntries(ctx.lock.files, 'attachment').values()].flatMap((e) => (e.id ? [e.id.toLowerCase()] : []))) : new Set(ctx.live('attachment').map((a) => a.id));
+    const ids = ctx.pulling ? [...lockEntries(ctx.lock.files, 'attachment').values()].flatMap((e) => (e.id ? [e.id] : [])) : ctx.live('attachment').map((a) => a.id);
+    const known = new Set(ids.map((id) => id.toLowerCase()));
     const written = ctx.writes?.('attachment') === true;
-    const result = templateDocument(data, { schemas, attachmentName: (id) => ctx.declaredName?.('attachment', id), attachmentPending: (id) => written && known.has(id), attachmentKnown: (id) => known.has(ctx.pulling ? id.toLowerCase() : id), ...(ctx.pulling ? { pulling: true } : {}) });
+    const result = templateDocument(data, { schemas, attachmentName: (id) => ctx.declaredName?.('attachment', id), attachmentPending: (id) => written && known.has(id.toLowerCase()), attachmentKnown: (id) => known.has(id.toLowerCase()), ...(ctx.pulling ? { pulling: true } : {}) });
     if (!info || !result) {
       const agreementType = typeof data.attributes.agreement_type === 'string' ? ` (agreement_type ${data.attributes.agreement_type})` : '';
       return { document: {}, empty: true, notes: [`template ${quoteValue(live.name, 200)}: not written, as its type ${data.wireType}${agreementType} is one docket does not know`] };

@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { isMap, isSeq, parseAllDocuments, stringify } from 'yaml';
+import { isMap, parseAllDocuments, stringify } from 'yaml';
 import { asEdited, documentValues, editYaml } from '../pull/yaml-edit.js';
 import { quoteValue } from '../config/quote.js';
 import { keyWrittenIn, KEYS_STAY_OUT } from '../config/api-keys.js';
@@ -230,10 +230,7 @@ export async function writeCapture(path: string, captured: CapturedCase, shown =
     return body.kind === 'PlaybookTest' && normName(String(body.playbook)) === normName(captured.playbook);
   });
   if (target) {
-    const cases = target.get('cases');
-    const names = isSeq(cases) ? cases.items.map((i) => (isMap(i) ? String(i.get('name')) : '')) : [];
-    // --name names the case whether given or not (its default is the playbook's and the review's): another name is the way out (probe AA-4).
-    if (names.includes(String(captured.case.name))) throw new DocketError('duplicate-case', `${shown} already has a case named ${JSON.stringify(captured.case.name)}; nothing was written`, 'pass another --name for the new case, or --out another file');
+    // (A name the file has already is refused before the review is read: fileWithCaseNamed.)
     // Edited as pull edits files: the case is lines added after the last one, every other line as it was.
     const index = docs.findIndex((d) => d === target);
     const value = documentValues(asEdited(text))[index] as Record<string, unknown>;

@@ -40,4 +40,9 @@ export function markedControl(text: string, keepTabsAndBreaks = false): string {
 }
 
 const EVERY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** Whether text holds any C0, DEL or C1 character, tab and line break included (one line of plain text holds none). */
+export function holdsControl(text: string): boolean {
+  return /[\u0000-\u001f\u007f-\u009f]/.test(text);
+}
 const CONTROL_BUT_TAB_AND_BREAK = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;

@@ -39,6 +39,7 @@ import { findTestFiles, loadTests, type TestSubjects } from '../../testing/load.
 import { isTestFile } from '../../config/discover.js';
 import { isNotReadName } from '../../config/not-read.js';
 import { quoteValue, showText, showPath } from '../../config/quote.js';
+import { holdsControl } from '../../util/control-text.js';
 import { didYouMean, didYouMeanBecause } from '../../config/suggest.js';
 import type { Diagnostic } from '../../diagnostics.js';
 import type { Workspace } from '../../engine/workspace.js';
@@ -661,7 +662,7 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
       requireValue('--review', opts.review, 'a review id', 'the id of the review to capture, as the app or `docket test -o json` shows it', true);
       for (const [flag, value] of [['--name', opts.name], ['--playbook', opts.playbook]] as const) requireValue(flag, value, 'a value', `leave ${flag} out for its default`);
       // A case name is one line: validate refuses one holding a line break or another control character (probe FL-4).
-      if (opts.name !== undefined && /[\u0000-\u001f\u007f-\u009f]/.test(opts.name)) throw new UsageError(`--name ${quoteValue(opts.name)} holds a line break or another control character, which a case name may not`, 'give a name of one line');
+      if (opts.name !== undefined && holdsControl(opts.name)) throw new UsageError(`--name ${quoteValue(opts.name)} holds a line break or another control character, which a case name may not`, 'give a name of one line');
       // It has no default: left out, the service gives the contract's digest (probe KH-6).
       requireValue('--contract', opts.contract, 'a file', 'name the local copy of the contract, or leave --contract out when the service gives its sha256');
       const out = await checkOutputFile(captureBase(io.cwd, opts.dir, opts.out), opts.out, '--out', 'tests/captured.test.yaml');
