@@ -333,6 +333,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return error;
   }
 
+  /** The error of a request whose last attempt the service answered, none of it still running there: an upload's mark can be settled by a read at once (probe FK-2). */
+  function endedThere<E extends DocketError>(error: E, answered: boolean): E {
+    error.answeredThere = answered;
+    return error;
+  }
+
   /**
    * A read changes nothing: whatever of it the service still runs, no write of it may land later
    * (a create's read for itself says of the create what its recover finds, second read SR91B-1).
@@ -862,10 +868,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (a.kind === 'response' && a.status === 429) paceRefusals++;
         // A 429 says the request was not handled: retried at the pace while the time budget lasts, up to a bound.
         const canRetry = n - paceRefusals < retries && paceRefusals <= MAX_PACE_REFUSALS && timeouts <= timeoutRetries;
-        if (decision === 'fail') throw apiError(t, a, n + 1, earlierStatuses, mayHaveLanded);
+        if (decision === 'fail') throw endedThere(apiError(t, a, n + 1, earlierStatuses, mayHaveLanded), answeredThere);
         // A last try the budget cut off: the budget's error, not the service's (probe OG-1).
         if (decision === 'retry' && !canRetry && cutByBudget(a)) throw budgetRanOut(t, a, mayHaveLanded);
-        if (decision === 'retry' && !canRetry) throw gaveUp(t, a, n + 1, earlierStatuses, mayHaveLanded);
+        if (decision === 'retry' && !canRetry) throw endedThere(gaveUp(t, a, n + 1, earlierStatuses, mayHaveLanded), answeredThere);
         // Stopped: what the service refused or lost is not sent again (a create's outcome is still read).
         if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, answeredThere);
 
@@ -909,7 +915,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
             throw stillRunning(t, a, requestId, landing);
           }
           if (readNow) checkBudget(t, a, wanted, retryAfter, mayHaveLanded);
-          if (!canRetry) throw gaveUp(t, a, n + 1, earlierStatuses.slice(0, -1), mayHaveLanded);
+          if (!canRetry) throw endedThere(gaveUp(t, a, n + 1, earlierStatuses.slice(0, -1), mayHaveLanded), answeredThere);
           if (options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, answeredThere);
         }
         retried++;

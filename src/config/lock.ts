@@ -64,6 +64,11 @@ export interface PendingUpload {
   /** The service answered it without naming what it made: it surely happened. */
   answered?: true;
   /**
+   * The service answered its last attempt with an error (a 500, not a gateway's 504): nothing of it
+   * still runs there, so a read that can tell (a Word term's version) settles it at once (probe FK-2).
+   */
+  ended?: true;
+  /**
    * The live object it takes the place of (a renamed or changed attachment, by its id and the id
    * its document pins): a pin of one of them says nothing of what this upload made.
    */
@@ -516,7 +521,7 @@ function parseDocument(text: string, label: string, line: number): { doc: LockDo
 const DOCUMENT_KEYS = Object.keys({ version: true, targets: true, synced: true, landing: true, legacy: true } satisfies Record<keyof LockDocument, true>);
 const ENTRY_KEYS = Object.keys({ id: true, file: true, sha256: true, description: true, version: true, pinned: true, superseded: true, pending: true, abandoned: true } satisfies Record<keyof LockEntry, true>);
 const ABANDONED_KEYS = Object.keys({ sha256: true, since: true } satisfies Record<keyof AbandonedRequest, true>);
-const PENDING_KEYS = Object.keys({ sha256: true, file: true, version: true, description: true, since: true, answered: true, replaces: true } satisfies Record<keyof PendingUpload, true>);
+const PENDING_KEYS = Object.keys({ sha256: true, file: true, version: true, description: true, since: true, answered: true, ended: true, replaces: true } satisfies Record<keyof PendingUpload, true>);
 
 /** The keys of `held` (at `at`) that are none of `known`, each a problem at the key, with the one meant. */
 function unknownKeys(held: readonly string[], known: readonly string[], where: string, at: readonly string[]): LockProblem[] {
@@ -909,7 +914,9 @@ function entryValueProblems(entry: Record<string, unknown>, at: readonly string[
     const mark = entry.pending as Record<string, unknown>;
     const since = mark.since as string;
     if (!isIsoTime(since)) bad(['pending', 'since'], since, 'is not a time (ISO 8601, as docket writes it)');
-    if (mark.answered !== undefined && mark.answered !== true) bad(['pending', 'answered'], mark.answered, 'is not `true`');
+    for (const flag of ['answered', 'ended'] as const) {
+      if (mark[flag] !== undefined && mark[flag] !== true) bad(['pending', flag], mark[flag], 'is not `true`');
+    }
     if (mark.replaces !== undefined && !(Array.isArray(mark.replaces) && mark.replaces.every((id) => typeof id === 'string' && UUID.test(id)))) bad(['pending', 'replaces'], mark.replaces, 'is not a list of UUIDs');
   }
   return out;

@@ -372,7 +372,7 @@ async function settledFiles(ctx: FetchContext, terms: { id: string; attributes: 
       out.set(term.id, { key, file: pending.file, sha256: pending.sha256, ...(at !== undefined ? { version: at } : {}) });
       // Its file is live by docket's doing: the record says so too, so a later edit of the file is the files' alone (probe OT-2).
       ctx.settle({ kind: 'custom-term', key, entry: entryNow, synced: { docx: pending.sha256 }, reason: `custom term ${quoteValue(key, 200)}: ${pending.file} was published (version ${at}) by an earlier apply that stopped before recording it; apply records it in docket.lock.json ${whosVersion(at)}` });
-    } else if (mayStillLand(pending.since)) {
+    } else if (!pending.ended && mayStillLand(pending.since)) {
       // Not live yet, but a request docket stopped waiting for may still be running there: sent
       // again now, the term or its version would be made twice, and neither can be deleted (probe HK).
       if (confirmed) out.set(confirmed.id, { key, ...confirmed });

@@ -158,6 +158,21 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     await expectConverged(run, dir);
   });
 
+  it('a publish the service answered 500 at every attempt does not hold the next plan back: its read says it did not happen, and apply publishes once (probe FK-2)', async () => {
+    const { dir, run } = await appliedWordTermWithNewFile();
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 500, count: 7 });
+    const failed = await run('apply', '-C', dir, '--auto-approve');
+    expect([failed.code, failed.stdout]).toEqual([1, expect.stringContaining('(7 attempts); the service may have carried it out, and the next plan shows whether it did')]);
+    const lock = await expectLockIntact(dir);
+    expect(Object.values(lock)[0]!['custom-term:Data Terms']).toMatchObject({ version: 1, pending: { version: 2, ended: true } });
+
+    // Answered, nothing of it still runs there: no ten-minute wait.
+    const again = await run('apply', '-C', dir, '--auto-approve');
+    expect([again.code, again.stdout]).toEqual([0, expect.stringContaining('the publish of terms/data.docx that an earlier apply started did not happen; apply forgets it')]);
+    expect(termsNamed(t, 'Data Terms')[0]!.versions).toHaveLength(2);
+    await expectConverged(run, dir);
+  });
+
   it('a create that never reached the service is not sent again while it may still land, then made once (second read)', async () => {
     t = await startTestEmulator({ latencyMs: 20 });
     const dir = await wordTermDir();

@@ -1766,6 +1766,18 @@ describe('stopping and the time budget', () => {
     expect(posts()).toBe(1);
   });
 
+  it('says of a write that failed every attempt whether anything of it may still run there: not when the last was answered 500, but when an earlier one got a 504 (probe FK-2)', async () => {
+    const answered = setup({ retries: 2, baseDelayMs: 1 });
+    answered.mock.intercept({ path: '/v1/x/versions', method: 'POST' }).reply(500, '').times(3);
+    const after500 = (await rejection(answered.client.request({ method: 'POST', path: '/v1/x/versions', body: {}, operation: 'publish x' }))) as DocketError;
+    expect([after500.code, after500.answeredThere, after500.notCarriedOut]).toEqual(['service-error', true, false]);
+    const gateway = setup({ retries: 2, baseDelayMs: 1 });
+    gateway.mock.intercept({ path: '/v1/x/versions', method: 'POST' }).reply(504, '');
+    gateway.mock.intercept({ path: '/v1/x/versions', method: 'POST' }).reply(500, '').times(2);
+    const after504 = (await rejection(gateway.client.request({ method: 'POST', path: '/v1/x/versions', body: {}, operation: 'publish x' }))) as DocketError;
+    expect([after504.code, after504.answeredThere]).toEqual(['service-error', false]);
+  });
+
   it('says a create stopped after an answer whether anything of it may still run there: not after a 502, but after a 504 on any attempt, or a failed look-up for it (probe JG-1, third read TR70-1)', async () => {
     const stop = new AbortController();
     stop.abort();

@@ -260,7 +260,7 @@ describe('docket.lock.json', () => {
       'attachment:Absolute': { ...ATTACHMENT, file: '/etc/shadow' },
       'attachment:Outside': { ...ATTACHMENT, file: 'attachments/../../etc/passwd' },
       'custom-term:Version': { ...TERM, id: ok, version: 0 },
-      'attachment:Pending': { pending: { file: 'p.pdf', sha256: 'c'.repeat(64), since: 'yesterday', version: 1.5, description: 7, answered: 'yes' } },
+      'attachment:Pending': { pending: { file: 'p.pdf', sha256: 'c'.repeat(64), since: 'yesterday', version: 1.5, description: 7, answered: 'yes', ended: 2 } },
     };
     // An upload each: one id held by two entries is a problem of its own.
     Object.values(entries).forEach((e, i) => {
@@ -294,6 +294,7 @@ describe('docket.lock.json', () => {
       `${at('attachment:Pending', '1.5')} invalid-lock-file docket.lock.json: entry "attachment:Pending" has pending.version 1.5, which is not a version number (a whole number from 1)`,
       `${at('attachment:Pending', '"yesterday"')} invalid-lock-file docket.lock.json: entry "attachment:Pending" has pending.since "yesterday", which is not a time (ISO 8601, as docket writes it)`,
       `${at('attachment:Pending', '"yes"')} invalid-lock-file docket.lock.json: entry "attachment:Pending" has pending.answered "yes", which is not \`true\``,
+      `${at('attachment:Pending', '2')} invalid-lock-file docket.lock.json: entry "attachment:Pending" has pending.ended 2, which is not \`true\``,
     ]);
   });
 
