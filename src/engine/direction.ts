@@ -674,8 +674,11 @@ export function fieldDirection(field: string, d: DesiredResource, l: LiveResourc
   const filesMoved = exact ? filesHash !== recorded : !recordHolds(recorded, d.fields[field]);
   // A reference recorded by its id (an export writes an attachment's id itself) and read now by
   // name (the file since names it so): the id it holds says whether live moved (probe KA-1).
+  // And the reverse: recorded by name, read now as the id the file since writes (probe GC-1).
   const liveIds = l.refIds?.[field];
-  const liveMoved = (exact ? liveHash !== recorded : !recordHolds(recorded, l.fields[field])) && !(liveIds !== undefined && liveIds !== null && fieldHash(liveIds) === recorded);
+  const liveNamed = l.refNames?.[field];
+  const recordedInOtherForm = (liveIds !== undefined && liveIds !== null && fieldHash(liveIds) === recorded) || (liveNamed !== undefined && fieldHash(liveNamed) === recorded);
+  const liveMoved = (exact ? liveHash !== recorded : !recordHolds(recorded, l.fields[field])) && !recordedInOtherForm;
   // Both sides hold one value, other than the record's: a reference recorded in another form (an
   // exported attachment id, since written `{ attachment: … }`); the record cannot say who moved.
   if (filesMoved && liveMoved && filesHash === liveHash) return l.staleRefs?.includes(field) === true ? 'files' : 'unknown';

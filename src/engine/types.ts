@@ -128,6 +128,11 @@ export interface LiveResource {
    */
   refIds?: Record<string, unknown>;
   /**
+   * For reference fields shown as the id the file writes: the same value by name, as a record
+   * taken while the file named it holds it (an edit of the file's form is no edit in the app).
+   */
+  refNames?: Record<string, unknown>;
+  /**
    * For a list of references re-pointed: the "before" to show instead of refIds, each entry by its
    * name but those naming an earlier upload, by id, so the one that moves is the one that reads apart.
    */

@@ -407,6 +407,7 @@ export const templateKind: KindModule<'template'> = {
       const fields = liveFields(info, attributes, nameOf, declared.get(normName(t.attributes.name)) ?? declaredById.get(t.id));
       const unknownFields = 'type' in fields ? undefined : { type: 'the service did not say which type of template it is' };
       const refIds: Record<string, unknown> = {};
+      const refNames: Record<string, unknown> = {};
       const refs = new Set<string>();
       const staleRefs: string[] = [];
       const repointOwed: string[] = [];
@@ -414,6 +415,7 @@ export const templateKind: KindModule<'template'> = {
       for (const [field, value] of Object.entries(flattenParameters(parametersOf(attributes, info)))) {
         if (field.endsWith('_attachment_id') && typeof value === 'string') {
           refIds[field] = value;
+          if (typeof fields[field] === 'string' && isPlainObject(nameOf(value))) refNames[field] = nameOf(value);
           if (names.has(value)) refs.add(names.get(value)!);
           // Shown by name only where the file names it; an id the file writes itself is what it says.
           if (earlier.has(value) && isPlainObject(fields[field])) {
@@ -441,6 +443,7 @@ export const templateKind: KindModule<'template'> = {
         fields,
         refs: [...refs].map((key) => ({ kind: 'attachment' as const, key })),
         refIds,
+        ...(Object.keys(refNames).length > 0 ? { refNames } : {}),
         ...(Object.keys(refsShown).length > 0 ? { refsShown } : {}),
         ...(staleRefs.length > 0 ? { staleRefs } : {}),
         ...(repointOwed.length > 0 ? { repointOwed } : {}),

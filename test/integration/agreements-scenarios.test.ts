@@ -1496,6 +1496,25 @@ describe('standard templates and attachments', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a template pointed from one attachment by name to another by its id reads as changed in the files alone, not in the app (probe GC-1)', async () => {
+    await start();
+    const second = ATTACHMENT_YAML.replace('name: Security Exhibit', 'name: Privacy Exhibit').replace('security.pdf', 'privacy.pdf');
+    const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': `${ATTACHMENT_YAML}---\n${second}`, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('security'));
+    await writeFile(join(dir, 'attachments/privacy.pdf'), pdf('privacy'));
+    await applyOk(cli, dir);
+    const privacyId = (await lockFiles(dir))['attachment:Privacy Exhibit']!.id;
+    await writeFiles(dir, { 'templates/csa.yaml': CSA_TEMPLATE_YAML.replace('include_security_policy_attachment_id: { attachment: Security Exhibit }', `include_security_policy_attachment_id: "${privacyId}"`) });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('~ update template "Cloud Service Agreement" (templates/csa.yaml:9) · changed in files\n');
+    expect((await cli('drift', '-C', dir)).code).toBe(0);
+    const pull = await cli('pull', '-C', dir, '--dry-run');
+    expect([pull.code, pull.stdout]).toEqual([0, expect.not.stringContaining('keep one by hand')]);
+    await applyOk(cli, dir);
+    expect(template('Cloud Service Agreement')!.parameters.include_security_policy_attachment_id).toBe(privacyId);
+    await expectNoChanges(cli, dir);
+  });
+
   it('uploads an attachment, points templates at it, and re-points them when the PDF changes', async () => {
     await start();
     const dir = await makeDir({ 'docket.yaml': AGREEMENTS_DOCKET_YAML, 'attachments/security.yaml': ATTACHMENT_YAML, 'templates/csa.yaml': CSA_TEMPLATE_YAML });
