@@ -1,5 +1,7 @@
 /** Live children (rules) by their parent's live id: several reports ask for them one parent at a time. */
 import { addTo } from '../util/multi-map.js';
+import { digest } from './canonical.js';
+import { fingerprint } from './diff.js';
 import type { LiveResource } from './types.js';
 
 /** The live children of a live id, from an index built when first asked (most plans never ask). */
@@ -12,4 +14,12 @@ export function childrenLookup(live: readonly LiveResource[]): (liveId: string) 
     }
     return byParent.get(liveId) ?? [];
   };
+}
+
+/**
+ * One fingerprint of a removed parent's live children: a saved plan that archives a playbook
+ * archives its rules too, so one edited, made or deleted in the app since makes it stale (probe GB-2).
+ */
+export function childrenFingerprint(children: readonly LiveResource[]): string {
+  return digest(children.map((l) => fingerprint(l)).sort()).slice(0, 16);
 }

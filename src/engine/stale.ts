@@ -8,6 +8,7 @@ import { KINDS, kindNamed, type AnyKind } from '../kinds/index.js';
 import type { Services } from '../kinds/kind.js';
 import { checkedFields, fingerprint, managedFields, storable, type KindMeta } from './diff.js';
 import { canonicalJson } from './canonical.js';
+import { childrenFingerprint, childrenLookup } from './children.js';
 import { fetchLive } from './live.js';
 import { matchedToDeclared } from './matched.js';
 import { unconfirmedSincePlan } from './uncertain.js';
@@ -165,7 +166,24 @@ export function staleReasons(plan: Plan, now: StaleCheck): string[] {
     }
   }
   reasons.push(...lostParents(plan, byId, kindsRead, gone, renaming, (kind, key) => holders.has(`${kind}|${key}`), now.renamedInFiles));
+  reasons.push(...childrenMoved(plan, now.live, gone));
   return [...new Set(reasons)];
+}
+
+/** The parents the plan removes whose children, which go with them, changed live since the plan. */
+function childrenMoved(plan: Plan, live: readonly LiveResource[], gone: ReadonlySet<string>): string[] {
+  const removed = plan.changes.filter((c) => c.childrenFingerprint !== undefined && c.liveId && !gone.has(refKey(c.kind, c.key)));
+  if (removed.length === 0) return [];
+  const childrenOf = childrenLookup(live);
+  return removed
+    .filter((c) => childrenFingerprint(childrenOf(c.liveId!)) !== c.childrenFingerprint)
+    .map((c) => `${named(c.kind, c.key)}, which the plan ${c.action === 'delete' ? 'deletes' : 'archives'}, had ${childTitle(c.kind)} edited, made or removed live since the plan (they go with it)`);
+}
+
+/** What the children of a parent kind are called (a playbook's: rules). */
+function childTitle(parentKind: string): string {
+  const child = KINDS.find((k) => k.parentKind === parentKind);
+  return child ? `${child.title.toLowerCase()}` : 'children';
 }
 
 /**
@@ -280,9 +298,14 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
   // referenced object differently when it is declared (a pinned attachment without a lock entry).
   for (const d of input.desired) if (touched.has(refKey(d.kind, d.key))) for (const r of d.refs) touched.add(refKey(r.kind, r.key));
   const declared = input.desired.filter((d) => touched.has(refKey(d.kind, d.key)));
-  const read = [...new Set([...kindsToRead(declared, input.prune, kinds), ...kinds.filter((k) => planned.has(k.name))])];
+  // The children of a parent the plan removes go with it: read again where the plan read them (probe GB-2).
+  const removedParents = new Map(plan.changes.flatMap((c) => (c.childrenFingerprint !== undefined && c.liveId ? [[c.liveId, c] as const] : [])));
+  const childKinds = kinds.filter((k) => k.parentKind !== undefined && [...removedParents.values()].some((c) => c.kind === k.parentKind));
+  const read = [...new Set([...kindsToRead(declared, input.prune, kinds), ...kinds.filter((k) => planned.has(k.name)), ...childKinds])];
   // The plan's ids find what was renamed in the app since it was matched.
-  const reading = fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared, synced: () => ({ idOf: (kindKey) => plan.ids[kindKey] }) });
+  const synced = { idOf: (kindKey: string) => plan.ids[kindKey], keysWithId: (id: string) => (removedParents.has(id) ? [refKey(removedParents.get(id)!.kind, removedParents.get(id)!.key)] : []) };
+  const readDropped = new Set([...removedParents.values()].map((c) => c.kind));
+  const reading = fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared, readDropped, synced: () => synced });
   const [{ live, uncertain }, configDigest] = await Promise.all([reading, typeof input.configDigest === 'string' ? input.configDigest : input.configDigest()]);
   // Of what the plan touches only: a plan of 200 changes asks about 200 objects, not 20,000.
   const declaredByKey = new Map(declared.map((d) => [refKey(d.kind, d.key), d]));

@@ -221,6 +221,8 @@ export interface Change {
   namesake?: true;
   /** Fingerprint of the live object when planned; `null` for creates (the key must still be free). */
   fingerprint: string | null;
+  /** For a removal of a parent whose children the plan read (one docket synced): their fingerprint, which goes with it. */
+  childrenFingerprint?: string;
   /** For a publish: the live version number when planned (the new version is the next one). */
   liveVersion?: number;
   /** For a publish that makes more than one version (a custom template's definition and terms link): how many. */

@@ -211,6 +211,28 @@ describe('review service scenarios', () => {
     await expectNoChanges(cli, dir, '--prune');
   });
 
+  it('a saved plan that archives a playbook goes stale when one of its rules is edited or made in the app since, as they go with it (probe GB-2)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA, 'playbooks/msa.yaml': MSA });
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'playbooks/msa.yaml'), '# no longer managed here\n');
+    const saved = join(dir, 'plan.json');
+    const app = new App(t.env);
+    const stale = 'playbook "Vendor MSA", which the plan archives, had rules edited, made or removed live since the plan (they go with it)';
+    for (const edit of [() => app.editRule('Vendor MSA', 'Auto-renewal', { actions: 'ACCEPT any notice' }), () => app.createRule('Vendor MSA', { name: 'Added in the app', actions: 'ACCEPT' })]) {
+      expect((await cli('plan', '-C', dir, '--prune', '--out', saved)).code).toBe(0);
+      await edit();
+      const refused = await cli('apply', '-C', dir, saved);
+      expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining(stale)]);
+      expect(livePlaybook('Vendor MSA')).toBeDefined();
+    }
+    // Unchanged since, the saved plan applies.
+    expect((await cli('plan', '-C', dir, '--prune', '--out', saved)).code).toBe(0);
+    const apply = await cli('apply', '-C', dir, saved);
+    expect([apply.code, apply.stderr]).toEqual([0, '']);
+    expect(livePlaybook('Vendor MSA')).toBeUndefined();
+    await expectNoChanges(cli, dir, '--prune');
+  });
+
   it('a saved plan that archives two live playbooks of one name and deletes two rules of one name is shown and applied, each told apart by its live id (probe YE-1)', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     await applyOk(cli, dir);
