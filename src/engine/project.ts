@@ -3,6 +3,7 @@
  * services that takes, reading live state, the guarded and targeted plan, and whether a saved plan
  * still holds. The CLI, the tests and the benchmark call these.
  */
+import { withLockSeen } from './lock-seen.js';
 import type { UnsentHold } from './unsent.js';
 import type { VariableOrigins } from '../config/schema.js';
 import { uniqueDiagnostics, type Diagnostic } from '../diagnostics.js';
@@ -247,7 +248,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   // Only drift and pull (read-only) use them: a plan or apply gathers none.
   const planned = new Set(read.map((k) => k.name));
   const readForOthers = input.readOnly ? [...byKind].flatMap(([kind, objects]) => (planned.has(kind) ? [] : objects)) : [];
-  return { plan, live, diagnostics, unmatched, ...(readForOthers.length > 0 ? { readForOthers } : {}) };
+  return { plan: withLockSeen(plan, input.lock), live, diagnostics, unmatched, ...(readForOthers.length > 0 ? { readForOthers } : {}) };
 }
 
 function parseTargets(texts: readonly string[], kinds: readonly AnyKind[]): TargetSpec[] {

@@ -10,6 +10,7 @@ import { checkedFields, fingerprint, managedFields, storable, type KindMeta } fr
 import { canonicalJson } from './canonical.js';
 import { childrenFingerprint, childrenLookup } from './children.js';
 import { fetchLive } from './live.js';
+import { lockMovedSincePlan } from './lock-seen.js';
 import { matchedToDeclared } from './matched.js';
 import { unconfirmedSincePlan } from './uncertain.js';
 import { landingSincePlan, type LandingMarks } from './landing.js';
@@ -330,7 +331,7 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
   const checks = staleReasons(plan, { configDigest, target, live, checked, checkedBefore, read: new Set(read.map((k) => k.name)), uncomparable, unrecorded: naming, renamedInFiles });
   // Elsewhere, the lock's records here say nothing of the plan's uploads and creates: the target is the reason (probe FG-5).
   if (checks.some((reason) => reason.startsWith(OTHER_TARGET))) return checks;
-  const reasons = [...checks, ...unconfirmedSincePlan(plan, uncertain), ...landingSincePlan(plan, input.landing ?? new Map(), input.desired), ...lost.values()];
+  const reasons = [...checks, ...lockMovedSincePlan(plan, input.lock), ...unconfirmedSincePlan(plan, uncertain), ...landingSincePlan(plan, input.landing ?? new Map(), input.desired), ...lost.values()];
   // Worth comparing only against the configuration the plan was made from.
   return plan.config_digest === configDigest ? [...reasons, ...editedChanges(plan, input.desired, kinds), ...removalsOfDeclared(plan, input.desired, live)] : reasons;
 }

@@ -269,6 +269,8 @@ export interface AdoptableFile {
   values?: Record<string, unknown>;
   /** Only `values` are unknown: the file is recorded already, and they are added to its entry. */
   valuesOnly?: boolean;
+  /** The digest of the entry the plan read under this key (null: none): another since makes a saved plan stale. */
+  lock_was?: string | null;
 }
 
 /**
@@ -284,6 +286,8 @@ export interface LockUpdate {
   reason: string;
   /** The `since` of the pending mark this update gives up: a saved plan applied later gives up that mark only. */
   pending_since?: string;
+  /** The digest of the entry the plan read under this key (null: none): another since makes a saved plan stale. */
+  lock_was?: string | null;
   /**
    * A write found to have happened (a Word publish a killed apply made): the compared fields it
    * set, as that apply would have recorded them, so its change reads as docket's, not the app's.

@@ -74,6 +74,30 @@ describe('kill -9 after the service did an upload, before docket heard', () => {
     await expectConverged(run, dir);
   });
 
+  it('a saved plan that records a publish an earlier apply made is stale once another apply recorded a later version: it would put the old one back (probe GA-1)', async () => {
+    const { dir, run } = await appliedWordTermWithNewFile();
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 'hang' });
+    await killWhen(t, dir, () => termsNamed(t, 'Data Terms')[0]!.versions.length === 2, 'version 2');
+    const saved = join(await makeDir({}), 'old.json');
+    expect((await run('plan', '-C', dir, '--out', saved)).code).toBe(0);
+    expect(JSON.parse(await readFile(saved, 'utf8')).lock_updates).toHaveLength(1);
+    // Another apply records it, then publishes two more versions (the file changed, then put back).
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    const two = await readFile(join(dir, 'terms/data.docx'));
+    await writeFile(join(dir, 'terms/data.docx'), docx('version three'));
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    await writeFile(join(dir, 'terms/data.docx'), two);
+    expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
+    const lockPath = join(dir, 'docket.lock.json');
+    const lock = await readFile(lockPath, 'utf8');
+
+    const old = await run('apply', '-C', dir, saved);
+    expect([old.code, old.stderr]).toEqual([1, expect.stringContaining('docket.lock.json\'s entry for custom-term "Data Terms" changed since the plan (an apply recorded another upload or version since)')]);
+    expect(await readFile(lockPath, 'utf8')).toBe(lock);
+    expect(termsNamed(t, 'Data Terms')[0]!.versions).toHaveLength(4);
+    await expectConverged(run, dir);
+  });
+
   it('a published version is said as the version that publish became, not one the app published since (probe OT-1)', async () => {
     const { dir, run } = await appliedWordTermWithNewFile();
     t.emulator.faults.add({ method: 'POST', path_pattern: '/versions', status: 'hang' });
