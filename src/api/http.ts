@@ -19,6 +19,7 @@ import { MAX_BODY_BYTES } from './answer-limit.js';
 import { encodeMultipart } from './multipart.js';
 import { isPlainObject } from '../util/plain.js';
 import { shortId } from './path-segment.js';
+import { pathQueriesHidden } from '../config/url-secrets.js';
 import { urlProblem } from '../config/url-policy.js';
 import { pageSizeUnderLimit, queryShown, attributesOf, bodyProblem, countProblem, endpointKey, resourceProblem, isArchived, isPageSizeRejection, lastPageFromBody, currentPageFromBody, listProblem, looksTruncated, nextFromBody, pagesCountProblem, PAGE_SIZE, smallerPageSize, statedRecords } from './paging.js';
 import { apiKeyProblem, apiKeyProblemHint } from '../config/api-keys.js';
@@ -661,7 +662,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
                 : `check the ${service} service URL (${base.url}) and that the service is reachable from here${options.proxyVariable ? `, through the proxy ${options.proxyVariable} names` : ''}`,
       );
     }
-    const problem = parseProblem(a.text, a.headers, clean);
+    const problem = parseProblem(a.text, a.headers, (text) => pathQueriesHidden(clean(text)));
     const outcome = maybeDone(t, landed);
     // A service that failed before it refused for pace is in trouble, not only busy: the hint says the first.
     const hintStatus = a.status === 429 ? (earlierStatuses.find((s) => s >= 500) ?? a.status) : a.status;

@@ -131,6 +131,18 @@ const URL_IN_LINE = /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]*:[\\/]+|(?<![:
  */
 const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]*:(?![/\\])(?:(?![:][/\\])[^\s"'`?#[\]{},])*@/g;
 
+/** A path with a query, written without scheme or host (`/v1/users?page=2&access_token=…`). */
+const PATH_WITH_QUERY = /(?<![A-Za-z0-9+.:/\\-])(\/[^\s"'`<>?#]*)\?[^\s"'`<>]*/g;
+
+/**
+ * A service's own error text with each path it echoes shown as `withoutSecrets` shows a URL: its
+ * query as `?…`. A gateway echoes the request's path, and a paging link's query may hold a token
+ * (probe GE-1); the line's URLs with a scheme are hidden where it is printed (lineWithoutSecrets).
+ */
+export function pathQueriesHidden(text: string): string {
+  return text.includes('?') ? text.replace(PATH_WITH_QUERY, '$1?…') : text;
+}
+
 /**
  * A line of text output shows (a message, a name, a value): each URL in it as `withoutSecrets`
  * shows it.

@@ -973,6 +973,18 @@ describe('errors', () => {
     expect(e3.hint).toBe('check DOCKET_API_KEY: the review service did not accept the API key');
   });
 
+  it('shows a path the service echoes in its error text without its query, which may hold a paging token (probe GE-1)', async () => {
+    const { mock, client } = setup();
+    mock.intercept({ path: '/v1/a' }).reply(400, { errors: [{ detail: 'bad page /review/v1/users?page%5Bnumber%5D=2&access_token=SECRETTOKEN123456' }] });
+    const json = (await rejection(client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
+    expect(json.message).toContain('bad page /review/v1/users?…');
+    const plain = setup();
+    plain.mock.intercept({ path: '/v1/a' }).reply(404, 'Cannot GET /review/v1/users?access_token=PLAINSECRET42', { headers: { 'content-type': 'text/plain' } });
+    const text = (await rejection(plain.client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
+    expect(text.message).toContain('Cannot GET /review/v1/users?…');
+    for (const e of [json, text]) expect(e.message).not.toMatch(/SECRET/);
+  });
+
   it('says a redirect is one, where it leads (no password, query or key), and that docket does not follow it', async () => {
     const { mock, client } = setup();
     mock.intercept({ path: '/v1/a' }).reply(302, '', { headers: { location: `https://bob:pw@other.example/review/v1/a?token=${KEY}` } });
