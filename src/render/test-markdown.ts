@@ -43,6 +43,8 @@ interface Layout {
   broken: number;
   /** Rows of the other cases shown, at most, per test file: these go first (probe JB-1: one limit for both kept a small file's passing rows and dropped a large one's failing rows). */
   passing: number;
+  /** The test files' warnings shown, at most: cut to half the comment before anything else is (probe GE-2). */
+  warnings?: number;
 }
 
 /** Whether a case is one a reviewer of the comment must see: it did not pass (a skipped case was not run). */
@@ -117,12 +119,31 @@ function render(report: TestReport, layout: Layout, suites: number, failOnWarn: 
   out.push('');
   const failing = failedOnWarn(report, failOnWarn);
   if (failing) out.push(`**${ICON.fail} Failed:** \`--fail-on-warn\` fails the run on ${failing}.`, '');
-  const warnings = report.warnings ?? [];
-  if (warnings.length > 0) out.push(...warnings.map((d) => `- ${ICON.warn} ${codeSpan(`${d.file}:${d.line}`)} ${escapeMarkdown(d.message)}`), '');
+  const warnings = warningLines(report);
+  const shownWarnings = Math.min(warnings.length, layout.warnings ?? Infinity);
+  if (warnings.length > 0) out.push(...warnings.slice(0, shownWarnings));
+  if (shownWarnings < warnings.length) out.push(`- _… and ${plural(warnings.length - shownWarnings, 'more warning')} not listed: the job log has them all_`);
+  if (warnings.length > 0) out.push('');
   for (const s of report.suites.slice(0, suites)) out.push(...suiteSection(s, layout));
   if (suites < report.suites.length) out.push(`_…and ${plural(report.suites.length - suites, 'more test file')}, left out to keep this comment under the size limit; the job log and --junit have them all._`, '');
   for (const n of report.notes) out.push(`_${escapeMarkdown(n)}_`, '');
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+function warningLines(report: TestReport): string[] {
+  return (report.warnings ?? []).map((d) => `- ${ICON.warn} ${codeSpan(`${d.file}:${d.line}`)} ${escapeMarkdown(d.message)}`);
+}
+
+/** How many of the warnings' lines fit in `budget` characters. */
+function warningsWithin(lines: readonly string[], budget: number): number {
+  let used = 0;
+  let n = 0;
+  for (const line of lines) {
+    if (used + line.length + 1 > budget) break;
+    used += line.length + 1;
+    n++;
+  }
+  return n;
 }
 
 export function renderTestMarkdown(report: TestReport, options: TestMarkdownOptions = {}): string {
@@ -131,7 +152,9 @@ export function renderTestMarkdown(report: TestReport, options: TestMarkdownOpti
   const most = Math.max(0, ...report.suites.map((s) => s.cases.length));
   const text = render(report, { details: Infinity, broken: most, passing: most }, report.suites.length, failOnWarn);
   if (text.length < max) return text;
-  const renderCut = (layout: Layout, note: string): string => render(report, layout, report.suites.length, failOnWarn) + note;
+  // The warnings take half the comment at most, whatever else is cut: the cases are what it is for.
+  const warnings = warningsWithin(warningLines(report), max / 2);
+  const renderCut = (layout: Layout, note: string): string => render(report, { ...layout, warnings }, report.suites.length, failOnWarn) + note;
   const fits = (layout: Layout, note: string): boolean => renderCut(layout, note).length < max;
   // Passing rows go first, with every failure's details, while every case not passing still has its row.
   const passingCut = '\n_This comment was cut to stay under GitHub’s size limit: some passing rows are left out. The job log and the --junit report have everything._\n';
@@ -145,10 +168,10 @@ export function renderTestMarkdown(report: TestReport, options: TestMarkdownOpti
   const rows = mostRows(1, most, (n) => fits({ details: 0, broken: n, passing: 0 }, note));
   if (rows !== undefined) return renderCut({ details: 0, broken: rows, passing: 0 }, note);
   for (let suites = report.suites.length - 1; suites >= 0; suites--) {
-    const cut = render(report, { details: 0, broken: 1, passing: 0 }, suites, failOnWarn);
+    const cut = render(report, { details: 0, broken: 1, passing: 0, warnings }, suites, failOnWarn);
     if (cut.length + note.length < max) return cut + note;
   }
-  return `### docket test\n\n${tally(report).cases} cases; the report is too large for a comment: see the job log.\n`;
+  return `### docket test\n\n${plural(tally(report).cases, 'case')}; the report is too large for a comment: see the job log.\n`;
 }
 
 /** The most rows, from `least` to `most`, with which the comment fits (it grows with the rows); undefined when even `least` does not. */

@@ -277,6 +277,19 @@ describe('the pull-request comment', () => {
     expect(emptied).not.toMatch(/\|---\|[^\n]*\n(?!\|)/);
   });
 
+  it('cuts the test files\' warnings to half the comment before a failing case loses its row or its detail (probe GE-2)', () => {
+    const warnings = Array.from({ length: 2000 }, (_, i) => ({ file: 'tests/nda.test.yaml', line: i + 1, col: 3, severity: 'warning' as const, code: 'unknown-key', message: `values: ${JSON.stringify(`field_${i}`)} is no field of the template` }));
+    const md = renderTestMarkdown({ ...report, warnings, suites: [{ ...report.suites[0]!, cases: [kase('fails', 'fail')] }] });
+    expect(md.length).toBeLessThan(60_000);
+    expect(md).toContain('| fails |');
+    expect(md).toContain('**fails** (tests/nda.test.yaml:9): expected redline');
+    expect(md).toContain('`tests/nda.test.yaml:1` values: "field\\_0" is no field of the template');
+    expect(md).toMatch(/- _… and [\d,]+ more warnings not listed: the job log has them all_/);
+    const listed = md.split('\n').filter((l) => l.startsWith('- ⚠️')).join('\n');
+    expect(listed.length).toBeLessThanOrEqual(30_000);
+    expect(listed.length).toBeGreaterThan(25_000);
+  });
+
   it('when cut, keeps only the columns and legend lines of the rows it shows: each failing case its own expectation (probe MZ-3)', () => {
     const own = (i: number): CaseOutcome => kase(`case ${i}`, 'fail', { expectations: [{ label: `summary contains "zzz ${i}"`, severity: 'error', at: at(9), held: 0, runs: 1, got: 'nothing' }] });
     const md = renderTestMarkdown({ ...report, suites: [{ ...report.suites[0]!, cases: Array.from({ length: 400 }, (_, i) => own(i)) }] });
