@@ -138,6 +138,17 @@ async function exportTo(from: string, ...extra: string[]): Promise<{ out: string
 }
 
 describe('docket export', () => {
+  it('of the README\'s adoption recipe reads both services with only the API key set: its docket.yaml names the review service too (probe GF-1)', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const written = /printf '([^']+)' > acme-src\/docket\.yaml/.exec(readme)![1]!.replace(/\\n/g, '\n');
+    const source = await makeDir({ 'docket.yaml': written });
+    const out = join(await makeDir({}), 'acme');
+    const result = await runCli(['export', '-C', source, '--emulator', '--out', out], { env: {} });
+    expect([result.code, result.stdout]).toEqual([0, expect.not.stringContaining('was not read')]);
+    expect(Object.keys(await tree(out))).toEqual(expect.arrayContaining(['members.yaml', 'organization.yaml']));
+    expect((await tree(out))['organization.yaml']).toMatch(/^review:/m);
+  });
+
   it('an exported template the app points at another attachment since is drift, not a refusal: the file\'s id was this organization\'s when exported (probe QA-1)', async () => {
     await seed();
     // Exported from a checkout with no record of the upload (everything was made in the app).
