@@ -8,6 +8,7 @@ import { markInvisible } from '../config/quote.js';
 import { lineWithoutSecrets } from '../config/url-secrets.js';
 import { markedControl } from '../util/control-text.js';
 import { stripControl } from './sanitize.js';
+import { canonicalJson } from '../engine/canonical.js';
 import { formatValue } from './value.js';
 import { displayWidth } from './width.js';
 import { ACCENTS_ONLY, composed, differOnlyInAccents } from '../util/nfc.js';
@@ -46,7 +47,9 @@ export function itemDiff(before: unknown, after: unknown): string[] | undefined 
   if (!Array.isArray(before) || !Array.isArray(after)) return undefined;
   const nested = (list: readonly unknown[]): boolean => list.some((item) => item !== null && typeof item === 'object');
   if (before.length <= SHORT_LIST && after.length <= SHORT_LIST && !nested(before) && !nested(after)) return undefined;
-  const itemLines = (list: readonly unknown[]): string => list.map((item) => `${formatValue(item)}\n`).join('');
+  // An item both sides hold reads as one line on both, whatever order the keys of its mapping are written in (probe GC-2).
+  const shownBefore = new Map(before.map((item) => [canonicalJson(item), formatValue(item)]));
+  const itemLines = (list: readonly unknown[]): string => list.map((item) => `${shownBefore.get(canonicalJson(item)) ?? formatValue(item)}\n`).join('');
   const lines = unified(itemLines(before), itemLines(after));
   return lines.length > 0 ? lines : undefined;
 }

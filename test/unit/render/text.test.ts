@@ -278,6 +278,11 @@ describe('renderPlanText', () => {
     expect(created).toContain('      subprocessors_attributes: [{"name":"Sub 1","country":"DE"},');
   });
 
+  it('shows an item of a list of mappings both sides hold as unchanged, whatever order its keys are written in (probe GC-2)', () => {
+    const out = text(plan([change('update', 'template', 'DPA', { fields: { subprocessors_attributes: [[{ name: 'AWS', country: 'USA' }], [{ country: 'USA', name: 'AWS' }, { name: 'GCP', country: 'USA' }]] } })]));
+    expect(out).toContain(['      subprocessors_attributes:', '        @@ -1,1 +1,2 @@', '         {"name":"AWS","country":"USA"}', '        +{"name":"GCP","country":"USA"}', ''].join('\n'));
+  });
+
   it('diffs a multi-line value against nothing for a create, and a single line becoming multi-line', () => {
     const created = text(plan([change('create', 'rule', 'P/T', { fields: { actions: [null, 'one\ntwo'] } })]));
     expect(created).toContain('      actions:\n        @@ -0,0 +1,2 @@\n        +one\n        +two\n');
