@@ -623,7 +623,8 @@ export function diff(input: DiffInput): DiffResult {
           ...(formerSource(d, d.renamedFrom.indexOf(former)) ?? d.source),
           hint: removes
             ? `remove "${former}" from \`renamed_from\`, or declare it to keep it`
-            : `remove "${former}" from \`renamed_from\`, or remove the live one (in the app, ${removal ? `or by a plan without --target, which ${removal} it` : 'or with --prune where docket can'})`,
+            : // Which live one goes decides what is kept: the former, or the one holding the new name (probe GB-4).
+              `remove "${former}" from \`renamed_from\` to keep both; to let the live "${former}" go, remove it (in the app, ${removal ? `or by a plan without --target, which ${removal} it` : 'or with --prune where docket can'}); to rename it onto "${d.name}" after all, remove the live "${d.name}" in the app first`,
         },
       );
     }

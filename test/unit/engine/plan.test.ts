@@ -75,7 +75,7 @@ describe('buildPlan', () => {
     const renamed = desiredPlaybook('NDA 2025', { renamedFrom: ['NDA'], fieldSources: { renamed_from: pos(3, 15, 'playbooks/nda.yaml') } });
     const { plan: p } = plan([renamed], [livePlaybook('pb-1', 'NDA'), livePlaybook('pb-2', 'NDA 2025')]);
     expect(p?.warnings).toContain(
-      'playbook "NDA 2025" says it was renamed from "NDA", but both are live: docket matches the live "NDA 2025" and leaves "NDA" as it is (playbooks/nda.yaml:3): remove "NDA" from `renamed_from`, or remove the live one (in the app, or with --prune where docket can)',
+      'playbook "NDA 2025" says it was renamed from "NDA", but both are live: docket matches the live "NDA 2025" and leaves "NDA" as it is (playbooks/nda.yaml:3): remove "NDA" from `renamed_from` to keep both; to let the live "NDA" go, remove it (in the app, or with --prune where docket can); to rename it onto "NDA 2025" after all, remove the live "NDA 2025" in the app first',
     );
   });
 
