@@ -39,6 +39,8 @@ export interface DriftItem {
   moved_from?: string;
   /** Removed live while its document pins its `id:`: no apply makes it again under that id (a plan error, pinned-id-not-found); pull takes it out (second read SR79-3). */
   pinned?: true;
+  /** The live object's id, where another live object of its kind has its name too: the two items are told apart by it (probe GE-3). */
+  live_id?: string;
 }
 
 /** A live object a pending document names (`docket export` wrote it; its file is still to add). */
@@ -145,6 +147,7 @@ export function driftReport(input: DriftInput): DriftReport {
     ...(c.source ? { source: c.source } : {}),
     ...(c.liveUpdatedAt ? { updated_at: c.liveUpdatedAt } : {}),
     ...(c.policy ? { policy: c.policy } : revertWritten(c) ? { policy: 'revert' as const } : {}),
+    ...(c.namesake && c.liveId ? { live_id: c.liveId } : {}),
   });
   // One object changed in the app is one item of drift, whatever changes the plan makes of it.
   const toDrift = adderTo(report.drift, true);
@@ -225,6 +228,9 @@ export function driftReport(input: DriftInput): DriftReport {
   if (removedWith.size > 0) report.removedWith = removedWith;
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
   let renames: LiveRenames | undefined;
+  // Two live objects of one name no file declares: each item says its id (probe GE-3).
+  const unmatchedNames = new Map<string, number>();
+  for (const l of input.unmatched) unmatchedNames.set(refKey(l.kind, l.key), (unmatchedNames.get(refKey(l.kind, l.key)) ?? 0) + 1);
   for (const l of input.unmatched) {
     if (input.quiet.has(l.kind) || inPlan.has(l.id)) continue;
     const pendingIn = pendingDocumentOf(input.pendingDocuments, l);
@@ -235,7 +241,8 @@ export function driftReport(input: DriftInput): DriftReport {
     // Declared before and dropped from the files (a kind the services cannot delete): not drift.
     const removed = droppedFromFiles(l, input.sync, input.plan.ids, input.declared);
     if (!removed && input.onlyDropped?.has(l.kind)) continue;
-    const entry: DriftItem = { kind: l.kind, key: l.key, name: l.name, direction: removed ? 'removed-in-files' : 'only-live', fields: [], ...(l.updatedAt ? { updated_at: l.updatedAt } : {}) };
+    const namesake = (unmatchedNames.get(refKey(l.kind, l.key)) ?? 0) > 1 ? { live_id: l.id } : {};
+    const entry: DriftItem = { kind: l.kind, key: l.key, name: l.name, direction: removed ? 'removed-in-files' : 'only-live', fields: [], ...(l.updatedAt ? { updated_at: l.updatedAt } : {}), ...namesake };
     // Here only for a child a target names (`rule/P/R`): the object itself is not reported.
     const named = input.named?.(l) ?? true;
     // Changed live since: the live part is drift, as for one a change removes (prune may come later).

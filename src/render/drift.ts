@@ -190,7 +190,8 @@ export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftText
     const at = i.source ? ` (${onePath(i.source.file)}:${i.source.line})` : '';
     const when = i.updated_at ? ` · updated ${oneLine(i.updated_at)}` : '';
     const policy = i.policy ? ` · drift: ${i.policy}` : '';
-    return `  ${directionSign(i.direction)} ${subject(i, quote)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
+    const id = i.live_id ? ` (id ${oneLine(i.live_id)})` : '';
+    return `  ${directionSign(i.direction)} ${subject(i, quote)}${id}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
   };
   for (const g of groups(report.drift)) {
     lines.push(paint('bold', `${g.title} (${g.items.length})`), ...listed(g.items, report).map((i) => `${line(i)}${removedWithSaid(i, report)}`), '');
@@ -263,7 +264,8 @@ function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxC
     const at = i.source ? ` · ${codeSpan(`${i.source.file}:${i.source.line}`)}` : '';
     const when = i.updated_at ? ` · updated ${codeSpan(i.updated_at)}` : '';
     const policy = i.policy ? ` · drift: ${i.policy}` : '';
-    return `- \`${directionSign(i.direction)}\` ${subject(i, listedName)}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
+    const id = i.live_id ? ` (id ${codeSpan(i.live_id)})` : '';
+    return `- \`${directionSign(i.direction)}\` ${subject(i, listedName)}${id}${at}${fields ? `: ${fields}` : ''}${when}${policy}`;
   };
   const sections = groups(report.drift);
   const lists = [...sections.map((g) => listed(g.items, report).map((i) => `${item(i)}${removedWithSaid(i, report)}`)), ...(report.ignored.length > 0 ? [listed(report.ignored, report).map((i) => `${item(i)}${removedWithSaid(i, report)}`)] : [])];

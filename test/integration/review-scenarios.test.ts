@@ -233,6 +233,22 @@ describe('review service scenarios', () => {
     await expectNoChanges(cli, dir, '--prune');
   });
 
+  it('drift tells two live playbooks of one name apart by their ids, in -o json and in text (probe GE-3)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
+    await applyOk(cli, dir);
+    const app = new App(t.env);
+    const twins = [await app.createPlaybook({ name: 'Twin' }), await app.createPlaybook({ name: 'Twin' })];
+    const json = await cli('drift', '-C', dir, '-o', 'json');
+    const items = (JSON.parse(json.stdout) as { drift: { key: string; live_id?: string }[] }).drift.filter((i) => i.key === 'Twin');
+    expect(items.map((i) => i.live_id).sort()).toEqual([...twins].sort());
+    const text = await cli('drift', '-C', dir);
+    for (const id of twins) expect(text.stdout).toContain(`playbook "Twin" (id ${id})`);
+    // One of a name has none.
+    await app.createPlaybook({ name: 'Single' });
+    const single = await cli('drift', '-C', dir, '-o', 'json');
+    expect((JSON.parse(single.stdout) as { drift: { key: string; live_id?: string }[] }).drift.find((i) => i.key === 'Single')).not.toHaveProperty('live_id');
+  });
+
   it('a saved plan that archives two live playbooks of one name and deletes two rules of one name is shown and applied, each told apart by its live id (probe YE-1)', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     await applyOk(cli, dir);
