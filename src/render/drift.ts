@@ -169,17 +169,23 @@ export function driftCounts(items: readonly DriftItem[]): string {
 export interface DriftTextOptions {
   color: boolean;
   /** `--kind` and `--target` as given: what was compared, when not everything. */
-  scope?: readonly string[];
+  scope?: readonly ScopeFlag[];
   /** The `-C` the run was given, for the commands the report names (adoptFilesCommand). */
   dir?: string;
   commands?: Commands;
 }
 
+/** A `--kind` or `--target` flag as given, and what it compares when that is not plain (said beside it, not as part of it). */
+export interface ScopeFlag {
+  flag: string;
+  note?: string;
+}
+
 /** What a report limited by `--kind` or `--target` says of what it left out. */
-export function scopeLine(scope: readonly string[] | undefined, show: (s: string) => string): string | undefined {
+export function scopeLine(scope: readonly ScopeFlag[] | undefined, show: (s: string) => string): string | undefined {
   if (!scope || scope.length === 0) return undefined;
   // As a partial plan names its targets: hundreds of --target flags are not one line of a CI log.
-  return `Compared only ${shortList(scope.map(show))}: other differences are not shown.`;
+  return `Compared only ${shortList(scope.map((s) => `${show(s.flag)}${s.note ? ` (${s.note})` : ''}`))}: other differences are not shown.`;
 }
 
 export function renderDriftText(plan: Plan, report: DriftReport, opts: DriftTextOptions): string {
@@ -249,11 +255,11 @@ export function listedName(name: string): string {
 }
 
 /** `limitSaid`: the limit a cut report names, when it was fitted to less room than that (fitPrinted). */
-export function renderDriftMarkdown(plan: Plan, report: DriftReport, maxChars = MARKDOWN_MAX_CHARS, scope?: readonly string[], limitSaid = maxChars, dir?: string, commands: Commands = AS_WRITTEN): string {
+export function renderDriftMarkdown(plan: Plan, report: DriftReport, maxChars = MARKDOWN_MAX_CHARS, scope?: readonly ScopeFlag[], limitSaid = maxChars, dir?: string, commands: Commands = AS_WRITTEN): string {
   return fitMarkdown((budget) => driftMarkdown(plan, report, budget, limitSaid, scope, dir, commands), maxChars);
 }
 
-function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxChars: number, scope: readonly string[] | undefined, dir: string | undefined, cmd: Commands): string {
+function driftMarkdown(plan: Plan, report: DriftReport, budget: ListBudget, maxChars: number, scope: readonly ScopeFlag[] | undefined, dir: string | undefined, cmd: Commands): string {
   const lines = ['### docket drift', '', markdownTargetLine(plan), ''];
   if (report.drift.length === 0) lines.push('**No drift.** The live services have not moved away from the files.', '');
   else {

@@ -13,7 +13,7 @@ import { cutNote, fitMarkdown, listShares, MARKDOWN_MAX_CHARS, joinWithin, pushW
 import { docketText, targetLine as markdownTargetLine } from './markdown.js';
 import { painter } from './paint.js';
 import { codeSpan, defuseWorkflowCommands, escapeMarkdown, fencedBlock, stripControl } from './sanitize.js';
-import { listedName, scopeLine } from './drift.js';
+import { listedName, scopeLine, type ScopeFlag } from './drift.js';
 import { headerLines } from './text.js';
 import { oneLine, onePath, quote } from './value.js';
 import { invisibleCounts, invisibleIn, markInvisible, withoutInvisible } from '../config/quote.js';
@@ -157,7 +157,7 @@ export interface PullTextOptions {
   color: boolean;
   dryRun: boolean;
   /** `--kind` and `--target` as given: what was compared, when not everything. */
-  scope?: readonly string[];
+  scope?: readonly ScopeFlag[];
   /** Where the sync records are written (docket.lock.json, or with --emulator .docket/emulator-sync.json), as shown. */
   syncFile?: string;
   /** The plan that checks what was pulled, as this run was given (its folder, --env, --emulator); `docket plan` when none. */
@@ -225,7 +225,7 @@ const FILES_SHARE = 4_000;
 
 /** `limitSaid`: the limit a cut report names, when it was fitted to less room than that (fitPrinted). */
 /** `refusal`: a dry run's guard, which the pull itself would refuse: said in the report, where a pull request shows it (probe EI-2). */
-export function renderPullMarkdown(plan: Plan, result: PullResult, opts: { dryRun: boolean; maxChars?: number; limitSaid?: number; scope?: readonly string[]; syncFile?: string; refusal?: string }): string {
+export function renderPullMarkdown(plan: Plan, result: PullResult, opts: { dryRun: boolean; maxChars?: number; limitSaid?: number; scope?: readonly ScopeFlag[]; syncFile?: string; refusal?: string }): string {
   const maxChars = opts.maxChars ?? MARKDOWN_MAX_CHARS;
   const warning = opts.refusal ? `> [!WARNING]\n> ${escapeMarkdown(opts.refusal)}\n\n` : '';
   return fitMarkdown((budget) => withWarning(pullMarkdown(plan, result, opts.dryRun, budget, opts.limitSaid ?? maxChars, opts.scope, opts.syncFile), warning), maxChars);
@@ -238,7 +238,7 @@ function withWarning(report: string, warning: string): string {
   return at === -1 ? `${report}\n${warning}` : `${report.slice(0, at + 2)}${warning}${report.slice(at + 2)}`;
 }
 
-function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: ListBudget, maxChars: number, scope: readonly string[] | undefined, syncFile: string | undefined): string {
+function pullMarkdown(plan: Plan, result: PullResult, dryRun: boolean, budget: ListBudget, maxChars: number, scope: readonly ScopeFlag[] | undefined, syncFile: string | undefined): string {
   const fmt = { name: listedName, code: codeSpan };
   // The files to review take their room (up to a share) before the changes do: a long list of
   // changes cut short is still told by its count, while a report naming none of its files is no use.

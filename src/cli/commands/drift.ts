@@ -22,7 +22,7 @@ import { heirsOf, renamedOnto } from '../../engine/direction.js';
 import { exportKinds } from '../../export/layout.js';
 import { KINDS } from '../../kinds/index.js';
 import { UsageError } from '../../errors.js';
-import { pullable, renderDriftJson, renderDriftMarkdown, renderDriftText } from '../../render/drift.js';
+import { pullable, renderDriftJson, renderDriftMarkdown, renderDriftText, type ScopeFlag } from '../../render/drift.js';
 import { fitPrinted, MARKDOWN_MAX_CHARS } from '../../render/markdown-fit.js';
 import { interruptsOf, useColor, type Io } from '../io.js';
 import { repeatable, withCommon, type CommonOptions } from '../options.js';
@@ -73,12 +73,12 @@ export function refuseTargetsOutsideKinds(targets: readonly string[], kinds: rea
 }
 
 /** What a report limited by `--kind` and `--target` compared, as given (nothing when not limited). */
-export function scopeOf(opts: { kind: readonly string[]; target: readonly string[] }): string[] {
-  const only = (k: string): string => {
+export function scopeOf(opts: { kind: readonly string[]; target: readonly string[] }): ScopeFlag[] {
+  const kind = (k: string): ScopeFlag => {
     const what = spelledKind(k, KINDS)?.comparedOnlyDeclared;
-    return what ? ` (${what})` : '';
+    return { flag: `--kind ${k}`, ...(what ? { note: what } : {}) };
   };
-  return [...opts.kind.map((k) => `--kind ${k}${only(k)}`), ...opts.target.map((t) => `--target ${t}`)];
+  return [...opts.kind.map(kind), ...opts.target.map((t) => ({ flag: `--target ${t}` }))];
 }
 
 /** With `--kind`, the services of those kinds too (they may have no file yet). */

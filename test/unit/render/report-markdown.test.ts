@@ -190,12 +190,12 @@ describe('drift and pull markdown at scale', () => {
     expect(text).toContain('now names playbook "TT<U+200B>2"');
     expect(text).not.toContain('\u200b');
     // In a pull request's comment too: inside a code span, and in the line saying what was compared.
-    const markdown = renderPullMarkdown(plan([]), result, { dryRun: false, scope: ['custom-template/K\u200b1'] });
+    const markdown = renderPullMarkdown(plan([]), result, { dryRun: false, scope: [{ flag: 'custom-template/K\u200b1' }] });
     expect(markdown).toContain('`definition.sections.0.fields.no<U+200B>te` (`k.yaml:3`)');
     expect(markdown).toContain('`custom-template/K<U+200B>1`');
     expect(markdown).not.toContain('\u200b');
     const drift = { drift: [{ kind: 'rule', key: 'NDA/T', name: 'T', direction: 'changed-live', fields: [{ field: 'actions' }] } as DriftItem], ignored: [], pending: [] };
-    for (const out of [renderDriftText(plan([]), drift, { color: false, scope: ['rule/NDA/T\u200b'] }), renderDriftMarkdown(plan([]), drift, undefined, ['rule/NDA/T\u200b'])]) {
+    for (const out of [renderDriftText(plan([]), drift, { color: false, scope: [{ flag: 'rule/NDA/T\u200b' }] }), renderDriftMarkdown(plan([]), drift, undefined, [{ flag: 'rule/NDA/T\u200b' }])]) {
       expect(out).toMatch(/Compared only `?rule\/NDA\/T<U\+200B>`?:/);
       expect(out).not.toContain('\u200b');
     }
@@ -345,7 +345,7 @@ describe('drift and pull markdown at scale', () => {
   });
 
   it('says a drift or pull limited by --kind or --target compared only that, in text and markdown', () => {
-    const scope = ['--kind custom-term', '--target playbook/NDA'];
+    const scope = [{ flag: '--kind custom-term' }, { flag: '--target playbook/NDA' }];
     const none = { drift: [], ignored: [], pending: [] };
     const nothing: PullResult = { pulled: [], notPulled: [], notes: [], files: [], sync: new Map() };
     const line = 'Compared only --kind custom-term, --target playbook/NDA: other differences are not shown.';
@@ -354,8 +354,12 @@ describe('drift and pull markdown at scale', () => {
     expect(renderDriftMarkdown(plan([]), none, undefined, scope)).toContain('_Compared only `--kind custom-term`, `--target playbook/NDA`: other differences are not shown._');
     expect(renderPullMarkdown(plan([]), nothing, { dryRun: true, scope })).toContain('_Compared only `--kind custom-term`');
     expect(renderDriftText(plan([]), none, { color: false })).not.toContain('Compared only');
+    // What a flag compares is said beside it, not inside its code span (probe GE-4).
+    const members = [{ flag: '--kind member', note: 'the members the files declare: every user of the organization is one' }];
+    expect(renderDriftMarkdown(plan([]), none, undefined, members)).toContain('_Compared only `--kind member` (the members the files declare: every user of the organization is one): other differences are not shown._');
+    expect(renderDriftText(plan([]), none, { color: false, scope: members })).toContain('Compared only --kind member (the members the files declare: every user of the organization is one): other');
     // Hundreds of targets are named as a partial plan names them: the first five, then a count.
-    const many = Array.from({ length: 500 }, (_, i) => `--target rule/Big/Rule ${i}`);
+    const many = Array.from({ length: 500 }, (_, i) => ({ flag: `--target rule/Big/Rule ${i}` }));
     const short = 'Compared only --target rule/Big/Rule 0, --target rule/Big/Rule 1, --target rule/Big/Rule 2, --target rule/Big/Rule 3, --target rule/Big/Rule 4 and 495 more: other differences are not shown.';
     expect(renderDriftText(plan([]), none, { color: false, scope: many })).toContain(`${short}\n`);
     expect(renderPullText(plan([]), nothing, { color: false, dryRun: true, scope: many })).toContain(`${short}\n`);
