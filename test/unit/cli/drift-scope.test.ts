@@ -4,12 +4,12 @@ import { scopeOf } from '../../../src/cli/commands/drift.js';
 describe('scopeOf', () => {
   it('says what --kind compares of a kind compared only where the files declare it, as typed otherwise', () => {
     expect(scopeOf({ kind: ['member', 'playbook'], target: ['rule/NDA/Term'] })).toEqual([
-      '--kind member (the members the files declare: every user of the organization is one)',
-      '--kind playbook',
-      '--target rule/NDA/Term',
+      { flag: '--kind member', note: 'the members the files declare: every user of the organization is one' },
+      { flag: '--kind playbook' },
+      { flag: '--target rule/NDA/Term' },
     ]);
     expect(scopeOf({ kind: [], target: [] })).toEqual([]);
     // Spelled as the files write it, the note is the same.
-    expect(scopeOf({ kind: ['Member'], target: [] })).toEqual(['--kind Member (the members the files declare: every user of the organization is one)']);
+    expect(scopeOf({ kind: ['Member'], target: [] })).toEqual([{ flag: '--kind Member', note: 'the members the files declare: every user of the organization is one' }]);
   });
 });
