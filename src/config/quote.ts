@@ -49,8 +49,12 @@ const NOT_PLAIN = new RegExp(`${NOT_EMOJI_PART}[\\u0000-\\u001f\`${ESCAPED}]`, '
 
 /** Those characters as `<U+00A0>`: for text shown bare line by line (a diff), where a quote's `\u00a0` would read as typed text. */
 export function markInvisible(text: string): string {
-  return text.replace(EACH_ESCAPED, (c) => `<${codePointOf(c)}>`);
+  // A lone half of a surrogate pair too: printed, it reads as U+FFFD, and two such names as one (probe GE-5).
+  return text.replace(EACH_ESCAPED, (c) => `<${codePointOf(c)}>`).replace(LONE_SURROGATE, (c) => `<${codePointOf(c)}>`);
 }
+
+/** With the `u` flag a surrogate matches only where it is no half of a pair. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/gu;
 
 /** The text as it prints: what prints as a blank a plain space (the braille blank and Hangul fillers too), what prints as nothing gone. */
 export function withoutInvisible(text: string): string {

@@ -40,6 +40,12 @@ describe('escapeMarkdown', () => {
     expect(escapeMarkdown('<script>alert(1)</script> & co')).toBe('&lt;script&gt;alert(1)&lt;/script&gt; &amp; co');
   });
 
+  it('shows a lone half of a surrogate pair by its code point, and a whole pair as the character it is (probe GE-5)', () => {
+    expect(escapeMarkdown('Lone \ud800 sur')).toBe('Lone &lt;U+D800&gt; sur');
+    expect(escapeMarkdown('Lone \udc00 sur')).toBe('Lone &lt;U+DC00&gt; sur');
+    expect(escapeMarkdown('Pair \ud83d\ude00')).toBe('Pair 😀');
+  });
+
   it('backslash-escapes markdown punctuation, including table pipes and math', () => {
     expect(escapeMarkdown('a|b *c* _d_ [e](f) ~g~ `h` $x$ \\')).toBe(
       'a\\|b \\*c\\* \\_d\\_ \\[e\\](f) \\~g\\~ \\`h\\` \\$x\\$ \\\\',
