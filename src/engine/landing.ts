@@ -265,7 +265,7 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
         severity: scope.readOnly ? 'warning' : 'error',
         code: 'uncertain-create',
         ...d.source,
-        message: `${d.kind} ${quoteValue(d.key, 200)}: a publish an earlier apply stopped waiting for at ${mark.since}, of other values than the files hold now, is not live, but the service may still be carrying it out, and landing it would make them live over the files', so docket will not take the files as live yet`,
+        message: `${d.kind} ${quoteValue(d.key, 200)}: a publish an earlier apply stopped waiting for by ${mark.since}, of other values than the files hold now, is not live, but the service may still be carrying it out, and landing it would make them live over the files', so docket will not take the files as live yet`,
         hint: 'run `docket plan` again in a few minutes: once it has landed the next plan publishes the files again, and one that never landed is forgotten ten minutes on; `docket apply --retry-uncertain` forgets it now',
       });
       continue;
@@ -380,6 +380,6 @@ export function givenUpForgotten(plan: Plan): Map<string, LandingChange> {
 function sentText(c: Pick<Change, 'kind' | 'key' | 'action'>, mark: LandingMark, markedAs = refKey(c.kind, c.key)): string {
   const request = c.action === 'publish' ? 'a publish of its new version' : c.action === 'invite' ? 'an invitation' : 'a create';
   const as = markedAs === refKey(c.kind, c.key) ? '' : ` (as ${quoteValue(markedAs.slice(markedAs.indexOf(':') + 1), 200)})`;
-  return `${c.kind} ${quoteValue(c.key, 200)}: ${request}${as} an earlier apply stopped waiting for at ${mark.since}`;
+  return `${c.kind} ${quoteValue(c.key, 200)}: ${request}${as} an earlier apply stopped waiting for by ${mark.since}`;
 }
 

@@ -42,7 +42,7 @@ it('a create still landing after its apply gave up is not sent again by a plan, 
   // The saved plan still says create: applied again, it is stale, and sends nothing.
   const again = await run('apply', '-C', dir, planFile);
   expect(again.code).toBe(1);
-  expect(again.stderr).toContain('playbook "Late NDA": a create an earlier apply stopped waiting for at ');
+  expect(again.stderr).toContain('playbook "Late NDA": a create an earlier apply stopped waiting for by ');
   expect(again.stderr).toContain('the plan would send it a second time');
   // A new plan, and a plain apply, stop at the file's line and send nothing.
   const plan = await run('plan', '-C', dir);
@@ -138,7 +138,7 @@ it('a second signal, which ends the apply at once, leaves a landing mark for the
   expect(await markedKeys(dir)).toEqual(['playbook:Cut NDA']);
   const plan = await run('plan', '-C', dir);
   expect(plan.code).toBe(1);
-  expect(plan.stderr).toContain('error uncertain-create playbook "Cut NDA": a create an earlier apply stopped waiting for at ');
+  expect(plan.stderr).toContain('error uncertain-create playbook "Cut NDA": a create an earlier apply stopped waiting for by ');
   t.emulator.releaseHeld();
   await waitUntil(() => named('Cut NDA').length > 0, 'the late create');
   await expectConverged(run, dir);

@@ -13,14 +13,14 @@ describe('resolveLanding', () => {
     const out = resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [create], [nda], { now: at(3) });
     expect(out.givenUp).toEqual([]);
     expect(out.stops).toMatchObject([{ severity: 'error', code: 'uncertain-create', file: nda.source.file, line: nda.source.line }]);
-    expect(out.stops[0]!.message).toBe(`playbook "NDA": a create an earlier apply stopped waiting for at ${SENT} is not live yet, but the service may still be carrying it out, so docket will not send it again yet`);
+    expect(out.stops[0]!.message).toBe(`playbook "NDA": a create an earlier apply stopped waiting for by ${SENT} is not live yet, but the service may still be carrying it out, so docket will not send it again yet`);
     // Drift and pull send nothing: said, not stopped.
     expect(resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [create], [nda], { now: at(3), readOnly: true }).stops[0]!.severity).toBe('warning');
   });
 
   it('sends it again ten minutes on, or at once with --retry-uncertain, saying so, and gives the mark up', () => {
     const later = resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [create], [nda], { now: at(10) });
-    expect(later).toEqual({ stops: [], givenUp: [{ key: 'playbook:NDA', since: SENT }], warnings: [`playbook "NDA": a create an earlier apply stopped waiting for at ${SENT} is not live ten minutes on, so apply sends it again`] });
+    expect(later).toEqual({ stops: [], givenUp: [{ key: 'playbook:NDA', since: SENT }], warnings: [`playbook "NDA": a create an earlier apply stopped waiting for by ${SENT} is not live ten minutes on, so apply sends it again`] });
     const retried = resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [create], [nda], { now: at(1), retry: true });
     expect(retried.stops).toEqual([]);
     expect(retried.warnings[0]).toContain('--retry-uncertain: apply sends it again, and if the first request still lands, it is made twice');
@@ -29,7 +29,7 @@ describe('resolveLanding', () => {
   it('a create renamed in the files since (or its playbook) is found under the name it was sent with', () => {
     const renamed = { ...desiredPlaybook('NDA 2'), renamedFrom: ['NDA'] };
     const out = resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [change('create', 'playbook', 'NDA 2')], [renamed], { now: at(1) });
-    expect(out.stops.map((d) => d.message)).toEqual([`playbook "NDA 2": a create (as "NDA") an earlier apply stopped waiting for at ${SENT} is not live yet, but the service may still be carrying it out, so docket will not send it again yet`]);
+    expect(out.stops.map((d) => d.message)).toEqual([`playbook "NDA 2": a create (as "NDA") an earlier apply stopped waiting for by ${SENT} is not live yet, but the service may still be carrying it out, so docket will not send it again yet`]);
     const rule = desiredRule('NDA 2', 'Term');
     const ruleOut = resolveLanding(marks({ 'rule:NDA/Term': { action: 'create', since: SENT } }), [change('create', 'rule', 'NDA 2/Term')], [renamed, rule], { now: at(1) });
     expect(ruleOut.stops).toHaveLength(1);
@@ -65,7 +65,7 @@ describe('resolveLanding', () => {
     const mark = markOf({ ...change('publish', 'custom-term', 'Base Terms', { fields: [{ field: 'body', before: 'v1', after: 'v2' }] }), action: 'publish' }, SENT);
     const term = (body: string) => ({ ...desiredPlaybook('Base Terms'), kind: 'custom-term' as const, fields: { name: 'Base Terms', body } });
     const back = resolveLanding(marks({ 'custom-term:Base Terms': mark }), [], [term('v1')], { now: at(1) });
-    expect([back.givenUp, back.stops.map((d) => [d.severity, d.code, d.message])]).toEqual([[], [['error', 'uncertain-create', `custom-term "Base Terms": a publish an earlier apply stopped waiting for at ${SENT}, of other values than the files hold now, is not live, but the service may still be carrying it out, and landing it would make them live over the files', so docket will not take the files as live yet`]]]);
+    expect([back.givenUp, back.stops.map((d) => [d.severity, d.code, d.message])]).toEqual([[], [['error', 'uncertain-create', `custom-term "Base Terms": a publish an earlier apply stopped waiting for by ${SENT}, of other values than the files hold now, is not live, but the service may still be carrying it out, and landing it would make them live over the files', so docket will not take the files as live yet`]]]);
     // What it sent is what the files hold (it landed), ten minutes on, or --retry-uncertain: settled.
     for (const [files, options] of [['v2', { now: at(1) }], ['v1', { now: at(11) }], ['v1', { now: at(1), retry: true }]] as const) {
       expect(resolveLanding(marks({ 'custom-term:Base Terms': mark }), [], [term(files)], options)).toEqual({ stops: [], warnings: [], givenUp: [{ key: 'custom-term:Base Terms', since: SENT }] });
@@ -77,7 +77,7 @@ describe('resolveLanding', () => {
     const template = { ...desiredPlaybook('T'), kind: 'custom-template' as const, fields: { name: 'T', definition: 'X3' } };
     const publish = change('publish', 'custom-template', 'T', { fields: [{ field: 'definition', before: 'X1', after: 'X3' }] });
     const held = resolveLanding(marks({ 'custom-template:T': mark }), [publish], [template], { now: at(1) });
-    expect(held.stops[0]!.message).toBe(`custom-template "T": a publish of its new version an earlier apply stopped waiting for at ${SENT}, of other values than the files hold now, is not live yet, but the service may still be carrying it out, and landing after the files' publish it would replace them live, so docket will not publish the files' yet`);
+    expect(held.stops[0]!.message).toBe(`custom-template "T": a publish of its new version an earlier apply stopped waiting for by ${SENT}, of other values than the files hold now, is not live yet, but the service may still be carrying it out, and landing after the files' publish it would replace them live, so docket will not publish the files' yet`);
     expect(held.stops[0]!.hint).toContain('`docket apply --retry-uncertain` publishes the files now');
     const retried = resolveLanding(marks({ 'custom-template:T': mark }), [publish], [template], { now: at(1), retry: true });
     expect(retried.warnings[0]).toContain("--retry-uncertain: apply publishes the files', and if the earlier request still lands, its values replace them live");
@@ -86,7 +86,7 @@ describe('resolveLanding', () => {
   it('a mark from a clock more than ten minutes ahead is sent again, saying so, not held until then', () => {
     const ahead = resolveLanding(marks({ 'playbook:NDA': { action: 'create', since: SENT } }), [create], [nda], { now: at(-11) });
     expect(ahead.stops).toEqual([]);
-    expect(ahead.warnings).toEqual([`playbook "NDA": a create an earlier apply stopped waiting for at ${SENT}, more than ten minutes ahead of this machine's clock; it is not live, so apply sends it again`]);
+    expect(ahead.warnings).toEqual([`playbook "NDA": a create an earlier apply stopped waiting for by ${SENT}, more than ten minutes ahead of this machine's clock; it is not live, so apply sends it again`]);
   });
 
   it('a mark whose action the plan no longer makes because it landed is settled; one the files dropped is kept for its ten minutes (probe CB-1); one outside the targets is left', () => {
@@ -115,7 +115,7 @@ describe('landingAfterApply and landingSincePlan', () => {
 
   it('a saved plan that would send again what an apply since it stopped waiting for is stale; one that gave the mark up is not', () => {
     const mark = marks({ 'playbook:NDA': { action: 'create', since: SENT } });
-    expect(landingSincePlan(planOf([create]), mark, [nda], at(1).getTime())).toEqual([`playbook "NDA": a create an earlier apply stopped waiting for at ${SENT} may not be live yet, and the service may still be carrying it out, so the plan would send it a second time (docket plan stops at it and says how to go on)`]);
+    expect(landingSincePlan(planOf([create]), mark, [nda], at(1).getTime())).toEqual([`playbook "NDA": a create an earlier apply stopped waiting for by ${SENT} may not be live yet, and the service may still be carrying it out, so the plan would send it a second time (docket plan stops at it and says how to go on)`]);
     expect(landingSincePlan({ ...planOf([create]), landing_given_up: [{ key: 'playbook:NDA', since: SENT }] }, mark, [nda])).toEqual([]);
     expect(landingSincePlan(planOf([change('update', 'playbook', 'NDA')]), mark, [nda])).toEqual([]);
   });
