@@ -397,7 +397,7 @@ export const ruleKind: KindModule<'rule'> = {
           // The playbook went while the apply ran (archived in the app, or set aside by another
           // apply that made the same playbook at the same time): say so, not a bare 404.
           if (err instanceof ApiError && err.status === 404) {
-            if (!(await playbookStillLive(ctx, playbookId))) err.message = `${err.message} (playbook ${quoteValue(parent.key)} is no longer live: archived in the app or by another apply at the same time; run apply again)`;
+            if (!(await playbookStillLive(ctx, playbookId))) err.message = `${err.message} (playbook ${quoteValue(parent.key)} is no longer live: archived in the app or by another apply at the same time; the next plan shows what is left to make)`;
           }
           noteSummaryOnlyRefusal(err, body);
           if ('reviewer_id' in body) reviewerRefusedNote(err, String(desired.reviewer ?? ''), body.reviewer_id, ctx);

@@ -506,7 +506,7 @@ it('a rule whose playbook was archived while the apply ran says so, and the next
   t.emulator.faults.add({ method: 'POST', path_pattern: '/playbook_rules', status: 404, count: 1 });
   const apply = await run('apply', '-C', dir, '--auto-approve');
   expect(apply.code).toBe(1);
-  expect(apply.stdout).toContain('(playbook "Inbound NDA" is no longer live: archived in the app or by another apply at the same time; run apply again)');
+  expect(apply.stdout).toContain('(playbook "Inbound NDA" is no longer live: archived in the app or by another apply at the same time; the next plan shows what is left to make)');
   expect((await run('apply', '-C', dir, '--auto-approve')).code).toBe(0);
   await expectConverged(run, dir);
 });
