@@ -254,6 +254,8 @@ class Reviews {
    * and found among the organization's reviews. Their reviews still run alongside.
    */
   private readonly pairTurns = new Turns();
+  /** The digest the service (or, replaying, the cache) gives of each imported file id, asked once a run. */
+  private readonly importedShas = new Map<string, Promise<string | undefined>>();
   private started = 0;
   private done = 0;
 
@@ -285,16 +287,28 @@ class Reviews {
 
   private async contractOf(c: PlaybookCase): Promise<{ sha: string; bytes?: Uint8Array; file?: string; importedId?: string } | { error: string }> {
     if ('importedFile' in c.contract) {
-      // The service does not say an imported file's digest: only this checkout's uploads can contradict it.
+      // A service that does not say an imported file's digest leaves only this checkout's uploads to contradict it.
       const { services, cache } = this.ctx;
       // Asked of the service, and recorded for a replay, which asks none (probe YA-1).
-      const shaOfId = services
-        ? async (id: string): Promise<string | undefined> => {
-            const said = await importedFileSha(services, id);
-            if (said !== undefined) await cache.putImportedSha(id, said);
-            return said;
-          }
-        : (id: string): Promise<string | undefined> => Promise.resolve(cache.importedSha(id));
+      const shaOfId = (id: string): Promise<string | undefined> => {
+        let said = this.importedShas.get(id);
+        if (!said) {
+          said = services
+            ? importedFileSha(services, id).then(async (sha) => {
+                if (sha !== undefined) await cache.putImportedSha(id, sha);
+                return sha;
+              })
+            : Promise.resolve(cache.importedSha(id));
+          this.importedShas.set(id, said);
+        }
+        return said;
+      };
+      // The service's own digest of the id, where it gives one, is what the reviews are of: a case
+      // stating another would cache them under that other file's digest, and replay them for it (probe GJ-1).
+      const said = await shaOfId(c.contract.importedFile);
+      if (said !== undefined && said.toLowerCase() !== c.contract.sha256.toLowerCase()) {
+        return { error: `imported file ${c.contract.importedFile} has sha256 ${said.toLowerCase()} as the service gives it, not the case's ${c.contract.sha256}: correct the case's \`imported_file\` or its \`sha256\`, whichever is wrong (docket test capture writes both)` };
+      }
       const conflict = (await this.ctx.contracts.conflictOf(c.contract.sha256, c.contract.importedFile, shaOfId)) ?? (await this.uploadedByThisRun(c.contract.sha256, c.contract.importedFile, shaOfId));
       // Either may be the slip: an id copied from another organization, or a digest from another file.
       if (conflict) return { error: `${conflict}: correct the case's \`imported_file\` or its \`sha256\`, whichever is wrong (docket test capture writes both)` };
