@@ -167,6 +167,11 @@ describe('docket test --emulator bringing a template up to date first', () => {
     expect((await runCli(['apply', '-C', dir, '--emulator', '--auto-approve'])).code).toBe(0);
     const terms = join(dir, 'custom-terms/consulting.md');
     await writeFile(terms, `${await readFile(terms, 'utf8')}\n3. **Notice.** Thirty days.\n`);
+    // --live tests what is live, and leaves the drift it checks: it says the live one differs (probe GJ-3).
+    const live = await runCli(['test', '-C', dir, '--emulator', '--live', '--target', 'custom-template/Consulting Agreement']);
+    expect(live.stdout).not.toContain('up to date in the emulator first');
+    expect(live.stdout).toContain('note: the live "Consulting Agreement" differs from the files (publish custom-term "Consulting Terms" (body)): these cases test the live one');
+    expect((await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode'])).code).toBe(2);
     const r = await runCli(['test', '-C', dir, '--emulator', '--target', 'custom-template/Consulting Agreement']);
     expect(r.stdout).toContain('brought "Consulting Agreement" up to date in the emulator first (1 change)');
     const plan = await runCli(['plan', '-C', dir, '--emulator', '--detailed-exitcode']);

@@ -459,7 +459,8 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
           now: () => new Date(),
           progress: (text) => s.progress.update(text),
           target: targetText(s, emulator),
-          prepareTemplate: (t: TemplateSubject) => (emulator ? syncEmulatorTemplate(s, t) : compareLiveTemplate(s, t)),
+          // `--live` tests what is live, on the emulator too: bringing it up to date first would undo the drift it checks (probe GJ-3).
+          prepareTemplate: (t: TemplateSubject) => (emulator && !opts.live ? syncEmulatorTemplate(s, t) : compareLiveTemplate(s, t)),
         },
         compare,
       ).catch(async (error: unknown) => {
