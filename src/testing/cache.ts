@@ -24,6 +24,12 @@ export interface CacheKey {
    * theirs its (probe FC-3); absent otherwise, so both share the reviews of a playbook without any.
    */
   reviewers?: string;
+  /**
+   * The organization's default reviewer as the files declare it (an e-mail, in lower case): a rule
+   * without a reviewer, every rule of a scratch copy, escalates to it, and commentary may name
+   * it (probe GJ-2). Absent where the files declare none.
+   */
+  default_reviewer?: string;
 }
 
 interface CacheFile {

@@ -53,6 +53,8 @@ export interface RunContext {
   target: string;
   /** Checks (or, on the emulator, brings up to date) a template before its cases run; returns a note for the report. */
   prepareTemplate?: (subject: TemplateSubject) => Promise<string | undefined>;
+  /** The organization's default reviewer as the files declare it (CacheKey.default_reviewer). */
+  defaultReviewer?: string;
   /** First poll delay (tests shorten it). */
   pollFirstDelayMs?: number;
   /** Runs the removal of what the run made; its requests may outlast the time budget (default: just runs it). */
@@ -269,7 +271,13 @@ class Reviews {
   async runsFor(c: PlaybookCase, variant: Variant, needed: number): Promise<Runs> {
     const contract = await this.contractOf(c);
     if ('error' in contract) return { ...contract, notRun: true };
-    const key: CacheKey = { contract_sha256: contract.sha, playbook_digest: variant.digest, review_type: c.reviewType ?? 'auto', ...(variant.reviewers !== undefined ? { reviewers: variant.reviewers } : {}) };
+    const key: CacheKey = {
+      contract_sha256: contract.sha,
+      playbook_digest: variant.digest,
+      review_type: c.reviewType ?? 'auto',
+      ...(variant.reviewers !== undefined ? { reviewers: variant.reviewers } : {}),
+      ...(this.ctx.defaultReviewer !== undefined ? { default_reviewer: this.ctx.defaultReviewer } : {}),
+    };
     const id = JSON.stringify(key);
     const known = this.byKey.get(id);
     // A case needing more runs than an earlier one with the same key waits for it, then adds its own.

@@ -79,6 +79,10 @@ describe('docket test on the bundled example (--emulator)', () => {
     // An environment is named, on the emulator too (the example's staging).
     const staging = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--env', 'staging', '--replay-only']);
     expect([staging.code, staging.stdout.split('\n')[0]]).toEqual([0, 'docket test · target: local emulator · environment staging']);
+    // Its default reviewer is another (qa@, not alice@), to whom the scratch copy's rules escalate: no review of alice's replays (probe GJ-2).
+    expect(staging.stdout).not.toContain('(replayed)');
+    const production = await runCli(['test', '-C', dir, '--emulator', '--target', NDA, '--replay-only']);
+    expect(production.stdout).toContain('PASS  a standard NDA raises no flag (replayed)');
   });
 
   it('fails the right case with a readable message when a rule breaks, at the expectation’s line', async () => {
