@@ -12,6 +12,7 @@ import { conflictMarkers, markersNamed } from '../config/merge-conflict.js';
 import { resolveDataPath } from '../config/data-files.js';
 import type { LockFile } from '../config/lock.js';
 import type { ProjectConfig } from '../config/types.js';
+import { canonicalJson } from '../engine/canonical.js';
 import { changedSinceRecord, recordOfDeclared, childrenEditedInFiles, childrenKeptByPolicy, childrenEditedLive, droppedEditedLive, editedLiveChildren, editedLiveSince, governingPolicy, heirsOf, isDrift, liveRenames, liveSide, movedFromOf, renamedOnto, syncedRecordOf, type ChildWork, type LiveRenames } from '../engine/direction.js';
 import { childrenLookup } from '../engine/children.js';
 import { droppedFromFiles } from '../engine/drift.js';
@@ -440,11 +441,36 @@ class PullPlanner {
    */
   private heirSettings(o: LiveResource, heirs: ReadonlyMap<string, DesiredResource>): WrittenSettings | undefined {
     const d = heirs.get(o.id);
-    if (d) return settingsWritten(this.writtenEntry(d) ?? {});
+    if (d) return withPlaceholdersKept(settingsWritten(this.writtenEntry(d) ?? {}), placeholdersKept(this.writtenEntry(d) ?? {}, d, o).set);
     const parent = o.parentId === undefined ? undefined : heirs.get(o.parentId);
     if (!parent) return undefined;
-    const was = this.input.sync.keysWithId(o.id).map((key) => this.desired.get(key)).find((c) => c?.kind === o.kind && c.parent?.key === parent.key);
-    return settingsWritten((was && this.writtenEntry(was)) ?? {}, ignoredFieldsWritten(this.writtenEntry(parent) ?? {}));
+    const was = this.childHistoryOf(o, parent);
+    const entry = (was && this.writtenEntry(was)) ?? {};
+    // A child keeps its `renamed_from` too: another environment renames it by that (probe GH-2).
+    const history = Array.isArray(entry.renamed_from) ? { renamed_from: entry.renamed_from } : {};
+    return withPlaceholdersKept(settingsWritten(entry, ignoredFieldsWritten(this.writtenEntry(parent) ?? {})), { ...history, ...(was ? placeholdersKept(entry, was, o).set : {}) });
+  }
+
+  /** The declared child a live child of a renamed parent was last in sync as, in that parent's document. */
+  private childHistoryOf(o: LiveResource, parent: DesiredResource): DesiredResource | undefined {
+    return this.input.sync.keysWithId(o.id).map((key) => this.desired.get(key)).find((c) => c?.kind === o.kind && c.parent?.key === parent.key);
+  }
+
+  /**
+   * Why a new file for `l`, which takes a document's history, would lose a placeholder that
+   * document writes (in `l`'s entry or a child's): one whose value live no longer holds, or one
+   * inside a nested value. Written from live values, another environment would get this one's.
+   */
+  private placeholdersLost(l: LiveResource, children: readonly LiveResource[]): string | undefined {
+    const d = this.historyOf(l);
+    if (!d) return undefined;
+    const lost = placeholdersKept(this.writtenEntry(d) ?? {}, d, l).lost.map((f) => `\`${f}\``);
+    for (const c of children) {
+      const was = this.childHistoryOf(c, d);
+      if (was) lost.push(...placeholdersKept(this.writtenEntry(was) ?? {}, was, c).lost.map((f) => `its ${c.kind} ${quoteValue(c.name)}'s \`${f}\``));
+    }
+    if (lost.length === 0) return undefined;
+    return `${d.document?.file ?? 'its document'} writes ${lost.join(', ')} with a placeholder (\`\${var.…}\` or \`\${env.…}\`) that live no longer reads as, or inside a nested value: a new file written from live values would give every environment this one's; move the document to its new name by hand, keeping the placeholders (docket writes over no placeholder)`;
   }
 
   /** Live object `l` as a document of kind `kind` writes it (for `d`'s file, or its parent's), placeholders escaped. */
@@ -1490,8 +1516,8 @@ class PullPlanner {
         const whole = heir ? withKeyAfterName(asLive, 'renamed_from', [this.writtenName(heir), ...this.writtenFormerNames(heir)]) : asLive;
         const exported = ignored.length === 0 ? whole : Object.fromEntries(Object.entries(whole).filter(([k]) => !ignored.includes(k)));
         const escaped = literalPlaceholders(inFlow ? withoutFinalBreaks(exported) : exported);
-        // The item whose history it takes keeps its own policy keys, as written (probe MM-5).
-        return heir && isPlainObject(escaped) ? withSettings(escaped, settingsWritten(this.writtenEntry(heir) ?? {}, ignored)) : escaped;
+        // The item whose history it takes keeps its own policy keys, as written (probe MM-5), and the placeholders live still reads as (probe GH-1).
+        return heir && isPlainObject(escaped) ? withSettings(escaped, withPlaceholdersKept(settingsWritten(this.writtenEntry(heir) ?? {}, ignored), placeholdersKept(this.writtenEntry(heir) ?? {}, heir, o.l!).set)) : escaped;
       });
       // Where each item ends up, once every insert is made (a later one may go before an earlier one).
       const moves = new Map<number, number>();
@@ -1564,7 +1590,7 @@ class PullPlanner {
       // A new file validate would refuse (a rule's text with a control character) is not written.
       const alike = this.lookAlikeDeclared(l.kind, undefined, l.name);
       const cutOff = this.heirCutOff(l);
-      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? ((cutOff && heirLeftOut(cutOff)) ?? this.renameHeldByPolicy(l) ?? alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key)) ?? keyInFileName(l, this.input.findKey)) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.findKey) ?? this.markedForTextFile(o)] as const).find(([, why]) => why !== undefined);
+      const refused = [l, ...childrenOf(l)].map((o) => [o, (o === l ? ((cutOff && heirLeftOut(cutOff)) ?? this.renameHeldByPolicy(l) ?? alike ?? this.refusedWhenChecked.get(refKey(l.kind, l.key)) ?? keyInFileName(l, this.input.findKey) ?? this.placeholdersLost(l, childrenOf(l))) : undefined) ?? this.sharedLiveName(o) ?? this.stillDeclaredAs(o) ?? refusedLiveValue(o, Object.keys(o.fields), this.input.findKey) ?? this.markedForTextFile(o)] as const).find(([, why]) => why !== undefined);
       if (refused) this.notPulled.push({ kind: l.kind, key: l.key, name: l.name, direction: 'only-live', fields: [], reason: `${refused[0] === l ? '' : `its ${refused[0].kind} "${refused[0].name}": `}${refused[1]!}` });
       if (refused) this.unwrittenNew.set(l.id, l);
       const heir = refused ? this.historyOf(l) : undefined;
@@ -2301,4 +2327,36 @@ function withKeyAfterName(document: Record<string, unknown>, key: string, value:
   }
   if (!(key in out)) out[key] = value;
   return out;
+}
+
+/** Keys a history's placeholders are not looked for in: its identity and history, and its children (each checked as itself). */
+const NOT_PLACEHOLDER_FIELDS = new Set(['kind', 'name', 'id', 'renamed_from', 'rules']);
+
+/**
+ * The top-level values of `written` (a document's entry, whose history an object renamed in the
+ * app takes) that a placeholder gives and that live still reads as: written so in its new file or
+ * item, as they were (probe GH-1). `lost`: those that cannot be kept so, live holding another value
+ * or the placeholder inside a nested value.
+ */
+function placeholdersKept(written: Record<string, unknown>, d: DesiredResource, live: LiveResource): { set: Record<string, unknown>; lost: string[] } {
+  const set: Record<string, unknown> = {};
+  const lost: string[] = [];
+  for (const [key, value] of Object.entries(written)) {
+    if (NOT_PLACEHOLDER_FIELDS.has(key) || !holdsPlaceholder(value)) continue;
+    if (typeof value === 'string' && Object.hasOwn(d.fields, key) && canonicalJson(d.fields[key] ?? null) === canonicalJson(live.fields[key] ?? null)) set[key] = value;
+    else lost.push(key);
+  }
+  return { set, lost };
+}
+
+function holdsPlaceholder(value: unknown): boolean {
+  if (typeof value === 'string') return variablesIn(value).length > 0;
+  if (Array.isArray(value)) return value.some(holdsPlaceholder);
+  return isPlainObject(value) && Object.values(value).some(holdsPlaceholder);
+}
+
+/** `settings` with `values` set as written too. */
+function withPlaceholdersKept(settings: WrittenSettings | undefined, values: Record<string, unknown>): WrittenSettings | undefined {
+  if (Object.keys(values).length === 0) return settings;
+  return { set: { ...settings?.set, ...values }, drop: settings?.drop ?? [] };
 }

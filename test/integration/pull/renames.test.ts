@@ -806,6 +806,38 @@ describe('objects renamed in the app', () => {
     });
   });
 
+  it('a playbook renamed in the app with a new one made under its old name: its new file keeps the placeholders live still reads as, and its rules\' renamed_from (probes GH-1, GH-2)', async () => {
+    const playbook = 'kind: Playbook\nname: Nu NDA\ndescription: Reviewed by ${var.lead}\nrules:\n  - name: Term 2\n    renamed_from: [Term]\n    actions: ACCEPT 3 years\n    reviewer: ${var.lead}\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  lead: alice@acme.example\n', 'playbooks/nu.yaml': playbook });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editPlaybook('Nu NDA', { name: 'Nu NDA 2025' });
+    // (Made with the text the old document's placeholder reads as, which that document, now the new one's, keeps.)
+    await app.createPlaybook({ name: 'Nu NDA', description: 'Reviewed by alice@acme.example' });
+    const targets = ['--target', 'playbook/Nu NDA', '--target', 'playbook/Nu NDA 2025'];
+    const pull = await cli('pull', '-C', dir, ...targets);
+    expect(pull.code, pull.stdout).toBe(0);
+    const written = await readFile(join(dir, 'playbooks/nu-nda-2025.yaml'), 'utf8');
+    expect(written).toContain('description: Reviewed by ${var.lead}\n');
+    expect(written).toMatch(/- name: Term 2\n {4}actions: ACCEPT 3 years\n {4}reviewer: \$\{var\.lead\}\n {4}renamed_from:\n {6}- Term\n/);
+    const after = await cli('plan', '-C', dir, ...targets, '--detailed-exitcode');
+    expect(after.code, after.stdout + written).toBe(0);
+  });
+
+  it('a playbook renamed in the app whose placeholder live no longer reads as, with a new one made under its old name, is not pulled: its new file would write this environment\'s value (probe GH-1)', async () => {
+    const playbook = 'kind: Playbook\nname: Xi NDA\nrules:\n  - name: Term\n    actions: ACCEPT 3 years\n    reviewer: ${var.lead}\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  lead: alice@acme.example\n', 'playbooks/xi.yaml': playbook });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editRule('Xi NDA', 'Term', { reviewer_id: null });
+    await app.editPlaybook('Xi NDA', { name: 'Xi NDA 2025' });
+    await app.createPlaybook({ name: 'Xi NDA', description: 'new' });
+    const pull = await cli('pull', '-C', dir, '--target', 'playbook/Xi NDA', '--target', 'playbook/Xi NDA 2025');
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(pull.stdout).toContain('playbooks/xi.yaml writes its rule "Term"\'s `reviewer` with a placeholder');
+    expect(await readFile(join(dir, 'playbooks/xi.yaml'), 'utf8')).toContain('reviewer: ${var.lead}');
+  });
+
   it('a rule renamed in the app with a new one made under its old name keeps its ignore_fields in its new item (probe MM-5)', async () => {
     const { dir, app } = await applied({ 'playbooks/kappa.yaml': NDA.replace('Inbound NDA', 'Kappa NDA').replace('3 years', '10 years').replace('  - name: Term\n', '  - name: Term\n    ignore_fields: [generate_summary]\n') });
     await termRenamedWithNewOne(app, 'Kappa NDA', { actions: 'ACCEPT up to 2 years' });
