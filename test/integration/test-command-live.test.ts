@@ -648,6 +648,20 @@ describe('docket test against a standalone emulator', () => {
     const suite = (JSON.parse(fresh.stdout) as { suites: { notes: string[]; cases: { status: string; reason?: string }[] }[] }).suites[0]!;
     expect([suite.notes, suite.cases.map((c) => [c.status, c.reason])]).toEqual([[], [['error', '"Brand New NDA" is not live yet; run docket apply first']]]);
   });
+
+  it('tests a template renamed in the files, the rename not applied yet, as live under its former name, as its note says (probe GJ-4)', async () => {
+    const dir = await example();
+    const TARGET = 'template/Mutual NDA';
+    expect((await runCli(['apply', '-C', dir, '--target', TARGET, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    const file = join(dir, 'templates/mutual-nda.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('name: Mutual NDA\n', 'name: Mutual NDA 2\nrenamed_from: [Mutual NDA]\n'));
+    const tests = join(dir, 'tests/consulting.test.yaml');
+    await writeFile(tests, (await readFile(tests, 'utf8')).replace('template: Mutual NDA\n', 'template: Mutual NDA 2\n'));
+    const r = await runCli(['test', '-C', dir, '--target', 'template/Mutual NDA 2', '-o', 'json'], { env: emu().env });
+    const suite = (JSON.parse(r.stdout) as { suites: { notes: string[]; cases: { name: string; status: string }[] }[] }).suites[0]!;
+    expect(suite.notes).toEqual([expect.stringContaining('the live "Mutual NDA 2" differs from the files (rename template "Mutual NDA 2"')]);
+    expect(suite.cases.map((c) => c.status)).toEqual(['pass', 'pass']);
+  });
 });
 
 /** Starts `docket <args>`, sends Ctrl-C once `ready` holds, and returns its exit code, stderr and how long the stop took. */

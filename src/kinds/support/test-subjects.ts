@@ -165,9 +165,16 @@ export async function livePlaybookSubject(services: Services, name: string): Pro
   }
 }
 
-/** The live id of a template by name (custom templates and standard templates are listed apart). */
+/**
+ * The live id of a template by name (custom templates and standard templates are listed apart), or
+ * by a name its `renamed_from` gives, as the plan matches it while the rename is not applied (probe GJ-4).
+ */
 export async function liveTemplateId(services: Services, subject: TemplateSubject): Promise<string | undefined> {
   const api = services.agreements();
   const list = subject.custom ? await api.listCustomTemplates() : await api.listTemplates();
-  return list.find((t) => normName(t.attributes.name) === normName(subject.name))?.id;
+  for (const name of [subject.name, ...(subject.formerNames ?? [])]) {
+    const found = list.find((t) => normName(t.attributes.name) === normName(name));
+    if (found) return found.id;
+  }
+  return undefined;
 }
