@@ -22,6 +22,9 @@ import type { Count, ExpectationResult, ExpectationSpec, FlagFact, PositionFact,
 import { escapeRegExp } from '../util/escape-regexp.js';
 import { addTo } from '../util/multi-map.js';
 
+
+/** How much of a commentary a failed `commentary` check shows. */
+const COMMENTARY_SHOWN = 600;
 export function nameKey(text: string): string {
   return text.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
 }
@@ -152,7 +155,8 @@ export function checkReview(spec: ExpectationSpec, facts: ReviewFacts): Expectat
         if (!ok) return { ok, got };
       }
       if (spec.commentary && mine.length > 0 && !mine.some((r) => matchText(spec.commentary!, r.commentary))) {
-        return { ok: false, got: `commentary ${quoteFound(mine[0]!.commentary)}` };
+        // Whole enough to show what the check was about, which may be at its end (an escalation: probe GJ-5).
+        return { ok: false, got: `commentary ${quoteFound(mine[0]!.commentary, COMMENTARY_SHOWN)}` };
       }
       return { ok: true, got };
     }

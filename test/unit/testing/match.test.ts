@@ -103,6 +103,10 @@ describe('checking expectations', () => {
     expect(checkReview({ type: 'redline', topic: 'Governing law', count: { max: 0 } }, facts)).toEqual({ ok: false, got: '1 evaluation (needs_review)' });
     expect(checkReview({ type: 'redline', topic: 'Governing law', commentary: { contains: 'louisiana' } }, facts).ok).toBe(true);
     expect(checkReview({ type: 'redline', topic: 'Governing law', commentary: { equals: 'no' } }, facts).ok).toBe(false);
+    // A failed check shows the commentary whole enough for its end, where an escalation is said (probe GJ-5).
+    const long = `${'Paragraph 2 mentions the term. '.repeat(8)}Escalated to qa@acme.example.`;
+    const escalated: ReviewFacts = { ...facts, redlines: [{ topic: 'Term', rule: 'Term', evaluation: 'needs_review', commentary: long }] };
+    expect(checkReview({ type: 'redline', topic: 'Term', commentary: { contains: 'alice@acme.example' } }, escalated).got).toBe(`commentary ${JSON.stringify(long)}`);
   });
   it('redlines: an outcome the service gives in another case is the same outcome, as one the test file writes is (probe QY-4)', () => {
     const shouted: ReviewFacts = { ...facts, redlines: [{ topic: 'Term', rule: 'Term', evaluation: 'REJECT', commentary: null }] };
