@@ -22,9 +22,9 @@ import type { Count, ExpectationResult, ExpectationSpec, FlagFact, PositionFact,
 import { escapeRegExp } from '../util/escape-regexp.js';
 import { addTo } from '../util/multi-map.js';
 
-
 /** How much of a commentary a failed `commentary` check shows. */
 const COMMENTARY_SHOWN = 600;
+
 export function nameKey(text: string): string {
   return text.normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
 }
