@@ -141,6 +141,11 @@ describe('docket init', () => {
     const named = await runCli(['init', 'my config'], { cwd: above });
     expect(named.stdout).toContain("the files' `$schema` comments point at my config/node_modules/docket/schemas; pin docket there (`cd 'my config' && npm install --save-dev <docket");
     expect(await readFile(join(dir, 'playbooks/example.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/node_modules\/docket\/schemas\/playbook\.schema\.json\n/);
+    // A repository whose package.json pins docket already wants an install, not a pin (probe GF-4).
+    const pinned = await makeDir({ 'package.json': '{"devDependencies":{"docket":"git+https://example.invalid/docket.git#abc"}}' });
+    const cloned = await runCli(['init', 'config'], { cwd: pinned });
+    expect(cloned.stdout).toContain("its package.json pins docket, which is not installed yet (`npm ci`, or `npm install`)");
+    expect(cloned.stdout).not.toContain('--save-dev');
   });
 
   it('plans, applies to the emulator, and re-plans to no changes', async () => {

@@ -5,7 +5,8 @@
  */
 import { showPath } from '../../config/quote.js';
 import { shellWord } from '../../util/shell-word.js';
-import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { isPlainObject } from '../../util/plain.js';
 import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseDir, withCommon } from '../options.js';
@@ -176,7 +177,19 @@ function editorNote(schemas: string, cwd: string): string {
   const project = dirname(dirname(dirname(schemas)));
   const shown = (path: string): string => posixPath(relative(cwd, path)) || '.';
   const cd = shown(project) === '.' ? '' : `cd ${shellPath(shown(project))} && `;
-  return `Editor completion: the files' \`$schema\` comments point at ${shown(schemas)}; pin docket there (\`${cd}npm install --save-dev <docket: a git URL or a path; it is not on the npm registry>\`) so they resolve for everyone.\n`;
+  // A team's repository just cloned pins docket already: it wants installing, not pinning (probe GF-4).
+  if (pinsDocket(join(project, 'package.json'))) return `Editor completion: the files' \`$schema\` comments point at ${shown(schemas)}; its package.json pins docket, which is not installed yet (\`${cd}npm ci\`, or \`npm install\`).\n`;
+  return `Editor completion: the files' \`$schema\` comments point at ${shown(schemas)}; pin docket there (\`${cd}npm install --save-dev <docket: a git URL, or a path to a checkout where npm install has run; it is not on the npm registry>\`) so they resolve for everyone.\n`;
+}
+
+/** Whether the package.json at `path` names docket among its dependencies of any sort. */
+function pinsDocket(path: string): boolean {
+  try {
+    const pkg: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return isPlainObject(pkg) && ['dependencies', 'devDependencies', 'optionalDependencies'].some((k) => isPlainObject(pkg[k]) && Object.hasOwn(pkg[k], 'docket'));
+  } catch {
+    return false;
+  }
 }
 
 /** Writes only when nothing is there (`wx` also closes the race with another writer); adds to `undo` what it made. */
