@@ -357,7 +357,9 @@ export function lostUploads(plan: Plan, lock: LockFile, desired: readonly Desire
       // the lock lost nothing, and the check of the plan's ids says what moved.
       const entry = entries.get(kindKey.slice(prefix.length));
       if (entry?.id && (entry.superseded ?? []).some((earlier) => earlier.toLowerCase() === id.toLowerCase())) continue;
-      out.set(kindKey, `docket.lock.json no longer records the upload of ${named(kind.name, kindKey.slice(prefix.length))} (${id}) that the plan was made with`);
+      // Another upload recorded under its name since (an apply of this or another checkout): not a lost lock to restore (probe GA-2).
+      const again = entry?.id ? `${named(kind.name, kindKey.slice(prefix.length))} was uploaded again since the plan: docket.lock.json records ${entry.id}, not the plan's ${id}` : undefined;
+      out.set(kindKey, again ?? `docket.lock.json no longer records the upload of ${named(kind.name, kindKey.slice(prefix.length))} (${id}) that the plan was made with`);
     }
   }
   return out;

@@ -1369,6 +1369,18 @@ describe('standard templates and attachments', () => {
     await writeFile(join(dir, 'attachments/security.pdf'), pdf('second'));
     await applyOk(cli, dir);
     await expectNoChanges(cli, dir);
+
+    // Uploaded again by a whole apply since, which forgets what it superseded: said so, not as a lock that lost it (probe GA-2).
+    await writeFiles(dir, { 'templates/csa.yaml': CSA_TEMPLATE_YAML.replace('provider: Acme, Inc.', 'provider: Acme GmbH') });
+    expect((await cli('plan', '-C', dir, '--out', saved)).code).toBe(0);
+    const planned = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
+    await writeFile(join(dir, 'attachments/security.pdf'), pdf('third'));
+    await applyOk(cli, dir);
+    const now = (await lockFiles(dir))['attachment:Security Exhibit']!.id;
+    const again = await cli('apply', '-C', dir, saved);
+    expect([again.code, again.stderr]).toEqual([1, expect.stringContaining(`attachment "Security Exhibit" was uploaded again since the plan: docket.lock.json records ${now}, not the plan's ${planned}`)]);
+    expect(again.stderr).not.toContain('no longer records the upload');
+    await expectNoChanges(cli, dir);
   });
 
   it('names the attachment beside each file --adopt-files records when two share one PDF (probe NK-2)', async () => {
