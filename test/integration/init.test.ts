@@ -50,7 +50,7 @@ describe('docket init', () => {
     expect(init.stdout).toContain(`docket plan -C ${dir} --emulator`);
     // The last step too names the folder, run from where init was (probe JK-5).
     expect(init.stdout).toContain(`run \`docket plan -C ${dir}\` against the real service`);
-    expect(init.stdout).not.toContain('npm install --save-dev <docket');
+    expect(init.stdout).not.toContain('npm install --save-dev --prefix . <docket');
 
     for (const f of YAML_FILES) {
       const text = await readFile(join(dir, f), 'utf8');
@@ -76,14 +76,14 @@ describe('docket init', () => {
     const dir = join(root, 'legal', 'config');
     const init = await runCli(['init', dir]);
     expect(init.code).toBe(0);
-    expect(init.stdout).not.toContain('npm install --save-dev <docket');
+    expect(init.stdout).not.toContain('npm install --save-dev --prefix . <docket');
     expect(await readFile(join(dir, 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/\.\.\/node_modules\/docket\/schemas\/docket\.schema\.json\n/);
   });
 
   it('points the schema comments at the workspace root of a package not installed yet, where npm will put docket (probe XB-1)', async () => {
     const root = await makeDir({ '.git/HEAD': '', 'package.json': '{"private":true,"workspaces":{"packages":["./packages/*/"]}}\n', 'packages/legal/package.json': '{"name":"legal"}\n', 'tools/package.json': '{"name":"tools"}\n' });
     const init = await runCli(['init', join(root, 'packages', 'legal', 'config')]);
-    expect([init.code, init.stdout]).toEqual([0, expect.stringContaining('npm install --save-dev <docket')]);
+    expect([init.code, init.stdout]).toEqual([0, expect.stringContaining('npm install --save-dev --prefix . <docket')]);
     expect(await readFile(join(root, 'packages', 'legal', 'config', 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/\.\.\/\.\.\/node_modules\/docket\/schemas\/docket\.schema\.json\n/);
     // A package the workspaces do not list keeps its own.
     expect((await runCli(['init', join(root, 'tools', 'config')])).code).toBe(0);
@@ -112,7 +112,7 @@ describe('docket init', () => {
     const dir = join(outer, 'repo', 'cfg');
     const init = await runCli(['init', dir]);
     expect(init.code).toBe(0);
-    expect(init.stdout).toContain('npm install --save-dev <docket');
+    expect(init.stdout).toContain('npm install --save-dev --prefix . <docket');
     expect(await readFile(join(dir, 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/node_modules\/docket\/schemas\/docket\.schema\.json\n/);
   });
 
@@ -123,7 +123,7 @@ describe('docket init', () => {
     try {
       const init = await runCli(['init', join(nested, 'cfg')]);
       expect(init.code).toBe(0);
-      expect(init.stdout).toContain('npm install --save-dev <docket');
+      expect(init.stdout).toContain('npm install --save-dev --prefix . <docket');
       expect(await readFile(join(nested, 'cfg', 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/node_modules\/docket\/schemas\/docket\.schema\.json\n/);
     } finally {
       await rm(nested, { recursive: true, force: true });
@@ -134,12 +134,12 @@ describe('docket init', () => {
     const dir = await makeDir({});
     const init = await runCli(['init', dir]);
     expect(init.code).toBe(0);
-    expect(init.stdout).toContain('npm install --save-dev <docket');
+    expect(init.stdout).toContain('npm install --save-dev --prefix . <docket');
     expect(await readFile(join(dir, 'docket.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=node_modules\/docket\/schemas\/docket\.schema\.json\n/);
     // Run from the folder above, the install goes where the comments point: in DIR, named from here (probe BF-1).
     const above = await makeDir({});
     const named = await runCli(['init', 'my config'], { cwd: above });
-    expect(named.stdout).toContain("the files' `$schema` comments point at my config/node_modules/docket/schemas; pin docket there (`cd 'my config' && npm install --save-dev <docket");
+    expect(named.stdout).toContain("the files' `$schema` comments point at my config/node_modules/docket/schemas; pin docket there (`cd 'my config' && npm install --save-dev --prefix . <docket");
     expect(await readFile(join(dir, 'playbooks/example.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=\.\.\/node_modules\/docket\/schemas\/playbook\.schema\.json\n/);
     // A repository whose package.json pins docket already wants an install, not a pin (probe GF-4).
     const pinned = await makeDir({ 'package.json': '{"devDependencies":{"docket":"git+https://example.invalid/docket.git#abc"}}' });

@@ -177,9 +177,10 @@ function editorNote(schemas: string, cwd: string): string {
   const project = dirname(dirname(dirname(schemas)));
   const shown = (path: string): string => posixPath(relative(cwd, path)) || '.';
   const cd = shown(project) === '.' ? '' : `cd ${shellPath(shown(project))} && `;
+  // `--prefix .`: npm would otherwise install into the nearest folder above with a package.json or node_modules (probe GK-1).
   // A team's repository just cloned pins docket already: it wants installing, not pinning (probe GF-4).
   if (pinsDocket(join(project, 'package.json'))) return `Editor completion: the files' \`$schema\` comments point at ${shown(schemas)}; its package.json pins docket, which is not installed yet (\`${cd}npm ci\`, or \`npm install\`).\n`;
-  return `Editor completion: the files' \`$schema\` comments point at ${shown(schemas)}; pin docket there (\`${cd}npm install --save-dev <docket: a git URL, or a path to a checkout where npm install has run; it is not on the npm registry>\`) so they resolve for everyone.\n`;
+  return `Editor completion: the files' \`$schema\` comments point at ${shown(schemas)}; pin docket there (\`${cd}npm install --save-dev --prefix . <docket: a git URL, or a path to a checkout where npm install has run; it is not on the npm registry>\`) so they resolve for everyone.\n`;
 }
 
 /** Whether the package.json at `path` names docket among its dependencies of any sort. */
