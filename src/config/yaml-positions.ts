@@ -759,23 +759,38 @@ function lineThemUp(text: string, lineStart: number, doc: Document.Parsed): stri
  * there, and lined up with the key it would be read as one (probe PY-4).
  */
 function underBlockScalar(text: string, lineStart: number): string | undefined {
+  const own = text.slice(lineStart).search(/\S/) + 1;
   let end = lineStart - 1;
   let start = end;
-  // The nearest line above with text on it (blank lines belong to the block scalar's text).
+  /** The column the block's text starts at: that of its nearest line seen walking up to the header. */
+  let textColumn: number | undefined;
+  // Up to the `key: |` line: past blank lines and the block's text, indented further than this line (probe GK-2).
   for (;;) {
     if (end < 0) return undefined;
     start = text.lastIndexOf('\n', end - 1) + 1;
-    if (text.slice(start, end).trim() !== '') break;
+    const above = text.slice(start, end);
+    if (above.trim() === '') {
+      end = start - 1;
+      continue;
+    }
+    if (BLOCK_HEADER.test(above)) break;
+    const column = above.search(/\S/) + 1;
+    if (column <= own) return undefined;
+    textColumn = column;
     end = start - 1;
   }
-  const header = /^(\s*(?:-\s+)*)([^\s#][^#]*?):\s+([|>][+-]?\d?[+-]?)\s*(?:#.*)?\r?$/.exec(text.slice(start, end));
-  if (!header) return undefined;
+  const header = BLOCK_HEADER.exec(text.slice(start, end))!;
   const keyColumn = header[1]!.length + 1;
-  const own = text.slice(lineStart).search(/\S/) + 1;
-  if (own > keyColumn) return undefined;
   const line = text.slice(0, start).split('\n').length;
-  return `the text of \`${header[2]!.trim()}: ${header[3]}\` (line ${line}) must be indented further than its key, which starts at column ${keyColumn}: start this line past column ${keyColumn}`;
+  const block = `\`${header[2]!.trim()}: ${header[3]}\` (line ${line})`;
+  if (own > keyColumn) return textColumn === undefined ? undefined : `this line is part of the text of ${block}, whose lines start at column ${textColumn}: start it at column ${textColumn} too`;
+  // At or left of the key, after the text: the key slipped rather, which the caller's hint says.
+  if (textColumn !== undefined) return undefined;
+  return `the text of ${block} must be indented further than its key, which starts at column ${keyColumn}: start this line past column ${keyColumn}`;
 }
+
+/** A `key: |` or `key: >` line (with its indicators), which a block of text follows. */
+const BLOCK_HEADER = /^(\s*(?:-\s+)*)([^\s#][^#]*?):\s+([|>][+-]?\d?[+-]?)\s*(?:#.*)?\r?$/;
 
 /**
  * The nearest key of a block mapping above `lineStart` (or, for a list item, the nearest item's

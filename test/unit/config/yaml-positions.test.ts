@@ -137,6 +137,11 @@ describe('parseYamlFile', () => {
     // A key one column short under an empty `|`, and a tab in the indentation, keep their own hints (second read SR83-2).
     expect(hintOf('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '   questions: Q')).toEqual([[6, 4, `line 5 starts at column 5 and this one at column 4: line them up (keys of one mapping start at the same column, list items at the same \`-\`); or, if it is text of the value above, ${past.replace(/^the text/, 'that text')}`]]);
     expect(hintOf('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: |', '\tbad')[0]?.[2]).toMatch(/^indent with spaces/);
+    // Past the key but short of the text above it, in `|` and `>` alike: lined up with that text, not with the key (probe GK-2).
+    for (const indicator of ['|', '>']) {
+      const short = hintOf('kind: Playbook', 'name: P', 'rules:', '  - name: R', `    actions: ${indicator}`, '      ACCEPT 3 years', '', '     COUNTERPROPOSE 2 years');
+      expect(short).toEqual([[8, 6, `this line is part of the text of \`actions: ${indicator}\` (line 5), whose lines start at column 7: start it at column 7 too`]]);
+    }
     const marker = "a document's keys start on the line after `---`: put a line break after `---`";
     expect(hintOf('kind: Member', 'email: a@b.example', '--- kind: Member', 'email: x@y.example')).toEqual([[3, 5, marker]]);
     expect(hintOf('kind: Member', 'email: a@b.example', '--- \ufeffkind: Member', 'email: x@y.example')).toEqual([[3, 5, marker]]);
