@@ -69,6 +69,15 @@ async function fetchAgreementsPart(ctx: FetchContext): Promise<{ id: string; fie
   return { id: org.id, fields, ...updatedAt(org.attributes) };
 }
 
+/**
+ * The organization's default reviewer as the files give it, in lower case (`docket test`'s cache
+ * key: rules without a reviewer, a scratch copy's all, escalate to it, and commentary may name it).
+ */
+export function declaredDefaultReviewer(desired: readonly DesiredResource[]): { defaultReviewer?: string } {
+  const email = desired.find((d) => d.kind === 'organization')?.fields['review.default_reviewer'];
+  return typeof email === 'string' && email !== '' ? { defaultReviewer: email.toLowerCase() } : {};
+}
+
 export const organizationKind: KindModule<'organization'> = {
   name: 'organization',
   yamlKind: 'Organization',

@@ -4,6 +4,7 @@
  * runTests → renderers → exit code. The first Ctrl-C stops starting reviews and cleans up what the
  * run made (scratch playbooks, test agreements) before exiting 130.
  */
+import { declaredDefaultReviewer } from '../../kinds/organization.js';
 import { refuseReadOnlyLock } from '../lock-writable.js';
 import { plural } from '../../render/facts.js';
 import { spelledKind } from '../../kinds/spelled-kind.js';
@@ -449,7 +450,7 @@ async function runAndReport(io: Io, files: string[], opts: TestFlags, junitJudge
           cache,
           readCache: opts.cache,
           live: Boolean(opts.live),
-          ...defaultReviewerOf(s.workspace.desired),
+          ...declaredDefaultReviewer(s.workspace.desired),
           contracts,
           concurrency: s.concurrency,
           run: { pid: process.pid, host: hostname(), until: new Date(deadline) },
@@ -579,12 +580,6 @@ async function syncEmulatorTemplate(s: Session, subject: TemplateSubject): Promi
  * On the services a template is tested as it is live (docket test never changes one): when the
  * files say otherwise, the suite says so, or a green result would vouch for a version not applied.
  */
-/** The default reviewer the files give the organization, as the cache key holds it. */
-function defaultReviewerOf(desired: readonly DesiredResource[]): { defaultReviewer?: string } {
-  const email = desired.find((d) => d.kind === 'organization')?.fields['review.default_reviewer'];
-  return typeof email === 'string' && email !== '' ? { defaultReviewer: email.toLowerCase() } : {};
-}
-
 async function compareLiveTemplate(s: Session, subject: TemplateSubject): Promise<string | undefined> {
   // The template and what it names (terms, attachments) alone: the agreements service only, as the cases.
   const { only, targets } = withReferenced(s.workspace.desired, subject);
