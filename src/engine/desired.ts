@@ -266,8 +266,6 @@ function checkRenameIntents(desired: readonly DesiredResource[], diagnostics: Di
       // Both pinned by `id:`: each is matched by its id, nothing trades places (a swap pulled from
       // the app plans no change; one the files make is the dependency cycle the plan stops at: probe AD-3).
       if (d.pinId !== undefined && other.pinId !== undefined) return;
-      // Either also renamed from a third name: the swap went round by it, as the hint below says to (probe GB-3).
-      if ([...d.renamedFrom, ...other.renamedFrom].some((name) => name !== old && name !== localName(d))) return;
       said.add(d);
       const children = desired.some((c) => c.parent?.kind === d.kind && (c.parent.key === d.key || c.parent.key === other.key));
       diagnostics.warning(

@@ -64,14 +64,6 @@ describe('buildDesired', () => {
     ]);
   });
 
-  it('says no swap of two documents when one went round by a third name, as the warning\'s hint says to (probe GB-3)', async () => {
-    const doc = (name: string, from: string[]) => resourceDoc('Playbook', { name, renamed_from: from, rules: [{ name: 'R', actions: 'A' }] }, {}, `${name}.yaml`);
-    const round = await build([doc('B', ['A', 'tmp']), doc('A', ['B'])]);
-    expect(round.diagnostics.warnings.filter((w) => w.code === 'renamed-from-swap')).toEqual([]);
-    const straight = await build([doc('B', ['A']), doc('A', ['B'])]);
-    expect(straight.diagnostics.warnings.map((w) => w.code)).toEqual(['renamed-from-swap']);
-  });
-
   it('says no swap of two documents both pinned by id: each is matched by its id, as a swap pulled from the app writes them (probe AD-3)', async () => {
     const pinned = (name: string, from: string, id: string) => resourceDoc('Playbook', { name, id, renamed_from: [from], rules: [{ name: 'R', actions: 'A' }] }, {}, `${name}.yaml`);
     const both = await build([pinned('A', 'B', '11111111-1111-4111-8111-111111111111'), pinned('B', 'A', '22222222-2222-4222-8222-222222222222')]);
