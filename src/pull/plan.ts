@@ -446,8 +446,11 @@ class PullPlanner {
     if (!parent) return undefined;
     const was = this.childHistoryOf(o, parent);
     const entry = (was && this.writtenEntry(was)) ?? {};
-    // A child keeps its `renamed_from` too: another environment renames it by that (probe GH-2).
-    const history = Array.isArray(entry.renamed_from) ? { renamed_from: entry.renamed_from } : {};
+    // A child keeps its history too, another environment renaming it by that (probe GH-2): the name
+    // it was last in sync as, when the app renamed it since (second read SR105-2), and its `renamed_from`.
+    // (As the files were read: the pull may have rewritten the parent's document for the new object already.)
+    const former = was ? [...(normName(was.name) === normName(o.name) ? [] : [this.writtenName(was)]), ...formerNames(entry)] : [];
+    const history = former.length > 0 ? { renamed_from: former } : {};
     return withPlaceholdersKept(settingsWritten(entry, ignoredFieldsWritten(this.writtenEntry(parent) ?? {})), { ...history, ...(was ? placeholdersKept(entry, was, o).set : {}) });
   }
 
@@ -1517,7 +1520,10 @@ class PullPlanner {
         const exported = ignored.length === 0 ? whole : Object.fromEntries(Object.entries(whole).filter(([k]) => !ignored.includes(k)));
         const escaped = literalPlaceholders(inFlow ? withoutFinalBreaks(exported) : exported);
         // The item whose history it takes keeps its own policy keys, as written (probe MM-5), and the placeholders live still reads as (probe GH-1).
-        return heir && isPlainObject(escaped) ? withSettings(escaped, withPlaceholdersKept(settingsWritten(this.writtenEntry(heir) ?? {}, ignored), placeholdersKept(this.writtenEntry(heir) ?? {}, heir, o.l!).set)) : escaped;
+        if (!heir || !isPlainObject(escaped)) return escaped;
+        const placeholders = placeholdersKept(this.writtenEntry(heir) ?? {}, heir, o.l!);
+        if (placeholders.lost.length > 0) this.notes.push(placeholdersWrittenOver(o.l!, placeholders.lost, file));
+        return withSettings(escaped, withPlaceholdersKept(settingsWritten(this.writtenEntry(heir) ?? {}, ignored), placeholders.set));
       });
       // Where each item ends up, once every insert is made (a later one may go before an earlier one).
       const moves = new Map<number, number>();
@@ -2353,6 +2359,11 @@ function holdsPlaceholder(value: unknown): boolean {
   if (typeof value === 'string') return variablesIn(value).length > 0;
   if (Array.isArray(value)) return value.some(holdsPlaceholder);
   return isPlainObject(value) && Object.values(value).some(holdsPlaceholder);
+}
+
+/** The note of an item written from live values where its old item gave them by a placeholder live no longer reads as (second read SR105-3). */
+function placeholdersWrittenOver(l: LiveResource, fields: readonly string[], file: string): string {
+  return `${l.kind} ${quoteValue(l.name)}'s new item in ${file} writes ${fields.map((f) => `\`${f}\``).join(', ')} as live holds it: its old item gave ${fields.length === 1 ? 'it' : 'them'} by a placeholder (\`\${var.…}\` or \`\${env.…}\`) that live no longer reads as; put the placeholder back there if other environments are to keep their own value`;
 }
 
 /** `settings` with `values` set as written too. */

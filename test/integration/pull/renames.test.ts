@@ -824,6 +824,33 @@ describe('objects renamed in the app', () => {
     expect(after.code, after.stdout + written).toBe(0);
   });
 
+  it('a playbook renamed in the app with a new one made under its old name: a rule renamed in the app too keeps the name it was last in sync as in its renamed_from (second read SR105-2)', async () => {
+    const playbook = 'kind: Playbook\nname: Omicron NDA\nrules:\n  - name: Term 2\n    renamed_from: [Term]\n    actions: ACCEPT 3 years\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/omicron.yaml': playbook });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editRule('Omicron NDA', 'Term 2', { name: 'Term 3' });
+    await app.editPlaybook('Omicron NDA', { name: 'Omicron NDA 2025' });
+    await app.createPlaybook({ name: 'Omicron NDA' });
+    const targets = ['--target', 'playbook/Omicron NDA', '--target', 'playbook/Omicron NDA 2025'];
+    const pull = await cli('pull', '-C', dir, ...targets);
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(await readFile(join(dir, 'playbooks/omicron-nda-2025.yaml'), 'utf8')).toMatch(/- name: Term 3\n {4}actions: ACCEPT 3 years\n {4}renamed_from:\n {6}- Term 2\n {6}- Term\n/);
+    expect((await cli('plan', '-C', dir, ...targets, '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('a rule renamed in the app, a new one made under its old name, whose placeholder live no longer reads as: its new item says it writes the live value (second read SR105-3)', async () => {
+    const playbook = 'kind: Playbook\nname: Pi NDA\nrules:\n  - name: Term\n    actions: ACCEPT 3 years\n    reviewer: ${var.lead}\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  lead: alice@acme.example\n', 'playbooks/pi.yaml': playbook });
+    await applyOk(cli, dir);
+    const app = new App(emulator().env);
+    await app.editRule('Pi NDA', 'Term', { reviewer_id: null });
+    await termRenamedWithNewOne(app, 'Pi NDA', { actions: 'ACCEPT 1 year' });
+    const pull = await cli('pull', '-C', dir, '--target', 'playbook/Pi NDA');
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(pull.stdout).toContain('rule "Term 2025"\'s new item in playbooks/pi.yaml writes `reviewer` as live holds it: its old item gave it by a placeholder');
+  });
+
   it('a playbook renamed in the app whose placeholder live no longer reads as, with a new one made under its old name, is not pulled: its new file would write this environment\'s value (probe GH-1)', async () => {
     const playbook = 'kind: Playbook\nname: Xi NDA\nrules:\n  - name: Term\n    actions: ACCEPT 3 years\n    reviewer: ${var.lead}\n';
     const dir = await makeDir({ 'docket.yaml': 'version: 1\nvars:\n  lead: alice@acme.example\n', 'playbooks/xi.yaml': playbook });
