@@ -131,16 +131,24 @@ const URL_IN_LINE = /(?<![A-Za-z0-9+.-])(?:[A-Za-z][A-Za-z0-9+.-]*:[\\/]+|(?<![:
  */
 const BARE_CREDENTIALS = /(?<=^|[\s"'[{,])[^\s"'`/?#@[\]{},:]*:(?![/\\])(?:(?![:][/\\])[^\s"'`?#[\]{},])*@/g;
 
-/** A path with a query, written without scheme or host (`/v1/users?page=2&access_token=…`). */
-const PATH_WITH_QUERY = /(?<![A-Za-z0-9+.:/\\-])(\/[^\s"'`<>?#]*)\?[^\s"'`<>]*/g;
+/** A run of text up to white space, a quote or an angle bracket: where a path ends (matched once each, so linear). */
+const TOKEN = /[^\s"'`<>]+/g;
 
 /**
  * A service's own error text with each path it echoes shown as `withoutSecrets` shows a URL: its
- * query as `?…`. A gateway echoes the request's path, and a paging link's query may hold a token
- * (probe GE-1); the line's URLs with a scheme are hidden where it is printed (lineWithoutSecrets).
+ * query as `?…`, the `)`s that close what the text opened before kept. A gateway echoes the
+ * request's path, and a paging link's query may hold a token (probe GE-1); a URL with a scheme is
+ * hidden where the line is printed (lineWithoutSecrets).
  */
 export function pathQueriesHidden(text: string): string {
-  return text.includes('?') ? text.replace(PATH_WITH_QUERY, '$1?…') : text;
+  if (!text.includes('?')) return text;
+  return text.replace(TOKEN, (token) => {
+    const query = token.indexOf('?');
+    const slash = token.indexOf('/');
+    if (query < 0 || slash < 0 || slash > query || SCHEME_END.test(token.slice(0, query))) return token;
+    const closes = /\)+$/.exec(token.slice(query))?.[0] ?? '';
+    return `${token.slice(0, query)}?…${closes}`;
+  });
 }
 
 /**

@@ -983,6 +983,11 @@ describe('errors', () => {
     const text = (await rejection(plain.client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
     expect(text.message).toContain('Cannot GET /review/v1/users?…');
     for (const e of [json, text]) expect(e.message).not.toMatch(/SECRET/);
+    // A `)` the text opened before is kept; a URL with a scheme is left for the printed line to hide (second read SR105-4).
+    const paren = setup();
+    paren.mock.intercept({ path: '/v1/a' }).reply(400, { errors: [{ detail: 'bad link (/v1/x?t=SECRET1) at https://h/v1/x?t=2' }] });
+    const inParens = (await rejection(paren.client.request({ method: 'GET', path: '/v1/a', operation: 'read a' }))) as ApiError;
+    expect(inParens.message).toContain('bad link (/v1/x?…) at https://h/v1/x?t=2');
   });
 
   it('says a redirect is one, where it leads (no password, query or key), and that docket does not follow it', async () => {
