@@ -624,7 +624,10 @@ export function diff(input: DiffInput): DiffResult {
           hint: removes
             ? `remove "${former}" from \`renamed_from\`, or declare it to keep it`
             : // Which live one goes decides what is kept: the former, or the one holding the new name (probe GB-4).
-              `remove "${former}" from \`renamed_from\` to keep both; to let the live "${former}" go, remove it (in the app, ${removal ? `or by a plan without --target, which ${removal} it` : 'or with --prune where docket can'}); to rename it onto "${d.name}" after all, remove the live "${d.name}" in the app first`,
+              kind.deletion === 'none'
+              ? // A kind the services cannot remove: the live one holding the name is renamed away instead (second read SR105-5).
+                `remove "${former}" from \`renamed_from\` to keep both; to rename "${former}" onto "${d.name}" after all, rename the live "${d.name}" to another name in the app first`
+              : `remove "${former}" from \`renamed_from\` to keep both; to let the live "${former}" go, remove it (in the app, ${removal ? `or by a plan without --target, which ${removal} it` : 'or with --prune where docket can'}); to rename it onto "${d.name}" after all, remove the live "${d.name}" in the app first`,
         },
       );
     }

@@ -79,6 +79,13 @@ describe('buildPlan', () => {
     );
   });
 
+  it('says of a kind the services cannot remove to rename the live holder of the name away, not to remove it (second read SR105-5)', () => {
+    const term = (name: string, renamedFrom: string[] = []): DesiredResource => ({ kind: 'custom-term', key: name, name, fields: { name, body: 'B' }, partial: false, refs: [], renamedFrom, source: pos(1, 1, 'terms/t.yaml'), fieldSources: {} });
+    const live = (id: string, name: string): LiveResource => ({ kind: 'custom-term', id, key: name, name, fields: { name, body: 'B' }, refs: [] });
+    const { plan: p } = plan([term('Terms 2025', ['Terms'])], [live('t-1', 'Terms'), live('t-2', 'Terms 2025')]);
+    expect(p?.warnings.find((w) => w.includes('but both are live'))).toMatch(/: remove "Terms" from `renamed_from` to keep both; to rename "Terms" onto "Terms 2025" after all, rename the live "Terms 2025" to another name in the app first$/);
+  });
+
   it('records the clock, version, digest, environment and known ids it was given', () => {
     const { plan: p } = plan([desiredPlaybook(NDA.name)], [livePlaybook(NDA.id, NDA.name)], {
       environment: 'staging',
