@@ -29,6 +29,11 @@ describe('the lock entries a saved plan rewrites', () => {
     ]);
   });
 
+  it('hold where another apply settled an entry as the plan would: nothing is put back (second read SR105-6)', () => {
+    const settled: LockFile = { files: { 'custom-term:Data Terms': TERM } };
+    expect(lockMovedSincePlan(savedPlan(then), settled)).toEqual([]);
+  });
+
   it('of a plan saved before they were stamped are not checked', () => {
     const unstamped = { changes: [], lock_updates: [{ kind: 'custom-term', key: 'Data Terms', entry: TERM, reason: 'r' }] } as unknown as Plan;
     expect(lockMovedSincePlan(unstamped, { files: {} })).toEqual([]);
