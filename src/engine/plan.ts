@@ -11,7 +11,7 @@ import { sayUnlessUnsent, type UnsentHold, type UnsentProblem } from './unsent.j
 import { digestWithList, digestWithListInSlices } from './canonical.js';
 import { problemSourceOf } from '../kinds/support/positions.js';
 import { diff, type DiffResult, type KindMeta } from './diff.js';
-import { childrenFingerprint, childrenLookup } from './children.js';
+import { childrenLookup } from './children.js';
 import { childrenEditedLive, classifyChanges, editedLiveSince, editedLiveSinceMoved, type ClassifyResult } from './direction.js';
 import { pinHints, planHints } from './hints.js';
 import { EMPTY_SYNC, withRenamedParents, type SyncState } from './sync.js';
@@ -104,7 +104,6 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics, { ...(input.readOnly ? { readOnly: true } : {}), ...hold });
   const lockUpdates = [...(input.lockUpdates ?? []), ...uncertain.updates];
   const ordered = orderChanges(classified.changes, input.kinds, input.live, Boolean(input.readOnly));
-  fingerprintRemovedChildren(ordered.changes, input.kinds, input.live);
   pushAll(diagnostics.items, ordered.diagnostics.items);
   if (diagnostics.hasErrors()) return { diagnostics: uniqueDiagnostics(diagnostics.sorted()), unmatched };
 
@@ -151,21 +150,6 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
 /** Where a reference is written, with its `path` (`rules[3].reviewer`, `parameters.…`) as validate gives one. */
 function refAt(d: DesiredResource, ref: Ref): SourcePos & { path: string } {
   return { ...(ref.source ?? d.source), path: ref.path ?? problemSourceOf(d.fieldSources, ref.field)?.path ?? ref.field };
-}
-
-/**
- * Gives each removal of a parent the fingerprint of the children the plan read of it. Only where
- * it read some: a parent docket never synced, or one outside `--target`, has none read, which an
- * empty list cannot be told from.
- */
-function fingerprintRemovedChildren(changes: Change[], kinds: readonly KindMeta[], live: readonly LiveResource[]): void {
-  const parents = new Set(kinds.flatMap((k) => (k.parentKind ? [k.parentKind] : [])));
-  const childrenOf = childrenLookup(live);
-  for (const c of changes) {
-    if ((c.action !== 'archive' && c.action !== 'delete') || c.parent || !c.liveId || !parents.has(c.kind)) continue;
-    const children = childrenOf(c.liveId);
-    if (children.length > 0) c.childrenFingerprint = childrenFingerprint(children);
-  }
 }
 
 /** A warning found while matching, as the plan's warnings say them: at its file:line, with what to do. */

@@ -4,6 +4,7 @@
  * still holds. The CLI, the tests and the benchmark call these.
  */
 import { withLockSeen } from './lock-seen.js';
+import { fingerprintRemovedChildren } from './children.js';
 import type { UnsentHold } from './unsent.js';
 import type { VariableOrigins } from '../config/schema.js';
 import { uniqueDiagnostics, type Diagnostic } from '../diagnostics.js';
@@ -211,6 +212,10 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
   const unmatched = result.unmatched;
   if (!result.plan) return { live, diagnostics: result.diagnostics, unmatched };
   let plan = result.plan;
+  // The children of a removed parent go with it: a saved plan reads them again (probe GB-2). None
+  // found counts where they were read: a plan not cut to targets reads those of a dropped parent it
+  // has a sync record of (FetchContext.readDropped; second read SR105-7).
+  fingerprintRemovedChildren(plan.changes, kinds, live, (c) => !scope && readDropped.has(c.kind) && (recorded?.keysWithId(c.liveId!) ?? []).some((k) => k.startsWith(`${c.kind}:`)));
   // Live objects no file declares that a pending document names: counted, so the plan says how to adopt them (probe RI-3).
   // Not for quiet kinds (members, no pending document names one): most plans would walk the directory again for them.
   if (input.pendingDocuments && plan.undeclared.some((u) => u.count > 0 && !u.quiet)) {

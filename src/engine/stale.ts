@@ -11,6 +11,7 @@ import { canonicalJson } from './canonical.js';
 import { childrenFingerprint, childrenLookup } from './children.js';
 import { fetchLive } from './live.js';
 import { lockMovedSincePlan } from './lock-seen.js';
+import { childrenNoun } from './target.js';
 import { matchedToDeclared } from './matched.js';
 import { unconfirmedSincePlan } from './uncertain.js';
 import { landingSincePlan, type LandingMarks } from './landing.js';
@@ -178,13 +179,7 @@ function childrenMoved(plan: Plan, live: readonly LiveResource[], gone: Readonly
   const childrenOf = childrenLookup(live);
   return removed
     .filter((c) => childrenFingerprint(childrenOf(c.liveId!)) !== c.childrenFingerprint)
-    .map((c) => `${named(c.kind, c.key)}, which the plan ${c.action === 'delete' ? 'deletes' : 'archives'}, had ${childTitle(c.kind)} edited, made or removed live since the plan (they go with it)`);
-}
-
-/** What the children of a parent kind are called (a playbook's: rules). */
-function childTitle(parentKind: string): string {
-  const child = KINDS.find((k) => k.parentKind === parentKind);
-  return child ? `${child.title.toLowerCase()}` : 'children';
+    .map((c) => `${named(c.kind, c.key)}, which the plan ${c.action === 'delete' ? 'deletes' : 'archives'}, had ${childrenNoun(KINDS, c.kind)} edited, made or removed live since the plan (they go with it)`);
 }
 
 /**

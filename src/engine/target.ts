@@ -27,6 +27,11 @@ function targetable(kinds: readonly AnyKind[]): AnyKind[] {
 }
 
 /** `playbook/Inbound NDA`, `rule/Inbound NDA/Term`, `member/bob@acme.example`, `organization`. */
+/** What the children of a parent kind are called (a playbook's: rules). */
+export function childrenNoun(kinds: readonly Pick<AnyKind, 'parentKind' | 'noun'>[], parentKind: string): string {
+  return kinds.find((k) => k.parentKind === parentKind)?.noun[1] ?? 'children';
+}
+
 export function parseTarget(text: string, kinds: readonly AnyKind[]): TargetSpec | { error: string } {
   const candidates = targetable(kinds);
   const slash = text.indexOf('/');
@@ -220,7 +225,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
   const broughtAlong = remadeKeys.size === 0 ? [] : plan.changes.filter((c) => c.parent && CREATE_ACTIONS.includes(c.action) && remadeKeys.has(refKey(c.parent.kind, c.parent.key)) && !keep.has(c.id));
   for (const c of broughtAlong) visit(c.id);
   // Said, as the partial plan's sentence names only the targets and what they depend on (second read SR82-5).
-  const remadeWarnings = remade.filter((p) => broughtAlong.some((c) => c.parent!.key === p.key && c.parent!.kind === p.kind)).map((p) => `${p.kind} ${quoteValue(p.key)} is made again (removed live) with all its declared ${kinds.find((k) => k.parentKind === p.kind)?.noun[1] ?? 'children'}, as a plan without --target makes it, the targets naming only some of them`);
+  const remadeWarnings = remade.filter((p) => broughtAlong.some((c) => c.parent!.key === p.key && c.parent!.kind === p.kind)).map((p) => `${p.kind} ${quoteValue(p.key)} is made again (removed live) with all its declared ${childrenNoun(kinds, p.kind)}, as a plan without --target makes it, the targets naming only some of them`);
 
   const changes = plan.changes.filter((c) => keep.has(c.id));
   const held = plan.held?.filter((c) => wanted(c.kind, c.key, c.parent));
@@ -257,7 +262,7 @@ export function limitToTargets(plan: Plan, desired: DesiredResource[], written: 
     ).flatMap((w) => renameHintOf(w) ?? []),
     ...remadeWarnings,
     ...leftUnadopted,
-    ...outOfScope.map((c) => `${c.kind} ${quoteValue(c.key)} is left out: this cut plan did not read ${c.parent!.kind} ${quoteValue(c.parent!.key)}'s declared ${kinds.find((k) => k.parentKind === c.parent!.kind)?.noun[1] ?? 'children'}, so it cannot tell what to do with it; plan without --target`),
+    ...outOfScope.map((c) => `${c.kind} ${quoteValue(c.key)} is left out: this cut plan did not read ${c.parent!.kind} ${quoteValue(c.parent!.key)}'s declared ${childrenNoun(kinds, c.parent!.kind)}, so it cannot tell what to do with it; plan without --target`),
   ];
   // Files `--adopt-files` records: only the targets', as every other write of the run (probe JD-1).
   const adoptable = plan.adoptable?.filter((a) => wanted(a.kind, a.key, undefined));

@@ -231,6 +231,14 @@ describe('review service scenarios', () => {
     expect([apply.code, apply.stderr]).toEqual([0, '']);
     expect(livePlaybook('Vendor MSA')).toBeUndefined();
     await expectNoChanges(cli, dir, '--prune');
+    // One docket synced with no rules: a rule made there since goes with it too (second read SR105-7).
+    await writeFile(join(dir, 'playbooks/empty.yaml'), 'kind: Playbook\nname: Empty\nrules: []\n');
+    await applyOk(cli, dir);
+    await writeFile(join(dir, 'playbooks/empty.yaml'), '# no longer managed here\n');
+    expect((await cli('plan', '-C', dir, '--prune', '--out', saved)).code).toBe(0);
+    await app.createRule('Empty', { name: 'Made in the app', actions: 'ACCEPT' });
+    const empty = await cli('apply', '-C', dir, saved);
+    expect([empty.code, empty.stderr]).toEqual([1, expect.stringContaining('playbook "Empty", which the plan archives, had rules edited, made or removed live since the plan (they go with it)')]);
   });
 
   it('drift tells two live playbooks of one name apart by their ids, in -o json and in text (probe GE-3)', async () => {
