@@ -572,7 +572,30 @@ export function syncAfterApply(input: AfterApplyInput): SyncUpdates {
     keepUnsettledChildren(out, children, { state: input.state, forgotten, keptOther });
     keepRecordsOfAbsentChildren(out, keyed, { state: input.state, forgotten, ids: input.ids });
   }
+  if (input.state) forgetChildrenOfRemade(out, plan, done, input.state, input.ids, input.kinds);
   return out;
+}
+
+/**
+ * A parent this apply made again (archived in the app, put back under its name: another id) takes
+ * none of its old children's records: they were of the copy archived. Those this apply was to make
+ * and did not (failed, or not started) go, so the next plan makes them as the files' own, not as
+ * removed live, which the guard counted against the put-back (probe GL-1).
+ */
+function forgetChildrenOfRemade(out: SyncUpdates, plan: Plan, done: ReadonlySet<string>, state: Pick<SyncState, 'idOf' | 'byKey'>, ids: ReadonlyMap<string, string>, kinds: readonly KindParent[]): void {
+  const prefixes = new Set<string>();
+  for (const c of plan.changes) {
+    if (c.parent || !CREATE_ACTIONS.includes(c.action) || !done.has(c.id)) continue;
+    const key = refKey(c.kind, c.key);
+    const [was, now] = [state.idOf(key), ids.get(key)];
+    if (was !== undefined && now !== undefined && was !== now) addChildPrefixes(prefixes, c.kind, c.key, kinds);
+  }
+  if (prefixes.size === 0) return;
+  // Only the creates this apply owed: a child a `drift:` policy holds removed keeps its record, and with it that hold.
+  for (const c of plan.changes) {
+    const key = refKey(c.kind, c.key);
+    if (c.parent && CREATE_ACTIONS.includes(c.action) && !done.has(c.id) && !out.has(key) && state.byKey.has(key) && parentPrefixOf(key, prefixes) !== undefined) out.set(key, null);
+  }
 }
 
 /**

@@ -316,6 +316,26 @@ describe('review service scenarios', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('a playbook archived in the app whose put-back failed part way is finished by the next apply, without --force: its rules left to make are the files\', not removed live (probe GL-1)', async () => {
+    const rules = ['R1', 'R2', 'R3', 'R4', 'R5', 'R6'].map((r) => `  - name: ${r}\n    actions: ACCEPT ${r}\n`).join('');
+    const files = Object.fromEntries(['A', 'B', 'C'].map((p) => [`playbooks/${p.toLowerCase()}.yaml`, `kind: Playbook\nname: ${p}\nrules:\n${rules}`]));
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, ...files });
+    await applyOk(cli, dir);
+    await new App(t.env).archivePlaybook('A');
+    t.emulator.faults.add({ method: 'POST', path_pattern: '/playbook_rules', status: 422, count: 6 });
+    const failed = await cli('apply', '-C', dir, '--auto-approve');
+    expect(failed.code).toBe(1);
+    expect(livePlaybook('A')).toBeDefined();
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).not.toContain('apply will refuse');
+    expect(plan.stdout).not.toContain('removed live');
+    const drift = await cli('drift', '-C', dir);
+    expect(drift.stdout).not.toContain('Removed live');
+    await applyOk(cli, dir);
+    expect(liveRules('A')).toHaveLength(6);
+    await expectNoChanges(cli, dir);
+  });
+
   it('a playbook renamed in the app onto one the files add, taking a rule they do not declare there: drift says pull leaves it all, as pull does (probe HR-3)', async () => {
     // Under `drift: adopt` too, where the plan holds the delete (second read).
     for (const [name, policy] of [['Pc', ''], ['Qc', 'drift: adopt\n']] as const) {
