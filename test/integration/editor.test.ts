@@ -64,6 +64,16 @@ describe('completions an editor inserts read back as what they show', () => {
   });
 });
 
+describe('completions offer only what validate takes', () => {
+  it('a rule\'s generate_summary is offered true and false, never null, which validate refuses (probe GK-6)', async () => {
+    const dir = await makeDir({});
+    const file = path.join(dir, 'summary.yaml');
+    await server.open(file, `${modeline(dir, 'playbook.schema.json')}kind: Playbook\nname: P\nrules:\n  - name: R\n    questions: Q\n    generate_summary: \n`);
+    const labels = (await server.complete(file, 6, '    generate_summary: '.length)).map((c) => c.label);
+    expect([...labels].sort()).toEqual(['false', 'true']);
+  });
+});
+
 describe('what validate refuses, the editor flags where a schema can say it', () => {
   it('a date that is on no calendar (February 30, February 29 of a common year) is flagged, in date and date-or-time fields, as validate refuses it', async () => {
     const dir = await makeDir({});
