@@ -266,7 +266,9 @@ export const ruleKind: KindModule<'rule'> = {
       const misspelt = Object.keys(rule).some((key) => !RULE_KEYS.has(key) && suggest(key, ['actions', 'questions']) !== undefined);
       if (isBlankText(fields.actions) && !(fields.generate_summary === true && !isBlankText(fields.questions)) && !unresolved('actions') && !unresolved('questions') && !summaryUnread && !misspelt) {
         const why = missingActions(rule);
-        diag.error('missing-actions', `rule ${quoteValue(name, 200)} needs \`actions\`${why.detail} (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`, {
+        // One without a name (an error of its own) is said by its place in the list, not as a rule named "" (probe GK-7).
+        const rulePlace = typeof rule.name === 'string' && !isBlank(name) ? `rule ${quoteValue(name, 200)}` : `the rule at rules[${i}]`;
+        diag.error('missing-actions', `${rulePlace} needs \`actions\`${why.detail} (only a rule with \`generate_summary: true\` and \`questions\` may omit them)`, {
           // At the value when the value is what is wrong (white space only), else at the rule.
           ...(why.field ? valueOf(doc, `${pointer}/${why.field}`) : posOf(doc, pointer)),
           path: why.field ? `rules[${i}].${why.field}` : `rules[${i}]`,

@@ -207,6 +207,11 @@ describe('Rule toDesired', () => {
       expect(diagnostics.errors[0]!.message).toContain('Term');
     });
 
+    it('names a rule without a name by its place in the list, not as a rule named "" (probe GK-7)', () => {
+      const { diagnostics } = playbook({ rules: [{ name: 'Ok', actions: 'A' }, { description: 'd' }] });
+      expect(diagnostics.errors.find((d) => d.code === 'missing-actions')!.message).toMatch(/^the rule at rules\[1\] needs `actions`/);
+    });
+
     it('is reported when generate_summary is false even with questions', () => {
       const { diagnostics } = playbook({ rules: [{ name: 'Term', questions: 'What is the term?', generate_summary: false }] });
       expect(diagnostics.errors.map((d) => d.code)).toEqual(['missing-actions']);
