@@ -221,7 +221,7 @@ export interface Change {
   namesake?: true;
   /** Fingerprint of the live object when planned; `null` for creates (the key must still be free). */
   fingerprint: string | null;
-  /** For a removal of a parent whose children the plan read (one docket synced): their fingerprint, which goes with it. */
+  /** For a removal of a parent: the fingerprint of the children the plan read of it, which go with it (fingerprintRemovedChildren). */
   childrenFingerprint?: string;
   /** For a publish: the live version number when planned (the new version is the next one). */
   liveVersion?: number;
