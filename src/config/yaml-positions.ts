@@ -653,7 +653,13 @@ function syntaxHint(code: string, message: string, text: string, offset: number,
     // `actions: *ACCEPT 3 years`: the alias's name ends at the space, and the rest is left over.
     if (/(?:^|[:\-]\s+)\*\S+\s+$/.test(text.slice(lineStart, offset))) return ALIAS_AS_TEXT;
     // At the start of a line, the line itself is where the lines above left it: an indentation slip.
-    if (text.slice(lineStart, offset).trim() !== '') return 'text follows a closing quote or bracket: quote the whole value, or remove what follows';
+    const before = text.slice(lineStart, offset).trimEnd();
+    // `name: 'it's Dan'`: the value's own quote ended it early, its closing one still to come (probe GK-4).
+    const quote = before.at(-1);
+    if ((quote === "'" || quote === '"') && text.slice(offset, lineEndAt(text, offset)).includes(quote)) {
+      return quote === "'" ? "a `'` inside single quotes is written twice (`'it''s'`), or quote the value with double quotes" : 'a `"` inside double quotes is written `\\"`, or quote the value with single quotes';
+    }
+    if (before.trim() !== '') return 'text follows a closing quote or bracket: quote the whole value, or remove what follows';
     return lineThemUp(text, lineStart, doc);
   }
   // `questions:\u00a0What?` (pasted from a web page or Word): YAML reads a no-break space as text,

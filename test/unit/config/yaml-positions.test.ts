@@ -226,6 +226,9 @@ describe('parseYamlFile', () => {
     expect(parseYamlFile(lines('kind: Playbook', 'name: "A" x'), 'q.yaml').diagnostics.map((d) => [d.line, d.col, d.hint])).toEqual([
       [2, 11, 'text follows a closing quote or bracket: quote the whole value, or remove what follows'],
     ]);
+    // Unless the value's own quote ended it early, its closing one still on the line (probe GK-4).
+    expect(parseYamlFile(lines('kind: Member', "name: 'it's Dan'"), 'q.yaml').diagnostics.map((d) => d.hint)).toEqual(["a `'` inside single quotes is written twice (`'it''s'`), or quote the value with double quotes"]);
+    expect(parseYamlFile(lines('kind: Member', 'name: "say "hi" Dan"'), 'q.yaml').diagnostics.map((d) => d.hint)).toEqual(['a `"` inside double quotes is written `\\"`, or quote the value with single quotes']);
   });
 
   it('says an unquoted placeholder in a flow collection must be quoted, once, instead of the parser\'s errors about its braces', () => {
