@@ -2463,7 +2463,8 @@ describe('default keep-alive pool', () => {
     });
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
     const { port } = server.address() as AddressInfo;
-    const client = createServiceClient({ service: 'review', baseUrl: `http://127.0.0.1:${port}/review`, apiKey: KEY, retries: 0, timeoutMs: 100 });
+    // Long enough for the headers to come on a loaded machine (at 100 ms they did not, and the stall read as none at all).
+    const client = createServiceClient({ service: 'review', baseUrl: `http://127.0.0.1:${port}/review`, apiKey: KEY, retries: 0, timeoutMs: 1_000 });
     const err = (await rejection(client.request({ method: 'GET', path: '/v1/slow', operation: 'read x' }))) as DocketError;
     expect(err.message).toContain('(the body was still arriving)');
     expect(err.hint).toBe('the review service answered, but too slowly: it may be overloaded; try again later');
