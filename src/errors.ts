@@ -21,9 +21,10 @@ export class DocketError extends Error {
    */
   answeredThere = false;
   /**
-   * Set by the HTTP client when the command's time budget ended a request the service may still be
-   * carrying out (sent, unanswered): as after a signal, a run sent again at once could be overtaken
-   * by it, so the report says to wait first (probe FD-1).
+   * Set by the HTTP client when a write ended that the service may still be carrying out (sent, and
+   * cut off by the command's time budget, or every attempt given up on with one that timed out or
+   * got a gateway's 504): as after a signal, a run sent again at once could be overtaken by it, so
+   * the report says to wait first (probes FD-1, GD-1).
    */
   cutWhileUnderWay = false;
   /**
@@ -68,7 +69,7 @@ export class DocketError extends Error {
  */
 export function mayStillRun(error: unknown): boolean {
   if (!(error instanceof DocketError)) return false;
-  return error.code === 'outcome-pending' || ((error.code === 'interrupted' || (error.code === 'timeout' && error.cutWhileUnderWay)) && !error.notCarriedOut && !error.answeredThere);
+  return error.code === 'outcome-pending' || ((error.code === 'interrupted' || error.cutWhileUnderWay) && !error.notCarriedOut && !error.answeredThere);
 }
 
 /** Invalid configuration: every problem found, with file:line. */

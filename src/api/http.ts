@@ -334,9 +334,15 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
     return error;
   }
 
-  /** The error of a request whose last attempt the service answered, none of it still running there: an upload's mark can be settled by a read at once (probe FK-2). */
-  function endedThere<E extends DocketError>(error: E, answered: boolean): E {
+  /**
+   * The error of a request given up on: whether the service answered its last attempt, none of it
+   * still running there (an upload's mark can be settled by a read at once, probe FK-2), or a write
+   * of it may still be running there (an attempt timed out, or got a gateway's 504: the report says
+   * to wait before running again, probe GD-1).
+   */
+  function endedThere<E extends DocketError>(error: E, answered: boolean, t: RequestTarget, mayStillRunThere: boolean): E {
     error.answeredThere = answered;
+    if (mayStillRunThere && !isRead(t)) error.cutWhileUnderWay = true;
     return error;
   }
 
@@ -657,6 +663,9 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
               : options.proxyVariable && !everAnswered && a.failure.phase === 'not-sent'
                 ? // Through a proxy every connection is the proxy's: the service's name is not even looked up here (second read SR98B-9).
                   `docket could not connect to the proxy ${options.proxyVariable} names: check its host and port${/TLS/.test(a.failure.message) ? ', and write it with http:// if the proxy speaks plain http' : ''}`
+                : everAnswered && a.failure.timedOut
+                ? // No answer in time is no broken connection: the service is slow, and a write may still be under way there (probe GD-1).
+                  `the ${service} service answered earlier requests of this run, so the URL is right, but not this one in time: it may be overloaded${t.method === 'GET' ? '' : ', or still carrying the request out'}; wait, then try again`
                 : everAnswered
                 ? `the ${service} service answered earlier requests of this run, so the URL is right: the connection broke; try again later`
                 : `check the ${service} service URL (${base.url}) and that the service is reachable from here${options.proxyVariable ? `, through the proxy ${options.proxyVariable} names` : ''}`,
@@ -869,10 +878,10 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
         if (a.kind === 'response' && a.status === 429) paceRefusals++;
         // A 429 says the request was not handled: retried at the pace while the time budget lasts, up to a bound.
         const canRetry = n - paceRefusals < retries && paceRefusals <= MAX_PACE_REFUSALS && timeouts <= timeoutRetries;
-        if (decision === 'fail') throw endedThere(apiError(t, a, n + 1, earlierStatuses, mayHaveLanded), answeredThere);
+        if (decision === 'fail') throw endedThere(apiError(t, a, n + 1, earlierStatuses, mayHaveLanded), answeredThere, t, mayStillRunThere);
         // A last try the budget cut off: the budget's error, not the service's (probe OG-1).
         if (decision === 'retry' && !canRetry && cutByBudget(a)) throw budgetRanOut(t, a, mayHaveLanded);
-        if (decision === 'retry' && !canRetry) throw endedThere(gaveUp(t, a, n + 1, earlierStatuses, mayHaveLanded), answeredThere);
+        if (decision === 'retry' && !canRetry) throw endedThere(gaveUp(t, a, n + 1, earlierStatuses, mayHaveLanded), answeredThere, t, mayStillRunThere);
         // Stopped: what the service refused or lost is not sent again (a create's outcome is still read).
         if (decision === 'retry' && options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, answeredThere);
 
@@ -916,7 +925,7 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
             throw stillRunning(t, a, requestId, landing);
           }
           if (readNow) checkBudget(t, a, wanted, retryAfter, mayHaveLanded);
-          if (!canRetry) throw endedThere(gaveUp(t, a, n + 1, earlierStatuses.slice(0, -1), mayHaveLanded), answeredThere);
+          if (!canRetry) throw endedThere(gaveUp(t, a, n + 1, earlierStatuses.slice(0, -1), mayHaveLanded), answeredThere, t, mayStillRunThere);
           if (options.stop?.aborted) throw notTriedAgain(t, a, mayHaveLanded, answeredThere);
         }
         retried++;

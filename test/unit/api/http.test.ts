@@ -1783,6 +1783,19 @@ describe('stopping and the time budget', () => {
     expect(posts()).toBe(1);
   });
 
+  it('says an update given up on after a gateway\'s 504 may still be running there, so the report says to wait; a read or a write answered 500 not (probe GD-1)', async () => {
+    const gateway = setup({ retries: 2, baseDelayMs: 1 });
+    gateway.mock.intercept({ path: '/v1/x', method: 'PATCH' }).reply(504, '').times(3);
+    const update = (await rejection(gateway.client.request({ method: 'PATCH', path: '/v1/x', body: {}, operation: 'update x' }))) as DocketError;
+    expect([update.cutWhileUnderWay, mayStillRun(update)]).toEqual([true, true]);
+    const read = setup({ retries: 2, baseDelayMs: 1 });
+    read.mock.intercept({ path: '/v1/x', method: 'GET' }).reply(504, '').times(3);
+    expect(mayStillRun(await rejection(read.client.request({ method: 'GET', path: '/v1/x', operation: 'read x' })))).toBe(false);
+    const answered = setup({ retries: 2, baseDelayMs: 1 });
+    answered.mock.intercept({ path: '/v1/x', method: 'PATCH' }).reply(500, '').times(3);
+    expect(mayStillRun(await rejection(answered.client.request({ method: 'PATCH', path: '/v1/x', body: {}, operation: 'update x' })))).toBe(false);
+  });
+
   it('says of a write that failed every attempt whether anything of it may still run there: not when the last was answered 500, but when an earlier one got a 504 (probe FK-2)', async () => {
     const answered = setup({ retries: 2, baseDelayMs: 1 });
     answered.mock.intercept({ path: '/v1/x/versions', method: 'POST' }).reply(500, '').times(3);
