@@ -299,7 +299,8 @@ export async function checkSavedPlan(plan: Plan, input: SavedPlanCheck): Promise
   const childKinds = kinds.filter((k) => k.parentKind !== undefined && [...removedParents.values()].some((c) => c.kind === k.parentKind));
   const read = [...new Set([...kindsToRead(declared, input.prune, kinds), ...kinds.filter((k) => planned.has(k.name)), ...childKinds])];
   // The plan's ids find what was renamed in the app since it was matched.
-  const synced = { idOf: (kindKey: string) => plan.ids[kindKey], keysWithId: (id: string) => (removedParents.has(id) ? [refKey(removedParents.get(id)!.kind, removedParents.get(id)!.key)] : []) };
+  const removedKey = (c: Change | undefined): string[] => (c ? [refKey(c.kind, c.key)] : []);
+  const synced = { idOf: (kindKey: string) => plan.ids[kindKey], keysWithId: (id: string) => removedKey(removedParents.get(id)) };
   const readDropped = new Set([...removedParents.values()].map((c) => c.kind));
   const reading = fetchLive({ kinds: read, known: kinds, services: input.services, concurrency: input.concurrency, lock: input.lock, declared, readDropped, synced: () => synced });
   const [{ live, uncertain }, configDigest] = await Promise.all([reading, typeof input.configDigest === 'string' ? input.configDigest : input.configDigest()]);

@@ -441,7 +441,7 @@ class PullPlanner {
    */
   private heirSettings(o: LiveResource, heirs: ReadonlyMap<string, DesiredResource>): WrittenSettings | undefined {
     const d = heirs.get(o.id);
-    if (d) return withPlaceholdersKept(settingsWritten(this.writtenEntry(d) ?? {}), placeholdersKept(this.writtenEntry(d) ?? {}, d, o).set);
+    if (d) return historyWritten(this.writtenEntry(d) ?? {}, d, o);
     const parent = o.parentId === undefined ? undefined : heirs.get(o.parentId);
     if (!parent) return undefined;
     const was = this.childHistoryOf(o, parent);
@@ -451,7 +451,7 @@ class PullPlanner {
     // (As the files were read: the pull may have rewritten the parent's document for the new object already.)
     const former = was ? [...(normName(was.name) === normName(o.name) ? [] : [this.writtenName(was)]), ...formerNames(entry)] : [];
     const history = former.length > 0 ? { renamed_from: former } : {};
-    return withPlaceholdersKept(settingsWritten(entry, ignoredFieldsWritten(this.writtenEntry(parent) ?? {})), { ...history, ...(was ? placeholdersKept(entry, was, o).set : {}) });
+    return historyWritten(entry, was, o, ignoredFieldsWritten(this.writtenEntry(parent) ?? {}), history);
   }
 
   /** The declared child a live child of a renamed parent was last in sync as, in that parent's document. */
@@ -1521,9 +1521,10 @@ class PullPlanner {
         const escaped = literalPlaceholders(inFlow ? withoutFinalBreaks(exported) : exported);
         // The item whose history it takes keeps its own policy keys, as written (probe MM-5), and the placeholders live still reads as (probe GH-1).
         if (!heir || !isPlainObject(escaped)) return escaped;
-        const placeholders = placeholdersKept(this.writtenEntry(heir) ?? {}, heir, o.l!);
-        if (placeholders.lost.length > 0) this.notes.push(placeholdersWrittenOver(o.l!, placeholders.lost, file));
-        return withSettings(escaped, withPlaceholdersKept(settingsWritten(this.writtenEntry(heir) ?? {}, ignored), placeholders.set));
+        const entry = this.writtenEntry(heir) ?? {};
+        const lost = placeholdersKept(entry, heir, o.l!).lost;
+        if (lost.length > 0) this.notes.push(placeholdersWrittenOver(o.l!, lost, file));
+        return withSettings(escaped, historyWritten(entry, heir, o.l!, ignored));
       });
       // Where each item ends up, once every insert is made (a later one may go before an earlier one).
       const moves = new Map<number, number>();
@@ -2348,17 +2349,18 @@ function placeholdersKept(written: Record<string, unknown>, d: DesiredResource, 
   const set: Record<string, unknown> = {};
   const lost: string[] = [];
   for (const [key, value] of Object.entries(written)) {
-    if (NOT_PLACEHOLDER_FIELDS.has(key) || !holdsPlaceholder(value)) continue;
+    if (NOT_PLACEHOLDER_FIELDS.has(key) || !namesVariable(value)) continue;
     if (typeof value === 'string' && Object.hasOwn(d.fields, key) && canonicalJson(d.fields[key] ?? null) === canonicalJson(live.fields[key] ?? null)) set[key] = value;
     else lost.push(key);
   }
   return { set, lost };
 }
 
-function holdsPlaceholder(value: unknown): boolean {
+/** Whether a written value names a variable anywhere in it (config/interpolate's holdsPlaceholder looks at one string, and at any `${`). */
+function namesVariable(value: unknown): boolean {
   if (typeof value === 'string') return variablesIn(value).length > 0;
-  if (Array.isArray(value)) return value.some(holdsPlaceholder);
-  return isPlainObject(value) && Object.values(value).some(holdsPlaceholder);
+  if (Array.isArray(value)) return value.some(namesVariable);
+  return isPlainObject(value) && Object.values(value).some(namesVariable);
 }
 
 /** The note of an item written from live values where its old item gave them by a placeholder live no longer reads as (second read SR105-3). */
@@ -2366,8 +2368,14 @@ function placeholdersWrittenOver(l: LiveResource, fields: readonly string[], fil
   return `${l.kind} ${quoteValue(l.name)}'s new item in ${file} writes ${fields.map((f) => `\`${f}\``).join(', ')} as live holds it: its old item gave ${fields.length === 1 ? 'it' : 'them'} by a placeholder (\`\${var.…}\` or \`\${env.…}\`) that live no longer reads as; put the placeholder back there if other environments are to keep their own value`;
 }
 
-/** `settings` with `values` set as written too. */
-function withPlaceholdersKept(settings: WrittenSettings | undefined, values: Record<string, unknown>): WrittenSettings | undefined {
+/**
+ * What the new file or item of an object renamed in the app keeps of the entry whose history it
+ * takes (`written`, last in sync as `d`): its settings (settingsWritten), the placeholders live
+ * still reads as (placeholdersKept), and `also` (a child's `renamed_from`).
+ */
+function historyWritten(written: Record<string, unknown>, d: DesiredResource | undefined, live: LiveResource, inheritedIgnored: readonly string[] = [], also: Record<string, unknown> = {}): WrittenSettings | undefined {
+  const settings = settingsWritten(written, inheritedIgnored);
+  const values = { ...also, ...(d ? placeholdersKept(written, d, live).set : {}) };
   if (Object.keys(values).length === 0) return settings;
   return { set: { ...settings?.set, ...values }, drop: settings?.drop ?? [] };
 }

@@ -32,6 +32,18 @@ export interface ListBudget {
   cut: boolean;
 }
 
+/** How many of `items`, from the first, fit in `budget` characters, each costing its length and `overhead`. */
+export function countWithin(items: readonly string[], budget: number, overhead: number): number {
+  let used = 0;
+  let n = 0;
+  for (const item of items) {
+    if (used + item.length + overhead > budget) break;
+    used += item.length + overhead;
+    n++;
+  }
+  return n;
+}
+
 export function thousands(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }

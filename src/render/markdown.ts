@@ -32,7 +32,7 @@ import {
   type Fmt,
   type KindTitle,
 } from './facts.js';
-import { MARKDOWN_MAX_CHARS, thousands } from './markdown-fit.js';
+import { countWithin, MARKDOWN_MAX_CHARS, thousands } from './markdown-fit.js';
 import { lineWithoutSecrets } from '../config/url-secrets.js';
 import { cap, codeSpan, escapeMarkdown, fencedBlock, shortCodeSpan } from './sanitize.js';
 import { diffLines, itemDiff, newDiffBudget, sameLineNotes, withNoteLines } from './textdiff.js';
@@ -333,13 +333,7 @@ export function renderPlanMarkdown(plan: Plan, opts: PlanMarkdownOptions): strin
 
 /** The first warnings that fit in `budget` characters, and a line counting the ones left out. */
 function warningsWithin(warnings: readonly string[], budget: number, alsoLeftOut = 0): string[] {
-  const kept: string[] = [];
-  let used = 0;
-  for (const w of warnings) {
-    if (used + w.length + 5 > budget) break;
-    used += w.length + 5;
-    kept.push(w);
-  }
+  const kept = warnings.slice(0, countWithin(warnings, budget, 5));
   const left = warnings.length - kept.length + Math.max(0, alsoLeftOut);
   if (left > 0) kept.push(`_… and ${thousands(left)} more ${left === 1 ? 'warning' : 'warnings'} not listed_`);
   return kept;

@@ -8,6 +8,7 @@ import { failedOnWarn, tally } from '../testing/outcome.js';
 import type { CaseOutcome, ExpectationOutcome, SuiteOutcome, TestReport } from '../testing/types.js';
 import { codeSpan, escapeMarkdown, strongMarkdown } from './sanitize.js';
 import { plural } from './facts.js';
+import { countWithin } from './markdown-fit.js';
 
 const DEFAULT_MAX_CHARS = 60_000;
 /** Labels longer than this (all columns together) are numbered, with a legend under the table. */
@@ -134,18 +135,6 @@ function warningLines(report: TestReport): string[] {
   return (report.warnings ?? []).map((d) => `- ${ICON.warn} ${codeSpan(`${d.file}:${d.line}`)} ${escapeMarkdown(d.message)}`);
 }
 
-/** How many of the warnings' lines fit in `budget` characters. */
-function warningsWithin(lines: readonly string[], budget: number): number {
-  let used = 0;
-  let n = 0;
-  for (const line of lines) {
-    if (used + line.length + 1 > budget) break;
-    used += line.length + 1;
-    n++;
-  }
-  return n;
-}
-
 export function renderTestMarkdown(report: TestReport, options: TestMarkdownOptions = {}): string {
   const max = options.maxChars ?? DEFAULT_MAX_CHARS;
   const failOnWarn = options.failOnWarn ?? false;
@@ -153,7 +142,7 @@ export function renderTestMarkdown(report: TestReport, options: TestMarkdownOpti
   const text = render(report, { details: Infinity, broken: most, passing: most }, report.suites.length, failOnWarn);
   if (text.length < max) return text;
   // The warnings take half the comment at most, whatever else is cut: the cases are what it is for.
-  const warnings = warningsWithin(warningLines(report), max / 2);
+  const warnings = countWithin(warningLines(report), max / 2, 1);
   const renderCut = (layout: Layout, note: string): string => render(report, { ...layout, warnings }, report.suites.length, failOnWarn) + note;
   const fits = (layout: Layout, note: string): boolean => renderCut(layout, note).length < max;
   // Passing rows go first, with every failure's details, while every case not passing still has its row.
