@@ -8,6 +8,7 @@
 import { sameValue } from '../../engine/canonical.js';
 import { isBlankText, linesDeep, normDeep } from '../../engine/normalize.js';
 import { isPlainObject } from '../../util/plain.js';
+import { acceptsEmptyText } from './template-values.js';
 import { CSA_OLD_NAMES, CSA_RENAMES, csaUsesNewNames, isParameterKey, liveTemplateType, type TemplateTypeInfo } from './template-params.js';
 
 /** Plain code-unit order: the same on every machine and locale (localeCompare is not). */
@@ -209,7 +210,12 @@ function reduceObject(live: Plain, schema: ParameterSchema, ctx: TemplateExportC
     if (value === null || value === undefined || value === '' || (isBlankText(value) && (requiredKeys ??= requiredSomewhere(schema)).has(key))) {
       // None where the type documents a default: a file cannot say none, and left out, an apply of the
       // export elsewhere gives the default; said, not dropped unseen (probe KJ-2).
-      if (where === '' && prop && prop.default !== undefined && prop.default !== null && prop.default !== '' && !isForbidden(prop) && !skip(key, value)) noneLive.push([key, prop.default]);
+      if (where === '' && prop && prop.default !== undefined && prop.default !== null && prop.default !== '' && !isForbidden(prop) && !skip(key, value)) {
+        // Free text cleared live is written cleared (`""`), as pull writes it, so an apply elsewhere
+        // clears it too rather than taking the default (probe HH-1).
+        if (acceptsEmptyText(schema, key) && !(requiredKeys ??= requiredSomewhere(schema)).has(key)) out[key] = '';
+        else noneLive.push([key, prop.default]);
+      }
       continue;
     }
     if (!prop) {

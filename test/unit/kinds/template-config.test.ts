@@ -66,6 +66,14 @@ describe('templateDocument: dropping defaults', () => {
     ]);
   });
 
+  it('writes free text cleared live as `""` where its type documents a default, as pull does: an apply elsewhere clears it too rather than taking the default (probe HH-1)', () => {
+    const result = doc(live('Design', { product_description: 'Widget', term_unit: '', include_program_discount_unit: null }));
+    expect(result.doc.parameters).toEqual({ product_description: 'Widget', term_unit: '', include_program_discount_unit: '' });
+    expect(result.notes).toEqual([]);
+    // Alone, it is still written.
+    expect(doc(live('Design', { term_unit: null })).doc.parameters).toEqual({ term_unit: '' });
+  });
+
   it('writes a parameter whose text is white space alone: a value, which plan compares as one, not none (probe PK-2)', () => {
     const result = doc(live('Design', { product_description: 'Widget', term_unit: '  ', customer_description: ' ' }));
     expect(result.doc.parameters).toEqual({ product_description: 'Widget', term_unit: '  ', customer_description: ' ' });
