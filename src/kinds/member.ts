@@ -28,10 +28,35 @@ const ID_UNKNOWN = {
 };
 
 /** A member whose pinned id the service refused as a rule's reviewer: no user of the organization, maybe (probe VB-1). */
-export const REFUSED_PINNED_ID = {
+const REFUSED_PINNED_ID = {
   message: "whose id (its Member document's `id:`) the service refused as a reviewer",
   hint: "check the Member document's `id:`: it must be this member's user id; without it, docket invites the member",
 };
+
+/** A member whose id, recorded when docket last saw them, the service refused as a reviewer: they may have left (probe HD-1). */
+const REFUSED_RECORDED_ID = {
+  message: 'whose id, as docket.lock.json recorded it, the service refused as a reviewer (they may have left the organization)',
+  hint: 'plan again: docket forgot that id, and invites the member if the service no longer shows them; or name another reviewer',
+};
+
+/**
+ * The service refused the id docket sent for a reviewer. Without a users list nothing checked that
+ * id: the Member's `id:` pin, or the one docket.lock.json recorded when docket last saw the member.
+ * Either is distrusted, so it is not recorded as in sync; a recorded one is forgotten, so the next
+ * plan invites a member who left, where every apply failed on the same refusal before (probe HD-1).
+ * What to say of it.
+ */
+export function refusedReviewerId(ctx: Pick<ExecContext, 'pinnedId' | 'distrustId'>, reviewer: string, sentId: unknown): string {
+  const member = normEmail(reviewer) ?? reviewer;
+  const pin = ctx.pinnedId?.('member', member);
+  if (pin !== undefined && typeof sentId === 'string' && sentId.toLowerCase() === pin) {
+    // Not recorded as in sync under it: the files without the pin then invite the member.
+    ctx.distrustId?.('member', member, REFUSED_PINNED_ID);
+    return `the service does not take the id docket sent for ${quoteValue(reviewer)} as a reviewer: it is the \`id:\` that member's Member document pins, ${pin}, which may be no user of the organization; check that \`id:\`, or remove it so that docket invites ${quoteValue(reviewer)}`;
+  }
+  ctx.distrustId?.('member', member, REFUSED_RECORDED_ID);
+  return `the service does not take ${quoteValue(reviewer)} as a reviewer: no member of the organization now, if they left it; docket forgets the id it recorded for them, so the next plan invites them again unless the service still shows them; or name another reviewer`;
+}
 
 /**
  * A member whose id a write's answer showed to be another user's (a Member's `id:` pinned to the

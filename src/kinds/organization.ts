@@ -12,8 +12,8 @@ import { quoteValue } from '../config/quote.js';
 import { numberAsText } from '../config/written-number.js';
 import { documentLines } from '../config/source-lines.js';
 import { isPlainObject } from '../util/plain.js';
-import type { FetchContext, KindModule } from './kind.js';
-import { OTHER_USERS_ID } from './member.js';
+import type { ExecContext, FetchContext, KindModule } from './kind.js';
+import { OTHER_USERS_ID, refusedReviewerId } from './member.js';
 import { docSource, fieldSourcesAt, problemAt, valueOf } from './support/positions.js';
 import { reviewOrganization } from './support/review-reads.js';
 import { nameProblem } from '../engine/desired.js';
@@ -285,7 +285,7 @@ export const organizationKind: KindModule<'organization'> = {
     // the files' value as still owed, not a change made in the app that pull would write back (probe ZD-1).
     const agreementsUnkept = unkept.filter((u) => u.field.startsWith('agreements.'));
     if (agreementsUnkept.length > 0) ctx.registerUnkept?.('organization', change.key, Object.fromEntries(agreementsUnkept.map((u) => [u.field, u.held])));
-    if (reviewRefused !== undefined) throw reviewerRefused(reviewRefused, change.fields.find((f) => f.field === 'review.default_reviewer')?.after, Object.keys(agreements).length > 0);
+    if (reviewRefused !== undefined) throw reviewerRefused(reviewRefused, change.fields.find((f) => f.field === 'review.default_reviewer')?.after, review.default_reviewer_id, Object.keys(agreements).length > 0, ctx);
     if (otherReviewer !== undefined) {
       ctx.distrustId?.('member', normEmail(otherReviewer.wanted) ?? otherReviewer.wanted, OTHER_USERS_ID);
       throw new Error(`the service made ${quoteValue(otherReviewer.made)} the default reviewer for the id docket sent for ${quoteValue(otherReviewer.wanted)}: the id docket has for that member is another user's (check the Member document's \`id:\`), then apply again`);
@@ -295,15 +295,15 @@ export const organizationKind: KindModule<'organization'> = {
 };
 
 /**
- * The review service's refusal of the organization update; one naming the default reviewer says the
- * id docket sent may be a pinned one the service does not know (a Member's `id:`), which no rerun
- * changes (probe MW-2).
+ * The review service's refusal of the organization update; one naming the default reviewer says
+ * what became of the id docket sent (a Member's `id:`, or one recorded for a member who may have
+ * left), which no rerun with it changes (probes MW-2, HD-1).
  */
-function reviewerRefused(error: ApiError, reviewer: unknown, agreementsSent: boolean): ApiError {
+function reviewerRefused(error: ApiError, reviewer: unknown, sentId: unknown, agreementsSent: boolean, ctx: Pick<ExecContext, 'pinnedId' | 'distrustId'>): ApiError {
   const sent = agreementsSent ? '; its agreements settings were sent' : '';
   const aboutReviewer = typeof reviewer === 'string' && (error.details.fieldErrors ?? []).some((f) => /default_reviewer/.test(f.field) || /reviewer/i.test(f.message));
   if (!aboutReviewer) return agreementsSent ? new ApiError(error.details, `${error.hint ?? 'fix what the service names'}${sent}`) : error;
-  return new ApiError(error.details, `the service refused the id docket sent for ${quoteValue(reviewer)}: if its Member document pins \`id:\`, check that id (or take it out, so docket looks the member up)${sent}`);
+  return new ApiError(error.details, `${refusedReviewerId(ctx, reviewer, sentId)}${sent}`);
 }
 
 /** A field an update's answer holds otherwise than sent: the value as a read gives it, and as answered. */

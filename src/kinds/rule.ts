@@ -10,7 +10,7 @@ import { ApiError } from '../errors.js';
 import type { RuleAttrs } from '../api/review.js';
 import { MAX_BODY_BYTES } from '../api/answer-limit.js';
 import type { ExecContext, KindModule } from './kind.js';
-import { OTHER_USERS_ID, REFUSED_PINNED_ID } from './member.js';
+import { OTHER_USERS_ID, refusedReviewerId } from './member.js';
 import { freshSiblings } from './support/race.js';
 import { ScopeGone } from '../engine/race.js';
 import { blockText } from './support/yaml-out.js';
@@ -78,24 +78,14 @@ function withoutActionsNote(err: unknown, why: string): void {
 
 /**
  * A reviewer the service refuses (no member of the organization now: they left, and without a users
- * list docket could not see it) is said, with what to do: applied again unchanged, it fails the
- * same way (probe PT-3).
+ * list docket could not see it) is said, with what to do (probes PT-3, HD-1).
  */
 function reviewerRefusedNote(err: unknown, reviewer: string, sentId: unknown, ctx: Pick<ExecContext, 'pinnedId' | 'distrustId'>): void {
   if (!(err instanceof ApiError) || err.status !== 422 || reviewer === '') return;
   const { fieldErrors, detail, title } = err.details;
   const about = fieldErrors && fieldErrors.length > 0 ? fieldErrors.some((f) => /(^|[/.])reviewer(_id)?$/.test(f.field)) : /\breviewer/i.test(`${title ?? ''} ${detail ?? ''}`);
   if (!about) return;
-  // The id sent is the one the Member document pins, which no users list checked: that pin is the first suspect (probe VB-1).
-  const member = normEmail(reviewer) ?? reviewer;
-  const pin = ctx.pinnedId?.('member', member);
-  if (pin !== undefined && typeof sentId === 'string' && sentId.toLowerCase() === pin) {
-    // Not recorded as in sync under it: the files without the pin then invite the member.
-    ctx.distrustId?.('member', member, REFUSED_PINNED_ID);
-    err.message = `${err.message} (the service does not take the id docket sent for ${quoteValue(reviewer)} as a reviewer: it is the \`id:\` that member's Member document pins, ${pin}, which may be no user of the organization; check that \`id:\`, or remove it so that docket invites ${quoteValue(reviewer)})`;
-    return;
-  }
-  err.message = `${err.message} (the service does not take ${quoteValue(reviewer)} as a reviewer: no member of the organization now, if they left it; name another reviewer, or invite them again)`;
+  err.message = `${err.message} (${refusedReviewerId(ctx, reviewer, sentId)})`;
 }
 
 /**

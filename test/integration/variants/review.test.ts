@@ -186,7 +186,7 @@ describe('without a users list', () => {
     const apply = await cli('apply', '-C', dir, '--auto-approve');
     expect(apply.code).toBe(1);
     expect(apply.stdout).toContain('✗ update organization');
-    expect(apply.stdout).toContain('the service refused the id docket sent for "qa@acme.example": if its Member document pins `id:`, check that id (or take it out, so docket looks the member up); its agreements settings were sent');
+    expect(apply.stdout).toContain(`the service does not take the id docket sent for "qa@acme.example" as a reviewer: it is the \`id:\` that member's Member document pins, ${unknown}, which may be no user of the organization; check that \`id:\`, or remove it so that docket invites "qa@acme.example"; its agreements settings were sent`);
     expect(JSON.stringify(t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!))).toContain('Acme Leipzig');
   });
 
@@ -296,7 +296,50 @@ describe('without a users list', () => {
     rules[0]!.reviewer_id = null;
     const applied = await cli('apply', '-C', dir, '--auto-approve');
     expect(applied.code).toBe(1);
-    expect(applied.stdout).toContain('(the service does not take "hank@acme.example" as a reviewer: no member of the organization now, if they left it; name another reviewer, or invite them again)');
+    expect(applied.stdout).toContain('(the service does not take "hank@acme.example" as a reviewer: no member of the organization now, if they left it; docket forgets the id it recorded for them, so the next plan invites them again unless the service still shows them; or name another reviewer)');
+    // Their invitation still shows them, with their id: not invited again, and the same refusal.
+    const again = await cli('apply', '-C', dir, '--auto-approve');
+    expect(again.stdout).not.toContain('invite member');
+    expect([again.code, again.stdout]).toEqual([1, expect.stringContaining('(the service does not take "hank@acme.example" as a reviewer')]);
+  });
+
+  it('a member docket recorded who left (no invitation shows them either) is forgotten once the service refuses them as a reviewer, of a rule or of the organization: the next apply invites them again and converges (probe HD-1)', async () => {
+    t = await startVariant({ reviewUsers: false });
+    const cli = cliWith(() => t!.env);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: hank@acme.example\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    reviewer: hank@acme.example\n' });
+    await applyOk(cli, dir);
+    const leaves = () => {
+      const { org, rules } = ndaRules(t!);
+      const hank = t!.emulator.store.userByEmail('hank@acme.example')!;
+      org.members = org.members.filter((m) => m.user_id !== hank.id);
+      for (const [id, invitation] of Object.entries(org.invitations)) if (invitation.email === 'hank@acme.example') delete org.invitations[id];
+      for (const r of rules) if (r.reviewer_id === hank.id) r.reviewer_id = null;
+    };
+    leaves();
+    // Nothing shows docket he left: the plan puts the reviewer back, and the service refuses it.
+    const refused = await cli('apply', '-C', dir, '--auto-approve');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('docket forgets the id it recorded for them, so the next plan invites them again');
+    expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).not.toContain('member:hank@acme.example');
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout).toContain('+ invite member "hank@acme.example"');
+    await applyOk(cli, dir);
+    const rejoined = t.emulator.store.userByEmail('hank@acme.example')!.id;
+    expect(ndaRules(t).rules[0]!.reviewer_id).toBe(rejoined);
+    await expectNoChanges(cli, dir);
+
+    // The organization's default reviewer, the same way.
+    leaves();
+    await writeFiles(dir, { 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n', 'organization.yaml': 'kind: Organization\nreview:\n  default_reviewer: hank@acme.example\n' });
+    const orgRefused = await cli('apply', '-C', dir, '--auto-approve');
+    expect([orgRefused.code, orgRefused.stdout]).toEqual([1, expect.stringContaining('✗ update organization')]);
+    expect(orgRefused.stdout).toContain('docket forgets the id it recorded for them');
+    expect(await readFile(join(dir, 'docket.lock.json'), 'utf8')).not.toContain('member:hank@acme.example');
+    await applyOk(cli, dir);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    expect(org.default_reviewer_id).toBe(rejoined);
+    expect(org.members.map((m) => m.user_id)).toContain(rejoined);
+    await expectNoChanges(cli, dir);
   });
 
   it('pull does not write a reviewer docket sees only through that field until it is pinned, and drift and pull never call an unseen member removed', async () => {
