@@ -16,7 +16,7 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { quoteValue } from '../config/quote.js';
 import { fieldHash, recordOf, type SyncKindInfo, type SyncRecord, type SyncState } from './sync.js';
-import { formerKeys, refKey, type Action, type ApplyReport, type Change, type DesiredResource, type LiveResource, type LockUpdate, type Plan } from './types.js';
+import { formerKeys, liveKeysOfRenamed, refKey, type Action, type ApplyReport, type Change, type DesiredResource, type LiveResource, type LockUpdate, type Plan } from './types.js';
 
 /** The actions a repeat of makes a second object or version. */
 export type LandingAction = Extract<Action, 'create' | 'invite' | 'publish'>;
@@ -192,6 +192,7 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
   // Almost always none: no index of every change for them.
   if (marks.size === 0) return out;
   const declared = new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
+  const liveKeys = liveKeysOfRenamed(changes);
   const used = new Set<string>();
   // A mark under a name another declared object was renamed from, that object live under it (this
   // plan renames it, or its parent, from there; no landing change of its own): the write landed as
@@ -213,7 +214,7 @@ export function resolveLanding(marks: LandingMarks, changes: readonly Change[], 
   for (const change of changes) {
     if (!isLandingAction(change.action)) continue;
     const d = declared.get(refKey(change.kind, change.key));
-    const key = markedKeyOf(change, d, declared, marks, (k) => !landedAsAnother(k, d));
+    const key = markedKeyOf(change, d, declared, marks, liveKeys, (k) => !landedAsAnother(k, d));
     if (key === undefined) continue;
     const mark = marks.get(key)!;
     used.add(key);
@@ -289,10 +290,12 @@ function formerOwners(desired: readonly DesiredResource[], declared: ReadonlyMap
 
 /**
  * The key of the mark a change's write left, if any: renamed in the files since (or its playbook),
- * the mark is under the name the write was sent with. `counts` leaves out marks already dealt with.
+ * or renamed back by this plan (`liveKeys`), the mark is under the name the write was sent with.
+ * `counts` leaves out marks already dealt with.
  */
-function markedKeyOf(change: Change, d: DesiredResource | undefined, declared: ReadonlyMap<string, DesiredResource>, marks: LandingMarks, counts: (key: string, mark: LandingMark) => boolean = () => true): string | undefined {
-  return (d ? keysOf(d, declared) : [refKey(change.kind, change.key)]).find((k) => {
+function markedKeyOf(change: Change, d: DesiredResource | undefined, declared: ReadonlyMap<string, DesiredResource>, marks: LandingMarks, liveKeys: ReadonlyMap<string, string>, counts: (key: string, mark: LandingMark) => boolean = () => true): string | undefined {
+  const live = liveKeys.get(refKey(change.kind, change.key));
+  return [...(d ? keysOf(d, declared) : [refKey(change.kind, change.key)]), ...(live !== undefined ? [live] : [])].find((k) => {
     const mark = marks.get(k);
     return mark?.action === change.action && counts(k, mark);
   });
@@ -315,9 +318,10 @@ export function landingSincePlan(plan: Plan, marks: LandingMarks, desired: reado
   if (marks.size === 0) return [];
   const givenUp = new Set((plan.landing_given_up ?? []).map((g) => `${g.key}|${g.since}`));
   const declared = new Map(desired.map((d) => [refKey(d.kind, d.key), d]));
+  const liveKeys = liveKeysOfRenamed(plan.changes);
   return plan.changes.flatMap((c) => {
     if (!isLandingAction(c.action)) return [];
-    const key = markedKeyOf(c, declared.get(refKey(c.kind, c.key)), declared, marks, (k, mark) => !givenUp.has(`${k}|${mark.since}`));
+    const key = markedKeyOf(c, declared.get(refKey(c.kind, c.key)), declared, marks, liveKeys, (k, mark) => !givenUp.has(`${k}|${mark.since}`));
     if (key === undefined) return [];
     const mark = marks.get(key)!;
     const how = mayStillLand(mark.since, now) ? 'docket plan stops at it and says how to go on' : 'make a new plan: it sends it again, with a warning';

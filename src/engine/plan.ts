@@ -16,7 +16,7 @@ import { childrenEditedLive, classifyChanges, editedLiveSince, editedLiveSinceMo
 import { pinHints, planHints } from './hints.js';
 import { EMPTY_SYNC, withRenamedParents, type SyncState } from './sync.js';
 import { byKindActionKey, orderChanges } from './order.js';
-import { refKey } from './types.js';
+import { liveKeysOfRenamed, refKey } from './types.js';
 import type { Action, AdoptableFile, Change, DesiredResource, KindName, LiveResource, Ref, LockUpdate, Plan, PlanTarget, UncertainUpload } from './types.js';
 import { resolveUncertain } from './uncertain.js';
 import { quoteValue } from '../config/quote.js';
@@ -101,7 +101,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   checkActions(classified.changes, input.kinds, diagnostics);
   // drift and pull send nothing: what a send would be refused is for plan and apply to say.
   if (!input.readOnly) checkSends(classified.changes, input, input.adoptFiles ? new Set(result.adoptable.map((a) => a.liveId.toLowerCase())) : new Set(), diagnostics, hold);
-  const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics, { ...(input.readOnly ? { readOnly: true } : {}), ...hold });
+  const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics, { ...(input.readOnly ? { readOnly: true } : {}), ...hold, ...((input.uncertain ?? []).length > 0 ? { liveKeys: liveKeysOfRenamed(classified.changes) } : {}) });
   const lockUpdates = [...(input.lockUpdates ?? []), ...uncertain.updates];
   const ordered = orderChanges(classified.changes, input.kinds, input.live, Boolean(input.readOnly));
   pushAll(diagnostics.items, ordered.diagnostics.items);

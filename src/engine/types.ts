@@ -386,6 +386,21 @@ export function formerKeys(d: Pick<DesiredResource, 'kind' | 'parent' | 'renamed
   return d.renamedFrom.map((old) => formerKey(d, old));
 }
 
+/**
+ * The `kind:key` each top-level object a plan renames has live now, by its declared `kind:key`: a
+ * write an earlier apply sent under that name is this object's, though the files do not say they
+ * renamed it from there (they took back a rename that apply made: probe HE-1). A child's live key
+ * depends on its parent's too, and no write of a child is marked.
+ */
+export function liveKeysOfRenamed(changes: readonly Change[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of changes) {
+    const before = c.fields[0]?.before;
+    if (c.action === 'rename' && !c.parent && typeof before === 'string') out.set(refKey(c.kind, c.key), refKey(c.kind, before));
+  }
+  return out;
+}
+
 /** The `kind:key` identity of an object of `d`'s kind and scope (its parent) named `name`: what a former name of `d` was. */
 export function formerKey(d: Pick<DesiredResource, 'kind' | 'parent'>, name: string): string {
   return refKey(d.kind, d.parent ? `${d.parent.key}/${name}` : name);

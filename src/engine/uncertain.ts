@@ -28,6 +28,8 @@ const unconfirmed = (u: UncertainUpload): string => `${u.kind} ${quoteValue(u.ke
 export interface UncertainScope extends UnsentHold {
   /** Drift and pull upload nothing: the stop is said as a warning. */
   readOnly?: boolean;
+  /** The live `kind:key` of each object the plan renames, by its declared one (liveKeysOfRenamed). */
+  liveKeys?: ReadonlyMap<string, string>;
 }
 
 export function resolveUncertain(uncertain: readonly UncertainUpload[], desired: readonly DesiredResource[], retry: boolean, diagnostics: Diagnostics, scope: UncertainScope = {}): UncertainOutcome {
@@ -38,9 +40,11 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
   const byKey = new Map(desired.map((d) => [`${d.kind}:${d.key}`, d]));
   // What renames away from an unconfirmed upload's name: an object the service cannot rename is uploaded anew under its new name.
   const renamedTo = new Map(desired.flatMap((d) => formerKeys(d).map((former) => [former, d] as const)));
+  // What the plan renames from a name an upload was sent under, though the files do not say so (probe HE-1).
+  const renamedBack = new Map([...(scope.liveKeys ?? [])].flatMap(([declared, live]) => (byKey.has(declared) ? [[live, byKey.get(declared)!] as const] : [])));
   for (const u of uncertain) {
     // A Word term renamed in the files is renamed in place (one id): its request may still land there (second read SR89-4).
-    const d = byKey.get(`${u.kind}:${u.key}`) ?? (u.landing ? renamedTo.get(refKey(u.kind, u.key)) : undefined);
+    const d = byKey.get(`${u.kind}:${u.key}`) ?? (u.landing ? (renamedTo.get(refKey(u.kind, u.key)) ?? renamedBack.get(refKey(u.kind, u.key))) : undefined);
     const what = unconfirmed(u);
     // Of the same file, another description is another upload too: adopted, it would be recorded as the files', and live would not be (probe RQ-5).
     const otherField = d && !u.landing && d.fields[u.field] === u.sha256 ? otherThanSent(d, u) : undefined;

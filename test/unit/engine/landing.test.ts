@@ -51,6 +51,20 @@ describe('resolveLanding', () => {
     expect([ruleOut.stops, ruleOut.givenUp]).toEqual([[], [{ key: 'rule:NDA/Assignment', since: SENT }]]);
   });
 
+  it('a publish sent under a name the files took back is found under it while the plan renames the object back: not sent a second time (probe HE-1)', () => {
+    const mark = markOf({ ...change('publish', 'custom-term', 'T2', { fields: [{ field: 'body', before: 'v1', after: 'v2' }] }), action: 'publish' }, SENT);
+    const term = { ...desiredPlaybook('T'), kind: 'custom-term' as const, fields: { name: 'T', body: 'v2' } };
+    const back = change('rename', 'custom-term', 'T', { fields: [{ field: 'name', before: 'T2', after: 'T' }] });
+    const publish = change('publish', 'custom-term', 'T', { fields: [{ field: 'body', before: 'v1', after: 'v2' }] });
+    const out = resolveLanding(marks({ 'custom-term:T2': mark }), [back, publish], [term], { now: at(1) });
+    expect(out.stops.map((d) => d.code)).toEqual(['uncertain-create']);
+    expect(out.stops[0]!.message).toContain('a publish of its new version (as "T2") an earlier apply stopped waiting for');
+    // A saved plan made before that mark is stale by it.
+    expect(landingSincePlan(planOf([back, publish]), marks({ 'custom-term:T2': mark }), [term], at(1).getTime())).toHaveLength(1);
+    // Without the rename back, the mark is not this object's.
+    expect(resolveLanding(marks({ 'custom-term:T2': mark }), [publish], [term], { now: at(1) }).stops).toEqual([]);
+  });
+
   it('a publish whose values are live now landed, whatever later edit the plan publishes; one not live yet stops it', () => {
     const published = (before: string, after: string) => change('publish', 'custom-term', 'Base Terms', { fields: [{ field: 'body', before, after }] });
     const mark = markOf({ ...published('v2', 'v3'), action: 'publish' }, SENT);

@@ -62,6 +62,14 @@ describe('resolveUncertain', () => {
     const stopped = new Diagnostics();
     const renamed = resolveUncertain([word], [{ ...term('b'.repeat(64)), key: 'Word Term 2', name: 'Word Term 2', renamedFrom: ['Word Term'] }], false, stopped);
     expect([renamed, stopped.items.map((d) => d.code)]).toEqual([{ updates: [], warnings: [] }, ['uncertain-upload']]);
+    // The files took back a rename an apply made before its publish's answer: the plan renames the
+    // term back from the name the request was sent under, and still waits for it (probe HE-1).
+    const back = new Diagnostics();
+    const underNew = { ...word, key: 'Word Term 2' };
+    const liveKeys = new Map([['custom-term:Word Term', 'custom-term:Word Term 2']]);
+    expect([resolveUncertain([underNew], [term(SHA)], false, back, { liveKeys }), back.items.map((d) => d.code)]).toEqual([{ updates: [], warnings: [] }, ['uncertain-upload']]);
+    const notRenamed = new Diagnostics();
+    expect([resolveUncertain([underNew], [term(SHA)], false, notRenamed), notRenamed.items]).toEqual([{ updates: [], warnings: [] }, []]);
     // Its document taken out: nothing sends it, and the mark stays for a document put back within the ten minutes (probe RQ-1).
     const gone = new Diagnostics();
     expect([resolveUncertain([word], [], false, gone), gone.items]).toEqual([{ updates: [], warnings: [] }, []]);
