@@ -4,8 +4,10 @@
  * imported file id and sha256, so a confidential contract never needs to be committed. Appended
  * to the PlaybookTest of that playbook in the output file (comments kept), or a new file.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { writtenAs } from '../util/file-write-error.js';
 import { isMap, parseAllDocuments, stringify } from 'yaml';
 import { asEdited, documentValues, editYaml } from '../pull/yaml-edit.js';
 import { quoteValue } from '../config/quote.js';
@@ -207,9 +209,14 @@ export async function fileWithCaseNamed(root: string, playbook: string, name: st
   return undefined;
 }
 
-/** Appends the case to the file's PlaybookTest of that playbook (keeping comments), or adds one. */
-/** `shown`: the file as messages name it (relative to where docket runs). */
-export async function writeCapture(path: string, captured: CapturedCase, shown = path): Promise<'created' | 'appended'> {
+/**
+ * Appends the case to the file's PlaybookTest of that playbook (keeping comments), or adds one.
+ * `shown`: the file as messages name it (relative to where docket runs); `tempDir`: where the new
+ * file is written before it replaces the old one whole.
+ */
+export async function writeCapture(path: string, captured: CapturedCase, options: { shown?: string; tempDir?: string } = {}): Promise<'created' | 'appended'> {
+  const shown = options.shown ?? path;
+  const replace = (text: string): Promise<void> => writtenAs(shown, writeFileAtomic(path, text, options.tempDir !== undefined ? { tempDir: options.tempDir } : {}));
   let text: string | undefined;
   try {
     text = await readFile(path, 'utf8');
@@ -217,8 +224,7 @@ export async function writeCapture(path: string, captured: CapturedCase, shown =
     text = undefined;
   }
   if (text === undefined || text.trim() === '') {
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, stringify({ kind: 'PlaybookTest', playbook: captured.playbook, cases: [captured.case] }));
+    await replace(stringify({ kind: 'PlaybookTest', playbook: captured.playbook, cases: [captured.case] }));
     return 'created';
   }
   // Read as pull reads a file it edits: a lone CR a line break, a byte-order mark set aside (probe EB-2).
@@ -240,12 +246,12 @@ export async function writeCapture(path: string, captured: CapturedCase, shown =
     } catch (error) {
       throw new DocketError('capture-edit', `docket could not edit ${shown} safely (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); it was not changed`, 'write the case into a new file with --out');
     }
-    await writeFile(path, edited ?? text);
+    await replace(edited ?? text);
     return 'appended';
   }
   const added = stringify({ kind: 'PlaybookTest', playbook: captured.playbook, cases: [captured.case] });
   // In the file's own line breaks: a file of lone CRs or CRLF mixed with LF could not be edited again (second read SR103-4).
   const eol = endsLinesInLoneCr(text) ? '\r' : lineBreakOf(text);
-  await writeFile(path, `${text.replace(/[\r\n]*$/, eol)}---${eol}${added.replace(/\n/g, eol)}`);
+  await replace(`${text.replace(/[\r\n]*$/, eol)}---${eol}${added.replace(/\n/g, eol)}`);
   return 'appended';
 }

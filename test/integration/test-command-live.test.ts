@@ -187,6 +187,22 @@ describe('docket test against a standalone emulator', () => {
     }
   });
 
+  it('captures run at once into one file take turns: every case appended, every line before them kept (probe HC-1)', async () => {
+    const dir = await example();
+    const { reviewId } = await decidedReview(dir, 'confirmed');
+    const file = join(dir, 'tests/inbound-nda.test.yaml');
+    const byHand = await readFile(file, 'utf8');
+    const names = ['one', 'two', 'three', 'four'];
+    const runs = await Promise.all(names.map((name) => runCli(['test', 'capture', '-C', dir, '--review', reviewId, '--out', file, '--name', name, '--playbook', 'Inbound NDA'], { env: emu().env })));
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    const text = await readFile(file, 'utf8');
+    expect(text.slice(0, byHand.length)).toBe(byHand);
+    for (const name of names) expect(text).toContain(`  - name: ${name}\n`);
+    // Nothing left behind in .docket: the guard is given back, the copy renamed into place.
+    expect((await readdir(join(dir, '.docket'))).filter((f) => f.startsWith('capture') || f.includes('.tmp'))).toEqual([]);
+    expect((await runCli(['validate', '-C', dir])).code).toBe(0);
+  });
+
   it('captures a case from the decisions recorded on a review, which then passes', async () => {
     const dir = await example();
     const { reviewId } = await decidedReview(dir, 'confirmed');

@@ -63,6 +63,8 @@ import { checkOutputFile, ConfigurationFileRefused, JUNIT_REPORT, refuseConfigur
 import { junitTakenOver } from '../early-junit.js';
 import { planDetailsInSession, planInSession } from '../plan-step.js';
 import { writeDestination } from '../../util/atomic-write.js';
+import { holdingGuard } from '../../util/guard-folder.js';
+import { workLabel, workPath } from '../../config/work-dir.js';
 import { CREATE_ACTIONS, refKey, type DesiredResource } from '../../engine/types.js';
 import { withSession, type Session } from '../session.js';
 import type { ServiceName } from '../../api/types.js';
@@ -672,13 +674,52 @@ function captureCommand(io: Io, setExit: (code: number) => void): Command {
       // Any other name would be read as a resource file, which every later command refuses.
       if (!isTestFile(opts.out)) throw new UsageError(`--out ${quoteValue(opts.out)} is not a test file: docket reads *.test.yaml files as tests`, `name it ${JSON.stringify(opts.out.replace(/(\.ya?ml)?$/i, '.test.yaml'))}`);
       const digest = opts.contract ? sha256(await readContract(io.cwd, opts.contract)) : undefined;
-      const captured = await withSession(io, { ...opts, needs: () => new Set<ServiceName>(['review']) }, (s) => captureChecked(s, io, opts, out, digest));
+      const { captured, root } = await withSession(io, { ...opts, needs: () => new Set<ServiceName>(['review']) }, async (s) => ({ captured: await captureChecked(s, io, opts, out, digest), root: s.workspace.config.project.root }));
       const shown = showPath(relative(io.cwd, out) || out);
-      const how = await writeCapture(out, captured, shown);
+      const how = await writeCaptureGuarded(io, root, out, captured, shown);
       if (!opts.quiet) io.stderr(`${how === 'created' ? 'Wrote' : 'Appended'} case ${JSON.stringify(captured.case.name)} (PlaybookTest "${captured.playbook}") to ${shown}; docket ${VERSION} records the contract by id and sha256, not its text.\n`);
       setExit(0);
     });
 }
+
+/** A name another case of the playbook has, as reports show names, in any test file: validate would refuse both (probe FL-4). */
+async function refuseTakenCaseName(io: Io, root: string, where: string, made: CapturedCase): Promise<void> {
+  const taken = await fileWithCaseNamed(root, made.playbook, String(made.case.name));
+  if (taken === undefined) return;
+  const alike = taken.name === made.case.name ? '' : `, alike in reports to ${JSON.stringify(made.case.name)}`;
+  const here = taken.file === where;
+  throw new DocketError(
+    'duplicate-case',
+    `${showPath(relative(io.cwd, join(root, taken.file)))} already has a case named ${JSON.stringify(taken.name)}${alike}${here ? '' : ` for playbook ${quoteValue(made.playbook, 200)}`}; nothing was written`,
+    here ? 'pass another --name for the new case, or --out another file' : 'pass another --name for the new case: a JUnit report names a case by its playbook and its name, in whichever file',
+  );
+}
+
+/**
+ * Writes the case, one capture of the configuration at a time: two at once each read the file and
+ * wrote it back with their own case only, and one that read it while the other wrote it found it
+ * empty and wrote a file of its case alone (probe HC-1). The file is replaced whole, through a copy
+ * in .docket, so a full disk or a kill leaves it as it was (probe HC-2).
+ */
+async function writeCaptureGuarded(io: Io, root: string, out: string, captured: CapturedCase, shown: string): Promise<'created' | 'appended'> {
+  const guard = workPath(root, CAPTURE_GUARD);
+  const busy = (): DocketError =>
+    new DocketError('capture-busy', `another \`docket test capture\` of this configuration has been writing its test file for ${CAPTURE_WAIT_MS / 1000} s (${workLabel(CAPTURE_GUARD)} is there)`, `run the capture again; if no other capture runs, remove ${workLabel(CAPTURE_GUARD)}`);
+  return holdingGuard(
+    guard,
+    async () => {
+      // Read again under the guard: a capture that wrote meanwhile may have taken the name.
+      await refuseTakenCaseName(io, root, relative(root, out).split(sep).join('/'), captured);
+      return writeCapture(out, captured, { shown, tempDir: workPath(root) });
+    },
+    { waitMs: CAPTURE_WAIT_MS, staleMs: CAPTURE_STALE_MS, busy },
+  );
+}
+
+/** The guard of capture's writes, in .docket; held for milliseconds, so a wait of seconds is another's write or a kill. */
+const CAPTURE_GUARD = 'capture.lock';
+const CAPTURE_WAIT_MS = 10_000;
+const CAPTURE_STALE_MS = 60_000;
 
 /**
  * Reads the review into a case, refusing first what would make a case docket test never reads or
@@ -713,17 +754,7 @@ async function captureChecked(s: Session, io: Io, opts: CaptureFlags, out: strin
     throw new DocketError('unknown-playbook', `review ${opts.review} was made against playbook ${quoteValue(made.playbook)}, which this configuration does not declare`, 'pass --playbook NAME: the declared playbook whose test file the case belongs to');
   }
   refuseUnreadableCase(made, declared.get(normName(made.playbook))!, opts.review, keysOf(io.env));
-  // A name another case of the playbook has, as reports show names, in any test file: validate would refuse both (probe FL-4).
-  const taken = await fileWithCaseNamed(root, made.playbook, String(made.case.name));
-  if (taken !== undefined) {
-    const alike = taken.name === made.case.name ? '' : `, alike in reports to ${JSON.stringify(made.case.name)}`;
-    const here = taken.file === where;
-    throw new DocketError(
-      'duplicate-case',
-      `${showPath(relative(io.cwd, join(root, taken.file)))} already has a case named ${JSON.stringify(taken.name)}${alike}${here ? '' : ` for playbook ${quoteValue(made.playbook, 200)}`}; nothing was written`,
-      here ? 'pass another --name for the new case, or --out another file' : 'pass another --name for the new case: a JUnit report names a case by its playbook and its name, in whichever file',
-    );
-  }
+  await refuseTakenCaseName(io, root, where, made);
   // A local copy of another contract than the one reviewed: the lock, which recorded the upload, says so.
   const contract = made.case.contract as { imported_file?: string; sha256?: string };
   const conflict = digest && contract.imported_file && contract.sha256 ? await contractStoreOf(s, Boolean(opts.emulator)).conflictOf(contract.sha256, contract.imported_file, (id) => importedFileSha(s.connection.services, id)) : undefined;

@@ -72,6 +72,17 @@ describe('a captured case of a playbook whose rules differ only in letter case (
     ]);
   });
 
+  it('replaces the file whole or not at all: a write that fails leaves it as it was, said as the file that could not be written (probe HC-2)', async () => {
+    const before = 'kind: PlaybookTest\nplaybook: NDA\ncases:\n  - name: one\n    contract: { file: c.txt }\n';
+    const dir = await makeDir({ 'a.test.yaml': before, 'blocked': 'a file where the copy\'s folder goes' });
+    const path = join(dir, 'a.test.yaml');
+    const failed = writeCapture(path, { playbook: 'NDA', case: { name: 'two', contract: { file: 'c.txt' } } }, { shown: 'tests/a.test.yaml', tempDir: join(dir, 'blocked', 'tmp') });
+    await expect(failed).rejects.toMatchObject({ code: 'file-write-failed', message: expect.stringMatching(/^tests\/a\.test\.yaml could not be written \(/) });
+    expect(await readFile(path, 'utf8')).toBe(before);
+    expect(await writeCapture(path, { playbook: 'NDA', case: { name: 'two', contract: { file: 'c.txt' } } }, { tempDir: join(dir, '.docket') })).toBe('appended');
+    expect(await readFile(path, 'utf8')).toMatch(/^kind: PlaybookTest\nplaybook: NDA\ncases:\n  - name: one\n    contract: \{ file: c\.txt \}\n  - name: two\n/);
+  });
+
   it('appends a suite to a file of lone CRs in lone CRs, and to the suite of the playbook named exactly', async () => {
     const dir = await makeDir({ 'a.test.yaml': 'kind: PlaybookTest\rplaybook: NDA\rcases:\r  - name: one\r    contract: { file: c.txt }\r' });
     const path = join(dir, 'a.test.yaml');
