@@ -109,6 +109,20 @@ export function missingApiKey(service: keyof typeof API_KEY_VARIABLES): DocketEr
 }
 
 /**
+ * The variable of a key a file's path (from the configuration's root) holds, a folder named with it
+ * say: docket.lock.json records the files docket uploads by their path, and a commit would carry the
+ * key into git (probe HB-1). With what to say of it, `what` naming the file.
+ */
+export function keyInPath(rel: string, keys: readonly [string, string][], what: string): { message: string; hint: string } | undefined {
+  const variable = keys.find(([, key]) => holdsKey(rel, key))?.[0];
+  if (variable === undefined) return undefined;
+  return {
+    message: `${what} names a file whose path holds the value of ${variable}, an API key: docket.lock.json records the files docket uploads by their path, and a commit would carry the key into git`,
+    hint: `rename the folder or file that holds it: ${KEYS_STAY_OUT}`,
+  };
+}
+
+/**
  * Whether `text` holds `key` as output would give it away, and so redacts it: in any letter case,
  * and percent-escaped (a key pasted into the app as part of a URL). Escapes are read byte by byte,
  * so a stray `%` elsewhere does not hide one. Checked for every value of a configuration when a

@@ -10,7 +10,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { isSpecialFile, LINK_HINT, linkReason, NOT_REGULAR_FILE } from '../util/special-file.js';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
-import { keyInFile, KEYS_STAY_OUT } from './api-keys.js';
+import { keyInFile, keyInPath, KEYS_STAY_OUT } from './api-keys.js';
 import { keysHeld } from './interpolate.js';
 import { sha256 } from '../engine/canonical.js';
 import { lineColumnsOf } from '../util/line-columns.js';
@@ -196,6 +196,11 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
   };
   await Promise.all(
     [...wanted.values()].map(async ({ rel, doc, key, type }) => {
+      const keyInName = keyInPath(rel, options.keys ?? [], `\`${key}\``);
+      if (keyInName) {
+        problem(doc, key, 'api-key-in-file', keyInName.message, keyInName.hint);
+        return;
+      }
       if (isDocketInput(doc, key, rel)) return;
       const known = options.yaml?.get(rel);
       // A `*.yaml` link to the lock or a file in .docket/ is read as YAML like any other: where it leads says what it is.

@@ -19,7 +19,7 @@ import { didYouMean, didYouMeanBecause } from '../config/suggest.js';
 import { quoteValue, showWholeText } from '../config/quote.js';
 import { textDiagnostics, withoutEchoesOf } from '../config/text-hygiene.js';
 import { taggedIn, writtenIn } from '../config/written-number.js';
-import { keyInFileText, keysOf } from '../config/api-keys.js';
+import { keyInFileText, keyInPath, keysOf } from '../config/api-keys.js';
 import { keysHeld, placeOf } from '../config/interpolate.js';
 import { linesIn } from '../config/source-lines.js';
 import { joinPointer, parseWithPositions, pointerToPath, type DocPositions } from '../config/yaml-positions.js';
@@ -156,7 +156,7 @@ export async function loadTests(root: string, subjects: TestSubjects, only?: rea
       // The checks below run on a document the schema refused too (each reads only values of the
       // right type), so one run reports every problem, not the schema's first and then the rest.
       if (!isPlainObject(value) || (value.kind !== 'PlaybookTest' && value.kind !== 'TemplateTest')) continue;
-      const checker = new Checker(root, file, doc.positions, subjects, diagnostics, firstCases);
+      const checker = new Checker(root, file, doc.positions, subjects, diagnostics, firstCases, keysOf(env));
       const loaded = await checker.document(value as Record<string, unknown>);
       if (loaded && valid && doc.ok && hygiene.length === 0) out.push(loaded);
     }
@@ -193,6 +193,8 @@ class Checker {
     private readonly diagnostics: Diagnostic[],
     /** Where each case name was first seen, by subject and name. */
     private readonly firstCases: Map<string, FirstCase>,
+    /** The API keys of the environment, by variable: a contract's path must hold none. */
+    private readonly keys: readonly [string, string][],
   ) {}
 
   private error(code: string, message: string, pointer: string, hint?: string, key = false): void {
@@ -456,6 +458,7 @@ class Checker {
     const at = this.at(ptr);
     if (typeof c.file !== 'string') return { importedFile: String(c.imported_file).toLowerCase(), sha256: String(c.sha256).toLowerCase(), at };
     const rel = resolveDataPath(this.file, c.file);
+    const keyInName = keyInPath(rel, this.keys, '`file`');
     // The codes data files get (README, "What validate refuses"). An empty name is the schema's
     // `must not be empty`, said once, not also as the test file's folder (probe FE-4).
     if (c.file === '') {
@@ -464,6 +467,8 @@ class Checker {
       this.error('absolute-path', `contract file ${JSON.stringify(c.file)} is an absolute path`, `${ptr}/file`, 'name the contract relative to the test file, below the directory that holds docket.yaml');
     } else if (rel === '..' || rel.startsWith('../')) {
       this.error('file-outside-config', `contract file ${JSON.stringify(c.file)} is outside the configuration directory`, `${ptr}/file`, 'keep fixture contracts below the directory that holds docket.yaml');
+    } else if (keyInName) {
+      this.error('api-key-in-file', keyInName.message, `${ptr}/file`, keyInName.hint);
     } else {
       const found = await this.realFile(c.file, rel, `${ptr}/file`);
       // A symbolic link may point anywhere: what is uploaded must be inside the configuration directory.

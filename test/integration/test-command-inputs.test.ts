@@ -190,6 +190,21 @@ describe('docket test with broken inputs', () => {
     expect(placeholder.stderr).toContain('hint: test files are read as written, without placeholders: name it as the environment the tests run against declares it');
   });
 
+  it('refuses a contract whose path holds an API key (a folder named with it): docket.lock.json records the contracts it uploads by path (probe HB-1)', async () => {
+    const dir = await example();
+    const key = 'sk_live_4eC39HqLyjWDarjtT1zd';
+    await mkdir(join(dir, `tests/${key}`), { recursive: true });
+    await copyFile(join(dir, 'tests/fixtures/nda-standard.docx'), join(dir, `tests/${key}/nda.docx`));
+    // The test file beside it: its text does not hold the key, its contract's path does.
+    await writeFile(join(dir, `tests/${key}/keyed.test.yaml`), ['kind: PlaybookTest', 'playbook: Inbound NDA', 'cases:', '  - name: x', '    contract: { file: nda.docx }', '    expect: { flags: { count: 0 } }', ''].join('\n'));
+    for (const args of [['validate', '-C', dir], ['test', '-C', dir, '--emulator']]) {
+      const r = await runCli(args, { env: { DOCKET_API_KEY: key } });
+      expect([r.code, r.stderr], args[0]).toEqual([1, expect.stringContaining('/keyed.test.yaml:5:23 error api-key-in-file `file` names a file whose path holds the value of DOCKET_API_KEY, an API key: docket.lock.json records the files docket uploads by their path')]);
+      expect(r.stdout + r.stderr).not.toContain(key);
+    }
+    expect(existsSync(join(dir, 'docket.lock.json')) ? await readFile(join(dir, 'docket.lock.json'), 'utf8') : '').not.toContain(key);
+  });
+
   it('redacts a key in its JUnit report as in every other output: the file is a CI artifact', async () => {
     const dir = await example();
     const key = 'sk_live_ABCDEF<123>';

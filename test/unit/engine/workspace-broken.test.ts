@@ -211,6 +211,20 @@ describe('loadWorkspace, a key written into a data file', () => {
       'terms/a.md:3:11 api-key-in-file terms/a.md holds the value of DOCKET_AGREEMENTS_API_KEY, an API key, which docket never puts into the configuration',
     ]));
   });
+
+  it('refuses a data file whose path holds an API key (a folder named with it): docket.lock.json records the path, and would carry the key into git (probe HB-1)', async () => {
+    const key = 'sk_live_4eC39HqLyjWDarjtT1zd';
+    const found = await refused(
+      {
+        [`${key}/a.yaml`]: lines('kind: CustomTerm', 'name: A', 'body_file: a.md'),
+        [`${key}/a.md`]: lines('# Terms'),
+        'terms/b.yaml': lines('kind: CustomTerm', 'name: B', `body_file: ../${key.toUpperCase()}/a.md`),
+      },
+      { DOCKET_API_KEY: key },
+    );
+    const said = 'api-key-in-file `body_file` names a file whose path holds the value of DOCKET_API_KEY, an API key: docket.lock.json records the files docket uploads by their path, and a commit would carry the key into git';
+    expect(found).toEqual(expect.arrayContaining([`${key}/a.yaml:3:12 ${said}`, `terms/b.yaml:3:12 ${said}`]));
+  });
 });
 
 describe('loadWorkspace, objects declared twice', () => {
