@@ -14,6 +14,7 @@ import { missingApiKey, serviceApiKey } from '../config/api-keys.js';
 import { DocketError } from '../errors.js';
 import { showPath } from '../config/quote.js';
 import { VERSION } from '../version.js';
+import { PLAN_SCHEMA, planFormat } from './plan-format.js';
 import { isPlainObject } from '../util/plain.js';
 import { shapedCommand } from './command-line.js';
 import { shellPath } from '../util/shell-word.js';
@@ -21,7 +22,6 @@ import { SAVED_PLAN } from './output-file.js';
 import { LOCK_FILE, WORK_DIR } from '../config/work-dir.js';
 import { PROJECT_FILES } from '../config/project-files.js';
 
-const PLAN_SCHEMA = 'plan.schema.json';
 /** A hand-edited plan can be wrong in many places; the first few say enough. */
 const LISTED_PROBLEMS = 3;
 /**
@@ -157,6 +157,23 @@ export function checkPlanVersion(plan: Plan, path: string, replan = 'docket plan
   if (plan.docket_version !== VERSION) {
     throw new DocketError('plan-version', `${path} was made by docket ${plan.docket_version}, and this is docket ${VERSION}`, `make the plan again with this docket: ${replan}`);
   }
+  checkPlanFormat(plan, path, replan);
+}
+
+/**
+ * Of this version, a plan is applied only by a build that writes the same plans: one an older build
+ * made lacks what this one records and checks before it applies, and its fields being optional
+ * here, the checks were skipped without a word (probe HF-1).
+ */
+function checkPlanFormat(plan: Plan, path: string, replan: string): void {
+  const format = planFormat();
+  if (plan.plan_format === format) return;
+  const theirs = typeof plan.plan_format === 'string' ? `plan format ${JSON.stringify(plan.plan_format).slice(1, -1)}` : 'no plan format';
+  throw new DocketError(
+    'plan-version',
+    `${path} was made by another build of docket ${VERSION}, whose saved plans record other things than this build's (${theirs}; this build's is ${format}), so this build may check before it applies what the plan does not record`,
+    `make the plan again with this docket: ${replan}`,
+  );
 }
 
 /** Why a plan's changes reach a service its target (and so its seal) leaves out; undefined when none does. */

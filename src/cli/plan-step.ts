@@ -10,6 +10,7 @@ import { formerKeys, refKey, type Change, type DesiredResource, type KindName, t
 import { ConfigError } from '../errors.js';
 import { compareDiagnostics, uniqueDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { VERSION } from '../version.js';
+import { planFormat } from './plan-format.js';
 import type { Session } from './session.js';
 import { hostname } from 'node:os';
 import { canonicalUrl, EMULATOR_TARGET, serviceTarget, strandedLegacyEnvironments, type LockFile } from '../config/lock.js';
@@ -88,6 +89,7 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
         target: () => connection.target,
         ...(p.environment ? { environment: p.environment } : {}),
         version: VERSION,
+        planFormat: planFormat(),
         warnings: w.warnings,
       },
     });

@@ -35,6 +35,8 @@ export interface BuildPlanInput {
   environment?: string;
   now: Date;
   version: string;
+  /** Which saved plans the docket making it reads (Plan.plan_format). */
+  planFormat: string;
   warnings?: string[];
   /** Lock entries the reads settled. */
   lockUpdates?: LockUpdate[];
@@ -113,6 +115,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   const plan: Plan = {
     format_version: 1,
     docket_version: input.version,
+    plan_format: input.planFormat,
     created_at: input.now.toISOString(),
     target: input.target,
     ...(input.environment ? { environment: input.environment } : {}),

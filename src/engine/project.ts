@@ -132,7 +132,7 @@ export interface PlanProjectInput {
   /** The live objects the pending documents (`*.yaml.pending`) name, by `kind:key` → file: read only when a reference names nothing. */
   pendingDocuments?: () => Promise<ReadonlyMap<string, string>>;
   /** What the plan records: the configuration digest, where it applies (known once read), and so on. */
-  meta: { configDigest: string | (() => string); target: () => PlanTarget; environment?: string; version: string; warnings: string[] };
+  meta: { configDigest: string | (() => string); target: () => PlanTarget; environment?: string; version: string; planFormat: string; warnings: string[] };
 }
 
 export interface PlanProjectResult {
@@ -191,6 +191,7 @@ export async function planProject(input: PlanProjectInput): Promise<PlanProjectR
     ...(input.meta.environment ? { environment: input.meta.environment } : {}),
     now: input.clock(),
     version: input.meta.version,
+    planFormat: input.meta.planFormat,
     warnings: notes.length > 0 ? [...input.meta.warnings, ...notes] : input.meta.warnings,
     lockUpdates,
     uncertain,

@@ -328,6 +328,8 @@ export interface PlanTarget {
 export interface Plan {
   format_version: 1;
   docket_version: string;
+  /** A digest of the plan schema of the docket that made it: only a docket of the same one applies it (cli/plan-format.ts); a build before it wrote none. */
+  plan_format?: string;
   created_at: string;
   target: PlanTarget;
   environment?: string;

@@ -77,7 +77,7 @@ export async function startEngine(options: TestEmulatorOptions = {}): Promise<En
       targets: opts.targets ?? [],
       safety: p.safety,
       concurrency: 8,
-      meta: { configDigest: workspace.digest, target: current.target, version: 'test', warnings: workspace.warnings },
+      meta: { configDigest: workspace.digest, target: current.target, version: 'test', planFormat: 'test', warnings: workspace.warnings },
     });
     return { ...result, workspace };
   };

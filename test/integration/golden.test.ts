@@ -34,7 +34,7 @@ async function editedProject(): Promise<string> {
 function stable(json: string): string {
   return json
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
-    .replace(/"(config_digest|fingerprint)": "[0-9a-f]+"/g, '"$1": "<digest>"')
+    .replace(/"(config_digest|fingerprint|plan_format)": "[0-9a-f]+"/g, '"$1": "<digest>"')
     .replace(/"(created_at|liveUpdatedAt)": "[^"]+"/g, '"$1": "<time>"');
 }
 

@@ -600,6 +600,11 @@ describe('saved plans', () => {
     const older = await cli('apply', '-C', dir, await edited('older.json', (p) => (p.docket_version = '0.0.1')));
     expect(older.code).toBe(1);
     expect(older.stderr).toContain('older.json was made by docket 0.0.1, and this is docket');
+    // Of this version, by a build before plans carried their format: refused too, not applied without this build's checks (probe HF-1).
+    const otherBuild = await cli('apply', '-C', dir, await edited('other-build.json', (p) => delete p.plan_format));
+    expect([otherBuild.code, otherBuild.stderr]).toEqual([1, expect.stringContaining("other-build.json was made by another build of docket 0.1.0, whose saved plans record other things than this build's (no plan format; this build's is")]);
+    const shown = await cli('show', join(dir, 'other-build.json'));
+    expect([shown.code, shown.stderr]).toEqual([0, expect.stringContaining("was made by another build of docket 0.1.0, whose saved plans record other things than this build's; only a build of its plan format applies it")]);
     expect(livePlaybook('Inbound NDA')).toBeUndefined();
     expect((await cli('apply', '-C', dir, planFile)).code).toBe(0);
     await expectNoChanges(cli, dir);

@@ -1,7 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkPlanSeal, readPlanFile, sealPlan } from "../../../src/cli/plan-file.js";
+import { checkPlanSeal, checkPlanVersion, readPlanFile, sealPlan } from "../../../src/cli/plan-file.js";
+import { planFormat } from "../../../src/cli/plan-format.js";
 import type { Plan } from "../../../src/engine/types.js";
 import { makeDir, removeMadeDirs } from "../../helpers/tmpdir.js";
 
@@ -11,6 +12,7 @@ afterAll(removeMadeDirs);
 const SAVED = {
   format_version: 1,
   docket_version: "0.1.0",
+  plan_format: planFormat(),
   created_at: "2026-01-01T00:00:00.000Z",
   target: {
     emulator: false,
@@ -142,5 +144,33 @@ describe("readPlanFile", () => {
     const error = (await readPlanFile(file).catch((e: unknown) => e)) as { code: string; message: string; hint: string };
     expect([error.code, error.hint]).toEqual(["plan-version", expect.stringContaining("apply it with the docket that made it")]);
     expect(error.message).toMatch(/plan\.json was made by docket 0\.2\.0, and this is docket \S+, which cannot read it \(changes\[0\]\.kind: /);
+  });
+
+  it("refuses to apply a plan another build of this version made, whose plans record other things: this build's checks of what it lacks were skipped (probe HF-1)", async () => {
+    const dir = await makeDir({});
+    for (const format of ["0123456789abcdef", undefined]) {
+      const plan = structuredClone(SAVED) as Record<string, unknown>;
+      if (format === undefined) delete plan.plan_format;
+      else plan.plan_format = format;
+      const file = join(dir, "plan.json");
+      await writeFile(file, JSON.stringify(plan));
+      // Read (`docket show` prints it, with a note), but not applied.
+      const read = await readPlanFile(file);
+      const error = (() => {
+        try {
+          checkPlanVersion(read, "plan.json", "docket plan --out plan.json");
+        } catch (e) {
+          return e as { code: string; message: string; hint: string };
+        }
+        return undefined;
+      })();
+      expect([error?.code, error?.message, error?.hint]).toEqual([
+        "plan-version",
+        `plan.json was made by another build of docket 0.1.0, whose saved plans record other things than this build's (${format === undefined ? "no plan format" : `plan format ${format}`}; this build's is ${planFormat()}), so this build may check before it applies what the plan does not record`,
+        "make the plan again with this docket: docket plan --out plan.json",
+      ]);
+    }
+    expect(planFormat()).toMatch(/^[0-9a-f]{16}$/);
+    expect(() => checkPlanVersion(SAVED as unknown as Plan, "plan.json")).not.toThrow();
   });
 });

@@ -17,7 +17,7 @@ function creatingKind(execute: KindModule<'playbook'>['execute'], more: Partial<
 
 /** Plans the desired resource as a create, then applies it with `more` of applyPlan's input. */
 async function planAndApply(kind: AnyKind, desired: DesiredResource, more: Partial<ApplyPlanInput> = {}): Promise<{ plan: Plan; applied: Awaited<ReturnType<typeof applyPlan>> }> {
-  const { plan } = buildPlan({ kinds: [kind], desired: [desired], live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' });
+  const { plan } = buildPlan({ kinds: [kind], desired: [desired], live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test', planFormat: 'test' });
   const applied = await applyPlan(plan!, {
     kinds: [kind],
     services: { review: () => undefined as never, agreements: () => undefined as never },
@@ -51,7 +51,7 @@ describe('applyPlan', () => {
   it('tells the services which ids were live before it or made by its creates, in any letter case: no later create makes one of them', async () => {
     const kind = creatingKind(async (change, ctx) => ctx.registerCreated('playbook', change.key, { id: 'new-1' }));
     const old = { kind: 'playbook' as const, id: '5f0c2a1e-0000-4000-8000-00000000000a', key: 'Old', name: 'Old', fields: { name: 'Old' }, refs: [] };
-    const { plan } = buildPlan({ kinds: [kind], desired: [desiredPlaybook('New')], live: [old], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' });
+    const { plan } = buildPlan({ kinds: [kind], desired: [desiredPlaybook('New')], live: [old], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test', planFormat: 'test' });
     let isExisting: ((id: string) => boolean) | undefined;
     const services = { review: () => undefined as never, agreements: () => undefined as never, knowExistingIds: (f: (id: string) => boolean) => void (isExisting = f) };
     await applyPlan(plan!, { kinds: [kind], services, project: projectConfig(), desired: [desiredPlaybook('New')], files: async () => new Uint8Array(), lock: { files: {} }, clock: () => 0, concurrency: 1 });
@@ -96,7 +96,7 @@ describe('applyPlan', () => {
       },
     );
     const desired = ['A', 'B', 'C'].map((n) => desiredPlaybook(n));
-    const { plan } = buildPlan({ kinds: [kind], desired, live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' });
+    const { plan } = buildPlan({ kinds: [kind], desired, live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test', planFormat: 'test' });
     const [a, b, c] = plan!.changes;
     const referring = { ...plan!, changes: [a!, b!, { ...c!, dependsOn: [a!.id] }] };
     const applied = await applyPlan(referring, { kinds: [kind], services: { review: () => undefined as never, agreements: () => undefined as never }, project: projectConfig(), desired, files: async () => new Uint8Array(), lock: { files: {} }, clock: () => 0, concurrency: 1 });
@@ -115,7 +115,7 @@ describe('applyPlan', () => {
       { race: { siblings: async () => [], setAside: async () => 'archived' } },
     );
     const desired = ['A', 'B'].map((n) => desiredPlaybook(n));
-    const { plan } = buildPlan({ kinds: [kind], desired, live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' });
+    const { plan } = buildPlan({ kinds: [kind], desired, live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test', planFormat: 'test' });
     const input = { kinds: [kind], services: { review: () => undefined as never, agreements: () => undefined as never }, project: projectConfig(), desired, files: async () => new Uint8Array(), lock: { files: {} }, clock: () => 0, concurrency: 1 };
     const { report } = await applyPlan(plan!, { ...input, signal: stop.signal });
     expect(report).toMatchObject({ stopped: 'SIGINT', done: 2, checksCutShort: true });
@@ -126,7 +126,7 @@ describe('applyPlan', () => {
       ctx.registerId('playbook', change.key, `mine-${change.key}`);
       early.abort('SIGINT');
     }, { race: { siblings: async () => [], setAside: async () => 'archived' } });
-    const cut = await applyPlan(buildPlan({ kinds: [first], desired, live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' }).plan!, { ...input, kinds: [first], signal: early.signal });
+    const cut = await applyPlan(buildPlan({ kinds: [first], desired, live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test', planFormat: 'test' }).plan!, { ...input, kinds: [first], signal: early.signal });
     expect(cut.report).toMatchObject({ stopped: 'SIGINT', done: 1 });
     expect(cut.report.checksCutShort).toBeUndefined();
   });
@@ -168,7 +168,7 @@ describe('applyPlan', () => {
       parentKind: 'playbook',
     } as AnyKind;
     const desired = [desiredPlaybook('P'), desiredRule('P', 'R1'), desiredRule('P', 'R2')];
-    const { plan } = buildPlan({ kinds: [playbook, rule], desired, live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test' });
+    const { plan } = buildPlan({ kinds: [playbook, rule], desired, live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test', planFormat: 'test' });
     const input = { kinds: [playbook, rule], services: { review: () => undefined as never, agreements: () => undefined as never }, project: projectConfig(), desired, files: async () => new Uint8Array(), lock: { files: {} }, clock: () => 0, concurrency: 3, lookAgainMs: 5 };
     const applied = await applyPlan(plan!, input);
     // Three at a time: the rules' checks would start beside the playbook's, before it is set aside.

@@ -196,6 +196,7 @@ export function planOf(changes: Change[], ids: Record<string, string> = {}): Pla
   return {
     format_version: 1,
     docket_version: '0.0.0-test',
+    plan_format: 'test',
     created_at: '2025-01-01T00:00:00.000Z',
     target: { emulator: true },
     config_digest: 'digest',

@@ -14,7 +14,7 @@ function recorded(synced: { d: DesiredResource; id: string }[]) {
 }
 
 function plan(desired: DesiredResource[], live: LiveResource[], sync = EMPTY_SYNC) {
-  const result = buildPlan({ kinds: KIND_META, desired, live, prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: '0', sync });
+  const result = buildPlan({ kinds: KIND_META, desired, live, prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: '0', planFormat: 'test', sync });
   expect(result.diagnostics).toEqual([]);
   return result.plan!;
 }
@@ -195,7 +195,7 @@ describe('a rename in the files, and a new object under the old name', () => {
     const renamed = desiredPlaybook('NDA 2', { renamedFrom: ['NDA'] });
     const fresh = withPolicy(desiredPlaybook(NDA.name), { drift: 'adopt' });
     const newTerm = withPolicy(term('ACCEPT'), { drift: 'adopt' });
-    const moved = buildPlan({ kinds: KIND_META, desired: [renamed, desiredRule('NDA 2', 'Term', { actions: 'ACCEPT' }), fresh, newTerm], live: [...baseLive, liveTerm('ACCEPT')], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: '0', sync: synced(term('ACCEPT')) }).plan!;
+    const moved = buildPlan({ kinds: KIND_META, desired: [renamed, desiredRule('NDA 2', 'Term', { actions: 'ACCEPT' }), fresh, newTerm], live: [...baseLive, liveTerm('ACCEPT')], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: '0', planFormat: 'test', sync: synced(term('ACCEPT')) }).plan!;
     expect(moved.changes.map((c) => [c.id, c.direction])).toEqual([
       ['rename:playbook:NDA 2', 'changed-in-files'],
       ['create:playbook:NDA', 'only-in-files'],
@@ -225,7 +225,7 @@ describe('a rename in the files, and a new object under the old name', () => {
     const renamed = desiredPlaybook('NDA 2', { renamedFrom: ['NDA'] });
     const rule = desiredRule('NDA 2', 'Term', { actions: 'ACCEPT' });
     const made = livePlaybook('pb-2', 'NDA 2');
-    const result = buildPlan({ kinds: KIND_META, desired: [renamed, rule], live: [...baseLive, liveTerm('ACCEPT'), made], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: '0', sync: synced(term('ACCEPT')) });
+    const result = buildPlan({ kinds: KIND_META, desired: [renamed, rule], live: [...baseLive, liveTerm('ACCEPT'), made], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: '0', planFormat: 'test', sync: synced(term('ACCEPT')) });
     expect(result.plan!.changes.map((c) => [c.id, c.direction])).toEqual([['create:rule:NDA 2/Term', 'only-in-files']]);
   });
 });

@@ -9,7 +9,7 @@ import { KINDS } from '../../../src/kinds/index.js';
 import { oneTypoApart, pinHints, withoutCreateOf, withoutRemovalOf } from '../../../src/engine/hints.js';
 
 function warnings(desired: DesiredResource[], live: LiveResource[]): string[] {
-  const { plan, diagnostics } = buildPlan({ kinds: KIND_META, desired, live, prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't' });
+  const { plan, diagnostics } = buildPlan({ kinds: KIND_META, desired, live, prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', planFormat: 'test' });
   expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   return plan!.warnings;
 }
@@ -34,7 +34,7 @@ describe('plan hints', () => {
       configDigest: 'c',
       target: { emulator: true },
       now: new Date(0),
-      version: 't',
+      version: 't', planFormat: 'test',
     });
     expect(plan!.warnings).toContain(
       'playbook "Mutual NDA" (playbooks/nda.yaml:1) looks like a rename of the live playbook "NDA" (the same rules), but the plan archives "NDA" and creates "Mutual NDA": if it was renamed, add `renamed_from: [NDA]`',
@@ -134,7 +134,7 @@ describe('plan hints', () => {
 
   it('says nothing of an object removed live since the last sync: creating it again is no rename of another', () => {
     const sync = syncState([{ 'playbook:PB 2': formatSyncRecord({ id: 'pb-2', fields: { name: fieldHash('PB 2') } }) }]);
-    const { plan } = buildPlan({ kinds: KIND_META, desired: [desiredPlaybook('PB 2')], live: [livePlaybook('pb-1', 'PB 1')], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', sync });
+    const { plan } = buildPlan({ kinds: KIND_META, desired: [desiredPlaybook('PB 2')], live: [livePlaybook('pb-1', 'PB 1')], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', planFormat: 'test', sync });
     expect(plan!.changes.map((c) => [c.action, c.direction])).toEqual([['create', 'removed-live']]);
     expect(plan!.warnings).toEqual([]);
     // Never in sync before, the same close name is worth the warning.
@@ -147,7 +147,7 @@ describe('plan hints', () => {
     const sync = syncState([{ 'playbook:NDA': rec('NDA', 'pb-1'), 'rule:NDA/L1': rec('L1', 'r-2'), 'rule:NDA/L2': rec('L2', 'r-2') }]);
     const desired = [desiredPlaybook('NDA'), desiredRule('NDA', 'L1', { actions: 'ACCEPT one' }), desiredRule('NDA', 'L2', { actions: 'ACCEPT two' })];
     const live = [livePlaybook('pb-1', 'NDA'), liveRule('r-1', NDA, 'L1 live', { actions: 'ACCEPT one' }), liveRule('r-2', NDA, 'L2', { actions: 'ACCEPT two' })];
-    const { plan } = buildPlan({ kinds: KIND_META, desired, live, prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', sync });
+    const { plan } = buildPlan({ kinds: KIND_META, desired, live, prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', planFormat: 'test', sync });
     expect(plan!.warnings).toEqual([expect.stringContaining('rule "L1" (playbooks/nda.yaml:10) looks like a rename of the live rule "L1 live" (the same content)')]);
   });
 
@@ -155,7 +155,7 @@ describe('plan hints', () => {
     const rec = (name: string, id: string) => formatSyncRecord({ id, fields: { name: fieldHash(name) } });
     const records = { 'playbook:G': rec('G', 'pb-1'), 'rule:G/R1': rec('R1', 'r-1'), 'rule:G/R2': rec('R2', 'r-2'), 'rule:G/R 3': rec('R 3', 'r-3') };
     const plan = (rules: string[], sync: Record<string, string>) =>
-      buildPlan({ kinds: KIND_META, desired: [desiredPlaybook('Zeta'), ...rules.map((r) => desiredRule('Zeta', r))], live: [livePlaybook('pb-1', 'G')], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', sync: syncState([sync]) }).plan!;
+      buildPlan({ kinds: KIND_META, desired: [desiredPlaybook('Zeta'), ...rules.map((r) => desiredRule('Zeta', r))], live: [livePlaybook('pb-1', 'G')], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', planFormat: 'test', sync: syncState([sync]) }).plan!;
     expect(plan(['R 3', 'R1', 'R2'], records).warnings).toEqual([
       'playbook "Zeta" (playbooks/nda.yaml:1) looks like a rename of the live playbook "G" (the same rules when docket last synced it), but the plan creates "Zeta" beside it: if it was renamed, add `renamed_from: [G]`',
     ]);
@@ -223,7 +223,7 @@ describe('plan hints', () => {
 
   it('a member name that differs from the existing user is said to be unmanaged, not "no changes"', () => {
     const live = { ...liveMember('u-1', 'bob@acme.example'), extra: { name: 'Bob Jones' } };
-    const { plan } = buildPlan({ kinds: KIND_META, desired: [desiredMember('bob@acme.example', 'Robert Jones')], live: [live], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't' });
+    const { plan } = buildPlan({ kinds: KIND_META, desired: [desiredMember('bob@acme.example', 'Robert Jones')], live: [live], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', planFormat: 'test' });
     expect(plan!.changes).toEqual([]);
     expect(plan!.warnings).toEqual([
       'member "bob@acme.example" (members.yaml:1): `name` is set only when docket invites it, and is not managed for an existing one: it stays "Bob Jones" live (the file says "Robert Jones")',
@@ -232,7 +232,7 @@ describe('plan hints', () => {
     // The service holds the name decomposed, as the files' read composes it: the same name (probe BB-1).
     expect(warnings([desiredMember('bob@acme.example', 'Caf\u00e9 Ops')], [{ ...live, extra: { name: 'Cafe\u0301 Ops' } }])).toEqual([]);
     // A no-break or zero-width space, which may be all that differs, is escaped (probe AH-2).
-    const spaced = buildPlan({ kinds: KIND_META, desired: [desiredMember('bob@acme.example', 'Bob\u00a0Jones\u200b')], live: [live], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't' });
+    const spaced = buildPlan({ kinds: KIND_META, desired: [desiredMember('bob@acme.example', 'Bob\u00a0Jones\u200b')], live: [live], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', planFormat: 'test' });
     expect(spaced.plan!.warnings[0]).toContain('it stays "Bob Jones" live (the file says "Bob\\u00a0Jones\\u200b")');
     // A user with no name live: said so, not as the value null.
     const nameless = { ...live, extra: { name: null } };
@@ -254,7 +254,7 @@ describe('plan hints of close identities', () => {
   });
 
   it('is not said by a plan cut to targets that leave the invite out (second read SR102-3)', () => {
-    const { plan } = buildPlan({ kinds: KIND_META, desired: [desiredMember('gina@acme.exampel'), desiredPlaybook('P', { description: 'new' })], live: [liveMember('u-1', 'gina@acme.example'), livePlaybook('pb-1', 'P', 'old')], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't' });
+    const { plan } = buildPlan({ kinds: KIND_META, desired: [desiredMember('gina@acme.exampel'), desiredPlaybook('P', { description: 'new' })], live: [liveMember('u-1', 'gina@acme.example'), livePlaybook('pb-1', 'P', 'old')], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', planFormat: 'test' });
     expect(plan!.warnings.some((w) => w.includes('is close to the live member'))).toBe(true);
     const cut = limitToTargets(plan!, [desiredMember('gina@acme.exampel'), desiredPlaybook('P', { description: 'new' })], [parseTarget('playbook/P', KINDS) as TargetSpec], KINDS);
     expect(cut.plan!.changes.map((c) => c.id)).toEqual(['update:playbook:P']);
@@ -286,7 +286,7 @@ describe('plan hints from the sync records', () => {
   // A custom term no file declares is listed, not read: live, it holds only its name.
   const liveTerm = (id: string, name: string): LiveResource => ({ kind: 'custom-term', id, key: name, name, fields: { name }, refs: [] });
   const plan = (desired: DesiredResource[], live: LiveResource[], records: Record<string, string>) =>
-    buildPlan({ kinds: KIND_META, desired, live, prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', sync: syncState([records]) }).plan!;
+    buildPlan({ kinds: KIND_META, desired, live, prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: 't', planFormat: 'test', sync: syncState([records]) }).plan!;
 
   it('a new custom term with the body an undeclared live one had when last synced looks like a rename (a revert of one), which would leave a term nobody can delete', () => {
     const body = '1. Fees. Customer pays within 45 days.';

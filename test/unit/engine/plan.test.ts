@@ -28,7 +28,7 @@ function plan(desired: DesiredResource[], live: LiveResource[], extra: Partial<B
     configDigest: 'cfg',
     target: { emulator: true },
     now: NOW,
-    version: '9.9.9',
+    version: '9.9.9', planFormat: 'test',
     ...extra,
   });
 }
@@ -95,6 +95,7 @@ describe('buildPlan', () => {
     expect(p).toMatchObject({
       format_version: 1,
       docket_version: '9.9.9',
+      plan_format: 'test',
       created_at: '2025-03-04T05:06:07.000Z',
       environment: 'staging',
       config_digest: 'abc',

@@ -391,7 +391,7 @@ describe('a stale plan\'s reasons', () => {
 describe('editedChanges', () => {
   const made = () => {
     const desired = [desiredPlaybook('NDA', { description: 'from files' }), desiredRule('NDA', 'Cap', { actions: 'ACCEPT a cap' })];
-    const result = buildPlan({ kinds: KIND_META, desired, live: [NDA], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: '0', sync: EMPTY_SYNC });
+    const result = buildPlan({ kinds: KIND_META, desired, live: [NDA], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: '0', planFormat: 'test', sync: EMPTY_SYNC });
     // As a saved plan file holds it.
     return { desired, saved: JSON.parse(JSON.stringify(result.plan!)) as Plan };
   };
@@ -406,7 +406,7 @@ describe('editedChanges', () => {
     const fields = Object.defineProperty({ start_date: 'date', billing_model: 'select' }, KEEPS_KEY_ORDER, { value: true });
     // A playbook's field stands for any kind's: the check compares values whatever their shape.
     const desired = [desiredPlaybook('NDA', { description: fields as unknown as string })];
-    const made = buildPlan({ kinds: KIND_META, desired, live: [NDA], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: '0', sync: EMPTY_SYNC });
+    const made = buildPlan({ kinds: KIND_META, desired, live: [NDA], prune: {}, configDigest: 'c', target: { emulator: true }, now: new Date(0), version: '0', planFormat: 'test', sync: EMPTY_SYNC });
     expect(made.plan!.changes.map((c) => c.id)).toEqual(['update:playbook:NDA']);
     expect(editedChanges(made.plan!, desired, KIND_META)).toEqual([]);
   });

@@ -49,6 +49,7 @@ export function plan(changes: Change[], over: Partial<Plan> = {}): Plan {
   return {
     format_version: 1,
     docket_version: '0.1.0',
+    plan_format: 'test',
     created_at: '2026-01-01T00:00:00.000Z',
     target: { review: { url: 'https://api.gerri.example', organization_id: 'org-1' }, emulator: false },
     config_digest: 'sha256:abc',
