@@ -208,6 +208,21 @@ export interface ParsedDefinitionFile {
   readable: boolean;
 }
 
+/**
+ * Where a second document starts that holds nothing (a `---` at the end, or one before the first
+ * after another): the loader leaves empty documents out, but the service's reader refuses a file
+ * of two documents, whatever they hold, so the publish failed at apply (probe HG-1). Read as the
+ * `yaml` library reads documents, only where a line starts with a document marker.
+ */
+function emptyDocumentAfter(text: string): { line: number; col: number } | undefined {
+  if (!/^(---|\.\.\.)([ \t]|\r?$)/m.test(text)) return undefined;
+  const documents = yaml().parseAllDocuments(text);
+  const second = Array.isArray(documents) ? documents[1] : undefined;
+  if (second?.range === undefined) return undefined;
+  const before = text.slice(0, second.range[0]);
+  return { line: (before.match(/\r\n?|\n/g)?.length ?? 0) + 1, col: 1 };
+}
+
 /** A definition file's one document, with positions for every value; `parsed` when the loader parsed it already (it is parsed once). */
 export function parseDefinitionFile(text: string, file: string, parsed: ParsedFile = parseYamlFile(text, file)): ParsedDefinitionFile {
   const diagnostics = [...parsed.diagnostics];
@@ -226,13 +241,14 @@ export function parseDefinitionFile(text: string, file: string, parsed: ParsedFi
     }
     return { value: null, positions: new DocPositions(file, { line: 1, col: 1 }), diagnostics, readable: false };
   }
-  if (second) {
+  const secondStart = second?.start ?? emptyDocumentAfter(text);
+  if (secondStart) {
     diagnostics.push({
       severity: 'error',
       code: 'multiple-documents',
       message: 'a definition file holds one YAML document; a second one starts here',
       file,
-      ...separatorBefore(text.split(/\r\n?|\n/), second.start),
+      ...separatorBefore(text.split(/\r\n?|\n/), secondStart),
       hint: 'remove the `---` separator and what follows, or move it to its own file',
     });
   }

@@ -346,6 +346,19 @@ describe('parseDefinitionFile', () => {
     const inline = parseDefinitionFile(lines('title: A', 'sections: []', '--- {title: B}'), 'c.cover.yaml');
     expect(inline.diagnostics.map(brief)).toEqual(['3:1 multiple-documents']);
     expect(two.value).toMatchObject({ title: 'A' });
+    // A second document holding nothing counts too: the service's reader refuses a file of two, whatever they hold (probe HG-1).
+    for (const [text, at] of [
+      [lines('title: A', 'sections: []', '---'), '3:1'],
+      [lines('title: A', 'sections: []', '---', '# only a note'), '3:1'],
+      [lines('title: A', 'sections: []', '...', '---'), '4:1'],
+      [lines('---', '# a note', '---', 'title: A', 'sections: []'), '3:1'],
+    ] as const) {
+      expect(parseDefinitionFile(text, 'c.cover.yaml').diagnostics.map(brief), text).toEqual([`${at} multiple-documents`]);
+    }
+    // One document, its markers around it: no error.
+    for (const text of [lines('---', 'title: A', 'sections: []'), lines('title: A', 'sections: []', '...'), lines('title: A', 'sections: []', '...', '# after the end')]) {
+      expect(parseDefinitionFile(text, 'c.cover.yaml').diagnostics, text).toEqual([]);
+    }
   });
 
   it('refuses a field key written null, which the service\'s YAML reads as a key with no name (probe DO-2)', () => {
