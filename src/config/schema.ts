@@ -15,7 +15,7 @@ import { urlSpellingHint } from './url-policy.js';
 import { asLatinLetters, drawnAlikeLetter, otherScriptOf } from '../util/other-script.js';
 import { credentialsHidden, shownUrl } from './url-secrets.js';
 import { keyShapeDescribed } from './api-keys.js';
-import { keyAsWritten, nonFiniteName, TAG_HINT } from './written-number.js';
+import { keyAsWritten, nonFiniteName, TAG_HINT, YAML_11_BOOLEAN } from './written-number.js';
 import { variablesIn } from './interpolate.js';
 
 export { schemasDir } from './schema-names.js';
@@ -491,11 +491,10 @@ function valueMessage(e: ErrorObject, params: Record<string, unknown>, got = got
 }
 
 /** YAML 1.1's words for true and false (`yes`, `Off`), which YAML 1.2, as docket reads it, takes as text. */
-const OLD_BOOLEAN = /^(?:y|Y|yes|Yes|YES|on|On|ON|n|N|no|No|NO|off|Off|OFF)$/;
 
 /** `generate_summary: yes`: the word meant as true where YAML 1.1 reads it so; said, since it looks right (probe RF-3). */
 function oldBoolean(expected: string[], data: unknown, source: string | undefined): string | undefined {
-  if (expected.join() !== 'boolean' || typeof data !== 'string' || !OLD_BOOLEAN.test(data) || (source !== undefined && source !== data)) return undefined;
+  if (expected.join() !== 'boolean' || typeof data !== 'string' || !YAML_11_BOOLEAN.test(data) || (source !== undefined && source !== data)) return undefined;
   const meant = /^(?:y|yes|on)$/i.test(data) ? 'true' : 'false';
   return `docket reads YAML 1.2, where \`${data}\` is text (YAML 1.1 read it as ${meant}): write ${meant}`;
 }

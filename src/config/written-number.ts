@@ -59,14 +59,19 @@ export function keyAsWritten(key: string, written: string | undefined): string |
   return (typeof read === 'number' || typeof read === 'boolean' || read === null) && String(read) === key ? raw : undefined;
 }
 
+/** The words YAML 1.1 (a `%YAML 1.1` document) reads as true or false beside YAML 1.2's. */
+export const YAML_11_BOOLEAN = /^(?:y|Y|yes|Yes|YES|on|On|ON|n|N|no|No|NO|off|Off|OFF)$/;
+
 /**
- * A true or false as written (`True`, `FALSE`), for a variable: used as text, it keeps what the file
- * writes, not `true`; in a true/false field it is still that (interpolate.ts retype) (probe PB-1).
+ * A true or false as written (`True`, `FALSE`; `NO`, `Yes` in a `%YAML 1.1` document), for a
+ * variable: used as text, it keeps what the file writes, not `true` (a country `NO` sent as
+ * "false": probe HG-2); in a true/false field it is what YAML 1.2 reads the text as (interpolate.ts
+ * retype), so a YAML 1.1 word there is refused as it is in a resource file (probe PB-1).
  */
 export function booleanAsWritten(value: unknown, lineAt: SourceLine, pos: SourcePos): string | undefined {
   if (typeof value !== 'boolean') return undefined;
   const written = plainScalarAt(lineAt(pos.file, pos.line), pos.col);
-  return written !== undefined && typeof plainScalar(written) === 'boolean' ? written : undefined;
+  return written !== undefined && (typeof plainScalar(written) === 'boolean' || YAML_11_BOOLEAN.test(written)) ? written : undefined;
 }
 
 /** `.inf`, `-.inf` and `.nan` as a message says what YAML read them as. */

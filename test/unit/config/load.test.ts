@@ -580,6 +580,15 @@ describe('loadConfig: schema errors', () => {
     expect(r.config!.documents[0]!.body).toMatchObject({ name: 'Release True', rules: [{ generate_summary: false }] });
   });
 
+  it('keeps a variable a %YAML 1.1 docket.yaml reads as true or false from a word (NO, Yes) as written: a country NO was sent as "false" (probe HG-2)', async () => {
+    const r = await load({
+      'docket.yaml': lines('%YAML 1.1', '---', 'version: 1', 'agreements:', '  actor: legal-ops@acme.example', 'vars: {country: NO, flag: Yes, closed: off}'),
+      'org.yaml': lines('kind: Organization', 'agreements:', '  country: ${var.country}', '  state: ${var.flag}', '  city: "${var.closed}"'),
+    });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.config!.documents[0]!.body).toMatchObject({ agreements: { country: 'NO', state: 'Yes', city: 'off' } });
+  });
+
   it('says a YAML 1.1 word for true or false written for one is text here, and which to write (probe RF-3)', async () => {
     const r = await load({
       'docket.yaml': 'version: 1\n',
