@@ -85,7 +85,7 @@ export function projectDocument(settings: ProjectSettings): Record<string, unkno
 
 export function buildExport(input: ExportInput): ExportResult {
   const parts = input.kinds.map((kind) => exportKind(kind, input));
-  const notes = [...new Set(parts.flatMap((p) => p.notes))];
+  const notes = [...new Set([...parts.flatMap((p) => p.notes), ...unwrittenNotes(input)])];
   const files = [resourceFile(PROJECT_FILE, 'docket.schema.json', [projectDocument(input.project)], input.paths), ...parts.flatMap((p) => p.files)];
   files.sort((a, b) => compareText(a.path, b.path));
   return { files, parts, missing: parts.flatMap((p) => p.missing), notes };
@@ -197,6 +197,18 @@ function withSettingsWritten(
     if (Array.isArray(items)) out[field] = items.map((item, i) => (isPlainObject(item) && kids[i] ? withSettings(item, settingsOf(kids[i])) : item));
   }
   return out;
+}
+
+/** What the kinds an export does not write say of their objects the written documents name (pull checks its own files: member-needs-id). */
+function unwrittenNotes(input: ExportInput): string[] {
+  if (input.pulling) return [];
+  const written = new Set(input.kinds.map((k) => k.name));
+  const writing = input.registry.filter((k) => written.has(k.name) || (k.parentKind !== undefined && written.has(k.parentKind)));
+  return input.registry.flatMap((kind) => {
+    if (!kind.unwrittenNotes || written.has(kind.name)) return [];
+    const named = new Set(writing.flatMap((w) => (input.live.get(w.name) ?? []).flatMap((l) => l.refs.filter((r) => r.kind === kind.name).map((r) => r.key))));
+    return named.size > 0 ? kind.unwrittenNotes(input.live.get(kind.name) ?? [], named) : [];
+  });
 }
 
 /** Children by their parent's live id, each list in the service's order. */

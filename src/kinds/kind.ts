@@ -292,6 +292,11 @@ export interface KindModule<N extends string = string> extends Omit<KindMeta, 'n
   layout?: KindLayout;
   /** What export always says about this kind (what it cannot export, and why). */
   exportNotes?: readonly string[];
+  /**
+   * What an export that writes no documents of this kind (`--kind`) says of its live objects that
+   * the documents it writes name (`named`: their keys), where those documents need more than the name.
+   */
+  unwrittenNotes?(live: readonly LiveResource[], named: ReadonlySet<string>): string[];
   /** For a kind drift and pull compare only where the files declare it: what `--kind` of it compares. */
   comparedOnlyDeclared?: string;
   /** The field the `name-too-long` hint points to: it can hold what a name too long cannot. */

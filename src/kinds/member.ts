@@ -193,6 +193,15 @@ export const memberKind: KindModule<'member'> = {
     ];
   },
 
+  // Seen only because a reviewer field names them, and exported without their Member document (`--kind
+  // organization`): the files name them by e-mail alone, and once the app names them no more no plan
+  // finds them (probe HD-2), as pull refuses to write (member-needs-id).
+  unwrittenNotes(live, named) {
+    return live
+      .filter((m) => m.extra?.onlyNamed === true && named.has(m.key))
+      .map((m) => `member ${quoteValue(m.key)}: named by the files written here, but the review service has no users list and gives this user's id only where a reviewer field names them: add a Member document with \`email: ${m.key}\` and \`id: ${m.id}\` (or export --kind member too), or once the app names them no more, no plan can find them`);
+  },
+
   async fetch(ctx) {
     const directory = await memberDirectory(ctx);
     const live: LiveResource[] = directory.members.map((m) => ({

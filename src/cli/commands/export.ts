@@ -200,6 +200,9 @@ function exportScope(values: readonly string[], project: ProjectConfig): ExportS
   const read = exportReads(kinds, KINDS);
   // A kind on both services reads only the parts of these (and what those parts read).
   const needs = new Set([...servicesNeeded(read, undefined)].filter((x) => services.has(x)));
+  // A kind not written whose objects the written documents may name (a member only a reviewer field
+  // shows): read too, on a service read anyway, so the export says what the files need (probe HD-2).
+  for (const k of KINDS) if (k.unwrittenNotes && !read.includes(k) && k.service !== 'both' && needs.has(k.service)) read.push(k);
   // The actor is checked where the agreements service is read anyway: attachments alone come from the lock.
   if (needs.has('agreements')) read.push(...actorCheckReads(kinds, read, KINDS, project));
   // Said of every kind, or of the kinds named that live on both services (the organization), one part of which was not read (probe FF-1).

@@ -429,6 +429,34 @@ describe('without a users list', () => {
     await expectNoChanges(cli, out);
   });
 
+  it('export --kind playbook or organization, which writes no Member documents, says which member its files name that only a reviewer field shows, with the id to pin (probe HD-2)', async () => {
+    t = await startVariant({ reviewUsers: false });
+    const cli = cliWith(() => t!.env);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n' });
+    await applyOk(cli, dir);
+    const admin = t.emulator.store.userByEmail('admin@emulator.local')!;
+    ndaRules(t).rules[0]!.reviewer_id = admin.id;
+    t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!.default_reviewer_id = admin.id;
+    const said = `member "admin@emulator.local": named by the files written here, but the review service has no users list and gives this user's id only where a reviewer field names them: add a Member document with \`email: admin@emulator.local\` and \`id: ${admin.id}\` (or export --kind member too)`;
+    for (const kind of ['playbook', 'organization']) {
+      const out = join(dir, `only-${kind}`);
+      const exported = await cli('export', '-C', dir, '--kind', kind, '--out', out);
+      expect([kind, exported.code, exported.stdout + exported.stderr]).toEqual([kind, 0, expect.stringContaining(said)]);
+    }
+    // With the members written, the pin is in them: nothing more to say.
+    const both = await cli('export', '-C', dir, '--kind', 'organization', '--kind', 'member', '--out', join(dir, 'both'));
+    expect([both.code, both.stdout + both.stderr]).toEqual([0, expect.not.stringContaining('named by the files written here')]);
+    // Following the note, the files still find the user once the app names them no more.
+    const out = join(dir, 'only-organization');
+    await writeFile(join(out, 'members.yaml'), `kind: Member\nemail: admin@emulator.local\nid: ${admin.id}\n`);
+    await expectNoChanges(cli, out);
+    const qa = t.emulator.store.userByEmail('qa@acme.example')!;
+    t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!.default_reviewer_id = qa.id;
+    await applyOk(cli, out);
+    expect(t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!.default_reviewer_id).toBe(admin.id);
+    await expectNoChanges(cli, out);
+  });
+
   it('when invitations name no user either, a member\'s name their invitation gives is compared, and exported once a reviewer field names them too (probes NW-1, NW-2)', async () => {
     t = await startVariant({ reviewUsers: false, invitationUser: false });
     const cli = cliWith(() => t!.env);
