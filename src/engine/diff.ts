@@ -116,6 +116,8 @@ export interface DiffResult {
   ids: Record<string, string>;
   /** Objects that exist but whose ids the service does not say (refKey → why), for reference checks. */
   unknownIds: Record<string, { message: string; hint: string }>;
+  /** Ids known only while something live names the object (LiveResource.idWhileNamed), by `kind:key`. */
+  idsWhileNamed: Record<string, { message: string; hint: string }>;
   /** Identities several live objects hold that no file declares (refKey → why a reference to one is refused). */
   ambiguous: Record<string, { message: string; hint: string }>;
   /** Former names this plan renames objects away from (refKey → the refKey they get), for reference checks. */
@@ -198,6 +200,7 @@ export function diff(input: DiffInput): DiffResult {
   const pinned = new Map<string, string>();
   for (const d of input.desired) if (d.pinId !== undefined) pinned.set(refKey(d.kind, d.key), d.pinId);
   const unknownIds: DiffResult['unknownIds'] = {};
+  const idsWhileNamed: DiffResult['idsWhileNamed'] = {};
   const ambiguous: DiffResult['ambiguous'] = {};
   const renamedAway: DiffResult['renamedAway'] = {};
   const undeclared: UndeclaredSummary[] = [];
@@ -229,6 +232,7 @@ export function diff(input: DiffInput): DiffResult {
       if (l.idUnknown) unknownIds[key] ??= l.idUnknown;
       else if (ids[key] === undefined) ids[key] = l.id;
       else if (ids[key] !== l.id) (shared ??= new Set()).add(key);
+      if (l.idWhileNamed) idsWhileNamed[key] ??= l.idWhileNamed;
     }
     if (shared) sharedIdentities.push({ kind, keys: shared, live });
     if (kind.internal) continue;
@@ -785,7 +789,7 @@ export function diff(input: DiffInput): DiffResult {
   }
   // A former name a later claim gave to another object names that one.
   for (const key of Object.keys(renamedAway)) if (ids[key] !== undefined) delete renamedAway[key];
-  return { changes: withNamesakes(changes, input.desired, renamedFromKeys), ids, unknownIds, ambiguous, renamedAway, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
+  return { changes: withNamesakes(changes, input.desired, renamedFromKeys), ids, unknownIds, idsWhileNamed, ambiguous, renamedAway, undeclared, adoptable, diagnostics, unmatched: unmatchedTop };
 }
 
 /** `names` in order, but those `declared` says another document declares after the rest. */

@@ -232,7 +232,7 @@ interface ReadOnlyWarning {
  */
 function checkReferences(
   desired: DesiredResource[],
-  found: Pick<DiffResult, 'ids' | 'unknownIds' | 'ambiguous' | 'renamedAway'>,
+  found: Pick<DiffResult, 'ids' | 'unknownIds' | 'idsWhileNamed' | 'ambiguous' | 'renamedAway'>,
   kinds: KindMeta[],
   diagnostics: Diagnostics,
   /** Read only (drift, pull): where references to nothing go, as warnings, instead of errors. */
@@ -244,6 +244,7 @@ function checkReferences(
 ): void {
   const readOnly = readOnlyWarnings !== undefined;
   const { ids, unknownIds, ambiguous } = found;
+  const warnedWhileNamed = new Set<string>();
   // What is declared, indexed once, at the first reference.
   let declaredKeys: Set<string> | undefined;
   const declared = (): Set<string> => (declaredKeys ??= new Set(desired.map((d) => refKey(d.kind, d.key))));
@@ -288,6 +289,12 @@ function checkReferences(
         // Outside the targets: an error only if the cut plan keeps a change of `d` (the caller knows).
         sayUnlessUnsent(d, { severity: 'error', code: shared ? 'ambiguous-match' : 'unknown-id', message: `\`${ref.field}\` names ${quoteValue(ref.key)}, ${unknown.message}`, ...refAt(d, ref), hint: unknown.hint }, hold, diagnostics);
         continue;
+      }
+      const whileNamed = readOnly || warnedWhileNamed.has(key) ? undefined : found.idsWhileNamed[key];
+      if (whileNamed && ids[key]) {
+        // Plans today, stops every plan once the app names them no more (probe HA-1): said now, once.
+        warnedWhileNamed.add(key);
+        diagnostics.add({ severity: 'warning', code: 'id-while-named', message: `\`${ref.field}\` names ${quoteValue(ref.key)}, ${whileNamed.message}`, ...refAt(d, ref), hint: whileNamed.hint });
       }
       if (declared().has(key)) continue;
       if (ids[key]) {

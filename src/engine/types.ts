@@ -157,6 +157,11 @@ export interface LiveResource {
    * in an invitation that names no user): a reference to it is a plan error saying this.
    */
   idUnknown?: { message: string; hint: string };
+  /**
+   * The id is known only while something live names the object (a member a reviewer field shows,
+   * where the service has no users list): a reference to it is a warning saying how to keep it.
+   */
+  idWhileNamed?: { message: string; hint: string };
   /** For versioned objects: the version number read, so a publish needs no read of its own. */
   version?: number;
   /** When the service says the object last changed (`updated_at`), for drift reports. */

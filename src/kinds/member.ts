@@ -68,6 +68,14 @@ export const OTHER_USERS_ID = {
   hint: "check the Member document's `id:`: it must be this member's user id",
 };
 
+/** A member whose id docket sees only where a reviewer field names them (no users list), and no Member document pins. */
+function idWhileNamed(email: string, id: string): { message: string; hint: string } {
+  return {
+    message: "whose id the review service gives only where a reviewer field names them (it has no users list, and no invitation it lists gives their user id): once the app names someone else there, every plan stops at this reference",
+    hint: `pin it now: give their Member document \`id: ${id}\` (declare one in members.yaml with \`kind: Member\` and \`email: ${email}\` if there is none)`,
+  };
+}
+
 /** As ID_UNKNOWN, where the service has a users list that did not show the user either. */
 const LISTED_ID_UNKNOWN = {
   message: "who is a member by invitation, but the review service does not say the user's id (its users list does not show them, and the invitation names no user)",
@@ -204,6 +212,7 @@ export const memberKind: KindModule<'member'> = {
 
   async fetch(ctx) {
     const directory = await memberDirectory(ctx);
+    const pinnedByFiles = directory.complete ? undefined : new Set((ctx.declared ?? []).filter((d) => d.kind === 'member' && d.pinId).map((d) => d.key));
     const live: LiveResource[] = directory.members.map((m) => ({
       kind: 'member',
       id: m.id,
@@ -214,6 +223,8 @@ export const memberKind: KindModule<'member'> = {
       // Seen only where a reviewer field names them, their name is unknown (not none): no "has none live" (probe NN-2).
       // Unless their invitation gives it: then it is theirs to export and compare (probe NW-1).
       extra: m.onlyNamed ? { onlyNamed: true, ...(typeof m.name === 'string' ? { name: m.name } : {}) } : { name: m.name },
+      // Known only while the app names them: a file naming them plans today and stops every plan once it names another (probe HA-1).
+      ...(m.onlyNamed && !pinnedByFiles?.has(m.email) ? { idWhileNamed: idWhileNamed(m.email, m.id) } : {}),
     }));
     if (!directory.complete) {
       // A declared member not found here may still be one: docket sees only whom something names.

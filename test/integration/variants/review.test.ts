@@ -506,9 +506,12 @@ describe('without a users list', () => {
     const playbook = 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    reviewer: dave@acme.example\n';
     await writeFiles(dir, { 'members.yaml': `kind: Member\nemail: dave@acme.example\nid: ${dave.id}\n`, 'playbooks/nda.yaml': playbook });
     await applyOk(cli, dir);
-    // The Member document goes; the rule still names dave, whom the live rule shows.
+    // The Member document goes; the rule still names dave, whom the live rule shows: no change,
+    // and a warning of what follows once the app names someone else there (probe HA-1).
     await rm(join(dir, 'members.yaml'));
-    await expectNoChanges(cli, dir);
+    const warned = await cli('plan', '-C', dir);
+    expect([warned.code, warned.stdout]).toEqual([0, expect.stringContaining('No changes.')]);
+    expect(warned.stdout).toContain(`Warning: \`reviewer\` names "dave@acme.example", whose id the review service gives only where a reviewer field names them (it has no users list, and no invitation it lists gives their user id): once the app names someone else there, every plan stops at this reference (playbooks/nda.yaml:6): pin it now: give their Member document \`id: ${dave.id}\``);
 
     // In the app the reviewer becomes qa: nothing names dave any more, so his id is unknown.
     const rule = ndaRules(emulated).rules[0]!;
