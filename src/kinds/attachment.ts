@@ -9,6 +9,7 @@ import type { LockEntry } from '../config/lock.js';
 import { normName, normText } from '../engine/normalize.js';
 import type { DesiredResource, Fields, LiveResource } from '../engine/types.js';
 import { DocketError } from '../errors.js';
+import { errnoOf } from '../util/file-write-error.js';
 import type { KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef } from './support/agreements-reads.js';
 import { blockText } from './support/yaml-out.js';
@@ -242,7 +243,12 @@ export const attachmentKind: KindModule<'attachment'> = {
     });
     ctx.registerId('attachment', change.key, created.id);
     const pinned = typeof change.desired?.pinned === 'string' && change.desired.pinned !== created.id ? { pinned: change.desired.pinned } : {};
-    await ctx.recordFile('attachment', change.key, { id: created.id, file: path, sha256, description, ...pinned }, change.liveId);
+    await ctx.recordFile('attachment', change.key, { id: created.id, file: path, sha256, description, ...pinned }, change.liveId).catch((err: unknown) => {
+      // Uploaded and named, but not recorded (a full disk): nothing reads an upload back, and the next
+      // plan stops at its pending mark, so its id is said here, with the way on (probe HC-3).
+      const why = err instanceof Error ? err.message : String(err);
+      throw new DocketError('unknown-outcome', `uploaded as attachment ${created.id}, but its record could not be kept: ${why}`, `once docket.lock.json can be written again${errnoOf(err) === 'ENOSPC' ? ' (free some space)' : ''}, add \`id: ${created.id}\` to this attachment's document and run \`docket apply --adopt-files\``);
+    });
   },
 };
 
