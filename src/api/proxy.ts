@@ -50,6 +50,17 @@ function bypassed(url: URL, noProxy: string): boolean {
     });
 }
 
+/**
+ * A proxy URL that is no URL, as an error quotes it: one without an `@` whose "port" is no number
+ * is most likely `user:password` with the `@host` left out (a CI variable empty), so what follows
+ * the `:` is hidden (probe HB-4).
+ */
+function unparsedShown(raw: string, shown: string): string {
+  if (raw.includes('@')) return shown;
+  const parts = /^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^:/?#]*):(?!\d*(?:[/?#]|$))/.exec(raw);
+  return parts ? JSON.stringify(`${parts[1]}:***`) : shown;
+}
+
 /** The proxy URL as undici takes it, or a clear error naming the variable (its password hidden). */
 function proxyUrl(raw: string, variable: string): string {
   const written = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(raw) ? raw : `http://${raw}`;
@@ -59,7 +70,7 @@ function proxyUrl(raw: string, variable: string): string {
   try {
     url = new URL(written);
   } catch {
-    throw new DocketError('invalid-proxy', `${variable} ${shown} is not a valid proxy URL`, how);
+    throw new DocketError('invalid-proxy', `${variable} ${unparsedShown(raw, shown)} is not a valid proxy URL`, how);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new DocketError('invalid-proxy', `${variable} ${shown} is a ${url.protocol.slice(0, -1)} proxy: docket connects through http(s) proxies only`, `give an http(s) proxy in ${variable}, or unset it to connect directly`);
