@@ -12,7 +12,7 @@ import { DocketError, UsageError } from '../errors.js';
 import { processAlive, removeLeftByDeadProcesses } from '../util/process-alive.js';
 import { nearestExisting } from '../util/nearest-existing.js';
 import { nameInTemp } from '../util/atomic-write.js';
-import { isFileSystemError, writeFixFor } from '../util/file-write-error.js';
+import { folderWriteHint, isFileSystemError, writeFixFor } from '../util/file-write-error.js';
 import type { ExportFile } from './types.js';
 import { EMULATOR_STATE_FILE, LOCK_FILE, workPath } from '../config/work-dir.js';
 import { deniedOrCode } from '../util/permission.js';
@@ -184,7 +184,7 @@ export async function writeExport(
     // as the empty folder it replaces was made: one kept private (internal notes are exported) stays so (probe DA-2).
     .then(async (dir) => (await keepModeOf(inside ? undefined : out, dir), dir))
     .catch((error: NodeJS.ErrnoException) => {
-      throw new DocketError('write-failed', `cannot write the export to ${showPath(label)} (${error.code ?? 'unknown error'})`, 'check that the folder can be created and written');
+      throw new DocketError('write-failed', `cannot write the export to ${showPath(label)} (${error.code ?? 'unknown error'})`, folderWriteHint(error.code));
     });
   try {
     for (const f of files) {

@@ -70,6 +70,11 @@ export function errnoOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** What to do when a file and the folders to it could not be made: a full disk said as such (probe HC-4), anything else as the path's. */
+export function folderWriteHint(code: string | undefined): string {
+  return code === 'ENOSPC' || code === 'EDQUOT' ? `${writeFixFor(code)}, then run the command again` : 'check that the folder can be created and written';
+}
+
 /** What to do about a write's error: room for a full disk, permissions for a refusal, either when unknown. */
 export function writeFixFor(code: string | undefined): string {
   if (code === 'ENOSPC' || code === 'EDQUOT') return 'free some space';

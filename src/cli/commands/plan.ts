@@ -3,6 +3,7 @@ import { shellPath } from '../../util/shell-word.js';
 import { showPath } from '../../config/quote.js';
 import { removeStaleTemps, writeFileAtomic } from '../../util/atomic-write.js';
 import { rmSync } from 'node:fs';
+import { folderWriteHint } from '../../util/file-write-error.js';
 import { DocketError } from '../../errors.js';
 import { checkSavable } from '../saved-plan-keys.js';
 import { shapedCommand, type PlanShape } from '../command-line.js';
@@ -87,7 +88,8 @@ async function savePlan(path: string, label: string, json: Iterable<string>, int
     await writeFileAtomic(path, json, { whileWriting: (tmp) => interrupts.onExit(() => rmSync(tmp, { force: true })) });
   } catch (error) {
     const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unknown error';
-    throw new DocketError('write-failed', `cannot write the plan to ${label} (${reason})`, 'check that the folder can be created and written');
+    // A full disk is said as apply and pull say it (probe HC-4).
+    throw new DocketError('write-failed', `cannot write the plan to ${label} (${reason})`, folderWriteHint(reason));
   }
 }
 
