@@ -6,7 +6,7 @@
 import { conflictMarkers, mergeConflictDiagnostic } from './merge-conflict.js';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { isSpecialFile, LINK_HINT, linkReason, NOT_REGULAR_FILE } from '../util/special-file.js';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
@@ -237,6 +237,12 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           return;
         }
         if (BINARY.has(type)) {
+          // Not read at all past what docket can send: hashing gigabytes says nothing more.
+          const tooLarge = sizeProblem((await stat(real)).size, rel);
+          if (tooLarge) {
+            problem(doc, key, tooLarge.code, tooLarge.message, tooLarge.hint);
+            return;
+          }
           // Hundreds of multi-megabyte PDFs: hash them as they stream by rather than hold them.
           const { head, size, sha256: digest } = await hashFile(real);
           const wrong = binaryProblem(type, head, size, rel) ?? wordProblem(type, real, rel);
@@ -427,6 +433,14 @@ async function hashFile(real: string): Promise<{ head: Uint8Array; size: number;
     hash.update(chunk);
   }
   return { head, size, sha256: hash.digest('hex') };
+}
+
+/** The largest file docket can send: Node reads none of 2 GiB or more whole, and an upload is sent whole. */
+const MAX_SENT_BYTES = 2 ** 31 - 1;
+
+/** A file docket cannot read whole to send: said at validate, not as an internal error at apply whose hint promised a re-run converges (probe HE-3). */
+function sizeProblem(size: number, rel: string): ContentProblem {
+  return size > MAX_SENT_BYTES ? { code: 'file-too-large', message: `${quoted(rel)} holds ${size} bytes, more than docket can send (2 GiB)`, hint: `make ${rel} smaller (or split it): the services take no request near this large` } : undefined;
 }
 
 /** What a Word file must look like: a zip. */

@@ -2,7 +2,7 @@
  * Broken configurations found by a black-box pass (issue 11's corpus, second round), loaded the way
  * every command loads them: each must be refused offline at its file:line, quoting the value.
  */
-import { symlink } from 'node:fs/promises';
+import { symlink, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors.js';
@@ -224,6 +224,18 @@ describe('loadWorkspace, a key written into a data file', () => {
     );
     const said = 'api-key-in-file `body_file` names a file whose path holds the value of DOCKET_API_KEY, an API key: docket.lock.json records the files docket uploads by their path, and a commit would carry the key into git';
     expect(found).toEqual(expect.arrayContaining([`${key}/a.yaml:3:12 ${said}`, `terms/b.yaml:3:12 ${said}`]));
+  });
+});
+
+describe('loadWorkspace, a data file too large to send', () => {
+  it('refuses a file of more than 2 GiB at the value that names it, without reading it (probe HE-3)', async () => {
+    const dir = await tree({ 'docket.yaml': PROJECT, 'attachments/big.yaml': lines('kind: Attachment', 'name: Big', 'file: big.pdf'), 'attachments/big.pdf': '%PDF-1.4\n' });
+    // Sparse: no disk is used for it.
+    await truncate(join(dir, 'attachments/big.pdf'), 2_500 * 1024 * 1024);
+    const error = (await loadWorkspace({ dir, processEnv: {} }).catch((e: unknown) => e)) as ConfigError;
+    expect(error.diagnostics.map((d) => [`${d.file}:${d.line}:${d.col} ${d.code} ${d.message}`, d.hint])).toEqual([
+      ['attachments/big.yaml:3:7 file-too-large "attachments/big.pdf" holds 2621440000 bytes, more than docket can send (2 GiB)', 'make attachments/big.pdf smaller (or split it): the services take no request near this large'],
+    ]);
   });
 });
 
