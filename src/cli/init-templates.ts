@@ -11,9 +11,9 @@ version: 1
 
 # The review service: playbooks, rules, members and organization settings.
 review:
-  url: https://api.gerri.commonpaper.com   # the default; the env var DOCKET_REVIEW_URL takes precedence
-  # The UUID of the organization docket manages (or set DOCKET_ORGANIZATION_ID, which takes
-  # precedence). Not needed with --emulator.
+  url: https://api.gerri.commonpaper.com   # the default; the env var DOCKET_REVIEW_URL overrides it
+  # The UUID of the organization docket manages (or set DOCKET_ORGANIZATION_ID, which overrides
+  # it here; one an environment below sets otherwise is an error). Not needed with --emulator.
   # organization_id: 00000000-0000-0000-0000-000000000000
 
 # The agreements service: custom terms, custom templates, standard templates, attachments.

@@ -99,7 +99,7 @@ Common flags (every command that reads a configuration):
 
 Environment:
   DOCKET_REVIEW_API_KEY, DOCKET_AGREEMENTS_API_KEY (or DOCKET_API_KEY for both): API keys, never read from files
-  DOCKET_REVIEW_URL, DOCKET_AGREEMENTS_URL, DOCKET_ORGANIZATION_ID: override docket.yaml
+  DOCKET_REVIEW_URL, DOCKET_AGREEMENTS_URL, DOCKET_ORGANIZATION_ID: override docket.yaml's top level (one an --env environment sets otherwise is an error)
   NO_COLOR: no colour; FORCE_COLOR: colour even when not on a terminal (--no-color and NO_COLOR win); TERM=dumb: no colour or progress line
   HTTPS_PROXY (https_proxy, ALL_PROXY), NO_PROXY: reach https services through a proxy; NODE_EXTRA_CA_CERTS: trust another certificate authority
 
