@@ -4,6 +4,7 @@
  * schema. Every problem is collected as a diagnostic; nothing stops at the first one.
  */
 import { access, lstat, readdir, stat } from 'node:fs/promises';
+import { initBlocker } from './init-blocker.js';
 import { shellPath } from '../util/shell-word.js';
 import { constants, existsSync } from 'node:fs';
 import { readRegularFileSync } from '../util/special-file.js';
@@ -135,7 +136,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   if (!projectFile) {
     // checkRoot saw one: it is a link out of the directory, unreadable, or it vanished.
     const aboutIt = diagnostics.filter((d) => (PROJECT_FILES as readonly string[]).includes(d.file ?? ''));
-    return { diagnostics: aboutIt.length > 0 ? aboutIt : [noProjectFile(options.dir)], yamlData: new Map() };
+    return { diagnostics: aboutIt.length > 0 ? aboutIt : [noProjectFile(options.dir, root)], yamlData: new Map() };
   }
   for (const other of PROJECT_FILES) {
     if (other !== projectFile && files.includes(other)) {
@@ -290,7 +291,7 @@ async function checkRoot(root: string, shown: string): Promise<Diagnostic | unde
   // Written in another case (a repository made on macOS, whose file system took it): said, not "none".
   const miscased = await miscasedProjectFile(root);
   if (miscased) return failed(`${said} has no docket.yaml but a ${miscased}: docket reads docket.yaml (or docket.yml), in lower case`, `rename it: mv ${shellPath(path.join(shown, miscased))} ${shellPath(path.join(shown, 'docket.yaml'))}`);
-  return noProjectFile(shown, await enclosingProject(root, shown));
+  return noProjectFile(shown, root, await enclosingProject(root, shown));
 }
 
 /** A docket.yaml that is there but is no file to read (a link that dangles or loops, a named pipe): said so, not "no docket.yaml". */
@@ -341,7 +342,10 @@ export async function miscasedProjectFile(root: string): Promise<string | undefi
   return (await readdir(root).catch(() => [] as string[])).find((name) => /^docket\.ya?ml$/i.test(name) && !isProjectFile(name));
 }
 
-function noProjectFile(shown: string, enclosing?: string): Diagnostic {
+function noProjectFile(shown: string, root: string, enclosing?: string): Diagnostic {
+  // init offered only where it would make one (probe HH-3): one in its way is said instead.
+  const blocked = enclosing ? undefined : initBlocker(root);
+  const init = `docket init${shown === '.' || shown === '' ? '' : ` ${shellPath(shown)}`}`;
   return {
     severity: 'error',
     code: 'missing-project-file',
@@ -349,7 +353,9 @@ function noProjectFile(shown: string, enclosing?: string): Diagnostic {
     // Run from a folder of a configuration (playbooks/): init there would start a second one inside it.
     hint: enclosing
       ? `it is a folder of the configuration of ${enclosing}: pass -C ${path.dirname(enclosing)}`
-      : `run \`docket init${shown === '.' || shown === '' ? '' : ` ${shellPath(shown)}`}\` to create one, or point -C at the directory that holds docket.yaml`,
+      : blocked
+        ? `point -C at the directory that holds docket.yaml (\`${init}\` would refuse here: ${showPath(path.relative(root, blocked.path) || blocked.path)} ${blocked.why})`
+        : `run \`${init}\` to create one, or point -C at the directory that holds docket.yaml`,
   };
 }
 

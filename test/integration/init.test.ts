@@ -262,6 +262,18 @@ describe('docket init', () => {
     expect(existsSync(join(dir, 'playbooks'))).toBe(false);
   });
 
+  it('validate offers `docket init` only where init would make one: a folder where its example goes is said instead (probe HH-3)', async () => {
+    const dir = await makeDir({});
+    await mkdir(join(dir, 'playbooks/example.yaml'), { recursive: true });
+    const init = await runCli(['init', dir]);
+    expect([init.code, init.stderr]).toEqual([1, expect.stringContaining('playbooks/example.yaml is a folder, not a file; nothing was written')]);
+    const validated = await runCli(['validate', '-C', dir]);
+    expect([validated.code, validated.stderr]).toEqual([1, `error missing-project-file ${dir} has no docket.yaml, so it is not a docket configuration directory\n  hint: point -C at the directory that holds docket.yaml (\`docket init ${dir}\` would refuse here: playbooks/example.yaml is a folder, not a file)\n1 error, 0 warnings.\n`]);
+    // Where init can write, it is offered.
+    await rm(join(dir, 'playbooks'), { recursive: true });
+    expect((await runCli(['validate', '-C', dir])).stderr).toContain(`hint: run \`docket init ${dir}\` to create one`);
+  });
+
   it('names the directory in its hints, and refuses a project file in another case, which validate names too (probe ES)', async () => {
     const dir = await makeDir({ 'Docket.yaml': 'version: 1\n' });
     const validated = await runCli(['validate', '-C', dir]);

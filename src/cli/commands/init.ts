@@ -5,7 +5,7 @@
  */
 import { showPath } from '../../config/quote.js';
 import { shellWord } from '../../util/shell-word.js';
-import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { isPlainObject } from '../../util/plain.js';
 import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -19,9 +19,8 @@ import { DocketError, UsageError } from '../../errors.js';
 import { docketYaml, examplePlaybook } from '../init-templates.js';
 import { GITIGNORE_ENTRY, GITIGNORE_FILE, gitignoreText } from '../../config/work-dir.js';
 import { dirFlag, shellPath } from '../../util/shell-word.js';
+import { initBlocker, STARTER_FILES } from '../../config/init-blocker.js';
 import { makeFolders } from '../../util/make-folders.js';
-import { isInside, rootRelative } from '../../config/data-files.js';
-import { skippedPartOf } from '../../config/not-read.js';
 import { sayDoneUnreported, type Io } from '../io.js';
 import { escapeControl } from '../../render/sanitize.js';
 import { deniedOrCode } from '../../util/permission.js';
@@ -36,8 +35,8 @@ interface Starter {
 }
 
 const STARTERS: Starter[] = [
-  { path: 'docket.yaml', content: (ref) => docketYaml(ref('docket.schema.json')) },
-  { path: 'playbooks/example.yaml', content: (ref) => examplePlaybook(ref('playbook.schema.json')) },
+  { path: STARTER_FILES[0], content: (ref) => docketYaml(ref('docket.schema.json')) },
+  { path: STARTER_FILES[1], content: (ref) => examplePlaybook(ref('playbook.schema.json')) },
 ];
 
 export function initCommand(io: Io, setExit: (code: number) => void): Command {
@@ -54,7 +53,7 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
     .action(async (dir: string, opts: InitOptions) => {
       const root = resolve(io.cwd, dir);
       // Checked before anything is written: a half-written directory would refuse the next init.
-      const blocked = blockerOf(root, [...STARTERS.map((s) => s.path), GITIGNORE_FILE]);
+      const blocked = initBlocker(root);
       if (blocked) {
         const shown = relative(io.cwd, blocked.path);
         throw new UsageError(`${showPath(shown === '' || shown.startsWith('..') ? blocked.path : shown)} ${blocked.why}; nothing was written`, 'move it aside, or pass another DIR');
@@ -111,62 +110,6 @@ export function initCommand(io: Io, setExit: (code: number) => void): Command {
     });
 }
 
-
-/**
- * The first path in the way of writing `files` under `root`: a file where a folder must be (the
- * root's or a starter's), or a folder where a file must be.
- */
-function blockerOf(root: string, files: readonly string[]): { path: string; why: string } | undefined {
-  for (let at = root; ; at = dirname(at)) {
-    if (existsSync(at)) {
-      const found = statSync(at);
-      if (!found.isDirectory()) return { path: at, why: found.isFile() ? 'is a file, not a folder' : 'is not a folder (a named pipe or a device)' };
-      break;
-    }
-    // A link to nothing is not a folder to make: the write would fail, saying only ENOENT.
-    if (danglingLink(at)) return { path: at, why: 'is a symbolic link to something that does not exist, not a folder' };
-    if (dirname(at) === at) break;
-  }
-  for (const file of files) {
-    const parts = file.split('/');
-    for (let i = 1; i <= parts.length; i++) {
-      const path = join(root, ...parts.slice(0, i));
-      // A link to nothing is no file to keep (validate cannot read it), nor one to write through;
-      // a project file there is said as one that exists, below.
-      if (!existsSync(path)) {
-        if (danglingLink(path) && !(PROJECT_FILES as readonly string[]).includes(file)) return { path, why: 'is a symbolic link to something that does not exist' };
-        break;
-      }
-      // A link out of the directory (or into a dot-folder): what init writes there, validate would not read (probe JT-2).
-      // .gitignore is git's, never read by docket: a link out of DIR, or into node_modules, is another's (second read SR71-5, RV6-4).
-      const out = lstatSync(path).isSymbolicLink() ? linkOut(root, path, file === GITIGNORE_FILE ? (rel) => rel.split('/').includes('node_modules') : (rel) => skippedPartOf(rel) !== undefined) : undefined;
-      if (out !== undefined) return { path, why: `is a symbolic link to ${showPath(out)}, which docket does not read as part of this directory` };
-      const found = statSync(path);
-      const folder = found.isDirectory();
-      if (i < parts.length && !folder) return { path, why: 'is a file, not a folder' };
-      if (i === parts.length && folder) return { path, why: 'is a folder, not a file' };
-      // A named pipe would be read for ever (.gitignore is read to append to it), and kept it is no file validate reads.
-      if (i === parts.length && !found.isFile() && !(PROJECT_FILES as readonly string[]).includes(file)) return { path, why: 'is not a regular file (a named pipe or a device)' };
-    }
-  }
-  return undefined;
-}
-
-/** Where a link inside `root` leads, when that is out of it or into a part of it `another` says is not DIR's own. */
-function linkOut(root: string, path: string, another: (rel: string) => boolean): string | undefined {
-  const realRoot = realpathSync(root);
-  const real = realpathSync(path);
-  return isInside(realRoot, real) && !another(rootRelative(realRoot, real)) ? undefined : real;
-}
-
-/** Whether `path` is a link to nothing (below a file, it is nothing at all: said when the walk reaches the file). */
-function danglingLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Where the modelines point, when nothing is installed there yet, and the install that puts docket
