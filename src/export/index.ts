@@ -175,6 +175,7 @@ function exportKind(kind: AnyKind, input: ExportInput): ExportPart {
         path: `${folder}/${cfg.missing.name}`,
         document: path,
         what: cfg.missing.what,
+        ...(cfg.missing.publishedAgain ? { publishedAgain: true as const } : {}),
         ...(cfg.missing.sourceFile ? { sourceFile: cfg.missing.sourceFile } : {}),
         ...(cfg.missing.sourceFile && cfg.missing.sourceSha256 ? { sourceSha256: cfg.missing.sourceSha256 } : {}),
       });

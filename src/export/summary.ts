@@ -133,7 +133,9 @@ export function renderExportSummary(result: ExportResult, options: SummaryOption
     lines.push('  2. rename its document from .yaml.pending to .yaml');
     for (const m of result.missing) lines.push(`       ${clean(m.document)}`);
     lines.push(`  3. docket apply -C ${dir}${flags} --adopt-files`);
-    lines.push('     records the files in docket.lock.json as live, without uploading anything');
+    const again = result.missing.filter((m) => m.publishedAgain);
+    // A Word file the service could not convert is published again by that apply: not promised otherwise (probe HH-2).
+    lines.push(again.length === 0 ? '     records the files in docket.lock.json as live, without uploading anything' : `     records the files in docket.lock.json as live, uploading nothing but ${again.length === 1 ? `the Word file of ${quoteValue(again[0]!.name, 200)}` : `the Word files of ${again.length} custom terms`}, which the service could not convert and the apply publishes again (see the notes)`);
   }
   lines.push('', 'Commit the directory; API keys stay in the environment.');
   return `${lines.join('\n')}\n`;

@@ -13,6 +13,8 @@ export interface MissingFile {
   document: string;
   /** `Word file` or `PDF`. */
   what: string;
+  /** Adopted, it is published again all the same (a Word file the service could not convert). */
+  publishedAgain?: true;
   /** Where the source configuration's docket.lock.json says it was uploaded from, when known. */
   sourceFile?: string;
   /** The sha256 the lock records of that upload: the file is the one meant only while it holds those bytes. */

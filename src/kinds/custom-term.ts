@@ -199,7 +199,7 @@ export const customTermKind: KindModule<'custom-term'> = {
       return {
         // Pinned, as a pending attachment is: renamed in the app before it is adopted, it is still this document's.
         document: { kind: 'CustomTerm', name: live.name, id: live.id, docx_file: `${ctx.slug}.docx` },
-        missing: { name: `${ctx.slug}.docx`, what: 'Word file', ...(sourceFile ? { sourceFile, ...(sourceSha256 ? { sourceSha256 } : {}) } : {}) },
+        missing: { name: `${ctx.slug}.docx`, what: 'Word file', ...(sourceFile ? { sourceFile, ...(sourceSha256 ? { sourceSha256 } : {}) } : {}), ...(live.extra.conversionFailed ? { publishedAgain: true as const } : {}) },
         notes: [...notes, ...actorNotes(ctx)],
       };
     }

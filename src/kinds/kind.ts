@@ -178,7 +178,7 @@ export interface ConfigDocument {
   /** Data files beside it (names relative to the document's folder, as the document names them). */
   dataFiles?: { name: string; content: string }[];
   /** A file the services cannot give back: the document is written `.pending` until the user adds it. */
-  missing?: { name: string; what: string; sourceFile?: string; sourceSha256?: string };
+  missing?: { name: string; what: string; sourceFile?: string; sourceSha256?: string; publishedAgain?: true };
   notes?: string[];
   /** Nothing worth writing (only the notes are reported). */
   empty?: boolean;
