@@ -6,6 +6,7 @@
 import { conflictMarkers, mergeConflictDiagnostic } from './merge-conflict.js';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { decodeYaml } from './discover.js';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { isSpecialFile, LINK_HINT, linkReason, NOT_REGULAR_FILE } from '../util/special-file.js';
 import path from 'node:path';
@@ -260,6 +261,9 @@ export async function readDataFiles(root: string, documents: ResourceDoc[], opti
           problem(doc, key, wrong.code, wrong.message, wrong.hint);
           return;
         }
+        // A YAML file the loader could not read as UTF-8 it has said so of, once: read lossily here,
+        // its mojibake gave errors of its own (probe HG-4).
+        if (type === 'yaml' && !('text' in decodeYaml(bytes))) return;
         const text = withoutByteOrderMark(bytes.toString('utf8'));
         checkKeys(rel, text);
         found({ path: rel, head: headOf(bytes), sha256: sha256(bytes), text });

@@ -2,7 +2,7 @@
  * Broken configurations found by a black-box pass (issue 11's corpus, second round), loaded the way
  * every command loads them: each must be refused offline at its file:line, quoting the value.
  */
-import { symlink, truncate } from 'node:fs/promises';
+import { symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors.js';
@@ -236,6 +236,18 @@ describe('loadWorkspace, a data file too large to send', () => {
     expect(error.diagnostics.map((d) => [`${d.file}:${d.line}:${d.col} ${d.code} ${d.message}`, d.hint])).toEqual([
       ['attachments/big.yaml:3:7 file-too-large "attachments/big.pdf" holds 2621440000 bytes, more than docket can send (2 GiB)', 'make attachments/big.pdf smaller (or split it): the services take no request near this large'],
     ]);
+  });
+});
+
+describe('loadWorkspace, a definition file not in UTF-8', () => {
+  it('says it once, as the loader reads it, not also as what its bytes read as UTF-8 make of it (probe HG-4)', async () => {
+    const definition = 'title: SOW\nsections:\n  - heading: Scope\n    fields:\n      scope: {label: Scope, input: textarea}\n';
+    const dir = await tree({ 'docket.yaml': PROJECT, 'ct/sow.yaml': lines('kind: CustomTemplate', 'name: SOW', 'definition_file: sow.cover.yaml') });
+    for (const bytes of [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(definition, 'utf16le')]), Buffer.from(definition, 'utf16le')]) {
+      await writeFile(join(dir, 'ct/sow.cover.yaml'), bytes);
+      const error = (await loadWorkspace({ dir, processEnv: {} }).catch((e: unknown) => e)) as ConfigError;
+      expect(error.diagnostics.map((d) => `${d.file}:${d.line} ${d.code}`)).toEqual(['ct/sow.cover.yaml:1 invalid-utf8']);
+    }
   });
 });
 
