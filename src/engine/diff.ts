@@ -287,8 +287,6 @@ export function diff(input: DiffInput): DiffResult {
 
     // Pass 1: pinned ids win over names.
     const pinnedBy = new Map<string, DesiredResource>();
-    /** The keys declared without a pin, asked only of a pin to an upload recorded under another name. */
-    let declaredUnpinned: Set<string> | undefined;
     for (const d of desired) {
       if (!d.pinId) continue;
       const scope = scopeOfDesired(d);
@@ -356,14 +354,6 @@ export function diff(input: DiffInput): DiffResult {
         const now = l.id !== written ? `, which is ${quoteValue(l.id)} now (docket.lock.json records the upload that replaced it),` : '';
         const by = other ? `${kind.name} ${quoteValue(other.name)} (${other.source.file}:${other.source.line}) pins ${l.id !== written ? 'that id' : 'it'} too` : 'another resource already pins it';
         diagnostics.error('duplicate-pin', `${kind.name} ${quoteValue(d.name)} pins id ${quoteValue(written)}${now} and ${by}`, { ...pinAt, hint: 'one live object can be only one of them: keep the `id:` on one' });
-      } else if (kind.uploadsUnreadable && l.key !== d.key && (declaredUnpinned ??= new Set(desired.filter((o) => !o.pinId).map((o) => o.key))).has(l.key)) {
-        // An upload docket.lock.json records as another declared document's (an id copied from the
-        // wrong one): claimed by the pin, that document was uploaded again, and an unconfirmed upload
-        // of this one forgotten without a word (probe HE-2).
-        diagnostics.error('duplicate-pin', `${kind.name} ${quoteValue(d.name)} pins id ${quoteValue(d.pinIdWritten ?? d.pinId)}, which docket.lock.json records as the upload of ${kind.name} ${quoteValue(l.key)}, which the files declare too`, {
-          ...pinAt,
-          hint: `one upload can be only one of them: give this document the id of its own upload (from the app), or remove the \`id:\` line`,
-        });
       } else {
         pinnedBy.set(l.id, d);
         claim(d, l);

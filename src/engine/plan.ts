@@ -103,7 +103,7 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   checkActions(classified.changes, input.kinds, diagnostics);
   // drift and pull send nothing: what a send would be refused is for plan and apply to say.
   if (!input.readOnly) checkSends(classified.changes, input, input.adoptFiles ? new Set(result.adoptable.map((a) => a.liveId.toLowerCase())) : new Set(), diagnostics, hold);
-  const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics, { ...(input.readOnly ? { readOnly: true } : {}), ...hold, ...((input.uncertain ?? []).length > 0 ? { liveKeys: liveKeysOfRenamed(classified.changes) } : {}) });
+  const uncertain = resolveUncertain(input.uncertain ?? [], input.desired, Boolean(input.retryUncertain), diagnostics, { ...(input.readOnly ? { readOnly: true } : {}), ...hold, ...((input.uncertain ?? []).length > 0 ? { liveKeys: liveKeysOfRenamed(classified.changes), recordedAs: liveKeyById(input.live) } : {}) });
   const lockUpdates = [...(input.lockUpdates ?? []), ...uncertain.updates];
   const ordered = orderChanges(classified.changes, input.kinds, input.live, Boolean(input.readOnly));
   pushAll(diagnostics.items, ordered.diagnostics.items);
@@ -224,6 +224,12 @@ interface ReadOnlyWarning {
   of: string;
   field: string;
   diagnostic: Diagnostic;
+}
+
+/** The key of the live object of a kind with an id (lower case), indexed at the first question. */
+function liveKeyById(live: readonly LiveResource[]): (kind: string, id: string) => string | undefined {
+  let byId: Map<string, string> | undefined;
+  return (kind, id) => (byId ??= new Map(live.map((l) => [`${l.kind}:${l.id.toLowerCase()}`, l.key]))).get(`${kind}:${id.toLowerCase()}`);
 }
 
 /**

@@ -30,6 +30,8 @@ export interface UncertainScope extends UnsentHold {
   readOnly?: boolean;
   /** The live `kind:key` of each object the plan renames, by its declared one (liveKeysOfRenamed). */
   liveKeys?: ReadonlyMap<string, string>;
+  /** The key of the live object (for an upload, the one docket.lock.json records) that has an id. */
+  recordedAs?: (kind: string, id: string) => string | undefined;
 }
 
 export function resolveUncertain(uncertain: readonly UncertainUpload[], desired: readonly DesiredResource[], retry: boolean, diagnostics: Diagnostics, scope: UncertainScope = {}): UncertainOutcome {
@@ -56,7 +58,14 @@ export function resolveUncertain(uncertain: readonly UncertainUpload[], desired:
       // put back meanwhile still waits for the request that may land (probe RQ-1).
       continue;
     } else if (d?.pinId && !namesEarlierUpload(d.pinId, u)) {
-      drop(`${what}; the configuration pins id ${d.pinIdWritten ?? d.pinId}, so the pending mark is dropped`);
+      const other = scope.recordedAs?.(u.kind, d.pinId);
+      if (other !== undefined && other !== u.key) {
+        // The upload docket.lock.json records as another object (an id copied from the wrong one): no
+        // answer to this upload, which may be live, unrecorded (probe HE-2).
+        const why = `the configuration pins id ${d.pinIdWritten ?? d.pinId}, which docket.lock.json records as the upload of ${u.kind} ${quoteValue(other, 200)}, not this one`;
+        drop(`${what} and may exist live as an orphan (${why}); apply forgets it`);
+        warnings.push(`${what} and may exist live as an orphan docket cannot list or delete; ${why}, so apply drops the record of it`);
+      } else drop(`${what}; the configuration pins id ${d.pinIdWritten ?? d.pinId}, so the pending mark is dropped`);
     } else if (!d || (!u.landing && (d.fields[u.field] !== u.sha256 || otherField !== undefined))) {
       const renamed = d ? undefined : renamedTo.get(refKey(u.kind, u.key));
       // The same path with other bytes (the file changed back) is no other file (probe OT-3).

@@ -271,19 +271,6 @@ describe('diff: renames', () => {
     ]);
   });
 
-  it('refuses a pin to the upload docket.lock.json records as another declared attachment: claimed, that one was uploaded again (probe HE-2)', () => {
-    const attachment = (name: string, extra: Record<string, unknown> = {}) => ({ ...desiredPlaybook(name, extra), kind: 'attachment' as const });
-    const live = [{ ...livePlaybook('att-b', 'B'), kind: 'attachment' as const }];
-    const { diagnostics } = run([attachment('Security Exhibit', { pinId: 'att-b' }), attachment('B')], live);
-    expect(diagnostics.errors.map((d) => [d.code, d.message, d.hint])).toEqual([
-      ['duplicate-pin', 'attachment "Security Exhibit" pins id "att-b", which docket.lock.json records as the upload of attachment "B", which the files declare too', 'one upload can be only one of them: give this document the id of its own upload (from the app), or remove the `id:` line'],
-    ]);
-    // B no longer declared: the pin takes that upload, as a pin does.
-    expect(run([attachment('Security Exhibit', { pinId: 'att-b' })], live).diagnostics.errors).toEqual([]);
-    // A playbook may be pinned so (it can be renamed live): no error.
-    expect(run([desiredPlaybook('Security Exhibit', { pinId: 'att-b' }), desiredPlaybook('B')], [livePlaybook('att-b', 'B')]).diagnostics.errors).toEqual([]);
-  });
-
   it('a rename with other changes is a rename plus an update that depends on it', () => {
     const { changes } = run(
       [desiredPlaybook('Inbound NDA v2', { renamedFrom: ['Inbound NDA'], description: 'new' })],

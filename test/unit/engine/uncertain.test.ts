@@ -168,4 +168,18 @@ describe('resolveUncertain', () => {
       expect(d.items[0]!.hint).toContain('(then the `id:` line may go again: docket.lock.json keeps the upload, and another environment reading this document would take the id as its own)');
     }
   });
+
+  it('a pin of the upload docket.lock.json records as another attachment is no answer to this one: forgotten as a possible orphan, said, not dropped unsaid (probe HE-2)', () => {
+    const recordedAs = (kind: string, id: string) => (kind === 'attachment' && id.toLowerCase() === 'att-b' ? 'B' : undefined);
+    const diagnostics = new Diagnostics();
+    const out = resolveUncertain([upload], [desired({ sha256: SHA }, 'att-b')], false, diagnostics, { recordedAs });
+    expect(diagnostics.items).toEqual([]);
+    expect(out.updates).toMatchObject([{ kind: 'attachment', key: 'Security Exhibit', entry: null }]);
+    expect(out.warnings).toEqual([
+      'attachment "Security Exhibit": an upload of attachments/security.pdf (sha256 aaaaaaaaaaaa…) started 2026-11-23T10:00:00.000Z was never confirmed and may exist live as an orphan docket cannot list or delete; the configuration pins id att-b, which docket.lock.json records as the upload of attachment "B", not this one, so apply drops the record of it',
+    ]);
+    // A pin of an id docket.lock.json records for no other (found in the app): adopted, as before, without a warning.
+    const adopted = resolveUncertain([upload], [desired({ sha256: SHA }, 'att-new')], false, new Diagnostics(), { recordedAs });
+    expect([adopted.updates.length, adopted.warnings]).toEqual([1, []]);
+  });
 });
