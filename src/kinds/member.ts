@@ -212,7 +212,13 @@ export const memberKind: KindModule<'member'> = {
 
   async fetch(ctx) {
     const directory = await memberDirectory(ctx);
-    const pinnedByFiles = directory.complete ? undefined : new Set((ctx.declared ?? []).filter((d) => d.kind === 'member' && d.pinId).map((d) => d.key));
+    const synced = directory.complete ? undefined : await ctx.synced?.();
+    // Kept by the files without a reviewer field naming them: pinned by `id:`, or declared and recorded under that id (second read SR106-1).
+    const declaredMembers = directory.complete ? undefined : new Map((ctx.declared ?? []).filter((d) => d.kind === 'member').map((d) => [d.key, d]));
+    const keptById = (email: string, id: string): boolean => {
+      const d = declaredMembers?.get(email);
+      return d !== undefined && (d.pinId !== undefined || synced?.idOf(`member:${email}`)?.toLowerCase() === id.toLowerCase());
+    };
     const live: LiveResource[] = directory.members.map((m) => ({
       kind: 'member',
       id: m.id,
@@ -224,7 +230,7 @@ export const memberKind: KindModule<'member'> = {
       // Unless their invitation gives it: then it is theirs to export and compare (probe NW-1).
       extra: m.onlyNamed ? { onlyNamed: true, ...(typeof m.name === 'string' ? { name: m.name } : {}) } : { name: m.name },
       // Known only while the app names them: a file naming them plans today and stops every plan once it names another (probe HA-1).
-      ...(m.onlyNamed && !pinnedByFiles?.has(m.email) ? { idWhileNamed: idWhileNamed(m.email, m.id) } : {}),
+      ...(m.onlyNamed && !keptById(m.email, m.id) ? { idWhileNamed: idWhileNamed(m.email, m.id) } : {}),
     }));
     if (!directory.complete) {
       // A declared member not found here may still be one: docket sees only whom something names.
@@ -246,7 +252,6 @@ export const memberKind: KindModule<'member'> = {
       // A member docket invited and recorded under their user id, whom nothing shows now (the
       // invitation accepted, so no longer listed, and no rule names them): still a member. Taken as
       // gone, they were invited again, and every apply failed on the service's 422 (probe RS-1).
-      const synced = await ctx.synced?.();
       for (const d of ctx.declared ?? []) {
         if (d.kind !== 'member' || d.pinId || seenEmails.has(d.key)) continue;
         const recorded = synced?.idOf(`member:${d.key}`);

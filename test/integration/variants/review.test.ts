@@ -303,6 +303,22 @@ describe('without a users list', () => {
     expect([again.code, again.stdout]).toEqual([1, expect.stringContaining('(the service does not take "hank@acme.example" as a reviewer')]);
   });
 
+  it('a declared member docket invited and recorded, named as a reviewer once their invitation is gone, gets no id-while-named warning: the record keeps their id (second read SR106-1)', async () => {
+    t = await startVariant({ reviewUsers: false });
+    const cli = cliWith(() => t!.env);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'members.yaml': 'kind: Member\nemail: hank@acme.example\n', 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n' });
+    await applyOk(cli, dir);
+    const org = t.emulator.store.organization(t.env.DOCKET_ORGANIZATION_ID!)!;
+    for (const [id, invitation] of Object.entries(org.invitations)) if (invitation.email === 'hank@acme.example') delete org.invitations[id];
+    await writeFiles(dir, { 'playbooks/nda.yaml': 'kind: Playbook\nname: NDA\nrules:\n  - name: Term\n    actions: ACCEPT\n    reviewer: hank@acme.example\n' });
+    await applyOk(cli, dir);
+    expect((await expectNoChanges(cli, dir)).stdout).not.toContain('every plan stops at this reference');
+    // As it says: once the app names someone else, the plan puts hank back, no unknown-id.
+    ndaRules(t).rules[0]!.reviewer_id = t.emulator.store.userByEmail('qa@acme.example')!.id;
+    const plan = await cli('plan', '-C', dir);
+    expect([plan.code, plan.stdout]).toEqual([0, expect.stringContaining('reviewer: "qa@acme.example" → "hank@acme.example"')]);
+  });
+
   it('a member docket recorded who left (no invitation shows them either) is forgotten once the service refuses them as a reviewer, of a rule or of the organization: the next apply invites them again and converges (probe HD-1)', async () => {
     t = await startVariant({ reviewUsers: false });
     const cli = cliWith(() => t!.env);
