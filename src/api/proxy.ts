@@ -57,8 +57,11 @@ function bypassed(url: URL, noProxy: string): boolean {
  */
 function unparsedShown(raw: string, shown: string): string {
   if (raw.includes('@')) return shown;
-  const parts = /^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^:/?#]*):(?!\d*(?:[/?#]|$))/.exec(raw);
-  return parts ? JSON.stringify(`${parts[1]}:***`) : shown;
+  const parts = /^(\s*(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^:/?#]*):([^/?#]*)/.exec(raw);
+  if (!parts) return shown;
+  // Digits a port could be (a numeric password, or one past 65535, is hidden too: second read SR106-3).
+  const port = parts[2]!;
+  return /^\d{1,5}$/.test(port) && Number(port) <= 65535 ? shown : JSON.stringify(`${parts[1]}:***`);
 }
 
 /** The proxy URL as undici takes it, or a clear error naming the variable (its password hidden). */

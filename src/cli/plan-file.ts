@@ -102,6 +102,14 @@ export async function readPlanFile(path: string, dir = '.', given: { env?: strin
       `apply it with the docket that made it, or make the plan again with this docket: ${replan(plan)}`,
     );
   }
+  // Of this version, but of another build's plan format: its schema is what changed (second read SR106-2).
+  if (problems.length > 0 && p.plan_format !== planFormat()) {
+    throw new DocketError(
+      'plan-version',
+      `${path} was made by another build of docket ${VERSION}, whose saved plans record other things than this build's, and this build cannot read it (${problems[0]})`,
+      `make the plan again with this docket: ${replan(plan)}`,
+    );
+  }
   if (problems.length > 0) {
     const more = problems.length > LISTED_PROBLEMS ? ` (and ${problems.length - LISTED_PROBLEMS} more)` : '';
     throw new DocketError(

@@ -490,8 +490,6 @@ function valueMessage(e: ErrorObject, params: Record<string, unknown>, got = got
   }
 }
 
-/** YAML 1.1's words for true and false (`yes`, `Off`), which YAML 1.2, as docket reads it, takes as text. */
-
 /** `generate_summary: yes`: the word meant as true where YAML 1.1 reads it so; said, since it looks right (probe RF-3). */
 function oldBoolean(expected: string[], data: unknown, source: string | undefined): string | undefined {
   if (expected.join() !== 'boolean' || typeof data !== 'string' || !YAML_11_BOOLEAN.test(data) || (source !== undefined && source !== data)) return undefined;

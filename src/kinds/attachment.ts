@@ -9,7 +9,7 @@ import type { LockEntry } from '../config/lock.js';
 import { normName, normText } from '../engine/normalize.js';
 import type { DesiredResource, Fields, LiveResource } from '../engine/types.js';
 import { DocketError } from '../errors.js';
-import { errnoOf } from '../util/file-write-error.js';
+import { errnoOf, writeFixFor } from '../util/file-write-error.js';
 import type { KindModule } from './kind.js';
 import { actorNotes, actorOf, actorRef } from './support/agreements-reads.js';
 import { blockText } from './support/yaml-out.js';
@@ -247,7 +247,7 @@ export const attachmentKind: KindModule<'attachment'> = {
       // Uploaded and named, but not recorded (a full disk): nothing reads an upload back, and the next
       // plan stops at its pending mark, so its id is said here, with the way on (probe HC-3).
       const why = err instanceof Error ? err.message : String(err);
-      throw new DocketError('unknown-outcome', `uploaded as attachment ${created.id}, but its record could not be kept: ${why}`, `once docket.lock.json can be written again${errnoOf(err) === 'ENOSPC' ? ' (free some space)' : ''}, add \`id: ${created.id}\` to this attachment's document and run \`docket apply --adopt-files\``);
+      throw new DocketError('unknown-outcome', `uploaded as attachment ${created.id}, but its record could not be kept: ${why}`, `${writeFixFor(errnoOf(err))}, then add \`id: ${created.id}\` to this attachment's document and run \`docket apply --adopt-files\``);
     });
   },
 };

@@ -46,7 +46,7 @@ const REFUSED_RECORDED_ID = {
  * plan invites a member who left, where every apply failed on the same refusal before (probe HD-1).
  * What to say of it.
  */
-export function refusedReviewerId(ctx: Pick<ExecContext, 'pinnedId' | 'distrustId'>, reviewer: string, sentId: unknown): string {
+export function forgetRefusedReviewer(ctx: Pick<ExecContext, 'pinnedId' | 'distrustId'>, reviewer: string, sentId: unknown): string {
   const member = normEmail(reviewer) ?? reviewer;
   const pin = ctx.pinnedId?.('member', member);
   if (pin !== undefined && typeof sentId === 'string' && sentId.toLowerCase() === pin) {

@@ -13,7 +13,7 @@ import { numberAsText } from '../config/written-number.js';
 import { documentLines } from '../config/source-lines.js';
 import { isPlainObject } from '../util/plain.js';
 import type { ExecContext, FetchContext, KindModule } from './kind.js';
-import { OTHER_USERS_ID, refusedReviewerId } from './member.js';
+import { OTHER_USERS_ID, forgetRefusedReviewer } from './member.js';
 import { docSource, fieldSourcesAt, problemAt, valueOf } from './support/positions.js';
 import { reviewOrganization } from './support/review-reads.js';
 import { nameProblem } from '../engine/desired.js';
@@ -303,7 +303,7 @@ function reviewerRefused(error: ApiError, reviewer: unknown, sentId: unknown, ag
   const sent = agreementsSent ? '; its agreements settings were sent' : '';
   const aboutReviewer = typeof reviewer === 'string' && (error.details.fieldErrors ?? []).some((f) => /default_reviewer/.test(f.field) || /reviewer/i.test(f.message));
   if (!aboutReviewer) return agreementsSent ? new ApiError(error.details, `${error.hint ?? 'fix what the service names'}${sent}`) : error;
-  return new ApiError(error.details, `${refusedReviewerId(ctx, reviewer, sentId)}${sent}`);
+  return new ApiError(error.details, `${forgetRefusedReviewer(ctx, reviewer, sentId)}${sent}`);
 }
 
 /** A field an update's answer holds otherwise than sent: the value as a read gives it, and as answered. */

@@ -10,7 +10,7 @@ import { ApiError } from '../errors.js';
 import type { RuleAttrs } from '../api/review.js';
 import { MAX_BODY_BYTES } from '../api/answer-limit.js';
 import type { ExecContext, KindModule } from './kind.js';
-import { OTHER_USERS_ID, refusedReviewerId } from './member.js';
+import { OTHER_USERS_ID, forgetRefusedReviewer } from './member.js';
 import { freshSiblings } from './support/race.js';
 import { ScopeGone } from '../engine/race.js';
 import { blockText } from './support/yaml-out.js';
@@ -85,7 +85,7 @@ function reviewerRefusedNote(err: unknown, reviewer: string, sentId: unknown, ct
   const { fieldErrors, detail, title } = err.details;
   const about = fieldErrors && fieldErrors.length > 0 ? fieldErrors.some((f) => /(^|[/.])reviewer(_id)?$/.test(f.field)) : /\breviewer/i.test(`${title ?? ''} ${detail ?? ''}`);
   if (!about) return;
-  err.message = `${err.message} (${refusedReviewerId(ctx, reviewer, sentId)})`;
+  err.message = `${err.message} (${forgetRefusedReviewer(ctx, reviewer, sentId)})`;
 }
 
 /**

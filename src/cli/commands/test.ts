@@ -712,7 +712,7 @@ async function writeCaptureGuarded(io: Io, root: string, out: string, captured: 
       await refuseTakenCaseName(io, root, relative(root, out).split(sep).join('/'), captured);
       return writeCapture(out, captured, { shown, tempDir: workPath(root) });
     },
-    { waitMs: CAPTURE_WAIT_MS, staleMs: CAPTURE_STALE_MS, busy },
+    { waitMs: CAPTURE_WAIT_MS, staleMs: CAPTURE_STALE_MS, busy, onExit: (cleanup) => interruptsOf(io).onExit(cleanup) },
   );
 }
 

@@ -45,10 +45,13 @@ describe('proxyFor', () => {
       // The `@host` left out (a CI variable empty): what follows the `:` is no port but a password (probe HB-4).
       ['http://bob:Sup3rS3cretPW', 'HTTPS_PROXY "http://bob:***" is not a valid proxy URL'],
       ['bob:Sup3rS3cretPW', 'HTTPS_PROXY "bob:***" is not a valid proxy URL'],
+      // A numeric password, past what a port can be (second read SR106-3).
+      ['http://bob:8675309123', 'HTTPS_PROXY "http://bob:***" is not a valid proxy URL'],
+      ['bob:0123456789', 'HTTPS_PROXY "bob:***" is not a valid proxy URL'],
     ]) {
       const error = refused(value);
       expect([error.code, error.message], value).toEqual(['invalid-proxy', message]);
-      expect(error.message + (error.hint ?? '')).not.toMatch(/ss99|Tok|en\/x|zzss|S3cret/);
+      expect(error.message + (error.hint ?? '')).not.toMatch(/ss99|Tok|en\/x|zzss|S3cret|8675309|0123456789/);
     }
   });
 

@@ -172,5 +172,15 @@ describe("readPlanFile", () => {
     }
     expect(planFormat()).toMatch(/^[0-9a-f]{16}$/);
     expect(() => checkPlanVersion(SAVED as unknown as Plan, "plan.json")).not.toThrow();
+    // One this build cannot read (a field since taken out of the schema) is said as another build's, not as edited (second read SR106-2).
+    const older: Record<string, unknown> = { ...(structuredClone(SAVED) as Record<string, unknown>), old_thing: 1 };
+    delete older.plan_format;
+    const file = join(dir, "older.json");
+    await writeFile(file, JSON.stringify(older));
+    const error = (await readPlanFile(file).catch((e: unknown) => e)) as { code: string; message: string; hint: string };
+    expect([error.code, error.message]).toEqual(["plan-version", expect.stringMatching(/^.*older\.json was made by another build of docket 0\.1\.0, whose saved plans record other things than this build's, and this build cannot read it \(.*old_thing/)]);
+    // The same edit to a plan of this build's format is an edited file.
+    await writeFile(file, JSON.stringify({ ...(structuredClone(SAVED) as Record<string, unknown>), old_thing: 1 }));
+    expect(((await readPlanFile(file).catch((e: unknown) => e)) as { code: string }).code).toBe("invalid-plan-file");
   });
 });

@@ -38,7 +38,7 @@ describe('attachment upload', () => {
     expect([error.code, error.message, error.hint]).toEqual([
       'unknown-outcome',
       'uploaded as attachment a-new, but its record could not be kept: docket.lock.json could not be written (ENOSPC)',
-      "once docket.lock.json can be written again (free some space), add `id: a-new` to this attachment's document and run `docket apply --adopt-files`",
+      "free some space, then add `id: a-new` to this attachment's document and run `docket apply --adopt-files`",
     ]);
   });
 });

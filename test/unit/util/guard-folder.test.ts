@@ -32,5 +32,28 @@ describe('holdingGuard', () => {
     const old = new Date(Date.now() - 120_000);
     await utimes(guard, old, old);
     expect(await holdingGuard(guard, async () => 'ran', { ...options, waitMs: 100 })).toBe('ran');
+    // Two waiters at a stale guard: one takes it over, and they still run one at a time (second read SR106-4).
+    await mkdir(guard);
+    await utimes(guard, old, old);
+    let inside = 0;
+    let most = 0;
+    const held = () => holdingGuard(guard, async () => {
+      most = Math.max(most, ++inside);
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      inside--;
+    }, options);
+    await Promise.all([held(), held(), held()]);
+    expect(most).toBe(1);
+    await expect(stat(`${guard}.takeover`)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('gives the guard back when the process exits while it holds it (a second Ctrl-C)', async () => {
+    const guard = join(await makeDir({}), 'capture.lock');
+    let atExit: (() => void) | undefined;
+    await holdingGuard(guard, async () => {
+      atExit!();
+      await expect(stat(guard)).rejects.toMatchObject({ code: 'ENOENT' });
+    }, { ...options, onExit: (cleanup) => ((atExit = cleanup), () => (atExit = undefined)) });
+    expect(atExit).toBeUndefined();
   });
 });
