@@ -63,8 +63,8 @@ import { checkOutputFile, ConfigurationFileRefused, JUNIT_REPORT, refuseConfigur
 import { junitTakenOver } from '../early-junit.js';
 import { planDetailsInSession, planInSession } from '../plan-step.js';
 import { writeDestination } from '../../util/atomic-write.js';
-import { holdingGuard } from '../../util/guard-folder.js';
-import { workLabel, workPath } from '../../config/work-dir.js';
+import { withWriteMutex } from '../../util/write-mutex.js';
+import { workPath } from '../../config/work-dir.js';
 import { CREATE_ACTIONS, refKey, type DesiredResource } from '../../engine/types.js';
 import { withSession, type Session } from '../session.js';
 import type { ServiceName } from '../../api/types.js';
@@ -702,24 +702,19 @@ async function refuseTakenCaseName(io: Io, root: string, where: string, made: Ca
  * in .docket, so a full disk or a kill leaves it as it was (probe HC-2).
  */
 async function writeCaptureGuarded(io: Io, root: string, out: string, captured: CapturedCase, shown: string): Promise<'created' | 'appended'> {
-  const guard = workPath(root, CAPTURE_GUARD);
-  const busy = (): DocketError =>
-    new DocketError('capture-busy', `another \`docket test capture\` of this configuration has been writing its test file for ${CAPTURE_WAIT_MS / 1000} s (${workLabel(CAPTURE_GUARD)} is there)`, `run the capture again; if no other capture runs, remove ${workLabel(CAPTURE_GUARD)}`);
-  return holdingGuard(
-    guard,
+  return withWriteMutex(
+    workPath(root, CAPTURE_MUTEX),
     async () => {
-      // Read again under the guard: a capture that wrote meanwhile may have taken the name.
+      // Read again under the mutex: a capture that wrote meanwhile may have taken the name.
       await refuseTakenCaseName(io, root, relative(root, out).split(sep).join('/'), captured);
       return writeCapture(out, captured, { shown, tempDir: workPath(root) });
     },
-    { waitMs: CAPTURE_WAIT_MS, staleMs: CAPTURE_STALE_MS, busy, onExit: (cleanup) => interruptsOf(io).onExit(cleanup) },
+    { makeFolder: true },
   );
 }
 
-/** The guard of capture's writes, in .docket; held for milliseconds, so a wait of seconds is another's write or a kill. */
-const CAPTURE_GUARD = 'capture.lock';
-const CAPTURE_WAIT_MS = 10_000;
-const CAPTURE_STALE_MS = 60_000;
+/** The mutex of capture's writes, in .docket (util/write-mutex.ts). */
+const CAPTURE_MUTEX = 'capture.lock';
 
 /**
  * Reads the review into a case, refusing first what would make a case docket test never reads or
