@@ -9,6 +9,7 @@ import { readRegularFileSync, unreadableReason } from '../util/special-file.js';
 import { join } from 'node:path';
 import { ApiError, DocketError } from '../errors.js';
 import { canonicalJson, sha256 } from '../engine/canonical.js';
+import { normName } from '../engine/normalize.js';
 import { livePlaybookSubject, liveTemplateId, type PlaybookSubject, type TemplateSubject } from '../kinds/support/test-subjects.js';
 import type { Services } from '../kinds/kind.js';
 import type { ReviewAttrs } from '../api/review.js';
@@ -79,6 +80,8 @@ interface Variant {
   liveId?: string;
   /** The live playbook's reviewers, digested (CacheKey.reviewers), when any rule has one. */
   reviewers?: string;
+  /** When the live playbook or a rule of it last changed, as read (LivePlaybook.edited). */
+  edited?: string;
 }
 
 export async function runTests(files: readonly TestFile[], ctx: RunContext, compare?: CompareTo): Promise<TestReport> {
@@ -164,9 +167,10 @@ function cleanupOf(ctx: RunContext): <T>(work: () => Promise<T>) => Promise<T> {
 async function variantOf(subject: PlaybookSubject | undefined, ctx: RunContext, live: boolean, name: string): Promise<Variant | string> {
   if (live) {
     if (!ctx.services) return '--live reads the live playbook, which --replay-only cannot';
-    const found = await livePlaybookSubject(ctx.services, name);
-    if (!found) return `no live playbook is named ${JSON.stringify(name)}: --live tests the playbook as it is live, so apply it first (docket apply, with --emulator for the emulator's)`;
-    return { digest: playbookDigest(found.subject.rules), subject: found.subject, liveId: found.id, ...reviewersOf(found.reviewers) };
+    const found = await livePlaybookSubject(ctx.services, { name, ...(subject?.pinId ? { pinId: subject.pinId } : {}), ...(subject?.formerNames ? { formerNames: subject.formerNames } : {}) });
+    if (typeof found === 'string') return found;
+    if (!found) return `no live playbook is named ${JSON.stringify(name)}${subject?.pinId ? ` with the id its document pins (${subject.pinId})` : ''}: --live tests the playbook as it is live, so apply it first (docket apply, with --emulator for the emulator's)`;
+    return { digest: playbookDigest(found.subject.rules), subject: found.subject, liveId: found.id, ...reviewersOf(found.reviewers), ...(found.edited ? { edited: found.edited } : {}) };
   }
   if (!subject) return `${JSON.stringify(name)} is not declared`;
   return { digest: playbookDigest(subject.rules), subject };
@@ -178,10 +182,12 @@ function reviewersOf(reviewers: readonly string[]): Pick<Variant, 'reviewers'> {
 
 /** How the live playbook a `--live` variant was read from is not that variant any more, or undefined while it is. */
 async function changedSince(services: Services, variant: Variant): Promise<string | undefined> {
-  const now = await livePlaybookSubject(services, variant.subject.name);
-  if (!now || now.id !== variant.liveId) return `the live playbook ${JSON.stringify(variant.subject.name)} was renamed or archived while its reviews ran`;
+  const now = variant.liveId ? await livePlaybookSubject(services, { id: variant.liveId }) : undefined;
+  if (!now || typeof now === 'string' || normName(now.subject.name) !== normName(variant.subject.name)) return `the live playbook ${JSON.stringify(variant.subject.name)} was renamed or archived while its reviews ran`;
   const digest = playbookDigest(now.subject.rules);
   if (digest !== variant.digest) return `the live playbook ${JSON.stringify(variant.subject.name)} changed while its reviews ran (digest ${variant.digest.slice(0, 12)} when read, ${digest.slice(0, 12)} after)`;
+  // Edited and put back meanwhile (a drift-fixing apply): a review made in between tested the edit (probe UD-1).
+  if (variant.edited !== undefined && now.edited !== variant.edited) return `the live playbook ${JSON.stringify(variant.subject.name)} was edited while its reviews ran (last changed ${variant.edited} when read, ${now.edited ?? 'unknown'} after), though its rules read the same again`;
   if (reviewersOf(now.reviewers).reviewers !== variant.reviewers) return `the reviewers of the live playbook ${JSON.stringify(variant.subject.name)} changed while its reviews ran`;
   return undefined;
 }

@@ -584,6 +584,44 @@ describe('docket test against a standalone emulator', () => {
     expect(stopped.stderr).toContain('it could not archive 1 scratch playbook (see the notes), which the next docket test archives');
     expect((await runCli(['test', '-C', dir, '--target', NDA, '--no-cache'], { env: emu().env })).stdout).toContain('Note: archived 1 scratch playbook(s) an earlier run left behind');
   });
+  it('--live keeps no result of reviews made while the live playbook was edited and put back: its rules read the same after, but a review in between tested the edit (probe UD-1)', async () => {
+    const dir = await example();
+    expect((await runCli(['apply', '-C', dir, '--target', NDA, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    const app = new App(emu().env);
+    const org = emu().emulator.store.organization(DEFAULT_ORGANIZATION_ID)!;
+    const nda = Object.values(org.playbooks).find((p) => p.name === 'Inbound NDA' && !p.archived_at)!;
+    const actions = Object.values(org.rules).find((r) => r.playbook_id === nda.id && r.name === 'Term')!.actions;
+    emu().emulator.faults.add({ method: 'POST', path_pattern: '/reviews', status: 'late', delay_ms: 600, count: 3 });
+    const running = runCli(['test', '-C', dir, '--live', '--no-cache', '--target', NDA], { env: emu().env });
+    for (let i = 0; i < 400 && (emu().emulator.faults.list()[0]?.count ?? 0) === 3; i++) await new Promise((r) => setTimeout(r, 10));
+    await app.editRule('Inbound NDA', 'Term', { actions: 'ACCEPT any term' });
+    await app.editRule('Inbound NDA', 'Term', { actions });
+    const raced = await running;
+    expect(raced.code).toBe(1);
+    expect(raced.stdout).toMatch(/ERROR [^\n]*: the live playbook "Inbound NDA" was edited while its reviews ran \(last changed \S+ when read, \S+ after\), though its rules read the same again: the results are for neither version, so none was kept/);
+    // Nothing was kept under the digest it read, which is the files' too.
+    const replay = await runCli(['test', '-C', dir, '--replay-only', '--target', NDA], { env: { DOCKET_REVIEW_URL: emu().env.DOCKET_REVIEW_URL! } });
+    expect(replay.stdout).toContain('3 cases: 0 passed, 3 not replayed.');
+  });
+
+  it('--live tests the live playbook the plan matches: not either of two of one name, and the one the files pin by `id:` (probe UD-2)', async () => {
+    const dir = await example();
+    expect((await runCli(['apply', '-C', dir, '--target', NDA, '--auto-approve'], { env: emu().env })).code).toBe(0);
+    const app = new App(emu().env);
+    const other = await app.createPlaybook({ name: 'Inbound NDA' });
+    const two = await runCli(['test', '-C', dir, '--live', '--no-cache', '--target', NDA], { env: emu().env });
+    expect([two.code, two.stdout]).toEqual([1, expect.stringContaining('2 live playbooks are named "Inbound NDA": docket cannot tell which one --live tests, as the plan cannot (ambiguous-match)')]);
+    // Pinned to the one applied: that one is tested (the empty one made in the app would fail every case).
+    const org = emu().emulator.store.organization(DEFAULT_ORGANIZATION_ID)!;
+    const applied = Object.values(org.playbooks).find((p) => p.name === 'Inbound NDA' && !p.archived_at && p.id !== other)!;
+    const file = join(dir, 'playbooks/inbound-nda.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('name: Inbound NDA\n', `name: Inbound NDA\nid: ${applied.id}\n`));
+    const pinned = await runCli(['test', '-C', dir, '--live', '--no-cache', '--target', NDA], { env: emu().env });
+    expect([pinned.code, pinned.stdout]).toEqual([0, expect.stringContaining('3 cases: 3 passed')]);
+    // The emulator is the file's: the one made in the app goes again.
+    org.playbooks[other]!.archived_at = new Date().toISOString();
+  });
+
   it('--live keeps no result of reviews made while the live playbook was edited in the app, and says so (probe DP)', async () => {
     const dir = await example();
     expect((await runCli(['apply', '-C', dir, '--target', NDA, '--auto-approve'], { env: emu().env })).code).toBe(0);

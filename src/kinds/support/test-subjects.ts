@@ -42,6 +42,8 @@ export interface PlaybookSubject {
   renamedAwayTo?: RenamedAway;
   /** Its `renamed_from`. */
   formerNames?: readonly string[];
+  /** Its `id:`: `--live` tests the live playbook of that id, as the plan matches it. */
+  pinId?: string;
 }
 
 export interface TemplateSubject {
@@ -66,7 +68,7 @@ export interface TemplateSubject {
 /** The playbooks the configuration declares, with their rules, by name. */
 export function declaredPlaybooks(desired: readonly DesiredResource[]): Map<string, PlaybookSubject> {
   const out = new Map<string, PlaybookSubject>();
-  for (const d of desired) if (d.kind === playbookKind.name) out.set(d.key, { name: d.name, source: d.source, rules: [], ...(d.renamedFrom.length > 0 ? { formerNames: d.renamedFrom } : {}) });
+  for (const d of desired) if (d.kind === playbookKind.name) out.set(d.key, { name: d.name, source: d.source, rules: [], ...(d.renamedFrom.length > 0 ? { formerNames: d.renamedFrom } : {}), ...(d.pinId ? { pinId: d.pinId } : {}) });
   for (const d of desired) {
     if (d.kind !== ruleKind.name || !d.parent) continue;
     out.get(d.parent.key)?.rules.push({ name: d.name, ...reviewedPart(d.fields), ...(d.renamedFrom.length > 0 ? { formerNames: d.renamedFrom } : {}) });
@@ -141,17 +143,42 @@ export function unkeptInScratch(rule: SubjectRule, answer: Record<string, unknow
   return `the service did not keep ${fields.join(', ')} of rule ${quoteValue(rule.name)} as the files give it: the reviews test the playbook as the service holds it`;
 }
 
+/** Which live playbook `--live` tests: the one read before (its id), or the files' (by `id:`, else by name, then the names it is `renamed_from`). */
+export type WantedPlaybook = { id: string } | { name: string; pinId?: string; formerNames?: readonly string[] };
+
+/** The live playbook `--live` reviews against. */
+export interface LivePlaybook {
+  id: string;
+  /** Its rules (ids included). */
+  subject: PlaybookSubject;
+  /** Whom each rule escalates to (`rule name → reviewer id`, sorted; none for a rule without one), which a scratch copy leaves out, and which the reviews' commentary may name. */
+  reviewers: string[];
+  /** The latest `updated_at` of it and its rules, where the service gives them: an edit put back since still moves it. */
+  edited?: string;
+}
+
 /**
- * The live playbook of that name (undefined when none), as `--live` reviews against it: its rules
- * (ids included), and whom each escalates to (`rule name → reviewer id`, sorted; none for a rule
- * without one), which a scratch copy leaves out, and which the reviews' commentary may name.
+ * The live playbook a `--live` run reviews against, as the plan matches it (probe UD-2): undefined
+ * when none is live; why not, when two live playbooks have the name and no `id:` says which.
  */
-export async function livePlaybookSubject(services: Services, name: string): Promise<{ id: string; subject: PlaybookSubject; reviewers: string[] } | undefined> {
+export async function livePlaybookSubject(services: Services, wanted: WantedPlaybook): Promise<LivePlaybook | string | undefined> {
   const api = services.review();
-  const playbook = (await api.listPlaybooks()).find((p) => normName(p.attributes.name) === normName(name));
+  const listed = await api.listPlaybooks();
+  const named = (name: string) => listed.filter((p) => normName(p.attributes.name) === normName(name));
+  let playbook: (typeof listed)[number] | undefined;
+  if ('id' in wanted) playbook = listed.find((p) => p.id === wanted.id);
+  else if (wanted.pinId) playbook = listed.find((p) => p.id.toLowerCase() === wanted.pinId!.toLowerCase());
+  else {
+    for (const name of [wanted.name, ...(wanted.formerNames ?? [])]) {
+      const found = named(name);
+      if (found.length > 1) return `${found.length} live playbooks are named ${quoteValue(name)}: docket cannot tell which one --live tests, as the plan cannot (ambiguous-match); give the playbook's document the \`id:\` of the one meant`;
+      if ((playbook = found[0])) break;
+    }
+  }
   if (!playbook) return undefined;
   const rules = await api.listRules(playbook.id);
   try {
+    const stamps = [playbook.attributes.updated_at, ...rules.map((r) => r.attributes.updated_at)].filter((s): s is string => typeof s === 'string');
     return {
       id: playbook.id,
       subject: {
@@ -159,9 +186,10 @@ export async function livePlaybookSubject(services: Services, name: string): Pro
         rules: rules.map((r) => ({ id: r.id, name: normName(r.attributes.name), ...reviewedPart(liveRuleTexts(r.attributes)) })),
       },
       reviewers: rules.flatMap((r) => (typeof r.attributes.reviewer_id === 'string' && r.attributes.reviewer_id !== '' ? [`${normName(r.attributes.name)} → ${r.attributes.reviewer_id}`] : [])).sort(),
+      ...(stamps.length > 0 ? { edited: stamps.sort().at(-1)! } : {}),
     };
   } catch (error) {
-    throw unreadableValue(`the rules of playbook ${quoteValue(name)}`, 'review service', error);
+    throw unreadableValue(`the rules of playbook ${quoteValue(playbook.attributes.name)}`, 'review service', error);
   }
 }
 
