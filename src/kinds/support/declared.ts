@@ -62,7 +62,10 @@ export function expectedOf(ctx: { declared?: DesiredResource[]; readAll?: boolea
     const named = new Set<string>();
     for (const d of ctx.declared ?? []) for (const r of d.refs) if (r.kind === kind) named.add(r.key);
     for (const d of declared) named.delete(d.key);
-    return [...declared.map((d) => ({ ids: [...idsOf(d, synced)], names: [d.name, ...d.renamedFrom] })), ...expectedByName(named)];
+    // One renamed (or pinned, found by its id under another name) is found by a former name; its
+    // own may be another live object's, which the plan must see to say so (probe UJ-1): looked for too.
+    const ownNames = declared.filter((d) => d.renamedFrom.length > 0 || d.pinId !== undefined).map((d) => ({ ids: [], names: [d.name] }));
+    return [...declared.map((d) => ({ ids: [...idsOf(d, synced)], names: [d.name, ...d.renamedFrom] })), ...ownNames, ...expectedByName(named)];
   };
 }
 

@@ -81,6 +81,19 @@ describe('a list that pages without saying so', () => {
     expect(all).toHaveLength(12);
   });
 
+  it('and cuts its pages at 10: a rename onto a name live past the first page is seen, as with paging, not applied and undone every run (probe UJ-1)', async () => {
+    t = await startVariant({ paging: 'hidden', ignorePageSize: true, maxPageSize: 10 });
+    const cli = cliWith(() => t!.env);
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\nagreements:\n  actor: legal-ops@acme.example\n', 't.yaml': 'kind: CustomTerm\nname: T\nbody: tee\n' });
+    await applyOk(cli, dir);
+    const app = new App(t.env);
+    for (let i = 1; i <= 40; i++) await app.createTerm(`U${String(i).padStart(2, '0')}`, `Body ${i}`);
+    await writeFiles(dir, { 't.yaml': 'kind: CustomTerm\nname: U35\nrenamed_from: [T]\nbody: tee\n' });
+    const plan = await cli('plan', '-C', dir);
+    expect(plan.stdout + plan.stderr).toMatch(/both are live/);
+    expect(plan.stdout).not.toContain('~ rename custom-term "T" → "U35"');
+  });
+
   it('and cuts its pages at 12: export writes every object, past page 1, and a custom template keeps its link to a term listed there (probe SF-1)', async () => {
     t = await startVariant({ paging: 'hidden', ignorePageSize: true, maxPageSize: 12 });
     const cli = cliWith(() => t!.env);
