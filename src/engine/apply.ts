@@ -18,7 +18,7 @@ import { normName } from './normalize.js';
 import { DEFAULT_GRACE_MS, executePlan, reasonOf, withinGrace } from './execute.js';
 import { keeperOf, lookBeforeCreate, ScopeGone, settleAfterCreate, type Sibling } from './race.js';
 import { mapLimit } from '../util/map-limit.js';
-import { CREATE_ACTIONS, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
+import { CREATE_ACTIONS, formerKeys, refKey, type ApplyReport, type Change, type ChangeResult, type DesiredResource, type Plan } from './types.js';
 import { followRenamedFiles, followRenamedObjects } from './lock-follow.js';
 import { formatLandingMark, isLandingAction, landingAfterApply, markOf, mayStillLand, type LandingAction, type LandingChange, type LandingMark } from './landing.js';
 
@@ -110,6 +110,7 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
   for (const u of plan.lock_updates ?? []) set(u.kind, u.key, u.entry);
   if (followRenamedObjects(lock, plan.ids, input.desired, plan.changes)) lockChanged = true;
   if (input.adoptFiles) {
+    let declaredKeys: Map<string, DesiredResource> | undefined;
     for (const a of plan.adoptable ?? []) {
       // Adopted in place of the upload recorded (an uncertain one's id, pinned): what named that one is owed a re-point.
       const recorded = lock.files[lockKey(a.kind, a.key)];
@@ -121,6 +122,12 @@ export async function applyPlan(plan: Plan, input: ApplyPlanInput): Promise<Appl
       // Its entry under the name the files rename it from is this one's, older: it would follow the rename over the adoption (probe CJ-2).
       for (const [key, entry] of lockEntries(lock.files, a.kind)) if (key !== a.key && entry.id?.toLowerCase() === a.liveId.toLowerCase()) delete lock.files[lockKey(a.kind, key)];
       set(a.kind, a.key, { id: a.liveId, file: a.file, sha256: a.sha256, ...a.values, ...(a.version !== undefined ? { version: a.version } : {}), ...(superseded ? { superseded } : {}) });
+      // Its former names' entries are of the uploads it replaces (a rename cut off and settled by
+      // adopting the new upload), folded away as an upload's record folds them (probe UJ-2); not
+      // one another document declares under that name now.
+      declaredKeys ??= new Map(input.desired.map((d) => [refKey(d.kind, d.key), d]));
+      const adopted = declaredKeys.get(refKey(a.kind, a.key));
+      for (const former of adopted ? formerKeys(adopted) : []) if (!declaredKeys.has(former)) delete lock.files[former];
     }
   }
   if ((plan.lock_updates ?? []).length > 0 || (input.adoptFiles && (plan.adoptable ?? []).length > 0)) {

@@ -238,3 +238,20 @@ describe('applyPlan', () => {
     expect(applied.report.results[0]).toMatchObject({ status: 'failed', message: expect.stringContaining('.docket/emulator.json could not be written (ENOSPC), so nothing was sent') });
   });
 });
+
+describe('applyPlan --adopt-files', () => {
+  it('folds away the entries of an adopted object\'s former names, as an upload\'s record does: a rename cut off and settled by adoption left the old entry (probe UJ-2)', async () => {
+    const kind = creatingKind(async () => undefined);
+    const renamed: DesiredResource = { ...desiredPlaybook('H'), renamedFrom: ['F'] };
+    const { plan } = buildPlan({ kinds: [kind], desired: [], live: [], prune: {}, configDigest: 'd', target: { emulator: true }, now: new Date(0), version: 'test', planFormat: 'test' });
+    const adopting: Plan = { ...plan!, adoptable: [{ kind: 'playbook', key: 'H', liveId: 'up-h', field: 'sha256', file: 'h.pdf', sha256: 'b'.repeat(64), reason: 'adopted' }] };
+    const lock: LockFile = { files: { 'playbook:F': { id: 'up-f', file: 'f.pdf', sha256: 'a'.repeat(64) }, 'playbook:Other': { id: 'up-o', file: 'o.pdf', sha256: 'c'.repeat(64) } } };
+    const input = { kinds: [kind], services: { review: () => undefined as never, agreements: () => undefined as never }, project: projectConfig(), files: async () => new Uint8Array(), clock: () => 0, concurrency: 1, adoptFiles: true };
+    const applied = await applyPlan(adopting, { ...input, desired: [renamed], lock });
+    expect(Object.keys(applied.lock.files).sort()).toEqual(['playbook:H', 'playbook:Other']);
+    expect(applied.lock.files['playbook:H']).toMatchObject({ id: 'up-h', file: 'h.pdf' });
+    // A former name another document declares now is that one's: left.
+    const kept = await applyPlan(adopting, { ...input, desired: [renamed, desiredPlaybook('F')], lock });
+    expect(Object.keys(kept.lock.files).sort()).toEqual(['playbook:F', 'playbook:H', 'playbook:Other']);
+  });
+});
