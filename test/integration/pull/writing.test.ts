@@ -86,6 +86,17 @@ describe('pull writes files', () => {
     await expectNoChanges(cli, dir);
   });
 
+  it('does not say it renamed a rule in a test file it could not edit: the note of the rename is withdrawn with the file (probe UF-2)', async () => {
+    const test = 'kind: PlaybookTest\nplaybook: Unsaid\ncases:\n  - name: c\n    contract: { file: c.txt }\n    expect:\n      flags: { includes: [C] }\n  - name: broken: [\n';
+    const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': 'kind: Playbook\nname: Unsaid\nrules:\n  - name: C\n    actions: ACCEPT c\n', 'tests/p.test.yaml': test, 'tests/c.txt': 'A contract.\n' });
+    await applyOk(cli, dir);
+    await new App(emulator().env).editRule('Unsaid', 'C', { name: 'C2' });
+    const pulled = await cli('pull', '-C', dir);
+    expect(pulled.stdout).toContain('docket could not edit tests/p.test.yaml safely');
+    expect(pulled.stdout).not.toContain('tests/p.test.yaml:7: now names rule "C2"');
+    expect(await readFile(join(dir, 'tests/p.test.yaml'), 'utf8')).toBe(test);
+  });
+
   it('prints its dry-run patch uncoloured where colour is forced without a terminal, so `git apply` takes it saved (probe EC-2)', async () => {
     const dir = await makeDir({ 'docket.yaml': 'version: 1\n', 'playbooks/p.yaml': playbook('Painted', 'ACCEPT') });
     await applyOk(cli, dir);
