@@ -192,8 +192,12 @@ export function createServiceClient(options: ServiceClientOptions): ClosableServ
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const limiter = options.limiter ?? createLimiter(DEFAULTS.concurrency);
   const timeoutRetries = options.timeoutRetries ?? DEFAULTS.timeoutRetries;
-  const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
-    options.sleep ? options.sleep(ms) : delay(ms, undefined, signal ? { signal } : undefined).then(() => undefined);
+  const sleep = async (ms: number, signal: AbortSignal | undefined): Promise<void> => {
+    if (options.sleep) return options.sleep(ms);
+    // In steps Node's timers hold: a Retry-After of weeks, within a --timeout of a year, was
+    // waited 1 ms, with Node's TimeoutOverflowWarning each time (probe UG-1).
+    for (let left = ms; left > 0; left -= MAX_TIMER_MS) await delay(Math.min(left, MAX_TIMER_MS), undefined, signal ? { signal } : undefined);
+  };
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
   const deadlineAt = (): number | undefined => (typeof options.deadline === 'function' ? options.deadline() : options.deadline);

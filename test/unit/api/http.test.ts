@@ -1213,6 +1213,26 @@ describe('retries', () => {
     expect(sleeps).toEqual([3_600_000]);
   });
 
+  it('waits a Retry-After longer than Node\'s longest timer (24.8 days) in steps, not 1 ms with a TimeoutOverflowWarning (probe UG-1)', async () => {
+    const aborted = new AbortController();
+    const { mock, client } = setup({ deadline: Date.now() + 365 * 86_400_000, sleep: undefined, signal: aborted.signal });
+    let asked = 0;
+    mock.intercept({ path: '/v1/a' }).reply(() => ((asked++), { statusCode: 429, data: '', responseOptions: { headers: { 'retry-after': '3000000' } } })).persist();
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const request = client.request({ method: 'GET', path: '/v1/a', operation: 'a' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      aborted.abort();
+      await rejection(request);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(asked).toBe(1);
+    expect(warnings).not.toContain('TimeoutOverflowWarning');
+  });
+
   it('pauses every request for its own backoff when Retry-After asks no wait (0, or a date already past by this clock), as when none is given', async () => {
     for (const retryAfter of ['0', new Date(Date.now() - 60_000).toUTCString()]) {
       const slowdowns: string[] = [];
