@@ -102,10 +102,17 @@ function suiteSection(suite: SuiteOutcome, layout: Layout): string[] {
   return out;
 }
 
+/** The target, the emulator flagged as the plan's comment flags it, also with an environment after it (probe UH-2). */
+function targetShown(target: string): string {
+  const emulated = /^local emulator(?: · environment (.+))?$/.exec(target);
+  if (!emulated) return codeSpan(target);
+  return `⚠️ **local emulator** (not the live services)${emulated[1] !== undefined ? ` · **Environment:** ${codeSpan(emulated[1])}` : ''}`;
+}
+
 function render(report: TestReport, layout: Layout, suites: number, failOnWarn: boolean): string {
   const t = tally(report);
   const out = ['### docket test', ''];
-  out.push(`**Target:** ${report.target === 'local emulator' ? '⚠️ **local emulator** (not the live services)' : codeSpan(report.target)}${report.compareTo ? ` · compared to ${codeSpan(report.compareTo)} (cells read before → after)` : ''}`, '');
+  out.push(`**Target:** ${targetShown(report.target)}${report.compareTo ? ` · compared to ${codeSpan(report.compareTo)} (cells read before → after)` : ''}`, '');
   out.push('| result | cases |', '|---|---:|');
   for (const [icon, label, n] of [
     [ICON.pass, 'passed', t.pass],

@@ -183,6 +183,11 @@ describe('the pull-request comment', () => {
     expect(md).toContain('expected redline "Governing law" in {reject, needs\\_review}, got accept');
     expect(md).not.toContain('\u0007');
   });
+  it('flags the emulator as the plan\'s comment does, with an environment too (probe UH-2)', () => {
+    expect(renderTestMarkdown(report)).toContain('**Target:** ⚠️ **local emulator** (not the live services)\n');
+    expect(renderTestMarkdown({ ...report, target: 'local emulator · environment staging' })).toContain('**Target:** ⚠️ **local emulator** (not the live services) · **Environment:** `staging`\n');
+    expect(renderTestMarkdown({ ...report, target: 'review https://x.example' })).toContain('**Target:** `review https://x.example`\n');
+  });
   it('marks what prints as nothing or as a space in the text report, in case names and quoted values, as the markdown does (probe UA-2)', () => {
     const invisible = kase('zero\u200bwidth and\u00a0nbsp', 'fail', { expectations: [{ label: 'position summary contains "zz\u200bzz"', severity: 'error', at: at(9), held: 0, runs: 1, got: 'no position' }] });
     const text = renderTestText({ ...report, suites: [{ ...report.suites[0]!, cases: [invisible] }] }, { color: false });
