@@ -228,7 +228,7 @@ export function driftReport(input: DriftInput): DriftReport {
   if (removedWith.size > 0) report.removedWith = removedWith;
   const inPlan = new Set(input.plan.changes.map((c) => c.liveId).filter(Boolean));
   let renames: LiveRenames | undefined;
-  // Two live objects of one name no file declares: each item says its id (probe GE-3).
+  // Two live objects of one name: each item says its id (probe GE-3).
   const unmatchedNames = new Map<string, number>();
   for (const l of input.unmatched) unmatchedNames.set(refKey(l.kind, l.key), (unmatchedNames.get(refKey(l.kind, l.key)) ?? 0) + 1);
   for (const l of input.unmatched) {
@@ -241,7 +241,8 @@ export function driftReport(input: DriftInput): DriftReport {
     // Declared before and dropped from the files (a kind the services cannot delete): not drift.
     const removed = droppedFromFiles(l, input.sync, input.plan.ids, input.declared);
     if (!removed && input.onlyDropped?.has(l.kind)) continue;
-    const namesake = (unmatchedNames.get(refKey(l.kind, l.key)) ?? 0) > 1 ? { live_id: l.id } : {};
+    // Or one the files declare, matched to another live object (by its `id:` pin): probe UH-1.
+    const namesake = (unmatchedNames.get(refKey(l.kind, l.key)) ?? 0) > 1 || declaredByKey().has(refKey(l.kind, l.key)) ? { live_id: l.id } : {};
     const entry: DriftItem = { kind: l.kind, key: l.key, name: l.name, direction: removed ? 'removed-in-files' : 'only-live', fields: [], ...(l.updatedAt ? { updated_at: l.updatedAt } : {}), ...namesake };
     // Here only for a child a target names (`rule/P/R`): the object itself is not reported.
     const named = input.named?.(l) ?? true;

@@ -257,6 +257,19 @@ describe('review service scenarios', () => {
     expect((JSON.parse(single.stdout) as { drift: { key: string; live_id?: string }[] }).drift.find((i) => i.key === 'Single')).not.toHaveProperty('live_id');
   });
 
+  it('drift names by its id a live playbook of the name of a declared one its file pins to another: not "NDA is only live" while the files declare NDA (probe UH-1)', async () => {
+    const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': 'kind: Playbook\nname: Pinned NDA\nrules:\n  - name: Term\n    actions: ACCEPT 1\n' });
+    await applyOk(cli, dir);
+    const app = new App(t.env);
+    const pinned = await app.playbookId('Pinned NDA');
+    await writeFiles(dir, { 'playbooks/nda.yaml': `kind: Playbook\nid: ${pinned}\nname: Pinned NDA\nrules:\n  - name: Term\n    actions: ACCEPT 1\n` });
+    const other = await app.createPlaybook({ name: 'Pinned NDA' });
+    const json = await cli('drift', '-C', dir, '-o', 'json');
+    const items = (JSON.parse(json.stdout) as { drift: { key: string; live_id?: string; direction: string }[] }).drift.filter((i) => i.key === 'Pinned NDA');
+    expect(items).toEqual([expect.objectContaining({ direction: 'only-live', live_id: other })]);
+    expect((await cli('drift', '-C', dir)).stdout).toContain(`playbook "Pinned NDA" (id ${other})`);
+  });
+
   it('a saved plan that archives two live playbooks of one name and deletes two rules of one name is shown and applied, each told apart by its live id (probe YE-1)', async () => {
     const dir = await makeDir({ 'docket.yaml': DOCKET_YAML, 'playbooks/nda.yaml': NDA });
     await applyOk(cli, dir);
