@@ -16,7 +16,7 @@ import { asLatinLetters, drawnAlikeLetter, otherScriptOf } from '../util/other-s
 import { credentialsHidden, shownUrl } from './url-secrets.js';
 import { keyShapeDescribed } from './api-keys.js';
 import { keyAsWritten, nonFiniteName, TAG_HINT, YAML_11_BOOLEAN } from './written-number.js';
-import { variablesIn } from './interpolate.js';
+import { placeholderParts, variablesIn } from './interpolate.js';
 
 export { schemasDir } from './schema-names.js';
 
@@ -620,7 +620,25 @@ export function hintVariables(items: Diagnostic[], from: number, file: string, w
 }
 
 /** `d` with the hint of the placeholders its value was `writtenAs` (when it was) before its own. */
-export function withVariableHint<T extends { hint?: string }>(d: T, writtenAs: string | undefined, origin?: VariableOrigins): T {
+export function withVariableHint<T extends { hint?: string; message?: string }>(d: T, writtenAs: string | undefined, origin?: VariableOrigins): T {
+  if (writtenAs !== undefined && wantsNoText(d.message) && holdsTextBeside(writtenAs)) {
+    // A number or true/false is one placeholder and nothing else: text beside it makes the value
+    // text, which no value of the variable changes (probe UI-1), as plan says of a reference.
+    const told = `it is filled in from ${quoteValue(writtenAs)}, which the text beside its placeholder makes text whatever its value: a number or true/false is one placeholder and nothing else, so edit the text around it on this line`;
+    return { ...d, hint: d.hint ? `${told}; ${d.hint}` : told };
+  }
   const told = writtenAs === undefined ? undefined : variableHint(writtenAs, origin);
   return told === undefined ? d : { ...d, hint: d.hint ? `${told}; ${d.hint}` : told };
+}
+
+/** A type error that wants a number or true/false, and never text (as typePhrase says them). */
+function wantsNoText(message: string | undefined): boolean {
+  const wants = message === undefined ? undefined : /\bmust be ((?:an integer|a number|true or false)(?:(?:, | or )(?:an integer|a number|true or false|null))*), not a string\b/.exec(message);
+  return wants !== undefined && wants !== null;
+}
+
+/** Whether a value written with placeholders holds text beside them (`"${var.n}0"`, `"${var.t} # note"`). */
+function holdsTextBeside(written: string): boolean {
+  const { pieces, names } = placeholderParts(written);
+  return names.length > 0 && pieces.some((piece) => piece !== '');
 }

@@ -589,6 +589,21 @@ describe('loadConfig: schema errors', () => {
     expect(r.config!.documents[0]!.body).toMatchObject({ agreements: { country: 'NO', state: 'Yes', city: 'off' } });
   });
 
+  it('says a number or true/false written with text beside its placeholder is text whatever the variable holds: the text is what to edit, not the variable (probe UI-1)', async () => {
+    const r = await load({
+      'docket.yaml': lines('version: 1', 'vars: {t: "true", n: "4"}', 'concurrency: "${var.n}0"'),
+      'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: A', '    generate_summary: "${var.t} # default"'),
+    });
+    const around = 'which the text beside its placeholder makes text whatever its value: a number or true/false is one placeholder and nothing else, so edit the text around it on this line';
+    expect(r.diagnostics.map((d) => [brief(d), d.hint])).toEqual([
+      ['docket.yaml:3:14 invalid-value', `it is filled in from "\${var.n}0", ${around}`],
+      ['p.yaml:6:23 invalid-value', `it is filled in from "\${var.t} # default", ${around}`],
+    ]);
+    // One placeholder alone is the variable's to change, as before.
+    const alone = await load({ 'docket.yaml': lines('version: 1', 'vars: {n: "x"}', 'concurrency: ${var.n}') });
+    expect(alone.diagnostics[0]!.hint).toContain('change var.n where this run takes it from');
+  });
+
   it('says a YAML 1.1 word for true or false written for one is text here, and which to write (probe RF-3)', async () => {
     const r = await load({
       'docket.yaml': 'version: 1\n',
