@@ -315,7 +315,7 @@ function toDiagnostic(e: ErrorObject, { positions, documentLabel, written, tagge
       const readAs = typeof e.data === 'boolean' ? 'as true or false' : 'as a number (2.0 becomes 2, .inf infinity)';
       // A tag that made true or false: without it the word is still one, so quotes are the way out (second read SR76-7).
       const tagHint = typeof e.data === 'boolean' ? 'remove the tag before the value (such as `!!bool`) and put the word in quotes: docket reads plain YAML, where true and false unquoted are not text' : TAG_HINT;
-      const hint = tagged ? tagHint : quotable ? `put the value in quotes: unquoted, YAML reads it ${readAs}` : oldBoolean(expected, e.data, source);
+      const hint = tagged ? tagHint : quotable ? `put the value in quotes: unquoted, YAML reads it ${readAs}` : (oldBoolean(expected, e.data, source) ?? quotedValueHint(expected, e.data, source));
       // `null` or `~` written out is no value to YAML, not an empty one: said as written.
       const nullWord = nullWritten();
       if (nullWord !== undefined) {
@@ -629,6 +629,18 @@ export function withVariableHint<T extends { hint?: string; message?: string }>(
   }
   const told = writtenAs === undefined ? undefined : variableHint(writtenAs, origin);
   return told === undefined ? d : { ...d, hint: d.hint ? `${told}; ${d.hint}` : told };
+}
+
+/**
+ * A number or true/false written in quotes (`concurrency: "8"`, `generate_summary: "false"`),
+ * which YAML reads as text: said, as `version: "1"` is (probe UI-3).
+ */
+function quotedValueHint(expected: readonly string[], data: unknown, source: string | undefined): string | undefined {
+  // Written as the value itself in quotes: not a placeholder's (withVariableHint says those).
+  if (typeof data !== 'string' || source === undefined || (source !== `"${data}"` && source !== `'${data}'`)) return undefined;
+  const number = (expected.includes('number') || expected.includes('integer')) && /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/.test(data) && (expected.includes('number') || !data.includes('.'));
+  const bool = expected.includes('boolean') && (data === 'true' || data === 'false');
+  return number || bool ? `leave out the quotes: quoted, YAML reads ${data} as text` : undefined;
 }
 
 /** A type error that wants a number or true/false, and never text (as typePhrase says them). */

@@ -604,6 +604,20 @@ describe('loadConfig: schema errors', () => {
     expect(alone.diagnostics[0]!.hint).toContain('change var.n where this run takes it from');
   });
 
+  it('says a number or true/false written in quotes is text, and to leave out the quotes, as version: "1" is told (probe UI-3)', async () => {
+    const r = await load({
+      'docket.yaml': lines('version: 1', 'concurrency: "8"', 'safety:', "  max_delete_fraction: '0.3'"),
+      'p.yaml': lines('kind: Playbook', 'name: P', 'rules:', '  - name: R', '    actions: A', '    generate_summary: "false"', '  - name: S', '    actions: A', '    generate_summary: "yes"'),
+    });
+    expect(r.diagnostics.map((d) => [brief(d), d.hint])).toEqual([
+      ['docket.yaml:2:14 invalid-value', 'leave out the quotes: quoted, YAML reads 8 as text'],
+      ['docket.yaml:4:24 invalid-value', 'leave out the quotes: quoted, YAML reads 0.3 as text'],
+      ['p.yaml:6:23 invalid-value', 'leave out the quotes: quoted, YAML reads false as text'],
+      // A word that is no true or false unquoted either: no such hint.
+      ['p.yaml:9:23 invalid-value', undefined],
+    ]);
+  });
+
   it('says a YAML 1.1 word for true or false written for one is text here, and which to write (probe RF-3)', async () => {
     const r = await load({
       'docket.yaml': 'version: 1\n',
