@@ -106,7 +106,7 @@ export async function readPlanFile(path: string, dir = '.', given: { env?: strin
   if (problems.length > 0 && p.plan_format !== planFormat()) {
     throw new DocketError(
       'plan-version',
-      `${path} was made by another build of docket ${VERSION}, whose saved plans record other things than this build's, and this build cannot read it (${problems[0]})`,
+      `${path} was made by ${ANOTHER_BUILD}, and this build cannot read it (${problems[0]})`,
       `make the plan again with this docket: ${replan(plan)}`,
     );
   }
@@ -168,6 +168,9 @@ export function checkPlanVersion(plan: Plan, path: string, replan = 'docket plan
   checkPlanFormat(plan, path, replan);
 }
 
+/** Who made a plan of this version in another plan format, as every message says it. */
+const ANOTHER_BUILD = `another build of docket ${VERSION}, whose saved plans record other things than this build's`;
+
 /**
  * Of this version, a plan is applied only by a build that writes the same plans: one an older build
  * made lacks what this one records and checks before it applies, and its fields being optional
@@ -179,7 +182,7 @@ function checkPlanFormat(plan: Plan, path: string, replan: string): void {
   const theirs = typeof plan.plan_format === 'string' ? `plan format ${JSON.stringify(plan.plan_format).slice(1, -1)}` : 'no plan format';
   throw new DocketError(
     'plan-version',
-    `${path} was made by another build of docket ${VERSION}, whose saved plans record other things than this build's (${theirs}; this build's is ${format}), so this build may check before it applies what the plan does not record`,
+    `${path} was made by ${ANOTHER_BUILD} (${theirs}; this build's is ${format}), so this build may check before it applies what the plan does not record`,
     `make the plan again with this docket: ${replan}`,
   );
 }

@@ -68,11 +68,16 @@ export const OTHER_USERS_ID = {
   hint: "check the Member document's `id:`: it must be this member's user id",
 };
 
+/** How to keep a user whose id docket sees only where a reviewer field names them: pin it. */
+function memberPinAdvice(email: string, id: string): string {
+  return `give their Member document \`id: ${id}\` (declare one in members.yaml with \`kind: Member\` and \`email: ${email}\` if there is none)`;
+}
+
 /** A member whose id docket sees only where a reviewer field names them (no users list), and no Member document pins. */
 function idWhileNamed(email: string, id: string): { message: string; hint: string } {
   return {
     message: "whose id the review service gives only where a reviewer field names them (it has no users list, and no invitation it lists gives their user id): once the app names someone else there, every plan stops at this reference",
-    hint: `pin it now: give their Member document \`id: ${id}\` (declare one in members.yaml with \`kind: Member\` and \`email: ${email}\` if there is none)`,
+    hint: `pin it now: ${memberPinAdvice(email, id)}`,
   };
 }
 
@@ -374,7 +379,7 @@ export function namingOnlyNamed(resources: readonly DesiredResource[], onlyNamed
         at: { ...(ref.source ?? d.source), ...(path ? { path } : {}) },
         // The organization is one: `organization "organization"` named it twice (probe LB-3).
         message: `${d.name === d.kind ? d.kind : `${d.kind} ${quoteValue(d.name)}`}: \`${ref.field}\` names ${quoteValue(ref.key)}, a user docket sees only because the app names them as a reviewer now (the review service has no users list, and no invitation it lists gives their user id), so a later plan could not find them`,
-        hint: `give their Member document \`id: ${id}\` (declare one in members.yaml with \`kind: Member\` and \`email: ${ref.key}\` if there is none)`,
+        hint: memberPinAdvice(ref.key, id),
       });
     }
   }
