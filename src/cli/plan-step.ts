@@ -89,7 +89,7 @@ export async function planDetailsInSession(s: Session, opts: PlanStepOptions): P
         target: () => connection.target,
         ...(p.environment ? { environment: p.environment } : {}),
         version: VERSION,
-        planFormat: planFormat(),
+        planFormat,
         warnings: w.warnings,
       },
     });

@@ -35,8 +35,8 @@ export interface BuildPlanInput {
   environment?: string;
   now: Date;
   version: string;
-  /** Which saved plans the docket making it reads (Plan.plan_format). */
-  planFormat: string;
+  /** Which saved plans the docket making it reads (Plan.plan_format), or how to work it out when the plan is first saved. */
+  planFormat: string | (() => string);
   warnings?: string[];
   /** Lock entries the reads settled. */
   lockUpdates?: LockUpdate[];
@@ -112,10 +112,14 @@ export function buildPlan(input: BuildPlanInput): BuildPlanResult {
   // Only the digest's source is kept: the getter must not hold the live objects for the whole apply.
   const digestSource = input.configDigest;
   let configDigest: string | undefined;
+  let planFormat: string | undefined;
   const plan: Plan = {
     format_version: 1,
     docket_version: input.version,
-    plan_format: input.planFormat,
+    // A getter as config_digest is: a plan only printed never reads the plan schema for it.
+    get plan_format() {
+      return (planFormat ??= typeof input.planFormat === 'string' ? input.planFormat : input.planFormat());
+    },
     created_at: input.now.toISOString(),
     target: input.target,
     ...(input.environment ? { environment: input.environment } : {}),

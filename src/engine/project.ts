@@ -132,7 +132,7 @@ export interface PlanProjectInput {
   /** The live objects the pending documents (`*.yaml.pending`) name, by `kind:key` → file: read only when a reference names nothing. */
   pendingDocuments?: () => Promise<ReadonlyMap<string, string>>;
   /** What the plan records: the configuration digest, where it applies (known once read), and so on. */
-  meta: { configDigest: string | (() => string); target: () => PlanTarget; environment?: string; version: string; planFormat: string; warnings: string[] };
+  meta: { configDigest: string | (() => string); target: () => PlanTarget; environment?: string; version: string; planFormat: string | (() => string); warnings: string[] };
 }
 
 export interface PlanProjectResult {
